@@ -1,0 +1,57 @@
+@_exported import Wire
+
+/// One operation of a vertical's contract: its name and its typed Input and Output.
+///
+/// Declared once in IOInterface as data; the host serves it and the client calls it:
+///
+/// ```swift
+/// let session = try await client.call(Identity.login, .init(email: "a@b.c", password: "…"))
+/// ```
+public struct Operation<Input: WireMessage, Output: WireMessage>: Sendable {
+    /// The vertical that serves it, e.g. `identity`.
+    public let service: String
+    /// The operation's name within the vertical, e.g. `login`.
+    public let name: String
+    /// One sentence for `describe`.
+    public let summary: String
+    /// The error codes this operation may answer with, besides the ones any call may get.
+    public let errors: [ErrorCode]
+
+    /// Declares an operation.
+    public init(_ service: String, _ name: String, summary: String, errors: [ErrorCode] = []) {
+        self.service = service
+        self.name = name
+        self.summary = summary
+        self.errors = errors
+    }
+
+    /// `service.operation`, as it travels in the envelope.
+    public var fullName: String { "\(service).\(name)" }
+
+    /// The operation without its types: for registries, `describe` and the lock file.
+    public var descriptor: OperationDescriptor {
+        OperationDescriptor(
+            service: service, name: name, summary: summary, input: Input.self, output: Output.self, errors: errors)
+    }
+}
+
+/// An operation with its types erased, so that a contract can list all of its operations.
+public struct OperationDescriptor: Sendable, CustomStringConvertible {
+    /// The vertical that serves it.
+    public let service: String
+    /// The operation's name within the vertical.
+    public let name: String
+    /// One sentence for `describe`.
+    public let summary: String
+    /// The Input message type.
+    public let input: any WireMessage.Type
+    /// The Output message type.
+    public let output: any WireMessage.Type
+    /// The error codes it declares.
+    public let errors: [ErrorCode]
+
+    /// `service.operation`.
+    public var fullName: String { "\(service).\(name)" }
+
+    public var description: String { "\(fullName)(\(input.schema.name)) -> \(output.schema.name)" }
+}

@@ -1,0 +1,27 @@
+/// A vertical's whole contract: its name and every operation it serves.
+///
+/// Each vertical has one namespace in IOInterface that conforms, e.g. ``Identity``.
+/// Adding an operation means adding it to ``operations`` too; a test checks that
+/// every operation named in a contract is listed there.
+public protocol ServiceContract: Sendable {
+    /// The vertical's name: its socket is `<name>.sock`, its operations `<name>.<op>`.
+    static var name: String { get }
+    /// One sentence about what the vertical owns.
+    static var summary: String { get }
+    /// Every operation the vertical serves.
+    static var operations: [OperationDescriptor] { get }
+}
+
+/// Every contract in IOInterface, for tools that work across the suite (`describe`, the lock file, `call`).
+public enum Contracts {
+    /// All vertical contracts, in dependency order.
+    public static let all: [any ServiceContract.Type] = [Identity.self]
+
+    /// The operation named `service.operation`, if any contract declares it.
+    public static func operation(_ fullName: String) -> OperationDescriptor? {
+        for contract in all {
+            if let found = contract.operations.first(where: { $0.fullName == fullName }) { return found }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,71 @@
+/// Reads a message body field by field: the direct, fast half of the body codec.
+///
+/// Loop over ``nextTag()``; for a tag you know, ``read()`` the value (its wire type
+/// is checked); for any other, ``skip()`` it, which is what makes old readers accept
+/// new writers' fields. A field seen twice keeps the last value.
+public struct BodyReader: Sendable {
+    /// The bytes of this body.
+    public var bytes: ByteReader
+    /// The wire type of the field whose key was read last.
+    public var wireType: WireType = .varint
+    /// The tag of the field whose key was read last.
+    public var tag: UInt32 = 0
+
+    /// Reads the body in `bytes`.
+    @inlinable
+    public init(_ bytes: ByteReader) {
+        self.bytes = bytes
+    }
+
+    /// Reads the next field's key and returns its tag, or `nil` at the end of the body.
+    @inlinable
+    public mutating func nextTag() throws(WireDecodingError) -> UInt32? {
+        guard !bytes.isAtEnd else { return nil }
+        let key = try bytes.readVarintField()
+        let rawType = UInt8(key & 7)
+        guard let type = WireType(rawValue: rawType) else {
+            throw WireDecodingError(.unsupportedWireType(rawType), tag: UInt32(truncatingIfNeeded: key >> 3))
+        }
+        let tag = key >> 3
+        guard tag > 0, tag < 1 << 29 else { throw WireDecodingError(.invalidTag(tag)) }
+        self.tag = UInt32(tag)
+        self.wireType = type
+        return self.tag
+    }
+
+    /// Reads the current field's value as `Value`.
+    @inlinable
+    public mutating func read<Value: WireField>(_: Value.Type = Value.self) throws(WireDecodingError) -> Value {
+        guard wireType == Value.wireType else {
+            throw WireDecodingError(.wrongWireType(expected: Value.wireType, found: wireType), tag: tag)
+        }
+        do {
+            return try Value.readValue(from: &bytes)
+        } catch {
+            throw error.inside(tag)
+        }
+    }
+
+    /// Skips the current field's value, whatever it is.
+    @inlinable
+    public mutating func skip() throws(WireDecodingError) {
+        switch wireType {
+        case .varint:
+            _ = try bytes.readVarintField()
+        case .fixed64:
+            do { try bytes.skip(8) } catch { throw WireDecodingError(.truncated, tag: tag) }
+        case .fixed32:
+            do { try bytes.skip(4) } catch { throw WireDecodingError(.truncated, tag: tag) }
+        case .lengthDelimited:
+            let length = try bytes.readLength()
+            bytes.index += length
+        }
+    }
+
+    /// Returns a required field's value, or throws `missingField` naming its tag.
+    @inlinable
+    public func required<Value>(_ value: Value?, _ tag: UInt32) throws(WireDecodingError) -> Value {
+        guard let value else { throw WireDecodingError(.missingField, tag: tag) }
+        return value
+    }
+}

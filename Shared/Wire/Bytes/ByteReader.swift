@@ -1,0 +1,126 @@
+/// A cursor over a byte array that reads the primitives ``ByteWriter`` writes.
+///
+/// It never copies the storage: nested readers share it and narrow `end`.
+/// Every read checks bounds and throws ``ByteReader/Underflow`` instead of trapping.
+public struct ByteReader: Sendable {
+    /// Thrown when a read needs more bytes than remain, or a varint runs past 10 bytes.
+    public struct Underflow: Error, Sendable, Equatable {
+        /// Where the read started.
+        public let offset: Int
+        /// Creates the error for a read that started at `offset`.
+        @inlinable public init(offset: Int) { self.offset = offset }
+    }
+
+    /// The whole storage; only `index..<end` is this reader's.
+    public let storage: [UInt8]
+    /// The next byte to read.
+    public var index: Int
+    /// One past the last byte this reader may read.
+    public let end: Int
+
+    /// Creates a reader over `storage[start..<end]` (all of it by default).
+    @inlinable
+    public init(_ storage: [UInt8], start: Int = 0, end: Int? = nil) {
+        self.storage = storage
+        self.index = start
+        self.end = end ?? storage.count
+    }
+
+    /// The number of bytes left.
+    @inlinable
+    public var remaining: Int { end - index }
+
+    /// Whether every byte has been read.
+    @inlinable
+    public var isAtEnd: Bool { index >= end }
+
+    /// Reads one byte.
+    @inlinable
+    public mutating func readByte() throws(Underflow) -> UInt8 {
+        guard index < end else { throw Underflow(offset: index) }
+        defer { index += 1 }
+        return storage[index]
+    }
+
+    /// Reads a varint.
+    @inlinable
+    public mutating func readVarint() throws(Underflow) -> UInt64 {
+        let start = index
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while index < end {
+            let byte = storage[index]
+            index += 1
+            if shift == 63 && byte > 1 { throw Underflow(offset: start) }
+            result |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return result }
+            shift += 7
+            if shift > 63 { break }
+        }
+        index = start
+        throw Underflow(offset: start)
+    }
+
+    /// Reads a big-endian 16-bit integer.
+    @inlinable
+    public mutating func readUInt16BE() throws(Underflow) -> UInt16 {
+        guard remaining >= 2 else { throw Underflow(offset: index) }
+        defer { index += 2 }
+        return UInt16(storage[index]) << 8 | UInt16(storage[index + 1])
+    }
+
+    /// Reads a big-endian 32-bit integer.
+    @inlinable
+    public mutating func readUInt32BE() throws(Underflow) -> UInt32 {
+        guard remaining >= 4 else { throw Underflow(offset: index) }
+        var value: UInt32 = 0
+        for offset in 0..<4 { value = value << 8 | UInt32(storage[index + offset]) }
+        index += 4
+        return value
+    }
+
+    /// Reads a big-endian 64-bit integer.
+    @inlinable
+    public mutating func readUInt64BE() throws(Underflow) -> UInt64 {
+        guard remaining >= 8 else { throw Underflow(offset: index) }
+        var value: UInt64 = 0
+        for offset in 0..<8 { value = value << 8 | UInt64(storage[index + offset]) }
+        index += 8
+        return value
+    }
+
+    /// Reads a little-endian 64-bit integer.
+    @inlinable
+    public mutating func readUInt64LE() throws(Underflow) -> UInt64 {
+        guard remaining >= 8 else { throw Underflow(offset: index) }
+        var value: UInt64 = 0
+        for offset in (0..<8).reversed() { value = value << 8 | UInt64(storage[index + offset]) }
+        index += 8
+        return value
+    }
+
+    /// Reads `count` raw bytes.
+    @inlinable
+    public mutating func readBytes(_ count: Int) throws(Underflow) -> ArraySlice<UInt8> {
+        guard count >= 0, remaining >= count else { throw Underflow(offset: index) }
+        defer { index += count }
+        return storage[index..<index + count]
+    }
+
+    /// Reads `count` bytes as UTF-8 text, repairing invalid sequences.
+    @inlinable
+    public mutating func readUTF8(_ count: Int) throws(Underflow) -> String {
+        guard count >= 0, remaining >= count else { throw Underflow(offset: index) }
+        defer { index += count }
+        return storage.withUnsafeBufferPointer { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[index..<index + count]), as: UTF8.self)
+        }
+    }
+
+    /// Skips `count` bytes.
+    @inlinable
+    public mutating func skip(_ count: Int) throws(Underflow) {
+        guard count >= 0, remaining >= count else { throw Underflow(offset: index) }
+        index += count
+    }
+}

@@ -1,0 +1,76 @@
+/// An append-only byte buffer with the primitives the frame, the envelope and the body codec write.
+///
+/// Multi-byte integers in the frame and envelope are big-endian; the body codec uses
+/// little-endian fixed-width values and varints (see docs/PROTOCOL.md).
+public struct ByteWriter: Sendable {
+    /// The bytes written so far.
+    public var bytes: [UInt8]
+
+    /// Creates an empty writer with room for `capacity` bytes before it grows.
+    @inlinable
+    public init(capacity: Int = 128) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The number of bytes written so far.
+    @inlinable
+    public var count: Int { bytes.count }
+
+    /// Appends one byte.
+    @inlinable
+    public mutating func writeByte(_ byte: UInt8) {
+        bytes.append(byte)
+    }
+
+    /// Appends raw bytes.
+    @inlinable
+    public mutating func writeBytes(_ other: some Sequence<UInt8>) {
+        bytes.append(contentsOf: other)
+    }
+
+    /// Appends `value` as a varint.
+    @inlinable
+    public mutating func writeVarint(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(truncatingIfNeeded: value))
+    }
+
+    /// Appends a big-endian 16-bit integer.
+    @inlinable
+    public mutating func writeUInt16BE(_ value: UInt16) {
+        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+        bytes.append(UInt8(truncatingIfNeeded: value))
+    }
+
+    /// Appends a big-endian 32-bit integer.
+    @inlinable
+    public mutating func writeUInt32BE(_ value: UInt32) {
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends a big-endian 64-bit integer.
+    @inlinable
+    public mutating func writeUInt64BE(_ value: UInt64) {
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends a little-endian 64-bit integer (the body codec's fixed64).
+    @inlinable
+    public mutating func writeUInt64LE(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Overwrites four bytes at `offset` with a big-endian 32-bit integer.
+    @inlinable
+    public mutating func setUInt32BE(_ value: UInt32, at offset: Int) {
+        bytes[offset] = UInt8(truncatingIfNeeded: value >> 24)
+        bytes[offset + 1] = UInt8(truncatingIfNeeded: value >> 16)
+        bytes[offset + 2] = UInt8(truncatingIfNeeded: value >> 8)
+        bytes[offset + 3] = UInt8(truncatingIfNeeded: value)
+    }
+}

@@ -1,0 +1,117 @@
+/// The header at the start of every frame's payload, before the body.
+///
+/// Layout (big-endian; docs/PROTOCOL.md, "Envelope"):
+///
+/// | bytes | field |
+/// |---|---|
+/// | 1 | version, always 1 |
+/// | 1 | kind (``MessageKind``) |
+/// | 8 | correlation id (0 = about the connection itself) |
+/// | 2 + n | operation: u16 length, then UTF-8 `service.operation` (may be empty) |
+/// | 8 | remaining deadline in microseconds (0 = none) |
+/// | 1 + n | traceparent: u8 length (0 = absent), then ASCII |
+public struct Envelope: Sendable, Equatable {
+    /// The only envelope version this build speaks.
+    public static let version: UInt8 = 1
+    /// The longest operation name accepted.
+    public static let maxOperationLength = 512
+
+    /// What the frame is.
+    public var kind: MessageKind
+    /// Matches a response to its request; 0 means the frame is about the connection.
+    public var correlationID: UInt64
+    /// `service.operation`, e.g. `clinics.nearest`; empty on frames that need none.
+    public var operation: String
+    /// Time left for the callee to answer, in microseconds; 0 means no deadline.
+    public var deadlineMicroseconds: UInt64
+    /// The W3C trace context of the call, when traced.
+    public var traceparent: String?
+
+    /// Creates an envelope.
+    @inlinable
+    public init(
+        kind: MessageKind, correlationID: UInt64, operation: String = "",
+        deadlineMicroseconds: UInt64 = 0, traceparent: String? = nil
+    ) {
+        self.kind = kind
+        self.correlationID = correlationID
+        self.operation = operation
+        self.deadlineMicroseconds = deadlineMicroseconds
+        self.traceparent = traceparent
+    }
+
+    /// The time left to answer, or nil when there is no deadline.
+    public var remainingTime: Duration? {
+        deadlineMicroseconds == 0 ? nil : .microseconds(Int64(clamping: deadlineMicroseconds))
+    }
+
+    /// Appends the envelope's bytes.
+    @inlinable
+    public func write(to writer: inout ByteWriter) {
+        writer.writeByte(Self.version)
+        writer.writeByte(kind.rawValue)
+        writer.writeUInt64BE(correlationID)
+        var name = operation
+        name.withUTF8 { utf8 in
+            writer.writeUInt16BE(UInt16(truncatingIfNeeded: utf8.count))
+            writer.writeBytes(utf8)
+        }
+        writer.writeUInt64BE(deadlineMicroseconds)
+        if var trace = traceparent {
+            trace.withUTF8 { utf8 in
+                writer.writeByte(UInt8(truncatingIfNeeded: utf8.count))
+                writer.writeBytes(utf8)
+            }
+        } else {
+            writer.writeByte(0)
+        }
+    }
+
+    /// Reads an envelope from the start of a frame payload; on return `reader` is at the body.
+    public static func read(from reader: inout ByteReader) throws(EnvelopeError) -> Envelope {
+        do {
+            let version = try reader.readByte()
+            guard version == Self.version else { throw EnvelopeError.unsupportedVersion(version) }
+            let rawKind = try reader.readByte()
+            guard let kind = MessageKind(rawValue: rawKind) else { throw EnvelopeError.unknownKind(rawKind) }
+            let correlationID = try reader.readUInt64BE()
+            let operationLength = Int(try reader.readUInt16BE())
+            guard operationLength <= maxOperationLength else {
+                throw EnvelopeError.operationTooLong(operationLength)
+            }
+            let operation = try reader.readUTF8(operationLength)
+            let deadline = try reader.readUInt64BE()
+            let traceLength = Int(try reader.readByte())
+            let traceparent = traceLength == 0 ? nil : try reader.readUTF8(traceLength)
+            return Envelope(
+                kind: kind, correlationID: correlationID, operation: operation,
+                deadlineMicroseconds: deadline, traceparent: traceparent)
+        } catch let error as EnvelopeError {
+            throw error
+        } catch {
+            throw EnvelopeError.truncated
+        }
+    }
+}
+
+/// Why a frame payload did not start with a valid envelope; always a protocol error.
+public enum EnvelopeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The payload ended inside the envelope.
+    case truncated
+    /// The version byte was not 1.
+    case unsupportedVersion(UInt8)
+    /// The kind byte named no ``MessageKind``.
+    case unknownKind(UInt8)
+    /// The operation name was longer than ``Envelope/maxOperationLength``.
+    case operationTooLong(Int)
+
+    public var description: String {
+        switch self {
+        case .truncated: "the frame ends inside its envelope"
+        case .unsupportedVersion(let version): "envelope version \(version) is not supported (this peer speaks 1)"
+        case .unknownKind(let kind): "envelope kind \(kind) is not one of 1...7"
+        case .operationTooLong(let length):
+            "operation name of \(length) bytes exceeds \(Envelope.maxOperationLength)"
+        }
+    }
+}

@@ -1,0 +1,105 @@
+/// A message that travels as a body: every IOInterface Input and Output.
+///
+/// A conformer declares its field table once (``schema``) and a direct codec beside
+/// it (``encode(to:)`` and ``init(from:)``), written with ``BodyWriter`` and
+/// ``BodyReader``. A test per message proves both agree (`SchemaConformance`).
+///
+/// ```swift
+/// public struct LoginInput: WireMessage {
+///     public var email: String
+///     public var password: String
+///     public static let schema = MessageSchema("identity.LoginInput", [
+///         .required(1, "email", .string), .required(2, "password", .string),
+///     ])
+///     public func encode(to body: inout BodyWriter) {
+///         body.write(1, email); body.write(2, password)
+///     }
+///     public init(from body: inout BodyReader) throws(WireDecodingError) {
+///         var email: String?, password: String?
+///         while let tag = try body.nextTag() {
+///             switch tag {
+///             case 1: email = try body.read()
+///             case 2: password = try body.read()
+///             default: try body.skip()
+///             }
+///         }
+///         self.email = try body.required(email, 1)
+///         self.password = try body.required(password, 2)
+///     }
+/// }
+/// ```
+public protocol WireMessage: WireField, Equatable {
+    /// The field table: tags, names, types and presence.
+    static var schema: MessageSchema { get }
+    /// Writes every field of this value.
+    func encode(to body: inout BodyWriter)
+    /// Reads a value, skipping unknown fields and defaulting absent ones.
+    init(from body: inout BodyReader) throws(WireDecodingError)
+}
+
+extension WireMessage {
+    public static var wireType: WireType { .lengthDelimited }
+
+    /// This value's body bytes.
+    @inlinable
+    public func encodedBody(capacity: Int = 64) -> [UInt8] {
+        var body = BodyWriter(capacity: capacity)
+        encode(to: &body)
+        return body.buffer.bytes
+    }
+
+    /// Decodes a whole body; errors name the message and field path.
+    @inlinable
+    public init(decoding bytes: [UInt8]) throws(WireDecodingError) {
+        try self.init(decoding: bytes, from: 0, to: bytes.count)
+    }
+
+    /// Decodes the body found at `bytes[start..<end]` without copying it.
+    @inlinable
+    public init(decoding bytes: [UInt8], from start: Int, to end: Int) throws(WireDecodingError) {
+        var body = BodyReader(ByteReader(bytes, start: start, end: end))
+        do {
+            try self.init(from: &body)
+        } catch {
+            throw error.resolved(in: Self.schema)
+        }
+    }
+
+    @inlinable
+    public func writeValue(to writer: inout ByteWriter) {
+        // Length-delimited: reserve one length byte, write, then widen the prefix if needed.
+        let lengthAt = writer.count
+        writer.writeByte(0)
+        var body = BodyWriter(buffer: writer)
+        writer = ByteWriter(capacity: 0)
+        encode(to: &body)
+        writer = body.buffer
+        let length = writer.count - lengthAt - 1
+        if length < 0x80 {
+            writer.bytes[lengthAt] = UInt8(length)
+        } else {
+            var prefix = ByteWriter(capacity: Varint.maxLength)
+            prefix.writeVarint(UInt64(length))
+            writer.bytes.replaceSubrange(lengthAt..<lengthAt + 1, with: prefix.bytes)
+        }
+    }
+
+    @inlinable
+    public static func readValue(from reader: inout ByteReader) throws(WireDecodingError) -> Self {
+        let length = try reader.readLength()
+        var body = BodyReader(ByteReader(reader.storage, start: reader.index, end: reader.index + length))
+        reader.index += length
+        return try Self(from: &body)
+    }
+}
+
+/// A message with no fields: the Output of an operation that only succeeds or fails.
+public struct Empty: WireMessage, Hashable {
+    /// Creates the empty message.
+    public init() {}
+    public static let schema = MessageSchema("wire.Empty", [])
+    public func encode(to body: inout BodyWriter) {}
+    public init(from body: inout BodyReader) throws(WireDecodingError) {
+        while try body.nextTag() != nil { try body.skip() }
+    }
+}
