@@ -51,14 +51,18 @@ public struct BodyReader: Sendable {
     public mutating func skip() throws(WireDecodingError) {
         switch wireType {
         case .varint:
-            _ = try bytes.readVarintField()
+            do { _ = try bytes.readVarint() } catch { throw WireDecodingError(.truncated, tag: tag) }
         case .fixed64:
             do { try bytes.skip(8) } catch { throw WireDecodingError(.truncated, tag: tag) }
         case .fixed32:
             do { try bytes.skip(4) } catch { throw WireDecodingError(.truncated, tag: tag) }
         case .lengthDelimited:
-            let length = try bytes.readLength()
-            bytes.index += length
+            do {
+                let length = try bytes.readLength()
+                bytes.index += length
+            } catch {
+                throw error.inside(tag)
+            }
         }
     }
 

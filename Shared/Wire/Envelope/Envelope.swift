@@ -51,15 +51,20 @@ public struct Envelope: Sendable, Equatable {
         writer.writeByte(Self.version)
         writer.writeByte(kind.rawValue)
         writer.writeUInt64BE(correlationID)
+        // The length prefix always matches the bytes that follow it, so a frame stays
+        // parseable whatever the strings: an operation name past 65,535 bytes is cut there
+        // (the receiver then rejects it as too long), and a traceparent past 255 bytes,
+        // which no valid W3C traceparent is, is dropped.
         var name = operation
         name.withUTF8 { utf8 in
-            writer.writeUInt16BE(UInt16(truncatingIfNeeded: utf8.count))
-            writer.writeBytes(utf8)
+            let count = Swift.min(utf8.count, Int(UInt16.max))
+            writer.writeUInt16BE(UInt16(count))
+            writer.writeBytes(UnsafeBufferPointer(rebasing: utf8[..<count]))
         }
         writer.writeUInt64BE(deadlineMicroseconds)
-        if var trace = traceparent {
+        if var trace = traceparent, trace.utf8.count <= Int(UInt8.max) {
             trace.withUTF8 { utf8 in
-                writer.writeByte(UInt8(truncatingIfNeeded: utf8.count))
+                writer.writeByte(UInt8(utf8.count))
                 writer.writeBytes(utf8)
             }
         } else {

@@ -4,7 +4,7 @@ public enum MessageKind: UInt8, Sendable, CaseIterable, CustomStringConvertible 
     case request = 1
     /// The successful answer to a request (or the end of a stream): the body is the Output.
     case response = 2
-    /// The failed answer to a request, or a connection-level error (correlation id 0): the body is an ``ErrorBody``.
+    /// The failed answer to a request, or a connection-level error (correlation id 0): the body is a ``ServiceError`` (`wire.Error`).
     case error = 3
     /// One item of a stream answering a request; more follow until a response, error or cancel.
     case event = 4

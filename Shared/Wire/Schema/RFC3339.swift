@@ -1,5 +1,9 @@
 /// Formats and parses RFC 3339 UTC timestamps (`2026-11-23T09:30:00Z`), the JSON form
 /// of a ``Timestamp``, without Foundation (civil-date arithmetic after H. Hinnant).
+///
+/// Every `Timestamp` formats, and parses back to itself: years outside 0000...9999
+/// (which RFC 3339 cannot express) use ISO 8601's expanded form, a sign and six
+/// digits, as ECMAScript does (`-000001-12-31T00:00:00Z`, `+010000-01-01T00:00:00Z`).
 public enum RFC3339 {
     /// Formats `timestamp` in UTC; microseconds appear only when non-zero.
     public static func format(_ timestamp: Timestamp) -> String {
@@ -17,62 +21,101 @@ public enum RFC3339 {
             days -= 1
         }
         let (year, month, day) = civil(fromDays: days)
-        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+        var text = (0...9999).contains(year) ? pad(year, 4) : (year < 0 ? "-" : "+") + pad(abs(year), 6)
+        text += "-" + pad(month, 2) + "-" + pad(day, 2)
         text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         if fraction != 0 { text += "." + pad(fraction, 6) }
         return text + "Z"
     }
 
-    /// Parses `YYYY-MM-DDTHH:MM:SS[.ffffff](Z|±HH:MM)`; returns nil for anything else.
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, or the same with an expanded
+    /// `±YYYYYY` year; returns nil for anything else, and for instants a `Timestamp`
+    /// cannot hold. Digits past microseconds are truncated.
     public static func parse(_ text: String) -> Timestamp? {
-        let chars = Array(text.utf8)
-        func number(_ range: Range<Int>) -> Int64? {
-            guard range.upperBound <= chars.count else { return nil }
-            var value: Int64 = 0
-            for index in range {
-                let digit = chars[index]
-                guard digit >= 48 && digit <= 57 else { return nil }
-                value = value * 10 + Int64(digit - 48)
-            }
-            return value
-        }
-        guard chars.count >= 20, chars[4] == 45, chars[7] == 45, chars[10] == 84 || chars[10] == 116,
-            chars[13] == 58, chars[16] == 58,
-            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+        var cursor = Cursor(Array(text.utf8))
+        guard let year = cursor.year(), cursor.take(UInt8(ascii: "-")),
+            let month = cursor.number(2), cursor.take(UInt8(ascii: "-")),
+            let day = cursor.number(2), cursor.take(UInt8(ascii: "T")) || cursor.take(UInt8(ascii: "t")),
+            let hour = cursor.number(2), cursor.take(UInt8(ascii: ":")),
+            let minute = cursor.number(2), cursor.take(UInt8(ascii: ":")),
+            let second = cursor.number(2),
             (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
             hour < 24, minute < 60, second < 61
         else { return nil }
-        var index = 19
         var fraction: Int64 = 0
-        if index < chars.count && chars[index] == 46 {
-            index += 1
+        if cursor.take(UInt8(ascii: ".")) {
             var digits = 0
-            while index < chars.count, chars[index] >= 48, chars[index] <= 57 {
-                if digits < 6 { fraction = fraction * 10 + Int64(chars[index] - 48) }
+            while let digit = cursor.digit() {
+                if digits < 6 { fraction = fraction * 10 + digit }
                 digits += 1
-                index += 1
             }
             guard digits > 0 else { return nil }
             for _ in digits..<max(digits, 6) { fraction *= 10 }
         }
         var offsetSeconds: Int64 = 0
-        guard index < chars.count else { return nil }
-        if chars[index] == 90 || chars[index] == 122 {
-            index += 1
-        } else if chars[index] == 43 || chars[index] == 45 {
-            guard let offsetHour = number(index + 1..<index + 3), index + 3 < chars.count, chars[index + 3] == 58,
-                let offsetMinute = number(index + 4..<index + 6)
+        if cursor.take(UInt8(ascii: "Z")) || cursor.take(UInt8(ascii: "z")) {
+            offsetSeconds = 0
+        } else if let sign = cursor.sign() {
+            guard let offsetHour = cursor.number(2), cursor.take(UInt8(ascii: ":")),
+                let offsetMinute = cursor.number(2), offsetHour < 24, offsetMinute < 60
             else { return nil }
-            offsetSeconds = (offsetHour * 3600 + offsetMinute * 60) * (chars[index] == 45 ? -1 : 1)
-            index += 6
+            offsetSeconds = sign * (offsetHour * 3600 + offsetMinute * 60)
         } else {
             return nil
         }
-        guard index == chars.count else { return nil }
+        guard cursor.isAtEnd else { return nil }
+        // Six-digit years reach past what Int64 microseconds hold: check every step.
         let days = daysFromCivil(year: year, month: month, day: day)
-        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
-        return Timestamp(microsecondsSinceEpoch: seconds * 1_000_000 + fraction)
+        let (daySeconds, o1) = days.multipliedReportingOverflow(by: 86_400)
+        let (seconds, o2) = daySeconds.addingReportingOverflow(hour * 3600 + minute * 60 + second - offsetSeconds)
+        let (micros, o3) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        let (total, o4) = micros.addingReportingOverflow(fraction)
+        guard !(o1 || o2 || o3 || o4) else { return nil }
+        return Timestamp(microsecondsSinceEpoch: total)
+    }
+
+    /// Reads the fixed-width fields of an RFC 3339 string.
+    private struct Cursor {
+        let bytes: [UInt8]
+        var index = 0
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        var isAtEnd: Bool { index == bytes.count }
+
+        mutating func take(_ byte: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+
+        mutating func digit() -> Int64? {
+            guard index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 else { return nil }
+            defer { index += 1 }
+            return Int64(bytes[index] - 48)
+        }
+
+        mutating func number(_ width: Int) -> Int64? {
+            var value: Int64 = 0
+            for _ in 0..<width {
+                guard let digit = digit() else { return nil }
+                value = value * 10 + digit
+            }
+            return value
+        }
+
+        mutating func sign() -> Int64? {
+            if take(UInt8(ascii: "+")) { return 1 }
+            if take(UInt8(ascii: "-")) { return -1 }
+            return nil
+        }
+
+        /// `YYYY`, or `±YYYYYY` (where `-000000` is not allowed).
+        mutating func year() -> Int64? {
+            guard let sign = sign() else { return number(4) }
+            guard let magnitude = number(6), !(sign < 0 && magnitude == 0) else { return nil }
+            return sign * magnitude
+        }
     }
 
     static func daysIn(month: Int64, year: Int64) -> Int64 {
