@@ -68,8 +68,11 @@ public enum RFC3339 {
         let days = daysFromCivil(year: year, month: month, day: day)
         let (daySeconds, o1) = days.multipliedReportingOverflow(by: 86_400)
         let (seconds, o2) = daySeconds.addingReportingOverflow(hour * 3600 + minute * 60 + second - offsetSeconds)
-        let (micros, o3) = seconds.multipliedReportingOverflow(by: 1_000_000)
-        let (total, o4) = micros.addingReportingOverflow(fraction)
+        // Before the epoch, count from the next whole second back, so that the earliest
+        // instants (near Int64.min microseconds) do not overflow on the way.
+        let borrow: Int64 = seconds < 0 && fraction > 0 ? 1 : 0
+        let (micros, o3) = (seconds + borrow).multipliedReportingOverflow(by: 1_000_000)
+        let (total, o4) = micros.addingReportingOverflow(fraction - borrow * 1_000_000)
         guard !(o1 || o2 || o3 || o4) else { return nil }
         return Timestamp(microsecondsSinceEpoch: total)
     }

@@ -1,0 +1,55 @@
+/// Why a text is not JSON (RFC 8259), and where: byte offset, line and column.
+///
+/// ```text
+/// line 1, column 12: expected ',' or '}' after an object member
+/// ```
+public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of syntax error; compare against the static members. New kinds may be added.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+
+        /// The text ended inside a value.
+        public static let unexpectedEnd = Kind("unexpectedEnd")
+        /// A character that cannot start or continue the value here.
+        public static let unexpectedCharacter = Kind("unexpectedCharacter")
+        /// A number that breaks the grammar (leading zero, lone `-`, `1.`, `1e`).
+        public static let invalidNumber = Kind("invalidNumber")
+        /// A backslash escape that is not one of `\" \\ \/ \b \f \n \r \t \uXXXX`.
+        public static let invalidEscape = Kind("invalidEscape")
+        /// A `\u` escape of a UTF-16 surrogate without its other half.
+        public static let loneSurrogate = Kind("loneSurrogate")
+        /// A raw control character (below U+0020) inside a string.
+        public static let controlCharacter = Kind("controlCharacter")
+        /// Bytes that are not valid UTF-8.
+        public static let invalidUTF8 = Kind("invalidUTF8")
+        /// Arrays and objects nested deeper than the parser's limit.
+        public static let tooDeep = Kind("tooDeep")
+        /// Something other than whitespace after the document's value.
+        public static let trailingCharacters = Kind("trailingCharacters")
+
+        public var description: String { name }
+    }
+
+    /// The kind of syntax error.
+    public let kind: Kind
+    /// The byte offset of the problem in the UTF-8 text.
+    public let offset: Int
+    /// The line of the problem, from 1.
+    public let line: Int
+    /// The column of the problem in bytes, from 1.
+    public let column: Int
+    /// What was wrong, in words.
+    public let reason: String
+
+    /// Creates an error.
+    public init(_ kind: Kind, offset: Int, line: Int, column: Int, reason: String) {
+        self.kind = kind
+        self.offset = offset
+        self.line = line
+        self.column = column
+        self.reason = reason
+    }
+
+    public var description: String { "line \(line), column \(column): \(reason)" }
+}

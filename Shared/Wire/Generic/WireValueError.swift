@@ -1,0 +1,78 @@
+/// Why a value does not fit its message schema: a JSON document that is not the
+/// message's JSON form, or a ``MessageValue`` that cannot be encoded by its schema.
+///
+/// It names the field from the outermost message inward, with list indexes, and says
+/// what was wrong in words a person can act on:
+///
+/// ```text
+/// field "limit": expected an integer, got "abc"
+/// field "hours[1].weekday": required field is missing
+/// ```
+public struct WireValueError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of mismatch; compare against the static members. New codes may be added.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+
+        /// The text is not JSON (RFC 8259).
+        public static let invalidJSON = Code("invalidJSON")
+        /// A value has another type than its field's (e.g. a string for an integer).
+        public static let typeMismatch = Code("typeMismatch")
+        /// A number does not fit its field's type (e.g. -1 for a uint, 1e400 for a double).
+        public static let outOfRange = Code("outOfRange")
+        /// A value has the right type but is not valid (e.g. a malformed timestamp).
+        public static let invalidValue = Code("invalidValue")
+        /// A key or tag names no field of the message.
+        public static let unknownField = Code("unknownField")
+        /// A required field is absent.
+        public static let missingField = Code("missingField")
+        /// A field is given more than once.
+        public static let duplicateField = Code("duplicateField")
+
+        public var description: String { name }
+    }
+
+    /// The kind of mismatch.
+    public let code: Code
+    /// The schema name of the outermost message, e.g. `clinics.SearchInput`.
+    public let messageName: String
+    /// The field's path from the outermost message, e.g. `hours[1].opens`; empty when
+    /// the error is about the whole message.
+    public let path: String
+    /// What was wrong, e.g. `expected an integer, got "abc"`.
+    public let reason: String
+
+    /// Creates an error.
+    public init(_ code: Code, messageName: String, path: String, reason: String) {
+        self.code = code
+        self.messageName = messageName
+        self.path = path
+        self.reason = reason
+    }
+
+    /// The error a body decoding failure becomes when it happens on the way to or from JSON.
+    public init(_ error: WireDecodingError, messageName: String) {
+        var path = error.fieldPath ?? ""
+        if path == messageName {
+            path = ""
+        } else if path.hasPrefix(messageName + ".") {
+            path.removeFirst(messageName.count + 1)
+        }
+        let reason: String
+        switch error.reason {
+        case .truncated: reason = "the body ends inside this field"
+        case .unsupportedWireType(let raw): reason = "unsupported wire type \(raw)"
+        case .invalidTag(let tag): reason = "invalid field tag \(tag)"
+        case .wrongWireType(let expected, let found): reason = "expected wire type \(expected), found \(found)"
+        case .missingField: reason = "required field is missing"
+        case .invalidValue(let why): reason = why
+        }
+        self.init(
+            error.reason == .missingField ? .missingField : .invalidValue,
+            messageName: messageName, path: path, reason: reason)
+    }
+
+    public var description: String {
+        path.isEmpty ? "\(messageName): \(reason)" : "field \"\(path)\": \(reason)"
+    }
+}
