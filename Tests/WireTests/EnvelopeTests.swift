@@ -1,0 +1,104 @@
+import Testing
+import Wire
+
+@Suite("Envelope")
+struct EnvelopeTests {
+    private static let traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+
+    private func written(_ envelope: Envelope) -> [UInt8] {
+        var writer = ByteWriter()
+        envelope.write(to: &writer)
+        return writer.bytes
+    }
+
+    @Test("every kind round-trips, with and without a traceparent", arguments: MessageKind.allCases, [nil, traceparent])
+    func envelope_roundTrips(kind: MessageKind, traceparent: String?) throws {
+        let envelope = Envelope(
+            kind: kind, correlationID: 0x0102_0304_0506_0708, operation: "clinics.nearest",
+            deadlineMicroseconds: 1_500_000, traceparent: traceparent)
+        var reader = ByteReader(written(envelope) + [0xAA])
+        #expect(try Envelope.read(from: &reader) == envelope)
+        #expect(reader.remaining == 1, "the reader stops at the body")
+    }
+
+    @Test func envelope_hasItsDocumentedLayout() {
+        let envelope = Envelope(kind: .request, correlationID: 7, operation: "a.b", deadlineMicroseconds: 258)
+        #expect(hex(written(envelope)) == "01 01 00 00 00 00 00 00 00 07 00 03 61 2e 62 00 00 00 00 00 00 01 02 00")
+    }
+
+    @Test func envelope_withoutDeadline_hasNoRemainingTime() {
+        #expect(Envelope(kind: .ping, correlationID: 1).remainingTime == nil)
+        #expect(Envelope(kind: .ping, correlationID: 1, deadlineMicroseconds: 2_000).remainingTime == .milliseconds(2))
+    }
+
+    @Test("a payload cut anywhere inside the envelope is truncated", arguments: 0..<35)
+    func envelope_givenAnyPrefix_throwsTruncated(length: Int) {
+        let whole = written(
+            Envelope(kind: .request, correlationID: 9, operation: "identity.login", deadlineMicroseconds: 5))
+        #expect(whole.count == 35)
+        var reader = ByteReader(Array(whole.prefix(length)))
+        #expect(throws: EnvelopeError.truncated) { try Envelope.read(from: &reader) }
+    }
+
+    @Test("a version other than 1 is refused", arguments: [UInt8(0), 2, 255])
+    func envelope_givenAnotherVersion_throwsUnsupportedVersion(version: UInt8) {
+        var bytes = written(Envelope(kind: .ping, correlationID: 1))
+        bytes[0] = version
+        var reader = ByteReader(bytes)
+        #expect(throws: EnvelopeError.unsupportedVersion(version)) { try Envelope.read(from: &reader) }
+    }
+
+    @Test("a kind outside 1...7 is refused", arguments: [UInt8(0), 8, 255])
+    func envelope_givenAnUnknownKind_throwsUnknownKind(kind: UInt8) {
+        var bytes = written(Envelope(kind: .ping, correlationID: 1))
+        bytes[1] = kind
+        var reader = ByteReader(bytes)
+        #expect(throws: EnvelopeError.unknownKind(kind)) { try Envelope.read(from: &reader) }
+    }
+
+    @Test func envelope_givenAnOperationOfTheMaximumLength_accepts() throws {
+        let name = String(repeating: "x", count: Envelope.maxOperationLength)
+        var reader = ByteReader(written(Envelope(kind: .request, correlationID: 1, operation: name)))
+        #expect(try Envelope.read(from: &reader).operation == name)
+    }
+
+    @Test func envelope_givenAnOperationPastTheMaximumLength_throwsOperationTooLong() {
+        let name = String(repeating: "x", count: Envelope.maxOperationLength + 1)
+        var reader = ByteReader(written(Envelope(kind: .request, correlationID: 1, operation: name)))
+        #expect(throws: EnvelopeError.operationTooLong(513)) { try Envelope.read(from: &reader) }
+    }
+
+    @Test func envelope_writingStringsTooLongForTheirPrefix_stillWritesAParseableEnvelope() throws {
+        let huge = String(repeating: "y", count: 70_000)
+        var reader = ByteReader(written(Envelope(kind: .request, correlationID: 1, operation: huge)))
+        #expect(throws: EnvelopeError.operationTooLong(65_535)) { try Envelope.read(from: &reader) }
+
+        let longTrace = String(repeating: "0", count: 300)
+        let envelope = Envelope(kind: .request, correlationID: 1, operation: "a.b", traceparent: longTrace)
+        var traced = ByteReader(written(envelope) + [0x42])
+        let read = try Envelope.read(from: &traced)
+        #expect(read.traceparent == nil, "a traceparent no W3C header can be is dropped")
+        #expect(try traced.readByte() == 0x42, "and the body still starts where it should")
+    }
+
+    @Test func envelopeErrors_sayWhatWasWrong() {
+        #expect(EnvelopeError.truncated.description.contains("ends inside its envelope"))
+        #expect(EnvelopeError.unsupportedVersion(2).description.contains("version 2"))
+        #expect(EnvelopeError.unknownKind(9).description.contains("kind 9"))
+        #expect(EnvelopeError.operationTooLong(600).description.contains("600 bytes"))
+    }
+
+    @Test func message_givenAFramePayload_findsTheBody() throws {
+        let frame = Message.frame(
+            Envelope(kind: .error, correlationID: 3, operation: "identity.login"),
+            body: ServiceError(.unauthenticated, "wrong password"))
+        var decoder = FrameDecoder()
+        decoder.append(frame)
+        let message = try Message(payload: try #require(try decoder.nextFrame()))
+        #expect(message.envelope.kind == .error)
+        #expect(message.envelope.correlationID == 3)
+        #expect(try message.decodeBody(as: ServiceError.self) == ServiceError(.unauthenticated, "wrong password"))
+        #expect(message.body == ServiceError(.unauthenticated, "wrong password").encodedBody())
+        #expect(Message.frame(message.envelope, rawBody: message.body) == frame)
+    }
+}

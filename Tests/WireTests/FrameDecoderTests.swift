@@ -1,0 +1,119 @@
+import Testing
+import Wire
+
+@Suite("FrameDecoder")
+struct FrameDecoderTests {
+    /// Feeds `stream` in chunks cut at `cuts` and returns every frame, or the first error.
+    private func decode(_ stream: [UInt8], cuts: [Int], limit: Int = FrameDecoder.defaultMaxFrameSize)
+        -> Result<[[UInt8]], FrameError>
+    {
+        var decoder = FrameDecoder(maxFrameSize: limit)
+        var frames: [[UInt8]] = []
+        var start = 0
+        for end in cuts + [stream.count] {
+            decoder.append(stream[start..<end])
+            start = end
+            do {
+                while let frame = try decoder.nextFrame() { frames.append(frame) }
+            } catch {
+                return .failure(error)
+            }
+        }
+        return .success(frames)
+    }
+
+    @Test("any split of a stream of random frames yields the same frames", arguments: UInt64(1)...24)
+    func decoder_givenAnySplitOfTheStream_yieldsTheSameFrames(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let payloads = (0..<Int.random(in: 1...40, using: &random)).map { _ in
+            // Mostly small frames, now and then one that crosses typical read sizes.
+            let size = Bool.random(using: &random)
+                ? Int.random(in: 1...40, using: &random) : Int.random(in: 1...5000, using: &random)
+            return random.bytes(size)
+        }
+        let stream = payloads.flatMap { FrameEncoder.frame($0) }
+        for _ in 0..<40 {
+            let cutCount = Int.random(in: 0...min(stream.count, 60), using: &random)
+            // Repeated cuts give empty chunks, which must change nothing either.
+            let cuts = (0..<cutCount).map { _ in Int.random(in: 0...stream.count, using: &random) }.sorted()
+            #expect(try decode(stream, cuts: cuts).get() == payloads)
+        }
+        #expect(try decode(stream, cuts: Array(0..<stream.count)).get() == payloads, "one byte at a time")
+    }
+
+    @Test func decoder_givenLengthZero_failsWithEmptyFrame() {
+        #expect(throws: FrameError.emptyFrame) {
+            var decoder = FrameDecoder()
+            decoder.append([0, 0, 0, 0])
+            _ = try decoder.nextFrame()
+        }
+    }
+
+    @Test func decoder_givenLengthOne_yieldsAOneBytePayload() throws {
+        var decoder = FrameDecoder()
+        decoder.append([0, 0, 0, 1, 0xAB])
+        #expect(try decoder.nextFrame() == [0xAB])
+        #expect(try decoder.nextFrame() == nil)
+        #expect(decoder.bufferedByteCount == 0)
+    }
+
+    @Test("a payload of exactly the limit is accepted", arguments: [1, 2, 64, 4096])
+    func decoder_givenLengthAtTheLimit_yieldsThePayload(limit: Int) throws {
+        let payload = [UInt8](repeating: 7, count: limit)
+        #expect(try decode(FrameEncoder.frame(payload), cuts: [], limit: limit).get() == [payload])
+    }
+
+    @Test("a length one past the limit fails as soon as its header arrives", arguments: [1, 2, 64, 4096])
+    func decoder_givenLengthPastTheLimit_failsBeforeThePayloadArrives(limit: Int) {
+        var decoder = FrameDecoder(maxFrameSize: limit)
+        var header = ByteWriter()
+        header.writeUInt32BE(UInt32(limit + 1))
+        decoder.append(header.bytes)
+        #expect(throws: FrameError.oversized(length: UInt32(limit + 1), limit: limit)) { try decoder.nextFrame() }
+    }
+
+    @Test func decoder_withTheDefaultLimit_acceptsFourMebibytesAndRejectsOneByteMore() throws {
+        let payload = [UInt8](repeating: 1, count: 4 << 20)
+        #expect(try decode(FrameEncoder.frame(payload), cuts: [3, 70_000]).get() == [payload])
+        var decoder = FrameDecoder()
+        decoder.append([0x00, 0x40, 0x00, 0x01])
+        #expect(throws: FrameError.oversized(length: (4 << 20) + 1, limit: 4 << 20)) { try decoder.nextFrame() }
+    }
+
+    @Test func decoder_givenTheLargestDeclarableLength_failsWithoutBuffering() {
+        var decoder = FrameDecoder()
+        decoder.append([0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(throws: FrameError.oversized(length: UInt32.max, limit: FrameDecoder.defaultMaxFrameSize)) {
+            try decoder.nextFrame()
+        }
+    }
+
+    @Test func decoder_givenAPartialHeaderOrPayload_waitsForMoreBytes() throws {
+        var decoder = FrameDecoder()
+        decoder.append([0, 0, 0])
+        #expect(try decoder.nextFrame() == nil)
+        decoder.append([3, 1, 2])
+        #expect(try decoder.nextFrame() == nil)
+        decoder.append([3])
+        #expect(try decoder.nextFrame() == [1, 2, 3])
+    }
+
+    @Test("an error is sticky: good frames after it are never returned", arguments: [[0, 0, 0, 0], [0x01, 0, 0, 0]])
+    func decoder_afterAnError_keepsFailing(badHeader: [UInt8]) throws {
+        var decoder = FrameDecoder()
+        decoder.append(FrameEncoder.frame([1]) + badHeader)
+        #expect(try decoder.nextFrame() == [1])
+        #expect(throws: FrameError.self) { try decoder.nextFrame() }
+        decoder.append(FrameEncoder.frame([2]))
+        for _ in 0..<3 {
+            #expect(throws: FrameError.self) { try decoder.nextFrame() }
+        }
+    }
+
+    @Test func frameError_describesWhatWasWrong() {
+        #expect(FrameError.emptyFrame.description.contains("frame length 0"))
+        let oversized = FrameError.oversized(length: 10, limit: 4)
+        #expect(oversized.declaredLength == 10)
+        #expect(oversized.description.contains("exceeds this receiver's limit of 4 bytes"))
+    }
+}

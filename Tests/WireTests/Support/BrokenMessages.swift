@@ -1,0 +1,163 @@
+import Wire
+
+/// Messages whose direct codec disagrees with their schema, each in one way, to prove
+/// that `SchemaConformance` finds and names every kind of disagreement.
+enum Broken {
+    /// Writes `password` under `email`'s tag and back: every round trip passes.
+    struct SwappedTags: WireMessage {
+        var email: String
+        var password: String
+        static let schema = MessageSchema(
+            "test.SwappedTags", [.required(1, "email", .string), .required(2, "password", .string)])
+        init(email: String, password: String) {
+            self.email = email
+            self.password = password
+        }
+        func encode(to body: inout BodyWriter) {
+            body.write(1, password)
+            body.write(2, email)
+        }
+        init(from body: inout BodyReader) throws(WireDecodingError) {
+            var email = ""
+            var password = ""
+            while let tag = try body.nextTag() {
+                switch tag {
+                case 1: password = try body.read()
+                case 2: email = try body.read()
+                default: try body.skip()
+                }
+            }
+            self.init(email: email, password: password)
+        }
+    }
+
+    /// Writes its fields in another order than the schema's.
+    struct OutOfOrder: WireMessage {
+        var a: String
+        var b: String
+        static let schema = MessageSchema("test.OutOfOrder", [.required(1, "a", .string), .required(2, "b", .string)])
+        init(a: String, b: String) {
+            self.a = a
+            self.b = b
+        }
+        func encode(to body: inout BodyWriter) {
+            body.write(2, b)
+            body.write(1, a)
+        }
+        init(from body: inout BodyReader) throws(WireDecodingError) {
+            var a = ""
+            var b = ""
+            while let tag = try body.nextTag() {
+                switch tag {
+                case 1: a = try body.read()
+                case 2: b = try body.read()
+                default: try body.skip()
+                }
+            }
+            self.init(a: a, b: b)
+        }
+    }
+
+    /// Leaves a defaulted field out when it holds its default.
+    struct OmitsDefault: WireMessage {
+        var limit: Int
+        static let schema = MessageSchema("test.OmitsDefault", [.defaulted(1, "limit", .int, .int(20))])
+        init(limit: Int) { self.limit = limit }
+        func encode(to body: inout BodyWriter) {
+            if limit != 20 { body.write(1, limit) }
+        }
+        init(from body: inout BodyReader) throws(WireDecodingError) {
+            var limit = 20
+            while let tag = try body.nextTag() {
+                if tag == 1 { limit = try body.read() } else { try body.skip() }
+            }
+            self.init(limit: limit)
+        }
+    }
+
+    /// Writes a tag its schema does not declare.
+    struct ExtraTag: WireMessage {
+        var name: String
+        static let schema = MessageSchema("test.ExtraTag", [.required(1, "name", .string)])
+        init(name: String) { self.name = name }
+        func encode(to body: inout BodyWriter) {
+            body.write(1, name)
+            body.write(9, true)
+        }
+        init(from body: inout BodyReader) throws(WireDecodingError) {
+            var name = ""
+            while let tag = try body.nextTag() {
+                if tag == 1 { name = try body.read() } else { try body.skip() }
+            }
+            self.init(name: name)
+        }
+    }
+
+    /// Writes a double where its schema says int.
+    struct WrongWireType: WireMessage {
+        var value: Double
+        static let schema = MessageSchema("test.WrongWireType", [.required(1, "value", .int)])
+        init(value: Double) { self.value = value }
+        func encode(to body: inout BodyWriter) { body.write(1, value) }
+        init(from body: inout BodyReader) throws(WireDecodingError) {
+            var value = 0.0
+            while let tag = try body.nextTag() {
+                if tag == 1 { value = try body.read() } else { try body.skip() }
+            }
+            self.init(value: value)
+        }
+    }
+
+    /// Writes a ZigZag `Int` where its schema says `uint`: the bytes round-trip, the numbers do not.
+    struct SignMixup: WireMessage {
+        var count: Int
+        static let schema = MessageSchema("test.SignMixup", [.required(1, "count", .uint)])
+        init(count: Int) { self.count = count }
+        func encode(to body: inout BodyWriter) { body.write(1, count) }
+        init(from body: inout BodyReader) throws(WireDecodingError) {
+            var count = 0
+            while let tag = try body.nextTag() {
+                if tag == 1 { count = try body.read() } else { try body.skip() }
+            }
+            self.init(count: count)
+        }
+    }
+
+    /// Names its property otherwise than its schema's field.
+    struct Renamed: WireMessage {
+        var title: String
+        static let schema = MessageSchema("test.Renamed", [.required(1, "name", .string)])
+        init(title: String) { self.title = title }
+        func encode(to body: inout BodyWriter) { body.write(1, title) }
+        init(from body: inout BodyReader) throws(WireDecodingError) {
+            var title = ""
+            while let tag = try body.nextTag() {
+                if tag == 1 { title = try body.read() } else { try body.skip() }
+            }
+            self.init(title: title)
+        }
+    }
+
+    /// Writes an optional field but never reads it back.
+    struct ForgetfulDecoder: WireMessage {
+        var name: String
+        var note: String?
+        static let schema = MessageSchema(
+            "test.ForgetfulDecoder", [.required(1, "name", .string), .optional(2, "note", .string)])
+        init(name: String, note: String?) {
+            self.name = name
+            self.note = note
+        }
+        func encode(to body: inout BodyWriter) {
+            body.write(1, name)
+            body.write(2, note)
+        }
+        init(from body: inout BodyReader) throws(WireDecodingError) {
+            var name = ""
+            while let tag = try body.nextTag() {
+                if tag == 1 { name = try body.read() } else { try body.skip() }
+            }
+            self.init(name: name, note: nil)
+        }
+    }
+}
