@@ -1,0 +1,144 @@
+import CLibUV
+
+/// Why an event-loop operation failed.
+///
+/// An API-stable struct wrapping a private enum (as swift-nio does), so adding a case
+/// breaks nobody. Compare with the static values, or switch on ``kind``:
+///
+/// ```swift
+/// do { listener = try UnixListener.bind(path: path, on: loop) }
+/// catch where error.kind == .addressInUse { … another instance is already serving … }
+/// ```
+public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertible {
+    enum Reason: Equatable, Sendable {
+        case pathTooLong(path: String, limit: Int)
+        case addressInUse(path: String)
+        case connectionRefused
+        case notFound
+        case closed
+        case system(operation: String, code: Int32)
+    }
+
+    let reason: Reason
+
+    /// The longest socket path libuv 1.44 binds or connects to without silently truncating it.
+    public static let maxSocketPathLength = 107
+
+    /// A socket path longer than `limit` bytes; checked before libuv sees it, so no file was created.
+    public static func pathTooLong(_ path: String, limit: Int = EventLoopError.maxSocketPathLength) -> EventLoopError {
+        EventLoopError(reason: .pathTooLong(path: path, limit: limit))
+    }
+
+    /// Something already lives at `path`: a server that answers, or a file that is not a socket.
+    public static func addressInUse(_ path: String) -> EventLoopError {
+        EventLoopError(reason: .addressInUse(path: path))
+    }
+
+    /// A socket exists at the path but nobody listens on it (ECONNREFUSED).
+    public static let connectionRefused = EventLoopError(reason: .connectionRefused)
+
+    /// No such file or directory (ENOENT): nothing listens at the path, or an executable is missing.
+    public static let notFound = EventLoopError(reason: .notFound)
+
+    /// The connection, handle or loop was closed before the operation could complete.
+    public static let closed = EventLoopError(reason: .closed)
+
+    /// Any other failure, with libuv's negative errno (for example `UV_EACCES`).
+    public static func system(operation: String, code: Int32) -> EventLoopError {
+        EventLoopError(reason: .system(operation: operation, code: code))
+    }
+
+    /// Maps a libuv status (a negative errno) to the typed kinds where one fits.
+    static func uv(_ operation: String, _ code: Int32, path: String? = nil) -> EventLoopError {
+        switch code {
+        case UV_ENOENT.rawValue: .notFound
+        case UV_ECONNREFUSED.rawValue: .connectionRefused
+        case UV_ECANCELED.rawValue: .closed
+        case UV_EADDRINUSE.rawValue: path.map { .addressInUse($0) } ?? .system(operation: operation, code: code)
+        default: .system(operation: operation, code: code)
+        }
+    }
+
+    /// The category of an ``EventLoopError``, for `switch` and `==` without the payload.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        let name: String
+        /// See ``EventLoopError/pathTooLong(_:limit:)``.
+        public static let pathTooLong = Kind(name: "pathTooLong")
+        /// See ``EventLoopError/addressInUse(_:)``.
+        public static let addressInUse = Kind(name: "addressInUse")
+        /// See ``EventLoopError/connectionRefused``.
+        public static let connectionRefused = Kind(name: "connectionRefused")
+        /// See ``EventLoopError/notFound``.
+        public static let notFound = Kind(name: "notFound")
+        /// See ``EventLoopError/closed``.
+        public static let closed = Kind(name: "closed")
+        /// See ``EventLoopError/system(operation:code:)``.
+        public static let system = Kind(name: "system")
+
+        public var description: String { name }
+    }
+
+    /// The category of this error.
+    public var kind: Kind {
+        switch reason {
+        case .pathTooLong: .pathTooLong
+        case .addressInUse: .addressInUse
+        case .connectionRefused: .connectionRefused
+        case .notFound: .notFound
+        case .closed: .closed
+        case .system: .system
+        }
+    }
+
+    /// The socket path the error is about, when it names one.
+    public var path: String? {
+        switch reason {
+        case .pathTooLong(let path, _), .addressInUse(let path): path
+        default: nil
+        }
+    }
+
+    /// libuv's negative errno for ``Kind/system`` errors (and the errno behind the typed kinds).
+    public var code: Int32? {
+        switch reason {
+        case .system(_, let code): code
+        case .notFound: UV_ENOENT.rawValue
+        case .connectionRefused: UV_ECONNREFUSED.rawValue
+        case .addressInUse: UV_EADDRINUSE.rawValue
+        case .pathTooLong: UV_ENAMETOOLONG.rawValue
+        case .closed: nil
+        }
+    }
+
+    public var description: String {
+        switch reason {
+        case .pathTooLong(let path, let limit):
+            "socket path is \(path.utf8.count) bytes, over the limit of \(limit) (libuv would silently truncate it): "
+                + "use a shorter directory, e.g. under /run or /tmp (\(path))"
+        case .addressInUse(let path):
+            "address in use: a server already answers at \(path), or a file that is not a socket is there; "
+                + "stop that server or remove the file"
+        case .connectionRefused:
+            "connection refused: a socket file exists but nothing listens on it (is the service running?)"
+        case .notFound:
+            "not found (ENOENT): no socket or file at that path; check the path and that the service has started"
+        case .closed:
+            "closed: the connection or event loop was closed before the operation completed"
+        case .system(let operation, let code):
+            "\(operation) failed: \(Self.name(of: code)) (\(Self.message(of: code)))"
+        }
+    }
+
+    // The `_r` variants: plain uv_err_name/uv_strerror leak memory for unknown codes.
+    private static func name(of code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        _ = uv_err_name_r(code, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func message(of code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        _ = uv_strerror_r(code, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
