@@ -1,0 +1,71 @@
+import CLibUV
+import Wire
+
+extension Connection {
+    /// Starts delivering frames to ``onFrame``. Call once the handlers are set.
+    /// Idempotent; ignored once closing or flushing.
+    public func startReading() {
+        loop.preconditionInEventLoop()
+        guard state == .open, !wantsReading else { return }
+        wantsReading = true
+        updateReading()
+    }
+
+    /// Starts or stops libuv reading to match the owner's wish, backpressure and framing state.
+    func updateReading() {
+        let shouldRead = wantsReading && state == .open && !isPausedForBackpressure && !framingFailed
+        if shouldRead, !isReadStarted {
+            let status = uv_read_start(pipe.asStream, Connection.onAllocate, Connection.onRead)
+            guard status == 0 else {
+                beginClose(error: .uv("read", status))
+                return
+            }
+            isReadStarted = true
+        } else if !shouldRead, isReadStarted, state < .closing {
+            uv_read_stop(pipe.asStream)
+            isReadStarted = false
+        }
+    }
+
+    /// Decodes and delivers buffered frames until the buffer holds no whole frame, or the
+    /// connection stops wanting them (closed from a handler, paused, framing broken).
+    func deliverFrames() {
+        guard !isDelivering else { return }
+        isDelivering = true
+        defer { isDelivering = false }
+        while state == .open, !isPausedForBackpressure, !framingFailed {
+            let payload: [UInt8]?
+            do {
+                payload = try decoder.nextFrame()
+            } catch {
+                framingFailed = true
+                updateReading()
+                if let frameErrorHandler {
+                    frameErrorHandler(error)
+                } else {
+                    closeAfterFlush()
+                }
+                return
+            }
+            guard let payload else { return }
+            frameHandler?(payload)
+        }
+    }
+
+    static let onAllocate: uv_alloc_cb = { handle, _, buffer in
+        let connection = HandleData.owner(of: handle, as: Connection.self)
+        buffer!.pointee = connection.loop.readBuffer(size: connection.options.readBufferSize)
+    }
+
+    static let onRead: uv_read_cb = { stream, count, buffer in
+        let connection = HandleData.owner(of: stream?.asHandle, as: Connection.self)
+        if count > 0 {
+            connection.decoder.append(UnsafeRawBufferPointer(start: buffer!.pointee.base, count: count))
+            connection.deliverFrames()
+        } else if count == Int(UV_EOF.rawValue) {
+            connection.beginClose(error: nil)
+        } else if count < 0 {
+            connection.beginClose(error: .uv("read", Int32(count)))
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import CLibUV
+
+/// One queued write: the bytes the kernel did not take at once, copied into memory this object
+/// owns, and its `uv_write_t`. Retained into the request's `data` until the write callback.
+final class PendingWrite {
+    let request = UnsafeMutablePointer<uv_write_t>.allocate(capacity: 1)
+    let bytes: UnsafeMutableRawBufferPointer
+    let connection: Connection
+    let completion: ((EventLoopError?) -> Void)?
+
+    init(copying source: UnsafeRawBufferPointer, connection: Connection, completion: ((EventLoopError?) -> Void)?) {
+        bytes = .allocate(byteCount: source.count, alignment: 1)
+        bytes.copyMemory(from: source)
+        self.connection = connection
+        self.completion = completion
+    }
+
+    deinit {
+        request.deallocate()
+        bytes.deallocate()
+    }
+}
+
+extension Connection {
+    /// Sends `bytes` — one whole frame, length prefix included (see Wire's `FrameEncoder`).
+    ///
+    /// Writes to the socket at once when nothing is queued (`uv_try_write`) and queues only the
+    /// rest, copied. `completion` runs later on the loop thread, never inside this call: nil once
+    /// the kernel took every byte, ``EventLoopError/closed`` if the connection closed first,
+    /// else the write error (which also closes the connection).
+    public func write(_ bytes: [UInt8], completion: ((EventLoopError?) -> Void)? = nil) {
+        loop.preconditionInEventLoop()
+        guard state == .open else {
+            complete(completion, .closed)
+            return
+        }
+        bytes.withUnsafeBytes { raw in
+            var written = 0
+            if pendingWriteCount == 0, raw.count > 0 {
+                var buffer = uv_buf_init(
+                    UnsafeMutableRawPointer(mutating: raw.baseAddress!).assumingMemoryBound(to: CChar.self),
+                    UInt32(raw.count))
+                let status = uv_try_write(pipe.asStream, &buffer, 1)
+                if status >= 0 {
+                    written = Int(status)
+                } else if status != UV_EAGAIN.rawValue {
+                    let error = EventLoopError.uv("write", status)
+                    beginClose(error: error)
+                    complete(completion, error)
+                    return
+                }
+            }
+            if written == raw.count {
+                complete(completion, nil)
+            } else {
+                enqueueWrite(UnsafeRawBufferPointer(rebasing: raw[written...]), completion: completion)
+            }
+        }
+    }
+
+    private func enqueueWrite(_ rest: UnsafeRawBufferPointer, completion: ((EventLoopError?) -> Void)?) {
+        let pending = PendingWrite(copying: rest, connection: self, completion: completion)
+        uv_req_set_data(pending.request.asRequest, Unmanaged.passRetained(pending).toOpaque())
+        var buffer = uv_buf_init(pending.bytes.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(rest.count))
+        let status = uv_write(pending.request, pipe.asStream, &buffer, 1, Connection.onWritten)
+        guard status == 0 else {
+            Unmanaged.passUnretained(pending).release()  // no callback will come
+            let error = EventLoopError.uv("write", status)
+            beginClose(error: error)
+            complete(completion, error)
+            return
+        }
+        pendingWriteCount += 1
+        didQueue(rest.count)
+    }
+
+    private func complete(_ completion: ((EventLoopError?) -> Void)?, _ error: EventLoopError?) {
+        guard let completion else { return }
+        loop.deferOnLoop { completion(error) }
+    }
+
+    private func didFinish(_ write: PendingWrite, status: Int32) {
+        pendingWriteCount -= 1
+        let error: EventLoopError? = status == 0 ? nil : .uv("write", status)  // ECANCELED maps to .closed
+        if let error, error != .closed {
+            beginClose(error: error)
+        }
+        write.completion?(error)
+        didDrain(write.bytes.count)
+    }
+
+    static let onWritten: uv_write_cb = { request, status in
+        // Balances the retain in enqueueWrite; the buffers are freed when `pending` goes away.
+        let pending = Unmanaged<PendingWrite>.fromOpaque(uv_req_get_data(request!.asRequest)!).takeRetainedValue()
+        pending.connection.didFinish(pending, status: status)
+    }
+}

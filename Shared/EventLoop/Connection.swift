@@ -1,0 +1,170 @@
+import CLibUV
+import Synchronization
+import Wire
+
+/// A connected `AF_UNIX` stream carrying length-prefixed frames; loop-confined.
+///
+/// Get one from ``connect(path:on:options:_:)`` or from a ``UnixListener``. Set the handlers,
+/// then call ``startReading()``. Incoming bytes go through Wire's `FrameDecoder`, so
+/// ``onFrame`` sees whole payloads whatever the chunking. Writes try the socket at once and
+/// queue only what the kernel did not take; past ``ConnectionOptions/highWaterMark`` queued
+/// bytes, reading pauses until the queue drains (see `Connection+Backpressure.swift`).
+///
+/// ```swift
+/// listener.start { connection in
+///     connection.onFrame = { payload in connection.write(FrameEncoder.frame(handle(payload))) }
+///     connection.onFrameError = { _ in
+///         connection.write(FrameEncoder.frame(protocolErrorEnvelope))
+///         connection.closeAfterFlush()
+///     }
+///     connection.onClose = { error in if let error { log(error) } }
+///     connection.startReading()
+/// }
+/// ```
+///
+/// Lifetime: the handle keeps the connection alive until it is closed (by ``close()``, the
+/// peer, an error or loop shutdown), so nobody needs to hold it; ``onClose`` runs exactly once,
+/// after which the handlers are released (breaking any cycle they form with the connection).
+public final class Connection: @unchecked Sendable {
+    // @unchecked Sendable: loop-confined. Every public method and property, except the immutable
+    // `id`, `loop` and `options`, starts with `loop.preconditionInEventLoop()`, and libuv runs
+    // every callback on the loop thread; so every `var` is only touched on that thread.
+
+    enum State: Comparable {
+        case connecting, open, flushing, closing, closed
+    }
+
+    /// Unique within the process, for logs and maps.
+    public let id: UInt64
+    /// The loop this connection lives on.
+    public let loop: EventLoop
+    /// The limits this connection was created with.
+    public let options: ConnectionOptions
+
+    let pipe: UnsafeMutablePointer<uv_pipe_t>  // freed in the close callback
+    var state: State
+    var closeError: EventLoopError?
+    var decoder: FrameDecoder
+    var wantsReading = false
+    var isReadStarted = false
+    var isPausedForBackpressure = false
+    var framingFailed = false
+    var isDelivering = false
+    var queuedBytes = 0
+    var pendingWriteCount = 0
+    var flushDeadline: LoopTimer?
+    var cachedCredentials: PeerCredentials?
+    var frameHandler: (([UInt8]) -> Void)?
+    var frameErrorHandler: ((FrameError) -> Void)?
+    var closeHandler: ((EventLoopError?) -> Void)?
+
+    private static let nextID = Atomic<UInt64>(1)
+
+    /// A new, unconnected pipe handle on `loop` (on the loop thread).
+    init(loop: EventLoop, options: ConnectionOptions, state: State) {
+        self.id = Connection.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+        self.loop = loop
+        self.options = options
+        self.state = state
+        self.decoder = FrameDecoder(maxFrameSize: options.maxFrameSize)
+        self.pipe = .allocate(capacity: 1)
+        uv_pipe_init(loop.loop, pipe, 0)
+        HandleData.retain(self, into: pipe.asHandle)
+    }
+
+    /// Called with each complete frame payload (without its length prefix).
+    public var onFrame: (([UInt8]) -> Void)? {
+        get { loop.preconditionInEventLoop(); return frameHandler }
+        set { loop.preconditionInEventLoop(); frameHandler = newValue }
+    }
+
+    /// Called once if the peer breaks framing (a length of 0 or over the limit); reading has
+    /// stopped by then. Typically: write an error frame, then ``closeAfterFlush()``.
+    /// Without a handler the connection closes after flushing.
+    public var onFrameError: ((FrameError) -> Void)? {
+        get { loop.preconditionInEventLoop(); return frameErrorHandler }
+        set { loop.preconditionInEventLoop(); frameErrorHandler = newValue }
+    }
+
+    /// Called exactly once, after the handle closed: `nil` for a clean end of stream or a local
+    /// close, otherwise the error that closed it.
+    public var onClose: ((EventLoopError?) -> Void)? {
+        get { loop.preconditionInEventLoop(); return closeHandler }
+        set { loop.preconditionInEventLoop(); closeHandler = newValue }
+    }
+
+    /// True once the connection is closing or closed: writes fail with ``EventLoopError/closed``.
+    public var isClosed: Bool {
+        loop.preconditionInEventLoop()
+        return state >= .closing
+    }
+
+    /// The peer's pid, uid and gid (`SO_PEERCRED`), or nil once closed.
+    public var peerCredentials: PeerCredentials? {
+        loop.preconditionInEventLoop()
+        if let cachedCredentials { return cachedCredentials }
+        guard state == .open || state == .flushing else { return nil }
+        var fd: uv_os_fd_t = -1
+        guard uv_fileno(pipe.asHandle, &fd) == 0 else { return nil }
+        cachedCredentials = PeerCredentials.read(fromSocket: fd)
+        return cachedCredentials
+    }
+
+    /// Closes now. Idempotent. Pending write completions get ``EventLoopError/closed``, then
+    /// ``onClose`` runs (with nil) from the close callback.
+    public func close() {
+        loop.preconditionInEventLoop()
+        beginClose(error: nil)
+    }
+
+    /// Stops reading and closes once every queued byte is written, or after
+    /// ``ConnectionOptions/flushTimeout`` if the peer does not read them. Later writes fail
+    /// with ``EventLoopError/closed``.
+    public func closeAfterFlush() {
+        loop.preconditionInEventLoop()
+        guard state == .open else { return }
+        state = .flushing
+        updateReading()
+        guard pendingWriteCount > 0 else {
+            beginClose(error: nil)
+            return
+        }
+        let deadline = LoopTimer(loop: loop)
+        deadline.start(after: options.flushTimeout) { [weak self] in
+            self?.beginClose(error: .system(operation: "closeAfterFlush", code: UV_ETIMEDOUT.rawValue))
+        }
+        flushDeadline = deadline
+    }
+
+    /// The one path to closing: stops everything and asks libuv to close the handle.
+    func beginClose(error: EventLoopError?) {
+        guard state < .closing else { return }
+        state = .closing
+        closeError = error
+        flushDeadline?.close()
+        flushDeadline = nil
+        uv_close(pipe.asHandle, Connection.onClosed)
+    }
+
+    /// After libuv's close callback: the handle memory is gone; tell the owner, drop the handlers.
+    private func didClose() {
+        state = .closed
+        pipe.deallocate()
+        let handler = closeHandler
+        frameHandler = nil
+        frameErrorHandler = nil
+        closeHandler = nil
+        handler?(closeError)
+    }
+
+    private static let onClosed: uv_close_cb = { handle in
+        // Pending writes and a pending connect were cancelled before this runs.
+        HandleData.releaseOwner(of: handle, as: Connection.self).didClose()
+    }
+}
+
+extension Connection: LoopHandleOwner {
+    func closeForShutdown() {
+        beginClose(error: nil)
+    }
+}
