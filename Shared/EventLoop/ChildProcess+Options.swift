@@ -1,0 +1,94 @@
+import Glibc
+
+extension ChildProcess {
+    /// What to run and how: the `uv_spawn` options in Swift terms.
+    ///
+    /// ```swift
+    /// var options = ChildProcess.Options(executable: "/usr/local/bin/vt-identity")
+    /// options.environment["LISTEN_FDS"] = "1"
+    /// options.inheritedFDs = [listeningSocket]   // becomes the child's fd 3
+    /// options.stdout = .capture
+    /// ```
+    public struct Options: Sendable {
+        /// Where a child's stdout or stderr goes.
+        public enum Output: Sendable, Equatable {
+            /// `/dev/null`.
+            case ignore
+            /// The parent's own stdout or stderr.
+            case inherit
+            /// A pipe whose chunks arrive through `onOutput`.
+            case capture
+        }
+
+        /// The program: a path, or a name looked up in the child environment's `PATH`.
+        public var executable: String
+        /// The arguments after `argv[0]` (which is `executable`).
+        public var arguments: [String]
+        /// The child's whole environment (it inherits nothing else).
+        public var environment: [String: String]
+        /// The child's working directory; nil keeps the parent's.
+        public var workingDirectory: String?
+        /// Open fds passed as the child's fds 3, 4, … (`UV_INHERIT_FD`), e.g. a listening socket
+        /// for `LISTEN_FDS`. The child's stdin is always `/dev/null`.
+        public var inheritedFDs: [Int32]
+        /// Where the child's stdout goes.
+        public var stdout: Output
+        /// Where the child's stderr goes.
+        public var stderr: Output
+        /// Runs the child in its own session and process group (`setsid`, `UV_PROCESS_DETACHED`).
+        public var detached: Bool
+
+        /// Options to run `executable`; by default with this process's environment and output.
+        public init(
+            executable: String,
+            arguments: [String] = [],
+            environment: [String: String] = ChildProcess.currentEnvironment,
+            workingDirectory: String? = nil,
+            inheritedFDs: [Int32] = [],
+            stdout: Output = .inherit,
+            stderr: Output = .inherit,
+            detached: Bool = false
+        ) {
+            self.executable = executable
+            self.arguments = arguments
+            self.environment = environment
+            self.workingDirectory = workingDirectory
+            self.inheritedFDs = inheritedFDs
+            self.stdout = stdout
+            self.stderr = stderr
+            self.detached = detached
+        }
+    }
+
+    /// This process's environment, as `environ` holds it now.
+    public static var currentEnvironment: [String: String] {
+        var result: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let line = String(cString: pointer)
+            if let equals = line.firstIndex(of: "=") {
+                result[String(line[..<equals])] = String(line[line.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return result
+    }
+}
+
+/// A NULL-terminated array of C strings that lives as long as this value (for argv and envp).
+final class CStringArray {
+    private var pointers: [UnsafeMutablePointer<CChar>?]
+
+    init(_ strings: [String]) {
+        pointers = strings.map { strdup($0) } + [nil]
+    }
+
+    deinit {
+        for pointer in pointers { free(pointer) }
+    }
+
+    /// The `char **` for C; valid while `body` runs.
+    func withPointer<Result>(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Result) -> Result {
+        pointers.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+    }
+}
