@@ -57,7 +57,7 @@ public final class UnixListener: @unchecked Sendable {
         var status = uv_pipe_bind(listener.pipe, path)
         guard status == 0 else {
             listener.close()
-            throw .uv("bind", status, path: path)
+            throw UnixSocketPath.bindError(status, path: path)
         }
         if let mode, chmod(path, mode_t(mode)) != 0 {
             let code = -errno

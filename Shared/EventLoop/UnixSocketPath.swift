@@ -52,4 +52,14 @@ enum UnixSocketPath {
             throw .system(operation: "connect", code: -failure)
         }
     }
+
+    /// The error for a failed `uv_pipe_bind`. libuv reports a missing directory as `EACCES`
+    /// (for Windows' sake); name it ``EventLoopError/notFound`` when the directory is missing.
+    static func bindError(_ status: Int32, path: String) -> EventLoopError {
+        if status == UV_EACCES.rawValue {
+            let directory = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[..<$0]) } ?? "."
+            if access(directory.isEmpty ? "/" : directory, F_OK) != 0, errno == ENOENT { return .notFound }
+        }
+        return .uv("bind", status, path: path)
+    }
 }
