@@ -43,7 +43,10 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "WireTests", dependencies: ["Wire", "IOInterface"], path: "Tests/WireTests"),
-        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "Wire"], path: "Tests/EventLoopTests"),
+        .testTarget(
+            name: "EventLoopTests", dependencies: ["EventLoop", "Wire"], path: "Tests/EventLoopTests",
+            exclude: ["memcheck.sh"]
+        ),
         .testTarget(name: "IOInterfaceTests", dependencies: ["IOInterface", "Wire"], path: "Tests/IOInterfaceTests"),
         .testTarget(
             name: "ServiceKitTests",

@@ -1,0 +1,150 @@
+import EventLoop
+import Foundation
+import Glibc
+import Wire
+
+/// A short temporary directory (`/tmp/vt.XXXXXX`, socket paths must stay under 108 bytes),
+/// removed with everything in it when `body` returns or throws.
+func withTemporaryDirectory<T>(_ body: (String) async throws -> T) async throws -> T {
+    var template = Array("/tmp/vt.XXXXXX".utf8CString)
+    guard let created = mkdtemp(&template) else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    let directory = String(cString: created)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    return try await body(directory)
+}
+
+/// Runs `body` with a fresh loop, and shuts the loop down afterwards (even when `body` throws).
+func withEventLoop<T>(name: String = "test-loop", _ body: (EventLoop) async throws -> T) async throws -> T {
+    let loop = try EventLoop(name: name)
+    defer { loop.shutdown() }
+    return try await body(loop)
+}
+
+/// Runs loop-confined setup on the loop thread and returns its result (non-Sendable values
+/// come back wrapped; use them only on the loop thread).
+func onLoop<T>(_ loop: EventLoop, _ body: @escaping @Sendable () throws -> T) async throws -> LoopBound<T> {
+    try await loop.submit { LoopBound(try body()) }
+}
+
+/// Carries a loop-confined value through a Sendable boundary; only touched on its loop.
+struct LoopBound<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// A frame with its 4-byte big-endian length prefix.
+func frame(_ payload: [UInt8]) -> [UInt8] { FrameEncoder.frame(payload) }
+
+/// A frame carrying `text`.
+func frame(_ text: String) -> [UInt8] { FrameEncoder.frame(Array(text.utf8)) }
+
+/// Starts an echo server: every frame comes back, framed, on the same connection.
+func startEchoServer(at path: String, on loop: EventLoop, options: ConnectionOptions = .init()) async throws
+    -> LoopBound<UnixListener>
+{
+    try await onLoop(loop) {
+        let listener = try UnixListener.bind(path: path, on: loop, options: options)
+        listener.start { connection in
+            connection.onFrame = { [unowned connection] payload in connection.write(frame(payload)) }
+            connection.startReading()
+        }
+        return listener
+    }
+}
+
+/// A blocking client socket for tests that need to misbehave (never read, send garbage).
+final class RawClient: @unchecked Sendable {
+    // Used from one test task at a time.
+    let fd: Int32
+
+    init(connectingTo path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        var address = unixAddress(path)
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard status == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw POSIXError(.init(rawValue: code) ?? .EIO)
+        }
+    }
+
+    deinit { Glibc.close(fd) }
+
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+            offset += sent
+        }
+    }
+
+    /// Reads until `count` bytes arrived or the peer closed; gives up after `timeout`.
+    func receive(count: Int, timeout: Duration = .seconds(10)) throws -> [UInt8] {
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        let deadline = ContinuousClock.now + timeout
+        while result.count < count {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard ContinuousClock.now < deadline else { throw TimedOut(what: "\(count) bytes", after: timeout) }
+            guard poll(&poller, 1, 100) >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+            guard poller.revents != 0 else { continue }
+            let received = chunk.withUnsafeMutableBytes {
+                recv(fd, $0.baseAddress, min($0.count, count - result.count), 0)
+            }
+            guard received > 0 else { break }  // end of stream
+            result += chunk[..<received]
+        }
+        return result
+    }
+
+    /// Reads everything until the peer closes (bounded by `timeout`).
+    func receiveUntilClosed(timeout: Duration = .seconds(10)) throws -> [UInt8] {
+        try receive(count: Int.max, timeout: timeout)
+    }
+}
+
+/// A `sockaddr_un` for `path` (which must fit).
+func unixAddress(_ path: String) -> sockaddr_un {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+    return address
+}
+
+/// A listening socket made by hand (socket, bind, listen), as systemd or the supervisor pass one.
+func makeListeningSocket(at path: String) throws -> Int32 {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    var address = unixAddress(path)
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard bound == 0, listen(fd, 16) == 0 else {
+        let code = errno
+        Glibc.close(fd)
+        throw POSIXError(.init(rawValue: code) ?? .EIO)
+    }
+    return fd
+}
+
+/// True when something exists at `path` (lstat).
+func fileExists(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0
+}
+
+/// The error `body` throws, or nil.
+func failure(_ body: () throws(EventLoopError) -> Void) -> EventLoopError? {
+    do {
+        try body()
+        return nil
+    } catch {
+        return error
+    }
+}

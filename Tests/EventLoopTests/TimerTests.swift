@@ -1,0 +1,87 @@
+import EventLoop
+import Testing
+
+@Suite("LoopTimer")
+struct TimerTests {
+    @Test func oneShotTimer_firesOnceAfterItsDelay() async throws {
+        try await withEventLoop { loop in
+            let fired = Countdown(1, "one-shot timer")
+            let clock = ContinuousClock()
+            let start = clock.now
+            _ = try await onLoop(loop) {
+                let timer = LoopTimer(loop: loop)
+                timer.start(after: .milliseconds(30)) {
+                    if loop.inEventLoop { fired.tick() }
+                }
+                return timer
+            }
+            try await fired.reached.value()
+            #expect(clock.now - start >= .milliseconds(30))
+            try await Task.sleep(for: .milliseconds(80))
+            #expect(fired.value == 1)
+        }
+    }
+
+    @Test func repeatingTimer_firesUntilStopped() async throws {
+        try await withEventLoop { loop in
+            let ticks = Countdown(3, "three ticks")
+            let timer = try await onLoop(loop) {
+                let timer = LoopTimer(loop: loop)
+                timer.start(after: .milliseconds(5), repeating: .milliseconds(5)) { ticks.tick() }
+                return timer
+            }
+            try await ticks.reached.value()
+            let stoppedAt = try await loop.submit {
+                timer.value.stop()
+                return (ticks.value, timer.value.isActive)
+            }
+            #expect(!stoppedAt.1)
+            try await Task.sleep(for: .milliseconds(60))
+            #expect(ticks.value == stoppedAt.0)
+            try await loop.submit { timer.value.close() }
+        }
+    }
+
+    @Test func closedTimer_releasesItsCallback_andNeverFires() async throws {
+        try await withEventLoop { loop in
+            final class Token: Sendable {}
+            let fired = Countdown(1, "never")
+            let weakToken = try await loop.submit { () -> WeakBox<Token> in
+                let token = Token()
+                let timer = LoopTimer(loop: loop)
+                timer.start(after: .milliseconds(20)) { _ = token; fired.tick() }
+                timer.close()
+                timer.close()  // idempotent
+                return WeakBox(token)
+            }
+            try await Task.sleep(for: .milliseconds(60))
+            #expect(fired.value == 0)
+            #expect(weakToken.object == nil)
+        }
+    }
+
+    @Test func restartingATimer_replacesItsSchedule() async throws {
+        try await withEventLoop { loop in
+            let which = Recorder<String>()
+            let done = Expectation<Void>("second schedule")
+            _ = try await onLoop(loop) {
+                let timer = LoopTimer(loop: loop)
+                timer.start(after: .milliseconds(40)) { which.append("first") }
+                timer.start(after: .milliseconds(5)) {
+                    which.append("second")
+                    timer.close()
+                    done.fulfill(())
+                }
+            }
+            try await done.value()
+            try await Task.sleep(for: .milliseconds(60))
+            #expect(which.values == ["second"])
+        }
+    }
+}
+
+/// A weak reference that can cross to the test thread (the object is Sendable).
+final class WeakBox<Object: AnyObject & Sendable>: Sendable {
+    nonisolated(unsafe) weak var object: Object?
+    init(_ object: Object) { self.object = object }
+}
