@@ -10,7 +10,7 @@ extension MessageValue {
         self = try JSONFormReader(root: schema.name).message(json, schema, path: "")
     }
 
-    /// Parses JSON text and reads the message from it; see ``init(json:as:)-(JSONValue,_)``.
+    /// Parses JSON text and reads the message from it, as the `JSONValue` overload does.
     public init(json text: String, as schema: MessageSchema) throws(WireValueError) {
         let document: JSONValue
         do {

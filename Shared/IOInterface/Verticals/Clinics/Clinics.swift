@@ -53,6 +53,7 @@ public enum Clinics: ServiceContract {
         /// When the clinic opens, one entry per opening period of a weekday.
         public var hours: [OpeningHours]
 
+        /// Creates the value from its fields.
         public init(
             token: String, name: String, address: String, latitude: Double, longitude: Double, timeZone: String,
             phone: String? = nil, services: [Service], hours: [OpeningHours]
@@ -88,6 +89,7 @@ public enum Clinics: ServiceContract {
         /// The clinic's id, from ``Clinic/id``.
         public var id: String
 
+        /// Creates the value from its fields.
         public init(id: String) {
             self.id = id
         }
@@ -102,6 +104,7 @@ public enum Clinics: ServiceContract {
         /// The most clinics to return, 1...100.
         public var limit: Int
 
+        /// Creates the value from its fields.
         public init(name: String, limit: Int = 20) {
             self.name = name
             self.limit = limit
@@ -122,6 +125,7 @@ public enum Clinics: ServiceContract {
         /// Only clinics offering this service, when given.
         public var service: Service?
 
+        /// Creates the value from its fields.
         public init(latitude: Double, longitude: Double, limit: Int = 5, service: Service? = nil) {
             self.latitude = latitude
             self.longitude = longitude
@@ -164,6 +168,7 @@ public enum Clinics: ServiceContract {
         /// When the clinic was added.
         public var createdAt: Timestamp
 
+        /// Creates the value from its fields.
         public init(
             id: String, name: String, address: String, latitude: Double, longitude: Double, timeZone: String,
             phone: String? = nil, services: [Service], hours: [OpeningHours], createdAt: Timestamp
@@ -201,6 +206,7 @@ public enum Clinics: ServiceContract {
         /// The clinics, at most the requested limit.
         public var clinics: [Clinic]
 
+        /// Creates the value from its fields.
         public init(clinics: [Clinic]) {
             self.clinics = clinics
         }
@@ -216,6 +222,7 @@ public enum Clinics: ServiceContract {
         /// The great-circle distance from the requested point, in metres.
         public var distanceMetres: Double
 
+        /// Creates the value from its fields.
         public init(clinic: Clinic, distanceMetres: Double) {
             self.clinic = clinic
             self.distanceMetres = distanceMetres
@@ -231,6 +238,7 @@ public enum Clinics: ServiceContract {
         /// The clinics with their distances, at most the requested limit.
         public var clinics: [NearbyClinic]
 
+        /// Creates the value from its fields.
         public init(clinics: [NearbyClinic]) {
             self.clinics = clinics
         }
@@ -253,6 +261,7 @@ public enum Clinics: ServiceContract {
         /// When the clinic closes, in minutes after local midnight (17:00 is 1020).
         public var closes: Int
 
+        /// Creates the value from its fields.
         public init(weekday: Weekday, opens: Int, closes: Int) {
             self.weekday = weekday
             self.opens = opens
@@ -291,6 +300,7 @@ public enum Clinics: ServiceContract {
             .gp, .pharmacy, .dentist, .physiotherapy, .optician, .vaccination, .bloodTest,
         ]
         public static let schema = EnumSchema("clinics.Service", knownCases)
+        /// Creates the value from its fields.
         public init(unknown raw: String) { self = .unknown(raw) }
         public var wireName: String {
             switch self {
@@ -317,6 +327,7 @@ public enum Clinics: ServiceContract {
             .monday, .tuesday, .wednesday, .thursday, .friday, .saturday, .sunday,
         ]
         public static let schema = EnumSchema("clinics.Weekday", knownCases)
+        /// Creates the value from its fields.
         public init(unknown raw: String) { self = .unknown(raw) }
         public var wireName: String {
             switch self {
