@@ -36,9 +36,10 @@ let package = Package(
         ),
 
         // MARK: Tests
+        .target(name: "TestSupport", dependencies: ["IOInterface"], path: "Tests/Support/TestContract", swiftSettings: strict),
         .executableTarget(
             name: "vt-testd",
-            dependencies: ["ServiceKit", "IOInterface"],
+            dependencies: ["ServiceKit", "IOInterface", "TestSupport"],
             path: "Tests/Support/TestDaemon",
             swiftSettings: strict
         ),
@@ -50,7 +51,7 @@ let package = Package(
         .testTarget(name: "IOInterfaceTests", dependencies: ["IOInterface", "Wire"], path: "Tests/IOInterfaceTests"),
         .testTarget(
             name: "ServiceKitTests",
-            dependencies: ["ServiceKit", "IOInterface", "Wire", "EventLoop", "vt-testd"],
+            dependencies: ["ServiceKit", "IOInterface", "Wire", "EventLoop", "TestSupport", "vt-testd"],
             path: "Tests/ServiceKitTests"
         ),
     ],

@@ -1,0 +1,182 @@
+import EventLoop
+import Logging
+import Wire
+
+/// The client's connection to one callee: connects on first use, matches answers to
+/// calls by correlation id, enforces each call's deadline, and reconnects on the next
+/// call after the callee went away. Loop-confined (see ``ChannelTable``).
+final class PeerChannel {
+    private enum State {
+        case idle
+        case connecting
+        case connected(Connection)
+    }
+
+    let service: String
+    let path: String
+    private let loop: EventLoop
+    private let options: ConnectionOptions
+    private let timers: TimerQueue
+    private let logger: Logger
+    private var state = State.idle
+    private var pending: [UInt64: (call: PendingCall, timer: UInt64)] = [:]
+    private var unsent: [(id: UInt64, bytes: [UInt8])] = []
+    private var closedForGood = false
+
+    init(service: String, path: String, loop: EventLoop, options: ConnectionOptions, timers: TimerQueue, logger: Logger) {
+        self.service = service
+        self.path = path
+        self.loop = loop
+        self.options = options
+        self.timers = timers
+        self.logger = logger
+    }
+
+    /// Sends a request frame for `call`, connecting first when needed.
+    func send(_ bytes: [UInt8], _ call: PendingCall) {
+        guard !closedForGood else {
+            call.complete(.failure(ServiceError(.unavailable, "the client is closed")))
+            return
+        }
+        let timer = timers.schedule(at: call.deadline.instant) { [weak self] in self?.deadlinePassed(call.id) }
+        pending[call.id] = (call, timer)
+        switch state {
+        case .connected(let connection):
+            connection.write(bytes)
+        case .connecting:
+            unsent.append((call.id, bytes))
+        case .idle:
+            unsent.append((call.id, bytes))
+            connect()
+        }
+    }
+
+    /// Gives up on call `id`: answers it `cancelled` and tells the callee.
+    func cancel(_ id: UInt64) {
+        guard let entry = pending.removeValue(forKey: id) else { return }
+        timers.cancel(entry.timer)
+        entry.call.complete(.failure(ServiceError(.cancelled, "\(entry.call.description) was cancelled by the caller")))
+        sendCancel(id)
+    }
+
+    /// Closes the connection; calls in flight fail with `unavailable`.
+    func close() {
+        closedForGood = true
+        if case .connected(let connection) = state { connection.close() }
+        failAll(ServiceError(.unavailable, "the client is closed"))
+    }
+
+    private func connect() {
+        state = .connecting
+        Connection.connect(path: path, on: loop, options: options) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let connection):
+                self.connected(connection)
+            case .failure(let error):
+                self.state = .idle
+                self.failAll(ServiceError(
+                    .unavailable, "\(self.service) is not reachable at \(self.path): \(error)",
+                    details: [ErrorDetail("service", self.service)], retryable: true))
+            }
+        }
+    }
+
+    private func connected(_ connection: Connection) {
+        if closedForGood {
+            connection.close()
+            return
+        }
+        state = .connected(connection)
+        connection.onFrame = { [weak self] payload in self?.received(payload, on: connection) }
+        connection.onFrameError = { [weak self, weak connection] error in
+            self?.broken(connection, ServiceError(.protocolError, "\(self?.service ?? "callee") broke framing: \(error)"))
+        }
+        connection.onClose = { [weak self, weak connection] error in
+            guard let self else { return }
+            if case .connected(let current) = self.state, current === connection { self.state = .idle }
+            let reason = error.map { ": \($0)" } ?? ""
+            self.failAll(ServiceError(
+                .unavailable, "the connection to \(self.service) closed before it answered\(reason)",
+                details: [ErrorDetail("service", self.service)], retryable: true))
+        }
+        connection.startReading()
+        let queued = unsent
+        unsent.removeAll()
+        for (id, bytes) in queued where pending[id] != nil {
+            connection.write(bytes)
+        }
+    }
+
+    private func received(_ payload: [UInt8], on connection: Connection) {
+        let message: Message
+        do {
+            message = try Message(payload: payload)
+        } catch {
+            broken(connection, ServiceError(.protocolError, "\(service) sent an invalid envelope: \(error)"))
+            return
+        }
+        let id = message.envelope.correlationID
+        switch message.envelope.kind {
+        case .response, .pong:
+            complete(id, .success(message))
+        case .error:
+            let error: ServiceError
+            do {
+                error = try message.decodeBody(as: ServiceError.self)
+            } catch {
+                complete(id, .failure(ServiceError(.protocolError, "\(service) sent an undecodable error: \(error)")))
+                return
+            }
+            if id == 0 {
+                // About the connection itself: the callee is closing it.
+                logger.warning("\(service) reported a connection error: \(error)")
+                failAll(error)
+            } else {
+                complete(id, .failure(error))
+            }
+        case .event:
+            break  // Streams arrive with the operations that use them.
+        case .request, .cancel, .ping:
+            broken(connection, ServiceError(.protocolError, "\(service) sent a \(message.envelope.kind) frame to its client"))
+        }
+    }
+
+    private func complete(_ id: UInt64, _ result: Result<Message, ServiceError>) {
+        // An answer for an id no longer pending arrived after its deadline or cancel: drop it.
+        guard let entry = pending.removeValue(forKey: id) else { return }
+        timers.cancel(entry.timer)
+        entry.call.complete(result)
+    }
+
+    private func deadlinePassed(_ id: UInt64) {
+        guard let entry = pending.removeValue(forKey: id) else { return }
+        entry.call.complete(.failure(ServiceError(
+            .deadlineExceeded, "\(entry.call.description) got no answer before its deadline",
+            details: [ErrorDetail("service", service)])))
+        sendCancel(id)
+    }
+
+    private func sendCancel(_ id: UInt64) {
+        unsent.removeAll { $0.id == id }
+        if case .connected(let connection) = state, !connection.isClosed {
+            connection.write(Message.frame(Envelope(kind: .cancel, correlationID: id), rawBody: EmptyCollection()))
+        }
+    }
+
+    private func broken(_ connection: Connection?, _ error: ServiceError) {
+        logger.warning("closing the connection to \(service): \(error)")
+        failAll(error)
+        connection?.close()
+    }
+
+    private func failAll(_ error: ServiceError) {
+        let entries = pending.values
+        pending.removeAll()
+        unsent.removeAll()
+        for entry in entries {
+            timers.cancel(entry.timer)
+            entry.call.complete(.failure(error))
+        }
+    }
+}

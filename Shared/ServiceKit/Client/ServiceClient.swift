@@ -1,0 +1,160 @@
+import EventLoop
+import IOInterface
+import Logging
+import Synchronization
+import Wire
+
+/// Calls other verticals: `call(Operation, input) async throws(ServiceError) -> Output`.
+///
+/// One connection per callee, opened on first use, shared by all calls (many in flight,
+/// answered out of order), and opened again after the callee restarts. Every failure is
+/// a typed ``ServiceError``: `unavailable` when the callee cannot be reached or drops the
+/// connection, `deadlineExceeded` when no answer came in time, `cancelled` when the
+/// calling task was cancelled.
+///
+/// ```swift
+/// let client = ServiceClient(loop: loop, sockets: .from(environment: ProcessEnvironment.current))
+/// let principal = try await client.call(Identity.authenticate, .init(token: token))
+/// ```
+///
+/// Deadlines: a call made while serving a request (``RequestContext/current``) carries that
+/// request's remaining deadline, never a fresh one; `timeout` can only shorten it.
+public final class ServiceClient: Sendable {
+    /// The loop the connections live on.
+    public let loop: EventLoop
+    /// Where callees' sockets are.
+    public let sockets: SocketDirectory
+    /// The timeout of a call that gives none and serves no request.
+    public let defaultTimeout: Duration
+    private let options: ConnectionOptions
+    private let nextCorrelationID = Atomic<UInt64>(1)
+    // Loop-confined state lives in `channels`, touched only on `loop` (see PeerChannel).
+    private let channels: ChannelTable
+
+    /// A client whose connections run on `loop`.
+    public init(
+        loop: EventLoop, sockets: SocketDirectory, defaultTimeout: Duration = .seconds(5),
+        options: ConnectionOptions = ConnectionOptions(), logger: Logger = Logger(label: "client")
+    ) {
+        self.loop = loop
+        self.sockets = sockets
+        self.defaultTimeout = defaultTimeout
+        self.options = options
+        self.channels = ChannelTable(loop: loop, sockets: sockets, options: options, logger: logger)
+    }
+
+    /// Calls `operation` on its vertical and returns its Output.
+    public func call<Input, Output>(
+        _ operation: Operation<Input, Output>, _ input: Input, timeout: Duration? = nil
+    ) async throws(ServiceError) -> Output {
+        let message = try await send(
+            service: operation.service, operation: operation.fullName, timeout: timeout
+        ) { envelope in Message.frame(envelope, body: input) }
+        do {
+            return try message.decodeBody(as: Output.self)
+        } catch {
+            throw ServiceError(
+                .protocolError, "\(operation.fullName) answered with a body that is not a valid \(Output.schema.name): \(error)")
+        }
+    }
+
+    /// Calls `operation` of `service` with an already-encoded body; returns the response's body.
+    /// For tools (`svc-supervisor call`) that hold JSON rather than types.
+    public func callRaw(service: String, operation: String, body: [UInt8], timeout: Duration? = nil) async throws(ServiceError) -> [UInt8] {
+        try await send(service: service, operation: operation, timeout: timeout) { envelope in
+            Message.frame(envelope, rawBody: body)
+        }.body
+    }
+
+    /// Sends a protocol-level `ping` and returns the round-trip time.
+    public func ping(_ service: String, timeout: Duration? = nil) async throws(ServiceError) -> Duration {
+        let start = ContinuousClock.now
+        _ = try await send(service: service, operation: "", kind: .ping, timeout: timeout) { envelope in
+            Message.frame(envelope, rawBody: EmptyCollection())
+        }
+        return .now - start
+    }
+
+    /// Closes every connection; calls in flight fail with `unavailable`.
+    public func close() {
+        let channels = self.channels
+        loop.execute { channels.closeAll() }
+    }
+
+    private func send(
+        service: String, operation: String, kind: MessageKind = .request, timeout: Duration?,
+        frame: @Sendable (Envelope) -> [UInt8]
+    ) async throws(ServiceError) -> Message {
+        let own = Deadline.after(timeout ?? defaultTimeout)
+        let inherited = RequestContext.current?.deadline
+        let deadline = timeout == nil && inherited != nil ? inherited! : Deadline.earliest(own, inherited)!
+        guard !deadline.hasPassed else {
+            throw ServiceError(.deadlineExceeded, "the deadline passed before \(operation.isEmpty ? service : operation) was sent")
+        }
+        let id = nextCorrelationID.wrappingAdd(1, ordering: .relaxed).oldValue
+        let envelope = Envelope(
+            kind: kind, correlationID: id, operation: operation, deadlineMicroseconds: deadline.wireMicroseconds,
+            traceparent: RequestContext.current?.traceparent)
+        let bytes = frame(envelope)
+        let channels = self.channels
+        let loop = self.loop
+        let result: Result<Message, ServiceError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Message, ServiceError>, Never>) in
+                let pending = PendingCall(id: id, description: operation.isEmpty ? "ping \(service)" : operation, deadline: deadline) {
+                    continuation.resume(returning: $0)
+                }
+                if loop.inEventLoop {
+                    channels.channel(for: service).send(bytes, pending)
+                } else {
+                    loop.execute { channels.channel(for: service).send(bytes, pending) }
+                }
+            }
+        } onCancel: {
+            loop.execute { channels.channel(for: service).cancel(id) }
+        }
+        return try result.get()
+    }
+}
+
+/// One call waiting for its answer. Its completion runs exactly once, on the loop.
+struct PendingCall: Sendable {
+    let id: UInt64
+    let description: String
+    let deadline: Deadline
+    let complete: @Sendable (Result<Message, ServiceError>) -> Void
+}
+
+/// The client's per-callee channels. Loop-confined: created by the client and touched
+/// only inside `loop.execute` or when `loop.inEventLoop` is true, which makes the
+/// `@unchecked Sendable` sound.
+final class ChannelTable: @unchecked Sendable {
+    private let loop: EventLoop
+    private let sockets: SocketDirectory
+    private let options: ConnectionOptions
+    private let logger: Logger
+    private var channels: [String: PeerChannel] = [:]
+    private lazy var timers = TimerQueue(loop: loop)
+
+    init(loop: EventLoop, sockets: SocketDirectory, options: ConnectionOptions, logger: Logger) {
+        self.loop = loop
+        self.sockets = sockets
+        self.options = options
+        self.logger = logger
+    }
+
+    func channel(for service: String) -> PeerChannel {
+        loop.preconditionInEventLoop()
+        if let channel = channels[service] { return channel }
+        let channel = PeerChannel(
+            service: service, path: sockets.socketPath(for: service), loop: loop, options: options, timers: timers,
+            logger: logger)
+        channels[service] = channel
+        return channel
+    }
+
+    func closeAll() {
+        for channel in channels.values { channel.close() }
+        channels.removeAll()
+        timers.close()
+    }
+}

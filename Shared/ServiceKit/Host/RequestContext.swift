@@ -1,0 +1,39 @@
+import EventLoop
+import IOInterface
+import Logging
+
+/// What a handler knows about the request it serves, besides its Input.
+///
+/// While a handler runs, ``current`` holds its context, so a call it makes to another
+/// vertical carries the *remaining* deadline and the trace context without threading
+/// them by hand.
+public struct RequestContext: Sendable {
+    /// `service.operation` being served.
+    public let operation: String
+    /// The caller's correlation id on its connection.
+    public let correlationID: UInt64
+    /// When the caller stops waiting, if it said.
+    public let deadline: Deadline?
+    /// The W3C trace context the caller sent.
+    public let traceparent: String?
+    /// The calling process's pid, uid and gid (`SO_PEERCRED`).
+    public let peer: PeerCredentials?
+    /// A logger labelled with the operation and correlation id.
+    public let logger: Logger
+
+    /// Creates a context (the host does; tests may too).
+    public init(
+        operation: String, correlationID: UInt64 = 0, deadline: Deadline? = nil, traceparent: String? = nil,
+        peer: PeerCredentials? = nil, logger: Logger = Logger(label: "verticals")
+    ) {
+        self.operation = operation
+        self.correlationID = correlationID
+        self.deadline = deadline
+        self.traceparent = traceparent
+        self.peer = peer
+        self.logger = logger
+    }
+
+    /// The context of the request the current task serves, if any.
+    @TaskLocal public static var current: RequestContext?
+}

@@ -1,0 +1,59 @@
+import IOInterface
+import Wire
+
+/// The table from operation name to handler that a vertical's `Endpoint` builds.
+///
+/// ```swift
+/// var router = Router(service: Identity.self)
+/// router.on(Identity.login) { input, context in try await useCase.execute(input) }
+/// ```
+public struct Router: Sendable {
+    /// A handler with its types erased: decodes the body, runs, encodes the Output into a response frame.
+    typealias Route = @Sendable (_ message: Message, _ context: RequestContext) async throws -> [UInt8]
+
+    /// The vertical served.
+    public let service: String
+    private(set) var routes: [String: Route] = [:]
+    /// The descriptors of every operation routed, for introspection.
+    public private(set) var operations: [OperationDescriptor] = []
+
+    /// A router for vertical `service`.
+    public init(service: String) {
+        self.service = service
+    }
+
+    /// A router for `contract`'s vertical.
+    public init(service contract: any ServiceContract.Type) {
+        self.service = contract.name
+    }
+
+    /// Serves `operation` with `handler`.
+    ///
+    /// The handler throws ``ServiceError`` for the typed failures it means; anything else
+    /// it throws is answered as `internal` (and logged), never leaked to the caller.
+    public mutating func on<Input, Output>(
+        _ operation: Operation<Input, Output>,
+        _ handler: @escaping @Sendable (Input, RequestContext) async throws -> Output
+    ) {
+        precondition(operation.service == service, "\(operation.fullName) routed on the \(service) router")
+        precondition(routes[operation.fullName] == nil, "\(operation.fullName) routed twice")
+        routes[operation.fullName] = { message, context in
+            let input: Input
+            do {
+                input = try message.decodeBody(as: Input.self)
+            } catch {
+                throw ServiceError(.invalidInput, "the body is not a valid \(Input.schema.name): \(error)")
+            }
+            let output = try await handler(input, context)
+            return Message.frame(
+                Envelope(kind: .response, correlationID: context.correlationID),
+                body: output)
+        }
+        operations.append(operation.descriptor)
+    }
+
+    /// The route for `operation`, if any.
+    func route(for operation: String) -> Route? {
+        routes[operation]
+    }
+}

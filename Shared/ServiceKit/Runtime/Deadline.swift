@@ -1,0 +1,47 @@
+/// The instant by which a call must be answered, on the monotonic clock.
+///
+/// A deadline travels on the wire as the *remaining* time (`Envelope.deadlineMicroseconds`),
+/// so clocks of different processes never need to agree.
+public struct Deadline: Sendable, Hashable, Comparable {
+    /// The instant on `ContinuousClock`.
+    public let instant: ContinuousClock.Instant
+
+    /// A deadline at `instant`.
+    public init(_ instant: ContinuousClock.Instant) {
+        self.instant = instant
+    }
+
+    /// A deadline `duration` from now.
+    public static func after(_ duration: Duration) -> Deadline {
+        Deadline(.now + duration)
+    }
+
+    /// Time left; zero or negative once passed.
+    public var remaining: Duration { instant - .now }
+
+    /// Whether the deadline has passed.
+    public var hasPassed: Bool { instant <= .now }
+
+    /// The remaining time as the envelope carries it: microseconds, at least 1 (0 would mean "none").
+    public var wireMicroseconds: UInt64 {
+        let (seconds, attoseconds) = remaining.components
+        let micros = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+        return UInt64(max(1, micros))
+    }
+
+    /// The deadline a received envelope carries, measured from `receivedAt`.
+    public init?(wireMicroseconds: UInt64, receivedAt: ContinuousClock.Instant = .now) {
+        guard wireMicroseconds > 0 else { return nil }
+        instant = receivedAt + .microseconds(Int64(clamping: wireMicroseconds))
+    }
+
+    public static func < (lhs: Deadline, rhs: Deadline) -> Bool { lhs.instant < rhs.instant }
+
+    /// The earlier of two optional deadlines.
+    public static func earliest(_ lhs: Deadline?, _ rhs: Deadline?) -> Deadline? {
+        switch (lhs, rhs) {
+        case (nil, let other), (let other, nil): other
+        case (let left?, let right?): min(left, right)
+        }
+    }
+}

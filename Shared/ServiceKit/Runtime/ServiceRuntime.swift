@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EventLoop
+import IOInterface
+import Logging
+
+/// Everything a vertical's daemon shares: its environment, logger, the one event loop
+/// it runs on, and the client it calls other verticals with. Built first in `main.swift`,
+/// handed to the `World`, then asked to ``serve(_:)`` the vertical's router:
+///
+/// ```swift
+/// let runtime = ServiceRuntime.boot(Appointments.self)
+/// let world = World.live(runtime: runtime)
+/// await runtime.serve(Endpoint.routes(world: world))
+/// ```
+public final class ServiceRuntime: Sendable {
+    /// The vertical's name.
+    public let name: String
+    /// The environment the daemon started with.
+    public let environment: [String: String]
+    /// The daemon's logger.
+    public let logger: Logger
+    /// The daemon's event loop (one per daemon, on its own thread).
+    public let loop: EventLoop
+    /// The client for calling other verticals, on the same loop.
+    public let client: ServiceClient
+    /// How the host will serve.
+    public let configuration: HostConfiguration
+
+    /// Creates the runtime of vertical `name` from `environment`.
+    public init(name: String, environment: [String: String] = ProcessEnvironment.current) throws {
+        self.name = name
+        self.environment = environment
+        LoggingBootstrap.bootstrap(environment: environment)
+        logger = Logger(label: name)
+        loop = try EventLoop(name: name)
+        configuration = HostConfiguration.from(environment: environment, name: name, pid: getpid())
+        client = ServiceClient(
+            loop: loop, sockets: configuration.socketDirectory, logger: Logger(label: "\(name).client"))
+    }
+
+    /// Creates the runtime of `contract`'s vertical, or exits with a message on standard error.
+    public static func boot(_ contract: any ServiceContract.Type) -> ServiceRuntime {
+        boot(name: contract.name)
+    }
+
+    /// Creates the runtime of vertical `name`, or exits with a message on standard error.
+    public static func boot(name: String) -> ServiceRuntime {
+        do {
+            return try ServiceRuntime(name: name)
+        } catch {
+            StandardError.write("\(name): cannot start: \(error)\n")
+            exit(70)
+        }
+    }
+
+    /// The vertical's state directory: `$STATE_DIRECTORY` (systemd, svc-supervisor), else
+    /// `$VERTICALS_RUN_DIR/state/<name>`, else `.run/state/<name>`.
+    public var stateDirectory: String {
+        if let dir = environment["STATE_DIRECTORY"], !dir.isEmpty {
+            // systemd may list several, colon-separated; the first is ours.
+            return String(dir.split(separator: ":").first ?? Substring(dir))
+        }
+        let run = environment["VERTICALS_RUN_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? ".run"
+        return "\(run)/state/\(name)"
+    }
+
+    /// Serves `router` until SIGTERM or SIGINT, then drains in-flight requests and returns.
+    ///
+    /// A socket that cannot be had (path too long, address in use) is reported on standard
+    /// error and the process exits with status 69, so the supervisor records why.
+    public func serve(_ router: Router) async {
+        let host = ServiceHost(configuration: configuration, router: router, loop: loop, logger: logger)
+        let logger = self.logger
+        let name = self.name
+        await withCheckedContinuation { (stopped: CheckedContinuation<Void, Never>) in
+            host.stopOnSignals { stopped.resume() }
+            Task {
+                do {
+                    try await host.start()
+                } catch {
+                    logger.critical("cannot serve \(name): \(error)")
+                    exit(69)
+                }
+            }
+        }
+        client.close()
+        loop.shutdown()
+    }
+}

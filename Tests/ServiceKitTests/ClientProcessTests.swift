@@ -1,0 +1,147 @@
+import Glibc
+import ServiceKit
+import Testing
+import TestSupport
+import Wire
+
+/// The typed client against real daemons: reconnection, unavailability, deadlines, cancellation.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct ClientProcessTests {
+    let echo = TestEcho()
+
+    @Test func call_whenTheCalleeIsNotRunning_failsUnavailableAtOnce() async throws {
+        let suite = try SuiteFixture()
+        let start = ContinuousClock.now
+        let error = await #expect(throws: ServiceError.self) {
+            try await suite.client.call(echo.echo, .init(text: "anyone?"))
+        }
+        #expect(error?.code == .unavailable)
+        #expect(error?.retryable == true)
+        #expect(ContinuousClock.now - start < .seconds(1))
+    }
+
+    @Test func call_afterTheCalleeRestarts_reconnectsAndIsServedByTheNewProcess() async throws {
+        let suite = try SuiteFixture()
+        let first = try suite.start()
+        #expect(try await suite.client.call(echo.echo, .init(text: "one")).servedBy == Int(first.pid))
+        first.stop()
+        let second = try suite.start()
+        // The first call after the restart may find the old connection dead: allow one unavailable.
+        var servedBy: Int?
+        for _ in 0..<3 {
+            if let output = try? await suite.client.call(echo.echo, .init(text: "two")) {
+                servedBy = output.servedBy
+                break
+            }
+        }
+        #expect(servedBy == Int(second.pid))
+    }
+
+    @Test func call_whileTheCalleeDiesMidCall_failsUnavailableNotHanging() async throws {
+        let suite = try SuiteFixture()
+        let daemon = try suite.start()
+        let client = suite.client
+        let echo = self.echo
+        let slow = Task { try await client.call(echo.echo, .init(text: "never", delayMilliseconds: 5_000)) }
+        try await Task.sleep(for: .milliseconds(150))
+        daemon.signal(SIGKILL)
+        let error = await #expect(throws: ServiceError.self) { try await slow.value }
+        #expect(error?.code == .unavailable)
+    }
+
+    @Test func call_madeWhileServing_carriesTheRemainingDeadlineNotAFreshOne() async throws {
+        let suite = try SuiteFixture()
+        try suite.start("echo")
+        try suite.start("relay")
+        let relay = TestEcho(service: "relay")
+        let output = try await suite.client.call(relay.relay, .init(target: "echo", text: "via relay"), timeout: .seconds(2))
+        #expect(output.echoed.text == "via relay")
+        #expect(output.remainingMicroseconds > 0 && output.remainingMicroseconds <= 2_000_000)
+
+        // The relay's own client default is 5 s; the inherited 300 ms must win.
+        let start = ContinuousClock.now
+        let error = await #expect(throws: ServiceError.self) {
+            try await suite.client.call(
+                relay.relay, .init(target: "echo", text: "too slow", delayMilliseconds: 3_000), timeout: .milliseconds(300))
+        }
+        #expect(error?.code == .deadlineExceeded)
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+
+    @Test func call_cancelledByTheCaller_failsCancelledPromptly() async throws {
+        let suite = try SuiteFixture()
+        try suite.start()
+        let client = suite.client
+        let echo = self.echo
+        let task = Task { try await client.call(echo.echo, .init(text: "wait", delayMilliseconds: 3_000)) }
+        try await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        let result = await task.result
+        guard case .failure(let error as ServiceError) = result else {
+            Issue.record("expected a ServiceError, got \(result)")
+            return
+        }
+        #expect(error.code == .cancelled)
+        #expect(try await suite.client.call(echo.echo, .init(text: "after")).text == "after")
+    }
+}
+
+/// How a daemon gets its socket: bound itself, or handed over by a service manager.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct SocketHandOffTests {
+    let echo = TestEcho()
+
+    @Test func daemon_underSystemdSocketActivate_servesOnTheInheritedSocketAndReportsReady() async throws {
+        let suite = try SuiteFixture()
+        let activate = "/usr/bin/systemd-socket-activate"
+        guard access(activate, X_OK) == 0 else {
+            Issue.record("systemd-socket-activate is not installed")
+            return
+        }
+        mkdir(suite.socketDirectory.path, 0o750)
+        // The real systemd tool binds the socket and passes it as fd 3 with LISTEN_FDS/LISTEN_PID.
+        // Our daemon must not bind anything itself: its own socket directory does not exist.
+        let manager = try DaemonProcess(
+            activate,
+            ["-l", suite.socket(), "-E", "NOTIFY_SOCKET=\(suite.notify.path)", "-E", "VERTICALS_SOCKET_DIR=/nonexistent",
+             "-E", "VERTICALS_LOG_LEVEL=warning",
+             "\(DaemonProcess.productsDirectory)/vt-testd", "echo"],
+            environment: [:])
+        defer { manager.stop() }
+        #expect(eventually { access(suite.socket(), F_OK) == 0 })
+        // systemd-socket-activate starts the daemon on the first connection (Accept=no).
+        let output = try await suite.client.call(echo.echo, .init(text: "activated"))
+        #expect(output.text == "activated")
+        #expect(suite.notify.waitFor("READY=1"))
+    }
+
+    @Test func daemon_socketPathTooLong_exitsWithATypedErrorAndCreatesNothing() throws {
+        let directory = TemporaryDirectory()
+        let longDir = directory.file(String(repeating: "d", count: 100))
+        let daemon = try DaemonProcess("vt-testd", ["echo"], environment: ["VERTICALS_SOCKET_DIR": longDir])
+        #expect(daemon.waitForExit(timeout: .seconds(10)) != nil)
+        #expect(!daemon.exited(with: 0))
+        #expect(access("\(longDir)/echo.sock", F_OK) != 0)
+    }
+
+    @Test func daemon_socketPathTakenByALiveServer_exitsAndLeavesTheOtherServing() async throws {
+        let suite = try SuiteFixture()
+        let first = try suite.start()
+        let second = try DaemonProcess("vt-testd", ["echo"], environment: suite.environment())
+        #expect(second.waitForExit(timeout: .seconds(10)) != nil)
+        #expect(second.exited(with: 69))
+        let output = try await suite.client.call(echo.echo, .init(text: "first"))
+        #expect(output.servedBy == Int(first.pid))
+    }
+
+    @Test func daemon_staleSocketFile_isReplaced() async throws {
+        let suite = try SuiteFixture()
+        let first = try suite.start()
+        first.signal(SIGKILL)
+        first.waitForExit()
+        // SIGKILL left the socket file behind with nobody listening.
+        #expect(access(suite.socket(), F_OK) == 0)
+        try suite.start()
+        #expect(try await suite.client.call(echo.echo, .init(text: "fresh")).text == "fresh")
+    }
+}

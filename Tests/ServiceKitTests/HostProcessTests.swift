@@ -1,0 +1,202 @@
+import Glibc
+import ServiceKit
+import Testing
+import TestSupport
+import Wire
+
+/// A host and a client in separate processes over a real Unix socket: every answer path.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct HostProcessTests {
+    let echo = TestEcho()
+
+    @Test func call_givenARunningDaemon_returnsTheTypedOutput() async throws {
+        let suite = try SuiteFixture()
+        let daemon = try suite.start()
+        let output = try await suite.client.call(echo.echo, .init(text: "hello"))
+        #expect(output == .init(text: "hello", servedBy: Int(daemon.pid)))
+    }
+
+    @Test func call_manyInFlightOnOneConnection_answersOutOfOrderEachToItsCaller() async throws {
+        let suite = try SuiteFixture()
+        try suite.start()
+        let results = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            let client = suite.client
+            let echo = self.echo
+            for index in 0..<50 {
+                group.addTask {
+                    // Later calls finish first: the delays run backwards.
+                    let output = try await client.call(
+                        echo.echo, .init(text: "call \(index)", delayMilliseconds: (50 - index) * 4))
+                    return (index, output.text)
+                }
+            }
+            var collected: [(Int, String)] = []
+            for try await result in group { collected.append(result) }
+            return collected
+        }
+        #expect(results.count == 50)
+        for (index, text) in results { #expect(text == "call \(index)") }
+    }
+
+    @Test func call_unknownOperation_answersUnimplementedAndKeepsTheConnection() throws {
+        let suite = try SuiteFixture()
+        try suite.start()
+        let raw = try RawClient(path: suite.socket())
+        try raw.sendRequest(id: 1, operation: "echo.nope", body: [])
+        let answer = try #require(raw.receiveError())
+        #expect(answer.envelope.correlationID == 1)
+        #expect(answer.error.code == .unimplemented)
+        #expect(answer.error.message.contains("echo.nope"))
+        try raw.sendRequest(id: 2, operation: "echo.echo", body: TestEcho.EchoInput(text: "still here").encodedBody())
+        guard case .message(let message) = raw.receive() else {
+            Issue.record("no answer after the error")
+            return
+        }
+        #expect(message.envelope.kind == .response)
+        #expect(try message.decodeBody(as: TestEcho.EchoOutput.self).text == "still here")
+    }
+
+    @Test func call_undecodableBody_answersInvalidInputNamingTheField() throws {
+        let suite = try SuiteFixture()
+        try suite.start()
+        let raw = try RawClient(path: suite.socket())
+        // Field 1 (text) sent as a varint instead of a string.
+        try raw.sendRequest(id: 7, operation: "echo.echo", body: [0x08, 0x01])
+        let answer = try #require(raw.receiveError())
+        #expect(answer.envelope.correlationID == 7)
+        #expect(answer.error.code == .invalidInput)
+        #expect(answer.error.message.contains("test.EchoInput.text"))
+        try raw.sendRequest(id: 8, operation: "echo.echo", body: [])
+        let missing = try #require(raw.receiveError())
+        #expect(missing.error.code == .invalidInput)
+        #expect(missing.error.message.contains("required field is missing"))
+    }
+
+    @Test(arguments: [ErrorCode.notFound, .conflict, .permissionDenied, .unavailable])
+    func call_handlerThrowsServiceError_callerGetsTheSameCodeAndMessage(code: ErrorCode) async throws {
+        let suite = try SuiteFixture()
+        try suite.start()
+        let error = await #expect(throws: ServiceError.self) {
+            try await suite.client.call(echo.fail, .init(code: code, message: "because \(code)"))
+        }
+        #expect(error?.code == code)
+        #expect(error?.message == "because \(code)")
+        #expect(error?.retryable == code.isRetryableByDefault)
+    }
+
+    @Test func call_handlerThrowsUntypedError_answersInternalWithoutLeakingIt() async throws {
+        let suite = try SuiteFixture()
+        try suite.start()
+        let error = await #expect(throws: ServiceError.self) {
+            try await suite.client.call(echo.throwUntyped, Empty())
+        }
+        #expect(error?.code == .internal)
+        #expect(error?.message.contains("Untyped()") == false)
+        #expect(error?.message == "internal error while serving echo.throwUntyped")
+    }
+
+    @Test func call_missedDeadline_answersDeadlineExceededAndTheConnectionServesOn() async throws {
+        let suite = try SuiteFixture()
+        try suite.start()
+        let start = ContinuousClock.now
+        let error = await #expect(throws: ServiceError.self) {
+            try await suite.client.call(echo.echo, .init(text: "slow", delayMilliseconds: 3_000), timeout: .milliseconds(200))
+        }
+        #expect(error?.code == .deadlineExceeded)
+        #expect(ContinuousClock.now - start < .seconds(2))
+        let after = try await suite.client.call(echo.echo, .init(text: "next"))
+        #expect(after.text == "next")
+    }
+
+    @Test func host_givenAnExpiredDeadlineOnTheWire_answersDeadlineExceededItself() throws {
+        let suite = try SuiteFixture()
+        try suite.start()
+        let raw = try RawClient(path: suite.socket())
+        let body = TestEcho.EchoInput(text: "x", delayMilliseconds: 2_000).encodedBody()
+        try raw.sendRequest(id: 3, operation: "echo.echo", body: body, deadlineMicroseconds: 100_000)
+        let answer = try #require(raw.receiveError())
+        #expect(answer.envelope.correlationID == 3)
+        #expect(answer.error.code == .deadlineExceeded)
+    }
+
+    @Test func host_garbageFrame_answersProtocolErrorClosesThatConnectionAndServesOthers() async throws {
+        let suite = try SuiteFixture()
+        try suite.start()
+        let bad = try RawClient(path: suite.socket())
+        try bad.send([0, 0, 0, 5, 0xde, 0xad, 0xbe, 0xef, 0x42])
+        let answer = try #require(bad.receiveError())
+        #expect(answer.envelope.correlationID == 0)
+        #expect(answer.error.code == .protocolError)
+        guard case .closed = bad.receive() else {
+            Issue.record("the connection stayed open after a protocol error")
+            return
+        }
+        #expect(try await suite.client.call(echo.echo, .init(text: "ok")).text == "ok")
+    }
+
+    /// Length prefixes no receiver accepts: 4 GiB - 1, 4 MiB + 1 (one past the default limit), and 0.
+    static let badLengths: [[UInt8]] = [[0xff, 0xff, 0xff, 0xff], [0, 0x40, 0, 1], [0, 0, 0, 0]]
+
+    @Test(arguments: badLengths)
+    func host_badLength_answersProtocolErrorAndCloses(prefix: [UInt8]) async throws {
+        let suite = try SuiteFixture()
+        try suite.start()
+        let bad = try RawClient(path: suite.socket())
+        try bad.send(prefix + [1, 2, 3])
+        let answer = try #require(bad.receiveError())
+        #expect(answer.error.code == .protocolError)
+        guard case .closed = bad.receive() else {
+            Issue.record("the connection stayed open after a bad length")
+            return
+        }
+        #expect(try await suite.client.call(echo.echo, .init(text: "ok")).text == "ok")
+    }
+
+    @Test func host_pingFrame_answersPongWithTheSameID() async throws {
+        let suite = try SuiteFixture()
+        try suite.start()
+        let raw = try RawClient(path: suite.socket())
+        try raw.send(Message.frame(Envelope(kind: .ping, correlationID: 99), rawBody: []))
+        guard case .message(let message) = raw.receive() else {
+            Issue.record("no pong")
+            return
+        }
+        #expect(message.envelope.kind == .pong)
+        #expect(message.envelope.correlationID == 99)
+        let roundTrip = try await suite.client.ping("echo")
+        #expect(roundTrip < .seconds(5))
+    }
+
+    @Test func host_readyNotification_isSentToNotifySocket() throws {
+        let suite = try SuiteFixture()
+        try suite.start()
+        #expect(suite.notify.waitFor("READY=1"))
+    }
+
+    @Test func host_sigterm_drainsInFlightRequestsThenExitsZero() async throws {
+        let suite = try SuiteFixture()
+        let daemon = try suite.start()
+        let client = suite.client
+        let echo = self.echo
+        let slow = Task { try await client.call(echo.echo, .init(text: "finish me", delayMilliseconds: 400)) }
+        try await Task.sleep(for: .milliseconds(100))
+        daemon.signal(SIGTERM)
+        let output = try await slow.value
+        #expect(output.text == "finish me")
+        #expect(daemon.waitForExit(timeout: .seconds(5)) != nil)
+        #expect(daemon.exited(with: 0))
+        #expect(suite.notify.waitFor("STOPPING=1", timeout: .seconds(1)))
+    }
+
+    @Test func host_idle_usesNoCPU() async throws {
+        let suite = try SuiteFixture()
+        let daemon = try suite.start()
+        _ = try await suite.client.call(echo.echo, .init(text: "warm"))
+        try await Task.sleep(for: .milliseconds(200))
+        let before = try #require(daemon.cpuTicks())
+        try await Task.sleep(for: .seconds(1))
+        let after = try #require(daemon.cpuTicks())
+        // A polling loop burns ticks every second; a loop blocked in epoll burns none (allow 1 for noise).
+        #expect(after - before <= 1)
+    }
+}

@@ -1,0 +1,120 @@
+import Glibc
+import Testing
+
+/// A real daemon in a separate process, started with posix_spawn (independent of our
+/// EventLoop), tagged with `VT_TEST_TAG` so that a leftover can be found, and always
+/// killed when the test ends.
+final class DaemonProcess {
+    let pid: pid_t
+    private(set) var exitStatus: Int32?
+
+    /// The folder holding the test bundle, where SwiftPM also puts `vt-testd`.
+    static var productsDirectory: String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        precondition(count > 0)
+        let exe = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var dir = exe[..<(exe.lastIndex(of: "/") ?? exe.endIndex)]
+        // On Linux the test bundle is `<products>/VerticalsPackageTests.xctest`, a file.
+        if dir.hasSuffix(".xctest") { dir = dir[..<(dir.lastIndex(of: "/") ?? dir.endIndex)] }
+        return String(dir)
+    }
+
+    /// Starts `executable` (a path, or a product name in ``productsDirectory``).
+    init(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws {
+        let path = executable.hasPrefix("/") ? executable : "\(Self.productsDirectory)/\(executable)"
+        var env = environment
+        env["VT_TEST_TAG"] = "1"
+        env["PATH"] = env["PATH"] ?? "/usr/bin:/bin"
+        if env["VERTICALS_LOG_LEVEL"] == nil { env["VERTICALS_LOG_LEVEL"] = "warning" }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, path, nil, nil, argv, envp)
+        guard status == 0 else { throw SpawnError(path: path, code: status) }
+        pid = child
+    }
+
+    struct SpawnError: Error, CustomStringConvertible {
+        let path: String
+        let code: Int32
+        var description: String { "cannot spawn \(path): \(String(cString: strerror(code)))" }
+    }
+
+    /// Sends `signal`.
+    func signal(_ signal: Int32) {
+        if exitStatus == nil { kill(pid, signal) }
+    }
+
+    /// Waits up to `timeout` for the process to exit; returns its wait status, or nil.
+    @discardableResult
+    func waitForExit(timeout: Duration = .seconds(10)) -> Int32? {
+        if let exitStatus { return exitStatus }
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            var status: Int32 = 0
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid {
+                exitStatus = status
+                return status
+            }
+            usleep(5_000)
+        }
+        return nil
+    }
+
+    /// Whether the process exited normally with `code`.
+    func exited(with code: Int32) -> Bool {
+        guard let status = exitStatus else { return false }
+        return (status & 0x7f) == 0 && ((status >> 8) & 0xff) == code
+    }
+
+    /// The process's user+system CPU time in clock ticks (from /proc).
+    func cpuTicks() -> Int? {
+        guard let text = readFile("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        // After the command: state(0) ppid(1) ... utime(11) stime(12).
+        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+        return user + system
+    }
+
+    /// SIGTERM, then SIGKILL if it lingers.
+    func stop() {
+        guard exitStatus == nil else { return }
+        signal(SIGTERM)
+        if waitForExit(timeout: .seconds(5)) == nil {
+            signal(SIGKILL)
+            waitForExit(timeout: .seconds(5))
+        }
+    }
+
+    deinit { stop() }
+}
+
+/// Reads a small file whole.
+func readFile(_ path: String) -> String? {
+    guard let file = fopen(path, "r") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = fread(&chunk, 1, chunk.count, file)
+        if count <= 0 { break }
+        bytes += chunk[..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Polls `condition` every 5 ms until it holds or `timeout` passes.
+func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        usleep(5_000)
+    }
+    return condition()
+}

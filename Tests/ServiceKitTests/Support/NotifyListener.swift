@@ -1,0 +1,76 @@
+import Glibc
+
+/// A test's own `NOTIFY_SOCKET`: a datagram socket that collects sd_notify messages.
+/// It closes any fd a message carries (systemd-notify may attach one with BARRIER=1).
+final class NotifyListener {
+    let path: String
+    private let fd: Int32
+    private(set) var messages: [String] = []
+
+    init(path: String) throws {
+        self.path = path
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else { throw RawSocketError("bind \(path)") }
+    }
+
+    /// Receives messages until one contains `assignment` (e.g. `READY=1`) or `timeout` passes.
+    func waitFor(_ assignment: String, timeout: Duration = .seconds(10)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if messages.contains(where: { $0.split(separator: "\n").contains(Substring(assignment)) }) { return true }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 50) > 0 else { continue }
+            receiveOne()
+        }
+        return messages.contains(where: { $0.split(separator: "\n").contains(Substring(assignment)) })
+    }
+
+    private func receiveOne() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var control = [UInt8](repeating: 0, count: 256)
+        let count = buffer.withUnsafeMutableBytes { data in
+            control.withUnsafeMutableBytes { controlBytes in
+                var vector = iovec(iov_base: data.baseAddress, iov_len: data.count)
+                return withUnsafeMutablePointer(to: &vector) { vectorPointer in
+                    var header = msghdr()
+                    header.msg_iov = vectorPointer
+                    header.msg_iovlen = 1
+                    header.msg_control = controlBytes.baseAddress
+                    header.msg_controllen = controlBytes.count
+                    let received = recvmsg(fd, &header, Int32(MSG_DONTWAIT) | Int32(MSG_CMSG_CLOEXEC))
+                    closePassedDescriptors(header)
+                    return received
+                }
+            }
+        }
+        if count > 0 { messages.append(String(decoding: buffer[..<count], as: UTF8.self)) }
+    }
+
+    private func closePassedDescriptors(_ header: msghdr) {
+        guard header.msg_controllen >= MemoryLayout<cmsghdr>.size, let control = header.msg_control else { return }
+        var offset = 0
+        while offset + MemoryLayout<cmsghdr>.size <= header.msg_controllen {
+            let message = control.advanced(by: offset).assumingMemoryBound(to: cmsghdr.self).pointee
+            guard message.cmsg_len >= MemoryLayout<cmsghdr>.size else { break }
+            if message.cmsg_level == SOL_SOCKET && message.cmsg_type == SCM_RIGHTS {
+                let count = (Int(message.cmsg_len) - MemoryLayout<cmsghdr>.size) / MemoryLayout<Int32>.size
+                let fds = control.advanced(by: offset + MemoryLayout<cmsghdr>.size).assumingMemoryBound(to: Int32.self)
+                for index in 0..<count { close(fds[index]) }
+            }
+            offset += (Int(message.cmsg_len) + 7) & ~7
+        }
+    }
+
+    deinit { close(fd) }
+}
+
+struct RawSocketError: Error, CustomStringConvertible {
+    let description: String
+    init(_ what: String) { description = "\(what): \(String(cString: strerror(errno)))" }
+}

@@ -1,0 +1,80 @@
+import Glibc
+import Wire
+
+/// A blocking Unix-socket client that speaks bytes, not types: for sending what a
+/// well-behaved client never would (garbage, bad lengths) and reading what comes back.
+final class RawClient {
+    private let fd: Int32
+    private var decoder = FrameDecoder()
+
+    init(path: String, receiveTimeout: Duration = .seconds(5)) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else {
+            let error = RawSocketError("connect \(path)")
+            close(fd)
+            throw error
+        }
+        let (seconds, attoseconds) = receiveTimeout.components
+        var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Writes raw bytes.
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { throw RawSocketError("send") }
+            offset += written
+        }
+    }
+
+    /// Sends a request frame with `body`.
+    func sendRequest(id: UInt64, operation: String, body: [UInt8], deadlineMicroseconds: UInt64 = 0) throws {
+        try send(Message.frame(
+            Envelope(kind: .request, correlationID: id, operation: operation, deadlineMicroseconds: deadlineMicroseconds),
+            rawBody: body))
+    }
+
+    /// What reading produced.
+    enum Received {
+        case message(Message)
+        case closed
+        case timedOut
+    }
+
+    /// Reads the next frame, or reports that the peer closed or nothing came in time.
+    func receive() -> Received {
+        while true {
+            do {
+                if let payload = try decoder.nextFrame() {
+                    if let message = try? Message(payload: payload) { return .message(message) }
+                    return .closed
+                }
+            } catch {
+                return .closed
+            }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count == 0 { return .closed }
+            if count < 0 { return errno == EAGAIN || errno == EWOULDBLOCK ? .timedOut : .closed }
+            decoder.append(chunk[..<count])
+        }
+    }
+
+    /// Reads the next frame and decodes it as an error frame.
+    func receiveError() -> (envelope: Envelope, error: ServiceError)? {
+        guard case .message(let message) = receive(), message.envelope.kind == .error,
+            let error = try? message.decodeBody(as: ServiceError.self)
+        else { return nil }
+        return (message.envelope, error)
+    }
+
+    deinit { close(fd) }
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what the project needs on a fresh Debian machine, and nothing when it is there.
+# Called by `make run`, `make test` and .ci/run; safe to run again.
+set -euo pipefail
+
+need=()
+pkg-config --exists libuv 2>/dev/null || need+=(libuv1-dev)
+command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+
+if [ ${#need[@]} -eq 0 ]; then
+    exit 0
+fi
+
+echo "installing: ${need[*]}" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "need root or sudo to install ${need[*]}" >&2; exit 1; }
+    sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${need[@]}"
