@@ -16,6 +16,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // MARK: Shared — code every daemon may link
@@ -24,6 +25,12 @@ let package = Package(
             path: "Shared/CLibUV",
             pkgConfig: "libuv",
             providers: [.apt(["libuv1-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSodium",
+            path: "Shared/CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]
         ),
         .target(name: "Wire", path: "Shared/Wire", swiftSettings: strict),
         .target(name: "EventLoop", dependencies: ["CLibUV", "Wire"], path: "Shared/EventLoop", swiftSettings: strict),
@@ -35,6 +42,21 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .target(
+            name: "Storage",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            path: "Shared/Storage",
+            swiftSettings: strict
+        ),
+
+        // MARK: Services — one library (Domain, Data, Endpoint, World), one daemon, one test target each
+    ]
+        + vertical("Identity", extra: ["CSodium"])
+        + vertical("Clinics")
+        + vertical("Appointments")
+        + vertical("Records")
+        + vertical("Notifications")
+        + [
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["IOInterface"], path: "Tests/Support/TestContract", swiftSettings: strict),
         .executableTarget(
@@ -57,3 +79,30 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// The three targets of vertical `name`: `<Name>Service` (its code, under
+/// `Services/<Name>/Sources`), the daemon `svc-<name>` (`Services/<Name>/main`), and
+/// `<Name>ServiceTests` (`Tests/Services/<Name>Tests`). A vertical depends on Shared/
+/// modules only — never on another vertical (the contract tests prove it).
+func vertical(_ name: String, extra: [Target.Dependency] = []) -> [Target] {
+    let library = "\(name)Service"
+    return [
+        .target(
+            name: library,
+            dependencies: ["ServiceKit", "IOInterface", "Storage", .product(name: "Logging", package: "swift-log")] + extra,
+            path: "Services/\(name)/Sources",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "svc-\(name.lowercased())",
+            dependencies: [.target(name: library), "ServiceKit", "IOInterface"],
+            path: "Services/\(name)/main",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "\(library)Tests",
+            dependencies: [.target(name: library), "ServiceKit", "IOInterface", "Storage"],
+            path: "Tests/Services/\(name)Tests"
+        ),
+    ]
+}

@@ -1,0 +1,1 @@
+// Appointments vertical: in progress

@@ -1,0 +1,1 @@
+// svc-appointments: in progress

@@ -1,0 +1,1 @@
+// Clinics vertical: in progress

@@ -1,0 +1,1 @@
+// svc-clinics: in progress

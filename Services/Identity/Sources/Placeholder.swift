@@ -1,0 +1,1 @@
+// Identity vertical: in progress

@@ -1,0 +1,1 @@
+// svc-identity: in progress

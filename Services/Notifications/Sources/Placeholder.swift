@@ -1,0 +1,1 @@
+// Notifications vertical: in progress

@@ -1,0 +1,1 @@
+// svc-notifications: in progress

@@ -1,0 +1,1 @@
+// Records vertical: in progress

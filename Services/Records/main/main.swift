@@ -1,0 +1,1 @@
+// svc-records: in progress

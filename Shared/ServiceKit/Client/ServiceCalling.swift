@@ -1,0 +1,17 @@
+import IOInterface
+
+/// Something that calls other verticals' operations: ``ServiceClient`` in a daemon,
+/// ``StubCaller`` in a unit test. A vertical's `World` holds one, so its use cases never
+/// know whether the other end is a socket or a test.
+public protocol ServiceCalling: Sendable {
+    /// Calls `operation` and returns its Output, or throws the callee's typed error.
+    func call<Input, Output>(_ operation: Operation<Input, Output>, _ input: Input) async throws(ServiceError) -> Output
+}
+
+extension ServiceClient: ServiceCalling {
+    public func call<Input, Output>(
+        _ operation: Operation<Input, Output>, _ input: Input
+    ) async throws(ServiceError) -> Output {
+        try await call(operation, input, timeout: nil)
+    }
+}
