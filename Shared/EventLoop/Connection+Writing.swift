@@ -26,8 +26,9 @@ extension Connection {
     ///
     /// Writes to the socket at once when nothing is queued (`uv_try_write`) and queues only the
     /// rest, copied. `completion` runs later on the loop thread, never inside this call: nil once
-    /// the kernel took every byte, ``EventLoopError/closed`` if the connection closed first,
-    /// else the write error (which also closes the connection).
+    /// the kernel took every byte, ``EventLoopError/closed`` if the connection closed first (or
+    /// was already closing, or ``closeAfterFlush()`` was called), else the write error (which
+    /// also closes the connection).
     public func write(_ bytes: [UInt8], completion: ((EventLoopError?) -> Void)? = nil) {
         loop.preconditionInEventLoop()
         guard state == .open else {

@@ -148,4 +148,24 @@ struct LifetimeTests {
             #expect(completions.values.count == count / 2)
         }
     }
+
+    @Test func executeFromManyThreads_racingShutdown_neverTouchesAClosedWakeup() async throws {
+        for _ in 0..<20 {
+            let loop = try EventLoop(name: "race")
+            let ran = Countdown(Int.max, "never")
+            let producers = Task.detached {
+                await withTaskGroup(of: Void.self) { group in
+                    for _ in 0..<3 {
+                        group.addTask {
+                            for _ in 0..<2_000 { loop.execute { ran.tick() } }
+                        }
+                    }
+                }
+            }
+            try await Task.sleep(for: .microseconds(200))
+            loop.shutdown()
+            await producers.value
+            await #expect(throws: EventLoopError.closed) { try await loop.submit { 1 } }
+        }
+    }
 }

@@ -5,8 +5,8 @@
 #   Builds EventLoop and its tests with AddressSanitizer (LeakSanitizer included) and runs the
 #   lifetime tests (LifetimeTests: 5,000 connections opened and closed every way — by client,
 #   by server, mid-write on either side, after a flush — then two loops shut down, plus a
-#   shutdown with 300 connections and queued writes still open). It fails on any ASan/LSan
-#   report or test failure:
+#   shutdown with 300 connections and queued writes still open, and execute() from three
+#   threads racing shutdown). It fails on any ASan/LSan report or test failure:
 #     - leaks: a handle, write buffer, request or Swift owner not released by its callback
 #       (LSan runs at exit, after every loop was shut down);
 #     - use after free / double free in Swift code (instrumented);
@@ -27,7 +27,7 @@
 #   Valgrind 3.19 (Debian 12) crashes on Swift binaries here ("the 'impossible' happened"),
 #   so ASan is the tool.
 #
-# Cost (2 vCPUs): first build ~45 s, incremental ~10 s; lifetime tests ~5 s; --all ~10 s.
+# Cost (2 vCPUs): first build ~45 s, incremental ~10 s; lifetime tests ~5 s; --all ~3-7 s.
 #
 # Usage: Tests/EventLoopTests/memcheck.sh [--all]      exit status 0 = clean
 set -euo pipefail
