@@ -59,6 +59,7 @@ let package = Package(
         + [
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["IOInterface"], path: "Tests/Support/TestContract", swiftSettings: strict),
+        .target(name: "ProcessTesting", dependencies: ["Wire"], path: "Tests/Support/ProcessTesting", swiftSettings: strict),
         .executableTarget(
             name: "vt-testd",
             dependencies: ["ServiceKit", "IOInterface", "TestSupport"],
@@ -73,8 +74,16 @@ let package = Package(
         .testTarget(name: "IOInterfaceTests", dependencies: ["IOInterface", "Wire"], path: "Tests/IOInterfaceTests"),
         .testTarget(
             name: "ServiceKitTests",
-            dependencies: ["ServiceKit", "IOInterface", "Wire", "EventLoop", "TestSupport", "vt-testd"],
+            dependencies: ["ServiceKit", "IOInterface", "Wire", "EventLoop", "TestSupport", "ProcessTesting", "vt-testd"],
             path: "Tests/ServiceKitTests"
+        ),
+        .testTarget(
+            name: "SuiteTests",
+            dependencies: [
+                "ServiceKit", "IOInterface", "EventLoop", "ProcessTesting",
+                "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications",
+            ],
+            path: "Tests/SuiteTests"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Glibc
+import ProcessTesting
 import ServiceKit
 import Testing
 import TestSupport

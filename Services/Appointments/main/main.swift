@@ -1,1 +1,16 @@
-// svc-appointments: in progress
+// svc-appointments: patients' bookings. Build the World, serve the Endpoint.
+import AppointmentsService
+import Glibc
+import IOInterface
+import ServiceKit
+
+let runtime = ServiceRuntime.boot(Appointments.self)
+let world: World
+do {
+    world = try World.live(runtime: runtime)
+} catch {
+    StandardError.write("appointments: cannot open its store: \(error)\n")
+    exit(70)
+}
+await world.outbox.resume()
+await runtime.serve(Endpoint.routes(world: world))

@@ -5,13 +5,20 @@ import IOInterface
 /// know whether the other end is a socket or a test.
 public protocol ServiceCalling: Sendable {
     /// Calls `operation` and returns its Output, or throws the callee's typed error.
-    func call<Input, Output>(_ operation: Operation<Input, Output>, _ input: Input) async throws(ServiceError) -> Output
+    ///
+    /// `timeout` can only shorten the deadline of the request being served, if any.
+    func call<Input, Output>(
+        _ operation: Operation<Input, Output>, _ input: Input, timeout: Duration?
+    ) async throws(ServiceError) -> Output
 }
 
-extension ServiceClient: ServiceCalling {
+extension ServiceCalling {
+    /// Calls `operation` with the default timeout (or the served request's deadline).
     public func call<Input, Output>(
         _ operation: Operation<Input, Output>, _ input: Input
     ) async throws(ServiceError) -> Output {
         try await call(operation, input, timeout: nil)
     }
 }
+
+extension ServiceClient: ServiceCalling {}

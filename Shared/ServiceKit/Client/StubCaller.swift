@@ -38,7 +38,7 @@ public final class StubCaller: ServiceCalling {
     public var calls: [String] { log.withLock { $0 } }
 
     public func call<Input, Output>(
-        _ operation: Operation<Input, Output>, _ input: Input
+        _ operation: Operation<Input, Output>, _ input: Input, timeout: Duration?
     ) async throws(ServiceError) -> Output {
         log.withLock { $0.append(operation.fullName) }
         guard let handler = handlers.withLock({ $0[operation.fullName] }) else {

@@ -1,5 +1,6 @@
 import EventLoop
 import Glibc
+import ProcessTesting
 import ServiceKit
 import Testing
 import TestSupport

@@ -3,11 +3,11 @@ import Wire
 
 /// A blocking Unix-socket client that speaks bytes, not types: for sending what a
 /// well-behaved client never would (garbage, bad lengths) and reading what comes back.
-final class RawClient {
+public final class RawClient {
     private let fd: Int32
     private var decoder = FrameDecoder()
 
-    init(path: String, receiveTimeout: Duration = .seconds(5)) throws {
+    public init(path: String, receiveTimeout: Duration = .seconds(5)) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -26,7 +26,7 @@ final class RawClient {
     }
 
     /// Writes raw bytes.
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -36,21 +36,21 @@ final class RawClient {
     }
 
     /// Sends a request frame with `body`.
-    func sendRequest(id: UInt64, operation: String, body: [UInt8], deadlineMicroseconds: UInt64 = 0) throws {
+    public func sendRequest(id: UInt64, operation: String, body: [UInt8], deadlineMicroseconds: UInt64 = 0) throws {
         try send(Message.frame(
             Envelope(kind: .request, correlationID: id, operation: operation, deadlineMicroseconds: deadlineMicroseconds),
             rawBody: body))
     }
 
     /// What reading produced.
-    enum Received {
+    public enum Received {
         case message(Message)
         case closed
         case timedOut
     }
 
     /// Reads the next frame, or reports that the peer closed or nothing came in time.
-    func receive() -> Received {
+    public func receive() -> Received {
         while true {
             do {
                 if let payload = try decoder.nextFrame() {
@@ -69,7 +69,7 @@ final class RawClient {
     }
 
     /// Reads the next frame and decodes it as an error frame.
-    func receiveError() -> (envelope: Envelope, error: ServiceError)? {
+    public func receiveError() -> (envelope: Envelope, error: ServiceError)? {
         guard case .message(let message) = receive(), message.envelope.kind == .error,
             let error = try? message.decodeBody(as: ServiceError.self)
         else { return nil }

@@ -2,12 +2,12 @@ import Glibc
 
 /// A test's own `NOTIFY_SOCKET`: a datagram socket that collects sd_notify messages.
 /// It closes any fd a message carries (systemd-notify may attach one with BARRIER=1).
-final class NotifyListener {
-    let path: String
+public final class NotifyListener {
+    public let path: String
     private let fd: Int32
-    private(set) var messages: [String] = []
+    public private(set) var messages: [String] = []
 
-    init(path: String) throws {
+    public init(path: String) throws {
         self.path = path
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
@@ -20,7 +20,7 @@ final class NotifyListener {
     }
 
     /// Receives messages until one contains `assignment` (e.g. `READY=1`) or `timeout` passes.
-    func waitFor(_ assignment: String, timeout: Duration = .seconds(10)) -> Bool {
+    public func waitFor(_ assignment: String, timeout: Duration = .seconds(10)) -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if messages.contains(where: { $0.split(separator: "\n").contains(Substring(assignment)) }) { return true }
@@ -70,7 +70,7 @@ final class NotifyListener {
     deinit { close(fd) }
 }
 
-struct RawSocketError: Error, CustomStringConvertible {
-    let description: String
-    init(_ what: String) { description = "\(what): \(String(cString: strerror(errno)))" }
+public struct RawSocketError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ what: String) { description = "\(what): \(String(cString: strerror(errno)))" }
 }

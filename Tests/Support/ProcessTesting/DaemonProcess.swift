@@ -1,15 +1,14 @@
 import Glibc
-import Testing
 
 /// A real daemon in a separate process, started with posix_spawn (independent of our
 /// EventLoop), tagged with `VT_TEST_TAG` so that a leftover can be found, and always
 /// killed when the test ends.
-final class DaemonProcess {
-    let pid: pid_t
-    private(set) var exitStatus: Int32?
+public final class DaemonProcess {
+    public let pid: pid_t
+    public private(set) var exitStatus: Int32?
 
     /// The folder holding the test bundle, where SwiftPM also puts `vt-testd`.
-    static var productsDirectory: String {
+    public static var productsDirectory: String {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         precondition(count > 0)
@@ -21,7 +20,7 @@ final class DaemonProcess {
     }
 
     /// Starts `executable` (a path, or a product name in ``productsDirectory``).
-    init(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws {
+    public init(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws {
         let path = executable.hasPrefix("/") ? executable : "\(Self.productsDirectory)/\(executable)"
         var env = environment
         env["VT_TEST_TAG"] = "1"
@@ -39,20 +38,20 @@ final class DaemonProcess {
         pid = child
     }
 
-    struct SpawnError: Error, CustomStringConvertible {
+    public struct SpawnError: Error, CustomStringConvertible {
         let path: String
         let code: Int32
-        var description: String { "cannot spawn \(path): \(String(cString: strerror(code)))" }
+        public var description: String { "cannot spawn \(path): \(String(cString: strerror(code)))" }
     }
 
     /// Sends `signal`.
-    func signal(_ signal: Int32) {
+    public func signal(_ signal: Int32) {
         if exitStatus == nil { kill(pid, signal) }
     }
 
     /// Waits up to `timeout` for the process to exit; returns its wait status, or nil.
     @discardableResult
-    func waitForExit(timeout: Duration = .seconds(10)) -> Int32? {
+    public func waitForExit(timeout: Duration = .seconds(10)) -> Int32? {
         if let exitStatus { return exitStatus }
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
@@ -68,13 +67,13 @@ final class DaemonProcess {
     }
 
     /// Whether the process exited normally with `code`.
-    func exited(with code: Int32) -> Bool {
+    public func exited(with code: Int32) -> Bool {
         guard let status = exitStatus else { return false }
         return (status & 0x7f) == 0 && ((status >> 8) & 0xff) == code
     }
 
     /// The process's user+system CPU time in clock ticks (from /proc).
-    func cpuTicks() -> Int? {
+    public func cpuTicks() -> Int? {
         guard let text = readFile("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")
         // After the command: state(0) ppid(1) ... utime(11) stime(12).
@@ -83,7 +82,7 @@ final class DaemonProcess {
     }
 
     /// SIGTERM, then SIGKILL if it lingers.
-    func stop() {
+    public func stop() {
         guard exitStatus == nil else { return }
         signal(SIGTERM)
         if waitForExit(timeout: .seconds(5)) == nil {
@@ -96,7 +95,7 @@ final class DaemonProcess {
 }
 
 /// Reads a small file whole.
-func readFile(_ path: String) -> String? {
+public func readFile(_ path: String) -> String? {
     guard let file = fopen(path, "r") else { return nil }
     defer { fclose(file) }
     var bytes: [UInt8] = []
@@ -110,7 +109,7 @@ func readFile(_ path: String) -> String? {
 }
 
 /// Polls `condition` every 5 ms until it holds or `timeout` passes.
-func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
+public func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }

@@ -1,0 +1,189 @@
+import IOInterface
+import Storage
+
+/// Appointments' store: bookings and the notification outbox, over GRDB.
+///
+/// Every method is one transaction; the booking checks (idempotency, overlap, capacity)
+/// and the insert of the booking *and* its outbox message happen in a single write
+/// transaction, which SQLite serialises, so two concurrent bookings cannot both take the
+/// last place, and an acknowledged booking always has its notification queued.
+public struct BookingStore: Sendable {
+    let database: any DatabaseWriter
+
+    /// A store over `database` (migrated with ``Migrations/all``).
+    public init(database: any DatabaseWriter) {
+        self.database = database
+    }
+
+    /// What ``insert(_:outbox:capacity:)`` decided.
+    public enum InsertOutcome: Sendable, Equatable {
+        /// The booking was stored.
+        case inserted(Booking)
+        /// The same requestID was booked before: its booking.
+        case replayed(Booking)
+    }
+
+    /// Stores `booking` and its `outbox` message unless the patient overlaps another booking
+    /// or the clinic's `capacity` for the service is taken; replays a repeated requestID.
+    public func insert(_ booking: Booking, outbox: OutboxMessage, capacity: Int) async throws -> InsertOutcome {
+        try await database.write { db -> InsertOutcome in
+            if let previous = try Self.booking(db, patientID: booking.patientID, requestID: booking.requestID) {
+                let same =
+                    previous.clinicID == booking.clinicID && previous.service == booking.service
+                    && previous.startsAt == booking.startsAt && previous.endsAt == booking.endsAt
+                guard same else { throw BookingError.requestIDReused }
+                return .replayed(previous)
+            }
+            if let clash = try String.fetchOne(
+                db,
+                sql: """
+                    SELECT id FROM bookings WHERE patient_id = ? AND status = 'booked'
+                    AND starts_at < ? AND ends_at > ? LIMIT 1
+                    """,
+                arguments: [booking.patientID, booking.endsAt.microsecondsSinceEpoch, booking.startsAt.microsecondsSinceEpoch])
+            {
+                throw BookingError.patientBusy(existingID: clash)
+            }
+            let taken = try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM bookings WHERE clinic_id = ? AND service = ? AND status = 'booked'
+                    AND starts_at < ? AND ends_at > ?
+                    """,
+                arguments: [
+                    booking.clinicID, booking.service.wireName, booking.endsAt.microsecondsSinceEpoch,
+                    booking.startsAt.microsecondsSinceEpoch,
+                ]) ?? 0
+            guard taken < capacity else { throw BookingError.slotFull }
+            try db.execute(
+                sql: """
+                    INSERT INTO bookings (id, patient_id, clinic_id, clinic_name, service, starts_at, ends_at, reason,
+                        status, created_at, request_id, notified)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+                    """,
+                arguments: [
+                    booking.id, booking.patientID, booking.clinicID, booking.clinicName, booking.service.wireName,
+                    booking.startsAt.microsecondsSinceEpoch, booking.endsAt.microsecondsSinceEpoch, booking.reason,
+                    booking.status.wireName, booking.createdAt.microsecondsSinceEpoch, booking.requestID,
+                ])
+            try Self.enqueue(db, outbox)
+            return .inserted(booking)
+        }
+    }
+
+    /// The booking with `id`, if any.
+    public func booking(id: String) async throws -> Booking? {
+        try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM bookings WHERE id = ?", arguments: [id]).map(Self.booking(from:))
+        }
+    }
+
+    /// Marks a booking cancelled and queues the patient's notification, in one transaction.
+    public func cancel(id: String, outbox: OutboxMessage) async throws -> Booking {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE bookings SET status = 'cancelled' WHERE id = ?", arguments: [id])
+            try Self.enqueue(db, outbox)
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM bookings WHERE id = ?", arguments: [id]) else {
+                throw BookingError.notFound(id)
+            }
+            return Self.booking(from: row)
+        }
+    }
+
+    /// The patient's bookings starting in `from..<to`, earliest first.
+    public func bookings(patientID: String, from: Timestamp, to: Timestamp, includeCancelled: Bool) async throws -> [Booking] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM bookings WHERE patient_id = ? AND starts_at >= ? AND starts_at < ?
+                    AND (? OR status = 'booked') ORDER BY starts_at, id
+                    """,
+                arguments: [patientID, from.microsecondsSinceEpoch, to.microsecondsSinceEpoch, includeCancelled]
+            ).map(Self.booking(from:))
+        }
+    }
+
+    // MARK: Outbox
+
+    /// Undelivered messages due by `now`, oldest first.
+    public func dueMessages(now: Timestamp, limit: Int = 100) async throws -> [OutboxMessage] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM outbox WHERE delivered_at IS NULL AND next_attempt_at <= ?
+                    ORDER BY next_attempt_at, id LIMIT ?
+                    """,
+                arguments: [now.microsecondsSinceEpoch, limit]
+            ).map(Self.message(from:))
+        }
+    }
+
+    /// When the next undelivered message is due, if any is waiting.
+    public func nextDue() async throws -> Timestamp? {
+        try await database.read { db in
+            try Int64.fetchOne(db, sql: "SELECT MIN(next_attempt_at) FROM outbox WHERE delivered_at IS NULL")
+                .map(Timestamp.init(microsecondsSinceEpoch:))
+        }
+    }
+
+    /// Records a delivery: the message is done and its booking marked notified.
+    public func markDelivered(_ message: OutboxMessage, at now: Timestamp) async throws {
+        try await database.write { db in
+            try db.execute(
+                sql: "UPDATE outbox SET delivered_at = ? WHERE id = ?",
+                arguments: [now.microsecondsSinceEpoch, message.id])
+            try db.execute(sql: "UPDATE bookings SET notified = 1 WHERE id = ?", arguments: [message.appointmentID])
+        }
+    }
+
+    /// Records a failed send and when to try again.
+    public func markFailed(_ message: OutboxMessage, retryAt: Timestamp) async throws {
+        try await database.write { db in
+            try db.execute(
+                sql: "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ? WHERE id = ?",
+                arguments: [retryAt.microsecondsSinceEpoch, message.id])
+        }
+    }
+
+    // MARK: Rows
+
+    private static func enqueue(_ db: Database, _ message: OutboxMessage) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO outbox (appointment_id, user_id, title, body, deduplication_key, next_attempt_at)
+                VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (deduplication_key) DO NOTHING
+                """,
+            arguments: [
+                message.appointmentID, message.userID, message.title, message.body, message.deduplicationKey,
+                message.nextAttemptAt.microsecondsSinceEpoch,
+            ])
+    }
+
+    private static func booking(_ db: Database, patientID: String, requestID: String) throws -> Booking? {
+        try Row.fetchOne(
+            db, sql: "SELECT * FROM bookings WHERE patient_id = ? AND request_id = ?", arguments: [patientID, requestID]
+        ).map(booking(from:))
+    }
+
+    private static func booking(from row: Row) -> Booking {
+        Booking(
+            id: row["id"], patientID: row["patient_id"], clinicID: row["clinic_id"], clinicName: row["clinic_name"],
+            service: Clinics.Service(wireName: row["service"]),
+            startsAt: Timestamp(microsecondsSinceEpoch: row["starts_at"]),
+            endsAt: Timestamp(microsecondsSinceEpoch: row["ends_at"]), reason: row["reason"],
+            status: Appointments.Status(wireName: row["status"]),
+            createdAt: Timestamp(microsecondsSinceEpoch: row["created_at"]), requestID: row["request_id"],
+            notified: row["notified"])
+    }
+
+    private static func message(from row: Row) -> OutboxMessage {
+        var message = OutboxMessage(
+            appointmentID: row["appointment_id"], userID: row["user_id"], title: row["title"], body: row["body"],
+            deduplicationKey: row["deduplication_key"], now: Timestamp(microsecondsSinceEpoch: row["next_attempt_at"]))
+        message.id = row["id"]
+        message.attempts = row["attempts"]
+        return message
+    }
+}

@@ -1,0 +1,70 @@
+import IOInterface
+import ServiceKit
+
+/// Books a slot for the calling patient.
+///
+/// Order matters for "nothing half-done": every check that needs another vertical
+/// (identity, clinics) runs *before* anything is stored; then one transaction stores the
+/// booking and its notification; only then is notifications asked, and its failure
+/// leaves the booking booked and the message in the outbox for a later retry.
+public struct BookAppointment {
+    let world: World
+
+    /// Creates the use case.
+    public init(world: World) {
+        self.world = world
+    }
+
+    /// Books, or returns the booking a previous attempt with the same requestID made.
+    public func execute(_ input: Appointments.BookInput) async throws -> Booking {
+        try validate(input)
+        let patient = try await Authenticate(caller: world.caller).execute(input.token)
+        let endsAt = input.startsAt.adding(.seconds(input.durationMinutes * 60))
+        let slot = try await world.caller.call(
+            Clinics.checkSlot,
+            .init(clinicID: input.clinicID, service: input.service, startsAt: input.startsAt, endsAt: endsAt))
+        guard slot.offersService else {
+            throw BookingError.clinicRefuses("\(slot.clinicName) does not offer \(input.service)")
+        }
+        guard slot.isOpen else {
+            throw BookingError.clinicRefuses(slot.reason.isEmpty ? "\(slot.clinicName) is closed then" : slot.reason)
+        }
+        let now = world.now()
+        let booking = Booking(
+            id: world.newID(), patientID: patient.userID, clinicID: input.clinicID, clinicName: slot.clinicName,
+            service: input.service, startsAt: input.startsAt, endsAt: endsAt, reason: input.reason, status: .booked,
+            createdAt: now, requestID: input.requestID, notified: false)
+        let message = OutboxMessage(
+            appointmentID: booking.id, userID: patient.userID, title: "Appointment booked",
+            body: "\(input.service) at \(slot.clinicName) on \(input.startsAt). Reference \(booking.id).",
+            deduplicationKey: "appointments.booked:\(booking.id)", now: now)
+        switch try await world.store.insert(booking, outbox: message, capacity: world.settings.slotCapacity) {
+        case .replayed(let previous):
+            return previous
+        case .inserted(let stored):
+            let delivered = await world.outbox.deliverNow(appointmentID: stored.id)
+            var result = stored
+            result.notified = delivered
+            return result
+        }
+    }
+
+    private func validate(_ input: Appointments.BookInput) throws {
+        guard !input.clinicID.isEmpty else { throw BookingError.invalid(field: "clinicID", reason: "is required") }
+        guard input.service.isKnown else {
+            throw BookingError.invalid(field: "service", reason: "\"\(input.service)\" is not a service this suite knows")
+        }
+        guard (5...240).contains(input.durationMinutes) else {
+            throw BookingError.invalid(field: "durationMinutes", reason: "must be 5...240 minutes")
+        }
+        guard input.startsAt > world.now() else {
+            throw BookingError.invalid(field: "startsAt", reason: "must be in the future")
+        }
+        guard input.reason.count <= 1_000 else {
+            throw BookingError.invalid(field: "reason", reason: "must be at most 1,000 characters")
+        }
+        guard !input.requestID.isEmpty, input.requestID.count <= 200 else {
+            throw BookingError.invalid(field: "requestID", reason: "must be 1...200 characters, unique per booking")
+        }
+    }
+}

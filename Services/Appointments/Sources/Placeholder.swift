@@ -1,1 +1,0 @@
-// Appointments vertical: in progress

@@ -1,0 +1,114 @@
+@testable import AppointmentsService
+import IOInterface
+import ServiceKit
+import Storage
+import Testing
+
+@Suite struct BookAppointmentTests {
+    @Test func book_givenAnOpenSlot_storesTheBookingAndNotifiesThePatient() async throws {
+        let notifications = NotificationsFake()
+        let world = try World.test(caller: .suite(notifications: notifications))
+        let booking = try await BookAppointment(world: world).execute(.fixture())
+        #expect(booking.patientID == "u-ada")
+        #expect(booking.clinicName == "Camden Health")
+        #expect(booking.endsAt == testNow.adding(.seconds(3_600 + 20 * 60)))
+        #expect(booking.notified)
+        #expect(notifications.keys == ["appointments.booked:\(booking.id)"])
+        #expect(try await world.store.booking(id: booking.id)?.notified == true)
+    }
+
+    @Test func book_retriedWithTheSameRequestID_returnsTheFirstBookingOnce() async throws {
+        let world = try World.test(caller: .suite())
+        let first = try await BookAppointment(world: world).execute(.fixture(requestID: "same"))
+        let second = try await BookAppointment(world: world).execute(.fixture(requestID: "same"))
+        #expect(second.id == first.id)
+        let all = try await world.store.bookings(
+            patientID: "u-ada", from: testNow, to: testNow.adding(.seconds(86_400)), includeCancelled: true)
+        #expect(all.count == 1)
+    }
+
+    @Test func book_sameRequestIDForAnotherSlot_isAConflict() async throws {
+        let world = try World.test(caller: .suite())
+        _ = try await BookAppointment(world: world).execute(.fixture(requestID: "same"))
+        await #expect(throws: BookingError.requestIDReused) {
+            try await BookAppointment(world: world).execute(.fixture(startsAt: testNow.adding(.seconds(7_200)), requestID: "same"))
+        }
+    }
+
+    @Test func book_overlappingTheSamePatientsBooking_isAConflict() async throws {
+        let world = try World.test(caller: .suite())
+        let first = try await BookAppointment(world: world).execute(.fixture(requestID: "r1"))
+        await #expect(throws: BookingError.patientBusy(existingID: first.id)) {
+            try await BookAppointment(world: world).execute(
+                .fixture(service: .dentist, startsAt: testNow.adding(.seconds(3_600 + 600)), requestID: "r2"))
+        }
+    }
+
+    @Test func book_whenTheSlotIsFull_failsWithConflict() async throws {
+        let world = try World.test(caller: .suite())  // capacity 1
+        _ = try await BookAppointment(world: world).execute(.fixture(token: "token-ada", requestID: "r1"))
+        await #expect(throws: BookingError.slotFull) {
+            try await BookAppointment(world: world).execute(.fixture(token: "token-bob", requestID: "r2"))
+        }
+        let error = BookingError.slotFull.serviceError
+        #expect(error.code == .conflict)
+    }
+
+    @Test func book_whenTheClinicIsClosed_isRefusedWithItsReasonAndNothingStored() async throws {
+        let world = try World.test(
+            caller: .suite(slot: { .init(clinicID: $0.clinicID, clinicName: "Camden Health", offersService: true, isOpen: false, reason: "closed on Sundays") }))
+        await #expect(throws: BookingError.clinicRefuses("closed on Sundays")) {
+            try await BookAppointment(world: world).execute(.fixture())
+        }
+        #expect(try await world.store.dueMessages(now: testNow.adding(.seconds(1))).isEmpty)
+    }
+
+    @Test func book_whenIdentityRejectsTheToken_isUnauthenticatedAndStoresNothing() async throws {
+        let world = try World.test(caller: .suite())
+        let error = await #expect(throws: ServiceError.self) {
+            try await BookAppointment(world: world).execute(.fixture(token: "stolen"))
+        }
+        #expect(error?.code == .unauthenticated)
+        #expect(try await world.store.dueMessages(now: testNow.adding(.seconds(1))).isEmpty)
+    }
+
+    @Test(arguments: [
+        (Appointments.BookInput.fixture(durationMinutes: 2), "durationMinutes"),
+        (Appointments.BookInput.fixture(startsAt: testNow), "startsAt"),
+        (Appointments.BookInput.fixture(requestID: ""), "requestID"),
+        (Appointments.BookInput.fixture(service: .unknown("surgery")), "service"),
+    ])
+    func book_withAnInvalidField_namesTheField(input: Appointments.BookInput, field: String) async throws {
+        let world = try World.test(caller: .suite())
+        do {
+            _ = try await BookAppointment(world: world).execute(input)
+            Issue.record("booked an invalid request")
+        } catch let error as BookingError {
+            #expect(error.serviceError.code == .invalidInput)
+            #expect(error.serviceError.detail("field") == field)
+        }
+    }
+
+    @Test func book_whenNotificationsIsDown_stillBooksAndDeliversExactlyOnceLater() async throws {
+        let notifications = NotificationsFake()
+        notifications.down.store(true, ordering: .relaxed)
+        let clock = TestClock()
+        let world = try World.test(caller: .suite(notifications: notifications), clock: clock)
+        let booking = try await BookAppointment(world: world).execute(.fixture())
+        #expect(booking.notified == false)
+        #expect(try await world.store.booking(id: booking.id)?.status == .booked)
+        #expect(notifications.keys.isEmpty)
+
+        // Still down at the first retry: nothing sent, still queued.
+        clock.advance(.seconds(1))
+        #expect(await world.outbox.deliverDue(timeout: nil) == [booking.id])
+
+        notifications.down.store(false, ordering: .relaxed)
+        clock.advance(.seconds(1))
+        #expect(await world.outbox.deliverDue(timeout: nil).isEmpty)
+        clock.advance(.seconds(1))
+        #expect(await world.outbox.deliverDue(timeout: nil).isEmpty)
+        #expect(notifications.keys == ["appointments.booked:\(booking.id)"])
+        #expect(try await world.store.booking(id: booking.id)?.notified == true)
+    }
+}

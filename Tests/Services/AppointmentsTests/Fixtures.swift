@@ -1,0 +1,95 @@
+@testable import AppointmentsService
+import IOInterface
+import Logging
+import ServiceKit
+import Storage
+import Synchronization
+
+/// A fixed "now": 2026-11-23T08:00:00Z, a Monday.
+let testNow = Timestamp(secondsSinceEpoch: 1_795_420_800)
+
+/// A clock a test moves by hand.
+final class TestClock: Sendable {
+    private let micros = Atomic<Int64>(testNow.microsecondsSinceEpoch)
+    var now: Timestamp { Timestamp(microsecondsSinceEpoch: micros.load(ordering: .relaxed)) }
+    func advance(_ duration: Duration) {
+        micros.wrappingAdd(Timestamp.epoch.adding(duration).microsecondsSinceEpoch, ordering: .relaxed)
+    }
+}
+
+extension World {
+    /// A world over an in-memory store, a test clock, and `caller` (stubbing nothing by default).
+    static func test(caller: StubCaller = StubCaller(), clock: TestClock = TestClock(), settings: Settings = .test) throws -> World {
+        let counter = Atomic<Int>(0)
+        return World(
+            now: { clock.now }, newID: { "a_\(counter.wrappingAdd(1, ordering: .relaxed).newValue)" },
+            store: BookingStore(database: try SQLiteStore.inMemory(migrator: Migrations.all)), caller: caller,
+            settings: settings, logger: Logger(label: "appointments-test"))
+    }
+}
+
+extension World.Settings {
+    /// Capacity 1 and short timeouts.
+    static var test: World.Settings {
+        var settings = World.Settings()
+        settings.slotCapacity = 1
+        settings.notifyTimeout = .milliseconds(100)
+        settings.firstRetryDelay = .milliseconds(10)
+        settings.maxRetryDelay = .milliseconds(20)
+        return settings
+    }
+}
+
+extension Appointments.BookInput {
+    static func fixture(
+        token: String = "token-ada", clinicID: String = "c1", service: Clinics.Service = .gp,
+        startsAt: Timestamp = testNow.adding(.seconds(3_600)), durationMinutes: Int = 20, reason: String = "cough",
+        requestID: String = "r1"
+    ) -> Self {
+        .init(
+            token: token, clinicID: clinicID, service: service, startsAt: startsAt, durationMinutes: durationMinutes,
+            reason: reason, requestID: requestID)
+    }
+}
+
+/// Who each test token belongs to.
+let patients = ["token-ada": "u-ada", "token-bob": "u-bob"]
+
+/// Records what notifications was asked to send; can be switched off to play "down".
+final class NotificationsFake: Sendable {
+    let sent = Mutex<[Notifications.SendInput]>([])
+    let down = Atomic<Bool>(false)
+
+    var keys: [String] { sent.withLock { $0.compactMap(\.deduplicationKey) } }
+}
+
+extension StubCaller {
+    /// Identity knows the `patients`; clinics' `c1` offers gp and is open; notifications is `notifications`.
+    static func suite(
+        notifications: NotificationsFake = NotificationsFake(),
+        slot: @escaping @Sendable (Clinics.CheckSlotInput) -> Clinics.SlotCheck = { input in
+            .init(clinicID: input.clinicID, clinicName: "Camden Health", offersService: true, isOpen: true, reason: "")
+        }
+    ) -> StubCaller {
+        StubCaller()
+            .on(Identity.authenticate) { input throws(ServiceError) in
+                guard let user = patients[input.token] else { throw ServiceError(.unauthenticated, "unknown token") }
+                return .init(userID: user, displayName: user, roles: [.patient], expiresAt: testNow.adding(.seconds(86_400)))
+            }
+            .on(Clinics.checkSlot) { input throws(ServiceError) in
+                guard input.clinicID == "c1" else { throw ServiceError(.notFound, "no clinic \(input.clinicID)") }
+                return slot(input)
+            }
+            .on(Notifications.send) { input throws(ServiceError) in
+                if notifications.down.load(ordering: .relaxed) {
+                    throw ServiceError(.unavailable, "notifications is down")
+                }
+                notifications.sent.withLock { sent in
+                    if !sent.contains(where: { $0.deduplicationKey == input.deduplicationKey }) { sent.append(input) }
+                }
+                return .init(
+                    id: "n\(input.deduplicationKey ?? "")", userID: input.userID, title: input.title, body: input.body,
+                    createdAt: testNow, readAt: nil, deduplicationKey: input.deduplicationKey)
+            }
+    }
+}
