@@ -68,6 +68,22 @@ extension Identity.Principal {
     static let minimal = Self(userID: "u", displayName: "", roles: [], expiresAt: .epoch)
 }
 
+extension Identity.UserInput {
+    static func fixture(userID: String = "u_7f3a") -> Self {
+        .init(userID: userID)
+    }
+
+    static let minimal = Self(userID: "")
+}
+
+extension Identity.UserProfile {
+    static func fixture(userID: String = "u_7f3a", displayName: String = "Ada Lovelace") -> Self {
+        .init(userID: userID, displayName: displayName)
+    }
+
+    static let minimal = Self(userID: "", displayName: "")
+}
+
 // MARK: Clinics
 
 extension Clinics.OpeningHours {
@@ -201,6 +217,8 @@ enum Fixtures {
         pair(Identity.Account.fixture(), .minimal),
         pair(Identity.Session.fixture(), .minimal),
         pair(Identity.Principal.fixture(), .minimal),
+        pair(Identity.UserInput.fixture(), .minimal),
+        pair(Identity.UserProfile.fixture(), .minimal),
         pair(Empty(), Empty()),
         pair(Clinics.CreateInput.fixture(), .minimal),
         pair(Clinics.GetInput.fixture(), .minimal),
@@ -211,9 +229,9 @@ enum Fixtures {
         pair(Clinics.NearbyClinic.fixture(), .minimal),
         pair(Clinics.NearbyClinics.fixture(), .minimal),
         pair(Clinics.OpeningHours.fixture(), .minimal),
-    ].flatMap { $0 }
+    ].flatMap { $0 } + notifications
 
-    private static func pair<M: WireMessage>(_ full: M, _ minimal: M) -> [Example] {
+    static func pair<M: WireMessage>(_ full: M, _ minimal: M) -> [Example] {
         [Example(kind: .full, value: full), Example(kind: .minimal, value: minimal)]
     }
 }

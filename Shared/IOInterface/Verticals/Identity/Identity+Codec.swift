@@ -146,3 +146,40 @@ extension Identity.Principal {
             expiresAt: try body.required(expiresAt, 4))
     }
 }
+
+extension Identity.UserInput {
+    public func encode(to body: inout BodyWriter) {
+        body.write(1, userID)
+    }
+
+    public init(from body: inout BodyReader) throws(WireDecodingError) {
+        var userID: String?
+        while let tag = try body.nextTag() {
+            switch tag {
+            case 1: userID = try body.read()
+            default: try body.skip()
+            }
+        }
+        self.init(userID: try body.required(userID, 1))
+    }
+}
+
+extension Identity.UserProfile {
+    public func encode(to body: inout BodyWriter) {
+        body.write(1, userID)
+        body.write(2, displayName)
+    }
+
+    public init(from body: inout BodyReader) throws(WireDecodingError) {
+        var userID: String?
+        var displayName: String?
+        while let tag = try body.nextTag() {
+            switch tag {
+            case 1: userID = try body.read()
+            case 2: displayName = try body.read()
+            default: try body.skip()
+            }
+        }
+        self.init(userID: try body.required(userID, 1), displayName: try body.required(displayName, 2))
+    }
+}

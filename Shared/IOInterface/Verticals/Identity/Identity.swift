@@ -25,7 +25,14 @@ public enum Identity: ServiceContract {
     public static let logout = Operation<TokenInput, Empty>(
         name, "logout", summary: "Revoke a session token.", errors: [.unauthenticated])
 
-    public static let operations = [register.descriptor, login.descriptor, authenticate.descriptor, logout.descriptor]
+    /// Looks up the public profile of a user, for other verticals (e.g. notifications checks a recipient).
+    public static let getUser = Operation<UserInput, UserProfile>(
+        name, "getUser", summary: "Fetch a user's public profile (id and display name) by user id.",
+        errors: [.notFound])
+
+    public static let operations = [
+        register.descriptor, login.descriptor, authenticate.descriptor, logout.descriptor, getUser.descriptor,
+    ]
 
     // MARK: Inputs
 
@@ -79,6 +86,19 @@ public enum Identity: ServiceContract {
         }
 
         public static let schema = MessageSchema("identity.TokenInput", [.required(1, "token", .string)])
+    }
+
+    /// The Input of ``Identity/getUser``.
+    public struct UserInput: WireMessage {
+        /// The user's stable id, from ``Account/userID`` or ``Principal/userID``.
+        public var userID: String
+
+        /// Creates the value from its fields.
+        public init(userID: String) {
+            self.userID = userID
+        }
+
+        public static let schema = MessageSchema("identity.UserInput", [.required(1, "userID", .string)])
     }
 
     // MARK: Outputs
@@ -165,6 +185,23 @@ public enum Identity: ServiceContract {
                 .repeated(3, "roles", .enumeration(Role.schema)),
                 .required(4, "expiresAt", .timestamp),
             ])
+    }
+
+    /// What anyone in the suite may know about a user: no e-mail address, no roles.
+    public struct UserProfile: WireMessage {
+        /// The user's stable id.
+        public var userID: String
+        /// The name shown to other people.
+        public var displayName: String
+
+        /// Creates the value from its fields.
+        public init(userID: String, displayName: String) {
+            self.userID = userID
+            self.displayName = displayName
+        }
+
+        public static let schema = MessageSchema(
+            "identity.UserProfile", [.required(1, "userID", .string), .required(2, "displayName", .string)])
     }
 
     /// What a user may do.
