@@ -1,0 +1,65 @@
+import IOInterface
+import Storage
+
+/// Sessions in identity's SQLite store, keyed by the SHA-256 of their token.
+public struct SessionRepository: Sendable {
+    /// A stored session, as found by its token hash.
+    public struct StoredSession: Sendable, Equatable {
+        /// The user it belongs to.
+        public var user: User
+        /// When it stops working.
+        public var expiresAt: Timestamp
+        /// When it was revoked by logout, if it was.
+        public var revokedAt: Timestamp?
+    }
+
+    private let database: any DatabaseWriter
+
+    /// A repository over `database`.
+    public init(database: any DatabaseWriter) {
+        self.database = database
+    }
+
+    /// Stores a new session of `userID`, and drops that user's sessions that no longer work
+    /// (expired or revoked), so the table does not grow with every login.
+    public func insert(tokenHash: String, userID: String, createdAt: Timestamp, expiresAt: Timestamp) async throws {
+        try await database.write { db in
+            try db.execute(
+                sql: "DELETE FROM sessions WHERE user_id = ? AND (expires_at <= ? OR revoked_at IS NOT NULL)",
+                arguments: [userID, createdAt.microsecondsSinceEpoch])
+            try db.execute(
+                sql: "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+                arguments: [tokenHash, userID, createdAt.microsecondsSinceEpoch, expiresAt.microsecondsSinceEpoch])
+        }
+    }
+
+    /// The session stored under `tokenHash`, with its user, if any.
+    public func session(tokenHash: String) async throws -> StoredSession? {
+        try await database.read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT s.expires_at, s.revoked_at, u.id, u.email, u.display_name, u.created_at
+                        FROM sessions s JOIN users u ON u.id = s.user_id
+                        WHERE s.token_hash = ?
+                        """,
+                    arguments: [tokenHash])
+            else { return nil }
+            return StoredSession(
+                user: try UserRepository.user(row, db), expiresAt: Timestamp(microsecondsSinceEpoch: row["expires_at"]),
+                revokedAt: (row["revoked_at"] as Int64?).map(Timestamp.init(microsecondsSinceEpoch:)))
+        }
+    }
+
+    /// Revokes the session under `tokenHash` if it still works at `now`; `false` when there
+    /// was no such working session.
+    public func revoke(tokenHash: String, at now: Timestamp) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(
+                sql: "UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?",
+                arguments: [now.microsecondsSinceEpoch, tokenHash, now.microsecondsSinceEpoch])
+            return db.changesCount == 1
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import IOInterface
+import Storage
+
+/// Users and their roles in identity's SQLite store.
+public struct UserRepository: Sendable {
+    /// A user with the hash of their password, for login.
+    public struct Credentials: Sendable {
+        /// The user.
+        public var user: User
+        /// Their Argon2id hash in libsodium's string form.
+        public var passwordHash: String
+    }
+
+    private let database: any DatabaseWriter
+
+    /// A repository over `database`.
+    public init(database: any DatabaseWriter) {
+        self.database = database
+    }
+
+    /// Stores a new user with `passwordHash`; throws ``IdentityFailure/emailTaken`` when the
+    /// address is in use (the UNIQUE constraint decides, so two racing registrations cannot both win).
+    public func insert(_ user: User, passwordHash: String) async throws {
+        do {
+            try await database.write { db in
+                try db.execute(
+                    sql: "INSERT INTO users (id, email, display_name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [
+                        user.id, user.email.value, user.displayName, passwordHash, user.createdAt.microsecondsSinceEpoch,
+                    ])
+                for role in user.roles {
+                    try db.execute(
+                        sql: "INSERT INTO user_roles (user_id, role) VALUES (?, ?)", arguments: [user.id, role.wireName])
+                }
+            }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw IdentityFailure.emailTaken
+        }
+    }
+
+    /// Whether an account uses `email`.
+    public func exists(email: EmailAddress) async throws -> Bool {
+        try await database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE email = ?)", arguments: [email.value])
+                ?? false
+        }
+    }
+
+    /// The user with `email` and their password hash, if any.
+    public func credentials(email: EmailAddress) async throws -> Credentials? {
+        try await database.read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT id, email, display_name, password_hash, created_at FROM users WHERE email = ?",
+                    arguments: [email.value])
+            else { return nil }
+            return Credentials(user: try Self.user(row, db), passwordHash: row["password_hash"])
+        }
+    }
+
+    /// The user with `id`, if any.
+    public func user(id: String) async throws -> User? {
+        try await database.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT id, email, display_name, created_at FROM users WHERE id = ?", arguments: [id]
+            ).map { try Self.user($0, db) }
+        }
+    }
+
+    /// Replaces `userID`'s password hash (after a re-hash with stronger limits).
+    public func updatePasswordHash(userID: String, to hash: String) async throws {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [hash, userID])
+        }
+    }
+
+    /// The user in `row` with their roles, read in the same transaction.
+    static func user(_ row: Row, _ db: Database) throws -> User {
+        let id: String = row["id"]
+        return User(
+            id: id, email: EmailAddress(normalized: row["email"]), displayName: row["display_name"],
+            roles: try roles(of: id, db), createdAt: Timestamp(microsecondsSinceEpoch: row["created_at"]))
+    }
+
+    /// `userID`'s roles in the contract's order (patient, clinician, admin, then unknown ones by name).
+    static func roles(of userID: String, _ db: Database) throws -> [Identity.Role] {
+        let names = try String.fetchAll(db, sql: "SELECT role FROM user_roles WHERE user_id = ?", arguments: [userID])
+        let known = Identity.Role.knownCases.filter { names.contains($0.wireName) }
+        let unknown = names.filter { name in !known.contains { $0.wireName == name } }.sorted()
+        return known + unknown.map { Identity.Role(unknown: $0) }
+    }
+}

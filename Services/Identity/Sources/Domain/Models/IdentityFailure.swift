@@ -1,0 +1,15 @@
+/// Why an identity use case refused: the domain's reasons, which the Endpoint turns into
+/// typed `ServiceError`s with messages for people.
+public enum IdentityFailure: Error, Equatable, Sendable {
+    /// A field broke a rule the caller can fix.
+    case invalid(field: String, reason: String)
+    /// Another account already uses this e-mail address.
+    case emailTaken
+    /// The e-mail address and password do not match an account. Deliberately one case, so
+    /// nothing downstream can tell an unknown address from a wrong password.
+    case wrongCredentials
+    /// The token is unknown, expired or revoked (which one is not said).
+    case invalidToken
+    /// No user has this id.
+    case userNotFound(String)
+}

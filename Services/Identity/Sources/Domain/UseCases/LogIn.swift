@@ -1,0 +1,56 @@
+import IOInterface
+import ServiceKit
+
+/// Exchanges an e-mail address and password for a new session token.
+///
+/// An unknown address and a wrong password fail the same way (``IdentityFailure/wrongCredentials``)
+/// and take the same time: an unknown address still costs one Argon2id verification, against
+/// a dummy hash. A hash made with older limits is replaced while the password is at hand.
+public struct LogIn: Sendable {
+    /// A session just opened: the token is shown to the client once and never stored.
+    public struct Opened: Sendable, Equatable {
+        /// The bearer token (base64url of 32 random bytes).
+        public var token: String
+        /// When it stops working.
+        public var expiresAt: Timestamp
+        /// The user it belongs to.
+        public var userID: String
+    }
+
+    let world: World
+
+    /// A use case over `world`.
+    public init(world: World) {
+        self.world = world
+    }
+
+    /// Logs in; throws ``IdentityFailure/wrongCredentials`` when the pair does not match an account.
+    public func execute(email rawEmail: String, password: String) async throws -> Opened {
+        let passwords = world.passwords
+        let found = try await credentials(rawEmail)
+        let matches = try await Offload.run {
+            guard let found else { return passwords.verifyNothing(password) }
+            return passwords.verify(password, against: found.passwordHash)
+        }
+        guard matches, let found else { throw IdentityFailure.wrongCredentials }
+
+        if passwords.needsRehash(found.passwordHash) {
+            let stronger = try await Offload.run { try passwords.hash(password) }
+            try await world.users.updatePasswordHash(userID: found.user.id, to: stronger)
+            world.logger.info("re-hashed the password of user \(found.user.id) with \(passwords.limits)")
+        }
+
+        let token = try SessionTokens.generate()
+        let now = world.clock()
+        let expiresAt = now.adding(world.settings.sessionLifetime)
+        try await world.sessions.insert(
+            tokenHash: SessionTokens.storedHash(of: token), userID: found.user.id, createdAt: now, expiresAt: expiresAt)
+        return Opened(token: token, expiresAt: expiresAt, userID: found.user.id)
+    }
+
+    /// The account of `rawEmail`, or `nil` for an unknown or malformed address (both are just "wrong").
+    private func credentials(_ rawEmail: String) async throws -> UserRepository.Credentials? {
+        guard let email = EmailAddress(rawEmail) else { return nil }
+        return try await world.users.credentials(email: email)
+    }
+}

@@ -1,0 +1,54 @@
+import IOInterface
+import ServiceKit
+
+/// Creates an account: checks the fields, hashes the password with Argon2id off the event
+/// loop, and stores the user with the `patient` role (and `admin` for a bootstrap address).
+public struct RegisterUser: Sendable {
+    /// The fewest characters a password may have.
+    public static let minimumPasswordLength = 10
+    /// The most UTF-8 bytes a password may have: long enough for any passphrase, short
+    /// enough that nobody can make the server hash megabytes per request.
+    public static let maximumPasswordBytes = 1024
+    /// The most characters a display name may have.
+    public static let maximumDisplayNameLength = 100
+
+    let world: World
+
+    /// A use case over `world`.
+    public init(world: World) {
+        self.world = world
+    }
+
+    /// Registers `email` with `password`; throws ``IdentityFailure/invalid(field:reason:)``
+    /// or ``IdentityFailure/emailTaken``.
+    public func execute(email rawEmail: String, password: String, displayName rawName: String) async throws -> User {
+        guard let email = EmailAddress(rawEmail) else {
+            throw IdentityFailure.invalid(field: "email", reason: "\"\(rawEmail)\" is not an e-mail address like name@example.org")
+        }
+        guard password.count >= Self.minimumPasswordLength else {
+            throw IdentityFailure.invalid(
+                field: "password", reason: "the password must have at least \(Self.minimumPasswordLength) characters")
+        }
+        guard password.utf8.count <= Self.maximumPasswordBytes else {
+            throw IdentityFailure.invalid(
+                field: "password", reason: "the password must have at most \(Self.maximumPasswordBytes) bytes")
+        }
+        let displayName = rawName.trimmedWhitespace
+        guard !displayName.isEmpty, displayName.count <= Self.maximumDisplayNameLength else {
+            throw IdentityFailure.invalid(
+                field: "displayName",
+                reason: "the display name must have 1 to \(Self.maximumDisplayNameLength) characters besides spaces")
+        }
+        // Registration says `conflict` for a taken address anyway, so checking first leaks
+        // nothing and spares an Argon2id hash; the UNIQUE constraint still decides races.
+        guard try await !world.users.exists(email: email) else { throw IdentityFailure.emailTaken }
+
+        let passwords = world.passwords
+        let hash = try await Offload.run { try passwords.hash(password) }
+        let roles: [Identity.Role] = world.settings.adminEmails.contains(email.value) ? [.patient, .admin] : [.patient]
+        let user = User(id: world.makeID(), email: email, displayName: displayName, roles: roles, createdAt: world.clock())
+        try await world.users.insert(user, passwordHash: hash)
+        world.logger.info("registered user \(user.id)\(roles.contains(.admin) ? " as admin (VERTICALS_ADMIN_EMAILS)" : "")")
+        return user
+    }
+}

@@ -1,1 +1,0 @@
-// Identity vertical: in progress

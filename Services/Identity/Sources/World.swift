@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
+import IOInterface
+import Logging
+import ServiceKit
+import Storage
+
+/// Everything identity's use cases depend on, built once: in `main.swift` by ``live(runtime:)``,
+/// in tests by ``test(clock:caller:settings:)``. Use cases reach nothing else.
+public struct World: Sendable {
+    /// The current time.
+    public var clock: @Sendable () -> Timestamp
+    /// New ids for users.
+    public var makeID: @Sendable () -> String
+    /// Identity's own store.
+    public var database: any DatabaseWriter
+    /// Other verticals (identity calls none today; kept so every World has the same shape).
+    public var caller: any ServiceCalling
+    /// The daemon's logger.
+    public var logger: Logger
+    /// Session lifetime, admin bootstrap, Argon2id limits.
+    public var settings: Settings
+    /// Argon2id with ``Settings/passwordLimits``.
+    public var passwords: PasswordHasher
+
+    /// Creates a World from its parts.
+    public init(
+        clock: @escaping @Sendable () -> Timestamp, makeID: @escaping @Sendable () -> String,
+        database: any DatabaseWriter, caller: any ServiceCalling, logger: Logger, settings: Settings
+    ) throws {
+        self.clock = clock
+        self.makeID = makeID
+        self.database = database
+        self.caller = caller
+        self.logger = logger
+        self.settings = settings
+        passwords = try PasswordHasher(limits: settings.passwordLimits)
+    }
+
+    /// Users and roles in ``database``.
+    public var users: UserRepository { UserRepository(database: database) }
+    /// Sessions in ``database``.
+    public var sessions: SessionRepository { SessionRepository(database: database) }
+
+    /// The daemon's World: settings from the environment (see ``Settings/from(environment:)``),
+    /// the store under the state directory with full durability (a session acknowledged to a
+    /// client must survive a power cut, or a logged-out token could come back), the system clock.
+    public static func live(runtime: ServiceRuntime) throws -> World {
+        let settings = try Settings.from(environment: runtime.environment)
+        let database = try SQLiteStore.open(directory: runtime.stateDirectory, migrator: Migrations.all)
+        return try World(
+            clock: systemClock, makeID: randomID, database: database, caller: runtime.client, logger: runtime.logger,
+            settings: settings)
+    }
+
+    /// A World for tests: an in-memory store, a fixed clock (pass your own to move time), a
+    /// caller that fails every call the test did not stub, and libsodium's *minimum* Argon2id
+    /// limits so a test hashes in microseconds. Never use these limits outside tests.
+    public static func test(
+        clock: @escaping @Sendable () -> Timestamp = { Timestamp(secondsSinceEpoch: 1_795_426_200) },
+        caller: StubCaller = StubCaller(),
+        settings: Settings = Settings(passwordLimits: .minimum),
+        database: (any DatabaseWriter)? = nil
+    ) throws -> World {
+        try World(
+            clock: clock, makeID: randomID, database: database ?? SQLiteStore.inMemory(migrator: Migrations.all),
+            caller: caller, logger: Logger(label: "identity.test"), settings: settings)
+    }
+
+    /// The wall clock (`CLOCK_REALTIME`) as a Timestamp.
+    @Sendable static func systemClock() -> Timestamp {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Timestamp(microsecondsSinceEpoch: Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1_000)
+    }
+
+    /// A random (version 4) UUID in lower-case text.
+    @Sendable static func randomID() -> String {
+        UUID().uuidString.lowercased()
+    }
+}

@@ -1,0 +1,85 @@
+@testable import IdentityService
+import IOInterface
+@testable import ServiceKit
+import Storage
+import Synchronization
+import Testing
+
+// Shared fixtures of identity's tests: a clock the test moves, Worlds, inputs, and a way to
+// call the Endpoint's router in-process, through the same wire form a socket would carry.
+
+/// A fixed "now": 2026-11-23T09:30:00Z.
+let testNow = Timestamp(secondsSinceEpoch: 1_795_426_200)
+
+/// A clock that stands still until the test moves it.
+final class TestClock: Sendable {
+    private let micros = Atomic<Int64>(testNow.microsecondsSinceEpoch)
+
+    /// The current test time.
+    var now: Timestamp { Timestamp(microsecondsSinceEpoch: micros.load(ordering: .relaxed)) }
+
+    /// Moves time forward by `duration`.
+    func advance(_ duration: Duration) {
+        micros.wrappingAdd(Timestamp.epoch.adding(duration).microsecondsSinceEpoch, ordering: .relaxed)
+    }
+}
+
+extension Settings {
+    /// Production's settings with libsodium's minimum Argon2id limits, and `admins`.
+    static func fixture(
+        sessionLifetime: Duration = .seconds(24 * 3600), admins: Set<String> = ["root@example.org"],
+        passwordLimits: PasswordHasher.Limits = .minimum
+    ) -> Settings {
+        Settings(sessionLifetime: sessionLifetime, adminEmails: admins, passwordLimits: passwordLimits)
+    }
+}
+
+extension World {
+    /// A test World over `clock`, with ``Settings/fixture(sessionLifetime:admins:passwordLimits:)``.
+    static func fixture(
+        clock: TestClock = TestClock(), settings: Settings = .fixture(), database: (any DatabaseWriter)? = nil
+    ) throws -> World {
+        try World.test(clock: { clock.now }, settings: settings, database: database)
+    }
+}
+
+extension Identity.RegisterInput {
+    static func fixture(
+        email: String = "ada@example.org", password: String = "correct horse battery staple",
+        displayName: String = "Ada Lovelace"
+    ) -> Self {
+        .init(email: email, password: password, displayName: displayName)
+    }
+}
+
+extension Identity.LoginInput {
+    static func fixture(email: String = "ada@example.org", password: String = "correct horse battery staple") -> Self {
+        .init(email: email, password: password)
+    }
+}
+
+extension Router {
+    /// Serves one `operation` call in-process: encodes `input` as a request frame, runs the
+    /// route, and decodes the response frame, as the host and a client would.
+    func call<Input, Output>(_ operation: Operation<Input, Output>, _ input: Input) async throws -> Output {
+        let request = Message.frame(
+            Envelope(kind: .request, correlationID: 1, operation: operation.fullName), body: input)
+        let handler = try #require(self.route(for: operation.fullName), "\(operation.fullName) is not routed")
+        let message = try Message(payload: Array(request.dropFirst(FrameEncoder.headerSize)))
+        let response = try await handler(message, RequestContext(operation: operation.fullName, correlationID: 1))
+        return try Message(payload: Array(response.dropFirst(FrameEncoder.headerSize))).decodeBody(as: Output.self)
+    }
+}
+
+/// The `ServiceError` `body` throws; records an issue when it throws something else or nothing.
+func serviceError(_ body: () async throws -> some Any) async -> ServiceError? {
+    do {
+        _ = try await body()
+        Issue.record("expected a ServiceError, got success")
+    } catch let error as ServiceError {
+        return error
+    } catch {
+        Issue.record("expected a ServiceError, got \(error)")
+    }
+    return nil
+}

@@ -1,0 +1,43 @@
+@testable import IdentityService
+import Testing
+
+@Suite("identity's settings from the environment")
+struct SettingsTests {
+    @Test func settings_withAnEmptyEnvironment_areProductions() throws {
+        let settings = try Settings.from(environment: [:])
+
+        #expect(settings.sessionLifetime == .seconds(24 * 3600))
+        #expect(settings.adminEmails.isEmpty)
+        #expect(settings.passwordLimits == .interactive)
+        #expect(settings.passwordLimits.operations == 2 && settings.passwordLimits.memoryBytes == 64 << 20)
+    }
+
+    @Test func settings_readEveryVariable() throws {
+        let settings = try Settings.from(environment: [
+            "IDENTITY_SESSION_HOURS": "2",
+            "VERTICALS_ADMIN_EMAILS": " Root@Example.org, ops@example.org ,",
+            "IDENTITY_PWHASH_OPSLIMIT": "1",
+            "IDENTITY_PWHASH_MEMLIMIT": "8192",
+        ])
+
+        #expect(settings.sessionLifetime == .seconds(7200))
+        #expect(settings.adminEmails == ["root@example.org", "ops@example.org"])
+        #expect(settings.passwordLimits == PasswordHasher.Limits(operations: 1, memoryBytes: 8192))
+    }
+
+    @Test(
+        "a value identity cannot use stops the daemon, naming the variable",
+        arguments: [
+            ("IDENTITY_SESSION_HOURS", "0"), ("IDENTITY_SESSION_HOURS", "a day"),
+            ("VERTICALS_ADMIN_EMAILS", "root"), ("IDENTITY_PWHASH_OPSLIMIT", "0"),
+            ("IDENTITY_PWHASH_MEMLIMIT", "1024"), ("IDENTITY_PWHASH_MEMLIMIT", "-5"),
+        ])
+    func settings_givenAnUnusableValue_throw(variable: String, value: String) {
+        #expect(throws: SettingsError.self) { try Settings.from(environment: [variable: value]) }
+        do {
+            _ = try Settings.from(environment: [variable: value])
+        } catch {
+            #expect(error.variable.contains(variable))
+        }
+    }
+}
