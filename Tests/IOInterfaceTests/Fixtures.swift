@@ -194,6 +194,39 @@ extension Clinics.NearbyClinics {
     static let minimal = Self(clinics: [])
 }
 
+extension Clinics.GetManyInput {
+    static func fixture(ids: [String] = ["c_0001", "c_0002", "c_missing"]) -> Self {
+        .init(ids: ids)
+    }
+
+    static let minimal = Self(ids: [])
+}
+
+extension Clinics.CheckSlotInput {
+    static func fixture(
+        clinicID: String = "c_0001", service: Clinics.Service = .unknown("acupuncture"),
+        startsAt: Timestamp = Timestamp(secondsSinceEpoch: 1_795_426_200),
+        endsAt: Timestamp = Timestamp(microsecondsSinceEpoch: 1_795_428_000_000_001)
+    ) -> Self {
+        .init(clinicID: clinicID, service: service, startsAt: startsAt, endsAt: endsAt)
+    }
+
+    static let minimal = Self(
+        clinicID: "", service: .gp, startsAt: Timestamp(microsecondsSinceEpoch: -1), endsAt: .epoch)
+}
+
+extension Clinics.SlotCheck {
+    static func fixture(
+        clinicID: String = "c_0001", clinicName: String = "Hill Street Surgery", offersService: Bool = true,
+        isOpen: Bool = false,
+        reason: String = "The slot 17:30–18:15 (Europe/London) is outside Monday's opening hours: 08:00–18:00."
+    ) -> Self {
+        .init(clinicID: clinicID, clinicName: clinicName, offersService: offersService, isOpen: isOpen, reason: reason)
+    }
+
+    static let minimal = Self(clinicID: "", clinicName: "", offersService: false, isOpen: false, reason: "")
+}
+
 // MARK: All of them
 
 /// One example value of a message, named for test output.
@@ -229,7 +262,10 @@ enum Fixtures {
         pair(Clinics.NearbyClinic.fixture(), .minimal),
         pair(Clinics.NearbyClinics.fixture(), .minimal),
         pair(Clinics.OpeningHours.fixture(), .minimal),
-    ].flatMap { $0 } + notifications
+        pair(Clinics.GetManyInput.fixture(), .minimal),
+        pair(Clinics.CheckSlotInput.fixture(), .minimal),
+        pair(Clinics.SlotCheck.fixture(), .minimal),
+    ].flatMap { $0 } + appointments + notifications + records
 
     static func pair<M: WireMessage>(_ full: M, _ minimal: M) -> [Example] {
         [Example(kind: .full, value: full), Example(kind: .minimal, value: minimal)]

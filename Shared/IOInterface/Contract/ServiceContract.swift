@@ -15,7 +15,7 @@ public protocol ServiceContract: Sendable {
 /// Every contract in IOInterface, for tools that work across the suite (`describe`, the lock file, `call`).
 public enum Contracts {
     /// All vertical contracts, in dependency order.
-    public static let all: [any ServiceContract.Type] = [Identity.self, Clinics.self, Notifications.self]
+    public static let all: [any ServiceContract.Type] = [Identity.self, Clinics.self, Notifications.self, Appointments.self, Records.self]
 
     /// The operation named `service.operation`, if any contract declares it.
     public static func operation(_ fullName: String) -> OperationDescriptor? {

@@ -237,3 +237,80 @@ extension Clinics.OpeningHours {
             closes: try body.required(closes, 3))
     }
 }
+
+extension Clinics.GetManyInput {
+    public func encode(to body: inout BodyWriter) {
+        body.write(1, ids)
+    }
+
+    public init(from body: inout BodyReader) throws(WireDecodingError) {
+        var ids: [String] = []
+        while let tag = try body.nextTag() {
+            switch tag {
+            case 1: ids.append(try body.read())
+            default: try body.skip()
+            }
+        }
+        self.init(ids: ids)
+    }
+}
+
+extension Clinics.CheckSlotInput {
+    public func encode(to body: inout BodyWriter) {
+        body.write(1, clinicID)
+        body.write(2, service)
+        body.write(3, startsAt)
+        body.write(4, endsAt)
+    }
+
+    public init(from body: inout BodyReader) throws(WireDecodingError) {
+        var clinicID: String?
+        var service: Clinics.Service?
+        var startsAt: Timestamp?
+        var endsAt: Timestamp?
+        while let tag = try body.nextTag() {
+            switch tag {
+            case 1: clinicID = try body.read()
+            case 2: service = try body.read()
+            case 3: startsAt = try body.read()
+            case 4: endsAt = try body.read()
+            default: try body.skip()
+            }
+        }
+        self.init(
+            clinicID: try body.required(clinicID, 1), service: try body.required(service, 2),
+            startsAt: try body.required(startsAt, 3), endsAt: try body.required(endsAt, 4))
+    }
+}
+
+extension Clinics.SlotCheck {
+    public func encode(to body: inout BodyWriter) {
+        body.write(1, clinicID)
+        body.write(2, clinicName)
+        body.write(3, offersService)
+        body.write(4, isOpen)
+        body.write(5, reason)
+    }
+
+    public init(from body: inout BodyReader) throws(WireDecodingError) {
+        var clinicID: String?
+        var clinicName: String?
+        var offersService: Bool?
+        var isOpen: Bool?
+        var reason: String?
+        while let tag = try body.nextTag() {
+            switch tag {
+            case 1: clinicID = try body.read()
+            case 2: clinicName = try body.read()
+            case 3: offersService = try body.read()
+            case 4: isOpen = try body.read()
+            case 5: reason = try body.read()
+            default: try body.skip()
+            }
+        }
+        self.init(
+            clinicID: try body.required(clinicID, 1), clinicName: try body.required(clinicName, 2),
+            offersService: try body.required(offersService, 3), isOpen: try body.required(isOpen, 4),
+            reason: try body.required(reason, 5))
+    }
+}

@@ -1,9 +1,11 @@
 /// The clinics vertical's contract: the clinic network, where each clinic is, what it
 /// offers and when it opens.
 ///
-/// Appointments and records call ``get`` to check that a clinic exists and read its
-/// opening hours; patients find clinics with ``search`` and ``nearest``. Only admins
-/// add clinics (``create``, checked through ``Identity/authenticate``).
+/// Appointments call ``checkSlot`` so that opening hours and time zones stay with the
+/// vertical that owns them; records call ``get`` to check a clinic exists and
+/// ``getMany`` to name the clinics of a whole history at once; patients find clinics
+/// with ``search`` and ``nearest``. Only admins add clinics (``create``, checked through
+/// ``Identity/authenticate``).
 public enum Clinics: ServiceContract {
     public static let name = "clinics"
     public static let summary = "Clinics: where they are, the services they offer and their opening hours."
@@ -28,7 +30,21 @@ public enum Clinics: ServiceContract {
         summary: "List the clinics nearest a point by great-circle distance, closest first, optionally by service.",
         errors: [.invalidInput])
 
-    public static let operations = [create.descriptor, get.descriptor, search.descriptor, nearest.descriptor]
+    /// Looks many clinics up at once; unknown ids are simply absent from the answer.
+    public static let getMany = Operation<GetManyInput, ClinicList>(
+        name, "getMany", summary: "Fetch the clinics with the given ids; unknown ids are left out.",
+        errors: [.invalidInput])
+
+    /// Says whether a clinic offers a service and is open for a whole slot, in its own time zone.
+    public static let checkSlot = Operation<CheckSlotInput, SlotCheck>(
+        name, "checkSlot",
+        summary: "Check that a clinic offers a service and is open for the whole of a slot, in its own time zone.",
+        errors: [.invalidInput, .notFound])
+
+    public static let operations = [
+        create.descriptor, get.descriptor, search.descriptor, nearest.descriptor, getMany.descriptor,
+        checkSlot.descriptor,
+    ]
 
     // MARK: Inputs
 
@@ -143,6 +159,48 @@ public enum Clinics: ServiceContract {
             ])
     }
 
+    /// The Input of ``Clinics/getMany``.
+    public struct GetManyInput: WireMessage {
+        /// The clinics' ids, at most 500; duplicates are answered once.
+        public var ids: [String]
+
+        /// Creates the value from its fields.
+        public init(ids: [String]) {
+            self.ids = ids
+        }
+
+        public static let schema = MessageSchema("clinics.GetManyInput", [.repeated(1, "ids", .string)])
+    }
+
+    /// The Input of ``Clinics/checkSlot``.
+    public struct CheckSlotInput: WireMessage {
+        /// The clinic's id, from ``Clinic/id``.
+        public var clinicID: String
+        /// The service the slot is for.
+        public var service: Service
+        /// When the slot starts.
+        public var startsAt: Timestamp
+        /// When the slot ends; after ``startsAt``.
+        public var endsAt: Timestamp
+
+        /// Creates the value from its fields.
+        public init(clinicID: String, service: Service, startsAt: Timestamp, endsAt: Timestamp) {
+            self.clinicID = clinicID
+            self.service = service
+            self.startsAt = startsAt
+            self.endsAt = endsAt
+        }
+
+        public static let schema = MessageSchema(
+            "clinics.CheckSlotInput",
+            [
+                .required(1, "clinicID", .string),
+                .required(2, "service", .enumeration(Service.schema)),
+                .required(3, "startsAt", .timestamp),
+                .required(4, "endsAt", .timestamp),
+            ])
+    }
+
     // MARK: Outputs
 
     /// A clinic of the network.
@@ -201,7 +259,7 @@ public enum Clinics: ServiceContract {
             ])
     }
 
-    /// The answer of ``Clinics/search``: matching clinics, by name.
+    /// The answer of ``Clinics/search`` (matching clinics, by name) and ``Clinics/getMany``.
     public struct ClinicList: WireMessage {
         /// The clinics, at most the requested limit.
         public var clinics: [Clinic]
@@ -245,6 +303,40 @@ public enum Clinics: ServiceContract {
 
         public static let schema = MessageSchema(
             "clinics.NearbyClinics", [.repeated(1, "clinics", .message(NearbyClinic.self))])
+    }
+
+    /// The answer of ``Clinics/checkSlot``: whether the slot can be booked at this clinic, and why not.
+    public struct SlotCheck: WireMessage {
+        /// The clinic checked.
+        public var clinicID: String
+        /// The clinic's name, for messages to patients.
+        public var clinicName: String
+        /// Whether the clinic offers the requested service.
+        public var offersService: Bool
+        /// Whether the clinic is open for the whole slot, in its own time zone; a slot that
+        /// crosses closing time or local midnight is not.
+        public var isOpen: Bool
+        /// Why the slot cannot be booked, for a person; empty when it can.
+        public var reason: String
+
+        /// Creates the value from its fields.
+        public init(clinicID: String, clinicName: String, offersService: Bool, isOpen: Bool, reason: String) {
+            self.clinicID = clinicID
+            self.clinicName = clinicName
+            self.offersService = offersService
+            self.isOpen = isOpen
+            self.reason = reason
+        }
+
+        public static let schema = MessageSchema(
+            "clinics.SlotCheck",
+            [
+                .required(1, "clinicID", .string),
+                .required(2, "clinicName", .string),
+                .required(3, "offersService", .bool),
+                .required(4, "isOpen", .bool),
+                .required(5, "reason", .string),
+            ])
     }
 
     // MARK: Values
