@@ -1,0 +1,143 @@
+import IOInterface
+import Storage
+
+/// Clinics in the vertical's own SQLite store. Every method runs on GRDB's queues, off the event loop.
+public struct ClinicRepository: Sendable {
+    /// The store.
+    public let database: any DatabaseWriter
+
+    /// A repository over `database` (migrated with ``Migrations``).
+    public init(database: any DatabaseWriter) {
+        self.database = database
+    }
+
+    /// Stores a new clinic with its services and hours, in one transaction.
+    public func insert(_ clinic: Clinics.Clinic) async throws {
+        try await database.write { db in try Self.insert(clinic, in: db) }
+    }
+
+    /// The clinic with `id`, if any.
+    public func clinic(id: String) async throws -> Clinics.Clinic? {
+        try await database.read { db in try Self.load(ids: [id], in: db)[id] }
+    }
+
+    /// The clinics with these ids, in the order given; unknown ids are left out, duplicates answered once.
+    public func clinics(ids: [String]) async throws -> [Clinics.Clinic] {
+        var seen = Set<String>()
+        let unique = ids.filter { seen.insert($0).inserted }
+        guard !unique.isEmpty else { return [] }
+        let found = try await database.read { db in try Self.load(ids: unique, in: db) }
+        return unique.compactMap { found[$0] }
+    }
+
+    /// Up to `limit` clinics whose name contains `text`, ignoring case, by name.
+    public func clinics(nameContaining text: String, limit: Int) async throws -> [Clinics.Clinic] {
+        let needle = Self.folded(text)
+        return try await database.read { db in
+            // instr() rather than LIKE: no wildcards to escape, and it compares the folded forms exactly.
+            let ids = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT id FROM clinic WHERE instr(name_folded, ?) > 0 ORDER BY name_folded, id LIMIT ?
+                    """,
+                arguments: [needle, limit])
+            let found = try Self.load(ids: ids, in: db)
+            return ids.compactMap { found[$0] }
+        }
+    }
+
+    /// The id and location of every clinic, or of those offering `service`: the candidates of `nearest`.
+    ///
+    /// Only three columns per clinic, so a scan of the whole directory stays cheap; the
+    /// full clinics are loaded for the few that are returned.
+    public func locations(offering service: Clinics.Service?) async throws -> [(id: String, location: Coordinate)] {
+        try await database.read { db in
+            let rows: [Row]
+            if let service {
+                rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT c.id, c.latitude, c.longitude FROM clinic c
+                        JOIN clinic_service s ON s.clinic_id = c.id AND s.service = ?
+                        """,
+                    arguments: [service.wireName])
+            } else {
+                rows = try Row.fetchAll(db, sql: "SELECT id, latitude, longitude FROM clinic")
+            }
+            return rows.map { row in
+                (id: row["id"], location: Coordinate(latitude: row["latitude"], longitude: row["longitude"]))
+            }
+        }
+    }
+
+    /// How many clinics the store holds.
+    public func count() async throws -> Int {
+        try await database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM clinic") ?? 0 }
+    }
+
+    // MARK: Inside a transaction
+
+    /// Inserts `clinic` with its services and hours (used by ``insert(_:)`` and the seed migration).
+    static func insert(_ clinic: Clinics.Clinic, in db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO clinic (id, name, name_folded, address, latitude, longitude, time_zone, phone, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                clinic.id, clinic.name, folded(clinic.name), clinic.address, clinic.latitude, clinic.longitude,
+                clinic.timeZone, clinic.phone, clinic.createdAt.microsecondsSinceEpoch,
+            ])
+        for service in clinic.services {
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO clinic_service (clinic_id, service) VALUES (?, ?)",
+                arguments: [clinic.id, service.wireName])
+        }
+        for period in clinic.hours {
+            guard let weekday = period.weekday.isoNumber else { continue }
+            try db.execute(
+                sql: "INSERT INTO opening_hours (clinic_id, weekday, opens, closes) VALUES (?, ?, ?, ?)",
+                arguments: [clinic.id, weekday, period.opens, period.closes])
+        }
+    }
+
+    /// The clinics with `ids`, by id, in three queries whatever their number.
+    static func load(ids: [String], in db: Database) throws -> [String: Clinics.Clinic] {
+        guard !ids.isEmpty else { return [:] }
+        var services: [String: Set<String>] = [:]
+        for row in try Row.fetchAll(db, SQLRequest<Row>(literal: """
+            SELECT clinic_id, service FROM clinic_service WHERE clinic_id IN \(ids)
+            """))
+        {
+            services[row["clinic_id"], default: []].insert(row["service"])
+        }
+        var hours: [String: [Clinics.OpeningHours]] = [:]
+        for row in try Row.fetchAll(db, SQLRequest<Row>(literal: """
+            SELECT clinic_id, weekday, opens, closes FROM opening_hours WHERE clinic_id IN \(ids)
+            ORDER BY clinic_id, weekday, opens
+            """))
+        {
+            guard let weekday = Clinics.Weekday(isoNumber: row["weekday"]) else { continue }
+            hours[row["clinic_id"], default: []].append(
+                Clinics.OpeningHours(weekday: weekday, opens: row["opens"], closes: row["closes"]))
+        }
+        var clinics: [String: Clinics.Clinic] = [:]
+        for row in try Row.fetchAll(db, SQLRequest<Row>(literal: "SELECT * FROM clinic WHERE id IN \(ids)")) {
+            let id: String = row["id"]
+            let offered = services[id] ?? []
+            clinics[id] = Clinics.Clinic(
+                id: id, name: row["name"], address: row["address"], latitude: row["latitude"],
+                longitude: row["longitude"], timeZone: row["time_zone"], phone: row["phone"],
+                // Contract order, so every answer lists services the same way.
+                services: Clinics.Service.knownCases.filter { offered.contains($0.wireName) },
+                hours: hours[id] ?? [],
+                createdAt: Timestamp(microsecondsSinceEpoch: row["created_at"]))
+        }
+        return clinics
+    }
+
+    /// The form names are compared in: lowercased, so `HILL` finds "Hill Street Surgery".
+    static func folded(_ text: String) -> String {
+        text.lowercased()
+    }
+}

@@ -1,0 +1,25 @@
+import IOInterface
+import ServiceKit
+
+/// Adds a clinic to the network; only an admin may.
+public struct CreateClinic {
+    let world: World
+
+    /// Creates the use case.
+    public init(world: World) {
+        self.world = world
+    }
+
+    /// Checks the caller is an admin (through identity), validates, stores and returns the clinic.
+    ///
+    /// Identity's `unauthenticated`, `unavailable` and `deadlineExceeded` pass through
+    /// unchanged, and nothing is stored unless every check passed.
+    public func execute(token: String, draft: ClinicDraft) async throws -> Clinics.Clinic {
+        let principal = try await world.caller.call(Identity.authenticate, .init(token: token))
+        guard principal.roles.contains(.admin) else { throw ClinicError.notAdmin(userID: principal.userID) }
+        let clinic = try draft.validated().clinic(id: world.newID(), createdAt: world.now())
+        try await world.clinics.insert(clinic)
+        world.logger.info("clinic created", metadata: ["id": "\(clinic.id)", "by": "\(principal.userID)"])
+        return clinic
+    }
+}

@@ -1,0 +1,37 @@
+import IOInterface
+
+/// Lists the clinics closest to a point by great-circle distance, optionally only those
+/// offering a service.
+///
+/// Every candidate's distance is computed (a full scan of id, latitude and longitude):
+/// with a directory of tens or thousands of clinics that costs well under a millisecond
+/// and is exact everywhere, near the poles and across the antimeridian included. A
+/// bounding-box prefilter (the store indexes latitude) would only pay off with a radius
+/// to search within or a far larger directory; correctness first.
+public struct FindNearestClinics {
+    let world: World
+
+    /// Creates the use case.
+    public init(world: World) {
+        self.world = world
+    }
+
+    /// Up to `limit` clinics nearest `point`, closest first (ties by id), each with its distance in metres.
+    public func execute(
+        point: Coordinate, limit: Int, service: Clinics.Service?
+    ) async throws -> [(clinic: Clinics.Clinic, distanceMetres: Double)] {
+        if let problem = point.problem { throw ClinicError.invalid(field: problem.field, reason: problem.reason) }
+        try SearchClinics.check(limit: limit)
+        let candidates = try await world.clinics.locations(offering: service)
+        let nearest = candidates
+            .map { (id: $0.id, distance: point.distance(to: $0.location)) }
+            .sorted { ($0.distance, $0.id) < ($1.distance, $1.id) }
+            .prefix(limit)
+        let clinics = try await world.clinics.clinics(ids: nearest.map(\.id))
+        let byID = Dictionary(uniqueKeysWithValues: clinics.map { ($0.id, $0) })
+        // A clinic deleted between the two reads is simply left out.
+        return nearest.compactMap { candidate in
+            byID[candidate.id].map { (clinic: $0, distanceMetres: candidate.distance) }
+        }
+    }
+}

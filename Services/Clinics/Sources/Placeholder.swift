@@ -1,1 +1,0 @@
-// Clinics vertical: in progress

@@ -1,0 +1,32 @@
+import IOInterface
+import ServiceKit
+import Testing
+
+@testable import ClinicsService
+
+@Suite("Clinics' endpoint")
+struct EndpointTests {
+    @Test func routes_serveEveryOperationOfTheContract() throws {
+        let router = Endpoint.routes(world: try World.fixture())
+        #expect(Set(router.operations.map(\.fullName)) == Set(Clinics.operations.map(\.fullName)))
+    }
+
+    @Test(arguments: [
+        (ClinicError.invalid(field: "latitude", reason: "must be in -90...90"), ErrorCode.invalidInput, "field"),
+        (ClinicError.notFound(id: "c_1"), ErrorCode.notFound, "id"),
+        (ClinicError.notAdmin(userID: "u_1"), ErrorCode.permissionDenied, "userID"),
+    ])
+    func domainErrors_becomeTypedServiceErrors_withDetails(error: ClinicError, code: ErrorCode, key: String) {
+        let mapped = Endpoint.serviceError(error)
+        #expect(mapped.code == code)
+        #expect(mapped.detail(key) != nil)
+        #expect(!mapped.retryable)
+        #expect(mapped.message.hasSuffix("."))
+    }
+
+    @Test func serviceErrorsOfOtherVerticals_passThroughUnchanged() async {
+        let original = ServiceError(.deadlineExceeded, "identity did not answer in time")
+        let error = await serviceError { throw original }
+        #expect(error == original)
+    }
+}

@@ -1,0 +1,107 @@
+import IOInterface
+import ServiceKit
+import Testing
+
+@testable import ClinicsService
+
+// Shared fixtures of the clinics tests: every parameter has a default.
+
+/// The token of an admin, a patient, and one identity does not know.
+enum Tokens {
+    static let admin = "token-admin"
+    static let patient = "token-patient"
+    static let unknown = "token-unknown"
+}
+
+extension Identity.Principal {
+    static func fixture(
+        userID: String = "u_admin", displayName: String = "Grace Admin", roles: [Identity.Role] = [.admin],
+        expiresAt: Timestamp = Timestamp(secondsSinceEpoch: 1_900_000_000)
+    ) -> Self {
+        .init(userID: userID, displayName: displayName, roles: roles, expiresAt: expiresAt)
+    }
+}
+
+extension StubCaller {
+    /// Identity answering `authenticate` for ``Tokens``: an admin, a patient, else `unauthenticated`.
+    static func identity() -> StubCaller {
+        StubCaller().on(Identity.authenticate) { (input: Identity.TokenInput) throws(ServiceError) in
+            switch input.token {
+            case Tokens.admin: return .fixture()
+            case Tokens.patient: return .fixture(userID: "u_patient", displayName: "Pat Patient", roles: [.patient])
+            default: throw ServiceError(.unauthenticated, "the session token is not valid; log in again")
+            }
+        }
+    }
+
+    /// Identity that is down: every `authenticate` fails as a real client would.
+    static func identityDown() -> StubCaller {
+        StubCaller().on(Identity.authenticate) { (_: Identity.TokenInput) throws(ServiceError) -> Identity.Principal in
+            throw ServiceError(.unavailable, "identity is not running")
+        }
+    }
+}
+
+/// Opening hours of every weekday from `opens` to `closes` (minutes after midnight).
+func everyWeekday(_ opens: Int, _ closes: Int) -> [Clinics.OpeningHours] {
+    [Clinics.Weekday.monday, .tuesday, .wednesday, .thursday, .friday].map {
+        Clinics.OpeningHours(weekday: $0, opens: opens, closes: closes)
+    }
+}
+
+extension ClinicDraft {
+    static func fixture(
+        name: String = "Hill Street Surgery", address: String = "12 Hill Street, London W1J 5NB",
+        latitude: Double = 51.5081, longitude: Double = -0.1464, timeZone: String = "Europe/London",
+        phone: String? = "+44 20 7946 0102", services: [Clinics.Service] = [.gp, .vaccination],
+        hours: [Clinics.OpeningHours] = everyWeekday(540, 1020)
+    ) -> Self {
+        .init(
+            name: name, address: address, location: Coordinate(latitude: latitude, longitude: longitude),
+            timeZone: timeZone, phone: phone, services: services, hours: hours)
+    }
+}
+
+/// Well-known places, for distance tests.
+enum Places {
+    static let london = Coordinate(latitude: 51.5074, longitude: -0.1278)
+    static let manchester = Coordinate(latitude: 53.4808, longitude: -2.2426)
+    static let edinburgh = Coordinate(latitude: 55.9533, longitude: -3.1883)
+    static let cardiff = Coordinate(latitude: 51.4816, longitude: -3.1791)
+}
+
+extension Timestamp {
+    /// The instant an RFC 3339 literal names; traps on a typo so tests read as dates.
+    static func at(_ text: String) -> Timestamp {
+        guard let timestamp = RFC3339.parse(text) else { fatalError("not RFC 3339: \(text)") }
+        return timestamp
+    }
+}
+
+extension World {
+    /// A test world with identity stubbed (``StubCaller/identity()``) unless told otherwise.
+    static func fixture(caller: any ServiceCalling = StubCaller.identity(), seedDirectory: Bool = false) throws -> World {
+        try .test(caller: caller, seedDirectory: seedDirectory)
+    }
+
+    /// Stores `draft` directly (no identity call), as if an admin had created it; returns it.
+    @discardableResult
+    func given(_ draft: ClinicDraft = .fixture(), id: String? = nil) async throws -> Clinics.Clinic {
+        let clinic = try draft.validated().clinic(id: id ?? newID(), createdAt: now())
+        try await clinics.insert(clinic)
+        return clinic
+    }
+}
+
+/// The ``ServiceError`` the endpoint would answer for what `body` throws.
+func serviceError(_ body: () async throws -> Void) async -> ServiceError? {
+    do {
+        try await Endpoint.mapped(body)
+        return nil
+    } catch let error as ServiceError {
+        return error
+    } catch {
+        Issue.record("not a ServiceError: \(error)")
+        return nil
+    }
+}
