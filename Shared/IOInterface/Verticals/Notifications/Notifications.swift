@@ -7,11 +7,13 @@ public enum Notifications: ServiceContract {
     public static let name = "notifications"
     public static let summary = "Per-user inboxes: notifications other verticals send, and whether each was read."
 
-    /// Puts a notification in a user's inbox; a repeated `deduplicationKey` returns the first one.
+    /// Puts a notification in a user's inbox; a repeated `deduplicationKey` returns the first one
+    /// (`conflict` if that key was used for another user). `notFound` when identity has no such
+    /// user; `unavailable` when identity cannot be asked, and then nothing is stored.
     public static let send = Operation<SendInput, Notification>(
         name, "send",
         summary: "Deliver a notification to a user's inbox, exactly once per deduplication key.",
-        errors: [.invalidInput, .notFound, .unavailable])
+        errors: [.invalidInput, .notFound, .conflict, .unavailable])
 
     /// Lists the caller's notifications, newest first.
     public static let inbox = Operation<InboxInput, Inbox>(
@@ -36,8 +38,8 @@ public enum Notifications: ServiceContract {
         /// The message, 1...4000 characters.
         public var body: String
         /// The sender's idempotency key, unique per delivery it means (e.g. `appointments.booked:<id>`):
-        /// sending again with the same key returns the first notification instead of a second one.
-        /// At most 200 characters.
+        /// sending again with the same key returns the first notification instead of a second one
+        /// (the same key for another user is a `conflict`). At most 200 characters.
         public var deduplicationKey: String?
 
         /// Creates the value from its fields.

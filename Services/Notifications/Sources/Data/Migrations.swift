@@ -1,0 +1,29 @@
+import Storage
+
+/// Notifications' store schema, one versioned migration at a time. Run at start-up by
+/// `SQLiteStore.open`; a migration, once shipped, never changes — add the next one instead.
+public enum Migrations {
+    /// Every migration, in order.
+    public static var all: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            // Times are microseconds since the Unix epoch (Timestamp). The implicit rowid orders
+            // notifications delivered in the same microsecond. A UNIQUE deduplication key makes
+            // a retried send find the first delivery instead of storing a second one.
+            try db.execute(
+                sql: """
+                    CREATE TABLE notifications (
+                        id TEXT NOT NULL UNIQUE,
+                        user_id TEXT NOT NULL,
+                        title TEXT NOT NULL,
+                        body TEXT NOT NULL,
+                        created_at INTEGER NOT NULL,
+                        read_at INTEGER,
+                        deduplication_key TEXT UNIQUE
+                    );
+                    CREATE INDEX notifications_by_user ON notifications(user_id, created_at);
+                    """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,85 @@
+import IOInterface
+import Storage
+
+/// Notifications in notifications' own SQLite store.
+public struct NotificationRepository: Sendable {
+    private let database: any DatabaseWriter
+    private static let columns = "id, user_id, title, body, created_at, read_at, deduplication_key"
+
+    /// A repository over `database`.
+    public init(database: any DatabaseWriter) {
+        self.database = database
+    }
+
+    /// Stores `notification`, unless its deduplication key is taken: then stores nothing and
+    /// returns the notification stored first under that key. One transaction decides, so
+    /// two racing sends of one key store one notification.
+    public func insertOnce(_ notification: Notification) async throws -> Notification {
+        try await database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO notifications (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (deduplication_key) DO NOTHING
+                    """,
+                arguments: [
+                    notification.id, notification.userID, notification.title, notification.body,
+                    notification.createdAt.microsecondsSinceEpoch,
+                    notification.readAt?.microsecondsSinceEpoch, notification.deduplicationKey,
+                ])
+            guard db.changesCount == 0, let key = notification.deduplicationKey else { return notification }
+            return try Self.fetchOne(db, where: "deduplication_key = ?", key)!
+        }
+    }
+
+    /// The notification stored under deduplication key `key`, if any.
+    public func notification(deduplicationKey key: String) async throws -> Notification? {
+        try await database.read { db in try Self.fetchOne(db, where: "deduplication_key = ?", key) }
+    }
+
+    /// The notification with `id`, if any.
+    public func notification(id: String) async throws -> Notification? {
+        try await database.read { db in try Self.fetchOne(db, where: "id = ?", id) }
+    }
+
+    /// `userID`'s newest `limit` notifications (only unread ones when `unreadOnly`), and their unread count.
+    public func inbox(userID: String, unreadOnly: Bool, limit: Int) async throws -> InboxPage {
+        try await database.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.columns) FROM notifications
+                    WHERE user_id = ? \(unreadOnly ? "AND read_at IS NULL" : "")
+                    ORDER BY created_at DESC, rowid DESC LIMIT ?
+                    """,
+                arguments: [userID, limit])
+            let unread = try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM notifications WHERE user_id = ? AND read_at IS NULL",
+                arguments: [userID]) ?? 0
+            return InboxPage(notifications: rows.map(Self.notification), unreadCount: unread)
+        }
+    }
+
+    /// Marks notification `id` read at `now` unless it was read before (the first time stays);
+    /// returns it as stored afterwards.
+    public func markRead(id: String, at now: Timestamp) async throws -> Notification? {
+        try await database.write { db in
+            try db.execute(
+                sql: "UPDATE notifications SET read_at = ? WHERE id = ? AND read_at IS NULL",
+                arguments: [now.microsecondsSinceEpoch, id])
+            return try Self.fetchOne(db, where: "id = ?", id)
+        }
+    }
+
+    private static func fetchOne(_ db: Database, where condition: String, _ value: String) throws -> Notification? {
+        try Row.fetchOne(db, sql: "SELECT \(columns) FROM notifications WHERE \(condition)", arguments: [value])
+            .map(notification)
+    }
+
+    private static func notification(_ row: Row) -> Notification {
+        Notification(
+            id: row["id"], userID: row["user_id"], title: row["title"], body: row["body"],
+            createdAt: Timestamp(microsecondsSinceEpoch: row["created_at"]),
+            readAt: (row["read_at"] as Int64?).map(Timestamp.init(microsecondsSinceEpoch:)),
+            deduplicationKey: row["deduplication_key"])
+    }
+}

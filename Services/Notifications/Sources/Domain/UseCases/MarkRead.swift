@@ -1,0 +1,25 @@
+/// Marks one of the caller's notifications read. Idempotent: marking it again changes
+/// nothing and answers with the time it was first read.
+public struct MarkRead: Sendable {
+    let world: World
+
+    /// A use case over `world`.
+    public init(world: World) {
+        self.world = world
+    }
+
+    /// The notification after marking; throws ``NotificationsFailure/notFound(_:)``,
+    /// ``NotificationsFailure/notYours(_:)`` (another user's), or identity's `ServiceError`.
+    public func execute(token: String, id: String) async throws -> Notification {
+        let userID = try await AuthenticateCaller(world: world).execute(token: token)
+        guard let found = try await world.notifications.notification(id: id) else {
+            throw NotificationsFailure.notFound(id)
+        }
+        guard found.userID == userID else { throw NotificationsFailure.notYours(id) }
+        if found.readAt != nil { return found }
+        guard let marked = try await world.notifications.markRead(id: id, at: world.clock()) else {
+            throw NotificationsFailure.notFound(id)
+        }
+        return marked
+    }
+}

@@ -1,1 +1,0 @@
-// Notifications vertical: in progress

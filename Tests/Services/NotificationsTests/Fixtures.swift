@@ -1,0 +1,118 @@
+import IOInterface
+@testable import NotificationsService
+@testable import ServiceKit
+import Storage
+import Synchronization
+import Testing
+
+// Shared fixtures of notifications' tests: a clock the test moves, a fake identity, Worlds,
+// inputs, and a way to call the Endpoint's router in-process through the wire form.
+
+/// A fixed "now": 2026-11-23T09:30:00Z.
+let testNow = Timestamp(secondsSinceEpoch: 1_795_426_200)
+
+/// A clock that stands still until the test moves it.
+final class TestClock: Sendable {
+    private let micros = Atomic<Int64>(testNow.microsecondsSinceEpoch)
+
+    /// The current test time.
+    var now: Timestamp { Timestamp(microsecondsSinceEpoch: micros.load(ordering: .relaxed)) }
+
+    /// Moves time forward by `duration`.
+    func advance(_ duration: Duration) {
+        micros.wrappingAdd(Timestamp.epoch.adding(duration).microsecondsSinceEpoch, ordering: .relaxed)
+    }
+}
+
+/// Identity as notifications' tests need it: two users with a token each, and a switch
+/// that makes every call fail the way an unreachable vertical does.
+final class IdentityFake: Sendable {
+    /// Token → user id.
+    static let tokens = ["token-ada": "u-ada", "token-bob": "u-bob"]
+    /// The users identity knows.
+    static let users = ["u-ada": "Ada Lovelace", "u-bob": "Bob Hope"]
+
+    /// When set, every call fails with this code (`unavailable`: identity is down).
+    let failure = Mutex<ErrorCode?>(nil)
+
+    /// A StubCaller that answers `identity.authenticate` and `identity.getUser` (nothing else).
+    var caller: StubCaller {
+        StubCaller()
+            .on(Identity.authenticate) { input throws(ServiceError) in
+                try self.failIfDown()
+                guard let userID = Self.tokens[input.token] else {
+                    throw ServiceError(.unauthenticated, "the session token is not valid: log in again")
+                }
+                return .init(
+                    userID: userID, displayName: Self.users[userID]!, roles: [.patient],
+                    expiresAt: testNow.adding(.seconds(86_400)))
+            }
+            .on(Identity.getUser) { input throws(ServiceError) in
+                try self.failIfDown()
+                guard let name = Self.users[input.userID] else {
+                    throw ServiceError(.notFound, "no user has the id \"\(input.userID)\"")
+                }
+                return .init(userID: input.userID, displayName: name)
+            }
+    }
+
+    private func failIfDown() throws(ServiceError) {
+        if let code = failure.withLock({ $0 }) {
+            throw ServiceError(code, "identity is not reachable at /tmp/x/identity.sock: connection refused")
+        }
+    }
+}
+
+/// A test World with its fake identity and clock.
+struct Given {
+    let clock = TestClock()
+    let identity = IdentityFake()
+    let world: World
+    let router: Router
+
+    init() throws {
+        world = try World.test(clock: { [clock] in clock.now }, caller: identity.caller)
+        router = Endpoint.routes(world: world)
+    }
+
+    /// How many notifications the store holds.
+    func storedCount() async throws -> Int {
+        try await world.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM notifications") ?? 0 }
+    }
+}
+
+extension Notifications.SendInput {
+    static func fixture(
+        userID: String = "u-ada", title: String = "Appointment booked",
+        body: String = "Your GP appointment at Camden Health is on 23 Nov at 10:30.",
+        deduplicationKey: String? = "appointments.booked:a_1"
+    ) -> Self {
+        .init(userID: userID, title: title, body: body, deduplicationKey: deduplicationKey)
+    }
+}
+
+extension Router {
+    /// Serves one `operation` call in-process: encodes `input` as a request frame, runs the
+    /// route, and decodes the response frame, as the host and a client would.
+    func call<Input, Output>(_ operation: Operation<Input, Output>, _ input: Input) async throws -> Output {
+        let request = Message.frame(
+            Envelope(kind: .request, correlationID: 1, operation: operation.fullName), body: input)
+        let handler = try #require(self.route(for: operation.fullName), "\(operation.fullName) is not routed")
+        let message = try Message(payload: Array(request.dropFirst(FrameEncoder.headerSize)))
+        let response = try await handler(message, RequestContext(operation: operation.fullName, correlationID: 1))
+        return try Message(payload: Array(response.dropFirst(FrameEncoder.headerSize))).decodeBody(as: Output.self)
+    }
+}
+
+/// The `ServiceError` `body` throws; records an issue when it throws something else or nothing.
+func serviceError(_ body: () async throws -> some Any) async -> ServiceError? {
+    do {
+        _ = try await body()
+        Issue.record("expected a ServiceError, got success")
+    } catch let error as ServiceError {
+        return error
+    } catch {
+        Issue.record("expected a ServiceError, got \(error)")
+    }
+    return nil
+}
