@@ -49,7 +49,8 @@ public struct World: Sendable {
     /// client must survive a power cut, or a logged-out token could come back), the system clock.
     public static func live(runtime: ServiceRuntime) throws -> World {
         let settings = try Settings.from(environment: runtime.environment)
-        let database = try SQLiteStore.open(directory: runtime.stateDirectory, migrator: Migrations.all)
+        let database = try SQLiteStore.open(
+            directory: runtime.stateDirectory, fileName: "identity.sqlite", migrator: Migrations.all)
         return try World(
             clock: systemClock, makeID: randomID, database: database, caller: runtime.client, logger: runtime.logger,
             settings: settings)

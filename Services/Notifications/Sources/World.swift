@@ -42,7 +42,8 @@ public struct World: Sendable {
     public static func live(runtime: ServiceRuntime) throws -> World {
         World(
             clock: systemClock, makeID: randomID,
-            database: try SQLiteStore.open(directory: runtime.stateDirectory, migrator: Migrations.all),
+            database: try SQLiteStore.open(
+                directory: runtime.stateDirectory, fileName: "notifications.sqlite", migrator: Migrations.all),
             caller: runtime.client, logger: runtime.logger)
     }
 

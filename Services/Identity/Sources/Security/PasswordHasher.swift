@@ -31,7 +31,9 @@ public struct PasswordHasher: Sendable {
 
         /// libsodium's interactive limits (2 passes, 64 MiB): the default in production.
         public static var interactive: Limits {
-            Limits(operations: UInt64(crypto_pwhash_opslimit_interactive()), memoryBytes: crypto_pwhash_memlimit_interactive())
+            Limits(
+                operations: UInt64(crypto_pwhash_opslimit_interactive()),
+                memoryBytes: crypto_pwhash_memlimit_interactive())
         }
 
         /// The cheapest limits libsodium accepts (1 pass, 8 KiB): for tests only, never for real passwords.

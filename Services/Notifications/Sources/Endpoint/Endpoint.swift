@@ -21,7 +21,8 @@ public enum Endpoint {
                 let page = try await ListInbox(world: world).execute(
                     token: input.token, unreadOnly: input.unreadOnly, limit: input.limit)
                 return Notifications.Inbox(
-                    notifications: page.notifications.map(Notifications.Notification.init), unreadCount: page.unreadCount)
+                    notifications: page.notifications.map(Notifications.Notification.init),
+                    unreadCount: page.unreadCount)
             }
         }
         router.on(Notifications.markRead) { input, _ in
@@ -73,6 +74,7 @@ extension Notifications.Notification {
     init(_ notification: Notification) {
         self.init(
             id: notification.id, userID: notification.userID, title: notification.title, body: notification.body,
-            createdAt: notification.createdAt, readAt: notification.readAt, deduplicationKey: notification.deduplicationKey)
+            createdAt: notification.createdAt, readAt: notification.readAt,
+            deduplicationKey: notification.deduplicationKey)
     }
 }

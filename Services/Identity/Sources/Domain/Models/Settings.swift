@@ -40,7 +40,8 @@ public struct Settings: Sendable {
         if let list = environment["VERTICALS_ADMIN_EMAILS"] {
             for entry in list.split(separator: ",") where !String(entry).trimmedWhitespace.isEmpty {
                 guard let email = EmailAddress(String(entry)) else {
-                    throw SettingsError(variable: "VERTICALS_ADMIN_EMAILS", value: String(entry), expected: "e-mail addresses")
+                    throw SettingsError(
+                        variable: "VERTICALS_ADMIN_EMAILS", value: String(entry), expected: "e-mail addresses")
                 }
                 settings.adminEmails.insert(email.value)
             }
@@ -48,7 +49,8 @@ public struct Settings: Sendable {
         let minimum = PasswordHasher.Limits.minimum
         if let ops = environment["IDENTITY_PWHASH_OPSLIMIT"], !ops.isEmpty {
             guard let value = UInt64(ops), value >= minimum.operations else {
-                throw SettingsError(variable: "IDENTITY_PWHASH_OPSLIMIT", value: ops, expected: "an integer ≥ \(minimum.operations)")
+                throw SettingsError(
+                    variable: "IDENTITY_PWHASH_OPSLIMIT", value: ops, expected: "an integer ≥ \(minimum.operations)")
             }
             settings.passwordLimits.operations = value
         }

@@ -23,7 +23,8 @@ public struct RegisterUser: Sendable {
     /// or ``IdentityFailure/emailTaken``.
     public func execute(email rawEmail: String, password: String, displayName rawName: String) async throws -> User {
         guard let email = EmailAddress(rawEmail) else {
-            throw IdentityFailure.invalid(field: "email", reason: "\"\(rawEmail)\" is not an e-mail address like name@example.org")
+            throw IdentityFailure.invalid(
+                field: "email", reason: "\"\(rawEmail)\" is not an e-mail address like name@example.org")
         }
         guard password.count >= Self.minimumPasswordLength else {
             throw IdentityFailure.invalid(
@@ -46,9 +47,11 @@ public struct RegisterUser: Sendable {
         let passwords = world.passwords
         let hash = try await Offload.run { try passwords.hash(password) }
         let roles: [Identity.Role] = world.settings.adminEmails.contains(email.value) ? [.patient, .admin] : [.patient]
-        let user = User(id: world.makeID(), email: email, displayName: displayName, roles: roles, createdAt: world.clock())
+        let user = User(
+            id: world.makeID(), email: email, displayName: displayName, roles: roles, createdAt: world.clock())
         try await world.users.insert(user, passwordHash: hash)
-        world.logger.info("registered user \(user.id)\(roles.contains(.admin) ? " as admin (VERTICALS_ADMIN_EMAILS)" : "")")
+        let bootstrap = roles.contains(.admin) ? " as admin (VERTICALS_ADMIN_EMAILS)" : ""
+        world.logger.info("registered user \(user.id)\(bootstrap)")
         return user
     }
 }

@@ -11,7 +11,8 @@ public struct ListInbox: Sendable {
     /// a limit outside 1...``Limits/inboxPage``, or identity's `ServiceError`.
     public func execute(token: String, unreadOnly: Bool, limit: Int) async throws -> InboxPage {
         guard (1...Limits.inboxPage).contains(limit) else {
-            throw NotificationsFailure.invalid(field: "limit", reason: "the limit must be 1 to \(Limits.inboxPage), not \(limit)")
+            throw NotificationsFailure.invalid(
+                field: "limit", reason: "the limit must be 1 to \(Limits.inboxPage), not \(limit)")
         }
         let userID = try await AuthenticateCaller(world: world).execute(token: token)
         return try await world.notifications.inbox(userID: userID, unreadOnly: unreadOnly, limit: limit)

@@ -68,7 +68,8 @@ public struct SendNotification: Sendable {
     private static func bounded(_ field: String, _ text: String, _ limit: Int) throws {
         guard text.contains(where: { !$0.isWhitespace }), text.count <= limit else {
             throw NotificationsFailure.invalid(
-                field: field, reason: "the \(field) must have 1 to \(limit) characters besides spaces (it has \(text.count))")
+                field: field,
+                reason: "the \(field) must have 1 to \(limit) characters besides spaces (it has \(text.count))")
         }
     }
 }
