@@ -67,7 +67,8 @@ public struct World: Sendable {
 
     /// The daemon's world: its store under the state directory, the runtime's client.
     public static func live(runtime: ServiceRuntime) throws -> World {
-        let database = try SQLiteStore.open(directory: runtime.stateDirectory, migrator: Migrations.all)
+        let database = try SQLiteStore.open(
+            directory: runtime.stateDirectory, fileName: "appointments.sqlite", migrator: Migrations.all)
         return World(
             now: { Timestamp.now }, newID: { "a_" + UUID().uuidString.lowercased() },
             store: BookingStore(database: database), caller: runtime.client,
