@@ -72,15 +72,17 @@ public final class EventLoop: @unchecked Sendable {
         drainCheck = .allocate(capacity: 1)
         pendingIdle = .allocate(capacity: 1)
 
+        // Every stored property is initialised from here on, so a throw runs deinit, which frees
+        // the memory; `joined` tells it there is no thread to join.
         var status = uv_loop_init(loop)
         guard status == 0 else {
-            freeMemory()
+            joined.withLock { $0 = true }
             throw .system(operation: "uv_loop_init", code: status)
         }
         status = uv_async_init(loop, wakeup, EventLoop.onWakeup)
         guard status == 0 else {
             _ = uv_loop_close(loop)
-            freeMemory()
+            joined.withLock { $0 = true }
             throw .system(operation: "uv_async_init", code: status)
         }
         uv_check_init(loop, drainCheck)

@@ -1,1 +1,0 @@
-// Records vertical: in progress
