@@ -63,7 +63,12 @@ extension Connection {
             connection.decoder.append(UnsafeRawBufferPointer(start: buffer!.pointee.base, count: count))
             connection.deliverFrames()
         } else if count == Int(UV_EOF.rawValue) {
-            connection.beginClose(error: nil)
+            // The peer finished sending, but may still read (a half-close): flush what is queued.
+            if connection.state == .open {
+                connection.closeAfterFlush()
+            } else {
+                connection.beginClose(error: nil)
+            }
         } else if count < 0 {
             connection.beginClose(error: .uv("read", Int32(count)))
         }

@@ -87,7 +87,8 @@ public final class Connection: @unchecked Sendable {
     }
 
     /// Called exactly once, after the handle closed: `nil` for a clean end of stream or a local
-    /// close, otherwise the error that closed it.
+    /// close, otherwise the error that closed it. At the peer's end of stream, bytes still
+    /// queued are flushed first (the peer may only have half-closed).
     public var onClose: ((EventLoopError?) -> Void)? {
         get { loop.preconditionInEventLoop(); return closeHandler }
         set { loop.preconditionInEventLoop(); closeHandler = newValue }
