@@ -119,14 +119,14 @@ public final class ChildProcess: @unchecked Sendable {
         }
 
         let child = ChildProcess(loop: loop, process: process, onOutput: onOutput, onExit: onExit)
+        child.captures = captures.map(\.pipe)
+        child.openCaptureCount = captures.count
         for (stream, capture) in captures {
             // Strong captures: the pipes keep the child alive until they end (cycle broken on close).
             capture.onData = { bytes in child.outputHandler?(stream, bytes) }
             capture.onEnd = { child.captureDidEnd() }
             capture.startReading()
         }
-        child.captures = captures.map(\.pipe)
-        child.openCaptureCount = captures.count
         return child
     }
 

@@ -75,6 +75,7 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         /// See ``EventLoopError/system(operation:code:)``.
         public static let system = Kind(name: "system")
 
+        /// The kind's name, e.g. `addressInUse`.
         public var description: String { name }
     }
 
@@ -110,6 +111,7 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         }
     }
 
+    /// What went wrong and what to do about it, for logs and users.
     public var description: String {
         switch reason {
         case .pathTooLong(let path, let limit):

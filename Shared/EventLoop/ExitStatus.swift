@@ -14,6 +14,7 @@ public struct ExitStatus: Sendable, Equatable, CustomStringConvertible {
     /// True for `exit(0)`.
     public var isSuccess: Bool { exitCode == 0 && signal == 0 }
 
+    /// "exited with code N" or "killed by signal N".
     public var description: String {
         signal != 0 ? "killed by signal \(signal)" : "exited with code \(exitCode)"
     }

@@ -17,6 +17,7 @@ public struct PeerCredentials: Sendable, Equatable, CustomStringConvertible {
         self.gid = gid
     }
 
+    /// "pid P uid U gid G", for logs.
     public var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
 
     /// Reads `SO_PEERCRED` from a connected `AF_UNIX` socket.
