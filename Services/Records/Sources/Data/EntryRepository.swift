@@ -1,0 +1,76 @@
+import IOInterface
+import Storage
+
+/// Entries in the vertical's own SQLite store. Every method runs on GRDB's queues, off the event loop.
+///
+/// Clinic names are not stored: clinics owns them (and may rename a clinic), so a history
+/// asks clinics for them when it is read.
+public struct EntryRepository: Sendable {
+    /// The store.
+    public let database: any DatabaseWriter
+
+    /// A repository over `database` (migrated with ``Migrations``).
+    public init(database: any DatabaseWriter) {
+        self.database = database
+    }
+
+    /// Stores a new entry (its `clinicName` is not kept).
+    public func insert(_ entry: Records.Entry) async throws {
+        try await database.write { db in
+            try db.execute(
+                sql: "INSERT INTO entry (id, user_id, kind, text, clinic_id, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    entry.id, entry.userID, entry.kind.wireName, entry.text, entry.clinicID,
+                    entry.createdAt.microsecondsSinceEpoch,
+                ])
+        }
+    }
+
+    /// `userID`'s entries, only of `kind` when given, newest first (ties: the later insert first).
+    public func entries(userID: String, kind: Records.EntryKind?) async throws -> [Records.Entry] {
+        try await database.read { db in
+            let rows: [Row]
+            if let kind {
+                rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT * FROM entry WHERE user_id = ? AND kind = ? ORDER BY created_at DESC, rowid DESC
+                        """,
+                    arguments: [userID, kind.wireName])
+            } else {
+                rows = try Row.fetchAll(
+                    db, sql: "SELECT * FROM entry WHERE user_id = ? ORDER BY created_at DESC, rowid DESC",
+                    arguments: [userID])
+            }
+            return rows.map(Self.entry)
+        }
+    }
+
+    /// What ``delete(id:ownedBy:)`` did.
+    public enum Deletion: Sendable, Equatable {
+        /// The entry is gone.
+        case deleted
+        /// No entry has that id.
+        case missing
+        /// The entry belongs to someone else; it was left alone.
+        case ownedBySomeoneElse
+    }
+
+    /// Deletes entry `id` if `userID` owns it, in one transaction so that the check and the delete agree.
+    public func delete(id: String, ownedBy userID: String) async throws -> Deletion {
+        try await database.write { db in
+            guard let owner = try String.fetchOne(db, sql: "SELECT user_id FROM entry WHERE id = ?", arguments: [id])
+            else { return .missing }
+            guard owner == userID else { return .ownedBySomeoneElse }
+            try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [id])
+            return .deleted
+        }
+    }
+
+    private static func entry(_ row: Row) -> Records.Entry {
+        Records.Entry(
+            id: row["id"], userID: row["user_id"], kind: Records.EntryKind(wireName: row["kind"]), text: row["text"],
+            clinicID: row["clinic_id"], clinicName: nil,
+            createdAt: Timestamp(microsecondsSinceEpoch: row["created_at"]))
+    }
+}

@@ -1,0 +1,34 @@
+import IOInterface
+
+/// What an entry must be to be stored.
+public enum EntryRules {
+    /// The longest text accepted, in characters.
+    public static let maxTextLength = 10_000
+
+    /// Throws the first rule `input` breaks, naming the field.
+    static func check(_ input: Records.AddEntryInput) throws(RecordsError) {
+        guard input.kind.isKnown else {
+            throw .invalid(field: "kind", reason: "\"\(input.kind)\" is not a kind of entry (\(knownKinds))")
+        }
+        guard !input.text.allSatisfy(\.isWhitespace) else {
+            throw .invalid(field: "text", reason: "must not be empty")
+        }
+        guard input.text.count <= maxTextLength else {
+            throw .invalid(field: "text", reason: "must be at most 10,000 characters (got \(input.text.count))")
+        }
+        if let clinicID = input.clinicID, clinicID.isEmpty {
+            throw .invalid(field: "clinicID", reason: "must name a clinic, or be left out")
+        }
+    }
+
+    /// Throws unless `kind` (a history filter) is one this build knows.
+    static func check(filter kind: Records.EntryKind?) throws(RecordsError) {
+        if let kind, !kind.isKnown {
+            throw .invalid(field: "kind", reason: "\"\(kind)\" is not a kind of entry (\(knownKinds))")
+        }
+    }
+
+    private static var knownKinds: String {
+        Records.EntryKind.knownCases.map(\.wireName).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,21 @@
+import IOInterface
+import ServiceKit
+
+/// The pharmacies nearest a point, for a signed-in patient: `clinics.nearest(service: pharmacy)`.
+public struct FindNearbyPharmacies {
+    let world: World
+
+    /// Creates the use case.
+    public init(world: World) {
+        self.world = world
+    }
+
+    /// Clinics' answer, passed through; so are its `invalidInput` (naming `latitude`,
+    /// `longitude` or `limit`, the same fields as here) and `unavailable`.
+    public func execute(_ input: Records.NearbyPharmaciesInput) async throws -> Clinics.NearbyClinics {
+        _ = try await Authenticate(caller: world.caller).execute(input.token)
+        return try await world.caller.call(
+            Clinics.nearest,
+            .init(latitude: input.latitude, longitude: input.longitude, limit: input.limit, service: .pharmacy))
+    }
+}
