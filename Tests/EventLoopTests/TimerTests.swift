@@ -16,7 +16,8 @@ struct TimerTests {
                 return timer
             }
             try await fired.reached.value()
-            #expect(clock.now - start >= .milliseconds(30))
+            // libuv keeps loop time in whole milliseconds, so a 30 ms timer may fire after 29.x ms.
+            #expect(clock.now - start >= .milliseconds(29))
             try await Task.sleep(for: .milliseconds(80))
             #expect(fired.value == 1)
         }
