@@ -15,7 +15,8 @@ extension Records.AddEntryInput {
 
 extension Records.HistoryInput {
     static func fixture(
-        token: String = "q5W2c0Ykq3JrGfE8n1xT7bVhLmPz4sAoRdUiNwXyZ6E", kind: Records.EntryKind? = .unknown("vaccination")
+        token: String = "q5W2c0Ykq3JrGfE8n1xT7bVhLmPz4sAoRdUiNwXyZ6E",
+        kind: Records.EntryKind? = .unknown("vaccination")
     ) -> Self {
         .init(token: token, kind: kind)
     }

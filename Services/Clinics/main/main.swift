@@ -1,8 +1,8 @@
 // svc-clinics: the clinic network — where clinics are, what they offer, when they open.
+import ClinicsService
 import Glibc
 import IOInterface
 import ServiceKit
-import ClinicsService
 
 let runtime = ServiceRuntime.boot(Clinics.self)
 let world: World

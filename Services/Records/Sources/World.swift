@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import IOInterface
 import Logging
 import ServiceKit
 import Storage
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Everything records' use cases depend on, built once in `main.swift`.
 ///

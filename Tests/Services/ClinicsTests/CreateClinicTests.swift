@@ -10,7 +10,9 @@ struct CreateClinicTests {
         let world = try World.fixture()
         let draft = ClinicDraft.fixture(
             name: "  Hill Street Surgery ", services: [.vaccination, .gp, .gp],
-            hours: [.init(weekday: .tuesday, opens: 540, closes: 1020), .init(weekday: .monday, opens: 540, closes: 1020)])
+            hours: [
+                .init(weekday: .tuesday, opens: 540, closes: 1020), .init(weekday: .monday, opens: 540, closes: 1020),
+            ])
 
         let created = try await CreateClinic(world: world).execute(token: Tokens.admin, draft: draft)
 

@@ -124,12 +124,14 @@ struct FindClinicsTests {
     @Test func nearest_withAService_returnsOnlyClinicsOfferingIt() async throws {
         let world = try World.fixture()
         try await world.given(.fixture(name: "Close GP", latitude: 51.5075, longitude: -0.1278, services: [.gp]))
-        try await world.given(.fixture(
-            name: "Far Pharmacy", latitude: Places.manchester.latitude, longitude: Places.manchester.longitude,
-            services: [.pharmacy]))
+        try await world.given(
+            .fixture(
+                name: "Far Pharmacy", latitude: Places.manchester.latitude, longitude: Places.manchester.longitude,
+                services: [.pharmacy]))
         try await world.given(.fixture(name: "Mid Pharmacy", latitude: 52, longitude: -1, services: [.gp, .pharmacy]))
 
-        let found = try await FindNearestClinics(world: world).execute(point: Places.london, limit: 5, service: .pharmacy)
+        let found = try await FindNearestClinics(world: world).execute(
+            point: Places.london, limit: 5, service: .pharmacy)
 
         #expect(found.map(\.clinic.name) == ["Mid Pharmacy", "Far Pharmacy"])
         #expect(found.allSatisfy { $0.clinic.services.contains(.pharmacy) })
@@ -137,7 +139,8 @@ struct FindClinicsTests {
 
     @Test func nearest_honoursTheLimit_andAnEmptyStoreFindsNothing() async throws {
         let world = try World.fixture()
-        #expect(try await FindNearestClinics(world: world).execute(point: Places.london, limit: 3, service: nil).isEmpty)
+        #expect(
+            try await FindNearestClinics(world: world).execute(point: Places.london, limit: 3, service: nil).isEmpty)
         for index in 0..<5 { try await world.given(.fixture(latitude: 51 + Double(index) / 10)) }
 
         let found = try await FindNearestClinics(world: world).execute(point: Places.london, limit: 3, service: nil)
@@ -149,7 +152,8 @@ struct FindClinicsTests {
         (Coordinate(latitude: 91, longitude: 0), "latitude"), (Coordinate(latitude: 0, longitude: -180.1), "longitude"),
         (Coordinate(latitude: .nan, longitude: 0), "latitude"),
     ])
-    func nearest_ofAnImpossiblePoint_failsWithInvalidInputNamingTheField(point: Coordinate, field: String) async throws {
+    func nearest_ofAnImpossiblePoint_failsWithInvalidInputNamingTheField(point: Coordinate, field: String) async throws
+    {
         let world = try World.fixture()
 
         let error = await serviceError {

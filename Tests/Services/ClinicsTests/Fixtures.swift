@@ -80,7 +80,8 @@ extension Timestamp {
 
 extension World {
     /// A test world with identity stubbed (``StubCaller/identity()``) unless told otherwise.
-    static func fixture(caller: any ServiceCalling = StubCaller.identity(), seedDirectory: Bool = false) throws -> World {
+    static func fixture(caller: any ServiceCalling = StubCaller.identity(), seedDirectory: Bool = false) throws -> World
+    {
         try .test(caller: caller, seedDirectory: seedDirectory)
     }
 

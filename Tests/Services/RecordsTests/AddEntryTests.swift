@@ -12,8 +12,10 @@ struct AddEntryTests {
 
         let entry = try await AddEntry(world: world).execute(.fixture(kind: .allergy, text: "Penicillin: hives."))
 
-        #expect(entry == Records.Entry(
-            id: "r_t1", userID: "u_ada", kind: .allergy, text: "Penicillin: hives.", createdAt: world.now()))
+        #expect(
+            entry
+                == Records.Entry(
+                    id: "r_t1", userID: "u_ada", kind: .allergy, text: "Penicillin: hives.", createdAt: world.now()))
         #expect(caller.calls == ["identity.authenticate"])
         #expect(try await world.entries.entries(userID: "u_ada", kind: nil) == [entry])
     }

@@ -19,7 +19,9 @@ struct DeleteEntryTests {
         let world = try World.fixture()
         let adas = try await AddEntry(world: world).execute(.fixture(token: Tokens.ada))
 
-        let error = await serviceError { try await DeleteEntry(world: world).execute(.init(token: Tokens.bob, id: adas.id)) }
+        let error = await serviceError {
+            try await DeleteEntry(world: world).execute(.init(token: Tokens.bob, id: adas.id))
+        }
 
         #expect(error?.code == .permissionDenied)
         #expect(try await ReadHistory(world: world).execute(.init(token: Tokens.ada)).entries.map(\.id) == [adas.id])
@@ -28,7 +30,9 @@ struct DeleteEntryTests {
     @Test func deleteEntry_thatDoesNotExist_failsWithNotFound() async throws {
         let world = try World.fixture()
 
-        let error = await serviceError { try await DeleteEntry(world: world).execute(.init(token: Tokens.ada, id: "r_nope")) }
+        let error = await serviceError {
+            try await DeleteEntry(world: world).execute(.init(token: Tokens.ada, id: "r_nope"))
+        }
 
         #expect(error?.code == .notFound)
         #expect(error?.detail("id") == "r_nope")
@@ -39,7 +43,9 @@ struct DeleteEntryTests {
         let entry = try await AddEntry(world: world).execute(.fixture())
         try await DeleteEntry(world: world).execute(.init(token: Tokens.ada, id: entry.id))
 
-        let error = await serviceError { try await DeleteEntry(world: world).execute(.init(token: Tokens.ada, id: entry.id)) }
+        let error = await serviceError {
+            try await DeleteEntry(world: world).execute(.init(token: Tokens.ada, id: entry.id))
+        }
 
         #expect(error?.code == .notFound)
     }

@@ -84,7 +84,8 @@ extension StubCaller {
         }
         .on(Clinics.nearest) { (input: Clinics.NearestInput) in
             let offering = clinics.filter { input.service.map($0.services.contains) ?? true }
-            return Clinics.NearbyClinics(clinics: offering.prefix(input.limit).map { .init(clinic: $0, distanceMetres: 0) })
+            return Clinics.NearbyClinics(
+                clinics: offering.prefix(input.limit).map { .init(clinic: $0, distanceMetres: 0) })
         }
     }
 

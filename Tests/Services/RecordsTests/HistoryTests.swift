@@ -22,8 +22,10 @@ struct HistoryTests {
 
     @Test func history_ordersByCreationTime_beforeInsertionOrder() async throws {
         let world = try World.fixture()
-        let older = Records.Entry(id: "r_old", userID: "u_ada", kind: .note, text: "old", createdAt: .init(secondsSinceEpoch: 10))
-        let newer = Records.Entry(id: "r_new", userID: "u_ada", kind: .note, text: "new", createdAt: .init(secondsSinceEpoch: 20))
+        let older = Records.Entry(
+            id: "r_old", userID: "u_ada", kind: .note, text: "old", createdAt: .init(secondsSinceEpoch: 10))
+        let newer = Records.Entry(
+            id: "r_new", userID: "u_ada", kind: .note, text: "new", createdAt: .init(secondsSinceEpoch: 20))
         try await world.entries.insert(newer)
         try await world.entries.insert(older)
 
@@ -55,7 +57,10 @@ struct HistoryTests {
         let history = try await ReadHistory(world: world).execute(.init(token: Tokens.ada))
 
         #expect(history.clinicNamesResolved)
-        #expect(history.entries.map(\.clinicName) == [nil, "Hill Street Surgery", "Deansgate Pharmacy", "Hill Street Surgery"])
+        #expect(
+            history.entries.map(\.clinicName) == [
+                nil, "Hill Street Surgery", "Deansgate Pharmacy", "Hill Street Surgery",
+            ])
         #expect(Array(caller.calls.dropFirst(before)) == ["identity.authenticate", "clinics.getMany"])
     }
 
@@ -88,8 +93,9 @@ struct HistoryTests {
 
     @Test func history_ofAClinicThatNoLongerExists_leavesItsNameOut() async throws {
         let world = try World.fixture()
-        try await world.entries.insert(.init(
-            id: "r_1", userID: "u_ada", kind: .note, text: "old clinic", clinicID: "c_closed", createdAt: .epoch))
+        try await world.entries.insert(
+            .init(
+                id: "r_1", userID: "u_ada", kind: .note, text: "old clinic", clinicID: "c_closed", createdAt: .epoch))
 
         let history = try await ReadHistory(world: world).execute(.init(token: Tokens.ada))
 

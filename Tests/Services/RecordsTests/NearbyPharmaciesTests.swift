@@ -25,7 +25,8 @@ struct NearbyPharmaciesTests {
         let world = try World.fixture(caller: caller)
 
         let error = await serviceError {
-            _ = try await FindNearbyPharmacies(world: world).execute(.init(token: Tokens.unknown, latitude: 0, longitude: 0))
+            _ = try await FindNearbyPharmacies(world: world).execute(
+                .init(token: Tokens.unknown, latitude: 0, longitude: 0))
         }
 
         #expect(error?.code == .unauthenticated)
@@ -37,7 +38,8 @@ struct NearbyPharmaciesTests {
         let world = try World.fixture(caller: StubCaller().identity().clinicsDown(code))
 
         let error = await serviceError {
-            _ = try await FindNearbyPharmacies(world: world).execute(.init(token: Tokens.ada, latitude: 0, longitude: 0))
+            _ = try await FindNearbyPharmacies(world: world).execute(
+                .init(token: Tokens.ada, latitude: 0, longitude: 0))
         }
 
         #expect(error?.code == code)

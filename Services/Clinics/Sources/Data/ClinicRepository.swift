@@ -104,25 +104,24 @@ public struct ClinicRepository: Sendable {
     /// The clinics with `ids`, by id, in three queries whatever their number.
     static func load(ids: [String], in db: Database) throws -> [String: Clinics.Clinic] {
         guard !ids.isEmpty else { return [:] }
+        let serviceRows: SQLRequest<Row> = "SELECT clinic_id, service FROM clinic_service WHERE clinic_id IN \(ids)"
+        let hourRows: SQLRequest<Row> = """
+            SELECT clinic_id, weekday, opens, closes FROM opening_hours WHERE clinic_id IN \(ids)
+            ORDER BY clinic_id, weekday, opens
+            """
+        let clinicRows: SQLRequest<Row> = "SELECT * FROM clinic WHERE id IN \(ids)"
         var services: [String: Set<String>] = [:]
-        for row in try Row.fetchAll(db, SQLRequest<Row>(literal: """
-            SELECT clinic_id, service FROM clinic_service WHERE clinic_id IN \(ids)
-            """))
-        {
+        for row in try serviceRows.fetchAll(db) {
             services[row["clinic_id"], default: []].insert(row["service"])
         }
         var hours: [String: [Clinics.OpeningHours]] = [:]
-        for row in try Row.fetchAll(db, SQLRequest<Row>(literal: """
-            SELECT clinic_id, weekday, opens, closes FROM opening_hours WHERE clinic_id IN \(ids)
-            ORDER BY clinic_id, weekday, opens
-            """))
-        {
+        for row in try hourRows.fetchAll(db) {
             guard let weekday = Clinics.Weekday(isoNumber: row["weekday"]) else { continue }
             hours[row["clinic_id"], default: []].append(
                 Clinics.OpeningHours(weekday: weekday, opens: row["opens"], closes: row["closes"]))
         }
         var clinics: [String: Clinics.Clinic] = [:]
-        for row in try Row.fetchAll(db, SQLRequest<Row>(literal: "SELECT * FROM clinic WHERE id IN \(ids)")) {
+        for row in try clinicRows.fetchAll(db) {
             let id: String = row["id"]
             let offered = services[id] ?? []
             clinics[id] = Clinics.Clinic(

@@ -25,7 +25,8 @@ public enum Endpoint {
         }
         router.on(Clinics.search) { input, _ in
             try await mapped {
-                Clinics.ClinicList(clinics: try await SearchClinics(world: world).execute(name: input.name, limit: input.limit))
+                Clinics.ClinicList(
+                    clinics: try await SearchClinics(world: world).execute(name: input.name, limit: input.limit))
             }
         }
         router.on(Clinics.nearest) { input, _ in
@@ -33,7 +34,8 @@ public enum Endpoint {
                 let found = try await FindNearestClinics(world: world).execute(
                     point: Coordinate(latitude: input.latitude, longitude: input.longitude), limit: input.limit,
                     service: input.service)
-                return Clinics.NearbyClinics(clinics: found.map { .init(clinic: $0.clinic, distanceMetres: $0.distanceMetres) })
+                return Clinics.NearbyClinics(
+                    clinics: found.map { .init(clinic: $0.clinic, distanceMetres: $0.distanceMetres) })
             }
         }
         router.on(Clinics.checkSlot) { input, _ in
@@ -66,7 +68,8 @@ public enum Endpoint {
                 details: [ErrorDetail("id", id)])
         case .notAdmin(let userID):
             ServiceError(
-                .permissionDenied, "Only admins may add clinics; ask an admin to add it or to grant you the admin role.",
+                .permissionDenied,
+                "Only admins may add clinics; ask an admin to add it or to grant you the admin role.",
                 details: [ErrorDetail("userID", userID)])
         }
     }

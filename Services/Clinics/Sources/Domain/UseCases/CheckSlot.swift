@@ -30,7 +30,8 @@ public struct CheckSlot {
         } else {
             // Only if the host's time-zone database lost a zone that was valid at create time.
             world.logger.error("unknown time zone", metadata: ["clinic": "\(clinic.id)", "zone": "\(clinic.timeZone)"])
-            reasons.append("\(clinic.name)'s time zone \(clinic.timeZone) is unknown here, so its hours cannot be checked.")
+            reasons.append(
+                "\(clinic.name)'s time zone \(clinic.timeZone) is unknown here, so its hours cannot be checked.")
         }
         return Clinics.SlotCheck(
             clinicID: clinic.id, clinicName: clinic.name, offersService: offersService, isOpen: isOpen,

@@ -23,7 +23,8 @@ public struct FindNearestClinics {
         if let problem = point.problem { throw ClinicError.invalid(field: problem.field, reason: problem.reason) }
         try SearchClinics.check(limit: limit)
         let candidates = try await world.clinics.locations(offering: service)
-        let nearest = candidates
+        let nearest =
+            candidates
             .map { (id: $0.id, distance: point.distance(to: $0.location)) }
             .sorted { ($0.distance, $0.id) < ($1.distance, $1.id) }
             .prefix(limit)

@@ -32,7 +32,8 @@ public struct AddEntry {
             return try await world.caller.call(Clinics.get, .init(id: id)).name
         } catch {
             guard error.code == .notFound else { throw error }
-            throw RecordsError.invalid(field: "clinicID", reason: "names no clinic (\"\(id)\"); find one with clinics.search")
+            throw RecordsError.invalid(
+                field: "clinicID", reason: "names no clinic (\"\(id)\"); find one with clinics.search")
         }
     }
 }
