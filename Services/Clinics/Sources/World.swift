@@ -64,7 +64,8 @@ public struct World: Sendable {
         let settings = Settings.from(environment: runtime.environment)
         let now: @Sendable () -> Timestamp = { wallClock() }
         let database = try SQLiteStore.open(
-            directory: runtime.stateDirectory,
+            // Named for the vertical, so two verticals given one STATE_DIRECTORY never share a store.
+            directory: runtime.stateDirectory, fileName: "clinics.sqlite",
             migrator: Migrations.all(seedDirectory: settings.seedDirectory, seededAt: now()))
         return World(
             now: now, newID: randomClinicID, database: database, caller: runtime.client, settings: settings,

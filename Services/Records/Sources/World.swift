@@ -64,7 +64,9 @@ public struct World: Sendable {
     /// The daemon's world: the store under `runtime.stateDirectory` (clinical data, so every
     /// acknowledged entry is on disk: `synchronous=FULL`), the runtime's client.
     public static func live(runtime: ServiceRuntime) throws -> World {
-        let database = try SQLiteStore.open(directory: runtime.stateDirectory, migrator: Migrations.all)
+        // Named for the vertical, so two verticals given one STATE_DIRECTORY never share a store.
+        let database = try SQLiteStore.open(
+            directory: runtime.stateDirectory, fileName: "records.sqlite", migrator: Migrations.all)
         return World(
             now: wallClock, newID: randomEntryID, database: database, caller: runtime.client,
             settings: .from(environment: runtime.environment), logger: runtime.logger)
