@@ -32,7 +32,6 @@ public enum Migrations {
                         created_at INTEGER NOT NULL         -- microseconds since the Unix epoch
                     );
                     CREATE INDEX clinic_by_name ON clinic(name_folded, id);
-                    CREATE INDEX clinic_by_latitude ON clinic(latitude);
 
                     CREATE TABLE clinic_service (
                         clinic_id TEXT NOT NULL REFERENCES clinic(id) ON DELETE CASCADE,

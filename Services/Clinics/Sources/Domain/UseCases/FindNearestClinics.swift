@@ -6,8 +6,9 @@ import IOInterface
 /// Every candidate's distance is computed (a full scan of id, latitude and longitude):
 /// with a directory of tens or thousands of clinics that costs well under a millisecond
 /// and is exact everywhere, near the poles and across the antimeridian included. A
-/// bounding-box prefilter (the store indexes latitude) would only pay off with a radius
-/// to search within or a far larger directory; correctness first.
+/// bounding-box prefilter (an index on latitude, a box grown until it holds `limit`
+/// clinics and covers the k-th distance) would pay off only with a far larger
+/// directory or a radius to search within; correctness first.
 public struct FindNearestClinics {
     let world: World
 
