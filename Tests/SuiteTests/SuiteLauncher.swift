@@ -1,0 +1,60 @@
+import EventLoop
+import Glibc
+import IOInterface
+import ProcessTesting
+import ServiceKit
+import Testing
+
+/// The five real daemons of the reference suite, each a separate process, in one run
+/// directory; a small launcher until svc-supervisor runs the tests' suites.
+final class SuiteLauncher {
+    static let order = ["identity", "clinics", "notifications", "records", "appointments"]
+
+    let directory = TemporaryDirectory()
+    let loop: EventLoop
+    let client: ServiceClient
+    private(set) var daemons: [String: DaemonProcess] = [:]
+
+    var sockets: SocketDirectory { SocketDirectory(directory.file("sockets")) }
+
+    init() throws {
+        loop = try EventLoop(name: "suite-test-client")
+        client = ServiceClient(loop: loop, sockets: SocketDirectory(directory.file("sockets")), defaultTimeout: .seconds(10))
+    }
+
+    /// Starts every vertical in dependency order.
+    func startAll() throws {
+        for name in Self.order { try start(name) }
+    }
+
+    /// Starts vertical `name` and waits until it accepts connections.
+    func start(_ name: String) throws {
+        let environment = [
+            "VERTICALS_SOCKET_DIR": sockets.path,
+            "VERTICALS_RUN_DIR": directory.path,
+            "STATE_DIRECTORY": directory.file("state-\(name)"),
+            "VERTICALS_ADMIN_EMAILS": "admin@example.org",
+            // Argon2id's real limits cost ~100 ms and 64 MiB a hash; tests keep its shape, not its price.
+            "IDENTITY_PWHASH_OPSLIMIT": "1",
+            "IDENTITY_PWHASH_MEMLIMIT": "8192",
+            "APPOINTMENTS_RETRY_MAX_MS": "200",
+        ]
+        let daemon = try DaemonProcess("svc-\(name)", environment: environment)
+        daemons[name] = daemon
+        let path = sockets.socketPath(for: name)
+        let listening = eventually(timeout: .seconds(20)) { (try? RawClient(path: path)) != nil }
+        #expect(listening, "\(name) never listened at \(path)")
+    }
+
+    /// Stops vertical `name` with SIGTERM and waits for it to exit.
+    func stop(_ name: String) {
+        daemons[name]?.stop()
+        daemons[name] = nil
+    }
+
+    deinit {
+        for name in Self.order.reversed() { daemons[name]?.stop() }
+        client.close()
+        loop.shutdown()
+    }
+}

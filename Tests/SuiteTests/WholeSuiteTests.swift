@@ -1,0 +1,132 @@
+import Glibc
+import IOInterface
+import ProcessTesting
+import ServiceKit
+import Testing
+
+/// The reference suite end to end: five daemons, real SQLite stores, calls only through IOInterface.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct WholeSuiteTests {
+    @Test func patientJourney_acrossAllFiveVerticals() async throws {
+        let suite = try SuiteLauncher()
+        try suite.startAll()
+        let client = suite.client
+
+        // Identity: two patients.
+        _ = try await client.call(Identity.register, .init(email: "ada@example.org", password: "analytical-engine", displayName: "Ada"))
+        _ = try await client.call(Identity.register, .init(email: "bob@example.org", password: "difference-engine", displayName: "Bob"))
+        let ada = try await client.call(Identity.login, .init(email: "ada@example.org", password: "analytical-engine"))
+        let bob = try await client.call(Identity.login, .init(email: "bob@example.org", password: "difference-engine"))
+
+        // Clinics: the seeded directory answers nearest at once.
+        let nearby = try await client.call(Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 3, service: .gp))
+        let clinic = try #require(nearby.clinics.first?.clinic)
+        #expect(nearby.clinics.count == 3)
+        #expect(nearby.clinics.map(\.distanceMetres) == nearby.clinics.map(\.distanceMetres).sorted())
+
+        // Appointments: book an open slot; it is listed and the patient is told.
+        let first = try #require(await openSlot(client, clinic: clinic.id, after: 1))
+        let booked = try await client.call(
+            Appointments.book,
+            .init(token: ada.token, clinicID: clinic.id, service: .gp, startsAt: first, durationMinutes: 20,
+                  reason: "cough", requestID: "journey-1"))
+        #expect(booked.status == .booked)
+        #expect(booked.clinicName == clinic.name)
+        let retried = try await client.call(
+            Appointments.book,
+            .init(token: ada.token, clinicID: clinic.id, service: .gp, startsAt: first, durationMinutes: 20,
+                  reason: "cough", requestID: "journey-1"))
+        #expect(retried.id == booked.id)
+        let window = Appointments.ListInput(token: ada.token, from: first.adding(.seconds(-86_400)), to: first.adding(.seconds(86_400 * 30)))
+        #expect(try await client.call(Appointments.list, window).appointments.map(\.id) == [booked.id])
+        let inbox = try await client.call(Notifications.inbox, .init(token: ada.token))
+        #expect(inbox.notifications.count == 1)
+
+        // Records: an entry at that clinic, read back with the clinic's name resolved.
+        let entry = try await client.call(Records.addEntry, .init(token: ada.token, kind: .allergy, text: "penicillin", clinicID: clinic.id))
+        let history = try await client.call(Records.history, .init(token: ada.token))
+        #expect(history.entries.map(\.id) == [entry.id])
+        #expect(history.entries.first?.clinicName == clinic.name)
+
+        // Notifications down: booking still succeeds; the notification arrives once it is back.
+        suite.stop("notifications")
+        let second = try #require(await openSlot(client, clinic: clinic.id, after: 2))
+        let offline = try await client.call(
+            Appointments.book,
+            .init(token: ada.token, clinicID: clinic.id, service: .gp, startsAt: second, durationMinutes: 20,
+                  reason: "follow-up", requestID: "journey-2"))
+        #expect(offline.status == .booked)
+        #expect(offline.notified == false)
+        try suite.start("notifications")
+        var delivered = 0
+        for _ in 0..<100 {
+            delivered = (try? await client.call(Notifications.inbox, .init(token: ada.token)).notifications.count) ?? 0
+            if delivered == 2 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(delivered == 2)
+
+        // Every cross-user access is refused.
+        try await expectCode(.permissionDenied) { try await client.call(Appointments.get, .init(token: bob.token, id: booked.id)) }
+        try await expectCode(.permissionDenied) { try await client.call(Appointments.cancel, .init(token: bob.token, id: booked.id)) }
+        let adaNote = try #require(inbox.notifications.first)
+        try await expectCode(.permissionDenied) { try await client.call(Notifications.markRead, .init(token: bob.token, id: adaNote.id)) }
+        try await expectCode(.permissionDenied) { try await client.call(Records.deleteEntry, .init(token: bob.token, id: entry.id)) }
+        #expect(try await client.call(Records.history, .init(token: bob.token)).entries.isEmpty)
+        #expect(try await client.call(Notifications.inbox, .init(token: bob.token)).notifications.isEmpty)
+        #expect(try await client.call(Appointments.list, .init(token: bob.token, from: window.from, to: window.to)).appointments.isEmpty)
+        try await expectCode(.unauthenticated) { try await client.call(Appointments.list, .init(token: "forged", from: window.from, to: window.to)) }
+    }
+
+    @Test func callerAnswersTypedErrors_whenACalleeIsDown() async throws {
+        let suite = try SuiteLauncher()
+        try suite.startAll()
+        let client = suite.client
+        _ = try await client.call(Identity.register, .init(email: "cy@example.org", password: "0123456789ab", displayName: "Cy"))
+        let session = try await client.call(Identity.login, .init(email: "cy@example.org", password: "0123456789ab"))
+        suite.stop("clinics")
+        let start = ContinuousClock.now
+        try await expectCode(.unavailable) {
+            try await client.call(
+                Appointments.book,
+                .init(token: session.token, clinicID: "anything", service: .gp, startsAt: Timestamp.now.adding(.seconds(86_400)),
+                      durationMinutes: 20, reason: "", requestID: "down-1"))
+        }
+        #expect(ContinuousClock.now - start < .seconds(5))
+        let listed = try await client.call(
+            Appointments.list, .init(token: session.token, from: Timestamp.now, to: Timestamp.now.adding(.seconds(86_400 * 7))))
+        #expect(listed.appointments.isEmpty)
+    }
+
+    /// The first start at `hour` UTC, `after` days or more from now, that clinics says is bookable for a GP.
+    private func openSlot(_ client: ServiceClient, clinic: String, after days: Int) async -> Timestamp? {
+        let today = Timestamp.now.microsecondsSinceEpoch / 86_400_000_000 * 86_400
+        for day in days..<(days + 14) {
+            for hour in [10, 11, 14] {
+                let start = Timestamp(secondsSinceEpoch: today + Int64(day) * 86_400 + Int64(hour) * 3_600)
+                let check = try? await client.call(
+                    Clinics.checkSlot, .init(clinicID: clinic, service: .gp, startsAt: start, endsAt: start.adding(.seconds(1_200))))
+                if check?.isOpen == true && check?.offersService == true { return start }
+            }
+        }
+        return nil
+    }
+
+    private func expectCode<T>(_ code: ErrorCode, _ body: () async throws -> T, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        do {
+            _ = try await body()
+            Issue.record("expected \(code), got a value", sourceLocation: sourceLocation)
+        } catch let error as ServiceError {
+            #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+        }
+    }
+}
+
+extension Timestamp {
+    /// The wall-clock time now.
+    static var now: Timestamp {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Timestamp(microsecondsSinceEpoch: Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1_000)
+    }
+}
