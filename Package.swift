@@ -17,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         // MARK: Shared — code every daemon may link
@@ -57,6 +58,17 @@ let package = Package(
         + vertical("Records")
         + vertical("Notifications")
         + [
+        // MARK: The supervisor (not a vertical: it knows every contract, and no vertical's code)
+        .executableTarget(
+            name: "svc-supervisor",
+            dependencies: [
+                "ServiceKit", "IOInterface", "EventLoop",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Services/Supervisor/CLI",
+            swiftSettings: strict
+        ),
+
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["IOInterface"], path: "Tests/Support/TestContract", swiftSettings: strict),
         .target(name: "ProcessTesting", dependencies: ["Wire"], path: "Tests/Support/ProcessTesting", swiftSettings: strict),
@@ -81,7 +93,7 @@ let package = Package(
             name: "SuiteTests",
             dependencies: [
                 "ServiceKit", "IOInterface", "EventLoop", "ProcessTesting",
-                "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications",
+                "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor",
             ],
             path: "Tests/SuiteTests"
         ),

@@ -1,0 +1,118 @@
+import ArgumentParser
+import EventLoop
+import Glibc
+import IOInterface
+import ServiceKit
+
+/// `svc-supervisor call SERVICE OPERATION [JSON]`: one typed call to a vertical, JSON in and out.
+///
+/// The JSON is checked against the operation's Input schema before anything is sent, so a
+/// wrong field is named with the reason and nothing reaches the vertical.
+struct CallCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "call",
+        abstract: "Call a vertical's operation with a JSON Input and print the JSON Output.",
+        discussion: """
+            Examples:
+              svc-supervisor call clinics nearest '{"latitude": 51.5, "longitude": -0.12, "limit": 3}'
+              echo '{"email": "ada@example.org", "password": "…"}' | svc-supervisor call identity login -
+            Exit status: 0 on success, 1 when the vertical answers with an error, 64 for bad usage or JSON,
+            69 when the vertical cannot be reached.
+            """)
+
+    @Argument(help: "The vertical, e.g. clinics.")
+    var service: String
+
+    @Argument(help: "The operation, e.g. nearest.")
+    var operation: String
+
+    @Argument(help: "The Input as JSON; '-' reads standard input. Default: {}.")
+    var json: String = "{}"
+
+    @Option(name: .long, help: "The folder of the suite's sockets (default: $VERTICALS_SOCKET_DIR, else .run/sockets).")
+    var socketDir: String?
+
+    @Option(name: .long, help: "Seconds to wait for the answer.")
+    var timeout: Double = 10
+
+    func validate() throws {
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard Contracts.operation("\(service).\(operation)") != nil else {
+            throw ValidationError(Self.unknown(service: service, operation: operation))
+        }
+    }
+
+    func run() async throws {
+        do {
+            try await perform()
+        } catch let error as CLIError {
+            StandardError.write("error: \(error)\n")
+            throw ExitCode(error.status)
+        }
+    }
+
+    private func perform() async throws {
+        let descriptor = Contracts.operation("\(service).\(operation)")!
+        let text = json == "-" ? Self.readStandardInput() : json
+        let body: [UInt8]
+        do {
+            body = try MessageValue(json: text, as: descriptor.input.schema).encoded(as: descriptor.input.schema)
+        } catch {
+            throw CLIError(status: 64, "\(descriptor.fullName) takes a \(descriptor.input.schema.name): \(error)")
+        }
+        let environment = ProcessEnvironment.current
+        let sockets = socketDir.map(SocketDirectory.init)
+            ?? (environment["VERTICALS_SOCKET_DIR"] != nil || environment["VERTICALS_RUN_DIR"] != nil
+                ? SocketDirectory.from(environment: environment) : SocketDirectory(".run/sockets"))
+        let loop = try EventLoop(name: "svc-supervisor-call")
+        let client = ServiceClient(loop: loop, sockets: sockets)
+        defer {
+            client.close()
+            loop.shutdown()
+        }
+        let reply: [UInt8]
+        do {
+            reply = try await client.callRaw(
+                service: service, operation: descriptor.fullName, body: body,
+                timeout: .milliseconds(Int64(timeout * 1000)))
+        } catch {
+            // `error` is a ServiceError: callRaw throws nothing else.
+            let details = error.details.map { "  \($0.key): \($0.value)" }.joined(separator: "\n")
+            throw CLIError(
+                status: error.code == .unavailable ? 69 : 1,
+                "\(descriptor.fullName) failed: \(error.code): \(error.message)" + (details.isEmpty ? "" : "\n" + details))
+        }
+        let output = try MessageValue(decoding: reply, as: descriptor.output.schema)
+        print(try output.jsonText(as: descriptor.output.schema, pretty: true))
+    }
+
+    static func unknown(service: String, operation: String) -> String {
+        guard let contract = Contracts.all.first(where: { $0.name == service }) else {
+            return "no vertical named \"\(service)\"; known: \(Contracts.all.map { $0.name }.joined(separator: ", "))"
+        }
+        return "\(service) has no operation \"\(operation)\"; it has: "
+            + contract.operations.map { $0.name }.joined(separator: ", ")
+    }
+
+    static func readStandardInput() -> String {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(0, &chunk, chunk.count)
+            if count <= 0 { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// A failure the CLI reports on standard error with its own exit status.
+struct CLIError: Error, CustomStringConvertible {
+    let status: Int32
+    let description: String
+
+    init(status: Int32, _ description: String) {
+        self.status = status
+        self.description = description
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import IOInterface
+
+/// `svc-supervisor operations [SERVICE]`: what can be called, from the contracts this build knows.
+struct OperationsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "operations", abstract: "List every vertical's operations with their Input fields.")
+
+    @Argument(help: "Only this vertical.")
+    var service: String?
+
+    func run() throws {
+        for contract in Contracts.all where service == nil || contract.name == service {
+            print("\(contract.name) — \(contract.summary)")
+            for operation in contract.operations {
+                let fields = operation.input.schema.fields.map { field in
+                    switch field.presence {
+                    case .required: "\(field.name): \(field.type)"
+                    case .optional: "\(field.name)?: \(field.type)"
+                    case .defaulted(let value): "\(field.name): \(field.type) = \(value)"
+                    case .repeated: "\(field.name): [\(field.type)]"
+                    }
+                }
+                print("  \(operation.name)(\(fields.joined(separator: ", "))) -> \(operation.output.schema.name)")
+                print("      \(operation.summary)")
+            }
+        }
+    }
+}

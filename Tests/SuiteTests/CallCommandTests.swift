@@ -1,0 +1,63 @@
+import Glibc
+import IOInterface
+import ProcessTesting
+import Testing
+
+/// `svc-supervisor call` as a user runs it: real argv, real processes, real sockets.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct CallCommandTests {
+    @Test func call_givenValidJSON_printsTheOutputAsJSON() throws {
+        let suite = try SuiteLauncher()
+        try suite.start("clinics")
+        let result = try runCommand(
+            "svc-supervisor",
+            ["call", "--socket-dir", suite.sockets.path, "clinics", "nearest", #"{"latitude": 53.48, "longitude": -2.24, "limit": 1}"#],
+            in: suite.directory)
+        #expect(result.status == 0, "\(result.standardError)")
+        let nearest = try Clinics.NearbyClinics(json: result.standardOutput)
+        #expect(nearest.clinics.count == 1)
+        #expect(nearest.clinics.first?.clinic.address.contains("Manchester") == true)
+    }
+
+    @Test func call_readsTheInputFromStandardInputWithADash() throws {
+        let suite = try SuiteLauncher()
+        try suite.start("clinics")
+        let result = try runCommand(
+            "svc-supervisor", ["call", "--socket-dir", suite.sockets.path, "clinics", "get", "-"],
+            in: suite.directory, standardInput: #"{"id": "c_0001"}"#)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try Clinics.Clinic(json: result.standardOutput).id == "c_0001")
+    }
+
+    @Test(arguments: [
+        (#"{"latitude": "north", "longitude": 0}"#, "latitude"),
+        (#"{"longitude": 0}"#, "latitude"),
+        (#"{"latitude": 1, "longitude": 0, "radius": 5}"#, "radius"),
+        (#"{"latitude": 1, "longitude": 0, "limit": 2.5}"#, "limit"),
+        (#"{"latitude": 1,"#, "JSON"),
+    ])
+    func call_givenJSONThatDoesNotFitTheInput_refusesBeforeSendingAndNamesTheField(json: String, named: String) throws {
+        // No vertical runs: a refusal here cannot have come from one.
+        let directory = TemporaryDirectory()
+        let result = try runCommand(
+            "svc-supervisor", ["call", "--socket-dir", directory.file("sockets"), "clinics", "nearest", json], in: directory)
+        #expect(result.status == 64)
+        #expect(result.standardError.contains(named), "\(result.standardError)")
+    }
+
+    @Test func call_unknownOperation_listsTheOnesThatExist() throws {
+        let directory = TemporaryDirectory()
+        let result = try runCommand("svc-supervisor", ["call", "clinics", "teleport"], in: directory)
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("nearest"))
+    }
+
+    @Test func call_whenTheVerticalIsNotRunning_exitsUnavailable() throws {
+        let directory = TemporaryDirectory()
+        let result = try runCommand(
+            "svc-supervisor", ["call", "--socket-dir", directory.file("sockets"), "clinics", "get", #"{"id": "c_0001"}"#],
+            in: directory)
+        #expect(result.status == 69)
+        #expect(result.standardError.contains("unavailable"))
+    }
+}

@@ -1,0 +1,59 @@
+import Glibc
+
+/// What a finished command printed and how it ended.
+public struct CommandResult: Sendable {
+    /// The exit status (or 128 + signal).
+    public let status: Int32
+    /// Everything written to standard output.
+    public let standardOutput: String
+    /// Everything written to standard error.
+    public let standardError: String
+}
+
+/// Runs `executable` (a path, or a product name) to completion with its output captured in
+/// files of `directory`; kills it after `timeout`.
+public func runCommand(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:], in directory: TemporaryDirectory,
+    standardInput: String? = nil, timeout: Duration = .seconds(30)
+) throws -> CommandResult {
+    let path = executable.hasPrefix("/") ? executable : "\(DaemonProcess.productsDirectory)/\(executable)"
+    let id = UInt32.random(in: 0...UInt32.max)
+    let outPath = directory.file("out-\(id)")
+    let errPath = directory.file("err-\(id)")
+    let inPath = directory.file("in-\(id)")
+    if let standardInput {
+        let file = fopen(inPath, "w")
+        fputs(standardInput, file)
+        fclose(file)
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, standardInput == nil ? "/dev/null" : inPath, O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    var env = environment
+    env["VT_TEST_TAG"] = "1"
+    env["PATH"] = env["PATH"] ?? "/usr/bin:/bin"
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+        argv.forEach { free($0) }
+        envp.forEach { free($0) }
+    }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
+    guard spawned == 0 else { throw DaemonProcess.SpawnError(path: path, code: spawned) }
+    var status: Int32 = 0
+    let deadline = ContinuousClock.now + timeout
+    while waitpid(pid, &status, WNOHANG) == 0 {
+        if ContinuousClock.now > deadline {
+            kill(pid, SIGKILL)
+            waitpid(pid, &status, 0)
+            break
+        }
+        usleep(5_000)
+    }
+    let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return CommandResult(status: code, standardOutput: readFile(outPath) ?? "", standardError: readFile(errPath) ?? "")
+}
