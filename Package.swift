@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // MARK: Shared — code every daemon may link
@@ -59,15 +60,27 @@ let package = Package(
         + vertical("Notifications")
         + [
         // MARK: The supervisor (not a vertical: it knows every contract, and no vertical's code)
+        .target(
+            name: "SupervisorEngine",
+            dependencies: [
+                "ServiceKit", "IOInterface", "EventLoop",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Services/Supervisor/Engine",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "svc-supervisor",
             dependencies: [
-                "ServiceKit", "IOInterface", "EventLoop",
+                "SupervisorEngine", "ServiceKit", "IOInterface", "EventLoop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Supervisor/CLI",
             swiftSettings: strict
         ),
+        // The exec shim: what uv_spawn cannot do between fork and exec (setsid, PDEATHSIG, rlimits, LISTEN_PID).
+        .executableTarget(name: "vt-exec", path: "Services/Supervisor/ExecShim"),
 
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["IOInterface"], path: "Tests/Support/TestContract", swiftSettings: strict),
@@ -88,6 +101,14 @@ let package = Package(
             name: "ServiceKitTests",
             dependencies: ["ServiceKit", "IOInterface", "Wire", "EventLoop", "TestSupport", "ProcessTesting", "vt-testd"],
             path: "Tests/ServiceKitTests"
+        ),
+        .testTarget(
+            name: "SupervisorTests",
+            dependencies: [
+                "SupervisorEngine", "ServiceKit", "IOInterface", "EventLoop", "ProcessTesting", "TestSupport",
+                "vt-testd", "vt-exec", "svc-supervisor",
+            ],
+            path: "Tests/SupervisorTests"
         ),
         .testTarget(
             name: "SuiteTests",

@@ -1,0 +1,133 @@
+/// The suite as `deploy/suite.toml` declares it: every service and how to supervise it.
+///
+/// A value type the parser produces and the engine reads; `svc-supervisor check` and
+/// `up` refuse a manifest whose ``ManifestProblem``s are not empty.
+public struct Manifest: Sendable, Equatable {
+    /// Every service, in the order the file lists them.
+    public var services: [ServiceSpec]
+
+    /// Creates a manifest.
+    public init(services: [ServiceSpec]) {
+        self.services = services
+    }
+
+    /// The service named `name`.
+    public subscript(name: String) -> ServiceSpec? {
+        services.first { $0.name == name }
+    }
+}
+
+/// One supervised service.
+public struct ServiceSpec: Sendable, Equatable {
+    /// Its name: its socket is `<name>.sock`, its log `<name>.log`.
+    public var name: String
+    /// The program: an absolute path, or a name looked up beside svc-supervisor itself.
+    public var executable: String
+    /// Arguments after the program name.
+    public var arguments: [String] = []
+    /// Extra environment variables (the supervisor adds its own: sockets, state, notify).
+    public var environment: [String: String] = [:]
+    /// Services that must be ready before this one starts (and, for `rest_for_one`, restart it).
+    public var dependsOn: [String] = []
+    /// When to restart after an exit.
+    public var restart: RestartPolicy = .onFailure
+    /// How long to wait before each restart.
+    public var backoff = Backoff()
+    /// At most this many restarts within this window; past it the service is `failed`.
+    public var budget = RestartBudget()
+    /// How the service says it is ready.
+    public var readiness: Readiness = .notify
+    /// How long it may take to become ready before the start counts as failed.
+    public var readyTimeout: Duration = .seconds(10)
+    /// The signal that asks it to stop (SIGTERM by default).
+    public var stopSignal: Int32 = 15
+    /// How long it may take to stop before SIGKILL.
+    public var stopTimeout: Duration = .seconds(10)
+    /// `WatchdogSec`: the service must send `WATCHDOG=1` at least this often, when set.
+    public var watchdog: Duration?
+    /// Its log file is rotated when it passes this size.
+    public var logMaxBytes: Int = 10 << 20
+    /// Whether the supervisor binds `<name>.sock` and hands it over (`LISTEN_FDS`); true for verticals.
+    public var socket = true
+
+    /// A service with defaults for everything but its name and program.
+    public init(name: String, executable: String) {
+        self.name = name
+        self.executable = executable
+    }
+}
+
+/// When a service is restarted after it exits.
+public enum RestartPolicy: String, Sendable, Equatable, CaseIterable {
+    /// After any exit.
+    case always
+    /// After a non-zero exit, a signal, a missed watchdog or a ready timeout.
+    case onFailure = "on-failure"
+    /// Never.
+    case never
+}
+
+/// Exponential restart backoff: `initial`, then × `multiplier` per restart, at most `max`.
+public struct Backoff: Sendable, Equatable {
+    /// The first delay.
+    public var initial: Duration = .milliseconds(100)
+    /// The longest delay.
+    public var max: Duration = .seconds(30)
+    /// The growth per restart (≥ 1).
+    public var multiplier: Double = 2
+
+    /// The defaults: 100 ms, ×2, at most 30 s.
+    public init(initial: Duration = .milliseconds(100), max: Duration = .seconds(30), multiplier: Double = 2) {
+        self.initial = initial
+        self.max = max
+        self.multiplier = multiplier
+    }
+}
+
+/// A windowed restart budget: more than `maxRestarts` within `window` marks the service failed.
+public struct RestartBudget: Sendable, Equatable {
+    /// Restarts allowed within the window.
+    public var maxRestarts: Int = 5
+    /// The window.
+    public var window: Duration = .seconds(60)
+
+    /// The defaults: 5 restarts in 60 s.
+    public init(maxRestarts: Int = 5, window: Duration = .seconds(60)) {
+        self.maxRestarts = maxRestarts
+        self.window = window
+    }
+}
+
+/// How a service says it is ready.
+public enum Readiness: String, Sendable, Equatable, CaseIterable {
+    /// It sends `READY=1` to `NOTIFY_SOCKET` (sd_notify).
+    case notify
+    /// It is ready as soon as it runs.
+    case none
+}
+
+/// One thing wrong with a manifest, located by service and key.
+public struct ManifestProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The service, when the problem is about one.
+    public var service: String?
+    /// The key, e.g. `depends_on`.
+    public var key: String?
+    /// What is wrong and what to do.
+    public var message: String
+
+    /// Creates a problem.
+    public init(service: String? = nil, key: String? = nil, _ message: String) {
+        self.service = service
+        self.key = key
+        self.message = message
+    }
+
+    public var description: String {
+        switch (service, key) {
+        case (let service?, let key?): "services.\(service).\(key): \(message)"
+        case (let service?, nil): "services.\(service): \(message)"
+        case (nil, let key?): "\(key): \(message)"
+        case (nil, nil): message
+        }
+    }
+}
