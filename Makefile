@@ -1,6 +1,6 @@
 # Verticals — the commands a newcomer needs. Each installs what is missing first.
 #   make run     build and start the suite on its embedded defaults (Ctrl-C stops it)
-#   make test    build and run every test
+#   make test    build and run every test, then EventLoop's lifetime tests under ASan
 SWIFT       ?= swift
 RUN_DIR     ?= $(CURDIR)/.run
 TEST_FLAGS  ?=
@@ -24,6 +24,7 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build $(TEST_FLAGS)
+	bash Tests/EventLoopTests/memcheck.sh
 
 # Handle and buffer lifetimes under AddressSanitizer (LeakSanitizer included).
 memcheck: deps
