@@ -7,17 +7,17 @@ struct ContractTests {
     @Test func operationNames_areUniqueAcrossTheSuite() {
         var seen = Set<String>()
         var duplicates: [String] = []
-        for operation in Contracts.all.flatMap({ $0.operations }) where !seen.insert(operation.fullName).inserted {
+        for operation in (Contracts.all + Contracts.control).flatMap({ $0.operations }) where !seen.insert(operation.fullName).inserted {
             duplicates.append(operation.fullName)
         }
         #expect(duplicates.isEmpty, "operations declared twice: \(duplicates)")
-        let contracts = Contracts.all.map { $0.name }
+        let contracts = (Contracts.all + Contracts.control).map { $0.name }
         #expect(contracts.count == Set(contracts).count)
     }
 
     @Test(
         "each contract's operations are its own, findable and documented",
-        arguments: Contracts.all.map(ContractCase.init))
+        arguments: (Contracts.all + Contracts.control).map(ContractCase.init))
     func contract_listsOnlyItsOwnDocumentedOperations(contract: ContractCase) {
         for operation in contract.type.operations {
             #expect(operation.service == contract.type.name, "\(operation.fullName) is listed by \(contract.type.name)")
@@ -34,10 +34,11 @@ struct ContractTests {
     @Test func everyDeclaredOperation_isListedInItsContract() throws {
         let declared = try SourceScan.declaredOperations()
         #expect(!declared.isEmpty, "the scan found no contract sources under \(SourceScan.verticalsFolder.path)")
-        let byName = Dictionary(uniqueKeysWithValues: Contracts.all.map { (String(describing: $0), $0) })
+        let byName = Dictionary(
+            uniqueKeysWithValues: (Contracts.all + Contracts.control).map { (String(describing: $0), $0) })
         for (contractType, operations) in declared {
             guard let contract = byName[contractType] else {
-                Issue.record("\(contractType) conforms to ServiceContract but is missing from Contracts.all")
+                Issue.record("\(contractType) conforms to ServiceContract but is missing from Contracts.all (or .control)")
                 continue
             }
             let listed = contract.operations.map(\.name)
@@ -46,7 +47,7 @@ struct ContractTests {
             }
             #expect(listed.count == operations.count, "\(contractType) lists \(listed), declares \(operations)")
         }
-        #expect(Set(declared.keys) == Set(byName.keys), "Contracts.all and the contract sources disagree")
+        #expect(Set(declared.keys) == Set(byName.keys), "Contracts.all + .control and the contract sources disagree")
     }
 
     @Test func contracts_areInDependencyOrder() {

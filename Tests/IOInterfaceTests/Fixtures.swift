@@ -265,7 +265,7 @@ enum Fixtures {
         pair(Clinics.GetManyInput.fixture(), .minimal),
         pair(Clinics.CheckSlotInput.fixture(), .minimal),
         pair(Clinics.SlotCheck.fixture(), .minimal),
-    ].flatMap { $0 } + appointments + notifications + records
+    ].flatMap { $0 } + appointments + notifications + records + supervisor
 
     static func pair<M: WireMessage>(_ full: M, _ minimal: M) -> [Example] {
         [Example(kind: .full, value: full), Example(kind: .minimal, value: minimal)]

@@ -17,9 +17,13 @@ public enum Contracts {
     /// All vertical contracts, in dependency order.
     public static let all: [any ServiceContract.Type] = [Identity.self, Clinics.self, Notifications.self, Appointments.self, Records.self]
 
-    /// The operation named `service.operation`, if any contract declares it.
+    /// The contracts of the suite's own machinery, which are not verticals: the supervisor's
+    /// control interface (served on `<run dir>/supervisor.sock`, not in the socket folder).
+    public static let control: [any ServiceContract.Type] = [Supervisor.self]
+
+    /// The operation named `service.operation`, if any contract declares it (verticals and control).
     public static func operation(_ fullName: String) -> OperationDescriptor? {
-        for contract in all {
+        for contract in all + control {
             if let found = contract.operations.first(where: { $0.fullName == fullName }) { return found }
         }
         return nil

@@ -1,0 +1,191 @@
+/// The control interface of `svc-supervisor`: what runs, and the levers to start, stop,
+/// restart, reload and take the suite down.
+///
+/// Not a vertical: it is served on `<run dir>/supervisor.sock` (not in the socket folder),
+/// so it is listed in ``Contracts/control``, not in ``Contracts/all``. The CLI
+/// (`svc-supervisor status`, `start`, …) is its client.
+public enum Supervisor: ServiceContract {
+    public static let name = "supervisor"
+    public static let summary = "Supervision of the suite's daemons: status, start, stop, restart, reload, down."
+
+    /// Every supervised service with its state, pid, uptime, restarts and last exit.
+    public static let status = Operation<Empty, StatusList>(
+        name, "status", summary: "List every service with its state, pid, uptime, restarts and last exit.",
+        errors: [.internal])
+
+    /// Starts a stopped or failed service (after its dependencies are ready); answers at once.
+    public static let start = Operation<ServiceName, ServiceStatus>(
+        name, "start", summary: "Start a stopped or failed service once its dependencies are ready.",
+        errors: [.notFound])
+
+    /// Stops a service (stop signal, then SIGKILL after its stop timeout); answers once it stopped.
+    public static let stop = Operation<ServiceName, ServiceStatus>(
+        name, "stop", summary: "Stop a service and keep it down until started again.", errors: [.notFound])
+
+    /// Stops a service and starts it again; answers once it was started again.
+    public static let restart = Operation<ServiceName, ServiceStatus>(
+        name, "restart", summary: "Stop a service, then start it again.", errors: [.notFound])
+
+    /// Re-reads the manifest and applies only the difference.
+    public static let reload = Operation<Empty, ReloadResult>(
+        name, "reload",
+        summary: "Re-read the manifest: start added services, stop removed ones, restart changed ones.",
+        errors: [.invalidInput])
+
+    /// Stops every service in reverse dependency order; the supervisor exits after answering.
+    public static let down = Operation<Empty, Empty>(
+        name, "down", summary: "Stop every service in reverse dependency order, then exit the supervisor.",
+        errors: [.internal])
+
+    public static let operations = [
+        status.descriptor, start.descriptor, stop.descriptor, restart.descriptor, reload.descriptor,
+        down.descriptor,
+    ]
+
+    // MARK: Inputs
+
+    /// The Input of ``Supervisor/start``, ``Supervisor/stop`` and ``Supervisor/restart``.
+    public struct ServiceName: WireMessage {
+        /// The service's name in the manifest, e.g. `identity`.
+        public var name: String
+
+        /// Creates the value from its fields.
+        public init(name: String) {
+            self.name = name
+        }
+
+        public static let schema = MessageSchema("supervisor.ServiceName", [.required(1, "name", .string)])
+    }
+
+    // MARK: Outputs
+
+    /// Where one service is in its life.
+    public struct ServiceStatus: WireMessage {
+        /// The service's name in the manifest.
+        public var name: String
+        /// Its state.
+        public var state: ServiceState
+        /// The main process, while one runs.
+        public var pid: Int?
+        /// Seconds since the running process started, while one runs.
+        public var uptimeSeconds: Double?
+        /// Restarts since the supervisor started (not counting starts asked for).
+        public var restarts: Int
+        /// How the last process ended, e.g. `exited with status 1`, `killed by signal 9`,
+        /// `ready timeout after 10 s`; empty before the first exit.
+        public var lastExit: String
+        /// Whether it is ready (it sent `READY=1`, or needs no readiness and runs).
+        public var ready: Bool
+        /// The last `STATUS=` it sent, or what the supervisor is waiting for.
+        public var statusText: String
+
+        /// Creates the value from its fields.
+        public init(
+            name: String, state: ServiceState, pid: Int? = nil, uptimeSeconds: Double? = nil, restarts: Int,
+            lastExit: String, ready: Bool, statusText: String
+        ) {
+            self.name = name
+            self.state = state
+            self.pid = pid
+            self.uptimeSeconds = uptimeSeconds
+            self.restarts = restarts
+            self.lastExit = lastExit
+            self.ready = ready
+            self.statusText = statusText
+        }
+
+        public static let schema = MessageSchema(
+            "supervisor.ServiceStatus",
+            [
+                .required(1, "name", .string),
+                .required(2, "state", .enumeration(ServiceState.schema)),
+                .optional(3, "pid", .int),
+                .optional(4, "uptimeSeconds", .double),
+                .required(5, "restarts", .int),
+                .required(6, "lastExit", .string),
+                .required(7, "ready", .bool),
+                .required(8, "statusText", .string),
+            ])
+    }
+
+    /// The Output of ``Supervisor/status``.
+    public struct StatusList: WireMessage {
+        /// Every service, in start (dependency) order.
+        public var services: [ServiceStatus]
+
+        /// Creates the value from its fields.
+        public init(services: [ServiceStatus]) {
+            self.services = services
+        }
+
+        public static let schema = MessageSchema(
+            "supervisor.StatusList", [.repeated(1, "services", .message(ServiceStatus.self))])
+    }
+
+    /// The Output of ``Supervisor/reload``: what changed, by service name.
+    public struct ReloadResult: WireMessage {
+        /// Services new in the manifest, now started.
+        public var added: [String]
+        /// Services gone from the manifest, now stopped.
+        public var removed: [String]
+        /// Services whose entry changed, now restarted.
+        public var changed: [String]
+        /// Services left untouched (their processes kept running).
+        public var unchanged: [String]
+
+        /// Creates the value from its fields.
+        public init(added: [String], removed: [String], changed: [String], unchanged: [String]) {
+            self.added = added
+            self.removed = removed
+            self.changed = changed
+            self.unchanged = unchanged
+        }
+
+        public static let schema = MessageSchema(
+            "supervisor.ReloadResult",
+            [
+                .repeated(1, "added", .string),
+                .repeated(2, "removed", .string),
+                .repeated(3, "changed", .string),
+                .repeated(4, "unchanged", .string),
+            ])
+    }
+
+    /// The states of a supervised service.
+    public enum ServiceState: WireEnum {
+        /// Not running, and not meant to run until started.
+        case stopped
+        /// Meant to run; waiting for its dependencies to be ready.
+        case waiting
+        /// Spawned; not ready yet.
+        case starting
+        /// Running and ready.
+        case ready
+        /// Asked to stop; waiting for it to exit.
+        case stopping
+        /// Exited; waiting out the backoff before the next start.
+        case backoff
+        /// Used up its restart budget (or failed with `restart = never`); stays down until started.
+        case failed
+        /// A state this build does not know.
+        case unknown(String)
+
+        public static let knownCases: [ServiceState] = [
+            .stopped, .waiting, .starting, .ready, .stopping, .backoff, .failed,
+        ]
+        public static let schema = EnumSchema("supervisor.ServiceState", knownCases)
+        public init(unknown raw: String) { self = .unknown(raw) }
+        public var wireName: String {
+            switch self {
+            case .stopped: "stopped"
+            case .waiting: "waiting"
+            case .starting: "starting"
+            case .ready: "ready"
+            case .stopping: "stopping"
+            case .backoff: "backoff"
+            case .failed: "failed"
+            case .unknown(let raw): raw
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import IOInterface
+
+// MARK: Supervisor (the control interface, Contracts.control)
+
+extension Supervisor.ServiceName {
+    static func fixture(name: String = "identity") -> Self {
+        .init(name: name)
+    }
+
+    static let minimal = Self(name: "")
+}
+
+extension Supervisor.ServiceStatus {
+    static func fixture(
+        name: String = "identity", state: Supervisor.ServiceState = .ready, pid: Int? = 4242,
+        uptimeSeconds: Double? = 93.25, restarts: Int = 2, lastExit: String = "killed by signal 9",
+        ready: Bool = true, statusText: String = "serving 5 operations"
+    ) -> Self {
+        .init(
+            name: name, state: state, pid: pid, uptimeSeconds: uptimeSeconds, restarts: restarts,
+            lastExit: lastExit, ready: ready, statusText: statusText)
+    }
+
+    static let minimal = Self(
+        name: "", state: .unknown("hibernating"), restarts: 0, lastExit: "", ready: false, statusText: "")
+}
+
+extension Supervisor.StatusList {
+    static func fixture(
+        services: [Supervisor.ServiceStatus] = [
+            .fixture(), .fixture(name: "clinics", state: .backoff, pid: nil, uptimeSeconds: nil, ready: false),
+        ]
+    ) -> Self {
+        .init(services: services)
+    }
+
+    static let minimal = Self(services: [])
+}
+
+extension Supervisor.ReloadResult {
+    static func fixture(
+        added: [String] = ["records"], removed: [String] = ["legacy"], changed: [String] = ["clinics"],
+        unchanged: [String] = ["identity", "appointments"]
+    ) -> Self {
+        .init(added: added, removed: removed, changed: changed, unchanged: unchanged)
+    }
+
+    static let minimal = Self(added: [], removed: [], changed: [], unchanged: [])
+}
+
+extension Fixtures {
+    static let supervisor: [Example] = [
+        pair(Supervisor.ServiceName.fixture(), .minimal),
+        pair(Supervisor.ServiceStatus.fixture(), .minimal),
+        pair(Supervisor.StatusList.fixture(), .minimal),
+        pair(Supervisor.ReloadResult.fixture(), .minimal),
+    ].flatMap { $0 }
+}
