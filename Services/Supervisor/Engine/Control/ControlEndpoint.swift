@@ -1,0 +1,44 @@
+import IOInterface
+import ServiceKit
+
+/// The Supervisor contract served over the engine: the routes of `<run>/supervisor.sock`.
+public enum ControlEndpoint {
+    /// Routes for every ``Supervisor`` operation.
+    ///
+    /// - Parameters:
+    ///   - reload: re-reads the manifest and applies it (``SupervisorEngine/apply(_:)``).
+    ///   - down: called once every service stopped, after `down` answers, to end the daemon.
+    public static func routes(
+        engine: SupervisorEngine, reload: @escaping @Sendable () async throws -> Supervisor.ReloadResult,
+        down: @escaping @Sendable () -> Void
+    ) -> Router {
+        var router = Router(service: Supervisor.self)
+        router.on(Supervisor.status) { _, _ in
+            Supervisor.StatusList(services: try await engine.status())
+        }
+        router.on(Supervisor.start) { input, _ in
+            try await engine.startService(input.name)
+        }
+        router.on(Supervisor.stop) { input, _ in
+            try await engine.stopService(input.name)
+        }
+        router.on(Supervisor.restart) { input, _ in
+            try await engine.restartService(input.name)
+        }
+        router.on(Supervisor.reload) { _, _ in
+            do {
+                return try await reload()
+            } catch let error as ServiceError {
+                throw error
+            } catch {
+                throw ServiceError(.invalidInput, "the manifest was not applied: \(error)")
+            }
+        }
+        router.on(Supervisor.down) { _, _ in
+            await engine.stopAll()
+            down()
+            return Empty()
+        }
+        return router
+    }
+}

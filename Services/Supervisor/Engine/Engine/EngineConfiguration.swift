@@ -1,0 +1,37 @@
+import EventLoop
+
+/// Where the engine keeps its files and how it starts programs.
+public struct EngineConfiguration: Sendable {
+    /// The run directory (sockets, logs, pids, state).
+    public var runDirectory: RunDirectory
+    /// The exec shim `vt-exec`, which every child is started through (setsid, PDEATHSIG,
+    /// `LISTEN_PID`/`WATCHDOG_PID` set to its own pid, then exec).
+    public var execShim: String
+    /// Where a manifest `executable` without a `/` is looked up (beside svc-supervisor).
+    public var programDirectory: String
+    /// The environment every child starts from, before the manifest's `env` and the
+    /// supervisor's own variables (hand-off variables of the supervisor's own manager are dropped).
+    public var environment: [String: String]
+
+    /// A configuration; `environment` defaults to the supervisor's own.
+    public init(
+        runDirectory: RunDirectory, execShim: String, programDirectory: String,
+        environment: [String: String] = ChildProcess.currentEnvironment
+    ) {
+        self.runDirectory = runDirectory
+        self.execShim = execShim
+        self.programDirectory = programDirectory
+        var inherited = environment
+        for key in ["LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"] {
+            inherited[key] = nil
+        }
+        self.environment = inherited
+    }
+
+    /// The program a manifest `executable` names: absolute as is, else beside svc-supervisor.
+    func program(_ executable: String) -> String {
+        if executable.hasPrefix("/") { return executable }
+        if executable.contains("/") { return "\(RunDirectory(".").path)/\(executable)" }
+        return "\(programDirectory)/\(executable)"
+    }
+}

@@ -1,0 +1,66 @@
+import EventLoop
+import IOInterface
+
+/// The supervisor's record of one service: its spec, where it is in its life, and the handles
+/// that outlive its processes (listening socket, log, timers). Loop-confined; only the engine
+/// touches it.
+final class ServiceUnit {
+    var spec: ServiceSpec
+    var state: Supervisor.ServiceState = .stopped
+    /// Whether it should run: set by start, cleared by stop, `down` and a spent budget.
+    var wanted = false
+
+    var child: ChildProcess?
+    var pid: Int32?
+    var startedAt: ContinuousClock.Instant?
+    var readyAt: ContinuousClock.Instant?
+    var ready: Bool { readyAt != nil }
+
+    /// Restarts since the supervisor started (shown in `status`).
+    var restarts = 0
+    /// When each restart within the budget's window happened.
+    var recentRestarts: [ContinuousClock.Instant] = []
+    /// The exponent of the next backoff.
+    var backoffAttempt = 0
+    var lastExit = ""
+    var statusText = ""
+    /// Why the supervisor killed the running process (ready timeout, watchdog), if it did.
+    var pendingFailure: String?
+    /// Callbacks waiting for the process to be gone (stop, restart, down).
+    var stopWaiters: [() -> Void] = []
+
+    /// The listening socket, bound once and kept across restarts.
+    var listeningFD: Int32?
+    let log: ServiceLog
+    /// Ready timeout, backoff or stop timeout: one at a time, so one timer.
+    let timer: LoopTimer
+    /// Armed while a watchdog interval is set and the service is ready.
+    let watchdog: LoopTimer
+
+    init(spec: ServiceSpec, log: ServiceLog, loop: EventLoop) {
+        self.spec = spec
+        self.log = log
+        timer = LoopTimer(loop: loop)
+        watchdog = LoopTimer(loop: loop)
+    }
+
+    /// What `status` shows.
+    func status(now: ContinuousClock.Instant) -> Supervisor.ServiceStatus {
+        Supervisor.ServiceStatus(
+            name: spec.name, state: state, pid: pid.map(Int.init),
+            uptimeSeconds: startedAt.map { Self.seconds(now - $0) }, restarts: restarts, lastExit: lastExit,
+            ready: ready, statusText: statusText)
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// "250 ms", "1.5 s".
+    static func text(_ duration: Duration) -> String {
+        let seconds = seconds(duration)
+        if seconds < 1 { return "\(Int((seconds * 1000).rounded())) ms" }
+        let rounded = (seconds * 10).rounded() / 10
+        return rounded == rounded.rounded() ? "\(Int(rounded)) s" : "\(rounded) s"
+    }
+}

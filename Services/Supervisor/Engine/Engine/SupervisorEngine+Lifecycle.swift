@@ -1,0 +1,275 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EventLoop
+import IOInterface
+
+// Spawning, exits, restarts with backoff, and stopping: the transitions of a service's state
+// machine. All on the loop thread.
+extension SupervisorEngine {
+    /// Marks `unit` as wanted and starts it once its dependencies are ready. `fresh` (a start
+    /// asked for, not a restart) gives it a new restart budget and backoff.
+    func want(_ unit: ServiceUnit, fresh: Bool) {
+        unit.wanted = true
+        if fresh {
+            unit.recentRestarts.removeAll()
+            unit.backoffAttempt = 0
+        }
+        if [.stopped, .failed].contains(unit.state) { startWhenReady(unit) }
+    }
+
+    /// Spawns `unit` if its dependencies are ready, else leaves it `waiting`.
+    func startWhenReady(_ unit: ServiceUnit) {
+        guard unit.wanted, !isClosed, [.stopped, .failed, .waiting, .backoff].contains(unit.state) else { return }
+        let missing = unit.spec.dependsOn.filter { units[$0].map { !$0.ready } ?? false }
+        guard missing.isEmpty else {
+            unit.statusText = "waiting for \(missing.joined(separator: ", "))"
+            set(unit, .waiting)
+            return
+        }
+        spawn(unit)
+    }
+
+    /// A dependency became ready: start whoever waited for it, in start order.
+    func dependencyBecameReady() {
+        for name in order {
+            if let unit = units[name], unit.state == .waiting { startWhenReady(unit) }
+        }
+    }
+
+    private func spawn(_ unit: ServiceUnit) {
+        let spec = unit.spec
+        let run = configuration.runDirectory
+        var environment = configuration.environment
+        environment.merge(spec.environment) { _, manifest in manifest }
+        environment["VERTICALS_RUN_DIR"] = run.path
+        environment["VERTICALS_SOCKET_DIR"] = run.socketDirectory
+        environment["STATE_DIRECTORY"] = run.stateDirectory(for: spec.name)
+        environment["RUNTIME_DIRECTORY"] = run.runtimeDirectory(for: spec.name)
+        environment["NOTIFY_SOCKET"] = run.notifySocket
+        if let watchdog = spec.watchdog {
+            let (seconds, attoseconds) = watchdog.components
+            environment["WATCHDOG_USEC"] = String(seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
+        }
+        var inherited: [Int32] = []
+        do {
+            try run.prepare(service: spec.name)
+            try bindSocket(unit)
+            if let fd = unit.listeningFD {
+                inherited = [fd]
+                environment["LISTEN_FDS"] = "1"
+                environment["LISTEN_FDNAMES"] = spec.name
+                // LISTEN_PID (and WATCHDOG_PID) are set by vt-exec to its own pid right before
+                // it execs the service, which keeps that pid: only the child knows it in time.
+            }
+        } catch {
+            failedToStart(unit, "cannot start: \(error)")
+            return
+        }
+        let options = ChildProcess.Options(
+            executable: configuration.execShim,
+            arguments: ["--setsid", "--pdeathsig", "SIGTERM", "--", configuration.program(spec.executable)]
+                + spec.arguments,
+            environment: environment, inheritedFDs: inherited, stdout: .capture, stderr: .capture)
+        let log = unit.log
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(
+                options, on: loop, onOutput: { stream, bytes in log.append(stream: stream, bytes) },
+                onExit: { [weak self, weak unit] status in
+                    guard let self, let unit else { return }
+                    self.exited(unit, status)
+                })
+        } catch {
+            failedToStart(unit, "cannot start \(options.executable): \(error)")
+            return
+        }
+        unit.child = child
+        unit.pid = child.pid
+        unit.startedAt = .now
+        unit.readyAt = nil
+        unit.statusText = ""
+        // vt-exec calls setsid before exec, so the child leads its own process group.
+        PidRecord.of(pid: child.pid, processGroup: child.pid)?.write(to: run.pidFile(for: spec.name))
+        log.note("started pid \(child.pid): \(configuration.program(spec.executable)) \(spec.arguments.joined(separator: " "))")
+        set(unit, .starting)
+        switch spec.readiness {
+        case .none:
+            becameReady(unit)
+        case .notify:
+            unit.timer.start(after: spec.readyTimeout) { [weak self, weak unit] in
+                guard let self, let unit, unit.state == .starting else { return }
+                self.killForFailure(unit, "not ready within \(ServiceUnit.text(spec.readyTimeout))")
+            }
+        }
+    }
+
+    func becameReady(_ unit: ServiceUnit) {
+        guard unit.state == .starting else { return }
+        unit.timer.stop()
+        unit.readyAt = .now
+        if let startedAt = unit.startedAt {
+            unit.log.note("ready after \(ServiceUnit.text(.now - startedAt))")
+        }
+        set(unit, .ready)
+        armWatchdog(unit)
+        dependencyBecameReady()
+    }
+
+    func armWatchdog(_ unit: ServiceUnit) {
+        guard let interval = unit.spec.watchdog, unit.state == .ready else { return }
+        unit.watchdog.start(after: interval) { [weak self, weak unit] in
+            guard let self, let unit, unit.state == .ready else { return }
+            self.killForFailure(unit, "watchdog: no WATCHDOG=1 within \(ServiceUnit.text(interval))")
+        }
+    }
+
+    /// Kills the process group for a failure the supervisor saw (ready timeout, watchdog);
+    /// the exit that follows is counted as a failure with `reason`.
+    func killForFailure(_ unit: ServiceUnit, _ reason: String) {
+        unit.pendingFailure = reason
+        unit.log.note("\(reason): killing process group \(unit.pid ?? 0)")
+        signalGroup(unit, SIGKILL)
+    }
+
+    /// Sends `signal` to the unit's process group, or to the process alone while the shim has
+    /// not made the group yet.
+    func signalGroup(_ unit: ServiceUnit, _ signal: Int32) {
+        guard let pid = unit.pid else { return }
+        if kill(-pid, signal) != 0 {
+            try? unit.child?.kill(signal)
+        }
+    }
+
+    private func failedToStart(_ unit: ServiceUnit, _ reason: String) {
+        unit.log.note(reason)
+        logger.error("\(unit.spec.name): \(reason)")
+        unit.lastExit = reason
+        afterUnexpectedExit(unit, failure: true, wasHealthy: false)
+    }
+
+    private func exited(_ unit: ServiceUnit, _ status: ExitStatus) {
+        let pid = unit.pid ?? 0
+        // Whatever the main process left in its group goes with it (systemd's KillMode=control-group).
+        // Safe after the reap: Linux never reuses a pid that still names a process group.
+        if pid > 0 { kill(-pid, SIGKILL) }
+        unlink(configuration.runDirectory.pidFile(for: unit.spec.name))
+        unit.timer.stop()
+        unit.watchdog.stop()
+        let wasHealthy = unit.readyAt.map { .now - $0 >= unit.spec.budget.window } ?? false
+        unit.child = nil
+        unit.pid = nil
+        unit.startedAt = nil
+        unit.readyAt = nil
+        let reason = unit.pendingFailure ?? Self.describe(status)
+        let failure = unit.pendingFailure != nil || !status.isSuccess
+        unit.pendingFailure = nil
+        unit.lastExit = reason
+        unit.log.flush()
+        unit.log.note("pid \(pid) \(reason)")
+
+        if unit.state == .stopping || !unit.wanted {
+            unit.statusText = ""
+            set(unit, .stopped)
+            let waiters = unit.stopWaiters
+            unit.stopWaiters.removeAll()
+            for waiter in waiters { waiter() }
+            return
+        }
+        afterUnexpectedExit(unit, failure: failure, wasHealthy: wasHealthy)
+    }
+
+    /// Restarts per policy and budget, or gives up.
+    private func afterUnexpectedExit(_ unit: ServiceUnit, failure: Bool, wasHealthy: Bool) {
+        let spec = unit.spec
+        let restart =
+            switch spec.restart {
+            case .always: true
+            case .onFailure: failure
+            case .never: false
+            }
+        guard restart else {
+            unit.wanted = false
+            unit.statusText = failure ? "not restarted (restart = \(spec.restart.rawValue))" : ""
+            set(unit, failure ? .failed : .stopped)
+            return
+        }
+        let now = ContinuousClock.now
+        // A run that stayed ready for a whole budget window forgives the backoff.
+        if wasHealthy { unit.backoffAttempt = 0 }
+        unit.recentRestarts.removeAll { now - $0 > spec.budget.window }
+        guard unit.recentRestarts.count < spec.budget.maxRestarts else {
+            unit.wanted = false
+            unit.statusText =
+                "restarted \(unit.recentRestarts.count) times within \(ServiceUnit.text(spec.budget.window)); "
+                + "stays down until `svc-supervisor start \(spec.name)`"
+            unit.log.note(unit.statusText)
+            logger.error("\(spec.name) failed: \(unit.lastExit); \(unit.statusText)")
+            set(unit, .failed)
+            return
+        }
+        unit.recentRestarts.append(now)
+        unit.restarts += 1
+        let delay = Self.backoff(spec.backoff, attempt: unit.backoffAttempt)
+        unit.backoffAttempt += 1
+        unit.statusText = "restarting in \(ServiceUnit.text(delay))"
+        unit.log.note("\(unit.lastExit); restart \(unit.restarts) in \(ServiceUnit.text(delay))")
+        set(unit, .backoff)
+        unit.timer.start(after: delay) { [weak self, weak unit] in
+            guard let self, let unit, unit.state == .backoff else { return }
+            self.startWhenReady(unit)
+        }
+    }
+
+    /// `initial × multiplier^attempt`, at most `max`.
+    static func backoff(_ backoff: Backoff, attempt: Int) -> Duration {
+        let initial = ServiceUnit.seconds(backoff.initial)
+        let seconds = min(initial * pow(max(backoff.multiplier, 1), Double(attempt)), ServiceUnit.seconds(backoff.max))
+        return .microseconds(Int64(seconds * 1_000_000))
+    }
+
+    /// Stops `unit` (stop signal to its process group, SIGKILL after the stop timeout) and
+    /// calls `done` once no process of it runs.
+    func stop(_ unit: ServiceUnit, then done: @escaping () -> Void) {
+        unit.wanted = false
+        switch unit.state {
+        case .starting, .ready:
+            unit.stopWaiters.append(done)
+            unit.watchdog.stop()
+            unit.statusText = "stopping"
+            set(unit, .stopping)
+            unit.log.note("stopping pid \(unit.pid ?? 0) with signal \(unit.spec.stopSignal)")
+            signalGroup(unit, unit.spec.stopSignal)
+            let timeout = unit.spec.stopTimeout
+            unit.timer.start(after: timeout) { [weak self, weak unit] in
+                guard let self, let unit, unit.state == .stopping else { return }
+                unit.log.note("still running after \(ServiceUnit.text(timeout)): SIGKILL")
+                self.signalGroup(unit, SIGKILL)
+            }
+        case .stopping:
+            unit.stopWaiters.append(done)
+        case .waiting, .backoff:
+            unit.timer.stop()
+            unit.statusText = ""
+            set(unit, .stopped)
+            done()
+        case .stopped, .failed, .unknown:
+            done()
+        }
+    }
+
+    func set(_ unit: ServiceUnit, _ state: Supervisor.ServiceState) {
+        unit.state = state
+        emit(unit)
+    }
+
+    /// "exited with status 1", "killed by signal 9 (SIGKILL)".
+    static func describe(_ status: ExitStatus) -> String {
+        guard status.signal != 0 else { return "exited with status \(status.exitCode)" }
+        let names: [Int32: String] = [
+            SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT",
+            SIGHUP: "SIGHUP", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGQUIT: "SIGQUIT", SIGPIPE: "SIGPIPE",
+        ]
+        return "killed by signal \(status.signal)" + (names[status.signal].map { " (\($0))" } ?? "")
+    }
+}

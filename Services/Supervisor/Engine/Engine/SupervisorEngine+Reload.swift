@@ -1,0 +1,61 @@
+import IOInterface
+
+// `reload` and SIGHUP: apply a new manifest, touching only what changed.
+extension SupervisorEngine {
+    /// Applies `newManifest`: starts added services, stops removed ones, restarts changed ones
+    /// and leaves the rest running untouched (same pids). Answers once removed and changed
+    /// services were stopped and everything was asked to start.
+    public func apply(_ newManifest: Manifest) async throws -> Supervisor.ReloadResult {
+        let plan = try await loop.submit { () throws -> ReloadPlan in
+            let newOrder = try StartOrder.of(newManifest)
+            let old = self.manifest
+            let oldNames = Set(old.services.map(\.name))
+            let newNames = Set(newManifest.services.map(\.name))
+            let plan = ReloadPlan(
+                added: newOrder.filter { !oldNames.contains($0) },
+                removed: self.order.reversed().filter { !newNames.contains($0) },
+                changed: newOrder.filter { oldNames.contains($0) && old[$0] != newManifest[$0] },
+                unchanged: newOrder.filter { oldNames.contains($0) && old[$0] == newManifest[$0] })
+            return plan
+        }
+        for name in plan.removed + plan.changed.reversed() {
+            _ = try? await stopService(name)
+        }
+        try await loop.submit {
+            for name in plan.removed {
+                guard let unit = self.units.removeValue(forKey: name) else { continue }
+                self.releaseSocket(unit)
+                unit.timer.close()
+                unit.watchdog.close()
+                unit.log.note("removed from the manifest")
+                unit.log.close()
+            }
+            self.manifest = newManifest
+            self.order = (try? StartOrder.of(newManifest)) ?? newManifest.services.map(\.name)
+            for name in plan.changed {
+                guard let unit = self.units[name], let spec = newManifest[name] else { continue }
+                if !spec.socket { self.releaseSocket(unit) }
+                unit.spec = spec
+                unit.log.maxBytes = spec.logMaxBytes
+                unit.log.note("changed in the manifest: restarting")
+            }
+            for name in plan.added {
+                guard let spec = newManifest[name] else { continue }
+                self.units[name] = self.makeUnit(spec)
+            }
+            for name in self.order where plan.added.contains(name) || plan.changed.contains(name) {
+                if let unit = self.units[name] { self.want(unit, fresh: true) }
+            }
+        }
+        return Supervisor.ReloadResult(
+            added: plan.added, removed: plan.removed, changed: plan.changed, unchanged: plan.unchanged)
+    }
+}
+
+/// What a reload does, by service name.
+struct ReloadPlan: Sendable {
+    var added: [String]
+    var removed: [String]
+    var changed: [String]
+    var unchanged: [String]
+}

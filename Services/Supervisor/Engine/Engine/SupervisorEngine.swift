@@ -1,0 +1,241 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EventLoop
+import IOInterface
+import Logging
+
+/// Supervises the services of a ``Manifest`` on one ``EventLoop``: binds their sockets, starts
+/// them in dependency order once their dependencies are ready, restarts them with backoff
+/// inside a restart budget, and stops them in reverse order. Everything is driven by loop
+/// events — a child's exit (libuv), a datagram on the notify socket, a timer — never by polling,
+/// so an idle supervisor sleeps in `epoll_wait`.
+///
+/// ```swift
+/// let engine = SupervisorEngine(manifest: manifest, configuration: configuration, loop: loop)
+/// try await engine.start()            // binds, cleans up leftovers, starts everything
+/// let services = await engine.status()
+/// await engine.stopAll()              // reverse dependency order
+/// await engine.close()
+/// ```
+///
+/// Per service, a state machine (``Supervisor/ServiceState``):
+/// `stopped`/`failed` → (start) `waiting` → (dependencies ready) `starting` → (`READY=1`, or at
+/// once with `readiness = none`) `ready`; an exit that the policy restarts → `backoff` → `waiting`…;
+/// more restarts than the budget allows within its window → `failed`; stop → `stopping` → `stopped`.
+/// A ready timeout or a missed watchdog kills the process group and counts as a failed exit.
+public final class SupervisorEngine: @unchecked Sendable {
+    // @unchecked Sendable: loop-confined. Every `var` is touched only on `loop`'s thread: the
+    // public async methods hop there (`loop.submit`, `loop.execute`) and every callback they
+    // install (child exit and output, timers, the notify socket) runs there.
+
+    /// The loop everything runs on.
+    public let loop: EventLoop
+    /// Files and programs.
+    public let configuration: EngineConfiguration
+    let logger: Logger
+
+    var manifest: Manifest
+    var order: [String] = []
+    var units: [String: ServiceUnit] = [:]
+    var notifySocket: NotifySocket?
+    var observers: [@Sendable (Event) -> Void] = []
+    var isClosed = false
+
+    /// One state change, for tests and tools that watch the engine.
+    public struct Event: Sendable, CustomStringConvertible {
+        /// The service.
+        public let service: String
+        /// Its new state.
+        public let state: Supervisor.ServiceState
+        /// Its process, while one runs.
+        public let pid: Int32?
+        /// When it happened.
+        public let at: ContinuousClock.Instant
+
+        public var description: String { "\(service) \(state)\(pid.map { " pid \($0)" } ?? "")" }
+    }
+
+    /// An engine for `manifest`; nothing happens until ``start()``.
+    public init(manifest: Manifest, configuration: EngineConfiguration, loop: EventLoop, logger: Logger? = nil) {
+        self.manifest = manifest
+        self.configuration = configuration
+        self.loop = loop
+        self.logger = logger ?? Logger(label: "supervisor")
+    }
+
+    /// Calls `observer` on the loop thread for every state change from now on.
+    public func observe(_ observer: @escaping @Sendable (Event) -> Void) async throws {
+        try await loop.submit { self.observers.append(observer) }
+    }
+
+    /// Prepares the run directory, kills what an earlier supervisor left running (its pid
+    /// records), binds the notify socket and every service's socket, then starts every service
+    /// in dependency order. Throws when a file or socket cannot be had, or the manifest has a cycle.
+    public func start() async throws {
+        try await loop.submit { try self.startOnLoop() }
+    }
+
+    /// Every service's status, in start order.
+    public func status() async throws -> [Supervisor.ServiceStatus] {
+        try await loop.submit {
+            let now = ContinuousClock.now
+            return self.order.compactMap { self.units[$0]?.status(now: now) }
+        }
+    }
+
+    /// Starts `name` (after its dependencies are ready); a failed service gets a fresh budget.
+    /// Answers at once with its status; `notFound` for an unknown name.
+    public func startService(_ name: String) async throws -> Supervisor.ServiceStatus {
+        try await loop.submit {
+            let unit = try self.unit(name)
+            self.want(unit, fresh: true)
+            return unit.status(now: .now)
+        }
+    }
+
+    /// Stops `name` and answers once its process is gone.
+    public func stopService(_ name: String) async throws -> Supervisor.ServiceStatus {
+        try await onLoopAwaiting { done in
+            let unit = try self.unit(name)
+            self.stop(unit) { done(unit.status(now: .now)) }
+        }
+    }
+
+    /// Stops `name`, then starts it again; answers once the new process was started.
+    public func restartService(_ name: String) async throws -> Supervisor.ServiceStatus {
+        try await onLoopAwaiting { done in
+            let unit = try self.unit(name)
+            self.stop(unit) {
+                self.want(unit, fresh: true)
+                done(unit.status(now: .now))
+            }
+        }
+    }
+
+    /// Stops every service, dependents before their dependencies, and returns once all are down.
+    public func stopAll() async {
+        let names: [String]
+        do {
+            names = try await loop.submit {
+                for unit in self.units.values { unit.wanted = false }
+                return self.order.reversed()
+            }
+        } catch {
+            return  // the loop is gone, and the children with it
+        }
+        for name in names {
+            _ = try? await stopService(name)
+        }
+    }
+
+    /// Closes the notify socket, the listening sockets and the logs. Call after ``stopAll()``.
+    public func close() async {
+        try? await loop.submit { self.closeOnLoop() }
+    }
+
+    // MARK: Loop-thread internals
+
+    func unit(_ name: String) throws(ServiceError) -> ServiceUnit {
+        guard let unit = units[name] else {
+            throw ServiceError(
+                .notFound, "no service named \"\(name)\"; known: \(order.joined(separator: ", "))",
+                details: [ErrorDetail("name", name)])
+        }
+        return unit
+    }
+
+    /// Runs `body` on the loop; it calls `done` (on the loop, now or later) with the answer.
+    func onLoopAwaiting<T: Sendable>(
+        _ body: @escaping @Sendable (_ done: @escaping (T) -> Void) throws -> Void
+    ) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            loop.execute {
+                do {
+                    try body { continuation.resume(returning: $0) }
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    private func startOnLoop() throws {
+        loop.preconditionInEventLoop()
+        let run = configuration.runDirectory
+        try run.prepare()
+        killLeftovers()
+        order = try StartOrder.of(manifest)
+        notifySocket = try NotifySocket(path: run.notifySocket, loop: loop) { [weak self] message in
+            self?.received(message)
+        }
+        for spec in manifest.services {
+            units[spec.name] = makeUnit(spec)
+        }
+        for name in order {
+            if let unit = units[name] { try bindSocket(unit) }
+        }
+        for name in order {
+            if let unit = units[name] { want(unit, fresh: true) }
+        }
+    }
+
+    func makeUnit(_ spec: ServiceSpec) -> ServiceUnit {
+        ServiceUnit(
+            spec: spec, log: ServiceLog(path: configuration.runDirectory.log(for: spec.name), maxBytes: spec.logMaxBytes),
+            loop: loop)
+    }
+
+    func bindSocket(_ unit: ServiceUnit) throws(SupervisorError) {
+        guard unit.spec.socket, unit.listeningFD == nil else { return }
+        unit.listeningFD = try ListeningSocket.bind(path: configuration.runDirectory.socket(for: unit.spec.name))
+    }
+
+    func releaseSocket(_ unit: ServiceUnit) {
+        guard let fd = unit.listeningFD else { return }
+        Glibc.close(fd)
+        unlink(configuration.runDirectory.socket(for: unit.spec.name))
+        unit.listeningFD = nil
+    }
+
+    /// Kills whatever the pid records of an earlier supervisor still name, and removes them.
+    private func killLeftovers() {
+        let folder = configuration.runDirectory.pidDirectory
+        guard let directory = opendir(folder) else { return }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if !name.hasPrefix(".") { names.append(name) }
+        }
+        closedir(directory)
+        for name in names {
+            let path = "\(folder)/\(name)"
+            if let text = PidRecord.readSmallFile(path), let record = PidRecord(line: text),
+                let done = record.killLeftovers()
+            {
+                logger.warning("\(name): \(done)")
+            }
+            unlink(path)
+        }
+    }
+
+    private func closeOnLoop() {
+        guard !isClosed else { return }
+        isClosed = true
+        notifySocket?.close()
+        notifySocket = nil
+        for unit in units.values {
+            releaseSocket(unit)
+            unit.timer.close()
+            unit.watchdog.close()
+            unit.log.close()
+        }
+    }
+
+    func emit(_ unit: ServiceUnit) {
+        let event = Event(service: unit.spec.name, state: unit.state, pid: unit.pid, at: .now)
+        for observer in observers { observer(event) }
+    }
+}

@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EventLoop
+
+/// One `sd_notify` datagram: who sent it (from `SCM_CREDENTIALS`) and its assignments.
+struct NotifyMessage: Equatable {
+    /// The sender's pid, as the kernel saw it (`SO_PASSCRED`); nil if the datagram carried none.
+    var senderPID: Int32?
+    /// `KEY=VALUE` lines, in order (`READY=1`, `STATUS=…`, `WATCHDOG=1`, `STOPPING=1`, `MAINPID=…`).
+    var assignments: [(key: String, value: String)]
+
+    /// Parses the text of a datagram; lines without `=` are ignored, as systemd does.
+    init(senderPID: Int32?, text: String) {
+        self.senderPID = senderPID
+        assignments = text.split(separator: "\n").compactMap { line in
+            guard let equals = line.firstIndex(of: "=") else { return nil }
+            return (String(line[..<equals]), String(line[line.index(after: equals)...]))
+        }
+    }
+
+    /// The last value of `key`, if sent.
+    subscript(key: String) -> String? {
+        assignments.last { $0.key == key }?.value
+    }
+
+    static func == (lhs: NotifyMessage, rhs: NotifyMessage) -> Bool {
+        lhs.senderPID == rhs.senderPID && lhs.assignments.elementsEqual(rhs.assignments) { $0 == $1 }
+    }
+}
+
+/// The supervisor's `NOTIFY_SOCKET`: one datagram socket for every child, read on the loop
+/// through an ``FDPoll`` (libuv has no datagram type for `AF_UNIX`), with `SO_PASSCRED` so
+/// each datagram names its sender's pid. Any fds a datagram carries (`systemd-notify` sends
+/// `BARRIER=1` with one) are closed at once.
+final class NotifySocket {
+    let path: String
+    private let poll: FDPoll
+    private static let passCredentials: Int32 = 16  // SO_PASSCRED (hidden behind _GNU_SOURCE)
+    private static let credentialsType: Int32 = 2  // SCM_CREDENTIALS
+    private static let rightsType: Int32 = 1  // SCM_RIGHTS
+
+    /// Binds `path` and calls `onMessage` on the loop thread for every datagram. Call on the loop thread.
+    init(path: String, loop: EventLoop, onMessage: @escaping (NotifyMessage) -> Void) throws(SupervisorError) {
+        guard path.utf8.count <= EventLoopError.maxSocketPathLength else {
+            throw SupervisorError("notify socket path \(path) is too long for a Unix socket: use a shorter --run-dir")
+        }
+        let kind = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+        let fd = socket(AF_UNIX, kind, 0)
+        guard fd >= 0 else { throw SupervisorError("socket for \(path): \(SupervisorError.errnoText())") }
+        var on: Int32 = 1
+        var address = ListeningSocket.address(path)
+        unlink(path)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard bound == 0,
+            setsockopt(fd, SOL_SOCKET, Self.passCredentials, &on, socklen_t(MemoryLayout<Int32>.size)) == 0
+        else {
+            let error = SupervisorError("cannot bind the notify socket \(path): \(SupervisorError.errnoText())")
+            Glibc.close(fd)
+            throw error
+        }
+        // Children may run as other users (`user =`): let any of them send.
+        chmod(path, 0o666)
+        self.path = path
+        do {
+            poll = try FDPoll(fd: fd, on: loop) {
+                while let message = NotifySocket.receive(fd) { onMessage(message) }
+            }
+        } catch {
+            Glibc.close(fd)
+            unlink(path)
+            throw SupervisorError("cannot watch the notify socket: \(error)")
+        }
+    }
+
+    /// Stops listening and removes the socket file.
+    func close() {
+        poll.close()
+        unlink(path)
+    }
+
+    /// Reads one datagram, or nil when none is waiting.
+    private static func receive(_ fd: Int32) -> NotifyMessage? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var control = [UInt8](repeating: 0, count: 512)
+        var senderPID: Int32?
+        let count = buffer.withUnsafeMutableBytes { data in
+            control.withUnsafeMutableBytes { controlBytes in
+                var vector = iovec(iov_base: data.baseAddress, iov_len: data.count)
+                return withUnsafeMutablePointer(to: &vector) { vectorPointer in
+                    var header = msghdr()
+                    header.msg_iov = vectorPointer
+                    header.msg_iovlen = 1
+                    header.msg_control = controlBytes.baseAddress
+                    header.msg_controllen = controlBytes.count
+                    let received = recvmsg(fd, &header, Int32(MSG_DONTWAIT) | Int32(MSG_CMSG_CLOEXEC))
+                    if received >= 0 { senderPID = readControl(header) }
+                    return received
+                }
+            }
+        }
+        if count < 0 {
+            // EAGAIN: drained. Anything else (ECONNREFUSED cannot happen on a bound datagram
+            // socket) also ends this round; the poll fires again if more is waiting.
+            return nil
+        }
+        return NotifyMessage(senderPID: senderPID, text: String(decoding: buffer[..<count], as: UTF8.self))
+    }
+
+    /// Returns the sender's pid from `SCM_CREDENTIALS` and closes every fd of `SCM_RIGHTS`.
+    private static func readControl(_ header: msghdr) -> Int32? {
+        guard let control = header.msg_control else { return nil }
+        let headerSize = MemoryLayout<cmsghdr>.size
+        var pid: Int32?
+        var offset = 0
+        while offset + headerSize <= header.msg_controllen {
+            let message = control.advanced(by: offset).assumingMemoryBound(to: cmsghdr.self).pointee
+            let length = Int(message.cmsg_len)
+            guard length >= headerSize, offset + length <= header.msg_controllen else { break }
+            let data = control.advanced(by: offset + headerSize)
+            if message.cmsg_level == SOL_SOCKET && message.cmsg_type == credentialsType
+                && length - headerSize >= 12
+            {
+                pid = data.loadUnaligned(as: Int32.self)  // struct ucred { pid_t pid; uid_t uid; gid_t gid; }
+            } else if message.cmsg_level == SOL_SOCKET && message.cmsg_type == rightsType {
+                let fdCount = (length - headerSize) / MemoryLayout<Int32>.size
+                for index in 0..<fdCount {
+                    Glibc.close(data.loadUnaligned(fromByteOffset: index * 4, as: Int32.self))
+                }
+            }
+            offset += (length + 7) & ~7
+        }
+        return pid
+    }
+}

@@ -1,0 +1,151 @@
+import EventLoop
+import Glibc
+import IOInterface
+import ProcessTesting
+import Synchronization
+import SupervisorEngine
+import Testing
+
+/// A supervision engine on its own loop and run directory, with every state change recorded.
+/// Children are tagged `VT_TEST_TAG=<tag>`; ``shutdown()`` stops them and kills any left.
+final class EngineHarness {
+    let directory = TemporaryDirectory()
+    let loop: EventLoop
+    let engine: SupervisorEngine
+    let tag = "engine-\(UInt32.random(in: 0...UInt32.max))"
+    private let recorded = EventLog()
+
+    var run: RunDirectory { RunDirectory(directory.path) }
+
+    init(_ services: [ServiceSpec], runDirectory: String? = nil, tag: String? = nil) throws {
+        loop = try EventLoop(name: "engine-test")
+        let tagValue = tag ?? self.tag
+        let configuration = EngineConfiguration(
+            runDirectory: RunDirectory(runDirectory ?? directory.path), execShim: EngineHarness.execShim,
+            programDirectory: DaemonProcess.productsDirectory,
+            environment: ["PATH": "/usr/bin:/bin", "VT_TEST_TAG": tagValue, "VERTICALS_LOG_LEVEL": "warning"])
+        engine = SupervisorEngine(manifest: Manifest(services: services), configuration: configuration, loop: loop)
+    }
+
+    /// vt-exec beside the test bundle.
+    static var execShim: String { "\(DaemonProcess.productsDirectory)/vt-exec" }
+
+    /// Whether vt-exec takes `--setsid --pdeathsig SIG --` yet (the exec shim is built in parallel).
+    static let shimTakesFlags: Bool = {
+        let directory = TemporaryDirectory()
+        guard
+            let result = try? runCommand(
+                execShim, ["--setsid", "--pdeathsig", "SIGTERM", "--", "/bin/sh", "-c", "exit 0"], in: directory)
+        else { return false }
+        return result.status == 0
+    }()
+
+    func start() async throws {
+        try await engine.observe { [recorded] event in recorded.events.withLock { $0.append(event) } }
+        try await engine.start()
+    }
+
+    var events: [SupervisorEngine.Event] { recorded.events.withLock { $0 } }
+
+    func events(of service: String) -> [SupervisorEngine.Event] { events.filter { $0.service == service } }
+
+    /// Waits until `service` has entered `state` `count` times; returns that event.
+    @discardableResult
+    func waitFor(
+        _ service: String, _ state: Supervisor.ServiceState, count: Int = 1, timeout: Duration = .seconds(15)
+    ) async throws -> SupervisorEngine.Event {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let matching = events(of: service).filter { $0.state == state }
+            if matching.count >= count { return matching[count - 1] }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw HarnessTimeout(
+            "\(service) never became \(state) (\(count)×); events: \(events(of: service).map(\.description))")
+    }
+
+    func status(_ service: String) async throws -> Supervisor.ServiceStatus {
+        try #require(try await engine.status().first { $0.name == service })
+    }
+
+    /// Stops everything, closes the engine and its loop, and kills whatever still carries the tag.
+    func shutdown() async {
+        await engine.stopAll()
+        await engine.close()
+        loop.shutdown()
+        for pid in EngineHarness.processes(taggedWith: tag) { kill(pid, SIGKILL) }
+    }
+
+    /// When a test fails half-way: no stop in order, but nothing left running either.
+    deinit {
+        loop.shutdown()
+        for pid in EngineHarness.processes(taggedWith: tag) { kill(pid, SIGKILL) }
+    }
+
+    /// Processes whose environment holds `VT_TEST_TAG=<tag>`.
+    static func processes(taggedWith tag: String) -> [Int32] {
+        guard let proc = opendir("/proc") else { return [] }
+        defer { closedir(proc) }
+        var found: [Int32] = []
+        let needle = Array("VT_TEST_TAG=\(tag)".utf8)
+        while let entry = readdir(proc) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = Int32(name), pid != getpid() else { continue }
+            guard let environ = readBytes("/proc/\(pid)/environ") else { continue }
+            if environ.split(separator: 0).contains(where: { Array($0) == needle }), isAlive(pid) { found.append(pid) }
+        }
+        return found
+    }
+
+    /// True unless `pid` is gone or a zombie.
+    static func isAlive(_ pid: Int32) -> Bool {
+        guard let stat = readFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
+        return !stat[stat.index(after: close)...].hasPrefix(" Z")
+    }
+
+    private static func readBytes(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(fd, &chunk, chunk.count)
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
+        }
+        return bytes
+    }
+}
+
+/// The engine's events, appended on its loop thread and read by the test.
+final class EventLog: Sendable {
+    let events = Mutex<[SupervisorEngine.Event]>([])
+}
+
+struct HarnessTimeout: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension ServiceSpec {
+    /// vt-testd serving as vertical `name` (its socket handed over by the engine).
+    static func testd(_ name: String, dependsOn: [String] = []) -> ServiceSpec {
+        var spec = ServiceSpec(name: name, executable: "vt-testd")
+        spec.arguments = [name]
+        spec.dependsOn = dependsOn
+        spec.readyTimeout = .seconds(10)
+        spec.stopTimeout = .seconds(5)
+        return spec
+    }
+
+    /// A shell script service (`/bin/sh -c script`), without a socket.
+    static func script(_ name: String, _ script: String, readiness: Readiness = .none) -> ServiceSpec {
+        var spec = ServiceSpec(name: name, executable: "/bin/sh")
+        spec.arguments = ["-c", script]
+        spec.socket = false
+        spec.readiness = readiness
+        spec.stopTimeout = .seconds(2)
+        return spec
+    }
+}

@@ -1,0 +1,142 @@
+import EventLoop
+import Glibc
+import IOInterface
+import ProcessTesting
+import SupervisorEngine
+import TestSupport
+import Testing
+
+/// Every engine test that spawns real children (vt-testd, shell scripts), one at a time;
+/// enabled once vt-exec takes `--setsid --pdeathsig SIG --`.
+@Suite("Engine with real processes", .serialized, .enabled(if: EngineHarness.shimTakesFlags))
+struct EngineProcessTests {}
+
+extension EngineProcessTests {
+    /// Order, readiness, restarts and stopping.
+    @Suite("starting, readiness, restarts and stopping")
+    struct Lifecycle {
+        @Test func dependent_startsOnlyAfterItsDependencyIsReady() async throws {
+            let harness = try EngineHarness([.testd("beta", dependsOn: ["alpha"]), .testd("alpha")])
+            try await harness.start()
+            let betaReady = try await harness.waitFor("beta", .ready)
+            let alphaReady = try await harness.waitFor("alpha", .ready)
+            let betaStarting = try await harness.waitFor("beta", .starting)
+            #expect(betaStarting.at >= alphaReady.at, "beta spawned before alpha was ready")
+            #expect(harness.events(of: "beta").first?.state == .waiting)
+            #expect(betaReady.at > alphaReady.at)
+            let status = try await harness.status("beta")
+            #expect(status.ready && status.pid != nil && status.restarts == 0)
+            await harness.shutdown()
+        }
+
+        @Test func readyTimeout_killsTheServiceAndCountsAsAFailure() async throws {
+            var spec = ServiceSpec.script("mute", "exec sleep 30", readiness: .notify)
+            spec.readyTimeout = .milliseconds(300)
+            spec.restart = .never
+            let harness = try EngineHarness([spec])
+            try await harness.start()
+            let started = try await harness.waitFor("mute", .starting)
+            let failed = try await harness.waitFor("mute", .failed)
+            #expect(failed.at - started.at >= .milliseconds(290))
+            let status = try await harness.status("mute")
+            #expect(status.lastExit.contains("not ready within 300 ms"), "\(status.lastExit)")
+            #expect(status.pid == nil && !status.ready)
+            await harness.shutdown()
+        }
+
+        @Test func crash_restartsWithGrowingBackoff() async throws {
+            var spec = ServiceSpec.script("crashy", "exit 3")
+            spec.backoff = Backoff(initial: .milliseconds(40), max: .seconds(5), multiplier: 2)
+            spec.budget = RestartBudget(maxRestarts: 10, window: .seconds(60))
+            let harness = try EngineHarness([spec])
+            try await harness.start()
+            try await harness.waitFor("crashy", .starting, count: 4)
+            let starts = harness.events(of: "crashy").filter { $0.state == .starting }.map(\.at)
+            let gaps = zip(starts.dropFirst(), starts).map { $0 - $1 }
+            // 40 ms, 80 ms, 160 ms: each wait at least the backoff, and each longer than the last.
+            #expect(
+                gaps[0] >= .milliseconds(39) && gaps[1] >= .milliseconds(79)
+                    && gaps[2] >= .milliseconds(159), "\(gaps)")
+            #expect(gaps[1] > gaps[0] && gaps[2] > gaps[1], "\(gaps)")
+            let status = try await harness.status("crashy")
+            #expect(status.restarts >= 3)
+            #expect(status.lastExit == "exited with status 3")
+            await harness.shutdown()
+        }
+
+        @Test func crashLoop_isFailedAfterTheBudget_andStaysDown() async throws {
+            var spec = ServiceSpec.script("looping", "exit 1")
+            spec.backoff = Backoff(initial: .milliseconds(5), max: .milliseconds(5), multiplier: 1)
+            spec.budget = RestartBudget(maxRestarts: 3, window: .seconds(60))
+            let harness = try EngineHarness([spec])
+            try await harness.start()
+            try await harness.waitFor("looping", .failed)
+            try await Task.sleep(for: .milliseconds(100))
+            let status = try await harness.status("looping")
+            #expect(status.state == .failed)
+            #expect(status.restarts == 3)
+            #expect(harness.events(of: "looping").filter { $0.state == .starting }.count == 4)
+            #expect(status.statusText.contains("stays down"), "\(status.statusText)")
+
+            // A start asked for gives it a fresh budget.
+            _ = try await harness.engine.startService("looping")
+            try await harness.waitFor("looping", .failed, count: 2)
+            await harness.shutdown()
+        }
+
+        @Test func missedWatchdog_killsAndRestarts() async throws {
+            var spec = ServiceSpec.script("sleepy", "exec sleep 30")
+            spec.watchdog = .milliseconds(200)
+            spec.backoff = Backoff(initial: .milliseconds(10), max: .milliseconds(10), multiplier: 1)
+            let harness = try EngineHarness([spec])
+            try await harness.start()
+            let ready = try await harness.waitFor("sleepy", .ready)
+            let backoff = try await harness.waitFor("sleepy", .backoff)
+            #expect(backoff.at - ready.at >= .milliseconds(190))
+            try await harness.waitFor("sleepy", .ready, count: 2)
+            let status = try await harness.status("sleepy")
+            #expect(status.lastExit.contains("watchdog"), "\(status.lastExit)")
+            await harness.shutdown()
+        }
+
+        @Test func shellScript_readyThroughTheRealSystemdNotify_isSeenReady() async throws {
+            // As root, systemd-notify would name its own parent; --pid=$$ names the script.
+            let spec = ServiceSpec.script(
+                "notifier", "systemd-notify --ready --status='warmed up' --pid=$$; exec sleep 30",
+                readiness: .notify)
+            let harness = try EngineHarness([spec])
+            try await harness.start()
+            try await harness.waitFor("notifier", .ready)
+            let status = try await harness.status("notifier")
+            #expect(status.ready)
+            #expect(status.statusText == "warmed up")
+            await harness.shutdown()
+        }
+
+        @Test func stopAll_stopsInReverseOrder_andLeavesNoProcess() async throws {
+            let harness = try EngineHarness([
+                .testd("first"), .testd("second", dependsOn: ["first"]),
+                .testd("third", dependsOn: ["second"]),
+                .script("grandparent", "sleep 30 & sleep 30 & wait"),
+            ])
+            try await harness.start()
+            for name in ["first", "second", "third", "grandparent"] {
+                try await harness.waitFor(name, .ready)
+            }
+            #expect(EngineHarness.processes(taggedWith: harness.tag).count >= 6)
+
+            await harness.engine.stopAll()
+            let stops = harness.events.filter { $0.state == .stopping }.map(\.service)
+            #expect(stops == ["grandparent", "third", "second", "first"])
+            // Each stopped before the next began to stop.
+            let stopped = try await harness.waitFor("third", .stopped)
+            let secondStopping = try await harness.waitFor("second", .stopping)
+            #expect(stopped.at <= secondStopping.at)
+            #expect(EngineHarness.processes(taggedWith: harness.tag).isEmpty, "left running")
+            for name in ["first", "second", "third", "grandparent"] {
+                #expect(try await harness.status(name).state == .stopped)
+            }
+            await harness.shutdown()
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import EventLoop
+import Glibc
+import IOInterface
+import ProcessTesting
+import SupervisorEngine
+import TestSupport
+import Testing
+
+/// The sockets the engine holds for its services, the notify socket, logs and pid records.
+extension EngineProcessTests {
+    @Suite("sockets, logs and leftovers")
+    struct Sockets {
+        private func echo(_ client: RawClient, id: UInt64, text: String) throws {
+            try client.send(
+                Message.frame(
+                    Envelope(kind: .request, correlationID: id, operation: "echo.echo"),
+                    body: TestEcho.EchoInput(text: text)))
+        }
+
+        private func answer(_ client: RawClient) throws -> TestEcho.EchoOutput {
+            guard case .message(let message) = client.receive() else { throw HarnessTimeout("no answer") }
+            return try message.decodeBody(as: TestEcho.EchoOutput.self)
+        }
+
+        @Test func socket_isBoundBySupervisor_0660_in0750Folder() async throws {
+            let harness = try EngineHarness([.testd("echo")])
+            try await harness.start()
+            var info = stat()
+            #expect(stat(harness.run.socket(for: "echo"), &info) == 0 && info.st_mode & 0o777 == 0o660)
+            #expect(stat(harness.run.socketDirectory, &info) == 0 && info.st_mode & 0o777 == 0o750)
+            try await harness.waitFor("echo", .ready)
+            let client = try RawClient(path: harness.run.socket(for: "echo"))
+            try echo(client, id: 1, text: "hello")
+            let output = try answer(client)
+            #expect(output.text == "hello")
+            #expect(output.servedBy == (try await harness.status("echo")).pid)
+            await harness.shutdown()
+        }
+
+        @Test func clientConnectingWhileTheServiceRestarts_waitsInTheBacklog_andIsServed() async throws {
+            var spec = ServiceSpec.testd("echo")
+            spec.backoff = Backoff(initial: .milliseconds(200), max: .seconds(1), multiplier: 2)
+            let harness = try EngineHarness([spec])
+            try await harness.start()
+            try await harness.waitFor("echo", .ready)
+            let oldPID = try #require(try await harness.status("echo").pid)
+
+            kill(Int32(oldPID), SIGKILL)
+            try await harness.waitFor("echo", .backoff)
+            // Nobody serves now: the connection waits in the kernel's backlog of the held socket.
+            let client = try RawClient(
+                path: harness.run.socket(for: "echo"), receiveTimeout: .seconds(10))
+            try echo(client, id: 7, text: "during restart")
+            let output = try answer(client)
+            #expect(output.text == "during restart")
+            #expect(output.servedBy != oldPID)
+            #expect(output.servedBy == (try await harness.status("echo")).pid)
+            await harness.shutdown()
+        }
+
+        @Test func output_isLoggedLineByLine_stamped_andRotated() async throws {
+            var spec = ServiceSpec.script(
+                "chatty",
+                "echo hello; echo oops >&2; i=0; while [ $i -lt 25 ]; do echo line $i; i=$((i+1)); done; exec sleep 30"
+            )
+            spec.logMaxBytes = 1_000
+            let harness = try EngineHarness([spec])
+            try await harness.start()
+            let log = harness.run.log(for: "chatty")
+            #expect(eventually { (readFile(log) ?? "").contains("stdout line 24") })
+            let rotated = try #require(readFile(log + ".1"))
+            // stdout and stderr are two pipes, read as they come: "oops" may land in either file.
+            #expect(
+                rotated.contains("stdout hello")
+                    && (rotated + (readFile(log) ?? "")).contains("stderr oops"))
+            #expect(rotated.utf8.count <= 1_000)
+            let first = try #require(rotated.split(separator: "\n").first { $0.contains("stdout hello") })
+            #expect(
+                first.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z stdout hello/) != nil,
+                "\(first)")
+            await harness.shutdown()
+        }
+
+        @Test func pidRecords_letTheNextEngineKillWhatACrashedOneLeft() async throws {
+            let crashed = try EngineHarness([.testd("echo"), .script("worker", "sleep 60 & wait")])
+            try await crashed.start()
+            try await crashed.waitFor("echo", .ready)
+            try await crashed.waitFor("worker", .ready)
+            let record = try #require(readFile(crashed.run.pidFile(for: "echo")))
+            let pid = try #require(try await crashed.status("echo").pid)
+            #expect(record.hasPrefix("\(pid) \(pid) "))
+            let leftovers = EngineHarness.processes(taggedWith: crashed.tag)
+            #expect(leftovers.count >= 3)
+            // The supervisor "crashes": its loop ends without stopping anyone.
+            crashed.loop.shutdown()
+
+            let next = try EngineHarness([], runDirectory: crashed.run.path, tag: crashed.tag)
+            try await next.start()
+            #expect(
+                eventually(timeout: .seconds(5)) {
+                    EngineHarness.processes(taggedWith: crashed.tag).isEmpty
+                })
+            #expect(readFile(crashed.run.pidFile(for: "echo")) == nil)
+            await next.shutdown()
+            await crashed.shutdown()
+        }
+    }
+}
