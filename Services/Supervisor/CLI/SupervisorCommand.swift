@@ -2,12 +2,16 @@ import ArgumentParser
 
 /// `svc-supervisor`: runs and inspects the suite. Each subcommand is one file.
 ///
-/// The daemon half (`up`, `status`, `logs`, …) arrives with the supervisor issue; `call`
-/// already talks to any running vertical.
+/// `status`, `start`, `stop`, `restart`, `reload` and `down` talk to a running supervisor
+/// through its control socket (the Supervisor contract); `logs` reads its log files; `call`
+/// talks to any running vertical.
 @main
 struct SupervisorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "svc-supervisor",
         abstract: "Run and inspect a suite of Verticals daemons.",
-        subcommands: [CallCommand.self, OperationsCommand.self])
+        subcommands: [
+            StatusCommand.self, StartCommand.self, StopCommand.self, RestartCommand.self, LogsCommand.self,
+            ReloadCommand.self, DownCommand.self, CallCommand.self, OperationsCommand.self,
+        ])
 }

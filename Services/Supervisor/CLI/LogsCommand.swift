@@ -1,0 +1,92 @@
+import ArgumentParser
+import Glibc
+import ServiceKit
+
+/// `svc-supervisor logs NAME [-n N] [-f]`: a service's log, read straight from its file.
+///
+/// Needs no running supervisor: it reads `<run dir>/logs/<name>.log`. `-f` waits for new lines
+/// with inotify (no polling) and follows the file across rotation.
+struct LogsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "logs", abstract: "Print a service's log (stdout, stderr and the supervisor's notes).")
+
+    @Argument(help: "The service, e.g. clinics.") var name: String
+    @Option(name: .short, help: "How many of the last lines to print.") var lines = 50
+    @Flag(name: .short, help: "Keep printing new lines as they come (Ctrl-C stops).") var follow = false
+    @OptionGroup var runDirectory: RunDirectoryOption
+
+    func validate() throws {
+        guard lines >= 0 else { throw ValidationError("-n must be 0 or more") }
+        guard !name.contains("/"), !name.isEmpty else { throw ValidationError("\"\(name)\" is not a service name") }
+    }
+
+    func run() throws {
+        let folder = "\(runDirectory.path)/logs"
+        let path = "\(folder)/\(name).log"
+        var file = LogFile(path: path)
+        guard file.isOpen || follow else {
+            StandardError.write("error: no log for \(name) at \(path): is the name right, and did the supervisor run here?\n")
+            throw ExitCode(66)
+        }
+        let text = file.readToEnd()
+        let tail = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().suffix(lines)
+        for line in tail { print(line) }
+        fflush(nil)
+        guard follow else { return }
+
+        let watcher = inotify_init1(Int32(IN_CLOEXEC))
+        guard watcher >= 0, inotify_add_watch(watcher, folder, UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO)) >= 0 else {
+            StandardError.write("error: cannot watch \(folder): \(String(cString: strerror(errno)))\n")
+            throw ExitCode(1)
+        }
+        var events = [UInt8](repeating: 0, count: 4096)
+        while read(watcher, &events, events.count) > 0 {
+            if file.wasReplaced { file = LogFile(path: path) }  // rotated: the new file from its start
+            let more = file.readToEnd()
+            if !more.isEmpty {
+                print(more, terminator: "")
+                fflush(nil)
+            }
+        }
+    }
+}
+
+/// A log file read from where the last read stopped; closed when dropped.
+final class LogFile {
+    let path: String
+    private let fd: Int32
+    private let inode: UInt
+
+    init(path: String) {
+        self.path = path
+        fd = open(path, O_RDONLY | O_CLOEXEC)
+        var info = stat()
+        inode = fd >= 0 && fstat(fd, &info) == 0 ? UInt(info.st_ino) : 0
+    }
+
+    deinit {
+        if fd >= 0 { close(fd) }
+    }
+
+    var isOpen: Bool { fd >= 0 }
+
+    /// True when the path now names another file (rotation), or a file appeared where none was.
+    var wasReplaced: Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        return !isOpen || UInt(info.st_ino) != inode
+    }
+
+    /// Everything from the current position to the end.
+    func readToEnd() -> String {
+        guard fd >= 0 else { return "" }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(fd, &chunk, chunk.count)
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
