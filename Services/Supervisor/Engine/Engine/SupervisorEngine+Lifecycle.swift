@@ -174,6 +174,8 @@ extension SupervisorEngine {
             let waiters = unit.stopWaiters
             unit.stopWaiters.removeAll()
             for waiter in waiters { waiter() }
+            // A start asked for while it was stopping.
+            if unit.wanted { startWhenReady(unit) }
             return
         }
         afterUnexpectedExit(unit, failure: failure, wasHealthy: wasHealthy)
