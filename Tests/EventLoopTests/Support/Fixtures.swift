@@ -57,20 +57,24 @@ final class RawClient: @unchecked Sendable {
     // Used from one test task at a time.
     let fd: Int32
 
+    /// Connects to `path`. The descriptor is stored only once connected: a throw after every
+    /// stored property is set runs `deinit`, which would close it a second time — closing
+    /// whatever another thread (an event loop's accept or connect) opened under that number.
     init(connectingTo path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
         var address = unixAddress(path)
         let status = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
         guard status == 0 else {
             let code = errno
-            Glibc.close(fd)
+            Glibc.close(descriptor)  // the only close: `self` is not initialised, so no deinit runs
             throw POSIXError(.init(rawValue: code) ?? .EIO)
         }
+        fd = descriptor
     }
 
     deinit { Glibc.close(fd) }

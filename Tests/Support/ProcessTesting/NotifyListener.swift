@@ -7,16 +7,28 @@ public final class NotifyListener {
     private let fd: Int32
     public private(set) var messages: [String] = []
 
+    /// Binds a datagram socket at `path`; throws ``RawSocketError`` naming the call that failed.
+    ///
+    /// The descriptor is stored only once bound, so a failed init closes it exactly once (see
+    /// ``RawClient/init(path:receiveTimeout:)`` for why a stored one would be closed twice).
     public init(path: String) throws {
         self.path = path
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw RawSocketError("socket for the notify listener at \(path)") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
-        guard bound == 0 else { throw RawSocketError("bind \(path)") }
+        guard bound == 0 else {
+            let error = RawSocketError("bind \(path)")
+            close(descriptor)
+            throw error
+        }
+        fd = descriptor
     }
 
     /// Receives messages until one contains `assignment` (e.g. `READY=1`) or `timeout` passes.

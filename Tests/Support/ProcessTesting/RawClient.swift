@@ -7,22 +7,31 @@ public final class RawClient {
     private let fd: Int32
     private var decoder = FrameDecoder()
 
+    /// Connects to `path`; throws ``RawSocketError`` when the socket cannot be made or nobody listens.
+    ///
+    /// The descriptor is stored only once connected. A class whose stored properties are all set
+    /// runs its `deinit` when its initializer throws, so an `fd` stored before a failed connect
+    /// would be closed twice (here, then in `deinit`) — and the second close, in a test process
+    /// full of event-loop threads, closes whatever another thread opened in between under that
+    /// number. Polling a daemon's socket until it listens fails hundreds of times a run.
     public init(path: String, receiveTimeout: Duration = .seconds(5)) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw RawSocketError("socket for \(path)") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else {
             let error = RawSocketError("connect \(path)")
-            close(fd)
+            close(descriptor)  // the only close: `self` is not initialised, so no deinit runs
             throw error
         }
         let (seconds, attoseconds) = receiveTimeout.components
         var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        fd = descriptor
     }
 
     /// Writes raw bytes.
