@@ -109,8 +109,10 @@ struct SocketHandOffTests {
              "\(DaemonProcess.productsDirectory)/vt-testd", "echo"],
             environment: [:])
         defer { manager.stop() }
-        #expect(eventually { access(suite.socket(), F_OK) == 0 })
-        // systemd-socket-activate starts the daemon on the first connection (Accept=no).
+        // The tool binds (creating the file) before it listens: wait for a connect to succeed, not
+        // for the file, or the call below can be refused in between. That first connection is what
+        // makes systemd-socket-activate start the daemon (Accept=no); the daemon accepts it too.
+        #expect(eventually { (try? RawClient(path: suite.socket())) != nil })
         let output = try await suite.client.call(echo.echo, .init(text: "activated"))
         #expect(output.text == "activated")
         #expect(suite.notify.waitFor("READY=1"))
