@@ -1,0 +1,65 @@
+/// The keys a manifest may use, and the nearest one to a key it may not.
+///
+/// Adding a service key: add it to ``service`` (and to a nested table's list when it is one),
+/// read it in `ServiceDecoder`, document it in `deploy/suite.toml`.
+enum ManifestKeys {
+    /// Keys at the top of the file.
+    static let topLevel = ["defaults", "services"]
+    /// Keys of a `[services.NAME]` table, and of `[defaults]`.
+    static let service = [
+        "executable", "args", "env", "depends_on", "restart", "backoff", "budget", "readiness", "ready_timeout",
+        "stop_signal", "stop_timeout", "watchdog", "log_max_bytes", "socket",
+    ]
+    /// Keys of the `backoff` table.
+    static let backoff = ["initial", "max", "multiplier"]
+    /// Keys of the `budget` table.
+    static let budget = ["restarts", "window"]
+    /// Service keys whose tables merge key by key with `[defaults]` instead of replacing them.
+    static let mergedTables: Set<String> = ["env", "backoff", "budget"]
+
+    /// "unknown key 'dependson'; did you mean 'depends_on'?" — or without the suggestion when
+    /// nothing known is close.
+    static func unknown(_ key: String, among known: [String]) -> String {
+        guard let nearest = nearest(to: key, among: known) else {
+            return "unknown key '\(key)'; known keys: \(known.joined(separator: ", "))"
+        }
+        return "unknown key '\(key)'; did you mean '\(nearest)'?"
+    }
+
+    /// The known key closest to `key` by edit distance, when it is close enough to be a typo.
+    static func nearest(to key: String, among known: [String]) -> String? {
+        let typed = key.lowercased().replacingDashes()
+        let scored = known.map { ($0, editDistance(typed, $0)) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+        let allowance = max(2, best.0.count / 3)
+        if best.1 <= allowance { return best.0 }
+        // A known key that contains what was typed, or the other way round: "timeout" → "ready_timeout".
+        return known.first { typed.count >= 3 && ($0.contains(typed) || typed.contains($0)) }
+    }
+
+    /// Levenshtein distance over characters.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}
+
+extension String {
+    /// `depends-on` → `depends_on`: a common slip in TOML written by hand.
+    fileprivate func replacingDashes() -> String {
+        String(map { $0 == "-" ? "_" : $0 })
+    }
+}

@@ -1,0 +1,178 @@
+import TOMLKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Reads `deploy/suite.toml` into a ``Manifest`` and finds everything wrong with it.
+///
+/// Every problem is reported, not just the first, each located by service and key; the
+/// manifest returned is usable only when the problem list is empty. Services keep the order
+/// of their `[services.NAME]` headers in the file (TOMLKit itself sorts keys; a service
+/// defined without a header of its own, e.g. inline, follows those, by name).
+///
+/// ```swift
+/// let (manifest, problems) = ManifestParser.load(path: "deploy/suite.toml", binDirectory: binDirectory)
+/// guard problems.isEmpty else { problems.forEach { print($0) }; return }
+/// for name in try manifest.startOrder() { … }
+/// ```
+///
+/// The socket paths are checked apart, once the run directory is known:
+/// ``Manifest/socketPathProblems(socketDirectory:)``.
+public enum ManifestParser {
+    /// Reads and checks the manifest at `path`; relative executables are taken from its folder.
+    public static func load(
+        path: String, binDirectory: String, checkExecutables: Bool = true
+    ) -> (Manifest, [ManifestProblem]) {
+        let absolute = path.hasPrefix("/") ? path : "\(currentDirectory())/\(path)"
+        guard let text = readWholeFile(absolute) else {
+            let reason = String(cString: strerror(errno))
+            return (Manifest(services: []), [ManifestProblem("cannot read the manifest \(path): \(reason)")])
+        }
+        let folder = String(absolute[..<(absolute.lastIndex(of: "/") ?? absolute.startIndex)])
+        return parse(text: text, baseDirectory: folder, binDirectory: binDirectory, checkExecutables: checkExecutables)
+    }
+
+    /// Parses and checks manifest `text`. `baseDirectory` is the manifest's folder (relative
+    /// executables start there), `binDirectory` svc-supervisor's (bare names are found there).
+    /// With `checkExecutables` false, a missing program is not a problem.
+    public static func parse(
+        text: String, baseDirectory: String, binDirectory: String, checkExecutables: Bool = true
+    ) -> (Manifest, [ManifestProblem]) {
+        var problems: [ManifestProblem] = []
+        let headers = TableHeaders(text)
+        guard let root = parseTOML(text, headers: headers, problems: &problems) else {
+            return (Manifest(services: []), problems)
+        }
+        let resolver = ExecutableResolver(
+            baseDirectory: baseDirectory, binDirectory: binDirectory, checksFiles: checkExecutables)
+
+        for key in root.keys.sorted() where !ManifestKeys.topLevel.contains(key) {
+            problems.append(ManifestProblem(key: key, ManifestKeys.unknown(key, among: ManifestKeys.topLevel)))
+        }
+
+        var defaults: [String: ManifestValue] = [:]
+        switch root["defaults"] {
+        case nil: break
+        case .table(let table)?:
+            defaults = table
+            var decoder = ServiceDecoder(service: nil, keyPrefix: "defaults.", resolver: resolver)
+            _ = decoder.decode(table, requireExecutable: false)
+            problems += decoder.problems
+        case let other?:
+            problems.append(ManifestProblem(key: "defaults", "must be a table ([defaults]), not \(other.kind)"))
+        }
+
+        var declared: [String: ManifestValue] = [:]
+        switch root["services"] {
+        case .table(let table)? where !table.isEmpty: declared = table
+        case nil, .table?:
+            problems.append(ManifestProblem(key: "services", "no services: add a [services.NAME] table for each one"))
+        case let other?:
+            problems.append(ManifestProblem(key: "services", "must be a table of services, not \(other.kind)"))
+        }
+
+        var services: [ServiceSpec] = []
+        for name in order(of: declared.keys, headers: headers) where !name.hasPrefix(duplicateMarker) {
+            problems += ServiceName.problems(name)
+            guard case .table(let own)? = declared[name] else {
+                problems.append(ManifestProblem(service: name, "must be a table ([services.\(name)])"))
+                continue
+            }
+            let merged = ManifestValue.merge(defaults: defaults, over: own, deep: ManifestKeys.mergedTables)
+            var decoder = ServiceDecoder(service: name, resolver: resolver) { path in isOwn(path, in: own) }
+            services.append(decoder.decode(merged, requireExecutable: true))
+            problems += decoder.problems
+        }
+        let manifest = Manifest(services: services)
+        problems += manifest.dependencyProblems()
+        return (manifest, problems)
+    }
+
+    // MARK: Steps
+
+    /// The document's root table, or nil after noting why there is none. A service declared
+    /// twice (which TOML rejects as a whole) is reported by name, and the rest still parsed.
+    private static func parseTOML(
+        _ text: String, headers: TableHeaders, problems: inout [ManifestProblem]
+    ) -> [String: ManifestValue]? {
+        do {
+            return ManifestValue.entries(of: try TOMLTable(string: text))
+        } catch let error as TOMLParseError {
+            let duplicates = headers.duplicateServices
+            guard !duplicates.isEmpty else {
+                problems.append(syntaxProblem(error))
+                return nil
+            }
+            for duplicate in duplicates {
+                let lines = duplicate.lines.map(String.init).joined(separator: ", ")
+                problems.append(
+                    ManifestProblem(
+                        service: duplicate.name,
+                        "is declared more than once (lines \(lines)): a service name must be unique; "
+                            + "merge them into one [services.\(duplicate.name)] table or rename one"))
+            }
+            let renamed = headers.renamingDuplicates(in: text) { name, index in "\(duplicateMarker)\(index) \(name)" }
+            do {
+                return ManifestValue.entries(of: try TOMLTable(string: renamed))
+            } catch let error as TOMLParseError {
+                problems.append(syntaxProblem(error))
+                return nil
+            } catch {
+                problems.append(ManifestProblem("not valid TOML: \(error)"))
+                return nil
+            }
+        } catch {
+            problems.append(ManifestProblem("not valid TOML: \(error)"))
+            return nil
+        }
+    }
+
+    /// "line 3, column 7: not valid TOML: …".
+    private static func syntaxProblem(_ error: TOMLParseError) -> ManifestProblem {
+        let at = error.source.begin
+        return ManifestProblem("line \(at.line), column \(at.column): not valid TOML: \(error.description)")
+    }
+
+    /// `names` in the order of their headers in the file, then the rest by name.
+    private static func order(of names: Dictionary<String, ManifestValue>.Keys, headers: TableHeaders) -> [String] {
+        let present = Set(names)
+        let ordered = headers.serviceOrder.filter { present.contains($0) }
+        let listed = Set(ordered)
+        return ordered + names.filter { !listed.contains($0) }.sorted()
+    }
+
+    /// Whether the value at `path` ("env.KEY", "backoff.max", "restart") was written in the
+    /// service's own table rather than inherited.
+    private static func isOwn(_ path: String, in own: [String: ManifestValue]) -> Bool {
+        let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
+        guard let value = own[parts[0]] else { return false }
+        guard parts.count == 2, ManifestKeys.mergedTables.contains(parts[0]), case .table(let table) = value else {
+            return true
+        }
+        return table[parts[1]] != nil
+    }
+
+    /// How a repeated `[services.NAME]` section is renamed to parse the rest (never a valid name).
+    private static let duplicateMarker = "duplicate #"
+
+    private static func currentDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "." }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func readWholeFile(_ path: String) -> String? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 << 10)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count <= 0 { break }
+            bytes += chunk[..<count]
+        }
+        guard ferror(file) == 0 else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
