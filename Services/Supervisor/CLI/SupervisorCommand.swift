@@ -12,6 +12,6 @@ struct SupervisorCommand: AsyncParsableCommand {
         abstract: "Run and inspect a suite of Verticals daemons.",
         subcommands: [
             StatusCommand.self, StartCommand.self, StopCommand.self, RestartCommand.self, LogsCommand.self,
-            ReloadCommand.self, DownCommand.self, CallCommand.self, OperationsCommand.self,
+            ReloadCommand.self, DownCommand.self, CheckCommand.self, CallCommand.self, OperationsCommand.self,
         ])
 }

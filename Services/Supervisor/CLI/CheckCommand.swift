@@ -1,0 +1,56 @@
+import ArgumentParser
+import Glibc
+import SupervisorEngine
+
+/// `svc-supervisor check [--manifest deploy/suite.toml]`: validates a manifest without
+/// starting anything.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Validate a manifest: print \"ok: N services\" or every problem with its service and key.",
+        discussion: """
+            Bare executable names are looked up beside svc-supervisor itself; relative paths from the
+            manifest's folder. With --run-dir, each socket path is checked against the 107-byte limit too.
+            Exit status: 0 when valid, 65 (EX_DATAERR) when not.
+            """)
+
+    @Option(name: .long, help: "The manifest.")
+    var manifest = "deploy/suite.toml"
+
+    @Option(
+        name: .long, help: "Also check socket path lengths for this run directory (sockets go in <run-dir>/sockets).")
+    var runDir: String?
+
+    @Option(name: .long, help: "Where bare executable names are found (default: svc-supervisor's own folder).")
+    var binDir: String?
+
+    func run() throws {
+        let (parsed, parseProblems) = ManifestParser.load(path: manifest, binDirectory: binDir ?? Self.ownDirectory())
+        var problems = parseProblems
+        if let runDir {
+            let absolute = runDir.hasPrefix("/") ? runDir : "\(Self.currentDirectory())/\(runDir)"
+            problems += parsed.socketPathProblems(socketDirectory: "\(absolute)/sockets")
+        }
+        guard problems.isEmpty else {
+            for problem in problems { print("\(manifest): \(problem)") }
+            print("\(problems.count) problem\(problems.count == 1 ? "" : "s")")
+            throw ExitCode(65)
+        }
+        print("ok: \(parsed.services.count) service\(parsed.services.count == 1 ? "" : "s")")
+    }
+
+    /// The folder svc-supervisor runs from.
+    static func ownDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return currentDirectory() }
+        let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+    }
+
+    private static func currentDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "." }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,64 @@
+import Glibc
+import ProcessTesting
+import Testing
+
+/// `svc-supervisor check` end to end: the real binary on real files.
+@Suite(.serialized) struct ManifestCheckCommandTests {
+    let directory = TemporaryDirectory()
+
+    @Test func realSuite_isOk() throws {
+        let result = try runCommand(
+            "svc-supervisor", ["check", "--manifest", "\(ManifestFixture.repositoryRoot)/deploy/suite.toml"],
+            in: directory)
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput == "ok: 5 services\n")
+    }
+
+    @Test func brokenManifest_listsEveryProblem_andExits65() throws {
+        let path = directory.file("broken.toml")
+        let text =
+            """
+            [services.a]
+            executable = "/bin/true"
+            depends_on = ["b"]
+            [services.b]
+            executable = "/bin/true"
+            depends_on = ["a"]
+            restart = "sometimes"
+            """
+        #expect(writeFile(path, text))
+        let result = try runCommand("svc-supervisor", ["check", "--manifest", path], in: directory)
+        #expect(result.status == 65)
+        #expect(
+            result.standardOutput.split(separator: "\n") == [
+                "\(path): services.b.restart: must be one of \"always\", \"on-failure\", \"never\", not \"sometimes\"",
+                "\(path): services.a.depends_on: dependency cycle: a -> b -> a; no order can start these",
+                "2 problems",
+            ])
+    }
+
+    @Test func socketPathTooLong_forTheRunDirectory_isAProblem() throws {
+        // "/tmp/" + 78 + "/sockets/" is 92 bytes: "identity.sock" fits (105), "appointments.sock" does not (109).
+        let runDirectory = "/tmp/" + String(repeating: "r", count: 78)
+        let result = try runCommand(
+            "svc-supervisor",
+            ["check", "--manifest", "\(ManifestFixture.repositoryRoot)/deploy/suite.toml", "--run-dir", runDirectory],
+            in: directory)
+        #expect(result.status == 65)
+        #expect(result.standardOutput.contains("services.appointments: its socket path"))
+        #expect(!result.standardOutput.contains("services.identity:"))
+    }
+
+    @Test func missingManifest_isAProblem() throws {
+        let result = try runCommand(
+            "svc-supervisor", ["check", "--manifest", directory.file("none.toml")], in: directory)
+        #expect(result.status == 65)
+        #expect(result.standardOutput.contains("cannot read the manifest"))
+    }
+
+    private func writeFile(_ path: String, _ text: String) -> Bool {
+        guard let file = fopen(path, "w") else { return false }
+        defer { fclose(file) }
+        return fputs(text, file) >= 0
+    }
+}
