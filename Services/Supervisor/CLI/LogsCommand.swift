@@ -11,7 +11,7 @@ struct LogsCommand: ParsableCommand {
         commandName: "logs", abstract: "Print a service's log (stdout, stderr and the supervisor's notes).")
 
     @Argument(help: "The service, e.g. clinics.") var name: String
-    @Option(name: .short, help: "How many of the last lines to print.") var lines = 50
+    @Option(name: [.customShort("n"), .long], help: "How many of the last lines to print.") var lines = 50
     @Flag(name: .short, help: "Keep printing new lines as they come (Ctrl-C stops).") var follow = false
     @OptionGroup var runDirectory: RunDirectoryOption
 
@@ -25,7 +25,8 @@ struct LogsCommand: ParsableCommand {
         let path = "\(folder)/\(name).log"
         var file = LogFile(path: path)
         guard file.isOpen || follow else {
-            StandardError.write("error: no log for \(name) at \(path): is the name right, and did the supervisor run here?\n")
+            StandardError.write(
+                "error: no log for \(name) at \(path): is the name right, and did the supervisor run here?\n")
             throw ExitCode(66)
         }
         let text = file.readToEnd()

@@ -11,7 +11,8 @@ struct StartCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await ControlClient.reporting {
-            let status = try await ControlClient.call(Supervisor.start, .init(name: name), runDirectory: runDirectory.path)
+            let status = try await ControlClient.call(
+                Supervisor.start, .init(name: name), runDirectory: runDirectory.path)
             print("\(status.name): \(status.state.wireName)")
         }
     }
@@ -27,7 +28,8 @@ struct StopCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await ControlClient.reporting {
-            let status = try await ControlClient.call(Supervisor.stop, .init(name: name), runDirectory: runDirectory.path)
+            let status = try await ControlClient.call(
+                Supervisor.stop, .init(name: name), runDirectory: runDirectory.path)
             print("\(status.name): \(status.state.wireName)" + (status.lastExit.isEmpty ? "" : " (\(status.lastExit))"))
         }
     }
@@ -43,7 +45,8 @@ struct RestartCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await ControlClient.reporting {
-            let status = try await ControlClient.call(Supervisor.restart, .init(name: name), runDirectory: runDirectory.path)
+            let status = try await ControlClient.call(
+                Supervisor.restart, .init(name: name), runDirectory: runDirectory.path)
             print("\(status.name): \(status.state.wireName)" + (status.pid.map { " pid \($0)" } ?? ""))
         }
     }
@@ -79,7 +82,8 @@ struct DownCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await ControlClient.reporting {
-            _ = try await ControlClient.call(Supervisor.down, Empty(), runDirectory: runDirectory.path, timeout: .seconds(300))
+            _ = try await ControlClient.call(
+                Supervisor.down, Empty(), runDirectory: runDirectory.path, timeout: .seconds(300))
             print("the suite is down")
         }
     }

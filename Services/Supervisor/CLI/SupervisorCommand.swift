@@ -11,7 +11,8 @@ struct SupervisorCommand: AsyncParsableCommand {
         commandName: "svc-supervisor",
         abstract: "Run and inspect a suite of Verticals daemons.",
         subcommands: [
-            StatusCommand.self, StartCommand.self, StopCommand.self, RestartCommand.self, LogsCommand.self,
+            UpCommand.self, StatusCommand.self, StartCommand.self, StopCommand.self, RestartCommand.self,
+            LogsCommand.self,
             ReloadCommand.self, DownCommand.self, CheckCommand.self, CallCommand.self, OperationsCommand.self,
         ])
 }

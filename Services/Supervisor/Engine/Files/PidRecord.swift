@@ -16,12 +16,13 @@ struct PidRecord: Equatable {
         startTime(of: pid).map { PidRecord(pid: pid, processGroup: processGroup, startTime: $0) }
     }
 
-    /// Field 22 of `/proc/<pid>/stat`.
+    /// Field 22 of `/proc/<pid>/stat`; nil when the process is gone or a zombie (nothing to kill).
     static func startTime(of pid: Int32) -> UInt64? {
         guard let text = readSmallFile("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
         // After "(comm)": state is field 3, so field 22 is the 20th.
         let fields = text[text.index(after: close)...].split(separator: " ")
-        return fields.count > 19 ? UInt64(fields[19]) : nil
+        guard fields.count > 19, fields[0] != "Z" else { return nil }
+        return UInt64(fields[19])
     }
 
     /// The line written to the file: `pid pgid starttime`.
