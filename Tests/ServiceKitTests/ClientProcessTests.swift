@@ -18,7 +18,8 @@ struct ClientProcessTests {
         }
         #expect(error?.code == .unavailable)
         #expect(error?.retryable == true)
-        #expect(ContinuousClock.now - start < .seconds(1))
+        // At once, not after the client's 5 s default deadline (bounded loosely: CI machines are loaded).
+        #expect(ContinuousClock.now - start < .seconds(3))
     }
 
     @Test func call_afterTheCalleeRestarts_reconnectsAndIsServedByTheNewProcess() async throws {
