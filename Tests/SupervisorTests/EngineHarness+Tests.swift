@@ -82,12 +82,12 @@ final class EngineHarness {
         for pid in EngineHarness.processes(taggedWith: tag) { kill(pid, SIGKILL) }
     }
 
-    /// Processes whose environment holds `VT_TEST_TAG=<tag>`.
-    static func processes(taggedWith tag: String) -> [Int32] {
+    /// Processes whose environment holds `<key>=<tag>`.
+    static func processes(taggedWith tag: String, key: String = "VT_TEST_TAG") -> [Int32] {
         guard let proc = opendir("/proc") else { return [] }
         defer { closedir(proc) }
         var found: [Int32] = []
-        let needle = Array("VT_TEST_TAG=\(tag)".utf8)
+        let needle = Array("\(key)=\(tag)".utf8)
         while let entry = readdir(proc) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard let pid = Int32(name), pid != getpid() else { continue }

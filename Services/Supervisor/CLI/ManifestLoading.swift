@@ -1,14 +1,15 @@
 import SupervisorEngine
 
-/// Reads the manifest `up` and `reload` apply.
-///
-/// The TOML parser and its checks (unknown keys, missing executables, duplicates, unknown
-/// dependencies, cycles) are being written in Engine/Manifest in parallel with the engine;
-/// until they land, `up` says so instead of guessing at the file.
+/// Reads the manifest `up` and `reload` apply, refusing it on any problem the parser finds
+/// (unknown keys, missing executables, duplicates, unknown dependencies, cycles).
 enum ManifestLoading {
     static func load(path: String, programDirectory: String) throws -> Manifest {
-        throw SupervisorError(
-            "cannot read \(path): this build has no manifest parser yet (Engine/Manifest); `make run` still uses scripts/dev-run.sh"
-        )
+        let (manifest, problems) = ManifestParser.load(path: path, binDirectory: programDirectory)
+        guard problems.isEmpty else {
+            throw SupervisorError(
+                "\(path) has \(problems.count) problem(s); `svc-supervisor check` lists them:\n"
+                    + problems.map { "  \($0)" }.joined(separator: "\n"))
+        }
+        return manifest
     }
 }

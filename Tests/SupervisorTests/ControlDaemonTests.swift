@@ -1,0 +1,67 @@
+import Glibc
+import ProcessTesting
+import Testing
+
+extension EngineProcessTests {
+    /// `svc-supervisor up` as a real process, on a manifest file.
+    @Suite("svc-supervisor up")
+    struct Daemon {
+        private func manifest(in directory: TemporaryDirectory) -> String {
+            let path = directory.file("suite.toml")
+            let text = """
+                [services.alpha]
+                executable = "vt-testd"
+                args = ["alpha"]
+                [services.beta]
+                executable = "vt-testd"
+                args = ["beta"]
+                depends_on = ["alpha"]
+                [services.worker]
+                executable = "/bin/sh"
+                args = ["-c", "sleep 60 & sleep 60 & wait"]
+                readiness = "none"
+                socket = false
+                """
+            let file = fopen(path, "w")
+            fputs(text, file)
+            fclose(file)
+            return path
+        }
+
+        private func allReady(_ directory: TemporaryDirectory, run: String) -> Bool {
+            guard let result = try? runCommand("svc-supervisor", ["status", "--run-dir", run], in: directory) else {
+                return false
+            }
+            let rows = result.standardOutput.split(separator: "\n").dropFirst()
+            return result.status == 0 && rows.count == 3 && rows.allSatisfy { $0.contains(" ready ") }
+        }
+
+        @Test func sigkillOfTheSupervisor_leavesNoOrphan_andDownStopsEverything() throws {
+            let directory = TemporaryDirectory()
+            let run = directory.file("run")
+            // DaemonProcess sets VT_TEST_TAG=1 itself: this test's own tag names only its processes.
+            let tag = "daemon-\(UInt32.random(in: 0...UInt32.max))"
+            let arguments = ["up", "--manifest", manifest(in: directory), "--run-dir", run]
+            let first = try DaemonProcess("svc-supervisor", arguments, environment: ["VT_DAEMON_TAG": tag])
+            #expect(eventually { allReady(directory, run: run) })
+            #expect(EngineHarness.processes(taggedWith: tag, key: "VT_DAEMON_TAG").count >= 5)
+
+            first.signal(SIGKILL)
+            first.waitForExit()
+            // vt-exec's PDEATHSIG takes the direct children; the next `up` takes the worker's sleeps.
+            #expect(eventually(timeout: .seconds(5)) {
+                EngineHarness.processes(taggedWith: tag, key: "VT_DAEMON_TAG").allSatisfy { pid in
+                    readFile("/proc/\(pid)/cmdline")?.hasPrefix("sleep") == true
+                }
+            })
+
+            let second = try DaemonProcess("svc-supervisor", arguments, environment: ["VT_DAEMON_TAG": tag])
+            #expect(eventually { allReady(directory, run: run) })
+            let down = try runCommand("svc-supervisor", ["down", "--run-dir", run], in: directory)
+            #expect(down.status == 0, "\(down.standardError)")
+            #expect(second.waitForExit() != nil && second.exited(with: 0))
+            #expect(EngineHarness.processes(taggedWith: tag, key: "VT_DAEMON_TAG").isEmpty, "left running after down")
+            for pid in EngineHarness.processes(taggedWith: tag, key: "VT_DAEMON_TAG") { kill(pid, SIGKILL) }
+        }
+    }
+}
