@@ -1,5 +1,5 @@
 # Verticals — the commands a newcomer needs. Each installs what is missing first.
-#   make run     build and start the suite on its embedded defaults (Ctrl-C stops it)
+#   make run     build and start the suite under svc-supervisor (deploy/suite.toml; Ctrl-C stops it)
 #   make test    build and run every test, then EventLoop's lifetime tests under ASan
 SWIFT       ?= swift
 RUN_DIR     ?= $(CURDIR)/.run
@@ -18,8 +18,10 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
+# The suite under svc-supervisor, in the foreground; Ctrl-C stops it in reverse dependency order.
+# In another shell: svc-supervisor status (logs NAME -f, restart NAME, down …).
 run: build
-	@bash scripts/dev-run.sh "$(RUN_DIR)"
+	"$$($(SWIFT) build --show-bin-path)/svc-supervisor" up --manifest deploy/suite.toml --run-dir "$(RUN_DIR)"
 
 test: deps
 	$(SWIFT) build --build-tests
