@@ -23,9 +23,11 @@ release: deps
 run: build
 	"$$($(SWIFT) build --show-bin-path)/svc-supervisor" up --manifest deploy/suite.toml --run-dir "$(RUN_DIR)"
 
+# Whatever happens, no test daemon outlives the run: every child a test starts carries
+# VT_TEST_TAG=1, and scripts/kill-tagged.sh removes what a crashed run left behind.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build $(TEST_FLAGS)
+	status=0; $(SWIFT) test --skip-build $(TEST_FLAGS) || status=$$?; bash scripts/kill-tagged.sh; exit $$status
 	bash Tests/EventLoopTests/memcheck.sh
 
 # Handle and buffer lifetimes under AddressSanitizer (LeakSanitizer included).
