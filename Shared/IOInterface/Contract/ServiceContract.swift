@@ -21,6 +21,9 @@ public enum Contracts {
     /// control interface (served on `<run dir>/supervisor.sock`, not in the socket folder).
     public static let control: [any ServiceContract.Type] = [Supervisor.self]
 
+    /// The operations ServiceKit answers on every daemon's socket (``Daemon``).
+    public static let builtin: [any ServiceContract.Type] = [Daemon.self]
+
     /// The operation named `service.operation`, if any contract declares it (verticals and control).
     public static func operation(_ fullName: String) -> OperationDescriptor? {
         for contract in all + control {

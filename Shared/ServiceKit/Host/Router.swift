@@ -35,7 +35,9 @@ public struct Router: Sendable {
         _ operation: Operation<Input, Output>,
         _ handler: @escaping @Sendable (Input, RequestContext) async throws -> Output
     ) {
-        precondition(operation.service == service, "\(operation.fullName) routed on the \(service) router")
+        precondition(
+            operation.service == service || operation.service == Daemon.name,
+            "\(operation.fullName) routed on the \(service) router")
         precondition(routes[operation.fullName] == nil, "\(operation.fullName) routed twice")
         routes[operation.fullName] = { message, context in
             let input: Input
@@ -50,6 +52,11 @@ public struct Router: Sendable {
                 body: output)
         }
         operations.append(operation.descriptor)
+    }
+
+    /// Whether `fullName` already has a handler (a vertical may override a built-in).
+    func routes(_ fullName: String) -> Bool {
+        routes[fullName] != nil
     }
 
     /// The route for `operation`, if any.

@@ -41,6 +41,8 @@ public final class ServiceHost: @unchecked Sendable {
     public init(configuration: HostConfiguration, router: Router, loop: EventLoop, logger: Logger? = nil) {
         precondition(router.service == configuration.name, "router for \(router.service) served as \(configuration.name)")
         self.configuration = configuration
+        var router = router
+        Builtins.install(into: &router, configuration: configuration)
         self.router = router
         self.loop = loop
         self.logger = logger ?? Logger(label: configuration.name)

@@ -1,0 +1,14 @@
+/// The operations every daemon answers on its own socket, whatever vertical it serves:
+/// introspection, health, run-time settings. Like varlink's `org.varlink.service`, they live
+/// beside a vertical's own operations (`daemon.<op>` in the envelope) and are served by
+/// ServiceKit, not by the vertical's code.
+///
+/// Not a vertical, so it is listed in neither ``Contracts/all`` nor ``Contracts/control``;
+/// tools reach it through ``Contracts/builtin``. Each operation lives in its own file as an
+/// extension of this namespace and is appended to ``operations``.
+public enum Daemon: ServiceContract {
+    public static let name = "daemon"
+    public static let summary = "Operations every daemon answers: introspection, health and run-time settings."
+
+    public static var operations: [OperationDescriptor] { [] }
+}

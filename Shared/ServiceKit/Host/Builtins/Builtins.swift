@@ -1,0 +1,12 @@
+import IOInterface
+
+/// Installs the ``Daemon`` operations (`daemon.*`) that every host answers beside its
+/// vertical's own. Each built-in lives in its own file in this folder as a
+/// `static func install…(into:configuration:)` called from ``install(into:configuration:)``.
+enum Builtins {
+    /// Adds every built-in operation to `router` that the vertical did not route itself.
+    static func install(into router: inout Router, configuration: HostConfiguration) {
+        _ = router
+        _ = configuration
+    }
+}
