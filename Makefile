@@ -1,11 +1,17 @@
 # Verticals — the commands a newcomer needs. Each installs what is missing first.
 #   make run     build and start the suite under svc-supervisor (deploy/suite.toml; Ctrl-C stops it)
 #   make test    build and run every test, then EventLoop's lifetime tests under ASan
+#   make install [PREFIX=/usr/local] [DESTDIR=]   the release binaries, systemd units, sysusers/tmpfiles files
 SWIFT       ?= swift
 RUN_DIR     ?= $(CURDIR)/.run
 TEST_FLAGS  ?=
+PREFIX      ?= /usr/local
+DESTDIR     ?=
+# The build `make install` installs from (debug is quicker to try the recipe with).
+CONFIGURATION ?= release
+PROGRAMS    := svc-identity svc-clinics svc-notifications svc-records svc-appointments svc-supervisor vt-exec
 
-.PHONY: all deps build release run test memcheck clean
+.PHONY: all deps build release run test memcheck install clean
 
 all: build
 
@@ -33,6 +39,25 @@ test: deps
 # Handle and buffer lifetimes under AddressSanitizer (LeakSanitizer included).
 memcheck: deps
 	bash Tests/EventLoopTests/memcheck.sh
+
+# Programs to $(PREFIX)/bin; units, sysusers.d and tmpfiles.d files, exported for $(PREFIX) from
+# deploy/suite.toml, to $(PREFIX)/lib/... (systemd reads /usr/local/lib/systemd/system too); the
+# manifest to $(PREFIX)/etc/verticals for svc-supervisor.service (an existing one is kept). README: "Running under systemd".
+install: deps
+	$(SWIFT) build -c $(CONFIGURATION)
+	set -e; bin="$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)"; \
+	units="$$bin/systemd-export"; rm -rf "$$units"; \
+	"$$bin/svc-supervisor" export systemd --prefix "$(PREFIX)" --manifest deploy/suite.toml --out "$$units" >/dev/null; \
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/lib/systemd/system" \
+		"$(DESTDIR)$(PREFIX)/lib/sysusers.d" "$(DESTDIR)$(PREFIX)/lib/tmpfiles.d" "$(DESTDIR)$(PREFIX)/etc/verticals"; \
+	for program in $(PROGRAMS); do install -m 0755 "$$bin/$$program" "$(DESTDIR)$(PREFIX)/bin/"; done; \
+	install -m 0644 "$$units"/*.socket "$$units"/*.service "$$units"/*.target "$(DESTDIR)$(PREFIX)/lib/systemd/system/"; \
+	install -m 0644 "$$units/sysusers.d/verticals.conf" "$(DESTDIR)$(PREFIX)/lib/sysusers.d/verticals.conf"; \
+	install -m 0644 "$$units/tmpfiles.d/verticals.conf" "$(DESTDIR)$(PREFIX)/lib/tmpfiles.d/verticals.conf"; \
+	manifest="$(DESTDIR)$(PREFIX)/etc/verticals/suite.toml"; \
+	if [ -e "$$manifest" ]; then echo "kept $$manifest (yours); the new one is deploy/suite.toml"; \
+	else install -m 0644 deploy/suite.toml "$$manifest"; fi
+	@echo "installed under $(DESTDIR)$(PREFIX); next: README.md, \"Running under systemd\""
 
 clean:
 	rm -rf .build .build-* "$(RUN_DIR)"

@@ -110,6 +110,15 @@ let package = Package(
             ],
             path: "Tests/SupervisorTests"
         ),
+        // The systemd export against systemd's own tools (verify, security, sysusers, tmpfiles, socket-activate).
+        .testTarget(
+            name: "DeployTests",
+            dependencies: [
+                "SupervisorEngine", "ServiceKit", "IOInterface", "EventLoop", "Wire", "ProcessTesting",
+                "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor",
+            ],
+            path: "Tests/DeployTests"
+        ),
         .testTarget(
             name: "SuiteTests",
             dependencies: [

@@ -162,7 +162,8 @@ public enum ManifestParser {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private static func readWholeFile(_ path: String) -> String? {
+    /// The text of the file at `path`, or nil when it cannot be read.
+    static func readWholeFile(_ path: String) -> String? {
         guard let file = fopen(path, "r") else { return nil }
         defer { fclose(file) }
         var bytes: [UInt8] = []

@@ -1,0 +1,15 @@
+/// `tmpfiles.d/verticals.conf`: the socket folder, made at boot before any socket unit
+/// (tmpfiles(5)); folders of state come from each unit's `StateDirectory=`.
+enum TemporaryFilesFile {
+    /// The file's path under the export folder.
+    static let path = "tmpfiles.d/verticals.conf"
+
+    /// The file's text.
+    static func text(layout: SystemdLayout) -> String {
+        var lines = SystemdExport.generatedHeader.map { "# \($0)" }
+        lines.append("")
+        lines.append("# Anyone may look in; each socket is 0660 root:\(layout.group).")
+        lines.append("d \(layout.socketDirectory) 0755 root root -")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

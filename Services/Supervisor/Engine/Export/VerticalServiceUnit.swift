@@ -1,0 +1,102 @@
+/// `verticals-<name>.service`: one vertical under systemd, each setting derived from its
+/// manifest entry, in the sandbox of ``SystemdSandbox``.
+///
+/// | manifest | unit |
+/// |---|---|
+/// | `executable`, `args` | `ExecStart=` (a bare name is `<prefix>/bin/<name>`) |
+/// | `env` | `Environment=` (plus `VERTICALS_SOCKET_DIR`) |
+/// | `depends_on` | `Wants=` + `After=` the peer's `.socket` (its `.service` without one) |
+/// | `readiness` | `Type=notify` or `Type=exec` |
+/// | `restart` | `Restart=` (`never` is `no`) |
+/// | `backoff` | `RestartSec=` its `initial` (systemd 252 has no exponential backoff) |
+/// | `budget` | `StartLimitBurst=` restarts + 1, `StartLimitIntervalSec=` window |
+/// | `ready_timeout`, `stop_timeout`, `stop_signal`, `watchdog` | `TimeoutStartSec=`, `TimeoutStopSec=`, `KillSignal=`, `WatchdogSec=` |
+/// | `socket` | `Requires=` + `After=` its own `.socket` |
+/// | `log_max_bytes` | — (the journal rotates: `SystemMaxUse=` in journald.conf) |
+enum VerticalServiceUnit {
+    /// The unit's text.
+    static func text(_ spec: ServiceSpec, in manifest: Manifest, layout: SystemdLayout) -> String {
+        let unitName = layout.unitName(spec.name)
+        var file = UnitFile(header: SystemdExport.generatedHeader)
+
+        var unit = UnitFile.Section(name: "Unit")
+            .with("Description", "Verticals \(spec.name)")
+            .with("PartOf", layout.target)
+        if spec.socket {
+            unit = unit.with("Requires", "\(unitName).socket").with("After", "\(unitName).socket")
+        }
+        for dependency in spec.dependsOn {
+            let peer = manifest[dependency]
+            let peerUnit = layout.unitName(dependency) + (peer?.socket == false ? ".service" : ".socket")
+            unit.set(
+                "Wants", peerUnit,
+                comment: dependency == spec.dependsOn.first
+                    ? [
+                        "depends_on: the peers' sockets, not their services. Calls wait in a socket's backlog",
+                        "while its service (re)starts, and a peer's restart does not restart this one.",
+                    ] : [])
+            unit.set("After", peerUnit)
+        }
+        let budget = spec.budget
+        unit.set(
+            "StartLimitIntervalSec", SystemdSyntax.timeSpan(budget.window),
+            comment: [
+                "budget: \(budget.maxRestarts) restarts in \(ManifestUnits.text(budget.window)), "
+                    + "so \(budget.maxRestarts + 1) starts counting the first; past it the unit is failed."
+            ])
+        unit.set("StartLimitBurst", "\(budget.maxRestarts + 1)")
+        file.append(unit)
+
+        var service = UnitFile.Section(name: "Service")
+            .with("Type", spec.readiness == .notify ? "notify" : "exec")
+            .with("ExecStart", ([spec.executable] + spec.arguments).map(SystemdSyntax.commandWord).joined(separator: " "))
+        for (key, value) in environment(spec, layout: layout) {
+            service.set("Environment", SystemdSyntax.environmentAssignment(key, value))
+        }
+        service = service.with("User", unitName)
+            .with("Group", unitName)
+            .with("SupplementaryGroups", layout.group)
+            .with("StateDirectory", "\(layout.stateRoot)/\(spec.name)")
+            .with("StateDirectoryMode", "0700")
+        service.set("Restart", restart(spec.restart))
+        if spec.restart != .never {
+            let backoff = spec.backoff
+            service.set(
+                "RestartSec", SystemdSyntax.timeSpan(backoff.initial),
+                comment: [
+                    "backoff: svc-supervisor waits \(ManifestUnits.text(backoff.initial)) × \(backoff.multiplier) "
+                        + "per restart up to \(ManifestUnits.text(backoff.max));",
+                    "systemd 252 has no exponential restart (RestartSteps= is v254), so the first delay, constant.",
+                ])
+        }
+        service = service.with("TimeoutStartSec", SystemdSyntax.timeSpan(spec.readyTimeout))
+            .with("TimeoutStopSec", SystemdSyntax.timeSpan(spec.stopTimeout))
+            .with("KillSignal", ManifestUnits.signalName(spec.stopSignal))
+        if let watchdog = spec.watchdog {
+            service.set("WatchdogSec", SystemdSyntax.timeSpan(watchdog))
+        }
+        for (index, setting) in SystemdSandbox.settings.enumerated() {
+            service.set(
+                setting.key, setting.value,
+                comment: (index == 0 ? ["The sandbox (see SystemdSandbox.swift for what is left open, and why)."] : [])
+                    + setting.comment)
+        }
+        file.append(service)
+        return file.text
+    }
+
+    /// The manifest's `env`, sorted, and where the peers' sockets are.
+    static func environment(_ spec: ServiceSpec, layout: SystemdLayout) -> [(String, String)] {
+        var environment = spec.environment
+        environment["VERTICALS_SOCKET_DIR"] = layout.socketDirectory
+        return environment.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    private static func restart(_ policy: RestartPolicy) -> String {
+        switch policy {
+        case .always: "always"
+        case .onFailure: "on-failure"
+        case .never: "no"
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import SupervisorEngine
+import Testing
+
+/// How each manifest key becomes a unit setting (`SystemdExport`, in-process).
+struct SystemdExportTests {
+    private let twoServices = """
+        [defaults]
+        restart = "always"
+        backoff = { initial = "250ms", max = "10s", multiplier = 3 }
+        budget = { restarts = 3, window = "2m" }
+        stop_signal = "SIGINT"
+        stop_timeout = "4s"
+        ready_timeout = "1m30s"
+        [services.alpha]
+        executable = "svc-alpha"
+        [services.beta]
+        executable = "svc-beta"
+        depends_on = ["alpha"]
+        restart = "never"
+        watchdog = "20s"
+        readiness = "none"
+        """
+
+    @Test func dependsOn_wantsAndOrdersAfterThePeersSocket_neverRequiresItsService() throws {
+        let files = try SystemdExport.files(for: DeployFixture.manifest(twoServices))
+        let beta = try #require(files["verticals-beta.service"])
+        #expect(DeployFixture.values("Wants", in: beta) == ["verticals-alpha.socket"])
+        #expect(DeployFixture.values("After", in: beta) == ["verticals-beta.socket", "verticals-alpha.socket"])
+        #expect(DeployFixture.values("Requires", in: beta) == ["verticals-beta.socket"])
+        #expect(!beta.contains("verticals-alpha.service"))
+    }
+
+    @Test func restartBackoffBudgetAndTimeouts_comeFromTheManifest() throws {
+        let files = try SystemdExport.files(for: DeployFixture.manifest(twoServices))
+        let alpha = try #require(files["verticals-alpha.service"])
+        #expect(DeployFixture.values("Restart", in: alpha) == ["always"])
+        #expect(DeployFixture.values("RestartSec", in: alpha) == ["250ms"])
+        #expect(DeployFixture.values("StartLimitBurst", in: alpha) == ["4"])  // the first start and 3 restarts
+        #expect(DeployFixture.values("StartLimitIntervalSec", in: alpha) == ["120s"])
+        #expect(DeployFixture.values("TimeoutStartSec", in: alpha) == ["90s"])
+        #expect(DeployFixture.values("TimeoutStopSec", in: alpha) == ["4s"])
+        #expect(DeployFixture.values("KillSignal", in: alpha) == ["SIGINT"])
+        #expect(DeployFixture.values("Type", in: alpha) == ["notify"])
+        #expect(DeployFixture.values("WatchdogSec", in: alpha) == [])
+        #expect(DeployFixture.values("ExecStart", in: alpha) == ["/usr/local/bin/svc-alpha"])
+        #expect(DeployFixture.values("User", in: alpha) == ["verticals-alpha"])
+        #expect(DeployFixture.values("StateDirectory", in: alpha) == ["verticals/alpha"])
+
+        let beta = try #require(files["verticals-beta.service"])
+        #expect(DeployFixture.values("Restart", in: beta) == ["no"])
+        #expect(DeployFixture.values("RestartSec", in: beta) == [])
+        #expect(DeployFixture.values("WatchdogSec", in: beta) == ["20s"])
+        #expect(DeployFixture.values("Type", in: beta) == ["exec"])
+    }
+
+    @Test func everyServiceIsSandboxed_withoutHidingItsUid() throws {
+        let files = try SystemdExport.files(for: DeployFixture.manifest(twoServices))
+        for name in ["alpha", "beta"] {
+            let unit = try #require(files["verticals-\(name).service"])
+            #expect(DeployFixture.values("ProtectSystem", in: unit) == ["strict"])
+            #expect(DeployFixture.values("RestrictAddressFamilies", in: unit) == ["AF_UNIX"])
+            #expect(DeployFixture.values("CapabilityBoundingSet", in: unit) == [""])
+            #expect(DeployFixture.values("NoNewPrivileges", in: unit) == ["yes"])
+            // SO_PEERCRED must name the caller: no DynamicUser=, no PrivateUsers=.
+            #expect(DeployFixture.values("DynamicUser", in: unit) == [])
+            #expect(DeployFixture.values("PrivateUsers", in: unit) == [])
+        }
+    }
+
+    @Test func socketUnit_listensInRunVerticals_0660_forTheGroup() throws {
+        let files = try SystemdExport.files(for: DeployFixture.manifest(twoServices))
+        let socket = try #require(files["verticals-alpha.socket"])
+        #expect(DeployFixture.values("ListenStream", in: socket) == ["/run/verticals/alpha.sock"])
+        #expect(DeployFixture.values("SocketMode", in: socket) == ["0660"])
+        #expect(DeployFixture.values("SocketGroup", in: socket) == ["verticals"])
+    }
+
+    @Test func targetUsersAndFolders_coverEveryService() throws {
+        let files = try SystemdExport.files(for: DeployFixture.manifest(twoServices))
+        let target = try #require(files["verticals.target"])
+        #expect(
+            DeployFixture.values("Wants", in: target) == [
+                "verticals-alpha.socket verticals-alpha.service", "verticals-beta.socket verticals-beta.service",
+            ])
+        let users = try #require(files["sysusers.d/verticals.conf"])
+        #expect(users.contains("\ng verticals -\n"))
+        #expect(users.contains("\nu verticals-alpha - \"Verticals alpha\" - -\n"))
+        #expect(users.contains("\nu verticals-beta - \"Verticals beta\" - -\n"))
+        #expect(try #require(files["tmpfiles.d/verticals.conf"]).contains("\nd /run/verticals 0755 root root -\n"))
+        let supervisor = try #require(files["svc-supervisor.service"])
+        #expect(
+            DeployFixture.values("ExecStart", in: supervisor) == [
+                "/usr/local/bin/svc-supervisor up --manifest /usr/local/etc/verticals/suite.toml "
+                    + "--run-dir /var/lib/verticals-supervisor"
+            ])
+        #expect(DeployFixture.values("TimeoutStopSec", in: supervisor) == ["13s"])  // 4s + 4s + 5s
+        #expect(DeployFixture.values("Conflicts", in: supervisor) == ["verticals.target"])
+    }
+
+    @Test func serviceWithoutSocket_hasNoSocketUnit_andItsDependentsWantItsService() throws {
+        let manifest = try DeployFixture.manifest(
+            """
+            [services.worker]
+            executable = "/opt/worker"
+            socket = false
+            [services.api]
+            executable = "svc-api"
+            depends_on = ["worker"]
+            """)
+        let files = try SystemdExport.files(for: manifest)
+        #expect(files["verticals-worker.socket"] == nil)
+        let worker = try #require(files["verticals-worker.service"])
+        #expect(DeployFixture.values("Requires", in: worker) == [])
+        #expect(DeployFixture.values("ExecStart", in: worker) == ["/opt/worker"])
+        #expect(DeployFixture.values("Wants", in: try #require(files["verticals-api.service"])) == ["verticals-worker.service"])
+    }
+
+    @Test func argsAndEnv_areQuotedSoSystemdReadsThemBackExactly() throws {
+        let manifest = try DeployFixture.manifest(
+            #"""
+            [services.alpha]
+            executable = "svc-alpha"
+            args = ["--name", "two words", "100%", "$HOME", "say \"hi\""]
+            env = { GREETING = "hello \"world\" 50% $USER", PLAIN = "x" }
+            """#)
+        let unit = try #require(try SystemdExport.files(for: manifest)["verticals-alpha.service"])
+        #expect(
+            DeployFixture.values("ExecStart", in: unit) == [
+                #"/usr/local/bin/svc-alpha --name "two words" 100%% $$HOME "say \"hi\"""#
+            ])
+        #expect(
+            DeployFixture.values("Environment", in: unit) == [
+                #""GREETING=hello \"world\" 50%% $USER""#, #""PLAIN=x""#, #""VERTICALS_SOCKET_DIR=/run/verticals""#,
+            ])
+    }
+
+    @Test func prefix_movesEveryProgram() throws {
+        let layout = SystemdLayout(prefix: "/opt/verticals/")
+        let files = try SystemdExport.files(for: DeployFixture.suiteManifest(layout: layout), layout: layout)
+        #expect(
+            DeployFixture.values("ExecStart", in: try #require(files["verticals-identity.service"])) == [
+                "/opt/verticals/bin/svc-identity"
+            ])
+        #expect(
+            try #require(files["svc-supervisor.service"]).contains(
+                "ExecStart=/opt/verticals/bin/svc-supervisor up --manifest /opt/verticals/etc/verticals/suite.toml"))
+    }
+
+    @Test func nameTooLongForASystemUser_isRefused_namingTheService() throws {
+        let name = "a" + String(repeating: "b", count: 21)  // verticals- + 22 = 32 > 31
+        let manifest = try DeployFixture.manifest("[services.\(name)]\nexecutable = \"svc\"\n")
+        #expect(throws: SystemdExportError.self) { try SystemdExport.files(for: manifest) }
+        do {
+            _ = try SystemdExport.files(for: manifest)
+        } catch {
+            #expect(error.service == name)
+            #expect(error.description.contains("at most 21 characters"))
+        }
+        let fits = try DeployFixture.manifest("[services.\(name.dropLast())]\nexecutable = \"svc\"\n")
+        #expect(try SystemdExport.files(for: fits).count == 6)
+    }
+}

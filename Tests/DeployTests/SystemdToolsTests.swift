@@ -1,0 +1,81 @@
+import Glibc
+import ProcessTesting
+import Testing
+
+/// The exported files as systemd's own tools read them, with every `ExecStart=` pointing at
+/// the programs this build made.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct SystemdToolsTests {
+    /// `systemd-analyze verify` exits 0 even for unknown keys or bad values; it only prints
+    /// them. So any output at all is a failure.
+    @Test func verify_acceptsEveryUnit_withoutASingleWarning() throws {
+        let directory = TemporaryDirectory()
+        let files = try DeployFixture.installForTools(in: directory)
+        let units = files.keys.filter { !$0.contains("/") }.sorted().map { directory.file("units/\($0)") }
+        #expect(units.count == 12)
+        let result = try runCommand("/usr/bin/systemd-analyze", ["verify", "--man=no"] + units, in: directory)
+        #expect(result.status == 0)
+        #expect(result.standardOutput.isEmpty, "\(result.standardOutput)")
+        #expect(result.standardError.isEmpty, "\(result.standardError)")
+    }
+
+    @Test func verify_wouldCatchABadKey() throws {
+        let directory = TemporaryDirectory()
+        let files = try DeployFixture.installForTools(in: directory)
+        let unit = directory.file("units/verticals-identity.service")
+        #expect(writeText((files["verticals-identity.service"] ?? "") + "RestartSteps=5\n", to: unit))
+        let result = try runCommand("/usr/bin/systemd-analyze", ["verify", "--man=no", unit], in: directory)
+        #expect(result.standardError.contains("RestartSteps"), "\(result.standardError)")
+    }
+
+    @Test(arguments: DeployFixture.verticals)
+    func security_ratesEachVerticalSafe_atMostOnePointZero(vertical: String) throws {
+        let directory = TemporaryDirectory()
+        _ = try DeployFixture.installForTools(in: directory)
+        let unit = directory.file("units/verticals-\(vertical).service")
+        let result = try runCommand("/usr/bin/systemd-analyze", ["security", "--offline=true", unit], in: directory)
+        let score = try #require(Self.exposure(result.standardOutput), "\(result.standardOutput)\(result.standardError)")
+        #expect(score <= 1.0, "verticals-\(vertical).service scores \(score)")
+        print("systemd-analyze security --offline=true verticals-\(vertical).service: \(score)")
+    }
+
+    @Test func sysusers_createsTheGroupAndOneStaticUserPerVertical() throws {
+        let directory = TemporaryDirectory()
+        _ = try DeployFixture.installForTools(in: directory)
+        let root = directory.file("root")
+        mkdir(root, 0o755)
+        mkdir("\(root)/etc", 0o755)
+        let result = try runCommand(
+            "/usr/bin/systemd-sysusers", ["--root=\(root)", directory.file("units/sysusers.d/verticals.conf")],
+            in: directory)
+        #expect(result.status == 0, "\(result.standardError)")
+        let passwd = readFile("\(root)/etc/passwd") ?? ""
+        let users = passwd.split(separator: "\n").map { $0.split(separator: ":", omittingEmptySubsequences: false) }
+        for vertical in DeployFixture.verticals {
+            let user = try #require(users.first { $0.first == Substring("verticals-\(vertical)") }, "\(passwd)")
+            #expect(user.count == 7 && Int(user[2]).map { $0 > 0 && $0 < 1000 } == true, "a system uid: \(user)")
+        }
+        #expect((readFile("\(root)/etc/group") ?? "").split(separator: "\n").contains { $0.hasPrefix("verticals:") })
+    }
+
+    @Test func tmpfiles_makesTheSocketFolder() throws {
+        let directory = TemporaryDirectory()
+        _ = try DeployFixture.installForTools(in: directory)
+        let root = directory.file("root")
+        mkdir(root, 0o755)
+        let result = try runCommand(
+            "/usr/bin/systemd-tmpfiles",
+            ["--root=\(root)", "--create", directory.file("units/tmpfiles.d/verticals.conf")], in: directory)
+        #expect(result.status == 0, "\(result.standardError)")
+        var info = stat()
+        #expect(stat("\(root)/run/verticals", &info) == 0)
+        #expect(info.st_mode & 0o7777 == 0o755)
+    }
+
+    /// The number in "→ Overall exposure level for NAME.service: 0.4 SAFE :-}".
+    static func exposure(_ output: String) -> Double? {
+        guard let line = output.split(separator: "\n").first(where: { $0.contains("Overall exposure level") }),
+            let unit = line.range(of: ".service: ")
+        else { return nil }
+        return line[unit.upperBound...].split(separator: " ").first.flatMap { Double($0) }
+    }
+}
