@@ -5,7 +5,7 @@ import SupervisorEngine
 
 /// `svc-supervisor new NAME [--calls A,B]`: adds a vertical to the checkout in one command,
 /// after Boardy's module templates — its contract, its service, its tests, its manifest entry
-/// and its targets — or changes nothing and says why.
+/// its targets and its systemd units — or changes nothing and says why.
 struct NewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new",
@@ -35,7 +35,8 @@ struct NewCommand: ParsableCommand {
             guard let root = root ?? Scaffold.findRoot(from: Self.currentDirectory()) else {
                 throw ScaffoldError.checkout("no Verticals checkout here: run it inside one, or pass --root")
             }
-            let scaffold = try Scaffold(name: name, calls: peers, root: root)
+            var scaffold = try Scaffold(name: name, calls: peers, root: root)
+            try scaffold.regenerateSystemdUnits()
             if !dryRun { try scaffold.apply() }
             print(Self.report(scaffold, written: !dryRun))
         } catch let error as ScaffoldError {
