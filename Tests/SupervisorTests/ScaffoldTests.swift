@@ -40,33 +40,47 @@ import Testing
         func read(_ path: String) -> String? {
             readFile("\(root)/\(path)")
         }
+
+        /// The manifest's services, in order.
+        var services: [String] {
+            ManifestParser.load(path: "\(root)/deploy/suite.toml", binDirectory: "/bin", checkExecutables: false)
+                .0.services.map(\.name)
+        }
+
+        /// A name no vertical of this checkout has yet (it may have grown some with `new`).
+        var freshName: String {
+            let taken = Set(services)
+            return (0...).lazy.map { $0 == 0 ? "ledger" : "ledger\($0)" }.first { !taken.contains($0) }!
+        }
     }
 
     @Test func new_writesTheContractServiceTestsAndEditsTheCheckout() throws {
         let checkout = try Checkout()
-        var scaffold = try Scaffold(name: "billing", calls: ["identity"], root: checkout.root)
+        let name = checkout.freshName
+        let type = name.prefix(1).uppercased() + name.dropFirst()
+        var scaffold = try Scaffold(name: name, calls: ["identity"], root: checkout.root)
         try scaffold.regenerateSystemdUnits()
         try scaffold.apply()
 
         for path in [
-            "Shared/IOInterface/Verticals/Billing/Billing.swift", "Shared/IOInterface/Verticals/Billing/Billing+Codec.swift",
-            "Services/Billing/Sources/World.swift", "Services/Billing/Sources/Domain/UseCases/Greet.swift",
-            "Services/Billing/Sources/Data/Migrations.swift", "Services/Billing/Sources/Endpoint/Endpoint.swift",
-            "Services/Billing/main/main.swift", "Tests/Services/BillingTests/HelloTests.swift",
-            "deploy/systemd/verticals-billing.service", "deploy/systemd/verticals-billing.socket",
+            "Shared/IOInterface/Verticals/\(type)/\(type).swift", "Shared/IOInterface/Verticals/\(type)/\(type)+Codec.swift",
+            "Services/\(type)/Sources/World.swift", "Services/\(type)/Sources/Domain/UseCases/Greet.swift",
+            "Services/\(type)/Sources/Data/Migrations.swift", "Services/\(type)/Sources/Endpoint/Endpoint.swift",
+            "Services/\(type)/main/main.swift", "Tests/Services/\(type)Tests/HelloTests.swift",
+            "deploy/systemd/verticals-\(name).service", "deploy/systemd/verticals-\(name).socket",
         ] {
             #expect(checkout.read(path) != nil, "\(path) was not written")
         }
-        #expect(checkout.read("Package.swift")?.contains("+ vertical(\"Billing\")") == true)
-        #expect(checkout.read("Shared/IOInterface/Contract/ServiceContract.swift")?.contains("Records.self, Billing.self]") == true)
-        #expect(checkout.read("Services/Billing/Sources/World.swift")?.contains("Calls: identity") == true)
-        #expect(checkout.read("deploy/systemd/verticals-billing.service")?.contains("verticals-identity.socket") == true)
+        #expect(checkout.read("Package.swift")?.contains("+ vertical(\"\(type)\")") == true)
+        #expect(checkout.read("Shared/IOInterface/Contract/ServiceContract.swift")?.contains(", \(type).self]") == true)
+        #expect(checkout.read("Services/\(type)/Sources/World.swift")?.contains("Calls: identity") == true)
+        #expect(checkout.read("deploy/systemd/verticals-\(name).service")?.contains("verticals-identity.socket") == true)
 
         let (manifest, problems) = ManifestParser.load(
             path: "\(checkout.root)/deploy/suite.toml", binDirectory: "/bin", checkExecutables: false)
         #expect(problems == [])
-        #expect(manifest["billing"]?.dependsOn == ["identity"])
-        #expect(try manifest.startOrder().last == "billing")
+        #expect(manifest[name]?.dependsOn == ["identity"])
+        #expect(try manifest.startOrder().last == name)
     }
 
     @Test(arguments: [
@@ -88,10 +102,8 @@ import Testing
 
     @Test func new_refusesAnUnknownPeer() throws {
         let checkout = try Checkout()
-        #expect(throws: ScaffoldError.unknownPeer(
-            "payments", known: ["identity", "clinics", "notifications", "records", "appointments"])
-        ) {
-            _ = try Scaffold(name: "billing", calls: ["identity", "payments"], root: checkout.root)
+        #expect(throws: ScaffoldError.unknownPeer("payments", known: checkout.services)) {
+            _ = try Scaffold(name: checkout.freshName, calls: ["identity", "payments"], root: checkout.root)
         }
     }
 
@@ -101,7 +113,7 @@ import Testing
         _ = try runCommand("/bin/sh", ["-c", "mkdir -p \(checkout.root)/Tests && echo x > \(checkout.root)/Tests/Services"], in: checkout.directory)
         let before = try checkout.snapshot()
         #expect {
-            try Scaffold(name: "billing", calls: [], root: checkout.root).apply()
+            try Scaffold(name: checkout.freshName, calls: [], root: checkout.root).apply()
         } throws: { error in
             guard case .write = error as? ScaffoldError else { return false }
             return true
