@@ -42,9 +42,11 @@ struct NewCommandTests {
         // The vertical's daemon and its unit tests compile in the copy, from nothing but what `new` wrote.
         for target in ["--product=svc-\(name)", "--target=\(typeName)ServiceTests"] {
             let built = try runCommand(
-                "/bin/sh", ["-c", "cd \(copy) && swift build \(target) 2>&1 | tail -20"], in: directory,
-                timeout: .seconds(900))
-            try #require(built.standardOutput.contains("Build complete"), "\(built.standardOutput)")
+                "/bin/sh",
+                ["-c", "cd \(copy) && swift build \(target) > build.log 2>&1; status=$?; tail -20 build.log; exit $status"],
+                environment: Self.toolchainEnvironment, in: directory, timeout: .seconds(900))
+            try #require(built.status == 0, "swift build \(target) failed:\n\(built.standardOutput)")
+            #expect(!built.standardOutput.contains("warning:"), "\(built.standardOutput)")
         }
 
         let sockets = directory.file("sockets")
@@ -69,6 +71,15 @@ struct NewCommandTests {
             #expect(greeting[1] == .string("Hello, Ada!"))
             #expect(greeting[2] == .int(Int64(expected)), "the count is kept in the vertical's store")
         }
+    }
+
+    /// What `swift build` needs from this process's environment: the toolchain on PATH, a HOME for its caches.
+    static var toolchainEnvironment: [String: String] {
+        var environment: [String: String] = [:]
+        for key in ["PATH", "HOME", "XDG_CACHE_HOME", "TMPDIR"] {
+            if let value = getenv(key) { environment[key] = String(cString: value) }
+        }
+        return environment
     }
 
     /// The body of `<name>.HelloInput { name }`, written from its schema, not from its code.
