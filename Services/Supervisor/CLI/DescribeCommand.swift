@@ -13,6 +13,7 @@ struct DescribeCommand: AsyncParsableCommand {
         discussion: """
             Unlike `operations`, which lists what this build of the CLI knows, `describe` asks the daemon,
             so it shows what the running version really serves (built-in daemon.* operations included).
+            `describe supervisor` asks the supervisor's control socket, <run dir>/supervisor.sock.
             Exit status: 0 on success, 1 when the daemon answers with an error, 69 when it cannot be reached.
             """)
 
@@ -24,9 +25,19 @@ struct DescribeCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: VerticalConnectionOptions
 
+    @OptionGroup var runDirectory: RunDirectoryOption
+
+    /// Where SERVICE's socket is: the run directory for the supervisor; for a vertical,
+    /// `--socket-dir`, else `<--run-dir>/sockets` when a run directory is given, else the default.
+    var sockets: SocketDirectory {
+        if service == Supervisor.name { return SocketDirectory(runDirectory.path) }
+        if connection.socketDir == nil, let runDir = runDirectory.runDir { return SocketDirectory("\(runDir)/sockets") }
+        return connection.sockets
+    }
+
     func run() async throws {
         let loop = try EventLoop(name: "svc-supervisor-describe")
-        let client = ServiceClient(loop: loop, sockets: connection.sockets)
+        let client = ServiceClient(loop: loop, sockets: sockets)
         defer {
             client.close()
             loop.shutdown()

@@ -99,6 +99,7 @@ public enum VerticalRule {
 
 /// `dump-package` output the rule cannot read.
 public struct VerticalRuleError: Error, CustomStringConvertible {
+    /// What could not be read.
     public let description: String
     init(_ description: String) { self.description = description }
 }

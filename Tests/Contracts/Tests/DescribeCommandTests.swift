@@ -50,3 +50,33 @@ struct DescribeCommandTests {
         #expect(result.standardError.contains("unavailable"))
     }
 }
+
+/// `describe` in the deployment it is for: a vertical run by `svc-supervisor up`, and the
+/// supervisor's own control socket.
+@Suite("svc-supervisor describe under svc-supervisor up", .serialized, .timeLimit(.minutes(2)))
+struct DescribeUnderSupervisorTests {
+    @Test func describe_aSupervisedVertical_andTheSupervisorItself() throws {
+        let directory = TemporaryDirectory()
+        let manifest = directory.file("suite.toml")
+        try "[services.clinics]\nexecutable = \"svc-clinics\"\n".write(toFile: manifest, atomically: true, encoding: .utf8)
+        let run = directory.file("run")
+        let supervisor = try DaemonProcess("svc-supervisor", ["up", "--manifest", manifest, "--run-dir", run])
+        defer {
+            _ = try? runCommand("svc-supervisor", ["down", "--run-dir", run], in: directory)
+            supervisor.stop()
+        }
+        var described: CommandResult?
+        let answered = eventually(timeout: .seconds(20)) {
+            described = try? runCommand("svc-supervisor", ["describe", "clinics", "--run-dir", run], in: directory)
+            return described?.status == 0
+        }
+        try #require(answered, "clinics never described itself: \(described?.standardError ?? "")")
+        #expect(described?.standardOutput.contains("checkSlot(clinicID: string") == true)
+
+        let control = try runCommand("svc-supervisor", ["describe", "supervisor", "--json", "--run-dir", run], in: directory)
+        try #require(control.status == 0, "\(control.standardError)")
+        let description = try Daemon.Description(json: control.standardOutput)
+        #expect(description.name == Supervisor.name)
+        #expect(Set(description.operations.map(\.name)) == Set((Supervisor.operations + Daemon.operations).map(\.name)))
+    }
+}
