@@ -19,7 +19,8 @@ struct ContractLockTests {
     @Test func theLock_isWhatUpdateWouldWrite_whenNothingChanged() throws {
         let committed = try files.readLock()
         if Compatibility.compare(old: committed, new: .current()).isEmpty {
-            #expect(try String(contentsOf: files.lock, encoding: .utf8) == ContractLock.current().fileText())
+            let upToDate = try String(contentsOf: files.lock, encoding: .utf8) == ContractLock.current().fileText()
+            #expect(upToDate, "a summary, doc or order changed since the lock was written: run `make contracts-update`")
         }
     }
 
