@@ -66,7 +66,9 @@ enum DescriptionText {
         var lines = ["\(description.name) — \(description.summary)", "", "operations:"]
         for operation in description.operations {
             let input = messages[operation.input]?.fields.map(signature).joined(separator: ", ") ?? operation.input
-            lines.append("  \(operation.name)(\(input)) -> \(operation.output)")
+            // A built-in travels as `daemon.<name>`; the vertical's own operations as `<vertical>.<name>`.
+            let name = operation.service == description.name ? operation.name : "\(operation.service).\(operation.name)"
+            lines.append("  \(name)(\(input)) -> \(operation.output)")
             lines.append("      \(operation.summary)")
             if !operation.errors.isEmpty {
                 lines.append("      errors: " + operation.errors.map(\.wireName).joined(separator: ", "))

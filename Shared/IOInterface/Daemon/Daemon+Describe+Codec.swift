@@ -38,6 +38,7 @@ extension Daemon.OperationInfo {
         body.write(3, input)
         body.write(4, output)
         body.write(5, errors)
+        body.write(6, service)
     }
 
     public init(from body: inout BodyReader) throws(WireDecodingError) {
@@ -46,6 +47,7 @@ extension Daemon.OperationInfo {
         var input: String?
         var output: String?
         var errors: [ErrorCode] = []
+        var service: String?
         while let tag = try body.nextTag() {
             switch tag {
             case 1: name = try body.read()
@@ -53,12 +55,13 @@ extension Daemon.OperationInfo {
             case 3: input = try body.read()
             case 4: output = try body.read()
             case 5: errors.append(try body.read())
+            case 6: service = try body.read()
             default: try body.skip()
             }
         }
         self.init(
             name: try body.required(name, 1), summary: summary, input: try body.required(input, 3),
-            output: try body.required(output, 4), errors: errors)
+            output: try body.required(output, 4), errors: errors, service: try body.required(service, 6))
     }
 }
 

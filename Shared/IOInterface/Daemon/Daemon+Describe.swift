@@ -57,14 +57,18 @@ extension Daemon {
         public var output: String
         /// The error codes it declares.
         public var errors: [ErrorCode]
+        /// The service name it travels under: the vertical's own, or `daemon` for a built-in
+        /// (the envelope carries `<service>.<name>`).
+        public var service: String
 
         /// Creates the value from its fields.
-        public init(name: String, summary: String, input: String, output: String, errors: [ErrorCode]) {
+        public init(name: String, summary: String, input: String, output: String, errors: [ErrorCode], service: String) {
             self.name = name
             self.summary = summary
             self.input = input
             self.output = output
             self.errors = errors
+            self.service = service
         }
 
         public static let schema = MessageSchema(
@@ -75,6 +79,7 @@ extension Daemon {
                 .required(3, "input", .string),
                 .required(4, "output", .string),
                 .repeated(5, "errors", .enumeration(ErrorCode.schema)),
+                .required(6, "service", .string),
             ])
     }
 

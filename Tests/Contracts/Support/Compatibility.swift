@@ -39,6 +39,11 @@ public enum Compatibility {
                 walk.note(.operationRemoved, place, "the operation is gone (removed or renamed): callers get unimplemented")
                 continue
             }
+            if newOperation.service != oldOperation.service {
+                walk.note(
+                    .operationRemoved, place,
+                    "travels as \(newOperation.service).\(place), no longer as \(oldOperation.service).\(place)")
+            }
             for code in oldOperation.errors where !newOperation.errors.contains(code) {
                 walk.note(.errorCodeRemoved, place, "no longer declares error code `\(code.wireName)`")
             }

@@ -11,8 +11,8 @@ struct CompatibilityTests {
         Daemon.Description(
             name: "shop", summary: "A test service.",
             operations: [
-                .init(name: "list", summary: "", input: "shop.ListInput", output: "shop.ItemList", errors: [.invalidInput, .notFound]),
-                .init(name: "get", summary: "", input: "shop.GetInput", output: "shop.Item", errors: [.notFound]),
+                .init(name: "list", summary: "", input: "shop.ListInput", output: "shop.ItemList", errors: [.invalidInput, .notFound], service: "shop"),
+                .init(name: "get", summary: "", input: "shop.GetInput", output: "shop.Item", errors: [.notFound], service: "shop"),
             ],
             messages: [
                 .init(name: "shop.ListInput", doc: "", fields: [
@@ -50,6 +50,9 @@ struct CompatibilityTests {
     static let changes: [Change] = [
         Change(name: "operation removed", kind: .operationRemoved, place: "get") { $0.operations.removeAll { $0.name == "get" } },
         Change(name: "operation renamed", kind: .operationRemoved, place: "get") { $0.operations[1].name = "fetch" },
+        Change(name: "operation moved to another service name", kind: .operationRemoved, place: "get") {
+            $0.operations[1].service = "daemon"
+        },
         Change(name: "field removed", kind: .fieldRemoved, place: "shop.Item.note") { d in
             let m = d.messages.firstIndex { $0.name == "shop.Item" }!
             d.messages[m].fields.removeAll { $0.tag == 2 }
@@ -109,7 +112,7 @@ struct CompatibilityTests {
         after.messages[output].fields.append(.init(tag: 2, name: "nextCursor", type: "string", presence: .optional))
         after.operations[0].errors.append(.resourceExhausted)
         after.enums[0].cases.append("toys")
-        after.operations.append(.init(name: "count", summary: "", input: "shop.GetInput", output: "shop.Item", errors: []))
+        after.operations.append(.init(name: "count", summary: "", input: "shop.GetInput", output: "shop.Item", errors: [], service: "shop"))
         let findings = Compatibility.compare(Self.before(), after)
         #expect(findings.filter(\.isBreaking).isEmpty, "\(findings)")
         #expect(

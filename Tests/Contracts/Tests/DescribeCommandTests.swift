@@ -38,7 +38,7 @@ struct DescribeCommandTests {
         #expect(text.hasPrefix("clinics — \(Clinics.summary)"))
         #expect(text.contains("nearest(latitude: double, longitude: double, limit: int = 5, service?: enum clinics.Service) -> clinics.NearbyClinics"), "\(text)")
         #expect(text.contains("errors: invalidInput, notFound"))
-        #expect(text.contains("describe() -> daemon.Description"))
+        #expect(text.contains("daemon.describe() -> daemon.Description"))
         #expect(text.contains("clinics.Service: gp, pharmacy"))
     }
 

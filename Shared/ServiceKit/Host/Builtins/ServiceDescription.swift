@@ -23,7 +23,8 @@ public enum ServiceDescription {
             walk.visit(operation.output.schema)
             return Daemon.OperationInfo(
                 name: operation.name, summary: operation.summary, input: operation.input.schema.name,
-                output: operation.output.schema.name, errors: operation.errors)
+                output: operation.output.schema.name, errors: operation.errors,
+                service: operation.service)
         }
         return Daemon.Description(
             name: name, summary: summary, operations: infos, messages: walk.messages, enums: walk.enums)
