@@ -29,14 +29,9 @@ struct CallCommand: AsyncParsableCommand {
     @Argument(help: "The Input as JSON; '-' reads standard input. Default: {}.")
     var json: String = "{}"
 
-    @Option(name: .long, help: "The folder of the suite's sockets (default: $VERTICALS_SOCKET_DIR, else .run/sockets).")
-    var socketDir: String?
-
-    @Option(name: .long, help: "Seconds to wait for the answer.")
-    var timeout: Double = 10
+    @OptionGroup var connection: VerticalConnectionOptions
 
     func validate() throws {
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         guard Contracts.operation("\(service).\(operation)") != nil else {
             throw ValidationError(Self.unknown(service: service, operation: operation))
         }
@@ -60,10 +55,7 @@ struct CallCommand: AsyncParsableCommand {
         } catch {
             throw CLIError(status: 64, "\(descriptor.fullName) takes a \(descriptor.input.schema.name): \(error)")
         }
-        let environment = ProcessEnvironment.current
-        let sockets = socketDir.map(SocketDirectory.init)
-            ?? (environment["VERTICALS_SOCKET_DIR"] != nil || environment["VERTICALS_RUN_DIR"] != nil
-                ? SocketDirectory.from(environment: environment) : SocketDirectory(".run/sockets"))
+        let sockets = connection.sockets
         let loop = try EventLoop(name: "svc-supervisor-call")
         let client = ServiceClient(loop: loop, sockets: sockets)
         defer {
@@ -74,7 +66,7 @@ struct CallCommand: AsyncParsableCommand {
         do {
             reply = try await client.callRaw(
                 service: service, operation: descriptor.fullName, body: body,
-                timeout: .milliseconds(Int64(timeout * 1000)))
+                timeout: connection.deadline)
         } catch {
             // `error` is a ServiceError: callRaw throws nothing else.
             let details = error.details.map { "  \($0.key): \($0.value)" }.joined(separator: "\n")
