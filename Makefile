@@ -31,10 +31,11 @@ run: build
 	"$$($(SWIFT) build --show-bin-path)/svc-supervisor" up --manifest deploy/suite.toml --run-dir "$(RUN_DIR)"
 
 # Whatever happens, no test daemon outlives the run: every child a test starts carries
-# VT_TEST_TAG=1, and scripts/kill-tagged.sh removes what a crashed run left behind.
+# the run's own VT_TEST_TAG, and scripts/kill-tagged.sh removes what a crashed run left behind (only its own).
 test: deps
 	$(SWIFT) build --build-tests
-	status=0; $(SWIFT) test --skip-build $(TEST_FLAGS) || status=$$?; bash scripts/kill-tagged.sh; exit $$status
+	tag="run-$$$$-$$(date +%s)"; status=0; VT_TEST_TAG="$$tag" $(SWIFT) test --skip-build $(TEST_FLAGS) || status=$$?; \
+		bash scripts/kill-tagged.sh "$$tag"; exit $$status
 	bash Tests/EventLoopTests/memcheck.sh
 
 # Handle and buffer lifetimes under AddressSanitizer (LeakSanitizer included).
