@@ -2,6 +2,7 @@
 #   make run     build and start the suite under svc-supervisor (deploy/suite.toml; Ctrl-C stops it)
 #   make test    build and run every test, then EventLoop's lifetime tests under ASan
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the release binaries, systemd units, sysusers/tmpfiles files
+#   make contracts-update   after a deliberate contract change: rewrite Tests/Contracts' lock and golden fixtures
 SWIFT       ?= swift
 RUN_DIR     ?= $(CURDIR)/.run
 TEST_FLAGS  ?=
@@ -11,7 +12,7 @@ DESTDIR     ?=
 CONFIGURATION ?= release
 PROGRAMS    := svc-identity svc-clinics svc-notifications svc-records svc-appointments svc-supervisor vt-exec
 
-.PHONY: all deps build release run test memcheck install clean
+.PHONY: all deps build release run test memcheck install contracts-check contracts-update clean
 
 all: build
 
@@ -30,10 +31,11 @@ run: build
 	"$$($(SWIFT) build --show-bin-path)/svc-supervisor" up --manifest deploy/suite.toml --run-dir "$(RUN_DIR)"
 
 # Whatever happens, no test daemon outlives the run: every child a test starts carries
-# VT_TEST_TAG=1, and scripts/kill-tagged.sh removes what a crashed run left behind.
+# the run's own VT_TEST_TAG, and scripts/kill-tagged.sh removes what a crashed run left behind (only its own).
 test: deps
 	$(SWIFT) build --build-tests
-	status=0; $(SWIFT) test --skip-build $(TEST_FLAGS) || status=$$?; bash scripts/kill-tagged.sh; exit $$status
+	tag="run-$$$$-$$(date +%s)"; status=0; VT_TEST_TAG="$$tag" $(SWIFT) test --skip-build $(TEST_FLAGS) || status=$$?; \
+		bash scripts/kill-tagged.sh "$$tag"; exit $$status
 	bash Tests/EventLoopTests/memcheck.sh
 
 # Handle and buffer lifetimes under AddressSanitizer (LeakSanitizer included).
@@ -58,6 +60,17 @@ install: deps
 	if [ -e "$$manifest" ]; then echo "kept $$manifest (yours); the new one is deploy/suite.toml"; \
 	else install -m 0644 deploy/suite.toml "$$manifest"; fi
 	@echo "installed under $(DESTDIR)$(PREFIX); next: README.md, \"Running under systemd\""
+
+# The contract lock and golden fixtures (Tests/Contracts/README.md). `update` refuses a breaking
+# change (removed operation or field, reused tag, changed type, field made required, removed error
+# code) and exits 1 naming it; ALLOW_BREAKING=1 passes --allow-breaking for a coordinated upgrade.
+contracts-check: deps
+	$(SWIFT) build --product vt-contracts
+	"$$($(SWIFT) build --show-bin-path)/vt-contracts" check --root "$(CURDIR)"
+
+contracts-update: deps
+	$(SWIFT) build --product vt-contracts
+	"$$($(SWIFT) build --show-bin-path)/vt-contracts" update --root "$(CURDIR)" $(if $(ALLOW_BREAKING),--allow-breaking)
 
 clean:
 	rm -rf .build .build-* "$(RUN_DIR)"

@@ -91,6 +91,25 @@ let package = Package(
             path: "Tests/Support/TestDaemon",
             swiftSettings: strict
         ),
+        // Contract tests: the lock, golden fixtures, provider verification (Tests/Contracts/README.md).
+        .target(
+            name: "ContractTesting", dependencies: ["IOInterface", "ServiceKit", "Wire"], path: "Tests/Contracts/Support",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "vt-contracts",
+            dependencies: ["ContractTesting", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tests/Contracts/Tool",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ContractTests",
+            dependencies: [
+                "ContractTesting", "IOInterface", "ServiceKit", "Wire", "EventLoop", "ProcessTesting",
+                "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor",
+            ],
+            path: "Tests/Contracts/Tests"
+        ),
         .testTarget(name: "WireTests", dependencies: ["Wire", "IOInterface"], path: "Tests/WireTests"),
         .testTarget(
             name: "EventLoopTests", dependencies: ["EventLoop", "Wire"], path: "Tests/EventLoopTests",

@@ -39,7 +39,7 @@ extension EngineProcessTests {
         @Test func sigkillOfTheSupervisor_leavesNoOrphan_andDownStopsEverything() throws {
             let directory = TemporaryDirectory()
             let run = directory.file("run")
-            // DaemonProcess sets VT_TEST_TAG=1 itself: this test's own tag names only its processes.
+            // DaemonProcess sets VT_TEST_TAG to the run's tag itself: this test's own tag names only its processes.
             let tag = "daemon-\(UInt32.random(in: 0...UInt32.max))"
             let arguments = ["up", "--manifest", manifest(in: directory), "--run-dir", run]
             let first = try DaemonProcess("svc-supervisor", arguments, environment: ["VT_DAEMON_TAG": tag])

@@ -29,14 +29,9 @@ struct CallCommand: AsyncParsableCommand {
     @Argument(help: "The Input as JSON; '-' reads standard input. Default: {}.")
     var json: String = "{}"
 
-    @Option(name: .long, help: "The folder of the suite's sockets (default: $VERTICALS_SOCKET_DIR, else .run/sockets).")
-    var socketDir: String?
-
-    @Option(name: .long, help: "Seconds to wait for the answer.")
-    var timeout: Double = 10
+    @OptionGroup var connection: VerticalConnectionOptions
 
     func validate() throws {
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
         guard Contracts.operation("\(service).\(operation)") != nil else {
             throw ValidationError(Self.unknown(service: service, operation: operation))
         }
@@ -60,7 +55,7 @@ struct CallCommand: AsyncParsableCommand {
         } catch {
             throw CLIError(status: 64, "\(descriptor.fullName) takes a \(descriptor.input.schema.name): \(error)")
         }
-        print(try await VerticalCall(socketDir: socketDir, timeout: timeout).send(descriptor, input))
+        print(try await VerticalCall(connection: connection).send(descriptor, input))
     }
 
     static func unknown(service: String, operation: String) -> String {

@@ -22,18 +22,10 @@ struct OpenCommand: AsyncParsableCommand {
     @Argument(help: "The URL: verticals://VERTICAL/PATH?QUERY, or /VERTICAL/PATH?QUERY.")
     var url: String
 
-    @Option(name: .long, help: "The folder of the suite's sockets (default: $VERTICALS_SOCKET_DIR, else .run/sockets).")
-    var socketDir: String?
-
-    @Option(name: .long, help: "Seconds to wait for the answer.")
-    var timeout: Double = 10
+    @OptionGroup var connection: VerticalConnectionOptions
 
     @Flag(name: .long, help: "Print the operation and the Input the URL stands for, without calling.")
     var dryRun = false
-
-    func validate() throws {
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
-    }
 
     func run() async throws {
         do {
@@ -48,7 +40,7 @@ struct OpenCommand: AsyncParsableCommand {
                 print(try call.input.jsonText(as: call.operation.input.schema, pretty: true))
                 return
             }
-            print(try await VerticalCall(socketDir: socketDir, timeout: timeout).send(call.operation, call.input))
+            print(try await VerticalCall(connection: connection).send(call.operation, call.input))
         } catch let error as CLIError {
             StandardError.write("error: \(error)\n")
             throw ExitCode(error.status)

@@ -14,6 +14,6 @@ struct SupervisorCommand: AsyncParsableCommand {
             UpCommand.self, StatusCommand.self, StartCommand.self, StopCommand.self, RestartCommand.self,
             LogsCommand.self,
             ReloadCommand.self, DownCommand.self, CheckCommand.self, CallCommand.self, OpenCommand.self,
-            RoutesCommand.self, OperationsCommand.self, ExportCommand.self, NewCommand.self,
+            RoutesCommand.self, OperationsCommand.self, DescribeCommand.self, ExportCommand.self, NewCommand.self,
         ])
 }

@@ -5,25 +5,15 @@ import ServiceKit
 /// One typed call to a running vertical with a generic Input, answering the Output as
 /// pretty JSON: the part `call` and `open` share.
 struct VerticalCall {
-    /// `--socket-dir`, if given.
-    let socketDir: String?
-    /// Seconds to wait for the answer.
-    let timeout: Double
-
-    /// Where the suite's sockets are: `--socket-dir`, else the environment, else `.run/sockets`.
-    var sockets: SocketDirectory {
-        let environment = ProcessEnvironment.current
-        return socketDir.map(SocketDirectory.init)
-            ?? (environment["VERTICALS_SOCKET_DIR"] != nil || environment["VERTICALS_RUN_DIR"] != nil
-                ? SocketDirectory.from(environment: environment) : SocketDirectory(".run/sockets"))
-    }
+    /// Where the sockets are and how long to wait.
+    let connection: VerticalConnectionOptions
 
     /// Sends `input` to `operation` and answers the Output as JSON; a typed error from the
     /// vertical becomes a ``CLIError`` with status 1 (69 when the vertical cannot be reached).
     func send(_ operation: OperationDescriptor, _ input: MessageValue) async throws -> String {
         let body = try input.encoded(as: operation.input.schema)
         let loop = try EventLoop(name: "svc-supervisor-call")
-        let client = ServiceClient(loop: loop, sockets: sockets)
+        let client = ServiceClient(loop: loop, sockets: connection.sockets)
         defer {
             client.close()
             loop.shutdown()
@@ -32,7 +22,7 @@ struct VerticalCall {
         do {
             reply = try await client.callRaw(
                 service: operation.service, operation: operation.fullName, body: body,
-                timeout: .milliseconds(Int64(timeout * 1000)))
+                timeout: connection.deadline)
         } catch {
             // `error` is a ServiceError: callRaw throws nothing else.
             let details = error.details.map { "  \($0.key): \($0.value)" }.joined(separator: "\n")

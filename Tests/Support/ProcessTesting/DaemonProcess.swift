@@ -23,7 +23,7 @@ public final class DaemonProcess {
     public init(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws {
         let path = executable.hasPrefix("/") ? executable : "\(Self.productsDirectory)/\(executable)"
         var env = environment
-        env["VT_TEST_TAG"] = "1"
+        env["VT_TEST_TAG"] = TestRunTag.value
         env["PATH"] = env["PATH"] ?? "/usr/bin:/bin"
         if env["VERTICALS_LOG_LEVEL"] == nil { env["VERTICALS_LOG_LEVEL"] = "warning" }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]

@@ -1,0 +1,102 @@
+import ArgumentParser
+import EventLoop
+import IOInterface
+import ServiceKit
+
+/// `svc-supervisor describe SERVICE [--json]`: what a running vertical serves, asked of the
+/// daemon itself over its socket (`daemon.describe`), like `varlinkctl introspect`: its
+/// operations with their Input/Output fields, error codes and the types they reach.
+struct DescribeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "describe",
+        abstract: "Ask a running vertical for its operations, their Input/Output fields and error codes.",
+        discussion: """
+            Unlike `operations`, which lists what this build of the CLI knows, `describe` asks the daemon,
+            so it shows what the running version really serves (built-in daemon.* operations included).
+            `describe supervisor` asks the supervisor's control socket, <run dir>/supervisor.sock.
+            Exit status: 0 on success, 1 when the daemon answers with an error, 69 when it cannot be reached.
+            """)
+
+    @Argument(help: "The vertical, e.g. clinics.")
+    var service: String
+
+    @Flag(help: "Print the description as JSON (daemon.Description).")
+    var json = false
+
+    @OptionGroup var connection: VerticalConnectionOptions
+
+    @OptionGroup var runDirectory: RunDirectoryOption
+
+    /// Where SERVICE's socket is: the run directory for the supervisor; for a vertical,
+    /// `--socket-dir`, else `<--run-dir>/sockets` when a run directory is given, else the default.
+    var sockets: SocketDirectory {
+        if service == Supervisor.name { return SocketDirectory(runDirectory.path) }
+        if connection.socketDir == nil, let runDir = runDirectory.runDir { return SocketDirectory("\(runDir)/sockets") }
+        return connection.sockets
+    }
+
+    func run() async throws {
+        let loop = try EventLoop(name: "svc-supervisor-describe")
+        let client = ServiceClient(loop: loop, sockets: sockets)
+        defer {
+            client.close()
+            loop.shutdown()
+        }
+        let description: Daemon.Description
+        do {
+            let reply = try await client.callRaw(
+                service: service, operation: Daemon.describe.fullName, body: Empty().encodedBody(),
+                timeout: connection.deadline)
+            description = try Daemon.Description(decoding: reply)
+        } catch let error as ServiceError {
+            StandardError.write("error: \(service) did not describe itself: \(error.code): \(error.message)\n")
+            throw ExitCode(error.code == .unavailable ? 69 : 1)
+        } catch {
+            StandardError.write("error: \(service) answered daemon.describe with a body that is not a description: \(error)\n")
+            throw ExitCode(1)
+        }
+        print(json ? try description.jsonString(pretty: true) : DescriptionText.render(description))
+    }
+}
+
+/// The human-readable form of a ``Daemon/Description``.
+enum DescriptionText {
+    static func render(_ description: Daemon.Description) -> String {
+        let messages = Dictionary(description.messages.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var lines = ["\(description.name) — \(description.summary)", "", "operations:"]
+        for operation in description.operations {
+            let input = messages[operation.input]?.fields.map(signature).joined(separator: ", ") ?? operation.input
+            // A built-in travels as `daemon.<name>`; the vertical's own operations as `<vertical>.<name>`.
+            let name = operation.service == description.name ? operation.name : "\(operation.service).\(operation.name)"
+            lines.append("  \(name)(\(input)) -> \(operation.output)")
+            lines.append("      \(operation.summary)")
+            if !operation.errors.isEmpty {
+                lines.append("      errors: " + operation.errors.map(\.wireName).joined(separator: ", "))
+            }
+        }
+        lines += ["", "messages:"]
+        for message in description.messages {
+            lines.append("  \(message.name)" + (message.doc.isEmpty ? "" : " — \(message.doc)"))
+            for field in message.fields {
+                lines.append("    \(field.tag)  \(signature(field))" + (field.doc.isEmpty ? "" : "  — \(field.doc)"))
+            }
+        }
+        if !description.enums.isEmpty {
+            lines += ["", "enums:"]
+            for enumeration in description.enums {
+                lines.append("  \(enumeration.name): " + enumeration.cases.joined(separator: ", "))
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `name: string`, `pid?: int`, `limit: int = 20`, `roles: [enum identity.Role]`.
+    static func signature(_ field: Daemon.FieldInfo) -> String {
+        switch field.presence {
+        case .optional: "\(field.name)?: \(field.type)"
+        case .defaulted: "\(field.name): \(field.type) = \(field.defaultValue ?? "?")"
+        case .repeated: "\(field.name): [\(field.type)]"
+        case .required, .unknown: "\(field.name): \(field.type)"
+        }
+    }
+}

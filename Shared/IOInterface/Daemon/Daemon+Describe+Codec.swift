@@ -1,0 +1,143 @@
+// The direct body codec of `daemon.describe`'s messages: the fast path beside each schema.
+
+extension Daemon.Description {
+    public func encode(to body: inout BodyWriter) {
+        body.write(1, name)
+        body.write(2, summary)
+        body.write(3, operations)
+        body.write(4, messages)
+        body.write(5, enums)
+    }
+
+    public init(from body: inout BodyReader) throws(WireDecodingError) {
+        var name: String?
+        var summary = ""
+        var operations: [Daemon.OperationInfo] = []
+        var messages: [Daemon.MessageInfo] = []
+        var enums: [Daemon.EnumInfo] = []
+        while let tag = try body.nextTag() {
+            switch tag {
+            case 1: name = try body.read()
+            case 2: summary = try body.read()
+            case 3: operations.append(try body.read())
+            case 4: messages.append(try body.read())
+            case 5: enums.append(try body.read())
+            default: try body.skip()
+            }
+        }
+        self.init(
+            name: try body.required(name, 1), summary: summary, operations: operations, messages: messages,
+            enums: enums)
+    }
+}
+
+extension Daemon.OperationInfo {
+    public func encode(to body: inout BodyWriter) {
+        body.write(1, name)
+        body.write(2, summary)
+        body.write(3, input)
+        body.write(4, output)
+        body.write(5, errors)
+        body.write(6, service)
+    }
+
+    public init(from body: inout BodyReader) throws(WireDecodingError) {
+        var name: String?
+        var summary = ""
+        var input: String?
+        var output: String?
+        var errors: [ErrorCode] = []
+        var service: String?
+        while let tag = try body.nextTag() {
+            switch tag {
+            case 1: name = try body.read()
+            case 2: summary = try body.read()
+            case 3: input = try body.read()
+            case 4: output = try body.read()
+            case 5: errors.append(try body.read())
+            case 6: service = try body.read()
+            default: try body.skip()
+            }
+        }
+        self.init(
+            name: try body.required(name, 1), summary: summary, input: try body.required(input, 3),
+            output: try body.required(output, 4), errors: errors, service: try body.required(service, 6))
+    }
+}
+
+extension Daemon.MessageInfo {
+    public func encode(to body: inout BodyWriter) {
+        body.write(1, name)
+        body.write(2, doc)
+        body.write(3, fields)
+    }
+
+    public init(from body: inout BodyReader) throws(WireDecodingError) {
+        var name: String?
+        var doc = ""
+        var fields: [Daemon.FieldInfo] = []
+        while let tag = try body.nextTag() {
+            switch tag {
+            case 1: name = try body.read()
+            case 2: doc = try body.read()
+            case 3: fields.append(try body.read())
+            default: try body.skip()
+            }
+        }
+        self.init(name: try body.required(name, 1), doc: doc, fields: fields)
+    }
+}
+
+extension Daemon.FieldInfo {
+    public func encode(to body: inout BodyWriter) {
+        body.write(1, tag)
+        body.write(2, name)
+        body.write(3, type)
+        body.write(4, presence)
+        body.write(5, defaultValue)
+        body.write(6, doc)
+    }
+
+    public init(from body: inout BodyReader) throws(WireDecodingError) {
+        var tag: UInt64?
+        var name: String?
+        var type: String?
+        var presence: Daemon.FieldPresence?
+        var defaultValue: String?
+        var doc = ""
+        while let fieldTag = try body.nextTag() {
+            switch fieldTag {
+            case 1: tag = try body.read()
+            case 2: name = try body.read()
+            case 3: type = try body.read()
+            case 4: presence = try body.read()
+            case 5: defaultValue = try body.read()
+            case 6: doc = try body.read()
+            default: try body.skip()
+            }
+        }
+        self.init(
+            tag: try body.required(tag, 1), name: try body.required(name, 2), type: try body.required(type, 3),
+            presence: try body.required(presence, 4), defaultValue: defaultValue, doc: doc)
+    }
+}
+
+extension Daemon.EnumInfo {
+    public func encode(to body: inout BodyWriter) {
+        body.write(1, name)
+        body.write(2, cases)
+    }
+
+    public init(from body: inout BodyReader) throws(WireDecodingError) {
+        var name: String?
+        var cases: [String] = []
+        while let tag = try body.nextTag() {
+            switch tag {
+            case 1: name = try body.read()
+            case 2: cases.append(try body.read())
+            default: try body.skip()
+            }
+        }
+        self.init(name: try body.required(name, 1), cases: cases)
+    }
+}

@@ -1,0 +1,84 @@
+import IOInterface
+import Wire
+
+/// Builds a ``Daemon/Description`` from operation descriptors and the field tables
+/// (`MessageSchema`) of the messages they reach: the one place `daemon.describe`, the
+/// contract lock file and `svc-supervisor describe` get their data from.
+///
+/// ```swift
+/// let description = ServiceDescription.of(Clinics.self)
+/// description.messages.first { $0.name == "clinics.Clinic" }?.fields.map(\.name)
+/// ```
+public enum ServiceDescription {
+    /// The description of `contract` (its own operations only, not the built-ins).
+    public static func of(_ contract: any ServiceContract.Type) -> Daemon.Description {
+        make(name: contract.name, summary: contract.summary, operations: contract.operations)
+    }
+
+    /// The description of a vertical named `name` that serves `operations`.
+    public static func make(name: String, summary: String, operations: [OperationDescriptor]) -> Daemon.Description {
+        var walk = SchemaWalk()
+        let infos = operations.map { operation in
+            walk.visit(operation.input.schema)
+            walk.visit(operation.output.schema)
+            return Daemon.OperationInfo(
+                name: operation.name, summary: operation.summary, input: operation.input.schema.name,
+                output: operation.output.schema.name, errors: operation.errors,
+                service: operation.service)
+        }
+        return Daemon.Description(
+            name: name, summary: summary, operations: infos, messages: walk.messages, enums: walk.enums)
+    }
+
+    /// One field's table entry.
+    static func info(_ field: FieldDescriptor) -> Daemon.FieldInfo {
+        var presence = Daemon.FieldPresence.required
+        var defaultText: String?
+        switch field.presence {
+        case .required: presence = .required
+        case .optional: presence = .optional
+        case .repeated: presence = .repeated
+        case .defaulted(let value):
+            presence = .defaulted
+            defaultText = jsonText(of: value, type: field.type)
+        }
+        return Daemon.FieldInfo(
+            tag: UInt64(field.tag), name: field.name, type: field.type.description, presence: presence,
+            defaultValue: defaultText, doc: field.doc)
+    }
+
+    /// A default value in its JSON form, printed by Wire's own JSON printer (through a
+    /// one-field schema), so `describe` spells it exactly as `call` would read it.
+    static func jsonText(of value: DefaultValue, type: FieldType) -> String {
+        let schema = MessageSchema("default", [.required(1, "value", type)])
+        let message: MessageValue = [1: WireValue(value)]
+        guard case .object(let members)? = try? message.json(as: schema), let first = members.first else {
+            return value.description
+        }
+        return first.value.serialized()
+    }
+}
+
+/// Collects every message and enumeration reachable from some schemas, each once, in
+/// the order first met.
+private struct SchemaWalk {
+    var messages: [Daemon.MessageInfo] = []
+    var enums: [Daemon.EnumInfo] = []
+    private var seen: Set<String> = []
+
+    mutating func visit(_ schema: MessageSchema) {
+        guard seen.insert("message " + schema.name).inserted else { return }
+        messages.append(
+            Daemon.MessageInfo(name: schema.name, doc: schema.doc, fields: schema.fields.map(ServiceDescription.info)))
+        for field in schema.fields {
+            switch field.type {
+            case .message(let type): visit(type.schema)
+            case .enumeration(let enumSchema):
+                if seen.insert("enum " + enumSchema.name).inserted {
+                    enums.append(Daemon.EnumInfo(name: enumSchema.name, cases: enumSchema.cases))
+                }
+            default: break
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import IOInterface
+import ServiceKit
+import Wire
+
+/// The machine-readable description of every contract in IOInterface (verticals, the
+/// supervisor's control interface and the `daemon.*` built-ins), committed as
+/// `Tests/Contracts/contracts.lock.json` and compared with today's by ``Compatibility``.
+///
+/// Each entry is a ``Daemon/Description``, built by ``ServiceDescription`` from the field
+/// tables: the same data a running daemon answers `daemon.describe` with. The file is its
+/// JSON form, printed by Wire's generic codec, so the lock cannot drift from the schemas.
+public struct ContractLock: WireMessage {
+    /// One description per contract, in `Contracts.all`, `.control`, `.builtin` order.
+    public var services: [Daemon.Description]
+
+    /// Creates a lock from its services.
+    public init(services: [Daemon.Description]) {
+        self.services = services
+    }
+
+    public static let schema = MessageSchema(
+        "contracts.Lock", [.repeated(1, "services", .message(Daemon.Description.self))],
+        doc: "Every contract of the suite, as data: the breaking-change guard's reference.")
+
+    public func encode(to body: inout BodyWriter) {
+        body.write(1, services)
+    }
+
+    public init(from body: inout BodyReader) throws(WireDecodingError) {
+        var services: [Daemon.Description] = []
+        while let tag = try body.nextTag() {
+            switch tag {
+            case 1: services.append(try body.read())
+            default: try body.skip()
+            }
+        }
+        self.init(services: services)
+    }
+
+    /// Every contract the suite declares.
+    public static var contracts: [any ServiceContract.Type] {
+        Contracts.all + Contracts.control + Contracts.builtin
+    }
+
+    /// Today's lock, from IOInterface.
+    public static func current() -> ContractLock {
+        ContractLock(services: contracts.map { ServiceDescription.of($0) })
+    }
+
+    /// The service named `name`.
+    public func service(_ name: String) -> Daemon.Description? {
+        services.first { $0.name == name }
+    }
+
+    /// The lock as committed: pretty JSON and a final newline.
+    public func fileText() throws -> String {
+        try jsonString(pretty: true) + "\n"
+    }
+}

@@ -1,0 +1,161 @@
+import ContractTesting
+import EventLoop
+import Foundation
+import IOInterface
+import ProcessTesting
+import ServiceKit
+import Testing
+
+/// A provider under verification: its real daemon, alone with a fresh store (plus, for a
+/// provider that itself calls another vertical, that vertical), and the provider states
+/// consumers may ask for, each set up through public operations only.
+final class ProviderHarness {
+    /// The providers some consumer relies on, and what each needs running.
+    static let daemons: [String: [String]] = [
+        "identity": ["identity"],
+        "clinics": ["clinics"],
+        // notifications.send asks identity whether the recipient exists: its own dependency.
+        "notifications": ["identity", "notifications"],
+    ]
+
+    let provider: String
+    let directory = TemporaryDirectory()
+    let loop: EventLoop
+    let client: ServiceClient
+    private var processes: [DaemonProcess] = []
+    private var counter = 0
+
+    init(_ provider: String) throws {
+        self.provider = provider
+        let sockets = SocketDirectory(directory.file("sockets"))
+        loop = try EventLoop(name: "provider-verification")
+        client = ServiceClient(loop: loop, sockets: sockets, defaultTimeout: .seconds(10))
+        for name in Self.daemons[provider] ?? [provider] {
+            let environment = [
+                "VERTICALS_SOCKET_DIR": sockets.path,
+                "VERTICALS_RUN_DIR": directory.path,
+                "STATE_DIRECTORY": directory.file("state-\(name)"),
+                "VERTICALS_ADMIN_EMAILS": "admin@example.org",
+                // Argon2id's real limits cost ~100 ms and 64 MiB a hash; the contract is the same.
+                "IDENTITY_PWHASH_OPSLIMIT": "1",
+                "IDENTITY_PWHASH_MEMLIMIT": "8192",
+            ]
+            processes.append(try DaemonProcess("svc-\(name)", environment: environment))
+            let path = sockets.socketPath(for: name)
+            let listening = eventually(timeout: .seconds(20)) { (try? RawClient(path: path)) != nil }
+            try #require(listening, "\(name) never listened at \(path)")
+        }
+    }
+
+    deinit {
+        for process in processes.reversed() { process.stop() }
+        client.close()
+        loop.shutdown()
+    }
+
+    /// Every way `interaction` of `contract` is not honoured; empty when it is.
+    func verify(_ interaction: ConsumerContract.Interaction, of contract: ConsumerContract) async -> [String] {
+        let who = "\(contract.consumer) → \(provider).\(interaction.operation) (\"\(interaction.description)\", \(contract.path))"
+        guard let operation = Contracts.operation("\(provider).\(interaction.operation)") else {
+            return ["\(who): \(provider) no longer declares \(interaction.operation), which \(contract.consumer) calls"]
+        }
+        let variables: [String: JSONValue]
+        do {
+            guard let set = try await state(interaction.state) else {
+                return ["\(who): \(provider) has no provider state \"\(interaction.state)\" (add it to ProviderHarness.state)"]
+            }
+            variables = set
+        } catch {
+            return ["\(who): setting up \"\(interaction.state)\" failed: \(error)"]
+        }
+        let body: [UInt8]
+        do {
+            let input = try interaction.input.substituting(variables)
+            body = try MessageValue(json: input, as: operation.input.schema).encoded(as: operation.input.schema)
+        } catch {
+            return ["\(who): the consumer's input is not a \(operation.input.schema.name) today: \(error)"]
+        }
+        do {
+            let reply = try await client.callRaw(service: provider, operation: operation.fullName, body: body)
+            guard let expected = interaction.output else {
+                return ["\(who): expected error \(interaction.error ?? "?"), the provider answered with an Output"]
+            }
+            let output = try MessageValue(decoding: reply, as: operation.output.schema).json(as: operation.output.schema)
+            if let mismatch = try expected.substituting(variables).subsetMismatch(in: output, path: operation.output.schema.name) {
+                return ["\(who): \(mismatch)"]
+            }
+            return []
+        } catch let error as ServiceError {
+            guard let expected = interaction.error else {
+                return ["\(who): expected an Output, the provider answered \(error)"]
+            }
+            return error.code.wireName == expected ? [] : ["\(who): expected error \(expected), got \(error)"]
+        } catch {
+            return ["\(who): \(error)"]
+        }
+    }
+
+    /// Sets up provider state `name` through public operations and returns its variables,
+    /// or nil when this provider does not know the state.
+    func state(_ name: String) async throws -> [String: JSONValue]? {
+        counter += 1
+        switch (provider, name) {
+        case ("identity", "a logged-in patient"), ("identity", "a logged-in admin"):
+            let email = name.hasSuffix("admin") ? "admin@example.org" : "patient\(counter)@example.org"
+            let session = try await login(email: email)
+            return ["token": .string(session.token), "userID": .string(session.userID)]
+        case ("identity", "a session that is no longer valid"):
+            // Identity answers an expired and a logged-out token alike ("unknown, expired or logged
+            // out"), and its shortest session lasts an hour (IDENTITY_SESSION_HOURS ≥ 1): logout is
+            // the public operation that ends a session now.
+            let session = try await login(email: "gone\(counter)@example.org")
+            _ = try await client.call(Identity.logout, .init(token: session.token))
+            return ["token": .string(session.token)]
+        case ("identity", "a registered user"), ("notifications", "a registered user"):
+            let account = try await register(email: "user\(counter)@example.org")
+            return ["userID": .string(account.userID)]
+        case ("notifications", "a notification already delivered to a registered user"):
+            let account = try await register(email: "user\(counter)@example.org")
+            let key = "appointments.booked:a_\(counter)"
+            let sent = try await client.call(
+                Notifications.send,
+                .init(userID: account.userID, title: "Appointment booked", body: "first delivery", deduplicationKey: key))
+            return [
+                "userID": .string(account.userID), "deduplicationKey": .string(key), "notificationID": .string(sent.id),
+            ]
+        case ("identity", "no user with id u_missing"):
+            return [:]
+        case ("clinics", "a clinic that offers gp"), ("clinics", "a clinic that offers pharmacy"):
+            // The directory clinics seeds into a fresh store, found through its own search.
+            let service: Clinics.Service = name.hasSuffix("pharmacy") ? .pharmacy : .gp
+            let nearby = try await client.call(
+                Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 1, service: service))
+            guard let clinic = nearby.clinics.first?.clinic else { throw StateError("no clinic offers \(service)") }
+            let json = try JSONValue(parsing: try clinic.jsonString())
+            var variables: [String: JSONValue] = ["clinicID": .string(clinic.id), "clinicName": .string(clinic.name)]
+            variables["latitude"] = json.member("latitude")
+            variables["longitude"] = json.member("longitude")
+            return variables
+        case ("clinics", "no clinic with id c_missing"):
+            return [:]
+        default:
+            return nil
+        }
+    }
+
+    private func register(email: String) async throws -> Identity.Account {
+        try await client.call(
+            Identity.register, .init(email: email, password: "correct horse battery staple", displayName: "Contract Test"))
+    }
+
+    private func login(email: String) async throws -> Identity.Session {
+        _ = try await register(email: email)
+        return try await client.call(Identity.login, .init(email: email, password: "correct horse battery staple"))
+    }
+}
+
+/// A provider state that could not be set up.
+struct StateError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
