@@ -30,8 +30,13 @@ struct NewCommandTests {
         let typeName = name.prefix(1).uppercased() + name.dropFirst()
 
         let created = try runCommand(
-            "svc-supervisor", ["new", name, "--calls", "identity", "--root", copy], in: directory)
-        try #require(created.status == 0, "\(created.standardError)")
+            "svc-supervisor", ["new", name, "--calls", "identity", "--root", copy],
+            environment: Self.toolchainEnvironment, in: directory, timeout: .seconds(900))
+        try #require(created.status == 0, "\(created.standardOutput)\n\(created.standardError)")
+        // Its golden fixture, written by the checkout's own vt-contracts with the new contract compiled in.
+        let fixture = try #require(readFile("\(copy)/Tests/Contracts/Fixtures/\(name)/hello.json"))
+        #expect(fixture.contains("\"\(name).HelloInput\""))
+        #expect(readFile("\(copy)/Tests/Contracts/contracts.lock.json")?.contains("\"\(name).HelloInput\"") == true)
         #expect(created.standardOutput.contains("+ Services/\(typeName)/Sources/World.swift"))
         #expect(created.standardOutput.contains("~ deploy/suite.toml"))
 
@@ -43,7 +48,7 @@ struct NewCommandTests {
         for target in ["--product=svc-\(name)", "--target=\(typeName)ServiceTests"] {
             let built = try runCommand(
                 "/bin/sh",
-                ["-c", "cd \(copy) && swift build \(target) > build.log 2>&1; status=$?; tail -20 build.log; exit $status"],
+                ["-c", "cd \(copy) && swift build \(target) > build.log 2>&1; status=$?; grep warning: build.log; tail -5 build.log; exit $status"],
                 environment: Self.toolchainEnvironment, in: directory, timeout: .seconds(900))
             try #require(built.status == 0, "swift build \(target) failed:\n\(built.standardOutput)")
             #expect(!built.standardOutput.contains("warning:"), "\(built.standardOutput)")

@@ -29,6 +29,9 @@ struct NewCommand: ParsableCommand {
     @Flag(name: .long, help: "List what would be written, and write nothing.")
     var dryRun = false
 
+    @Flag(name: .long, help: "Do not build vt-contracts to write the golden fixture and the lock (make contracts-update does it later).")
+    var skipFixtures = false
+
     func run() throws {
         do {
             let peers = calls.flatMap { $0.split(separator: ",").map { String($0) } }.filter { !$0.isEmpty }
@@ -39,6 +42,7 @@ struct NewCommand: ParsableCommand {
             try scaffold.regenerateSystemdUnits()
             if !dryRun { try scaffold.apply() }
             print(Self.report(scaffold, written: !dryRun))
+            if !dryRun && !skipFixtures { try Self.updateContracts(root: root, vertical: scaffold.vertical) }
         } catch let error as ScaffoldError {
             StandardError.write("error: \(error)\n")
             throw ExitCode(64)
@@ -58,6 +62,22 @@ struct NewCommand: ParsableCommand {
               svc-supervisor call \(v.name) hello '{"name": "Ada"}'
               svc-supervisor open 'verticals://\(v.name)/hello?name=Ada'
             """
+    }
+
+    /// Builds the checkout's `vt-contracts` (with the new contract compiled in) and runs its
+    /// `update`, which writes the vertical's golden fixture and adds it to the lock: the same
+    /// as `make contracts-update`. The build is the one `make test` reuses.
+    static func updateContracts(root: String, vertical: VerticalName) throws {
+        print("writing \(vertical.name)'s golden fixture and lock entry (swift build --product vt-contracts; vt-contracts update)…")
+        let quoted = "'" + root.replacing("'", with: "'\\''") + "'"
+        let script = "cd \(quoted) && swift build --product vt-contracts >/dev/null && "
+            + "\"$(swift build --show-bin-path)/vt-contracts\" update --root \(quoted)"
+        let status = system(script)
+        guard status == 0 else {
+            throw ScaffoldError.checkout(
+                "\(vertical.name) was created, but writing its contract fixture failed (status \(status)); "
+                    + "fix what the build says, then run: make contracts-update")
+        }
     }
 
     static func currentDirectory() -> String {
