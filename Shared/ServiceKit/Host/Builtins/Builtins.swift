@@ -6,7 +6,6 @@ import IOInterface
 enum Builtins {
     /// Adds every built-in operation to `router` that the vertical did not route itself.
     static func install(into router: inout Router, configuration: HostConfiguration) {
-        _ = router
-        _ = configuration
+        installHealth(into: &router, configuration: configuration)
     }
 }
