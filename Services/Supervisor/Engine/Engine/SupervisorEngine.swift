@@ -4,6 +4,7 @@ import Glibc
 import EventLoop
 import IOInterface
 import Logging
+import ServiceKit
 
 /// Supervises the services of a ``Manifest`` on one ``EventLoop``: binds their sockets, starts
 /// them in dependency order once their dependencies are ready, restarts them with backoff
@@ -41,6 +42,17 @@ public final class SupervisorEngine: @unchecked Sendable {
     var notifySocket: NotifySocket?
     var observers: [@Sendable (Event) -> Void] = []
     var isClosed = false
+    /// Calls `daemon.health` for liveness checks: one connection per checked service, kept.
+    /// Made on the first check, so a suite without liveness checks never has one.
+    var livenessClient: ServiceClient?
+    var healthClient: ServiceClient {
+        if let livenessClient { return livenessClient }
+        let client = ServiceClient(
+            loop: loop, sockets: SocketDirectory(configuration.runDirectory.socketDirectory),
+            logger: Logger(label: "supervisor.liveness"))
+        livenessClient = client
+        return client
+    }
 
     /// One state change, for tests and tools that watch the engine.
     public struct Event: Sendable, CustomStringConvertible {
@@ -226,10 +238,11 @@ public final class SupervisorEngine: @unchecked Sendable {
         isClosed = true
         notifySocket?.close()
         notifySocket = nil
+        livenessClient?.close()
+        livenessClient = nil
         for unit in units.values {
             releaseSocket(unit)
-            unit.timer.close()
-            unit.watchdog.close()
+            for timer in unit.timers { timer.close() }
             unit.log.close()
         }
     }

@@ -9,11 +9,14 @@ enum ManifestKeys {
     static let service = [
         "executable", "args", "env", "depends_on", "restart", "backoff", "budget", "readiness", "ready_timeout",
         "stop_signal", "stop_timeout", "watchdog", "log_max_bytes", "socket",
+        "strategy", "group", "liveness",
     ]
     /// Keys of the `backoff` table.
-    static let backoff = ["initial", "max", "multiplier"]
+    static let backoff = ["initial", "max", "multiplier", "reset_after"]
     /// Keys of the `budget` table.
     static let budget = ["restarts", "window"]
+    /// Keys of the `liveness` table.
+    static let liveness = ["interval", "timeout", "failures"]
     /// Service keys whose tables merge key by key with `[defaults]` instead of replacing them.
     static let mergedTables: Set<String> = ["env", "backoff", "budget"]
 
