@@ -16,6 +16,7 @@ import Testing
             executable = "true"
             strategy = "one_for_all"
             group = "pair"
+            limits = { open_files = 256, data = "1GiB", core = 0, cpu_seconds = 600, nice = -5, memory = "64MiB", cpu = "150%" }
             """)
         #expect(problems.isEmpty, "\(problems)")
         let one = try #require(manifest["one"])
@@ -24,6 +25,12 @@ import Testing
         #expect(one.liveness == LivenessCheck(interval: .seconds(2), timeout: .milliseconds(250), failures: 3))
         let two = try #require(manifest["two"])
         #expect(two.strategy == .oneForAll && two.group == "pair" && two.liveness == nil)
+        #expect(
+            two.limits
+                == ResourceLimits(
+                    openFiles: 256, dataBytes: 1 << 30, coreBytes: 0, cpuSeconds: 600, nice: -5, memoryBytes: 64 << 20,
+                    cpuPercent: 150))
+        #expect(one.limits == ResourceLimits())
     }
 
     @Test(arguments: [
@@ -35,6 +42,13 @@ import Testing
         ("liveness = { failures = 0 }", "liveness.failures", "1 or more"),
         ("liveness = { every = \"1s\" }", "liveness.every", "unknown key"),
         ("liveness = { interval = \"1s\" }\nsocket = false", "liveness", "needs socket = true"),
+        ("limits = { files = 10 }", "limits.files", "did you mean 'open_files'"),
+        ("limits = { nice = 20 }", "limits.nice", "from -20 to 19"),
+        ("limits = { open_files = \"many\" }", "limits.open_files", "must be an integer"),
+        ("limits = { memory = \"1KiB\" }", "limits.memory", "below 4MiB"),
+        ("limits = { memory = \"lots\" }", "limits.memory", "not a size"),
+        ("limits = { cpu = 50 }", "limits.cpu", "\"50%\""),
+        ("limits = { cpu = \"0%\" }", "limits.cpu", "from \"1%\""),
     ])
     func wrongValue_namesTheKeyAndWhatItMustBe(line: String, key: String, excerpt: String) throws {
         let problems = ManifestFixture.problems("[services.one]\nexecutable = \"true\"\n\(line)\n")

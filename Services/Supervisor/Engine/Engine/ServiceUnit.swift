@@ -27,6 +27,10 @@ final class ServiceUnit {
     /// Services that must be ready before this one starts again, beside `depends_on`: the
     /// members before it in a `one_for_all` group that is restarting. Cleared once it is ready.
     var holds: Set<String> = []
+    /// Limits that could not be applied, each noted once in the log.
+    var limitNotes: Set<String> = []
+    /// The OOM kills of its memory cgroup when the running process started.
+    var oomKillsAtStart: Int?
     /// Callbacks waiting for the process to be gone (stop, restart, down).
     var stopWaiters: [() -> Void] = []
 

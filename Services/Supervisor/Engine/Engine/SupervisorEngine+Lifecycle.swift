@@ -68,8 +68,7 @@ extension SupervisorEngine {
         }
         let options = ChildProcess.Options(
             executable: configuration.execShim,
-            arguments: ["--setsid", "--pdeathsig", "SIGTERM", "--", configuration.program(spec.executable)]
-                + spec.arguments,
+            arguments: execOptions(for: unit) + ["--", configuration.program(spec.executable)] + spec.arguments,
             environment: environment, inheritedFDs: inherited, stdout: .capture, stderr: .capture)
         let log = unit.log
         let child: ChildProcess
@@ -186,7 +185,7 @@ extension SupervisorEngine {
         unit.pid = nil
         unit.startedAt = nil
         unit.readyAt = nil
-        let reason = unit.pendingFailure ?? Self.describe(status)
+        let reason = unit.pendingFailure ?? limitReason(unit, status) ?? Self.describe(status)
         let failure = unit.pendingFailure != nil || !status.isSuccess
         unit.pendingFailure = nil
         unit.lastExit = reason
@@ -300,6 +299,7 @@ extension SupervisorEngine {
         let names: [Int32: String] = [
             SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT",
             SIGHUP: "SIGHUP", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGQUIT: "SIGQUIT", SIGPIPE: "SIGPIPE",
+            SIGXCPU: "SIGXCPU", SIGTRAP: "SIGTRAP",
         ]
         return "killed by signal \(status.signal)" + (names[status.signal].map { " (\($0))" } ?? "")
     }

@@ -42,6 +42,14 @@ public final class SupervisorEngine: @unchecked Sendable {
     var notifySocket: NotifySocket?
     var observers: [@Sendable (Event) -> Void] = []
     var isClosed = false
+    /// Per-service cgroups for memory and cpu limits; looked for when a service first has one.
+    var cgroupStorage: Cgroups?
+    var cgroups: Cgroups {
+        if let cgroupStorage { return cgroupStorage }
+        let cgroups = Cgroups()
+        cgroupStorage = cgroups
+        return cgroups
+    }
     /// Calls `daemon.health` for liveness checks: one connection per checked service, kept.
     /// Made on the first check, so a suite without liveness checks never has one.
     var livenessClient: ServiceClient?
@@ -240,6 +248,7 @@ public final class SupervisorEngine: @unchecked Sendable {
         notifySocket = nil
         livenessClient?.close()
         livenessClient = nil
+        cgroupStorage?.removeAll()
         for unit in units.values {
             releaseSocket(unit)
             for timer in unit.timers { timer.close() }

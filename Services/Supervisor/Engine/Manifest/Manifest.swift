@@ -37,6 +37,8 @@ public struct ServiceSpec: Sendable, Equatable {
     public var group: String?
     /// The `daemon.health` check, when set (needs `socket = true`).
     public var liveness: LivenessCheck?
+    /// rlimits, niceness and cgroup limits.
+    public var limits = ResourceLimits()
     /// How long to wait before each restart.
     public var backoff = Backoff()
     /// At most this many restarts within this window; past it the service is `failed`.

@@ -9,7 +9,7 @@ enum ManifestKeys {
     static let service = [
         "executable", "args", "env", "depends_on", "restart", "backoff", "budget", "readiness", "ready_timeout",
         "stop_signal", "stop_timeout", "watchdog", "log_max_bytes", "socket",
-        "strategy", "group", "liveness",
+        "strategy", "group", "liveness", "limits",
     ]
     /// Keys of the `backoff` table.
     static let backoff = ["initial", "max", "multiplier", "reset_after"]
@@ -17,8 +17,10 @@ enum ManifestKeys {
     static let budget = ["restarts", "window"]
     /// Keys of the `liveness` table.
     static let liveness = ["interval", "timeout", "failures"]
+    /// Keys of the `limits` table.
+    static let limits = ["open_files", "data", "core", "cpu_seconds", "nice", "memory", "cpu"]
     /// Service keys whose tables merge key by key with `[defaults]` instead of replacing them.
-    static let mergedTables: Set<String> = ["env", "backoff", "budget"]
+    static let mergedTables: Set<String> = ["env", "backoff", "budget", "liveness", "limits"]
 
     /// "unknown key 'dependson'; did you mean 'depends_on'?" — or without the suggestion when
     /// nothing known is close.

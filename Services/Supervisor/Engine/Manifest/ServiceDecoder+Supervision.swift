@@ -9,6 +9,7 @@ extension ServiceDecoder {
             spec.group = group
         }
         if let value = table["liveness"] { spec.liveness = liveness(value) }
+        if let value = table["limits"] { spec.limits = limits(value) }
         if spec.liveness != nil && !spec.socket && (isOwn("liveness") || isOwn("socket")) {
             report("liveness", "calls daemon.health on the service's socket: it needs socket = true", always: true)
         }
