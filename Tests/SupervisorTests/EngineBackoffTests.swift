@@ -10,11 +10,13 @@ extension EngineProcessTests {
     @Suite("backoff that forgives")
     struct Forgiveness {
         /// Ready through the real systemd-notify, then exits 1 after `seconds`.
-        static func readyThenExit(_ name: String, after seconds: String) -> ServiceSpec {
+        static func readyThenExit(
+            _ name: String, after seconds: String, resetAfter: Duration = .milliseconds(150)
+        ) -> ServiceSpec {
             var spec = ServiceSpec.script(
                 name, "systemd-notify --ready --pid=$$; sleep \(seconds); exit 1", readiness: .notify)
             spec.backoff = Backoff(
-                initial: .milliseconds(40), max: .seconds(10), multiplier: 8, resetAfter: .milliseconds(150))
+                initial: .milliseconds(40), max: .seconds(10), multiplier: 8, resetAfter: resetAfter)
             spec.budget = RestartBudget(maxRestarts: 50, window: .seconds(60))
             return spec
         }
@@ -50,14 +52,17 @@ extension EngineProcessTests {
         }
 
         /// supervisord's bug: a child that died soon after starting, noticed only after its
-        /// healthy period, counts as a good start. Here the loop is held busy for 600 ms right
-        /// after the second run is ready; the child dies 20 ms in; the forgiveness timer (due
-        /// at 150 ms) then fires before the exit is reaped — and must find a zombie, not a run.
+        /// healthy period, counts as a good start. Here the loop is held busy for 1.2 s right
+        /// after the second run is ready; the child dies 20 ms in (far less than 500 ms, even on
+        /// a loaded machine); the forgiveness timer (due at 500 ms) then fires before the exit
+        /// is reaped — and must find a zombie, not a run.
         @Test func aChildThatDiedWhileTheSupervisorWasBusy_isNotForgiven() async throws {
-            let harness = try EngineHarness([Self.readyThenExit("late", after: "0.02")])
+            let harness = try EngineHarness([
+                Self.readyThenExit("late", after: "0.02", resetAfter: .milliseconds(500))
+            ])
             try await harness.start()
             try await harness.waitFor("late", .ready, count: 2)
-            harness.loop.execute { usleep(600_000) }
+            harness.loop.execute { usleep(1_200_000) }
             try await harness.waitFor("late", .starting, count: 3)
             let waits = Self.waits(harness, "late")
             // Forgiven, the second wait would be the initial 40 ms again.

@@ -12,6 +12,7 @@ import Testing
             executable = "true"
             strategy = "rest_for_one"
             liveness = { interval = "2s", timeout = "250ms", failures = 3 }
+            logs = { max_age = "24h", keep = 3, compress = false }
             [services.two]
             executable = "true"
             strategy = "one_for_all"
@@ -31,6 +32,8 @@ import Testing
                     openFiles: 256, dataBytes: 1 << 30, coreBytes: 0, cpuSeconds: 600, nice: -5, memoryBytes: 64 << 20,
                     cpuPercent: 150))
         #expect(one.limits == ResourceLimits())
+        #expect(one.logRotation == LogRotation(maxAge: .seconds(86_400), keep: 3, compress: false))
+        #expect(two.logRotation == LogRotation())
     }
 
     @Test(arguments: [
@@ -39,7 +42,7 @@ import Testing
         ("group = \"g\"", "group", "only used with strategy = \"one_for_all\""),
         ("backoff = { reset_after = \"0s\" }", "backoff.reset_after", "longer than zero"),
         ("liveness = { interval = 5 }", "liveness.interval", "interval = \"5s\""),
-        ("liveness = { failures = 0 }", "liveness.failures", "1 or more"),
+        ("liveness = { failures = 0 }", "liveness.failures", "from 1 to 1000"),
         ("liveness = { every = \"1s\" }", "liveness.every", "unknown key"),
         ("liveness = { interval = \"1s\" }\nsocket = false", "liveness", "needs socket = true"),
         ("limits = { files = 10 }", "limits.files", "did you mean 'open_files'"),
@@ -49,6 +52,10 @@ import Testing
         ("limits = { memory = \"lots\" }", "limits.memory", "not a size"),
         ("limits = { cpu = 50 }", "limits.cpu", "\"50%\""),
         ("limits = { cpu = \"0%\" }", "limits.cpu", "from \"1%\""),
+        ("logs = { keep = -1 }", "logs.keep", "from 0 to 1000"),
+        ("logs = { compress = \"yes\" }", "logs.compress", "must be a boolean"),
+        ("logs = { max_age = \"1 day\" }", "logs.max_age", "is not a duration"),
+        ("logs = { maxage = \"1h\" }", "logs.maxage", "did you mean 'max_age'"),
     ])
     func wrongValue_namesTheKeyAndWhatItMustBe(line: String, key: String, excerpt: String) throws {
         let problems = ManifestFixture.problems("[services.one]\nexecutable = \"true\"\n\(line)\n")

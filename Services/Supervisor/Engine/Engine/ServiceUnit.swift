@@ -34,6 +34,8 @@ final class ServiceUnit {
     /// Callbacks waiting for the process to be gone (stop, restart, down).
     var stopWaiters: [() -> Void] = []
 
+    /// Its stdout and stderr pipes, made at its first start and kept across restarts.
+    var output: HeldOutput?
     /// The listening socket, bound once and kept across restarts.
     var listeningFD: Int32?
     let log: ServiceLog

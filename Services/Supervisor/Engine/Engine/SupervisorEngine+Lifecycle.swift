@@ -52,9 +52,11 @@ extension SupervisorEngine {
             environment["WATCHDOG_USEC"] = String(seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
         }
         var inherited: [Int32] = []
+        let output: HeldOutput
         do {
             try run.prepare(service: spec.name)
             try bindSocket(unit)
+            output = try heldOutput(unit)
             if let fd = unit.listeningFD {
                 inherited = [fd]
                 environment["LISTEN_FDS"] = "1"
@@ -69,12 +71,13 @@ extension SupervisorEngine {
         let options = ChildProcess.Options(
             executable: configuration.execShim,
             arguments: execOptions(for: unit) + ["--", configuration.program(spec.executable)] + spec.arguments,
-            environment: environment, inheritedFDs: inherited, stdout: .capture, stderr: .capture)
+            environment: environment, inheritedFDs: inherited, stdout: .descriptor(output.stdoutFD),
+            stderr: .descriptor(output.stderrFD))
         let log = unit.log
         let child: ChildProcess
         do {
             child = try ChildProcess.spawn(
-                options, on: loop, onOutput: { stream, bytes in log.append(stream: stream, bytes) },
+                options, on: loop,
                 onExit: { [weak self, weak unit] status in
                     guard let self, let unit else { return }
                     self.exited(unit, status)
@@ -102,6 +105,15 @@ extension SupervisorEngine {
                 self.killForFailure(unit, "not ready within \(ServiceUnit.text(spec.readyTimeout))")
             }
         }
+    }
+
+    /// The unit's held stdout and stderr pipes, made at its first start.
+    private func heldOutput(_ unit: ServiceUnit) throws(SupervisorError) -> HeldOutput {
+        if let output = unit.output { return output }
+        let log = unit.log
+        let output = try HeldOutput(loop: loop) { stream, bytes in log.append(stream: stream, bytes) }
+        unit.output = output
+        return output
     }
 
     func becameReady(_ unit: ServiceUnit) {
@@ -189,6 +201,8 @@ extension SupervisorEngine {
         let failure = unit.pendingFailure != nil || !status.isSuccess
         unit.pendingFailure = nil
         unit.lastExit = reason
+        // Its last lines may still be in the pipe: they go before the note of its end.
+        unit.output?.drain()
         unit.log.flush()
         unit.log.note("pid \(pid) \(reason)")
 

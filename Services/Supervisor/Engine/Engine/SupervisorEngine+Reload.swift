@@ -26,6 +26,8 @@ extension SupervisorEngine {
                 guard let unit = self.units.removeValue(forKey: name) else { continue }
                 self.releaseSocket(unit)
                 for timer in unit.timers { timer.close() }
+                unit.output?.drain()
+                unit.output?.close()
                 unit.log.note("removed from the manifest")
                 unit.log.close()
             }
@@ -38,6 +40,7 @@ extension SupervisorEngine {
                 unit.ledger.backoff = spec.backoff
                 unit.ledger.budget = spec.budget
                 unit.log.maxBytes = spec.logMaxBytes
+                unit.log.rotation = spec.logRotation
                 unit.log.note("changed in the manifest: restarting")
             }
             for name in plan.added {

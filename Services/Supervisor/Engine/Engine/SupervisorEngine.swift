@@ -202,7 +202,9 @@ public final class SupervisorEngine: @unchecked Sendable {
 
     func makeUnit(_ spec: ServiceSpec) -> ServiceUnit {
         ServiceUnit(
-            spec: spec, log: ServiceLog(path: configuration.runDirectory.log(for: spec.name), maxBytes: spec.logMaxBytes),
+            spec: spec, log: ServiceLog(
+                path: configuration.runDirectory.log(for: spec.name), maxBytes: spec.logMaxBytes,
+                rotation: spec.logRotation),
             loop: loop)
     }
 
@@ -252,8 +254,11 @@ public final class SupervisorEngine: @unchecked Sendable {
         for unit in units.values {
             releaseSocket(unit)
             for timer in unit.timers { timer.close() }
+            unit.output?.drain()
+            unit.output?.close()
             unit.log.close()
         }
+        LogArchive.waitForPending()
     }
 
     func emit(_ unit: ServiceUnit) {

@@ -39,6 +39,8 @@ public struct ServiceSpec: Sendable, Equatable {
     public var liveness: LivenessCheck?
     /// rlimits, niceness and cgroup limits.
     public var limits = ResourceLimits()
+    /// Log rotation by age, kept files and compression (size: `logMaxBytes`).
+    public var logRotation = LogRotation()
     /// How long to wait before each restart.
     public var backoff = Backoff()
     /// At most this many restarts within this window; past it the service is `failed`.

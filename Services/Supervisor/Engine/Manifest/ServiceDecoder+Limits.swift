@@ -1,13 +1,13 @@
 // The `limits` table: rlimits, niceness and cgroup limits.
 extension ServiceDecoder {
+    /// The `limits` table.
     mutating func limits(_ value: ManifestValue) -> ResourceLimits {
         var limits = ResourceLimits()
         guard
-            let table = table(value, at: "limits", example: "{ open_files = 1024, memory = \"256MiB\", nice = 5 }")
+            let table = nestedTable(
+                value, at: "limits", keys: ManifestKeys.limits,
+                example: "{ open_files = 1024, memory = \"256MiB\", nice = 5 }")
         else { return limits }
-        for key in table.keys.sorted() where !ManifestKeys.limits.contains(key) {
-            report("limits.\(key)", ManifestKeys.unknown(key, among: ManifestKeys.limits))
-        }
         if let value = table["open_files"] { limits.openFiles = count(value, at: "limits.open_files", in: 1...(1 << 30)) }
         if let value = table["data"] { limits.dataBytes = byteCount(value, at: "limits.data") }
         if let value = table["core"] {
@@ -28,7 +28,8 @@ extension ServiceDecoder {
         return limits
     }
 
-    private mutating func count(_ value: ManifestValue, at key: String, in range: ClosedRange<Int>) -> Int? {
+    /// An integer within `range`, or a problem at `key`.
+    mutating func count(_ value: ManifestValue, at key: String, in range: ClosedRange<Int>) -> Int? {
         guard case .integer(let number) = value else {
             wrongType(value, at: key, "an integer", "\(max(range.lowerBound, 0))")
             return nil

@@ -10,6 +10,7 @@ extension ServiceDecoder {
         }
         if let value = table["liveness"] { spec.liveness = liveness(value) }
         if let value = table["limits"] { spec.limits = limits(value) }
+        if let value = table["logs"] { spec.logRotation = logRotation(value) }
         if spec.liveness != nil && !spec.socket && (isOwn("liveness") || isOwn("socket")) {
             report("liveness", "calls daemon.health on the service's socket: it needs socket = true", always: true)
         }
@@ -22,24 +23,47 @@ extension ServiceDecoder {
     }
 
     private mutating func liveness(_ value: ManifestValue) -> LivenessCheck? {
-        guard let table = table(value, at: "liveness", example: "{ interval = \"5s\", timeout = \"1s\" }") else {
-            return nil
-        }
-        for key in table.keys.sorted() where !ManifestKeys.liveness.contains(key) {
-            report("liveness.\(key)", ManifestKeys.unknown(key, among: ManifestKeys.liveness))
-        }
+        guard
+            let table = nestedTable(
+                value, at: "liveness", keys: ManifestKeys.liveness, example: "{ interval = \"5s\", timeout = \"1s\" }")
+        else { return nil }
         var check = LivenessCheck()
         if let value = table["interval"], let interval = duration(value, at: "liveness.interval") {
             check.interval = interval
         }
         if let value = table["timeout"], let timeout = duration(value, at: "liveness.timeout") { check.timeout = timeout }
-        if let value = table["failures"] {
-            switch value {
-            case .integer(let count) where count >= 1: check.failures = count
-            case .integer: report("liveness.failures", "must be 1 or more")
-            default: wrongType(value, at: "liveness.failures", "an integer", "1")
-            }
+        if let value = table["failures"], let count = count(value, at: "liveness.failures", in: 1...1_000) {
+            check.failures = count
         }
         return check
+    }
+
+    private mutating func logRotation(_ value: ManifestValue) -> LogRotation {
+        var rotation = LogRotation()
+        guard
+            let table = nestedTable(
+                value, at: "logs", keys: ManifestKeys.logs, example: "{ max_age = \"24h\", keep = 5, compress = true }")
+        else { return rotation }
+        if let value = table["max_age"] { rotation.maxAge = duration(value, at: "logs.max_age") }
+        if let value = table["keep"], let count = count(value, at: "logs.keep", in: 0...1_000) { rotation.keep = count }
+        if let value = table["compress"] {
+            if case .boolean(let flag) = value {
+                rotation.compress = flag
+            } else {
+                wrongType(value, at: "logs.compress", "a boolean", "true")
+            }
+        }
+        return rotation
+    }
+
+    /// The table at `key`, its unknown keys reported; nil (and a problem) when it is no table.
+    mutating func nestedTable(
+        _ value: ManifestValue, at key: String, keys: [String], example: String
+    ) -> [String: ManifestValue]? {
+        guard let table = table(value, at: key, example: example) else { return nil }
+        for name in table.keys.sorted() where !keys.contains(name) {
+            report("\(key).\(name)", ManifestKeys.unknown(name, among: keys))
+        }
+        return table
     }
 }
