@@ -48,6 +48,35 @@ extension EngineProcessTests {
             await harness.shutdown()
         }
 
+        @Test(.enabled(if: memoryCgroup && Cgroups().cpu != nil, "no usable memory and cpu cgroups on this host"))
+        func memoryAndCPULimits_putTheServiceInItsOwnCgroups_withThoseLimits() async throws {
+            var spec = Self.once(
+                "capped", "cat /proc/$$/cgroup; exec sleep 30", ResourceLimits(memoryBytes: 64 << 20, cpuPercent: 20))
+            spec.restart = .always
+            let harness = try EngineHarness([spec])
+            try await harness.start()
+            let log = harness.run.log(for: "capped")
+            #expect(eventually { (readFile(log) ?? "").contains(":memory:") })
+            let lines = (readFile(log) ?? "").split(separator: "\n")
+            let path = { (controller: String) -> String? in
+                lines.first { $0.contains(":\(controller):") }.flatMap { $0.split(separator: ":").last.map(String.init) }
+            }
+            let memory = try #require(path("memory"))
+            let cpu = try #require(path("cpu"))
+            #expect(memory.hasSuffix("-capped") && cpu.hasSuffix("-capped"), "\(memory) \(cpu)")
+            let cgroups = Cgroups()
+            if let place = cgroups.memory, !place.isV2 {
+                let folder = "/sys/fs/cgroup/memory" + memory
+                #expect(readFile("\(folder)/memory.limit_in_bytes") == "\(64 << 20)\n")
+            }
+            if let place = cgroups.cpu, !place.isV2 {
+                #expect(readFile("/sys/fs/cgroup/cpu\(cpu)/cpu.cfs_quota_us") == "20000\n")
+            }
+            await harness.shutdown()
+            // Closing the engine removes its cgroups once their processes are gone.
+            #expect(access("/sys/fs/cgroup/memory" + memory, F_OK) != 0)
+        }
+
         @Test func aServiceOverItsCPUTime_isStoppedBySIGXCPU_andReportedSo() async throws {
             let spec = Self.once("spinner", "while :; do :; done", ResourceLimits(cpuSeconds: 1))
             let harness = try EngineHarness([spec])

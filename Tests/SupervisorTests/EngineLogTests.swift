@@ -12,7 +12,8 @@ extension EngineProcessTests {
         @Test func everyProcessWritesIntoTheSamePipe_andNoLineIsLostAcrossARestart() async throws {
             var spec = ServiceSpec.script(
                 "writer",
-                "echo \"pipe $(readlink /proc/$$/fd/1)\"; i=0; while [ $i -lt 2000 ]; do echo \"n $i\"; i=$((i+1)); done; exit 3")
+                "echo \"pipe $(readlink /proc/$$/fd/1)\"; "
+                    + "i=0; while [ $i -lt 2000 ]; do echo \"n $i\"; i=$((i+1)); done; exit 3")
             spec.backoff = Backoff(initial: .milliseconds(10), max: .milliseconds(10), multiplier: 1)
             spec.budget = RestartBudget(maxRestarts: 1, window: .seconds(60))
             let harness = try EngineHarness([spec])
@@ -25,7 +26,9 @@ extension EngineProcessTests {
             #expect(pipes.count == 2 && pipes[0] == pipes[1] && pipes[0].contains("pipe:["), "\(pipes)")
             // Each run: its 2000 lines in order, then the note of its end.
             let expected = (0..<2000).map { "stdout n \($0)" }
-            let ends = lines.indices.filter { lines[$0].hasPrefix("supervisor pid ") && lines[$0].hasSuffix("exited with status 3") }
+            let ends = lines.indices.filter {
+                lines[$0].hasPrefix("supervisor pid ") && lines[$0].hasSuffix("exited with status 3")
+            }
             try #require(ends.count == 2, "\(lines.filter { $0.hasPrefix("supervisor") })")
             #expect(Array(lines[..<ends[0]].filter { $0.hasPrefix("stdout n ") }) == expected)
             #expect(Array(lines[ends[0]..<ends[1]].filter { $0.hasPrefix("stdout n ") }) == expected)

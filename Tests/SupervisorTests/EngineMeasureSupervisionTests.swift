@@ -36,7 +36,8 @@ extension EngineProcessTests.Measure {
             return (sorted[9] + sorted[10]) / 2
         }
         print(
-            "\(executable): kill -9 → replacement spawned: median \(median(spawned)); → READY=1: median \(median(ready))"
+            "\(executable): kill -9 → replacement spawned: median \(median(spawned)); "
+                + "→ READY=1: median \(median(ready))"
                 + " (20 kills)")
         await harness.shutdown()
     }
@@ -67,7 +68,9 @@ extension EngineProcessTests.Measure {
             "svc-supervisor", ["up", "--manifest", manifest, "--run-dir", run], environment: ["VT_DAEMON_TAG": tag])
         for name in ["echo", "identity"] {
             let log = "\(run)/logs/\(name).log"
-            let readyLines = { (readFile(log) ?? "").split(separator: "\n").filter { $0.contains("supervisor ready after") } }
+            let readyLines = {
+                (readFile(log) ?? "").split(separator: "\n").filter { $0.contains("supervisor ready after") }
+            }
             #expect(eventually(timeout: .seconds(30)) { readyLines().count == 1 })
             var spawned: [Double] = []
             var ready: [Double] = []
@@ -93,7 +96,9 @@ extension EngineProcessTests.Measure {
                 let sorted = samples.sorted()
                 return String(format: "%.2f ms", (sorted[9] + sorted[10]) / 2 * 1000)
             }
-            print("svc-supervisor, \(name): kill -9 → replacement spawned: median \(median(spawned)); → READY=1: median \(median(ready)) (20 kills)")
+            print(
+                "svc-supervisor, \(name): kill -9 → replacement spawned: median \(median(spawned)); "
+                    + "→ READY=1: median \(median(ready)) (20 kills)")
         }
         _ = try runCommand("svc-supervisor", ["down", "--run-dir", run], in: directory)
         supervisor.waitForExit()

@@ -9,14 +9,19 @@ extension EngineProcessTests {
     @Suite("logs --all")
     struct LogsAll {
         static func writer(_ name: String, lines: Int, delay: String = "0") -> ServiceSpec {
-            .script(name, "sleep \(delay); i=0; while [ $i -lt \(lines) ]; do echo \"\(name) $i\"; i=$((i+1)); sleep 0.1; done; exec sleep 30")
+            .script(
+                name,
+                "sleep \(delay); i=0; while [ $i -lt \(lines) ]; do echo \"\(name) $i\"; i=$((i+1)); sleep 0.1; done; "
+                    + "exec sleep 30")
         }
 
         /// The output's lines of the services' own stdout, as (service, time, text).
         static func parsed(_ output: String) -> [(service: String, time: Int64, text: String)] {
             output.split(separator: "\n").compactMap { line in
                 let words = line.split(separator: " ", omittingEmptySubsequences: true)
-                guard words.count >= 4, words[2] == "stdout", let stamp = RFC3339.parse(String(words[1])) else { return nil }
+                guard words.count >= 4, words[2] == "stdout", let stamp = RFC3339.parse(String(words[1])) else {
+                    return nil
+                }
                 return (String(words[0]), stamp.microsecondsSinceEpoch, words[3...].joined(separator: " "))
             }
         }
