@@ -29,6 +29,12 @@ let package = Package(
             providers: [.apt(["libuv1-dev"])]
         ),
         .systemLibrary(
+            name: "CZlib",
+            path: "Services/Supervisor/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .systemLibrary(
             name: "CSodium",
             path: "Shared/CSodium",
             pkgConfig: "libsodium",
@@ -63,7 +69,7 @@ let package = Package(
         .target(
             name: "SupervisorEngine",
             dependencies: [
-                "ServiceKit", "IOInterface", "EventLoop",
+                "ServiceKit", "IOInterface", "EventLoop", "CZlib",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -18,6 +18,9 @@ extension ChildProcess {
             case inherit
             /// A pipe whose chunks arrive through `onOutput`.
             case capture
+            /// A descriptor the parent holds (e.g. the write end of a pipe it keeps across the
+            /// child's restarts, as s6 holds a service's log pipe); the parent keeps owning it.
+            case descriptor(Int32)
         }
 
         /// The program: a path, or a name looked up in the child environment's `PATH`.

@@ -72,6 +72,9 @@ public final class ChildProcess: @unchecked Sendable {
             case .inherit:
                 stdio[Int(stream)].flags = UV_INHERIT_FD
                 stdio[Int(stream)].data.fd = stream
+            case .descriptor(let fd):
+                stdio[Int(stream)].flags = UV_INHERIT_FD
+                stdio[Int(stream)].data.fd = fd
             case .capture:
                 let capture = CapturePipe(loop: loop)
                 captures.append((stream, capture))

@@ -64,10 +64,12 @@ extension EngineProcessTests {
                 "echo hello; echo oops >&2; i=0; while [ $i -lt 25 ]; do echo line $i; i=$((i+1)); done; exec sleep 30"
             )
             spec.logMaxBytes = 1_000
+            spec.logRotation.compress = false
             let harness = try EngineHarness([spec])
             try await harness.start()
             let log = harness.run.log(for: "chatty")
             #expect(eventually { (readFile(log) ?? "").contains("stdout line 24") })
+            #expect(eventually { readFile(log + ".1") != nil })
             let rotated = try #require(readFile(log + ".1"))
             // stdout and stderr are two pipes, read as they come: "oops" may land in either file.
             #expect(

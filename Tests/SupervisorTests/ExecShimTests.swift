@@ -94,15 +94,20 @@ import Testing
         #expect(result.standardOutput == "7\n", "\(result.standardError)")
     }
 
-    @Test func cgroup_receivesTheProgramsPid() throws {
-        let group = directory.file("group")
-        mkdir(group, 0o755)
-        let fd = creat("\(group)/cgroup.procs", 0o644)
-        #expect(fd >= 0)
-        close(fd)
-        let result = try shim(["--cgroup", group], script: "echo $$")
+    @Test func cgroup_receivesTheProgramsPid_inEveryGroupNamed() throws {
+        // cgroup v1 has a hierarchy per controller: memory and cpu are two folders to join.
+        let groups = [directory.file("memory-group"), directory.file("cpu-group")]
+        for group in groups {
+            mkdir(group, 0o755)
+            let fd = creat("\(group)/cgroup.procs", 0o644)
+            #expect(fd >= 0)
+            close(fd)
+        }
+        let result = try shim(["--cgroup", groups[0], "--cgroup", groups[1]], script: "echo $$")
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(readFile("\(group)/cgroup.procs") == result.standardOutput)
+        for group in groups {
+            #expect(readFile("\(group)/cgroup.procs") == result.standardOutput)
+        }
     }
 
     @Test func cgroup_thatCannotBeJoined_failsWithAMessage() throws {

@@ -2,7 +2,9 @@ import ArgumentParser
 import Glibc
 import ServiceKit
 
-/// `svc-supervisor logs NAME [-n N] [-f]`: a service's log, read straight from its file.
+/// `svc-supervisor logs NAME [-n N] [-f]`: a service's log, read straight from its file;
+/// `svc-supervisor logs --all [-n N] [-f]`: every service's, interleaved by time, each line
+/// led by its service's name.
 ///
 /// Needs no running supervisor: it reads `<run dir>/logs/<name>.log`. `-f` waits for new lines
 /// with inotify (no polling) and follows the file across rotation.
@@ -10,18 +12,29 @@ struct LogsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logs", abstract: "Print a service's log (stdout, stderr and the supervisor's notes).")
 
-    @Argument(help: "The service, e.g. clinics.") var name: String
+    @Argument(help: "The service, e.g. clinics.") var name: String?
+    @Flag(help: "Every service's log, interleaved by time, each line led by the service's name.") var all = false
     @Option(name: [.customShort("n"), .long], help: "How many of the last lines to print.") var lines = 50
     @Flag(name: .short, help: "Keep printing new lines as they come (Ctrl-C stops).") var follow = false
     @OptionGroup var runDirectory: RunDirectoryOption
 
     func validate() throws {
         guard lines >= 0 else { throw ValidationError("-n must be 0 or more") }
-        guard !name.contains("/"), !name.isEmpty else { throw ValidationError("\"\(name)\" is not a service name") }
+        switch (name, all) {
+        case (nil, false): throw ValidationError("name a service, e.g. `logs clinics`, or give --all")
+        case (.some, true): throw ValidationError("give a service's name or --all, not both")
+        case (let name?, false):
+            guard !name.contains("/"), !name.isEmpty else { throw ValidationError("\"\(name)\" is not a service name") }
+        case (nil, true): break
+        }
     }
 
     func run() throws {
         let folder = "\(runDirectory.path)/logs"
+        guard let name else {
+            try AllLogs(folder: folder).run(lines: lines, follow: follow)
+            return
+        }
         let path = "\(folder)/\(name).log"
         var file = LogFile(path: path)
         guard file.isOpen || follow else {
@@ -35,11 +48,7 @@ struct LogsCommand: ParsableCommand {
         fflush(nil)
         guard follow else { return }
 
-        let watcher = inotify_init1(Int32(IN_CLOEXEC))
-        guard watcher >= 0, inotify_add_watch(watcher, folder, UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO)) >= 0 else {
-            StandardError.write("error: cannot watch \(folder): \(String(cString: strerror(errno)))\n")
-            throw ExitCode(1)
-        }
+        let watcher = try LogFile.watch(folder)
         var events = [UInt8](repeating: 0, count: 4096)
         while read(watcher, &events, events.count) > 0 {
             if file.wasReplaced { file = LogFile(path: path) }  // rotated: the new file from its start
@@ -70,6 +79,16 @@ final class LogFile {
     }
 
     var isOpen: Bool { fd >= 0 }
+
+    /// An inotify descriptor that wakes on every write, creation and rename in `folder`.
+    static func watch(_ folder: String) throws -> Int32 {
+        let watcher = inotify_init1(Int32(IN_CLOEXEC))
+        guard watcher >= 0, inotify_add_watch(watcher, folder, UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO)) >= 0 else {
+            StandardError.write("error: cannot watch \(folder): \(String(cString: strerror(errno)))\n")
+            throw ExitCode(1)
+        }
+        return watcher
+    }
 
     /// True when the path now names another file (rotation), or a file appeared where none was.
     var wasReplaced: Bool {

@@ -3,7 +3,7 @@
  * execs the service in its own place (same pid).
  *
  *   vt-exec [--setsid] [--pdeathsig SIG] [--parent PID] [--nice N]
- *           [--rlimit NAME=SOFT[:HARD]]... [--cgroup DIR] [--close-fds-from N]
+ *           [--rlimit NAME=SOFT[:HARD]]... [--cgroup DIR]... [--close-fds-from N]
  *           -- PROGRAM [ARG...]
  *
  * In this order:
@@ -18,7 +18,8 @@
  *      CPU or FSIZE; a value is a number with an optional K, M or G (×1024) or "unlimited";
  *      one value sets soft and hard alike (as systemd's LimitNOFILE= does).
  *   4. --nice N: setpriority(PRIO_PROCESS, 0, N).
- *   5. --cgroup DIR: writes its own pid into DIR/cgroup.procs.
+ *   5. --cgroup DIR (repeatable: cgroup v1 has a hierarchy per controller): writes its own pid
+ *      into DIR/cgroup.procs.
  *   6. LISTEN_PID (when LISTEN_FDS is set) and WATCHDOG_PID (when WATCHDOG_USEC is set)
  *      become its own pid: the pid that will exec, as sd_listen_fds(3) expects.
  *   7. Unblocks every signal, then closes every fd >= 3 + LISTEN_FDS (or >= N with
@@ -46,6 +47,7 @@
 #include <unistd.h>
 
 #define MAX_RLIMITS 16
+#define MAX_CGROUPS 4
 
 struct limit {
     int resource;
@@ -60,7 +62,8 @@ struct options {
     int nice;
     struct limit limits[MAX_RLIMITS];
     int limit_count;
-    const char *cgroup;
+    const char *cgroups[MAX_CGROUPS];
+    int cgroup_count;
     long close_from; /* -1: 3 + LISTEN_FDS */
     char **program;  /* PROGRAM ARG... NULL */
 };
@@ -69,7 +72,7 @@ static void usage(const char *problem) {
     fprintf(stderr,
             "vt-exec: %s\n"
             "usage: vt-exec [--setsid] [--pdeathsig SIG] [--parent PID] [--nice N]\n"
-            "               [--rlimit NAME=SOFT[:HARD]]... [--cgroup DIR] [--close-fds-from N]\n"
+            "               [--rlimit NAME=SOFT[:HARD]]... [--cgroup DIR]... [--close-fds-from N]\n"
             "               -- PROGRAM [ARG...]\n",
             problem);
     exit(64);
@@ -186,7 +189,8 @@ static struct options parse(int argc, char **argv) {
             if (options.limit_count == MAX_RLIMITS) usage("too many --rlimit options");
             options.limits[options.limit_count++] = parse_limit(argv[i + 1]);
         } else if (strcmp(flag, "--cgroup") == 0) {
-            options.cgroup = value;
+            if (options.cgroup_count == MAX_CGROUPS) usage("too many --cgroup options");
+            options.cgroups[options.cgroup_count++] = value;
         } else if (strcmp(flag, "--close-fds-from") == 0) {
             options.close_from = whole_number(value, 3, INT_MAX, "--close-fds-from");
         } else {
@@ -278,7 +282,7 @@ int main(int argc, char **argv) {
 
     if (options.has_nice && setpriority(PRIO_PROCESS, 0, options.nice) != 0) fail("nice", errno);
 
-    if (options.cgroup != NULL) write_cgroup(options.cgroup);
+    for (int i = 0; i < options.cgroup_count; i++) write_cgroup(options.cgroups[i]);
 
     long listen_fds = 0;
     const char *listen = getenv("LISTEN_FDS");

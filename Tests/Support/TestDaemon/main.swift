@@ -1,5 +1,6 @@
 // vt-testd: a test-only vertical built on ServiceKit, used by the process tests.
-// Usage: vt-testd [NAME]   (serves the TestEcho contract as vertical NAME, default "echo")
+// Usage: vt-testd [NAME]   (serves the TestEcho contract as vertical NAME, default "echo",
+// and NAME.wedge, which deadlocks the daemon for the liveness tests)
 import Glibc
 import IOInterface
 import ServiceKit
@@ -27,6 +28,18 @@ router.on(contract.relay) { input, context in
     let echoed = try await client.call(
         TestEcho(service: input.target).echo, .init(text: input.text, delayMilliseconds: input.delayMilliseconds))
     return .init(echoed: echoed, remainingMicroseconds: remaining)
+}
+// `<name>.wedge`: the handler deadlocks the loop thread on a mutex it already holds, so the
+// process lives on but answers nothing again, not even a ping. For the liveness tests.
+router.on(Operation<Empty, Empty>(name, "wedge", summary: "Deadlock the loop thread.")) { _, _ in
+    var attributes = pthread_mutexattr_t()
+    pthread_mutexattr_init(&attributes)
+    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_NORMAL))
+    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    pthread_mutex_init(mutex, &attributes)
+    pthread_mutex_lock(mutex)
+    pthread_mutex_lock(mutex)
+    return Empty()
 }
 
 await runtime.serve(router)

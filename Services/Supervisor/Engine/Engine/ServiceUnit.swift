@@ -18,17 +18,24 @@ final class ServiceUnit {
 
     /// Restarts since the supervisor started (shown in `status`).
     var restarts = 0
-    /// When each restart within the budget's window happened.
-    var recentRestarts: [ContinuousClock.Instant] = []
-    /// The exponent of the next backoff.
-    var backoffAttempt = 0
+    /// Backoff and restart budget: pure policy, fed the instants of what happened.
+    var ledger: RestartLedger
     var lastExit = ""
     var statusText = ""
     /// Why the supervisor killed the running process (ready timeout, watchdog), if it did.
     var pendingFailure: String?
+    /// Services that must be ready before this one starts again, beside `depends_on`: the
+    /// members before it in a `one_for_all` group that is restarting. Cleared once it is ready.
+    var holds: Set<String> = []
+    /// Limits that could not be applied, each noted once in the log.
+    var limitNotes: Set<String> = []
+    /// The OOM kills of its memory cgroup when the running process started.
+    var oomKillsAtStart: Int?
     /// Callbacks waiting for the process to be gone (stop, restart, down).
     var stopWaiters: [() -> Void] = []
 
+    /// Its stdout and stderr pipes, made at its first start and kept across restarts.
+    var output: HeldOutput?
     /// The listening socket, bound once and kept across restarts.
     var listeningFD: Int32?
     let log: ServiceLog
@@ -36,13 +43,25 @@ final class ServiceUnit {
     let timer: LoopTimer
     /// Armed while a watchdog interval is set and the service is ready.
     let watchdog: LoopTimer
+    /// Fires once per ready run, `backoff.resetAfter` after readiness, to prove it healthy.
+    let forgiveness: LoopTimer
+    /// The wait until the next `daemon.health` check, while one is configured and it is ready.
+    let livenessTimer: LoopTimer
+    /// Checks failed in a row.
+    var livenessFailures = 0
 
     init(spec: ServiceSpec, log: ServiceLog, loop: EventLoop) {
         self.spec = spec
         self.log = log
+        ledger = RestartLedger(backoff: spec.backoff, budget: spec.budget)
         timer = LoopTimer(loop: loop)
         watchdog = LoopTimer(loop: loop)
+        forgiveness = LoopTimer(loop: loop)
+        livenessTimer = LoopTimer(loop: loop)
     }
+
+    /// Every timer of the unit, to close together.
+    var timers: [LoopTimer] { [timer, watchdog, forgiveness, livenessTimer] }
 
     /// What `status` shows.
     func status(now: ContinuousClock.Instant) -> Supervisor.ServiceStatus {

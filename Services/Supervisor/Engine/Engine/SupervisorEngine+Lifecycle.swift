@@ -12,8 +12,8 @@ extension SupervisorEngine {
     func want(_ unit: ServiceUnit, fresh: Bool) {
         unit.wanted = true
         if fresh {
-            unit.recentRestarts.removeAll()
-            unit.backoffAttempt = 0
+            unit.ledger.reset()
+            unit.holds.removeAll()
         }
         if [.stopped, .failed].contains(unit.state) { startWhenReady(unit) }
     }
@@ -21,7 +21,7 @@ extension SupervisorEngine {
     /// Spawns `unit` if its dependencies are ready, else leaves it `waiting`.
     func startWhenReady(_ unit: ServiceUnit) {
         guard unit.wanted, !isClosed, [.stopped, .failed, .waiting, .backoff].contains(unit.state) else { return }
-        let missing = unit.spec.dependsOn.filter { units[$0].map { !$0.ready } ?? false }
+        let missing = (unit.spec.dependsOn + unit.holds.sorted()).filter { units[$0].map { !$0.ready } ?? false }
         guard missing.isEmpty else {
             unit.statusText = "waiting for \(missing.joined(separator: ", "))"
             set(unit, .waiting)
@@ -52,9 +52,11 @@ extension SupervisorEngine {
             environment["WATCHDOG_USEC"] = String(seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
         }
         var inherited: [Int32] = []
+        let output: HeldOutput
         do {
             try run.prepare(service: spec.name)
             try bindSocket(unit)
+            output = try heldOutput(unit)
             if let fd = unit.listeningFD {
                 inherited = [fd]
                 environment["LISTEN_FDS"] = "1"
@@ -68,14 +70,14 @@ extension SupervisorEngine {
         }
         let options = ChildProcess.Options(
             executable: configuration.execShim,
-            arguments: ["--setsid", "--pdeathsig", "SIGTERM", "--", configuration.program(spec.executable)]
-                + spec.arguments,
-            environment: environment, inheritedFDs: inherited, stdout: .capture, stderr: .capture)
+            arguments: execOptions(for: unit) + ["--", configuration.program(spec.executable)] + spec.arguments,
+            environment: environment, inheritedFDs: inherited, stdout: .descriptor(output.stdoutFD),
+            stderr: .descriptor(output.stderrFD))
         let log = unit.log
         let child: ChildProcess
         do {
             child = try ChildProcess.spawn(
-                options, on: loop, onOutput: { stream, bytes in log.append(stream: stream, bytes) },
+                options, on: loop,
                 onExit: { [weak self, weak unit] status in
                     guard let self, let unit else { return }
                     self.exited(unit, status)
@@ -88,6 +90,7 @@ extension SupervisorEngine {
         unit.pid = child.pid
         unit.startedAt = .now
         unit.readyAt = nil
+        unit.ledger.spawned()
         unit.statusText = ""
         // vt-exec calls setsid before exec, so the child leads its own process group.
         PidRecord.of(pid: child.pid, processGroup: child.pid)?.write(to: run.pidFile(for: spec.name))
@@ -104,16 +107,48 @@ extension SupervisorEngine {
         }
     }
 
+    /// The unit's held stdout and stderr pipes, made at its first start.
+    private func heldOutput(_ unit: ServiceUnit) throws(SupervisorError) -> HeldOutput {
+        if let output = unit.output { return output }
+        let log = unit.log
+        let output = try HeldOutput(loop: loop) { stream, bytes in log.append(stream: stream, bytes) }
+        unit.output = output
+        return output
+    }
+
     func becameReady(_ unit: ServiceUnit) {
         guard unit.state == .starting else { return }
         unit.timer.stop()
-        unit.readyAt = .now
+        let now = ContinuousClock.now
+        unit.readyAt = now
+        unit.ledger.becameReady(at: now)
+        unit.holds.removeAll()
         if let startedAt = unit.startedAt {
-            unit.log.note("ready after \(ServiceUnit.text(.now - startedAt))")
+            unit.log.note("ready after \(ServiceUnit.text(now - startedAt))")
         }
         set(unit, .ready)
         armWatchdog(unit)
+        armForgiveness(unit)
+        unit.livenessFailures = 0
+        armLiveness(unit)
         dependencyBecameReady()
+    }
+
+    /// Once the run has been ready for `backoff.resetAfter`, proves it alive and forgives the
+    /// backoff. The instant is read before the check, so a child that died while the loop was
+    /// busy (a zombie not reaped yet) is never counted as healthy, however late this fires.
+    func armForgiveness(_ unit: ServiceUnit) {
+        guard let due = unit.ledger.forgivenessDue else { return }
+        unit.forgiveness.start(after: max(due - .now, .zero)) { [weak self, weak unit] in
+            guard let self, let unit, let pid = unit.pid else { return }
+            let checked = ContinuousClock.now
+            guard ProcessState.isRunning(pid) else { return }
+            if unit.ledger.sawAlive(at: checked) {
+                unit.log.note("healthy for \(ServiceUnit.text(unit.spec.backoff.resetAfter)): backoff reset")
+            } else {
+                self.armForgiveness(unit)
+            }
+        }
     }
 
     func armWatchdog(_ unit: ServiceUnit) {
@@ -145,7 +180,7 @@ extension SupervisorEngine {
         unit.log.note(reason)
         logger.error("\(unit.spec.name): \(reason)")
         unit.lastExit = reason
-        afterUnexpectedExit(unit, failure: true, wasHealthy: false)
+        afterUnexpectedExit(unit, failure: true)
     }
 
     private func exited(_ unit: ServiceUnit, _ status: ExitStatus) {
@@ -156,15 +191,18 @@ extension SupervisorEngine {
         unlink(configuration.runDirectory.pidFile(for: unit.spec.name))
         unit.timer.stop()
         unit.watchdog.stop()
-        let wasHealthy = unit.readyAt.map { .now - $0 >= unit.spec.budget.window } ?? false
+        unit.forgiveness.stop()
+        unit.livenessTimer.stop()
         unit.child = nil
         unit.pid = nil
         unit.startedAt = nil
         unit.readyAt = nil
-        let reason = unit.pendingFailure ?? Self.describe(status)
+        let reason = unit.pendingFailure ?? limitReason(unit, status) ?? Self.describe(status)
         let failure = unit.pendingFailure != nil || !status.isSuccess
         unit.pendingFailure = nil
         unit.lastExit = reason
+        // Its last lines may still be in the pipe: they go before the note of its end.
+        unit.output?.drain()
         unit.log.flush()
         unit.log.note("pid \(pid) \(reason)")
 
@@ -178,11 +216,11 @@ extension SupervisorEngine {
             if unit.wanted { startWhenReady(unit) }
             return
         }
-        afterUnexpectedExit(unit, failure: failure, wasHealthy: wasHealthy)
+        afterUnexpectedExit(unit, failure: failure)
     }
 
     /// Restarts per policy and budget, or gives up.
-    private func afterUnexpectedExit(_ unit: ServiceUnit, failure: Bool, wasHealthy: Bool) {
+    private func afterUnexpectedExit(_ unit: ServiceUnit, failure: Bool) {
         let spec = unit.spec
         let restart =
             switch spec.restart {
@@ -196,38 +234,41 @@ extension SupervisorEngine {
             set(unit, failure ? .failed : .stopped)
             return
         }
-        let now = ContinuousClock.now
-        // A run that stayed ready for a whole budget window forgives the backoff.
-        if wasHealthy { unit.backoffAttempt = 0 }
-        unit.recentRestarts.removeAll { now - $0 > spec.budget.window }
-        guard unit.recentRestarts.count < spec.budget.maxRestarts else {
+        let delay: Duration
+        switch unit.ledger.afterExit(at: .now) {
+        case .giveUp(let count):
             unit.wanted = false
             unit.statusText =
-                "restarted \(unit.recentRestarts.count) times within \(ServiceUnit.text(spec.budget.window)); "
+                "restarted \(count) times within \(ServiceUnit.text(spec.budget.window)); "
                 + "stays down until `svc-supervisor start \(spec.name)`"
             unit.log.note(unit.statusText)
             logger.error("\(spec.name) failed: \(unit.lastExit); \(unit.statusText)")
             set(unit, .failed)
             return
+        case .restart(let after):
+            delay = after
         }
-        unit.recentRestarts.append(now)
         unit.restarts += 1
-        let delay = Self.backoff(spec.backoff, attempt: unit.backoffAttempt)
-        unit.backoffAttempt += 1
         unit.statusText = "restarting in \(ServiceUnit.text(delay))"
         unit.log.note("\(unit.lastExit); restart \(unit.restarts) in \(ServiceUnit.text(delay))")
         set(unit, .backoff)
+        let peers = strategyPeers(of: unit)
+        guard !peers.isEmpty else {
+            startAfterBackoff(unit, delay)
+            return
+        }
+        unit.log.note("\(spec.strategy.rawValue): restarting \(peers.map(\.spec.name).joined(separator: ", ")) with it")
+        restartPeers(peers, with: unit) { [weak self, weak unit] in
+            guard let self, let unit, unit.state == .backoff else { return }
+            self.startAfterBackoff(unit, delay)
+        }
+    }
+
+    private func startAfterBackoff(_ unit: ServiceUnit, _ delay: Duration) {
         unit.timer.start(after: delay) { [weak self, weak unit] in
             guard let self, let unit, unit.state == .backoff else { return }
             self.startWhenReady(unit)
         }
-    }
-
-    /// `initial × multiplier^attempt`, at most `max`.
-    static func backoff(_ backoff: Backoff, attempt: Int) -> Duration {
-        let initial = ServiceUnit.seconds(backoff.initial)
-        let seconds = min(initial * pow(max(backoff.multiplier, 1), Double(attempt)), ServiceUnit.seconds(backoff.max))
-        return .microseconds(Int64(seconds * 1_000_000))
     }
 
     /// Stops `unit` (stop signal to its process group, SIGKILL after the stop timeout) and
@@ -238,6 +279,7 @@ extension SupervisorEngine {
         case .starting, .ready:
             unit.stopWaiters.append(done)
             unit.watchdog.stop()
+            unit.livenessTimer.stop()
             unit.statusText = "stopping"
             set(unit, .stopping)
             unit.log.note("stopping pid \(unit.pid ?? 0) with signal \(unit.spec.stopSignal)")
@@ -271,6 +313,7 @@ extension SupervisorEngine {
         let names: [Int32: String] = [
             SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT",
             SIGHUP: "SIGHUP", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGQUIT: "SIGQUIT", SIGPIPE: "SIGPIPE",
+            SIGXCPU: "SIGXCPU", SIGTRAP: "SIGTRAP",
         ]
         return "killed by signal \(status.signal)" + (names[status.signal].map { " (\($0))" } ?? "")
     }

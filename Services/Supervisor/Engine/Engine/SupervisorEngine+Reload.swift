@@ -25,8 +25,9 @@ extension SupervisorEngine {
             for name in plan.removed {
                 guard let unit = self.units.removeValue(forKey: name) else { continue }
                 self.releaseSocket(unit)
-                unit.timer.close()
-                unit.watchdog.close()
+                for timer in unit.timers { timer.close() }
+                unit.output?.drain()
+                unit.output?.close()
                 unit.log.note("removed from the manifest")
                 unit.log.close()
             }
@@ -36,7 +37,10 @@ extension SupervisorEngine {
                 guard let unit = self.units[name], let spec = newManifest[name] else { continue }
                 if !spec.socket { self.releaseSocket(unit) }
                 unit.spec = spec
+                unit.ledger.backoff = spec.backoff
+                unit.ledger.budget = spec.budget
                 unit.log.maxBytes = spec.logMaxBytes
+                unit.log.rotation = spec.logRotation
                 unit.log.note("changed in the manifest: restarting")
             }
             for name in plan.added {

@@ -4,6 +4,7 @@ import Glibc
 import EventLoop
 import IOInterface
 import Logging
+import ServiceKit
 
 /// Supervises the services of a ``Manifest`` on one ``EventLoop``: binds their sockets, starts
 /// them in dependency order once their dependencies are ready, restarts them with backoff
@@ -41,6 +42,25 @@ public final class SupervisorEngine: @unchecked Sendable {
     var notifySocket: NotifySocket?
     var observers: [@Sendable (Event) -> Void] = []
     var isClosed = false
+    /// Per-service cgroups for memory and cpu limits; looked for when a service first has one.
+    var cgroupStorage: Cgroups?
+    var cgroups: Cgroups {
+        if let cgroupStorage { return cgroupStorage }
+        let cgroups = Cgroups()
+        cgroupStorage = cgroups
+        return cgroups
+    }
+    /// Calls `daemon.health` for liveness checks: one connection per checked service, kept.
+    /// Made on the first check, so a suite without liveness checks never has one.
+    var livenessClient: ServiceClient?
+    var healthClient: ServiceClient {
+        if let livenessClient { return livenessClient }
+        let client = ServiceClient(
+            loop: loop, sockets: SocketDirectory(configuration.runDirectory.socketDirectory),
+            logger: Logger(label: "supervisor.liveness"))
+        livenessClient = client
+        return client
+    }
 
     /// One state change, for tests and tools that watch the engine.
     public struct Event: Sendable, CustomStringConvertible {
@@ -182,7 +202,9 @@ public final class SupervisorEngine: @unchecked Sendable {
 
     func makeUnit(_ spec: ServiceSpec) -> ServiceUnit {
         ServiceUnit(
-            spec: spec, log: ServiceLog(path: configuration.runDirectory.log(for: spec.name), maxBytes: spec.logMaxBytes),
+            spec: spec, log: ServiceLog(
+                path: configuration.runDirectory.log(for: spec.name), maxBytes: spec.logMaxBytes,
+                rotation: spec.logRotation),
             loop: loop)
     }
 
@@ -226,12 +248,17 @@ public final class SupervisorEngine: @unchecked Sendable {
         isClosed = true
         notifySocket?.close()
         notifySocket = nil
+        livenessClient?.close()
+        livenessClient = nil
+        cgroupStorage?.removeAll()
         for unit in units.values {
             releaseSocket(unit)
-            unit.timer.close()
-            unit.watchdog.close()
+            for timer in unit.timers { timer.close() }
+            unit.output?.drain()
+            unit.output?.close()
             unit.log.close()
         }
+        LogArchive.waitForPending()
     }
 
     func emit(_ unit: ServiceUnit) {

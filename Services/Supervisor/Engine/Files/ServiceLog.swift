@@ -11,22 +11,28 @@ import IOInterface
 /// 2026-11-23T09:30:01.5Z supervisor exited with code 1; restarting in 100 ms
 /// ```
 ///
-/// When a line would take the file past `maxBytes`, the file becomes `<name>.log.1` (replacing
-/// the previous one) and a new file starts. Written synchronously on the loop thread: lines are
-/// small and a local append does not block in practice. Loop-confined.
+/// When a line would take the file past `maxBytes`, or its first line is older than
+/// `rotation.maxAge`, the file is rotated: it becomes `<name>.log.1.gz` (see ``LogArchive``;
+/// `rotation.keep` files are kept) and a new file starts. Lines are written synchronously on the
+/// loop thread (small, local appends); compression runs off it. Loop-confined.
 final class ServiceLog {
     let path: String
     var maxBytes: Int
+    var rotation: LogRotation
     private var fd: Int32 = -1
     private var size = 0
+    /// Wall-clock seconds of the current file's first line, for rotation by age.
+    private var firstLineAt: Int?
+    private var rotations = 0
     /// The unfinished last line of each stream (1, 2).
     private var partial: [Int32: [UInt8]] = [:]
     /// A line longer than this is cut and written in pieces.
     private static let maxLineBytes = 16_384
 
-    init(path: String, maxBytes: Int) {
+    init(path: String, maxBytes: Int, rotation: LogRotation = LogRotation()) {
         self.path = path
         self.maxBytes = maxBytes
+        self.rotation = rotation
         open()
     }
 
@@ -67,18 +73,32 @@ final class ServiceLog {
     }
 
     private func write(line: ArraySlice<UInt8>, stream: String) {
-        var bytes = Array("\(Self.now()) \(stream) ".utf8)
+        let (stamp, seconds) = Self.clock()
+        var bytes = Array("\(stamp) \(stream) ".utf8)
         bytes.append(contentsOf: line)
         bytes.append(UInt8(ascii: "\n"))
-        if size > 0 && size + bytes.count > maxBytes { rotate() }
+        if size > 0 && (size + bytes.count > maxBytes || isTooOld(at: seconds)) { rotate() }
         guard fd >= 0 else { return }
         let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        if written > 0 { size += written }
+        if written > 0 {
+            size += written
+            if firstLineAt == nil { firstLineAt = seconds }
+        }
     }
 
+    private func isTooOld(at seconds: Int) -> Bool {
+        guard let maxAge = rotation.maxAge, let firstLineAt else { return false }
+        return Int64(seconds - firstLineAt) >= maxAge.components.seconds
+    }
+
+    /// Closes the file, hands it to the archive under a staging name, and starts a new one.
     private func rotate() {
         if fd >= 0 { Glibc.close(fd) }
-        rename(path, path + ".1")
+        rotations += 1
+        let staged = "\(path).rotating.\(getpid()).\(rotations)"
+        if rename(path, staged) == 0 {
+            LogArchive.archive(staged: staged, log: path, keep: rotation.keep, compress: rotation.compress)
+        }
         open()
     }
 
@@ -86,6 +106,20 @@ final class ServiceLog {
         fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o640)
         var info = stat()
         size = fd >= 0 && fstat(fd, &info) == 0 ? Int(info.st_size) : 0
+        firstLineAt = size > 0 ? Self.firstLineSeconds(path) : nil
+    }
+
+    /// The wall-clock seconds stamped on the first line of the file at `path`.
+    private static func firstLineSeconds(_ path: String) -> Int? {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
+        var head = [UInt8](repeating: 0, count: 40)
+        let count = read(fd, &head, head.count)
+        guard count > 0, let space = head[..<count].firstIndex(of: UInt8(ascii: " ")) else { return nil }
+        return RFC3339.parse(String(decoding: head[..<space], as: UTF8.self)).map {
+            Int($0.microsecondsSinceEpoch / 1_000_000)
+        }
     }
 
     private static func name(of stream: Int32) -> String {
@@ -93,9 +127,13 @@ final class ServiceLog {
     }
 
     /// The wall clock as RFC 3339 UTC with microseconds.
-    static func now() -> String {
+    static func now() -> String { clock().stamp }
+
+    /// The wall clock as RFC 3339 UTC with microseconds, and in whole seconds.
+    private static func clock() -> (stamp: String, seconds: Int) {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
-        return RFC3339.format(Timestamp(microsecondsSinceEpoch: Int64(time.tv_sec) * 1_000_000 + Int64(time.tv_nsec / 1000)))
+        let micros = Int64(time.tv_sec) * 1_000_000 + Int64(time.tv_nsec / 1000)
+        return (RFC3339.format(Timestamp(microsecondsSinceEpoch: micros)), time.tv_sec)
     }
 }

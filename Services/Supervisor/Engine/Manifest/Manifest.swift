@@ -31,6 +31,16 @@ public struct ServiceSpec: Sendable, Equatable {
     public var dependsOn: [String] = []
     /// When to restart after an exit.
     public var restart: RestartPolicy = .onFailure
+    /// What else restarts with it (OTP's supervisor strategies).
+    public var strategy: RestartStrategy = .oneForOne
+    /// The group a `one_for_all` service restarts with: every service naming the same group.
+    public var group: String?
+    /// The `daemon.health` check, when set (needs `socket = true`).
+    public var liveness: LivenessCheck?
+    /// rlimits, niceness and cgroup limits.
+    public var limits = ResourceLimits()
+    /// Log rotation by age, kept files and compression (size: `logMaxBytes`).
+    public var logRotation = LogRotation()
     /// How long to wait before each restart.
     public var backoff = Backoff()
     /// At most this many restarts within this window; past it the service is `failed`.
@@ -67,7 +77,8 @@ public enum RestartPolicy: String, Sendable, Equatable, CaseIterable {
     case never
 }
 
-/// Exponential restart backoff: `initial`, then × `multiplier` per restart, at most `max`.
+/// Exponential restart backoff: `initial`, then × `multiplier` per restart, at most `max`;
+/// back to `initial` once a run has stayed ready for `resetAfter` (proven alive, see `RestartLedger`).
 public struct Backoff: Sendable, Equatable {
     /// The first delay.
     public var initial: Duration = .milliseconds(100)
@@ -75,12 +86,18 @@ public struct Backoff: Sendable, Equatable {
     public var max: Duration = .seconds(30)
     /// The growth per restart (≥ 1).
     public var multiplier: Double = 2
+    /// How long a run must stay ready for the next restart to start from `initial` again.
+    public var resetAfter: Duration = .seconds(10)
 
-    /// The defaults: 100 ms, ×2, at most 30 s.
-    public init(initial: Duration = .milliseconds(100), max: Duration = .seconds(30), multiplier: Double = 2) {
+    /// The defaults: 100 ms, ×2, at most 30 s, forgiven after 10 s ready.
+    public init(
+        initial: Duration = .milliseconds(100), max: Duration = .seconds(30), multiplier: Double = 2,
+        resetAfter: Duration = .seconds(10)
+    ) {
         self.initial = initial
         self.max = max
         self.multiplier = multiplier
+        self.resetAfter = resetAfter
     }
 }
 

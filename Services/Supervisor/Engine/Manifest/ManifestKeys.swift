@@ -9,13 +9,20 @@ enum ManifestKeys {
     static let service = [
         "executable", "args", "env", "depends_on", "restart", "backoff", "budget", "readiness", "ready_timeout",
         "stop_signal", "stop_timeout", "watchdog", "log_max_bytes", "socket",
+        "strategy", "group", "liveness", "limits", "logs",
     ]
     /// Keys of the `backoff` table.
-    static let backoff = ["initial", "max", "multiplier"]
+    static let backoff = ["initial", "max", "multiplier", "reset_after"]
     /// Keys of the `budget` table.
     static let budget = ["restarts", "window"]
+    /// Keys of the `liveness` table.
+    static let liveness = ["interval", "timeout", "failures"]
+    /// Keys of the `limits` table.
+    static let limits = ["open_files", "data", "core", "cpu_seconds", "nice", "memory", "cpu"]
+    /// Keys of the `logs` table.
+    static let logs = ["max_age", "keep", "compress"]
     /// Service keys whose tables merge key by key with `[defaults]` instead of replacing them.
-    static let mergedTables: Set<String> = ["env", "backoff", "budget"]
+    static let mergedTables: Set<String> = ["env", "backoff", "budget", "liveness", "limits", "logs"]
 
     /// "unknown key 'dependson'; did you mean 'depends_on'?" — or without the suggestion when
     /// nothing known is close.

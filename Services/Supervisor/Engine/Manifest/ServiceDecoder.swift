@@ -68,6 +68,7 @@ struct ServiceDecoder {
                 wrongType(value, at: "socket", "a boolean", "true")
             }
         }
+        decodeSupervision(table, into: &spec)
         return spec
     }
 
@@ -76,7 +77,9 @@ struct ServiceDecoder {
     private mutating func backoff(_ value: ManifestValue) -> Backoff {
         var backoff = Backoff()
         guard
-            let table = table(value, at: "backoff", example: "{ initial = \"100ms\", max = \"30s\", multiplier = 2.0 }")
+            let table = table(
+                value, at: "backoff",
+                example: "{ initial = \"100ms\", max = \"30s\", multiplier = 2.0, reset_after = \"10s\" }")
         else { return backoff }
         for key in table.keys.sorted() where !ManifestKeys.backoff.contains(key) {
             report("backoff.\(key)", ManifestKeys.unknown(key, among: ManifestKeys.backoff))
@@ -85,6 +88,9 @@ struct ServiceDecoder {
             backoff.initial = initial
         }
         if let value = table["max"], let max = duration(value, at: "backoff.max") { backoff.max = max }
+        if let value = table["reset_after"], let healthy = duration(value, at: "backoff.reset_after") {
+            backoff.resetAfter = healthy
+        }
         if let value = table["multiplier"] {
             switch value {
             case .float(let number) where number >= 1 && number.isFinite: backoff.multiplier = number
@@ -124,7 +130,7 @@ struct ServiceDecoder {
 
     // MARK: Values
 
-    private mutating func string(_ value: ManifestValue, at key: String) -> String? {
+    mutating func string(_ value: ManifestValue, at key: String) -> String? {
         guard case .string(let text) = value else {
             wrongType(value, at: key, "a string", "\"…\"")
             return nil
@@ -136,7 +142,7 @@ struct ServiceDecoder {
         return text
     }
 
-    private mutating func strings(_ value: ManifestValue, at key: String) -> [String] {
+    mutating func strings(_ value: ManifestValue, at key: String) -> [String] {
         guard case .array(let items) = value else {
             wrongType(value, at: key, "an array of strings", "[\"…\"]")
             return []
@@ -174,7 +180,7 @@ struct ServiceDecoder {
         return environment
     }
 
-    private mutating func choice<Choice: RawRepresentable & CaseIterable>(
+    mutating func choice<Choice: RawRepresentable & CaseIterable>(
         _ value: ManifestValue, at key: String
     ) -> Choice? where Choice.RawValue == String {
         let names = Choice.allCases.map(\.rawValue)
@@ -185,7 +191,7 @@ struct ServiceDecoder {
         return nil
     }
 
-    private mutating func duration(_ value: ManifestValue, at key: String, hint: String = "") -> Duration? {
+    mutating func duration(_ value: ManifestValue, at key: String, hint: String = "") -> Duration? {
         guard case .string(let text) = value else {
             let example = if case .integer(let number) = value { "\"\(number)s\"" } else { "\"10s\"" }
             report(
@@ -208,7 +214,7 @@ struct ServiceDecoder {
         return duration
     }
 
-    private mutating func byteCount(_ value: ManifestValue) -> Int? {
+    mutating func byteCount(_ value: ManifestValue, at key: String = "log_max_bytes") -> Int? {
         let bytes: Int?
         switch value {
         case .integer(let number): bytes = number
@@ -216,18 +222,18 @@ struct ServiceDecoder {
             bytes = ManifestUnits.byteCount(text)
             if bytes == nil {
                 report(
-                    "log_max_bytes",
+                    key,
                     "\"\(text)\" is not a size: write bytes as an integer, "
                         + "or a string like \"10MiB\" (B, KB, MB, GB, KiB, MiB, GiB)"
                 )
                 return nil
             }
         default:
-            wrongType(value, at: "log_max_bytes", "a size", "10485760 or \"10MiB\"")
+            wrongType(value, at: key, "a size", "10485760 or \"10MiB\"")
             return nil
         }
         guard let bytes, bytes > 0 else {
-            report("log_max_bytes", "must be more than zero")
+            report(key, "must be more than zero")
             return nil
         }
         return bytes
@@ -258,7 +264,7 @@ struct ServiceDecoder {
         return number
     }
 
-    private mutating func table(_ value: ManifestValue, at key: String, example: String) -> [String: ManifestValue]? {
+    mutating func table(_ value: ManifestValue, at key: String, example: String) -> [String: ManifestValue]? {
         guard case .table(let table) = value else {
             wrongType(value, at: key, "a table", example)
             return nil
@@ -268,14 +274,14 @@ struct ServiceDecoder {
 
     // MARK: Reporting
 
-    private mutating func wrongType(_ value: ManifestValue, at key: String, _ expected: String, _ example: String) {
+    mutating func wrongType(_ value: ManifestValue, at key: String, _ expected: String, _ example: String) {
         let name = key.split(separator: ".").last.map(String.init) ?? key
         report(key, "must be \(expected), not \(value.kind): e.g. \(name) = \(example)")
     }
 
     /// Notes a problem at `key`, unless the value there came from `[defaults]` (reported there),
     /// or `always`, when it comes from the service and its defaults together.
-    private mutating func report(_ key: String, _ message: String, always: Bool = false) {
+    mutating func report(_ key: String, _ message: String, always: Bool = false) {
         guard always || isOwn(key) else { return }
         problems.append(ManifestProblem(service: service, key: keyPrefix + key, message))
     }

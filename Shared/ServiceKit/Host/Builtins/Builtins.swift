@@ -7,5 +7,6 @@ enum Builtins {
     /// Adds every built-in operation to `router` that the vertical did not route itself.
     static func install(into router: inout Router, configuration: HostConfiguration) {
         installDescribe(into: &router, configuration: configuration)
+        installHealth(into: &router, configuration: configuration)
     }
 }

@@ -1,0 +1,13 @@
+/// What `/proc` says about a child, without reaping it (libuv reaps each child by its pid;
+/// a `waitpid` here would steal that exit).
+enum ProcessState {
+    /// True while `pid` runs: false once it is gone or a zombie (dead, not reaped yet).
+    static func isRunning(_ pid: Int32) -> Bool {
+        // "pid (comm) S …": the state follows the last ')', which comm itself may contain.
+        guard let stat = PidRecord.readSmallFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else {
+            return false
+        }
+        let state = stat[stat.index(after: close)...].dropFirst().first
+        return state != nil && state != "Z" && state != "X"
+    }
+}

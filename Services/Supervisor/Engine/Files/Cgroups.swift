@@ -1,0 +1,154 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Per-service cgroups for the `memory` and `cpu` limits, beside the supervisor's own cgroup.
+///
+/// Each controller is taken from cgroup v2 where the supervisor's v2 cgroup is writable and
+/// delegates it (`cgroup.subtree_control` lists it), else from its v1 hierarchy where that is
+/// writable (as root), else not at all: the limit is skipped and the reason noted. A service's
+/// folder is `<own cgroup>/vt-<supervisor pid>-<engine>-<name>`, made before its first start,
+/// kept across restarts (so the OOM counter spans them) and removed on close; `vt-exec` joins
+/// it before exec.
+///
+/// This host is a v1/v2 hybrid whose v2 tree has no memory controller: memory comes from v1.
+final class Cgroups {
+    /// One controller's place: the folder the service cgroups go in, and its version.
+    struct Place: Equatable {
+        let parent: String
+        let isV2: Bool
+    }
+
+    let memory: Place?
+    let cpu: Place?
+    /// Why a controller is missing, for the note when a limit cannot be applied.
+    let missing: [String: String]
+    private let prefix: String
+    private var made: Set<String> = []
+
+    /// Numbers the engines of this process, so that two never share a folder.
+    private static let engines = Atomic<Int>(0)
+
+    /// Finds where each controller can be used. Loop-confined, like the engine that owns it.
+    init() {
+        prefix = "vt-\(getpid())-\(Cgroups.engines.wrappingAdd(1, ordering: .relaxed).newValue)-"
+        let own = Self.ownCgroups()
+        var missing: [String: String] = [:]
+        func place(_ controller: String, v1Mount: String, v1Keys: [String]) -> Place? {
+            let v2Mounts = ["/sys/fs/cgroup/unified", "/sys/fs/cgroup"]
+            if let path = own[""],
+                let mount = v2Mounts.first(where: { access("\($0)/cgroup.controllers", R_OK) == 0 })
+            {
+                let directory = mount + (path == "/" ? "" : path)
+                let delegated = (PidRecord.readSmallFile("\(directory)/cgroup.subtree_control") ?? "")
+                    .split(whereSeparator: { $0 == " " || $0 == "\n" }).contains { $0 == controller }
+                if delegated && access(directory, W_OK) == 0 { return Place(parent: directory, isV2: true) }
+            }
+            if let path = v1Keys.lazy.compactMap({ own[$0] }).first, access(v1Mount, F_OK) == 0 {
+                let directory = v1Mount + (path == "/" ? "" : path)
+                if access(directory, W_OK) == 0 { return Place(parent: directory, isV2: false) }
+                missing[controller] = "cgroup v1 \(controller) at \(directory) is not writable (not root?)"
+                return nil
+            }
+            missing[controller] =
+                "no cgroup v2 subtree with the \(controller) controller delegated, and no cgroup v1 \(controller)"
+            return nil
+        }
+        memory = place("memory", v1Mount: "/sys/fs/cgroup/memory", v1Keys: ["memory"])
+        cpu = place("cpu", v1Mount: "/sys/fs/cgroup/cpu", v1Keys: ["cpu", "cpu,cpuacct", "cpuacct,cpu"])
+        self.missing = missing
+    }
+
+    /// The folders `service` joins for `limits`, made and written now, and a note for each
+    /// limit that could not be applied.
+    func prepare(service: String, limits: ResourceLimits) -> (folders: [String], notes: [String]) {
+        var folders: [String] = []
+        var notes: [String] = []
+        if let bytes = limits.memoryBytes {
+            if let place = memory {
+                let folder = "\(place.parent)/\(prefix)\(service)"
+                let written =
+                    place.isV2
+                    ? make(folder) && write("\(bytes)", to: "\(folder)/memory.max")
+                        && (access("\(folder)/memory.swap.max", F_OK) != 0 || write("0", to: "\(folder)/memory.swap.max"))
+                    : make(folder) && write("\(bytes)", to: "\(folder)/memory.limit_in_bytes")
+                        && (access("\(folder)/memory.memsw.limit_in_bytes", F_OK) != 0
+                            || write("\(bytes)", to: "\(folder)/memory.memsw.limit_in_bytes"))
+                if written {
+                    folders.append(folder)
+                } else {
+                    notes.append("memory limit skipped: cannot set it in \(folder): \(Self.lastError())")
+                }
+            } else {
+                notes.append("memory limit skipped: \(missing["memory"] ?? "no memory cgroup")")
+            }
+        }
+        if let percent = limits.cpuPercent {
+            if let place = cpu {
+                let folder = "\(place.parent)/\(prefix)\(service)"
+                let quota = percent * 1_000
+                let written =
+                    place.isV2
+                    ? make(folder) && write("\(quota) 100000", to: "\(folder)/cpu.max")
+                    : make(folder) && write("100000", to: "\(folder)/cpu.cfs_period_us")
+                        && write("\(quota)", to: "\(folder)/cpu.cfs_quota_us")
+                if written {
+                    if !folders.contains(folder) { folders.append(folder) }
+                } else {
+                    notes.append("cpu limit skipped: cannot set it in \(folder): \(Self.lastError())")
+                }
+            } else {
+                notes.append("cpu limit skipped: \(missing["cpu"] ?? "no cpu cgroup")")
+            }
+        }
+        return (folders, notes)
+    }
+
+    /// How many times the kernel's OOM killer has killed in `service`'s memory cgroup.
+    func oomKills(service: String) -> Int? {
+        guard let place = memory else { return nil }
+        let folder = "\(place.parent)/\(prefix)\(service)"
+        guard made.contains(folder) else { return nil }
+        let file = place.isV2 ? "memory.events" : "memory.oom_control"
+        guard let text = PidRecord.readSmallFile("\(folder)/\(file)") else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("oom_kill ") {
+            return Int(line.dropFirst("oom_kill ".count))
+        }
+        return nil
+    }
+
+    /// Removes every folder made (each must be empty: call once the services are stopped).
+    func removeAll() {
+        for folder in made { rmdir(folder) }
+        made.removeAll()
+    }
+
+    private func make(_ folder: String) -> Bool {
+        if made.contains(folder) { return true }
+        guard mkdir(folder, 0o755) == 0 || errno == EEXIST else { return false }
+        made.insert(folder)
+        return true
+    }
+
+    private func write(_ text: String, to path: String) -> Bool {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        return Glibc.write(fd, bytes, bytes.count) == bytes.count
+    }
+
+    private static func lastError() -> String { String(cString: strerror(errno)) }
+
+    /// `/proc/self/cgroup` as controller list → path (`""` for the v2 line `0::/path`).
+    private static func ownCgroups() -> [String: String] {
+        var paths: [String: String] = [:]
+        for line in (PidRecord.readSmallFile("/proc/self/cgroup") ?? "").split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3 else { continue }
+            paths[String(parts[1])] = String(parts[2])
+        }
+        return paths
+    }
+}

@@ -1,0 +1,23 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import IOInterface
+
+extension Builtins {
+    /// `daemon.health`, through the same path as any request: decoded, routed, run as a task on
+    /// the loop's executor, and across the blocking-work pool (``Offload``) and back. A loop
+    /// thread stuck in a handler, a starved executor or a wedged pool leaves it unanswered, and
+    /// the caller's deadline decides — unlike a protocol `ping`, answered in the read callback.
+    static func installHealth(into router: inout Router, configuration: HostConfiguration) {
+        guard !router.routes(Daemon.health.fullName) else { return }
+        let service = configuration.name
+        router.on(Daemon.health) { _, _ in
+            let start = ContinuousClock.now
+            try await Offload.run {}
+            let (seconds, attoseconds) = (ContinuousClock.now - start).components
+            return Daemon.Health(
+                service: service, pid: Int(getpid()),
+                offloadMicroseconds: Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000))
+        }
+    }
+}
