@@ -11,8 +11,12 @@ enum DeployFixture {
         return "/" + parts.joined(separator: "/")
     }()
 
-    /// The five verticals, in the manifest's order.
-    static let verticals = ["identity", "clinics", "notifications", "records", "appointments"]
+    /// The reference suite's five verticals, which the tests that make real calls know how to call.
+    static let referenceSuite = ["identity", "clinics", "notifications", "records", "appointments"]
+
+    /// Every service of the manifest, in its order: the reference suite, then any vertical
+    /// added since (`svc-supervisor new`).
+    static let verticals: [String] = (try? suiteManifest().services.map(\.name)) ?? referenceSuite
 
     /// `deploy/suite.toml` parsed for `layout`, as `svc-supervisor export systemd` parses it.
     static func suiteManifest(layout: SystemdLayout = SystemdLayout()) throws -> Manifest {

@@ -25,12 +25,12 @@ import Wire
         let loop = try EventLoop(name: "socket-activation-test")
         let client = ServiceClient(loop: loop, sockets: sockets, defaultTimeout: .seconds(20))
         defer {
-            for name in DeployFixture.verticals.reversed() { daemons[name]?.stop() }
+            for name in DeployFixture.referenceSuite.reversed() { daemons[name]?.stop() }
             client.close()
             loop.shutdown()
         }
 
-        for name in DeployFixture.verticals {
+        for name in DeployFixture.referenceSuite {
             let listener = try NotifyListener(path: directory.file("n-\(name)"))
             listeners[name] = listener
             let spec = try #require(manifest[name])
@@ -64,7 +64,7 @@ import Wire
             Appointments.list, .init(token: session.token, from: from, to: from.adding(.seconds(86_400 * 7))))
         #expect(listed.appointments.isEmpty)
 
-        for name in DeployFixture.verticals {
+        for name in DeployFixture.referenceSuite {
             #expect(listeners[name]?.waitFor("READY=1") == true, "\(name) never sent READY=1")
             // The activator exec'd the vertical in its own place: the pid it was given is the daemon.
             let pid = try #require(daemons[name]?.pid)

@@ -49,33 +49,13 @@ struct CallCommand: AsyncParsableCommand {
     private func perform() async throws {
         let descriptor = Contracts.operation("\(service).\(operation)")!
         let text = json == "-" ? Self.readStandardInput() : json
-        let body: [UInt8]
+        let input: MessageValue
         do {
-            body = try MessageValue(json: text, as: descriptor.input.schema).encoded(as: descriptor.input.schema)
+            input = try MessageValue(json: text, as: descriptor.input.schema)
         } catch {
             throw CLIError(status: 64, "\(descriptor.fullName) takes a \(descriptor.input.schema.name): \(error)")
         }
-        let sockets = connection.sockets
-        let loop = try EventLoop(name: "svc-supervisor-call")
-        let client = ServiceClient(loop: loop, sockets: sockets)
-        defer {
-            client.close()
-            loop.shutdown()
-        }
-        let reply: [UInt8]
-        do {
-            reply = try await client.callRaw(
-                service: service, operation: descriptor.fullName, body: body,
-                timeout: connection.deadline)
-        } catch {
-            // `error` is a ServiceError: callRaw throws nothing else.
-            let details = error.details.map { "  \($0.key): \($0.value)" }.joined(separator: "\n")
-            throw CLIError(
-                status: error.code == .unavailable ? 69 : 1,
-                "\(descriptor.fullName) failed: \(error.code): \(error.message)" + (details.isEmpty ? "" : "\n" + details))
-        }
-        let output = try MessageValue(decoding: reply, as: descriptor.output.schema)
-        print(try output.jsonText(as: descriptor.output.schema, pretty: true))
+        print(try await VerticalCall(connection: connection).send(descriptor, input))
     }
 
     static func unknown(service: String, operation: String) -> String {

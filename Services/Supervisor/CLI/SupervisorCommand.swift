@@ -13,7 +13,7 @@ struct SupervisorCommand: AsyncParsableCommand {
         subcommands: [
             UpCommand.self, StatusCommand.self, StartCommand.self, StopCommand.self, RestartCommand.self,
             LogsCommand.self,
-            ReloadCommand.self, DownCommand.self, CheckCommand.self, CallCommand.self, OperationsCommand.self,
-            ExportCommand.self, DescribeCommand.self,
+            ReloadCommand.self, DownCommand.self, CheckCommand.self, CallCommand.self, OpenCommand.self,
+            RoutesCommand.self, OperationsCommand.self, DescribeCommand.self, ExportCommand.self, NewCommand.self,
         ])
 }

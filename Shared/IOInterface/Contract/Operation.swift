@@ -16,13 +16,16 @@ public struct Operation<Input: WireMessage, Output: WireMessage>: Sendable {
     public let summary: String
     /// The error codes this operation may answer with, besides the ones any call may get.
     public let errors: [ErrorCode]
+    /// The URL path it can be opened at, if any (`svc-supervisor open`).
+    public let route: Route?
 
     /// Declares an operation.
-    public init(_ service: String, _ name: String, summary: String, errors: [ErrorCode] = []) {
+    public init(_ service: String, _ name: String, summary: String, errors: [ErrorCode] = [], route: Route? = nil) {
         self.service = service
         self.name = name
         self.summary = summary
         self.errors = errors
+        self.route = route
     }
 
     /// `service.operation`, as it travels in the envelope.
@@ -31,7 +34,8 @@ public struct Operation<Input: WireMessage, Output: WireMessage>: Sendable {
     /// The operation without its types: for registries, `describe` and the lock file.
     public var descriptor: OperationDescriptor {
         OperationDescriptor(
-            service: service, name: name, summary: summary, input: Input.self, output: Output.self, errors: errors)
+            service: service, name: name, summary: summary, input: Input.self, output: Output.self, errors: errors,
+            route: route)
     }
 }
 
@@ -49,6 +53,8 @@ public struct OperationDescriptor: Sendable, CustomStringConvertible {
     public let output: any WireMessage.Type
     /// The error codes it declares.
     public let errors: [ErrorCode]
+    /// The URL path it can be opened at, if any.
+    public let route: Route?
 
     /// `service.operation`.
     public var fullName: String { "\(service).\(name)" }

@@ -21,12 +21,13 @@ public enum Appointments: ServiceContract {
 
     /// Reads one of the caller's bookings.
     public static let get = Operation<AppointmentRef, Appointment>(
-        name, "get", summary: "Read one of your bookings.", errors: [.unauthenticated, .notFound, .permissionDenied])
+        name, "get", summary: "Read one of your bookings.", errors: [.unauthenticated, .notFound, .permissionDenied],
+        route: Route("/appointments/{id}"))
 
     /// Lists the caller's bookings that start within a window.
     public static let list = Operation<ListInput, AppointmentList>(
         name, "list", summary: "List your bookings starting within a time window, earliest first.",
-        errors: [.invalidInput, .unauthenticated])
+        errors: [.invalidInput, .unauthenticated], route: Route("/appointments"))
 
     public static let operations = [book.descriptor, cancel.descriptor, get.descriptor, list.descriptor]
 

@@ -17,29 +17,29 @@ public enum Clinics: ServiceContract {
 
     /// Looks a clinic up by id.
     public static let get = Operation<GetInput, Clinic>(
-        name, "get", summary: "Fetch one clinic by its id.", errors: [.notFound])
+        name, "get", summary: "Fetch one clinic by its id.", errors: [.notFound], route: Route("/clinics/{id}"))
 
     /// Finds clinics by name.
     public static let search = Operation<SearchInput, ClinicList>(
         name, "search", summary: "Find clinics whose name contains a text, ignoring case.",
-        errors: [.invalidInput])
+        errors: [.invalidInput], route: Route("/clinics/search", aliases: ["q": "name"]))
 
     /// Finds the clinics closest to a point.
     public static let nearest = Operation<NearestInput, NearbyClinics>(
         name, "nearest",
         summary: "List the clinics nearest a point by great-circle distance, closest first, optionally by service.",
-        errors: [.invalidInput])
+        errors: [.invalidInput], route: Route("/clinics/nearest", aliases: ["lat": "latitude", "lon": "longitude"]))
 
     /// Looks many clinics up at once; unknown ids are simply absent from the answer.
     public static let getMany = Operation<GetManyInput, ClinicList>(
         name, "getMany", summary: "Fetch the clinics with the given ids; unknown ids are left out.",
-        errors: [.invalidInput])
+        errors: [.invalidInput], route: Route("/clinics", aliases: ["id": "ids"]))
 
     /// Says whether a clinic offers a service and is open for a whole slot, in its own time zone.
     public static let checkSlot = Operation<CheckSlotInput, SlotCheck>(
         name, "checkSlot",
         summary: "Check that a clinic offers a service and is open for the whole of a slot, in its own time zone.",
-        errors: [.invalidInput, .notFound])
+        errors: [.invalidInput, .notFound], route: Route("/clinics/{clinicID}/slot"))
 
     public static let operations = [
         create.descriptor, get.descriptor, search.descriptor, nearest.descriptor, getMany.descriptor,

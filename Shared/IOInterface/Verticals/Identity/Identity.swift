@@ -28,7 +28,7 @@ public enum Identity: ServiceContract {
     /// Looks up the public profile of a user, for other verticals (e.g. notifications checks a recipient).
     public static let getUser = Operation<UserInput, UserProfile>(
         name, "getUser", summary: "Fetch a user's public profile (id and display name) by user id.",
-        errors: [.notFound])
+        errors: [.notFound], route: Route("/users/{userID}"))
 
     public static let operations = [
         register.descriptor, login.descriptor, authenticate.descriptor, logout.descriptor, getUser.descriptor,

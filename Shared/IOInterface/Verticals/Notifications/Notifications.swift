@@ -18,7 +18,7 @@ public enum Notifications: ServiceContract {
     /// Lists the caller's notifications, newest first.
     public static let inbox = Operation<InboxInput, Inbox>(
         name, "inbox", summary: "List the caller's notifications, newest first, with the unread count.",
-        errors: [.invalidInput, .unauthenticated, .unavailable])
+        errors: [.invalidInput, .unauthenticated, .unavailable], route: Route("/notifications"))
 
     /// Marks one of the caller's notifications as read.
     public static let markRead = Operation<MarkReadInput, Notification>(

@@ -15,12 +15,13 @@ public enum Records: ServiceContract {
     /// The caller's history, newest first, with clinic names.
     public static let history = Operation<HistoryInput, History>(
         name, "history", summary: "List the caller's entries, newest first, with the name of each entry's clinic.",
-        errors: [.invalidInput, .unauthenticated])
+        errors: [.invalidInput, .unauthenticated], route: Route("/records"))
 
     /// Pharmacies near a point, through ``Clinics/nearest``.
     public static let nearbyPharmacies = Operation<NearbyPharmaciesInput, Clinics.NearbyClinics>(
         name, "nearbyPharmacies", summary: "List the pharmacies nearest a point, closest first.",
-        errors: [.invalidInput, .unauthenticated, .unavailable])
+        errors: [.invalidInput, .unauthenticated, .unavailable],
+        route: Route("/pharmacies/nearest", aliases: ["lat": "latitude", "lon": "longitude"]))
 
     /// Deletes one of the caller's entries.
     public static let deleteEntry = Operation<DeleteEntryInput, Empty>(

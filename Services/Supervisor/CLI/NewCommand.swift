@@ -1,0 +1,87 @@
+import ArgumentParser
+import Glibc
+import ServiceKit
+import SupervisorEngine
+
+/// `svc-supervisor new NAME [--calls A,B]`: adds a vertical to the checkout in one command,
+/// after Boardy's module templates — its contract, its service, its tests, its manifest entry
+/// its targets and its systemd units — or changes nothing and says why.
+struct NewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "new",
+        abstract: "Create a new vertical in this checkout: contract, service, tests, manifest entry, targets.",
+        discussion: """
+            Example:
+              svc-supervisor new billing --calls identity
+            NAME is a lower-case letter followed by lower-case letters or digits. It refuses a name
+            that exists, and then changes nothing. Exit status: 0 when created, 64 when refused.
+            """)
+
+    @Argument(help: "The vertical's name, e.g. billing.")
+    var name: String
+
+    @Option(name: .long, parsing: .singleValue, help: "Verticals it calls, comma-separated (its depends_on).")
+    var calls: [String] = []
+
+    @Option(name: .long, help: "The checkout's root folder (default: the nearest folder up with Package.swift and deploy/suite.toml).")
+    var root: String?
+
+    @Flag(name: .long, help: "List what would be written, and write nothing.")
+    var dryRun = false
+
+    @Flag(name: .long, help: "Do not build vt-contracts to write the golden fixture and the lock (make contracts-update does it later).")
+    var skipFixtures = false
+
+    func run() throws {
+        do {
+            let peers = calls.flatMap { $0.split(separator: ",").map { String($0) } }.filter { !$0.isEmpty }
+            guard let root = root ?? Scaffold.findRoot(from: Self.currentDirectory()) else {
+                throw ScaffoldError.checkout("no Verticals checkout here: run it inside one, or pass --root")
+            }
+            var scaffold = try Scaffold(name: name, calls: peers, root: root)
+            try scaffold.regenerateSystemdUnits()
+            if !dryRun { try scaffold.apply() }
+            print(Self.report(scaffold, written: !dryRun))
+            if !dryRun && !skipFixtures { try Self.updateContracts(root: root, vertical: scaffold.vertical) }
+        } catch let error as ScaffoldError {
+            StandardError.write("error: \(error)\n")
+            throw ExitCode(64)
+        }
+    }
+
+    static func report(_ scaffold: Scaffold, written: Bool) -> String {
+        let v = scaffold.vertical
+        let calling = scaffold.calls.isEmpty ? "" : " (calls \(scaffold.calls.map(\.name).joined(separator: ", ")))"
+        let lines = scaffold.newFiles.map { "  + \($0.path)" } + scaffold.editedFiles.map { "  ~ \($0.path)" }
+        return """
+            \(written ? "created" : "would create") vertical \(v.name)\(calling):
+            \(lines.joined(separator: "\n"))
+            next:
+              make test                        # builds \(v.executable) and runs its tests with everyone else's
+              make run                         # starts the suite, \(v.name) included
+              svc-supervisor call \(v.name) hello '{"name": "Ada"}'
+              svc-supervisor open 'verticals://\(v.name)/hello?name=Ada'
+            """
+    }
+
+    /// Builds the checkout's `vt-contracts` (with the new contract compiled in) and runs its
+    /// `update`, which writes the vertical's golden fixture and adds it to the lock: the same
+    /// as `make contracts-update`. The build is the one `make test` reuses.
+    static func updateContracts(root: String, vertical: VerticalName) throws {
+        print("writing \(vertical.name)'s golden fixture and lock entry (swift build --product vt-contracts; vt-contracts update)…")
+        let quoted = "'" + root.replacing("'", with: "'\\''") + "'"
+        let script = "cd \(quoted) && swift build --product vt-contracts >/dev/null && "
+            + "\"$(swift build --show-bin-path)/vt-contracts\" update --root \(quoted)"
+        let status = system(script)
+        guard status == 0 else {
+            throw ScaffoldError.checkout(
+                "\(vertical.name) was created, but writing its contract fixture failed (status \(status)); "
+                    + "fix what the build says, then run: make contracts-update")
+        }
+    }
+
+    static func currentDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+        return getcwd(&buffer, buffer.count).map { String(cString: $0) } ?? "."
+    }
+}

@@ -1,0 +1,56 @@
+/// The three edits a new vertical makes to files that already exist: its targets in
+/// Package.swift, its contract in `Contracts.all`, its service in the manifest. Pure text in,
+/// text out, so a refusal changes nothing and the edits are tested without a checkout.
+enum CheckoutEdits {
+    /// Package.swift with `+ vertical("<Name>")` after the last `+ vertical(…)` line.
+    static func package(_ text: String, adding v: VerticalName) throws(ScaffoldError) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let last = lines.lastIndex(where: { $0.trimmingLeadingSpaces().hasPrefix("+ vertical(\"") }) else {
+            throw .checkout("Package.swift has no `+ vertical(\"Name\")` line to add \(v.typeName)'s targets after")
+        }
+        let indent = String(lines[last].prefix { $0 == " " })
+        lines.insert("\(indent)+ vertical(\"\(v.typeName)\")", at: last + 1)
+        return lines.joined(separator: "\n")
+    }
+
+    /// The contract list with `<Name>.self` appended to `Contracts.all`.
+    static func contracts(_ text: String, adding v: VerticalName) throws(ScaffoldError) -> String {
+        let marker = "public static let all: [any ServiceContract.Type] = ["
+        guard let start = text.range(of: marker), let close = text[start.upperBound...].firstIndex(of: "]") else {
+            throw .checkout("Shared/IOInterface/Contract/ServiceContract.swift has no `\(marker)…]` list")
+        }
+        let listed = text[start.upperBound..<close].trimmingTrailingSpace()
+        let separator = listed.hasSuffix(",") || listed.isEmpty ? " " : ", "
+        return String(text[..<start.upperBound]) + listed + separator + "\(v.typeName).self" + String(text[close...])
+    }
+
+    /// The manifest with a `[services.<name>]` table appended.
+    static func manifest(_ text: String, adding v: VerticalName, calls: [VerticalName]) -> String {
+        let dependsOn = calls.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        let calling = calls.isEmpty ? "" : " It calls \(calls.map(\.name).joined(separator: ", "))."
+        return text + (text.hasSuffix("\n") ? "" : "\n") + """
+
+            # \(v.typeName), created by `svc-supervisor new`: say here what it owns.\(calling)
+            [services.\(v.name)]
+            executable = "\(v.executable)"
+            depends_on = [\(dependsOn)]
+
+            """
+    }
+}
+
+extension StringProtocol {
+    /// The text without its leading spaces.
+    func trimmingLeadingSpaces() -> SubSequence {
+        drop { $0 == " " }
+    }
+}
+
+extension Substring {
+    /// The text without trailing spaces and newlines.
+    func trimmingTrailingSpace() -> String {
+        var text = self
+        while let last = text.last, last == " " || last == "\n" { text.removeLast() }
+        return String(text)
+    }
+}

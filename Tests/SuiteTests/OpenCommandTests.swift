@@ -1,0 +1,63 @@
+import Glibc
+import IOInterface
+import ProcessTesting
+import Testing
+
+/// `svc-supervisor open` and `routes` as a user runs them: real argv, real daemons.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct OpenCommandTests {
+    @Test func open_givenARouteWithAliasedQuery_callsTheOperationAndPrintsItsOutput() throws {
+        let suite = try SuiteLauncher()
+        try suite.start("clinics")
+        let result = try runCommand(
+            "svc-supervisor",
+            ["open", "--socket-dir", suite.sockets.path, "verticals://clinics/nearest?lat=53.48&lon=-2.24&limit=2"],
+            in: suite.directory)
+        #expect(result.status == 0, "\(result.standardError)")
+        let nearest = try Clinics.NearbyClinics(json: result.standardOutput)
+        #expect(nearest.clinics.count == 2)
+        #expect(nearest.clinics.first?.clinic.address.contains("Manchester") == true)
+    }
+
+    @Test func open_givenAPathParameter_fillsTheFieldAndAnswersTheVerticalsTypedError() throws {
+        let suite = try SuiteLauncher()
+        try suite.start("clinics")
+        let found = try runCommand(
+            "svc-supervisor", ["open", "--socket-dir", suite.sockets.path, "verticals://clinics/c_0001"], in: suite.directory)
+        #expect(found.status == 0, "\(found.standardError)")
+        #expect(try Clinics.Clinic(json: found.standardOutput).id == "c_0001")
+
+        let missing = try runCommand(
+            "svc-supervisor", ["open", "--socket-dir", suite.sockets.path, "/clinics/c_9999"], in: suite.directory)
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("notFound"), "\(missing.standardError)")
+    }
+
+    @Test(arguments: [
+        ("verticals://clinics/nearest?lat=north&lon=0", "lat (field latitude)"),
+        ("verticals://clinics/nearest?lon=0", "latitude"),
+        ("verticals://teleport/now", "no route matches /teleport/now"),
+        ("https://clinics/nearest", "scheme"),
+    ])
+    func open_givenAURLThatDoesNotMakeACall_refusesBeforeSendingAndSaysWhy(url: String, says: String) throws {
+        // No vertical runs: a refusal here cannot have come from one.
+        let directory = TemporaryDirectory()
+        let result = try runCommand(
+            "svc-supervisor", ["open", "--socket-dir", directory.file("sockets"), url], in: directory)
+        #expect(result.status == 64)
+        #expect(result.standardError.contains(says), "\(result.standardError)")
+    }
+
+    @Test func routes_listsEveryRoutedOperationWithItsParameters() throws {
+        let directory = TemporaryDirectory()
+        let result = try runCommand("svc-supervisor", ["routes"], in: directory)
+        #expect(result.status == 0)
+        let routed = Contracts.all.flatMap { $0.operations }.filter { $0.route != nil }
+        #expect(!routed.isEmpty)
+        for operation in routed {
+            #expect(result.standardOutput.contains(operation.fullName), "\(operation.fullName) missing")
+            #expect(result.standardOutput.contains(operation.route!.template))
+        }
+        #expect(result.standardOutput.contains("lat=latitude: double"))
+    }
+}
