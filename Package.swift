@@ -91,7 +91,7 @@ let package = Package(
             path: "Tests/Support/TestDaemon",
             swiftSettings: strict
         ),
-        .testTarget(name: "WireTests", dependencies: ["Wire", "IOInterface"], path: "Tests/WireTests"),
+        .testTarget(name: "WireTests", dependencies: ["Wire", "IOInterface", "ProcessTesting"], path: "Tests/WireTests"),
         .testTarget(
             name: "EventLoopTests", dependencies: ["EventLoop", "Wire"], path: "Tests/EventLoopTests",
             exclude: ["memcheck.sh"]
