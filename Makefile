@@ -1,11 +1,15 @@
 # Verticals — the commands a newcomer needs. Each installs what is missing first.
 #   make run     build and start the suite under svc-supervisor (deploy/suite.toml; Ctrl-C stops it)
-#   make test    build and run every test, then EventLoop's lifetime tests under ASan
+#   make test    build and run every test, then EventLoop's lifetime tests under ASan, then each fuzz target briefly
+#   make fuzz    run each libFuzzer target (Fuzz/) for FUZZ_SECONDS (default 60) from its committed seeds
 SWIFT       ?= swift
 RUN_DIR     ?= $(CURDIR)/.run
 TEST_FLAGS  ?=
+FUZZ_SECONDS ?= 60
+# Seconds per fuzz target in `make test`: a smoke run that the targets build, load their seeds and run.
+FUZZ_SMOKE_SECONDS ?= 3
 
-.PHONY: all deps build release run test memcheck clean
+.PHONY: all deps build release run test memcheck fuzz clean
 
 all: build
 
@@ -29,10 +33,16 @@ test: deps
 	$(SWIFT) build --build-tests
 	status=0; $(SWIFT) test --skip-build $(TEST_FLAGS) || status=$$?; bash scripts/kill-tagged.sh; exit $$status
 	bash Tests/EventLoopTests/memcheck.sh
+	bash scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
 
 # Handle and buffer lifetimes under AddressSanitizer (LeakSanitizer included).
 memcheck: deps
 	bash Tests/EventLoopTests/memcheck.sh
+
+# The decoders under libFuzzer + ASan: frame, envelope, every IOInterface body, the JSON of `call`, the
+# manifest. Prints executions and coverage per target; a crash lands in .build-fuzz/crashes/.
+fuzz: deps
+	bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf .build .build-* "$(RUN_DIR)"

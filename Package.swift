@@ -13,6 +13,9 @@ let package = Package(
     products: [
         .library(name: "ServiceKit", targets: ["ServiceKit"]),
         .library(name: "IOInterface", targets: ["IOInterface"]),
+        // For the fuzz package (Fuzz/), which links what it fuzzes from here.
+        .library(name: "Wire", targets: ["Wire"]),
+        .library(name: "SupervisorEngine", targets: ["SupervisorEngine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
