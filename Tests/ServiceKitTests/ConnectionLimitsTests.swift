@@ -69,10 +69,25 @@ struct PeerAccessTests {
 
     @Test func from_namesResolveAndUnknownNamesAreReported() {
         let access = PeerAccess.from(
-            environment: ["VERTICALS_ALLOWED_UIDS": "root,no-such-user-here", "VERTICALS_ALLOWED_GIDS": "root 42"], ownUID: 500)
+            environment: ["VERTICALS_ALLOWED_UIDS": "root,no-such-user-here", "VERTICALS_ALLOWED_GIDS": "root 42"],
+            service: "echo", ownUID: 500)
         #expect(access.allowedUIDs == [0])
         #expect(access.allowedGIDs == [0, 42])
         #expect(access.unresolved.count == 1)
         #expect(access.unresolved.first?.contains("no-such-user-here") == true)
+    }
+
+    @Test func internalOperations_onlyOwnUIDAndInternalUIDsMayCall() {
+        let access = PeerAccess.from(
+            environment: ["VERTICALS_INTERNAL_OPERATIONS": "send, other.thing", "VERTICALS_INTERNAL_UIDS": "700"],
+            service: "notifications", ownUID: 500)
+        #expect(access.internalOperations == ["notifications.send", "other.thing"])
+        let own = PeerCredentials(pid: 1, uid: 500, gid: 1)
+        let appointments = PeerCredentials(pid: 1, uid: 700, gid: 1)
+        let stranger = PeerCredentials(pid: 1, uid: 0, gid: 0)
+        #expect(access.allows(own, toCall: "notifications.send"))
+        #expect(access.allows(appointments, toCall: "notifications.send"))
+        #expect(!access.allows(stranger, toCall: "notifications.send"), "root may connect, not call internals")
+        #expect(access.allows(stranger, toCall: "notifications.inbox"))
     }
 }

@@ -60,6 +60,7 @@ struct PeerCredentialProcessTests {
     @Test(arguments: [
         ["VERTICALS_ALLOWED_UIDS": "\(strangerUID)"], ["VERTICALS_ALLOWED_UIDS": "1, 2,\(strangerUID)"],
         ["VERTICALS_ALLOWED_GIDS": "0"],
+        ["VERTICALS_ALLOWED_GIDS": "0", "VERTICALS_INTERNAL_OPERATIONS": "echo", "VERTICALS_INTERNAL_UIDS": "\(strangerUID)"],
     ])
     func callerOnTheAllowList_isServed(allowList: [String: String]) async throws {
         let suite = try SuiteFixture()
@@ -68,6 +69,20 @@ struct PeerCredentialProcessTests {
         defer { relay.stop() }
         let output = try await suite.client.call(TestEcho(service: "relay").relay, .init(target: "echo", text: "allowed"))
         #expect(output.echoed.text == "allowed")
+    }
+
+    @Test func internalOperation_calledByAConnectedStranger_isDeniedForThatRequest() async throws {
+        let suite = try SuiteFixture()
+        try suite.start("echo", extra: ["VERTICALS_ALLOWED_GIDS": "0", "VERTICALS_INTERNAL_OPERATIONS": "echo"])
+        let relay = try startStrangerRelay(suite)
+        defer { relay.stop() }
+        let error = await #expect(throws: ServiceError.self) {
+            try await suite.client.call(TestEcho(service: "relay").relay, .init(target: "echo", text: "internal"))
+        }
+        #expect(error?.code == .permissionDenied)
+        #expect(error?.message.contains("echo.echo is internal") == true)
+        // The daemon's own uid (the test's) may call it.
+        #expect(try await suite.client.call(TestEcho().echo, .init(text: "own")).text == "own")
     }
 
     @Test func rootCaller_isServedByADaemonOfAnotherUID() async throws {

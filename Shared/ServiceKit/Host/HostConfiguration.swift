@@ -46,7 +46,7 @@ public struct HostConfiguration: Sendable {
             name: name, socketDirectory: .from(environment: environment),
             activation: SocketActivation.from(environment: environment, pid: pid), environment: environment)
         configuration.limits = .from(environment: environment)
-        configuration.access = .from(environment: environment)
+        configuration.access = .from(environment: environment, service: name)
         if let text = environment["VERTICALS_DRAIN_SECONDS"], let value = Double(text), value >= 0 {
             configuration.drainTimeout = .milliseconds(Int64(value * 1000))
         }

@@ -13,6 +13,13 @@ import EventLoop
 /// runs as its own `verticals-<name>` user, give them one primary group and allow that gid.
 /// Everyone else gets `permissionDenied` on correlation id 0 and is disconnected.
 ///
+/// Internal operations: `VERTICALS_INTERNAL_OPERATIONS` names operations (`send` or
+/// `notifications.send`) that only the daemon's own uid and the uids in
+/// `VERTICALS_INTERNAL_UIDS` may call — e.g. `notifications.send` only from appointments' user.
+/// Other callers get `permissionDenied` for that request. Where every vertical shares one uid
+/// (svc-supervisor today) the kernel cannot tell them apart, so this separates nothing there;
+/// it does under systemd, where each vertical has its own user.
+///
 /// This is the second gate: the first is the file system (sockets 0660 in a 0750 folder).
 public struct PeerAccess: Sendable, Equatable {
     /// The uid every check allows besides root: the daemon's own.
@@ -23,6 +30,10 @@ public struct PeerAccess: Sendable, Equatable {
     public var allowedGIDs: Set<UInt32>
     /// Allow-list entries that named no number, user or group (they allow nobody).
     public var unresolved: [String]
+    /// Full names (`service.operation`) of the operations only internal callers may call.
+    public var internalOperations: Set<String> = []
+    /// Uids besides the daemon's own that may call ``internalOperations``.
+    public var internalUIDs: Set<UInt32> = []
 
     /// A policy allowing `ownUID`, root, and the given ids.
     public init(ownUID: UInt32 = geteuid(), allowedUIDs: Set<UInt32> = [], allowedGIDs: Set<UInt32> = [], unresolved: [String] = []) {
@@ -32,16 +43,14 @@ public struct PeerAccess: Sendable, Equatable {
         self.unresolved = unresolved
     }
 
-    /// The policy `VERTICALS_ALLOWED_UIDS` and `VERTICALS_ALLOWED_GIDS` describe.
-    public static func from(environment: [String: String], ownUID: UInt32 = geteuid()) -> PeerAccess {
+    /// The policy the `VERTICALS_ALLOWED_*` and `VERTICALS_INTERNAL_*` variables describe, for
+    /// vertical `service` (which names an internal operation given without its service).
+    public static func from(environment: [String: String], service: String, ownUID: UInt32 = geteuid()) -> PeerAccess {
         var access = PeerAccess(ownUID: ownUID)
-        for entry in entries(environment["VERTICALS_ALLOWED_UIDS"]) {
-            if let uid = UInt32(entry) ?? userID(named: entry) {
-                access.allowedUIDs.insert(uid)
-            } else {
-                access.unresolved.append("VERTICALS_ALLOWED_UIDS: no user \"\(entry)\"")
-            }
-        }
+        access.allowedUIDs = access.uids(environment, "VERTICALS_ALLOWED_UIDS")
+        access.internalUIDs = access.uids(environment, "VERTICALS_INTERNAL_UIDS")
+        access.internalOperations = Set(
+            entries(environment["VERTICALS_INTERNAL_OPERATIONS"]).map { $0.contains(".") ? $0 : "\(service).\($0)" })
         for entry in entries(environment["VERTICALS_ALLOWED_GIDS"]) {
             if let gid = UInt32(entry) ?? groupID(named: entry) {
                 access.allowedGIDs.insert(gid)
@@ -52,10 +61,29 @@ public struct PeerAccess: Sendable, Equatable {
         return access
     }
 
-    /// Whether `peer` may call; unknown credentials never may.
+    /// Whether `peer` may call `operation` (a full name), once connected.
+    public func allows(_ peer: PeerCredentials?, toCall operation: String) -> Bool {
+        guard !internalOperations.isEmpty, internalOperations.contains(operation) else { return true }
+        guard let peer else { return false }
+        return peer.uid == ownUID || internalUIDs.contains(peer.uid)
+    }
+
+    /// Whether `peer` may connect; unknown credentials never may.
     public func allows(_ peer: PeerCredentials?) -> Bool {
         guard let peer else { return false }
         return peer.uid == 0 || peer.uid == ownUID || allowedUIDs.contains(peer.uid) || allowedGIDs.contains(peer.gid)
+    }
+
+    private mutating func uids(_ environment: [String: String], _ variable: String) -> Set<UInt32> {
+        var uids: Set<UInt32> = []
+        for entry in Self.entries(environment[variable]) {
+            if let uid = UInt32(entry) ?? Self.userID(named: entry) {
+                uids.insert(uid)
+            } else {
+                unresolved.append("\(variable): no user \"\(entry)\"")
+            }
+        }
+        return uids
     }
 
     private static func entries(_ text: String?) -> [String] {

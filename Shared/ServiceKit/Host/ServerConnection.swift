@@ -92,6 +92,10 @@ final class ServerConnection: @unchecked Sendable {
                 details: [ErrorDetail("operation", envelope.operation)]))
             return
         }
+        if let refusal = host.operationRefusal(envelope.operation, peer: connection.peerCredentials) {
+            answer(id, refusal)
+            return
+        }
         guard inFlight.count < host.configuration.maxInFlightPerConnection else {
             answer(id, ServiceError(
                 .resourceExhausted,

@@ -22,6 +22,14 @@ extension ServiceHost {
         return nil
     }
 
+    /// Why the connection's `peer` may not call `operation` (an internal one), or nil when it may.
+    func operationRefusal(_ operation: String, peer: PeerCredentials?) -> ServiceError? {
+        guard !configuration.access.allows(peer, toCall: operation) else { return nil }
+        return ServiceError(
+            .permissionDenied, "\(operation) is internal: uid \(peer.map { "\($0.uid)" } ?? "unknown") may not call it",
+            details: [ErrorDetail("operation", operation)])
+    }
+
     /// Tells the caller why on correlation id 0, then closes once it has hung up (see
     /// `closeLingering`): what it sends meanwhile is read and dropped, never served.
     func refuse(_ connection: Connection, _ error: ServiceError) {
