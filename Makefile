@@ -30,10 +30,12 @@ run: build
 	"$$($(SWIFT) build --show-bin-path)/svc-supervisor" up --manifest deploy/suite.toml --run-dir "$(RUN_DIR)"
 
 # Whatever happens, no test daemon outlives the run: every child a test starts carries
-# VT_TEST_TAG=1, and scripts/kill-tagged.sh removes what a crashed run left behind.
+# VT_TEST_TAG=<this run's tag>, and scripts/kill-tagged.sh removes what a crashed run left behind
+# (only this run's: other runs on the machine have their own tags).
 test: deps
 	$(SWIFT) build --build-tests
-	status=0; $(SWIFT) test --skip-build $(TEST_FLAGS) || status=$$?; bash scripts/kill-tagged.sh; exit $$status
+	tag=run-$$$$-$$(date +%s); status=0; VT_TEST_TAG=$$tag $(SWIFT) test --skip-build $(TEST_FLAGS) || status=$$?; \
+		VT_TEST_TAG=$$tag bash scripts/kill-tagged.sh; exit $$status
 	bash Tests/EventLoopTests/memcheck.sh
 	bash scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
 
@@ -46,8 +48,9 @@ memcheck: deps
 # p50/p99 latency and each daemon's memory at start and end.
 soak: deps
 	$(SWIFT) build --build-tests
-	status=0; VT_SOAK_SECONDS=$(SOAK_SECONDS) $(SWIFT) test --skip-build --filter FaultInjectionTests || status=$$?; \
-		bash scripts/kill-tagged.sh; exit $$status
+	tag=soak-$$$$-$$(date +%s); status=0; \
+		VT_TEST_TAG=$$tag VT_SOAK_SECONDS=$(SOAK_SECONDS) $(SWIFT) test --skip-build --filter FaultInjectionTests || status=$$?; \
+		VT_TEST_TAG=$$tag bash scripts/kill-tagged.sh; exit $$status
 
 # The decoders under libFuzzer + ASan: frame, envelope, every IOInterface body, the JSON of `call`, the
 # manifest. Prints executions and coverage per target; a crash lands in .build-fuzz/crashes/.

@@ -33,7 +33,7 @@ public func runCommand(
     posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     var env = environment
-    env["VT_TEST_TAG"] = "1"
+    env["VT_TEST_TAG"] = testTag
     env["PATH"] = env["PATH"] ?? "/usr/bin:/bin"
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -23,7 +23,7 @@ public final class DaemonProcess {
     public init(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws {
         let path = executable.hasPrefix("/") ? executable : "\(Self.productsDirectory)/\(executable)"
         var env = environment
-        env["VT_TEST_TAG"] = "1"
+        env["VT_TEST_TAG"] = testTag
         env["PATH"] = env["PATH"] ?? "/usr/bin:/bin"
         if env["VERTICALS_LOG_LEVEL"] == nil { env["VERTICALS_LOG_LEVEL"] = "warning" }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
@@ -127,3 +127,8 @@ public func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool
     }
     return condition()
 }
+
+/// The tag every child a test starts carries as `VT_TEST_TAG`: the test run's own (`make test`
+/// sets a value unique to the run, so its clean-up kills only its own leftovers, not those of
+/// another run on the same machine), else "1".
+public let testTag: String = getenv("VT_TEST_TAG").map { String(cString: $0) } ?? "1"
