@@ -23,19 +23,23 @@ struct FaultInjectionTests {
         let suite = try SupervisedSuite()
         try await suite.up()
         #expect(await suite.waitUntilAllReady(), "the suite never came up")
-        let clinic = try #require(try await suite.client.call(
-            Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 1, service: .gp)).clinics.first?.clinic)
-        let perRound = soakSeconds > 0 ? 150 : 80
-        let slots = await openSlots(suite.client, clinic: clinic.id, count: perRound)
-        #expect(slots.count == perRound, "clinics had only \(slots.count) open slots")
+        // Each round books a clinic and days no earlier round used, so capacity never refuses it.
+        let clinics = try await suite.client.call(
+            Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 20, service: .gp)
+        ).clinics.map(\.clinic.id)
+        let perRound = 80
 
         let started = ContinuousClock.now
         var round = 0
         var stats = SoakStats(residentAtStart: suite.residentBytes())
         repeat {
             round += 1
+            let clinic = clinics[(round - 1) % clinics.count]
+            let firstDay = 1 + (round - 1) / clinics.count * 10
+            let slots = await openSlots(suite.client, clinic: clinic, fromDay: firstDay, count: perRound)
+            #expect(slots.count == perRound, "clinic \(clinic) had only \(slots.count) open slots")
             let patient = try await suite.newPatient("p\(round)")
-            let booker = Booker(client: suite.client, token: patient, clinic: clinic.id, slots: slots, round: round)
+            let booker = Booker(client: suite.client, token: patient, clinic: clinic, slots: slots, round: round)
             let booking = Task { await booker.run() }
             for victim in Self.victims {
                 try await Task.sleep(for: .milliseconds(150))
@@ -46,7 +50,7 @@ struct FaultInjectionTests {
             let outcome = await booking.value
             stats.add(outcome)
             #expect(outcome.failures.isEmpty, "bookings failed for good: \(outcome.failures.prefix(3))")
-            try await verify(suite, patient: patient, outcome: outcome, slots: slots)
+            stats.discrepancies += try await verify(suite, patient: patient, outcome: outcome, slots: slots)
         } while round < 2 || ContinuousClock.now - started < .seconds(soakSeconds)
         #expect(await suite.waitUntilAllReady())
         if soakSeconds > 0 {
@@ -56,7 +60,10 @@ struct FaultInjectionTests {
     }
 
     /// Every acknowledged booking stored once and nothing else; one notification per booking.
-    private func verify(_ suite: SupervisedSuite, patient: String, outcome: Booker.Outcome, slots: [Timestamp]) async throws {
+    /// Returns how many bookings and notifications were lost, extra or doubled (0 when it passes).
+    private func verify(
+        _ suite: SupervisedSuite, patient: String, outcome: Booker.Outcome, slots: [Timestamp]
+    ) async throws -> Int {
         let client = suite.client
         let window = Appointments.ListInput(
             token: patient, from: slots.first!.adding(.seconds(-3_600)), to: slots.last!.adding(.seconds(3_600)),
@@ -77,13 +84,16 @@ struct FaultInjectionTests {
         let expected = Set(acknowledged.map { "appointments.booked:\($0)" })
         #expect(keys.count == expected.count, "\(keys.count) notifications for \(expected.count) bookings")
         #expect(Set(keys) == expected, "notifications and bookings differ")
+        let storedIDs = Set(stored.map(\.id))
+        return storedIDs.symmetricDifference(acknowledged).count + (stored.count - storedIDs.count)
+            + Set(keys).symmetricDifference(expected).count + (keys.count - Set(keys).count)
     }
 
-    /// `count` non-overlapping 20-minute GP slots clinics says are open, from tomorrow on.
-    private func openSlots(_ client: ServiceClient, clinic: String, count: Int) async -> [Timestamp] {
+    /// `count` non-overlapping 20-minute GP slots clinics says are open, from `fromDay` days on.
+    private func openSlots(_ client: ServiceClient, clinic: String, fromDay: Int, count: Int) async -> [Timestamp] {
         let today = Timestamp.now.microsecondsSinceEpoch / 86_400_000_000 * 86_400
         var slots: [Timestamp] = []
-        for day in 1..<120 {
+        for day in fromDay..<(fromDay + 60) {
             for half in 18..<36 {  // 09:00 to 17:30 UTC, every half hour
                 let start = Timestamp(secondsSinceEpoch: today + Int64(day) * 86_400 + Int64(half) * 1_800)
                 let check = try? await client.call(

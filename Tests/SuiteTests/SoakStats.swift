@@ -2,6 +2,8 @@
 /// first attempt to acknowledgement, and each daemon's memory at the start and the end.
 struct SoakStats {
     let residentAtStart: [String: Int]
+    /// Bookings and notifications lost, extra or doubled, over every round.
+    var discrepancies = 0
     private var acknowledged = 0
     private var failures = 0
     private var retries = 0
@@ -34,7 +36,7 @@ struct SoakStats {
             soak: errors by code: \(errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
             soak: booking latency (first attempt to acknowledgement) p50 \(percentile(0.5)), p99 \(percentile(0.99))
             soak: resident memory \(memory.joined(separator: ", "))
-            soak: lost or duplicated bookings and notifications: 0 (each round verified)
+            soak: lost, extra or duplicated bookings and notifications: \(discrepancies)
             """
     }
 }
