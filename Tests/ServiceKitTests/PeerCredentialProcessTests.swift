@@ -24,17 +24,28 @@ struct PeerCredentialProcessTests {
         mkdir(bin, 0o755)
         let copy = "\(bin)/vt-testd"
         try copyExecutable(from: "\(DaemonProcess.productsDirectory)/vt-testd", to: copy)
-        let relay = try DaemonProcess(
-            "/usr/bin/setpriv", ["--reuid=\(Self.strangerUID)", "--regid=0", "--clear-groups", copy, "relay"],
-            environment: suite.environment())
         let path = suite.socket("relay")
-        #expect(eventually { (try? RawClient(path: path)) != nil }, "the relay never listened at \(path)")
-        return relay
+        for _ in 1...3 {
+            let relay = try DaemonProcess(
+                "/usr/bin/setpriv", ["--reuid=\(Self.strangerUID)", "--regid=0", "--clear-groups", copy, "relay"],
+                environment: suite.environment())
+            let listening = eventually {
+                (try? RawClient(path: path)) != nil || relay.waitForExit(timeout: .milliseconds(1)) != nil
+            }
+            if listening, relay.exitStatus == nil { return relay }
+            usleep(200_000)  // it exited (ETXTBSY from exec): the copy is free again soon
+        }
+        Issue.record("the relay never listened at \(path)")
+        throw RawSocketError("relay")
     }
 
-    /// Copies through a close-on-exec descriptor: a write descriptor inherited by a process another
-    /// test spawns meanwhile would keep the copy busy, and exec would fail with ETXTBSY.
+    /// A hard link when both sides share a file system (nothing is written, so nothing is busy);
+    /// else a copy through a close-on-exec descriptor. Even so, a process another test forks
+    /// while the copy is open holds it until it execs, and an exec of the copy then fails with
+    /// ETXTBSY: hence the short settle, and ``startStrangerRelay`` trying again.
     private func copyExecutable(from source: String, to destination: String) throws {
+        if link(source, destination) == 0 { return }
+        defer { usleep(100_000) }
         guard let bytes = FileManager.default.contents(atPath: source) else { throw RawSocketError("read \(source)") }
         let fd = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
         guard fd >= 0 else { throw RawSocketError("create \(destination)") }
