@@ -1,8 +1,10 @@
 # Verticals — the commands a newcomer needs. Each installs what is missing first.
 #   make run     build and start the suite under svc-supervisor (deploy/suite.toml; Ctrl-C stops it)
-#   make test    build and run every test, then EventLoop's lifetime tests under ASan
+#   make test    build and run every test, then EventLoop's lifetime tests under ASan, then each fuzz target briefly
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the release binaries, systemd units, sysusers/tmpfiles files
 #   make contracts-update   after a deliberate contract change: rewrite Tests/Contracts' lock and golden fixtures
+#   make soak    book under repeated kill -9 of the suite's daemons and the supervisor for SOAK_SECONDS (default 600)
+#   make fuzz    run each libFuzzer target (Fuzz/) for FUZZ_SECONDS (default 60) from its committed seeds
 SWIFT       ?= swift
 RUN_DIR     ?= $(CURDIR)/.run
 TEST_FLAGS  ?=
@@ -11,8 +13,12 @@ DESTDIR     ?=
 # The build `make install` installs from (debug is quicker to try the recipe with).
 CONFIGURATION ?= release
 PROGRAMS    := svc-identity svc-clinics svc-notifications svc-records svc-appointments svc-supervisor vt-exec
+FUZZ_SECONDS ?= 60
+SOAK_SECONDS ?= 600
+# Seconds per fuzz target in `make test`: a smoke run that the targets build, load their seeds and run.
+FUZZ_SMOKE_SECONDS ?= 3
 
-.PHONY: all deps build release exec-shim run test memcheck install contracts-check contracts-update clean
+.PHONY: all deps build release exec-shim run test memcheck install contracts-check contracts-update fuzz soak clean
 
 all: build
 
@@ -47,6 +53,7 @@ test: deps
 	tag="run-$$$$-$$(date +%s)"; status=0; VT_TEST_TAG="$$tag" $(SWIFT) test --skip-build $(TEST_FLAGS) || status=$$?; \
 		bash scripts/kill-tagged.sh "$$tag"; exit $$status
 	bash Tests/EventLoopTests/memcheck.sh
+	bash scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
 
 # Handle and buffer lifetimes under AddressSanitizer (LeakSanitizer included).
 memcheck: deps
@@ -81,6 +88,20 @@ contracts-check: deps
 contracts-update: deps
 	$(SWIFT) build --product vt-contracts
 	"$$($(SWIFT) build --show-bin-path)/vt-contracts" update --root "$(CURDIR)" $(if $(ALLOW_BREAKING),--allow-breaking)
+
+# Rounds of booking while kill -9 takes appointments, identity, notifications and svc-supervisor;
+# each round checks nothing was lost or doubled. Prints bookings, retries, errors by code,
+# p50/p99 latency and each daemon's memory at start and end.
+soak: deps
+	$(SWIFT) build --build-tests
+	tag=soak-$$$$-$$(date +%s); status=0; \
+		VT_TEST_TAG=$$tag VT_SOAK_SECONDS=$(SOAK_SECONDS) $(SWIFT) test --skip-build --filter FaultInjectionTests || status=$$?; \
+		bash scripts/kill-tagged.sh "$$tag"; exit $$status
+
+# The decoders under libFuzzer + ASan: frame, envelope, every IOInterface body, the JSON of `call`, the
+# manifest. Prints executions and coverage per target; a crash lands in .build-fuzz/crashes/.
+fuzz: deps
+	bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf .build .build-* "$(RUN_DIR)"

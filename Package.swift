@@ -13,6 +13,9 @@ let package = Package(
     products: [
         .library(name: "ServiceKit", targets: ["ServiceKit"]),
         .library(name: "IOInterface", targets: ["IOInterface"]),
+        // For the fuzz package (Fuzz/), which links what it fuzzes from here.
+        .library(name: "Wire", targets: ["Wire"]),
+        .library(name: "SupervisorEngine", targets: ["SupervisorEngine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
@@ -116,7 +119,7 @@ let package = Package(
             ],
             path: "Tests/Contracts/Tests"
         ),
-        .testTarget(name: "WireTests", dependencies: ["Wire", "IOInterface"], path: "Tests/WireTests"),
+        .testTarget(name: "WireTests", dependencies: ["Wire", "IOInterface", "ProcessTesting"], path: "Tests/WireTests"),
         .testTarget(
             name: "EventLoopTests", dependencies: ["EventLoop", "Wire"], path: "Tests/EventLoopTests",
             exclude: ["memcheck.sh"]

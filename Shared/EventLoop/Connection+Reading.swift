@@ -11,6 +11,14 @@ extension Connection {
         updateReading()
     }
 
+    /// Bytes received but not yet delivered as a frame: a frame still arriving, or whole frames
+    /// held back while reading is paused. A host uses it to time out a client that starts a
+    /// frame and never finishes it.
+    public var bufferedInboundByteCount: Int {
+        loop.preconditionInEventLoop()
+        return decoder.bufferedByteCount
+    }
+
     /// Starts or stops libuv reading to match the owner's wish, backpressure and framing state.
     func updateReading() {
         let shouldRead = wantsReading && state == .open && !isPausedForBackpressure && !framingFailed

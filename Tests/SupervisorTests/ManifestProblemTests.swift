@@ -12,6 +12,32 @@ import Testing
         #expect(problem.message.contains("not valid TOML"))
     }
 
+    /// Found by fuzz-manifest: toml++ asserts (aborting svc-supervisor) on a key that starts with
+    /// a character outside ASCII; the parser reports it as a syntax error before toml++ sees it.
+    @Test(arguments: [
+        ("[services.a]\nexecutable = \"x\"\n[\u{E9}]\n", 3), ("\u{FFFD} = 1\n", 1), ("[\u{FFFD}]\n", 1),
+        ("[services.a]\nexecutable = \"x\"\nenv = { \u{E9} = \"1\" }\n", 3),
+        ("[services.a]\nexecutable = \"x\"\n[+services.b]\n", 3), ("[[ =x]]\n", 1),
+    ])
+    func keyStartingOutsideASCII_isASyntaxErrorNotACrash(text: String, line: Int) throws {
+        let problems = ManifestFixture.problems(text)
+        let problem = try #require(problems.only(service: nil, key: nil))
+        #expect(problem.message.hasPrefix("line \(line), column "))
+        #expect(problem.message.contains("outside ASCII") || problem.message.contains("a table name starts with"))
+    }
+
+    @Test func nonASCIIInStringsAndComments_isStillAccepted() throws {
+        let text = """
+            # Caf\u{E9} clinic \u{2014} comments may hold anything
+            [services.caf]
+            executable = "true"
+            env = { GREETING = "h\u{E9}llo \\" \u{1F600}", NOTE = 'caf\u{E9}', LONG = \"\"\"
+            multi \u{E9}
+            line\"\"\" }
+            """
+        #expect(ManifestFixture.problems(text).isEmpty)
+    }
+
     @Test func unknownKey_suggestsTheClosestKnownOne() throws {
         let problems = ManifestFixture.problems("[services.one]\nexecutable = \"true\"\ndependson = []\n")
         let problem = try #require(problems.only(service: "one", key: "dependson"))

@@ -81,6 +81,29 @@ struct EnvelopeTests {
         #expect(try traced.readByte() == 0x42, "and the body still starts where it should")
     }
 
+    /// Found by fuzz-envelope: 255 bytes of 0xC4 read as 255 U+FFFD (765 bytes), which no
+    /// envelope can carry, so the envelope did not survive being framed again.
+    @Test(arguments: [[UInt8](repeating: 0xC4, count: 255), [0x30, 0x0A, 0x30], [0xF0, 0x90, 0x80]])
+    func envelope_traceparentNotPrintableASCII_readsAsAbsentAndReencodesTheSame(trace: [UInt8]) throws {
+        let prefix = written(Envelope(kind: .cancel, correlationID: 7))
+        let payload = Array(prefix.dropLast()) + [UInt8(trace.count)] + trace + [0x42]
+        var reader = ByteReader(payload)
+        let read = try Envelope.read(from: &reader)
+        #expect(read.traceparent == nil)
+        #expect(try reader.readByte() == 0x42)
+        var again = ByteReader(written(read))
+        #expect(try Envelope.read(from: &again) == read)
+    }
+
+    /// Found by fuzz-envelope: 500 bytes of 0xC4 are within the 512-byte limit, but read as 1,500
+    /// bytes of U+FFFD, a name no envelope may carry: rejected like any name over the limit.
+    @Test func envelope_operationOverTheLimitOnceInvalidBytesAreReplaced_isRejected() {
+        let name = [UInt8](repeating: 0xC4, count: 500)
+        let payload: [UInt8] = [1, 1] + [UInt8](repeating: 0, count: 8) + [0x01, 0xF4] + name + [UInt8](repeating: 0, count: 9)
+        var reader = ByteReader(payload)
+        #expect(throws: EnvelopeError.operationTooLong(1_500)) { try Envelope.read(from: &reader) }
+    }
+
     @Test func envelopeErrors_sayWhatWasWrong() {
         #expect(EnvelopeError.truncated.description.contains("ends inside its envelope"))
         #expect(EnvelopeError.unsupportedVersion(2).description.contains("version 2"))

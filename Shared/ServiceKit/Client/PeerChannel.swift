@@ -19,7 +19,9 @@ final class PeerChannel {
     private let timers: TimerQueue
     private let logger: Logger
     private var state = State.idle
-    private var pending: [UInt64: (call: PendingCall, timer: UInt64)] = [:]
+    // The request bytes stay with each call until answered, so a connection the callee closes
+    // unread (``ServiceError/unreadDetail``) can be replayed on a new one.
+    private var pending: [UInt64: (call: PendingCall, timer: UInt64, bytes: [UInt8])] = [:]
     private var unsent: [(id: UInt64, bytes: [UInt8])] = []
     private var closedForGood = false
 
@@ -39,7 +41,7 @@ final class PeerChannel {
             return
         }
         let timer = timers.schedule(at: call.deadline.instant) { [weak self] in self?.deadlinePassed(call.id) }
-        pending[call.id] = (call, timer)
+        pending[call.id] = (call, timer, bytes)
         switch state {
         case .connected(let connection):
             connection.write(bytes)
@@ -128,10 +130,14 @@ final class PeerChannel {
                 complete(id, .failure(ServiceError(.protocolError, "\(service) sent an undecodable error: \(error)")))
                 return
             }
-            if id == 0 {
-                // About the connection itself: the callee is closing it.
+            if id == 0, error.details.contains(ServiceError.unreadDetail) {
+                // The callee closes the connection having served nothing still pending: send it all again.
+                resendOnANewConnection(leaving: connection)
+            } else if id == 0 {
+                // About the connection itself: the callee is closing it, so stop using it now.
                 logger.warning("\(service) reported a connection error: \(error)")
                 failAll(error)
+                connection.close()
             } else {
                 complete(id, .failure(error))
             }
@@ -140,6 +146,15 @@ final class PeerChannel {
         case .request, .cancel, .ping:
             broken(connection, ServiceError(.protocolError, "\(service) sent a \(message.envelope.kind) frame to its client"))
         }
+    }
+
+    private func resendOnANewConnection(leaving connection: Connection) {
+        if case .connected(let current) = state, current === connection { state = .idle }
+        connection.onClose = nil
+        connection.onFrame = nil
+        connection.close()
+        unsent = pending.map { ($0.key, $0.value.bytes) }.sorted { $0.id < $1.id }
+        if !unsent.isEmpty, case .idle = state { connect() }
     }
 
     private func complete(_ id: UInt64, _ result: Result<Message, ServiceError>) {

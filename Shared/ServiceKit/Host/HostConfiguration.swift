@@ -11,10 +11,20 @@ public struct HostConfiguration: Sendable {
     public var socketDirectory: SocketDirectory
     /// The inherited listening sockets, if the service manager passed any.
     public var activation: SocketActivation?
-    /// The largest frame accepted from a client (default 4 MiB).
-    public var maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize
-    /// Requests one connection may have in flight; past it, `resourceExhausted`.
-    public var maxInFlightPerConnection: Int = 1024
+    /// Every bound a client is held to (frame size, in-flight, connections, buffers, timeouts).
+    public var limits = ConnectionLimits()
+    /// Who may connect (`SO_PEERCRED`): the daemon's own uid, root and the allow-lists.
+    public var access = PeerAccess()
+    /// The largest frame accepted from a client (default 4 MiB); see ``limits``.
+    public var maxFrameSize: Int {
+        get { limits.maxFrameSize }
+        set { limits.maxFrameSize = newValue }
+    }
+    /// Requests one connection may have in flight; past it, `resourceExhausted`. See ``limits``.
+    public var maxInFlightPerConnection: Int {
+        get { limits.maxInFlightPerConnection }
+        set { limits.maxInFlightPerConnection = newValue }
+    }
     /// How long SIGTERM waits for in-flight requests before closing anyway.
     public var drainTimeout: Duration = .seconds(10)
     /// The environment the configuration was read from (for `NOTIFY_SOCKET`, `WATCHDOG_USEC`).
@@ -29,14 +39,14 @@ public struct HostConfiguration: Sendable {
     }
 
     /// The configuration both hosts imply: socket hand-off from `LISTEN_*`, else the
-    /// socket directory; `VERTICALS_MAX_FRAME_BYTES` and `VERTICALS_DRAIN_SECONDS` override limits.
+    /// socket directory; the ``ConnectionLimits`` variables, the ``PeerAccess`` allow-lists and
+    /// `VERTICALS_DRAIN_SECONDS` override the defaults.
     public static func from(environment: [String: String], name: String, pid: Int32) -> HostConfiguration {
         var configuration = HostConfiguration(
             name: name, socketDirectory: .from(environment: environment),
             activation: SocketActivation.from(environment: environment, pid: pid), environment: environment)
-        if let text = environment["VERTICALS_MAX_FRAME_BYTES"], let value = Int(text), value > 0 {
-            configuration.maxFrameSize = value
-        }
+        configuration.limits = .from(environment: environment)
+        configuration.access = .from(environment: environment, service: name)
         if let text = environment["VERTICALS_DRAIN_SECONDS"], let value = Double(text), value >= 0 {
             configuration.drainTimeout = .milliseconds(Int64(value * 1000))
         }

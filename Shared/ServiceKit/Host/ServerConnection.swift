@@ -20,6 +20,13 @@ final class ServerConnection: @unchecked Sendable {
     private unowned let host: ServiceHost
     private var inFlight: [UInt64: InFlight] = [:]
     private var logger: Logger
+    /// Frames received so far; the timeout sweep compares it between looks (see `+Timeouts`).
+    var framesReceived: UInt64 = 0
+    var framesAtLastSweep: UInt64 = 0
+    /// When the sweep last saw the frame count change (or the connection arrive).
+    var quietSince = ContinuousClock.now
+    /// When the sweep first saw part of a frame waiting for the rest, if it does now.
+    var partialFrameSince: ContinuousClock.Instant?
 
     init(connection: Connection, host: ServiceHost) {
         self.connection = connection
@@ -42,6 +49,7 @@ final class ServerConnection: @unchecked Sendable {
     }
 
     private func received(_ payload: [UInt8]) {
+        framesReceived &+= 1
         let message: Message
         do {
             message = try Message(payload: payload)
@@ -82,6 +90,10 @@ final class ServerConnection: @unchecked Sendable {
             answer(id, ServiceError(
                 .unimplemented, "\(host.configuration.name) has no operation \"\(envelope.operation)\"",
                 details: [ErrorDetail("operation", envelope.operation)]))
+            return
+        }
+        if let refusal = host.operationRefusal(envelope.operation, peer: connection.peerCredentials) {
+            answer(id, refusal)
             return
         }
         guard inFlight.count < host.configuration.maxInFlightPerConnection else {
@@ -127,7 +139,15 @@ final class ServerConnection: @unchecked Sendable {
         // Absent when the deadline passed or the caller cancelled: that answer was already given.
         guard let entry = inFlight.removeValue(forKey: id) else { return }
         if let timer = entry.deadlineTimer { host.timers.cancel(timer) }
-        if !connection.isClosed { connection.write(frame) }
+        if !connection.isClosed {
+            connection.write(frame)
+            let limit = host.configuration.limits.maxOutboundBytes
+            if connection.queuedByteCount > limit {
+                // Backpressure stopped its reading, yet replies already owed pile up: it does not read.
+                logger.notice("closing a connection that does not read its replies: over \(limit) bytes queued")
+                connection.close()
+            }
+        }
         host.requestFinished()
     }
 
@@ -144,9 +164,14 @@ final class ServerConnection: @unchecked Sendable {
     }
 
     private func protocolError(correlationID: UInt64, _ reason: String) {
-        logger.notice("protocol error, closing connection: \(reason)")
-        answer(correlationID, ServiceError(.protocolError, reason))
-        connection.closeAfterFlush()
+        close(correlationID: correlationID, ServiceError(.protocolError, reason))
+    }
+
+    /// Answers `error` on `correlationID` (0: about the connection), then closes once it is written.
+    func close(correlationID: UInt64 = 0, _ error: ServiceError) {
+        logger.notice("closing connection: \(error.code): \(error.message)")
+        answer(correlationID, error)
+        connection.closeLingering(timers: host.timers)
     }
 
     private func closed() {

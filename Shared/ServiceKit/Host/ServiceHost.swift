@@ -30,7 +30,9 @@ public final class ServiceHost: @unchecked Sendable {
     let notifier: Notifier
 
     private var listener: UnixListener?
-    private var connections: [UInt64: ServerConnection] = [:]
+    private(set) var connections: [UInt64: ServerConnection] = [:]
+    /// Checks connections against the timeouts; runs only while there are connections.
+    var sweepTimer: LoopTimer?
     private var watchdog: LoopTimer?
     private(set) var isDraining = false
     private var drainTimer: UInt64?
@@ -99,7 +101,8 @@ public final class ServiceHost: @unchecked Sendable {
 
     private func startOnLoop() throws {
         loop.preconditionInEventLoop()
-        let options = ConnectionOptions(maxFrameSize: configuration.maxFrameSize)
+        let options = configuration.limits.connectionOptions
+        for problem in configuration.access.unresolved { logger.warning("ignoring an allow-list entry: \(problem)") }
         let listener: UnixListener
         if let activation = configuration.activation, let fd = activation.listeningFD(for: configuration.name) {
             activation.consume()
@@ -121,13 +124,19 @@ public final class ServiceHost: @unchecked Sendable {
             connection.close()
             return
         }
+        if let refusal = admissionRefusal(for: connection) {
+            refuse(connection, refusal)
+            return
+        }
         let server = ServerConnection(connection: connection, host: self)
         connections[connection.id] = server
         server.start()
+        startSweeping()
     }
 
     func connectionClosed(_ server: ServerConnection) {
         connections[server.connection.id] = nil
+        stopSweepingIfIdle()
         if isDraining { finishDrainIfIdle() }
     }
 
@@ -164,6 +173,8 @@ public final class ServiceHost: @unchecked Sendable {
         for server in connections.values { server.connection.closeAfterFlush() }
         watchdog?.close()
         watchdog = nil
+        sweepTimer?.close()
+        sweepTimer = nil
         for watcher in signalWatchers { watcher.close() }
         signalWatchers.removeAll()
         if let drainTimer { timers.cancel(drainTimer) }

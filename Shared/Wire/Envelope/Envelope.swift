@@ -85,9 +85,17 @@ public struct Envelope: Sendable, Equatable {
                 throw EnvelopeError.operationTooLong(operationLength)
             }
             let operation = try reader.readUTF8(operationLength)
+            // The limit holds for the name as read: U+FFFD replacing invalid bytes can triple it.
+            guard operation.utf8.count <= maxOperationLength else {
+                throw EnvelopeError.operationTooLong(operation.utf8.count)
+            }
             let deadline = try reader.readUInt64BE()
             let traceLength = Int(try reader.readByte())
-            let traceparent = traceLength == 0 ? nil : try reader.readUTF8(traceLength)
+            let trace = traceLength == 0 ? nil : try reader.readUTF8(traceLength)
+            // A traceparent is printable ASCII; any other bytes are no trace context, so none is
+            // passed on (W3C: an unparseable traceparent restarts the trace). Kept as read, the
+            // U+FFFD replacements could push it past 255 bytes, and it would not re-encode.
+            let traceparent = trace.flatMap { text in text.utf8.allSatisfy { (0x20..<0x7f).contains($0) } ? text : nil }
             return Envelope(
                 kind: kind, correlationID: correlationID, operation: operation,
                 deadlineMicroseconds: deadline, traceparent: traceparent)

@@ -81,6 +81,16 @@ public final class DaemonProcess {
         return user + system
     }
 
+    /// The process's resident memory in bytes (`VmRSS` of /proc/PID/status), nil once it is gone.
+    public func residentBytes() -> Int? {
+        guard let text = readFile("/proc/\(pid)/status"),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return nil }
+        let fields = line.split(separator: " ")
+        guard fields.count >= 2, let kilobytes = Int(fields[1]) else { return nil }
+        return kilobytes * 1024
+    }
+
     /// SIGTERM, then SIGKILL if it lingers.
     public func stop() {
         guard exitStatus == nil else { return }
@@ -117,3 +127,4 @@ public func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool
     }
     return condition()
 }
+

@@ -44,6 +44,18 @@ public final class RawClient {
         }
     }
 
+    /// Writes as much of `bytes` as the socket takes without blocking; returns how much that was
+    /// (0 when its buffer is full: the peer does not read). For clients that never read.
+    public func sendWithoutBlocking(_ bytes: [UInt8]) -> Int {
+        let written = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        return max(0, written)
+    }
+
+    /// Closes the sending half (`shutdown(SHUT_WR)`): the peer sees end of stream, replies still come.
+    public func finishSending() {
+        shutdown(fd, Int32(SHUT_WR))
+    }
+
     /// Sends a request frame with `body`.
     public func sendRequest(id: UInt64, operation: String, body: [UInt8], deadlineMicroseconds: UInt64 = 0) throws {
         try send(Message.frame(

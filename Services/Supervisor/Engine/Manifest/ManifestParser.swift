@@ -96,6 +96,10 @@ public enum ManifestParser {
     private static func parseTOML(
         _ text: String, headers: TableHeaders, problems: inout [ManifestProblem]
     ) -> [String: ManifestValue]? {
+        if let problem = ManifestCharacters.problem(in: text) {
+            problems.append(problem)
+            return nil
+        }
         do {
             return ManifestValue.entries(of: try TOMLTable(string: text))
         } catch let error as TOMLParseError {

@@ -1,0 +1,34 @@
+// swift-tools-version:6.1
+// libFuzzer targets for Verticals' decoders, in a package of their own: a fuzz target (which has
+// no main; libFuzzer provides it) in the root package would break a plain `swift build`.
+// Built and run by `make fuzz` / scripts/fuzz.sh with -sanitize=fuzzer,address.
+import Foundation
+import PackageDescription
+
+// The root package's identity is the name of its folder (a clone may be named anything).
+let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent
+
+func fuzzTarget(_ name: String, _ folder: String, _ products: [String]) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: products.map { .product(name: $0, package: root) } + ["FuzzSupport"],
+        path: "Targets/\(folder)",
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+    )
+}
+
+let package = Package(
+    name: "VerticalsFuzz",
+    dependencies: [.package(path: "..")],
+    targets: [
+        fuzzTarget("fuzz-frame", "Frame", ["Wire"]),
+        fuzzTarget("fuzz-envelope", "Envelope", ["Wire"]),
+        // The libFuzzer driver, and every IOInterface message type in one fixed order.
+        .target(
+            name: "FuzzSupport", dependencies: [.product(name: "IOInterface", package: root)], path: "Targets/Support"),
+        fuzzTarget("fuzz-body", "Body", ["Wire", "IOInterface"]),
+        fuzzTarget("fuzz-json", "JSON", ["Wire", "IOInterface"]),
+        fuzzTarget("fuzz-manifest", "Manifest", ["SupervisorEngine"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,74 @@
+import EventLoop
+import Wire
+
+/// What one daemon grants its clients: every bound a hostile or broken client could
+/// otherwise push past, each with a safe default and an environment variable to change it.
+///
+/// | limit | default | variable | past it |
+/// |---|---|---|---|
+/// | ``maxFrameSize`` | 4 MiB | `VERTICALS_MAX_FRAME_BYTES` | `protocolError`, connection closed |
+/// | ``maxInFlightPerConnection`` | 1024 | `VERTICALS_MAX_IN_FLIGHT` | that request answered `resourceExhausted` |
+/// | ``maxConnections`` | 1024 | `VERTICALS_MAX_CONNECTIONS` | the new connection gets `resourceExhausted`, closed |
+/// | ``outboundHighWater`` | 1 MiB | `VERTICALS_OUTBOUND_HIGH_WATER_BYTES` | the connection stops being read until it drains |
+/// | ``maxOutboundBytes`` | 16 MiB | `VERTICALS_MAX_OUTBOUND_BYTES` | the connection is closed (its peer does not read) |
+/// | ``handshakeTimeout`` | 10 s | `VERTICALS_HANDSHAKE_TIMEOUT_SECONDS` | no first frame: `deadlineExceeded`, closed |
+/// | ``frameTimeout`` | 10 s | `VERTICALS_FRAME_TIMEOUT_SECONDS` | a frame begun but not finished: `deadlineExceeded`, closed |
+/// | ``idleTimeout`` | 600 s | `VERTICALS_IDLE_TIMEOUT_SECONDS` | nothing in flight, no frame: `unavailable` (retryable), closed |
+///
+/// A value that does not parse, or is not positive, is ignored (the default stays), so a typo
+/// never turns a limit off.
+public struct ConnectionLimits: Sendable, Equatable {
+    /// The largest frame payload accepted from a client.
+    public var maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize
+    /// Requests one connection may have in flight at once.
+    public var maxInFlightPerConnection: Int = 1024
+    /// Client connections the daemon holds open at once.
+    public var maxConnections: Int = 1024
+    /// Queued reply bytes above which a connection stops being read (backpressure); it reads
+    /// again at a quarter of this.
+    public var outboundHighWater: Int = 1 << 20
+    /// Queued reply bytes above which the connection is closed: its peer sends but does not read.
+    public var maxOutboundBytes: Int = 16 << 20
+    /// How long a new connection may take to send its first whole frame.
+    public var handshakeTimeout: Duration = .seconds(10)
+    /// How long a frame, once begun, may take to arrive whole (a byte-a-second client).
+    public var frameTimeout: Duration = .seconds(10)
+    /// How long a connection with nothing in flight may stay silent before it is closed.
+    public var idleTimeout: Duration = .seconds(600)
+
+    /// The defaults.
+    public init() {}
+
+    /// The defaults, overridden by whichever `VERTICALS_*` variables of the table are set.
+    public static func from(environment: [String: String]) -> ConnectionLimits {
+        var limits = ConnectionLimits()
+        func integer(_ name: String) -> Int? {
+            environment[name].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+        }
+        func seconds(_ name: String) -> Duration? {
+            guard let value = environment[name].flatMap({ Double($0) }), value > 0, value.isFinite else { return nil }
+            return .milliseconds(Int64(min(value, 1e9) * 1000))
+        }
+        if let value = integer("VERTICALS_MAX_FRAME_BYTES") { limits.maxFrameSize = min(value, Int(UInt32.max)) }
+        if let value = integer("VERTICALS_MAX_IN_FLIGHT") { limits.maxInFlightPerConnection = value }
+        if let value = integer("VERTICALS_MAX_CONNECTIONS") { limits.maxConnections = value }
+        if let value = integer("VERTICALS_OUTBOUND_HIGH_WATER_BYTES") { limits.outboundHighWater = value }
+        if let value = integer("VERTICALS_MAX_OUTBOUND_BYTES") { limits.maxOutboundBytes = value }
+        if let value = seconds("VERTICALS_HANDSHAKE_TIMEOUT_SECONDS") { limits.handshakeTimeout = value }
+        if let value = seconds("VERTICALS_FRAME_TIMEOUT_SECONDS") { limits.frameTimeout = value }
+        if let value = seconds("VERTICALS_IDLE_TIMEOUT_SECONDS") { limits.idleTimeout = value }
+        return limits
+    }
+
+    /// The options each accepted ``Connection`` gets from these limits.
+    var connectionOptions: ConnectionOptions {
+        ConnectionOptions(maxFrameSize: maxFrameSize, highWaterMark: outboundHighWater, lowWaterMark: outboundHighWater / 4)
+    }
+
+    /// How often the host checks its connections against the timeouts: a quarter of the
+    /// shortest, between 50 ms and 5 s, so a timeout fires at most a quarter late.
+    var sweepInterval: Duration {
+        let shortest = min(handshakeTimeout, frameTimeout, idleTimeout)
+        return max(.milliseconds(50), min(.seconds(5), shortest / 4))
+    }
+}

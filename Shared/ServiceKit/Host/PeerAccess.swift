@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EventLoop
+
+/// Who may call a daemon, decided from the kernel's word about the caller (`SO_PEERCRED`)
+/// when it connects — before a single byte of it is read.
+///
+/// Allowed: the daemon's own effective uid (a suite whose verticals share one user, as under
+/// `svc-supervisor`), root, and any uid or primary gid on the allow-lists
+/// `VERTICALS_ALLOWED_UIDS` / `VERTICALS_ALLOWED_GIDS` (numbers or names, separated by commas
+/// or spaces; a manifest sets them with `env = { ... }`). Under systemd, where each vertical
+/// runs as its own `verticals-<name>` user, give them one primary group and allow that gid.
+/// Everyone else gets `permissionDenied` on correlation id 0 and is disconnected.
+///
+/// Internal operations: `VERTICALS_INTERNAL_OPERATIONS` names operations (`send` or
+/// `notifications.send`) that only the daemon's own uid and the uids in
+/// `VERTICALS_INTERNAL_UIDS` may call — e.g. `notifications.send` only from appointments' user.
+/// Other callers get `permissionDenied` for that request. Where every vertical shares one uid
+/// (svc-supervisor today) the kernel cannot tell them apart, so this separates nothing there;
+/// it does under systemd, where each vertical has its own user.
+///
+/// This is the second gate: the first is the file system (sockets 0660 in a 0750 folder).
+public struct PeerAccess: Sendable, Equatable {
+    /// The uid every check allows besides root: the daemon's own.
+    public var ownUID: UInt32
+    /// Further uids allowed.
+    public var allowedUIDs: Set<UInt32>
+    /// Primary gids allowed.
+    public var allowedGIDs: Set<UInt32>
+    /// Allow-list entries that named no number, user or group (they allow nobody).
+    public var unresolved: [String]
+    /// Full names (`service.operation`) of the operations only internal callers may call.
+    public var internalOperations: Set<String> = []
+    /// Uids besides the daemon's own that may call ``internalOperations``.
+    public var internalUIDs: Set<UInt32> = []
+
+    /// A policy allowing `ownUID`, root, and the given ids.
+    public init(ownUID: UInt32 = geteuid(), allowedUIDs: Set<UInt32> = [], allowedGIDs: Set<UInt32> = [], unresolved: [String] = []) {
+        self.ownUID = ownUID
+        self.allowedUIDs = allowedUIDs
+        self.allowedGIDs = allowedGIDs
+        self.unresolved = unresolved
+    }
+
+    /// The policy the `VERTICALS_ALLOWED_*` and `VERTICALS_INTERNAL_*` variables describe, for
+    /// vertical `service` (which names an internal operation given without its service).
+    public static func from(environment: [String: String], service: String, ownUID: UInt32 = geteuid()) -> PeerAccess {
+        var access = PeerAccess(ownUID: ownUID)
+        access.allowedUIDs = access.uids(environment, "VERTICALS_ALLOWED_UIDS")
+        access.internalUIDs = access.uids(environment, "VERTICALS_INTERNAL_UIDS")
+        access.internalOperations = Set(
+            entries(environment["VERTICALS_INTERNAL_OPERATIONS"]).map { $0.contains(".") ? $0 : "\(service).\($0)" })
+        for entry in entries(environment["VERTICALS_ALLOWED_GIDS"]) {
+            if let gid = UInt32(entry) ?? groupID(named: entry) {
+                access.allowedGIDs.insert(gid)
+            } else {
+                access.unresolved.append("VERTICALS_ALLOWED_GIDS: no group \"\(entry)\"")
+            }
+        }
+        return access
+    }
+
+    /// Whether `peer` may call `operation` (a full name), once connected.
+    public func allows(_ peer: PeerCredentials?, toCall operation: String) -> Bool {
+        guard !internalOperations.isEmpty, internalOperations.contains(operation) else { return true }
+        guard let peer else { return false }
+        return peer.uid == ownUID || internalUIDs.contains(peer.uid)
+    }
+
+    /// Whether `peer` may connect; unknown credentials never may.
+    public func allows(_ peer: PeerCredentials?) -> Bool {
+        guard let peer else { return false }
+        return peer.uid == 0 || peer.uid == ownUID || allowedUIDs.contains(peer.uid) || allowedGIDs.contains(peer.gid)
+    }
+
+    private mutating func uids(_ environment: [String: String], _ variable: String) -> Set<UInt32> {
+        var uids: Set<UInt32> = []
+        for entry in Self.entries(environment[variable]) {
+            if let uid = UInt32(entry) ?? Self.userID(named: entry) {
+                uids.insert(uid)
+            } else {
+                unresolved.append("\(variable): no user \"\(entry)\"")
+            }
+        }
+        return uids
+    }
+
+    private static func entries(_ text: String?) -> [String] {
+        guard let text else { return [] }
+        return text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+    }
+
+    private static func userID(named name: String) -> UInt32? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getpwnam_r(name, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
+        return entry.pw_uid
+    }
+
+    private static func groupID(named name: String) -> UInt32? {
+        var entry = group()
+        var result: UnsafeMutablePointer<group>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getgrnam_r(name, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
+        return entry.gr_gid
+    }
+}

@@ -1,0 +1,41 @@
+import Wire
+
+/// A connection's timeouts, checked by the host's sweep (see `ServiceHost+Timeouts.swift`): the
+/// first frame must come within the handshake timeout, a frame once begun must finish within
+/// the frame timeout, and a connection with nothing in flight is closed after the idle timeout.
+///
+/// The sweep sees state only when it looks, so each clock starts at the first look that finds
+/// its condition: a timeout fires between its duration and its duration plus a sweep interval
+/// late, never early.
+extension ServerConnection {
+    func enforceTimeouts(now: ContinuousClock.Instant, limits: ConnectionLimits) {
+        guard !connection.isClosed else { return }
+        // Bytes of a frame still arriving (not whole frames held back by backpressure).
+        let receiving = connection.bufferedInboundByteCount > 0 && !connection.isReadingPaused
+        if framesReceived != framesAtLastSweep {
+            framesAtLastSweep = framesReceived
+            quietSince = now
+            partialFrameSince = receiving ? now : nil
+            return
+        }
+        if !receiving {
+            partialFrameSince = nil
+        } else if partialFrameSince == nil {
+            partialFrameSince = now
+        }
+        if framesReceived == 0 {
+            guard now - quietSince > limits.handshakeTimeout else { return }
+            close(ServiceError(.deadlineExceeded, "no whole frame within \(limits.handshakeTimeout) of connecting"))
+        } else if let partialFrameSince {
+            guard now - partialFrameSince > limits.frameTimeout else { return }
+            close(ServiceError(
+                .deadlineExceeded,
+                "a frame begun was not finished within \(limits.frameTimeout) (\(connection.bufferedInboundByteCount) bytes of it came)"))
+        } else if inFlightCount == 0, now - quietSince > limits.idleTimeout {
+            // Nothing in flight and nothing read since: whatever the client sends now was never seen.
+            close(ServiceError(
+                .unavailable, "idle for \(limits.idleTimeout): closing; connect again", details: [ServiceError.unreadDetail],
+                retryable: true))
+        }
+    }
+}

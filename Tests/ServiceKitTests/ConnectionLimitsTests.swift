@@ -1,0 +1,93 @@
+import EventLoop
+import ServiceKit
+import Testing
+
+struct ConnectionLimitsTests {
+    @Test func from_emptyEnvironment_givesTheSafeDefaults() {
+        let limits = ConnectionLimits.from(environment: [:])
+        #expect(limits == ConnectionLimits())
+        #expect(limits.maxFrameSize == 4 << 20)
+        #expect(limits.maxInFlightPerConnection == 1024)
+        #expect(limits.maxConnections == 1024)
+        #expect(limits.handshakeTimeout == .seconds(10))
+        #expect(limits.idleTimeout == .seconds(600))
+    }
+
+    @Test func from_everyVariable_overridesItsLimit() {
+        let limits = ConnectionLimits.from(environment: [
+            "VERTICALS_MAX_FRAME_BYTES": "1024", "VERTICALS_MAX_IN_FLIGHT": "8", "VERTICALS_MAX_CONNECTIONS": "3",
+            "VERTICALS_OUTBOUND_HIGH_WATER_BYTES": "4096", "VERTICALS_MAX_OUTBOUND_BYTES": "65536",
+            "VERTICALS_HANDSHAKE_TIMEOUT_SECONDS": "0.5", "VERTICALS_FRAME_TIMEOUT_SECONDS": "2",
+            "VERTICALS_IDLE_TIMEOUT_SECONDS": "30",
+        ])
+        #expect(limits.maxFrameSize == 1024)
+        #expect(limits.maxInFlightPerConnection == 8)
+        #expect(limits.maxConnections == 3)
+        #expect(limits.outboundHighWater == 4096)
+        #expect(limits.maxOutboundBytes == 65536)
+        #expect(limits.handshakeTimeout == .milliseconds(500))
+        #expect(limits.frameTimeout == .seconds(2))
+        #expect(limits.idleTimeout == .seconds(30))
+    }
+
+    @Test(arguments: ["0", "-5", "lots", "", "nan", "inf"])
+    func from_valueThatIsNotPositive_keepsTheDefaultSoNoLimitTurnsOff(text: String) {
+        let limits = ConnectionLimits.from(environment: [
+            "VERTICALS_MAX_CONNECTIONS": text, "VERTICALS_IDLE_TIMEOUT_SECONDS": text, "VERTICALS_MAX_FRAME_BYTES": text,
+        ])
+        #expect(limits == ConnectionLimits())
+    }
+
+    @Test func hostConfiguration_readsTheLimitsAndTheAllowLists() {
+        let configuration = HostConfiguration.from(
+            environment: ["VERTICALS_MAX_IN_FLIGHT": "2", "VERTICALS_ALLOWED_UIDS": "1001, 1002", "VERTICALS_ALLOWED_GIDS": "0"],
+            name: "echo", pid: 1)
+        #expect(configuration.maxInFlightPerConnection == 2)
+        #expect(configuration.access.allowedUIDs == [1001, 1002])
+        #expect(configuration.access.allowedGIDs == [0])
+    }
+}
+
+struct PeerAccessTests {
+    let access = PeerAccess(ownUID: 500, allowedUIDs: [700], allowedGIDs: [900])
+
+    @Test(arguments: [
+        (PeerCredentials(pid: 1, uid: 0, gid: 0), true),
+        (PeerCredentials(pid: 1, uid: 500, gid: 500), true),
+        (PeerCredentials(pid: 1, uid: 700, gid: 1), true),
+        (PeerCredentials(pid: 1, uid: 800, gid: 900), true),
+        (PeerCredentials(pid: 1, uid: 800, gid: 800), false),
+        (PeerCredentials(pid: 1, uid: 65534, gid: 65534), false),
+    ])
+    func allows_ownUIDRootAndTheAllowListsOnly(peer: PeerCredentials, allowed: Bool) {
+        #expect(access.allows(peer) == allowed)
+    }
+
+    @Test func allows_unknownCredentials_never() {
+        #expect(!access.allows(nil))
+    }
+
+    @Test func from_namesResolveAndUnknownNamesAreReported() {
+        let access = PeerAccess.from(
+            environment: ["VERTICALS_ALLOWED_UIDS": "root,no-such-user-here", "VERTICALS_ALLOWED_GIDS": "root 42"],
+            service: "echo", ownUID: 500)
+        #expect(access.allowedUIDs == [0])
+        #expect(access.allowedGIDs == [0, 42])
+        #expect(access.unresolved.count == 1)
+        #expect(access.unresolved.first?.contains("no-such-user-here") == true)
+    }
+
+    @Test func internalOperations_onlyOwnUIDAndInternalUIDsMayCall() {
+        let access = PeerAccess.from(
+            environment: ["VERTICALS_INTERNAL_OPERATIONS": "send, other.thing", "VERTICALS_INTERNAL_UIDS": "700"],
+            service: "notifications", ownUID: 500)
+        #expect(access.internalOperations == ["notifications.send", "other.thing"])
+        let own = PeerCredentials(pid: 1, uid: 500, gid: 1)
+        let appointments = PeerCredentials(pid: 1, uid: 700, gid: 1)
+        let stranger = PeerCredentials(pid: 1, uid: 0, gid: 0)
+        #expect(access.allows(own, toCall: "notifications.send"))
+        #expect(access.allows(appointments, toCall: "notifications.send"))
+        #expect(!access.allows(stranger, toCall: "notifications.send"), "root may connect, not call internals")
+        #expect(access.allows(stranger, toCall: "notifications.inbox"))
+    }
+}

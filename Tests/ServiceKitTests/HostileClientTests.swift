@@ -1,0 +1,254 @@
+import Glibc
+import ProcessTesting
+import ServiceKit
+import Testing
+import TestSupport
+import Wire
+
+/// Clients that break the rules, against a live `vt-testd` in its own process. After each, the
+/// bad connection got a typed error or was closed, a well-behaved client is still served, and
+/// the daemon's resident memory stays under ``HostileClientTests/residentBound``.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct HostileClientTests {
+    /// The memory bound every daemon here must stay under: vt-testd idles at about 10 MiB;
+    /// the limits (frame 4 MiB, outbound 16 MiB per connection at worst) keep it far below this.
+    static let residentBound = 64 << 20
+    let echo = TestEcho()
+
+    /// A well-behaved call still succeeds promptly, and the daemon's memory is bounded.
+    private func expectStillServing(_ suite: SuiteFixture, _ daemon: DaemonProcess) async throws {
+        let start = ContinuousClock.now
+        let output = try await suite.client.call(echo.echo, .init(text: "still serving"), timeout: .seconds(2))
+        #expect(output.text == "still serving")
+        #expect(ContinuousClock.now - start < .seconds(1), "a well-behaved call waited on the hostile one")
+        let resident = try #require(daemon.residentBytes())
+        #expect(resident < Self.residentBound, "vt-testd holds \(resident >> 20) MiB")
+    }
+
+    /// Whether `raw` gets a typed error frame of `code` (if `code` is given) and then end of stream.
+    private func expectErrorThenClosed(_ raw: RawClient, _ code: ErrorCode?) {
+        var sawError = false
+        while true {
+            switch raw.receive() {
+            case .message(let message):
+                if message.envelope.kind == .error, let error = try? message.decodeBody(as: ServiceError.self) {
+                    sawError = code == nil || error.code == code
+                    if !sawError { Issue.record("got \(error.code): \(error.message), wanted \(String(describing: code))") }
+                }
+            case .closed:
+                if code != nil { #expect(sawError, "closed without a \(String(describing: code)) error frame") }
+                return
+            case .timedOut:
+                Issue.record("the hostile connection stayed open")
+                return
+            }
+        }
+    }
+
+    @Test func truncatedFrameThenClose_isDroppedAndOthersAreServed() async throws {
+        let suite = try SuiteFixture()
+        let daemon = try suite.start()
+        for cut in [1, 3, 4, 20] {
+            let raw = try RawClient(path: suite.socket())
+            let frame = Message.frame(Envelope(kind: .request, correlationID: 1, operation: "echo.echo"), rawBody: [1, 2, 3])
+            try raw.send(Array(frame.prefix(cut)))
+            raw.finishSending()
+            expectErrorThenClosed(raw, nil)
+        }
+        try await expectStillServing(suite, daemon)
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
+    func randomBytes_getProtocolErrorOrCloseAndOthersAreServed(seed: UInt64) async throws {
+        let suite = try SuiteFixture()
+        let daemon = try suite.start()
+        var generator = SeededGenerator(seed: seed)
+        let noise = generator.bytes(4096)
+        // Raw noise (its "length" is almost surely out of range), then noise under a valid length.
+        for bytes in [noise, [0, 0, 0x10, 0] + noise] {
+            let raw = try RawClient(path: suite.socket())
+            _ = raw.sendWithoutBlocking(bytes)
+            expectErrorThenClosed(raw, .protocolError)
+        }
+        try await expectStillServing(suite, daemon)
+    }
+
+    @Test(arguments: [MessageKind.response, .error, .event, .pong])
+    func frameOfAServersKind_answersProtocolErrorAndCloses(kind: MessageKind) async throws {
+        let suite = try SuiteFixture()
+        let daemon = try suite.start()
+        let raw = try RawClient(path: suite.socket())
+        try raw.send(Message.frame(Envelope(kind: kind, correlationID: 5, operation: "echo.echo"), rawBody: []))
+        let answer = try #require(raw.receiveError())
+        #expect(answer.error.code == .protocolError)
+        #expect(answer.envelope.correlationID == 5)
+        expectErrorThenClosed(raw, nil)
+        try await expectStillServing(suite, daemon)
+    }
+
+    @Test func manyUnknownOperations_eachAnswersUnimplementedOnOneConnection() async throws {
+        let suite = try SuiteFixture()
+        let daemon = try suite.start()
+        let raw = try RawClient(path: suite.socket())
+        for id in 1...200 {
+            try raw.sendRequest(id: UInt64(id), operation: "echo.nothing\(id)", body: [])
+        }
+        for id in 1...200 {
+            let answer = try #require(raw.receiveError())
+            #expect(answer.envelope.correlationID == UInt64(id))
+            #expect(answer.error.code == .unimplemented)
+        }
+        try await expectStillServing(suite, daemon)
+    }
+
+    @Test func thousandConnectionsOpenedAndAbandoned_leaveTheDaemonServingWithinBound() async throws {
+        let suite = try SuiteFixture()
+        let daemon = try suite.start()
+        var abandoned: [RawClient] = []
+        for _ in 0..<1000 { abandoned.append(try RawClient(path: suite.socket())) }
+        try await expectStillServing(suite, daemon)
+        abandoned.removeAll()  // closes all 1,000 without a word
+        try await expectStillServing(suite, daemon)
+        for _ in 0..<1000 { _ = try RawClient(path: suite.socket()) }  // opened and closed at once
+        try await expectStillServing(suite, daemon)
+    }
+
+    @Test func connectionsPastTheLimit_getResourceExhaustedAndAreClosed() async throws {
+        let suite = try SuiteFixture()
+        let daemon = try suite.start(extra: ["VERTICALS_MAX_CONNECTIONS": "20"])
+        var held: [RawClient] = []
+        for _ in 0..<19 {
+            let raw = try RawClient(path: suite.socket())
+            try raw.send(Message.frame(Envelope(kind: .ping, correlationID: 1), rawBody: []))
+            guard case .message = raw.receive() else { throw RawSocketError("no pong") }
+            held.append(raw)
+        }
+        // The client's own connection is the twentieth.
+        _ = try await suite.client.call(echo.echo, .init(text: "twentieth"))
+        let extra = try RawClient(path: suite.socket())
+        let refusal = try #require(extra.receiveError())
+        #expect(refusal.error.code == .resourceExhausted)
+        #expect(refusal.envelope.correlationID == 0)
+        expectErrorThenClosed(extra, nil)
+        held.removeAll()
+        #expect(eventually { (try? RawClient(path: suite.socket()))?.pingAnswered() == true })
+        try await expectStillServing(suite, daemon)
+    }
+
+    @Test func requestsPastTheInFlightLimit_answerResourceExhaustedAndTheRestComplete() async throws {
+        let suite = try SuiteFixture()
+        let daemon = try suite.start(extra: ["VERTICALS_MAX_IN_FLIGHT": "4"])
+        let raw = try RawClient(path: suite.socket())
+        let slow = TestEcho.EchoInput(text: "slow", delayMilliseconds: 300).encodedBody()
+        for id in 1...5 { try raw.sendRequest(id: UInt64(id), operation: "echo.echo", body: slow) }
+        var answers: [UInt64: MessageKind] = [:]
+        for _ in 1...5 {
+            guard case .message(let message) = raw.receive() else { break }
+            answers[message.envelope.correlationID] = message.envelope.kind
+        }
+        #expect(answers == [1: .response, 2: .response, 3: .response, 4: .response, 5: .error])
+        try await expectStillServing(suite, daemon)
+    }
+
+    @Test func silentNewConnection_isClosedAfterTheHandshakeTimeout() async throws {
+        let suite = try SuiteFixture()
+        let daemon = try suite.start(extra: ["VERTICALS_HANDSHAKE_TIMEOUT_SECONDS": "0.5"])
+        let raw = try RawClient(path: suite.socket())
+        expectErrorThenClosed(raw, .deadlineExceeded)
+        try await expectStillServing(suite, daemon)
+    }
+
+    @Test func clientSendingAByteASecond_isClosedAfterTheFrameTimeout() async throws {
+        let suite = try SuiteFixture()
+        // Scaled down: a byte every 250 ms against a 1 s frame timeout (defaults: 10 s, a byte a second).
+        let daemon = try suite.start(extra: ["VERTICALS_FRAME_TIMEOUT_SECONDS": "1"])
+        let raw = try RawClient(path: suite.socket(), receiveTimeout: .milliseconds(250))
+        #expect(raw.pingAnswered())
+        let frame = Message.frame(
+            Envelope(kind: .request, correlationID: 2, operation: "echo.echo"),
+            rawBody: TestEcho.EchoInput(text: String(repeating: "x", count: 100)).encodedBody())
+        var error: ServiceError?
+        var sent = 0
+        trickle: for byte in frame {
+            guard raw.sendWithoutBlocking([byte]) == 1 else { break }
+            sent += 1
+            switch raw.receive() {
+            case .timedOut: continue
+            case .closed: break trickle
+            case .message(let message):
+                error = try? message.decodeBody(as: ServiceError.self)
+                break trickle
+            }
+        }
+        #expect(sent < frame.count, "the whole frame trickled in before the timeout")
+        #expect(sent <= 12, "the frame timeout of 1 s let \(sent) bytes at 4 a second in")
+        #expect(error?.code == .deadlineExceeded)
+        try await expectStillServing(suite, daemon)
+    }
+
+    @Test func idleConnection_isClosedWithARetryableUnavailable() async throws {
+        let suite = try SuiteFixture()
+        let daemon = try suite.start(extra: ["VERTICALS_IDLE_TIMEOUT_SECONDS": "0.5"])
+        let raw = try RawClient(path: suite.socket())
+        #expect(raw.pingAnswered())
+        let answer = try #require(raw.receiveError())
+        #expect(answer.error.code == .unavailable)
+        #expect(answer.error.retryable)
+        expectErrorThenClosed(raw, nil)
+        // The typed client reconnects after its idle connection was closed.
+        _ = try await suite.client.call(echo.echo, .init(text: "before"))
+        try await Task.sleep(for: .seconds(1))
+        try await expectStillServing(suite, daemon)
+    }
+
+    @Test func clientThatNeverReadsItsReplies_isPausedBoundedThenClosed() async throws {
+        let suite = try SuiteFixture()
+        let daemon = try suite.start(extra: ["VERTICALS_IDLE_TIMEOUT_SECONDS": "2"])
+        let raw = try RawClient(path: suite.socket())
+        let body = TestEcho.EchoInput(text: String(repeating: "r", count: 32 << 10)).encodedBody()
+        // Requests for 32 KiB replies until the daemon stops reading and the socket fills up.
+        var id: UInt64 = 0
+        var stalledSince: ContinuousClock.Instant?
+        while id < 20_000 {
+            id += 1
+            let frame = Message.frame(Envelope(kind: .request, correlationID: id, operation: "echo.echo"), rawBody: body)
+            var offset = 0
+            while offset < frame.count {
+                let written = raw.sendWithoutBlocking(Array(frame[offset...]))
+                offset += written
+                if written == 0 {
+                    if stalledSince == nil { stalledSince = .now }
+                    if ContinuousClock.now - stalledSince! > .milliseconds(500) { break }
+                    usleep(10_000)
+                } else {
+                    stalledSince = nil
+                }
+            }
+            if offset < frame.count { break }
+        }
+        #expect(id < 20_000, "the daemon read \(id) requests (\(Int(id) * 32) KiB of replies) without pausing")
+        try await expectStillServing(suite, daemon)
+        // Left unread past the idle timeout, the connection is closed (after at most a 1 s flush).
+        let drained = eventually(timeout: .seconds(10)) {
+            while true {
+                switch raw.receive() {
+                case .message: continue
+                case .closed: return true
+                case .timedOut: return false
+                }
+            }
+        }
+        #expect(drained, "the never-reading connection was not closed")
+        try await expectStillServing(suite, daemon)
+    }
+}
+
+extension RawClient {
+    /// Sends a ping and whether a pong came back.
+    func pingAnswered() -> Bool {
+        guard (try? send(Message.frame(Envelope(kind: .ping, correlationID: 77), rawBody: []))) != nil,
+            case .message(let message) = receive()
+        else { return false }
+        return message.envelope.kind == .pong
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Glibc
+import ProcessTesting
+import ServiceKit
+import Testing
+import TestSupport
+import Wire
+
+/// `SO_PEERCRED` access control with real uids: a `vt-testd` run as uid 4242 (through
+/// `setpriv`, no passwd entry needed) relays a call to an `echo` daemon run as the test's own
+/// uid. Needs root to switch uids; skipped with that reason otherwise.
+@Suite(.serialized, .timeLimit(.minutes(2)), .enabled(if: geteuid() == 0, "needs root to run a caller as another uid"))
+struct PeerCredentialProcessTests {
+    static let strangerUID = 4242
+
+    /// A `vt-testd` copied into a 0755 folder (a process of another uid cannot exec from /root),
+    /// sockets in a folder group root may write (the file-system gate passes: this tests the
+    /// daemon's own check), and the relay started as uid 4242, group root.
+    private func startStrangerRelay(_ suite: SuiteFixture) throws -> DaemonProcess {
+        chmod(suite.directory.path, 0o755)
+        mkdir(suite.socketDirectory.path, 0o770)
+        chmod(suite.socketDirectory.path, 0o770)
+        let bin = suite.directory.file("bin")
+        mkdir(bin, 0o755)
+        let copy = "\(bin)/vt-testd"
+        try copyExecutable(from: "\(DaemonProcess.productsDirectory)/vt-testd", to: copy)
+        let path = suite.socket("relay")
+        for _ in 1...3 {
+            let relay = try DaemonProcess(
+                "/usr/bin/setpriv", ["--reuid=\(Self.strangerUID)", "--regid=0", "--clear-groups", copy, "relay"],
+                environment: suite.environment())
+            let listening = eventually {
+                (try? RawClient(path: path)) != nil || relay.waitForExit(timeout: .milliseconds(1)) != nil
+            }
+            if listening, relay.exitStatus == nil { return relay }
+            usleep(200_000)  // it exited (ETXTBSY from exec): the copy is free again soon
+        }
+        Issue.record("the relay never listened at \(path)")
+        throw RawSocketError("relay")
+    }
+
+    /// A hard link when both sides share a file system (nothing is written, so nothing is busy);
+    /// else a copy through a close-on-exec descriptor. Even so, a process another test forks
+    /// while the copy is open holds it until it execs, and an exec of the copy then fails with
+    /// ETXTBSY: hence the short settle, and ``startStrangerRelay`` trying again.
+    private func copyExecutable(from source: String, to destination: String) throws {
+        if link(source, destination) == 0 { return }
+        defer { usleep(100_000) }
+        guard let bytes = FileManager.default.contents(atPath: source) else { throw RawSocketError("read \(source)") }
+        let fd = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw RawSocketError("create \(destination)") }
+        defer { close(fd) }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw RawSocketError("write \(destination)") }
+    }
+
+    @Test func callerOfAnotherUID_isDeniedWithPermissionDenied() async throws {
+        let suite = try SuiteFixture()
+        try suite.start("echo")
+        let relay = try startStrangerRelay(suite)
+        defer { relay.stop() }
+        let error = await #expect(throws: ServiceError.self) {
+            try await suite.client.call(TestEcho(service: "relay").relay, .init(target: "echo", text: "let me in"))
+        }
+        #expect(error?.code == .permissionDenied)
+        #expect(error?.message.contains("uid \(Self.strangerUID)") == true)
+        // The test's own uid is the daemon's: allowed.
+        #expect(try await suite.client.call(TestEcho().echo, .init(text: "owner")).text == "owner")
+    }
+
+    @Test(arguments: [
+        ["VERTICALS_ALLOWED_UIDS": "\(strangerUID)"], ["VERTICALS_ALLOWED_UIDS": "1, 2,\(strangerUID)"],
+        ["VERTICALS_ALLOWED_GIDS": "0"],
+        ["VERTICALS_ALLOWED_GIDS": "0", "VERTICALS_INTERNAL_OPERATIONS": "echo", "VERTICALS_INTERNAL_UIDS": "\(strangerUID)"],
+    ])
+    func callerOnTheAllowList_isServed(allowList: [String: String]) async throws {
+        let suite = try SuiteFixture()
+        try suite.start("echo", extra: allowList)
+        let relay = try startStrangerRelay(suite)
+        defer { relay.stop() }
+        let output = try await suite.client.call(TestEcho(service: "relay").relay, .init(target: "echo", text: "allowed"))
+        #expect(output.echoed.text == "allowed")
+    }
+
+    @Test func internalOperation_calledByAConnectedStranger_isDeniedForThatRequest() async throws {
+        let suite = try SuiteFixture()
+        try suite.start("echo", extra: ["VERTICALS_ALLOWED_GIDS": "0", "VERTICALS_INTERNAL_OPERATIONS": "echo"])
+        let relay = try startStrangerRelay(suite)
+        defer { relay.stop() }
+        let error = await #expect(throws: ServiceError.self) {
+            try await suite.client.call(TestEcho(service: "relay").relay, .init(target: "echo", text: "internal"))
+        }
+        #expect(error?.code == .permissionDenied)
+        #expect(error?.message.contains("echo.echo is internal") == true)
+        // The daemon's own uid (the test's) may call it.
+        #expect(try await suite.client.call(TestEcho().echo, .init(text: "own")).text == "own")
+    }
+
+    @Test func rootCaller_isServedByADaemonOfAnotherUID() async throws {
+        let suite = try SuiteFixture()
+        let relay = try startStrangerRelay(suite)
+        defer { relay.stop() }
+        let raw = try RawClient(path: suite.socket("relay"))
+        try raw.send(Message.frame(Envelope(kind: .ping, correlationID: 3), rawBody: []))
+        guard case .message(let pong) = raw.receive() else {
+            Issue.record("root was not served by a daemon of another uid")
+            return
+        }
+        #expect(pong.envelope.kind == .pong)
+    }
+}

@@ -1,0 +1,67 @@
+import IOInterface
+import ServiceKit
+import Synchronization
+
+/// A patient booking slot after slot, each under its own request id, retrying the same id on
+/// every retryable error, until told to stop (or out of slots): what a careful client does.
+struct Booker: Sendable {
+    /// What came of it.
+    struct Outcome: Sendable {
+        /// request id → the booking id the daemon acknowledged.
+        var acknowledged: [String: String] = [:]
+        /// Requests that failed with an error no retry could fix.
+        var failures: [String] = []
+        /// Attempts that failed and were retried.
+        var retries = 0
+        /// From the first attempt to the acknowledgement, per booking.
+        var latencies: [Duration] = []
+        /// Errors by code, retried or not.
+        var errors: [String: Int] = [:]
+    }
+
+    /// Set once the booker may stop after its current booking.
+    final class StopFlag: Sendable {
+        private let value = Atomic<Bool>(false)
+        func set() { value.store(true, ordering: .relaxed) }
+        var isSet: Bool { value.load(ordering: .relaxed) }
+    }
+
+    let client: ServiceClient
+    let token: String
+    let clinic: String
+    let slots: [Timestamp]
+    let round: Int
+    let stop = StopFlag()
+
+    func run() async -> Outcome {
+        var outcome = Outcome()
+        for (index, slot) in slots.enumerated() {
+            if stop.isSet && index >= 8 { break }
+            let requestID = "round\(round)-\(index)"
+            let input = Appointments.BookInput(
+                token: token, clinicID: clinic, service: .gp, startsAt: slot, durationMinutes: 20, reason: "fault \(index)",
+                requestID: requestID)
+            let started = ContinuousClock.now
+            while true {
+                do {
+                    let booking = try await client.call(Appointments.book, input)
+                    outcome.acknowledged[requestID] = booking.id
+                    outcome.latencies.append(.now - started)
+                    break
+                } catch {
+                    outcome.errors["\(error.code)", default: 0] += 1
+                    guard error.retryable || error.code == .unavailable || error.code == .deadlineExceeded,
+                        ContinuousClock.now - started < .seconds(60)
+                    else {
+                        outcome.failures.append("\(requestID): \(error)")
+                        break
+                    }
+                    outcome.retries += 1
+                    try? await Task.sleep(for: .milliseconds(50))
+                }
+            }
+            try? await Task.sleep(for: .milliseconds(40))
+        }
+        return outcome
+    }
+}

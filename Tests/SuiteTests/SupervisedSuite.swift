@@ -1,0 +1,132 @@
+import EventLoop
+import Glibc
+import IOInterface
+import ProcessTesting
+import ServiceKit
+import Testing
+
+/// The reference suite under a real `svc-supervisor up` (its own manifest, in a temporary run
+/// directory), with a client, and the means to kill any part of it, the supervisor included.
+final class SupervisedSuite {
+    static let services = ["identity", "clinics", "notifications", "appointments"]
+
+    let directory = TemporaryDirectory()
+    let loop: EventLoop
+    let client: ServiceClient
+    private(set) var supervisor: DaemonProcess?
+    var run: String { directory.file("run") }
+    var manifest: String { directory.file("suite.toml") }
+
+    init() throws {
+        // Fast restarts and a budget no test exhausts: the kills are the point.
+        let text = """
+            [defaults]
+            backoff = { initial = "50ms", max = "500ms", multiplier = 2.0 }
+            budget = { restarts = 1000, window = "60s" }
+            stop_timeout = "5s"
+            [services.identity]
+            executable = "svc-identity"
+            env = { VERTICALS_ADMIN_EMAILS = "admin@example.org", IDENTITY_PWHASH_OPSLIMIT = "1", IDENTITY_PWHASH_MEMLIMIT = "8192" }
+            [services.clinics]
+            executable = "svc-clinics"
+            [services.notifications]
+            executable = "svc-notifications"
+            depends_on = ["identity"]
+            [services.appointments]
+            executable = "svc-appointments"
+            depends_on = ["identity", "clinics", "notifications"]
+            env = { APPOINTMENTS_RETRY_MAX_MS = "200" }
+            """
+        let file = fopen(directory.file("suite.toml"), "w")
+        fputs(text, file)
+        fclose(file)
+        loop = try EventLoop(name: "supervised-suite-client")
+        client = ServiceClient(loop: loop, sockets: SocketDirectory(directory.file("run") + "/sockets"), defaultTimeout: .seconds(5))
+    }
+
+    /// `svc-supervisor up` on this run directory (again, after a kill: it takes over what is left).
+    func up() async throws {
+        supervisor = try DaemonProcess("svc-supervisor", ["up", "--manifest", manifest, "--run-dir", run])
+    }
+
+    /// Each service's state word and pid, from `svc-supervisor status`.
+    func status() -> [String: (state: String, pid: Int32?)] {
+        guard let result = try? runCommand("svc-supervisor", ["status", "--run-dir", run], in: directory, timeout: .seconds(5)),
+            result.status == 0
+        else { return [:] }
+        var rows: [String: (state: String, pid: Int32?)] = [:]
+        for line in result.standardOutput.split(separator: "\n").dropFirst() {
+            let columns = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard columns.count >= 3 else { continue }
+            rows[String(columns[0])] = (String(columns[1]), Int32(columns[2]))
+        }
+        return rows
+    }
+
+    /// Whether every service reports `ready` within `timeout`.
+    func waitUntilAllReady(timeout: Duration = .seconds(30)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let rows = status()
+            if Self.services.allSatisfy({ rows[$0]?.state == "ready" }) { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    /// SIGKILL to service `name`, or to the supervisor (then `up` again once its children died).
+    func kill(_ name: String) async throws {
+        if name == "supervisor" {
+            let children = status().values.compactMap(\.pid)
+            supervisor?.signal(SIGKILL)
+            supervisor?.waitForExit()
+            // vt-exec's PDEATHSIG takes the children down with it.
+            let deadline = ContinuousClock.now + .seconds(5)
+            while children.contains(where: { Glibc.kill($0, 0) == 0 }), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await up()
+            return
+        }
+        guard let pid = status()[name]?.pid else { throw RawSocketError("\(name) has no pid to kill") }
+        Glibc.kill(pid, SIGKILL)
+        // Until the supervisor has seen it die, status still says ready under the old pid.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while status()[name]?.pid == pid, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Registers and logs in a new patient; returns the session token.
+    func newPatient(_ name: String) async throws -> String {
+        let email = "\(name)-\(UInt32.random(in: 0...UInt32.max))@example.org"
+        let client = self.client
+        _ = try await retrying { try await client.call(Identity.register, .init(email: email, password: "correct-horse-battery", displayName: name)) }
+        return try await retrying { try await client.call(Identity.login, .init(email: email, password: "correct-horse-battery")) }.token
+    }
+
+    /// Each service's resident memory now, in bytes.
+    func residentBytes() -> [String: Int] {
+        var sizes: [String: Int] = [:]
+        for (name, row) in status() {
+            guard let pid = row.pid, let text = readFile("/proc/\(pid)/status"),
+                let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+                let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+            else { continue }
+            sizes[name] = kilobytes * 1024
+        }
+        return sizes
+    }
+
+    /// `svc-supervisor down`, then waits for the supervisor to exit.
+    func down() {
+        _ = try? runCommand("svc-supervisor", ["down", "--run-dir", run], in: directory)
+        supervisor?.waitForExit(timeout: .seconds(15))
+    }
+
+    deinit {
+        supervisor?.stop()
+        client.close()
+        loop.shutdown()
+    }
+}
