@@ -1,3 +1,4 @@
+import Foundation
 import SupervisorEngine
 import Testing
 
@@ -28,6 +29,27 @@ struct SystemdExportTests {
         #expect(DeployFixture.values("After", in: beta) == ["verticals-beta.socket", "verticals-alpha.socket"])
         #expect(DeployFixture.values("Requires", in: beta) == ["verticals-beta.socket"])
         #expect(!beta.contains("verticals-alpha.service"))
+    }
+
+    /// Each vertical runs as its own user under systemd, and a daemon admits only its own uid,
+    /// root and the callers it is told of: its dependents must be named, or their calls are refused.
+    @Test func dependents_mayConnectAndCallInternalOperations_unlessTheManifestNamesTheCallers() throws {
+        let files = try SystemdExport.files(
+            for: DeployFixture.manifest(
+                twoServices.replacingOccurrences(
+                    of: "[services.alpha]\nexecutable = \"svc-alpha\"",
+                    with: "[services.alpha]\nexecutable = \"svc-alpha\"\nenv = { VERTICALS_INTERNAL_OPERATIONS = \"send\" }")
+                    + "\n[services.gamma]\nexecutable = \"svc-gamma\"\ndepends_on = [\"alpha\"]\n"
+                    + "env = { VERTICALS_ALLOWED_UIDS = \"1234\" }\n[services.delta]\nexecutable = \"svc-delta\"\n"
+                    + "depends_on = [\"gamma\"]\n"))
+        let alpha = try #require(files["verticals-alpha.service"])
+        #expect(DeployFixture.values("Environment", in: alpha).contains("\"VERTICALS_ALLOWED_UIDS=verticals-beta,verticals-gamma\""))
+        #expect(DeployFixture.values("Environment", in: alpha).contains("\"VERTICALS_INTERNAL_UIDS=verticals-beta,verticals-gamma\""))
+        let gamma = try #require(files["verticals-gamma.service"])
+        #expect(DeployFixture.values("Environment", in: gamma).contains("\"VERTICALS_ALLOWED_UIDS=1234\""))
+        #expect(!DeployFixture.values("Environment", in: gamma).contains { $0.contains("INTERNAL") })
+        let delta = try #require(files["verticals-delta.service"])
+        #expect(!DeployFixture.values("Environment", in: delta).contains { $0.contains("ALLOWED") })
     }
 
     @Test func restartBackoffBudgetAndTimeouts_comeFromTheManifest() throws {

@@ -50,7 +50,7 @@ enum VerticalServiceUnit {
         var service = UnitFile.Section(name: "Service")
             .with("Type", spec.readiness == .notify ? "notify" : "exec")
             .with("ExecStart", ([spec.executable] + spec.arguments).map(SystemdSyntax.commandWord).joined(separator: " "))
-        for (key, value) in environment(spec, layout: layout) {
+        for (key, value) in environment(spec, in: manifest, layout: layout) {
             service.set("Environment", SystemdSyntax.environmentAssignment(key, value))
         }
         service = service.with("User", unitName)
@@ -85,10 +85,22 @@ enum VerticalServiceUnit {
         return file.text
     }
 
-    /// The manifest's `env`, sorted, and where the peers' sockets are.
-    static func environment(_ spec: ServiceSpec, layout: SystemdLayout) -> [(String, String)] {
+    /// The manifest's `env`, sorted, and where the peers' sockets are. Under systemd every
+    /// vertical runs as its own user, and a daemon admits only its own uid, root and the
+    /// callers it is told of (ServiceKit's PeerAccess): so the users of the services that
+    /// depend on this one may connect (`VERTICALS_ALLOWED_UIDS`) and call its internal
+    /// operations (`VERTICALS_INTERNAL_UIDS`), unless the manifest names the callers itself.
+    static func environment(_ spec: ServiceSpec, in manifest: Manifest, layout: SystemdLayout) -> [(String, String)] {
         var environment = spec.environment
         environment["VERTICALS_SOCKET_DIR"] = layout.socketDirectory
+        let callers = manifest.services.filter { $0.dependsOn.contains(spec.name) }.map { layout.unitName($0.name) }
+        if !callers.isEmpty {
+            let users = callers.joined(separator: ",")
+            if environment["VERTICALS_ALLOWED_UIDS"] == nil { environment["VERTICALS_ALLOWED_UIDS"] = users }
+            if environment["VERTICALS_INTERNAL_OPERATIONS"] != nil, environment["VERTICALS_INTERNAL_UIDS"] == nil {
+                environment["VERTICALS_INTERNAL_UIDS"] = users
+            }
+        }
         return environment.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
