@@ -19,7 +19,7 @@ struct ClientProcessTests {
         #expect(error?.code == .unavailable)
         #expect(error?.retryable == true)
         // At once, not after the client's 5 s default deadline (bounded loosely: CI machines are loaded).
-        #expect(ContinuousClock.now - start < .seconds(3))
+        #expect(ContinuousClock.now - start < .seconds(4))
     }
 
     @Test func call_afterTheCalleeRestarts_reconnectsAndIsServedByTheNewProcess() async throws {
@@ -67,7 +67,8 @@ struct ClientProcessTests {
                 relay.relay, .init(target: "echo", text: "too slow", delayMilliseconds: 3_000), timeout: .milliseconds(300))
         }
         #expect(error?.code == .deadlineExceeded)
-        #expect(ContinuousClock.now - start < .seconds(2))
+        // Well under the 3 s the callee sleeps (loose: CI machines are loaded).
+        #expect(ContinuousClock.now - start < .milliseconds(2_900))
     }
 
     @Test func call_cancelledByTheCaller_failsCancelledPromptly() async throws {

@@ -18,9 +18,11 @@ struct HostileClientTests {
     /// A well-behaved call still succeeds promptly, and the daemon's memory is bounded.
     private func expectStillServing(_ suite: SuiteFixture, _ daemon: DaemonProcess) async throws {
         let start = ContinuousClock.now
-        let output = try await suite.client.call(echo.echo, .init(text: "still serving"), timeout: .seconds(2))
+        let output = try await suite.client.call(echo.echo, .init(text: "still serving"), timeout: .seconds(5))
         #expect(output.text == "still serving")
-        #expect(ContinuousClock.now - start < .seconds(1), "a well-behaved call waited on the hostile one")
+        // Loose on purpose: a loaded 2-core CI machine runs other suites (and a build) beside this
+        // one; what it must catch is a call stuck behind the hostile client's timeouts (≥ 10 s).
+        #expect(ContinuousClock.now - start < .seconds(3), "a well-behaved call waited on the hostile one")
         let resident = try #require(daemon.residentBytes())
         #expect(resident < Self.residentBound, "vt-testd holds \(resident >> 20) MiB")
     }

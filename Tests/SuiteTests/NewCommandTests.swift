@@ -30,7 +30,7 @@ struct NewCommandTests {
         let typeName = name.prefix(1).uppercased() + name.dropFirst()
 
         let created = try runCommand(
-            "svc-supervisor", ["new", name, "--calls", "identity", "--root", copy],
+            "svc-supervisor", ["new", name, "--calls", "identity", "--root", copy, "--build-jobs", "1"],
             environment: Self.toolchainEnvironment, in: directory, timeout: .seconds(900))
         try #require(created.status == 0, "\(created.standardOutput)\n\(created.standardError)")
         // Its golden fixture, written by the checkout's own vt-contracts with the new contract compiled in.
@@ -45,10 +45,11 @@ struct NewCommandTests {
         #expect(again.standardError.contains("already exists"))
 
         // The vertical's daemon and its unit tests compile in the copy, from nothing but what `new` wrote.
+        // One job: the other suites run beside this one, and some of them time their answers.
         for target in ["--product=svc-\(name)", "--target=\(typeName)ServiceTests"] {
             let built = try runCommand(
                 "/bin/sh",
-                ["-c", "cd \(copy) && swift build \(target) > build.log 2>&1; status=$?; grep warning: build.log; tail -5 build.log; exit $status"],
+                ["-c", "cd \(copy) && swift build -j 1 \(target) > build.log 2>&1; status=$?; grep warning: build.log; tail -5 build.log; exit $status"],
                 environment: Self.toolchainEnvironment, in: directory, timeout: .seconds(900))
             try #require(built.status == 0, "swift build \(target) failed:\n\(built.standardOutput)")
             #expect(!built.standardOutput.contains("warning:"), "\(built.standardOutput)")

@@ -15,6 +15,7 @@ import Testing
         init() throws {
             for path in [
                 "Package.swift", "Shared/IOInterface/Contract/ServiceContract.swift", "deploy/suite.toml",
+                "Tests/IOInterfaceTests/Fixtures.swift",
                 "deploy/systemd",
             ] {
                 try copy(path)
@@ -74,6 +75,8 @@ import Testing
         #expect(checkout.read("Package.swift")?.contains("+ vertical(\"\(type)\")") == true)
         #expect(checkout.read("Shared/IOInterface/Contract/ServiceContract.swift")?.contains(", \(type).self]") == true)
         #expect(checkout.read("Services/\(type)/Sources/World.swift")?.contains("Calls: identity") == true)
+        #expect(checkout.read("Tests/IOInterfaceTests/Fixtures.swift")?.contains("+ supervisor + \(name)\n") == true)
+        #expect(checkout.read("Tests/IOInterfaceTests/Fixtures+\(type).swift")?.contains("static let \(name): [Example]") == true)
         #expect(checkout.read("deploy/systemd/verticals-\(name).service")?.contains("verticals-identity.socket") == true)
 
         let (manifest, problems) = ManifestParser.load(

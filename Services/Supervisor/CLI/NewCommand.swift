@@ -32,6 +32,9 @@ struct NewCommand: ParsableCommand {
     @Flag(name: .long, help: "Do not build vt-contracts to write the golden fixture and the lock (make contracts-update does it later).")
     var skipFixtures = false
 
+    @Option(name: .long, help: "Parallel jobs for the vt-contracts build (default: SwiftPM's, one per core).")
+    var buildJobs: Int?
+
     func run() throws {
         do {
             let peers = calls.flatMap { $0.split(separator: ",").map { String($0) } }.filter { !$0.isEmpty }
@@ -42,7 +45,7 @@ struct NewCommand: ParsableCommand {
             try scaffold.regenerateSystemdUnits()
             if !dryRun { try scaffold.apply() }
             print(Self.report(scaffold, written: !dryRun))
-            if !dryRun && !skipFixtures { try Self.updateContracts(root: root, vertical: scaffold.vertical) }
+            if !dryRun && !skipFixtures { try Self.updateContracts(root: root, vertical: scaffold.vertical, jobs: buildJobs) }
         } catch let error as ScaffoldError {
             StandardError.write("error: \(error)\n")
             throw ExitCode(64)
@@ -67,10 +70,10 @@ struct NewCommand: ParsableCommand {
     /// Builds the checkout's `vt-contracts` (with the new contract compiled in) and runs its
     /// `update`, which writes the vertical's golden fixture and adds it to the lock: the same
     /// as `make contracts-update`. The build is the one `make test` reuses.
-    static func updateContracts(root: String, vertical: VerticalName) throws {
+    static func updateContracts(root: String, vertical: VerticalName, jobs: Int?) throws {
         print("writing \(vertical.name)'s golden fixture and lock entry (swift build --product vt-contracts; vt-contracts update)…")
         let quoted = "'" + root.replacing("'", with: "'\\''") + "'"
-        let script = "cd \(quoted) && swift build --product vt-contracts >/dev/null && "
+        let script = "cd \(quoted) && swift build \(jobs.map { "-j \($0) " } ?? "")--product vt-contracts >/dev/null && "
             + "\"$(swift build --show-bin-path)/vt-contracts\" update --root \(quoted)"
         let status = system(script)
         guard status == 0 else {

@@ -26,9 +26,9 @@ struct ContractLockTests {
 
     @Test("previous versions' bytes still decode today (backward)", arguments: ContractCase.all)
     func previousVersionsBytes_decodeWithTodaysTypes(contract: ContractCase) throws {
-        let versions = files.versions(of: contract.type.name)
-        #expect(!versions.isEmpty, "\(contract.type.name) has no frozen version under \(files.fixtures(contract.type.name).path)")
-        for version in versions {
+        // A service with no frozen version is new since the last `vt-contracts freeze` (e.g. made by
+        // `svc-supervisor new`): no caller can depend on an older form of it yet.
+        for version in files.versions(of: contract.type.name) {
             for (name, url) in files.fixtureFiles(in: files.fixtures(contract.type.name, version: version)) {
                 guard let operation = contract.type.operations.first(where: { $0.name == name }) else {
                     Issue.record("\(contract.type.name).\(name) of \(version) is gone today: callers of \(version) break")

@@ -24,6 +24,15 @@ enum CheckoutEdits {
         return String(text[..<start.upperBound]) + listed + separator + "\(v.typeName).self" + String(text[close...])
     }
 
+    /// IOInterfaceTests' `Fixtures.all` with the vertical's examples added to its sum.
+    static func examples(_ text: String, adding v: VerticalName) throws(ScaffoldError) -> String {
+        let marker = "].flatMap { $0 } + "
+        guard let start = text.range(of: marker), let end = text[start.upperBound...].firstIndex(of: "\n") else {
+            throw .checkout("Tests/IOInterfaceTests/Fixtures.swift has no `\(marker)…` line in `Fixtures.all`")
+        }
+        return String(text[..<end]) + " + \(v.name)" + String(text[end...])
+    }
+
     /// The manifest with a `[services.<name>]` table appended.
     static func manifest(_ text: String, adding v: VerticalName, calls: [VerticalName]) -> String {
         let dependsOn = calls.map { "\"\($0.name)\"" }.joined(separator: ", ")

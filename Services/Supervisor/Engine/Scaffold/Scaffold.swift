@@ -23,6 +23,7 @@ public struct Scaffold: Sendable {
     public static let manifestPath = "deploy/suite.toml"
     static let packagePath = "Package.swift"
     static let contractsPath = "Shared/IOInterface/Contract/ServiceContract.swift"
+    static let examplesPath = "Tests/IOInterfaceTests/Fixtures.swift"
 
     /// Plans `name` in the checkout at `root`; throws, changing nothing, when the name is
     /// invalid or taken, a peer is unknown, or the checkout is not one.
@@ -33,6 +34,7 @@ public struct Scaffold: Sendable {
         let package = try Self.read(root, Self.packagePath)
         let contracts = try Self.read(root, Self.contractsPath)
         let manifest = try Self.read(root, Self.manifestPath)
+        let examples = try Self.read(root, Self.examplesPath)
 
         let services = Self.manifestServices(manifest)
         var peers: [VerticalName] = []
@@ -48,6 +50,8 @@ public struct Scaffold: Sendable {
         ].filter { Self.exists(root, $0) }
             + (services.contains(v.name) ? ["[services.\(v.name)] in \(Self.manifestPath)"] : [])
             + (package.contains("vertical(\"\(v.typeName)\"") ? ["vertical(\"\(v.typeName)\") in Package.swift"] : [])
+            + (Self.exists(root, "Tests/IOInterfaceTests/Fixtures+\(v.typeName).swift")
+                ? ["Tests/IOInterfaceTests/Fixtures+\(v.typeName).swift"] : [])
         guard taken.isEmpty else { throw .exists(v.name, at: taken) }
 
         let contract = "Shared/IOInterface/Verticals/\(v.typeName)"
@@ -64,10 +68,12 @@ public struct Scaffold: Sendable {
             ("\(service)/Sources/Endpoint/Endpoint.swift", ServiceTemplate.endpoint(v)),
             ("\(service)/main/main.swift", ServiceTemplate.main(v)),
             ("Tests/Services/\(v.typeName)Tests/HelloTests.swift", TestTemplate.hello(v)),
+            ("Tests/IOInterfaceTests/Fixtures+\(v.typeName).swift", TestTemplate.examples(v)),
         ]
         editedFiles = [
             (Self.packagePath, try CheckoutEdits.package(package, adding: v)),
             (Self.contractsPath, try CheckoutEdits.contracts(contracts, adding: v)),
+            (Self.examplesPath, try CheckoutEdits.examples(examples, adding: v)),
             (Self.manifestPath, CheckoutEdits.manifest(manifest, adding: v, calls: peers)),
         ]
     }

@@ -51,4 +51,39 @@ enum TestTemplate {
 
         """#
     }
+
+    /// `Tests/IOInterfaceTests/Fixtures+<Name>.swift`: a full and a minimal example of each of
+    /// its messages, for the codec-against-schema checks every DTO goes through.
+    static func examples(_ v: VerticalName) -> String {
+        #"""
+        import IOInterface
+
+        // MARK: \#(v.typeName)
+
+        extension \#(v.typeName).HelloInput {
+            static func fixture(name: String = "Ada Lovelace") -> Self {
+                .init(name: name)
+            }
+
+            static let minimal = Self(name: "")
+        }
+
+        extension \#(v.typeName).Greeting {
+            static func fixture(text: String = "Hello, Ada Lovelace!", count: Int = 3) -> Self {
+                .init(text: text, count: count)
+            }
+
+            static let minimal = Self(text: "", count: 0)
+        }
+
+        extension Fixtures {
+            /// \#(v.typeName)'s examples.
+            static let \#(v.name): [Example] = [
+                pair(\#(v.typeName).HelloInput.fixture(), .minimal),
+                pair(\#(v.typeName).Greeting.fixture(), .minimal),
+            ].flatMap { $0 }
+        }
+
+        """#
+    }
 }
