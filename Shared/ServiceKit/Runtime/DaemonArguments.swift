@@ -66,7 +66,8 @@ public enum DaemonArguments: Equatable, Sendable {
                     + "set VERTICALS_SOCKET_DIR to a shorter folder")
         }
         if let level = environment["VERTICALS_LOG_LEVEL"], !level.isEmpty, Logger.Level(rawValue: level) == nil {
-            problems.append("VERTICALS_LOG_LEVEL=\(level) is not a level: trace, debug, info, notice, warning, error, critical")
+            let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+            problems.append("VERTICALS_LOG_LEVEL=\(level) is not a level: \(levels)")
         }
         if let text = environment["VERTICALS_MAX_FRAME_BYTES"], !text.isEmpty, (Int(text) ?? 0) <= 0 {
             problems.append("VERTICALS_MAX_FRAME_BYTES=\(text) is not a positive number of bytes")

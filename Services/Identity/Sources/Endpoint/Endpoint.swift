@@ -50,14 +50,16 @@ public enum Endpoint {
         }
         router.on(Identity.grantRole) { input, _ in
             try await mapping {
-                Identity.Account(
-                    try await ChangeRole(world: world).execute(.grant, role: input.role, email: input.email, token: input.token))
+                let user = try await ChangeRole(world: world).execute(
+                    .grant, role: input.role, email: input.email, token: input.token)
+                return Identity.Account(user)
             }
         }
         router.on(Identity.revokeRole) { input, _ in
             try await mapping {
-                Identity.Account(
-                    try await ChangeRole(world: world).execute(.revoke, role: input.role, email: input.email, token: input.token))
+                let user = try await ChangeRole(world: world).execute(
+                    .revoke, role: input.role, email: input.email, token: input.token)
+                return Identity.Account(user)
             }
         }
         return router

@@ -68,7 +68,9 @@ struct BackupCommand: AsyncParsableCommand {
         var absolute = path
         if !path.hasPrefix("/") {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
-            guard getcwd(&buffer, buffer.count) != nil else { throw CLIError(status: 71, "cannot read the working directory") }
+            guard getcwd(&buffer, buffer.count) != nil else {
+                throw CLIError(status: 71, "cannot read the working directory")
+            }
             absolute = Self.text(buffer) + "/" + path
         }
         while absolute.count > 1, absolute.hasSuffix("/") { absolute.removeLast() }

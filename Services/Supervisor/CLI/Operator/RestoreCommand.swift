@@ -34,7 +34,8 @@ struct RestoreCommand: AsyncParsableCommand {
             }
             guard status.state == .stopped || status.state == .failed else {
                 throw CLIError(
-                    status: 75, "\(service) is \(status.state): stop it first (svc-supervisor stop \(service)), then restore")
+                    status: 75,
+                    "\(service) is \(status.state): stop it first (svc-supervisor stop \(service)), then restore")
             }
             let path = RunDirectory(runDirectory.path).stateDirectory(for: service) + "/\(service).sqlite"
             let kept: String?

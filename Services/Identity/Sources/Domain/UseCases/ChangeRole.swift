@@ -38,7 +38,8 @@ public struct ChangeRole: Sendable {
         case .grant: user = try await world.users.grant(role, email: email)
         case .revoke: user = try await world.users.revoke(role, email: email)
         }
-        world.logger.notice("admin \(caller.id) \(change == .grant ? "granted" : "revoked") \(role.wireName) for user \(user.id)")
+        let verb = change == .grant ? "granted" : "revoked"
+        world.logger.notice("admin \(caller.id) \(verb) \(role.wireName) for user \(user.id)")
         return user
     }
 }
