@@ -48,7 +48,8 @@ let package = Package(
         .target(name: "IOInterface", dependencies: ["Wire"], path: "Shared/IOInterface", swiftSettings: strict),
         .target(
             name: "ServiceKit",
-            dependencies: ["EventLoop", "Wire", "IOInterface", .product(name: "Logging", package: "swift-log")],
+            // Storage: the host backs up a vertical's store (daemon.backup) and maps SQLITE_FULL to resourceExhausted.
+            dependencies: ["EventLoop", "Wire", "IOInterface", "Storage", .product(name: "Logging", package: "swift-log")],
             path: "Shared/ServiceKit",
             swiftSettings: strict
         ),
@@ -82,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "svc-supervisor",
             dependencies: [
-                "SupervisorEngine", "ServiceKit", "IOInterface", "EventLoop",
+                "SupervisorEngine", "ServiceKit", "IOInterface", "EventLoop", "Storage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Supervisor/CLI",
@@ -150,7 +151,7 @@ let package = Package(
         .testTarget(
             name: "SuiteTests",
             dependencies: [
-                "ServiceKit", "IOInterface", "EventLoop", "ProcessTesting",
+                "ServiceKit", "IOInterface", "EventLoop", "ProcessTesting", "Storage",
                 "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor",
             ],
             path: "Tests/SuiteTests"

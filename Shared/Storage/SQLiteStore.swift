@@ -24,6 +24,8 @@ public enum SQLiteStore {
     }
 
     /// Opens (creating if needed) `directory/fileName` and migrates it to the latest version.
+    /// A store a newer build has migrated (it lists migrations this build does not know) is
+    /// refused with a ``StoreError`` naming them, before anything is written to it.
     public static func open(
         directory: String, fileName: String = "store.sqlite", migrator: DatabaseMigrator,
         durability: Durability = .full
@@ -35,7 +37,9 @@ public enum SQLiteStore {
             try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue)")
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
-        let pool = try DatabasePool(path: "\(directory)/\(fileName)", configuration: configuration)
+        let path = "\(directory)/\(fileName)"
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        try refuseNewerSchema(pool, migrator: migrator, path: path)
         try migrator.migrate(pool)
         return pool
     }
@@ -45,6 +49,19 @@ public enum SQLiteStore {
         let queue = try DatabaseQueue()
         try migrator.migrate(queue)
         return queue
+    }
+
+    /// Throws when `database` carries migrations `migrator` does not know: a newer build wrote it,
+    /// and this one would misread it (and GRDB would refuse to migrate it anyway, less clearly).
+    static func refuseNewerSchema(_ database: any DatabaseReader, migrator: DatabaseMigrator, path: String) throws {
+        let applied = try database.read { db in try migrator.appliedIdentifiers(db) }
+        let unknown = applied.subtracting(migrator.migrations).sorted()
+        guard unknown.isEmpty else {
+            throw StoreError(
+                message: "the store \(path) has a newer schema than this build knows (migrations "
+                    + unknown.joined(separator: ", ") + " are not among " + migrator.migrations.joined(separator: ", ")
+                    + "): run the newer build, or restore a backup made by this one")
+        }
     }
 
     private static func makeDirectory(_ path: String) throws {

@@ -34,6 +34,17 @@ extension Identity.TokenInput {
     static let minimal = Self(token: "")
 }
 
+extension Identity.RoleChangeInput {
+    static func fixture(
+        token: String = "q5W2c0Ykq3JrGfE8n1xT7bVhLmPz4sAoRdUiNwXyZ6E", email: String = "grace@example.org",
+        role: Identity.Role = .clinician
+    ) -> Self {
+        .init(token: token, email: email, role: role)
+    }
+
+    static let minimal = Self(token: "", email: "", role: .patient)
+}
+
 extension Identity.Account {
     static func fixture(
         userID: String = "u_7f3a", email: String = "ada@example.org", displayName: String = "Ada Lovelace",
@@ -247,6 +258,7 @@ enum Fixtures {
         pair(Identity.RegisterInput.fixture(), .minimal),
         pair(Identity.LoginInput.fixture(), .minimal),
         pair(Identity.TokenInput.fixture(), .minimal),
+        pair(Identity.RoleChangeInput.fixture(), .minimal),
         pair(Identity.Account.fixture(), .minimal),
         pair(Identity.Session.fixture(), .minimal),
         pair(Identity.Principal.fixture(), .minimal),

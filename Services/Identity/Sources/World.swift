@@ -24,6 +24,9 @@ public struct World: Sendable {
     public var settings: Settings
     /// Argon2id with ``Settings/passwordLimits``.
     public var passwords: PasswordHasher
+    /// The uids of local operators, who may create the first admin (``CreateFirstAdmin``):
+    /// root and the uid identity runs as.
+    public var operatorUIDs: Set<UInt32> = [0, geteuid()]
 
     /// Creates a World from its parts.
     public init(

@@ -7,4 +7,4 @@ import ServiceKit
 let runtime = ServiceRuntime.boot(Identity.self)
 let world: World
 do { world = try World.live(runtime: runtime) } catch { StandardError.write("identity: \(error)\n"); exit(70) }
-await runtime.serve(Endpoint.routes(world: world))
+await runtime.serve(Endpoint.routes(world: world), store: world.database)

@@ -17,7 +17,8 @@ struct CallCommand: AsyncParsableCommand {
               svc-supervisor call clinics nearest '{"latitude": 51.5, "longitude": -0.12, "limit": 3}'
               echo '{"email": "ada@example.org", "password": "…"}' | svc-supervisor call identity login -
             Exit status: 0 on success, 1 when the vertical answers with an error, 64 for bad usage or JSON,
-            69 when the vertical cannot be reached.
+            69 when the vertical cannot be reached, 77 when the operation needs a token and nobody is logged in.
+            When the Input has a required "token" and the JSON gives none, the token of `svc-supervisor login` is used.
             """)
 
     @Argument(help: "The vertical, e.g. clinics.")
@@ -38,24 +39,31 @@ struct CallCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        do {
-            try await perform()
-        } catch let error as CLIError {
-            StandardError.write("error: \(error)\n")
-            throw ExitCode(error.status)
-        }
+        try await ControlClient.reporting { try await perform() }
     }
 
     private func perform() async throws {
         let descriptor = Contracts.operation("\(service).\(operation)")!
         let text = json == "-" ? Self.readStandardInput() : json
-        let input: MessageValue
+        let schema = descriptor.input.schema
+        let document: JSONValue
+        do { document = try JSONValue(parsing: text) } catch {
+            throw CLIError(status: 64, "\(descriptor.fullName) takes a \(schema.name): not JSON: \(error)")
+        }
+        let attacher = TokenAttacher(schema: schema) {
+            try StoredLogin.forCurrentUser(environment: ProcessEnvironment.current).load()?.token
+        }
+        let input = try attacher.attach(to: document)
+        let body: [UInt8]
         do {
-            input = try MessageValue(json: text, as: descriptor.input.schema)
+            body = try MessageValue(json: input, as: schema).encoded(as: schema)
         } catch {
             throw CLIError(status: 64, "\(descriptor.fullName) takes a \(descriptor.input.schema.name): \(error)")
         }
-        print(try await VerticalCall(connection: connection).send(descriptor, input))
+        let reply = try await VerticalCaller.callRaw(
+            service: service, operation: descriptor.fullName, body: body, connection: connection)
+        let output = try MessageValue(decoding: reply, as: descriptor.output.schema)
+        print(try output.jsonText(as: descriptor.output.schema, pretty: true))
     }
 
     static func unknown(service: String, operation: String) -> String {

@@ -29,18 +29,32 @@ struct OpenCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            let call: RouteTable.Call
+            let match: RouteTable.Match
             do {
-                call = try RouteTable(contracts: Contracts.all).resolve(url)
+                match = try RouteTable(contracts: Contracts.all).match(url)
             } catch {
                 throw CLIError(status: 64, error.description)
             }
+            let schema = match.operation.input.schema
+            let attacher = TokenAttacher(schema: schema) {
+                try StoredLogin.forCurrentUser(environment: ProcessEnvironment.current).load()?.token
+            }
+            let input: MessageValue
+            do {
+                input = try match.input(dryRun ? match.json : try attacher.attach(to: match.json))
+            } catch let error as RouteError {
+                throw CLIError(status: 64, error.description)
+            }
             if dryRun {
-                print(call.operation.fullName)
-                print(try call.input.jsonText(as: call.operation.input.schema, pretty: true))
+                print(match.operation.fullName)
+                print(try input.jsonText(as: schema, pretty: true))
                 return
             }
-            print(try await VerticalCall(connection: connection).send(call.operation, call.input))
+            let reply = try await VerticalCaller.callRaw(
+                service: match.operation.service, operation: match.operation.fullName,
+                body: try input.encoded(as: schema), connection: connection)
+            let output = try MessageValue(decoding: reply, as: match.operation.output.schema)
+            print(try output.jsonText(as: match.operation.output.schema, pretty: true))
         } catch let error as CLIError {
             StandardError.write("error: \(error)\n")
             throw ExitCode(error.status)

@@ -15,5 +15,7 @@ struct SupervisorCommand: AsyncParsableCommand {
             LogsCommand.self,
             ReloadCommand.self, DownCommand.self, CheckCommand.self, CallCommand.self, OpenCommand.self,
             RoutesCommand.self, OperationsCommand.self, DescribeCommand.self, ExportCommand.self, NewCommand.self,
+            AdminCommand.self, LoginCommand.self, LogoutCommand.self, LogLevelCommand.self, BackupCommand.self,
+            RestoreCommand.self,
         ])
 }

@@ -1,3 +1,4 @@
+import Storage
 import Wire
 
 /// How a vertical's host serves: its name, where it listens, and its limits.
@@ -52,6 +53,9 @@ public struct HostConfiguration: Sendable {
         }
         return configuration
     }
+
+    /// The vertical's store, for `daemon.backup` (nil: the daemon keeps none).
+    public var store: (any DatabaseReader)?
 
     /// The path this host binds when no socket is inherited.
     public var socketPath: String { socketDirectory.socketPath(for: name) }

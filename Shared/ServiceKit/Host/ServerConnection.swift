@@ -123,7 +123,10 @@ final class ServerConnection: @unchecked Sendable {
                 frame = Self.errorFrame(id, ServiceError(.cancelled, "the request was cancelled"))
             } catch {
                 requestLogger.error("handler failed: \(error)")
-                frame = Self.errorFrame(id, ServiceError(.internal, "internal error while serving \(context.operation)"))
+                frame = Self.errorFrame(
+                    id,
+                    StoreFailures.serviceError(for: error, operation: context.operation)
+                        ?? ServiceError(.internal, "internal error while serving \(context.operation)"))
             }
             loop.preconditionInEventLoop()
             self.finished(id, frame)

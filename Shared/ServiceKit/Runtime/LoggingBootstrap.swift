@@ -2,7 +2,8 @@ import Logging
 import Synchronization
 
 /// Sets up swift-log once per process: lines to standard error (svc-supervisor and
-/// journald both capture it), at the level `VERTICALS_LOG_LEVEL` names (default `info`).
+/// journald both capture it), at the level `VERTICALS_LOG_LEVEL` names (default `info`), which
+/// ``RuntimeLogLevel`` can change while the process runs.
 public enum LoggingBootstrap {
     private static let done = Mutex(false)
 
@@ -12,10 +13,9 @@ public enum LoggingBootstrap {
         done.withLock { done in
             guard !done else { return }
             done = true
+            RuntimeLogLevel.current = level
             LoggingSystem.bootstrap { label in
-                var handler = StreamLogHandler.standardError(label: label)
-                handler.logLevel = level
-                return handler
+                LevelFollowingHandler(base: StreamLogHandler.standardError(label: label))
             }
         }
     }

@@ -4,6 +4,7 @@ import Glibc
 import EventLoop
 import IOInterface
 import Logging
+import Storage
 
 /// Everything a vertical's daemon shares: its environment, logger, the one event loop
 /// it runs on, and the client it calls other verticals with. Built first in `main.swift`,
@@ -27,10 +28,13 @@ public final class ServiceRuntime: Sendable {
     public let client: ServiceClient
     /// How the host will serve.
     public let configuration: HostConfiguration
+    /// True under `--check`: ``serve(_:)`` reports the checks passed and exits instead of serving.
+    public let checkOnly: Bool
 
     /// Creates the runtime of vertical `name` from `environment`.
-    public init(name: String, environment: [String: String] = ProcessEnvironment.current) throws {
+    public init(name: String, environment: [String: String] = ProcessEnvironment.current, checkOnly: Bool = false) throws {
         self.name = name
+        self.checkOnly = checkOnly
         self.environment = environment
         LoggingBootstrap.bootstrap(environment: environment)
         logger = Logger(label: name)
@@ -41,14 +45,48 @@ public final class ServiceRuntime: Sendable {
     }
 
     /// Creates the runtime of `contract`'s vertical, or exits with a message on standard error.
+    /// Answers `--help` and `--version` first (exit 0, nothing opened); see ``DaemonArguments``.
     public static func boot(_ contract: any ServiceContract.Type) -> ServiceRuntime {
-        boot(name: contract.name)
+        boot(name: contract.name, summary: contract.summary)
     }
 
     /// Creates the runtime of vertical `name`, or exits with a message on standard error.
-    public static func boot(name: String) -> ServiceRuntime {
+    ///
+    /// The command line decides first: `--help` and `--version` print and exit 0 without touching
+    /// a socket or the store; `--check` validates the environment here (exit 78 naming every
+    /// problem) and makes ``serve(_:)`` exit 0 instead of serving, once `main.swift` has opened
+    /// and migrated the store (a store that fails exits there, non-zero, with its message).
+    /// `arguments` are the ones the daemon did not take itself (default: all after the program name).
+    public static func boot(
+        name: String, summary: String = "", arguments: [String] = Array(CommandLine.arguments.dropFirst())
+    ) -> ServiceRuntime {
+        let mode: DaemonArguments
+        switch DaemonArguments.parse(arguments) {
+        case .success(let parsed): mode = parsed
+        case .failure(let usage):
+            StandardError.write("svc-\(name): unknown argument \(usage.argument)\n\n")
+            StandardError.write(DaemonArguments.usage(name: name, summary: summary))
+            exit(64)
+        }
+        switch mode {
+        case .help:
+            print(DaemonArguments.usage(name: name, summary: summary), terminator: "")
+            exit(0)
+        case .version:
+            print("svc-\(name) \(DaemonArguments.suiteVersion)")
+            exit(0)
+        case .serve, .check: break
+        }
         do {
-            return try ServiceRuntime(name: name)
+            let runtime = try ServiceRuntime(name: name, checkOnly: mode == .check)
+            if runtime.checkOnly {
+                let problems = DaemonArguments.problems(in: runtime.configuration, environment: runtime.environment)
+                guard problems.isEmpty else {
+                    StandardError.write("svc-\(name) --check failed:\n" + problems.map { "  - \($0)\n" }.joined())
+                    exit(78)
+                }
+            }
+            return runtime
         } catch {
             StandardError.write("\(name): cannot start: \(error)\n")
             exit(70)
@@ -67,10 +105,17 @@ public final class ServiceRuntime: Sendable {
     }
 
     /// Serves `router` until SIGTERM or SIGINT, then drains in-flight requests and returns.
+    /// `store`, the vertical's own database, is what `daemon.backup` copies.
     ///
     /// A socket that cannot be had (path too long, address in use) is reported on standard
     /// error and the process exits with status 69, so the supervisor records why.
-    public func serve(_ router: Router) async {
+    public func serve(_ router: Router, store: (any DatabaseReader)? = nil) async {
+        if checkOnly {
+            print("svc-\(name) --check: environment valid, store at \(stateDirectory) opened and migrated")
+            exit(0)
+        }
+        var configuration = self.configuration
+        configuration.store = store
         let host = ServiceHost(configuration: configuration, router: router, loop: loop, logger: logger)
         let logger = self.logger
         let name = self.name

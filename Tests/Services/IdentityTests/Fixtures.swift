@@ -1,4 +1,5 @@
 @testable import IdentityService
+import EventLoop
 import IOInterface
 @testable import ServiceKit
 import Storage
@@ -61,13 +62,12 @@ extension Identity.LoginInput {
 extension Router {
     /// Serves one `operation` call in-process: encodes `input` as a request frame, runs the
     /// route, and decodes the response frame, as the host and a client would.
-    func call<Input, Output>(_ operation: Operation<Input, Output>, _ input: Input) async throws -> Output {
-        let request = Message.frame(
-            Envelope(kind: .request, correlationID: 1, operation: operation.fullName), body: input)
-        let handler = try #require(self.route(for: operation.fullName), "\(operation.fullName) is not routed")
-        let message = try Message(payload: Array(request.dropFirst(FrameEncoder.headerSize)))
-        let response = try await handler(message, RequestContext(operation: operation.fullName, correlationID: 1))
-        return try Message(payload: Array(response.dropFirst(FrameEncoder.headerSize))).decodeBody(as: Output.self)
+    /// `peer` is who the caller is by `SO_PEERCRED` (nil: unknown, as over a socketpair).
+    func call<Input, Output>(
+        _ operation: Operation<Input, Output>, _ input: Input, peer: PeerCredentials? = nil
+    ) async throws -> Output {
+        try await serveInProcess(
+            operation, input, context: RequestContext(operation: operation.fullName, correlationID: 1, peer: peer))
     }
 }
 

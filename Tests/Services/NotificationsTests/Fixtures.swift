@@ -95,12 +95,7 @@ extension Router {
     /// Serves one `operation` call in-process: encodes `input` as a request frame, runs the
     /// route, and decodes the response frame, as the host and a client would.
     func call<Input, Output>(_ operation: Operation<Input, Output>, _ input: Input) async throws -> Output {
-        let request = Message.frame(
-            Envelope(kind: .request, correlationID: 1, operation: operation.fullName), body: input)
-        let handler = try #require(self.route(for: operation.fullName), "\(operation.fullName) is not routed")
-        let message = try Message(payload: Array(request.dropFirst(FrameEncoder.headerSize)))
-        let response = try await handler(message, RequestContext(operation: operation.fullName, correlationID: 1))
-        return try Message(payload: Array(response.dropFirst(FrameEncoder.headerSize))).decodeBody(as: Output.self)
+        try await serveInProcess(operation, input)
     }
 }
 

@@ -6,9 +6,10 @@ import IOInterface
 import ServiceKit
 import TestSupport
 
-let name = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "echo"
+let named = CommandLine.arguments.count > 1 && !CommandLine.arguments[1].hasPrefix("-")
+let name = named ? CommandLine.arguments[1] : "echo"
 let contract = TestEcho(service: name)
-let runtime = ServiceRuntime.boot(name: name)
+let runtime = ServiceRuntime.boot(name: name, arguments: Array(CommandLine.arguments.dropFirst(named ? 2 : 1)))
 let client = runtime.client
 
 var router = Router(service: name)

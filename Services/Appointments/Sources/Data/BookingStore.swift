@@ -8,7 +8,8 @@ import Storage
 /// transaction, which SQLite serialises, so two concurrent bookings cannot both take the
 /// last place, and an acknowledged booking always has its notification queued.
 public struct BookingStore: Sendable {
-    let database: any DatabaseWriter
+    /// The store itself (what `daemon.backup` copies).
+    public let database: any DatabaseWriter
 
     /// A store over `database` (migrated with ``Migrations/all``).
     public init(database: any DatabaseWriter) {

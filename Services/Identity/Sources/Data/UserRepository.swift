@@ -20,9 +20,11 @@ public struct UserRepository: Sendable {
 
     /// Stores a new user with `passwordHash`; throws ``IdentityFailure/emailTaken`` when the
     /// address is in use (the UNIQUE constraint decides, so two racing registrations cannot both win).
-    public func insert(_ user: User, passwordHash: String) async throws {
+    /// With `unlessAdminExists`, throws ``IdentityFailure/adminExists`` instead when any account has the `admin` role.
+    public func insert(_ user: User, passwordHash: String, unlessAdminExists: Bool = false) async throws {
         do {
             try await database.write { db in
+                if unlessAdminExists, try Self.adminCount(db) > 0 { throw IdentityFailure.adminExists }
                 try db.execute(
                     sql: "INSERT INTO users (id, email, display_name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)",
                     arguments: [
@@ -72,6 +74,50 @@ public struct UserRepository: Sendable {
         try await database.write { db in
             try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [hash, userID])
         }
+    }
+
+    /// Whether any account has the `admin` role.
+    public func adminExists() async throws -> Bool {
+        try await database.read { db in try Self.adminCount(db) > 0 }
+    }
+
+    /// Adds `role` to the account with `email` (nothing changes if it has it) and returns the account.
+    public func grant(_ role: Identity.Role, email: EmailAddress) async throws -> User {
+        try await database.write { db in
+            let user = try Self.user(email: email, db)
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO user_roles (user_id, role) VALUES (?, ?)", arguments: [user.id, role.wireName])
+            return User(id: user.id, email: user.email, displayName: user.displayName,
+                        roles: try Self.roles(of: user.id, db), createdAt: user.createdAt)
+        }
+    }
+
+    /// Removes `role` from the account with `email` and returns the account; throws
+    /// ``IdentityFailure/lastAdmin`` rather than leave the suite without an admin.
+    public func revoke(_ role: Identity.Role, email: EmailAddress) async throws -> User {
+        try await database.write { db in
+            let user = try Self.user(email: email, db)
+            if role == .admin, user.roles.contains(.admin), try Self.adminCount(db) <= 1 {
+                throw IdentityFailure.lastAdmin
+            }
+            try db.execute(
+                sql: "DELETE FROM user_roles WHERE user_id = ? AND role = ?", arguments: [user.id, role.wireName])
+            return User(id: user.id, email: user.email, displayName: user.displayName,
+                        roles: try Self.roles(of: user.id, db), createdAt: user.createdAt)
+        }
+    }
+
+    static func adminCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM user_roles WHERE role = ?", arguments: [Identity.Role.admin.wireName]) ?? 0
+    }
+
+    static func user(email: EmailAddress, _ db: Database) throws -> User {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT id, email, display_name, created_at FROM users WHERE email = ?", arguments: [email.value])
+        else { throw IdentityFailure.emailNotFound(email.value) }
+        return try user(row, db)
     }
 
     /// The user in `row` with their roles, read in the same transaction.

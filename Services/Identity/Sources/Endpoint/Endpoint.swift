@@ -40,6 +40,28 @@ public enum Endpoint {
                 return Identity.UserProfile(userID: user.id, displayName: user.displayName)
             }
         }
+        router.on(Identity.createAdmin) { input, context in
+            try await mapping {
+                let user = try await CreateFirstAdmin(world: world).execute(
+                    email: input.email, password: input.password, displayName: input.displayName,
+                    callerUID: context.peer?.uid)
+                return Identity.Account(user)
+            }
+        }
+        router.on(Identity.grantRole) { input, _ in
+            try await mapping {
+                let user = try await ChangeRole(world: world).execute(
+                    .grant, role: input.role, email: input.email, token: input.token)
+                return Identity.Account(user)
+            }
+        }
+        router.on(Identity.revokeRole) { input, _ in
+            try await mapping {
+                let user = try await ChangeRole(world: world).execute(
+                    .revoke, role: input.role, email: input.email, token: input.token)
+                return Identity.Account(user)
+            }
+        }
         return router
     }
 
@@ -68,6 +90,19 @@ extension ServiceError {
             self.init(.unauthenticated, "wrong e-mail address or password: check both and log in again")
         case .invalidToken:
             self.init(.unauthenticated, "the session token is not valid (unknown, expired or logged out): log in again")
+        case .notLocalOperator:
+            self.init(
+                .permissionDenied,
+                "only a local operator (root, or the user identity runs as) may create the first admin: "
+                    + "run svc-supervisor admin create as that user")
+        case .adminExists:
+            self.init(.conflict, "an admin exists already: log in as an admin and use svc-supervisor admin grant EMAIL admin")
+        case .notAdmin:
+            self.init(.permissionDenied, "only an admin may change roles: log in as an admin (svc-supervisor login EMAIL)")
+        case .lastAdmin:
+            self.init(.conflict, "this is the last admin: grant admin to someone else before revoking it here")
+        case .emailNotFound(let email):
+            self.init(.notFound, "no account uses \"\(email)\"", details: [ErrorDetail("field", "email")])
         case .userNotFound(let id):
             self.init(.notFound, "no user has the id \"\(id)\"", details: [ErrorDetail("field", "userID")])
         }

@@ -3,13 +3,13 @@ import IOInterface
 /// Turns a route's text parameters into an operation's typed Input, converting each to its
 /// field's type and naming the field when it does not convert.
 enum RouteParameters {
-    /// The Input of `operation` from `parameters` (path parameters first, then the query).
+    /// The Input of `operation` from `parameters` (path parameters first, then the query), as JSON.
     ///
     /// A repeated field takes every occurrence of its parameter and comma-separated lists;
     /// a bare boolean parameter (`?unreadOnly`) means `true`.
-    static func input(
+    static func json(
         for operation: OperationDescriptor, route: Route, parameters: [(String, String)]
-    ) throws(RouteError) -> MessageValue {
+    ) throws(RouteError) -> JSONValue {
         let schema = operation.input.schema
         var members: [(key: String, value: JSONValue)] = []
         var repeated: [String: [JSONValue]] = [:]
@@ -36,8 +36,13 @@ enum RouteParameters {
             }
         }
         members += order.map { ($0, JSONValue.array(repeated[$0] ?? [])) }
+        return .object(members)
+    }
+
+    /// `json` as `operation`'s Input, or ``RouteError/invalidInput(operation:reason:)`` naming what is wrong.
+    static func input(for operation: OperationDescriptor, json: JSONValue) throws(RouteError) -> MessageValue {
         do {
-            return try MessageValue(json: .object(members), as: schema)
+            return try MessageValue(json: json, as: operation.input.schema)
         } catch {
             throw .invalidInput(operation: operation.fullName, reason: error.description)
         }

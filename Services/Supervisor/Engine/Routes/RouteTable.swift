@@ -32,6 +32,22 @@ public struct RouteTable: Sendable {
         public let route: Route
     }
 
+    /// A URL matched to a route: the operation and the Input's JSON, not yet checked against
+    /// its schema (so a caller can complete it first, e.g. with a stored token).
+    public struct Match: Sendable {
+        /// The operation to call.
+        public let operation: OperationDescriptor
+        /// The route that matched.
+        public let route: Route
+        /// The Input's members, from the URL's path and query, converted to their fields' types.
+        public let json: JSONValue
+
+        /// `json`, or the JSON given, as the operation's Input; a missing required field is named.
+        public func input(_ completed: JSONValue? = nil) throws(RouteError) -> MessageValue {
+            try RouteParameters.input(for: operation, json: completed ?? json)
+        }
+    }
+
     /// Every routed operation, in contract order.
     public let entries: [Entry]
 
@@ -62,6 +78,12 @@ public struct RouteTable: Sendable {
 
     /// The call that `text` stands for.
     public func resolve(_ text: String) throws(RouteError) -> Call {
+        let found = try match(text)
+        return Call(operation: found.operation, input: try found.input(), route: found.route)
+    }
+
+    /// The route and Input JSON that `text` stands for.
+    public func match(_ text: String) throws(RouteError) -> Match {
         let url = try RouteURL(text)
         let found = matches(url)
         guard let best = found.first else {
@@ -74,10 +96,10 @@ public struct RouteTable: Sendable {
         guard tied.count == 1 else {
             throw .ambiguous(path: url.path, candidates: tied.map(\.entry.summary))
         }
-        let input = try RouteParameters.input(
+        let json = try RouteParameters.json(
             for: best.entry.operation, route: best.entry.route,
             parameters: best.parameters + url.query.map { ($0.name, $0.value) })
-        return Call(operation: best.entry.operation, input: input, route: best.entry.route)
+        return Match(operation: best.entry.operation, route: best.entry.route, json: json)
     }
 
     /// Pairs of routes that some URL would match equally well: a contract mistake, checked by tests.

@@ -63,6 +63,30 @@ extension Identity.TokenInput {
     }
 }
 
+extension Identity.RoleChangeInput {
+    public func encode(to body: inout BodyWriter) {
+        body.write(1, token)
+        body.write(2, email)
+        body.write(3, role)
+    }
+
+    public init(from body: inout BodyReader) throws(WireDecodingError) {
+        var token: String?
+        var email: String?
+        var role: Identity.Role?
+        while let tag = try body.nextTag() {
+            switch tag {
+            case 1: token = try body.read()
+            case 2: email = try body.read()
+            case 3: role = try body.read()
+            default: try body.skip()
+            }
+        }
+        self.init(
+            token: try body.required(token, 1), email: try body.required(email, 2), role: try body.required(role, 3))
+    }
+}
+
 extension Identity.Account {
     public func encode(to body: inout BodyWriter) {
         body.write(1, userID)

@@ -30,8 +30,28 @@ public enum Identity: ServiceContract {
         name, "getUser", summary: "Fetch a user's public profile (id and display name) by user id.",
         errors: [.notFound], route: Route("/users/{userID}"))
 
+    /// Creates the first administrator of a fresh suite (`svc-supervisor admin create`). Only a
+    /// local operator may: a caller whose `SO_PEERCRED` uid is root or identity's own uid; and only
+    /// while no account has the `admin` role (`conflict` after that: an admin grants the role).
+    public static let createAdmin = Operation<RegisterInput, Account>(
+        name, "createAdmin",
+        summary: "Create the first admin; only a local operator (root or identity's uid) while no admin exists.",
+        errors: [.invalidInput, .conflict, .permissionDenied])
+
+    /// Gives an account a role; the caller's token must be an admin's.
+    public static let grantRole = Operation<RoleChangeInput, Account>(
+        name, "grantRole", summary: "Grant a role to the account with an e-mail address; an admin's token only.",
+        errors: [.invalidInput, .unauthenticated, .permissionDenied, .notFound])
+
+    /// Takes a role from an account; the caller's token must be an admin's. The last admin keeps the role.
+    public static let revokeRole = Operation<RoleChangeInput, Account>(
+        name, "revokeRole",
+        summary: "Revoke a role from the account with an e-mail address; an admin's token only; never the last admin.",
+        errors: [.invalidInput, .unauthenticated, .permissionDenied, .notFound, .conflict])
+
     public static let operations = [
         register.descriptor, login.descriptor, authenticate.descriptor, logout.descriptor, getUser.descriptor,
+        createAdmin.descriptor, grantRole.descriptor, revokeRole.descriptor,
     ]
 
     // MARK: Inputs
@@ -99,6 +119,31 @@ public enum Identity: ServiceContract {
         }
 
         public static let schema = MessageSchema("identity.UserInput", [.required(1, "userID", .string)])
+    }
+
+    /// The Input of ``Identity/grantRole`` and ``Identity/revokeRole``.
+    public struct RoleChangeInput: WireMessage {
+        /// The session token of the admin making the change.
+        public var token: String
+        /// The account whose roles change.
+        public var email: String
+        /// The role granted or revoked.
+        public var role: Role
+
+        /// Creates the value from its fields.
+        public init(token: String, email: String, role: Role) {
+            self.token = token
+            self.email = email
+            self.role = role
+        }
+
+        public static let schema = MessageSchema(
+            "identity.RoleChangeInput",
+            [
+                .required(1, "token", .string),
+                .required(2, "email", .string),
+                .required(3, "role", .enumeration(Role.schema)),
+            ])
     }
 
     // MARK: Outputs

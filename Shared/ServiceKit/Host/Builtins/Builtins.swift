@@ -8,5 +8,7 @@ enum Builtins {
     static func install(into router: inout Router, configuration: HostConfiguration) {
         installDescribe(into: &router, configuration: configuration)
         installHealth(into: &router, configuration: configuration)
+        installLogLevel(into: &router, configuration: configuration)
+        installBackup(into: &router, configuration: configuration)
     }
 }

@@ -12,4 +12,14 @@ public enum IdentityFailure: Error, Equatable, Sendable {
     case invalidToken
     /// No user has this id.
     case userNotFound(String)
+    /// The caller is not a local operator (root or identity's own uid, by `SO_PEERCRED`).
+    case notLocalOperator
+    /// The first admin exists already; more admins are granted by an admin.
+    case adminExists
+    /// The caller's token is valid but not an admin's.
+    case notAdmin
+    /// Revoking would leave the suite without any admin.
+    case lastAdmin
+    /// No account uses this e-mail address.
+    case emailNotFound(String)
 }

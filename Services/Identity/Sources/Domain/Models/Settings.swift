@@ -5,7 +5,8 @@ public struct Settings: Sendable {
     /// E-mail addresses (normalized) that get the `admin` role when they register.
     ///
     /// A development bootstrap: the first admin of a fresh suite registers with an address
-    /// listed in `VERTICALS_ADMIN_EMAILS`. It goes away when the operator CLI grows `admin create`.
+    /// listed in `VERTICALS_ADMIN_EMAILS`. A real suite leaves it unset and uses `svc-supervisor admin create`
+    /// (``CreateFirstAdmin``): whoever registers a listed address first becomes admin.
     public var adminEmails: Set<String>
     /// Argon2id's cost for new password hashes.
     public var passwordLimits: PasswordHasher.Limits

@@ -22,6 +22,15 @@ public struct RegisterUser: Sendable {
     /// Registers `email` with `password`; throws ``IdentityFailure/invalid(field:reason:)``
     /// or ``IdentityFailure/emailTaken``.
     public func execute(email rawEmail: String, password: String, displayName rawName: String) async throws -> User {
+        try await execute(email: rawEmail, password: password, displayName: rawName, firstAdmin: false)
+    }
+
+    /// Registers as ``execute(email:password:displayName:)`` does; with `firstAdmin`, the user
+    /// also gets `admin`, and the insert fails with ``IdentityFailure/adminExists`` (in the same
+    /// transaction, so two racing callers cannot both win) when an admin exists already.
+    func execute(email rawEmail: String, password: String, displayName rawName: String, firstAdmin: Bool)
+        async throws -> User
+    {
         guard let email = EmailAddress(rawEmail) else {
             throw IdentityFailure.invalid(
                 field: "email", reason: "\"\(rawEmail)\" is not an e-mail address like name@example.org")
@@ -46,11 +55,12 @@ public struct RegisterUser: Sendable {
 
         let passwords = world.passwords
         let hash = try await Offload.run { try passwords.hash(password) }
-        let roles: [Identity.Role] = world.settings.adminEmails.contains(email.value) ? [.patient, .admin] : [.patient]
+        let listed = world.settings.adminEmails.contains(email.value)
+        let roles: [Identity.Role] = firstAdmin || listed ? [.patient, .admin] : [.patient]
         let user = User(
             id: world.makeID(), email: email, displayName: displayName, roles: roles, createdAt: world.clock())
-        try await world.users.insert(user, passwordHash: hash)
-        let bootstrap = roles.contains(.admin) ? " as admin (VERTICALS_ADMIN_EMAILS)" : ""
+        try await world.users.insert(user, passwordHash: hash, unlessAdminExists: firstAdmin)
+        let bootstrap = firstAdmin ? " as the first admin" : listed ? " as admin (VERTICALS_ADMIN_EMAILS)" : ""
         world.logger.info("registered user \(user.id)\(bootstrap)")
         return user
     }

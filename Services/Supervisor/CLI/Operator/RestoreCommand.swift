@@ -1,0 +1,51 @@
+import ArgumentParser
+import IOInterface
+import ServiceKit
+import Storage
+import SupervisorEngine
+
+/// `svc-supervisor restore NAME FILE`: puts a backup in place of a vertical's store. Refuses
+/// unless the supervisor reports the vertical stopped (or failed), so no process has the store
+/// open; the replaced store is kept beside it as `NAME.sqlite.before-restore`.
+struct RestoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restore",
+        abstract: "Put a backup in place of a stopped vertical's store (the old one is kept as .before-restore).",
+        discussion: """
+            Example:
+              svc-supervisor stop clinics
+              svc-supervisor restore clinics /var/backups/verticals/clinics-20261122T123000Z.sqlite
+              svc-supervisor start clinics
+            Exit status 75 when the vertical is not stopped; 65 when FILE is not a whole SQLite store.
+            """)
+
+    @Argument(help: "The vertical, e.g. clinics.") var service: String
+    @Argument(help: "The backup file (from `svc-supervisor backup`).") var file: String
+    @OptionGroup var runDirectory: RunDirectoryOption
+
+    func run() async throws {
+        try await ControlClient.reporting {
+            let list = try await ControlClient.call(Supervisor.status, Empty(), runDirectory: runDirectory.path)
+            guard let status = list.services.first(where: { $0.name == service }) else {
+                throw CLIError(
+                    status: 64,
+                    "the supervisor runs no service named \"\(service)\"; it runs: "
+                        + list.services.map { $0.name }.joined(separator: ", "))
+            }
+            guard status.state == .stopped || status.state == .failed else {
+                throw CLIError(
+                    status: 75,
+                    "\(service) is \(status.state): stop it first (svc-supervisor stop \(service)), then restore")
+            }
+            let path = RunDirectory(runDirectory.path).stateDirectory(for: service) + "/\(service).sqlite"
+            let kept: String?
+            do {
+                kept = try SQLiteStore.restore(file, to: path)
+            } catch let error as StoreError {
+                throw CLIError(status: 65, "cannot restore \(service): \(error.message)")
+            }
+            print("restored \(path) from \(file)" + (kept.map { "; the replaced store is kept as \($0)" } ?? ""))
+            print("next: svc-supervisor start \(service)")
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import IOInterface
+import Wire
+
+/// Puts the stored login's token into a call's JSON Input when the operation needs one and
+/// the JSON gives none: when the Input's schema has a *required* `token` string field and the
+/// object has no `token` key (or `null`). A token the user wrote is always kept. Used by `call`
+/// (and meant for `open`).
+///
+/// ```swift
+/// let attacher = TokenAttacher(schema: descriptor.input.schema) {
+///     try StoredLogin.forCurrentUser(environment: ProcessEnvironment.current).load()?.token
+/// }
+/// let input = try attacher.attach(to: JSONValue(parsing: text))
+/// ```
+struct TokenAttacher {
+    /// The operation's Input schema.
+    let schema: MessageSchema
+    /// The token to attach, asked for only when one is needed (nil: nobody is logged in).
+    let token: () throws -> String?
+
+    /// Whether `schema` asks for a token at all.
+    var needsToken: Bool {
+        schema.fields.contains { field in
+            guard field.name == "token", case .required = field.presence, case .string = field.type else { return false }
+            return true
+        }
+    }
+
+    /// `input` with the token added where needed; unchanged otherwise. Throws a ``CLIError``
+    /// (exit 77) when a token is needed and nobody is logged in.
+    func attach(to input: JSONValue) throws -> JSONValue {
+        guard needsToken, case .object(var members) = input else { return input }
+        if let given = members.first(where: { $0.key == "token" }), given.value != .null { return input }
+        guard let token = try token() else {
+            throw CLIError(
+                status: 77, "\(schema.name) needs a token: svc-supervisor login EMAIL first, or give \"token\" in the JSON")
+        }
+        members.removeAll { $0.key == "token" }
+        members.append((key: "token", value: .string(token)))
+        return .object(members)
+    }
+}

@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EventLoop
+import Logging
+
+/// What a daemon's command line asks for: serve (no arguments), `--check`, `--help` or
+/// `--version`. Every vertical gets these from ``ServiceRuntime/boot(_:)``, before anything
+/// touches a socket.
+public enum DaemonArguments: Equatable, Sendable {
+    /// Serve the vertical (the normal case).
+    case serve
+    /// Validate the environment and open (migrating) the store, then exit without serving.
+    case check
+    /// Print usage and exit 0.
+    case help
+    /// Print the version and exit 0.
+    case version
+
+    /// The suite's version, printed by `--version`.
+    public static let suiteVersion = "0.11.0"
+
+    /// Reads `arguments` (without the program name); an unknown one is a usage error naming it.
+    public static func parse(_ arguments: [String]) -> Result<DaemonArguments, UsageError> {
+        guard let first = arguments.first else { return .success(.serve) }
+        guard arguments.count == 1 else { return .failure(UsageError(argument: arguments[1])) }
+        switch first {
+        case "--check": return .success(.check)
+        case "--help", "-h": return .success(.help)
+        case "--version": return .success(.version)
+        default: return .failure(UsageError(argument: first))
+        }
+    }
+
+    /// An argument a daemon does not take.
+    public struct UsageError: Error, Equatable, Sendable {
+        /// The argument.
+        public var argument: String
+    }
+
+    /// The `--help` text of daemon `svc-<name>`.
+    public static func usage(name: String, summary: String) -> String {
+        """
+        svc-\(name): the \(name) vertical\(summary.isEmpty ? "" : " — \(summary)")
+
+        Usage: svc-\(name) [--check | --help | --version]
+          (no argument)  serve on $VERTICALS_SOCKET_DIR/\(name).sock, or on the socket handed over in LISTEN_FDS
+          --check        validate the environment and open (and migrate) the store, then exit: 0 when all is well
+          --help         print this and exit
+          --version      print the version and exit
+
+        Environment: VERTICALS_SOCKET_DIR, VERTICALS_RUN_DIR, STATE_DIRECTORY, NOTIFY_SOCKET, LISTEN_FDS/LISTEN_PID,
+        WATCHDOG_USEC, VERTICALS_LOG_LEVEL (trace…critical; change it live with svc-supervisor log-level),
+        VERTICALS_MAX_FRAME_BYTES, VERTICALS_DRAIN_SECONDS.
+        Usually started by svc-supervisor or systemd (README.md).
+
+        """
+    }
+
+    /// Problems `--check` finds in `configuration` before the vertical opens its store.
+    static func problems(in configuration: HostConfiguration, environment: [String: String]) -> [String] {
+        var problems: [String] = []
+        if configuration.activation == nil, configuration.socketPath.utf8.count > EventLoopError.maxSocketPathLength {
+            problems.append(
+                "the socket path \(configuration.socketPath) is longer than \(EventLoopError.maxSocketPathLength) bytes: "
+                    + "set VERTICALS_SOCKET_DIR to a shorter folder")
+        }
+        if let level = environment["VERTICALS_LOG_LEVEL"], !level.isEmpty, Logger.Level(rawValue: level) == nil {
+            let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+            problems.append("VERTICALS_LOG_LEVEL=\(level) is not a level: \(levels)")
+        }
+        if let text = environment["VERTICALS_MAX_FRAME_BYTES"], !text.isEmpty, (Int(text) ?? 0) <= 0 {
+            problems.append("VERTICALS_MAX_FRAME_BYTES=\(text) is not a positive number of bytes")
+        }
+        if let text = environment["VERTICALS_DRAIN_SECONDS"], !text.isEmpty, (Double(text) ?? -1) < 0 {
+            problems.append("VERTICALS_DRAIN_SECONDS=\(text) is not a number of seconds ≥ 0")
+        }
+        return problems
+    }
+}

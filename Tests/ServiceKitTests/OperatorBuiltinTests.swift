@@ -1,0 +1,132 @@
+import IOInterface
+import Logging
+import ProcessTesting
+@testable import ServiceKit
+import Storage
+import Testing
+import Wire
+
+/// `daemon.setLogLevel` and `daemon.backup`, served in-process through the router the host
+/// builds, and the typed answer to a full disk.
+@Suite(.serialized)
+struct OperatorBuiltinTests {
+    /// A router with only the built-ins, over `store`.
+    static func router(store: (any DatabaseReader)? = nil) -> Router {
+        var configuration = HostConfiguration(name: "tests", socketDirectory: SocketDirectory("/nonexistent"))
+        configuration.store = store
+        var router = Router(service: "tests")
+        Builtins.install(into: &router, configuration: configuration)
+        return router
+    }
+
+    /// A store with a table of `rows` numbered rows.
+    static func store(in directory: TemporaryDirectory, rows: Int) throws -> DatabasePool {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in try db.execute(sql: "CREATE TABLE items (n INTEGER NOT NULL)") }
+        let pool = try SQLiteStore.open(directory: directory.file("state"), fileName: "tests.sqlite", migrator: migrator)
+        try pool.write { db in
+            for n in 0..<rows { try db.execute(sql: "INSERT INTO items (n) VALUES (?)", arguments: [n]) }
+        }
+        return pool
+    }
+
+    @Test func setLogLevel_changesTheLevelEveryExistingLoggerFollows_andReportsThePreviousOne() async throws {
+        LoggingBootstrap.bootstrap(environment: [:])
+        let before = RuntimeLogLevel.current
+        defer { RuntimeLogLevel.current = before }
+        RuntimeLogLevel.current = .info
+        let existing = Logger(label: "made-before")
+
+        let change = try await Self.router().serveInProcess(Daemon.setLogLevel, .init(level: .debug))
+        let report = try await Self.router().serveInProcess(Daemon.setLogLevel, .init())
+
+        #expect(change.previous == .info && change.level == .debug)
+        #expect(report.level == .debug && report.previous == .debug)
+        #expect(existing.logLevel == .debug)
+    }
+
+    @Test func setLogLevel_givenAnUnknownLevel_isInvalidInputAndChangesNothing() async throws {
+        let before = RuntimeLogLevel.current
+        let error = await serviceError { try await Self.router().serveInProcess(Daemon.setLogLevel, .init(level: .unknown("loud"))) }
+        #expect(error?.code == .invalidInput)
+        #expect(RuntimeLogLevel.current == before)
+    }
+
+    @Test func backup_whileWritesGoOn_writesAWholeConsistentCopy() async throws {
+        let directory = TemporaryDirectory()
+        let pool = try Self.store(in: directory, rows: 1000)
+        let router = Self.router(store: pool)
+        let writer = Task {
+            for n in 1000..<1500 {
+                try await pool.write { db in try db.execute(sql: "INSERT INTO items (n) VALUES (?)", arguments: [n]) }
+            }
+        }
+
+        let backup = try await router.serveInProcess(Daemon.backup, .init(path: directory.file("copy.sqlite")))
+        try await writer.value
+
+        let copy = try DatabaseQueue(path: backup.path)
+        let (count, check, maximum) = try await copy.read { db in
+            (
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items") ?? -1,
+                try String.fetchOne(db, sql: "PRAGMA integrity_check"),
+                try Int.fetchOne(db, sql: "SELECT MAX(n) FROM items") ?? -1
+            )
+        }
+        #expect(check == "ok")
+        #expect((1000...1500).contains(count))
+        #expect(maximum == count - 1, "a prefix of the commits, none missing in between")
+        #expect(backup.bytes > 0 && backup.service == "tests")
+    }
+
+    @Test func backup_refusesAnExistingFileARelativePathAndADaemonWithoutAStore() async throws {
+        let directory = TemporaryDirectory()
+        let router = Self.router(store: try Self.store(in: directory, rows: 1))
+        let path = directory.file("copy.sqlite")
+        _ = try await router.serveInProcess(Daemon.backup, .init(path: path))
+
+        let again = await serviceError { try await router.serveInProcess(Daemon.backup, .init(path: path)) }
+        let relative = await serviceError { try await router.serveInProcess(Daemon.backup, .init(path: "copy.sqlite")) }
+        let storeless = await serviceError { try await Self.router().serveInProcess(Daemon.backup, .init(path: path + "2")) }
+
+        #expect(again?.code == .conflict)
+        #expect(relative?.code == .invalidInput)
+        #expect(storeless?.code == .unimplemented)
+    }
+
+    @Test func aFullStore_isResourceExhausted_notInternal() throws {
+        let directory = TemporaryDirectory()
+        let pool = try Self.store(in: directory, rows: 0)
+        // SQLite answers SQLITE_FULL at max_page_count exactly as on a full disk.
+        let failure: (any Error)? = {
+            do {
+                try pool.write { db in
+                    try db.execute(sql: "PRAGMA max_page_count = 3")
+                    for n in 0..<10_000 {
+                        try db.execute(sql: "INSERT INTO items (n) VALUES (?)", arguments: [n])
+                    }
+                }
+                return nil
+            } catch { return error }
+        }()
+
+        let full = try #require(failure)
+        let mapped = try #require(StoreFailures.serviceError(for: full, operation: "tests.add"))
+        #expect(mapped.code == .resourceExhausted)
+        #expect(mapped.message.contains("disk is full"))
+        #expect(StoreFailures.serviceError(for: CancellationError(), operation: "tests.add") == nil)
+    }
+}
+
+/// The `ServiceError` `body` throws; records an issue when it throws something else or nothing.
+func serviceError(_ body: () async throws -> some Any) async -> ServiceError? {
+    do {
+        _ = try await body()
+        Issue.record("expected a ServiceError, got success")
+    } catch let error as ServiceError {
+        return error
+    } catch {
+        Issue.record("expected a ServiceError, got \(error)")
+    }
+    return nil
+}

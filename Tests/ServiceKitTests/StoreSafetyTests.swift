@@ -1,0 +1,61 @@
+import Glibc
+import ProcessTesting
+import Storage
+import Testing
+
+/// Storage's guards: a store from a newer build is refused, a restore checks what it puts in place.
+struct StoreSafetyTests {
+    static func migrator(_ versions: [String]) -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        for version in versions {
+            migrator.registerMigration(version) { db in try db.execute(sql: "CREATE TABLE t_\(version) (x)") }
+        }
+        return migrator
+    }
+
+    @Test func open_givenAStoreANewerBuildMigrated_refusesNamingTheUnknownMigrations() throws {
+        let directory = TemporaryDirectory()
+        let newer = try SQLiteStore.open(directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1", "v2"]))
+        try newer.close()
+
+        #expect {
+            _ = try SQLiteStore.open(directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1"]))
+        } throws: { error in
+            "\(error)".contains("newer schema") && "\(error)".contains("v2")
+        }
+        // The same build, and a later one, still open it.
+        try SQLiteStore.open(directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1", "v2"])).close()
+        try SQLiteStore.open(directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1", "v2", "v3"]))
+            .close()
+    }
+
+    @Test func restore_putsTheBackupInPlace_andKeepsTheReplacedStore() throws {
+        let directory = TemporaryDirectory()
+        let live = try SQLiteStore.open(directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1"]))
+        try live.write { db in try db.execute(sql: "INSERT INTO t_v1 (x) VALUES ('before')") }
+        try SQLiteStore.backup(live, to: directory.file("backup.sqlite"))
+        try live.write { db in try db.execute(sql: "INSERT INTO t_v1 (x) VALUES ('after')") }
+        try live.close()
+
+        let kept = try SQLiteStore.restore(directory.file("backup.sqlite"), to: directory.file("s.sqlite"))
+
+        let restored = try DatabaseQueue(path: directory.file("s.sqlite"))
+        #expect(try restored.read { db in try String.fetchAll(db, sql: "SELECT x FROM t_v1") } == ["before"])
+        let old = try DatabaseQueue(path: try #require(kept))
+        #expect(try old.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t_v1") } == 2)
+    }
+
+    @Test func restore_givenAFileThatIsNoStore_refusesAndLeavesTheStoreAlone() throws {
+        let directory = TemporaryDirectory()
+        try SQLiteStore.open(directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1"])).close()
+        let junk = directory.file("junk.sqlite")
+        let file = fopen(junk, "w")
+        fputs(String(repeating: "not a database ", count: 500), file)
+        fclose(file)
+
+        #expect(throws: StoreError.self) { try SQLiteStore.restore(junk, to: directory.file("s.sqlite")) }
+        #expect(throws: StoreError.self) { try SQLiteStore.restore(directory.file("missing"), to: directory.file("s.sqlite")) }
+        let store = try DatabaseQueue(path: directory.file("s.sqlite"))
+        #expect(try store.read { db in try db.tableExists("t_v1") })
+    }
+}

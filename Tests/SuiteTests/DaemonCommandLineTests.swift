@@ -1,0 +1,67 @@
+import Glibc
+import ProcessTesting
+import Storage
+import Testing
+
+/// Every daemon's own command line: `--help`, `--version` and `--check`, as an operator runs them.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct DaemonCommandLineTests {
+    static let daemons = ["svc-identity", "svc-clinics", "svc-notifications", "svc-records", "svc-appointments"]
+
+    static func environment(_ directory: TemporaryDirectory) -> [String: String] {
+        ["VERTICALS_SOCKET_DIR": directory.file("sockets"), "STATE_DIRECTORY": directory.file("state")]
+    }
+
+    @Test(arguments: daemons)
+    func helpAndVersion_exitZero_withoutTouchingASocketOrTheStore(daemon: String) throws {
+        let directory = TemporaryDirectory()
+
+        let help = try runCommand(daemon, ["--help"], environment: Self.environment(directory), in: directory)
+        let version = try runCommand(daemon, ["--version"], environment: Self.environment(directory), in: directory)
+        let wrong = try runCommand(daemon, ["--serve"], environment: Self.environment(directory), in: directory)
+
+        #expect(help.status == 0 && help.standardOutput.contains("--check"), "\(help.standardError)")
+        #expect(version.status == 0 && version.standardOutput.hasPrefix("\(daemon) "))
+        #expect(wrong.status == 64 && wrong.standardError.contains("--serve"))
+        #expect(access(directory.file("sockets"), F_OK) != 0, "no socket folder made")
+        #expect(access(directory.file("state"), F_OK) != 0, "no store made")
+    }
+
+    @Test(arguments: daemons)
+    func check_onAGoodEnvironment_migratesTheStoreAndExitsWithoutServing(daemon: String) throws {
+        let directory = TemporaryDirectory()
+
+        let check = try runCommand(daemon, ["--check"], environment: Self.environment(directory), in: directory)
+
+        #expect(check.status == 0, "\(check.standardError)")
+        let name = String(daemon.dropFirst("svc-".count))
+        #expect(access(directory.file("state/\(name).sqlite"), F_OK) == 0, "the store was opened and migrated")
+        #expect(access(directory.file("sockets/\(name).sock"), F_OK) != 0, "nothing served")
+    }
+
+    @Test func check_onAStoreFromANewerBuild_failsNamingTheSchema() throws {
+        let directory = TemporaryDirectory()
+        _ = try runCommand("svc-clinics", ["--check"], environment: Self.environment(directory), in: directory)
+        let store = try DatabaseQueue(path: directory.file("state/clinics.sqlite"))
+        try store.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')") }
+        try store.close()
+
+        let check = try runCommand("svc-clinics", ["--check"], environment: Self.environment(directory), in: directory)
+        let serve = try runCommand("svc-clinics", [], environment: Self.environment(directory), in: directory)
+
+        #expect(check.status != 0)
+        #expect(check.standardError.contains("newer schema") && check.standardError.contains("v99-from-the-future"))
+        #expect(serve.status != 0 && serve.standardError.contains("newer schema"), "it refuses to serve too")
+    }
+
+    @Test func check_onABadEnvironment_namesTheSetting() throws {
+        let directory = TemporaryDirectory()
+        var environment = Self.environment(directory)
+        environment["VERTICALS_LOG_LEVEL"] = "loud"
+
+        let check = try runCommand("svc-records", ["--check"], environment: environment, in: directory)
+
+        #expect(check.status == 78)
+        #expect(check.standardError.contains("VERTICALS_LOG_LEVEL"))
+    }
+}

@@ -1,0 +1,84 @@
+import Glibc
+import IOInterface
+import ProcessTesting
+import Testing
+
+/// A new operator's first session through the CLI: the first admin, login, a call that needs
+/// a token, role changes, logout — real argv, real daemons, real sockets.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct OperatorCommandTests {
+    static let password = "correct horse battery staple"
+    static let clinic = #"{"name": "Hill Clinic", "address": "1 Hill St, Leeds", "latitude": 53.8, "longitude": -1.55, "timeZone": "Europe/London", "services": ["gp"]}"#
+
+    /// Runs `svc-supervisor ARGS` against `suite` with `home` as the user's state folder.
+    static func cli(
+        _ arguments: [String], suite: SuiteLauncher, home: String, input: String? = nil
+    ) throws -> CommandResult {
+        try runCommand(
+            "svc-supervisor", arguments + ["--socket-dir", suite.sockets.path],
+            environment: ["XDG_STATE_HOME": home], in: suite.directory, standardInput: input)
+    }
+
+    @Test func firstAdmin_logsIn_createsAClinic_whileAPatientIsRefused_andLogoutRevokes() throws {
+        let suite = try SuiteLauncher()
+        try suite.start("identity")
+        try suite.start("clinics")
+        let adminHome = suite.directory.file("admin-home")
+        let patientHome = suite.directory.file("patient-home")
+
+        let created = try Self.cli(
+            ["admin", "create", "ops@example.org"], suite: suite, home: adminHome, input: Self.password + "\n")
+        #expect(created.status == 0, "\(created.standardError)")
+        let again = try Self.cli(
+            ["admin", "create", "eve@example.org"], suite: suite, home: adminHome, input: Self.password + "\n")
+        #expect(again.status == 1)
+        #expect(again.standardError.contains("conflict"), "\(again.standardError)")
+
+        let login = try Self.cli(["login", "ops@example.org"], suite: suite, home: adminHome, input: Self.password)
+        #expect(login.status == 0, "\(login.standardError)")
+        var info = stat()
+        #expect(stat(adminHome + "/verticals/session.json", &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+
+        let added = try Self.cli(["call", "clinics", "create", Self.clinic], suite: suite, home: adminHome)
+        #expect(added.status == 0, "\(added.standardError)")
+        #expect(added.standardOutput.contains("Hill Clinic"))
+
+        let registered = try Self.cli(
+            ["call", "identity", "register",
+             #"{"email": "pat@example.org", "password": "\#(Self.password)", "displayName": "Pat"}"#],
+            suite: suite, home: patientHome)
+        #expect(registered.status == 0, "\(registered.standardError)")
+        let patientLogin = try Self.cli(["login", "pat@example.org"], suite: suite, home: patientHome, input: Self.password)
+        #expect(patientLogin.status == 0, "\(patientLogin.standardError)")
+        let refused = try Self.cli(["call", "clinics", "create", Self.clinic], suite: suite, home: patientHome)
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("permissionDenied"), "\(refused.standardError)")
+
+        let granted = try Self.cli(["admin", "grant", "pat@example.org", "admin"], suite: suite, home: adminHome)
+        #expect(granted.status == 0, "\(granted.standardError)")
+        #expect(granted.standardOutput.contains("patient, admin"))
+        let nowAllowed = try Self.cli(["call", "clinics", "create", Self.clinic], suite: suite, home: patientHome)
+        #expect(nowAllowed.status == 0, "\(nowAllowed.standardError)")
+        let patientGrants = try Self.cli(["admin", "revoke", "ops@example.org", "admin"], suite: suite, home: patientHome)
+        #expect(patientGrants.status == 0, "an admin now: \(patientGrants.standardError)")
+
+        let logout = try Self.cli(["logout"], suite: suite, home: adminHome)
+        #expect(logout.status == 0, "\(logout.standardError)")
+        #expect(access(adminHome + "/verticals/session.json", F_OK) != 0, "the stored token is gone")
+        let afterLogout = try Self.cli(["call", "clinics", "create", Self.clinic], suite: suite, home: adminHome)
+        #expect(afterLogout.status == 77, "\(afterLogout.standardError)")
+    }
+
+    @Test func login_withAWrongPassword_storesNothing() throws {
+        let suite = try SuiteLauncher()
+        try suite.start("identity")
+        let home = suite.directory.file("home")
+
+        let login = try Self.cli(["login", "nobody@example.org"], suite: suite, home: home, input: Self.password)
+
+        #expect(login.status == 1)
+        #expect(login.standardError.contains("unauthenticated"), "\(login.standardError)")
+        #expect(access(home + "/verticals/session.json", F_OK) != 0)
+    }
+}
