@@ -3,6 +3,7 @@ import Glibc
 import IOInterface
 import ProcessTesting
 import SupervisorEngine
+import Synchronization
 import Testing
 
 extension EngineProcessTests {
@@ -52,22 +53,43 @@ extension EngineProcessTests {
         }
 
         /// supervisord's bug: a child that died soon after starting, noticed only after its
-        /// healthy period, counts as a good start. Here the loop is held busy for 1.2 s right
-        /// after the second run is ready; the child dies 20 ms in (far less than 500 ms, even on
-        /// a loaded machine); the forgiveness timer (due at 500 ms) then fires before the exit
-        /// is reaped — and must find a zombie, not a run.
+        /// healthy period, counts as a good start. Here the loop is held busy from just after the
+        /// second run is ready until that child is a zombie (dead, not reaped: the loop reaps)
+        /// and its healthy period has passed; so when the loop turns again, the forgiveness timer
+        /// fires before the exit is seen — and must find a zombie, not a run. No sleep decides
+        /// the order, so a loaded machine cannot make it pass or fail by luck.
         @Test func aChildThatDiedWhileTheSupervisorWasBusy_isNotForgiven() async throws {
             let harness = try EngineHarness([
-                Self.readyThenExit("late", after: "0.02", resetAfter: .milliseconds(500))
+                Self.readyThenExit("late", after: "0.3", resetAfter: .milliseconds(800))
             ])
             try await harness.start()
-            try await harness.waitFor("late", .ready, count: 2)
-            harness.loop.execute { usleep(1_200_000) }
+            let ready = try await harness.waitFor("late", .ready, count: 2)
+            let pid = try #require(try await harness.status("late").pid)
+            let blocked = Mutex(false)
+            harness.loop.execute {
+                let limit = ContinuousClock.now + .seconds(20)
+                while ContinuousClock.now < limit
+                    && !(ProcessProbe.isZombie(Int32(pid)) && ContinuousClock.now - ready.at >= .milliseconds(900))
+                {
+                    usleep(5_000)
+                }
+                blocked.withLock { $0 = true }
+            }
             try await harness.waitFor("late", .starting, count: 3)
+            #expect(blocked.withLock { $0 })
             let waits = Self.waits(harness, "late")
-            // Forgiven, the second wait would be the initial 40 ms again.
+            // Forgiven, the second wait would be the initial 40 ms again; not forgiven, 320 ms.
             #expect(waits.count >= 2 && waits[1] >= .milliseconds(319), "\(waits)")
             await harness.shutdown()
         }
+    }
+}
+
+/// What `/proc` says of a process, read by the test itself.
+enum ProcessProbe {
+    /// Whether `pid` is dead and not reaped yet (state `Z`).
+    static func isZombie(_ pid: Int32) -> Bool {
+        guard let stat = readFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].dropFirst().first == "Z"
     }
 }
