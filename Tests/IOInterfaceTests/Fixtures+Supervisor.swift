@@ -14,11 +14,16 @@ extension Supervisor.ServiceStatus {
     static func fixture(
         name: String = "identity", state: Supervisor.ServiceState = .ready, pid: Int? = 4242,
         uptimeSeconds: Double? = 93.25, restarts: Int = 2, lastExit: String = "killed by signal 9",
-        ready: Bool = true, statusText: String = "serving 5 operations"
+        ready: Bool = true, statusText: String = "serving 5 operations",
+        readySince: Timestamp? = Timestamp(microsecondsSinceEpoch: 1_795_426_200_250_000), restartsInWindow: Int = 1,
+        backoffRemainingSeconds: Double? = 0.75, exitReason: Supervisor.ExitReason? = .liveness,
+        rssBytes: Int? = 26_214_400
     ) -> Self {
         .init(
             name: name, state: state, pid: pid, uptimeSeconds: uptimeSeconds, restarts: restarts,
-            lastExit: lastExit, ready: ready, statusText: statusText)
+            lastExit: lastExit, ready: ready, statusText: statusText, readySince: readySince,
+            restartsInWindow: restartsInWindow, backoffRemainingSeconds: backoffRemainingSeconds, exitReason: exitReason,
+            rssBytes: rssBytes)
     }
 
     static let minimal = Self(

@@ -22,17 +22,11 @@ struct StatusCommand: AsyncParsableCommand {
         }
     }
 
-    /// The table `status` prints, one row per service.
+    /// The table `status` prints, one row per service. RESTARTS is the total, then those in
+    /// the budget's window; READY SINCE is local time; LAST EXIT leads with the reason's category.
     static func table(_ services: [Supervisor.ServiceStatus]) -> String {
-        let header = ["NAME", "STATE", "PID", "UPTIME", "RESTARTS", "LAST EXIT", "READY", "STATUS"]
-        let rows = services.map { service in
-            [
-                service.name, service.state.wireName, service.pid.map(String.init) ?? "-",
-                service.uptimeSeconds.map(uptime) ?? "-", String(service.restarts),
-                service.lastExit.isEmpty ? "-" : service.lastExit, service.ready ? "yes" : "no",
-                service.statusText,
-            ]
-        }
+        let header = ["NAME", "STATE", "PID", "UPTIME", "READY SINCE", "RESTARTS", "BACKOFF", "RSS", "LAST EXIT", "STATUS"]
+        let rows = services.map(row)
         let table: [[String]] = [header] + rows
         var widths = [Int](repeating: 0, count: header.count)
         for row in table {
@@ -48,6 +42,30 @@ struct StatusCommand: AsyncParsableCommand {
             text += line + "\n"
         }
         return text
+    }
+
+    /// One service's cells, in the header's order.
+    static func row(_ service: Supervisor.ServiceStatus) -> [String] {
+        let pid: String = service.pid.map { String($0) } ?? "-"
+        let up: String = service.uptimeSeconds.map { uptime($0) } ?? "-"
+        let since: String = service.readySince.map { WallClockText.localTime($0) } ?? "-"
+        let restarts = "\(service.restarts) (\(service.restartsInWindow) in window)"
+        let backoff: String = service.backoffRemainingSeconds.map { "\(oneDecimal($0))s" } ?? "-"
+        let rss: String = service.rssBytes.map { memory($0) } ?? "-"
+        let reason: String = service.exitReason.map { "\($0.wireName): " } ?? ""
+        let exit = service.lastExit.isEmpty ? "-" : reason + service.lastExit
+        return [service.name, service.state.wireName, pid, up, since, restarts, backoff, rss, exit, service.statusText]
+    }
+
+    /// "812 KiB", "25.3 MiB".
+    static func memory(_ bytes: Int) -> String {
+        bytes >= 1 << 20 ? "\(oneDecimal(Double(bytes) / Double(1 << 20))) MiB" : "\(bytes >> 10) KiB"
+    }
+
+    /// `value` with one decimal: "0.8", "25.0".
+    static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
     }
 
     /// "45s", "12m03s", "3h07m", "2d04h".

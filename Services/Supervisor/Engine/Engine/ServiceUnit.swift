@@ -21,9 +21,15 @@ final class ServiceUnit {
     /// Backoff and restart budget: pure policy, fed the instants of what happened.
     var ledger: RestartLedger
     var lastExit = ""
+    /// ``lastExit`` as a category, for `status`.
+    var exitReason: Supervisor.ExitReason?
     var statusText = ""
-    /// Why the supervisor killed the running process (ready timeout, watchdog), if it did.
-    var pendingFailure: String?
+    /// When it became ready, by the wall clock, for `status`.
+    var readySince: Timestamp?
+    /// When the backoff it waits out ends.
+    var backoffUntil: ContinuousClock.Instant?
+    /// Why the supervisor killed the running process (ready timeout, watchdog, liveness), if it did.
+    var pendingFailure: (reason: String, kind: Supervisor.ExitReason)?
     /// Services that must be ready before this one starts again, beside `depends_on`: the
     /// members before it in a `one_for_all` group that is restarting. Cleared once it is ready.
     var holds: Set<String> = []
@@ -68,7 +74,10 @@ final class ServiceUnit {
         Supervisor.ServiceStatus(
             name: spec.name, state: state, pid: pid.map(Int.init),
             uptimeSeconds: startedAt.map { Self.seconds(now - $0) }, restarts: restarts, lastExit: lastExit,
-            ready: ready, statusText: statusText)
+            ready: ready, statusText: statusText, readySince: ready ? readySince : nil,
+            restartsInWindow: ledger.restartsInWindow(at: now),
+            backoffRemainingSeconds: state == .backoff ? backoffUntil.map { max(0, Self.seconds($0 - now)) } : nil,
+            exitReason: exitReason, rssBytes: pid.flatMap(ProcessState.residentBytes))
     }
 
     static func seconds(_ duration: Duration) -> Double {

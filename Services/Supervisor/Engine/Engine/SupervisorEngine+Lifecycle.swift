@@ -102,7 +102,7 @@ extension SupervisorEngine {
         case .notify:
             unit.timer.start(after: spec.readyTimeout) { [weak self, weak unit] in
                 guard let self, let unit, unit.state == .starting else { return }
-                self.killForFailure(unit, "not ready within \(ServiceUnit.text(spec.readyTimeout))")
+                self.killForFailure(unit, "not ready within \(ServiceUnit.text(spec.readyTimeout))", .readyTimeout)
             }
         }
     }
@@ -121,6 +121,7 @@ extension SupervisorEngine {
         unit.timer.stop()
         let now = ContinuousClock.now
         unit.readyAt = now
+        unit.readySince = WallClock.now()
         unit.ledger.becameReady(at: now)
         unit.holds.removeAll()
         if let startedAt = unit.startedAt {
@@ -155,14 +156,14 @@ extension SupervisorEngine {
         guard let interval = unit.spec.watchdog, unit.state == .ready else { return }
         unit.watchdog.start(after: interval) { [weak self, weak unit] in
             guard let self, let unit, unit.state == .ready else { return }
-            self.killForFailure(unit, "watchdog: no WATCHDOG=1 within \(ServiceUnit.text(interval))")
+            self.killForFailure(unit, "watchdog: no WATCHDOG=1 within \(ServiceUnit.text(interval))", .watchdog)
         }
     }
 
     /// Kills the process group for a failure the supervisor saw (ready timeout, watchdog);
     /// the exit that follows is counted as a failure with `reason`.
-    func killForFailure(_ unit: ServiceUnit, _ reason: String) {
-        unit.pendingFailure = reason
+    func killForFailure(_ unit: ServiceUnit, _ reason: String, _ kind: Supervisor.ExitReason) {
+        unit.pendingFailure = (reason, kind)
         unit.log.note("\(reason): killing process group \(unit.pid ?? 0)")
         signalGroup(unit, SIGKILL)
     }
@@ -180,6 +181,7 @@ extension SupervisorEngine {
         unit.log.note(reason)
         logger.error("\(unit.spec.name): \(reason)")
         unit.lastExit = reason
+        unit.exitReason = .startFailed
         afterUnexpectedExit(unit, failure: true)
     }
 
@@ -197,9 +199,14 @@ extension SupervisorEngine {
         unit.pid = nil
         unit.startedAt = nil
         unit.readyAt = nil
-        let reason = unit.pendingFailure ?? limitReason(unit, status) ?? Self.describe(status)
+        let limit = limitReason(unit, status)
+        let reason = unit.pendingFailure?.reason ?? limit ?? Self.describe(status)
         let failure = unit.pendingFailure != nil || !status.isSuccess
+        let asked = unit.state == .stopping || !unit.wanted
+        unit.exitReason =
+            unit.pendingFailure?.kind ?? (limit != nil ? .limit : asked ? .stop : status.isSuccess ? .exit : .crash)
         unit.pendingFailure = nil
+        unit.readySince = nil
         unit.lastExit = reason
         // Its last lines may still be in the pipe: they go before the note of its end.
         unit.output?.drain()
@@ -265,6 +272,7 @@ extension SupervisorEngine {
     }
 
     private func startAfterBackoff(_ unit: ServiceUnit, _ delay: Duration) {
+        unit.backoffUntil = .now + delay
         unit.timer.start(after: delay) { [weak self, weak unit] in
             guard let self, let unit, unit.state == .backoff else { return }
             self.startWhenReady(unit)

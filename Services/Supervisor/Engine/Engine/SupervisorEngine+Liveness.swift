@@ -58,6 +58,6 @@ extension SupervisorEngine {
             return
         }
         let status = unit.statusText.isEmpty ? "" : "; last status: \(unit.statusText)"
-        killForFailure(unit, "liveness: \(failure)\(status)")
+        killForFailure(unit, "liveness: \(failure)\(status)", .liveness)
     }
 }

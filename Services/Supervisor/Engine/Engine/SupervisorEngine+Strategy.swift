@@ -64,6 +64,7 @@ extension SupervisorEngine {
         next.log.note(reason)
         stop(next) {
             next.lastExit = reason
+            next.exitReason = .stop
             self.stopOneByOne(pending.dropFirst(), reason: reason, then: done)
         }
     }

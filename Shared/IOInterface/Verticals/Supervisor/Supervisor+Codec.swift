@@ -28,6 +28,11 @@ extension Supervisor.ServiceStatus {
         body.write(6, lastExit)
         body.write(7, ready)
         body.write(8, statusText)
+        body.write(9, readySince)
+        body.write(10, restartsInWindow)
+        body.write(11, backoffRemainingSeconds)
+        body.write(12, exitReason)
+        body.write(13, rssBytes)
     }
 
     public init(from body: inout BodyReader) throws(WireDecodingError) {
@@ -39,6 +44,11 @@ extension Supervisor.ServiceStatus {
         var lastExit: String?
         var ready: Bool?
         var statusText: String?
+        var readySince: Timestamp?
+        var restartsInWindow = 0
+        var backoffRemainingSeconds: Double?
+        var exitReason: Supervisor.ExitReason?
+        var rssBytes: Int?
         while let tag = try body.nextTag() {
             switch tag {
             case 1: name = try body.read()
@@ -49,6 +59,11 @@ extension Supervisor.ServiceStatus {
             case 6: lastExit = try body.read()
             case 7: ready = try body.read()
             case 8: statusText = try body.read()
+            case 9: readySince = try body.read()
+            case 10: restartsInWindow = try body.read()
+            case 11: backoffRemainingSeconds = try body.read()
+            case 12: exitReason = try body.read()
+            case 13: rssBytes = try body.read()
             default: try body.skip()
             }
         }
@@ -56,7 +71,8 @@ extension Supervisor.ServiceStatus {
             name: try body.required(name, 1), state: try body.required(state, 2), pid: pid,
             uptimeSeconds: uptimeSeconds, restarts: try body.required(restarts, 5),
             lastExit: try body.required(lastExit, 6), ready: try body.required(ready, 7),
-            statusText: try body.required(statusText, 8))
+            statusText: try body.required(statusText, 8), readySince: readySince, restartsInWindow: restartsInWindow,
+            backoffRemainingSeconds: backoffRemainingSeconds, exitReason: exitReason, rssBytes: rssBytes)
     }
 }
 

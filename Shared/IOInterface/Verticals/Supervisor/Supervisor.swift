@@ -78,11 +78,22 @@ public enum Supervisor: ServiceContract {
         public var ready: Bool
         /// The last `STATUS=` it sent, or what the supervisor is waiting for.
         public var statusText: String
+        /// When the running process became ready (wall clock), while it is ready.
+        public var readySince: Timestamp?
+        /// Restarts within the current restart-budget window (the budget's count).
+        public var restartsInWindow: Int
+        /// Seconds left before the next start, while it waits out its backoff.
+        public var backoffRemainingSeconds: Double?
+        /// Why the last process ended, as a category; ``lastExit`` has the details.
+        public var exitReason: ExitReason?
+        /// The running process's resident memory (VmRSS), in bytes.
+        public var rssBytes: Int?
 
         /// Creates the value from its fields.
         public init(
             name: String, state: ServiceState, pid: Int? = nil, uptimeSeconds: Double? = nil, restarts: Int,
-            lastExit: String, ready: Bool, statusText: String
+            lastExit: String, ready: Bool, statusText: String, readySince: Timestamp? = nil, restartsInWindow: Int = 0,
+            backoffRemainingSeconds: Double? = nil, exitReason: ExitReason? = nil, rssBytes: Int? = nil
         ) {
             self.name = name
             self.state = state
@@ -92,6 +103,11 @@ public enum Supervisor: ServiceContract {
             self.lastExit = lastExit
             self.ready = ready
             self.statusText = statusText
+            self.readySince = readySince
+            self.restartsInWindow = restartsInWindow
+            self.backoffRemainingSeconds = backoffRemainingSeconds
+            self.exitReason = exitReason
+            self.rssBytes = rssBytes
         }
 
         public static let schema = MessageSchema(
@@ -105,6 +121,11 @@ public enum Supervisor: ServiceContract {
                 .required(6, "lastExit", .string),
                 .required(7, "ready", .bool),
                 .required(8, "statusText", .string),
+                .optional(9, "readySince", .timestamp),
+                .defaulted(10, "restartsInWindow", .int, .int(0)),
+                .optional(11, "backoffRemainingSeconds", .double),
+                .optional(12, "exitReason", .enumeration(ExitReason.schema)),
+                .optional(13, "rssBytes", .int),
             ])
     }
 
@@ -149,6 +170,47 @@ public enum Supervisor: ServiceContract {
                 .repeated(3, "changed", .string),
                 .repeated(4, "unchanged", .string),
             ])
+    }
+
+    /// Why a service's last process ended.
+    public enum ExitReason: WireEnum {
+        /// It exited with status 0 on its own.
+        case exit
+        /// It exited with a non-zero status or was killed by a signal nobody in the suite sent.
+        case crash
+        /// It did not send `READY=1` within its ready timeout, and was killed.
+        case readyTimeout
+        /// It missed its watchdog, and was killed.
+        case watchdog
+        /// It stopped answering `daemon.health`, and was killed.
+        case liveness
+        /// It exceeded a resource limit (memory cgroup OOM, CPU seconds).
+        case limit
+        /// It was stopped: asked for, or restarted with a peer by its restart strategy.
+        case stop
+        /// Its program could not be started at all.
+        case startFailed
+        /// A reason this build does not know.
+        case unknown(String)
+
+        public static let knownCases: [ExitReason] = [
+            .exit, .crash, .readyTimeout, .watchdog, .liveness, .limit, .stop, .startFailed,
+        ]
+        public static let schema = EnumSchema("supervisor.ExitReason", knownCases)
+        public init(unknown raw: String) { self = .unknown(raw) }
+        public var wireName: String {
+            switch self {
+            case .exit: "exit"
+            case .crash: "crash"
+            case .readyTimeout: "readyTimeout"
+            case .watchdog: "watchdog"
+            case .liveness: "liveness"
+            case .limit: "limit"
+            case .stop: "stop"
+            case .startFailed: "startFailed"
+            case .unknown(let raw): raw
+            }
+        }
     }
 
     /// The states of a supervised service.
