@@ -60,7 +60,9 @@ extension EngineProcessTests {
         /// the order, so a loaded machine cannot make it pass or fail by luck.
         @Test func aChildThatDiedWhileTheSupervisorWasBusy_isNotForgiven() async throws {
             let harness = try EngineHarness([
-                Self.readyThenExit("late", after: "0.3", resetAfter: .milliseconds(800))
+                // Dies a second after ready (time enough to block the loop first, even under load),
+                // well before its healthy period of 1.5 s.
+                Self.readyThenExit("late", after: "1", resetAfter: .milliseconds(1_500))
             ])
             try await harness.start()
             let ready = try await harness.waitFor("late", .ready, count: 2)
@@ -69,7 +71,7 @@ extension EngineProcessTests {
             harness.loop.execute {
                 let limit = ContinuousClock.now + .seconds(20)
                 while ContinuousClock.now < limit
-                    && !(ProcessProbe.isZombie(Int32(pid)) && ContinuousClock.now - ready.at >= .milliseconds(900))
+                    && !(ProcessProbe.isZombie(Int32(pid)) && ContinuousClock.now - ready.at >= .milliseconds(1_600))
                 {
                     usleep(5_000)
                 }
