@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // MARK: Shared — code every daemon may link
@@ -45,7 +47,11 @@ let package = Package(
         .target(name: "IOInterface", dependencies: ["Wire"], path: "Shared/IOInterface", swiftSettings: strict),
         .target(
             name: "ServiceKit",
-            dependencies: ["EventLoop", "Wire", "IOInterface", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "EventLoop", "Wire", "IOInterface", .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
             path: "Shared/ServiceKit",
             swiftSettings: strict
         ),

@@ -14,6 +14,6 @@ struct SupervisorCommand: AsyncParsableCommand {
             UpCommand.self, StatusCommand.self, StartCommand.self, StopCommand.self, RestartCommand.self,
             LogsCommand.self,
             ReloadCommand.self, DownCommand.self, CheckCommand.self, CallCommand.self, OperationsCommand.self,
-            ExportCommand.self, DescribeCommand.self,
+            ExportCommand.self, DescribeCommand.self, MetricsCommand.self,
         ])
 }

@@ -10,5 +10,5 @@ public enum Daemon: ServiceContract {
     public static let name = "daemon"
     public static let summary = "Operations every daemon answers: introspection, health and run-time settings."
 
-    public static var operations: [OperationDescriptor] { [describe.descriptor, health.descriptor] }
+    public static var operations: [OperationDescriptor] { [describe.descriptor, health.descriptor, metrics.descriptor] }
 }
