@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // MARK: Shared — code every daemon may link
@@ -49,7 +51,11 @@ let package = Package(
         .target(
             name: "ServiceKit",
             // Storage: the host backs up a vertical's store (daemon.backup) and maps SQLITE_FULL to resourceExhausted.
-            dependencies: ["EventLoop", "Wire", "IOInterface", "Storage", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "EventLoop", "Wire", "IOInterface", "Storage", .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
             path: "Shared/ServiceKit",
             swiftSettings: strict
         ),

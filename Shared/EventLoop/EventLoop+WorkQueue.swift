@@ -23,6 +23,12 @@ struct WorkQueue {
 }
 
 extension EventLoop {
+    /// How many work items (closures, resumed tasks) wait for the loop thread now: the loop's
+    /// queue depth, for metrics. Takes the queue's lock, so read it when asked, not per request.
+    public var queuedWorkCount: Int {
+        queue.withLock { $0.items.count }
+    }
+
     /// Appends `work` (any thread). Returns false, dropping it, once the loop has stopped.
     ///
     /// With `lifecycle` given, the work is accepted only in that state, which then moves to `next`.

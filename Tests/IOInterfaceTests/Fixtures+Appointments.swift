@@ -30,9 +30,10 @@ extension Appointments.ListInput {
     static func fixture(
         token: String = "q5W2c0Ykq3JrGfE8n1xT7bVhLmPz4sAoRdUiNwXyZ6E",
         from: Timestamp = Timestamp(secondsSinceEpoch: 1_795_392_000),
-        to: Timestamp = Timestamp(secondsSinceEpoch: 1_795_996_800), includeCancelled: Bool = true
+        to: Timestamp = Timestamp(secondsSinceEpoch: 1_795_996_800), includeCancelled: Bool = true, limit: Int = 25,
+        cursor: String? = "AQIAAAGbXLzvkAEKYV85MWIyXzAwMDHTx1n0bDq8Qw"
     ) -> Self {
-        .init(token: token, from: from, to: to, includeCancelled: includeCancelled)
+        .init(token: token, from: from, to: to, includeCancelled: includeCancelled, limit: limit, cursor: cursor)
     }
 
     static let minimal = Self(token: "", from: .epoch, to: .epoch)
@@ -58,8 +59,11 @@ extension Appointments.Appointment {
 }
 
 extension Appointments.AppointmentList {
-    static func fixture(appointments: [Appointments.Appointment] = [.fixture(), .fixture(id: "a_91b3", status: .cancelled)]) -> Self {
-        .init(appointments: appointments)
+    static func fixture(
+        appointments: [Appointments.Appointment] = [.fixture(), .fixture(id: "a_91b3", status: .cancelled)],
+        nextCursor: String? = "AQIAAAGbXLzvkAEKYV85MWIyXzAwMDHTx1n0bDq8Qw"
+    ) -> Self {
+        .init(appointments: appointments, nextCursor: nextCursor)
     }
 
     static let minimal = Self(appointments: [])

@@ -16,9 +16,10 @@ extension Notifications.SendInput {
 
 extension Notifications.InboxInput {
     static func fixture(
-        token: String = "q5W2c0Ykq3JrGfE8n1xT7bVhLmPz4sAoRdUiNwXyZ6E", unreadOnly: Bool = true, limit: Int = 10
+        token: String = "q5W2c0Ykq3JrGfE8n1xT7bVhLmPz4sAoRdUiNwXyZ6E", unreadOnly: Bool = true, limit: Int = 10,
+        cursor: String? = "AQIAAAGbXLzvkAAAAAAAAAAAB2Ek1vQmE3cw"
     ) -> Self {
-        .init(token: token, unreadOnly: unreadOnly, limit: limit)
+        .init(token: token, unreadOnly: unreadOnly, limit: limit, cursor: cursor)
     }
 
     static let minimal = Self(token: "")
@@ -53,9 +54,9 @@ extension Notifications.Inbox {
         notifications: [Notifications.Notification] = [
             .fixture(readAt: nil), .fixture(id: "n_0001", deduplicationKey: nil), .minimal,
         ],
-        unreadCount: Int = 2
+        unreadCount: Int = 2, nextCursor: String? = "AQIAAAGbXLzvkAAAAAAAAAAAB2Ek1vQmE3cw"
     ) -> Self {
-        .init(notifications: notifications, unreadCount: unreadCount)
+        .init(notifications: notifications, unreadCount: unreadCount, nextCursor: nextCursor)
     }
 
     static let minimal = Self(notifications: [], unreadCount: 0)

@@ -16,9 +16,9 @@ extension Records.AddEntryInput {
 extension Records.HistoryInput {
     static func fixture(
         token: String = "q5W2c0Ykq3JrGfE8n1xT7bVhLmPz4sAoRdUiNwXyZ6E",
-        kind: Records.EntryKind? = .unknown("vaccination")
+        kind: Records.EntryKind? = .unknown("vaccination"), limit: Int = 20, cursor: String? = "AQIAAAGbXLzvkAAAAAAAAAAAKpX1c0QmZ3Aw"
     ) -> Self {
-        .init(token: token, kind: kind)
+        .init(token: token, kind: kind, limit: limit, cursor: cursor)
     }
 
     static let minimal = Self(token: "")
@@ -64,9 +64,9 @@ extension Records.History {
             .fixture(), .fixture(id: "r_0001", kind: .unknown("immunisation"), clinicID: nil, clinicName: nil),
             .minimal,
         ],
-        clinicNamesResolved: Bool = true
+        clinicNamesResolved: Bool = true, nextCursor: String? = "AQIAAAGbXLzvkAAAAAAAAAAAKpX1c0QmZ3Aw"
     ) -> Self {
-        .init(entries: entries, clinicNamesResolved: clinicNamesResolved)
+        .init(entries: entries, clinicNamesResolved: clinicNamesResolved, nextCursor: nextCursor)
     }
 
     static let minimal = Self(entries: [], clinicNamesResolved: false)

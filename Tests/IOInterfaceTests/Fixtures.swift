@@ -140,8 +140,8 @@ extension Clinics.GetInput {
 }
 
 extension Clinics.SearchInput {
-    static func fixture(name: String = "hill", limit: Int = 7) -> Self {
-        .init(name: name, limit: limit)
+    static func fixture(name: String = "hill", limit: Int = 7, cursor: String? = "AQIBDmhpbGwgc3RyZWV0AWNfMDAwMdKd9w") -> Self {
+        .init(name: name, limit: limit, cursor: cursor)
     }
 
     static let minimal = Self(name: "")
@@ -179,9 +179,10 @@ extension Clinics.Clinic {
 
 extension Clinics.ClinicList {
     static func fixture(
-        clinics: [Clinics.Clinic] = [.fixture(), .fixture(id: "c_0002", phone: nil), .minimal]
+        clinics: [Clinics.Clinic] = [.fixture(), .fixture(id: "c_0002", phone: nil), .minimal],
+        nextCursor: String? = "AQIBDmhpbGwgc3RyZWV0AWNfMDAwMdKd9w"
     ) -> Self {
-        .init(clinics: clinics)
+        .init(clinics: clinics, nextCursor: nextCursor)
     }
 
     static let minimal = Self(clinics: [])

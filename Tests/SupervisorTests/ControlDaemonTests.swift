@@ -22,18 +22,12 @@ extension EngineProcessTests {
                 readiness = "none"
                 socket = false
                 """
-            let file = fopen(path, "w")
-            fputs(text, file)
-            fclose(file)
+            writeText(text, to: path)
             return path
         }
 
         private func allReady(_ directory: TemporaryDirectory, run: String) -> Bool {
-            guard let result = try? runCommand("svc-supervisor", ["status", "--run-dir", run], in: directory) else {
-                return false
-            }
-            let rows = result.standardOutput.split(separator: "\n").dropFirst()
-            return result.status == 0 && rows.count == 3 && rows.allSatisfy { $0.contains(" ready ") }
+            suiteReady(directory, run: run, services: 3)
         }
 
         @Test func sigkillOfTheSupervisor_leavesNoOrphan_andDownStopsEverything() throws {

@@ -110,7 +110,7 @@ struct JSONFormTests {
         FormCase(text: #"{"name":"Hill","limit":123456789012345678901234567890}"#, code: .outOfRange, path: "limit",
                  description: #"field "limit": 123456789012345678901234567890 does not fit in 64 bits"#),
         FormCase(text: #"{"name":"Hill","colour":"red"}"#, code: .unknownField, path: "colour",
-                 description: #"field "colour": not a field of clinics.SearchInput (its fields: name, limit)"#),
+                 description: #"field "colour": not a field of clinics.SearchInput (its fields: name, limit, cursor)"#),
         FormCase(text: #"{"limit":3}"#, code: .missingField, path: "name",
                  description: #"field "name": required field is missing"#),
         FormCase(text: #"{"name":"a","name":"b"}"#, code: .duplicateField, path: "name",

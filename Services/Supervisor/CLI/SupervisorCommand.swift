@@ -16,6 +16,6 @@ struct SupervisorCommand: AsyncParsableCommand {
             ReloadCommand.self, DownCommand.self, CheckCommand.self, CallCommand.self, OpenCommand.self,
             RoutesCommand.self, OperationsCommand.self, DescribeCommand.self, ExportCommand.self, NewCommand.self,
             AdminCommand.self, LoginCommand.self, LogoutCommand.self, LogLevelCommand.self, BackupCommand.self,
-            RestoreCommand.self,
+            RestoreCommand.self, MetricsCommand.self,
         ])
 }

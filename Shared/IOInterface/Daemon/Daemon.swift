@@ -11,6 +11,6 @@ public enum Daemon: ServiceContract {
     public static let summary = "Operations every daemon answers: introspection, health and run-time settings."
 
     public static var operations: [OperationDescriptor] {
-        [describe.descriptor, health.descriptor, setLogLevel.descriptor, backup.descriptor]
+        [describe.descriptor, health.descriptor, setLogLevel.descriptor, backup.descriptor, metrics.descriptor]
     }
 }

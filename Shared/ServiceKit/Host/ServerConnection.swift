@@ -14,6 +14,8 @@ final class ServerConnection: @unchecked Sendable {
     private struct InFlight {
         let task: Task<Void, Never>
         let deadlineTimer: UInt64?
+        let started: ContinuousClock.Instant
+        let metrics: HostMetrics.OperationMetrics
     }
 
     let connection: Connection
@@ -65,6 +67,7 @@ final class ServerConnection: @unchecked Sendable {
             if let entry = inFlight.removeValue(forKey: envelope.correlationID) {
                 entry.task.cancel()
                 if let timer = entry.deadlineTimer { host.timers.cancel(timer) }
+                count(entry, .cancelled)
             }
         case .ping:
             connection.write(
@@ -82,21 +85,27 @@ final class ServerConnection: @unchecked Sendable {
             protocolError(correlationID: id, "correlation id \(id) is already in flight on this connection")
             return
         }
+        let metrics = host.metrics.operation(envelope.operation)
+        metrics.requests.increment()
         if host.isDraining {
+            metrics.failed(.unavailable)
             answer(id, ServiceError(.unavailable, "\(host.configuration.name) is shutting down; retry", retryable: true))
             return
         }
         guard let route = host.router.route(for: envelope.operation) else {
+            metrics.failed(.unimplemented)
             answer(id, ServiceError(
                 .unimplemented, "\(host.configuration.name) has no operation \"\(envelope.operation)\"",
                 details: [ErrorDetail("operation", envelope.operation)]))
             return
         }
         if let refusal = host.operationRefusal(envelope.operation, peer: connection.peerCredentials) {
+            metrics.failed(refusal.code)
             answer(id, refusal)
             return
         }
         guard inFlight.count < host.configuration.maxInFlightPerConnection else {
+            metrics.failed(.resourceExhausted)
             answer(id, ServiceError(
                 .resourceExhausted,
                 "more than \(host.configuration.maxInFlightPerConnection) requests in flight on one connection"))
@@ -113,32 +122,36 @@ final class ServerConnection: @unchecked Sendable {
         let loop = host.loop
         let task = Task(executorPreference: loop) { [self] in
             let frame: [UInt8]
+            var failure: ErrorCode?
             do {
                 frame = try await RequestContext.$current.withValue(context) {
                     try await route(message, context)
                 }
             } catch let error as ServiceError {
+                failure = error.code
                 frame = Self.errorFrame(id, error)
             } catch is CancellationError {
+                failure = .cancelled
                 frame = Self.errorFrame(id, ServiceError(.cancelled, "the request was cancelled"))
             } catch {
                 requestLogger.error("handler failed: \(error)")
-                frame = Self.errorFrame(
-                    id,
-                    StoreFailures.serviceError(for: error, operation: context.operation)
-                        ?? ServiceError(.internal, "internal error while serving \(context.operation)"))
+                let refusal = StoreFailures.serviceError(for: error, operation: context.operation)
+                    ?? ServiceError(.internal, "internal error while serving \(context.operation)")
+                failure = refusal.code
+                frame = Self.errorFrame(id, refusal)
             }
             loop.preconditionInEventLoop()
-            self.finished(id, frame)
+            self.finished(id, frame, failure)
         }
         var timer: UInt64?
         if let deadline {
             timer = host.timers.schedule(at: deadline.instant) { [weak self] in self?.deadlinePassed(id) }
         }
-        inFlight[id] = InFlight(task: task, deadlineTimer: timer)
+        inFlight[id] = InFlight(task: task, deadlineTimer: timer, started: .now, metrics: metrics)
+        host.metrics.inFlight.increment()
     }
 
-    private func finished(_ id: UInt64, _ frame: [UInt8]) {
+    private func finished(_ id: UInt64, _ frame: [UInt8], _ failure: ErrorCode?) {
         // Absent when the deadline passed or the caller cancelled: that answer was already given.
         guard let entry = inFlight.removeValue(forKey: id) else { return }
         if let timer = entry.deadlineTimer { host.timers.cancel(timer) }
@@ -151,11 +164,21 @@ final class ServerConnection: @unchecked Sendable {
                 connection.close()
             }
         }
+        count(entry, failure)
         host.requestFinished()
+    }
+
+    /// Counts an answered (or abandoned) request: its latency, its error code if any, one less in flight.
+    private func count(_ entry: InFlight, _ failure: ErrorCode?) {
+        let (seconds, attoseconds) = (ContinuousClock.now - entry.started).components
+        entry.metrics.latency.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        if let failure { entry.metrics.failed(failure) }
+        host.metrics.inFlight.decrement()
     }
 
     private func deadlinePassed(_ id: UInt64) {
         guard let entry = inFlight.removeValue(forKey: id) else { return }
+        count(entry, .deadlineExceeded)
         entry.task.cancel()
         answer(id, ServiceError(.deadlineExceeded, "the caller's deadline passed before an answer was ready"))
         host.requestFinished()
@@ -181,6 +204,7 @@ final class ServerConnection: @unchecked Sendable {
         for entry in inFlight.values {
             entry.task.cancel()
             if let timer = entry.deadlineTimer { host.timers.cancel(timer) }
+            count(entry, .cancelled)
         }
         inFlight.removeAll()
         host.connectionClosed(self)

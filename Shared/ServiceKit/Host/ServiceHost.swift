@@ -26,6 +26,8 @@ public final class ServiceHost: @unchecked Sendable {
     /// The logger of the host, labelled with the vertical's name.
     public let logger: Logger
     let router: Router
+    /// What the host counts: requests, errors and latency per operation, connections, queue depth.
+    let metrics: HostMetrics
     let timers: TimerQueue
     let notifier: Notifier
 
@@ -44,8 +46,11 @@ public final class ServiceHost: @unchecked Sendable {
         precondition(router.service == configuration.name, "router for \(router.service) served as \(configuration.name)")
         self.configuration = configuration
         var router = router
-        Builtins.install(into: &router, configuration: configuration)
+        let names = (router.operations + Daemon.operations).map { operation in operation.fullName }
+        let metrics = HostMetrics(operationNames: names, loop: loop)
+        Builtins.install(into: &router, configuration: configuration, metrics: metrics)
         self.router = router
+        self.metrics = metrics
         self.loop = loop
         self.logger = logger ?? Logger(label: configuration.name)
         self.timers = TimerQueue(loop: loop)
@@ -130,6 +135,8 @@ public final class ServiceHost: @unchecked Sendable {
         }
         let server = ServerConnection(connection: connection, host: self)
         connections[connection.id] = server
+        metrics.connectionsAccepted.increment()
+        metrics.connectionsOpen.increment()
         server.start()
         startSweeping()
     }
@@ -137,6 +144,7 @@ public final class ServiceHost: @unchecked Sendable {
     func connectionClosed(_ server: ServerConnection) {
         connections[server.connection.id] = nil
         stopSweepingIfIdle()
+        metrics.connectionsOpen.decrement()
         if isDraining { finishDrainIfIdle() }
     }
 

@@ -41,7 +41,7 @@ import Testing
             .fixture(token: "token-bob", service: .optician, requestID: "bob"))
         let listed = try await ListAppointments(world: world).execute(
             .init(token: "token-ada", from: testNow, to: testNow.adding(.seconds(86_400))))
-        #expect(listed.map(\.id) == [early.id, late.id])
+        #expect(listed.bookings.map(\.id) == [early.id, late.id])
     }
 
     @Test func endpoint_mapsDomainErrorsToTypedWireErrors() async throws {

@@ -52,7 +52,7 @@ struct FindClinicsTests {
         try await world.given(.fixture(name: "Clinique Étoile Street Surgery"))
         try await world.given(.fixture(name: "Deansgate Pharmacy"))
 
-        let found = try await SearchClinics(world: world).execute(name: text, limit: 10)
+        let found = try await SearchClinics(world: world).execute(name: text, limit: 10).clinics
 
         #expect(!found.isEmpty)
         #expect(found.allSatisfy { $0.name.lowercased().contains(text.lowercased()) })
@@ -63,7 +63,7 @@ struct FindClinicsTests {
         let world = try World.fixture()
         for name in ["Charlie Clinic", "alpha clinic", "Bravo Clinic"] { try await world.given(.fixture(name: name)) }
 
-        let found = try await SearchClinics(world: world).execute(name: "clinic", limit: 2)
+        let found = try await SearchClinics(world: world).execute(name: "clinic", limit: 2).clinics
 
         #expect(found.map(\.name) == ["alpha clinic", "Bravo Clinic"])
     }
@@ -72,8 +72,8 @@ struct FindClinicsTests {
         let world = try World.fixture()
         try await world.given(.fixture(name: "Hill Street Surgery"))
 
-        #expect(try await SearchClinics(world: world).execute(name: "%", limit: 10).isEmpty)
-        #expect(try await SearchClinics(world: world).execute(name: "_", limit: 10).isEmpty)
+        #expect(try await SearchClinics(world: world).execute(name: "%", limit: 10).clinics.isEmpty)
+        #expect(try await SearchClinics(world: world).execute(name: "_", limit: 10).clinics.isEmpty)
     }
 
     @Test(arguments: [0, -1, 101])

@@ -91,16 +91,30 @@ public struct BookingStore: Sendable {
         }
     }
 
-    /// The patient's bookings starting in `from..<to`, earliest first.
-    public func bookings(patientID: String, from: Timestamp, to: Timestamp, includeCancelled: Bool) async throws -> [Booking] {
+    /// Up to `limit` of the patient's bookings starting in `from..<to`, earliest first, after
+    /// position `after` (a (starts_at, id) keyset position: bookings made while a caller
+    /// pages never shift what it has not seen yet).
+    public func bookings(
+        patientID: String, from: Timestamp, to: Timestamp, includeCancelled: Bool, after: PageCursor? = nil,
+        limit: Int = .max
+    ) async throws -> [Booking] {
         try await database.read { db in
-            try Row.fetchAll(
+            var arguments: StatementArguments = [
+                patientID, from.microsecondsSinceEpoch, to.microsecondsSinceEpoch, includeCancelled,
+            ]
+            var position = ""
+            if let after, case .integer(let startsAt) = after.keys[0], case .text(let id) = after.keys[1] {
+                position = "AND (starts_at, id) > (?, ?)"
+                arguments += [startsAt, id]
+            }
+            arguments += [Int64(clamping: limit)]
+            return try Row.fetchAll(
                 db,
                 sql: """
                     SELECT * FROM bookings WHERE patient_id = ? AND starts_at >= ? AND starts_at < ?
-                    AND (? OR status = 'booked') ORDER BY starts_at, id
+                    AND (? OR status = 'booked') \(position) ORDER BY starts_at, id LIMIT ?
                     """,
-                arguments: [patientID, from.microsecondsSinceEpoch, to.microsecondsSinceEpoch, includeCancelled]
+                arguments: arguments
             ).map(Self.booking(from:))
         }
     }

@@ -19,7 +19,9 @@ public enum Endpoint {
         }
         router.on(Appointments.list) { input, _ in
             try await mapErrors {
-                Appointments.AppointmentList(appointments: try await ListAppointments(world: world).execute(input).map(\.appointment))
+                let page = try await ListAppointments(world: world).execute(input)
+                return Appointments.AppointmentList(
+                    appointments: page.bookings.map(\.appointment), nextCursor: page.nextCursor)
             }
         }
         return router

@@ -30,19 +30,35 @@ public struct ClinicRepository: Sendable {
         return unique.compactMap { found[$0] }
     }
 
-    /// Up to `limit` clinics whose name contains `text`, ignoring case, by name.
-    public func clinics(nameContaining text: String, limit: Int) async throws -> [Clinics.Clinic] {
+    /// Up to `limit` clinics whose name contains `text`, ignoring case, by name, after position
+    /// `after`; and the cursor of the next page (bound to `scope`) when more follow. Keyset
+    /// paging over (name_folded, id): clinics created while a caller pages never shift it.
+    public func clinics(
+        nameContaining text: String, limit: Int, after: PageCursor? = nil, scope: String = ""
+    ) async throws -> Clinics.ClinicList {
         let needle = Self.folded(text)
         return try await database.read { db in
+            var arguments: StatementArguments = [needle]
+            var position = ""
+            if let after, case .text(let name) = after.keys[0], case .text(let id) = after.keys[1] {
+                position = "AND (name_folded, id) > (?, ?)"
+                arguments += [name, id]
+            }
+            arguments += [limit + 1]
             // instr() rather than LIKE: no wildcards to escape, and it compares the folded forms exactly.
-            let ids = try String.fetchAll(
+            let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id FROM clinic WHERE instr(name_folded, ?) > 0 ORDER BY name_folded, id LIMIT ?
+                    SELECT id, name_folded FROM clinic WHERE instr(name_folded, ?) > 0 \(position)
+                    ORDER BY name_folded, id LIMIT ?
                     """,
-                arguments: [needle, limit])
+                arguments: arguments)
+            let page = PageCursor.page(rows, limit: limit, scope: scope) { row in
+                [.text(row["name_folded"]), .text(row["id"])]
+            }
+            let ids = page.items.map { row -> String in row["id"] }
             let found = try Self.load(ids: ids, in: db)
-            return ids.compactMap { found[$0] }
+            return Clinics.ClinicList(clinics: ids.compactMap { found[$0] }, nextCursor: page.nextCursor)
         }
     }
 

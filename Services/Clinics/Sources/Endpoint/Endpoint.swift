@@ -25,8 +25,7 @@ public enum Endpoint {
         }
         router.on(Clinics.search) { input, _ in
             try await mapped {
-                Clinics.ClinicList(
-                    clinics: try await SearchClinics(world: world).execute(name: input.name, limit: input.limit))
+                try await SearchClinics(world: world).execute(name: input.name, limit: input.limit, cursor: input.cursor)
             }
         }
         router.on(Clinics.nearest) { input, _ in

@@ -41,21 +41,37 @@ public struct NotificationRepository: Sendable {
         try await database.read { db in try Self.fetchOne(db, where: "id = ?", id) }
     }
 
-    /// `userID`'s newest `limit` notifications (only unread ones when `unreadOnly`), and their unread count.
-    public func inbox(userID: String, unreadOnly: Bool, limit: Int) async throws -> InboxPage {
+    /// `userID`'s newest `limit` notifications after position `after` (only unread ones when
+    /// `unreadOnly`), their unread count, and the cursor (bound to `scope`) of the next page.
+    /// Keyset paging over (created_at, rowid), newest first: deliveries while a caller pages
+    /// land before its position and never shift or repeat what it has not seen yet.
+    public func inbox(
+        userID: String, unreadOnly: Bool, limit: Int, after: PageCursor? = nil, scope: String = ""
+    ) async throws -> InboxPage {
         try await database.read { db in
+            var arguments: StatementArguments = [userID]
+            var position = ""
+            if let after, case .integer(let createdAt) = after.keys[0], case .integer(let rowID) = after.keys[1] {
+                position = "AND (created_at, rowid) < (?, ?)"
+                arguments += [createdAt, rowID]
+            }
+            arguments += [limit + 1]
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT \(Self.columns) FROM notifications
-                    WHERE user_id = ? \(unreadOnly ? "AND read_at IS NULL" : "")
+                    SELECT rowid, \(Self.columns) FROM notifications
+                    WHERE user_id = ? \(unreadOnly ? "AND read_at IS NULL" : "") \(position)
                     ORDER BY created_at DESC, rowid DESC LIMIT ?
                     """,
-                arguments: [userID, limit])
+                arguments: arguments)
             let unread = try Int.fetchOne(
                 db, sql: "SELECT COUNT(*) FROM notifications WHERE user_id = ? AND read_at IS NULL",
                 arguments: [userID]) ?? 0
-            return InboxPage(notifications: rows.map(Self.notification), unreadCount: unread)
+            let page = PageCursor.page(rows, limit: limit, scope: scope) { row in
+                [.integer(row["created_at"]), .integer(row["rowid"])]
+            }
+            return InboxPage(
+                notifications: page.items.map(Self.notification), unreadCount: unread, nextCursor: page.nextCursor)
         }
     }
 

@@ -19,10 +19,10 @@ public enum Endpoint {
         router.on(Notifications.inbox) { input, _ in
             try await mapping {
                 let page = try await ListInbox(world: world).execute(
-                    token: input.token, unreadOnly: input.unreadOnly, limit: input.limit)
+                    token: input.token, unreadOnly: input.unreadOnly, limit: input.limit, cursor: input.cursor)
                 return Notifications.Inbox(
                     notifications: page.notifications.map(Notifications.Notification.init),
-                    unreadCount: page.unreadCount)
+                    unreadCount: page.unreadCount, nextCursor: page.nextCursor)
             }
         }
         router.on(Notifications.markRead) { input, _ in

@@ -28,21 +28,38 @@ public struct EntryRepository: Sendable {
 
     /// `userID`'s entries, only of `kind` when given, newest first (ties: the later insert first).
     public func entries(userID: String, kind: Records.EntryKind?) async throws -> [Records.Entry] {
+        try await page(userID: userID, kind: kind, limit: .max, after: nil, scope: "").entries
+    }
+
+    /// Up to `limit` of `userID`'s entries (only of `kind` when given), newest first, after
+    /// position `after`, and the cursor of the next page (bound to `scope`) when more follow.
+    /// Keyset paging over (created_at, rowid): entries added while a caller pages land before
+    /// its position and never shift or repeat what it has not seen yet.
+    public func page(
+        userID: String, kind: Records.EntryKind?, limit: Int, after: PageCursor?, scope: String
+    ) async throws -> (entries: [Records.Entry], nextCursor: String?) {
         try await database.read { db in
-            let rows: [Row]
+            var arguments: StatementArguments = [userID]
+            var filter = ""
             if let kind {
-                rows = try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT * FROM entry WHERE user_id = ? AND kind = ? ORDER BY created_at DESC, rowid DESC
-                        """,
-                    arguments: [userID, kind.wireName])
-            } else {
-                rows = try Row.fetchAll(
-                    db, sql: "SELECT * FROM entry WHERE user_id = ? ORDER BY created_at DESC, rowid DESC",
-                    arguments: [userID])
+                filter += " AND kind = ?"
+                arguments += [kind.wireName]
             }
-            return rows.map(Self.entry)
+            if let after, case .integer(let createdAt) = after.keys[0], case .integer(let rowID) = after.keys[1] {
+                filter += " AND (created_at, rowid) < (?, ?)"
+                arguments += [createdAt, rowID]
+            }
+            arguments += [limit == .max ? -1 : limit + 1]
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT rowid, * FROM entry WHERE user_id = ?\(filter) ORDER BY created_at DESC, rowid DESC LIMIT ?
+                    """,
+                arguments: arguments)
+            let page = PageCursor.page(rows, limit: limit, scope: scope) { row in
+                [.integer(row["created_at"]), .integer(row["rowid"])]
+            }
+            return (page.items.map(Self.entry), page.nextCursor)
         }
     }
 

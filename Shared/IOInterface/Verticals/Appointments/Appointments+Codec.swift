@@ -66,6 +66,8 @@ extension Appointments.ListInput {
         body.write(2, from)
         body.write(3, to)
         body.write(4, includeCancelled)
+        body.write(5, limit)
+        body.write(6, cursor)
     }
 
     public init(from body: inout BodyReader) throws(WireDecodingError) {
@@ -73,18 +75,22 @@ extension Appointments.ListInput {
         var from: Timestamp?
         var to: Timestamp?
         var includeCancelled = false
+        var limit = 50
+        var cursor: String?
         while let tag = try body.nextTag() {
             switch tag {
             case 1: token = try body.read()
             case 2: from = try body.read()
             case 3: to = try body.read()
             case 4: includeCancelled = try body.read()
+            case 5: limit = try body.read()
+            case 6: cursor = try body.read()
             default: try body.skip()
             }
         }
         self.init(
             token: try body.required(token, 1), from: try body.required(from, 2), to: try body.required(to, 3),
-            includeCancelled: includeCancelled)
+            includeCancelled: includeCancelled, limit: limit, cursor: cursor)
     }
 }
 
@@ -143,16 +149,19 @@ extension Appointments.Appointment {
 extension Appointments.AppointmentList {
     public func encode(to body: inout BodyWriter) {
         body.write(1, appointments)
+        body.write(2, nextCursor)
     }
 
     public init(from body: inout BodyReader) throws(WireDecodingError) {
         var appointments: [Appointments.Appointment] = []
+        var nextCursor: String?
         while let tag = try body.nextTag() {
             switch tag {
             case 1: appointments.append(try body.read())
+            case 2: nextCursor = try body.read()
             default: try body.skip()
             }
         }
-        self.init(appointments: appointments)
+        self.init(appointments: appointments, nextCursor: nextCursor)
     }
 }

@@ -105,13 +105,23 @@ public enum Appointments: ServiceContract {
         public var to: Timestamp
         /// Whether cancelled bookings are listed too.
         public var includeCancelled: Bool
+        /// The page size: the most bookings to return, 1...200 (more is `invalidInput`).
+        public var limit: Int
+        /// Where to continue: ``AppointmentList/nextCursor`` of the previous page; absent for the first page.
+        /// Opaque; a cursor that was altered or made for another list or filter is `invalidInput`.
+        public var cursor: String?
 
         /// Creates the value from its fields.
-        public init(token: String, from: Timestamp, to: Timestamp, includeCancelled: Bool = false) {
+        public init(
+            token: String, from: Timestamp, to: Timestamp, includeCancelled: Bool = false, limit: Int = 50,
+            cursor: String? = nil
+        ) {
             self.token = token
             self.from = from
             self.to = to
             self.includeCancelled = includeCancelled
+            self.limit = limit
+            self.cursor = cursor
         }
 
         public static let schema = MessageSchema(
@@ -121,6 +131,8 @@ public enum Appointments: ServiceContract {
                 .required(2, "from", .timestamp),
                 .required(3, "to", .timestamp),
                 .defaulted(4, "includeCancelled", .bool, .bool(false)),
+                .defaulted(5, "limit", .int, .int(50)),
+                .optional(6, "cursor", .string),
             ])
     }
 
@@ -189,16 +201,20 @@ public enum Appointments: ServiceContract {
 
     /// Bookings, earliest first.
     public struct AppointmentList: WireMessage {
-        /// The bookings.
+        /// The bookings, at most the page size asked for.
         public var appointments: [Appointment]
+        /// The ``ListInput/cursor`` of the next page; absent on the last page.
+        public var nextCursor: String?
 
         /// Creates the value from its fields.
-        public init(appointments: [Appointment]) {
+        public init(appointments: [Appointment], nextCursor: String? = nil) {
             self.appointments = appointments
+            self.nextCursor = nextCursor
         }
 
         public static let schema = MessageSchema(
-            "appointments.AppointmentList", [.repeated(1, "appointments", .message(Appointment.self))])
+            "appointments.AppointmentList",
+            [.repeated(1, "appointments", .message(Appointment.self)), .optional(2, "nextCursor", .string)])
     }
 
     /// Where a booking stands.

@@ -67,19 +67,22 @@ extension Clinics.SearchInput {
     public func encode(to body: inout BodyWriter) {
         body.write(1, name)
         body.write(2, limit)
+        body.write(3, cursor)
     }
 
     public init(from body: inout BodyReader) throws(WireDecodingError) {
         var name: String?
         var limit = 20
+        var cursor: String?
         while let tag = try body.nextTag() {
             switch tag {
             case 1: name = try body.read()
             case 2: limit = try body.read()
+            case 3: cursor = try body.read()
             default: try body.skip()
             }
         }
-        self.init(name: try body.required(name, 1), limit: limit)
+        self.init(name: try body.required(name, 1), limit: limit, cursor: cursor)
     }
 }
 
@@ -162,17 +165,20 @@ extension Clinics.Clinic {
 extension Clinics.ClinicList {
     public func encode(to body: inout BodyWriter) {
         body.write(1, clinics)
+        body.write(2, nextCursor)
     }
 
     public init(from body: inout BodyReader) throws(WireDecodingError) {
         var clinics: [Clinics.Clinic] = []
+        var nextCursor: String?
         while let tag = try body.nextTag() {
             switch tag {
             case 1: clinics.append(try body.read())
+            case 2: nextCursor = try body.read()
             default: try body.skip()
             }
         }
-        self.init(clinics: clinics)
+        self.init(clinics: clinics, nextCursor: nextCursor)
     }
 }
 

@@ -117,17 +117,22 @@ public enum Clinics: ServiceContract {
     public struct SearchInput: WireMessage {
         /// Text the clinic's name must contain, ignoring case; empty matches every clinic.
         public var name: String
-        /// The most clinics to return, 1...100.
+        /// The page size: the most clinics to return, 1...100 (more is `invalidInput`).
         public var limit: Int
+        /// Where to continue: ``ClinicList/nextCursor`` of the previous page; absent for the first page.
+        /// Opaque; a cursor that was altered or made for another list or filter is `invalidInput`.
+        public var cursor: String?
 
         /// Creates the value from its fields.
-        public init(name: String, limit: Int = 20) {
+        public init(name: String, limit: Int = 20, cursor: String? = nil) {
             self.name = name
             self.limit = limit
+            self.cursor = cursor
         }
 
         public static let schema = MessageSchema(
-            "clinics.SearchInput", [.required(1, "name", .string), .defaulted(2, "limit", .int, .int(20))])
+            "clinics.SearchInput",
+            [.required(1, "name", .string), .defaulted(2, "limit", .int, .int(20)), .optional(3, "cursor", .string)])
     }
 
     /// The Input of ``Clinics/nearest``.
@@ -263,14 +268,19 @@ public enum Clinics: ServiceContract {
     public struct ClinicList: WireMessage {
         /// The clinics, at most the requested limit.
         public var clinics: [Clinic]
+        /// For ``Clinics/search``: the ``SearchInput/cursor`` of the next page; absent on the last
+        /// page, and always from ``Clinics/getMany``.
+        public var nextCursor: String?
 
         /// Creates the value from its fields.
-        public init(clinics: [Clinic]) {
+        public init(clinics: [Clinic], nextCursor: String? = nil) {
             self.clinics = clinics
+            self.nextCursor = nextCursor
         }
 
         public static let schema = MessageSchema(
-            "clinics.ClinicList", [.repeated(1, "clinics", .message(Clinic.self))])
+            "clinics.ClinicList",
+            [.repeated(1, "clinics", .message(Clinic.self)), .optional(2, "nextCursor", .string)])
     }
 
     /// One answer of ``Clinics/nearest``: a clinic and how far it is.

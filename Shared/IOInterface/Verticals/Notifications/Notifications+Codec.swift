@@ -34,21 +34,24 @@ extension Notifications.InboxInput {
         body.write(1, token)
         body.write(2, unreadOnly)
         body.write(3, limit)
+        body.write(4, cursor)
     }
 
     public init(from body: inout BodyReader) throws(WireDecodingError) {
         var token: String?
         var unreadOnly = false
         var limit = 50
+        var cursor: String?
         while let tag = try body.nextTag() {
             switch tag {
             case 1: token = try body.read()
             case 2: unreadOnly = try body.read()
             case 3: limit = try body.read()
+            case 4: cursor = try body.read()
             default: try body.skip()
             }
         }
-        self.init(token: try body.required(token, 1), unreadOnly: unreadOnly, limit: limit)
+        self.init(token: try body.required(token, 1), unreadOnly: unreadOnly, limit: limit, cursor: cursor)
     }
 }
 
@@ -114,18 +117,22 @@ extension Notifications.Inbox {
     public func encode(to body: inout BodyWriter) {
         body.write(1, notifications)
         body.write(2, unreadCount)
+        body.write(3, nextCursor)
     }
 
     public init(from body: inout BodyReader) throws(WireDecodingError) {
         var notifications: [Notifications.Notification] = []
         var unreadCount: Int?
+        var nextCursor: String?
         while let tag = try body.nextTag() {
             switch tag {
             case 1: notifications.append(try body.read())
             case 2: unreadCount = try body.read()
+            case 3: nextCursor = try body.read()
             default: try body.skip()
             }
         }
-        self.init(notifications: notifications, unreadCount: try body.required(unreadCount, 2))
+        self.init(
+            notifications: notifications, unreadCount: try body.required(unreadCount, 2), nextCursor: nextCursor)
     }
 }

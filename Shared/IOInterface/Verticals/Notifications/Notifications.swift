@@ -66,14 +66,18 @@ public enum Notifications: ServiceContract {
         public var token: String
         /// Only notifications not yet read, when true.
         public var unreadOnly: Bool
-        /// The most notifications to return, 1...200.
+        /// The page size: the most notifications to return, 1...200 (more is `invalidInput`).
         public var limit: Int
+        /// Where to continue: ``Inbox/nextCursor`` of the previous page; absent for the first page.
+        /// Opaque; a cursor that was altered or made for another list or filter is `invalidInput`.
+        public var cursor: String?
 
         /// Creates the value from its fields.
-        public init(token: String, unreadOnly: Bool = false, limit: Int = 50) {
+        public init(token: String, unreadOnly: Bool = false, limit: Int = 50, cursor: String? = nil) {
             self.token = token
             self.unreadOnly = unreadOnly
             self.limit = limit
+            self.cursor = cursor
         }
 
         public static let schema = MessageSchema(
@@ -82,6 +86,7 @@ public enum Notifications: ServiceContract {
                 .required(1, "token", .string),
                 .defaulted(2, "unreadOnly", .bool, .bool(false)),
                 .defaulted(3, "limit", .int, .int(50)),
+                .optional(4, "cursor", .string),
             ])
     }
 
@@ -154,11 +159,14 @@ public enum Notifications: ServiceContract {
         public var notifications: [Notification]
         /// How many of the caller's notifications are unread in all, listed or not.
         public var unreadCount: Int
+        /// The ``InboxInput/cursor`` of the next page; absent on the last page.
+        public var nextCursor: String?
 
         /// Creates the value from its fields.
-        public init(notifications: [Notification], unreadCount: Int) {
+        public init(notifications: [Notification], unreadCount: Int, nextCursor: String? = nil) {
             self.notifications = notifications
             self.unreadCount = unreadCount
+            self.nextCursor = nextCursor
         }
 
         public static let schema = MessageSchema(
@@ -166,6 +174,7 @@ public enum Notifications: ServiceContract {
             [
                 .repeated(1, "notifications", .message(Notification.self)),
                 .required(2, "unreadCount", .int),
+                .optional(3, "nextCursor", .string),
             ])
     }
 }

@@ -33,19 +33,25 @@ extension Records.HistoryInput {
     public func encode(to body: inout BodyWriter) {
         body.write(1, token)
         body.write(2, kind)
+        body.write(3, limit)
+        body.write(4, cursor)
     }
 
     public init(from body: inout BodyReader) throws(WireDecodingError) {
         var token: String?
         var kind: Records.EntryKind?
+        var limit = 50
+        var cursor: String?
         while let tag = try body.nextTag() {
             switch tag {
             case 1: token = try body.read()
             case 2: kind = try body.read()
+            case 3: limit = try body.read()
+            case 4: cursor = try body.read()
             default: try body.skip()
             }
         }
-        self.init(token: try body.required(token, 1), kind: kind)
+        self.init(token: try body.required(token, 1), kind: kind, limit: limit, cursor: cursor)
     }
 }
 
@@ -139,18 +145,22 @@ extension Records.History {
     public func encode(to body: inout BodyWriter) {
         body.write(1, entries)
         body.write(2, clinicNamesResolved)
+        body.write(3, nextCursor)
     }
 
     public init(from body: inout BodyReader) throws(WireDecodingError) {
         var entries: [Records.Entry] = []
         var clinicNamesResolved: Bool?
+        var nextCursor: String?
         while let tag = try body.nextTag() {
             switch tag {
             case 1: entries.append(try body.read())
             case 2: clinicNamesResolved = try body.read()
+            case 3: nextCursor = try body.read()
             default: try body.skip()
             }
         }
-        self.init(entries: entries, clinicNamesResolved: try body.required(clinicNamesResolved, 2))
+        self.init(
+            entries: entries, clinicNamesResolved: try body.required(clinicNamesResolved, 2), nextCursor: nextCursor)
     }
 }

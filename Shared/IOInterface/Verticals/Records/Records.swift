@@ -69,16 +69,26 @@ public enum Records: ServiceContract {
         public var token: String
         /// Only entries of this kind, when given.
         public var kind: EntryKind?
+        /// The page size: the most entries to return, 1...200 (more is `invalidInput`).
+        public var limit: Int
+        /// Where to continue: ``History/nextCursor`` of the previous page; absent for the first page.
+        /// Opaque; a cursor that was altered or made for another list or filter is `invalidInput`.
+        public var cursor: String?
 
         /// Creates the value from its fields.
-        public init(token: String, kind: EntryKind? = nil) {
+        public init(token: String, kind: EntryKind? = nil, limit: Int = 50, cursor: String? = nil) {
             self.token = token
             self.kind = kind
+            self.limit = limit
+            self.cursor = cursor
         }
 
         public static let schema = MessageSchema(
             "records.HistoryInput",
-            [.required(1, "token", .string), .optional(2, "kind", .enumeration(EntryKind.schema))])
+            [
+                .required(1, "token", .string), .optional(2, "kind", .enumeration(EntryKind.schema)),
+                .defaulted(3, "limit", .int, .int(50)), .optional(4, "cursor", .string),
+            ])
     }
 
     /// The Input of ``Records/nearbyPharmacies``.
@@ -181,16 +191,22 @@ public enum Records: ServiceContract {
         /// history is still served, since it is the caller's own data, with every
         /// ``Entry/clinicName`` absent and this `false`.
         public var clinicNamesResolved: Bool
+        /// The ``HistoryInput/cursor`` of the next page; absent on the last page.
+        public var nextCursor: String?
 
         /// Creates the value from its fields.
-        public init(entries: [Entry], clinicNamesResolved: Bool) {
+        public init(entries: [Entry], clinicNamesResolved: Bool, nextCursor: String? = nil) {
             self.entries = entries
             self.clinicNamesResolved = clinicNamesResolved
+            self.nextCursor = nextCursor
         }
 
         public static let schema = MessageSchema(
             "records.History",
-            [.repeated(1, "entries", .message(Entry.self)), .required(2, "clinicNamesResolved", .bool)])
+            [
+                .repeated(1, "entries", .message(Entry.self)), .required(2, "clinicNamesResolved", .bool),
+                .optional(3, "nextCursor", .string),
+            ])
     }
 
     // MARK: Values

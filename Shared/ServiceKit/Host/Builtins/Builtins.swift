@@ -4,11 +4,13 @@ import IOInterface
 /// vertical's own. Each built-in lives in its own file in this folder as a
 /// `static func install…(into:configuration:)` called from ``install(into:configuration:)``.
 enum Builtins {
-    /// Adds every built-in operation to `router` that the vertical did not route itself.
-    static func install(into router: inout Router, configuration: HostConfiguration) {
+    /// Adds every built-in operation to `router` that the vertical did not route itself;
+    /// `metrics` is what the host counts (served by `daemon.metrics`; absent, so is that operation).
+    static func install(into router: inout Router, configuration: HostConfiguration, metrics: HostMetrics? = nil) {
         installDescribe(into: &router, configuration: configuration)
         installHealth(into: &router, configuration: configuration)
         installLogLevel(into: &router, configuration: configuration)
         installBackup(into: &router, configuration: configuration)
+        if let metrics { installMetrics(into: &router, configuration: configuration, metrics: metrics) }
     }
 }

@@ -1,5 +1,6 @@
 import IOInterface
 import ServiceKit
+import Storage
 
 /// Reads one of the caller's bookings.
 public struct GetAppointment {
@@ -38,18 +39,43 @@ public struct CancelAppointment {
     }
 }
 
-/// Lists the caller's bookings in a window.
+/// Lists the caller's bookings in a window, a page at a time.
 public struct ListAppointments {
     let world: World
+
+    /// The largest page size `list` accepts.
+    public static let maxLimit = 200
 
     /// Creates the use case.
     public init(world: World) { self.world = world }
 
-    /// The bookings starting in `from..<to`, earliest first.
-    public func execute(_ input: Appointments.ListInput) async throws -> [Booking] {
+    /// One page of the bookings starting in `from..<to`, earliest first: up to `limit` after
+    /// `cursor`, and the next page's cursor when more follow. A cursor made for another window
+    /// or filter is refused (`invalid(field: "cursor")`).
+    public func execute(_ input: Appointments.ListInput) async throws -> (bookings: [Booking], nextCursor: String?) {
         guard input.from < input.to else { throw BookingError.invalid(field: "to", reason: "must be after from") }
+        guard (1...Self.maxLimit).contains(input.limit) else {
+            throw BookingError.invalid(field: "limit", reason: "must be 1...\(Self.maxLimit) (got \(input.limit))")
+        }
         let patient = try await Authenticate(caller: world.caller).execute(input.token)
-        return try await world.store.bookings(
-            patientID: patient.userID, from: input.from, to: input.to, includeCancelled: input.includeCancelled)
+        let scope = [
+            "appointments.list", patient.userID, "\(input.from.microsecondsSinceEpoch)",
+            "\(input.to.microsecondsSinceEpoch)", "\(input.includeCancelled)",
+        ].joined(separator: "|")
+        var after: PageCursor?
+        if let cursor = input.cursor {
+            do {
+                after = try PageCursor.decode(cursor, scope: scope, keyCount: 2)
+            } catch {
+                throw BookingError.invalid(field: "cursor", reason: error.reason)
+            }
+        }
+        let rows = try await world.store.bookings(
+            patientID: patient.userID, from: input.from, to: input.to, includeCancelled: input.includeCancelled,
+            after: after, limit: input.limit + 1)
+        let page = PageCursor.page(rows, limit: input.limit, scope: scope) { booking in
+            [.integer(booking.startsAt.microsecondsSinceEpoch), .text(booking.id)]
+        }
+        return (page.items, page.nextCursor)
     }
 }

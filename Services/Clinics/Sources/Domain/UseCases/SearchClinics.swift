@@ -1,4 +1,5 @@
 import IOInterface
+import Storage
 
 /// Finds clinics whose name contains a text, ignoring case.
 public struct SearchClinics {
@@ -12,13 +13,24 @@ public struct SearchClinics {
         self.world = world
     }
 
-    /// Up to `limit` clinics whose name contains `name` (any case), by name; an empty `name` matches all.
-    public func execute(name: String, limit: Int) async throws -> [Clinics.Clinic] {
+    /// One page of the clinics whose name contains `name` (any case), by name: up to `limit`
+    /// after `cursor` (from the first without one), and the next page's cursor. An empty `name`
+    /// matches all. A cursor made for another `name` is refused (`invalid(field: "cursor")`).
+    public func execute(name: String, limit: Int, cursor: String? = nil) async throws -> Clinics.ClinicList {
         try Self.check(limit: limit)
         guard name.count <= ClinicDraft.maxNameLength else {
             throw ClinicError.invalid(field: "name", reason: "must be at most \(ClinicDraft.maxNameLength) characters")
         }
-        return try await world.clinics.clinics(nameContaining: name, limit: limit)
+        let scope = "clinics.search|\(ClinicRepository.folded(name))"
+        var after: PageCursor?
+        if let cursor {
+            do {
+                after = try PageCursor.decode(cursor, scope: scope, keyCount: 2)
+            } catch {
+                throw ClinicError.invalid(field: "cursor", reason: error.reason)
+            }
+        }
+        return try await world.clinics.clinics(nameContaining: name, limit: limit, after: after, scope: scope)
     }
 
     /// Throws unless `limit` is in 1...``maxLimit``.

@@ -38,4 +38,6 @@ public struct InboxPage: Sendable, Equatable {
     public var notifications: [Notification]
     /// Unread notifications of the user in all, listed or not.
     public var unreadCount: Int
+    /// The cursor of the next page; `nil` on the last page.
+    public var nextCursor: String?
 }

@@ -1,4 +1,6 @@
-/// Lists the caller's own notifications, newest first, with their unread count.
+import Storage
+
+/// Lists the caller's own notifications, newest first, with their unread count, a page at a time.
 public struct ListInbox: Sendable {
     let world: World
 
@@ -7,14 +9,26 @@ public struct ListInbox: Sendable {
         self.world = world
     }
 
-    /// The inbox of `token`'s user; throws ``NotificationsFailure/invalid(field:reason:)`` for
-    /// a limit outside 1...``Limits/inboxPage``, or identity's `ServiceError`.
-    public func execute(token: String, unreadOnly: Bool, limit: Int) async throws -> InboxPage {
+    /// One page of the inbox of `token`'s user: `limit` notifications after `cursor` (from the
+    /// start without one). Throws ``NotificationsFailure/invalid(field:reason:)`` for a limit
+    /// outside 1...``Limits/inboxPage`` or a cursor this inbox and filter did not return, or
+    /// identity's `ServiceError`.
+    public func execute(token: String, unreadOnly: Bool, limit: Int, cursor: String? = nil) async throws -> InboxPage {
         guard (1...Limits.inboxPage).contains(limit) else {
             throw NotificationsFailure.invalid(
                 field: "limit", reason: "the limit must be 1 to \(Limits.inboxPage), not \(limit)")
         }
         let userID = try await AuthenticateCaller(world: world).execute(token: token)
-        return try await world.notifications.inbox(userID: userID, unreadOnly: unreadOnly, limit: limit)
+        let scope = "notifications.inbox|\(userID)|\(unreadOnly)"
+        var after: PageCursor?
+        if let cursor {
+            do {
+                after = try PageCursor.decode(cursor, scope: scope, keyCount: 2)
+            } catch {
+                throw NotificationsFailure.invalid(field: "cursor", reason: "the cursor \(error.reason)")
+            }
+        }
+        return try await world.notifications.inbox(
+            userID: userID, unreadOnly: unreadOnly, limit: limit, after: after, scope: scope)
     }
 }

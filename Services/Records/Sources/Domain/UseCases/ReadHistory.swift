@@ -1,5 +1,6 @@
 import IOInterface
 import ServiceKit
+import Storage
 
 /// The caller's own history, newest first, with each entry's clinic named through clinics.
 public struct ReadHistory {
@@ -7,13 +8,17 @@ public struct ReadHistory {
 
     /// The most ids one `clinics.getMany` takes (its contract says 500).
     static let idsPerCall = 500
+    /// The largest page size `history` accepts.
+    public static let maxLimit = 200
 
     /// Creates the use case.
     public init(world: World) {
         self.world = world
     }
 
-    /// The caller's entries (only of `kind`, when given), newest first.
+    /// One page of the caller's entries (only of `kind`, when given), newest first: up to
+    /// `limit` after `cursor`, with the next page's cursor when more follow. A limit outside
+    /// 1...``maxLimit``, or a cursor made for another caller or filter, is `invalid`.
     ///
     /// Clinic names come from one `clinics.getMany` call for the whole history, bounded by
     /// ``World/Settings/clinicNamesTimeout``. When clinics is down, slow or refuses, the
@@ -22,17 +27,34 @@ public struct ReadHistory {
     public func execute(_ input: Records.HistoryInput) async throws -> Records.History {
         let principal = try await Authenticate(caller: world.caller).execute(input.token)
         try EntryRules.check(filter: input.kind)
-        var entries = try await world.entries.entries(userID: principal.userID, kind: input.kind)
+        guard (1...Self.maxLimit).contains(input.limit) else {
+            throw RecordsError.invalid(field: "limit", reason: "must be 1...\(Self.maxLimit) (got \(input.limit))")
+        }
+        let scope = "records.history|\(principal.userID)|\(input.kind?.wireName ?? "")"
+        var after: PageCursor?
+        if let cursor = input.cursor {
+            do {
+                after = try PageCursor.decode(cursor, scope: scope, keyCount: 2)
+            } catch {
+                throw RecordsError.invalid(field: "cursor", reason: error.reason)
+            }
+        }
+        let page = try await world.entries.page(
+            userID: principal.userID, kind: input.kind, limit: input.limit, after: after, scope: scope)
+        var entries = page.entries
+        let next = page.nextCursor
         var seen = Set<String>()
         let clinicIDs = entries.compactMap(\.clinicID).filter { seen.insert($0).inserted }
-        guard !clinicIDs.isEmpty else { return Records.History(entries: entries, clinicNamesResolved: true) }
+        guard !clinicIDs.isEmpty else {
+            return Records.History(entries: entries, clinicNamesResolved: true, nextCursor: next)
+        }
         guard let names = await clinicNames(clinicIDs) else {
-            return Records.History(entries: entries, clinicNamesResolved: false)
+            return Records.History(entries: entries, clinicNamesResolved: false, nextCursor: next)
         }
         for index in entries.indices {
             entries[index].clinicName = entries[index].clinicID.flatMap { names[$0] }
         }
-        return Records.History(entries: entries, clinicNamesResolved: true)
+        return Records.History(entries: entries, clinicNamesResolved: true, nextCursor: next)
     }
 
     /// Clinic id → name, or `nil` when clinics could not answer.
