@@ -18,11 +18,12 @@ struct HostileClientTests {
     /// A well-behaved call still succeeds promptly, and the daemon's memory is bounded.
     private func expectStillServing(_ suite: SuiteFixture, _ daemon: DaemonProcess) async throws {
         let start = ContinuousClock.now
-        let output = try await suite.client.call(echo.echo, .init(text: "still serving"), timeout: .seconds(5))
+        let output = try await suite.client.call(echo.echo, .init(text: "still serving"), timeout: .seconds(6))
         #expect(output.text == "still serving")
-        // Loose on purpose: a loaded 2-core CI machine runs other suites (and a build) beside this
-        // one; what it must catch is a call stuck behind the hostile client's timeouts (≥ 10 s).
-        #expect(ContinuousClock.now - start < .seconds(3), "a well-behaved call waited on the hostile one")
+        // Loose on purpose: a loaded 2-core machine runs other suites (and builds) beside this one
+        // (3.1 s seen here under a load of 8); what it must catch is a call stuck behind the hostile
+        // client's handshake or frame timeout (10 s each).
+        #expect(ContinuousClock.now - start < .seconds(5), "a well-behaved call waited on the hostile one")
         let resident = try #require(daemon.residentBytes())
         #expect(resident < Self.residentBound, "vt-testd holds \(resident >> 20) MiB")
     }
