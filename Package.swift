@@ -13,6 +13,12 @@ let package = Package(
     products: [
         .library(name: "ServiceKit", targets: ["ServiceKit"]),
         .library(name: "IOInterface", targets: ["IOInterface"]),
+        // For the benchmark package (Benchmarks/), which depends on this one by path.
+        .library(name: "Wire", targets: ["Wire"]),
+        .library(name: "EventLoop", targets: ["EventLoop"]),
+        .library(name: "Storage", targets: ["Storage"]),
+        .library(name: "SupervisorEngine", targets: ["SupervisorEngine"]),
+        .library(name: "AppointmentsService", targets: ["AppointmentsService"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
