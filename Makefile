@@ -1,11 +1,12 @@
 # Verticals — the commands a newcomer needs. Each installs what is missing first.
 #   make run     build and start the suite under svc-supervisor (deploy/suite.toml; Ctrl-C stops it)
 #   make test    build and run every test, then EventLoop's lifetime tests under ASan
+#   make bench   release build, then every benchmark against its baseline (bench/results.json, bench/latency.png)
 SWIFT       ?= swift
 RUN_DIR     ?= $(CURDIR)/.run
 TEST_FLAGS  ?=
 
-.PHONY: all deps build release run test memcheck clean
+.PHONY: all deps build release run test memcheck bench clean
 
 all: build
 
@@ -34,5 +35,19 @@ test: deps
 memcheck: deps
 	bash Tests/EventLoopTests/memcheck.sh
 
+# Benchmarks/ is its own package (make test never builds it). Every figure is a ratio against a
+# baseline measured in the same run, interleaved, median [min–max] over BENCH_ROUNDS (default 5).
+# Quick look: BENCH_ROUNDS=2 BENCH_IDLE_SECONDS=5 BENCH_KILLS=5 make bench (BENCH_SECTIONS=codec,rpc,...).
+# Children carry VT_BENCH_TAG=1, so nothing outlives an interrupted run.
+bench: release
+	@mkdir -p bench
+	gcc -O2 -Wall -Wextra -o bench/uv_echo Benchmarks/CEcho/uv_echo.c $$(pkg-config --cflags --libs libuv)
+	$(SWIFT) build -c release --package-path Benchmarks
+	@python3 -c 'import matplotlib' 2>/dev/null || python3 -m pip install --quiet matplotlib
+	status=0; VT_ROOT="$(CURDIR)" VT_BIN="$$($(SWIFT) build -c release --show-bin-path)" UV_ECHO="$(CURDIR)/bench/uv_echo" \
+		"$$($(SWIFT) build -c release --package-path Benchmarks --show-bin-path)/vt-bench" || status=$$?; \
+		bash scripts/kill-tagged.sh VT_BENCH_TAG; exit $$status
+	python3 Benchmarks/plot.py bench/results.json bench/latency.png
+
 clean:
-	rm -rf .build .build-* "$(RUN_DIR)"
+	rm -rf .build .build-* Benchmarks/.build bench "$(RUN_DIR)"
