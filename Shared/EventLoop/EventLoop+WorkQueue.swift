@@ -117,7 +117,9 @@ extension EventLoop {
     }
 
     static let onCheck: uv_check_cb = { handle in
-        EventLoop.from(handle?.asHandle).drainQueue()
+        let loop = EventLoop.from(handle?.asHandle)
+        loop.drainQueue()
+        loop.runEndOfTurn()
     }
 
     /// Does nothing: an active idle handle only keeps the next poll from blocking.
