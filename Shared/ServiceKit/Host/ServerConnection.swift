@@ -91,13 +91,9 @@ final class ServerConnection: @unchecked Sendable {
             return
         }
         let deadline = Deadline(wireMicroseconds: envelope.deadlineMicroseconds)
-        var contextLogger = logger
-        contextLogger[metadataKey: "op"] = "\(envelope.operation)"
-        contextLogger[metadataKey: "id"] = "\(id)"
-        let requestLogger = contextLogger
         let context = RequestContext(
             operation: envelope.operation, correlationID: id, deadline: deadline,
-            traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: requestLogger)
+            traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger)
         let loop = host.loop
         let task = Task(executorPreference: loop) { [self] in
             let frame: [UInt8]
@@ -110,7 +106,7 @@ final class ServerConnection: @unchecked Sendable {
             } catch is CancellationError {
                 frame = Self.errorFrame(id, ServiceError(.cancelled, "the request was cancelled"))
             } catch {
-                requestLogger.error("handler failed: \(error)")
+                context.logger.error("handler failed: \(error)")
                 frame = Self.errorFrame(id, ServiceError(.internal, "internal error while serving \(context.operation)"))
             }
             loop.preconditionInEventLoop()
