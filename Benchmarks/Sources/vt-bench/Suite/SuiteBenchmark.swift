@@ -37,8 +37,11 @@ struct SuiteBenchmark {
         _ = await book(clients: Array(clients.prefix(1)), setup: setup, slots: suiteSlots, for: .milliseconds(300))
         var suiteRuns: [Int: [Run]] = [:]
         var floorRuns: [Int: [Run]] = [:]
+        let legs = BookingLegs(setup: setup, client: clients[0], loop: loop)
+        var legTimes: [String: [Double]] = [:]
         for round in 1...settings.rounds {
             progress("suite round \(round)/\(settings.rounds)")
+            for (name, milliseconds) in await legs.medians() { legTimes[name, default: []].append(milliseconds) }
             for count in Self.clientCounts {
                 floorRuns[count, default: []].append(await insert(floor, tasks: count, slots: floorSlots))
                 suiteRuns[count, default: []].append(
@@ -46,6 +49,9 @@ struct SuiteBenchmark {
             }
         }
         for client in clients { client.close() }
+        for name in BookingLegs.names {
+            report.add("suite", "a booking's leg: \(name) p50, 1 client", unit: "ms", Summary(legTimes[name]!))
+        }
         for count in Self.clientCounts {
             let ours = suiteRuns[count]!
             let base = floorRuns[count]!
@@ -148,6 +154,7 @@ struct SuiteBenchmark {
 /// The suite's state a booking needs: patients' session tokens and a clinic open around the clock.
 struct Setup: Sendable {
     var tokens: [String]
+    var userIDs: [String]
     var clinicID: String
 
     static func make(suite: SupervisedSuite, loop: EventLoop, patients: Int) async -> Setup {
@@ -167,13 +174,16 @@ struct Setup: Sendable {
                     longitude: -0.12, timeZone: "UTC", services: [.gp],
                     hours: everyDay.map { .init(weekday: $0, opens: 0, closes: 1440) }))
             var tokens: [String] = []
+            var userIDs: [String] = []
             for index in 0..<patients {
                 let email = "patient\(index)@example.org"
                 _ = try await client.call(
                     Identity.register, .init(email: email, password: password, displayName: "Patient \(index)"))
-                tokens.append(try await client.call(Identity.login, .init(email: email, password: password)).token)
+                let session = try await client.call(Identity.login, .init(email: email, password: password))
+                tokens.append(session.token)
+                userIDs.append(session.userID)
             }
-            return Setup(tokens: tokens, clinicID: clinic.id)
+            return Setup(tokens: tokens, userIDs: userIDs, clinicID: clinic.id)
         } catch {
             fail("setting up the suite for bookings failed: \(error)")
         }
