@@ -37,7 +37,6 @@ struct BenchRun {
             loop.shutdown()
         }
 
-        print(report.table())
         do {
             try FileManager.default.createDirectory(atPath: settings.outputDirectory, withIntermediateDirectories: true)
             let path = "\(settings.outputDirectory)/results.json"
@@ -46,6 +45,7 @@ struct BenchRun {
         } catch {
             fail("cannot write results.json: \(error)")
         }
+        print(report.table())
     }
 
     /// A short fresh folder under /tmp (Unix socket paths hold at most 107 bytes).
