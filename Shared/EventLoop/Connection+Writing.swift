@@ -22,8 +22,10 @@ final class PendingWrite {
 }
 
 extension Connection {
-    /// Above this many corked bytes a write goes out at once instead of at the end of the turn.
-    static let corkLimit = 64 * 1024
+    /// Above this many corked bytes a write goes out at once instead of at the end of the turn:
+    /// about 20 small answers, so a peer starts on the first ones while the rest are computed
+    /// (1 conn × 64 in flight across vCPUs: ~57k req/s with 64 KiB, ~110k with 1–2 KiB).
+    static let corkLimit = 2 * 1024
 
     /// Sends `bytes` — one whole frame, length prefix included (see Wire's `FrameEncoder`).
     ///
