@@ -2,7 +2,8 @@ import Foundation
 import IOInterface
 
 /// Section 6, connections: one vertical's resident memory holding 1,000 idle client
-/// connections, against the same vertical just before they were opened (interleaved per round).
+/// connections, against the same process just before they were opened. Each round restarts the
+/// vertical first (through the supervisor), since memory a process once used stays resident.
 struct IdleConnections {
     let settings: BenchSettings
     let report: Report
@@ -10,12 +11,12 @@ struct IdleConnections {
     var count = 1_000
 
     func run(_ suite: SupervisedSuite) async {
-        guard let pid = await suite.pids()[vertical] else { fail("\(vertical) is not running") }
         let path = suite.sockets.socketPath(for: vertical)
         var idle: [Double] = []
         var loaded: [Double] = []
         for round in 1...settings.rounds {
             progress("\(count) idle connections round \(round)/\(settings.rounds)")
+            let pid = await restart(suite)
             try? await Task.sleep(for: .milliseconds(500))
             idle.append((ProcessStats.rssKiB(pid) ?? 0) / 1024)
             let baseFDs = Self.openDescriptors(pid)
@@ -40,6 +41,25 @@ struct IdleConnections {
             baselineName: "no connections", baseline: idle, ratioName: "with/without")
         let perConnection = zip(loaded, idle).map { ($0 - $1) * 1024 / Double(count) }
         report.add("memory", "per idle connection (\(vertical))", unit: "KiB", Summary(perConnection))
+    }
+
+    /// Restarts the vertical and returns its new pid once it is ready again.
+    private func restart(_ suite: SupervisedSuite) async -> Int32 {
+        do {
+            _ = try await suite.control.call(Supervisor.restart, .init(name: vertical), timeout: .seconds(30))
+        } catch {
+            fail("svc-supervisor restart \(vertical) failed: \(error)")
+        }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if let status = await suite.status().first(where: { $0.name == vertical }), status.ready,
+                let pid = status.pid
+            {
+                return Int32(pid)
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        fail("\(vertical) was not ready again 30 s after a restart")
     }
 
     /// How many descriptors `pid` has open.
