@@ -5,6 +5,7 @@
 #   make contracts-update   after a deliberate contract change: rewrite Tests/Contracts' lock and golden fixtures
 #   make soak    book under repeated kill -9 of the suite's daemons and the supervisor for SOAK_SECONDS (default 600)
 #   make fuzz    run each libFuzzer target (Fuzz/) for FUZZ_SECONDS (default 60) from its committed seeds
+#   make bench   release build, then every benchmark against its baseline (bench/results.json, bench/latency.png)
 SWIFT       ?= swift
 RUN_DIR     ?= $(CURDIR)/.run
 TEST_FLAGS  ?=
@@ -18,7 +19,7 @@ SOAK_SECONDS ?= 600
 # Seconds per fuzz target in `make test`: a smoke run that the targets build, load their seeds and run.
 FUZZ_SMOKE_SECONDS ?= 3
 
-.PHONY: all deps build release exec-shim run test memcheck install contracts-check contracts-update fuzz soak clean
+.PHONY: all deps build release exec-shim run test memcheck install contracts-check contracts-update fuzz soak bench clean
 
 all: build
 
@@ -103,5 +104,19 @@ soak: deps
 fuzz: deps
 	bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
+# Benchmarks/ is its own package (make test never builds it). Every figure is a ratio against a
+# baseline measured in the same run, interleaved, median [min–max] over BENCH_ROUNDS (default 5).
+# Quick look: BENCH_ROUNDS=2 BENCH_IDLE_SECONDS=5 BENCH_KILLS=5 make bench (BENCH_SECTIONS=codec,rpc,...).
+# Children carry VT_BENCH_TAG=1, so nothing outlives an interrupted run.
+bench: release
+	@mkdir -p bench
+	gcc -O2 -Wall -Wextra -o bench/uv_echo Benchmarks/CEcho/uv_echo.c $$(pkg-config --cflags --libs libuv)
+	$(SWIFT) build -c release --package-path Benchmarks
+	@python3 -c 'import matplotlib' 2>/dev/null || python3 -m pip install --quiet matplotlib
+	status=0; VT_ROOT="$(CURDIR)" VT_BIN="$$($(SWIFT) build -c release --show-bin-path)" UV_ECHO="$(CURDIR)/bench/uv_echo" \
+		"$$($(SWIFT) build -c release --package-path Benchmarks --show-bin-path)/vt-bench" || status=$$?; \
+		bash scripts/kill-tagged.sh 1 VT_BENCH_TAG; exit $$status
+	python3 Benchmarks/plot.py bench/results.json bench/latency.png
+
 clean:
-	rm -rf .build .build-* "$(RUN_DIR)"
+	rm -rf .build .build-* Benchmarks/.build bench "$(RUN_DIR)"

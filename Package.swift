@@ -13,9 +13,12 @@ let package = Package(
     products: [
         .library(name: "ServiceKit", targets: ["ServiceKit"]),
         .library(name: "IOInterface", targets: ["IOInterface"]),
-        // For the fuzz package (Fuzz/), which links what it fuzzes from here.
+        // For the fuzz package (Fuzz/) and the benchmark package (Benchmarks/), which depend on this one by path.
         .library(name: "Wire", targets: ["Wire"]),
+        .library(name: "EventLoop", targets: ["EventLoop"]),
+        .library(name: "Storage", targets: ["Storage"]),
         .library(name: "SupervisorEngine", targets: ["SupervisorEngine"]),
+        .library(name: "AppointmentsService", targets: ["AppointmentsService"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),

@@ -52,6 +52,10 @@ public final class Connection: @unchecked Sendable {
     var isDelivering = false
     var queuedBytes = 0
     var pendingWriteCount = 0
+    /// Frames written this loop turn, sent together at its end (see Connection+Writing).
+    var corked: [UInt8] = []
+    var corkedCompletions: [(EventLoopError?) -> Void] = []
+    var isFlushScheduled = false
     var flushDeadline: LoopTimer?
     var cachedCredentials: PeerCredentials?
     var frameHandler: (([UInt8]) -> Void)?
@@ -126,6 +130,10 @@ public final class Connection: @unchecked Sendable {
         guard state == .open else { return }
         state = .flushing
         updateReading()
+        if !corked.isEmpty {
+            flushCorked()
+            guard state == .flushing else { return }  // written at once, and closed
+        }
         guard pendingWriteCount > 0 else {
             beginClose(error: nil)
             return
@@ -142,6 +150,7 @@ public final class Connection: @unchecked Sendable {
         guard state < .closing else { return }
         state = .closing
         closeError = error
+        dropCorked()
         flushDeadline?.close()
         flushDeadline = nil
         uv_close(pipe.asHandle, Connection.onClosed)

@@ -54,6 +54,9 @@ public final class EventLoop: @unchecked Sendable {
     var isShuttingDown = false
     /// Loop-confined: handles seen by the last shutdown walk.
     var walkedHandleCount = 0
+    /// Loop-confined: work for the end of this loop turn (see ``atEndOfTurn(_:)``), and its spare array.
+    var endOfTurn: [() -> Void] = []
+    var spareEndOfTurn: [() -> Void] = []
     /// Loop-confined: one read buffer shared by every stream on the loop (reads are synchronous).
     var readBuffer: UnsafeMutableRawPointer?
     var readBufferCapacity = 0

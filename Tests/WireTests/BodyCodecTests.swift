@@ -40,6 +40,31 @@ struct BodyCodecTests {
         #expect(try Sample(decoding: sample.encodedBody()) == sample)
     }
 
+    /// Inner bodies of 127, 128, 16383, 16384 and 2^21 bytes: the widened prefix is the canonical
+    /// varint, and the bytes written before and after the nested message are untouched.
+    @Test(arguments: [127, 128, 16_383, 16_384, 1 << 21])
+    func directCodec_nestedMessageAtAVarintEdge_isPrefixedWithItsCanonicalLength(bodyLength: Int) throws {
+        // Inner's body: name's key, length and bytes, then value's key and 0; sized to bodyLength.
+        var nameLength = bodyLength - 4
+        while 3 + Varint.length(of: UInt64(nameLength)) + nameLength > bodyLength { nameLength -= 1 }
+        let inner = Inner(name: String(repeating: "q", count: nameLength))
+        let innerBody = inner.encodedBody()
+        try #require(innerBody.count == bodyLength)
+
+        var writer = BodyWriter()
+        writer.write(1, "before")
+        writer.write(2, inner)
+        writer.write(3, "after")
+
+        var expected = BodyWriter()
+        expected.write(1, "before")
+        expected.writeKey(2, .lengthDelimited)
+        expected.buffer.writeVarint(UInt64(bodyLength))
+        expected.buffer.writeBytes(innerBody)
+        expected.write(3, "after")
+        #expect(writer.buffer.bytes == expected.buffer.bytes)
+    }
+
     @Test func directCodec_skipsUnknownFieldsOfEveryWireType() throws {
         var body = BodyWriter()
         body.write(50, UInt64.max)  // varint

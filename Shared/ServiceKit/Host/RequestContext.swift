@@ -19,9 +19,18 @@ public struct RequestContext: Sendable {
     /// The calling process's pid, uid and gid (`SO_PEERCRED`).
     public let peer: PeerCredentials?
     /// A logger labelled with the operation and correlation id.
-    public let logger: Logger
+    ///
+    /// Labelled when asked for, not per request: setting metadata on swift-log's stream
+    /// handler re-renders all of it, which cost a served request more than its routing did.
+    public var logger: Logger {
+        var logger = baseLogger
+        logger[metadataKey: "op"] = "\(operation)"
+        logger[metadataKey: "id"] = "\(correlationID)"
+        return logger
+    }
+    private let baseLogger: Logger
 
-    /// Creates a context (the host does; tests may too).
+    /// Creates a context (the host does; tests may too); `logger` is labelled on use (``logger``).
     public init(
         operation: String, correlationID: UInt64 = 0, deadline: Deadline? = nil, traceparent: String? = nil,
         peer: PeerCredentials? = nil, logger: Logger = Logger(label: "verticals")
@@ -31,7 +40,7 @@ public struct RequestContext: Sendable {
         self.deadline = deadline
         self.traceparent = traceparent
         self.peer = peer
-        self.logger = logger
+        self.baseLogger = logger
     }
 
     /// The context of the request the current task serves, if any.

@@ -112,13 +112,9 @@ final class ServerConnection: @unchecked Sendable {
             return
         }
         let deadline = Deadline(wireMicroseconds: envelope.deadlineMicroseconds)
-        var contextLogger = logger
-        contextLogger[metadataKey: "op"] = "\(envelope.operation)"
-        contextLogger[metadataKey: "id"] = "\(id)"
-        let requestLogger = contextLogger
         let context = RequestContext(
             operation: envelope.operation, correlationID: id, deadline: deadline,
-            traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: requestLogger)
+            traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger)
         let loop = host.loop
         let task = Task(executorPreference: loop) { [self] in
             let frame: [UInt8]
@@ -134,7 +130,7 @@ final class ServerConnection: @unchecked Sendable {
                 failure = .cancelled
                 frame = Self.errorFrame(id, ServiceError(.cancelled, "the request was cancelled"))
             } catch {
-                requestLogger.error("handler failed: \(error)")
+                context.logger.error("handler failed: \(error)")
                 let refusal = StoreFailures.serviceError(for: error, operation: context.operation)
                     ?? ServiceError(.internal, "internal error while serving \(context.operation)")
                 failure = refusal.code

@@ -1,0 +1,310 @@
+/*
+ * uv_echo: the C baseline of `make bench` — a raw length-prefixed echo on libuv over a Unix
+ * socket, with its own latency and throughput clients. No envelope, no codec, no tasks: the
+ * floor our Swift stack (Wire + EventLoop + ServiceKit) is measured against in the same run.
+ *
+ *   uv_echo server PATH
+ *       listens on PATH; every complete frame (4-byte big-endian length, then that many
+ *       bytes) is written back as it came, all frames of one read in one write.
+ *   uv_echo latency PATH PAYLOAD COUNT OUTFILE
+ *       one frame of PAYLOAD bytes in flight; after COUNT/10 warm-up round trips, writes the
+ *       next COUNT round-trip times (nanoseconds, native-endian uint64) to OUTFILE.
+ *   uv_echo throughput PATH PAYLOAD CONNECTIONS DEPTH SECONDS
+ *       CONNECTIONS connections with DEPTH frames in flight each; after a 0.25 s warm-up,
+ *       counts answered frames for SECONDS and prints "requests=N seconds=S".
+ *
+ * Built by `make bench`: gcc -O2 uv_echo.c $(pkg-config --cflags --libs libuv).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <uv.h>
+
+#define CHECK(expr)                                                                      \
+    do {                                                                                 \
+        int rc_ = (expr);                                                                \
+        if (rc_ < 0) {                                                                   \
+            fprintf(stderr, "uv_echo: %s: %s\n", #expr, uv_strerror(rc_));               \
+            exit(1);                                                                     \
+        }                                                                                \
+    } while (0)
+
+/* ---- shared: a connection with a growable inbound buffer ---- */
+
+typedef struct conn {
+    uv_pipe_t pipe;
+    char *buf;
+    size_t len, cap;
+    size_t payload;  /* clients: the frame size they send */
+    uint64_t sent_at; /* latency client: when the frame in flight was written */
+} conn_t;
+
+static void alloc_cb(uv_handle_t *handle, size_t suggested, uv_buf_t *out) {
+    conn_t *c = handle->data;
+    if (c->cap - c->len < 65536) {
+        c->cap = c->cap * 2 + 65536;
+        c->buf = realloc(c->buf, c->cap);
+        if (c->buf == NULL) { fprintf(stderr, "uv_echo: out of memory\n"); exit(1); }
+    }
+    (void)suggested;
+    *out = uv_buf_init(c->buf + c->len, (unsigned)(c->cap - c->len));
+}
+
+static void free_write(uv_write_t *req, int status) {
+    (void)status;
+    free(req->data);
+    free(req);
+}
+
+/* Writes `len` bytes copied from `bytes`; a peer that went away only closes this connection. */
+static int write_copy(conn_t *c, const char *bytes, size_t len) {
+    uv_write_t *req = malloc(sizeof *req);
+    char *copy = malloc(len);
+    memcpy(copy, bytes, len);
+    req->data = copy;
+    uv_buf_t buf = uv_buf_init(copy, (unsigned)len);
+    int rc = uv_write(req, (uv_stream_t *)&c->pipe, &buf, 1, free_write);
+    if (rc < 0) {
+        free(copy);
+        free(req);
+    }
+    return rc;
+}
+
+/* The length of the complete frames at the start of c->buf, and how many there are. */
+static size_t complete_frames(conn_t *c, size_t *count) {
+    size_t at = 0;
+    *count = 0;
+    while (c->len - at >= 4) {
+        const unsigned char *p = (const unsigned char *)c->buf + at;
+        size_t n = ((size_t)p[0] << 24) | ((size_t)p[1] << 16) | ((size_t)p[2] << 8) | p[3];
+        if (c->len - at < 4 + n) break;
+        at += 4 + n;
+        (*count)++;
+    }
+    return at;
+}
+
+static void consume(conn_t *c, size_t used) {
+    memmove(c->buf, c->buf + used, c->len - used);
+    c->len -= used;
+}
+
+static void on_close_free(uv_handle_t *handle) {
+    conn_t *c = handle->data;
+    free(c->buf);
+    free(c);
+}
+
+/* A frame of `payload` bytes, built once per connection. */
+static char *make_frame(size_t payload) {
+    char *frame = calloc(1, 4 + payload);
+    frame[0] = (char)(payload >> 24);
+    frame[1] = (char)(payload >> 16);
+    frame[2] = (char)(payload >> 8);
+    frame[3] = (char)payload;
+    for (size_t i = 0; i < payload; i++) frame[4 + i] = (char)('a' + i % 26);
+    return frame;
+}
+
+/* ---- server ---- */
+
+static void server_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf) {
+    conn_t *c = stream->data;
+    (void)buf;
+    if (nread < 0) {
+        uv_close((uv_handle_t *)stream, on_close_free);
+        return;
+    }
+    c->len += (size_t)nread;
+    size_t count;
+    size_t used = complete_frames(c, &count);
+    if (used > 0) {
+        if (write_copy(c, c->buf, used) < 0) {
+            uv_read_stop(stream);
+            uv_close((uv_handle_t *)stream, on_close_free);
+            return;
+        }
+        consume(c, used);
+    }
+}
+
+static void on_connection(uv_stream_t *listener, int status) {
+    CHECK(status);
+    conn_t *c = calloc(1, sizeof *c);
+    CHECK(uv_pipe_init(listener->loop, &c->pipe, 0));
+    c->pipe.data = c;
+    CHECK(uv_accept(listener, (uv_stream_t *)&c->pipe));
+    CHECK(uv_read_start((uv_stream_t *)&c->pipe, alloc_cb, server_read));
+}
+
+static int run_server(const char *path) {
+    signal(SIGPIPE, SIG_IGN); /* a client that exits mid-write must not take the server down */
+    uv_loop_t *loop = uv_default_loop();
+    uv_pipe_t listener;
+    CHECK(uv_pipe_init(loop, &listener, 0));
+    remove(path);
+    CHECK(uv_pipe_bind(&listener, path));
+    CHECK(uv_listen((uv_stream_t *)&listener, 1024, on_connection));
+    return uv_run(loop, UV_RUN_DEFAULT);
+}
+
+/* ---- latency client ---- */
+
+static struct {
+    char *frame;
+    size_t warmup, count, done;
+    uint64_t *samples;
+} lat;
+
+static void latency_send(conn_t *c) {
+    c->sent_at = uv_hrtime();
+    uv_buf_t buf = uv_buf_init(lat.frame, (unsigned)(4 + c->payload));
+    uv_write_t *req = malloc(sizeof *req);
+    req->data = NULL;
+    CHECK(uv_write(req, (uv_stream_t *)&c->pipe, &buf, 1, free_write));
+}
+
+/* A client's read: takes the complete answers off the buffer and returns how many there were. */
+static size_t client_answers(conn_t *c, ssize_t nread) {
+    if (nread < 0) { fprintf(stderr, "uv_echo: the server closed the connection\n"); exit(1); }
+    c->len += (size_t)nread;
+    size_t count;
+    consume(c, complete_frames(c, &count));
+    return count;
+}
+
+static void latency_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf) {
+    conn_t *c = stream->data;
+    (void)buf;
+    if (client_answers(c, nread) == 0) return;
+    uint64_t now = uv_hrtime();
+    if (lat.done >= lat.warmup) lat.samples[lat.done - lat.warmup] = now - c->sent_at;
+    if (++lat.done == lat.warmup + lat.count) {
+        uv_read_stop(stream);
+        uv_close((uv_handle_t *)stream, NULL);
+        return;
+    }
+    latency_send(c);
+}
+
+/* ---- throughput client ---- */
+
+static struct {
+    char *frames; /* DEPTH frames back to back */
+    size_t depth;
+    uint64_t answered;
+    int counting;
+} tput;
+
+static void throughput_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf) {
+    conn_t *c = stream->data;
+    (void)buf;
+    size_t count = client_answers(c, nread);
+    if (count == 0) return;
+    if (tput.counting) tput.answered += count;
+    /* Keep DEPTH in flight: one write of as many frames as were answered. */
+    uv_buf_t out = uv_buf_init(tput.frames, (unsigned)(count * (4 + c->payload)));
+    uv_write_t *req = malloc(sizeof *req);
+    req->data = NULL;
+    CHECK(uv_write(req, stream, &out, 1, free_write));
+}
+
+static uint64_t tput_started;
+static double tput_seconds;
+
+static void on_warm(uv_timer_t *timer) {
+    (void)timer;
+    tput.counting = 1;
+    tput.answered = 0;
+    tput_started = uv_hrtime();
+}
+
+static void on_done(uv_timer_t *timer) {
+    double elapsed = (double)(uv_hrtime() - tput_started) / 1e9;
+    printf("requests=%llu seconds=%.6f\n", (unsigned long long)tput.answered, elapsed);
+    fflush(stdout);
+    (void)timer;
+    exit(0);
+}
+
+/* ---- connecting ---- */
+
+static int mode_throughput;
+
+static void on_connect(uv_connect_t *req, int status) {
+    conn_t *c = req->data;
+    CHECK(status);
+    free(req);
+    if (mode_throughput) {
+        CHECK(uv_read_start((uv_stream_t *)&c->pipe, alloc_cb, throughput_read));
+        uv_buf_t out = uv_buf_init(tput.frames, (unsigned)(tput.depth * (4 + c->payload)));
+        uv_write_t *w = malloc(sizeof *w);
+        w->data = NULL;
+        CHECK(uv_write(w, (uv_stream_t *)&c->pipe, &out, 1, free_write));
+    } else {
+        CHECK(uv_read_start((uv_stream_t *)&c->pipe, alloc_cb, latency_read));
+        latency_send(c);
+    }
+}
+
+static conn_t *connect_to(uv_loop_t *loop, const char *path, size_t payload) {
+    conn_t *c = calloc(1, sizeof *c);
+    CHECK(uv_pipe_init(loop, &c->pipe, 0));
+    c->pipe.data = c;
+    c->payload = payload;
+    uv_connect_t *req = malloc(sizeof *req);
+    req->data = c;
+    uv_pipe_connect(req, &c->pipe, path, on_connect);
+    return c;
+}
+
+static int run_latency(const char *path, size_t payload, size_t count, const char *out) {
+    uv_loop_t *loop = uv_default_loop();
+    lat.frame = make_frame(payload);
+    lat.count = count;
+    lat.warmup = count / 10;
+    lat.samples = calloc(count, sizeof(uint64_t));
+    connect_to(loop, path, payload);
+    uv_run(loop, UV_RUN_DEFAULT);
+    FILE *f = fopen(out, "wb");
+    if (f == NULL || fwrite(lat.samples, sizeof(uint64_t), count, f) != count) {
+        perror("uv_echo: writing the samples");
+        return 1;
+    }
+    fclose(f);
+    return 0;
+}
+
+static int run_throughput(const char *path, size_t payload, int connections, size_t depth, double seconds) {
+    uv_loop_t *loop = uv_default_loop();
+    char *frame = make_frame(payload);
+    tput.depth = depth;
+    tput.frames = malloc(depth * (4 + payload));
+    for (size_t i = 0; i < depth; i++) memcpy(tput.frames + i * (4 + payload), frame, 4 + payload);
+    mode_throughput = 1;
+    tput_seconds = seconds;
+    for (int i = 0; i < connections; i++) connect_to(loop, path, payload);
+    uv_timer_t warm, done;
+    uv_timer_init(loop, &warm);
+    uv_timer_init(loop, &done);
+    uv_timer_start(&warm, on_warm, 250, 0);
+    uv_timer_start(&done, on_done, 250 + (uint64_t)(seconds * 1000), 0);
+    return uv_run(loop, UV_RUN_DEFAULT);
+}
+
+int main(int argc, char **argv) {
+    if (argc == 3 && strcmp(argv[1], "server") == 0) return run_server(argv[2]);
+    if (argc == 6 && strcmp(argv[1], "latency") == 0)
+        return run_latency(argv[2], strtoul(argv[3], NULL, 10), strtoul(argv[4], NULL, 10), argv[5]);
+    if (argc == 7 && strcmp(argv[1], "throughput") == 0)
+        return run_throughput(argv[2], strtoul(argv[3], NULL, 10), atoi(argv[4]), strtoul(argv[5], NULL, 10),
+                              atof(argv[6]));
+    fprintf(stderr,
+            "usage: uv_echo server PATH\n"
+            "       uv_echo latency PATH PAYLOAD COUNT OUTFILE\n"
+            "       uv_echo throughput PATH PAYLOAD CONNECTIONS DEPTH SECONDS\n");
+    return 64;
+}

@@ -1,0 +1,31 @@
+// swift-tools-version:6.1
+// `make bench`: the suite's benchmarks, in their own package so that `make test` never builds
+// them (and their histogram dependency). Depends on the root package by path, release only.
+import PackageDescription
+
+let package = Package(
+    name: "VerticalsBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Verticals", path: ".."),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "vt-bench",
+            dependencies: [
+                .product(name: "Wire", package: "Verticals"),
+                .product(name: "EventLoop", package: "Verticals"),
+                .product(name: "IOInterface", package: "Verticals"),
+                .product(name: "ServiceKit", package: "Verticals"),
+                .product(name: "Storage", package: "Verticals"),
+                .product(name: "SupervisorEngine", package: "Verticals"),
+                .product(name: "AppointmentsService", package: "Verticals"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            path: "Sources/vt-bench",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,57 @@
+import Foundation
+
+/// The whole run: every section asked for, in an order that keeps each from disturbing the
+/// next (in-process codec first, the suite last), then the table and results.json.
+struct BenchRun {
+    let settings: BenchSettings
+
+    func run() async {
+        let startedAt = Date()
+        let report = Report()
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        FileHandle.standardError.write(
+            Data("vt-bench: \(settings.rounds) rounds, sections \(settings.sections.sorted()), in \(directory)\n".utf8))
+
+        if settings.runs("codec") {
+            CodecBenchmark(settings: settings, report: report).run()
+        }
+        if settings.runs("rpc") {
+            let rpc = RPCBenchmark(settings: settings, report: report, directory: directory)
+            rpc.runLatency()
+            rpc.runThroughput()
+        }
+        if settings.runs("supervisor") {
+            await KillToReady(settings: settings, report: report, directory: directory).run()
+        }
+        if settings.runs("supervisor") || settings.runs("memory") || settings.runs("suite") {
+            let loop = makeLoop("bench-driver")
+            let supervisor = SupervisorBenchmark(settings: settings, report: report, directory: directory, loop: loop)
+            let suite = await supervisor.upRounds()
+            if settings.runs("supervisor") { await supervisor.idleWindow(suite) }
+            if settings.runs("memory") { await IdleConnections(settings: settings, report: report).run(suite) }
+            if settings.runs("suite") {
+                await SuiteBenchmark(settings: settings, report: report, directory: directory, loop: loop).run(suite)
+            }
+            await suite.down()
+            loop.shutdown()
+        }
+
+        do {
+            try FileManager.default.createDirectory(atPath: settings.outputDirectory, withIntermediateDirectories: true)
+            let path = "\(settings.outputDirectory)/results.json"
+            try report.write(to: path, settings: settings, startedAt: startedAt)
+            FileHandle.standardError.write(Data("vt-bench: wrote \(path)\n".utf8))
+        } catch {
+            fail("cannot write results.json: \(error)")
+        }
+        print(report.table())
+    }
+
+    /// A short fresh folder under /tmp (Unix socket paths hold at most 107 bytes).
+    static func temporaryDirectory() -> String {
+        var template = Array("/tmp/vt.XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { fail("cannot create a temporary directory") }
+        return String(cString: made)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// What a run measures and where it finds the programs, from the environment `make bench` sets.
+///
+/// `BENCH_ROUNDS` (default 5) rounds of every interleaved comparison; `BENCH_IDLE_SECONDS`
+/// (default 60) for the supervisor's idle window; `BENCH_KILLS` (default 20) kill -9 samples;
+/// `BENCH_SECTIONS` (default all) a comma-separated subset of codec, rpc, supervisor, suite, memory.
+struct BenchSettings: Sendable {
+    /// Rounds of each A/B comparison (≥ 5 for a published run).
+    var rounds: Int
+    /// Seconds the supervisor is watched while the suite idles.
+    var idleSeconds: Int
+    /// kill -9 → READY samples.
+    var kills: Int
+    /// Sections to run.
+    var sections: Set<String>
+    /// The root package's release bin folder (daemons, svc-supervisor, vt-exec).
+    var binDirectory: String
+    /// The C libuv echo baseline.
+    var uvEcho: String
+    /// The suite's manifest.
+    var manifest: String
+    /// Where results.json goes.
+    var outputDirectory: String
+
+    static let allSections: [String] = ["codec", "rpc", "supervisor", "suite", "memory"]
+
+    /// The settings from `environment`; exits with a message when a program is missing.
+    static func from(_ environment: [String: String]) -> BenchSettings {
+        func int(_ key: String, _ fallback: Int) -> Int {
+            environment[key].flatMap { Int($0) }.map { Swift.max(1, $0) } ?? fallback
+        }
+        let root = environment["VT_ROOT"] ?? FileManager.default.currentDirectoryPath
+        let sections = environment["BENCH_SECTIONS"].map { Set($0.split(separator: ",").map(String.init)) }
+        let settings = BenchSettings(
+            rounds: int("BENCH_ROUNDS", 5), idleSeconds: int("BENCH_IDLE_SECONDS", 60), kills: int("BENCH_KILLS", 20),
+            sections: sections ?? Set(allSections),
+            binDirectory: environment["VT_BIN"] ?? "\(root)/.build/release",
+            uvEcho: environment["UV_ECHO"] ?? "\(root)/bench/uv_echo",
+            manifest: environment["VT_MANIFEST"] ?? "\(root)/deploy/suite.toml",
+            outputDirectory: environment["BENCH_OUT"] ?? "\(root)/bench")
+        for program in [settings.uvEcho, "\(settings.binDirectory)/svc-supervisor", "\(settings.binDirectory)/vt-exec"]
+        where !FileManager.default.isExecutableFile(atPath: program) {
+            fail("\(program) is missing: run `make bench`, which builds it")
+        }
+        return settings
+    }
+
+    /// Whether `section` is to run.
+    func runs(_ section: String) -> Bool { sections.contains(section) }
+}
+
+/// Stops the run with `message` on standard error.
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("vt-bench: \(message)\n".utf8))
+    exit(1)
+}
+
+/// A progress line on standard error (the table goes to standard output).
+func progress(_ message: String) {
+    FileHandle.standardError.write(Data("  · \(message)\n".utf8))
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Synchronization
+
+/// A target a ratio must meet, e.g. `≥ 20×`.
+struct Target: Codable, Sendable {
+    /// True for "at least", false for "at most".
+    var atLeast: Bool
+    /// The bound.
+    var bound: Double
+
+    static func atLeast(_ bound: Double) -> Target { Target(atLeast: true, bound: bound) }
+    static func atMost(_ bound: Double) -> Target { Target(atLeast: false, bound: bound) }
+
+    /// Whether the median `ratio` meets it.
+    func holds(_ ratio: Double) -> Bool { atLeast ? ratio >= bound : ratio <= bound }
+
+    var text: String { "\(atLeast ? "≥" : "≤") \(Format.number(bound))×" }
+}
+
+/// One line of the table: a figure of ours, and where there is one, the baseline measured in
+/// the same rounds and the ratio between them (round by round, then summarised).
+struct ResultRow: Codable, Sendable {
+    var section: String
+    var name: String
+    var unit: String
+    var value: Summary
+    var baselineName: String?
+    var baseline: Summary?
+    /// What the ratio means, e.g. "ours / JSON" (higher is better) or "ours / C" (lower is better).
+    var ratioName: String?
+    var ratio: Summary?
+    var target: Target?
+    var holds: Bool?
+}
+
+/// Everything a run measured: the table, the latency distributions for the plot, and the settings.
+final class Report: Sendable {
+    private struct State {
+        var rows: [ResultRow] = []
+        var distributions: [String: [[Double]]] = [:]
+        var notes: [String] = []
+    }
+    private let state = Mutex(State())
+
+    var rows: [ResultRow] { state.withLock { $0.rows } }
+
+    /// Adds a figure without a baseline.
+    func add(_ section: String, _ name: String, unit: String, _ value: Summary) {
+        let row = ResultRow(section: section, name: name, unit: unit, value: value)
+        state.withLock { $0.rows.append(row) }
+    }
+
+    /// Adds a figure with its baseline; `ratio` is ours ÷ baseline round by round unless `inverted`
+    /// (baseline ÷ ours, for "within N× of the ceiling").
+    func add(
+        _ section: String, _ name: String, unit: String, ours: [Double], baselineName: String, baseline: [Double],
+        ratioName: String, inverted: Bool = false, target: Target? = nil
+    ) {
+        let ratio = inverted ? Summary.ratio(baseline, over: ours) : Summary.ratio(ours, over: baseline)
+        let row = ResultRow(
+            section: section, name: name, unit: unit, value: Summary(ours), baselineName: baselineName,
+            baseline: Summary(baseline), ratioName: ratioName, ratio: ratio, target: target,
+            holds: target.map { $0.holds(ratio.median) })
+        state.withLock { $0.rows.append(row) }
+    }
+
+    /// A latency distribution for the plot: (percentile, microseconds) points.
+    func addDistribution(_ name: String, _ points: [[Double]]) {
+        state.withLock { $0.distributions[name] = points }
+    }
+
+    /// A line printed under the table and kept in the JSON.
+    func note(_ text: String) {
+        state.withLock { $0.notes.append(text) }
+    }
+
+    /// The table, as printed at the end of a run.
+    func table() -> String {
+        let (rows, notes) = state.withLock { ($0.rows, $0.notes) }
+        var lines: [[String]] = [["section", "measure", "ours (median [min–max])", "baseline", "ratio", "target"]]
+        for row in rows {
+            let ours = "\(Format.summary(row.value)) \(row.unit)"
+            let baseline = row.baseline.map { "\(row.baselineName ?? ""): \(Format.summary($0))" } ?? ""
+            let ratio = row.ratio.map { "\(Format.summary($0))× \(row.ratioName ?? "")" } ?? ""
+            let target = row.target.map { "\($0.text) \(row.holds == true ? "holds" : "MISSED")" } ?? ""
+            lines.append([row.section, row.name, ours, baseline, ratio, target])
+        }
+        let widths = (0..<6).map { column in lines.map { $0[column].count }.max() ?? 0 }
+        var out = lines.map { line in
+            zip(line, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+        }
+        out.insert(String(repeating: "─", count: widths.reduce(0, +) + 10), at: 1)
+        return (out + notes.map { "note: \($0)" }).joined(separator: "\n")
+    }
+
+    /// results.json: the settings, rows, distributions and notes.
+    func write(to path: String, settings: BenchSettings, startedAt: Date) throws {
+        let (rows, distributions, notes) = state.withLock { ($0.rows, $0.distributions, $0.notes) }
+        struct Document: Encodable {
+            var startedAt: String
+            var host: String
+            var rounds: Int
+            var idleSeconds: Int
+            var rows: [ResultRow]
+            var distributions: [String: [[Double]]]
+            var notes: [String]
+        }
+        let document = Document(
+            startedAt: ISO8601DateFormatter().string(from: startedAt), host: ProcessInfo.processInfo.hostName,
+            rounds: settings.rounds, idleSeconds: settings.idleSeconds, rows: rows, distributions: distributions,
+            notes: notes)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(document).write(to: URL(fileURLWithPath: path))
+    }
+}
+
+/// Number formatting for the table: three significant digits, thousands spelled out.
+enum Format {
+    static func number(_ value: Double) -> String {
+        let magnitude = abs(value)
+        if magnitude >= 1_000_000 { return String(format: "%.2fM", value / 1_000_000) }
+        if magnitude >= 10_000 { return String(format: "%.0fk", value / 1_000) }
+        if magnitude >= 100 { return String(format: "%.0f", value) }
+        if magnitude >= 10 { return String(format: "%.1f", value) }
+        return String(format: "%.2f", value)
+    }
+
+    static func summary(_ summary: Summary) -> String {
+        "\(number(summary.median)) [\(number(summary.min))–\(number(summary.max))]"
+    }
+}

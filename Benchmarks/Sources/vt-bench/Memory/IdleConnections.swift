@@ -1,0 +1,69 @@
+import Foundation
+import IOInterface
+
+/// Section 6, connections: one vertical's resident memory holding 1,000 idle client
+/// connections, against the same process just before they were opened. Each round restarts the
+/// vertical first (through the supervisor), since memory a process once used stays resident.
+struct IdleConnections {
+    let settings: BenchSettings
+    let report: Report
+    var vertical = "clinics"
+    var count = 1_000
+
+    func run(_ suite: SupervisedSuite) async {
+        let path = suite.sockets.socketPath(for: vertical)
+        var idle: [Double] = []
+        var loaded: [Double] = []
+        for round in 1...settings.rounds {
+            progress("\(count) idle connections round \(round)/\(settings.rounds)")
+            let pid = await restart(suite)
+            try? await Task.sleep(for: .milliseconds(500))
+            idle.append((ProcessStats.rssKiB(pid) ?? 0) / 1024)
+            let baseFDs = Self.openDescriptors(pid)
+            var sockets: [Int32] = []
+            for _ in 0..<count {
+                guard let fd = UnixSocket.connect(path) else { fail("connection \(sockets.count + 1) to \(path) failed") }
+                sockets.append(fd)
+            }
+            // Every connection accepted and registered with the loop before memory is read.
+            let deadline = ContinuousClock.now + .seconds(20)
+            while Self.openDescriptors(pid) < baseFDs + count, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            let held = Self.openDescriptors(pid) - baseFDs
+            guard held >= count else { fail("\(vertical) holds \(held) of \(count) connections") }
+            try? await Task.sleep(for: .milliseconds(500))
+            loaded.append((ProcessStats.rssKiB(pid) ?? 0) / 1024)
+            for fd in sockets { close(fd) }
+        }
+        report.add(
+            "memory", "RSS \(vertical) + \(count) idle connections", unit: "MiB", ours: loaded,
+            baselineName: "no connections", baseline: idle, ratioName: "with/without")
+        let perConnection = zip(loaded, idle).map { ($0 - $1) * 1024 / Double(count) }
+        report.add("memory", "per idle connection (\(vertical))", unit: "KiB", Summary(perConnection))
+    }
+
+    /// Restarts the vertical and returns its new pid once it is ready again.
+    private func restart(_ suite: SupervisedSuite) async -> Int32 {
+        do {
+            _ = try await suite.control.call(Supervisor.restart, .init(name: vertical), timeout: .seconds(30))
+        } catch {
+            fail("svc-supervisor restart \(vertical) failed: \(error)")
+        }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if let status = await suite.status().first(where: { $0.name == vertical }), status.ready,
+                let pid = status.pid
+            {
+                return Int32(pid)
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        fail("\(vertical) was not ready again 30 s after a restart")
+    }
+
+    /// How many descriptors `pid` has open.
+    static func openDescriptors(_ pid: Int32) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
+    }
+}

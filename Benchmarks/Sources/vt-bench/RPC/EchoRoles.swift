@@ -1,0 +1,115 @@
+import EventLoop
+import Foundation
+import IOInterface
+import ServiceKit
+import Synchronization
+import Wire
+
+/// The Swift side of the RPC section, each run as its own process by the driver (so client and
+/// server can be pinned apart): the echo vertical, and the typed clients that measure it.
+enum EchoRoles {
+    /// `vt-bench echo-server`: serves ``BenchEcho`` on `$VERTICALS_SOCKET_DIR/bench.sock` with
+    /// the full stack (ServiceRuntime, ServiceHost, Router, async handler) until SIGTERM.
+    static func server() async {
+        let runtime = ServiceRuntime.boot(name: BenchEcho.name)
+        var router = Router(service: BenchEcho.self)
+        router.on(BenchEcho.echo) { input, _ in input }
+        await runtime.serve(router)
+    }
+
+    /// `vt-bench echo-latency DIR SIZE COUNT OUT`: one call in flight through the typed client,
+    /// on the client's loop; after COUNT/10 warm-up calls, writes COUNT round-trip times
+    /// (nanoseconds, native uint64, as the C client does) to OUT.
+    static func latency(socketDirectory: String, size: Int, count: Int, output: String) async {
+        let (loop, client) = makeClient(socketDirectory)
+        let input = BenchEcho.Blob(size: size)
+        let samples = await Task(executorPreference: loop) { () -> [UInt64] in
+            var samples: [UInt64] = []
+            samples.reserveCapacity(count)
+            let warmup = count / 10
+            for index in 0..<(warmup + count) {
+                let start = monotonicNanoseconds()
+                do {
+                    let answer = try await client.call(BenchEcho.echo, input)
+                    precondition(answer.payload.count == size, "the echo answered \(answer.payload.count) bytes")
+                } catch {
+                    fail("echo call failed: \(error)")
+                }
+                let elapsed = monotonicNanoseconds() - start
+                if index >= warmup { samples.append(elapsed) }
+            }
+            return samples
+        }.value
+        let data = samples.withUnsafeBytes { Data($0) }
+        guard FileManager.default.createFile(atPath: output, contents: data) else { fail("cannot write \(output)") }
+        client.close()
+        loop.shutdown()
+    }
+
+    /// `vt-bench echo-throughput DIR SIZE CONNECTIONS DEPTH SECONDS`: CONNECTIONS typed clients
+    /// (one connection each) with DEPTH calls in flight on each; after 0.25 s of warm-up counts
+    /// answers for SECONDS and prints `requests=N seconds=S`, as the C client does.
+    static func throughput(socketDirectory: String, size: Int, connections: Int, depth: Int, seconds: Double) async {
+        let loop = makeLoop()
+        let clients = (0..<connections).map { _ in
+            ServiceClient(loop: loop, sockets: SocketDirectory(socketDirectory))
+        }
+        let input = BenchEcho.Blob(size: size)
+        let state = ThroughputState()
+        await withTaskGroup(of: Void.self) { group in
+            for client in clients {
+                for _ in 0..<depth {
+                    group.addTask(executorPreference: loop) {
+                        while !state.stopped.load(ordering: .relaxed) {
+                            do {
+                                _ = try await client.call(BenchEcho.echo, input)
+                            } catch {
+                                fail("echo call failed: \(error)")
+                            }
+                            if state.counting.load(ordering: .relaxed) { state.answered.add(1, ordering: .relaxed) }
+                        }
+                    }
+                }
+            }
+            try? await Task.sleep(for: .milliseconds(250))
+            state.counting.store(true, ordering: .relaxed)
+            let start = ContinuousClock.now
+            try? await Task.sleep(for: .seconds(seconds))
+            let answered = state.answered.load(ordering: .relaxed)
+            let elapsed = ContinuousClock.now - start
+            state.stopped.store(true, ordering: .relaxed)
+            print("requests=\(answered) seconds=\(elapsed.seconds)")
+            await group.waitForAll()
+        }
+        for client in clients { client.close() }
+        loop.shutdown()
+    }
+
+    private static func makeClient(_ socketDirectory: String) -> (EventLoop, ServiceClient) {
+        let loop = makeLoop()
+        return (loop, ServiceClient(loop: loop, sockets: SocketDirectory(socketDirectory)))
+    }
+}
+
+/// A client event loop, or the run stops with the reason.
+func makeLoop(_ name: String = "bench-client") -> EventLoop {
+    do {
+        return try EventLoop(name: name)
+    } catch {
+        fail("cannot start an event loop: \(error)")
+    }
+}
+
+/// The throughput client's shared counters, touched from its loop's tasks and its timer task.
+final class ThroughputState: Sendable {
+    let stopped = Atomic<Bool>(false)
+    let counting = Atomic<Bool>(false)
+    let answered = Atomic<Int>(0)
+}
+
+/// CLOCK_MONOTONIC in nanoseconds: the clock libuv's `uv_hrtime` reads, so both clients agree.
+func monotonicNanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}

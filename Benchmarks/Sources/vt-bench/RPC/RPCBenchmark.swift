@@ -1,0 +1,183 @@
+import Foundation
+import Histogram
+
+/// Sections 2 and 3: request/response latency (one in flight; 64 B and 1 KiB bodies) and
+/// throughput (1 × 64 and 4 × 64 in flight) of our full stack in two processes, against the C
+/// libuv echo in the same rounds. Latency runs with both processes on one vCPU and on two
+/// (a cross-vCPU wake-up costs 20–25 µs here whatever the stack); throughput on two.
+struct RPCBenchmark {
+    let settings: BenchSettings
+    let report: Report
+    let directory: String
+    var latencyCount = 20_000
+    var throughputSeconds = 1.0
+
+    struct Placement {
+        var name: String
+        var serverCPU: Int
+        var clientCPU: Int
+    }
+
+    enum Stack: String, CaseIterable {
+        case c = "C libuv echo"
+        case ours = "ours"
+    }
+
+    static let placements = [
+        Placement(name: "same vCPU", serverCPU: 0, clientCPU: 0),
+        Placement(name: "cross vCPU", serverCPU: 0, clientCPU: 1),
+    ]
+    static let sizes = [64, 1024]
+    static let loads = [(connections: 1, depth: 64), (connections: 4, depth: 64)]
+
+    func runLatency() {
+        // [placement][size][stack] → per-round percentiles, and one histogram over all rounds.
+        var p50: [String: [Double]] = [:]
+        var p99: [String: [Double]] = [:]
+        var p999: [String: [Double]] = [:]
+        var merged: [String: Histogram<UInt64>] = [:]
+        for round in 1...settings.rounds {
+            progress("rpc latency round \(round)/\(settings.rounds)")
+            for placement in Self.placements {
+                for size in Self.sizes {
+                    for stack in Stack.allCases {
+                        let key = "\(stack.rawValue) \(Self.label(size)) \(placement.name)"
+                        let samples = latencySamples(stack, size: size, placement: placement)
+                        var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000)
+                        for sample in samples { _ = histogram.record(sample) }
+                        p50[key, default: []].append(Double(histogram.valueAtPercentile(50)) / 1000)
+                        p99[key, default: []].append(Double(histogram.valueAtPercentile(99)) / 1000)
+                        p999[key, default: []].append(Double(histogram.valueAtPercentile(99.9)) / 1000)
+                        merged[key, default: Histogram<UInt64>(highestTrackableValue: 60_000_000_000)].add(histogram)
+                    }
+                }
+            }
+        }
+        for placement in Self.placements {
+            for size in Self.sizes {
+                let ours = "\(Stack.ours.rawValue) \(Self.label(size)) \(placement.name)"
+                let c = "\(Stack.c.rawValue) \(Self.label(size)) \(placement.name)"
+                let name = "\(Self.label(size)) \(placement.name)"
+                report.add(
+                    "rpc latency", "\(name) p50", unit: "µs", ours: p50[ours]!, baselineName: "C", baseline: p50[c]!,
+                    ratioName: "ours/C", target: .atMost(1.15))
+                report.add(
+                    "rpc latency", "\(name) p99", unit: "µs", ours: p99[ours]!, baselineName: "C", baseline: p99[c]!,
+                    ratioName: "ours/C")
+                report.add(
+                    "rpc latency", "\(name) p99.9", unit: "µs", ours: p999[ours]!, baselineName: "C",
+                    baseline: p999[c]!, ratioName: "ours/C")
+                for key in [ours, c] {
+                    let points = merged[key]!.percentiles(ticksPerHalfDistance: 5).map {
+                        [$0.percentile, Double($0.value) / 1000]
+                    }
+                    report.addDistribution(key, points)
+                }
+            }
+        }
+    }
+
+    func runThroughput() {
+        var rates: [String: [Double]] = [:]
+        let placement = Self.placements[1]
+        for round in 1...settings.rounds {
+            progress("rpc throughput round \(round)/\(settings.rounds)")
+            for load in Self.loads {
+                for stack in Stack.allCases {
+                    let key = "\(stack.rawValue) \(load.connections)×\(load.depth)"
+                    rates[key, default: []].append(
+                        throughput(stack, connections: load.connections, depth: load.depth, placement: placement))
+                }
+            }
+        }
+        for load in Self.loads {
+            let name = "\(load.connections) conn × \(load.depth) in flight, 64 B"
+            report.add(
+                "rpc throughput", name, unit: "req/s", ours: rates["ours \(load.connections)×\(load.depth)"]!,
+                baselineName: "C", baseline: rates["\(Stack.c.rawValue) \(load.connections)×\(load.depth)"]!,
+                ratioName: "ours/C", target: load.connections == 1 ? .atLeast(0.5) : nil)
+        }
+    }
+
+    // MARK: One run
+
+    private func latencySamples(_ stack: Stack, size: Int, placement: Placement) -> [UInt64] {
+        let output = "\(directory)/samples.bin"
+        withServer(stack, cpu: placement.serverCPU) { socketDirectory in
+            switch stack {
+            case .c:
+                _ = Subprocess.run(
+                    settings.uvEcho,
+                    [
+                        "latency", "\(socketDirectory)/c.sock", "\(BenchEcho.framePayloadLength(bodySize: size))",
+                        "\(latencyCount)", output,
+                    ], cpu: placement.clientCPU)
+            case .ours:
+                _ = Subprocess.run(
+                    Self.ownExecutable, ["echo-latency", socketDirectory, "\(size)", "\(latencyCount)", output],
+                    cpu: placement.clientCPU)
+            }
+        }
+        guard let data = FileManager.default.contents(atPath: output), data.count == latencyCount * 8 else {
+            fail("the \(stack.rawValue) latency client wrote no samples")
+        }
+        return data.withUnsafeBytes { Array($0.bindMemory(to: UInt64.self)) }
+    }
+
+    private func throughput(_ stack: Stack, connections: Int, depth: Int, placement: Placement) -> Double {
+        var line = ""
+        withServer(stack, cpu: placement.serverCPU) { socketDirectory in
+            switch stack {
+            case .c:
+                line = Subprocess.run(
+                    settings.uvEcho,
+                    [
+                        "throughput", "\(socketDirectory)/c.sock", "\(BenchEcho.framePayloadLength(bodySize: 64))",
+                        "\(connections)", "\(depth)", "\(throughputSeconds)",
+                    ], cpu: placement.clientCPU)
+            case .ours:
+                line = Subprocess.run(
+                    Self.ownExecutable,
+                    ["echo-throughput", socketDirectory, "64", "\(connections)", "\(depth)", "\(throughputSeconds)"],
+                    cpu: placement.clientCPU)
+            }
+        }
+        let fields = Dictionary(
+            uniqueKeysWithValues: line.split(whereSeparator: \.isWhitespace).compactMap { field -> (String, Double)? in
+                let parts = field.split(separator: "=")
+                guard parts.count == 2, let value = Double(parts[1]) else { return nil }
+                return (String(parts[0]), value)
+            })
+        guard let requests = fields["requests"], let seconds = fields["seconds"], seconds > 0 else {
+            fail("the \(stack.rawValue) throughput client printed \(line)")
+        }
+        return requests / seconds
+    }
+
+    /// Runs `body` while `stack`'s echo server listens in `directory`, pinned to `cpu`.
+    private func withServer(_ stack: Stack, cpu: Int, _ body: (String) -> Void) {
+        let server: Process
+        let socket: String
+        switch stack {
+        case .c:
+            socket = "\(directory)/c.sock"
+            server = Subprocess.start(settings.uvEcho, ["server", socket], cpu: cpu)
+        case .ours:
+            socket = "\(directory)/\(BenchEcho.name).sock"
+            unlink(socket)
+            server = Subprocess.start(
+                Self.ownExecutable, ["echo-server"], cpu: cpu,
+                environment: ["VERTICALS_SOCKET_DIR": directory, "VERTICALS_LOG_LEVEL": "warning"])
+        }
+        Subprocess.waitForListener(socket)
+        body(directory)
+        Subprocess.stop(server)
+    }
+
+    static func label(_ size: Int) -> String { size >= 1024 ? "\(size / 1024) KiB" : "\(size) B" }
+
+    /// This program, for the client and server roles it runs as child processes.
+    static let ownExecutable: String = {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }()
+}

@@ -1,0 +1,148 @@
+import EventLoop
+import Foundation
+import IOInterface
+import Synchronization
+import SupervisorEngine
+
+/// Section 4, restarts: `kill -9` of a ready vertical → its replacement's `READY=1`, on the
+/// supervisor's own clock (the engine's state-change events, in this process), against a bare
+/// start of the same daemon to `READY=1` with no supervisor, interleaved sample by sample.
+///
+/// The vertical's backoff is set to zero and its budget made unlimited, so the figure is the
+/// supervisor's latency (notice the exit, spawn through vt-exec, hand over the socket, hear
+/// READY=1), not the wait the manifest asks for (100 ms first).
+struct KillToReady {
+    let settings: BenchSettings
+    let report: Report
+    let directory: String
+    var victim = "clinics"
+
+    func run() async {
+        let (manifest, problems) = ManifestParser.load(path: settings.manifest, binDirectory: settings.binDirectory)
+        guard problems.isEmpty else { fail("the manifest has problems: \(problems)") }
+        var services = manifest.services.filter { $0.name == victim || $0.name == "identity" }
+        for index in services.indices where services[index].name == victim {
+            services[index].backoff = Backoff(initial: .zero, max: .zero, multiplier: 1)
+            services[index].budget = RestartBudget(maxRestarts: 100_000, window: .seconds(1))
+        }
+        let loop = makeLoop("bench-engine")
+        let engine = SupervisorEngine(
+            manifest: Manifest(services: services),
+            configuration: EngineConfiguration(
+                runDirectory: RunDirectory("\(directory)/engine"), execShim: "\(settings.binDirectory)/vt-exec",
+                programDirectory: settings.binDirectory,
+                environment: ["PATH": "/usr/bin:/bin", "VT_BENCH_TAG": "1", "VERTICALS_LOG_LEVEL": "warning"]),
+            loop: loop)
+        let events = EngineEvents()
+        do {
+            try await engine.observe { event in events.append(event) }
+            try await engine.start()
+        } catch {
+            fail("the supervision engine did not start: \(error)")
+        }
+        var ready = await events.wait(for: victim, .ready, count: 1)
+        var restarts: [Double] = []
+        var bare: [Double] = []
+        for sample in 1...settings.kills {
+            if sample % 5 == 1 { progress("kill -9 → READY \(sample)/\(settings.kills)") }
+            guard let pid = ready.pid else { fail("\(victim) is ready without a pid") }
+            try? await Task.sleep(for: .milliseconds(50))
+            let killedAt = ContinuousClock.now
+            kill(pid, SIGKILL)
+            ready = await events.wait(for: victim, .ready, count: sample + 1)
+            restarts.append((ready.at - killedAt).microseconds / 1000)
+            bare.append(bareStartToReady())
+        }
+        await engine.stopAll()
+        await engine.close()
+        loop.shutdown()
+        report.add(
+            "supervisor", "kill -9 → READY=1 (\(victim), n=\(settings.kills))", unit: "ms", ours: restarts,
+            baselineName: "bare start→READY", baseline: bare, ratioName: "restart/bare")
+    }
+
+    /// Milliseconds from starting the vertical's daemon directly (no supervisor, no shim) to
+    /// its READY=1 on a notify socket of ours; then kills it.
+    func bareStartToReady() -> Double {
+        let bareDirectory = "\(directory)/bare"
+        try? FileManager.default.createDirectory(atPath: "\(bareDirectory)/sockets", withIntermediateDirectories: true)
+        let notify = NotifyReceiver(path: "\(bareDirectory)/notify.sock")
+        defer { notify.close() }
+        unlink("\(bareDirectory)/sockets/\(victim).sock")
+        let start = ContinuousClock.now
+        let process = Subprocess.start(
+            "\(settings.binDirectory)/svc-\(victim)", [],
+            environment: [
+                "NOTIFY_SOCKET": notify.path, "VERTICALS_SOCKET_DIR": "\(bareDirectory)/sockets",
+                "STATE_DIRECTORY": "\(bareDirectory)/state", "VERTICALS_LOG_LEVEL": "warning",
+            ])
+        guard notify.waitForReady(timeout: .seconds(10)) else { fail("svc-\(victim) started bare never sent READY=1") }
+        let elapsed = ContinuousClock.now - start
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return elapsed.microseconds / 1000
+    }
+}
+
+/// The engine's events, appended on its loop thread, awaited by the benchmark.
+final class EngineEvents: Sendable {
+    private let events = Mutex<[SupervisorEngine.Event]>([])
+
+    func append(_ event: SupervisorEngine.Event) {
+        events.withLock { $0.append(event) }
+    }
+
+    /// The `count`-th time `service` entered `state`; stops the run after 20 s without it.
+    func wait(for service: String, _ state: Supervisor.ServiceState, count: Int) async -> SupervisorEngine.Event {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            let matching = events.withLock { $0.filter { $0.service == service && $0.state == state } }
+            if matching.count >= count { return matching[count - 1] }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        fail("\(service) did not become \(state) (\(count)×) within 20 s")
+    }
+}
+
+/// A datagram socket a daemon sends its sd_notify messages to.
+final class NotifyReceiver {
+    let path: String
+    private let fd: Int32
+
+    init(path: String) {
+        self.path = path
+        unlink(path)
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard fd >= 0, bound == 0 else { fail("cannot bind the notify socket \(path)") }
+    }
+
+    /// Waits until a datagram holding the line READY=1 arrives.
+    func waitForReady(timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while ContinuousClock.now < deadline {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 100) > 0 else { continue }
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else { continue }
+            let text = String(decoding: buffer[..<count], as: UTF8.self)
+            if text.split(separator: "\n").contains("READY=1") { return true }
+        }
+        return false
+    }
+
+    func close() {
+        Glibc.close(fd)
+        unlink(path)
+    }
+}

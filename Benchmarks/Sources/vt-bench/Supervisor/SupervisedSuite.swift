@@ -1,0 +1,76 @@
+import EventLoop
+import Foundation
+import IOInterface
+import ServiceKit
+import Wire
+
+/// The real thing: `svc-supervisor up` on the suite's manifest, as a child process in its own
+/// run directory, watched and stopped through its control socket.
+final class SupervisedSuite {
+    let runDirectory: String
+    let process: Process
+    let loop: EventLoop
+    let control: ServiceClient
+    /// Time from starting `svc-supervisor up` to every service reporting ready.
+    private(set) var upToReady: Duration = .zero
+
+    private init(runDirectory: String, process: Process, loop: EventLoop) {
+        self.runDirectory = runDirectory
+        self.process = process
+        self.loop = loop
+        control = ServiceClient(loop: loop, sockets: SocketDirectory(runDirectory), defaultTimeout: .seconds(5))
+    }
+
+    /// The verticals' socket folder.
+    var sockets: SocketDirectory { SocketDirectory("\(runDirectory)/sockets") }
+
+    /// Starts the suite and returns once every service is ready.
+    static func up(_ settings: BenchSettings, runDirectory: String, loop: EventLoop) async -> SupervisedSuite {
+        let start = ContinuousClock.now
+        let process = Subprocess.start(
+            "\(settings.binDirectory)/svc-supervisor",
+            ["up", "--manifest", settings.manifest, "--run-dir", runDirectory],
+            environment: ["VERTICALS_LOG_LEVEL": "warning"])
+        let suite = SupervisedSuite(runDirectory: runDirectory, process: process, loop: loop)
+        let deadline = start + .seconds(60)
+        while ContinuousClock.now < deadline {
+            guard process.isRunning else { fail("svc-supervisor up exited with status \(process.terminationStatus)") }
+            if let services = try? await suite.control.call(Supervisor.status, Empty(), timeout: .seconds(2)).services,
+                !services.isEmpty, services.allSatisfy(\.ready)
+            {
+                suite.upToReady = ContinuousClock.now - start
+                return suite
+            }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        fail("the suite was not ready 60 s after svc-supervisor up (see \(runDirectory)/logs)")
+    }
+
+    /// Every service's status.
+    func status() async -> [Supervisor.ServiceStatus] {
+        do {
+            return try await control.call(Supervisor.status, Empty()).services
+        } catch {
+            fail("svc-supervisor status failed: \(error)")
+        }
+    }
+
+    /// The pid of each running service, by name.
+    func pids() async -> [String: Int32] {
+        var pids: [String: Int32] = [:]
+        for service in await status() {
+            if let pid = service.pid { pids[service.name] = Int32(pid) }
+        }
+        return pids
+    }
+
+    /// `svc-supervisor down`, then waits for the supervisor to exit (SIGKILL after 30 s).
+    func down() async {
+        _ = try? await control.call(Supervisor.down, Empty(), timeout: .seconds(30))
+        control.close()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        if process.isRunning { Subprocess.stop(process) }
+        process.waitUntilExit()
+    }
+}

@@ -1,0 +1,65 @@
+import EventLoop
+import Foundation
+
+/// Section 4 (start-up and idle) and section 6 (memory), on the real `svc-supervisor up`:
+/// `up` → all five ready and each process's resident memory, over `rounds` fresh suites; the
+/// last suite is kept up for the idle window, the 1,000-connection test and section 5.
+struct SupervisorBenchmark {
+    let settings: BenchSettings
+    let report: Report
+    let directory: String
+    let loop: EventLoop
+
+    /// Runs the rounds; returns the last suite, still up.
+    func upRounds() async -> SupervisedSuite {
+        var upTimes: [Double] = []
+        var rss: [String: [Double]] = [:]
+        var suite: SupervisedSuite?
+        for round in 1...settings.rounds {
+            progress("svc-supervisor up round \(round)/\(settings.rounds)")
+            let runDirectory = "\(directory)/up\(round)"
+            let started = await SupervisedSuite.up(settings, runDirectory: runDirectory, loop: loop)
+            upTimes.append(started.upToReady.microseconds / 1000)
+            try? await Task.sleep(for: .seconds(1))
+            for (name, pid) in await started.pids() {
+                rss[name, default: []].append((ProcessStats.rssKiB(pid) ?? 0) / 1024)
+            }
+            rss["svc-supervisor", default: []].append((ProcessStats.rssKiB(started.process.processIdentifier) ?? 0) / 1024)
+            if round == settings.rounds {
+                suite = started
+            } else {
+                await started.down()
+            }
+        }
+        if settings.runs("supervisor") {
+            report.add("supervisor", "svc-supervisor up → all five ready", unit: "ms", Summary(upTimes))
+        }
+        if settings.runs("memory") {
+            for name in rss.keys.sorted() {
+                report.add("memory", "RSS idle \(name) (1 s after ready)", unit: "MiB", Summary(rss[name]!))
+            }
+        }
+        return suite!
+    }
+
+    /// The supervisor's (and each vertical's) CPU seconds over `idleSeconds` of an idle suite,
+    /// and the supervisor's RSS at the end.
+    func idleWindow(_ suite: SupervisedSuite) async {
+        progress("idle window: \(settings.idleSeconds) s")
+        let supervisor = suite.process.processIdentifier
+        var pids = await suite.pids()
+        pids["svc-supervisor"] = supervisor
+        let before = pids.mapValues { ProcessStats.cpuSeconds($0) ?? 0 }
+        try? await Task.sleep(for: .seconds(settings.idleSeconds))
+        let after = pids.mapValues { ProcessStats.cpuSeconds($0) ?? 0 }
+        let window = "\(settings.idleSeconds) s idle"
+        report.add(
+            "supervisor", "svc-supervisor CPU over \(window)", unit: "s",
+            Summary([after["svc-supervisor"]! - before["svc-supervisor"]!]))
+        report.add(
+            "supervisor", "svc-supervisor RSS after \(window)", unit: "MiB",
+            Summary([(ProcessStats.rssKiB(supervisor) ?? 0) / 1024]))
+        let verticals = pids.keys.filter { $0 != "svc-supervisor" }.reduce(0.0) { $0 + after[$1]! - before[$1]! }
+        report.add("supervisor", "five verticals' CPU over \(window)", unit: "s", Summary([verticals]))
+    }
+}

@@ -1,0 +1,26 @@
+// vt-bench: `make bench`. Measures the wire, codec, supervisor and suite against baselines in
+// the same run, interleaved round by round, and reports each figure as median [min–max].
+//
+//   vt-bench                     the whole run (settings from the environment: see BenchSettings)
+//   vt-bench echo-server         roles the run starts as child processes (see EchoRoles)
+//   vt-bench echo-latency DIR SIZE COUNT OUT
+//   vt-bench echo-throughput DIR SIZE CONNECTIONS DEPTH SECONDS
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case "echo-server" where arguments.count == 1:
+    await EchoRoles.server()
+case "echo-latency" where arguments.count == 5:
+    await EchoRoles.latency(
+        socketDirectory: arguments[1], size: Int(arguments[2]) ?? 64, count: Int(arguments[3]) ?? 20_000,
+        output: arguments[4])
+case "echo-throughput" where arguments.count == 6:
+    await EchoRoles.throughput(
+        socketDirectory: arguments[1], size: Int(arguments[2]) ?? 64, connections: Int(arguments[3]) ?? 1,
+        depth: Int(arguments[4]) ?? 64, seconds: Double(arguments[5]) ?? 1)
+case nil, "run":
+    await BenchRun(settings: BenchSettings.from(ProcessInfo.processInfo.environment)).run()
+default:
+    fail("unknown arguments \(arguments); run without any for the whole benchmark")
+}
