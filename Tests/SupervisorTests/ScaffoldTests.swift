@@ -75,7 +75,7 @@ import Testing
         #expect(checkout.read("Package.swift")?.contains("+ vertical(\"\(type)\")") == true)
         #expect(checkout.read("Shared/IOInterface/Contract/ServiceContract.swift")?.contains(", \(type).self]") == true)
         #expect(checkout.read("Services/\(type)/Sources/World.swift")?.contains("Calls: identity") == true)
-        #expect(checkout.read("Tests/IOInterfaceTests/Fixtures.swift")?.contains("+ supervisor + \(name)\n") == true)
+        #expect(checkout.read("Tests/IOInterfaceTests/Fixtures.swift")?.contains(" + \(name)\n") == true)
         #expect(checkout.read("Tests/IOInterfaceTests/Fixtures+\(type).swift")?.contains("static let \(name): [Example]") == true)
         #expect(checkout.read("deploy/systemd/verticals-\(name).service")?.contains("verticals-identity.socket") == true)
 
