@@ -39,6 +39,10 @@ public enum SQLiteStore {
         }
         let path = "\(directory)/\(fileName)"
         let pool = try DatabasePool(path: path, configuration: configuration)
+        // GRDB turns WAL on for the pool's writer after `prepareDatabase`, and sets
+        // synchronous=NORMAL as it does: say it again on the writer (one connection, kept for the
+        // pool's life), or a commit acknowledged to a client could be lost on power loss.
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue)") }
         try refuseNewerSchema(pool, migrator: migrator, path: path)
         try migrator.migrate(pool)
         return pool

@@ -13,6 +13,18 @@ struct StoreSafetyTests {
         return migrator
     }
 
+    /// GRDB sets synchronous=NORMAL on a pool's writer when it turns WAL on, after the
+    /// configuration's own pragmas: the durability asked for must still be what commits use.
+    @Test(arguments: [(SQLiteStore.Durability.full, 2), (.normal, 1)])
+    func open_commitsWithTheDurabilityAskedFor(durability: SQLiteStore.Durability, pragma: Int) throws {
+        let directory = TemporaryDirectory()
+        let store = try SQLiteStore.open(
+            directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1"]), durability: durability)
+        let writer = try store.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        #expect(writer == pragma, "the writer commits with synchronous=\(String(describing: writer))")
+        try store.close()
+    }
+
     @Test func open_givenAStoreANewerBuildMigrated_refusesNamingTheUnknownMigrations() throws {
         let directory = TemporaryDirectory()
         let newer = try SQLiteStore.open(directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1", "v2"]))
