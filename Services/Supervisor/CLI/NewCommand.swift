@@ -75,7 +75,7 @@ struct NewCommand: ParsableCommand {
         let quoted = "'" + root.replacing("'", with: "'\\''") + "'"
         let script = "cd \(quoted) && swift build \(jobs.map { "-j \($0) " } ?? "")--product vt-contracts >/dev/null && "
             + "\"$(swift build --show-bin-path)/vt-contracts\" update --root \(quoted)"
-        fflush(stdout)  // the report above goes out before the child's lines
+        fflush(nil)  // every stream: the report above goes out before the child's lines
         let status = system(script)
         guard status == 0 else {
             throw ScaffoldError.checkout(
