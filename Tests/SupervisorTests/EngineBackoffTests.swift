@@ -15,7 +15,9 @@ extension EngineProcessTests {
             _ name: String, after seconds: String, resetAfter: Duration = .milliseconds(150)
         ) -> ServiceSpec {
             var spec = ServiceSpec.script(
-                name, "systemd-notify --ready --pid=$$; sleep \(seconds); exit 1", readiness: .notify)
+                // --no-block: systemd-notify otherwise waits on a BARRIER=1 the supervisor's loop
+                // answers, and the race test below holds that loop.
+                name, "systemd-notify --ready --no-block --pid=$$; sleep \(seconds); exit 1", readiness: .notify)
             spec.backoff = Backoff(
                 initial: .milliseconds(40), max: .seconds(10), multiplier: 8, resetAfter: resetAfter)
             spec.budget = RestartBudget(maxRestarts: 50, window: .seconds(60))
