@@ -1,6 +1,7 @@
 import Glibc
 import ProcessTesting
 import ServiceKit
+import IOInterface
 import Testing
 import TestSupport
 import Wire
@@ -180,13 +181,31 @@ struct HostProcessTests {
         let client = suite.client
         let echo = self.echo
         let slow = Task { try await client.call(echo.echo, .init(text: "finish me", delayMilliseconds: 400)) }
-        try await Task.sleep(for: .milliseconds(100))
+        // SIGTERM only once the daemon holds the request (a fixed sleep lost that race on a
+        // loaded CI machine: the connection was still in the backlog, and the drain reset it).
+        #expect(try await Self.waitUntilInFlight(client, service: "echo", atLeast: 1))
         daemon.signal(SIGTERM)
         let output = try await slow.value
         #expect(output.text == "finish me")
         #expect(daemon.waitForExit(timeout: .seconds(5)) != nil)
         #expect(daemon.exited(with: 0))
         #expect(suite.notify.waitFor("STOPPING=1", timeout: .seconds(1)))
+    }
+
+    /// Whether `service` reports at least `count` requests in flight besides the scrape asking
+    /// (`daemon.metrics`' `verticals_requests_in_flight` counts the scrape itself), within 5 s.
+    static func waitUntilInFlight(_ client: ServiceClient, service: String, atLeast count: Int) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            let body = try await client.callRaw(service: service, operation: Daemon.metrics.fullName, body: [])
+            let exposition = try Daemon.Metrics(decoding: body).exposition
+            let line = exposition.split(separator: "\n").first { $0.hasPrefix("verticals_requests_in_flight") }
+            if let value = line?.split(separator: " ").last.flatMap({ Double($0) }), Int(value) - 1 >= count {
+                return true
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return false
     }
 
     @Test func host_idle_usesNoCPU() async throws {
