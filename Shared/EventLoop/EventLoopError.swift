@@ -91,6 +91,13 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         }
     }
 
+    /// Whether trying again shortly may succeed: `EAGAIN`, which a Unix socket's `connect`
+    /// answers while the listener's backlog is full (its daemon is slow to accept, not gone).
+    public var isTransient: Bool {
+        if case .system(_, let code) = reason { return code == UV_EAGAIN.rawValue }
+        return false
+    }
+
     /// The socket path the error is about, when it names one.
     public var path: String? {
         switch reason {

@@ -24,6 +24,11 @@ final class PeerChannel {
     private var pending: [UInt64: (call: PendingCall, timer: UInt64, bytes: [UInt8])] = [:]
     private var unsent: [(id: UInt64, bytes: [UInt8])] = []
     private var closedForGood = false
+    /// The wait before connecting again after a full backlog (`EAGAIN`); doubles, reset on success.
+    private var connectRetryDelay = PeerChannel.firstConnectRetry
+
+    static let firstConnectRetry = Duration.milliseconds(2)
+    static let maxConnectRetry = Duration.milliseconds(100)
 
     init(service: String, path: String, loop: EventLoop, options: ConnectionOptions, timers: TimerQueue, logger: Logger) {
         self.service = service
@@ -74,8 +79,23 @@ final class PeerChannel {
             guard let self else { return }
             switch result {
             case .success(let connection):
+                self.connectRetryDelay = Self.firstConnectRetry
                 self.connected(connection)
+            case .failure(let error) where error.isTransient && !self.unsent.isEmpty && !self.closedForGood:
+                // The callee's backlog is full: it is alive but slow to accept. Try again until the
+                // calls waiting for this connection reach their own deadlines.
+                let delay = self.connectRetryDelay
+                self.connectRetryDelay = min(delay * 2, Self.maxConnectRetry)
+                _ = self.timers.schedule(at: .now + delay) { [weak self] in
+                    guard let self, case .connecting = self.state else { return }
+                    if self.unsent.isEmpty || self.closedForGood {
+                        self.state = .idle
+                    } else {
+                        self.connect()
+                    }
+                }
             case .failure(let error):
+                self.connectRetryDelay = Self.firstConnectRetry
                 self.state = .idle
                 self.failAll(ServiceError(
                     .unavailable, "\(self.service) is not reachable at \(self.path): \(error)",
