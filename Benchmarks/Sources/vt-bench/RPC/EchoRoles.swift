@@ -11,7 +11,8 @@ enum EchoRoles {
     /// `vt-bench echo-server`: serves ``BenchEcho`` on `$VERTICALS_SOCKET_DIR/bench.sock` with
     /// the full stack (ServiceRuntime, ServiceHost, Router, async handler) until SIGTERM.
     static func server() async {
-        let runtime = ServiceRuntime.boot(name: BenchEcho.name)
+        // No arguments: this process was started as `vt-bench echo-server`, which are the bench's, not a daemon's.
+        let runtime = ServiceRuntime.boot(name: BenchEcho.name, arguments: [])
         var router = Router(service: BenchEcho.self)
         router.on(BenchEcho.echo) { input, _ in input }
         await runtime.serve(router)
