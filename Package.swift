@@ -65,7 +65,7 @@ let package = Package(
 
         .target(
             name: "Storage",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Wire", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Shared/Storage",
             swiftSettings: strict
         ),

@@ -29,16 +29,9 @@ final class SuiteLauncher {
 
     /// Starts vertical `name` and waits until it accepts connections.
     func start(_ name: String) throws {
-        let environment = [
-            "VERTICALS_SOCKET_DIR": sockets.path,
-            "VERTICALS_RUN_DIR": directory.path,
-            "STATE_DIRECTORY": directory.file("state-\(name)"),
-            "VERTICALS_ADMIN_EMAILS": "admin@example.org",
-            // Argon2id's real limits cost ~100 ms and 64 MiB a hash; tests keep its shape, not its price.
-            "IDENTITY_PWHASH_OPSLIMIT": "1",
-            "IDENTITY_PWHASH_MEMLIMIT": "8192",
-            "APPOINTMENTS_RETRY_MAX_MS": "200",
-        ]
+        var environment = VerticalTestEnvironment.variables(
+            for: name, sockets: sockets.path, runDirectory: directory.path)
+        environment["APPOINTMENTS_RETRY_MAX_MS"] = "200"
         let daemon = try DaemonProcess("svc-\(name)", environment: environment)
         daemons[name] = daemon
         let path = sockets.socketPath(for: name)

@@ -11,12 +11,12 @@ extension EngineProcessTests {
     struct Status {
         @Test func aReadyService_showsWhenItBecameReadyAndItsMemory() async throws {
             let harness = try EngineHarness([.testd("alpha")])
-            let before = Self.wallClock()
+            let before = Timestamp.now
             try await harness.start()
             try await harness.waitFor("alpha", .ready)
             let status = try await harness.status("alpha")
             let since = try #require(status.readySince)
-            #expect(since >= before && since <= Self.wallClock())
+            #expect(since >= before && since <= Timestamp.now)
             let rss = try #require(status.rssBytes)
             #expect(rss > 1 << 20 && rss < 512 << 20, "\(rss) bytes")
             #expect(status.restartsInWindow == 0 && status.exitReason == nil && status.backoffRemainingSeconds == nil)
@@ -50,12 +50,6 @@ extension EngineProcessTests {
             let status = try await harness.status("alpha")
             #expect(status.state == .stopped && status.exitReason == .stop)
             await harness.shutdown()
-        }
-
-        static func wallClock() -> Timestamp {
-            var now = timespec()
-            clock_gettime(CLOCK_REALTIME, &now)
-            return Timestamp(microsecondsSinceEpoch: Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1_000)
         }
     }
 }

@@ -75,10 +75,3 @@ public struct World: Sendable {
             settings: .from(environment: runtime.environment), logger: runtime.logger)
     }
 }
-
-extension Timestamp {
-    /// The wall-clock time now.
-    public static var now: Timestamp {
-        Timestamp(microsecondsSinceEpoch: Int64((Date().timeIntervalSince1970 * 1_000_000).rounded()))
-    }
-}

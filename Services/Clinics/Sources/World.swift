@@ -62,7 +62,7 @@ public struct World: Sendable {
     /// unless `CLINICS_SEED=0`), the runtime's client for identity.
     public static func live(runtime: ServiceRuntime) throws -> World {
         let settings = Settings.from(environment: runtime.environment)
-        let now: @Sendable () -> Timestamp = { wallClock() }
+        let now: @Sendable () -> Timestamp = { .now }
         let database = try SQLiteStore.open(
             // Named for the vertical, so two verticals given one STATE_DIRECTORY never share a store.
             directory: runtime.stateDirectory, fileName: "clinics.sqlite",
@@ -86,11 +86,6 @@ public struct World: Sendable {
             now: { now }, newID: { "c_t\(counter.next())" }, database: database, caller: caller, settings: settings,
             logger: Logger(label: "clinics.test"))
     }
-}
-
-/// The wall-clock time now, in microseconds.
-func wallClock() -> Timestamp {
-    Timestamp(microsecondsSinceEpoch: Int64((Date().timeIntervalSince1970 * 1_000_000).rounded()))
 }
 
 /// `c_` and 64 random bits in hex: unguessable enough for ids, short enough to read.

@@ -55,7 +55,7 @@ public struct World: Sendable {
         let database = try SQLiteStore.open(
             directory: runtime.stateDirectory, fileName: "identity.sqlite", migrator: Migrations.all)
         return try World(
-            clock: systemClock, makeID: randomID, database: database, caller: runtime.client, logger: runtime.logger,
+            clock: { .now }, makeID: randomID, database: database, caller: runtime.client, logger: runtime.logger,
             settings: settings)
     }
 
@@ -71,13 +71,6 @@ public struct World: Sendable {
         try World(
             clock: clock, makeID: randomID, database: database ?? SQLiteStore.inMemory(migrator: Migrations.all),
             caller: caller, logger: Logger(label: "identity.test"), settings: settings)
-    }
-
-    /// The wall clock (`CLOCK_REALTIME`) as a Timestamp.
-    @Sendable static func systemClock() -> Timestamp {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Timestamp(microsecondsSinceEpoch: Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1_000)
     }
 
     /// A random (version 4) UUID in lower-case text.

@@ -41,7 +41,7 @@ public struct World: Sendable {
     /// disk), the system clock, and the runtime's client for identity.
     public static func live(runtime: ServiceRuntime) throws -> World {
         World(
-            clock: systemClock, makeID: randomID,
+            clock: { .now }, makeID: randomID,
             database: try SQLiteStore.open(
                 directory: runtime.stateDirectory, fileName: "notifications.sqlite", migrator: Migrations.all),
             caller: runtime.client, logger: runtime.logger)
@@ -56,13 +56,6 @@ public struct World: Sendable {
         World(
             clock: clock, makeID: randomID, database: try database ?? SQLiteStore.inMemory(migrator: Migrations.all),
             caller: caller, logger: Logger(label: "notifications.test"))
-    }
-
-    /// The wall clock (`CLOCK_REALTIME`) as a Timestamp.
-    @Sendable static func systemClock() -> Timestamp {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Timestamp(microsecondsSinceEpoch: Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1_000)
     }
 
     /// A random (version 4) UUID in lower-case text.

@@ -68,7 +68,7 @@ public struct World: Sendable {
         let database = try SQLiteStore.open(
             directory: runtime.stateDirectory, fileName: "records.sqlite", migrator: Migrations.all)
         return World(
-            now: wallClock, newID: randomEntryID, database: database, caller: runtime.client,
+            now: { .now }, newID: randomEntryID, database: database, caller: runtime.client,
             settings: .from(environment: runtime.environment), logger: runtime.logger)
     }
 
@@ -84,13 +84,6 @@ public struct World: Sendable {
             database: try SQLiteStore.inMemory(migrator: Migrations.all), caller: caller, settings: settings,
             logger: Logger(label: "records.test"))
     }
-}
-
-/// The wall-clock time now (`CLOCK_REALTIME`), without loading Foundation.
-@Sendable func wallClock() -> Timestamp {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return Timestamp(microsecondsSinceEpoch: Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1_000)
 }
 
 /// `r_` and 64 random bits in hex.

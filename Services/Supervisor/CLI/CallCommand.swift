@@ -50,20 +50,13 @@ struct CallCommand: AsyncParsableCommand {
         do { document = try JSONValue(parsing: text) } catch {
             throw CLIError(status: 64, "\(descriptor.fullName) takes a \(schema.name): not JSON: \(error)")
         }
-        let attacher = TokenAttacher(schema: schema) {
-            try StoredLogin.forCurrentUser(environment: ProcessEnvironment.current).load()?.token
-        }
-        let input = try attacher.attach(to: document)
-        let body: [UInt8]
+        let input: MessageValue
         do {
-            body = try MessageValue(json: input, as: schema).encoded(as: schema)
-        } catch {
-            throw CLIError(status: 64, "\(descriptor.fullName) takes a \(descriptor.input.schema.name): \(error)")
+            input = try MessageValue(json: try TokenAttacher.forCurrentUser(schema: schema).attach(to: document), as: schema)
+        } catch let error as WireValueError {
+            throw CLIError(status: 64, "\(descriptor.fullName) takes a \(schema.name): \(error)")
         }
-        let reply = try await VerticalCaller.callRaw(
-            service: service, operation: descriptor.fullName, body: body, connection: connection)
-        let output = try MessageValue(decoding: reply, as: descriptor.output.schema)
-        print(try output.jsonText(as: descriptor.output.schema, pretty: true))
+        print(try await VerticalCaller.callJSON(descriptor, input, connection: connection))
     }
 
     static func unknown(service: String, operation: String) -> String {

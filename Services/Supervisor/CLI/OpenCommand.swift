@@ -36,9 +36,7 @@ struct OpenCommand: AsyncParsableCommand {
                 throw CLIError(status: 64, error.description)
             }
             let schema = match.operation.input.schema
-            let attacher = TokenAttacher(schema: schema) {
-                try StoredLogin.forCurrentUser(environment: ProcessEnvironment.current).load()?.token
-            }
+            let attacher = TokenAttacher.forCurrentUser(schema: schema)
             let input: MessageValue
             do {
                 input = try match.input(dryRun ? match.json : try attacher.attach(to: match.json))
@@ -50,11 +48,7 @@ struct OpenCommand: AsyncParsableCommand {
                 print(try input.jsonText(as: schema, pretty: true))
                 return
             }
-            let reply = try await VerticalCaller.callRaw(
-                service: match.operation.service, operation: match.operation.fullName,
-                body: try input.encoded(as: schema), connection: connection)
-            let output = try MessageValue(decoding: reply, as: match.operation.output.schema)
-            print(try output.jsonText(as: match.operation.output.schema, pretty: true))
+            print(try await VerticalCaller.callJSON(match.operation, input, connection: connection))
         } catch let error as CLIError {
             StandardError.write("error: \(error)\n")
             throw ExitCode(error.status)

@@ -1,3 +1,5 @@
+import Wire
+
 /// A position in a keyset-paginated list: the sort key of the last item a page returned.
 ///
 /// The next page is `WHERE (k1, k2) > (?, ?) ORDER BY k1, k2 LIMIT n` (or `<` for a
@@ -53,12 +55,12 @@ public struct PageCursor: Sendable, Equatable {
             }
         }
         withUnsafeBytes(of: Self.check(bytes, scope: scope).bigEndian) { bytes.append(contentsOf: $0) }
-        return Base64URL.encode(bytes)
+        return Base64.url.encode(bytes)
     }
 
     /// The cursor `text` encodes for `scope`, with exactly `keyCount` keys.
     public static func decode(_ text: String, scope: String, keyCount: Int) throws(PageCursorError) -> PageCursor {
-        guard text.utf8.count <= 4096, let bytes = Base64URL.decode(text), bytes.count >= 10 else {
+        guard text.utf8.count <= 4096, let bytes = Base64.url.decode(text), bytes.count >= 10 else {
             throw PageCursorError("is not a cursor this list returned")
         }
         let body = bytes[..<(bytes.count - 8)]

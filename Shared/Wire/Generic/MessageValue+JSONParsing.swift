@@ -118,7 +118,7 @@ struct JSONFormReader {
             return .string(string)
         case .bytes:
             guard case .string(let text) = json else { throw mismatch(path, "a base64 string", json) }
-            guard let bytes = Base64.decode(text) else {
+            guard let bytes = Base64.standard.decode(text) else {
                 throw error(.invalidValue, path, "expected base64 (RFC 4648), got \(json.briefDescription)")
             }
             return .bytes(bytes)

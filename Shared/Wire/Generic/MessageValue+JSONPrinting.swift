@@ -63,7 +63,7 @@ struct JSONFormWriter {
         case (.uint, .uint(let uint)): return .integer(uint)
         case (.double, .double(let double)): return JSONNumbers.json(double)
         case (.string, .string(let string)): return .string(string)
-        case (.bytes, .bytes(let bytes)): return .string(Base64.encode(bytes))
+        case (.bytes, .bytes(let bytes)): return .string(Base64.standard.encode(bytes))
         case (.timestamp, .timestamp(let timestamp)): return .string(RFC3339.format(timestamp))
         case (.enumeration, .enumeration(let name)): return .string(name)
         case (.message(let type), .message(let nested)): return try object(nested, type.schema, path: path)

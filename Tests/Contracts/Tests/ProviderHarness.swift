@@ -31,15 +31,8 @@ final class ProviderHarness {
         loop = try EventLoop(name: "provider-verification")
         client = ServiceClient(loop: loop, sockets: sockets, defaultTimeout: .seconds(10))
         for name in Self.daemons[provider] ?? [provider] {
-            let environment = [
-                "VERTICALS_SOCKET_DIR": sockets.path,
-                "VERTICALS_RUN_DIR": directory.path,
-                "STATE_DIRECTORY": directory.file("state-\(name)"),
-                "VERTICALS_ADMIN_EMAILS": "admin@example.org",
-                // Argon2id's real limits cost ~100 ms and 64 MiB a hash; the contract is the same.
-                "IDENTITY_PWHASH_OPSLIMIT": "1",
-                "IDENTITY_PWHASH_MEMLIMIT": "8192",
-            ]
+            let environment = VerticalTestEnvironment.variables(
+                for: name, sockets: sockets.path, runDirectory: directory.path)
             processes.append(try DaemonProcess("svc-\(name)", environment: environment))
             let path = sockets.socketPath(for: name)
             let listening = eventually(timeout: .seconds(20)) { (try? RawClient(path: path)) != nil }

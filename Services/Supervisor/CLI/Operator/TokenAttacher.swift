@@ -1,4 +1,5 @@
 import IOInterface
+import ServiceKit
 import Wire
 
 /// Puts the stored login's token into a call's JSON Input when the operation needs one and
@@ -17,6 +18,13 @@ struct TokenAttacher {
     let schema: MessageSchema
     /// The token to attach, asked for only when one is needed (nil: nobody is logged in).
     let token: () throws -> String?
+
+    /// An attacher of the current user's stored login (`svc-supervisor login`).
+    static func forCurrentUser(schema: MessageSchema) -> TokenAttacher {
+        TokenAttacher(schema: schema) {
+            try StoredLogin.forCurrentUser(environment: ProcessEnvironment.current).load()?.token
+        }
+    }
 
     /// Whether `schema` asks for a token at all.
     var needsToken: Bool {

@@ -22,6 +22,17 @@ enum VerticalCaller {
         }
     }
 
+    /// Calls `operation` with a generic Input and answers its Output as pretty JSON (`call`, `open`).
+    static func callJSON(
+        _ operation: OperationDescriptor, _ input: MessageValue, connection: VerticalConnectionOptions
+    ) async throws -> String {
+        let reply = try await callRaw(
+            service: operation.service, operation: operation.fullName, body: try input.encoded(as: operation.input.schema),
+            connection: connection)
+        let output = try MessageValue(decoding: reply, as: operation.output.schema)
+        return try output.jsonText(as: operation.output.schema, pretty: true)
+    }
+
     /// Calls `operation` (a full `service.operation` name) of `service` with an encoded body; returns the answer's body.
     static func callRaw(
         service: String, operation: String, body: [UInt8], connection: VerticalConnectionOptions

@@ -121,7 +121,7 @@ extension SupervisorEngine {
         unit.timer.stop()
         let now = ContinuousClock.now
         unit.readyAt = now
-        unit.readySince = WallClock.now()
+        unit.readySince = .now
         unit.ledger.becameReady(at: now)
         unit.holds.removeAll()
         if let startedAt = unit.startedAt {

@@ -1,70 +1,72 @@
-/// Base64 (RFC 4648, standard alphabet): the JSON form of a `bytes` field.
-enum Base64 {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+/// Base64 (RFC 4648) in its two forms here: the standard alphabet, padded, for the JSON form of
+/// a `bytes` field (§4); and base64url without padding, for opaque tokens such as page cursors
+/// that travel in JSON, URLs and shells (§5).
+public struct Base64: Sendable {
+    private let alphabet: [UInt8]
+    private let padded: Bool
+    /// Whether decoding refuses non-zero bits past the last byte (the strict reading of §3.5).
+    private let rejectsStrayBits: Bool
 
-    /// `bytes` in base64, padded with `=` to a multiple of four characters.
-    static func encode(_ bytes: [UInt8]) -> String {
+    /// The standard alphabet, padded with `=`: the JSON form of a `bytes` field. Its decoder
+    /// takes padding or none.
+    public static let standard = Base64(
+        alphabet: Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8), padded: true,
+        rejectsStrayBits: false)
+
+    /// Base64url without padding; its decoder refuses padding, stray characters and stray bits,
+    /// so one byte string has exactly one text.
+    public static let url = Base64(
+        alphabet: Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8), padded: false,
+        rejectsStrayBits: true)
+
+    /// `bytes` as text; padded to a multiple of four characters when the form pads.
+    public func encode(_ bytes: [UInt8]) -> String {
         var output: [UInt8] = []
         output.reserveCapacity((bytes.count + 2) / 3 * 4)
         var index = 0
-        while index + 3 <= bytes.count {
-            let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            for shift in [18, 12, 6, 0] { output.append(alphabet[Int(group >> UInt32(shift) & 63)]) }
+        while index < bytes.count {
+            let chunk = bytes[index..<min(index + 3, bytes.count)]
+            var group: UInt32 = 0
+            for (offset, byte) in chunk.enumerated() { group |= UInt32(byte) << (16 - 8 * offset) }
+            for sextet in 0...chunk.count { output.append(alphabet[Int(group >> UInt32(18 - 6 * sextet) & 63)]) }
+            if padded { output += repeatElement(UInt8(ascii: "="), count: 3 - chunk.count) }
             index += 3
-        }
-        let rest = bytes.count - index
-        if rest > 0 {
-            let group = UInt32(bytes[index]) << 16 | (rest == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
-            output.append(alphabet[Int(group >> 18 & 63)])
-            output.append(alphabet[Int(group >> 12 & 63)])
-            output.append(rest == 2 ? alphabet[Int(group >> 6 & 63)] : UInt8(ascii: "="))
-            output.append(UInt8(ascii: "="))
         }
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// The bytes `text` encodes, or nil when it is not base64. Padding may be left out;
-    /// when present it must be right. Whitespace is not allowed.
-    static func decode(_ text: String) -> [UInt8]? {
+    /// The bytes `text` encodes, or nil when it is not such text. Whitespace is not allowed.
+    public func decode(_ text: String) -> [UInt8]? {
         var characters = Array(text.utf8)
-        if characters.count % 4 == 0, characters.last == UInt8(ascii: "=") {
+        if padded, characters.count % 4 == 0, characters.last == UInt8(ascii: "=") {
             characters.removeLast()
             if characters.last == UInt8(ascii: "=") { characters.removeLast() }
         }
         guard characters.count % 4 != 1 else { return nil }
         var output: [UInt8] = []
         output.reserveCapacity(characters.count * 3 / 4)
-        var group: UInt32 = 0
-        var count = 0
+        var accumulator: UInt32 = 0
+        var bits = 0
         for character in characters {
             guard let sextet = value(of: character) else { return nil }
-            group = group << 6 | UInt32(sextet)
-            count += 1
-            if count == 4 {
-                output.append(UInt8(truncatingIfNeeded: group >> 16))
-                output.append(UInt8(truncatingIfNeeded: group >> 8))
-                output.append(UInt8(truncatingIfNeeded: group))
-                group = 0
-                count = 0
+            accumulator = (accumulator << 6 | UInt32(sextet)) & 0xFFFF
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
             }
         }
-        switch count {
-        case 2: output.append(UInt8(truncatingIfNeeded: group >> 4))
-        case 3:
-            output.append(UInt8(truncatingIfNeeded: group >> 10))
-            output.append(UInt8(truncatingIfNeeded: group >> 2))
-        default: break
-        }
+        if rejectsStrayBits, accumulator & ((1 << UInt32(bits)) - 1) != 0 { return nil }
         return output
     }
 
-    private static func value(of character: UInt8) -> UInt8? {
+    private func value(of character: UInt8) -> UInt8? {
         switch character {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): character - UInt8(ascii: "A")
         case UInt8(ascii: "a")...UInt8(ascii: "z"): character - UInt8(ascii: "a") + 26
         case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0") + 52
-        case UInt8(ascii: "+"): 62
-        case UInt8(ascii: "/"): 63
+        case alphabet[62]: 62
+        case alphabet[63]: 63
         default: nil
         }
     }

@@ -8,9 +8,6 @@ enum ServiceTemplate {
             : calls.map(\.name).joined(separator: ", ")
                 + " (its `depends_on` in deploy/suite.toml), e.g.\n    /// `try await caller.call(\(calls[0].typeName).<operation>, …)`."
         return #"""
-            #if canImport(Glibc)
-            import Glibc
-            #endif
             import IOInterface
             import Logging
             import ServiceKit
@@ -46,7 +43,7 @@ enum ServiceTemplate {
                 /// runtime's client for other verticals.
                 public static func live(runtime: ServiceRuntime) throws -> World {
                     World(
-                        clock: systemClock,
+                        clock: { .now },
                         database: try SQLiteStore.open(
                             directory: runtime.stateDirectory, fileName: "\#(v.name).sqlite", migrator: Migrations.all),
                         caller: runtime.client, logger: runtime.logger)
@@ -61,13 +58,6 @@ enum ServiceTemplate {
                     World(
                         clock: clock, database: try SQLiteStore.inMemory(migrator: Migrations.all), caller: caller,
                         logger: Logger(label: "\#(v.name).test"))
-                }
-
-                /// The wall clock (`CLOCK_REALTIME`) as a Timestamp.
-                @Sendable static func systemClock() -> Timestamp {
-                    var now = timespec()
-                    clock_gettime(CLOCK_REALTIME, &now)
-                    return Timestamp(microsecondsSinceEpoch: Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1_000)
                 }
             }
 
