@@ -180,7 +180,9 @@ struct HostProcessTests {
         let daemon = try suite.start()
         let client = suite.client
         let echo = self.echo
-        let slow = Task { try await client.call(echo.echo, .init(text: "finish me", delayMilliseconds: 400)) }
+        // Long enough that the check below sees it in flight even when this test's task waits
+        // its turn behind other suites for a while.
+        let slow = Task { try await client.call(echo.echo, .init(text: "finish me", delayMilliseconds: 2_500)) }
         // SIGTERM only once the daemon holds the request (a fixed sleep lost that race on a
         // loaded CI machine: the connection was still in the backlog, and the drain reset it).
         #expect(try await Self.waitUntilInFlight(client, service: "echo", atLeast: 1))
