@@ -46,13 +46,13 @@ exec-shim:
 run: build
 	"$$($(SWIFT) build --show-bin-path)/svc-supervisor" up --manifest deploy/suite.toml --run-dir "$(RUN_DIR)"
 
-# Whatever happens, no test daemon outlives the run: every child a test starts carries
-# the run's own VT_TEST_TAG, and scripts/kill-tagged.sh removes what a crashed run left behind (only its own).
+# Whatever happens, no test daemon outlives the run: every child a test starts carries the run's
+# own VT_TEST_TAG, and scripts/kill-tagged.sh removes what a crashed run left behind (only its own).
+# scripts/run-tests.sh: why the supervision engine's process tests run on their own.
 test: deps
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory exec-shim
-	tag="run-$$$$-$$(date +%s)"; status=0; VT_TEST_TAG="$$tag" $(SWIFT) test --skip-build $(TEST_FLAGS) || status=$$?; \
-		bash scripts/kill-tagged.sh "$$tag"; exit $$status
+	SWIFT="$(SWIFT)" bash scripts/run-tests.sh $(TEST_FLAGS)
 	bash Tests/EventLoopTests/memcheck.sh
 	bash scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
 

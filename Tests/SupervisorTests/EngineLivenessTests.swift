@@ -10,15 +10,17 @@ extension EngineProcessTests {
     /// `daemon.health` on an interval: a daemon alive but answering nothing is restarted.
     @Suite("liveness over the protocol")
     struct Liveness {
-        static func checked(_ name: String) -> ServiceSpec {
+        static func checked(_ name: String, timeout: Duration = .milliseconds(300)) -> ServiceSpec {
             var spec = ServiceSpec.testd(name)
-            spec.liveness = LivenessCheck(interval: .milliseconds(100), timeout: .milliseconds(300), failures: 2)
+            spec.liveness = LivenessCheck(interval: .milliseconds(100), timeout: timeout, failures: 2)
             spec.backoff = Backoff(initial: .milliseconds(20), max: .milliseconds(20), multiplier: 1)
             return spec
         }
 
         @Test func aDaemonThatAnswers_isNeverRestarted() async throws {
-            let harness = try EngineHarness([Self.checked("lively")])
+            // A generous timeout: on a loaded 2-core machine a healthy child can be slow to be
+            // scheduled, and this test is about answers, not about how fast they come.
+            let harness = try EngineHarness([Self.checked("lively", timeout: .seconds(2))])
             try await harness.start()
             try await harness.waitFor("lively", .ready)
             // Ten checks or so; each one a real daemon.health call through the handler path.
@@ -37,12 +39,13 @@ extension EngineProcessTests {
             let before = try #require(try await harness.status("stuck").pid)
             let client = try RawClient(path: harness.run.socket(for: "stuck"), receiveTimeout: .milliseconds(150))
             try client.sendRequest(id: 1, operation: "stuck.wedge", body: Empty().encodedBody())
-            // Still alive, yet silent: not even a protocol ping comes back.
-            try await Task.sleep(for: .milliseconds(50))
-            #expect(EngineHarness.isAlive(Int32(before)))
+            // Silent: not even a protocol ping comes back. (When this test's task waits its turn
+            // behind other suites, the supervisor may have killed the daemon already: then the
+            // connection closes, which is no answer either. That it was alive until the
+            // supervisor killed it is what the recorded reason below proves.)
             try client.send(Message.frame(Envelope(kind: .ping, correlationID: 2), rawBody: EmptyCollection()))
-            guard case .timedOut = client.receive() else {
-                Issue.record("the wedged daemon answered")
+            if case .message(let reply) = client.receive() {
+                Issue.record("the wedged daemon answered: \(reply.envelope)")
                 return
             }
 

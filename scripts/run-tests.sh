@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Usage: run-tests.sh [swift test flags...]   (from `make test` after the build; flags: TEST_FLAGS)
+#
+# Runs the test bundle twice: everything but the supervision engine's process tests, in
+# parallel; then those, on their own. They measure how fast the supervisor reacts (backoff
+# gaps, readiness and liveness deadlines) with the engine in the test process, and the other
+# suites' process tests block Swift Testing's worker threads (2 on a 2-core machine) for
+# seconds at a time; alone they take ~16 s and decide nothing by luck.
+#
+# Every child a test starts carries this run's own VT_TEST_TAG; whatever is left of them is
+# killed at the end, and another run on the same machine is left alone. On a failure, the
+# failed tests and their issues are printed again at the very end, where a CI log's tail shows.
+set -u
+swift=${SWIFT:-swift}
+tag="run-$$-$(date +%s)"
+log=$(mktemp -t vt-test-log.XXXXXX)
+trap 'rm -f "$log"' EXIT
+engine_suite=EngineProcessTests
+
+status=0
+run() {
+    VT_TEST_TAG="$tag" "$swift" test --skip-build "$@" 2>&1 | tee -a "$log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+}
+if [ "$#" -gt 0 ]; then
+    run "$@"  # TEST_FLAGS (e.g. --filter X): one run, as asked
+else
+    run --skip "$engine_suite"
+    run --filter "$engine_suite"
+fi
+bash "$(dirname "$0")/kill-tagged.sh" "$tag"
+
+if [ "$status" -ne 0 ]; then
+    echo
+    echo "==== failed tests and their issues (also above, in place) ===="
+    # Swift Testing marks failures with ✘ (a recorded issue, a failed test or suite) and
+    # continues an issue's message on lines marked ↳; XCTest says "error:" and "failed".
+    grep -E '✘|↳|: error: |Test Case .* failed|Fatal error|Crash|signal [0-9]+' "$log" | head -200
+fi
+exit "$status"
