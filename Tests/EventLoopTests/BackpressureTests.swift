@@ -1,4 +1,3 @@
-import Dispatch
 import EventLoop
 import Testing
 
@@ -47,11 +46,7 @@ struct BackpressureTests {
                 #expect(frames.values.isEmpty)
 
                 // The peer reads everything: the queue drains, reading resumes, the request arrives.
-                let received = try await withCheckedThrowingContinuation { continuation in
-                    DispatchQueue.global().async {
-                        continuation.resume(with: Result { try client.receive(count: total).count })
-                    }
-                }
+                let received = try await onItsOwnThread { try client.receive(count: total).count }
                 #expect(received == total)
                 try await eventually("reading resumed") {
                     try await loop.submit { !connection.value.isReadingPaused }
@@ -95,7 +90,8 @@ struct BackpressureTests {
         try await withTemporaryDirectory { directory in
             try await withEventLoop { loop in
                 let path = directory + "/drain.sock"
-                let accepted = try await Self.acceptOne(at: path, on: loop, options: .init())
+                // A minute to flush: this test is about every byte arriving, not about the timeout.
+                let accepted = try await Self.acceptOne(at: path, on: loop, options: .init(flushTimeout: .seconds(60)))
                 let client = try RawClient(connectingTo: path)
                 let connection = try await accepted.value()
                 let big = frame([UInt8](repeating: 9, count: 1 << 20))
@@ -104,9 +100,7 @@ struct BackpressureTests {
                     connection.value.write(frame("last"))
                     connection.value.closeAfterFlush()
                 }
-                let received = try await withCheckedThrowingContinuation { continuation in
-                    DispatchQueue.global().async { continuation.resume(with: Result { try client.receiveUntilClosed() }) }
-                }
+                let received = try await onItsOwnThread { try client.receiveUntilClosed() }
                 let identical = received == big + frame("last")  // (no 1 MiB diff on failure)
                 #expect(received.count == big.count + 8)
                 #expect(identical)

@@ -152,3 +152,13 @@ func failure(_ body: () throws(EventLoopError) -> Void) -> EventLoopError? {
         return error
     }
 }
+
+/// Runs blocking `work` (a `RawClient` read, say) on a thread of its own and awaits its result.
+/// Not on Dispatch's global queue: on a 2-core machine its pool is two threads wide, and other
+/// suites' blocking work can hold both for seconds, long enough for a peer's flush timeout to
+/// give up on a reader that never started.
+func onItsOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
