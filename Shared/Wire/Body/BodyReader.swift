@@ -66,6 +66,41 @@ public struct BodyReader: Sendable {
         }
     }
 
+    /// Reads the current field's value and appends it to a repeated field's `values`.
+    ///
+    /// On the field's first element the array reserves room for every later field with the
+    /// same tag, counted ahead without decoding them (``countRemaining(of:)``): a list of a
+    /// hundred clinics, or a clinic's opening hours, then grows once instead of doubling its
+    /// way up (each doubling a malloc, a copy and a free).
+    @inlinable
+    public mutating func append<Value: WireField>(to values: inout [Value]) throws(WireDecodingError) {
+        if values.isEmpty { values.reserveCapacity(countRemaining(of: tag)) }
+        values.append(try read(Value.self))
+    }
+
+    /// How many fields carry `tag` from the current one (whose key was read last, counted if
+    /// it carries `tag`) to the end of the body, without consuming anything.
+    ///
+    /// A capacity hint only: it stops counting at the first malformed field, which the
+    /// decoding pass itself then reports. It never exceeds half the remaining bytes (a field
+    /// takes at least a key byte and a value byte), so it reserves no more than the decoded
+    /// elements would take anyway.
+    @inlinable
+    public func countRemaining(of tag: UInt32) -> Int {
+        var ahead = self
+        var count = ahead.tag == tag ? 1 : 0
+        do {
+            try ahead.skip()
+            while let next = try ahead.nextTag() {
+                if next == tag { count += 1 }
+                try ahead.skip()
+            }
+        } catch {
+            // Malformed from here on: the count so far is a fine hint.
+        }
+        return count
+    }
+
     /// Returns a required field's value, or throws `missingField` naming its tag.
     @inlinable
     public func required<Value>(_ value: Value?, _ tag: UInt32) throws(WireDecodingError) -> Value {
