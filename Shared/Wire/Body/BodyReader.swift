@@ -85,15 +85,19 @@ public struct BodyReader: Sendable {
     /// decoding pass itself then reports. It never exceeds half the remaining bytes (a field
     /// takes at least a key byte and a value byte), so it reserves no more than the decoded
     /// elements would take anyway.
+    ///
+    /// Mutating only to scan in place (a copy of the reader would retain its storage): the
+    /// reader is left exactly where it was.
     @inlinable
-    public func countRemaining(of tag: UInt32) -> Int {
-        var ahead = self
-        var count = ahead.tag == tag ? 1 : 0
+    public mutating func countRemaining(of tag: UInt32) -> Int {
+        let (index, current, type) = (bytes.index, self.tag, wireType)
+        defer { (bytes.index, self.tag, wireType) = (index, current, type) }
+        var count = current == tag ? 1 : 0
         do {
-            try ahead.skip()
-            while let next = try ahead.nextTag() {
+            try skip()
+            while let next = try nextTag() {
                 if next == tag { count += 1 }
-                try ahead.skip()
+                try skip()
             }
         } catch {
             // Malformed from here on: the count so far is a fine hint.

@@ -15,8 +15,9 @@ public struct ByteReader: Sendable {
     public let storage: [UInt8]
     /// The next byte to read.
     public var index: Int
-    /// One past the last byte this reader may read.
-    public let end: Int
+    /// One past the last byte this reader may read (at most `storage.count`); a nested message
+    /// narrows it for the time it is read.
+    public var end: Int
 
     /// Creates a reader over `storage[start..<end]` (all of it by default).
     @inlinable
