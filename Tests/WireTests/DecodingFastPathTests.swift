@@ -59,6 +59,21 @@ struct DecodingFastPathTests {
         #expect(tags == ["a", "b", "c"])
     }
 
+    /// 100 000 empty `items` (two bytes each, and each fails: Inner's name is required): the
+    /// array must not reserve 100 000 elements for it, only what four times 200 kB allows.
+    @Test func append_givenManyTinyElements_reservesNoMoreThanFourTimesTheBody() throws {
+        let bytes: [UInt8] = Array([[UInt8]](repeating: [0x5A, 0x00], count: 100_000).joined())
+        var reader = BodyReader(ByteReader(bytes))
+        _ = try reader.nextTag()
+        #expect(reader.countRemaining(of: 11) == 100_000)
+        var items: [Inner] = []
+        #expect(throws: WireDecodingError.self) { try reader.append(to: &items) }
+        #expect(items.capacity <= 2 * 4 * 200_000 / MemoryLayout<Inner>.stride)
+        #expect(items.capacity < 100_000)
+        let error = try? #require(throws: WireDecodingError.self) { try Sample(decoding: bytes) }
+        #expect(error?.reason == .missingField)
+    }
+
     @Test func append_givenTheWrongWireType_throwsAtTheTag() throws {
         var body = BodyWriter()
         body.write(10, UInt64(7))  // tags is a list of strings: a varint is not one

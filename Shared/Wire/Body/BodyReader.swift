@@ -72,9 +72,16 @@ public struct BodyReader: Sendable {
     /// same tag, counted ahead without decoding them (``countRemaining(of:)``): a list of a
     /// hundred clinics, or a clinic's opening hours, then grows once instead of doubling its
     /// way up (each doubling a malloc, a copy and a free).
+    ///
+    /// The reservation never exceeds four times the body's remaining bytes (or 16 elements):
+    /// a hostile body of a million two-byte elements that fail to decode must not make a
+    /// 4 MiB frame reserve hundreds of megabytes. Past that the array grows as usual.
     @inlinable
     public mutating func append<Value: WireField>(to values: inout [Value]) throws(WireDecodingError) {
-        if values.isEmpty { values.reserveCapacity(countRemaining(of: tag)) }
+        if values.isEmpty {
+            let limit = Swift.max(16, 4 * bytes.remaining / Swift.max(1, MemoryLayout<Value>.stride))
+            values.reserveCapacity(Swift.min(countRemaining(of: tag), limit))
+        }
         values.append(try read(Value.self))
     }
 
@@ -83,8 +90,7 @@ public struct BodyReader: Sendable {
     ///
     /// A capacity hint only: it stops counting at the first malformed field, which the
     /// decoding pass itself then reports. It never exceeds half the remaining bytes (a field
-    /// takes at least a key byte and a value byte), so it reserves no more than the decoded
-    /// elements would take anyway.
+    /// takes at least a key byte and a value byte).
     ///
     /// Mutating only to scan in place (a copy of the reader would retain its storage): the
     /// reader is left exactly where it was.
