@@ -2,7 +2,8 @@
 ///
 /// Loop over ``nextTag()``; for a tag you know, ``read()`` the value (its wire type
 /// is checked); for any other, ``skip()`` it, which is what makes old readers accept
-/// new writers' fields. A field seen twice keeps the last value.
+/// new writers' fields. A field seen twice keeps the last value; a repeated field's
+/// elements go through ``append(to:)``, which sizes the array once.
 public struct BodyReader: Sendable {
     /// The bytes of this body.
     public var bytes: ByteReader

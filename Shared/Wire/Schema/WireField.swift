@@ -116,8 +116,10 @@ extension WireEnum {
     public static var wireType: WireType { .lengthDelimited }
     @inlinable public func writeValue(to writer: inout ByteWriter) { wireName.writeValue(to: &writer) }
     @inlinable public static func readValue(from reader: inout ByteReader) throws(WireDecodingError) -> Self {
-        let length = try reader.readLength()  // checked: `length` bytes remain
+        let length = try reader.readLength()  // checked: `length` bytes remain before `end`
         let start = reader.index
+        // `end` is public and settable: make sure the unchecked view below stays in the storage.
+        guard start + length <= reader.storage.count else { throw WireDecodingError(.truncated) }
         // A known case is found by its name's bytes, with no String made and no Unicode-aware
         // comparison; anything else (an unknown case, or bytes equal to a known name only under
         // canonical equivalence) takes the String path, whose outcome is unchanged.
