@@ -19,9 +19,9 @@ extension Daemon.Description {
             switch tag {
             case 1: name = try body.read()
             case 2: summary = try body.read()
-            case 3: operations.append(try body.read())
-            case 4: messages.append(try body.read())
-            case 5: enums.append(try body.read())
+            case 3: try body.append(to: &operations)
+            case 4: try body.append(to: &messages)
+            case 5: try body.append(to: &enums)
             default: try body.skip()
             }
         }
@@ -54,7 +54,7 @@ extension Daemon.OperationInfo {
             case 2: summary = try body.read()
             case 3: input = try body.read()
             case 4: output = try body.read()
-            case 5: errors.append(try body.read())
+            case 5: try body.append(to: &errors)
             case 6: service = try body.read()
             default: try body.skip()
             }
@@ -80,7 +80,7 @@ extension Daemon.MessageInfo {
             switch tag {
             case 1: name = try body.read()
             case 2: doc = try body.read()
-            case 3: fields.append(try body.read())
+            case 3: try body.append(to: &fields)
             default: try body.skip()
             }
         }
@@ -134,7 +134,7 @@ extension Daemon.EnumInfo {
         while let tag = try body.nextTag() {
             switch tag {
             case 1: name = try body.read()
-            case 2: cases.append(try body.read())
+            case 2: try body.append(to: &cases)
             default: try body.skip()
             }
         }

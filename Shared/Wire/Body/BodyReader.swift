@@ -2,7 +2,8 @@
 ///
 /// Loop over ``nextTag()``; for a tag you know, ``read()`` the value (its wire type
 /// is checked); for any other, ``skip()`` it, which is what makes old readers accept
-/// new writers' fields. A field seen twice keeps the last value.
+/// new writers' fields. A field seen twice keeps the last value; a repeated field's
+/// elements go through ``append(to:)``, which sizes the array once.
 public struct BodyReader: Sendable {
     /// The bytes of this body.
     public var bytes: ByteReader
@@ -64,6 +65,51 @@ public struct BodyReader: Sendable {
                 throw error.inside(tag)
             }
         }
+    }
+
+    /// Reads the current field's value and appends it to a repeated field's `values`.
+    ///
+    /// On the field's first element the array reserves room for every later field with the
+    /// same tag, counted ahead without decoding them (``countRemaining(of:)``): a list of a
+    /// hundred clinics, or a clinic's opening hours, then grows once instead of doubling its
+    /// way up (each doubling a malloc, a copy and a free).
+    ///
+    /// The reservation never exceeds four times the body's remaining bytes (or 16 elements):
+    /// a hostile body of a million two-byte elements that fail to decode must not make a
+    /// 4 MiB frame reserve hundreds of megabytes. Past that the array grows as usual.
+    @inlinable
+    public mutating func append<Value: WireField>(to values: inout [Value]) throws(WireDecodingError) {
+        if values.isEmpty {
+            let limit = Swift.max(16, 4 * bytes.remaining / Swift.max(1, MemoryLayout<Value>.stride))
+            values.reserveCapacity(Swift.min(countRemaining(of: tag), limit))
+        }
+        values.append(try read(Value.self))
+    }
+
+    /// How many fields carry `tag` from the current one (whose key was read last, counted if
+    /// it carries `tag`) to the end of the body, without consuming anything.
+    ///
+    /// A capacity hint only: it stops counting at the first malformed field, which the
+    /// decoding pass itself then reports. It never exceeds half the remaining bytes (a field
+    /// takes at least a key byte and a value byte).
+    ///
+    /// Mutating only to scan in place (a copy of the reader would retain its storage): the
+    /// reader is left exactly where it was.
+    @inlinable
+    public mutating func countRemaining(of tag: UInt32) -> Int {
+        let (index, current, type) = (bytes.index, self.tag, wireType)
+        defer { (bytes.index, self.tag, wireType) = (index, current, type) }
+        var count = current == tag ? 1 : 0
+        do {
+            try skip()
+            while let next = try nextTag() {
+                if next == tag { count += 1 }
+                try skip()
+            }
+        } catch {
+            // Malformed from here on: the count so far is a fine hint.
+        }
+        return count
     }
 
     /// Returns a required field's value, or throws `missingField` naming its tag.

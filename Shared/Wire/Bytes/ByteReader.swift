@@ -15,8 +15,9 @@ public struct ByteReader: Sendable {
     public let storage: [UInt8]
     /// The next byte to read.
     public var index: Int
-    /// One past the last byte this reader may read.
-    public let end: Int
+    /// One past the last byte this reader may read (at most `storage.count`); a nested message
+    /// narrows it for the time it is read.
+    public var end: Int
 
     /// Creates a reader over `storage[start..<end]` (all of it by default).
     @inlinable
@@ -45,6 +46,20 @@ public struct ByteReader: Sendable {
     /// Reads a varint.
     @inlinable
     public mutating func readVarint() throws(Underflow) -> UInt64 {
+        // Most keys, lengths and small integers take one byte: read those inline.
+        if index < end {
+            let first = storage[index]
+            if first < 0x80 {
+                index += 1
+                return UInt64(first)
+            }
+        }
+        return try readLongVarint()
+    }
+
+    /// Reads a varint of any length (the general case of ``readVarint()``, kept out of line).
+    @usableFromInline
+    mutating func readLongVarint() throws(Underflow) -> UInt64 {
         let start = index
         var result: UInt64 = 0
         var shift: UInt64 = 0

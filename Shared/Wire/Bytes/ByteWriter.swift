@@ -10,7 +10,8 @@ public struct ByteWriter: Sendable {
     @inlinable
     public init(capacity: Int = 128) {
         bytes = []
-        bytes.reserveCapacity(capacity)
+        // Not for 0: a nested message's writer starts empty and borrows its parent's bytes.
+        if capacity > 0 { bytes.reserveCapacity(capacity) }
     }
 
     /// The number of bytes written so far.
@@ -32,6 +33,17 @@ public struct ByteWriter: Sendable {
     /// Appends `value` as a varint.
     @inlinable
     public mutating func writeVarint(_ value: UInt64) {
+        // Keys, lengths and small integers mostly fit one byte.
+        if value < 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value))
+        } else {
+            writeLongVarint(value)
+        }
+    }
+
+    /// Appends a varint of two bytes or more.
+    @usableFromInline
+    mutating func writeLongVarint(_ value: UInt64) {
         var value = value
         while value >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)

@@ -26,7 +26,7 @@ extension ServiceError: WireMessage {
             switch tag {
             case 1: code = try body.read()
             case 2: message = try body.read()
-            case 3: details.append(try body.read())
+            case 3: try body.append(to: &details)
             case 4: retryable = try body.read()
             default: try body.skip()
             }

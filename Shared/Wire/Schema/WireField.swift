@@ -71,10 +71,17 @@ extension Double: WireField {
 extension String: WireField {
     public static var wireType: WireType { .lengthDelimited }
     @inlinable public func writeValue(to writer: inout ByteWriter) {
-        var copy = self
-        copy.withUTF8 { utf8 in
+        // Native and small strings lend their UTF-8 in place; only a bridged one is copied.
+        let written: Void? = utf8.withContiguousStorageIfAvailable { utf8 in
             writer.writeVarint(UInt64(utf8.count))
             writer.writeBytes(utf8)
+        }
+        if written == nil {
+            var copy = self
+            copy.withUTF8 { utf8 in
+                writer.writeVarint(UInt64(utf8.count))
+                writer.writeBytes(utf8)
+            }
         }
     }
     @inlinable public static func readValue(from reader: inout ByteReader) throws(WireDecodingError) -> String {
@@ -109,6 +116,37 @@ extension WireEnum {
     public static var wireType: WireType { .lengthDelimited }
     @inlinable public func writeValue(to writer: inout ByteWriter) { wireName.writeValue(to: &writer) }
     @inlinable public static func readValue(from reader: inout ByteReader) throws(WireDecodingError) -> Self {
-        Self(wireName: try String.readValue(from: &reader))
+        let length = try reader.readLength()  // checked: `length` bytes remain before `end`
+        let start = reader.index
+        // `end` is public and settable: make sure the unchecked view below stays in the storage.
+        guard start + length <= reader.storage.count else { throw WireDecodingError(.truncated) }
+        // A known case is found by its name's bytes, with no String made and no Unicode-aware
+        // comparison; anything else (an unknown case, or bytes equal to a known name only under
+        // canonical equivalence) takes the String path, whose outcome is unchanged.
+        let known = reader.storage.withUnsafeBufferPointer { storage in
+            knownCase(named: UnsafeBufferPointer(rebasing: storage[start..<start + length]))
+        }
+        if let known {
+            reader.index += length
+            return known
+        }
+        do { return Self(wireName: try reader.readUTF8(length)) } catch { throw WireDecodingError(.truncated) }
+    }
+
+    /// The known case whose name is exactly `utf8`, byte for byte.
+    @inlinable
+    static func knownCase(named utf8: UnsafeBufferPointer<UInt8>) -> Self? {
+        for known in knownCases {
+            let name = known.wireName.utf8
+            guard name.count == utf8.count else { continue }
+            // In place (a small name is lent from the stack), compared byte by byte:
+            // `elementsEqual` on the views would not be inlined.
+            let equal = name.withContiguousStorageIfAvailable { name in
+                for index in 0..<name.count where name[index] != utf8[index] { return false }
+                return true
+            }
+            if equal ?? name.elementsEqual(utf8) { return known }
+        }
+        return nil
     }
 }

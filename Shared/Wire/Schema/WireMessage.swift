@@ -88,7 +88,12 @@ extension WireMessage {
                 extra += 1
                 rest >>= 7
             }
-            writer.bytes.insert(contentsOf: repeatElement(0, count: extra), at: lengthAt + 1)
+            let bodyAt = lengthAt + 1
+            writer.bytes.append(contentsOf: repeatElement(0, count: extra))
+            writer.bytes.withUnsafeMutableBytes { bytes in
+                let base = bytes.baseAddress!  // not nil: it holds at least the prefix byte
+                (base + bodyAt + extra).copyMemory(from: base + bodyAt, byteCount: length)  // a memmove
+            }
             var value = UInt64(length)
             var at = lengthAt
             while value >= 0x80 {
@@ -103,8 +108,17 @@ extension WireMessage {
     @inlinable
     public static func readValue(from reader: inout ByteReader) throws(WireDecodingError) -> Self {
         let length = try reader.readLength()
-        var body = BodyReader(ByteReader(reader.storage, start: reader.index, end: reader.index + length))
-        reader.index += length
+        let (outerEnd, nestedEnd) = (reader.end, reader.index + length)
+        // The nested body is read by the same reader, narrowed and swapped in rather than copied:
+        // a copy would retain the storage, twice per nested message.
+        var body = BodyReader(ByteReader([]))
+        swap(&body.bytes, &reader)
+        defer {
+            swap(&body.bytes, &reader)
+            reader.end = outerEnd
+            reader.index = nestedEnd
+        }
+        body.bytes.end = nestedEnd
         return try Self(from: &body)
     }
 }

@@ -157,7 +157,7 @@ extension Appointments.AppointmentList {
         var nextCursor: String?
         while let tag = try body.nextTag() {
             switch tag {
-            case 1: appointments.append(try body.read())
+            case 1: try body.append(to: &appointments)
             case 2: nextCursor = try body.read()
             default: try body.skip()
             }

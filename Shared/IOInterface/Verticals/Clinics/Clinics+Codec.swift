@@ -33,8 +33,8 @@ extension Clinics.CreateInput {
             case 5: longitude = try body.read()
             case 6: timeZone = try body.read()
             case 7: phone = try body.read()
-            case 8: services.append(try body.read())
-            case 9: hours.append(try body.read())
+            case 8: try body.append(to: &services)
+            case 9: try body.append(to: &hours)
             default: try body.skip()
             }
         }
@@ -148,8 +148,8 @@ extension Clinics.Clinic {
             case 5: longitude = try body.read()
             case 6: timeZone = try body.read()
             case 7: phone = try body.read()
-            case 8: services.append(try body.read())
-            case 9: hours.append(try body.read())
+            case 8: try body.append(to: &services)
+            case 9: try body.append(to: &hours)
             case 10: createdAt = try body.read()
             default: try body.skip()
             }
@@ -173,7 +173,7 @@ extension Clinics.ClinicList {
         var nextCursor: String?
         while let tag = try body.nextTag() {
             switch tag {
-            case 1: clinics.append(try body.read())
+            case 1: try body.append(to: &clinics)
             case 2: nextCursor = try body.read()
             default: try body.skip()
             }
@@ -211,7 +211,7 @@ extension Clinics.NearbyClinics {
         var clinics: [Clinics.NearbyClinic] = []
         while let tag = try body.nextTag() {
             switch tag {
-            case 1: clinics.append(try body.read())
+            case 1: try body.append(to: &clinics)
             default: try body.skip()
             }
         }
@@ -253,7 +253,7 @@ extension Clinics.GetManyInput {
         var ids: [String] = []
         while let tag = try body.nextTag() {
             switch tag {
-            case 1: ids.append(try body.read())
+            case 1: try body.append(to: &ids)
             default: try body.skip()
             }
         }

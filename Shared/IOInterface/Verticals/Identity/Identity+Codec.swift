@@ -107,7 +107,7 @@ extension Identity.Account {
             case 1: userID = try body.read()
             case 2: email = try body.read()
             case 3: displayName = try body.read()
-            case 4: roles.append(try body.read())
+            case 4: try body.append(to: &roles)
             case 5: createdAt = try body.read()
             default: try body.skip()
             }
@@ -160,7 +160,7 @@ extension Identity.Principal {
             switch tag {
             case 1: userID = try body.read()
             case 2: displayName = try body.read()
-            case 3: roles.append(try body.read())
+            case 3: try body.append(to: &roles)
             case 4: expiresAt = try body.read()
             default: try body.skip()
             }

@@ -126,7 +126,7 @@ extension Notifications.Inbox {
         var nextCursor: String?
         while let tag = try body.nextTag() {
             switch tag {
-            case 1: notifications.append(try body.read())
+            case 1: try body.append(to: &notifications)
             case 2: unreadCount = try body.read()
             case 3: nextCursor = try body.read()
             default: try body.skip()

@@ -154,7 +154,7 @@ extension Records.History {
         var nextCursor: String?
         while let tag = try body.nextTag() {
             switch tag {
-            case 1: entries.append(try body.read())
+            case 1: try body.append(to: &entries)
             case 2: clinicNamesResolved = try body.read()
             case 3: nextCursor = try body.read()
             default: try body.skip()

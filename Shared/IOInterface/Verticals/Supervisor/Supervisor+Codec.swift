@@ -85,7 +85,7 @@ extension Supervisor.StatusList {
         var services: [Supervisor.ServiceStatus] = []
         while let tag = try body.nextTag() {
             switch tag {
-            case 1: services.append(try body.read())
+            case 1: try body.append(to: &services)
             default: try body.skip()
             }
         }
@@ -108,10 +108,10 @@ extension Supervisor.ReloadResult {
         var unchanged: [String] = []
         while let tag = try body.nextTag() {
             switch tag {
-            case 1: added.append(try body.read())
-            case 2: removed.append(try body.read())
-            case 3: changed.append(try body.read())
-            case 4: unchanged.append(try body.read())
+            case 1: try body.append(to: &added)
+            case 2: try body.append(to: &removed)
+            case 3: try body.append(to: &changed)
+            case 4: try body.append(to: &unchanged)
             default: try body.skip()
             }
         }
