@@ -71,7 +71,7 @@ public struct World: Sendable {
             directory: runtime.stateDirectory, fileName: "appointments.sqlite", migrator: Migrations.all)
         return World(
             now: { Timestamp.now }, newID: { "a_" + UUID().uuidString.lowercased() },
-            store: BookingStore(database: database), caller: runtime.client,
+            store: BookingStore(database: database, sharingCommits: true), caller: runtime.client,
             settings: .from(environment: runtime.environment), logger: runtime.logger)
     }
 }

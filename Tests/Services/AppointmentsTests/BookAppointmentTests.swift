@@ -89,6 +89,33 @@ import Testing
         }
     }
 
+    @Test func concurrentBookingsOfOneSlot_takeExactlyItsCapacity_andEachStoredOneIsNotifiedOnce() async throws {
+        let notifications = NotificationsFake()
+        var settings = World.Settings.test
+        settings.slotCapacity = 3
+        let world = try World.test(caller: .suite(notifications: notifications), settings: settings)
+
+        let outcomes = await withTaskGroup(of: Result<Booking, any Error>.self) { group in
+            for (token, _) in crowd {
+                group.addTask {
+                    do { return .success(try await BookAppointment(world: world).execute(.fixture(token: token))) } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+
+        let booked = outcomes.compactMap { try? $0.get() }
+        #expect(booked.count == 3)
+        #expect(booked.allSatisfy { $0.notified })
+        for outcome in outcomes {
+            if case .failure(let error) = outcome { #expect(error as? BookingError == .slotFull) }
+        }
+        #expect(notifications.keys.sorted() == booked.map { "appointments.booked:\($0.id)" }.sorted())
+        for booking in booked { #expect(try await world.store.booking(id: booking.id)?.notified == true) }
+    }
+
     @Test func book_whenNotificationsIsDown_stillBooksAndDeliversExactlyOnceLater() async throws {
         let notifications = NotificationsFake()
         notifications.down.store(true, ordering: .relaxed)

@@ -42,7 +42,7 @@ public struct BookAppointment {
         case .replayed(let previous):
             return previous
         case .inserted(let stored):
-            let delivered = await world.outbox.deliverNow(appointmentID: stored.id)
+            let delivered = await world.outbox.deliver(message)
             var result = stored
             result.notified = delivered
             return result
