@@ -49,6 +49,20 @@ struct SendTests {
         #expect(again == first)
     }
 
+    @Test func send_toARecipientIdentityConfirmedBefore_doesNotAskAgain() async throws {
+        let given = try Given()
+        _ = try await given.router.call(Notifications.send, .fixture(deduplicationKey: "first"))
+        given.identity.failure.withLock { $0 = .unavailable }
+
+        let second = try await given.router.call(Notifications.send, .fixture(deduplicationKey: "second"))
+
+        #expect(second.deduplicationKey == "second")
+        #expect(try await given.storedCount() == 2)
+        // Only confirmations are kept: an unknown user is still asked about (and here, refused).
+        let unknown = await serviceError { try await given.router.call(Notifications.send, .fixture(userID: "u-bob")) }
+        #expect(unknown?.code == .unavailable)
+    }
+
     @Test func send_withAKeyUsedForAnotherUser_failsWithConflict() async throws {
         let given = try Given()
         _ = try await given.router.call(Notifications.send, .fixture(userID: "u-ada"))

@@ -2,20 +2,25 @@ import IOInterface
 import Storage
 
 /// Notifications in notifications' own SQLite store.
+///
+/// Deliveries share commits (``GroupCommit``): the sends that arrive while a commit is under way
+/// go to disk together in the next one, each sender answered once the commit holding it returned.
 public struct NotificationRepository: Sendable {
     private let database: any DatabaseWriter
+    private let commits: GroupCommit
     private static let columns = "id, user_id, title, body, created_at, read_at, deduplication_key"
 
     /// A repository over `database`.
     public init(database: any DatabaseWriter) {
         self.database = database
+        self.commits = GroupCommit(writer: database)
     }
 
     /// Stores `notification`, unless its deduplication key is taken: then stores nothing and
     /// returns the notification stored first under that key. One transaction decides, so
     /// two racing sends of one key store one notification.
     public func insertOnce(_ notification: Notification) async throws -> Notification {
-        try await database.write { db in
+        try await commits.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO notifications (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)

@@ -5,8 +5,9 @@ import ServiceKit
 ///
 /// Order matters: the fields are checked, then a key already used answers with its first
 /// notification (so a retry succeeds even while identity is down), then identity confirms the
-/// recipient exists, and only then is anything stored. When identity cannot answer, the
-/// caller gets `unavailable` (or `deadlineExceeded`) and nothing is stored.
+/// recipient exists (once per user: identity never deletes one, see ``KnownRecipients``), and
+/// only then is anything stored. When identity cannot answer, the caller gets `unavailable` (or
+/// `deadlineExceeded`) and nothing is stored.
 public struct SendNotification: Sendable {
     let world: World
 
@@ -32,8 +33,10 @@ public struct SendNotification: Sendable {
     }
 
     private func checkRecipient(_ userID: String) async throws {
+        guard !world.knownRecipients.contains(userID) else { return }
         do {
             _ = try await world.caller.call(Identity.getUser, .init(userID: userID))
+            world.knownRecipients.insert(userID)
         } catch {
             switch error.code {
             case .notFound:
