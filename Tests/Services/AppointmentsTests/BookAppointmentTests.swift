@@ -44,6 +44,28 @@ import Testing
         }
     }
 
+    @Test(
+        "the longest booking overlaps what starts before its end, and nothing from its end on",
+        arguments: [(239, true), (240, false)])
+    func book_afterALongestBooking_overlapsUntilItsEnd(minutesLater: Int, overlaps: Bool) async throws {
+        let world = try World.test(caller: .suite())  // capacity 1: the clinic's check sees it too
+        let longest = try await BookAppointment(world: world).execute(
+            .fixture(durationMinutes: Booking.durations.upperBound, requestID: "long"))
+        let later = Appointments.BookInput.fixture(
+            startsAt: longest.startsAt.adding(.seconds(minutesLater * 60)), durationMinutes: 5, requestID: "later")
+        if overlaps {
+            await #expect(throws: BookingError.patientBusy(existingID: longest.id)) {
+                try await BookAppointment(world: world).execute(later)
+            }
+            await #expect(throws: BookingError.slotFull) {
+                try await BookAppointment(world: world).execute(.fixture(
+                    token: "token-bob", startsAt: later.startsAt, durationMinutes: 5, requestID: "bob"))
+            }
+        } else {
+            _ = try await BookAppointment(world: world).execute(later)
+        }
+    }
+
     @Test func book_whenTheSlotIsFull_failsWithConflict() async throws {
         let world = try World.test(caller: .suite())  // capacity 1
         _ = try await BookAppointment(world: world).execute(.fixture(token: "token-ada", requestID: "r1"))

@@ -49,13 +49,23 @@ public struct BookingStore: Sendable {
                 guard same else { throw BookingError.requestIDReused }
                 return .replayed(previous)
             }
+            // Only bookings starting in (startsAt - longest booking, endsAt) can overlap: an index range.
+            let longest = Int64(Booking.durations.upperBound) * 60_000_000
+            guard booking.endsAt.microsecondsSinceEpoch - booking.startsAt.microsecondsSinceEpoch <= longest else {
+                throw BookingError.invalid(
+                    field: "durationMinutes", reason: "must be at most \(Booking.durations.upperBound) minutes")
+            }
+            let window: StatementArguments = [
+                booking.startsAt.microsecondsSinceEpoch - longest, booking.endsAt.microsecondsSinceEpoch,
+                booking.startsAt.microsecondsSinceEpoch,
+            ]
             if let clash = try String.fetchOne(
                 db,
                 sql: """
                     SELECT id FROM bookings WHERE patient_id = ? AND status = 'booked'
-                    AND starts_at < ? AND ends_at > ? LIMIT 1
+                    AND starts_at > ? AND starts_at < ? AND ends_at > ? LIMIT 1
                     """,
-                arguments: [booking.patientID, booking.endsAt.microsecondsSinceEpoch, booking.startsAt.microsecondsSinceEpoch])
+                arguments: [booking.patientID] + window)
             {
                 throw BookingError.patientBusy(existingID: clash)
             }
@@ -63,12 +73,9 @@ public struct BookingStore: Sendable {
                 db,
                 sql: """
                     SELECT COUNT(*) FROM bookings WHERE clinic_id = ? AND service = ? AND status = 'booked'
-                    AND starts_at < ? AND ends_at > ?
+                    AND starts_at > ? AND starts_at < ? AND ends_at > ?
                     """,
-                arguments: [
-                    booking.clinicID, booking.service.wireName, booking.endsAt.microsecondsSinceEpoch,
-                    booking.startsAt.microsecondsSinceEpoch,
-                ]) ?? 0
+                arguments: [booking.clinicID, booking.service.wireName] + window) ?? 0
             guard taken < capacity else { throw BookingError.slotFull }
             try db.execute(
                 sql: """
