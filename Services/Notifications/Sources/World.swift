@@ -62,6 +62,6 @@ public struct World: Sendable {
 
     /// A random (version 4) UUID in lower-case text.
     @Sendable static func randomID() -> String {
-        UUID().uuidString.lowercased()
+        RandomID.uuidString()
     }
 }

@@ -74,6 +74,19 @@ struct SendTests {
         #expect(try await given.storedCount() == 1)
     }
 
+    @Test func send_toAKnownRecipient_withAKeyUsedForAnotherUser_failsWithConflict() async throws {
+        let given = try Given()
+        _ = try await given.router.call(Notifications.send, .fixture(userID: "u-bob", deduplicationKey: "bob's"))
+        _ = try await given.router.call(Notifications.send, .fixture(userID: "u-ada", deduplicationKey: "ada's"))
+
+        let error = await serviceError {
+            try await given.router.call(Notifications.send, .fixture(userID: "u-ada", deduplicationKey: "bob's"))
+        }
+
+        #expect(error?.code == .conflict)
+        #expect(try await given.storedCount() == 2)
+    }
+
     @Test func send_toAnUnknownUser_failsWithNotFoundAndStoresNothing() async throws {
         let given = try Given()
 

@@ -21,10 +21,14 @@ public struct SendNotification: Sendable {
         -> Notification
     {
         try Self.validate(userID: userID, title: title, body: body, deduplicationKey: deduplicationKey)
-        if let key = deduplicationKey, let first = try await world.notifications.notification(deduplicationKey: key) {
-            return try Self.sameRecipient(first, userID)
+        // A recipient identity confirmed before needs no look-up first: insertOnce itself answers
+        // a used key with its first notification, in the same transaction.
+        if !world.knownRecipients.contains(userID) {
+            if let key = deduplicationKey, let first = try await world.notifications.notification(deduplicationKey: key) {
+                return try Self.sameRecipient(first, userID)
+            }
+            try await checkRecipient(userID)
         }
-        try await checkRecipient(userID)
         let notification = Notification(
             id: world.makeID(), userID: userID, title: title, body: body, createdAt: world.clock(),
             deduplicationKey: deduplicationKey)
@@ -33,7 +37,6 @@ public struct SendNotification: Sendable {
     }
 
     private func checkRecipient(_ userID: String) async throws {
-        guard !world.knownRecipients.contains(userID) else { return }
         do {
             _ = try await world.caller.call(Identity.getUser, .init(userID: userID))
             world.knownRecipients.insert(userID)
