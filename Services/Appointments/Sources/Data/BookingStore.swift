@@ -60,30 +60,30 @@ public struct BookingStore: Sendable {
                 booking.startsAt.microsecondsSinceEpoch,
             ]
             if let clash = try String.fetchOne(
-                db,
-                sql: """
-                    SELECT id FROM bookings WHERE patient_id = ? AND status = 'booked'
-                    AND starts_at > ? AND starts_at < ? AND ends_at > ? LIMIT 1
-                    """,
+                db.cachedStatement(
+                    sql: """
+                        SELECT id FROM bookings WHERE patient_id = ? AND status = 'booked'
+                        AND starts_at > ? AND starts_at < ? AND ends_at > ? LIMIT 1
+                        """),
                 arguments: [booking.patientID] + window)
             {
                 throw BookingError.patientBusy(existingID: clash)
             }
             let taken = try Int.fetchOne(
-                db,
-                sql: """
-                    SELECT COUNT(*) FROM bookings WHERE clinic_id = ? AND service = ? AND status = 'booked'
-                    AND starts_at > ? AND starts_at < ? AND ends_at > ?
-                    """,
+                db.cachedStatement(
+                    sql: """
+                        SELECT COUNT(*) FROM bookings WHERE clinic_id = ? AND service = ? AND status = 'booked'
+                        AND starts_at > ? AND starts_at < ? AND ends_at > ?
+                        """),
                 arguments: [booking.clinicID, booking.service.wireName] + window) ?? 0
             guard taken < capacity else { throw BookingError.slotFull }
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO bookings (id, patient_id, clinic_id, clinic_name, service, starts_at, ends_at, reason,
                         status, created_at, request_id, notified)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
-                    """,
-                arguments: [
+                    """
+            ).execute(arguments: [
                     booking.id, booking.patientID, booking.clinicID, booking.clinicName, booking.service.wireName,
                     booking.startsAt.microsecondsSinceEpoch, booking.endsAt.microsecondsSinceEpoch, booking.reason,
                     booking.status.wireName, booking.createdAt.microsecondsSinceEpoch, booking.requestID,
@@ -170,10 +170,11 @@ public struct BookingStore: Sendable {
         guard !messages.isEmpty else { return }
         try await write { db in
             for message in messages {
-                try db.execute(
-                    sql: "UPDATE outbox SET delivered_at = ? WHERE deduplication_key = ? AND delivered_at IS NULL",
-                    arguments: [now.microsecondsSinceEpoch, message.deduplicationKey])
-                try db.execute(sql: "UPDATE bookings SET notified = 1 WHERE id = ?", arguments: [message.appointmentID])
+                try db.cachedStatement(
+                    sql: "UPDATE outbox SET delivered_at = ? WHERE deduplication_key = ? AND delivered_at IS NULL"
+                ).execute(arguments: [now.microsecondsSinceEpoch, message.deduplicationKey])
+                try db.cachedStatement(sql: "UPDATE bookings SET notified = 1 WHERE id = ?")
+                    .execute(arguments: [message.appointmentID])
             }
         }
     }
@@ -197,12 +198,12 @@ public struct BookingStore: Sendable {
     // MARK: Rows
 
     private static func enqueue(_ db: Database, _ message: OutboxMessage) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO outbox (appointment_id, user_id, title, body, deduplication_key, next_attempt_at)
                 VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (deduplication_key) DO NOTHING
-                """,
-            arguments: [
+                """
+        ).execute(arguments: [
                 message.appointmentID, message.userID, message.title, message.body, message.deduplicationKey,
                 message.nextAttemptAt.microsecondsSinceEpoch,
             ])
@@ -210,7 +211,8 @@ public struct BookingStore: Sendable {
 
     private static func booking(_ db: Database, patientID: String, requestID: String) throws -> Booking? {
         try Row.fetchOne(
-            db, sql: "SELECT * FROM bookings WHERE patient_id = ? AND request_id = ?", arguments: [patientID, requestID]
+            db.cachedStatement(sql: "SELECT * FROM bookings WHERE patient_id = ? AND request_id = ?"),
+            arguments: [patientID, requestID]
         ).map(booking(from:))
     }
 

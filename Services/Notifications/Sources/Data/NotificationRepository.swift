@@ -21,12 +21,12 @@ public struct NotificationRepository: Sendable {
     /// two racing sends of one key store one notification.
     public func insertOnce(_ notification: Notification) async throws -> Notification {
         try await commits.write { db in
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO notifications (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (deduplication_key) DO NOTHING
-                    """,
-                arguments: [
+                    """
+            ).execute(arguments: [
                     notification.id, notification.userID, notification.title, notification.body,
                     notification.createdAt.microsecondsSinceEpoch,
                     notification.readAt?.microsecondsSinceEpoch, notification.deduplicationKey,
@@ -92,7 +92,8 @@ public struct NotificationRepository: Sendable {
     }
 
     private static func fetchOne(_ db: Database, where condition: String, _ value: String) throws -> Notification? {
-        try Row.fetchOne(db, sql: "SELECT \(columns) FROM notifications WHERE \(condition)", arguments: [value])
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT \(columns) FROM notifications WHERE \(condition)"), arguments: [value])
             .map(notification)
     }
 
