@@ -13,7 +13,7 @@ public final class KnownRecipients: Sendable {
     public let capacity: Int
 
     /// An empty set keeping up to `capacity` ids.
-    public init(capacity: Int = 100_000) {
+    public init(capacity: Int = 10_000) {
         self.capacity = capacity
     }
 
