@@ -36,6 +36,9 @@ public enum SQLiteStore {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue)")
             try db.execute(sql: "PRAGMA foreign_keys = ON")
+            // A statement inside a savepoint (GroupCommit runs each write in one) may need a
+            // statement journal: keep it in memory, not a file created and unlinked in /var/tmp.
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         let path = "\(directory)/\(fileName)"
         let pool = try DatabasePool(path: path, configuration: configuration)

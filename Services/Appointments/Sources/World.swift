@@ -70,8 +70,8 @@ public struct World: Sendable {
         let database = try SQLiteStore.open(
             directory: runtime.stateDirectory, fileName: "appointments.sqlite", migrator: Migrations.all)
         return World(
-            now: { Timestamp.now }, newID: { "a_" + UUID().uuidString.lowercased() },
-            store: BookingStore(database: database), caller: runtime.client,
+            now: { Timestamp.now }, newID: { "a_" + RandomID.uuidString() },
+            store: BookingStore(database: database, sharingCommits: true), caller: runtime.client,
             settings: .from(environment: runtime.environment), logger: runtime.logger)
     }
 }

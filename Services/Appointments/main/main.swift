@@ -12,5 +12,5 @@ do {
     StandardError.write("appointments: cannot open its store: \(error)\n")
     exit(70)
 }
-if !runtime.checkOnly { await world.outbox.resume() }  // --check sends nothing
+if !runtime.checkOnly { world.outbox.resume() }  // --check sends nothing
 await runtime.serve(Endpoint.routes(world: world), store: world.store.database)

@@ -20,6 +20,10 @@ public struct World: Sendable {
     public var caller: any ServiceCalling
     /// The daemon's logger.
     public var logger: Logger
+    /// Notifications in ``database``, stored through shared commits (see ``GroupCommit``).
+    public let notifications: NotificationRepository
+    /// The recipients identity already confirmed.
+    public let knownRecipients = KnownRecipients()
 
     /// Creates a World from its parts.
     public init(
@@ -31,10 +35,8 @@ public struct World: Sendable {
         self.database = database
         self.caller = caller
         self.logger = logger
+        self.notifications = NotificationRepository(database: database)
     }
-
-    /// Notifications in ``database``.
-    public var notifications: NotificationRepository { NotificationRepository(database: database) }
 
     /// The daemon's World: the store under the state directory with full durability (a sender
     /// drops its outbox entry once `send` answers, so an acknowledged notification must be on
@@ -60,6 +62,6 @@ public struct World: Sendable {
 
     /// A random (version 4) UUID in lower-case text.
     @Sendable static func randomID() -> String {
-        UUID().uuidString.lowercased()
+        RandomID.uuidString()
     }
 }

@@ -44,6 +44,28 @@ import Testing
         }
     }
 
+    @Test(
+        "the longest booking overlaps what starts before its end, and nothing from its end on",
+        arguments: [(239, true), (240, false)])
+    func book_afterALongestBooking_overlapsUntilItsEnd(minutesLater: Int, overlaps: Bool) async throws {
+        let world = try World.test(caller: .suite())  // capacity 1: the clinic's check sees it too
+        let longest = try await BookAppointment(world: world).execute(
+            .fixture(durationMinutes: Booking.durations.upperBound, requestID: "long"))
+        let later = Appointments.BookInput.fixture(
+            startsAt: longest.startsAt.adding(.seconds(minutesLater * 60)), durationMinutes: 5, requestID: "later")
+        if overlaps {
+            await #expect(throws: BookingError.patientBusy(existingID: longest.id)) {
+                try await BookAppointment(world: world).execute(later)
+            }
+            await #expect(throws: BookingError.slotFull) {
+                try await BookAppointment(world: world).execute(.fixture(
+                    token: "token-bob", startsAt: later.startsAt, durationMinutes: 5, requestID: "bob"))
+            }
+        } else {
+            _ = try await BookAppointment(world: world).execute(later)
+        }
+    }
+
     @Test func book_whenTheSlotIsFull_failsWithConflict() async throws {
         let world = try World.test(caller: .suite())  // capacity 1
         _ = try await BookAppointment(world: world).execute(.fixture(token: "token-ada", requestID: "r1"))
@@ -87,6 +109,33 @@ import Testing
             #expect(error.serviceError.code == .invalidInput)
             #expect(error.serviceError.detail("field") == field)
         }
+    }
+
+    @Test func concurrentBookingsOfOneSlot_takeExactlyItsCapacity_andEachStoredOneIsNotifiedOnce() async throws {
+        let notifications = NotificationsFake()
+        var settings = World.Settings.test
+        settings.slotCapacity = 3
+        let world = try World.test(caller: .suite(notifications: notifications), settings: settings)
+
+        let outcomes = await withTaskGroup(of: Result<Booking, any Error>.self) { group in
+            for (token, _) in crowd {
+                group.addTask {
+                    do { return .success(try await BookAppointment(world: world).execute(.fixture(token: token))) } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+
+        let booked = outcomes.compactMap { try? $0.get() }
+        #expect(booked.count == 3)
+        #expect(booked.allSatisfy { $0.notified })
+        for outcome in outcomes {
+            if case .failure(let error) = outcome { #expect(error as? BookingError == .slotFull) }
+        }
+        #expect(notifications.keys.sorted() == booked.map { "appointments.booked:\($0.id)" }.sorted())
+        for booking in booked { #expect(try await world.store.booking(id: booking.id)?.notified == true) }
     }
 
     @Test func book_whenNotificationsIsDown_stillBooksAndDeliversExactlyOnceLater() async throws {

@@ -23,7 +23,8 @@ extension World {
         let counter = Atomic<Int>(0)
         return World(
             now: { clock.now }, newID: { "a_\(counter.wrappingAdd(1, ordering: .relaxed).newValue)" },
-            store: BookingStore(database: try SQLiteStore.inMemory(migrator: Migrations.all)), caller: caller,
+            store: BookingStore(database: try SQLiteStore.inMemory(migrator: Migrations.all), sharingCommits: true),
+            caller: caller,
             settings: settings, logger: Logger(label: "appointments-test"))
     }
 }
@@ -53,7 +54,9 @@ extension Appointments.BookInput {
 }
 
 /// Who each test token belongs to.
-let patients = ["token-ada": "u-ada", "token-bob": "u-bob"]
+let patients = ["token-ada": "u-ada", "token-bob": "u-bob"].merging(crowd) { first, _ in first }
+/// Ten more patients (`token-p0`… → `u-p0`…), for concurrent bookings.
+let crowd = (0..<10).map { ("token-p\($0)", "u-p\($0)") }
 
 /// Records what notifications was asked to send; can be switched off to play "down".
 final class NotificationsFake: Sendable {

@@ -49,6 +49,20 @@ struct SendTests {
         #expect(again == first)
     }
 
+    @Test func send_toARecipientIdentityConfirmedBefore_doesNotAskAgain() async throws {
+        let given = try Given()
+        _ = try await given.router.call(Notifications.send, .fixture(deduplicationKey: "first"))
+        given.identity.failure.withLock { $0 = .unavailable }
+
+        let second = try await given.router.call(Notifications.send, .fixture(deduplicationKey: "second"))
+
+        #expect(second.deduplicationKey == "second")
+        #expect(try await given.storedCount() == 2)
+        // Only confirmations are kept: an unknown user is still asked about (and here, refused).
+        let unknown = await serviceError { try await given.router.call(Notifications.send, .fixture(userID: "u-bob")) }
+        #expect(unknown?.code == .unavailable)
+    }
+
     @Test func send_withAKeyUsedForAnotherUser_failsWithConflict() async throws {
         let given = try Given()
         _ = try await given.router.call(Notifications.send, .fixture(userID: "u-ada"))
@@ -58,6 +72,19 @@ struct SendTests {
         #expect(error?.code == .conflict)
         #expect(error?.detail("field") == "deduplicationKey")
         #expect(try await given.storedCount() == 1)
+    }
+
+    @Test func send_toAKnownRecipient_withAKeyUsedForAnotherUser_failsWithConflict() async throws {
+        let given = try Given()
+        _ = try await given.router.call(Notifications.send, .fixture(userID: "u-bob", deduplicationKey: "bob's"))
+        _ = try await given.router.call(Notifications.send, .fixture(userID: "u-ada", deduplicationKey: "ada's"))
+
+        let error = await serviceError {
+            try await given.router.call(Notifications.send, .fixture(userID: "u-ada", deduplicationKey: "bob's"))
+        }
+
+        #expect(error?.code == .conflict)
+        #expect(try await given.storedCount() == 2)
     }
 
     @Test func send_toAnUnknownUser_failsWithNotFoundAndStoresNothing() async throws {

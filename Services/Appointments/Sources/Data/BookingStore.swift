@@ -7,13 +7,27 @@ import Storage
 /// and the insert of the booking *and* its outbox message happen in a single write
 /// transaction, which SQLite serialises, so two concurrent bookings cannot both take the
 /// last place, and an acknowledged booking always has its notification queued.
+///
+/// The daemon's store shares commits (``GroupCommit``): the bookings and deliveries that arrive
+/// while a commit is under way go to disk together in the next one, each still in its own
+/// savepoint and each caller answered only once the commit holding its write returned.
 public struct BookingStore: Sendable {
     /// The store itself (what `daemon.backup` copies).
     public let database: any DatabaseWriter
+    /// Shares one commit among concurrent writes; `nil`: each write commits on its own.
+    private let commits: GroupCommit?
 
-    /// A store over `database` (migrated with ``Migrations/all``).
-    public init(database: any DatabaseWriter) {
+    /// A store over `database` (migrated with ``Migrations/all``); `sharingCommits` batches
+    /// concurrent writes into one transaction (see ``GroupCommit``), otherwise each write is one.
+    public init(database: any DatabaseWriter, sharingCommits: Bool = false) {
         self.database = database
+        self.commits = sharingCommits ? GroupCommit(writer: database) : nil
+    }
+
+    /// Runs `work` in a write transaction: the next shared one, or its own.
+    private func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        if let commits { return try await commits.write(work) }
+        return try await database.write(work)
     }
 
     /// What ``insert(_:outbox:capacity:)`` decided.
@@ -27,7 +41,7 @@ public struct BookingStore: Sendable {
     /// Stores `booking` and its `outbox` message unless the patient overlaps another booking
     /// or the clinic's `capacity` for the service is taken; replays a repeated requestID.
     public func insert(_ booking: Booking, outbox: OutboxMessage, capacity: Int) async throws -> InsertOutcome {
-        try await database.write { db -> InsertOutcome in
+        try await write { db -> InsertOutcome in
             if let previous = try Self.booking(db, patientID: booking.patientID, requestID: booking.requestID) {
                 let same =
                     previous.clinicID == booking.clinicID && previous.service == booking.service
@@ -35,34 +49,41 @@ public struct BookingStore: Sendable {
                 guard same else { throw BookingError.requestIDReused }
                 return .replayed(previous)
             }
+            // Only bookings starting in (startsAt - longest booking, endsAt) can overlap: an index range.
+            let longest = Int64(Booking.durations.upperBound) * 60_000_000
+            guard booking.endsAt.microsecondsSinceEpoch - booking.startsAt.microsecondsSinceEpoch <= longest else {
+                throw BookingError.invalid(
+                    field: "durationMinutes", reason: "must be at most \(Booking.durations.upperBound) minutes")
+            }
+            let window: StatementArguments = [
+                booking.startsAt.microsecondsSinceEpoch - longest, booking.endsAt.microsecondsSinceEpoch,
+                booking.startsAt.microsecondsSinceEpoch,
+            ]
             if let clash = try String.fetchOne(
-                db,
-                sql: """
-                    SELECT id FROM bookings WHERE patient_id = ? AND status = 'booked'
-                    AND starts_at < ? AND ends_at > ? LIMIT 1
-                    """,
-                arguments: [booking.patientID, booking.endsAt.microsecondsSinceEpoch, booking.startsAt.microsecondsSinceEpoch])
+                db.cachedStatement(
+                    sql: """
+                        SELECT id FROM bookings WHERE patient_id = ? AND status = 'booked'
+                        AND starts_at > ? AND starts_at < ? AND ends_at > ? LIMIT 1
+                        """),
+                arguments: [booking.patientID] + window)
             {
                 throw BookingError.patientBusy(existingID: clash)
             }
             let taken = try Int.fetchOne(
-                db,
-                sql: """
-                    SELECT COUNT(*) FROM bookings WHERE clinic_id = ? AND service = ? AND status = 'booked'
-                    AND starts_at < ? AND ends_at > ?
-                    """,
-                arguments: [
-                    booking.clinicID, booking.service.wireName, booking.endsAt.microsecondsSinceEpoch,
-                    booking.startsAt.microsecondsSinceEpoch,
-                ]) ?? 0
+                db.cachedStatement(
+                    sql: """
+                        SELECT COUNT(*) FROM bookings WHERE clinic_id = ? AND service = ? AND status = 'booked'
+                        AND starts_at > ? AND starts_at < ? AND ends_at > ?
+                        """),
+                arguments: [booking.clinicID, booking.service.wireName] + window) ?? 0
             guard taken < capacity else { throw BookingError.slotFull }
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO bookings (id, patient_id, clinic_id, clinic_name, service, starts_at, ends_at, reason,
                         status, created_at, request_id, notified)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
-                    """,
-                arguments: [
+                    """
+            ).execute(arguments: [
                     booking.id, booking.patientID, booking.clinicID, booking.clinicName, booking.service.wireName,
                     booking.startsAt.microsecondsSinceEpoch, booking.endsAt.microsecondsSinceEpoch, booking.reason,
                     booking.status.wireName, booking.createdAt.microsecondsSinceEpoch, booking.requestID,
@@ -81,7 +102,7 @@ public struct BookingStore: Sendable {
 
     /// Marks a booking cancelled and queues the patient's notification, in one transaction.
     public func cancel(id: String, outbox: OutboxMessage) async throws -> Booking {
-        try await database.write { db in
+        try await write { db in
             try db.execute(sql: "UPDATE bookings SET status = 'cancelled' WHERE id = ?", arguments: [id])
             try Self.enqueue(db, outbox)
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM bookings WHERE id = ?", arguments: [id]) else {
@@ -143,34 +164,46 @@ public struct BookingStore: Sendable {
         }
     }
 
-    /// Records a delivery: the message is done and its booking marked notified.
-    public func markDelivered(_ message: OutboxMessage, at now: Timestamp) async throws {
-        try await database.write { db in
-            try db.execute(
-                sql: "UPDATE outbox SET delivered_at = ? WHERE id = ?",
-                arguments: [now.microsecondsSinceEpoch, message.id])
-            try db.execute(sql: "UPDATE bookings SET notified = 1 WHERE id = ?", arguments: [message.appointmentID])
+    /// Records deliveries: each message (by its deduplication key) is done and its booking marked
+    /// notified, all in one transaction. A message recorded before stays as it was.
+    public func markDelivered(_ messages: [OutboxMessage], at now: Timestamp) async throws {
+        guard !messages.isEmpty else { return }
+        try await write { db in
+            for message in messages {
+                try db.cachedStatement(
+                    sql: "UPDATE outbox SET delivered_at = ? WHERE deduplication_key = ? AND delivered_at IS NULL"
+                ).execute(arguments: [now.microsecondsSinceEpoch, message.deduplicationKey])
+                try db.cachedStatement(sql: "UPDATE bookings SET notified = 1 WHERE id = ?")
+                    .execute(arguments: [message.appointmentID])
+            }
         }
     }
 
-    /// Records a failed send and when to try again.
-    public func markFailed(_ message: OutboxMessage, retryAt: Timestamp) async throws {
-        try await database.write { db in
-            try db.execute(
-                sql: "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ? WHERE id = ?",
-                arguments: [retryAt.microsecondsSinceEpoch, message.id])
+    /// Records failed sends, each retried at the time paired with it, in one transaction.
+    public func markFailed(_ failures: [(message: OutboxMessage, retryAt: Timestamp)]) async throws {
+        guard !failures.isEmpty else { return }
+        let rows = failures.map { ($0.message.deduplicationKey, $0.retryAt.microsecondsSinceEpoch) }
+        try await write { db in
+            for (key, retryAt) in rows {
+                try db.execute(
+                    sql: """
+                        UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?
+                        WHERE deduplication_key = ? AND delivered_at IS NULL
+                        """,
+                    arguments: [retryAt, key])
+            }
         }
     }
 
     // MARK: Rows
 
     private static func enqueue(_ db: Database, _ message: OutboxMessage) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO outbox (appointment_id, user_id, title, body, deduplication_key, next_attempt_at)
                 VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (deduplication_key) DO NOTHING
-                """,
-            arguments: [
+                """
+        ).execute(arguments: [
                 message.appointmentID, message.userID, message.title, message.body, message.deduplicationKey,
                 message.nextAttemptAt.microsecondsSinceEpoch,
             ])
@@ -178,7 +211,8 @@ public struct BookingStore: Sendable {
 
     private static func booking(_ db: Database, patientID: String, requestID: String) throws -> Booking? {
         try Row.fetchOne(
-            db, sql: "SELECT * FROM bookings WHERE patient_id = ? AND request_id = ?", arguments: [patientID, requestID]
+            db.cachedStatement(sql: "SELECT * FROM bookings WHERE patient_id = ? AND request_id = ?"),
+            arguments: [patientID, requestID]
         ).map(booking(from:))
     }
 

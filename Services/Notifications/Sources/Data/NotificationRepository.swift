@@ -2,26 +2,31 @@ import IOInterface
 import Storage
 
 /// Notifications in notifications' own SQLite store.
+///
+/// Deliveries share commits (``GroupCommit``): the sends that arrive while a commit is under way
+/// go to disk together in the next one, each sender answered once the commit holding it returned.
 public struct NotificationRepository: Sendable {
     private let database: any DatabaseWriter
+    private let commits: GroupCommit
     private static let columns = "id, user_id, title, body, created_at, read_at, deduplication_key"
 
     /// A repository over `database`.
     public init(database: any DatabaseWriter) {
         self.database = database
+        self.commits = GroupCommit(writer: database)
     }
 
     /// Stores `notification`, unless its deduplication key is taken: then stores nothing and
     /// returns the notification stored first under that key. One transaction decides, so
     /// two racing sends of one key store one notification.
     public func insertOnce(_ notification: Notification) async throws -> Notification {
-        try await database.write { db in
-            try db.execute(
+        try await commits.write { db in
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO notifications (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (deduplication_key) DO NOTHING
-                    """,
-                arguments: [
+                    """
+            ).execute(arguments: [
                     notification.id, notification.userID, notification.title, notification.body,
                     notification.createdAt.microsecondsSinceEpoch,
                     notification.readAt?.microsecondsSinceEpoch, notification.deduplicationKey,
@@ -87,7 +92,8 @@ public struct NotificationRepository: Sendable {
     }
 
     private static func fetchOne(_ db: Database, where condition: String, _ value: String) throws -> Notification? {
-        try Row.fetchOne(db, sql: "SELECT \(columns) FROM notifications WHERE \(condition)", arguments: [value])
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT \(columns) FROM notifications WHERE \(condition)"), arguments: [value])
             .map(notification)
     }
 

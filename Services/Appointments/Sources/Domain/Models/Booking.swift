@@ -15,6 +15,11 @@ public struct Booking: Sendable, Equatable {
     public var requestID: String
     public var notified: Bool
 
+    /// How long a booking may last, in minutes. The store relies on the upper bound: a booking
+    /// overlapping `[startsAt, endsAt)` starts after `startsAt - durations.upperBound`, which keeps
+    /// its overlap checks to an index range instead of every earlier booking.
+    public static let durations = 5...240
+
     /// Creates a booking.
     public init(
         id: String, patientID: String, clinicID: String, clinicName: String, service: Clinics.Service,

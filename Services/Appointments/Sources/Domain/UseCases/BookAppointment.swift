@@ -42,7 +42,7 @@ public struct BookAppointment {
         case .replayed(let previous):
             return previous
         case .inserted(let stored):
-            let delivered = await world.outbox.deliverNow(appointmentID: stored.id)
+            let delivered = await world.outbox.deliver(message)
             var result = stored
             result.notified = delivered
             return result
@@ -54,8 +54,10 @@ public struct BookAppointment {
         guard input.service.isKnown else {
             throw BookingError.invalid(field: "service", reason: "\"\(input.service)\" is not a service this suite knows")
         }
-        guard (5...240).contains(input.durationMinutes) else {
-            throw BookingError.invalid(field: "durationMinutes", reason: "must be 5...240 minutes")
+        guard Booking.durations.contains(input.durationMinutes) else {
+            let range = Booking.durations
+            throw BookingError.invalid(
+                field: "durationMinutes", reason: "must be \(range.lowerBound)...\(range.upperBound) minutes")
         }
         guard input.startsAt > world.now() else {
             throw BookingError.invalid(field: "startsAt", reason: "must be in the future")

@@ -34,7 +34,7 @@ public struct CancelAppointment {
             body: "Your \(booking.service) appointment at \(booking.clinicName) on \(booking.startsAt) is cancelled.",
             deduplicationKey: "appointments.cancelled:\(booking.id)", now: world.now())
         let cancelled = try await world.store.cancel(id: id, outbox: message)
-        _ = await world.outbox.deliverNow(appointmentID: booking.id)
+        _ = await world.outbox.deliver(message)
         return cancelled
     }
 }

@@ -1,21 +1,31 @@
 import IOInterface
 import Logging
 import ServiceKit
+import Synchronization
 
 /// Delivers the notifications appointments owes, from its outbox, exactly once each.
 ///
-/// A booking asks for its message at once (``deliverNow(appointmentID:)``); whatever
-/// cannot be sent (notifications down or slow) stays in the outbox and is retried with
-/// exponential backoff by one background task, which exists only while something is
-/// undelivered: an idle daemon schedules nothing. Notifications stores each
-/// deduplication key once, so a retry after a lost answer cannot deliver twice.
-public actor OutboxDrainer {
+/// A booking sends its own message at once (``deliver(_:)``), concurrently with every other
+/// booking's; whatever cannot be sent (notifications down or slow) stays in the outbox and is
+/// retried with exponential backoff by one background task, which exists only while something
+/// is undelivered: an idle daemon schedules nothing. Deliveries are recorded through the
+/// store's shared commits, so concurrent bookings record theirs in one transaction.
+/// Notifications stores each deduplication key once, so a retry after a lost answer, or a
+/// retry racing a booking's own send, cannot deliver twice.
+public final class OutboxDrainer: Sendable {
     private let store: BookingStore
     private let caller: any ServiceCalling
     private let now: @Sendable () -> Timestamp
     private let settings: World.Settings
     private let logger: Logger
-    private var retrying = false
+    private let retries = Mutex(RetryState())
+
+    /// Whether the retry task runs, and how often it was asked for (so a request made while it
+    /// decides to stop is not lost).
+    private struct RetryState {
+        var running = false
+        var requests = 0
+    }
 
     init(
         store: BookingStore, caller: any ServiceCalling, now: @escaping @Sendable () -> Timestamp,
@@ -28,12 +38,10 @@ public actor OutboxDrainer {
         self.logger = logger
     }
 
-    /// Sends every due message once (within the notify timeout); returns whether the messages
-    /// of `appointmentID` were delivered. Starts the retry task if anything is left.
-    public func deliverNow(appointmentID: String) async -> Bool {
-        let undelivered = await deliverDue(timeout: settings.notifyTimeout)
-        if !undelivered.isEmpty { startRetrying() }
-        return !undelivered.contains(appointmentID)
+    /// Sends `message` (within the notify timeout) and records the outcome; whether it was
+    /// delivered. An undelivered message starts the retry task.
+    public func deliver(_ message: OutboxMessage) async -> Bool {
+        await send([message], timeout: settings.notifyTimeout).isEmpty
     }
 
     /// Starts retrying whatever a previous run left in the outbox.
@@ -44,30 +52,74 @@ public actor OutboxDrainer {
     /// Sends every due message once; returns the appointment ids still undelivered.
     @discardableResult
     func deliverDue(timeout: Duration?) async -> Set<String> {
-        let due: [OutboxMessage]
         do {
-            due = try await store.dueMessages(now: now())
+            return await send(try await store.dueMessages(now: now()), timeout: timeout)
         } catch {
             logger.error("cannot read the outbox: \(error)")
             return []
         }
-        var undelivered = Set<String>()
-        for message in due {
-            do {
-                _ = try await caller.call(
-                    Notifications.send,
-                    .init(userID: message.userID, title: message.title, body: message.body,
-                          deduplicationKey: message.deduplicationKey),
-                    timeout: timeout)
-                try await store.markDelivered(message, at: now())
-            } catch {
-                undelivered.insert(message.appointmentID)
-                let delay = retryDelay(afterAttempts: message.attempts)
-                logger.notice("notification for \(message.appointmentID) not delivered (\(error)); retry in \(delay)")
-                try? await store.markFailed(message, retryAt: now().adding(delay))
+    }
+
+    /// Sends `messages` concurrently, then records the deliveries in one transaction and the
+    /// failures in another; returns the appointment ids of the messages not delivered.
+    private func send(_ messages: [OutboxMessage], timeout: Duration?) async -> Set<String> {
+        var delivered: [OutboxMessage] = []
+        var failed: [(message: OutboxMessage, error: ServiceError)] = []
+        if messages.count == 1 {
+            if let error = await send(messages[0], timeout: timeout) {
+                failed.append((messages[0], error))
+            } else {
+                delivered = messages
+            }
+        } else {
+            await withTaskGroup(of: (OutboxMessage, ServiceError?).self) { group in
+                for message in messages {
+                    group.addTask { (message, await self.send(message, timeout: timeout)) }
+                }
+                for await (message, error) in group {
+                    if let error { failed.append((message, error)) } else { delivered.append(message) }
+                }
             }
         }
+        var undelivered = Set(failed.map(\.message.appointmentID))
+        do {
+            try await store.markDelivered(delivered, at: now())
+        } catch {
+            // Notifications has them; only the record is missing: the retry sends again, and
+            // notifications answers with what it stored the first time.
+            logger.error("cannot record \(delivered.count) deliveries: \(error)")
+            undelivered.formUnion(delivered.map(\.appointmentID))
+            startRetrying()
+        }
+        guard !failed.isEmpty else { return undelivered }
+        let retries = failed.map { failure in
+            let delay = retryDelay(afterAttempts: failure.message.attempts)
+            logger.notice(
+                "notification for \(failure.message.appointmentID) not delivered (\(failure.error)); retry in \(delay)")
+            return (message: failure.message, retryAt: now().adding(delay))
+        }
+        do {
+            try await store.markFailed(retries)
+        } catch {
+            logger.error("cannot record \(retries.count) failed deliveries: \(error)")
+        }
+        startRetrying()
         return undelivered
+    }
+
+    /// Sends one message; its error, or `nil` once notifications has it.
+    private func send(_ message: OutboxMessage, timeout: Duration?) async -> ServiceError? {
+        do {
+            _ = try await caller.call(
+                Notifications.send,
+                .init(
+                    userID: message.userID, title: message.title, body: message.body,
+                    deduplicationKey: message.deduplicationKey),
+                timeout: timeout)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     private func retryDelay(afterAttempts attempts: Int) -> Duration {
@@ -77,20 +129,32 @@ public actor OutboxDrainer {
     }
 
     private func startRetrying() {
-        guard !retrying else { return }
-        retrying = true
-        Task { await self.retryUntilEmpty() }
+        let starts = retries.withLock { state in
+            state.requests += 1
+            guard !state.running else { return false }
+            state.running = true
+            return true
+        }
+        if starts { Task { await self.retryUntilEmpty() } }
     }
 
     private func retryUntilEmpty() async {
-        defer { retrying = false }
         while true {
+            let requests = retries.withLock { $0.requests }
             let next: Timestamp?
             do { next = try await store.nextDue() } catch {
                 logger.error("cannot read the outbox: \(error)")
+                retries.withLock { $0.running = false }
                 return
             }
-            guard let next else { return }
+            guard let next else {
+                // Stop only if nobody asked for a retry since this look found the outbox empty.
+                let stops = retries.withLock { state in
+                    state.running = state.requests != requests
+                    return !state.running
+                }
+                if stops { return } else { continue }
+            }
             let wait = Duration.microseconds(max(0, next.microsecondsSinceEpoch - now().microsecondsSinceEpoch))
             // Wake at least every second while mail waits, so a message queued meanwhile is not overslept.
             try? await Task.sleep(for: min(wait, .seconds(1)))

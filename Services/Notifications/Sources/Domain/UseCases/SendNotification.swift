@@ -5,8 +5,9 @@ import ServiceKit
 ///
 /// Order matters: the fields are checked, then a key already used answers with its first
 /// notification (so a retry succeeds even while identity is down), then identity confirms the
-/// recipient exists, and only then is anything stored. When identity cannot answer, the
-/// caller gets `unavailable` (or `deadlineExceeded`) and nothing is stored.
+/// recipient exists (once per user: identity never deletes one, see ``KnownRecipients``), and
+/// only then is anything stored. When identity cannot answer, the caller gets `unavailable` (or
+/// `deadlineExceeded`) and nothing is stored.
 public struct SendNotification: Sendable {
     let world: World
 
@@ -20,10 +21,14 @@ public struct SendNotification: Sendable {
         -> Notification
     {
         try Self.validate(userID: userID, title: title, body: body, deduplicationKey: deduplicationKey)
-        if let key = deduplicationKey, let first = try await world.notifications.notification(deduplicationKey: key) {
-            return try Self.sameRecipient(first, userID)
+        // A recipient identity confirmed before needs no look-up first: insertOnce itself answers
+        // a used key with its first notification, in the same transaction.
+        if !world.knownRecipients.contains(userID) {
+            if let key = deduplicationKey, let first = try await world.notifications.notification(deduplicationKey: key) {
+                return try Self.sameRecipient(first, userID)
+            }
+            try await checkRecipient(userID)
         }
-        try await checkRecipient(userID)
         let notification = Notification(
             id: world.makeID(), userID: userID, title: title, body: body, createdAt: world.clock(),
             deduplicationKey: deduplicationKey)
@@ -34,6 +39,7 @@ public struct SendNotification: Sendable {
     private func checkRecipient(_ userID: String) async throws {
         do {
             _ = try await world.caller.call(Identity.getUser, .init(userID: userID))
+            world.knownRecipients.insert(userID)
         } catch {
             switch error.code {
             case .notFound:
