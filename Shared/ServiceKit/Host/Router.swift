@@ -9,7 +9,7 @@ import Wire
 /// ```
 public struct Router: Sendable {
     /// A handler with its types erased: decodes the body, runs, encodes the Output into a response frame.
-    typealias Route = @Sendable (_ message: Message, _ context: RequestContext) async throws -> [UInt8]
+    typealias Route = nonisolated(nonsending) @Sendable (_ message: Message, _ context: RequestContext) async throws -> [UInt8]
 
     /// The vertical served.
     public let service: String
@@ -39,6 +39,7 @@ public struct Router: Sendable {
             operation.service == service || operation.service == Daemon.name,
             "\(operation.fullName) routed on the \(service) router")
         precondition(routes[operation.fullName] == nil, "\(operation.fullName) routed twice")
+        let answerSize = FrameSizeHint()
         routes[operation.fullName] = { message, context in
             let input: Input
             do {
@@ -47,9 +48,10 @@ public struct Router: Sendable {
                 throw ServiceError(.invalidInput, "the body is not a valid \(Input.schema.name): \(error)")
             }
             let output = try await handler(input, context)
-            return Message.frame(
-                Envelope(kind: .response, correlationID: context.correlationID),
-                body: output)
+            return answerSize.build { capacity in
+                Message.frame(
+                    Envelope(kind: .response, correlationID: context.correlationID), body: output, capacity: capacity)
+            }
         }
         operations.append(operation.descriptor)
     }
