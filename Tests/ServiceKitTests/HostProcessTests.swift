@@ -121,6 +121,23 @@ struct HostProcessTests {
         #expect(answer.error.code == .deadlineExceeded)
     }
 
+    @Test func host_shorterDeadlineAfterALongerOne_isAnsweredAtItsOwnDeadline() throws {
+        // One deadline check per connection, armed for the earliest deadline: a later request with
+        // an earlier deadline must move it forward, not wait for the first request's 10 s.
+        let suite = try SuiteFixture()
+        try suite.start()
+        let raw = try RawClient(path: suite.socket())
+        let slow = TestEcho.EchoInput(text: "x", delayMilliseconds: 3_000).encodedBody()
+        try raw.sendRequest(id: 1, operation: "echo.echo", body: slow, deadlineMicroseconds: 10_000_000)
+        try raw.sendRequest(id: 2, operation: "echo.echo", body: slow, deadlineMicroseconds: 150_000)
+        let start = ContinuousClock.now
+        let answer = try #require(raw.receiveError())
+        #expect(answer.envelope.correlationID == 2)
+        #expect(answer.error.code == .deadlineExceeded)
+        // Well under the 3 s the handler sleeps (loose: CI machines are loaded).
+        #expect(ContinuousClock.now - start < .milliseconds(2_500))
+    }
+
     @Test func host_garbageFrame_answersProtocolErrorClosesThatConnectionAndServesOthers() async throws {
         let suite = try SuiteFixture()
         try suite.start()

@@ -150,6 +150,7 @@ final class ChannelTable: @unchecked Sendable {
     private let options: ConnectionOptions
     private let logger: Logger
     private var channels: [String: PeerChannel] = [:]
+    private var lastChannel: PeerChannel?
     private lazy var timers = TimerQueue(loop: loop)
 
     init(loop: EventLoop, sockets: SocketDirectory, options: ConnectionOptions, logger: Logger) {
@@ -161,17 +162,24 @@ final class ChannelTable: @unchecked Sendable {
 
     func channel(for service: String) -> PeerChannel {
         loop.preconditionInEventLoop()
-        if let channel = channels[service] { return channel }
+        // Most calls go to the callee of the call before: a string compare, not a hash.
+        if let last = lastChannel, last.service == service { return last }
+        if let channel = channels[service] {
+            lastChannel = channel
+            return channel
+        }
         let channel = PeerChannel(
             service: service, path: sockets.socketPath(for: service), loop: loop, options: options, timers: timers,
             logger: logger)
         channels[service] = channel
+        lastChannel = channel
         return channel
     }
 
     func closeAll() {
         for channel in channels.values { channel.close() }
         channels.removeAll()
+        lastChannel = nil
         timers.close()
     }
 }

@@ -9,7 +9,7 @@ import Wire
 /// ```
 public struct Router: Sendable {
     /// A handler with its types erased: decodes the body, runs, encodes the Output into a response frame.
-    typealias Route = nonisolated(nonsending) @Sendable (_ message: Message, _ context: RequestContext) async throws -> [UInt8]
+    typealias Route = @Sendable (_ message: Message, _ context: RequestContext) async throws -> [UInt8]
 
     /// The vertical served.
     public let service: String

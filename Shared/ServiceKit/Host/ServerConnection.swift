@@ -35,6 +35,9 @@ final class ServerConnection: @unchecked Sendable {
     private let loop: EventLoop
     private let maxInFlight: Int
     private let maxOutboundBytes: Int
+    private let access: PeerAccess
+    /// Set by the host when it starts draining (read per request, so not through `host`).
+    var hostIsDraining = false
     var inFlight: [UInt64: InFlight] = [:]
     /// The timer entry that checks the earliest deadline of a request in flight (see `+Deadlines`).
     var deadlineCheck = DeadlineCheck()
@@ -56,6 +59,8 @@ final class ServerConnection: @unchecked Sendable {
         self.loop = host.loop
         self.maxInFlight = host.configuration.maxInFlightPerConnection
         self.maxOutboundBytes = host.configuration.limits.maxOutboundBytes
+        self.access = host.configuration.access
+        self.hostIsDraining = host.isDraining
         var logger = host.logger
         logger[metadataKey: "connection"] = "\(connection.id)"
         self.logger = logger
@@ -110,7 +115,7 @@ final class ServerConnection: @unchecked Sendable {
         }
         let metrics = self.metrics.operation(envelope.operation)
         metrics.requests.increment()
-        if host.isDraining {
+        if hostIsDraining {
             metrics.failed(.unavailable)
             answer(id, ServiceError(.unavailable, "\(host.configuration.name) is shutting down; retry", retryable: true))
             return
@@ -122,7 +127,9 @@ final class ServerConnection: @unchecked Sendable {
                 details: [ErrorDetail("operation", envelope.operation)]))
             return
         }
-        if let refusal = host.operationRefusal(envelope.operation, peer: connection.peerCredentials) {
+        if !access.allows(connection.peerCredentials, toCall: envelope.operation),
+            let refusal = host.operationRefusal(envelope.operation, peer: connection.peerCredentials)
+        {
             metrics.failed(refusal.code)
             answer(id, refusal)
             return
@@ -188,7 +195,7 @@ final class ServerConnection: @unchecked Sendable {
             }
         }
         count(entry, failure)
-        host.requestFinished()
+        if hostIsDraining { host.requestFinished() }
     }
 
     /// Counts an answered (or abandoned) request: its latency, its error code if any, one less in flight.
@@ -205,7 +212,7 @@ final class ServerConnection: @unchecked Sendable {
         count(entry, .deadlineExceeded)
         entry.task?.cancel()
         answer(id, ServiceError(.deadlineExceeded, "the caller's deadline passed before an answer was ready"))
-        host.requestFinished()
+        if hostIsDraining { host.requestFinished() }
     }
 
     private func answer(_ id: UInt64, _ error: ServiceError) {
