@@ -56,11 +56,14 @@ extension Connection {
             flushCorked()
         } else if !isFlushScheduled {
             isFlushScheduled = true
-            loop.atEndOfTurn { [self] in
-                isFlushScheduled = false
-                flushCorked()
-            }
+            loop.flushAtEndOfTurn(self)
         }
+    }
+
+    /// The end-of-turn flush that ``write(_:completion:)`` scheduled.
+    func endOfTurnFlush() {
+        isFlushScheduled = false
+        flushCorked()
     }
 
     /// Sends what this turn's writes corked, if the connection still sends.

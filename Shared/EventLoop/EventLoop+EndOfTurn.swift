@@ -3,24 +3,25 @@ import CLibUV
 /// Work that runs once per loop turn, after the I/O callbacks and the queued jobs they resumed:
 /// where a connection writes what a whole turn produced in one syscall (see `Connection.write`).
 extension EventLoop {
-    /// Runs `work` at the end of this loop turn, on the loop thread; called on the loop thread.
+    /// Flushes `connection`'s corked bytes at the end of this loop turn; called on the loop thread.
     ///
-    /// Work added while the end-of-turn list runs waits for the next turn, which then does not
-    /// block in poll.
-    func atEndOfTurn(_ work: @escaping () -> Void) {
+    /// A list of connections rather than of closures: a closure per write cost an allocation on
+    /// every answer. A connection added while the list runs waits for the next turn, which then
+    /// does not block in poll.
+    func flushAtEndOfTurn(_ connection: Connection) {
         preconditionInEventLoop()
-        endOfTurn.append(work)
+        endOfTurn.append(connection)
         // No syscall: keeps this turn's poll (if it is still to come) from blocking.
         uv_idle_start(pendingIdle, EventLoop.onIdle)
     }
 
-    /// Runs what ``atEndOfTurn(_:)`` collected; from the check callback, after the job queue drained.
+    /// Flushes what ``flushAtEndOfTurn(_:)`` collected; from the check callback, after the job queue drained.
     func runEndOfTurn() {
         guard !endOfTurn.isEmpty else { return }
-        var batch: [() -> Void] = []
+        var batch: [Connection] = []
         swap(&batch, &spareEndOfTurn)
         swap(&batch, &endOfTurn)
-        for work in batch { work() }
+        for connection in batch { connection.endOfTurnFlush() }
         batch.removeAll(keepingCapacity: true)
         spareEndOfTurn = batch
     }

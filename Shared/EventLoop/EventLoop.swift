@@ -54,9 +54,10 @@ public final class EventLoop: @unchecked Sendable {
     var isShuttingDown = false
     /// Loop-confined: handles seen by the last shutdown walk.
     var walkedHandleCount = 0
-    /// Loop-confined: work for the end of this loop turn (see ``atEndOfTurn(_:)``), and its spare array.
-    var endOfTurn: [() -> Void] = []
-    var spareEndOfTurn: [() -> Void] = []
+    /// Loop-confined: connections to flush at the end of this loop turn (see ``flushAtEndOfTurn(_:)``),
+    /// and the spare array the next turn reuses.
+    var endOfTurn: [Connection] = []
+    var spareEndOfTurn: [Connection] = []
     /// Loop-confined: one read buffer shared by every stream on the loop (reads are synchronous).
     var readBuffer: UnsafeMutableRawPointer?
     var readBufferCapacity = 0
@@ -152,9 +153,11 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs `work` on the loop thread, after the current callback returns.
     ///
     /// Thread-safe and FIFO (two calls from one thread run in call order); never runs `work`
-    /// inline, even on the loop thread. Work submitted after the loop has stopped is dropped.
-    public func execute(_ work: @escaping @Sendable () -> Void) {
-        _ = enqueue(.closure(work))
+    /// inline, even on the loop thread. Work submitted after the loop has stopped is dropped,
+    /// and the result says so: false when `work` will never run.
+    @discardableResult
+    public func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
+        enqueue(.closure(work))
     }
 
     /// Runs `work` on the loop thread and returns its result.

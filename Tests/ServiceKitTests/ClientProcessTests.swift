@@ -72,6 +72,23 @@ struct ClientProcessTests {
         #expect(ContinuousClock.now - start < .seconds(30))
     }
 
+    @Test func call_shorterTimeoutAfterALongerOne_failsAtItsOwnDeadline() async throws {
+        // The channel checks deadlines with one timer entry armed for the earliest: a later call
+        // with an earlier deadline must move it forward.
+        let suite = try SuiteFixture()
+        try suite.start()
+        let client = suite.client
+        let echo = self.echo
+        let long = Task { try await client.call(echo.echo, .init(text: "long", delayMilliseconds: 1_000), timeout: .seconds(10)) }
+        // Answered at its own 200 ms deadline (by the callee or the channel), not after the 1 s handler.
+        let error = await #expect(throws: ServiceError.self) {
+            try await client.call(echo.echo, .init(text: "short", delayMilliseconds: 1_000), timeout: .milliseconds(200))
+        }
+        #expect(error?.code == .deadlineExceeded)
+        long.cancel()
+        _ = await long.result
+    }
+
     @Test func call_cancelledByTheCaller_failsCancelledPromptly() async throws {
         let suite = try SuiteFixture()
         try suite.start()

@@ -122,6 +122,23 @@ struct HostProcessTests {
         #expect(answer.error.code == .deadlineExceeded)
     }
 
+    @Test func host_shorterDeadlineAfterALongerOne_isAnsweredAtItsOwnDeadline() throws {
+        // One deadline check per connection, armed for the earliest deadline: a later request with
+        // an earlier deadline must move it forward. Were it not, request 2 would be answered by
+        // its handler after 1 s (a response), not at its 150 ms deadline.
+        let suite = try SuiteFixture()
+        try suite.start()
+        let raw = try RawClient(path: suite.socket())
+        let slow = TestEcho.EchoInput(text: "x", delayMilliseconds: 1_000).encodedBody()
+        try raw.sendRequest(id: 1, operation: "echo.echo", body: slow, deadlineMicroseconds: 10_000_000)
+        try raw.sendRequest(id: 2, operation: "echo.echo", body: slow, deadlineMicroseconds: 150_000)
+        let answer = try #require(raw.receiveError())
+        #expect(answer.envelope.correlationID == 2)
+        #expect(answer.error.code == .deadlineExceeded)
+        // Nothing left in flight, so the daemon stops at once when the fixture ends.
+        try raw.send(Message.frame(Envelope(kind: .cancel, correlationID: 1), rawBody: EmptyCollection()))
+    }
+
     @Test func host_garbageFrame_answersProtocolErrorClosesThatConnectionAndServesOthers() async throws {
         let suite = try SuiteFixture()
         try suite.start()

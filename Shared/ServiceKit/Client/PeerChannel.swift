@@ -5,6 +5,10 @@ import Wire
 /// The client's connection to one callee: connects on first use, matches answers to
 /// calls by correlation id, enforces each call's deadline, and reconnects on the next
 /// call after the callee went away. Loop-confined (see ``ChannelTable``).
+///
+/// Nothing holds a weak reference to a channel or its connection (callbacks capture them
+/// strongly; a connection drops its handlers once closed): a weak reference gives an object a
+/// side table, and every retain of it then takes the runtime's slow path, on every call.
 final class PeerChannel {
     private enum State {
         case idle
@@ -21,7 +25,9 @@ final class PeerChannel {
     private var state = State.idle
     // The request bytes stay with each call until answered, so a connection the callee closes
     // unread (``ServiceError/unreadDetail``) can be replayed on a new one.
-    private var pending: [UInt64: (call: PendingCall, timer: UInt64, bytes: [UInt8])] = [:]
+    private var pending: [UInt64: (call: PendingCall, bytes: [UInt8])] = [:]
+    /// One timer entry for the deadlines of every call in `pending`.
+    private var deadlineCheck = DeadlineCheck()
     private var unsent: [(id: UInt64, bytes: [UInt8])] = []
     private var closedForGood = false
     /// The wait before connecting again after a full backlog (`EAGAIN`); doubles, reset on success.
@@ -45,8 +51,8 @@ final class PeerChannel {
             call.complete(.failure(ServiceError(.unavailable, "the client is closed")))
             return
         }
-        let timer = timers.schedule(at: call.deadline.instant) { [weak self] in self?.deadlinePassed(call.id) }
-        pending[call.id] = (call, timer, bytes)
+        watchDeadline(call.deadline.instant)
+        pending[call.id] = (call, bytes)
         switch state {
         case .connected(let connection):
             connection.write(bytes)
@@ -61,7 +67,6 @@ final class PeerChannel {
     /// Gives up on call `id`: answers it `cancelled` and tells the callee.
     func cancel(_ id: UInt64) {
         guard let entry = pending.removeValue(forKey: id) else { return }
-        timers.cancel(entry.timer)
         entry.call.complete(.failure(ServiceError(.cancelled, "\(entry.call.description) was cancelled by the caller")))
         sendCancel(id)
     }
@@ -75,8 +80,7 @@ final class PeerChannel {
 
     private func connect() {
         state = .connecting
-        Connection.connect(path: path, on: loop, options: options) { [weak self] result in
-            guard let self else { return }
+        Connection.connect(path: path, on: loop, options: options) { [self] result in
             switch result {
             case .success(let connection):
                 self.connectRetryDelay = Self.firstConnectRetry
@@ -86,8 +90,8 @@ final class PeerChannel {
                 // calls waiting for this connection reach their own deadlines.
                 let delay = self.connectRetryDelay
                 self.connectRetryDelay = min(delay * 2, Self.maxConnectRetry)
-                _ = self.timers.schedule(at: .now + delay) { [weak self] in
-                    guard let self, case .connecting = self.state else { return }
+                _ = self.timers.schedule(at: .now + delay) { [self] in
+                    guard case .connecting = self.state else { return }
                     if self.unsent.isEmpty || self.closedForGood {
                         self.state = .idle
                     } else {
@@ -110,12 +114,12 @@ final class PeerChannel {
             return
         }
         state = .connected(connection)
-        connection.onFrame = { [weak self] payload in self?.received(payload, on: connection) }
-        connection.onFrameError = { [weak self, weak connection] error in
-            self?.broken(connection, ServiceError(.protocolError, "\(self?.service ?? "callee") broke framing: \(error)"))
+        // Strong captures: a connection drops its handlers once closed, which ends the cycles.
+        connection.onFrame = { [self] payload in received(payload, on: connection) }
+        connection.onFrameError = { [self] error in
+            broken(connection, ServiceError(.protocolError, "\(service) broke framing: \(error)"))
         }
-        connection.onClose = { [weak self, weak connection] error in
-            guard let self else { return }
+        connection.onClose = { [self] error in
             if case .connected(let current) = self.state, current === connection { self.state = .idle }
             let reason = error.map { ": \($0)" } ?? ""
             self.failAll(ServiceError(
@@ -180,8 +184,19 @@ final class PeerChannel {
     private func complete(_ id: UInt64, _ result: Result<Message, ServiceError>) {
         // An answer for an id no longer pending arrived after its deadline or cancel: drop it.
         guard let entry = pending.removeValue(forKey: id) else { return }
-        timers.cancel(entry.timer)
         entry.call.complete(result)
+    }
+
+    private func checkDeadlines() {
+        deadlineCheck.fired()
+        let (due, next) = DeadlineCheck.sweep(pending.lazy.map { ($0.key, $0.value.call.deadline.instant) })
+        for id in due { deadlinePassed(id) }
+        if let next { watchDeadline(next) }
+    }
+
+    private func watchDeadline(_ deadline: ContinuousClock.Instant) {
+        // Strong capture: the entry fires, or goes with the table's timer queue when the client closes.
+        deadlineCheck.watch(deadline, on: timers) { [self] in checkDeadlines() }
     }
 
     private func deadlinePassed(_ id: UInt64) {
@@ -210,7 +225,6 @@ final class PeerChannel {
         pending.removeAll()
         unsent.removeAll()
         for entry in entries {
-            timers.cancel(entry.timer)
             entry.call.complete(.failure(error))
         }
     }

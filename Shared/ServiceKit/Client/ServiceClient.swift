@@ -28,6 +28,7 @@ public final class ServiceClient: Sendable {
     public let defaultTimeout: Duration
     private let options: ConnectionOptions
     private let nextCorrelationID = Atomic<UInt64>(1)
+    private let requestSize = FrameSizeHint()
     // Loop-confined state lives in `channels`, touched only on `loop` (see PeerChannel).
     private let channels: ChannelTable
 
@@ -49,7 +50,9 @@ public final class ServiceClient: Sendable {
     ) async throws(ServiceError) -> Output {
         let message = try await send(
             service: operation.service, operation: operation.fullName, timeout: timeout
-        ) { envelope in Message.frame(envelope, body: input) }
+        ) { envelope in
+            requestSize.build { capacity in Message.frame(envelope, body: input, capacity: capacity) }
+        }
         do {
             return try message.decodeBody(as: Output.self)
         } catch {
@@ -81,32 +84,37 @@ public final class ServiceClient: Sendable {
         loop.execute { channels.closeAll() }
     }
 
-    private func send(
+    nonisolated(nonsending) private func send(
         service: String, operation: String, kind: MessageKind = .request, timeout: Duration?,
         frame: @Sendable (Envelope) -> [UInt8]
     ) async throws(ServiceError) -> Message {
-        let own = Deadline.after(timeout ?? defaultTimeout)
-        let inherited = RequestContext.current?.deadline
-        let deadline = timeout == nil && inherited != nil ? inherited! : Deadline.earliest(own, inherited)!
-        guard !deadline.hasPassed else {
+        let now = ContinuousClock.now  // one clock read for the deadline, its check and its wire form
+        let served = RequestContext.current
+        let own = Deadline(now + (timeout ?? defaultTimeout))
+        let deadline = timeout == nil ? served?.deadline ?? own : Deadline.earliest(own, served?.deadline)!
+        guard deadline.instant > now else {
             throw ServiceError(.deadlineExceeded, "the deadline passed before \(operation.isEmpty ? service : operation) was sent")
         }
         let id = nextCorrelationID.wrappingAdd(1, ordering: .relaxed).oldValue
         let envelope = Envelope(
-            kind: kind, correlationID: id, operation: operation, deadlineMicroseconds: deadline.wireMicroseconds,
-            traceparent: RequestContext.current?.traceparent)
+            kind: kind, correlationID: id, operation: operation,
+            deadlineMicroseconds: deadline.wireMicroseconds(at: now), traceparent: served?.traceparent)
         let bytes = frame(envelope)
         let channels = self.channels
         let loop = self.loop
         let result: Result<Message, ServiceError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Message, ServiceError>, Never>) in
-                let pending = PendingCall(id: id, description: operation.isEmpty ? "ping \(service)" : operation, deadline: deadline) {
-                    continuation.resume(returning: $0)
-                }
+            // Unsafe (unchecked) continuation: resumed exactly once, by `PendingCall.complete`.
+            // `PeerChannel.send` either completes the call at once or files it in `pending`, and
+            // every later completion (answer, deadline, cancel, close) first removes the call from
+            // `pending` and completes only what it removed; the deadline every call has guarantees
+            // that removal. A loop that stopped before the call reached it completes it here.
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Message, ServiceError>, Never>) in
+                let pending = PendingCall(
+                    id: id, service: service, operation: operation, deadline: deadline, continuation: continuation)
                 if loop.inEventLoop {
                     channels.channel(for: service).send(bytes, pending)
-                } else {
-                    loop.execute { channels.channel(for: service).send(bytes, pending) }
+                } else if !loop.execute({ channels.channel(for: service).send(bytes, pending) }) {
+                    pending.complete(.failure(ServiceError(.unavailable, "the client's event loop has stopped")))
                 }
             }
         } onCancel: {
@@ -116,12 +124,21 @@ public final class ServiceClient: Sendable {
     }
 }
 
-/// One call waiting for its answer. Its completion runs exactly once, on the loop.
+/// One call waiting for its answer. Completed exactly once, on the loop (see `send`).
 struct PendingCall: Sendable {
     let id: UInt64
-    let description: String
+    let service: String
+    let operation: String
     let deadline: Deadline
-    let complete: @Sendable (Result<Message, ServiceError>) -> Void
+    let continuation: UnsafeContinuation<Result<Message, ServiceError>, Never>
+
+    /// What the call is, for error messages.
+    var description: String { operation.isEmpty ? "ping \(service)" : operation }
+
+    /// Resumes the caller with `result`.
+    func complete(_ result: Result<Message, ServiceError>) {
+        continuation.resume(returning: result)
+    }
 }
 
 /// The client's per-callee channels. Loop-confined: created by the client and touched
@@ -133,6 +150,7 @@ final class ChannelTable: @unchecked Sendable {
     private let options: ConnectionOptions
     private let logger: Logger
     private var channels: [String: PeerChannel] = [:]
+    private var lastChannel: PeerChannel?
     private lazy var timers = TimerQueue(loop: loop)
 
     init(loop: EventLoop, sockets: SocketDirectory, options: ConnectionOptions, logger: Logger) {
@@ -144,17 +162,24 @@ final class ChannelTable: @unchecked Sendable {
 
     func channel(for service: String) -> PeerChannel {
         loop.preconditionInEventLoop()
-        if let channel = channels[service] { return channel }
+        // Most calls go to the callee of the call before: a string compare, not a hash.
+        if let last = lastChannel, last.service == service { return last }
+        if let channel = channels[service] {
+            lastChannel = channel
+            return channel
+        }
         let channel = PeerChannel(
             service: service, path: sockets.socketPath(for: service), loop: loop, options: options, timers: timers,
             logger: logger)
         channels[service] = channel
+        lastChannel = channel
         return channel
     }
 
     func closeAll() {
         for channel in channels.values { channel.close() }
         channels.removeAll()
+        lastChannel = nil
         timers.close()
     }
 }

@@ -39,6 +39,7 @@ public struct Router: Sendable {
             operation.service == service || operation.service == Daemon.name,
             "\(operation.fullName) routed on the \(service) router")
         precondition(routes[operation.fullName] == nil, "\(operation.fullName) routed twice")
+        let answerSize = FrameSizeHint()
         routes[operation.fullName] = { message, context in
             let input: Input
             do {
@@ -47,9 +48,10 @@ public struct Router: Sendable {
                 throw ServiceError(.invalidInput, "the body is not a valid \(Input.schema.name): \(error)")
             }
             let output = try await handler(input, context)
-            return Message.frame(
-                Envelope(kind: .response, correlationID: context.correlationID),
-                body: output)
+            return answerSize.build { capacity in
+                Message.frame(
+                    Envelope(kind: .response, correlationID: context.correlationID), body: output, capacity: capacity)
+            }
         }
         operations.append(operation.descriptor)
     }

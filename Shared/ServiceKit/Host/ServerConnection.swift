@@ -7,20 +7,40 @@ import Wire
 /// concurrently and answers each, in whatever order they finish.
 ///
 /// Loop-confined: created in the listener's accept callback and touched only on the
-/// loop thread (handler tasks prefer the loop executor, and every mutation after an
-/// `await` is preceded by `loop.preconditionInEventLoop()`), which is what makes the
-/// `@unchecked Sendable` below sound: the compiler cannot see executor preference.
+/// loop thread (handler tasks start inline on it and prefer the loop executor, and every
+/// mutation after an `await` is preceded by `loop.preconditionInEventLoop()`), which is what
+/// makes the `@unchecked Sendable` below sound: the compiler cannot see executor preference.
+///
+/// The request path is kept cheap (it is most of a round trip's own cost): a handler starts
+/// inline in the read callback (`Task.immediate`), so one that does not suspend answers within
+/// the same loop turn without a trip through the loop's queue; deadlines share one timer entry
+/// per connection (see `+Deadlines`); the host's handles are read once, at init. Nothing holds a
+/// weak reference to this object or its connection: a weak reference gives an object a side
+/// table, and every retain of it then takes the runtime's slow path.
 final class ServerConnection: @unchecked Sendable {
-    private struct InFlight {
-        let task: Task<Void, Never>
-        let deadlineTimer: UInt64?
+    struct InFlight {
+        /// The handler's task; nil while it runs inline, before its first suspension.
+        var task: Task<Void, Never>?
+        let deadline: ContinuousClock.Instant?
         let started: ContinuousClock.Instant
         let metrics: HostMetrics.OperationMetrics
     }
 
     let connection: Connection
     private unowned let host: ServiceHost
-    private var inFlight: [UInt64: InFlight] = [:]
+    // The host's parts the request path uses, read once rather than through `host` per request.
+    private let router: Router
+    private let metrics: HostMetrics
+    let timers: TimerQueue
+    private let loop: EventLoop
+    private let maxInFlight: Int
+    private let maxOutboundBytes: Int
+    private let access: PeerAccess
+    /// Set by the host when it starts draining (read per request, so not through `host`).
+    var hostIsDraining = false
+    var inFlight: [UInt64: InFlight] = [:]
+    /// The timer entry that checks the earliest deadline of a request in flight (see `+Deadlines`).
+    var deadlineCheck = DeadlineCheck()
     private var logger: Logger
     /// Frames received so far; the timeout sweep compares it between looks (see `+Timeouts`).
     var framesReceived: UInt64 = 0
@@ -33,6 +53,14 @@ final class ServerConnection: @unchecked Sendable {
     init(connection: Connection, host: ServiceHost) {
         self.connection = connection
         self.host = host
+        self.router = host.router
+        self.metrics = host.metrics
+        self.timers = host.timers
+        self.loop = host.loop
+        self.maxInFlight = host.configuration.maxInFlightPerConnection
+        self.maxOutboundBytes = host.configuration.limits.maxOutboundBytes
+        self.access = host.configuration.access
+        self.hostIsDraining = host.isDraining
         var logger = host.logger
         logger[metadataKey: "connection"] = "\(connection.id)"
         self.logger = logger
@@ -42,11 +70,12 @@ final class ServerConnection: @unchecked Sendable {
     var inFlightCount: Int { inFlight.count }
 
     func start() {
-        connection.onFrame = { [weak self] payload in self?.received(payload) }
-        connection.onFrameError = { [weak self] error in
-            self?.protocolError(correlationID: 0, "\(error)")
+        // Strong captures: the connection drops its handlers once closed, which ends the cycle.
+        connection.onFrame = { [self] payload in received(payload) }
+        connection.onFrameError = { [self] error in
+            protocolError(correlationID: 0, "\(error)")
         }
-        connection.onClose = { [weak self] _ in self?.closed() }
+        connection.onClose = { [self] _ in closed() }
         connection.startReading()
     }
 
@@ -65,8 +94,7 @@ final class ServerConnection: @unchecked Sendable {
             request(message)
         case .cancel:
             if let entry = inFlight.removeValue(forKey: envelope.correlationID) {
-                entry.task.cancel()
-                if let timer = entry.deadlineTimer { host.timers.cancel(timer) }
+                entry.task?.cancel()
                 count(entry, .cancelled)
             }
         case .ping:
@@ -85,38 +113,46 @@ final class ServerConnection: @unchecked Sendable {
             protocolError(correlationID: id, "correlation id \(id) is already in flight on this connection")
             return
         }
-        let metrics = host.metrics.operation(envelope.operation)
+        let metrics = self.metrics.operation(envelope.operation)
         metrics.requests.increment()
-        if host.isDraining {
+        if hostIsDraining {
             metrics.failed(.unavailable)
             answer(id, ServiceError(.unavailable, "\(host.configuration.name) is shutting down; retry", retryable: true))
             return
         }
-        guard let route = host.router.route(for: envelope.operation) else {
+        guard let route = router.route(for: envelope.operation) else {
             metrics.failed(.unimplemented)
             answer(id, ServiceError(
                 .unimplemented, "\(host.configuration.name) has no operation \"\(envelope.operation)\"",
                 details: [ErrorDetail("operation", envelope.operation)]))
             return
         }
-        if let refusal = host.operationRefusal(envelope.operation, peer: connection.peerCredentials) {
+        if !access.allows(connection.peerCredentials, toCall: envelope.operation),
+            let refusal = host.operationRefusal(envelope.operation, peer: connection.peerCredentials)
+        {
             metrics.failed(refusal.code)
             answer(id, refusal)
             return
         }
-        guard inFlight.count < host.configuration.maxInFlightPerConnection else {
+        guard inFlight.count < maxInFlight else {
             metrics.failed(.resourceExhausted)
             answer(id, ServiceError(
-                .resourceExhausted,
-                "more than \(host.configuration.maxInFlightPerConnection) requests in flight on one connection"))
+                .resourceExhausted, "more than \(maxInFlight) requests in flight on one connection"))
             return
         }
-        let deadline = Deadline(wireMicroseconds: envelope.deadlineMicroseconds)
+        let now = ContinuousClock.now
+        let deadline = Deadline(wireMicroseconds: envelope.deadlineMicroseconds, receivedAt: now)
         let context = RequestContext(
             operation: envelope.operation, correlationID: id, deadline: deadline,
             traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger)
-        let loop = host.loop
-        let task = Task(executorPreference: loop) { [self] in
+        // In flight before the handler starts: it may finish before `Task.immediate` returns.
+        // (`updateValue`/`removeValue`, not the subscript: its `modify` coroutine allocated here.)
+        inFlight.updateValue(InFlight(task: nil, deadline: deadline?.instant, started: now, metrics: metrics), forKey: id)
+        self.metrics.inFlight.increment()
+        if let deadline { watchDeadline(deadline.instant) }
+        let loop = self.loop
+        // Runs on this (the loop) thread up to its first suspension, and on the loop after it.
+        let task = Task.immediate(executorPreference: loop) { [self] in
             let frame: [UInt8]
             var failure: ErrorCode?
             do {
@@ -139,21 +175,19 @@ final class ServerConnection: @unchecked Sendable {
             loop.preconditionInEventLoop()
             self.finished(id, frame, failure)
         }
-        var timer: UInt64?
-        if let deadline {
-            timer = host.timers.schedule(at: deadline.instant) { [weak self] in self?.deadlinePassed(id) }
+        // Still in flight: the handler suspended, so a cancel or deadline may need its task.
+        if var entry = inFlight.removeValue(forKey: id) {
+            entry.task = task
+            inFlight.updateValue(entry, forKey: id)
         }
-        inFlight[id] = InFlight(task: task, deadlineTimer: timer, started: .now, metrics: metrics)
-        host.metrics.inFlight.increment()
     }
 
     private func finished(_ id: UInt64, _ frame: [UInt8], _ failure: ErrorCode?) {
         // Absent when the deadline passed or the caller cancelled: that answer was already given.
         guard let entry = inFlight.removeValue(forKey: id) else { return }
-        if let timer = entry.deadlineTimer { host.timers.cancel(timer) }
         if !connection.isClosed {
             connection.write(frame)
-            let limit = host.configuration.limits.maxOutboundBytes
+            let limit = maxOutboundBytes
             if connection.queuedByteCount > limit {
                 // Backpressure stopped its reading, yet replies already owed pile up: it does not read.
                 logger.notice("closing a connection that does not read its replies: over \(limit) bytes queued")
@@ -161,7 +195,7 @@ final class ServerConnection: @unchecked Sendable {
             }
         }
         count(entry, failure)
-        host.requestFinished()
+        if hostIsDraining { host.requestFinished() }
     }
 
     /// Counts an answered (or abandoned) request: its latency, its error code if any, one less in flight.
@@ -169,15 +203,16 @@ final class ServerConnection: @unchecked Sendable {
         let (seconds, attoseconds) = (ContinuousClock.now - entry.started).components
         entry.metrics.latency.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         if let failure { entry.metrics.failed(failure) }
-        host.metrics.inFlight.decrement()
+        metrics.inFlight.decrement()
     }
 
-    private func deadlinePassed(_ id: UInt64) {
+    /// Answers request `id` `deadlineExceeded` and cancels its handler (from the deadline check).
+    func deadlinePassed(_ id: UInt64) {
         guard let entry = inFlight.removeValue(forKey: id) else { return }
         count(entry, .deadlineExceeded)
-        entry.task.cancel()
+        entry.task?.cancel()
         answer(id, ServiceError(.deadlineExceeded, "the caller's deadline passed before an answer was ready"))
-        host.requestFinished()
+        if hostIsDraining { host.requestFinished() }
     }
 
     private func answer(_ id: UInt64, _ error: ServiceError) {
@@ -193,16 +228,16 @@ final class ServerConnection: @unchecked Sendable {
     func close(correlationID: UInt64 = 0, _ error: ServiceError) {
         logger.notice("closing connection: \(error.code): \(error.message)")
         answer(correlationID, error)
-        connection.closeLingering(timers: host.timers)
+        connection.closeLingering(timers: timers)
     }
 
     private func closed() {
         for entry in inFlight.values {
-            entry.task.cancel()
-            if let timer = entry.deadlineTimer { host.timers.cancel(timer) }
+            entry.task?.cancel()
             count(entry, .cancelled)
         }
         inFlight.removeAll()
+        deadlineCheck.cancel(timers)
         host.connectionClosed(self)
     }
 

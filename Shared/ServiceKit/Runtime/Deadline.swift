@@ -24,7 +24,12 @@ public struct Deadline: Sendable, Hashable, Comparable {
 
     /// The remaining time as the envelope carries it: microseconds, at least 1 (0 would mean "none").
     public var wireMicroseconds: UInt64 {
-        let (seconds, attoseconds) = remaining.components
+        wireMicroseconds(at: .now)
+    }
+
+    /// ``wireMicroseconds`` as of `now`, for a caller that has just read the clock.
+    public func wireMicroseconds(at now: ContinuousClock.Instant) -> UInt64 {
+        let (seconds, attoseconds) = (instant - now).components
         let micros = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
         return UInt64(max(1, micros))
     }

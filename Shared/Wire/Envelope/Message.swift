@@ -31,15 +31,14 @@ public struct Message: Sendable {
     /// ```
     @inlinable
     public static func frame(_ envelope: Envelope, body: some WireMessage, capacity: Int = 128) -> [UInt8] {
-        var writer = ByteWriter(capacity: capacity)
-        writer.writeUInt32BE(0)
-        envelope.write(to: &writer)
-        var bodyWriter = BodyWriter(buffer: writer)
-        writer = ByteWriter(capacity: 0)
-        body.encode(to: &bodyWriter)
-        writer = bodyWriter.buffer
-        writer.setUInt32BE(UInt32(writer.count - FrameEncoder.headerSize), at: 0)
-        return writer.bytes
+        // One buffer, written in place throughout: handing a ByteWriter over by value shared
+        // its array for a moment, and the next write copied it.
+        var writer = BodyWriter(capacity: capacity)
+        writer.buffer.writeUInt32BE(0)
+        envelope.write(to: &writer.buffer)
+        body.encode(to: &writer)
+        writer.buffer.setUInt32BE(UInt32(writer.buffer.count - FrameEncoder.headerSize), at: 0)
+        return writer.buffer.bytes
     }
 
     /// Builds a whole frame whose body is already encoded.
