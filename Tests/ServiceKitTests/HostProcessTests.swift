@@ -125,12 +125,13 @@ struct HostProcessTests {
     @Test func host_shorterDeadlineAfterALongerOne_isAnsweredAtItsOwnDeadline() throws {
         // One deadline check per connection, armed for the earliest deadline: a later request with
         // an earlier deadline must move it forward. Were it not, request 2 would be answered by
-        // its handler after 1 s (a response), not at its 150 ms deadline.
+        // its handler after 20 s (a response), not at its 150 ms deadline (a margin no stall of
+        // a loaded machine reaches).
         let suite = try SuiteFixture()
         try suite.start()
-        let raw = try RawClient(path: suite.socket())
-        let slow = TestEcho.EchoInput(text: "x", delayMilliseconds: 1_000).encodedBody()
-        try raw.sendRequest(id: 1, operation: "echo.echo", body: slow, deadlineMicroseconds: 10_000_000)
+        let raw = try RawClient(path: suite.socket(), receiveTimeout: .seconds(30))
+        let slow = TestEcho.EchoInput(text: "x", delayMilliseconds: 20_000).encodedBody()
+        try raw.sendRequest(id: 1, operation: "echo.echo", body: slow, deadlineMicroseconds: 60_000_000)
         try raw.sendRequest(id: 2, operation: "echo.echo", body: slow, deadlineMicroseconds: 150_000)
         let answer = try #require(raw.receiveError())
         #expect(answer.envelope.correlationID == 2)
