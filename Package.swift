@@ -190,7 +190,7 @@ func vertical(_ name: String, extra: [Target.Dependency] = []) -> [Target] {
         ),
         .testTarget(
             name: "\(library)Tests",
-            dependencies: [.target(name: library), "ServiceKit", "IOInterface", "Storage"],
+            dependencies: [.target(name: library), "ServiceKit", "IOInterface", "Storage", "ProcessTesting"],
             path: "Tests/Services/\(name)Tests"
         ),
     ]

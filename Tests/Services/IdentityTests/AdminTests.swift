@@ -4,6 +4,7 @@ import IOInterface
 import ServiceKit
 import Storage
 import Testing
+import ProcessTesting
 
 /// The first admin and role changes: who may, and when.
 @Suite("identity.createAdmin, grantRole, revokeRole")

@@ -5,6 +5,7 @@ import IOInterface
 import Storage
 import Synchronization
 import Testing
+import ProcessTesting
 
 // Shared fixtures of identity's tests: a clock the test moves, Worlds, inputs, and a way to
 // call the Endpoint's router in-process, through the same wire form a socket would carry.
@@ -69,17 +70,4 @@ extension Router {
         try await serveInProcess(
             operation, input, context: RequestContext(operation: operation.fullName, correlationID: 1, peer: peer))
     }
-}
-
-/// The `ServiceError` `body` throws; records an issue when it throws something else or nothing.
-func serviceError(_ body: () async throws -> some Any) async -> ServiceError? {
-    do {
-        _ = try await body()
-        Issue.record("expected a ServiceError, got success")
-    } catch let error as ServiceError {
-        return error
-    } catch {
-        Issue.record("expected a ServiceError, got \(error)")
-    }
-    return nil
 }

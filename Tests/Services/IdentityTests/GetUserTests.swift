@@ -1,6 +1,7 @@
 @testable import IdentityService
 import IOInterface
 import Testing
+import ProcessTesting
 
 @Suite("identity.getUser")
 struct GetUserTests {

@@ -2,6 +2,7 @@
 import IOInterface
 import Storage
 import Testing
+import ProcessTesting
 
 @Suite("identity.login")
 struct LogInTests {

@@ -3,6 +3,7 @@ import IOInterface
 import ServiceKit
 import Storage
 import Testing
+import ProcessTesting
 
 @Suite("identity.authenticate and identity.logout")
 struct SessionTests {

@@ -4,6 +4,7 @@ import IOInterface
 import Storage
 import Synchronization
 import Testing
+import ProcessTesting
 
 // Shared fixtures of notifications' tests: a clock the test moves, a fake identity, Worlds,
 // inputs, and a way to call the Endpoint's router in-process through the wire form.
@@ -97,17 +98,4 @@ extension Router {
     func call<Input, Output>(_ operation: Operation<Input, Output>, _ input: Input) async throws -> Output {
         try await serveInProcess(operation, input)
     }
-}
-
-/// The `ServiceError` `body` throws; records an issue when it throws something else or nothing.
-func serviceError(_ body: () async throws -> some Any) async -> ServiceError? {
-    do {
-        _ = try await body()
-        Issue.record("expected a ServiceError, got success")
-    } catch let error as ServiceError {
-        return error
-    } catch {
-        Issue.record("expected a ServiceError, got \(error)")
-    }
-    return nil
 }

@@ -1,6 +1,7 @@
 import IOInterface
 @testable import NotificationsService
 import Testing
+import ProcessTesting
 
 @Suite("notifications.inbox, a page at a time")
 struct InboxPagingTests {

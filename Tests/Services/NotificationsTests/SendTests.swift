@@ -2,6 +2,7 @@ import IOInterface
 @testable import NotificationsService
 import Storage
 import Testing
+import ProcessTesting
 
 @Suite("notifications.send")
 struct SendTests {
