@@ -48,13 +48,13 @@ struct CallCommand: AsyncParsableCommand {
         let schema = descriptor.input.schema
         let document: JSONValue
         do { document = try JSONValue(parsing: text) } catch {
-            throw CLIError(status: 64, "\(descriptor.fullName) takes a \(schema.name): not JSON: \(error)")
+            throw CLIError(status: 64, "\(descriptor.fullName) takes \(schema.name) as its input: not JSON: \(error)")
         }
         let input: MessageValue
         do {
             input = try MessageValue(json: try TokenAttacher.forCurrentUser(schema: schema).attach(to: document), as: schema)
         } catch let error as WireValueError {
-            throw CLIError(status: 64, "\(descriptor.fullName) takes a \(schema.name): \(error)")
+            throw CLIError(status: 64, "\(descriptor.fullName) takes \(schema.name) as its input: \(error)")
         }
         print(try await VerticalCaller.callJSON(descriptor, input, connection: connection))
     }

@@ -46,7 +46,13 @@ enum VerticalCaller {
         do {
             return try await client.callRaw(service: service, operation: operation, body: body, timeout: connection.deadline)
         } catch {
-            throw CLIError(refusal: error, of: operation)
+            let refusal = CLIError(refusal: error, of: operation)
+            if error.code == .deadlineExceeded || error.code == .unavailable,
+                let hint = await UnansweredCallHint.ask(about: service, sockets: connection.sockets)
+            {
+                throw CLIError(status: refusal.status, refusal.description + "\n" + hint)
+            }
+            throw refusal
         }
     }
 }
