@@ -79,9 +79,21 @@ import Testing
     @Test func book_whenTheClinicIsClosed_isRefusedWithItsReasonAndNothingStored() async throws {
         let world = try World.test(
             caller: .suite(slot: { .init(clinicID: $0.clinicID, clinicName: "Camden Health", offersService: true, isOpen: false, reason: "closed on Sundays") }))
-        await #expect(throws: BookingError.clinicRefuses("closed on Sundays")) {
+        await #expect(throws: BookingError.clinicRefuses(field: "startsAt", reason: "closed on Sundays")) {
             try await BookAppointment(world: world).execute(.fixture())
         }
+        #expect(try await world.store.dueMessages(now: testNow.adding(.seconds(1))).isEmpty)
+    }
+
+    @Test func book_aServiceTheClinicDoesNotOffer_namesTheServiceField() async throws {
+        let world = try World.test(
+            caller: .suite(slot: { .init(clinicID: $0.clinicID, clinicName: "Camden Health", offersService: false, isOpen: true, reason: "") }))
+        let refusal = await #expect(throws: BookingError.self) {
+            try await BookAppointment(world: world).execute(.fixture())
+        }
+        let error = try #require(refusal).serviceError
+        #expect(error.code == .invalidInput)
+        #expect(error.details == [ErrorDetail("field", "service")], "\(error)")
         #expect(try await world.store.dueMessages(now: testNow.adding(.seconds(1))).isEmpty)
     }
 

@@ -10,8 +10,9 @@ public enum BookingError: Error, Equatable {
     case slotFull
     /// The same requestID was used for a different booking.
     case requestIDReused
-    /// The clinic cannot take the booking (closed, service not offered).
-    case clinicRefuses(String)
+    /// The clinic cannot take the booking: names the field at fault (`service` when the clinic
+    /// does not offer it, `startsAt` when it is closed then) and why.
+    case clinicRefuses(field: String, reason: String)
     /// No booking with that id.
     case notFound(String)
     /// The booking belongs to someone else.
@@ -34,8 +35,8 @@ public enum BookingError: Error, Equatable {
             ServiceError(
                 .conflict, "this requestID was already used for a different booking; use a new requestID",
                 details: [ErrorDetail("field", "requestID")])
-        case .clinicRefuses(let reason):
-            ServiceError(.invalidInput, reason, details: [ErrorDetail("field", "startsAt")])
+        case .clinicRefuses(let field, let reason):
+            ServiceError(.invalidInput, reason, details: [ErrorDetail("field", field)])
         case .notFound(let id):
             ServiceError(.notFound, "no booking \(id)", details: [ErrorDetail("id", id)])
         case .notOwner:

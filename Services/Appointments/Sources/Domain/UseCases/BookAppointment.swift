@@ -24,10 +24,11 @@ public struct BookAppointment {
             Clinics.checkSlot,
             .init(clinicID: input.clinicID, service: input.service, startsAt: input.startsAt, endsAt: endsAt))
         guard slot.offersService else {
-            throw BookingError.clinicRefuses("\(slot.clinicName) does not offer \(input.service)")
+            throw BookingError.clinicRefuses(field: "service", reason: "\(slot.clinicName) does not offer \(input.service)")
         }
         guard slot.isOpen else {
-            throw BookingError.clinicRefuses(slot.reason.isEmpty ? "\(slot.clinicName) is closed then" : slot.reason)
+            throw BookingError.clinicRefuses(
+                field: "startsAt", reason: slot.reason.isEmpty ? "\(slot.clinicName) is closed then" : slot.reason)
         }
         let now = world.now()
         let booking = Booking(
