@@ -76,6 +76,12 @@ struct WholeSuiteTests {
         #expect(try await client.call(Notifications.inbox, .init(token: bob.token)).notifications.isEmpty)
         #expect(try await client.call(Appointments.list, .init(token: bob.token, from: window.from, to: window.to)).appointments.isEmpty)
         try await expectCode(.unauthenticated) { try await client.call(Appointments.list, .init(token: "forged", from: window.from, to: window.to)) }
+
+        // Logout takes effect at once in every vertical, though identity answered for this token many times before.
+        _ = try await client.call(Identity.logout, .init(token: ada.token))
+        try await expectCode(.unauthenticated) { try await client.call(Appointments.list, window) }
+        try await expectCode(.unauthenticated) { try await client.call(Notifications.inbox, .init(token: ada.token)) }
+        try await expectCode(.unauthenticated) { try await client.call(Records.history, .init(token: ada.token)) }
     }
 
     @Test func callerAnswersTypedErrors_whenACalleeIsDown() async throws {

@@ -55,8 +55,11 @@ public struct World: Sendable {
         self.logger = logger
     }
 
+    /// Clinics read by id, kept for the world's life (see ``ClinicRepository/cache``).
+    public let clinicCache = ReadCache<String, Clinics.Clinic>()
+
     /// Clinics in the store.
-    public var clinics: ClinicRepository { ClinicRepository(database: database) }
+    public var clinics: ClinicRepository { ClinicRepository(database: database, cache: clinicCache) }
 
     /// The daemon's world: the store under `runtime.stateDirectory` (seeded on first start
     /// unless `CLINICS_SEED=0`), the runtime's client for identity.

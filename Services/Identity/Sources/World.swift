@@ -42,10 +42,13 @@ public struct World: Sendable {
         passwords = try PasswordHasher(limits: settings.passwordLimits)
     }
 
+    /// Sessions read by token hash, kept for the world's life (see ``SessionRepository/cache``).
+    public let sessionCache = ReadCache<String, SessionRepository.StoredSession>()
+
     /// Users and roles in ``database``.
-    public var users: UserRepository { UserRepository(database: database) }
+    public var users: UserRepository { UserRepository(database: database, sessions: sessionCache) }
     /// Sessions in ``database``.
-    public var sessions: SessionRepository { SessionRepository(database: database) }
+    public var sessions: SessionRepository { SessionRepository(database: database, cache: sessionCache) }
 
     /// The daemon's World: settings from the environment (see ``Settings/from(environment:)``),
     /// the store under the state directory with full durability (a session acknowledged to a

@@ -73,6 +73,22 @@ struct AdminTests {
         #expect(revoked.roles == [.patient])
     }
 
+    @Test func roleChanges_showInTheSessionsOfTheAccount_atOnce() async throws {
+        let (router, token) = try await Self.withAdmin()
+        _ = try await router.call(Identity.register, .fixture(email: "grace@example.org"))
+        let grace = try await router.call(Identity.login, .fixture(email: "grace@example.org"))
+        let before = try await router.call(Identity.authenticate, .init(token: grace.token))
+
+        _ = try await router.call(Identity.grantRole, .init(token: token, email: "grace@example.org", role: .clinician))
+        let granted = try await router.call(Identity.authenticate, .init(token: grace.token))
+        _ = try await router.call(Identity.revokeRole, .init(token: token, email: "grace@example.org", role: .clinician))
+        let revoked = try await router.call(Identity.authenticate, .init(token: grace.token))
+
+        #expect(before.roles == [.patient])
+        #expect(granted.roles == [.patient, .clinician])
+        #expect(revoked.roles == [.patient])
+    }
+
     @Test func grantRole_givenAPatientsToken_isPermissionDenied() async throws {
         let (router, _) = try await Self.withAdmin()
         _ = try await router.call(Identity.register, .fixture(email: "mallory@example.org"))

@@ -1,24 +1,33 @@
 import IOInterface
 import Storage
 
-/// Clinics in the vertical's own SQLite store. Every method runs on GRDB's queues, off the event loop.
+/// Clinics in the vertical's own SQLite store. Every store access runs on GRDB's queues, off the
+/// event loop; clinics looked up by id are answered from ``cache`` once read (see ``ReadCache``).
 public struct ClinicRepository: Sendable {
     /// The store.
     public let database: any DatabaseWriter
+    /// Clinics read by id, shared by every repository over the same store in this process.
+    ///
+    /// Exact because this daemon is the store's only writer while it runs (`daemon.restore`
+    /// needs it stopped), and a clinic, once created, never changes: ``insert(_:)`` is the one
+    /// write, and it clears the id it wrote all the same.
+    public let cache: ReadCache<String, Clinics.Clinic>
 
-    /// A repository over `database` (migrated with ``Migrations``).
-    public init(database: any DatabaseWriter) {
+    /// A repository over `database` (migrated with ``Migrations``), caching clinics in `cache`.
+    public init(database: any DatabaseWriter, cache: ReadCache<String, Clinics.Clinic> = ReadCache()) {
         self.database = database
+        self.cache = cache
     }
 
     /// Stores a new clinic with its services and hours, in one transaction.
     public func insert(_ clinic: Clinics.Clinic) async throws {
+        defer { cache.remove(clinic.id) }
         try await database.write { db in try Self.insert(clinic, in: db) }
     }
 
     /// The clinic with `id`, if any.
     public func clinic(id: String) async throws -> Clinics.Clinic? {
-        try await database.read { db in try Self.load(ids: [id], in: db)[id] }
+        try await cache.load(id) { try await database.read { db in try Self.load(ids: [id], in: db)[id] } }
     }
 
     /// The clinics with these ids, in the order given; unknown ids are left out, duplicates answered once.
@@ -26,7 +35,12 @@ public struct ClinicRepository: Sendable {
         var seen = Set<String>()
         let unique = ids.filter { seen.insert($0).inserted }
         guard !unique.isEmpty else { return [] }
-        let found = try await database.read { db in try Self.load(ids: unique, in: db) }
+        var found: [String: Clinics.Clinic] = [:]
+        for id in unique { found[id] = cache.cached(id) }
+        let missing = unique.filter { found[$0] == nil }
+        if !missing.isEmpty {
+            found.merge(try await database.read { db in try Self.load(ids: missing, in: db) }) { cached, _ in cached }
+        }
         return unique.compactMap { found[$0] }
     }
 

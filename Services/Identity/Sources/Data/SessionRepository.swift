@@ -14,10 +14,23 @@ public struct SessionRepository: Sendable {
     }
 
     private let database: any DatabaseWriter
+    /// Sessions read by token hash, shared by every repository over the same store in this process.
+    ///
+    /// Exact because identity is the store's only writer while it runs (`daemon.restore` needs it
+    /// stopped) and every write that changes a working session clears it once committed:
+    /// ``revoke(tokenHash:at:)`` its own entry, a role change (``UserRepository/grant(_:email:)``,
+    /// ``UserRepository/revoke(_:email:)``) every entry, since a session carries its user's roles.
+    /// The only other write, ``insert(tokenHash:userID:createdAt:expiresAt:)``, adds a session
+    /// nobody has looked up yet and deletes only sessions that no longer work, which a cached
+    /// copy says as well (a revocation is kept as such, an expiry is checked on every use).
+    /// Other verticals ask identity on every request and keep no copy, so a logout takes effect
+    /// everywhere as soon as it returns.
+    public let cache: ReadCache<String, StoredSession>
 
-    /// A repository over `database`.
-    public init(database: any DatabaseWriter) {
+    /// A repository over `database`, caching sessions in `cache`.
+    public init(database: any DatabaseWriter, cache: ReadCache<String, StoredSession> = ReadCache()) {
         self.database = database
+        self.cache = cache
     }
 
     /// Stores a new session of `userID`, and drops that user's sessions that no longer work
@@ -35,27 +48,31 @@ public struct SessionRepository: Sendable {
 
     /// The session stored under `tokenHash`, with its user, if any.
     public func session(tokenHash: String) async throws -> StoredSession? {
-        try await database.read { db in
-            guard
-                let row = try Row.fetchOne(
-                    db,
+        try await cache.load(tokenHash) { try await database.read { db in try Self.session(tokenHash: tokenHash, db) } }
+    }
+
+    private static func session(tokenHash: String, _ db: Database) throws -> StoredSession? {
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(
                     sql: """
                         SELECT s.expires_at, s.revoked_at, u.id, u.email, u.display_name, u.created_at
                         FROM sessions s JOIN users u ON u.id = s.user_id
                         WHERE s.token_hash = ?
-                        """,
-                    arguments: [tokenHash])
-            else { return nil }
-            return StoredSession(
-                user: try UserRepository.user(row, db), expiresAt: Timestamp(microsecondsSinceEpoch: row["expires_at"]),
-                revokedAt: (row["revoked_at"] as Int64?).map(Timestamp.init(microsecondsSinceEpoch:)))
-        }
+                        """),
+                arguments: [tokenHash])
+        else { return nil }
+        return StoredSession(
+            user: try UserRepository.user(row, db), expiresAt: Timestamp(microsecondsSinceEpoch: row["expires_at"]),
+            revokedAt: (row["revoked_at"] as Int64?).map(Timestamp.init(microsecondsSinceEpoch:)))
     }
 
     /// Revokes the session under `tokenHash` if it still works at `now`; `false` when there
     /// was no such working session.
     public func revoke(tokenHash: String, at now: Timestamp) async throws -> Bool {
-        try await database.write { db in
+        // Also when the write fails: whatever the store holds now is read again.
+        defer { cache.remove(tokenHash) }
+        return try await database.write { db in
             try db.execute(
                 sql: "UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?",
                 arguments: [now.microsecondsSinceEpoch, tokenHash, now.microsecondsSinceEpoch])

@@ -12,10 +12,14 @@ public struct UserRepository: Sendable {
     }
 
     private let database: any DatabaseWriter
+    /// The sessions cache (``SessionRepository/cache``): sessions carry their user's roles, so a
+    /// role change clears it.
+    private let sessions: ReadCache<String, SessionRepository.StoredSession>
 
-    /// A repository over `database`.
-    public init(database: any DatabaseWriter) {
+    /// A repository over `database`; role changes clear `sessions`.
+    public init(database: any DatabaseWriter, sessions: ReadCache<String, SessionRepository.StoredSession>) {
         self.database = database
+        self.sessions = sessions
     }
 
     /// Stores a new user with `passwordHash`; throws ``IdentityFailure/emailTaken`` when the
@@ -83,7 +87,8 @@ public struct UserRepository: Sendable {
 
     /// Adds `role` to the account with `email` (nothing changes if it has it) and returns the account.
     public func grant(_ role: Identity.Role, email: EmailAddress) async throws -> User {
-        try await database.write { db in
+        defer { sessions.removeAll() }
+        return try await database.write { db in
             let user = try Self.user(email: email, db)
             try db.execute(
                 sql: "INSERT OR IGNORE INTO user_roles (user_id, role) VALUES (?, ?)", arguments: [user.id, role.wireName])
@@ -95,7 +100,8 @@ public struct UserRepository: Sendable {
     /// Removes `role` from the account with `email` and returns the account; throws
     /// ``IdentityFailure/lastAdmin`` rather than leave the suite without an admin.
     public func revoke(_ role: Identity.Role, email: EmailAddress) async throws -> User {
-        try await database.write { db in
+        defer { sessions.removeAll() }
+        return try await database.write { db in
             let user = try Self.user(email: email, db)
             if role == .admin, user.roles.contains(.admin), try Self.adminCount(db) <= 1 {
                 throw IdentityFailure.lastAdmin
@@ -130,7 +136,8 @@ public struct UserRepository: Sendable {
 
     /// `userID`'s roles in the contract's order (patient, clinician, admin, then unknown ones by name).
     static func roles(of userID: String, _ db: Database) throws -> [Identity.Role] {
-        let names = try String.fetchAll(db, sql: "SELECT role FROM user_roles WHERE user_id = ?", arguments: [userID])
+        let names = try String.fetchAll(
+            db.cachedStatement(sql: "SELECT role FROM user_roles WHERE user_id = ?"), arguments: [userID])
         let known = Identity.Role.knownCases.filter { names.contains($0.wireName) }
         let unknown = names.filter { name in !known.contains { $0.wireName == name } }.sorted()
         return known + unknown.map { Identity.Role(unknown: $0) }
