@@ -107,15 +107,16 @@ fuzz: deps
 # Benchmarks/ is its own package (make test never builds it). Every figure is a ratio against a
 # baseline measured in the same run, interleaved, median [min–max] over BENCH_ROUNDS (default 5).
 # Quick look: BENCH_ROUNDS=2 BENCH_IDLE_SECONDS=5 BENCH_KILLS=5 make bench (BENCH_SECTIONS=codec,rpc,...).
-# Children carry VT_BENCH_TAG=1, so nothing outlives an interrupted run.
+# Children carry this run's VT_BENCH_TAG, so nothing outlives an interrupted run, and another
+# run's processes on the same machine are left alone.
 bench: release
 	@mkdir -p bench
 	gcc -O2 -Wall -Wextra -o bench/uv_echo Benchmarks/CEcho/uv_echo.c $$(pkg-config --cflags --libs libuv)
 	$(SWIFT) build -c release --package-path Benchmarks
 	@python3 -c 'import matplotlib' 2>/dev/null || python3 -m pip install --quiet matplotlib
-	status=0; VT_ROOT="$(CURDIR)" VT_BIN="$$($(SWIFT) build -c release --show-bin-path)" UV_ECHO="$(CURDIR)/bench/uv_echo" \
+	status=0; tag=bench-$$$$; VT_BENCH_TAG=$$tag VT_ROOT="$(CURDIR)" VT_BIN="$$($(SWIFT) build -c release --show-bin-path)" UV_ECHO="$(CURDIR)/bench/uv_echo" \
 		"$$($(SWIFT) build -c release --package-path Benchmarks --show-bin-path)/vt-bench" || status=$$?; \
-		bash scripts/kill-tagged.sh 1 VT_BENCH_TAG; exit $$status
+		bash scripts/kill-tagged.sh $$tag VT_BENCH_TAG; exit $$status
 	python3 Benchmarks/plot.py bench/results.json bench/latency.png
 
 clean:

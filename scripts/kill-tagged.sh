@@ -3,7 +3,8 @@
 # Kills every process that carries VARIABLE=TAG in its environment: the children tests start
 # are tagged with their run's tag (`make test` gives each run its own), so whatever a crashed
 # or interrupted run left behind is found here, whoever its parent was, and another run on the
-# same machine is left alone. `kill-tagged.sh 1 VT_BENCH_TAG` does the same for `make bench`.
+# same machine is left alone. `kill-tagged.sh TAG VT_BENCH_TAG` does the same for
+# `make bench`, which also gives each run its own tag.
 # Prints what it killed; always exits 0.
 tag=${1:-1}
 variable=${2:-VT_TEST_TAG}

@@ -1,8 +1,12 @@
 import Foundation
 
 /// Child processes of a run: the echo servers and clients, svc-supervisor. Every child
-/// carries `VT_BENCH_TAG=1` in its environment, so `make bench` can kill what a crashed run left.
+/// carries the run's `VT_BENCH_TAG` in its environment, so `make bench` can kill what a crashed
+/// run left, and only that run's (each `make bench` has its own tag).
 enum Subprocess {
+    /// This run's tag: `make bench` sets one per run; `1` when vt-bench is run by hand.
+    static let tag = ProcessInfo.processInfo.environment["VT_BENCH_TAG"].flatMap { $0.isEmpty ? nil : $0 } ?? "1"
+
     /// Starts `program` with `arguments`, pinned to `cpu` with taskset when given.
     static func start(
         _ program: String, _ arguments: [String], cpu: Int? = nil, environment: [String: String] = [:],
@@ -17,7 +21,7 @@ enum Subprocess {
             process.arguments = arguments
         }
         var merged = ProcessInfo.processInfo.environment
-        merged["VT_BENCH_TAG"] = "1"
+        merged["VT_BENCH_TAG"] = tag
         for (key, value) in environment { merged[key] = value }
         process.environment = merged
         if captureOutput { process.standardOutput = Pipe() }

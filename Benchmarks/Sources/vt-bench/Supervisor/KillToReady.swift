@@ -31,7 +31,7 @@ struct KillToReady {
             configuration: EngineConfiguration(
                 runDirectory: RunDirectory("\(directory)/engine"), execShim: "\(settings.binDirectory)/vt-exec",
                 programDirectory: settings.binDirectory,
-                environment: ["PATH": "/usr/bin:/bin", "VT_BENCH_TAG": "1", "VERTICALS_LOG_LEVEL": "warning"]),
+                environment: ["PATH": "/usr/bin:/bin", "VT_BENCH_TAG": Subprocess.tag, "VERTICALS_LOG_LEVEL": "warning"]),
             loop: loop)
         let events = EngineEvents()
         do {
