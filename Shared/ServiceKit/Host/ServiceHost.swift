@@ -26,6 +26,8 @@ public final class ServiceHost: @unchecked Sendable {
     /// The logger of the host, labelled with the vertical's name.
     public let logger: Logger
     let router: Router
+    /// Each routed operation's route and metric handles, by name: one lookup per request.
+    let served: [String: ServedOperation]
     /// What the host counts: requests, errors and latency per operation, connections, queue depth.
     let metrics: HostMetrics
     let timers: TimerQueue
@@ -51,6 +53,7 @@ public final class ServiceHost: @unchecked Sendable {
         Builtins.install(into: &router, configuration: configuration, metrics: metrics)
         self.router = router
         self.metrics = metrics
+        self.served = ServedOperation.table(router, metrics: metrics)
         self.loop = loop
         self.logger = logger ?? Logger(label: configuration.name)
         self.timers = TimerQueue(loop: loop)
