@@ -149,7 +149,6 @@ final class ServerConnection: @unchecked Sendable {
             operation: envelope.operation, correlationID: id, deadline: deadline,
             traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger)
         let entry = InFlight(task: nil, deadline: deadline?.instant, started: now, metrics: metrics)
-        self.metrics.inFlight.increment()
         // While the handler runs inline nothing else runs on this thread (no cancel, deadline or
         // close can reach it), so it is filed in `inFlight` only if it suspends: one answered
         // within this turn costs no dictionary insert or removal.
@@ -225,12 +224,11 @@ final class ServerConnection: @unchecked Sendable {
         if hostIsDraining { host.requestFinished() }
     }
 
-    /// Counts an answered (or abandoned) request: its latency, its error code if any, one less in flight.
+    /// Counts an answered (or abandoned) request: its latency and its error code if any.
     private func count(_ entry: InFlight, _ failure: ErrorCode?) {
         let (seconds, attoseconds) = (ContinuousClock.now - entry.started).components
         entry.metrics.latency.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         if let failure { entry.metrics.failed(failure) }
-        metrics.inFlight.decrement()
     }
 
     /// Answers request `id` `deadlineExceeded` and cancels its handler (from the deadline check).
