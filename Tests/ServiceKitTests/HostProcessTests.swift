@@ -214,10 +214,13 @@ struct HostProcessTests {
     }
 
     /// Whether `service` reports at least `count` requests in flight besides the scrape asking
-    /// (`daemon.metrics`' `verticals_requests_in_flight` counts the scrape itself), within 5 s.
-    static func waitUntilInFlight(_ client: ServiceClient, service: String, atLeast count: Int) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline {
+    /// (`daemon.metrics`' `verticals_requests_in_flight` counts the scrape itself), within `wait`
+    /// (at least one look).
+    static func waitUntilInFlight(
+        _ client: ServiceClient, service: String, atLeast count: Int, within wait: Duration = .seconds(5)
+    ) async throws -> Bool {
+        let deadline = ContinuousClock.now + wait
+        repeat {
             let body = try await client.callRaw(service: service, operation: Daemon.metrics.fullName, body: [])
             let exposition = try Daemon.Metrics(decoding: body).exposition
             let line = exposition.split(separator: "\n").first { $0.hasPrefix("verticals_requests_in_flight") }
@@ -225,7 +228,7 @@ struct HostProcessTests {
                 return true
             }
             try await Task.sleep(for: .milliseconds(10))
-        }
+        } while ContinuousClock.now < deadline
         return false
     }
 

@@ -45,7 +45,10 @@ public final class ServiceClient: Sendable {
     }
 
     /// Calls `operation` on its vertical and returns its Output.
-    public func call<Input, Output>(
+    ///
+    /// `nonisolated(nonsending)`: it runs on the caller's executor (a handler's: the loop), so
+    /// calling it costs no executor hop, each of which takes the task's status-record lock.
+    nonisolated(nonsending) public func call<Input, Output>(
         _ operation: Operation<Input, Output>, _ input: Input, timeout: Duration? = nil
     ) async throws(ServiceError) -> Output {
         let message = try await send(
@@ -63,14 +66,14 @@ public final class ServiceClient: Sendable {
 
     /// Calls `operation` of `service` with an already-encoded body; returns the response's body.
     /// For tools (`svc-supervisor call`) that hold JSON rather than types.
-    public func callRaw(service: String, operation: String, body: [UInt8], timeout: Duration? = nil) async throws(ServiceError) -> [UInt8] {
+    nonisolated(nonsending) public func callRaw(service: String, operation: String, body: [UInt8], timeout: Duration? = nil) async throws(ServiceError) -> [UInt8] {
         try await send(service: service, operation: operation, timeout: timeout) { envelope in
             Message.frame(envelope, rawBody: body)
         }.body
     }
 
     /// Sends a protocol-level `ping` and returns the round-trip time.
-    public func ping(_ service: String, timeout: Duration? = nil) async throws(ServiceError) -> Duration {
+    nonisolated(nonsending) public func ping(_ service: String, timeout: Duration? = nil) async throws(ServiceError) -> Duration {
         let start = ContinuousClock.now
         _ = try await send(service: service, operation: "", kind: .ping, timeout: timeout) { envelope in
             Message.frame(envelope, rawBody: EmptyCollection())

@@ -9,11 +9,18 @@ import Wire
 /// ```
 public struct Router: Sendable {
     /// A handler with its types erased: decodes the body, runs, encodes the Output into a response frame.
-    typealias Route = @Sendable (_ message: Message, _ context: RequestContext) async throws -> [UInt8]
+    ///
+    /// `nonisolated(nonsending)`, as the handlers are: a route runs on the executor of the task that
+    /// calls it (the loop's), so entering it is a plain call. A `@concurrent` one would hop to the
+    /// generic executor first, and every such hop asks the runtime for the task's executor
+    /// preference under the task's status-record lock.
+    typealias Route = nonisolated(nonsending) @Sendable (_ message: Message, _ context: RequestContext) async throws -> [UInt8]
 
     /// The vertical served.
     public let service: String
-    private(set) var routes: [String: Route] = [:]
+    /// Each route in a ``Handler`` (a closure stored straight in a dictionary is kept at the most
+    /// general abstraction, and every call then went through a thunk that hopped executors).
+    private(set) var routes: [String: Handler] = [:]
     /// The descriptors of every operation routed, for introspection.
     public private(set) var operations: [OperationDescriptor] = []
 
@@ -30,17 +37,18 @@ public struct Router: Sendable {
     /// Serves `operation` with `handler`.
     ///
     /// The handler throws ``ServiceError`` for the typed failures it means; anything else
-    /// it throws is answered as `internal` (and logged), never leaked to the caller.
+    /// it throws is answered as `internal` (and logged), never leaked to the caller. It runs on
+    /// the host's loop, where the request arrived (`nonisolated(nonsending)`: no executor hop).
     public mutating func on<Input, Output>(
         _ operation: Operation<Input, Output>,
-        _ handler: @escaping @Sendable (Input, RequestContext) async throws -> Output
+        _ handler: nonisolated(nonsending) @escaping @Sendable (Input, RequestContext) async throws -> Output
     ) {
         precondition(
             operation.service == service || operation.service == Daemon.name,
             "\(operation.fullName) routed on the \(service) router")
         precondition(routes[operation.fullName] == nil, "\(operation.fullName) routed twice")
         let answerSize = FrameSizeHint()
-        routes[operation.fullName] = { message, context in
+        routes[operation.fullName] = Handler { message, context in
             let input: Input
             do {
                 input = try message.decodeBody(as: Input.self)
@@ -63,6 +71,14 @@ public struct Router: Sendable {
 
     /// The route for `operation`, if any.
     func route(for operation: String) -> Route? {
-        routes[operation]
+        routes[operation]?.route
+    }
+
+    /// Every route, by operation name (the host's ``ServedOperation`` table is built from it).
+    var allRoutes: [String: Handler] { routes }
+
+    /// One route, held in a struct (see ``routes``).
+    struct Handler: Sendable {
+        let route: Route
     }
 }

@@ -29,7 +29,7 @@ final class ServerConnection: @unchecked Sendable {
     let connection: Connection
     private unowned let host: ServiceHost
     // The host's parts the request path uses, read once rather than through `host` per request.
-    private let router: Router
+    private let served: [String: ServedOperation]
     private let metrics: HostMetrics
     let timers: TimerQueue
     private let loop: EventLoop
@@ -39,6 +39,8 @@ final class ServerConnection: @unchecked Sendable {
     /// Set by the host when it starts draining (read per request, so not through `host`).
     var hostIsDraining = false
     var inFlight: [UInt64: InFlight] = [:]
+    /// The request whose handler runs inline now, before its first suspension (not yet in `inFlight`).
+    private var running = Running()
     /// The timer entry that checks the earliest deadline of a request in flight (see `+Deadlines`).
     var deadlineCheck = DeadlineCheck()
     private var logger: Logger
@@ -53,7 +55,7 @@ final class ServerConnection: @unchecked Sendable {
     init(connection: Connection, host: ServiceHost) {
         self.connection = connection
         self.host = host
-        self.router = host.router
+        self.served = host.served
         self.metrics = host.metrics
         self.timers = host.timers
         self.loop = host.loop
@@ -67,7 +69,7 @@ final class ServerConnection: @unchecked Sendable {
     }
 
     /// How many requests are being served.
-    var inFlightCount: Int { inFlight.count }
+    var inFlightCount: Int { inFlight.count + (running.isEmpty ? 0 : 1) }
 
     func start() {
         // Strong captures: the connection drops its handlers once closed, which ends the cycle.
@@ -109,18 +111,19 @@ final class ServerConnection: @unchecked Sendable {
     private func request(_ message: Message) {
         let envelope = message.envelope
         let id = envelope.correlationID
-        guard inFlight[id] == nil else {
+        guard inFlight[id] == nil, running.id != id else {
             protocolError(correlationID: id, "correlation id \(id) is already in flight on this connection")
             return
         }
-        let metrics = self.metrics.operation(envelope.operation)
+        let operation = served[envelope.operation]
+        let metrics = operation?.metrics ?? self.metrics.unrouted
         metrics.requests.increment()
         if hostIsDraining {
             metrics.failed(.unavailable)
             answer(id, ServiceError(.unavailable, "\(host.configuration.name) is shutting down; retry", retryable: true))
             return
         }
-        guard let route = router.route(for: envelope.operation) else {
+        guard let route = operation?.route else {
             metrics.failed(.unimplemented)
             answer(id, ServiceError(
                 .unimplemented, "\(host.configuration.name) has no operation \"\(envelope.operation)\"",
@@ -145,46 +148,69 @@ final class ServerConnection: @unchecked Sendable {
         let context = RequestContext(
             operation: envelope.operation, correlationID: id, deadline: deadline,
             traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger)
-        // In flight before the handler starts: it may finish before `Task.immediate` returns.
-        // (`updateValue`/`removeValue`, not the subscript: its `modify` coroutine allocated here.)
-        inFlight.updateValue(InFlight(task: nil, deadline: deadline?.instant, started: now, metrics: metrics), forKey: id)
-        self.metrics.inFlight.increment()
-        if let deadline { watchDeadline(deadline.instant) }
-        let loop = self.loop
+        let entry = InFlight(task: nil, deadline: deadline?.instant, started: now, metrics: metrics)
+        // While the handler runs inline nothing else runs on this thread (no cancel, deadline or
+        // close can reach it), so it is filed in `inFlight` only if it suspends: one answered
+        // within this turn costs no dictionary insert or removal.
+        running = Running(id: id, entry: entry)
         // Runs on this (the loop) thread up to its first suspension, and on the loop after it.
-        let task = Task.immediate(executorPreference: loop) { [self] in
-            let frame: [UInt8]
-            var failure: ErrorCode?
-            do {
-                frame = try await RequestContext.$current.withValue(context) {
-                    try await route(message, context)
+        // The whole body is the task-local scope's closure, which inherits the task's executor:
+        // code after the scope, or in a function of its own, would hop executors once more, and
+        // every hop asks for the task's executor preference under its status-record lock.
+        let task = Task.immediate(executorPreference: self.loop) { [self] in
+            await RequestContext.$current.withValue(context) {
+                let frame: [UInt8]
+                var failure: ErrorCode?
+                do {
+                    frame = try await route(message, context)
+                } catch let error as ServiceError {
+                    failure = error.code
+                    frame = Self.errorFrame(id, error)
+                } catch is CancellationError {
+                    failure = .cancelled
+                    frame = Self.errorFrame(id, ServiceError(.cancelled, "the request was cancelled"))
+                } catch {
+                    let refusal = refusal(for: error, context)
+                    failure = refusal.code
+                    frame = Self.errorFrame(id, refusal)
                 }
-            } catch let error as ServiceError {
-                failure = error.code
-                frame = Self.errorFrame(id, error)
-            } catch is CancellationError {
-                failure = .cancelled
-                frame = Self.errorFrame(id, ServiceError(.cancelled, "the request was cancelled"))
-            } catch {
-                context.logger.error("handler failed: \(error)")
-                let refusal = StoreFailures.serviceError(for: error, operation: context.operation)
-                    ?? ServiceError(.internal, "internal error while serving \(context.operation)")
-                failure = refusal.code
-                frame = Self.errorFrame(id, refusal)
+                loop.preconditionInEventLoop()
+                finished(id, frame, failure)
             }
-            loop.preconditionInEventLoop()
-            self.finished(id, frame, failure)
         }
-        // Still in flight: the handler suspended, so a cancel or deadline may need its task.
-        if var entry = inFlight.removeValue(forKey: id) {
+        // Still running: the handler suspended, so a cancel or deadline may need its task.
+        if let suspended = running.take() {
+            guard !connection.isClosed else {
+                // Closed while it ran inline (`closed()` could not see it): it serves no one now.
+                task.cancel()
+                count(suspended.entry, .cancelled)
+                return
+            }
+            var entry = suspended.entry
             entry.task = task
+            // (`updateValue`, not the subscript: its `modify` coroutine allocated here.)
             inFlight.updateValue(entry, forKey: id)
+            if let deadline { watchDeadline(deadline.instant) }
         }
     }
 
+    /// The answer to a handler's untyped `error` (logged): a store failure's own code, else `internal`.
+    private func refusal(for error: any Error, _ context: RequestContext) -> ServiceError {
+        context.logger.error("handler failed: \(error)")
+        return StoreFailures.serviceError(for: error, operation: context.operation)
+            ?? ServiceError(.internal, "internal error while serving \(context.operation)")
+    }
+
     private func finished(_ id: UInt64, _ frame: [UInt8], _ failure: ErrorCode?) {
-        // Absent when the deadline passed or the caller cancelled: that answer was already given.
-        guard let entry = inFlight.removeValue(forKey: id) else { return }
+        let entry: InFlight
+        if let inline = running.take(id) {
+            entry = inline
+        } else if let filed = inFlight.removeValue(forKey: id) {
+            entry = filed
+        } else {
+            // Absent when the deadline passed or the caller cancelled: that answer was already given.
+            return
+        }
         if !connection.isClosed {
             connection.write(frame)
             let limit = maxOutboundBytes
@@ -198,12 +224,11 @@ final class ServerConnection: @unchecked Sendable {
         if hostIsDraining { host.requestFinished() }
     }
 
-    /// Counts an answered (or abandoned) request: its latency, its error code if any, one less in flight.
+    /// Counts an answered (or abandoned) request: its latency and its error code if any.
     private func count(_ entry: InFlight, _ failure: ErrorCode?) {
         let (seconds, attoseconds) = (ContinuousClock.now - entry.started).components
         entry.metrics.latency.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         if let failure { entry.metrics.failed(failure) }
-        metrics.inFlight.decrement()
     }
 
     /// Answers request `id` `deadlineExceeded` and cancels its handler (from the deadline check).

@@ -26,6 +26,8 @@ public final class ServiceHost: @unchecked Sendable {
     /// The logger of the host, labelled with the vertical's name.
     public let logger: Logger
     let router: Router
+    /// Each routed operation's route and metric handles, by name: one lookup per request.
+    let served: [String: ServedOperation]
     /// What the host counts: requests, errors and latency per operation, connections, queue depth.
     let metrics: HostMetrics
     let timers: TimerQueue
@@ -51,10 +53,13 @@ public final class ServiceHost: @unchecked Sendable {
         Builtins.install(into: &router, configuration: configuration, metrics: metrics)
         self.router = router
         self.metrics = metrics
+        self.served = ServedOperation.table(router, metrics: metrics)
         self.loop = loop
         self.logger = logger ?? Logger(label: configuration.name)
         self.timers = TimerQueue(loop: loop)
         self.notifier = Notifier(environment: configuration.environment)
+        // Unowned: the metrics live no longer than their host; called on the loop (see HostMetrics).
+        metrics.countInFlight { [unowned self] in self.requestsInFlight }
     }
 
     /// Starts listening and serving; returns once the socket is ready. Throws a typed
@@ -148,6 +153,11 @@ public final class ServiceHost: @unchecked Sendable {
         if isDraining { finishDrainIfIdle() }
     }
 
+    /// Requests being served on every connection (loop thread).
+    var requestsInFlight: Int {
+        connections.values.reduce(0) { $0 + $1.inFlightCount }
+    }
+
     func requestFinished() {
         if isDraining { finishDrainIfIdle() }
     }
@@ -164,7 +174,7 @@ public final class ServiceHost: @unchecked Sendable {
         listener = nil
         drainTimer = timers.schedule(at: .now + configuration.drainTimeout) { [weak self] in
             guard let self else { return }
-            let left = connections.values.reduce(0) { $0 + $1.inFlightCount }
+            let left = requestsInFlight
             logger.warning("drain timeout: abandoning \(left) in-flight requests")
             finishDrain()
         }

@@ -10,9 +10,10 @@ import Wire
 /// flight, and the loop's queue depth. ``Builtins`` serves the registry as `daemon.metrics`.
 ///
 /// Cost on the request path: every handle is made before the first request (per operation,
-/// at start-up), so counting a request is one dictionary lookup, two atomic increments, an
-/// atomic gauge update each way, and one uncontended lock around the latency histogram; no
-/// allocation. Only a first error of an (operation, code) pair makes its counter, once.
+/// at start-up), so counting a request is one atomic increment and one uncontended lock around
+/// the latency histogram; no allocation. Only a first error of an (operation, code) pair makes
+/// its counter, once. The in-flight gauge, like the queue depth, is sampled when metrics are
+/// read, not updated per request (two atomic compare-and-swap loops a request, read rarely).
 final class HostMetrics: Sendable {
     /// The handles of one operation.
     final class OperationMetrics: Sendable {
@@ -53,7 +54,7 @@ final class HostMetrics: Sendable {
     let connectionsOpen: CoreMetrics.Meter
     /// Connections accepted since start.
     let connectionsAccepted: CoreMetrics.Counter
-    /// Requests being served now.
+    /// Requests being served now, sampled when metrics are read (see ``countInFlight(with:)``).
     let inFlight: CoreMetrics.Meter
     /// Work items waiting for the loop thread, sampled when metrics are read.
     let queueDepth: CoreMetrics.Meter
@@ -61,6 +62,8 @@ final class HostMetrics: Sendable {
     let unrouted: OperationMetrics
     private let operations: [String: OperationMetrics]
     private let loop: EventLoop
+    /// Counts the requests in flight; set once by the host, called on the loop when metrics are read.
+    private let inFlightCounter = Mutex<(@Sendable () -> Int)?>(nil)
 
     /// Handles for every operation in `operationNames`, of a host on `loop`.
     init(operationNames: [String], loop: EventLoop) {
@@ -88,9 +91,17 @@ final class HostMetrics: Sendable {
         operations[operation] ?? unrouted
     }
 
-    /// The text exposition of every metric, the queue depth sampled now.
+    /// Makes `count` the source of the in-flight gauge (it runs on the loop, where metrics are read).
+    func countInFlight(with count: @escaping @Sendable () -> Int) {
+        inFlightCounter.withLock { $0 = count }
+    }
+
+    /// The text exposition of every metric, the queue depth and requests in flight sampled now.
+    /// On the loop thread (the `daemon.metrics` handler).
     func exposition() -> String {
+        loop.preconditionInEventLoop()
         queueDepth.set(loop.queuedWorkCount)
+        if let count = inFlightCounter.withLock({ $0 }) { inFlight.set(count()) }
         return registry.emitToString()
     }
 }
