@@ -16,8 +16,10 @@ struct InlineAnswerProcessTests {
         try suite.start()
         let client = suite.client
         let echo = self.echo
+        // A deadline long enough that no stall of a loaded machine lets it pass before the scrape
+        // below sees the request suspended, and short enough for the test to wait it out.
         let slow = Task {
-            try await client.call(echo.echo, .init(text: "slow", delayMilliseconds: 60_000), timeout: .milliseconds(400))
+            try await client.call(echo.echo, .init(text: "slow", delayMilliseconds: 60_000), timeout: .seconds(10))
         }
         #expect(try await HostProcessTests.waitUntilInFlight(client, service: echo.service, atLeast: 1))
         for index in 0..<20 {
@@ -47,9 +49,10 @@ struct InlineAnswerProcessTests {
         #expect(try await client.call(echo.echo, .init(text: "after")).text == "after")
     }
 
-    /// Whether `service` reports nothing in flight besides the scrape asking, within 5 s.
+    /// Whether `service` reports nothing in flight besides the scrape asking, within 30 s (the
+    /// handler sleeps a minute: idle before then means the cancel reached it).
     static func waitUntilIdle(_ client: ServiceClient, service: String) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             if try await !HostProcessTests.waitUntilInFlight(client, service: service, atLeast: 1, within: .zero) {
                 return true
