@@ -49,6 +49,44 @@ struct InlineAnswerProcessTests {
         #expect(try await client.call(echo.echo, .init(text: "after")).text == "after")
     }
 
+    /// Frames that arrive in one read are served in one task while none suspends: one that
+    /// suspends among them must leave the ones after it answered, and be the only one a cancel
+    /// reaches.
+    @Test func oneReadOfRequests_withOneThatSuspends_answersTheOthersAndCancelsOnlyThatOne() async throws {
+        let suite = try SuiteFixture()
+        try suite.start()
+        let raw = try RawClient(path: suite.socket(echo.service), receiveTimeout: .seconds(30))
+        func request(_ id: UInt64, _ text: String, delay: Int = 0) -> [UInt8] {
+            Message.frame(
+                Envelope(kind: .request, correlationID: id, operation: echo.echo.fullName),
+                body: TestEcho.EchoInput(text: text, delayMilliseconds: delay))
+        }
+        // One write: the daemon reads them together (65 small frames, far below a read's buffer).
+        var bytes = request(1, "first") + request(2, "slow", delay: 60_000)
+        for id in 3...65 { bytes += request(UInt64(id), "after \(id)") }
+        try raw.send(bytes)
+        var answered: [UInt64: String] = [:]
+        for _ in 1...64 {
+            guard case .message(let message) = raw.receive(), message.envelope.kind == .response else {
+                Issue.record("expected 64 answers, got \(answered.count)")
+                return
+            }
+            answered[message.envelope.correlationID] = try message.decodeBody(as: TestEcho.EchoOutput.self).text
+        }
+        #expect(answered[1] == "first")
+        #expect(answered[2] == nil)
+        #expect((3...65).allSatisfy { answered[UInt64($0)] == "after \($0)" })
+
+        try raw.send(Message.frame(Envelope(kind: .cancel, correlationID: 2), rawBody: EmptyCollection()))
+        try raw.send(request(66, "still serving"))
+        guard case .message(let last) = raw.receive() else {
+            Issue.record("no answer after the cancel")
+            return
+        }
+        #expect(last.envelope.correlationID == 66)
+        #expect(try await Self.waitUntilIdle(suite.client, service: echo.service))
+    }
+
     /// Whether `service` reports nothing in flight besides the scrape asking, within 30 s (the
     /// handler sleeps a minute: idle before then means the cancel reached it).
     static func waitUntilIdle(_ client: ServiceClient, service: String) async throws -> Bool {

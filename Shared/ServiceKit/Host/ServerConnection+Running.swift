@@ -1,3 +1,5 @@
+import Wire
+
 extension ServerConnection {
     /// The one request whose handler is running inline, in the read callback, before its first
     /// suspension. Taken back either by the handler finishing (`take(id)`) or, when it suspended,
@@ -29,5 +31,16 @@ extension ServerConnection {
             self = Running()
             return (id, entry)
         }
+    }
+}
+
+extension ServerConnection {
+    /// A request that passed every check before its handler runs: what ``serveInline(_:)`` needs.
+    struct Prepared {
+        let id: UInt64
+        let message: Message
+        let route: Router.Route
+        let context: RequestContext
+        let entry: InFlight
     }
 }

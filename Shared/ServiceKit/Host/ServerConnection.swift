@@ -13,7 +13,8 @@ import Wire
 ///
 /// The request path is kept cheap (it is most of a round trip's own cost): a handler starts
 /// inline in the read callback (`Task.immediate`), so one that does not suspend answers within
-/// the same loop turn without a trip through the loop's queue; deadlines share one timer entry
+/// the same loop turn without a trip through the loop's queue, and the requests of one read
+/// share that task until one suspends (``serveInline(_:)``); deadlines share one timer entry
 /// per connection (see `+Deadlines`); the host's handles are read once, at init. Nothing holds a
 /// weak reference to this object or its connection: a weak reference gives an object a side
 /// table, and every retain of it then takes the runtime's slow path.
@@ -41,6 +42,10 @@ final class ServerConnection: @unchecked Sendable {
     var inFlight: [UInt64: InFlight] = [:]
     /// The request whose handler runs inline now, before its first suspension (not yet in `inFlight`).
     private var running = Running()
+    /// True while ``serveInline(_:)``'s task runs inline in the read callback; `inlineBatch`
+    /// numbers those tasks, so one that suspended and resumed later knows it is no longer inline.
+    private var isServingInline = false
+    private var inlineBatch: UInt64 = 0
     /// The timer entry that checks the earliest deadline of a request in flight (see `+Deadlines`).
     var deadlineCheck = DeadlineCheck()
     private var logger: Logger
@@ -82,18 +87,24 @@ final class ServerConnection: @unchecked Sendable {
     }
 
     private func received(_ payload: [UInt8]) {
+        if let request = prepare(payload) { serveInline(request) }
+    }
+
+    /// Deals with one frame: a request ready to serve is returned; anything else (a cancel, a
+    /// ping, a request refused before it runs, a broken frame) is answered here, and nil returned.
+    private func prepare(_ payload: [UInt8]) -> Prepared? {
         framesReceived &+= 1
         let message: Message
         do {
             message = try Message(payload: payload)
         } catch {
             protocolError(correlationID: 0, "\(error)")
-            return
+            return nil
         }
         let envelope = message.envelope
         switch envelope.kind {
         case .request:
-            request(message)
+            return request(message)
         case .cancel:
             if let entry = inFlight.removeValue(forKey: envelope.correlationID) {
                 entry.task?.cancel()
@@ -106,14 +117,15 @@ final class ServerConnection: @unchecked Sendable {
             protocolError(
                 correlationID: envelope.correlationID, "a client may not send a \(envelope.kind) frame to a server")
         }
+        return nil
     }
 
-    private func request(_ message: Message) {
+    private func request(_ message: Message) -> Prepared? {
         let envelope = message.envelope
         let id = envelope.correlationID
         guard inFlight[id] == nil, running.id != id else {
             protocolError(correlationID: id, "correlation id \(id) is already in flight on this connection")
-            return
+            return nil
         }
         let operation = served[envelope.operation]
         let metrics = operation?.metrics ?? self.metrics.unrouted
@@ -121,27 +133,27 @@ final class ServerConnection: @unchecked Sendable {
         if hostIsDraining {
             metrics.failed(.unavailable)
             answer(id, ServiceError(.unavailable, "\(host.configuration.name) is shutting down; retry", retryable: true))
-            return
+            return nil
         }
         guard let route = operation?.route else {
             metrics.failed(.unimplemented)
             answer(id, ServiceError(
                 .unimplemented, "\(host.configuration.name) has no operation \"\(envelope.operation)\"",
                 details: [ErrorDetail("operation", envelope.operation)]))
-            return
+            return nil
         }
         if !access.allows(connection.peerCredentials, toCall: envelope.operation),
             let refusal = host.operationRefusal(envelope.operation, peer: connection.peerCredentials)
         {
             metrics.failed(refusal.code)
             answer(id, refusal)
-            return
+            return nil
         }
         guard inFlight.count < maxInFlight else {
             metrics.failed(.resourceExhausted)
             answer(id, ServiceError(
                 .resourceExhausted, "more than \(maxInFlight) requests in flight on one connection"))
-            return
+            return nil
         }
         let now = ContinuousClock.now
         let deadline = Deadline(wireMicroseconds: envelope.deadlineMicroseconds, receivedAt: now)
@@ -149,35 +161,61 @@ final class ServerConnection: @unchecked Sendable {
             operation: envelope.operation, correlationID: id, deadline: deadline,
             traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger)
         let entry = InFlight(task: nil, deadline: deadline?.instant, started: now, metrics: metrics)
-        // While the handler runs inline nothing else runs on this thread (no cancel, deadline or
-        // close can reach it), so it is filed in `inFlight` only if it suspends: one answered
-        // within this turn costs no dictionary insert or removal.
-        running = Running(id: id, entry: entry)
+        return Prepared(id: id, message: message, route: route, context: context, entry: entry)
+    }
+
+    /// Serves `first`, and then every request already received after it, in one task that runs
+    /// inline in the read callback until a handler suspends.
+    ///
+    /// While the task runs inline nothing else runs on this thread (no cancel, deadline or close
+    /// can reach a request), so a request is filed in `inFlight` only if its handler suspends:
+    /// one answered within this turn costs no dictionary insert or removal. Requests of one read
+    /// answered without suspending share one task: no task to create, start and free for each.
+    /// When a handler suspends, its task is left to that request alone (a cancel or deadline
+    /// cancels the task), and the frames after it go back to the read callback, each to be
+    /// served the same way.
+    private func serveInline(_ first: Prepared) {
+        inlineBatch &+= 1
+        let batch = inlineBatch
+        isServingInline = true
+        running = Running(id: first.id, entry: first.entry)
         // Runs on this (the loop) thread up to its first suspension, and on the loop after it.
-        // The whole body is the task-local scope's closure, which inherits the task's executor:
-        // code after the scope, or in a function of its own, would hop executors once more, and
-        // every hop asks for the task's executor preference under its status-record lock.
         let task = Task.immediate(executorPreference: self.loop) { [self] in
-            await RequestContext.$current.withValue(context) {
-                let frame: [UInt8]
-                var failure: ErrorCode?
-                do {
-                    frame = try await route(message, context)
-                } catch let error as ServiceError {
-                    failure = error.code
-                    frame = Self.errorFrame(id, error)
-                } catch is CancellationError {
-                    failure = .cancelled
-                    frame = Self.errorFrame(id, ServiceError(.cancelled, "the request was cancelled"))
-                } catch {
-                    let refusal = refusal(for: error, context)
-                    failure = refusal.code
-                    frame = Self.errorFrame(id, refusal)
+            var next: Prepared? = first
+            while let request = next {
+                // The handler's scope written out here, not in a function: returning from an async
+                // function is one more executor switch, and each takes the task's status-record lock.
+                let (id, message, route, context) = (request.id, request.message, request.route, request.context)
+                await RequestContext.$current.withValue(context) {
+                    let frame: [UInt8]
+                    var failure: ErrorCode?
+                    do {
+                        frame = try await route(message, context)
+                    } catch let error as ServiceError {
+                        failure = error.code
+                        frame = Self.errorFrame(id, error)
+                    } catch is CancellationError {
+                        failure = .cancelled
+                        frame = Self.errorFrame(id, ServiceError(.cancelled, "the request was cancelled"))
+                    } catch {
+                        let refusal = refusal(for: error, context)
+                        failure = refusal.code
+                        frame = Self.errorFrame(id, refusal)
+                    }
+                    loop.preconditionInEventLoop()
+                    finished(id, frame, failure)
                 }
-                loop.preconditionInEventLoop()
-                finished(id, frame, failure)
+                // Only while still inline: once a handler suspended, the frames after it belong to
+                // the read callback again (its order, its backpressure).
+                guard isServingInline, inlineBatch == batch else { return }
+                next = nil
+                while next == nil, let payload = connection.nextBufferedFrame() {
+                    next = prepare(payload)
+                }
+                if let next { running = Running(id: next.id, entry: next.entry) }
             }
         }
+        isServingInline = false
         // Still running: the handler suspended, so a cancel or deadline may need its task.
         if let suspended = running.take() {
             guard !connection.isClosed else {
@@ -189,8 +227,8 @@ final class ServerConnection: @unchecked Sendable {
             var entry = suspended.entry
             entry.task = task
             // (`updateValue`, not the subscript: its `modify` coroutine allocated here.)
-            inFlight.updateValue(entry, forKey: id)
-            if let deadline { watchDeadline(deadline.instant) }
+            inFlight.updateValue(entry, forKey: suspended.id)
+            if let deadline = entry.deadline { watchDeadline(deadline) }
         }
     }
 
