@@ -74,9 +74,6 @@ public struct Router: Sendable {
         routes[operation]?.route
     }
 
-    /// Every route, by operation name (the host's ``ServedOperation`` table is built from it).
-    var allRoutes: [String: Handler] { routes }
-
     /// One route, held in a struct (see ``routes``).
     struct Handler: Sendable {
         let route: Route

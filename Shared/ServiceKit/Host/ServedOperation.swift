@@ -11,7 +11,7 @@ struct ServedOperation {
     /// The table of every operation `router` routes, with its handles in `metrics`.
     static func table(_ router: Router, metrics: HostMetrics) -> [String: ServedOperation] {
         var table: [String: ServedOperation] = [:]
-        for (name, handler) in router.allRoutes {
+        for (name, handler) in router.routes {
             table[name] = ServedOperation(route: handler.route, metrics: metrics.operation(name))
         }
         return table

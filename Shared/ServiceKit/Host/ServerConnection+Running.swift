@@ -5,31 +5,31 @@ extension ServerConnection {
     /// suspension. Taken back either by the handler finishing (`take(id)`) or, when it suspended,
     /// by the read callback filing it in `inFlight` (`take()`).
     struct Running {
-        private(set) var id: UInt64?
-        private var entry: InFlight?
+        private var current: (id: UInt64, entry: InFlight)?
 
         /// Nothing running inline.
         init() {}
 
         /// Request `id` starts inline with `entry`.
         init(id: UInt64, entry: InFlight) {
-            self.id = id
-            self.entry = entry
+            current = (id, entry)
         }
 
-        var isEmpty: Bool { id == nil }
+        /// The id of the request running inline, if any.
+        var id: UInt64? { current?.id }
+
+        var isEmpty: Bool { current == nil }
 
         /// The entry of request `id` if it is the one running inline; clears it.
         mutating func take(_ id: UInt64) -> InFlight? {
-            guard self.id == id else { return nil }
+            guard current?.id == id else { return nil }
             return take()?.entry
         }
 
         /// The request running inline, if any; clears it.
         mutating func take() -> (id: UInt64, entry: InFlight)? {
-            guard let id, let entry else { return nil }
-            self = Running()
-            return (id, entry)
+            defer { current = nil }
+            return current
         }
     }
 }

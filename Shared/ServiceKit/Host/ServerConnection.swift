@@ -42,9 +42,8 @@ final class ServerConnection: @unchecked Sendable {
     var inFlight: [UInt64: InFlight] = [:]
     /// The request whose handler runs inline now, before its first suspension (not yet in `inFlight`).
     private var running = Running()
-    /// True while ``serveInline(_:)``'s task runs inline in the read callback; `inlineBatch`
-    /// numbers those tasks, so one that suspended and resumed later knows it is no longer inline.
-    private var isServingInline = false
+    /// Bumped as ``serveInline(_:)``'s task starts inline in the read callback and again once it
+    /// returns there, so a task that suspended and resumed later sees it is no longer inline.
     private var inlineBatch: UInt64 = 0
     /// The timer entry that checks the earliest deadline of a request in flight (see `+Deadlines`).
     var deadlineCheck = DeadlineCheck()
@@ -177,7 +176,6 @@ final class ServerConnection: @unchecked Sendable {
     private func serveInline(_ first: Prepared) {
         inlineBatch &+= 1
         let batch = inlineBatch
-        isServingInline = true
         running = Running(id: first.id, entry: first.entry)
         // Runs on this (the loop) thread up to its first suspension, and on the loop after it.
         let task = Task.immediate(executorPreference: self.loop) { [self] in
@@ -207,7 +205,7 @@ final class ServerConnection: @unchecked Sendable {
                 }
                 // Only while still inline: once a handler suspended, the frames after it belong to
                 // the read callback again (its order, its backpressure).
-                guard isServingInline, inlineBatch == batch else { return }
+                guard inlineBatch == batch else { return }
                 next = nil
                 while next == nil, let payload = connection.nextBufferedFrame() {
                     next = prepare(payload)
@@ -215,7 +213,7 @@ final class ServerConnection: @unchecked Sendable {
                 if let next { running = Running(id: next.id, entry: next.entry) }
             }
         }
-        isServingInline = false
+        inlineBatch &+= 1
         // Still running: the handler suspended, so a cancel or deadline may need its task.
         if let suspended = running.take() {
             guard !connection.isClosed else {
