@@ -5,8 +5,8 @@ import Testing
 /// The sweep behind ``DeadlineCheck``: which deadlines are due, and which one to watch next.
 struct DeadlineCheckTests {
     @Test func sweep_givenPastFutureAndAbsentDeadlines_returnsThePastAsDueAndTheEarliestFutureAsNext() {
-        let now = ContinuousClock.now
-        let deadlines: [(String, ContinuousClock.Instant?)] = [
+        let now = MonotonicInstant.now
+        let deadlines: [(String, MonotonicInstant?)] = [
             ("past", now - .seconds(1)), ("later", now + .seconds(20)), ("none", nil), ("soon", now + .seconds(10)),
             ("justDue", now + .microseconds(200)),
         ]
@@ -17,7 +17,7 @@ struct DeadlineCheckTests {
     }
 
     @Test func sweep_givenNothingPending_returnsNothingToWatch() {
-        let (due, next) = DeadlineCheck.sweep([(UInt64, ContinuousClock.Instant?)]())
+        let (due, next) = DeadlineCheck.sweep([(UInt64, MonotonicInstant?)]())
         #expect(due.isEmpty)
         #expect(next == nil)
     }

@@ -194,7 +194,7 @@ final class PeerChannel {
         if let next { watchDeadline(next) }
     }
 
-    private func watchDeadline(_ deadline: ContinuousClock.Instant) {
+    private func watchDeadline(_ deadline: MonotonicInstant) {
         // Strong capture: the entry fires, or goes with the table's timer queue when the client closes.
         deadlineCheck.watch(deadline, on: timers) { [self] in checkDeadlines() }
     }

@@ -74,7 +74,7 @@ public final class ServiceClient: Sendable {
 
     /// Sends a protocol-level `ping` and returns the round-trip time.
     nonisolated(nonsending) public func ping(_ service: String, timeout: Duration? = nil) async throws(ServiceError) -> Duration {
-        let start = ContinuousClock.now
+        let start = MonotonicInstant.now
         _ = try await send(service: service, operation: "", kind: .ping, timeout: timeout) { envelope in
             Message.frame(envelope, rawBody: EmptyCollection())
         }
@@ -91,7 +91,7 @@ public final class ServiceClient: Sendable {
         service: String, operation: String, kind: MessageKind = .request, timeout: Duration?,
         frame: @Sendable (Envelope) -> [UInt8]
     ) async throws(ServiceError) -> Message {
-        let now = ContinuousClock.now  // one clock read for the deadline, its check and its wire form
+        let now = MonotonicInstant.now  // one clock read for the deadline, its check and its wire form
         let served = RequestContext.current
         let own = Deadline(now + (timeout ?? defaultTimeout))
         let deadline = timeout == nil ? served?.deadline ?? own : Deadline.earliest(own, served?.deadline)!

@@ -2,7 +2,7 @@
 /// flight at its deadline with `deadlineExceeded` and cancels its handler.
 extension ServerConnection {
     /// Makes sure request deadlines are checked by `deadline`.
-    func watchDeadline(_ deadline: ContinuousClock.Instant) {
+    func watchDeadline(_ deadline: MonotonicInstant) {
         // Strong capture: `closed()` cancels the entry, and the host's queue drops it when it stops.
         deadlineCheck.watch(deadline, on: timers) { [self] in checkDeadlines() }
     }

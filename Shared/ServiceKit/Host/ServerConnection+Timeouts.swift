@@ -8,7 +8,7 @@ import Wire
 /// its condition: a timeout fires between its duration and its duration plus a sweep interval
 /// late, never early.
 extension ServerConnection {
-    func enforceTimeouts(now: ContinuousClock.Instant, limits: ConnectionLimits) {
+    func enforceTimeouts(now: MonotonicInstant, limits: ConnectionLimits) {
         guard !connection.isClosed else { return }
         // Bytes of a frame still arriving (not whole frames held back by backpressure).
         let receiving = connection.bufferedInboundByteCount > 0 && !connection.isReadingPaused

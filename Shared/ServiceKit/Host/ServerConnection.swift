@@ -22,8 +22,8 @@ final class ServerConnection: @unchecked Sendable {
     struct InFlight {
         /// The handler's task; nil while it runs inline, before its first suspension.
         var task: Task<Void, Never>?
-        let deadline: ContinuousClock.Instant?
-        let started: ContinuousClock.Instant
+        let deadline: MonotonicInstant?
+        let started: MonotonicInstant
         let metrics: HostMetrics.OperationMetrics
     }
 
@@ -52,9 +52,9 @@ final class ServerConnection: @unchecked Sendable {
     var framesReceived: UInt64 = 0
     var framesAtLastSweep: UInt64 = 0
     /// When the sweep last saw the frame count change (or the connection arrive).
-    var quietSince = ContinuousClock.now
+    var quietSince = MonotonicInstant.now
     /// When the sweep first saw part of a frame waiting for the rest, if it does now.
-    var partialFrameSince: ContinuousClock.Instant?
+    var partialFrameSince: MonotonicInstant?
 
     init(connection: Connection, host: ServiceHost) {
         self.connection = connection
@@ -154,7 +154,7 @@ final class ServerConnection: @unchecked Sendable {
                 .resourceExhausted, "more than \(maxInFlight) requests in flight on one connection"))
             return nil
         }
-        let now = ContinuousClock.now
+        let now = MonotonicInstant.now
         let deadline = Deadline(wireMicroseconds: envelope.deadlineMicroseconds, receivedAt: now)
         let context = RequestContext(
             operation: envelope.operation, correlationID: id, deadline: deadline,
@@ -262,8 +262,7 @@ final class ServerConnection: @unchecked Sendable {
 
     /// Counts an answered (or abandoned) request: its latency and its error code if any.
     private func count(_ entry: InFlight, _ failure: ErrorCode?) {
-        let (seconds, attoseconds) = (ContinuousClock.now - entry.started).components
-        entry.metrics.latency.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        entry.metrics.latency.recordNanoseconds(MonotonicInstant.now.nanoseconds - entry.started.nanoseconds)
         if let failure { entry.metrics.failed(failure) }
     }
 

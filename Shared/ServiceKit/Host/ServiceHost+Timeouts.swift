@@ -18,7 +18,7 @@ extension ServiceHost {
     }
 
     private func sweep() {
-        let now = ContinuousClock.now
+        let now = MonotonicInstant.now
         let limits = configuration.limits
         for server in Array(connections.values) {
             server.enforceTimeouts(now: now, limits: limits)

@@ -3,11 +3,11 @@
 /// A deadline travels on the wire as the *remaining* time (`Envelope.deadlineMicroseconds`),
 /// so clocks of different processes never need to agree.
 public struct Deadline: Sendable, Hashable, Comparable {
-    /// The instant on `ContinuousClock`.
-    public let instant: ContinuousClock.Instant
+    /// The instant, on the clock `ContinuousClock` reads.
+    public let instant: MonotonicInstant
 
     /// A deadline at `instant`.
-    public init(_ instant: ContinuousClock.Instant) {
+    public init(_ instant: MonotonicInstant) {
         self.instant = instant
     }
 
@@ -28,14 +28,14 @@ public struct Deadline: Sendable, Hashable, Comparable {
     }
 
     /// ``wireMicroseconds`` as of `now`, for a caller that has just read the clock.
-    public func wireMicroseconds(at now: ContinuousClock.Instant) -> UInt64 {
+    public func wireMicroseconds(at now: MonotonicInstant) -> UInt64 {
         let (seconds, attoseconds) = (instant - now).components
         let micros = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
         return UInt64(max(1, micros))
     }
 
     /// The deadline a received envelope carries, measured from `receivedAt`.
-    public init?(wireMicroseconds: UInt64, receivedAt: ContinuousClock.Instant = .now) {
+    public init?(wireMicroseconds: UInt64, receivedAt: MonotonicInstant = .now) {
         guard wireMicroseconds > 0 else { return nil }
         instant = receivedAt + .microseconds(Int64(clamping: wireMicroseconds))
     }

@@ -17,10 +17,10 @@
 /// Loop-confined, as its ``TimerQueue`` is.
 struct DeadlineCheck {
     private var entry: UInt64?
-    private var armedFor: ContinuousClock.Instant?
+    private var armedFor: MonotonicInstant?
 
     /// Makes sure `check` runs by `deadline`: schedules it unless a check already comes no later.
-    mutating func watch(_ deadline: ContinuousClock.Instant, on timers: TimerQueue, _ check: @escaping () -> Void) {
+    mutating func watch(_ deadline: MonotonicInstant, on timers: TimerQueue, _ check: @escaping () -> Void) {
         if let armedFor, armedFor <= deadline { return }
         if let entry { timers.cancel(entry) }
         armedFor = deadline
@@ -42,11 +42,11 @@ struct DeadlineCheck {
     /// The keys whose deadline is due now — within the 1 ms granularity of ``TimerQueue``, as its
     /// own entries are — and the earliest deadline of the others, to watch next.
     static func sweep<Key>(
-        _ deadlines: some Sequence<(Key, ContinuousClock.Instant?)>
-    ) -> (due: [Key], next: ContinuousClock.Instant?) {
-        let now = ContinuousClock.now + .milliseconds(1)
+        _ deadlines: some Sequence<(Key, MonotonicInstant?)>
+    ) -> (due: [Key], next: MonotonicInstant?) {
+        let now = MonotonicInstant.now + .milliseconds(1)
         var due: [Key] = []
-        var next: ContinuousClock.Instant?
+        var next: MonotonicInstant?
         for case let (key, deadline?) in deadlines {
             if deadline <= now {
                 due.append(key)

@@ -7,7 +7,7 @@ import EventLoop
 /// so an idle daemon has no timer pending and its loop blocks in epoll. Loop-confined.
 final class TimerQueue {
     private struct Entry {
-        let deadline: ContinuousClock.Instant
+        let deadline: MonotonicInstant
         let id: UInt64
     }
 
@@ -16,7 +16,7 @@ final class TimerQueue {
     private var heap: [Entry] = []
     private var actions: [UInt64: () -> Void] = [:]
     private var nextID: UInt64 = 1
-    private var armedFor: ContinuousClock.Instant?
+    private var armedFor: MonotonicInstant?
 
     init(loop: EventLoop) {
         self.loop = loop
@@ -24,7 +24,7 @@ final class TimerQueue {
 
     /// Runs `action` on the loop at `deadline` unless cancelled first; returns a handle for ``cancel(_:)``.
     @discardableResult
-    func schedule(at deadline: ContinuousClock.Instant, _ action: @escaping () -> Void) -> UInt64 {
+    func schedule(at deadline: MonotonicInstant, _ action: @escaping () -> Void) -> UInt64 {
         loop.preconditionInEventLoop()
         let id = nextID
         nextID += 1
@@ -55,7 +55,7 @@ final class TimerQueue {
     private func fire() {
         armedFor = nil
         // libuv timers have millisecond granularity: treat what is due within 1 ms as due now.
-        let now = ContinuousClock.now + .milliseconds(1)
+        let now = MonotonicInstant.now + .milliseconds(1)
         while let first = heap.first, first.deadline <= now {
             popFirst()
             if let action = actions.removeValue(forKey: first.id) { action() }

@@ -12,9 +12,9 @@ extension Builtins {
         guard !router.routes(Daemon.health.fullName) else { return }
         let service = configuration.name
         router.on(Daemon.health) { _, _ in
-            let start = ContinuousClock.now
+            let start = MonotonicInstant.now
             try await Offload.run {}
-            let (seconds, attoseconds) = (ContinuousClock.now - start).components
+            let (seconds, attoseconds) = (MonotonicInstant.now - start).components
             return Daemon.Health(
                 service: service, pid: Int(getpid()),
                 offloadMicroseconds: Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000))
