@@ -7,7 +7,11 @@ import Logging
 /// While a handler runs, ``current`` holds its context, so a call it makes to another
 /// vertical carries the *remaining* deadline and the trace context without threading
 /// them by hand.
-public struct RequestContext: Sendable {
+///
+/// A class, not a struct: a request's context is copied several times on its way (into its
+/// task, its task-local, the handler), and a struct's copy retains each of its references
+/// (the logger's among them) where a class's retains one.
+public final class RequestContext: Sendable {
     /// `service.operation` being served.
     public let operation: String
     /// The caller's correlation id on its connection.

@@ -36,11 +36,22 @@ extension ServerConnection {
 
 extension ServerConnection {
     /// A request that passed every check before its handler runs: what ``serveInline(_:)`` needs.
-    struct Prepared {
+    ///
+    /// A class: it is handed into the handler's task and on, and a struct of this size cost a
+    /// retain of each of its references at every copy.
+    final class Prepared: Sendable {
         let id: UInt64
         let message: Message
         let route: Router.Route
         let context: RequestContext
         let entry: InFlight
+
+        init(id: UInt64, message: Message, route: @escaping Router.Route, context: RequestContext, entry: InFlight) {
+            self.id = id
+            self.message = message
+            self.route = route
+            self.context = context
+            self.entry = entry
+        }
     }
 }

@@ -183,12 +183,12 @@ final class ServerConnection: @unchecked Sendable {
             while let request = next {
                 // The handler's scope written out here, not in a function: returning from an async
                 // function is one more executor switch, and each takes the task's status-record lock.
-                let (id, message, route, context) = (request.id, request.message, request.route, request.context)
-                await RequestContext.$current.withValue(context) {
+                await RequestContext.$current.withValue(request.context) {
+                    let id = request.id
                     let frame: [UInt8]
                     var failure: ErrorCode?
                     do {
-                        frame = try await route(message, context)
+                        frame = try await request.route(request.message, request.context)
                     } catch let error as ServiceError {
                         failure = error.code
                         frame = Self.errorFrame(id, error)
@@ -196,7 +196,7 @@ final class ServerConnection: @unchecked Sendable {
                         failure = .cancelled
                         frame = Self.errorFrame(id, ServiceError(.cancelled, "the request was cancelled"))
                     } catch {
-                        let refusal = refusal(for: error, context)
+                        let refusal = refusal(for: error, request.context)
                         failure = refusal.code
                         frame = Self.errorFrame(id, refusal)
                     }
