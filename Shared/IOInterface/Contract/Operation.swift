@@ -18,6 +18,9 @@ public struct Operation<Input: WireMessage, Output: WireMessage>: Sendable {
     public let errors: [ErrorCode]
     /// The URL path it can be opened at, if any (`svc-supervisor open`).
     public let route: Route?
+    /// `service.operation`, as it travels in the envelope: kept, not formatted per call (a
+    /// string interpolation on every call cost about as much as encoding a small Input).
+    public let fullName: String
 
     /// Declares an operation.
     public init(_ service: String, _ name: String, summary: String, errors: [ErrorCode] = [], route: Route? = nil) {
@@ -26,10 +29,8 @@ public struct Operation<Input: WireMessage, Output: WireMessage>: Sendable {
         self.summary = summary
         self.errors = errors
         self.route = route
+        self.fullName = "\(service).\(name)"
     }
-
-    /// `service.operation`, as it travels in the envelope.
-    public var fullName: String { "\(service).\(name)" }
 
     /// The operation without its types: for registries, `describe` and the lock file.
     public var descriptor: OperationDescriptor {
