@@ -3,12 +3,17 @@
  * socket, with its own latency and throughput clients. No envelope, no codec, no tasks: the
  * floor our Swift stack (Wire + EventLoop + ServiceKit) is measured against in the same run.
  *
- *   uv_echo server PATH
+ *   uv_echo server PATH [OFFSET VALUE]
  *       listens on PATH; every complete frame (4-byte big-endian length, then that many
- *       bytes) is written back as it came, all frames of one read in one write.
+ *       bytes) is written back as it came, all frames of one read in one write. With OFFSET
+ *       and VALUE, the payload byte at OFFSET is set to VALUE first: the driver uses it to turn
+ *       our request envelopes into responses, so our client can be timed against this server.
  *   uv_echo latency PATH PAYLOAD COUNT OUTFILE
  *       one frame of PAYLOAD bytes in flight; after COUNT/10 warm-up round trips, writes the
  *       next COUNT round-trip times (nanoseconds, native-endian uint64) to OUTFILE.
+ *   uv_echo latency-frame PATH FRAMEFILE COUNT OUTFILE
+ *       as latency, but the frame sent is FRAMEFILE's bytes (one whole frame, prefix included):
+ *       the driver gives it one of our request frames, so our server can be timed against this client.
  *   uv_echo throughput PATH PAYLOAD CONNECTIONS DEPTH SECONDS
  *       CONNECTIONS connections with DEPTH frames in flight each; after a 0.25 s warm-up,
  *       counts answered frames for SECONDS and prints "requests=N seconds=S".
@@ -111,6 +116,10 @@ static char *make_frame(size_t payload) {
 
 /* ---- server ---- */
 
+/* `server PATH OFFSET VALUE`: the payload byte each answer has rewritten (OFFSET < 0: none). */
+static long answer_offset = -1;
+static unsigned char answer_value;
+
 static void server_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf) {
     conn_t *c = stream->data;
     (void)buf;
@@ -122,6 +131,12 @@ static void server_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
     size_t count;
     size_t used = complete_frames(c, &count);
     if (used > 0) {
+        for (size_t at = 0; answer_offset >= 0 && at < used;) {
+            const unsigned char *p = (const unsigned char *)c->buf + at;
+            size_t n = ((size_t)p[0] << 24) | ((size_t)p[1] << 16) | ((size_t)p[2] << 8) | p[3];
+            if ((size_t)answer_offset < n) c->buf[at + 4 + answer_offset] = (char)answer_value;
+            at += 4 + n;
+        }
         if (write_copy(c, c->buf, used) < 0) {
             uv_read_stop(stream);
             uv_close((uv_handle_t *)stream, on_close_free);
@@ -261,9 +276,26 @@ static conn_t *connect_to(uv_loop_t *loop, const char *path, size_t payload) {
     return c;
 }
 
+/* Reads FRAMEFILE (one whole frame) into lat.frame; returns its payload length, or 0 on error. */
+static size_t load_frame(const char *file) {
+    FILE *f = fopen(file, "rb");
+    if (f == NULL) { perror("uv_echo: reading the frame file"); return 0; }
+    unsigned char prefix[4];
+    size_t payload = 0;
+    if (fread(prefix, 1, 4, f) == 4) {
+        payload = ((size_t)prefix[0] << 24) | ((size_t)prefix[1] << 16) | ((size_t)prefix[2] << 8) | prefix[3];
+        lat.frame = malloc(4 + payload);
+        memcpy(lat.frame, prefix, 4);
+        if (fread(lat.frame + 4, 1, payload, f) != payload) payload = 0;
+    }
+    fclose(f);
+    if (payload == 0) fprintf(stderr, "uv_echo: %s holds no whole frame\n", file);
+    return payload;
+}
+
 static int run_latency(const char *path, size_t payload, size_t count, const char *out) {
     uv_loop_t *loop = uv_default_loop();
-    lat.frame = make_frame(payload);
+    if (lat.frame == NULL) lat.frame = make_frame(payload);
     lat.count = count;
     lat.warmup = count / 10;
     lat.samples = calloc(count, sizeof(uint64_t));
@@ -297,14 +329,25 @@ static int run_throughput(const char *path, size_t payload, int connections, siz
 
 int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "server") == 0) return run_server(argv[2]);
+    if (argc == 5 && strcmp(argv[1], "server") == 0) {
+        answer_offset = atol(argv[3]);
+        answer_value = (unsigned char)atoi(argv[4]);
+        return run_server(argv[2]);
+    }
+    if (argc == 6 && strcmp(argv[1], "latency-frame") == 0) {
+        size_t payload = load_frame(argv[3]);
+        if (payload == 0) return 1;
+        return run_latency(argv[2], payload, strtoul(argv[4], NULL, 10), argv[5]);
+    }
     if (argc == 6 && strcmp(argv[1], "latency") == 0)
         return run_latency(argv[2], strtoul(argv[3], NULL, 10), strtoul(argv[4], NULL, 10), argv[5]);
     if (argc == 7 && strcmp(argv[1], "throughput") == 0)
         return run_throughput(argv[2], strtoul(argv[3], NULL, 10), atoi(argv[4]), strtoul(argv[5], NULL, 10),
                               atof(argv[6]));
     fprintf(stderr,
-            "usage: uv_echo server PATH\n"
+            "usage: uv_echo server PATH [OFFSET VALUE]\n"
             "       uv_echo latency PATH PAYLOAD COUNT OUTFILE\n"
+            "       uv_echo latency-frame PATH FRAMEFILE COUNT OUTFILE\n"
             "       uv_echo throughput PATH PAYLOAD CONNECTIONS DEPTH SECONDS\n");
     return 64;
 }

@@ -43,8 +43,25 @@ enum BenchEcho: ServiceContract {
     /// The payload length of a request frame carrying `size` body bytes, so the C echo sends
     /// exactly as many bytes as our stack does (envelope, operation, deadline, body).
     static func framePayloadLength(bodySize size: Int) -> Int {
-        let envelope = Envelope(
-            kind: .request, correlationID: 1_000_000, operation: echo.fullName, deadlineMicroseconds: 5_000_000)
-        return Message.frame(envelope, body: Blob(size: size)).count - 4
+        requestFrame(bodySize: size).count - 4
     }
+
+    /// A whole request frame for `echo` carrying `size` body bytes, as our client sends it: what
+    /// the C client sends when it times our server.
+    static func requestFrame(bodySize size: Int, kind: MessageKind = .request) -> [UInt8] {
+        let envelope = Envelope(
+            kind: kind, correlationID: 1_000_000, operation: echo.fullName, deadlineMicroseconds: 5_000_000)
+        return Message.frame(envelope, body: Blob(size: size))
+    }
+
+    /// Where in a frame's payload the envelope keeps its kind, and the byte of a response: the C
+    /// echo rewrites that byte to answer our client. Found by comparing a request with a response,
+    /// so it follows the envelope's layout rather than restating it.
+    static let responseKindByte: (offset: Int, value: UInt8) = {
+        let request = requestFrame(bodySize: 0).dropFirst(4)
+        let response = requestFrame(bodySize: 0, kind: .response).dropFirst(4)
+        let differing = zip(request.indices, zip(request, response)).filter { $0.1.0 != $0.1.1 }
+        precondition(differing.count == 1, "a request and a response differ in \(differing.count) bytes, not 1")
+        return (differing[0].0 - request.startIndex, differing[0].1.1)
+    }()
 }

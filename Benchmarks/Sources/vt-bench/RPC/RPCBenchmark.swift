@@ -18,9 +18,19 @@ struct RPCBenchmark {
         var clientCPU: Int
     }
 
-    enum Stack: String, CaseIterable {
+    enum Stack: String {
         case c = "C libuv echo"
         case ours = "ours"
+        /// Our server timed by the C client sending our request frames: the server's share of the gap.
+        case oursServer = "our server, C client"
+        /// Our client timed against the C echo answering as a response: the client's share.
+        case oursClient = "our client, C server"
+    }
+
+    /// The stacks timed at `placement`: with one vCPU (where the p50 target is hardest), also
+    /// each half of ours against the C other half, so the report says which side the gap is on.
+    static func latencyStacks(_ placement: Placement) -> [Stack] {
+        placement.serverCPU == placement.clientCPU ? [.c, .ours, .oursServer, .oursClient] : [.c, .ours]
     }
 
     static let placements = [
@@ -40,7 +50,7 @@ struct RPCBenchmark {
             progress("rpc latency round \(round)/\(settings.rounds)")
             for placement in Self.placements {
                 for size in Self.sizes {
-                    for stack in Stack.allCases {
+                    for stack in Self.latencyStacks(placement) {
                         let key = "\(stack.rawValue) \(Self.label(size)) \(placement.name)"
                         let samples = latencySamples(stack, size: size, placement: placement)
                         var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000)
@@ -67,6 +77,12 @@ struct RPCBenchmark {
                 report.add(
                     "rpc latency", "\(name) p99.9", unit: "µs", ours: p999[ours]!, baselineName: "C",
                     baseline: p999[c]!, ratioName: "ours/C")
+                for half in Self.latencyStacks(placement) where half == .oursServer || half == .oursClient {
+                    report.add(
+                        "rpc latency", "\(name) p50, \(half.rawValue)", unit: "µs",
+                        ours: p50["\(half.rawValue) \(Self.label(size)) \(placement.name)"]!, baselineName: "C",
+                        baseline: p50[c]!, ratioName: "ours/C")
+                }
                 for key in [ours, c] {
                     let points = merged[key]!.percentiles(ticksPerHalfDistance: 5).map {
                         [$0.percentile, Double($0.value) / 1000]
@@ -83,7 +99,7 @@ struct RPCBenchmark {
         for round in 1...settings.rounds {
             progress("rpc throughput round \(round)/\(settings.rounds)")
             for load in Self.loads {
-                for stack in Stack.allCases {
+                for stack in [Stack.c, .ours] {
                     let key = "\(stack.rawValue) \(load.connections)×\(load.depth)"
                     rates[key, default: []].append(
                         throughput(stack, connections: load.connections, depth: load.depth, placement: placement))
@@ -112,10 +128,17 @@ struct RPCBenchmark {
                         "latency", "\(socketDirectory)/c.sock", "\(BenchEcho.framePayloadLength(bodySize: size))",
                         "\(latencyCount)", output,
                     ], cpu: placement.clientCPU)
-            case .ours:
+            case .ours, .oursClient:
                 _ = Subprocess.run(
                     Self.ownExecutable, ["echo-latency", socketDirectory, "\(size)", "\(latencyCount)", output],
                     cpu: placement.clientCPU)
+            case .oursServer:
+                _ = Subprocess.run(
+                    settings.uvEcho,
+                    [
+                        "latency-frame", "\(socketDirectory)/\(BenchEcho.name).sock", requestFrameFile(size),
+                        "\(latencyCount)", output,
+                    ], cpu: placement.clientCPU)
             }
         }
         guard let data = FileManager.default.contents(atPath: output), data.count == latencyCount * 8 else {
@@ -135,7 +158,7 @@ struct RPCBenchmark {
                         "throughput", "\(socketDirectory)/c.sock", "\(BenchEcho.framePayloadLength(bodySize: 64))",
                         "\(connections)", "\(depth)", "\(throughputSeconds)",
                     ], cpu: placement.clientCPU)
-            case .ours:
+            case .ours, .oursServer, .oursClient:
                 line = Subprocess.run(
                     Self.ownExecutable,
                     ["echo-throughput", socketDirectory, "64", "\(connections)", "\(depth)", "\(throughputSeconds)"],
@@ -162,16 +185,32 @@ struct RPCBenchmark {
         case .c:
             socket = "\(directory)/c.sock"
             server = Subprocess.start(settings.uvEcho, ["server", socket], cpu: cpu)
-        case .ours:
+        case .ours, .oursServer:
             socket = "\(directory)/\(BenchEcho.name).sock"
             unlink(socket)
             server = Subprocess.start(
                 Self.ownExecutable, ["echo-server"], cpu: cpu,
                 environment: ["VERTICALS_SOCKET_DIR": directory, "VERTICALS_LOG_LEVEL": "warning"])
+        case .oursClient:
+            socket = "\(directory)/\(BenchEcho.name).sock"
+            unlink(socket)
+            let kind = BenchEcho.responseKindByte
+            server = Subprocess.start(settings.uvEcho, ["server", socket, "\(kind.offset)", "\(kind.value)"], cpu: cpu)
         }
         Subprocess.waitForListener(socket)
         body(directory)
         Subprocess.stop(server)
+    }
+
+    /// A file holding our request frame with a `size`-byte body, for the C client (written once).
+    private func requestFrameFile(_ size: Int) -> String {
+        let path = "\(directory)/request-\(size).frame"
+        if !FileManager.default.fileExists(atPath: path) {
+            guard FileManager.default.createFile(atPath: path, contents: Data(BenchEcho.requestFrame(bodySize: size))) else {
+                fail("cannot write \(path)")
+            }
+        }
+        return path
     }
 
     static func label(_ size: Int) -> String { size >= 1024 ? "\(size / 1024) KiB" : "\(size) B" }
