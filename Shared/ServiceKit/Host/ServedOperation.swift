@@ -1,5 +1,5 @@
 /// What the request path needs of one routed operation, found with one lookup by name: its
-/// route and its metric handles. The host builds the table once (``ServiceHost/served``).
+/// route, its metric handles, and whether only internal peers may call it. The host builds the table once (``ServiceHost/served``).
 ///
 /// A struct holding the route, not the route itself in a dictionary: a closure stored as a
 /// dictionary value is kept at the most general abstraction, so every call went through a
@@ -7,12 +7,16 @@
 struct ServedOperation {
     let route: Router.Route
     let metrics: HostMetrics.OperationMetrics
+    /// Listed in `PeerAccess.internalOperations`: the peer's uid is checked before it runs.
+    let isInternal: Bool
 
     /// The table of every operation `router` routes, with its handles in `metrics`.
-    static func table(_ router: Router, metrics: HostMetrics) -> [String: ServedOperation] {
+    static func table(_ router: Router, metrics: HostMetrics, access: PeerAccess) -> [String: ServedOperation] {
         var table: [String: ServedOperation] = [:]
         for (name, handler) in router.routes {
-            table[name] = ServedOperation(route: handler.route, metrics: metrics.operation(name))
+            table[name] = ServedOperation(
+                route: handler.route, metrics: metrics.operation(name),
+                isInternal: access.internalOperations.contains(name))
         }
         return table
     }

@@ -134,14 +134,15 @@ final class ServerConnection: @unchecked Sendable {
             answer(id, ServiceError(.unavailable, "\(host.configuration.name) is shutting down; retry", retryable: true))
             return nil
         }
-        guard let route = operation?.route else {
+        guard let operation else {
             metrics.failed(.unimplemented)
             answer(id, ServiceError(
                 .unimplemented, "\(host.configuration.name) has no operation \"\(envelope.operation)\"",
                 details: [ErrorDetail("operation", envelope.operation)]))
             return nil
         }
-        if !access.allows(connection.peerCredentials, toCall: envelope.operation),
+        // The table knows which operations are internal: no second lookup by name for the others.
+        if operation.isInternal, !access.allows(connection.peerCredentials, toCall: envelope.operation),
             let refusal = host.operationRefusal(envelope.operation, peer: connection.peerCredentials)
         {
             metrics.failed(refusal.code)
@@ -160,7 +161,7 @@ final class ServerConnection: @unchecked Sendable {
             operation: envelope.operation, correlationID: id, deadline: deadline,
             traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger)
         let entry = InFlight(task: nil, deadline: deadline?.instant, started: now, metrics: metrics)
-        return Prepared(id: id, message: message, route: route, context: context, entry: entry)
+        return Prepared(id: id, message: message, route: operation.route, context: context, entry: entry)
     }
 
     /// Serves `first`, and then every request already received after it, in one task that runs

@@ -53,7 +53,7 @@ public final class ServiceHost: @unchecked Sendable {
         Builtins.install(into: &router, configuration: configuration, metrics: metrics)
         self.router = router
         self.metrics = metrics
-        self.served = ServedOperation.table(router, metrics: metrics)
+        self.served = ServedOperation.table(router, metrics: metrics, access: configuration.access)
         self.loop = loop
         self.logger = logger ?? Logger(label: configuration.name)
         self.timers = TimerQueue(loop: loop)
