@@ -38,7 +38,10 @@ final class StoreLock: Sendable {
     /// Takes the lock on `path` for the store at `storePath`, or throws a ``StoreError`` naming the
     /// process that holds it and what to do.
     static func acquire(_ path: String, for storePath: String) throws -> StoreLock {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o640)
+        var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o640)
+        // A lock file another user made (root's `restore` on a fresh store): flock needs no write
+        // access, only the pid goes unwritten.
+        if descriptor < 0 && errno == EACCES { descriptor = open(path, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else {
             throw StoreError(message: "cannot open the store's lock file \(path): \(String(cString: strerror(errno)))")
         }
