@@ -65,7 +65,11 @@ let package = Package(
 
         .target(
             name: "Storage",
-            dependencies: ["Wire", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "Wire", .product(name: "GRDB", package: "GRDB.swift"),
+                // The SQLite C API, to tie the store's lock to its writer connection (StoreLock).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             path: "Shared/Storage",
             swiftSettings: strict
         ),

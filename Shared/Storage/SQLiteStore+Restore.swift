@@ -6,13 +6,18 @@ extension SQLiteStore {
     /// Puts a backup in place of a *stopped* vertical's store: checks `file` is a whole SQLite
     /// store (`PRAGMA integrity_check`), copies it beside `path`, syncs it, keeps the store it
     /// replaces (with its `-wal`/`-shm`) as `path.before-restore`, then renames the copy over
-    /// `path` in one step. Nobody may have `path` open: the caller checks the vertical is stopped.
+    /// `path` in one step. Nobody may have `path` open: the caller checks the vertical is stopped,
+    /// and the restore holds the store's lock throughout (see ``open(directory:fileName:migrator:durability:)``),
+    /// so a daemon started by hand on the store is refused too.
     ///
     /// Returns where the replaced store was kept, or nil when there was none.
-    /// - Throws: ``StoreError`` naming what is wrong with `file` or the folder.
+    /// - Throws: ``StoreError`` naming what is wrong with `file` or the folder, or the process
+    ///   that has the store open (``StoreError/isHeld``).
     @discardableResult
     public static func restore(_ file: String, to path: String) throws -> String? {
         try checkIntegrity(of: file)
+        let lock = try StoreLock.acquire("\(path).lock", for: path)
+        defer { withExtendedLifetime(lock) {} }
         let temporary = "\(path).restore-\(getpid())"
         do {
             try copyFile(file, to: temporary)

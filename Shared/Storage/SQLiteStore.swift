@@ -26,6 +26,13 @@ public enum SQLiteStore {
     /// Opens (creating if needed) `directory/fileName` and migrates it to the latest version.
     /// A store a newer build has migrated (it lists migrations this build does not know) is
     /// refused with a ``StoreError`` naming them, before anything is written to it.
+    ///
+    /// One process serves a store at a time: the store is open only with an exclusive lock on
+    /// `directory/fileName.lock` (see ``StoreLock`` for the kind and why), held until the pool's
+    /// writer closes (``DatabasePool/close()``, or the last reference to the pool goes) or the
+    /// process dies. A store another pool holds, in this process or another, is refused at once,
+    /// before SQLite opens it, with a ``StoreError`` whose ``StoreError/isHeld`` is true and whose
+    /// message names the holder's pid and program.
     public static func open(
         directory: String, fileName: String = "store.sqlite", migrator: DatabaseMigrator,
         durability: Durability = .full
@@ -41,13 +48,22 @@ public enum SQLiteStore {
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         let path = "\(directory)/\(fileName)"
+        let lock = try StoreLock.acquire("\(path).lock", for: path)
         let pool = try DatabasePool(path: path, configuration: configuration)
-        // GRDB turns WAL on for the pool's writer after `prepareDatabase`, and sets
-        // synchronous=NORMAL as it does: say it again on the writer (one connection, kept for the
-        // pool's life), or a commit acknowledged to a client could be lost on power loss.
-        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue)") }
-        try refuseNewerSchema(pool, migrator: migrator, path: path)
-        try migrator.migrate(pool)
+        do {
+            // GRDB turns WAL on for the pool's writer after `prepareDatabase`, and sets
+            // synchronous=NORMAL as it does: say it again on the writer (one connection, kept for
+            // the pool's life), or a commit acknowledged to a client could be lost on power loss.
+            try pool.writeWithoutTransaction { db in
+                try lock.bind(to: db)
+                try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue)")
+            }
+            try refuseNewerSchema(pool, migrator: migrator, path: path)
+            try migrator.migrate(pool)
+        } catch {
+            try? pool.close()  // releases the lock now, not whenever the pool is freed
+            throw error
+        }
         return pool
     }
 
@@ -86,5 +102,16 @@ public enum SQLiteStore {
 public struct StoreError: Error, CustomStringConvertible {
     /// What went wrong and where.
     public let message: String
+    /// True when the store is refused only because another process has it open (it holds the
+    /// store's lock, see ``SQLiteStore/open(directory:fileName:migrator:durability:)``).
+    public let isHeld: Bool
+    /// The pid of the process holding the store, when ``isHeld`` and it has written its pid.
+    public let holderPID: Int32?
     public var description: String { message }
+
+    init(message: String, isHeld: Bool = false, holderPID: Int32? = nil) {
+        self.message = message
+        self.isHeld = isHeld
+        self.holderPID = holderPID
+    }
 }

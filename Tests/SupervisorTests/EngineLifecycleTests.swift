@@ -64,6 +64,18 @@ extension EngineProcessTests {
             await harness.shutdown()
         }
 
+        @Test func exitBeforeReadiness_showsTheLastStderrLineAsTheReason() async throws {
+            let script = "echo 'starting' >&2; echo 'svc-held: cannot start: the store is locked' >&2; echo done; exit 70"
+            var spec = ServiceSpec.script("held", script, readiness: .notify)
+            spec.restart = .never
+            let harness = try EngineHarness([spec])
+            try await harness.start()
+            try await harness.waitFor("held", .failed)
+            let status = try await harness.status("held")
+            #expect(status.lastExit == "exited with status 70: svc-held: cannot start: the store is locked", "\(status.lastExit)")
+            await harness.shutdown()
+        }
+
         @Test func crashLoop_isFailedAfterTheBudget_andStaysDown() async throws {
             var spec = ServiceSpec.script("looping", "exit 1")
             spec.backoff = Backoff(initial: .milliseconds(5), max: .milliseconds(5), multiplier: 1)

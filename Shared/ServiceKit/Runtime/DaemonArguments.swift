@@ -10,7 +10,8 @@ import Logging
 public enum DaemonArguments: Equatable, Sendable {
     /// Serve the vertical (the normal case).
     case serve
-    /// Validate the environment and open (migrating) the store, then exit without serving.
+    /// Validate the environment and open (migrating) the store, then exit without serving; a
+    /// store another process holds is left to it (see ``ServiceRuntime/makeWorld(_:)``).
     case check
     /// Print usage and exit 0.
     case help
@@ -46,6 +47,7 @@ public enum DaemonArguments: Equatable, Sendable {
         Usage: svc-\(name) [--check | --help | --version]
           (no argument)  serve on $VERTICALS_SOCKET_DIR/\(name).sock, or on the socket handed over in LISTEN_FDS
           --check        validate the environment and open (and migrate) the store, then exit: 0 when all is well
+                         (a store a running svc-\(name) holds is not opened: that one migrated it)
           --help         print this and exit
           --version      print the version and exit
 

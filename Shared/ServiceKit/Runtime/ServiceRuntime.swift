@@ -12,7 +12,7 @@ import Storage
 ///
 /// ```swift
 /// let runtime = ServiceRuntime.boot(Appointments.self)
-/// let world = World.live(runtime: runtime)
+/// let world = runtime.makeWorld { try World.live(runtime: runtime) }
 /// await runtime.serve(Endpoint.routes(world: world))
 /// ```
 public final class ServiceRuntime: Sendable {
@@ -55,7 +55,8 @@ public final class ServiceRuntime: Sendable {
     /// The command line decides first: `--help` and `--version` print and exit 0 without touching
     /// a socket or the store; `--check` validates the environment here (exit 78 naming every
     /// problem) and makes ``serve(_:)`` exit 0 instead of serving, once `main.swift` has opened
-    /// and migrated the store (a store that fails exits there, non-zero, with its message).
+    /// and migrated the store (a store that fails exits there, non-zero, with its message; one a
+    /// running daemon holds is left alone, exit 0: see ``makeWorld(_:)``).
     /// `arguments` are the ones the daemon did not take itself (default: all after the program name).
     public static func boot(
         name: String, summary: String = "", arguments: [String] = Array(CommandLine.arguments.dropFirst())

@@ -94,6 +94,7 @@ extension SupervisorEngine {
         unit.statusText = ""
         // vt-exec calls setsid before exec, so the child leads its own process group.
         PidRecord.of(pid: child.pid, processGroup: child.pid)?.write(to: run.pidFile(for: spec.name))
+        log.lastErrorLine = nil
         log.note("started pid \(child.pid): \(configuration.program(spec.executable)) \(spec.arguments.joined(separator: " "))")
         set(unit, .starting)
         switch spec.readiness {
@@ -198,9 +199,18 @@ extension SupervisorEngine {
         unit.child = nil
         unit.pid = nil
         unit.startedAt = nil
+        let neverReady = unit.readyAt == nil
         unit.readyAt = nil
+        // Its last lines may still be in the pipe: they go before the note of its end.
+        unit.output?.drain()
+        unit.log.flush()
         let limit = limitReason(unit, status)
-        let reason = unit.pendingFailure?.reason ?? limit ?? Self.describe(status)
+        var reason = unit.pendingFailure?.reason ?? limit ?? Self.describe(status)
+        // A process that gives up before it is ready says why on stderr, last (a store another
+        // process holds, a bad setting): that line is the reason `status` shows, not just a code.
+        if unit.pendingFailure == nil, limit == nil, !status.isSuccess, neverReady, let line = unit.log.lastErrorLine {
+            reason += ": " + line
+        }
         let failure = unit.pendingFailure != nil || !status.isSuccess
         let asked = unit.state == .stopping || !unit.wanted
         unit.exitReason =
@@ -208,9 +218,6 @@ extension SupervisorEngine {
         unit.pendingFailure = nil
         unit.readySince = nil
         unit.lastExit = reason
-        // Its last lines may still be in the pipe: they go before the note of its end.
-        unit.output?.drain()
-        unit.log.flush()
         unit.log.note("pid \(pid) \(reason)")
 
         if unit.state == .stopping || !unit.wanted {

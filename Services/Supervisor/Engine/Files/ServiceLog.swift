@@ -28,6 +28,9 @@ final class ServiceLog {
     private var partial: [Int32: [UInt8]] = [:]
     /// A line longer than this is cut and written in pieces.
     private static let maxLineBytes = 16_384
+    /// The last line the service wrote to stderr (at most 512 bytes of it), for the reason of an
+    /// exit before readiness; the engine clears it when it starts a process.
+    var lastErrorLine: String?
 
     init(path: String, maxBytes: Int, rotation: LogRotation = LogRotation()) {
         self.path = path
@@ -77,6 +80,7 @@ final class ServiceLog {
         var bytes = Array("\(stamp) \(stream) ".utf8)
         bytes.append(contentsOf: line)
         bytes.append(UInt8(ascii: "\n"))
+        if stream == "stderr", !line.isEmpty { lastErrorLine = String(decoding: line.prefix(512), as: UTF8.self) }
         if size > 0 && (size + bytes.count > maxBytes || isTooOld(at: seconds)) { rotate() }
         guard fd >= 0 else { return }
         let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }

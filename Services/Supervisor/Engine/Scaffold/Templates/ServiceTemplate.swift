@@ -249,14 +249,12 @@ enum ServiceTemplate {
     static func main(_ v: VerticalName) -> String {
         #"""
         // svc-\#(v.name): \#(v.typeName)'s daemon.
-        import Glibc
         import IOInterface
         import \#(v.typeName)Service
         import ServiceKit
 
         let runtime = ServiceRuntime.boot(\#(v.typeName).self)
-        let world: World
-        do { world = try World.live(runtime: runtime) } catch { StandardError.write("\#(v.name): \(error)\n"); exit(70) }
+        let world = runtime.makeWorld { try World.live(runtime: runtime) }
         await runtime.serve(Endpoint.routes(world: world))
 
         """#

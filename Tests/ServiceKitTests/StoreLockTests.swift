@@ -1,0 +1,96 @@
+import Glibc
+import ProcessTesting
+import Storage
+import Testing
+
+/// One process serves a store at a time: `SQLiteStore.open` holds `<store>.lock` while the store
+/// is open, refuses a store another pool or process holds, and lets go when the pool does.
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct StoreLockTests {
+    static let migrator = StoreSafetyTests.migrator(["v1"])
+
+    static func open(_ directory: TemporaryDirectory) throws -> DatabasePool {
+        try SQLiteStore.open(directory: directory.path, fileName: "s.sqlite", migrator: migrator)
+    }
+
+    /// The error `open` throws, if a `StoreError`.
+    static func refusal(_ directory: TemporaryDirectory) -> StoreError? {
+        do {
+            try open(directory).close()
+            return nil
+        } catch {
+            return error as? StoreError
+        }
+    }
+
+    @Test func open_whileAnotherProcessHoldsTheLock_refusesNamingItsPid_untilItDies() throws {
+        let directory = TemporaryDirectory()
+        let lock = directory.file("s.sqlite.lock")
+        // A process that takes the lock as the store does (flock on the file) and writes its pid
+        // into it, then holds it for as long as it lives: fd 9 goes with `exec` into sleep.
+        let holder = try DaemonProcess(
+            "/bin/sh", ["-c", "exec 9>>\(lock) && flock -n 9 && echo $$ > \(lock) && exec sleep 60"])
+        defer { holder.stop() }
+        try #require(eventually { readFile(lock) == "\(holder.pid)\n" }, "the holder never took the lock")
+
+        let refused = try #require(Self.refusal(directory), "a store another process holds was opened")
+
+        #expect(refused.isHeld && refused.holderPID == holder.pid)
+        #expect(refused.message.contains("sleep (pid \(holder.pid))"), "\(refused)")
+        #expect(refused.message.contains(lock) && refused.message.contains("STATE_DIRECTORY"), "\(refused)")
+        #expect(access(directory.file("s.sqlite"), F_OK) != 0, "SQLite never opened (so never created) the store")
+
+        holder.stop()
+        #expect(Self.refusal(directory) == nil, "the kernel released the lock of the dead holder")
+    }
+
+    @Test func open_twiceInOneProcess_refusesTheSecond_andClosingReleasesTheLock() throws {
+        let directory = TemporaryDirectory()
+        let first = try Self.open(directory)
+
+        let refused = try #require(Self.refusal(directory), "a second pool on one store was opened")
+        #expect(refused.isHeld && refused.holderPID == getpid())
+        #expect(refused.message.contains("this process"), "\(refused)")
+        #expect(try first.read { db in try db.tableExists("t_v1") }, "the first pool still works")
+
+        try first.close()
+        #expect(Self.refusal(directory) == nil, "close() released the lock")
+        #expect(readFile(directory.file("s.sqlite.lock")) == "\(getpid())\n", "the holder wrote its pid")
+    }
+
+    @Test func restore_whileTheStoreIsOpen_refusesAndLeavesItAlone() throws {
+        let directory = TemporaryDirectory()
+        let live = try Self.open(directory)
+        try SQLiteStore.backup(live, to: directory.file("backup.sqlite"))
+        try live.write { db in try db.execute(sql: "INSERT INTO t_v1 (x) VALUES ('after the backup')") }
+
+        #expect {
+            try SQLiteStore.restore(directory.file("backup.sqlite"), to: directory.file("s.sqlite"))
+        } throws: { error in
+            (error as? StoreError)?.isHeld == true
+        }
+        #expect(try live.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t_v1") } == 1)
+        try live.close()
+        #expect(try SQLiteStore.restore(directory.file("backup.sqlite"), to: directory.file("s.sqlite")) != nil)
+    }
+
+    @Test func open_afterThePoolIsReleasedWithoutClose_succeeds() throws {
+        let directory = TemporaryDirectory()
+        do {
+            let pool = try Self.open(directory)
+            try pool.write { db in try db.execute(sql: "INSERT INTO t_v1 (x) VALUES (1)") }
+        }
+        let again = try Self.open(directory)
+        #expect(try again.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t_v1") } == 1)
+        try again.close()
+    }
+
+    @Test func open_refusedForANewerSchema_releasesTheLock() throws {
+        let directory = TemporaryDirectory()
+        try SQLiteStore.open(directory: directory.path, fileName: "s.sqlite", migrator: StoreSafetyTests.migrator(["v1", "v2"]))
+            .close()
+
+        #expect(Self.refusal(directory)?.message.contains("newer schema") == true)
+        #expect(Self.refusal(directory)?.isHeld == false, "the failed open left no lock behind")
+    }
+}
