@@ -57,6 +57,7 @@ struct SystemdExportTests {
         let alpha = try #require(files["verticals-alpha.service"])
         #expect(DeployFixture.values("Restart", in: alpha) == ["always"])
         #expect(DeployFixture.values("RestartSec", in: alpha) == ["250ms"])
+        #expect(DeployFixture.values("RestartPreventExitStatus", in: alpha) == ["78"], "a held store is not restarted")
         #expect(DeployFixture.values("StartLimitBurst", in: alpha) == ["4"])  // the first start and 3 restarts
         #expect(DeployFixture.values("StartLimitIntervalSec", in: alpha) == ["120s"])
         #expect(DeployFixture.values("TimeoutStartSec", in: alpha) == ["90s"])
@@ -71,6 +72,7 @@ struct SystemdExportTests {
         let beta = try #require(files["verticals-beta.service"])
         #expect(DeployFixture.values("Restart", in: beta) == ["no"])
         #expect(DeployFixture.values("RestartSec", in: beta) == [])
+        #expect(DeployFixture.values("RestartPreventExitStatus", in: beta) == [])
         #expect(DeployFixture.values("WatchdogSec", in: beta) == ["20s"])
         #expect(DeployFixture.values("Type", in: beta) == ["exec"])
     }

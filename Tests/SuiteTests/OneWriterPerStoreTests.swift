@@ -20,7 +20,7 @@ struct OneWriterPerStoreTests {
         let second = try runCommand("svc-identity", [], environment: environment, in: directory)
         let check = try runCommand("svc-identity", ["--check"], environment: environment, in: directory)
 
-        #expect(second.status == 70, "\(second.standardError)")
+        #expect(second.status == 78, "\(second.standardError)")
         #expect(
             second.standardError.hasPrefix("svc-identity: cannot start: the store ")
                 && second.standardError.contains("another process, svc-identity (pid \(first.pid)), is serving it")

@@ -76,6 +76,26 @@ extension EngineProcessTests {
             await harness.shutdown()
         }
 
+        @Test func exitStatus78_isFailedAtOnce_withoutSpendingTheRestartBudget() async throws {
+            let script = "echo 'svc-held: cannot start: the store is locked' >&2; exit 78"
+            var spec = ServiceSpec.script("held", script, readiness: .notify)
+            spec.backoff = Backoff(initial: .milliseconds(5), max: .milliseconds(5), multiplier: 1)
+            let harness = try EngineHarness([spec])
+            try await harness.start()
+            try await harness.waitFor("held", .failed)
+            let status = try await harness.status("held")
+            #expect(status.restarts == 0)
+            #expect(harness.events(of: "held").filter { $0.state == .starting }.count == 1)
+            #expect(status.statusText.contains("restart cannot help"), "\(status.statusText)")
+            #expect(status.lastExit == "exited with status 78: svc-held: cannot start: the store is locked", "\(status.lastExit)")
+
+            // Once the cause is fixed, a start asked for runs it again.
+            _ = try await harness.engine.startService("held")
+            try await harness.waitFor("held", .failed, count: 2)
+            #expect(harness.events(of: "held").filter { $0.state == .starting }.count == 2)
+            await harness.shutdown()
+        }
+
         @Test func crashLoop_isFailedAfterTheBudget_andStaysDown() async throws {
             var spec = ServiceSpec.script("looping", "exit 1")
             spec.backoff = Backoff(initial: .milliseconds(5), max: .milliseconds(5), multiplier: 1)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import IOInterface
 import Storage
 
 extension ServiceRuntime {
@@ -12,7 +13,9 @@ extension ServiceRuntime {
     /// ```
     ///
     /// - A failure is written to standard error as `svc-<name>: cannot start: <reason>` and the
-    ///   process exits with status 70. The supervisor keeps that line as the reason of the exit
+    ///   process exits with `DaemonExitStatus.startFailed` (70), or, when another process serves
+    ///   the store, with `DaemonExitStatus.restartCannotHelp` (78): restarting would only be
+    ///   refused again, so supervisors do not. The supervisor keeps that line as the reason of the exit
     ///   (`svc-supervisor status`); a store another process serves reads, for instance,
     ///   `…: another process, svc-identity (pid 1234), is serving it; stop that one, or give this
     ///   one its own STATE_DIRECTORY…`.
@@ -31,7 +34,8 @@ extension ServiceRuntime {
                 exit(0)
             }
             StandardError.write("svc-\(name): cannot start: \(error)\n")
-            exit(70)
+            let held = (error as? StoreError)?.isHeld == true
+            exit(held ? DaemonExitStatus.restartCannotHelp : DaemonExitStatus.startFailed)
         }
     }
 }

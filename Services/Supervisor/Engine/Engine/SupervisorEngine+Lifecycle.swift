@@ -230,12 +230,25 @@ extension SupervisorEngine {
             if unit.wanted { startWhenReady(unit) }
             return
         }
-        afterUnexpectedExit(unit, failure: failure)
+        // Exit status 78 says a restart would be refused again (its store is served by another
+        // process): systemd's RestartPreventExitStatus, and the exported units say the same.
+        let cannotHelp = status.signal == 0 && status.exitCode == Int64(DaemonExitStatus.restartCannotHelp)
+        afterUnexpectedExit(unit, failure: failure, restartCannotHelp: cannotHelp)
     }
 
     /// Restarts per policy and budget, or gives up.
-    private func afterUnexpectedExit(_ unit: ServiceUnit, failure: Bool) {
+    private func afterUnexpectedExit(_ unit: ServiceUnit, failure: Bool, restartCannotHelp: Bool = false) {
         let spec = unit.spec
+        if restartCannotHelp {
+            unit.wanted = false
+            unit.statusText =
+                "not restarted: exit status \(DaemonExitStatus.restartCannotHelp) says a restart cannot help; "
+                + "fix the cause, then `svc-supervisor start \(spec.name)`"
+            unit.log.note(unit.statusText)
+            logger.error("\(spec.name) failed: \(unit.lastExit); \(unit.statusText)")
+            set(unit, .failed)
+            return
+        }
         let restart =
             switch spec.restart {
             case .always: true

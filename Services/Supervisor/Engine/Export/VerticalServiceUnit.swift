@@ -1,3 +1,5 @@
+import IOInterface
+
 /// `verticals-<name>.service`: one vertical under systemd, each setting derived from its
 /// manifest entry, in the sandbox of ``SystemdSandbox``.
 ///
@@ -7,7 +9,7 @@
 /// | `env` | `Environment=` (plus `VERTICALS_SOCKET_DIR`) |
 /// | `depends_on` | `Wants=` + `After=` the peer's `.socket` (its `.service` without one) |
 /// | `readiness` | `Type=notify` or `Type=exec` |
-/// | `restart` | `Restart=` (`never` is `no`) |
+/// | `restart` | `Restart=` (`never` is `no`); `RestartPreventExitStatus=78` (``DaemonExitStatus/restartCannotHelp``) |
 /// | `backoff` | `RestartSec=` its `initial` (systemd 252 has no exponential backoff) |
 /// | `budget` | `StartLimitBurst=` restarts + 1, `StartLimitIntervalSec=` window |
 /// | `ready_timeout`, `stop_timeout`, `stop_signal`, `watchdog` | `TimeoutStartSec=`, `TimeoutStopSec=`, `KillSignal=`, `WatchdogSec=` |
@@ -68,6 +70,9 @@ enum VerticalServiceUnit {
                         + "per restart up to \(ManifestUnits.text(backoff.max));",
                     "systemd 252 has no exponential restart (RestartSteps= is v254), so the first delay, constant.",
                 ])
+            service.set(
+                "RestartPreventExitStatus", "\(DaemonExitStatus.restartCannotHelp)",
+                comment: ["exit 78: another process serves its store, so a restart would be refused again."])
         }
         service = service.with("TimeoutStartSec", SystemdSyntax.timeSpan(spec.readyTimeout))
             .with("TimeoutStopSec", SystemdSyntax.timeSpan(spec.stopTimeout))
