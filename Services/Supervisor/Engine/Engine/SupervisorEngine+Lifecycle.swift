@@ -236,17 +236,23 @@ extension SupervisorEngine {
         afterUnexpectedExit(unit, failure: failure, restartCannotHelp: cannotHelp)
     }
 
+    /// Marks `unit` failed and no longer wanted, saying `why` in its status, log and the engine's log.
+    private func staysDown(_ unit: ServiceUnit, _ why: String) {
+        unit.wanted = false
+        unit.statusText = why
+        unit.log.note(why)
+        logger.error("\(unit.spec.name) failed: \(unit.lastExit); \(why)")
+        set(unit, .failed)
+    }
+
     /// Restarts per policy and budget, or gives up.
     private func afterUnexpectedExit(_ unit: ServiceUnit, failure: Bool, restartCannotHelp: Bool = false) {
         let spec = unit.spec
         if restartCannotHelp {
-            unit.wanted = false
-            unit.statusText =
+            staysDown(
+                unit,
                 "not restarted: exit status \(DaemonExitStatus.restartCannotHelp) says a restart cannot help; "
-                + "fix the cause, then `svc-supervisor start \(spec.name)`"
-            unit.log.note(unit.statusText)
-            logger.error("\(spec.name) failed: \(unit.lastExit); \(unit.statusText)")
-            set(unit, .failed)
+                    + "fix the cause, then `svc-supervisor start \(spec.name)`")
             return
         }
         let restart =
@@ -264,13 +270,10 @@ extension SupervisorEngine {
         let delay: Duration
         switch unit.ledger.afterExit(at: .now) {
         case .giveUp(let count):
-            unit.wanted = false
-            unit.statusText =
+            staysDown(
+                unit,
                 "restarted \(count) times within \(ServiceUnit.text(spec.budget.window)); "
-                + "stays down until `svc-supervisor start \(spec.name)`"
-            unit.log.note(unit.statusText)
-            logger.error("\(spec.name) failed: \(unit.lastExit); \(unit.statusText)")
-            set(unit, .failed)
+                    + "stays down until `svc-supervisor start \(spec.name)`")
             return
         case .restart(let after):
             delay = after

@@ -14,10 +14,9 @@ extension Builtins {
         router.on(Daemon.health) { _, _ in
             let start = MonotonicInstant.now
             try await Offload.run {}
-            let (seconds, attoseconds) = (MonotonicInstant.now - start).components
             return Daemon.Health(
                 service: service, pid: Int(getpid()),
-                offloadMicroseconds: Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000))
+                offloadMicroseconds: Int((MonotonicInstant.now.nanoseconds - start.nanoseconds) / 1_000))
         }
     }
 }
