@@ -9,6 +9,8 @@ let package = Package(
     dependencies: [
         .package(name: "Verticals", path: ".."),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // The second RPC latency baseline: the same raw echo on Swift's most tuned networking stack.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .executableTarget(
@@ -22,6 +24,8 @@ let package = Package(
                 .product(name: "SupervisorEngine", package: "Verticals"),
                 .product(name: "AppointmentsService", package: "Verticals"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Sources/vt-bench",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]

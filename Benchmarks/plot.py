@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Draws bench/latency.png from bench/results.json: the RPC latency distributions of our stack
-and the C libuv echo, one panel per placement, percentile on a log scale of 1/(1-p).
+"""Draws bench/latency.png from bench/results.json: the RPC latency distributions of our stack,
+the C libuv echo and the SwiftNIO raw echo, one panel per placement, percentile on a log scale
+of 1/(1-p).
 
     python3 Benchmarks/plot.py bench/results.json bench/latency.png
 """

@@ -5,6 +5,8 @@
 //   vt-bench echo-server         roles the run starts as child processes (see EchoRoles)
 //   vt-bench echo-latency DIR SIZE COUNT OUT
 //   vt-bench echo-throughput DIR SIZE CONNECTIONS DEPTH SECONDS
+//   vt-bench nio-echo-server PATH
+//   vt-bench nio-echo-latency PATH PAYLOAD COUNT OUT
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -19,6 +21,11 @@ case "echo-throughput" where arguments.count == 6:
     await EchoRoles.throughput(
         socketDirectory: arguments[1], size: Int(arguments[2]) ?? 64, connections: Int(arguments[3]) ?? 1,
         depth: Int(arguments[4]) ?? 64, seconds: Double(arguments[5]) ?? 1)
+case "nio-echo-server" where arguments.count == 2:
+    await NIOEcho.server(path: arguments[1])
+case "nio-echo-latency" where arguments.count == 5:
+    await NIOEcho.latency(
+        path: arguments[1], payload: Int(arguments[2]) ?? 97, count: Int(arguments[3]) ?? 20_000, output: arguments[4])
 case nil, "run":
     await BenchRun(settings: BenchSettings.from(ProcessInfo.processInfo.environment)).run()
 default:

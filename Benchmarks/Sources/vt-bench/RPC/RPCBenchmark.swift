@@ -4,7 +4,9 @@ import Histogram
 /// Sections 2 and 3: request/response latency (one in flight; 64 B and 1 KiB bodies) and
 /// throughput (1 × 64 and 4 × 64 in flight) of our full stack in two processes, against the C
 /// libuv echo in the same rounds. Latency runs with both processes on one vCPU and on two
-/// (a cross-vCPU wake-up costs 20–25 µs here whatever the stack); throughput on two.
+/// (a cross-vCPU wake-up costs 20–25 µs here whatever the stack); throughput on two. The same raw
+/// echo on SwiftNIO runs in the same rounds too: what a Swift stack costs over C before any
+/// envelope, codec or async handler (see ``NIOEcho``).
 struct RPCBenchmark {
     let settings: BenchSettings
     let report: Report
@@ -25,12 +27,14 @@ struct RPCBenchmark {
         case oursServer = "our server, C client"
         /// Our client timed against the C echo answering as a response: the client's share.
         case oursClient = "our client, C server"
+        /// The C echo's raw frames, on SwiftNIO at both ends: the Swift reference point.
+        case nio = "SwiftNIO raw echo"
     }
 
     /// The stacks timed at `placement`: with one vCPU (where the p50 target is hardest), also
     /// each half of ours against the C other half, so the report says which side the gap is on.
     static func latencyStacks(_ placement: Placement) -> [Stack] {
-        placement.serverCPU == placement.clientCPU ? [.c, .ours, .oursServer, .oursClient] : [.c, .ours]
+        placement.serverCPU == placement.clientCPU ? [.c, .ours, .nio, .oursServer, .oursClient] : [.c, .ours, .nio]
     }
 
     static let placements = [
@@ -67,6 +71,7 @@ struct RPCBenchmark {
             for size in Self.sizes {
                 let ours = "\(Stack.ours.rawValue) \(Self.label(size)) \(placement.name)"
                 let c = "\(Stack.c.rawValue) \(Self.label(size)) \(placement.name)"
+                let nio = "\(Stack.nio.rawValue) \(Self.label(size)) \(placement.name)"
                 let name = "\(Self.label(size)) \(placement.name)"
                 report.add(
                     "rpc latency", "\(name) p50", unit: "µs", ours: p50[ours]!, baselineName: "C", baseline: p50[c]!,
@@ -77,13 +82,19 @@ struct RPCBenchmark {
                 report.add(
                     "rpc latency", "\(name) p99.9", unit: "µs", ours: p999[ours]!, baselineName: "C",
                     baseline: p999[c]!, ratioName: "ours/C")
+                report.add(
+                    "rpc latency", "\(name) p50, \(Stack.nio.rawValue)", unit: "µs", ours: p50[nio]!,
+                    baselineName: "C", baseline: p50[c]!, ratioName: "NIO/C")
+                report.add(
+                    "rpc latency", "\(name) p50, ours against \(Stack.nio.rawValue)", unit: "µs", ours: p50[ours]!,
+                    baselineName: "NIO", baseline: p50[nio]!, ratioName: "ours/NIO")
                 for half in Self.latencyStacks(placement) where half == .oursServer || half == .oursClient {
                     report.add(
                         "rpc latency", "\(name) p50, \(half.rawValue)", unit: "µs",
                         ours: p50["\(half.rawValue) \(Self.label(size)) \(placement.name)"]!, baselineName: "C",
                         baseline: p50[c]!, ratioName: "ours/C")
                 }
-                for key in [ours, c] {
+                for key in [ours, c, nio] {
                     let points = merged[key]!.percentiles(ticksPerHalfDistance: 5).map {
                         [$0.percentile, Double($0.value) / 1000]
                     }
@@ -132,6 +143,13 @@ struct RPCBenchmark {
                 _ = Subprocess.run(
                     Self.ownExecutable, ["echo-latency", socketDirectory, "\(size)", "\(latencyCount)", output],
                     cpu: placement.clientCPU)
+            case .nio:
+                _ = Subprocess.run(
+                    Self.ownExecutable,
+                    [
+                        "nio-echo-latency", "\(socketDirectory)/nio.sock",
+                        "\(BenchEcho.framePayloadLength(bodySize: size))", "\(latencyCount)", output,
+                    ], cpu: placement.clientCPU)
             case .oursServer:
                 _ = Subprocess.run(
                     settings.uvEcho,
@@ -158,6 +176,8 @@ struct RPCBenchmark {
                         "throughput", "\(socketDirectory)/c.sock", "\(BenchEcho.framePayloadLength(bodySize: 64))",
                         "\(connections)", "\(depth)", "\(throughputSeconds)",
                     ], cpu: placement.clientCPU)
+            case .nio:
+                fail("throughput is timed for the C echo and ours only")
             case .ours, .oursServer, .oursClient:
                 line = Subprocess.run(
                     Self.ownExecutable,
@@ -191,6 +211,9 @@ struct RPCBenchmark {
             server = Subprocess.start(
                 Self.ownExecutable, ["echo-server"], cpu: cpu,
                 environment: ["VERTICALS_SOCKET_DIR": directory, "VERTICALS_LOG_LEVEL": "warning"])
+        case .nio:
+            socket = "\(directory)/nio.sock"
+            server = Subprocess.start(Self.ownExecutable, ["nio-echo-server", socket], cpu: cpu)
         case .oursClient:
             socket = "\(directory)/\(BenchEcho.name).sock"
             unlink(socket)
