@@ -76,6 +76,36 @@ extension EngineProcessTests {
             await harness.shutdown()
         }
 
+        @Test func readinessNone_exitingAtOnce_showsTheLastStderrLineAsTheReason() async throws {
+            // Ready as soon as it runs, so "before readiness" cannot tell: the line is recent.
+            var spec = ServiceSpec.script("plain", "echo 'svc-plain: cannot start: no such setting' >&2; exit 1")
+            spec.restart = .never
+            let harness = try EngineHarness([spec])
+            try await harness.start()
+            try await harness.waitFor("plain", .failed)
+            let status = try await harness.status("plain")
+            #expect(status.lastExit == "exited with status 1: svc-plain: cannot start: no such setting", "\(status.lastExit)")
+            await harness.shutdown()
+        }
+
+        @Test func aCrashReport_givesItsHeadline_notTheBacktracesLastLine() async throws {
+            // What Swift's backtracer prints on a crash: the headline, then the backtrace.
+            let script =
+                "echo '*** Signal 4: Backtracing from 0x1... done ***' >&2; "
+                + "echo '*** Program crashed: Illegal instruction at 0x000055b2fcb39750 ***' >&2; "
+                + "echo 'Thread 0 crashed:' >&2; echo 'Backtrace took 0.00s' >&2; kill -ILL $$"
+            var spec = ServiceSpec.script("crasher", script, readiness: .none)
+            spec.restart = .never
+            let harness = try EngineHarness([spec])
+            try await harness.start()
+            try await harness.waitFor("crasher", .failed)
+            let status = try await harness.status("crasher")
+            #expect(
+                status.lastExit == "killed by signal 4 (SIGILL): crashed: Illegal instruction at 0x000055b2fcb39750",
+                "\(status.lastExit)")
+            await harness.shutdown()
+        }
+
         @Test func exitStatus78_isFailedAtOnce_withoutSpendingTheRestartBudget() async throws {
             let script = "echo 'svc-held: cannot start: the store is locked' >&2; exit 78"
             var spec = ServiceSpec.script("held", script, readiness: .notify)

@@ -94,7 +94,7 @@ extension SupervisorEngine {
         unit.statusText = ""
         // vt-exec calls setsid before exec, so the child leads its own process group.
         PidRecord.of(pid: child.pid, processGroup: child.pid)?.write(to: run.pidFile(for: spec.name))
-        log.lastErrorLine = nil
+        log.forgetErrorLines()
         log.note("started pid \(child.pid): \(configuration.program(spec.executable)) \(spec.arguments.joined(separator: " "))")
         set(unit, .starting)
         switch spec.readiness {
@@ -206,10 +206,13 @@ extension SupervisorEngine {
         unit.log.flush()
         let limit = limitReason(unit, status)
         var reason = unit.pendingFailure?.reason ?? limit ?? Self.describe(status)
-        // A process that gives up before it is ready says why on stderr, last (a store another
-        // process holds, a bad setting): that line is the reason `status` shows, not just a code.
-        if unit.pendingFailure == nil, limit == nil, !status.isSuccess, neverReady, let line = unit.log.lastErrorLine {
-            reason += ": " + line
+        // A process that gives up says why on stderr, last (a store another process holds, a bad
+        // setting), or the runtime prints a crash report: that is the reason `status` shows, not
+        // just a code.
+        if unit.pendingFailure == nil, limit == nil, !status.isSuccess,
+            let why = unit.log.exitExplanation(neverReady: neverReady)
+        {
+            reason += ": " + why
         }
         let failure = unit.pendingFailure != nil || !status.isSuccess
         let asked = unit.state == .stopping || !unit.wanted

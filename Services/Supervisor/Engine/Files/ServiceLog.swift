@@ -28,9 +28,15 @@ final class ServiceLog {
     private var partial: [Int32: [UInt8]] = [:]
     /// A line longer than this is cut and written in pieces.
     private static let maxLineBytes = 16_384
-    /// The last line the service wrote to stderr (at most 512 bytes of it), for the reason of an
-    /// exit before readiness; the engine clears it when it starts a process.
-    var lastErrorLine: String?
+    /// The last line the service wrote to stderr (at most 512 bytes of it), and when: the reason
+    /// of a failed exit says it (see ``exitExplanation(neverReady:)``).
+    private(set) var lastErrorLine: (text: String, at: ContinuousClock.Instant)?
+    /// The Swift runtime's crash report headline (`*** Program crashed: … ***`), if the process
+    /// printed one: the lines after it are a backtrace, so its last line says nothing.
+    private(set) var crashLine: String?
+    /// How recent a stderr line must be to explain the exit of a process that was ready: an old
+    /// warning is not why it ended.
+    var explanationWindow = Duration.seconds(5)
 
     init(path: String, maxBytes: Int, rotation: LogRotation = LogRotation()) {
         self.path = path
@@ -80,13 +86,41 @@ final class ServiceLog {
         var bytes = Array("\(stamp) \(stream) ".utf8)
         bytes.append(contentsOf: line)
         bytes.append(UInt8(ascii: "\n"))
-        if stream == "stderr", !line.isEmpty { lastErrorLine = String(decoding: line.prefix(512), as: UTF8.self) }
+        if stream == "stderr", !line.isEmpty { noteErrorLine(line) }
         if size > 0 && (size + bytes.count > maxBytes || isTooOld(at: seconds)) { rotate() }
         guard fd >= 0 else { return }
         let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         if written > 0 {
             size += written
             if firstLineAt == nil { firstLineAt = seconds }
+        }
+    }
+
+    /// Forgets what the last process said (a new one starts).
+    func forgetErrorLines() {
+        lastErrorLine = nil
+        crashLine = nil
+    }
+
+    /// Why the process said it ended, for the reason of a failed exit: the runtime's crash
+    /// headline if it printed one, else its last stderr line if it never became ready or wrote
+    /// that line in the last ``explanationWindow``.
+    func exitExplanation(neverReady: Bool) -> String? {
+        if let crashLine { return crashLine }
+        guard let (text, at) = lastErrorLine, neverReady || at.duration(to: .now) <= explanationWindow else {
+            return nil
+        }
+        return text
+    }
+
+    private func noteErrorLine(_ line: ArraySlice<UInt8>) {
+        let text = String(decoding: line.prefix(512), as: UTF8.self)
+        lastErrorLine = (text, .now)
+        let headline = "*** Program crashed: "
+        if crashLine == nil, text.hasPrefix(headline) {
+            var what = text.dropFirst(headline.count)
+            if what.hasSuffix(" ***") { what = what.dropLast(4) }
+            crashLine = "crashed: \(what)"
         }
     }
 
