@@ -20,6 +20,10 @@ import GRDBSQLite
 /// hidden behind `_GNU_SOURCE`. Neither kind names its holder, so the holder writes its pid into
 /// the file once it has the lock; a process refused reads it (and `/proc/<pid>/cmdline`) to say who.
 ///
+/// **The file stays** when the lock is released, as `flock(1)`'s do. Removing it would let two
+/// processes hold "the" lock at once: one that opened the old file just before the unlink locks
+/// that (now nameless) inode, while the next creates a new file and locks that one.
+///
 /// The descriptor is close-on-exec, so a child the daemon spawns does not inherit the lock.
 /// It is non-blocking: a held store is refused at once with a ``StoreError``, never waited for.
 final class StoreLock: Sendable {
