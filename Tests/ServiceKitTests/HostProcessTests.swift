@@ -215,12 +215,16 @@ struct HostProcessTests {
 
     /// Whether `service` reports at least `count` requests in flight besides the scrape asking
     /// (`daemon.metrics`' `verticals_requests_in_flight` counts the scrape itself), within `wait`
-    /// (at least one look).
+    /// (at least one look; with a wait, at least 20, so a stall of this process that outlasts the
+    /// wait still leaves it looks after the stall).
     static func waitUntilInFlight(
         _ client: ServiceClient, service: String, atLeast count: Int, within wait: Duration = .seconds(5)
     ) async throws -> Bool {
         let deadline = ContinuousClock.now + wait
+        let minimumLooks = wait == .zero ? 1 : 20
+        var looks = 0
         repeat {
+            looks += 1
             let body = try await client.callRaw(service: service, operation: Daemon.metrics.fullName, body: [])
             let exposition = try Daemon.Metrics(decoding: body).exposition
             let line = exposition.split(separator: "\n").first { $0.hasPrefix("verticals_requests_in_flight") }
@@ -228,7 +232,7 @@ struct HostProcessTests {
                 return true
             }
             try await Task.sleep(for: .milliseconds(10))
-        } while ContinuousClock.now < deadline
+        } while ContinuousClock.now < deadline || looks < minimumLooks
         return false
     }
 
