@@ -106,6 +106,17 @@ extension EngineProcessTests {
             await harness.shutdown()
         }
 
+        @Test func aKillFromOutside_isNotExplainedByTheLastStderrLine() async throws {
+            var spec = ServiceSpec.script("killed", "echo 'warning: cache cold' >&2; kill -KILL $$")
+            spec.restart = .never
+            let harness = try EngineHarness([spec])
+            try await harness.start()
+            try await harness.waitFor("killed", .failed)
+            let status = try await harness.status("killed")
+            #expect(status.lastExit == "killed by signal 9 (SIGKILL)", "\(status.lastExit)")
+            await harness.shutdown()
+        }
+
         @Test func exitStatus78_isFailedAtOnce_withoutSpendingTheRestartBudget() async throws {
             let script = "echo 'svc-held: cannot start: the store is locked' >&2; exit 78"
             var spec = ServiceSpec.script("held", script, readiness: .notify)

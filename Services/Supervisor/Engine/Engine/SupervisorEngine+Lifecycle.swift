@@ -208,8 +208,8 @@ extension SupervisorEngine {
         var reason = unit.pendingFailure?.reason ?? limit ?? Self.describe(status)
         // A process that gives up says why on stderr, last (a store another process holds, a bad
         // setting), or the runtime prints a crash report: that is the reason `status` shows, not
-        // just a code.
-        if unit.pendingFailure == nil, limit == nil, !status.isSuccess,
+        // just a code. Not for a signal sent from outside: what it last said is not why it died.
+        if unit.pendingFailure == nil, limit == nil, !status.isSuccess, !Self.sentFromOutside(status.signal),
             let why = unit.log.exitExplanation(neverReady: neverReady)
         {
             reason += ": " + why
@@ -342,6 +342,12 @@ extension SupervisorEngine {
     }
 
     /// "exited with status 1", "killed by signal 9 (SIGKILL)".
+    /// Whether `signal` is one a process is sent (kill, Ctrl-C, hang-up) rather than one it raises
+    /// itself by crashing or aborting.
+    static func sentFromOutside(_ signal: Int32) -> Bool {
+        [SIGKILL, SIGTERM, SIGINT, SIGHUP, SIGQUIT].contains(signal)
+    }
+
     static func describe(_ status: ExitStatus) -> String {
         guard status.signal != 0 else { return "exited with status \(status.exitCode)" }
         let names: [Int32: String] = [
