@@ -64,28 +64,29 @@ extension EngineProcessTests {
             await harness.shutdown()
         }
 
-        @Test func exitBeforeReadiness_showsTheLastStderrLineAsTheReason() async throws {
-            let script = "echo 'starting' >&2; echo 'svc-held: cannot start: the store is locked' >&2; echo done; exit 70"
-            var spec = ServiceSpec.script("held", script, readiness: .notify)
+        /// The `lastExit` status shows once `script`, never restarted, has ended and failed.
+        private func lastExit(of script: String, readiness: Readiness) async throws -> String {
+            var spec = ServiceSpec.script("unit", script, readiness: readiness)
             spec.restart = .never
             let harness = try EngineHarness([spec])
             try await harness.start()
-            try await harness.waitFor("held", .failed)
-            let status = try await harness.status("held")
-            #expect(status.lastExit == "exited with status 70: svc-held: cannot start: the store is locked", "\(status.lastExit)")
+            try await harness.waitFor("unit", .failed)
+            let status = try await harness.status("unit")
             await harness.shutdown()
+            return status.lastExit
+        }
+
+        @Test func exitBeforeReadiness_showsTheLastStderrLineAsTheReason() async throws {
+            let script = "echo 'starting' >&2; echo 'svc-held: cannot start: the store is locked' >&2; echo done; exit 70"
+            let lastExit = try await lastExit(of: script, readiness: .notify)
+            #expect(lastExit == "exited with status 70: svc-held: cannot start: the store is locked", "\(lastExit)")
         }
 
         @Test func readinessNone_exitingAtOnce_showsTheLastStderrLineAsTheReason() async throws {
             // Ready as soon as it runs, so "before readiness" cannot tell: the line is recent.
-            var spec = ServiceSpec.script("plain", "echo 'svc-plain: cannot start: no such setting' >&2; exit 1")
-            spec.restart = .never
-            let harness = try EngineHarness([spec])
-            try await harness.start()
-            try await harness.waitFor("plain", .failed)
-            let status = try await harness.status("plain")
-            #expect(status.lastExit == "exited with status 1: svc-plain: cannot start: no such setting", "\(status.lastExit)")
-            await harness.shutdown()
+            let script = "echo 'svc-plain: cannot start: no such setting' >&2; exit 1"
+            let lastExit = try await lastExit(of: script, readiness: .none)
+            #expect(lastExit == "exited with status 1: svc-plain: cannot start: no such setting", "\(lastExit)")
         }
 
         @Test func aCrashReport_givesItsHeadline_notTheBacktracesLastLine() async throws {
@@ -94,27 +95,13 @@ extension EngineProcessTests {
                 "echo '*** Signal 4: Backtracing from 0x1... done ***' >&2; "
                 + "echo '*** Program crashed: Illegal instruction at 0x000055b2fcb39750 ***' >&2; "
                 + "echo 'Thread 0 crashed:' >&2; echo 'Backtrace took 0.00s' >&2; kill -ILL $$"
-            var spec = ServiceSpec.script("crasher", script, readiness: .none)
-            spec.restart = .never
-            let harness = try EngineHarness([spec])
-            try await harness.start()
-            try await harness.waitFor("crasher", .failed)
-            let status = try await harness.status("crasher")
-            #expect(
-                status.lastExit == "killed by signal 4 (SIGILL): crashed: Illegal instruction at 0x000055b2fcb39750",
-                "\(status.lastExit)")
-            await harness.shutdown()
+            let lastExit = try await lastExit(of: script, readiness: .none)
+            #expect(lastExit == "killed by signal 4 (SIGILL): crashed: Illegal instruction at 0x000055b2fcb39750", "\(lastExit)")
         }
 
         @Test func aKillFromOutside_isNotExplainedByTheLastStderrLine() async throws {
-            var spec = ServiceSpec.script("killed", "echo 'warning: cache cold' >&2; kill -KILL $$")
-            spec.restart = .never
-            let harness = try EngineHarness([spec])
-            try await harness.start()
-            try await harness.waitFor("killed", .failed)
-            let status = try await harness.status("killed")
-            #expect(status.lastExit == "killed by signal 9 (SIGKILL)", "\(status.lastExit)")
-            await harness.shutdown()
+            let lastExit = try await lastExit(of: "echo 'warning: cache cold' >&2; kill -KILL $$", readiness: .none)
+            #expect(lastExit == "killed by signal 9 (SIGKILL)", "\(lastExit)")
         }
 
         @Test func exitStatus78_isFailedAtOnce_withoutSpendingTheRestartBudget() async throws {
