@@ -29,9 +29,7 @@ public struct Deadline: Sendable, Hashable, Comparable {
 
     /// ``wireMicroseconds`` as of `now`, for a caller that has just read the clock.
     public func wireMicroseconds(at now: MonotonicInstant) -> UInt64 {
-        let (seconds, attoseconds) = (instant - now).components
-        let micros = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
-        return UInt64(max(1, micros))
+        UInt64(max(1, (instant.nanoseconds &- now.nanoseconds) / 1_000))
     }
 
     /// The deadline a received envelope carries, measured from `receivedAt`.

@@ -6,7 +6,7 @@
 /// keeps counting while the host sleeps), held as nanoseconds.
 ///
 /// The request path keeps one or two per request in flight (when it started, its deadline).
-/// `MonotonicInstant` is a resilient standard-library type, so every copy or destruction
+/// `ContinuousClock.Instant` is a resilient standard-library type, so every copy or destruction
 /// of a struct that holds one, above all an optional one, went through the runtime's generic
 /// value witnesses: about a tenth of a server's CPU per request, measured with `perf`. This is a
 /// plain integer, copied as one.

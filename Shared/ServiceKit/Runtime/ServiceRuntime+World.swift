@@ -26,16 +26,16 @@ extension ServiceRuntime {
         do {
             return try make()
         } catch {
-            if checkOnly, let store = error as? StoreError, store.isHeld {
-                let holder = store.holderPID.map { "running pid \($0)" } ?? "a running process"
+            let held = (error as? StoreError).flatMap { $0.isHeld ? $0 : nil }
+            if checkOnly, let held {
+                let holder = held.holderPID.map { "running pid \($0)" } ?? "a running process"
                 print(
                     "svc-\(name) --check: environment valid; the store in \(stateDirectory) is held by \(holder), "
                         + "which opened and migrated it: not opened by the check")
                 exit(0)
             }
             StandardError.write("svc-\(name): cannot start: \(error)\n")
-            let held = (error as? StoreError)?.isHeld == true
-            exit(held ? DaemonExitStatus.restartCannotHelp : DaemonExitStatus.startFailed)
+            exit(held != nil ? DaemonExitStatus.restartCannotHelp : DaemonExitStatus.startFailed)
         }
     }
 }
