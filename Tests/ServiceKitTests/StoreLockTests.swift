@@ -31,7 +31,14 @@ struct StoreLockTests {
         let holder = try DaemonProcess(
             "/bin/sh", ["-c", "exec 9>>\(lock) && flock -n 9 && echo $$ > \(lock) && exec sleep 60"])
         defer { holder.stop() }
-        try #require(eventually { readFile(lock) == "\(holder.pid)\n" }, "the holder never took the lock")
+        // Two facts, not one: the pid is in the lock file, and `sh` has exec'd `sleep` (the
+        // refusal names the holder's program from /proc/PID/cmdline, which says `sh` until the exec).
+        try #require(
+            eventually {
+                readFile(lock) == "\(holder.pid)\n"
+                    && readFile("/proc/\(holder.pid)/cmdline")?.hasPrefix("sleep\0") == true
+            },
+            "the holder never took the lock and became sleep")
 
         let refused = try #require(Self.refusal(directory), "a store another process holds was opened")
 
