@@ -26,7 +26,7 @@ final class SupervisedSuite {
             stop_timeout = "5s"
             [services.identity]
             executable = "svc-identity"
-            env = { VERTICALS_ADMIN_EMAILS = "admin@example.org", IDENTITY_PWHASH_OPSLIMIT = "1", IDENTITY_PWHASH_MEMLIMIT = "8192" }
+            env = { IDENTITY_PWHASH_OPSLIMIT = "1", IDENTITY_PWHASH_MEMLIMIT = "8192" }
             [services.clinics]
             executable = "svc-clinics"
             [services.notifications]

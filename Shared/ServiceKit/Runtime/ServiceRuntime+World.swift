@@ -14,7 +14,7 @@ extension ServiceRuntime {
     ///
     /// - A failure is written to standard error as `svc-<name>: cannot start: <reason>` and the
     ///   process exits with `DaemonExitStatus.startFailed` (70), or, when another process serves
-    ///   the store, with `DaemonExitStatus.restartCannotHelp` (78): restarting would only be
+    ///   the store or the error is ``RestartCannotHelp``, with `DaemonExitStatus.restartCannotHelp` (78): restarting would only be
     ///   refused again, so supervisors do not. The supervisor keeps that line as the reason of the exit
     ///   (`svc-supervisor status`); a store another process serves reads, for instance,
     ///   `…: another process, svc-identity (pid 1234), is serving it; stop that one, or give this
@@ -35,7 +35,8 @@ extension ServiceRuntime {
                 exit(0)
             }
             StandardError.write("svc-\(name): cannot start: \(error)\n")
-            exit(held != nil ? DaemonExitStatus.restartCannotHelp : DaemonExitStatus.startFailed)
+            let final = held != nil || error is any RestartCannotHelp
+            exit(final ? DaemonExitStatus.restartCannotHelp : DaemonExitStatus.startFailed)
         }
     }
 }

@@ -10,6 +10,8 @@ import Testing
 /// provider that itself calls another vertical, that vertical), and the provider states
 /// consumers may ask for, each set up through public operations only.
 final class ProviderHarness {
+    /// Every account's password in the provider states.
+    static let password = "correct horse battery staple"
     /// The providers some consumer relies on, and what each needs running.
     static let daemons: [String: [String]] = [
         "identity": ["identity"],
@@ -93,12 +95,14 @@ final class ProviderHarness {
     func state(_ name: String) async throws -> [String: JSONValue]? {
         counter += 1
         switch (provider, name) {
-        case ("identity", "a logged-in patient"), ("identity", "a logged-in admin"):
-            let email = name.hasSuffix("admin") ? "admin@example.org" : "patient\(counter)@example.org"
-            let session = try await login(email: email)
+        case ("identity", "a logged-in patient"):
+            let session = try await login(email: "patient\(counter)@example.org")
+            return ["token": .string(session.token), "userID": .string(session.userID)]
+        case ("identity", "a logged-in admin"):
+            let session = try await loginAdmin()
             return ["token": .string(session.token), "userID": .string(session.userID)]
         case ("identity", "a logged-in admin and a registered user"):
-            let session = try await login(email: "admin@example.org")
+            let session = try await loginAdmin()
             let account = try await register(email: "user\(counter)@example.org")
             return ["token": .string(session.token), "email": .string(account.email)]
         case ("identity", "a session that is no longer valid"):
@@ -142,17 +146,25 @@ final class ProviderHarness {
 
     private func register(email: String) async throws -> Identity.Account {
         try await client.call(
-            Identity.register, .init(email: email, password: "correct horse battery staple", displayName: "Contract Test"))
+            Identity.register, .init(email: email, password: Self.password, displayName: "Contract Test"))
     }
 
     private func login(email: String) async throws -> Identity.Session {
+        _ = try await register(email: email)
+        return try await client.call(Identity.login, .init(email: email, password: Self.password))
+    }
+
+    /// The suite's one admin, created as `svc-supervisor admin create` does (this test process is
+    /// a local operator: identity's own uid) the first time a state asks for it, logged in each time.
+    private func loginAdmin() async throws -> Identity.Session {
+        let email = "admin@example.org"
         do {
-            _ = try await register(email: email)
-        } catch let error as ServiceError {
-            // Several interactions may ask for the one admin: registered once, logged in each time.
+            _ = try await client.call(
+                Identity.createAdmin, .init(email: email, password: Self.password, displayName: "Contract Admin"))
+        } catch {
             guard error.code == .conflict else { throw error }
         }
-        return try await client.call(Identity.login, .init(email: email, password: "correct horse battery staple"))
+        return try await client.call(Identity.login, .init(email: email, password: Self.password))
     }
 }
 

@@ -15,7 +15,7 @@ struct AdminTests {
     static let strangerPeer = PeerCredentials(pid: 43, uid: 2001, gid: 2001)
 
     static func world() throws -> World {
-        var world = try World.fixture(settings: .fixture(admins: []))
+        var world = try World.fixture()
         world.operatorUIDs = [0, 1000]
         return world
     }

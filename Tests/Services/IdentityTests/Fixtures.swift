@@ -27,17 +27,16 @@ final class TestClock: Sendable {
 }
 
 extension Settings {
-    /// Production's settings with libsodium's minimum Argon2id limits, and `admins`.
+    /// Production's settings with libsodium's minimum Argon2id limits.
     static func fixture(
-        sessionLifetime: Duration = .seconds(24 * 3600), admins: Set<String> = ["root@example.org"],
-        passwordLimits: PasswordHasher.Limits = .minimum
+        sessionLifetime: Duration = .seconds(24 * 3600), passwordLimits: PasswordHasher.Limits = .minimum
     ) -> Settings {
-        Settings(sessionLifetime: sessionLifetime, adminEmails: admins, passwordLimits: passwordLimits)
+        Settings(sessionLifetime: sessionLifetime, passwordLimits: passwordLimits)
     }
 }
 
 extension World {
-    /// A test World over `clock`, with ``Settings/fixture(sessionLifetime:admins:passwordLimits:)``.
+    /// A test World over `clock`, with ``Settings/fixture(sessionLifetime:passwordLimits:)``.
     static func fixture(
         clock: TestClock = TestClock(), settings: Settings = .fixture(), database: (any DatabaseWriter)? = nil
     ) throws -> World {

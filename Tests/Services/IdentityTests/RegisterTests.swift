@@ -68,14 +68,12 @@ struct RegisterTests {
         #expect(account.displayName.count == 100)
     }
 
-    @Test func register_givenAnAdminBootstrapAddress_grantsAdminToo() async throws {
-        let router = Endpoint.routes(world: try .fixture(settings: .fixture(admins: ["root@example.org"])))
+    @Test func register_givenTheOldBootstrapAddress_grantsPatientOnly() async throws {
+        let router = Endpoint.routes(world: try .fixture())
 
-        let admin = try await router.call(Identity.register, .fixture(email: "Root@Example.org"))
-        let patient = try await router.call(Identity.register, .fixture(email: "bob@example.org"))
+        let account = try await router.call(Identity.register, .fixture(email: "admin@example.org"))
 
-        #expect(admin.roles == [.patient, .admin])
-        #expect(patient.roles == [.patient])
+        #expect(account.roles == [.patient], "registration never grants admin, whatever the address")
     }
 
     @Test func register_storesAnArgon2idHashAndNeverThePassword() async throws {

@@ -16,9 +16,11 @@ struct SessionTests {
         let session: Identity.Session
 
         init() async throws {
-            world = try World.fixture(clock: clock, settings: .fixture(admins: ["ada@example.org"]))
+            var world = try World.fixture(clock: clock)
+            world.operatorUIDs = [AdminTests.operatorPeer.uid]
+            self.world = world
             router = Endpoint.routes(world: world)
-            account = try await router.call(Identity.register, .fixture())
+            account = try await router.call(Identity.createAdmin, .fixture(), peer: AdminTests.operatorPeer)
             session = try await router.call(Identity.login, .fixture())
         }
     }

@@ -7,7 +7,6 @@ struct SettingsTests {
         let settings = try Settings.from(environment: [:])
 
         #expect(settings.sessionLifetime == .seconds(24 * 3600))
-        #expect(settings.adminEmails.isEmpty)
         #expect(settings.passwordLimits == .interactive)
         #expect(settings.passwordLimits.operations == 2 && settings.passwordLimits.memoryBytes == 64 << 20)
     }
@@ -15,13 +14,11 @@ struct SettingsTests {
     @Test func settings_readEveryVariable() throws {
         let settings = try Settings.from(environment: [
             "IDENTITY_SESSION_HOURS": "2",
-            "VERTICALS_ADMIN_EMAILS": " Root@Example.org, ops@example.org ,",
             "IDENTITY_PWHASH_OPSLIMIT": "1",
             "IDENTITY_PWHASH_MEMLIMIT": "8192",
         ])
 
         #expect(settings.sessionLifetime == .seconds(7200))
-        #expect(settings.adminEmails == ["root@example.org", "ops@example.org"])
         #expect(settings.passwordLimits == PasswordHasher.Limits(operations: 1, memoryBytes: 8192))
     }
 
@@ -29,7 +26,7 @@ struct SettingsTests {
         "a value identity cannot use stops the daemon, naming the variable",
         arguments: [
             ("IDENTITY_SESSION_HOURS", "0"), ("IDENTITY_SESSION_HOURS", "a day"),
-            ("VERTICALS_ADMIN_EMAILS", "root"), ("IDENTITY_PWHASH_OPSLIMIT", "0"),
+            ("VERTICALS_ADMIN_EMAILS", "admin@example.org"), ("IDENTITY_PWHASH_OPSLIMIT", "0"),
             ("IDENTITY_PWHASH_MEMLIMIT", "1024"), ("IDENTITY_PWHASH_MEMLIMIT", "-5"),
         ])
     func settings_givenAnUnusableValue_throw(variable: String, value: String) {
@@ -38,6 +35,18 @@ struct SettingsTests {
             _ = try Settings.from(environment: [variable: value])
         } catch {
             #expect(error.variable.contains(variable))
+        }
+    }
+
+    @Test func settings_givenTheRemovedAdminBootstrap_refuseToStart_namingTheWayToCreateAnAdmin() {
+        // An empty value grants nothing and is harmless; any address would let its registrant be admin.
+        #expect(throws: Never.self) { try Settings.from(environment: ["VERTICALS_ADMIN_EMAILS": " "]) }
+        do {
+            _ = try Settings.from(environment: ["VERTICALS_ADMIN_EMAILS": "admin@example.org"])
+            Issue.record("identity started with an admin-by-e-mail bootstrap")
+        } catch {
+            #expect(error.variable == "VERTICALS_ADMIN_EMAILS")
+            #expect(error.description.contains("svc-supervisor admin create"), "\(error)")
         }
     }
 }

@@ -1,5 +1,4 @@
-/// The environment a test gives a real vertical: its sockets, run and state folders, the
-/// development admin address, and Argon2id at its cheapest (its real limits cost ~100 ms and
+/// The environment a test gives a real vertical: its sockets, run and state folders, and Argon2id at its cheapest (its real limits cost ~100 ms and
 /// 64 MiB a hash; tests keep its shape, not its price).
 public enum VerticalTestEnvironment {
     /// The variables for vertical `name`, with sockets in `sockets` and everything else under `runDirectory`.
@@ -8,7 +7,6 @@ public enum VerticalTestEnvironment {
             "VERTICALS_SOCKET_DIR": sockets,
             "VERTICALS_RUN_DIR": runDirectory,
             "STATE_DIRECTORY": "\(runDirectory)/state-\(name)",
-            "VERTICALS_ADMIN_EMAILS": "admin@example.org",
             "IDENTITY_PWHASH_OPSLIMIT": "1",
             "IDENTITY_PWHASH_MEMLIMIT": "8192",
         ]

@@ -162,9 +162,9 @@ struct Setup: Sendable {
         defer { client.close() }
         let password = "benchmark-password-1"
         do {
-            // admin@example.org is an admin by deploy/suite.toml's VERTICALS_ADMIN_EMAILS.
+            // The first admin, as `svc-supervisor admin create` makes it: the bench runs as a local operator.
             _ = try await client.call(
-                Identity.register, .init(email: "admin@example.org", password: password, displayName: "Bench Admin"))
+                Identity.createAdmin, .init(email: "admin@example.org", password: password, displayName: "Bench Admin"))
             let admin = try await client.call(Identity.login, .init(email: "admin@example.org", password: password))
             let everyDay: [Clinics.Weekday] = [.monday, .tuesday, .wednesday, .thursday, .friday, .saturday, .sunday]
             let clinic = try await client.call(

@@ -1,30 +1,26 @@
+import ServiceKit
+
 /// How identity behaves: what a deployment may tune, read once at start-up.
 public struct Settings: Sendable {
     /// How long a session token works after login.
     public var sessionLifetime: Duration
-    /// E-mail addresses (normalized) that get the `admin` role when they register.
-    ///
-    /// A development bootstrap: the first admin of a fresh suite registers with an address
-    /// listed in `VERTICALS_ADMIN_EMAILS`. A real suite leaves it unset and uses `svc-supervisor admin create`
-    /// (``CreateFirstAdmin``): whoever registers a listed address first becomes admin.
-    public var adminEmails: Set<String>
     /// Argon2id's cost for new password hashes.
     public var passwordLimits: PasswordHasher.Limits
 
     /// Creates settings; the defaults are production's.
     public init(
-        sessionLifetime: Duration = .seconds(24 * 3600), adminEmails: Set<String> = [],
-        passwordLimits: PasswordHasher.Limits = .interactive
+        sessionLifetime: Duration = .seconds(24 * 3600), passwordLimits: PasswordHasher.Limits = .interactive
     ) {
         self.sessionLifetime = sessionLifetime
-        self.adminEmails = adminEmails
         self.passwordLimits = passwordLimits
     }
 
     /// Reads the settings from the daemon's environment:
     ///
     /// - `IDENTITY_SESSION_HOURS`: session lifetime in whole hours (1...8760), default 24.
-    /// - `VERTICALS_ADMIN_EMAILS`: comma-separated e-mail addresses that become admins on registration.
+    /// - `VERTICALS_ADMIN_EMAILS` is refused: it made whoever registered a listed address an admin,
+    ///   and anyone may register any address. The first admin comes from `svc-supervisor admin
+    ///   create` (``CreateFirstAdmin``, a local operator only), the rest from `admin grant`.
     /// - `IDENTITY_PWHASH_OPSLIMIT`, `IDENTITY_PWHASH_MEMLIMIT`: Argon2id passes and memory in
     ///   bytes, default libsodium's interactive limits (2, 64 MiB). Lower them only for tests.
     ///
@@ -38,14 +34,12 @@ public struct Settings: Sendable {
             }
             settings.sessionLifetime = .seconds(value * 3600)
         }
-        if let list = environment["VERTICALS_ADMIN_EMAILS"] {
-            for entry in list.split(separator: ",") where !String(entry).trimmedWhitespace.isEmpty {
-                guard let email = EmailAddress(String(entry)) else {
-                    throw SettingsError(
-                        variable: "VERTICALS_ADMIN_EMAILS", value: String(entry), expected: "e-mail addresses")
-                }
-                settings.adminEmails.insert(email.value)
-            }
+        if let list = environment["VERTICALS_ADMIN_EMAILS"], !list.trimmedWhitespace.isEmpty {
+            throw SettingsError(
+                variable: "VERTICALS_ADMIN_EMAILS", value: list,
+                expected: "nothing: a role is never granted by e-mail, since anyone may register any address. "
+                    + "Remove it, create the first admin with `svc-supervisor admin create EMAIL` "
+                    + "and give the role to others with `svc-supervisor admin grant EMAIL admin`")
         }
         let minimum = PasswordHasher.Limits.minimum
         if let ops = environment["IDENTITY_PWHASH_OPSLIMIT"], !ops.isEmpty {
@@ -71,8 +65,8 @@ public struct Settings: Sendable {
     }
 }
 
-/// An environment variable identity cannot use.
-public struct SettingsError: Error, CustomStringConvertible {
+/// An environment variable identity cannot use: the daemon exits 78, since a restart reads it again.
+public struct SettingsError: Error, RestartCannotHelp, CustomStringConvertible {
     /// The variable's name.
     public let variable: String
     /// What it held.

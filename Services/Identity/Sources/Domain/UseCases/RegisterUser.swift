@@ -2,7 +2,7 @@ import IOInterface
 import ServiceKit
 
 /// Creates an account: checks the fields, hashes the password with Argon2id off the event
-/// loop, and stores the user with the `patient` role (and `admin` for a bootstrap address).
+/// loop, and stores the user with the `patient` role (and `admin` for the first admin, ``CreateFirstAdmin``).
 public struct RegisterUser: Sendable {
     /// The fewest characters a password may have.
     public static let minimumPasswordLength = 10
@@ -55,13 +55,11 @@ public struct RegisterUser: Sendable {
 
         let passwords = world.passwords
         let hash = try await Offload.run { try passwords.hash(password) }
-        let listed = world.settings.adminEmails.contains(email.value)
-        let roles: [Identity.Role] = firstAdmin || listed ? [.patient, .admin] : [.patient]
+        let roles: [Identity.Role] = firstAdmin ? [.patient, .admin] : [.patient]
         let user = User(
             id: world.makeID(), email: email, displayName: displayName, roles: roles, createdAt: world.clock())
         try await world.users.insert(user, passwordHash: hash, unlessAdminExists: firstAdmin)
-        let bootstrap = firstAdmin ? " as the first admin" : listed ? " as admin (VERTICALS_ADMIN_EMAILS)" : ""
-        world.logger.info("registered user \(user.id)\(bootstrap)")
+        world.logger.info("registered user \(user.id)\(firstAdmin ? " as the first admin" : "")")
         return user
     }
 }
