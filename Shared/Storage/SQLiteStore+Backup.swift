@@ -23,11 +23,11 @@ extension SQLiteStore {
         do {
             let copy = try DatabaseQueue(path: temporary)
             try database.backup(to: copy)
-            // One file: the copy's pages leave its own journal before anyone reads it.
+            // One file, and one that stays one: the copy of a WAL store says WAL in its header, and
+            // whoever opens it then (restore's check, sqlite3) leaves a -wal and a -shm beside it.
+            // A rollback-journal copy leaves nothing; the store it is restored to turns WAL on again.
             try copy.writeWithoutTransaction { db in
-                if try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" {
-                    _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-                }
+                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")
             }
             try copy.close()
             try BackupFile.syncAndLink(temporary, to: path)

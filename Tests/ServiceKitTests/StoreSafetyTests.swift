@@ -76,6 +76,7 @@ struct StoreSafetyTests {
         #expect(kept.contains("before-restore"))
         #expect(access(kept + "-wal", F_OK) != 0, "the kept store is one file")
         let keptAgain = try SQLiteStore.restore(kept, to: store)
+        #expect(access(kept + "-wal", F_OK) != 0 && access(kept + "-shm", F_OK) != 0, "restoring it left files beside it")
 
         let back = try DatabaseQueue(path: store)
         #expect(try back.read { db in try String.fetchAll(db, sql: "SELECT x FROM t_v1 ORDER BY x") } == ["a", "b"])
