@@ -83,6 +83,26 @@ struct StoreSafetyTests {
         #expect(keptAgain != kept && access(kept, F_OK) == 0, "the second restore overwrote the first kept store")
     }
 
+    /// A restore is often the answer to a store SQLite can no longer read: it is kept as it was.
+    @Test func restore_overAStoreSQLiteCannotRead_keepsItsBytes_andPutsTheBackupInPlace() throws {
+        let directory = TemporaryDirectory()
+        let live = try SQLiteStore.open(directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1"]))
+        try live.write { db in try db.execute(sql: "INSERT INTO t_v1 (x) VALUES ('good')") }
+        try SQLiteStore.backup(live, to: directory.file("backup.sqlite"))
+        try live.close()
+        mkdir(directory.file("broken"), 0o700)
+        let store = directory.file("broken/s.sqlite")
+        let file = fopen(store, "w")
+        fputs(String(repeating: "scribbled over ", count: 500), file)
+        fclose(file)
+
+        let kept = try #require(try SQLiteStore.restore(directory.file("backup.sqlite"), to: store))
+
+        #expect(BackupFileTests.readAll(kept) == Array(String(repeating: "scribbled over ", count: 500).utf8))
+        let restored = try DatabaseQueue(path: store)
+        #expect(try restored.read { db in try String.fetchAll(db, sql: "SELECT x FROM t_v1") } == ["good"])
+    }
+
     @Test func restore_givenAFileThatIsNoStore_refusesAndLeavesTheStoreAlone() throws {
         let directory = TemporaryDirectory()
         try SQLiteStore.open(directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1"])).close()
