@@ -63,4 +63,33 @@ struct BackupFileTests {
         #expect(Self.readAll(directory.file("out/clinics-20261122T123000Z.sqlite")) == Array("one".utf8))
         #expect(Self.readAll(directory.file("out/clinics-20261122T123000Z-2.sqlite")) == Array("two".utf8))
     }
+
+    /// The device `path` is on.
+    static func device(_ path: String) -> UInt {
+        var info = stat()
+        return stat(path, &info) == 0 ? UInt(info.st_dev) : 0
+    }
+
+    @Test(.enabled(if: device("/dev/shm") != device("/tmp"), "needs /dev/shm on another file system than /tmp"))
+    func move_toAnotherFileSystem_copiesOwnerOnly_andRemovesTheSource() throws {
+        let directory = TemporaryDirectory()
+        var template = Array("/dev/shm/vt.XXXXXX".utf8CString)
+        let other = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        defer {
+            unlink("\(other)/clinics-1.sqlite")
+            rmdir(other)
+        }
+        let staged = directory.file("staged")
+        let file = fopen(staged, "w")
+        fputs("the backup", file)
+        fclose(file)
+        chmod(staged, 0o644)
+
+        let moved = try BackupFile.move(staged, intoFolder: other, as: "clinics-1.sqlite")
+
+        #expect(moved == "\(other)/clinics-1.sqlite")
+        #expect(Self.readAll(moved) == Array("the backup".utf8))
+        #expect(Self.mode(moved) == 0o600)
+        #expect(access(staged, F_OK) != 0, "the source stays behind")
+    }
 }
