@@ -64,15 +64,16 @@ struct OperatorSessionTests {
         /// Runs `body` with the suite up and an admin logged in; takes the suite down after.
         static func withSuite(_ body: (Session) throws -> Void) throws {
             let session = Session(directory: TemporaryDirectory())
-            let supervisor = try DaemonProcess(
-                "svc-supervisor", ["up", "--manifest", OperatorSessionTests.manifest(in: session.directory), "--run-dir", session.run])
+            let manifest = OperatorSessionTests.manifest(in: session.directory)
+            let supervisor = try DaemonProcess("svc-supervisor", ["up", "--manifest", manifest, "--run-dir", session.run])
             defer {
                 _ = try? runCommand("svc-supervisor", ["down", "--run-dir", session.run], in: session.directory)
                 supervisor.stop()
             }
-            #expect(eventually(timeout: .seconds(30)) { session.state("identity") == "ready" && session.state("clinics") == "ready" })
-            #expect(try session.cli(["admin", "create", "ops@example.org"], input: OperatorSessionTests.password + "\n").status == 0)
-            #expect(try session.cli(["login", "ops@example.org"], input: OperatorSessionTests.password).status == 0)
+            #expect(eventually(timeout: .seconds(30)) { ["identity", "clinics"].allSatisfy { session.state($0) == "ready" } })
+            let password = OperatorSessionTests.password
+            #expect(try session.cli(["admin", "create", "ops@example.org"], input: password + "\n").status == 0)
+            #expect(try session.cli(["login", "ops@example.org"], input: password).status == 0)
             try body(session)
         }
     }
