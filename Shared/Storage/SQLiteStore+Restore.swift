@@ -3,84 +3,100 @@ import Glibc
 #endif
 
 extension SQLiteStore {
-    /// Puts a backup in place of a *stopped* vertical's store: checks `file` is a whole SQLite
-    /// store (`PRAGMA integrity_check`), copies it beside `path`, syncs it, keeps the store it
-    /// replaces (with its `-wal`/`-shm`) as `path.before-restore`, then renames the copy over
-    /// `path` in one step. Nobody may have `path` open: the caller checks the vertical is stopped,
-    /// and the restore holds the store's lock throughout (see ``open(directory:fileName:migrator:durability:)``),
-    /// so a daemon started by hand on the store is refused too.
+    /// Puts a backup in place of a *stopped* vertical's store, and keeps the store it replaces.
+    ///
+    /// 1. `file` must be a whole SQLite store (`PRAGMA integrity_check`) of `owner` or of no
+    ///    vertical yet (an older build's backup, application_id 0): another vertical's store is
+    ///    refused, naming it when `knownOwners` holds its name (see ``StoreOwner``).
+    /// 2. It is copied beside `path` and synced.
+    /// 3. The store it replaces is kept *whole*: SQLite's backup API copies it, commits still in
+    ///    its `-wal` included, into one owner-only file beside it,
+    ///    `<name>.before-restore-<UTC time>.sqlite` (`-2`, `-3`, … when that exists: an earlier
+    ///    one is never overwritten), which `restore` takes back to return exactly to that state.
+    ///    A store SQLite cannot read is kept as its files are instead (`-wal` and `-shm` renamed beside it).
+    /// 4. The old `-wal` and `-shm` go, and the copy is renamed over `path` in one step.
+    ///
+    /// Nobody may have `path` open: the caller checks the vertical is stopped, and the restore
+    /// holds the store's lock throughout (see ``open(directory:fileName:owner:migrator:durability:)``),
+    /// so a daemon started by hand on the store is refused too. `owner` defaults to the vertical
+    /// `path` is named for.
     ///
     /// Returns where the replaced store was kept, or nil when there was none.
     /// - Throws: ``StoreError`` naming what is wrong with `file` or the folder, or the process
     ///   that has the store open (``StoreError/isHeld``).
     @discardableResult
-    public static func restore(_ file: String, to path: String) throws -> String? {
-        try checkIntegrity(of: file)
+    public static func restore(
+        _ file: String, to path: String, owner: StoreOwner? = nil, knownOwners: [String] = []
+    ) throws -> String? {
+        let owner = owner ?? StoreOwner(fileName: path)
+        try checkBackup(file, of: owner, knownOwners: knownOwners)
         let lock = try StoreLock.acquire("\(path).lock", for: path)
         defer { withExtendedLifetime(lock) {} }
         let temporary = "\(path).restore-\(getpid())"
+        unlink(temporary)  // left by a restore that died, since we hold the lock
         do {
-            try copyFile(file, to: temporary)
-            let kept = "\(path).before-restore"
-            var keptAny = false
-            for suffix in ["", "-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
-                unlink(kept + suffix)
-                // A hard link for the main file keeps `path` in place until the rename below.
-                let moved = suffix.isEmpty ? link(path, kept) : rename(path + suffix, kept + suffix)
-                guard moved == 0 else {
-                    throw StoreError(message: "cannot keep \(path + suffix) aside: \(String(cString: strerror(errno)))")
-                }
-                keptAny = keptAny || suffix.isEmpty
+            try BackupFile.copy(file, to: temporary, mode: 0o640)
+            var replaced = stat()
+            if stat(path, &replaced) == 0, geteuid() == 0 {
+                // root restoring: the vertical's user must still own its store.
+                _ = chown(temporary, replaced.st_uid, replaced.st_gid)
+            }
+            let kept = try keepWhole(path)
+            for suffix in ["-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
+                guard unlink(path + suffix) == 0 else { throw StoreError.system("cannot remove \(path + suffix)") }
             }
             try syncAndRename(temporary, to: path)
-            return keptAny ? kept : nil
+            return kept
         } catch {
             unlink(temporary)
             throw error
         }
     }
 
-    /// Throws unless `file` opens as an SQLite database that passes `PRAGMA integrity_check`.
-    static func checkIntegrity(of file: String) throws {
-        guard access(file, R_OK) == 0 else {
-            throw StoreError(message: "cannot read \(file): \(String(cString: strerror(errno)))")
+    /// Copies the store at `path` (main file and `-wal`) into one new file beside it and checkpoints
+    /// it, so its main file alone is whole; returns the copy's path, or nil when there is no store.
+    static func keepWhole(_ path: String) throws -> String? {
+        guard access(path, F_OK) == 0 else { return nil }
+        let stem = path.hasSuffix(".sqlite") ? String(path.dropLast(".sqlite".count)) : path
+        let kept = BackupFile.unused("\(stem).before-restore-\(BackupFile.timestamp()).sqlite")
+        do {
+            let old = try DatabaseQueue(path: path)
+            try backup(old, to: kept)
+            try old.writeWithoutTransaction { db in _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            try old.close()
+            return kept
+        } catch {
+            // Damaged beyond SQLite's reading: keep its files as they are, all of them.
+            unlink(kept)
+            for suffix in ["", "-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
+                // A hard link for the main file keeps `path` in place until the rename over it.
+                let moved = suffix.isEmpty ? link(path, kept) : rename(path + suffix, kept + suffix)
+                guard moved == 0 else { throw StoreError.system("cannot keep \(path + suffix) aside") }
+            }
+            return kept
         }
+    }
+
+    /// Throws unless `file` opens as an SQLite store that passes `PRAGMA integrity_check` and
+    /// belongs to `owner` or to no vertical yet.
+    static func checkBackup(_ file: String, of owner: StoreOwner, knownOwners: [String]) throws {
+        guard access(file, R_OK) == 0 else { throw StoreError.system("cannot read \(file)") }
         var configuration = Configuration()
         configuration.readonly = true
         let verdict: String
         do {
             let queue = try DatabaseQueue(path: file, configuration: configuration)
-            verdict = try queue.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
-            try queue.close()
+            defer { try? queue.close() }
+            verdict = try queue.read { db in
+                let verdict = try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer"
+                if verdict == "ok" { try owner.check(db, path: file, candidates: { knownOwners }) }
+                return verdict
+            }
+        } catch let error as StoreError {
+            throw error
         } catch {
             throw StoreError(message: "\(file) is not an SQLite store: \(error)")
         }
         guard verdict == "ok" else { throw StoreError(message: "\(file) is damaged: \(verdict)") }
-    }
-
-    /// Copies `source` to a new file `destination` (mode 0640), byte for byte.
-    static func copyFile(_ source: String, to destination: String) throws {
-        let input = Glibc.open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw StoreError(message: "cannot open \(source): \(String(cString: strerror(errno)))") }
-        defer { close(input) }
-        let output = Glibc.open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o640)
-        guard output >= 0 else {
-            throw StoreError(message: "cannot create \(destination): \(String(cString: strerror(errno)))")
-        }
-        defer { close(output) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = read(input, &buffer, buffer.count)
-            if count == 0 { return }
-            guard count > 0 else { throw StoreError(message: "cannot read \(source): \(String(cString: strerror(errno)))") }
-            var offset = 0
-            while offset < count {
-                let written = buffer[offset..<count].withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
-                guard written > 0 else {
-                    throw StoreError(message: "cannot write \(destination): \(String(cString: strerror(errno)))")
-                }
-                offset += written
-            }
-        }
     }
 }

@@ -23,9 +23,19 @@ public enum SQLiteStore {
         case normal = "NORMAL"
     }
 
+    /// True while a daemon's `--check` builds its World (ServiceKit's `makeWorld` sets it):
+    /// ``open(directory:fileName:owner:migrator:durability:)`` then checks a store that exists and
+    /// never creates one (nor its folder); it throws a ``StoreError`` whose ``StoreError/isMissing``
+    /// is true instead.
+    @TaskLocal public static var checking = false
+
     /// Opens (creating if needed) `directory/fileName` and migrates it to the latest version.
-    /// A store a newer build has migrated (it lists migrations this build does not know) is
-    /// refused with a ``StoreError`` naming them, before anything is written to it.
+    /// Before anything is written to it, a store is refused with a ``StoreError`` whose
+    /// ``StoreError/restartCannotHelp`` is true when it belongs to another vertical (its
+    /// application_id, see ``StoreOwner``; `owner` defaults to the vertical `fileName` is named
+    /// for), when a newer build has migrated it (it lists migrations this build does not know),
+    /// or when it is no SQLite store at all. A store without an owner (an older build's) is stamped
+    /// with `owner`'s id.
     ///
     /// One process serves a store at a time: the store is open only with an exclusive lock on
     /// `directory/fileName.lock` (see ``StoreLock`` for the kind and why), held until the pool's
@@ -34,9 +44,14 @@ public enum SQLiteStore {
     /// before SQLite opens it, with a ``StoreError`` whose ``StoreError/isHeld`` is true and whose
     /// message names the holder's pid and program.
     public static func open(
-        directory: String, fileName: String = "store.sqlite", migrator: DatabaseMigrator,
+        directory: String, fileName: String = "store.sqlite", owner: StoreOwner? = nil, migrator: DatabaseMigrator,
         durability: Durability = .full
     ) throws -> DatabasePool {
+        let path = "\(directory)/\(fileName)"
+        let owner = owner ?? StoreOwner(fileName: fileName)
+        if checking, access(path, F_OK) != 0 {
+            throw StoreError(message: "there is no store at \(path) yet", isMissing: true)
+        }
         try makeDirectory(directory)
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
@@ -47,9 +62,13 @@ public enum SQLiteStore {
             // statement journal: keep it in memory, not a file created and unlinked in /var/tmp.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
-        let path = "\(directory)/\(fileName)"
         let lock = try StoreLock.acquire("\(path).lock", for: path)
-        let pool = try DatabasePool(path: path, configuration: configuration)
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw StoreError.unreadable(path, error)
+        }
         do {
             // GRDB turns WAL on for the pool's writer after `prepareDatabase`, and sets
             // synchronous=NORMAL as it does: say it again on the writer (one connection, kept for
@@ -57,12 +76,14 @@ public enum SQLiteStore {
             try pool.writeWithoutTransaction { db in
                 try lock.bind(to: db)
                 try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue)")
+                try owner.check(db, path: path, candidates: { siblingOwners(of: directory) })
             }
             try refuseNewerSchema(pool, migrator: migrator, path: path)
+            try pool.writeWithoutTransaction { db in try owner.adopt(db) }
             try migrator.migrate(pool)
         } catch {
             try? pool.close()  // releases the lock now, not whenever the pool is freed
-            throw error
+            throw StoreError.unreadable(path, error)
         }
         return pool
     }
@@ -83,8 +104,29 @@ public enum SQLiteStore {
             throw StoreError(
                 message: "the store \(path) has a newer schema than this build knows (migrations "
                     + unknown.joined(separator: ", ") + " are not among " + migrator.migrations.joined(separator: ", ")
-                    + "): run the newer build, or restore a backup made by this one")
+                    + "), or is another vertical's store from an older build: run the newer build, "
+                    + "or restore a backup of this vertical made by this one",
+                restartCannotHelp: true)
         }
+    }
+
+    /// The verticals whose state directories sit beside `directory` (`<run>/state/<name>`,
+    /// `/var/lib/verticals/<name>`): only to name the owner of a foreign store in a message.
+    static func siblingOwners(of directory: String) -> [String] {
+        var trimmed = directory
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return [] }
+        let parent = trimmed[..<slash].isEmpty ? "/" : String(trimmed[..<slash])
+        guard let folder = opendir(parent) else { return [] }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if !name.hasPrefix(".") { names.append(name) }
+        }
+        return names
     }
 
     private static func makeDirectory(_ path: String) throws {
@@ -95,23 +137,5 @@ public enum SQLiteStore {
                 throw StoreError(message: "cannot create the state directory \(current): \(String(cString: strerror(errno)))")
             }
         }
-    }
-}
-
-/// A store that could not be opened.
-public struct StoreError: Error, CustomStringConvertible {
-    /// What went wrong and where.
-    public let message: String
-    /// True when the store is refused only because another process has it open (it holds the
-    /// store's lock, see ``SQLiteStore/open(directory:fileName:migrator:durability:)``).
-    public let isHeld: Bool
-    /// The pid of the process holding the store, when ``isHeld`` and it has written its pid.
-    public let holderPID: Int32?
-    public var description: String { message }
-
-    init(message: String, isHeld: Bool = false, holderPID: Int32? = nil) {
-        self.message = message
-        self.isHeld = isHeld
-        self.holderPID = holderPID
     }
 }

@@ -11,9 +11,10 @@ import Wire
 @Suite(.serialized)
 struct OperatorBuiltinTests {
     /// A router with only the built-ins, over `store`.
-    static func router(store: (any DatabaseReader)? = nil) -> Router {
+    static func router(store: (any DatabaseReader)? = nil, stateDirectory: String? = nil) -> Router {
         var configuration = HostConfiguration(name: "tests", socketDirectory: SocketDirectory("/nonexistent"))
         configuration.store = store
+        configuration.stateDirectory = stateDirectory
         var router = Router(service: "tests")
         Builtins.install(into: &router, configuration: configuration)
         return router
@@ -92,6 +93,22 @@ struct OperatorBuiltinTests {
         #expect(again?.code == .conflict)
         #expect(relative?.code == .invalidInput)
         #expect(storeless?.code == .unimplemented)
+    }
+
+    /// Under systemd's `ProtectSystem=strict` the state directory is the daemon's only writable
+    /// folder: a plain file name is written there, owner-only, and the answer says where.
+    @Test func backup_givenAFileName_writesItUnderTheStateDirectory_ownerOnly() async throws {
+        let directory = TemporaryDirectory()
+        let router = Self.router(store: try Self.store(in: directory, rows: 3), stateDirectory: directory.file("state"))
+
+        let backup = try await router.serveInProcess(Daemon.backup, .init(path: "tests-1.sqlite"))
+        let escaping = await serviceError { try await router.serveInProcess(Daemon.backup, .init(path: "../x.sqlite")) }
+
+        #expect(backup.path == directory.file("state/backups/tests-1.sqlite"))
+        #expect(BackupFileTests.mode(backup.path) == 0o600)
+        let copy = try DatabaseQueue(path: backup.path)
+        #expect(try await copy.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items") } == 3)
+        #expect(escaping?.code == .invalidInput)
     }
 
     @Test func aFullStore_isResourceExhausted_notInternal() throws {

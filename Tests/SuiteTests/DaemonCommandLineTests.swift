@@ -28,30 +28,57 @@ struct DaemonCommandLineTests {
     }
 
     @Test(arguments: daemons)
-    func check_onAGoodEnvironment_migratesTheStoreAndExitsWithoutServing(daemon: String) throws {
+    func check_onAGoodEnvironment_withoutAStore_createsNoneAndExitsWithoutServing(daemon: String) throws {
         let directory = TemporaryDirectory()
 
         let check = try runCommand(daemon, ["--check"], environment: Self.environment(directory), in: directory)
 
         #expect(check.status == 0, "\(check.standardError)")
+        #expect(check.standardOutput.contains("no store in"), "\(check.standardOutput)")
+        #expect(access(directory.file("state"), F_OK) != 0, "the check created the state directory")
         let name = String(daemon.dropFirst("svc-".count))
-        #expect(access(directory.file("state/\(name).sqlite"), F_OK) == 0, "the store was opened and migrated")
         #expect(access(directory.file("sockets/\(name).sock"), F_OK) != 0, "nothing served")
     }
 
-    @Test func check_onAStoreFromANewerBuild_failsNamingTheSchema() throws {
-        let directory = TemporaryDirectory()
-        _ = try runCommand("svc-clinics", ["--check"], environment: Self.environment(directory), in: directory)
-        let store = try DatabaseQueue(path: directory.file("state/clinics.sqlite"))
-        try store.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')") }
+    /// A store an older build left (or a newer one, or another vertical's) is what `--check` is for.
+    static func store(_ directory: TemporaryDirectory, of name: String, migrations: [String]) throws {
+        mkdir(directory.file("state"), 0o700)
+        let store = try DatabaseQueue(path: directory.file("state/\(name).sqlite"))
+        try store.write { db in
+            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+            for migration in migrations {
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [migration])
+            }
+            try db.execute(sql: "PRAGMA application_id = \(StoreOwner(name).applicationID)")
+        }
         try store.close()
+    }
+
+    @Test func check_onAStoreFromANewerBuild_failsNamingTheSchema_andTheDaemonExits78() throws {
+        let directory = TemporaryDirectory()
+        try Self.store(directory, of: "clinics", migrations: ["v1", "v99-from-the-future"])
 
         let check = try runCommand("svc-clinics", ["--check"], environment: Self.environment(directory), in: directory)
         let serve = try runCommand("svc-clinics", [], environment: Self.environment(directory), in: directory)
 
-        #expect(check.status != 0)
+        #expect(check.status == 78)
         #expect(check.standardError.contains("newer schema") && check.standardError.contains("v99-from-the-future"))
-        #expect(serve.status != 0 && serve.standardError.contains("newer schema"), "it refuses to serve too")
+        #expect(serve.status == 78 && serve.standardError.contains("newer schema"), "it refuses to serve too")
+    }
+
+    @Test func check_onAnotherVerticalsStore_failsNamingBoth_andTheDaemonExits78() throws {
+        let directory = TemporaryDirectory()
+        try Self.store(directory, of: "records", migrations: ["v1"])
+        rename(directory.file("state/records.sqlite"), directory.file("state/clinics.sqlite"))
+
+        let check = try runCommand("svc-clinics", ["--check"], environment: Self.environment(directory), in: directory)
+        let serve = try runCommand("svc-clinics", [], environment: Self.environment(directory), in: directory)
+
+        #expect(check.status == 78, "\(check.standardError)")
+        for run in [check, serve] {
+            #expect(run.standardError.contains("not clinics's"), "\(run.standardError)")
+        }
+        #expect(serve.status == 78, "\(serve.standardError)")
     }
 
     @Test func check_onABadEnvironment_namesTheSetting() throws {

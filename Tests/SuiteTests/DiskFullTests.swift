@@ -13,36 +13,55 @@ enum TinyDisk {
     }()
 }
 
-/// What a caller sees when the disk under a vertical fills: a typed `resourceExhausted` through
-/// the real host path (SQLITE_FULL from the online backup), never a crash or a half-written file.
+/// What a caller sees when a disk fills: under the vertical (where it writes its backup), a typed
+/// `resourceExhausted` through the real host path (SQLITE_FULL from the online backup); under the
+/// operator's folder (where the CLI moves it), the CLI says so. Never a crash or a half-written file.
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct DiskFullTests {
+    /// The names in `folder`.
+    static func entries(_ folder: String) -> [String] {
+        var entries: [String] = []
+        if let directory = opendir(folder) {
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name != "." && name != ".." { entries.append(name) }
+            }
+            closedir(directory)
+        }
+        return entries
+    }
+
     @Test(.enabled(if: TinyDisk.available, "needs root to mount a tmpfs"))
     func backupToAFullDisk_isResourceExhausted_leavesNoFile_andTheVerticalServesOn() throws {
         let suite = try SuiteLauncher()
         try suite.start("clinics")
+        // The vertical writes its copy under its state directory's backups/, then the CLI moves it.
+        let staging = suite.directory.file("state-clinics/backups")
         let full = suite.directory.file("full")
+        mkdir(staging, 0o700)
         mkdir(full, 0o755)
+        try #require(mount("tmpfs", staging, "tmpfs", 0, "size=16k") == 0)
+        defer { umount(staging) }
         try #require(mount("tmpfs", full, "tmpfs", 0, "size=16k") == 0)
         defer {
             umount(full)
-            withExtendedLifetime(suite) {}  // the temporary folder goes only after the unmount
+            withExtendedLifetime(suite) {}  // the temporary folder goes only after the unmounts
         }
 
         let backup = try runCommand(
+            "svc-supervisor", ["backup", "--socket-dir", suite.sockets.path, "clinics", suite.directory.file("out")],
+            in: suite.directory)
+        let staged = Self.entries(staging)
+        umount(staging)
+        let moved = try runCommand(
             "svc-supervisor", ["backup", "--socket-dir", suite.sockets.path, "clinics", full], in: suite.directory)
 
         #expect(backup.status == 1)
         #expect(backup.standardError.contains("resourceExhausted"), "\(backup.standardError)")
-        var entries: [String] = []
-        if let folder = opendir(full) {
-            while let entry = readdir(folder) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != "." && name != ".." { entries.append(name) }
-            }
-            closedir(folder)
-        }
-        #expect(entries.isEmpty, "the half-written copy is removed: \(entries)")
+        #expect(staged.isEmpty, "the vertical's half-written copy is removed: \(staged)")
+        #expect(moved.status == 73)
+        #expect(moved.standardError.contains("No space left on device"), "\(moved.standardError)")
+        #expect(Self.entries(full).isEmpty, "the half-written copy is removed: \(Self.entries(full))")
         let still = try runCommand(
             "svc-supervisor", ["call", "--socket-dir", suite.sockets.path, "clinics", "get", #"{"id": "c_0001"}"#],
             in: suite.directory)

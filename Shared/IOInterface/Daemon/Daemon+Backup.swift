@@ -1,7 +1,8 @@
 extension Daemon {
     /// Writes a consistent copy of the vertical's store to a file while it keeps serving
-    /// (`svc-supervisor backup NAME DIR`). The daemon writes the file itself, so the folder must
-    /// be writable by the daemon's user; the path must be absolute and not exist yet.
+    /// (`svc-supervisor backup NAME DIR`). The daemon writes the file itself (owner-only, 0600):
+    /// at an absolute path in a folder its user can write, or, given a plain file name, under
+    /// `backups/` in its state directory (the CLI then moves it to DIR). The file must not exist yet.
     public static let backup = Operation<BackupInput, Backup>(
         name, "backup",
         summary: "Write a consistent copy of the vertical's store to a new file, while serving.",
@@ -9,7 +10,8 @@ extension Daemon {
 
     /// The Input of ``Daemon/backup``.
     public struct BackupInput: WireMessage {
-        /// Where the copy goes: an absolute path that does not exist yet.
+        /// Where the copy goes: an absolute path, or a file name under the state directory's
+        /// `backups/`; it must not exist yet.
         public var path: String
 
         /// Creates the value from its fields.

@@ -57,6 +57,11 @@ public struct HostConfiguration: Sendable {
     /// The vertical's store, for `daemon.backup` (nil: the daemon keeps none).
     public var store: (any DatabaseReader)?
 
+    /// The vertical's state directory: `daemon.backup` writes a relative path under its
+    /// `backups/` folder, the one place the daemon may always write (under systemd's
+    /// `ProtectSystem=strict` too). Nil: only absolute paths are accepted.
+    public var stateDirectory: String?
+
     /// The path this host binds when no socket is inherited.
     public var socketPath: String { socketDirectory.socketPath(for: name) }
 }

@@ -46,8 +46,9 @@ public enum DaemonArguments: Equatable, Sendable {
 
         Usage: svc-\(name) [--check | --help | --version]
           (no argument)  serve on $VERTICALS_SOCKET_DIR/\(name).sock, or on the socket handed over in LISTEN_FDS
-          --check        validate the environment and open (and migrate) the store, then exit: 0 when all is well
-                         (a store a running svc-\(name) holds is not opened: that one migrated it)
+          --check        validate the environment and check the store (this vertical's, not a newer build's; then
+                         migrated), then exit: 0 when all is well; 78 when a restart could not help. Never creates
+                         a store; one a running svc-\(name) holds is not opened: that one migrated it
           --help         print this and exit
           --version      print the version and exit
 

@@ -13,29 +13,40 @@ extension ServiceRuntime {
     /// ```
     ///
     /// - A failure is written to standard error as `svc-<name>: cannot start: <reason>` and the
-    ///   process exits with `DaemonExitStatus.startFailed` (70), or, when another process serves
-    ///   the store or the error is ``RestartCannotHelp``, with `DaemonExitStatus.restartCannotHelp` (78): restarting would only be
-    ///   refused again, so supervisors do not. The supervisor keeps that line as the reason of the exit
+    ///   process exits with `DaemonExitStatus.startFailed` (70), or with
+    ///   `DaemonExitStatus.restartCannotHelp` (78) when opening the store again would fail the same
+    ///   way (``StoreError/restartCannotHelp``): another process serves it, it is another vertical's
+    ///   (its application_id, see `StoreOwner`), a newer build migrated it, or it is no SQLite store; or the
+    ///   error is ``RestartCannotHelp`` (a setting the daemon refuses).
+    ///   Supervisors do not restart it then. The supervisor keeps that line as the reason of the exit
     ///   (`svc-supervisor status`); a store another process serves reads, for instance,
     ///   `…: another process, svc-identity (pid 1234), is serving it; stop that one, or give this
     ///   one its own STATE_DIRECTORY…`.
-    /// - Under `--check`, a store another process holds is *not* a failure: that process opened
-    ///   and migrated it, and the check must neither migrate a store in use nor fail because the
-    ///   daemon runs. The check prints that the store is held by pid N, was not opened, and exits 0.
+    /// - Under `--check` the store is checked, never created (`SQLiteStore.checking`): with none yet
+    ///   the check says so and exits 0. A store another process holds is *not* a failure either:
+    ///   that process opened and migrated it, and the check must neither migrate a store in use nor
+    ///   fail because the daemon runs. The check prints that the store is held by pid N, was not
+    ///   opened, and exits 0.
     public func makeWorld<World>(_ make: () throws -> World) -> World {
         do {
-            return try make()
+            return try SQLiteStore.$checking.withValue(checkOnly) { try make() }
         } catch {
-            let held = (error as? StoreError).flatMap { $0.isHeld ? $0 : nil }
-            if checkOnly, let held {
-                let holder = held.holderPID.map { "running pid \($0)" } ?? "a running process"
+            let store = error as? StoreError
+            if checkOnly, let store, store.isMissing {
+                print(
+                    "svc-\(name) --check: environment valid; no store in \(stateDirectory) yet: the daemon creates "
+                        + "it at its first start, the check does not")
+                exit(0)
+            }
+            if checkOnly, let store, store.isHeld {
+                let holder = store.holderPID.map { "running pid \($0)" } ?? "a running process"
                 print(
                     "svc-\(name) --check: environment valid; the store in \(stateDirectory) is held by \(holder), "
                         + "which opened and migrated it: not opened by the check")
                 exit(0)
             }
             StandardError.write("svc-\(name): cannot start: \(error)\n")
-            let final = held != nil || error is any RestartCannotHelp
+            let final = store?.restartCannotHelp == true || error is any RestartCannotHelp
             exit(final ? DaemonExitStatus.restartCannotHelp : DaemonExitStatus.startFailed)
         }
     }

@@ -112,11 +112,14 @@ public final class ServiceRuntime: Sendable {
     /// error and the process exits with status 69, so the supervisor records why.
     public func serve(_ router: Router, store: (any DatabaseReader)? = nil) async {
         if checkOnly {
-            print("svc-\(name) --check: environment valid, store at \(stateDirectory) opened and migrated")
+            print(
+                "svc-\(name) --check: environment valid, the store in \(stateDirectory) is this vertical's, "
+                    + "opened and migrated")
             exit(0)
         }
         var configuration = self.configuration
         configuration.store = store
+        configuration.stateDirectory = stateDirectory
         let host = ServiceHost(configuration: configuration, router: router, loop: loop, logger: logger)
         let logger = self.logger
         let name = self.name

@@ -2,9 +2,15 @@ import ArgumentParser
 import Glibc
 import IOInterface
 import ServiceKit
+import Storage
 
 /// `svc-supervisor backup NAME|--all DIR`: asks each vertical for a consistent copy of its
-/// store (`daemon.backup`) while it serves, as `DIR/NAME-<UTC time>.sqlite`.
+/// store (`daemon.backup`) while it serves, as `DIR/NAME-<UTC time>.sqlite` (`-2`, `-3`, … when
+/// that exists: a backup never replaces a file).
+///
+/// The vertical writes the copy under its own state directory (`backups/`), the one folder it may
+/// write under systemd's `ProtectSystem=strict`; this command then moves it to DIR, so DIR needs to
+/// be writable by whoever runs the command, not by the vertical's user.
 struct BackupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
@@ -13,7 +19,9 @@ struct BackupCommand: AsyncParsableCommand {
             Examples:
               svc-supervisor backup clinics /var/backups/verticals
               svc-supervisor backup --all /var/backups/verticals   (what the supervisor runs, else every vertical)
-            The vertical writes the file itself: DIR must be writable by its user. Restore with `restore`.
+            The vertical writes the copy (0600) under its state directory; this command moves it to DIR,
+            so DIR must be writable by you, and the state directory readable (root, under systemd).
+            Restore with `restore`.
             """)
 
     @Flag(help: "Back up every vertical of the suite.") var all = false
@@ -35,14 +43,12 @@ struct BackupCommand: AsyncParsableCommand {
         try await ControlClient.reporting {
             let folder = try Self.absoluteFolder(arguments.last!)
             let names = all ? await Self.verticals(runDirectory: runDirectory.path) : [arguments[0]]
-            let stamp = Self.stamp()
+            let stamp = BackupFile.timestamp()
             var failures: [CLIError] = []
             for name in names {
-                let path = "\(folder)/\(name)-\(stamp).sqlite"
                 do {
-                    let backup = try await VerticalCaller.call(
-                        Daemon.backup, .init(path: path), service: name, connection: connection)
-                    print("\(name): \(backup.path) (\(backup.bytes) bytes)")
+                    let (path, bytes) = try await Self.backUp(name, into: folder, stamp: stamp, connection: connection)
+                    print("\(name): \(path) (\(bytes) bytes)")
                 } catch let error as CLIError {
                     StandardError.write("\(name): \(error)\n")
                     failures.append(error)
@@ -51,6 +57,21 @@ struct BackupCommand: AsyncParsableCommand {
             if let first = failures.first {
                 throw CLIError(status: first.status, "\(failures.count) of \(names.count) backups failed")
             }
+        }
+    }
+
+    /// Has `name` write its backup under its state directory, under a name no other run of this
+    /// command uses, then moves it to `folder` as `NAME-<stamp>.sqlite`; returns where it is and its size.
+    static func backUp(
+        _ name: String, into folder: String, stamp: String, connection: VerticalConnectionOptions
+    ) async throws -> (path: String, bytes: Int) {
+        let backup = try await VerticalCaller.call(
+            Daemon.backup, .init(path: "\(name)-\(stamp)-\(getpid()).sqlite"), service: name, connection: connection)
+        do {
+            return (try BackupFile.move(backup.path, intoFolder: folder, as: "\(name)-\(stamp).sqlite"), backup.bytes)
+        } catch let error as StoreError {
+            throw CLIError(status: 73, "\(name) wrote its backup to \(backup.path), but it cannot go to \(folder): "
+                + "\(error.message); move it yourself, or run as a user who can read it and write there")
         }
     }
 
@@ -82,16 +103,6 @@ struct BackupCommand: AsyncParsableCommand {
             }
         }
         return absolute
-    }
-
-    /// The current UTC time as 20261122T123000Z, for file names that sort by time.
-    static func stamp() -> String {
-        var now = time(nil)
-        var parts = tm()
-        gmtime_r(&now, &parts)
-        var buffer = [CChar](repeating: 0, count: 32)
-        strftime(&buffer, buffer.count, "%Y%m%dT%H%M%SZ", &parts)
-        return text(buffer)
     }
 
     /// A NUL-terminated C buffer as text.

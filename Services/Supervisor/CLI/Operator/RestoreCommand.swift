@@ -6,17 +6,20 @@ import SupervisorEngine
 
 /// `svc-supervisor restore NAME FILE`: puts a backup in place of a vertical's store. Refuses
 /// unless the supervisor reports the vertical stopped (or failed), so no process has the store
-/// open; the replaced store is kept beside it as `NAME.sqlite.before-restore`.
+/// open, and unless FILE is a whole store of this vertical (see `StoreOwner`). The replaced store is
+/// kept whole beside it as `NAME.before-restore-<UTC time>.sqlite`, a file `restore` takes back.
 struct RestoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore",
-        abstract: "Put a backup in place of a stopped vertical's store (the old one is kept as .before-restore).",
+        abstract: "Put a backup in place of a stopped vertical's store (the old one is kept, and its path printed).",
         discussion: """
             Example:
               svc-supervisor stop clinics
               svc-supervisor restore clinics /var/backups/verticals/clinics-20261122T123000Z.sqlite
               svc-supervisor start clinics
-            Exit status 75 when the vertical is not stopped; 65 when FILE is not a whole SQLite store.
+            The replaced store is kept whole as NAME.before-restore-<UTC time>.sqlite beside it; restoring
+            that file returns to the state before. Exit status 75 when the vertical is not stopped (or
+            something holds its store); 65 when FILE is not a whole SQLite store, or is another vertical's.
             """)
 
     @Argument(help: "The vertical, e.g. clinics.") var service: String
@@ -40,11 +43,16 @@ struct RestoreCommand: AsyncParsableCommand {
             let path = RunDirectory(runDirectory.path).stateDirectory(for: service) + "/\(service).sqlite"
             let kept: String?
             do {
-                kept = try SQLiteStore.restore(file, to: path)
+                kept = try SQLiteStore.restore(
+                    file, to: path, owner: StoreOwner(service),
+                    knownOwners: Contracts.all.map { $0.name } + list.services.map { $0.name })
             } catch let error as StoreError {
-                throw CLIError(status: 65, "cannot restore \(service): \(error.message)")
+                throw CLIError(status: error.isHeld ? 75 : 65, "cannot restore \(service): \(error.message)")
             }
-            print("restored \(path) from \(file)" + (kept.map { "; the replaced store is kept as \($0)" } ?? ""))
+            print("restored \(path) from \(file)")
+            if let kept {
+                print("the replaced store is kept as \(kept) (to go back: svc-supervisor restore \(service) \(kept))")
+            }
             print("next: svc-supervisor start \(service)")
         }
     }

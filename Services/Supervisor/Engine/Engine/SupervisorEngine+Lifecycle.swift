@@ -234,7 +234,8 @@ extension SupervisorEngine {
             return
         }
         // Exit status 78 says a restart would be refused again (its store is served by another
-        // process): systemd's RestartPreventExitStatus, and the exported units say the same.
+        // process, is another vertical's, a newer build's or damaged): systemd's
+        // RestartPreventExitStatus, and the exported units say the same.
         let cannotHelp = status.signal == 0 && status.exitCode == Int64(DaemonExitStatus.restartCannotHelp)
         afterUnexpectedExit(unit, failure: failure, restartCannotHelp: cannotHelp)
     }

@@ -72,7 +72,10 @@ enum VerticalServiceUnit {
                 ])
             service.set(
                 "RestartPreventExitStatus", "\(DaemonExitStatus.restartCannotHelp)",
-                comment: ["exit 78: another process serves its store, so a restart would be refused again."])
+                comment: [
+                    "exit 78: a restart would be refused again (another process serves its store,",
+                    "or the store is another vertical's, a newer build's or damaged).",
+                ])
         }
         service = service.with("TimeoutStartSec", SystemdSyntax.timeSpan(spec.readyTimeout))
             .with("TimeoutStopSec", SystemdSyntax.timeSpan(spec.stopTimeout))

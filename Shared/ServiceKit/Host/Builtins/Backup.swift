@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import IOInterface
 import Storage
 
@@ -5,18 +8,34 @@ extension Builtins {
     /// Serves `daemon.backup`: a consistent copy of the store the vertical handed to
     /// ``ServiceRuntime/serve(_:store:)``, written by SQLite's online backup on the blocking-work
     /// pool while requests go on. A daemon without a store answers `unimplemented`.
+    ///
+    /// An absolute path is written where it says. A plain file name (no `/`) is written under
+    /// `backups/` in the vertical's state directory, the one folder a sandboxed daemon can always
+    /// write (systemd's `ProtectSystem=strict`): `svc-supervisor backup` asks for that and moves
+    /// the file to the operator's folder itself. The answer's `path` is always absolute.
     static func installBackup(into router: inout Router, configuration: HostConfiguration) {
         guard !router.routes(Daemon.backup.fullName) else { return }
         let service = configuration.name
         let store = configuration.store
+        let stateDirectory = configuration.stateDirectory
         router.on(Daemon.backup) { input, context in
             guard let store else { throw ServiceError(.unimplemented, "\(service) keeps no store to back up") }
-            guard input.path.hasPrefix("/"), !input.path.hasSuffix("/") else {
+            let path: String
+            if input.path.hasPrefix("/"), !input.path.hasSuffix("/") {
+                path = input.path
+            } else if let stateDirectory, !input.path.isEmpty, !input.path.contains("/"), !input.path.hasPrefix(".") {
+                let folder = Self.absolute(stateDirectory) + "/backups"
+                guard mkdir(folder, 0o700) == 0 || errno == EEXIST else {
+                    throw ServiceError(.internal, "cannot create \(folder): \(String(cString: strerror(errno)))")
+                }
+                path = "\(folder)/\(input.path)"
+            } else {
                 throw ServiceError(
-                    .invalidInput, "the backup path must be an absolute file path, not \"\(input.path)\"",
+                    .invalidInput,
+                    "the backup path must be an absolute file path, or a file name to write under the state "
+                        + "directory's backups/, not \"\(input.path)\"",
                     details: [ErrorDetail("field", "path")])
             }
-            let path = input.path
             let bytes: Int
             do {
                 bytes = try await Offload.run { try SQLiteStore.backup(store, to: path) }
@@ -26,5 +45,13 @@ extension Builtins {
             context.logger.notice("backed up the store to \(path) (\(bytes) bytes)")
             return Daemon.Backup(service: service, path: path, bytes: bytes)
         }
+    }
+
+    /// `path` made absolute against the working directory, for an answer another process reads.
+    private static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/" + path
     }
 }
