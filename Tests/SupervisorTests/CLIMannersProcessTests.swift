@@ -84,6 +84,25 @@ extension EngineProcessTests {
             }
         }
 
+        @Test func aSecondUp_takesThePointer_andGivesItBackWhenItStops() throws {
+            try withSuite(pointers: true) { directory, run, first in
+                let pointers = directory.file("pointers")
+                #expect(eventually { suiteReady(directory, run: run, services: 1) })
+                let secondRun = directory.file("run2")
+                let second = try DaemonProcess(
+                    "svc-supervisor", ["up", "--manifest", directory.file("suite.toml"), "--run-dir", secondRun],
+                    environment: ["VERTICALS_POINTER_DIR": pointers])
+                defer {
+                    _ = try? runCommand("svc-supervisor", ["down", "--run-dir", secondRun], in: directory)
+                    second.waitForExit()
+                }
+                #expect(eventually { readFile("\(pointers)/supervisor-run-dir") == "\(secondRun)\n\(second.pid)\n" })
+                #expect(try runCommand("svc-supervisor", ["down", "--run-dir", secondRun], in: directory).status == 0)
+                #expect(second.waitForExit() != nil)
+                #expect(readFile("\(pointers)/supervisor-run-dir") == "\(run)\n\(first.pid)\n")
+            }
+        }
+
         @Test(arguments: [
             ["restart", "nosuch"], ["stop", "nosuch"], ["start", "nosuch"], ["status", "nosuch"],
             ["describe", "nosuch"], ["log-level", "nosuch"],

@@ -69,12 +69,13 @@ public enum SupervisorDaemon {
             logger.critical("cannot serve \(configuration.runDirectory.controlSocket): \(error)")
             return 1
         }
+        let replaced = pointer?.liveTarget()
         do {
             try pointer?.write(runDirectory: configuration.runDirectory.path)
         } catch {
             logger.warning("\(error): `svc-supervisor status` finds this suite only with --run-dir")
         }
-        defer { pointer?.remove() }
+        defer { pointer?.remove(restoring: replaced) }
         let watchers = Watchers()
         do {
             try await loop.submit {

@@ -77,9 +77,17 @@ public struct SuitePointer: Sendable, Equatable {
         }
     }
 
-    /// Removes the note if supervisor `pid` wrote it (another `up` may have replaced it since).
-    public func remove(writtenBy pid: Int32 = getpid()) {
-        if Self.parse(PidRecord.readSmallFile(path))?.pid == pid { unlink(path) }
+    /// Removes the note if supervisor `pid` wrote it (another `up` may have replaced it since);
+    /// puts back `previous`, the note it replaced, while that supervisor still runs, so that an
+    /// older suite does not become unfindable when a newer one stops.
+    public func remove(writtenBy pid: Int32 = getpid(), restoring previous: Target? = nil) {
+        guard Self.parse(PidRecord.readSmallFile(path))?.pid == pid else { return }
+        if let previous, previous.pid != pid, Self.supervisorRuns(previous.pid),
+            (try? write(runDirectory: previous.runDirectory, pid: previous.pid)) != nil
+        {
+            return
+        }
+        unlink(path)
     }
 
     /// The note's target while its supervisor runs; nil when there is no note, or a stale one.
