@@ -160,6 +160,29 @@ extension EngineProcessTests {
             }
         }
 
+        @Test func start_thatOutlastsItsWait_exits75_sayingWhereItIs() throws {
+            let slow = """
+
+                [services.slow]
+                executable = "/bin/sh"
+                args = ["-c", "sleep 60"]
+                socket = false
+                """
+            try withSuite(extra: slow) { directory, run, _ in
+                #expect(eventually {
+                    let table = try? runCommand("svc-supervisor", ["status", "--run-dir", run], in: directory)
+                    return table?.standardOutput.split(separator: "\n").contains {
+                        $0.hasPrefix("slow ") && $0.contains(" starting ")
+                    } == true
+                })
+                #expect(try runCommand("svc-supervisor", ["stop", "slow", "--run-dir", run], in: directory).status == 0)
+                let result = try runCommand(
+                    "svc-supervisor", ["start", "slow", "--wait", "0.3", "--run-dir", run], in: directory)
+                #expect(result.status == 75)
+                #expect(result.standardError.contains("slow is still starting after 0.3s"), "\(result.standardError)")
+            }
+        }
+
         @Test func foregroundUp_printsOneLinePerCrashRestartAndGiveUp() throws {
             let directory = TemporaryDirectory()
             let run = directory.file("run")

@@ -39,6 +39,7 @@ struct StartCommand: AsyncParsableCommand {
                     throw CLIError(
                         status: 75,
                         "\(name) is still \(status.state.wireName) after \(StatusCommand.oneDecimal(wait))s"
+                            + (status.statusText.isEmpty ? "" : " (\(status.statusText))")
                             + "; `svc-supervisor status \(name)` shows why, `svc-supervisor logs \(name)` what it said")
                 }
                 try await Task.sleep(for: .milliseconds(100))
