@@ -7,9 +7,12 @@ struct StartCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "start", abstract: "Start a stopped or failed service (once its dependencies are ready).",
         discussion: """
-            Waits until the service is ready or has failed (a crash in between is restarted as usual) and says
-            which. Exit status: 0 ready (or started, with --no-wait), 1 failed or stopped meanwhile, 64 for an
-            unknown service, 69 when no supervisor answers, 75 (EX_TEMPFAIL) still starting when --wait ends.
+            Waits until the service is ready or has failed (a crash in between is
+            restarted as usual) and says which.
+
+            Exit status: 0 ready (or asked, with --no-wait), 1 failed or stopped
+            meanwhile, 64 for an unknown service, 69 when no supervisor answers,
+            75 (EX_TEMPFAIL) still not ready when --wait ends.
             """)
 
     @Argument(help: "The service, e.g. clinics.") var name: String

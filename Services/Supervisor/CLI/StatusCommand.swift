@@ -8,10 +8,12 @@ struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Show every supervised service: state, pid, uptime, restarts, last exit.",
         discussion: """
-            The table shortens a long LAST EXIT or STATUS with "…" to fit the terminal (or \(StatusTable.defaultWidth)
-            columns when standard output is not one); `status NAME` and --json give the full text.
-            Exit status: 0 when no service (or NAME) is failed, \(failedExitStatus) when one is (it gave up or
-            `restart = never` let it stay down), 64 for an unknown NAME, 69 when no supervisor answers.
+            The table shortens a long LAST EXIT or STATUS with "…" to fit the terminal
+            (\(StatusTable.defaultWidth) columns off one); `status NAME` and --json give the full text.
+
+            Exit status: 0 when no service (or NAME) is failed, \(failedExitStatus) when one is (it
+            gave up, or `restart = never` left it down), 64 for an unknown NAME, 69 when
+            no supervisor answers.
             """)
 
     /// The exit status while a service is failed (systemctl's "not running").

@@ -13,12 +13,16 @@ struct SupervisorCommand: AsyncParsableCommand {
         commandName: "svc-supervisor",
         abstract: "Run and inspect a suite of Verticals daemons.",
         discussion: """
-            Every command that talks to a running suite finds it the same way: --run-dir, else
-            $VERTICALS_RUN_DIR, else the run directory a running `up` points to ($XDG_RUNTIME_DIR/verticals,
-            /run/verticals as root; $VERTICALS_POINTER_DIR overrides), else .run in the current folder.
-            Commands that call a vertical also take --socket-dir (/run/verticals under systemd).
-            Exit statuses follow sysexits: 64 bad usage or an unknown service or operation, 65 an invalid
-            manifest, 69 nothing answers, 75 try again later; `status` is 3 while a service is failed.
+            Every command that talks to a running suite finds it the same way:
+            --run-dir, else $VERTICALS_RUN_DIR, else the run directory a running `up`
+            points to ($XDG_RUNTIME_DIR/verticals, /run/verticals as root;
+            $VERTICALS_POINTER_DIR overrides), else .run in the current folder.
+            Commands that call a vertical also take --socket-dir (/run/verticals under
+            systemd).
+
+            Exit statuses follow sysexits: 64 bad usage or an unknown service or
+            operation, 65 an invalid manifest, 69 nothing answers, 75 try again later;
+            `status` is 3 while a service is failed.
             """,
         version: "svc-supervisor \(DaemonArguments.suiteVersion)",
         subcommands: [

@@ -11,11 +11,16 @@ struct UpCommand: AsyncParsableCommand {
         discussion: """
             Ctrl-C or SIGTERM stops every service in reverse dependency order and exits 0.
             SIGHUP (or `svc-supervisor reload`) re-reads the manifest and applies only the difference.
-            Each crash, restart and give-up is one line on standard error, besides the service's log file.
-            While it runs, it leaves a note of its run directory in $XDG_RUNTIME_DIR/verticals (as root:
-            /run/verticals; $VERTICALS_POINTER_DIR overrides, empty turns it off), so every other command
-            finds this suite from any folder. Exit status: 0 after an orderly stop, 65 when the manifest
-            is invalid (as `check` says), 1 when it cannot start.
+            Each crash, restart and give-up is one line on standard error, besides the
+            service's log file.
+
+            While it runs, it leaves a pointer to its run directory in
+            $XDG_RUNTIME_DIR/verticals (as root: /run/verticals; $VERTICALS_POINTER_DIR
+            overrides, empty turns it off), so every other command finds this suite
+            from any folder.
+
+            Exit status: 0 after an orderly stop, 65 when the manifest is invalid (as
+            `check` says), 1 when it cannot start.
             """)
 
     @Option(name: .long, help: "The suite manifest.") var manifest = "deploy/suite.toml"

@@ -9,8 +9,8 @@ struct LogLevelCommand: AsyncParsableCommand {
         abstract: "Show or change a running vertical's log level (until it exits; VERTICALS_LOG_LEVEL sets the start).",
         discussion: """
             Example: svc-supervisor log-level clinics debug
-            Exit status: 0 on success, 1 when the vertical refuses, 64 when the suite has no such vertical,
-            69 when it cannot be reached.
+            Exit status: 0 on success, 1 when the vertical refuses, 64 when the suite has
+            no such vertical, 69 when it cannot be reached.
             """)
 
     @Argument(help: "The vertical, e.g. clinics.") var service: String
