@@ -14,8 +14,12 @@ struct SuiteLocation: Sendable {
     /// Whether nothing named the suite and `.run` was the last resort.
     let isFallback: Bool
 
-    /// The text `--help` shows for `--run-dir`.
-    static let help = ArgumentHelpText.runDirectory
+    /// The text `--help` shows for `--run-dir`, the same in every command.
+    static let help = """
+        The suite's run directory (its `up --run-dir`). Default: $VERTICALS_RUN_DIR, else the one a running \
+        `up` points to from $XDG_RUNTIME_DIR/verticals or /run/verticals ($VERTICALS_POINTER_DIR overrides), \
+        else .run here.
+        """
 
     /// The run directory for `flag` (the `--run-dir` value) in `environment`.
     static func resolve(
@@ -52,14 +56,4 @@ struct SuiteLocation: Sendable {
         return "\nlooked at, in order:\n" + tried.map { "  \($0)\n" }.joined()
             + "a suite running elsewhere: pass --run-dir DIR or set VERTICALS_RUN_DIR=DIR (its `up --run-dir`)"
     }
-}
-
-/// Help texts that several commands share, so that every `--help` says the same about the suite.
-enum ArgumentHelpText {
-    /// `--run-dir`'s help.
-    static let runDirectory = """
-        The suite's run directory (its `up --run-dir`). Default: $VERTICALS_RUN_DIR, else the one a running \
-        `up` points to from $XDG_RUNTIME_DIR/verticals or /run/verticals ($VERTICALS_POINTER_DIR overrides), \
-        else .run here.
-        """
 }
