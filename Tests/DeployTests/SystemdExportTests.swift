@@ -121,6 +121,14 @@ struct SystemdExportTests {
         #expect(DeployFixture.values("Conflicts", in: supervisor) == ["verticals.target"])
     }
 
+    @Test func supervisorUnit_isNotRestarted_onAnInvalidManifest_andMayLeaveItsPointer() throws {
+        let supervisor = try #require(
+            try SystemdExport.files(for: DeployFixture.manifest(twoServices))["svc-supervisor.service"])
+        // `up` exits 65 on an invalid manifest: a restart loop would only repeat it.
+        #expect(DeployFixture.values("RestartPreventExitStatus", in: supervisor) == ["65 78"])
+        #expect(DeployFixture.values("ReadWritePaths", in: supervisor) == ["-/run/verticals"])
+    }
+
     @Test func serviceWithoutSocket_hasNoSocketUnit_andItsDependentsWantItsService() throws {
         let manifest = try DeployFixture.manifest(
             """

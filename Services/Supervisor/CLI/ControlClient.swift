@@ -3,19 +3,32 @@ import EventLoop
 import IOInterface
 import ServiceKit
 
-/// `--run-dir`, shared by every command that talks to a running supervisor.
+/// `--run-dir`, shared by every command that talks to a running suite (``SuiteLocation``).
 struct RunDirectoryOption: ParsableArguments {
-    @Option(name: .long, help: "The supervisor's run directory (default: $VERTICALS_RUN_DIR, else .run).")
+    @Option(name: .long, help: ArgumentHelp(stringLiteral: SuiteLocation.help))
     var runDir: String?
 
-    /// The run directory as given (relative paths stay relative in messages).
-    var path: String {
-        runDir ?? ProcessEnvironment.current["VERTICALS_RUN_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? ".run"
-    }
+    /// Where the suite is, and what was looked at to find it.
+    var location: SuiteLocation { SuiteLocation.resolve(flag: runDir) }
+
+    /// The run directory (relative paths stay relative in messages).
+    var path: String { location.runDirectory }
 }
 
 /// One call to the supervisor's control socket, `<run dir>/supervisor.sock`.
 enum ControlClient {
+    /// Calls `operation` on the suite at `location`; a supervisor that does not answer is exit
+    /// status 69 with where was looked, an unknown service 64 (EX_USAGE).
+    static func call<Input, Output>(
+        _ operation: Operation<Input, Output>, _ input: Input, location: SuiteLocation, timeout: Duration = .seconds(60)
+    ) async throws -> Output {
+        do {
+            return try await call(operation, input, runDirectory: location.runDirectory, timeout: timeout)
+        } catch let error as CLIError where error.status == 69 {
+            throw CLIError(status: 69, error.description + location.advice)
+        }
+    }
+
     /// Calls `operation`; a supervisor that does not answer is exit status 69 with a hint.
     static func call<Input, Output>(
         _ operation: Operation<Input, Output>, _ input: Input, runDirectory: String, timeout: Duration = .seconds(60)
@@ -32,6 +45,10 @@ enum ControlClient {
             let socket = "\(SocketDirectory(runDirectory).path)/supervisor.sock"
             if error.code == .unavailable {
                 throw CLIError(status: 69, "no supervisor at \(socket): start it with `make run`")
+            }
+            if error.code == .notFound {
+                // The supervisor names what it knows: an unknown service is bad usage (EX_USAGE).
+                throw CLIError(status: 64, "\(operation.fullName): \(error.message)")
             }
             throw CLIError(status: 1, "\(operation.fullName) failed: \(error.code): \(error.message)")
         }

@@ -14,7 +14,8 @@ struct DescribeCommand: AsyncParsableCommand {
             Unlike `operations`, which lists what this build of the CLI knows, `describe` asks the daemon,
             so it shows what the running version really serves (built-in daemon.* operations included).
             `describe supervisor` asks the supervisor's control socket, <run dir>/supervisor.sock.
-            Exit status: 0 on success, 1 when the daemon answers with an error, 69 when it cannot be reached.
+            Exit status: 0 on success, 1 when the daemon answers with an error, 64 when the suite has no such
+            vertical, 69 when it cannot be reached.
             """)
 
     @Argument(help: "The vertical, e.g. clinics.")
@@ -25,17 +26,14 @@ struct DescribeCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: VerticalConnectionOptions
 
-    @OptionGroup var runDirectory: RunDirectoryOption
-
-    /// Where SERVICE's socket is: the run directory for the supervisor; for a vertical,
-    /// `--socket-dir`, else `<--run-dir>/sockets` when a run directory is given, else the default.
+    /// Where SERVICE's socket is: the run directory for the supervisor; for a vertical, the
+    /// connection's socket folder.
     var sockets: SocketDirectory {
-        if service == Supervisor.name { return SocketDirectory(runDirectory.path) }
-        if connection.socketDir == nil, let runDir = runDirectory.runDir { return SocketDirectory("\(runDir)/sockets") }
-        return connection.sockets
+        service == Supervisor.name ? SocketDirectory(connection.suite.path) : connection.sockets
     }
 
     func run() async throws {
+        try await ControlClient.reporting { try await UnknownVertical.refuse(service, sockets: sockets) }
         let loop = try EventLoop(name: "svc-supervisor-describe")
         let client = ServiceClient(loop: loop, sockets: sockets)
         defer {

@@ -9,6 +9,13 @@ struct OperationsCommand: ParsableCommand {
     @Argument(help: "Only this vertical.")
     var service: String?
 
+    func validate() throws {
+        if let service, !Contracts.all.contains(where: { $0.name == service }) {
+            throw ValidationError(
+                "no vertical named \"\(service)\"; known: \(Contracts.all.map { $0.name }.joined(separator: ", "))")
+        }
+    }
+
     func run() throws {
         for contract in Contracts.all where service == nil || contract.name == service {
             print("\(contract.name) — \(contract.summary)")

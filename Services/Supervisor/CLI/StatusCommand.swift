@@ -1,10 +1,25 @@
 import ArgumentParser
 import IOInterface
 
-/// `svc-supervisor status [--json]`: every service's state, as a table or JSON.
+/// `svc-supervisor status [NAME] [--json]`: every service's state (or one's, in full), as a
+/// table or JSON; exit status 3 when a service is failed, so a script can tell (as
+/// `systemctl is-failed` lets one).
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Show every supervised service: state, pid, uptime, restarts, last exit.")
+        commandName: "status", abstract: "Show every supervised service: state, pid, uptime, restarts, last exit.",
+        discussion: """
+            The table shortens a long LAST EXIT or STATUS with "…" to fit the terminal
+            (\(StatusTable.defaultWidth) columns off one); `status NAME` and --json give the full text.
+
+            Exit status: 0 when no service (or NAME) is failed, \(failedExitStatus) when one is (it
+            gave up, or `restart = never` left it down), 64 for an unknown NAME, 69 when
+            no supervisor answers.
+            """)
+
+    /// The exit status while a service is failed (systemctl's "not running").
+    static let failedExitStatus: Int32 = 3
+
+    @Argument(help: "Only this service, every field in full.") var name: String?
 
     @OptionGroup var runDirectory: RunDirectoryOption
 
@@ -12,36 +27,45 @@ struct StatusCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
+        var anyFailed = false
         try await ControlClient.reporting {
-            let list = try await ControlClient.call(Supervisor.status, Empty(), runDirectory: runDirectory.path)
+            var list = try await ControlClient.call(Supervisor.status, Empty(), location: runDirectory.location)
+            if let name {
+                guard let service = list.services.first(where: { $0.name == name }) else {
+                    throw CLIError(
+                        status: 64,
+                        "no service named \"\(name)\"; known: \(list.services.map(\.name).joined(separator: ", "))")
+                }
+                list.services = [service]
+            }
             if json {
                 print(try list.jsonString(pretty: true))
+            } else if let service = list.services.first, name != nil {
+                print(Self.details(service), terminator: "")
             } else {
-                print(Self.table(list.services), terminator: "")
+                print(Self.table(list.services, width: StatusTable.terminalWidth()), terminator: "")
             }
+            anyFailed = list.services.contains { $0.state == .failed }
         }
+        if anyFailed { throw ExitCode(Self.failedExitStatus) }
     }
 
-    /// The table `status` prints, one row per service. RESTARTS is the total, then those in
-    /// the budget's window; READY SINCE is local time; LAST EXIT leads with the reason's category.
-    static func table(_ services: [Supervisor.ServiceStatus]) -> String {
+    /// One service, a field per line, nothing shortened.
+    static func details(_ service: Supervisor.ServiceStatus) -> String {
         let header = ["NAME", "STATE", "PID", "UPTIME", "READY SINCE", "RESTARTS", "BACKOFF", "RSS", "LAST EXIT", "STATUS"]
-        let rows = services.map(row)
-        let table: [[String]] = [header] + rows
-        var widths = [Int](repeating: 0, count: header.count)
-        for row in table {
-            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
-        }
-        var text = ""
-        for row in table {
-            var line = ""
-            for (column, cell) in row.enumerated() {
-                line += cell
-                if column < row.count - 1 { line += String(repeating: " ", count: widths[column] - cell.count + 2) }
-            }
-            text += line + "\n"
-        }
-        return text
+        let cells = row(service)
+        let width = header.map(\.count).max() ?? 0
+        return zip(header, cells).map { label, cell in
+            label.lowercased() + ":" + String(repeating: " ", count: width - label.count + 1) + cell + "\n"
+        }.joined()
+    }
+
+    /// The table `status` prints, one row per service, at most `width` columns wide when it can
+    /// (LAST EXIT and STATUS give way, ending in "…"). RESTARTS is the total, then those in
+    /// the budget's window; READY SINCE is local time; LAST EXIT leads with the reason's category.
+    static func table(_ services: [Supervisor.ServiceStatus], width: Int? = nil) -> String {
+        let header = ["NAME", "STATE", "PID", "UPTIME", "READY SINCE", "RESTARTS", "BACKOFF", "RSS", "LAST EXIT", "STATUS"]
+        return StatusTable(header: header, rows: services.map(row), shrinkable: [8, 9]).text(width: width)
     }
 
     /// One service's cells, in the header's order.

@@ -1,15 +1,30 @@
 import ArgumentParser
+import ServiceKit
 
 /// `svc-supervisor`: runs and inspects the suite. Each subcommand is one file.
 ///
 /// `status`, `start`, `stop`, `restart`, `reload` and `down` talk to a running supervisor
 /// through its control socket (the Supervisor contract); `logs` reads its log files; `call`
-/// talks to any running vertical.
+/// talks to any running vertical. Every one of them finds the suite the same way
+/// (``SuiteLocation``).
 @main
 struct SupervisorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "svc-supervisor",
         abstract: "Run and inspect a suite of Verticals daemons.",
+        discussion: """
+            Every command that talks to a running suite finds it the same way:
+            --run-dir, else $VERTICALS_RUN_DIR, else the run directory a running `up`
+            points to ($XDG_RUNTIME_DIR/verticals, /run/verticals as root;
+            $VERTICALS_POINTER_DIR overrides), else .run in the current folder.
+            Commands that call a vertical also take --socket-dir (/run/verticals under
+            systemd).
+
+            Exit statuses follow sysexits: 64 bad usage or an unknown service or
+            operation, 65 an invalid manifest, 69 nothing answers, 75 try again later;
+            `status` is 3 while a service is failed.
+            """,
+        version: "svc-supervisor \(DaemonArguments.suiteVersion)",
         subcommands: [
             UpCommand.self, StatusCommand.self, StartCommand.self, StopCommand.self, RestartCommand.self,
             LogsCommand.self,

@@ -11,20 +11,34 @@ struct UpCommand: AsyncParsableCommand {
         discussion: """
             Ctrl-C or SIGTERM stops every service in reverse dependency order and exits 0.
             SIGHUP (or `svc-supervisor reload`) re-reads the manifest and applies only the difference.
+            Each crash, restart and give-up is one line on standard error, besides the
+            service's log file.
+
+            While it runs, it leaves a pointer to its run directory in
+            $XDG_RUNTIME_DIR/verticals (as root: /run/verticals; $VERTICALS_POINTER_DIR
+            overrides, empty turns it off), so every other command finds this suite
+            from any folder.
+
+            Exit status: 0 after an orderly stop, 65 when the manifest is invalid (as
+            `check` says), 1 when it cannot start.
             """)
 
     @Option(name: .long, help: "The suite manifest.") var manifest = "deploy/suite.toml"
-    @OptionGroup var runDirectory: RunDirectoryOption
+    @Option(name: .long, help: "The run directory to create and use (default: $VERTICALS_RUN_DIR, else .run).")
+    var runDir: String?
 
     func run() async throws {
         LoggingBootstrap.bootstrap(environment: ProcessEnvironment.current)
         let programs = Self.ownDirectory()
+        // `up` makes a suite: it follows no pointer (that would be another supervisor's folder).
+        let run = runDir ?? SuiteLocation.environmentRunDirectory(ProcessEnvironment.current) ?? ".run"
         let configuration = EngineConfiguration(
-            runDirectory: RunDirectory(runDirectory.path), execShim: "\(programs)/vt-exec", programDirectory: programs)
+            runDirectory: RunDirectory(run), execShim: "\(programs)/vt-exec", programDirectory: programs)
         let path = manifest
-        let status = await SupervisorDaemon.run(configuration: configuration) {
-            try ManifestLoading.load(path: path, programDirectory: programs)
-        }
+        let pointer = SuitePointer.places(environment: ProcessEnvironment.current).first
+        let status = await SupervisorDaemon.run(
+            configuration: configuration, loadManifest: { try ManifestLoading.load(path: path, programDirectory: programs) },
+            pointer: pointer)
         if status != 0 { throw ExitCode(status) }
     }
 

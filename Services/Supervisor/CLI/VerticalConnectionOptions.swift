@@ -1,13 +1,19 @@
 import ArgumentParser
 import ServiceKit
 
-/// The options of a CLI command that talks to a vertical's socket (`call`, `describe`).
+/// The options of a CLI command that talks to a vertical's socket (`call`, `open`, `describe`,
+/// `log-level`, `login`, `logout`, `admin`, `backup`).
 ///
-/// The socket folder is `--socket-dir`, else `$VERTICALS_SOCKET_DIR` (or
-/// `$VERTICALS_RUN_DIR/sockets`), else `.run/sockets` as `make run` lays it out.
+/// The socket folder is `--socket-dir` (as systemd lays it out, `/run/verticals`), else
+/// `<--run-dir>/sockets`, else `$VERTICALS_SOCKET_DIR`, else `$VERTICALS_RUN_DIR/sockets`, else
+/// the sockets of the suite a running `up` points to, else `.run/sockets` as `make run` lays it out.
 struct VerticalConnectionOptions: ParsableArguments {
-    @Option(name: .long, help: "The folder of the suite's sockets (default: $VERTICALS_SOCKET_DIR, else .run/sockets).")
+    @Option(
+        name: .long,
+        help: "The folder of the suite's sockets, e.g. /run/verticals under systemd (default: those of the run directory).")
     var socketDir: String?
+
+    @OptionGroup var suite: RunDirectoryOption
 
     @Option(name: .long, help: "Seconds to wait for the answer.")
     var timeout: Double = 10
@@ -18,10 +24,13 @@ struct VerticalConnectionOptions: ParsableArguments {
 
     /// Where the vertical's socket is.
     var sockets: SocketDirectory {
+        if let socketDir { return SocketDirectory(socketDir) }
+        if let runDir = suite.runDir { return SocketDirectory("\(runDir)/sockets") }
         let environment = ProcessEnvironment.current
-        return socketDir.map(SocketDirectory.init)
-            ?? (environment["VERTICALS_SOCKET_DIR"] != nil || environment["VERTICALS_RUN_DIR"] != nil
-                ? SocketDirectory.from(environment: environment) : SocketDirectory(".run/sockets"))
+        if environment["VERTICALS_SOCKET_DIR"].map({ !$0.isEmpty }) == true {
+            return SocketDirectory.from(environment: environment)
+        }
+        return SocketDirectory("\(suite.path)/sockets")
     }
 
     /// The answer's deadline.

@@ -25,6 +25,9 @@ public final class DaemonProcess {
         var env = environment
         env["VT_TEST_TAG"] = TestRunTag.value
         env["PATH"] = env["PATH"] ?? "/usr/bin:/bin"
+        // No suite pointer unless a test asks for one in its own folder: parallel supervisors run as
+        // root must never read or replace the pointer of a real `up` in /run/verticals.
+        env["VERTICALS_POINTER_DIR"] = env["VERTICALS_POINTER_DIR"] ?? ""
         if env["VERTICALS_LOG_LEVEL"] == nil { env["VERTICALS_LOG_LEVEL"] = "warning" }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -27,7 +27,6 @@ struct BackupCommand: AsyncParsableCommand {
     @Flag(help: "Back up every vertical of the suite.") var all = false
     @Argument(help: "NAME DIR, or DIR with --all.") var arguments: [String] = []
     @OptionGroup var connection: VerticalConnectionOptions
-    @OptionGroup var runDirectory: RunDirectoryOption
 
     func validate() throws {
         guard arguments.count == (all ? 1 : 2) else {
@@ -42,7 +41,7 @@ struct BackupCommand: AsyncParsableCommand {
     func run() async throws {
         try await ControlClient.reporting {
             let folder = try Self.absoluteFolder(arguments.last!)
-            let names = all ? await Self.verticals(runDirectory: runDirectory.path) : [arguments[0]]
+            let names = all ? await Self.verticals(runDirectory: connection.suite.path) : [arguments[0]]
             let stamp = BackupFile.timestamp()
             var failures: [CLIError] = []
             for name in names {

@@ -7,7 +7,11 @@ struct LogLevelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log-level",
         abstract: "Show or change a running vertical's log level (until it exits; VERTICALS_LOG_LEVEL sets the start).",
-        discussion: "Example: svc-supervisor log-level clinics debug")
+        discussion: """
+            Example: svc-supervisor log-level clinics debug
+            Exit status: 0 on success, 1 when the vertical refuses, 64 when the suite has
+            no such vertical, 69 when it cannot be reached.
+            """)
 
     @Argument(help: "The vertical, e.g. clinics.") var service: String
     @Argument(help: "trace, debug, info, notice, warning, error or critical.") var level: String?
@@ -22,6 +26,7 @@ struct LogLevelCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await ControlClient.reporting {
+            try await UnknownVertical.refuse(service, sockets: connection.sockets)
             let change = try await VerticalCaller.call(
                 Daemon.setLogLevel, .init(level: level.map(Daemon.LogLevel.init(wireName:))), service: service,
                 connection: connection)

@@ -28,7 +28,8 @@ struct RestoreCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await ControlClient.reporting {
-            let list = try await ControlClient.call(Supervisor.status, Empty(), runDirectory: runDirectory.path)
+            let location = runDirectory.location
+            let list = try await ControlClient.call(Supervisor.status, Empty(), location: location)
             guard let status = list.services.first(where: { $0.name == service }) else {
                 throw CLIError(
                     status: 64,
@@ -40,7 +41,7 @@ struct RestoreCommand: AsyncParsableCommand {
                     status: 75,
                     "\(service) is \(status.state): stop it first (svc-supervisor stop \(service)), then restore")
             }
-            let path = RunDirectory(runDirectory.path).stateDirectory(for: service) + "/\(service).sqlite"
+            let path = RunDirectory(location.runDirectory).stateDirectory(for: service) + "/\(service).sqlite"
             let kept: String?
             do {
                 kept = try SQLiteStore.restore(

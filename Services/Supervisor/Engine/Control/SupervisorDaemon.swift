@@ -16,18 +16,27 @@ import Synchronization
 /// ```
 public enum SupervisorDaemon {
     /// Runs the supervisor in the foreground; returns the process exit status (0 after an
-    /// orderly stop, 1 when it could not start).
+    /// orderly stop, 65 (EX_DATAERR) when the manifest is invalid, 1 when it could not start).
     ///
     /// - SIGTERM, SIGINT, `down`: stop every service in reverse dependency order, then return 0.
     /// - SIGHUP, `reload`: re-read the manifest with `loadManifest` and apply the difference.
+    /// - `pointer`: where to leave a note of the run directory while it serves (``SuitePointer``),
+    ///   so the CLI finds the suite from any folder; removed on an orderly stop.
     public static func run(
         configuration: EngineConfiguration, loadManifest: @escaping @Sendable () throws -> Manifest,
-        logger: Logger = Logger(label: "supervisor")
+        pointer: SuitePointer? = nil, logger: Logger = Logger(label: "supervisor")
     ) async -> Int32 {
         let manifest: Manifest
-        let loop: EventLoop
         do {
             manifest = try loadManifest()
+        } catch {
+            // A restart cannot fix a manifest: 65 (EX_DATAERR) as `check` says, and the exported
+            // unit's RestartPreventExitStatus= keeps systemd from looping on it.
+            logger.critical("cannot start: \(error)")
+            return 65
+        }
+        let loop: EventLoop
+        do {
             try configuration.runDirectory.prepare()
             loop = try EventLoop(name: "supervisor")
         } catch {
@@ -60,6 +69,13 @@ public enum SupervisorDaemon {
             logger.critical("cannot serve \(configuration.runDirectory.controlSocket): \(error)")
             return 1
         }
+        let replaced = pointer?.liveTarget()
+        do {
+            try pointer?.write(runDirectory: configuration.runDirectory.path)
+        } catch {
+            logger.warning("\(error): `svc-supervisor status` finds this suite only with --run-dir")
+        }
+        defer { pointer?.remove(restoring: replaced) }
         let watchers = Watchers()
         do {
             try await loop.submit {

@@ -268,6 +268,7 @@ extension SupervisorEngine {
         guard restart else {
             unit.wanted = false
             unit.statusText = failure ? "not restarted (restart = \(spec.restart.rawValue))" : ""
+            if failure { logger.error("\(spec.name) failed: \(unit.lastExit); \(unit.statusText)") }
             set(unit, failure ? .failed : .stopped)
             return
         }
@@ -285,6 +286,8 @@ extension SupervisorEngine {
         unit.restarts += 1
         unit.statusText = "restarting in \(ServiceUnit.text(delay))"
         unit.log.note("\(unit.lastExit); restart \(unit.restarts) in \(ServiceUnit.text(delay))")
+        // The foreground `up` says each crash on its own output, not only in the service's log.
+        logger.warning("\(spec.name) \(unit.lastExit); restart \(unit.restarts) in \(ServiceUnit.text(delay))")
         set(unit, .backoff)
         let peers = strategyPeers(of: unit)
         guard !peers.isEmpty else {
@@ -302,6 +305,7 @@ extension SupervisorEngine {
         unit.backoffUntil = .now + delay
         unit.timer.start(after: delay) { [weak self, weak unit] in
             guard let self, let unit, unit.state == .backoff else { return }
+            self.logger.notice("\(unit.spec.name): restarting (restart \(unit.restarts))")
             self.startWhenReady(unit)
         }
     }

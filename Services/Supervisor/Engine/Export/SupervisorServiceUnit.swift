@@ -33,6 +33,12 @@ enum SupervisorServiceUnit {
                 comment: ["SIGTERM to the supervisor alone: it stops the verticals in reverse dependency order."])
             .with("TimeoutStopSec", SystemdSyntax.timeSpan(stopAll))
             .with("Restart", "on-failure")
+            .with(
+                "RestartPreventExitStatus", "65 78",
+                comment: [
+                    "65: the manifest is invalid (as `svc-supervisor check` says); 78: a restart cannot help.",
+                    "Neither is fixed by trying again: it stays failed until someone fixes the cause.",
+                ])
             .with("RestartSec", "1s")
         if run.hasPrefix("/var/lib/") {
             service = service.with("StateDirectory", stateName).with("StateDirectoryMode", "0750")
@@ -44,6 +50,12 @@ enum SupervisorServiceUnit {
                 "reason /sys stays writable (no ProtectKernelTunables=, no ProtectControlGroups=).",
             ])
         service.set("UMask", "0027")
+        service.set(
+            "ReadWritePaths", "-\(SuitePointer.systemFolder)",
+            comment: [
+                "Where it leaves a note of its run directory while it runs, so `svc-supervisor status`",
+                "finds the suite from any folder (ProtectSystem=strict makes /run read-only otherwise).",
+            ])
         for (key, value) in [
             ("ProtectSystem", "strict"), ("ProtectHome", "yes"), ("PrivateTmp", "yes"), ("PrivateDevices", "yes"),
             ("PrivateNetwork", "yes"), ("RestrictAddressFamilies", "AF_UNIX"), ("ProtectHostname", "yes"),
