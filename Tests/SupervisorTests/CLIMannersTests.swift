@@ -47,6 +47,33 @@ struct CLIMannersTests {
         #expect(result.standardOutput == "svc-supervisor \(DaemonArguments.suiteVersion)\n")
     }
 
+    @Test func help_groupsEveryCommandByPurpose_underOneHeadingEach() throws {
+        let directory = TemporaryDirectory()
+        let result = try runCommand("svc-supervisor", ["--help"], in: directory)
+        #expect(result.status == 0)
+        let groups: [String: [String]] = [
+            "SUITE": ["up", "status", "down", "reload", "metrics"],
+            "SERVICES": ["start", "stop", "restart", "logs", "log-level"],
+            "CALLS": ["call", "open", "operations", "describe", "routes", "login", "logout", "admin"],
+            "DATA": ["backup", "restore"], "DEPLOY": ["check", "export"], "DEVELOPMENT": ["new"],
+        ]
+        // Each heading, then the command names listed under it up to the next heading.
+        var listed: [String: [String]] = [:]
+        var heading: String?
+        for line in result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasSuffix(" SUBCOMMANDS:") {
+                heading = String(line.dropLast(" SUBCOMMANDS:".count))
+            } else if line.isEmpty || !line.hasPrefix(" ") {
+                heading = nil
+            } else if let heading, line.hasPrefix("  "), !line.hasPrefix("   "),
+                let name = line.split(separator: " ").first
+            {
+                listed[heading, default: []].append(String(name))
+            }
+        }
+        #expect(listed == groups, "\(result.standardOutput)")
+    }
+
     @Test(arguments: [
         ["status"], ["start"], ["stop"], ["restart"], ["reload"], ["down"], ["logs"], ["metrics"], ["call"], ["open"],
         ["describe"], ["log-level"], ["login"], ["logout"], ["admin", "create"], ["admin", "grant"], ["backup"],

@@ -25,12 +25,26 @@ struct SupervisorCommand: AsyncParsableCommand {
             `status` is 3 while a service is failed.
             """,
         version: "svc-supervisor \(DaemonArguments.suiteVersion)",
-        subcommands: [
-            UpCommand.self, StatusCommand.self, StartCommand.self, StopCommand.self, RestartCommand.self,
-            LogsCommand.self,
-            ReloadCommand.self, DownCommand.self, CheckCommand.self, CallCommand.self, OpenCommand.self,
-            RoutesCommand.self, OperationsCommand.self, DescribeCommand.self, ExportCommand.self, NewCommand.self,
-            AdminCommand.self, LoginCommand.self, LogoutCommand.self, LogLevelCommand.self, BackupCommand.self,
-            RestoreCommand.self, MetricsCommand.self,
+        // Grouped by purpose, as git's and kubectl's help are; every name and flag is unchanged.
+        groupedSubcommands: [
+            CommandGroup(
+                name: "Suite",
+                subcommands: [
+                    UpCommand.self, StatusCommand.self, DownCommand.self, ReloadCommand.self, MetricsCommand.self,
+                ]),
+            CommandGroup(
+                name: "Services",
+                subcommands: [
+                    StartCommand.self, StopCommand.self, RestartCommand.self, LogsCommand.self, LogLevelCommand.self,
+                ]),
+            CommandGroup(
+                name: "Calls",
+                subcommands: [
+                    CallCommand.self, OpenCommand.self, OperationsCommand.self, DescribeCommand.self,
+                    RoutesCommand.self, LoginCommand.self, LogoutCommand.self, AdminCommand.self,
+                ]),
+            CommandGroup(name: "Data", subcommands: [BackupCommand.self, RestoreCommand.self]),
+            CommandGroup(name: "Deploy", subcommands: [CheckCommand.self, ExportCommand.self]),
+            CommandGroup(name: "Development", subcommands: [NewCommand.self]),
         ])
 }
