@@ -45,7 +45,7 @@ public enum DaemonArguments: Equatable, Sendable {
         svc-\(name): the \(name) vertical\(summary.isEmpty ? "" : " — \(summary)")
 
         Usage: svc-\(name) [--check | --help | --version]
-          (no argument)  serve on $VERTICALS_SOCKET_DIR/\(name).sock, or on the socket handed over in LISTEN_FDS
+          (no argument)  serve on the socket under Paths, or on the one handed over in LISTEN_FDS
           --check        validate the environment and open (and migrate) the store, then exit: 0 when all is well
                          (a store a running svc-\(name) holds is not opened: that one migrated it)
           --help         print this and exit
