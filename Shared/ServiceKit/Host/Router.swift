@@ -70,15 +70,12 @@ public struct Router: Sendable {
     ///
     /// The direct decoder keeps such a case as `unknown(raw)` (right for an Output an older
     /// client reads); an Input with one cannot be acted on, so no vertical has to remember
-    /// to refuse it. Only Inputs with an enumeration somewhere pay for the generic decode.
-    static func refuseUnknownCases(in message: Message, as schema: MessageSchema) throws {
+    /// to refuse it. Only Inputs with an enumeration somewhere pay for the scan.
+    static func refuseUnknownCases(in message: Message, as schema: MessageSchema) throws(ServiceError) {
         do {
-            try MessageValue(decoding: message.payload, from: message.bodyStart, to: message.payload.count, as: schema)
-                .requireKnownEnumerations(as: schema)
-        } catch let error as WireValueError {
-            throw ServiceError(.invalidInput, "\(schema.name): \(error)")
+            try schema.requireKnownEnumerations(inBody: message.payload, from: message.bodyStart)
         } catch {
-            throw ServiceError(.invalidInput, "the body is not a valid \(schema.name): \(error)")
+            throw ServiceError(.invalidInput, "\(schema.name): \(error)")
         }
     }
 
