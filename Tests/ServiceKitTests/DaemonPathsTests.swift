@@ -7,7 +7,9 @@ struct DaemonPathsTests {
     @Test func whatTheServiceManagerHandsOver_comesFirst() {
         let paths = DaemonPaths(
             name: "clinics",
-            environment: ["VERTICALS_SOCKET_DIR": "/s", "STATE_DIRECTORY": "/var/lib/x:/var/lib/y", "VERTICALS_RUN_DIR": "/r"],
+            environment: [
+                "VERTICALS_SOCKET_DIR": "/s", "STATE_DIRECTORY": "/var/lib/x:/var/lib/y", "VERTICALS_RUN_DIR": "/r",
+            ],
             isRoot: true)
         #expect(paths.sockets.socketPath(for: "clinics") == "/s/clinics.sock")
         #expect(paths.stateDirectory == "/var/lib/x")
@@ -34,7 +36,9 @@ struct DaemonPathsTests {
     }
 
     @Test func theSocketDirectoryOfTheEnvironment_followsTheSameRule() {
-        #expect(SocketDirectory.from(environment: [:], isRoot: false) == DaemonPaths(name: "x", environment: [:], isRoot: false).sockets)
+        #expect(
+            SocketDirectory.from(environment: [:], isRoot: false)
+                == DaemonPaths(name: "x", environment: [:], isRoot: false).sockets)
         #expect(SocketDirectory.from(environment: ["VERTICALS_RUN_DIR": "/r"], isRoot: true).path == "/r/sockets")
     }
 

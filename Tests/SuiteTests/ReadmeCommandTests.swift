@@ -12,7 +12,9 @@ struct ReadmeCommandTests {
     /// Why a command is not run, or nil to run it. Each rule is explicit and says why.
     static func skipReason(_ command: String) -> String? {
         // Follows the log for ever: `logs` without -f is the same code and runs.
-        if command.hasPrefix("svc-supervisor logs"), command.contains(" -f") { return "follows for ever" }
+        if command.hasPrefix("svc-supervisor logs"), command.contains(" -f") || command.contains("--follow") {
+            return "follows for ever"
+        }
         // Ends the very suite the later lines need.
         if command.hasPrefix("svc-supervisor down") { return "stops the suite" }
         // Write to /var/backups (outside the test's folder) and need an earlier backup's file
@@ -20,9 +22,24 @@ struct ReadmeCommandTests {
         if command.contains("svc-supervisor backup") || command.contains("svc-supervisor restore") {
             return "writes outside the test's folder"
         }
+        // Runs a second supervisor in the foreground, or writes into the checkout.
+        let words = command.split(separator: " ")
+        if words.count > 1, ["up", "export", "new", "init"].contains(words[1]) {
+            return "not a command against the running suite"
+        }
         // A value an earlier answer gives the reader ($APPOINTMENT_ID, $TOKEN).
         if command.contains("$") { return "needs a shell variable from an earlier answer" }
         return nil
+    }
+
+    @Test(arguments: [
+        ("svc-supervisor logs clinics -n 20 -f", true), ("svc-supervisor logs clinics -n 20", false),
+        ("svc-supervisor down", true), ("svc-supervisor up --manifest m.toml", true),
+        ("svc-supervisor backup clinics /var/backups/v", true), (#"svc-supervisor open "x/$ID""#, true),
+        ("svc-supervisor status", false), ("svc-supervisor restart notifications", false),
+    ])
+    func skipList_skipsOnlyWhatItNames(command: String, skipped: Bool) {
+        #expect((Self.skipReason(command) != nil) == skipped)
     }
 
     @Test func extraction_joinsWrappedArguments_dropsComments_andKeepsToItsSections() {
@@ -44,11 +61,13 @@ struct ReadmeCommandTests {
             svc-supervisor routes   # every route
             ```
             """
-        #expect(ReadmeCommands.extract(from: readme) == [
-            #"svc-supervisor call clinics create '{"name": "Hill",   # inside quotes: not a comment "latitude": 53.8}'"#,
-            "svc-supervisor stop clinics && svc-supervisor start clinics",
-            "svc-supervisor routes",
-        ])
+        let create = #"svc-supervisor call clinics create '{"name": "Hill",   # inside quotes: not a comment "#
+        #expect(
+            ReadmeCommands.extract(from: readme) == [
+                create + #""latitude": 53.8}'"#,
+                "svc-supervisor stop clinics && svc-supervisor start clinics",
+                "svc-supervisor routes",
+            ])
     }
 
     @Test func everyCommandOfUsingTheSuite_exitsZero_againstALiveSuite() async throws {

@@ -9,7 +9,8 @@ func expectRefusedAtOnce(
 ) throws {
     let began = ContinuousClock.now
     let refused = try command()
-    #expect(ContinuousClock.now - began < .seconds(2), "the call waited for its deadline", sourceLocation: sourceLocation)
+    #expect(
+        ContinuousClock.now - began < .seconds(2), "the call waited for its deadline", sourceLocation: sourceLocation)
     #expect(refused.status == 69, "\(refused.standardError)", sourceLocation: sourceLocation)
     #expect(
         refused.standardError.contains("\(stopped) is not reachable"), "\(refused.standardError)",

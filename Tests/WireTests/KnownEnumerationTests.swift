@@ -35,8 +35,11 @@ struct KnownEnumerationTests {
 
     @Test(arguments: [
         (#"["gp", "surgery"]"#, #"[{"weekday": "monday", "opens": 480, "closes": 1080}]"#, "services[1]"),
-        (#"["gp"]"#, #"[{"weekday": "monday", "opens": 480, "closes": 1080}, {"weekday": "caturday", "opens": 1, "closes": 2}]"#,
-         "hours[1].weekday"),
+        (
+            #"["gp"]"#,
+            #"[{"weekday": "monday", "opens": 480, "closes": 1080}, {"weekday": "caturday", "opens": 1, "closes": 2}]"#,
+            "hours[1].weekday"
+        ),
     ])
     func anUnknownCaseInAList_isNamedByItsPath(services: String, hours: String, path: String) throws {
         let schema = Clinics.CreateInput.schema

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where a daemon keeps its socket and its state, by one rule for both, so a daemon started by
@@ -47,7 +47,9 @@ public struct DaemonPaths: Sendable, Equatable {
         }
         let socketFolder = Self.value("VERTICALS_SOCKET_DIR", environment)
         // systemd may list several state directories, colon-separated; the first is ours.
-        let state = Self.value("STATE_DIRECTORY", environment).flatMap { $0.split(separator: ":").first.map(String.init) }
+        let state = Self.value("STATE_DIRECTORY", environment).flatMap {
+            $0.split(separator: ":").first.map(String.init)
+        }
         sockets = SocketDirectory(socketFolder ?? base.sockets)
         stateDirectory = state ?? base.state
         switch (socketFolder, state) {
@@ -60,16 +62,17 @@ public struct DaemonPaths: Sendable, Equatable {
 
     /// The `--help` lines that say where vertical `name` would serve and keep its state.
     public func helpText(name: String) -> String {
-        """
+        let (system, development) = (Self.systemSocketDirectory, Self.developmentRunDirectory)
+        return """
 
-        Paths, by \(origin):
-          socket  \(sockets.socketPath(for: name))
-          state   \(stateDirectory)
-          Rule: VERTICALS_SOCKET_DIR and STATE_DIRECTORY first; else $VERTICALS_RUN_DIR/sockets and
-          $VERTICALS_RUN_DIR/state/\(name); else, as root, \(Self.systemSocketDirectory) and \(Self.systemStateParent)/\(name)
-          (systemd's layout); else \(Self.developmentRunDirectory)/sockets and \(Self.developmentRunDirectory)/state/\(name).
+            Paths, by \(origin):
+              socket  \(sockets.socketPath(for: name))
+              state   \(stateDirectory)
+              Rule: VERTICALS_SOCKET_DIR and STATE_DIRECTORY first; else $VERTICALS_RUN_DIR/sockets and
+              $VERTICALS_RUN_DIR/state/\(name); else, as root, \(system) and \(Self.systemStateParent)/\(name)
+              (systemd's layout); else \(development)/sockets and \(development)/state/\(name).
 
-        """
+            """
     }
 
     private static func value(_ key: String, _ environment: [String: String]) -> String? {

@@ -66,7 +66,7 @@ private struct KnownEnumerationScan {
                 guard enumeration.cases.contains(name) else {
                     let cases = enumeration.cases.joined(separator: ", ")
                     throw WireValueError(
-                        .invalidValue, messageName: root, path: fieldPath(field, in: bytes, before: fieldStart, path),
+                        .invalidValue, messageName: root, path: fieldPath(field, bytes, before: fieldStart, path),
                         reason: "\"\(name)\" is not a case of \(enumeration.name); its cases: \(cases)")
                 }
             case .message(let type):
@@ -76,9 +76,9 @@ private struct KnownEnumerationScan {
                     guard length <= body.bytes.remaining else { return }
                     nested = ByteReader(body.bytes.storage, start: body.bytes.index, end: body.bytes.index + length)
                     body.bytes.index += length
-                }
-                catch { return }
-                try message(type.schema, nested, path: fieldPath(field, in: bytes, before: fieldStart, path), depth: depth + 1)
+                } catch { return }
+                try message(
+                    type.schema, nested, path: fieldPath(field, bytes, before: fieldStart, path), depth: depth + 1)
             default:
                 do { try body.skip() } catch { return }
             }
@@ -87,7 +87,7 @@ private struct KnownEnumerationScan {
 
     /// `path.name`, with the element's index for a repeated field: how many times its tag came
     /// before `offset` (counted only when a path is needed, off the happy path for singles).
-    private func fieldPath(_ field: FieldDescriptor, in bytes: ByteReader, before offset: Int, _ path: String) -> String {
+    private func fieldPath(_ field: FieldDescriptor, _ bytes: ByteReader, before offset: Int, _ path: String) -> String {
         let named = FieldPath.child(path, field.name)
         guard case .repeated = field.presence else { return named }
         var body = BodyReader(bytes)
