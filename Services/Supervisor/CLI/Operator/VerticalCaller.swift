@@ -49,7 +49,7 @@ enum VerticalCaller {
             let refusal = CLIError(refusal: error, of: operation)
             // A vertical that could not reach one of its own dependencies passes that error on,
             // naming the dependency: the hint is about that one, not the vertical that answered.
-            let silent = error.code == .unavailable ? error.detail("service") ?? service : service
+            let silent = error.detail("service") ?? service
             if error.code == .deadlineExceeded || error.code == .unavailable,
                 let hint = await UnansweredCallHint.ask(about: silent, sockets: connection.sockets)
             {
