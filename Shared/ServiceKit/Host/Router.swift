@@ -75,7 +75,9 @@ public struct Router: Sendable {
         do {
             try schema.requireKnownEnumerations(inBody: message.payload, from: message.bodyStart)
         } catch {
-            throw ServiceError(.invalidInput, "\(schema.name): \(error)")
+            throw ServiceError(
+                .invalidInput, "\(schema.name): \(error); correct it and try again",
+                details: [ErrorDetail("field", error.path)])
         }
     }
 

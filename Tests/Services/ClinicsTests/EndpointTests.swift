@@ -40,6 +40,7 @@ struct UnknownInputCaseTests {
         #expect(error?.code == .invalidInput)
         #expect(error?.message.contains("field \"service\": \"surgery\" is not a case of clinics.Service") == true)
         #expect(error?.message.contains("gp, pharmacy") == true)
+        #expect(error?.detail("field") == "service")
     }
 
     @Test func nearest_withAKnownService_isServed() async throws {

@@ -112,7 +112,9 @@ public final class SupervisorEngine: @unchecked Sendable {
     public func startService(_ name: String) async throws -> Supervisor.ServiceStatus {
         try await loop.submit {
             let unit = try self.unit(name)
-            do { try self.bindSocket(unit) } catch { throw ServiceError(.unavailable, "cannot start \(name): \(error)") }
+            do { try self.bindSocket(unit) } catch {
+                throw ServiceError(.unavailable, "cannot start \(name): \(error)")
+            }
             self.want(unit, fresh: true)
             return unit.status(now: .now)
         }
