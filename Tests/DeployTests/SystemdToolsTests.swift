@@ -29,13 +29,17 @@ import Testing
     }
 
     @Test(arguments: DeployFixture.verticals)
-    func security_ratesEachVerticalSafe_atMostOnePointZero(vertical: String) throws {
+    func security_ratesEachVerticalSafe_atMostHalf_readingSetpriorityAsAllowed(vertical: String) throws {
         let directory = TemporaryDirectory()
         _ = try DeployFixture.installForTools(in: directory)
         let unit = directory.file("units/verticals-\(vertical).service")
         let result = try runCommand("/usr/bin/systemd-analyze", ["security", "--offline=true", unit], in: directory)
         let score = try #require(Self.exposure(result.standardOutput), "\(result.standardOutput)\(result.standardError)")
-        #expect(score <= 1.0, "verticals-\(vertical).service scores \(score)")
+        #expect(score <= 0.5, "verticals-\(vertical).service scores \(score)")
+        // systemd 252 itself reads the allow line after the deny list as putting setpriority back
+        // (libdispatch renices its worker threads; see SystemdSandbox.swift).
+        let resources = result.standardOutput.split(separator: "\n").first { $0.contains("SystemCallFilter=~@resources") }
+        #expect(resources?.contains("setpriority is allowed") == true, "\(result.standardOutput)")
         print("systemd-analyze security --offline=true verticals-\(vertical).service: \(score)")
     }
 

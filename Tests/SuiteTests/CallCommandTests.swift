@@ -35,6 +35,8 @@ struct CallCommandTests {
         (#"{"latitude": 1, "longitude": 0, "radius": 5}"#, "radius"),
         (#"{"latitude": 1, "longitude": 0, "limit": 2.5}"#, "limit"),
         (#"{"latitude": 1,"#, "JSON"),
+        (#"{"latitude": 1, "longitude": 0, "service": "surgery"}"#, #""surgery" is not a case of clinics.Service"#),
+        (#"{"latitude": 1, "longitude": 0, "service": "surgery"}"#, "gp, pharmacy, dentist"),
     ])
     func call_givenJSONThatDoesNotFitTheInput_refusesBeforeSendingAndNamesTheField(json: String, named: String) throws {
         // No vertical runs: a refusal here cannot have come from one.

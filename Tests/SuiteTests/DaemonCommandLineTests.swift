@@ -28,6 +28,18 @@ struct DaemonCommandLineTests {
     }
 
     @Test(arguments: daemons)
+    func help_printsTheSocketAndStateItWouldUse(daemon: String) throws {
+        let directory = TemporaryDirectory()
+        let name = String(daemon.dropFirst("svc-".count))
+
+        let help = try runCommand(daemon, ["--help"], environment: ["VERTICALS_RUN_DIR": directory.file("run")], in: directory)
+
+        #expect(help.status == 0, "\(help.standardError)")
+        #expect(help.standardOutput.contains("socket  \(directory.file("run"))/sockets/\(name).sock"), "\(help.standardOutput)")
+        #expect(help.standardOutput.contains("state   \(directory.file("run"))/state/\(name)"), "\(help.standardOutput)")
+    }
+
+    @Test(arguments: daemons)
     func check_onAGoodEnvironment_withoutAStore_createsNoneAndExitsWithoutServing(daemon: String) throws {
         let directory = TemporaryDirectory()
 

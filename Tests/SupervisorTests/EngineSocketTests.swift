@@ -58,6 +58,26 @@ extension EngineProcessTests {
             await harness.shutdown()
         }
 
+        @Test func operatorStop_removesTheSocket_soAConnectFailsAtOnce_andStartBindsItAgain() async throws {
+            let harness = try EngineHarness([.testd("echo")])
+            try await harness.start()
+            try await harness.waitFor("echo", .ready)
+            let path = harness.run.socket(for: "echo")
+
+            _ = try await harness.engine.stopService("echo")
+            // No file, so no backlog to wait in: a caller is refused instead of held to its deadline.
+            #expect(access(path, F_OK) != 0, "the socket file is gone")
+            #expect(throws: (any Error).self) { try RawClient(path: path) }
+
+            _ = try await harness.engine.startService("echo")
+            #expect(access(path, F_OK) == 0, "bound again before the service is even ready")
+            try await harness.waitFor("echo", .ready)
+            let client = try RawClient(path: path)
+            try echo(client, id: 3, text: "back")
+            #expect(try answer(client).text == "back")
+            await harness.shutdown()
+        }
+
         @Test func output_isLoggedLineByLine_stamped_andRotated() async throws {
             var spec = ServiceSpec.script(
                 "chatty",

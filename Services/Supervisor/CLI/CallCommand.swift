@@ -53,6 +53,7 @@ struct CallCommand: AsyncParsableCommand {
         let input: MessageValue
         do {
             input = try MessageValue(json: try TokenAttacher.forCurrentUser(schema: schema).attach(to: document), as: schema)
+            try schema.requireKnownEnumerations(inBody: try input.encoded(as: schema))
         } catch let error as WireValueError {
             throw CLIError(status: 64, "\(descriptor.fullName) takes \(schema.name) as its input: \(error)")
         }

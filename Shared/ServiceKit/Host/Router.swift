@@ -48,6 +48,7 @@ public struct Router: Sendable {
             "\(operation.fullName) routed on the \(service) router")
         precondition(routes[operation.fullName] == nil, "\(operation.fullName) routed twice")
         let answerSize = FrameSizeHint()
+        let checksEnumerations = Input.schema.containsEnumerations
         routes[operation.fullName] = Handler { message, context in
             let input: Input
             do {
@@ -55,6 +56,7 @@ public struct Router: Sendable {
             } catch {
                 throw ServiceError(.invalidInput, "the body is not a valid \(Input.schema.name): \(error)")
             }
+            if checksEnumerations { try Self.refuseUnknownCases(in: message, as: Input.schema) }
             let output = try await handler(input, context)
             return answerSize.build { capacity in
                 Message.frame(
@@ -62,6 +64,21 @@ public struct Router: Sendable {
             }
         }
         operations.append(operation.descriptor)
+    }
+
+    /// Throws `invalidInput` when an Input names an enumeration case this vertical does not know.
+    ///
+    /// The direct decoder keeps such a case as `unknown(raw)` (right for an Output an older
+    /// client reads); an Input with one cannot be acted on, so no vertical has to remember
+    /// to refuse it. Only Inputs with an enumeration somewhere pay for the scan.
+    static func refuseUnknownCases(in message: Message, as schema: MessageSchema) throws(ServiceError) {
+        do {
+            try schema.requireKnownEnumerations(inBody: message.payload, from: message.bodyStart)
+        } catch {
+            throw ServiceError(
+                .invalidInput, "\(schema.name): \(error); correct it and try again",
+                details: [ErrorDetail("field", error.path)])
+        }
     }
 
     /// Whether `fullName` already has a handler (a vertical may override a built-in).

@@ -45,7 +45,7 @@ public enum DaemonArguments: Equatable, Sendable {
         svc-\(name): the \(name) vertical\(summary.isEmpty ? "" : " — \(summary)")
 
         Usage: svc-\(name) [--check | --help | --version]
-          (no argument)  serve on $VERTICALS_SOCKET_DIR/\(name).sock, or on the socket handed over in LISTEN_FDS
+          (no argument)  serve on the socket under Paths, or on the one handed over in LISTEN_FDS
           --check        validate the environment and check the store (this vertical's, not a newer build's; then
                          migrated), then exit: 0 when all is well; 78 when a restart could not help. Never creates
                          a store; one a running svc-\(name) holds is not opened: that one migrated it

@@ -72,6 +72,7 @@ public final class ServiceRuntime: Sendable {
         switch mode {
         case .help:
             print(DaemonArguments.usage(name: name, summary: summary), terminator: "")
+            print(DaemonPaths(name: name, environment: ProcessEnvironment.current).helpText(name: name), terminator: "")
             exit(0)
         case .version:
             print("svc-\(name) \(DaemonArguments.suiteVersion)")
@@ -94,15 +95,11 @@ public final class ServiceRuntime: Sendable {
         }
     }
 
-    /// The vertical's state directory: `$STATE_DIRECTORY` (systemd, svc-supervisor), else
-    /// `$VERTICALS_RUN_DIR/state/<name>`, else `.run/state/<name>`.
+    /// The vertical's state directory, by ``DaemonPaths``' rule: `$STATE_DIRECTORY` (systemd,
+    /// svc-supervisor), else `$VERTICALS_RUN_DIR/state/<name>`, else `/var/lib/verticals/<name>`
+    /// as root, else `.run/state/<name>`.
     public var stateDirectory: String {
-        if let dir = environment["STATE_DIRECTORY"], !dir.isEmpty {
-            // systemd may list several, colon-separated; the first is ours.
-            return String(dir.split(separator: ":").first ?? Substring(dir))
-        }
-        let run = environment["VERTICALS_RUN_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? ".run"
-        return "\(run)/state/\(name)"
+        DaemonPaths(name: name, environment: environment).stateDirectory
     }
 
     /// Serves `router` until SIGTERM or SIGINT, then drains in-flight requests and returns.

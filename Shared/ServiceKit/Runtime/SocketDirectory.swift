@@ -1,7 +1,12 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Where the suite's sockets live: `<dir>/<name>.sock` for every vertical.
 ///
 /// The same under both hosts: `VERTICALS_SOCKET_DIR` names the folder
-/// (`<run dir>/sockets` under svc-supervisor, `/run/verticals` under systemd).
+/// (`<run dir>/sockets` under svc-supervisor, `/run/verticals` under systemd); see ``DaemonPaths``
+/// for where a daemon started by hand looks.
 public struct SocketDirectory: Sendable, Equatable {
     /// The longest path a Unix socket address holds (`sun_path` less its terminating NUL).
     public static let maxPathLength = 107
@@ -14,12 +19,10 @@ public struct SocketDirectory: Sendable, Equatable {
         self.path = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
     }
 
-    /// The directory named by the environment: `VERTICALS_SOCKET_DIR`, else
-    /// `$VERTICALS_RUN_DIR/sockets`, else `/run/verticals` (systemd's layout).
-    public static func from(environment: [String: String]) -> SocketDirectory {
-        if let dir = environment["VERTICALS_SOCKET_DIR"], !dir.isEmpty { return SocketDirectory(dir) }
-        if let run = environment["VERTICALS_RUN_DIR"], !run.isEmpty { return SocketDirectory(run + "/sockets") }
-        return SocketDirectory("/run/verticals")
+    /// The directory named by the environment, by ``DaemonPaths``' rule: `VERTICALS_SOCKET_DIR`,
+    /// else `$VERTICALS_RUN_DIR/sockets`, else `/run/verticals` as root (systemd's layout), else `.run/sockets`.
+    public static func from(environment: [String: String], isRoot: Bool = geteuid() == 0) -> SocketDirectory {
+        DaemonPaths(name: "", environment: environment, isRoot: isRoot).sockets
     }
 
     /// The socket of vertical `name`.

@@ -30,3 +30,22 @@ struct EndpointTests {
         #expect(error == original)
     }
 }
+
+@Suite("Inputs with enumeration cases the vertical does not know")
+struct UnknownInputCaseTests {
+    @Test func nearest_withAServiceClinicsDoesNotOffer_isInvalidInput_namingTheFieldAndTheCases() async throws {
+        let router = Endpoint.routes(world: try World.fixture())
+        let input = Clinics.NearestInput(latitude: 51.5, longitude: -0.12, service: .unknown("surgery"))
+        let error = await #expect(throws: ServiceError.self) { try await router.serveInProcess(Clinics.nearest, input) }
+        #expect(error?.code == .invalidInput)
+        #expect(error?.message.contains("field \"service\": \"surgery\" is not a case of clinics.Service") == true)
+        #expect(error?.message.contains("gp, pharmacy") == true)
+        #expect(error?.detail("field") == "service")
+    }
+
+    @Test func nearest_withAKnownService_isServed() async throws {
+        let router = Endpoint.routes(world: try World.fixture())
+        let input = Clinics.NearestInput(latitude: 51.5, longitude: -0.12, service: .dentist)
+        _ = try await router.serveInProcess(Clinics.nearest, input)
+    }
+}

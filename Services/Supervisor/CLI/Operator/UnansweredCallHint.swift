@@ -2,9 +2,10 @@ import Glibc
 import IOInterface
 import ServiceKit
 
-/// Why a vertical did not answer, when a supervisor knows: a call to a stopped or failed
+/// Why a vertical did not answer, when a supervisor knows: a call to a failed or starting
 /// vertical under svc-supervisor waits in the socket the supervisor holds until its deadline,
-/// and "no answer before its deadline" alone sends the user looking in the wrong place.
+/// and a stopped one (whose socket the supervisor removed) is refused at once; either way
+/// "no answer" or "not reachable" alone sends the user looking in the wrong place.
 enum UnansweredCallHint {
     /// A hint for `service`'s silence, from the supervisor whose run directory holds `sockets`
     /// (`<run dir>/sockets`), or nil when there is no such supervisor or the vertical is ready.

@@ -47,8 +47,11 @@ enum VerticalCaller {
             return try await client.callRaw(service: service, operation: operation, body: body, timeout: connection.deadline)
         } catch {
             let refusal = CLIError(refusal: error, of: operation)
+            // A vertical that could not reach one of its own dependencies passes that error on,
+            // naming the dependency: the hint is about that one, not the vertical that answered.
+            let silent = error.detail("service") ?? service
             if error.code == .deadlineExceeded || error.code == .unavailable,
-                let hint = await UnansweredCallHint.ask(about: service, sockets: connection.sockets)
+                let hint = await UnansweredCallHint.ask(about: silent, sockets: connection.sockets)
             {
                 throw CLIError(status: refusal.status, refusal.description + "\n" + hint)
             }

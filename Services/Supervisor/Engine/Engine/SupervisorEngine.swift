@@ -106,18 +106,30 @@ public final class SupervisorEngine: @unchecked Sendable {
 
     /// Starts `name` (after its dependencies are ready); a failed service gets a fresh budget.
     /// Answers at once with its status; `notFound` for an unknown name.
+    ///
+    /// The socket an operator's stop removed is bound again first, so callers from now on wait
+    /// in its backlog while the service waits for its dependencies and starts.
     public func startService(_ name: String) async throws -> Supervisor.ServiceStatus {
         try await loop.submit {
             let unit = try self.unit(name)
+            do { try self.bindSocket(unit) } catch {
+                throw ServiceError(.unavailable, "cannot start \(name): \(error)")
+            }
             self.want(unit, fresh: true)
             return unit.status(now: .now)
         }
     }
 
-    /// Stops `name` and answers once its process is gone.
+    /// Stops `name` as the operator asked, and answers once its process is gone.
+    ///
+    /// Its listening socket is closed and its file removed first, so a caller's connect fails
+    /// at once (`unavailable`, naming the vertical) instead of waiting in a backlog nobody will
+    /// accept from until its deadline. A crash or `restart` keeps the socket: callers then wait
+    /// for the next process, as they should.
     public func stopService(_ name: String) async throws -> Supervisor.ServiceStatus {
         try await onLoopAwaiting { done in
             let unit = try self.unit(name)
+            self.releaseSocket(unit)
             self.stop(unit) { done(unit.status(now: .now)) }
         }
     }

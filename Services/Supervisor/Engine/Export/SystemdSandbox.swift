@@ -3,7 +3,7 @@
 /// A vertical needs only: its inherited listening socket, Unix-socket connections to its
 /// peers' sockets in `/run/verticals`, its own `StateDirectory=`, and the journal on stdout.
 /// Everything else is taken away. `systemd-analyze security --offline=true` rates a unit with
-/// this sandbox 0.4 ("SAFE"); what it still counts against it is deliberate:
+/// this sandbox 0.5 ("SAFE"); what it still counts against it is deliberate:
 ///
 /// - `PrivateUsers=` and `DynamicUser=` are left out: both hide the caller's uid from
 ///   `SO_PEERCRED` (it reads 65534), which is how a vertical knows who calls it. Each vertical
@@ -13,6 +13,12 @@
 /// - `RestrictAddressFamilies=AF_UNIX`: the suite speaks only over Unix sockets.
 /// - `ProtectClock=` leaves a read-only `/dev/rtc` in the device ACL.
 /// - No `RootDirectory=`: the binaries link the host's Swift runtime.
+/// - `setpriority` is allowed out of `@resources` (it moves the score from 0.4 to 0.5), with `LimitNICE=-4`: the
+///   Swift runtime's libdispatch renices every worker thread it starts to mimic a QoS class, and
+///   logs `Failed to set thread priority for worker thread … errno=1` (refused by the filter) or
+///   `errno=13` (a nice below 0 without `RLIMIT_NICE`) three or four times per start otherwise.
+///   A vertical can then lower its own threads' priority, or raise them as far as nice -4; it
+///   still cannot touch real-time scheduling, affinity, memory policy or rlimits.
 enum SystemdSandbox {
     /// The settings, in the order they are written, each with why when it is not obvious.
     static let settings: [(key: String, value: String, comment: [String])] = [
@@ -51,6 +57,18 @@ enum SystemdSandbox {
         ("SystemCallArchitectures", "native", []),
         ("SystemCallFilter", "@system-service", []),
         ("SystemCallFilter", "~@privileged @resources", []),
+        (
+            "SystemCallFilter", "setpriority",
+            [
+                "But setpriority: libdispatch renices each worker thread to its QoS (nice 10 to -4) and logs",
+                "\"Failed to set thread priority for worker thread\" when refused. A later allow line puts a call",
+                "back into the allow list (systemd.exec(5)); the rest of @resources stays denied.",
+            ]
+        ),
+        (
+            "LimitNICE", "-4",
+            ["The highest QoS's nice, -4, without CAP_SYS_NICE (RLIMIT_NICE 24); nothing may go higher."]
+        ),
         (
             "SystemCallErrorNumber", "EPERM",
             ["A filtered call fails with EPERM instead of killing the process, so it shows in the log."]

@@ -1,0 +1,101 @@
+extension MessageSchema {
+    /// Throws `invalidValue` naming the first enumeration field, at any depth, whose case in
+    /// `body` is not one of its enumeration's cases in this schema.
+    ///
+    /// The codec keeps a case it does not know (``WireEnum``'s `unknown(raw)`), which is right
+    /// for an Output an older reader meets. An Input is different: a case the receiver does not
+    /// know cannot be acted on, so the CLI refuses it before sending and a vertical's router
+    /// refuses it as `invalidInput`. The message says which cases there are:
+    ///
+    /// ```text
+    /// field "service": "surgery" is not a case of clinics.Service; its cases: gp, pharmacy, …
+    /// ```
+    ///
+    /// It reads the bytes in place and builds nothing but the case names it compares, so the
+    /// request path pays a scan, not a generic decode. A body that does not decode by this
+    /// schema is the decoder's to refuse: such fields are skipped here.
+    public func requireKnownEnumerations(inBody body: [UInt8], from start: Int = 0, to end: Int? = nil)
+        throws(WireValueError)
+    {
+        try KnownEnumerationScan(root: name).message(
+            self, ByteReader(body, start: start, end: end ?? body.count), path: "", depth: 1)
+    }
+
+    /// Whether any field, at any depth, is an enumeration: whether a body of this schema needs
+    /// ``requireKnownEnumerations(inBody:from:to:)`` at all.
+    public var containsEnumerations: Bool {
+        var visited: Set<String> = []
+        return Self.containsEnumerations(self, visited: &visited)
+    }
+
+    private static func containsEnumerations(_ schema: MessageSchema, visited: inout Set<String>) -> Bool {
+        guard visited.insert(schema.name).inserted else { return false }
+        for field in schema.fields {
+            switch field.type {
+            case .enumeration: return true
+            case .message(let type) where containsEnumerations(type.schema, visited: &visited): return true
+            default: continue
+            }
+        }
+        return false
+    }
+}
+
+/// Walks a body by its schema for enumeration cases no case name carries.
+private struct KnownEnumerationScan {
+    let root: String
+
+    func message(_ schema: MessageSchema, _ bytes: ByteReader, path: String, depth: Int) throws(WireValueError) {
+        guard depth <= MessageValue.maxNestingDepth else { return }
+        var body = BodyReader(bytes)
+        while true {
+            let fieldStart = body.bytes.index
+            let tag: UInt32
+            do {
+                guard let next = try body.nextTag() else { return }
+                tag = next
+            } catch { return }
+            guard let field = schema.field(tag: tag), body.wireType == .lengthDelimited else {
+                do { try body.skip() } catch { return }
+                continue
+            }
+            switch field.type {
+            case .enumeration(let enumeration):
+                let name: String
+                do { name = try String.readValue(from: &body.bytes) } catch { return }
+                guard enumeration.cases.contains(name) else {
+                    let cases = enumeration.cases.joined(separator: ", ")
+                    throw WireValueError(
+                        .invalidValue, messageName: root, path: fieldPath(field, bytes, before: fieldStart, path),
+                        reason: "\"\(name)\" is not a case of \(enumeration.name); its cases: \(cases)")
+                }
+            case .message(let type):
+                let nested: ByteReader
+                do {
+                    let length = try body.bytes.readLength()
+                    guard length <= body.bytes.remaining else { return }
+                    nested = ByteReader(body.bytes.storage, start: body.bytes.index, end: body.bytes.index + length)
+                    body.bytes.index += length
+                } catch { return }
+                try message(
+                    type.schema, nested, path: fieldPath(field, bytes, before: fieldStart, path), depth: depth + 1)
+            default:
+                do { try body.skip() } catch { return }
+            }
+        }
+    }
+
+    /// `path.name`, with the element's index for a repeated field: how many times its tag came
+    /// before `offset` (counted only when a path is needed, off the happy path for singles).
+    private func fieldPath(_ field: FieldDescriptor, _ bytes: ByteReader, before offset: Int, _ path: String) -> String {
+        let named = FieldPath.child(path, field.name)
+        guard case .repeated = field.presence else { return named }
+        var body = BodyReader(bytes)
+        var index = 0
+        while body.bytes.index < offset, let tag = try? body.nextTag() {
+            if tag == field.tag { index += 1 }
+            guard (try? body.skip()) != nil else { break }
+        }
+        return FieldPath.element(named, index)
+    }
+}

@@ -1,0 +1,60 @@
+import IOInterface
+import Testing
+import Wire
+
+@Suite("Enumeration cases an Input must know")
+struct KnownEnumerationTests {
+    /// The body of `json` read as `schema`.
+    private func body(_ json: String, _ schema: MessageSchema) throws -> [UInt8] {
+        try MessageValue(json: json, as: schema).encoded(as: schema)
+    }
+
+    @Test func aCaseTheEnumerationHas_passes() throws {
+        let schema = Clinics.NearestInput.schema
+        try schema.requireKnownEnumerations(
+            inBody: body(#"{"latitude": 51.5, "longitude": -0.12, "service": "dentist"}"#, schema))
+    }
+
+    @Test func aCaseTheEnumerationLacks_isRefused_namingTheFieldAndTheCases() throws {
+        let schema = Clinics.NearestInput.schema
+        let bytes = try body(#"{"latitude": 51.5, "longitude": -0.12, "service": "surgery"}"#, schema)
+        let error = #expect(throws: WireValueError.self) { try schema.requireKnownEnumerations(inBody: bytes) }
+        #expect(error?.code == .invalidValue)
+        #expect(error?.path == "service")
+        #expect(error?.description.contains("\"surgery\" is not a case of clinics.Service") == true)
+        #expect(error?.description.contains("gp, pharmacy, dentist") == true)
+    }
+
+    @Test func theTypedEncoderOfAnUnknownCase_isRefusedTheSame() throws {
+        let input = Clinics.NearestInput(latitude: 51.5, longitude: -0.12, service: .unknown("surgery"))
+        let error = #expect(throws: WireValueError.self) {
+            try Clinics.NearestInput.schema.requireKnownEnumerations(inBody: input.encodedBody())
+        }
+        #expect(error?.path == "service")
+    }
+
+    @Test(arguments: [
+        (#"["gp", "surgery"]"#, #"[{"weekday": "monday", "opens": 480, "closes": 1080}]"#, "services[1]"),
+        (
+            #"["gp"]"#,
+            #"[{"weekday": "monday", "opens": 480, "closes": 1080}, {"weekday": "caturday", "opens": 1, "closes": 2}]"#,
+            "hours[1].weekday"
+        ),
+    ])
+    func anUnknownCaseInAList_isNamedByItsPath(services: String, hours: String, path: String) throws {
+        let schema = Clinics.CreateInput.schema
+        let bytes = try body(
+            """
+            {"token": "t", "name": "Hill", "address": "1 Hill St", "latitude": 51.5, "longitude": -0.12,
+             "timeZone": "Europe/London", "services": \(services), "hours": \(hours)}
+            """, schema)
+        let error = #expect(throws: WireValueError.self) { try schema.requireKnownEnumerations(inBody: bytes) }
+        #expect(error?.path == path)
+    }
+
+    @Test func schemasWithoutEnumerations_needNoCheck() {
+        #expect(!Clinics.SearchInput.schema.containsEnumerations)
+        #expect(Clinics.NearestInput.schema.containsEnumerations)
+        #expect(Clinics.CreateInput.schema.containsEnumerations)
+    }
+}
