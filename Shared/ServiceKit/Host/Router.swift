@@ -20,9 +20,9 @@ public struct Router: Sendable {
     public let service: String
     /// Each route in a ``Handler`` (a closure stored straight in a dictionary is kept at the most
     /// general abstraction, and every call then went through a thunk that hopped executors).
-    private(set) var routes: [String: Handler] = [:]
+    var routes: [String: Handler] = [:]
     /// The descriptors of every operation routed, for introspection.
-    public private(set) var operations: [OperationDescriptor] = []
+    public internal(set) var operations: [OperationDescriptor] = []
 
     /// A router for vertical `service`.
     public init(service: String) {
@@ -49,12 +49,7 @@ public struct Router: Sendable {
         precondition(routes[operation.fullName] == nil, "\(operation.fullName) routed twice")
         let answerSize = FrameSizeHint()
         routes[operation.fullName] = Handler { message, context in
-            let input: Input
-            do {
-                input = try message.decodeBody(as: Input.self)
-            } catch {
-                throw ServiceError(.invalidInput, "the body is not a valid \(Input.schema.name): \(error)")
-            }
+            let input: Input = try Self.input(of: message)
             let output = try await handler(input, context)
             return answerSize.build { capacity in
                 Message.frame(
@@ -62,6 +57,15 @@ public struct Router: Sendable {
             }
         }
         operations.append(operation.descriptor)
+    }
+
+    /// The request's Input, or `invalidInput` naming what is wrong with its body.
+    static func input<Input: WireMessage>(of message: Message) throws(ServiceError) -> Input {
+        do {
+            return try message.decodeBody(as: Input.self)
+        } catch {
+            throw ServiceError(.invalidInput, "the body is not a valid \(Input.schema.name): \(error)")
+        }
     }
 
     /// Whether `fullName` already has a handler (a vertical may override a built-in).

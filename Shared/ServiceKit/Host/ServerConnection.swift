@@ -33,7 +33,7 @@ final class ServerConnection: @unchecked Sendable {
     private let served: [String: ServedOperation]
     private let metrics: HostMetrics
     let timers: TimerQueue
-    private let loop: EventLoop
+    let loop: EventLoop
     private let maxInFlight: Int
     private let maxOutboundBytes: Int
     private let access: PeerAccess
@@ -171,7 +171,7 @@ final class ServerConnection: @unchecked Sendable {
         let deadline = Deadline(wireMicroseconds: envelope.deadlineMicroseconds, receivedAt: now)
         let context = RequestContext(
             operation: envelope.operation, correlationID: id, deadline: deadline,
-            traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger)
+            traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger, events: self)
         let entry = InFlight(task: nil, deadline: deadline?.instant, started: now, metrics: metrics)
         return Prepared(id: id, message: message, route: operation.route, context: context, entry: entry)
     }
