@@ -116,6 +116,23 @@ struct StreamProcessTests {
         #expect(try await produced(suite) >= 500)
     }
 
+    @Test func drainingHost_endsAStreamWithARetryableUnavailable_insteadOfWaitingForIt() async throws {
+        let suite = try SuiteFixture()
+        // A drain that waited for the endless stream would last a minute: the test's limit would end it first.
+        let daemon = try suite.start(extra: ["VERTICALS_DRAIN_SECONDS": "60"])
+        var events = suite.client.stream(echo.count, .init(count: 0, delayMilliseconds: 5)).makeAsyncIterator()
+        #expect(try await events.next()?.index == 1)
+        daemon.signal(SIGTERM)
+        do {
+            while try await events.next() != nil {}
+            Issue.record("the stream ended without an error")
+        } catch {
+            #expect(error.code == .unavailable && error.retryable)
+            #expect(error.message.contains("shutting down"), "\(error.message)")
+        }
+        #expect(daemon.waitForExit(timeout: .seconds(30)) != nil && daemon.exited(with: 0))
+    }
+
     /// Whether a 20-event stream (2 ms apart, so at least 40 ms) runs start to end while no
     /// other stream of the daemon makes an event: the count grows by its 20 alone. Adds its
     /// events to `sideEvents`.

@@ -62,4 +62,45 @@ extension EngineProcessTests.Control {
         #expect(changes == [.stopping, .stopped])
         await served.close()
     }
+
+    /// `logs NAME -f` follows through the supervisor's stream: given a run directory that has
+    /// the control socket (a link to it) but no log files, it still prints the service's lines,
+    /// old and new, which reading the file could not.
+    @Test func logsFollowCommand_printsThroughTheStream_linesWrittenAfterItStarted() async throws {
+        let directory = TemporaryDirectory()
+        let trigger = directory.file("go")
+        let script = "echo early; while [ ! -e \(trigger) ]; do sleep 0.02; done; echo after-the-call; exec sleep 30"
+        let served = try await Served([.script("talker", script)])
+        try await served.harness.waitFor("talker", .ready)
+        #expect(eventually { readFile(served.harness.run.log(for: "talker"))?.contains("stdout early") == true })
+        let elsewhere = directory.file("elsewhere")
+        #expect(mkdir(elsewhere, 0o755) == 0)
+        #expect(symlink(served.harness.run.controlSocket, "\(elsewhere)/supervisor.sock") == 0)
+
+        let output = directory.file("out")
+        let cli = try DaemonProcess(
+            "/bin/sh",
+            ["-c", "exec \"$0\" logs talker -f -n 5 --run-dir \"$1\" > \"$2\" 2>&1",
+             "\(DaemonProcess.productsDirectory)/svc-supervisor", elsewhere, output])
+        #expect(eventually { readFile(output)?.contains("stdout early") == true }, "\(readFile(output) ?? "")")
+        #expect(creat(trigger, 0o644) >= 0)
+        #expect(eventually { readFile(output)?.contains("stdout after-the-call") == true }, "\(readFile(output) ?? "")")
+        cli.stop()
+        await served.close()
+    }
+
+    @Test func callCommand_printsEachEventOfAStream_asAJSONLine() async throws {
+        let served = try await Served([.testd("alpha")])
+        try await served.harness.waitFor("alpha", .ready)
+        let directory = TemporaryDirectory()
+        // Followed until killed: what it printed by then are the statuses it started with.
+        let result = try runCommand(
+            "svc-supervisor", ["call", "supervisor", "watch", "--socket-dir", served.harness.run.socketDirectory],
+            in: directory, timeout: .seconds(2))
+        let lines = result.standardOutput.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.standardOutput)\(result.standardError)")
+        let status = try Supervisor.ServiceStatus(json: String(lines.first ?? ""))
+        #expect(status.name == "alpha" && status.state == .ready)
+        await served.close()
+    }
 }

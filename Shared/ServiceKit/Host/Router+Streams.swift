@@ -37,6 +37,7 @@ extension Router {
             }
             return Message.frame(Envelope(kind: .response, correlationID: id), body: Empty())
         }
+        routes[operation.fullName]?.isStream = true
         operations.append(operation.descriptor)
     }
 

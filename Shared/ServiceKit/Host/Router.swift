@@ -81,5 +81,7 @@ public struct Router: Sendable {
     /// One route, held in a struct (see ``routes``).
     struct Handler: Sendable {
         let route: Route
+        /// Whether it streams (``onStream(_:_:)``): a draining host ends it rather than wait for it.
+        var isStream = false
     }
 }

@@ -25,6 +25,8 @@ final class ServerConnection: @unchecked Sendable {
         let deadline: MonotonicInstant?
         let started: MonotonicInstant
         let metrics: HostMetrics.OperationMetrics
+        /// A stream's: ended, not waited for, when the host drains (``beginDraining()``).
+        let isStream: Bool
     }
 
     let connection: Connection
@@ -172,7 +174,8 @@ final class ServerConnection: @unchecked Sendable {
         let context = RequestContext(
             operation: envelope.operation, correlationID: id, deadline: deadline,
             traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger, events: self)
-        let entry = InFlight(task: nil, deadline: deadline?.instant, started: now, metrics: metrics)
+        let entry = InFlight(
+            task: nil, deadline: deadline?.instant, started: now, metrics: metrics, isStream: operation.isStream)
         return Prepared(id: id, message: message, route: operation.route, context: context, entry: entry)
     }
 
@@ -277,6 +280,21 @@ final class ServerConnection: @unchecked Sendable {
     private func count(_ entry: InFlight, _ failure: ErrorCode?) {
         entry.metrics.latency.recordNanoseconds(MonotonicInstant.now.nanoseconds - entry.started.nanoseconds)
         if let failure { entry.metrics.failed(failure) }
+    }
+
+    /// The host starts draining: requests in flight may finish, but a stream, which may never
+    /// end by itself, is ended now with a retryable `unavailable` (its caller may call again
+    /// once the service is back), so it does not hold the drain until its timeout.
+    func beginDraining() {
+        hostIsDraining = true
+        for (id, entry) in inFlight where entry.isStream {
+            inFlight.removeValue(forKey: id)
+            entry.task?.cancel()
+            count(entry, .unavailable)
+            answer(id, ServiceError(
+                .unavailable, "\(host.configuration.name) is shutting down: the stream ends here; call again later",
+                retryable: true))
+        }
     }
 
     /// Answers request `id` `deadlineExceeded` and cancels its handler (from the deadline check).
