@@ -39,6 +39,21 @@ struct StreamProcessTests {
         #expect(indices == [1, 2, 3])
     }
 
+    @Test func streamPastItsDeadline_endsWithDeadlineExceeded() async throws {
+        let suite = try SuiteFixture()
+        try suite.start()
+        var seen = 0
+        do {
+            for try await _ in suite.client.stream(echo.count, .init(count: 0, delayMilliseconds: 5), timeout: .milliseconds(300)) {
+                seen += 1
+            }
+            Issue.record("an endless stream with a deadline ended without an error")
+        } catch {
+            #expect(error.code == .deadlineExceeded)
+        }
+        #expect(seen > 0)
+    }
+
     @Test func describe_marksTheStreamingOperationWithItsEventMessage() async throws {
         let suite = try SuiteFixture()
         try suite.start()
