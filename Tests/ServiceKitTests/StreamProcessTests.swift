@@ -54,6 +54,24 @@ struct StreamProcessTests {
         #expect(seen > 0)
     }
 
+    @Test func readerFallingPastItsBuffer_getsResourceExhausted_notUnboundedMemory() async throws {
+        let suite = try SuiteFixture()
+        try suite.start()
+        var events = suite.client.stream(echo.count, .init(count: 1_000, bytes: 1_000), buffer: 8).makeAsyncIterator()
+        #expect(try await events.next()?.index == 1)
+        // The callee stopped making them (it made them all, or was cancelled) while this reader read one.
+        var sideEvents = 0
+        #expect(await eventuallyAsync { try await sideStreamRunsAlone(suite, counting: &sideEvents) })
+        var read = 1
+        do {
+            while try await events.next() != nil { read += 1 }
+            Issue.record("all \(read) events fitted a buffer of 8")
+        } catch {
+            #expect(error.code == .resourceExhausted, "\(error)")
+        }
+        #expect(read <= 1 + 8)
+    }
+
     @Test func describe_marksTheStreamingOperationWithItsEventMessage() async throws {
         let suite = try SuiteFixture()
         try suite.start()

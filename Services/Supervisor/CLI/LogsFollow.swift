@@ -31,7 +31,9 @@ enum LogsFollow {
         }
         let input = Supervisor.LogsInput(name: name, lines: min(lines, Supervisor.LogsInput.maxLines))
         do {
-            for try await line in client.stream(Supervisor.logs, input) {
+            // Room for the whole tail asked for, which arrives at once, besides the usual buffer.
+            let buffer = input.lines + ServiceClient.defaultStreamBuffer
+            for try await line in client.stream(Supervisor.logs, input, buffer: buffer) {
                 print(line.text)
                 fflush(nil)
             }
