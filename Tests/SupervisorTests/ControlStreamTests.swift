@@ -44,6 +44,20 @@ extension EngineProcessTests.Control {
         await served.close()
     }
 
+    @Test func logsStream_endsWhenTheServiceLeavesTheManifest() async throws {
+        let served = try await Served([.testd("alpha"), .script("talker", "echo early; exec sleep 30")])
+        try await served.harness.waitFor("talker", .ready)
+        var lines = served.client.stream(Supervisor.logs, .init(name: "talker", lines: 1)).makeAsyncIterator()
+        #expect(eventually { readFile(served.harness.run.log(for: "talker"))?.contains("stdout early") == true })
+        served.nextManifest.value.withLock { $0 = Manifest(services: [.testd("alpha")]) }
+        let result = try await served.client.call(Supervisor.reload, Empty())
+        #expect(result.removed == ["talker"])
+        var seen: [String] = []
+        while let line = try await lines.next() { seen.append(line.text) }
+        #expect(seen.last?.hasSuffix("removed from the manifest") == true, "\(seen)")
+        await served.close()
+    }
+
     @Test func watchStream_givesEveryStatus_thenEachChangeOfState() async throws {
         let served = try await Served([.testd("alpha"), .testd("beta", dependsOn: ["alpha"])])
         try await served.harness.waitFor("beta", .ready)

@@ -12,7 +12,8 @@ extension SupervisorEngine {
     public static let followBuffer = 1_000
 
     /// `name`'s last `lines` log lines, then each line written to its log from now on; ends when
-    /// the consumer stops. `notFound` for an unknown service.
+    /// the consumer stops, or when the log closes (the service left the manifest, or the engine
+    /// closed). `notFound` for an unknown service.
     public func followLog(_ name: String, lines: Int) async throws -> AsyncStream<String> {
         try await loop.submit {
             let unit = try self.unit(name)
@@ -22,7 +23,7 @@ extension SupervisorEngine {
             // thread, so none falls between the two, and none comes twice.
             for line in unit.log.lastLines(lines) { continuation.yield(line) }
             let id = self.takeFollowerID()
-            unit.log.follow(id) { line in continuation.yield(line) }
+            unit.log.follow(id, line: { continuation.yield($0) }, end: { continuation.finish() })
             continuation.onTermination = { _ in
                 self.loop.execute { self.units[name]?.log.unfollow(id) }
             }

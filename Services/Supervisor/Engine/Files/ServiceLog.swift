@@ -37,8 +37,9 @@ final class ServiceLog {
     /// How recent a stderr line must be to explain the exit of a process that was ready: an old
     /// warning is not why it ended.
     var explanationWindow = Duration.seconds(5)
-    /// Who follows the log (``Supervisor/logs``): each gets every line written, without its newline.
-    private var followers: [UInt64: (String) -> Void] = [:]
+    /// Who follows the log (``Supervisor/logs``): each gets every line written, without its
+    /// newline, and is told when the log closes (its service left the manifest, or the supervisor ends).
+    private var followers: [UInt64: (line: (String) -> Void, end: () -> Void)] = [:]
 
     init(path: String, maxBytes: Int, rotation: LogRotation = LogRotation()) {
         self.path = path
@@ -81,6 +82,9 @@ final class ServiceLog {
         flush()
         if fd >= 0 { Glibc.close(fd) }
         fd = -1
+        let ended = followers.values
+        followers.removeAll()
+        for follower in ended { follower.end() }
     }
 
     private func write(line: ArraySlice<UInt8>, stream: String) {
@@ -91,7 +95,7 @@ final class ServiceLog {
         if stream == "stderr", !line.isEmpty { noteErrorLine(line) }
         if !followers.isEmpty {
             let text = String(decoding: bytes.dropLast(), as: UTF8.self)
-            for follower in followers.values { follower(text) }
+            for follower in followers.values { follower.line(text) }
         }
         if size > 0 && (size + bytes.count > maxBytes || isTooOld(at: seconds)) { rotate() }
         guard fd >= 0 else { return }
@@ -102,9 +106,10 @@ final class ServiceLog {
         }
     }
 
-    /// Sends every line written from now on to `follower` (under `id`), until ``unfollow(_:)``.
-    func follow(_ id: UInt64, _ follower: @escaping (String) -> Void) {
-        followers[id] = follower
+    /// Sends every line written from now on to `line` (under `id`), until ``unfollow(_:)``;
+    /// `end` runs if the log closes first.
+    func follow(_ id: UInt64, line: @escaping (String) -> Void, end: @escaping () -> Void) {
+        followers[id] = (line, end)
     }
 
     /// Stops sending lines to the follower `id`.
