@@ -12,7 +12,7 @@ extension Router {
     /// reader is slower than the producer), the next element is not asked for until it drains.
     ///
     /// ```swift
-    /// router.onStream(Supervisor.logs) { input, _ in try engine.follow(input.name) }
+    /// router.onStream(Supervisor.watch) { _, _ in try await engine.followStates() }
     /// ```
     public mutating func onStream<Input, Event, Events: AsyncSequence & Sendable>(
         _ operation: StreamOperation<Input, Event>,
@@ -23,7 +23,8 @@ extension Router {
         routes[operation.fullName] = Handler { message, context in
             let input: Input = try Self.input(of: message)
             guard let sink = context.events else {
-                throw ServiceError(.unimplemented, "\(operation.fullName) streams: call it over a connection")
+                throw ServiceError(
+                    .unimplemented, "\(operation.fullName) streams: call it over a connection, or with serveStreamInProcess")
             }
             let id = context.correlationID
             let events = try await handler(input, context)
@@ -32,7 +33,8 @@ extension Router {
                 try await sink.sendEvent(Message.frame(Envelope(kind: .event, correlationID: id), body: event), id: id)
                 sent += 1
                 // A producer that never waits (its events ready, its reader fast) would keep the
-                // loop to itself: let the loop's other work run now and then.
+                // loop to itself: let the loop poll its I/O now and then (a yielded job runs in
+                // the loop's next batch, after the poll).
                 if sent % Self.eventsBetweenYields == 0 { await Task.yield() }
             }
             return Message.frame(Envelope(kind: .response, correlationID: id), body: Empty())
