@@ -28,7 +28,7 @@ struct ContractTests {
         #expect(!contract.type.summary.isEmpty)
     }
 
-    /// Every `static let x = Operation<…>(…)` declared in a contract's source file must be
+    /// Every `static let x = Operation<…>(…)` (or `StreamOperation<…>`) declared in a contract's source file must be
     /// in its `operations` list, or no host would serve it and `describe` would not show it.
     /// Swift cannot enumerate static properties, so the test reads the source.
     @Test func everyDeclaredOperation_isListedInItsContract() throws {
@@ -76,7 +76,7 @@ enum SourceScan {
             let source = try String(contentsOf: file, encoding: .utf8)
             guard let contract = source.firstMatch(of: /enum\s+(\w+)\s*:\s*ServiceContract/)?.1 else { continue }
             let operations = source.matches(
-                of: /static\s+(?:let|var)\s+\w+\s*(?::\s*Operation<[^=]*)?=\s*Operation<[^(]*>\(\s*[^,]+,\s*"([^"]+)"/)
+                of: /static\s+(?:let|var)\s+\w+\s*(?::\s*(?:Stream)?Operation<[^=]*)?=\s*(?:Stream)?Operation<[^(]*>\(\s*[^,]+,\s*"([^"]+)"/)
             result[String(contract), default: []] += operations.map { String($0.1) }
         }
         return result

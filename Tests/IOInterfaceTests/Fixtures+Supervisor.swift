@@ -53,11 +53,29 @@ extension Supervisor.ReloadResult {
     static let minimal = Self(added: [], removed: [], changed: [], unchanged: [])
 }
 
+extension Supervisor.LogsInput {
+    static func fixture(name: String = "clinics", lines: Int = 20) -> Self {
+        .init(name: name, lines: lines)
+    }
+
+    static let minimal = Self(name: "")
+}
+
+extension Supervisor.LogLine {
+    static func fixture(text: String = "2026-11-23T09:30:00.123456Z stdout serving clinics on inherited fd 3") -> Self {
+        .init(text: text)
+    }
+
+    static let minimal = Self(text: "")
+}
+
 extension Fixtures {
     static let supervisor: [Example] = [
         pair(Supervisor.ServiceName.fixture(), .minimal),
         pair(Supervisor.ServiceStatus.fixture(), .minimal),
         pair(Supervisor.StatusList.fixture(), .minimal),
         pair(Supervisor.ReloadResult.fixture(), .minimal),
+        pair(Supervisor.LogsInput.fixture(), .minimal),
+        pair(Supervisor.LogLine.fixture(), .minimal),
     ].flatMap { $0 }
 }

@@ -24,10 +24,10 @@ struct SchemaConformanceTests {
     }
 
     @Test(
-        "every Input and Output of every operation has examples",
+        "every Input, Output and Event of every operation has examples",
         arguments: (Contracts.all + Contracts.control).flatMap { $0.operations })
     func operation_hasExamplesOfItsTypes(operation: OperationDescriptor) {
-        for type in [operation.input, operation.output] {
+        for type in [operation.input, operation.output] + (operation.event.map { [$0] } ?? []) {
             let kinds = Fixtures.all.filter { $0.schemaName == type.schema.name }.map(\.kind)
             #expect(kinds.contains(.full) && kinds.contains(.minimal), "\(operation.fullName): \(type.schema.name)")
         }

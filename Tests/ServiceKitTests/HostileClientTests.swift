@@ -96,6 +96,48 @@ struct HostileClientTests {
         try await expectStillServing(suite, daemon)
     }
 
+    /// Frames `raw` receives until the server closes it; records an issue if it stays open.
+    private func framesUntilClosed(_ raw: RawClient) -> [Envelope] {
+        var frames: [Envelope] = []
+        while true {
+            switch raw.receive() {
+            case .message(let message): frames.append(message.envelope)
+            case .closed: return frames
+            case .timedOut:
+                Issue.record("the connection stayed open")
+                return frames
+            }
+        }
+    }
+
+    @Test func idReusedWhileInFlight_answersProtocolErrorOnThatIdAndNothingAfter() async throws {
+        let suite = try SuiteFixture()
+        let daemon = try start(suite)
+        let raw = try RawClient(path: suite.socket())
+        let slow = TestEcho.EchoInput(text: "first", delayMilliseconds: 300).encodedBody()
+        try raw.sendRequest(id: 7, operation: "echo.echo", body: slow)
+        try raw.sendRequest(id: 7, operation: "echo.echo", body: TestEcho.EchoInput(text: "again").encodedBody())
+        let answer = try #require(raw.receiveError())
+        #expect(answer.error.code == .protocolError)
+        #expect(answer.envelope.correlationID == 7)
+        // The first request's answer would be a second final answer on id 7: it is never sent.
+        let after = framesUntilClosed(raw)
+        #expect(after.isEmpty, "after the protocolError came \(after.map { "\($0.kind) \($0.correlationID)" })")
+        try await expectStillServing(suite, daemon)
+    }
+
+    @Test func requestWithIdZero_answersProtocolErrorOnIdZeroAndCloses() async throws {
+        let suite = try SuiteFixture()
+        let daemon = try start(suite)
+        let raw = try RawClient(path: suite.socket())
+        try raw.sendRequest(id: 0, operation: "echo.echo", body: TestEcho.EchoInput(text: "zero").encodedBody())
+        let answer = try #require(raw.receiveError())
+        #expect(answer.error.code == .protocolError)
+        #expect(answer.envelope.correlationID == 0)
+        #expect(framesUntilClosed(raw).isEmpty)
+        try await expectStillServing(suite, daemon)
+    }
+
     @Test func manyUnknownOperations_eachAnswersUnimplementedOnOneConnection() async throws {
         let suite = try SuiteFixture()
         let daemon = try start(suite)

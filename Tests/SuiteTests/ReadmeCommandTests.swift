@@ -15,6 +15,10 @@ struct ReadmeCommandTests {
         if command.hasPrefix("svc-supervisor logs"), command.contains(" -f") || command.contains("--follow") {
             return "follows for ever"
         }
+        // The supervisor's streams follow for ever too; the control tests prove their events.
+        if command.hasPrefix("svc-supervisor call supervisor watch") || command.hasPrefix("svc-supervisor call supervisor logs") {
+            return "a stream that follows for ever"
+        }
         // Ends the very suite the later lines need.
         if command.hasPrefix("svc-supervisor down") { return "stops the suite" }
         // Write to /var/backups (outside the test's folder) and need an earlier backup's file
@@ -37,6 +41,7 @@ struct ReadmeCommandTests {
         ("svc-supervisor down", true), ("svc-supervisor up --manifest m.toml", true),
         ("svc-supervisor backup clinics /var/backups/v", true), (#"svc-supervisor open "x/$ID""#, true),
         ("svc-supervisor status", false), ("svc-supervisor restart notifications", false),
+        ("svc-supervisor call supervisor watch", true), ("svc-supervisor call clinics nearest '{}'", false),
     ])
     func skipList_skipsOnlyWhatItNames(command: String, skipped: Bool) {
         #expect((Self.skipReason(command) != nil) == skipped)

@@ -57,6 +57,11 @@ struct CallCommand: AsyncParsableCommand {
         } catch let error as WireValueError {
             throw CLIError(status: 64, "\(descriptor.fullName) takes \(schema.name) as its input: \(error)")
         }
+        if let event = descriptor.event {
+            // A stream: its events, one JSON line each, as they come.
+            try await StreamCaller.printEvents(descriptor, event: event, input, connection: connection)
+            return
+        }
         print(try await VerticalCaller.callJSON(descriptor, input, connection: connection))
     }
 

@@ -66,7 +66,7 @@ enum DescriptionText {
             let input = messages[operation.input]?.fields.map(signature).joined(separator: ", ") ?? operation.input
             // A built-in travels as `daemon.<name>`; the vertical's own operations as `<vertical>.<name>`.
             let name = operation.service == description.name ? operation.name : "\(operation.service).\(operation.name)"
-            lines.append("  \(name)(\(input)) -> \(operation.output)")
+            lines.append("  \(name)(\(input)) -> \(operation.event.map { "stream of \($0)" } ?? operation.output)")
             lines.append("      \(operation.summary)")
             if !operation.errors.isEmpty {
                 lines.append("      errors: " + operation.errors.map(\.wireName).joined(separator: ", "))

@@ -6,9 +6,10 @@ import ServiceKit
 /// `svc-supervisor logs --all [-n N] [-f]`: every service's, interleaved by time, each line
 /// led by its service's name.
 ///
-/// Needs no running supervisor: it reads `<run dir>/logs/<name>.log`. `-f` waits for new lines
-/// with inotify (no polling) and follows the file across rotation.
-struct LogsCommand: ParsableCommand {
+/// Needs no running supervisor: it reads `<run dir>/logs/<name>.log`. `logs NAME -f` follows
+/// through the supervisor's `logs` stream when one answers (``LogsFollow``); otherwise, and for
+/// `--all -f`, it waits for new lines with inotify (no polling) and follows the file across rotation.
+struct LogsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logs", abstract: "Print a service's log (stdout, stderr and the supervisor's notes).")
 
@@ -29,14 +30,27 @@ struct LogsCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let folder = "\(runDirectory.path)/logs"
         guard let name else {
             try AllLogs(folder: folder).run(lines: lines, follow: follow)
             return
         }
         let path = "\(folder)/\(name).log"
-        var file = LogFile(path: path)
+        if follow {
+            var outcome = LogsFollow.Outcome.noSupervisor
+            try await ControlClient.reporting {
+                outcome = try await LogsFollow.run(name: name, lines: lines, runDirectory: runDirectory.path)
+            }
+            if case .ended = outcome {
+                // What the stream printed is the file up to now: go on from the file's end.
+                let file = LogFile(path: path)
+                _ = file.readToEnd()
+                try followFile(file, path: path, folder: folder)
+                return
+            }
+        }
+        let file = LogFile(path: path)
         guard file.isOpen || follow else {
             StandardError.write(
                 "error: no log for \(name) at \(path): is the name right, and did the supervisor run here?\n")
@@ -47,7 +61,12 @@ struct LogsCommand: ParsableCommand {
         for line in tail { print(line) }
         fflush(nil)
         guard follow else { return }
+        try followFile(file, path: path, folder: folder)
+    }
 
+    /// Prints what is added to `file` (at `path`, in `folder`) as it comes, across rotation.
+    private func followFile(_ file: LogFile, path: String, folder: String) throws {
+        var file = file
         let watcher = try LogFile.watch(folder)
         var events = [UInt8](repeating: 0, count: 4096)
         while read(watcher, &events, events.count) > 0 {

@@ -28,7 +28,8 @@ struct OperationsCommand: ParsableCommand {
                     case .repeated: "\(field.name): [\(field.type)]"
                     }
                 }
-                print("  \(operation.name)(\(fields.joined(separator: ", "))) -> \(operation.output.schema.name)")
+                let output = operation.event.map { "stream of \($0.schema.name)" } ?? operation.output.schema.name
+                print("  \(operation.name)(\(fields.joined(separator: ", "))) -> \(output)")
                 print("      \(operation.summary)")
             }
         }

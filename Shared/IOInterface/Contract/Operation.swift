@@ -56,9 +56,18 @@ public struct OperationDescriptor: Sendable, CustomStringConvertible {
     public let errors: [ErrorCode]
     /// The URL path it can be opened at, if any.
     public let route: Route?
+    /// For a streaming operation (``StreamOperation``), the message each `event` frame carries;
+    /// nil for a plain request/response operation.
+    public var event: (any WireMessage.Type)? = nil
+
+    /// Whether it answers with a stream of events (``event``) before its response.
+    public var isStream: Bool { event != nil }
 
     /// `service.operation`.
     public var fullName: String { "\(service).\(name)" }
 
-    public var description: String { "\(fullName)(\(input.schema.name)) -> \(output.schema.name)" }
+    public var description: String {
+        if let event { return "\(fullName)(\(input.schema.name)) -> stream of \(event.schema.name)" }
+        return "\(fullName)(\(input.schema.name)) -> \(output.schema.name)"
+    }
 }

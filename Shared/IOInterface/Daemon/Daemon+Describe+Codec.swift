@@ -39,6 +39,7 @@ extension Daemon.OperationInfo {
         body.write(4, output)
         body.write(5, errors)
         body.write(6, service)
+        body.write(7, event)
     }
 
     public init(from body: inout BodyReader) throws(WireDecodingError) {
@@ -48,6 +49,7 @@ extension Daemon.OperationInfo {
         var output: String?
         var errors: [ErrorCode] = []
         var service: String?
+        var event: String?
         while let tag = try body.nextTag() {
             switch tag {
             case 1: name = try body.read()
@@ -56,12 +58,14 @@ extension Daemon.OperationInfo {
             case 4: output = try body.read()
             case 5: try body.append(to: &errors)
             case 6: service = try body.read()
+            case 7: event = try body.read()
             default: try body.skip()
             }
         }
         self.init(
             name: try body.required(name, 1), summary: summary, input: try body.required(input, 3),
-            output: try body.required(output, 4), errors: errors, service: try body.required(service, 6))
+            output: try body.required(output, 4), errors: errors, service: try body.required(service, 6),
+            event: event)
     }
 }
 

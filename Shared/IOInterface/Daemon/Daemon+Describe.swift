@@ -60,15 +60,22 @@ extension Daemon {
         /// The service name it travels under: the vertical's own, or `daemon` for a built-in
         /// (the envelope carries `<service>.<name>`).
         public var service: String
+        /// For a streaming operation, the qualified name of the message each `event` frame carries
+        /// (its `output` is then the empty response that ends the stream); absent otherwise.
+        public var event: String?
 
         /// Creates the value from its fields.
-        public init(name: String, summary: String, input: String, output: String, errors: [ErrorCode], service: String) {
+        public init(
+            name: String, summary: String, input: String, output: String, errors: [ErrorCode], service: String,
+            event: String? = nil
+        ) {
             self.name = name
             self.summary = summary
             self.input = input
             self.output = output
             self.errors = errors
             self.service = service
+            self.event = event
         }
 
         public static let schema = MessageSchema(
@@ -80,6 +87,7 @@ extension Daemon {
                 .required(4, "output", .string),
                 .repeated(5, "errors", .enumeration(ErrorCode.schema)),
                 .required(6, "service", .string),
+                .optional(7, "event", .string),
             ])
     }
 

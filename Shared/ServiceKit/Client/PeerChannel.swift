@@ -166,7 +166,9 @@ final class PeerChannel {
                 complete(id, .failure(error))
             }
         case .event:
-            break  // Streams arrive with the operations that use them.
+            // One item of a stream: to the call that asked for it; else (cancelled, or a plain
+            // call the callee streams to) dropped, as a late answer is.
+            pending[id]?.call.onEvent?(message)
         case .request, .cancel, .ping:
             broken(connection, ServiceError(.protocolError, "\(service) sent a \(message.envelope.kind) frame to its client"))
         }

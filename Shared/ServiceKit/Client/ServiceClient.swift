@@ -87,13 +87,16 @@ public final class ServiceClient: Sendable {
         loop.execute { channels.closeAll() }
     }
 
-    nonisolated(nonsending) private func send(
+    nonisolated(nonsending) func send(
         service: String, operation: String, kind: MessageKind = .request, timeout: Duration?,
-        frame: @Sendable (Envelope) -> [UInt8]
+        onEvent: (@Sendable (Message) -> Void)? = nil, frame: @Sendable (Envelope) -> [UInt8]
     ) async throws(ServiceError) -> Message {
         let now = MonotonicInstant.now  // one clock read for the deadline, its check and its wire form
         let served = RequestContext.current
-        let own = Deadline(now + (timeout ?? defaultTimeout))
+        // A stream has no deadline of its own unless given one (it may follow for ever): it sends
+        // none, and its call waits "for ever" (a century) unless a served request's deadline is earlier.
+        let unbounded = onEvent != nil && timeout == nil
+        let own = Deadline(now + (timeout ?? (unbounded ? Self.noDeadline : defaultTimeout)))
         let deadline = timeout == nil ? served?.deadline ?? own : Deadline.earliest(own, served?.deadline)!
         guard deadline.instant > now else {
             throw ServiceError(.deadlineExceeded, "the deadline passed before \(operation.isEmpty ? service : operation) was sent")
@@ -101,7 +104,8 @@ public final class ServiceClient: Sendable {
         let id = nextCorrelationID.wrappingAdd(1, ordering: .relaxed).oldValue
         let envelope = Envelope(
             kind: kind, correlationID: id, operation: operation,
-            deadlineMicroseconds: deadline.wireMicroseconds(at: now), traceparent: served?.traceparent)
+            deadlineMicroseconds: unbounded && served?.deadline == nil ? 0 : deadline.wireMicroseconds(at: now),
+            traceparent: served?.traceparent)
         let bytes = frame(envelope)
         let channels = self.channels
         let loop = self.loop
@@ -113,7 +117,8 @@ public final class ServiceClient: Sendable {
             // that removal. A loop that stopped before the call reached it completes it here.
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Message, ServiceError>, Never>) in
                 let pending = PendingCall(
-                    id: id, service: service, operation: operation, deadline: deadline, continuation: continuation)
+                    id: id, service: service, operation: operation, deadline: deadline, continuation: continuation,
+                    onEvent: onEvent)
                 if loop.inEventLoop {
                     channels.channel(for: service).send(bytes, pending)
                 } else if !loop.execute({ channels.channel(for: service).send(bytes, pending) }) {
@@ -134,6 +139,8 @@ struct PendingCall: Sendable {
     let operation: String
     let deadline: Deadline
     let continuation: UnsafeContinuation<Result<Message, ServiceError>, Never>
+    /// For a stream: called on the loop with each `event` frame before the final answer.
+    var onEvent: (@Sendable (Message) -> Void)? = nil
 
     /// What the call is, for error messages.
     var description: String { operation.isEmpty ? "ping \(service)" : operation }

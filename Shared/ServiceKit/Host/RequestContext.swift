@@ -33,11 +33,23 @@ public final class RequestContext: Sendable {
         return logger
     }
     private let baseLogger: Logger
+    /// Where a streaming operation's events go: the request's connection (nil in-process).
+    let events: (any EventSink)?
 
     /// Creates a context (the host does; tests may too); `logger` is labelled on use (``logger``).
-    public init(
+    public convenience init(
         operation: String, correlationID: UInt64 = 0, deadline: Deadline? = nil, traceparent: String? = nil,
         peer: PeerCredentials? = nil, logger: Logger = Logger(label: "verticals")
+    ) {
+        self.init(
+            operation: operation, correlationID: correlationID, deadline: deadline, traceparent: traceparent,
+            peer: peer, logger: logger, events: nil)
+    }
+
+    /// Creates a context whose streaming operation sends its events to `events`.
+    init(
+        operation: String, correlationID: UInt64, deadline: Deadline?, traceparent: String?,
+        peer: PeerCredentials?, logger: Logger, events: (any EventSink)?
     ) {
         self.operation = operation
         self.correlationID = correlationID
@@ -45,6 +57,7 @@ public final class RequestContext: Sendable {
         self.traceparent = traceparent
         self.peer = peer
         self.baseLogger = logger
+        self.events = events
     }
 
     /// The context of the request the current task serves, if any.

@@ -20,9 +20,9 @@ public struct Router: Sendable {
     public let service: String
     /// Each route in a ``Handler`` (a closure stored straight in a dictionary is kept at the most
     /// general abstraction, and every call then went through a thunk that hopped executors).
-    private(set) var routes: [String: Handler] = [:]
+    var routes: [String: Handler] = [:]
     /// The descriptors of every operation routed, for introspection.
-    public private(set) var operations: [OperationDescriptor] = []
+    public internal(set) var operations: [OperationDescriptor] = []
 
     /// A router for vertical `service`.
     public init(service: String) {
@@ -50,13 +50,7 @@ public struct Router: Sendable {
         let answerSize = FrameSizeHint()
         let checksEnumerations = Input.schema.containsEnumerations
         routes[operation.fullName] = Handler { message, context in
-            let input: Input
-            do {
-                input = try message.decodeBody(as: Input.self)
-            } catch {
-                throw ServiceError(.invalidInput, "the body is not a valid \(Input.schema.name): \(error)")
-            }
-            if checksEnumerations { try Self.refuseUnknownCases(in: message, as: Input.schema) }
+            let input: Input = try Self.input(of: message, checkingEnumerations: checksEnumerations)
             let output = try await handler(input, context)
             return answerSize.build { capacity in
                 Message.frame(
@@ -66,19 +60,31 @@ public struct Router: Sendable {
         operations.append(operation.descriptor)
     }
 
-    /// Throws `invalidInput` when an Input names an enumeration case this vertical does not know.
+    /// The request's Input, or `invalidInput` naming what is wrong with its body; with
+    /// `checkingEnumerations` (an Input with an enumeration somewhere), also `invalidInput` when
+    /// it names a case this vertical does not know.
     ///
     /// The direct decoder keeps such a case as `unknown(raw)` (right for an Output an older
     /// client reads); an Input with one cannot be acted on, so no vertical has to remember
     /// to refuse it. Only Inputs with an enumeration somewhere pay for the scan.
-    static func refuseUnknownCases(in message: Message, as schema: MessageSchema) throws(ServiceError) {
+    static func input<Input: WireMessage>(
+        of message: Message, checkingEnumerations: Bool
+    ) throws(ServiceError) -> Input {
+        let input: Input
         do {
-            try schema.requireKnownEnumerations(inBody: message.payload, from: message.bodyStart)
+            input = try message.decodeBody(as: Input.self)
+        } catch {
+            throw ServiceError(.invalidInput, "the body is not a valid \(Input.schema.name): \(error)")
+        }
+        guard checkingEnumerations else { return input }
+        do {
+            try Input.schema.requireKnownEnumerations(inBody: message.payload, from: message.bodyStart)
         } catch {
             throw ServiceError(
-                .invalidInput, "\(schema.name): \(error); correct it and try again",
+                .invalidInput, "\(Input.schema.name): \(error); correct it and try again",
                 details: [ErrorDetail("field", error.path)])
         }
+        return input
     }
 
     /// Whether `fullName` already has a handler (a vertical may override a built-in).
@@ -94,5 +100,7 @@ public struct Router: Sendable {
     /// One route, held in a struct (see ``routes``).
     struct Handler: Sendable {
         let route: Route
+        /// Whether it streams (``onStream(_:_:)``): a draining host ends it rather than wait for it.
+        var isStream = false
     }
 }

@@ -9,6 +9,8 @@ struct ServedOperation {
     let metrics: HostMetrics.OperationMetrics
     /// Listed in `PeerAccess.internalOperations`: the peer's uid is checked before it runs.
     let isInternal: Bool
+    /// A streaming operation: it may never end by itself, so a draining host ends it.
+    let isStream: Bool
 
     /// The table of every operation `router` routes, with its handles in `metrics`.
     static func table(_ router: Router, metrics: HostMetrics, access: PeerAccess) -> [String: ServedOperation] {
@@ -16,7 +18,7 @@ struct ServedOperation {
         for (name, handler) in router.routes {
             table[name] = ServedOperation(
                 route: handler.route, metrics: metrics.operation(name),
-                isInternal: access.internalOperations.contains(name))
+                isInternal: access.internalOperations.contains(name), isStream: handler.isStream)
         }
         return table
     }

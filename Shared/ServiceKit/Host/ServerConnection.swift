@@ -25,6 +25,8 @@ final class ServerConnection: @unchecked Sendable {
         let deadline: MonotonicInstant?
         let started: MonotonicInstant
         let metrics: HostMetrics.OperationMetrics
+        /// A stream's: ended, not waited for, when the host drains (``beginDraining()``).
+        let isStream: Bool
     }
 
     let connection: Connection
@@ -33,12 +35,15 @@ final class ServerConnection: @unchecked Sendable {
     private let served: [String: ServedOperation]
     private let metrics: HostMetrics
     let timers: TimerQueue
-    private let loop: EventLoop
+    let loop: EventLoop
     private let maxInFlight: Int
     private let maxOutboundBytes: Int
     private let access: PeerAccess
     /// Set by the host when it starts draining (read per request, so not through `host`).
     var hostIsDraining = false
+    /// Set once the connection closes with a reason (``close(correlationID:_:)``): that error is
+    /// the last frame sent, so answers of requests still running are dropped (PROTOCOL.md § 4).
+    private(set) var isClosing = false
     var inFlight: [UInt64: InFlight] = [:]
     /// The request whose handler runs inline now, before its first suspension (not yet in `inFlight`).
     private var running = Running()
@@ -122,8 +127,17 @@ final class ServerConnection: @unchecked Sendable {
     private func request(_ message: Message) -> Prepared? {
         let envelope = message.envelope
         let id = envelope.correlationID
+        // Id 0 names the connection (an error on it is about the connection), so no request may use it.
+        guard id != 0 else {
+            protocolError(correlationID: 0, "a request may not use correlation id 0: it names the connection; start ids at 1")
+            return nil
+        }
+        // Refusing only the second request would give one id two final answers (the refusal, then the
+        // first one's), which the client could not tell apart: its ids are broken, so the connection ends.
         guard inFlight[id] == nil, running.id != id else {
-            protocolError(correlationID: id, "correlation id \(id) is already in flight on this connection")
+            protocolError(
+                correlationID: id,
+                "correlation id \(id) is already in flight on this connection; use a fresh id per request")
             return nil
         }
         let operation = served[envelope.operation]
@@ -159,8 +173,9 @@ final class ServerConnection: @unchecked Sendable {
         let deadline = Deadline(wireMicroseconds: envelope.deadlineMicroseconds, receivedAt: now)
         let context = RequestContext(
             operation: envelope.operation, correlationID: id, deadline: deadline,
-            traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger)
-        let entry = InFlight(task: nil, deadline: deadline?.instant, started: now, metrics: metrics)
+            traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger, events: self)
+        let entry = InFlight(
+            task: nil, deadline: deadline?.instant, started: now, metrics: metrics, isStream: operation.isStream)
         return Prepared(id: id, message: message, route: operation.route, context: context, entry: entry)
     }
 
@@ -248,7 +263,7 @@ final class ServerConnection: @unchecked Sendable {
             // Absent when the deadline passed or the caller cancelled: that answer was already given.
             return
         }
-        if !connection.isClosed {
+        if !connection.isClosed, !isClosing {
             connection.write(frame)
             let limit = maxOutboundBytes
             if connection.queuedByteCount > limit {
@@ -267,6 +282,21 @@ final class ServerConnection: @unchecked Sendable {
         if let failure { entry.metrics.failed(failure) }
     }
 
+    /// The host starts draining: requests in flight may finish, but a stream, which may never
+    /// end by itself, is ended now with a retryable `unavailable` (its caller may call again
+    /// once the service is back), so it does not hold the drain until its timeout.
+    func beginDraining() {
+        hostIsDraining = true
+        for (id, entry) in inFlight where entry.isStream {
+            inFlight.removeValue(forKey: id)
+            entry.task?.cancel()
+            count(entry, .unavailable)
+            answer(id, ServiceError(
+                .unavailable, "\(host.configuration.name) is shutting down: the stream ends here; call again later",
+                retryable: true))
+        }
+    }
+
     /// Answers request `id` `deadlineExceeded` and cancels its handler (from the deadline check).
     func deadlinePassed(_ id: UInt64) {
         guard let entry = inFlight.removeValue(forKey: id) else { return }
@@ -277,7 +307,7 @@ final class ServerConnection: @unchecked Sendable {
     }
 
     private func answer(_ id: UInt64, _ error: ServiceError) {
-        guard !connection.isClosed else { return }
+        guard !connection.isClosed, !isClosing else { return }
         connection.write(Self.errorFrame(id, error))
     }
 
@@ -286,19 +316,30 @@ final class ServerConnection: @unchecked Sendable {
     }
 
     /// Answers `error` on `correlationID` (0: about the connection), then closes once it is written.
+    ///
+    /// That error is the last frame the connection carries: requests still in flight are
+    /// cancelled and never answered, so no id gets a second final answer after it.
     func close(correlationID: UInt64 = 0, _ error: ServiceError) {
+        guard !isClosing else { return }
         logger.notice("closing connection: \(error.code): \(error.message)")
         answer(correlationID, error)
+        isClosing = true
+        abandonInFlight()
         connection.closeLingering(timers: timers)
     }
 
-    private func closed() {
+    /// Cancels every request in flight; their answers, if any come, are dropped (`finished`).
+    private func abandonInFlight() {
         for entry in inFlight.values {
             entry.task?.cancel()
             count(entry, .cancelled)
         }
         inFlight.removeAll()
         deadlineCheck.cancel(timers)
+    }
+
+    private func closed() {
+        abandonInFlight()
         host.connectionClosed(self)
     }
 

@@ -168,7 +168,7 @@ public final class ServiceHost: @unchecked Sendable {
             return
         }
         isDraining = true
-        for server in connections.values { server.hostIsDraining = true }
+        for server in connections.values { server.beginDraining() }
         notifier.notify("STOPPING=1", "STATUS=draining")
         listener?.close()
         listener = nil

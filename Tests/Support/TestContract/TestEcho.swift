@@ -37,7 +37,7 @@ public struct TestEcho: Sendable {
 
     /// Every operation.
     public var operations: [OperationDescriptor] {
-        [echo.descriptor, fail.descriptor, throwUntyped.descriptor, relay.descriptor]
+        [echo.descriptor, fail.descriptor, throwUntyped.descriptor, relay.descriptor, count.descriptor, produced.descriptor]
     }
 
     /// Input of ``echo``.

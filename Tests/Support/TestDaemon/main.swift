@@ -2,6 +2,7 @@
 // Usage: vt-testd [NAME]   (serves the TestEcho contract as vertical NAME, default "echo",
 // and NAME.wedge, which deadlocks the daemon for the liveness tests)
 import Glibc
+import Synchronization
 import IOInterface
 import ServiceKit
 import TestSupport
@@ -30,6 +31,12 @@ router.on(contract.relay) { input, context in
         TestEcho(service: input.target).echo, .init(text: input.text, delayMilliseconds: input.delayMilliseconds))
     return .init(echoed: echoed, remainingMicroseconds: remaining)
 }
+router.onStream(contract.count) { input, _ in
+    CountEvents(input: input)
+}
+router.on(contract.produced) { _, _ in
+    .init(events: CountEvents.produced.load(ordering: .relaxed))
+}
 // `<name>.wedge`: the handler deadlocks the loop thread on a mutex it already holds, so the
 // process lives on but answers nothing again, not even a ping. For the liveness tests.
 router.on(Operation<Empty, Empty>(name, "wedge", summary: "Deadlock the loop thread.")) { _, _ in
@@ -44,3 +51,28 @@ router.on(Operation<Empty, Empty>(name, "wedge", summary: "Deadlock the loop thr
 }
 
 await runtime.serve(router)
+
+/// The events of one `count` stream, made one at a time as the stream asks for them.
+struct CountEvents: AsyncSequence, Sendable {
+    /// Events made by every stream so far (`produced`), so a test can see backpressure hold one.
+    static let produced = Atomic<Int>(0)
+    let input: TestEcho.CountInput
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let input: TestEcho.CountInput
+        var index = 0
+
+        mutating func next() async throws -> TestEcho.CountEvent? {
+            if input.delayMilliseconds > 0 { try await Task.sleep(for: .milliseconds(input.delayMilliseconds)) }
+            guard input.count == 0 || index < input.count else {
+                if let code = input.failWith { throw ServiceError(code, "ended with \(code) as asked") }
+                return nil
+            }
+            index += 1
+            CountEvents.produced.add(1, ordering: .relaxed)
+            return .init(index: index, padding: String(repeating: "x", count: input.bytes))
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(input: input) }
+}

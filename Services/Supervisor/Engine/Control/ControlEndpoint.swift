@@ -34,6 +34,17 @@ public enum ControlEndpoint {
                 throw ServiceError(.invalidInput, "the manifest was not applied: \(error)")
             }
         }
+        router.onStream(Supervisor.logs) { input, _ in
+            guard (0...Supervisor.LogsInput.maxLines).contains(input.lines) else {
+                throw ServiceError(
+                    .invalidInput, "lines must be 0 ... \(Supervisor.LogsInput.maxLines), not \(input.lines)",
+                    details: [ErrorDetail("field", "lines")])
+            }
+            return try await engine.followLog(input.name, lines: input.lines).map { Supervisor.LogLine(text: $0) }
+        }
+        router.onStream(Supervisor.watch) { _, _ in
+            try await engine.followStates()
+        }
         router.on(Supervisor.down) { _, _ in
             await engine.stopAll()
             down()

@@ -41,6 +41,10 @@ public final class SupervisorEngine: @unchecked Sendable {
     var units: [String: ServiceUnit] = [:]
     var notifySocket: NotifySocket?
     var observers: [@Sendable (Event) -> Void] = []
+    /// Followers of every service's state (``Supervisor/watch``), by id; and the next id to give
+    /// a follower of states or of a log.
+    var stateFollowers: [UInt64: (Supervisor.ServiceStatus) -> Void] = [:]
+    var nextFollowerID: UInt64 = 1
     var isClosed = false
     /// Per-service cgroups for memory and cpu limits; looked for when a service first has one.
     var cgroupStorage: Cgroups?
@@ -276,5 +280,9 @@ public final class SupervisorEngine: @unchecked Sendable {
     func emit(_ unit: ServiceUnit) {
         let event = Event(service: unit.spec.name, state: unit.state, pid: unit.pid, at: .now)
         for observer in observers { observer(event) }
+        if !stateFollowers.isEmpty {
+            let status = unit.status(now: .now)
+            for follower in stateFollowers.values { follower(status) }
+        }
     }
 }

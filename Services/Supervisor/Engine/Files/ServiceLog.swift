@@ -37,6 +37,9 @@ final class ServiceLog {
     /// How recent a stderr line must be to explain the exit of a process that was ready: an old
     /// warning is not why it ended.
     var explanationWindow = Duration.seconds(5)
+    /// Who follows the log (``Supervisor/logs``): each gets every line written, without its
+    /// newline, and is told when the log closes (its service left the manifest, or the supervisor ends).
+    private var followers: [UInt64: (line: (String) -> Void, end: () -> Void)] = [:]
 
     init(path: String, maxBytes: Int, rotation: LogRotation = LogRotation()) {
         self.path = path
@@ -79,6 +82,9 @@ final class ServiceLog {
         flush()
         if fd >= 0 { Glibc.close(fd) }
         fd = -1
+        let ended = followers.values
+        followers.removeAll()
+        for follower in ended { follower.end() }
     }
 
     private func write(line: ArraySlice<UInt8>, stream: String) {
@@ -87,6 +93,10 @@ final class ServiceLog {
         bytes.append(contentsOf: line)
         bytes.append(UInt8(ascii: "\n"))
         if stream == "stderr", !line.isEmpty { noteErrorLine(line) }
+        if !followers.isEmpty {
+            let text = String(decoding: bytes.dropLast(), as: UTF8.self)
+            for follower in followers.values { follower.line(text) }
+        }
         if size > 0 && (size + bytes.count > maxBytes || isTooOld(at: seconds)) { rotate() }
         guard fd >= 0 else { return }
         let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
@@ -94,6 +104,29 @@ final class ServiceLog {
             size += written
             if firstLineAt == nil { firstLineAt = seconds }
         }
+    }
+
+    /// Sends every line written from now on to `line` (under `id`), until ``unfollow(_:)``;
+    /// `end` runs if the log closes first.
+    func follow(_ id: UInt64, line: @escaping (String) -> Void, end: @escaping () -> Void) {
+        followers[id] = (line, end)
+    }
+
+    /// Stops sending lines to the follower `id`.
+    func unfollow(_ id: UInt64) {
+        followers[id] = nil
+    }
+
+    /// The file's last `count` lines (its current file only, not rotated ones), without newlines.
+    func lastLines(_ count: Int) -> [String] {
+        guard count > 0 else { return [] }
+        let reader = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard reader >= 0 else { return [] }
+        defer { Glibc.close(reader) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while case let read = Glibc.read(reader, &chunk, chunk.count), read > 0 { bytes += chunk[..<read] }
+        return bytes.split(separator: UInt8(ascii: "\n")).suffix(count).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Forgets what the last process said (a new one starts).

@@ -118,3 +118,40 @@ extension Supervisor.ReloadResult {
         self.init(added: added, removed: removed, changed: changed, unchanged: unchanged)
     }
 }
+
+extension Supervisor.LogsInput {
+    public func encode(to body: inout BodyWriter) {
+        body.write(1, name)
+        body.write(2, lines)
+    }
+
+    public init(from body: inout BodyReader) throws(WireDecodingError) {
+        var name: String?
+        var lines = 0
+        while let tag = try body.nextTag() {
+            switch tag {
+            case 1: name = try body.read()
+            case 2: lines = try body.read()
+            default: try body.skip()
+            }
+        }
+        self.init(name: try body.required(name, 1), lines: lines)
+    }
+}
+
+extension Supervisor.LogLine {
+    public func encode(to body: inout BodyWriter) {
+        body.write(1, text)
+    }
+
+    public init(from body: inout BodyReader) throws(WireDecodingError) {
+        var text: String?
+        while let tag = try body.nextTag() {
+            switch tag {
+            case 1: text = try body.read()
+            default: try body.skip()
+            }
+        }
+        self.init(text: try body.required(text, 1))
+    }
+}

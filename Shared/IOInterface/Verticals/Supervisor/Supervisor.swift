@@ -37,9 +37,20 @@ public enum Supervisor: ServiceContract {
         name, "down", summary: "Stop every service in reverse dependency order, then exit the supervisor.",
         errors: [.internal])
 
+    /// Streams a service's log: its last `lines` lines, then each new line as the supervisor
+    /// writes it, until the caller cancels (`svc-supervisor logs -f`).
+    public static let logs = StreamOperation<LogsInput, LogLine>(
+        name, "logs", summary: "Follow a service's log: its last lines, then each new line as it is written.",
+        errors: [.notFound, .invalidInput])
+
+    /// Streams every service's status, then a service's status each time its state changes.
+    public static let watch = StreamOperation<Empty, ServiceStatus>(
+        name, "watch", summary: "Every service's status now, then each service's status whenever its state changes.",
+        errors: [.internal])
+
     public static let operations = [
         status.descriptor, start.descriptor, stop.descriptor, restart.descriptor, reload.descriptor,
-        down.descriptor,
+        down.descriptor, logs.descriptor, watch.descriptor,
     ]
 
     // MARK: Inputs
@@ -57,7 +68,41 @@ public enum Supervisor: ServiceContract {
         public static let schema = MessageSchema("supervisor.ServiceName", [.required(1, "name", .string)])
     }
 
+    /// The Input of ``Supervisor/logs``.
+    public struct LogsInput: WireMessage {
+        /// The service's name in the manifest.
+        public var name: String
+        /// How many of the log's last lines come first, 0 ... 10,000 (more is `invalidInput`).
+        public var lines: Int
+
+        /// The largest ``lines`` accepted.
+        public static let maxLines = 10_000
+
+        /// Creates the value from its fields.
+        public init(name: String, lines: Int = 0) {
+            self.name = name
+            self.lines = lines
+        }
+
+        public static let schema = MessageSchema(
+            "supervisor.LogsInput", [.required(1, "name", .string), .defaulted(2, "lines", .int, .int(0))])
+    }
+
     // MARK: Outputs
+
+    /// One event of ``Supervisor/logs``: one line of the service's log file.
+    public struct LogLine: WireMessage {
+        /// The line as the file holds it, without its newline: `<RFC 3339 UTC time> <stream> <text>`,
+        /// the stream being `stdout`, `stderr` or `supervisor`.
+        public var text: String
+
+        /// Creates the value from its fields.
+        public init(text: String) {
+            self.text = text
+        }
+
+        public static let schema = MessageSchema("supervisor.LogLine", [.required(1, "text", .string)])
+    }
 
     /// Where one service is in its life.
     public struct ServiceStatus: WireMessage {

@@ -21,10 +21,11 @@ public enum ServiceDescription {
         let infos = operations.map { operation in
             walk.visit(operation.input.schema)
             walk.visit(operation.output.schema)
+            if let event = operation.event { walk.visit(event.schema) }
             return Daemon.OperationInfo(
                 name: operation.name, summary: operation.summary, input: operation.input.schema.name,
                 output: operation.output.schema.name, errors: operation.errors,
-                service: operation.service)
+                service: operation.service, event: operation.event?.schema.name)
         }
         return Daemon.Description(
             name: name, summary: summary, operations: infos, messages: walk.messages, enums: walk.enums)

@@ -1,0 +1,43 @@
+import EventLoop
+import Glibc
+import IOInterface
+import ServiceKit
+
+/// `svc-supervisor call` of a streaming operation: prints each event as one line of compact
+/// JSON as it arrives, until the stream ends (exit 0), fails (its refusal's exit status) or
+/// the user stops it (Ctrl-C, which closes the connection: the callee stops the stream).
+///
+/// The stream has no deadline (`--timeout` bounds plain calls only). The supervisor's own
+/// operations (`call supervisor logs …`) go to `<run dir>/supervisor.sock`, the run directory
+/// being the socket folder's parent, as `svc-supervisor up` lays it out.
+enum StreamCaller {
+    static func printEvents(
+        _ operation: OperationDescriptor, event eventType: any WireMessage.Type, _ input: MessageValue,
+        connection: VerticalConnectionOptions
+    ) async throws {
+        let loop = try EventLoop(name: "svc-supervisor-stream")
+        let sockets = operation.service == Supervisor.name ? runDirectory(of: connection.sockets) : connection.sockets
+        let client = ServiceClient(loop: loop, sockets: sockets)
+        defer {
+            client.close()
+            loop.shutdown()
+        }
+        let body = try input.encoded(as: operation.input.schema)
+        do {
+            for try await event in client.streamRaw(service: operation.service, operation: operation.fullName, body: body) {
+                let value = try MessageValue(decoding: event, as: eventType.schema)
+                print(try value.jsonText(as: eventType.schema))
+                fflush(nil)
+            }
+        } catch let error as ServiceError {
+            throw CLIError(refusal: error, of: operation.fullName)
+        }
+    }
+
+    /// The run directory whose `sockets` folder is `sockets` (`supervisor.sock` is in it).
+    static func runDirectory(of sockets: SocketDirectory) -> SocketDirectory {
+        let path = sockets.path.hasSuffix("/") ? String(sockets.path.dropLast()) : sockets.path
+        guard let slash = path.lastIndex(of: "/") else { return SocketDirectory(".") }
+        return SocketDirectory(slash == path.startIndex ? "/" : String(path[..<slash]))
+    }
+}
