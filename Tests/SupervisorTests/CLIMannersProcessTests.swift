@@ -105,7 +105,7 @@ extension EngineProcessTests {
 
         @Test(arguments: [
             ["restart", "nosuch"], ["stop", "nosuch"], ["start", "nosuch"], ["status", "nosuch"],
-            ["describe", "nosuch"], ["log-level", "nosuch"],
+            ["describe", "nosuch"], ["log-level", "nosuch"], ["logs", "nosuch"], ["logs", "nosuch", "-f"],
         ])
         func anUnknownService_exits64_forEveryCommand(command: [String]) throws {
             try withSuite { directory, run, _ in

@@ -6,7 +6,8 @@ import ServiceKit
 /// `svc-supervisor logs --all [-n N] [-f]`: every service's, interleaved by time, each line
 /// led by its service's name.
 ///
-/// Needs no running supervisor: it reads `<run dir>/logs/<name>.log`. `logs NAME -f` follows
+/// Needs no running supervisor: it reads `<run dir>/logs/<name>.log`. A name with no log is exit
+/// 64 when a running supervisor knows no such service, else 66 (EX_NOINPUT), naming the file. `logs NAME -f` follows
 /// through the supervisor's `logs` stream when one answers (``LogsFollow``); otherwise, and for
 /// `--all -f`, it waits for new lines with inotify (no polling) and follows the file across rotation.
 struct LogsCommand: AsyncParsableCommand {
@@ -37,6 +38,12 @@ struct LogsCommand: AsyncParsableCommand {
             return
         }
         let path = "\(folder)/\(name).log"
+        if access(path, F_OK) != 0 {
+            // No log: a typo is bad usage (64) when a running supervisor can say which names it has.
+            try await ControlClient.reporting {
+                try await UnknownVertical.refuse(name, sockets: SocketDirectory("\(runDirectory.path)/sockets"))
+            }
+        }
         if follow {
             var outcome = LogsFollow.Outcome.noSupervisor
             try await ControlClient.reporting {
