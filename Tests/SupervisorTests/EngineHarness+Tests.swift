@@ -64,6 +64,18 @@ final class EngineHarness {
             "\(service) never became \(state) (\(count)×); events: \(events(of: service).map(\.description))")
     }
 
+    /// The restart delays the engine chose for `service`, in order, as its log notes them
+    /// ("…; restart 2 in 40 ms"): what it decided, which a loaded machine cannot change, unlike
+    /// how late the loop got round to acting on it.
+    func plannedDelays(of service: String) -> [String] {
+        (readFile(run.log(for: service)) ?? "").split(separator: "\n").compactMap { line -> String? in
+            guard let range = line.firstRange(of: "; restart ") else { return nil }
+            let words = line[range.upperBound...].split(separator: " ", maxSplits: 2)
+            guard words.count == 3, Int(words[0]) != nil, words[1] == "in" else { return nil }
+            return String(words[2])
+        }
+    }
+
     func status(_ service: String) async throws -> Supervisor.ServiceStatus {
         try #require(try await engine.status().first { $0.name == service })
     }
