@@ -49,10 +49,12 @@ final class EngineHarness {
 
     func events(of service: String) -> [SupervisorEngine.Event] { events.filter { $0.service == service } }
 
-    /// Waits until `service` has entered `state` `count` times; returns that event.
+    /// Waits until `service` has entered `state` `count` times; returns that event. The bound
+    /// only ends a wait for what never comes: a chain of restarts (root, then middle, then leaf,
+    /// each a process start) took longer than 15 s on a loaded 2-core machine.
     @discardableResult
     func waitFor(
-        _ service: String, _ state: Supervisor.ServiceState, count: Int = 1, timeout: Duration = .seconds(15)
+        _ service: String, _ state: Supervisor.ServiceState, count: Int = 1, timeout: Duration = .seconds(60)
     ) async throws -> SupervisorEngine.Event {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
