@@ -42,7 +42,10 @@ struct BackpressureTests {
 
                 // A request sent while paused waits.
                 try client.send(frame("while paused"))
-                try await Task.sleep(for: .milliseconds(50))
+                // The bytes are in the socket once send returns: a loop still reading them would
+                // have in its next turn's poll, before a timer of the turn after fires.
+                try await loopHasTurned(loop)
+                try await loopHasTurned(loop)
                 #expect(frames.values.isEmpty)
 
                 // The peer reads everything: the queue drains, reading resumes, the request arrives.

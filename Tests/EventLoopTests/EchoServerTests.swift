@@ -146,7 +146,8 @@ struct EchoServerTests {
                     connection.value.write(frame("late")) { writeResult.fulfill($0) }
                 }
                 #expect(try await writeResult.value() == .closed)
-                try await Task.sleep(for: .milliseconds(20))
+                // A second onClose would come from that close's callback, at the end of its turn.
+                try await loopHasTurned(loop)
                 #expect(closes.values.count == 1)
                 #expect(closes.values.first! == nil)
             }

@@ -18,7 +18,10 @@ struct TimerTests {
             try await fired.reached.value()
             // libuv keeps loop time in whole milliseconds, so a 30 ms timer may fire after 29.x ms.
             #expect(clock.now - start >= .milliseconds(29))
+            // Once: a second firing would be due 30 ms after the first, and the loop has run
+            // everything due by the end of this sleep (not only slept: a stalled loop runs late).
             try await Task.sleep(for: .milliseconds(80))
+            try await loopHasTurned(loop)
             #expect(fired.value == 1)
         }
     }
@@ -37,7 +40,9 @@ struct TimerTests {
                 return (ticks.value, timer.value.isActive)
             }
             #expect(!stoppedAt.1)
+            // Twelve ticks would have been due; the loop has run what was due by now.
             try await Task.sleep(for: .milliseconds(60))
+            try await loopHasTurned(loop)
             #expect(ticks.value == stoppedAt.0)
             try await loop.submit { timer.value.close() }
         }
@@ -55,7 +60,10 @@ struct TimerTests {
                 timer.close()  // idempotent
                 return WeakBox(token)
             }
+            // Past its due time, and the loop has run what was due by now (and the close
+            // callback, which releases the callback, of the turn that closed it).
             try await Task.sleep(for: .milliseconds(60))
+            try await loopHasTurned(loop)
             #expect(fired.value == 0)
             #expect(weakToken.object == nil)
         }
@@ -75,7 +83,9 @@ struct TimerTests {
                 }
             }
             try await done.value()
+            // Past the first schedule's 40 ms, and the loop has run what was due by now.
             try await Task.sleep(for: .milliseconds(60))
+            try await loopHasTurned(loop)
             #expect(which.values == ["second"])
         }
     }

@@ -45,8 +45,13 @@ struct ClientProcessTests {
         let daemon = try suite.start()
         let client = suite.client
         let echo = self.echo
-        let slow = Task { try await client.call(echo.echo, .init(text: "never", delayMilliseconds: 5_000)) }
-        try await Task.sleep(for: .milliseconds(150))
+        // A minute's handler and deadline: only the kill can end the call.
+        let slow = Task {
+            try await client.call(echo.echo, .init(text: "never", delayMilliseconds: 60_000), timeout: .seconds(60))
+        }
+        // Killed once the daemon holds the call (after a fixed sleep, a late task's call found no
+        // daemon at all: unavailable too, but not mid-call).
+        #expect(try await HostProcessTests.waitUntilInFlight(client, service: "echo", atLeast: 1, within: .seconds(30)))
         daemon.signal(SIGKILL)
         let error = await #expect(throws: ServiceError.self) { try await slow.value }
         #expect(error?.code == .unavailable)
@@ -57,9 +62,10 @@ struct ClientProcessTests {
         try suite.start("echo")
         try suite.start("relay")
         let relay = TestEcho(service: "relay")
-        let output = try await suite.client.call(relay.relay, .init(target: "echo", text: "via relay"), timeout: .seconds(2))
+        // A deadline no stall of a loaded machine outruns; what arrives is at most what was given.
+        let output = try await suite.client.call(relay.relay, .init(target: "echo", text: "via relay"), timeout: .seconds(30))
         #expect(output.echoed.text == "via relay")
-        #expect(output.remainingMicroseconds > 0 && output.remainingMicroseconds <= 2_000_000)
+        #expect(output.remainingMicroseconds > 0 && output.remainingMicroseconds <= 30_000_000)
 
         // The relay's own client default is 5 s; the inherited 300 ms must win.
         let start = ContinuousClock.now
@@ -79,7 +85,12 @@ struct ClientProcessTests {
         try suite.start()
         let client = suite.client
         let echo = self.echo
-        let long = Task { try await client.call(echo.echo, .init(text: "long", delayMilliseconds: 1_000), timeout: .seconds(10)) }
+        let long = Task {
+            try await client.call(echo.echo, .init(text: "long", delayMilliseconds: 60_000), timeout: .seconds(60))
+        }
+        // The short call comes second only once the long one is armed (held by the callee); a
+        // late task otherwise sent the short one first, and nothing had to move.
+        #expect(try await HostProcessTests.waitUntilInFlight(client, service: "echo", atLeast: 1, within: .seconds(30)))
         // Answered at its own 200 ms deadline (by the callee or the channel), not after the 1 s handler.
         let error = await #expect(throws: ServiceError.self) {
             try await client.call(echo.echo, .init(text: "short", delayMilliseconds: 1_000), timeout: .milliseconds(200))
@@ -99,7 +110,9 @@ struct ClientProcessTests {
         let task = Task {
             try await client.call(echo.echo, .init(text: "wait", delayMilliseconds: 60_000), timeout: .seconds(60))
         }
-        try await Task.sleep(for: .milliseconds(100))
+        // Cancelled once the daemon holds the call: a task cancelled before it sent anything
+        // fails `cancelled` too, without proving that a call in flight can be.
+        #expect(try await HostProcessTests.waitUntilInFlight(client, service: "echo", atLeast: 1, within: .seconds(30)))
         task.cancel()
         let result = await task.result
         guard case .failure(let error as ServiceError) = result else {

@@ -1,5 +1,6 @@
 import Glibc
 import ProcessTesting
+import IOInterface
 import ServiceKit
 import Testing
 import TestSupport
@@ -249,8 +250,22 @@ struct HostileClientTests {
         expectErrorThenClosed(raw, nil)
         // The typed client reconnects after its idle connection was closed.
         _ = try await suite.client.call(echo.echo, .init(text: "before"))
-        try await Task.sleep(for: .seconds(1))
+        // Until the daemon has closed that idle connection too (not a fixed second, after which a
+        // stalled daemon could still be closing it as the next call went out on it).
+        #expect(eventually(timeout: .seconds(30)) { Self.openConnections(at: suite.socket()) == 1 })
         try await expectStillServing(suite, daemon)
+    }
+
+    /// The connections the daemon at `socket` has open, counting the one that asks (its own
+    /// `verticals_connections_open`, from `daemon.metrics`), or nil if it did not answer.
+    static func openConnections(at socket: String) -> Int? {
+        guard let client = try? RawClient(path: socket),
+            (try? client.sendRequest(id: 1, operation: Daemon.metrics.fullName, body: Empty().encodedBody())) != nil,
+            case .message(let message) = client.receive(),
+            let exposition = try? message.decodeBody(as: Daemon.Metrics.self).exposition,
+            let sample = exposition.split(separator: "\n").first(where: { $0.hasPrefix("verticals_connections_open ") })
+        else { return nil }
+        return sample.split(separator: " ").last.flatMap { Double($0) }.map { Int($0) }
     }
 
     @Test func clientThatNeverReadsItsReplies_isPausedBoundedThenClosed() async throws {
@@ -281,7 +296,7 @@ struct HostileClientTests {
         #expect(id < 20_000, "the daemon read \(id) requests (\(Int(id) * 32) KiB of replies) without pausing")
         try await expectStillServing(suite, daemon)
         // Left unread past the idle timeout, the connection is closed (after at most a 1 s flush).
-        let drained = eventually(timeout: .seconds(10)) {
+        let drained = eventually(timeout: .seconds(30)) {
             while true {
                 switch raw.receive() {
                 case .message: continue

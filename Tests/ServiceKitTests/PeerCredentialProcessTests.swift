@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import ProcessTesting
 import ServiceKit
@@ -23,35 +22,32 @@ struct PeerCredentialProcessTests {
         let bin = suite.directory.file("bin")
         mkdir(bin, 0o755)
         let copy = "\(bin)/vt-testd"
-        try copyExecutable(from: "\(DaemonProcess.productsDirectory)/vt-testd", to: copy)
+        try copyExecutable(from: "\(DaemonProcess.productsDirectory)/vt-testd", to: copy, in: suite.directory)
         let path = suite.socket("relay")
-        for _ in 1...3 {
-            let relay = try DaemonProcess(
-                "/usr/bin/setpriv", ["--reuid=\(Self.strangerUID)", "--regid=0", "--clear-groups", copy, "relay"],
-                environment: suite.environment())
-            let listening = eventually {
-                (try? RawClient(path: path)) != nil || relay.waitForExit(timeout: .milliseconds(1)) != nil
-            }
-            if listening, relay.exitStatus == nil { return relay }
-            usleep(200_000)  // it exited (ETXTBSY from exec): the copy is free again soon
+        let relay = try DaemonProcess(
+            "/usr/bin/setpriv", ["--reuid=\(Self.strangerUID)", "--regid=0", "--clear-groups", copy, "relay"],
+            environment: suite.environment())
+        let listening = eventually(timeout: .seconds(30)) {
+            (try? RawClient(path: path)) != nil || relay.waitForExit(timeout: .milliseconds(1)) != nil
         }
-        Issue.record("the relay never listened at \(path)")
-        throw RawSocketError("relay")
+        guard listening, relay.exitStatus == nil else {
+            Issue.record("the relay never listened at \(path) (wait status \(String(describing: relay.exitStatus)))")
+            throw RawSocketError("relay")
+        }
+        return relay
     }
 
     /// A hard link when both sides share a file system (nothing is written, so nothing is busy);
-    /// else a copy through a close-on-exec descriptor. Even so, a process another test forks
-    /// while the copy is open holds it until it execs, and an exec of the copy then fails with
-    /// ETXTBSY: hence the short settle, and ``startStrangerRelay`` trying again.
-    private func copyExecutable(from source: String, to destination: String) throws {
+    /// else a copy made by `cp`, a process of its own. Written from this process, the copy's
+    /// descriptor (close-on-exec or not) was inherited by whatever another test forked
+    /// meanwhile, until that child exec'd, and an exec of the copy failed with ETXTBSY (a fixed
+    /// settle and retries guessed at how long). Once `cp` has exited, nobody can hold it open
+    /// for writing.
+    private func copyExecutable(from source: String, to destination: String, in directory: TemporaryDirectory) throws {
         if link(source, destination) == 0 { return }
-        defer { usleep(100_000) }
-        guard let bytes = FileManager.default.contents(atPath: source) else { throw RawSocketError("read \(source)") }
-        let fd = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
-        guard fd >= 0 else { throw RawSocketError("create \(destination)") }
-        defer { close(fd) }
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { throw RawSocketError("write \(destination)") }
+        let copied = try runCommand("/bin/cp", [source, destination], in: directory)
+        guard copied.status == 0 else { throw RawSocketError("cp \(source) \(destination): \(copied.standardError)") }
+        chmod(destination, 0o755)
     }
 
     @Test func callerOfAnotherUID_isDeniedWithPermissionDenied() async throws {

@@ -26,12 +26,20 @@ struct Booker: Sendable {
         var isSet: Bool { value.load(ordering: .relaxed) }
     }
 
+    /// Booking calls made so far, retries included: read by the test while the booker runs.
+    final class AttemptCount: Sendable {
+        private let value = Atomic<Int>(0)
+        func add() { value.add(1, ordering: .relaxed) }
+        var current: Int { value.load(ordering: .relaxed) }
+    }
+
     let client: ServiceClient
     let token: String
     let clinic: String
     let slots: [Timestamp]
     let round: Int
     let stop = StopFlag()
+    let attempts = AttemptCount()
 
     func run() async -> Outcome {
         var outcome = Outcome()
@@ -43,6 +51,7 @@ struct Booker: Sendable {
                 requestID: requestID)
             let started = ContinuousClock.now
             while true {
+                attempts.add()
                 do {
                     let booking = try await client.call(Appointments.book, input)
                     outcome.acknowledged[requestID] = booking.id

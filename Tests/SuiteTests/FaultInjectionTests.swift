@@ -41,6 +41,13 @@ struct FaultInjectionTests {
             let patient = try await suite.newPatient("p\(round)")
             let booker = Booker(client: suite.client, token: patient, clinic: clinic, slots: slots, round: round)
             let booking = Task { await booker.run() }
+            // The kills land while bookings go on: only once the booker has made its first call (a
+            // booker task that started late saw all four kills, 150 ms apart, before its first).
+            let deadline = ContinuousClock.now + .seconds(60)
+            while booker.attempts.current == 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(booker.attempts.current > 0, "the booker made no call in a minute")
             for victim in Self.victims {
                 try await Task.sleep(for: .milliseconds(150))
                 try await suite.kill(victim)

@@ -49,10 +49,12 @@ final class EngineHarness {
 
     func events(of service: String) -> [SupervisorEngine.Event] { events.filter { $0.service == service } }
 
-    /// Waits until `service` has entered `state` `count` times; returns that event.
+    /// Waits until `service` has entered `state` `count` times; returns that event. The bound
+    /// only ends a wait for what never comes: a chain of restarts (root, then middle, then leaf,
+    /// each a process start) took longer than 15 s on a loaded 2-core machine.
     @discardableResult
     func waitFor(
-        _ service: String, _ state: Supervisor.ServiceState, count: Int = 1, timeout: Duration = .seconds(15)
+        _ service: String, _ state: Supervisor.ServiceState, count: Int = 1, timeout: Duration = .seconds(60)
     ) async throws -> SupervisorEngine.Event {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
@@ -62,6 +64,18 @@ final class EngineHarness {
         }
         throw HarnessTimeout(
             "\(service) never became \(state) (\(count)×); events: \(events(of: service).map(\.description))")
+    }
+
+    /// The restart delays the engine chose for `service`, in order, as its log notes them
+    /// ("…; restart 2 in 40 ms"): what it decided, which a loaded machine cannot change, unlike
+    /// how late the loop got round to acting on it.
+    func plannedDelays(of service: String) -> [String] {
+        (readFile(run.log(for: service)) ?? "").split(separator: "\n").compactMap { line -> String? in
+            guard let range = line.firstRange(of: "; restart ") else { return nil }
+            let words = line[range.upperBound...].split(separator: " ", maxSplits: 2)
+            guard words.count == 3, Int(words[0]) != nil, words[1] == "in" else { return nil }
+            return String(words[2])
+        }
     }
 
     func status(_ service: String) async throws -> Supervisor.ServiceStatus {

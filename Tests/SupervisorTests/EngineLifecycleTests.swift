@@ -53,11 +53,15 @@ extension EngineProcessTests {
             try await harness.waitFor("crashy", .starting, count: 4)
             let starts = harness.events(of: "crashy").filter { $0.state == .starting }.map(\.at)
             let gaps = zip(starts.dropFirst(), starts).map { $0 - $1 }
-            // 40 ms, 80 ms, 160 ms: each wait at least the backoff, and each longer than the last.
+            // 40 ms, 80 ms, 160 ms: each delay the engine chose longer than the last (from its
+            // notes: comparing measured gaps, a stall in the first made it look longer than the
+            // second), and each wait at least that delay.
+            #expect(eventually { harness.plannedDelays(of: "crashy").count >= 3 })
+            let planned = harness.plannedDelays(of: "crashy")
+            #expect(planned.prefix(3) == ["40 ms", "80 ms", "160 ms"], "\(planned)")
             #expect(
                 gaps[0] >= .milliseconds(39) && gaps[1] >= .milliseconds(79)
                     && gaps[2] >= .milliseconds(159), "\(gaps)")
-            #expect(gaps[1] > gaps[0] && gaps[2] > gaps[1], "\(gaps)")
             let status = try await harness.status("crashy")
             #expect(status.restarts >= 3)
             #expect(status.lastExit == "exited with status 3")
@@ -131,6 +135,10 @@ extension EngineProcessTests {
             let harness = try EngineHarness([spec])
             try await harness.start()
             try await harness.waitFor("looping", .failed)
+            // "Stays down" is a check that nothing happens: with a 5 ms backoff, a restart the
+            // budget failed to stop would come within this wait on an idle machine. A stalled
+            // one could hide it, never fail it; that a crash does restart after its backoff is
+            // proven by crash_restartsWithGrowingBackoff, and the budget's count below is exact.
             try await Task.sleep(for: .milliseconds(100))
             let status = try await harness.status("looping")
             #expect(status.state == .failed)
@@ -183,7 +191,8 @@ extension EngineProcessTests {
             for name in ["first", "second", "third", "grandparent"] {
                 try await harness.waitFor(name, .ready)
             }
-            #expect(EngineHarness.processes(taggedWith: harness.tag).count >= 6)
+            // grandparent is ready once it runs, before its shell has forked both sleeps.
+            #expect(eventually { EngineHarness.processes(taggedWith: harness.tag).count >= 6 })
 
             await harness.engine.stopAll()
             let stops = harness.events.filter { $0.state == .stopping }.map(\.service)
@@ -192,7 +201,9 @@ extension EngineProcessTests {
             let stopped = try await harness.waitFor("third", .stopped)
             let secondStopping = try await harness.waitFor("second", .stopping)
             #expect(stopped.at <= secondStopping.at)
-            #expect(EngineHarness.processes(taggedWith: harness.tag).isEmpty, "left running")
+            // The group's SIGKILL follows the main process's reap: a sleep may still be on its way
+            // out when stopAll returns (killed, not yet scheduled to die) on a loaded machine.
+            #expect(eventually { EngineHarness.processes(taggedWith: harness.tag).isEmpty }, "left running")
             for name in ["first", "second", "third", "grandparent"] {
                 #expect(try await harness.status(name).state == .stopped)
             }

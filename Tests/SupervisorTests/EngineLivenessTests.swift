@@ -20,16 +20,32 @@ extension EngineProcessTests {
         @Test func aDaemonThatAnswers_isNeverRestarted() async throws {
             // A generous timeout: on a loaded 2-core machine a healthy child can be slow to be
             // scheduled, and this test is about answers, not about how fast they come.
-            let harness = try EngineHarness([Self.checked("lively", timeout: .seconds(2))])
+            let harness = try EngineHarness([Self.checked("lively", timeout: .seconds(5))])
             try await harness.start()
             try await harness.waitFor("lively", .ready)
-            // Ten checks or so; each one a real daemon.health call through the handler path.
-            try await Task.sleep(for: .milliseconds(1_200))
+            // Ten checks, each one a real daemon.health call through the handler path, counted by
+            // the daemon itself (a fixed sleep saw fewer, or none, when the loop was slow to start).
+            let socket = harness.run.socket(for: "lively")
+            #expect(eventually(timeout: .seconds(60)) { (Self.healthCallsAnswered(at: socket) ?? 0) >= 10 })
             let status = try await harness.status("lively")
             #expect(status.state == .ready && status.restarts == 0, "\(status)")
             let log = try #require(readFile(harness.run.log(for: "lively")))
             #expect(!log.contains("liveness"), "\(log)")
             await harness.shutdown()
+        }
+
+        /// How many `daemon.health` calls the daemon at `socket` has counted, from its own
+        /// `daemon.metrics` (asked on a connection of its own), or nil if it did not answer.
+        static func healthCallsAnswered(at socket: String) -> Int? {
+            guard let client = try? RawClient(path: socket),
+                (try? client.sendRequest(id: 1, operation: IOInterface.Daemon.metrics.fullName, body: Empty().encodedBody())) != nil,
+                case .message(let message) = client.receive(),
+                let exposition = try? message.decodeBody(as: IOInterface.Daemon.Metrics.self).exposition
+            else { return nil }
+            let sample = exposition.split(separator: "\n").first {
+                $0.hasPrefix("verticals_requests_total{") && $0.contains("operation=\"daemon.health\"")
+            }
+            return sample?.split(separator: " ").last.flatMap { Double($0) }.map { Int($0) } ?? 0
         }
 
         @Test func aDaemonDeadlockedInAHandler_isKilledAndRestarted_withTheReasonAndItsLastStatus() async throws {

@@ -64,7 +64,7 @@ extension EngineProcessTests {
             let harness = try EngineHarness([spec])
             try await harness.start()
             let log = harness.run.log(for: "aging")
-            #expect(eventually(timeout: .seconds(5)) { (readFile(log) ?? "").contains("stdout second") })
+            #expect(eventually(timeout: .seconds(30)) { (readFile(log) ?? "").contains("stdout second") })
             LogArchive.waitForPending()
             let rotated = try #require(readFile(log + ".1"))
             #expect(rotated.contains("stdout first") && !rotated.contains("stdout second"))

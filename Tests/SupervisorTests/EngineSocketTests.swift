@@ -112,14 +112,14 @@ extension EngineProcessTests {
             let pid = try #require(try await crashed.status("echo").pid)
             #expect(record.hasPrefix("\(pid) \(pid) "))
             // echo, the worker's shell and its `sleep`, which the shell forks in its own time.
-            #expect(eventually(timeout: .seconds(5)) { EngineHarness.processes(taggedWith: crashed.tag).count >= 3 })
+            #expect(eventually(timeout: .seconds(30)) { EngineHarness.processes(taggedWith: crashed.tag).count >= 3 })
             // The supervisor "crashes": its loop ends without stopping anyone.
             crashed.loop.shutdown()
 
             let next = try EngineHarness([], runDirectory: crashed.run.path, tag: crashed.tag)
             try await next.start()
             #expect(
-                eventually(timeout: .seconds(5)) {
+                eventually(timeout: .seconds(30)) {
                     EngineHarness.processes(taggedWith: crashed.tag).isEmpty
                 })
             #expect(readFile(crashed.run.pidFile(for: "echo")) == nil)

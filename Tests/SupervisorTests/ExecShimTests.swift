@@ -129,8 +129,24 @@ import Testing
         // The control for the test above: what it sees is PR_SET_PDEATHSIG, nothing else.
         let orphan = try orphanedSleep(options: [])
         defer { kill(orphan, SIGKILL) }
-        usleep(200_000)
+        // Decided by a fact, not by how long we wait: the kernel queues a parent-death signal
+        // while the parent exits, before its wait status can be collected, and `orphanedSleep`
+        // has collected it. So a signal is pending now or never; one pending but not yet acted
+        // on (the orphan not scheduled since, on a loaded machine) still shows in SigPnd/ShdPnd.
         #expect(Self.isRunning(orphan))
+        let pending = Self.pendingSignals(orphan)
+        #expect(pending == 0, "signals pending for the orphan (mask): \(pending.map { String($0, radix: 16) } ?? "unreadable")")
+    }
+
+    /// The signals pending for `pid`'s main thread and its whole process (SigPnd | ShdPnd), as a mask.
+    static func pendingSignals(_ pid: pid_t) -> UInt64? {
+        guard let status = readFile("/proc/\(pid)/status") else { return nil }
+        var mask: UInt64 = 0
+        for line in status.split(separator: "\n") where line.hasPrefix("SigPnd:") || line.hasPrefix("ShdPnd:") {
+            guard let value = line.split(separator: "\t").last.flatMap({ UInt64($0, radix: 16) }) else { return nil }
+            mask |= value
+        }
+        return mask
     }
 
     /// The pid of a `sleep 30` that a shell started through vt-exec with `options`, waited

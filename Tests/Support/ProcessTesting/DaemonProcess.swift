@@ -121,8 +121,9 @@ public func readFile(_ path: String) -> String? {
     return String(decoding: bytes, as: UTF8.self)
 }
 
-/// Polls `condition` every 5 ms until it holds or `timeout` passes.
-public func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
+/// Polls `condition` every 5 ms until it holds or `timeout` passes. The bound only ends a wait
+/// for what never comes, so it is one no stall of a loaded 2-core machine reaches.
+public func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }
