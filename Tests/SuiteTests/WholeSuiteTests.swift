@@ -100,10 +100,11 @@ struct WholeSuiteTests {
                 Appointments.book,
                 .init(token: session.token, clinicID: "anything", service: .gp, startsAt: Timestamp.now.adding(.seconds(86_400)),
                       durationMinutes: 20, reason: "", requestID: "down-1"),
-                timeout: .seconds(60))
+                timeout: .seconds(600))
         }
-        // At once, not at the deadline (a minute; half of it bounds a machine's stall many times over).
-        #expect(ContinuousClock.now - start < .seconds(30))
+        // At once, not at the ten-minute deadline (the test's own limit is 3 minutes); a loaded
+        // machine's stalls, 31 s seen, stay far below this bound.
+        #expect(ContinuousClock.now - start < .seconds(90))
         let listed = try await client.call(
             Appointments.list, .init(token: session.token, from: Timestamp.now, to: Timestamp.now.adding(.seconds(86_400 * 7))))
         #expect(listed.appointments.isEmpty)
