@@ -27,16 +27,31 @@ final class SuiteLauncher {
         for name in Self.order { try start(name) }
     }
 
-    /// Starts vertical `name` and waits until it accepts connections.
-    func start(_ name: String) throws {
+    /// Starts vertical `name`, with `extra` in its environment, and waits until it accepts connections.
+    func start(_ name: String, extra: [String: String] = [:]) throws {
         var environment = VerticalTestEnvironment.variables(
             for: name, sockets: sockets.path, runDirectory: directory.path)
         environment["APPOINTMENTS_RETRY_MAX_MS"] = "200"
+        environment.merge(extra) { $1 }
         let daemon = try DaemonProcess("svc-\(name)", environment: environment)
         daemons[name] = daemon
         let path = sockets.socketPath(for: name)
         let listening = eventually(timeout: .seconds(20)) { (try? RawClient(path: path)) != nil }
         #expect(listening, "\(name) never listened at \(path)")
+    }
+
+    /// The first start at 10, 11 or 14 h UTC, `after` days or more from now, that clinics says is bookable for a GP.
+    func openSlot(clinic: String, after days: Int) async -> Timestamp? {
+        let today = Timestamp.now.microsecondsSinceEpoch / 86_400_000_000 * 86_400
+        for day in days..<(days + 14) {
+            for hour in [10, 11, 14] {
+                let start = Timestamp(secondsSinceEpoch: today + Int64(day) * 86_400 + Int64(hour) * 3_600)
+                let check = try? await client.call(
+                    Clinics.checkSlot, .init(clinicID: clinic, service: .gp, startsAt: start, endsAt: start.adding(.seconds(1_200))))
+                if check?.isOpen == true && check?.offersService == true { return start }
+            }
+        }
+        return nil
     }
 
     /// Stops vertical `name` with SIGTERM and waits for it to exit.

@@ -25,7 +25,7 @@ struct WholeSuiteTests {
         #expect(nearby.clinics.map(\.distanceMetres) == nearby.clinics.map(\.distanceMetres).sorted())
 
         // Appointments: book an open slot; it is listed and the patient is told.
-        let first = try #require(await openSlot(client, clinic: clinic.id, after: 1))
+        let first = try #require(await suite.openSlot(clinic: clinic.id, after: 1))
         let booked = try await client.call(
             Appointments.book,
             .init(token: ada.token, clinicID: clinic.id, service: .gp, startsAt: first, durationMinutes: 20,
@@ -50,7 +50,7 @@ struct WholeSuiteTests {
 
         // Notifications down: booking still succeeds; the notification arrives once it is back.
         suite.stop("notifications")
-        let second = try #require(await openSlot(client, clinic: clinic.id, after: 2))
+        let second = try #require(await suite.openSlot(clinic: clinic.id, after: 2))
         let offline = try await client.call(
             Appointments.book,
             .init(token: ada.token, clinicID: clinic.id, service: .gp, startsAt: second, durationMinutes: 20,
@@ -108,20 +108,6 @@ struct WholeSuiteTests {
         let listed = try await client.call(
             Appointments.list, .init(token: session.token, from: Timestamp.now, to: Timestamp.now.adding(.seconds(86_400 * 7))))
         #expect(listed.appointments.isEmpty)
-    }
-
-    /// The first start at `hour` UTC, `after` days or more from now, that clinics says is bookable for a GP.
-    private func openSlot(_ client: ServiceClient, clinic: String, after days: Int) async -> Timestamp? {
-        let today = Timestamp.now.microsecondsSinceEpoch / 86_400_000_000 * 86_400
-        for day in days..<(days + 14) {
-            for hour in [10, 11, 14] {
-                let start = Timestamp(secondsSinceEpoch: today + Int64(day) * 86_400 + Int64(hour) * 3_600)
-                let check = try? await client.call(
-                    Clinics.checkSlot, .init(clinicID: clinic, service: .gp, startsAt: start, endsAt: start.adding(.seconds(1_200))))
-                if check?.isOpen == true && check?.offersService == true { return start }
-            }
-        }
-        return nil
     }
 
     private func expectCode<T>(_ code: ErrorCode, _ body: () async throws -> T, sourceLocation: SourceLocation = #_sourceLocation) async throws {

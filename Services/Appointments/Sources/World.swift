@@ -54,7 +54,7 @@ public struct World: Sendable {
     /// Creates a world from its parts.
     public init(
         now: @escaping @Sendable () -> Timestamp, newID: @escaping @Sendable () -> String, store: BookingStore,
-        caller: any ServiceCalling, settings: Settings, logger: Logger
+        caller: any ServiceCalling, settings: Settings, logger: Logger, background: BackgroundWork
     ) {
         self.now = now
         self.newID = newID
@@ -62,7 +62,8 @@ public struct World: Sendable {
         self.caller = caller
         self.settings = settings
         self.logger = logger
-        self.outbox = OutboxDrainer(store: store, caller: caller, now: now, settings: settings, logger: logger)
+        self.outbox = OutboxDrainer(
+            store: store, caller: caller, now: now, settings: settings, logger: logger, background: background)
     }
 
     /// The daemon's world: its store under the state directory, the runtime's client.
@@ -72,6 +73,6 @@ public struct World: Sendable {
         return World(
             now: { Timestamp.now }, newID: { "a_" + RandomID.uuidString() },
             store: BookingStore(database: database, sharingCommits: true), caller: runtime.client,
-            settings: .from(environment: runtime.environment), logger: runtime.logger)
+            settings: .from(environment: runtime.environment), logger: runtime.logger, background: runtime.background)
     }
 }

@@ -26,6 +26,8 @@ public final class ServiceRuntime: Sendable {
     public let loop: EventLoop
     /// The client for calling other verticals, on the same loop.
     public let client: ServiceClient
+    /// The daemon's background work, on the loop; cancelled and awaited once requests drain.
+    public let background: BackgroundWork
     /// How the host will serve.
     public let configuration: HostConfiguration
     /// True under `--check`: ``serve(_:)`` reports the checks passed and exits instead of serving.
@@ -42,6 +44,7 @@ public final class ServiceRuntime: Sendable {
         configuration = HostConfiguration.from(environment: environment, name: name, pid: getpid())
         client = ServiceClient(
             loop: loop, sockets: configuration.socketDirectory, logger: Logger(label: "\(name).client"))
+        background = BackgroundWork(loop: loop)
     }
 
     /// Creates the runtime of `contract`'s vertical, or exits with a message on standard error.
@@ -102,7 +105,8 @@ public final class ServiceRuntime: Sendable {
         DaemonPaths(name: name, environment: environment).stateDirectory
     }
 
-    /// Serves `router` until SIGTERM or SIGINT, then drains in-flight requests and returns.
+    /// Serves `router` until SIGTERM or SIGINT, then drains in-flight requests, ends the
+    /// ``background`` work (cancelled, then awaited) and returns.
     /// `store`, the vertical's own database, is what `daemon.backup` copies.
     ///
     /// A socket that cannot be had (path too long, address in use) is reported on standard
@@ -131,6 +135,7 @@ public final class ServiceRuntime: Sendable {
                 }
             }
         }
+        await background.stop()
         client.close()
         loop.shutdown()
     }

@@ -25,7 +25,7 @@ extension World {
             now: { clock.now }, newID: { "a_\(counter.wrappingAdd(1, ordering: .relaxed).newValue)" },
             store: BookingStore(database: try SQLiteStore.inMemory(migrator: Migrations.all), sharingCommits: true),
             caller: caller,
-            settings: settings, logger: Logger(label: "appointments-test"))
+            settings: settings, logger: Logger(label: "appointments-test"), background: BackgroundWork(loop: nil))
     }
 }
 

@@ -8,7 +8,9 @@ import Synchronization
 /// A booking sends its own message at once (``deliver(_:)``), concurrently with every other
 /// booking's; whatever cannot be sent (notifications down or slow) stays in the outbox and is
 /// retried with exponential backoff by one background task, which exists only while something
-/// is undelivered: an idle daemon schedules nothing. Deliveries are recorded through the
+/// is undelivered: an idle daemon schedules nothing. The task is the daemon's
+/// ``BackgroundWork``: on the loop, sleeping on its timers, and ended when the daemon drains
+/// (what is still undelivered stays in the outbox for the next start). Deliveries are recorded through the
 /// store's shared commits, so concurrent bookings record theirs in one transaction.
 /// Notifications stores each deduplication key once, so a retry after a lost answer, or a
 /// retry racing a booking's own send, cannot deliver twice.
@@ -18,6 +20,7 @@ public final class OutboxDrainer: Sendable {
     private let now: @Sendable () -> Timestamp
     private let settings: World.Settings
     private let logger: Logger
+    private let background: BackgroundWork
     private let retries = Mutex(RetryState())
 
     /// Whether the retry task runs, and how often it was asked for (so a request made while it
@@ -29,8 +32,9 @@ public final class OutboxDrainer: Sendable {
 
     init(
         store: BookingStore, caller: any ServiceCalling, now: @escaping @Sendable () -> Timestamp,
-        settings: World.Settings, logger: Logger
+        settings: World.Settings, logger: Logger, background: BackgroundWork
     ) {
+        self.background = background
         self.store = store
         self.caller = caller
         self.now = now
@@ -135,7 +139,10 @@ public final class OutboxDrainer: Sendable {
             state.running = true
             return true
         }
-        if starts { Task { await self.retryUntilEmpty() } }
+        guard starts else { return }
+        if !background.start({ await self.retryUntilEmpty() }) {
+            retries.withLock { $0.running = false }  // draining: the outbox keeps it for the next start
+        }
     }
 
     private func retryUntilEmpty() async {
@@ -157,7 +164,13 @@ public final class OutboxDrainer: Sendable {
             }
             let wait = Duration.microseconds(max(0, next.microsecondsSinceEpoch - now().microsecondsSinceEpoch))
             // Wake at least every second while mail waits, so a message queued meanwhile is not overslept.
-            try? await Task.sleep(for: min(wait, .seconds(1)))
+            do {
+                try await background.sleep(for: min(wait, .seconds(1)))
+            } catch {
+                // The daemon drains: stop here; the outbox keeps what is undelivered.
+                retries.withLock { $0.running = false }
+                return
+            }
             await deliverDue(timeout: nil)
         }
     }
