@@ -25,7 +25,9 @@ struct ConnectTests {
         try await withTemporaryDirectory { directory in
             try await withEventLoop { loop in
                 let path = directory + "/stale.sock"
-                close(try makeListeningSocket(at: path))
+                // Bound, never listening: a child another test forks at this moment holds a copy of
+                // every descriptor until its exec, and a *listening* copy would accept this connect.
+                close(try makeListeningSocket(at: path, listening: false))
                 let result = try await Self.connect(path, on: loop)
                 #expect(throws: EventLoopError.connectionRefused) { try result.get() }
             }

@@ -91,7 +91,9 @@ struct UnixListenerTests {
         try await withTemporaryDirectory { directory in
             try await withEventLoop { loop in
                 let path = directory + "/stale.sock"
-                close(try makeListeningSocket(at: path))  // the file stays, nobody listens
+                // The file stays and nobody listens: bound only, since a child another test forks now
+                // holds a copy of every descriptor until its exec, and a listening copy would answer.
+                close(try makeListeningSocket(at: path, listening: false))
                 #expect(fileExists(path))
                 _ = try await startEchoServer(at: path, on: loop)
                 let client = try RawClient(connectingTo: path)

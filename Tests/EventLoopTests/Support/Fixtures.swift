@@ -121,15 +121,16 @@ func unixAddress(_ path: String) -> sockaddr_un {
     return address
 }
 
-/// A listening socket made by hand (socket, bind, listen), as systemd or the supervisor pass one.
-func makeListeningSocket(at path: String) throws -> Int32 {
+/// A listening socket made by hand (socket, bind, listen), as systemd or the supervisor pass one;
+/// with `listening` false, bound only (connects to it are refused).
+func makeListeningSocket(at path: String, listening: Bool = true) throws -> Int32 {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
     var address = unixAddress(path)
     let bound = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
     }
-    guard bound == 0, listen(fd, 16) == 0 else {
+    guard bound == 0, !listening || listen(fd, 16) == 0 else {
         let code = errno
         Glibc.close(fd)
         throw POSIXError(.init(rawValue: code) ?? .EIO)
