@@ -37,14 +37,6 @@ import Testing
         var info = stat()
         guard lstat(path, &info) == 0 else { return [] }
         guard info.st_mode & S_IFMT == S_IFDIR else { return info.st_mode & S_IFMT == S_IFREG ? [path] : [] }
-        guard let folder = opendir(path) else { return [] }
-        defer { closedir(folder) }
-        var found: [String] = []
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name != ".", name != ".." else { continue }
-            found += files(under: "\(path)/\(name)")
-        }
-        return found
+        return FolderEntries.names(in: path).flatMap { files(under: "\(path)/\($0)") }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import IOInterface
 import ServiceKit
+import SupervisorEngine
 
 /// `logs --all`: every `<name>.log` of the folder, merged by each line's timestamp and printed
 /// as `<name> <line>`; with `-f`, new lines of every file (and of files that appear) as they
@@ -65,16 +66,8 @@ struct AllLogs {
 
     /// `<name>.log` files of `folder`, as service names, sorted.
     static func serviceNames(in folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let file = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if file.hasSuffix(".log"), !file.hasPrefix(".") { names.append(String(file.dropLast(4))) }
-        }
-        return names.sorted()
+        FolderEntries.names(in: folder)
+            .filter { $0.hasSuffix(".log") && !$0.hasPrefix(".") }.map { String($0.dropLast(4)) }.sorted()
     }
 
     /// Stable order by each line's leading RFC 3339 time; a line without one keeps its place

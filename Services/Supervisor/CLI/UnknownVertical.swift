@@ -1,6 +1,7 @@
 import Glibc
 import IOInterface
 import ServiceKit
+import SupervisorEngine
 
 /// Tells a vertical that is not in the suite (a typo) from one that does not answer, before a
 /// command calls it: the first is bad usage, exit 64 (EX_USAGE) with the names the suite has;
@@ -38,13 +39,6 @@ enum UnknownVertical {
 
     /// The verticals with a socket in `folder` (`NAME.sock`), sorted.
     static func socketNames(in folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasSuffix(".sock") { names.append(String(name.dropLast(".sock".count))) }
-        }
-        return names.sorted()
+        FolderEntries.names(in: folder).filter { $0.hasSuffix(".sock") }.map { String($0.dropLast(".sock".count)) }.sorted()
     }
 }

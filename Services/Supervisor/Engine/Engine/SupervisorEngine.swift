@@ -239,15 +239,7 @@ public final class SupervisorEngine: @unchecked Sendable {
     /// Kills whatever the pid records of an earlier supervisor still name, and removes them.
     private func killLeftovers() {
         let folder = configuration.runDirectory.pidDirectory
-        guard let directory = opendir(folder) else { return }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if !name.hasPrefix(".") { names.append(name) }
-        }
-        closedir(directory)
+        let names = FolderEntries.names(in: folder).filter { !$0.hasPrefix(".") }
         for name in names {
             let path = "\(folder)/\(name)"
             if let text = PidRecord.readSmallFile(path), let record = PidRecord(line: text),
