@@ -63,6 +63,12 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The product's one session check (identity.authenticate, roles), shared by every vertical that
+        // takes a token. Product code, not framework: it knows the Identity contract.
+        .target(
+            name: "Sessions", dependencies: ["ServiceKit", "IOInterface"], path: "Shared/Sessions", swiftSettings: strict
+        ),
+
         .target(
             name: "Storage",
             dependencies: [
@@ -182,7 +188,9 @@ func vertical(_ name: String, extra: [Target.Dependency] = []) -> [Target] {
     return [
         .target(
             name: library,
-            dependencies: ["ServiceKit", "IOInterface", "Storage", .product(name: "Logging", package: "swift-log")] + extra,
+            dependencies: [
+                "ServiceKit", "IOInterface", "Storage", "Sessions", .product(name: "Logging", package: "swift-log"),
+            ] + extra,
             path: "Services/\(name)/Sources",
             swiftSettings: strict
         ),
