@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "ServiceKit", targets: ["ServiceKit"]),
+        .library(name: "VerticalsTesting", targets: ["VerticalsTesting"]),
         .library(name: "IOInterface", targets: ["IOInterface"]),
         // For the fuzz package (Fuzz/) and the benchmark package (Benchmarks/), which depend on this one by path.
         .library(name: "Wire", targets: ["Wire"]),
@@ -114,6 +115,18 @@ let package = Package(
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["IOInterface"], path: "Tests/Support/TestContract", swiftSettings: strict),
         .target(name: "ProcessTesting", dependencies: ["Wire"], path: "Tests/Support/ProcessTesting", swiftSettings: strict),
+        // The test doubles of a vertical's unit tests, once: a clock a test moves, a strict stub caller,
+        // a World's parts over an in-memory store.
+        .target(
+            name: "VerticalsTesting",
+            dependencies: ["ServiceKit", "IOInterface", "Storage", "Wire", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/Support/Testing",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "VerticalsTestingTests", dependencies: ["VerticalsTesting", "ServiceKit", "IOInterface"],
+            path: "Tests/Support/TestingTests"
+        ),
         .executableTarget(
             name: "vt-testd",
             dependencies: ["ServiceKit", "IOInterface", "TestSupport"],
@@ -202,7 +215,9 @@ func vertical(_ name: String, extra: [Target.Dependency] = []) -> [Target] {
         ),
         .testTarget(
             name: "\(library)Tests",
-            dependencies: [.target(name: library), "ServiceKit", "IOInterface", "Storage", "ProcessTesting"],
+            dependencies: [
+                .target(name: library), "ServiceKit", "IOInterface", "Storage", "ProcessTesting", "VerticalsTesting",
+            ],
             path: "Tests/Services/\(name)Tests"
         ),
     ]
