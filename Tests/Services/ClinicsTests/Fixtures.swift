@@ -3,6 +3,7 @@ import ServiceKit
 import Testing
 
 @testable import ClinicsService
+import VerticalsTesting
 
 // Shared fixtures of the clinics tests: every parameter has a default.
 
@@ -85,24 +86,25 @@ extension World {
         try .test(caller: caller, seedDirectory: seedDirectory)
     }
 
+    /// A world for unit tests: an in-memory store (empty unless `seedDirectory`), `caller`
+    /// answering only what the test stubs, the clock stopped at `now`, ids `c_t1`, `c_t2`, ….
+    static func test(
+        caller: any ServiceCalling = StubCaller(), now: Timestamp = TestClock.start, seedDirectory: Bool = false
+    ) throws -> World {
+        var settings = Settings()
+        settings.seedDirectory = seedDirectory
+        return World(
+            parts: try .test(
+                migrator: Migrations.all(seedDirectory: seedDirectory, seededAt: now), clock: TestClock(at: now),
+                newID: SequentialIDs(prefix: "c_t").next, caller: caller, label: "clinics.test"),
+            settings: settings)
+    }
+
     /// Stores `draft` directly (no identity call), as if an admin had created it; returns it.
     @discardableResult
     func given(_ draft: ClinicDraft = .fixture(), id: String? = nil) async throws -> Clinics.Clinic {
         let clinic = try draft.validated().clinic(id: id ?? newID(), createdAt: now())
         try await clinics.insert(clinic)
         return clinic
-    }
-}
-
-/// The ``ServiceError`` the endpoint would answer for what `body` throws.
-func serviceError(_ body: () async throws -> Void) async -> ServiceError? {
-    do {
-        try await Endpoint.mapped(body)
-        return nil
-    } catch let error as ServiceError {
-        return error
-    } catch {
-        Issue.record("not a ServiceError: \(error)")
-        return nil
     }
 }
