@@ -3,6 +3,7 @@ import ServiceKit
 import Testing
 
 @testable import RecordsService
+import VerticalsTesting
 
 // Shared fixtures of the records tests: every parameter has a default.
 
@@ -108,17 +109,16 @@ extension World {
     static func fixture(caller: any ServiceCalling = StubCaller().identity().clinics()) throws -> World {
         try .test(caller: caller)
     }
-}
 
-/// The ``ServiceError`` the endpoint would answer for what `body` throws.
-func serviceError(_ body: () async throws -> Void) async -> ServiceError? {
-    do {
-        try await Endpoint.mapped(body)
-        return nil
-    } catch let error as ServiceError {
-        return error
-    } catch {
-        Issue.record("not a ServiceError: \(error)")
-        return nil
+    /// A world for unit tests: an in-memory store, `caller` answering only what the test
+    /// stubs, the clock stopped at `now`, ids `r_t1`, `r_t2`, ….
+    static func test(
+        caller: any ServiceCalling = StubCaller(), now: Timestamp = TestClock.start, settings: Settings = Settings()
+    ) throws -> World {
+        World(
+            parts: try .test(
+                migrator: Migrations.all, clock: TestClock(at: now), newID: SequentialIDs(prefix: "r_t").next,
+                caller: caller, label: "records.test"),
+            settings: settings)
     }
 }
