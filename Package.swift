@@ -123,6 +123,11 @@ let package = Package(
             path: "Tests/Support/Testing",
             swiftSettings: strict
         ),
+        // Identity as the other verticals' tests stub it: sessions by token, or down (product, like Sessions).
+        .target(
+            name: "SessionsTesting", dependencies: ["VerticalsTesting", "ServiceKit", "IOInterface", "Wire"],
+            path: "Tests/Support/SessionsTesting", swiftSettings: strict
+        ),
         .testTarget(
             name: "VerticalsTestingTests", dependencies: ["VerticalsTesting", "ServiceKit", "IOInterface"],
             path: "Tests/Support/TestingTests"
@@ -217,6 +222,7 @@ func vertical(_ name: String, extra: [Target.Dependency] = []) -> [Target] {
             name: "\(library)Tests",
             dependencies: [
                 .target(name: library), "ServiceKit", "IOInterface", "Storage", "ProcessTesting", "VerticalsTesting",
+                "SessionsTesting",
             ],
             path: "Tests/Services/\(name)Tests"
         ),

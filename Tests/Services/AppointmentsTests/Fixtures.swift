@@ -2,6 +2,7 @@
 import IOInterface
 import Logging
 import ServiceKit
+import SessionsTesting
 import Storage
 import Synchronization
 import VerticalsTesting
@@ -69,10 +70,9 @@ extension StubCaller {
         }
     ) -> StubCaller {
         StubCaller()
-            .on(Identity.authenticate) { input throws(ServiceError) in
-                guard let user = patients[input.token] else { throw ServiceError(.unauthenticated, "unknown token") }
-                return .init(userID: user, displayName: user, roles: [.patient], expiresAt: testNow.adding(.seconds(86_400)))
-            }
+            .identity(sessions: patients.mapValues { user in
+                .fixture(userID: user, displayName: user, expiresAt: testNow.adding(.seconds(86_400)))
+            })
             .on(Clinics.checkSlot) { input throws(ServiceError) in
                 guard input.clinicID == "c1" else { throw ServiceError(.notFound, "no clinic \(input.clinicID)") }
                 return slot(input)

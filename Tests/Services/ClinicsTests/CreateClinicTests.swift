@@ -1,5 +1,6 @@
 import IOInterface
 import ServiceKit
+import SessionsTesting
 import Testing
 
 @testable import ClinicsService
@@ -49,7 +50,7 @@ struct CreateClinicTests {
     }
 
     @Test func create_whenIdentityIsDown_failsUnavailable_andStoresNothing() async throws {
-        let world = try World.fixture(caller: StubCaller.identityDown())
+        let world = try World.fixture(caller: StubCaller().identityDown())
 
         let error = await wireError {
             _ = try await CreateClinic(world: world).execute(token: Tokens.admin, draft: .fixture())

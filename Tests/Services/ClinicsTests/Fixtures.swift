@@ -1,5 +1,6 @@
 import IOInterface
 import ServiceKit
+import SessionsTesting
 import Testing
 
 @testable import ClinicsService
@@ -14,32 +15,13 @@ enum Tokens {
     static let unknown = "token-unknown"
 }
 
-extension Identity.Principal {
-    static func fixture(
-        userID: String = "u_admin", displayName: String = "Grace Admin", roles: [Identity.Role] = [.admin],
-        expiresAt: Timestamp = Timestamp(secondsSinceEpoch: 1_900_000_000)
-    ) -> Self {
-        .init(userID: userID, displayName: displayName, roles: roles, expiresAt: expiresAt)
-    }
-}
-
 extension StubCaller {
     /// Identity answering `authenticate` for ``Tokens``: an admin, a patient, else `unauthenticated`.
     static func identity() -> StubCaller {
-        StubCaller().on(Identity.authenticate) { (input: Identity.TokenInput) throws(ServiceError) in
-            switch input.token {
-            case Tokens.admin: return .fixture()
-            case Tokens.patient: return .fixture(userID: "u_patient", displayName: "Pat Patient", roles: [.patient])
-            default: throw ServiceError(.unauthenticated, "the session token is not valid; log in again")
-            }
-        }
-    }
-
-    /// Identity that is down: every `authenticate` fails as a real client would.
-    static func identityDown() -> StubCaller {
-        StubCaller().on(Identity.authenticate) { (_: Identity.TokenInput) throws(ServiceError) -> Identity.Principal in
-            throw ServiceError(.unavailable, "identity is not running")
-        }
+        StubCaller().identity(sessions: [
+            Tokens.admin: .fixture(userID: "u_admin", displayName: "Grace Admin", roles: [.admin]),
+            Tokens.patient: .fixture(userID: "u_patient", displayName: "Pat Patient", roles: [.patient]),
+        ])
     }
 }
 

@@ -1,5 +1,6 @@
 import IOInterface
 import ServiceKit
+import SessionsTesting
 import Testing
 
 @testable import RecordsService

@@ -1,5 +1,6 @@
 import IOInterface
 import ServiceKit
+import SessionsTesting
 import Testing
 
 @testable import RecordsService
@@ -12,15 +13,6 @@ enum Tokens {
     static let ada = "token-ada"
     static let bob = "token-bob"
     static let unknown = "token-unknown"
-}
-
-extension Identity.Principal {
-    static func fixture(
-        userID: String = "u_ada", displayName: String = "Ada Lovelace", roles: [Identity.Role] = [.patient],
-        expiresAt: Timestamp = Timestamp(secondsSinceEpoch: 1_900_000_000)
-    ) -> Self {
-        .init(userID: userID, displayName: displayName, roles: roles, expiresAt: expiresAt)
-    }
 }
 
 extension Clinics.Clinic {
@@ -56,20 +48,9 @@ enum Directory {
 extension StubCaller {
     /// Adds identity: `authenticate` knows Ada and Bob, else answers `unauthenticated`.
     func identity() -> StubCaller {
-        on(Identity.authenticate) { (input: Identity.TokenInput) throws(ServiceError) in
-            switch input.token {
-            case Tokens.ada: return .fixture()
-            case Tokens.bob: return .fixture(userID: "u_bob", displayName: "Bob Babbage")
-            default: throw ServiceError(.unauthenticated, "the session token is not valid; log in again")
-            }
-        }
-    }
-
-    /// Adds identity that is down.
-    func identityDown() -> StubCaller {
-        on(Identity.authenticate) { (_: Identity.TokenInput) throws(ServiceError) -> Identity.Principal in
-            throw ServiceError(.unavailable, "identity is not running")
-        }
+        identity(sessions: [
+            Tokens.ada: .fixture(), Tokens.bob: .fixture(userID: "u_bob", displayName: "Bob Babbage"),
+        ])
     }
 
     /// Adds clinics knowing `clinics`: `get`, `getMany` and `nearest` (which answers them all, distance 0).
