@@ -29,12 +29,7 @@ public struct World: VerticalWorld {
     public var parts: WorldParts
     /// The settings.
     public var settings: Settings
-
-    /// Creates a world from its parts.
-    public init(parts: WorldParts, settings: Settings) {
-        self.parts = parts
-        self.settings = settings
-    }
+    // (Built by `live(runtime:)`, or by tests through the memberwise `init(parts:settings:)`.)
 
     /// Clinics read by id, kept for the world's life (see ``ClinicRepository/cache``).
     public let clinicCache = ReadCache<String, Clinics.Clinic>()

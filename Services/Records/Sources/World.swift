@@ -30,12 +30,7 @@ public struct World: VerticalWorld {
     public var parts: WorldParts
     /// The settings.
     public var settings: Settings
-
-    /// Creates a world from its parts.
-    public init(parts: WorldParts, settings: Settings) {
-        self.parts = parts
-        self.settings = settings
-    }
+    // (Built by `live(runtime:)`, or by tests through the memberwise `init(parts:settings:)`.)
 
     /// Entries in the store.
     public var entries: EntryRepository { EntryRepository(database: database) }
