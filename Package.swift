@@ -67,7 +67,8 @@ let package = Package(
         // The product's one session check (identity.authenticate, roles), shared by every vertical that
         // takes a token. Product code, not framework: it knows the Identity contract.
         .target(
-            name: "Sessions", dependencies: ["ServiceKit", "IOInterface"], path: "Shared/Sessions", swiftSettings: strict
+            name: "Sessions", dependencies: ["ServiceKit", "IOInterface"], path: "Shared/Sessions",
+            swiftSettings: strict
         ),
 
         .target(
@@ -119,7 +120,9 @@ let package = Package(
         // a World's parts over an in-memory store.
         .target(
             name: "VerticalsTesting",
-            dependencies: ["ServiceKit", "IOInterface", "Storage", "Wire", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "ServiceKit", "IOInterface", "Storage", "Wire", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/Support/Testing",
             swiftSettings: strict
         ),
