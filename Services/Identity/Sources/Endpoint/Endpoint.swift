@@ -1,8 +1,9 @@
 import IOInterface
 import ServiceKit
 
-/// Identity's routes: each operation of the ``Identity`` contract mapped to its use case,
-/// the result to the contract's Output, and ``IdentityFailure`` to a typed `ServiceError`.
+/// Identity's routes: each operation of the ``Identity`` contract mapped to its use case and
+/// the result to the contract's Output (an ``IdentityFailure`` reaches the caller as its
+/// ``IdentityFailure/serviceError``, by the Router).
 public enum Endpoint {
     /// The router `svc-identity` serves.
     public static func routes(world: World) -> Router {

@@ -2,8 +2,9 @@ import IOInterface
 import ServiceKit
 
 /// Notifications' routes: each operation of the ``Notifications`` contract mapped to its use
-/// case, the result to the contract's Output, and ``NotificationsFailure`` to a typed
-/// `ServiceError`. Identity's errors (`unauthenticated`, `unavailable`, …) pass through.
+/// case and the result to the contract's Output (a ``NotificationsFailure`` reaches the caller
+/// as its ``NotificationsFailure/serviceError``, by the Router). Identity's errors
+/// (`unauthenticated`, `unavailable`, …) pass through.
 public enum Endpoint {
     /// The router `svc-notifications` serves.
     public static func routes(world: World) -> Router {
