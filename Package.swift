@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "ServiceKit", targets: ["ServiceKit"]),
+        .library(name: "VerticalsTesting", targets: ["VerticalsTesting"]),
         .library(name: "IOInterface", targets: ["IOInterface"]),
         // For the fuzz package (Fuzz/) and the benchmark package (Benchmarks/), which depend on this one by path.
         .library(name: "Wire", targets: ["Wire"]),
@@ -63,6 +64,13 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The product's one session check (identity.authenticate, roles), shared by every vertical that
+        // takes a token. Product code, not framework: it knows the Identity contract.
+        .target(
+            name: "Sessions", dependencies: ["ServiceKit", "IOInterface"], path: "Shared/Sessions",
+            swiftSettings: strict
+        ),
+
         .target(
             name: "Storage",
             dependencies: [
@@ -108,6 +116,25 @@ let package = Package(
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["IOInterface"], path: "Tests/Support/TestContract", swiftSettings: strict),
         .target(name: "ProcessTesting", dependencies: ["Wire"], path: "Tests/Support/ProcessTesting", swiftSettings: strict),
+        // The test doubles of a vertical's unit tests, once: a clock a test moves, a strict stub caller,
+        // a World's parts over an in-memory store.
+        .target(
+            name: "VerticalsTesting",
+            dependencies: [
+                "ServiceKit", "IOInterface", "Storage", "Wire", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/Support/Testing",
+            swiftSettings: strict
+        ),
+        // Identity as the other verticals' tests stub it: sessions by token, or down (product, like Sessions).
+        .target(
+            name: "SessionsTesting", dependencies: ["VerticalsTesting", "ServiceKit", "IOInterface", "Wire"],
+            path: "Tests/Support/SessionsTesting", swiftSettings: strict
+        ),
+        .testTarget(
+            name: "VerticalsTestingTests", dependencies: ["VerticalsTesting", "ServiceKit", "IOInterface"],
+            path: "Tests/Support/TestingTests"
+        ),
         .executableTarget(
             name: "vt-testd",
             dependencies: ["ServiceKit", "IOInterface", "TestSupport"],
@@ -182,7 +209,9 @@ func vertical(_ name: String, extra: [Target.Dependency] = []) -> [Target] {
     return [
         .target(
             name: library,
-            dependencies: ["ServiceKit", "IOInterface", "Storage", .product(name: "Logging", package: "swift-log")] + extra,
+            dependencies: [
+                "ServiceKit", "IOInterface", "Storage", "Sessions", .product(name: "Logging", package: "swift-log"),
+            ] + extra,
             path: "Services/\(name)/Sources",
             swiftSettings: strict
         ),
@@ -194,7 +223,10 @@ func vertical(_ name: String, extra: [Target.Dependency] = []) -> [Target] {
         ),
         .testTarget(
             name: "\(library)Tests",
-            dependencies: [.target(name: library), "ServiceKit", "IOInterface", "Storage", "ProcessTesting"],
+            dependencies: [
+                .target(name: library), "ServiceKit", "IOInterface", "Storage", "ProcessTesting", "VerticalsTesting",
+                "SessionsTesting",
+            ],
             path: "Tests/Services/\(name)Tests"
         ),
     ]

@@ -1,14 +1,12 @@
-import Foundation
 import IOInterface
 import Logging
 import ServiceKit
 import Storage
 
-/// Everything appointments' use cases depend on, built once in `main.swift`.
-///
-/// `live` wires the real store and the real client; `test` an in-memory store, a
-/// ``StubCaller`` that fails any call the test did not stub, and a fixed clock.
-public struct World: Sendable {
+/// Everything appointments' use cases depend on, built once: in `main.swift` by ``live(runtime:)``,
+/// in tests from test ``WorldParts``. Its ``parts`` are what every vertical has; the rest is
+/// appointments' own.
+public struct World: VerticalWorld {
     /// How appointments behaves; every knob has a safe default.
     public struct Settings: Sendable {
         /// Bookings one clinic takes at once for one service (its rooms or chairs).
@@ -36,43 +34,30 @@ public struct World: Sendable {
         }
     }
 
-    /// The current time.
-    public var now: @Sendable () -> Timestamp
-    /// A new unique booking id.
-    public var newID: @Sendable () -> String
-    /// Bookings and the outbox.
+    /// The clock, ids (`a_` and a UUID), store, caller (identity, clinics and notifications) and logger.
+    public var parts: WorldParts
+    /// Bookings and the outbox, in the store.
     public var store: BookingStore
-    /// Identity, clinics and notifications.
-    public var caller: any ServiceCalling
     /// The settings.
     public var settings: Settings
-    /// The daemon's logger.
-    public var logger: Logger
     /// Sends what the outbox holds.
     public var outbox: OutboxDrainer
 
-    /// Creates a world from its parts.
-    public init(
-        now: @escaping @Sendable () -> Timestamp, newID: @escaping @Sendable () -> String, store: BookingStore,
-        caller: any ServiceCalling, settings: Settings, logger: Logger, background: BackgroundWork
-    ) {
-        self.now = now
-        self.newID = newID
-        self.store = store
-        self.caller = caller
+    /// Creates a world from its parts; `background` runs the outbox's retries.
+    public init(parts: WorldParts, settings: Settings, background: BackgroundWork) {
+        self.parts = parts
         self.settings = settings
-        self.logger = logger
+        self.store = BookingStore(database: parts.database, sharingCommits: true)
         self.outbox = OutboxDrainer(
-            store: store, caller: caller, now: now, settings: settings, logger: logger, background: background)
+            store: store, caller: parts.caller, now: parts.now, settings: settings, logger: parts.logger,
+            background: background)
     }
 
-    /// The daemon's world: its store under the state directory, the runtime's client.
+    /// The daemon's world: the common parts (``WorldParts/live(runtime:migrator:newID:)``), the
+    /// runtime's background work for the outbox.
     public static func live(runtime: ServiceRuntime) throws -> World {
-        let database = try SQLiteStore.open(
-            directory: runtime.stateDirectory, fileName: "appointments.sqlite", migrator: Migrations.all)
-        return World(
-            now: { Timestamp.now }, newID: { "a_" + RandomID.uuidString() },
-            store: BookingStore(database: database, sharingCommits: true), caller: runtime.client,
-            settings: .from(environment: runtime.environment), logger: runtime.logger, background: runtime.background)
+        World(
+            parts: try .live(runtime: runtime, migrator: Migrations.all, newID: { "a_" + RandomID.uuidString() }),
+            settings: .from(environment: runtime.environment), background: runtime.background)
     }
 }

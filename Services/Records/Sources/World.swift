@@ -2,18 +2,11 @@ import IOInterface
 import Logging
 import ServiceKit
 import Storage
-import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
 
-/// Everything records' use cases depend on, built once in `main.swift`.
-///
-/// `live` wires the store under the state directory and the runtime's client; `test` an
-/// in-memory store, a ``StubCaller`` that fails any call the test did not stub, and a
-/// fixed clock.
-public struct World: Sendable {
+/// Everything records' use cases depend on, built once: in `main.swift` by ``live(runtime:)``, in
+/// tests from test ``WorldParts``. Its ``parts`` are what every vertical has; the rest is records' own.
+public struct World: VerticalWorld {
     /// How records behaves.
     public struct Settings: Sendable {
         /// The longest a history waits for clinic names before answering without them.
@@ -32,57 +25,22 @@ public struct World: Sendable {
         }
     }
 
-    /// The current time.
-    public var now: @Sendable () -> Timestamp
-    /// A new unique entry id.
-    public var newID: @Sendable () -> String
-    /// The vertical's own store.
-    public var database: any DatabaseWriter
-    /// Identity (tokens) and clinics (names, pharmacies).
-    public var caller: any ServiceCalling
+    /// The clock, ids (`r_` and 16 hex digits), store, caller (identity for tokens, clinics for
+    /// names and pharmacies) and logger.
+    public var parts: WorldParts
     /// The settings.
     public var settings: Settings
-    /// The daemon's logger.
-    public var logger: Logger
-
-    /// Creates a world from its parts.
-    public init(
-        now: @escaping @Sendable () -> Timestamp, newID: @escaping @Sendable () -> String,
-        database: any DatabaseWriter, caller: any ServiceCalling, settings: Settings, logger: Logger
-    ) {
-        self.now = now
-        self.newID = newID
-        self.database = database
-        self.caller = caller
-        self.settings = settings
-        self.logger = logger
-    }
+    // (Built by `live(runtime:)`, or by tests through the memberwise `init(parts:settings:)`.)
 
     /// Entries in the store.
     public var entries: EntryRepository { EntryRepository(database: database) }
 
-    /// The daemon's world: the store under `runtime.stateDirectory` (clinical data, so every
-    /// acknowledged entry is on disk: `synchronous=FULL`), the runtime's client.
+    /// The daemon's world: the common parts (``WorldParts/live(runtime:migrator:newID:)``; clinical
+    /// data, so every acknowledged entry is on disk: `synchronous=FULL`).
     public static func live(runtime: ServiceRuntime) throws -> World {
-        // Named for the vertical, so two verticals given one STATE_DIRECTORY never share a store.
-        let database = try SQLiteStore.open(
-            directory: runtime.stateDirectory, fileName: "records.sqlite", migrator: Migrations.all)
-        return World(
-            now: { .now }, newID: randomEntryID, database: database, caller: runtime.client,
-            settings: .from(environment: runtime.environment), logger: runtime.logger)
-    }
-
-    /// A world for unit tests: an in-memory store, `caller` answering only what the test
-    /// stubs, the clock stopped at `now`, ids `r_t1`, `r_t2`, ….
-    public static func test(
-        caller: any ServiceCalling = StubCaller(), now: Timestamp = Timestamp(secondsSinceEpoch: 1_795_426_200),
-        settings: Settings = Settings()
-    ) throws -> World {
-        let counter = Counter()
-        return World(
-            now: { now }, newID: { "r_t\(counter.next())" },
-            database: try SQLiteStore.inMemory(migrator: Migrations.all), caller: caller, settings: settings,
-            logger: Logger(label: "records.test"))
+        World(
+            parts: try .live(runtime: runtime, migrator: Migrations.all, newID: randomEntryID),
+            settings: .from(environment: runtime.environment))
     }
 }
 
@@ -90,16 +48,4 @@ public struct World: Sendable {
 @Sendable func randomEntryID() -> String {
     let hex = String(UInt64.random(in: .min ... .max), radix: 16)
     return "r_" + String(repeating: "0", count: 16 - hex.count) + hex
-}
-
-/// A thread-safe counter for test ids.
-final class Counter: Sendable {
-    private let value = Mutex(0)
-
-    func next() -> Int {
-        value.withLock { value in
-            value += 1
-            return value
-        }
-    }
 }

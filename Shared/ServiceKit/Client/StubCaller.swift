@@ -1,22 +1,42 @@
 import IOInterface
 import Synchronization
 
-/// A ``ServiceCalling`` for unit tests: answers only the operations a test stubs, and
-/// fails every other call with `unimplemented` naming the operation, so a use case that
+/// A ``ServiceCalling`` for unit tests: answers only the operations a test stubs, and fails
+/// every other call with `unimplemented` naming the operation and its input, so a use case that
 /// calls a vertical its test did not declare fails loudly (swift-dependencies' lesson).
+///
+/// Unit tests use it through `VerticalsTesting`, whose `StubCaller()` also *records an issue*
+/// naming the call, so the test fails even where a use case swallows the error (a best-effort
+/// call with a fallback). This type stays in ServiceKit, not the testing library, because
+/// `svc-supervisor new` writes it into a new vertical's World.
 ///
 /// ```swift
 /// let identity = StubCaller()
 ///     .on(Identity.authenticate) { _ in .fixture(userID: "u1") }
-/// let world = World.test(caller: identity)
+/// let world = World(parts: try .test(migrator: Migrations.all, caller: identity))
 /// ```
 public final class StubCaller: ServiceCalling {
+    /// What happens besides the `unimplemented` error when an operation no test stubbed is called;
+    /// it is given the call as `service.operation(input)`.
+    public typealias UnexpectedCall = @Sendable (_ call: String) -> Void
+
     private typealias Handler = @Sendable ([UInt8]) async throws(ServiceError) -> [UInt8]
     private let handlers: Mutex<[String: Handler]> = Mutex([:])
     private let log: Mutex<[String]> = Mutex([])
+    private let unexpected: UnexpectedCall
 
-    /// A caller with nothing stubbed.
-    public init() {}
+    /// A caller with nothing stubbed, whose unexpected calls only throw.
+    ///
+    /// Disfavoured, so that where `VerticalsTesting` is imported `StubCaller()` is its strict one.
+    @_disfavoredOverload
+    public convenience init() {
+        self.init(onUnexpectedCall: { _ in })
+    }
+
+    /// A caller with nothing stubbed, calling `onUnexpectedCall` for each call it was not told.
+    public init(onUnexpectedCall: @escaping UnexpectedCall) {
+        unexpected = onUnexpectedCall
+    }
 
     /// Answers `operation` with `handler`; returns self for chaining.
     @discardableResult
@@ -42,7 +62,9 @@ public final class StubCaller: ServiceCalling {
     ) async throws(ServiceError) -> Output {
         log.withLock { $0.append(operation.fullName) }
         guard let handler = handlers.withLock({ $0[operation.fullName] }) else {
-            throw ServiceError(.unimplemented, "the test did not stub \(operation.fullName)")
+            let call = "\(operation.fullName)(\(input))"
+            unexpected(call)
+            throw ServiceError(.unimplemented, "unexpected call \(call): the test did not stub \(operation.fullName)")
         }
         // Through the wire form, so a stub sees exactly what a real callee would.
         let bytes = try await handler(input.encodedBody())

@@ -6,8 +6,9 @@ extension Router {
     ///
     /// Each element of the sequence goes out as one `event` frame under the request's id; when
     /// the sequence ends, an empty `response` ends the stream; when it throws, an `error` does
-    /// (a ``ServiceError`` as it is, anything else as `internal`). The caller's `cancel`, its
-    /// deadline or the connection closing cancels the handler's task, which ends iteration.
+    /// (a ``ServiceErrorConvertible`` error as its ``ServiceError``, anything else as `internal`).
+    /// The caller's `cancel`, its deadline or the connection closing cancels the handler's task,
+    /// which ends iteration.
     /// Backpressure: while the connection's outbound queue is over its high-water mark (the
     /// reader is slower than the producer), the next element is not asked for until it drains.
     ///
@@ -28,15 +29,19 @@ extension Router {
                     .unimplemented, "\(operation.fullName) streams: call it over a connection, or with serveStreamInProcess")
             }
             let id = context.correlationID
-            let events = try await handler(input, context)
-            var sent = 0
-            for try await event in events {
-                try await sink.sendEvent(Message.frame(Envelope(kind: .event, correlationID: id), body: event), id: id)
-                sent += 1
-                // A producer that never waits (its events ready, its reader fast) would keep the
-                // loop to itself: let the loop poll its I/O now and then (a yielded job runs in
-                // the loop's next batch, after the poll).
-                if sent % Self.eventsBetweenYields == 0 { await Task.yield() }
+            do {
+                let events = try await handler(input, context)
+                var sent = 0
+                for try await event in events {
+                    try await sink.sendEvent(Message.frame(Envelope(kind: .event, correlationID: id), body: event), id: id)
+                    sent += 1
+                    // A producer that never waits (its events ready, its reader fast) would keep the
+                    // loop to itself: let the loop poll its I/O now and then (a yielded job runs in
+                    // the loop's next batch, after the poll).
+                    if sent % Self.eventsBetweenYields == 0 { await Task.yield() }
+                }
+            } catch {
+                throw Self.wireForm(of: error)
             }
             return Message.frame(Envelope(kind: .response, correlationID: id), body: Empty())
         }

@@ -36,9 +36,11 @@ public struct Router: Sendable {
 
     /// Serves `operation` with `handler`.
     ///
-    /// The handler throws ``ServiceError`` for the typed failures it means; anything else
-    /// it throws is answered as `internal` (and logged), never leaked to the caller. It runs on
-    /// the host's loop, where the request arrived (`nonisolated(nonsending)`: no executor hop).
+    /// The handler throws the typed failures it means: a ``ServiceError``, or a domain error that
+    /// is ``ServiceErrorConvertible`` (answered as its ``ServiceErrorConvertible/serviceError``).
+    /// Anything else it throws is answered as `internal` (and logged), never leaked to the caller.
+    /// It runs on the host's loop, where the request arrived (`nonisolated(nonsending)`: no
+    /// executor hop).
     public mutating func on<Input, Output>(
         _ operation: Operation<Input, Output>,
         _ handler: nonisolated(nonsending) @escaping @Sendable (Input, RequestContext) async throws -> Output
@@ -51,7 +53,12 @@ public struct Router: Sendable {
         let checksEnumerations = Input.schema.containsEnumerations
         routes[operation.fullName] = Handler { message, context in
             let input: Input = try Self.input(of: message, checkingEnumerations: checksEnumerations)
-            let output = try await handler(input, context)
+            let output: Output
+            do {
+                output = try await handler(input, context)
+            } catch {
+                throw Self.wireForm(of: error)
+            }
             return answerSize.build { capacity in
                 Message.frame(
                     Envelope(kind: .response, correlationID: context.correlationID), body: output, capacity: capacity)
@@ -85,6 +92,14 @@ public struct Router: Sendable {
                 details: [ErrorDetail("field", error.path)])
         }
         return input
+    }
+
+    /// What a handler's thrown `error` is on the wire: a ``ServiceErrorConvertible`` error's
+    /// ``ServiceErrorConvertible/serviceError``; anything else as it is (the host answers a
+    /// cancellation as `cancelled`, a store failure by its kind, the rest as `internal`).
+    /// The one place a domain error becomes a wire error, for plain and streaming routes.
+    static func wireForm(of error: any Error) -> any Error {
+        (error as? any ServiceErrorConvertible)?.serviceError ?? error
     }
 
     /// Whether `fullName` already has a handler (a vertical may override a built-in).

@@ -3,6 +3,7 @@ import IOInterface
 import ServiceKit
 import Storage
 import Testing
+import VerticalsTesting
 
 @Suite struct BookAppointmentTests {
     @Test func book_givenAnOpenSlot_storesTheBookingAndNotifiesThePatient() async throws {
@@ -153,7 +154,7 @@ import Testing
     @Test func book_whenNotificationsIsDown_stillBooksAndDeliversExactlyOnceLater() async throws {
         let notifications = NotificationsFake()
         notifications.down.store(true, ordering: .relaxed)
-        let clock = TestClock()
+        let clock = TestClock(at: testNow)
         let world = try World.test(caller: .suite(notifications: notifications), clock: clock)
         let booking = try await BookAppointment(world: world).execute(.fixture())
         #expect(booking.notified == false)

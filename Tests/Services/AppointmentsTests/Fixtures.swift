@@ -2,30 +2,25 @@
 import IOInterface
 import Logging
 import ServiceKit
+import SessionsTesting
 import Storage
 import Synchronization
+import VerticalsTesting
 
 /// A fixed "now": 2026-11-23T08:00:00Z, a Monday.
 let testNow = Timestamp(secondsSinceEpoch: 1_795_420_800)
 
-/// A clock a test moves by hand.
-final class TestClock: Sendable {
-    private let micros = Atomic<Int64>(testNow.microsecondsSinceEpoch)
-    var now: Timestamp { Timestamp(microsecondsSinceEpoch: micros.load(ordering: .relaxed)) }
-    func advance(_ duration: Duration) {
-        micros.wrappingAdd(Timestamp.epoch.adding(duration).microsecondsSinceEpoch, ordering: .relaxed)
-    }
-}
-
 extension World {
-    /// A world over an in-memory store, a test clock, and `caller` (stubbing nothing by default).
-    static func test(caller: StubCaller = StubCaller(), clock: TestClock = TestClock(), settings: Settings = .test) throws -> World {
-        let counter = Atomic<Int>(0)
-        return World(
-            now: { clock.now }, newID: { "a_\(counter.wrappingAdd(1, ordering: .relaxed).newValue)" },
-            store: BookingStore(database: try SQLiteStore.inMemory(migrator: Migrations.all), sharingCommits: true),
-            caller: caller,
-            settings: settings, logger: Logger(label: "appointments-test"), background: BackgroundWork(loop: nil))
+    /// A world over an in-memory store, a test clock at ``testNow``, ids `a_1`, `a_2`, …, and
+    /// `caller` (stubbing nothing by default: any call fails the test).
+    static func test(
+        caller: StubCaller = StubCaller(), clock: TestClock = TestClock(at: testNow), settings: Settings = .test
+    ) throws -> World {
+        World(
+            parts: try .test(
+                migrator: Migrations.all, clock: clock, newID: SequentialIDs(prefix: "a_").next, caller: caller,
+                label: "appointments-test"),
+            settings: settings, background: BackgroundWork(loop: nil))
     }
 }
 
@@ -75,10 +70,9 @@ extension StubCaller {
         }
     ) -> StubCaller {
         StubCaller()
-            .on(Identity.authenticate) { input throws(ServiceError) in
-                guard let user = patients[input.token] else { throw ServiceError(.unauthenticated, "unknown token") }
-                return .init(userID: user, displayName: user, roles: [.patient], expiresAt: testNow.adding(.seconds(86_400)))
-            }
+            .identity(sessions: patients.mapValues { user in
+                .fixture(userID: user, displayName: user, expiresAt: testNow.adding(.seconds(86_400)))
+            })
             .on(Clinics.checkSlot) { input throws(ServiceError) in
                 guard input.clinicID == "c1" else { throw ServiceError(.notFound, "no clinic \(input.clinicID)") }
                 return slot(input)

@@ -2,6 +2,7 @@
 import IOInterface
 import ServiceKit
 import Testing
+import VerticalsTesting
 
 @Suite("appointments.list, a page at a time")
 struct ListPagingTests {

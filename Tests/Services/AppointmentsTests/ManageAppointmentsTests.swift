@@ -2,6 +2,7 @@
 import IOInterface
 import ServiceKit
 import Testing
+import VerticalsTesting
 
 @Suite struct ManageAppointmentsTests {
     @Test func get_anotherPatientsBooking_isPermissionDenied() async throws {

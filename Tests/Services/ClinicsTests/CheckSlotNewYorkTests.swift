@@ -3,6 +3,7 @@ import ServiceKit
 import Testing
 
 @testable import ClinicsService
+import VerticalsTesting
 
 /// The same checks in America/New_York, whose clocks change at 02:00 local: forward at
 /// 07:00 UTC on Sunday 8 March 2026 (02:00 EST becomes 03:00 EDT: 02:00–03:00 never

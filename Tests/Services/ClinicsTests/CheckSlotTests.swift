@@ -3,6 +3,7 @@ import ServiceKit
 import Testing
 
 @testable import ClinicsService
+import VerticalsTesting
 
 /// Dates used below (Europe/London): clocks go forward at 01:00 UTC on Sunday 29 March
 /// 2026 (GMT → BST) and back at 01:00 UTC on Sunday 25 October 2026.
@@ -146,7 +147,7 @@ struct CheckSlotTests {
     @Test func slot_atAnUnknownClinic_failsWithNotFound() async throws {
         let world = try World.fixture()
 
-        let error = await serviceError {
+        let error = await wireError {
             _ = try await CheckSlot(world: world).execute(
                 clinicID: "c_nope", service: .gp, startsAt: .at("2026-11-23T09:00:00Z"),
                 endsAt: .at("2026-11-23T09:30:00Z"))
@@ -160,7 +161,7 @@ struct CheckSlotTests {
         let world = try World.fixture()
         let clinic = try await world.given(Self.surgery)
 
-        let error = await serviceError {
+        let error = await wireError {
             _ = try await CheckSlot(world: world).execute(
                 clinicID: clinic.id, service: .gp, startsAt: .at("2026-11-23T09:00:00Z"), endsAt: .at(end))
         }

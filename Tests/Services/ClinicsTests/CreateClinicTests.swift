@@ -1,8 +1,10 @@
 import IOInterface
 import ServiceKit
+import SessionsTesting
 import Testing
 
 @testable import ClinicsService
+import VerticalsTesting
 
 @Suite("Creating a clinic")
 struct CreateClinicTests {
@@ -27,7 +29,7 @@ struct CreateClinicTests {
     @Test func create_byANonAdmin_failsWithPermissionDenied_andStoresNothing() async throws {
         let world = try World.fixture()
 
-        let error = await serviceError {
+        let error = await wireError {
             _ = try await CreateClinic(world: world).execute(token: Tokens.patient, draft: .fixture())
         }
 
@@ -39,7 +41,7 @@ struct CreateClinicTests {
     @Test func create_withAnInvalidToken_passesIdentitysUnauthenticatedThrough() async throws {
         let world = try World.fixture()
 
-        let error = await serviceError {
+        let error = await wireError {
             _ = try await CreateClinic(world: world).execute(token: Tokens.unknown, draft: .fixture())
         }
 
@@ -48,9 +50,9 @@ struct CreateClinicTests {
     }
 
     @Test func create_whenIdentityIsDown_failsUnavailable_andStoresNothing() async throws {
-        let world = try World.fixture(caller: StubCaller.identityDown())
+        let world = try World.fixture(caller: StubCaller().identityDown())
 
-        let error = await serviceError {
+        let error = await wireError {
             _ = try await CreateClinic(world: world).execute(token: Tokens.admin, draft: .fixture())
         }
 
@@ -62,7 +64,7 @@ struct CreateClinicTests {
     @Test func create_checksTheTokenBeforeAnythingElse() async throws {
         let world = try World.fixture()
 
-        let error = await serviceError {
+        let error = await wireError {
             _ = try await CreateClinic(world: world).execute(token: Tokens.patient, draft: .fixture(latitude: 500))
         }
 
@@ -101,7 +103,7 @@ struct CreateClinicTests {
     func create_withAnInvalidField_failsWithInvalidInputNamingTheField(draft: ClinicDraft, field: String) async throws {
         let world = try World.fixture()
 
-        let error = await serviceError {
+        let error = await wireError {
             _ = try await CreateClinic(world: world).execute(token: Tokens.admin, draft: draft)
         }
 

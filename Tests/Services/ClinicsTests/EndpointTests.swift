@@ -3,6 +3,7 @@ import ServiceKit
 import Testing
 
 @testable import ClinicsService
+import VerticalsTesting
 
 @Suite("Clinics' endpoint")
 struct EndpointTests {
@@ -17,7 +18,7 @@ struct EndpointTests {
         (ClinicError.notAdmin(userID: "u_1"), ErrorCode.permissionDenied, "userID"),
     ])
     func domainErrors_becomeTypedServiceErrors_withDetails(error: ClinicError, code: ErrorCode, key: String) {
-        let mapped = Endpoint.serviceError(error)
+        let mapped = error.serviceError
         #expect(mapped.code == code)
         #expect(mapped.detail(key) != nil)
         #expect(!mapped.retryable)
@@ -26,7 +27,7 @@ struct EndpointTests {
 
     @Test func serviceErrorsOfOtherVerticals_passThroughUnchanged() async {
         let original = ServiceError(.deadlineExceeded, "identity did not answer in time")
-        let error = await serviceError { throw original }
+        let error = await wireError { throw original }
         #expect(error == original)
     }
 }

@@ -3,6 +3,7 @@ import ServiceKit
 import Testing
 
 @testable import ClinicsService
+import VerticalsTesting
 
 @Suite("Finding clinics: get, getMany, search, nearest")
 struct FindClinicsTests {
@@ -11,7 +12,7 @@ struct FindClinicsTests {
     @Test func get_anUnknownID_failsWithNotFoundNamingTheID() async throws {
         let world = try World.fixture()
 
-        let error = await serviceError { _ = try await GetClinics(world: world).execute(id: "c_nope") }
+        let error = await wireError { _ = try await GetClinics(world: world).execute(id: "c_nope") }
 
         #expect(error?.code == .notFound)
         #expect(error?.detail("id") == "c_nope")
@@ -37,7 +38,7 @@ struct FindClinicsTests {
         let world = try World.fixture()
         let ids = (0...GetClinics.maxIDs).map { "c_\($0)" }
 
-        let error = await serviceError { _ = try await GetClinics(world: world).execute(ids: ids) }
+        let error = await wireError { _ = try await GetClinics(world: world).execute(ids: ids) }
 
         #expect(error?.code == .invalidInput)
         #expect(error?.detail("field") == "ids")
@@ -80,7 +81,7 @@ struct FindClinicsTests {
     func search_withALimitOutOf1To100_failsWithInvalidInput(limit: Int) async throws {
         let world = try World.fixture()
 
-        let error = await serviceError { _ = try await SearchClinics(world: world).execute(name: "", limit: limit) }
+        let error = await wireError { _ = try await SearchClinics(world: world).execute(name: "", limit: limit) }
 
         #expect(error?.code == .invalidInput)
         #expect(error?.detail("field") == "limit")
@@ -156,7 +157,7 @@ struct FindClinicsTests {
     {
         let world = try World.fixture()
 
-        let error = await serviceError {
+        let error = await wireError {
             _ = try await FindNearestClinics(world: world).execute(point: point, limit: 5, service: nil)
         }
 

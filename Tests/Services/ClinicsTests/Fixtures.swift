@@ -1,8 +1,10 @@
 import IOInterface
 import ServiceKit
+import SessionsTesting
 import Testing
 
 @testable import ClinicsService
+import VerticalsTesting
 
 // Shared fixtures of the clinics tests: every parameter has a default.
 
@@ -13,32 +15,13 @@ enum Tokens {
     static let unknown = "token-unknown"
 }
 
-extension Identity.Principal {
-    static func fixture(
-        userID: String = "u_admin", displayName: String = "Grace Admin", roles: [Identity.Role] = [.admin],
-        expiresAt: Timestamp = Timestamp(secondsSinceEpoch: 1_900_000_000)
-    ) -> Self {
-        .init(userID: userID, displayName: displayName, roles: roles, expiresAt: expiresAt)
-    }
-}
-
 extension StubCaller {
     /// Identity answering `authenticate` for ``Tokens``: an admin, a patient, else `unauthenticated`.
     static func identity() -> StubCaller {
-        StubCaller().on(Identity.authenticate) { (input: Identity.TokenInput) throws(ServiceError) in
-            switch input.token {
-            case Tokens.admin: return .fixture()
-            case Tokens.patient: return .fixture(userID: "u_patient", displayName: "Pat Patient", roles: [.patient])
-            default: throw ServiceError(.unauthenticated, "the session token is not valid; log in again")
-            }
-        }
-    }
-
-    /// Identity that is down: every `authenticate` fails as a real client would.
-    static func identityDown() -> StubCaller {
-        StubCaller().on(Identity.authenticate) { (_: Identity.TokenInput) throws(ServiceError) -> Identity.Principal in
-            throw ServiceError(.unavailable, "identity is not running")
-        }
+        StubCaller().identity(sessions: [
+            Tokens.admin: .fixture(userID: "u_admin", displayName: "Grace Admin", roles: [.admin]),
+            Tokens.patient: .fixture(userID: "u_patient", displayName: "Pat Patient", roles: [.patient]),
+        ])
     }
 }
 
@@ -85,24 +68,25 @@ extension World {
         try .test(caller: caller, seedDirectory: seedDirectory)
     }
 
+    /// A world for unit tests: an in-memory store (empty unless `seedDirectory`), `caller`
+    /// answering only what the test stubs, the clock stopped at `now`, ids `c_t1`, `c_t2`, ….
+    static func test(
+        caller: any ServiceCalling = StubCaller(), now: Timestamp = TestClock.start, seedDirectory: Bool = false
+    ) throws -> World {
+        var settings = Settings()
+        settings.seedDirectory = seedDirectory
+        return World(
+            parts: try .test(
+                migrator: Migrations.all(seedDirectory: seedDirectory, seededAt: now), clock: TestClock(at: now),
+                newID: SequentialIDs(prefix: "c_t").next, caller: caller, label: "clinics.test"),
+            settings: settings)
+    }
+
     /// Stores `draft` directly (no identity call), as if an admin had created it; returns it.
     @discardableResult
     func given(_ draft: ClinicDraft = .fixture(), id: String? = nil) async throws -> Clinics.Clinic {
         let clinic = try draft.validated().clinic(id: id ?? newID(), createdAt: now())
         try await clinics.insert(clinic)
         return clinic
-    }
-}
-
-/// The ``ServiceError`` the endpoint would answer for what `body` throws.
-func serviceError(_ body: () async throws -> Void) async -> ServiceError? {
-    do {
-        try await Endpoint.mapped(body)
-        return nil
-    } catch let error as ServiceError {
-        return error
-    } catch {
-        Issue.record("not a ServiceError: \(error)")
-        return nil
     }
 }

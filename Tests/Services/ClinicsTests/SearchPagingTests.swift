@@ -3,6 +3,7 @@ import ServiceKit
 import Testing
 
 @testable import ClinicsService
+import VerticalsTesting
 
 @Suite("clinics.search, a page at a time")
 struct SearchPagingTests {
@@ -39,7 +40,7 @@ struct SearchPagingTests {
         let cursor = try #require(first.nextCursor)
 
         for (text, bad) in [("clin", cursor), ("clinic", cursor + "A"), ("clinic", "%%%")] {
-            let error = await serviceError {
+            let error = await wireError {
                 _ = try await SearchClinics(world: world).execute(name: text, limit: 2, cursor: bad)
             }
             #expect(error?.code == .invalidInput)

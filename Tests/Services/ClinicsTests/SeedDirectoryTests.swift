@@ -4,6 +4,7 @@ import Storage
 import Testing
 
 @testable import ClinicsService
+import VerticalsTesting
 
 @Suite("The seed directory")
 struct SeedDirectoryTests {

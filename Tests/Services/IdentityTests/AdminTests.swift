@@ -5,6 +5,7 @@ import ServiceKit
 import Storage
 import Testing
 import ProcessTesting
+import VerticalsTesting
 
 /// The first admin and role changes: who may, and when.
 @Suite("identity.createAdmin, grantRole, revokeRole")

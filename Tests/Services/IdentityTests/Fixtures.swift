@@ -6,25 +6,13 @@ import Storage
 import Synchronization
 import Testing
 import ProcessTesting
+import VerticalsTesting
 
 // Shared fixtures of identity's tests: a clock the test moves, Worlds, inputs, and a way to
 // call the Endpoint's router in-process, through the same wire form a socket would carry.
 
-/// A fixed "now": 2026-11-23T09:30:00Z.
-let testNow = Timestamp(secondsSinceEpoch: 1_795_426_200)
-
-/// A clock that stands still until the test moves it.
-final class TestClock: Sendable {
-    private let micros = Atomic<Int64>(testNow.microsecondsSinceEpoch)
-
-    /// The current test time.
-    var now: Timestamp { Timestamp(microsecondsSinceEpoch: micros.load(ordering: .relaxed)) }
-
-    /// Moves time forward by `duration`.
-    func advance(_ duration: Duration) {
-        micros.wrappingAdd(Timestamp.epoch.adding(duration).microsecondsSinceEpoch, ordering: .relaxed)
-    }
-}
+/// A fixed "now": 2026-11-23T09:30:00Z, where ``TestClock`` starts.
+let testNow = TestClock.start
 
 extension Settings {
     /// Production's settings with libsodium's minimum Argon2id limits.
@@ -40,7 +28,11 @@ extension World {
     static func fixture(
         clock: TestClock = TestClock(), settings: Settings = .fixture(), database: (any DatabaseWriter)? = nil
     ) throws -> World {
-        try World.test(clock: { clock.now }, settings: settings, database: database)
+        try World(
+            parts: .test(
+                migrator: Migrations.all, database: database, clock: clock, newID: RandomID.uuidString,
+                label: "identity.test"),
+            settings: settings)
     }
 }
 

@@ -2,6 +2,7 @@
 import IOInterface
 import Testing
 import ProcessTesting
+import VerticalsTesting
 
 @Suite("identity.getUser")
 struct GetUserTests {

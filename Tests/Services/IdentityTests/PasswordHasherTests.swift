@@ -1,5 +1,6 @@
 @testable import IdentityService
 import Testing
+import VerticalsTesting
 
 @Suite("Argon2id through libsodium")
 struct PasswordHasherTests {

@@ -3,6 +3,7 @@ import IOInterface
 import Storage
 import Testing
 import ProcessTesting
+import VerticalsTesting
 
 @Suite("identity.register")
 struct RegisterTests {

@@ -4,6 +4,7 @@ import ServiceKit
 import Storage
 import Testing
 import ProcessTesting
+import VerticalsTesting
 
 @Suite("identity.authenticate and identity.logout")
 struct SessionTests {

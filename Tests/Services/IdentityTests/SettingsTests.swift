@@ -1,5 +1,6 @@
 @testable import IdentityService
 import Testing
+import VerticalsTesting
 
 @Suite("identity's settings from the environment")
 struct SettingsTests {

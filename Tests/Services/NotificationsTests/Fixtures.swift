@@ -5,25 +5,13 @@ import Storage
 import Synchronization
 import Testing
 import ProcessTesting
+import VerticalsTesting
 
 // Shared fixtures of notifications' tests: a clock the test moves, a fake identity, Worlds,
 // inputs, and a way to call the Endpoint's router in-process through the wire form.
 
-/// A fixed "now": 2026-11-23T09:30:00Z.
-let testNow = Timestamp(secondsSinceEpoch: 1_795_426_200)
-
-/// A clock that stands still until the test moves it.
-final class TestClock: Sendable {
-    private let micros = Atomic<Int64>(testNow.microsecondsSinceEpoch)
-
-    /// The current test time.
-    var now: Timestamp { Timestamp(microsecondsSinceEpoch: micros.load(ordering: .relaxed)) }
-
-    /// Moves time forward by `duration`.
-    func advance(_ duration: Duration) {
-        micros.wrappingAdd(Timestamp.epoch.adding(duration).microsecondsSinceEpoch, ordering: .relaxed)
-    }
-}
+/// A fixed "now": 2026-11-23T09:30:00Z, where ``TestClock`` starts.
+let testNow = TestClock.start
 
 /// Identity as notifications' tests need it: two users with a token each, and a switch
 /// that makes every call fail the way an unreachable vertical does.
@@ -72,13 +60,26 @@ struct Given {
     let router: Router
 
     init() throws {
-        world = try World.test(clock: { [clock] in clock.now }, caller: identity.caller)
+        world = try World.test(clock: clock, caller: identity.caller)
         router = Endpoint.routes(world: world)
     }
 
     /// How many notifications the store holds.
     func storedCount() async throws -> Int {
         try await world.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM notifications") ?? 0 }
+    }
+}
+
+extension World {
+    /// A World for tests: an in-memory store (or `database`, shared with another World), `clock`,
+    /// and `caller` (stubbing nothing by default: any call fails the test).
+    static func test(
+        clock: TestClock = TestClock(), caller: StubCaller = StubCaller(), database: (any DatabaseWriter)? = nil
+    ) throws -> World {
+        World(
+            parts: try .test(
+                migrator: Migrations.all, database: database, clock: clock, newID: RandomID.uuidString,
+                caller: caller, label: "notifications.test"))
     }
 }
 

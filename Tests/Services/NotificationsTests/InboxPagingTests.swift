@@ -2,6 +2,7 @@ import IOInterface
 @testable import NotificationsService
 import Testing
 import ProcessTesting
+import VerticalsTesting
 
 @Suite("notifications.inbox, a page at a time")
 struct InboxPagingTests {

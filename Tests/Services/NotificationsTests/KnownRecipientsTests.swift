@@ -1,5 +1,6 @@
 @testable import NotificationsService
 import Testing
+import VerticalsTesting
 
 /// The recipients identity confirmed: kept, bounded, never guessed.
 struct KnownRecipientsTests {

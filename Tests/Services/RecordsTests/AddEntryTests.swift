@@ -1,8 +1,10 @@
 import IOInterface
 import ServiceKit
+import SessionsTesting
 import Testing
 
 @testable import RecordsService
+import VerticalsTesting
 
 @Suite("Adding an entry")
 struct AddEntryTests {
@@ -34,7 +36,7 @@ struct AddEntryTests {
     @Test func addEntry_withAnUnknownClinic_failsWithInvalidInputNamingClinicID_andStoresNothing() async throws {
         let world = try World.fixture()
 
-        let error = await serviceError { _ = try await AddEntry(world: world).execute(.fixture(clinicID: "c_nope")) }
+        let error = await wireError { _ = try await AddEntry(world: world).execute(.fixture(clinicID: "c_nope")) }
 
         #expect(error?.code == .invalidInput)
         #expect(error?.detail("field") == "clinicID")
@@ -45,7 +47,7 @@ struct AddEntryTests {
     func addEntry_whenClinicsCannotAnswer_passesItsErrorThrough_andStoresNothing(code: ErrorCode) async throws {
         let world = try World.fixture(caller: StubCaller().identity().clinicsDown(code))
 
-        let error = await serviceError { _ = try await AddEntry(world: world).execute(.fixture(clinicID: "c_0001")) }
+        let error = await wireError { _ = try await AddEntry(world: world).execute(.fixture(clinicID: "c_0001")) }
 
         #expect(error?.code == code)
         #expect(try await world.entries.entries(userID: "u_ada", kind: nil).isEmpty)
@@ -54,7 +56,7 @@ struct AddEntryTests {
     @Test func addEntry_whenIdentityIsDown_failsUnavailable_andStoresNothing() async throws {
         let world = try World.fixture(caller: StubCaller().identityDown())
 
-        let error = await serviceError { _ = try await AddEntry(world: world).execute(.fixture()) }
+        let error = await wireError { _ = try await AddEntry(world: world).execute(.fixture()) }
 
         #expect(error?.code == .unavailable)
         #expect(try await world.entries.entries(userID: "u_ada", kind: nil).isEmpty)
@@ -63,7 +65,7 @@ struct AddEntryTests {
     @Test func addEntry_withAnInvalidToken_isUnauthenticated() async throws {
         let world = try World.fixture()
 
-        let error = await serviceError { _ = try await AddEntry(world: world).execute(.fixture(token: Tokens.unknown)) }
+        let error = await wireError { _ = try await AddEntry(world: world).execute(.fixture(token: Tokens.unknown)) }
 
         #expect(error?.code == .unauthenticated)
     }
@@ -72,7 +74,7 @@ struct AddEntryTests {
         let caller = StubCaller()
         let world = try World.fixture(caller: caller)
 
-        let error = await serviceError { _ = try await AddEntry(world: world).execute(.fixture(token: "")) }
+        let error = await wireError { _ = try await AddEntry(world: world).execute(.fixture(token: "")) }
 
         #expect(error?.code == .unauthenticated)
         #expect(caller.calls.isEmpty)
@@ -92,7 +94,7 @@ struct AddEntryTests {
     ) async throws {
         let world = try World.fixture()
 
-        let error = await serviceError { _ = try await AddEntry(world: world).execute(input) }
+        let error = await wireError { _ = try await AddEntry(world: world).execute(input) }
 
         #expect(error?.code == .invalidInput)
         #expect(error?.detail("field") == field)

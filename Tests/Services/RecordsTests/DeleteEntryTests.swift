@@ -3,6 +3,7 @@ import ServiceKit
 import Testing
 
 @testable import RecordsService
+import VerticalsTesting
 
 @Suite("Deleting an entry")
 struct DeleteEntryTests {
@@ -19,7 +20,7 @@ struct DeleteEntryTests {
         let world = try World.fixture()
         let adas = try await AddEntry(world: world).execute(.fixture(token: Tokens.ada))
 
-        let error = await serviceError {
+        let error = await wireError {
             try await DeleteEntry(world: world).execute(.init(token: Tokens.bob, id: adas.id))
         }
 
@@ -30,7 +31,7 @@ struct DeleteEntryTests {
     @Test func deleteEntry_thatDoesNotExist_failsWithNotFound() async throws {
         let world = try World.fixture()
 
-        let error = await serviceError {
+        let error = await wireError {
             try await DeleteEntry(world: world).execute(.init(token: Tokens.ada, id: "r_nope"))
         }
 
@@ -43,7 +44,7 @@ struct DeleteEntryTests {
         let entry = try await AddEntry(world: world).execute(.fixture())
         try await DeleteEntry(world: world).execute(.init(token: Tokens.ada, id: entry.id))
 
-        let error = await serviceError {
+        let error = await wireError {
             try await DeleteEntry(world: world).execute(.init(token: Tokens.ada, id: entry.id))
         }
 
@@ -54,7 +55,7 @@ struct DeleteEntryTests {
         let world = try World.fixture()
         let entry = try await AddEntry(world: world).execute(.fixture())
 
-        let error = await serviceError {
+        let error = await wireError {
             try await DeleteEntry(world: world).execute(.init(token: Tokens.unknown, id: entry.id))
         }
 

@@ -3,6 +3,7 @@ import ServiceKit
 import Testing
 
 @testable import RecordsService
+import VerticalsTesting
 
 @Suite("Records' endpoint")
 struct EndpointTests {
@@ -17,7 +18,7 @@ struct EndpointTests {
         (RecordsError.notOwner(id: "r_1"), ErrorCode.permissionDenied, "id"),
     ])
     func domainErrors_becomeTypedServiceErrors_withDetails(error: RecordsError, code: ErrorCode, key: String) {
-        let mapped = Endpoint.serviceError(error)
+        let mapped = error.serviceError
         #expect(mapped.code == code)
         #expect(mapped.detail(key) != nil)
         #expect(mapped.message.hasSuffix("."))

@@ -1,8 +1,10 @@
 import IOInterface
 import ServiceKit
+import SessionsTesting
 import Testing
 
 @testable import RecordsService
+import VerticalsTesting
 
 // Shared fixtures of the records tests: every parameter has a default.
 
@@ -11,15 +13,6 @@ enum Tokens {
     static let ada = "token-ada"
     static let bob = "token-bob"
     static let unknown = "token-unknown"
-}
-
-extension Identity.Principal {
-    static func fixture(
-        userID: String = "u_ada", displayName: String = "Ada Lovelace", roles: [Identity.Role] = [.patient],
-        expiresAt: Timestamp = Timestamp(secondsSinceEpoch: 1_900_000_000)
-    ) -> Self {
-        .init(userID: userID, displayName: displayName, roles: roles, expiresAt: expiresAt)
-    }
 }
 
 extension Clinics.Clinic {
@@ -55,20 +48,9 @@ enum Directory {
 extension StubCaller {
     /// Adds identity: `authenticate` knows Ada and Bob, else answers `unauthenticated`.
     func identity() -> StubCaller {
-        on(Identity.authenticate) { (input: Identity.TokenInput) throws(ServiceError) in
-            switch input.token {
-            case Tokens.ada: return .fixture()
-            case Tokens.bob: return .fixture(userID: "u_bob", displayName: "Bob Babbage")
-            default: throw ServiceError(.unauthenticated, "the session token is not valid; log in again")
-            }
-        }
-    }
-
-    /// Adds identity that is down.
-    func identityDown() -> StubCaller {
-        on(Identity.authenticate) { (_: Identity.TokenInput) throws(ServiceError) -> Identity.Principal in
-            throw ServiceError(.unavailable, "identity is not running")
-        }
+        identity(sessions: [
+            Tokens.ada: .fixture(), Tokens.bob: .fixture(userID: "u_bob", displayName: "Bob Babbage"),
+        ])
     }
 
     /// Adds clinics knowing `clinics`: `get`, `getMany` and `nearest` (which answers them all, distance 0).
@@ -108,17 +90,16 @@ extension World {
     static func fixture(caller: any ServiceCalling = StubCaller().identity().clinics()) throws -> World {
         try .test(caller: caller)
     }
-}
 
-/// The ``ServiceError`` the endpoint would answer for what `body` throws.
-func serviceError(_ body: () async throws -> Void) async -> ServiceError? {
-    do {
-        try await Endpoint.mapped(body)
-        return nil
-    } catch let error as ServiceError {
-        return error
-    } catch {
-        Issue.record("not a ServiceError: \(error)")
-        return nil
+    /// A world for unit tests: an in-memory store, `caller` answering only what the test
+    /// stubs, the clock stopped at `now`, ids `r_t1`, `r_t2`, ….
+    static func test(
+        caller: any ServiceCalling = StubCaller(), now: Timestamp = TestClock.start, settings: Settings = Settings()
+    ) throws -> World {
+        World(
+            parts: try .test(
+                migrator: Migrations.all, clock: TestClock(at: now), newID: SequentialIDs(prefix: "r_t").next,
+                caller: caller, label: "records.test"),
+            settings: settings)
     }
 }

@@ -3,6 +3,7 @@ import ServiceKit
 import Testing
 
 @testable import RecordsService
+import VerticalsTesting
 
 @Suite("records.history, a page at a time")
 struct HistoryPagingTests {
@@ -38,13 +39,13 @@ struct HistoryPagingTests {
         let first = try await ReadHistory(world: world).execute(.init(token: Tokens.ada, kind: .note, limit: 2))
         let cursor = try #require(first.nextCursor)
 
-        let otherKind = await serviceError {
+        let otherKind = await wireError {
             _ = try await ReadHistory(world: world).execute(.init(token: Tokens.ada, kind: .allergy, cursor: cursor))
         }
-        let otherUser = await serviceError {
+        let otherUser = await wireError {
             _ = try await ReadHistory(world: world).execute(.init(token: Tokens.bob, kind: .note, cursor: cursor))
         }
-        let tooMany = await serviceError {
+        let tooMany = await wireError {
             _ = try await ReadHistory(world: world).execute(.init(token: Tokens.ada, limit: 201))
         }
 

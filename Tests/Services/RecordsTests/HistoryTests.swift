@@ -3,6 +3,7 @@ import ServiceKit
 import Testing
 
 @testable import RecordsService
+import VerticalsTesting
 
 @Suite("Reading one's history")
 struct HistoryTests {
@@ -112,7 +113,7 @@ struct HistoryTests {
     @Test func history_withAnUnknownKind_failsWithInvalidInput() async throws {
         let world = try World.fixture()
 
-        let error = await serviceError {
+        let error = await wireError {
             _ = try await ReadHistory(world: world).execute(.init(token: Tokens.ada, kind: .unknown("x")))
         }
 
@@ -122,7 +123,7 @@ struct HistoryTests {
 
     @Test func history_withAnInvalidToken_isUnauthenticated() async throws {
         let world = try World.fixture()
-        let error = await serviceError { _ = try await ReadHistory(world: world).execute(.init(token: Tokens.unknown)) }
+        let error = await wireError { _ = try await ReadHistory(world: world).execute(.init(token: Tokens.unknown)) }
         #expect(error?.code == .unauthenticated)
     }
 }

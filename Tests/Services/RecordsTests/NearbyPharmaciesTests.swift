@@ -3,6 +3,7 @@ import ServiceKit
 import Testing
 
 @testable import RecordsService
+import VerticalsTesting
 
 @Suite("Nearby pharmacies, through clinics")
 struct NearbyPharmaciesTests {
@@ -24,7 +25,7 @@ struct NearbyPharmaciesTests {
         let caller = StubCaller().identity().clinics()
         let world = try World.fixture(caller: caller)
 
-        let error = await serviceError {
+        let error = await wireError {
             _ = try await FindNearbyPharmacies(world: world).execute(
                 .init(token: Tokens.unknown, latitude: 0, longitude: 0))
         }
@@ -37,7 +38,7 @@ struct NearbyPharmaciesTests {
     func nearbyPharmacies_passesClinicsErrorsThrough(code: ErrorCode) async throws {
         let world = try World.fixture(caller: StubCaller().identity().clinicsDown(code))
 
-        let error = await serviceError {
+        let error = await wireError {
             _ = try await FindNearbyPharmacies(world: world).execute(
                 .init(token: Tokens.ada, latitude: 0, longitude: 0))
         }

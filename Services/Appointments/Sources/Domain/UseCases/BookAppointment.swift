@@ -1,5 +1,6 @@
 import IOInterface
 import ServiceKit
+import Sessions
 
 /// Books a slot for the calling patient.
 ///
@@ -18,7 +19,7 @@ public struct BookAppointment {
     /// Books, or returns the booking a previous attempt with the same requestID made.
     public func execute(_ input: Appointments.BookInput) async throws -> Booking {
         try validate(input)
-        let patient = try await Authenticate(caller: world.caller).execute(input.token)
+        let patient = try await world.sessionCheck.principal(token: input.token)
         let endsAt = input.startsAt.adding(.seconds(input.durationMinutes * 60))
         let slot = try await world.caller.call(
             Clinics.checkSlot,

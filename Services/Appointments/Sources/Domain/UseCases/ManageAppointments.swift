@@ -1,5 +1,6 @@
 import IOInterface
 import ServiceKit
+import Sessions
 import Storage
 
 /// Reads one of the caller's bookings.
@@ -11,7 +12,7 @@ public struct GetAppointment {
 
     /// The booking, if it is the caller's.
     public func execute(token: String, id: String) async throws -> Booking {
-        let patient = try await Authenticate(caller: world.caller).execute(token)
+        let patient = try await world.sessionCheck.principal(token: token)
         guard let booking = try await world.store.booking(id: id) else { throw BookingError.notFound(id) }
         guard booking.patientID == patient.userID else { throw BookingError.notOwner }
         return booking
@@ -57,7 +58,7 @@ public struct ListAppointments {
         guard (1...Self.maxLimit).contains(input.limit) else {
             throw BookingError.invalid(field: "limit", reason: "must be 1...\(Self.maxLimit) (got \(input.limit))")
         }
-        let patient = try await Authenticate(caller: world.caller).execute(input.token)
+        let patient = try await world.sessionCheck.principal(token: input.token)
         let scope = [
             "appointments.list", patient.userID, "\(input.from.microsecondsSinceEpoch)",
             "\(input.to.microsecondsSinceEpoch)", "\(input.includeCancelled)",

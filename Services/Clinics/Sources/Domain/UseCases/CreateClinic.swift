@@ -1,5 +1,6 @@
 import IOInterface
 import ServiceKit
+import Sessions
 
 /// Adds a clinic to the network; only an admin may.
 public struct CreateClinic {
@@ -15,8 +16,9 @@ public struct CreateClinic {
     /// Identity's `unauthenticated`, `unavailable` and `deadlineExceeded` pass through
     /// unchanged, and nothing is stored unless every check passed.
     public func execute(token: String, draft: ClinicDraft) async throws -> Clinics.Clinic {
-        let principal = try await world.caller.call(Identity.authenticate, .init(token: token))
-        guard principal.roles.contains(.admin) else { throw ClinicError.notAdmin(userID: principal.userID) }
+        let principal = try await world.sessionCheck.principal(token: token, withRole: .admin) {
+            ClinicError.notAdmin(userID: $0.userID)
+        }
         let clinic = try draft.validated().clinic(id: world.newID(), createdAt: world.now())
         try await world.clinics.insert(clinic)
         world.logger.info("clinic created", metadata: ["id": "\(clinic.id)", "by": "\(principal.userID)"])

@@ -21,7 +21,7 @@ public struct AuthenticateToken: Sendable {
     /// expired or revoked (the caller is not told which).
     public func execute(token: String) async throws -> Authenticated {
         guard let session = try await world.sessions.session(tokenHash: SessionTokens.storedHash(of: token)),
-            session.revokedAt == nil, world.clock() < session.expiresAt
+            session.revokedAt == nil, world.now() < session.expiresAt
         else { throw IdentityFailure.invalidToken }
         return Authenticated(user: session.user, expiresAt: session.expiresAt)
     }

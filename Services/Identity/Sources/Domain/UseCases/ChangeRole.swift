@@ -1,4 +1,5 @@
 import IOInterface
+import Sessions
 
 /// Grants or revokes a role (`svc-supervisor admin grant|revoke`): only with an admin's
 /// session token, so every change is made by a named admin and logged with their id.
@@ -24,7 +25,7 @@ public struct ChangeRole: Sendable {
     /// ``IdentityFailure/invalid(field:reason:)`` for an address or role this build does not know.
     public func execute(_ change: Change, role: Identity.Role, email rawEmail: String, token: String) async throws -> User {
         let caller = try await AuthenticateToken(world: world).execute(token: token).user
-        guard caller.roles.contains(.admin) else { throw IdentityFailure.notAdmin }
+        try RoleCheck.require(.admin, among: caller.roles, otherwise: IdentityFailure.notAdmin)
         guard let email = EmailAddress(rawEmail) else {
             throw IdentityFailure.invalid(
                 field: "email", reason: "\"\(rawEmail)\" is not an e-mail address like name@example.org")

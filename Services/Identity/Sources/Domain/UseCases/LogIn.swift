@@ -41,7 +41,7 @@ public struct LogIn: Sendable {
         }
 
         let token = try SessionTokens.generate()
-        let now = world.clock()
+        let now = world.now()
         let expiresAt = now.adding(world.settings.sessionLifetime)
         try await world.sessions.insert(
             tokenHash: SessionTokens.storedHash(of: token), userID: found.user.id, createdAt: now, expiresAt: expiresAt)

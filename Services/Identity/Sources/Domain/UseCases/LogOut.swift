@@ -10,7 +10,7 @@ public struct LogOut: Sendable {
     /// Revokes `token`; throws ``IdentityFailure/invalidToken`` when it is unknown, expired or
     /// already revoked (a token that does not authenticate cannot log out either).
     public func execute(token: String) async throws {
-        let revoked = try await world.sessions.revoke(tokenHash: SessionTokens.storedHash(of: token), at: world.clock())
+        let revoked = try await world.sessions.revoke(tokenHash: SessionTokens.storedHash(of: token), at: world.now())
         guard revoked else { throw IdentityFailure.invalidToken }
     }
 }

@@ -57,7 +57,7 @@ public struct RegisterUser: Sendable {
         let hash = try await Offload.run { try passwords.hash(password) }
         let roles: [Identity.Role] = firstAdmin ? [.patient, .admin] : [.patient]
         let user = User(
-            id: world.makeID(), email: email, displayName: displayName, roles: roles, createdAt: world.clock())
+            id: world.newID(), email: email, displayName: displayName, roles: roles, createdAt: world.now())
         try await world.users.insert(user, passwordHash: hash, unlessAdminExists: firstAdmin)
         world.logger.info("registered user \(user.id)\(firstAdmin ? " as the first admin" : "")")
         return user

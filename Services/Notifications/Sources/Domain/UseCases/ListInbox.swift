@@ -1,4 +1,5 @@
 import Storage
+import Sessions
 
 /// Lists the caller's own notifications, newest first, with their unread count, a page at a time.
 public struct ListInbox: Sendable {
@@ -18,7 +19,7 @@ public struct ListInbox: Sendable {
             throw NotificationsFailure.invalid(
                 field: "limit", reason: "the limit must be 1 to \(Limits.inboxPage), not \(limit)")
         }
-        let userID = try await AuthenticateCaller(world: world).execute(token: token)
+        let userID = try await world.sessionCheck.principal(token: token).userID
         let scope = "notifications.inbox|\(userID)|\(unreadOnly)"
         var after: PageCursor?
         if let cursor {

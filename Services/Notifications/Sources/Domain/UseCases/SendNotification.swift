@@ -30,7 +30,7 @@ public struct SendNotification: Sendable {
             try await checkRecipient(userID)
         }
         let notification = Notification(
-            id: world.makeID(), userID: userID, title: title, body: body, createdAt: world.clock(),
+            id: world.newID(), userID: userID, title: title, body: body, createdAt: world.now(),
             deduplicationKey: deduplicationKey)
         // A racing send of the same key may have won since the look-up: then this is its notification.
         return try Self.sameRecipient(try await world.notifications.insertOnce(notification), userID)

@@ -1,5 +1,6 @@
 import IOInterface
 import ServiceKit
+import Sessions
 
 /// Adds an entry to the caller's own history.
 public struct AddEntry {
@@ -15,7 +16,7 @@ public struct AddEntry {
     /// Nothing is stored unless every check passed: when identity or clinics is down the
     /// caller gets their `unavailable` and may retry.
     public func execute(_ input: Records.AddEntryInput) async throws -> Records.Entry {
-        let principal = try await Authenticate(caller: world.caller).execute(input.token)
+        let principal = try await world.sessionCheck.principal(token: input.token)
         try EntryRules.check(input)
         var clinicName: String?
         if let clinicID = input.clinicID { clinicName = try await name(ofClinic: clinicID) }

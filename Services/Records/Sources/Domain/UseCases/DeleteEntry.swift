@@ -1,5 +1,6 @@
 import IOInterface
 import ServiceKit
+import Sessions
 
 /// Deletes one of the caller's own entries.
 public struct DeleteEntry {
@@ -13,7 +14,7 @@ public struct DeleteEntry {
     /// Deletes entry `input.id` if the caller owns it: ``RecordsError/notFound(id:)`` when no
     /// entry has that id, ``RecordsError/notOwner(id:)`` when it is someone else's.
     public func execute(_ input: Records.DeleteEntryInput) async throws {
-        let principal = try await Authenticate(caller: world.caller).execute(input.token)
+        let principal = try await world.sessionCheck.principal(token: input.token)
         switch try await world.entries.delete(id: input.id, ownedBy: principal.userID) {
         case .deleted: break
         case .missing: throw RecordsError.notFound(id: input.id)

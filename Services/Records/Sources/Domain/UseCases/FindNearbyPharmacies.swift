@@ -1,5 +1,6 @@
 import IOInterface
 import ServiceKit
+import Sessions
 
 /// The pharmacies nearest a point, for a signed-in patient: `clinics.nearest(service: pharmacy)`.
 public struct FindNearbyPharmacies {
@@ -13,7 +14,7 @@ public struct FindNearbyPharmacies {
     /// Clinics' answer, passed through; so are its `invalidInput` (naming `latitude`,
     /// `longitude` or `limit`, the same fields as here) and `unavailable`.
     public func execute(_ input: Records.NearbyPharmaciesInput) async throws -> Clinics.NearbyClinics {
-        _ = try await Authenticate(caller: world.caller).execute(input.token)
+        _ = try await world.sessionCheck.principal(token: input.token)
         return try await world.caller.call(
             Clinics.nearest,
             .init(latitude: input.latitude, longitude: input.longitude, limit: input.limit, service: .pharmacy))

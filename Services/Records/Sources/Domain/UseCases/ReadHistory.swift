@@ -1,5 +1,6 @@
 import IOInterface
 import ServiceKit
+import Sessions
 import Storage
 
 /// The caller's own history, newest first, with each entry's clinic named through clinics.
@@ -25,7 +26,7 @@ public struct ReadHistory {
     /// history is still served, since it is the caller's own data, without clinic names
     /// and with `clinicNamesResolved` false.
     public func execute(_ input: Records.HistoryInput) async throws -> Records.History {
-        let principal = try await Authenticate(caller: world.caller).execute(input.token)
+        let principal = try await world.sessionCheck.principal(token: input.token)
         try EntryRules.check(filter: input.kind)
         guard (1...Self.maxLimit).contains(input.limit) else {
             throw RecordsError.invalid(field: "limit", reason: "must be 1...\(Self.maxLimit) (got \(input.limit))")

@@ -1,0 +1,36 @@
+import IOInterface
+import ServiceKit
+
+/// The wire form of identity's refusals: a code to branch on, a message for a person.
+extension IdentityFailure: ServiceErrorConvertible {
+    /// The `ServiceError` a caller sees for this refusal.
+    public var serviceError: ServiceError {
+        switch self {
+        case .invalid(let field, let reason):
+            ServiceError(.invalidInput, "\(reason); correct \(field) and try again", details: [ErrorDetail("field", field)])
+        case .emailTaken:
+            ServiceError(
+                .conflict, "an account with this e-mail address already exists: log in, or register another address",
+                details: [ErrorDetail("field", "email")])
+        case .wrongCredentials:
+            ServiceError(.unauthenticated, "wrong e-mail address or password: check both and log in again")
+        case .invalidToken:
+            ServiceError(.unauthenticated, "the session token is not valid (unknown, expired or logged out): log in again")
+        case .notLocalOperator:
+            ServiceError(
+                .permissionDenied,
+                "only a local operator (root, or the user identity runs as) may create the first admin: "
+                    + "run svc-supervisor admin create as that user")
+        case .adminExists:
+            ServiceError(.conflict, "an admin exists already: log in as an admin and use svc-supervisor admin grant EMAIL admin")
+        case .notAdmin:
+            ServiceError(.permissionDenied, "only an admin may change roles: log in as an admin (svc-supervisor login EMAIL)")
+        case .lastAdmin:
+            ServiceError(.conflict, "this is the last admin: grant admin to someone else before revoking it here")
+        case .emailNotFound(let email):
+            ServiceError(.notFound, "no account uses \"\(email)\"", details: [ErrorDetail("field", "email")])
+        case .userNotFound(let id):
+            ServiceError(.notFound, "no user has the id \"\(id)\"", details: [ErrorDetail("field", "userID")])
+        }
+    }
+}

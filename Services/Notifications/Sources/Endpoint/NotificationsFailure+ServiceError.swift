@@ -1,0 +1,28 @@
+import IOInterface
+import ServiceKit
+
+/// The wire form of notifications' refusals: a code to branch on, a message for a person.
+extension NotificationsFailure: ServiceErrorConvertible {
+    /// The `ServiceError` a caller sees for this refusal.
+    public var serviceError: ServiceError {
+        switch self {
+        case .invalid(let field, let reason):
+            ServiceError(.invalidInput, "\(reason); correct \(field) and try again", details: [ErrorDetail("field", field)])
+        case .unknownRecipient(let userID):
+            ServiceError(
+                .notFound, "identity has no user with the id \"\(userID)\": nothing was sent",
+                details: [ErrorDetail("field", "userID")])
+        case .notFound(let id):
+            ServiceError(.notFound, "no notification has the id \"\(id)\"", details: [ErrorDetail("field", "id")])
+        case .notYours(let id):
+            ServiceError(
+                .permissionDenied, "notification \"\(id)\" belongs to another user: you can only read your own inbox",
+                details: [ErrorDetail("field", "id")])
+        case .keyUsedForAnotherUser(let key):
+            ServiceError(
+                .conflict,
+                "the deduplication key \"\(key)\" was already used for another user: use one key per delivery",
+                details: [ErrorDetail("field", "deduplicationKey")])
+        }
+    }
+}

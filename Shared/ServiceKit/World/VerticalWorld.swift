@@ -1,0 +1,56 @@
+import Logging
+import Storage
+import Wire
+
+/// A vertical's dependency container: the ``WorldParts`` every vertical has, plus its own.
+///
+/// Conforming is one stored property; the shared parts then read as the World's own
+/// (`world.now()`, `world.caller`, `world.database`), so use cases never reach into `parts`.
+///
+/// ```swift
+/// public struct World: VerticalWorld {
+///     public var parts: WorldParts
+///     public var settings: Settings
+///
+///     public static func live(runtime: ServiceRuntime) throws -> World {
+///         World(parts: try .live(runtime: runtime, migrator: Migrations.all, newID: RandomID.uuidString),
+///               settings: .from(environment: runtime.environment))
+///     }
+/// }
+/// ```
+public protocol VerticalWorld: Sendable {
+    /// The clock, ids, store, caller and logger.
+    var parts: WorldParts { get set }
+}
+
+extension VerticalWorld {
+    /// The current time.
+    public var now: @Sendable () -> Timestamp {
+        get { parts.now }
+        set { parts.now = newValue }
+    }
+
+    /// A new unique id in the vertical's format.
+    public var newID: @Sendable () -> String {
+        get { parts.newID }
+        set { parts.newID = newValue }
+    }
+
+    /// The vertical's own store.
+    public var database: any DatabaseWriter {
+        get { parts.database }
+        set { parts.database = newValue }
+    }
+
+    /// Other verticals.
+    public var caller: any ServiceCalling {
+        get { parts.caller }
+        set { parts.caller = newValue }
+    }
+
+    /// The daemon's logger.
+    public var logger: Logger {
+        get { parts.logger }
+        set { parts.logger = newValue }
+    }
+}

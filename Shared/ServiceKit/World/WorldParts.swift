@@ -1,0 +1,49 @@
+import Logging
+import Storage
+import Wire
+
+/// What every vertical's `World` holds, whatever the vertical: the clock, a maker of new ids,
+/// the vertical's own store, the caller of other verticals and the daemon's logger.
+///
+/// A World keeps these in one ``VerticalWorld/parts`` and lists beside them only what is its
+/// own (settings, repositories, background work). ``live(runtime:migrator:newID:)`` builds them
+/// for the daemon the same way for every vertical; a test builds them with fakes.
+public struct WorldParts: Sendable {
+    /// The current time.
+    public var now: @Sendable () -> Timestamp
+    /// A new unique id for something the vertical stores (its own format, e.g. `c_` and 16 hex digits).
+    public var newID: @Sendable () -> String
+    /// The vertical's own store. Nobody else reads it.
+    public var database: any DatabaseWriter
+    /// Other verticals: ``ServiceClient`` in the daemon, a stub in a unit test.
+    public var caller: any ServiceCalling
+    /// The daemon's logger.
+    public var logger: Logger
+
+    /// Parts from what is given.
+    public init(
+        now: @escaping @Sendable () -> Timestamp, newID: @escaping @Sendable () -> String,
+        database: any DatabaseWriter, caller: any ServiceCalling, logger: Logger
+    ) {
+        self.now = now
+        self.newID = newID
+        self.database = database
+        self.caller = caller
+        self.logger = logger
+    }
+
+    /// The daemon's parts: the store `<name>.sqlite` in the runtime's state directory, opened
+    /// with full durability (a change acknowledged to a client is on disk) and migrated by
+    /// `migrator`; the system clock; the runtime's client and logger.
+    ///
+    /// The store is named for the vertical, so two verticals given one `STATE_DIRECTORY` never
+    /// share a store (and `SQLiteStore` refuses another vertical's store by its owner mark).
+    public static func live(
+        runtime: ServiceRuntime, migrator: DatabaseMigrator, newID: @escaping @Sendable () -> String
+    ) throws -> WorldParts {
+        let database = try SQLiteStore.open(
+            directory: runtime.stateDirectory, fileName: "\(runtime.name).sqlite", migrator: migrator)
+        return WorldParts(
+            now: { .now }, newID: newID, database: database, caller: runtime.client, logger: runtime.logger)
+    }
+}

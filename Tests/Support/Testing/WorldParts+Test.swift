@@ -1,0 +1,23 @@
+import Logging
+import ServiceKit
+import Storage
+
+extension WorldParts {
+    /// The parts of a unit test's World: an in-memory store migrated by `migrator` (or
+    /// `database`, to share one store between two Worlds), the clock `clock`, ids from `newID`
+    /// (`t1`, `t2`, … unless told), `caller` (a strict ``StubCaller`` stubbing nothing unless
+    /// told: any call fails the test) and a logger labelled `label`.
+    ///
+    /// ```swift
+    /// let world = World(parts: try .test(migrator: Migrations.all, caller: .suite()), settings: .test)
+    /// ```
+    public static func test(
+        migrator: DatabaseMigrator, database: (any DatabaseWriter)? = nil, clock: TestClock = TestClock(),
+        newID: @escaping @Sendable () -> String = SequentialIDs(prefix: "t").next,
+        caller: any ServiceCalling = StubCaller(), label: String = "test"
+    ) throws -> WorldParts {
+        WorldParts(
+            now: clock.read, newID: newID, database: try database ?? SQLiteStore.inMemory(migrator: migrator),
+            caller: caller, logger: Logger(label: label))
+    }
+}
