@@ -6,23 +6,23 @@ import Storage
 /// Everything appointments' use cases depend on, built once: in `main.swift` by ``live(runtime:)``,
 /// in tests from test ``WorldParts``. Its ``parts`` are what every vertical has; the rest is
 /// appointments' own.
-public struct World: VerticalWorld {
+package struct World: VerticalWorld {
     /// How appointments behaves; every knob has a safe default.
-    public struct Settings: Sendable {
+    package struct Settings: Sendable {
         /// Bookings one clinic takes at once for one service (its rooms or chairs).
-        public var slotCapacity = 2
+        package var slotCapacity = 2
         /// The longest a booking waits for notifications before answering without it.
-        public var notifyTimeout: Duration = .milliseconds(500)
+        package var notifyTimeout: Duration = .milliseconds(500)
         /// The first retry delay of an undelivered notification; doubles up to `maxRetryDelay`.
-        public var firstRetryDelay: Duration = .milliseconds(250)
+        package var firstRetryDelay: Duration = .milliseconds(250)
         /// The longest delay between two retries.
-        public var maxRetryDelay: Duration = .seconds(30)
+        package var maxRetryDelay: Duration = .seconds(30)
 
         /// The defaults.
-        public init() {}
+        package init() {}
 
         /// The defaults, overridden by `APPOINTMENTS_SLOT_CAPACITY` and `APPOINTMENTS_RETRY_MAX_MS`.
-        public static func from(environment: [String: String]) -> Settings {
+        package static func from(environment: [String: String]) -> Settings {
             var settings = Settings()
             if let value = environment["APPOINTMENTS_SLOT_CAPACITY"].flatMap(Int.init), value > 0 {
                 settings.slotCapacity = value
@@ -35,16 +35,16 @@ public struct World: VerticalWorld {
     }
 
     /// The clock, ids (`a_` and a UUID), store, caller (identity, clinics and notifications) and logger.
-    public var parts: WorldParts
+    package var parts: WorldParts
     /// Bookings and the outbox, in the store.
-    public var store: BookingStore
+    package var store: BookingStore
     /// The settings.
-    public var settings: Settings
+    package var settings: Settings
     /// Sends what the outbox holds.
-    public var outbox: OutboxDrainer
+    package var outbox: OutboxDrainer
 
     /// Creates a world from its parts; `background` runs the outbox's retries.
-    public init(parts: WorldParts, settings: Settings, background: BackgroundWork) {
+    package init(parts: WorldParts, settings: Settings, background: BackgroundWork) {
         self.parts = parts
         self.settings = settings
         self.store = BookingStore(database: parts.database, sharingCommits: true)
@@ -55,7 +55,7 @@ public struct World: VerticalWorld {
 
     /// The daemon's world: the common parts (``WorldParts/live(runtime:migrator:newID:)``), the
     /// runtime's background work for the outbox.
-    public static func live(runtime: ServiceRuntime) throws -> World {
+    package static func live(runtime: ServiceRuntime) throws -> World {
         World(
             parts: try .live(runtime: runtime, migrator: Migrations.all, newID: { "a_" + RandomID.uuidString() }),
             settings: .from(environment: runtime.environment), background: runtime.background)

@@ -5,17 +5,17 @@ import Storage
 
 /// Everything clinics' use cases depend on, built once: in `main.swift` by ``live(runtime:)``, in
 /// tests from test ``WorldParts``. Its ``parts`` are what every vertical has; the rest is clinics' own.
-public struct World: VerticalWorld {
+package struct World: VerticalWorld {
     /// How clinics behaves.
-    public struct Settings: Sendable {
+    package struct Settings: Sendable {
         /// Whether a fresh store starts with the seed directory (`CLINICS_SEED`, default on).
-        public var seedDirectory = true
+        package var seedDirectory = true
 
         /// The defaults.
-        public init() {}
+        package init() {}
 
         /// The defaults, overridden by `CLINICS_SEED=0` (also `false`, `no`, `off`): start empty.
-        public static func from(environment: [String: String]) -> Settings {
+        package static func from(environment: [String: String]) -> Settings {
             var settings = Settings()
             if let value = environment["CLINICS_SEED"]?.lowercased(), ["0", "false", "no", "off"].contains(value) {
                 settings.seedDirectory = false
@@ -26,20 +26,20 @@ public struct World: VerticalWorld {
 
     /// The clock, ids (`c_` and 16 hex digits), store, caller (identity, to check an admin's
     /// token) and logger.
-    public var parts: WorldParts
+    package var parts: WorldParts
     /// The settings.
-    public var settings: Settings
+    package var settings: Settings
     // (Built by `live(runtime:)`, or by tests through the memberwise `init(parts:settings:)`.)
 
     /// Clinics read by id, kept for the world's life (see ``ClinicRepository/cache``).
-    public let clinicCache = ReadCache<String, Clinics.Clinic>()
+    package let clinicCache = ReadCache<String, Clinics.Clinic>()
 
     /// Clinics in the store.
-    public var clinics: ClinicRepository { ClinicRepository(database: database, cache: clinicCache) }
+    package var clinics: ClinicRepository { ClinicRepository(database: database, cache: clinicCache) }
 
     /// The daemon's world: the common parts (``WorldParts/live(runtime:migrator:newID:)``), the
     /// store seeded on first start unless `CLINICS_SEED=0`.
-    public static func live(runtime: ServiceRuntime) throws -> World {
+    package static func live(runtime: ServiceRuntime) throws -> World {
         let settings = Settings.from(environment: runtime.environment)
         let migrator = Migrations.all(seedDirectory: settings.seedDirectory, seededAt: .now)
         return World(parts: try .live(runtime: runtime, migrator: migrator, newID: randomClinicID), settings: settings)

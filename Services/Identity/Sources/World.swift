@@ -11,36 +11,36 @@ import Storage
 ///
 /// The clock, ids (random UUIDs), store, caller (identity calls no vertical today) and logger are
 /// its ``parts``; the rest is identity's own.
-public struct World: VerticalWorld {
+package struct World: VerticalWorld {
     /// The clock, ids, store, caller and logger.
-    public var parts: WorldParts
+    package var parts: WorldParts
     /// Session lifetime, admin bootstrap, Argon2id limits.
-    public var settings: Settings
+    package var settings: Settings
     /// Argon2id with ``Settings/passwordLimits``.
-    public var passwords: PasswordHasher
+    package var passwords: PasswordHasher
     /// The uids of local operators, who may create the first admin (``CreateFirstAdmin``):
     /// root and the uid identity runs as.
-    public var operatorUIDs: Set<UInt32> = [0, geteuid()]
+    package var operatorUIDs: Set<UInt32> = [0, geteuid()]
 
     /// Creates a World from its parts.
-    public init(parts: WorldParts, settings: Settings) throws {
+    package init(parts: WorldParts, settings: Settings) throws {
         self.parts = parts
         self.settings = settings
         passwords = try PasswordHasher(limits: settings.passwordLimits)
     }
 
     /// Sessions read by token hash, kept for the world's life (see ``SessionRepository/cache``).
-    public let sessionCache = ReadCache<String, SessionRepository.StoredSession>()
+    package let sessionCache = ReadCache<String, SessionRepository.StoredSession>()
 
     /// Users and roles in the store.
-    public var users: UserRepository { UserRepository(database: database, sessions: sessionCache) }
+    package var users: UserRepository { UserRepository(database: database, sessions: sessionCache) }
     /// Sessions in the store.
-    public var sessions: SessionRepository { SessionRepository(database: database, cache: sessionCache) }
+    package var sessions: SessionRepository { SessionRepository(database: database, cache: sessionCache) }
 
     /// The daemon's World: settings from the environment (see ``Settings/from(environment:)``) and
     /// the common parts (``WorldParts/live(runtime:migrator:newID:)``: full durability, as a session
     /// acknowledged to a client must survive a power cut, or a logged-out token could come back).
-    public static func live(runtime: ServiceRuntime) throws -> World {
+    package static func live(runtime: ServiceRuntime) throws -> World {
         try World(
             parts: .live(runtime: runtime, migrator: Migrations.all, newID: RandomID.uuidString),
             settings: .from(environment: runtime.environment))

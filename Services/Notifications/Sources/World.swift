@@ -7,16 +7,16 @@ import Storage
 ///
 /// The clock, ids (random UUIDs), store, caller (identity: tokens and recipients) and logger are
 /// its ``parts``; the rest is notifications' own.
-public struct World: VerticalWorld {
+package struct World: VerticalWorld {
     /// The clock, ids, store, caller and logger.
-    public var parts: WorldParts
+    package var parts: WorldParts
     /// Notifications in the store, stored through shared commits (see ``GroupCommit``).
-    public let notifications: NotificationRepository
+    package let notifications: NotificationRepository
     /// The recipients identity already confirmed.
-    public let knownRecipients = KnownRecipients()
+    package let knownRecipients = KnownRecipients()
 
     /// Creates a World from its parts.
-    public init(parts: WorldParts) {
+    package init(parts: WorldParts) {
         self.parts = parts
         self.notifications = NotificationRepository(database: parts.database)
     }
@@ -24,7 +24,7 @@ public struct World: VerticalWorld {
     /// The daemon's World: the common parts (``WorldParts/live(runtime:migrator:newID:)``: full
     /// durability, as a sender drops its outbox entry once `send` answers, so an acknowledged
     /// notification must be on disk).
-    public static func live(runtime: ServiceRuntime) throws -> World {
+    package static func live(runtime: ServiceRuntime) throws -> World {
         World(parts: try .live(runtime: runtime, migrator: Migrations.all, newID: RandomID.uuidString))
     }
 }

@@ -6,17 +6,17 @@ import Storage
 
 /// Everything records' use cases depend on, built once: in `main.swift` by ``live(runtime:)``, in
 /// tests from test ``WorldParts``. Its ``parts`` are what every vertical has; the rest is records' own.
-public struct World: VerticalWorld {
+package struct World: VerticalWorld {
     /// How records behaves.
-    public struct Settings: Sendable {
+    package struct Settings: Sendable {
         /// The longest a history waits for clinic names before answering without them.
-        public var clinicNamesTimeout: Duration = .seconds(1)
+        package var clinicNamesTimeout: Duration = .seconds(1)
 
         /// The defaults.
-        public init() {}
+        package init() {}
 
         /// The defaults, overridden by `RECORDS_CLINIC_NAMES_TIMEOUT_MS`.
-        public static func from(environment: [String: String]) -> Settings {
+        package static func from(environment: [String: String]) -> Settings {
             var settings = Settings()
             if let value = environment["RECORDS_CLINIC_NAMES_TIMEOUT_MS"].flatMap(Int64.init), value > 0 {
                 settings.clinicNamesTimeout = .milliseconds(value)
@@ -27,17 +27,17 @@ public struct World: VerticalWorld {
 
     /// The clock, ids (`r_` and 16 hex digits), store, caller (identity for tokens, clinics for
     /// names and pharmacies) and logger.
-    public var parts: WorldParts
+    package var parts: WorldParts
     /// The settings.
-    public var settings: Settings
+    package var settings: Settings
     // (Built by `live(runtime:)`, or by tests through the memberwise `init(parts:settings:)`.)
 
     /// Entries in the store.
-    public var entries: EntryRepository { EntryRepository(database: database) }
+    package var entries: EntryRepository { EntryRepository(database: database) }
 
     /// The daemon's world: the common parts (``WorldParts/live(runtime:migrator:newID:)``; clinical
     /// data, so every acknowledged entry is on disk: `synchronous=FULL`).
-    public static func live(runtime: ServiceRuntime) throws -> World {
+    package static func live(runtime: ServiceRuntime) throws -> World {
         World(
             parts: try .live(runtime: runtime, migrator: Migrations.all, newID: randomEntryID),
             settings: .from(environment: runtime.environment))

@@ -11,6 +11,9 @@ import Storage
 /// The daemon's store shares commits (``GroupCommit``): the bookings and deliveries that arrive
 /// while a commit is under way go to disk together in the next one, each still in its own
 /// savepoint and each caller answered only once the commit holding its write returned.
+///
+/// Public, unlike the rest of this library (package access), for one outside user: `make bench`'s
+/// durability floor commits appointments' own booking transaction in-process (Benchmarks/, another package).
 public struct BookingStore: Sendable {
     /// The store itself (what `daemon.backup` copies).
     public let database: any DatabaseWriter

@@ -1,6 +1,9 @@
 import Storage
 
 /// The versions of appointments' store, applied in order at start-up.
+///
+/// Public, unlike the rest of this library (package access), for one outside user: `make bench`'s
+/// durability floor commits appointments' own booking transaction in-process (Benchmarks/, another package).
 public enum Migrations {
     /// Every migration, oldest first. Never edit one that has shipped: add the next.
     public static var all: DatabaseMigrator {

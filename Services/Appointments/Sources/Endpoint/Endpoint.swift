@@ -2,9 +2,9 @@ import IOInterface
 import ServiceKit
 
 /// Maps appointments' contract onto its use cases.
-public enum Endpoint {
+package enum Endpoint {
     /// Every operation of ``Appointments``, served by `world`.
-    public static func routes(world: World) -> Router {
+    package static func routes(world: World) -> Router {
         var router = Router(service: Appointments.self)
         router.on(Appointments.book) { input, _ in
             try await BookAppointment(world: world).execute(input).appointment

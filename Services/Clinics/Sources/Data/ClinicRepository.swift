@@ -3,35 +3,35 @@ import Storage
 
 /// Clinics in the vertical's own SQLite store. Every store access runs on GRDB's queues, off the
 /// event loop; clinics looked up by id are answered from ``cache`` once read (see ``ReadCache``).
-public struct ClinicRepository: Sendable {
+package struct ClinicRepository: Sendable {
     /// The store.
-    public let database: any DatabaseWriter
+    package let database: any DatabaseWriter
     /// Clinics read by id, shared by every repository over the same store in this process.
     ///
     /// Exact because this daemon is the store's only writer while it runs (`daemon.restore`
     /// needs it stopped), and a clinic, once created, never changes: ``insert(_:)`` is the one
     /// write, and it clears the id it wrote all the same.
-    public let cache: ReadCache<String, Clinics.Clinic>
+    package let cache: ReadCache<String, Clinics.Clinic>
 
     /// A repository over `database` (migrated with ``Migrations``), caching clinics in `cache`.
-    public init(database: any DatabaseWriter, cache: ReadCache<String, Clinics.Clinic> = ReadCache()) {
+    package init(database: any DatabaseWriter, cache: ReadCache<String, Clinics.Clinic> = ReadCache()) {
         self.database = database
         self.cache = cache
     }
 
     /// Stores a new clinic with its services and hours, in one transaction.
-    public func insert(_ clinic: Clinics.Clinic) async throws {
+    package func insert(_ clinic: Clinics.Clinic) async throws {
         defer { cache.remove(clinic.id) }
         try await database.write { db in try Self.insert(clinic, in: db) }
     }
 
     /// The clinic with `id`, if any.
-    public func clinic(id: String) async throws -> Clinics.Clinic? {
+    package func clinic(id: String) async throws -> Clinics.Clinic? {
         try await cache.load(id) { try await database.read { db in try Self.load(ids: [id], in: db)[id] } }
     }
 
     /// The clinics with these ids, in the order given; unknown ids are left out, duplicates answered once.
-    public func clinics(ids: [String]) async throws -> [Clinics.Clinic] {
+    package func clinics(ids: [String]) async throws -> [Clinics.Clinic] {
         var seen = Set<String>()
         let unique = ids.filter { seen.insert($0).inserted }
         guard !unique.isEmpty else { return [] }
@@ -47,7 +47,7 @@ public struct ClinicRepository: Sendable {
     /// Up to `limit` clinics whose name contains `text`, ignoring case, by name, after position
     /// `after`; and the cursor of the next page (bound to `scope`) when more follow. Keyset
     /// paging over (name_folded, id): clinics created while a caller pages never shift it.
-    public func clinics(
+    package func clinics(
         nameContaining text: String, limit: Int, after: PageCursor? = nil, scope: String = ""
     ) async throws -> Clinics.ClinicList {
         let needle = Self.folded(text)
@@ -80,7 +80,7 @@ public struct ClinicRepository: Sendable {
     ///
     /// Only three columns per clinic, so a scan of the whole directory stays cheap; the
     /// full clinics are loaded for the few that are returned.
-    public func locations(offering service: Clinics.Service?) async throws -> [(id: String, location: Coordinate)] {
+    package func locations(offering service: Clinics.Service?) async throws -> [(id: String, location: Coordinate)] {
         try await database.read { db in
             let rows: [Row]
             if let service {
@@ -101,7 +101,7 @@ public struct ClinicRepository: Sendable {
     }
 
     /// How many clinics the store holds.
-    public func count() async throws -> Int {
+    package func count() async throws -> Int {
         try await database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM clinic") ?? 0 }
     }
 

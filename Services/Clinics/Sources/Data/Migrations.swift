@@ -8,14 +8,14 @@ import Storage
 /// filters by service in SQL through an index, and SQLite's CHECK constraints keep
 /// impossible hours (closes before opens, day 8) out of the store whatever code writes it.
 /// Reading a list of clinics costs three queries (clinics, services, hours), not one per clinic.
-public enum Migrations {
+package enum Migrations {
     /// Every migration: the schema (`v1`), then the seed directory (`v2-seed-directory`).
     ///
     /// The seed is a data migration so that it runs exactly once per store. When
     /// `seedDirectory` is false (`CLINICS_SEED=0`, and unit tests) it is recorded as done
     /// without inserting anything, so that store stays empty. It also inserts nothing into
     /// a store that already holds clinics.
-    public static func all(seedDirectory: Bool, seededAt: Timestamp) -> DatabaseMigrator {
+    package static func all(seedDirectory: Bool, seededAt: Timestamp) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(

@@ -3,9 +3,9 @@ import ServiceKit
 
 /// Clinics' operations: each Input to its use case, each result to an Output (a ``ClinicError``
 /// reaches the caller as its ``ClinicError/serviceError``).
-public enum Endpoint {
+package enum Endpoint {
     /// The router `svc-clinics` serves.
-    public static func routes(world: World) -> Router {
+    package static func routes(world: World) -> Router {
         var router = Router(service: Clinics.self)
         router.on(Clinics.create) { input, _ in
             try await CreateClinic(world: world).execute(

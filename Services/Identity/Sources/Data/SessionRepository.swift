@@ -2,15 +2,15 @@ import IOInterface
 import Storage
 
 /// Sessions in identity's SQLite store, keyed by the SHA-256 of their token.
-public struct SessionRepository: Sendable {
+package struct SessionRepository: Sendable {
     /// A stored session, as found by its token hash.
-    public struct StoredSession: Sendable, Equatable {
+    package struct StoredSession: Sendable, Equatable {
         /// The user it belongs to.
-        public var user: User
+        package var user: User
         /// When it stops working.
-        public var expiresAt: Timestamp
+        package var expiresAt: Timestamp
         /// When it was revoked by logout, if it was.
-        public var revokedAt: Timestamp?
+        package var revokedAt: Timestamp?
     }
 
     private let database: any DatabaseWriter
@@ -25,17 +25,17 @@ public struct SessionRepository: Sendable {
     /// copy says as well (a revocation is kept as such, an expiry is checked on every use).
     /// Other verticals ask identity on every request and keep no copy, so a logout takes effect
     /// everywhere as soon as it returns.
-    public let cache: ReadCache<String, StoredSession>
+    package let cache: ReadCache<String, StoredSession>
 
     /// A repository over `database`, caching sessions in `cache`.
-    public init(database: any DatabaseWriter, cache: ReadCache<String, StoredSession> = ReadCache()) {
+    package init(database: any DatabaseWriter, cache: ReadCache<String, StoredSession> = ReadCache()) {
         self.database = database
         self.cache = cache
     }
 
     /// Stores a new session of `userID`, and drops that user's sessions that no longer work
     /// (expired or revoked), so the table does not grow with every login.
-    public func insert(tokenHash: String, userID: String, createdAt: Timestamp, expiresAt: Timestamp) async throws {
+    package func insert(tokenHash: String, userID: String, createdAt: Timestamp, expiresAt: Timestamp) async throws {
         try await database.write { db in
             try db.execute(
                 sql: "DELETE FROM sessions WHERE user_id = ? AND (expires_at <= ? OR revoked_at IS NOT NULL)",
@@ -47,7 +47,7 @@ public struct SessionRepository: Sendable {
     }
 
     /// The session stored under `tokenHash`, with its user, if any.
-    public func session(tokenHash: String) async throws -> StoredSession? {
+    package func session(tokenHash: String) async throws -> StoredSession? {
         try await cache.load(tokenHash) { try await database.read { db in try Self.session(tokenHash: tokenHash, db) } }
     }
 
@@ -69,7 +69,7 @@ public struct SessionRepository: Sendable {
 
     /// Revokes the session under `tokenHash` if it still works at `now`; `false` when there
     /// was no such working session.
-    public func revoke(tokenHash: String, at now: Timestamp) async throws -> Bool {
+    package func revoke(tokenHash: String, at now: Timestamp) async throws -> Bool {
         // Also when the write fails: whatever the store holds now is read again.
         defer { cache.remove(tokenHash) }
         return try await database.write { db in

@@ -2,13 +2,13 @@ import IOInterface
 import Storage
 
 /// Users and their roles in identity's SQLite store.
-public struct UserRepository: Sendable {
+package struct UserRepository: Sendable {
     /// A user with the hash of their password, for login.
-    public struct Credentials: Sendable {
+    package struct Credentials: Sendable {
         /// The user.
-        public var user: User
+        package var user: User
         /// Their Argon2id hash in libsodium's string form.
-        public var passwordHash: String
+        package var passwordHash: String
     }
 
     private let database: any DatabaseWriter
@@ -17,7 +17,7 @@ public struct UserRepository: Sendable {
     private let sessions: ReadCache<String, SessionRepository.StoredSession>
 
     /// A repository over `database`; role changes clear `sessions`.
-    public init(database: any DatabaseWriter, sessions: ReadCache<String, SessionRepository.StoredSession>) {
+    package init(database: any DatabaseWriter, sessions: ReadCache<String, SessionRepository.StoredSession>) {
         self.database = database
         self.sessions = sessions
     }
@@ -25,7 +25,7 @@ public struct UserRepository: Sendable {
     /// Stores a new user with `passwordHash`; throws ``IdentityFailure/emailTaken`` when the
     /// address is in use (the UNIQUE constraint decides, so two racing registrations cannot both win).
     /// With `unlessAdminExists`, throws ``IdentityFailure/adminExists`` instead when any account has the `admin` role.
-    public func insert(_ user: User, passwordHash: String, unlessAdminExists: Bool = false) async throws {
+    package func insert(_ user: User, passwordHash: String, unlessAdminExists: Bool = false) async throws {
         do {
             try await database.write { db in
                 if unlessAdminExists, try Self.adminCount(db) > 0 { throw IdentityFailure.adminExists }
@@ -45,7 +45,7 @@ public struct UserRepository: Sendable {
     }
 
     /// Whether an account uses `email`.
-    public func exists(email: EmailAddress) async throws -> Bool {
+    package func exists(email: EmailAddress) async throws -> Bool {
         try await database.read { db in
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE email = ?)", arguments: [email.value])
                 ?? false
@@ -53,7 +53,7 @@ public struct UserRepository: Sendable {
     }
 
     /// The user with `email` and their password hash, if any.
-    public func credentials(email: EmailAddress) async throws -> Credentials? {
+    package func credentials(email: EmailAddress) async throws -> Credentials? {
         try await database.read { db in
             guard
                 let row = try Row.fetchOne(
@@ -65,7 +65,7 @@ public struct UserRepository: Sendable {
     }
 
     /// The user with `id`, if any.
-    public func user(id: String) async throws -> User? {
+    package func user(id: String) async throws -> User? {
         try await database.read { db in
             try Row.fetchOne(
                 db, sql: "SELECT id, email, display_name, created_at FROM users WHERE id = ?", arguments: [id]
@@ -74,19 +74,19 @@ public struct UserRepository: Sendable {
     }
 
     /// Replaces `userID`'s password hash (after a re-hash with stronger limits).
-    public func updatePasswordHash(userID: String, to hash: String) async throws {
+    package func updatePasswordHash(userID: String, to hash: String) async throws {
         try await database.write { db in
             try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [hash, userID])
         }
     }
 
     /// Whether any account has the `admin` role.
-    public func adminExists() async throws -> Bool {
+    package func adminExists() async throws -> Bool {
         try await database.read { db in try Self.adminCount(db) > 0 }
     }
 
     /// Adds `role` to the account with `email` (nothing changes if it has it) and returns the account.
-    public func grant(_ role: Identity.Role, email: EmailAddress) async throws -> User {
+    package func grant(_ role: Identity.Role, email: EmailAddress) async throws -> User {
         defer { sessions.removeAll() }
         return try await database.write { db in
             let user = try Self.user(email: email, db)
@@ -99,7 +99,7 @@ public struct UserRepository: Sendable {
 
     /// Removes `role` from the account with `email` and returns the account; throws
     /// ``IdentityFailure/lastAdmin`` rather than leave the suite without an admin.
-    public func revoke(_ role: Identity.Role, email: EmailAddress) async throws -> User {
+    package func revoke(_ role: Identity.Role, email: EmailAddress) async throws -> User {
         defer { sessions.removeAll() }
         return try await database.write { db in
             let user = try Self.user(email: email, db)

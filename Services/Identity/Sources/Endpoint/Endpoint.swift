@@ -4,9 +4,9 @@ import ServiceKit
 /// Identity's routes: each operation of the ``Identity`` contract mapped to its use case and
 /// the result to the contract's Output (an ``IdentityFailure`` reaches the caller as its
 /// ``IdentityFailure/serviceError``, by the Router).
-public enum Endpoint {
+package enum Endpoint {
     /// The router `svc-identity` serves.
-    public static func routes(world: World) -> Router {
+    package static func routes(world: World) -> Router {
         var router = Router(service: Identity.self)
         router.on(Identity.register) { input, _ in
             let user = try await RegisterUser(world: world).execute(

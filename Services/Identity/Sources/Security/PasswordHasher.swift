@@ -15,47 +15,47 @@ import CSodium
 ///
 /// Every call here is slow on purpose (≈ 50–100 ms and 64 MiB at the interactive limits): run
 /// it off the event loop, with `Offload.run`.
-public struct PasswordHasher: Sendable {
+package struct PasswordHasher: Sendable {
     /// Argon2id's cost parameters.
-    public struct Limits: Sendable, Equatable {
+    package struct Limits: Sendable, Equatable {
         /// Passes over memory (`opslimit`).
-        public var operations: UInt64
+        package var operations: UInt64
         /// Memory per hash in bytes (`memlimit`).
-        public var memoryBytes: Int
+        package var memoryBytes: Int
 
         /// Creates limits; they must lie within libsodium's bounds (``valid``).
-        public init(operations: UInt64, memoryBytes: Int) {
+        package init(operations: UInt64, memoryBytes: Int) {
             self.operations = operations
             self.memoryBytes = memoryBytes
         }
 
         /// libsodium's interactive limits (2 passes, 64 MiB): the default in production.
-        public static var interactive: Limits {
+        package static var interactive: Limits {
             Limits(
                 operations: UInt64(crypto_pwhash_opslimit_interactive()),
                 memoryBytes: crypto_pwhash_memlimit_interactive())
         }
 
         /// The cheapest limits libsodium accepts (1 pass, 8 KiB): for tests only, never for real passwords.
-        public static var minimum: Limits {
+        package static var minimum: Limits {
             Limits(operations: UInt64(crypto_pwhash_opslimit_min()), memoryBytes: crypto_pwhash_memlimit_min())
         }
 
         /// Whether libsodium accepts these limits.
-        public var valid: Bool {
+        package var valid: Bool {
             (UInt64(crypto_pwhash_opslimit_min())...UInt64(crypto_pwhash_opslimit_max())).contains(operations)
                 && (crypto_pwhash_memlimit_min()...crypto_pwhash_memlimit_max()).contains(memoryBytes)
         }
     }
 
     /// The limits new hashes are made with.
-    public let limits: Limits
+    package let limits: Limits
     /// A hash of a random password, made with ``limits``: login verifies against it when the
     /// e-mail address is unknown, so an unknown address costs as much time as a wrong password.
     private let dummyHash: String
 
     /// A hasher with `limits`; makes its dummy hash, so it takes as long as one hash.
-    public init(limits: Limits) throws {
+    package init(limits: Limits) throws {
         try Sodium.ensureReady()
         guard limits.valid else {
             throw SodiumError(message: "Argon2id limits out of libsodium's range: \(limits)")
@@ -65,26 +65,26 @@ public struct PasswordHasher: Sendable {
     }
 
     /// A new Argon2id hash of `password` in libsodium's string form, with a fresh random salt.
-    public func hash(_ password: String) throws -> String {
+    package func hash(_ password: String) throws -> String {
         try Self.hash(password, limits: limits)
     }
 
     /// Whether `password` matches `storedHash`, compared in constant time.
-    public func verify(_ password: String, against storedHash: String) -> Bool {
+    package func verify(_ password: String, against storedHash: String) -> Bool {
         let bytes = Array(password.utf8)
         return crypto_pwhash_str_verify(storedHash, bytes.map { CChar(bitPattern: $0) }, UInt64(bytes.count)) == 0
     }
 
     /// Spends one verification against the dummy hash and answers `false`: what login does
     /// for an unknown e-mail address, so its timing matches a wrong password's.
-    public func verifyNothing(_ password: String) -> Bool {
+    package func verifyNothing(_ password: String) -> Bool {
         _ = verify(password, against: dummyHash)
         return false
     }
 
     /// Whether `storedHash` was made with other limits (or another algorithm) than ``limits``,
     /// so it should be replaced the next time its password is known.
-    public func needsRehash(_ storedHash: String) -> Bool {
+    package func needsRehash(_ storedHash: String) -> Bool {
         crypto_pwhash_str_needs_rehash(storedHash, limits.operations, limits.memoryBytes) != 0
     }
 

@@ -7,23 +7,23 @@ import Synchronization
 /// user registered a moment later must be found. Bounded: past `capacity` ids it starts over,
 /// which only costs the next sends their look-up again. If identity ever gains a deletion, this
 /// must go (or learn of deletions) with it.
-public final class KnownRecipients: Sendable {
+package final class KnownRecipients: Sendable {
     private let ids = Mutex(Set<String>())
     /// The most ids kept at once.
-    public let capacity: Int
+    package let capacity: Int
 
     /// An empty set keeping up to `capacity` ids.
-    public init(capacity: Int = 10_000) {
+    package init(capacity: Int = 10_000) {
         self.capacity = capacity
     }
 
     /// Whether identity confirmed `userID` before.
-    public func contains(_ userID: String) -> Bool {
+    package func contains(_ userID: String) -> Bool {
         ids.withLock { $0.contains(userID) }
     }
 
     /// Remembers that identity confirmed `userID`.
-    public func insert(_ userID: String) {
+    package func insert(_ userID: String) {
         ids.withLock { ids in
             if ids.count >= capacity { ids.removeAll(keepingCapacity: true) }
             ids.insert(userID)

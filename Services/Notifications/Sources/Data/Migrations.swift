@@ -2,9 +2,9 @@ import Storage
 
 /// Notifications' store schema, one versioned migration at a time. Run at start-up by
 /// `SQLiteStore.open`; a migration, once shipped, never changes — add the next one instead.
-public enum Migrations {
+package enum Migrations {
     /// Every migration, in order.
-    public static var all: DatabaseMigrator {
+    package static var all: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             // Times are microseconds since the Unix epoch (Timestamp). The implicit rowid orders

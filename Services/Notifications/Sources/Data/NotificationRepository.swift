@@ -5,13 +5,13 @@ import Storage
 ///
 /// Deliveries share commits (``GroupCommit``): the sends that arrive while a commit is under way
 /// go to disk together in the next one, each sender answered once the commit holding it returned.
-public struct NotificationRepository: Sendable {
+package struct NotificationRepository: Sendable {
     private let database: any DatabaseWriter
     private let commits: GroupCommit
     private static let columns = "id, user_id, title, body, created_at, read_at, deduplication_key"
 
     /// A repository over `database`.
-    public init(database: any DatabaseWriter) {
+    package init(database: any DatabaseWriter) {
         self.database = database
         self.commits = GroupCommit(writer: database)
     }
@@ -19,7 +19,7 @@ public struct NotificationRepository: Sendable {
     /// Stores `notification`, unless its deduplication key is taken: then stores nothing and
     /// returns the notification stored first under that key. One transaction decides, so
     /// two racing sends of one key store one notification.
-    public func insertOnce(_ notification: Notification) async throws -> Notification {
+    package func insertOnce(_ notification: Notification) async throws -> Notification {
         try await commits.write { db in
             try db.cachedStatement(
                 sql: """
@@ -37,12 +37,12 @@ public struct NotificationRepository: Sendable {
     }
 
     /// The notification stored under deduplication key `key`, if any.
-    public func notification(deduplicationKey key: String) async throws -> Notification? {
+    package func notification(deduplicationKey key: String) async throws -> Notification? {
         try await database.read { db in try Self.fetchOne(db, where: "deduplication_key = ?", key) }
     }
 
     /// The notification with `id`, if any.
-    public func notification(id: String) async throws -> Notification? {
+    package func notification(id: String) async throws -> Notification? {
         try await database.read { db in try Self.fetchOne(db, where: "id = ?", id) }
     }
 
@@ -50,7 +50,7 @@ public struct NotificationRepository: Sendable {
     /// `unreadOnly`), their unread count, and the cursor (bound to `scope`) of the next page.
     /// Keyset paging over (created_at, rowid), newest first: deliveries while a caller pages
     /// land before its position and never shift or repeat what it has not seen yet.
-    public func inbox(
+    package func inbox(
         userID: String, unreadOnly: Bool, limit: Int, after: PageCursor? = nil, scope: String = ""
     ) async throws -> InboxPage {
         try await database.read { db in
@@ -82,7 +82,7 @@ public struct NotificationRepository: Sendable {
 
     /// Marks notification `id` read at `now` unless it was read before (the first time stays);
     /// returns it as stored afterwards.
-    public func markRead(id: String, at now: Timestamp) async throws -> Notification? {
+    package func markRead(id: String, at now: Timestamp) async throws -> Notification? {
         try await database.write { db in
             try db.execute(
                 sql: "UPDATE notifications SET read_at = ? WHERE id = ? AND read_at IS NULL",

@@ -5,9 +5,9 @@ import ServiceKit
 /// case and the result to the contract's Output (a ``NotificationsFailure`` reaches the caller
 /// as its ``NotificationsFailure/serviceError``, by the Router). Identity's errors
 /// (`unauthenticated`, `unavailable`, …) pass through.
-public enum Endpoint {
+package enum Endpoint {
     /// The router `svc-notifications` serves.
-    public static func routes(world: World) -> Router {
+    package static func routes(world: World) -> Router {
         var router = Router(service: Notifications.self)
         router.on(Notifications.send) { input, _ in
             Notifications.Notification(

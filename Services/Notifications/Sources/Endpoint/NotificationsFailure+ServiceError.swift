@@ -4,7 +4,7 @@ import ServiceKit
 /// The wire form of notifications' refusals: a code to branch on, a message for a person.
 extension NotificationsFailure: ServiceErrorConvertible {
     /// The `ServiceError` a caller sees for this refusal.
-    public var serviceError: ServiceError {
+    package var serviceError: ServiceError {
         switch self {
         case .invalid(let field, let reason):
             ServiceError(.invalidInput, "\(reason); correct \(field) and try again", details: [ErrorDetail("field", field)])

@@ -5,17 +5,17 @@ import Storage
 ///
 /// Clinic names are not stored: clinics owns them (and may rename a clinic), so a history
 /// asks clinics for them when it is read.
-public struct EntryRepository: Sendable {
+package struct EntryRepository: Sendable {
     /// The store.
-    public let database: any DatabaseWriter
+    package let database: any DatabaseWriter
 
     /// A repository over `database` (migrated with ``Migrations``).
-    public init(database: any DatabaseWriter) {
+    package init(database: any DatabaseWriter) {
         self.database = database
     }
 
     /// Stores a new entry (its `clinicName` is not kept).
-    public func insert(_ entry: Records.Entry) async throws {
+    package func insert(_ entry: Records.Entry) async throws {
         try await database.write { db in
             try db.execute(
                 sql: "INSERT INTO entry (id, user_id, kind, text, clinic_id, created_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -27,7 +27,7 @@ public struct EntryRepository: Sendable {
     }
 
     /// `userID`'s entries, only of `kind` when given, newest first (ties: the later insert first).
-    public func entries(userID: String, kind: Records.EntryKind?) async throws -> [Records.Entry] {
+    package func entries(userID: String, kind: Records.EntryKind?) async throws -> [Records.Entry] {
         try await page(userID: userID, kind: kind, limit: .max, after: nil, scope: "").entries
     }
 
@@ -35,7 +35,7 @@ public struct EntryRepository: Sendable {
     /// position `after`, and the cursor of the next page (bound to `scope`) when more follow.
     /// Keyset paging over (created_at, rowid): entries added while a caller pages land before
     /// its position and never shift or repeat what it has not seen yet.
-    public func page(
+    package func page(
         userID: String, kind: Records.EntryKind?, limit: Int, after: PageCursor?, scope: String
     ) async throws -> (entries: [Records.Entry], nextCursor: String?) {
         try await database.read { db in
@@ -64,7 +64,7 @@ public struct EntryRepository: Sendable {
     }
 
     /// What ``delete(id:ownedBy:)`` did.
-    public enum Deletion: Sendable, Equatable {
+    package enum Deletion: Sendable, Equatable {
         /// The entry is gone.
         case deleted
         /// No entry has that id.
@@ -74,7 +74,7 @@ public struct EntryRepository: Sendable {
     }
 
     /// Deletes entry `id` if `userID` owns it, in one transaction so that the check and the delete agree.
-    public func delete(id: String, ownedBy userID: String) async throws -> Deletion {
+    package func delete(id: String, ownedBy userID: String) async throws -> Deletion {
         try await database.write { db in
             guard let owner = try String.fetchOne(db, sql: "SELECT user_id FROM entry WHERE id = ?", arguments: [id])
             else { return .missing }

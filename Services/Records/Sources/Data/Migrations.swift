@@ -1,9 +1,9 @@
 import Storage
 
 /// Records' store, version by version. A migration never changes once released; a new one is appended.
-public enum Migrations {
+package enum Migrations {
     /// Every migration.
-    public static var all: DatabaseMigrator {
+    package static var all: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(

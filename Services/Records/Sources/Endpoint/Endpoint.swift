@@ -3,9 +3,9 @@ import ServiceKit
 
 /// Records' operations: each Input to its use case, each result to an Output (a ``RecordsError``
 /// reaches the caller as its ``RecordsError/serviceError``).
-public enum Endpoint {
+package enum Endpoint {
     /// The router `svc-records` serves.
-    public static func routes(world: World) -> Router {
+    package static func routes(world: World) -> Router {
         var router = Router(service: Records.self)
         router.on(Records.addEntry) { input, _ in
             try await AddEntry(world: world).execute(input)

@@ -4,7 +4,7 @@ import ServiceKit
 /// The wire form of records' refusals: a code to branch on, a message for a person.
 extension RecordsError: ServiceErrorConvertible {
     /// The `ServiceError` a caller sees for this refusal.
-    public var serviceError: ServiceError {
+    package var serviceError: ServiceError {
         switch self {
         case .invalid(let field, let reason):
             ServiceError(.invalidInput, "\(field) \(reason).", details: [ErrorDetail("field", field)])

@@ -1,6 +1,9 @@
 import IOInterface
 
 /// A booking as appointments stores it: the domain's view of ``Appointments/Appointment``.
+///
+/// Public, unlike the rest of this library (package access), for one outside user: `make bench`'s
+/// durability floor commits appointments' own booking transaction in-process (Benchmarks/, another package).
 public struct Booking: Sendable, Equatable {
     public var id: String
     public var patientID: String

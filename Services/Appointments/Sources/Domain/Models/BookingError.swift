@@ -1,5 +1,5 @@
 /// Why a booking request was refused: each case maps to one typed wire error.
-public enum BookingError: Error, Equatable {
+package enum BookingError: Error, Equatable {
     /// A field was out of range; names the field.
     case invalid(field: String, reason: String)
     /// The patient already has a booking that overlaps.

@@ -3,6 +3,9 @@ import IOInterface
 /// A notification appointments owes a patient, kept in its own store until notifications
 /// has it: written in the same transaction as the booking, so it is never lost, and sent
 /// with a deduplication key, so a retry after a crash or a timeout never delivers twice.
+///
+/// Public, unlike the rest of this library (package access), for one outside user: `make bench`'s
+/// durability floor commits appointments' own booking transaction in-process (Benchmarks/, another package).
 public struct OutboxMessage: Sendable, Equatable {
     /// The row's id.
     public var id: Int64?

@@ -8,16 +8,16 @@ import Sessions
 /// (identity, clinics) runs *before* anything is stored; then one transaction stores the
 /// booking and its notification; only then is notifications asked, and its failure
 /// leaves the booking booked and the message in the outbox for a later retry.
-public struct BookAppointment {
+package struct BookAppointment {
     let world: World
 
     /// Creates the use case.
-    public init(world: World) {
+    package init(world: World) {
         self.world = world
     }
 
     /// Books, or returns the booking a previous attempt with the same requestID made.
-    public func execute(_ input: Appointments.BookInput) async throws -> Booking {
+    package func execute(_ input: Appointments.BookInput) async throws -> Booking {
         try validate(input)
         let patient = try await world.sessionCheck.principal(token: input.token)
         let endsAt = input.startsAt.adding(.seconds(input.durationMinutes * 60))

@@ -4,14 +4,14 @@ import Sessions
 import Storage
 
 /// Reads one of the caller's bookings.
-public struct GetAppointment {
+package struct GetAppointment {
     let world: World
 
     /// Creates the use case.
-    public init(world: World) { self.world = world }
+    package init(world: World) { self.world = world }
 
     /// The booking, if it is the caller's.
-    public func execute(token: String, id: String) async throws -> Booking {
+    package func execute(token: String, id: String) async throws -> Booking {
         let patient = try await world.sessionCheck.principal(token: token)
         guard let booking = try await world.store.booking(id: id) else { throw BookingError.notFound(id) }
         guard booking.patientID == patient.userID else { throw BookingError.notOwner }
@@ -20,14 +20,14 @@ public struct GetAppointment {
 }
 
 /// Cancels one of the caller's bookings and tells them so.
-public struct CancelAppointment {
+package struct CancelAppointment {
     let world: World
 
     /// Creates the use case.
-    public init(world: World) { self.world = world }
+    package init(world: World) { self.world = world }
 
     /// The cancelled booking.
-    public func execute(token: String, id: String) async throws -> Booking {
+    package func execute(token: String, id: String) async throws -> Booking {
         let booking = try await GetAppointment(world: world).execute(token: token, id: id)
         guard booking.status == .booked else { throw BookingError.alreadyCancelled }
         let message = OutboxMessage(
@@ -41,19 +41,19 @@ public struct CancelAppointment {
 }
 
 /// Lists the caller's bookings in a window, a page at a time.
-public struct ListAppointments {
+package struct ListAppointments {
     let world: World
 
     /// The largest page size `list` accepts.
-    public static let maxLimit = 200
+    package static let maxLimit = 200
 
     /// Creates the use case.
-    public init(world: World) { self.world = world }
+    package init(world: World) { self.world = world }
 
     /// One page of the bookings starting in `from..<to`, earliest first: up to `limit` after
     /// `cursor`, and the next page's cursor when more follow. A cursor made for another window
     /// or filter is refused (`invalid(field: "cursor")`).
-    public func execute(_ input: Appointments.ListInput) async throws -> (bookings: [Booking], nextCursor: String?) {
+    package func execute(_ input: Appointments.ListInput) async throws -> (bookings: [Booking], nextCursor: String?) {
         guard input.from < input.to else { throw BookingError.invalid(field: "to", reason: "must be after from") }
         guard (1...Self.maxLimit).contains(input.limit) else {
             throw BookingError.invalid(field: "limit", reason: "must be 1...\(Self.maxLimit) (got \(input.limit))")

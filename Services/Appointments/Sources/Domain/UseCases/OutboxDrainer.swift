@@ -14,7 +14,7 @@ import Synchronization
 /// store's shared commits, so concurrent bookings record theirs in one transaction.
 /// Notifications stores each deduplication key once, so a retry after a lost answer, or a
 /// retry racing a booking's own send, cannot deliver twice.
-public final class OutboxDrainer: Sendable {
+package final class OutboxDrainer: Sendable {
     private let store: BookingStore
     private let caller: any ServiceCalling
     private let now: @Sendable () -> Timestamp
@@ -44,12 +44,12 @@ public final class OutboxDrainer: Sendable {
 
     /// Sends `message` (within the notify timeout) and records the outcome; whether it was
     /// delivered. An undelivered message starts the retry task.
-    public func deliver(_ message: OutboxMessage) async -> Bool {
+    package func deliver(_ message: OutboxMessage) async -> Bool {
         await send([message], timeout: settings.notifyTimeout).isEmpty
     }
 
     /// Starts retrying whatever a previous run left in the outbox.
-    public func resume() {
+    package func resume() {
         startRetrying()
     }
 

@@ -3,24 +3,24 @@ import IOInterface
 
 /// The facts of a clinic before it has an id: what ``CreateClinic`` validates and stores,
 /// and what the seed directory is written in.
-public struct ClinicDraft: Sendable, Equatable {
+package struct ClinicDraft: Sendable, Equatable {
     /// The clinic's name as patients see it.
-    public var name: String
+    package var name: String
     /// The postal address, one line.
-    public var address: String
+    package var address: String
     /// Where it is.
-    public var location: Coordinate
+    package var location: Coordinate
     /// The IANA time zone its hours are in.
-    public var timeZone: String
+    package var timeZone: String
     /// A phone number for patients, when it has one.
-    public var phone: String?
+    package var phone: String?
     /// What it offers.
-    public var services: [Clinics.Service]
+    package var services: [Clinics.Service]
     /// When it opens.
-    public var hours: [Clinics.OpeningHours]
+    package var hours: [Clinics.OpeningHours]
 
     /// Creates a draft; call ``validated()`` before storing it.
-    public init(
+    package init(
         name: String, address: String, location: Coordinate, timeZone: String, phone: String? = nil,
         services: [Clinics.Service], hours: [Clinics.OpeningHours]
     ) {
@@ -42,7 +42,7 @@ public struct ClinicDraft: Sendable, Equatable {
 
     /// The draft in canonical form (trimmed text, services deduplicated in contract order,
     /// hours sorted), or the first rule it breaks, naming the field.
-    public func validated() throws(ClinicError) -> ClinicDraft {
+    package func validated() throws(ClinicError) -> ClinicDraft {
         var draft = self
         draft.name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         draft.address = address.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -106,7 +106,7 @@ public struct ClinicDraft: Sendable, Equatable {
 
 extension ClinicDraft {
     /// The clinic this draft becomes once stored under `id`.
-    public func clinic(id: String, createdAt: Timestamp) -> Clinics.Clinic {
+    package func clinic(id: String, createdAt: Timestamp) -> Clinics.Clinic {
         Clinics.Clinic(
             id: id, name: name, address: address, latitude: location.latitude, longitude: location.longitude,
             timeZone: timeZone, phone: phone, services: services, hours: hours, createdAt: createdAt)

@@ -1,7 +1,7 @@
 import IOInterface
 
 /// Why a clinics use case refused; the Endpoint turns each case into a ``ServiceError``.
-public enum ClinicError: Error, Equatable {
+package enum ClinicError: Error, Equatable {
     /// A field of the input broke a rule the caller can fix.
     case invalid(field: String, reason: String)
     /// No clinic has this id.

@@ -1,17 +1,17 @@
 import Foundation
 
 /// A point on the Earth (WGS 84 degrees), and the great-circle distance between two.
-public struct Coordinate: Sendable, Hashable {
+package struct Coordinate: Sendable, Hashable {
     /// The mean Earth radius of IUGG/WGS 84, in metres: the sphere the haversine formula assumes.
-    public static let earthRadiusMetres = 6_371_008.8
+    package static let earthRadiusMetres = 6_371_008.8
 
     /// Latitude in degrees, -90...90.
-    public var latitude: Double
+    package var latitude: Double
     /// Longitude in degrees, -180...180.
-    public var longitude: Double
+    package var longitude: Double
 
     /// Creates a point.
-    public init(latitude: Double, longitude: Double) {
+    package init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude
     }
@@ -26,7 +26,7 @@ public struct Coordinate: Sendable, Hashable {
     ///
     /// The spherical model is within 0.5% of the ellipsoid, which is far closer than a
     /// patient cares; haversine (unlike the law of cosines) stays accurate for short distances.
-    public func distance(to other: Coordinate) -> Double {
+    package func distance(to other: Coordinate) -> Double {
         let φ1 = latitude * .pi / 180
         let φ2 = other.latitude * .pi / 180
         let Δφ = (other.latitude - latitude) * .pi / 180
@@ -37,7 +37,7 @@ public struct Coordinate: Sendable, Hashable {
     }
 
     /// Whether both parts are finite and in range; `nil` when they are, else the field at fault and why.
-    public var problem: (field: String, reason: String)? {
+    package var problem: (field: String, reason: String)? {
         if !latitude.isFinite || !(-90...90).contains(latitude) {
             return ("latitude", "must be a number of degrees in -90...90 (got \(latitude))")
         }

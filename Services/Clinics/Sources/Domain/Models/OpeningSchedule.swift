@@ -13,7 +13,7 @@ import IOInterface
 /// is never open, even at a clinic open around the clock, since periods are per weekday.
 /// A slot that spans a daylight-saving change is split at the change and each part
 /// checked in its own offset, so the clocks going forward or back cannot hide a gap.
-public struct OpeningSchedule: Sendable {
+package struct OpeningSchedule: Sendable {
     /// Merged opening periods per ISO weekday (1 = Monday), as minute ranges.
     let periods: [Int: [Range<Int>]]
     /// The clinic's time zone.
@@ -21,7 +21,7 @@ public struct OpeningSchedule: Sendable {
     private let calendar: Calendar
 
     /// Whether a slot is open, and if not, why.
-    public enum Verdict: Sendable, Equatable {
+    package enum Verdict: Sendable, Equatable {
         /// Open for the whole slot.
         case open
         /// Not open for all of it; the reason is a sentence for a person.
@@ -29,7 +29,7 @@ public struct OpeningSchedule: Sendable {
     }
 
     /// A schedule of `hours` in `timeZone`; `nil` when Foundation does not know the zone.
-    public init?(hours: [Clinics.OpeningHours], timeZone identifier: String) {
+    package init?(hours: [Clinics.OpeningHours], timeZone identifier: String) {
         guard let timeZone = TimeZone(identifier: identifier) else { return nil }
         var byDay: [Int: [Range<Int>]] = [:]
         for period in hours {
@@ -44,7 +44,7 @@ public struct OpeningSchedule: Sendable {
     }
 
     /// Whether the clinic is open from `start` up to `end` (exclusive); `end` must be after `start`.
-    public func check(from start: Timestamp, to end: Timestamp) -> Verdict {
+    package func check(from start: Timestamp, to end: Timestamp) -> Verdict {
         precondition(start < end, "a slot ends after it starts")
         if end.microsecondsSinceEpoch - start.microsecondsSinceEpoch > Self.microsPerDay {
             return .closed(reason: "The slot is longer than a day; book a slot within one day's opening hours.")

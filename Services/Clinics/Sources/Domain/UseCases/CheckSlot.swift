@@ -2,16 +2,16 @@ import IOInterface
 
 /// Says whether a clinic offers a service and is open for the whole of a slot, in the
 /// clinic's own time zone: what appointments asks before it books.
-public struct CheckSlot {
+package struct CheckSlot {
     let world: World
 
     /// Creates the use case.
-    public init(world: World) {
+    package init(world: World) {
         self.world = world
     }
 
     /// The verdict on `service` at clinic `clinicID` from `startsAt` up to `endsAt`.
-    public func execute(
+    package func execute(
         clinicID: String, service: Clinics.Service, startsAt: Timestamp, endsAt: Timestamp
     ) async throws -> Clinics.SlotCheck {
         guard startsAt < endsAt else {

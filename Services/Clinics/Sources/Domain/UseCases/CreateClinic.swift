@@ -3,11 +3,11 @@ import ServiceKit
 import Sessions
 
 /// Adds a clinic to the network; only an admin may.
-public struct CreateClinic {
+package struct CreateClinic {
     let world: World
 
     /// Creates the use case.
-    public init(world: World) {
+    package init(world: World) {
         self.world = world
     }
 
@@ -15,7 +15,7 @@ public struct CreateClinic {
     ///
     /// Identity's `unauthenticated`, `unavailable` and `deadlineExceeded` pass through
     /// unchanged, and nothing is stored unless every check passed.
-    public func execute(token: String, draft: ClinicDraft) async throws -> Clinics.Clinic {
+    package func execute(token: String, draft: ClinicDraft) async throws -> Clinics.Clinic {
         let principal = try await world.sessionCheck.principal(token: token, withRole: .admin) {
             ClinicError.notAdmin(userID: $0.userID)
         }

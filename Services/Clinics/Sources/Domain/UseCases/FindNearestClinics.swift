@@ -9,16 +9,16 @@ import IOInterface
 /// bounding-box prefilter (an index on latitude, a box grown until it holds `limit`
 /// clinics and covers the k-th distance) would pay off only with a far larger
 /// directory or a radius to search within; correctness first.
-public struct FindNearestClinics {
+package struct FindNearestClinics {
     let world: World
 
     /// Creates the use case.
-    public init(world: World) {
+    package init(world: World) {
         self.world = world
     }
 
     /// Up to `limit` clinics nearest `point`, closest first (ties by id), each with its distance in metres.
-    public func execute(
+    package func execute(
         point: Coordinate, limit: Int, service: Clinics.Service?
     ) async throws -> [(clinic: Clinics.Clinic, distanceMetres: Double)] {
         if let problem = point.problem { throw ClinicError.invalid(field: problem.field, reason: problem.reason) }

@@ -2,21 +2,21 @@ import IOInterface
 import Storage
 
 /// Finds clinics whose name contains a text, ignoring case.
-public struct SearchClinics {
+package struct SearchClinics {
     let world: World
 
     /// The largest `limit` accepted by `search` and `nearest`.
-    public static let maxLimit = 100
+    package static let maxLimit = 100
 
     /// Creates the use case.
-    public init(world: World) {
+    package init(world: World) {
         self.world = world
     }
 
     /// One page of the clinics whose name contains `name` (any case), by name: up to `limit`
     /// after `cursor` (from the first without one), and the next page's cursor. An empty `name`
     /// matches all. A cursor made for another `name` is refused (`invalid(field: "cursor")`).
-    public func execute(name: String, limit: Int, cursor: String? = nil) async throws -> Clinics.ClinicList {
+    package func execute(name: String, limit: Int, cursor: String? = nil) async throws -> Clinics.ClinicList {
         try Self.check(limit: limit)
         guard name.count <= ClinicDraft.maxNameLength else {
             throw ClinicError.invalid(field: "name", reason: "must be at most \(ClinicDraft.maxNameLength) characters")

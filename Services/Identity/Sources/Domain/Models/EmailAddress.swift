@@ -3,12 +3,12 @@
 ///
 /// The check is about shape, not deliverability: one `@`, a non-empty local part, a domain
 /// with a dot and no empty labels, no spaces, at most 254 characters (RFC 5321's path limit).
-public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
+package struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
     /// The normalized address.
-    public let value: String
+    package let value: String
 
     /// Normalizes `raw`; `nil` when it does not have the shape of an e-mail address.
-    public init?(_ raw: String) {
+    package init?(_ raw: String) {
         let normalized = raw.trimmedWhitespace.lowercased()
         guard normalized.count <= 254, !normalized.contains(where: { $0.isWhitespace || $0.isNewline }) else {
             return nil
@@ -25,7 +25,7 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
         value = normalized
     }
 
-    public var description: String { value }
+    package var description: String { value }
 }
 
 extension String {

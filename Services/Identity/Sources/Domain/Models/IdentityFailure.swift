@@ -1,6 +1,6 @@
 /// Why an identity use case refused: the domain's reasons, which the Endpoint turns into
 /// typed `ServiceError`s with messages for people.
-public enum IdentityFailure: Error, Equatable, Sendable {
+package enum IdentityFailure: Error, Equatable, Sendable {
     /// A field broke a rule the caller can fix.
     case invalid(field: String, reason: String)
     /// Another account already uses this e-mail address.

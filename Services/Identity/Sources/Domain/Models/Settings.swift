@@ -1,14 +1,14 @@
 import ServiceKit
 
 /// How identity behaves: what a deployment may tune, read once at start-up.
-public struct Settings: Sendable {
+package struct Settings: Sendable {
     /// How long a session token works after login.
-    public var sessionLifetime: Duration
+    package var sessionLifetime: Duration
     /// Argon2id's cost for new password hashes.
-    public var passwordLimits: PasswordHasher.Limits
+    package var passwordLimits: PasswordHasher.Limits
 
     /// Creates settings; the defaults are production's.
-    public init(
+    package init(
         sessionLifetime: Duration = .seconds(24 * 3600), passwordLimits: PasswordHasher.Limits = .interactive
     ) {
         self.sessionLifetime = sessionLifetime
@@ -26,7 +26,7 @@ public struct Settings: Sendable {
     ///
     /// Throws ``SettingsError`` naming the variable when a value is not usable, so the
     /// daemon refuses to start rather than run with a setting it misread.
-    public static func from(environment: [String: String]) throws(SettingsError) -> Settings {
+    package static func from(environment: [String: String]) throws(SettingsError) -> Settings {
         var settings = Settings()
         if let hours = environment["IDENTITY_SESSION_HOURS"], !hours.isEmpty {
             guard let value = Int(hours), (1...8760).contains(value) else {
@@ -66,13 +66,13 @@ public struct Settings: Sendable {
 }
 
 /// An environment variable identity cannot use: the daemon exits 78, since a restart reads it again.
-public struct SettingsError: Error, RestartCannotHelp, CustomStringConvertible {
+package struct SettingsError: Error, RestartCannotHelp, CustomStringConvertible {
     /// The variable's name.
-    public let variable: String
+    package let variable: String
     /// What it held.
-    public let value: String
+    package let value: String
     /// What it should hold.
-    public let expected: String
+    package let expected: String
 
-    public var description: String { "\(variable)=\(value) is not usable: expected \(expected)" }
+    package var description: String { "\(variable)=\(value) is not usable: expected \(expected)" }
 }

@@ -1,20 +1,20 @@
 import IOInterface
 
 /// A user as identity's use cases see it: the stored row, roles included, without the password hash.
-public struct User: Sendable, Equatable {
+package struct User: Sendable, Equatable {
     /// The stable id (a UUID in lower-case text).
-    public var id: String
+    package var id: String
     /// The normalized login e-mail address (trimmed, lower-case).
-    public var email: EmailAddress
+    package var email: EmailAddress
     /// The name shown to other people.
-    public var displayName: String
+    package var displayName: String
     /// What the user may do, in a stable order.
-    public var roles: [Identity.Role]
+    package var roles: [Identity.Role]
     /// When the account was created.
-    public var createdAt: Timestamp
+    package var createdAt: Timestamp
 
     /// Creates a user from its fields.
-    public init(id: String, email: EmailAddress, displayName: String, roles: [Identity.Role], createdAt: Timestamp) {
+    package init(id: String, email: EmailAddress, displayName: String, roles: [Identity.Role], createdAt: Timestamp) {
         self.id = id
         self.email = email
         self.displayName = displayName

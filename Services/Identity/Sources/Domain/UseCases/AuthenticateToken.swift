@@ -1,25 +1,25 @@
 import IOInterface
 
 /// Resolves a session token to its user: what other verticals ask on every request.
-public struct AuthenticateToken: Sendable {
+package struct AuthenticateToken: Sendable {
     /// A session that works now, with its user.
-    public struct Authenticated: Sendable, Equatable {
+    package struct Authenticated: Sendable, Equatable {
         /// The user.
-        public var user: User
+        package var user: User
         /// When the session expires.
-        public var expiresAt: Timestamp
+        package var expiresAt: Timestamp
     }
 
     let world: World
 
     /// A use case over `world`.
-    public init(world: World) {
+    package init(world: World) {
         self.world = world
     }
 
     /// The token's user; throws ``IdentityFailure/invalidToken`` when the token is unknown,
     /// expired or revoked (the caller is not told which).
-    public func execute(token: String) async throws -> Authenticated {
+    package func execute(token: String) async throws -> Authenticated {
         guard let session = try await world.sessions.session(tokenHash: SessionTokens.storedHash(of: token)),
             session.revokedAt == nil, world.now() < session.expiresAt
         else { throw IdentityFailure.invalidToken }

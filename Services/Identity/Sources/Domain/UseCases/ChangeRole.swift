@@ -3,9 +3,9 @@ import Sessions
 
 /// Grants or revokes a role (`svc-supervisor admin grant|revoke`): only with an admin's
 /// session token, so every change is made by a named admin and logged with their id.
-public struct ChangeRole: Sendable {
+package struct ChangeRole: Sendable {
     /// Which way the role goes.
-    public enum Change: Sendable {
+    package enum Change: Sendable {
         /// Add the role.
         case grant
         /// Remove the role.
@@ -15,7 +15,7 @@ public struct ChangeRole: Sendable {
     let world: World
 
     /// A use case over `world`.
-    public init(world: World) {
+    package init(world: World) {
         self.world = world
     }
 
@@ -23,7 +23,7 @@ public struct ChangeRole: Sendable {
     /// ``IdentityFailure/invalidToken``, ``IdentityFailure/notAdmin``,
     /// ``IdentityFailure/emailNotFound(_:)``, ``IdentityFailure/lastAdmin`` or
     /// ``IdentityFailure/invalid(field:reason:)`` for an address or role this build does not know.
-    public func execute(_ change: Change, role: Identity.Role, email rawEmail: String, token: String) async throws -> User {
+    package func execute(_ change: Change, role: Identity.Role, email rawEmail: String, token: String) async throws -> User {
         let caller = try await AuthenticateToken(world: world).execute(token: token).user
         try RoleCheck.require(.admin, among: caller.roles, otherwise: IdentityFailure.notAdmin)
         guard let email = EmailAddress(rawEmail) else {

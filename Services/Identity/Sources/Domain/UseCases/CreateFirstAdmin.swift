@@ -9,18 +9,18 @@ import IOInterface
 /// `user =`, the operator who started the suite is that uid. And when: only while no account has
 /// the `admin` role; afterwards admins grant the role (``ChangeRole``), so a stolen local shell
 /// cannot mint a second admin silently.
-public struct CreateFirstAdmin: Sendable {
+package struct CreateFirstAdmin: Sendable {
     let world: World
 
     /// A use case over `world`.
-    public init(world: World) {
+    package init(world: World) {
         self.world = world
     }
 
     /// Registers `email` with the `patient` and `admin` roles; throws
     /// ``IdentityFailure/notLocalOperator``, ``IdentityFailure/adminExists`` or what
     /// ``RegisterUser`` throws.
-    public func execute(email: String, password: String, displayName: String, callerUID: UInt32?) async throws -> User {
+    package func execute(email: String, password: String, displayName: String, callerUID: UInt32?) async throws -> User {
         guard let callerUID, world.operatorUIDs.contains(callerUID) else { throw IdentityFailure.notLocalOperator }
         // Checked first to spare a hash; the insert checks again in its transaction.
         guard try await !world.users.adminExists() else { throw IdentityFailure.adminExists }

@@ -1,15 +1,15 @@
 /// Looks up a user by id, for other verticals that need to know a user exists (notifications
 /// checks a recipient) or show their name.
-public struct GetUser: Sendable {
+package struct GetUser: Sendable {
     let world: World
 
     /// A use case over `world`.
-    public init(world: World) {
+    package init(world: World) {
         self.world = world
     }
 
     /// The user with `userID`; throws ``IdentityFailure/userNotFound(_:)``.
-    public func execute(userID: String) async throws -> User {
+    package func execute(userID: String) async throws -> User {
         guard let user = try await world.users.user(id: userID) else { throw IdentityFailure.userNotFound(userID) }
         return user
     }

@@ -6,26 +6,26 @@ import ServiceKit
 /// An unknown address and a wrong password fail the same way (``IdentityFailure/wrongCredentials``)
 /// and take the same time: an unknown address still costs one Argon2id verification, against
 /// a dummy hash. A hash made with older limits is replaced while the password is at hand.
-public struct LogIn: Sendable {
+package struct LogIn: Sendable {
     /// A session just opened: the token is shown to the client once and never stored.
-    public struct Opened: Sendable, Equatable {
+    package struct Opened: Sendable, Equatable {
         /// The bearer token (base64url of 32 random bytes).
-        public var token: String
+        package var token: String
         /// When it stops working.
-        public var expiresAt: Timestamp
+        package var expiresAt: Timestamp
         /// The user it belongs to.
-        public var userID: String
+        package var userID: String
     }
 
     let world: World
 
     /// A use case over `world`.
-    public init(world: World) {
+    package init(world: World) {
         self.world = world
     }
 
     /// Logs in; throws ``IdentityFailure/wrongCredentials`` when the pair does not match an account.
-    public func execute(email rawEmail: String, password: String) async throws -> Opened {
+    package func execute(email rawEmail: String, password: String) async throws -> Opened {
         let passwords = world.passwords
         let found = try await credentials(rawEmail)
         let matches = try await Offload.run {

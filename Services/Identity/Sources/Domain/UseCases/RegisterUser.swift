@@ -3,25 +3,25 @@ import ServiceKit
 
 /// Creates an account: checks the fields, hashes the password with Argon2id off the event
 /// loop, and stores the user with the `patient` role (and `admin` for the first admin, ``CreateFirstAdmin``).
-public struct RegisterUser: Sendable {
+package struct RegisterUser: Sendable {
     /// The fewest characters a password may have.
-    public static let minimumPasswordLength = 10
+    package static let minimumPasswordLength = 10
     /// The most UTF-8 bytes a password may have: long enough for any passphrase, short
     /// enough that nobody can make the server hash megabytes per request.
-    public static let maximumPasswordBytes = 1024
+    package static let maximumPasswordBytes = 1024
     /// The most characters a display name may have.
-    public static let maximumDisplayNameLength = 100
+    package static let maximumDisplayNameLength = 100
 
     let world: World
 
     /// A use case over `world`.
-    public init(world: World) {
+    package init(world: World) {
         self.world = world
     }
 
     /// Registers `email` with `password`; throws ``IdentityFailure/invalid(field:reason:)``
     /// or ``IdentityFailure/emailTaken``.
-    public func execute(email rawEmail: String, password: String, displayName rawName: String) async throws -> User {
+    package func execute(email rawEmail: String, password: String, displayName rawName: String) async throws -> User {
         try await execute(email: rawEmail, password: password, displayName: rawName, firstAdmin: false)
     }
 

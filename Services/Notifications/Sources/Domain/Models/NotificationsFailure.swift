@@ -1,7 +1,7 @@
 /// Why a notifications use case refused: the domain's reasons, which the Endpoint turns into
 /// typed `ServiceError`s. (Errors of other verticals, e.g. identity's `unauthenticated`,
 /// arrive as `ServiceError`s already and pass through unchanged.)
-public enum NotificationsFailure: Error, Equatable, Sendable {
+package enum NotificationsFailure: Error, Equatable, Sendable {
     /// A field broke a rule the caller can fix.
     case invalid(field: String, reason: String)
     /// Identity has no user with this id.

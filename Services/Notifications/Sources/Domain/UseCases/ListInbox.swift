@@ -2,11 +2,11 @@ import Storage
 import Sessions
 
 /// Lists the caller's own notifications, newest first, with their unread count, a page at a time.
-public struct ListInbox: Sendable {
+package struct ListInbox: Sendable {
     let world: World
 
     /// A use case over `world`.
-    public init(world: World) {
+    package init(world: World) {
         self.world = world
     }
 
@@ -14,7 +14,7 @@ public struct ListInbox: Sendable {
     /// start without one). Throws ``NotificationsFailure/invalid(field:reason:)`` for a limit
     /// outside 1...``Limits/inboxPage`` or a cursor this inbox and filter did not return, or
     /// identity's `ServiceError`.
-    public func execute(token: String, unreadOnly: Bool, limit: Int, cursor: String? = nil) async throws -> InboxPage {
+    package func execute(token: String, unreadOnly: Bool, limit: Int, cursor: String? = nil) async throws -> InboxPage {
         guard (1...Limits.inboxPage).contains(limit) else {
             throw NotificationsFailure.invalid(
                 field: "limit", reason: "the limit must be 1 to \(Limits.inboxPage), not \(limit)")

@@ -2,17 +2,17 @@ import Sessions
 
 /// Marks one of the caller's notifications read. Idempotent: marking it again changes
 /// nothing and answers with the time it was first read.
-public struct MarkRead: Sendable {
+package struct MarkRead: Sendable {
     let world: World
 
     /// A use case over `world`.
-    public init(world: World) {
+    package init(world: World) {
         self.world = world
     }
 
     /// The notification after marking; throws ``NotificationsFailure/notFound(_:)``,
     /// ``NotificationsFailure/notYours(_:)`` (another user's), or identity's `ServiceError`.
-    public func execute(token: String, id: String) async throws -> Notification {
+    package func execute(token: String, id: String) async throws -> Notification {
         let userID = try await world.sessionCheck.principal(token: token).userID
         guard let found = try await world.notifications.notification(id: id) else {
             throw NotificationsFailure.notFound(id)

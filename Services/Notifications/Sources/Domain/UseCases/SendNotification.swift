@@ -8,16 +8,16 @@ import ServiceKit
 /// recipient exists (once per user: identity never deletes one, see ``KnownRecipients``), and
 /// only then is anything stored. When identity cannot answer, the caller gets `unavailable` (or
 /// `deadlineExceeded`) and nothing is stored.
-public struct SendNotification: Sendable {
+package struct SendNotification: Sendable {
     let world: World
 
     /// A use case over `world`.
-    public init(world: World) {
+    package init(world: World) {
         self.world = world
     }
 
     /// Sends; throws ``NotificationsFailure`` or identity's `ServiceError`.
-    public func execute(userID: String, title: String, body: String, deduplicationKey: String?) async throws
+    package func execute(userID: String, title: String, body: String, deduplicationKey: String?) async throws
         -> Notification
     {
         try Self.validate(userID: userID, title: title, body: body, deduplicationKey: deduplicationKey)

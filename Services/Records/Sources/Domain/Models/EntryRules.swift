@@ -1,9 +1,9 @@
 import IOInterface
 
 /// What an entry must be to be stored.
-public enum EntryRules {
+package enum EntryRules {
     /// The longest text accepted, in characters.
-    public static let maxTextLength = 10_000
+    package static let maxTextLength = 10_000
 
     /// Throws the first rule `input` breaks, naming the field.
     static func check(_ input: Records.AddEntryInput) throws(RecordsError) {

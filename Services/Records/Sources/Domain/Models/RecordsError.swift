@@ -1,5 +1,5 @@
 /// Why a records use case refused; the Endpoint turns each case into a `ServiceError`.
-public enum RecordsError: Error, Equatable {
+package enum RecordsError: Error, Equatable {
     /// A field of the input broke a rule the caller can fix.
     case invalid(field: String, reason: String)
     /// No entry has this id.

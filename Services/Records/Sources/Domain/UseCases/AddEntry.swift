@@ -3,11 +3,11 @@ import ServiceKit
 import Sessions
 
 /// Adds an entry to the caller's own history.
-public struct AddEntry {
+package struct AddEntry {
     let world: World
 
     /// Creates the use case.
-    public init(world: World) {
+    package init(world: World) {
         self.world = world
     }
 
@@ -15,7 +15,7 @@ public struct AddEntry {
     ///
     /// Nothing is stored unless every check passed: when identity or clinics is down the
     /// caller gets their `unavailable` and may retry.
-    public func execute(_ input: Records.AddEntryInput) async throws -> Records.Entry {
+    package func execute(_ input: Records.AddEntryInput) async throws -> Records.Entry {
         let principal = try await world.sessionCheck.principal(token: input.token)
         try EntryRules.check(input)
         var clinicName: String?

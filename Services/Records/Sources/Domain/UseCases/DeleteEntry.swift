@@ -3,17 +3,17 @@ import ServiceKit
 import Sessions
 
 /// Deletes one of the caller's own entries.
-public struct DeleteEntry {
+package struct DeleteEntry {
     let world: World
 
     /// Creates the use case.
-    public init(world: World) {
+    package init(world: World) {
         self.world = world
     }
 
     /// Deletes entry `input.id` if the caller owns it: ``RecordsError/notFound(id:)`` when no
     /// entry has that id, ``RecordsError/notOwner(id:)`` when it is someone else's.
-    public func execute(_ input: Records.DeleteEntryInput) async throws {
+    package func execute(_ input: Records.DeleteEntryInput) async throws {
         let principal = try await world.sessionCheck.principal(token: input.token)
         switch try await world.entries.delete(id: input.id, ownedBy: principal.userID) {
         case .deleted: break

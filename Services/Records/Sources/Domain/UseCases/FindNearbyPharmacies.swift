@@ -3,17 +3,17 @@ import ServiceKit
 import Sessions
 
 /// The pharmacies nearest a point, for a signed-in patient: `clinics.nearest(service: pharmacy)`.
-public struct FindNearbyPharmacies {
+package struct FindNearbyPharmacies {
     let world: World
 
     /// Creates the use case.
-    public init(world: World) {
+    package init(world: World) {
         self.world = world
     }
 
     /// Clinics' answer, passed through; so are its `invalidInput` (naming `latitude`,
     /// `longitude` or `limit`, the same fields as here) and `unavailable`.
-    public func execute(_ input: Records.NearbyPharmaciesInput) async throws -> Clinics.NearbyClinics {
+    package func execute(_ input: Records.NearbyPharmaciesInput) async throws -> Clinics.NearbyClinics {
         _ = try await world.sessionCheck.principal(token: input.token)
         return try await world.caller.call(
             Clinics.nearest,

@@ -4,16 +4,16 @@ import Sessions
 import Storage
 
 /// The caller's own history, newest first, with each entry's clinic named through clinics.
-public struct ReadHistory {
+package struct ReadHistory {
     let world: World
 
     /// The most ids one `clinics.getMany` takes (its contract says 500).
     static let idsPerCall = 500
     /// The largest page size `history` accepts.
-    public static let maxLimit = 200
+    package static let maxLimit = 200
 
     /// Creates the use case.
-    public init(world: World) {
+    package init(world: World) {
         self.world = world
     }
 
@@ -25,7 +25,7 @@ public struct ReadHistory {
     /// ``World/Settings/clinicNamesTimeout``. When clinics is down, slow or refuses, the
     /// history is still served, since it is the caller's own data, without clinic names
     /// and with `clinicNamesResolved` false.
-    public func execute(_ input: Records.HistoryInput) async throws -> Records.History {
+    package func execute(_ input: Records.HistoryInput) async throws -> Records.History {
         let principal = try await world.sessionCheck.principal(token: input.token)
         try EntryRules.check(filter: input.kind)
         guard (1...Self.maxLimit).contains(input.limit) else {
