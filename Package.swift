@@ -3,6 +3,9 @@
 // Every target names its path; the top-level layout is fixed by ../shared/DESIGN.md.
 import PackageDescription
 
+/// GRDB, named by every target that imports it (no module re-exports it).
+let grdb: Target.Dependency = .product(name: "GRDB", package: "GRDB.swift")
+
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
@@ -56,7 +59,7 @@ let package = Package(
             name: "ServiceKit",
             // Storage: the host backs up a vertical's store (daemon.backup) and maps SQLITE_FULL to resourceExhausted.
             dependencies: [
-                "EventLoop", "Wire", "IOInterface", "Storage", .product(name: "Logging", package: "swift-log"),
+                "EventLoop", "Wire", "IOInterface", "Storage", grdb, .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
@@ -121,7 +124,7 @@ let package = Package(
         .target(
             name: "VerticalsTesting",
             dependencies: [
-                "ServiceKit", "IOInterface", "Storage", "Wire", .product(name: "Logging", package: "swift-log"),
+                "ServiceKit", "IOInterface", "Storage", "Wire", grdb, .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/Support/Testing",
             swiftSettings: strict
@@ -168,7 +171,9 @@ let package = Package(
         .testTarget(name: "IOInterfaceTests", dependencies: ["IOInterface", "Wire"], path: "Tests/IOInterfaceTests"),
         .testTarget(
             name: "ServiceKitTests",
-            dependencies: ["ServiceKit", "IOInterface", "Wire", "EventLoop", "TestSupport", "ProcessTesting", "vt-testd"],
+            dependencies: [
+                "ServiceKit", "IOInterface", "Wire", "EventLoop", "Storage", grdb, "TestSupport", "ProcessTesting", "vt-testd",
+            ],
             path: "Tests/ServiceKitTests"
         ),
         .testTarget(
@@ -191,7 +196,7 @@ let package = Package(
         .testTarget(
             name: "SuiteTests",
             dependencies: [
-                "ServiceKit", "IOInterface", "EventLoop", "ProcessTesting", "Storage",
+                "ServiceKit", "IOInterface", "EventLoop", "ProcessTesting", "Storage", grdb,
                 "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor",
             ],
             path: "Tests/SuiteTests"
@@ -211,6 +216,8 @@ func vertical(_ name: String, extra: [Target.Dependency] = []) -> [Target] {
             name: library,
             dependencies: [
                 "ServiceKit", "IOInterface", "Storage", "Sessions", .product(name: "Logging", package: "swift-log"),
+                // Each vertical's Data layer writes its SQL through GRDB itself (Storage no longer re-exports it).
+                grdb,
             ] + extra,
             path: "Services/\(name)/Sources",
             swiftSettings: strict
@@ -225,7 +232,7 @@ func vertical(_ name: String, extra: [Target.Dependency] = []) -> [Target] {
             name: "\(library)Tests",
             dependencies: [
                 .target(name: library), "ServiceKit", "IOInterface", "Storage", "ProcessTesting", "VerticalsTesting",
-                "SessionsTesting",
+                "SessionsTesting", grdb,
             ],
             path: "Tests/Services/\(name)Tests"
         ),

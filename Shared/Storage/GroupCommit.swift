@@ -1,3 +1,4 @@
+import GRDB
 import Synchronization
 
 /// Shares one commit among the writes of concurrent callers (group commit).

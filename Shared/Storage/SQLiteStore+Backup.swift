@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GRDB
 
 extension SQLiteStore {
     /// Writes a consistent copy of `database` to `path` while it keeps serving: SQLite's online

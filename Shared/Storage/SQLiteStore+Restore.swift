@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GRDB
 
 extension SQLiteStore {
     /// Puts a backup in place of a *stopped* vertical's store, and keeps the store it replaces.

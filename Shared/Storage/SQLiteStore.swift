@@ -1,8 +1,7 @@
-@_exported import GRDB
-
 #if canImport(Glibc)
 import Glibc
 #endif
+import GRDB
 
 /// Opens a vertical's own SQLite store: WAL mode, versioned migrations run at start-up,
 /// and the durability the vertical asks for.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GRDB
 import GRDBSQLite
 
 /// The exclusive lock an open store holds on `<store>.lock` beside it, so one process at a time

@@ -1,4 +1,5 @@
 import Dispatch
+import GRDB
 import Storage
 import Synchronization
 import Testing

@@ -1,3 +1,4 @@
+import GRDB
 import Glibc
 import ProcessTesting
 import Storage

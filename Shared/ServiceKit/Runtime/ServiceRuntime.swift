@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import EventLoop
+import GRDB
 import IOInterface
 import Logging
 import Storage

@@ -1,3 +1,4 @@
+import GRDB
 import Logging
 import Storage
 import Wire

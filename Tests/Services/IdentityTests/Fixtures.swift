@@ -1,11 +1,12 @@
-@testable import IdentityService
 import EventLoop
+import GRDB
 import IOInterface
+@testable import IdentityService
+import ProcessTesting
 @testable import ServiceKit
 import Storage
 import Synchronization
 import Testing
-import ProcessTesting
 import VerticalsTesting
 
 // Shared fixtures of identity's tests: a clock the test moves, Worlds, inputs, and a way to

@@ -1,7 +1,8 @@
-@testable import IdentityService
+import GRDB
 import IOInterface
-import Testing
+@testable import IdentityService
 import ProcessTesting
+import Testing
 import VerticalsTesting
 
 @Suite("identity.getUser")

@@ -1,8 +1,9 @@
-@testable import IdentityService
+import GRDB
 import IOInterface
+@testable import IdentityService
+import ProcessTesting
 import Storage
 import Testing
-import ProcessTesting
 import VerticalsTesting
 
 @Suite("identity.login")

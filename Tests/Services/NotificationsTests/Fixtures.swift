@@ -1,10 +1,11 @@
+import GRDB
 import IOInterface
 @testable import NotificationsService
+import ProcessTesting
 @testable import ServiceKit
 import Storage
 import Synchronization
 import Testing
-import ProcessTesting
 import VerticalsTesting
 
 // Shared fixtures of notifications' tests: a clock the test moves, a fake identity, Worlds,

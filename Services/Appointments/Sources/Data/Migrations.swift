@@ -1,3 +1,4 @@
+import GRDB
 import Storage
 
 /// The versions of appointments' store, applied in order at start-up.

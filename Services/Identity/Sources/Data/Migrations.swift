@@ -1,3 +1,4 @@
+import GRDB
 import Storage
 
 /// Identity's store schema, one versioned migration at a time. Run at start-up by

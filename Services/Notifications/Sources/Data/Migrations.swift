@@ -1,3 +1,4 @@
+import GRDB
 import Storage
 
 /// Notifications' store schema, one versioned migration at a time. Run at start-up by

@@ -1,3 +1,4 @@
+import GRDB
 import Storage
 
 /// Records' store, version by version. A migration never changes once released; a new one is appended.
