@@ -6,37 +6,39 @@
 /// down), a name bound by a ``SchemaCatalog`` (a schema rebuilt from `describe`), or a bare name
 /// not yet in a catalog. References compare by name: a schema names each message once.
 public struct MessageReference: Sendable, Equatable, CustomStringConvertible {
-    enum Source: Sendable {
-        /// A compiled message type; the closure reads its static schema.
-        case compiled(@Sendable () -> MessageSchema)
-        /// A message of a catalog, looked up by name there.
-        case catalog(String, SchemaCatalog.Table)
-        /// A name no catalog has bound yet.
-        case unbound(String)
-    }
-
-    let source: Source
+    // Three optionals rather than an enum with a payload per source: a class reference in a
+    // multi-payload enum may carry the case in its spare bits, and LeakSanitizer (the fuzzers)
+    // then cannot see that a catalog's table is still reachable and reports it as leaked.
+    /// A compiled message type's static schema, or nil for a reference by name.
+    private let compiled: (@Sendable () -> MessageSchema)?
+    /// The name, for a reference by name (bound or not).
+    private let boundName: String?
+    /// The catalog that binds the name, or nil while unbound.
+    private let table: SchemaCatalog.Table?
 
     /// A reference to the schema of a compiled message type.
     public init(_ type: any WireMessage.Type) {
-        source = .compiled { type.schema }
+        compiled = { type.schema }
+        boundName = nil
+        table = nil
     }
 
     /// A reference by name, bound when its schema is put in a ``SchemaCatalog``.
     public init(named name: String) {
-        source = .unbound(name)
+        compiled = nil
+        boundName = name
+        table = nil
     }
 
     init(_ name: String, in table: SchemaCatalog.Table) {
-        source = .catalog(name, table)
+        compiled = nil
+        boundName = name
+        self.table = table
     }
 
     /// The qualified name of the message, e.g. `clinics.Clinic`.
     public var name: String {
-        switch source {
-        case .compiled(let schema): schema().name
-        case .catalog(let name, _), .unbound(let name): name
-        }
+        if let compiled { compiled().name } else { boundName ?? "" }
     }
 
     /// The message's schema.
@@ -44,18 +46,15 @@ public struct MessageReference: Sendable, Equatable, CustomStringConvertible {
     /// A reference by name that no ``SchemaCatalog`` has bound has none: reading it is a
     /// programming error (build schemas by name through a catalog, which checks every name).
     public var schema: MessageSchema {
-        switch source {
-        case .compiled(let schema): return schema()
-        case .catalog(let name, let table): return table.schema(named: name)
-        case .unbound(let name):
+        if let compiled { return compiled() }
+        guard let table, let boundName else {
             preconditionFailure("message \(name) is referred to by name outside a SchemaCatalog")
         }
+        return table.schema(named: boundName)
     }
 
     /// Whether this reference names a message without a catalog to find it in.
-    var isUnbound: Bool {
-        if case .unbound = source { true } else { false }
-    }
+    var isUnbound: Bool { compiled == nil && table == nil }
 
     public static func == (lhs: MessageReference, rhs: MessageReference) -> Bool {
         lhs.name == rhs.name
