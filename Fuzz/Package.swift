@@ -23,9 +23,12 @@ let package = Package(
     targets: [
         fuzzTarget("fuzz-frame", "Frame", ["Wire"]),
         fuzzTarget("fuzz-envelope", "Envelope", ["Wire"]),
-        // The libFuzzer driver, and every IOInterface message type in one fixed order.
+        // The libFuzzer driver, and every IOInterface message type in one fixed order, with its
+        // schema as compiled and as rebuilt from `describe` (ServiceKit converts).
         .target(
-            name: "FuzzSupport", dependencies: [.product(name: "IOInterface", package: root)], path: "Targets/Support"),
+            name: "FuzzSupport",
+            dependencies: [.product(name: "IOInterface", package: root), .product(name: "ServiceKit", package: root)],
+            path: "Targets/Support"),
         fuzzTarget("fuzz-body", "Body", ["Wire", "IOInterface"]),
         fuzzTarget("fuzz-json", "JSON", ["Wire", "IOInterface"]),
         fuzzTarget("fuzz-manifest", "Manifest", ["SupervisorEngine"]),

@@ -4,13 +4,15 @@ import Wire
 
 /// Every message of IOInterface (each operation's Input and Output, the error body), decoded
 /// by the fast path and the schema-driven one. Neither may crash; what the fast path accepts
-/// must encode to bytes that decode and encode again to the same bytes.
+/// must encode to bytes that decode and encode again to the same bytes; the schema rebuilt from
+/// `describe` must read exactly what the compiled one reads.
 /// Input: byte 0 picks the message type, the rest is its body.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBody(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let start, count > 0 else { return 0 }
     let types = MessageTypes.all
-    let type = types[Int(start[0]) % types.count]
+    let pick = Int(start[0]) % types.count
+    let type = types[pick]
     let body = Array(UnsafeBufferPointer(start: start + 1, count: count - 1))
     if let value = try? type.init(decoding: body) {
         let encoded = value.encodedBody()
@@ -19,7 +21,10 @@ public func fuzzBody(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         }
         precondition(again.encodedBody() == encoded, "\(type.schema.name): encoding is not stable")
     }
-    if let generic = try? MessageValue(decoding: body, as: type.schema) {
+    let generic = try? MessageValue(decoding: body, as: type.schema)
+    let described = try? MessageValue(decoding: body, as: MessageTypes.described[pick])
+    precondition(MessageTypes.sameReading(generic, described, as: type.schema), "\(type.schema.name): the described schema reads the body otherwise")
+    if let generic {
         _ = try? generic.encoded(as: type.schema)
         _ = try? generic.jsonText(as: type.schema)
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import EventLoop
 import IOInterface
 import ServiceKit
+import Wire
 
 /// `svc-supervisor describe SERVICE [--json]`: what a running vertical serves, asked of the
 /// daemon itself over its socket (`daemon.describe`), like `varlinkctl introspect`: its
@@ -41,11 +42,13 @@ struct DescribeCommand: AsyncParsableCommand {
             loop.shutdown()
         }
         let description: Daemon.Description
+        let schemas: SchemaCatalog
         do {
             let reply = try await client.callRaw(
                 service: service, operation: Daemon.describe.fullName, body: Empty().encodedBody(),
                 timeout: connection.deadline)
             description = try Daemon.Description(decoding: reply)
+            schemas = try ServiceDescription.catalog(of: description)
         } catch let error as ServiceError {
             StandardError.write("error: \(service) did not describe itself: \(error.code): \(error.message)\n")
             throw ExitCode(error.code == .unavailable ? 69 : 1)
@@ -53,17 +56,18 @@ struct DescribeCommand: AsyncParsableCommand {
             StandardError.write("error: \(service) answered daemon.describe with a body that is not a description: \(error)\n")
             throw ExitCode(1)
         }
-        print(json ? try description.jsonString(pretty: true) : DescriptionText.render(description))
+        print(json ? try description.jsonString(pretty: true) : DescriptionText.render(description, schemas: schemas))
     }
 }
 
-/// The human-readable form of a ``Daemon/Description``.
+/// The human-readable form of a ``Daemon/Description``, its messages read back as the same
+/// ``MessageSchema``s `call` validates with.
 enum DescriptionText {
-    static func render(_ description: Daemon.Description) -> String {
-        let messages = Dictionary(description.messages.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    static func render(_ description: Daemon.Description, schemas: SchemaCatalog) -> String {
         var lines = ["\(description.name) — \(description.summary)", "", "operations:"]
         for operation in description.operations {
-            let input = messages[operation.input]?.fields.map(signature).joined(separator: ", ") ?? operation.input
+            let input =
+                schemas.message(named: operation.input)?.fields.map(signature).joined(separator: ", ") ?? operation.input
             // A built-in travels as `daemon.<name>`; the vertical's own operations as `<vertical>.<name>`.
             let name = operation.service == description.name ? operation.name : "\(operation.service).\(operation.name)"
             lines.append("  \(name)(\(input)) -> \(operation.event.map { "stream of \($0)" } ?? operation.output)")
@@ -73,15 +77,15 @@ enum DescriptionText {
             }
         }
         lines += ["", "messages:"]
-        for message in description.messages {
+        for message in schemas.messages {
             lines.append("  \(message.name)" + (message.doc.isEmpty ? "" : " — \(message.doc)"))
             for field in message.fields {
                 lines.append("    \(field.tag)  \(signature(field))" + (field.doc.isEmpty ? "" : "  — \(field.doc)"))
             }
         }
-        if !description.enums.isEmpty {
+        if !schemas.enumerations.isEmpty {
             lines += ["", "enums:"]
-            for enumeration in description.enums {
+            for enumeration in schemas.enumerations {
                 lines.append("  \(enumeration.name): " + enumeration.cases.joined(separator: ", "))
             }
         }
@@ -89,12 +93,12 @@ enum DescriptionText {
     }
 
     /// `name: string`, `pid?: int`, `limit: int = 20`, `roles: [enum identity.Role]`.
-    static func signature(_ field: Daemon.FieldInfo) -> String {
+    static func signature(_ field: FieldDescriptor) -> String {
         switch field.presence {
         case .optional: "\(field.name)?: \(field.type)"
-        case .defaulted: "\(field.name): \(field.type) = \(field.defaultValue ?? "?")"
+        case .defaulted(let value): "\(field.name): \(field.type) = \(ServiceDescription.jsonText(of: value, type: field.type))"
         case .repeated: "\(field.name): [\(field.type)]"
-        case .required, .unknown: "\(field.name): \(field.type)"
+        case .required: "\(field.name): \(field.type)"
         }
     }
 }

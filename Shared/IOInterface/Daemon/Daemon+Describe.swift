@@ -1,5 +1,9 @@
 // `daemon.describe`: a running daemon's own account of its contract, built from the same
 // field tables (`MessageSchema`) the codec, the JSON form and the contract lock file use.
+// `MessageInfo`, `FieldInfo` and `EnumInfo` are the wire form of `MessageSchema`,
+// `FieldDescriptor` and `EnumSchema`, no second model: ServiceKit's `ServiceDescription`
+// converts both ways (`info(_:)`, `catalog(of:)`), so a client that never linked a vertical
+// validates, encodes, decodes and prints its messages with the same generic codec.
 
 extension Daemon {
     /// What the daemon serves: its vertical's name and summary, every operation it routes
@@ -91,7 +95,7 @@ extension Daemon {
             ])
     }
 
-    /// One message's field table in a ``Description``.
+    /// One message's field table in a ``Description``: the wire form of a `MessageSchema`.
     public struct MessageInfo: WireMessage {
         /// The qualified name, e.g. `clinics.Clinic`.
         public var name: String
@@ -116,7 +120,7 @@ extension Daemon {
             ])
     }
 
-    /// One field of a ``MessageInfo``: what `FieldDescriptor` says, as data.
+    /// One field of a ``MessageInfo``: the wire form of a `FieldDescriptor`.
     public struct FieldInfo: WireMessage {
         /// The tag on the wire.
         public var tag: UInt64
@@ -176,7 +180,7 @@ extension Daemon {
         }
     }
 
-    /// One enumeration in a ``Description``: its name and known cases.
+    /// One enumeration in a ``Description``: its name and known cases (an `EnumSchema`).
     public struct EnumInfo: WireMessage {
         /// The qualified name, e.g. `clinics.Service`.
         public var name: String

@@ -39,6 +39,10 @@ struct GenericDecoder {
         var singles = [WireValue?](repeating: nil, count: fields.count)
         var lists = [[WireValue]](repeating: [], count: fields.count)
         var body = BodyReader(bytes)
+        // The elements of a repeated field come one after another: look a catalog's message up
+        // once for the run, not once per element (see FieldType.resolvedForElements).
+        var lastIndex = -1
+        var lastType = FieldType.bool
         while let tag = try body.nextTag() {
             guard let index = fields.firstIndex(where: { $0.tag == tag }) else {
                 if strict {
@@ -53,7 +57,8 @@ struct GenericDecoder {
             }
             let value: WireValue
             do {
-                value = try self.value(field.type, &body.bytes, depth: depth)
+                if index != lastIndex { (lastIndex, lastType) = (index, field.type.resolvedForElements) }
+                value = try self.value(lastType, &body.bytes, depth: depth)
             } catch {
                 throw error.inside(tag)
             }

@@ -37,18 +37,22 @@ struct GenericEncoder {
                 guard case .list(let elements) = present else {
                     throw error(.typeMismatch, fieldPath, "expected a list, got \(present.kindDescription)")
                 }
+                let elementType = field.type.resolvedForElements
                 for (index, element) in elements.enumerated() {
-                    try writeField(field, element, path: FieldPath.element(fieldPath, index), into: &writer)
+                    try writeField(
+                        field, element, as: elementType, path: FieldPath.element(fieldPath, index), into: &writer)
                 }
             }
         }
     }
 
-    private func writeField(_ field: FieldDescriptor, _ value: WireValue, path: String, into writer: inout ByteWriter)
-        throws(WireValueError)
-    {
-        writer.writeVarint(UInt64(field.tag) << 3 | UInt64(field.type.wireType.rawValue))
-        switch (field.type, value) {
+    private func writeField(
+        _ field: FieldDescriptor, _ value: WireValue, as type: FieldType? = nil, path: String,
+        into writer: inout ByteWriter
+    ) throws(WireValueError) {
+        let type = type ?? field.type
+        writer.writeVarint(UInt64(field.tag) << 3 | UInt64(type.wireType.rawValue))
+        switch (type, value) {
         case (.bool, .bool(let bool)): bool.writeValue(to: &writer)
         case (.int, .int(let int)): int.writeValue(to: &writer)
         case (.uint, .uint(let uint)): uint.writeValue(to: &writer)
@@ -63,7 +67,7 @@ struct GenericEncoder {
             writer.writeVarint(UInt64(body.count))
             writer.writeBytes(body.bytes)
         default:
-            throw error(.typeMismatch, path, "expected \(field.type), got \(value.kindDescription)")
+            throw error(.typeMismatch, path, "expected \(type), got \(value.kindDescription)")
         }
     }
 

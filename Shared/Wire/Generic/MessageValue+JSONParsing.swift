@@ -76,8 +76,9 @@ struct JSONFormReader {
                 }
                 var list: [WireValue] = []
                 list.reserveCapacity(elements.count)
+                let elementType = field.type.resolvedForElements
                 for (position, element) in elements.enumerated() {
-                    list.append(try single(field.type, element, path: FieldPath.element(fieldPath, position)))
+                    list.append(try single(elementType, element, path: FieldPath.element(fieldPath, position)))
                 }
                 value = .list(list)
             }

@@ -46,8 +46,9 @@ struct JSONFormWriter {
                     guard case .list(let list) = present else {
                         throw mismatch(fieldPath, "expected a list, got \(present.kindDescription)")
                     }
+                    let elementType = field.type.resolvedForElements
                     for (index, element) in list.enumerated() {
-                        elements.append(try single(field.type, element, path: FieldPath.element(fieldPath, index)))
+                        elements.append(try single(elementType, element, path: FieldPath.element(fieldPath, index)))
                     }
                 }
                 members.append((field.name, .array(elements)))

@@ -2,7 +2,7 @@
 ///
 /// The tag identifies the field on the wire and never changes; the name is its JSON
 /// key. Presence says what a reader does when the field is absent.
-public struct FieldDescriptor: Sendable, CustomStringConvertible {
+public struct FieldDescriptor: Sendable, Equatable, CustomStringConvertible {
     /// The field's number on the wire (1...2^29-1); never reused for another field.
     public let tag: UInt32
     /// The field's name, used as its JSON key.

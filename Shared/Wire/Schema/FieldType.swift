@@ -4,7 +4,20 @@
 /// `int` (ZigZag) and `timestamp` (ZigZag microseconds) are varints; `double` is a
 /// little-endian fixed64; `string`, `bytes`, `enumeration` (the case name) and
 /// `message` (its own body) are length-delimited.
-public enum FieldType: Sendable, CustomStringConvertible {
+///
+/// A nested message is named by a ``MessageReference``, not by a compiled Swift type, so
+/// that a schema rebuilt from `describe` (``SchemaCatalog``) is the same kind of value as
+/// one written in a contract. Contracts keep writing `.message(Clinic.self)`:
+///
+/// ```swift
+/// .repeated(3, "hours", .message(OpeningHours.self))    // a compiled message
+/// .required(4, "service", .enumeration(Service.schema))
+/// .optional(5, "parent", .message(named: "test.Node"))  // by name, bound by a SchemaCatalog
+/// ```
+///
+/// Two types are equal when they encode alike and name the same enumeration or message:
+/// a reference compares by name, never by walking into the message (which may be recursive).
+public enum FieldType: Sendable, Equatable, CustomStringConvertible {
     case bool
     case int
     case uint
@@ -13,7 +26,19 @@ public enum FieldType: Sendable, CustomStringConvertible {
     case bytes
     case timestamp
     case enumeration(EnumSchema)
-    case message(any WireMessage.Type)
+    case message(MessageReference)
+
+    /// A field holding a compiled message type. Its schema is read only when first needed,
+    /// so a message may refer to itself or to one declared later.
+    public static func message(_ type: any WireMessage.Type) -> FieldType {
+        .message(MessageReference(type))
+    }
+
+    /// A field holding the message called `name`, to be found in the ``SchemaCatalog`` the
+    /// schema is put in.
+    public static func message(named name: String) -> FieldType {
+        .message(MessageReference(named: name))
+    }
 
     /// The body wire type this field type is encoded with.
     public var wireType: WireType {
@@ -35,7 +60,7 @@ public enum FieldType: Sendable, CustomStringConvertible {
         case .bytes: "bytes"
         case .timestamp: "timestamp"
         case .enumeration(let schema): "enum \(schema.name)"
-        case .message(let type): "message \(type.schema.name)"
+        case .message(let reference): "message \(reference.name)"
         }
     }
 }

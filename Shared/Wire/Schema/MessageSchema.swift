@@ -7,7 +7,7 @@
 ///     .required(2, "password", .string),
 /// ])
 /// ```
-public struct MessageSchema: Sendable, CustomStringConvertible {
+public struct MessageSchema: Sendable, Equatable, CustomStringConvertible {
     /// The message's qualified name, `<service>.<Type>`.
     public let name: String
     /// The fields, in tag order of declaration.

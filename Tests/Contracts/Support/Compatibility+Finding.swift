@@ -5,7 +5,7 @@ extension Compatibility {
         public enum Kind: String, Sendable, CaseIterable {
             // Breaking: a deployed peer of the other version would fail.
             case serviceRemoved, operationRemoved, fieldRemoved, tagReused, typeChanged, madeRequired,
-                defaultChanged, errorCodeRemoved, enumCaseRemoved
+                defaultChanged, errorCodeRemoved, enumCaseRemoved, descriptionInvalid
             // Additive: older and newer peers keep working together.
             case serviceAdded, operationAdded, fieldAdded, errorCodeAdded, enumCaseAdded
 

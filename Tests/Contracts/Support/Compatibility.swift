@@ -1,4 +1,6 @@
 import IOInterface
+import ServiceKit
+import Wire
 
 /// Compares two versions of the suite's contracts (``ContractLock``s) and names every
 /// difference a deployed peer could notice: the breaking-change guard.
@@ -31,8 +33,20 @@ public enum Compatibility {
     }
 
     /// Every difference between two versions of one service.
+    ///
+    /// Both are read back into schemas (``ServiceDescription/catalog(of:)``), so the guard
+    /// compares the same ``MessageSchema``s the codec runs on; a description that does not read
+    /// back is itself a breaking finding.
     public static func compare(_ old: Daemon.Description, _ new: Daemon.Description) -> [Finding] {
-        var walk = MessageComparison(service: old.name, old: old, new: new)
+        let oldCatalog: SchemaCatalog
+        let newCatalog: SchemaCatalog
+        do {
+            oldCatalog = try ServiceDescription.catalog(of: old)
+            newCatalog = try ServiceDescription.catalog(of: new)
+        } catch {
+            return [Finding(.descriptionInvalid, old.name, "", "a description does not read back as schemas: \(error)")]
+        }
+        var walk = MessageComparison(service: old.name, old: oldCatalog, new: newCatalog)
         for oldOperation in old.operations {
             let place = oldOperation.name
             guard let newOperation = new.operations.first(where: { $0.name == oldOperation.name }) else {
@@ -63,19 +77,15 @@ public enum Compatibility {
 /// Walks the messages two versions of one service reach from the same operation, in pairs.
 private struct MessageComparison {
     let service: String
-    let oldMessages: [String: Daemon.MessageInfo]
-    let newMessages: [String: Daemon.MessageInfo]
-    let oldEnums: [String: Daemon.EnumInfo]
-    let newEnums: [String: Daemon.EnumInfo]
+    let old: SchemaCatalog
+    let new: SchemaCatalog
     var findings: [Compatibility.Finding] = []
     private var compared: Set<String> = []
 
-    init(service: String, old: Daemon.Description, new: Daemon.Description) {
+    init(service: String, old: SchemaCatalog, new: SchemaCatalog) {
         self.service = service
-        oldMessages = Dictionary(old.messages.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        newMessages = Dictionary(new.messages.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        oldEnums = Dictionary(old.enums.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        newEnums = Dictionary(new.enums.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.old = old
+        self.new = new
     }
 
     mutating func note(_ kind: Compatibility.Finding.Kind, _ place: String, _ detail: String) {
@@ -85,13 +95,13 @@ private struct MessageComparison {
     /// Compares message `oldName` (old version) with `newName` (new version); each pair once.
     mutating func compare(_ oldName: String, _ newName: String, place: String) {
         guard compared.insert(oldName + "|" + newName).inserted else { return }
-        guard let old = oldMessages[oldName], let new = newMessages[newName] else {
+        guard let oldSchema = old.message(named: oldName), let newSchema = new.message(named: newName) else {
             note(.typeChanged, place, "message \(oldName) or \(newName) has no field table in its description")
             return
         }
-        for oldField in old.fields {
+        for oldField in oldSchema.fields {
             let at = "\(newName).\(oldField.name)"
-            guard let newField = new.fields.first(where: { $0.tag == oldField.tag }) else {
+            guard let newField = newSchema.field(tag: oldField.tag) else {
                 note(.fieldRemoved, at, "field `\(oldField.name)` (tag \(oldField.tag)) is gone")
                 continue
             }
@@ -104,54 +114,59 @@ private struct MessageComparison {
             compareType(oldField, newField, at: at)
             comparePresence(oldField, newField, at: at)
         }
-        for newField in new.fields where !old.fields.contains(where: { $0.tag == newField.tag }) {
+        for newField in newSchema.fields where oldSchema.field(tag: newField.tag) == nil {
             let at = "\(newName).\(newField.name)"
             if newField.presence == .required {
                 note(.madeRequired, at, "new field `\(newField.name)` is required: older peers never send it")
             } else {
-                note(.fieldAdded, at, "new \(newField.presence.wireName) field `\(newField.name)` (tag \(newField.tag))")
+                note(.fieldAdded, at, "new \(Self.name(newField.presence)) field `\(newField.name)` (tag \(newField.tag))")
             }
         }
     }
 
-    private mutating func compareType(_ old: Daemon.FieldInfo, _ new: Daemon.FieldInfo, at: String) {
-        let (oldKind, oldName) = Self.split(old.type)
-        let (newKind, newName) = Self.split(new.type)
-        if oldKind == "message" && newKind == "message" {
-            compare(oldName, newName, place: at)
-        } else if oldKind == "enum" && newKind == "enum" {
-            let oldCases = oldEnums[oldName]?.cases ?? []
-            let newCases = newEnums[newName]?.cases ?? []
-            for name in oldCases where !newCases.contains(name) {
-                note(.enumCaseRemoved, at, "enumeration \(newName) lost case `\(name)`")
+    private mutating func compareType(_ oldField: FieldDescriptor, _ newField: FieldDescriptor, at: String) {
+        switch (oldField.type, newField.type) {
+        case (.message(let oldMessage), .message(let newMessage)):
+            compare(oldMessage.name, newMessage.name, place: at)
+        case (.enumeration(let oldEnum), .enumeration(let newEnum)):
+            for name in oldEnum.cases where !newEnum.cases.contains(name) {
+                note(.enumCaseRemoved, at, "enumeration \(newEnum.name) lost case `\(name)`")
             }
-            for name in newCases where !oldCases.contains(name) {
-                note(.enumCaseAdded, at, "enumeration \(newName) gained case `\(name)`")
+            for name in newEnum.cases where !oldEnum.cases.contains(name) {
+                note(.enumCaseAdded, at, "enumeration \(newEnum.name) gained case `\(name)`")
             }
-        } else if old.type != new.type {
-            note(.typeChanged, at, "type changed from `\(old.type)` to `\(new.type)`")
-        }
-    }
-
-    private mutating func comparePresence(_ old: Daemon.FieldInfo, _ new: Daemon.FieldInfo, at: String) {
-        switch (old.presence, new.presence) {
-        case (let before, .required) where before != .required:
-            note(.madeRequired, at, "was \(before.wireName), is now required: older peers may leave it out")
-        case (.repeated, let after) where after != .repeated, (let after, .repeated) where after != .repeated:
-            note(.typeChanged, at, "changed between a single value and a list (\(old.presence) → \(new.presence))")
-        case (.defaulted, .defaulted) where old.defaultValue != new.defaultValue:
-            note(
-                .defaultChanged, at,
-                "default changed from \(old.defaultValue ?? "none") to \(new.defaultValue ?? "none"): "
-                    + "older peers that leave it out mean the old one")
+        case (let oldType, let newType) where oldType != newType:
+            note(.typeChanged, at, "type changed from `\(oldType)` to `\(newType)`")
         default:
             break
         }
     }
 
-    /// `message clinics.Clinic` → (`message`, `clinics.Clinic`); `string` → (`string`, ``).
-    private static func split(_ type: String) -> (String, String) {
-        guard let space = type.firstIndex(of: " ") else { return (type, "") }
-        return (String(type[..<space]), String(type[type.index(after: space)...]))
+    private mutating func comparePresence(_ oldField: FieldDescriptor, _ newField: FieldDescriptor, at: String) {
+        let (before, after) = (Self.name(oldField.presence), Self.name(newField.presence))
+        switch (oldField.presence, newField.presence) {
+        case (let old, .required) where old != .required:
+            note(.madeRequired, at, "was \(before), is now required: older peers may leave it out")
+        case (.repeated, let new) where new != .repeated, (let new, .repeated) where new != .repeated:
+            note(.typeChanged, at, "changed between a single value and a list (\(before) → \(after))")
+        case (.defaulted(let oldDefault), .defaulted(let newDefault)) where oldDefault != newDefault:
+            let oldText = ServiceDescription.jsonText(of: oldDefault, type: oldField.type)
+            let newText = ServiceDescription.jsonText(of: newDefault, type: newField.type)
+            note(
+                .defaultChanged, at,
+                "default changed from \(oldText) to \(newText): older peers that leave it out mean the old one")
+        default:
+            break
+        }
+    }
+
+    /// `required`, `optional`, `defaulted` or `repeated`: a presence as `describe` names it.
+    private static func name(_ presence: FieldDescriptor.Presence) -> String {
+        switch presence {
+        case .required: "required"
+        case .optional: "optional"
+        case .defaulted: "defaulted"
+        case .repeated: "repeated"
+        }
     }
 }

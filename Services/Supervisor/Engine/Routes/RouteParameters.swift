@@ -79,8 +79,8 @@ enum RouteParameters {
         case .enumeration(let schema):
             guard schema.cases.contains(text) else { throw failure("one of \(schema.cases.joined(separator: ", "))") }
             return .string(text)
-        case .message(let type):
-            throw .unsupportedField(field.name, message: message, type: "message \(type.schema.name)")
+        case .message:
+            throw .unsupportedField(field.name, message: message, type: field.type.description)
         }
     }
 }

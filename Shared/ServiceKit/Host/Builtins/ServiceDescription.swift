@@ -17,22 +17,32 @@ public enum ServiceDescription {
 
     /// The description of a vertical named `name` that serves `operations`.
     public static func make(name: String, summary: String, operations: [OperationDescriptor]) -> Daemon.Description {
-        var walk = SchemaWalk()
+        var roots: [MessageSchema] = []
         let infos = operations.map { operation in
-            walk.visit(operation.input.schema)
-            walk.visit(operation.output.schema)
-            if let event = operation.event { walk.visit(event.schema) }
+            roots += [operation.input.schema, operation.output.schema] + (operation.event.map { [$0.schema] } ?? [])
             return Daemon.OperationInfo(
                 name: operation.name, summary: operation.summary, input: operation.input.schema.name,
                 output: operation.output.schema.name, errors: operation.errors,
                 service: operation.service, event: operation.event?.schema.name)
         }
+        let catalog = SchemaCatalog(reachableFrom: roots)
         return Daemon.Description(
-            name: name, summary: summary, operations: infos, messages: walk.messages, enums: walk.enums)
+            name: name, summary: summary, operations: infos, messages: catalog.messages.map(info),
+            enums: catalog.enumerations.map(info))
+    }
+
+    /// The wire form of one message's schema: what `describe` says of it.
+    public static func info(_ schema: MessageSchema) -> Daemon.MessageInfo {
+        Daemon.MessageInfo(name: schema.name, doc: schema.doc, fields: schema.fields.map(info))
+    }
+
+    /// The wire form of one enumeration's schema.
+    public static func info(_ schema: EnumSchema) -> Daemon.EnumInfo {
+        Daemon.EnumInfo(name: schema.name, cases: schema.cases)
     }
 
     /// One field's table entry.
-    static func info(_ field: FieldDescriptor) -> Daemon.FieldInfo {
+    public static func info(_ field: FieldDescriptor) -> Daemon.FieldInfo {
         var presence = Daemon.FieldPresence.required
         var defaultText: String?
         switch field.presence {
@@ -50,36 +60,12 @@ public enum ServiceDescription {
 
     /// A default value in its JSON form, printed by Wire's own JSON printer (through a
     /// one-field schema), so `describe` spells it exactly as `call` would read it.
-    static func jsonText(of value: DefaultValue, type: FieldType) -> String {
+    public static func jsonText(of value: DefaultValue, type: FieldType) -> String {
         let schema = MessageSchema("default", [.required(1, "value", type)])
         let message: MessageValue = [1: WireValue(value)]
         guard case .object(let members)? = try? message.json(as: schema), let first = members.first else {
             return value.description
         }
         return first.value.serialized()
-    }
-}
-
-/// Collects every message and enumeration reachable from some schemas, each once, in
-/// the order first met.
-private struct SchemaWalk {
-    var messages: [Daemon.MessageInfo] = []
-    var enums: [Daemon.EnumInfo] = []
-    private var seen: Set<String> = []
-
-    mutating func visit(_ schema: MessageSchema) {
-        guard seen.insert("message " + schema.name).inserted else { return }
-        messages.append(
-            Daemon.MessageInfo(name: schema.name, doc: schema.doc, fields: schema.fields.map(ServiceDescription.info)))
-        for field in schema.fields {
-            switch field.type {
-            case .message(let type): visit(type.schema)
-            case .enumeration(let enumSchema):
-                if seen.insert("enum " + enumSchema.name).inserted {
-                    enums.append(Daemon.EnumInfo(name: enumSchema.name, cases: enumSchema.cases))
-                }
-            default: break
-            }
-        }
     }
 }
