@@ -1,3 +1,4 @@
+import GRDB
 import IOInterface
 import Storage
 
