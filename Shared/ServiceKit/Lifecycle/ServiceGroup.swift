@@ -53,53 +53,57 @@ public final class ServiceGroup: Sendable {
     }
 
     /// Runs every service until shutdown, then stops them in reverse order and returns once
-    /// each has returned.
+    /// each has returned. Call it once.
     ///
     /// - Throws: the first error a service threw (by start order when several did at shutdown);
     ///   a service that throws first also starts the shutdown of the others.
     public func run() async throws {
-        let watchers = try await watchSignals()
-        let tasks = services.map { service in
-            Task(executorPreference: loop) { try await service.run() }
-        }
-        for (index, task) in tasks.enumerated() {
-            let post = self.post
-            Task(executorPreference: loop) {
-                let result = await task.result
-                if case .failure(let error) = result {
-                    post.yield(.ended(index: index, error: error))
-                } else {
-                    post.yield(.ended(index: index, error: nil))
+        // The group's own bookkeeping runs on the loop too, whoever calls it (an async `main`
+        // calls from the global executor).
+        try await withTaskExecutorPreference(loop) {
+            let watchers = try await watchSignals()
+            let tasks = services.map { service in
+                Task(executorPreference: loop) { try await service.run() }
+            }
+            for (index, task) in tasks.enumerated() {
+                let post = self.post
+                Task(executorPreference: loop) {
+                    let result = await task.result
+                    if case .failure(let error) = result {
+                        post.yield(.ended(index: index, error: error))
+                    } else {
+                        post.yield(.ended(index: index, error: nil))
+                    }
                 }
             }
-        }
-        var running = Set(tasks.indices)
-        var failures: [Int: any Error] = [:]
-        // The first event ends the run: a signal, a trigger, or a service that ended by itself.
-        var iterator = events.makeAsyncIterator()
-        switch await iterator.next() {
-        case .shutdown(let reason):
-            logger.info("\(reason): draining")
-        case .ended(let index, let error):
-            running.remove(index)
-            if let error {
-                failures[index] = error
-                logger.debug("service \(index) failed (\(error)): stopping the others")
-            } else {
-                logger.debug("service \(index) ended: stopping the others")
+            var running = Set(tasks.indices)
+            var failures: [Int: any Error] = [:]
+            // The first event ends the run: a signal, a trigger, or a service that ended by itself.
+            var iterator = events.makeAsyncIterator()
+            switch await iterator.next() {
+            case .shutdown(let reason):
+                logger.info("\(reason): draining")
+            case .ended(let index, let error):
+                running.remove(index)
+                if let error {
+                    failures[index] = error
+                    logger.debug("service \(index) failed (\(error)): stopping the others")
+                } else {
+                    logger.debug("service \(index) ended: stopping the others")
+                }
+            case nil:
+                logger.debug("the group's task was cancelled: draining")
             }
-        case nil:
-            logger.debug("the group's task was cancelled: draining")
-        }
-        for index in tasks.indices.reversed() where running.contains(index) {
-            tasks[index].cancel()
-            if case .failure(let error) = await tasks[index].result, !(error is CancellationError) {
-                failures[index] = error
+            for index in tasks.indices.reversed() where running.contains(index) {
+                tasks[index].cancel()
+                if case .failure(let error) = await tasks[index].result, !(error is CancellationError) {
+                    failures[index] = error
+                }
             }
+            post.finish()
+            try? await loop.submit { for watcher in watchers { watcher.close() } }
+            if let first = failures.keys.min(), let error = failures[first] { throw error }
         }
-        post.finish()
-        try? await loop.submit { for watcher in watchers { watcher.close() } }
-        if let first = failures.keys.min(), let error = failures[first] { throw error }
     }
 
     /// Starts watching the group's signals on the loop; each posts a shutdown.
