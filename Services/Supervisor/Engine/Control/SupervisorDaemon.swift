@@ -5,14 +5,19 @@ import EventLoop
 import IOInterface
 import Logging
 import ServiceKit
-import Synchronization
 
 /// `svc-supervisor up`: the engine, its control socket and its signals, until SIGTERM,
 /// SIGINT or `down`.
 ///
+/// The control socket is bound first (it refuses a second supervisor on the run directory);
+/// then one ``ServiceGroup`` on the loop runs the control socket, SIGHUP's reload, `down` and
+/// the engine, and stops them in the reverse order: every vertical (dependents first), then
+/// the reload watcher, then the control socket. The status returned is the one place a failure
+/// becomes an exit status; `up` throws it as ArgumentParser's `ExitCode`, and nothing here exits.
+///
 /// ```swift
 /// let status = await SupervisorDaemon.run(configuration: configuration, loadManifest: { try load(path) })
-/// exit(status)
+/// if status != 0 { throw ExitCode(status) }   // `up`: ArgumentParser ends the process with it
 /// ```
 public enum SupervisorDaemon {
     /// Runs the supervisor in the foreground; returns the process exit status (0 after an
@@ -44,22 +49,22 @@ public enum SupervisorDaemon {
             return 1
         }
         let engine = SupervisorEngine(manifest: manifest, configuration: configuration, loop: loop, logger: logger)
-        let ending = Ending()
+        let down = DownRequest()
         let reload: @Sendable () async throws -> Supervisor.ReloadResult = {
             let result = try await engine.apply(try loadManifest())
             logger.info(
                 "reloaded: added \(result.added), removed \(result.removed), changed \(result.changed)")
             return result
         }
-        let router = ControlEndpoint.routes(engine: engine, reload: reload) { ending.finish() }
+        let router = ControlEndpoint.routes(engine: engine, reload: reload) { down.finish() }
         let host = ServiceHost(
             configuration: HostConfiguration(
                 name: Supervisor.name, socketDirectory: SocketDirectory(configuration.runDirectory.path)),
             router: router, loop: loop, logger: logger)
         defer { loop.shutdown() }
         do {
-            // The control socket first: it refuses to start a second supervisor on this run
-            // directory before this one touches the other's children or sockets.
+            // The control socket first, before the group: it refuses to start a second supervisor
+            // on this run directory before this one touches the other's children or sockets.
             try await host.start()
         } catch let error as EventLoopError where error.kind == .addressInUse {
             logger.critical(
@@ -76,73 +81,22 @@ public enum SupervisorDaemon {
             logger.warning("\(error): `svc-supervisor status` finds this suite only with --run-dir")
         }
         defer { pointer?.remove(restoring: replaced) }
-        let watchers = Watchers()
+        // One group: SIGTERM, SIGINT or `down` (which ends its service) stop, in reverse order, the
+        // engine (every service, dependents first), then SIGHUP's watcher, then the control socket.
+        let group = ServiceGroup(
+            services: [
+                ControlSocketService(host: host), HangupReloadService(loop: loop, reload: reload, logger: logger),
+                DownService(request: down), EngineService(engine: engine, services: manifest.services.count,
+                    runDirectory: configuration.runDirectory.path, logger: logger),
+            ],
+            loop: loop, logger: logger)
         do {
-            try await loop.submit {
-                for signal in [SIGTERM, SIGINT] {
-                    watchers.add(try SignalWatcher(loop: loop, signal: signal) { received in
-                        logger.info("signal \(received): stopping every service")
-                        ending.finish()
-                    })
-                }
-                watchers.add(try SignalWatcher(loop: loop, signal: SIGHUP) { _ in
-                    logger.info("SIGHUP: reloading the manifest")
-                    Task(executorPreference: loop) {
-                        do { _ = try await reload() } catch { logger.error("reload failed: \(error)") }
-                    }
-                })
-            }
-            try await engine.start()
-            logger.info("supervising \(manifest.services.count) services from \(configuration.runDirectory.path)")
+            try await group.run()
         } catch {
             logger.critical("cannot start: \(error)")
-            await engine.stopAll()
-            await engine.close()
-            await host.stop()
             return 1
         }
-        await ending.wait()
-        await engine.stopAll()
-        await engine.close()
-        await host.stop()
-        try? await loop.submit { watchers.closeAll() }
         logger.info("every service stopped")
         return 0
-    }
-}
-
-/// Signal watchers kept until the daemon ends; touched only on the loop thread.
-private final class Watchers: @unchecked Sendable {
-    // @unchecked Sendable: `add` and `closeAll` are only called inside `loop.submit`.
-    private var watchers: [SignalWatcher] = []
-    func add(_ watcher: SignalWatcher) { watchers.append(watcher) }
-    func closeAll() {
-        for watcher in watchers { watcher.close() }
-        watchers.removeAll()
-    }
-}
-
-/// The daemon's end: finished once by a signal or `down`, awaited by ``SupervisorDaemon/run``.
-private final class Ending: Sendable {
-    private let state = Mutex<(done: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
-
-    func finish() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard !state.done else { return nil }
-            state.done = true
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume()
-    }
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = state.withLock { state -> Bool in
-                if !state.done { state.waiter = continuation }
-                return state.done
-            }
-            if done { continuation.resume() }
-        }
     }
 }
