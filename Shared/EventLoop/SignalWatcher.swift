@@ -10,11 +10,6 @@ import CLibUV
 /// While a watcher for a signal is open, that signal no longer has its default effect (a
 /// watched SIGTERM does not terminate). The handle keeps the watcher alive until ``close()``
 /// or loop shutdown.
-///
-/// Starting a watcher also unblocks its signal on the loop thread: a process inherits its
-/// parent's signal mask, and one spawned from a thread that blocks SIGTERM (any of libdispatch's
-/// or Swift concurrency's workers, as in a test) would otherwise keep the signal pending for
-/// ever, since libuv only installs a handler.
 public final class SignalWatcher: @unchecked Sendable {
     // @unchecked Sendable: loop-confined. init and close() start with
     // `loop.preconditionInEventLoop()` and libuv runs the callbacks on the loop thread, so
@@ -44,10 +39,6 @@ public final class SignalWatcher: @unchecked Sendable {
             close()
             throw .system(operation: "uv_signal_start", code: status)
         }
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        sigaddset(&unblocked, signal)
-        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
     }
 
     /// Stops watching. Once no watcher for the signal remains, libuv restores its default action.
