@@ -59,6 +59,26 @@ public enum DaemonMain {
     }
 }
 
+extension DaemonMain {
+    /// Runs `body` as a task on `loop` and blocks the calling thread until it returns its
+    /// value: how a synchronous `main` runs a daemon's async life on the loop, so that nothing
+    /// of it touches libdispatch's queues (an async `main` runs on them).
+    ///
+    /// ```swift
+    /// let status = DaemonMain.runOnLoop(loop) { await supervise() }
+    /// ```
+    ///
+    /// Never call it on `loop`'s own thread: the task would wait for the thread it blocks.
+    public static func runOnLoop<Value: Sendable>(
+        _ loop: EventLoop, _ body: @escaping @Sendable () async -> Value
+    ) -> Value {
+        precondition(!loop.inEventLoop, "runOnLoop blocks its thread: call it from main, not from the loop")
+        let result = BlockingResult<Value>()
+        Task(executorPreference: loop) { result.set(await body()) }
+        return result.wait()
+    }
+}
+
 /// What a daemon serves, as its `main.swift` builds it from the World: the vertical's router
 /// and its own store (what `daemon.backup` copies).
 public struct ServedVertical {

@@ -117,15 +117,13 @@ public final class ServiceRuntime: Sendable {
         let group = ServiceGroup(
             services: [ClientService(client), BackgroundService(background), HostService(host)], loop: loop,
             logger: logger)
-        let end = BlockingResult<DaemonExit>()
-        Task(executorPreference: loop) {
+        return DaemonMain.runOnLoop(loop) {
             do {
                 try await group.run()
-                end.set(.stopped)
+                return .stopped
             } catch {
-                end.set(DaemonExit(error))
+                return DaemonExit(error)
             }
         }
-        return end.wait()
     }
 }
