@@ -13,11 +13,11 @@ import ServiceKit
 /// then one ``ServiceGroup`` on the loop runs the control socket, SIGHUP's reload, `down` and
 /// the engine, and stops them in the reverse order: every vertical (dependents first), then
 /// the reload watcher, then the control socket. The status returned is the one place a failure
-/// becomes an exit status; `up` throws it as ArgumentParser's `ExitCode`, and nothing here exits.
+/// becomes an exit status; svc-supervisor's entry point exits with it, and nothing here exits.
 ///
 /// ```swift
-/// let status = await SupervisorDaemon.run(configuration: configuration, loadManifest: { try load(path) })
-/// if status != 0 { throw ExitCode(status) }   // `up`: ArgumentParser ends the process with it
+/// let status = SupervisorDaemon.run(configuration: configuration, loadManifest: { try load(path) })
+/// // svc-supervisor's entry point ends the process with it
 /// ```
 public enum SupervisorDaemon {
     /// Runs the supervisor in the foreground; returns the process exit status (0 after an
@@ -27,10 +27,13 @@ public enum SupervisorDaemon {
     /// - SIGHUP, `reload`: re-read the manifest with `loadManifest` and apply the difference.
     /// - `pointer`: where to leave a note of the run directory while it serves (``SuitePointer``),
     ///   so the CLI finds the suite from any folder; removed on an orderly stop.
+    ///
+    /// Blocks the calling thread (`main`'s) while the supervisor runs on its loop thread: the
+    /// whole daemon lives on the loop, so an idle supervisor sleeps.
     public static func run(
         configuration: EngineConfiguration, loadManifest: @escaping @Sendable () throws -> Manifest,
         pointer: SuitePointer? = nil, logger: Logger = Logger(label: "supervisor")
-    ) async -> Int32 {
+    ) -> Int32 {
         let manifest: Manifest
         do {
             manifest = try loadManifest()
@@ -48,6 +51,21 @@ public enum SupervisorDaemon {
             logger.critical("cannot start: \(error)")
             return 1
         }
+        let status = DaemonMain.runOnLoop(loop) {
+            await serve(
+                manifest: manifest, configuration: configuration, loadManifest: loadManifest, pointer: pointer,
+                logger: logger, loop: loop)
+        }
+        loop.shutdown()
+        return status
+    }
+
+    /// The supervisor's life on `loop`, once the manifest was read: its status.
+    private static func serve(
+        manifest: Manifest, configuration: EngineConfiguration,
+        loadManifest: @escaping @Sendable () throws -> Manifest, pointer: SuitePointer?, logger: Logger,
+        loop: EventLoop
+    ) async -> Int32 {
         let engine = SupervisorEngine(manifest: manifest, configuration: configuration, loop: loop, logger: logger)
         let down = DownRequest()
         let reload: @Sendable () async throws -> Supervisor.ReloadResult = {
@@ -61,7 +79,6 @@ public enum SupervisorDaemon {
             configuration: HostConfiguration(
                 name: Supervisor.name, socketDirectory: SocketDirectory(configuration.runDirectory.path)),
             router: router, loop: loop, logger: logger)
-        defer { loop.shutdown() }
         do {
             // The control socket first, before the group: it refuses to start a second supervisor
             // on this run directory before this one touches the other's children or sockets.
