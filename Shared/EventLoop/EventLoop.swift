@@ -205,10 +205,22 @@ public final class EventLoop: @unchecked Sendable {
     /// The loop thread's body: run until stopped, then close everything.
     private func runThread() {
         nameThread()
+        acceptSignals()
         while !stopRequested {
             uv_run(loop, UV_RUN_DEFAULT)
         }
         finishShutdown()
+    }
+
+    /// Unblocks every signal on the loop thread, where libuv handles the ones the process
+    /// watches: SIGCHLD for ``ChildProcess`` exits, and each ``SignalWatcher``'s. A thread starts
+    /// with its creator's mask, and a process with its parent's: one started from a thread that
+    /// blocks them all (any libdispatch or Swift concurrency worker, as in the tests) would keep
+    /// SIGTERM pending and never see a child exit.
+    private func acceptSignals() {
+        var none = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, nil)
     }
 
     private func nameThread() {

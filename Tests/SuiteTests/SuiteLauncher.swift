@@ -28,12 +28,21 @@ final class SuiteLauncher {
     }
 
     /// Starts vertical `name`, with `extra` in its environment, and waits until it accepts connections.
-    func start(_ name: String, extra: [String: String] = [:]) throws {
+    /// With `standardError`, the daemon's standard error (its log) goes to that file.
+    func start(_ name: String, extra: [String: String] = [:], standardError: String? = nil) throws {
         var environment = VerticalTestEnvironment.variables(
             for: name, sockets: sockets.path, runDirectory: directory.path)
         environment["APPOINTMENTS_RETRY_MAX_MS"] = "200"
         environment.merge(extra) { $1 }
-        let daemon = try DaemonProcess("svc-\(name)", environment: environment)
+        let daemon: DaemonProcess
+        if let standardError {
+            // sh execs the daemon in its own place: same pid, its fd 2 on the file.
+            let program = "\(DaemonProcess.productsDirectory)/svc-\(name)"
+            daemon = try DaemonProcess(
+                "/bin/sh", ["-c", #"exec "$0" 2>>"$1""#, program, standardError], environment: environment)
+        } else {
+            daemon = try DaemonProcess("svc-\(name)", environment: environment)
+        }
         daemons[name] = daemon
         let path = sockets.socketPath(for: name)
         let listening = eventually(timeout: .seconds(20)) { (try? RawClient(path: path)) != nil }

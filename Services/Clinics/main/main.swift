@@ -1,8 +1,11 @@
 // svc-clinics: the clinic network — where clinics are, what they offer, when they open.
 import ClinicsService
+import Glibc
 import IOInterface
 import ServiceKit
 
-let runtime = ServiceRuntime.boot(Clinics.self)
-let world = runtime.makeWorld { try World.live(runtime: runtime) }
-await runtime.serve(Endpoint.routes(world: world), store: world.database)
+let status = DaemonMain.run(Clinics.self) { runtime in
+    let world = try World.live(runtime: runtime)
+    return ServedVertical(Endpoint.routes(world: world), store: world.database)
+}
+exit(status)

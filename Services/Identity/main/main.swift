@@ -1,8 +1,11 @@
 // svc-identity: users, password hashes (Argon2id) and sessions.
+import Glibc
 import IOInterface
 import IdentityService
 import ServiceKit
 
-let runtime = ServiceRuntime.boot(Identity.self)
-let world = runtime.makeWorld { try World.live(runtime: runtime) }
-await runtime.serve(Endpoint.routes(world: world), store: world.database)
+let status = DaemonMain.run(Identity.self) { runtime in
+    let world = try World.live(runtime: runtime)
+    return ServedVertical(Endpoint.routes(world: world), store: world.database)
+}
+exit(status)

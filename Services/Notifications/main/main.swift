@@ -1,8 +1,11 @@
 // svc-notifications: per-user inboxes and delivery state.
+import Glibc
 import IOInterface
 import NotificationsService
 import ServiceKit
 
-let runtime = ServiceRuntime.boot(Notifications.self)
-let world = runtime.makeWorld { try World.live(runtime: runtime) }
-await runtime.serve(Endpoint.routes(world: world), store: world.database)
+let status = DaemonMain.run(Notifications.self) { runtime in
+    let world = try World.live(runtime: runtime)
+    return ServedVertical(Endpoint.routes(world: world), store: world.database)
+}
+exit(status)

@@ -1,8 +1,11 @@
 // svc-records: each patient's clinical history, with clinic names and nearby pharmacies from clinics.
+import Glibc
 import IOInterface
 import RecordsService
 import ServiceKit
 
-let runtime = ServiceRuntime.boot(Records.self)
-let world = runtime.makeWorld { try World.live(runtime: runtime) }
-await runtime.serve(Endpoint.routes(world: world), store: world.database)
+let status = DaemonMain.run(Records.self) { runtime in
+    let world = try World.live(runtime: runtime)
+    return ServedVertical(Endpoint.routes(world: world), store: world.database)
+}
+exit(status)

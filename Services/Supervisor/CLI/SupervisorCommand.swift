@@ -6,8 +6,7 @@ import ServiceKit
 /// `status`, `start`, `stop`, `restart`, `reload` and `down` talk to a running supervisor
 /// through its control socket (the Supervisor contract); `logs` reads its log files; `call`
 /// talks to any running vertical. Every one of them finds the suite the same way
-/// (``SuiteLocation``).
-@main
+/// (``SuiteLocation``). ``SupervisorMain`` is the entry point.
 struct SupervisorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "svc-supervisor",

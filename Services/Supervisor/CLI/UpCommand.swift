@@ -4,7 +4,10 @@ import ServiceKit
 import SupervisorEngine
 
 /// `svc-supervisor up [--manifest deploy/suite.toml] [--run-dir .run]`: the daemon, in the foreground.
-struct UpCommand: AsyncParsableCommand {
+///
+/// Synchronous: ``SupervisorMain`` runs it before ArgumentParser's async main would start, so the
+/// supervisor lives on its loop and no libdispatch worker pool wakes it while it idles.
+struct UpCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "up",
         abstract: "Start every service of the manifest and supervise them in the foreground.",
@@ -27,7 +30,13 @@ struct UpCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The run directory to create and use (default: $VERTICALS_RUN_DIR, else .run).")
     var runDir: String?
 
-    func run() async throws {
+    func run() throws {
+        let status = serve()
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Runs the supervisor until it stops; its exit status (see the discussion above).
+    func serve() -> Int32 {
         LoggingBootstrap.bootstrap(environment: ProcessEnvironment.current)
         let programs = Self.ownDirectory()
         // `up` makes a suite: it follows no pointer (that would be another supervisor's folder).
@@ -36,10 +45,9 @@ struct UpCommand: AsyncParsableCommand {
             runDirectory: RunDirectory(run), execShim: "\(programs)/vt-exec", programDirectory: programs)
         let path = manifest
         let pointer = SuitePointer.places(environment: ProcessEnvironment.current).first
-        let status = await SupervisorDaemon.run(
+        return SupervisorDaemon.run(
             configuration: configuration, loadManifest: { try ManifestLoading.load(path: path, programDirectory: programs) },
             pointer: pointer)
-        if status != 0 { throw ExitCode(status) }
     }
 
     /// The folder svc-supervisor runs from, where vt-exec and the verticals are built.

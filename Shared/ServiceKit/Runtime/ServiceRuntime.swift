@@ -8,13 +8,15 @@ import Logging
 import Storage
 
 /// Everything a vertical's daemon shares: its environment, logger, the one event loop
-/// it runs on, and the client it calls other verticals with. Built first in `main.swift`,
-/// handed to the `World`, then asked to ``serve(_:)`` the vertical's router:
+/// it runs on, and the client it calls other verticals with. ``DaemonMain`` builds it and hands
+/// it to `main.swift`, which builds the `World` from it:
 ///
 /// ```swift
-/// let runtime = ServiceRuntime.boot(Appointments.self)
-/// let world = runtime.makeWorld { try World.live(runtime: runtime) }
-/// await runtime.serve(Endpoint.routes(world: world))
+/// let status = DaemonMain.run(Appointments.self) { runtime in
+///     let world = try World.live(runtime: runtime)
+///     return ServedVertical(Endpoint.routes(world: world), store: world.store.database)
+/// }
+/// exit(status)
 /// ```
 public final class ServiceRuntime: Sendable {
     /// The vertical's name.
@@ -31,7 +33,7 @@ public final class ServiceRuntime: Sendable {
     public let background: BackgroundWork
     /// How the host will serve.
     public let configuration: HostConfiguration
-    /// True under `--check`: ``serve(_:)`` reports the checks passed and exits instead of serving.
+    /// True under `--check`: ``DaemonMain`` reports the checks passed instead of serving.
     public let checkOnly: Bool
 
     /// Creates the runtime of vertical `name` from `environment`.
@@ -48,55 +50,47 @@ public final class ServiceRuntime: Sendable {
         background = BackgroundWork(loop: loop)
     }
 
-    /// Creates the runtime of `contract`'s vertical, or exits with a message on standard error.
-    /// Answers `--help` and `--version` first (exit 0, nothing opened); see ``DaemonArguments``.
-    public static func boot(_ contract: any ServiceContract.Type) -> ServiceRuntime {
-        boot(name: contract.name, summary: contract.summary)
-    }
-
-    /// Creates the runtime of vertical `name`, or exits with a message on standard error.
+    /// Creates the runtime of vertical `name` from its command line, or says why not.
     ///
-    /// The command line decides first: `--help` and `--version` print and exit 0 without touching
-    /// a socket or the store; `--check` validates the environment here (exit 78 naming every
-    /// problem) and makes ``serve(_:)`` exit 0 instead of serving, once `main.swift` has opened
-    /// and migrated the store (a store that fails exits there, non-zero, with its message; one a
-    /// running daemon holds is left alone, exit 0: see ``makeWorld(_:)``).
-    /// `arguments` are the ones the daemon did not take itself (default: all after the program name).
-    public static func boot(
-        name: String, summary: String = "", arguments: [String] = Array(CommandLine.arguments.dropFirst())
-    ) -> ServiceRuntime {
+    /// The command line decides first: `--help` and `--version` are answered (status 0) without
+    /// touching a socket or the store; `--check` validates the environment here (status 78 naming
+    /// every problem) and makes ``DaemonMain`` answer instead of serving, once `main.swift` has
+    /// opened and migrated the store (see ``makeWorld(_:)``).
+    /// `arguments` are the ones the daemon did not take itself.
+    ///
+    /// - Throws: the ``DaemonExit`` that ends the process instead: answered, usage (64),
+    ///   configuration invalid (78) or cannot start (70).
+    static func boot(name: String, summary: String, arguments: [String]) throws(DaemonExit) -> ServiceRuntime {
         let mode: DaemonArguments
         switch DaemonArguments.parse(arguments) {
         case .success(let parsed): mode = parsed
         case .failure(let usage):
-            StandardError.write("svc-\(name): unknown argument \(usage.argument)\n\n")
-            StandardError.write(DaemonArguments.usage(name: name, summary: summary))
-            exit(64)
+            throw .usage(
+                "svc-\(name): unknown argument \(usage.argument)\n\n" + DaemonArguments.usage(name: name, summary: summary))
         }
         switch mode {
         case .help:
-            print(DaemonArguments.usage(name: name, summary: summary), terminator: "")
-            print(DaemonPaths(name: name, environment: ProcessEnvironment.current).helpText(name: name), terminator: "")
-            exit(0)
+            throw .answered(
+                DaemonArguments.usage(name: name, summary: summary)
+                    + DaemonPaths(name: name, environment: ProcessEnvironment.current).helpText(name: name))
         case .version:
-            print("svc-\(name) \(DaemonArguments.suiteVersion)")
-            exit(0)
+            throw .answered("svc-\(name) \(DaemonArguments.suiteVersion)\n")
         case .serve, .check: break
         }
+        let runtime: ServiceRuntime
         do {
-            let runtime = try ServiceRuntime(name: name, checkOnly: mode == .check)
-            if runtime.checkOnly {
-                let problems = DaemonArguments.problems(in: runtime.configuration, environment: runtime.environment)
-                guard problems.isEmpty else {
-                    StandardError.write("svc-\(name) --check failed:\n" + problems.map { "  - \($0)\n" }.joined())
-                    exit(78)
-                }
-            }
-            return runtime
+            runtime = try ServiceRuntime(name: name, checkOnly: mode == .check)
         } catch {
-            StandardError.write("\(name): cannot start: \(error)\n")
-            exit(70)
+            throw .cannotStart("\(name): cannot start: \(error)\n")
         }
+        if runtime.checkOnly {
+            let problems = DaemonArguments.problems(in: runtime.configuration, environment: runtime.environment)
+            guard problems.isEmpty else {
+                runtime.loop.shutdown()
+                throw .configurationInvalid("svc-\(name) --check failed:\n" + problems.map { "  - \($0)\n" }.joined())
+            }
+        }
+        return runtime
     }
 
     /// The vertical's state directory, by ``DaemonPaths``' rule: `$STATE_DIRECTORY` (systemd,
@@ -106,38 +100,31 @@ public final class ServiceRuntime: Sendable {
         DaemonPaths(name: name, environment: environment).stateDirectory
     }
 
-    /// Serves `router` until SIGTERM or SIGINT, then drains in-flight requests, ends the
-    /// ``background`` work (cancelled, then awaited) and returns.
-    /// `store`, the vertical's own database, is what `daemon.backup` copies.
-    ///
-    /// A socket that cannot be had (path too long, address in use) is reported on standard
-    /// error and the process exits with status 69, so the supervisor records why.
-    public func serve(_ router: Router, store: (any DatabaseReader)? = nil) async {
-        if checkOnly {
-            print(
-                "svc-\(name) --check: environment valid, the store in \(stateDirectory) is this vertical's, "
-                    + "opened and migrated")
-            exit(0)
-        }
+    /// What `--check` says once the World was built: the store is this vertical's, opened and migrated.
+    func checkPassed() -> DaemonExit {
+        .answered(
+            "svc-\(name) --check: environment valid, the store in \(stateDirectory) is this vertical's, "
+                + "opened and migrated\n")
+    }
+
+    /// Serves `served` until SIGTERM or SIGINT, then drains in order (see ``DaemonMain``) and
+    /// returns how the daemon ends. Blocks the calling thread (`main`'s) while the services run
+    /// on the loop.
+    func serve(_ served: ServedVertical) -> DaemonExit {
         var configuration = self.configuration
-        configuration.store = store
+        configuration.store = served.store
         configuration.stateDirectory = stateDirectory
-        let host = ServiceHost(configuration: configuration, router: router, loop: loop, logger: logger)
-        let logger = self.logger
-        let name = self.name
-        await withCheckedContinuation { (stopped: CheckedContinuation<Void, Never>) in
-            host.stopOnSignals { stopped.resume() }
-            Task {
-                do {
-                    try await host.start()
-                } catch {
-                    logger.critical("cannot serve \(name): \(error)")
-                    exit(69)
-                }
+        let host = ServiceHost(configuration: configuration, router: served.router, loop: loop, logger: logger)
+        let group = ServiceGroup(
+            services: [ClientService(client), BackgroundService(background), HostService(host)], loop: loop,
+            logger: logger)
+        return DaemonMain.runOnLoop(loop) {
+            do {
+                try await group.run()
+                return .stopped
+            } catch {
+                return DaemonExit(error)
             }
         }
-        await background.stop()
-        client.close()
-        loop.shutdown()
     }
 }

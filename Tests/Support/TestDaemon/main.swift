@@ -9,48 +9,52 @@ import TestSupport
 
 let named = CommandLine.arguments.count > 1 && !CommandLine.arguments[1].hasPrefix("-")
 let name = named ? CommandLine.arguments[1] : "echo"
-let contract = TestEcho(service: name)
-let runtime = ServiceRuntime.boot(name: name, arguments: Array(CommandLine.arguments.dropFirst(named ? 2 : 1)))
-let client = runtime.client
+let status = DaemonMain.run(name: name, arguments: Array(CommandLine.arguments.dropFirst(named ? 2 : 1))) { runtime in
+    ServedVertical(routes(name: name, client: runtime.client))
+}
+exit(status)
 
-var router = Router(service: name)
-router.on(contract.echo) { input, _ in
-    if input.delayMilliseconds > 0 { try await Task.sleep(for: .milliseconds(input.delayMilliseconds)) }
-    return .init(text: input.text, servedBy: Int(getpid()))
+/// TestEcho's operations, served as vertical `name` (with `name.wedge`); `relay` calls other verticals with `client`.
+func routes(name: String, client: ServiceClient) -> Router {
+    let contract = TestEcho(service: name)
+    var router = Router(service: name)
+    router.on(contract.echo) { input, _ in
+        if input.delayMilliseconds > 0 { try await Task.sleep(for: .milliseconds(input.delayMilliseconds)) }
+        return .init(text: input.text, servedBy: Int(getpid()))
+    }
+    router.on(contract.fail) { input, _ in
+        throw ServiceError(input.code, input.message)
+    }
+    router.on(contract.throwUntyped) { _, _ in
+        struct Untyped: Error {}
+        throw Untyped()
+    }
+    router.on(contract.relay) { input, context in
+        let remaining = context.deadline.map { Int($0.remaining.components.seconds * 1_000_000 + $0.remaining.components.attoseconds / 1_000_000_000_000) } ?? 0
+        let echoed = try await client.call(
+            TestEcho(service: input.target).echo, .init(text: input.text, delayMilliseconds: input.delayMilliseconds))
+        return .init(echoed: echoed, remainingMicroseconds: remaining)
+    }
+    router.onStream(contract.count) { input, _ in
+        CountEvents(input: input)
+    }
+    router.on(contract.produced) { _, _ in
+        .init(events: CountEvents.produced.load(ordering: .relaxed))
+    }
+    // `<name>.wedge`: the handler deadlocks the loop thread on a mutex it already holds, so the
+    // process lives on but answers nothing again, not even a ping. For the liveness tests.
+    router.on(Operation<Empty, Empty>(name, "wedge", summary: "Deadlock the loop thread.")) { _, _ in
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_NORMAL))
+        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(mutex, &attributes)
+        pthread_mutex_lock(mutex)
+        pthread_mutex_lock(mutex)
+        return Empty()
+    }
+    return router
 }
-router.on(contract.fail) { input, _ in
-    throw ServiceError(input.code, input.message)
-}
-router.on(contract.throwUntyped) { _, _ in
-    struct Untyped: Error {}
-    throw Untyped()
-}
-router.on(contract.relay) { input, context in
-    let remaining = context.deadline.map { Int($0.remaining.components.seconds * 1_000_000 + $0.remaining.components.attoseconds / 1_000_000_000_000) } ?? 0
-    let echoed = try await client.call(
-        TestEcho(service: input.target).echo, .init(text: input.text, delayMilliseconds: input.delayMilliseconds))
-    return .init(echoed: echoed, remainingMicroseconds: remaining)
-}
-router.onStream(contract.count) { input, _ in
-    CountEvents(input: input)
-}
-router.on(contract.produced) { _, _ in
-    .init(events: CountEvents.produced.load(ordering: .relaxed))
-}
-// `<name>.wedge`: the handler deadlocks the loop thread on a mutex it already holds, so the
-// process lives on but answers nothing again, not even a ping. For the liveness tests.
-router.on(Operation<Empty, Empty>(name, "wedge", summary: "Deadlock the loop thread.")) { _, _ in
-    var attributes = pthread_mutexattr_t()
-    pthread_mutexattr_init(&attributes)
-    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_NORMAL))
-    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    pthread_mutex_init(mutex, &attributes)
-    pthread_mutex_lock(mutex)
-    pthread_mutex_lock(mutex)
-    return Empty()
-}
-
-await runtime.serve(router)
 
 /// The events of one `count` stream, made one at a time as the stream asks for them.
 struct CountEvents: AsyncSequence, Sendable {

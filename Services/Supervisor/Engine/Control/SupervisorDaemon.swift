@@ -5,14 +5,19 @@ import EventLoop
 import IOInterface
 import Logging
 import ServiceKit
-import Synchronization
 
 /// `svc-supervisor up`: the engine, its control socket and its signals, until SIGTERM,
 /// SIGINT or `down`.
 ///
+/// The control socket is bound first (it refuses a second supervisor on the run directory);
+/// then one ``ServiceGroup`` on the loop runs the control socket, SIGHUP's reload, `down` and
+/// the engine, and stops them in the reverse order: every vertical (dependents first), then
+/// the reload watcher, then the control socket. The status returned is the one place a failure
+/// becomes an exit status; svc-supervisor's entry point exits with it, and nothing here exits.
+///
 /// ```swift
-/// let status = await SupervisorDaemon.run(configuration: configuration, loadManifest: { try load(path) })
-/// exit(status)
+/// let status = SupervisorDaemon.run(configuration: configuration, loadManifest: { try load(path) })
+/// // svc-supervisor's entry point ends the process with it
 /// ```
 public enum SupervisorDaemon {
     /// Runs the supervisor in the foreground; returns the process exit status (0 after an
@@ -22,10 +27,13 @@ public enum SupervisorDaemon {
     /// - SIGHUP, `reload`: re-read the manifest with `loadManifest` and apply the difference.
     /// - `pointer`: where to leave a note of the run directory while it serves (``SuitePointer``),
     ///   so the CLI finds the suite from any folder; removed on an orderly stop.
+    ///
+    /// Blocks the calling thread (`main`'s) while the supervisor runs on its loop thread: the
+    /// whole daemon lives on the loop, so an idle supervisor sleeps.
     public static func run(
         configuration: EngineConfiguration, loadManifest: @escaping @Sendable () throws -> Manifest,
         pointer: SuitePointer? = nil, logger: Logger = Logger(label: "supervisor")
-    ) async -> Int32 {
+    ) -> Int32 {
         let manifest: Manifest
         do {
             manifest = try loadManifest()
@@ -43,23 +51,37 @@ public enum SupervisorDaemon {
             logger.critical("cannot start: \(error)")
             return 1
         }
+        let status = DaemonMain.runOnLoop(loop) {
+            await serve(
+                manifest: manifest, configuration: configuration, loadManifest: loadManifest, pointer: pointer,
+                logger: logger, loop: loop)
+        }
+        loop.shutdown()
+        return status
+    }
+
+    /// The supervisor's life on `loop`, once the manifest was read: its status.
+    private static func serve(
+        manifest: Manifest, configuration: EngineConfiguration,
+        loadManifest: @escaping @Sendable () throws -> Manifest, pointer: SuitePointer?, logger: Logger,
+        loop: EventLoop
+    ) async -> Int32 {
         let engine = SupervisorEngine(manifest: manifest, configuration: configuration, loop: loop, logger: logger)
-        let ending = Ending()
+        let down = DownRequest()
         let reload: @Sendable () async throws -> Supervisor.ReloadResult = {
             let result = try await engine.apply(try loadManifest())
             logger.info(
                 "reloaded: added \(result.added), removed \(result.removed), changed \(result.changed)")
             return result
         }
-        let router = ControlEndpoint.routes(engine: engine, reload: reload) { ending.finish() }
+        let router = ControlEndpoint.routes(engine: engine, reload: reload) { down.finish() }
         let host = ServiceHost(
             configuration: HostConfiguration(
                 name: Supervisor.name, socketDirectory: SocketDirectory(configuration.runDirectory.path)),
             router: router, loop: loop, logger: logger)
-        defer { loop.shutdown() }
         do {
-            // The control socket first: it refuses to start a second supervisor on this run
-            // directory before this one touches the other's children or sockets.
+            // The control socket first, before the group: it refuses to start a second supervisor
+            // on this run directory before this one touches the other's children or sockets.
             try await host.start()
         } catch let error as EventLoopError where error.kind == .addressInUse {
             logger.critical(
@@ -76,73 +98,22 @@ public enum SupervisorDaemon {
             logger.warning("\(error): `svc-supervisor status` finds this suite only with --run-dir")
         }
         defer { pointer?.remove(restoring: replaced) }
-        let watchers = Watchers()
+        // One group: SIGTERM, SIGINT or `down` (which ends its service) stop, in reverse order, the
+        // engine (every service, dependents first), then SIGHUP's watcher, then the control socket.
+        let group = ServiceGroup(
+            services: [
+                ControlSocketService(host: host), HangupReloadService(loop: loop, reload: reload, logger: logger),
+                DownService(request: down), EngineService(engine: engine, services: manifest.services.count,
+                    runDirectory: configuration.runDirectory.path, logger: logger),
+            ],
+            loop: loop, logger: logger)
         do {
-            try await loop.submit {
-                for signal in [SIGTERM, SIGINT] {
-                    watchers.add(try SignalWatcher(loop: loop, signal: signal) { received in
-                        logger.info("signal \(received): stopping every service")
-                        ending.finish()
-                    })
-                }
-                watchers.add(try SignalWatcher(loop: loop, signal: SIGHUP) { _ in
-                    logger.info("SIGHUP: reloading the manifest")
-                    Task(executorPreference: loop) {
-                        do { _ = try await reload() } catch { logger.error("reload failed: \(error)") }
-                    }
-                })
-            }
-            try await engine.start()
-            logger.info("supervising \(manifest.services.count) services from \(configuration.runDirectory.path)")
+            try await group.run()
         } catch {
             logger.critical("cannot start: \(error)")
-            await engine.stopAll()
-            await engine.close()
-            await host.stop()
             return 1
         }
-        await ending.wait()
-        await engine.stopAll()
-        await engine.close()
-        await host.stop()
-        try? await loop.submit { watchers.closeAll() }
         logger.info("every service stopped")
         return 0
-    }
-}
-
-/// Signal watchers kept until the daemon ends; touched only on the loop thread.
-private final class Watchers: @unchecked Sendable {
-    // @unchecked Sendable: `add` and `closeAll` are only called inside `loop.submit`.
-    private var watchers: [SignalWatcher] = []
-    func add(_ watcher: SignalWatcher) { watchers.append(watcher) }
-    func closeAll() {
-        for watcher in watchers { watcher.close() }
-        watchers.removeAll()
-    }
-}
-
-/// The daemon's end: finished once by a signal or `down`, awaited by ``SupervisorDaemon/run``.
-private final class Ending: Sendable {
-    private let state = Mutex<(done: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
-
-    func finish() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard !state.done else { return nil }
-            state.done = true
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume()
-    }
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = state.withLock { state -> Bool in
-                if !state.done { state.waiter = continuation }
-                return state.done
-            }
-            if done { continuation.resume() }
-        }
     }
 }

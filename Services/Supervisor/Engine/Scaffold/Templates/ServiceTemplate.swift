@@ -249,13 +249,16 @@ enum ServiceTemplate {
     static func main(_ v: VerticalName) -> String {
         #"""
         // svc-\#(v.name): \#(v.typeName)'s daemon.
+        import Glibc
         import IOInterface
         import \#(v.typeName)Service
         import ServiceKit
 
-        let runtime = ServiceRuntime.boot(\#(v.typeName).self)
-        let world = runtime.makeWorld { try World.live(runtime: runtime) }
-        await runtime.serve(Endpoint.routes(world: world))
+        let status = DaemonMain.run(\#(v.typeName).self) { runtime in
+            let world = try World.live(runtime: runtime)
+            return ServedVertical(Endpoint.routes(world: world))
+        }
+        exit(status)
 
         """#
     }

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EventLoop
+import IOInterface
+import Logging
+import ServiceKit
+import Synchronization
+
+/// The supervisor's control socket as a service of its group: started before the group (it
+/// refuses a second supervisor), stopped last, once every vertical is down.
+struct ControlSocketService: Service {
+    let host: ServiceHost
+
+    func run() async throws {
+        await gracefulShutdown()
+        await host.stop()
+    }
+}
+
+/// The engine as a service of the supervisor's group: starts every vertical in dependency order,
+/// and at shutdown stops them all (dependents before their dependencies) and closes its sockets.
+struct EngineService: Service {
+    let engine: SupervisorEngine
+    let services: Int
+    let runDirectory: String
+    let logger: Logger
+
+    func run() async throws {
+        do {
+            try await engine.start()
+        } catch {
+            await engine.stopAll()
+            await engine.close()
+            throw error
+        }
+        logger.info("supervising \(services) services from \(runDirectory)")
+        await gracefulShutdown()
+        await engine.stopAll()
+        await engine.close()
+    }
+}
+
+/// SIGHUP re-reads the manifest and applies the difference, for as long as the supervisor runs.
+struct HangupReloadService: Service {
+    let loop: EventLoop
+    let reload: @Sendable () async throws -> Supervisor.ReloadResult
+    let logger: Logger
+
+    func run() async throws {
+        let loop = self.loop
+        let reload = self.reload
+        let logger = self.logger
+        let watcher = try await loop.submit {
+            try SignalWatcher(loop: loop, signal: SIGHUP) { _ in
+                logger.info("SIGHUP: reloading the manifest")
+                Task(executorPreference: loop) {
+                    do { _ = try await reload() } catch { logger.error("reload failed: \(error)") }
+                }
+            }
+        }
+        await gracefulShutdown()
+        try? await loop.submit { watcher.close() }
+    }
+}
+
+/// `down`: the control endpoint answers, stops every service, then ends this service, which
+/// ends the supervisor's group; cancelled with the group otherwise.
+struct DownService: Service {
+    let request: DownRequest
+
+    func run() async throws {
+        await withTaskCancellationHandler {
+            await request.wait()
+        } onCancel: {
+            request.finish()
+        }
+    }
+}
+
+/// The operator's `down`: finished once by the control endpoint (or the group's shutdown),
+/// awaited by ``DownService``.
+final class DownRequest: Sendable {
+    private let state = Mutex<(done: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    func finish() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.done else { return nil }
+            state.done = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = state.withLock { state -> Bool in
+                if !state.done { state.waiter = continuation }
+                return state.done
+            }
+            if done { continuation.resume() }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import EventLoop
+import IOInterface
+import Storage
+
+/// The whole life of a vertical's daemon, for its `main.swift`: read the command line, build
+/// the runtime and the World, serve until SIGTERM or SIGINT, drain in order, and return the exit
+/// status (``DaemonExit``) that `main.swift` alone passes to `exit`:
+///
+/// ```swift
+/// let status = DaemonMain.run(Clinics.self) { runtime in
+///     let world = try World.live(runtime: runtime)
+///     return ServedVertical(Endpoint.routes(world: world), store: world.database)
+/// }
+/// exit(status)
+/// ```
+///
+/// `main.swift` stays synchronous on purpose: a top-level `await` runs the rest of `main` on
+/// libdispatch's queues, whose worker-pool monitor would then wake the idle daemon every second.
+/// Here the main thread blocks while the daemon's ``ServiceGroup`` runs on the loop thread.
+///
+/// The services, started in this order and stopped in the reverse: the client
+/// (``ClientService``), the background work (``BackgroundService``), the host
+/// (``HostService``). So SIGTERM stops the host accepting, lets in-flight requests finish,
+/// then cancels and awaits the background work, then closes the client, then the loop stops.
+public enum DaemonMain {
+    /// Runs `contract`'s daemon; `build` makes its World (opening its store) and says what to serve.
+    /// Answers `--help` and `--version` first, nothing opened; see ``DaemonArguments``.
+    public static func run(
+        _ contract: any ServiceContract.Type, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        _ build: (ServiceRuntime) throws -> ServedVertical
+    ) -> Int32 {
+        run(name: contract.name, summary: contract.summary, arguments: arguments, build)
+    }
+
+    /// Runs vertical `name`'s daemon; `arguments` are the ones the daemon did not take itself
+    /// (default: all after the program name).
+    public static func run(
+        name: String, summary: String = "", arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        _ build: (ServiceRuntime) throws -> ServedVertical
+    ) -> Int32 {
+        let runtime: ServiceRuntime
+        do {
+            runtime = try ServiceRuntime.boot(name: name, summary: summary, arguments: arguments)
+        } catch {
+            let end = DaemonExit(error)
+            end.report(logger: nil)
+            return end.status
+        }
+        let end: DaemonExit
+        do {
+            let served = try runtime.makeWorld { try build(runtime) }
+            end = runtime.checkOnly ? runtime.checkPassed() : runtime.serve(served)
+        } catch {
+            end = DaemonExit(error)
+        }
+        end.report(logger: runtime.logger)
+        runtime.loop.shutdown()
+        return end.status
+    }
+}
+
+extension DaemonMain {
+    /// Runs `body` as a task on `loop` and blocks the calling thread until it returns its
+    /// value: how a synchronous `main` runs a daemon's async life on the loop, so that nothing
+    /// of it touches libdispatch's queues (an async `main` runs on them).
+    ///
+    /// ```swift
+    /// let status = DaemonMain.runOnLoop(loop) { await supervise() }
+    /// ```
+    ///
+    /// Never call it on `loop`'s own thread: the task would wait for the thread it blocks.
+    public static func runOnLoop<Value: Sendable>(
+        _ loop: EventLoop, _ body: @escaping @Sendable () async -> Value
+    ) -> Value {
+        precondition(!loop.inEventLoop, "runOnLoop blocks its thread: call it from main, not from the loop")
+        let result = BlockingResult<Value>()
+        Task(executorPreference: loop) { result.set(await body()) }
+        return result.wait()
+    }
+}
+
+/// What a daemon serves, as its `main.swift` builds it from the World: the vertical's router
+/// and its own store (what `daemon.backup` copies).
+public struct ServedVertical {
+    /// The vertical's operations.
+    public let router: Router
+    /// The vertical's database, if it has one.
+    public let store: (any DatabaseReader)?
+
+    /// Serves `router`; `store` is the vertical's own database.
+    public init(_ router: Router, store: (any DatabaseReader)? = nil) {
+        self.router = router
+        self.store = store
+    }
+}

@@ -1,0 +1,47 @@
+import Synchronization
+
+/// Suspends until the calling task is cancelled, which is how a ``ServiceGroup`` asks a
+/// ``Service`` to shut down gracefully. Returns at once if the task is cancelled already.
+///
+/// It parks one continuation and holds no timer and no thread: an idle daemon waiting here
+/// sleeps.
+public func gracefulShutdown() async {
+    let signal = ShutdownSignal()
+    await withTaskCancellationHandler {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            signal.wait(continuation)
+        }
+    } onCancel: {
+        signal.fire()
+    }
+}
+
+/// The one-shot behind ``gracefulShutdown()``: whichever of the waiting task and its
+/// cancellation comes second resumes the continuation, once.
+private final class ShutdownSignal: Sendable {
+    private enum State {
+        case idle
+        case waiting(CheckedContinuation<Void, Never>)
+        case fired
+    }
+
+    private let state = Mutex(State.idle)
+
+    func wait(_ continuation: CheckedContinuation<Void, Never>) {
+        let fired = state.withLock { state -> Bool in
+            guard case .idle = state else { return true }
+            state = .waiting(continuation)
+            return false
+        }
+        if fired { continuation.resume() }
+    }
+
+    func fire() {
+        let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            defer { state = .fired }
+            if case .waiting(let continuation) = state { return continuation }
+            return nil
+        }
+        waiting?.resume()
+    }
+}
