@@ -1,4 +1,5 @@
 import EventLoop
+import GRDB
 import IOInterface
 import Storage
 
