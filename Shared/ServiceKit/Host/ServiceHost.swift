@@ -13,7 +13,7 @@ import Wire
 /// tells the manager `READY=1` once serving, and on SIGTERM drains in-flight requests
 /// before it exits. `main.swift` of a vertical reads like a table of contents:
 ///
-/// Daemons reach it through ``ServiceRuntime/serve(_:)``; tests may run one in-process.
+/// Daemons reach it through ``DaemonMain`` (a ``ServiceGroup`` stops it first on SIGTERM); tests may run one in-process.
 ///
 /// Loop-confined after ``start()``: its mutable state is touched only on `loop`'s thread
 /// (every entry point either runs there or hops with `loop.execute`), which is what makes
@@ -85,27 +85,6 @@ public final class ServiceHost: @unchecked Sendable {
             }
         }
     }
-
-    /// Starts draining when the loop sees `signal` (SIGTERM, SIGINT), then calls `onStopped`.
-    public func stopOnSignals(_ signals: [Int32] = [SIGTERM, SIGINT], onStopped: @escaping @Sendable () -> Void) {
-        loop.execute { [self] in
-            for signal in signals {
-                do {
-                    let watcher = try SignalWatcher(loop: loop, signal: signal) { [weak self] received in
-                        guard let self else { return }
-                        self.logger.info("received signal \(received): draining")
-                        self.stopWaiters.append(onStopped)
-                        self.beginDrain()
-                    }
-                    signalWatchers.append(watcher)
-                } catch {
-                    logger.error("cannot watch signal \(signal): \(error)")
-                }
-            }
-        }
-    }
-
-    private var signalWatchers: [SignalWatcher] = []
 
     // MARK: Loop-thread internals
 
@@ -194,8 +173,6 @@ public final class ServiceHost: @unchecked Sendable {
         watchdog = nil
         sweepTimer?.close()
         sweepTimer = nil
-        for watcher in signalWatchers { watcher.close() }
-        signalWatchers.removeAll()
         if let drainTimer { timers.cancel(drainTimer) }
         timers.close()
         let waiters = stopWaiters
