@@ -52,7 +52,11 @@ let package = Package(
         ),
         .target(name: "Wire", path: "Shared/Wire", swiftSettings: strict),
         .target(name: "EventLoop", dependencies: ["CLibUV", "Wire"], path: "Shared/EventLoop", swiftSettings: strict),
-        .target(name: "IOInterface", dependencies: ["Wire"], path: "Shared/IOInterface", swiftSettings: strict),
+        // Its messages and enums are declared in `*.vcontract` files, one per vertical; ContractPlugin generates their Swift.
+        .target(
+            name: "IOInterface", dependencies: ["Wire"], path: "Shared/IOInterface", swiftSettings: strict,
+            plugins: ["ContractPlugin"]
+        ),
         // The contract language (docs/CONTRACTS.md): parser, checker and Swift emitter, then the generator
         // and the build-tool plugin that runs it. No package dependency, so the generator builds in seconds.
         .target(name: "ContractGen", path: "Shared/ContractGen/Library", swiftSettings: strict),
