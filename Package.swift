@@ -61,7 +61,7 @@ let package = Package(
         // and the build-tool plugin that runs it. No package dependency, so the generator builds in seconds.
         .target(name: "ContractGen", path: "Shared/ContractGen/Library", swiftSettings: strict),
         .executableTarget(
-            name: "vt-contractgen", dependencies: ["ContractGen"], path: "Shared/ContractGen/Tool", swiftSettings: strict
+            name: "vt-contractgen", dependencies: ["ContractGen"], path: "Shared/ContractGen/Tool"
         ),
         .plugin(
             name: "ContractPlugin", capability: .buildTool(), dependencies: ["vt-contractgen"],
