@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "Storage", targets: ["Storage"]),
         .library(name: "SupervisorEngine", targets: ["SupervisorEngine"]),
         .library(name: "AppointmentsService", targets: ["AppointmentsService"]),
+        // Contract files (`*.vcontract`) to Swift: apply it to a target that holds them (docs/CONTRACTS.md).
+        .plugin(name: "ContractPlugin", targets: ["ContractPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
@@ -54,7 +56,21 @@ let package = Package(
         ),
         .target(name: "Wire", path: "Shared/Wire", swiftSettings: strict),
         .target(name: "EventLoop", dependencies: ["CLibUV", "Wire"], path: "Shared/EventLoop", swiftSettings: strict),
-        .target(name: "IOInterface", dependencies: ["Wire"], path: "Shared/IOInterface", swiftSettings: strict),
+        // Its messages and enums are declared in `*.vcontract` files, one per vertical; ContractPlugin generates their Swift.
+        .target(
+            name: "IOInterface", dependencies: ["Wire"], path: "Shared/IOInterface", swiftSettings: strict,
+            plugins: ["ContractPlugin"]
+        ),
+        // The contract language (docs/CONTRACTS.md): parser, checker and Swift emitter, then the generator
+        // and the build-tool plugin that runs it. No package dependency, so the generator builds in seconds.
+        .target(name: "ContractGen", path: "Shared/ContractGen/Library", swiftSettings: strict),
+        .executableTarget(
+            name: "vt-contractgen", dependencies: ["ContractGen"], path: "Shared/ContractGen/Tool"
+        ),
+        .plugin(
+            name: "ContractPlugin", capability: .buildTool(), dependencies: ["vt-contractgen"],
+            path: "Shared/ContractGen/Plugin"
+        ),
         .target(
             name: "ServiceKit",
             // Storage: the host backs up a vertical's store (daemon.backup) and maps SQLITE_FULL to resourceExhausted.
@@ -168,6 +184,7 @@ let package = Package(
             name: "EventLoopTests", dependencies: ["EventLoop", "Wire"], path: "Tests/EventLoopTests",
             exclude: ["memcheck.sh"]
         ),
+        .testTarget(name: "ContractGenTests", dependencies: ["ContractGen"], path: "Tests/ContractGenTests"),
         .testTarget(name: "IOInterfaceTests", dependencies: ["IOInterface", "Wire"], path: "Tests/IOInterfaceTests"),
         .testTarget(
             name: "ServiceKitTests",

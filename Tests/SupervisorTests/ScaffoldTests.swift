@@ -64,7 +64,7 @@ import Testing
         try scaffold.apply()
 
         for path in [
-            "Shared/IOInterface/Verticals/\(type)/\(type).swift", "Shared/IOInterface/Verticals/\(type)/\(type)+Codec.swift",
+            "Shared/IOInterface/Verticals/\(type)/\(type).swift", "Shared/IOInterface/Verticals/\(type)/\(name).vcontract",
             "Services/\(type)/Sources/World.swift", "Services/\(type)/Sources/Domain/UseCases/Greet.swift",
             "Services/\(type)/Sources/Data/Migrations.swift", "Services/\(type)/Sources/Endpoint/Endpoint.swift",
             "Services/\(type)/main/main.swift", "Tests/Services/\(type)Tests/HelloTests.swift",

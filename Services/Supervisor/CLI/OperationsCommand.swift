@@ -1,10 +1,12 @@
 import ArgumentParser
 import IOInterface
 
-/// `svc-supervisor operations [SERVICE]`: what can be called, from the contracts this build knows.
+/// `svc-supervisor operations [SERVICE]`: what can be called, from the contracts this build knows,
+/// with the doc of each Input field.
 struct OperationsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "operations", abstract: "List every vertical's operations with their Input fields.")
+        commandName: "operations",
+        abstract: "List every vertical's operations with their Input fields and what each field means.")
 
     @Argument(help: "Only this vertical.")
     var service: String?
@@ -31,6 +33,10 @@ struct OperationsCommand: ParsableCommand {
                 let output = operation.event.map { "stream of \($0.schema.name)" } ?? operation.output.schema.name
                 print("  \(operation.name)(\(fields.joined(separator: ", "))) -> \(output)")
                 print("      \(operation.summary)")
+                // Each Input field's doc, from its line in the contract file (docs/CONTRACTS.md).
+                for field in operation.input.schema.fields where !field.doc.isEmpty {
+                    print("        \(field.name): \(field.doc)")
+                }
             }
         }
     }

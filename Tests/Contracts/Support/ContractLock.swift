@@ -43,8 +43,15 @@ public struct ContractLock: WireMessage {
     }
 
     /// Today's lock, from IOInterface.
+    ///
+    /// The lock holds what a peer's decoder relies on, not prose: the docs of the contracts
+    /// declared in `.vcontract` files (the verticals' and the supervisor's; docs/CONTRACTS.md)
+    /// are left out, so that rewording a field's doc needs no `make contracts-update` and never
+    /// shows as a contract change. `describe` still carries them. The built-in `daemon.*`
+    /// contract is hand-written Swift and keeps the one doc it has.
     public static func current() -> ContractLock {
-        ContractLock(services: contracts.map { ServiceDescription.of($0) })
+        let declared = (Contracts.all + Contracts.control).map { ServiceDescription.of($0).withoutDocs }
+        return ContractLock(services: declared + Contracts.builtin.map { ServiceDescription.of($0) })
     }
 
     /// The service named `name`.
@@ -55,5 +62,17 @@ public struct ContractLock: WireMessage {
     /// The lock as committed: pretty JSON and a final newline.
     public func fileText() throws -> String {
         try jsonString(pretty: true) + "\n"
+    }
+}
+
+extension Daemon.Description {
+    /// The description with every message's and field's doc emptied.
+    var withoutDocs: Daemon.Description {
+        var copy = self
+        for index in copy.messages.indices {
+            copy.messages[index].doc = ""
+            for field in copy.messages[index].fields.indices { copy.messages[index].fields[field].doc = "" }
+        }
+        return copy
     }
 }

@@ -58,7 +58,7 @@ public struct Scaffold: Sendable {
         let service = "Services/\(v.typeName)"
         newFiles = [
             ("\(contract)/\(v.typeName).swift", ContractTemplate.contract(v)),
-            ("\(contract)/\(v.typeName)+Codec.swift", ContractTemplate.codec(v)),
+            ("\(contract)/\(v.name).vcontract", ContractTemplate.messages(v)),
             ("\(service)/Sources/World.swift", ServiceTemplate.world(v, calls: peers)),
             ("\(service)/Sources/Domain/Models/\(v.typeName)Failure.swift", ServiceTemplate.failure(v)),
             ("\(service)/Sources/Domain/Models/Greeting.swift", ServiceTemplate.model(v)),

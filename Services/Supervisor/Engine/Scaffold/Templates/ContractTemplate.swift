@@ -1,14 +1,18 @@
-/// The IOInterface files of a new vertical: its contract with one example operation, and
-/// the direct codec of its messages.
+/// The IOInterface files of a new vertical: its contract with one example operation (Swift),
+/// and the messages of that operation in the contract language (docs/CONTRACTS.md), from which
+/// ContractPlugin generates their structs, schemas and codecs on every build.
 enum ContractTemplate {
-    /// `Shared/IOInterface/Verticals/<Name>/<Name>.swift`.
+    /// `Shared/IOInterface/Verticals/<Name>/<Name>.swift`: the operations.
     static func contract(_ v: VerticalName) -> String {
         #"""
         /// \#(v.typeName)'s contract: what `svc-\#(v.name)` serves, as data. Every other vertical and
-        /// every tool knows \#(v.name) only through this file.
+        /// every tool knows \#(v.name) only through this file and `\#(v.name).vcontract` beside it.
         ///
         /// `svc-supervisor new` started it with one example operation, ``hello``; replace it with
         /// the vertical's real operations (and update `summary`).
+        ///
+        /// Its operations are here; its messages and enumerations are declared in `\#(v.name).vcontract`
+        /// beside this file, from which ContractPlugin generates their Swift (docs/CONTRACTS.md).
         public enum \#(v.typeName): ServiceContract {
             public static let name = "\#(v.name)"
             public static let summary = "\#(v.typeName): one sentence about what this vertical owns."
@@ -19,86 +23,34 @@ enum ContractTemplate {
                 errors: [.invalidInput], route: Route("/\#(v.name)/hello"))
 
             public static let operations = [hello.descriptor]
-
-            // MARK: Inputs
-
-            /// The Input of ``\#(v.typeName)/hello``.
-            public struct HelloInput: WireMessage {
-                /// Who to greet: 1 to 100 characters.
-                public var name: String
-
-                /// Creates the value from its fields.
-                public init(name: String) {
-                    self.name = name
-                }
-
-                public static let schema = MessageSchema("\#(v.name).HelloInput", [.required(1, "name", .string)])
-            }
-
-            // MARK: Outputs
-
-            /// The Output of ``\#(v.typeName)/hello``.
-            public struct Greeting: WireMessage {
-                /// The greeting, e.g. `Hello, Ada!`.
-                public var text: String
-                /// How many times this name has been greeted, this time included.
-                public var count: Int
-
-                /// Creates the value from its fields.
-                public init(text: String, count: Int) {
-                    self.text = text
-                    self.count = count
-                }
-
-                public static let schema = MessageSchema(
-                    "\#(v.name).Greeting", [.required(1, "text", .string), .required(2, "count", .int)])
-            }
         }
 
         """#
     }
 
-    /// `Shared/IOInterface/Verticals/<Name>/<Name>+Codec.swift`.
-    static func codec(_ v: VerticalName) -> String {
+    /// `Shared/IOInterface/Verticals/<Name>/<name>.vcontract`: the messages, one line per field.
+    static func messages(_ v: VerticalName) -> String {
         #"""
-        // The direct body codec of \#(v.name)'s messages: the fast path beside each schema.
-        // `SchemaConformanceTests` proves every one writes exactly what its schema says.
+        // The messages and enumerations of the \#(v.name) contract, one line per field (docs/CONTRACTS.md).
+        // Its operations are Swift, in \#(v.typeName).swift; vt-contractgen makes the types, schemas and codecs of these.
+        contract \#(v.name)
 
-        extension \#(v.typeName).HelloInput {
-            public func encode(to body: inout BodyWriter) {
-                body.write(1, name)
-            }
+        // Inputs
 
-            public init(from body: inout BodyReader) throws(WireDecodingError) {
-                var name: String?
-                while let tag = try body.nextTag() {
-                    switch tag {
-                    case 1: name = try body.read()
-                    default: try body.skip()
-                    }
-                }
-                self.init(name: try body.required(name, 1))
-            }
+        /// The Input of ``\#(v.typeName)/hello``.
+        message HelloInput {
+            /// Who to greet: 1 to 100 characters.
+            1 name: string
         }
 
-        extension \#(v.typeName).Greeting {
-            public func encode(to body: inout BodyWriter) {
-                body.write(1, text)
-                body.write(2, count)
-            }
+        // Outputs
 
-            public init(from body: inout BodyReader) throws(WireDecodingError) {
-                var text: String?
-                var count: Int?
-                while let tag = try body.nextTag() {
-                    switch tag {
-                    case 1: text = try body.read()
-                    case 2: count = try body.read()
-                    default: try body.skip()
-                    }
-                }
-                self.init(text: try body.required(text, 1), count: try body.required(count, 2))
-            }
+        /// The Output of ``\#(v.typeName)/hello``.
+        message Greeting {
+            /// The greeting, e.g. `Hello, Ada!`.
+            1 text: string
+            /// How many times this name has been greeted, this time included.
+            2 count: int
         }
 
         """#

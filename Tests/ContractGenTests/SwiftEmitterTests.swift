@@ -1,0 +1,83 @@
+import ContractGen
+import Testing
+
+/// What one line of a contract becomes: the property with its doc, the init parameter, the
+/// schema entry with its doc, and the codec lines a person would have written.
+@Suite struct SwiftEmitterTests {
+    static let contract = """
+        // A shop: comments with two slashes are for the file's readers only.
+        contract shop
+
+        /// The Input of ``Shop/find``.
+        ///
+        /// A second paragraph stays in Swift's doc, not in `describe`.
+        message FindInput: Hashable {
+            /// Text the item's name contains,
+            /// ignoring case.
+            1 text: string
+            /// The page size.
+            2 limit: int = 20
+            /// Only this colour, when given.
+            3 colour: Colour?
+            /// Tags, any of which matches.
+            4 tags: [string]
+            /// The colour when none is given.
+            5 fallback: Colour = red
+            /// The carrier's \"body\" field: a name the codec uses for its own parameter.
+            6 body: bytes?
+        }
+
+        /// A colour.
+        enum Colour {
+            /// Like blood.
+            red
+            green
+        }
+        """
+
+    static func generated() throws -> String {
+        let result = ContractGenerator.generate([.init(path: "Sources/Shop/shop.vcontract", text: contract)])
+        return try result.get()[0]
+    }
+
+    @Test func aMessage_becomesAStructWithDocsSchemaAndCodec() throws {
+        let swift = try Self.generated()
+        for expected in [
+            "extension Shop {",
+            "    /// The Input of ``Shop/find``.\n    ///\n    /// A second paragraph stays in Swift's doc, not in `describe`.\n    public struct FindInput: WireMessage, Hashable {",
+            "        /// Text the item's name contains,\n        /// ignoring case.\n        public var text: String",
+            "        public var colour: Colour?",
+            "        public var tags: [String]",
+            """
+                    public init(
+                        text: String, limit: Int = 20, colour: Colour? = nil, tags: [String], fallback: Colour = .red,
+                        body: [UInt8]? = nil
+                    ) {
+            """,
+            ".required(1, \"text\", .string, doc: \"Text the item's name contains, ignoring case.\"),",
+            ".defaulted(2, \"limit\", .int, .int(20), doc: \"The page size.\"),",
+            ".optional(3, \"colour\", .enumeration(Colour.schema), doc: \"Only this colour, when given.\"),",
+            ".repeated(4, \"tags\", .string, doc: \"Tags, any of which matches.\"),",
+            ".defaulted(5, \"fallback\", .enumeration(Colour.schema), .enumeration(\"red\"), doc: \"The colour when none is given.\"),",
+            "doc: \"The Input of `Shop/find`.\")",
+            "body.write(1, text)", "body.write(6, self.body)",
+            "var limit = 20", "var fallback: Shop.Colour = .red", "var tags: [String] = []", "var bodyValue: [UInt8]?",
+            "case 4: try body.append(to: &tags)", "case 2: limit = try body.read()",
+            "text: try body.required(text, 1), limit: limit",
+            "public static let schema = EnumSchema(\"shop.Colour\", knownCases)",
+            "case .green: \"green\"",
+        ] {
+            #expect(swift.contains(expected), "missing: \(expected)\n\(swift)")
+        }
+    }
+
+    @Test(arguments: [
+        (["One line."], "One line."),
+        (["Two lines", "of one sentence."], "Two lines of one sentence."),
+        (["First.", "", "Second paragraph."], "First."),
+        (["See ``Clinics/get``."], "See `Clinics/get`."),
+    ])
+    func describe_showsTheDocsFirstParagraphOnOneLine(doc: [String], expected: String) {
+        #expect(SwiftEmitter.summary(of: doc) == expected)
+    }
+}
