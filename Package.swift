@@ -14,17 +14,17 @@ let package = Package(
     name: "Verticals",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "ServiceKit", targets: ["ServiceKit"]),
+        .library(name: "VerticalsServiceKit", targets: ["VerticalsServiceKit"]),
         .library(name: "VerticalsTesting", targets: ["VerticalsTesting"]),
         .library(name: "IOInterface", targets: ["IOInterface"]),
         // For the fuzz package (Fuzz/) and the benchmark package (Benchmarks/), which depend on this one by path.
-        .library(name: "Wire", targets: ["Wire"]),
-        .library(name: "EventLoop", targets: ["EventLoop"]),
-        .library(name: "Storage", targets: ["Storage"]),
-        .library(name: "SupervisorEngine", targets: ["SupervisorEngine"]),
+        .library(name: "VerticalsWire", targets: ["VerticalsWire"]),
+        .library(name: "VerticalsEventLoop", targets: ["VerticalsEventLoop"]),
+        .library(name: "VerticalsStorage", targets: ["VerticalsStorage"]),
+        .library(name: "VerticalsSupervisor", targets: ["VerticalsSupervisor"]),
         .library(name: "AppointmentsService", targets: ["AppointmentsService"]),
         // Contract files (`*.vcontract`) to Swift: apply it to a target that holds them (docs/CONTRACTS.md).
-        .plugin(name: "ContractPlugin", targets: ["ContractPlugin"]),
+        .plugin(name: "VerticalsContractPlugin", targets: ["VerticalsContractPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
@@ -54,28 +54,33 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
         ),
-        .target(name: "Wire", path: "Shared/Wire", swiftSettings: strict),
-        .target(name: "EventLoop", dependencies: ["CLibUV", "Wire"], path: "Shared/EventLoop", swiftSettings: strict),
-        // Its messages and enums are declared in `*.vcontract` files, one per vertical; ContractPlugin generates their Swift.
+        .target(name: "VerticalsWire", path: "Shared/Wire", swiftSettings: strict),
         .target(
-            name: "IOInterface", dependencies: ["Wire"], path: "Shared/IOInterface", swiftSettings: strict,
-            plugins: ["ContractPlugin"]
+            name: "VerticalsEventLoop", dependencies: ["CLibUV", "VerticalsWire"], path: "Shared/EventLoop",
+            swiftSettings: strict
+        ),
+        // Its messages and enums are declared in `*.vcontract` files, one per vertical; VerticalsContractPlugin
+        // generates their Swift.
+        .target(
+            name: "IOInterface", dependencies: ["VerticalsWire"], path: "Shared/IOInterface", swiftSettings: strict,
+            plugins: ["VerticalsContractPlugin"]
         ),
         // The contract language (docs/CONTRACTS.md): parser, checker and Swift emitter, then the generator
         // and the build-tool plugin that runs it. No package dependency, so the generator builds in seconds.
-        .target(name: "ContractGen", path: "Shared/ContractGen/Library", swiftSettings: strict),
+        .target(name: "VerticalsContractGen", path: "Shared/ContractGen/Library", swiftSettings: strict),
         .executableTarget(
-            name: "vt-contractgen", dependencies: ["ContractGen"], path: "Shared/ContractGen/Tool"
+            name: "vt-contractgen", dependencies: ["VerticalsContractGen"], path: "Shared/ContractGen/Tool"
         ),
         .plugin(
-            name: "ContractPlugin", capability: .buildTool(), dependencies: ["vt-contractgen"],
+            name: "VerticalsContractPlugin", capability: .buildTool(), dependencies: ["vt-contractgen"],
             path: "Shared/ContractGen/Plugin"
         ),
         .target(
-            name: "ServiceKit",
+            name: "VerticalsServiceKit",
             // Storage: the host backs up a vertical's store (daemon.backup) and maps SQLITE_FULL to resourceExhausted.
             dependencies: [
-                "EventLoop", "Wire", "IOInterface", "Storage", grdb, .product(name: "Logging", package: "swift-log"),
+                "VerticalsEventLoop", "VerticalsWire", "IOInterface", "VerticalsStorage", grdb,
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
@@ -86,14 +91,14 @@ let package = Package(
         // The product's one session check (identity.authenticate, roles), shared by every vertical that
         // takes a token. Product code, not framework: it knows the Identity contract.
         .target(
-            name: "Sessions", dependencies: ["ServiceKit", "IOInterface"], path: "Shared/Sessions",
-            swiftSettings: strict
+            name: "Sessions", dependencies: ["VerticalsWire", "VerticalsServiceKit", "IOInterface"],
+            path: "Shared/Sessions", swiftSettings: strict
         ),
 
         .target(
-            name: "Storage",
+            name: "VerticalsStorage",
             dependencies: [
-                "Wire", .product(name: "GRDB", package: "GRDB.swift"),
+                "VerticalsWire", .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API, to tie the store's lock to its writer connection (StoreLock).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -111,9 +116,10 @@ let package = Package(
         + [
         // MARK: The supervisor (not a vertical: it knows every contract, and no vertical's code)
         .target(
-            name: "SupervisorEngine",
+            name: "VerticalsSupervisor",
             dependencies: [
-                "ServiceKit", "IOInterface", "EventLoop", "CZlib",
+                "VerticalsServiceKit", "IOInterface", "VerticalsEventLoop", "VerticalsStorage", "VerticalsWire",
+                "CZlib",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -123,8 +129,8 @@ let package = Package(
         .executableTarget(
             name: "svc-supervisor",
             dependencies: [
-                "SupervisorEngine", "ServiceKit", "IOInterface", "EventLoop", "Storage",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "VerticalsSupervisor", "VerticalsServiceKit", "IOInterface", "VerticalsEventLoop", "VerticalsStorage",
+                "VerticalsWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Supervisor/CLI",
             swiftSettings: strict
@@ -133,71 +139,88 @@ let package = Package(
         .executableTarget(name: "vt-exec", path: "Services/Supervisor/ExecShim"),
 
         // MARK: Tests
-        .target(name: "TestSupport", dependencies: ["IOInterface"], path: "Tests/Support/TestContract", swiftSettings: strict),
-        .target(name: "ProcessTesting", dependencies: ["Wire"], path: "Tests/Support/ProcessTesting", swiftSettings: strict),
+        .target(
+            name: "TestSupport", dependencies: ["VerticalsWire", "IOInterface"], path: "Tests/Support/TestContract",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ProcessTesting", dependencies: ["VerticalsWire"], path: "Tests/Support/ProcessTesting",
+            swiftSettings: strict
+        ),
         // The test doubles of a vertical's unit tests, once: a clock a test moves, a strict stub caller,
         // a World's parts over an in-memory store.
         .target(
             name: "VerticalsTesting",
             dependencies: [
-                "ServiceKit", "IOInterface", "Storage", "Wire", grdb, .product(name: "Logging", package: "swift-log"),
+                "VerticalsServiceKit", "IOInterface", "VerticalsStorage", "VerticalsWire", grdb,
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/Support/Testing",
             swiftSettings: strict
         ),
         // Identity as the other verticals' tests stub it: sessions by token, or down (product, like Sessions).
         .target(
-            name: "SessionsTesting", dependencies: ["VerticalsTesting", "ServiceKit", "IOInterface", "Wire"],
+            name: "SessionsTesting",
+            dependencies: ["VerticalsTesting", "VerticalsServiceKit", "IOInterface", "VerticalsWire"],
             path: "Tests/Support/SessionsTesting", swiftSettings: strict
         ),
         .testTarget(
-            name: "VerticalsTestingTests", dependencies: ["VerticalsTesting", "ServiceKit", "IOInterface"],
+            name: "VerticalsTestingTests",
+            dependencies: ["VerticalsWire", "VerticalsTesting", "VerticalsServiceKit", "IOInterface"],
             path: "Tests/Support/TestingTests"
         ),
         .executableTarget(
             name: "vt-testd",
-            dependencies: ["ServiceKit", "IOInterface", "TestSupport"],
+            dependencies: ["VerticalsWire", "VerticalsServiceKit", "IOInterface", "TestSupport"],
             path: "Tests/Support/TestDaemon",
             swiftSettings: strict
         ),
         // Contract tests: the lock, golden fixtures, provider verification (Tests/Contracts/README.md).
         .target(
-            name: "ContractTesting", dependencies: ["IOInterface", "ServiceKit", "Wire"], path: "Tests/Contracts/Support",
-            swiftSettings: strict
+            name: "VerticalsContractTesting", dependencies: ["IOInterface", "VerticalsServiceKit", "VerticalsWire"],
+            path: "Tests/Contracts/Support", swiftSettings: strict
         ),
         .executableTarget(
             name: "vt-contracts",
-            dependencies: ["ContractTesting", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "VerticalsContractTesting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Tests/Contracts/Tool",
             swiftSettings: strict
         ),
         .testTarget(
             name: "ContractTests",
             dependencies: [
-                "ContractTesting", "IOInterface", "ServiceKit", "Wire", "EventLoop", "ProcessTesting",
+                "VerticalsContractTesting", "IOInterface", "VerticalsServiceKit", "VerticalsWire", "VerticalsEventLoop",
+                "ProcessTesting",
                 "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor",
             ],
             path: "Tests/Contracts/Tests"
         ),
-        .testTarget(name: "WireTests", dependencies: ["Wire", "IOInterface", "ProcessTesting"], path: "Tests/WireTests"),
         .testTarget(
-            name: "EventLoopTests", dependencies: ["EventLoop", "Wire"], path: "Tests/EventLoopTests",
+            name: "WireTests", dependencies: ["VerticalsWire", "IOInterface", "ProcessTesting"], path: "Tests/WireTests"
+        ),
+        .testTarget(
+            name: "EventLoopTests", dependencies: ["VerticalsEventLoop", "VerticalsWire"], path: "Tests/EventLoopTests",
             exclude: ["memcheck.sh"]
         ),
-        .testTarget(name: "ContractGenTests", dependencies: ["ContractGen"], path: "Tests/ContractGenTests"),
-        .testTarget(name: "IOInterfaceTests", dependencies: ["IOInterface", "Wire"], path: "Tests/IOInterfaceTests"),
+        .testTarget(name: "ContractGenTests", dependencies: ["VerticalsContractGen"], path: "Tests/ContractGenTests"),
+        .testTarget(
+            name: "IOInterfaceTests", dependencies: ["IOInterface", "VerticalsWire"], path: "Tests/IOInterfaceTests"
+        ),
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [
-                "ServiceKit", "IOInterface", "Wire", "EventLoop", "Storage", grdb, "TestSupport", "ProcessTesting", "vt-testd",
+                "VerticalsServiceKit", "IOInterface", "VerticalsWire", "VerticalsEventLoop", "VerticalsStorage", grdb,
+                "TestSupport", "ProcessTesting", "vt-testd",
             ],
             path: "Tests/ServiceKitTests"
         ),
         .testTarget(
             name: "SupervisorTests",
             dependencies: [
-                "SupervisorEngine", "ServiceKit", "IOInterface", "EventLoop", "ProcessTesting", "TestSupport",
-                "vt-testd", "vt-exec", "svc-supervisor",
+                "VerticalsSupervisor", "VerticalsServiceKit", "IOInterface", "VerticalsEventLoop", "VerticalsWire",
+                "ProcessTesting", "TestSupport", "vt-testd", "vt-exec", "svc-supervisor",
             ],
             path: "Tests/SupervisorTests"
         ),
@@ -205,7 +228,8 @@ let package = Package(
         .testTarget(
             name: "DeployTests",
             dependencies: [
-                "SupervisorEngine", "ServiceKit", "IOInterface", "EventLoop", "Wire", "ProcessTesting",
+                "VerticalsSupervisor", "VerticalsServiceKit", "IOInterface", "VerticalsEventLoop", "VerticalsWire",
+                "ProcessTesting",
                 "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor",
             ],
             path: "Tests/DeployTests"
@@ -213,7 +237,8 @@ let package = Package(
         .testTarget(
             name: "SuiteTests",
             dependencies: [
-                "ServiceKit", "IOInterface", "EventLoop", "ProcessTesting", "Storage", grdb,
+                "VerticalsServiceKit", "IOInterface", "VerticalsEventLoop", "VerticalsWire", "ProcessTesting",
+                "VerticalsStorage", grdb,
                 "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor",
             ],
             path: "Tests/SuiteTests"
@@ -232,7 +257,8 @@ func vertical(_ name: String, extra: [Target.Dependency] = []) -> [Target] {
         .target(
             name: library,
             dependencies: [
-                "ServiceKit", "IOInterface", "Storage", "Sessions", .product(name: "Logging", package: "swift-log"),
+                "VerticalsServiceKit", "IOInterface", "VerticalsWire", "VerticalsStorage", "Sessions",
+                .product(name: "Logging", package: "swift-log"),
                 // Each vertical's Data layer writes its SQL through GRDB itself (Storage no longer re-exports it).
                 grdb,
             ] + extra,
@@ -241,15 +267,15 @@ func vertical(_ name: String, extra: [Target.Dependency] = []) -> [Target] {
         ),
         .executableTarget(
             name: "svc-\(name.lowercased())",
-            dependencies: [.target(name: library), "ServiceKit", "IOInterface"],
+            dependencies: [.target(name: library), "VerticalsServiceKit", "IOInterface"],
             path: "Services/\(name)/main",
             swiftSettings: strict
         ),
         .testTarget(
             name: "\(library)Tests",
             dependencies: [
-                .target(name: library), "ServiceKit", "IOInterface", "Storage", "ProcessTesting", "VerticalsTesting",
-                "SessionsTesting", grdb,
+                .target(name: library), "VerticalsServiceKit", "IOInterface", "VerticalsWire", "VerticalsEventLoop",
+                "VerticalsStorage", "ProcessTesting", "VerticalsTesting", "SessionsTesting", grdb,
             ],
             path: "Tests/Services/\(name)Tests"
         ),

@@ -16,12 +16,12 @@ let package = Package(
         .executableTarget(
             name: "vt-bench",
             dependencies: [
-                .product(name: "Wire", package: "Verticals"),
-                .product(name: "EventLoop", package: "Verticals"),
+                .product(name: "VerticalsWire", package: "Verticals"),
+                .product(name: "VerticalsEventLoop", package: "Verticals"),
                 .product(name: "IOInterface", package: "Verticals"),
-                .product(name: "ServiceKit", package: "Verticals"),
-                .product(name: "Storage", package: "Verticals"),
-                .product(name: "SupervisorEngine", package: "Verticals"),
+                .product(name: "VerticalsServiceKit", package: "Verticals"),
+                .product(name: "VerticalsStorage", package: "Verticals"),
+                .product(name: "VerticalsSupervisor", package: "Verticals"),
                 .product(name: "AppointmentsService", package: "Verticals"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "NIOCore", package: "swift-nio"),

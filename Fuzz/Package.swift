@@ -21,17 +21,19 @@ let package = Package(
     name: "VerticalsFuzz",
     dependencies: [.package(path: "..")],
     targets: [
-        fuzzTarget("fuzz-frame", "Frame", ["Wire"]),
-        fuzzTarget("fuzz-envelope", "Envelope", ["Wire"]),
+        fuzzTarget("fuzz-frame", "Frame", ["VerticalsWire"]),
+        fuzzTarget("fuzz-envelope", "Envelope", ["VerticalsWire"]),
         // The libFuzzer driver, and every IOInterface message type in one fixed order, with its
         // schema as compiled and as rebuilt from `describe` (ServiceKit converts).
         .target(
             name: "FuzzSupport",
-            dependencies: [.product(name: "IOInterface", package: root), .product(name: "ServiceKit", package: root)],
+            dependencies: [
+                .product(name: "IOInterface", package: root), .product(name: "VerticalsServiceKit", package: root),
+            ],
             path: "Targets/Support"),
-        fuzzTarget("fuzz-body", "Body", ["Wire", "IOInterface"]),
-        fuzzTarget("fuzz-json", "JSON", ["Wire", "IOInterface"]),
-        fuzzTarget("fuzz-manifest", "Manifest", ["SupervisorEngine"]),
+        fuzzTarget("fuzz-body", "Body", ["VerticalsWire", "IOInterface"]),
+        fuzzTarget("fuzz-json", "JSON", ["VerticalsWire", "IOInterface"]),
+        fuzzTarget("fuzz-manifest", "Manifest", ["VerticalsSupervisor"]),
     ],
     swiftLanguageModes: [.v6]
 )

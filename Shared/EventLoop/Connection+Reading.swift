@@ -1,5 +1,5 @@
 import CLibUV
-import Wire
+import VerticalsWire
 
 extension Connection {
     /// Starts delivering frames to ``onFrame``. Call once the handlers are set.

@@ -1,6 +1,6 @@
 import CLibUV
 import Synchronization
-import Wire
+import VerticalsWire
 
 /// A connected `AF_UNIX` stream carrying length-prefixed frames; loop-confined.
 ///

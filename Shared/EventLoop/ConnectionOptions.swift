@@ -1,4 +1,4 @@
-import Wire
+import VerticalsWire
 
 /// Limits for one ``Connection``: frame size, outbound backpressure and read size.
 public struct ConnectionOptions: Sendable {

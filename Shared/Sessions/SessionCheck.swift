@@ -1,5 +1,6 @@
 import IOInterface
-import ServiceKit
+import VerticalsServiceKit
+import VerticalsWire
 
 /// Who is behind a session token, asked of identity: the one way every vertical but identity
 /// checks a caller's token.

@@ -1,5 +1,5 @@
-import ContractGen
 import Testing
+import VerticalsContractGen
 
 /// A mistake in a `.vcontract` file is reported at its line and column, as SwiftPM shows a
 /// compile error, and stops the generation.

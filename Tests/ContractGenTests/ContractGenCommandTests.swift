@@ -1,8 +1,8 @@
-import ContractGen
 import Foundation
 import Testing
+import VerticalsContractGen
 
-/// `vt-contractgen` as ContractPlugin runs it: files in, files out, an exit status.
+/// `vt-contractgen` as VerticalsContractPlugin runs it: files in, files out, an exit status.
 @Suite struct ContractGenCommandTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("contractgen-\(getpid())-\(UUID().uuidString)")
 

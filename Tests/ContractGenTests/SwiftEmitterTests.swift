@@ -1,5 +1,5 @@
-import ContractGen
 import Testing
+import VerticalsContractGen
 
 /// What one line of a contract becomes: the property with its doc, the init parameter, the
 /// schema entry with its doc, and the codec lines a person would have written.

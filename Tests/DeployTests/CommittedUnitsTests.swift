@@ -1,7 +1,7 @@
 import Glibc
 import ProcessTesting
-import SupervisorEngine
 import Testing
+import VerticalsSupervisor
 
 /// `deploy/systemd/` is generated: it must be exactly what `svc-supervisor export systemd` writes now.
 @Suite(.serialized) struct CommittedUnitsTests {

@@ -1,6 +1,6 @@
 import Glibc
 import ProcessTesting
-import SupervisorEngine
+import VerticalsSupervisor
 
 /// Shared by the deploy tests: the repository, the suite's manifest and its export.
 enum DeployFixture {

@@ -1,11 +1,11 @@
-import EventLoop
 import Glibc
 import IOInterface
 import ProcessTesting
-import ServiceKit
-import SupervisorEngine
 import Testing
-import Wire
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsSupervisor
+import VerticalsWire
 
 /// Each vertical started by the real `systemd-socket-activate` on its socket, as a `.socket`
 /// unit starts it: the same binary that runs under svc-supervisor, with only what systemd

@@ -1,6 +1,6 @@
 import Foundation
-import SupervisorEngine
 import Testing
+import VerticalsSupervisor
 
 /// How each manifest key becomes a unit setting (`SystemdExport`, in-process).
 struct SystemdExportTests {

@@ -1,6 +1,6 @@
-import EventLoop
 import Glibc
 import Testing
+import VerticalsEventLoop
 
 extension ChildProcessTests {
     /// `.descriptor(fd)`: output into a pipe the parent holds, the way svc-supervisor keeps one

@@ -1,7 +1,7 @@
-import EventLoop
 import Foundation
 import Glibc
 import Testing
+import VerticalsEventLoop
 
 /// Process tests run one at a time; every child carries a tag so a failing test cannot leave
 /// one behind (see `killTaggedChildren`).

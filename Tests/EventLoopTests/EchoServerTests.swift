@@ -1,7 +1,7 @@
-import EventLoop
 import Glibc
 import Testing
-import Wire
+import VerticalsEventLoop
+import VerticalsWire
 
 @Suite("Connection: an echo server under many concurrent clients")
 struct EchoServerTests {

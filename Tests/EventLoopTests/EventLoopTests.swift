@@ -1,9 +1,9 @@
 import Dispatch
-import EventLoop
 import Foundation
 import Glibc
 import Synchronization
 import Testing
+import VerticalsEventLoop
 
 @Suite("EventLoop: the thread, the queue, shutdown")
 struct EventLoopTests {

@@ -1,6 +1,6 @@
 import Dispatch
-import EventLoop
 import Testing
+import VerticalsEventLoop
 
 /// An actor whose isolation is the loop itself.
 actor LoopBoundCounter {

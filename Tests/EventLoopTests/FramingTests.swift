@@ -1,6 +1,6 @@
-import EventLoop
 import Testing
-import Wire
+import VerticalsEventLoop
+import VerticalsWire
 
 @Suite("Connection: frames that break the protocol")
 struct FramingTests {

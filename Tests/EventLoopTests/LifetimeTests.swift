@@ -1,6 +1,6 @@
-import EventLoop
 import Testing
-import Wire
+import VerticalsEventLoop
+import VerticalsWire
 
 /// Open and close thousands of connections in every way they can end, then shut the loops down.
 /// Run under AddressSanitizer + LeakSanitizer by `memcheck.sh` to prove that no handle, write

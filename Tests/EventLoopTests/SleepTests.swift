@@ -1,5 +1,5 @@
-import EventLoop
 import Testing
+import VerticalsEventLoop
 
 /// `EventLoop.sleep(for:)`: a task's sleep kept by a libuv timer, not by libdispatch.
 @Suite("EventLoop.sleep")

@@ -1,5 +1,5 @@
-import EventLoop
 import Testing
+import VerticalsEventLoop
 
 @Suite("LoopTimer")
 struct TimerTests {

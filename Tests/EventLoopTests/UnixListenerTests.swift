@@ -1,6 +1,6 @@
-import EventLoop
 import Glibc
 import Testing
+import VerticalsEventLoop
 
 @Suite("UnixListener: bind, adopt, close")
 struct UnixListenerTests {

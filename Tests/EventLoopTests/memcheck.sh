@@ -54,10 +54,10 @@ let package = Package(
     name: "EventLoopMemcheck",
     targets: [
         .systemLibrary(name: "CLibUV", path: "Shared/CLibUV", pkgConfig: "libuv"),
-        .target(name: "Wire", path: "Shared/Wire", swiftSettings: strict),
-        .target(name: "EventLoop", dependencies: ["CLibUV", "Wire"], path: "Shared/EventLoop", swiftSettings: strict),
+        .target(name: "VerticalsWire", path: "Shared/Wire", swiftSettings: strict),
+        .target(name: "VerticalsEventLoop", dependencies: ["CLibUV", "VerticalsWire"], path: "Shared/EventLoop", swiftSettings: strict),
         .testTarget(
-            name: "EventLoopTests", dependencies: ["EventLoop", "Wire"], path: "Tests/EventLoopTests",
+            name: "EventLoopTests", dependencies: ["VerticalsEventLoop", "VerticalsWire"], path: "Tests/EventLoopTests",
             exclude: ["memcheck.sh"]
         ),
     ],

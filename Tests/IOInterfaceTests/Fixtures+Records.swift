@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsWire
 
 // MARK: Records
 

@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsWire
 
 // MARK: Supervisor (the control interface, Contracts.control)
 

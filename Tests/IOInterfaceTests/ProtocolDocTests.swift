@@ -1,6 +1,7 @@
 import Foundation
 import IOInterface
 import Testing
+import VerticalsWire
 
 /// docs/PROTOCOL.md shows whole frames byte by byte. These tests build the same frames
 /// with the real encoders and require the page to show exactly them, annotations

@@ -1,7 +1,7 @@
-import EventLoop
-import ServiceKit
 import Synchronization
 import Testing
+import VerticalsEventLoop
+import VerticalsServiceKit
 
 /// A daemon's background work: on its loop, and ended (cancelled, then awaited) when it drains.
 @Suite struct BackgroundWorkTests {

@@ -1,7 +1,7 @@
 import Glibc
 import ProcessTesting
-import Storage
 import Testing
+import VerticalsStorage
 
 /// Backup files are owner-only and never replace a file.
 struct BackupFileTests {

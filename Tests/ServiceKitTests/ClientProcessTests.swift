@@ -1,9 +1,9 @@
 import Glibc
 import ProcessTesting
-import ServiceKit
-import Testing
 import TestSupport
-import Wire
+import Testing
+import VerticalsServiceKit
+import VerticalsWire
 
 /// The typed client against real daemons: reconnection, unavailability, deadlines, cancellation.
 @Suite(.serialized, .timeLimit(.minutes(2)))

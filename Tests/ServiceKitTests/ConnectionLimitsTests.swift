@@ -1,6 +1,6 @@
-import EventLoop
-import ServiceKit
 import Testing
+import VerticalsEventLoop
+import VerticalsServiceKit
 
 struct ConnectionLimitsTests {
     @Test func from_emptyEnvironment_givesTheSafeDefaults() {

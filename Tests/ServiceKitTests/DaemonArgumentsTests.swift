@@ -1,5 +1,5 @@
-@testable import ServiceKit
 import Testing
+@testable import VerticalsServiceKit
 
 /// What a daemon's command line may say, and what `--check` finds in its environment.
 struct DaemonArgumentsTests {

@@ -1,6 +1,6 @@
 import IOInterface
-import ServiceKit
 import Testing
+import VerticalsServiceKit
 
 /// The one mapping from how a daemon ends to its exit status (sysexits), which supervisors read.
 struct DaemonExitTests {

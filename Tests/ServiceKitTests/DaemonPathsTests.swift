@@ -1,5 +1,5 @@
-import ServiceKit
 import Testing
+import VerticalsServiceKit
 
 /// One rule for where a daemon puts its socket and its state (``DaemonPaths``).
 @Suite("Where a daemon keeps its socket and state")

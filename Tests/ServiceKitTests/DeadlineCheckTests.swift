@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ServiceKit
+@testable import VerticalsServiceKit
 
 /// The sweep behind ``DeadlineCheck``: which deadlines are due, and which one to watch next.
 struct DeadlineCheckTests {

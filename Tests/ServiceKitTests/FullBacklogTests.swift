@@ -1,10 +1,10 @@
-import EventLoop
 import Glibc
 import ProcessTesting
-import ServiceKit
-import Testing
 import TestSupport
-import Wire
+import Testing
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsWire
 
 /// A callee whose listen backlog is full is alive but slow to accept: a call waits for it
 /// within its deadline instead of failing `unavailable` at once.

@@ -1,8 +1,8 @@
 import Dispatch
 import GRDB
-import Storage
 import Synchronization
 import Testing
+import VerticalsStorage
 
 /// Storage's group commit: concurrent writes share a transaction, each still all-or-nothing,
 /// each caller answered with its own result.

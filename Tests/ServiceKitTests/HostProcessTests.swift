@@ -1,10 +1,10 @@
 import Glibc
-import ProcessTesting
-import ServiceKit
 import IOInterface
-import Testing
+import ProcessTesting
 import TestSupport
-import Wire
+import Testing
+import VerticalsServiceKit
+import VerticalsWire
 
 /// A host and a client in separate processes over a real Unix socket: every answer path.
 @Suite(.serialized, .timeLimit(.minutes(2)))

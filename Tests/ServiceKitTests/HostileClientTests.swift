@@ -1,10 +1,10 @@
 import Glibc
-import ProcessTesting
 import IOInterface
-import ServiceKit
-import Testing
+import ProcessTesting
 import TestSupport
-import Wire
+import Testing
+import VerticalsServiceKit
+import VerticalsWire
 
 /// Clients that break the rules, against a live `vt-testd` in its own process. After each, the
 /// bad connection got a typed error or was closed, a well-behaved client is still served, and

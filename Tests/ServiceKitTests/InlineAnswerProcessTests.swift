@@ -1,8 +1,8 @@
 import ProcessTesting
-import ServiceKit
-import Testing
 import TestSupport
-import Wire
+import Testing
+import VerticalsServiceKit
+import VerticalsWire
 
 /// The host answers a handler that never suspends within the read callback, filing a request in
 /// flight only once its handler suspends: requests answered inline must leave a suspended one

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ServiceKit
+@testable import VerticalsServiceKit
 
 /// The request path's clock reading: the same clock as `ContinuousClock`, arithmetic that
 /// saturates instead of trapping, and the wire deadline built on it.

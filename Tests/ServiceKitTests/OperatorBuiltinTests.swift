@@ -2,10 +2,10 @@ import GRDB
 import IOInterface
 import Logging
 import ProcessTesting
-@testable import ServiceKit
-import Storage
 import Testing
-import Wire
+@testable import VerticalsServiceKit
+import VerticalsStorage
+import VerticalsWire
 
 /// `daemon.setLogLevel` and `daemon.backup`, served in-process through the router the host
 /// builds, and the typed answer to a full disk.

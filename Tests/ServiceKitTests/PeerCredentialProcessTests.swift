@@ -1,9 +1,9 @@
 import Glibc
 import ProcessTesting
-import ServiceKit
-import Testing
 import TestSupport
-import Wire
+import Testing
+import VerticalsServiceKit
+import VerticalsWire
 
 /// `SO_PEERCRED` access control with real uids: a `vt-testd` run as uid 4242 (through
 /// `setpriv`, no passwd entry needed) relays a call to an `echo` daemon run as the test's own

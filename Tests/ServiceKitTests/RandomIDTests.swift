@@ -1,5 +1,5 @@
-import Storage
 import Testing
+import VerticalsStorage
 
 /// Storage's row ids: random version 4 UUIDs in the text form Foundation gives.
 struct RandomIDTests {

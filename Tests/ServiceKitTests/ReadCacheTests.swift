@@ -1,6 +1,6 @@
-import Storage
 import Synchronization
 import Testing
+import VerticalsStorage
 
 /// Storage's read cache: answers from memory once read, and never keeps a row read before a
 /// removal that raced the read.

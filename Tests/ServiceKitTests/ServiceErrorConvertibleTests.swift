@@ -1,7 +1,8 @@
 import IOInterface
-import ServiceKit
-import Testing
 import TestSupport
+import Testing
+import VerticalsServiceKit
+import VerticalsWire
 
 /// The Router answers a domain error with its own wire form (``ServiceErrorConvertible``), for
 /// plain and streaming routes alike, so no vertical wraps its handlers to map errors.

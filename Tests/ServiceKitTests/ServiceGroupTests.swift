@@ -1,8 +1,8 @@
-import EventLoop
 import Logging
-import ServiceKit
 import Synchronization
 import Testing
+import VerticalsEventLoop
+import VerticalsServiceKit
 
 /// The daemon's lifecycle in-process: a ``ServiceGroup`` on a real loop, with services that say
 /// what happened to them. No signals: the tests trigger the shutdown a signal would.

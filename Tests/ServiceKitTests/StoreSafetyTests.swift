@@ -1,8 +1,8 @@
 import GRDB
 import Glibc
 import ProcessTesting
-import Storage
 import Testing
+import VerticalsStorage
 
 /// Storage's guards: a store from a newer build is refused, a restore checks what it puts in place.
 struct StoreSafetyTests {

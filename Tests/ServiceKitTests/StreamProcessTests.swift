@@ -1,10 +1,10 @@
 import Glibc
 import IOInterface
 import ProcessTesting
-import ServiceKit
-import Testing
 import TestSupport
-import Wire
+import Testing
+import VerticalsServiceKit
+import VerticalsWire
 
 /// Streaming operations over a real socket, against `vt-testd`'s `echo.count`: events in order
 /// then the end, an error ending a stream, the caller's cancel stopping the producer, and a

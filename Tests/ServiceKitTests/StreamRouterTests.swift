@@ -1,7 +1,8 @@
 import IOInterface
-import ServiceKit
-import Testing
 import TestSupport
+import Testing
+import VerticalsServiceKit
+import VerticalsWire
 
 /// A streaming route without a socket (``Router/serveStreamInProcess(_:_:)``): what a vertical's
 /// unit tests of a stream handler use.

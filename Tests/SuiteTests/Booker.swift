@@ -1,6 +1,7 @@
 import IOInterface
-import ServiceKit
 import Synchronization
+import VerticalsServiceKit
+import VerticalsWire
 
 /// A patient booking slot after slot, each under its own request id, retrying the same id on
 /// every retryable error, until told to stop (or out of slots): what a careful client does.

@@ -1,9 +1,10 @@
-import EventLoop
 import Glibc
 import IOInterface
 import ProcessTesting
-import ServiceKit
 import Testing
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsWire
 
 /// Nothing lost: a patient books in a loop, each booking under its own request id and retried
 /// on `unavailable`/`deadlineExceeded`, while kill -9 takes appointments, identity,

@@ -2,6 +2,7 @@ import Glibc
 import IOInterface
 import ProcessTesting
 import Testing
+import VerticalsWire
 
 /// `svc-supervisor new` on a copy of this checkout, built and run: the scaffold compiles,
 /// its daemon starts, and its example operation answers over the wire.

@@ -1,8 +1,8 @@
 import Glibc
 import IOInterface
 import ProcessTesting
-import ServiceKit
 import Testing
+import VerticalsServiceKit
 
 /// Appointments' outbox retries are the daemon's own background work, a service of its group:
 /// SIGTERM during a retry backoff ends them with the daemon, within its drain time, and what was

@@ -1,9 +1,10 @@
-import EventLoop
 import Glibc
 import IOInterface
 import ProcessTesting
-import ServiceKit
 import Testing
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsWire
 
 /// The five real daemons of the reference suite, each a separate process, in one run
 /// directory; a small launcher until svc-supervisor runs the tests' suites.

@@ -1,9 +1,9 @@
-import EventLoop
 import Glibc
 import IOInterface
 import ProcessTesting
-import ServiceKit
 import Testing
+import VerticalsEventLoop
+import VerticalsServiceKit
 
 /// The reference suite under a real `svc-supervisor up` (its own manifest, in a temporary run
 /// directory), with a client, and the means to kill any part of it, the supervisor included.

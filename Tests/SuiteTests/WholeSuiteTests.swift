@@ -1,8 +1,9 @@
 import Glibc
 import IOInterface
 import ProcessTesting
-import ServiceKit
 import Testing
+import VerticalsServiceKit
+import VerticalsWire
 
 /// The reference suite end to end: five daemons, real SQLite stores, calls only through IOInterface.
 @Suite(.serialized, .timeLimit(.minutes(3)))

@@ -1,7 +1,7 @@
 import Glibc
 import ProcessTesting
-import ServiceKit
 import Testing
+import VerticalsServiceKit
 
 /// `svc-supervisor` with one set of manners, without a supervisor: where it looks for the suite,
 /// sysexits, `--version`, `--help`. Real argv, the real binary.

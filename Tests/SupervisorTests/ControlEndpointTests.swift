@@ -1,11 +1,12 @@
-import EventLoop
 import Glibc
 import IOInterface
 import ProcessTesting
-import ServiceKit
-import SupervisorEngine
 import Synchronization
 import Testing
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsSupervisor
+import VerticalsWire
 
 extension EngineProcessTests {
     /// The Supervisor contract served on `<run>/supervisor.sock` over a real engine, called

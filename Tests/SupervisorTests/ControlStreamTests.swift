@@ -2,9 +2,10 @@ import Foundation
 import Glibc
 import IOInterface
 import ProcessTesting
-import ServiceKit
-import SupervisorEngine
 import Testing
+import VerticalsServiceKit
+import VerticalsSupervisor
+import VerticalsWire
 
 extension EngineProcessTests.Control {
     @Test func logsStream_sendsTheLastLines_thenALineTheServiceWritesAfterTheCallStarted() async throws {

@@ -1,10 +1,10 @@
-import EventLoop
 import Glibc
 import IOInterface
 import ProcessTesting
-import SupervisorEngine
 import Synchronization
 import Testing
+import VerticalsEventLoop
+import VerticalsSupervisor
 
 extension EngineProcessTests {
     /// Backoff that forgives a healthy run, and never a dead one.

@@ -1,10 +1,10 @@
-import EventLoop
 import Glibc
 import IOInterface
 import ProcessTesting
 import Synchronization
-import SupervisorEngine
 import Testing
+import VerticalsEventLoop
+import VerticalsSupervisor
 
 /// A supervision engine on its own loop and run directory, with every state change recorded.
 /// Children are tagged `VT_TEST_TAG=<tag>`; ``shutdown()`` stops them and kills any left.

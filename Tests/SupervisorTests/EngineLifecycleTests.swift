@@ -1,10 +1,10 @@
-import EventLoop
 import Glibc
 import IOInterface
 import ProcessTesting
-import SupervisorEngine
 import TestSupport
 import Testing
+import VerticalsEventLoop
+import VerticalsSupervisor
 
 /// Every engine test that spawns real children (vt-testd, shell scripts), one at a time;
 /// enabled once vt-exec takes `--setsid --pdeathsig SIG --`.

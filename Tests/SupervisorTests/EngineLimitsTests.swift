@@ -1,9 +1,9 @@
-import EventLoop
 import Glibc
 import IOInterface
 import ProcessTesting
-@testable import SupervisorEngine
 import Testing
+import VerticalsEventLoop
+@testable import VerticalsSupervisor
 
 extension EngineProcessTests {
     /// Limits applied between fork and exec, and a limit kill told apart from a crash.

@@ -1,10 +1,10 @@
-import EventLoop
 import Glibc
 import IOInterface
 import ProcessTesting
-import SupervisorEngine
 import Testing
-import Wire
+import VerticalsEventLoop
+import VerticalsSupervisor
+import VerticalsWire
 
 extension EngineProcessTests {
     /// `daemon.health` on an interval: a daemon alive but answering nothing is restarted.

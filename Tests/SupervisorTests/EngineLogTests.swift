@@ -1,9 +1,9 @@
-import EventLoop
 import Glibc
 import IOInterface
 import ProcessTesting
-@testable import SupervisorEngine
 import Testing
+import VerticalsEventLoop
+@testable import VerticalsSupervisor
 
 extension EngineProcessTests {
     /// Logs: pipes held across restarts, rotation by size and age, kept files, gzip.

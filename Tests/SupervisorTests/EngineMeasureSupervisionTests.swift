@@ -1,9 +1,9 @@
 import Glibc
 import IOInterface
 import ProcessTesting
-import SupervisorEngine
 import Testing
-import Wire
+import VerticalsSupervisor
+import VerticalsWire
 
 extension EngineProcessTests.Measure {
     /// kill -9 → replacement spawned (vt-exec exec'd; the service's own exec follows it) and →

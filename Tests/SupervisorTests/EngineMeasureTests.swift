@@ -1,8 +1,8 @@
 import Glibc
 import IOInterface
 import ProcessTesting
-import SupervisorEngine
 import Testing
+import VerticalsSupervisor
 
 extension EngineProcessTests {
     /// Numbers for the issue note, not a timed test: runs only with `VT_MEASURE=1`.

@@ -1,10 +1,11 @@
-import EventLoop
 import Glibc
 import IOInterface
 import ProcessTesting
-import SupervisorEngine
 import TestSupport
 import Testing
+import VerticalsEventLoop
+import VerticalsSupervisor
+import VerticalsWire
 
 /// The sockets the engine holds for its services, the notify socket, logs and pid records.
 extension EngineProcessTests {

@@ -1,8 +1,9 @@
 import Glibc
 import IOInterface
 import ProcessTesting
-import SupervisorEngine
 import Testing
+import VerticalsSupervisor
+import VerticalsWire
 
 extension EngineProcessTests {
     /// What `status` tells an operator in one call: ready since, restarts in the window,

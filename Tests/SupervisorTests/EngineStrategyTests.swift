@@ -1,9 +1,9 @@
-import EventLoop
 import Glibc
 import IOInterface
 import ProcessTesting
-import SupervisorEngine
 import Testing
+import VerticalsEventLoop
+import VerticalsSupervisor
 
 extension EngineProcessTests {
     /// OTP's restart strategies, with the order of stops and starts read from the engine's events.

@@ -1,6 +1,6 @@
 import IOInterface
-import SupervisorEngine
 import Testing
+import VerticalsSupervisor
 
 @Suite("Exposition: merging daemons' Prometheus text")
 struct ExpositionTests {

@@ -1,8 +1,8 @@
 import Glibc
 import ProcessTesting
-import SupervisorEngine
 import Testing
-import Wire
+import VerticalsSupervisor
+import VerticalsWire
 
 extension EngineProcessTests {
     /// `svc-supervisor logs --all [-f]`: every service's lines, by time, named.

@@ -1,7 +1,7 @@
 import Glibc
 import ProcessTesting
-import SupervisorEngine
 import Testing
+import VerticalsSupervisor
 
 /// Reading a valid manifest: values, defaults, order, executables.
 @Suite struct ManifestParserTests {

@@ -1,5 +1,5 @@
-import SupervisorEngine
 import Testing
+import VerticalsSupervisor
 
 /// The supervision keys beyond start and restart: backoff reset, strategies, liveness.
 @Suite struct ManifestSupervisionTests {

@@ -1,10 +1,10 @@
 import Glibc
 import IOInterface
 import ProcessTesting
-import SupervisorEngine
 import TestSupport
 import Testing
-import Wire
+import VerticalsSupervisor
+import VerticalsWire
 
 extension EngineProcessTests {
     /// `svc-supervisor metrics` against a real supervisor and real daemons, its output read by a

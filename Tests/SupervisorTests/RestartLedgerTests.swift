@@ -1,5 +1,5 @@
-@testable import SupervisorEngine
 import Testing
+@testable import VerticalsSupervisor
 
 /// The restart policy as pure accounting: instants in, decisions out, no clock and no process.
 @Suite struct RestartLedgerTests {

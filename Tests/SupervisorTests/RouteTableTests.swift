@@ -1,6 +1,7 @@
 import IOInterface
-import SupervisorEngine
 import Testing
+import VerticalsSupervisor
+import VerticalsWire
 
 /// Matching URLs against the contracts' routes and building typed Inputs from them.
 struct RouteTableTests {

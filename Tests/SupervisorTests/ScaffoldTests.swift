@@ -1,7 +1,7 @@
 import Glibc
 import ProcessTesting
-import SupervisorEngine
 import Testing
+import VerticalsSupervisor
 
 /// `svc-supervisor new` in a scratch checkout made of the real files it reads and edits.
 @Suite struct ScaffoldTests {

@@ -1,6 +1,6 @@
 import Foundation
-@testable import SupervisorEngine
 import Testing
+@testable import VerticalsSupervisor
 
 /// Which stderr line a failed exit's reason quotes (the engine's tests cover the wiring).
 @Suite struct ServiceLogExplanationTests {

@@ -1,6 +1,6 @@
 import IOInterface
 import Testing
-import Wire
+import VerticalsWire
 
 @Suite("Body codec")
 struct BodyCodecTests {

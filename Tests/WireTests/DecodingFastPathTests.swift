@@ -1,5 +1,5 @@
 import Testing
-import Wire
+import VerticalsWire
 
 /// The decoder's shortcuts give exactly what the plain path gives: repeated fields counted ahead
 /// to reserve their arrays, and enumeration names matched by their bytes.

@@ -1,5 +1,5 @@
 import Testing
-import Wire
+import VerticalsWire
 
 @Suite("Envelope")
 struct EnvelopeTests {

@@ -1,5 +1,5 @@
 import Testing
-import Wire
+import VerticalsWire
 
 // Two versions of one message, as an older and a newer peer would compile them.
 // V2 adds a defaulted field, an optional field and a new enum case.

@@ -1,6 +1,6 @@
 import IOInterface
 import Testing
-import Wire
+import VerticalsWire
 
 /// Random and mutated input must only ever produce values or typed errors: no trap,
 /// no hang. (The fuzz targets go further; these run on every `swift test`.)

@@ -1,5 +1,5 @@
 import Testing
-import Wire
+import VerticalsWire
 
 @Suite("JSON parser and printer")
 struct JSONParserTests {

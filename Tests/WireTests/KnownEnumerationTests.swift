@@ -1,6 +1,6 @@
 import IOInterface
 import Testing
-import Wire
+import VerticalsWire
 
 @Suite("Enumeration cases an Input must know")
 struct KnownEnumerationTests {

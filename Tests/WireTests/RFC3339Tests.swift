@@ -1,5 +1,5 @@
 import Testing
-import Wire
+import VerticalsWire
 
 @Suite("RFC 3339")
 struct RFC3339Tests {

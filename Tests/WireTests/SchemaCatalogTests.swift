@@ -1,5 +1,5 @@
-@testable import Wire
 import Testing
+@testable import VerticalsWire
 
 /// One representation of a message's shape: a field names its message by a reference, which a
 /// compiled type or a ``SchemaCatalog`` resolves, and the generic codec reads either alike.

@@ -1,6 +1,6 @@
 import FuzzSupport
 import IOInterface
-import Wire
+import VerticalsWire
 
 /// Every message of IOInterface (each operation's Input and Output, the error body), decoded
 /// by the fast path and the schema-driven one. Neither may crash; what the fast path accepts

@@ -1,5 +1,5 @@
 import FuzzSupport
-import Wire
+import VerticalsWire
 
 /// The envelope parser over any payload: it never crashes, and what it accepts frames again
 /// to the same envelope and body.

@@ -1,5 +1,5 @@
 import FuzzSupport
-import Wire
+import VerticalsWire
 
 /// The frame decoder over any byte stream, split into reads of any size: it never crashes,
 /// never returns a payload of 0 or over the limit, and once it fails it keeps failing.

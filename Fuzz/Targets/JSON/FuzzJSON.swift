@@ -1,6 +1,6 @@
 import FuzzSupport
 import IOInterface
-import Wire
+import VerticalsWire
 
 /// The JSON form `svc-supervisor call` reads, against each Input and Output schema: it never
 /// crashes, what it accepts encodes to a body the generic decoder reads back, and the schema

@@ -1,5 +1,5 @@
 import FuzzSupport
-import SupervisorEngine
+import VerticalsSupervisor
 
 /// The manifest parser (TOML, then every key of every service) over any text: it never
 /// crashes, and a manifest it accepts has a start order.

@@ -1,6 +1,6 @@
 import IOInterface
-import ServiceKit
-import Wire
+import VerticalsServiceKit
+import VerticalsWire
 
 /// Every message type the suite puts on the wire, in a fixed order (so byte 0 of an input
 /// always means the same type): the error body, then each contract's operations' Input and Output.

@@ -2,7 +2,7 @@
 import AppointmentsService
 import Glibc
 import IOInterface
-import ServiceKit
+import VerticalsServiceKit
 
 let status = DaemonMain.run(Appointments.self) { runtime in
     let world = try World.live(runtime: runtime)

@@ -1,8 +1,8 @@
 import GRDB
 import IOInterface
 import Logging
-import ServiceKit
-import Storage
+import VerticalsServiceKit
+import VerticalsStorage
 
 /// Everything clinics' use cases depend on, built once: in `main.swift` by ``live(runtime:)``, in
 /// tests from test ``WorldParts``. Its ``parts`` are what every vertical has; the rest is clinics' own.

@@ -2,7 +2,7 @@
 import ClinicsService
 import Glibc
 import IOInterface
-import ServiceKit
+import VerticalsServiceKit
 
 let status = DaemonMain.run(Clinics.self) { runtime in
     let world = try World.live(runtime: runtime)

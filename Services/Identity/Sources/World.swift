@@ -3,8 +3,8 @@ import Glibc
 #endif
 import IOInterface
 import Logging
-import ServiceKit
-import Storage
+import VerticalsServiceKit
+import VerticalsStorage
 
 /// Everything identity's use cases depend on, built once: in `main.swift` by ``live(runtime:)``,
 /// in tests from test ``WorldParts``. Use cases reach nothing else.

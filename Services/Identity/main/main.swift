@@ -2,7 +2,7 @@
 import Glibc
 import IOInterface
 import IdentityService
-import ServiceKit
+import VerticalsServiceKit
 
 let status = DaemonMain.run(Identity.self) { runtime in
     let world = try World.live(runtime: runtime)

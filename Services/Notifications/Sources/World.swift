@@ -1,6 +1,6 @@
 import IOInterface
-import ServiceKit
-import Storage
+import VerticalsServiceKit
+import VerticalsStorage
 
 /// Everything notifications' use cases depend on, built once: in `main.swift` by
 /// ``live(runtime:)``, in tests from test ``WorldParts``. Use cases reach nothing else.

@@ -2,7 +2,7 @@
 import Glibc
 import IOInterface
 import NotificationsService
-import ServiceKit
+import VerticalsServiceKit
 
 let status = DaemonMain.run(Notifications.self) { runtime in
     let world = try World.live(runtime: runtime)

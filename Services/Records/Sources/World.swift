@@ -1,7 +1,7 @@
 import IOInterface
 import Logging
-import ServiceKit
-import Storage
+import VerticalsServiceKit
+import VerticalsStorage
 
 
 /// Everything records' use cases depend on, built once: in `main.swift` by ``live(runtime:)``, in

@@ -2,7 +2,7 @@
 import Glibc
 import IOInterface
 import RecordsService
-import ServiceKit
+import VerticalsServiceKit
 
 let status = DaemonMain.run(Records.self) { runtime in
     let world = try World.live(runtime: runtime)

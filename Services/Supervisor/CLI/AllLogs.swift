@@ -1,8 +1,9 @@
 import ArgumentParser
 import Glibc
 import IOInterface
-import ServiceKit
-import SupervisorEngine
+import VerticalsServiceKit
+import VerticalsSupervisor
+import VerticalsWire
 
 /// `logs --all`: every `<name>.log` of the folder, merged by each line's timestamp and printed
 /// as `<name> <line>`; with `-f`, new lines of every file (and of files that appear) as they

@@ -1,8 +1,9 @@
 import ArgumentParser
-import EventLoop
 import Glibc
 import IOInterface
-import ServiceKit
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsWire
 
 /// `svc-supervisor call SERVICE OPERATION [JSON]`: one typed call to a vertical, JSON in and out.
 ///

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Glibc
-import SupervisorEngine
+import VerticalsSupervisor
 
 /// `svc-supervisor check [--manifest deploy/suite.toml]`: validates a manifest without
 /// starting anything.

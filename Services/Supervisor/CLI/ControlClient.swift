@@ -1,7 +1,7 @@
 import ArgumentParser
-import EventLoop
 import IOInterface
-import ServiceKit
+import VerticalsEventLoop
+import VerticalsServiceKit
 
 /// `--run-dir`, shared by every command that talks to a running suite (``SuiteLocation``).
 struct RunDirectoryOption: ParsableArguments {

@@ -1,8 +1,8 @@
 import ArgumentParser
-import EventLoop
 import IOInterface
-import ServiceKit
-import Wire
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsWire
 
 /// `svc-supervisor describe SERVICE [--json]`: what a running vertical serves, asked of the
 /// daemon itself over its socket (`daemon.describe`), like `varlinkctl introspect`: its

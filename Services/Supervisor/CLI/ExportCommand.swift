@@ -1,5 +1,5 @@
 import ArgumentParser
-import SupervisorEngine
+import VerticalsSupervisor
 
 /// `svc-supervisor export systemd [--prefix /usr/local] [--manifest deploy/suite.toml] [--out deploy/systemd]`:
 /// the suite's systemd units, generated from its manifest.

@@ -1,7 +1,8 @@
-import EventLoop
 import Glibc
 import IOInterface
-import ServiceKit
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsWire
 
 /// `logs NAME -f` through the running supervisor: its ``Supervisor/logs`` stream gives the last
 /// lines and then each new one as the supervisor writes it (no file watching, no race with

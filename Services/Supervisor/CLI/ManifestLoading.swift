@@ -1,4 +1,4 @@
-import SupervisorEngine
+import VerticalsSupervisor
 
 /// Reads the manifest `up` and `reload` apply, refusing it on any problem the parser finds
 /// (unknown keys, missing executables, duplicates, unknown dependencies, cycles).

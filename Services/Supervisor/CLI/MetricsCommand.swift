@@ -1,8 +1,9 @@
 import ArgumentParser
-import EventLoop
 import IOInterface
-import ServiceKit
-import SupervisorEngine
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsSupervisor
+import VerticalsWire
 
 /// `svc-supervisor metrics [--textfile DIR]`: the whole suite's metrics in the Prometheus text
 /// exposition format — every running daemon's own (`daemon.metrics`, labelled with its

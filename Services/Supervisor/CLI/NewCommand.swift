@@ -1,7 +1,7 @@
 import ArgumentParser
 import Glibc
-import ServiceKit
-import SupervisorEngine
+import VerticalsServiceKit
+import VerticalsSupervisor
 
 /// `svc-supervisor new NAME [--calls A,B]`: adds a vertical to the checkout in one command,
 /// after Boardy's module templates — its contract, its service, its tests, its manifest entry

@@ -1,7 +1,8 @@
 import ArgumentParser
 import IOInterface
-import ServiceKit
-import SupervisorEngine
+import VerticalsServiceKit
+import VerticalsSupervisor
+import VerticalsWire
 
 /// `svc-supervisor open URL`: a URL as a call, after Boardy's URL openers. The URL is
 /// matched against every contract's routes; its path and query become the typed Input.

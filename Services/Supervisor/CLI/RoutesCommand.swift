@@ -1,6 +1,6 @@
 import ArgumentParser
 import IOInterface
-import SupervisorEngine
+import VerticalsSupervisor
 
 /// `svc-supervisor routes`: every URL route the contracts declare, with the operation it
 /// reaches and the parameters it takes.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import IOInterface
+import VerticalsWire
 
 /// `svc-supervisor start NAME`: start a stopped or failed service and wait until it is ready
 /// or has failed (bounded by `--wait`), saying which; `--no-wait` returns at once.

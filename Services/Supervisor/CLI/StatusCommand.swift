@@ -1,5 +1,6 @@
 import ArgumentParser
 import IOInterface
+import VerticalsWire
 
 /// `svc-supervisor status [NAME] [--json]`: every service's state (or one's, in full), as a
 /// table or JSON; exit status 3 when a service is failed, so a script can tell (as

@@ -1,6 +1,6 @@
 import Glibc
-import ServiceKit
-import SupervisorEngine
+import VerticalsServiceKit
+import VerticalsSupervisor
 
 /// Where a command finds the running suite, the same way for every command: `--run-dir`, else
 /// `$VERTICALS_RUN_DIR`, else the run directory a running `up` left a pointer to

@@ -1,5 +1,5 @@
 import ArgumentParser
-import ServiceKit
+import VerticalsServiceKit
 
 /// `svc-supervisor`: runs and inspects the suite. Each subcommand is one file.
 ///

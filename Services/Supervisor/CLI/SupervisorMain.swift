@@ -1,6 +1,6 @@
 import ArgumentParser
 import Glibc
-import ServiceKit
+import VerticalsServiceKit
 
 /// svc-supervisor's entry point, and the one place its process exits.
 ///

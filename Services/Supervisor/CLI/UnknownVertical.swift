@@ -1,7 +1,8 @@
 import Glibc
 import IOInterface
-import ServiceKit
-import SupervisorEngine
+import VerticalsServiceKit
+import VerticalsSupervisor
+import VerticalsWire
 
 /// Tells a vertical that is not in the suite (a typo) from one that does not answer, before a
 /// command calls it: the first is bad usage, exit 64 (EX_USAGE) with the names the suite has;

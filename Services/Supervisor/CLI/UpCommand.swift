@@ -1,7 +1,7 @@
 import ArgumentParser
 import Glibc
-import ServiceKit
-import SupervisorEngine
+import VerticalsServiceKit
+import VerticalsSupervisor
 
 /// `svc-supervisor up [--manifest deploy/suite.toml] [--run-dir .run]`: the daemon, in the foreground.
 ///

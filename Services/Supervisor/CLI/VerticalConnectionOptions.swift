@@ -1,5 +1,5 @@
 import ArgumentParser
-import ServiceKit
+import VerticalsServiceKit
 
 /// The options of a CLI command that talks to a vertical's socket (`call`, `open`, `describe`,
 /// `log-level`, `login`, `logout`, `admin`, `backup`).

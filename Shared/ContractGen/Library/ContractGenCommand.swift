@@ -6,7 +6,7 @@ import Darwin
 
 /// `vt-contractgen --output DIR FILE.vcontract…`: the generator's command line. Writes
 /// `DIR/FILE.vcontract.swift` for each file, or prints every `file:line:col: error: …` and
-/// fails. ContractPlugin runs it on every build of a target holding contract files.
+/// fails. VerticalsContractPlugin runs it on every build of a target holding contract files.
 ///
 /// The executable's `main` is C (`Tool/main.c`) and calls ``run(_:)`` through
 /// `vt_contractgen_main`; why: see there.

@@ -5,10 +5,10 @@ import PackagePlugin
 /// contracts, so a field of one may name a type of another (`clinics.Service`).
 ///
 /// ```swift
-/// .target(name: "IOInterface", dependencies: ["Wire"], plugins: ["ContractPlugin"])
+/// .target(name: "IOInterface", dependencies: ["Wire"], plugins: ["VerticalsContractPlugin"])
 /// ```
 @main
-struct ContractPlugin: BuildToolPlugin {
+struct VerticalsContractPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let module = target.sourceModule else { return [] }
         let contracts = module.sourceFiles(withSuffix: "vcontract").map(\.url)

@@ -1,4 +1,4 @@
-@_exported import Wire
+import VerticalsWire
 
 /// One operation of a vertical's contract: its name and its typed Input and Output.
 ///

@@ -8,6 +8,7 @@
 /// public static let logs = StreamOperation<LogsInput, LogLine>(name, "logs", summary: "Follow a service's log.")
 /// for try await line in client.stream(Supervisor.logs, .init(name: "clinics")) { print(line.text) }
 /// ```
+import VerticalsWire
 public struct StreamOperation<Input: WireMessage, Event: WireMessage>: Sendable {
     /// The vertical that serves it.
     public let service: String

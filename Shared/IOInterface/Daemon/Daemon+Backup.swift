@@ -1,3 +1,4 @@
+import VerticalsWire
 extension Daemon {
     /// Writes a consistent copy of the vertical's store to a file while it keeps serving
     /// (`svc-supervisor backup NAME DIR`). The daemon writes the file itself (owner-only, 0600):

@@ -1,4 +1,5 @@
 // The direct body codec of `daemon.describe`'s messages: the fast path beside each schema.
+import VerticalsWire
 
 extension Daemon.Description {
     public func encode(to body: inout BodyWriter) {

@@ -4,6 +4,7 @@
 // `FieldDescriptor` and `EnumSchema`, no second model: ServiceKit's `ServiceDescription`
 // converts both ways (`info(_:)`, `catalog(of:)`), so a client that never linked a vertical
 // validates, encodes, decodes and prints its messages with the same generic codec.
+import VerticalsWire
 
 extension Daemon {
     /// What the daemon serves: its vertical's name and summary, every operation it routes

@@ -1,3 +1,4 @@
+import VerticalsWire
 extension Daemon {
     /// Liveness over the protocol itself: answered by a routed handler, run as a task like any
     /// other request and through the pool that runs blocking work, so a stuck loop, executor or

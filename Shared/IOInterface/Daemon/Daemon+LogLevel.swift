@@ -1,3 +1,4 @@
+import VerticalsWire
 extension Daemon {
     /// Changes how much a running daemon logs, at once and without a restart
     /// (`svc-supervisor log-level NAME debug`); without a level, only reports it. The level

@@ -1,3 +1,4 @@
+import VerticalsWire
 extension Daemon {
     /// The daemon's own counters in the Prometheus text exposition format (version 0.0.4):
     /// requests, errors by code and latency per operation, open connections, requests in

@@ -1,4 +1,4 @@
-import Wire
+import VerticalsWire
 
 /// The events of a streaming call (``ServiceClient/stream(_:_:timeout:)``), as they arrive.
 ///

@@ -1,6 +1,6 @@
-import EventLoop
 import Logging
-import Wire
+import VerticalsEventLoop
+import VerticalsWire
 
 /// The client's connection to one callee: connects on first use, matches answers to
 /// calls by correlation id, enforces each call's deadline, and reconnects on the next

@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsWire
 
 /// Something that calls other verticals' operations: ``ServiceClient`` in a daemon,
 /// ``StubCaller`` in a unit test. A vertical's `World` holds one, so its use cases never

@@ -1,6 +1,6 @@
-import EventLoop
 import IOInterface
-import Wire
+import VerticalsEventLoop
+import VerticalsWire
 
 extension ServiceClient {
     /// The deadline a stream waits under when it is given none: it may follow for ever, and sends

@@ -1,8 +1,8 @@
-import EventLoop
 import IOInterface
 import Logging
 import Synchronization
-import Wire
+import VerticalsEventLoop
+import VerticalsWire
 
 /// Calls other verticals: `call(Operation, input) async throws(ServiceError) -> Output`.
 ///

@@ -1,5 +1,6 @@
 import IOInterface
 import Synchronization
+import VerticalsWire
 
 /// A ``ServiceCalling`` for unit tests: answers only the operations a test stubs, and fails
 /// every other call with `unimplemented` naming the operation and its input, so a use case that

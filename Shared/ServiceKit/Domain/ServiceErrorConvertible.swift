@@ -1,4 +1,4 @@
-import Wire
+import VerticalsWire
 
 /// An error that knows what a caller over the wire sees for it: its code, message and
 /// details as a ``ServiceError``.

@@ -1,4 +1,4 @@
-import EventLoop
+import VerticalsEventLoop
 
 extension Connection {
     /// Closes after a last frame (an error saying why) without racing the peer: closing at once

@@ -1,5 +1,5 @@
-import EventLoop
-import Wire
+import VerticalsEventLoop
+import VerticalsWire
 
 /// What one daemon grants its clients: every bound a hostile or broken client could
 /// otherwise push past, each with a safe default and an environment variable to change it.

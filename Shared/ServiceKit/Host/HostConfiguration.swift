@@ -1,6 +1,6 @@
 import GRDB
-import Storage
-import Wire
+import VerticalsStorage
+import VerticalsWire
 
 /// How a vertical's host serves: its name, where it listens, and its limits.
 ///

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import EventLoop
+import VerticalsEventLoop
 
 /// Who may call a daemon, decided from the kernel's word about the caller (`SO_PEERCRED`)
 /// when it connects — before a single byte of it is read.

@@ -1,6 +1,6 @@
-import EventLoop
 import IOInterface
 import Logging
+import VerticalsEventLoop
 
 /// What a handler knows about the request it serves, besides its Input.
 ///

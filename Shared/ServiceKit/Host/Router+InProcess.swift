@@ -1,5 +1,5 @@
 import IOInterface
-import Wire
+import VerticalsWire
 
 extension Router {
     /// Serves one call of `operation` in-process, through the same wire form a socket carries:

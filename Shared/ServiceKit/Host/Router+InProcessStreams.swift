@@ -1,6 +1,6 @@
 import IOInterface
 import Synchronization
-import Wire
+import VerticalsWire
 
 extension Router {
     /// Serves one call of streaming `operation` in-process and returns every event it sent, in

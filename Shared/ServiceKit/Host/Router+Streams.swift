@@ -1,5 +1,5 @@
 import IOInterface
-import Wire
+import VerticalsWire
 
 extension Router {
     /// Serves streaming `operation` with `handler`, which returns the events to send.

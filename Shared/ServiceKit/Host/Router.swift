@@ -1,5 +1,5 @@
 import IOInterface
-import Wire
+import VerticalsWire
 
 /// The table from operation name to handler that a vertical's `Endpoint` builds.
 ///

@@ -1,4 +1,4 @@
-import Wire
+import VerticalsWire
 
 extension ServerConnection {
     /// The one request whose handler is running inline, in the read callback, before its first

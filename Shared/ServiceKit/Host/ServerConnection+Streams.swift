@@ -1,5 +1,5 @@
-import EventLoop
-import Wire
+import VerticalsEventLoop
+import VerticalsWire
 
 /// Streams: a streaming route's events go out on the request's connection, and the producer is
 /// held back while the reader is slower than it (see `Router+Streams`).

@@ -1,4 +1,4 @@
-import Wire
+import VerticalsWire
 
 /// A connection's timeouts, checked by the host's sweep (see `ServiceHost+Timeouts.swift`): the
 /// first frame must come within the handshake timeout, a frame once begun must finish within

@@ -1,7 +1,7 @@
-import EventLoop
 import IOInterface
 import Logging
-import Wire
+import VerticalsEventLoop
+import VerticalsWire
 
 /// One client's connection to a host: decodes its frames, runs its requests
 /// concurrently and answers each, in whatever order they finish.

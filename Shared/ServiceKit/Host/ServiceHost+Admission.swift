@@ -1,5 +1,5 @@
-import EventLoop
-import Wire
+import VerticalsEventLoop
+import VerticalsWire
 
 /// Admission: the checks a new connection passes before its first byte is read — the caller's
 /// credentials (``PeerAccess``) and the daemon's connection limit (``ConnectionLimits``).

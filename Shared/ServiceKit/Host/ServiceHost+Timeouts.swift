@@ -1,4 +1,4 @@
-import EventLoop
+import VerticalsEventLoop
 
 /// The connection timeouts of ``ConnectionLimits``, enforced by one repeating timer that looks at
 /// every connection a few times per shortest timeout — no timer per connection or per frame,

@@ -1,10 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import EventLoop
 import IOInterface
 import Logging
-import Wire
+import VerticalsEventLoop
+import VerticalsWire
 
 /// Serves one vertical's operations on its Unix socket: the daemon runtime.
 ///

@@ -1,6 +1,7 @@
 import GRDB
 import IOInterface
-import Storage
+import VerticalsStorage
+import VerticalsWire
 
 /// What a caller sees when a handler's store fails beneath it: a typed error it can act on
 /// instead of `internal`. A full disk (`SQLITE_FULL`, also what SQLite says at

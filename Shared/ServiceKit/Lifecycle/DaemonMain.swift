@@ -1,7 +1,7 @@
-import EventLoop
 import GRDB
 import IOInterface
-import Storage
+import VerticalsEventLoop
+import VerticalsStorage
 
 /// The whole life of a vertical's daemon, for its `main.swift`: read the command line, build
 /// the runtime and the World, serve until SIGTERM or SIGINT, drain in order, and return the exit

@@ -1,4 +1,4 @@
-import EventLoop
+import VerticalsEventLoop
 
 /// A ``ServiceHost`` as a ``Service``: starts listening, serves until shutdown, then stops
 /// accepting and drains in-flight requests (up to the host's drain timeout).

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import EventLoop
 import Logging
 import Synchronization
+import VerticalsEventLoop
 
 /// Runs a daemon's services on its event loop, in the shape of swift-service-lifecycle's
 /// `ServiceGroup`: started in order, shut down gracefully in reverse order when the process

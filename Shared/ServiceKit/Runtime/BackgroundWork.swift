@@ -1,5 +1,5 @@
-import EventLoop
 import Synchronization
+import VerticalsEventLoop
 
 /// Work a daemon does beside its requests (an outbox's retries), owned by the daemon's runtime:
 /// it runs on the loop thread, sleeps on the loop's timers, and is cancelled and awaited when

@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import EventLoop
 import Logging
+import VerticalsEventLoop
 
 /// What a daemon's command line asks for: serve (no arguments), `--check`, `--help` or
 /// `--version`. Every vertical gets these from ``ServiceRuntime/boot(_:)``, before anything

@@ -1,4 +1,4 @@
-import Wire
+import VerticalsWire
 
 extension ServiceError {
     /// The detail a host adds to the connection-level error (correlation id 0) it sends before

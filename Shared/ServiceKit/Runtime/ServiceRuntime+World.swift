@@ -1,5 +1,5 @@
 import IOInterface
-import Storage
+import VerticalsStorage
 
 extension ServiceRuntime {
     /// Builds the vertical's World with `make` (which opens its store), or says how the daemon

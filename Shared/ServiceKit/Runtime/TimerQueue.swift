@@ -1,4 +1,4 @@
-import EventLoop
+import VerticalsEventLoop
 
 /// Many deadlines on one libuv timer: a min-heap whose earliest entry arms the timer.
 ///

@@ -1,7 +1,7 @@
 import GRDB
 import Logging
-import Storage
-import Wire
+import VerticalsStorage
+import VerticalsWire
 
 /// A vertical's dependency container: the ``WorldParts`` every vertical has, plus its own.
 ///

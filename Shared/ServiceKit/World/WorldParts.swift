@@ -1,7 +1,7 @@
 import GRDB
 import Logging
-import Storage
-import Wire
+import VerticalsStorage
+import VerticalsWire
 
 /// What every vertical's `World` holds, whatever the vertical: the clock, a maker of new ids,
 /// the vertical's own store, the caller of other verticals and the daemon's logger.

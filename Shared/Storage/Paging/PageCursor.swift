@@ -1,4 +1,4 @@
-import Wire
+import VerticalsWire
 
 /// A position in a keyset-paginated list: the sort key of the last item a page returned.
 ///

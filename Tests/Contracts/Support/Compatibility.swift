@@ -1,6 +1,6 @@
 import IOInterface
-import ServiceKit
-import Wire
+import VerticalsServiceKit
+import VerticalsWire
 
 /// Compares two versions of the suite's contracts (``ContractLock``s) and names every
 /// difference a deployed peer could notice: the breaking-change guard.

@@ -1,5 +1,5 @@
 import Foundation
-import Wire
+import VerticalsWire
 
 /// What one consumer relies on from one provider: a file `Services/<Consumer>/Contracts/<provider>.json`,
 /// kept next to the consumer's code so that whoever changes a call changes its expectation.

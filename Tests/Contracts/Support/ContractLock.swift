@@ -1,6 +1,6 @@
 import IOInterface
-import ServiceKit
-import Wire
+import VerticalsServiceKit
+import VerticalsWire
 
 /// The machine-readable description of every contract in IOInterface (verticals, the
 /// supervisor's control interface and the `daemon.*` built-ins), committed as

@@ -1,6 +1,6 @@
 import Foundation
 import IOInterface
-import ServiceKit
+import VerticalsServiceKit
 
 /// What `make contracts-update` does: regenerate the lock and today's golden fixtures
 /// from IOInterface after a deliberate change, refusing a breaking one unless asked.

@@ -1,4 +1,4 @@
-import Wire
+import VerticalsWire
 
 /// The canonical example of a message, derived from its field table alone: every field
 /// present (optional ones too), lists of two, the first known case of each enumeration,

@@ -1,5 +1,5 @@
 import IOInterface
-import Wire
+import VerticalsWire
 
 /// Checks a committed golden sample against today's code: encode(example) == bytes and
 /// decode(bytes) == example, where the example is the sample's JSON read by the message's

@@ -1,5 +1,5 @@
 import IOInterface
-import Wire
+import VerticalsWire
 
 /// The golden wire fixtures of one operation: its Input, its Output and one error per
 /// declared error code, each as the hex of its exact body bytes and its JSON form. One

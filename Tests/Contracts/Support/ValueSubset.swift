@@ -1,4 +1,4 @@
-import Wire
+import VerticalsWire
 
 /// Whether every field an older reader sees (`old`, decoded by that version's schema rebuilt
 /// from its `describe`) holds the same value in today's reading of the same bytes (`new`),

@@ -1,4 +1,4 @@
-import Wire
+import VerticalsWire
 
 /// The vertical rule, checked on the package's own description (`swift package
 /// dump-package`): no service target reaches another service's target, directly or through
@@ -68,7 +68,7 @@ public enum VerticalRule {
             }
         }
         if let interface = byName["IOInterface"] {
-            for (reached, chain) in reachable(from: interface, byName) where reached.name != "Wire" {
+            for (reached, chain) in reachable(from: interface, byName) where reached.name != "VerticalsWire" {
                 problems.append(
                     "IOInterface depends on \(reached.name) through \(chain.joined(separator: " → ")): it may use Wire only")
             }

@@ -1,6 +1,6 @@
-import ContractTesting
 import IOInterface
 import Testing
+import VerticalsContractTesting
 
 /// The comparator behind the guard, on synthetic before/after descriptions: one change of
 /// each kind, named as such, breaking or not as a deployed peer would see it.

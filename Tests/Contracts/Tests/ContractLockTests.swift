@@ -1,9 +1,9 @@
-import ContractTesting
 import Foundation
 import IOInterface
-import ServiceKit
-import Wire
 import Testing
+import VerticalsContractTesting
+import VerticalsServiceKit
+import VerticalsWire
 
 /// The breaking-change guard: today's contracts against the committed lock, and today's
 /// messages against every frozen previous version (`Fixtures/<service>/v1/`), both ways.

@@ -1,9 +1,9 @@
-import ContractTesting
 import Foundation
 import IOInterface
 import ProcessTesting
-import ServiceKit
 import Testing
+import VerticalsContractTesting
+import VerticalsServiceKit
 
 /// `svc-supervisor describe` against a live daemon: the answer comes over the wire from
 /// `daemon.describe`, not from the CLI's own copy of the contracts.

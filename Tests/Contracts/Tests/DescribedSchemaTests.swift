@@ -1,8 +1,8 @@
-import ContractTesting
 import IOInterface
-import ServiceKit
 import Testing
-import Wire
+import VerticalsContractTesting
+import VerticalsServiceKit
+import VerticalsWire
 
 /// `describe`'s messages are the wire form of ``MessageSchema``: every reference contract's
 /// schemas survive the trip through `describe` equal, docs and defaults included, and the

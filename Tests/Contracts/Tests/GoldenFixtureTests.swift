@@ -1,7 +1,8 @@
-import ContractTesting
 import Foundation
 import IOInterface
 import Testing
+import VerticalsContractTesting
+import VerticalsWire
 
 /// The golden wire fixtures (`Tests/Contracts/Fixtures/<service>/<operation>.json`): every
 /// operation's Input, Output and declared errors, as exact bytes and JSON. A change to any

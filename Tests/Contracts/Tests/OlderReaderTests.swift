@@ -1,8 +1,8 @@
-import ContractTesting
 import IOInterface
-import ServiceKit
 import Testing
-import Wire
+import VerticalsContractTesting
+import VerticalsServiceKit
+import VerticalsWire
 
 /// The previous version's reader used by the forward check: the generic decoder over that
 /// version's schemas, read back from its `describe`. It must refuse what an older peer would

@@ -1,10 +1,11 @@
-import ContractTesting
-import EventLoop
 import Foundation
 import IOInterface
 import ProcessTesting
-import ServiceKit
 import Testing
+import VerticalsContractTesting
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsWire
 
 /// A provider under verification: its real daemon, alone with a fresh store (plus, for a
 /// provider that itself calls another vertical, that vertical), and the provider states

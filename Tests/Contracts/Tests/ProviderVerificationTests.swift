@@ -1,7 +1,7 @@
-import ContractTesting
 import Foundation
 import IOInterface
 import Testing
+import VerticalsContractTesting
 
 /// Consumer-driven contracts: each consumer's `Services/<Consumer>/Contracts/<provider>.json`
 /// replayed against the real provider daemon with a fresh store. An interaction the

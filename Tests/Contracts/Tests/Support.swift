@@ -1,7 +1,8 @@
-import ContractTesting
 import Foundation
 import IOInterface
 import Testing
+import VerticalsContractTesting
+import VerticalsWire
 
 /// The committed files of this checkout.
 let files = ContractFiles.ofThisCheckout()

@@ -1,7 +1,7 @@
-import ContractTesting
 import Foundation
 import ProcessTesting
 import Testing
+import VerticalsContractTesting
 
 /// DESIGN.md's first rule, proven from the package's own description so that it cannot rot.
 @Suite("The vertical rule")
@@ -23,8 +23,8 @@ struct VerticalRuleTests {
 
     @Test func aServiceReachingAnotherThroughAThirdTarget_isNamedWithThePath() {
         let targets = [
-            VerticalRule.Target(name: "Wire", path: "Shared/Wire", dependencies: []),
-            VerticalRule.Target(name: "IOInterface", path: "Shared/IOInterface", dependencies: ["Wire", "Helpers"]),
+            VerticalRule.Target(name: "VerticalsWire", path: "Shared/Wire", dependencies: []),
+            VerticalRule.Target(name: "IOInterface", path: "Shared/IOInterface", dependencies: ["VerticalsWire", "Helpers"]),
             VerticalRule.Target(name: "Helpers", path: "Shared/Helpers", dependencies: ["IdentityService"]),
             VerticalRule.Target(name: "IdentityService", path: "Services/Identity/Sources", dependencies: ["IOInterface"]),
             VerticalRule.Target(name: "AppointmentsService", path: "Services/Appointments/Sources", dependencies: ["Helpers"]),

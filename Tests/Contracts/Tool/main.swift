@@ -1,6 +1,6 @@
 import ArgumentParser
-import ContractTesting
 import Foundation
+import VerticalsContractTesting
 
 /// `vt-contracts`: regenerates the contract lock and golden fixtures after a deliberate
 /// contract change (`make contracts-update`), and freezes a version for the

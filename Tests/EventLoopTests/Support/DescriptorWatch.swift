@@ -1,6 +1,6 @@
-import EventLoop
 import Glibc
 import Synchronization
+import VerticalsEventLoop
 
 /// Counts the descriptors another thread had closed under it while `attempt` ran `times` times
 /// and for at least `duration`: a check that `attempt` never closes a descriptor it no longer

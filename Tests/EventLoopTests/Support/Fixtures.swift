@@ -1,7 +1,7 @@
-import EventLoop
 import Foundation
 import Glibc
-import Wire
+import VerticalsEventLoop
+import VerticalsWire
 
 /// A short temporary directory (`/tmp/vt.XXXXXX`, socket paths must stay under 108 bytes),
 /// removed with everything in it when `body` returns or throws.

@@ -1,4 +1,4 @@
-import EventLoop
+import VerticalsEventLoop
 
 /// Returns once `loop` has finished the turn it is on and run every timer due by now: a
 /// 1 ms timer started now fires only after the timers due before it (libuv runs them in the

@@ -1,9 +1,9 @@
-import EventLoop
 import Glibc
 import ProcessTesting
-import ServiceKit
-import Testing
 import TestSupport
+import Testing
+import VerticalsEventLoop
+import VerticalsServiceKit
 
 /// A run directory with test daemons in it and a client to call them: one per test.
 final class SuiteFixture {

@@ -1,9 +1,10 @@
 @testable import AppointmentsService
 import IOInterface
-import ServiceKit
-import Storage
 import Testing
+import VerticalsServiceKit
+import VerticalsStorage
 import VerticalsTesting
+import VerticalsWire
 
 @Suite struct BookAppointmentTests {
     @Test func book_givenAnOpenSlot_storesTheBookingAndNotifiesThePatient() async throws {

@@ -1,11 +1,12 @@
 @testable import AppointmentsService
 import IOInterface
 import Logging
-import ServiceKit
 import SessionsTesting
-import Storage
 import Synchronization
+import VerticalsServiceKit
+import VerticalsStorage
 import VerticalsTesting
+import VerticalsWire
 
 /// A fixed "now": 2026-11-23T08:00:00Z, a Monday.
 let testNow = Timestamp(secondsSinceEpoch: 1_795_420_800)

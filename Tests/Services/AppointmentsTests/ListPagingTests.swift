@@ -1,8 +1,9 @@
 @testable import AppointmentsService
 import IOInterface
-import ServiceKit
 import Testing
+import VerticalsServiceKit
 import VerticalsTesting
+import VerticalsWire
 
 @Suite("appointments.list, a page at a time")
 struct ListPagingTests {

@@ -1,7 +1,7 @@
 @testable import AppointmentsService
 import IOInterface
-import ServiceKit
 import Testing
+import VerticalsServiceKit
 import VerticalsTesting
 
 @Suite struct ManageAppointmentsTests {

@@ -1,9 +1,10 @@
 import IOInterface
-import ServiceKit
 import Testing
+import VerticalsServiceKit
 
 @testable import ClinicsService
 import VerticalsTesting
+import VerticalsWire
 
 /// The same checks in America/New_York, whose clocks change at 02:00 local: forward at
 /// 07:00 UTC on Sunday 8 March 2026 (02:00 EST becomes 03:00 EDT: 02:00–03:00 never

@@ -1,7 +1,7 @@
 import IOInterface
-import ServiceKit
 import SessionsTesting
 import Testing
+import VerticalsServiceKit
 
 @testable import ClinicsService
 import VerticalsTesting

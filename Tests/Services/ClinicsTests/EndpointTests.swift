@@ -1,9 +1,10 @@
 import IOInterface
-import ServiceKit
 import Testing
+import VerticalsServiceKit
 
 @testable import ClinicsService
 import VerticalsTesting
+import VerticalsWire
 
 @Suite("Clinics' endpoint")
 struct EndpointTests {

@@ -1,6 +1,6 @@
 import IOInterface
-import ServiceKit
 import Testing
+import VerticalsServiceKit
 
 @testable import ClinicsService
 import VerticalsTesting

@@ -1,10 +1,11 @@
 import IOInterface
-import ServiceKit
 import SessionsTesting
 import Testing
+import VerticalsServiceKit
 
 @testable import ClinicsService
 import VerticalsTesting
+import VerticalsWire
 
 // Shared fixtures of the clinics tests: every parameter has a default.
 

@@ -1,10 +1,11 @@
 import IOInterface
-import ServiceKit
-import Storage
 import Testing
+import VerticalsServiceKit
+import VerticalsStorage
 
 @testable import ClinicsService
 import VerticalsTesting
+import VerticalsWire
 
 @Suite("The seed directory")
 struct SeedDirectoryTests {

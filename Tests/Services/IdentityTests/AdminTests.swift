@@ -1,10 +1,10 @@
-import EventLoop
-@testable import IdentityService
 import IOInterface
-import ServiceKit
-import Storage
-import Testing
+@testable import IdentityService
 import ProcessTesting
+import Testing
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsStorage
 import VerticalsTesting
 
 /// The first admin and role changes: who may, and when.

@@ -1,12 +1,12 @@
-import EventLoop
 import GRDB
 import IOInterface
 @testable import IdentityService
 import ProcessTesting
-@testable import ServiceKit
-import Storage
 import Synchronization
 import Testing
+import VerticalsEventLoop
+@testable import VerticalsServiceKit
+import VerticalsStorage
 import VerticalsTesting
 
 // Shared fixtures of identity's tests: a clock the test moves, Worlds, inputs, and a way to

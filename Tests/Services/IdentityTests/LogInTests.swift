@@ -2,8 +2,8 @@ import GRDB
 import IOInterface
 @testable import IdentityService
 import ProcessTesting
-import Storage
 import Testing
+import VerticalsStorage
 import VerticalsTesting
 
 @Suite("identity.login")

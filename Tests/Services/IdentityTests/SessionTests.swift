@@ -1,9 +1,9 @@
-@testable import IdentityService
 import IOInterface
-import ServiceKit
-import Storage
-import Testing
+@testable import IdentityService
 import ProcessTesting
+import Testing
+import VerticalsServiceKit
+import VerticalsStorage
 import VerticalsTesting
 
 @Suite("identity.authenticate and identity.logout")

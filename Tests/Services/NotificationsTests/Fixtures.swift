@@ -2,11 +2,12 @@ import GRDB
 import IOInterface
 @testable import NotificationsService
 import ProcessTesting
-@testable import ServiceKit
-import Storage
 import Synchronization
 import Testing
+@testable import VerticalsServiceKit
+import VerticalsStorage
 import VerticalsTesting
+import VerticalsWire
 
 // Shared fixtures of notifications' tests: a clock the test moves, a fake identity, Worlds,
 // inputs, and a way to call the Endpoint's router in-process through the wire form.

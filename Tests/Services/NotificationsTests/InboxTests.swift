@@ -1,8 +1,9 @@
 import IOInterface
 @testable import NotificationsService
-import Testing
 import ProcessTesting
+import Testing
 import VerticalsTesting
+import VerticalsWire
 
 @Suite("notifications.inbox and notifications.markRead")
 struct InboxTests {

@@ -1,9 +1,10 @@
 import IOInterface
 @testable import NotificationsService
-import Storage
-import Testing
 import ProcessTesting
+import Testing
+import VerticalsStorage
 import VerticalsTesting
+import VerticalsWire
 
 @Suite("notifications.send")
 struct SendTests {

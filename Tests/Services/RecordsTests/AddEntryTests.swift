@@ -1,10 +1,11 @@
 import IOInterface
-import ServiceKit
 import SessionsTesting
 import Testing
+import VerticalsServiceKit
 
 @testable import RecordsService
 import VerticalsTesting
+import VerticalsWire
 
 @Suite("Adding an entry")
 struct AddEntryTests {

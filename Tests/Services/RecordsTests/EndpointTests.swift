@@ -1,9 +1,10 @@
 import IOInterface
-import ServiceKit
 import Testing
+import VerticalsServiceKit
 
 @testable import RecordsService
 import VerticalsTesting
+import VerticalsWire
 
 @Suite("Records' endpoint")
 struct EndpointTests {

@@ -1,5 +1,5 @@
 import Glibc
-import Wire
+import VerticalsWire
 
 /// A blocking Unix-socket client that speaks bytes, not types: for sending what a
 /// well-behaved client never would (garbage, bad lengths) and reading what comes back.

@@ -1,5 +1,5 @@
 import Testing
-import Wire
+import VerticalsWire
 
 /// The `ServiceError` `body` throws; records an issue when it throws something else or nothing.
 public func serviceError(_ body: () async throws -> some Any) async -> ServiceError? {

@@ -1,5 +1,5 @@
 import IOInterface
-import Wire
+import VerticalsWire
 
 extension Identity.Principal {
     /// A principal with a default for every field: a patient, Ada, whose session outlives any test.

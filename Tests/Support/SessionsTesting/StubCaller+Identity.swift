@@ -1,6 +1,6 @@
 import IOInterface
-import ServiceKit
-import Wire
+import VerticalsServiceKit
+import VerticalsWire
 
 extension StubCaller {
     /// Stubs identity's `authenticate` as a vertical's tests need it: a token in `sessions` is

@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsWire
 
 extension TestEcho {
     /// Streams `count` events, each `bytes` of padding, then ends with a response, or with the

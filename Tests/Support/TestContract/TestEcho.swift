@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsWire
 
 /// The contract of `vt-testd`, a test-only vertical whose operations exercise every path of
 /// the host and the client: an echo with an optional delay, typed and untyped failures,

@@ -2,10 +2,11 @@
 // Usage: vt-testd [NAME]   (serves the TestEcho contract as vertical NAME, default "echo",
 // and NAME.wedge, which deadlocks the daemon for the liveness tests)
 import Glibc
-import Synchronization
 import IOInterface
-import ServiceKit
+import Synchronization
 import TestSupport
+import VerticalsServiceKit
+import VerticalsWire
 
 let named = CommandLine.arguments.count > 1 && !CommandLine.arguments[1].hasPrefix("-")
 let name = named ? CommandLine.arguments[1] : "echo"

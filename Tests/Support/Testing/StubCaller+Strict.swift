@@ -1,5 +1,5 @@
-import ServiceKit
 import Testing
+import VerticalsServiceKit
 
 extension StubCaller {
     /// A stub caller that fails the test when asked an operation the test did not stub: it

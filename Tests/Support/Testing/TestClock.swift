@@ -1,5 +1,5 @@
 import Synchronization
-import Wire
+import VerticalsWire
 
 /// A clock that stands still until the test moves it; hand ``read`` to a World's parts.
 ///

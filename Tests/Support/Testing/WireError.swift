@@ -1,6 +1,6 @@
-import ServiceKit
 import Testing
-import Wire
+import VerticalsServiceKit
+import VerticalsWire
 
 /// The ``ServiceError`` a caller would get for what `body` throws: a domain error in its wire
 /// form (``ServiceErrorConvertible``), as the Router answers it. Records an issue when `body`

@@ -1,7 +1,7 @@
 import GRDB
 import Logging
-import ServiceKit
-import Storage
+import VerticalsServiceKit
+import VerticalsStorage
 
 extension WorldParts {
     /// The parts of a unit test's World: an in-memory store migrated by `migrator` (or

@@ -1,7 +1,8 @@
 import IOInterface
-import ServiceKit
 import Testing
+import VerticalsServiceKit
 import VerticalsTesting
+import VerticalsWire
 
 @Suite("StubCaller")
 struct StubCallerTests {

@@ -1,4 +1,4 @@
-import Wire
+import VerticalsWire
 
 /// Messages whose direct codec disagrees with their schema, each in one way, to prove
 /// that `SchemaConformance` finds and names every kind of disagreement.

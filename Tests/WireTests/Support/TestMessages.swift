@@ -1,4 +1,4 @@
-import Wire
+import VerticalsWire
 
 // Messages used only by the Wire tests: one with a field of every type, and the
 // small enumerations and nested messages it needs.

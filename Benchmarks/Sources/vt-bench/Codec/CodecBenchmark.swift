@@ -1,6 +1,6 @@
 import Foundation
 import IOInterface
-import Wire
+import VerticalsWire
 
 /// Section 1: encode + decode round trips per second of three DTOs with our codec, against
 /// Foundation's JSON (target ≥ 20×) and a hand-written minimal binary codec (target: within 1.5×).

@@ -1,5 +1,5 @@
 import IOInterface
-import Wire
+import VerticalsWire
 
 /// The three DTOs the codec is measured on: a small one, the booking Input (strings, an enum,
 /// a timestamp), and a list of 100 clinics (nested messages with arrays).

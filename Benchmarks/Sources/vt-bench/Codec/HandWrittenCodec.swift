@@ -1,5 +1,5 @@
 import IOInterface
-import Wire
+import VerticalsWire
 
 /// The ceiling: a minimal binary encoding of the same structs, written by hand. Fields in a
 /// fixed order, no tags, no field table, no evolvability: varint integers and lengths,

@@ -1,5 +1,5 @@
 import IOInterface
-import Wire
+import VerticalsWire
 
 /// The contract of the benchmark's echo vertical: one operation that answers its input.
 /// Lives here, not in IOInterface: it is a measuring instrument, not part of the product.

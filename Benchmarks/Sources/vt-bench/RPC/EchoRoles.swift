@@ -1,9 +1,9 @@
-import EventLoop
 import Foundation
 import IOInterface
-import ServiceKit
 import Synchronization
-import Wire
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsWire
 
 /// The Swift side of the RPC section, each run as its own process by the driver (so client and
 /// server can be pinned apart): the echo vertical, and the typed clients that measure it.

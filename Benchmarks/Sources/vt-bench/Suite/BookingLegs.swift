@@ -1,8 +1,8 @@
-import EventLoop
 import Foundation
 import IOInterface
-import ServiceKit
-import Wire
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsWire
 
 /// Where a booking's time goes: the calls appointments makes for one booking, made directly
 /// from here one at a time (p50 of `count` each), so the end-to-end figure can be read against them.

@@ -1,5 +1,5 @@
 import Synchronization
-import Wire
+import VerticalsWire
 
 /// Hands out distinct 5-minute slots, one per booking, starting two days from now (UTC), so
 /// no two bookings of a run overlap: neither the patient's own bookings nor the clinic's capacity refuse one.

@@ -1,11 +1,11 @@
 import AppointmentsService
-import EventLoop
 import Foundation
 import IOInterface
-import ServiceKit
-import Storage
 import Synchronization
-import Wire
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsStorage
+import VerticalsWire
 
 /// Section 5: `appointments.book` end to end through the supervised suite (identity
 /// authenticates, clinics checks the slot, appointments commits, notifications delivers) with

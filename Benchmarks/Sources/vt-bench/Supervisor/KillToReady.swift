@@ -1,8 +1,8 @@
-import EventLoop
 import Foundation
 import IOInterface
 import Synchronization
-import SupervisorEngine
+import VerticalsEventLoop
+import VerticalsSupervisor
 
 /// Section 4, restarts: `kill -9` of a ready vertical → its replacement's `READY=1`, on the
 /// supervisor's own clock (the engine's state-change events, in this process), against a bare

@@ -1,8 +1,8 @@
-import EventLoop
 import Foundation
 import IOInterface
-import ServiceKit
-import Wire
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsWire
 
 /// The real thing: `svc-supervisor up` on the suite's manifest, as a child process in its own
 /// run directory, watched and stopped through its control socket.

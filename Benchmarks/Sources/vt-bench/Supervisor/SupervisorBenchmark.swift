@@ -1,5 +1,5 @@
-import EventLoop
 import Foundation
+import VerticalsEventLoop
 
 /// Section 4 (start-up and idle) and section 6 (memory), on the real `svc-supervisor up`:
 /// `up` → all five ready and each process's resident memory, over `rounds` fresh suites; the

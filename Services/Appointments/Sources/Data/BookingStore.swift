@@ -1,6 +1,7 @@
 import GRDB
 import IOInterface
-import Storage
+import VerticalsStorage
+import VerticalsWire
 
 /// Appointments' store: bookings and the notification outbox, over GRDB.
 ///

@@ -1,5 +1,5 @@
 import GRDB
-import Storage
+import VerticalsStorage
 
 /// The versions of appointments' store, applied in order at start-up.
 ///

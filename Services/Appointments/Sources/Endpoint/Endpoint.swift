@@ -1,5 +1,5 @@
 import IOInterface
-import ServiceKit
+import VerticalsServiceKit
 
 /// Maps appointments' contract onto its use cases.
 package enum Endpoint {

@@ -1,6 +1,7 @@
 import GRDB
 import IOInterface
-import Storage
+import VerticalsStorage
+import VerticalsWire
 
 /// Clinics in the vertical's own SQLite store. Every store access runs on GRDB's queues, off the
 /// event loop; clinics looked up by id are answered from ``cache`` once read (see ``ReadCache``).

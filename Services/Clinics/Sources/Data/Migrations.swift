@@ -1,6 +1,7 @@
 import GRDB
 import IOInterface
-import Storage
+import VerticalsStorage
+import VerticalsWire
 
 /// Clinics' store, version by version. A migration never changes once released; a new
 /// one is appended.

@@ -1,5 +1,5 @@
 import IOInterface
-import ServiceKit
+import VerticalsServiceKit
 
 /// Clinics' operations: each Input to its use case, each result to an Output (a ``ClinicError``
 /// reaches the caller as its ``ClinicError/serviceError``).

@@ -1,5 +1,5 @@
 import GRDB
-import Storage
+import VerticalsStorage
 
 /// Identity's store schema, one versioned migration at a time. Run at start-up by
 /// `SQLiteStore.open`; a migration, once shipped, never changes — add the next one instead.

@@ -1,6 +1,7 @@
 import GRDB
 import IOInterface
-import Storage
+import VerticalsStorage
+import VerticalsWire
 
 /// Sessions in identity's SQLite store, keyed by the SHA-256 of their token.
 package struct SessionRepository: Sendable {

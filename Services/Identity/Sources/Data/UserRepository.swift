@@ -1,6 +1,7 @@
 import GRDB
 import IOInterface
-import Storage
+import VerticalsStorage
+import VerticalsWire
 
 /// Users and their roles in identity's SQLite store.
 package struct UserRepository: Sendable {

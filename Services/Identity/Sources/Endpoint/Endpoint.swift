@@ -1,5 +1,6 @@
 import IOInterface
-import ServiceKit
+import VerticalsServiceKit
+import VerticalsWire
 
 /// Identity's routes: each operation of the ``Identity`` contract mapped to its use case and
 /// the result to the contract's Output (an ``IdentityFailure`` reaches the caller as its

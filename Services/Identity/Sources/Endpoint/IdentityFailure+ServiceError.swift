@@ -1,5 +1,6 @@
 import IOInterface
-import ServiceKit
+import VerticalsServiceKit
+import VerticalsWire
 
 /// The wire form of identity's refusals: a code to branch on, a message for a person.
 extension IdentityFailure: ServiceErrorConvertible {

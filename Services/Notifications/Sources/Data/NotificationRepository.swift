@@ -1,6 +1,7 @@
 import GRDB
 import IOInterface
-import Storage
+import VerticalsStorage
+import VerticalsWire
 
 /// Notifications in notifications' own SQLite store.
 ///

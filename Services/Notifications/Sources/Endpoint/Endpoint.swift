@@ -1,5 +1,5 @@
 import IOInterface
-import ServiceKit
+import VerticalsServiceKit
 
 /// Notifications' routes: each operation of the ``Notifications`` contract mapped to its use
 /// case and the result to the contract's Output (a ``NotificationsFailure`` reaches the caller

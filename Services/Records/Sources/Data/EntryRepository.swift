@@ -1,6 +1,7 @@
 import GRDB
 import IOInterface
-import Storage
+import VerticalsStorage
+import VerticalsWire
 
 /// Entries in the vertical's own SQLite store. Every method runs on GRDB's queues, off the event loop.
 ///

@@ -1,5 +1,5 @@
 import GRDB
-import Storage
+import VerticalsStorage
 
 /// Records' store, version by version. A migration never changes once released; a new one is appended.
 package enum Migrations {

@@ -1,5 +1,6 @@
 import IOInterface
-import ServiceKit
+import VerticalsServiceKit
+import VerticalsWire
 
 /// Records' operations: each Input to its use case, each result to an Output (a ``RecordsError``
 /// reaches the caller as its ``RecordsError/serviceError``).

@@ -1,6 +1,6 @@
 import ArgumentParser
 import IOInterface
-import ServiceKit
+import VerticalsServiceKit
 
 /// `svc-supervisor admin create|grant|revoke`: the first administrator and role management,
 /// through identity's `createAdmin`, `grantRole` and `revokeRole`.

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Glibc
 import IOInterface
-import ServiceKit
-import Storage
+import VerticalsServiceKit
+import VerticalsStorage
+import VerticalsWire
 
 /// `svc-supervisor backup NAME|--all DIR`: asks each vertical for a consistent copy of its
 /// store (`daemon.backup`) while it serves, as `DIR/NAME-<UTC time>.sqlite` (`-2`, `-3`, … when

@@ -1,6 +1,6 @@
 import ArgumentParser
 import IOInterface
-import ServiceKit
+import VerticalsServiceKit
 
 /// `svc-supervisor login EMAIL`: logs in at identity and keeps the session token for the
 /// current user (``StoredLogin``), so `call` attaches it where an operation needs one.

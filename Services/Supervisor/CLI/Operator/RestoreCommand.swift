@@ -1,8 +1,9 @@
 import ArgumentParser
 import IOInterface
-import ServiceKit
-import Storage
-import SupervisorEngine
+import VerticalsServiceKit
+import VerticalsStorage
+import VerticalsSupervisor
+import VerticalsWire
 
 /// `svc-supervisor restore NAME FILE`: puts a backup in place of a vertical's store. Refuses
 /// unless the supervisor reports the vertical stopped (or failed), so no process has the store

@@ -1,6 +1,6 @@
 import Glibc
 import IOInterface
-import Wire
+import VerticalsWire
 
 /// The session token `svc-supervisor login` keeps for the current user, so `call` (and `open`)
 /// can present it: `$XDG_STATE_HOME/verticals/session.json`, else

@@ -1,7 +1,8 @@
-import EventLoop
 import Glibc
 import IOInterface
-import ServiceKit
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsWire
 
 /// `svc-supervisor call` of a streaming operation: prints each event as one line of compact
 /// JSON as it arrives, until the stream ends (exit 0), fails (its refusal's exit status) or

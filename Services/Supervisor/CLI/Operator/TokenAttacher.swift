@@ -1,6 +1,6 @@
 import IOInterface
-import ServiceKit
-import Wire
+import VerticalsServiceKit
+import VerticalsWire
 
 /// Puts the stored login's token into a call's JSON Input when the operation needs one and
 /// the JSON gives none: when the Input's schema has a *required* `token` string field and the

@@ -1,6 +1,7 @@
 import Glibc
 import IOInterface
-import ServiceKit
+import VerticalsServiceKit
+import VerticalsWire
 
 /// Why a vertical did not answer, when a supervisor knows: a call to a failed or starting
 /// vertical under svc-supervisor waits in the socket the supervisor holds until its deadline,

@@ -1,6 +1,7 @@
-import EventLoop
 import IOInterface
-import ServiceKit
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsWire
 
 /// One typed call from the CLI to a vertical (`admin`, `login`, `logout`, `log-level`, `backup`):
 /// its own loop and client for the call's lifetime, and the vertical's refusal turned into a

@@ -1,5 +1,6 @@
 import IOInterface
-import ServiceKit
+import VerticalsServiceKit
+import VerticalsWire
 
 /// The Supervisor contract served over the engine: the routes of `<run>/supervisor.sock`.
 public enum ControlEndpoint {

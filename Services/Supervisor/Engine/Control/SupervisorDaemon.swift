@@ -1,10 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import EventLoop
 import IOInterface
 import Logging
-import ServiceKit
+import VerticalsEventLoop
+import VerticalsServiceKit
 
 /// `svc-supervisor up`: the engine, its control socket and its signals, until SIGTERM,
 /// SIGINT or `down`.

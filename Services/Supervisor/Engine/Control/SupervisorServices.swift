@@ -1,11 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import EventLoop
 import IOInterface
 import Logging
-import ServiceKit
 import Synchronization
+import VerticalsEventLoop
+import VerticalsServiceKit
 
 /// The supervisor's control socket as a service of its group: started before the group (it
 /// refuses a second supervisor), stopped last, once every vertical is down.

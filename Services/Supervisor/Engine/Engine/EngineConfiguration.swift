@@ -1,4 +1,4 @@
-import EventLoop
+import VerticalsEventLoop
 
 /// Where the engine keeps its files and how it starts programs.
 public struct EngineConfiguration: Sendable {

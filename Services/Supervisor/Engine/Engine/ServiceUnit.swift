@@ -1,5 +1,6 @@
-import EventLoop
 import IOInterface
+import VerticalsEventLoop
+import VerticalsWire
 
 /// The supervisor's record of one service: its spec, where it is in its life, and the handles
 /// that outlive its processes (listening socket, log, timers). Loop-confined; only the engine

@@ -1,5 +1,5 @@
 import IOInterface
-import ServiceKit
+import VerticalsServiceKit
 
 /// Following the engine as it runs: a service's new log lines (``Supervisor/logs``) and every
 /// service's state changes (``Supervisor/watch``), as async sequences the control socket streams.

@@ -1,8 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import EventLoop
 import IOInterface
+import VerticalsEventLoop
+import VerticalsWire
 
 // Spawning, exits, restarts with backoff, and stopping: the transitions of a service's state
 // machine. All on the loop thread.

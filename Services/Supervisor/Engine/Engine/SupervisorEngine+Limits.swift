@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import EventLoop
+import VerticalsEventLoop
 
 // Resource limits: what vt-exec is told to apply between fork and exec, and how an exit
 // caused by a limit is told apart. All on the loop thread.

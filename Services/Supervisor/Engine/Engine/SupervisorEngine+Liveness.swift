@@ -1,6 +1,6 @@
 import IOInterface
-import ServiceKit
-import Wire
+import VerticalsServiceKit
+import VerticalsWire
 
 // Liveness over the suite's own protocol: `daemon.health` on the service's socket, the same
 // path as a request, so a daemon whose process lives but whose loop or handlers are stuck is

@@ -1,10 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import EventLoop
 import IOInterface
 import Logging
-import ServiceKit
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsWire
 
 /// Supervises the services of a ``Manifest`` on one ``EventLoop``: binds their sockets, starts
 /// them in dependency order once their dependencies are ready, restarts them with backoff

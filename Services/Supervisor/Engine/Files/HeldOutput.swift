@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import EventLoop
+import VerticalsEventLoop
 
 /// A service's stdout and stderr pipes, made once and held by the supervisor for the service's
 /// whole life, across restarts, as s6 holds a service's log pipe: each process writes into the

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import EventLoop
+import VerticalsEventLoop
 
 /// A service's listening socket, bound by the supervisor and handed to each of its processes
 /// as fd 3 (`LISTEN_FDS=1`).

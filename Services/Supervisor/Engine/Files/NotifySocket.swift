@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import EventLoop
+import VerticalsEventLoop
 
 /// One `sd_notify` datagram: who sent it (from `SCM_CREDENTIALS`) and its assignments.
 struct NotifyMessage: Equatable {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import IOInterface
+import VerticalsWire
 
 /// A service's log file, `<run>/logs/<name>.log`: every line of its stdout and stderr, and
 /// the supervisor's own notes about it, stamped `RFC 3339 UTC` + stream:

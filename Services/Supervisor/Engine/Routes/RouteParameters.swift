@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsWire
 
 /// Turns a route's text parameters into an operation's typed Input, converting each to its
 /// field's type and naming the field when it does not convert.

@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsWire
 
 /// Every route of a set of contracts, and the matching of a URL against them.
 ///

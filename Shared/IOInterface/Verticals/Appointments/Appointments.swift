@@ -6,7 +6,7 @@
 /// is never lost when notifications is down, and never sent twice).
 ///
 /// Its operations are here; its messages and enumerations are declared in `appointments.vcontract`
-/// beside this file, from which ContractPlugin generates their Swift (docs/CONTRACTS.md).
+/// beside this file, from which VerticalsContractPlugin generates their Swift (docs/CONTRACTS.md).
 public enum Appointments: ServiceContract {
     public static let name = "appointments"
     public static let summary = "Bookings of clinic services by patients."

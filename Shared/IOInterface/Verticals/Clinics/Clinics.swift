@@ -8,7 +8,7 @@
 /// ``Identity/authenticate``).
 ///
 /// Its operations are here; its messages and enumerations are declared in `clinics.vcontract`
-/// beside this file, from which ContractPlugin generates their Swift (docs/CONTRACTS.md).
+/// beside this file, from which VerticalsContractPlugin generates their Swift (docs/CONTRACTS.md).
 public enum Clinics: ServiceContract {
     public static let name = "clinics"
     public static let summary = "Clinics: where they are, the services they offer and their opening hours."

@@ -4,7 +4,8 @@
 /// ``Principal``; nobody else reads identity's store.
 ///
 /// Its operations are here; its messages and enumerations are declared in `identity.vcontract`
-/// beside this file, from which ContractPlugin generates their Swift (docs/CONTRACTS.md).
+/// beside this file, from which VerticalsContractPlugin generates their Swift (docs/CONTRACTS.md).
+import VerticalsWire
 public enum Identity: ServiceContract {
     public static let name = "identity"
     public static let summary = "Users, password hashes and sessions."

@@ -5,7 +5,7 @@
 /// checked through ``Identity/authenticate``. Nobody else reads notifications' store.
 ///
 /// Its operations are here; its messages and enumerations are declared in `notifications.vcontract`
-/// beside this file, from which ContractPlugin generates their Swift (docs/CONTRACTS.md).
+/// beside this file, from which VerticalsContractPlugin generates their Swift (docs/CONTRACTS.md).
 public enum Notifications: ServiceContract {
     public static let name = "notifications"
     public static let summary = "Per-user inboxes: notifications other verticals send, and whether each was read."

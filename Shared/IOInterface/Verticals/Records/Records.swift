@@ -5,7 +5,8 @@
 /// entries only; records checks the token through ``Identity/authenticate``.
 ///
 /// Its operations are here; its messages and enumerations are declared in `records.vcontract`
-/// beside this file, from which ContractPlugin generates their Swift (docs/CONTRACTS.md).
+/// beside this file, from which VerticalsContractPlugin generates their Swift (docs/CONTRACTS.md).
+import VerticalsWire
 public enum Records: ServiceContract {
     public static let name = "records"
     public static let summary = "Each patient's clinical history: notes, allergies, medications and conditions."

@@ -6,7 +6,8 @@
 /// (`svc-supervisor status`, `start`, …) is its client.
 ///
 /// Its operations are here; its messages and enumerations are declared in `supervisor.vcontract`
-/// beside this file, from which ContractPlugin generates their Swift (docs/CONTRACTS.md).
+/// beside this file, from which VerticalsContractPlugin generates their Swift (docs/CONTRACTS.md).
+import VerticalsWire
 public enum Supervisor: ServiceContract {
     public static let name = "supervisor"
     public static let summary = "Supervision of the suite's daemons: status, start, stop, restart, reload, down."

@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import IOInterface
-import Storage
+import VerticalsStorage
+import VerticalsWire
 
 extension Builtins {
     /// Serves `daemon.backup`: a consistent copy of the store the vertical handed to

@@ -1,5 +1,6 @@
 import IOInterface
 import Logging
+import VerticalsWire
 
 extension Builtins {
     /// Serves `daemon.setLogLevel`: sets ``RuntimeLogLevel/current``, which every logger of the

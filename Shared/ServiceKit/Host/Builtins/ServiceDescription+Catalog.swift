@@ -1,5 +1,5 @@
 import IOInterface
-import Wire
+import VerticalsWire
 
 extension ServiceDescription {
     /// The schemas `description` carries, rebuilt as the same ``MessageSchema``s and

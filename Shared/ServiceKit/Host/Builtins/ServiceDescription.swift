@@ -1,5 +1,5 @@
 import IOInterface
-import Wire
+import VerticalsWire
 
 /// Builds a ``Daemon/Description`` from operation descriptors and the field tables
 /// (`MessageSchema`) of the messages they reach: the one place `daemon.describe`, the

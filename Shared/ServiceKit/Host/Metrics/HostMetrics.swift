@@ -1,8 +1,8 @@
 import CoreMetrics
-import EventLoop
 import Prometheus
 import Synchronization
-import Wire
+import VerticalsEventLoop
+import VerticalsWire
 
 /// What one host counts, through swift-metrics handles backed by its own Prometheus registry
 /// (not the process-wide `MetricsSystem`, so several hosts in one test process never mix their

@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsWire
 
 /// A notification appointments owes a patient, kept in its own store until notifications
 /// has it: written in the same transaction as the booking, so it is never lost, and sent

@@ -1,6 +1,7 @@
 import IOInterface
-import ServiceKit
 import Sessions
+import VerticalsServiceKit
+import VerticalsWire
 
 /// Books a slot for the calling patient.
 ///

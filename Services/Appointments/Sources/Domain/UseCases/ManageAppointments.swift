@@ -1,7 +1,8 @@
 import IOInterface
-import ServiceKit
 import Sessions
-import Storage
+import VerticalsServiceKit
+import VerticalsStorage
+import VerticalsWire
 
 /// Reads one of the caller's bookings.
 package struct GetAppointment {

@@ -1,7 +1,8 @@
 import IOInterface
 import Logging
-import ServiceKit
 import Synchronization
+import VerticalsServiceKit
+import VerticalsWire
 
 /// Delivers the notifications appointments owes, from its outbox, exactly once each.
 ///

@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsWire
 
 /// Says whether a clinic offers a service and is open for the whole of a slot, in the
 /// clinic's own time zone: what appointments asks before it books.

@@ -1,6 +1,6 @@
 import IOInterface
-import ServiceKit
 import Sessions
+import VerticalsServiceKit
 
 /// Adds a clinic to the network; only an admin may.
 package struct CreateClinic {

@@ -1,5 +1,5 @@
 import IOInterface
-import Storage
+import VerticalsStorage
 
 /// Finds clinics whose name contains a text, ignoring case.
 package struct SearchClinics {

@@ -1,4 +1,4 @@
-import ServiceKit
+import VerticalsServiceKit
 
 /// How identity behaves: what a deployment may tune, read once at start-up.
 package struct Settings: Sendable {

@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsWire
 
 /// Resolves a session token to its user: what other verticals ask on every request.
 package struct AuthenticateToken: Sendable {

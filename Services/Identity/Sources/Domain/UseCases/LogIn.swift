@@ -1,5 +1,6 @@
 import IOInterface
-import ServiceKit
+import VerticalsServiceKit
+import VerticalsWire
 
 /// Exchanges an e-mail address and password for a new session token.
 ///

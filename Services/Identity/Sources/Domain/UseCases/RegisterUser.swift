@@ -1,5 +1,5 @@
 import IOInterface
-import ServiceKit
+import VerticalsServiceKit
 
 /// Creates an account: checks the fields, hashes the password with Argon2id off the event
 /// loop, and stores the user with the `patient` role (and `admin` for the first admin, ``CreateFirstAdmin``).

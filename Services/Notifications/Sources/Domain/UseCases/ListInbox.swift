@@ -1,5 +1,5 @@
-import Storage
 import Sessions
+import VerticalsStorage
 
 /// Lists the caller's own notifications, newest first, with their unread count, a page at a time.
 package struct ListInbox: Sendable {

@@ -1,5 +1,6 @@
 import IOInterface
-import ServiceKit
+import VerticalsServiceKit
+import VerticalsWire
 
 /// Delivers a notification to a user's inbox, exactly once per deduplication key.
 ///

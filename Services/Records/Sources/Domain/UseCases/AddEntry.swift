@@ -1,6 +1,6 @@
 import IOInterface
-import ServiceKit
 import Sessions
+import VerticalsServiceKit
 
 /// Adds an entry to the caller's own history.
 package struct AddEntry {

@@ -1,6 +1,6 @@
 import IOInterface
-import ServiceKit
 import Sessions
+import VerticalsServiceKit
 
 /// Deletes one of the caller's own entries.
 package struct DeleteEntry {

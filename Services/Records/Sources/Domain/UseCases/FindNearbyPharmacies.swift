@@ -1,6 +1,6 @@
 import IOInterface
-import ServiceKit
 import Sessions
+import VerticalsServiceKit
 
 /// The pharmacies nearest a point, for a signed-in patient: `clinics.nearest(service: pharmacy)`.
 package struct FindNearbyPharmacies {

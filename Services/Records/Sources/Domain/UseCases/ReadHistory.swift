@@ -1,7 +1,7 @@
 import IOInterface
-import ServiceKit
 import Sessions
-import Storage
+import VerticalsServiceKit
+import VerticalsStorage
 
 /// The caller's own history, newest first, with each entry's clinic named through clinics.
 package struct ReadHistory {

@@ -1,6 +1,6 @@
 /// The IOInterface files of a new vertical: its contract with one example operation (Swift),
 /// and the messages of that operation in the contract language (docs/CONTRACTS.md), from which
-/// ContractPlugin generates their structs, schemas and codecs on every build.
+/// VerticalsContractPlugin generates their structs, schemas and codecs on every build.
 enum ContractTemplate {
     /// `Shared/IOInterface/Verticals/<Name>/<Name>.swift`: the operations.
     static func contract(_ v: VerticalName) -> String {
@@ -12,7 +12,7 @@ enum ContractTemplate {
         /// the vertical's real operations (and update `summary`).
         ///
         /// Its operations are here; its messages and enumerations are declared in `\#(v.name).vcontract`
-        /// beside this file, from which ContractPlugin generates their Swift (docs/CONTRACTS.md).
+        /// beside this file, from which VerticalsContractPlugin generates their Swift (docs/CONTRACTS.md).
         public enum \#(v.typeName): ServiceContract {
             public static let name = "\#(v.name)"
             public static let summary = "\#(v.typeName): one sentence about what this vertical owns."

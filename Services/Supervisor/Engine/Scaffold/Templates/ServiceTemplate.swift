@@ -10,8 +10,8 @@ enum ServiceTemplate {
         return #"""
             import IOInterface
             import Logging
-            import ServiceKit
-            import Storage
+            import VerticalsServiceKit
+            import VerticalsStorage
 
             /// Everything \#(v.name)'s use cases depend on, built once: in `main.swift` by
             /// ``live(runtime:)``, in tests by ``test(clock:caller:)``. Use cases reach nothing else.
@@ -143,7 +143,7 @@ enum ServiceTemplate {
     /// `Services/<Name>/Sources/Data/Migrations.swift`.
     static func migrations(_ v: VerticalName) -> String {
         #"""
-        import Storage
+        import VerticalsStorage
 
         /// \#(v.typeName)'s store schema, one versioned migration at a time. Run at start-up by
         /// `SQLiteStore.open`; a migration, once shipped, never changes: add the next one instead.
@@ -173,7 +173,7 @@ enum ServiceTemplate {
     static func repository(_ v: VerticalName) -> String {
         #"""
         import IOInterface
-        import Storage
+        import VerticalsStorage
 
         /// Greeting counts in \#(v.name)'s own SQLite store.
         public struct GreetingRepository: Sendable {
@@ -205,7 +205,7 @@ enum ServiceTemplate {
     static func endpoint(_ v: VerticalName) -> String {
         #"""
         import IOInterface
-        import ServiceKit
+        import VerticalsServiceKit
 
         /// \#(v.typeName)'s routes: each operation of the ``\#(v.typeName)`` contract mapped to its use
         /// case, the result to the contract's Output, and ``\#(v.typeName)Failure`` to a typed `ServiceError`.
@@ -252,7 +252,7 @@ enum ServiceTemplate {
         import Glibc
         import IOInterface
         import \#(v.typeName)Service
-        import ServiceKit
+        import VerticalsServiceKit
 
         let status = DaemonMain.run(\#(v.typeName).self) { runtime in
             let world = try World.live(runtime: runtime)

@@ -6,7 +6,7 @@ enum TestTemplate {
         #"""
         import IOInterface
         @testable import \#(v.typeName)Service
-        import ServiceKit
+        import VerticalsServiceKit
         import Testing
 
         @Suite("\#(v.name).hello")
