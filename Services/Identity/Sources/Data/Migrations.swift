@@ -6,34 +6,31 @@ import VerticalsStorage
 package enum Migrations {
     /// Every migration, in order.
     package static var all: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
+        .sql([
             // Times are microseconds since the Unix epoch (Timestamp), ids UUID text.
-            try db.execute(
-                sql: """
-                    CREATE TABLE users (
-                        id TEXT PRIMARY KEY NOT NULL,
-                        email TEXT NOT NULL UNIQUE,
-                        display_name TEXT NOT NULL,
-                        password_hash TEXT NOT NULL,
-                        created_at INTEGER NOT NULL
-                    );
-                    CREATE TABLE user_roles (
-                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                        role TEXT NOT NULL,
-                        PRIMARY KEY (user_id, role)
-                    ) WITHOUT ROWID;
-                    -- A session is found by the SHA-256 of its token; the token itself is never stored.
-                    CREATE TABLE sessions (
-                        token_hash TEXT PRIMARY KEY NOT NULL,
-                        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                        created_at INTEGER NOT NULL,
-                        expires_at INTEGER NOT NULL,
-                        revoked_at INTEGER
-                    ) WITHOUT ROWID;
-                    CREATE INDEX sessions_by_user ON sessions(user_id);
-                    """)
-        }
-        return migrator
+            ("v1", """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    email TEXT NOT NULL UNIQUE,
+                    display_name TEXT NOT NULL,
+                    password_hash TEXT NOT NULL,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE TABLE user_roles (
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    role TEXT NOT NULL,
+                    PRIMARY KEY (user_id, role)
+                ) WITHOUT ROWID;
+                -- A session is found by the SHA-256 of its token; the token itself is never stored.
+                CREATE TABLE sessions (
+                    token_hash TEXT PRIMARY KEY NOT NULL,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL,
+                    revoked_at INTEGER
+                ) WITHOUT ROWID;
+                CREATE INDEX sessions_by_user ON sessions(user_id);
+                """),
+        ])
     }
 }

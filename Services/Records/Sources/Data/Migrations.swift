@@ -5,22 +5,19 @@ import VerticalsStorage
 package enum Migrations {
     /// Every migration.
     package static var all: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE entry (
-                        id TEXT PRIMARY KEY NOT NULL,
-                        user_id TEXT NOT NULL,
-                        kind TEXT NOT NULL,                 -- records.EntryKind wire name
-                        text TEXT NOT NULL,
-                        clinic_id TEXT,                     -- clinics' id; clinics owns the name
-                        created_at INTEGER NOT NULL         -- microseconds since the Unix epoch
-                    );
-                    -- A history is one user's entries, newest first, optionally of one kind.
-                    CREATE INDEX entry_by_user ON entry(user_id, created_at);
-                    """)
-        }
-        return migrator
+        .sql([
+            ("v1", """
+                CREATE TABLE entry (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    user_id TEXT NOT NULL,
+                    kind TEXT NOT NULL,                 -- records.EntryKind wire name
+                    text TEXT NOT NULL,
+                    clinic_id TEXT,                     -- clinics' id; clinics owns the name
+                    created_at INTEGER NOT NULL         -- microseconds since the Unix epoch
+                );
+                -- A history is one user's entries, newest first, optionally of one kind.
+                CREATE INDEX entry_by_user ON entry(user_id, created_at);
+                """),
+        ])
     }
 }
