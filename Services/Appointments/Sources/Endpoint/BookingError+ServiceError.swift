@@ -8,21 +8,21 @@ extension BookingError: ServiceErrorConvertible {
     package var serviceError: ServiceError {
         switch self {
         case .invalid(let field, let reason):
-            ServiceError(.invalidInput, "\(field): \(reason)", details: [ErrorDetail("field", field)])
+            ServiceError(.invalidInput, "\(field): \(reason)", field: field)
         case .patientBusy(let existingID):
             ServiceError(
                 .conflict, "you already have a booking at that time (\(existingID)); cancel it or pick another time",
-                details: [ErrorDetail("conflictsWith", existingID)])
+                detail: "conflictsWith", existingID)
         case .slotFull:
             ServiceError(.conflict, "that slot is fully booked at this clinic; pick another time")
         case .requestIDReused:
             ServiceError(
                 .conflict, "this requestID was already used for a different booking; use a new requestID",
-                details: [ErrorDetail("field", "requestID")])
+                field: "requestID")
         case .clinicRefuses(let field, let reason):
-            ServiceError(.invalidInput, reason, details: [ErrorDetail("field", field)])
+            ServiceError(.invalidInput, reason, field: field)
         case .notFound(let id):
-            ServiceError(.notFound, "no booking \(id)", details: [ErrorDetail("id", id)])
+            ServiceError(.notFound, "no booking \(id)", detail: "id", id)
         case .notOwner:
             ServiceError(.permissionDenied, "this booking belongs to another patient")
         case .alreadyCancelled:

@@ -8,16 +8,16 @@ extension ClinicError: ServiceErrorConvertible {
     package var serviceError: ServiceError {
         switch self {
         case .invalid(let field, let reason):
-            ServiceError(.invalidInput, "\(field) \(reason).", details: [ErrorDetail("field", field)])
+            ServiceError(.invalidInput, "\(field) \(reason).", field: field)
         case .notFound(let id):
             ServiceError(
                 .notFound, "No clinic has id \"\(id)\"; find clinics with clinics.search or clinics.nearest.",
-                details: [ErrorDetail("id", id)])
+                detail: "id", id)
         case .notAdmin(let userID):
             ServiceError(
                 .permissionDenied,
                 "Only admins may add clinics; ask an admin to add it or to grant you the admin role.",
-                details: [ErrorDetail("userID", userID)])
+                detail: "userID", userID)
         }
     }
 }

@@ -8,11 +8,11 @@ extension IdentityFailure: ServiceErrorConvertible {
     package var serviceError: ServiceError {
         switch self {
         case .invalid(let field, let reason):
-            ServiceError(.invalidInput, "\(reason); correct \(field) and try again", details: [ErrorDetail("field", field)])
+            ServiceError(.invalidInput, "\(reason); correct \(field) and try again", field: field)
         case .emailTaken:
             ServiceError(
                 .conflict, "an account with this e-mail address already exists: log in, or register another address",
-                details: [ErrorDetail("field", "email")])
+                field: "email")
         case .wrongCredentials:
             ServiceError(.unauthenticated, "wrong e-mail address or password: check both and log in again")
         case .invalidToken:
@@ -29,9 +29,9 @@ extension IdentityFailure: ServiceErrorConvertible {
         case .lastAdmin:
             ServiceError(.conflict, "this is the last admin: grant admin to someone else before revoking it here")
         case .emailNotFound(let email):
-            ServiceError(.notFound, "no account uses \"\(email)\"", details: [ErrorDetail("field", "email")])
+            ServiceError(.notFound, "no account uses \"\(email)\"", field: "email")
         case .userNotFound(let id):
-            ServiceError(.notFound, "no user has the id \"\(id)\"", details: [ErrorDetail("field", "userID")])
+            ServiceError(.notFound, "no user has the id \"\(id)\"", field: "userID")
         }
     }
 }

@@ -8,15 +8,14 @@ extension RecordsError: ServiceErrorConvertible {
     package var serviceError: ServiceError {
         switch self {
         case .invalid(let field, let reason):
-            ServiceError(.invalidInput, "\(field) \(reason).", details: [ErrorDetail("field", field)])
+            ServiceError(.invalidInput, "\(field) \(reason).", field: field)
         case .notFound(let id):
             ServiceError(
-                .notFound, "No entry has id \"\(id)\"; list your entries with records.history.",
-                details: [ErrorDetail("id", id)])
+                .notFound, "No entry has id \"\(id)\"; list your entries with records.history.", detail: "id", id)
         case .notOwner(let id):
             ServiceError(
                 .permissionDenied, "Entry \"\(id)\" is not in your history; you can delete only your own entries.",
-                details: [ErrorDetail("id", id)])
+                detail: "id", id)
         }
     }
 }
