@@ -8,8 +8,8 @@ import VerticalsWire
 ///
 /// Unit tests use it through `VerticalsTesting`, whose `StubCaller()` also *records an issue*
 /// naming the call, so the test fails even where a use case swallows the error (a best-effort
-/// call with a fallback). This type stays in ServiceKit, not the testing library, because
-/// `svc-supervisor new` writes it into a new vertical's World.
+/// call with a fallback). Nothing outside tests uses this type any more (`svc-supervisor new`
+/// writes a new vertical's test World into its tests), so it could move to the testing library.
 ///
 /// ```swift
 /// let identity = StubCaller()

@@ -66,7 +66,9 @@ public struct Scaffold: Sendable {
             ("\(service)/Sources/Data/Migrations.swift", ServiceTemplate.migrations(v)),
             ("\(service)/Sources/Data/GreetingRepository.swift", ServiceTemplate.repository(v)),
             ("\(service)/Sources/Endpoint/Endpoint.swift", ServiceTemplate.endpoint(v)),
+            ("\(service)/Sources/Endpoint/\(v.typeName)Failure+ServiceError.swift", ServiceTemplate.serviceError(v)),
             ("\(service)/main/main.swift", ServiceTemplate.main(v)),
+            ("Tests/Services/\(v.typeName)Tests/Fixtures.swift", TestTemplate.fixtures(v)),
             ("Tests/Services/\(v.typeName)Tests/HelloTests.swift", TestTemplate.hello(v)),
             ("Tests/IOInterfaceTests/Fixtures+\(v.typeName).swift", TestTemplate.examples(v)),
         ]

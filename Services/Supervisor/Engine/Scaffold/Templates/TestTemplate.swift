@@ -1,13 +1,41 @@
 /// The unit tests of a new vertical: its example operation through its Endpoint, in-process,
-/// over the wire form, with a World of fakes.
+/// over the wire form, with a World of fakes from VerticalsTesting.
 enum TestTemplate {
+    /// `Tests/Services/<Name>Tests/Fixtures.swift`: the test World.
+    static func fixtures(_ v: VerticalName) -> String {
+        #"""
+        import VerticalsServiceKit
+        import VerticalsStorage
+        import VerticalsTesting
+
+        @testable import \#(v.typeName)Service
+
+        // Shared fixtures of the \#(v.name) tests: every parameter has a default.
+
+        extension World {
+            /// A World for unit tests: an in-memory store, the clock stopped at `clock`'s time, and
+            /// `caller` answering only what the test stubs (any other call fails the test).
+            static func test(clock: TestClock = TestClock(), caller: StubCaller = StubCaller()) throws -> World {
+                World(
+                    parts: try .test(
+                        migrator: Migrations.all, clock: clock, newID: RandomID.uuidString, caller: caller,
+                        label: "\#(v.name).test"))
+            }
+        }
+
+        """#
+    }
+
     /// `Tests/Services/<Name>Tests/HelloTests.swift`.
     static func hello(_ v: VerticalName) -> String {
         #"""
         import IOInterface
-        @testable import \#(v.typeName)Service
-        import VerticalsServiceKit
         import Testing
+        import VerticalsServiceKit
+        import VerticalsTesting
+        import VerticalsWire
+
+        @testable import \#(v.typeName)Service
 
         @Suite("\#(v.name).hello")
         struct HelloTests {
@@ -26,13 +54,18 @@ enum TestTemplate {
             @Test(arguments: ["", "   ", String(repeating: "a", count: Greet.maxNameLength + 1)])
             func hello_withABadName_isInvalidInputNamingTheField(name: String) async throws {
                 let router = Endpoint.routes(world: try World.test())
-                do {
-                    _ = try await router.serveInProcess(\#(v.typeName).hello, .init(name: name))
-                    Issue.record("expected invalidInput")
-                } catch let error as ServiceError {
-                    #expect(error.code == .invalidInput)
-                    #expect(error.details.contains(ErrorDetail("field", "name")))
+                let error = await #expect(throws: ServiceError.self) {
+                    try await router.serveInProcess(\#(v.typeName).hello, .init(name: name))
                 }
+                #expect(error?.code == .invalidInput)
+                #expect(error?.detail("field") == "name")
+            }
+
+            @Test func greet_withAnEmptyName_isRefused_asInvalidInputOnTheWire() async throws {
+                let world = try World.test()
+                let error = await wireError { _ = try await Greet(world: world).execute(name: "") }
+                #expect(error?.code == .invalidInput)
+                #expect(error?.detail("field") == "name")
             }
         }
 
