@@ -12,7 +12,7 @@ import Foundation
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "echo-server" where arguments.count == 1:
-    await EchoRoles.server()
+    exit(EchoRoles.server())
 case "echo-latency" where arguments.count == 5:
     await EchoRoles.latency(
         socketDirectory: arguments[1], size: Int(arguments[2]) ?? 64, count: Int(arguments[3]) ?? 20_000,

@@ -10,12 +10,14 @@ import VerticalsWire
 enum EchoRoles {
     /// `vt-bench echo-server`: serves ``BenchEcho`` on `$VERTICALS_SOCKET_DIR/bench.sock` with
     /// the full stack (ServiceRuntime, ServiceHost, Router, async handler) until SIGTERM.
-    static func server() async {
+    /// Returns the daemon's exit status, as a vertical's `main.swift` gets it from ``DaemonMain``.
+    static func server() -> Int32 {
         // No arguments: this process was started as `vt-bench echo-server`, which are the bench's, not a daemon's.
-        let runtime = ServiceRuntime.boot(name: BenchEcho.name, arguments: [])
-        var router = Router(service: BenchEcho.self)
-        router.on(BenchEcho.echo) { input, _ in input }
-        await runtime.serve(router)
+        DaemonMain.run(name: BenchEcho.name, arguments: []) { _ in
+            var router = Router(service: BenchEcho.self)
+            router.on(BenchEcho.echo) { input, _ in input }
+            return ServedVertical(router)
+        }
     }
 
     /// `vt-bench echo-latency DIR SIZE COUNT OUT`: one call in flight through the typed client,
