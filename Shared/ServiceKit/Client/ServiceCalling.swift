@@ -2,7 +2,7 @@ import IOInterface
 import VerticalsWire
 
 /// Something that calls other verticals' operations: ``ServiceClient`` in a daemon,
-/// ``StubCaller`` in a unit test. A vertical's `World` holds one, so its use cases never
+/// `StubCaller` (VerticalsTesting) in a unit test. A vertical's `World` holds one, so its use cases never
 /// know whether the other end is a socket or a test.
 public protocol ServiceCalling: Sendable {
     /// Calls `operation` and returns its Output, or throws the callee's typed error.

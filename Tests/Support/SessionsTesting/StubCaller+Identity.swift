@@ -1,5 +1,6 @@
 import IOInterface
 import VerticalsServiceKit
+import VerticalsTesting
 import VerticalsWire
 
 extension StubCaller {

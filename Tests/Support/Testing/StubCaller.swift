@@ -1,15 +1,15 @@
 import IOInterface
 import Synchronization
+import VerticalsServiceKit
 import VerticalsWire
 
 /// A ``ServiceCalling`` for unit tests: answers only the operations a test stubs, and fails
 /// every other call with `unimplemented` naming the operation and its input, so a use case that
 /// calls a vertical its test did not declare fails loudly (swift-dependencies' lesson).
 ///
-/// Unit tests use it through `VerticalsTesting`, whose `StubCaller()` also *records an issue*
-/// naming the call, so the test fails even where a use case swallows the error (a best-effort
-/// call with a fallback). Nothing outside tests uses this type any more (`svc-supervisor new`
-/// writes a new vertical's test World into its tests), so it could move to the testing library.
+/// `StubCaller()` (``init(fileID:filePath:line:column:)``) also *records an issue* naming the
+/// call, so the test fails even where a use case swallows the error (a best-effort call with a
+/// fallback). It lives here, in the testing library, because only tests use it.
 ///
 /// ```swift
 /// let identity = StubCaller()
@@ -25,14 +25,6 @@ public final class StubCaller: ServiceCalling {
     private let handlers: Mutex<[String: Handler]> = Mutex([:])
     private let log: Mutex<[String]> = Mutex([])
     private let unexpected: UnexpectedCall
-
-    /// A caller with nothing stubbed, whose unexpected calls only throw.
-    ///
-    /// Disfavoured, so that where `VerticalsTesting` is imported `StubCaller()` is its strict one.
-    @_disfavoredOverload
-    public convenience init() {
-        self.init(onUnexpectedCall: { _ in })
-    }
 
     /// A caller with nothing stubbed, calling `onUnexpectedCall` for each call it was not told.
     public init(onUnexpectedCall: @escaping UnexpectedCall) {
