@@ -141,7 +141,7 @@ let package = Package(
         // MARK: Tests
         .target(
             name: "TestSupport", dependencies: ["VerticalsWire", "IOInterface"], path: "Tests/Support/TestContract",
-            swiftSettings: strict
+            swiftSettings: strict, plugins: ["VerticalsContractPlugin"]
         ),
         .target(
             name: "ProcessTesting", dependencies: ["VerticalsWire"], path: "Tests/Support/ProcessTesting",

@@ -4,6 +4,13 @@
 // `FieldDescriptor` and `EnumSchema`, no second model: ServiceKit's `ServiceDescription`
 // converts both ways (`info(_:)`, `catalog(of:)`), so a client that never linked a vertical
 // validates, encodes, decodes and prints its messages with the same generic codec.
+//
+// `FieldInfo`, `FieldPresence` and `EnumInfo` are declared in daemon.vcontract. The three messages
+// here stay hand-written (their codecs in Daemon+Describe+Codec.swift) because the contract
+// language cannot say them: `OperationInfo.errors` is a list of `wire.ErrorCode`, which no contract
+// file declares; `Description` holds `OperationInfo`s; and `Description.summary` and
+// `MessageInfo.doc` are defaulted on the wire yet have no default in the init, where a generated
+// init would give them one.
 import VerticalsWire
 
 extension Daemon {
@@ -119,82 +126,5 @@ extension Daemon {
                 .defaulted(2, "doc", .string, .string("")),
                 .repeated(3, "fields", .message(FieldInfo.self)),
             ])
-    }
-
-    /// One field of a ``MessageInfo``: the wire form of a `FieldDescriptor`.
-    public struct FieldInfo: WireMessage {
-        /// The tag on the wire.
-        public var tag: UInt64
-        /// The name (the JSON key).
-        public var name: String
-        /// The type as `describe` spells it: `string`, `enum clinics.Service`, `message clinics.Clinic`.
-        public var type: String
-        /// Whether it must be present, may be absent, has a default, or repeats.
-        public var presence: FieldPresence
-        /// A defaulted field's default, in its JSON form (`20`, `"text"`, `true`).
-        public var defaultValue: String?
-        /// One line about it, if its descriptor has one.
-        public var doc: String
-
-        /// Creates the value from its fields.
-        public init(
-            tag: UInt64, name: String, type: String, presence: FieldPresence, defaultValue: String? = nil,
-            doc: String = ""
-        ) {
-            self.tag = tag
-            self.name = name
-            self.type = type
-            self.presence = presence
-            self.defaultValue = defaultValue
-            self.doc = doc
-        }
-
-        public static let schema = MessageSchema(
-            "daemon.FieldInfo",
-            [
-                .required(1, "tag", .uint),
-                .required(2, "name", .string),
-                .required(3, "type", .string),
-                .required(4, "presence", .enumeration(FieldPresence.schema)),
-                .optional(5, "defaultValue", .string),
-                .defaulted(6, "doc", .string, .string("")),
-            ])
-    }
-
-    /// A field's presence, as ``FieldInfo`` carries it.
-    public enum FieldPresence: WireEnum {
-        case required, optional, defaulted, repeated
-        /// A presence this build does not know, kept as sent.
-        case unknown(String)
-
-        public static let knownCases: [FieldPresence] = [.required, .optional, .defaulted, .repeated]
-        public static let schema = EnumSchema("daemon.FieldPresence", knownCases)
-        public init(unknown raw: String) { self = .unknown(raw) }
-        public var wireName: String {
-            switch self {
-            case .required: "required"
-            case .optional: "optional"
-            case .defaulted: "defaulted"
-            case .repeated: "repeated"
-            case .unknown(let raw): raw
-            }
-        }
-    }
-
-    /// One enumeration in a ``Description``: its name and known cases (an `EnumSchema`).
-    public struct EnumInfo: WireMessage {
-        /// The qualified name, e.g. `clinics.Service`.
-        public var name: String
-        /// The known case names, in declaration order.
-        public var cases: [String]
-
-        /// Creates the value from its fields.
-        public init(name: String, cases: [String]) {
-            self.name = name
-            self.cases = cases
-        }
-
-        public static let schema = MessageSchema(
-            "daemon.EnumInfo", [.required(1, "name", .string), .repeated(2, "cases", .string)])
     }
 }

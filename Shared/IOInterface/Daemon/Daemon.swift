@@ -5,7 +5,8 @@
 ///
 /// Not a vertical, so it is listed in neither ``Contracts/all`` nor ``Contracts/control``;
 /// tools reach it through ``Contracts/builtin``. Each operation lives in its own file as an
-/// extension of this namespace and is appended to ``operations``.
+/// extension of this namespace and is appended to ``operations``; its messages are declared in
+/// `daemon.vcontract` (docs/CONTRACTS.md), but for `describe`'s in Daemon+Describe.swift.
 public enum Daemon: ServiceContract {
     public static let name = "daemon"
     public static let summary = "Operations every daemon answers: introspection, health and run-time settings."

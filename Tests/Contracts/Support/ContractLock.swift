@@ -44,14 +44,12 @@ public struct ContractLock: WireMessage {
 
     /// Today's lock, from IOInterface.
     ///
-    /// The lock holds what a peer's decoder relies on, not prose: the docs of the contracts
-    /// declared in `.vcontract` files (the verticals' and the supervisor's; docs/CONTRACTS.md)
-    /// are left out, so that rewording a field's doc needs no `make contracts-update` and never
-    /// shows as a contract change. `describe` still carries them. The built-in `daemon.*`
-    /// contract is hand-written Swift and keeps the one doc it has.
+    /// The lock holds what a peer's decoder relies on, not prose: the docs of every contract
+    /// (the verticals', the supervisor's and the built-in `daemon.*`, all declared in `.vcontract`
+    /// files; docs/CONTRACTS.md) are left out, so that rewording a field's doc needs no
+    /// `make contracts-update` and never shows as a contract change. `describe` still carries them.
     public static func current() -> ContractLock {
-        let declared = (Contracts.all + Contracts.control).map { ServiceDescription.of($0).withoutDocs }
-        return ContractLock(services: declared + Contracts.builtin.map { ServiceDescription.of($0) })
+        ContractLock(services: contracts.map { ServiceDescription.of($0).withoutDocs })
     }
 
     /// The service named `name`.

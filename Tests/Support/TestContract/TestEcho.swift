@@ -41,71 +41,6 @@ public struct TestEcho: Sendable {
         [echo.descriptor, fail.descriptor, throwUntyped.descriptor, relay.descriptor, count.descriptor, produced.descriptor]
     }
 
-    /// Input of ``echo``.
-    public struct EchoInput: WireMessage {
-        public var text: String
-        public var delayMilliseconds: Int
-
-        public init(text: String, delayMilliseconds: Int = 0) {
-            self.text = text
-            self.delayMilliseconds = delayMilliseconds
-        }
-
-        public static let schema = MessageSchema(
-            "test.EchoInput", [.required(1, "text", .string), .defaulted(2, "delayMilliseconds", .int, .int(0))])
-
-        public func encode(to body: inout BodyWriter) {
-            body.write(1, text)
-            body.write(2, delayMilliseconds)
-        }
-
-        public init(from body: inout BodyReader) throws(WireDecodingError) {
-            var text: String?
-            var delay = 0
-            while let tag = try body.nextTag() {
-                switch tag {
-                case 1: text = try body.read()
-                case 2: delay = try body.read()
-                default: try body.skip()
-                }
-            }
-            self.init(text: try body.required(text, 1), delayMilliseconds: delay)
-        }
-    }
-
-    /// Output of ``echo``.
-    public struct EchoOutput: WireMessage {
-        public var text: String
-        /// The pid of the process that answered.
-        public var servedBy: Int
-
-        public init(text: String, servedBy: Int) {
-            self.text = text
-            self.servedBy = servedBy
-        }
-
-        public static let schema = MessageSchema(
-            "test.EchoOutput", [.required(1, "text", .string), .required(2, "servedBy", .int)])
-
-        public func encode(to body: inout BodyWriter) {
-            body.write(1, text)
-            body.write(2, servedBy)
-        }
-
-        public init(from body: inout BodyReader) throws(WireDecodingError) {
-            var text: String?
-            var servedBy: Int?
-            while let tag = try body.nextTag() {
-                switch tag {
-                case 1: text = try body.read()
-                case 2: servedBy = try body.read()
-                default: try body.skip()
-                }
-            }
-            self.init(text: try body.required(text, 1), servedBy: try body.required(servedBy, 2))
-        }
-    }
-
     /// Input of ``fail``.
     public struct FailInput: WireMessage {
         public var code: ErrorCode
@@ -137,82 +72,8 @@ public struct TestEcho: Sendable {
             self.init(code: try body.required(code, 1), message: try body.required(message, 2))
         }
     }
-
-    /// Input of ``relay``.
-    public struct RelayInput: WireMessage {
-        /// The vertical whose `echo` to call.
-        public var target: String
-        public var text: String
-        /// The delay to ask of the target.
-        public var delayMilliseconds: Int
-
-        public init(target: String, text: String, delayMilliseconds: Int = 0) {
-            self.target = target
-            self.text = text
-            self.delayMilliseconds = delayMilliseconds
-        }
-
-        public static let schema = MessageSchema(
-            "test.RelayInput",
-            [
-                .required(1, "target", .string), .required(2, "text", .string),
-                .defaulted(3, "delayMilliseconds", .int, .int(0)),
-            ])
-
-        public func encode(to body: inout BodyWriter) {
-            body.write(1, target)
-            body.write(2, text)
-            body.write(3, delayMilliseconds)
-        }
-
-        public init(from body: inout BodyReader) throws(WireDecodingError) {
-            var target: String?
-            var text: String?
-            var delay = 0
-            while let tag = try body.nextTag() {
-                switch tag {
-                case 1: target = try body.read()
-                case 2: text = try body.read()
-                case 3: delay = try body.read()
-                default: try body.skip()
-                }
-            }
-            self.init(target: try body.required(target, 1), text: try body.required(text, 2), delayMilliseconds: delay)
-        }
-    }
-
-    /// Output of ``relay``.
-    public struct RelayOutput: WireMessage {
-        /// What the target answered.
-        public var echoed: EchoOutput
-        /// The deadline the relay had left when it received its request, in microseconds (0 = none).
-        public var remainingMicroseconds: Int
-
-        public init(echoed: EchoOutput, remainingMicroseconds: Int) {
-            self.echoed = echoed
-            self.remainingMicroseconds = remainingMicroseconds
-        }
-
-        public static let schema = MessageSchema(
-            "test.RelayOutput",
-            [.required(1, "echoed", .message(EchoOutput.self)), .required(2, "remainingMicroseconds", .int)])
-
-        public func encode(to body: inout BodyWriter) {
-            body.write(1, echoed)
-            body.write(2, remainingMicroseconds)
-        }
-
-        public init(from body: inout BodyReader) throws(WireDecodingError) {
-            var echoed: EchoOutput?
-            var remaining: Int?
-            while let tag = try body.nextTag() {
-                switch tag {
-                case 1: echoed = try body.read()
-                case 2: remaining = try body.read()
-                default: try body.skip()
-                }
-            }
-            self.init(echoed: try body.required(echoed, 1), remainingMicroseconds: try body.required(remaining, 2))
-        }
-    }
 }
+
+/// The contract is `test` (its schemas are `test.EchoInput`, …): testecho.vcontract's generated
+/// types extend `Test`, this alias, and so are TestEcho's.
+typealias Test = TestEcho
