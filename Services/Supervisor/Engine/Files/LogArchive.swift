@@ -2,25 +2,25 @@
 import Glibc
 #endif
 import CZlib
-import Dispatch
+import VerticalsServiceKit
 
 /// The rotated files of a log: `<log>.1[.gz]` (newest) … `<log>.<keep>[.gz]`. A rotation hands
 /// the closed file over under a staging name; the archive moves the older files up, drops the
-/// ones past `keep`, and compresses the new `.1` with zlib's gzip writer — on one serial queue
-/// off the loop thread, so a 10 MiB file never stalls supervision, and in the order rotations
-/// happened.
+/// ones past `keep`, and compresses the new `.1` with zlib's gzip writer — on one framework
+/// thread off the loop (`SerialWorker`, not a DispatchQueue: no wake-ups once idle), so a
+/// 10 MiB file never stalls supervision, and in the order rotations happened.
 enum LogArchive {
     /// Where rotations run, one after another.
-    private static let queue = DispatchQueue(label: "svc-supervisor.log-archive")
+    private static let worker = SerialWorker()
 
     /// Files `staged` (the closed log) in as `<log>.1`, compressed when `compress`.
     static func archive(staged: String, log: String, keep: Int, compress: Bool) {
-        queue.async { archiveNow(staged: staged, log: log, keep: keep, compress: compress) }
+        worker.run { archiveNow(staged: staged, log: log, keep: keep, compress: compress) }
     }
 
     /// Returns once every rotation asked for so far is done (at close, and in tests).
     static func waitForPending() {
-        queue.sync {}
+        worker.waitForPending()
     }
 
     /// The name of rotated file `index`.
