@@ -19,10 +19,10 @@ import VerticalsStorage
 /// libdispatch's queues, whose worker-pool monitor would then wake the idle daemon every second.
 /// Here the main thread blocks while the daemon's ``ServiceGroup`` runs on the loop thread.
 ///
-/// The services, started in this order and stopped in the reverse: the client
-/// (``ClientService``), the background work (``BackgroundService``), the host
-/// (``HostService``). So SIGTERM stops the host accepting, lets in-flight requests finish,
-/// then cancels and awaits the background work, then closes the client, then the loop stops.
+/// The services, started in this order and stopped in the reverse: the client and the
+/// background work (each an ``AtShutdown``), then the host (``HostService``). So SIGTERM stops
+/// the host accepting, lets in-flight requests finish, then cancels and awaits the background
+/// work, then closes the client, then the loop stops.
 public enum DaemonMain {
     /// Runs `contract`'s daemon; `build` makes its World (opening its store) and says what to serve.
     /// Answers `--help` and `--version` first, nothing opened; see ``DaemonArguments``.

@@ -26,38 +26,25 @@ public struct HostService: Service {
     }
 }
 
-/// A daemon's ``BackgroundWork`` as a ``Service``: at shutdown it refuses new work, cancels
-/// every task (the outbox's retry sleep included) and returns once each has returned.
-public struct BackgroundService: Service {
-    /// The work ended with the daemon.
-    public let work: BackgroundWork
+/// A part that is already running and only needs its place in the shutdown order, as a
+/// ``Service``: it waits for graceful shutdown, then runs `action` and returns. A daemon's
+/// client (closed last) and background work (cancelled and awaited after the host drains), the
+/// supervisor's control socket (bound before the group, stopped after every vertical):
+///
+/// ```swift
+/// ServiceGroup(services: [AtShutdown { client.close() }, AtShutdown { await work.stop() }, HostService(host)], …)
+/// ```
+public struct AtShutdown: Service {
+    private let action: @Sendable () async -> Void
 
-    /// Ends `work` with its daemon.
-    public init(_ work: BackgroundWork) {
-        self.work = work
+    /// A service that runs `action` at graceful shutdown.
+    public init(_ action: @escaping @Sendable () async -> Void) {
+        self.action = action
     }
 
-    /// Waits for shutdown, then cancels and awaits the background tasks.
+    /// Waits for shutdown, then runs the action.
     public func run() async throws {
         await gracefulShutdown()
-        await work.stop()
-    }
-}
-
-/// A daemon's ``ServiceClient`` as a ``Service``: closed at shutdown, after everything that
-/// calls other verticals with it has stopped.
-public struct ClientService: Service {
-    /// The client closed with the daemon.
-    public let client: ServiceClient
-
-    /// Closes `client` when its daemon stops.
-    public init(_ client: ServiceClient) {
-        self.client = client
-    }
-
-    /// Waits for shutdown, then closes the client's connections.
-    public func run() async throws {
-        await gracefulShutdown()
-        client.close()
+        await action()
     }
 }

@@ -12,7 +12,7 @@ import VerticalsEventLoop
 ///
 /// ```swift
 /// let group = ServiceGroup(
-///     services: [ClientService(client), BackgroundService(background), HostService(host)],
+///     services: [AtShutdown { client.close() }, AtShutdown { await work.stop() }, HostService(host)],
 ///     loop: loop, logger: logger)
 /// try await group.run()   // the host drains first, then background work ends, then the client closes
 /// ```

@@ -115,9 +115,10 @@ public final class ServiceRuntime: Sendable {
         configuration.store = served.store
         configuration.stateDirectory = stateDirectory
         let host = ServiceHost(configuration: configuration, router: served.router, loop: loop, logger: logger)
+        let (client, background) = (self.client, self.background)
         let group = ServiceGroup(
-            services: [ClientService(client), BackgroundService(background), HostService(host)], loop: loop,
-            logger: logger)
+            services: [AtShutdown { client.close() }, AtShutdown { await background.stop() }, HostService(host)],
+            loop: loop, logger: logger)
         return DaemonMain.runOnLoop(loop) {
             do {
                 try await group.run()

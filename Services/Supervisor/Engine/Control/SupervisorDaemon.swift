@@ -102,7 +102,7 @@ public enum SupervisorDaemon {
         // engine (every service, dependents first), then SIGHUP's watcher, then the control socket.
         let group = ServiceGroup(
             services: [
-                ControlSocketService(host: host), HangupReloadService(loop: loop, reload: reload, logger: logger),
+                AtShutdown { await host.stop() }, HangupReloadService(loop: loop, reload: reload, logger: logger),
                 DownService(request: down), EngineService(engine: engine, services: manifest.services.count,
                     runDirectory: configuration.runDirectory.path, logger: logger),
             ],

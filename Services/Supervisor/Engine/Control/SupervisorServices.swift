@@ -7,17 +7,6 @@ import Synchronization
 import VerticalsEventLoop
 import VerticalsServiceKit
 
-/// The supervisor's control socket as a service of its group: started before the group (it
-/// refuses a second supervisor), stopped last, once every vertical is down.
-struct ControlSocketService: Service {
-    let host: ServiceHost
-
-    func run() async throws {
-        await gracefulShutdown()
-        await host.stop()
-    }
-}
-
 /// The engine as a service of the supervisor's group: starts every vertical in dependency order,
 /// and at shutdown stops them all (dependents before their dependencies) and closes its sockets.
 struct EngineService: Service {
