@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "VerticalsServiceKit", targets: ["VerticalsServiceKit"]),
         .library(name: "VerticalsTesting", targets: ["VerticalsTesting"]),
         .library(name: "IOInterface", targets: ["IOInterface"]),
+        .library(name: "VerticalsContract", targets: ["VerticalsContract"]),
         // For the fuzz package (Fuzz/) and the benchmark package (Benchmarks/), which depend on this one by path.
         .library(name: "VerticalsWire", targets: ["VerticalsWire"]),
         .library(name: "VerticalsEventLoop", targets: ["VerticalsEventLoop"]),
@@ -59,11 +60,17 @@ let package = Package(
             name: "VerticalsEventLoop", dependencies: ["CLibUV", "VerticalsWire"], path: "Shared/EventLoop",
             swiftSettings: strict
         ),
-        // Its messages and enums are declared in `*.vcontract` files, one per vertical; VerticalsContractPlugin
-        // generates their Swift.
+        // The contract core: what a contract is (`ServiceContract`, `Operation`, `Route`), the `daemon.*`
+        // built-ins every daemon answers and the supervisor's control contract. No vertical's contract.
         .target(
-            name: "IOInterface", dependencies: ["VerticalsWire"], path: "Shared/IOInterface", swiftSettings: strict,
+            name: "VerticalsContract", dependencies: ["VerticalsWire"], path: "Shared/Contract", swiftSettings: strict,
             plugins: ["VerticalsContractPlugin"]
+        ),
+        // The reference suite's contracts (DTOs and protocols only), one `*.vcontract` file per vertical;
+        // VerticalsContractPlugin generates their Swift.
+        .target(
+            name: "IOInterface", dependencies: ["VerticalsWire", "VerticalsContract"], path: "Shared/IOInterface",
+            swiftSettings: strict, plugins: ["VerticalsContractPlugin"]
         ),
         // The contract language (docs/CONTRACTS.md): parser, checker and Swift emitter, then the generator
         // and the build-tool plugin that runs it. No package dependency, so the generator builds in seconds.
@@ -79,7 +86,7 @@ let package = Package(
             name: "VerticalsServiceKit",
             // Storage: the host backs up a vertical's store (daemon.backup) and maps SQLITE_FULL to resourceExhausted.
             dependencies: [
-                "VerticalsEventLoop", "VerticalsWire", "IOInterface", "VerticalsStorage", grdb,
+                "VerticalsEventLoop", "VerticalsWire", "VerticalsContract", "VerticalsStorage", grdb,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -91,7 +98,7 @@ let package = Package(
         // The product's one session check (identity.authenticate, roles), shared by every vertical that
         // takes a token. Product code, not framework: it knows the Identity contract.
         .target(
-            name: "Sessions", dependencies: ["VerticalsWire", "VerticalsServiceKit", "IOInterface"],
+            name: "Sessions", dependencies: ["VerticalsWire", "VerticalsServiceKit", "IOInterface", "VerticalsContract"],
             path: "Shared/Sessions", swiftSettings: strict
         ),
 
@@ -118,7 +125,7 @@ let package = Package(
         .target(
             name: "VerticalsSupervisor",
             dependencies: [
-                "VerticalsServiceKit", "IOInterface", "VerticalsEventLoop", "VerticalsStorage", "VerticalsWire",
+                "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop", "VerticalsStorage", "VerticalsWire",
                 "CZlib",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -129,7 +136,7 @@ let package = Package(
         .executableTarget(
             name: "svc-supervisor",
             dependencies: [
-                "VerticalsSupervisor", "VerticalsServiceKit", "IOInterface", "VerticalsEventLoop", "VerticalsStorage",
+                "VerticalsSupervisor", "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsStorage",
                 "VerticalsWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Supervisor/CLI",
@@ -140,7 +147,7 @@ let package = Package(
 
         // MARK: Tests
         .target(
-            name: "TestSupport", dependencies: ["VerticalsWire", "IOInterface"], path: "Tests/Support/TestContract",
+            name: "TestSupport", dependencies: ["VerticalsWire", "IOInterface", "VerticalsContract"], path: "Tests/Support/TestContract",
             swiftSettings: strict, plugins: ["VerticalsContractPlugin"]
         ),
         .target(
@@ -152,7 +159,7 @@ let package = Package(
         .target(
             name: "VerticalsTesting",
             dependencies: [
-                "VerticalsServiceKit", "IOInterface", "VerticalsStorage", "VerticalsWire", grdb,
+                "VerticalsServiceKit", "VerticalsContract", "VerticalsStorage", "VerticalsWire", grdb,
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/Support/Testing",
@@ -161,23 +168,23 @@ let package = Package(
         // Identity as the other verticals' tests stub it: sessions by token, or down (product, like Sessions).
         .target(
             name: "SessionsTesting",
-            dependencies: ["VerticalsTesting", "VerticalsServiceKit", "IOInterface", "VerticalsWire"],
+            dependencies: ["VerticalsTesting", "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsWire"],
             path: "Tests/Support/SessionsTesting", swiftSettings: strict
         ),
         .testTarget(
             name: "VerticalsTestingTests",
-            dependencies: ["VerticalsWire", "VerticalsTesting", "VerticalsServiceKit", "IOInterface"],
+            dependencies: ["VerticalsWire", "VerticalsTesting", "VerticalsServiceKit", "IOInterface", "VerticalsContract"],
             path: "Tests/Support/TestingTests"
         ),
         .executableTarget(
             name: "vt-testd",
-            dependencies: ["VerticalsWire", "VerticalsServiceKit", "IOInterface", "TestSupport"],
+            dependencies: ["VerticalsWire", "VerticalsServiceKit", "IOInterface", "VerticalsContract", "TestSupport"],
             path: "Tests/Support/TestDaemon",
             swiftSettings: strict
         ),
         // Contract tests: the lock, golden fixtures, provider verification (Tests/Contracts/README.md).
         .target(
-            name: "VerticalsContractTesting", dependencies: ["IOInterface", "VerticalsServiceKit", "VerticalsWire"],
+            name: "VerticalsContractTesting", dependencies: ["IOInterface", "VerticalsContract", "VerticalsServiceKit", "VerticalsWire"],
             path: "Tests/Contracts/Support", swiftSettings: strict
         ),
         .executableTarget(
@@ -191,14 +198,14 @@ let package = Package(
         .testTarget(
             name: "ContractTests",
             dependencies: [
-                "VerticalsContractTesting", "IOInterface", "VerticalsServiceKit", "VerticalsWire", "VerticalsEventLoop",
+                "VerticalsContractTesting", "IOInterface", "VerticalsContract", "VerticalsServiceKit", "VerticalsWire", "VerticalsEventLoop",
                 "ProcessTesting",
                 "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor",
             ],
             path: "Tests/Contracts/Tests"
         ),
         .testTarget(
-            name: "WireTests", dependencies: ["VerticalsWire", "IOInterface", "ProcessTesting"], path: "Tests/WireTests"
+            name: "WireTests", dependencies: ["VerticalsWire", "IOInterface", "VerticalsContract", "ProcessTesting"], path: "Tests/WireTests"
         ),
         .testTarget(
             name: "EventLoopTests", dependencies: ["VerticalsEventLoop", "VerticalsWire"], path: "Tests/EventLoopTests",
@@ -206,12 +213,12 @@ let package = Package(
         ),
         .testTarget(name: "ContractGenTests", dependencies: ["VerticalsContractGen"], path: "Tests/ContractGenTests"),
         .testTarget(
-            name: "IOInterfaceTests", dependencies: ["IOInterface", "VerticalsWire"], path: "Tests/IOInterfaceTests"
+            name: "IOInterfaceTests", dependencies: ["IOInterface", "VerticalsContract", "VerticalsWire"], path: "Tests/IOInterfaceTests"
         ),
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [
-                "VerticalsServiceKit", "IOInterface", "VerticalsWire", "VerticalsEventLoop", "VerticalsStorage", grdb,
+                "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsWire", "VerticalsEventLoop", "VerticalsStorage", grdb,
                 "TestSupport", "ProcessTesting", "vt-testd",
             ],
             path: "Tests/ServiceKitTests"
@@ -219,7 +226,7 @@ let package = Package(
         .testTarget(
             name: "SupervisorTests",
             dependencies: [
-                "VerticalsSupervisor", "VerticalsServiceKit", "IOInterface", "VerticalsEventLoop", "VerticalsWire",
+                "VerticalsSupervisor", "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
                 "ProcessTesting", "TestSupport", "vt-testd", "vt-exec", "svc-supervisor",
             ],
             path: "Tests/SupervisorTests"
@@ -228,7 +235,7 @@ let package = Package(
         .testTarget(
             name: "DeployTests",
             dependencies: [
-                "VerticalsSupervisor", "VerticalsServiceKit", "IOInterface", "VerticalsEventLoop", "VerticalsWire",
+                "VerticalsSupervisor", "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
                 "ProcessTesting",
                 "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor",
             ],
@@ -237,7 +244,7 @@ let package = Package(
         .testTarget(
             name: "SuiteTests",
             dependencies: [
-                "VerticalsServiceKit", "IOInterface", "VerticalsEventLoop", "VerticalsWire", "ProcessTesting",
+                "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire", "ProcessTesting",
                 "VerticalsStorage", grdb,
                 "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor",
             ],
@@ -257,7 +264,7 @@ func vertical(_ name: String, extra: [Target.Dependency] = []) -> [Target] {
         .target(
             name: library,
             dependencies: [
-                "VerticalsServiceKit", "IOInterface", "VerticalsWire", "VerticalsStorage", "Sessions",
+                "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsWire", "VerticalsStorage", "Sessions",
                 .product(name: "Logging", package: "swift-log"),
                 // Each vertical's Data layer writes its SQL through GRDB itself (Storage no longer re-exports it).
                 grdb,
@@ -267,14 +274,14 @@ func vertical(_ name: String, extra: [Target.Dependency] = []) -> [Target] {
         ),
         .executableTarget(
             name: "svc-\(name.lowercased())",
-            dependencies: [.target(name: library), "VerticalsServiceKit", "IOInterface"],
+            dependencies: [.target(name: library), "VerticalsServiceKit", "IOInterface", "VerticalsContract"],
             path: "Services/\(name)/main",
             swiftSettings: strict
         ),
         .testTarget(
             name: "\(library)Tests",
             dependencies: [
-                .target(name: library), "VerticalsServiceKit", "IOInterface", "VerticalsWire", "VerticalsEventLoop",
+                .target(name: library), "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsWire", "VerticalsEventLoop",
                 "VerticalsStorage", "ProcessTesting", "VerticalsTesting", "SessionsTesting", grdb,
             ],
             path: "Tests/Services/\(name)Tests"

@@ -19,6 +19,7 @@ let package = Package(
                 .product(name: "VerticalsWire", package: "Verticals"),
                 .product(name: "VerticalsEventLoop", package: "Verticals"),
                 .product(name: "IOInterface", package: "Verticals"),
+                .product(name: "VerticalsContract", package: "Verticals"),
                 .product(name: "VerticalsServiceKit", package: "Verticals"),
                 .product(name: "VerticalsStorage", package: "Verticals"),
                 .product(name: "VerticalsSupervisor", package: "Verticals"),

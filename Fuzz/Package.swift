@@ -28,11 +28,12 @@ let package = Package(
         .target(
             name: "FuzzSupport",
             dependencies: [
-                .product(name: "IOInterface", package: root), .product(name: "VerticalsServiceKit", package: root),
+                .product(name: "IOInterface", package: root), .product(name: "VerticalsContract", package: root),
+                .product(name: "VerticalsServiceKit", package: root),
             ],
             path: "Targets/Support"),
-        fuzzTarget("fuzz-body", "Body", ["VerticalsWire", "IOInterface"]),
-        fuzzTarget("fuzz-json", "JSON", ["VerticalsWire", "IOInterface"]),
+        fuzzTarget("fuzz-body", "Body", ["VerticalsWire", "IOInterface", "VerticalsContract"]),
+        fuzzTarget("fuzz-json", "JSON", ["VerticalsWire", "IOInterface", "VerticalsContract"]),
         fuzzTarget("fuzz-manifest", "Manifest", ["VerticalsSupervisor"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 
 /// The one rule of roles: an operation that needs a role is refused unless the user holds it.
 /// Identity applies it to its own users, every other vertical through ``SessionCheck``.

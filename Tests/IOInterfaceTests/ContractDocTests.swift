@@ -1,5 +1,6 @@
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsWire
 
 /// The docs written above each message and field in a `.vcontract` file reach its schema,

@@ -1,5 +1,6 @@
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsWire
 
 // Example values of every Input and Output in IOInterface, in one place for every test.

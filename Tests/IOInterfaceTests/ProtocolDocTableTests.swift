@@ -1,6 +1,7 @@
 import Foundation
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsWire
 
 /// docs/PROTOCOL.md § 14 gives each `daemon.describe` message as a table of tag, field, type and

@@ -1,6 +1,7 @@
 import Foundation
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsWire
 
 /// docs/PROTOCOL.md shows whole frames byte by byte. These tests build the same frames

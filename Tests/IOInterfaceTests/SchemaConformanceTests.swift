@@ -1,5 +1,6 @@
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsWire
 
 @Suite("Every DTO's direct codec agrees with its schema")

@@ -1,5 +1,6 @@
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsServiceKit
 
 /// The one mapping from how a daemon ends to its exit status (sysexits), which supervisors read.

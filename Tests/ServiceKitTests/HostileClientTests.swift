@@ -3,6 +3,7 @@ import IOInterface
 import ProcessTesting
 import TestSupport
 import Testing
+import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire
 

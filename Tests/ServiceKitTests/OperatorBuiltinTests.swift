@@ -3,9 +3,10 @@ import IOInterface
 import Logging
 import ProcessTesting
 import Testing
-@testable import VerticalsServiceKit
+import VerticalsContract
 import VerticalsStorage
 import VerticalsWire
+@testable import VerticalsServiceKit
 
 /// `daemon.setLogLevel` and `daemon.backup`, served in-process through the router the host
 /// builds, and the typed answer to a full disk.

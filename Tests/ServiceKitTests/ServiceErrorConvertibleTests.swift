@@ -1,6 +1,7 @@
 import IOInterface
 import TestSupport
 import Testing
+import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire
 

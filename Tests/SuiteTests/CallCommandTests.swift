@@ -2,6 +2,7 @@ import Glibc
 import IOInterface
 import ProcessTesting
 import Testing
+import VerticalsContract
 
 /// `svc-supervisor call` as a user runs it: real argv, real processes, real sockets.
 @Suite(.serialized, .timeLimit(.minutes(2)))

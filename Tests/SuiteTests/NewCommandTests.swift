@@ -2,6 +2,7 @@ import Glibc
 import IOInterface
 import ProcessTesting
 import Testing
+import VerticalsContract
 import VerticalsWire
 
 /// `svc-supervisor new` on a copy of this checkout, built and run: the scaffold compiles,

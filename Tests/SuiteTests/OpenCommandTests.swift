@@ -2,6 +2,7 @@ import Glibc
 import IOInterface
 import ProcessTesting
 import Testing
+import VerticalsContract
 
 /// `svc-supervisor open` and `routes` as a user runs them: real argv, real daemons.
 @Suite(.serialized, .timeLimit(.minutes(2)))

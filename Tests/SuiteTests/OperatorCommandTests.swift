@@ -2,6 +2,7 @@ import Glibc
 import IOInterface
 import ProcessTesting
 import Testing
+import VerticalsContract
 
 /// A new operator's first session through the CLI: the first admin, login, a call that needs
 /// a token, role changes, logout — real argv, real daemons, real sockets.

@@ -2,6 +2,7 @@ import Glibc
 import IOInterface
 import ProcessTesting
 import Testing
+import VerticalsContract
 import VerticalsServiceKit
 
 /// Appointments' outbox retries are the daemon's own background work, a service of its group:

@@ -3,6 +3,7 @@ import Glibc
 import IOInterface
 import ProcessTesting
 import Testing
+import VerticalsContract
 import VerticalsServiceKit
 import VerticalsSupervisor
 import VerticalsWire

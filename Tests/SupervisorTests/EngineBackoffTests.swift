@@ -3,6 +3,7 @@ import IOInterface
 import ProcessTesting
 import Synchronization
 import Testing
+import VerticalsContract
 import VerticalsEventLoop
 import VerticalsSupervisor
 

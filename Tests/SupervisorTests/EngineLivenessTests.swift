@@ -2,6 +2,7 @@ import Glibc
 import IOInterface
 import ProcessTesting
 import Testing
+import VerticalsContract
 import VerticalsEventLoop
 import VerticalsSupervisor
 import VerticalsWire
@@ -38,9 +39,9 @@ extension EngineProcessTests {
         /// `daemon.metrics` (asked on a connection of its own), or nil if it did not answer.
         static func healthCallsAnswered(at socket: String) -> Int? {
             guard let client = try? RawClient(path: socket),
-                (try? client.sendRequest(id: 1, operation: IOInterface.Daemon.metrics.fullName, body: Empty().encodedBody())) != nil,
+                (try? client.sendRequest(id: 1, operation: VerticalsContract.Daemon.metrics.fullName, body: Empty().encodedBody())) != nil,
                 case .message(let message) = client.receive(),
-                let exposition = try? message.decodeBody(as: IOInterface.Daemon.Metrics.self).exposition
+                let exposition = try? message.decodeBody(as: VerticalsContract.Daemon.Metrics.self).exposition
             else { return nil }
             let sample = exposition.split(separator: "\n").first {
                 $0.hasPrefix("verticals_requests_total{") && $0.contains("operation=\"daemon.health\"")

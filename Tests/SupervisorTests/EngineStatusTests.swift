@@ -2,6 +2,7 @@ import Glibc
 import IOInterface
 import ProcessTesting
 import Testing
+import VerticalsContract
 import VerticalsSupervisor
 import VerticalsWire
 

@@ -1,5 +1,6 @@
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsSupervisor
 
 @Suite("Exposition: merging daemons' Prometheus text")

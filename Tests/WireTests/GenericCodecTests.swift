@@ -1,5 +1,6 @@
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsWire
 
 @Suite("Generic, schema-driven codec")

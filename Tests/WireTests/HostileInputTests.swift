@@ -1,5 +1,6 @@
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsWire
 
 /// Random and mutated input must only ever produce values or typed errors: no trap,

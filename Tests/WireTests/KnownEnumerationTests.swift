@@ -1,5 +1,6 @@
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsWire
 
 @Suite("Enumeration cases an Input must know")

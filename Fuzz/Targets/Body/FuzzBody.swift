@@ -1,5 +1,6 @@
 import FuzzSupport
 import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// Every message of IOInterface (each operation's Input and Output, the error body), decoded

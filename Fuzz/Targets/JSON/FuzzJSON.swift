@@ -1,5 +1,6 @@
 import FuzzSupport
 import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// The JSON form `svc-supervisor call` reads, against each Input and Output schema: it never

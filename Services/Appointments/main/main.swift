@@ -2,6 +2,7 @@
 import AppointmentsService
 import Glibc
 import IOInterface
+import VerticalsContract
 import VerticalsServiceKit
 
 let status = DaemonMain.run(Appointments.self) { runtime in

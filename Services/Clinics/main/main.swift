@@ -2,6 +2,7 @@
 import ClinicsService
 import Glibc
 import IOInterface
+import VerticalsContract
 import VerticalsServiceKit
 
 let status = DaemonMain.run(Clinics.self) { runtime in

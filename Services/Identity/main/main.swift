@@ -2,6 +2,7 @@
 import Glibc
 import IOInterface
 import IdentityService
+import VerticalsContract
 import VerticalsServiceKit
 
 let status = DaemonMain.run(Identity.self) { runtime in

@@ -2,6 +2,7 @@
 import Glibc
 import IOInterface
 import NotificationsService
+import VerticalsContract
 import VerticalsServiceKit
 
 let status = DaemonMain.run(Notifications.self) { runtime in

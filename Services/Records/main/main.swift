@@ -2,6 +2,7 @@
 import Glibc
 import IOInterface
 import RecordsService
+import VerticalsContract
 import VerticalsServiceKit
 
 let status = DaemonMain.run(Records.self) { runtime in

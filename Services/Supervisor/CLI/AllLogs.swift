@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import IOInterface
+import VerticalsContract
 import VerticalsServiceKit
 import VerticalsSupervisor
 import VerticalsWire

@@ -1,5 +1,6 @@
 import ArgumentParser
 import IOInterface
+import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
 

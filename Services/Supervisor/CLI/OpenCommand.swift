@@ -1,5 +1,6 @@
 import ArgumentParser
 import IOInterface
+import VerticalsContract
 import VerticalsServiceKit
 import VerticalsSupervisor
 import VerticalsWire

@@ -1,5 +1,6 @@
 import ArgumentParser
 import IOInterface
+import VerticalsContract
 
 /// `svc-supervisor operations [SERVICE]`: what can be called, from the contracts this build knows,
 /// with the doc of each Input field.

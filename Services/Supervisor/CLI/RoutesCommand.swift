@@ -1,5 +1,6 @@
 import ArgumentParser
 import IOInterface
+import VerticalsContract
 import VerticalsSupervisor
 
 /// `svc-supervisor routes`: every URL route the contracts declare, with the operation it

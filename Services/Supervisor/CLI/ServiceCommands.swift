@@ -1,5 +1,6 @@
 import ArgumentParser
 import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// `svc-supervisor start NAME`: start a stopped or failed service and wait until it is ready

@@ -1,5 +1,6 @@
 import ArgumentParser
 import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// `svc-supervisor status [NAME] [--json]`: every service's state (or one's, in full), as a

@@ -1,5 +1,6 @@
 import Glibc
 import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// Wall-clock instants as a person at this terminal reads them.

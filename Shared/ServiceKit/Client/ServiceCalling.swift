@@ -1,4 +1,4 @@
-import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// Something that calls other verticals' operations: ``ServiceClient`` in a daemon,

@@ -1,6 +1,6 @@
-import IOInterface
 import Logging
 import Synchronization
+import VerticalsContract
 import VerticalsEventLoop
 import VerticalsWire
 

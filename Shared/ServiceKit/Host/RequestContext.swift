@@ -1,5 +1,5 @@
-import IOInterface
 import Logging
+import VerticalsContract
 import VerticalsEventLoop
 
 /// What a handler knows about the request it serves, besides its Input.

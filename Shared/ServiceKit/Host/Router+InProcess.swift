@@ -1,4 +1,4 @@
-import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 extension Router {

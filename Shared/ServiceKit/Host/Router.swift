@@ -1,4 +1,4 @@
-import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// The table from operation name to handler that a vertical's `Endpoint` builds.
@@ -18,6 +18,8 @@ public struct Router: Sendable {
 
     /// The vertical served.
     public let service: String
+    /// The vertical's one-sentence summary, for `daemon.describe` (empty when made from a name).
+    public let summary: String
     /// Each route in a ``Handler`` (a closure stored straight in a dictionary is kept at the most
     /// general abstraction, and every call then went through a thunk that hopped executors).
     var routes: [String: Handler] = [:]
@@ -25,13 +27,15 @@ public struct Router: Sendable {
     public internal(set) var operations: [OperationDescriptor] = []
 
     /// A router for vertical `service`.
-    public init(service: String) {
+    public init(service: String, summary: String = "") {
         self.service = service
+        self.summary = summary
     }
 
     /// A router for `contract`'s vertical.
     public init(service contract: any ServiceContract.Type) {
         self.service = contract.name
+        self.summary = contract.summary
     }
 
     /// Serves `operation` with `handler`.

@@ -1,5 +1,5 @@
-import IOInterface
 import Logging
+import VerticalsContract
 import VerticalsEventLoop
 import VerticalsWire
 

@@ -1,5 +1,5 @@
 import GRDB
-import IOInterface
+import VerticalsContract
 import VerticalsStorage
 import VerticalsWire
 

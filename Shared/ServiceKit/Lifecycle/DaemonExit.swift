@@ -1,5 +1,5 @@
-import IOInterface
 import Logging
+import VerticalsContract
 
 /// How a daemon's process ends, and the one place that maps it to an exit status (sysexits(3)).
 ///

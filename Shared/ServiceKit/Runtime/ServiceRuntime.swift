@@ -2,8 +2,8 @@
 import Glibc
 #endif
 import GRDB
-import IOInterface
 import Logging
+import VerticalsContract
 import VerticalsEventLoop
 import VerticalsStorage
 

@@ -1,5 +1,6 @@
 import Foundation
 import IOInterface
+import VerticalsContract
 import VerticalsServiceKit
 
 /// What `make contracts-update` does: regenerate the lock and today's golden fixtures

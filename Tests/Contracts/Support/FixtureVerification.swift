@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// Checks a committed golden sample against today's code: encode(example) == bytes and

@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// The golden wire fixtures of one operation: its Input, its Output and one error per

@@ -1,5 +1,6 @@
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsContractTesting
 
 /// The comparator behind the guard, on synthetic before/after descriptions: one change of

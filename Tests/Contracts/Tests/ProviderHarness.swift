@@ -2,6 +2,7 @@ import Foundation
 import IOInterface
 import ProcessTesting
 import Testing
+import VerticalsContract
 import VerticalsContractTesting
 import VerticalsEventLoop
 import VerticalsServiceKit

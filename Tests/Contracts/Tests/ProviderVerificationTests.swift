@@ -1,6 +1,7 @@
 import Foundation
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsContractTesting
 
 /// Consumer-driven contracts: each consumer's `Services/<Consumer>/Contracts/<provider>.json`

@@ -1,10 +1,11 @@
-@testable import AppointmentsService
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsServiceKit
 import VerticalsStorage
 import VerticalsTesting
 import VerticalsWire
+@testable import AppointmentsService
 
 @Suite struct BookAppointmentTests {
     @Test func book_givenAnOpenSlot_storesTheBookingAndNotifiesThePatient() async throws {

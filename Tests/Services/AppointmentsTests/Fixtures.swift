@@ -1,12 +1,13 @@
-@testable import AppointmentsService
 import IOInterface
 import Logging
 import SessionsTesting
 import Synchronization
+import VerticalsContract
 import VerticalsServiceKit
 import VerticalsStorage
 import VerticalsTesting
 import VerticalsWire
+@testable import AppointmentsService
 
 /// A fixed "now": 2026-11-23T08:00:00Z, a Monday.
 let testNow = Timestamp(secondsSinceEpoch: 1_795_420_800)

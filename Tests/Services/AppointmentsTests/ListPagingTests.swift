@@ -1,9 +1,10 @@
-@testable import AppointmentsService
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsServiceKit
 import VerticalsTesting
 import VerticalsWire
+@testable import AppointmentsService
 
 @Suite("appointments.list, a page at a time")
 struct ListPagingTests {

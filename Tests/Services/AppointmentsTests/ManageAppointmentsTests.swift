@@ -1,8 +1,9 @@
-@testable import AppointmentsService
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsServiceKit
 import VerticalsTesting
+@testable import AppointmentsService
 
 @Suite struct ManageAppointmentsTests {
     @Test func get_anotherPatientsBooking_isPermissionDenied() async throws {

@@ -1,10 +1,11 @@
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsServiceKit
 
-@testable import ClinicsService
 import VerticalsTesting
 import VerticalsWire
+@testable import ClinicsService
 
 /// The same checks in America/New_York, whose clocks change at 02:00 local: forward at
 /// 07:00 UTC on Sunday 8 March 2026 (02:00 EST becomes 03:00 EDT: 02:00–03:00 never

@@ -1,10 +1,11 @@
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsServiceKit
 
-@testable import ClinicsService
 import VerticalsTesting
 import VerticalsWire
+@testable import ClinicsService
 
 /// Dates used below (Europe/London): clocks go forward at 01:00 UTC on Sunday 29 March
 /// 2026 (GMT → BST) and back at 01:00 UTC on Sunday 25 October 2026.

@@ -1,10 +1,11 @@
 import IOInterface
 import SessionsTesting
 import Testing
+import VerticalsContract
 import VerticalsServiceKit
 
-@testable import ClinicsService
 import VerticalsTesting
+@testable import ClinicsService
 
 @Suite("Creating a clinic")
 struct CreateClinicTests {

@@ -1,10 +1,11 @@
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsServiceKit
 
-@testable import ClinicsService
 import VerticalsTesting
 import VerticalsWire
+@testable import ClinicsService
 
 @Suite("Clinics' endpoint")
 struct EndpointTests {

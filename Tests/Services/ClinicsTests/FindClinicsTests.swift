@@ -1,9 +1,10 @@
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsServiceKit
 
-@testable import ClinicsService
 import VerticalsTesting
+@testable import ClinicsService
 
 @Suite("Finding clinics: get, getMany, search, nearest")
 struct FindClinicsTests {

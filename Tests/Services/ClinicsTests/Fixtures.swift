@@ -1,11 +1,12 @@
 import IOInterface
 import SessionsTesting
 import Testing
+import VerticalsContract
 import VerticalsServiceKit
 
-@testable import ClinicsService
 import VerticalsTesting
 import VerticalsWire
+@testable import ClinicsService
 
 // Shared fixtures of the clinics tests: every parameter has a default.
 

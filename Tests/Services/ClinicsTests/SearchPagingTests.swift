@@ -1,9 +1,10 @@
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsServiceKit
 
-@testable import ClinicsService
 import VerticalsTesting
+@testable import ClinicsService
 
 @Suite("clinics.search, a page at a time")
 struct SearchPagingTests {

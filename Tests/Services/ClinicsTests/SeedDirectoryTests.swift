@@ -1,11 +1,12 @@
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsServiceKit
 import VerticalsStorage
 
-@testable import ClinicsService
 import VerticalsTesting
 import VerticalsWire
+@testable import ClinicsService
 
 @Suite("The seed directory")
 struct SeedDirectoryTests {

@@ -1,11 +1,12 @@
 import IOInterface
-@testable import IdentityService
 import ProcessTesting
 import Testing
+import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsStorage
 import VerticalsTesting
+@testable import IdentityService
 
 /// The first admin and role changes: who may, and when.
 @Suite("identity.createAdmin, grantRole, revokeRole")

@@ -1,13 +1,14 @@
 import GRDB
 import IOInterface
-@testable import IdentityService
 import ProcessTesting
 import Synchronization
 import Testing
+import VerticalsContract
 import VerticalsEventLoop
-@testable import VerticalsServiceKit
 import VerticalsStorage
 import VerticalsTesting
+@testable import IdentityService
+@testable import VerticalsServiceKit
 
 // Shared fixtures of identity's tests: a clock the test moves, Worlds, inputs, and a way to
 // call the Endpoint's router in-process, through the same wire form a socket would carry.

@@ -1,9 +1,10 @@
 import GRDB
 import IOInterface
-@testable import IdentityService
 import ProcessTesting
 import Testing
+import VerticalsContract
 import VerticalsTesting
+@testable import IdentityService
 
 @Suite("identity.getUser")
 struct GetUserTests {

@@ -1,10 +1,11 @@
 import GRDB
 import IOInterface
-@testable import IdentityService
 import ProcessTesting
 import Testing
+import VerticalsContract
 import VerticalsStorage
 import VerticalsTesting
+@testable import IdentityService
 
 @Suite("identity.login")
 struct LogInTests {

@@ -1,10 +1,11 @@
 import IOInterface
-@testable import IdentityService
 import ProcessTesting
 import Testing
+import VerticalsContract
 import VerticalsServiceKit
 import VerticalsStorage
 import VerticalsTesting
+@testable import IdentityService
 
 @Suite("identity.authenticate and identity.logout")
 struct SessionTests {

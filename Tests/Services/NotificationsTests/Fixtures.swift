@@ -1,13 +1,14 @@
 import GRDB
 import IOInterface
-@testable import NotificationsService
 import ProcessTesting
 import Synchronization
 import Testing
-@testable import VerticalsServiceKit
+import VerticalsContract
 import VerticalsStorage
 import VerticalsTesting
 import VerticalsWire
+@testable import NotificationsService
+@testable import VerticalsServiceKit
 
 // Shared fixtures of notifications' tests: a clock the test moves, a fake identity, Worlds,
 // inputs, and a way to call the Endpoint's router in-process through the wire form.

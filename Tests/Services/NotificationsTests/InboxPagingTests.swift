@@ -1,8 +1,9 @@
 import IOInterface
-@testable import NotificationsService
-import Testing
 import ProcessTesting
+import Testing
+import VerticalsContract
 import VerticalsTesting
+@testable import NotificationsService
 
 @Suite("notifications.inbox, a page at a time")
 struct InboxPagingTests {

@@ -1,9 +1,10 @@
 import IOInterface
-@testable import NotificationsService
 import ProcessTesting
 import Testing
+import VerticalsContract
 import VerticalsTesting
 import VerticalsWire
+@testable import NotificationsService
 
 @Suite("notifications.inbox and notifications.markRead")
 struct InboxTests {

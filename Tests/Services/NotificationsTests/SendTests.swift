@@ -1,10 +1,11 @@
 import IOInterface
-@testable import NotificationsService
 import ProcessTesting
 import Testing
+import VerticalsContract
 import VerticalsStorage
 import VerticalsTesting
 import VerticalsWire
+@testable import NotificationsService
 
 @Suite("notifications.send")
 struct SendTests {

@@ -1,11 +1,12 @@
 import IOInterface
 import SessionsTesting
 import Testing
+import VerticalsContract
 import VerticalsServiceKit
 
-@testable import RecordsService
 import VerticalsTesting
 import VerticalsWire
+@testable import RecordsService
 
 @Suite("Adding an entry")
 struct AddEntryTests {

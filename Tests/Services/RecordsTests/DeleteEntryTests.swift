@@ -1,9 +1,10 @@
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsServiceKit
 
-@testable import RecordsService
 import VerticalsTesting
+@testable import RecordsService
 
 @Suite("Deleting an entry")
 struct DeleteEntryTests {

@@ -1,10 +1,11 @@
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsServiceKit
 
-@testable import RecordsService
 import VerticalsTesting
 import VerticalsWire
+@testable import RecordsService
 
 @Suite("Records' endpoint")
 struct EndpointTests {

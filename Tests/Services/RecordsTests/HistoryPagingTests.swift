@@ -1,9 +1,10 @@
 import IOInterface
 import Testing
+import VerticalsContract
 import VerticalsServiceKit
 
-@testable import RecordsService
 import VerticalsTesting
+@testable import RecordsService
 
 @Suite("records.history, a page at a time")
 struct HistoryPagingTests {

@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// The contract of `vt-testd`, a test-only vertical whose operations exercise every path of

@@ -5,6 +5,7 @@ import Glibc
 import IOInterface
 import Synchronization
 import TestSupport
+import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire
 

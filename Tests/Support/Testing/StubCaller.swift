@@ -1,5 +1,5 @@
-import IOInterface
 import Synchronization
+import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire
 

@@ -1,5 +1,6 @@
-import IOInterface
 import Testing
+import IOInterface
+import VerticalsContract
 import VerticalsServiceKit
 import VerticalsTesting
 import VerticalsWire

@@ -1,5 +1,6 @@
 import Foundation
 import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// Section 1: encode + decode round trips per second of three DTOs with our codec, against

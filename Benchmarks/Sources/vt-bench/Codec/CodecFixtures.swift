@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// The three DTOs the codec is measured on: a small one, the booking Input (strings, an enum,

@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// The ceiling: a minimal binary encoding of the same structs, written by hand. Fields in a

@@ -1,5 +1,6 @@
 import Foundation
 import IOInterface
+import VerticalsContract
 
 /// Codable twins of the fixtures for Foundation's JSONEncoder/JSONDecoder: the same fields, with
 /// enums as their names and timestamps as integers (JSON's cheapest faithful form). Built once,

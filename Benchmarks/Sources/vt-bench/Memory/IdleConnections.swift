@@ -1,5 +1,6 @@
 import Foundation
 import IOInterface
+import VerticalsContract
 
 /// Section 6, connections: one vertical's resident memory holding 1,000 idle client
 /// connections, against the same process just before they were opened. Each round restarts the

@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// The contract of the benchmark's echo vertical: one operation that answers its input.

@@ -1,5 +1,6 @@
 import Foundation
 import IOInterface
+import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsWire

@@ -2,6 +2,7 @@ import AppointmentsService
 import Foundation
 import IOInterface
 import Synchronization
+import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsStorage

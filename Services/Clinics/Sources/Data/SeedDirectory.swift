@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 
 /// The clinic directory a fresh store starts with (migration `v2-seed-directory`), so that
 /// a newcomer can try `nearest` at once: 70 clinics across eleven UK cities, all in

@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 import VerticalsServiceKit
 
 /// Clinics' operations: each Input to its use case, each result to an Output (a ``ClinicError``

@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire
 

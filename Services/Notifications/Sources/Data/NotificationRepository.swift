@@ -1,5 +1,6 @@
 import GRDB
 import IOInterface
+import VerticalsContract
 import VerticalsStorage
 import VerticalsWire
 

@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 import VerticalsServiceKit
 
 /// Notifications' routes: each operation of the ``Notifications`` contract mapped to its use

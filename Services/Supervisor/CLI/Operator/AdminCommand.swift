@@ -1,5 +1,6 @@
 import ArgumentParser
 import IOInterface
+import VerticalsContract
 import VerticalsServiceKit
 
 /// `svc-supervisor admin create|grant|revoke`: the first administrator and role management,

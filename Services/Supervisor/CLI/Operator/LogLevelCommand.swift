@@ -1,5 +1,6 @@
 import ArgumentParser
 import IOInterface
+import VerticalsContract
 
 /// `svc-supervisor log-level NAME [LEVEL]`: a running vertical's log level, changed at once
 /// (`daemon.setLogLevel`), without a restart; without LEVEL, prints it.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import IOInterface
+import VerticalsContract
 import VerticalsServiceKit
 
 /// `svc-supervisor login EMAIL`: logs in at identity and keeps the session token for the

@@ -1,5 +1,6 @@
 import Glibc
 import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// The session token `svc-supervisor login` keeps for the current user, so `call` (and `open`)

@@ -1,5 +1,6 @@
 import Glibc
 import IOInterface
+import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsWire

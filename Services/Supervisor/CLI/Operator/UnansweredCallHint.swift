@@ -1,5 +1,6 @@
 import Glibc
 import IOInterface
+import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire
 

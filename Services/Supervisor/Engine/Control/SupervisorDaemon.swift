@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import IOInterface
 import Logging
+import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
 

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import IOInterface
 import Logging
 import Synchronization
+import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
 

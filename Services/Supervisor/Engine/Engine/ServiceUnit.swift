@@ -1,4 +1,4 @@
-import IOInterface
+import VerticalsContract
 import VerticalsEventLoop
 import VerticalsWire
 

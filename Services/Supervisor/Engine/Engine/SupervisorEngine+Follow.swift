@@ -1,4 +1,4 @@
-import IOInterface
+import VerticalsContract
 import VerticalsServiceKit
 
 /// Following the engine as it runs: a service's new log lines (``Supervisor/logs``) and every

@@ -1,4 +1,4 @@
-import IOInterface
+import VerticalsContract
 
 // `reload` and SIGHUP: apply a new manifest, touching only what changed.
 extension SupervisorEngine {

@@ -1,4 +1,4 @@
-import IOInterface
+import VerticalsContract
 
 // Restart strategies after Erlang/OTP: which other services go down and come back when one
 // restarts, and in what order. All on the loop thread.

@@ -1,4 +1,4 @@
-import IOInterface
+import VerticalsContract
 
 /// `verticals-<name>.service`: one vertical under systemd, each setting derived from its
 /// manifest entry, in the sandbox of ``SystemdSandbox``.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// A service's log file, `<run>/logs/<name>.log`: every line of its stdout and stderr, and

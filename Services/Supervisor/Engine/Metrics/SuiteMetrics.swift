@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import IOInterface
+import VerticalsContract
 
 /// The whole suite's metrics, as `svc-supervisor metrics` prints them: each daemon's own
 /// (`daemon.metrics`, labelled with its service) and the supervisor's view of every service.

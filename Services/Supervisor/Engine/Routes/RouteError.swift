@@ -1,4 +1,4 @@
-import IOInterface
+import VerticalsContract
 
 /// Why a URL could not be turned into a call, with what a person needs to fix it: the
 /// candidates when no route or several match, the field and the expected type when a

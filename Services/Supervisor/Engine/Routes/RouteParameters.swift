@@ -1,4 +1,4 @@
-import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// Turns a route's text parameters into an operation's typed Input, converting each to its

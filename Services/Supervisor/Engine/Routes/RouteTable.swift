@@ -1,4 +1,4 @@
-import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// Every route of a set of contracts, and the matching of a URL against them.

@@ -7,6 +7,7 @@
 ///
 /// Its operations are here; its messages and enumerations are declared in `appointments.vcontract`
 /// beside this file, from which VerticalsContractPlugin generates their Swift (docs/CONTRACTS.md).
+import VerticalsContract
 public enum Appointments: ServiceContract {
     public static let name = "appointments"
     public static let summary = "Bookings of clinic services by patients."

@@ -5,6 +5,7 @@
 ///
 /// Its operations are here; its messages and enumerations are declared in `identity.vcontract`
 /// beside this file, from which VerticalsContractPlugin generates their Swift (docs/CONTRACTS.md).
+import VerticalsContract
 import VerticalsWire
 public enum Identity: ServiceContract {
     public static let name = "identity"

@@ -6,6 +6,7 @@
 ///
 /// Its operations are here; its messages and enumerations are declared in `notifications.vcontract`
 /// beside this file, from which VerticalsContractPlugin generates their Swift (docs/CONTRACTS.md).
+import VerticalsContract
 public enum Notifications: ServiceContract {
     public static let name = "notifications"
     public static let summary = "Per-user inboxes: notifications other verticals send, and whether each was read."

@@ -6,6 +6,7 @@
 ///
 /// Its operations are here; its messages and enumerations are declared in `records.vcontract`
 /// beside this file, from which VerticalsContractPlugin generates their Swift (docs/CONTRACTS.md).
+import VerticalsContract
 import VerticalsWire
 public enum Records: ServiceContract {
     public static let name = "records"

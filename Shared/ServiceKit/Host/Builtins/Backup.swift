@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import IOInterface
+import VerticalsContract
 import VerticalsStorage
 import VerticalsWire
 

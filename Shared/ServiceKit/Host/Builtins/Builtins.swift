@@ -1,4 +1,4 @@
-import IOInterface
+import VerticalsContract
 
 /// Installs the ``Daemon`` operations (`daemon.*`) that every host answers beside its
 /// vertical's own. Each built-in lives in its own file in this folder as a

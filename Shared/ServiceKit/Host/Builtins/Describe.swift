@@ -1,4 +1,4 @@
-import IOInterface
+import VerticalsContract
 
 extension Builtins {
     /// Serves `daemon.describe`: the vertical's operations as routed (its own, then every
@@ -11,9 +11,8 @@ extension Builtins {
         for builtin in Daemon.operations where !operations.contains(where: { $0.fullName == builtin.fullName }) {
             operations.append(builtin)
         }
-        let contract = (Contracts.all + Contracts.control).first { $0.name == router.service }
         let description = ServiceDescription.make(
-            name: router.service, summary: contract?.summary ?? "", operations: operations)
+            name: router.service, summary: router.summary, operations: operations)
         router.on(Daemon.describe) { _, _ in description }
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import IOInterface
+import VerticalsContract
 
 extension Builtins {
     /// `daemon.health`, through the same path as any request: decoded, routed, run as a task on

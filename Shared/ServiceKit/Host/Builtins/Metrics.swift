@@ -1,4 +1,4 @@
-import IOInterface
+import VerticalsContract
 
 extension Builtins {
     /// Serves `daemon.metrics`: the host's registry (``HostMetrics``) in the Prometheus text

@@ -1,4 +1,4 @@
-import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// Builds a ``Daemon/Description`` from operation descriptors and the field tables

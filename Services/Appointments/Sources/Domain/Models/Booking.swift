@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// A booking as appointments stores it: the domain's view of ``Appointments/Appointment``.

@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// A notification appointments owes a patient, kept in its own store until notifications

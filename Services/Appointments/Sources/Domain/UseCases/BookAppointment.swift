@@ -1,5 +1,6 @@
 import IOInterface
 import Sessions
+import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire
 

@@ -1,5 +1,6 @@
 import Foundation
 import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// The facts of a clinic before it has an id: what ``CreateClinic`` validates and stores,

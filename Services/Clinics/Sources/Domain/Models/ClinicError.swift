@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 
 /// Why a clinics use case refused; the Endpoint turns each case into a ``ServiceError``.
 package enum ClinicError: Error, Equatable {

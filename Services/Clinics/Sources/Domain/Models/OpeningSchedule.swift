@@ -1,5 +1,6 @@
 import Foundation
 import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// A clinic's weekly opening hours in its own time zone, able to say whether the clinic

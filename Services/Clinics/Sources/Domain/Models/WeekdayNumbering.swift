@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 
 extension Clinics.Weekday {
     /// The ISO 8601 day number, Monday 1 ... Sunday 7; `nil` for a day this build does not know.

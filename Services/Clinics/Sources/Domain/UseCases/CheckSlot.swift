@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// Says whether a clinic offers a service and is open for the whole of a slot, in the

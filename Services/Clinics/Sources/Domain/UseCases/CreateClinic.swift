@@ -1,5 +1,6 @@
 import IOInterface
 import Sessions
+import VerticalsContract
 import VerticalsServiceKit
 
 /// Adds a clinic to the network; only an admin may.

@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 
 /// Lists the clinics closest to a point by great-circle distance, optionally only those
 /// offering a service.

@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 
 /// Looks clinics up by id: one (``execute(id:)``) or many at once (``execute(ids:)``).
 package struct GetClinics {

@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 import VerticalsStorage
 
 /// Finds clinics whose name contains a text, ignoring case.

@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// A user as identity's use cases see it: the stored row, roles included, without the password hash.

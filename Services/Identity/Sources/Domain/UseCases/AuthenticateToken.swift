@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// Resolves a session token to its user: what other verticals ask on every request.

@@ -1,5 +1,6 @@
 import IOInterface
 import Sessions
+import VerticalsContract
 
 /// Grants or revokes a role (`svc-supervisor admin grant|revoke`): only with an admin's
 /// session token, so every change is made by a named admin and logged with their id.

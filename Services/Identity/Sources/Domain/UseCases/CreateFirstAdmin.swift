@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 
 /// Creates the first administrator of a fresh suite (`svc-supervisor admin create`).
 ///

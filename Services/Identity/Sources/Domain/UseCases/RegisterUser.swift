@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 import VerticalsServiceKit
 
 /// Creates an account: checks the fields, hashes the password with Argon2id off the event

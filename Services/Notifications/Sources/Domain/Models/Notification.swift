@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 import VerticalsWire
 
 /// One notification in a user's inbox, as notifications' use cases see it.

@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsContract
 
 /// What an entry must be to be stored.
 package enum EntryRules {

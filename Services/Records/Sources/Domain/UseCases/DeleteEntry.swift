@@ -1,5 +1,6 @@
 import IOInterface
 import Sessions
+import VerticalsContract
 import VerticalsServiceKit
 
 /// Deletes one of the caller's own entries.

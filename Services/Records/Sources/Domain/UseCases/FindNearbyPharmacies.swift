@@ -1,5 +1,6 @@
 import IOInterface
 import Sessions
+import VerticalsContract
 import VerticalsServiceKit
 
 /// The pharmacies nearest a point, for a signed-in patient: `clinics.nearest(service: pharmacy)`.

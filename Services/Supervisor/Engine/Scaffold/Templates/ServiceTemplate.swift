@@ -175,7 +175,7 @@ enum ServiceTemplate {
     /// `Services/<Name>/Sources/Endpoint/Endpoint.swift`.
     static func endpoint(_ v: VerticalName) -> String {
         #"""
-        import IOInterface
+        import VerticalsContract
         import VerticalsServiceKit
 
         /// \#(v.typeName)'s routes: each operation of the ``\#(v.typeName)`` contract to its use case, the

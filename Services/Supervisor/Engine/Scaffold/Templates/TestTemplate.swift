@@ -29,7 +29,7 @@ enum TestTemplate {
     /// `Tests/Services/<Name>Tests/HelloTests.swift`.
     static func hello(_ v: VerticalName) -> String {
         #"""
-        import IOInterface
+        import VerticalsContract
         import Testing
         import VerticalsServiceKit
         import VerticalsTesting

@@ -2,7 +2,7 @@
 /// restart, reload and take the suite down.
 ///
 /// Not a vertical: it is served on `<run dir>/supervisor.sock` (not in the socket folder),
-/// so it is listed in ``Contracts/control``, not in ``Contracts/all``. The CLI
+/// so it is listed in ``FrameworkContracts/control``, beside a product's verticals. The CLI
 /// (`svc-supervisor status`, `start`, …) is its client.
 ///
 /// Its operations are here; its messages and enumerations are declared in `supervisor.vcontract`

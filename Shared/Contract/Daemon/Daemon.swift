@@ -3,8 +3,8 @@
 /// beside a vertical's own operations (`daemon.<op>` in the envelope) and are served by
 /// ServiceKit, not by the vertical's code.
 ///
-/// Not a vertical, so it is listed in neither ``Contracts/all`` nor ``Contracts/control``;
-/// tools reach it through ``Contracts/builtin``. Each operation lives in its own file as an
+/// Not a vertical, so it is listed in neither a product's contracts nor ``FrameworkContracts/control``;
+/// tools reach it through ``FrameworkContracts/builtin``. Each operation lives in its own file as an
 /// extension of this namespace and is appended to ``operations``; its messages are declared in
 /// `daemon.vcontract` (docs/CONTRACTS.md), but for `describe`'s in Daemon+Describe.swift.
 public enum Daemon: ServiceContract {
