@@ -62,17 +62,21 @@ struct ContractCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { type.name }
 }
 
-/// Reads the contract sources in Shared/IOInterface/Verticals.
+/// Reads the contract sources in Shared/IOInterface/Verticals (the suite's verticals) and
+/// Shared/Contract/Supervisor (the framework's control contract).
 enum SourceScan {
-    static let verticalsFolder = URL(fileURLWithPath: #filePath)
+    static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Shared/IOInterface/Verticals")
+    static let verticalsFolder = root.appendingPathComponent("Shared/IOInterface/Verticals")
+    static let folders = [verticalsFolder, root.appendingPathComponent("Shared/Contract/Supervisor")]
 
     /// Contract type name → the operation names its `Operation` statics declare.
     static func declaredOperations() throws -> [String: [String]] {
         var result: [String: [String]] = [:]
-        let files = FileManager.default.enumerator(at: verticalsFolder, includingPropertiesForKeys: nil)?
-            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        let files = folders.flatMap { folder in
+            FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
+                .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        }
         for file in files {
             let source = try String(contentsOf: file, encoding: .utf8)
             guard let contract = source.firstMatch(of: /enum\s+(\w+)\s*:\s*ServiceContract/)?.1 else { continue }
