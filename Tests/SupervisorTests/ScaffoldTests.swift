@@ -14,7 +14,7 @@ import VerticalsSupervisor
 
         init() throws {
             for path in [
-                "Package.swift", "Shared/IOInterface/Contract/ServiceContract.swift", "deploy/suite.toml",
+                "Package.swift", "Shared/IOInterface/Contracts.swift", "deploy/suite.toml",
                 "Tests/IOInterfaceTests/Fixtures.swift",
                 "deploy/systemd",
             ] {
@@ -73,7 +73,7 @@ import VerticalsSupervisor
             #expect(checkout.read(path) != nil, "\(path) was not written")
         }
         #expect(checkout.read("Package.swift")?.contains("+ vertical(\"\(type)\")") == true)
-        #expect(checkout.read("Shared/IOInterface/Contract/ServiceContract.swift")?.contains(", \(type).self]") == true)
+        #expect(checkout.read("Shared/IOInterface/Contracts.swift")?.contains(", \(type).self]") == true)
         #expect(checkout.read("Services/\(type)/Sources/World.swift")?.contains("Calls: identity") == true)
         #expect(checkout.read("Tests/IOInterfaceTests/Fixtures.swift")?.contains(" + \(name)\n") == true)
         #expect(checkout.read("Tests/IOInterfaceTests/Fixtures+\(type).swift")?.contains("static let \(name): [Example]") == true)

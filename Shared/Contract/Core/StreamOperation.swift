@@ -1,3 +1,5 @@
+import VerticalsWire
+
 /// A streaming operation: one Input, then any number of Events, ended by an empty response.
 ///
 /// On the wire (docs/PROTOCOL.md § 4.3) the server answers the request with `event` frames
@@ -8,7 +10,6 @@
 /// public static let logs = StreamOperation<LogsInput, LogLine>(name, "logs", summary: "Follow a service's log.")
 /// for try await line in client.stream(Supervisor.logs, .init(name: "clinics")) { print(line.text) }
 /// ```
-import VerticalsWire
 public struct StreamOperation<Input: WireMessage, Event: WireMessage>: Sendable {
     /// The vertical that serves it.
     public let service: String

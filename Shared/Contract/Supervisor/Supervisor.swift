@@ -1,3 +1,5 @@
+import VerticalsWire
+
 /// The control interface of `svc-supervisor`: what runs, and the levers to start, stop,
 /// restart, reload and take the suite down.
 ///
@@ -7,7 +9,6 @@
 ///
 /// Its operations are here; its messages and enumerations are declared in `supervisor.vcontract`
 /// beside this file, from which VerticalsContractPlugin generates their Swift (docs/CONTRACTS.md).
-import VerticalsWire
 public enum Supervisor: ServiceContract {
     public static let name = "supervisor"
     public static let summary = "Supervision of the suite's daemons: status, start, stop, restart, reload, down."

@@ -17,7 +17,7 @@ enum CheckoutEdits {
     static func contracts(_ text: String, adding v: VerticalName) throws(ScaffoldError) -> String {
         let marker = "public static let all: [any ServiceContract.Type] = ["
         guard let start = text.range(of: marker), let close = text[start.upperBound...].firstIndex(of: "]") else {
-            throw .checkout("Shared/IOInterface/Contract/ServiceContract.swift has no `\(marker)…]` list")
+            throw .checkout("Shared/IOInterface/Contracts.swift has no `\(marker)…]` list")
         }
         let listed = text[start.upperBound..<close].trimmingTrailingSpace()
         let separator = listed.hasSuffix(",") || listed.isEmpty ? " " : ", "

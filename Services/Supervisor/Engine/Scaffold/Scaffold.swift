@@ -22,7 +22,7 @@ public struct Scaffold: Sendable {
     /// The manifest's path relative to the root.
     public static let manifestPath = "deploy/suite.toml"
     static let packagePath = "Package.swift"
-    static let contractsPath = "Shared/IOInterface/Contract/ServiceContract.swift"
+    static let contractsPath = "Shared/IOInterface/Contracts.swift"
     static let examplesPath = "Tests/IOInterfaceTests/Fixtures.swift"
 
     /// Plans `name` in the checkout at `root`; throws, changing nothing, when the name is

@@ -1,3 +1,5 @@
+import VerticalsContract
+
 /// The appointments vertical's contract: patients' bookings at clinics.
 ///
 /// Booking checks the caller's token with ``Identity/authenticate``, the clinic, its
@@ -7,7 +9,6 @@
 ///
 /// Its operations are here; its messages and enumerations are declared in `appointments.vcontract`
 /// beside this file, from which VerticalsContractPlugin generates their Swift (docs/CONTRACTS.md).
-import VerticalsContract
 public enum Appointments: ServiceContract {
     public static let name = "appointments"
     public static let summary = "Bookings of clinic services by patients."

@@ -1,3 +1,5 @@
+import VerticalsContract
+
 /// The clinics vertical's contract: the clinic network, where each clinic is, what it
 /// offers and when it opens.
 ///
@@ -9,7 +11,6 @@
 ///
 /// Its operations are here; its messages and enumerations are declared in `clinics.vcontract`
 /// beside this file, from which VerticalsContractPlugin generates their Swift (docs/CONTRACTS.md).
-import VerticalsContract
 public enum Clinics: ServiceContract {
     public static let name = "clinics"
     public static let summary = "Clinics: where they are, the services they offer and their opening hours."

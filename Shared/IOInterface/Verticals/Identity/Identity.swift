@@ -1,3 +1,6 @@
+import VerticalsContract
+import VerticalsWire
+
 /// The identity vertical's contract: users, password logins and sessions.
 ///
 /// Other verticals call ``authenticate`` to turn a caller's session token into a
@@ -5,8 +8,6 @@
 ///
 /// Its operations are here; its messages and enumerations are declared in `identity.vcontract`
 /// beside this file, from which VerticalsContractPlugin generates their Swift (docs/CONTRACTS.md).
-import VerticalsContract
-import VerticalsWire
 public enum Identity: ServiceContract {
     public static let name = "identity"
     public static let summary = "Users, password hashes and sessions."

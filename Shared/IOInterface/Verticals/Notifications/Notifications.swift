@@ -1,3 +1,5 @@
+import VerticalsContract
+
 /// The notifications vertical's contract: a per-user inbox and each message's delivery state.
 ///
 /// Other verticals ``send`` (appointments tells a patient about a booking); users read
@@ -6,7 +8,6 @@
 ///
 /// Its operations are here; its messages and enumerations are declared in `notifications.vcontract`
 /// beside this file, from which VerticalsContractPlugin generates their Swift (docs/CONTRACTS.md).
-import VerticalsContract
 public enum Notifications: ServiceContract {
     public static let name = "notifications"
     public static let summary = "Per-user inboxes: notifications other verticals send, and whether each was read."

@@ -1,3 +1,6 @@
+import VerticalsContract
+import VerticalsWire
+
 /// The records vertical's contract: each patient's clinical history (the seeds'
 /// ClinicalRecords), which uses clinics (the seeds' Maps) for clinic names and nearby pharmacies.
 ///
@@ -6,8 +9,6 @@
 ///
 /// Its operations are here; its messages and enumerations are declared in `records.vcontract`
 /// beside this file, from which VerticalsContractPlugin generates their Swift (docs/CONTRACTS.md).
-import VerticalsContract
-import VerticalsWire
 public enum Records: ServiceContract {
     public static let name = "records"
     public static let summary = "Each patient's clinical history: notes, allergies, medications and conditions."

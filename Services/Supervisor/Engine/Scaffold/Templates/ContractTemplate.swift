@@ -5,6 +5,9 @@ enum ContractTemplate {
     /// `Shared/IOInterface/Verticals/<Name>/<Name>.swift`: the operations.
     static func contract(_ v: VerticalName) -> String {
         #"""
+        import VerticalsContract
+        import VerticalsWire
+
         /// \#(v.typeName)'s contract: what `svc-\#(v.name)` serves, as data. Every other vertical and
         /// every tool knows \#(v.name) only through this file and `\#(v.name).vcontract` beside it.
         ///

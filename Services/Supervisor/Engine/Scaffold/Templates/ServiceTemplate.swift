@@ -175,6 +175,7 @@ enum ServiceTemplate {
     /// `Services/<Name>/Sources/Endpoint/Endpoint.swift`.
     static func endpoint(_ v: VerticalName) -> String {
         #"""
+        import IOInterface
         import VerticalsContract
         import VerticalsServiceKit
 

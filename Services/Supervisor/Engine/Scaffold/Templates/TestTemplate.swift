@@ -29,8 +29,9 @@ enum TestTemplate {
     /// `Tests/Services/<Name>Tests/HelloTests.swift`.
     static func hello(_ v: VerticalName) -> String {
         #"""
-        import VerticalsContract
+        import IOInterface
         import Testing
+        import VerticalsContract
         import VerticalsServiceKit
         import VerticalsTesting
         import VerticalsWire
