@@ -6,6 +6,7 @@
 #   make soak    book under repeated kill -9 of the suite's daemons and the supervisor for SOAK_SECONDS (default 600)
 #   make fuzz    run each libFuzzer target (Fuzz/) for FUZZ_SECONDS (default 60) from its committed seeds
 #   make bench   release build, then every benchmark against its baseline (bench/results.json, bench/latency.png)
+#   make api-check   before a release tag: the framework's public API against the last tag (CHANGELOG.md)
 SWIFT       ?= swift
 RUN_DIR     ?= $(CURDIR)/.run
 TEST_FLAGS  ?=
@@ -19,7 +20,7 @@ SOAK_SECONDS ?= 600
 # Seconds per fuzz target in `make test`: a smoke run that the targets build, load their seeds and run.
 FUZZ_SMOKE_SECONDS ?= 3
 
-.PHONY: all deps build release exec-shim run test memcheck install contracts-check contracts-update fuzz soak bench clean
+.PHONY: all deps build release exec-shim run test memcheck install contracts-check contracts-update fuzz soak bench api-check clean
 
 all: build
 
@@ -118,6 +119,19 @@ bench: release
 		"$$($(SWIFT) build -c release --package-path Benchmarks --show-bin-path)/vt-bench" || status=$$?; \
 		bash scripts/kill-tagged.sh $$tag VT_BENCH_TAG; exit $$status
 	python3 Benchmarks/plot.py bench/results.json bench/latency.png
+
+# The framework's library products, whose public API is a promise under semantic versioning
+# (CHANGELOG.md). Not the reference suite's IOInterface or AppointmentsService: they are the example.
+API_PRODUCTS ?= VerticalsWire VerticalsEventLoop VerticalsContract VerticalsServiceKit VerticalsStorage \
+	VerticalsSupervisor VerticalsTesting VerticalsContractTesting
+# Run before tagging a release, not in every CI run: it builds the last tag's API baseline.
+# API_BASELINE=v0.1.0 picks another tag. A break in a 0.x release is allowed but must be in CHANGELOG.md.
+api-check: deps
+	@baseline="$${API_BASELINE:-$$(git describe --tags --abbrev=0 --match 'v[0-9]*' 2>/dev/null)}"; \
+	if [ -z "$$baseline" ]; then echo "api-check: no release tag (v*) yet: nothing to compare against"; exit 1; fi; \
+	echo "api-check: $(API_PRODUCTS) against $$baseline"; \
+	$(SWIFT) package --scratch-path .build-api diagnose-api-breaking-changes "$$baseline" \
+		$(foreach product,$(API_PRODUCTS),--products $(product))
 
 clean:
 	rm -rf .build .build-* Benchmarks/.build bench "$(RUN_DIR)"

@@ -10,9 +10,12 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+// Linux only: the runtime uses Glibc, libuv and zlib through pkg-config, SO_PEERCRED, prctl,
+// Linux's /proc and systemd's protocols. Nothing here builds or is tested on macOS, so no Apple
+// platform is declared (SwiftPM cannot say "Linux only"). Tested on Debian 12 with Swift 6.3;
+// tools-version 6.1 is the oldest toolchain it asks for.
 let package = Package(
     name: "Verticals",
-    platforms: [.macOS(.v15)],
     products: [
         .library(name: "VerticalsServiceKit", targets: ["VerticalsServiceKit"]),
         .library(name: "VerticalsTesting", targets: ["VerticalsTesting"]),
@@ -84,9 +87,9 @@ let package = Package(
         ),
         .target(
             name: "VerticalsServiceKit",
-            // Storage: the host backs up a vertical's store (daemon.backup) and maps SQLITE_FULL to resourceExhausted.
+            // No database: a store is a `VerticalStore` that VerticalsStorage (or another library) provides.
             dependencies: [
-                "VerticalsEventLoop", "VerticalsWire", "VerticalsContract", "VerticalsStorage", grdb,
+                "VerticalsEventLoop", "VerticalsWire", "VerticalsContract",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -98,14 +101,14 @@ let package = Package(
         // The product's one session check (identity.authenticate, roles), shared by every vertical that
         // takes a token. Product code, not framework: it knows the Identity contract.
         .target(
-            name: "Sessions", dependencies: ["VerticalsWire", "VerticalsServiceKit", "IOInterface", "VerticalsContract"],
+            name: "Sessions", dependencies: ["VerticalsWire", "VerticalsServiceKit", "VerticalsStorage", grdb, "IOInterface", "VerticalsContract"],
             path: "Shared/Sessions", swiftSettings: strict
         ),
 
         .target(
             name: "VerticalsStorage",
             dependencies: [
-                "VerticalsWire", .product(name: "GRDB", package: "GRDB.swift"),
+                "VerticalsWire", "VerticalsServiceKit", grdb, .product(name: "Logging", package: "swift-log"),
                 // The SQLite C API, to tie the store's lock to its writer connection (StoreLock).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -274,7 +277,7 @@ func vertical(_ name: String, extra: [Target.Dependency] = []) -> [Target] {
         ),
         .executableTarget(
             name: "svc-\(name.lowercased())",
-            dependencies: [.target(name: library), "VerticalsServiceKit", "IOInterface", "VerticalsContract"],
+            dependencies: [.target(name: library), "VerticalsServiceKit", "VerticalsStorage", "IOInterface", "VerticalsContract"],
             path: "Services/\(name)/main",
             swiftSettings: strict
         ),

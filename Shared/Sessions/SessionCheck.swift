@@ -1,6 +1,7 @@
 import IOInterface
 import VerticalsContract
 import VerticalsServiceKit
+import VerticalsStorage
 import VerticalsWire
 
 /// Who is behind a session token, asked of identity: the one way every vertical but identity

@@ -15,7 +15,7 @@ struct OperatorBuiltinTests {
     /// A router with only the built-ins, over `store`.
     static func router(store: (any DatabaseReader)? = nil, stateDirectory: String? = nil) -> Router {
         var configuration = HostConfiguration(name: "tests", socketDirectory: SocketDirectory("/nonexistent"))
-        configuration.store = store
+        configuration.store = store.map(SQLiteVerticalStore.init)
         configuration.stateDirectory = stateDirectory
         var router = Router(service: "tests")
         Builtins.install(into: &router, configuration: configuration)
@@ -130,9 +130,10 @@ struct OperatorBuiltinTests {
         }()
 
         let full = try #require(failure)
-        let mapped = try #require(StoreFailures.serviceError(for: full, operation: "tests.add"))
+        let store = SQLiteVerticalStore(pool)
+        let mapped = try #require(store.serviceError(for: full, operation: "tests.add"))
         #expect(mapped.code == .resourceExhausted)
         #expect(mapped.message.contains("disk is full"))
-        #expect(StoreFailures.serviceError(for: CancellationError(), operation: "tests.add") == nil)
+        #expect(store.serviceError(for: CancellationError(), operation: "tests.add") == nil)
     }
 }

@@ -1,5 +1,3 @@
-import GRDB
-import VerticalsStorage
 import VerticalsWire
 
 /// How a vertical's host serves: its name, where it listens, and its limits.
@@ -55,8 +53,8 @@ public struct HostConfiguration: Sendable {
         return configuration
     }
 
-    /// The vertical's store, for `daemon.backup` (nil: the daemon keeps none).
-    public var store: (any DatabaseReader)?
+    /// The vertical's store, for `daemon.backup` and a failed store's typed answer (nil: the daemon keeps none).
+    public var store: (any VerticalStore)?
 
     /// The vertical's state directory: `daemon.backup` writes a relative path under its
     /// `backups/` folder, the one place the daemon may always write (under systemd's

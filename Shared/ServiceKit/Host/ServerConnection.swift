@@ -249,7 +249,7 @@ final class ServerConnection: @unchecked Sendable {
     /// The answer to a handler's untyped `error` (logged): a store failure's own code, else `internal`.
     private func refusal(for error: any Error, _ context: RequestContext) -> ServiceError {
         context.logger.error("handler failed: \(error)")
-        return StoreFailures.serviceError(for: error, operation: context.operation)
+        return host.configuration.store?.serviceError(for: error, operation: context.operation)
             ?? ServiceError(.internal, "internal error while serving \(context.operation)")
     }
 

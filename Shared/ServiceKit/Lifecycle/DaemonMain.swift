@@ -1,7 +1,5 @@
-import GRDB
 import VerticalsContract
 import VerticalsEventLoop
-import VerticalsStorage
 
 /// The whole life of a vertical's daemon, for its `main.swift`: read the command line, build
 /// the runtime and the World, serve until SIGTERM or SIGINT, drain in order, and return the exit
@@ -85,11 +83,12 @@ extension DaemonMain {
 public struct ServedVertical {
     /// The vertical's operations.
     public let router: Router
-    /// The vertical's database, if it has one.
-    public let store: (any DatabaseReader)?
+    /// The vertical's store, if it has one.
+    public let store: (any VerticalStore)?
 
-    /// Serves `router`; `store` is the vertical's own database.
-    public init(_ router: Router, store: (any DatabaseReader)? = nil) {
+    /// Serves `router`; `store` is the vertical's own store (VerticalsStorage adds
+    /// `init(_:store:)` taking its SQLite database).
+    public init(_ router: Router, store: (any VerticalStore)? = nil) {
         self.router = router
         self.store = store
     }

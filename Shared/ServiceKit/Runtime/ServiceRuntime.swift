@@ -1,11 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import GRDB
 import Logging
 import VerticalsContract
 import VerticalsEventLoop
-import VerticalsStorage
 
 /// Everything a vertical's daemon shares: its environment, logger, the one event loop
 /// it runs on, and the client it calls other verticals with. ``DaemonMain`` builds it and hands

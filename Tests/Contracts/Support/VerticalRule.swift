@@ -86,7 +86,7 @@ public enum VerticalRule {
     }
 
     /// Every package target `start` reaches, with the chain of names that leads there.
-    private static func reachable(from start: Target, _ byName: [String: Target]) -> [(Target, [String])] {
+    static func reachable(from start: Target, _ byName: [String: Target]) -> [(Target, [String])] {
         var found: [(Target, [String])] = []
         var seen: Set<String> = [start.name]
         var queue: [(Target, [String])] = [(start, [start.name])]

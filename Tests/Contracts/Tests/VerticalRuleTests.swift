@@ -7,6 +7,43 @@ import VerticalsContractTesting
 @Suite("The vertical rule")
 struct VerticalRuleTests {
     @Test func noServiceReachesAnotherService_andIOInterfaceUsesOnlyWire() throws {
+        let targets = try Self.packageTargets()
+        let services = Set(targets.compactMap(\.service))
+        #expect(services.isSuperset(of: ["Identity", "Clinics", "Appointments", "Records", "Notifications", "Supervisor"]))
+        #expect(VerticalRule.violations(targets) == [])
+    }
+
+    /// Issue 21: the framework stands alone. Every framework target is found by folder, and the
+    /// list is checked to hold the ones a product depends on, so the rule cannot pass by finding none.
+    @Test func noFrameworkTargetReachesTheReferenceSuite_andTheRuntimeNoDatabase() throws {
+        let targets = try Self.packageTargets()
+        let framework = Set(targets.filter(FrameworkRule.isFramework).map(\.name))
+        #expect(framework.isSuperset(of: [
+            "VerticalsWire", "VerticalsEventLoop", "VerticalsContract", "VerticalsServiceKit", "VerticalsStorage",
+            "VerticalsSupervisor", "svc-supervisor", "vt-exec", "VerticalsTesting", "VerticalsContractTesting",
+            "VerticalsContractGen", "VerticalsContractPlugin",
+        ]))
+        #expect(targets.filter(FrameworkRule.isReference).map(\.name).contains("IOInterface"))
+        #expect(FrameworkRule.violations(targets) == [])
+    }
+
+    @Test func aFrameworkTargetReachingIOInterface_orTheRuntimeReachingGRDB_isNamed() {
+        let targets = [
+            VerticalRule.Target(name: "VerticalsWire", path: "Shared/Wire", dependencies: []),
+            VerticalRule.Target(name: "IOInterface", path: "Shared/IOInterface", dependencies: ["VerticalsWire"]),
+            VerticalRule.Target(name: "VerticalsStorage", path: "Shared/Storage", dependencies: ["GRDB"]),
+            VerticalRule.Target(
+                name: "VerticalsServiceKit", path: "Shared/ServiceKit", dependencies: ["VerticalsWire", "VerticalsStorage"]),
+            VerticalRule.Target(name: "svc-supervisor", path: "Services/Supervisor/CLI", dependencies: ["IOInterface"]),
+        ]
+        let problems = FrameworkRule.violations(targets)
+        #expect(problems.contains { $0.hasPrefix("svc-supervisor") && $0.contains("reaches IOInterface") })
+        #expect(problems.contains { $0.contains("VerticalsServiceKit → VerticalsStorage → GRDB") })
+        #expect(problems.count == 2)
+    }
+
+    /// The package's targets, from `swift package dump-package`.
+    static func packageTargets() throws -> [VerticalRule.Target] {
         let directory = TemporaryDirectory()
         // Its own scratch path: the live package's .build is locked while `swift test` runs.
         let result = try runCommand(
@@ -15,10 +52,7 @@ struct VerticalRuleTests {
              "--scratch-path", directory.file("scratch"), "dump-package"],
             environment: ProcessInfo.processInfo.environment, in: directory, timeout: .seconds(60))
         try #require(result.status == 0, "swift package dump-package failed: \(result.standardError)")
-        let targets = try VerticalRule.targets(dumpPackageJSON: result.standardOutput)
-        let services = Set(targets.compactMap(\.service))
-        #expect(services.isSuperset(of: ["Identity", "Clinics", "Appointments", "Records", "Notifications", "Supervisor"]))
-        #expect(VerticalRule.violations(targets) == [])
+        return try VerticalRule.targets(dumpPackageJSON: result.standardOutput)
     }
 
     @Test func aServiceReachingAnotherThroughAThirdTarget_isNamedWithThePath() {

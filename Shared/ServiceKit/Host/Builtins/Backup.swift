@@ -2,13 +2,12 @@
 import Glibc
 #endif
 import VerticalsContract
-import VerticalsStorage
 import VerticalsWire
 
 extension Builtins {
-    /// Serves `daemon.backup`: a consistent copy of the store the vertical handed to
-    /// ``ServiceRuntime/serve(_:store:)``, written by SQLite's online backup on the blocking-work
-    /// pool while requests go on. A daemon without a store answers `unimplemented`.
+    /// Serves `daemon.backup`: a consistent copy of the ``VerticalStore`` the vertical handed to
+    /// ``ServedVertical``, written by the store (SQLite's online backup, for VerticalsStorage) on
+    /// the blocking-work pool while requests go on. A daemon without a store answers `unimplemented`.
     ///
     /// An absolute path is written where it says. A plain file name (no `/`) is written under
     /// `backups/` in the vertical's state directory, the one folder a sandboxed daemon can always
@@ -37,12 +36,7 @@ extension Builtins {
                         + "directory's backups/, not \"\(input.path)\"",
                     details: [ErrorDetail("field", "path")])
             }
-            let bytes: Int
-            do {
-                bytes = try await Offload.run { try SQLiteStore.backup(store, to: path) }
-            } catch let error as StoreError {
-                throw ServiceError(.conflict, error.message, details: [ErrorDetail("field", "path")])
-            }
+            let bytes = try await Offload.run { try store.backup(to: path) }
             context.logger.notice("backed up the store to \(path) (\(bytes) bytes)")
             return Daemon.Backup(service: service, path: path, bytes: bytes)
         }

@@ -1,6 +1,6 @@
 import GRDB
 import Logging
-import VerticalsStorage
+import VerticalsServiceKit
 import VerticalsWire
 
 /// What every vertical's `World` holds, whatever the vertical: the clock, a maker of new ids,
@@ -42,8 +42,10 @@ public struct WorldParts: Sendable {
     public static func live(
         runtime: ServiceRuntime, migrator: DatabaseMigrator, newID: @escaping @Sendable () -> String
     ) throws -> WorldParts {
-        let database = try SQLiteStore.open(
-            directory: runtime.stateDirectory, fileName: "\(runtime.name).sqlite", migrator: migrator)
+        // Under `--check` the store is checked, never created (``SQLiteStore/checking``).
+        let database = try SQLiteStore.$checking.withValue(runtime.checkOnly) {
+            try SQLiteStore.open(directory: runtime.stateDirectory, fileName: "\(runtime.name).sqlite", migrator: migrator)
+        }
         return WorldParts(
             now: { .now }, newID: newID, database: database, caller: runtime.client, logger: runtime.logger)
     }

@@ -1,6 +1,6 @@
 import GRDB
 import Logging
-import VerticalsStorage
+import VerticalsServiceKit
 import VerticalsWire
 
 /// A vertical's dependency container: the ``WorldParts`` every vertical has, plus its own.

@@ -1,6 +1,5 @@
 import GRDB
-import VerticalsContract
-import VerticalsStorage
+import VerticalsServiceKit
 import VerticalsWire
 
 /// What a caller sees when a handler's store fails beneath it: a typed error it can act on

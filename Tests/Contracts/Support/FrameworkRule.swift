@@ -1,0 +1,65 @@
+/// The framework rule, checked on the package's own description like ``VerticalRule``: no
+/// framework target reaches the reference suite (its contracts in IOInterface, its verticals'
+/// code, its session check), directly or through other targets, so a product built on the
+/// framework compiles none of it; and the runtime (``runtime``) reaches no database library,
+/// which a vertical opts into with VerticalsStorage.
+///
+/// Which targets are which is decided by folder, so a new framework target is covered the day
+/// it is added: see ``isReference(_:)`` and ``isFramework(_:)``.
+public enum FrameworkRule {
+    /// Folders of the reference suite: the example product, not the framework.
+    public static let referenceFolders = ["Shared/IOInterface", "Shared/Sessions", "Tests/Support/SessionsTesting"]
+
+    /// Folders of the framework: the runtime, the contract core and generator, storage, the
+    /// supervisor and its CLI, the testing and contract-testing libraries.
+    public static let frameworkFolders = [
+        "Shared/Wire", "Shared/EventLoop", "Shared/CLibUV", "Shared/Contract", "Shared/ContractGen", "Shared/ServiceKit",
+        "Shared/Storage", "Services/Supervisor", "Tests/Support/Testing", "Tests/Contracts/Support",
+    ]
+
+    /// The runtime every daemon links, which must not reach a database library.
+    public static let runtime = "VerticalsServiceKit"
+
+    /// The package products that are a database library.
+    public static let databaseProducts: Set<String> = ["GRDB", "GRDBSQLite"]
+
+    /// Whether `target` belongs to the reference suite: a vertical's folder of `Services/`
+    /// (not the supervisor's) or one of ``referenceFolders``.
+    public static func isReference(_ target: VerticalRule.Target) -> Bool {
+        if let service = target.service { return service != "Supervisor" }
+        return referenceFolders.contains { inside(target.path, $0) }
+    }
+
+    /// Whether `target` is part of the framework (one of ``frameworkFolders``).
+    public static func isFramework(_ target: VerticalRule.Target) -> Bool {
+        frameworkFolders.contains { inside(target.path, $0) }
+    }
+
+    /// Every breach, in words naming the targets and the path between them.
+    public static func violations(_ targets: [VerticalRule.Target]) -> [String] {
+        let byName = Dictionary(targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var problems: [String] = []
+        for target in targets where isFramework(target) {
+            for (reached, chain) in VerticalRule.reachable(from: target, byName) where isReference(reached) {
+                problems.append(
+                    "\(target.name) (\(target.path)) reaches \(reached.name) of the reference suite through "
+                        + "\(chain.joined(separator: " → ")): the framework must build without it")
+            }
+        }
+        if let runtime = byName[runtime] {
+            let reached = [(runtime, [runtime.name])] + VerticalRule.reachable(from: runtime, byName)
+            for (target, chain) in reached {
+                for product in target.dependencies where databaseProducts.contains(product) && byName[product] == nil {
+                    problems.append(
+                        "\(runtime.name) reaches the database library \(product) through "
+                            + "\((chain + [product]).joined(separator: " → ")): storage is a library a vertical opts into")
+                }
+            }
+        }
+        return problems
+    }
+
+    private static func inside(_ path: String, _ folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder + "/")
+    }
+}
