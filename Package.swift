@@ -153,12 +153,9 @@ let package = Package(
             name: "TestSupport", dependencies: ["VerticalsWire", "IOInterface", "VerticalsContract"], path: "Tests/Support/TestContract",
             swiftSettings: strict, plugins: ["VerticalsContractPlugin"]
         ),
-        .target(
-            name: "ProcessTesting", dependencies: ["VerticalsWire"], path: "Tests/Support/ProcessTesting",
-            swiftSettings: strict
-        ),
-        // The test doubles of a vertical's unit tests, once: a clock a test moves, a strict stub caller,
-        // a World's parts over an in-memory store.
+        // The testing library: a vertical's unit-test doubles (a clock a test moves, a strict stub caller,
+        // a World's parts over an in-memory store) and the process harness (a live daemon, a raw client,
+        // temporary folders, tagged children) every suite's tests use.
         .target(
             name: "VerticalsTesting",
             dependencies: [
@@ -202,13 +199,13 @@ let package = Package(
             name: "ContractTests",
             dependencies: [
                 "VerticalsContractTesting", "IOInterface", "VerticalsContract", "VerticalsServiceKit", "VerticalsWire", "VerticalsEventLoop",
-                "ProcessTesting",
+                "VerticalsTesting",
                 "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor",
             ],
             path: "Tests/Contracts/Tests"
         ),
         .testTarget(
-            name: "WireTests", dependencies: ["VerticalsWire", "IOInterface", "VerticalsContract", "ProcessTesting"], path: "Tests/WireTests"
+            name: "WireTests", dependencies: ["VerticalsWire", "IOInterface", "VerticalsContract", "VerticalsTesting"], path: "Tests/WireTests"
         ),
         .testTarget(
             name: "EventLoopTests", dependencies: ["VerticalsEventLoop", "VerticalsWire"], path: "Tests/EventLoopTests",
@@ -222,7 +219,7 @@ let package = Package(
             name: "ServiceKitTests",
             dependencies: [
                 "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsWire", "VerticalsEventLoop", "VerticalsStorage", grdb,
-                "TestSupport", "ProcessTesting", "vt-testd",
+                "TestSupport", "VerticalsTesting", "vt-testd",
             ],
             path: "Tests/ServiceKitTests"
         ),
@@ -230,7 +227,7 @@ let package = Package(
             name: "SupervisorTests",
             dependencies: [
                 "VerticalsSupervisor", "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
-                "ProcessTesting", "TestSupport", "vt-testd", "vt-exec", "svc-supervisor",
+                "VerticalsTesting", "TestSupport", "vt-testd", "vt-exec", "svc-supervisor",
             ],
             path: "Tests/SupervisorTests"
         ),
@@ -239,7 +236,7 @@ let package = Package(
             name: "DeployTests",
             dependencies: [
                 "VerticalsSupervisor", "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
-                "ProcessTesting",
+                "VerticalsTesting",
                 "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor",
             ],
             path: "Tests/DeployTests"
@@ -247,7 +244,7 @@ let package = Package(
         .testTarget(
             name: "SuiteTests",
             dependencies: [
-                "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire", "ProcessTesting",
+                "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire", "VerticalsTesting",
                 "VerticalsStorage", grdb,
                 "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor",
             ],
@@ -285,7 +282,7 @@ func vertical(_ name: String, extra: [Target.Dependency] = []) -> [Target] {
             name: "\(library)Tests",
             dependencies: [
                 .target(name: library), "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsWire", "VerticalsEventLoop",
-                "VerticalsStorage", "ProcessTesting", "VerticalsTesting", "SessionsTesting", grdb,
+                "VerticalsStorage", "VerticalsTesting", "SessionsTesting", grdb,
             ],
             path: "Tests/Services/\(name)Tests"
         ),

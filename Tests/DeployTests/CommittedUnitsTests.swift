@@ -1,7 +1,7 @@
 import Glibc
-import ProcessTesting
 import Testing
 import VerticalsSupervisor
+import VerticalsTesting
 
 /// `deploy/systemd/` is generated: it must be exactly what `svc-supervisor export systemd` writes now.
 @Suite(.serialized) struct CommittedUnitsTests {

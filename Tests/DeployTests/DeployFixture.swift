@@ -1,6 +1,6 @@
 import Glibc
-import ProcessTesting
 import VerticalsSupervisor
+import VerticalsTesting
 
 /// Shared by the deploy tests: the repository, the suite's manifest and its export.
 enum DeployFixture {

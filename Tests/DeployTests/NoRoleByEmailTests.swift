@@ -1,7 +1,7 @@
 import Glibc
-import ProcessTesting
 import Testing
 import VerticalsSupervisor
+import VerticalsTesting
 
 /// Nothing the project ships grants a role by e-mail address: anyone may register any address, so
 /// such a setting makes its first registrant an admin. `make install` installs deploy/ (the

@@ -1,11 +1,11 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import Testing
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsSupervisor
+import VerticalsTesting
 import VerticalsWire
 
 /// Each vertical started by the real `systemd-socket-activate` on its socket, as a `.socket`

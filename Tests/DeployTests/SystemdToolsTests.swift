@@ -1,6 +1,6 @@
 import Glibc
-import ProcessTesting
 import Testing
+import VerticalsTesting
 
 /// The exported files as systemd's own tools read them, with every `ExecStart=` pointing at
 /// the programs this build made.

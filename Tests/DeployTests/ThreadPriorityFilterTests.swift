@@ -1,5 +1,5 @@
-import ProcessTesting
 import Testing
+import VerticalsTesting
 
 /// The Swift runtime's libdispatch renices each worker thread it starts; under the exported
 /// units that `setpriority` must succeed, or every start logs "Failed to set thread priority".

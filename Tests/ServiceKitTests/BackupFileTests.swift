@@ -1,7 +1,7 @@
 import Glibc
-import ProcessTesting
 import Testing
 import VerticalsStorage
+import VerticalsTesting
 
 /// Backup files are owner-only and never replace a file.
 struct BackupFileTests {

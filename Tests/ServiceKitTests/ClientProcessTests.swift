@@ -1,8 +1,8 @@
 import Glibc
-import ProcessTesting
 import TestSupport
 import Testing
 import VerticalsServiceKit
+import VerticalsTesting
 import VerticalsWire
 
 /// The typed client against real daemons: reconnection, unavailability, deadlines, cancellation.

@@ -1,9 +1,9 @@
 import Glibc
-import ProcessTesting
 import TestSupport
 import Testing
 import VerticalsEventLoop
 import VerticalsServiceKit
+import VerticalsTesting
 import VerticalsWire
 
 /// A callee whose listen backlog is full is alive but slow to accept: a call waits for it

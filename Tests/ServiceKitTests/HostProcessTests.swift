@@ -1,10 +1,10 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import TestSupport
 import Testing
 import VerticalsContract
 import VerticalsServiceKit
+import VerticalsTesting
 import VerticalsWire
 
 /// A host and a client in separate processes over a real Unix socket: every answer path.

@@ -1,10 +1,10 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import TestSupport
 import Testing
 import VerticalsContract
 import VerticalsServiceKit
+import VerticalsTesting
 import VerticalsWire
 
 /// Clients that break the rules, against a live `vt-testd` in its own process. After each, the

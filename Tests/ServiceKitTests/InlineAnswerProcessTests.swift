@@ -1,7 +1,7 @@
-import ProcessTesting
 import TestSupport
 import Testing
 import VerticalsServiceKit
+import VerticalsTesting
 import VerticalsWire
 
 /// The host answers a handler that never suspends within the read callback, filing a request in

@@ -1,8 +1,8 @@
 import Glibc
-import ProcessTesting
 import Synchronization
 import Testing
 import VerticalsServiceKit
+import VerticalsTesting
 
 /// Blocking work runs on the framework's own threads, several at once, and hands back its result.
 struct OffloadTests {

@@ -1,10 +1,10 @@
 import GRDB
 import IOInterface
 import Logging
-import ProcessTesting
 import Testing
 import VerticalsContract
 import VerticalsStorage
+import VerticalsTesting
 import VerticalsWire
 @testable import VerticalsServiceKit
 

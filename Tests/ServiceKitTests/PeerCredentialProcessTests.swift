@@ -1,8 +1,8 @@
 import Glibc
-import ProcessTesting
 import TestSupport
 import Testing
 import VerticalsServiceKit
+import VerticalsTesting
 import VerticalsWire
 
 /// `SO_PEERCRED` access control with real uids: a `vt-testd` run as uid 4242 (through

@@ -1,6 +1,6 @@
 import Glibc
-import ProcessTesting
 import Testing
+import VerticalsTesting
 
 /// The process-test helpers share one process with every event loop of the run: a helper that
 /// closes a descriptor twice closes a loop's socket. `SuiteFixture.start` polls a daemon's

@@ -1,8 +1,8 @@
 import GRDB
 import Glibc
-import ProcessTesting
 import Testing
 import VerticalsStorage
+import VerticalsTesting
 
 /// One process serves a store at a time: `SQLiteStore.open` holds `<store>.lock` while the store
 /// is open, refuses a store another pool or process holds, and lets go when the pool does.

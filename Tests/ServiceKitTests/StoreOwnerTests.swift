@@ -1,8 +1,8 @@
 import GRDB
 import Glibc
-import ProcessTesting
 import Testing
 import VerticalsStorage
+import VerticalsTesting
 
 /// Each store says which vertical it belongs to (SQLite's application_id): opening or restoring
 /// another vertical's store is refused, naming both, and an older build's store is adopted.

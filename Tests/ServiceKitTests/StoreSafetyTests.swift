@@ -1,8 +1,8 @@
 import GRDB
 import Glibc
-import ProcessTesting
 import Testing
 import VerticalsStorage
+import VerticalsTesting
 
 /// Storage's guards: a store from a newer build is refused, a restore checks what it puts in place.
 struct StoreSafetyTests {

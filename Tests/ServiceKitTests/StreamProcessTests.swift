@@ -1,10 +1,10 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import TestSupport
 import Testing
 import VerticalsContract
 import VerticalsServiceKit
+import VerticalsTesting
 import VerticalsWire
 
 /// Streaming operations over a real socket, against `vt-testd`'s `echo.count`: events in order

@@ -1,8 +1,8 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import Testing
 import VerticalsContract
+import VerticalsTesting
 
 /// `svc-supervisor call` as a user runs it: real argv, real processes, real sockets.
 @Suite(.serialized, .timeLimit(.minutes(2)))

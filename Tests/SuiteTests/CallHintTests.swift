@@ -1,6 +1,6 @@
 import Glibc
-import ProcessTesting
 import Testing
+import VerticalsTesting
 
 /// `svc-supervisor call` to a vertical the supervisor keeps down: an operator's stop removes
 /// its socket, so the call is refused at once, and the error says why and what to run.

@@ -1,8 +1,8 @@
 import GRDB
 import Glibc
-import ProcessTesting
 import Testing
 import VerticalsStorage
+import VerticalsTesting
 
 /// Every daemon's own command line: `--help`, `--version` and `--check`, as an operator runs them.
 @Suite(.serialized, .timeLimit(.minutes(2)))

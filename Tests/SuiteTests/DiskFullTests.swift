@@ -1,6 +1,6 @@
 import Glibc
-import ProcessTesting
 import Testing
+import VerticalsTesting
 
 /// A full disk, for real: a 16 KiB tmpfs (mounting one needs root; skipped elsewhere).
 enum TinyDisk {

@@ -1,10 +1,10 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import Testing
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
+import VerticalsTesting
 import VerticalsWire
 
 /// Nothing lost: a patient books in a loop, each booking under its own request id and retried

@@ -1,8 +1,8 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import Testing
 import VerticalsContract
+import VerticalsTesting
 import VerticalsWire
 
 /// `svc-supervisor new` on a copy of this checkout, built and run: the scaffold compiles,

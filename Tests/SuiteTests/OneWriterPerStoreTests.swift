@@ -1,6 +1,6 @@
 import Glibc
-import ProcessTesting
 import Testing
+import VerticalsTesting
 
 /// A second daemon pointed at a store a running one serves: refused with the first one's pid,
 /// which keeps serving; `--check` passes without opening the store; the operator sees why.

@@ -1,8 +1,8 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import Testing
 import VerticalsContract
+import VerticalsTesting
 
 /// `svc-supervisor open` and `routes` as a user runs them: real argv, real daemons.
 @Suite(.serialized, .timeLimit(.minutes(2)))

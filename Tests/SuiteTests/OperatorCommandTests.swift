@@ -1,8 +1,8 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import Testing
 import VerticalsContract
+import VerticalsTesting
 
 /// A new operator's first session through the CLI: the first admin, login, a call that needs
 /// a token, role changes, logout — real argv, real daemons, real sockets.

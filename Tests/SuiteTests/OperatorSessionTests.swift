@@ -1,6 +1,6 @@
 import Glibc
-import ProcessTesting
 import Testing
+import VerticalsTesting
 
 /// A new operator's first session under `svc-supervisor up`: the first admin, login, a clinic
 /// added with the stored token, a backup while serving, a restore refused while running and

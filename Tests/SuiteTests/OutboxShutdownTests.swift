@@ -1,9 +1,9 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import Testing
 import VerticalsContract
 import VerticalsServiceKit
+import VerticalsTesting
 
 /// Appointments' outbox retries are the daemon's own background work, a service of its group:
 /// SIGTERM during a retry backoff ends them with the daemon, within its drain time, and what was

@@ -1,6 +1,6 @@
 import Glibc
-import ProcessTesting
 import Testing
+import VerticalsTesting
 
 /// README.md's commands work as written: each `svc-supervisor …` line of "Using the suite" runs
 /// through `sh` against a live suite under svc-supervisor, in order, and exits 0.

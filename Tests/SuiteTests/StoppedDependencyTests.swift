@@ -1,7 +1,7 @@
 import IOInterface
-import ProcessTesting
 import Testing
 import VerticalsContract
+import VerticalsTesting
 
 /// A call whose vertical depends on one the operator stopped: refused at once, and the error
 /// the CLI prints names the stopped dependency and how to start it, not the vertical asked.

@@ -1,5 +1,5 @@
-import ProcessTesting
 import Testing
+import VerticalsTesting
 
 /// Runs `command` (a `svc-supervisor call` that needs `stopped`, which the operator stopped) and
 /// expects what it should get: refused well inside its 10 s deadline, exit 69, naming `stopped`

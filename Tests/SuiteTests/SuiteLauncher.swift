@@ -1,10 +1,10 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import Testing
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
+import VerticalsTesting
 import VerticalsWire
 
 /// The five real daemons of the reference suite, each a separate process, in one run

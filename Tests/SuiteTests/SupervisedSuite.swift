@@ -1,10 +1,10 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import Testing
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
+import VerticalsTesting
 
 /// The reference suite under a real `svc-supervisor up` (its own manifest, in a temporary run
 /// directory), with a client, and the means to kill any part of it, the supervisor included.

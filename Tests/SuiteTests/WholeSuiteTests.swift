@@ -1,9 +1,9 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import Testing
 import VerticalsContract
 import VerticalsServiceKit
+import VerticalsTesting
 import VerticalsWire
 
 /// The reference suite end to end: five daemons, real SQLite stores, calls only through IOInterface.

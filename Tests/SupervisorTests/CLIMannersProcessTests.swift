@@ -1,6 +1,6 @@
 import Glibc
-import ProcessTesting
 import Testing
+import VerticalsTesting
 
 extension EngineProcessTests {
     /// `svc-supervisor` with one set of manners, against a real `up`: found from any folder through

@@ -1,7 +1,7 @@
 import Glibc
-import ProcessTesting
 import Testing
 import VerticalsServiceKit
+import VerticalsTesting
 
 /// `svc-supervisor` with one set of manners, without a supervisor: where it looks for the suite,
 /// sysexits, `--version`, `--help`. Real argv, the real binary.

@@ -1,5 +1,5 @@
-import ProcessTesting
 import Testing
+import VerticalsTesting
 
 /// The CLI's behaviour without a running supervisor: real argv, real exit statuses.
 @Suite("svc-supervisor without a supervisor")

@@ -1,6 +1,6 @@
 import Glibc
-import ProcessTesting
 import Testing
+import VerticalsTesting
 
 extension EngineProcessTests {
     /// `svc-supervisor up` as a real process, on a manifest file.

@@ -1,12 +1,12 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import Synchronization
 import Testing
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsSupervisor
+import VerticalsTesting
 import VerticalsWire
 
 extension EngineProcessTests {

@@ -1,11 +1,11 @@
 import Foundation
 import Glibc
 import IOInterface
-import ProcessTesting
 import Testing
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsSupervisor
+import VerticalsTesting
 import VerticalsWire
 
 extension EngineProcessTests.Control {

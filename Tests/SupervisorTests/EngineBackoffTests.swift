@@ -1,11 +1,11 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import Synchronization
 import Testing
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsSupervisor
+import VerticalsTesting
 
 extension EngineProcessTests {
     /// Backoff that forgives a healthy run, and never a dead one.

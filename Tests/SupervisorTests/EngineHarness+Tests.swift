@@ -1,11 +1,11 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import Synchronization
 import Testing
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsSupervisor
+import VerticalsTesting
 
 /// A supervision engine on its own loop and run directory, with every state change recorded.
 /// Children are tagged `VT_TEST_TAG=<tag>`; ``shutdown()`` stops them and kills any left.

@@ -1,11 +1,11 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import TestSupport
 import Testing
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsSupervisor
+import VerticalsTesting
 
 /// Every engine test that spawns real children (vt-testd, shell scripts), one at a time;
 /// enabled once vt-exec takes `--setsid --pdeathsig SIG --`.

@@ -1,10 +1,10 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import Testing
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsSupervisor
+import VerticalsTesting
 import VerticalsWire
 
 extension EngineProcessTests {

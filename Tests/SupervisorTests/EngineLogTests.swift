@@ -1,9 +1,9 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import Testing
 import VerticalsContract
 import VerticalsEventLoop
+import VerticalsTesting
 @testable import VerticalsSupervisor
 
 extension EngineProcessTests {

@@ -1,9 +1,9 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import Testing
 import VerticalsContract
 import VerticalsSupervisor
+import VerticalsTesting
 
 extension EngineProcessTests {
     /// Numbers for the issue note, not a timed test: runs only with `VT_MEASURE=1`.

@@ -1,11 +1,11 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import TestSupport
 import Testing
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsSupervisor
+import VerticalsTesting
 import VerticalsWire
 
 /// The sockets the engine holds for its services, the notify socket, logs and pid records.

@@ -1,10 +1,10 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import Testing
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsSupervisor
+import VerticalsTesting
 
 extension EngineProcessTests {
     /// OTP's restart strategies, with the order of stops and starts read from the engine's events.

@@ -1,6 +1,6 @@
 import Glibc
-import ProcessTesting
 import Testing
+import VerticalsTesting
 
 /// vt-exec as a real process: each step it takes between fork and exec, seen from the program it execs.
 @Suite(.serialized) struct ExecShimTests {

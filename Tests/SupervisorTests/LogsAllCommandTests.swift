@@ -1,7 +1,7 @@
 import Glibc
-import ProcessTesting
 import Testing
 import VerticalsSupervisor
+import VerticalsTesting
 import VerticalsWire
 
 extension EngineProcessTests {

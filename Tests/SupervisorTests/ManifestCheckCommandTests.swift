@@ -1,7 +1,7 @@
 import Glibc
-import ProcessTesting
 import Testing
 import VerticalsSupervisor
+import VerticalsTesting
 
 /// `svc-supervisor check` end to end: the real binary on real files.
 @Suite(.serialized) struct ManifestCheckCommandTests {

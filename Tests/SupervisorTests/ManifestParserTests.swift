@@ -1,7 +1,7 @@
 import Glibc
-import ProcessTesting
 import Testing
 import VerticalsSupervisor
+import VerticalsTesting
 
 /// Reading a valid manifest: values, defaults, order, executables.
 @Suite struct ManifestParserTests {

@@ -1,7 +1,7 @@
 import Glibc
-import ProcessTesting
 import Testing
 import VerticalsSupervisor
+import VerticalsTesting
 
 /// Each kind of mistake is reported with the service and key it is about, and none hides another.
 @Suite struct ManifestProblemTests {

@@ -1,10 +1,10 @@
 import Glibc
 import IOInterface
-import ProcessTesting
 import TestSupport
 import Testing
 import VerticalsContract
 import VerticalsSupervisor
+import VerticalsTesting
 import VerticalsWire
 
 extension EngineProcessTests {

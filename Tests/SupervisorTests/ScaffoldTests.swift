@@ -1,7 +1,7 @@
 import Glibc
-import ProcessTesting
 import Testing
 import VerticalsSupervisor
+import VerticalsTesting
 
 /// `svc-supervisor new` in a scratch checkout made of the real files it reads and edits.
 @Suite struct ScaffoldTests {

@@ -1,7 +1,7 @@
 import Glibc
-import ProcessTesting
 import Testing
 import VerticalsSupervisor
+import VerticalsTesting
 
 /// Where `up` leaves its pointer and where the CLI looks for one (``SuitePointer``).
 @Suite struct SuitePointerTests {

@@ -1,10 +1,10 @@
 import Foundation
 import IOInterface
-import ProcessTesting
 import Testing
 import VerticalsContract
 import VerticalsContractTesting
 import VerticalsServiceKit
+import VerticalsTesting
 
 /// `svc-supervisor describe` against a live daemon: the answer comes over the wire from
 /// `daemon.describe`, not from the CLI's own copy of the contracts.

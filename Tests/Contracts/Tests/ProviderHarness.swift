@@ -1,11 +1,11 @@
 import Foundation
 import IOInterface
-import ProcessTesting
 import Testing
 import VerticalsContract
 import VerticalsContractTesting
 import VerticalsEventLoop
 import VerticalsServiceKit
+import VerticalsTesting
 import VerticalsWire
 
 /// A provider under verification: its real daemon, alone with a fresh store (plus, for a

@@ -1,7 +1,7 @@
 import Foundation
-import ProcessTesting
 import Testing
 import VerticalsContractTesting
+import VerticalsTesting
 
 /// DESIGN.md's first rule, proven from the package's own description so that it cannot rot.
 @Suite("The vertical rule")

@@ -1,9 +1,9 @@
 import Glibc
-import ProcessTesting
 import TestSupport
 import Testing
 import VerticalsEventLoop
 import VerticalsServiceKit
+import VerticalsTesting
 
 /// A run directory with test daemons in it and a client to call them: one per test.
 final class SuiteFixture {

@@ -1,6 +1,5 @@
 import GRDB
 import IOInterface
-import ProcessTesting
 import Synchronization
 import Testing
 import VerticalsContract

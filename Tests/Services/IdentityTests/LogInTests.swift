@@ -1,6 +1,5 @@
 import GRDB
 import IOInterface
-import ProcessTesting
 import Testing
 import VerticalsContract
 import VerticalsStorage

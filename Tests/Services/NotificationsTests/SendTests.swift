@@ -1,5 +1,4 @@
 import IOInterface
-import ProcessTesting
 import Testing
 import VerticalsContract
 import VerticalsStorage

@@ -1,5 +1,5 @@
 import Glibc
-import ProcessTesting
+import VerticalsTesting
 
 /// Writes `text` to `path`, e.g. a test's manifest.
 func writeText(_ text: String, to path: String) {

@@ -1,7 +1,7 @@
-import ProcessTesting
+import VerticalsTesting
 
-/// The shared seeded generator (ProcessTesting), under the name these tests use.
-typealias SeededGenerator = ProcessTesting.SeededGenerator
+/// The shared seeded generator (VerticalsTesting), under the name these tests use.
+typealias SeededGenerator = VerticalsTesting.SeededGenerator
 
 /// Hex text of bytes, for readable expectations: `hex([0x08, 0x96, 0x01]) == "08 96 01"`.
 func hex(_ bytes: some Sequence<UInt8>) -> String {
