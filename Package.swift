@@ -17,18 +17,22 @@ let strict: [SwiftSetting] = [
 let package = Package(
     name: "Verticals",
     products: [
-        .library(name: "VerticalsServiceKit", targets: ["VerticalsServiceKit"]),
-        .library(name: "VerticalsTesting", targets: ["VerticalsTesting"]),
-        .library(name: "IOInterface", targets: ["IOInterface"]),
-        .library(name: "VerticalsContract", targets: ["VerticalsContract"]),
-        // For the fuzz package (Fuzz/) and the benchmark package (Benchmarks/), which depend on this one by path.
+        // The framework (CHANGELOG.md: its public API, under semantic versioning).
         .library(name: "VerticalsWire", targets: ["VerticalsWire"]),
         .library(name: "VerticalsEventLoop", targets: ["VerticalsEventLoop"]),
+        .library(name: "VerticalsContract", targets: ["VerticalsContract"]),
+        .library(name: "VerticalsServiceKit", targets: ["VerticalsServiceKit"]),
         .library(name: "VerticalsStorage", targets: ["VerticalsStorage"]),
         .library(name: "VerticalsSupervisor", targets: ["VerticalsSupervisor"]),
-        .library(name: "AppointmentsService", targets: ["AppointmentsService"]),
+        .library(name: "VerticalsTesting", targets: ["VerticalsTesting"]),
         // Contract files (`*.vcontract`) to Swift: apply it to a target that holds them (docs/CONTRACTS.md).
         .plugin(name: "VerticalsContractPlugin", targets: ["VerticalsContractPlugin"]),
+        .executable(name: "svc-supervisor", targets: ["svc-supervisor"]),
+        .executable(name: "vt-exec", targets: ["vt-exec"]),
+        // The reference suite, for the fuzz package (Fuzz/) and the benchmark package (Benchmarks/),
+        // which depend on this one by path. Not API.
+        .library(name: "IOInterface", targets: ["IOInterface"]),
+        .library(name: "AppointmentsService", targets: ["AppointmentsService"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),

@@ -13,6 +13,7 @@ import VerticalsWire
 /// }
 /// ```
 public struct EventStream<Element: Sendable>: AsyncSequence, Sendable {
+    /// What ends a stream early: the vertical's typed error.
     public typealias Failure = ServiceError
     private let base: AsyncThrowingStream<Element, any Error>
 

@@ -41,6 +41,7 @@ public final class DaemonProcess {
         pid = child
     }
 
+    /// The daemon's executable could not be started: its path and errno's words.
     public struct SpawnError: Error, CustomStringConvertible {
         let path: String
         let code: Int32

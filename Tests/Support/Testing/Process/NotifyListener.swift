@@ -82,6 +82,7 @@ public final class NotifyListener {
     deinit { close(fd) }
 }
 
+/// A raw socket call in a test helper failed: which call, and errno's words.
 public struct RawSocketError: Error, CustomStringConvertible {
     public let description: String
     public init(_ what: String) { description = "\(what): \(String(cString: strerror(errno)))" }
