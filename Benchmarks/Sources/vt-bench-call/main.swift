@@ -1,0 +1,29 @@
+// vt-bench-call: the baseline of the CLI row of `make bench`. The call `svc-supervisor call
+// clinics nearest JSON` makes, from a program with the clinics contract compiled in: parse the
+// JSON as the typed Input, one call, print the typed Output as the same pretty JSON. No cache,
+// no describe, no argument parser: what a call costs when nothing is learned at run time.
+//
+//   vt-bench-call SOCKET_DIR JSON
+import Glibc
+import IOInterface
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsWire
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3 else {
+    fputs("usage: vt-bench-call SOCKET_DIR JSON\n", stderr)
+    exit(64)
+}
+do {
+    let input = try Clinics.NearestInput(json: arguments[2])
+    let loop = try EventLoop(name: "vt-bench-call")
+    let client = ServiceClient(loop: loop, sockets: SocketDirectory(arguments[1]))
+    let output = try await client.call(Clinics.nearest, input, timeout: .seconds(10))
+    print(try output.jsonString(pretty: true))
+    client.close()
+    loop.shutdown()
+} catch {
+    fputs("vt-bench-call: \(error)\n", stderr)
+    exit(1)
+}
