@@ -16,7 +16,7 @@ struct OpenCommand: AsyncParsableCommand {
               svc-supervisor open 'verticals://clinics/search?q=bridge'
               svc-supervisor open "verticals://appointments/APPOINTMENT-ID?token=$TOKEN"
             The routes are those the verticals with a socket in the suite's socket folder describe
-            (daemon.describe, cached like `call`'s). `svc-supervisor routes` lists them. Exit status: 0 on
+            (daemon.describe, cached per socket like `call`'s; asked again when no route matches). `svc-supervisor routes` lists them. Exit status: 0 on
             success, 1 when the vertical answers with an error, 64 when the URL matches no route, several,
             or does not convert, 69 when the vertical cannot be reached.
             """)
@@ -32,22 +32,16 @@ struct OpenCommand: AsyncParsableCommand {
     func run() async throws {
         try await ControlClient.reporting {
             let learned = LearnedContracts(connection: connection)
-            let names = UnknownVertical.socketNames(in: connection.sockets.path)
-            var contracts = await learned.contracts(of: names, fresh: false)
-            var match = try? RouteTable(described: contracts.map(\.contract)).match(url)
-            if match == nil, contracts.contains(where: { !$0.fresh }) {
-                // A route the cache lacks: ask the verticals again, once.
-                contracts = await learned.contracts(of: names, fresh: true)
+            // The verticals with a socket here, and those whose description is cached for one here
+            // (a URL that does not fit a route is refused from what is known, running or not).
+            let running = UnknownVertical.socketNames(in: connection.sockets.path)
+            let names = running + learned.cache.names(inSocketFolder: connection.sockets.path).filter { !running.contains($0) }
+            let (match, contract): (RouteTable.Match, LearnedContracts.Found)
+            do {
+                (match, contract) = try await Self.resolve(url, verticals: names, learned: learned)
+            } catch let error as RouteError {
+                throw CLIError(status: 64, error.description)
             }
-            if match == nil {
-                do {
-                    match = try RouteTable(described: contracts.map(\.contract)).match(url)
-                } catch {
-                    throw CLIError(status: 64, "\(error)")
-                }
-            }
-            guard let match, let contract = contracts.first(where: { $0.contract.name == match.operation.service })
-            else { return }
             let schema = match.operation.input.schema
             let attacher = TokenAttacher.forCurrentUser(schema: schema)
             let input: MessageValue
@@ -68,5 +62,31 @@ struct OpenCommand: AsyncParsableCommand {
                 throw stale.refusal
             }
         }
+    }
+
+    /// The route `url` matches among those of `verticals` (cached descriptions first), and the
+    /// contract of the operation it reaches.
+    static func resolve(
+        _ url: String, verticals: [String], learned: LearnedContracts
+    ) async throws -> (RouteTable.Match, LearnedContracts.Found) {
+        let cached = await learned.contracts(of: verticals, fresh: false)
+        do {
+            return try found(url, in: cached)
+        } catch let error as RouteError {
+            guard case .noRoute = error, cached.contains(where: { !$0.fresh }) else { throw error }
+        }
+        // A route the cache may lack: ask the verticals again, once (keeping what is cached of
+        // those that do not answer).
+        let fresh = await learned.contracts(of: verticals, fresh: true)
+        return try found(url, in: fresh + cached.filter { old in !fresh.contains { $0.contract.name == old.contract.name } })
+    }
+
+    /// The route `url` matches among those of `contracts`, and the contract it belongs to.
+    static func found(_ url: String, in contracts: [LearnedContracts.Found]) throws -> (RouteTable.Match, LearnedContracts.Found) {
+        let match = try RouteTable(described: contracts.map(\.contract)).match(url)
+        guard let contract = contracts.first(where: { $0.contract.name == match.operation.service }) else {
+            throw CLIError(status: 70, "\(match.operation.fullName) matched, but no contract of its vertical is known")
+        }
+        return (match, contract)
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import VerticalsContract
+import VerticalsSupervisor
 import VerticalsWire
 
 /// The descriptions (`daemon.describe`) the CLI learned, one file per endpoint (socket path), so
@@ -38,6 +39,19 @@ struct DescriptionCache {
             name = "hashed-" + String(hash, radix: 16)
         }
         return "\(folder)/\(name).describe"
+    }
+
+    /// The verticals with a description cached for a socket in `folder` (`NAME.sock`), sorted.
+    func names(inSocketFolder folder: String) -> [String] {
+        guard let cacheFolder = self.folder, let prefix = file(for: folder + "/")?.dropLast(".describe".count) else {
+            return []
+        }
+        let escapedFolder = String(prefix.dropFirst(cacheFolder.count + 1))
+        return FolderEntries.names(in: cacheFolder).compactMap { entry -> String? in
+            guard entry.hasPrefix(escapedFolder), entry.hasSuffix(".sock.describe") else { return nil }
+            let name = entry.dropFirst(escapedFolder.count).dropLast(".sock.describe".count)
+            return name.isEmpty || name.contains("%") ? nil : String(name)
+        }.sorted()
     }
 
     /// The description stored for `endpoint`; nil when there is none or it does not decode.
