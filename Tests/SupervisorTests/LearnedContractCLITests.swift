@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import ProcessTesting
 import TestSupport
@@ -156,25 +157,12 @@ struct LearnedContractCLITests {
 /// Whole small files, for the cache a test plants and reads.
 enum DescriptionFile {
     static func read(_ path: String) -> [UInt8]? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count <= 0 { return bytes }
-            bytes += chunk[..<count]
-        }
+        FileManager.default.contents(atPath: path).map { Array($0) }
     }
 
     static func write(_ bytes: [UInt8], to path: String) {
-        var folder = ""
-        for component in path.split(separator: "/").dropLast() {
-            folder += "/" + component
-            _ = mkdir(folder, 0o700)
-        }
-        let file = fopen(path, "w")
-        _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        fclose(file)
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)), "cannot write \(path)")
     }
 }

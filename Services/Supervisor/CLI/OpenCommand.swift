@@ -16,9 +16,10 @@ struct OpenCommand: AsyncParsableCommand {
               svc-supervisor open 'verticals://clinics/search?q=bridge'
               svc-supervisor open "verticals://appointments/APPOINTMENT-ID?token=$TOKEN"
             The routes are those the verticals with a socket in the suite's socket folder describe
-            (daemon.describe, cached per socket like `call`'s; asked again when no route matches). `svc-supervisor routes` lists them. Exit status: 0 on
-            success, 1 when the vertical answers with an error, 64 when the URL matches no route, several,
-            or does not convert, 69 when the vertical cannot be reached.
+            (daemon.describe, cached per socket like `call`'s; asked again when no route matches).
+            `svc-supervisor routes` lists them. Exit status: 0 on success, 1 when the vertical answers
+            with an error, 64 when the URL matches no route, several, or does not convert, 69 when the
+            vertical cannot be reached.
             """)
 
     @Argument(help: "The URL: verticals://VERTICAL/PATH?QUERY, or /VERTICAL/PATH?QUERY.")

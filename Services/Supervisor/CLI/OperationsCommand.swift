@@ -19,14 +19,12 @@ struct OperationsCommand: AsyncParsableCommand {
     @Argument(help: "Only this vertical.")
     var service: String?
 
-    @Option(name: .long, help: "A suite manifest whose verticals to list too, running or not (default: deploy/suite.toml when present).")
-    var manifest = "deploy/suite.toml"
-
-    @OptionGroup var connection: VerticalConnectionOptions
+    @OptionGroup var options: ListingOptions
 
     func run() async throws {
         try await ControlClient.reporting {
-            let listed = try await LearnedListing.contracts(service: service, manifest: manifest, connection: connection)
+            let listed = try await LearnedListing.contracts(
+                service: service, manifest: options.manifest, connection: options.connection)
             for entry in listed.entries {
                 guard let contract = entry.contract else {
                     print("\(entry.name): \(entry.silence)")

@@ -14,14 +14,12 @@ struct RoutesCommand: AsyncParsableCommand {
             that does not answer. Exit status: 0 when every vertical answered, 69 when one does not.
             """)
 
-    @Option(name: .long, help: "A suite manifest whose verticals to list too, running or not (default: deploy/suite.toml when present).")
-    var manifest = "deploy/suite.toml"
-
-    @OptionGroup var connection: VerticalConnectionOptions
+    @OptionGroup var options: ListingOptions
 
     func run() async throws {
         try await ControlClient.reporting {
-            let listed = try await LearnedListing.contracts(service: nil, manifest: manifest, connection: connection)
+            let listed = try await LearnedListing.contracts(
+                service: nil, manifest: options.manifest, connection: options.connection)
             let table = RouteTable(described: listed.entries.compactMap(\.contract))
             let width = table.entries.map(\.route.template.count).max() ?? 0
             for entry in table.entries {

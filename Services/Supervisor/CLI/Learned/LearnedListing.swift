@@ -1,3 +1,4 @@
+import ArgumentParser
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsSupervisor
@@ -63,4 +64,15 @@ struct LearnedListing {
         }
         return LearnedListing(entries: entries, failure: failure)
     }
+}
+
+/// The options of `operations` and `routes`: where the suite's sockets are, and a manifest whose
+/// verticals to list too.
+struct ListingOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: "A suite manifest whose verticals to list too, running or not (default: deploy/suite.toml when present).")
+    var manifest = "deploy/suite.toml"
+
+    @OptionGroup var connection: VerticalConnectionOptions
 }

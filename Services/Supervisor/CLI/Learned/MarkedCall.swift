@@ -18,7 +18,8 @@ enum MarkedCall {
         let service = try await server(of: mark, learned: learned)
         return try await LearnedCall(learned: learned, service: service).run(label: "\(service) (\(mark))") { contract in
             guard let operation = contract.operation(marked: mark) else {
-                throw LearnedCall.Stale(refusal: CLIError(status: 69, "\(service) no longer serves an operation marked \(mark)"))
+                throw LearnedCall.Stale(
+                    refusal: CLIError(status: 69, "\(service) no longer serves an operation marked \(mark)"))
             }
             try check(operation)
             let input = try LearnedCall.input(.object(members), for: operation)

@@ -6,7 +6,8 @@ import VerticalsWire
 /// can present it: `$XDG_STATE_HOME/verticals/session.json`, else
 /// `~/.local/state/verticals/session.json`, mode 0600 in a 0700 folder, holding the Output of
 /// the operation that issued it (marked `issuesSession`, e.g. `identity.login`) in its JSON
-/// form: an object with a `token` string, and whatever else the session says (`expiresAt`). Written to a temporary file and renamed, so a
+/// form: an object with a `token` string, and whatever else the session says (`expiresAt`).
+/// Written to a temporary file and renamed, so a
 /// reader sees the old session or the new one, never half of one.
 struct StoredLogin {
     /// The file's path.

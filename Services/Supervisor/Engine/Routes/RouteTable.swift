@@ -9,7 +9,8 @@ import VerticalsWire
 /// (`/clinics/nearest` over `/clinics/{id}`); a tie is ``RouteError/ambiguous(path:candidates:)``.
 ///
 /// ```swift
-/// let call = try RouteTable(described: [try DescribedContract(description)]).resolve("verticals://clinics/nearest?lat=51.5&lon=-0.12")
+/// let table = RouteTable(described: [try DescribedContract(description)])
+/// let call = try table.resolve("verticals://clinics/nearest?lat=51.5&lon=-0.12")
 /// call.operation.fullName  // clinics.nearest
 /// ```
 public struct RouteTable: Sendable {
