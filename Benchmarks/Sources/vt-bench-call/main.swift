@@ -4,15 +4,23 @@
 // no describe, no argument parser: what a call costs when nothing is learned at run time.
 //
 //   vt-bench-call SOCKET_DIR JSON
+//   vt-bench-call --startup          exits at once: the cost of starting this program
 import Glibc
 import IOInterface
 import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsWire
 
+/// Writes `text` and a newline to standard error.
+func complain(_ text: String) {
+    let bytes = Array((text + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
+
 let arguments = CommandLine.arguments
+if arguments.count == 2 && arguments[1] == "--startup" { exit(0) }
 guard arguments.count == 3 else {
-    fputs("usage: vt-bench-call SOCKET_DIR JSON\n", stderr)
+    complain("usage: vt-bench-call SOCKET_DIR JSON")
     exit(64)
 }
 do {
@@ -24,6 +32,6 @@ do {
     client.close()
     loop.shutdown()
 } catch {
-    fputs("vt-bench-call: \(error)\n", stderr)
+    complain("vt-bench-call: \(error)")
     exit(1)
 }

@@ -4,8 +4,10 @@ import Foundation
 /// `svc-supervisor call clinics nearest JSON` as a process, with a warm description cache (one
 /// round trip), against `vt-bench-call`, a program with the clinics contract compiled in that
 /// makes the same call and prints the same JSON; and the first call to a daemon, with a cold
-/// cache (describe + call), against the warm one. Each sample is one whole process, spawned
-/// and waited for; the three are interleaved sample by sample, in a rotating order.
+/// cache (describe + call), against the warm one; and, to tell the two programs' start from the
+/// call, each one started and exited at once (`svc-supervisor --version`, `vt-bench-call
+/// --startup`). Each sample is one whole process, spawned
+/// and waited for; the five are interleaved sample by sample, in a rotating order.
 struct CLIBenchmark {
     let settings: BenchSettings
     let report: Report
@@ -41,6 +43,10 @@ struct CLIBenchmark {
         var warm: [Double] = []
         var cold: [Double] = []
         var baseline: [Double] = []
+        var cliStart: [Double] = []
+        var compiledStart: [Double] = []
+        let cliVersion = [cli[0], "--version"]
+        let compiledStartup = [settings.callBaseline, "--startup"]
         for sample in 0..<samples {
             if sample % 10 == 0 { progress("cli call \(sample + 1)/\(samples)") }
             let runs: [() -> Void] = [
@@ -55,6 +61,11 @@ struct CLIBenchmark {
                     try? FileManager.default.removeItem(atPath: cacheFolder)
                     cold.append(Self.spawn(cli, environment: environment, output: "\(folder)/cold.out").milliseconds)
                 },
+                { cliStart.append(Self.spawn(cliVersion, environment: environment, output: "\(folder)/start.out").1) },
+                {
+                    let (_, elapsed) = Self.spawn(compiledStartup, environment: environment, output: "\(folder)/start.out")
+                    compiledStart.append(elapsed)
+                },
             ]
             for index in 0..<runs.count { runs[(index + sample) % runs.count]() }
         }
@@ -62,6 +73,16 @@ struct CLIBenchmark {
             "cli", "svc-supervisor call clinics nearest, warm cache (n=\(samples))", unit: "ms", ours: warm,
             baselineName: "contract compiled in (vt-bench-call)", baseline: baseline, ratioName: "learned/compiled",
             target: .atMost(1.2))
+        report.add(
+            "cli", "start and exit only: svc-supervisor --version (n=\(samples))", unit: "ms", ours: cliStart,
+            baselineName: "vt-bench-call --startup", baseline: compiledStart, ratioName: "svc-supervisor/caller")
+        // The call itself, beyond starting the program: the medians' difference (a per-sample
+        // difference of two noisy process times is too noisy to take a ratio of).
+        let learned = Summary(warm).median - Summary(cliStart).median
+        let compiledCall = Summary(baseline).median - Summary(compiledStart).median
+        report.note(
+            "cli: the call beyond starting the program (median whole − median start): svc-supervisor "
+                + "\(Format.number(learned)) ms, vt-bench-call \(Format.number(compiledCall)) ms")
         report.add(
             "cli", "first call, cold cache: describe + call (n=\(samples))", unit: "ms", ours: cold,
             baselineName: "warm cache", baseline: warm, ratioName: "cold/warm")
