@@ -16,10 +16,14 @@ enum SupervisorMain {
         // Parsed once: building the tree of every command and reading its arguments is most of
         // what a short command like `call` costs before it reaches its socket.
         let command: any ParsableCommand
-        do {
-            command = try SupervisorCommand.parseAsRoot()
-        } catch {
-            SupervisorCommand.exit(withError: error)
+        if let call = CallFastPath.parse(Array(CommandLine.arguments.dropFirst())) {
+            command = call
+        } else {
+            do {
+                command = try SupervisorCommand.parseAsRoot()
+            } catch {
+                SupervisorCommand.exit(withError: error)
+            }
         }
         if let up = command as? UpCommand {
             exit(up.serve())
