@@ -110,6 +110,19 @@ struct LearnedContractCLITests {
         #expect(try TestEcho.EchoOutput(json: result.standardOutput).text == "x")
     }
 
+    @Test func call_whoseAnswerHasAFieldTheCachedOutputLacks_readsItWithTheFreshDescription() throws {
+        let served = try Served()
+        var old = served.today
+        let output = try #require(old.messages.firstIndex { $0.name == "test.EchoOutput" })
+        old.messages[output].fields.removeAll { $0.name == "servedBy" }
+        served.cache(old)
+        let result = try served.cli(["call", "test", "echo", #"{"text": "newer"}"#])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try TestEcho.EchoOutput(json: result.standardOutput).servedBy == served.daemon.map { Int($0.pid) })
+        let refreshed = served.cached()?.messages.first { $0.name == "test.EchoOutput" }
+        #expect(refreshed?.fields.contains { $0.name == "servedBy" } == true, "the cache was not refreshed")
+    }
+
     @Test func call_ofAnOperationOnlyAnOlderDescriptionHad_isRefusedByTheDaemon_thenNamedFromTheFreshOne() throws {
         let served = try Served()
         var old = served.today

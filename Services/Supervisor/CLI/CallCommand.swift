@@ -50,7 +50,7 @@ struct CallCommand: AsyncParsableCommand {
         let learned = LearnedContracts(connection: connection)
         let label = "\(service).\(operation)"
         let output = try await LearnedCall(learned: learned, service: service).run(label: label) {
-            contract -> (DescribedOperation, MessageValue)? in
+            contract -> (DescribedOperation, [UInt8])? in
             let descriptor = try LearnedCall.operation(operation, in: contract)
             let schema = descriptor.input.schema
             let document: JSONValue
@@ -64,10 +64,11 @@ struct CallCommand: AsyncParsableCommand {
                 try await StreamCaller.printEvents(descriptor, event: event, input, of: contract, learned: learned)
                 return nil
             }
-            return (descriptor, try await LearnedCall.send(descriptor, input, of: contract, learned: learned))
+            return (descriptor, try await LearnedCall.sendRaw(descriptor, input, of: contract, learned: learned))
         }
-        if let (descriptor, value) = output {
-            print(try value.jsonText(as: descriptor.output.schema, pretty: true))
+        if let (descriptor, reply) = output {
+            let (value, schema) = try await LearnedCall.newestOutput(reply, of: descriptor, service: service, learned: learned)
+            print(try value.jsonText(as: schema, pretty: true))
         }
     }
 

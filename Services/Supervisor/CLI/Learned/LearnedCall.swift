@@ -78,10 +78,17 @@ struct LearnedCall {
         _ operation: DescribedOperation, _ input: MessageValue, of contract: DescribedContract,
         learned: LearnedContracts
     ) async throws -> MessageValue {
+        try decode(try await sendRaw(operation, input, of: contract, learned: learned), as: operation)
+    }
+
+    /// ``send(_:_:of:learned:)``'s call, answering the Output's bytes.
+    static func sendRaw(
+        _ operation: DescribedOperation, _ input: MessageValue, of contract: DescribedContract,
+        learned: LearnedContracts
+    ) async throws -> [UInt8] {
         let sockets = learned.sockets(for: contract.name)
-        let reply: [UInt8]
         do {
-            reply = try await VerticalCaller.exchange(
+            return try await VerticalCaller.exchange(
                 service: contract.name, operation: operation.fullName,
                 body: try input.encoded(as: operation.input.schema), sockets: sockets, timeout: learned.connection.deadline)
         } catch let error as ServiceError {
@@ -90,11 +97,42 @@ struct LearnedCall {
             if error.code == .unimplemented || error.code == .invalidInput { throw Stale(refusal: refusal) }
             throw refusal
         }
+    }
+
+    /// `reply` as `operation`'s Output.
+    static func decode(_ reply: [UInt8], as operation: DescribedOperation) throws -> MessageValue {
         do {
             return try MessageValue(decoding: reply, as: operation.output.schema)
         } catch {
             throw CLIError(
                 status: 76, "\(operation.fullName) answered a body that is not a \(operation.output.schema.name): \(error)")
         }
+    }
+
+    /// `reply` as `operation`'s Output, read with `service`'s fresh description when it carries
+    /// a field the cached one lacks (a newer Output: the call is not made again, only its answer
+    /// read with the newer schema); as it is when the vertical does not describe itself now.
+    static func newestOutput(
+        _ reply: [UInt8], of operation: DescribedOperation, service: String, learned: LearnedContracts
+    ) async throws -> (MessageValue, schema: MessageSchema) {
+        let schema = operation.output.schema
+        guard hasUnknownFields(reply, as: schema), let fresh = try? await learned.fetch(service),
+            let newer = fresh.operation(named: operation.service == service ? operation.name : operation.fullName)
+        else { return (try decode(reply, as: operation), schema) }
+        return (try decode(reply, as: newer), newer.output.schema)
+    }
+
+    /// Whether `reply` has a top-level field `schema` does not list.
+    static func hasUnknownFields(_ reply: [UInt8], as schema: MessageSchema) -> Bool {
+        var reader = BodyReader(ByteReader(reply))
+        do {
+            while let tag = try reader.nextTag() {
+                if schema.field(tag: tag) == nil { return true }
+                try reader.skip()
+            }
+        } catch {
+            return false
+        }
+        return false
     }
 }
