@@ -53,6 +53,14 @@ struct LearnedContractCLITests {
             DescriptionFile.write(description.encodedBody(), to: cacheFile)
         }
 
+        /// Caches today's description less `field` of `message`: what an older vertical described.
+        func cacheToday(without field: String, of message: String) throws {
+            var old = today
+            let index = try #require(old.messages.firstIndex { $0.name == message })
+            old.messages[index].fields.removeAll { $0.name == field }
+            cache(old)
+        }
+
         /// What test describes itself as today.
         var today: Daemon.Description {
             let contract = TestEcho(service: "test")
@@ -101,10 +109,7 @@ struct LearnedContractCLITests {
 
     @Test func call_whenTheCacheLacksAField_refreshesIt_andTheCallSucceeds() throws {
         let served = try Served()
-        var old = served.today
-        let input = try #require(old.messages.firstIndex { $0.name == "test.EchoInput" })
-        old.messages[input].fields.removeAll { $0.name == "delayMilliseconds" }
-        served.cache(old)
+        try served.cacheToday(without: "delayMilliseconds", of: "test.EchoInput")
         let result = try served.cli(["call", "test", "echo", #"{"text": "x", "delayMilliseconds": 1}"#])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(try TestEcho.EchoOutput(json: result.standardOutput).text == "x")
@@ -112,10 +117,7 @@ struct LearnedContractCLITests {
 
     @Test func call_whoseAnswerHasAFieldTheCachedOutputLacks_readsItWithTheFreshDescription() throws {
         let served = try Served()
-        var old = served.today
-        let output = try #require(old.messages.firstIndex { $0.name == "test.EchoOutput" })
-        old.messages[output].fields.removeAll { $0.name == "servedBy" }
-        served.cache(old)
+        try served.cacheToday(without: "servedBy", of: "test.EchoOutput")
         let result = try served.cli(["call", "test", "echo", #"{"text": "newer"}"#])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(try TestEcho.EchoOutput(json: result.standardOutput).servedBy == served.daemon.map { Int($0.pid) })
