@@ -128,7 +128,7 @@ let package = Package(
         + vertical("Records")
         + vertical("Notifications")
         + [
-        // MARK: The supervisor (not a vertical: it knows every contract, and no vertical's code)
+        // MARK: The supervisor (not a vertical: it learns every contract from the running daemons, and links no vertical's code)
         .target(
             name: "VerticalsSupervisor",
             dependencies: [
@@ -143,7 +143,8 @@ let package = Package(
         .executableTarget(
             name: "svc-supervisor",
             dependencies: [
-                "VerticalsSupervisor", "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsStorage",
+                // No IOInterface: the CLI learns each vertical's contract from the daemon (daemon.describe).
+                "VerticalsSupervisor", "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop", "VerticalsStorage",
                 "VerticalsWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Supervisor/CLI",

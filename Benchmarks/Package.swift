@@ -13,6 +13,18 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
+        // The CLI row's baseline: `svc-supervisor call clinics nearest` with the contract compiled in.
+        .executableTarget(
+            name: "vt-bench-call",
+            dependencies: [
+                .product(name: "IOInterface", package: "Verticals"),
+                .product(name: "VerticalsEventLoop", package: "Verticals"),
+                .product(name: "VerticalsServiceKit", package: "Verticals"),
+                .product(name: "VerticalsWire", package: "Verticals"),
+            ],
+            path: "Sources/vt-bench-call",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         .executableTarget(
             name: "vt-bench",
             dependencies: [

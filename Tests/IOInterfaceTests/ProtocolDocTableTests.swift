@@ -11,7 +11,7 @@ import VerticalsWire
 struct ProtocolDocTableTests {
     static let schemas: [MessageSchema] = [
         Daemon.Description.schema, Daemon.OperationInfo.schema, Daemon.MessageInfo.schema, Daemon.FieldInfo.schema,
-        Daemon.EnumInfo.schema,
+        Daemon.EnumInfo.schema, Daemon.RouteInfo.schema, Daemon.RouteAlias.schema,
     ]
 
     @Test("§ 14's table of each describe message lists every field with its tag and presence", arguments: schemas)

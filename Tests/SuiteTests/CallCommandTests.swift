@@ -40,17 +40,23 @@ struct CallCommandTests {
         (#"{"latitude": 1, "longitude": 0, "service": "surgery"}"#, "gp, pharmacy, dentist"),
     ])
     func call_givenJSONThatDoesNotFitTheInput_refusesBeforeSendingAndNamesTheField(json: String, named: String) throws {
-        // No vertical runs: a refusal here cannot have come from one.
+        // No vertical runs: a refusal here cannot have come from one. The CLI knows clinics' contract
+        // from the description an earlier run cached.
         let directory = TemporaryDirectory()
+        let cache = LearnedCache.plant(Clinics.self, socketDirectory: directory.file("sockets"), in: directory)
         let result = try runCommand(
-            "svc-supervisor", ["call", "--socket-dir", directory.file("sockets"), "clinics", "nearest", json], in: directory)
+            "svc-supervisor", ["call", "--socket-dir", directory.file("sockets"), "clinics", "nearest", json],
+            environment: cache, in: directory)
         #expect(result.status == 64)
         #expect(result.standardError.contains(named), "\(result.standardError)")
     }
 
     @Test func call_unknownOperation_listsTheOnesThatExist() throws {
         let directory = TemporaryDirectory()
-        let result = try runCommand("svc-supervisor", ["call", "clinics", "teleport"], in: directory)
+        let cache = LearnedCache.plant(Clinics.self, socketDirectory: directory.file("sockets"), in: directory)
+        let result = try runCommand(
+            "svc-supervisor", ["call", "--socket-dir", directory.file("sockets"), "clinics", "teleport"],
+            environment: cache, in: directory)
         #expect(result.status == 64)
         #expect(result.standardError.contains("nearest"))
     }

@@ -41,18 +41,21 @@ struct OpenCommandTests {
         ("https://clinics/nearest", "scheme"),
     ])
     func open_givenAURLThatDoesNotMakeACall_refusesBeforeSendingAndSaysWhy(url: String, says: String) throws {
-        // No vertical runs: a refusal here cannot have come from one.
+        // No vertical runs: a refusal here cannot have come from one. The CLI knows clinics' routes
+        // from the description an earlier run cached.
         let directory = TemporaryDirectory()
+        let cache = LearnedCache.plant(Clinics.self, socketDirectory: directory.file("sockets"), in: directory)
         let result = try runCommand(
-            "svc-supervisor", ["open", "--socket-dir", directory.file("sockets"), url], in: directory)
+            "svc-supervisor", ["open", "--socket-dir", directory.file("sockets"), url], environment: cache, in: directory)
         #expect(result.status == 64)
         #expect(result.standardError.contains(says), "\(result.standardError)")
     }
 
-    @Test func routes_listsEveryRoutedOperationWithItsParameters() throws {
-        let directory = TemporaryDirectory()
-        let result = try runCommand("svc-supervisor", ["routes"], in: directory)
-        #expect(result.status == 0)
+    @Test func routes_listsEveryRoutedOperationTheRunningVerticalsDescribe() throws {
+        let suite = try SuiteLauncher()
+        try suite.startAll()
+        let result = try runCommand("svc-supervisor", ["routes", "--socket-dir", suite.sockets.path], in: suite.directory)
+        #expect(result.status == 0, "\(result.standardError)")
         let routed = Contracts.all.flatMap { $0.operations }.filter { $0.route != nil }
         #expect(!routed.isEmpty)
         for operation in routed {

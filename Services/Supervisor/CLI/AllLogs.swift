@@ -1,6 +1,5 @@
 import ArgumentParser
 import Glibc
-import IOInterface
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsSupervisor

@@ -1,15 +1,17 @@
 import ArgumentParser
 import Glibc
-import IOInterface
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
+import VerticalsSupervisor
 import VerticalsWire
 
 /// `svc-supervisor call SERVICE OPERATION [JSON]`: one typed call to a vertical, JSON in and out.
 ///
-/// The JSON is checked against the operation's Input schema before anything is sent, so a
-/// wrong field is named with the reason and nothing reaches the vertical.
+/// The CLI knows no contract at build time: it learns SERVICE's operations and their schemas
+/// from the running daemon (`daemon.describe`), cached per socket (``LearnedContracts``). The
+/// JSON is checked against the operation's Input schema before anything is sent, so a wrong
+/// field is named with the reason and nothing reaches the vertical.
 struct CallCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "call",
@@ -18,6 +20,10 @@ struct CallCommand: AsyncParsableCommand {
             Examples:
               svc-supervisor call clinics nearest '{"latitude": 51.5, "longitude": -0.12, "limit": 3}'
               echo '{"email": "ada@example.org", "password": "…"}' | svc-supervisor call identity login -
+            The operations and their Input/Output fields come from the running vertical (daemon.describe),
+            cached per socket in $XDG_CACHE_HOME/verticals/describe (else ~/.cache/verticals/describe) and
+            asked again when the vertical's answer shows the cache out of date; so any vertical of the suite
+            can be called, including one added after this CLI was built.
             Exit status: 0 on success, 1 when the vertical answers with an error, 64 for bad usage or JSON,
             69 when the vertical cannot be reached, 77 when the operation needs a token and nobody is logged in.
             When the Input has a required "token" and the JSON gives none, the token of `svc-supervisor login` is used.
@@ -34,45 +40,36 @@ struct CallCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: VerticalConnectionOptions
 
-    func validate() throws {
-        guard Contracts.operation("\(service).\(operation)") != nil else {
-            throw ValidationError(Self.unknown(service: service, operation: operation))
-        }
-    }
-
     func run() async throws {
         try await ControlClient.reporting { try await perform() }
     }
 
     private func perform() async throws {
-        let descriptor = Contracts.operation("\(service).\(operation)")!
         let text = json == "-" ? Self.readStandardInput() : json
-        let schema = descriptor.input.schema
-        let document: JSONValue
-        do { document = try JSONValue(parsing: text) } catch {
-            throw CLIError(status: 64, "\(descriptor.fullName) takes \(schema.name) as its input: not JSON: \(error)")
+        try await UnknownVertical.refuse(service, sockets: connection.sockets)
+        let learned = LearnedContracts(connection: connection)
+        let label = "\(service).\(operation)"
+        let output = try await LearnedCall(learned: learned, service: service).run(label: label) {
+            contract -> (DescribedOperation, [UInt8])? in
+            let descriptor = try LearnedCall.operation(operation, in: contract)
+            let schema = descriptor.input.schema
+            let document: JSONValue
+            do { document = try JSONValue(parsing: text) } catch {
+                throw CLIError(status: 64, "\(descriptor.fullName) takes \(schema.name) as its input: not JSON: \(error)")
+            }
+            let input = try LearnedCall.input(
+                try TokenAttacher.forCurrentUser(schema: schema).attach(to: document), for: descriptor)
+            if let event = descriptor.event {
+                // A stream: its events, one JSON line each, as they come.
+                try await StreamCaller.printEvents(descriptor, event: event, input, of: contract, learned: learned)
+                return nil
+            }
+            return (descriptor, try await LearnedCall.sendRaw(descriptor, input, of: contract, learned: learned))
         }
-        let input: MessageValue
-        do {
-            input = try MessageValue(json: try TokenAttacher.forCurrentUser(schema: schema).attach(to: document), as: schema)
-            try schema.requireKnownEnumerations(inBody: try input.encoded(as: schema))
-        } catch let error as WireValueError {
-            throw CLIError(status: 64, "\(descriptor.fullName) takes \(schema.name) as its input: \(error)")
+        if let (descriptor, reply) = output {
+            let (value, schema) = try await LearnedCall.newestOutput(reply, of: descriptor, service: service, learned: learned)
+            print(try value.jsonText(as: schema, pretty: true))
         }
-        if let event = descriptor.event {
-            // A stream: its events, one JSON line each, as they come.
-            try await StreamCaller.printEvents(descriptor, event: event, input, connection: connection)
-            return
-        }
-        print(try await VerticalCaller.callJSON(descriptor, input, connection: connection))
-    }
-
-    static func unknown(service: String, operation: String) -> String {
-        guard let contract = Contracts.all.first(where: { $0.name == service }) else {
-            return "no vertical named \"\(service)\"; known: \(Contracts.all.map { $0.name }.joined(separator: ", "))"
-        }
-        return "\(service) has no operation \"\(operation)\"; it has: "
-            + contract.operations.map { $0.name }.joined(separator: ", ")
     }
 
     static func readStandardInput() -> String {

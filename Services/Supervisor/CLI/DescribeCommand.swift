@@ -1,5 +1,4 @@
 import ArgumentParser
-import IOInterface
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
@@ -13,8 +12,8 @@ struct DescribeCommand: AsyncParsableCommand {
         commandName: "describe",
         abstract: "Ask a running vertical for its operations, their Input/Output fields and error codes.",
         discussion: """
-            Unlike `operations`, which lists what this build of the CLI knows, `describe` asks the daemon,
-            so it shows what the running version really serves (built-in daemon.* operations included).
+            The daemon is asked, so it shows what the running version really serves (built-in daemon.*
+            operations included, which `operations` leaves out); `call` learns its schemas the same way.
             `describe supervisor` asks the supervisor's control socket, <run dir>/supervisor.sock.
             Exit status: 0 on success, 1 when the daemon answers with an error, 64 when the suite has no such
             vertical, 69 when it cannot be reached.
@@ -50,6 +49,9 @@ struct DescribeCommand: AsyncParsableCommand {
                 timeout: connection.deadline)
             description = try Daemon.Description(decoding: reply)
             schemas = try ServiceDescription.catalog(of: description)
+            // What `call` learns from: the freshest description there is.
+            let learned = LearnedContracts(connection: connection)
+            learned.cache.store(description, endpoint: learned.endpoint(of: service))
         } catch let error as ServiceError {
             StandardError.write("error: \(service) did not describe itself: \(error.code): \(error.message)\n")
             throw ExitCode(error.code == .unavailable ? 69 : 1)

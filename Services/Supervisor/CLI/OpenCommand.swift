@@ -1,24 +1,25 @@
 import ArgumentParser
-import IOInterface
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsSupervisor
 import VerticalsWire
 
 /// `svc-supervisor open URL`: a URL as a call, after Boardy's URL openers. The URL is
-/// matched against every contract's routes; its path and query become the typed Input.
+/// matched against the routes the running verticals describe; its path and query become the typed Input.
 struct OpenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "open",
-        abstract: "Open a verticals:// URL: match it against the contracts' routes, call, print the JSON reply.",
+        abstract: "Open a verticals:// URL: match it against the running verticals' routes, call, print the JSON reply.",
         discussion: """
             Examples:
               svc-supervisor open 'verticals://clinics/nearest?lat=51.5&lon=-0.12&limit=3'
               svc-supervisor open 'verticals://clinics/search?q=bridge'
               svc-supervisor open "verticals://appointments/APPOINTMENT-ID?token=$TOKEN"
-            `svc-supervisor routes` lists every route. Exit status: 0 on success, 1 when the vertical
-            answers with an error, 64 when the URL matches no route, several, or does not convert,
-            69 when the vertical cannot be reached.
+            The routes are those the verticals with a socket in the suite's socket folder describe
+            (daemon.describe, cached per socket like `call`'s; asked again when no route matches).
+            `svc-supervisor routes` lists them. Exit status: 0 on success, 1 when the vertical answers
+            with an error, 64 when the URL matches no route, several, or does not convert, 69 when the
+            vertical cannot be reached.
             """)
 
     @Argument(help: "The URL: verticals://VERTICAL/PATH?QUERY, or /VERTICAL/PATH?QUERY.")
@@ -30,11 +31,16 @@ struct OpenCommand: AsyncParsableCommand {
     var dryRun = false
 
     func run() async throws {
-        do {
-            let match: RouteTable.Match
+        try await ControlClient.reporting {
+            let learned = LearnedContracts(connection: connection)
+            // The verticals with a socket here, and those whose description is cached for one here
+            // (a URL that does not fit a route is refused from what is known, running or not).
+            let running = UnknownVertical.socketNames(in: connection.sockets.path)
+            let names = running + learned.cache.names(inSocketFolder: connection.sockets.path).filter { !running.contains($0) }
+            let (match, contract): (RouteTable.Match, LearnedContracts.Found)
             do {
-                match = try RouteTable(contracts: Contracts.all).match(url)
-            } catch {
+                (match, contract) = try await Self.resolve(url, verticals: names, learned: learned)
+            } catch let error as RouteError {
                 throw CLIError(status: 64, error.description)
             }
             let schema = match.operation.input.schema
@@ -50,10 +56,38 @@ struct OpenCommand: AsyncParsableCommand {
                 print(try input.jsonText(as: schema, pretty: true))
                 return
             }
-            print(try await VerticalCaller.callJSON(match.operation, input, connection: connection))
-        } catch let error as CLIError {
-            StandardError.write("error: \(error)\n")
-            throw ExitCode(error.status)
+            do {
+                let output = try await LearnedCall.send(match.operation, input, of: contract.contract, learned: learned)
+                print(try output.jsonText(as: match.operation.output.schema, pretty: true))
+            } catch let stale as LearnedCall.Stale {
+                throw stale.refusal
+            }
         }
+    }
+
+    /// The route `url` matches among those of `verticals` (cached descriptions first), and the
+    /// contract of the operation it reaches.
+    static func resolve(
+        _ url: String, verticals: [String], learned: LearnedContracts
+    ) async throws -> (RouteTable.Match, LearnedContracts.Found) {
+        let cached = await learned.contracts(of: verticals, fresh: false)
+        do {
+            return try found(url, in: cached)
+        } catch let error as RouteError {
+            guard case .noRoute = error, cached.contains(where: { !$0.fresh }) else { throw error }
+        }
+        // A route the cache may lack: ask the verticals again, once (keeping what is cached of
+        // those that do not answer).
+        let fresh = await learned.contracts(of: verticals, fresh: true)
+        return try found(url, in: fresh + cached.filter { old in !fresh.contains { $0.contract.name == old.contract.name } })
+    }
+
+    /// The route `url` matches among those of `contracts`, and the contract it belongs to.
+    static func found(_ url: String, in contracts: [LearnedContracts.Found]) throws -> (RouteTable.Match, LearnedContracts.Found) {
+        let match = try RouteTable(described: contracts.map(\.contract)).match(url)
+        guard let contract = contracts.first(where: { $0.contract.name == match.operation.service }) else {
+            throw CLIError(status: 70, "\(match.operation.fullName) matched, but no contract of its vertical is known")
+        }
+        return (match, contract)
     }
 }

@@ -1,22 +1,36 @@
 import ArgumentParser
-import IOInterface
 import VerticalsContract
 import VerticalsSupervisor
 
-/// `svc-supervisor routes`: every URL route the contracts declare, with the operation it
+/// `svc-supervisor routes`: every URL route the running verticals declare, with the operation it
 /// reaches and the parameters it takes.
-struct RoutesCommand: ParsableCommand {
+struct RoutesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "routes",
-        abstract: "List every route that `open` understands, with its operation and parameters.")
+        abstract: "List every route that `open` understands, with its operation and parameters.",
+        discussion: """
+            The routes are what the running verticals describe (daemon.describe): every vertical the
+            supervisor runs, the manifest's (--manifest) and those with a socket, with a line for each one
+            that does not answer. Exit status: 0 when every vertical answered, 69 when one does not.
+            """)
 
-    func run() {
-        let table = RouteTable(contracts: Contracts.all)
-        let width = table.entries.map(\.route.template.count).max() ?? 0
-        for entry in table.entries {
-            let template = entry.route.template.padding(to: width)
-            print("\(template)  \(entry.operation.fullName)")
-            print("\(String(repeating: " ", count: width))    \(Self.parameters(entry))")
+    @OptionGroup var options: ListingOptions
+
+    func run() async throws {
+        try await ControlClient.reporting {
+            let listed = try await LearnedListing.contracts(
+                service: nil, manifest: options.manifest, connection: options.connection)
+            let table = RouteTable(described: listed.entries.compactMap(\.contract))
+            let width = table.entries.map(\.route.template.count).max() ?? 0
+            for entry in table.entries {
+                let template = entry.route.template.padding(to: width)
+                print("\(template)  \(entry.operation.fullName)")
+                print("\(String(repeating: " ", count: width))    \(Self.parameters(entry))")
+            }
+            for entry in listed.entries where entry.contract == nil {
+                print("\(entry.name): \(entry.silence)")
+            }
+            try listed.finish()
         }
     }
 

@@ -1,5 +1,4 @@
 import ArgumentParser
-import IOInterface
 import VerticalsContract
 import VerticalsWire
 

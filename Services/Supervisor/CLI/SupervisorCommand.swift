@@ -5,7 +5,8 @@ import VerticalsServiceKit
 ///
 /// `status`, `start`, `stop`, `restart`, `reload` and `down` talk to a running supervisor
 /// through its control socket (the Supervisor contract); `logs` reads its log files; `call`
-/// talks to any running vertical. Every one of them finds the suite the same way
+/// talks to any running vertical, whose contract it learns from the daemon (``LearnedContracts``):
+/// the CLI links no vertical's contract. Every one of them finds the suite the same way
 /// (``SuiteLocation``). ``SupervisorMain`` is the entry point.
 struct SupervisorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,7 +18,9 @@ struct SupervisorCommand: AsyncParsableCommand {
             points to ($XDG_RUNTIME_DIR/verticals, /run/verticals as root;
             $VERTICALS_POINTER_DIR overrides), else .run in the current folder.
             Commands that call a vertical also take --socket-dir (/run/verticals under
-            systemd).
+            systemd). No vertical's contract is built into this program: call, open,
+            operations, routes, login and admin learn each one from the running daemon
+            (daemon.describe), cached in $XDG_CACHE_HOME/verticals/describe.
 
             Exit statuses follow sysexits: 64 bad usage or an unknown service or
             operation, 65 an invalid manifest, 69 nothing answers, 75 try again later;

@@ -18,17 +18,23 @@ public struct Operation<Input: WireMessage, Output: WireMessage>: Sendable {
     public let errors: [ErrorCode]
     /// The URL path it can be opened at, if any (`svc-supervisor open`).
     public let route: Route?
+    /// What tools may rely on it for (``OperationMark``), e.g. `login` issuing a session.
+    public let marks: [OperationMark]
     /// `service.operation`, as it travels in the envelope: kept, not formatted per call (a
     /// string interpolation on every call cost about as much as encoding a small Input).
     public let fullName: String
 
     /// Declares an operation.
-    public init(_ service: String, _ name: String, summary: String, errors: [ErrorCode] = [], route: Route? = nil) {
+    public init(
+        _ service: String, _ name: String, summary: String, errors: [ErrorCode] = [], route: Route? = nil,
+        marks: [OperationMark] = []
+    ) {
         self.service = service
         self.name = name
         self.summary = summary
         self.errors = errors
         self.route = route
+        self.marks = marks
         self.fullName = "\(service).\(name)"
     }
 
@@ -36,7 +42,7 @@ public struct Operation<Input: WireMessage, Output: WireMessage>: Sendable {
     public var descriptor: OperationDescriptor {
         OperationDescriptor(
             service: service, name: name, summary: summary, input: Input.self, output: Output.self, errors: errors,
-            route: route)
+            route: route, marks: marks)
     }
 }
 
@@ -59,6 +65,8 @@ public struct OperationDescriptor: Sendable, CustomStringConvertible {
     /// For a streaming operation (``StreamOperation``), the message each `event` frame carries;
     /// nil for a plain request/response operation.
     public var event: (any WireMessage.Type)? = nil
+    /// What tools may rely on it for (``OperationMark``).
+    public var marks: [OperationMark] = []
 
     /// Whether it answers with a stream of events (``event``) before its response.
     public var isStream: Bool { event != nil }

@@ -36,15 +36,36 @@ public struct Route: Sendable, Hashable, CustomStringConvertible {
     /// Declares a route. The template must start with `/` and have no empty segment.
     public init(_ template: String, aliases: [String: String] = [:]) {
         precondition(template.hasPrefix("/") && !template.dropFirst().isEmpty, "a route starts with / and names a path")
+        let segments = Self.segments(of: template)
+        precondition(segments != nil, "route \(template) has an empty segment")
         self.template = template
         self.aliases = aliases
-        self.segments = template.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map { part in
-            precondition(!part.isEmpty, "route \(template) has an empty segment")
-            if part.hasPrefix("{") && part.hasSuffix("}") && part.count > 2 {
-                return .parameter(String(part.dropFirst().dropLast()))
-            }
-            return .literal(String(part))
+        self.segments = segments ?? []
+    }
+
+    /// A route read from data a program did not declare (a daemon's `describe`): nil, rather
+    /// than a crash, when `template` is not one ``init(_:aliases:)`` accepts.
+    public init?(validating template: String, aliases: [String: String] = [:]) {
+        guard template.hasPrefix("/"), !template.dropFirst().isEmpty, let segments = Self.segments(of: template) else {
+            return nil
         }
+        self.template = template
+        self.aliases = aliases
+        self.segments = segments
+    }
+
+    /// The segments of a template that starts with `/`; nil when one is empty.
+    private static func segments(of template: String) -> [Segment]? {
+        var segments: [Segment] = []
+        for part in template.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            guard !part.isEmpty else { return nil }
+            if part.hasPrefix("{") && part.hasSuffix("}") && part.count > 2 {
+                segments.append(.parameter(String(part.dropFirst().dropLast())))
+            } else {
+                segments.append(.literal(String(part)))
+            }
+        }
+        return segments
     }
 
     /// The Input field a URL name stands for: its alias, or the name itself.

@@ -19,15 +19,20 @@ public struct StreamOperation<Input: WireMessage, Event: WireMessage>: Sendable 
     public let summary: String
     /// The error codes this operation may end with, besides the ones any call may get.
     public let errors: [ErrorCode]
+    /// What tools may rely on it for (``OperationMark``).
+    public let marks: [OperationMark]
     /// `service.operation`, as it travels in the envelope.
     public let fullName: String
 
     /// Declares a streaming operation.
-    public init(_ service: String, _ name: String, summary: String, errors: [ErrorCode] = []) {
+    public init(
+        _ service: String, _ name: String, summary: String, errors: [ErrorCode] = [], marks: [OperationMark] = []
+    ) {
         self.service = service
         self.name = name
         self.summary = summary
         self.errors = errors
+        self.marks = marks
         self.fullName = "\(service).\(name)"
     }
 
@@ -36,6 +41,6 @@ public struct StreamOperation<Input: WireMessage, Event: WireMessage>: Sendable 
     public var descriptor: OperationDescriptor {
         OperationDescriptor(
             service: service, name: name, summary: summary, input: Input.self, output: Empty.self, errors: errors,
-            route: nil, event: Event.self)
+            route: nil, event: Event.self, marks: marks)
     }
 }

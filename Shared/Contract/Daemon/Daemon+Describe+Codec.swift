@@ -41,6 +41,8 @@ extension Daemon.OperationInfo {
         body.write(5, errors)
         body.write(6, service)
         body.write(7, event)
+        body.write(8, route)
+        body.write(9, marks)
     }
 
     public init(from body: inout BodyReader) throws(WireDecodingError) {
@@ -51,6 +53,8 @@ extension Daemon.OperationInfo {
         var errors: [ErrorCode] = []
         var service: String?
         var event: String?
+        var route: Daemon.RouteInfo?
+        var marks: [String] = []
         while let tag = try body.nextTag() {
             switch tag {
             case 1: name = try body.read()
@@ -60,13 +64,15 @@ extension Daemon.OperationInfo {
             case 5: try body.append(to: &errors)
             case 6: service = try body.read()
             case 7: event = try body.read()
+            case 8: route = try body.read()
+            case 9: try body.append(to: &marks)
             default: try body.skip()
             }
         }
         self.init(
             name: try body.required(name, 1), summary: summary, input: try body.required(input, 3),
             output: try body.required(output, 4), errors: errors, service: try body.required(service, 6),
-            event: event)
+            event: event, route: route, marks: marks)
     }
 }
 

@@ -75,11 +75,15 @@ extension Daemon {
         /// For a streaming operation, the qualified name of the message each `event` frame carries
         /// (its `output` is then the empty response that ends the stream); absent otherwise.
         public var event: String?
+        /// The URL path it can be opened at (`svc-supervisor open`); absent when it has none.
+        public var route: RouteInfo?
+        /// What tools may rely on it for (``OperationMark``'s raw values, e.g. `issuesSession`).
+        public var marks: [String]
 
         /// Creates the value from its fields.
         public init(
             name: String, summary: String, input: String, output: String, errors: [ErrorCode], service: String,
-            event: String? = nil
+            event: String? = nil, route: RouteInfo? = nil, marks: [String] = []
         ) {
             self.name = name
             self.summary = summary
@@ -88,6 +92,8 @@ extension Daemon {
             self.errors = errors
             self.service = service
             self.event = event
+            self.route = route
+            self.marks = marks
         }
 
         public static let schema = MessageSchema(
@@ -100,6 +106,8 @@ extension Daemon {
                 .repeated(5, "errors", .enumeration(ErrorCode.schema)),
                 .required(6, "service", .string),
                 .optional(7, "event", .string),
+                .optional(8, "route", .message(RouteInfo.self)),
+                .repeated(9, "marks", .string),
             ])
     }
 

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// `BENCH_ROUNDS` (default 5) rounds of every interleaved comparison; `BENCH_IDLE_SECONDS`
 /// (default 60) for the supervisor's idle window; `BENCH_KILLS` (default 20) kill -9 samples;
-/// `BENCH_SECTIONS` (default all) a comma-separated subset of codec, rpc, supervisor, suite, memory.
+/// `BENCH_SECTIONS` (default all) a comma-separated subset of codec, rpc, cli, supervisor, suite, memory.
 struct BenchSettings: Sendable {
     /// Rounds of each A/B comparison (≥ 5 for a published run).
     var rounds: Int
@@ -18,12 +18,14 @@ struct BenchSettings: Sendable {
     var binDirectory: String
     /// The C libuv echo baseline.
     var uvEcho: String
+    /// The CLI row's baseline: a call with the contract compiled in (`vt-bench-call`, beside vt-bench).
+    var callBaseline: String
     /// The suite's manifest.
     var manifest: String
     /// Where results.json goes.
     var outputDirectory: String
 
-    static let allSections: [String] = ["codec", "rpc", "supervisor", "suite", "memory"]
+    static let allSections: [String] = ["codec", "rpc", "cli", "supervisor", "suite", "memory"]
 
     /// The settings from `environment`; exits with a message when a program is missing.
     static func from(_ environment: [String: String]) -> BenchSettings {
@@ -37,6 +39,7 @@ struct BenchSettings: Sendable {
             sections: sections ?? Set(allSections),
             binDirectory: environment["VT_BIN"] ?? "\(root)/.build/release",
             uvEcho: environment["UV_ECHO"] ?? "\(root)/bench/uv_echo",
+            callBaseline: environment["VT_BENCH_CALL"] ?? Self.besideThisProgram("vt-bench-call"),
             manifest: environment["VT_MANIFEST"] ?? "\(root)/deploy/suite.toml",
             outputDirectory: environment["BENCH_OUT"] ?? "\(root)/bench")
         for program in [settings.uvEcho, "\(settings.binDirectory)/svc-supervisor", "\(settings.binDirectory)/vt-exec"]
@@ -44,6 +47,12 @@ struct BenchSettings: Sendable {
             fail("\(program) is missing: run `make bench`, which builds it")
         }
         return settings
+    }
+
+    /// `name` in the folder of the running program (the Benchmarks package's bin folder).
+    static func besideThisProgram(_ name: String) -> String {
+        let path = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        return (path as NSString).deletingLastPathComponent + "/" + name
     }
 
     /// Whether `section` is to run.

@@ -1,10 +1,12 @@
 import ArgumentParser
-import IOInterface
 import VerticalsContract
 import VerticalsServiceKit
+import VerticalsSupervisor
+import VerticalsWire
 
 /// `svc-supervisor admin create|grant|revoke`: the first administrator and role management,
-/// through identity's `createAdmin`, `grantRole` and `revokeRole`.
+/// through the operations a running vertical marks `createsFirstAdmin`, `grantsRole` and
+/// `revokesRole` (identity's `createAdmin`, `grantRole` and `revokeRole`), found through `daemon.describe`.
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
@@ -32,10 +34,11 @@ struct AdminCommand: AsyncParsableCommand {
             try await ControlClient.reporting {
                 let password = try PasswordPrompt.read(prompt: "Password for \(email): ")
                 let name = displayName ?? String(email.split(separator: "@").first ?? Substring(email))
-                let account = try await VerticalCaller.call(
-                    Identity.createAdmin, .init(email: email, password: password, displayName: name),
+                let (_, account) = try await MarkedCall.call(
+                    .createsFirstAdmin,
+                    [("email", .string(email)), ("password", .string(password)), ("displayName", .string(name))],
                     connection: connection)
-                print("created admin \(account.email) (user \(account.userID))")
+                print("created admin \(account.string("email") ?? email) (user \(account.string("userID") ?? "?"))")
             }
         }
     }
@@ -47,7 +50,7 @@ struct AdminCommand: AsyncParsableCommand {
         @OptionGroup var connection: VerticalConnectionOptions
 
         func run() async throws {
-            try await ControlClient.reporting { try await change.apply(Identity.grantRole, connection: connection) }
+            try await ControlClient.reporting { try await change.apply(.grantsRole, connection: connection) }
         }
     }
 
@@ -58,7 +61,7 @@ struct AdminCommand: AsyncParsableCommand {
         @OptionGroup var connection: VerticalConnectionOptions
 
         func run() async throws {
-            try await ControlClient.reporting { try await change.apply(Identity.revokeRole, connection: connection) }
+            try await ControlClient.reporting { try await change.apply(.revokesRole, connection: connection) }
         }
     }
 }
@@ -66,26 +69,26 @@ struct AdminCommand: AsyncParsableCommand {
 /// The arguments `admin grant` and `admin revoke` share, and the call they make with the stored login.
 struct RoleChangeArguments: ParsableArguments {
     @Argument(help: "The account's e-mail address.") var email: String
-    @Argument(help: "The role: patient, clinician or admin.") var role: String
+    @Argument(help: "The role, e.g. patient, clinician or admin (the roles the vertical describes).") var role: String
 
-    func validate() throws {
-        guard Identity.Role.knownCases.contains(where: { $0.wireName == role }) else {
-            throw ValidationError(
-                "\"\(role)\" is not a role; roles: \(Identity.Role.knownCases.map { $0.wireName }.joined(separator: ", "))")
-        }
-    }
-
-    /// Calls `operation` with the stored login's token and prints the account's roles.
-    func apply(
-        _ operation: Operation<Identity.RoleChangeInput, Identity.Account>, connection: VerticalConnectionOptions
-    ) async throws {
+    /// Calls the operation marked `mark` with the stored login's token and prints the account's roles.
+    func apply(_ mark: OperationMark, connection: VerticalConnectionOptions) async throws {
         guard let session = try StoredLogin.forCurrentUser(environment: ProcessEnvironment.current).load() else {
             throw CLIError(status: 77, "not logged in: svc-supervisor login EMAIL (as an admin) first")
         }
-        let account = try await VerticalCaller.call(
-            operation, .init(token: session.token, email: email, role: Identity.Role(wireName: role)),
-            connection: connection)
-        print("\(account.email): \(account.roles.map { $0.wireName }.joined(separator: ", "))")
+        let (_, account) = try await MarkedCall.call(
+            mark, [("token", .string(session.token)), ("email", .string(email)), ("role", .string(role))],
+            connection: connection, check: checkRole)
+        print("\(account.string("email") ?? email): \(account.strings("roles").joined(separator: ", "))")
+    }
+
+    /// Refuses a role the operation's `role` enumeration does not have, naming the ones it has
+    /// (``LearnedCall/Stale``: a newer vertical may have it).
+    func checkRole(_ operation: DescribedOperation) throws {
+        guard case .enumeration(let roles)? = operation.input.schema.field(named: "role")?.type,
+            !roles.cases.contains(role)
+        else { return }
+        throw LearnedCall.Stale(refusal: CLIError(
+            status: 64, "\"\(role)\" is not a role; roles: \(roles.cases.joined(separator: ", "))"))
     }
 }
-

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Glibc
-import IOInterface
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsStorage
@@ -34,16 +33,13 @@ struct BackupCommand: AsyncParsableCommand {
         guard arguments.count == (all ? 1 : 2) else {
             throw ValidationError(all ? "with --all, give only DIR" : "give the vertical's NAME and the DIR to write to")
         }
-        if !all, !Contracts.all.contains(where: { $0.name == arguments[0] }) {
-            throw ValidationError("no vertical named \"\(arguments[0])\"; known: "
-                + Contracts.all.map { $0.name }.joined(separator: ", "))
-        }
     }
 
     func run() async throws {
         try await ControlClient.reporting {
+            if !all { try await UnknownVertical.refuse(arguments[0], sockets: connection.sockets) }
             let folder = try Self.absoluteFolder(arguments.last!)
-            let names = all ? await Self.verticals(runDirectory: connection.suite.path) : [arguments[0]]
+            let names = all ? await Self.verticals(connection: connection) : [arguments[0]]
             let stamp = BackupFile.timestamp()
             var failures: [CLIError] = []
             for name in names {
@@ -76,13 +72,14 @@ struct BackupCommand: AsyncParsableCommand {
         }
     }
 
-    /// With `--all`: the verticals the supervisor runs, or every vertical of the suite when no supervisor answers.
-    static func verticals(runDirectory: String) async -> [String] {
-        let known = Contracts.all.map { $0.name }
-        guard let list = try? await ControlClient.call(Supervisor.status, Empty(), runDirectory: runDirectory) else {
-            return known
+    /// With `--all`: the verticals the supervisor runs that have a socket, or, when no supervisor
+    /// answers, every vertical with a socket in the suite's folder.
+    static func verticals(connection: VerticalConnectionOptions) async -> [String] {
+        let sockets = UnknownVertical.socketNames(in: connection.sockets.path)
+        guard let list = try? await ControlClient.call(Supervisor.status, Empty(), runDirectory: connection.suite.path) else {
+            return sockets
         }
-        return list.services.map { $0.name }.filter { known.contains($0) }
+        return list.services.map { $0.name }.filter { sockets.contains($0) }
     }
 
     /// `path` made absolute (the daemon has another working directory) and created if missing.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import IOInterface
 import VerticalsContract
 
 /// `svc-supervisor log-level NAME [LEVEL]`: a running vertical's log level, changed at once

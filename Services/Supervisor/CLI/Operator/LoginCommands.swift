@@ -1,17 +1,20 @@
 import ArgumentParser
-import IOInterface
 import VerticalsContract
 import VerticalsServiceKit
+import VerticalsWire
 
-/// `svc-supervisor login EMAIL`: logs in at identity and keeps the session token for the
-/// current user (``StoredLogin``), so `call` attaches it where an operation needs one.
+/// `svc-supervisor login EMAIL`: logs in through the suite's operation marked `issuesSession`
+/// (identity's `login` in the reference suite) and keeps the session for the current user
+/// (``StoredLogin``), so `call` attaches its token where an operation needs one.
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
         abstract: "Log in at identity and keep the session token for this user (mode 0600).",
         discussion: """
-            The token goes to $XDG_STATE_HOME/verticals/session.json (else ~/.local/state/verticals/). The password
-            comes from a prompt with echo off, or from standard input's first line when it is not a terminal.
+            The operation called is the one a running vertical marks as issuing sessions (identity.login),
+            found through daemon.describe. The token goes to $XDG_STATE_HOME/verticals/session.json (else
+            ~/.local/state/verticals/). The password comes from a prompt with echo off, or from standard
+            input's first line when it is not a terminal.
             """)
 
     @Argument(help: "The account's e-mail address.") var email: String
@@ -21,15 +24,18 @@ struct LoginCommand: AsyncParsableCommand {
         try await ControlClient.reporting {
             let store = try StoredLogin.forCurrentUser(environment: ProcessEnvironment.current)
             let password = try PasswordPrompt.read(prompt: "Password for \(email): ")
-            let session = try await VerticalCaller.call(
-                Identity.login, .init(email: email, password: password), connection: connection)
+            let (operation, output) = try await MarkedCall.call(
+                .issuesSession, [("email", .string(email)), ("password", .string(password))], connection: connection)
+            guard let session = StoredSession(output) else {
+                throw CLIError(status: 76, "\(operation.fullName) answered a session without a \"token\" string")
+            }
             try store.save(session)
-            print("logged in as \(email) until \(session.expiresAt); token kept in \(store.path)")
+            print("logged in as \(email) until \(output.string("expiresAt") ?? "it expires"); token kept in \(store.path)")
         }
     }
 }
 
-/// `svc-supervisor logout`: revokes the stored token at identity, then forgets it.
+/// `svc-supervisor logout`: revokes the stored token (the operation marked `endsSession`), then forgets it.
 struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout", abstract: "Revoke the stored session token at identity and delete it.")
@@ -44,7 +50,7 @@ struct LogoutCommand: AsyncParsableCommand {
                 return
             }
             do {
-                _ = try await VerticalCaller.call(Identity.logout, .init(token: session.token), connection: connection)
+                _ = try await MarkedCall.call(.endsSession, [("token", .string(session.token))], connection: connection)
             } catch let error as CLIError {
                 // Refused (expired or revoked already): nothing left to revoke; forget it anyway.
                 guard error.status == 1 else { throw error }

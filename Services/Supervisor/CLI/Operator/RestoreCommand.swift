@@ -1,5 +1,4 @@
 import ArgumentParser
-import IOInterface
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsStorage
@@ -48,7 +47,7 @@ struct RestoreCommand: AsyncParsableCommand {
             do {
                 kept = try SQLiteStore.restore(
                     file, to: path, owner: StoreOwner(service),
-                    knownOwners: Contracts.all.map { $0.name } + list.services.map { $0.name })
+                    knownOwners: list.services.map { $0.name })
             } catch let error as StoreError {
                 throw CLIError(status: error.isHeld ? 75 : 65, "cannot restore \(service): \(error.message)")
             }

@@ -1,12 +1,13 @@
 import Glibc
-import IOInterface
 import VerticalsContract
 import VerticalsWire
 
 /// The session token `svc-supervisor login` keeps for the current user, so `call` (and `open`)
 /// can present it: `$XDG_STATE_HOME/verticals/session.json`, else
-/// `~/.local/state/verticals/session.json`, mode 0600 in a 0700 folder, holding the
-/// ``Identity/Session`` in its JSON form. Written to a temporary file and renamed, so a
+/// `~/.local/state/verticals/session.json`, mode 0600 in a 0700 folder, holding the Output of
+/// the operation that issued it (marked `issuesSession`, e.g. `identity.login`) in its JSON
+/// form: an object with a `token` string, and whatever else the session says (`expiresAt`).
+/// Written to a temporary file and renamed, so a
 /// reader sees the old session or the new one, never half of one.
 struct StoredLogin {
     /// The file's path.
@@ -26,7 +27,7 @@ struct StoredLogin {
     }
 
     /// The stored session, or nil when nobody is logged in.
-    func load() throws(CLIError) -> Identity.Session? {
+    func load() throws(CLIError) -> StoredSession? {
         guard let file = fopen(path, "r") else {
             if errno == ENOENT { return nil }
             throw CLIError(status: 74, "cannot read \(path): \(String(cString: strerror(errno)))")
@@ -39,21 +40,19 @@ struct StoredLogin {
             if count <= 0 { break }
             bytes += chunk[..<count]
         }
-        do {
-            return try Identity.Session(json: String(decoding: bytes, as: UTF8.self))
-        } catch {
-            throw CLIError(status: 74, "\(path) is not a stored login (\(error)): svc-supervisor login EMAIL again")
+        guard let document = try? JSONValue(parsing: String(decoding: bytes, as: UTF8.self)),
+            let session = StoredSession(document)
+        else {
+            throw CLIError(status: 74, "\(path) is not a stored login (no \"token\" string): svc-supervisor login EMAIL again")
         }
+        return session
     }
 
-    /// Stores `session`, replacing any earlier one.
-    func save(_ session: Identity.Session) throws(CLIError) {
+    /// Stores `session` (the issuing operation's Output as JSON), replacing any earlier one.
+    func save(_ session: StoredSession) throws(CLIError) {
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
         try makeFolders(folder)
-        let text: String
-        do { text = try session.jsonString(pretty: true) + "\n" } catch {
-            throw CLIError(status: 70, "cannot print the session: \(error)")
-        }
+        let text = session.document.serialized(pretty: true) + "\n"
         let temporary = "\(path).\(getpid()).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw CLIError(status: 73, "cannot write \(temporary): \(String(cString: strerror(errno)))") }
@@ -87,3 +86,19 @@ struct StoredLogin {
         }
     }
 }
+
+/// A session as ``StoredLogin`` keeps it: the issuing operation's Output as JSON, and its token.
+struct StoredSession {
+    /// The Output, as JSON.
+    let document: JSONValue
+    /// Its `token`.
+    let token: String
+
+    /// The session `document` holds; nil when it is not an object with a `token` string.
+    init?(_ document: JSONValue) {
+        guard let token = document.string("token") else { return nil }
+        self.document = document
+        self.token = token
+    }
+}
+

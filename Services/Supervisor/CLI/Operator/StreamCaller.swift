@@ -1,8 +1,8 @@
 import Glibc
-import IOInterface
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
+import VerticalsSupervisor
 import VerticalsWire
 
 /// `svc-supervisor call` of a streaming operation: prints each event as one line of compact
@@ -14,21 +14,20 @@ import VerticalsWire
 /// being the socket folder's parent, as `svc-supervisor up` lays it out.
 enum StreamCaller {
     static func printEvents(
-        _ operation: OperationDescriptor, event eventType: any WireMessage.Type, _ input: MessageValue,
-        connection: VerticalConnectionOptions
+        _ operation: DescribedOperation, event: DescribedMessage, _ input: MessageValue, of contract: DescribedContract,
+        learned: LearnedContracts
     ) async throws {
         let loop = try EventLoop(name: "svc-supervisor-stream")
-        let sockets = operation.service == Supervisor.name ? runDirectory(of: connection.sockets) : connection.sockets
-        let client = ServiceClient(loop: loop, sockets: sockets)
+        let client = ServiceClient(loop: loop, sockets: learned.sockets(for: contract.name))
         defer {
             client.close()
             loop.shutdown()
         }
         let body = try input.encoded(as: operation.input.schema)
         do {
-            for try await event in client.streamRaw(service: operation.service, operation: operation.fullName, body: body) {
-                let value = try MessageValue(decoding: event, as: eventType.schema)
-                print(try value.jsonText(as: eventType.schema))
+            for try await frame in client.streamRaw(service: contract.name, operation: operation.fullName, body: body) {
+                let value = try MessageValue(decoding: frame, as: event.schema)
+                print(try value.jsonText(as: event.schema))
                 fflush(nil)
             }
         } catch let error as ServiceError {

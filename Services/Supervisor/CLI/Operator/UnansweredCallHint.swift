@@ -1,5 +1,4 @@
 import Glibc
-import IOInterface
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire

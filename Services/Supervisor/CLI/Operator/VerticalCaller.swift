@@ -1,15 +1,15 @@
-import IOInterface
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
+import VerticalsSupervisor
 import VerticalsWire
 
-/// One typed call from the CLI to a vertical (`admin`, `login`, `logout`, `log-level`, `backup`):
-/// its own loop and client for the call's lifetime, and the vertical's refusal turned into a
-/// ``CLIError`` with the CLI's exit codes (1 refused, 69 unreachable).
+/// One call from the CLI to a vertical: its own loop and client for the call's lifetime, and
+/// the vertical's refusal turned into a ``CLIError`` with the CLI's exit codes (1 refused, 69
+/// unreachable). Typed for the `daemon.*` built-ins every daemon serves (`log-level`, `backup`);
+/// over learned schemas (``DescribedOperation``) for everything a vertical's contract declares.
 enum VerticalCaller {
-    /// Calls `operation` with `input` through the sockets `connection` names, on vertical
-    /// `service` (default: the operation's own; a `daemon.*` built-in names the vertical to ask).
+    /// Calls the built-in `operation` with `input` on vertical `service` (default: the operation's own).
     static func call<Input, Output>(
         _ operation: Operation<Input, Output>, _ input: Input, service: String? = nil,
         connection: VerticalConnectionOptions
@@ -24,41 +24,51 @@ enum VerticalCaller {
         }
     }
 
-    /// Calls `operation` with a generic Input and answers its Output as pretty JSON (`call`, `open`).
-    static func callJSON(
-        _ operation: OperationDescriptor, _ input: MessageValue, connection: VerticalConnectionOptions
-    ) async throws -> String {
-        let reply = try await callRaw(
-            service: operation.service, operation: operation.fullName, body: try input.encoded(as: operation.input.schema),
-            connection: connection)
-        let output = try MessageValue(decoding: reply, as: operation.output.schema)
-        return try output.jsonText(as: operation.output.schema, pretty: true)
-    }
-
     /// Calls `operation` (a full `service.operation` name) of `service` with an encoded body; returns the answer's body.
     static func callRaw(
         service: String, operation: String, body: [UInt8], connection: VerticalConnectionOptions
     ) async throws -> [UInt8] {
+        try await callRaw(
+            service: service, operation: operation, body: body, sockets: connection.sockets,
+            timeout: connection.deadline, label: operation)
+    }
+
+    /// Calls `operation` of `service` at `sockets`; a refusal names `label` (what the user asked for).
+    static func callRaw(
+        service: String, operation: String, body: [UInt8], sockets: SocketDirectory, timeout: Duration, label: String
+    ) async throws -> [UInt8] {
+        do {
+            return try await exchange(service: service, operation: operation, body: body, sockets: sockets, timeout: timeout)
+        } catch let error as ServiceError {
+            throw await refusal(error, service: service, label: label, sockets: sockets)
+        }
+    }
+
+    /// The call itself: the answer's body, or the vertical's refusal as it came.
+    static func exchange(
+        service: String, operation: String, body: [UInt8], sockets: SocketDirectory, timeout: Duration
+    ) async throws -> [UInt8] {
         let loop = try EventLoop(name: "svc-supervisor-call")
-        let client = ServiceClient(loop: loop, sockets: connection.sockets)
+        let client = ServiceClient(loop: loop, sockets: sockets)
         defer {
             client.close()
             loop.shutdown()
         }
-        do {
-            return try await client.callRaw(service: service, operation: operation, body: body, timeout: connection.deadline)
-        } catch {
-            let refusal = CLIError(refusal: error, of: operation)
-            // A vertical that could not reach one of its own dependencies passes that error on,
-            // naming the dependency: the hint is about that one, not the vertical that answered.
-            let silent = error.detail("service") ?? service
-            if error.code == .deadlineExceeded || error.code == .unavailable,
-                let hint = await UnansweredCallHint.ask(about: silent, sockets: connection.sockets)
-            {
-                throw CLIError(status: refusal.status, refusal.description + "\n" + hint)
-            }
-            throw refusal
+        return try await client.callRaw(service: service, operation: operation, body: body, timeout: timeout)
+    }
+
+    /// `error` as the CLI reports it, with a hint from the supervisor when the vertical did not answer.
+    static func refusal(_ error: ServiceError, service: String, label: String, sockets: SocketDirectory) async -> CLIError {
+        let refusal = CLIError(refusal: error, of: label)
+        // A vertical that could not reach one of its own dependencies passes that error on,
+        // naming the dependency: the hint is about that one, not the vertical that answered.
+        let silent = error.detail("service") ?? service
+        if error.code == .deadlineExceeded || error.code == .unavailable, silent != Supervisor.name,
+            let hint = await UnansweredCallHint.ask(about: silent, sockets: sockets)
+        {
+            return CLIError(status: refusal.status, refusal.description + "\n" + hint)
         }
+        return refusal
     }
 }
 
@@ -71,4 +81,3 @@ extension CLIError {
             "\(operation) failed: \(error.code): \(error.message)" + (details.isEmpty ? "" : "\n" + details))
     }
 }
-

@@ -9,7 +9,7 @@ enum RouteParameters {
     /// A repeated field takes every occurrence of its parameter and comma-separated lists;
     /// a bare boolean parameter (`?unreadOnly`) means `true`.
     static func json(
-        for operation: OperationDescriptor, route: Route, parameters: [(String, String)]
+        for operation: DescribedOperation, route: Route, parameters: [(String, String)]
     ) throws(RouteError) -> JSONValue {
         let schema = operation.input.schema
         var members: [(key: String, value: JSONValue)] = []
@@ -41,7 +41,7 @@ enum RouteParameters {
     }
 
     /// `json` as `operation`'s Input, or ``RouteError/invalidInput(operation:reason:)`` naming what is wrong.
-    static func input(for operation: OperationDescriptor, json: JSONValue) throws(RouteError) -> MessageValue {
+    static func input(for operation: DescribedOperation, json: JSONValue) throws(RouteError) -> MessageValue {
         do {
             return try MessageValue(json: json, as: operation.input.schema)
         } catch {

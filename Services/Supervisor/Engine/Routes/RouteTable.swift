@@ -1,14 +1,16 @@
 import VerticalsContract
 import VerticalsWire
 
-/// Every route of a set of contracts, and the matching of a URL against them.
+/// Every route of a set of contracts (as running daemons describe them, or compiled), and the
+/// matching of a URL against them.
 ///
 /// A URL matches a route when it has as many segments and every literal segment is equal.
 /// When several routes match, the one with the most literal segments wins
 /// (`/clinics/nearest` over `/clinics/{id}`); a tie is ``RouteError/ambiguous(path:candidates:)``.
 ///
 /// ```swift
-/// let call = try RouteTable(contracts: Contracts.all).resolve("verticals://clinics/nearest?lat=51.5&lon=-0.12")
+/// let table = RouteTable(described: [try DescribedContract(description)])
+/// let call = try table.resolve("verticals://clinics/nearest?lat=51.5&lon=-0.12")
 /// call.operation.fullName  // clinics.nearest
 /// ```
 public struct RouteTable: Sendable {
@@ -17,7 +19,7 @@ public struct RouteTable: Sendable {
         /// The route.
         public let route: Route
         /// The operation it reaches.
-        public let operation: OperationDescriptor
+        public let operation: DescribedOperation
 
         /// `template  →  service.operation`, for lists and messages.
         public var summary: String { "\(route.template)  →  \(operation.fullName)" }
@@ -26,7 +28,7 @@ public struct RouteTable: Sendable {
     /// A URL resolved to a call: the operation and its Input.
     public struct Call: Sendable {
         /// The operation to call.
-        public let operation: OperationDescriptor
+        public let operation: DescribedOperation
         /// The Input, built from the URL's path and query.
         public let input: MessageValue
         /// The route that matched.
@@ -37,7 +39,7 @@ public struct RouteTable: Sendable {
     /// its schema (so a caller can complete it first, e.g. with a stored token).
     public struct Match: Sendable {
         /// The operation to call.
-        public let operation: OperationDescriptor
+        public let operation: DescribedOperation
         /// The route that matched.
         public let route: Route
         /// The Input's members, from the URL's path and query, converted to their fields' types.
@@ -52,13 +54,19 @@ public struct RouteTable: Sendable {
     /// Every routed operation, in contract order.
     public let entries: [Entry]
 
-    /// The routes declared by `contracts`.
+    /// The routes of `operations`, in their order.
+    public init(operations: [DescribedOperation]) {
+        entries = operations.compactMap { operation in operation.route.map { Entry(route: $0, operation: operation) } }
+    }
+
+    /// The routes of the contracts running daemons described.
+    public init(described contracts: [DescribedContract]) {
+        self.init(operations: contracts.flatMap(\.operations))
+    }
+
+    /// The routes declared by compiled `contracts` (tests, and tools that link them).
     public init(contracts: [any ServiceContract.Type]) {
-        entries = contracts.flatMap { contract in
-            contract.operations.compactMap { operation in
-                operation.route.map { Entry(route: $0, operation: operation) }
-            }
-        }
+        self.init(operations: contracts.flatMap { $0.operations.map(DescribedOperation.init) })
     }
 
     /// The entries that match `url`'s path, most specific first, with their path parameters.

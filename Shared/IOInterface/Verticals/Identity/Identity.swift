@@ -20,7 +20,7 @@ public enum Identity: ServiceContract {
     /// Exchanges an e-mail address and password for a session token.
     public static let login = Operation<LoginInput, Session>(
         name, "login", summary: "Log in; returns a session token and its expiry.",
-        errors: [.invalidInput, .unauthenticated])
+        errors: [.invalidInput, .unauthenticated], marks: [.issuesSession])
 
     /// Resolves a session token to the user behind it.
     public static let authenticate = Operation<TokenInput, Principal>(
@@ -29,7 +29,7 @@ public enum Identity: ServiceContract {
 
     /// Ends a session; the token stops working at once.
     public static let logout = Operation<TokenInput, Empty>(
-        name, "logout", summary: "Revoke a session token.", errors: [.unauthenticated])
+        name, "logout", summary: "Revoke a session token.", errors: [.unauthenticated], marks: [.endsSession])
 
     /// Looks up the public profile of a user, for other verticals (e.g. notifications checks a recipient).
     public static let getUser = Operation<UserInput, UserProfile>(
@@ -42,18 +42,18 @@ public enum Identity: ServiceContract {
     public static let createAdmin = Operation<RegisterInput, Account>(
         name, "createAdmin",
         summary: "Create the first admin; only a local operator (root or identity's uid) while no admin exists.",
-        errors: [.invalidInput, .conflict, .permissionDenied])
+        errors: [.invalidInput, .conflict, .permissionDenied], marks: [.createsFirstAdmin])
 
     /// Gives an account a role; the caller's token must be an admin's.
     public static let grantRole = Operation<RoleChangeInput, Account>(
         name, "grantRole", summary: "Grant a role to the account with an e-mail address; an admin's token only.",
-        errors: [.invalidInput, .unauthenticated, .permissionDenied, .notFound])
+        errors: [.invalidInput, .unauthenticated, .permissionDenied, .notFound], marks: [.grantsRole])
 
     /// Takes a role from an account; the caller's token must be an admin's. The last admin keeps the role.
     public static let revokeRole = Operation<RoleChangeInput, Account>(
         name, "revokeRole",
         summary: "Revoke a role from the account with an e-mail address; an admin's token only; never the last admin.",
-        errors: [.invalidInput, .unauthenticated, .permissionDenied, .notFound, .conflict])
+        errors: [.invalidInput, .unauthenticated, .permissionDenied, .notFound, .conflict], marks: [.revokesRole])
 
     public static let operations = [
         register.descriptor, login.descriptor, authenticate.descriptor, logout.descriptor, getUser.descriptor,

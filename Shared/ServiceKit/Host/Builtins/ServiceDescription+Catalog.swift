@@ -30,6 +30,21 @@ extension ServiceDescription {
         return try SchemaCatalog(messages: messages, enumerations: enumerations)
     }
 
+    /// The route `info` carries, read back (the inverse of ``info(_:)-(Route)``); throws when its
+    /// template is not one a contract could declare, or an alias is given twice.
+    public static func route(of info: Daemon.RouteInfo) throws(SchemaCatalogError) -> Route {
+        var aliases: [String: String] = [:]
+        for alias in info.aliases {
+            guard aliases.updateValue(alias.field, forKey: alias.name) == nil else {
+                throw SchemaCatalogError("route \(info.template): alias \(alias.name) is given twice")
+            }
+        }
+        guard let route = Route(validating: info.template, aliases: aliases) else {
+            throw SchemaCatalogError("route \(info.template) is not a path of non-empty segments starting with /")
+        }
+        return route
+    }
+
     /// One message's schema from its wire form; nested messages by name, enumerations from
     /// `enumerations`.
     static func schema(

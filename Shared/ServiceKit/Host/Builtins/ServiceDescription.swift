@@ -23,7 +23,8 @@ public enum ServiceDescription {
             return Daemon.OperationInfo(
                 name: operation.name, summary: operation.summary, input: operation.input.schema.name,
                 output: operation.output.schema.name, errors: operation.errors,
-                service: operation.service, event: operation.event?.schema.name)
+                service: operation.service, event: operation.event?.schema.name, route: operation.route.map(info),
+                marks: operation.marks.map(\.rawValue))
         }
         let catalog = SchemaCatalog(reachableFrom: roots)
         return Daemon.Description(
@@ -34,6 +35,13 @@ public enum ServiceDescription {
     /// The wire form of one message's schema: what `describe` says of it.
     public static func info(_ schema: MessageSchema) -> Daemon.MessageInfo {
         Daemon.MessageInfo(name: schema.name, doc: schema.doc, fields: schema.fields.map(info))
+    }
+
+    /// The wire form of a route, its aliases sorted by URL name (so the bytes do not depend on hashing).
+    public static func info(_ route: Route) -> Daemon.RouteInfo {
+        Daemon.RouteInfo(
+            template: route.template,
+            aliases: route.aliases.sorted { $0.key < $1.key }.map { Daemon.RouteAlias(name: $0.key, field: $0.value) })
     }
 
     /// The wire form of one enumeration's schema.

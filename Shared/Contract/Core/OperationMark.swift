@@ -1,0 +1,35 @@
+/// What a tool may rely on an operation for, beyond its types: `svc-supervisor login` looks
+/// for the operation marked ``issuesSession`` in the suite's descriptions rather than knowing
+/// `identity.login` at build time. A contract sets marks on the operation
+/// (`Operation(…, marks: [.issuesSession])`); `daemon.describe` carries them as strings.
+///
+/// A struct over its string rather than an enum, so that a mark a newer daemon sends survives
+/// a round trip through an older tool (which then just finds no use for it).
+///
+/// ```swift
+/// public static let login = Operation<LoginInput, Session>(name, "login", summary: "…", marks: [.issuesSession])
+/// ```
+public struct OperationMark: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The mark as it travels in a description, e.g. `issuesSession`.
+    public let rawValue: String
+
+    /// A mark from its wire name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Exchanges credentials (an Input with `email` and `password`) for a session whose Output
+    /// has a `token` string: `svc-supervisor login`.
+    public static let issuesSession = OperationMark(rawValue: "issuesSession")
+    /// Revokes the session whose `token` it takes: `svc-supervisor logout`.
+    public static let endsSession = OperationMark(rawValue: "endsSession")
+    /// Creates the first administrator from `email`, `password` and `displayName`, for a local
+    /// operator: `svc-supervisor admin create`.
+    public static let createsFirstAdmin = OperationMark(rawValue: "createsFirstAdmin")
+    /// Gives the account with `email` the role `role` (an enumeration), with an admin's `token`:
+    /// `svc-supervisor admin grant`.
+    public static let grantsRole = OperationMark(rawValue: "grantsRole")
+    /// Takes the role `role` from the account with `email`, with an admin's `token`:
+    /// `svc-supervisor admin revoke`.
+    public static let revokesRole = OperationMark(rawValue: "revokesRole")
+
+    public var description: String { rawValue }
+}

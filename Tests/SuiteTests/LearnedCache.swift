@@ -1,0 +1,23 @@
+import Foundation
+import ProcessTesting
+import VerticalsContract
+import VerticalsServiceKit
+
+/// The description cache of `svc-supervisor` as an earlier run leaves it, so a test can show
+/// what the CLI does from what it learned while no vertical runs.
+enum LearnedCache {
+    /// Caches `contract`'s description for its socket in `socketDirectory`, under a cache folder of
+    /// `directory`; returns the environment that points the CLI at that cache.
+    static func plant(
+        _ contract: any ServiceContract.Type, socketDirectory: String, in directory: TemporaryDirectory
+    ) -> [String: String] {
+        let home = directory.file("cache")
+        let socket = "\(socketDirectory)/\(contract.name).sock"
+        let name = socket.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "/", with: "%2F")
+        let folder = "\(home)/verticals/describe"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let bytes = ServiceDescription.of(contract).encodedBody()
+        _ = FileManager.default.createFile(atPath: "\(folder)/\(name).describe", contents: Data(bytes))
+        return ["XDG_CACHE_HOME": home]
+    }
+}
