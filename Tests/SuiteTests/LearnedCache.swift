@@ -1,7 +1,7 @@
 import Foundation
-import ProcessTesting
 import VerticalsContract
 import VerticalsServiceKit
+import VerticalsTesting
 
 /// The description cache of `svc-supervisor` as an earlier run leaves it, so a test can show
 /// what the CLI does from what it learned while no vertical runs.

@@ -1,10 +1,10 @@
 import Foundation
 import Glibc
-import ProcessTesting
 import TestSupport
 import Testing
 import VerticalsContract
 import VerticalsServiceKit
+import VerticalsTesting
 import VerticalsWire
 
 /// `svc-supervisor call` against `vt-testd`, whose `test.*` contract lives in TestSupport and is
