@@ -16,6 +16,8 @@ let package = Package(
     products: [
         .library(name: "VerticalsServiceKit", targets: ["VerticalsServiceKit"]),
         .library(name: "VerticalsTesting", targets: ["VerticalsTesting"]),
+        // The contract guard of any product: lock, golden fixtures, compatibility, its `ContractsTool`.
+        .library(name: "VerticalsContractTesting", targets: ["VerticalsContractTesting"]),
         .library(name: "IOInterface", targets: ["IOInterface"]),
         .library(name: "VerticalsContract", targets: ["VerticalsContract"]),
         // For the fuzz package (Fuzz/) and the benchmark package (Benchmarks/), which depend on this one by path.
@@ -23,9 +25,14 @@ let package = Package(
         .library(name: "VerticalsEventLoop", targets: ["VerticalsEventLoop"]),
         .library(name: "VerticalsStorage", targets: ["VerticalsStorage"]),
         .library(name: "VerticalsSupervisor", targets: ["VerticalsSupervisor"]),
+        // What `svc-supervisor new` and `init` write: a vertical in a product, or a new product.
+        .library(name: "VerticalsScaffold", targets: ["VerticalsScaffold"]),
         .library(name: "AppointmentsService", targets: ["AppointmentsService"]),
         // Contract files (`*.vcontract`) to Swift: apply it to a target that holds them (docs/CONTRACTS.md).
         .plugin(name: "VerticalsContractPlugin", targets: ["VerticalsContractPlugin"]),
+        // A product's `make run` builds these beside its own daemons (svc-supervisor finds programs beside itself).
+        .executable(name: "svc-supervisor", targets: ["svc-supervisor"]),
+        .executable(name: "vt-exec", targets: ["vt-exec"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
@@ -133,10 +140,17 @@ let package = Package(
             path: "Services/Supervisor/Engine",
             swiftSettings: strict
         ),
+        // The templates and edits of `svc-supervisor new` and `init`, apart from the engine: plain text
+        // in, text out, plus the systemd units the engine exports for the planned manifest.
+        .target(
+            name: "VerticalsScaffold", dependencies: ["VerticalsSupervisor"], path: "Services/Supervisor/Scaffold",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "svc-supervisor",
             dependencies: [
-                "VerticalsSupervisor", "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsStorage",
+                "VerticalsSupervisor", "VerticalsScaffold", "VerticalsServiceKit", "IOInterface", "VerticalsContract",
+                "VerticalsEventLoop", "VerticalsStorage",
                 "VerticalsWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Supervisor/CLI",
@@ -183,16 +197,18 @@ let package = Package(
             swiftSettings: strict
         ),
         // Contract tests: the lock, golden fixtures, provider verification (Tests/Contracts/README.md).
+        // Any product's contracts, passed in (its `Contracts.all`): no vertical's contract is compiled in.
         .target(
-            name: "VerticalsContractTesting", dependencies: ["IOInterface", "VerticalsContract", "VerticalsServiceKit", "VerticalsWire"],
+            name: "VerticalsContractTesting",
+            dependencies: [
+                "VerticalsContract", "VerticalsServiceKit", "VerticalsWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Tests/Contracts/Support", swiftSettings: strict
         ),
+        // The reference suite's tool: `ContractsTool.main(contracts: Contracts.all)`.
         .executableTarget(
-            name: "vt-contracts",
-            dependencies: [
-                "VerticalsContractTesting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Tests/Contracts/Tool",
+            name: "vt-contracts", dependencies: ["VerticalsContractTesting", "IOInterface"], path: "Tests/Contracts/Tool",
             swiftSettings: strict
         ),
         .testTarget(
@@ -226,7 +242,8 @@ let package = Package(
         .testTarget(
             name: "SupervisorTests",
             dependencies: [
-                "VerticalsSupervisor", "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
+                "VerticalsSupervisor", "VerticalsScaffold", "VerticalsServiceKit", "IOInterface", "VerticalsContract",
+                "VerticalsEventLoop", "VerticalsWire",
                 "ProcessTesting", "TestSupport", "vt-testd", "vt-exec", "svc-supervisor",
             ],
             path: "Tests/SupervisorTests"

@@ -1,6 +1,7 @@
 import Glibc
 import ProcessTesting
 import Testing
+import VerticalsScaffold
 import VerticalsSupervisor
 
 /// `svc-supervisor new` in a scratch checkout made of the real files it reads and edits.
