@@ -94,4 +94,24 @@ import VerticalsSupervisor
         #expect(FrameworkSource.checkout(around: bin) == .path(ManifestFixture.repositoryRoot))
         #expect(FrameworkSource.checkout(around: "/tmp") == nil)
     }
+
+    @Test func initCommand_dependsOnItsOwnCheckoutByDefault_andRefusesHalfAFrameworkSource() throws {
+        let directory = TemporaryDirectory()
+        let product = directory.file("acme")
+        let planned = try runCommand("svc-supervisor", ["init", product, "--dry-run"], in: directory)
+        #expect(planned.status == 0, "\(planned.standardError)")
+        #expect(planned.standardOutput.contains("would create product Acme in \(product), on the framework at \(ManifestFixture.repositoryRoot),"))
+        #expect(planned.standardOutput.contains("  + Shared/AcmeInterface/Contracts.swift"))
+        #expect(access(product, F_OK) != 0, "--dry-run wrote something")
+
+        for (arguments, says) in [
+            (["--framework-url", "https://example.com/verticals.git"], "give either"),
+            (["--framework-path", directory.path], "not a Verticals checkout"),
+            (["--name", "no-dashes"], "letter followed by letters or digits"),
+        ] {
+            let refused = try runCommand("svc-supervisor", ["init", product, "--skip-fixtures"] + arguments, in: directory)
+            #expect(refused.status == 64 && refused.standardError.contains(says), "\(arguments): \(refused.standardError)")
+            #expect(access(product, F_OK) != 0, "\(arguments): a refused init wrote something")
+        }
+    }
 }

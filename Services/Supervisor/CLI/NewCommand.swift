@@ -4,13 +4,13 @@ import VerticalsServiceKit
 import VerticalsScaffold
 import VerticalsSupervisor
 
-/// `svc-supervisor new NAME [--calls A,B]`: adds a vertical to the checkout in one command,
+/// `svc-supervisor new NAME [--calls A,B]`: adds a vertical to the product (this checkout, or one made by `init`) in one command,
 /// after Boardy's module templates — its contract, its service, its tests, its manifest entry
 /// its targets and its systemd units — or changes nothing and says why.
 struct NewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new",
-        abstract: "Create a new vertical in this checkout: contract, service, tests, manifest entry, targets.",
+        abstract: "Create a new vertical in this product (or checkout): contract, service, tests, manifest entry, targets.",
         discussion: """
             Example:
               svc-supervisor new billing --calls identity
@@ -24,7 +24,7 @@ struct NewCommand: ParsableCommand {
     @Option(name: .long, parsing: .singleValue, help: "Verticals it calls, comma-separated (its depends_on).")
     var calls: [String] = []
 
-    @Option(name: .long, help: "The checkout's root folder (default: the nearest folder up with Package.swift and deploy/suite.toml).")
+    @Option(name: .long, help: "The product's root folder (default: the nearest folder up with Package.swift and deploy/suite.toml).")
     var root: String?
 
     @Flag(name: .long, help: "List what would be written, and write nothing.")
@@ -40,7 +40,7 @@ struct NewCommand: ParsableCommand {
         do {
             let peers = calls.flatMap { $0.split(separator: ",").map { String($0) } }.filter { !$0.isEmpty }
             guard let root = root ?? Scaffold.findRoot(from: Self.currentDirectory()) else {
-                throw ScaffoldError.checkout("no Verticals checkout here: run it inside one, or pass --root")
+                throw ScaffoldError.checkout("no Verticals product here: run it inside one (this checkout, or one made by `svc-supervisor init`), or pass --root")
             }
             var scaffold = try Scaffold(name: name, calls: peers, root: root)
             try scaffold.regenerateSystemdUnits()

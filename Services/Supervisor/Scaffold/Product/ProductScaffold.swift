@@ -42,7 +42,7 @@ public struct ProductScaffold: Sendable {
             ("Tests/Contracts/Tool/main.swift", ProductTemplate.contractsTool(product)),
             ("Tests/Contracts/Tests/ContractGuardTests.swift", ProductTemplate.contractTests(product)),
             ("deploy/suite.toml", CheckoutEdits.manifest(ProductTemplate.manifest(product), adding: v, calls: [])),
-            ("Makefile", ProductTemplate.makefile(product)),
+            ("Makefile", ProductTemplate.makefile(product, framework: framework)),
             (".ci/run", ProductTemplate.ci(product)),
             ("README.md", ProductTemplate.readme(product, vertical: v)),
             (".gitignore", ProductTemplate.gitignore),
