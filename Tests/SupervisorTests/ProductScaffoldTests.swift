@@ -43,6 +43,12 @@ import VerticalsSupervisor
         #expect(read(root, "Services/Billing/Sources/Endpoint/Endpoint.swift")?.contains("import AcmeInterface\n") == true)
         #expect(!scaffold.plannedFiles.contains { $0.hasPrefix("Tests/AcmeInterfaceTests") })
         #expect(read(root, "deploy/suite.toml")?.contains("[services.billing]\nexecutable = \"svc-billing\"\ndepends_on = [\"greeter\"]") == true)
+
+        // A vertical the framework's package has already (ClinicsService, svc-clinics) would not resolve in a product.
+        #expect { _ = try Scaffold(name: "clinics", calls: [], root: root) } throws: { "\($0)".contains("SwiftPM refuses") }
+        #expect {
+            _ = try ProductScaffold(root: directory.file("other"), name: "Other", vertical: "identity", framework: Self.framework)
+        } throws: { "\($0)".contains("SwiftPM refuses") }
     }
 
     @Test func new_inThisCheckout_findsIOInterfaceAndVtContracts() throws {

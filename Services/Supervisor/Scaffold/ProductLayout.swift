@@ -15,6 +15,8 @@ public struct ProductLayout: Sendable, Equatable {
     public static let packagePath = "Package.swift"
     /// The suite manifest, relative to ``root``.
     public static let manifestPath = "deploy/suite.toml"
+    /// What only the framework's own Package.swift says (its package's name).
+    public static let frameworkPackageMarker = "name: \"Verticals\","
     /// The line of `Contracts.swift` that opens the product's contract list.
     static let contractListMarker = "public static let all: [any ServiceContract.Type] = ["
 

@@ -45,6 +45,8 @@ public struct Scaffold: Sendable {
         // The codec examples are optional: a product made by `init` checks its bytes with golden fixtures alone.
         let examples = Self.exists(root, layout.examplesPath) ? try Self.read(root, layout.examplesPath) : nil
 
+        if !package.contains(ProductLayout.frameworkPackageMarker) { try vertical.checkOutsideTheFramework() }
+
         let services = Self.manifestServices(manifest)
         var peers: [VerticalName] = []
         for peer in calls where !peers.contains(where: { $0.name == peer }) {

@@ -41,7 +41,7 @@ extension FrameworkSource {
         var cursor = URL(fileURLWithPath: directory).standardizedFileURL.path
         while true {
             if let data = FileManager.default.contents(atPath: "\(cursor)/Package.swift"),
-                String(decoding: data, as: UTF8.self).contains("name: \"Verticals\",")
+                String(decoding: data, as: UTF8.self).contains(ProductLayout.frameworkPackageMarker)
             {
                 return .path(cursor)
             }

@@ -26,6 +26,7 @@ public struct ProductScaffold: Sendable {
     public init(root: String, name: String, vertical: String, framework: FrameworkSource) throws(ScaffoldError) {
         let product = try ProductName(name)
         let v = try VerticalName(vertical)
+        try v.checkOutsideTheFramework()
         if FileManager.default.fileExists(atPath: root) {
             // A file, or a folder that cannot be listed, counts as not empty.
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? ["(not a readable folder)"]
