@@ -25,8 +25,13 @@ let package = Package(
         .library(name: "VerticalsStorage", targets: ["VerticalsStorage"]),
         .library(name: "VerticalsSupervisor", targets: ["VerticalsSupervisor"]),
         .library(name: "VerticalsTesting", targets: ["VerticalsTesting"]),
+        // The contract guard of any product: lock, golden fixtures, compatibility, its `ContractsTool`.
+        .library(name: "VerticalsContractTesting", targets: ["VerticalsContractTesting"]),
+        // What `svc-supervisor new` and `init` write: a vertical in a product, or a new product.
+        .library(name: "VerticalsScaffold", targets: ["VerticalsScaffold"]),
         // Contract files (`*.vcontract`) to Swift: apply it to a target that holds them (docs/CONTRACTS.md).
         .plugin(name: "VerticalsContractPlugin", targets: ["VerticalsContractPlugin"]),
+        // A product's `make run` builds these beside its own daemons (svc-supervisor finds programs beside itself).
         .executable(name: "svc-supervisor", targets: ["svc-supervisor"]),
         .executable(name: "vt-exec", targets: ["vt-exec"]),
         // The reference suite, for the fuzz package (Fuzz/) and the benchmark package (Benchmarks/),
@@ -140,11 +145,18 @@ let package = Package(
             path: "Services/Supervisor/Engine",
             swiftSettings: strict
         ),
+        // The templates and edits of `svc-supervisor new` and `init`, apart from the engine: plain text
+        // in, text out, plus the systemd units the engine exports for the planned manifest.
+        .target(
+            name: "VerticalsScaffold", dependencies: ["VerticalsSupervisor"], path: "Services/Supervisor/Scaffold",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "svc-supervisor",
             dependencies: [
                 // No IOInterface: the CLI learns each vertical's contract from the daemon (daemon.describe).
-                "VerticalsSupervisor", "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop", "VerticalsStorage",
+                "VerticalsSupervisor", "VerticalsScaffold", "VerticalsServiceKit", "VerticalsContract",
+                "VerticalsEventLoop", "VerticalsStorage",
                 "VerticalsWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Supervisor/CLI",
@@ -188,16 +200,18 @@ let package = Package(
             swiftSettings: strict
         ),
         // Contract tests: the lock, golden fixtures, provider verification (Tests/Contracts/README.md).
+        // Any product's contracts, passed in (its `Contracts.all`): no vertical's contract is compiled in.
         .target(
-            name: "VerticalsContractTesting", dependencies: ["IOInterface", "VerticalsContract", "VerticalsServiceKit", "VerticalsWire"],
+            name: "VerticalsContractTesting",
+            dependencies: [
+                "VerticalsContract", "VerticalsServiceKit", "VerticalsWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Tests/Contracts/Support", swiftSettings: strict
         ),
+        // The reference suite's tool: `ContractsTool.main(contracts: Contracts.all)`.
         .executableTarget(
-            name: "vt-contracts",
-            dependencies: [
-                "VerticalsContractTesting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Tests/Contracts/Tool",
+            name: "vt-contracts", dependencies: ["VerticalsContractTesting", "IOInterface"], path: "Tests/Contracts/Tool",
             swiftSettings: strict
         ),
         .testTarget(
@@ -231,7 +245,8 @@ let package = Package(
         .testTarget(
             name: "SupervisorTests",
             dependencies: [
-                "VerticalsSupervisor", "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
+                "VerticalsSupervisor", "VerticalsScaffold", "VerticalsServiceKit", "IOInterface", "VerticalsContract",
+                "VerticalsEventLoop", "VerticalsWire",
                 "VerticalsTesting", "TestSupport", "vt-testd", "vt-exec", "svc-supervisor",
             ],
             path: "Tests/SupervisorTests"

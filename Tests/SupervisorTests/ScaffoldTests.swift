@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import VerticalsScaffold
 import VerticalsSupervisor
 import VerticalsTesting
 

@@ -1,15 +1,16 @@
 import ArgumentParser
 import Glibc
 import VerticalsServiceKit
+import VerticalsScaffold
 import VerticalsSupervisor
 
-/// `svc-supervisor new NAME [--calls A,B]`: adds a vertical to the checkout in one command,
+/// `svc-supervisor new NAME [--calls A,B]`: adds a vertical to the product (this checkout, or one made by `init`) in one command,
 /// after Boardy's module templates — its contract, its service, its tests, its manifest entry
 /// its targets and its systemd units — or changes nothing and says why.
 struct NewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new",
-        abstract: "Create a new vertical in this checkout: contract, service, tests, manifest entry, targets.",
+        abstract: "Create a new vertical in this product (or checkout): contract, service, tests, manifest entry, targets.",
         discussion: """
             Example:
               svc-supervisor new billing --calls identity
@@ -23,7 +24,7 @@ struct NewCommand: ParsableCommand {
     @Option(name: .long, parsing: .singleValue, help: "Verticals it calls, comma-separated (its depends_on).")
     var calls: [String] = []
 
-    @Option(name: .long, help: "The checkout's root folder (default: the nearest folder up with Package.swift and deploy/suite.toml).")
+    @Option(name: .long, help: "The product's root folder (default: the nearest folder up with Package.swift and deploy/suite.toml).")
     var root: String?
 
     @Flag(name: .long, help: "List what would be written, and write nothing.")
@@ -39,13 +40,15 @@ struct NewCommand: ParsableCommand {
         do {
             let peers = calls.flatMap { $0.split(separator: ",").map { String($0) } }.filter { !$0.isEmpty }
             guard let root = root ?? Scaffold.findRoot(from: Self.currentDirectory()) else {
-                throw ScaffoldError.checkout("no Verticals checkout here: run it inside one, or pass --root")
+                throw ScaffoldError.checkout("no Verticals product here: run it inside one (this checkout, or one made by `svc-supervisor init`), or pass --root")
             }
             var scaffold = try Scaffold(name: name, calls: peers, root: root)
             try scaffold.regenerateSystemdUnits()
             if !dryRun { try scaffold.apply() }
             print(Self.report(scaffold, written: !dryRun))
-            if !dryRun && !skipFixtures { try Self.updateContracts(root: root, vertical: scaffold.vertical, jobs: buildJobs) }
+            if !dryRun && !skipFixtures {
+                try Self.updateContracts(root: root, tool: scaffold.layout.contractsTool, what: scaffold.vertical.name, jobs: buildJobs)
+            }
         } catch let error as ScaffoldError {
             StandardError.write("error: \(error)\n")
             throw ExitCode(64)
@@ -67,19 +70,19 @@ struct NewCommand: ParsableCommand {
             """
     }
 
-    /// Builds the checkout's `vt-contracts` (with the new contract compiled in) and runs its
-    /// `update`, which writes the vertical's golden fixture and adds it to the lock: the same
-    /// as `make contracts-update`. The build is the one `make test` reuses.
-    static func updateContracts(root: String, vertical: VerticalName, jobs: Int?) throws {
-        print("writing \(vertical.name)'s golden fixture and lock entry (swift build --product vt-contracts; vt-contracts update)…")
+    /// Builds the product's contract tool `tool` (`vt-contracts` here; with the new contract compiled
+    /// in) and runs its `update`, which writes the golden fixtures of `what` and adds it to the lock:
+    /// the same as `make contracts-update`. The build is the one `make test` reuses.
+    static func updateContracts(root: String, tool: String, what: String, jobs: Int?) throws {
+        print("writing \(what)'s golden fixtures and lock (swift build --product \(tool); \(tool) update)…")
         let quoted = "'" + root.replacing("'", with: "'\\''") + "'"
-        let script = "cd \(quoted) && swift build \(jobs.map { "-j \($0) " } ?? "")--product vt-contracts >/dev/null && "
-            + "\"$(swift build --show-bin-path)/vt-contracts\" update --root \(quoted)"
+        let script = "cd \(quoted) && swift build \(jobs.map { "-j \($0) " } ?? "")--product \(tool) >/dev/null && "
+            + "\"$(swift build --show-bin-path)/\(tool)\" update --root \(quoted)"
         fflush(nil)  // every stream: the report above goes out before the child's lines
         let status = system(script)
         guard status == 0 else {
             throw ScaffoldError.checkout(
-                "\(vertical.name) was created, but writing its contract fixture failed (status \(status)); "
+                "\(what) was created, but writing its contract fixtures failed (status \(status)); "
                     + "fix what the build says, then run: make contracts-update")
         }
     }

@@ -47,6 +47,6 @@ struct SupervisorCommand: AsyncParsableCommand {
                 ]),
             CommandGroup(name: "Data", subcommands: [BackupCommand.self, RestoreCommand.self]),
             CommandGroup(name: "Deploy", subcommands: [CheckCommand.self, ExportCommand.self]),
-            CommandGroup(name: "Development", subcommands: [NewCommand.self]),
+            CommandGroup(name: "Development", subcommands: [NewCommand.self, InitCommand.self]),
         ])
 }

@@ -1,5 +1,4 @@
 import Foundation
-import IOInterface
 import VerticalsContract
 
 /// Where the contract tests keep their committed files, under `Tests/Contracts/` of a

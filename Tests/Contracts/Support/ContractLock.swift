@@ -1,17 +1,17 @@
-import IOInterface
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire
 
-/// The machine-readable description of every contract in IOInterface (verticals, the
+/// The machine-readable description of every contract of a product (its verticals, then the
 /// supervisor's control interface and the `daemon.*` built-ins), committed as
 /// `Tests/Contracts/contracts.lock.json` and compared with today's by ``Compatibility``.
+/// The product's contracts are passed in (its `Contracts.all`): the library knows none.
 ///
 /// Each entry is a ``Daemon/Description``, built by ``ServiceDescription`` from the field
 /// tables: the same data a running daemon answers `daemon.describe` with. The file is its
 /// JSON form, printed by Wire's generic codec, so the lock cannot drift from the schemas.
 public struct ContractLock: WireMessage {
-    /// One description per contract, in `Contracts.all`, `.control`, `.builtin` order.
+    /// One description per contract, in the product's order, then `.control`, `.builtin`.
     public var services: [Daemon.Description]
 
     /// Creates a lock from its services.
@@ -38,19 +38,20 @@ public struct ContractLock: WireMessage {
         self.init(services: services)
     }
 
-    /// Every contract the suite declares.
-    public static var contracts: [any ServiceContract.Type] {
-        Contracts.all + Contracts.control + Contracts.builtin
+    /// Every contract a product with verticals `product` (its `Contracts.all`) declares:
+    /// those, then the framework's control and built-in contracts.
+    public static func contracts(_ product: [any ServiceContract.Type]) -> [any ServiceContract.Type] {
+        product + FrameworkContracts.control + FrameworkContracts.builtin
     }
 
-    /// Today's lock, from IOInterface.
+    /// Today's lock of a product whose verticals are `product` (its `Contracts.all`).
     ///
     /// The lock holds what a peer's decoder relies on, not prose: the docs of every contract
     /// (the verticals', the supervisor's and the built-in `daemon.*`, all declared in `.vcontract`
     /// files; docs/CONTRACTS.md) are left out, so that rewording a field's doc needs no
     /// `make contracts-update` and never shows as a contract change. `describe` still carries them.
-    public static func current() -> ContractLock {
-        ContractLock(services: contracts.map { ServiceDescription.of($0).withoutDocs })
+    public static func current(_ product: [any ServiceContract.Type]) -> ContractLock {
+        ContractLock(services: contracts(product).map { ServiceDescription.of($0).withoutDocs })
     }
 
     /// The service named `name`.

@@ -1,10 +1,9 @@
 import Foundation
-import IOInterface
 import VerticalsContract
 import VerticalsServiceKit
 
-/// What `make contracts-update` does: regenerate the lock and today's golden fixtures
-/// from IOInterface after a deliberate change, refusing a breaking one unless asked.
+/// What `make contracts-update` does: regenerate the lock and today's golden fixtures from a
+/// product's contracts (passed in) after a deliberate change, refusing a breaking one unless asked.
 public enum ContractUpdate {
     /// The outcome of an update.
     public struct Report: Sendable {
@@ -16,11 +15,13 @@ public enum ContractUpdate {
         public var refused: Bool
     }
 
-    /// Compares today's contracts with the committed lock; unless a finding is breaking and
+    /// Compares today's contracts (`product`, then the framework's) with the committed lock; unless a finding is breaking and
     /// `allowBreaking` is false, writes the lock and every fixture file of today and removes
     /// the fixtures of operations that are gone. Frozen versions (`v1/`…) are never touched.
-    public static func run(_ files: ContractFiles, allowBreaking: Bool) throws -> Report {
-        let current = ContractLock.current()
+    public static func run(
+        _ files: ContractFiles, contracts product: [any ServiceContract.Type], allowBreaking: Bool
+    ) throws -> Report {
+        let current = ContractLock.current(product)
         let committed = FileManager.default.fileExists(atPath: files.lock.path) ? try files.readLock() : nil
         let findings = committed.map { Compatibility.compare(old: $0, new: current) } ?? []
         if findings.contains(where: \.isBreaking) && !allowBreaking {
@@ -35,7 +36,7 @@ public enum ContractUpdate {
             written.append(url.path)
         }
         try write(try current.fileText(), to: files.lock)
-        for contract in ContractLock.contracts {
+        for contract in ContractLock.contracts(product) {
             let folder = files.fixtures(contract.name)
             var stale = files.fixtureFiles(in: folder)
             for operation in contract.operations {
@@ -53,9 +54,11 @@ public enum ContractUpdate {
     /// Freezes today's fixtures and descriptions as `version` (e.g. `v2`) of every
     /// contract that has none by that name yet: the "previous version" later changes are
     /// checked against, backward and forward.
-    public static func freeze(_ files: ContractFiles, version: String) throws -> [String] {
+    public static func freeze(
+        _ files: ContractFiles, contracts product: [any ServiceContract.Type], version: String
+    ) throws -> [String] {
         var written: [String] = []
-        for contract in ContractLock.contracts where !files.versions(of: contract.name).contains(version) {
+        for contract in ContractLock.contracts(product) where !files.versions(of: contract.name).contains(version) {
             let folder = files.fixtures(contract.name, version: version)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             for operation in contract.operations {

@@ -50,46 +50,14 @@ final class ProviderHarness {
         loop.shutdown()
     }
 
-    /// Every way `interaction` of `contract` is not honoured; empty when it is.
+    /// Every way `interaction` of `contract` is not honoured; empty when it is (the library's check,
+    /// with this suite's provider states and client).
     func verify(_ interaction: ConsumerContract.Interaction, of contract: ConsumerContract) async -> [String] {
-        let who = "\(contract.consumer) → \(provider).\(interaction.operation) (\"\(interaction.description)\", \(contract.path))"
-        guard let operation = Contracts.operation("\(provider).\(interaction.operation)") else {
-            return ["\(who): \(provider) no longer declares \(interaction.operation), which \(contract.consumer) calls"]
-        }
-        let variables: [String: JSONValue]
-        do {
-            guard let set = try await state(interaction.state) else {
-                return ["\(who): \(provider) has no provider state \"\(interaction.state)\" (add it to ProviderHarness.state)"]
-            }
-            variables = set
-        } catch {
-            return ["\(who): setting up \"\(interaction.state)\" failed: \(error)"]
-        }
-        let body: [UInt8]
-        do {
-            let input = try interaction.input.substituting(variables)
-            body = try MessageValue(json: input, as: operation.input.schema).encoded(as: operation.input.schema)
-        } catch {
-            return ["\(who): the consumer's input is not a \(operation.input.schema.name) today: \(error)"]
-        }
-        do {
-            let reply = try await client.callRaw(service: provider, operation: operation.fullName, body: body)
-            guard let expected = interaction.output else {
-                return ["\(who): expected error \(interaction.error ?? "?"), the provider answered with an Output"]
-            }
-            let output = try MessageValue(decoding: reply, as: operation.output.schema).json(as: operation.output.schema)
-            if let mismatch = try expected.substituting(variables).subsetMismatch(in: output, path: operation.output.schema.name) {
-                return ["\(who): \(mismatch)"]
-            }
-            return []
-        } catch let error as ServiceError {
-            guard let expected = interaction.error else {
-                return ["\(who): expected an Output, the provider answered \(error)"]
-            }
-            return error.code.wireName == expected ? [] : ["\(who): expected error \(expected), got \(error)"]
-        } catch {
-            return ["\(who): \(error)"]
-        }
+        await ProviderVerification.problems(
+            interaction, of: contract, provider: provider,
+            operation: Contracts.operation("\(provider).\(interaction.operation)"),
+            state: { try await self.state($0) },
+            call: { operation, body in try await self.client.callRaw(service: self.provider, operation: operation.fullName, body: body) })
     }
 
     /// Sets up provider state `name` through public operations and returns its variables,

@@ -36,3 +36,11 @@ func jsonSubsetDifference(_ old: JSONValue, _ new: JSONValue, path: String = "")
         return old == new ? nil : "\(path): \(old.serialized()) is now \(new.serialized())"
     }
 }
+
+extension ContractLock {
+    /// Every contract of the reference suite, the framework's included.
+    static var contracts: [any ServiceContract.Type] { contracts(Contracts.all) }
+
+    /// Today's lock of the reference suite.
+    static func current() -> ContractLock { current(Contracts.all) }
+}

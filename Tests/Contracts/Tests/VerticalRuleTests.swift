@@ -20,7 +20,8 @@ struct VerticalRuleTests {
         let framework = Set(targets.filter(FrameworkRule.isFramework).map(\.name))
         #expect(framework.isSuperset(of: [
             "VerticalsWire", "VerticalsEventLoop", "VerticalsContract", "VerticalsServiceKit", "VerticalsStorage",
-            "VerticalsSupervisor", "svc-supervisor", "vt-exec", "VerticalsTesting", "VerticalsContractTesting",
+            "VerticalsSupervisor", "VerticalsScaffold", "svc-supervisor", "vt-exec", "VerticalsTesting",
+            "VerticalsContractTesting",
             "VerticalsContractGen", "VerticalsContractPlugin",
         ]))
         #expect(targets.filter(FrameworkRule.isReference).map(\.name).contains("IOInterface"))

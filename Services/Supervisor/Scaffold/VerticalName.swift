@@ -15,6 +15,20 @@ public struct VerticalName: Sendable, Equatable, CustomStringConvertible {
         "iointerface", "servicekit", "storage", "contracts", "vt", "self", "type", "protocol", "any", "some",
     ]
 
+    /// The framework package's own verticals: in a product, a vertical of one of these names would
+    /// declare targets (`ClinicsService`, `svc-clinics`) the framework's package already has, and
+    /// SwiftPM refuses two targets of one name in a package graph.
+    static let frameworkVerticals: Set<String> = ["identity", "clinics", "appointments", "records", "notifications"]
+
+    /// Refuses a name whose targets the framework's package already declares (for a product's vertical).
+    func checkOutsideTheFramework() throws(ScaffoldError) {
+        guard !Self.frameworkVerticals.contains(name) else {
+            throw .invalidName(
+                name, reason: "the Verticals package has a vertical \"\(name)\" (\(typeName)Service, \(executable)), and SwiftPM"
+                    + " refuses two targets of one name in a package graph: choose another name")
+        }
+    }
+
     /// Validates `name`: a lower-case letter, then lower-case letters and digits, at most 32 characters.
     public init(_ name: String) throws(ScaffoldError) {
         guard let first = name.unicodeScalars.first, ("a"..."z").contains(first),

@@ -14,21 +14,21 @@ enum CheckoutEdits {
     }
 
     /// The contract list with `<Name>.self` appended to `Contracts.all`.
-    static func contracts(_ text: String, adding v: VerticalName) throws(ScaffoldError) -> String {
-        let marker = "public static let all: [any ServiceContract.Type] = ["
+    static func contracts(_ text: String, adding v: VerticalName, in path: String) throws(ScaffoldError) -> String {
+        let marker = ProductLayout.contractListMarker
         guard let start = text.range(of: marker), let close = text[start.upperBound...].firstIndex(of: "]") else {
-            throw .checkout("Shared/IOInterface/Contracts.swift has no `\(marker)…]` list")
+            throw .checkout("\(path) has no `\(marker)…]` list")
         }
         let listed = text[start.upperBound..<close].trimmingTrailingSpace()
         let separator = listed.hasSuffix(",") || listed.isEmpty ? " " : ", "
         return String(text[..<start.upperBound]) + listed + separator + "\(v.typeName).self" + String(text[close...])
     }
 
-    /// IOInterfaceTests' `Fixtures.all` with the vertical's examples added to its sum.
-    static func examples(_ text: String, adding v: VerticalName) throws(ScaffoldError) -> String {
+    /// The codec examples' `Fixtures.all` (IOInterfaceTests here) with the vertical's added to its sum.
+    static func examples(_ text: String, adding v: VerticalName, in path: String) throws(ScaffoldError) -> String {
         let marker = "].flatMap { $0 } + "
         guard let start = text.range(of: marker), let end = text[start.upperBound...].firstIndex(of: "\n") else {
-            throw .checkout("Tests/IOInterfaceTests/Fixtures.swift has no `\(marker)…` line in `Fixtures.all`")
+            throw .checkout("\(path) has no `\(marker)…` line in `Fixtures.all`")
         }
         return String(text[..<end]) + " + \(v.name)" + String(text[end...])
     }

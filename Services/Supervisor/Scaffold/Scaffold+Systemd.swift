@@ -1,4 +1,5 @@
 import FoundationEssentials
+import VerticalsSupervisor
 
 extension Scaffold {
     /// Where the checkout keeps its generated systemd units.

@@ -173,9 +173,9 @@ enum ServiceTemplate {
     }
 
     /// `Services/<Name>/Sources/Endpoint/Endpoint.swift`.
-    static func endpoint(_ v: VerticalName) -> String {
+    static func endpoint(_ v: VerticalName, interface: String) -> String {
         #"""
-        import IOInterface
+        import \#(interface)
         import VerticalsContract
         import VerticalsServiceKit
 
@@ -218,13 +218,12 @@ enum ServiceTemplate {
     }
 
     /// `Services/<Name>/main/main.swift`.
-    static func main(_ v: VerticalName) -> String {
-        #"""
+    static func main(_ v: VerticalName, interface: String) -> String {
+        let imports = ["Glibc", interface, "\(v.typeName)Service", "VerticalsServiceKit"].sorted()
+            .map { "import \($0)" }.joined(separator: "\n")
+        return #"""
         // svc-\#(v.name): \#(v.typeName)'s daemon.
-        import Glibc
-        import IOInterface
-        import \#(v.typeName)Service
-        import VerticalsServiceKit
+        \#(imports)
 
         let status = DaemonMain.run(\#(v.typeName).self) { runtime in
             let world = try World.live(runtime: runtime)

@@ -27,9 +27,9 @@ enum TestTemplate {
     }
 
     /// `Tests/Services/<Name>Tests/HelloTests.swift`.
-    static func hello(_ v: VerticalName) -> String {
+    static func hello(_ v: VerticalName, interface: String) -> String {
         #"""
-        import IOInterface
+        import \#(interface)
         import Testing
         import VerticalsContract
         import VerticalsServiceKit
@@ -73,11 +73,11 @@ enum TestTemplate {
         """#
     }
 
-    /// `Tests/IOInterfaceTests/Fixtures+<Name>.swift`: a full and a minimal example of each of
+    /// `Tests/<Interface>Tests/Fixtures+<Name>.swift` (IOInterfaceTests here): a full and a minimal example of each of
     /// its messages, for the codec-against-schema checks every DTO goes through.
-    static func examples(_ v: VerticalName) -> String {
+    static func examples(_ v: VerticalName, interface: String) -> String {
         #"""
-        import IOInterface
+        import \#(interface)
 
         // MARK: \#(v.typeName)
 

@@ -1,8 +1,8 @@
-/// The IOInterface files of a new vertical: its contract with one example operation (Swift),
+/// The contract files of a new vertical (in the product's contracts module): its contract with one example operation (Swift),
 /// and the messages of that operation in the contract language (docs/CONTRACTS.md), from which
 /// VerticalsContractPlugin generates their structs, schemas and codecs on every build.
 enum ContractTemplate {
-    /// `Shared/IOInterface/Verticals/<Name>/<Name>.swift`: the operations.
+    /// `Shared/<Interface>/Verticals/<Name>/<Name>.swift`: the operations.
     static func contract(_ v: VerticalName) -> String {
         #"""
         import VerticalsContract
@@ -31,7 +31,7 @@ enum ContractTemplate {
         """#
     }
 
-    /// `Shared/IOInterface/Verticals/<Name>/<name>.vcontract`: the messages, one line per field.
+    /// `Shared/<Interface>/Verticals/<Name>/<name>.vcontract`: the messages, one line per field.
     static func messages(_ v: VerticalName) -> String {
         #"""
         // The messages and enumerations of the \#(v.name) contract, one line per field (docs/CONTRACTS.md).

@@ -1,40 +1,51 @@
 import FoundationEssentials
 
-/// `svc-supervisor new`: everything a new vertical needs in a checkout, planned in memory,
+/// `svc-supervisor new`: everything a new vertical needs in a product, planned in memory,
 /// checked, then written together — or, on any refusal or failure, nothing at all.
 ///
-/// It creates the contract in IOInterface, `Services/<Name>/` (Domain, Data with a first
-/// migration, Endpoint, World, `main.swift`), unit tests, and adds the vertical to Package.swift,
-/// `Contracts.all` and `deploy/suite.toml`. Extra outputs (contract fixtures, systemd units)
-/// are added by the caller from ``plannedFiles``.
+/// It creates the contract in the product's contracts module (``ProductLayout``: IOInterface in
+/// this repository), `Services/<Name>/` (Domain, Data with a first migration, Endpoint, World,
+/// `main.swift`), unit tests, and adds the vertical to Package.swift, `Contracts.all` and
+/// `deploy/suite.toml`. Extra outputs (contract fixtures, systemd units) are added by the caller
+/// from ``plannedFiles``.
 public struct Scaffold: Sendable {
     /// The vertical to create.
     public let vertical: VerticalName
     /// The verticals it calls (its `depends_on`).
     public let calls: [VerticalName]
-    /// The checkout's root folder (where Package.swift is).
+    /// The product's root folder (where Package.swift is).
     public let root: String
+    /// Where the product keeps its contracts module, contract list and tool.
+    public let layout: ProductLayout
     /// New files, by path relative to ``root``.
     public private(set) var newFiles: [(path: String, contents: String)] = []
     /// Existing files with their new contents, by relative path.
     public private(set) var editedFiles: [(path: String, contents: String)] = []
 
     /// The manifest's path relative to the root.
-    public static let manifestPath = "deploy/suite.toml"
-    static let packagePath = "Package.swift"
-    static let contractsPath = "Shared/IOInterface/Contracts.swift"
-    static let examplesPath = "Tests/IOInterfaceTests/Fixtures.swift"
+    public static let manifestPath = ProductLayout.manifestPath
+    static let packagePath = ProductLayout.packagePath
 
-    /// Plans `name` in the checkout at `root`; throws, changing nothing, when the name is
-    /// invalid or taken, a peer is unknown, or the checkout is not one.
+    /// Plans `name` in the product at `root`; throws, changing nothing, when the name is
+    /// invalid or taken, a peer is unknown, or the folder is not a product.
     public init(name: String, calls: [String], root: String) throws(ScaffoldError) {
+        try self.init(name: name, calls: calls, layout: try ProductLayout.read(root: root))
+    }
+
+    /// Plans `name` in the product `layout` describes.
+    public init(name: String, calls: [String], layout: ProductLayout) throws(ScaffoldError) {
         let vertical = try VerticalName(name)
         self.vertical = vertical
+        self.layout = layout
+        let root = layout.root
         self.root = root
         let package = try Self.read(root, Self.packagePath)
-        let contracts = try Self.read(root, Self.contractsPath)
+        let contracts = try Self.read(root, layout.contractsPath)
         let manifest = try Self.read(root, Self.manifestPath)
-        let examples = try Self.read(root, Self.examplesPath)
+        // The codec examples are optional: a product made by `init` checks its bytes with golden fixtures alone.
+        let examples = Self.exists(root, layout.examplesPath) ? try Self.read(root, layout.examplesPath) : nil
+
+        if !package.contains(ProductLayout.frameworkPackageMarker) { try vertical.checkOutsideTheFramework() }
 
         let services = Self.manifestServices(manifest)
         var peers: [VerticalName] = []
@@ -45,39 +56,49 @@ public struct Scaffold: Sendable {
         self.calls = peers
 
         let v = vertical
-        let taken = [
-            "Services/\(v.typeName)", "Shared/IOInterface/Verticals/\(v.typeName)", "Tests/Services/\(v.typeName)Tests",
-        ].filter { Self.exists(root, $0) }
+        let example = "Tests/\(layout.interfaceModule)Tests/Fixtures+\(v.typeName).swift"
+        let folders = ["Services/\(v.typeName)", "\(layout.interfaceFolder)/Verticals/\(v.typeName)", "Tests/Services/\(v.typeName)Tests"]
+        let taken = folders.filter { Self.exists(root, $0) }
             + (services.contains(v.name) ? ["[services.\(v.name)] in \(Self.manifestPath)"] : [])
             + (package.contains("vertical(\"\(v.typeName)\"") ? ["vertical(\"\(v.typeName)\") in Package.swift"] : [])
-            + (Self.exists(root, "Tests/IOInterfaceTests/Fixtures+\(v.typeName).swift")
-                ? ["Tests/IOInterfaceTests/Fixtures+\(v.typeName).swift"] : [])
+            + (examples != nil && Self.exists(root, example) ? [example] : [])
         guard taken.isEmpty else { throw .exists(v.name, at: taken) }
 
-        let contract = "Shared/IOInterface/Verticals/\(v.typeName)"
+        newFiles = Self.files(of: v, calls: peers, interface: layout.interfaceModule, examples: examples != nil)
+        editedFiles = [
+            (Self.packagePath, try CheckoutEdits.package(package, adding: v)),
+            (layout.contractsPath, try CheckoutEdits.contracts(contracts, adding: v, in: layout.contractsPath)),
+        ]
+        if let examples {
+            editedFiles.append((layout.examplesPath, try CheckoutEdits.examples(examples, adding: v, in: layout.examplesPath)))
+        }
+        editedFiles.append((Self.manifestPath, CheckoutEdits.manifest(manifest, adding: v, calls: peers)))
+    }
+
+    /// The files of vertical `v` that calls `calls`, its contract in module `interface`: what `new`
+    /// adds to a product and `init` puts in a new one. `examples`: the product has codec examples
+    /// (`Tests/<interface>Tests/Fixtures.swift`) to add the vertical's to.
+    static func files(
+        of v: VerticalName, calls: [VerticalName], interface: String, examples: Bool
+    ) -> [(path: String, contents: String)] {
+        let contract = "Shared/\(interface)/Verticals/\(v.typeName)"
         let service = "Services/\(v.typeName)"
-        newFiles = [
+        return [
             ("\(contract)/\(v.typeName).swift", ContractTemplate.contract(v)),
             ("\(contract)/\(v.name).vcontract", ContractTemplate.messages(v)),
-            ("\(service)/Sources/World.swift", ServiceTemplate.world(v, calls: peers)),
+            ("\(service)/Sources/World.swift", ServiceTemplate.world(v, calls: calls)),
             ("\(service)/Sources/Domain/Models/\(v.typeName)Failure.swift", ServiceTemplate.failure(v)),
             ("\(service)/Sources/Domain/Models/Greeting.swift", ServiceTemplate.model(v)),
             ("\(service)/Sources/Domain/UseCases/Greet.swift", ServiceTemplate.useCase(v)),
             ("\(service)/Sources/Data/Migrations.swift", ServiceTemplate.migrations(v)),
             ("\(service)/Sources/Data/GreetingRepository.swift", ServiceTemplate.repository(v)),
-            ("\(service)/Sources/Endpoint/Endpoint.swift", ServiceTemplate.endpoint(v)),
+            ("\(service)/Sources/Endpoint/Endpoint.swift", ServiceTemplate.endpoint(v, interface: interface)),
             ("\(service)/Sources/Endpoint/\(v.typeName)Failure+ServiceError.swift", ServiceTemplate.serviceError(v)),
-            ("\(service)/main/main.swift", ServiceTemplate.main(v)),
+            ("\(service)/main/main.swift", ServiceTemplate.main(v, interface: interface)),
             ("Tests/Services/\(v.typeName)Tests/Fixtures.swift", TestTemplate.fixtures(v)),
-            ("Tests/Services/\(v.typeName)Tests/HelloTests.swift", TestTemplate.hello(v)),
-            ("Tests/IOInterfaceTests/Fixtures+\(v.typeName).swift", TestTemplate.examples(v)),
-        ]
-        editedFiles = [
-            (Self.packagePath, try CheckoutEdits.package(package, adding: v)),
-            (Self.contractsPath, try CheckoutEdits.contracts(contracts, adding: v)),
-            (Self.examplesPath, try CheckoutEdits.examples(examples, adding: v)),
-            (Self.manifestPath, CheckoutEdits.manifest(manifest, adding: v, calls: peers)),
-        ]
+            ("Tests/Services/\(v.typeName)Tests/HelloTests.swift", TestTemplate.hello(v, interface: interface)),
+        ] + (examples
+            ? [("Tests/\(interface)Tests/Fixtures+\(v.typeName).swift", TestTemplate.examples(v, interface: interface))] : [])
     }
 
     /// The manifest's text as it will be once applied.
@@ -101,6 +122,14 @@ public struct Scaffold: Sendable {
 
     /// Writes every planned file. On a failure, puts back what was already written and throws.
     public func apply() throws(ScaffoldError) {
+        try Self.write(newFiles: newFiles, editedFiles: editedFiles, root: root)
+    }
+
+    /// Writes `newFiles` and `editedFiles` under `root`, creating folders as needed (`root` too).
+    /// On a failure, removes what it created, puts back what it replaced, and throws.
+    static func write(
+        newFiles: [(path: String, contents: String)], editedFiles: [(path: String, contents: String)], root: String
+    ) throws(ScaffoldError) {
         var created: [String] = []
         var createdDirectories: [String] = []
         var originals: [(String, Data)] = []
@@ -148,7 +177,7 @@ public struct Scaffold: Sendable {
 
     static func read(_ root: String, _ path: String) throws(ScaffoldError) -> String {
         guard let data = FileManager.default.contents(atPath: "\(root)/\(path)") else {
-            throw .checkout("\(root) is not a Verticals checkout: it has no readable \(path)")
+            throw .checkout("\(root) is not a Verticals product: it has no readable \(path)")
         }
         return String(decoding: data, as: UTF8.self)
     }
@@ -157,7 +186,7 @@ public struct Scaffold: Sendable {
         FileManager.default.fileExists(atPath: "\(root)/\(path)")
     }
 
-    /// The checkout around `directory`: the nearest folder up with Package.swift and the manifest.
+    /// The product around `directory`: the nearest folder up with Package.swift and the manifest.
     public static func findRoot(from directory: String) -> String? {
         var cursor = URL(fileURLWithPath: directory).standardizedFileURL.path
         while true {

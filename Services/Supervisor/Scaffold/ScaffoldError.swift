@@ -1,4 +1,4 @@
-/// Why `svc-supervisor new` refused; nothing in the checkout was changed.
+/// Why `svc-supervisor new` or `init` refused; nothing was written.
 public enum ScaffoldError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The name cannot name a vertical.
     case invalidName(String, reason: String)
@@ -8,6 +8,8 @@ public enum ScaffoldError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownPeer(String, known: [String])
     /// The folder is not a Verticals checkout, or a file it needs has an unexpected shape.
     case checkout(String)
+    /// `init`'s folder exists and holds something: a product is made in an empty or new folder only.
+    case notEmpty(String, holding: [String])
     /// Writing failed part-way; what had been written was taken back.
     case write(path: String, reason: String)
 
@@ -19,6 +21,9 @@ public enum ScaffoldError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownPeer(let name, let known):
             "--calls \(name): the manifest has no such service; it has \(known.joined(separator: ", "))"
         case .checkout(let reason): reason
+        case .notEmpty(let path, let entries):
+            "\(path) is not empty (it holds \(entries.prefix(5).joined(separator: ", "))\(entries.count > 5 ? ", …" : "")):"
+                + " a product is made in an empty or new folder; nothing was written"
         case .write(let path, let reason): "could not write \(path): \(reason); nothing was changed"
         }
     }

@@ -1,0 +1,120 @@
+import ArgumentParser
+import VerticalsScaffold
+import VerticalsServiceKit
+
+/// `svc-supervisor init PATH`: a new product as its own Swift package on the Verticals framework,
+/// laid out like this repository, with one vertical made as `new` makes one — or nothing written
+/// and why. Then its own contract tool writes its lock and golden fixtures.
+struct InitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "init",
+        abstract: "Create a new product (its own Swift package) on the Verticals framework, with one vertical.",
+        discussion: """
+            Example:
+              svc-supervisor init ~/acme --name Acme --vertical greeter
+              cd ~/acme && make run
+            PATH must be empty or not exist. The product depends on the framework by path (default:
+            the checkout this svc-supervisor was built from) or by --framework-url and
+            --framework-version. Exit status: 0 when created, 64 when refused (nothing written).
+            """)
+
+    @Argument(help: "The product's folder (empty or new).")
+    var path: String
+
+    @Option(name: .long, help: "The product's name: a letter, then letters or digits (default: PATH's last part).")
+    var name: String?
+
+    @Option(name: .long, help: "The framework checkout to depend on by path (default: the one svc-supervisor was built from).")
+    var frameworkPath: String?
+
+    @Option(name: .long, help: "The framework's git URL, to depend on by URL (with --framework-version).")
+    var frameworkURL: String?
+
+    @Option(name: .long, help: "The framework's version for --framework-url, e.g. 1.0.0 (from: that version).")
+    var frameworkVersion: String?
+
+    @Option(name: .long, help: "The first vertical's name.")
+    var vertical = "greeter"
+
+    @Flag(name: .long, help: "List what would be written, and write nothing.")
+    var dryRun = false
+
+    @Flag(name: .long, help: "Do not build the product's contract tool to write its lock and golden fixtures (make contracts-update does it later).")
+    var skipFixtures = false
+
+    @Option(name: .long, help: "Parallel jobs for that build (default: SwiftPM's, one per core).")
+    var buildJobs: Int?
+
+    func run() throws {
+        do {
+            let root = Self.absolute(path)
+            let product = name ?? String(root.split(separator: "/").last ?? "")
+            let scaffold = try ProductScaffold(root: root, name: product, vertical: vertical, framework: try framework())
+            if !dryRun { try scaffold.apply() }
+            print(Self.report(scaffold, written: !dryRun))
+            if !dryRun && !skipFixtures {
+                try NewCommand.updateContracts(
+                    root: root, tool: scaffold.product.contractsTool, what: scaffold.product.typeName, jobs: buildJobs)
+            }
+        } catch let error as ScaffoldError {
+            StandardError.write("error: \(error)\n")
+            throw ExitCode(64)
+        }
+    }
+
+    /// Where the product gets the framework, from the flags or this program's own checkout.
+    func framework() throws(ScaffoldError) -> FrameworkSource {
+        switch (frameworkPath, frameworkURL, frameworkVersion) {
+        case (let path?, nil, nil):
+            let absolute = Self.absolute(path)
+            guard case .path(let found)? = FrameworkSource.checkout(around: absolute), found == absolute else {
+                throw .checkout("--framework-path \(path): not a Verticals checkout (its Package.swift is not the Verticals package)")
+            }
+            return .path(absolute)
+        case (nil, let url?, let version?):
+            return .url(url, version: version)
+        case (nil, nil, nil):
+            guard let own = FrameworkSource.checkout(around: CheckCommand.ownDirectory()) else {
+                throw .checkout(
+                    "this svc-supervisor was not built in a Verticals checkout: pass --framework-path DIR, or"
+                        + " --framework-url URL --framework-version X.Y.Z")
+            }
+            return own
+        default:
+            throw .checkout("give either --framework-path DIR, or --framework-url URL with --framework-version X.Y.Z")
+        }
+    }
+
+    static func report(_ scaffold: ProductScaffold, written: Bool) -> String {
+        let v = scaffold.vertical
+        let depending: String
+        switch scaffold.framework {
+        case .path(let path): depending = "the framework at \(path)"
+        case .url(let url, let version): depending = "\(url) from \(version)"
+        }
+        return """
+            \(written ? "created" : "would create") product \(scaffold.product) in \(scaffold.root), on \(depending), with vertical \(v.name):
+            \(scaffold.plannedFiles.map { "  + \($0)" }.joined(separator: "\n"))
+            next:
+              cd \(scaffold.root)
+              make run                         # builds, then starts \(v.executable) under svc-supervisor
+              svc-supervisor call \(v.name) hello '{"name": "Ada"}'
+              make test                        # its unit tests and contract guard
+              svc-supervisor new billing       # another vertical
+            """
+    }
+
+    /// `path` made absolute against the current folder, without `.` and `..` parts.
+    static func absolute(_ path: String) -> String {
+        let joined = path.hasPrefix("/") ? path : "\(NewCommand.currentDirectory())/\(path)"
+        var parts: [Substring] = []
+        for part in joined.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..": _ = parts.popLast()
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+}

@@ -1,0 +1,65 @@
+import FoundationEssentials
+
+/// `svc-supervisor init`: a new product as its own Swift package, laid out like the Verticals
+/// repository and depending on the framework — planned in memory, then written into an empty
+/// (or new) folder together, or, on any refusal or failure, nothing at all.
+///
+/// It holds Package.swift (framework products only, plus GRDB for the verticals' Data layers),
+/// its contracts module `Shared/<Product>Interface` with `Contracts.all`, one vertical made as
+/// `new` makes one (``Scaffold``), its contract tool and contract tests (`Tests/Contracts`),
+/// `deploy/suite.toml`, a Makefile, `.ci/run`, a README and a `.gitignore`. The lock and golden
+/// fixtures are written afterwards by the product's own contract tool (the caller runs it).
+public struct ProductScaffold: Sendable {
+    /// The product.
+    public let product: ProductName
+    /// Its first vertical.
+    public let vertical: VerticalName
+    /// Where it gets the framework.
+    public let framework: FrameworkSource
+    /// The folder it is written to.
+    public let root: String
+    /// Every file, by path relative to ``root``.
+    public let files: [(path: String, contents: String)]
+
+    /// Plans product `name` at `root` with one vertical, `vertical`; throws, writing nothing, when
+    /// a name is invalid or `root` exists and is not an empty folder.
+    public init(root: String, name: String, vertical: String, framework: FrameworkSource) throws(ScaffoldError) {
+        let product = try ProductName(name)
+        let v = try VerticalName(vertical)
+        try v.checkOutsideTheFramework()
+        if FileManager.default.fileExists(atPath: root) {
+            // A file, or a folder that cannot be listed, counts as not empty.
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? ["(not a readable folder)"]
+            guard entries.isEmpty else { throw .notEmpty(root, holding: entries.sorted()) }
+        }
+        self.product = product
+        self.vertical = v
+        self.framework = framework
+        self.root = root
+        let interface = product.interfaceModule
+        files = [
+            ("Package.swift", ProductTemplate.package(product, framework: framework, vertical: v)),
+            ("Shared/\(interface)/Contracts.swift", ProductTemplate.contracts(product, vertical: v)),
+            ("Tests/Contracts/Tool/main.swift", ProductTemplate.contractsTool(product)),
+            ("Tests/Contracts/Tests/ContractGuardTests.swift", ProductTemplate.contractTests(product)),
+            ("deploy/suite.toml", CheckoutEdits.manifest(ProductTemplate.manifest(product), adding: v, calls: [])),
+            ("Makefile", ProductTemplate.makefile(product, framework: framework)),
+            (".ci/run", ProductTemplate.ci(product)),
+            ("README.md", ProductTemplate.readme(product, vertical: v)),
+            (".gitignore", ProductTemplate.gitignore),
+        ] + Scaffold.files(of: v, calls: [], interface: interface, examples: false)
+    }
+
+    /// Every path it writes.
+    public var plannedFiles: [String] { files.map(\.path) }
+
+    /// Writes every file (and `.ci/run` executable). On a failure, removes what it wrote and throws.
+    public func apply() throws(ScaffoldError) {
+        try Scaffold.write(newFiles: files, editedFiles: [], root: root)
+        do {
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: "\(root)/.ci/run")
+        } catch {
+            throw .write(path: "\(root)/.ci/run", reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import FoundationEssentials
+
+/// Where a product keeps what `svc-supervisor new` reads and edits, found by reading the product
+/// rather than assumed: this repository (contracts module `IOInterface`, tool `vt-contracts`) and a
+/// product made by `svc-supervisor init` (`<Product>Interface`, `<product>-contracts`) alike.
+public struct ProductLayout: Sendable, Equatable {
+    /// The product's root folder (where Package.swift is).
+    public let root: String
+    /// The module holding the contracts and `Contracts.all`: the folder `Shared/<module>/`.
+    public let interfaceModule: String
+    /// The executable target of the contract tool (lock and golden fixtures), e.g. `vt-contracts`.
+    public let contractsTool: String
+
+    /// The package manifest, relative to ``root``.
+    public static let packagePath = "Package.swift"
+    /// The suite manifest, relative to ``root``.
+    public static let manifestPath = "deploy/suite.toml"
+    /// What only the framework's own Package.swift says (its package's name).
+    public static let frameworkPackageMarker = "name: \"Verticals\","
+    /// The line of `Contracts.swift` that opens the product's contract list.
+    static let contractListMarker = "public static let all: [any ServiceContract.Type] = ["
+
+    /// The contracts module's folder, e.g. `Shared/IOInterface`.
+    public var interfaceFolder: String { "Shared/\(interfaceModule)" }
+    /// The file holding `Contracts.all`.
+    public var contractsPath: String { "\(interfaceFolder)/Contracts.swift" }
+    /// The codec examples every message goes through (`Tests/<module>Tests/Fixtures.swift`), when the product has them.
+    public var examplesPath: String { "Tests/\(interfaceModule)Tests/Fixtures.swift" }
+
+    /// Creates a layout from its parts (``read(root:)`` finds them in a product).
+    public init(root: String, interfaceModule: String, contractsTool: String) {
+        self.root = root
+        self.interfaceModule = interfaceModule
+        self.contractsTool = contractsTool
+    }
+
+    /// Reads the product at `root`: its contracts module is the folder of `Shared/` whose
+    /// `Contracts.swift` declares `Contracts.all`; its contract tool, the executable of Package.swift
+    /// named `…-contracts`.
+    public static func read(root: String) throws(ScaffoldError) -> ProductLayout {
+        let package = try Scaffold.read(root, packagePath)
+        let shared = (try? FileManager.default.contentsOfDirectory(atPath: "\(root)/Shared")) ?? []
+        let modules = shared.sorted().filter { folder in
+            FileManager.default.contents(atPath: "\(root)/Shared/\(folder)/Contracts.swift")
+                .map { String(decoding: $0, as: UTF8.self).contains(contractListMarker) } ?? false
+        }
+        guard modules.count == 1, let module = modules.first else {
+            throw .checkout(
+                modules.isEmpty
+                    ? "\(root) has no contracts module: no Shared/<Module>/Contracts.swift declares `\(contractListMarker)…]`"
+                    : "\(root) has several contracts modules (\(modules.joined(separator: ", "))); keep `Contracts.all` in one")
+        }
+        guard let tool = targetNames(in: package).first(where: { $0.hasSuffix("-contracts") }) else {
+            throw .checkout("\(root)/Package.swift has no contract tool (an executable target named `…-contracts`)")
+        }
+        return ProductLayout(root: root, interfaceModule: module, contractsTool: tool)
+    }
+
+    /// Every `name: "…"` of a package manifest's text, in order.
+    static func targetNames(in package: String) -> [String] {
+        package.split(separator: "name: \"").dropFirst().compactMap { rest in
+            rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+        }
+    }
+}

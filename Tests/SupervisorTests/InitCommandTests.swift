@@ -1,0 +1,168 @@
+import Glibc
+import Testing
+import VerticalsTesting
+import VerticalsWire
+
+/// `svc-supervisor init` proven from outside: a product made in an empty temporary folder,
+/// depending on this checkout by path, built on its own, run under its own svc-supervisor and
+/// called with this checkout's `svc-supervisor`, which was built before the product existed.
+/// The product's build compiles none of the reference suite, and its daemon holds none of it.
+@Suite(.serialized, .timeLimit(.minutes(40)))
+struct InitCommandTests {
+    /// Modules of the reference suite a product's build must never compile.
+    static let referenceTargets = [
+        "IOInterface", "Sessions", "SessionsTesting", "TestSupport",
+        "IdentityService", "ClinicsService", "AppointmentsService", "RecordsService", "NotificationsService",
+        "svc_identity", "svc_clinics", "svc_appointments", "svc_records", "svc_notifications",
+    ]
+    /// Names of the reference suite no product binary may contain: operations, the schema names every
+    /// contract's messages carry (an operation's full name is put together at run time), its module.
+    static let referenceStrings = [
+        "clinics.nearest", "identity.login", "appointments.book",
+        "clinics.NearestInput", "identity.LoginInput", "appointments.BookInput", "IOInterface",
+    ]
+
+    @Test func init_buildsAProductThatThisCheckoutsCLICalls() throws {
+        let directory = TemporaryDirectory()
+        let product = directory.file("acme")
+        let started = ContinuousClock.now
+
+        // 1. init, which writes the lock and golden fixtures with the product's own contract tool.
+        let created = try runCommand(
+            "svc-supervisor",
+            ["init", product, "--name", "Acme", "--vertical", "greeter", "--framework-path", ManifestFixture.repositoryRoot,
+             "--build-jobs", "1"],
+            environment: Self.toolchainEnvironment, in: directory, timeout: .seconds(1500))
+        try #require(created.status == 0, "\(created.standardOutput)\n\(created.standardError)")
+        #expect(readFile("\(product)/Tests/Contracts/Fixtures/greeter/hello.json")?.contains("\"greeter.HelloInput\"") == true)
+        #expect(readFile("\(product)/Tests/Contracts/contracts.lock.json")?.contains("\"greeter.Greeting\"") == true)
+        let again = try runCommand("svc-supervisor", ["init", product, "--name", "Acme"], in: directory)
+        #expect(again.status == 64 && again.standardError.contains("is not empty"), "\(again.standardError)")
+
+        // 2. The product's targets and tests, on their own (one job: other suites run beside this one).
+        try build(product, "--build-tests", in: directory)
+        // SwiftPM plans a folder for every target of the graph; what it compiled has objects and modules.
+        let objects = try runCommand(
+            "/bin/sh", ["-c", "cd \(product)/.build/debug && find . -name '*.o' -o -name '*.swiftmodule'"], in: directory
+        ).standardOutput
+        for target in Self.referenceTargets {
+            #expect(
+                !objects.contains("/\(target).build/") && !objects.contains("/Modules/\(target).swiftmodule"),
+                "building the product compiled the reference suite's \(target)")
+        }
+        #expect(objects.contains("/Modules/AcmeInterface.swiftmodule") && objects.contains("/svc_greeter.build/"), "\(objects)")
+        let daemon = try #require(Self.bytes(of: "\(product)/.build/debug/svc-greeter"))
+        for needle in Self.referenceStrings {
+            let holds = Self.contains(daemon, needle)
+            #expect(!holds, "svc-greeter holds the reference suite's \(needle)")
+        }
+        let holdsItsOwn = Self.contains(daemon, "greeter.HelloInput") && Self.contains(daemon, "AcmeInterface")
+        #expect(holdsItsOwn, "svc-greeter should hold its own contract's names (is the search broken?)")
+        let tested = try runCommand(
+            "/bin/sh", ["-c", "cd \(product) && swift test --skip-build > test.log 2>&1; status=$?; tail -8 test.log; exit $status"],
+            environment: Self.toolchainEnvironment, in: directory, timeout: .seconds(300))
+        #expect(tested.status == 0, "the product's own tests failed:\n\(tested.standardOutput)")
+        let checked = try runCommand("\(product)/.build/debug/acme-contracts", ["check", "--root", product], in: directory)
+        #expect(checked.status == 0 && checked.standardOutput.contains("contracts match the lock"), "\(checked.standardOutput)")
+
+        // 3. Its svc-supervisor and vt-exec, as `make run` builds them, then `up` on its manifest.
+        try build(product, "--product svc-supervisor", in: directory)
+        try build(product, "--product vt-exec", in: directory)
+        print("InitCommandTests: init and the product's build took \(ContinuousClock.now - started)")
+        let run = directory.file("run")
+        let supervisor = try DaemonProcess(
+            "\(product)/.build/debug/svc-supervisor", ["up", "--manifest", "\(product)/deploy/suite.toml", "--run-dir", run])
+        defer { supervisor.stop() }
+        let ready = eventually(timeout: .seconds(60)) {
+            let status = try? runCommand("svc-supervisor", ["status", "--run-dir", run], in: directory, timeout: .seconds(5))
+            return status?.standardOutput.split(separator: "\n").contains { line in
+                let columns = line.split(separator: " ", omittingEmptySubsequences: true)
+                return columns.count >= 2 && columns[0] == "greeter" && columns[1] == "ready"
+            } == true
+        }
+        try #require(ready, "svc-greeter never became ready under the product's svc-supervisor")
+
+        // 4. Its vertical over the wire, from a client that knows only the schema `init` declares.
+        let client = try RawClient(path: "\(run)/sockets/greeter.sock")
+        try client.sendRequest(id: 1, operation: "greeter.hello", body: Self.hello("Ada"))
+        guard case .message(let message) = client.receive() else {
+            Issue.record("greeter.hello got no answer")
+            return
+        }
+        let greeting = try MessageValue(decoding: Array(message.body), as: Self.greeting)
+        #expect(greeting[1] == .string("Hello, Ada!") && greeting[2] == .int(1))
+
+        // 5. This checkout's CLI, compiled without the product's contract: it learns it from `daemon.describe`
+        // (cached in the test's own folder, so nobody's ~/.cache is touched).
+        var environment = Self.toolchainEnvironment
+        environment["XDG_CACHE_HOME"] = directory.file("cache")
+        let called = try runCommand(
+            "svc-supervisor", ["call", "greeter", "hello", #"{"name":"x"}"#, "--run-dir", run],
+            environment: environment, in: directory, timeout: .seconds(30))
+        #expect(called.status == 0, "\(called.standardOutput)\(called.standardError)")
+        #expect(called.standardOutput.contains("Hello, x!"), "\(called.standardOutput)")
+
+        // 6. `export systemd` for the product's manifest.
+        let units = directory.file("units")
+        let exported = try runCommand(
+            "\(product)/.build/debug/svc-supervisor",
+            ["export", "systemd", "--manifest", "\(product)/deploy/suite.toml", "--out", units], in: directory)
+        #expect(exported.status == 0, "\(exported.standardError)")
+        #expect(readFile("\(units)/verticals-greeter.service")?.contains("svc-greeter") == true)
+    }
+
+    /// `swift build -j 1 <what>` in `product`; fails the test with the build's tail (and any warning) otherwise.
+    func build(_ product: String, _ what: String, in directory: TemporaryDirectory) throws {
+        let log = directory.file("build.log")
+        let built = try runCommand(
+            "/bin/sh",
+            ["-c", "cd \(product) && swift build -j 1 \(what) > \(log) 2>&1; status=$?; grep warning: \(log); tail -5 \(log); exit $status"],
+            environment: Self.toolchainEnvironment, in: directory, timeout: .seconds(1500))
+        try #require(built.status == 0, "swift build \(what) failed:\n\(built.standardOutput)")
+        #expect(!built.standardOutput.contains("warning:"), "\(built.standardOutput)")
+    }
+
+    /// What `swift build` needs from this process's environment: the toolchain on PATH, a HOME for its caches.
+    static var toolchainEnvironment: [String: String] {
+        var environment: [String: String] = [:]
+        for key in ["PATH", "HOME", "XDG_CACHE_HOME", "TMPDIR"] {
+            if let value = getenv(key) { environment[key] = String(cString: value) }
+        }
+        return environment
+    }
+
+    /// A file's bytes.
+    static func bytes(of path: String) -> [UInt8]? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count == 0 { break }
+            bytes += chunk[..<count]
+        }
+        return bytes
+    }
+
+    /// Whether `haystack` holds `text`'s UTF-8 bytes.
+    static func contains(_ haystack: [UInt8], _ text: String) -> Bool {
+        let needle = Array(text.utf8)
+        guard let first = needle.first, haystack.count >= needle.count else { return false }
+        var index = 0
+        while index <= haystack.count - needle.count {
+            if haystack[index] == first && haystack[index..<(index + needle.count)].elementsEqual(needle) { return true }
+            index += 1
+        }
+        return false
+    }
+
+    /// The body of `greeter.HelloInput { name }`, written from its schema, not from its code.
+    static func hello(_ name: String) throws -> [UInt8] {
+        try MessageValue([.init(tag: 1, value: .string(name))]).encoded(
+            as: MessageSchema("HelloInput", [.required(1, "name", .string)]))
+    }
+
+    /// `greeter.Greeting`'s schema as `init` declares it.
+    static let greeting = MessageSchema("Greeting", [.required(1, "text", .string), .required(2, "count", .int)])
+}

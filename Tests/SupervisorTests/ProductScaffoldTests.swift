@@ -1,0 +1,123 @@
+import Glibc
+import Testing
+import VerticalsScaffold
+import VerticalsSupervisor
+import VerticalsTesting
+
+/// `svc-supervisor init`'s plan and files, and `new` inside the product it makes (no build: the
+/// product is built and called in InitCommandTests).
+@Suite struct ProductScaffoldTests {
+    static let framework = FrameworkSource.path(ManifestFixture.repositoryRoot)
+
+    func read(_ root: String, _ path: String) -> String? { readFile("\(root)/\(path)") }
+
+    @Test func init_writesAPackageOnTheFrameworkAndNewAddsAVerticalToIt() throws {
+        let directory = TemporaryDirectory()
+        let root = directory.file("acme")
+        try ProductScaffold(root: root, name: "acme", vertical: "greeter", framework: Self.framework).apply()
+
+        let package = try #require(read(root, "Package.swift"))
+        #expect(package.contains("let framework: Package.Dependency = .package(path: \"\(ManifestFixture.repositoryRoot)\")"))
+        #expect(package.contains("name: \"AcmeInterface\""))
+        #expect(package.contains("name: \"acme-contracts\""))
+        #expect(package.contains("    + vertical(\"Greeter\")\n"))
+        #expect(!package.contains("IOInterface"), "the product's own module is not the framework's IOInterface")
+        #expect(read(root, "Shared/AcmeInterface/Contracts.swift")?.contains("= [Greeter.self]") == true)
+        #expect(read(root, "Services/Greeter/main/main.swift")?.contains("import AcmeInterface\n") == true)
+        #expect(read(root, "deploy/suite.toml")?.contains("[services.greeter]\nexecutable = \"svc-greeter\"") == true)
+        #expect(read(root, "Makefile")?.contains("\n\t\"$(BIN)/svc-supervisor\" up --manifest deploy/suite.toml") == true)
+        #expect(read(root, ".gitignore")?.contains(".build*/\nPackage.resolved\n") == true)
+        #expect(access("\(root)/.ci/run", X_OK) == 0)
+        let (manifest, problems) = ManifestParser.load(path: "\(root)/deploy/suite.toml", binDirectory: "/bin", checkExecutables: false)
+        #expect(problems == [])
+        #expect(manifest.services.map(\.name) == ["greeter"])
+
+        // `new` reads the product: its contracts module, its contract tool, no codec examples.
+        let layout = try ProductLayout.read(root: root)
+        #expect(layout == ProductLayout(root: root, interfaceModule: "AcmeInterface", contractsTool: "acme-contracts"))
+        let scaffold = try Scaffold(name: "billing", calls: ["greeter"], root: root)
+        try scaffold.apply()
+        #expect(read(root, "Package.swift")?.contains("    + vertical(\"Greeter\")\n    + vertical(\"Billing\")\n") == true)
+        #expect(read(root, "Shared/AcmeInterface/Contracts.swift")?.contains("= [Greeter.self, Billing.self]") == true)
+        #expect(read(root, "Shared/AcmeInterface/Verticals/Billing/billing.vcontract") != nil)
+        #expect(read(root, "Services/Billing/Sources/Endpoint/Endpoint.swift")?.contains("import AcmeInterface\n") == true)
+        #expect(!scaffold.plannedFiles.contains { $0.hasPrefix("Tests/AcmeInterfaceTests") })
+        #expect(read(root, "deploy/suite.toml")?.contains("[services.billing]\nexecutable = \"svc-billing\"\ndepends_on = [\"greeter\"]") == true)
+
+        // A vertical the framework's package has already (ClinicsService, svc-clinics) would not resolve in a product.
+        #expect { _ = try Scaffold(name: "clinics", calls: [], root: root) } throws: { "\($0)".contains("SwiftPM refuses") }
+        #expect {
+            _ = try ProductScaffold(root: directory.file("other"), name: "Other", vertical: "identity", framework: Self.framework)
+        } throws: { "\($0)".contains("SwiftPM refuses") }
+    }
+
+    @Test func new_inThisCheckout_findsIOInterfaceAndVtContracts() throws {
+        let layout = try ProductLayout.read(root: ManifestFixture.repositoryRoot)
+        #expect(layout.interfaceModule == "IOInterface")
+        #expect(layout.contractsTool == "vt-contracts")
+        #expect(layout.examplesPath == "Tests/IOInterfaceTests/Fixtures.swift")
+    }
+
+    @Test func init_intoAFolderThatIsNotEmpty_refusesAndWritesNothing() throws {
+        let directory = TemporaryDirectory()
+        let root = directory.file("acme")
+        _ = try runCommand("/bin/sh", ["-c", "mkdir \(root) && echo mine > \(root)/notes.txt"], in: directory)
+        #expect(throws: ScaffoldError.notEmpty(root, holding: ["notes.txt"])) {
+            try ProductScaffold(root: root, name: "Acme", vertical: "greeter", framework: Self.framework).apply()
+        }
+        #expect(try runCommand("/bin/ls", ["-A", root], in: directory).standardOutput == "notes.txt\n")
+    }
+
+    @Test(arguments: [("bad-name", "letter followed by letters or digits"), ("9lives", "letter"), ("Verticals", "taken")])
+    func init_withABadProductName_refuses(name: String, says: String) throws {
+        let directory = TemporaryDirectory()
+        #expect {
+            _ = try ProductScaffold(root: directory.file("p"), name: name, vertical: "greeter", framework: Self.framework)
+        } throws: { "\($0)".contains(says) }
+        #expect(readFile(directory.file("p")) == nil && access(directory.file("p"), F_OK) != 0)
+    }
+
+    @Test func init_whenAWriteFails_takesBackEverythingItWrote() throws {
+        let directory = TemporaryDirectory()
+        let root = directory.file("acme")
+        // A file where Services/ must go: the first files are written, then this fails.
+        _ = try runCommand("/bin/sh", ["-c", "mkdir \(root)"], in: directory)
+        let scaffold = try ProductScaffold(root: root, name: "Acme", vertical: "greeter", framework: Self.framework)
+        _ = try runCommand("/bin/sh", ["-c", "echo x > \(root)/Services"], in: directory)
+        #expect {
+            try scaffold.apply()
+        } throws: { error in
+            guard case .write = error as? ScaffoldError else { return false }
+            return true
+        }
+        #expect(try runCommand("/bin/ls", ["-A", root], in: directory).standardOutput == "Services\n")
+    }
+
+    @Test func frameworkSource_namesThePackageAsSwiftPMDoes_andFindsThisCheckout() {
+        #expect(FrameworkSource.path("/work/Verticals").identity == "verticals")
+        #expect(FrameworkSource.url("https://example.com/team/Verticals.git", version: "1.0.0").identity == "verticals")
+        let bin = "\(ManifestFixture.repositoryRoot)/.build/debug"
+        #expect(FrameworkSource.checkout(around: bin) == .path(ManifestFixture.repositoryRoot))
+        #expect(FrameworkSource.checkout(around: "/tmp") == nil)
+    }
+
+    @Test func initCommand_dependsOnItsOwnCheckoutByDefault_andRefusesHalfAFrameworkSource() throws {
+        let directory = TemporaryDirectory()
+        let product = directory.file("acme")
+        let planned = try runCommand("svc-supervisor", ["init", product, "--dry-run"], in: directory)
+        #expect(planned.status == 0, "\(planned.standardError)")
+        #expect(planned.standardOutput.contains("would create product Acme in \(product), on the framework at \(ManifestFixture.repositoryRoot),"))
+        #expect(planned.standardOutput.contains("  + Shared/AcmeInterface/Contracts.swift"))
+        #expect(access(product, F_OK) != 0, "--dry-run wrote something")
+
+        for (arguments, says) in [
+            (["--framework-url", "https://example.com/verticals.git"], "give either"),
+            (["--framework-path", directory.path], "not a Verticals checkout"),
+            (["--name", "no-dashes"], "letter followed by letters or digits"),
+        ] {
+            let refused = try runCommand("svc-supervisor", ["init", product, "--skip-fixtures"] + arguments, in: directory)
+            #expect(refused.status == 64 && refused.standardError.contains(says), "\(arguments): \(refused.standardError)")
+            #expect(access(product, F_OK) != 0, "\(arguments): a refused init wrote something")
+        }
+    }
+}
