@@ -126,7 +126,8 @@ API_PRODUCTS ?= VerticalsWire VerticalsEventLoop VerticalsContract VerticalsServ
 	VerticalsSupervisor VerticalsTesting VerticalsContractTesting
 # Run before tagging a release, not in every CI run (and not in `make test`): it builds the last
 # tag's API baseline. API_BASELINE=v0.1.0 picks another tag. A break in a 0.x release is allowed but
-# must be in CHANGELOG.md. Exit 1 on a break, 2 when the check cannot be made.
+# must be in CHANGELOG.md. The script exits 1 on a break, 2 when the check cannot be made (make
+# prints it as "Error 1" / "Error 2" and itself exits 2 for either).
 # Not `swift package diagnose-api-breaking-changes`: it fails on this package with "redefinition of
 # module 'CTOML'" (swiftlang/swift-package-manager#9254); scripts/api-check.sh runs the toolchain's
 # swift-api-digester itself, with one build's search paths per dump (see its header).
