@@ -10,12 +10,17 @@
 # Every child a test starts carries this run's own VT_TEST_TAG; whatever is left of them is
 # killed at the end, and another run on the same machine is left alone. On a failure, the
 # failed tests and their issues are printed again at the very end, where a CI log's tail shows.
+#
+# The tests that build a whole package with `swift build` (`new` in a copy of this checkout, a
+# product made by `init`) run last, one at a time: each keeps both cores busy for minutes, and
+# beside the parallel run they starved every process test of its time limit.
 set -u
 swift=${SWIFT:-swift}
 tag="run-$$-$(date +%s)"
 log=$(mktemp -t vt-test-log.XXXXXX)
 trap 'rm -f "$log"' EXIT
 engine_suite=EngineProcessTests
+builders=(NewCommandTests InitCommandTests)
 
 status=0
 run() {
@@ -25,8 +30,9 @@ run() {
 if [ "$#" -gt 0 ]; then
     run "$@"  # TEST_FLAGS (e.g. --filter X): one run, as asked
 else
-    run --skip "$engine_suite"
+    run --skip "$engine_suite" --skip "$(IFS='|'; echo "${builders[*]}")"
     run --filter "$engine_suite"
+    for builder in "${builders[@]}"; do run --filter "$builder"; done
 fi
 bash "$(dirname "$0")/kill-tagged.sh" "$tag"
 

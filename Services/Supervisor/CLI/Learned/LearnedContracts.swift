@@ -78,7 +78,7 @@ extension LearnedContracts {
         for name in names {
             if !fresh, let cached = cached(name) {
                 found.append(Found(contract: cached, fresh: false))
-            } else if let contract = try? await fetch(name, timeout: min(connection.deadline, .seconds(2))) {
+            } else if let contract = try? await fetch(name) {
                 found.append(Found(contract: contract, fresh: true))
             }
         }

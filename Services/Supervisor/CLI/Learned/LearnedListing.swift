@@ -29,7 +29,7 @@ struct LearnedListing {
 
     /// Asks `service` (or every vertical of the suite `connection` names, with `manifest`'s) for its description.
     static func contracts(
-        service: String?, manifest: String, connection: VerticalConnectionOptions
+        service: String?, manifest: String?, connection: VerticalConnectionOptions
     ) async throws -> LearnedListing {
         let learned = LearnedContracts(connection: connection)
         let suite = await SuiteVerticals.find(connection: connection, manifest: manifest)
@@ -38,7 +38,7 @@ struct LearnedListing {
             throw CLIError(
                 status: 69,
                 "no vertical found to ask: no supervisor at \(StreamCaller.runDirectory(of: connection.sockets).path), "
-                    + "no manifest at \(manifest) and no socket in \(connection.sockets.path)")
+                    + "no manifest at \(manifest ?? SuiteVerticals.defaultManifest) and no socket in \(connection.sockets.path)")
         }
         var entries: [Entry] = []
         var failure: CLIError?
@@ -71,8 +71,11 @@ struct LearnedListing {
 struct ListingOptions: ParsableArguments {
     @Option(
         name: .long,
-        help: "A suite manifest whose verticals to list too, running or not (default: deploy/suite.toml when present).")
-    var manifest = "deploy/suite.toml"
+        help: """
+            A suite manifest whose verticals to list too, running or not (default: deploy/suite.toml when \
+            present and no svc-supervisor answers on the run directory; a running suite is listed as it runs).
+            """)
+    var manifest: String?
 
     @OptionGroup var connection: VerticalConnectionOptions
 }

@@ -13,7 +13,11 @@ struct SuiteVerticals {
     /// Where they were found, for "known: … (from …)".
     let sources: [String]
 
-    /// The verticals of the suite `connection` names, with those of `manifest` when given.
+    /// The manifest of the checkout the command runs in, read when no supervisor answers.
+    static let defaultManifest = "deploy/suite.toml"
+
+    /// The verticals of the suite `connection` names, with those of `manifest` when given (else of
+    /// ``defaultManifest`` when no supervisor answers).
     static func find(connection: VerticalConnectionOptions, manifest: String?) async -> SuiteVerticals {
         var names: [String] = []
         var sources: [String] = []
@@ -24,13 +28,17 @@ struct SuiteVerticals {
             sources.append(source)
         }
         let runDirectory = StreamCaller.runDirectory(of: connection.sockets).path
+        var supervised = false
         if access("\(runDirectory)/supervisor.sock", F_OK) == 0,
             let list = try? await ControlClient.call(
-                Supervisor.status, Empty(), runDirectory: runDirectory, timeout: .seconds(2))
+                Supervisor.status, Empty(), runDirectory: runDirectory, timeout: connection.deadline)
         {
             add(list.services.map(\.name), from: "the supervisor at \(runDirectory)")
+            supervised = true
         }
-        if let manifest, access(manifest, R_OK) == 0 {
+        // The checkout's manifest only when no supervisor says what runs: a suite started from
+        // another manifest is listed as it runs, not as this folder's file would have it.
+        if let manifest = manifest ?? (supervised ? nil : defaultManifest), access(manifest, R_OK) == 0 {
             let (parsed, _) = ManifestParser.load(path: manifest, binDirectory: "/", checkExecutables: false)
             add(parsed.services.filter(\.socket).map(\.name), from: manifest)
         }
