@@ -45,9 +45,9 @@ enum ProductTemplate {
         ]
             + vertical("\#(v.typeName)")
 
+        // Linux only, as the framework is (its Package.swift says why): no Apple platform is declared.
         let package = Package(
             name: "\#(p.typeName)",
-            platforms: [.macOS(.v15)],
             dependencies: [
                 framework,
                 .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -167,7 +167,7 @@ enum ProductTemplate {
         case .url: checkout = "$(CURDIR)/.build/checkouts/\(framework.identity)"
         }
         return #"""
-        # \#(p.typeName) — the commands a newcomer needs (the toolchain: the Verticals README, "Install").
+        # \#(p.typeName) — the commands a newcomer needs (the toolchain: the Verticals README, "Two commands").
         #   make run                start every vertical under svc-supervisor (deploy/suite.toml; Ctrl-C stops it)
         #   make test               build and run every test, then the contract guard
         #   make contracts-check    how today's contracts differ from Tests/Contracts/contracts.lock.json
@@ -223,7 +223,7 @@ enum ProductTemplate {
         #"""
         #!/usr/bin/env bash
         # CI for \#(p.typeName): a fresh clone on a machine with the Swift toolchain (and libuv, libsodium,
-        # zlib, SQLite headers: the Verticals README, "Install"). Runs the README's test command.
+        # zlib, SQLite headers: the Verticals README, "Two commands"). Runs the README's test command.
         set -euo pipefail
         cd "$(dirname "$0")/.."
         export PATH="/opt/swift/usr/bin:$PATH"
