@@ -12,7 +12,7 @@ enum CallFastPath {
         var positional: [String] = []
         var socketDir: String?
         var runDir: String?
-        var timeout = 10.0
+        var timeout = VerticalConnectionOptions.defaultTimeout
         var rest = arguments.dropFirst()
         while let argument = rest.popFirst() {
             guard argument.hasPrefix("-"), argument != "-" else {

@@ -25,10 +25,10 @@ struct CheckCommand: ParsableCommand {
     var binDir: String?
 
     func run() throws {
-        let (parsed, parseProblems) = ManifestParser.load(path: manifest, binDirectory: binDir ?? Self.ownDirectory())
+        let (parsed, parseProblems) = ManifestParser.load(path: manifest, binDirectory: binDir ?? ProgramPaths.ownDirectory())
         var problems = parseProblems
         if let runDir {
-            let absolute = runDir.hasPrefix("/") ? runDir : "\(Self.currentDirectory())/\(runDir)"
+            let absolute = runDir.hasPrefix("/") ? runDir : "\(ProgramPaths.currentDirectory())/\(runDir)"
             problems += parsed.socketPathProblems(socketDirectory: "\(absolute)/sockets")
         }
         guard problems.isEmpty else {
@@ -37,20 +37,5 @@ struct CheckCommand: ParsableCommand {
             throw ExitCode(65)
         }
         print("ok: \(parsed.services.count) service\(parsed.services.count == 1 ? "" : "s")")
-    }
-
-    /// The folder svc-supervisor runs from.
-    static func ownDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return currentDirectory() }
-        let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-    }
-
-    private static func currentDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return "." }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

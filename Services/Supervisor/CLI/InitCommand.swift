@@ -74,7 +74,7 @@ struct InitCommand: ParsableCommand {
         case (nil, let url?, let version?):
             return .url(url, version: version)
         case (nil, nil, nil):
-            guard let own = FrameworkSource.checkout(around: CheckCommand.ownDirectory()) else {
+            guard let own = FrameworkSource.checkout(around: ProgramPaths.ownDirectory()) else {
                 throw .checkout(
                     "this svc-supervisor was not built in a Verticals checkout: pass --framework-path DIR, or"
                         + " --framework-url URL --framework-version X.Y.Z")
@@ -106,7 +106,7 @@ struct InitCommand: ParsableCommand {
 
     /// `path` made absolute against the current folder, without `.` and `..` parts.
     static func absolute(_ path: String) -> String {
-        let joined = path.hasPrefix("/") ? path : "\(NewCommand.currentDirectory())/\(path)"
+        let joined = path.hasPrefix("/") ? path : "\(ProgramPaths.currentDirectory())/\(path)"
         var parts: [Substring] = []
         for part in joined.split(separator: "/") {
             switch part {

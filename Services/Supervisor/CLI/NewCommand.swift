@@ -39,7 +39,7 @@ struct NewCommand: ParsableCommand {
     func run() throws {
         do {
             let peers = calls.flatMap { $0.split(separator: ",").map { String($0) } }.filter { !$0.isEmpty }
-            guard let root = root ?? Scaffold.findRoot(from: Self.currentDirectory()) else {
+            guard let root = root ?? Scaffold.findRoot(from: ProgramPaths.currentDirectory()) else {
                 throw ScaffoldError.checkout("no Verticals product here: run it inside one (this checkout, or one made by `svc-supervisor init`), or pass --root")
             }
             var scaffold = try Scaffold(name: name, calls: peers, root: root)
@@ -85,10 +85,5 @@ struct NewCommand: ParsableCommand {
                 "\(what) was created, but writing its contract fixtures failed (status \(status)); "
                     + "fix what the build says, then run: make contracts-update")
         }
-    }
-
-    static func currentDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
-        return getcwd(&buffer, buffer.count).map { String(cString: $0) } ?? "."
     }
 }

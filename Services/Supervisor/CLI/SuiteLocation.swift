@@ -40,7 +40,7 @@ struct SuiteLocation: Sendable {
             }
             tried.append("\(pointer.path) (\(pointer.isStale ? "stale: its supervisor is gone" : "none"))")
         }
-        tried.append(".run in \(NewCommand.currentDirectory())")
+        tried.append(".run in \(ProgramPaths.currentDirectory())")
         return SuiteLocation(runDirectory: ".run", tried: tried, isFallback: true)
     }
 

@@ -38,7 +38,7 @@ struct UpCommand: ParsableCommand {
     /// Runs the supervisor until it stops; its exit status (see the discussion above).
     func serve() -> Int32 {
         LoggingBootstrap.bootstrap(environment: ProcessEnvironment.current)
-        let programs = Self.ownDirectory()
+        let programs = ProgramPaths.ownDirectory()
         // `up` makes a suite: it follows no pointer (that would be another supervisor's folder).
         let run = runDir ?? SuiteLocation.environmentRunDirectory(ProcessEnvironment.current) ?? ".run"
         let configuration = EngineConfiguration(
@@ -48,14 +48,5 @@ struct UpCommand: ParsableCommand {
         return SupervisorDaemon.run(
             configuration: configuration, loadManifest: { try ManifestLoading.load(path: path, programDirectory: programs) },
             pointer: pointer)
-    }
-
-    /// The folder svc-supervisor runs from, where vt-exec and the verticals are built.
-    static func ownDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return "." }
-        let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
     }
 }

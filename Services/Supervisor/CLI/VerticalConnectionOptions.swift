@@ -15,8 +15,11 @@ struct VerticalConnectionOptions: ParsableArguments {
 
     @OptionGroup var suite: RunDirectoryOption
 
+    /// How long a call waits for its answer when `--timeout` is not given, in seconds.
+    static let defaultTimeout = 10.0
+
     @Option(name: .long, help: "Seconds to wait for the answer.")
-    var timeout: Double = 10
+    var timeout: Double = defaultTimeout
 
     func validate() throws {
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }

@@ -3,7 +3,7 @@ import VerticalsServiceKit
 import VerticalsWire
 
 /// A vertical's SQLite store as the runtime sees it (``VerticalStore``): `daemon.backup` copies
-/// it with SQLite's online backup, and its failures reach callers typed (``StoreFailures``).
+/// it with SQLite's online backup, and its failures reach callers typed (``serviceError(for:operation:)``).
 ///
 /// A daemon's `main.swift` hands it over with `ServedVertical(router, store: world.database)`.
 public struct SQLiteVerticalStore: VerticalStore {
@@ -25,8 +25,23 @@ public struct SQLiteVerticalStore: VerticalStore {
         }
     }
 
+    /// What a caller sees when a handler's store fails beneath it: a typed error it can act on
+    /// instead of `internal`. A full disk (`SQLITE_FULL`, also what SQLite says at
+    /// `max_page_count`) is `resourceExhausted`; a store another process holds locked past the busy
+    /// timeout is `unavailable`; a file the daemon cannot write (`SQLITE_READONLY`,
+    /// `SQLITE_CANTOPEN`) stays `internal` (nil here), since no retry helps.
     public func serviceError(for error: any Error, operation: String) -> ServiceError? {
-        StoreFailures.serviceError(for: error, operation: operation)
+        guard let error = error as? DatabaseError else { return nil }
+        switch error.resultCode {
+        case .SQLITE_FULL:
+            return ServiceError(
+                .resourceExhausted, "\(operation) could not be stored: the disk is full; nothing was changed",
+                retryable: true)
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return ServiceError(.unavailable, "\(operation) found the store busy; try again", retryable: true)
+        default:
+            return nil
+        }
     }
 }
 
