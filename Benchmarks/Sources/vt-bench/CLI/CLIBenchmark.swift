@@ -7,7 +7,10 @@ import Foundation
 /// cache (describe + call), against the warm one; and, to tell the two programs' start from the
 /// call, each one started and exited at once (`svc-supervisor --version`, `vt-bench-call
 /// --startup`). Each sample is one whole process, spawned
-/// and waited for; the five are interleaved sample by sample, in a rotating order.
+/// and waited for; the five are interleaved sample by sample, in a rotating order. Both programs
+/// are linked alike (`make bench` builds both packages with the Makefile's `RELEASE_FLAGS`,
+/// Swift's runtime and Foundation linked statically), so the row compares the calls, not the
+/// dynamic loader.
 struct CLIBenchmark {
     let settings: BenchSettings
     let report: Report
