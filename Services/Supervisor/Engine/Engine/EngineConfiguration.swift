@@ -12,12 +12,16 @@ public struct EngineConfiguration: Sendable {
     /// The environment every child starts from, before the manifest's `env` and the
     /// supervisor's own variables (hand-off variables of the supervisor's own manager are dropped).
     public var environment: [String: String]
+    /// Each service as its own user (svc-supervisor as root), or nil: every service runs as
+    /// the supervisor's user, as before.
+    public var serviceUsers: ServiceUsers?
 
     /// A configuration; `environment` defaults to the supervisor's own.
     public init(
         runDirectory: RunDirectory, execShim: String, programDirectory: String,
-        environment: [String: String] = ChildProcess.currentEnvironment
+        environment: [String: String] = ChildProcess.currentEnvironment, serviceUsers: ServiceUsers? = nil
     ) {
+        self.serviceUsers = serviceUsers
         self.runDirectory = runDirectory
         self.execShim = execShim
         self.programDirectory = programDirectory
