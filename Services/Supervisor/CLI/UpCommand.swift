@@ -27,7 +27,8 @@ struct UpCommand: ParsableCommand {
             writes, and admits only root, the `verticals` group (as a primary group) and the
             services that declare it in depends_on. `up` refuses to start, naming the path,
             when a service's user cannot reach its executable or the run folder.
-            VERTICALS_SERVICE_USERS=off keeps every service as root (development only).
+            VERTICALS_SERVICE_USERS=off keeps every service as root (development only);
+            VERTICALS_OPERATOR_GROUP names another operator group than `verticals`.
 
             Exit status: 0 after an orderly stop, 65 when the manifest is invalid (as
             `check` says), 1 when it cannot start.
@@ -62,6 +63,8 @@ struct UpCommand: ParsableCommand {
     /// service runs as the supervisor's user, which is all an ordinary user can do).
     static func serviceUsers(_ environment: [String: String], euid: UInt32 = geteuid()) -> ServiceUsers? {
         guard euid == 0, environment["VERTICALS_SERVICE_USERS"] != "off" else { return nil }
-        return ServiceUsers()
+        var users = ServiceUsers()
+        if let group = environment["VERTICALS_OPERATOR_GROUP"], !group.isEmpty { users.operatorGroup = group }
+        return users
     }
 }
