@@ -113,3 +113,24 @@ struct PeerAccessRefusalTests {
         #expect(access.refusal(of: nil, service: "echo").contains("unknown credentials"))
     }
 }
+
+/// The audit line of a privileged action: logfmt a shipper can split (issue 22 §4).
+struct AuditLineTests {
+    @Test func fields_areLogfmt_withTheCallerAndTheOutcome() {
+        let line = AuditLine.text(
+            service: "identity", operation: "identity.grantRole", peer: PeerCredentials(pid: 42, uid: 0, gid: 0),
+            callerName: "root", outcome: "ok")
+        #expect(
+            line == "audit service=identity operation=identity.grantRole caller=root caller_uid=0 caller_gid=0 caller_pid=42 outcome=ok")
+        let quoted = AuditLine.text(
+            service: "a", operation: "a.b", peer: nil, callerName: "vertical clinics", outcome: "permissionDenied")
+        #expect(quoted == "audit service=a operation=a.b caller=\"vertical clinics\" outcome=permissionDenied")
+        #expect(AuditLine.quoted("say \"hi\"\n") == "\"say \\\"hi\\\"\\n\"")
+    }
+
+    @Test func auditedOperations_builtinsAndTheEnvironment() {
+        let access = PeerAccess.from(
+            environment: ["VERTICALS_AUDIT_OPERATIONS": "grantRole, createAdmin"], service: "identity", ownUID: 500)
+        #expect(access.auditedOperations == ["daemon.backup", "daemon.setLogLevel", "identity.grantRole", "identity.createAdmin"])
+    }
+}

@@ -58,8 +58,9 @@ struct UserPerVerticalProcessTests {
 
     static func suite() -> [ServiceSpec] {
         var echo = ServiceSpec.testd("echo")
-        // The refusal is logged at notice.
+        // The refusal and the audit lines are logged at notice.
         echo.environment["VERTICALS_LOG_LEVEL"] = "notice"
+        echo.environment["VERTICALS_AUDIT_OPERATIONS"] = "fail"
         return [echo, .testd("caller", dependsOn: ["echo"]), .testd("stranger")]
     }
 
@@ -138,6 +139,19 @@ struct UserPerVerticalProcessTests {
             (readFile(run.log(for: "echo")) ?? "").contains("vertical stranger, which does not declare echo")
         }
         #expect(logged, "echo's log names the caller and the missing depends_on: \(readFile(run.log(for: "echo")) ?? "")")
+
+        // Privileged actions: one logfmt line each, with the caller and the outcome.
+        _ = try await client.callRaw(
+            service: "echo", operation: Daemon.setLogLevel.fullName,
+            body: Daemon.LogLevelInput(level: .notice).encodedBody())
+        _ = try? await client.call(TestEcho().fail, .init(code: .notFound, message: "audited"))
+        let audited = eventually(timeout: .seconds(10)) {
+            let log = readFile(run.log(for: "echo")) ?? ""
+            return log.contains("audit service=echo operation=daemon.setLogLevel caller=root caller_uid=0 caller_gid=0")
+                && log.contains("operation=echo.fail caller=root caller_uid=0")
+                && log.contains("outcome=notFound")
+        }
+        #expect(audited, "audit lines: \(readFile(run.log(for: "echo")) ?? "")")
         client.close()
         await harness.shutdown()
     }

@@ -40,6 +40,11 @@ public struct PeerAccess: Sendable, Equatable {
     public var internalUIDs: Set<UInt32> = []
     /// The suite's verticals by their uid (`VERTICALS_SUITE_USERS`): who a refused caller is.
     public var suiteServices: [UInt32: String] = [:]
+    /// Full names of the operations each call of which is logged once, with the caller and the
+    /// outcome (``AuditLine``): the built-in privileged ones and `VERTICALS_AUDIT_OPERATIONS`.
+    public var auditedOperations: Set<String> = PeerAccess.privilegedBuiltins
+    /// `daemon.backup` and `daemon.setLogLevel`: audited in every daemon.
+    public static let privilegedBuiltins: Set<String> = ["daemon.backup", "daemon.setLogLevel"]
 
     /// A policy allowing `ownUID`, root, and the given ids.
     public init(ownUID: UInt32 = geteuid(), allowedUIDs: Set<UInt32> = [], allowedGIDs: Set<UInt32> = [], unresolved: [String] = []) {
@@ -57,6 +62,8 @@ public struct PeerAccess: Sendable, Equatable {
         access.internalUIDs = access.uids(environment, "VERTICALS_INTERNAL_UIDS")
         access.internalOperations = Set(
             entries(environment["VERTICALS_INTERNAL_OPERATIONS"]).map { $0.contains(".") ? $0 : "\(service).\($0)" })
+        access.auditedOperations.formUnion(
+            entries(environment["VERTICALS_AUDIT_OPERATIONS"]).map { $0.contains(".") ? $0 : "\(service).\($0)" })
         for entry in entries(environment["VERTICALS_SUITE_USERS"]) {
             guard let colon = entry.firstIndex(of: ":") else { continue }
             let user = String(entry[entry.index(after: colon)...])
@@ -97,6 +104,13 @@ public struct PeerAccess: Sendable, Equatable {
         }
         return "\(who) may not call \(service): not root, not a vertical that declares it "
             + "in depends_on, and not in the operator group"
+    }
+
+    /// Who `peer` is, for a log: its vertical, else its user name, else its uid.
+    public func callerName(_ peer: PeerCredentials?) -> String? {
+        guard let peer else { return nil }
+        if let vertical = suiteServices[peer.uid] { return "vertical \(vertical)" }
+        return Self.userName(of: peer.uid)
     }
 
     /// Why `peer` may not call internal `operation` of vertical `service`.
