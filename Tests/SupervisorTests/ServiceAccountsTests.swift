@@ -77,6 +77,17 @@ import VerticalsTesting
         #expect(problems.contains { $0.key == "user" }, "\(problems)")
     }
 
+    @Test func aUserTwoServicesShare_isAProblem_evenFromDefaults() {
+        for text in [
+            "[services.a]\nexecutable = \"/bin/true\"\nuser = \"x\"\n[services.b]\nexecutable = \"/bin/true\"\nuser = \"x\"\n",
+            "[defaults]\nuser = \"x\"\n[services.a]\nexecutable = \"/bin/true\"\n[services.b]\nexecutable = \"/bin/true\"\n",
+        ] {
+            let (_, problems) = ManifestParser.parse(
+                text: text, baseDirectory: "/etc/vt", binDirectory: "/bin", checkExecutables: false)
+            #expect(problems.map(\.description).contains { $0.contains("\"x\" is a's user too") }, "\(problems)")
+        }
+    }
+
     @Test func pathReach_namesTheFolderThatStopsTheUser() throws {
         let directory = TemporaryDirectory()
         chmod(directory.path, 0o755)

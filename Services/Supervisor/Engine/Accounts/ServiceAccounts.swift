@@ -50,6 +50,25 @@ public enum ServiceAccounts {
         }
     }
 
+    /// A `user` two services share (or one in `[defaults]`, which every service inherits): the
+    /// kernel could no longer tell them apart, so neither route could be enforced.
+    static func sharedUserProblems(_ manifest: Manifest) -> [ManifestProblem] {
+        var first: [String: String] = [:]
+        var problems: [ManifestProblem] = []
+        for spec in manifest.services {
+            let user = userName(spec)
+            if let other = first[user] {
+                problems.append(
+                    ManifestProblem(
+                        service: spec.name, key: "user",
+                        "\"\(user)\" is \(other)'s user too: each service needs its own, or their routes cannot be told apart"))
+            } else {
+                first[user] = spec.name
+            }
+        }
+        return problems
+    }
+
     /// Whether `name` is a user name `useradd` and `systemd-sysusers` both accept.
     public static func isUserName(_ name: String) -> Bool {
         guard !name.isEmpty, name.utf8.count <= maxUserName, let first = name.unicodeScalars.first,
