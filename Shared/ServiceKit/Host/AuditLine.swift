@@ -11,7 +11,7 @@ import VerticalsEventLoop
 /// ```
 ///
 /// Which operations: ``PeerAccess/auditedOperations`` (`daemon.backup`, `daemon.setLogLevel`,
-/// and those in `VERTICALS_AUDIT_OPERATIONS`). `outcome` is `ok` or the error code.
+/// and those in `VERTICALS_AUDIT_OPERATIONS`) and the vertical's own ``Router/auditedOperations``. `outcome` is `ok` or the error code.
 public enum AuditLine {
     /// The line for `operation` of `service`, called by `peer`, ending with `outcome`.
     public static func text(

@@ -21,7 +21,7 @@ struct ServedOperation {
             table[name] = ServedOperation(
                 route: handler.route, metrics: metrics.operation(name),
                 isInternal: access.internalOperations.contains(name), isStream: handler.isStream,
-                audited: access.auditedOperations.contains(name) ? name : nil)
+                audited: access.auditedOperations.contains(name) || router.auditedOperations.contains(name) ? name : nil)
         }
         return table
     }
