@@ -24,11 +24,11 @@ final class EngineHarness {
     ) throws {
         loop = try EventLoop(name: "engine-test")
         let tagValue = tag ?? self.tag
-        let configuration = EngineConfiguration(
+        var configuration = EngineConfiguration(
             runDirectory: RunDirectory(runDirectory ?? directory.path), execShim: EngineHarness.execShim,
             programDirectory: programDirectory,
-            environment: ["PATH": "/usr/bin:/bin", "VT_TEST_TAG": tagValue, "VERTICALS_LOG_LEVEL": "warning"],
-            serviceUsers: serviceUsers)
+            environment: ["PATH": "/usr/bin:/bin", "VT_TEST_TAG": tagValue, "VERTICALS_LOG_LEVEL": "warning"])
+        configuration.serviceUsers = serviceUsers
         engine = SupervisorEngine(manifest: Manifest(services: services), configuration: configuration, loop: loop)
     }
 

@@ -49,9 +49,9 @@ struct UpCommand: ParsableCommand {
         let programs = ProgramPaths.ownDirectory()
         // `up` makes a suite: it follows no pointer (that would be another supervisor's folder).
         let run = runDir ?? SuiteLocation.environmentRunDirectory(ProcessEnvironment.current) ?? ".run"
-        let configuration = EngineConfiguration(
-            runDirectory: RunDirectory(run), execShim: "\(programs)/vt-exec", programDirectory: programs,
-            serviceUsers: Self.serviceUsers(ProcessEnvironment.current))
+        var configuration = EngineConfiguration(
+            runDirectory: RunDirectory(run), execShim: "\(programs)/vt-exec", programDirectory: programs)
+        configuration.serviceUsers = Self.serviceUsers(ProcessEnvironment.current)
         let path = manifest
         let pointer = SuitePointer.places(environment: ProcessEnvironment.current).first
         return SupervisorDaemon.run(

@@ -12,16 +12,15 @@ public struct EngineConfiguration: Sendable {
     /// The environment every child starts from, before the manifest's `env` and the
     /// supervisor's own variables (hand-off variables of the supervisor's own manager are dropped).
     public var environment: [String: String]
-    /// Each service as its own user (svc-supervisor as root), or nil: every service runs as
-    /// the supervisor's user, as before.
-    public var serviceUsers: ServiceUsers?
+    /// Each service as its own user (svc-supervisor as root), or nil (the default): every
+    /// service runs as the supervisor's user.
+    public var serviceUsers: ServiceUsers? = nil
 
     /// A configuration; `environment` defaults to the supervisor's own.
     public init(
         runDirectory: RunDirectory, execShim: String, programDirectory: String,
-        environment: [String: String] = ChildProcess.currentEnvironment, serviceUsers: ServiceUsers? = nil
+        environment: [String: String] = ChildProcess.currentEnvironment
     ) {
-        self.serviceUsers = serviceUsers
         self.runDirectory = runDirectory
         self.execShim = execShim
         self.programDirectory = programDirectory
