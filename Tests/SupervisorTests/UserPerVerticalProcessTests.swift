@@ -192,6 +192,25 @@ struct UserPerVerticalProcessTests {
         await harness.shutdown()
     }
 
+    /// A service added by a reload gets its user then, and runs as it.
+    @Test func reloadAddingAService_makesItsUser() async throws {
+        let accounts = TestAccounts()
+        let directory = TemporaryDirectory()
+        let bin = try Self.reachableBin(in: directory)
+        let harness = try EngineHarness(
+            [.testd("echo")], runDirectory: directory.file("run"), programDirectory: bin, serviceUsers: accounts.users)
+        try await harness.start()
+        try await harness.waitFor("echo", .ready)
+        #expect(accounts.uid("late") == nil)
+        let result = try await harness.engine.apply(Manifest(services: [.testd("echo"), .testd("late", dependsOn: ["echo"])]))
+        #expect(result.added == ["late"])
+        try await harness.waitFor("late", .ready)
+        let uid = try #require(accounts.uid("late"))
+        let pid = Int32(try #require(try await harness.status("late").pid))
+        #expect(Self.status(pid, "Uid").first == String(uid))
+        await harness.shutdown()
+    }
+
     /// A build the service users cannot reach (a checkout under a 0700 /root): refused before
     /// anything starts, naming the folder.
     @Test func unreachableExecutable_refusesToStart_namingTheFolder() async throws {
