@@ -96,7 +96,8 @@ public final class SupervisorEngine: @unchecked Sendable {
 
     /// Prepares the run directory, kills what an earlier supervisor left running (its pid
     /// records), binds the notify socket and every service's socket, then starts every service
-    /// in dependency order. Throws when a file or socket cannot be had, or the manifest has a cycle.
+    /// in dependency order. Throws when a file or socket cannot be had, the manifest has a cycle,
+    /// or (services run as their own users) a user cannot be made or cannot reach what it needs.
     public func start() async throws {
         try await loop.submit { try self.startOnLoop() }
     }
