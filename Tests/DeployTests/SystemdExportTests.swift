@@ -49,7 +49,9 @@ struct SystemdExportTests {
         #expect(DeployFixture.values("Environment", in: gamma).contains("\"VERTICALS_ALLOWED_UIDS=1234\""))
         #expect(!DeployFixture.values("Environment", in: gamma).contains { $0.contains("INTERNAL") })
         let delta = try #require(files["verticals-delta.service"])
-        #expect(!DeployFixture.values("Environment", in: delta).contains { $0.contains("ALLOWED") })
+        #expect(!DeployFixture.values("Environment", in: delta).contains { $0.contains("ALLOWED_UIDS") })
+        // Operators: the group `verticals` as a primary group, on every vertical.
+        #expect(DeployFixture.values("Environment", in: delta).contains("\"VERTICALS_ALLOWED_GIDS=verticals\""))
     }
 
     @Test func restartBackoffBudgetAndTimeouts_comeFromTheManifest() throws {
@@ -162,7 +164,8 @@ struct SystemdExportTests {
             ])
         #expect(
             DeployFixture.values("Environment", in: unit) == [
-                #""GREETING=hello \"world\" 50%% $USER""#, #""PLAIN=x""#, #""VERTICALS_SOCKET_DIR=/run/verticals""#,
+                #""GREETING=hello \"world\" 50%% $USER""#, #""PLAIN=x""#, #""VERTICALS_ALLOWED_GIDS=verticals""#,
+                #""VERTICALS_SOCKET_DIR=/run/verticals""#, #""VERTICALS_SUITE_USERS=alpha:verticals-alpha""#,
             ])
     }
 

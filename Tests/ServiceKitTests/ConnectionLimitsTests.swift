@@ -91,3 +91,46 @@ struct PeerAccessTests {
         #expect(access.allows(stranger, toCall: "notifications.inbox"))
     }
 }
+
+/// What a refused caller and the callee's log are told (issue 22): which vertical called and
+/// which `depends_on` it lacks.
+struct PeerAccessRefusalTests {
+    let access = PeerAccess.from(
+        environment: ["VERTICALS_SUITE_USERS": "echo:500,stranger:700", "VERTICALS_ALLOWED_UIDS": "600"],
+        service: "echo", ownUID: 500)
+
+    @Test func aVerticalOfTheSuite_isNamed_withTheMissingDependsOn() {
+        let message = access.refusal(of: PeerCredentials(pid: 1, uid: 700, gid: 700), service: "echo")
+        #expect(message.contains("uid 700"))
+        #expect(message.contains("vertical stranger, which does not declare echo"))
+        #expect(message.contains("depends_on = [\"echo\"]"))
+    }
+
+    @Test func anotherUID_isNamedByUID() {
+        let message = access.refusal(of: PeerCredentials(pid: 1, uid: 4242, gid: 4242), service: "echo")
+        #expect(message.hasPrefix("uid 4242"))
+        #expect(message.contains("may not call echo"))
+        #expect(access.refusal(of: nil, service: "echo").contains("unknown credentials"))
+    }
+}
+
+/// The audit line of a privileged action: logfmt a shipper can split (issue 22 §4).
+struct AuditLineTests {
+    @Test func fields_areLogfmt_withTheCallerAndTheOutcome() {
+        let line = AuditLine.text(
+            service: "identity", operation: "identity.grantRole", peer: PeerCredentials(pid: 42, uid: 0, gid: 0),
+            callerName: "root", outcome: "ok")
+        #expect(
+            line == "audit service=identity operation=identity.grantRole caller=root caller_uid=0 caller_gid=0 caller_pid=42 outcome=ok")
+        let quoted = AuditLine.text(
+            service: "a", operation: "a.b", peer: nil, callerName: "vertical clinics", outcome: "permissionDenied")
+        #expect(quoted == "audit service=a operation=a.b caller=\"vertical clinics\" outcome=permissionDenied")
+        #expect(AuditLine.quoted("say \"hi\"\n") == "\"say \\\"hi\\\"\\n\"")
+    }
+
+    @Test func auditedOperations_builtinsAndTheEnvironment() {
+        let access = PeerAccess.from(
+            environment: ["VERTICALS_AUDIT_OPERATIONS": "grantRole, createAdmin"], service: "identity", ownUID: 500)
+        #expect(access.auditedOperations == ["daemon.backup", "daemon.setLogLevel", "identity.grantRole", "identity.createAdmin"])
+    }
+}

@@ -18,13 +18,17 @@ final class EngineHarness {
 
     var run: RunDirectory { RunDirectory(directory.path) }
 
-    init(_ services: [ServiceSpec], runDirectory: String? = nil, tag: String? = nil) throws {
+    init(
+        _ services: [ServiceSpec], runDirectory: String? = nil, tag: String? = nil,
+        programDirectory: String = DaemonProcess.productsDirectory, serviceUsers: ServiceUsers? = nil
+    ) throws {
         loop = try EventLoop(name: "engine-test")
         let tagValue = tag ?? self.tag
-        let configuration = EngineConfiguration(
+        var configuration = EngineConfiguration(
             runDirectory: RunDirectory(runDirectory ?? directory.path), execShim: EngineHarness.execShim,
-            programDirectory: DaemonProcess.productsDirectory,
+            programDirectory: programDirectory,
             environment: ["PATH": "/usr/bin:/bin", "VT_TEST_TAG": tagValue, "VERTICALS_LOG_LEVEL": "warning"])
+        configuration.serviceUsers = serviceUsers
         engine = SupervisorEngine(manifest: Manifest(services: services), configuration: configuration, loop: loop)
     }
 

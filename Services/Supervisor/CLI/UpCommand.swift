@@ -22,6 +22,14 @@ struct UpCommand: ParsableCommand {
             overrides, empty turns it off), so every other command finds this suite
             from any folder.
 
+            As root, each service runs as its own user (`verticals-NAME`, or its manifest
+            `user`), created when missing with the same sysusers.d lines the systemd export
+            writes, and admits only root, the `verticals` group (as a primary group) and the
+            services that declare it in depends_on. `up` refuses to start, naming the path,
+            when a service's user cannot reach its executable or the run folder.
+            VERTICALS_SERVICE_USERS=off keeps every service as root (development only);
+            VERTICALS_OPERATOR_GROUP names another operator group than `verticals`.
+
             Exit status: 0 after an orderly stop, 65 when the manifest is invalid (as
             `check` says), 1 when it cannot start.
             """)
@@ -41,12 +49,22 @@ struct UpCommand: ParsableCommand {
         let programs = ProgramPaths.ownDirectory()
         // `up` makes a suite: it follows no pointer (that would be another supervisor's folder).
         let run = runDir ?? SuiteLocation.environmentRunDirectory(ProcessEnvironment.current) ?? ".run"
-        let configuration = EngineConfiguration(
+        var configuration = EngineConfiguration(
             runDirectory: RunDirectory(run), execShim: "\(programs)/vt-exec", programDirectory: programs)
+        configuration.serviceUsers = Self.serviceUsers(ProcessEnvironment.current)
         let path = manifest
         let pointer = SuitePointer.places(environment: ProcessEnvironment.current).first
         return SupervisorDaemon.run(
             configuration: configuration, loadManifest: { try ManifestLoading.load(path: path, programDirectory: programs) },
             pointer: pointer)
+    }
+
+    /// A user per service as root, unless `VERTICALS_SERVICE_USERS=off`; nil otherwise (every
+    /// service runs as the supervisor's user, which is all an ordinary user can do).
+    static func serviceUsers(_ environment: [String: String], euid: UInt32 = geteuid()) -> ServiceUsers? {
+        guard euid == 0, environment["VERTICALS_SERVICE_USERS"] != "off" else { return nil }
+        var users = ServiceUsers()
+        if let group = environment["VERTICALS_OPERATOR_GROUP"], !group.isEmpty { users.operatorGroup = group }
+        return users
     }
 }

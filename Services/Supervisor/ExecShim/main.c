@@ -3,7 +3,8 @@
  * execs the service in its own place (same pid).
  *
  *   vt-exec [--setsid] [--pdeathsig SIG] [--parent PID] [--nice N]
- *           [--rlimit NAME=SOFT[:HARD]]... [--cgroup DIR]... [--close-fds-from N]
+ *           [--rlimit NAME=SOFT[:HARD]]... [--cgroup DIR]...
+ *           [--user UID --group GID [--groups GID[,GID]...]] [--close-fds-from N]
  *           -- PROGRAM [ARG...]
  *
  * In this order:
@@ -20,11 +21,19 @@
  *   4. --nice N: setpriority(PRIO_PROCESS, 0, N).
  *   5. --cgroup DIR (repeatable: cgroup v1 has a hierarchy per controller): writes its own pid
  *      into DIR/cgroup.procs.
- *   6. LISTEN_PID (when LISTEN_FDS is set) and WATCHDOG_PID (when WATCHDOG_USEC is set)
+ *   6. --user UID --group GID (both or neither; numbers, resolved by the supervisor): becomes
+ *      that user, for good, in this order: setgroups() to exactly the --groups list (none
+ *      without it: the supplementary groups of the supervisor are dropped), setgid(GID),
+ *      setuid(UID) (real, effective and saved ids alike, so no way back), then
+ *      prctl(PR_SET_NO_NEW_PRIVS) (no set-user-ID program or file capability can raise it
+ *      again). After the limits and the cgroup join, which need the supervisor's privileges;
+ *      a change of uid clears PR_SET_PDEATHSIG, so step 2 is done again after it, parent check
+ *      included. Also checked: getuid()/geteuid() are UID afterwards.
+ *   7. LISTEN_PID (when LISTEN_FDS is set) and WATCHDOG_PID (when WATCHDOG_USEC is set)
  *      become its own pid: the pid that will exec, as sd_listen_fds(3) expects.
- *   7. Unblocks every signal, then closes every fd >= 3 + LISTEN_FDS (or >= N with
+ *   8. Unblocks every signal, then closes every fd >= 3 + LISTEN_FDS (or >= N with
  *      --close-fds-from N): close_range(2), else each fd listed in /proc/self/fd.
- *   8. execv(PROGRAM) when it holds a '/', else execvp (a $PATH lookup).
+ *   9. execv(PROGRAM) when it holds a '/', else execvp (a $PATH lookup).
  *
  * VT_EXEC_PARENT is removed from the environment the program sees.
  * A failing step prints "vt-exec: <step>: <reason>" to stderr and exits 1; a failed exec
@@ -40,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <grp.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -48,6 +58,7 @@
 
 #define MAX_RLIMITS 16
 #define MAX_CGROUPS 4
+#define MAX_GROUPS 16
 
 struct limit {
     int resource;
@@ -64,6 +75,10 @@ struct options {
     int limit_count;
     const char *cgroups[MAX_CGROUPS];
     int cgroup_count;
+    long uid;        /* -1: stay the supervisor's user */
+    long gid;        /* -1: with uid -1 */
+    gid_t groups[MAX_GROUPS];
+    int group_count;
     long close_from; /* -1: 3 + LISTEN_FDS */
     char **program;  /* PROGRAM ARG... NULL */
 };
@@ -72,7 +87,8 @@ static void usage(const char *problem) {
     fprintf(stderr,
             "vt-exec: %s\n"
             "usage: vt-exec [--setsid] [--pdeathsig SIG] [--parent PID] [--nice N]\n"
-            "               [--rlimit NAME=SOFT[:HARD]]... [--cgroup DIR]... [--close-fds-from N]\n"
+            "               [--rlimit NAME=SOFT[:HARD]]... [--cgroup DIR]...\n"
+            "               [--user UID --group GID [--groups GID[,GID]...]] [--close-fds-from N]\n"
             "               -- PROGRAM [ARG...]\n",
             problem);
     exit(64);
@@ -160,8 +176,16 @@ static struct limit parse_limit(char *text) {
     return limit;
 }
 
+/* GID[,GID]... into options->groups. */
+static void parse_groups(struct options *options, char *text) {
+    for (char *item = strtok(text, ","); item != NULL; item = strtok(NULL, ",")) {
+        if (options->group_count == MAX_GROUPS) usage("--groups: too many groups");
+        options->groups[options->group_count++] = (gid_t)whole_number(item, 0, UINT_MAX - 1, "--groups");
+    }
+}
+
 static struct options parse(int argc, char **argv) {
-    struct options options = {.close_from = -1, .parent = 0};
+    struct options options = {.close_from = -1, .parent = 0, .uid = -1, .gid = -1};
     int i = 1;
     for (; i < argc; i++) {
         const char *flag = argv[i];
@@ -191,6 +215,12 @@ static struct options parse(int argc, char **argv) {
         } else if (strcmp(flag, "--cgroup") == 0) {
             if (options.cgroup_count == MAX_CGROUPS) usage("too many --cgroup options");
             options.cgroups[options.cgroup_count++] = value;
+        } else if (strcmp(flag, "--user") == 0) {
+            options.uid = whole_number(value, 0, UINT_MAX - 1, "--user");
+        } else if (strcmp(flag, "--group") == 0) {
+            options.gid = whole_number(value, 0, UINT_MAX - 1, "--group");
+        } else if (strcmp(flag, "--groups") == 0) {
+            parse_groups(&options, argv[i + 1]);
         } else if (strcmp(flag, "--close-fds-from") == 0) {
             options.close_from = whole_number(value, 3, INT_MAX, "--close-fds-from");
         } else {
@@ -200,6 +230,8 @@ static struct options parse(int argc, char **argv) {
         }
         i++;
     }
+    if ((options.uid < 0) != (options.gid < 0)) usage("--user and --group go together");
+    if (options.group_count > 0 && options.uid < 0) usage("--groups needs --user and --group");
     if (i >= argc) usage("no program given after --");
     options.program = argv + i;
     return options;
@@ -257,23 +289,36 @@ static void close_fds_from(int first) {
     closedir(directory);
 }
 
+/* PR_SET_PDEATHSIG, then: is the parent still the one we expect? If not, no signal will come. */
+static void set_pdeathsig(int signal, pid_t parent) {
+    if (prctl(PR_SET_PDEATHSIG, signal) != 0) fail("pdeathsig", errno);
+    if (getppid() != parent) {
+        fprintf(stderr, "vt-exec: pdeathsig: parent %ld is already gone\n", (long)parent);
+        exit(1);
+    }
+}
+
+/* Step 6: supplementary groups, group, user, no new privileges; in that order (setgroups and
+ * setgid need the privilege setuid gives up). */
+static void become_user(uid_t uid, gid_t gid, const gid_t *groups, int count) {
+    if (setgroups((size_t)count, count > 0 ? groups : NULL) != 0) fail("setgroups", errno);
+    if (setresgid(gid, gid, gid) != 0) fail("setgid", errno);
+    if (setresuid(uid, uid, uid) != 0) fail("setuid", errno);
+    if (getuid() != uid || geteuid() != uid || getgid() != gid || getegid() != gid) fail("setuid", EPERM);
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fail("no_new_privs", errno);
+}
+
 int main(int argc, char **argv) {
     pid_t starting_parent = getppid();
     struct options options = parse(argc, argv);
 
     if (options.setsid && setsid() < 0 && !(errno == EPERM && getsid(0) == getpid())) fail("setsid", errno);
 
-    if (options.pdeathsig != 0) {
-        pid_t parent = options.parent;
-        const char *given = getenv("VT_EXEC_PARENT");
-        if (parent == 0 && given != NULL) parent = (pid_t)whole_number(given, 1, INT_MAX, "VT_EXEC_PARENT");
-        if (parent == 0) parent = starting_parent;
-        if (prctl(PR_SET_PDEATHSIG, options.pdeathsig) != 0) fail("pdeathsig", errno);
-        if (getppid() != parent) {
-            fprintf(stderr, "vt-exec: pdeathsig: parent %ld is already gone\n", (long)parent);
-            exit(1);
-        }
-    }
+    pid_t parent = options.parent;
+    const char *given = getenv("VT_EXEC_PARENT");
+    if (parent == 0 && given != NULL) parent = (pid_t)whole_number(given, 1, INT_MAX, "VT_EXEC_PARENT");
+    if (parent == 0) parent = starting_parent;
+    if (options.pdeathsig != 0) set_pdeathsig(options.pdeathsig, parent);
     unsetenv("VT_EXEC_PARENT");
 
     for (int i = 0; i < options.limit_count; i++) {
@@ -283,6 +328,11 @@ int main(int argc, char **argv) {
     if (options.has_nice && setpriority(PRIO_PROCESS, 0, options.nice) != 0) fail("nice", errno);
 
     for (int i = 0; i < options.cgroup_count; i++) write_cgroup(options.cgroups[i]);
+
+    if (options.uid >= 0) {
+        become_user((uid_t)options.uid, (gid_t)options.gid, options.groups, options.group_count);
+        if (options.pdeathsig != 0) set_pdeathsig(options.pdeathsig, parent); /* cleared by setuid */
+    }
 
     long listen_fds = 0;
     const char *listen = getenv("LISTEN_FDS");

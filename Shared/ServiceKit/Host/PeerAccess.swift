@@ -20,6 +20,10 @@ import VerticalsEventLoop
 /// (svc-supervisor today) the kernel cannot tell them apart, so this separates nothing there;
 /// it does under systemd, where each vertical has its own user.
 ///
+/// Naming the caller: `VERTICALS_SUITE_USERS` (`service:user-or-uid,…`, set by the systemd export
+/// and by svc-supervisor as root) lets a refusal say which vertical called and which
+/// `depends_on` it lacks, in the refusal and in the callee's log (``refusal(of:service:)``).
+///
 /// This is the second gate: the first is the file system (sockets 0660 in a 0750 folder).
 public struct PeerAccess: Sendable, Equatable {
     /// The uid every check allows besides root: the daemon's own.
@@ -34,6 +38,13 @@ public struct PeerAccess: Sendable, Equatable {
     public var internalOperations: Set<String> = []
     /// Uids besides the daemon's own that may call ``internalOperations``.
     public var internalUIDs: Set<UInt32> = []
+    /// The suite's verticals by their uid (`VERTICALS_SUITE_USERS`): who a refused caller is.
+    public var suiteServices: [UInt32: String] = [:]
+    /// Full names of the operations each call of which is logged once, with the caller and the
+    /// outcome (``AuditLine``): the built-in privileged ones and `VERTICALS_AUDIT_OPERATIONS`.
+    public var auditedOperations: Set<String> = PeerAccess.privilegedBuiltins
+    /// `daemon.backup` and `daemon.setLogLevel`: audited in every daemon.
+    public static let privilegedBuiltins: Set<String> = ["daemon.backup", "daemon.setLogLevel"]
 
     /// A policy allowing `ownUID`, root, and the given ids.
     public init(ownUID: UInt32 = geteuid(), allowedUIDs: Set<UInt32> = [], allowedGIDs: Set<UInt32> = [], unresolved: [String] = []) {
@@ -51,6 +62,13 @@ public struct PeerAccess: Sendable, Equatable {
         access.internalUIDs = access.uids(environment, "VERTICALS_INTERNAL_UIDS")
         access.internalOperations = Set(
             entries(environment["VERTICALS_INTERNAL_OPERATIONS"]).map { $0.contains(".") ? $0 : "\(service).\($0)" })
+        access.auditedOperations.formUnion(
+            entries(environment["VERTICALS_AUDIT_OPERATIONS"]).map { $0.contains(".") ? $0 : "\(service).\($0)" })
+        for entry in entries(environment["VERTICALS_SUITE_USERS"]) {
+            guard let colon = entry.firstIndex(of: ":") else { continue }
+            let user = String(entry[entry.index(after: colon)...])
+            if let uid = UInt32(user) ?? userID(named: user) { access.suiteServices[uid] = String(entry[..<colon]) }
+        }
         for entry in entries(environment["VERTICALS_ALLOWED_GIDS"]) {
             if let gid = UInt32(entry) ?? groupID(named: entry) {
                 access.allowedGIDs.insert(gid)
@@ -72,6 +90,37 @@ public struct PeerAccess: Sendable, Equatable {
     public func allows(_ peer: PeerCredentials?) -> Bool {
         guard let peer else { return false }
         return peer.uid == 0 || peer.uid == ownUID || allowedUIDs.contains(peer.uid) || allowedGIDs.contains(peer.gid)
+    }
+
+    /// Why `peer` may not connect to vertical `service`, naming the caller (its vertical when it
+    /// is one of the suite's, else its user) and, for a vertical, the `depends_on` it lacks.
+    public func refusal(of peer: PeerCredentials?, service: String) -> String {
+        guard let peer else { return "a caller of unknown credentials may not call \(service)" }
+        let user = Self.userName(of: peer.uid).map { " (user \($0))" } ?? ""
+        let who = "uid \(peer.uid)\(user) gid \(peer.gid)"
+        if let caller = suiteServices[peer.uid] {
+            return "\(who) is vertical \(caller), which does not declare \(service): "
+                + "its manifest entry lacks depends_on = [\"\(service)\"] (routes are the manifest's)"
+        }
+        return "\(who) may not call \(service): not root, not a vertical that declares it "
+            + "in depends_on, and not in the operator group"
+    }
+
+    /// Who `peer` is, for a log: its vertical, else its user name, else its uid.
+    public func callerName(_ peer: PeerCredentials?) -> String? {
+        guard let peer else { return nil }
+        if let vertical = suiteServices[peer.uid] { return "vertical \(vertical)" }
+        return Self.userName(of: peer.uid)
+    }
+
+    /// Why `peer` may not call internal `operation` of vertical `service`.
+    public func internalRefusal(of peer: PeerCredentials?, operation: String, service: String) -> String {
+        let uid = peer.map { "uid \($0.uid)" } ?? "uid unknown"
+        if let peer, let caller = suiteServices[peer.uid] {
+            return "\(operation) is internal: \(uid) is vertical \(caller), which does not declare \(service) "
+                + "(depends_on = [\"\(service)\"] missing)"
+        }
+        return "\(operation) is internal: \(uid) may not call it"
     }
 
     private mutating func uids(_ environment: [String: String], _ variable: String) -> Set<UInt32> {
@@ -97,6 +146,15 @@ public struct PeerAccess: Sendable, Equatable {
         var buffer = [CChar](repeating: 0, count: 4096)
         guard getpwnam_r(name, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
         return entry.pw_uid
+    }
+
+    private static func userName(of uid: UInt32) -> String? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.pw_name
+        else { return nil }
+        return String(cString: name)
     }
 
     private static func groupID(named name: String) -> UInt32? {

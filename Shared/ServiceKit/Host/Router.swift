@@ -25,6 +25,9 @@ public struct Router: Sendable {
     var routes: [String: Handler] = [:]
     /// The descriptors of every operation routed, for introspection.
     public internal(set) var operations: [OperationDescriptor] = []
+    /// Full names of the vertical's privileged operations: each call is logged once with the
+    /// caller and the outcome (``AuditLine``), besides ``PeerAccess/auditedOperations``.
+    public var auditedOperations: Set<String> = []
 
     /// A router for vertical `service`.
     public init(service: String, summary: String = "") {

@@ -11,6 +11,8 @@ struct ServedOperation {
     let isInternal: Bool
     /// A streaming operation: it may never end by itself, so a draining host ends it.
     let isStream: Bool
+    /// Its full name when each call is audited (``AuditLine``), else nil.
+    let audited: String?
 
     /// The table of every operation `router` routes, with its handles in `metrics`.
     static func table(_ router: Router, metrics: HostMetrics, access: PeerAccess) -> [String: ServedOperation] {
@@ -18,7 +20,8 @@ struct ServedOperation {
         for (name, handler) in router.routes {
             table[name] = ServedOperation(
                 route: handler.route, metrics: metrics.operation(name),
-                isInternal: access.internalOperations.contains(name), isStream: handler.isStream)
+                isInternal: access.internalOperations.contains(name), isStream: handler.isStream,
+                audited: access.auditedOperations.contains(name) || router.auditedOperations.contains(name) ? name : nil)
         }
         return table
     }

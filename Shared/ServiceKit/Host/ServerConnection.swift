@@ -27,6 +27,8 @@ final class ServerConnection: @unchecked Sendable {
         let metrics: HostMetrics.OperationMetrics
         /// A stream's: ended, not waited for, when the host drains (``beginDraining()``).
         let isStream: Bool
+        /// The operation's full name when its calls are audited.
+        var audited: String? = nil
     }
 
     let connection: Connection
@@ -160,6 +162,7 @@ final class ServerConnection: @unchecked Sendable {
             let refusal = host.operationRefusal(envelope.operation, peer: connection.peerCredentials)
         {
             metrics.failed(refusal.code)
+            if let audited = operation.audited { audit(audited, "\(refusal.code)") }
             answer(id, refusal)
             return nil
         }
@@ -175,7 +178,8 @@ final class ServerConnection: @unchecked Sendable {
             operation: envelope.operation, correlationID: id, deadline: deadline,
             traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger, events: self)
         let entry = InFlight(
-            task: nil, deadline: deadline?.instant, started: now, metrics: metrics, isStream: operation.isStream)
+            task: nil, deadline: deadline?.instant, started: now, metrics: metrics, isStream: operation.isStream,
+            audited: operation.audited)
         return Prepared(id: id, message: message, route: operation.route, context: context, entry: entry)
     }
 
@@ -280,6 +284,15 @@ final class ServerConnection: @unchecked Sendable {
     private func count(_ entry: InFlight, _ failure: ErrorCode?) {
         entry.metrics.latency.recordNanoseconds(MonotonicInstant.now.nanoseconds - entry.started.nanoseconds)
         if let failure { entry.metrics.failed(failure) }
+        if let audited = entry.audited { audit(audited, failure.map { "\($0)" } ?? "ok") }
+    }
+
+    /// Logs the one audit line of a call of `operation` on this connection (``AuditLine``).
+    private func audit(_ operation: String, _ outcome: String) {
+        let peer = connection.peerCredentials
+        let access = host.configuration.access
+        logger.notice(
+            "\(AuditLine.text(service: host.configuration.name, operation: operation, peer: peer, callerName: access.callerName(peer), outcome: outcome))")
     }
 
     /// The host starts draining: requests in flight may finish, but a stream, which may never

@@ -8,9 +8,8 @@ extension ServiceHost {
     func admissionRefusal(for connection: Connection) -> ServiceError? {
         let peer = connection.peerCredentials
         guard configuration.access.allows(peer) else {
-            let who = peer.map { "uid \($0.uid) gid \($0.gid)" } ?? "a caller of unknown credentials"
             return ServiceError(
-                .permissionDenied, "\(who) may not call \(configuration.name)",
+                .permissionDenied, configuration.access.refusal(of: peer, service: configuration.name),
                 details: peer.map { [ErrorDetail("uid", "\($0.uid)"), ErrorDetail("gid", "\($0.gid)")] } ?? [])
         }
         guard connections.count < configuration.limits.maxConnections else {
@@ -26,7 +25,8 @@ extension ServiceHost {
     func operationRefusal(_ operation: String, peer: PeerCredentials?) -> ServiceError? {
         guard !configuration.access.allows(peer, toCall: operation) else { return nil }
         return ServiceError(
-            .permissionDenied, "\(operation) is internal: uid \(peer.map { "\($0.uid)" } ?? "unknown") may not call it",
+            .permissionDenied,
+            configuration.access.internalRefusal(of: peer, operation: operation, service: configuration.name),
             details: [ErrorDetail("operation", operation)])
     }
 

@@ -49,6 +49,9 @@ package enum Endpoint {
                 .revoke, role: input.role, email: input.email, token: input.token)
             return Identity.Account(user)
         }
+        // Who made an admin or changed a role, and whether it worked: an audit line each.
+        router.auditedOperations.formUnion(
+            [Identity.createAdmin.fullName, Identity.grantRole.fullName, Identity.revokeRole.fullName])
         return router
     }
 }

@@ -75,10 +75,13 @@ public enum SupervisorDaemon {
             return result
         }
         let router = ControlEndpoint.routes(engine: engine, reload: reload) { down.finish() }
-        let host = ServiceHost(
-            configuration: HostConfiguration(
-                name: Supervisor.name, socketDirectory: SocketDirectory(configuration.runDirectory.path)),
-            router: router, loop: loop, logger: logger)
+        var hostConfiguration = HostConfiguration(
+            name: Supervisor.name, socketDirectory: SocketDirectory(configuration.runDirectory.path))
+        // Each start, stop, restart, reload and down is an audit line: who, and how it ended.
+        hostConfiguration.access.auditedOperations.formUnion(
+            [Supervisor.start, Supervisor.stop, Supervisor.restart].map(\.fullName)
+                + [Supervisor.reload.fullName, Supervisor.down.fullName])
+        let host = ServiceHost(configuration: hostConfiguration, router: router, loop: loop, logger: logger)
         do {
             // The control socket first, before the group: it refuses to start a second supervisor
             // on this run directory before this one touches the other's children or sockets.

@@ -12,6 +12,9 @@ public struct EngineConfiguration: Sendable {
     /// The environment every child starts from, before the manifest's `env` and the
     /// supervisor's own variables (hand-off variables of the supervisor's own manager are dropped).
     public var environment: [String: String]
+    /// Each service as its own user (svc-supervisor as root), or nil (the default): every
+    /// service runs as the supervisor's user.
+    public var serviceUsers: ServiceUsers? = nil
 
     /// A configuration; `environment` defaults to the supervisor's own.
     public init(

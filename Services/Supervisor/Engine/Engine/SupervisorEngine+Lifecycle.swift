@@ -54,8 +54,11 @@ extension SupervisorEngine {
         }
         var inherited: [Int32] = []
         let output: HeldOutput
+        let identity: ServiceIdentity?
         do {
             try run.prepare(service: spec.name)
+            identity = try self.identity(of: spec)
+            try applyUser(identity, to: spec, environment: &environment)
             try bindSocket(unit)
             output = try heldOutput(unit)
             if let fd = unit.listeningFD {
@@ -71,7 +74,8 @@ extension SupervisorEngine {
         }
         let options = ChildProcess.Options(
             executable: configuration.execShim,
-            arguments: execOptions(for: unit) + ["--", configuration.program(spec.executable)] + spec.arguments,
+            arguments: execOptions(for: unit) + (identity?.execOptions ?? []) + ["--", configuration.program(spec.executable)]
+                + spec.arguments,
             environment: environment, inheritedFDs: inherited, stdout: .descriptor(output.stdoutFD),
             stderr: .descriptor(output.stderrFD))
         let log = unit.log
@@ -96,7 +100,8 @@ extension SupervisorEngine {
         // vt-exec calls setsid before exec, so the child leads its own process group.
         PidRecord.of(pid: child.pid, processGroup: child.pid)?.write(to: run.pidFile(for: spec.name))
         log.forgetErrorLines()
-        log.note("started pid \(child.pid): \(configuration.program(spec.executable)) \(spec.arguments.joined(separator: " "))")
+        let user = identity.map { " as \($0.user.name) (uid \($0.user.uid))" } ?? ""
+        log.note("started pid \(child.pid)\(user): \(configuration.program(spec.executable)) \(spec.arguments.joined(separator: " "))")
         set(unit, .starting)
         switch spec.readiness {
         case .none:

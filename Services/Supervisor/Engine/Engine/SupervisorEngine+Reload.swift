@@ -8,6 +8,8 @@ extension SupervisorEngine {
     public func apply(_ newManifest: Manifest) async throws -> Supervisor.ReloadResult {
         let plan = try await loop.submit { () throws -> ReloadPlan in
             let newOrder = try StartOrder.of(newManifest)
+            // Users of added services are made now; one that cannot be had refuses the reload.
+            try self.prepareUsers(newManifest)
             let old = self.manifest
             let oldNames = Set(old.services.map(\.name))
             let newNames = Set(newManifest.services.map(\.name))

@@ -96,7 +96,8 @@ public final class SupervisorEngine: @unchecked Sendable {
 
     /// Prepares the run directory, kills what an earlier supervisor left running (its pid
     /// records), binds the notify socket and every service's socket, then starts every service
-    /// in dependency order. Throws when a file or socket cannot be had, or the manifest has a cycle.
+    /// in dependency order. Throws when a file or socket cannot be had, the manifest has a cycle,
+    /// or (services run as their own users) a user cannot be made or cannot reach what it needs.
     public func start() async throws {
         try await loop.submit { try self.startOnLoop() }
     }
@@ -206,12 +207,14 @@ public final class SupervisorEngine: @unchecked Sendable {
         notifySocket = try NotifySocket(path: run.notifySocket, loop: loop) { [weak self] message in
             self?.received(message)
         }
+        try prepareUsers(manifest)
         for spec in manifest.services {
             units[spec.name] = makeUnit(spec)
         }
         for name in order {
             if let unit = units[name] { try bindSocket(unit) }
         }
+        try checkSocketsReach(manifest)
         for name in order {
             if let unit = units[name] { want(unit, fresh: true) }
         }
@@ -227,7 +230,13 @@ public final class SupervisorEngine: @unchecked Sendable {
 
     func bindSocket(_ unit: ServiceUnit) throws(SupervisorError) {
         guard unit.spec.socket, unit.listeningFD == nil else { return }
-        unit.listeningFD = try ListeningSocket.bind(path: configuration.runDirectory.socket(for: unit.spec.name))
+        let path = configuration.runDirectory.socket(for: unit.spec.name)
+        unit.listeningFD = try ListeningSocket.bind(path: path)
+        // As root, each service runs as its own user: the operator group (each service's
+        // supplementary group) may connect; which caller may call is the daemon's check.
+        if let users = configuration.serviceUsers, let gid = AccountDatabase.groupID(named: users.operatorGroup) {
+            chown(path, 0, gid)
+        }
     }
 
     func releaseSocket(_ unit: ServiceUnit) {

@@ -41,7 +41,15 @@ enum SupervisorServiceUnit {
                 ])
             .with("RestartSec", "1s")
         if run.hasPrefix("/var/lib/") {
-            service = service.with("StateDirectory", stateName).with("StateDirectoryMode", "0750")
+            // 0711: each service runs as its own user (svc-supervisor is root here) and must pass
+            // through the run folder to its socket, notify socket and state folder; none can list it.
+            service.set("StateDirectory", stateName)
+            service.set(
+                "StateDirectoryMode", "0711",
+                comment: [
+                    "Its services run as their own users (users made by sysusers.d/verticals.conf at install:",
+                    "ProtectSystem=strict keeps /etc read-only here) and pass through this folder, not list it.",
+                ])
         }
         service.set(
             "Delegate", "yes",

@@ -11,14 +11,16 @@ enum SystemUsersFile {
     static func text(_ manifest: Manifest, layout: SystemdLayout) -> String {
         var lines = SystemdExport.generatedHeader.map { "# \($0)" }
         lines.append("")
-        lines.append("g \(layout.group) -")
-        for spec in manifest.services {
-            let user = layout.unitName(spec.name)
-            lines.append("u \(user) - \"Verticals \(spec.name)\" - -")
-        }
+        lines += self.lines(manifest, layout: layout)
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The group line and one user line per service (each user gets a group of its own name):
+    /// also what svc-supervisor, as root, gives `systemd-sysusers` for the users it lacks.
+    static func lines(_ manifest: Manifest, layout: SystemdLayout) -> [String] {
+        ["g \(layout.group) -"] + manifest.services.map { "u \(layout.userName($0)) - \"Verticals \($0.name)\" - -" }
+    }
+
     /// The longest user name `systemd-sysusers` accepts (`UT_NAMESIZE` less its NUL).
-    static let maxUserName = 31
+    static let maxUserName = ServiceAccounts.maxUserName
 }

@@ -42,7 +42,7 @@ public enum SystemdExport {
     /// and socket paths longer than a Unix socket address holds.
     static func check(_ manifest: Manifest, layout: SystemdLayout) throws(SystemdExportError) {
         for spec in manifest.services {
-            let user = layout.unitName(spec.name)
+            let user = layout.userName(spec)
             if user.count > SystemUsersFile.maxUserName {
                 throw SystemdExportError(
                     service: spec.name,

@@ -34,6 +34,10 @@ public struct SystemdLayout: Sendable, Equatable {
     /// `<prefix>/bin`: where bare executable names of the manifest are installed.
     public var binDirectory: String { prefix == "/" ? "/bin" : "\(prefix)/bin" }
 
-    /// `verticals-<name>`: the unit name (without suffix) and the user of service `name`.
+    /// `verticals-<name>`: the unit name (without suffix) of service `name`.
     public func unitName(_ service: String) -> String { namePrefix + service }
+
+    /// The user `spec` runs as: its manifest `user`, else `verticals-<name>`
+    /// (``ServiceAccounts/userName(_:prefix:)``, which svc-supervisor uses as root too).
+    public func userName(_ spec: ServiceSpec) -> String { ServiceAccounts.userName(spec, prefix: namePrefix) }
 }

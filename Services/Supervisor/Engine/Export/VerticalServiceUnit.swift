@@ -55,9 +55,11 @@ enum VerticalServiceUnit {
         for (key, value) in environment(spec, in: manifest, layout: layout) {
             service.set("Environment", SystemdSyntax.environmentAssignment(key, value))
         }
-        service = service.with("User", unitName)
-            .with("Group", unitName)
-            .with("SupplementaryGroups", layout.group)
+        let user = layout.userName(spec)
+        service = service.with("User", user)
+        // A user of the manifest's choosing may have another primary group: systemd takes it.
+        if spec.user == nil { service = service.with("Group", user) }
+        service = service.with("SupplementaryGroups", layout.group)
             .with("StateDirectory", "\(layout.stateRoot)/\(spec.name)")
             .with("StateDirectoryMode", "0700")
         service.set("Restart", restart(spec.restart))
@@ -95,20 +97,14 @@ enum VerticalServiceUnit {
 
     /// The manifest's `env`, sorted, and where the peers' sockets are. Under systemd every
     /// vertical runs as its own user, and a daemon admits only its own uid, root and the
-    /// callers it is told of (ServiceKit's PeerAccess): so the users of the services that
-    /// depend on this one may connect (`VERTICALS_ALLOWED_UIDS`) and call its internal
-    /// operations (`VERTICALS_INTERNAL_UIDS`), unless the manifest names the callers itself.
+    /// callers it is told of (ServiceKit's PeerAccess): the access variables come from
+    /// ``ServiceAccounts/applyAccess(to:for:in:operatorGroup:identity:)``, as under
+    /// svc-supervisor, with callers named by user (systemd resolves them).
     static func environment(_ spec: ServiceSpec, in manifest: Manifest, layout: SystemdLayout) -> [(String, String)] {
         var environment = spec.environment
         environment["VERTICALS_SOCKET_DIR"] = layout.socketDirectory
-        let callers = manifest.services.filter { $0.dependsOn.contains(spec.name) }.map { layout.unitName($0.name) }
-        if !callers.isEmpty {
-            let users = callers.joined(separator: ",")
-            if environment["VERTICALS_ALLOWED_UIDS"] == nil { environment["VERTICALS_ALLOWED_UIDS"] = users }
-            if environment["VERTICALS_INTERNAL_OPERATIONS"] != nil, environment["VERTICALS_INTERNAL_UIDS"] == nil {
-                environment["VERTICALS_INTERNAL_UIDS"] = users
-            }
-        }
+        ServiceAccounts.applyAccess(
+            to: &environment, for: spec, in: manifest, operatorGroup: layout.group, identity: layout.userName)
         return environment.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 

@@ -59,6 +59,9 @@ public struct ServiceSpec: Sendable, Equatable {
     public var logMaxBytes: Int = 10 << 20
     /// Whether the supervisor binds `<name>.sock` and hands it over (`LISTEN_FDS`); true for verticals.
     public var socket = true
+    /// The user it runs as when svc-supervisor runs as root (and under systemd); nil: the
+    /// default, `verticals-<name>` (``ServiceAccounts/userName(_:prefix:)``).
+    public var user: String?
 
     /// A service with defaults for everything but its name and program.
     public init(name: String, executable: String) {

@@ -86,6 +86,7 @@ public enum ManifestParser {
         }
         let manifest = Manifest(services: services)
         problems += manifest.dependencyProblems()
+        problems += ServiceAccounts.sharedUserProblems(manifest)
         return (manifest, problems)
     }
 

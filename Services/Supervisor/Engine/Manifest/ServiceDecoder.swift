@@ -68,6 +68,16 @@ struct ServiceDecoder {
                 wrongType(value, at: "socket", "a boolean", "true")
             }
         }
+        if let value = table["user"], let user = string(value, at: "user") {
+            if ServiceAccounts.isUserName(user) {
+                spec.user = user
+            } else {
+                report(
+                    "user",
+                    "\"\(user)\" is not a user name: at most \(ServiceAccounts.maxUserName) characters, "
+                        + "letters, digits, '_' and '-', not starting with a digit or '-'")
+            }
+        }
         decodeSupervision(table, into: &spec)
         return spec
     }

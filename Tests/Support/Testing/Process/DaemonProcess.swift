@@ -28,6 +28,9 @@ public final class DaemonProcess {
         // No suite pointer unless a test asks for one in its own folder: parallel supervisors run as
         // root must never read or replace the pointer of a real `up` in /run/verticals.
         env["VERTICALS_POINTER_DIR"] = env["VERTICALS_POINTER_DIR"] ?? ""
+        // A supervisor run as root keeps its services as root in tests (their temporary folders
+        // are 0700) unless a test asks for a user per vertical.
+        env["VERTICALS_SERVICE_USERS"] = env["VERTICALS_SERVICE_USERS"] ?? "off"
         if env["VERTICALS_LOG_LEVEL"] == nil { env["VERTICALS_LOG_LEVEL"] = "warning" }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -1,0 +1,81 @@
+/// Who each service runs as, and who may call it: the one place the systemd export and the
+/// supervisor (as root) both take them from, so the two hosts enforce the same routes.
+///
+/// The routes are the manifest's `depends_on`: a service admits the users of the services
+/// that declare it, operators (root, and the operator group as a primary gid), and nobody else;
+/// its internal operations only the declared callers.
+public enum ServiceAccounts {
+    /// User names start with this unless the manifest says `user = "…"`.
+    public static let defaultPrefix = "verticals-"
+    /// The longest user name `systemd-sysusers` and `useradd` accept (`UT_NAMESIZE` less its NUL).
+    public static let maxUserName = 31
+    /// Lists each service of the suite with its caller identity, for the callee's log:
+    /// `VERTICALS_SUITE_USERS=appointments:verticals-appointments,…` (a user name or uid each).
+    public static let suiteUsersVariable = "VERTICALS_SUITE_USERS"
+
+    /// The user `spec` runs as: its manifest `user`, else `<prefix><name>`.
+    public static func userName(_ spec: ServiceSpec, prefix: String = defaultPrefix) -> String {
+        spec.user ?? prefix + spec.name
+    }
+
+    /// The services that declare `name` in their `depends_on`, in manifest order: the only
+    /// verticals that may call it.
+    public static func callers(of name: String, in manifest: Manifest) -> [ServiceSpec] {
+        manifest.services.filter { $0.dependsOn.contains(name) }
+    }
+
+    /// Sets the access variables of `spec` in `environment`, unless its manifest `env` set them
+    /// already: `VERTICALS_ALLOWED_UIDS` (and `VERTICALS_INTERNAL_UIDS` when it has internal
+    /// operations) to its callers, `VERTICALS_ALLOWED_GIDS` to the operator group, and
+    /// ``suiteUsersVariable``. `identity` names a service's caller identity: its user name
+    /// under systemd (resolved there), its uid under svc-supervisor (resolved by it).
+    public static func applyAccess(
+        to environment: inout [String: String], for spec: ServiceSpec, in manifest: Manifest,
+        operatorGroup: String?, identity: (ServiceSpec) -> String
+    ) {
+        let callers = callers(of: spec.name, in: manifest).map(identity)
+        if !callers.isEmpty {
+            let list = callers.joined(separator: ",")
+            if environment["VERTICALS_ALLOWED_UIDS"] == nil { environment["VERTICALS_ALLOWED_UIDS"] = list }
+            if environment["VERTICALS_INTERNAL_OPERATIONS"] != nil, environment["VERTICALS_INTERNAL_UIDS"] == nil {
+                environment["VERTICALS_INTERNAL_UIDS"] = list
+            }
+        }
+        if let operatorGroup, environment["VERTICALS_ALLOWED_GIDS"] == nil {
+            environment["VERTICALS_ALLOWED_GIDS"] = operatorGroup
+        }
+        if environment[suiteUsersVariable] == nil {
+            environment[suiteUsersVariable] = manifest.services.map { "\($0.name):\(identity($0))" }
+                .joined(separator: ",")
+        }
+    }
+
+    /// A `user` two services share (or one in `[defaults]`, which every service inherits): the
+    /// kernel could no longer tell them apart, so neither route could be enforced.
+    static func sharedUserProblems(_ manifest: Manifest) -> [ManifestProblem] {
+        var first: [String: String] = [:]
+        var problems: [ManifestProblem] = []
+        for spec in manifest.services {
+            let user = userName(spec)
+            if let other = first[user] {
+                problems.append(
+                    ManifestProblem(
+                        service: spec.name, key: "user",
+                        "\"\(user)\" is \(other)'s user too: each service needs its own, or their routes cannot be told apart"))
+            } else {
+                first[user] = spec.name
+            }
+        }
+        return problems
+    }
+
+    /// Whether `name` is a user name `useradd` and `systemd-sysusers` both accept.
+    public static func isUserName(_ name: String) -> Bool {
+        guard !name.isEmpty, name.utf8.count <= maxUserName, let first = name.unicodeScalars.first,
+            first != "-", !("0"..."9").contains(first)
+        else { return false }
+        return name.unicodeScalars.allSatisfy {
+            $0 == "_" || $0 == "-" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+        }
+    }
+}

@@ -1,0 +1,126 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import VerticalsEventLoop
+
+// A user per service when the supervisor runs as root (`configuration.serviceUsers`): the users
+// made, the run directory opened just enough for them, what each must reach checked before
+// anything starts, and who each service admits. All on the loop thread.
+extension SupervisorEngine {
+    /// Creates missing users (and the operator group), gives the socket folder to the operator
+    /// group, and checks that every service's user can reach its executable, the run folder,
+    /// the socket folder and the notify socket. Throws naming the service and the path.
+    func prepareUsers(_ manifest: Manifest) throws(SupervisorError) {
+        guard let users = configuration.serviceUsers else { return }
+        let run = configuration.runDirectory
+        let missing = manifest.services.contains { AccountDatabase.user(named: userName($0, users)) == nil }
+        if missing || AccountDatabase.groupID(named: users.operatorGroup) == nil {
+            guard users.createMissing else {
+                throw SupervisorError("users missing for the services of the manifest; create them with systemd-sysusers")
+            }
+            try UserCreation.create(users.sysusersLines(manifest), scratch: run.path)
+        }
+        guard let operatorGID = AccountDatabase.groupID(named: users.operatorGroup) else {
+            throw SupervisorError("no group \(users.operatorGroup) after creating it")
+        }
+        // The socket folder: the operator group may enter it (each service has it as a
+        // supplementary group); state/ and runtime/ only traversed, each service's folder its own.
+        guard chown(run.socketDirectory, 0, operatorGID) == 0, chmod(run.socketDirectory, 0o750) == 0 else {
+            throw SupervisorError("cannot give \(run.socketDirectory) to group \(users.operatorGroup): \(SupervisorError.errnoText())")
+        }
+        for folder in ["\(run.path)/state", "\(run.path)/runtime"] { chmod(folder, 0o711) }
+        for spec in manifest.services {
+            let identity = try identity(of: spec, users, operatorGID: operatorGID)
+            let checks: [(String, String, PathReach.Need)] = [
+                ("its executable", configuration.program(spec.executable), .execute),
+                ("the run folder", run.path, .search),
+                ("the socket folder", run.socketDirectory, .search),
+                ("the notify socket", run.notifySocket, .write),
+            ]
+            for (what, path, need) in checks {
+                try check(spec, identity, what, path, need)
+            }
+        }
+    }
+
+    /// Checks that each service's user can connect to its own socket, once bound.
+    func checkSocketsReach(_ manifest: Manifest) throws(SupervisorError) {
+        guard let users = configuration.serviceUsers, let operatorGID = AccountDatabase.groupID(named: users.operatorGroup)
+        else { return }
+        for spec in manifest.services where spec.socket {
+            let identity = try identity(of: spec, users, operatorGID: operatorGID)
+            try check(spec, identity, "its socket", configuration.runDirectory.socket(for: spec.name), .write)
+        }
+    }
+
+    /// The identity `spec` runs as, or nil when services share the supervisor's user.
+    func identity(of spec: ServiceSpec) throws(SupervisorError) -> ServiceIdentity? {
+        guard let users = configuration.serviceUsers else { return nil }
+        guard let operatorGID = AccountDatabase.groupID(named: users.operatorGroup) else {
+            throw SupervisorError("no group \(users.operatorGroup): restart svc-supervisor as root to create it")
+        }
+        return try identity(of: spec, users, operatorGID: operatorGID)
+    }
+
+    /// What `spec`'s process needs besides its environment to run as its user: its state and
+    /// runtime folders made its own (everything in them, as systemd's StateDirectory= does),
+    /// the access variables set. Nothing without ``EngineConfiguration/serviceUsers``.
+    func applyUser(_ identity: ServiceIdentity?, to spec: ServiceSpec, environment: inout [String: String]) throws(SupervisorError) {
+        guard let identity, let users = configuration.serviceUsers else { return }
+        let run = configuration.runDirectory
+        for folder in [run.stateDirectory(for: spec.name), run.runtimeDirectory(for: spec.name)] {
+            try Self.chownTree(folder, uid: identity.user.uid, gid: identity.user.gid)
+            chmod(folder, 0o700)
+        }
+        var problems: [String] = []
+        ServiceAccounts.applyAccess(
+            to: &environment, for: spec, in: manifest, operatorGroup: String(identity.operatorGID)
+        ) { caller in
+            if let user = AccountDatabase.user(named: self.userName(caller, users)) { return String(user.uid) }
+            problems.append(caller.name)
+            return self.userName(caller, users)
+        }
+        if !problems.isEmpty {
+            throw SupervisorError("no user for \(problems.joined(separator: ", ")): restart svc-supervisor as root to create it")
+        }
+    }
+
+    private func userName(_ spec: ServiceSpec, _ users: ServiceUsers) -> String {
+        ServiceAccounts.userName(spec, prefix: users.prefix)
+    }
+
+    private func identity(of spec: ServiceSpec, _ users: ServiceUsers, operatorGID: UInt32) throws(SupervisorError) -> ServiceIdentity {
+        let name = userName(spec, users)
+        guard let user = AccountDatabase.user(named: name) else {
+            throw SupervisorError("\(spec.name): no user \(name) to run it as (svc-supervisor runs as root)")
+        }
+        guard user.uid != 0 else {
+            throw SupervisorError("\(spec.name): user \(name) is root; a service runs as an unprivileged user")
+        }
+        return ServiceIdentity(user: user, operatorGID: operatorGID)
+    }
+
+    private func check(
+        _ spec: ServiceSpec, _ identity: ServiceIdentity, _ what: String, _ path: String, _ need: PathReach.Need
+    ) throws(SupervisorError) {
+        let user = identity.user
+        if let problem = PathReach.problem(path, need, uid: user.uid, gid: user.gid, groups: [identity.operatorGID]) {
+            throw SupervisorError(
+                "\(spec.name) runs as user \(user.name) (svc-supervisor runs as root), which cannot reach "
+                    + "\(what) \(path): \(problem). Move it where that user can (e.g. `make install`, or a "
+                    + "checkout outside /root), or run svc-supervisor as an ordinary user")
+        }
+    }
+
+    /// `chown -R` without following symbolic links.
+    static func chownTree(_ path: String, uid: UInt32, gid: UInt32) throws(SupervisorError) {
+        guard lchown(path, uid, gid) == 0 else {
+            throw SupervisorError("cannot give \(path) to uid \(uid): \(SupervisorError.errnoText())")
+        }
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return }
+        for name in FolderEntries.names(in: path) {
+            try chownTree("\(path)/\(name)", uid: uid, gid: gid)
+        }
+    }
+}

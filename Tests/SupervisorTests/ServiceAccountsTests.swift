@@ -1,0 +1,108 @@
+import Glibc
+import Testing
+import VerticalsTesting
+@testable import VerticalsSupervisor
+
+/// Users and routes from one place (issue 22): the systemd export and the supervisor as root
+/// take who runs what, and who may call whom, from ``ServiceAccounts``.
+@Suite struct ServiceAccountsTests {
+    static let manifestText = """
+        [services.identity]
+        executable = "/bin/true"
+        [services.notifications]
+        executable = "/bin/true"
+        depends_on = ["identity"]
+        env = { VERTICALS_INTERNAL_OPERATIONS = "send" }
+        [services.appointments]
+        executable = "/bin/true"
+        depends_on = ["identity", "notifications"]
+        user = "booking"
+        """
+
+    static func manifest(_ text: String = manifestText) throws -> Manifest {
+        let (manifest, problems) = ManifestParser.parse(
+            text: text, baseDirectory: "/etc/vt", binDirectory: "/usr/local/bin", checkExecutables: false)
+        #expect(problems.isEmpty, "\(problems)")
+        return manifest
+    }
+
+    /// The export names callers by user, the engine by uid: mapped through the same user
+    /// table, the two allow-lists are the same, service by service.
+    @Test func exportAndEngine_allowTheSameCallers() throws {
+        let manifest = try Self.manifest()
+        let layout = SystemdLayout()
+        let uids = ["verticals-identity": "801", "verticals-notifications": "802", "booking": "803"]
+        for spec in manifest.services {
+            let exported = Dictionary(
+                VerticalServiceUnit.environment(spec, in: manifest, layout: layout), uniquingKeysWith: { a, _ in a })
+            var engine = spec.environment
+            ServiceAccounts.applyAccess(to: &engine, for: spec, in: manifest, operatorGroup: "900") {
+                uids[layout.userName($0)] ?? "?"
+            }
+            for key in ["VERTICALS_ALLOWED_UIDS", "VERTICALS_INTERNAL_UIDS", ServiceAccounts.suiteUsersVariable] {
+                let mapped = exported[key].map { list in
+                    list.split(separator: ",").map { entry in
+                        let user = entry.split(separator: ":").last.map(String.init) ?? ""
+                        let prefix = entry.contains(":") ? entry.split(separator: ":")[0] + ":" : ""
+                        return prefix + (uids[user] ?? user)
+                    }.joined(separator: ",")
+                }
+                #expect(mapped == engine[key], "\(spec.name) \(key): export \(exported[key] ?? "-"), engine \(engine[key] ?? "-")")
+            }
+        }
+        let identity = try #require(manifest["identity"])
+        var environment: [String: String] = [:]
+        ServiceAccounts.applyAccess(to: &environment, for: identity, in: manifest, operatorGroup: nil) { $0.name }
+        #expect(environment["VERTICALS_ALLOWED_UIDS"] == "notifications,appointments", "its declared callers only")
+        #expect(environment["VERTICALS_INTERNAL_UIDS"] == nil, "no internal operations, no internal list")
+    }
+
+    @Test func manifestUser_isTheUserOfBothHosts() throws {
+        let manifest = try Self.manifest()
+        let files = try SystemdExport.files(for: manifest)
+        #expect(files["sysusers.d/verticals.conf"]?.contains("u booking - \"Verticals appointments\" - -") == true)
+        let unit = try #require(files["verticals-appointments.service"])
+        #expect(unit.contains("User=booking"))
+        #expect(!unit.contains("Group=verticals-appointments"), "a chosen user keeps its own primary group")
+        #expect(ServiceUsers(prefix: "vtt-").sysusersLines(manifest)
+            == ["g verticals -", "u vtt-identity - \"Verticals identity\" - -",
+                "u vtt-notifications - \"Verticals notifications\" - -", "u booking - \"Verticals appointments\" - -"])
+    }
+
+    @Test(arguments: ["", "9lives", "-dash", "has space", "x23456789012345678901234567890123"])
+    func manifestUser_thatIsNoUserName_isAProblem(name: String) {
+        let (_, problems) = ManifestParser.parse(
+            text: "[services.a]\nexecutable = \"/bin/true\"\nuser = \"\(name)\"\n", baseDirectory: "/etc/vt",
+            binDirectory: "/bin", checkExecutables: false)
+        #expect(problems.contains { $0.key == "user" }, "\(problems)")
+    }
+
+    @Test func aUserTwoServicesShare_isAProblem_evenFromDefaults() {
+        for text in [
+            "[services.a]\nexecutable = \"/bin/true\"\nuser = \"x\"\n[services.b]\nexecutable = \"/bin/true\"\nuser = \"x\"\n",
+            "[defaults]\nuser = \"x\"\n[services.a]\nexecutable = \"/bin/true\"\n[services.b]\nexecutable = \"/bin/true\"\n",
+        ] {
+            let (_, problems) = ManifestParser.parse(
+                text: text, baseDirectory: "/etc/vt", binDirectory: "/bin", checkExecutables: false)
+            #expect(problems.map(\.description).contains { $0.contains("\"x\" is a's user too") }, "\(problems)")
+        }
+    }
+
+    @Test func pathReach_namesTheFolderThatStopsTheUser() throws {
+        let directory = TemporaryDirectory()
+        chmod(directory.path, 0o755)
+        let closed = directory.file("closed")
+        mkdir(closed, 0o700)
+        let program = "\(closed)/program"
+        close(open(program, O_CREAT | O_WRONLY, 0o755))
+        let problem = PathReach.problem(program, .execute, uid: 4242, gid: 4242, groups: [])
+        #expect(problem?.hasPrefix("\(closed) is not searchable by uid 4242") == true, "\(problem ?? "nil")")
+        chmod(closed, 0o750)
+        chown(closed, 0, 4300)
+        #expect(PathReach.problem(program, .execute, uid: 4242, gid: 4242, groups: [4300]) == nil, "by a group")
+        #expect(PathReach.problem(program, .execute, uid: 4242, gid: 4242, groups: []) != nil)
+        chmod(program, 0o644)
+        #expect(PathReach.problem(program, .execute, uid: 4242, gid: 4242, groups: [4300])?.contains("may not execute") == true)
+        #expect(PathReach.problem(directory.file("missing"), .search, uid: 1, gid: 1, groups: []) != nil)
+    }
+}
