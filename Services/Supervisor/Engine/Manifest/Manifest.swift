@@ -59,6 +59,10 @@ public struct ServiceSpec: Sendable, Equatable {
     public var logMaxBytes: Int = 10 << 20
     /// Whether the supervisor binds `<name>.sock` and hands it over (`LISTEN_FDS`); true for verticals.
     public var socket = true
+    /// Whether it keeps state of its own in its state folder (a SQLite store); true for verticals.
+    /// `export kubernetes` makes a stateful service a StatefulSet of one replica with a volume,
+    /// a stateless one a Deployment.
+    public var store = true
 
     /// A service with defaults for everything but its name and program.
     public init(name: String, executable: String) {

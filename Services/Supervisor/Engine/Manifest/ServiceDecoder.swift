@@ -68,6 +68,13 @@ struct ServiceDecoder {
                 wrongType(value, at: "socket", "a boolean", "true")
             }
         }
+        if let value = table["store"] {
+            if case .boolean(let flag) = value {
+                spec.store = flag
+            } else {
+                wrongType(value, at: "store", "a boolean", "false")
+            }
+        }
         decodeSupervision(table, into: &spec)
         return spec
     }
