@@ -75,6 +75,11 @@ public enum KubernetesExport {
     /// already refused environment names a container cannot hold).
     static func check(_ manifest: Manifest, layout: KubernetesLayout) throws(KubernetesExportError) {
         for spec in manifest.services {
+            if [NetworkPolicyObjects.defaultDenyName, NetworkPolicyObjects.operatorName].contains(spec.name) {
+                throw KubernetesExportError(
+                    service: spec.name,
+                    "its NetworkPolicy would have the name of the suite's \(spec.name) policy: rename the service")
+            }
             let expected = "\(layout.binDirectory)/\(Containerfile.baseName(spec.executable))"
             guard spec.executable == expected else {
                 throw KubernetesExportError(

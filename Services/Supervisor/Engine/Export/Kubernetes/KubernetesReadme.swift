@@ -99,7 +99,8 @@ enum KubernetesReadme {
         out += """
 
             A stateful vertical has one replica, and its replacement starts only after the old pod has ended
-            (one writer per SQLite store; the volume is `ReadWriteOncePod`). So during a rolling restart it is
+            (one writer per SQLite store; the volume is `ReadWriteOncePod`, which only CSI storage classes
+            offer: on another, make it `ReadWriteOnce`, which still keeps the volume on one node). So during a rolling restart it is
             unreachable from the moment its endpoint is removed until the new pod is ready: the preStop sleep
             (\(layout.preStopSeconds) s), the drain (milliseconds when requests are short; at most the drain
             time), then the new pod's start: scheduling, attaching the volume (seconds on the same node, longer
