@@ -1,3 +1,5 @@
+import VerticalsServiceKit
+
 /// Where the suite lives on Kubernetes, and how its objects are named: everything
 /// ``KubernetesExport`` needs besides the manifest (`--namespace`, `--image`).
 ///
@@ -8,7 +10,7 @@ public struct KubernetesLayout: Sendable, Equatable {
     /// The namespace every object is in.
     public var namespace = "verticals"
     /// The image of every container (built from the exported `Containerfile`).
-    public var image = "localhost/verticals:0.11.0"
+    public var image = KubernetesLayout.defaultImage
     /// Where the image holds the daemons: bare executable names of the manifest resolve here.
     public var binDirectory = "/usr/local/bin"
     /// The TCP port every vertical serves on, and its Service's port, named ``portName``.
@@ -32,10 +34,13 @@ public struct KubernetesLayout: Sendable, Equatable {
     public var preStopSeconds = 5
 
     /// The defaults: namespace `verticals`, image `localhost/verticals:<suite version>`.
-    public init(namespace: String = "verticals", image: String = "localhost/verticals:0.11.0") {
+    public init(namespace: String = "verticals", image: String = KubernetesLayout.defaultImage) {
         self.namespace = namespace
         self.image = image
     }
+
+    /// The image the Containerfile's own instructions tag: `localhost/verticals:<suite version>`.
+    public static let defaultImage = "localhost/verticals:\(DaemonArguments.suiteVersion)"
 
     /// The label that names a vertical's pods, Service selector and NetworkPolicy peers.
     public static let nameLabel = "app.kubernetes.io/name"
