@@ -3,6 +3,7 @@
 #   make test    build and run every test, then EventLoop's lifetime tests under ASan, then each fuzz target briefly
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the release binaries, systemd units, sysusers/tmpfiles files
 #   make contracts-update   after a deliberate contract change: rewrite Tests/Contracts' lock and golden fixtures
+#   make kubernetes-export  after a manifest change: regenerate deploy/kubernetes (README: "Running on Kubernetes")
 #   make soak    book under repeated kill -9 of the suite's daemons and the supervisor for SOAK_SECONDS (default 600)
 #   make fuzz    run each libFuzzer target (Fuzz/) for FUZZ_SECONDS (default 60) from its committed seeds
 #   make bench   release build, then every benchmark against its baseline (bench/results.json, bench/latency.png)
@@ -28,7 +29,7 @@ SOAK_SECONDS ?= 600
 # Seconds per fuzz target in `make test`: a smoke run that the targets build, load their seeds and run.
 FUZZ_SMOKE_SECONDS ?= 3
 
-.PHONY: all deps build release exec-shim run test memcheck install contracts-check contracts-update fuzz soak bench api-check clean
+.PHONY: all deps build release exec-shim run test memcheck install contracts-check contracts-update kubernetes-export fuzz soak bench api-check clean
 
 all: build
 
@@ -101,6 +102,12 @@ contracts-check: deps
 contracts-update: deps
 	$(SWIFT) build --product vt-contracts
 	"$$($(SWIFT) build --show-bin-path)/vt-contracts" update --root "$(CURDIR)" $(if $(ALLOW_BREAKING),--allow-breaking)
+
+# deploy/kubernetes from deploy/suite.toml (a test fails while it is stale). For a cluster of your own,
+# run the export with --namespace and --image into a folder of your own instead.
+kubernetes-export: deps
+	$(SWIFT) build --product svc-supervisor
+	"$$($(SWIFT) build --show-bin-path)/svc-supervisor" export kubernetes --manifest deploy/suite.toml --out deploy/kubernetes
 
 # Rounds of booking while kill -9 takes appointments, identity, notifications and svc-supervisor;
 # each round checks nothing was lost or doubled. Prints bookings, retries, errors by code,

@@ -255,7 +255,7 @@ let package = Package(
         .testTarget(
             name: "DeployTests",
             dependencies: [
-                "VerticalsSupervisor", "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
+                "VerticalsSupervisor", "VerticalsScaffold", "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
                 "VerticalsTesting",
                 "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor",
             ],

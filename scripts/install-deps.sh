@@ -10,6 +10,15 @@ pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
 pkg-config --exists zlib 2>/dev/null || need+=(zlib1g-dev)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 
+# kubernetes-validate (PyPI; the Kubernetes schemas ship inside it): `make test` checks every object
+# of `svc-supervisor export kubernetes` with it, offline (Tests/DeployTests/KubernetesValidateTests.swift).
+kubernetes_validate_version=1.37.0
+if ! command -v kubernetes-validate >/dev/null 2>&1; then
+    echo "installing: kubernetes-validate==$kubernetes_validate_version (pip)" >&2
+    python3 -m pip install --quiet "kubernetes-validate==$kubernetes_validate_version" \
+        || echo "could not install kubernetes-validate: the Kubernetes validation test will fail saying so" >&2
+fi
+
 if [ ${#need[@]} -eq 0 ]; then
     exit 0
 fi

@@ -5,7 +5,7 @@ import Testing
 struct DaemonArgumentsTests {
     @Test(arguments: [
         ([], DaemonArguments.serve), (["--check"], .check), (["--help"], .help), (["-h"], .help),
-        (["--version"], .version),
+        (["--version"], .version), (["--probe"], .probe),
     ])
     func parse_givenAKnownArgument_choosesItsMode(arguments: [String], mode: DaemonArguments) throws {
         #expect(try DaemonArguments.parse(arguments).get() == mode)
@@ -31,5 +31,15 @@ struct DaemonArgumentsTests {
 
         #expect(problems.count == 4, "\(problems)")
         #expect(DaemonArguments.problems(in: .from(environment: [:], name: "clinics", pid: 1), environment: [:]).isEmpty)
+    }
+
+    @Test func probeTimeout_isTheVariable_orTheDefault_andRefusesWhatIsNotADeadline() {
+        #expect(DaemonArguments.probeTimeout(environment: [:]) == .success(DaemonArguments.defaultProbeTimeout))
+        #expect(DaemonArguments.probeTimeout(environment: ["VERTICALS_PROBE_TIMEOUT_SECONDS": "1.5"]) == .success(.milliseconds(1500)))
+        for bad in ["soon", "0", "-2", "3601", "nan"] {
+            #expect(
+                DaemonArguments.probeTimeout(environment: ["VERTICALS_PROBE_TIMEOUT_SECONDS": bad])
+                    == .failure(DaemonArguments.ProbeTimeoutError(text: bad)), "\(bad)")
+        }
     }
 }

@@ -1,13 +1,14 @@
 import ArgumentParser
 import VerticalsSupervisor
 
-/// `svc-supervisor export systemd [--prefix /usr/local] [--manifest deploy/suite.toml] [--out deploy/systemd]`:
-/// the suite's systemd units, generated from its manifest.
+/// `svc-supervisor export systemd [--prefix /usr/local] [--manifest deploy/suite.toml] [--out deploy/systemd]`
+/// and `svc-supervisor export kubernetes [--namespace verticals] [--image REF] [--manifest …] [--out deploy/kubernetes]`:
+/// the suite's systemd units or Kubernetes objects, generated from its manifest.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Generate files for another service manager from the manifest.",
-        subcommands: [Systemd.self])
+        subcommands: [Systemd.self, Kubernetes.self])
 
     /// `export systemd`.
     struct Systemd: ParsableCommand {
@@ -64,6 +65,79 @@ struct ExportCommand: ParsableCommand {
         /// The files of the folder an export may remove: per-vertical units.
         static func isOwned(_ name: String) -> Bool {
             name.hasPrefix("verticals-") && (name.hasSuffix(".socket") || name.hasSuffix(".service"))
+        }
+    }
+
+    /// `export kubernetes`.
+    struct Kubernetes: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "kubernetes",
+            abstract: "Write a Namespace, NetworkPolicies, and per vertical a ServiceAccount, ConfigMap, Service, "
+                + "NetworkPolicy and StatefulSet (or Deployment), a Containerfile and a README.",
+            discussion: """
+                Bare executable names become /usr/local/bin/<name> in the image the Containerfile builds. The
+                daemons need TCP endpoints with mutual TLS (VERTICALS_LISTEN, VERTICALS_ENDPOINT_<NAME>); the
+                folder's README.md says what does not map. Files of the folder that the manifest no longer
+                produces (*.yaml) are removed. Exit status: 0, or 65 (EX_DATAERR) when the manifest has problems
+                or cannot run on Kubernetes, 73 (EX_CANTCREAT) when a file cannot be written.
+                """)
+
+        @Option(name: .long, help: "The manifest.")
+        var manifest = "deploy/suite.toml"
+
+        @Option(name: .long, help: "The namespace of every object.")
+        var namespace = KubernetesLayout().namespace
+
+        @Option(name: .long, help: "The image every container runs (built from the Containerfile).")
+        var image = KubernetesLayout().image
+
+        @Option(name: .long, help: "The folder to write.")
+        var out = "deploy/kubernetes"
+
+        func validate() throws {
+            guard Self.isLabel(namespace) else {
+                throw ValidationError(
+                    "--namespace must be a DNS label (a-z, 0-9 and '-', at most 63, starting and ending alphanumeric), "
+                        + "not \(namespace)")
+            }
+            guard !image.isEmpty, !image.contains(where: { $0 == " " || $0 == "\n" || $0 == "\t" }) else {
+                throw ValidationError("--image must be an image reference such as registry.example/verticals:1.0, not \(image)")
+            }
+        }
+
+        func run() throws {
+            let layout = KubernetesLayout(namespace: namespace, image: image)
+            let (parsed, problems) = ManifestParser.load(
+                path: manifest, binDirectory: layout.binDirectory, checkExecutables: false)
+            guard problems.isEmpty else {
+                for problem in problems { print("\(manifest): \(problem)") }
+                throw ExitCode(65)
+            }
+            let files: [String: String]
+            do {
+                files = try KubernetesExport.files(for: parsed, layout: layout)
+            } catch {
+                print("\(manifest): \(error)")
+                throw ExitCode(65)
+            }
+            do {
+                let report = try GeneratedFolder(path: out).replace(with: files, owning: KubernetesExport.isOwned)
+                for path in report.written { print("wrote \(out)/\(path)") }
+                for path in report.removed { print("removed \(out)/\(path) (no longer in the manifest)") }
+                print("\(files.count) files in \(out), \(report.written.count) changed")
+            } catch {
+                print("\(error)")
+                throw ExitCode(73)
+            }
+        }
+
+        /// An RFC 1123 label, what a namespace's name must be.
+        static func isLabel(_ text: String) -> Bool {
+            let scalars = Array(text.unicodeScalars)
+            guard (1...63).contains(scalars.count) else { return false }
+            let alphanumeric: (Unicode.Scalar) -> Bool = { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+            return alphanumeric(scalars[0]) && alphanumeric(scalars[scalars.count - 1])
+                && scalars.allSatisfy { alphanumeric($0) || $0 == "-" }
         }
     }
 }

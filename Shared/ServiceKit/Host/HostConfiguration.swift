@@ -26,7 +26,9 @@ public struct HostConfiguration: Sendable {
         set { limits.maxInFlightPerConnection = newValue }
     }
     /// How long SIGTERM waits for in-flight requests before closing anyway.
-    public var drainTimeout: Duration = .seconds(10)
+    public var drainTimeout: Duration = HostConfiguration.defaultDrainTimeout
+    /// ``drainTimeout`` unless `VERTICALS_DRAIN_SECONDS` says otherwise (what exports add to a grace period).
+    public static let defaultDrainTimeout: Duration = .seconds(10)
     /// The environment the configuration was read from (for `NOTIFY_SOCKET`, `WATCHDOG_USEC`).
     public var environment: [String: String]
 

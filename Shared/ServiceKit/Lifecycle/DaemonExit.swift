@@ -15,12 +15,14 @@ import VerticalsContract
 /// | ``socketUnavailable(_:)`` | 69 `EX_UNAVAILABLE` | the log |
 /// | ``cannotStart(_:restartCannotHelp:)`` | 70 `EX_SOFTWARE`, 78 when a restart cannot help | standard error |
 /// | ``configurationInvalid(_:)`` (a failed `--check`) | 78 `EX_CONFIG` | standard error |
+/// | ``unhealthy(_:)`` (a failed `--probe`) | 1 | standard error |
 /// | ``init(_:)`` of any other error | 70 `EX_SOFTWARE` | the log |
 ///
 /// Supervisors read the status: 78 (``DaemonExitStatus/restartCannotHelp``) is never restarted.
 public struct DaemonExit: Error, Sendable, CustomStringConvertible {
     private enum Kind: Sendable {
         case stopped, answered, usage, socketUnavailable, startFailed, restartCannotHelp, configurationInvalid, failed
+        case unhealthy
     }
 
     private let kind: Kind
@@ -55,6 +57,9 @@ public struct DaemonExit: Error, Sendable, CustomStringConvertible {
     /// `--check` found the environment invalid: `text` (every problem) to standard error; status 78.
     public static func configurationInvalid(_ text: String) -> DaemonExit { DaemonExit(.configurationInvalid, text) }
 
+    /// `--probe` had no healthy answer: `text` (why) to standard error; status 1, what an exec probe reads as failed.
+    public static func unhealthy(_ text: String) -> DaemonExit { DaemonExit(.unhealthy, text) }
+
     /// The end `error` means: itself when it is a `DaemonExit`, else an unexpected failure
     /// (logged as critical, status 70).
     public init(_ error: any Error) {
@@ -74,6 +79,7 @@ public struct DaemonExit: Error, Sendable, CustomStringConvertible {
         case .startFailed, .failed: DaemonExitStatus.startFailed
         case .restartCannotHelp: DaemonExitStatus.restartCannotHelp
         case .configurationInvalid: 78
+        case .unhealthy: 1
         }
     }
 
@@ -84,7 +90,7 @@ public struct DaemonExit: Error, Sendable, CustomStringConvertible {
         switch kind {
         case .stopped, .answered:
             print(message, terminator: "")
-        case .usage, .startFailed, .restartCannotHelp, .configurationInvalid:
+        case .usage, .startFailed, .restartCannotHelp, .configurationInvalid, .unhealthy:
             StandardError.write(message)
         case .socketUnavailable, .failed:
             if let logger { logger.critical("\(message)") } else { StandardError.write(message + "\n") }

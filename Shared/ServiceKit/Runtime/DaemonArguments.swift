@@ -4,8 +4,8 @@ import Glibc
 import Logging
 import VerticalsEventLoop
 
-/// What a daemon's command line asks for: serve (no arguments), `--check`, `--help` or
-/// `--version`. Every vertical gets these from ``ServiceRuntime/boot(_:)``, before anything
+/// What a daemon's command line asks for: serve (no arguments), `--check`, `--probe`, `--help`
+/// or `--version`. Every vertical gets these from ``ServiceRuntime/boot(_:)``, before anything
 /// touches a socket.
 public enum DaemonArguments: Equatable, Sendable {
     /// Serve the vertical (the normal case).
@@ -13,6 +13,9 @@ public enum DaemonArguments: Equatable, Sendable {
     /// Validate the environment and open (migrating) the store, then exit without serving; a
     /// store another process holds is left to it (see ``ServiceRuntime/makeWorld(_:)``).
     case check
+    /// Ask the running daemon, at its own endpoint, `daemon.health` within
+    /// ``probeTimeout(environment:)``; exit 0 when it answers, 1 otherwise (an exec probe's contract).
+    case probe
     /// Print usage and exit 0.
     case help
     /// Print the version and exit 0.
@@ -27,6 +30,7 @@ public enum DaemonArguments: Equatable, Sendable {
         guard arguments.count == 1 else { return .failure(UsageError(argument: arguments[1])) }
         switch first {
         case "--check": return .success(.check)
+        case "--probe": return .success(.probe)
         case "--help", "-h": return .success(.help)
         case "--version": return .success(.version)
         default: return .failure(UsageError(argument: first))
@@ -44,20 +48,44 @@ public enum DaemonArguments: Equatable, Sendable {
         """
         svc-\(name): the \(name) vertical\(summary.isEmpty ? "" : " — \(summary)")
 
-        Usage: svc-\(name) [--check | --help | --version]
+        Usage: svc-\(name) [--check | --probe | --help | --version]
           (no argument)  serve on the socket under Paths, or on the one handed over in LISTEN_FDS
           --check        validate the environment and check the store (this vertical's, not a newer build's; then
                          migrated), then exit: 0 when all is well; 78 when a restart could not help. Never creates
                          a store; one a running svc-\(name) holds is not opened: that one migrated it
+          --probe        call daemon.health on the running svc-\(name), where a caller would find it, within
+                         VERTICALS_PROBE_TIMEOUT_SECONDS (default 2): exit 0 when it answers, 1 otherwise
           --help         print this and exit
           --version      print the version and exit
 
         Environment: VERTICALS_SOCKET_DIR, VERTICALS_RUN_DIR, STATE_DIRECTORY, NOTIFY_SOCKET, LISTEN_FDS/LISTEN_PID,
         WATCHDOG_USEC, VERTICALS_LOG_LEVEL (trace…critical; change it live with svc-supervisor log-level),
-        VERTICALS_MAX_FRAME_BYTES, VERTICALS_DRAIN_SECONDS.
+        VERTICALS_MAX_FRAME_BYTES, VERTICALS_DRAIN_SECONDS, VERTICALS_PROBE_TIMEOUT_SECONDS.
         Usually started by svc-supervisor or systemd (README.md).
 
         """
+    }
+
+    /// How long `--probe` waits for `daemon.health` when `VERTICALS_PROBE_TIMEOUT_SECONDS` is not set.
+    public static let defaultProbeTimeout: Duration = .seconds(2)
+
+    /// `--probe`'s deadline: `VERTICALS_PROBE_TIMEOUT_SECONDS` (a number > 0), else
+    /// ``defaultProbeTimeout``; what is wrong with the variable otherwise.
+    public static func probeTimeout(environment: [String: String]) -> Result<Duration, ProbeTimeoutError> {
+        guard let text = environment["VERTICALS_PROBE_TIMEOUT_SECONDS"], !text.isEmpty else {
+            return .success(defaultProbeTimeout)
+        }
+        guard let seconds = Double(text), seconds > 0, seconds <= 3600 else { return .failure(ProbeTimeoutError(text: text)) }
+        return .success(.milliseconds(Int64((seconds * 1000).rounded(.up))))
+    }
+
+    /// `VERTICALS_PROBE_TIMEOUT_SECONDS` is not a number of seconds in (0, 3600].
+    public struct ProbeTimeoutError: Error, Equatable, Sendable, CustomStringConvertible {
+        /// The variable's value.
+        public var text: String
+        public var description: String {
+            "VERTICALS_PROBE_TIMEOUT_SECONDS=\(text) is not a number of seconds > 0 (at most 3600)"
+        }
     }
 
     /// Problems `--check` finds in `configuration` before the vertical opens its store.
@@ -77,6 +105,9 @@ public enum DaemonArguments: Equatable, Sendable {
         }
         if let text = environment["VERTICALS_DRAIN_SECONDS"], !text.isEmpty, (Double(text) ?? -1) < 0 {
             problems.append("VERTICALS_DRAIN_SECONDS=\(text) is not a number of seconds ≥ 0")
+        }
+        if case .failure(let error) = probeTimeout(environment: environment) {
+            problems.append(error.description)
         }
         return problems
     }

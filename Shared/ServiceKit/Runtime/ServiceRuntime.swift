@@ -4,6 +4,7 @@ import Glibc
 import Logging
 import VerticalsContract
 import VerticalsEventLoop
+import VerticalsWire
 
 /// Everything a vertical's daemon shares: its environment, logger, the one event loop
 /// it runs on, and the client it calls other verticals with. ``DaemonMain`` builds it and hands
@@ -73,6 +74,8 @@ public final class ServiceRuntime: Sendable {
                     + DaemonPaths(name: name, environment: ProcessEnvironment.current).helpText(name: name))
         case .version:
             throw .answered("svc-\(name) \(DaemonArguments.suiteVersion)\n")
+        case .probe:
+            throw probe(name: name)
         case .serve, .check: break
         }
         let runtime: ServiceRuntime
@@ -89,6 +92,42 @@ public final class ServiceRuntime: Sendable {
             }
         }
         return runtime
+    }
+
+    /// `--probe`: `daemon.health` on the running daemon, found where any caller of vertical `name`
+    /// would find it (its socket under the socket folder; with TCP endpoints, its
+    /// `VERTICALS_ENDPOINT_<NAME>`), within ``DaemonArguments/probeTimeout(environment:)``.
+    /// Opens no store and binds nothing.
+    static func probe(name: String) -> DaemonExit {
+        let environment = ProcessEnvironment.current
+        let timeout: Duration
+        switch DaemonArguments.probeTimeout(environment: environment) {
+        case .success(let value): timeout = value
+        case .failure(let error): return .usage("svc-\(name) --probe: \(error)\n")
+        }
+        let runtime: ServiceRuntime
+        do {
+            runtime = try ServiceRuntime(name: name, environment: environment)
+        } catch {
+            return .unhealthy("svc-\(name) --probe: cannot start: \(error)\n")
+        }
+        let client = runtime.client
+        let failure: String? = DaemonMain.runOnLoop(runtime.loop) {
+            defer { client.close() }
+            do {
+                let body = try await client.callRaw(
+                    service: name, operation: Daemon.health.fullName, body: Empty().encodedBody(), timeout: timeout)
+                _ = try Daemon.Health(decoding: body)
+                return nil
+            } catch let error as ServiceError {
+                return "\(Daemon.health.fullName): \(error.code): \(error.message)"
+            } catch {
+                return "\(Daemon.health.fullName) answered with a body that is not daemon.Health: \(error)"
+            }
+        }
+        runtime.loop.shutdown()
+        guard let failure else { return .answered("svc-\(name) --probe: healthy\n") }
+        return .unhealthy("svc-\(name) --probe: unhealthy: \(failure)\n")
     }
 
     /// The vertical's state directory, by ``DaemonPaths``' rule: `$STATE_DIRECTORY` (systemd,

@@ -62,6 +62,10 @@ public struct ServiceSpec: Sendable, Equatable {
     /// The user it runs as when svc-supervisor runs as root (and under systemd); nil: the
     /// default, `verticals-<name>` (``ServiceAccounts/userName(_:prefix:)``).
     public var user: String?
+    /// Whether it keeps state of its own in its state folder (a SQLite store); true for verticals.
+    /// `export kubernetes` makes a stateful service a StatefulSet of one replica with a volume,
+    /// a stateless one a Deployment.
+    public var store = true
 
     /// A service with defaults for everything but its name and program.
     public init(name: String, executable: String) {

@@ -78,6 +78,13 @@ struct ServiceDecoder {
                         + "letters, digits, '_' and '-', not starting with a digit or '-'")
             }
         }
+        if let value = table["store"] {
+            if case .boolean(let flag) = value {
+                spec.store = flag
+            } else {
+                wrongType(value, at: "store", "a boolean", "false")
+            }
+        }
         decodeSupervision(table, into: &spec)
         return spec
     }

@@ -1,0 +1,75 @@
+/// The image's `Containerfile`, multi-stage: the daemons built with a Swift image (the Swift
+/// runtime linked in statically), then copied onto Debian bookworm-slim with the C libraries
+/// they load (libuv, libsodium, SQLite, zlib) and an unprivileged user.
+///
+/// Built from the package's root: `podman build -f deploy/kubernetes/Containerfile -t IMAGE .`
+/// (or `docker build`). The programs it copies are the manifest's executables and
+/// `svc-supervisor` (for `kubectl exec … svc-supervisor call`); ``programs(_:)`` lists them.
+enum Containerfile {
+    /// The file's name in the export folder.
+    static let name = "Containerfile"
+    /// The Swift image the daemons are built in: the toolchain the package is tested with.
+    static let buildImage = "docker.io/library/swift:6.3-bookworm"
+    /// The runtime image: the Debian release the suite is tested on.
+    static let runtimeImage = "docker.io/library/debian:bookworm-slim"
+    /// Debian packages of the runtime stage: the shared libraries the daemons link.
+    /// (`ldd` of each daemon, less the Swift runtime, which is linked in; KubernetesImageLibrariesTests).
+    static let runtimePackages = ["libuv1", "libsodium23", "libsqlite3-0", "zlib1g", "libstdc++6", "libgcc-s1"]
+    /// Debian packages of the build stage: the same libraries' headers.
+    static let buildPackages = ["libuv1-dev", "libsodium-dev", "libsqlite3-dev", "zlib1g-dev", "pkg-config"]
+
+    /// The program names the image holds under the layout's bin folder, sorted.
+    static func programs(_ manifest: Manifest) -> [String] {
+        Array(Set(manifest.services.map { baseName($0.executable) } + ["svc-supervisor"])).sorted()
+    }
+
+    /// The file's text.
+    static func text(_ manifest: Manifest, layout: KubernetesLayout) -> String {
+        let programs = programs(manifest)
+        let user = layout.userID
+        var lines = KubernetesExport.generatedHeader.map { "# \($0)" }
+        lines += [
+            "#",
+            "# The suite's image: every daemon of the manifest and svc-supervisor, in \(layout.binDirectory).",
+            "# Build it from the package's root folder (the build context), e.g.:",
+            "#   podman build -f deploy/kubernetes/Containerfile -t \(layout.image) .",
+            "# then push it where the cluster pulls from and export with --image REF.",
+            "",
+            "FROM \(buildImage) AS build",
+            "RUN apt-get update \\",
+            " && apt-get install -y --no-install-recommends \(buildPackages.joined(separator: " ")) \\",
+            " && rm -rf /var/lib/apt/lists/*",
+            "WORKDIR /src",
+            "COPY . .",
+            "# One product at a time (swift build takes one --product); each build reuses the last one's work.",
+            "# The Swift runtime is linked in statically, so the runtime stage needs no Swift toolchain.",
+            "RUN install -d /out \\",
+            " && for program in \(programs.joined(separator: " ")); do \\",
+            "      swift build -c release --static-swift-stdlib --product \"$program\" \\",
+            "      && install -m 0755 \"$(swift build -c release --static-swift-stdlib --show-bin-path)/$program\" /out/ \\",
+            "      || exit 1; \\",
+            "    done",
+            "",
+            "FROM \(runtimeImage)",
+            "RUN apt-get update \\",
+            " && apt-get install -y --no-install-recommends \(runtimePackages.joined(separator: " ")) \\",
+            " && rm -rf /var/lib/apt/lists/* \\",
+            " && groupadd --system --gid \(user) verticals \\",
+            " && useradd --system --uid \(user) --gid \(user) --no-create-home --home-dir /nonexistent "
+                + "--shell /usr/sbin/nologin verticals",
+        ]
+        for program in programs {
+            lines.append("COPY --from=build /out/\(program) \(layout.binDirectory)/\(program)")
+        }
+        lines += [
+            "# Numeric, so that the kubelet can check runAsNonRoot without reading /etc/passwd.",
+            "USER \(user):\(user)",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The last path component of `path`.
+    static func baseName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}

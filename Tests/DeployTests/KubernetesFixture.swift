@@ -1,0 +1,100 @@
+import Glibc
+import VerticalsSupervisor
+import VerticalsTesting
+
+/// Shared by the Kubernetes export tests: manifests parsed as `export kubernetes` parses them,
+/// the objects by kind, and the Python tools (`kubernetes-validate`, PyYAML) found on `PATH`.
+enum KubernetesFixture {
+    /// `deploy/suite.toml`, with bare executables in the image's bin folder.
+    static func suiteManifest() throws -> Manifest {
+        let (manifest, problems) = ManifestParser.load(
+            path: "\(DeployFixture.repositoryRoot)/deploy/suite.toml", binDirectory: KubernetesLayout().binDirectory,
+            checkExecutables: false)
+        guard problems.isEmpty else { throw FixtureError("deploy/suite.toml: \(problems)") }
+        return manifest
+    }
+
+    /// Manifest `text`, with bare executables in the image's bin folder.
+    static func manifest(_ text: String) throws -> Manifest {
+        let (manifest, problems) = ManifestParser.parse(
+            text: text, baseDirectory: "/etc/vt", binDirectory: KubernetesLayout().binDirectory, checkExecutables: false)
+        guard problems.isEmpty else { throw FixtureError("\(problems)") }
+        return manifest
+    }
+
+    /// A manifest that uses what the reference suite does not: a stateless vertical, a name with
+    /// a dash, liveness, limits, arguments, env and a longer drain.
+    static let variedManifest = """
+        [defaults]
+        stop_timeout = "5s"
+
+        [services.identity]
+        executable = "svc-identity"
+
+        [services.price-list]
+        executable = "svc-price-list"
+        args = ["--verbose", "yes"]
+        store = false
+        depends_on = ["identity"]
+        env = { GREETING = "on: 1 # not a comment", VERTICALS_DRAIN_SECONDS = "30" }
+        liveness = { interval = "7s", timeout = "1500ms", failures = 4 }
+        limits = { memory = "256MiB", cpu = "150%", open_files = 512 }
+        stop_timeout = "45s"
+
+        [services.orders]
+        executable = "svc-orders"
+        depends_on = ["identity", "price-list"]
+        """
+
+    /// Every object of `files`, flattened, in order.
+    static func all(_ files: [(file: String, objects: [KubernetesObject])]) -> [KubernetesObject] {
+        files.flatMap(\.objects)
+    }
+
+    /// The absolute path of `program` on the test process's `PATH`, if there is one.
+    static func which(_ program: String) -> String? {
+        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") where access("\(folder)/\(program)", X_OK) == 0 {
+            return "\(folder)/\(program)"
+        }
+        return nil
+    }
+
+    /// The environment a Python tool needs from the test process (pyenv's shims read HOME and PATH).
+    static var toolEnvironment: [String: String] {
+        var environment: [String: String] = [:]
+        for key in ["PATH", "HOME", "PYENV_ROOT", "PYENV_VERSION", "LANG"] {
+            if let value = getenv(key) { environment[key] = String(cString: value) }
+        }
+        return environment
+    }
+
+    /// `node` as JSON text, for comparing with what a YAML reader makes of the emitted text.
+    static func json(_ node: YAMLNode) -> String {
+        switch node {
+        case .string(let text): jsonString(text)
+        case .int(let value): String(value)
+        case .bool(let value): value ? "true" : "false"
+        case .list(let items): "[" + items.map(json).joined(separator: ",") + "]"
+        case .map(let pairs): "{" + pairs.map { jsonString($0.0) + ":" + json($0.1) }.joined(separator: ",") + "}"
+        }
+    }
+
+    private static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

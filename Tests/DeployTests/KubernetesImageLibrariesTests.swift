@@ -1,0 +1,59 @@
+import Glibc
+import Testing
+import VerticalsSupervisor
+import VerticalsTesting
+
+/// The image's runtime stage installs every shared library the programs it copies load: `ldd`
+/// of each built program, less the Swift runtime (the Containerfile links it in statically),
+/// mapped to Debian packages with `dpkg -S`, must be among the packages the Containerfile's
+/// runtime stage installs (or libc6, in every Debian image). Needs Debian's dpkg: skipped with
+/// a message elsewhere.
+@Suite(.timeLimit(.minutes(2)))
+struct KubernetesImageLibrariesTests {
+    /// The packages of the `apt-get install` line after the last `FROM`.
+    static func runtimePackages(_ containerfile: String) -> Set<String> {
+        let runtime = containerfile.components(separatedBy: "\nFROM ").last ?? ""
+        guard let line = runtime.split(separator: "\n").first(where: { $0.contains("apt-get install") }) else { return [] }
+        return Set(line.split(separator: " ").map(String.init).filter { !$0.hasPrefix("-") && !["&&", "apt-get", "install", "\\"].contains($0) })
+    }
+
+    @Test func everyLibraryTheProgramsLoad_isInstalledByTheRuntimeStage() throws {
+        guard let dpkg = KubernetesFixture.which("dpkg"), let ldd = KubernetesFixture.which("ldd") else {
+            print("skipped: needs Debian's dpkg and ldd to map libraries to packages")
+            return
+        }
+        let files = try KubernetesExport.files(for: KubernetesFixture.suiteManifest())
+        let containerfile = try #require(files["Containerfile"])
+        let installed = Self.runtimePackages(containerfile)
+        #expect(installed.contains("libuv1"), "parsed \(installed)")
+        let programs = KubernetesGraphTests.imagePrograms(containerfile).map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        let directory = TemporaryDirectory()
+        var needed: [String: Set<String>] = [:]
+        for program in programs.sorted() {
+            let result = try runCommand(ldd, ["\(DaemonProcess.productsDirectory)/\(program)"], in: directory)
+            try #require(result.status == 0, "ldd \(program): \(result.standardError)")
+            for line in result.standardOutput.split(separator: "\n") {
+                // "\tlibuv.so.1 => /lib/x86_64-linux-gnu/libuv.so.1 (0x…)"; the Swift runtime lives in the toolchain.
+                let words = line.split(separator: " ")
+                guard words.count >= 3, words[1] == "=>", words[2].hasPrefix("/") else { continue }
+                let path = String(words[2])
+                if path.contains("/swift/") || path.contains("/usr/lib/swift") { continue }
+                needed[path, default: []].insert(program)
+            }
+        }
+        #expect(needed.keys.contains { $0.contains("libuv.so") }, "ldd found libuv")
+        for (library, users) in needed.sorted(by: { $0.key < $1.key }) {
+            var resolved = library
+            if let real = realpath(library, nil) {
+                resolved = String(cString: real)
+                free(real)
+            }
+            let owner = try runCommand(dpkg, ["-S", resolved], in: directory)
+            let fallback = owner.status == 0 ? owner : try runCommand(dpkg, ["-S", library], in: directory)
+            let package = fallback.standardOutput.split(separator: ":").first.map(String.init) ?? "?"
+            #expect(
+                installed.contains(package) || package == "libc6",
+                "\(users.sorted().joined(separator: ", ")) load \(library) from \(package), which the runtime stage does not install")
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Glibc
+import Testing
+import VerticalsScaffold
+import VerticalsSupervisor
+import VerticalsTesting
+
+/// Every exported object passes `kubernetes-validate --strict` (PyPI; its schemas ship inside
+/// the package, so offline) for ``KubernetesExport/kubernetesVersion``, for the reference suite,
+/// a varied manifest and a product made by `init` (+ `new`); and the written YAML reads back,
+/// with PyYAML, as exactly the tree the graph tests inspect. `scripts/install-deps.sh` installs
+/// the validator; this suite installs it too when it is missing, and fails (never skips) without it.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct KubernetesValidateTests {
+    static let validatorVersion = "1.37.0"
+
+    /// The validator's path, installing it with pip when it is missing.
+    static func validator() throws -> String {
+        if let path = KubernetesFixture.which("kubernetes-validate") { return path }
+        let directory = TemporaryDirectory()
+        if let python = KubernetesFixture.which("python3") {
+            _ = try runCommand(
+                python, ["-m", "pip", "install", "--quiet", "kubernetes-validate==\(validatorVersion)"],
+                environment: KubernetesFixture.toolEnvironment, in: directory, timeout: .seconds(120))
+        }
+        guard let path = KubernetesFixture.which("kubernetes-validate") else {
+            throw FixtureError(
+                "kubernetes-validate is not installed and pip could not install it: "
+                    + "python3 -m pip install kubernetes-validate==\(validatorVersion) (scripts/install-deps.sh does)")
+        }
+        return path
+    }
+
+    /// Runs the validator over `files` in `folder`; every object must pass, and be counted.
+    static func validate(_ folder: String, objects expected: Int, in directory: TemporaryDirectory) throws {
+        let names = FolderEntries.names(in: folder).filter { $0.hasSuffix(".yaml") }.sorted()
+        let result = try runCommand(
+            try validator(), ["--strict", "-k", KubernetesExport.kubernetesVersion] + names.map { "\(folder)/\($0)" },
+            environment: KubernetesFixture.toolEnvironment, in: directory, timeout: .seconds(120))
+        let output = result.standardOutput + result.standardError
+        let lines = output.split(separator: "\n")
+        let passed = lines.filter { $0.hasPrefix("INFO ") && $0.contains(" passed for resource ") }
+        let other = lines.filter { !($0.hasPrefix("INFO ") && $0.contains(" passed for resource ")) }
+        #expect(result.status == 0, "kubernetes-validate failed:\n\(output)")
+        #expect(other.isEmpty, "kubernetes-validate said more than 'passed':\n\(other.joined(separator: "\n"))")
+        #expect(passed.count == expected, "\(passed.count) objects passed, \(expected) exported:\n\(output)")
+    }
+
+    @Test func committedExport_passesStrictValidation() throws {
+        let expected = KubernetesFixture.all(try KubernetesExport.objects(for: KubernetesFixture.suiteManifest())).count
+        try Self.validate("\(DeployFixture.repositoryRoot)/deploy/kubernetes", objects: expected, in: TemporaryDirectory())
+    }
+
+    @Test func variedManifest_passesStrictValidation_andReadsBackAsTheTree() throws {
+        let directory = TemporaryDirectory()
+        let manifest = try KubernetesFixture.manifest(KubernetesFixture.variedManifest)
+        let layout = KubernetesLayout(namespace: "shop", image: "registry.example:5000/shop/verticals@sha256:0123")
+        let out = directory.file("out")
+        _ = try GeneratedFolder(path: out).replace(with: KubernetesExport.files(for: manifest, layout: layout)) { _ in false }
+        let objects = try KubernetesExport.objects(for: manifest, layout: layout)
+        try Self.validate(out, objects: KubernetesFixture.all(objects).count, in: directory)
+        for (file, fileObjects) in objects {
+            try Self.expectReadsBack("\(out)/\(file)", as: fileObjects.map(\.node), in: directory)
+        }
+    }
+
+    @Test func aProductMadeByInit_exportsValidObjects() throws {
+        let directory = TemporaryDirectory()
+        let root = directory.file("acme")
+        try ProductScaffold(
+            root: root, name: "acme", vertical: "greeter", framework: FrameworkSource.path(DeployFixture.repositoryRoot)
+        ).apply()
+        try Scaffold(name: "billing", calls: ["greeter"], root: root).apply()
+        let result = try runCommand(
+            "svc-supervisor",
+            ["export", "kubernetes", "--manifest", "\(root)/deploy/suite.toml", "--namespace", "acme", "--out", "\(root)/deploy/kubernetes"],
+            in: directory)
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        // Namespace, 2 policies, then 5 objects per vertical.
+        try Self.validate("\(root)/deploy/kubernetes", objects: 3 + 2 * 5, in: directory)
+        #expect(readFile("\(root)/deploy/kubernetes/Containerfile")?.contains("COPY --from=build /out/svc-billing /usr/local/bin/svc-billing") == true)
+    }
+
+    @Test func theValidator_isNotVacuous_anUnknownFieldFails() throws {
+        let directory = TemporaryDirectory()
+        let text = "apiVersion: v1\nkind: Service\nmetadata:\n  name: x\nspec:\n  portz: []\n"
+        #expect(writeText(text, to: directory.file("bad.yaml")))
+        let result = try runCommand(
+            try Self.validator(), ["--strict", "-k", KubernetesExport.kubernetesVersion, directory.file("bad.yaml")],
+            environment: KubernetesFixture.toolEnvironment, in: directory, timeout: .seconds(120))
+        #expect(result.status != 0 && (result.standardOutput + result.standardError).contains("portz"))
+    }
+
+    @Test func emitter_readsBackWithPyYAML_forStringsThatNeedQuoting() throws {
+        let words = [
+            "yes", "No", "ON", "off", "y", "n", "null", "~", "true", "", "1", "1e3", "0x1f", "0o17", ".inf", ".NaN", "12:30",
+            "2026-11-23", "a: b", "#x", "x #y", "- x", "x\ny", "*star", "&anchor", "!tag", "%p", "{x}", "[x]", "a,b", "@at",
+            "`b", "'q'", "\"dq\"", " lead", "trail ", "=", "<<", "tcp:0.0.0.0:7000", "?", "|", ">", "tab\tin", "back\\slash",
+            "\u{7}bell", "é ü 名前", "\u{2028}", "plain-name", "/usr/local/bin/x",
+        ]
+        let node: YAMLNode = .map(
+            words.enumerated().map { ("k\($0.offset)", .string($0.element)) }
+                + [("nested", .list([.map([("a", .list(words.map { .string($0) })), ("b", 1), ("c", false)])]))])
+        let directory = TemporaryDirectory()
+        let path = directory.file("words.yaml")
+        #expect(writeText(YAMLEmitter.documents([node]), to: path))
+        try Self.expectReadsBack(path, as: [node], in: directory)
+    }
+
+    /// PyYAML reads every document of `path` as exactly `nodes` (compared as JSON values).
+    static func expectReadsBack(_ path: String, as nodes: [YAMLNode], in directory: TemporaryDirectory) throws {
+        let expected = directory.file("expected-\(UInt32.random(in: 0...UInt32.max)).json")
+        #expect(writeText("[" + nodes.map(KubernetesFixture.json).joined(separator: ",") + "]", to: expected))
+        let script = """
+            import json, sys, yaml
+            with open(sys.argv[1], encoding="utf-8") as f:
+                read = [d for d in yaml.safe_load_all(f)]
+            with open(sys.argv[2], encoding="utf-8") as f:
+                want = json.load(f)
+            if read != want:
+                for i, (r, w) in enumerate(zip(read, want)):
+                    if r != w:
+                        print("document", i, "differs:", json.dumps(r, ensure_ascii=False)[:2000], "vs", json.dumps(w, ensure_ascii=False)[:2000])
+                print("read", len(read), "documents, want", len(want))
+                sys.exit(1)
+            print("same")
+            """
+        let python = try #require(KubernetesFixture.which("python3"), "python3 is needed to read the YAML back")
+        let result = try runCommand(
+            python, ["-c", script, path, expected], environment: KubernetesFixture.toolEnvironment, in: directory,
+            timeout: .seconds(60))
+        #expect(result.status == 0 && result.standardOutput == "same\n", "\(path): \(result.standardOutput)\(result.standardError)")
+    }
+}
