@@ -38,27 +38,8 @@ struct ExportCommand: ParsableCommand {
 
         func run() throws {
             let layout = SystemdLayout(prefix: prefix)
-            let (parsed, problems) = ManifestParser.load(
-                path: manifest, binDirectory: layout.binDirectory, checkExecutables: false)
-            guard problems.isEmpty else {
-                for problem in problems { print("\(manifest): \(problem)") }
-                throw ExitCode(65)
-            }
-            let files: [String: String]
-            do {
-                files = try SystemdExport.files(for: parsed, layout: layout)
-            } catch {
-                print("\(manifest): \(error)")
-                throw ExitCode(65)
-            }
-            do {
-                let report = try GeneratedFolder(path: out).replace(with: files, owning: Self.isOwned)
-                for path in report.written { print("wrote \(out)/\(path)") }
-                for path in report.removed { print("removed \(out)/\(path) (no longer in the manifest)") }
-                print("\(files.count) files in \(out), \(report.written.count) changed")
-            } catch {
-                print("\(error)")
-                throw ExitCode(73)
+            try ExportCommand.write(manifest: manifest, binDirectory: layout.binDirectory, to: out, owning: Self.isOwned) {
+                try SystemdExport.files(for: $0, layout: layout)
             }
         }
 
@@ -107,28 +88,9 @@ struct ExportCommand: ParsableCommand {
 
         func run() throws {
             let layout = KubernetesLayout(namespace: namespace, image: image)
-            let (parsed, problems) = ManifestParser.load(
-                path: manifest, binDirectory: layout.binDirectory, checkExecutables: false)
-            guard problems.isEmpty else {
-                for problem in problems { print("\(manifest): \(problem)") }
-                throw ExitCode(65)
-            }
-            let files: [String: String]
-            do {
-                files = try KubernetesExport.files(for: parsed, layout: layout)
-            } catch {
-                print("\(manifest): \(error)")
-                throw ExitCode(65)
-            }
-            do {
-                let report = try GeneratedFolder(path: out).replace(with: files, owning: KubernetesExport.isOwned)
-                for path in report.written { print("wrote \(out)/\(path)") }
-                for path in report.removed { print("removed \(out)/\(path) (no longer in the manifest)") }
-                print("\(files.count) files in \(out), \(report.written.count) changed")
-            } catch {
-                print("\(error)")
-                throw ExitCode(73)
-            }
+            try ExportCommand.write(
+                manifest: manifest, binDirectory: layout.binDirectory, to: out, owning: KubernetesExport.isOwned
+            ) { try KubernetesExport.files(for: $0, layout: layout) }
         }
 
         /// An RFC 1123 label, what a namespace's name must be.
@@ -138,6 +100,38 @@ struct ExportCommand: ParsableCommand {
             let alphanumeric: (Unicode.Scalar) -> Bool = { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
             return alphanumeric(scalars[0]) && alphanumeric(scalars[scalars.count - 1])
                 && scalars.allSatisfy { alphanumeric($0) || $0 == "-" }
+        }
+    }
+}
+
+extension ExportCommand {
+    /// What every export does around its own files: loads `manifest` (its problems: exit 65),
+    /// makes the files (refused: 65), replaces the generated folder `out` (a file that cannot be
+    /// written: 73), and prints each change.
+    static func write(
+        manifest: String, binDirectory: String, to out: String, owning isOwned: (String) -> Bool,
+        files make: (Manifest) throws -> [String: String]
+    ) throws {
+        let (parsed, problems) = ManifestParser.load(path: manifest, binDirectory: binDirectory, checkExecutables: false)
+        guard problems.isEmpty else {
+            for problem in problems { print("\(manifest): \(problem)") }
+            throw ExitCode(65)
+        }
+        let files: [String: String]
+        do {
+            files = try make(parsed)
+        } catch {
+            print("\(manifest): \(error)")
+            throw ExitCode(65)
+        }
+        do {
+            let report = try GeneratedFolder(path: out).replace(with: files, owning: isOwned)
+            for path in report.written { print("wrote \(out)/\(path)") }
+            for path in report.removed { print("removed \(out)/\(path) (no longer in the manifest)") }
+            print("\(files.count) files in \(out), \(report.written.count) changed")
+        } catch {
+            print("\(error)")
+            throw ExitCode(73)
         }
     }
 }

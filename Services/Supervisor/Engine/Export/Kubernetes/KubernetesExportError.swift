@@ -1,15 +1,2 @@
-/// Why a manifest cannot be exported for Kubernetes; each names the service and what to change.
-public struct KubernetesExportError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The service at fault.
-    public var service: String
-    /// What is wrong and what to do.
-    public var message: String
-
-    /// Creates an error about `service`.
-    public init(service: String, _ message: String) {
-        self.service = service
-        self.message = message
-    }
-
-    public var description: String { "services.\(service): \(message)" }
-}
+/// Why a manifest cannot be exported as Kubernetes objects.
+public typealias KubernetesExportError = ExportError

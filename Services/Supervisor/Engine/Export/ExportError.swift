@@ -1,5 +1,6 @@
-/// Why a manifest cannot be exported as systemd units; each names the service and what to change.
-public struct SystemdExportError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Why a manifest cannot be exported for another service manager (systemd units, Kubernetes
+/// objects); each names the service and what to change.
+public struct ExportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The service at fault.
     public var service: String
     /// What is wrong and what to do.
@@ -13,3 +14,6 @@ public struct SystemdExportError: Error, Sendable, Equatable, CustomStringConver
 
     public var description: String { "services.\(service): \(message)" }
 }
+
+/// Why a manifest cannot be exported as systemd units (the name 0.1.0 published).
+public typealias SystemdExportError = ExportError
