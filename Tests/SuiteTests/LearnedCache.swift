@@ -11,12 +11,20 @@ enum LearnedCache {
     static func plant(
         _ contract: any ServiceContract.Type, socketDirectory: String, in directory: TemporaryDirectory
     ) -> [String: String] {
+        plant(ServiceDescription.of(contract), socketDirectory: socketDirectory, in: directory)
+    }
+
+    /// Caches `description` (what an older build of its vertical said) for its socket in
+    /// `socketDirectory`; returns the environment that points the CLI at that cache.
+    static func plant(
+        _ description: Daemon.Description, socketDirectory: String, in directory: TemporaryDirectory
+    ) -> [String: String] {
         let home = directory.file("cache")
-        let socket = "\(socketDirectory)/\(contract.name).sock"
+        let socket = "\(socketDirectory)/\(description.name).sock"
         let name = socket.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "/", with: "%2F")
         let folder = "\(home)/verticals/describe"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let bytes = ServiceDescription.of(contract).encodedBody()
+        let bytes = description.encodedBody()
         _ = FileManager.default.createFile(atPath: "\(folder)/\(name).describe", contents: Data(bytes))
         return ["XDG_CACHE_HOME": home]
     }

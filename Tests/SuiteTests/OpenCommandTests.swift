@@ -2,6 +2,7 @@ import Glibc
 import IOInterface
 import Testing
 import VerticalsContract
+import VerticalsServiceKit
 import VerticalsTesting
 
 /// `svc-supervisor open` and `routes` as a user runs them: real argv, real daemons.
@@ -49,6 +50,21 @@ struct OpenCommandTests {
             "svc-supervisor", ["open", "--socket-dir", directory.file("sockets"), url], environment: cache, in: directory)
         #expect(result.status == 64)
         #expect(result.standardError.contains(says), "\(result.standardError)")
+    }
+
+    @Test func open_whoseCachedRouteLeadsToAnOperationTheVerticalNoLongerHas_asksAgain_andCallsTheOneItHasNow() throws {
+        let suite = try SuiteLauncher()
+        try suite.start("clinics")
+        // An older clinics called its routed `nearest` "closest": the daemon answers unimplemented.
+        var old = ServiceDescription.of(Clinics.self)
+        let index = try #require(old.operations.firstIndex { $0.name == "nearest" })
+        old.operations[index].name = "closest"
+        let cache = LearnedCache.plant(old, socketDirectory: suite.sockets.path, in: suite.directory)
+        let result = try runCommand(
+            "svc-supervisor", ["open", "--socket-dir", suite.sockets.path, "verticals://clinics/nearest?lat=53.48&lon=-2.24&limit=1"],
+            environment: cache, in: suite.directory)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try Clinics.NearbyClinics(json: result.standardOutput).clinics.count == 1)
     }
 
     @Test func routes_listsEveryRoutedOperationTheRunningVerticalsDescribe() throws {

@@ -138,6 +138,19 @@ struct LearnedContractCLITests {
         #expect(served.cached()?.operations.contains { $0.name == "shout" } == false, "the cache was not refreshed")
     }
 
+    @Test func streamCall_ofAnOperationOnlyAnOlderDescriptionHad_refreshesTheCache_andNamesWhatItHas() throws {
+        let served = try Served()
+        var old = served.today
+        var gone = try #require(old.operations.first { $0.name == "count" })
+        gone.name = "countdown"
+        old.operations.append(gone)
+        served.cache(old)
+        let result = try served.cli(["call", "test", "countdown", #"{"count": 2}"#])
+        #expect(result.status == 64, "\(result.standardError)")
+        #expect(result.standardError.contains("test has no operation \"countdown\""), "\(result.standardError)")
+        #expect(served.cached()?.operations.contains { $0.name == "countdown" } == false, "the cache was not refreshed")
+    }
+
     @Test func call_withACorruptCacheFile_ignoresIt_andReplacesIt() throws {
         let served = try Served()
         DescriptionFile.write(Array("not a description".utf8), to: served.cacheFile)

@@ -7,7 +7,9 @@ import VerticalsWire
 
 /// `svc-supervisor call` of a streaming operation: prints each event as one line of compact
 /// JSON as it arrives, until the stream ends (exit 0), fails (its refusal's exit status) or
-/// the user stops it (Ctrl-C, which closes the connection: the callee stops the stream).
+/// the user stops it (Ctrl-C, which closes the connection: the callee stops the stream). A
+/// refusal that may come from a stale description (`unimplemented`, `invalidInput`) before the
+/// first event is ``LearnedCall/Stale``, so the call is made again over a fresh one.
 ///
 /// The stream has no deadline (`--timeout` bounds plain calls only). The supervisor's own
 /// operations (`call supervisor logs …`) go to `<run dir>/supervisor.sock`, the run directory
@@ -24,14 +26,22 @@ enum StreamCaller {
             loop.shutdown()
         }
         let body = try input.encoded(as: operation.input.schema)
+        var printed = false
         do {
             for try await frame in client.streamRaw(service: contract.name, operation: operation.fullName, body: body) {
                 let value = try MessageValue(decoding: frame, as: event.schema)
                 print(try value.jsonText(as: event.schema))
                 fflush(nil)
+                printed = true
             }
         } catch let error as ServiceError {
-            throw CLIError(refusal: error, of: operation.fullName)
+            let refusal = CLIError(refusal: error, of: operation.fullName)
+            // Refused before any event, as a call is: the description may be stale (LearnedCall
+            // refreshes it and opens the stream again, once). After events, the stream stands.
+            if !printed, error.code == .unimplemented || error.code == .invalidInput {
+                throw LearnedCall.Stale(refusal: refusal)
+            }
+            throw refusal
         }
     }
 
