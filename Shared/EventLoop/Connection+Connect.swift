@@ -44,7 +44,7 @@ extension Connection {
         let connection = Connection(loop: loop, options: options, state: .connecting)
         let pending = ConnectRequest(connection: connection, completion: completion)
         uv_req_set_data(pending.request.asRequest, Unmanaged.passRetained(pending).toOpaque())
-        uv_pipe_connect(pending.request, connection.pipe, path, Connection.onConnected)
+        uv_pipe_connect(pending.request, StreamHandle.pipe(connection.stream), path, Connection.onConnected)
         if loop.isShuttingDown {
             connection.beginClose(error: nil)  // cancels the connect: completion gets .closed
         }
@@ -55,6 +55,7 @@ extension Connection {
         let connection = pending.connection
         if status == 0, connection.state == .connecting {
             connection.state = .open
+            if connection.transport == .tcp { StreamHandle.tuneConnected(connection.stream) }
             pending.completion(.success(connection))
         } else {
             connection.beginClose(error: nil)  // never handed out: nobody to tell

@@ -23,14 +23,14 @@ extension Connection {
     func updateReading() {
         let shouldRead = wantsReading && state == .open && !isPausedForBackpressure && !framingFailed
         if shouldRead, !isReadStarted {
-            let status = uv_read_start(pipe.asStream, Connection.onAllocate, Connection.onRead)
+            let status = uv_read_start(stream, Connection.onAllocate, Connection.onRead)
             guard status == 0 else {
                 beginClose(error: .uv("read", status))
                 return
             }
             isReadStarted = true
         } else if !shouldRead, isReadStarted, state < .closing {
-            uv_read_stop(pipe.asStream)
+            uv_read_stop(stream)
             isReadStarted = false
         }
     }

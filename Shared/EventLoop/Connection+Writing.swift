@@ -98,7 +98,7 @@ extension Connection {
                 var buffer = uv_buf_init(
                     UnsafeMutableRawPointer(mutating: raw.baseAddress!).assumingMemoryBound(to: CChar.self),
                     UInt32(raw.count))
-                let status = uv_try_write(pipe.asStream, &buffer, 1)
+                let status = uv_try_write(stream, &buffer, 1)
                 if status >= 0 {
                     written = Int(status)
                 } else if status != UV_EAGAIN.rawValue {
@@ -120,7 +120,7 @@ extension Connection {
         let pending = PendingWrite(copying: rest, connection: self, completion: completion)
         uv_req_set_data(pending.request.asRequest, Unmanaged.passRetained(pending).toOpaque())
         var buffer = uv_buf_init(pending.bytes.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(rest.count))
-        let status = uv_write(pending.request, pipe.asStream, &buffer, 1, Connection.onWritten)
+        let status = uv_write(pending.request, stream, &buffer, 1, Connection.onWritten)
         guard status == 0 else {
             Unmanaged.passUnretained(pending).release()  // no callback will come
             let error = EventLoopError.uv("write", status)

@@ -1,19 +1,23 @@
 import CLibUV
 import Glibc
 
-/// A listening Unix socket that hands each accepted peer to a handler as a ``Connection``;
-/// loop-confined.
+/// The name this listener had when it only served Unix sockets; kept so code written against it still builds.
+public typealias UnixListener = StreamListener
+
+/// A listening socket, Unix or TCP, that hands each accepted peer to a handler as a
+/// ``Connection``; loop-confined.
 ///
 /// ```swift
-/// let listener = try UnixListener.bind(path: "/run/verticals/identity.sock", on: loop, mode: 0o660)
+/// let listener = try StreamListener.bind(path: "/run/verticals/identity.sock", on: loop, mode: 0o660)
+/// let network = try StreamListener.bind(endpoint: .tcp(host: "127.0.0.1", port: 7001), on: loop)
 /// listener.start { connection in … connection.startReading() }
 /// ```
 ///
 /// The socket listens from `bind`/`adopt` on; peers that arrive before ``start(_:)`` wait in
 /// the backlog. The handle keeps the listener alive until ``close()`` or loop shutdown.
-public final class UnixListener: @unchecked Sendable {
+public final class StreamListener: @unchecked Sendable {
     // @unchecked Sendable: loop-confined. Every public method and property, except the immutable
-    // `loop`, `path` and `options`, starts with `loop.preconditionInEventLoop()`, and libuv runs
+    // `loop`, `path`, `options` and `transport`, starts with `loop.preconditionInEventLoop()`, and libuv runs
     // every callback on the loop thread; so every `var` is only touched on that thread.
 
     /// The loop this listener lives on.
@@ -22,20 +26,58 @@ public final class UnixListener: @unchecked Sendable {
     public let path: String?
     /// The options every accepted ``Connection`` gets.
     public let options: ConnectionOptions
+    /// Unix socket or TCP; every accepted ``Connection`` has the same.
+    public let transport: SocketEndpoint.Transport
 
-    let pipe: UnsafeMutablePointer<uv_pipe_t>  // freed in the close callback
+    let stream: UnsafeMutablePointer<uv_stream_t>  // a uv_pipe_t or uv_tcp_t (StreamHandle); freed in the close callback
     var connectionHandler: ((Connection) -> Void)?
     var acceptErrorHandler: ((EventLoopError) -> Void)?
     var hasWaitingPeer = false
     var isClosing = false
 
-    private init(loop: EventLoop, path: String?, options: ConnectionOptions) {
+    private init(loop: EventLoop, path: String?, options: ConnectionOptions, transport: SocketEndpoint.Transport = .unix) {
         self.loop = loop
         self.path = path
         self.options = options
-        self.pipe = .allocate(capacity: 1)
-        uv_pipe_init(loop.loop, pipe, 0)
-        HandleData.retain(self, into: pipe.asHandle)
+        self.transport = transport
+        self.stream = StreamHandle.make(transport, on: loop)
+        HandleData.retain(self, into: stream.asHandle)
+    }
+
+    /// Binds and listens on `endpoint`: a Unix socket as ``bind(path:on:backlog:mode:options:)``
+    /// does (`mode` applies to it), or a TCP address (`SO_REUSEADDR`; port 0 lets the kernel
+    /// choose, see ``localEndpoint``). A TCP host name is resolved with the blocking
+    /// `getaddrinfo` (start-up only); to keep even that off the loop, bind with
+    /// ``TCPSocket/listen(host:port:backlog:)`` first and ``adopt(fd:on:backlog:options:)`` the fd.
+    public static func bind(
+        endpoint: SocketEndpoint, on loop: EventLoop, backlog: Int32 = 511, mode: UInt32? = nil,
+        options: ConnectionOptions = .init()
+    ) throws(EventLoopError) -> StreamListener {
+        switch endpoint {
+        case .unix(let path):
+            return try bind(path: path, on: loop, backlog: backlog, mode: mode, options: options)
+        case .tcp(let host, let port):
+            loop.preconditionInEventLoop()
+            if loop.isShuttingDown { throw .closed }
+            let fd = try TCPSocket.listen(host: host, port: port, backlog: backlog)
+            do {
+                return try adopt(fd: fd, on: loop, backlog: backlog, options: options)
+            } catch {
+                Glibc.close(fd)
+                throw error
+            }
+        }
+    }
+
+    /// Where this listener accepts: `unix:PATH` for a bound path, `tcp:HOST:PORT` for a TCP
+    /// socket (the port the kernel chose, for port 0), nil for an inherited Unix socket or once closed.
+    public var localEndpoint: SocketEndpoint? {
+        loop.preconditionInEventLoop()
+        guard !isClosing else { return nil }
+        if let path { return .unix(path: path) }
+        var fd: uv_os_fd_t = -1
+        guard transport == .tcp, uv_fileno(stream.asHandle, &fd) == 0 else { return nil }
+        return TCPSocket.localEndpoint(of: fd)
     }
 
     /// Binds and listens on `path`. Call on the loop thread.
@@ -47,14 +89,14 @@ public final class UnixListener: @unchecked Sendable {
     public static func bind(
         path: String, on loop: EventLoop, backlog: Int32 = 511, mode: UInt32? = nil,
         options: ConnectionOptions = .init()
-    ) throws(EventLoopError) -> UnixListener {
+    ) throws(EventLoopError) -> StreamListener {
         loop.preconditionInEventLoop()
         if let error = UnixSocketPath.validate(path, operation: "bind") { throw error }
         if loop.isShuttingDown { throw .closed }
         try UnixSocketPath.clearStale(path)
 
-        let listener = UnixListener(loop: loop, path: path, options: options)
-        var status = uv_pipe_bind(listener.pipe, path)
+        let listener = StreamListener(loop: loop, path: path, options: options)
+        var status = uv_pipe_bind(StreamHandle.pipe(listener.stream), path)
         guard status == 0 else {
             listener.close()
             throw UnixSocketPath.bindError(status, path: path)
@@ -64,7 +106,7 @@ public final class UnixListener: @unchecked Sendable {
             listener.close()  // libuv removes the file it bound
             throw .system(operation: "chmod", code: code)
         }
-        status = uv_listen(listener.pipe.asStream, backlog, UnixListener.onPeer)
+        status = uv_listen(listener.stream, backlog, StreamListener.onPeer)
         guard status == 0 else {
             listener.close()
             throw .uv("listen", status, path: path)
@@ -73,23 +115,29 @@ public final class UnixListener: @unchecked Sendable {
     }
 
     /// Serves an inherited listening socket (socket activation: `LISTEN_FDS`, or the supervisor's
-    /// hand-off). Call on the loop thread. On success the listener owns `fd`; when `listen(2)`
-    /// fails on it (not a socket, not bound) the caller still does. ``close()`` never removes the socket's file.
+    /// hand-off), Unix or TCP: `getsockname` tells which. Call on the loop thread. On success the
+    /// listener owns `fd`; when `listen(2)` fails on it (not a socket, not bound) the caller
+    /// still does. ``close()`` never removes the socket's file.
     public static func adopt(
         fd: Int32, on loop: EventLoop, backlog: Int32 = 511, options: ConnectionOptions = .init()
-    ) throws(EventLoopError) -> UnixListener {
+    ) throws(EventLoopError) -> StreamListener {
         loop.preconditionInEventLoop()
         if loop.isShuttingDown { throw .closed }
         // listen(2) on a socket that already listens only updates its backlog. Done here first so
         // that a bad fd fails while the caller still owns it.
         guard Glibc.listen(fd, backlog) == 0 else { throw .system(operation: "listen", code: -errno) }
-        let listener = UnixListener(loop: loop, path: nil, options: options)
-        var status = uv_pipe_open(listener.pipe, fd)
+        let transport: SocketEndpoint.Transport = TCPSocket.isTCP(fd) ? .tcp : .unix
+        let listener = StreamListener(loop: loop, path: nil, options: options, transport: transport)
+        var status =
+            switch transport {
+            case .unix: uv_pipe_open(StreamHandle.pipe(listener.stream), fd)
+            case .tcp: uv_tcp_open(StreamHandle.tcp(listener.stream), fd)
+            }
         guard status == 0 else {
             listener.close()  // the handle never took the fd
-            throw .system(operation: "uv_pipe_open", code: status)
+            throw .system(operation: transport == .unix ? "uv_pipe_open" : "uv_tcp_open", code: status)
         }
-        status = uv_listen(listener.pipe.asStream, backlog, UnixListener.onPeer)
+        status = uv_listen(listener.stream, backlog, StreamListener.onPeer)
         guard status == 0 else {
             listener.close()
             throw .system(operation: "listen", code: status)
@@ -124,22 +172,23 @@ public final class UnixListener: @unchecked Sendable {
         connectionHandler = nil
         acceptErrorHandler = nil
         // For a bound pipe, libuv's close unlinks the path before closing the fd.
-        uv_close(pipe.asHandle, UnixListener.onClosed)
+        uv_close(stream.asHandle, StreamListener.onClosed)
     }
 
     private func acceptPeer() {
-        let connection = Connection(loop: loop, options: options, state: .open)
-        let status = uv_accept(pipe.asStream, connection.pipe.asStream)
+        let connection = Connection(loop: loop, options: options, state: .open, transport: transport)
+        let status = uv_accept(stream, connection.stream)
         guard status == 0 else {
             connection.beginClose(error: nil)
             acceptErrorHandler?(.uv("accept", status))
             return
         }
+        if transport == .tcp { StreamHandle.tuneConnected(connection.stream) }
         connectionHandler?(connection)
     }
 
     private static let onPeer: uv_connection_cb = { server, status in
-        let listener = HandleData.owner(of: server?.asHandle, as: UnixListener.self)
+        let listener = HandleData.owner(of: server?.asHandle, as: StreamListener.self)
         guard !listener.isClosing else { return }
         guard status == 0 else {
             listener.acceptErrorHandler?(.uv("accept", status))
@@ -154,12 +203,12 @@ public final class UnixListener: @unchecked Sendable {
     }
 
     private static let onClosed: uv_close_cb = { handle in
-        let listener = HandleData.releaseOwner(of: handle, as: UnixListener.self)
-        listener.pipe.deallocate()
+        let listener = HandleData.releaseOwner(of: handle, as: StreamListener.self)
+        StreamHandle.deallocate(listener.stream)
     }
 }
 
-extension UnixListener: LoopHandleOwner {
+extension StreamListener: LoopHandleOwner {
     func closeForShutdown() {
         close()
     }
