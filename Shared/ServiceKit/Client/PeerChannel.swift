@@ -17,7 +17,10 @@ final class PeerChannel {
     }
 
     let service: String
-    let path: String
+    /// Where the callee listens: its socket in the folder, or the endpoint the environment names.
+    let endpoint: SocketEndpoint
+    /// Why the callee's named endpoint may not be used (see ``SocketDirectory/endpointProblems``).
+    let problem: String?
     private let loop: EventLoop
     private let options: ConnectionOptions
     private let timers: TimerQueue
@@ -36,9 +39,13 @@ final class PeerChannel {
     static let firstConnectRetry = Duration.milliseconds(2)
     static let maxConnectRetry = Duration.milliseconds(100)
 
-    init(service: String, path: String, loop: EventLoop, options: ConnectionOptions, timers: TimerQueue, logger: Logger) {
+    init(
+        service: String, endpoint: SocketEndpoint, problem: String? = nil, loop: EventLoop, options: ConnectionOptions,
+        timers: TimerQueue, logger: Logger
+    ) {
         self.service = service
-        self.path = path
+        self.endpoint = endpoint
+        self.problem = problem
         self.loop = loop
         self.options = options
         self.timers = timers
@@ -49,6 +56,11 @@ final class PeerChannel {
     func send(_ bytes: [UInt8], _ call: PendingCall) {
         guard !closedForGood else {
             call.complete(.failure(ServiceError(.unavailable, "the client is closed")))
+            return
+        }
+        if let problem {
+            call.complete(.failure(ServiceError(
+                .unavailable, "\(service) cannot be called: \(problem)", details: [ErrorDetail("service", service)])))
             return
         }
         watchDeadline(call.deadline.instant)
@@ -80,7 +92,7 @@ final class PeerChannel {
 
     private func connect() {
         state = .connecting
-        Connection.connect(path: path, on: loop, options: options) { [self] result in
+        Connection.connect(to: endpoint, on: loop, options: options) { [self] result in
             switch result {
             case .success(let connection):
                 self.connectRetryDelay = Self.firstConnectRetry
@@ -102,7 +114,7 @@ final class PeerChannel {
                 self.connectRetryDelay = Self.firstConnectRetry
                 self.state = .idle
                 self.failAll(ServiceError(
-                    .unavailable, "\(self.service) is not reachable at \(self.path): \(error)",
+                    .unavailable, "\(self.service) is not reachable at \(self.endpoint): \(error)",
                     details: [ErrorDetail("service", self.service)], retryable: true))
             }
         }

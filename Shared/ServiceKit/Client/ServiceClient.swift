@@ -22,7 +22,7 @@ import VerticalsWire
 public final class ServiceClient: Sendable {
     /// The loop the connections live on.
     public let loop: EventLoop
-    /// Where callees' sockets are.
+    /// Where callees' sockets are, and the endpoints the environment names (`VERTICALS_ENDPOINT_<NAME>`).
     public let sockets: SocketDirectory
     /// The timeout of a call that gives none and serves no request.
     public let defaultTimeout: Duration
@@ -179,8 +179,9 @@ final class ChannelTable: @unchecked Sendable {
             return channel
         }
         let channel = PeerChannel(
-            service: service, path: sockets.socketPath(for: service), loop: loop, options: options, timers: timers,
-            logger: logger)
+            service: service, endpoint: sockets.endpoint(for: service),
+            problem: sockets.endpointProblems[SocketDirectory.endpointKey(for: service)], loop: loop, options: options,
+            timers: timers, logger: logger)
         channels[service] = channel
         lastChannel = channel
         return channel

@@ -21,6 +21,15 @@ import VerticalsEventLoop
 /// it does under systemd, where each vertical has its own user.
 ///
 /// This is the second gate: the first is the file system (sockets 0660 in a 0750 folder).
+///
+/// Plain TCP (`VERTICALS_TLS=off`): the kernel names no TCP caller, so a TCP caller has no
+/// identity and is a stranger to every rule that names one (until TLS gives callers names):
+/// - it may connect only while no allow-list is set (``allowsUnidentified``): the operator chose
+///   plain TCP, so the network (loopback, a firewall) is the gate; once `VERTICALS_ALLOWED_UIDS`
+///   or `VERTICALS_ALLOWED_GIDS` names who may call, a caller who cannot prove to be one of them
+///   is refused `permissionDenied` before a byte of it is read;
+/// - it may never call an internal operation (`permissionDenied` for that request), whatever
+///   `VERTICALS_INTERNAL_UIDS` says.
 public struct PeerAccess: Sendable, Equatable {
     /// The uid every check allows besides root: the daemon's own.
     public var ownUID: UInt32
@@ -61,11 +70,17 @@ public struct PeerAccess: Sendable, Equatable {
         return access
     }
 
-    /// Whether `peer` may call `operation` (a full name), once connected.
+    /// Whether `peer` may call `operation` (a full name), once connected. A caller with no
+    /// credentials (plain TCP) may call no internal operation.
     public func allows(_ peer: PeerCredentials?, toCall operation: String) -> Bool {
         guard !internalOperations.isEmpty, internalOperations.contains(operation) else { return true }
         guard let peer else { return false }
         return peer.uid == ownUID || internalUIDs.contains(peer.uid)
+    }
+
+    /// Whether a caller with no identity (plain TCP) may connect: only while no allow-list is set.
+    public var allowsUnidentified: Bool {
+        allowedUIDs.isEmpty && allowedGIDs.isEmpty
     }
 
     /// Whether `peer` may connect; unknown credentials never may.

@@ -7,7 +7,14 @@ extension ServiceHost {
     /// Why `connection` may not be served, or nil when it may.
     func admissionRefusal(for connection: Connection) -> ServiceError? {
         let peer = connection.peerCredentials
-        guard configuration.access.allows(peer) else {
+        if connection.transport == .tcp {
+            guard configuration.access.allowsUnidentified else {
+                return ServiceError(
+                    .permissionDenied,
+                    "\(configuration.name) names its allowed callers, and a plain-TCP caller has no identity to check",
+                    details: [ErrorDetail("transport", "tcp")])
+            }
+        } else if !configuration.access.allows(peer) {
             let who = peer.map { "uid \($0.uid) gid \($0.gid)" } ?? "a caller of unknown credentials"
             return ServiceError(
                 .permissionDenied, "\(who) may not call \(configuration.name)",
@@ -25,15 +32,17 @@ extension ServiceHost {
     /// Why the connection's `peer` may not call `operation` (an internal one), or nil when it may.
     func operationRefusal(_ operation: String, peer: PeerCredentials?) -> ServiceError? {
         guard !configuration.access.allows(peer, toCall: operation) else { return nil }
+        let who = peer.map { "uid \($0.uid)" } ?? "a caller with no identity (plain TCP)"
         return ServiceError(
-            .permissionDenied, "\(operation) is internal: uid \(peer.map { "\($0.uid)" } ?? "unknown") may not call it",
+            .permissionDenied, "\(operation) is internal: \(who) may not call it",
             details: [ErrorDetail("operation", operation)])
     }
 
     /// Tells the caller why on correlation id 0, then closes once it has hung up (see
     /// `closeLingering`): what it sends meanwhile is read and dropped, never served.
     func refuse(_ connection: Connection, _ error: ServiceError) {
-        logger.notice("refused a connection from \(connection.peerCredentials.map { "\($0)" } ?? "unknown"): \(error.message)")
+        let who = connection.peerCredentials.map { "\($0)" } ?? connection.peerEndpoint.map { "\($0)" } ?? "unknown"
+        logger.notice("refused a connection from \(who): \(error.message)")
         connection.write(ServerConnection.errorFrame(0, error))
         connection.closeLingering(timers: timers)
     }

@@ -6,10 +6,10 @@ import VerticalsContract
 import VerticalsEventLoop
 import VerticalsWire
 
-/// Serves one vertical's operations on its Unix socket: the daemon runtime.
+/// Serves one vertical's operations on its Unix socket or TCP endpoint: the daemon runtime.
 ///
-/// It adopts the listening socket a service manager hands over (`LISTEN_FDS`) or binds
-/// `<socket dir>/<name>.sock`, answers every request with its Output or a typed error,
+/// It adopts the listening socket a service manager hands over (`LISTEN_FDS`, Unix or TCP),
+/// else binds what `VERTICALS_LISTEN` names, else `<socket dir>/<name>.sock`; answers every request with its Output or a typed error,
 /// tells the manager `READY=1` once serving, and on SIGTERM drains in-flight requests
 /// before it exits. `main.swift` of a vertical reads like a table of contents:
 ///
@@ -33,7 +33,7 @@ public final class ServiceHost: @unchecked Sendable {
     let timers: TimerQueue
     let notifier: Notifier
 
-    private var listener: UnixListener?
+    private var listener: StreamListener?
     private(set) var connections: [UInt64: ServerConnection] = [:]
     /// Checks connections against the timeouts; runs only while there are connections.
     var sweepTimer: LoopTimer?
@@ -65,11 +65,21 @@ public final class ServiceHost: @unchecked Sendable {
     /// Starts listening and serving; returns once the socket is ready. Throws a typed
     /// ``EventLoopError`` when the socket cannot be had (path too long, address in use).
     public func start() async throws {
-        try await loop.submit { [self] in try self.startOnLoop() }
+        // A TCP host name is resolved here, off the loop (a blocking lookup); the loop binds the address.
+        let address = try resolveConfiguredTCP()
+        try await loop.submit { [self] in try self.startOnLoop(tcpAddress: address) }
     }
 
-    /// Where the host listens: the bound path, or `nil` for an inherited socket.
+    /// Where the host listens: the bound path, or `nil` for an inherited socket or TCP.
     public var listeningPath: String? { listener?.path }
+
+    /// Where the host listens, once started: `unix:PATH`, or `tcp:HOST:PORT` with the port the
+    /// kernel chose for port 0 (nil for an inherited Unix socket).
+    public var listeningEndpoint: SocketEndpoint? {
+        get async {
+            await (try? loop.submit { [self] in listener?.localEndpoint }) ?? nil
+        }
+    }
 
     /// Stops accepting, lets in-flight requests finish (up to the drain timeout),
     /// closes every connection, and returns once all is closed.
@@ -88,20 +98,61 @@ public final class ServiceHost: @unchecked Sendable {
 
     // MARK: Loop-thread internals
 
-    private func startOnLoop() throws {
+    /// The inherited fd to serve, if the manager handed one over.
+    private var inheritedFD: Int32? {
+        configuration.activation?.listeningFD(for: configuration.name)
+    }
+
+    /// The numeric address of `VERTICALS_LISTEN`'s TCP endpoint when that is what the host will
+    /// serve (no inherited socket), checked against ``TransportSecurity`` first.
+    private func resolveConfiguredTCP() throws -> SocketEndpoint? {
+        if let problem = configuration.listenProblem {
+            throw ServiceError(.invalidInput, "VERTICALS_LISTEN: \(problem)")
+        }
+        guard inheritedFD == nil, let endpoint = configuration.listen, case .tcp(let host, let port) = endpoint else {
+            return nil
+        }
+        if let refusal = configuration.security.refusal(of: endpoint, to: "serve \(configuration.name)") {
+            throw ServiceError(.permissionDenied, refusal)
+        }
+        guard let address = try TCPSocket.resolve(host: host, port: port).first else {
+            throw ServiceError(.invalidInput, "VERTICALS_LISTEN: \(host) has no address")
+        }
+        return address
+    }
+
+    private func startOnLoop(tcpAddress: SocketEndpoint?) throws {
         loop.preconditionInEventLoop()
         let options = configuration.limits.connectionOptions
         for problem in configuration.access.unresolved { logger.warning("ignoring an allow-list entry: \(problem)") }
-        let listener: UnixListener
-        if let activation = configuration.activation, let fd = activation.listeningFD(for: configuration.name) {
+        let listener: StreamListener
+        if let activation = configuration.activation, let fd = inheritedFD {
             activation.consume()
-            listener = try UnixListener.adopt(fd: fd, on: loop, options: options)
-            logger.info("serving \(configuration.name) on inherited fd \(fd)")
+            listener = try StreamListener.adopt(fd: fd, on: loop, options: options)
+            logger.info("serving \(configuration.name) on inherited fd \(fd)\(listener.localEndpoint.map { " (\($0))" } ?? "")")
+        } else if let tcpAddress {
+            listener = try StreamListener.bind(endpoint: tcpAddress, on: loop, options: options)
+            logger.info("serving \(configuration.name) on \(listener.localEndpoint.map { "\($0)" } ?? "TCP")")
+        } else if case .unix(let path)? = configuration.listen {
+            listener = try StreamListener.bind(path: path, on: loop, mode: 0o660, options: options)
+            logger.info("serving \(configuration.name) on \(path)")
         } else {
             try Self.makeDirectory(configuration.socketDirectory.path)
-            listener = try UnixListener.bind(path: configuration.socketPath, on: loop, mode: 0o660, options: options)
+            listener = try StreamListener.bind(path: configuration.socketPath, on: loop, mode: 0o660, options: options)
             logger.info("serving \(configuration.name) on \(configuration.socketPath)")
         }
+        if listener.transport == .tcp, let endpoint = listener.localEndpoint {
+            // An inherited TCP socket passes the same rule as a bound one.
+            if let refusal = configuration.security.refusal(of: endpoint, to: "serve \(configuration.name)") {
+                listener.close()
+                throw ServiceError(.permissionDenied, refusal)
+            }
+            logger.warning("\(configuration.security.warning(for: endpoint, as: "serving"))")
+        }
+        for (key, endpoint) in configuration.socketDirectory.endpoints.sorted(by: { $0.key < $1.key }) where endpoint.transport == .tcp {
+            logger.warning("\(configuration.security.warning(for: endpoint, as: "calling \(key.lowercased()) over"))")
+        }
+        for problem in configuration.socketDirectory.endpointProblems.values.sorted() { logger.error("\(problem)") }
         listener.start { [weak self] connection in self?.accepted(connection) }
         self.listener = listener
         notifier.notify("READY=1", "STATUS=serving \(router.operations.count) operations", "MAINPID=\(getpid())")
