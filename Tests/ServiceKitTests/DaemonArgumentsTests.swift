@@ -32,4 +32,20 @@ struct DaemonArgumentsTests {
         #expect(problems.count == 4, "\(problems)")
         #expect(DaemonArguments.problems(in: .from(environment: [:], name: "clinics", pid: 1), environment: [:]).isEmpty)
     }
+
+    @Test func problems_nameBadEndpointsAndPlainTCPNotAskedFor() {
+        let environment = [
+            "VERTICALS_LISTEN": "tcp:127.0.0.1:7001",  // no VERTICALS_TLS: refused
+            "VERTICALS_ENDPOINT_IDENTITY": "tcp:identity",
+        ]
+        let problems = DaemonArguments.problems(in: .from(environment: environment, name: "clinics", pid: 1), environment: environment)
+        #expect(problems.count == 2, "\(problems)")
+        #expect(problems.contains { $0.contains("TCP needs TLS") })
+        #expect(problems.contains { $0.contains("VERTICALS_ENDPOINT_IDENTITY") && $0.contains("names no port") })
+
+        let bad = ["VERTICALS_LISTEN": "tcp:[::1]"]
+        #expect(DaemonArguments.problems(in: .from(environment: bad, name: "clinics", pid: 1), environment: bad).count == 1)
+        let fine = ["VERTICALS_LISTEN": "tcp:127.0.0.1:7001", "VERTICALS_TLS": "off", "VERTICALS_ENDPOINT_IDENTITY": "tcp:[::1]:7002"]
+        #expect(DaemonArguments.problems(in: .from(environment: fine, name: "clinics", pid: 1), environment: fine).isEmpty)
+    }
 }

@@ -54,7 +54,8 @@ public enum DaemonArguments: Equatable, Sendable {
 
         Environment: VERTICALS_SOCKET_DIR, VERTICALS_RUN_DIR, STATE_DIRECTORY, NOTIFY_SOCKET, LISTEN_FDS/LISTEN_PID,
         WATCHDOG_USEC, VERTICALS_LOG_LEVEL (trace…critical; change it live with svc-supervisor log-level),
-        VERTICALS_MAX_FRAME_BYTES, VERTICALS_DRAIN_SECONDS.
+        VERTICALS_MAX_FRAME_BYTES, VERTICALS_DRAIN_SECONDS, VERTICALS_LISTEN (tcp:HOST:PORT or unix:PATH),
+        VERTICALS_ENDPOINT_<NAME> (where to call vertical NAME), VERTICALS_TLS (off: plain TCP on loopback).
         Usually started by svc-supervisor or systemd (README.md).
 
         """
@@ -78,6 +79,13 @@ public enum DaemonArguments: Equatable, Sendable {
         if let text = environment["VERTICALS_DRAIN_SECONDS"], !text.isEmpty, (Double(text) ?? -1) < 0 {
             problems.append("VERTICALS_DRAIN_SECONDS=\(text) is not a number of seconds ≥ 0")
         }
+        if let problem = configuration.listenProblem { problems.append("VERTICALS_LISTEN: \(problem)") }
+        if configuration.activation == nil, let listen = configuration.listen,
+            let refusal = configuration.security.refusal(of: listen, to: "serve \(configuration.name)")
+        {
+            problems.append(refusal)
+        }
+        problems += configuration.socketDirectory.endpointProblems.values.sorted()
         return problems
     }
 }
