@@ -138,6 +138,22 @@ struct TCPHostTests {
         #expect(try fixture.raw().pingAnswered(), "the connection itself is admitted")
     }
 
+    @Test func operatorBuiltins_thatChangeTheDaemon_areRefusedToAPlainTCPCaller() async throws {
+        let fixture = try TCPFixture()
+        // Built-ins are called on the vertical that serves them, by full name (as the CLI does).
+        do {
+            _ = try await fixture.client.callRaw(
+                service: "echo", operation: Daemon.setLogLevel.fullName,
+                body: Daemon.LogLevelInput(level: .debug).encodedBody())
+            Issue.record("daemon.setLogLevel answered a caller with no identity")
+        } catch {
+            #expect(error.code == .permissionDenied, "\(error)")
+        }
+        // Reading built-ins stay open: health (the supervisor's liveness check) works over TCP.
+        _ = try await fixture.client.callRaw(service: "echo", operation: Daemon.health.fullName, body: Empty().encodedBody())
+        #expect(try await fixture.client.call(echo.echo, .init(text: "x")).text == "x")
+    }
+
     @Test func allowList_refusesEveryPlainTCPCaller_beforeReadingIt() async throws {
         let fixture = try TCPFixture(extra: ["VERTICALS_ALLOWED_UIDS": "\(getuid())"])
         let raw = try fixture.raw()

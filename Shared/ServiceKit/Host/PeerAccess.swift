@@ -29,7 +29,8 @@ import VerticalsEventLoop
 ///   or `VERTICALS_ALLOWED_GIDS` names who may call, a caller who cannot prove to be one of them
 ///   is refused `permissionDenied` before a byte of it is read;
 /// - it may never call an internal operation (`permissionDenied` for that request), whatever
-///   `VERTICALS_INTERNAL_UIDS` says.
+///   `VERTICALS_INTERNAL_UIDS` says, nor the built-ins that write files or change the daemon
+///   (`daemon.backup`, `daemon.setLogLevel`).
 public struct PeerAccess: Sendable, Equatable {
     /// The uid every check allows besides root: the daemon's own.
     public var ownUID: UInt32

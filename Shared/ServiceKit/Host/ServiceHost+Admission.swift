@@ -29,8 +29,15 @@ extension ServiceHost {
         return nil
     }
 
-    /// Why the connection's `peer` may not call `operation` (an internal one), or nil when it may.
-    func operationRefusal(_ operation: String, peer: PeerCredentials?) -> ServiceError? {
+    /// Why the connection's `peer` may not call `operation` (an internal one, or an operator's
+    /// built-in that needs an identified caller), or nil when it may.
+    func operationRefusal(_ operation: String, peer: PeerCredentials?, isInternal: Bool = true) -> ServiceError? {
+        if !isInternal {
+            guard peer == nil else { return nil }
+            return ServiceError(
+                .permissionDenied, "\(operation) changes the daemon: a caller with no identity (plain TCP) may not call it",
+                details: [ErrorDetail("operation", operation)])
+        }
         guard !configuration.access.allows(peer, toCall: operation) else { return nil }
         let who = peer.map { "uid \($0.uid)" } ?? "a caller with no identity (plain TCP)"
         return ServiceError(

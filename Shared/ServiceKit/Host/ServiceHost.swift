@@ -9,7 +9,8 @@ import VerticalsWire
 /// Serves one vertical's operations on its Unix socket or TCP endpoint: the daemon runtime.
 ///
 /// It adopts the listening socket a service manager hands over (`LISTEN_FDS`, Unix or TCP),
-/// else binds what `VERTICALS_LISTEN` names, else `<socket dir>/<name>.sock`; answers every request with its Output or a typed error,
+/// else binds what `VERTICALS_LISTEN` names (a TCP host name: its first address), else
+/// `<socket dir>/<name>.sock`; answers every request with its Output or a typed error,
 /// tells the manager `READY=1` once serving, and on SIGTERM drains in-flight requests
 /// before it exits. `main.swift` of a vertical reads like a table of contents:
 ///
@@ -147,10 +148,10 @@ public final class ServiceHost: @unchecked Sendable {
                 listener.close()
                 throw ServiceError(.permissionDenied, refusal)
             }
-            logger.warning("\(configuration.security.warning(for: endpoint, as: "serving"))")
+            logger.warning("\(configuration.security.servingWarning(endpoint))")
         }
         for (key, endpoint) in configuration.socketDirectory.endpoints.sorted(by: { $0.key < $1.key }) where endpoint.transport == .tcp {
-            logger.warning("\(configuration.security.warning(for: endpoint, as: "calling \(key.lowercased()) over"))")
+            logger.warning("\(configuration.security.callingWarning(key.lowercased(), endpoint))")
         }
         for problem in configuration.socketDirectory.endpointProblems.values.sorted() { logger.error("\(problem)") }
         listener.start { [weak self] connection in self?.accepted(connection) }

@@ -66,9 +66,17 @@ public struct TransportSecurity: Sendable, Equatable {
         }
     }
 
-    /// The one start-up line saying plain TCP is in use on `endpoint`.
-    public func warning(for endpoint: SocketEndpoint, as role: String) -> String {
-        "\(role) plain TCP on \(endpoint) without TLS (VERTICALS_TLS=\(plainTCP == .anyAddress ? "off-insecure" : "off")): "
-            + "callers have no identity, internal operations are refused to them"
+    /// The one start-up line saying this daemon serves plain TCP on `endpoint`.
+    public func servingWarning(_ endpoint: SocketEndpoint) -> String {
+        "serving plain TCP on \(endpoint) without TLS (VERTICALS_TLS=\(setting)): callers have no identity; "
+            + "internal operations, daemon.backup and daemon.setLogLevel are refused to them"
     }
+
+    /// The one start-up line saying this daemon calls `service` over plain TCP at `endpoint`.
+    public func callingWarning(_ service: String, _ endpoint: SocketEndpoint) -> String {
+        "calling \(service) over plain TCP at \(endpoint) without TLS (VERTICALS_TLS=\(setting)): "
+            + "nothing proves who answers"
+    }
+
+    private var setting: String { plainTCP == .anyAddress ? "off-insecure" : "off" }
 }
