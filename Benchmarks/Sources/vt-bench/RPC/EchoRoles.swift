@@ -56,7 +56,7 @@ enum EchoRoles {
     static func throughput(socketDirectory: String, size: Int, connections: Int, depth: Int, seconds: Double) async {
         let loop = makeLoop()
         let clients = (0..<connections).map { _ in
-            ServiceClient(loop: loop, sockets: SocketDirectory(socketDirectory))
+            ServiceClient(loop: loop, sockets: peers(socketDirectory))
         }
         let input = BenchEcho.Blob(size: size)
         let state = ThroughputState()
@@ -91,7 +91,14 @@ enum EchoRoles {
 
     private static func makeClient(_ socketDirectory: String) -> (EventLoop, ServiceClient) {
         let loop = makeLoop()
-        return (loop, ServiceClient(loop: loop, sockets: SocketDirectory(socketDirectory)))
+        return (loop, ServiceClient(loop: loop, sockets: peers(socketDirectory)))
+    }
+
+    /// The echo in `socketDirectory`, unless `VERTICALS_ENDPOINT_BENCH` names it (the `tcp` section).
+    private static func peers(_ socketDirectory: String) -> SocketDirectory {
+        var environment = ProcessEnvironment.current
+        environment["VERTICALS_SOCKET_DIR"] = socketDirectory
+        return SocketDirectory.from(environment: environment)
     }
 }
 
