@@ -49,7 +49,10 @@ extension Connection {
             hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
             uv_req_set_data(pending.request.asRequest, Unmanaged.passRetained(pending).toOpaque())
             let status = uv_getaddrinfo(loop.loop, pending.request, Connection.onResolved, host, String(port), &hints)
-            if status != 0 {
+            if status == 0 {
+                connection.pendingResolve = pending.request
+                if loop.isShuttingDown { connection.beginClose(error: nil) }
+            } else {
                 Unmanaged<ResolveRequest>.fromOpaque(uv_req_get_data(pending.request.asRequest)!).release()
                 connection.beginClose(error: nil)
                 loop.deferOnLoop { completion(.failure(.system(operation: "getaddrinfo \(host)", code: status))) }
@@ -94,6 +97,7 @@ extension Connection {
         let pending = Unmanaged<ResolveRequest>.fromOpaque(uv_req_get_data(request!.asRequest)!).takeRetainedValue()
         defer { if let results { uv_freeaddrinfo(results) } }
         let connection = pending.connection
+        connection.pendingResolve = nil
         guard connection.state == .connecting else {
             pending.completion(.failure(.closed))  // the loop shut down meanwhile
             return

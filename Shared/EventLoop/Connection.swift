@@ -62,6 +62,8 @@ public final class Connection: @unchecked Sendable {
     var isFlushScheduled = false
     var flushDeadline: LoopTimer?
     var cachedCredentials: PeerCredentials?
+    /// A host name being resolved for ``connect(to:on:options:_:)``: cancelled if the connection closes first.
+    var pendingResolve: UnsafeMutablePointer<uv_getaddrinfo_t>?
     var frameHandler: (([UInt8]) -> Void)?
     var frameErrorHandler: ((FrameError) -> Void)?
     var closeHandler: ((EventLoopError?) -> Void)?
@@ -158,6 +160,8 @@ public final class Connection: @unchecked Sendable {
         dropCorked()
         flushDeadline?.close()
         flushDeadline = nil
+        // A lookup not yet started is dropped (its callback then reports .closed); one running finishes.
+        if let pendingResolve { _ = uv_cancel(pendingResolve.asRequest) }
         uv_close(stream.asHandle, Connection.onClosed)
     }
 
