@@ -6,7 +6,7 @@ import CLibUV
 /// breaks nobody. Compare with the static values, or switch on ``kind``:
 ///
 /// ```swift
-/// do { listener = try UnixListener.bind(path: path, on: loop) }
+/// do { listener = try StreamListener.bind(path: path, on: loop) }
 /// catch where error.kind == .addressInUse { … another instance is already serving … }
 /// ```
 public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -29,7 +29,8 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         EventLoopError(reason: .pathTooLong(path: path, limit: limit))
     }
 
-    /// Something already lives at `path`: a server that answers, or a file that is not a socket.
+    /// Something already lives at `path`: a server that answers, or a file that is not a socket;
+    /// for TCP, `path` is the endpoint (`tcp:HOST:PORT`) another socket listens on.
     public static func addressInUse(_ path: String) -> EventLoopError {
         EventLoopError(reason: .addressInUse(path: path))
     }
@@ -124,6 +125,8 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         case .pathTooLong(let path, let limit):
             "socket path is \(path.utf8.count) bytes, over the limit of \(limit) (libuv would silently truncate it): "
                 + "use a shorter directory, e.g. under /run or /tmp (\(path))"
+        case .addressInUse(let path) where path.hasPrefix("tcp:"):
+            "address in use: another socket already listens on \(path); stop that server or choose another port"
         case .addressInUse(let path):
             "address in use: a server already answers at \(path), or a file that is not a socket is there; "
                 + "stop that server or remove the file"

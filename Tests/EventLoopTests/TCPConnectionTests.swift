@@ -185,6 +185,7 @@ struct TCPConnectionTests {
                 } catch { return error as? EventLoopError }
             }
             #expect(outcome?.kind == .addressInUse)
+            #expect(outcome?.description.contains("choose another port") == true, "\(String(describing: outcome))")
             try await loop.submit { server.listener.value.close() }
         }
     }

@@ -6,7 +6,7 @@ import VerticalsEventLoop
 /// A service's listening socket, Unix (`<name>.sock`) or TCP (its manifest `endpoint`), bound by
 /// the supervisor and handed to each of its processes as fd 3 (`LISTEN_FDS=1`).
 ///
-/// Plain `socket`/`bind`/`listen` rather than `UnixListener`: the supervisor must never
+/// Plain `socket`/`bind`/`listen` rather than `StreamListener`: the supervisor must never
 /// accept on it, and a `uv_listen`ed pipe does — libuv accepts the first waiting peer into
 /// the handle as soon as the socket is readable, so that client would be stolen from the
 /// service. Here nothing watches the fd: peers that arrive while the service restarts wait in
