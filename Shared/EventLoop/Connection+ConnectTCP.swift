@@ -22,7 +22,7 @@ final class ResolveRequest {
 extension Connection {
     /// Connects to `endpoint`: a Unix socket as ``connect(path:on:options:_:)`` does, or a TCP
     /// address. An IP literal connects at once; a host name is first resolved off the loop
-    /// (`uv_getaddrinfo`) and its first address is used. A connected TCP stream has
+    /// (`uv_getaddrinfo`) and its addresses are tried in order until one connects. A connected TCP stream has
     /// `TCP_NODELAY` and keep-alive on. Call on the loop thread; `completion` runs later on the
     /// loop thread, never inside this call.
     ///
@@ -75,8 +75,11 @@ extension Connection {
         return status == 0 ? address.endpoint : nil
     }
 
-    private func connectTCP(to address: SocketAddress, _ completion: @escaping (Result<Connection, EventLoopError>) -> Void) {
-        let pending = ConnectRequest(connection: self, completion: completion)
+    func connectTCP(
+        to address: SocketAddress, fallbacks: [SocketAddress] = [],
+        _ completion: @escaping (Result<Connection, EventLoopError>) -> Void
+    ) {
+        let pending = ConnectRequest(connection: self, fallbacks: fallbacks, completion: completion)
         uv_req_set_data(pending.request.asRequest, Unmanaged.passRetained(pending).toOpaque())
         let status = address.withSockaddr { sockaddr, _ in
             uv_tcp_connect(pending.request, StreamHandle.tcp(stream), sockaddr, Connection.onConnected)
@@ -102,11 +105,12 @@ extension Connection {
             pending.completion(.failure(.closed))  // the loop shut down meanwhile
             return
         }
-        guard status == 0, let results, let address = SocketAddress.list(results).first else {
+        let addresses = results.map(SocketAddress.list) ?? []
+        guard status == 0, let address = addresses.first else {
             connection.beginClose(error: nil)
             pending.completion(.failure(.system(operation: "getaddrinfo \(pending.host)", code: status == 0 ? UV_EAI_NONAME.rawValue : status)))
             return
         }
-        connection.connectTCP(to: address, pending.completion)
+        connection.connectTCP(to: address, fallbacks: Array(addresses.dropFirst()), pending.completion)
     }
 }
