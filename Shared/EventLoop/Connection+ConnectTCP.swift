@@ -60,6 +60,27 @@ extension Connection {
         }
     }
 
+    /// Connects to `endpoint` as ``connect(to:on:options:_:)`` does, then runs a mutual-TLS
+    /// handshake from `tls` (a client-role context): `completion` gets the connection only once
+    /// the server presented a certificate the suite CA signed that names `peerName`
+    /// (`verticals://NAME`; any name when nil), within `handshakeTimeout`.
+    public static func connect(
+        to endpoint: SocketEndpoint, on loop: EventLoop, options: ConnectionOptions = .init(), tls: TLSContext,
+        peerName: String?, handshakeTimeout: Duration = .seconds(10),
+        _ completion: @escaping (Result<Connection, EventLoopError>) -> Void
+    ) {
+        precondition(tls.role == .client, "a connect needs a client-role TLS context")
+        connect(to: endpoint, on: loop, options: options) { result in
+            guard case .success(let connection) = result else {
+                completion(result)
+                return
+            }
+            connection.beginTLS(tls, expectedPeer: peerName, timeout: handshakeTimeout) { error in
+                completion(error.map { .failure($0) } ?? .success(connection))
+            }
+        }
+    }
+
     /// The TCP peer's address (`getpeername`), for logs; nil for a Unix socket or once closed.
     public var peerEndpoint: SocketEndpoint? {
         loop.preconditionInEventLoop()

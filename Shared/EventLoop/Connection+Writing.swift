@@ -90,8 +90,25 @@ extension Connection {
         corkedCompletions = []
     }
 
-    /// Writes at once what the kernel takes (when nothing is queued) and queues the rest, copied.
+    /// Sends `bytes` as they are, or sealed into TLS records on a TLS connection.
     private func send(_ bytes: [UInt8], completion: ((EventLoopError?) -> Void)?) {
+        guard let tls else {
+            sendWire(bytes, completion: completion)
+            return
+        }
+        do {
+            try bytes.withUnsafeBytes { raw in try tls.seal(raw) }
+        } catch {
+            let failure = EventLoopError.tls("\(error)")
+            beginClose(error: failure)
+            complete(completion, failure)
+            return
+        }
+        sendWire(tls.takeOutput(), completion: completion)
+    }
+
+    /// Writes at once what the kernel takes (when nothing is queued) and queues the rest, copied.
+    func sendWire(_ bytes: [UInt8], completion: ((EventLoopError?) -> Void)?) {
         bytes.withUnsafeBytes { raw in
             var written = 0
             if pendingWriteCount == 0, raw.count > 0 {
@@ -132,7 +149,7 @@ extension Connection {
         didQueue(rest.count)
     }
 
-    private func complete(_ completion: ((EventLoopError?) -> Void)?, _ error: EventLoopError?) {
+    func complete(_ completion: ((EventLoopError?) -> Void)?, _ error: EventLoopError?) {
         guard let completion else { return }
         loop.deferOnLoop { completion(error) }
     }

@@ -62,6 +62,14 @@ public final class Connection: @unchecked Sendable {
     var isFlushScheduled = false
     var flushDeadline: LoopTimer?
     var cachedCredentials: PeerCredentials?
+    /// TLS on this connection (``beginTLS(_:expectedPeer:timeout:_:)``), nil for plain streams.
+    var tls: TLSSession?
+    /// True until the TLS handshake completes: reading runs for it, frames are not delivered yet.
+    var isHandshaking = false
+    var securedHandler: ((EventLoopError?) -> Void)?
+    var handshakeDeadline: LoopTimer?
+    /// The vertical the client expects at the other end (its certificate's `verticals://NAME`).
+    var expectedPeer: String?
     /// A host name being resolved for ``connect(to:on:options:_:)``: cancelled if the connection closes first.
     var pendingResolve: UnsafeMutablePointer<uv_getaddrinfo_t>?
     var frameHandler: (([UInt8]) -> Void)?
@@ -160,6 +168,8 @@ public final class Connection: @unchecked Sendable {
         dropCorked()
         flushDeadline?.close()
         flushDeadline = nil
+        handshakeDeadline?.close()
+        handshakeDeadline = nil
         // A lookup not yet started is dropped (its callback then reports .closed); one running finishes.
         if let pendingResolve { _ = uv_cancel(pendingResolve.asRequest) }
         uv_close(stream.asHandle, Connection.onClosed)
@@ -169,6 +179,10 @@ public final class Connection: @unchecked Sendable {
     private func didClose() {
         state = .closed
         StreamHandle.deallocate(stream)
+        if let secured = securedHandler {
+            securedHandler = nil
+            secured(closeError ?? .tls("the connection closed before the TLS handshake finished"))
+        }
         let handler = closeHandler
         frameHandler = nil
         frameErrorHandler = nil

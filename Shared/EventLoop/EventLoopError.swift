@@ -17,6 +17,7 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         case notFound
         case closed
         case system(operation: String, code: Int32)
+        case tls(String)
     }
 
     let reason: Reason
@@ -43,6 +44,12 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// The connection, handle or loop was closed before the operation could complete.
     public static let closed = EventLoopError(reason: .closed)
+
+    /// A TLS handshake or record failed: no certificate, one the suite CA did not sign, the wrong
+    /// peer name, a handshake not finished in time, a corrupt record.
+    public static func tls(_ message: String) -> EventLoopError {
+        EventLoopError(reason: .tls(message))
+    }
 
     /// Any other failure, with libuv's negative errno (for example `UV_EACCES`).
     public static func system(operation: String, code: Int32) -> EventLoopError {
@@ -75,6 +82,8 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         public static let closed = Kind(name: "closed")
         /// See ``EventLoopError/system(operation:code:)``.
         public static let system = Kind(name: "system")
+        /// See ``EventLoopError/tls(_:)``.
+        public static let tls = Kind(name: "tls")
 
         /// The kind's name, e.g. `addressInUse`.
         public var description: String { name }
@@ -89,6 +98,7 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         case .notFound: .notFound
         case .closed: .closed
         case .system: .system
+        case .tls: .tls
         }
     }
 
@@ -115,6 +125,7 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         case .connectionRefused: UV_ECONNREFUSED.rawValue
         case .addressInUse: UV_EADDRINUSE.rawValue
         case .pathTooLong: UV_ENAMETOOLONG.rawValue
+        case .tls: UV_EPROTO.rawValue
         case .closed: nil
         }
     }
@@ -138,6 +149,8 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
             "closed: the connection or event loop was closed before the operation completed"
         case .system(let operation, let code):
             "\(operation) failed: \(Self.name(of: code)) (\(Self.message(of: code)))"
+        case .tls(let message):
+            message
         }
     }
 

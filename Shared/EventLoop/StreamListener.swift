@@ -30,6 +30,8 @@ public final class StreamListener: @unchecked Sendable {
     public let transport: SocketEndpoint.Transport
 
     let stream: UnsafeMutablePointer<uv_stream_t>  // a uv_pipe_t or uv_tcp_t (StreamHandle); freed in the close callback
+    var tlsContext: TLSContext?
+    var tlsHandshakeTimeout: Duration = .seconds(10)
     var connectionHandler: ((Connection) -> Void)?
     var acceptErrorHandler: ((EventLoopError) -> Void)?
     var hasWaitingPeer = false
@@ -157,6 +159,24 @@ public final class StreamListener: @unchecked Sendable {
         }
     }
 
+    /// Mutual TLS for every connection accepted from now on (a server-role context), or nil for
+    /// plain streams. With it, a peer is handed to the handler only once its handshake completed
+    /// with a certificate the suite CA signed (``Connection/peerName`` names it); a failed or
+    /// unfinished handshake (`handshakeTimeout`) goes to ``onAcceptError`` and the connection closes.
+    /// Set it again with a new context to take rotated files: established connections keep theirs.
+    public func useTLS(_ context: TLSContext?, handshakeTimeout: Duration = .seconds(10)) {
+        loop.preconditionInEventLoop()
+        precondition(context?.role != .client, "a listener needs a server-role TLS context")
+        tlsContext = context
+        tlsHandshakeTimeout = handshakeTimeout
+    }
+
+    /// The TLS context new connections get, nil for plain streams.
+    public var tls: TLSContext? {
+        loop.preconditionInEventLoop()
+        return tlsContext
+    }
+
     /// Called when accepting fails (for example `EMFILE`); the listener keeps listening.
     public var onAcceptError: ((EventLoopError) -> Void)? {
         get { loop.preconditionInEventLoop(); return acceptErrorHandler }
@@ -184,7 +204,21 @@ public final class StreamListener: @unchecked Sendable {
             return
         }
         if transport == .tcp { StreamHandle.tuneConnected(connection.stream) }
-        connectionHandler?(connection)
+        guard let tlsContext else {
+            connectionHandler?(connection)
+            return
+        }
+        connection.beginTLS(tlsContext, expectedPeer: nil, timeout: tlsHandshakeTimeout) { [weak self] error in
+            guard let self, !self.isClosing else {
+                connection.close()
+                return
+            }
+            if let error {
+                self.acceptErrorHandler?(error)
+            } else {
+                self.connectionHandler?(connection)
+            }
+        }
     }
 
     private static let onPeer: uv_connection_cb = { server, status in
