@@ -84,11 +84,13 @@ extension Connection {
         handler?(nil)
     }
 
+    /// Tells the waiting side first, then closes: uv_close shuts the socket at once, and whoever
+    /// sees the peer go must find the failure already reported.
     private func failTLS(_ error: EventLoopError) {
         let handler = securedHandler
         securedHandler = nil
-        beginClose(error: error)
         handler?(error)
+        beginClose(error: error)
     }
 
     private func flushTLSOutput() {

@@ -162,6 +162,8 @@ final class ChannelTable: @unchecked Sendable {
     private var channels: [String: PeerChannel] = [:]
     private var lastChannel: PeerChannel?
     private lazy var timers = TimerQueue(loop: loop)
+    /// The client's TLS files for TCP callees, shared by every channel (nil: none named).
+    private lazy var tls: TLSReloader? = sockets.tls.map { TLSReloader(files: $0, role: .client) }
 
     init(loop: EventLoop, sockets: SocketDirectory, options: ConnectionOptions, logger: Logger) {
         self.loop = loop
@@ -180,8 +182,8 @@ final class ChannelTable: @unchecked Sendable {
         }
         let channel = PeerChannel(
             service: service, endpoint: sockets.endpoint(for: service),
-            problem: sockets.endpointProblems[SocketDirectory.endpointKey(for: service)], loop: loop, options: options,
-            timers: timers, logger: logger)
+            problem: sockets.endpointProblems[SocketDirectory.endpointKey(for: service)], tls: tls, loop: loop,
+            options: options, timers: timers, logger: logger)
         channels[service] = channel
         lastChannel = channel
         return channel

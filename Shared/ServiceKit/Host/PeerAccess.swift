@@ -22,6 +22,11 @@ import VerticalsEventLoop
 ///
 /// This is the second gate: the first is the file system (sockets 0660 in a 0750 folder).
 ///
+/// Mutual TLS on TCP (the default there): the caller is the vertical its verified certificate
+/// names (`URI:verticals://NAME`). `VERTICALS_ALLOWED_PEERS` lists the names that may connect
+/// (unset: any the suite CA signed), `VERTICALS_INTERNAL_PEERS` those besides the daemon's own
+/// that may call internal operations; refusals are as over a Unix socket.
+///
 /// Plain TCP (`VERTICALS_TLS=off`): the kernel names no TCP caller, so a TCP caller has no
 /// identity and is a stranger to every rule that names one (until TLS gives callers names):
 /// - it may connect only while no allow-list is set (``allowsUnidentified``): the operator chose
@@ -44,6 +49,14 @@ public struct PeerAccess: Sendable, Equatable {
     public var internalOperations: Set<String> = []
     /// Uids besides the daemon's own that may call ``internalOperations``.
     public var internalUIDs: Set<UInt32> = []
+    /// Over mutual TLS: the vertical names (their certificates' `verticals://NAME`) that may
+    /// connect; empty: any the suite CA signed. `VERTICALS_ALLOWED_PEERS`.
+    public var allowedPeers: Set<String> = []
+    /// Over mutual TLS: the names besides the daemon's own that may call ``internalOperations``.
+    /// `VERTICALS_INTERNAL_PEERS`.
+    public var internalPeers: Set<String> = []
+    /// The daemon's own vertical name (its certificate's), for ``internalOperations``.
+    public var ownName: String?
 
     /// A policy allowing `ownUID`, root, and the given ids.
     public init(ownUID: UInt32 = geteuid(), allowedUIDs: Set<UInt32> = [], allowedGIDs: Set<UInt32> = [], unresolved: [String] = []) {
@@ -61,6 +74,9 @@ public struct PeerAccess: Sendable, Equatable {
         access.internalUIDs = access.uids(environment, "VERTICALS_INTERNAL_UIDS")
         access.internalOperations = Set(
             entries(environment["VERTICALS_INTERNAL_OPERATIONS"]).map { $0.contains(".") ? $0 : "\(service).\($0)" })
+        access.allowedPeers = Set(entries(environment["VERTICALS_ALLOWED_PEERS"]))
+        access.internalPeers = Set(entries(environment["VERTICALS_INTERNAL_PEERS"]))
+        access.ownName = service
         for entry in entries(environment["VERTICALS_ALLOWED_GIDS"]) {
             if let gid = UInt32(entry) ?? groupID(named: entry) {
                 access.allowedGIDs.insert(gid)
@@ -77,6 +93,20 @@ public struct PeerAccess: Sendable, Equatable {
         guard !internalOperations.isEmpty, internalOperations.contains(operation) else { return true }
         guard let peer else { return false }
         return peer.uid == ownUID || internalUIDs.contains(peer.uid)
+    }
+
+    /// Whether the vertical `name` (verified by mutual TLS) may connect: any name while
+    /// ``allowedPeers`` is empty, else only those listed; a certificate that names none may not.
+    public func allows(peerNamed name: String?) -> Bool {
+        guard let name else { return false }
+        return allowedPeers.isEmpty || allowedPeers.contains(name)
+    }
+
+    /// Whether the vertical `name` (verified by mutual TLS) may call `operation` (a full name).
+    public func allows(peerNamed name: String?, toCall operation: String) -> Bool {
+        guard !internalOperations.isEmpty, internalOperations.contains(operation) else { return true }
+        guard let name else { return false }
+        return name == ownName || internalPeers.contains(name)
     }
 
     /// Whether a caller with no identity (plain TCP) may connect: only while no allow-list is set.

@@ -155,7 +155,7 @@ final class ServerConnection: @unchecked Sendable {
         }
         // The table knows which operations need an identified caller: no second lookup by name for the others.
         if operation.needsIdentity,
-            let refusal = host.operationRefusal(envelope.operation, peer: connection.peerCredentials, isInternal: operation.isInternal)
+            let refusal = host.operationRefusal(envelope.operation, on: connection, isInternal: operation.isInternal)
         {
             metrics.failed(refusal.code)
             answer(id, refusal)

@@ -35,6 +35,9 @@ public final class ServiceHost: @unchecked Sendable {
     let notifier: Notifier
 
     private var listener: StreamListener?
+    /// The listener's TLS files, looked at on `tlsWatch`'s timer (mutual TLS on TCP only).
+    private var tlsReloader: TLSReloader?
+    private var tlsWatch: LoopTimer?
     private(set) var connections: [UInt64: ServerConnection] = [:]
     /// Checks connections against the timeouts; runs only while there are connections.
     var sweepTimer: LoopTimer?
@@ -148,7 +151,17 @@ public final class ServiceHost: @unchecked Sendable {
                 listener.close()
                 throw ServiceError(.permissionDenied, refusal)
             }
-            logger.warning("\(configuration.security.servingWarning(endpoint))")
+            if let files = configuration.security.files, configuration.security.usesTLS {
+                do {
+                    try startTLS(listener, files: files)
+                } catch {
+                    listener.close()
+                    throw error
+                }
+                logger.info("serving \(configuration.name) on \(endpoint) with mutual TLS 1.3 (\(files.certificate))")
+            } else {
+                logger.warning("\(configuration.security.servingWarning(endpoint))")
+            }
         }
         for (key, endpoint) in configuration.socketDirectory.endpoints.sorted(by: { $0.key < $1.key }) where endpoint.transport == .tcp {
             logger.warning("\(configuration.security.callingWarning(key.lowercased(), endpoint))")
@@ -203,6 +216,8 @@ public final class ServiceHost: @unchecked Sendable {
         notifier.notify("STOPPING=1", "STATUS=draining")
         listener?.close()
         listener = nil
+        tlsWatch?.close()
+        tlsWatch = nil
         drainTimer = timers.schedule(at: .now + configuration.drainTimeout) { [weak self] in
             guard let self else { return }
             let left = requestsInFlight
@@ -231,6 +246,37 @@ public final class ServiceHost: @unchecked Sendable {
         stopWaiters.removeAll()
         logger.info("stopped")
         for waiter in waiters { waiter() }
+    }
+
+    /// Mutual TLS on `listener` from `files`, looked at again every `VERTICALS_TLS_RELOAD_SECONDS`
+    /// (default 5): rotated files serve new connections; established ones keep their session.
+    private func startTLS(_ listener: StreamListener, files: TLSFiles) throws {
+        let reloader = TLSReloader(files: files, role: .server)
+        let context: TLSContext
+        do {
+            context = try reloader.current().context
+        } catch {
+            throw ServiceError(.invalidInput, "cannot serve TLS: \(error)")
+        }
+        let handshakeTimeout = configuration.limits.handshakeTimeout
+        listener.useTLS(context, handshakeTimeout: handshakeTimeout)
+        listener.onAcceptError = { [weak self] error in self?.logger.notice("refused a TLS connection: \(error)") }
+        tlsReloader = reloader
+        let seconds = configuration.environment["VERTICALS_TLS_RELOAD_SECONDS"].flatMap(Double.init).map { max($0, 0.05) } ?? 5
+        let interval = Duration.milliseconds(Int64(seconds * 1000))
+        let watch = LoopTimer(loop: loop)
+        watch.start(after: interval, repeating: interval) { [weak self] in
+            guard let self, let listener = self.listener, let reloader = self.tlsReloader else { return }
+            do {
+                let (context, changed) = try reloader.current()
+                guard changed else { return }
+                listener.useTLS(context, handshakeTimeout: handshakeTimeout)
+                self.logger.info("reloaded the TLS certificate \(files.certificate)")
+            } catch {
+                self.logger.error("keeping the TLS certificate in use: \(error)")
+            }
+        }
+        tlsWatch = watch
     }
 
     private func startWatchdog() {

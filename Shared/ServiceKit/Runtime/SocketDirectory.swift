@@ -19,6 +19,9 @@ public struct SocketDirectory: Sendable, Equatable {
     public let path: String
     /// Endpoints named by the environment, by ``endpointKey(for:)`` of the vertical's name.
     public var endpoints: [String: SocketEndpoint] = [:]
+    /// The files a caller presents and verifies with over mutual TLS to a TCP endpoint
+    /// (`VERTICALS_TLS_CERT`, `_KEY`, `_CA`); nil: TCP endpoints are plain (or refused).
+    public var tls: TLSFiles?
     /// Why a named endpoint may not be used (it does not parse, or plain TCP is not allowed
     /// there), by ``endpointKey(for:)``: calls to that vertical fail with this message.
     public var endpointProblems: [String: String] = [:]
@@ -35,6 +38,7 @@ public struct SocketDirectory: Sendable, Equatable {
     public static func from(environment: [String: String], isRoot: Bool = geteuid() == 0) -> SocketDirectory {
         var directory = DaemonPaths(name: "", environment: environment, isRoot: isRoot).sockets
         let security = TransportSecurity.from(environment: environment)
+        if security.usesTLS { directory.tls = security.files }
         for (variable, value) in environment where variable.hasPrefix(endpointVariablePrefix) {
             let key = String(variable.dropFirst(endpointVariablePrefix.count))
             guard !key.isEmpty else { continue }

@@ -27,6 +27,13 @@ public struct TransportSecurity: Sendable, Equatable {
     public var plainTCP: PlainTCP
     /// The value of `VERTICALS_TLS` that was not understood, if any (then plain TCP is refused).
     public var invalidSetting: String?
+    /// The certificate, key and CA files for mutual TLS, when all three are named.
+    public var files: TLSFiles?
+    /// The `VERTICALS_TLS_*` variables missing when only some are set.
+    public var missingFiles: [String] = []
+
+    /// Whether TCP runs mutual TLS (the default, with the files).
+    public var usesTLS: Bool { plainTCP == .refused && invalidSetting == nil && files != nil }
 
     /// A policy allowing `plainTCP`.
     public init(plainTCP: PlainTCP = .refused) {
@@ -35,17 +42,21 @@ public struct TransportSecurity: Sendable, Equatable {
 
     /// The policy `VERTICALS_TLS` sets (see the type's table).
     public static func from(environment: [String: String]) -> TransportSecurity {
+        var policy = TransportSecurity()
         switch environment["VERTICALS_TLS"] {
-        case nil, "", "on": TransportSecurity()
-        case "off": TransportSecurity(plainTCP: .loopbackOnly)
-        case "off-insecure": TransportSecurity(plainTCP: .anyAddress)
-        case let other?:
-            {
-                var policy = TransportSecurity()
-                policy.invalidSetting = other
-                return policy
-            }()
+        case nil, "", "on": break
+        case "off": policy.plainTCP = .loopbackOnly
+        case "off-insecure": policy.plainTCP = .anyAddress
+        case let other?: policy.invalidSetting = other
         }
+        let names = ["VERTICALS_TLS_CERT", "VERTICALS_TLS_KEY", "VERTICALS_TLS_CA"]
+        let values = names.map { environment[$0].flatMap { $0.isEmpty ? nil : $0 } }
+        if values.allSatisfy({ $0 != nil }) {
+            policy.files = TLSFiles(certificate: values[0]!, key: values[1]!, authority: values[2]!)
+        } else if values.contains(where: { $0 != nil }) {
+            policy.missingFiles = zip(names, values).filter { $0.1 == nil }.map(\.0)
+        }
+        return policy
     }
 
     /// Why `endpoint` may not be used, or nil when it may: to `action` it ("serve", "call …").
@@ -55,9 +66,12 @@ public struct TransportSecurity: Sendable, Equatable {
             return "cannot \(action) on \(endpoint): VERTICALS_TLS=\(invalidSetting) is not one of on, off, off-insecure"
         }
         switch plainTCP {
+        case .refused where files == nil:
+            let missing = missingFiles.isEmpty ? "VERTICALS_TLS_CERT, VERTICALS_TLS_KEY and VERTICALS_TLS_CA" : missingFiles.joined(separator: ", ")
+            return "cannot \(action) on \(endpoint): TCP needs TLS, and \(missing) name no certificate files; "
+                + "or set VERTICALS_TLS=off for plain TCP on loopback (VERTICALS_TLS=off-insecure for other addresses)"
         case .refused:
-            return "cannot \(action) on \(endpoint): TCP needs TLS, which this release does not have yet; "
-                + "set VERTICALS_TLS=off for plain TCP on loopback (VERTICALS_TLS=off-insecure for other addresses)"
+            return nil
         case .loopbackOnly where !endpoint.isLoopback:
             return "cannot \(action) on \(endpoint) without TLS: plain TCP is allowed only on loopback with "
                 + "VERTICALS_TLS=off; set VERTICALS_TLS=off-insecure to force it (anyone on the network may then call)"
