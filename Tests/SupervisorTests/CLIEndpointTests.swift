@@ -34,4 +34,30 @@ struct CLIEndpointTests {
         #expect(refused.standardError.contains("VERTICALS_ENDPOINT_ECHO"), "\(refused.standardError)")
         #expect(refused.standardError.contains("VERTICALS_TLS=off"), "\(refused.standardError)")
     }
+
+    @Test func call_asTheOperator_overMutualTLS() throws {
+        let directory = TemporaryDirectory()
+        let ca = try TestCertificateAuthority(in: directory)
+        let echo = try ca.issue("echo")
+        let operatorCertificate = try ca.issue("operator")
+        let port = try freeLoopbackPort()
+        let daemon = try DaemonProcess(
+            "vt-testd", ["echo"],
+            environment: [
+                "VERTICALS_SOCKET_DIR": directory.file("sockets"), "VERTICALS_LISTEN": "tcp:127.0.0.1:\(port)",
+                "VERTICALS_TLS_CERT": echo.certificate, "VERTICALS_TLS_KEY": echo.key, "VERTICALS_TLS_CA": echo.authority,
+                "VERTICALS_ALLOWED_PEERS": "operator",
+            ])
+        defer { daemon.stop() }
+        #expect(eventually { (try? RawClient(host: "127.0.0.1", port: port)) != nil }, "never listened on \(port)")
+        let answered = try runCommand(
+            "svc-supervisor", ["call", "echo", "echo", #"{"text": "as the operator"}"#],
+            environment: [
+                "VERTICALS_ENDPOINT_ECHO": "tcp:127.0.0.1:\(port)", "XDG_CACHE_HOME": directory.file("cache"),
+                "HOME": directory.path, "VERTICALS_TLS_CERT": operatorCertificate.certificate,
+                "VERTICALS_TLS_KEY": operatorCertificate.key, "VERTICALS_TLS_CA": operatorCertificate.authority,
+            ], in: directory)
+        #expect(answered.status == 0, "\(answered.standardError)")
+        #expect(answered.standardOutput.contains("\"as the operator\""), "\(answered.standardOutput)")
+    }
 }

@@ -26,7 +26,8 @@ struct VerticalConnectionOptions: ParsableArguments {
     }
 
     /// Where the vertical's socket is; a vertical named in `VERTICALS_ENDPOINT_<NAME>` (e.g. one
-    /// served on TCP, README "Endpoints") is called there instead, whichever folder is chosen.
+    /// served on TCP, README "Endpoints") is called there instead, whichever folder is chosen,
+    /// over mutual TLS with the operator's `VERTICALS_TLS_CERT`, `_KEY` and `_CA`.
     var sockets: SocketDirectory {
         let environment = ProcessEnvironment.current
         let named = SocketDirectory.from(environment: environment)
@@ -42,6 +43,7 @@ struct VerticalConnectionOptions: ParsableArguments {
         }
         directory.endpoints = named.endpoints
         directory.endpointProblems = named.endpointProblems
+        directory.tls = named.tls
         return directory
     }
 

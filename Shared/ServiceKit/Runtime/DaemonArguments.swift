@@ -55,7 +55,8 @@ public enum DaemonArguments: Equatable, Sendable {
         Environment: VERTICALS_SOCKET_DIR, VERTICALS_RUN_DIR, STATE_DIRECTORY, NOTIFY_SOCKET, LISTEN_FDS/LISTEN_PID,
         WATCHDOG_USEC, VERTICALS_LOG_LEVEL (trace…critical; change it live with svc-supervisor log-level),
         VERTICALS_MAX_FRAME_BYTES, VERTICALS_DRAIN_SECONDS, VERTICALS_LISTEN (tcp:HOST:PORT or unix:PATH),
-        VERTICALS_ENDPOINT_<NAME> (where to call vertical NAME), VERTICALS_TLS (off: plain TCP on loopback).
+        VERTICALS_ENDPOINT_<NAME> (where to call vertical NAME), VERTICALS_TLS_CERT/_KEY/_CA (mutual TLS on TCP),
+        VERTICALS_ALLOWED_PEERS, VERTICALS_INTERNAL_PEERS, VERTICALS_TLS (off: plain TCP on loopback).
         Usually started by svc-supervisor or systemd (README.md).
 
         """
@@ -86,6 +87,13 @@ public enum DaemonArguments: Equatable, Sendable {
             problems.append(refusal)
         }
         problems += configuration.socketDirectory.endpointProblems.values.sorted()
+        if let files = configuration.security.files, configuration.security.usesTLS {
+            do {
+                _ = try TLSContext(files: files, role: .server)
+            } catch {
+                problems.append("VERTICALS_TLS_CERT/_KEY/_CA: \(error)")
+            }
+        }
         return problems
     }
 }
