@@ -4,7 +4,9 @@ import Histogram
 /// Section `tcp` (issue 23): the RPC rows over TCP loopback, plain (`VERTICALS_TLS=off`), against
 /// the C libuv echo over TCP in the same rounds, and against our own stack over a Unix socket:
 /// latency with one call in flight (64 B body, both processes on one vCPU), and throughput with
-/// 1 connection × 64 in flight (two vCPUs). Target: TCP p50 ≤ 1.3× the C echo over TCP.
+/// 1 connection × 64 in flight (two vCPUs); the same over mutual TLS 1.3 (what TLS adds to p50,
+/// target ≤ 15 µs), and what a new connection costs with its handshake against plain TCP.
+/// Target: TCP p50 ≤ 1.3× the C echo over TCP.
 struct TCPBenchmark {
     let settings: BenchSettings
     let report: Report
@@ -15,13 +17,51 @@ struct TCPBenchmark {
     enum Stack: String, CaseIterable {
         case cTCP = "C libuv echo, TCP"
         case oursTCP = "ours, TCP"
+        case oursTLS = "ours, TCP + mutual TLS"
         case oursUnix = "ours, Unix socket"
+    }
+
+    /// Certificates for the TLS rows, minted once with `openssl`: the server as `bench`, the client as `client`.
+    var certificates: (server: [String: String], client: [String: String]) {
+        let ca = "\(directory)/tls-ca"
+        if !FileManager.default.fileExists(atPath: "\(ca).pem") {
+            _ = Subprocess.run(
+                "/usr/bin/openssl",
+                [
+                    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
+                    "\(ca).key", "-out", "\(ca).pem", "-days", "2", "-subj", "/CN=bench-ca", "-addext",
+                    "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign",
+                ])
+            for name in ["bench", "client"] {
+                let base = "\(directory)/tls-\(name)"
+                FileManager.default.createFile(
+                    atPath: "\(base).ext", contents: Data("subjectAltName=URI:verticals://\(name)\n".utf8))
+                _ = Subprocess.run(
+                    "/usr/bin/openssl",
+                    [
+                        "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
+                        "\(base).key", "-out", "\(base).csr", "-subj", "/CN=\(name)",
+                    ])
+                _ = Subprocess.run(
+                    "/usr/bin/openssl",
+                    [
+                        "x509", "-req", "-in", "\(base).csr", "-CA", "\(ca).pem", "-CAkey", "\(ca).key", "-CAcreateserial",
+                        "-out", "\(base).pem", "-days", "2", "-extfile", "\(base).ext",
+                    ])
+            }
+        }
+        func files(_ name: String) -> [String: String] {
+            let base = "\(directory)/tls-\(name)"
+            return ["VERTICALS_TLS_CERT": "\(base).pem", "VERTICALS_TLS_KEY": "\(base).key", "VERTICALS_TLS_CA": "\(ca).pem"]
+        }
+        return (files("bench"), files("client"))
     }
 
     func run() {
         var p50: [Stack: [Double]] = [:]
         var p99: [Stack: [Double]] = [:]
         var rates: [Stack: [Double]] = [:]
+        var connectCost: [Stack: [Double]] = [:]
         for round in 1...settings.rounds {
             progress("tcp round \(round)/\(settings.rounds)")
             for stack in Stack.allCases {
@@ -30,8 +70,11 @@ struct TCPBenchmark {
                 p50[stack, default: []].append(Double(histogram.valueAtPercentile(50)) / 1000)
                 p99[stack, default: []].append(Double(histogram.valueAtPercentile(99)) / 1000)
             }
-            for stack in [Stack.cTCP, .oursTCP] {
+            for stack in [Stack.cTCP, .oursTCP, .oursTLS] {
                 rates[stack, default: []].append(throughput(stack))
+            }
+            for stack in [Stack.oursTCP, .oursTLS] {
+                connectCost[stack, default: []].append(newConnection(stack))
             }
         }
         report.add(
@@ -46,6 +89,33 @@ struct TCPBenchmark {
         report.add(
             "rpc over tcp", "1 conn × 64 in flight, 64 B", unit: "req/s", ours: rates[.oursTCP]!, baselineName: "C TCP",
             baseline: rates[.cTCP]!, ratioName: "ours/C")
+        report.add(
+            "rpc over tcp", "64 B same vCPU p50, TCP + mutual TLS", unit: "µs", ours: p50[.oursTLS]!, baselineName: "C TCP",
+            baseline: p50[.cTCP]!, ratioName: "ours/C")
+        report.add(
+            "rpc over tcp", "64 B same vCPU p99, TCP + mutual TLS", unit: "µs", ours: p99[.oursTLS]!, baselineName: "C TCP",
+            baseline: p99[.cTCP]!, ratioName: "ours/C")
+        report.add(
+            "rpc over tcp", "64 B same vCPU p50, what TLS adds (target ≤ 15 µs)", unit: "µs",
+            Summary(zip(p50[.oursTLS]!, p50[.oursTCP]!).map { $0 - $1 }))
+        report.add(
+            "rpc over tcp", "1 conn × 64 in flight, 64 B, TCP + mutual TLS", unit: "req/s", ours: rates[.oursTLS]!,
+            baselineName: "C TCP", baseline: rates[.cTCP]!, ratioName: "ours/C")
+        report.add(
+            "rpc over tcp", "new connection until usable, median, TCP + mutual TLS handshake", unit: "µs",
+            ours: connectCost[.oursTLS]!, baselineName: "plain TCP", baseline: connectCost[.oursTCP]!, ratioName: "TLS/TCP")
+    }
+
+    /// The median time from connect to a usable connection (with the handshake for TLS), in µs.
+    private func newConnection(_ stack: Stack) -> Double {
+        var line = ""
+        withServer(stack, cpu: 0) { address, environment in
+            line = Subprocess.run(RPCBenchmark.ownExecutable, ["connect-cost", address, "200"], cpu: 1, environment: environment)
+        }
+        guard let field = line.split(whereSeparator: \.isWhitespace).first(where: { $0.hasPrefix("micros=") }),
+            let micros = Double(field.dropFirst("micros=".count))
+        else { fail("connect-cost printed \(line)") }
+        return micros
     }
 
     // MARK: One run
@@ -58,7 +128,7 @@ struct TCPBenchmark {
                 _ = Subprocess.run(
                     settings.uvEcho,
                     ["latency", address, "\(BenchEcho.framePayloadLength(bodySize: 64))", "\(latencyCount)", output], cpu: 0)
-            case .oursTCP, .oursUnix:
+            case .oursTCP, .oursTLS, .oursUnix:
                 _ = Subprocess.run(
                     RPCBenchmark.ownExecutable, ["echo-latency", directory, "64", "\(latencyCount)", output], cpu: 0,
                     environment: environment)
@@ -79,7 +149,7 @@ struct TCPBenchmark {
                     settings.uvEcho,
                     ["throughput", address, "\(BenchEcho.framePayloadLength(bodySize: 64))", "1", "64", "\(throughputSeconds)"],
                     cpu: 1)
-            case .oursTCP, .oursUnix:
+            case .oursTCP, .oursTLS, .oursUnix:
                 line = Subprocess.run(
                     RPCBenchmark.ownExecutable, ["echo-throughput", directory, "64", "1", "64", "\(throughputSeconds)"],
                     cpu: 1, environment: environment)
@@ -115,6 +185,15 @@ struct TCPBenchmark {
                 environment: ["VERTICALS_LISTEN": endpoint, "VERTICALS_TLS": "off", "VERTICALS_LOG_LEVEL": "error"])
             TCPProbe.waitForListener(port)
             body(endpoint, ["VERTICALS_ENDPOINT_BENCH": endpoint, "VERTICALS_TLS": "off"])
+        case .oursTLS:
+            let port = TCPProbe.freePort()
+            let endpoint = "tcp:127.0.0.1:\(port)"
+            let (serverFiles, clientFiles) = certificates
+            server = Subprocess.start(
+                RPCBenchmark.ownExecutable, ["echo-server"], cpu: cpu,
+                environment: serverFiles.merging(["VERTICALS_LISTEN": endpoint, "VERTICALS_LOG_LEVEL": "warning"]) { $1 })
+            TCPProbe.waitForListener(port)
+            body(endpoint, clientFiles.merging(["VERTICALS_ENDPOINT_BENCH": endpoint]) { $1 })
         case .oursUnix:
             let socket = "\(directory)/\(BenchEcho.name).sock"
             unlink(socket)
