@@ -13,6 +13,8 @@ final class TLSSession {
     private(set) var peerName: String?
     /// Kept alive while the session uses it.
     let context: TLSContext
+    /// Where records are opened into, reused by every read (one TLS record is at most 16 KiB).
+    private var plaintextBuffer = [UInt8](repeating: 0, count: 16 << 10)
 
     init(context: TLSContext) throws(TLSError) {
         guard let ssl = SSL_new(context.context) else { throw .openSSL("cannot create a TLS session") }
@@ -64,11 +66,11 @@ final class TLSSession {
             }
         }
         guard try handshake() else { return true }
-        var buffer = [UInt8](repeating: 0, count: 16 << 10)
+        let ssl = ssl
         while true {
-            let count = buffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
+            let count = plaintextBuffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
             if count > 0 {
-                buffer.withUnsafeBytes { plaintext(UnsafeRawBufferPointer(rebasing: $0[..<Int(count)])) }
+                plaintextBuffer.withUnsafeBytes { plaintext(UnsafeRawBufferPointer(rebasing: $0[..<Int(count)])) }
                 continue
             }
             switch SSL_get_error(ssl, count) {
