@@ -55,6 +55,13 @@ let package = Package(
             pkgConfig: "libuv",
             providers: [.apt(["libuv1-dev"])]
         ),
+        // OpenSSL 3 for TLS 1.3 on TCP endpoints (issue 23 §2), over memory BIOs on the libuv stream.
+        .systemLibrary(
+            name: "CSSL",
+            path: "Shared/CSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .systemLibrary(
             name: "CZlib",
             path: "Services/Supervisor/CZlib",
@@ -69,7 +76,7 @@ let package = Package(
         ),
         .target(name: "VerticalsWire", path: "Shared/Wire", swiftSettings: strict),
         .target(
-            name: "VerticalsEventLoop", dependencies: ["CLibUV", "VerticalsWire"], path: "Shared/EventLoop",
+            name: "VerticalsEventLoop", dependencies: ["CLibUV", "CSSL", "VerticalsWire"], path: "Shared/EventLoop",
             swiftSettings: strict
         ),
         // The contract core: what a contract is (`ServiceContract`, `Operation`, `Route`), the `daemon.*`

@@ -8,6 +8,7 @@ pkg-config --exists libuv 2>/dev/null || need+=(libuv1-dev)
 pkg-config --exists libsodium 2>/dev/null || need+=(libsodium-dev)
 pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
 pkg-config --exists zlib 2>/dev/null || need+=(zlib1g-dev)
+pkg-config --exists openssl 2>/dev/null || need+=(libssl-dev)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 
 # kubernetes-validate (PyPI; the Kubernetes schemas ship inside it): `make test` checks every object

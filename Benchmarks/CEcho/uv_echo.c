@@ -18,6 +18,9 @@
  *       CONNECTIONS connections with DEPTH frames in flight each; after a 0.25 s warm-up,
  *       counts answered frames for SECONDS and prints "requests=N seconds=S".
  *
+ * PATH may also be tcp:IPV4:PORT (e.g. tcp:127.0.0.1:7400): the same echo over TCP loopback,
+ * TCP_NODELAY on both ends, the baseline of the TCP rows.
+ *
  * Built by `make bench`: gcc -O2 uv_echo.c $(pkg-config --cflags --libs libuv).
  */
 #include <stdint.h>
@@ -36,10 +39,42 @@
         }                                                                                \
     } while (0)
 
+/* ---- shared: the address (a Unix socket path, or tcp:IPV4:PORT) ---- */
+
+#define STREAM(c) ((uv_stream_t *)(void *)&(c)->h)
+
+/* Parses tcp:IPV4:PORT into *addr; 0 for a Unix socket path. */
+static int tcp_address(const char *path, struct sockaddr_in *addr) {
+    if (strncmp(path, "tcp:", 4) != 0) return 0;
+    char host[64];
+    const char *colon = strrchr(path + 4, ':');
+    size_t length = colon ? (size_t)(colon - (path + 4)) : 0;
+    if (colon == NULL || length == 0 || length >= sizeof host) {
+        fprintf(stderr, "uv_echo: bad address %s\n", path);
+        exit(64);
+    }
+    memcpy(host, path + 4, length);
+    host[length] = 0;
+    if (uv_ip4_addr(host, atoi(colon + 1), addr) != 0) {
+        fprintf(stderr, "uv_echo: bad address %s\n", path);
+        exit(64);
+    }
+    return 1;
+}
+
+/* Initialises a connection's handle for the transport `path` names. */
+static int init_stream(uv_loop_t *loop, void *handle, const char *path) {
+    struct sockaddr_in addr;
+    if (tcp_address(path, &addr)) return uv_tcp_init(loop, (uv_tcp_t *)handle);
+    return uv_pipe_init(loop, (uv_pipe_t *)handle, 0);
+}
+
+static const char *server_path; /* the server's address, for its accepted connections' handles */
+
 /* ---- shared: a connection with a growable inbound buffer ---- */
 
 typedef struct conn {
-    uv_pipe_t pipe;
+    union { uv_pipe_t pipe; uv_tcp_t tcp; } h; /* a Unix socket or TCP, by the address */
     char *buf;
     size_t len, cap;
     size_t payload;  /* clients: the frame size they send */
@@ -70,7 +105,7 @@ static int write_copy(conn_t *c, const char *bytes, size_t len) {
     memcpy(copy, bytes, len);
     req->data = copy;
     uv_buf_t buf = uv_buf_init(copy, (unsigned)len);
-    int rc = uv_write(req, (uv_stream_t *)&c->pipe, &buf, 1, free_write);
+    int rc = uv_write(req, STREAM(c), &buf, 1, free_write);
     if (rc < 0) {
         free(copy);
         free(req);
@@ -149,19 +184,27 @@ static void server_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf)
 static void on_connection(uv_stream_t *listener, int status) {
     CHECK(status);
     conn_t *c = calloc(1, sizeof *c);
-    CHECK(uv_pipe_init(listener->loop, &c->pipe, 0));
-    c->pipe.data = c;
-    CHECK(uv_accept(listener, (uv_stream_t *)&c->pipe));
-    CHECK(uv_read_start((uv_stream_t *)&c->pipe, alloc_cb, server_read));
+    CHECK(init_stream(listener->loop, &c->h, server_path));
+    uv_handle_set_data((uv_handle_t *)(void *)&c->h, c);
+    CHECK(uv_accept(listener, STREAM(c)));
+    struct sockaddr_in unused;
+    if (tcp_address(server_path, &unused)) CHECK(uv_tcp_nodelay(&c->h.tcp, 1));
+    CHECK(uv_read_start(STREAM(c), alloc_cb, server_read));
 }
 
 static int run_server(const char *path) {
     signal(SIGPIPE, SIG_IGN); /* a client that exits mid-write must not take the server down */
     uv_loop_t *loop = uv_default_loop();
-    uv_pipe_t listener;
-    CHECK(uv_pipe_init(loop, &listener, 0));
-    remove(path);
-    CHECK(uv_pipe_bind(&listener, path));
+    union { uv_pipe_t pipe; uv_tcp_t tcp; } listener;
+    struct sockaddr_in addr;
+    server_path = path;
+    CHECK(init_stream(loop, &listener, path));
+    if (tcp_address(path, &addr)) {
+        CHECK(uv_tcp_bind(&listener.tcp, (const struct sockaddr *)&addr, 0));
+    } else {
+        remove(path);
+        CHECK(uv_pipe_bind(&listener.pipe, path));
+    }
     CHECK(uv_listen((uv_stream_t *)&listener, 1024, on_connection));
     return uv_run(loop, UV_RUN_DEFAULT);
 }
@@ -179,7 +222,7 @@ static void latency_send(conn_t *c) {
     uv_buf_t buf = uv_buf_init(lat.frame, (unsigned)(4 + c->payload));
     uv_write_t *req = malloc(sizeof *req);
     req->data = NULL;
-    CHECK(uv_write(req, (uv_stream_t *)&c->pipe, &buf, 1, free_write));
+    CHECK(uv_write(req, STREAM(c), &buf, 1, free_write));
 }
 
 /* A client's read: takes the complete answers off the buffer and returns how many there were. */
@@ -254,25 +297,31 @@ static void on_connect(uv_connect_t *req, int status) {
     CHECK(status);
     free(req);
     if (mode_throughput) {
-        CHECK(uv_read_start((uv_stream_t *)&c->pipe, alloc_cb, throughput_read));
+        CHECK(uv_read_start(STREAM(c), alloc_cb, throughput_read));
         uv_buf_t out = uv_buf_init(tput.frames, (unsigned)(tput.depth * (4 + c->payload)));
         uv_write_t *w = malloc(sizeof *w);
         w->data = NULL;
-        CHECK(uv_write(w, (uv_stream_t *)&c->pipe, &out, 1, free_write));
+        CHECK(uv_write(w, STREAM(c), &out, 1, free_write));
     } else {
-        CHECK(uv_read_start((uv_stream_t *)&c->pipe, alloc_cb, latency_read));
+        CHECK(uv_read_start(STREAM(c), alloc_cb, latency_read));
         latency_send(c);
     }
 }
 
 static conn_t *connect_to(uv_loop_t *loop, const char *path, size_t payload) {
     conn_t *c = calloc(1, sizeof *c);
-    CHECK(uv_pipe_init(loop, &c->pipe, 0));
-    c->pipe.data = c;
+    CHECK(init_stream(loop, &c->h, path));
+    uv_handle_set_data((uv_handle_t *)(void *)&c->h, c);
     c->payload = payload;
     uv_connect_t *req = malloc(sizeof *req);
     req->data = c;
-    uv_pipe_connect(req, &c->pipe, path, on_connect);
+    struct sockaddr_in addr;
+    if (tcp_address(path, &addr)) {
+        CHECK(uv_tcp_nodelay(&c->h.tcp, 1));
+        CHECK(uv_tcp_connect(req, &c->h.tcp, (const struct sockaddr *)&addr, on_connect));
+    } else {
+        uv_pipe_connect(req, &c->h.pipe, path, on_connect);
+    }
     return c;
 }
 

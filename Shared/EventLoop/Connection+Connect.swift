@@ -5,9 +5,15 @@ final class ConnectRequest {
     let request = UnsafeMutablePointer<uv_connect_t>.allocate(capacity: 1)
     let connection: Connection
     let completion: (Result<Connection, EventLoopError>) -> Void
+    /// A host name's further addresses, tried in turn on a fresh handle when this connect fails.
+    let fallbacks: [SocketAddress]
 
-    init(connection: Connection, completion: @escaping (Result<Connection, EventLoopError>) -> Void) {
+    init(
+        connection: Connection, fallbacks: [SocketAddress] = [],
+        completion: @escaping (Result<Connection, EventLoopError>) -> Void
+    ) {
         self.connection = connection
+        self.fallbacks = fallbacks
         self.completion = completion
     }
 
@@ -44,7 +50,7 @@ extension Connection {
         let connection = Connection(loop: loop, options: options, state: .connecting)
         let pending = ConnectRequest(connection: connection, completion: completion)
         uv_req_set_data(pending.request.asRequest, Unmanaged.passRetained(pending).toOpaque())
-        uv_pipe_connect(pending.request, connection.pipe, path, Connection.onConnected)
+        uv_pipe_connect(pending.request, StreamHandle.pipe(connection.stream), path, Connection.onConnected)
         if loop.isShuttingDown {
             connection.beginClose(error: nil)  // cancels the connect: completion gets .closed
         }
@@ -55,7 +61,16 @@ extension Connection {
         let connection = pending.connection
         if status == 0, connection.state == .connecting {
             connection.state = .open
+            if connection.transport == .tcp { StreamHandle.tuneConnected(connection.stream) }
             pending.completion(.success(connection))
+        } else if status != 0, connection.state == .connecting, let next = pending.fallbacks.first,
+            !connection.loop.isShuttingDown
+        {
+            // A host name with another address (IPv6 and IPv4, say): a failed handle cannot connect
+            // again, so the next address gets a new one.
+            connection.beginClose(error: nil)
+            let retry = Connection(loop: connection.loop, options: connection.options, state: .connecting, transport: .tcp)
+            retry.connectTCP(to: next, fallbacks: Array(pending.fallbacks.dropFirst()), pending.completion)
         } else {
             connection.beginClose(error: nil)  // never handed out: nobody to tell
             pending.completion(.failure(status == 0 ? .closed : .uv("connect", status)))

@@ -9,6 +9,8 @@ extension Connection {
         guard state == .open, !wantsReading else { return }
         wantsReading = true
         updateReading()
+        // Frames that arrived with the end of a TLS handshake, before anyone wanted them.
+        if decoder.bufferedByteCount > 0 { deliverFrames() }
     }
 
     /// Bytes received but not yet delivered as a frame: a frame still arriving, or whole frames
@@ -21,16 +23,16 @@ extension Connection {
 
     /// Starts or stops libuv reading to match the owner's wish, backpressure and framing state.
     func updateReading() {
-        let shouldRead = wantsReading && state == .open && !isPausedForBackpressure && !framingFailed
+        let shouldRead = (wantsReading || isHandshaking) && state == .open && !isPausedForBackpressure && !framingFailed
         if shouldRead, !isReadStarted {
-            let status = uv_read_start(pipe.asStream, Connection.onAllocate, Connection.onRead)
+            let status = uv_read_start(stream, Connection.onAllocate, Connection.onRead)
             guard status == 0 else {
                 beginClose(error: .uv("read", status))
                 return
             }
             isReadStarted = true
         } else if !shouldRead, isReadStarted, state < .closing {
-            uv_read_stop(pipe.asStream)
+            uv_read_stop(stream)
             isReadStarted = false
         }
     }
@@ -38,7 +40,7 @@ extension Connection {
     /// Decodes and delivers buffered frames until the buffer holds no whole frame, or the
     /// connection stops wanting them (closed from a handler, paused, framing broken).
     func deliverFrames() {
-        guard !isDelivering else { return }
+        guard !isDelivering, wantsReading else { return }
         isDelivering = true
         defer { isDelivering = false }
         while let payload = nextBufferedFrame() {
@@ -74,7 +76,9 @@ extension Connection {
 
     static let onRead: uv_read_cb = { stream, count, buffer in
         let connection = HandleData.owner(of: stream?.asHandle, as: Connection.self)
-        if count > 0 {
+        if count > 0, connection.tls != nil {
+            connection.receiveTLS(UnsafeRawBufferPointer(start: buffer!.pointee.base, count: count))
+        } else if count > 0 {
             connection.decoder.append(UnsafeRawBufferPointer(start: buffer!.pointee.base, count: count))
             connection.deliverFrames()
         } else if count == Int(UV_EOF.rawValue) {

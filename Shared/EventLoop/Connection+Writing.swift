@@ -90,15 +90,32 @@ extension Connection {
         corkedCompletions = []
     }
 
-    /// Writes at once what the kernel takes (when nothing is queued) and queues the rest, copied.
+    /// Sends `bytes` as they are, or sealed into TLS records on a TLS connection.
     private func send(_ bytes: [UInt8], completion: ((EventLoopError?) -> Void)?) {
+        guard let tls else {
+            sendWire(bytes, completion: completion)
+            return
+        }
+        do {
+            try bytes.withUnsafeBytes { raw in try tls.seal(raw) }
+        } catch {
+            let failure = EventLoopError.tls("\(error)")
+            beginClose(error: failure)
+            complete(completion, failure)
+            return
+        }
+        sendWire(tls.takeOutput(), completion: completion)
+    }
+
+    /// Writes at once what the kernel takes (when nothing is queued) and queues the rest, copied.
+    func sendWire(_ bytes: [UInt8], completion: ((EventLoopError?) -> Void)?) {
         bytes.withUnsafeBytes { raw in
             var written = 0
             if pendingWriteCount == 0, raw.count > 0 {
                 var buffer = uv_buf_init(
                     UnsafeMutableRawPointer(mutating: raw.baseAddress!).assumingMemoryBound(to: CChar.self),
                     UInt32(raw.count))
-                let status = uv_try_write(pipe.asStream, &buffer, 1)
+                let status = uv_try_write(stream, &buffer, 1)
                 if status >= 0 {
                     written = Int(status)
                 } else if status != UV_EAGAIN.rawValue {
@@ -120,7 +137,7 @@ extension Connection {
         let pending = PendingWrite(copying: rest, connection: self, completion: completion)
         uv_req_set_data(pending.request.asRequest, Unmanaged.passRetained(pending).toOpaque())
         var buffer = uv_buf_init(pending.bytes.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(rest.count))
-        let status = uv_write(pending.request, pipe.asStream, &buffer, 1, Connection.onWritten)
+        let status = uv_write(pending.request, stream, &buffer, 1, Connection.onWritten)
         guard status == 0 else {
             Unmanaged.passUnretained(pending).release()  // no callback will come
             let error = EventLoopError.uv("write", status)
@@ -132,7 +149,7 @@ extension Connection {
         didQueue(rest.count)
     }
 
-    private func complete(_ completion: ((EventLoopError?) -> Void)?, _ error: EventLoopError?) {
+    func complete(_ completion: ((EventLoopError?) -> Void)?, _ error: EventLoopError?) {
         guard let completion else { return }
         loop.deferOnLoop { completion(error) }
     }

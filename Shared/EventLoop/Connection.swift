@@ -2,9 +2,11 @@ import CLibUV
 import Synchronization
 import VerticalsWire
 
-/// A connected `AF_UNIX` stream carrying length-prefixed frames; loop-confined.
+/// A connected stream, a Unix socket or TCP, carrying length-prefixed frames; loop-confined.
 ///
-/// Get one from ``connect(path:on:options:_:)`` or from a ``UnixListener``. Set the handlers,
+/// Get one from ``connect(path:on:options:_:)``, ``connect(to:on:options:_:)`` or from a
+/// ``StreamListener``. Both transports run the same code (libuv's `uv_stream_t`): framing,
+/// backpressure, limits and closing behave the same; only ``peerCredentials`` differ (TCP has none). Set the handlers,
 /// then call ``startReading()``. Incoming bytes go through Wire's `FrameDecoder`, so
 /// ``onFrame`` sees whole payloads whatever the chunking. Writes try the socket at once and
 /// queue only what the kernel did not take; past ``ConnectionOptions/highWaterMark`` queued
@@ -41,7 +43,9 @@ public final class Connection: @unchecked Sendable {
     /// The limits this connection was created with.
     public let options: ConnectionOptions
 
-    let pipe: UnsafeMutablePointer<uv_pipe_t>  // freed in the close callback
+    /// Unix socket or TCP.
+    public let transport: SocketEndpoint.Transport
+    let stream: UnsafeMutablePointer<uv_stream_t>  // a uv_pipe_t or uv_tcp_t (StreamHandle); freed in the close callback
     var state: State
     var closeError: EventLoopError?
     var decoder: FrameDecoder
@@ -58,22 +62,32 @@ public final class Connection: @unchecked Sendable {
     var isFlushScheduled = false
     var flushDeadline: LoopTimer?
     var cachedCredentials: PeerCredentials?
+    /// TLS on this connection (``beginTLS(_:expectedPeer:timeout:_:)``), nil for plain streams.
+    var tls: TLSSession?
+    /// True until the TLS handshake completes: reading runs for it, frames are not delivered yet.
+    var isHandshaking = false
+    var securedHandler: ((EventLoopError?) -> Void)?
+    var handshakeDeadline: LoopTimer?
+    /// The vertical the client expects at the other end (its certificate's `verticals://NAME`).
+    var expectedPeer: String?
+    /// A host name being resolved for ``connect(to:on:options:_:)``: cancelled if the connection closes first.
+    var pendingResolve: UnsafeMutablePointer<uv_getaddrinfo_t>?
     var frameHandler: (([UInt8]) -> Void)?
     var frameErrorHandler: ((FrameError) -> Void)?
     var closeHandler: ((EventLoopError?) -> Void)?
 
     private static let nextID = Atomic<UInt64>(1)
 
-    /// A new, unconnected pipe handle on `loop` (on the loop thread).
-    init(loop: EventLoop, options: ConnectionOptions, state: State) {
+    /// A new, unconnected handle on `loop` (on the loop thread).
+    init(loop: EventLoop, options: ConnectionOptions, state: State, transport: SocketEndpoint.Transport = .unix) {
         self.id = Connection.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         self.loop = loop
         self.options = options
         self.state = state
         self.decoder = FrameDecoder(maxFrameSize: options.maxFrameSize)
-        self.pipe = .allocate(capacity: 1)
-        uv_pipe_init(loop.loop, pipe, 0)
-        HandleData.retain(self, into: pipe.asHandle)
+        self.transport = transport
+        self.stream = StreamHandle.make(transport, on: loop)
+        HandleData.retain(self, into: stream.asHandle)
     }
 
     /// Called with each complete frame payload (without its length prefix).
@@ -104,13 +118,14 @@ public final class Connection: @unchecked Sendable {
         return state >= .closing
     }
 
-    /// The peer's pid, uid and gid (`SO_PEERCRED`), or nil once closed.
+    /// The peer's pid, uid and gid (`SO_PEERCRED`), or nil once closed — and always nil over
+    /// TCP, where the kernel knows no peer process (Linux would answer uid 65534, "nobody").
     public var peerCredentials: PeerCredentials? {
         loop.preconditionInEventLoop()
         if let cachedCredentials { return cachedCredentials }
-        guard state == .open || state == .flushing else { return nil }
+        guard transport == .unix, state == .open || state == .flushing else { return nil }
         var fd: uv_os_fd_t = -1
-        guard uv_fileno(pipe.asHandle, &fd) == 0 else { return nil }
+        guard uv_fileno(stream.asHandle, &fd) == 0 else { return nil }
         cachedCredentials = PeerCredentials.read(fromSocket: fd)
         return cachedCredentials
     }
@@ -153,13 +168,21 @@ public final class Connection: @unchecked Sendable {
         dropCorked()
         flushDeadline?.close()
         flushDeadline = nil
-        uv_close(pipe.asHandle, Connection.onClosed)
+        handshakeDeadline?.close()
+        handshakeDeadline = nil
+        // A lookup not yet started is dropped (its callback then reports .closed); one running finishes.
+        if let pendingResolve { _ = uv_cancel(pendingResolve.asRequest) }
+        uv_close(stream.asHandle, Connection.onClosed)
     }
 
     /// After libuv's close callback: the handle memory is gone; tell the owner, drop the handlers.
     private func didClose() {
         state = .closed
-        pipe.deallocate()
+        StreamHandle.deallocate(stream)
+        if let secured = securedHandler {
+            securedHandler = nil
+            secured(closeError ?? .tls("the connection closed before the TLS handshake finished"))
+        }
         let handler = closeHandler
         frameHandler = nil
         frameErrorHandler = nil

@@ -13,7 +13,7 @@ import Synchronization
 /// ```swift
 /// let loop = try EventLoop(name: "identity")
 /// loop.execute {
-///     let listener = try! UnixListener.bind(path: "/run/verticals/identity.sock", on: loop)
+///     let listener = try! StreamListener.bind(path: "/run/verticals/identity.sock", on: loop)
 ///     listener.start { connection in … }
 /// }
 /// …

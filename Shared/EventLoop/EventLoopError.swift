@@ -6,7 +6,7 @@ import CLibUV
 /// breaks nobody. Compare with the static values, or switch on ``kind``:
 ///
 /// ```swift
-/// do { listener = try UnixListener.bind(path: path, on: loop) }
+/// do { listener = try StreamListener.bind(path: path, on: loop) }
 /// catch where error.kind == .addressInUse { … another instance is already serving … }
 /// ```
 public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -17,6 +17,7 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         case notFound
         case closed
         case system(operation: String, code: Int32)
+        case tls(String)
     }
 
     let reason: Reason
@@ -29,7 +30,8 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         EventLoopError(reason: .pathTooLong(path: path, limit: limit))
     }
 
-    /// Something already lives at `path`: a server that answers, or a file that is not a socket.
+    /// Something already lives at `path`: a server that answers, or a file that is not a socket;
+    /// for TCP, `path` is the endpoint (`tcp:HOST:PORT`) another socket listens on.
     public static func addressInUse(_ path: String) -> EventLoopError {
         EventLoopError(reason: .addressInUse(path: path))
     }
@@ -42,6 +44,12 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// The connection, handle or loop was closed before the operation could complete.
     public static let closed = EventLoopError(reason: .closed)
+
+    /// A TLS handshake or record failed: no certificate, one the suite CA did not sign, the wrong
+    /// peer name, a handshake not finished in time, a corrupt record.
+    public static func tls(_ message: String) -> EventLoopError {
+        EventLoopError(reason: .tls(message))
+    }
 
     /// Any other failure, with libuv's negative errno (for example `UV_EACCES`).
     public static func system(operation: String, code: Int32) -> EventLoopError {
@@ -74,6 +82,8 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         public static let closed = Kind(name: "closed")
         /// See ``EventLoopError/system(operation:code:)``.
         public static let system = Kind(name: "system")
+        /// See ``EventLoopError/tls(_:)``.
+        public static let tls = Kind(name: "tls")
 
         /// The kind's name, e.g. `addressInUse`.
         public var description: String { name }
@@ -88,6 +98,7 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         case .notFound: .notFound
         case .closed: .closed
         case .system: .system
+        case .tls: .tls
         }
     }
 
@@ -114,6 +125,7 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         case .connectionRefused: UV_ECONNREFUSED.rawValue
         case .addressInUse: UV_EADDRINUSE.rawValue
         case .pathTooLong: UV_ENAMETOOLONG.rawValue
+        case .tls: UV_EPROTO.rawValue
         case .closed: nil
         }
     }
@@ -124,6 +136,8 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         case .pathTooLong(let path, let limit):
             "socket path is \(path.utf8.count) bytes, over the limit of \(limit) (libuv would silently truncate it): "
                 + "use a shorter directory, e.g. under /run or /tmp (\(path))"
+        case .addressInUse(let path) where path.hasPrefix("tcp:"):
+            "address in use: another socket already listens on \(path); stop that server or choose another port"
         case .addressInUse(let path):
             "address in use: a server already answers at \(path), or a file that is not a socket is there; "
                 + "stop that server or remove the file"
@@ -135,6 +149,8 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
             "closed: the connection or event loop was closed before the operation completed"
         case .system(let operation, let code):
             "\(operation) failed: \(Self.name(of: code)) (\(Self.message(of: code)))"
+        case .tls(let message):
+            message
         }
     }
 

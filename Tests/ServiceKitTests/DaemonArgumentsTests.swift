@@ -42,4 +42,29 @@ struct DaemonArgumentsTests {
                     == .failure(DaemonArguments.ProbeTimeoutError(text: bad)), "\(bad)")
         }
     }
+
+    @Test func problems_nameBadEndpointsAndPlainTCPNotAskedFor() {
+        let environment = [
+            "VERTICALS_LISTEN": "tcp:127.0.0.1:7001",  // no VERTICALS_TLS: refused
+            "VERTICALS_ENDPOINT_IDENTITY": "tcp:identity",
+        ]
+        let problems = DaemonArguments.problems(in: .from(environment: environment, name: "clinics", pid: 1), environment: environment)
+        #expect(problems.count == 2, "\(problems)")
+        #expect(problems.contains { $0.contains("TCP needs TLS") })
+        #expect(problems.contains { $0.contains("VERTICALS_ENDPOINT_IDENTITY") && $0.contains("names no port") })
+
+        let bad = ["VERTICALS_LISTEN": "tcp:[::1]"]
+        #expect(DaemonArguments.problems(in: .from(environment: bad, name: "clinics", pid: 1), environment: bad).count == 1)
+        let unreadable = [
+            "VERTICALS_LISTEN": "tcp:127.0.0.1:7001", "VERTICALS_TLS_CERT": "/nonexistent/echo.pem",
+            "VERTICALS_TLS_KEY": "/nonexistent/echo.key", "VERTICALS_TLS_CA": "/nonexistent/ca.pem",
+        ]
+        let tlsProblems = DaemonArguments.problems(in: .from(environment: unreadable, name: "clinics", pid: 1), environment: unreadable)
+        #expect(tlsProblems.count == 1 && tlsProblems[0].contains("/nonexistent/echo.pem"), "\(tlsProblems)")
+        let halfNamed = ["VERTICALS_LISTEN": "tcp:127.0.0.1:7001", "VERTICALS_TLS_CERT": "/x.pem"]
+        let halfProblems = DaemonArguments.problems(in: .from(environment: halfNamed, name: "clinics", pid: 1), environment: halfNamed)
+        #expect(halfProblems.contains { $0.contains("VERTICALS_TLS_KEY, VERTICALS_TLS_CA") }, "\(halfProblems)")
+        let fine = ["VERTICALS_LISTEN": "tcp:127.0.0.1:7001", "VERTICALS_TLS": "off", "VERTICALS_ENDPOINT_IDENTITY": "tcp:[::1]:7002"]
+        #expect(DaemonArguments.problems(in: .from(environment: fine, name: "clinics", pid: 1), environment: fine).isEmpty)
+    }
 }

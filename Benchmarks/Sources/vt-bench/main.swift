@@ -7,6 +7,7 @@
 //   vt-bench echo-throughput DIR SIZE CONNECTIONS DEPTH SECONDS
 //   vt-bench nio-echo-server PATH
 //   vt-bench nio-echo-latency PATH PAYLOAD COUNT OUT
+//   vt-bench connect-cost tcp:HOST:PORT COUNT   (TLS from VERTICALS_TLS_*, else plain)
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -26,6 +27,8 @@ case "nio-echo-server" where arguments.count == 2:
 case "nio-echo-latency" where arguments.count == 5:
     await NIOEcho.latency(
         path: arguments[1], payload: Int(arguments[2]) ?? 97, count: Int(arguments[3]) ?? 20_000, output: arguments[4])
+case "connect-cost" where arguments.count == 3:
+    await EchoRoles.connectCost(endpoint: arguments[1], count: Int(arguments[2]) ?? 200)
 case nil, "run":
     await BenchRun(settings: BenchSettings.from(ProcessInfo.processInfo.environment)).run()
 default:

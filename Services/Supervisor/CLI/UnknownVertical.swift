@@ -15,7 +15,7 @@ enum UnknownVertical {
     /// Throws a ``CLIError`` of status 64 when the suite `sockets` belongs to has no vertical `service`.
     static func refuse(_ service: String, sockets: SocketDirectory) async throws {
         let environment = ProcessEnvironment.current
-        guard service != Supervisor.name, environment["VERTICALS_ENDPOINT_\(service.uppercased())"] == nil,
+        guard service != Supervisor.name, environment[SocketDirectory.endpointVariablePrefix + SocketDirectory.endpointKey(for: service)] == nil,
             access(sockets.socketPath(for: service), F_OK) != 0
         else { return }
         let known: [String]

@@ -25,15 +25,26 @@ struct VerticalConnectionOptions: ParsableArguments {
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
     }
 
-    /// Where the vertical's socket is.
+    /// Where the vertical's socket is; a vertical named in `VERTICALS_ENDPOINT_<NAME>` (e.g. one
+    /// served on TCP, README "Endpoints") is called there instead, whichever folder is chosen,
+    /// over mutual TLS with the operator's `VERTICALS_TLS_CERT`, `_KEY` and `_CA`.
     var sockets: SocketDirectory {
-        if let socketDir { return SocketDirectory(socketDir) }
-        if let runDir = suite.runDir { return SocketDirectory("\(runDir)/sockets") }
         let environment = ProcessEnvironment.current
-        if environment["VERTICALS_SOCKET_DIR"].map({ !$0.isEmpty }) == true {
-            return SocketDirectory.from(environment: environment)
+        let named = SocketDirectory.from(environment: environment)
+        var directory: SocketDirectory
+        if let socketDir {
+            directory = SocketDirectory(socketDir)
+        } else if let runDir = suite.runDir {
+            directory = SocketDirectory("\(runDir)/sockets")
+        } else if environment["VERTICALS_SOCKET_DIR"].map({ !$0.isEmpty }) == true {
+            directory = named
+        } else {
+            directory = SocketDirectory("\(suite.path)/sockets")
         }
-        return SocketDirectory("\(suite.path)/sockets")
+        directory.endpoints = named.endpoints
+        directory.endpointProblems = named.endpointProblems
+        directory.tls = named.tls
+        return directory
     }
 
     /// The answer's deadline.

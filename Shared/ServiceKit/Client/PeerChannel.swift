@@ -17,7 +17,12 @@ final class PeerChannel {
     }
 
     let service: String
-    let path: String
+    /// Where the callee listens: its socket in the folder, or the endpoint the environment names.
+    let endpoint: SocketEndpoint
+    /// Why the callee's named endpoint may not be used (see ``SocketDirectory/endpointProblems``).
+    let problem: String?
+    /// Mutual TLS for a TCP endpoint: the client's files, looked at again at each new connection.
+    let tls: TLSReloader?
     private let loop: EventLoop
     private let options: ConnectionOptions
     private let timers: TimerQueue
@@ -36,9 +41,14 @@ final class PeerChannel {
     static let firstConnectRetry = Duration.milliseconds(2)
     static let maxConnectRetry = Duration.milliseconds(100)
 
-    init(service: String, path: String, loop: EventLoop, options: ConnectionOptions, timers: TimerQueue, logger: Logger) {
+    init(
+        service: String, endpoint: SocketEndpoint, problem: String? = nil, tls: TLSReloader? = nil, loop: EventLoop,
+        options: ConnectionOptions, timers: TimerQueue, logger: Logger
+    ) {
         self.service = service
-        self.path = path
+        self.endpoint = endpoint
+        self.problem = problem
+        self.tls = endpoint.transport == .tcp ? tls : nil
         self.loop = loop
         self.options = options
         self.timers = timers
@@ -49,6 +59,11 @@ final class PeerChannel {
     func send(_ bytes: [UInt8], _ call: PendingCall) {
         guard !closedForGood else {
             call.complete(.failure(ServiceError(.unavailable, "the client is closed")))
+            return
+        }
+        if let problem {
+            call.complete(.failure(ServiceError(
+                .unavailable, "\(service) cannot be called: \(problem)", details: [ErrorDetail("service", service)])))
             return
         }
         watchDeadline(call.deadline.instant)
@@ -80,31 +95,49 @@ final class PeerChannel {
 
     private func connect() {
         state = .connecting
-        Connection.connect(path: path, on: loop, options: options) { [self] result in
-            switch result {
-            case .success(let connection):
-                self.connectRetryDelay = Self.firstConnectRetry
-                self.connected(connection)
-            case .failure(let error) where error.isTransient && !self.unsent.isEmpty && !self.closedForGood:
-                // The callee's backlog is full: it is alive but slow to accept. Try again until the
-                // calls waiting for this connection reach their own deadlines.
-                let delay = self.connectRetryDelay
-                self.connectRetryDelay = min(delay * 2, Self.maxConnectRetry)
-                _ = self.timers.schedule(at: .now + delay) { [self] in
-                    guard case .connecting = self.state else { return }
-                    if self.unsent.isEmpty || self.closedForGood {
-                        self.state = .idle
-                    } else {
-                        self.connect()
-                    }
+        guard let tls else {
+            Connection.connect(to: endpoint, on: loop, options: options) { [self] result in connectFinished(result) }
+            return
+        }
+        let context: TLSContext
+        do {
+            context = try tls.current().context
+        } catch {
+            state = .idle
+            failAll(ServiceError(
+                .unavailable, "\(service) cannot be called over TLS: \(error)", details: [ErrorDetail("service", service)]))
+            return
+        }
+        // The callee's certificate must name it: verticals://<service>.
+        Connection.connect(to: endpoint, on: loop, options: options, tls: context, peerName: service) { [self] result in
+            connectFinished(result)
+        }
+    }
+
+    private func connectFinished(_ result: Result<Connection, EventLoopError>) {
+        switch result {
+        case .success(let connection):
+            connectRetryDelay = Self.firstConnectRetry
+            connected(connection)
+        case .failure(let error) where error.isTransient && !unsent.isEmpty && !closedForGood:
+            // The callee's backlog is full: it is alive but slow to accept. Try again until the
+            // calls waiting for this connection reach their own deadlines.
+            let delay = connectRetryDelay
+            connectRetryDelay = min(delay * 2, Self.maxConnectRetry)
+            _ = timers.schedule(at: .now + delay) { [self] in
+                guard case .connecting = state else { return }
+                if unsent.isEmpty || closedForGood {
+                    state = .idle
+                } else {
+                    connect()
                 }
-            case .failure(let error):
-                self.connectRetryDelay = Self.firstConnectRetry
-                self.state = .idle
-                self.failAll(ServiceError(
-                    .unavailable, "\(self.service) is not reachable at \(self.path): \(error)",
-                    details: [ErrorDetail("service", self.service)], retryable: true))
             }
+        case .failure(let error):
+            connectRetryDelay = Self.firstConnectRetry
+            state = .idle
+            failAll(ServiceError(
+                .unavailable, "\(service) is not reachable at \(endpoint): \(error)",
+                details: [ErrorDetail("service", service)], retryable: true))
         }
     }
 

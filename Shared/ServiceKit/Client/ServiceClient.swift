@@ -22,7 +22,7 @@ import VerticalsWire
 public final class ServiceClient: Sendable {
     /// The loop the connections live on.
     public let loop: EventLoop
-    /// Where callees' sockets are.
+    /// Where callees' sockets are, and the endpoints the environment names (`VERTICALS_ENDPOINT_<NAME>`).
     public let sockets: SocketDirectory
     /// The timeout of a call that gives none and serves no request.
     public let defaultTimeout: Duration
@@ -162,6 +162,8 @@ final class ChannelTable: @unchecked Sendable {
     private var channels: [String: PeerChannel] = [:]
     private var lastChannel: PeerChannel?
     private lazy var timers = TimerQueue(loop: loop)
+    /// The client's TLS files for TCP callees, shared by every channel (nil: none named).
+    private lazy var tls: TLSReloader? = sockets.tls.map { TLSReloader(files: $0, role: .client) }
 
     init(loop: EventLoop, sockets: SocketDirectory, options: ConnectionOptions, logger: Logger) {
         self.loop = loop
@@ -179,8 +181,9 @@ final class ChannelTable: @unchecked Sendable {
             return channel
         }
         let channel = PeerChannel(
-            service: service, path: sockets.socketPath(for: service), loop: loop, options: options, timers: timers,
-            logger: logger)
+            service: service, endpoint: sockets.endpoint(for: service),
+            problem: sockets.endpointProblems[SocketDirectory.endpointKey(for: service)], tls: tls, loop: loop,
+            options: options, timers: timers, logger: logger)
         channels[service] = channel
         lastChannel = channel
         return channel

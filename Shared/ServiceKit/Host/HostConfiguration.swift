@@ -1,3 +1,4 @@
+import VerticalsEventLoop
 import VerticalsWire
 
 /// How a vertical's host serves: its name, where it listens, and its limits.
@@ -11,6 +12,13 @@ public struct HostConfiguration: Sendable {
     public var socketDirectory: SocketDirectory
     /// The inherited listening sockets, if the service manager passed any.
     public var activation: SocketActivation?
+    /// Where to listen when no socket is inherited, from `VERTICALS_LISTEN` (`unix:PATH` or
+    /// `tcp:HOST:PORT`); nil: `<socket dir>/<name>.sock`.
+    public var listen: SocketEndpoint?
+    /// Why `VERTICALS_LISTEN` could not be read, if it could not: the host refuses to start.
+    public var listenProblem: SocketEndpointError?
+    /// Whether plain TCP may be served (`VERTICALS_TLS`).
+    public var security = TransportSecurity()
     /// Every bound a client is held to (frame size, in-flight, connections, buffers, timeouts).
     public var limits = ConnectionLimits()
     /// Who may connect (`SO_PEERCRED`): the daemon's own uid, root and the allow-lists.
@@ -40,14 +48,18 @@ public struct HostConfiguration: Sendable {
         self.environment = environment
     }
 
-    /// The configuration both hosts imply: socket hand-off from `LISTEN_*`, else the
-    /// socket directory; the ``ConnectionLimits`` variables, the ``PeerAccess`` allow-lists and
+    /// The configuration both hosts imply: socket hand-off from `LISTEN_*`, else
+    /// `VERTICALS_LISTEN`, else the socket directory; `VERTICALS_TLS`, the ``ConnectionLimits`` variables, the ``PeerAccess`` allow-lists and
     /// `VERTICALS_DRAIN_SECONDS` override the defaults.
     public static func from(environment: [String: String], name: String, pid: Int32) -> HostConfiguration {
         var configuration = HostConfiguration(
             name: name, socketDirectory: .from(environment: environment),
             activation: SocketActivation.from(environment: environment, pid: pid), environment: environment)
         configuration.limits = .from(environment: environment)
+        configuration.security = .from(environment: environment)
+        if let text = environment["VERTICALS_LISTEN"], !text.isEmpty {
+            do { configuration.listen = try SocketEndpoint(parsing: text) } catch { configuration.listenProblem = error }
+        }
         configuration.access = .from(environment: environment, service: name)
         if let text = environment["VERTICALS_DRAIN_SECONDS"], let value = Double(text), value >= 0 {
             configuration.drainTimeout = .milliseconds(Int64(value * 1000))

@@ -25,6 +25,21 @@ import VerticalsEventLoop
 /// `depends_on` it lacks, in the refusal and in the callee's log (``refusal(of:service:)``).
 ///
 /// This is the second gate: the first is the file system (sockets 0660 in a 0750 folder).
+///
+/// Mutual TLS on TCP (the default there): the caller is the vertical its verified certificate
+/// names (`URI:verticals://NAME`). `VERTICALS_ALLOWED_PEERS` lists the names that may connect
+/// (unset: any the suite CA signed), `VERTICALS_INTERNAL_PEERS` those besides the daemon's own
+/// that may call internal operations; refusals are as over a Unix socket.
+///
+/// Plain TCP (`VERTICALS_TLS=off`): the kernel names no TCP caller, so a TCP caller has no
+/// identity and is a stranger to every rule that names one (until TLS gives callers names):
+/// - it may connect only while no allow-list is set (``allowsUnidentified``): the operator chose
+///   plain TCP, so the network (loopback, a firewall) is the gate; once `VERTICALS_ALLOWED_UIDS`
+///   or `VERTICALS_ALLOWED_GIDS` names who may call, a caller who cannot prove to be one of them
+///   is refused `permissionDenied` before a byte of it is read;
+/// - it may never call an internal operation (`permissionDenied` for that request), whatever
+///   `VERTICALS_INTERNAL_UIDS` says, nor the built-ins that write files or change the daemon
+///   (`daemon.backup`, `daemon.setLogLevel`).
 public struct PeerAccess: Sendable, Equatable {
     /// The uid every check allows besides root: the daemon's own.
     public var ownUID: UInt32
@@ -45,6 +60,14 @@ public struct PeerAccess: Sendable, Equatable {
     public var auditedOperations: Set<String> = PeerAccess.privilegedBuiltins
     /// `daemon.backup` and `daemon.setLogLevel`: audited in every daemon.
     public static let privilegedBuiltins: Set<String> = ["daemon.backup", "daemon.setLogLevel"]
+    /// Over mutual TLS: the vertical names (their certificates' `verticals://NAME`) that may
+    /// connect; empty: any the suite CA signed. `VERTICALS_ALLOWED_PEERS`.
+    public var allowedPeers: Set<String> = []
+    /// Over mutual TLS: the names besides the daemon's own that may call ``internalOperations``.
+    /// `VERTICALS_INTERNAL_PEERS`.
+    public var internalPeers: Set<String> = []
+    /// The daemon's own vertical name (its certificate's), for ``internalOperations``.
+    public var ownName: String?
 
     /// A policy allowing `ownUID`, root, and the given ids.
     public init(ownUID: UInt32 = geteuid(), allowedUIDs: Set<UInt32> = [], allowedGIDs: Set<UInt32> = [], unresolved: [String] = []) {
@@ -69,6 +92,9 @@ public struct PeerAccess: Sendable, Equatable {
             let user = String(entry[entry.index(after: colon)...])
             if let uid = UInt32(user) ?? userID(named: user) { access.suiteServices[uid] = String(entry[..<colon]) }
         }
+        access.allowedPeers = Set(entries(environment["VERTICALS_ALLOWED_PEERS"]))
+        access.internalPeers = Set(entries(environment["VERTICALS_INTERNAL_PEERS"]))
+        access.ownName = service
         for entry in entries(environment["VERTICALS_ALLOWED_GIDS"]) {
             if let gid = UInt32(entry) ?? groupID(named: entry) {
                 access.allowedGIDs.insert(gid)
@@ -79,11 +105,31 @@ public struct PeerAccess: Sendable, Equatable {
         return access
     }
 
-    /// Whether `peer` may call `operation` (a full name), once connected.
+    /// Whether `peer` may call `operation` (a full name), once connected. A caller with no
+    /// credentials (plain TCP) may call no internal operation.
     public func allows(_ peer: PeerCredentials?, toCall operation: String) -> Bool {
         guard !internalOperations.isEmpty, internalOperations.contains(operation) else { return true }
         guard let peer else { return false }
         return peer.uid == ownUID || internalUIDs.contains(peer.uid)
+    }
+
+    /// Whether the vertical `name` (verified by mutual TLS) may connect: any name while
+    /// ``allowedPeers`` is empty, else only those listed; a certificate that names none may not.
+    public func allows(peerNamed name: String?) -> Bool {
+        guard let name else { return false }
+        return allowedPeers.isEmpty || allowedPeers.contains(name)
+    }
+
+    /// Whether the vertical `name` (verified by mutual TLS) may call `operation` (a full name).
+    public func allows(peerNamed name: String?, toCall operation: String) -> Bool {
+        guard !internalOperations.isEmpty, internalOperations.contains(operation) else { return true }
+        guard let name else { return false }
+        return name == ownName || internalPeers.contains(name)
+    }
+
+    /// Whether a caller with no identity (plain TCP) may connect: only while no allow-list is set.
+    public var allowsUnidentified: Bool {
+        allowedUIDs.isEmpty && allowedGIDs.isEmpty
     }
 
     /// Whether `peer` may connect; unknown credentials never may.

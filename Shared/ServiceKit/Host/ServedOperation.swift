@@ -1,3 +1,4 @@
+import VerticalsContract
 /// What the request path needs of one routed operation, found with one lookup by name: its
 /// route, its metric handles, and whether only internal peers may call it. The host builds the table once (``ServiceHost/served``).
 ///
@@ -9,6 +10,9 @@ struct ServedOperation {
     let metrics: HostMetrics.OperationMetrics
     /// Listed in `PeerAccess.internalOperations`: the peer's uid is checked before it runs.
     let isInternal: Bool
+    /// Internal, or an operator's built-in that changes the daemon (``identifiedOnly``): a caller
+    /// with no identity (plain TCP) is refused it. One flag, so the request path checks one bool.
+    let needsIdentity: Bool
     /// A streaming operation: it may never end by itself, so a draining host ends it.
     let isStream: Bool
     /// Its full name when each call is audited (``AuditLine``), else nil.
@@ -18,11 +22,16 @@ struct ServedOperation {
     static func table(_ router: Router, metrics: HostMetrics, access: PeerAccess) -> [String: ServedOperation] {
         var table: [String: ServedOperation] = [:]
         for (name, handler) in router.routes {
+            let isInternal = access.internalOperations.contains(name)
             table[name] = ServedOperation(
-                route: handler.route, metrics: metrics.operation(name),
-                isInternal: access.internalOperations.contains(name), isStream: handler.isStream,
+                route: handler.route, metrics: metrics.operation(name), isInternal: isInternal,
+                needsIdentity: isInternal || identifiedOnly.contains(name), isStream: handler.isStream,
                 audited: access.auditedOperations.contains(name) || router.auditedOperations.contains(name) ? name : nil)
         }
         return table
     }
+
+    /// The built-ins that write files or change the daemon: over a Unix socket the admission rule
+    /// already limits who calls them; a plain-TCP caller, who has no identity, may not.
+    static let identifiedOnly: Set<String> = [Daemon.backup.fullName, Daemon.setLogLevel.fullName]
 }

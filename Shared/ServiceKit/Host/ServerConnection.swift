@@ -40,7 +40,6 @@ final class ServerConnection: @unchecked Sendable {
     let loop: EventLoop
     private let maxInFlight: Int
     private let maxOutboundBytes: Int
-    private let access: PeerAccess
     /// Set by the host when it starts draining (read per request, so not through `host`).
     var hostIsDraining = false
     /// Set once the connection closes with a reason (``close(correlationID:_:)``): that error is
@@ -72,7 +71,6 @@ final class ServerConnection: @unchecked Sendable {
         self.loop = host.loop
         self.maxInFlight = host.configuration.maxInFlightPerConnection
         self.maxOutboundBytes = host.configuration.limits.maxOutboundBytes
-        self.access = host.configuration.access
         self.hostIsDraining = host.isDraining
         var logger = host.logger
         logger[metadataKey: "connection"] = "\(connection.id)"
@@ -157,9 +155,9 @@ final class ServerConnection: @unchecked Sendable {
                 details: [ErrorDetail("operation", envelope.operation)]))
             return nil
         }
-        // The table knows which operations are internal: no second lookup by name for the others.
-        if operation.isInternal, !access.allows(connection.peerCredentials, toCall: envelope.operation),
-            let refusal = host.operationRefusal(envelope.operation, peer: connection.peerCredentials)
+        // The table knows which operations need an identified caller: no second lookup by name for the others.
+        if operation.needsIdentity,
+            let refusal = host.operationRefusal(envelope.operation, on: connection, isInternal: operation.isInternal)
         {
             metrics.failed(refusal.code)
             if let audited = operation.audited { audit(audited, "\(refusal.code)") }

@@ -7,7 +7,22 @@ extension ServiceHost {
     /// Why `connection` may not be served, or nil when it may.
     func admissionRefusal(for connection: Connection) -> ServiceError? {
         let peer = connection.peerCredentials
-        guard configuration.access.allows(peer) else {
+        if connection.isSecure {
+            let name = connection.peerName
+            guard configuration.access.allows(peerNamed: name) else {
+                let who = name.map { "verticals://\($0)" } ?? "a certificate that names no vertical (verticals://NAME)"
+                return ServiceError(
+                    .permissionDenied, "\(who) may not call \(configuration.name)",
+                    details: name.map { [ErrorDetail("peer", $0)] } ?? [])
+            }
+        } else if connection.transport == .tcp {
+            guard configuration.access.allowsUnidentified else {
+                return ServiceError(
+                    .permissionDenied,
+                    "\(configuration.name) names its allowed callers, and a plain-TCP caller has no identity to check",
+                    details: [ErrorDetail("transport", "tcp")])
+            }
+        } else if !configuration.access.allows(peer) {
             return ServiceError(
                 .permissionDenied, configuration.access.refusal(of: peer, service: configuration.name),
                 details: peer.map { [ErrorDetail("uid", "\($0.uid)"), ErrorDetail("gid", "\($0.gid)")] } ?? [])
@@ -21,19 +36,42 @@ extension ServiceHost {
         return nil
     }
 
-    /// Why the connection's `peer` may not call `operation` (an internal one), or nil when it may.
-    func operationRefusal(_ operation: String, peer: PeerCredentials?) -> ServiceError? {
+    /// Why the connection's `peer` may not call `operation` (an internal one, or an operator's
+    /// built-in that needs an identified caller), or nil when it may.
+    func operationRefusal(_ operation: String, on connection: Connection, isInternal: Bool) -> ServiceError? {
+        guard connection.isSecure else {
+            return operationRefusal(operation, peer: connection.peerCredentials, isInternal: isInternal)
+        }
+        let name = connection.peerName
+        guard isInternal, !configuration.access.allows(peerNamed: name, toCall: operation) else { return nil }
+        return ServiceError(
+            .permissionDenied, "\(operation) is internal: verticals://\(name ?? "?") may not call it",
+            details: [ErrorDetail("operation", operation)])
+    }
+
+    /// The same for a caller known by its credentials (a Unix socket) or by nothing (plain TCP).
+    func operationRefusal(_ operation: String, peer: PeerCredentials?, isInternal: Bool = true) -> ServiceError? {
+        if !isInternal {
+            guard peer == nil else { return nil }
+            return ServiceError(
+                .permissionDenied, "\(operation) changes the daemon: a caller with no identity (plain TCP) may not call it",
+                details: [ErrorDetail("operation", operation)])
+        }
         guard !configuration.access.allows(peer, toCall: operation) else { return nil }
         return ServiceError(
             .permissionDenied,
-            configuration.access.internalRefusal(of: peer, operation: operation, service: configuration.name),
+            peer == nil
+                ? "\(operation) is internal: a caller with no identity (plain TCP) may not call it"
+                : configuration.access.internalRefusal(of: peer, operation: operation, service: configuration.name),
             details: [ErrorDetail("operation", operation)])
     }
 
     /// Tells the caller why on correlation id 0, then closes once it has hung up (see
     /// `closeLingering`): what it sends meanwhile is read and dropped, never served.
     func refuse(_ connection: Connection, _ error: ServiceError) {
-        logger.notice("refused a connection from \(connection.peerCredentials.map { "\($0)" } ?? "unknown"): \(error.message)")
+        let who = connection.peerCredentials.map { "\($0)" } ?? connection.peerName.map { "verticals://\($0)" }
+            ?? connection.peerEndpoint.map { "\($0)" } ?? "unknown"
+        logger.notice("refused a connection from \(who): \(error.message)")
         connection.write(ServerConnection.errorFrame(0, error))
         connection.closeLingering(timers: timers)
     }

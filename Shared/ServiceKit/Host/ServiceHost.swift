@@ -6,10 +6,11 @@ import VerticalsContract
 import VerticalsEventLoop
 import VerticalsWire
 
-/// Serves one vertical's operations on its Unix socket: the daemon runtime.
+/// Serves one vertical's operations on its Unix socket or TCP endpoint: the daemon runtime.
 ///
-/// It adopts the listening socket a service manager hands over (`LISTEN_FDS`) or binds
-/// `<socket dir>/<name>.sock`, answers every request with its Output or a typed error,
+/// It adopts the listening socket a service manager hands over (`LISTEN_FDS`, Unix or TCP),
+/// else binds what `VERTICALS_LISTEN` names (a TCP host name: its first address), else
+/// `<socket dir>/<name>.sock`; answers every request with its Output or a typed error,
 /// tells the manager `READY=1` once serving, and on SIGTERM drains in-flight requests
 /// before it exits. `main.swift` of a vertical reads like a table of contents:
 ///
@@ -33,7 +34,10 @@ public final class ServiceHost: @unchecked Sendable {
     let timers: TimerQueue
     let notifier: Notifier
 
-    private var listener: UnixListener?
+    private var listener: StreamListener?
+    /// The listener's TLS files, looked at on `tlsWatch`'s timer (mutual TLS on TCP only).
+    private var tlsReloader: TLSReloader?
+    private var tlsWatch: LoopTimer?
     private(set) var connections: [UInt64: ServerConnection] = [:]
     /// Checks connections against the timeouts; runs only while there are connections.
     var sweepTimer: LoopTimer?
@@ -65,11 +69,21 @@ public final class ServiceHost: @unchecked Sendable {
     /// Starts listening and serving; returns once the socket is ready. Throws a typed
     /// ``EventLoopError`` when the socket cannot be had (path too long, address in use).
     public func start() async throws {
-        try await loop.submit { [self] in try self.startOnLoop() }
+        // A TCP host name is resolved here, off the loop (a blocking lookup); the loop binds the address.
+        let address = try resolveConfiguredTCP()
+        try await loop.submit { [self] in try self.startOnLoop(tcpAddress: address) }
     }
 
-    /// Where the host listens: the bound path, or `nil` for an inherited socket.
+    /// Where the host listens: the bound path, or `nil` for an inherited socket or TCP.
     public var listeningPath: String? { listener?.path }
+
+    /// Where the host listens, once started: `unix:PATH`, or `tcp:HOST:PORT` with the port the
+    /// kernel chose for port 0 (nil for an inherited Unix socket).
+    public var listeningEndpoint: SocketEndpoint? {
+        get async {
+            await (try? loop.submit { [self] in listener?.localEndpoint }) ?? nil
+        }
+    }
 
     /// Stops accepting, lets in-flight requests finish (up to the drain timeout),
     /// closes every connection, and returns once all is closed.
@@ -88,20 +102,71 @@ public final class ServiceHost: @unchecked Sendable {
 
     // MARK: Loop-thread internals
 
-    private func startOnLoop() throws {
+    /// The inherited fd to serve, if the manager handed one over.
+    private var inheritedFD: Int32? {
+        configuration.activation?.listeningFD(for: configuration.name)
+    }
+
+    /// The numeric address of `VERTICALS_LISTEN`'s TCP endpoint when that is what the host will
+    /// serve (no inherited socket), checked against ``TransportSecurity`` first.
+    private func resolveConfiguredTCP() throws -> SocketEndpoint? {
+        if let problem = configuration.listenProblem {
+            throw ServiceError(.invalidInput, "VERTICALS_LISTEN: \(problem)")
+        }
+        guard inheritedFD == nil, let endpoint = configuration.listen, case .tcp(let host, let port) = endpoint else {
+            return nil
+        }
+        if let refusal = configuration.security.refusal(of: endpoint, to: "serve \(configuration.name)") {
+            throw ServiceError(.permissionDenied, refusal)
+        }
+        guard let address = try TCPSocket.resolve(host: host, port: port).first else {
+            throw ServiceError(.invalidInput, "VERTICALS_LISTEN: \(host) has no address")
+        }
+        return address
+    }
+
+    private func startOnLoop(tcpAddress: SocketEndpoint?) throws {
         loop.preconditionInEventLoop()
         let options = configuration.limits.connectionOptions
         for problem in configuration.access.unresolved { logger.warning("ignoring an allow-list entry: \(problem)") }
-        let listener: UnixListener
-        if let activation = configuration.activation, let fd = activation.listeningFD(for: configuration.name) {
+        let listener: StreamListener
+        if let activation = configuration.activation, let fd = inheritedFD {
             activation.consume()
-            listener = try UnixListener.adopt(fd: fd, on: loop, options: options)
-            logger.info("serving \(configuration.name) on inherited fd \(fd)")
+            listener = try StreamListener.adopt(fd: fd, on: loop, options: options)
+            logger.info("serving \(configuration.name) on inherited fd \(fd)\(listener.localEndpoint.map { " (\($0))" } ?? "")")
+        } else if let tcpAddress {
+            listener = try StreamListener.bind(endpoint: tcpAddress, on: loop, options: options)
+            logger.info("serving \(configuration.name) on \(listener.localEndpoint.map { "\($0)" } ?? "TCP")")
+        } else if case .unix(let path)? = configuration.listen {
+            listener = try StreamListener.bind(path: path, on: loop, mode: 0o660, options: options)
+            logger.info("serving \(configuration.name) on \(path)")
         } else {
             try Self.makeDirectory(configuration.socketDirectory.path)
-            listener = try UnixListener.bind(path: configuration.socketPath, on: loop, mode: 0o660, options: options)
+            listener = try StreamListener.bind(path: configuration.socketPath, on: loop, mode: 0o660, options: options)
             logger.info("serving \(configuration.name) on \(configuration.socketPath)")
         }
+        if listener.transport == .tcp, let endpoint = listener.localEndpoint {
+            // An inherited TCP socket passes the same rule as a bound one.
+            if let refusal = configuration.security.refusal(of: endpoint, to: "serve \(configuration.name)") {
+                listener.close()
+                throw ServiceError(.permissionDenied, refusal)
+            }
+            if let files = configuration.security.files, configuration.security.usesTLS {
+                do {
+                    try startTLS(listener, files: files)
+                } catch {
+                    listener.close()
+                    throw error
+                }
+                logger.info("serving \(configuration.name) on \(endpoint) with mutual TLS 1.3 (\(files.certificate))")
+            } else {
+                logger.warning("\(configuration.security.servingWarning(endpoint))")
+            }
+        }
+        for (key, endpoint) in configuration.socketDirectory.endpoints.sorted(by: { $0.key < $1.key }) where endpoint.transport == .tcp {
+            logger.warning("\(configuration.security.callingWarning(key.lowercased(), endpoint))")
+        }
+        for problem in configuration.socketDirectory.endpointProblems.values.sorted() { logger.error("\(problem)") }
         listener.start { [weak self] connection in self?.accepted(connection) }
         self.listener = listener
         notifier.notify("READY=1", "STATUS=serving \(router.operations.count) operations", "MAINPID=\(getpid())")
@@ -151,6 +216,8 @@ public final class ServiceHost: @unchecked Sendable {
         notifier.notify("STOPPING=1", "STATUS=draining")
         listener?.close()
         listener = nil
+        tlsWatch?.close()
+        tlsWatch = nil
         drainTimer = timers.schedule(at: .now + configuration.drainTimeout) { [weak self] in
             guard let self else { return }
             let left = requestsInFlight
@@ -179,6 +246,37 @@ public final class ServiceHost: @unchecked Sendable {
         stopWaiters.removeAll()
         logger.info("stopped")
         for waiter in waiters { waiter() }
+    }
+
+    /// Mutual TLS on `listener` from `files`, looked at again every `VERTICALS_TLS_RELOAD_SECONDS`
+    /// (default 5): rotated files serve new connections; established ones keep their session.
+    private func startTLS(_ listener: StreamListener, files: TLSFiles) throws {
+        let reloader = TLSReloader(files: files, role: .server)
+        let context: TLSContext
+        do {
+            context = try reloader.current().context
+        } catch {
+            throw ServiceError(.invalidInput, "cannot serve TLS: \(error)")
+        }
+        let handshakeTimeout = configuration.limits.handshakeTimeout
+        listener.useTLS(context, handshakeTimeout: handshakeTimeout)
+        listener.onAcceptError = { [weak self] error in self?.logger.notice("refused a TLS connection: \(error)") }
+        tlsReloader = reloader
+        let seconds = configuration.environment["VERTICALS_TLS_RELOAD_SECONDS"].flatMap(Double.init).map { max($0, 0.05) } ?? 5
+        let interval = Duration.milliseconds(Int64(seconds * 1000))
+        let watch = LoopTimer(loop: loop)
+        watch.start(after: interval, repeating: interval) { [weak self] in
+            guard let self, let listener = self.listener, let reloader = self.tlsReloader else { return }
+            do {
+                let (context, changed) = try reloader.current()
+                guard changed else { return }
+                listener.useTLS(context, handshakeTimeout: handshakeTimeout)
+                self.logger.info("reloaded the TLS certificate \(files.certificate)")
+            } catch {
+                self.logger.error("keeping the TLS certificate in use: \(error)")
+            }
+        }
+        tlsWatch = watch
     }
 
     private func startWatchdog() {

@@ -60,7 +60,10 @@ public enum DaemonArguments: Equatable, Sendable {
 
         Environment: VERTICALS_SOCKET_DIR, VERTICALS_RUN_DIR, STATE_DIRECTORY, NOTIFY_SOCKET, LISTEN_FDS/LISTEN_PID,
         WATCHDOG_USEC, VERTICALS_LOG_LEVEL (trace…critical; change it live with svc-supervisor log-level),
-        VERTICALS_MAX_FRAME_BYTES, VERTICALS_DRAIN_SECONDS, VERTICALS_PROBE_TIMEOUT_SECONDS.
+        VERTICALS_MAX_FRAME_BYTES, VERTICALS_DRAIN_SECONDS, VERTICALS_LISTEN (tcp:HOST:PORT or unix:PATH),
+        VERTICALS_ENDPOINT_<NAME> (where to call vertical NAME), VERTICALS_TLS_CERT/_KEY/_CA (mutual TLS on TCP),
+        VERTICALS_ALLOWED_PEERS, VERTICALS_INTERNAL_PEERS, VERTICALS_TLS (off: plain TCP on loopback),
+        VERTICALS_PROBE_TIMEOUT_SECONDS.
         Usually started by svc-supervisor or systemd (README.md).
 
         """
@@ -108,6 +111,20 @@ public enum DaemonArguments: Equatable, Sendable {
         }
         if case .failure(let error) = probeTimeout(environment: environment) {
             problems.append(error.description)
+        }
+        if let problem = configuration.listenProblem { problems.append("VERTICALS_LISTEN: \(problem)") }
+        if configuration.activation == nil, let listen = configuration.listen,
+            let refusal = configuration.security.refusal(of: listen, to: "serve \(configuration.name)")
+        {
+            problems.append(refusal)
+        }
+        problems += configuration.socketDirectory.endpointProblems.values.sorted()
+        if let files = configuration.security.files, configuration.security.usesTLS {
+            do {
+                _ = try TLSContext(files: files, role: .server)
+            } catch {
+                problems.append("VERTICALS_TLS_CERT/_KEY/_CA: \(error)")
+            }
         }
         return problems
     }

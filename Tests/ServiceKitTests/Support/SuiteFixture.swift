@@ -28,11 +28,15 @@ final class SuiteFixture {
         return environment
     }
 
-    /// Starts `vt-testd NAME` and waits until its socket accepts connections.
+    /// Starts `vt-testd NAME` and waits until its socket accepts connections (unless
+    /// `waitForSocket` is false: it serves elsewhere, or must fail); `stderrPath` keeps its log.
     @discardableResult
-    func start(_ name: String = "echo", extra: [String: String] = [:]) throws -> DaemonProcess {
-        let daemon = try DaemonProcess("vt-testd", [name], environment: environment(extra: extra))
+    func start(
+        _ name: String = "echo", extra: [String: String] = [:], waitForSocket: Bool = true, stderrPath: String? = nil
+    ) throws -> DaemonProcess {
+        let daemon = try DaemonProcess("vt-testd", [name], environment: environment(extra: extra), stderrPath: stderrPath)
         daemons[name] = daemon
+        guard waitForSocket else { return daemon }
         let path = socketDirectory.socketPath(for: name)
         #expect(eventually { (try? RawClient(path: path)) != nil }, "\(name) never listened at \(path)")
         return daemon

@@ -21,6 +21,9 @@ struct BenchRun {
             rpc.runLatency()
             rpc.runThroughput()
         }
+        if settings.runs("tcp") {
+            TCPBenchmark(settings: settings, report: report, directory: directory).run()
+        }
         if settings.runs("cli") {
             CLIBenchmark(settings: settings, report: report, directory: directory).run()
         }

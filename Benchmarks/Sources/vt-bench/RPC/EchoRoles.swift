@@ -56,7 +56,7 @@ enum EchoRoles {
     static func throughput(socketDirectory: String, size: Int, connections: Int, depth: Int, seconds: Double) async {
         let loop = makeLoop()
         let clients = (0..<connections).map { _ in
-            ServiceClient(loop: loop, sockets: SocketDirectory(socketDirectory))
+            ServiceClient(loop: loop, sockets: peers(socketDirectory))
         }
         let input = BenchEcho.Blob(size: size)
         let state = ThroughputState()
@@ -89,9 +89,53 @@ enum EchoRoles {
         loop.shutdown()
     }
 
+    /// `vt-bench connect-cost ENDPOINT COUNT`: COUNT new connections one after the other, each
+    /// closed once open (with the mutual-TLS handshake when `VERTICALS_TLS_*` name files); prints
+    /// `micros=M`, the median microseconds from connect to usable connection.
+    static func connectCost(endpoint text: String, count: Int) async {
+        guard let endpoint = try? SocketEndpoint(parsing: text) else { fail("not an endpoint: \(text)") }
+        let loop = makeLoop()
+        let security = TransportSecurity.from(environment: ProcessEnvironment.current)
+        let context: TLSContext?
+        do {
+            context = try security.files.map { try TLSContext(files: $0, role: .client) }
+        } catch {
+            fail("cannot load the TLS files: \(error)")
+        }
+        var samples: [UInt64] = []
+        for _ in 0..<count {
+            let start = monotonicNanoseconds()
+            let opened: Bool = await withCheckedContinuation { continuation in
+                loop.execute {
+                    let done: (Result<Connection, EventLoopError>) -> Void = { result in
+                        if case .success(let connection) = result { connection.close() }
+                        continuation.resume(returning: (try? result.get()) != nil)
+                    }
+                    if let context {
+                        Connection.connect(to: endpoint, on: loop, tls: context, peerName: nil, done)
+                    } else {
+                        Connection.connect(to: endpoint, on: loop, done)
+                    }
+                }
+            }
+            guard opened else { fail("a connection to \(text) failed") }
+            samples.append(monotonicNanoseconds() - start)
+        }
+        samples.sort()
+        print("micros=\(Double(samples[samples.count / 2]) / 1000)")
+        loop.shutdown()
+    }
+
     private static func makeClient(_ socketDirectory: String) -> (EventLoop, ServiceClient) {
         let loop = makeLoop()
-        return (loop, ServiceClient(loop: loop, sockets: SocketDirectory(socketDirectory)))
+        return (loop, ServiceClient(loop: loop, sockets: peers(socketDirectory)))
+    }
+
+    /// The echo in `socketDirectory`, unless `VERTICALS_ENDPOINT_BENCH` names it (the `tcp` section).
+    private static func peers(_ socketDirectory: String) -> SocketDirectory {
+        var environment = ProcessEnvironment.current
+        environment["VERTICALS_SOCKET_DIR"] = socketDirectory
+        return SocketDirectory.from(environment: environment)
     }
 }
 

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import VerticalsContract
 import VerticalsEventLoop
+import VerticalsServiceKit
 import VerticalsWire
 
 // Spawning, exits, restarts with backoff, and stopping: the transitions of a service's state
@@ -42,6 +43,9 @@ extension SupervisorEngine {
         let spec = unit.spec
         let run = configuration.runDirectory
         var environment = configuration.environment
+        for (name, endpoint) in peerEndpoints where name != spec.name {
+            environment[SocketDirectory.endpointVariablePrefix + SocketDirectory.endpointKey(for: name)] = endpoint.description
+        }
         environment.merge(spec.environment) { _, manifest in manifest }
         environment["VERTICALS_RUN_DIR"] = run.path
         environment["VERTICALS_SOCKET_DIR"] = run.socketDirectory

@@ -6,6 +6,8 @@ extension SupervisorEngine {
     /// and leaves the rest running untouched (same pids). Answers once removed and changed
     /// services were stopped and everything was asked to start.
     public func apply(_ newManifest: Manifest) async throws -> Supervisor.ReloadResult {
+        let endpoints = newManifest.endpoints
+        let newManifest = newManifest.runnable  // remote services are neither started nor stopped here
         let plan = try await loop.submit { () throws -> ReloadPlan in
             let newOrder = try StartOrder.of(newManifest)
             // Users of added services are made now; one that cannot be had refuses the reload.
@@ -34,6 +36,7 @@ extension SupervisorEngine {
                 unit.log.close()
             }
             self.manifest = newManifest
+            self.peerEndpoints = endpoints
             self.order = (try? StartOrder.of(newManifest)) ?? newManifest.services.map(\.name)
             for name in plan.changed {
                 guard let unit = self.units[name], let spec = newManifest[name] else { continue }

@@ -37,7 +37,11 @@ public final class SupervisorEngine: @unchecked Sendable {
     public let configuration: EngineConfiguration
     let logger: Logger
 
+    /// The services this host runs (``Manifest/runnable``: remote ones left out).
     var manifest: Manifest
+    /// Every TCP endpoint of the whole manifest, remote services' too: each child gets them as
+    /// `VERTICALS_ENDPOINT_<NAME>`.
+    var peerEndpoints: [String: SocketEndpoint] = [:]
     var order: [String] = []
     var units: [String: ServiceUnit] = [:]
     var notifySocket: NotifySocket?
@@ -60,9 +64,9 @@ public final class SupervisorEngine: @unchecked Sendable {
     var livenessClient: ServiceClient?
     var healthClient: ServiceClient {
         if let livenessClient { return livenessClient }
-        let client = ServiceClient(
-            loop: loop, sockets: SocketDirectory(configuration.runDirectory.socketDirectory),
-            logger: Logger(label: "supervisor.liveness"))
+        var sockets = SocketDirectory(configuration.runDirectory.socketDirectory)
+        for (name, endpoint) in peerEndpoints { sockets.endpoints[SocketDirectory.endpointKey(for: name)] = endpoint }
+        let client = ServiceClient(loop: loop, sockets: sockets, logger: Logger(label: "supervisor.liveness"))
         livenessClient = client
         return client
     }
@@ -83,7 +87,8 @@ public final class SupervisorEngine: @unchecked Sendable {
 
     /// An engine for `manifest`; nothing happens until ``start()``.
     public init(manifest: Manifest, configuration: EngineConfiguration, loop: EventLoop, logger: Logger? = nil) {
-        self.manifest = manifest
+        self.manifest = manifest.runnable
+        self.peerEndpoints = manifest.endpoints
         self.configuration = configuration
         self.loop = loop
         self.logger = logger ?? Logger(label: "supervisor")
@@ -230,6 +235,10 @@ public final class SupervisorEngine: @unchecked Sendable {
 
     func bindSocket(_ unit: ServiceUnit) throws(SupervisorError) {
         guard unit.spec.socket, unit.listeningFD == nil else { return }
+        if let endpoint = unit.spec.endpoint {
+            unit.listeningFD = try ListeningSocket.bind(endpoint: endpoint)
+            return
+        }
         let path = configuration.runDirectory.socket(for: unit.spec.name)
         unit.listeningFD = try ListeningSocket.bind(path: path)
         // As root, each service runs as its own user: the operator group (each service's
@@ -242,7 +251,7 @@ public final class SupervisorEngine: @unchecked Sendable {
     func releaseSocket(_ unit: ServiceUnit) {
         guard let fd = unit.listeningFD else { return }
         Glibc.close(fd)
-        unlink(configuration.runDirectory.socket(for: unit.spec.name))
+        if unit.spec.endpoint == nil { unlink(configuration.runDirectory.socket(for: unit.spec.name)) }
         unit.listeningFD = nil
     }
 

@@ -3,10 +3,10 @@ import Glibc
 #endif
 import VerticalsEventLoop
 
-/// A service's listening socket, bound by the supervisor and handed to each of its processes
-/// as fd 3 (`LISTEN_FDS=1`).
+/// A service's listening socket, Unix (`<name>.sock`) or TCP (its manifest `endpoint`), bound by
+/// the supervisor and handed to each of its processes as fd 3 (`LISTEN_FDS=1`).
 ///
-/// Plain `socket`/`bind`/`listen` rather than `UnixListener`: the supervisor must never
+/// Plain `socket`/`bind`/`listen` rather than `StreamListener`: the supervisor must never
 /// accept on it, and a `uv_listen`ed pipe does — libuv accepts the first waiting peer into
 /// the handle as soon as the socket is readable, so that client would be stolen from the
 /// service. Here nothing watches the fd: peers that arrive while the service restarts wait in
@@ -42,6 +42,20 @@ enum ListeningSocket {
             throw error
         }
         return fd
+    }
+
+    /// Binds and listens on a TCP `endpoint` (`SO_REUSEADDR`, close-on-exec); returns the fd. The
+    /// service finds out it is TCP with `getsockname`. A host name is looked up here (blocking, at
+    /// start-up): a manifest names an IP address where it can.
+    static func bind(endpoint: SocketEndpoint, backlog: Int32 = 511) throws(SupervisorError) -> Int32 {
+        guard case .tcp(let host, let port) = endpoint else {
+            throw SupervisorError("\(endpoint) is not a TCP endpoint")
+        }
+        do {
+            return try TCPSocket.listen(host: host, port: port, backlog: backlog)
+        } catch {
+            throw SupervisorError("cannot listen on \(endpoint): \(error)")
+        }
     }
 
     /// A `sockaddr_un` for `path` (which the caller checked fits).

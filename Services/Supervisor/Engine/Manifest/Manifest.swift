@@ -1,3 +1,5 @@
+import VerticalsEventLoop
+
 /// The suite as `deploy/suite.toml` declares it: every service and how to supervise it.
 ///
 /// A value type the parser produces and the engine reads; `svc-supervisor check` and
@@ -14,6 +16,23 @@ public struct Manifest: Sendable, Equatable {
     /// The service named `name`.
     public subscript(name: String) -> ServiceSpec? {
         services.first { $0.name == name }
+    }
+
+    /// The services this host runs: every service but the remote ones (``ServiceSpec/isRemote``),
+    /// whose names are also dropped from `depends_on`, since nothing here waits for them.
+    public var runnable: Manifest {
+        let remote = Set(services.filter(\.isRemote).map(\.name))
+        guard !remote.isEmpty else { return self }
+        return Manifest(services: services.filter { !$0.isRemote }.map { service in
+            var service = service
+            service.dependsOn.removeAll { remote.contains($0) }
+            return service
+        })
+    }
+
+    /// Every TCP endpoint the manifest names, local or remote, by the service's name.
+    public var endpoints: [String: SocketEndpoint] {
+        Dictionary(services.compactMap { service in service.endpoint.map { (service.name, $0) } }) { first, _ in first }
     }
 }
 
@@ -66,6 +85,14 @@ public struct ServiceSpec: Sendable, Equatable {
     /// `export kubernetes` makes a stateful service a StatefulSet of one replica with a volume,
     /// a stateless one a Deployment.
     public var store = true
+    /// `endpoint = "tcp:HOST:PORT"`: the supervisor binds this TCP address instead of
+    /// `<name>.sock` and hands it over; every service it starts is given it as
+    /// `VERTICALS_ENDPOINT_<NAME>`. Without an executable the service is remote (``isRemote``).
+    public var endpoint: SocketEndpoint?
+
+    /// A service that runs elsewhere (another host): it has an endpoint and no executable, so it
+    /// is neither started nor waited for; its dependents only learn its address.
+    public var isRemote: Bool { executable.isEmpty && endpoint != nil }
 
     /// A service with defaults for everything but its name and program.
     public init(name: String, executable: String) {

@@ -8,7 +8,7 @@ enum ManifestKeys {
     /// Keys of a `[services.NAME]` table, and of `[defaults]`.
     static let service = [
         "executable", "args", "env", "depends_on", "restart", "backoff", "budget", "readiness", "ready_timeout",
-        "stop_signal", "stop_timeout", "watchdog", "log_max_bytes", "socket", "store",
+        "stop_signal", "stop_timeout", "watchdog", "log_max_bytes", "socket", "store", "endpoint",
         "strategy", "group", "liveness", "limits", "logs", "user",
     ]
     /// Keys of the `backoff` table.

@@ -1,3 +1,5 @@
+import VerticalsEventLoop
+
 /// Reads one `[services.NAME]` table (with `[defaults]` merged in), or `[defaults]` itself,
 /// into a ``ServiceSpec``, noting every problem instead of stopping at the first.
 struct ServiceDecoder {
@@ -34,7 +36,7 @@ struct ServiceDecoder {
             case .success(let path): spec.executable = path
             case .failure(let problem): report("executable", problem.message)
             }
-        } else if requireExecutable && table["executable"] == nil {
+        } else if requireExecutable && table["executable"] == nil && table["endpoint"] == nil {
             report(
                 "executable", "missing: name the program to run, e.g. executable = \"svc-\(service ?? "name")\"",
                 always: true)
@@ -85,8 +87,34 @@ struct ServiceDecoder {
                 wrongType(value, at: "store", "a boolean", "false")
             }
         }
+        if let value = table["endpoint"] { spec.endpoint = endpoint(value) }
         decodeSupervision(table, into: &spec)
         return spec
+    }
+
+    /// `endpoint = "tcp:HOST:PORT"`, for one service (never `[defaults]`: two services cannot share a port).
+    private mutating func endpoint(_ value: ManifestValue) -> SocketEndpoint? {
+        guard let text = string(value, at: "endpoint") else { return nil }
+        guard service != nil else {
+            report("endpoint", "belongs to one service, not [defaults]: two services cannot listen on one address", always: true)
+            return nil
+        }
+        let endpoint: SocketEndpoint
+        do {
+            endpoint = try SocketEndpoint(parsing: text)
+        } catch {
+            report("endpoint", "\(error)")
+            return nil
+        }
+        guard case .tcp(_, let port) = endpoint else {
+            report("endpoint", "must be tcp:HOST:PORT (a Unix socket is <name>.sock in the run directory, leave the key out)")
+            return nil
+        }
+        guard port != 0 else {
+            report("endpoint", "port 0 is not an address callers can be given: name the port, e.g. tcp:127.0.0.1:7001")
+            return nil
+        }
+        return endpoint
     }
 
     // MARK: Nested tables

@@ -19,8 +19,11 @@ public final class DaemonProcess {
         return String(dir)
     }
 
-    /// Starts `executable` (a path, or a product name in ``productsDirectory``).
-    public init(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// Starts `executable` (a path, or a product name in ``productsDirectory``); with
+    /// `stderrPath`, its standard error goes to that file (created or truncated) for the test to read.
+    public init(
+        _ executable: String, _ arguments: [String] = [], environment: [String: String] = [:], stderrPath: String? = nil
+    ) throws {
         let path = executable.hasPrefix("/") ? executable : "\(Self.productsDirectory)/\(executable)"
         var env = environment
         env["VT_TEST_TAG"] = TestRunTag.value
@@ -39,7 +42,13 @@ public final class DaemonProcess {
             envp.forEach { free($0) }
         }
         var child: pid_t = 0
-        let status = posix_spawn(&child, path, nil, nil, argv, envp)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let stderrPath {
+            posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        }
+        let status = posix_spawn(&child, path, &actions, nil, argv, envp)
         guard status == 0 else { throw SpawnError(path: path, code: status) }
         pid = child
     }

@@ -34,6 +34,28 @@ public final class RawClient {
         fd = descriptor
     }
 
+    /// Connects over TCP to an IPv4 literal `host` and `port` (a daemon served on TCP loopback);
+    /// throws ``RawSocketError`` when nobody listens. The same descriptor rule as ``init(path:receiveTimeout:)``.
+    public init(host: String, port: UInt16, receiveTimeout: Duration = .seconds(5)) throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw RawSocketError("socket for \(host):\(port)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        let connected = inet_pton(AF_INET, host, &address.sin_addr) == 1 && withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+        guard connected else {
+            let error = RawSocketError("connect \(host):\(port)")
+            close(descriptor)  // the only close: `self` is not initialised, so no deinit runs
+            throw error
+        }
+        let (seconds, attoseconds) = receiveTimeout.components
+        var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        fd = descriptor
+    }
+
     /// Writes raw bytes.
     public func send(_ bytes: [UInt8]) throws {
         var offset = 0

@@ -1,0 +1,58 @@
+import Glibc
+import Testing
+@testable import VerticalsEventLoop
+
+/// A host name's addresses are tried in turn: the first refuses, the next connects.
+@Suite("Connection: a host name's next address after a refused one", .timeLimit(.minutes(1)))
+struct ConnectFallbackTests {
+    @Test func refusedFirstAddress_fallsBackToTheNext_onAFreshHandle() async throws {
+        try await withEventLoop { loop in
+            let server = try await TCPConnectionTests.startTCPEcho(.tcp(host: "127.0.0.1", port: 0), on: loop)
+            guard case .tcp(_, let port) = server.bound else { return }
+            // A port bound and never listened on: connects to it are refused.
+            let closed = try TCPSocket.listen(host: "127.0.0.1", port: 0)
+            let refusedPort = try #require(TCPSocket.localEndpoint(of: closed)).port
+            close(closed)
+            let result = Expectation<Result<LoopBound<Connection>, EventLoopError>>("connect with a fallback")
+            try await loop.submit {
+                let connection = Connection(loop: loop, options: .init(), state: .connecting, transport: .tcp)
+                connection.connectTCP(
+                    to: SocketAddress.numeric(host: "127.0.0.1", port: refusedPort)!,
+                    fallbacks: [SocketAddress.numeric(host: "127.0.0.1", port: port)!]
+                ) { outcome in result.fulfill(outcome.map(LoopBound.init)) }
+            }
+            let connection = try await result.value().get()
+            try await loop.submit {
+                #expect(connection.value.peerEndpoint == .tcp(host: "127.0.0.1", port: port))
+                connection.value.close()
+                server.listener.value.close()
+            }
+        }
+    }
+
+    @Test func everyAddressRefused_failsWithConnectionRefused() async throws {
+        try await withEventLoop { loop in
+            let closed = try TCPSocket.listen(host: "127.0.0.1", port: 0)
+            let refusedPort = try #require(TCPSocket.localEndpoint(of: closed)).port
+            close(closed)
+            let result = Expectation<Result<LoopBound<Connection>, EventLoopError>>("connect, all refused")
+            try await loop.submit {
+                let connection = Connection(loop: loop, options: .init(), state: .connecting, transport: .tcp)
+                let address = SocketAddress.numeric(host: "127.0.0.1", port: refusedPort)!
+                connection.connectTCP(to: address, fallbacks: [address, address]) { outcome in
+                    result.fulfill(outcome.map(LoopBound.init))
+                }
+            }
+            let outcome = try await result.value()
+            #expect(throws: EventLoopError.connectionRefused) { try outcome.get() }
+        }
+    }
+}
+
+extension SocketEndpoint {
+    /// The port of a TCP endpoint (0 for a Unix one), for tests.
+    var port: UInt16 {
+        if case .tcp(_, let port) = self { return port }
+        return 0
+    }
+}

@@ -1,0 +1,192 @@
+import Glibc
+import Testing
+import VerticalsEventLoop
+import VerticalsWire
+
+/// The Unix-socket machinery over TCP: the same `Connection` and `StreamListener`, with a
+/// `uv_tcp_t` under them.
+@Suite("Connection over TCP loopback", .timeLimit(.minutes(1)))
+struct TCPConnectionTests {
+    /// An echo server on `endpoint` (port 0: the kernel picks); returns it and where it listens.
+    static func startTCPEcho(_ endpoint: SocketEndpoint, on loop: EventLoop, options: ConnectionOptions = .init())
+        async throws -> (listener: LoopBound<StreamListener>, bound: SocketEndpoint)
+    {
+        let started = try await onLoop(loop) { () -> (StreamListener, SocketEndpoint?) in
+            let listener = try StreamListener.bind(endpoint: endpoint, on: loop, options: options)
+            listener.start { connection in
+                connection.onFrame = { [unowned connection] payload in connection.write(frame(payload)) }
+                connection.startReading()
+            }
+            return (listener, listener.localEndpoint)
+        }
+        let bound = try #require(started.value.1)
+        return (LoopBound(started.value.0), bound)
+    }
+
+    static func connect(_ endpoint: SocketEndpoint, on loop: EventLoop) async throws -> Result<LoopBound<Connection>, EventLoopError> {
+        let result = Expectation<Result<LoopBound<Connection>, EventLoopError>>("connect \(endpoint)")
+        try await loop.submit {
+            Connection.connect(to: endpoint, on: loop) { outcome in result.fulfill(outcome.map(LoopBound.init)) }
+        }
+        return try await result.value()
+    }
+
+    /// Sends `count` frames split across writes and waits for every echo, in order.
+    static func echoRoundTrip(_ endpoint: SocketEndpoint, on loop: EventLoop, count: Int = 20) async throws {
+        let connection = try await connect(endpoint, on: loop).get()
+        let payloads = (0..<count).map { index in Array("frame \(index) ".utf8) + [UInt8](repeating: UInt8(index), count: index * 1500) }
+        let done = Expectation<[[UInt8]]>("every echo")
+        try await loop.submit {
+            let connection = connection.value
+            var received: [[UInt8]] = []
+            connection.onFrame = { payload in
+                received.append(payload)
+                if received.count == count { done.fulfill(received) }
+            }
+            connection.startReading()
+            for payload in payloads {
+                let bytes = frame(payload)
+                let cut = bytes.count / 3
+                connection.write(Array(bytes[..<cut]))
+                connection.write(Array(bytes[cut...]))
+            }
+        }
+        #expect(try await done.value() == payloads)
+        try await loop.submit {
+            #expect(connection.value.transport == .tcp)
+            #expect(connection.value.peerCredentials == nil, "TCP has no SO_PEERCRED")
+            #expect(connection.value.peerEndpoint?.isLoopback == true)
+            connection.value.close()
+        }
+    }
+
+    @Test func echo_overIPv4Loopback_answersEveryFrameInOrder() async throws {
+        try await withEventLoop { loop in
+            let server = try await Self.startTCPEcho(.tcp(host: "127.0.0.1", port: 0), on: loop)
+            guard case .tcp(let host, let port) = server.bound else { Issue.record("not TCP: \(server.bound)"); return }
+            #expect(host == "127.0.0.1")
+            #expect(port != 0)
+            try await Self.echoRoundTrip(server.bound, on: loop)
+            try await loop.submit { server.listener.value.close() }
+        }
+    }
+
+    @Test func echo_overIPv6Loopback() async throws {
+        try await withEventLoop { loop in
+            let server: (listener: LoopBound<StreamListener>, bound: SocketEndpoint)
+            do {
+                server = try await Self.startTCPEcho(.tcp(host: "::1", port: 0), on: loop)
+            } catch {
+                print("skipped: no IPv6 loopback here (\(error))")
+                return
+            }
+            #expect(server.bound.description.hasPrefix("tcp:[::1]:"))
+            try await Self.echoRoundTrip(server.bound, on: loop, count: 3)
+            try await loop.submit { server.listener.value.close() }
+        }
+    }
+
+    @Test func connect_toAHostName_resolvesOffTheLoopAndConnects() async throws {
+        try await withEventLoop { loop in
+            let server = try await Self.startTCPEcho(.tcp(host: "127.0.0.1", port: 0), on: loop)
+            guard case .tcp(_, let port) = server.bound else { return }
+            // localhost may resolve to ::1 first where IPv6 exists; serve both to be sure.
+            let v6 = try? await Self.startTCPEcho(.tcp(host: "::1", port: port), on: loop)
+            try await Self.echoRoundTrip(.tcp(host: "localhost", port: port), on: loop, count: 2)
+            try await loop.submit {
+                server.listener.value.close()
+                v6?.listener.value.close()
+            }
+        }
+    }
+
+    @Test func adopt_ofAnInheritedTCPSocket_detectsTCPAndServes() async throws {
+        try await withEventLoop { loop in
+            let fd = try TCPSocket.listen(host: "127.0.0.1", port: 0)
+            #expect(TCPSocket.isTCP(fd))
+            let bound = try #require(TCPSocket.localEndpoint(of: fd))
+            let listener = try await onLoop(loop) {
+                let listener = try StreamListener.adopt(fd: fd, on: loop)
+                listener.start { connection in
+                    connection.onFrame = { [unowned connection] payload in connection.write(frame(payload)) }
+                    connection.startReading()
+                }
+                return listener
+            }
+            try await loop.submit {
+                #expect(listener.value.transport == .tcp)
+                #expect(listener.value.localEndpoint == bound)
+            }
+            try await Self.echoRoundTrip(bound, on: loop, count: 2)
+            try await loop.submit { listener.value.close() }
+        }
+    }
+
+    @Test func framingError_overTCP_isReportedAsOverUnix() async throws {
+        try await withEventLoop { loop in
+            let errors = Expectation<FrameError>("frame error")
+            let listener = try await onLoop(loop) {
+                let listener = try StreamListener.bind(
+                    endpoint: .tcp(host: "127.0.0.1", port: 0), on: loop, options: ConnectionOptions(maxFrameSize: 1024))
+                listener.start { connection in
+                    connection.onFrame = { _ in }
+                    connection.onFrameError = { [unowned connection] error in
+                        errors.fulfill(error)
+                        connection.closeAfterFlush()
+                    }
+                    connection.startReading()
+                }
+                return listener
+            }
+            let bound = try await loop.submit { listener.value.localEndpoint! }
+            let client = try await Self.connect(bound, on: loop).get()
+            try await loop.submit { client.value.write([0, 0, 0x10, 0] + [UInt8](repeating: 1, count: 16)) }  // 4096 > 1024
+            _ = try await errors.value()
+            try await loop.submit {
+                client.value.close()
+                listener.value.close()
+            }
+        }
+    }
+
+    @Test func connect_toAClosedPort_failsWithConnectionRefused() async throws {
+        try await withEventLoop { loop in
+            // A port bound and never listened on: nothing accepts there.
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            }
+            #expect(bound)
+            let result = try await Self.connect(.tcp(host: "127.0.0.1", port: UInt16(bigEndian: address.sin_port)), on: loop)
+            #expect(throws: EventLoopError.connectionRefused) { try result.get() }
+        }
+    }
+
+    @Test func connect_toAnUnknownHost_failsWithATypedError() async throws {
+        try await withEventLoop { loop in
+            let result = try await Self.connect(.tcp(host: "no-such-host.invalid", port: 80), on: loop)
+            #expect(throws: EventLoopError.self) { try result.get() }
+            if case .failure(let error) = result { #expect(error.description.contains("getaddrinfo")) }
+        }
+    }
+
+    @Test func bind_onAPortInUse_failsWithAddressInUse() async throws {
+        try await withEventLoop { loop in
+            let server = try await Self.startTCPEcho(.tcp(host: "127.0.0.1", port: 0), on: loop)
+            let outcome = try await loop.submit { () -> EventLoopError? in
+                do {
+                    _ = try StreamListener.bind(endpoint: server.bound, on: loop)
+                    return nil
+                } catch { return error as? EventLoopError }
+            }
+            #expect(outcome?.kind == .addressInUse)
+            #expect(outcome?.description.contains("choose another port") == true, "\(String(describing: outcome))")
+            try await loop.submit { server.listener.value.close() }
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Glibc
+import IOInterface
+import TestSupport
+import Testing
+import VerticalsContract
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsTesting
+import VerticalsWire
+
+/// A real `vt-testd` on TCP with mutual TLS (the default on TCP: `VERTICALS_TLS_CERT`, `_KEY`,
+/// `_CA`), called by clients presenting vertical certificates: the name in the certificate is the
+/// caller, the existing rules apply to it, and rotated files are taken without a restart.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct TLSHostTests {
+    let echo = TestEcho()
+    let directory = TemporaryDirectory()
+    let ca: TestCertificateAuthority
+    let suite: SuiteFixture
+    let port: UInt16
+
+    init() throws {
+        ca = try TestCertificateAuthority(in: directory)
+        suite = try SuiteFixture()
+        port = try freeLoopbackPort()
+    }
+
+    static func variables(_ issued: TestCertificateAuthority.Issued) -> [String: String] {
+        ["VERTICALS_TLS_CERT": issued.certificate, "VERTICALS_TLS_KEY": issued.key, "VERTICALS_TLS_CA": issued.authority]
+    }
+
+    /// vt-testd serving `echo` on the port with `issued` (echo's certificate unless given).
+    @discardableResult
+    func startDaemon(_ issued: TestCertificateAuthority.Issued? = nil, extra: [String: String] = [:]) throws -> DaemonProcess {
+        var environment = Self.variables(try issued ?? ca.issue("echo"))
+        environment["VERTICALS_LISTEN"] = "tcp:127.0.0.1:\(port)"
+        let daemon = try suite.start(extra: environment.merging(extra) { $1 }, waitForSocket: false)
+        let port = port
+        #expect(eventually { (try? RawClient(host: "127.0.0.1", port: port)) != nil }, "never listened on \(port)")
+        return daemon
+    }
+
+    /// A client presenting `issued` (or plain TCP when nil) that finds echo on the port.
+    func client(_ issued: TestCertificateAuthority.Issued?, loop: EventLoop) -> ServiceClient {
+        var environment = ["VERTICALS_SOCKET_DIR": suite.socketDirectory.path, "VERTICALS_ENDPOINT_ECHO": "tcp:127.0.0.1:\(port)"]
+        if let issued { environment.merge(Self.variables(issued)) { $1 } } else { environment["VERTICALS_TLS"] = "off" }
+        return ServiceClient(loop: loop, sockets: SocketDirectory.from(environment: environment), defaultTimeout: .seconds(20))
+    }
+
+    func expectRefused(_ client: ServiceClient, _ code: ErrorCode, _ what: String) async {
+        do {
+            _ = try await client.call(echo.echo, .init(text: "refused?"))
+            Issue.record("\(what) was served")
+        } catch {
+            #expect(error.code == code, "\(what): \(error)")
+        }
+    }
+
+    @Test func verticalCertificates_call_overMutualTLS() async throws {
+        try startDaemon()
+        let loop = try EventLoop(name: "tls-host-test")
+        defer { loop.shutdown() }
+        let appointments = client(try ca.issue("appointments"), loop: loop)
+        defer { appointments.close() }
+        #expect(try await appointments.call(echo.echo, .init(text: "over mTLS")).text == "over mTLS")
+    }
+
+    @Test func noCertificate_orAnotherCAs_isRefused_andOthersAreStillServed() async throws {
+        try startDaemon()
+        let loop = try EventLoop(name: "tls-host-test")
+        defer { loop.shutdown() }
+
+        let plain = client(nil, loop: loop)
+        defer { plain.close() }
+        await expectRefused(plain, .unavailable, "a caller with no certificate")
+
+        let other = try TestCertificateAuthority(in: directory, name: "other-ca").issue("appointments")
+        let stranger = client(
+            TestCertificateAuthority.Issued(certificate: other.certificate, key: other.key, authority: ca.certificate), loop: loop)
+        defer { stranger.close() }
+        await expectRefused(stranger, .unavailable, "a caller another CA signed")
+
+        let honest = client(try ca.issue("appointments"), loop: loop)
+        defer { honest.close() }
+        #expect(try await honest.call(echo.echo, .init(text: "still serving")).text == "still serving")
+    }
+
+    @Test func serverCertificateNamingAnotherVertical_isRefusedByTheCaller() async throws {
+        try startDaemon(try ca.issue("identity"))
+        let loop = try EventLoop(name: "tls-host-test")
+        defer { loop.shutdown() }
+        let appointments = client(try ca.issue("appointments"), loop: loop)
+        defer { appointments.close() }
+        do {
+            _ = try await appointments.call(echo.echo, .init(text: "x"))
+            Issue.record("called echo on a server whose certificate names identity")
+        } catch {
+            #expect(error.code == .unavailable)
+            #expect(error.message.contains("verticals://identity, not verticals://echo"), "\(error.message)")
+        }
+    }
+
+    @Test func allowedPeers_admitOnlyTheNamedVerticals() async throws {
+        try startDaemon(extra: ["VERTICALS_ALLOWED_PEERS": "clinics"])
+        let loop = try EventLoop(name: "tls-host-test")
+        defer { loop.shutdown() }
+        let appointments = client(try ca.issue("appointments"), loop: loop)
+        defer { appointments.close() }
+        await expectRefused(appointments, .permissionDenied, "a vertical that did not declare the dependency")
+        let clinics = client(try ca.issue("clinics"), loop: loop)
+        defer { clinics.close() }
+        #expect(try await clinics.call(echo.echo, .init(text: "declared")).text == "declared")
+    }
+
+    @Test func internalOperations_onlyForInternalPeers() async throws {
+        try startDaemon(extra: ["VERTICALS_INTERNAL_OPERATIONS": "echo", "VERTICALS_INTERNAL_PEERS": "appointments"])
+        let loop = try EventLoop(name: "tls-host-test")
+        defer { loop.shutdown() }
+        let appointments = client(try ca.issue("appointments"), loop: loop)
+        defer { appointments.close() }
+        #expect(try await appointments.call(echo.echo, .init(text: "internal")).text == "internal")
+        let clinics = client(try ca.issue("clinics"), loop: loop)
+        defer { clinics.close() }
+        await expectRefused(clinics, .permissionDenied, "an internal operation called by clinics")
+    }
+
+    @Test func rotatedFiles_serveNewConnections_andEstablishedOnesKeepGoing() async throws {
+        // The daemon's files live at fixed paths, as cert-manager mounts them.
+        let served = TestCertificateAuthority.Issued(
+            certificate: directory.file("tls.crt"), key: directory.file("tls.key"), authority: directory.file("ca.crt"))
+        let first = try ca.issue("echo")
+        try Self.install(first, at: served)
+        try startDaemon(served, extra: ["VERTICALS_TLS_RELOAD_SECONDS": "0.2"])
+        let loop = try EventLoop(name: "tls-host-test")
+        defer { loop.shutdown() }
+        let old = client(try ca.issue("appointments"), loop: loop)
+        defer { old.close() }
+        #expect(try await old.call(echo.echo, .init(text: "before")).text == "before")
+
+        // Rotation to a new CA: only a client of the new CA can connect afterwards.
+        let next = try TestCertificateAuthority(in: directory, name: "next-ca")
+        try Self.install(try next.issue("echo"), at: served)
+        let fresh = client(try next.issue("appointments"), loop: loop)
+        defer { fresh.close() }
+        var answered = false
+        for _ in 0..<50 where !answered {
+            answered = (try? await fresh.call(echo.echo, .init(text: "after"), timeout: .seconds(2)))?.text == "after"
+            if !answered { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(answered, "the rotated certificate was never served")
+        #expect(try await old.call(echo.echo, .init(text: "still")).text == "still", "the established connection was dropped")
+    }
+
+    /// Copies `issued`'s files over `target`'s, each by a rename (as a rotation replaces them).
+    static func install(_ issued: TestCertificateAuthority.Issued, at target: TestCertificateAuthority.Issued) throws {
+        for (from, to) in [(issued.key, target.key), (issued.certificate, target.certificate), (issued.authority, target.authority)] {
+            guard let text = readFile(from), let handle = fopen(to + ".new", "w") else { throw RawSocketError("copy \(from)") }
+            fputs(text, handle)
+            fclose(handle)
+            guard rename(to + ".new", to) == 0 else { throw RawSocketError("rename \(to)") }
+        }
+    }
+}
