@@ -56,6 +56,51 @@ import VerticalsWire
         #expect(notifications.hold.arrived == 1)
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func bookingsMadeWhileASendIsUnderWay_areSentTogether_andRecordedInOneCommit() async throws {
+        let notifications = NotificationsFake()
+        notifications.hold.close()
+        var settings = World.Settings.test
+        settings.slotCapacity = 3
+        let world = try World.test(caller: .suite(notifications: notifications), settings: settings)
+        let commits = WriteCommits.counting(world.store.database)
+        var booked: [Booking] = []
+        for (token, _) in crowd.prefix(3) {
+            booked.append(try await BookAppointment(world: world).execute(.fixture(token: token)))
+        }
+        #expect(commits.total == 3, "one commit per booking, none waiting for notifications")
+        notifications.hold.open()
+        await world.outbox.flushed()
+        #expect(notifications.keys.sorted() == booked.map { "appointments.booked:\($0.id)" }.sorted())
+        // The first send was under way while the other two were booked: they went as one batch.
+        #expect(commits.total == 3 + 2)
+        for booking in booked { #expect(try await world.store.booking(id: booking.id)?.notified == true) }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func book_whileTheDaemonDrains_leavesTheMessageInTheOutbox_andTheNextStartDeliversItOnce() async throws {
+        let notifications = NotificationsFake()
+        let background = BackgroundWork(loop: nil)
+        let world = try World.test(caller: .suite(notifications: notifications), background: background)
+        await background.stop()  // SIGTERM: requests still finish, background work no longer starts
+        let booking = try await BookAppointment(world: world).execute(.fixture())
+        #expect(booking.appointment.notification == .queued)
+        await world.outbox.flushed()
+        #expect(notifications.keys.isEmpty)
+        #expect(try await world.store.dueMessages(now: testNow).map(\.deduplicationKey) == ["appointments.booked:\(booking.id)"])
+
+        // The next start, over the same store: its outbox retry delivers the message, once.
+        let restarted = World(parts: world.parts, settings: .test, background: BackgroundWork(loop: nil))
+        restarted.outbox.resume()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try await restarted.store.booking(id: booking.id)?.notified != true, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(notifications.keys == ["appointments.booked:\(booking.id)"])
+        let got = try await GetAppointment(world: restarted).execute(token: "token-ada", id: booking.id).appointment
+        #expect(got.notification == .sent)
+    }
+
     @Test func book_retriedWithTheSameRequestID_returnsTheFirstBookingOnce() async throws {
         let world = try World.test(caller: .suite())
         let first = try await BookAppointment(world: world).execute(.fixture(requestID: "same"))

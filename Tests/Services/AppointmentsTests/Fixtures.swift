@@ -17,13 +17,14 @@ extension World {
     /// A world over an in-memory store, a test clock at ``testNow``, ids `a_1`, `a_2`, …, and
     /// `caller` (stubbing nothing by default: any call fails the test).
     static func test(
-        caller: StubCaller = StubCaller(), clock: TestClock = TestClock(at: testNow), settings: Settings = .test
+        caller: StubCaller = StubCaller(), clock: TestClock = TestClock(at: testNow), settings: Settings = .test,
+        background: BackgroundWork = BackgroundWork(loop: nil)
     ) throws -> World {
         World(
             parts: try .test(
                 migrator: Migrations.all, clock: clock, newID: SequentialIDs(prefix: "a_").next, caller: caller,
                 label: "appointments-test"),
-            settings: settings, background: BackgroundWork(loop: nil))
+            settings: settings, background: background)
     }
 }
 

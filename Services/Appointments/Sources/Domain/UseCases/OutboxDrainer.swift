@@ -28,6 +28,8 @@ package final class OutboxDrainer: Sendable {
     private let background: BackgroundWork
     private let retries = Mutex(RetryState())
     private let handedOver = Mutex(SenderState())
+    /// The most messages the sender sends at once (concurrently) and records in one commit.
+    static let largestBatch = 128
 
     /// The messages handed over by ``deliverLater(_:)`` and not yet taken by the sender, whether
     /// the sender runs, and who waits for it to finish (``flushed()``).
@@ -94,10 +96,12 @@ package final class OutboxDrainer: Sendable {
 
     /// The background sender: sends what was handed over, in batches, until nothing is left.
     private func sendHandedOver() async {
-        while true {
+        // Once the daemon drains (the task is cancelled) the rest stays in the outbox for the next start.
+        while !Task.isCancelled {
             let batch = handedOver.withLock { state in
-                defer { state.queue.removeAll(keepingCapacity: true) }
-                return state.queue
+                let batch = Array(state.queue.prefix(Self.largestBatch))
+                state.queue.removeFirst(batch.count)
+                return batch
             }
             guard !batch.isEmpty else { break }
             _ = await send(batch, timeout: settings.notifyTimeout)
