@@ -48,11 +48,12 @@ extension Appointments.Appointment {
         startsAt: Timestamp = Timestamp(secondsSinceEpoch: 1_795_428_000),
         endsAt: Timestamp = Timestamp(secondsSinceEpoch: 1_795_429_200), reason: String = "persistent cough",
         status: Appointments.Status = .booked, createdAt: Timestamp = Timestamp(microsecondsSinceEpoch: 1_795_300_000_654_321),
-        notified: Bool = true
+        notified: Bool = true, notification: Appointments.NotificationState? = .sent
     ) -> Self {
         .init(
             id: id, patientID: patientID, clinicID: clinicID, clinicName: clinicName, service: service,
-            startsAt: startsAt, endsAt: endsAt, reason: reason, status: status, createdAt: createdAt, notified: notified)
+            startsAt: startsAt, endsAt: endsAt, reason: reason, status: status, createdAt: createdAt, notified: notified,
+            notification: notification)
     }
 
     static let minimal = Self(

@@ -9,6 +9,19 @@ import VerticalsWire
 /// The reference suite end to end: five daemons, real SQLite stores, calls only through IOInterface.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct WholeSuiteTests {
+    /// The patient's inbox size, polled until it reaches `count`, up to a bound in time rather
+    /// than in tries: a slow call on a loaded machine does not shorten it.
+    private func inboxCount(_ client: ServiceClient, token: String, reaching count: Int) async -> Int {
+        var seen = 0
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            seen = (try? await client.call(Notifications.inbox, .init(token: token)).notifications.count) ?? 0
+            if seen >= count { break }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return seen
+    }
+
     @Test func patientJourney_acrossAllFiveVerticals() async throws {
         let suite = try SuiteLauncher()
         try suite.startAll()
@@ -41,8 +54,13 @@ struct WholeSuiteTests {
         #expect(retried.id == booked.id)
         let window = Appointments.ListInput(token: ada.token, from: first.adding(.seconds(-86_400)), to: first.adding(.seconds(86_400 * 30)))
         #expect(try await client.call(Appointments.list, window).appointments.map(\.id) == [booked.id])
+        // `book` answered once the booking and its queued notification were durable; the outbox
+        // delivers it after, and `get` then says so.
+        #expect(booked.notification == .queued)
+        #expect(await inboxCount(client, token: ada.token, reaching: 1) == 1)
         let inbox = try await client.call(Notifications.inbox, .init(token: ada.token))
-        #expect(inbox.notifications.count == 1)
+        let delivered = try await client.call(Appointments.get, .init(token: ada.token, id: booked.id))
+        #expect(delivered.notification == .sent && delivered.notified)
 
         // Records: an entry at that clinic, read back with the clinic's name resolved.
         let entry = try await client.call(Records.addEntry, .init(token: ada.token, kind: .allergy, text: "penicillin", clinicID: clinic.id))
@@ -58,18 +76,10 @@ struct WholeSuiteTests {
             .init(token: ada.token, clinicID: clinic.id, service: .gp, startsAt: second, durationMinutes: 20,
                   reason: "follow-up", requestID: "journey-2"))
         #expect(offline.status == .booked)
-        #expect(offline.notified == false)
+        #expect(offline.notified == false && offline.notification == .queued)
         try suite.start("notifications")
-        // Polled until the outbox has delivered it (retries every 200 ms here), up to a bound
-        // in time rather than in tries: a slow call on a loaded machine does not shorten it.
-        var delivered = 0
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            delivered = (try? await client.call(Notifications.inbox, .init(token: ada.token)).notifications.count) ?? 0
-            if delivered == 2 { break }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        #expect(delivered == 2)
+        // Polled until the outbox has delivered it (retries every 200 ms here).
+        #expect(await inboxCount(client, token: ada.token, reaching: 2) == 2)
 
         // Every cross-user access is refused.
         try await expectCode(.permissionDenied) { try await client.call(Appointments.get, .init(token: bob.token, id: booked.id)) }

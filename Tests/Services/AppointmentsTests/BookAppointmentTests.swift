@@ -15,9 +15,90 @@ import VerticalsWire
         #expect(booking.patientID == "u-ada")
         #expect(booking.clinicName == "Camden Health")
         #expect(booking.endsAt == testNow.adding(.seconds(3_600 + 20 * 60)))
-        #expect(booking.notified)
+        #expect(booking.appointment.notification == .queued)
+        await world.outbox.flushed()
         #expect(notifications.keys == ["appointments.booked:\(booking.id)"])
         #expect(try await world.store.booking(id: booking.id)?.notified == true)
+        let got = try await GetAppointment(world: world).execute(token: "token-ada", id: booking.id).appointment
+        #expect(got.notified && got.notification == .sent)
+    }
+
+    @Test(.timeLimit(.minutes(1)))  // a book that waited for notifications would hang here, held
+    func book_answersAfterItsOneCommit_beforeNotificationsAnswers_thenTheOutboxDeliversOnce() async throws {
+        let notifications = NotificationsFake()
+        notifications.hold.close()  // notifications is slow: every send waits for the test
+        let world = try World.test(caller: .suite(notifications: notifications))
+        let commits = WriteCommits.counting(world.store.database)
+
+        let booking = try await BookAppointment(world: world).execute(.fixture())
+        #expect(commits.total == 1, "the booking and its outbox message are one commit")
+        #expect(booking.appointment.notification == .queued)
+        #expect(notifications.keys.isEmpty)
+        let stored = try #require(try await world.store.booking(id: booking.id))
+        #expect(stored.status == .booked && !stored.notified)
+        #expect(try await world.store.dueMessages(now: testNow).map(\.deduplicationKey) == ["appointments.booked:\(booking.id)"])
+        let before = try await GetAppointment(world: world).execute(token: "token-ada", id: booking.id).appointment
+        #expect(before.notification == .queued && !before.notified)
+
+        notifications.hold.open()
+        await world.outbox.flushed()
+        #expect(notifications.hold.arrived == 1, "sent once")
+        #expect(notifications.keys == ["appointments.booked:\(booking.id)"])
+        #expect(commits.total == 2, "its delivery is recorded in one more commit, after the answer")
+        #expect(try await world.store.dueMessages(now: testNow.adding(.seconds(3_600))).isEmpty)
+        let after = try await GetAppointment(world: world).execute(token: "token-ada", id: booking.id).appointment
+        #expect(after.notification == .sent && after.notified)
+
+        // A retry of the same request replays the booking, now saying `sent`, and sends nothing more.
+        let replayed = try await BookAppointment(world: world).execute(.fixture())
+        #expect(replayed.id == booking.id && replayed.appointment.notification == .sent)
+        await world.outbox.flushed()
+        #expect(notifications.hold.arrived == 1)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func bookingsMadeWhileASendIsUnderWay_areSentTogether_andRecordedInOneCommit() async throws {
+        let notifications = NotificationsFake()
+        notifications.hold.close()
+        var settings = World.Settings.test
+        settings.slotCapacity = 3
+        let world = try World.test(caller: .suite(notifications: notifications), settings: settings)
+        let commits = WriteCommits.counting(world.store.database)
+        var booked: [Booking] = []
+        for (token, _) in crowd.prefix(3) {
+            booked.append(try await BookAppointment(world: world).execute(.fixture(token: token)))
+        }
+        #expect(commits.total == 3, "one commit per booking, none waiting for notifications")
+        notifications.hold.open()
+        await world.outbox.flushed()
+        #expect(notifications.keys.sorted() == booked.map { "appointments.booked:\($0.id)" }.sorted())
+        // The first send was under way while the other two were booked: they went as one batch.
+        #expect(commits.total == 3 + 2)
+        for booking in booked { #expect(try await world.store.booking(id: booking.id)?.notified == true) }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func book_whileTheDaemonDrains_leavesTheMessageInTheOutbox_andTheNextStartDeliversItOnce() async throws {
+        let notifications = NotificationsFake()
+        let background = BackgroundWork(loop: nil)
+        let world = try World.test(caller: .suite(notifications: notifications), background: background)
+        await background.stop()  // SIGTERM: requests still finish, background work no longer starts
+        let booking = try await BookAppointment(world: world).execute(.fixture())
+        #expect(booking.appointment.notification == .queued)
+        await world.outbox.flushed()
+        #expect(notifications.keys.isEmpty)
+        #expect(try await world.store.dueMessages(now: testNow).map(\.deduplicationKey) == ["appointments.booked:\(booking.id)"])
+
+        // The next start, over the same store: its outbox retry delivers the message, once.
+        let restarted = World(parts: world.parts, settings: .test, background: BackgroundWork(loop: nil))
+        restarted.outbox.resume()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try await restarted.store.booking(id: booking.id)?.notified != true, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(notifications.keys == ["appointments.booked:\(booking.id)"])
+        let got = try await GetAppointment(world: restarted).execute(token: "token-ada", id: booking.id).appointment
+        #expect(got.notification == .sent)
     }
 
     @Test func book_retriedWithTheSameRequestID_returnsTheFirstBookingOnce() async throws {
@@ -145,7 +226,8 @@ import VerticalsWire
 
         let booked = outcomes.compactMap { try? $0.get() }
         #expect(booked.count == 3)
-        #expect(booked.allSatisfy { $0.notified })
+        #expect(booked.allSatisfy { $0.appointment.notification == .queued })
+        await world.outbox.flushed()
         for outcome in outcomes {
             if case .failure(let error) = outcome { #expect(error as? BookingError == .slotFull) }
         }
@@ -158,10 +240,15 @@ import VerticalsWire
         notifications.down.store(true, ordering: .relaxed)
         let clock = TestClock(at: testNow)
         let world = try World.test(caller: .suite(notifications: notifications), clock: clock)
+        let commits = WriteCommits.counting(world.store.database)
         let booking = try await BookAppointment(world: world).execute(.fixture())
-        #expect(booking.notified == false)
+        #expect(commits.total == 1, "the booking and its outbox message are one commit")
+        #expect(booking.appointment.notification == .queued)
         #expect(try await world.store.booking(id: booking.id)?.status == .booked)
+        await world.outbox.flushed()  // its send after the answer failed: recorded for a retry
         #expect(notifications.keys.isEmpty)
+        let queued = try await GetAppointment(world: world).execute(token: "token-ada", id: booking.id).appointment
+        #expect(queued.notification == .queued && !queued.notified)
 
         // Still down at the first retry: nothing sent, still queued.
         clock.advance(.seconds(1))
@@ -174,5 +261,7 @@ import VerticalsWire
         #expect(await world.outbox.deliverDue(timeout: nil).isEmpty)
         #expect(notifications.keys == ["appointments.booked:\(booking.id)"])
         #expect(try await world.store.booking(id: booking.id)?.notified == true)
+        let sent = try await GetAppointment(world: world).execute(token: "token-ada", id: booking.id).appointment
+        #expect(sent.notification == .sent)
     }
 }

@@ -1,3 +1,4 @@
+import GRDB
 import IOInterface
 import Logging
 import SessionsTesting
@@ -16,13 +17,14 @@ extension World {
     /// A world over an in-memory store, a test clock at ``testNow``, ids `a_1`, `a_2`, …, and
     /// `caller` (stubbing nothing by default: any call fails the test).
     static func test(
-        caller: StubCaller = StubCaller(), clock: TestClock = TestClock(at: testNow), settings: Settings = .test
+        caller: StubCaller = StubCaller(), clock: TestClock = TestClock(at: testNow), settings: Settings = .test,
+        background: BackgroundWork = BackgroundWork(loop: nil)
     ) throws -> World {
         World(
             parts: try .test(
                 migrator: Migrations.all, clock: clock, newID: SequentialIDs(prefix: "a_").next, caller: caller,
                 label: "appointments-test"),
-            settings: settings, background: BackgroundWork(loop: nil))
+            settings: settings, background: background)
     }
 }
 
@@ -55,10 +57,12 @@ let patients = ["token-ada": "u-ada", "token-bob": "u-bob"].merging(crowd) { fir
 /// Ten more patients (`token-p0`… → `u-p0`…), for concurrent bookings.
 let crowd = (0..<10).map { ("token-p\($0)", "u-p\($0)") }
 
-/// Records what notifications was asked to send; can be switched off to play "down".
+/// Records what notifications was asked to send; can be switched off to play "down", or held
+/// (``hold``) to play "slow": each send then waits until the test opens the gate.
 final class NotificationsFake: Sendable {
     let sent = Mutex<[Notifications.SendInput]>([])
     let down = Atomic<Bool>(false)
+    let hold = Gate()
 
     var keys: [String] { sent.withLock { $0.compactMap(\.deduplicationKey) } }
 }
@@ -80,6 +84,7 @@ extension StubCaller {
                 return slot(input)
             }
             .on(Notifications.send) { input throws(ServiceError) in
+                await notifications.hold.pass()
                 if notifications.down.load(ordering: .relaxed) {
                     throw ServiceError(.unavailable, "notifications is down")
                 }
@@ -91,4 +96,68 @@ extension StubCaller {
                     createdAt: testNow, readAt: nil, deduplicationKey: input.deduplicationKey)
             }
     }
+}
+
+
+/// A gate a task waits at while it is closed; open (and passable at once) until ``close()``.
+/// Counts who arrived, so a test can wait for the fact "a send is under way".
+final class Gate: Sendable {
+    private struct State {
+        var closed = false
+        var arrived = 0
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = Mutex(State())
+
+    /// How many tasks reached the gate so far.
+    var arrived: Int { state.withLock { $0.arrived } }
+
+    /// Makes the next arrivals wait.
+    func close() { state.withLock { $0.closed = true } }
+
+    /// Lets every waiting and later arrival through.
+    func open() {
+        let waiting = state.withLock { state in
+            state.closed = false
+            defer { state.waiting.removeAll() }
+            return state.waiting
+        }
+        for task in waiting { task.resume() }
+    }
+
+    /// Returns at once while open; otherwise when the gate opens.
+    func pass() async {
+        await withCheckedContinuation { continuation in
+            let through = state.withLock { state in
+                state.arrived += 1
+                if state.closed { state.waiting.append(continuation) }
+                return !state.closed
+            }
+            if through { continuation.resume() }
+        }
+    }
+}
+
+/// Counts the store's commits that wrote something (a GRDB transaction observer): "one durable
+/// commit" is a number a test can check.
+final class WriteCommits: TransactionObserver, Sendable {
+    private let changed = Atomic<Bool>(false)
+    private let count = Atomic<Int>(0)
+
+    /// The commits that wrote, since it was added.
+    var total: Int { count.load(ordering: .relaxed) }
+
+    /// Starts counting `database`'s commits.
+    static func counting(_ database: any DatabaseWriter) -> WriteCommits {
+        let observer = WriteCommits()
+        database.add(transactionObserver: observer, extent: .observerLifetime)
+        return observer
+    }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+    func databaseDidChange(with event: DatabaseEvent) { changed.store(true, ordering: .relaxed) }
+    func databaseDidCommit(_ db: Database) {
+        if changed.exchange(false, ordering: .relaxed) { count.add(1, ordering: .relaxed) }
+    }
+    func databaseDidRollback(_ db: Database) { changed.store(false, ordering: .relaxed) }
 }

@@ -50,7 +50,13 @@ public struct Booking: Sendable, Equatable {
         Appointments.Appointment(
             id: id, patientID: patientID, clinicID: clinicID, clinicName: clinicName, service: service,
             startsAt: startsAt, endsAt: endsAt, reason: reason, status: status, createdAt: createdAt,
-            notified: notified)
+            notified: notified, notification: notification)
+    }
+
+    /// Where its notification stands: `sent` once notifications acknowledged it, `queued` while
+    /// it waits in the outbox.
+    public var notification: Appointments.NotificationState {
+        notified ? .sent : .queued
     }
 
     /// Whether this booking and the interval `start..<end` overlap.

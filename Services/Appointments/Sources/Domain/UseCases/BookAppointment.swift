@@ -8,8 +8,9 @@ import VerticalsWire
 ///
 /// Order matters for "nothing half-done": every check that needs another vertical
 /// (identity, clinics) runs *before* anything is stored; then one transaction stores the
-/// booking and its notification; only then is notifications asked, and its failure
-/// leaves the booking booked and the message in the outbox for a later retry.
+/// booking and its notification, and the booking answers as soon as that one commit is durable
+/// (its ``Booking/notification`` is `queued`). The outbox delivers the notification after, off
+/// the request's path, retrying until notifications acknowledges it; `get` says `sent` then.
 package struct BookAppointment {
     let world: World
 
@@ -46,10 +47,8 @@ package struct BookAppointment {
         case .replayed(let previous):
             return previous
         case .inserted(let stored):
-            let delivered = await world.outbox.deliver(message)
-            var result = stored
-            result.notified = delivered
-            return result
+            world.outbox.deliverLater(message)
+            return stored
         }
     }
 

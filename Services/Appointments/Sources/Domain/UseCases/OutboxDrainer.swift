@@ -7,10 +7,13 @@ import VerticalsWire
 
 /// Delivers the notifications appointments owes, from its outbox, exactly once each.
 ///
-/// A booking sends its own message at once (``deliver(_:)``), concurrently with every other
-/// booking's; whatever cannot be sent (notifications down or slow) stays in the outbox and is
-/// retried with exponential backoff by one background task, which exists only while something
-/// is undelivered: an idle daemon schedules nothing. The task is the daemon's
+/// A booking hands its message over once it is durable in the outbox (``deliverLater(_:)``) and
+/// answers without waiting: one background sender takes every message handed over meanwhile,
+/// sends them concurrently and records their deliveries in one transaction, so under load a
+/// burst of bookings costs one delivery commit, not one each. A cancellation still sends its own
+/// at once (``deliver(_:)``). Whatever cannot be sent (notifications down or slow) stays in the
+/// outbox and is retried with exponential backoff by one background task, which exists only
+/// while something is undelivered: an idle daemon schedules nothing. The task is the daemon's
 /// ``BackgroundWork``: on the loop, sleeping on its timers, and ended when the daemon drains
 /// (what is still undelivered stays in the outbox for the next start). Deliveries are recorded through the
 /// store's shared commits, so concurrent bookings record theirs in one transaction.
@@ -24,6 +27,17 @@ package final class OutboxDrainer: Sendable {
     private let logger: Logger
     private let background: BackgroundWork
     private let retries = Mutex(RetryState())
+    private let handedOver = Mutex(SenderState())
+    /// The most messages the sender sends at once (concurrently) and records in one commit.
+    static let largestBatch = 128
+
+    /// The messages handed over by ``deliverLater(_:)`` and not yet taken by the sender, whether
+    /// the sender runs, and who waits for it to finish (``flushed()``).
+    private struct SenderState {
+        var queue: [OutboxMessage] = []
+        var running = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
 
     /// Whether the retry task runs, and how often it was asked for (so a request made while it
     /// decides to stop is not lost).
@@ -48,6 +62,66 @@ package final class OutboxDrainer: Sendable {
     /// delivered. An undelivered message starts the retry task.
     package func deliver(_ message: OutboxMessage) async -> Bool {
         await send([message], timeout: settings.notifyTimeout).isEmpty
+    }
+
+    /// Sends `message`, already durable in the outbox, after the caller has answered: on the
+    /// daemon's background sender, batched with whatever else was handed over meanwhile. Its
+    /// delivery is recorded like ``deliver(_:)``'s; a failure starts the retry task. Once the
+    /// daemon drains, nothing starts: the outbox keeps the message for the next start.
+    package func deliverLater(_ message: OutboxMessage) {
+        let starts = handedOver.withLock { state in
+            state.queue.append(message)
+            guard !state.running else { return false }
+            state.running = true
+            return true
+        }
+        guard starts else { return }
+        if !background.start({ await self.sendHandedOver() }) {
+            finishSending()  // draining: the outbox keeps them for the next start
+        }
+    }
+
+    /// Returns once every message handed to ``deliverLater(_:)`` so far was sent or recorded as
+    /// failed (the retry task may still run): what a test waits for instead of a sleep.
+    package func flushed() async {
+        await withCheckedContinuation { continuation in
+            let done = handedOver.withLock { state in
+                guard state.running else { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    /// The background sender: sends what was handed over, in batches, until nothing is left.
+    private func sendHandedOver() async {
+        // Once the daemon drains (the task is cancelled) the rest stays in the outbox for the next start.
+        while !Task.isCancelled {
+            let batch = handedOver.withLock { state in
+                let batch = Array(state.queue.prefix(Self.largestBatch))
+                state.queue.removeFirst(batch.count)
+                return batch
+            }
+            guard !batch.isEmpty else { break }
+            _ = await send(batch, timeout: settings.notifyTimeout)
+        }
+        // A message handed over after the empty look is not lost: `finishSending` looks again
+        // under the lock `deliverLater` appends under, and runs the sender once more.
+        finishSending()
+    }
+
+    /// Stops the sender unless a message arrived since its last look, then wakes the waiters.
+    private func finishSending() {
+        let (restart, waiters) = handedOver.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+            if !state.queue.isEmpty, !background.isStopped { return (true, []) }
+            state.queue.removeAll()
+            state.running = false
+            defer { state.waiters.removeAll() }
+            return (false, state.waiters)
+        }
+        for waiter in waiters { waiter.resume() }
+        if restart, !background.start({ await self.sendHandedOver() }) { finishSending() }
     }
 
     /// Starts retrying whatever a previous run left in the outbox.
