@@ -1,6 +1,6 @@
 import Foundation
 
-/// What /proc says of a process: resident memory and CPU time consumed.
+/// What /proc says of a process: resident memory, CPU time consumed and context switches.
 enum ProcessStats {
     /// Resident set size in KiB (`VmRSS`), or nil when the process is gone.
     static func rssKiB(_ pid: Int32) -> Double? {
@@ -18,5 +18,22 @@ enum ProcessStats {
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// Context switches of every thread of the process so far (voluntary + involuntary, summed
+    /// over `/proc/PID/task/*/status`), or nil when the process is gone. A sleeping process adds
+    /// none: each one is a wake-up (or a preemption while it ran).
+    static func contextSwitches(_ pid: Int32) -> Double? {
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+        var total = 0.0
+        for thread in threads {
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/status", encoding: .utf8)
+            else { continue }  // the thread ended meanwhile
+            for line in status.split(separator: "\n")
+            where line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") {
+                total += Double(line.split(separator: "\t").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "") ?? 0
+            }
+        }
+        return total
     }
 }
