@@ -8,6 +8,14 @@ import VerticalsWire
 /// its condition: a timeout fires between its duration and its duration plus a sweep interval
 /// late, never early.
 extension ServerConnection {
+    /// A frame came while the host's sweep rests: what the sweep's next look would record, now,
+    /// so the idle clock restarts without waking it (it then finds the deadline moved on).
+    func noteFrameWhileSweepRests() {
+        framesAtLastSweep = framesReceived
+        quietSince = .now
+        partialFrameSince = nil
+    }
+
     /// Checks the timeouts; returns when this connection's idle timeout falls due if it is
     /// settled (a frame came once, none since the last look, no part of one waiting, nothing in
     /// flight), so the host may rest its sweep until then; nil when it needs regular looks.

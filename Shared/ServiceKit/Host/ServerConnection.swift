@@ -102,7 +102,7 @@ final class ServerConnection: @unchecked Sendable {
     /// ping, a request refused before it runs, a broken frame) is answered here, and nil returned.
     private func prepare(_ payload: [UInt8]) -> Prepared? {
         framesReceived &+= 1
-        if sweepRest.isResting { sweepRest.wake() }
+        if sweepRest.isResting { noteFrameWhileSweepRests() }
         let message: Message
         do {
             message = try Message(payload: payload)

@@ -7,14 +7,17 @@ import VerticalsEventLoop
 /// The timer rests while every connection is settled (a client that keeps its connection open
 /// between calls, as a vertical does to the verticals it calls): it is then armed once, for the
 /// earliest idle timeout, so an idle daemon with open connections sleeps instead of waking
-/// every sweep interval (issue 26 §3). The next frame on any connection wakes it (see
-/// ``ServerConnection``'s `prepare`), and regular looks resume. What the rest gives up: a frame
-/// begun on a settled connection and never finished is seen at that idle deadline rather than
-/// within the frame timeout; a client could hold the connection as long by staying silent, so
-/// this only lets its partial frame (at most ``ConnectionLimits/maxFrameSize``) stay as long.
-/// A new connection, a frame, or anything in flight keeps the looks regular.
+/// every sweep interval (issue 26 §3). A frame that comes meanwhile restarts its connection's
+/// idle clock itself (``ServerConnection/noteFrameWhileSweepRests()``), so a call on a kept
+/// connection (a liveness check, say) costs no sweep either; when the timer fires, it looks at
+/// every connection and rests again, or resumes regular looks if one is not settled (a request
+/// still in flight). A new connection resumes them at once (its handshake timeout). What the
+/// rest gives up: a frame begun on a settled connection and never finished is seen at the next
+/// look rather than within the frame timeout; a client could hold the connection that long by
+/// staying silent, so this only lets its partial frame (at most
+/// ``ConnectionLimits/maxFrameSize``) stay as long.
 extension ServiceHost {
-    /// Regular looks every sweep interval, from now (a connection arrived, or a frame on a resting host).
+    /// Regular looks every sweep interval, from now (a connection arrived, or one was not settled).
     func startSweeping() {
         if let sweepTimer, sweepTimer.isActive, !sweepRest.isResting { return }
         sweepRest.isResting = false

@@ -37,7 +37,7 @@ public final class ServiceHost: @unchecked Sendable {
     private(set) var connections: [UInt64: ServerConnection] = [:]
     /// Checks connections against the timeouts; runs only while there are connections.
     var sweepTimer: LoopTimer?
-    /// Set while the sweep rests until the earliest idle deadline (see `+Timeouts`); a frame wakes it.
+    /// Set while the sweep rests until the earliest idle deadline (see `+Timeouts`).
     let sweepRest = SweepRest()
     private var watchdog: LoopTimer?
     private(set) var isDraining = false
@@ -62,7 +62,6 @@ public final class ServiceHost: @unchecked Sendable {
         self.notifier = Notifier(environment: configuration.environment)
         // Unowned: the metrics live no longer than their host; called on the loop (see HostMetrics).
         metrics.countInFlight { [unowned self] in self.requestsInFlight }
-        sweepRest.wake = { [unowned self] in self.startSweeping() }
     }
 
     /// Starts listening and serving; returns once the socket is ready. Throws a typed
