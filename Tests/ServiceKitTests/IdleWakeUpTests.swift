@@ -54,6 +54,26 @@ struct IdleWakeUpTests {
         #expect(wakeUps == 0, "svc-clinics woke \(wakeUps) times in every 3 s window after a call")
     }
 
+    /// What resting gives up, bounded: a frame begun once the sweep rests is still cut off, at
+    /// the next look (the idle deadline) plus the frame timeout, not left open.
+    @Test func frameBegunWhileTheSweepRests_isStillCutOff() async throws {
+        let suite = try SuiteFixture()
+        _ = try suite.start(extra: Self.quickSweep.merging(["VERTICALS_IDLE_TIMEOUT_SECONDS": "2"]) { $1 })
+        let raw = try RawClient(path: suite.socket(), receiveTimeout: .seconds(20))
+        #expect(raw.pingAnswered())
+        // A few sweep intervals (250 ms), so the sweep has settled and rests.
+        try await Task.sleep(for: .seconds(1))
+        let frame = Message.frame(
+            Envelope(kind: .request, correlationID: 2, operation: "echo.echo"),
+            rawBody: TestEcho.EchoInput(text: "never finished").encodedBody())
+        #expect(raw.sendWithoutBlocking(Array(frame.prefix(6))) == 6)
+        guard case .message(let message) = raw.receive() else {
+            Issue.record("the half-sent frame's connection was neither answered nor closed within 20 s")
+            return
+        }
+        #expect((try? message.decodeBody(as: ServiceError.self))?.code == .deadlineExceeded)
+    }
+
     /// The fewest context switches `pid` made in a 3 s window, looking until one has none or 15 s
     /// pass (a daemon finishing start-up, or a sweep settling, is allowed a first window).
     /// A window in which a thread ended (its count left the sum) counts as one with activity.
