@@ -63,6 +63,22 @@ import Testing
         #expect(decision3 == .restart(after: .milliseconds(200)))
     }
 
+    /// Nothing to forgive, no check to schedule: an idle supervisor arms no timer for it.
+    @Test func aFirstRunWithoutAFailure_hasNoForgivenessDue() {
+        var ledger = ledger()
+        ledger.spawned()
+        ledger.becameReady(at: at(1_000))
+        #expect(ledger.forgivenessDue == nil)
+        ledger.reset()
+        ledger.spawned()
+        ledger.becameReady(at: at(2_000))
+        #expect(ledger.forgivenessDue == nil)
+        _ = ledger.afterExit(at: at(3_000))
+        ledger.spawned()
+        ledger.becameReady(at: at(4_000))
+        #expect(ledger.forgivenessDue == at(14_000))
+    }
+
     @Test func aRunThatNeverBecameReady_isNeverForgiven() {
         var ledger = ledger()
         ledger.spawned()

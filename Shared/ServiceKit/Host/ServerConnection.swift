@@ -40,6 +40,7 @@ final class ServerConnection: @unchecked Sendable {
     let loop: EventLoop
     private let maxInFlight: Int
     private let maxOutboundBytes: Int
+    private let sweepRest: SweepRest
     /// Set by the host when it starts draining (read per request, so not through `host`).
     var hostIsDraining = false
     /// Set once the connection closes with a reason (``close(correlationID:_:)``): that error is
@@ -67,6 +68,7 @@ final class ServerConnection: @unchecked Sendable {
         self.host = host
         self.served = host.served
         self.metrics = host.metrics
+        self.sweepRest = host.sweepRest
         self.timers = host.timers
         self.loop = host.loop
         self.maxInFlight = host.configuration.maxInFlightPerConnection
@@ -98,6 +100,7 @@ final class ServerConnection: @unchecked Sendable {
     /// ping, a request refused before it runs, a broken frame) is answered here, and nil returned.
     private func prepare(_ payload: [UInt8]) -> Prepared? {
         framesReceived &+= 1
+        if sweepRest.isResting { noteFrameWhileSweepRests() }
         let message: Message
         do {
             message = try Message(payload: payload)

@@ -41,6 +41,8 @@ public final class ServiceHost: @unchecked Sendable {
     private(set) var connections: [UInt64: ServerConnection] = [:]
     /// Checks connections against the timeouts; runs only while there are connections.
     var sweepTimer: LoopTimer?
+    /// Set while the sweep rests until the earliest idle deadline (see `+Timeouts`).
+    let sweepRest = SweepRest()
     private var watchdog: LoopTimer?
     private(set) var isDraining = false
     private var drainTimer: UInt64?

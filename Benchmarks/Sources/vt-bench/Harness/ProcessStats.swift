@@ -1,6 +1,6 @@
 import Foundation
 
-/// What /proc says of a process: resident memory and CPU time consumed.
+/// What /proc says of a process: resident memory, CPU time consumed and context switches.
 enum ProcessStats {
     /// Resident set size in KiB (`VmRSS`), or nil when the process is gone.
     static func rssKiB(_ pid: Int32) -> Double? {
@@ -18,5 +18,32 @@ enum ProcessStats {
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// Context switches of each thread of the process so far (voluntary + involuntary, from
+    /// `/proc/PID/task/TID/status`), by thread id; nil when the process is gone. A sleeping
+    /// thread adds none: each one is a wake-up (or a preemption while it ran).
+    static func contextSwitchesByThread(_ pid: Int32) -> [String: Double]? {
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+        var counts: [String: Double] = [:]
+        for thread in threads {
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/status", encoding: .utf8)
+            else { continue }  // the thread ended meanwhile
+            for line in status.split(separator: "\n")
+            where line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") {
+                counts[thread, default: 0] +=
+                    Double(line.split(separator: "\t").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "") ?? 0
+            }
+        }
+        return counts
+    }
+
+    /// The context switches between two ``contextSwitchesByThread(_:)`` readings: each thread's
+    /// growth (all of a thread born between them), and 1 for each thread that ended between
+    /// them (its own count left with it; ending took at least that wake-up).
+    static func contextSwitches(from before: [String: Double], to after: [String: Double]) -> Double {
+        let grown = after.reduce(0.0) { $0 + $1.value - (before[$1.key] ?? 0) }
+        let ended = before.keys.filter { after[$0] == nil }.count
+        return grown + Double(ended)
     }
 }

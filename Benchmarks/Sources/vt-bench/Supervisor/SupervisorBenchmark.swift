@@ -42,16 +42,25 @@ struct SupervisorBenchmark {
         return suite!
     }
 
+    /// How long after the last call the idle window starts.
+    static let settle = Duration.seconds(10)
+
     /// The supervisor's (and each vertical's) CPU seconds over `idleSeconds` of an idle suite,
-    /// and the supervisor's RSS at the end.
+    /// the supervisor's RSS at the end, and each process's wake-ups: context switches of all its
+    /// threads over the window, per minute (issue 26 §3: an idle process should have none).
     func idleWindow(_ suite: SupervisedSuite) async {
-        progress("idle window: \(settings.idleSeconds) s")
+        progress("idle window: \(Self.settle) settling, then \(settings.idleSeconds) s")
         let supervisor = suite.process.processIdentifier
         var pids = await suite.pids()
         pids["svc-supervisor"] = supervisor
+        // The tail of start-up is not idle: the host's sweep takes two looks after the last
+        // call before it rests, and libdispatch's worker threads of GRDB's first accesses end.
+        try? await Task.sleep(for: Self.settle)
         let before = pids.mapValues { ProcessStats.cpuSeconds($0) ?? 0 }
+        let switchesBefore = pids.mapValues { ProcessStats.contextSwitchesByThread($0) ?? [:] }
         try? await Task.sleep(for: .seconds(settings.idleSeconds))
         let after = pids.mapValues { ProcessStats.cpuSeconds($0) ?? 0 }
+        let switchesAfter = pids.mapValues { ProcessStats.contextSwitchesByThread($0) ?? [:] }
         let window = "\(settings.idleSeconds) s idle"
         report.add(
             "supervisor", "svc-supervisor CPU over \(window)", unit: "s",
@@ -61,5 +70,11 @@ struct SupervisorBenchmark {
             Summary([(ProcessStats.rssKiB(supervisor) ?? 0) / 1024]))
         let verticals = pids.keys.filter { $0 != "svc-supervisor" }.reduce(0.0) { $0 + after[$1]! - before[$1]! }
         report.add("supervisor", "five verticals' CPU over \(window)", unit: "s", Summary([verticals]))
+        let perMinute = 60 / Double(max(1, settings.idleSeconds))
+        for name in pids.keys.sorted(by: { ($0 == "svc-supervisor" ? "" : $0) < ($1 == "svc-supervisor" ? "" : $1) }) {
+            report.add(
+                "idle", "\(name) wake-ups (context switches, all threads) over \(window)", unit: "/min",
+                Summary([ProcessStats.contextSwitches(from: switchesBefore[name]!, to: switchesAfter[name]!) * perMinute]))
+        }
     }
 }

@@ -62,9 +62,11 @@ struct RestartLedger: Sendable, Equatable {
         readyAt = instant
     }
 
-    /// When a check that the process is alive could first forgive this run.
+    /// When a check that the process is alive could first forgive this run; nil when there is
+    /// nothing to forgive (no failed run since the last forgiveness or fresh start), so a service
+    /// that never failed arms no timer and an idle supervisor does not wake for it (issue 26 §3).
     var forgivenessDue: ContinuousClock.Instant? {
-        guard let readyAt, !forgiven else { return nil }
+        guard let readyAt, !forgiven, attempt > 0 else { return nil }
         return readyAt + backoff.resetAfter
     }
 

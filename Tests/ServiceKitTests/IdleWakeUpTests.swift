@@ -1,0 +1,109 @@
+import Glibc
+import IOInterface
+import TestSupport
+import Testing
+import VerticalsContract
+import VerticalsServiceKit
+import VerticalsTesting
+import VerticalsWire
+
+/// An idle daemon sleeps (issue 26 §3): no thread of it wakes while nothing happens, with or
+/// without a client holding its connection open between calls (as every vertical does to the
+/// verticals it calls, and the supervisor's CLI to the supervisor).
+///
+/// Waiting out a window of time is the point here: the fact measured is that nothing happened
+/// during it. The count is the daemon's own context switches (every thread, voluntary or not);
+/// a loaded machine does not add any to a process that sleeps, it only delays the one that
+/// wakes. A window of a few seconds catches anything that wakes once a second or more often.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct IdleWakeUpTests {
+    let echo = TestEcho()
+
+    /// Timeouts that make the host sweep its connections every 250 ms while it has work, so a
+    /// sweep that kept running while the connection is idle shows within the window.
+    static let quickSweep = ["VERTICALS_HANDSHAKE_TIMEOUT_SECONDS": "1", "VERTICALS_FRAME_TIMEOUT_SECONDS": "1"]
+
+    @Test func daemonWithAnIdleOpenConnection_wakesNever() async throws {
+        let suite = try SuiteFixture()
+        let daemon = try suite.start(extra: Self.quickSweep)
+        // The client keeps this connection open once the call is answered.
+        _ = try await suite.client.call(echo.echo, .init(text: "then idle"))
+        let wakeUps = try await Self.quietestWindow(of: daemon.pid)
+        #expect(wakeUps == 0, "vt-testd woke \(wakeUps) times in every 3 s window with an idle connection open")
+        // Resting did not stop it serving, on that connection or any other.
+        _ = try await suite.client.call(echo.echo, .init(text: "awake again"))
+        #expect(try RawClient(path: suite.socket()).pingAnswered())
+    }
+
+    @Test func clinicsIdleAfterACall_wakesNever() async throws {
+        let suite = try SuiteFixture()
+        let state = suite.directory.file("state")
+        #expect(mkdir(state, 0o700) == 0)
+        let daemon = try DaemonProcess(
+            "svc-clinics", environment: suite.environment(extra: ["STATE_DIRECTORY": state, "VERTICALS_LOG_LEVEL": "warning"]))
+        defer { daemon.stop() }
+        // Ready once it answers; the answer also runs daemon.health's offloaded work.
+        var healthy = false
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !healthy, ContinuousClock.now < deadline {
+            healthy = (try? await suite.client.callRaw(service: "clinics", operation: Daemon.health.fullName, body: Empty().encodedBody())) != nil
+            if !healthy { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        try #require(healthy, "svc-clinics never answered daemon.health")
+        let wakeUps = try await Self.quietestWindow(of: daemon.pid)
+        #expect(wakeUps == 0, "svc-clinics woke \(wakeUps) times in every 3 s window after a call")
+    }
+
+    /// What resting gives up, bounded: a frame begun once the sweep rests is still cut off, at
+    /// the next look (the idle deadline) plus the frame timeout, not left open.
+    @Test func frameBegunWhileTheSweepRests_isStillCutOff() async throws {
+        let suite = try SuiteFixture()
+        _ = try suite.start(extra: Self.quickSweep.merging(["VERTICALS_IDLE_TIMEOUT_SECONDS": "2"]) { $1 })
+        let raw = try RawClient(path: suite.socket(), receiveTimeout: .seconds(20))
+        #expect(raw.pingAnswered())
+        // A few sweep intervals (250 ms), so the sweep has settled and rests.
+        try await Task.sleep(for: .seconds(1))
+        let frame = Message.frame(
+            Envelope(kind: .request, correlationID: 2, operation: "echo.echo"),
+            rawBody: TestEcho.EchoInput(text: "never finished").encodedBody())
+        #expect(raw.sendWithoutBlocking(Array(frame.prefix(6))) == 6)
+        guard case .message(let message) = raw.receive() else {
+            Issue.record("the half-sent frame's connection was neither answered nor closed within 20 s")
+            return
+        }
+        #expect((try? message.decodeBody(as: ServiceError.self))?.code == .deadlineExceeded)
+    }
+
+    /// The fewest context switches `pid` made in a 3 s window, looking until one has none or 15 s
+    /// pass (a daemon finishing start-up, or a sweep settling, is allowed a first window).
+    /// A window in which a thread ended (its count left the sum) counts as one with activity.
+    static func quietestWindow(of pid: pid_t) async throws -> Int {
+        var fewest = Int.max
+        let deadline = ContinuousClock.now + .seconds(15)
+        repeat {
+            guard let before = contextSwitches(pid) else { return -1 }
+            try await Task.sleep(for: .seconds(3))
+            guard let after = contextSwitches(pid) else { return -1 }
+            if after >= before { fewest = min(fewest, after - before) }
+        } while fewest > 0 && ContinuousClock.now < deadline
+        return fewest
+    }
+
+    /// Voluntary and involuntary context switches of every thread of `pid` so far; nil once it is gone.
+    static func contextSwitches(_ pid: pid_t) -> Int? {
+        guard let tasks = opendir("/proc/\(pid)/task") else { return nil }
+        defer { closedir(tasks) }
+        var total = 0
+        while let entry = readdir(tasks) {
+            let tid = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard Int(tid) != nil, let status = readFile("/proc/\(pid)/task/\(tid)/status") else { continue }
+            for line in status.split(separator: "\n")
+            where line.hasPrefix("voluntary_ctxt_switches") || line.hasPrefix("nonvoluntary_ctxt_switches") {
+                total += Int(line.split(separator: "\t").last ?? "") ?? 0
+            }
+        }
+        return total
+    }
+}
