@@ -126,6 +126,8 @@ fuzz: deps
 # Benchmarks/ is its own package (make test never builds it). Every figure is a ratio against a
 # baseline measured in the same run, interleaved, median [min–max] over BENCH_ROUNDS (default 5).
 # Quick look: BENCH_ROUNDS=2 BENCH_IDLE_SECONDS=5 BENCH_KILLS=5 make bench (BENCH_SECTIONS=codec,rpc,...).
+# As root the suites run as the bench's user (VERTICALS_SERVICE_USERS=off): a user per vertical
+# could not reach the bench's 0700 temporary folders, and it measures routes, not users.
 # Children carry this run's VT_BENCH_TAG, so nothing outlives an interrupted run, and another
 # run's processes on the same machine are left alone.
 bench: release
@@ -133,7 +135,7 @@ bench: release
 	gcc -O2 -Wall -Wextra -o bench/uv_echo Benchmarks/CEcho/uv_echo.c $$(pkg-config --cflags --libs libuv)
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --package-path Benchmarks
 	@python3 -c 'import matplotlib' 2>/dev/null || python3 -m pip install --quiet matplotlib
-	status=0; tag=bench-$$$$; VT_BENCH_TAG=$$tag VT_ROOT="$(CURDIR)" VT_BIN="$$($(SWIFT) build -c release --show-bin-path)" UV_ECHO="$(CURDIR)/bench/uv_echo" \
+	status=0; tag=bench-$$$$; VERTICALS_SERVICE_USERS=off VT_BENCH_TAG=$$tag VT_ROOT="$(CURDIR)" VT_BIN="$$($(SWIFT) build -c release --show-bin-path)" UV_ECHO="$(CURDIR)/bench/uv_echo" \
 		"$$($(SWIFT) build -c release --package-path Benchmarks --show-bin-path)/vt-bench" || status=$$?; \
 		bash scripts/kill-tagged.sh $$tag VT_BENCH_TAG; exit $$status
 	python3 Benchmarks/plot.py bench/results.json bench/latency.png
