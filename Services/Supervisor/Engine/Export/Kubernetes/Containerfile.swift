@@ -14,7 +14,7 @@ enum Containerfile {
     static let runtimeImage = "docker.io/library/debian:bookworm-slim"
     /// Debian packages of the runtime stage: the shared libraries the daemons link.
     /// (`ldd` of each daemon, less the Swift runtime, which is linked in; KubernetesImageLibrariesTests).
-    static let runtimePackages = ["libuv1", "libsodium23", "libsqlite3-0", "zlib1g", "libstdc++6", "libgcc-s1"]
+    static let runtimePackages = ["libuv1", "libsodium23", "libsqlite3-0", "libssl3", "zlib1g", "libstdc++6", "libgcc-s1"]
     /// Debian packages of the build stage: the same libraries' headers.
     static let buildPackages = ["libuv1-dev", "libsodium-dev", "libsqlite3-dev", "zlib1g-dev", "pkg-config"]
 
