@@ -37,26 +37,6 @@ struct HostileClientTests {
         return try suite.start(extra: patient.merging(extra) { _, given in given })
     }
 
-    /// Whether `raw` gets a typed error frame of `code` (if `code` is given) and then end of stream.
-    private func expectErrorThenClosed(_ raw: RawClient, _ code: ErrorCode?) {
-        var sawError = false
-        while true {
-            switch raw.receive() {
-            case .message(let message):
-                if message.envelope.kind == .error, let error = try? message.decodeBody(as: ServiceError.self) {
-                    sawError = code == nil || error.code == code
-                    if !sawError { Issue.record("got \(error.code): \(error.message), wanted \(String(describing: code))") }
-                }
-            case .closed:
-                if code != nil { #expect(sawError, "closed without a \(String(describing: code)) error frame") }
-                return
-            case .timedOut:
-                Issue.record("the hostile connection stayed open")
-                return
-            }
-        }
-    }
-
     @Test func truncatedFrameThenClose_isDroppedAndOthersAreServed() async throws {
         let suite = try SuiteFixture()
         let daemon = try start(suite)
@@ -65,7 +45,7 @@ struct HostileClientTests {
             let frame = Message.frame(Envelope(kind: .request, correlationID: 1, operation: "echo.echo"), rawBody: [1, 2, 3])
             try raw.send(Array(frame.prefix(cut)))
             raw.finishSending()
-            expectErrorThenClosed(raw, nil)
+            raw.expectErrorThenClosed(nil)
         }
         try await expectStillServing(suite, daemon)
     }
@@ -80,7 +60,7 @@ struct HostileClientTests {
         for bytes in [noise, [0, 0, 0x10, 0] + noise] {
             let raw = try RawClient(path: suite.socket())
             _ = raw.sendWithoutBlocking(bytes)
-            expectErrorThenClosed(raw, .protocolError)
+            raw.expectErrorThenClosed(.protocolError)
         }
         try await expectStillServing(suite, daemon)
     }
@@ -94,7 +74,7 @@ struct HostileClientTests {
         let answer = try #require(raw.receiveError())
         #expect(answer.error.code == .protocolError)
         #expect(answer.envelope.correlationID == 5)
-        expectErrorThenClosed(raw, nil)
+        raw.expectErrorThenClosed(nil)
         try await expectStillServing(suite, daemon)
     }
 
@@ -183,7 +163,7 @@ struct HostileClientTests {
         let refusal = try #require(extra.receiveError())
         #expect(refusal.error.code == .resourceExhausted)
         #expect(refusal.envelope.correlationID == 0)
-        expectErrorThenClosed(extra, nil)
+        extra.expectErrorThenClosed(nil)
         held.removeAll()
         #expect(eventually { (try? RawClient(path: suite.socket()))?.pingAnswered() == true })
         try await expectStillServing(suite, daemon)
@@ -208,7 +188,7 @@ struct HostileClientTests {
         let suite = try SuiteFixture()
         let daemon = try start(suite, extra: ["VERTICALS_HANDSHAKE_TIMEOUT_SECONDS": "0.5"])
         let raw = try RawClient(path: suite.socket())
-        expectErrorThenClosed(raw, .deadlineExceeded)
+        raw.expectErrorThenClosed(.deadlineExceeded)
         try await expectStillServing(suite, daemon)
     }
 
@@ -248,7 +228,7 @@ struct HostileClientTests {
         let answer = try #require(raw.receiveError())
         #expect(answer.error.code == .unavailable)
         #expect(answer.error.retryable)
-        expectErrorThenClosed(raw, nil)
+        raw.expectErrorThenClosed(nil)
         // The typed client reconnects after its idle connection was closed.
         _ = try await suite.client.call(echo.echo, .init(text: "before"))
         // Until the daemon has closed that idle connection too (not a fixed second, after which a

@@ -58,25 +58,6 @@ struct TCPHostTests {
         }
     }
 
-    /// Whether `raw` gets a typed error frame of `code` (when given) and then end of stream.
-    private func expectErrorThenClosed(_ raw: RawClient, _ code: ErrorCode?) {
-        var sawError = false
-        while true {
-            switch raw.receive() {
-            case .message(let message):
-                if message.envelope.kind == .error, let error = try? message.decodeBody(as: ServiceError.self) {
-                    sawError = code == nil || error.code == code
-                }
-            case .closed:
-                if code != nil { #expect(sawError, "closed without a \(String(describing: code)) error frame") }
-                return
-            case .timedOut:
-                Issue.record("the hostile connection stayed open")
-                return
-            }
-        }
-    }
-
     @Test func daemonOnTCP_answersACall_foundThroughVERTICALS_ENDPOINT() async throws {
         let fixture = try TCPFixture()
         let output = try await fixture.client.call(echo.echo, .init(text: "over tcp"))
@@ -106,13 +87,13 @@ struct TCPHostTests {
             let frame = Message.frame(Envelope(kind: .request, correlationID: 1, operation: "echo.echo"), rawBody: [1, 2, 3])
             try raw.send(Array(frame.prefix(cut)))
             raw.finishSending()
-            expectErrorThenClosed(raw, nil)
+            raw.expectErrorThenClosed(nil)
         }
         // A zero length, and a length over the 4 MiB limit.
         for prefix: [UInt8] in [[0, 0, 0, 0], [0x7f, 0xff, 0xff, 0xff]] {
             let raw = try fixture.raw()
             _ = raw.sendWithoutBlocking(prefix + [1, 2, 3, 4])
-            expectErrorThenClosed(raw, .protocolError)
+            raw.expectErrorThenClosed(.protocolError)
         }
         // A frame of a server's kind.
         let raw = try fixture.raw()
@@ -123,7 +104,7 @@ struct TCPHostTests {
 
     @Test func silentTCPConnection_isClosedAfterTheHandshakeTimeout() async throws {
         let fixture = try TCPFixture(extra: ["VERTICALS_HANDSHAKE_TIMEOUT_SECONDS": "0.5"])
-        expectErrorThenClosed(try fixture.raw(), .deadlineExceeded)
+        try fixture.raw().expectErrorThenClosed(.deadlineExceeded)
     }
 
     @Test func internalOperation_isRefusedToAPlainTCPCaller() async throws {
