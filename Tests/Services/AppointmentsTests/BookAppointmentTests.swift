@@ -65,8 +65,10 @@ import VerticalsWire
         let world = try World.test(caller: .suite(notifications: notifications), settings: settings)
         let commits = WriteCommits.counting(world.store.database)
         var booked: [Booking] = []
-        for (token, _) in crowd.prefix(3) {
+        for (index, (token, _)) in crowd.prefix(3).enumerated() {
             booked.append(try await BookAppointment(world: world).execute(.fixture(token: token)))
+            // The other two are booked while the first one's send is under way (held at the gate).
+            if index == 0 { await notifications.hold.arrivals(1) }
         }
         #expect(commits.total == 3, "one commit per booking, none waiting for notifications")
         notifications.hold.open()

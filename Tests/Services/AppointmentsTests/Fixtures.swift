@@ -106,6 +106,7 @@ final class Gate: Sendable {
         var closed = false
         var arrived = 0
         var waiting: [CheckedContinuation<Void, Never>] = []
+        var watching: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
     private let state = Mutex(State())
 
@@ -125,14 +126,30 @@ final class Gate: Sendable {
         for task in waiting { task.resume() }
     }
 
+    /// Returns once `count` tasks have reached the gate (the fact "a send is under way").
+    func arrivals(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let reached = state.withLock { state in
+                if state.arrived >= count { return true }
+                state.watching.append((count, continuation))
+                return false
+            }
+            if reached { continuation.resume() }
+        }
+    }
+
     /// Returns at once while open; otherwise when the gate opens.
     func pass() async {
         await withCheckedContinuation { continuation in
-            let through = state.withLock { state in
+            let (through, reached) = state.withLock { state in
                 state.arrived += 1
                 if state.closed { state.waiting.append(continuation) }
-                return !state.closed
+                let arrived = state.arrived
+                let reached = state.watching.filter { $0.count <= arrived }.map(\.continuation)
+                state.watching.removeAll { $0.count <= arrived }
+                return (!state.closed, reached)
             }
+            for watcher in reached { watcher.resume() }
             if through { continuation.resume() }
         }
     }
