@@ -55,8 +55,13 @@ final class SupervisedSuite {
         guard let result = try? runCommand("svc-supervisor", ["status", "--run-dir", run], in: directory, timeout: .seconds(5)),
             result.status == 0 || result.status == 3  // 3: a service is failed; its row is still there
         else { return [:] }
+        return Self.rows(ofStatus: result.standardOutput)
+    }
+
+    /// Each service's state word and pid in the table `svc-supervisor status` printed.
+    static func rows(ofStatus table: String) -> [String: (state: String, pid: Int32?)] {
         var rows: [String: (state: String, pid: Int32?)] = [:]
-        for line in result.standardOutput.split(separator: "\n").dropFirst() {
+        for line in table.split(separator: "\n").dropFirst() {
             let columns = line.split(separator: " ", omittingEmptySubsequences: true)
             guard columns.count >= 3 else { continue }
             rows[String(columns[0])] = (String(columns[1]), Int32(columns[2]))

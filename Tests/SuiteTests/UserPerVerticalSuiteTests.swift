@@ -160,13 +160,7 @@ struct UserPerVerticalSuiteTests {
     static func status(bin: String, run: String, in directory: TemporaryDirectory) -> [String: (state: String, pid: Int32?)] {
         guard let result = try? runCommand("\(bin)/svc-supervisor", ["status", "--run-dir", run], in: directory, timeout: .seconds(5))
         else { return [:] }
-        var rows: [String: (state: String, pid: Int32?)] = [:]
-        for line in result.standardOutput.split(separator: "\n").dropFirst() {
-            let columns = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard columns.count >= 3 else { continue }
-            rows[String(columns[0])] = (String(columns[1]), Int32(columns[2]))
-        }
-        return rows
+        return SupervisedSuite.rows(ofStatus: result.standardOutput)
     }
 
     static func deleteAccounts(prefix: String, in directory: TemporaryDirectory) {

@@ -185,16 +185,7 @@ struct RPCBenchmark {
                     cpu: placement.clientCPU)
             }
         }
-        let fields = Dictionary(
-            uniqueKeysWithValues: line.split(whereSeparator: \.isWhitespace).compactMap { field -> (String, Double)? in
-                let parts = field.split(separator: "=")
-                guard parts.count == 2, let value = Double(parts[1]) else { return nil }
-                return (String(parts[0]), value)
-            })
-        guard let requests = fields["requests"], let seconds = fields["seconds"], seconds > 0 else {
-            fail("the \(stack.rawValue) throughput client printed \(line)")
-        }
-        return requests / seconds
+        return RPCBenchmark.requestsPerSecond(printed: line, by: stack.rawValue)
     }
 
     /// Runs `body` while `stack`'s echo server listens in `directory`, pinned to `cpu`.
@@ -234,6 +225,20 @@ struct RPCBenchmark {
             }
         }
         return path
+    }
+
+    /// Requests per second from a throughput client's `requests=N seconds=S` line.
+    static func requestsPerSecond(printed line: String, by client: String) -> Double {
+        let fields = Dictionary(
+            uniqueKeysWithValues: line.split(whereSeparator: \.isWhitespace).compactMap { field -> (String, Double)? in
+                let parts = field.split(separator: "=")
+                guard parts.count == 2, let value = Double(parts[1]) else { return nil }
+                return (String(parts[0]), value)
+            })
+        guard let requests = fields["requests"], let seconds = fields["seconds"], seconds > 0 else {
+            fail("the \(client) throughput client printed \(line)")
+        }
+        return requests / seconds
     }
 
     static func label(_ size: Int) -> String { size >= 1024 ? "\(size / 1024) KiB" : "\(size) B" }

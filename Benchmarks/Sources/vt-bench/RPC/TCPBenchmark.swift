@@ -34,7 +34,7 @@ struct TCPBenchmark {
                 ])
             for name in ["bench", "client"] {
                 let base = "\(directory)/tls-\(name)"
-                FileManager.default.createFile(
+                _ = FileManager.default.createFile(
                     atPath: "\(base).ext", contents: Data("subjectAltName=URI:verticals://\(name)\n".utf8))
                 _ = Subprocess.run(
                     "/usr/bin/openssl",
@@ -155,16 +155,7 @@ struct TCPBenchmark {
                     cpu: 1, environment: environment)
             }
         }
-        let fields = Dictionary(
-            uniqueKeysWithValues: line.split(whereSeparator: \.isWhitespace).compactMap { field -> (String, Double)? in
-                let parts = field.split(separator: "=")
-                guard parts.count == 2, let value = Double(parts[1]) else { return nil }
-                return (String(parts[0]), value)
-            })
-        guard let requests = fields["requests"], let seconds = fields["seconds"], seconds > 0 else {
-            fail("the \(stack.rawValue) throughput client printed \(line)")
-        }
-        return requests / seconds
+        return RPCBenchmark.requestsPerSecond(printed: line, by: stack.rawValue)
     }
 
     /// Runs `body` with the server's address and the environment its client needs while

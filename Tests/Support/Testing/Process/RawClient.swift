@@ -28,9 +28,7 @@ public final class RawClient {
             close(descriptor)  // the only close: `self` is not initialised, so no deinit runs
             throw error
         }
-        let (seconds, attoseconds) = receiveTimeout.components
-        var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        Self.setReceiveTimeout(receiveTimeout, on: descriptor)
         fd = descriptor
     }
 
@@ -50,10 +48,15 @@ public final class RawClient {
             close(descriptor)  // the only close: `self` is not initialised, so no deinit runs
             throw error
         }
-        let (seconds, attoseconds) = receiveTimeout.components
-        var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        Self.setReceiveTimeout(receiveTimeout, on: descriptor)
         fd = descriptor
+    }
+
+    /// Makes a read on `descriptor` give up after `timeout` (`SO_RCVTIMEO`).
+    private static func setReceiveTimeout(_ timeout: Duration, on descriptor: Int32) {
+        let (seconds, attoseconds) = timeout.components
+        var value = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// Writes raw bytes.
