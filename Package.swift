@@ -264,6 +264,8 @@ let package = Package(
             dependencies: [
                 "VerticalsSupervisor", "VerticalsScaffold", "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
                 "VerticalsTesting",
+                // Each vertical's World, for its declared calls (DeclaredRoutesTests).
+                "IdentityService", "ClinicsService", "AppointmentsService", "RecordsService", "NotificationsService",
                 "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor",
             ],
             path: "Tests/DeployTests"

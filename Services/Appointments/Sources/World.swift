@@ -8,6 +8,10 @@ import VerticalsStorage
 /// in tests from test ``WorldParts``. Its ``parts`` are what every vertical has; the rest is
 /// appointments' own.
 package struct World: VerticalWorld {
+    /// The verticals it calls: identity (sessions), clinics (slots) and notifications (the outbox).
+    /// Its caller refuses any other (``DeclaredCaller``), and the daemon does not start when
+    /// deploy/suite.toml's `depends_on` lacks one.
+    package static let calls: Callees = Callees(Identity.self, Clinics.self, Notifications.self)
     /// How appointments behaves; every knob has a safe default.
     package struct Settings: Sendable {
         /// Bookings one clinic takes at once for one service (its rooms or chairs).
@@ -54,11 +58,12 @@ package struct World: VerticalWorld {
             background: background)
     }
 
-    /// The daemon's world: the common parts (``WorldParts/live(runtime:migrator:newID:)``), the
+    /// The daemon's world: the common parts (``WorldParts/live(runtime:migrator:newID:calls:)``), the
     /// runtime's background work for the outbox.
     package static func live(runtime: ServiceRuntime) throws -> World {
         World(
-            parts: try .live(runtime: runtime, migrator: Migrations.all, newID: { "a_" + RandomID.uuidString() }),
+            parts: try .live(
+                runtime: runtime, migrator: Migrations.all, newID: { "a_" + RandomID.uuidString() }, calls: calls),
             settings: .from(environment: runtime.environment), background: runtime.background)
     }
 }

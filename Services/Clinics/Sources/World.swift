@@ -8,6 +8,10 @@ import VerticalsStorage
 /// Everything clinics' use cases depend on, built once: in `main.swift` by ``live(runtime:)``, in
 /// tests from test ``WorldParts``. Its ``parts`` are what every vertical has; the rest is clinics' own.
 package struct World: VerticalWorld {
+    /// The verticals it calls: identity (sessions).
+    /// Its caller refuses any other (``DeclaredCaller``), and the daemon does not start when
+    /// deploy/suite.toml's `depends_on` lacks one.
+    package static let calls: Callees = Callees(Identity.self)
     /// How clinics behaves.
     package struct Settings: Sendable {
         /// Whether a fresh store starts with the seed directory (`CLINICS_SEED`, default on).
@@ -39,12 +43,13 @@ package struct World: VerticalWorld {
     /// Clinics in the store.
     package var clinics: ClinicRepository { ClinicRepository(database: database, cache: clinicCache) }
 
-    /// The daemon's world: the common parts (``WorldParts/live(runtime:migrator:newID:)``), the
+    /// The daemon's world: the common parts (``WorldParts/live(runtime:migrator:newID:calls:)``), the
     /// store seeded on first start unless `CLINICS_SEED=0`.
     package static func live(runtime: ServiceRuntime) throws -> World {
         let settings = Settings.from(environment: runtime.environment)
         let migrator = Migrations.all(seedDirectory: settings.seedDirectory, seededAt: .now)
-        return World(parts: try .live(runtime: runtime, migrator: migrator, newID: randomClinicID), settings: settings)
+        return World(
+            parts: try .live(runtime: runtime, migrator: migrator, newID: randomClinicID, calls: calls), settings: settings)
     }
 }
 

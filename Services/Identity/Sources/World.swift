@@ -13,6 +13,10 @@ import VerticalsStorage
 /// The clock, ids (random UUIDs), store, caller (identity calls no vertical today) and logger are
 /// its ``parts``; the rest is identity's own.
 package struct World: VerticalWorld {
+    /// The verticals it calls: none (identity is every other vertical's callee).
+    /// Its caller refuses any other (``DeclaredCaller``), and the daemon does not start when
+    /// deploy/suite.toml's `depends_on` lacks one.
+    package static let calls: Callees = .none
     /// The clock, ids, store, caller and logger.
     package var parts: WorldParts
     /// Session lifetime, admin bootstrap, Argon2id limits.
@@ -39,11 +43,11 @@ package struct World: VerticalWorld {
     package var sessions: SessionRepository { SessionRepository(database: database, cache: sessionCache) }
 
     /// The daemon's World: settings from the environment (see ``Settings/from(environment:)``) and
-    /// the common parts (``WorldParts/live(runtime:migrator:newID:)``: full durability, as a session
+    /// the common parts (``WorldParts/live(runtime:migrator:newID:calls:)``: full durability, as a session
     /// acknowledged to a client must survive a power cut, or a logged-out token could come back).
     package static func live(runtime: ServiceRuntime) throws -> World {
         try World(
-            parts: .live(runtime: runtime, migrator: Migrations.all, newID: RandomID.uuidString),
+            parts: .live(runtime: runtime, migrator: Migrations.all, newID: RandomID.uuidString, calls: calls),
             settings: .from(environment: runtime.environment))
     }
 }

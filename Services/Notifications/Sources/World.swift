@@ -9,6 +9,10 @@ import VerticalsStorage
 /// The clock, ids (random UUIDs), store, caller (identity: tokens and recipients) and logger are
 /// its ``parts``; the rest is notifications' own.
 package struct World: VerticalWorld {
+    /// The verticals it calls: identity (sessions, recipients).
+    /// Its caller refuses any other (``DeclaredCaller``), and the daemon does not start when
+    /// deploy/suite.toml's `depends_on` lacks one.
+    package static let calls: Callees = Callees(Identity.self)
     /// The clock, ids, store, caller and logger.
     package var parts: WorldParts
     /// Notifications in the store, stored through shared commits (see ``GroupCommit``).
@@ -22,10 +26,10 @@ package struct World: VerticalWorld {
         self.notifications = NotificationRepository(database: parts.database)
     }
 
-    /// The daemon's World: the common parts (``WorldParts/live(runtime:migrator:newID:)``: full
+    /// The daemon's World: the common parts (``WorldParts/live(runtime:migrator:newID:calls:)``: full
     /// durability, as a sender drops its outbox entry once `send` answers, so an acknowledged
     /// notification must be on disk).
     package static func live(runtime: ServiceRuntime) throws -> World {
-        World(parts: try .live(runtime: runtime, migrator: Migrations.all, newID: RandomID.uuidString))
+        World(parts: try .live(runtime: runtime, migrator: Migrations.all, newID: RandomID.uuidString, calls: calls))
     }
 }

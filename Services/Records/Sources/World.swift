@@ -8,6 +8,10 @@ import VerticalsStorage
 /// Everything records' use cases depend on, built once: in `main.swift` by ``live(runtime:)``, in
 /// tests from test ``WorldParts``. Its ``parts`` are what every vertical has; the rest is records' own.
 package struct World: VerticalWorld {
+    /// The verticals it calls: identity (sessions) and clinics (names, pharmacies).
+    /// Its caller refuses any other (``DeclaredCaller``), and the daemon does not start when
+    /// deploy/suite.toml's `depends_on` lacks one.
+    package static let calls: Callees = Callees(Identity.self, Clinics.self)
     /// How records behaves.
     package struct Settings: Sendable {
         /// The longest a history waits for clinic names before answering without them.
@@ -36,11 +40,11 @@ package struct World: VerticalWorld {
     /// Entries in the store.
     package var entries: EntryRepository { EntryRepository(database: database) }
 
-    /// The daemon's world: the common parts (``WorldParts/live(runtime:migrator:newID:)``; clinical
+    /// The daemon's world: the common parts (``WorldParts/live(runtime:migrator:newID:calls:)``; clinical
     /// data, so every acknowledged entry is on disk: `synchronous=FULL`).
     package static func live(runtime: ServiceRuntime) throws -> World {
         World(
-            parts: try .live(runtime: runtime, migrator: Migrations.all, newID: randomEntryID),
+            parts: try .live(runtime: runtime, migrator: Migrations.all, newID: randomEntryID, calls: calls),
             settings: .from(environment: runtime.environment))
     }
 }

@@ -86,7 +86,7 @@ public struct Scaffold: Sendable {
         return [
             ("\(contract)/\(v.typeName).swift", ContractTemplate.contract(v)),
             ("\(contract)/\(v.name).vcontract", ContractTemplate.messages(v)),
-            ("\(service)/Sources/World.swift", ServiceTemplate.world(v, calls: calls)),
+            ("\(service)/Sources/World.swift", ServiceTemplate.world(v, calls: calls, interface: interface)),
             ("\(service)/Sources/Domain/Models/\(v.typeName)Failure.swift", ServiceTemplate.failure(v)),
             ("\(service)/Sources/Domain/Models/Greeting.swift", ServiceTemplate.model(v)),
             ("\(service)/Sources/Domain/UseCases/Greet.swift", ServiceTemplate.useCase(v)),

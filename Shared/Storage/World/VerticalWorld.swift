@@ -10,16 +10,21 @@ import VerticalsWire
 ///
 /// ```swift
 /// public struct World: VerticalWorld {
+///     public static let calls = Callees(Identity.self, Clinics.self)
 ///     public var parts: WorldParts
 ///     public var settings: Settings
 ///
 ///     public static func live(runtime: ServiceRuntime) throws -> World {
-///         World(parts: try .live(runtime: runtime, migrator: Migrations.all, newID: RandomID.uuidString),
+///         World(parts: try .live(runtime: runtime, migrator: Migrations.all, newID: RandomID.uuidString, calls: calls),
 ///               settings: .from(environment: runtime.environment))
 ///     }
 /// }
 /// ```
 public protocol VerticalWorld: Sendable {
+    /// The verticals this one calls: its routes as the code declares them (``Callees``). Its
+    /// caller refuses any other, and its daemon does not start when the manifest's `depends_on`
+    /// lacks one of them.
+    static var calls: Callees { get }
     /// The clock, ids, store, caller and logger.
     var parts: WorldParts { get set }
 }

@@ -7,7 +7,7 @@ import VerticalsWire
 /// the vertical's own store, the caller of other verticals and the daemon's logger.
 ///
 /// A World keeps these in one ``VerticalWorld/parts`` and lists beside them only what is its
-/// own (settings, repositories, background work). ``live(runtime:migrator:newID:)`` builds them
+/// own (settings, repositories, background work). ``live(runtime:migrator:newID:calls:)`` builds them
 /// for the daemon the same way for every vertical; a test builds them with fakes.
 public struct WorldParts: Sendable {
     /// The current time.
@@ -35,18 +35,34 @@ public struct WorldParts: Sendable {
 
     /// The daemon's parts: the store `<name>.sqlite` in the runtime's state directory, opened
     /// with full durability (a change acknowledged to a client is on disk) and migrated by
-    /// `migrator`; the system clock; the runtime's client and logger.
+    /// `migrator`; the system clock; the runtime's client, limited to `calls` (a
+    /// ``DeclaredCaller``), and its logger.
+    ///
+    /// Throws ``UndeclaredCallees`` (the daemon exits 78) when the manifest's `depends_on`, as
+    /// the manager passes it, lacks a vertical `calls` names; logs a warning for a dependency the
+    /// code never calls.
     ///
     /// The store is named for the vertical, so two verticals given one `STATE_DIRECTORY` never
     /// share a store (and `SQLiteStore` refuses another vertical's store by its owner mark).
     public static func live(
-        runtime: ServiceRuntime, migrator: DatabaseMigrator, newID: @escaping @Sendable () -> String
+        runtime: ServiceRuntime, migrator: DatabaseMigrator, newID: @escaping @Sendable () -> String,
+        calls: Callees
     ) throws -> WorldParts {
+        try calls.check(environment: runtime.environment, vertical: runtime.name)
+        let unused = calls.unusedDependencies(environment: runtime.environment)
+        if !unused.isEmpty {
+            runtime.logger.warning(
+                """
+                the manifest declares depends_on \(unused.joined(separator: ", ")), which the code never calls \
+                (World.calls): a route nobody needs
+                """)
+        }
         // Under `--check` the store is checked, never created (``SQLiteStore/checking``).
         let database = try SQLiteStore.$checking.withValue(runtime.checkOnly) {
             try SQLiteStore.open(directory: runtime.stateDirectory, fileName: "\(runtime.name).sqlite", migrator: migrator)
         }
         return WorldParts(
-            now: { .now }, newID: newID, database: database, caller: runtime.client, logger: runtime.logger)
+            now: { .now }, newID: newID, database: database,
+            caller: DeclaredCaller(runtime.client, callees: calls, vertical: runtime.name), logger: runtime.logger)
     }
 }

@@ -23,7 +23,7 @@ extension World {
         World(
             parts: try .test(
                 migrator: Migrations.all, clock: clock, newID: SequentialIDs(prefix: "a_").next, caller: caller,
-                label: "appointments-test"),
+                calls: World.calls, label: "appointments-test"),
             settings: settings, background: background)
     }
 }

@@ -80,7 +80,7 @@ extension World {
         return World(
             parts: try .test(
                 migrator: Migrations.all(seedDirectory: seedDirectory, seededAt: now), clock: TestClock(at: now),
-                newID: SequentialIDs(prefix: "c_t").next, caller: caller, label: "clinics.test"),
+                newID: SequentialIDs(prefix: "c_t").next, caller: caller, calls: World.calls, label: "clinics.test"),
             settings: settings)
     }
 

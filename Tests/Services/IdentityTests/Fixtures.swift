@@ -32,7 +32,7 @@ extension World {
         try World(
             parts: .test(
                 migrator: Migrations.all, database: database, clock: clock, newID: RandomID.uuidString,
-                label: "identity.test"),
+                calls: World.calls, label: "identity.test"),
             settings: settings)
     }
 }

@@ -81,7 +81,7 @@ extension World {
         World(
             parts: try .test(
                 migrator: Migrations.all, database: database, clock: clock, newID: RandomID.uuidString,
-                caller: caller, label: "notifications.test"))
+                caller: caller, calls: World.calls, label: "notifications.test"))
     }
 }
 

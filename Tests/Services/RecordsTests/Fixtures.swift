@@ -101,7 +101,7 @@ extension World {
         World(
             parts: try .test(
                 migrator: Migrations.all, clock: TestClock(at: now), newID: SequentialIDs(prefix: "r_t").next,
-                caller: caller, label: "records.test"),
+                caller: caller, calls: World.calls, label: "records.test"),
             settings: settings)
     }
 }

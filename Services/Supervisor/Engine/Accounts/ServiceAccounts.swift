@@ -1,3 +1,5 @@
+import VerticalsServiceKit
+
 /// Who each service runs as, and who may call it: the one place the systemd export and the
 /// supervisor (as root) both take them from, so the two hosts enforce the same routes.
 ///
@@ -47,6 +49,17 @@ public enum ServiceAccounts {
         if environment[suiteUsersVariable] == nil {
             environment[suiteUsersVariable] = manifest.services.map { "\($0.name):\(identity($0))" }
                 .joined(separator: ",")
+        }
+    }
+
+    /// Tells `spec`'s daemon what its manifest entry declares it calls, unless its `env` did:
+    /// `VERTICALS_DEPENDS_ON` (``Callees/dependsOnVariable``), the `depends_on` names
+    /// comma-separated. A daemon whose code calls a vertical missing there refuses to start
+    /// (``Callees/check(environment:vertical:)``). svc-supervisor, the systemd units and the
+    /// Kubernetes ConfigMaps all set it here.
+    public static func applyDependencies(to environment: inout [String: String], for spec: ServiceSpec) {
+        if environment[Callees.dependsOnVariable] == nil {
+            environment[Callees.dependsOnVariable] = spec.dependsOn.joined(separator: ",")
         }
     }
 

@@ -47,6 +47,7 @@ extension SupervisorEngine {
             environment[SocketDirectory.endpointVariablePrefix + SocketDirectory.endpointKey(for: name)] = endpoint.description
         }
         environment.merge(spec.environment) { _, manifest in manifest }
+        ServiceAccounts.applyDependencies(to: &environment, for: spec)
         environment["VERTICALS_RUN_DIR"] = run.path
         environment["VERTICALS_SOCKET_DIR"] = run.socketDirectory
         environment["STATE_DIRECTORY"] = run.stateDirectory(for: spec.name)

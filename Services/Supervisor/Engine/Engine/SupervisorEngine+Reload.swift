@@ -12,15 +12,9 @@ extension SupervisorEngine {
             let newOrder = try StartOrder.of(newManifest)
             // Users of added services are made now; one that cannot be had refuses the reload.
             try self.prepareUsers(newManifest)
-            let old = self.manifest
-            let oldNames = Set(old.services.map(\.name))
-            let newNames = Set(newManifest.services.map(\.name))
-            let plan = ReloadPlan(
-                added: newOrder.filter { !oldNames.contains($0) },
-                removed: self.order.reversed().filter { !newNames.contains($0) },
-                changed: newOrder.filter { oldNames.contains($0) && old[$0] != newManifest[$0] },
-                unchanged: newOrder.filter { oldNames.contains($0) && old[$0] == newManifest[$0] })
-            return plan
+            return ReloadPlan(
+                from: self.manifest, oldOrder: self.order, to: newManifest, newOrder: newOrder,
+                callersMatter: self.configuration.serviceUsers != nil)
         }
         for name in plan.removed + plan.changed.reversed() {
             _ = try? await stopService(name)
@@ -40,6 +34,9 @@ extension SupervisorEngine {
             self.order = (try? StartOrder.of(newManifest)) ?? newManifest.services.map(\.name)
             for name in plan.changed {
                 guard let unit = self.units[name], let spec = newManifest[name] else { continue }
+                if plan.callersChanged.contains(name) {
+                    unit.log.note("its callers changed in the manifest (depends_on): restarting with the new allow-list")
+                }
                 if !spec.socket { self.releaseSocket(unit) }
                 unit.spec = spec
                 unit.ledger.backoff = spec.backoff
@@ -62,9 +59,34 @@ extension SupervisorEngine {
 }
 
 /// What a reload does, by service name.
-struct ReloadPlan: Sendable {
+struct ReloadPlan: Sendable, Equatable {
     var added: [String]
     var removed: [String]
+    /// Restarted: their manifest entry changed, or (``callersChanged``) the verticals that declare
+    /// them in `depends_on` did.
     var changed: [String]
     var unchanged: [String]
+    /// Those of ``changed`` whose entry is the same but whose callers differ: their allow-lists
+    /// (``ServiceAccounts/applyAccess(to:for:in:operatorGroup:identity:)``) are fixed at start,
+    /// so a new caller would be refused until they restart.
+    var callersChanged: [String] = []
+
+    /// The plan from `old` (started in `oldOrder`) to `new`. `callersMatter`: services run with
+    /// allow-lists (as root), so a service whose callers changed restarts too.
+    init(from old: Manifest, oldOrder: [String], to new: Manifest, newOrder: [String], callersMatter: Bool) {
+        let oldNames = Set(old.services.map(\.name))
+        let newNames = Set(new.services.map(\.name))
+        func callers(_ name: String, _ manifest: Manifest) -> [String] {
+            ServiceAccounts.callers(of: name, in: manifest).map(\.name).sorted()
+        }
+        let kept = newOrder.filter { oldNames.contains($0) }
+        let callersChanged = callersMatter
+            ? kept.filter { old[$0] == new[$0] && callers($0, old) != callers($0, new) } : []
+        let changed = kept.filter { old[$0] != new[$0] || callersChanged.contains($0) }
+        self.added = newOrder.filter { !oldNames.contains($0) }
+        self.removed = oldOrder.reversed().filter { !newNames.contains($0) }
+        self.changed = changed
+        self.unchanged = kept.filter { !changed.contains($0) }
+        self.callersChanged = callersChanged
+    }
 }

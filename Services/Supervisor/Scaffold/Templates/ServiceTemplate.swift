@@ -2,13 +2,15 @@
 /// `main.swift`, shaped like the reference suite's verticals.
 enum ServiceTemplate {
     /// `Services/<Name>/Sources/World.swift`.
-    static func world(_ v: VerticalName, calls: [VerticalName]) -> String {
+    static func world(_ v: VerticalName, calls: [VerticalName], interface: String) -> String {
+        let imports = calls.isEmpty ? "" : "import \(interface)\n"
+        let callees = calls.isEmpty ? ".none" : "Callees(" + calls.map { "\($0.typeName).self" }.joined(separator: ", ") + ")"
         let peers = calls.isEmpty
             ? "None yet; add the service to `depends_on` in deploy/suite.toml when it starts calling one."
             : calls.map(\.name).joined(separator: ", ")
                 + " (its `depends_on` in deploy/suite.toml), e.g.\n/// `try await caller.call(\(calls[0].typeName).<operation>, …)`."
         return #"""
-            import VerticalsServiceKit
+            \#(imports)import VerticalsServiceKit
             import VerticalsStorage
 
             /// Everything \#(v.name)'s use cases depend on, built once: in `main.swift` by
@@ -17,6 +19,9 @@ enum ServiceTemplate {
             /// The clock, ids (random UUIDs), store, caller and logger are its ``parts``; the rest is
             /// \#(v.name)'s own. Calls: \#(peers)
             package struct World: VerticalWorld {
+                /// The verticals \#(v.name) calls: its caller refuses any other, and the daemon does not
+                /// start when its `depends_on` in deploy/suite.toml lacks one.
+                package static let calls: Callees = \#(callees)
                 /// The clock, ids, store, caller and logger.
                 package var parts: WorldParts
                 // (Built by `live(runtime:)`, or by tests through the memberwise `init(parts:)`.)
@@ -24,10 +29,10 @@ enum ServiceTemplate {
                 /// Greetings in the store.
                 package var greetings: GreetingRepository { GreetingRepository(database: database) }
 
-                /// The daemon's World: the common parts (``WorldParts/live(runtime:migrator:newID:)``:
+                /// The daemon's World: the common parts (``WorldParts/live(runtime:migrator:newID:calls:)``:
                 /// `\#(v.name).sqlite` under the state directory, the system clock, the runtime's client).
                 package static func live(runtime: ServiceRuntime) throws -> World {
-                    World(parts: try .live(runtime: runtime, migrator: Migrations.all, newID: RandomID.uuidString))
+                    World(parts: try .live(runtime: runtime, migrator: Migrations.all, newID: RandomID.uuidString, calls: calls))
                 }
             }
 

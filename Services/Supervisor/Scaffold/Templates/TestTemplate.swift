@@ -19,7 +19,7 @@ enum TestTemplate {
                 World(
                     parts: try .test(
                         migrator: Migrations.all, clock: clock, newID: RandomID.uuidString, caller: caller,
-                        label: "\#(v.name).test"))
+                        calls: World.calls, label: "\#(v.name).test"))
             }
         }
 

@@ -1,3 +1,5 @@
+import VerticalsServiceKit
+
 /// A vertical's environment as a ConfigMap (`envFrom`): the manifest's `env`, then what the
 /// export adds — where it listens, where each dependency is, where its store and TLS files are.
 ///
@@ -9,6 +11,7 @@
 /// | `STATE_DIRECTORY` | the store's volume (an emptyDir for a stateless vertical) |
 /// | `VERTICALS_TLS_CERT`, `_KEY`, `_CA` | the files of the vertical's TLS Secret |
 /// | `VERTICALS_PROBE_TIMEOUT_SECONDS` | the `daemon.health` deadline of `--probe` |
+/// | `VERTICALS_DEPENDS_ON` | its `depends_on`, which the daemon checks its code's calls against |
 enum ConfigMapObject {
     /// The variables, the manifest's first (its own values win over none of the export's:
     /// a manifest that sets one of the export's names is refused by ``KubernetesExport/check(_:layout:)``).
@@ -26,13 +29,14 @@ enum ConfigMapObject {
         environment["VERTICALS_TLS_KEY"] = "\(layout.tlsDirectory)/tls.key"
         environment["VERTICALS_TLS_CA"] = "\(layout.tlsDirectory)/ca.crt"
         environment["VERTICALS_PROBE_TIMEOUT_SECONDS"] = KubernetesTiming.seconds(KubernetesTiming.probeTimeout(spec))
+        ServiceAccounts.applyDependencies(to: &environment, for: spec)
         return environment
     }
 
     /// The names the export sets, which a manifest's `env` may not.
     static let exportedNames: Set<String> = [
         "VERTICALS_LISTEN", "STATE_DIRECTORY", "VERTICALS_SOCKET_DIR", "VERTICALS_TLS_CERT", "VERTICALS_TLS_KEY",
-        "VERTICALS_TLS_CA", "VERTICALS_PROBE_TIMEOUT_SECONDS",
+        "VERTICALS_TLS_CA", "VERTICALS_PROBE_TIMEOUT_SECONDS", Callees.dependsOnVariable,
     ]
 
     /// The object.
