@@ -43,21 +43,16 @@ struct DeclaredCallerTests {
         #expect(base.noted.withLock { $0 }.isEmpty, "refused before the caller")
     }
 
-    @Test func theCheck_refusesAManifestThatLacksACall_andNamesIt() {
+    @Test func theDisagreement_namesEachEdge_andNothingWhenTheyAgreeOrNothingIsSaid() {
         let callees = Callees(Identity.self, Clinics.self)
 
-        #expect(throws: Never.self) { try callees.check(environment: [:], vertical: "records") }
-        #expect(throws: Never.self) {
-            try callees.check(environment: ["VERTICALS_DEPENDS_ON": "identity, clinics"], vertical: "records")
-        }
-        do {
-            try callees.check(environment: ["VERTICALS_DEPENDS_ON": "identity"], vertical: "records")
-            Issue.record("accepted a manifest without clinics")
-        } catch {
-            #expect(error.missing == ["clinics"])
-            #expect(error.description.contains("records lacks depends_on = [\"clinics\"]"), "\(error)")
-        }
-        #expect(callees.unusedDependencies(environment: ["VERTICALS_DEPENDS_ON": "identity,clinics,records"]) == ["records"])
+        #expect(callees.disagreement(environment: [:], vertical: "records") == nil, "no manager said depends_on")
+        #expect(callees.disagreement(environment: ["VERTICALS_DEPENDS_ON": "identity, clinics"], vertical: "records") == nil)
+        let missing = callees.disagreement(environment: ["VERTICALS_DEPENDS_ON": "identity"], vertical: "records")
+        #expect(missing?.contains("its code calls clinics (World.calls), but the manifest's records lacks depends_on = [\"clinics\"]") == true, "\(missing ?? "nil")")
+        let unused = callees.disagreement(environment: ["VERTICALS_DEPENDS_ON": "identity,clinics,notifications"], vertical: "records")
+        #expect(unused?.contains("declares depends_on notifications, which the code never calls") == true, "\(unused ?? "nil")")
+        #expect(callees.undeclaredDependencies(environment: ["VERTICALS_DEPENDS_ON": ""]) == ["identity", "clinics"])
         #expect(Callees.none.unusedDependencies(environment: ["VERTICALS_DEPENDS_ON": ""]).isEmpty)
     }
 

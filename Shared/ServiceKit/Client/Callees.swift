@@ -8,8 +8,8 @@ import VerticalsContract
 /// - a World's caller is a ``DeclaredCaller``: a call to a contract the list lacks is refused
 ///   before a byte is sent, so an undeclared route fails in the first unit test that takes it;
 /// - a daemon whose manager says what the manifest declares (``dependsOnVariable``, which
-///   svc-supervisor, the systemd units and the Kubernetes ConfigMaps all set) refuses to start
-///   when the list names a vertical the manifest does not (``check(environment:vertical:)``);
+///   svc-supervisor, the systemd units and the Kubernetes ConfigMaps all set) warns at start-up
+///   when the two differ, naming the edge (``disagreement(environment:vertical:)``);
 /// - the repository's declared-routes test compares each vertical's list with the manifest in
 ///   both directions and names the edge.
 ///
@@ -49,43 +49,47 @@ public struct Callees: Sendable, Equatable, CustomStringConvertible {
         names.isEmpty ? "no vertical" : names.joined(separator: ", ")
     }
 
-    /// Refuses a start whose manager declares fewer routes than the code calls: when
-    /// `environment` carries ``dependsOnVariable``, every name on this list must be in it.
-    ///
-    /// A name the manifest declares that the code never calls is a permission nobody needs, but
-    /// no reason to stay down: ``unusedDependencies(environment:)`` lists those for a warning.
-    public func check(environment: [String: String], vertical: String) throws(UndeclaredCallees) {
-        guard let declared = Self.manifestNames(environment) else { return }
-        let missing = names.filter { !declared.contains($0) }
-        if !missing.isEmpty { throw UndeclaredCallees(vertical: vertical, missing: missing) }
+    /// The verticals on this list that the manifest's `depends_on` lacks, when `environment`
+    /// carries it (``dependsOnVariable``): calls the callee will refuse where routes are enforced.
+    public func undeclaredDependencies(environment: [String: String]) -> [String] {
+        guard let declared = Self.manifestNames(environment) else { return [] }
+        return names.filter { !declared.contains($0) }
     }
 
-    /// The manifest's dependencies this list does not call, when the environment says them.
+    /// The manifest's dependencies this list does not call, when the environment says them: a
+    /// permission nobody needs.
     public func unusedDependencies(environment: [String: String]) -> [String] {
         guard let declared = Self.manifestNames(environment) else { return [] }
         return declared.filter { !contains($0) }
+    }
+
+    /// What a daemon logs at start-up when its code and its manifest entry disagree, or nil.
+    ///
+    /// A warning, not a refusal to start: a manifest may run a vertical without one of its
+    /// callees (clinics alone, to try it), and `depends_on` can name only services it holds.
+    /// The declared-routes test is where a suite's disagreement fails.
+    public func disagreement(environment: [String: String], vertical: String) -> String? {
+        let missing = undeclaredDependencies(environment: environment)
+        let unused = unusedDependencies(environment: environment)
+        var parts: [String] = []
+        if !missing.isEmpty {
+            let list = missing.map { "\"\($0)\"" }.joined(separator: ", ")
+            parts.append(
+                "its code calls \(missing.joined(separator: ", ")) (World.calls), but the manifest's \(vertical) lacks "
+                    + "depends_on = [\(list)]: where routes are enforced those calls are refused")
+        }
+        if !unused.isEmpty {
+            parts.append(
+                "the manifest declares depends_on \(unused.joined(separator: ", ")), which the code never calls "
+                    + "(World.calls): a route nobody needs")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
     /// The `depends_on` names `environment` carries, or nil when no manager said them.
     static func manifestNames(_ environment: [String: String]) -> [String]? {
         guard let value = environment[dependsOnVariable] else { return nil }
         return value.split(separator: ",").map { String($0).trimmed }.filter { !$0.isEmpty }
-    }
-}
-
-/// A daemon whose code calls a vertical its manifest does not declare: under either host the
-/// callee would refuse every such call (`permissionDenied`), so the daemon does not start, and
-/// says which `depends_on` to add (or which call to remove). No restart can mend it.
-public struct UndeclaredCallees: Error, RestartCannotHelp, CustomStringConvertible {
-    /// The vertical that would make the calls.
-    public let vertical: String
-    /// The verticals its code calls and its manifest entry lacks.
-    public let missing: [String]
-
-    public var description: String {
-        let list = missing.map { "\"\($0)\"" }.joined(separator: ", ")
-        return "its code calls \(missing.joined(separator: ", ")) (World.calls), but the manifest's "
-            + "\(vertical) lacks depends_on = [\(list)]: add it, or remove the calls"
     }
 }
 

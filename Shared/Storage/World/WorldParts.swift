@@ -38,9 +38,8 @@ public struct WorldParts: Sendable {
     /// `migrator`; the system clock; the runtime's client, limited to `calls` (a
     /// ``DeclaredCaller``), and its logger.
     ///
-    /// Throws ``UndeclaredCallees`` (the daemon exits 78) when the manifest's `depends_on`, as
-    /// the manager passes it, lacks a vertical `calls` names; logs a warning for a dependency the
-    /// code never calls.
+    /// Logs a warning naming the edge when `calls` and the manifest's `depends_on` (as the
+    /// manager passes it) differ (``Callees/disagreement(environment:vertical:)``).
     ///
     /// The store is named for the vertical, so two verticals given one `STATE_DIRECTORY` never
     /// share a store (and `SQLiteStore` refuses another vertical's store by its owner mark).
@@ -48,14 +47,8 @@ public struct WorldParts: Sendable {
         runtime: ServiceRuntime, migrator: DatabaseMigrator, newID: @escaping @Sendable () -> String,
         calls: Callees
     ) throws -> WorldParts {
-        try calls.check(environment: runtime.environment, vertical: runtime.name)
-        let unused = calls.unusedDependencies(environment: runtime.environment)
-        if !unused.isEmpty {
-            runtime.logger.warning(
-                """
-                the manifest declares depends_on \(unused.joined(separator: ", ")), which the code never calls \
-                (World.calls): a route nobody needs
-                """)
+        if let disagreement = calls.disagreement(environment: runtime.environment, vertical: runtime.name) {
+            runtime.logger.warning("\(disagreement)")
         }
         // Under `--check` the store is checked, never created (``SQLiteStore/checking``).
         let database = try SQLiteStore.$checking.withValue(runtime.checkOnly) {

@@ -54,8 +54,8 @@ public enum ServiceAccounts {
 
     /// Tells `spec`'s daemon what its manifest entry declares it calls, unless its `env` did:
     /// `VERTICALS_DEPENDS_ON` (``Callees/dependsOnVariable``), the `depends_on` names
-    /// comma-separated. A daemon whose code calls a vertical missing there refuses to start
-    /// (``Callees/check(environment:vertical:)``). svc-supervisor, the systemd units and the
+    /// comma-separated. A daemon whose code's calls differ from it warns at start-up, naming the
+    /// edge (``Callees/disagreement(environment:vertical:)``). svc-supervisor, the systemd units and the
     /// Kubernetes ConfigMaps all set it here.
     public static func applyDependencies(to environment: inout [String: String], for spec: ServiceSpec) {
         if environment[Callees.dependsOnVariable] == nil {
