@@ -23,7 +23,7 @@ CONFIGURATION ?= release
 # link faster. The linker's "mktemp is dangerous" warning comes from the toolchain's static
 # Foundation (swift-foundation's temporary files), not from this package.
 RELEASE_FLAGS ?= --static-swift-stdlib
-PROGRAMS    := svc-identity svc-clinics svc-notifications svc-records svc-appointments svc-supervisor vt-exec
+PROGRAMS    := svc-identity svc-clinics svc-notifications svc-records svc-appointments svc-supervisor svc-supervisor-engine vt-exec
 FUZZ_SECONDS ?= 60
 SOAK_SECONDS ?= 600
 # Seconds per fuzz target in `make test`: a smoke run that the targets build, load their seeds and run.
@@ -106,7 +106,7 @@ contracts-update: deps
 # deploy/kubernetes from deploy/suite.toml (a test fails while it is stale). For a cluster of your own,
 # run the export with --namespace and --image into a folder of your own instead.
 kubernetes-export: deps
-	$(SWIFT) build --product svc-supervisor
+	$(SWIFT) build --product svc-supervisor --product svc-supervisor-engine
 	"$$($(SWIFT) build --show-bin-path)/svc-supervisor" export kubernetes --manifest deploy/suite.toml --out deploy/kubernetes
 
 # Rounds of booking while kill -9 takes appointments, identity, notifications and svc-supervisor;

@@ -24,6 +24,8 @@ let package = Package(
         .library(name: "VerticalsServiceKit", targets: ["VerticalsServiceKit"]),
         .library(name: "VerticalsStorage", targets: ["VerticalsStorage"]),
         .library(name: "VerticalsSupervisor", targets: ["VerticalsSupervisor"]),
+        // What a client of a running suite needs (descriptions, routes, the run folder), without the engine.
+        .library(name: "VerticalsSupervisorClient", targets: ["VerticalsSupervisorClient"]),
         .library(name: "VerticalsTesting", targets: ["VerticalsTesting"]),
         // The contract guard of any product: lock, golden fixtures, compatibility, its `ContractsTool`.
         .library(name: "VerticalsContractTesting", targets: ["VerticalsContractTesting"]),
@@ -33,6 +35,7 @@ let package = Package(
         .plugin(name: "VerticalsContractPlugin", targets: ["VerticalsContractPlugin"]),
         // A product's `make run` builds these beside its own daemons (svc-supervisor finds programs beside itself).
         .executable(name: "svc-supervisor", targets: ["svc-supervisor"]),
+        .executable(name: "svc-supervisor-engine", targets: ["svc-supervisor-engine"]),
         .executable(name: "vt-exec", targets: ["vt-exec"]),
         // The reference suite, for the fuzz package (Fuzz/) and the benchmark package (Benchmarks/),
         // which depend on this one by path. Not API.
@@ -141,9 +144,19 @@ let package = Package(
         + vertical("Notifications")
         + [
         // MARK: The supervisor (not a vertical: it learns every contract from the running daemons, and links no vertical's code)
+        // What talks to a running suite: described contracts, route tables, the run folder and its
+        // pointer, metrics exposition. No manifest, no TOML, no store: the lean `svc-supervisor` links it.
+        .target(
+            name: "VerticalsSupervisorClient",
+            dependencies: ["VerticalsServiceKit", "VerticalsContract", "VerticalsWire"],
+            path: "Services/Supervisor/Client",
+            swiftSettings: strict
+        ),
+        // The engine: manifest (TOMLKit), supervision, exports, users.
         .target(
             name: "VerticalsSupervisor",
             dependencies: [
+                "VerticalsSupervisorClient",
                 "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop", "VerticalsStorage", "VerticalsWire",
                 "CZlib",
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -158,12 +171,35 @@ let package = Package(
             name: "VerticalsScaffold", dependencies: ["VerticalsSupervisor"], path: "Services/Supervisor/Scaffold",
             swiftSettings: strict
         ),
+        // The commands that talk to a running suite (call, open, status, logs, …), shared by both programs.
+        .target(
+            name: "SupervisorCommands",
+            dependencies: [
+                "VerticalsSupervisorClient", "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop",
+                "VerticalsWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Services/Supervisor/Commands",
+            swiftSettings: strict
+        ),
+        // `svc-supervisor`: the commands that talk to a running suite, in a program that loads fast
+        // (no Foundation, ICU, TOML or SQLite); it hands every other command to svc-supervisor-engine.
         .executableTarget(
             name: "svc-supervisor",
             dependencies: [
+                "SupervisorCommands", "VerticalsServiceKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Services/Supervisor/Front",
+            swiftSettings: strict
+        ),
+        // `svc-supervisor-engine`: every command, `up`, `check`, `export`, `new`, `init`, `backup` and
+        // `restore` included. Installed beside svc-supervisor, which execs it for those.
+        .executableTarget(
+            name: "svc-supervisor-engine",
+            dependencies: [
                 // No IOInterface: the CLI learns each vertical's contract from the daemon (daemon.describe).
-                "VerticalsSupervisor", "VerticalsScaffold", "VerticalsServiceKit", "VerticalsContract",
-                "VerticalsEventLoop", "VerticalsStorage",
+                "SupervisorCommands", "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold",
+                "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop", "VerticalsStorage",
                 "VerticalsWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Supervisor/CLI",
@@ -226,7 +262,7 @@ let package = Package(
             dependencies: [
                 "VerticalsContractTesting", "IOInterface", "VerticalsContract", "VerticalsServiceKit", "VerticalsWire", "VerticalsEventLoop",
                 "VerticalsTesting",
-                "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor",
+                "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor", "svc-supervisor-engine",
             ],
             path: "Tests/Contracts/Tests"
         ),
@@ -254,7 +290,7 @@ let package = Package(
             dependencies: [
                 "VerticalsSupervisor", "VerticalsScaffold", "VerticalsServiceKit", "IOInterface", "VerticalsContract",
                 "VerticalsEventLoop", "VerticalsWire",
-                "VerticalsTesting", "TestSupport", "vt-testd", "vt-exec", "svc-supervisor",
+                "VerticalsTesting", "TestSupport", "vt-testd", "vt-exec", "svc-supervisor", "svc-supervisor-engine",
             ],
             path: "Tests/SupervisorTests"
         ),
@@ -266,7 +302,7 @@ let package = Package(
                 "VerticalsTesting",
                 // Each vertical's World, for its declared calls (DeclaredRoutesTests).
                 "IdentityService", "ClinicsService", "AppointmentsService", "RecordsService", "NotificationsService",
-                "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor",
+                "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor", "svc-supervisor-engine",
             ],
             path: "Tests/DeployTests"
         ),
@@ -275,7 +311,7 @@ let package = Package(
             dependencies: [
                 "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire", "VerticalsTesting",
                 "VerticalsStorage", grdb,
-                "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor",
+                "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor", "svc-supervisor-engine",
             ],
             path: "Tests/SuiteTests"
         ),

@@ -28,7 +28,7 @@ struct UserPerVerticalSuiteTests {
         chmod(directory.path, 0o755)
         let bin = directory.file("bin")
         mkdir(bin, 0o755)
-        for program in ["svc-supervisor", "vt-exec"] + Self.services.map({ "svc-\($0)" }) {
+        for program in ["svc-supervisor", "svc-supervisor-engine", "vt-exec"] + Self.services.map({ "svc-\($0)" }) {
             let source = "\(DaemonProcess.productsDirectory)/\(program)"
             if link(source, "\(bin)/\(program)") != 0 {
                 let copied = try runCommand("/bin/cp", [source, "\(bin)/\(program)"], in: directory)

@@ -65,8 +65,10 @@ struct InitCommandTests {
         let checked = try runCommand("\(product)/.build/debug/acme-contracts", ["check", "--root", product], in: directory)
         #expect(checked.status == 0 && checked.standardOutput.contains("contracts match the lock"), "\(checked.standardOutput)")
 
-        // 3. Its svc-supervisor and vt-exec, as `make run` builds them, then `up` on its manifest.
+        // 3. Its svc-supervisor (which hands `up` to svc-supervisor-engine) and vt-exec, as `make run`
+        // builds them, then `up` on its manifest.
         try build(product, "--product svc-supervisor", in: directory)
+        try build(product, "--product svc-supervisor-engine", in: directory)
         try build(product, "--product vt-exec", in: directory)
         print("InitCommandTests: init and the product's build took \(ContinuousClock.now - started)")
         let run = directory.file("run")

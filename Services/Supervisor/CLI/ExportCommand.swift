@@ -1,3 +1,4 @@
+import SupervisorCommands
 import ArgumentParser
 import VerticalsSupervisor
 

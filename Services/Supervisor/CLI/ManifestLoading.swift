@@ -1,3 +1,4 @@
+import SupervisorCommands
 import VerticalsSupervisor
 
 /// Reads the manifest `up` and `reload` apply, refusing it on any problem the parser finds

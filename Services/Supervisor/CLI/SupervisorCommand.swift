@@ -1,7 +1,10 @@
 import ArgumentParser
+import SupervisorCommands
 import VerticalsServiceKit
 
-/// `svc-supervisor`: runs and inspects the suite. Each subcommand is one file.
+/// `svc-supervisor` with every command, as svc-supervisor-engine runs it. Each subcommand is one
+/// file: those that talk to a running suite are in SupervisorCommands (``FrontCommands``), which the
+/// lean svc-supervisor runs itself; the rest (up, check, export, new, init, backup, restore) here.
 ///
 /// `status`, `start`, `stop`, `restart`, `reload` and `down` talk to a running supervisor
 /// through its control socket (the Supervisor contract); `logs` reads its log files; `call`
@@ -29,22 +32,9 @@ struct SupervisorCommand: AsyncParsableCommand {
         version: "svc-supervisor \(DaemonArguments.suiteVersion)",
         // Grouped by purpose, as git's and kubectl's help are; every name and flag is unchanged.
         groupedSubcommands: [
-            CommandGroup(
-                name: "Suite",
-                subcommands: [
-                    UpCommand.self, StatusCommand.self, DownCommand.self, ReloadCommand.self, MetricsCommand.self,
-                ]),
-            CommandGroup(
-                name: "Services",
-                subcommands: [
-                    StartCommand.self, StopCommand.self, RestartCommand.self, LogsCommand.self, LogLevelCommand.self,
-                ]),
-            CommandGroup(
-                name: "Calls",
-                subcommands: [
-                    CallCommand.self, OpenCommand.self, OperationsCommand.self, DescribeCommand.self,
-                    RoutesCommand.self, LoginCommand.self, LogoutCommand.self, AdminCommand.self,
-                ]),
+            CommandGroup(name: "Suite", subcommands: [UpCommand.self] + FrontCommands.suite),
+            CommandGroup(name: "Services", subcommands: FrontCommands.services),
+            CommandGroup(name: "Calls", subcommands: FrontCommands.calls),
             CommandGroup(name: "Data", subcommands: [BackupCommand.self, RestoreCommand.self]),
             CommandGroup(name: "Deploy", subcommands: [CheckCommand.self, ExportCommand.self]),
             CommandGroup(name: "Development", subcommands: [NewCommand.self, InitCommand.self]),

@@ -1,18 +1,27 @@
 import ArgumentParser
 import Glibc
+import SupervisorCommands
 import VerticalsServiceKit
+import VerticalsSupervisor
 
-/// svc-supervisor's entry point, and the one place its process exits.
+/// svc-supervisor-engine's entry point, and the one place its process exits: every command,
+/// run when `svc-supervisor` hands one over (``EngineProgram``) or when it is run itself.
 ///
 /// `up` is the long-lived process: parsed and run here, synchronously, its engine on its own
 /// loop (``UpCommand/serve()``). ArgumentParser's async `main` would run on libdispatch's
 /// global queues, whose worker-pool monitor then wakes an idle supervisor every second for as
 /// long as it runs. Every other command is short-lived and runs as that async `main` would run it
-/// (``run(_:)``), which prints help and errors and exits with their status (a thrown `ExitCode` is
+/// (``CommandRunner``), which prints help and errors and exits with their status (a thrown `ExitCode` is
 /// that mapping).
 @main
 enum SupervisorMain {
     static func main() {
+        ManifestNames.reader.withLock {
+            $0 = { path in
+                ManifestParser.load(path: path, binDirectory: "/", checkExecutables: false).0.services
+                    .filter(\.socket).map(\.name)
+            }
+        }
         // Parsed once: building the tree of every command and reading its arguments is most of
         // what a short command like `call` costs before it reaches its socket.
         let command: any ParsableCommand
@@ -28,28 +37,6 @@ enum SupervisorMain {
         if let up = command as? UpCommand {
             exit(up.serve())
         }
-        // Detached: `main` is the main actor's, whose queue nothing drains while this thread waits.
-        let finished = BlockingResult<Void>()
-        Task.detached {
-            await run(command)
-            finished.set(())
-        }
-        finished.wait()
-        exit(0)
-    }
-
-    /// Runs `command` as ArgumentParser's async `main` would after parsing: an error (a thrown
-    /// `ExitCode` included) prints as ArgumentParser prints it and exits with its status.
-    static func run(_ command: any ParsableCommand) async {
-        do {
-            if var command = command as? any AsyncParsableCommand {
-                try await command.run()
-            } else {
-                var command = command
-                try command.run()
-            }
-        } catch {
-            SupervisorCommand.exit(withError: error)
-        }
+        CommandRunner.runAndExit(command, root: SupervisorCommand.self)
     }
 }

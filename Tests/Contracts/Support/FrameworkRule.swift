@@ -2,7 +2,8 @@
 /// framework target reaches the reference suite (its contracts in IOInterface, its verticals'
 /// code, its session check), directly or through other targets, so a product built on the
 /// framework compiles none of it; and the runtime (``runtime``) reaches no database library,
-/// which a vertical opts into with VerticalsStorage.
+/// which a vertical opts into with VerticalsStorage; and the lean `svc-supervisor` reaches no
+/// TOML reader, store or engine (``heavyForLean``).
 ///
 /// Which targets are which is decided by folder, so a new framework target is covered the day
 /// it is added: see ``isReference(_:)`` and ``isFramework(_:)``.
@@ -22,6 +23,16 @@ public enum FrameworkRule {
 
     /// The package products that are a database library.
     public static let databaseProducts: Set<String> = ["GRDB", "GRDBSQLite"]
+
+    /// The program a script runs for every call, which must load fast: it reaches none of
+    /// ``heavyForLean`` (svc-supervisor-engine does what needs them).
+    public static let leanProgram = "svc-supervisor"
+
+    /// What the lean program must not reach: the manifest's TOML reader (which brings Foundation
+    /// and ICU), SQLite, and the targets that link them.
+    public static let heavyForLean: Set<String> = [
+        "TOMLKit", "GRDB", "GRDBSQLite", "VerticalsStorage", "VerticalsSupervisor", "VerticalsScaffold",
+    ]
 
     /// Whether `target` belongs to the reference suite: a vertical's folder of `Services/`
     /// (not the supervisor's) or one of ``referenceFolders``.
@@ -53,6 +64,16 @@ public enum FrameworkRule {
                     problems.append(
                         "\(runtime.name) reaches the database library \(product) through "
                             + "\((chain + [product]).joined(separator: " → ")): storage is a library a vertical opts into")
+                }
+            }
+        }
+        if let lean = byName[leanProgram] {
+            let reached = [(lean, [lean.name])] + VerticalRule.reachable(from: lean, byName)
+            for (target, chain) in reached {
+                for name in target.dependencies where heavyForLean.contains(name) {
+                    problems.append(
+                        "\(lean.name) reaches \(name) through \((chain + [name]).joined(separator: " → ")): "
+                            + "the program every scripted call starts must not load it (svc-supervisor-engine does)")
                 }
             }
         }

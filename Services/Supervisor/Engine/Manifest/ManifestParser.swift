@@ -25,7 +25,7 @@ public enum ManifestParser {
         path: String, binDirectory: String, checkExecutables: Bool = true
     ) -> (Manifest, [ManifestProblem]) {
         let absolute = path.hasPrefix("/") ? path : "\(currentDirectory())/\(path)"
-        guard let text = readWholeFile(absolute) else {
+        guard let text = WholeFile.read(absolute) else {
             let reason = String(cString: strerror(errno))
             return (Manifest(services: []), [ManifestProblem("cannot read the manifest \(path): \(reason)")])
         }
@@ -165,20 +165,5 @@ public enum ManifestParser {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return "." }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// The text of the file at `path`, or nil when it cannot be read.
-    static func readWholeFile(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 << 10)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count <= 0 { break }
-            bytes += chunk[..<count]
-        }
-        guard ferror(file) == 0 else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

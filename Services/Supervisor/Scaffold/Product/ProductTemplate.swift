@@ -187,10 +187,12 @@ enum ProductTemplate {
         \#t@[ -f "$(VERTICALS)/scripts/install-deps.sh" ] || $(SWIFT) package resolve
         \#t@bash "$(VERTICALS)/scripts/install-deps.sh"
 
-        # The product's daemons, and the framework's svc-supervisor and vt-exec beside them (it finds programs beside itself).
+        # The product's daemons, and the framework's svc-supervisor (with svc-supervisor-engine, which runs
+        # up, check, export, new, backup and restore for it) and vt-exec beside them (it finds programs beside itself).
         build: deps
         \#t$(SWIFT) build
         \#t$(SWIFT) build --product svc-supervisor
+        \#t$(SWIFT) build --product svc-supervisor-engine
         \#t$(SWIFT) build --product vt-exec
 
         run: build

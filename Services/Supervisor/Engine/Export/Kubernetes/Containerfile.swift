@@ -20,7 +20,7 @@ enum Containerfile {
 
     /// The program names the image holds under the layout's bin folder, sorted.
     static func programs(_ manifest: Manifest) -> [String] {
-        Array(Set(manifest.services.map { baseName($0.executable) } + ["svc-supervisor"])).sorted()
+        Array(Set(manifest.services.map { baseName($0.executable) } + ["svc-supervisor", "svc-supervisor-engine"])).sorted()
     }
 
     /// The file's text.
@@ -30,7 +30,7 @@ enum Containerfile {
         var lines = KubernetesExport.generatedHeader.map { "# \($0)" }
         lines += [
             "#",
-            "# The suite's image: every daemon of the manifest and svc-supervisor, in \(layout.binDirectory).",
+            "# The suite's image: every daemon of the manifest, svc-supervisor and svc-supervisor-engine, in \(layout.binDirectory).",
             "# Build it from the package's root folder (the build context), e.g.:",
             "#   podman build -f deploy/kubernetes/Containerfile -t \(layout.image) .",
             "# then push it where the cluster pulls from and export with --image REF.",

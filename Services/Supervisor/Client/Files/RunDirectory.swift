@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The layout of a supervisor's run directory (`.run/` under `make run`):
+///
+/// ```
+/// <run>/supervisor.sock     the control socket (the Supervisor contract)
+/// <run>/notify.sock         NOTIFY_SOCKET of every child (datagrams, SO_PASSCRED)
+/// <run>/sockets/<name>.sock each service's listening socket, bound by the supervisor (0660, folder 0750)
+/// <run>/logs/<name>.log     each service's stdout and stderr, line-stamped, rotated to <name>.log.1
+/// <run>/pids/<name>         pid, process group and start time of the running child
+/// <run>/state/<name>/       STATE_DIRECTORY
+/// <run>/runtime/<name>/     RUNTIME_DIRECTORY
+/// ```
+public struct RunDirectory: Sendable, Equatable {
+    /// The folder, absolute (children may run elsewhere).
+    public let path: String
+
+    /// The run directory at `path` (made absolute against the working directory).
+    public init(_ path: String) {
+        var absolute = path
+        if !path.hasPrefix("/") {
+            var buffer = [CChar](repeating: 0, count: 4096)
+            let cwd = getcwd(&buffer, buffer.count).map { _ in
+                String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            } ?? "."
+            absolute = path == "." ? cwd : "\(cwd)/\(path.hasPrefix("./") ? String(path.dropFirst(2)) : path)"
+        }
+        while absolute.count > 1 && absolute.hasSuffix("/") { absolute.removeLast() }
+        self.path = absolute
+    }
+
+    /// `<run>/supervisor.sock`.
+    public var controlSocket: String { "\(path)/supervisor.sock" }
+    /// `<run>/notify.sock`.
+    public var notifySocket: String { "\(path)/notify.sock" }
+    /// `<run>/sockets`: `VERTICALS_SOCKET_DIR` of every child.
+    public var socketDirectory: String { "\(path)/sockets" }
+    /// `<run>/logs`.
+    public var logDirectory: String { "\(path)/logs" }
+    /// `<run>/pids`.
+    public var pidDirectory: String { "\(path)/pids" }
+
+    /// The listening socket of service `name`.
+    public func socket(for name: String) -> String { "\(socketDirectory)/\(name).sock" }
+    /// The log file of service `name`.
+    public func log(for name: String) -> String { "\(logDirectory)/\(name).log" }
+    /// The pid record of service `name`.
+    public func pidFile(for name: String) -> String { "\(pidDirectory)/\(name)" }
+    /// `STATE_DIRECTORY` of service `name`.
+    public func stateDirectory(for name: String) -> String { "\(path)/state/\(name)" }
+    /// `RUNTIME_DIRECTORY` of service `name`.
+    public func runtimeDirectory(for name: String) -> String { "\(path)/runtime/\(name)" }
+
+    /// Creates the folders (the socket folder with mode 0750).
+    package func prepare() throws(SupervisorError) {
+        try Self.makeDirectories(path, mode: 0o755)
+        for folder in [logDirectory, pidDirectory, "\(path)/state", "\(path)/runtime"] {
+            try Self.makeDirectories(folder, mode: 0o750)
+        }
+        try Self.makeDirectories(socketDirectory, mode: 0o750)
+        chmod(socketDirectory, 0o750)
+    }
+
+    /// Creates the folders of service `name`.
+    package func prepare(service name: String) throws(SupervisorError) {
+        try Self.makeDirectories(stateDirectory(for: name), mode: 0o750)
+        try Self.makeDirectories(runtimeDirectory(for: name), mode: 0o750)
+    }
+
+    /// `mkdir -p`.
+    package static func makeDirectories(_ path: String, mode: mode_t) throws(SupervisorError) {
+        var current = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, mode) != 0 && errno != EEXIST {
+                throw SupervisorError("cannot create \(current): \(SupervisorError.errnoText())")
+            }
+        }
+    }
+}

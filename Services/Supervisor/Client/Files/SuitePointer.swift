@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The note a running `svc-supervisor up` leaves of its run directory, so that the CLI finds
+/// the suite from any folder, not only from the checkout that holds `.run`.
+///
+/// The note is the file `supervisor-run-dir` in the pointer folder: the run directory's
+/// absolute path on the first line, the supervisor's pid on the second. The folder is
+///
+/// - `$VERTICALS_POINTER_DIR` when set (tests set it to their own temporary folder, so that
+///   parallel supervisors never read or clobber the pointer of a real run; set but empty,
+///   there is no pointer at all);
+/// - else `/run/verticals` for root (the file is 0640, group `verticals` when that group exists,
+///   so the operators who may use the sockets may read it);
+/// - else `$XDG_RUNTIME_DIR/verticals` for a user.
+///
+/// A user's CLI reads its own folder, then `/run/verticals`. A note whose supervisor is gone
+/// (killed, crashed) is stale and ignored; `up` removes its own note when it ends cleanly.
+///
+/// ```swift
+/// let pointer = SuitePointer.places(environment: ProcessEnvironment.current).first
+/// try pointer?.write(runDirectory: "/srv/suite/.run")
+/// ```
+public struct SuitePointer: Sendable, Equatable {
+    /// The environment variable that names the pointer folder (empty: no pointer).
+    public static let folderVariable = "VERTICALS_POINTER_DIR"
+    /// The note's file name inside the folder.
+    public static let fileName = "supervisor-run-dir"
+    /// The folder root's supervisor writes to.
+    public static let systemFolder = "/run/verticals"
+
+    /// The folder that holds the note.
+    public let folder: String
+
+    /// A pointer in `folder`.
+    public init(folder: String) { self.folder = folder }
+
+    /// The note's path.
+    public var path: String { "\(folder)/\(Self.fileName)" }
+
+    /// What a live note says.
+    public struct Target: Sendable, Equatable {
+        /// The run directory, absolute.
+        public let runDirectory: String
+        /// The supervisor that wrote it.
+        public let pid: Int32
+    }
+
+    /// The pointers to look at, in order; `up` writes the first. Empty when pointers are off.
+    public static func places(environment: [String: String], isRoot: Bool = geteuid() == 0) -> [SuitePointer] {
+        if let folder = environment[folderVariable] { return folder.isEmpty ? [] : [SuitePointer(folder: folder)] }
+        if isRoot { return [SuitePointer(folder: systemFolder)] }
+        var places: [SuitePointer] = []
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+            places.append(SuitePointer(folder: "\(runtime)/verticals"))
+        }
+        return places + [SuitePointer(folder: systemFolder)]
+    }
+
+    /// Writes the note for the supervisor `pid` serving `runDirectory` (replacing any other).
+    public func write(runDirectory: String, pid: Int32 = getpid()) throws(SupervisorError) {
+        try RunDirectory.makeDirectories(folder, mode: 0o755)
+        let temporary = "\(path).\(pid)"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
+        guard descriptor >= 0 else {
+            throw SupervisorError("cannot write \(temporary): \(SupervisorError.errnoText())")
+        }
+        if geteuid() == 0, let group = getgrnam("verticals") { _ = fchown(descriptor, 0, group.pointee.gr_gid) }
+        let bytes = Array("\(runDirectory)\n\(pid)\n".utf8)
+        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        guard written == bytes.count, rename(temporary, path) == 0 else {
+            let reason = SupervisorError.errnoText()
+            unlink(temporary)
+            throw SupervisorError("cannot write \(path): \(reason)")
+        }
+    }
+
+    /// Removes the note if supervisor `pid` wrote it (another `up` may have replaced it since);
+    /// puts back `previous`, the note it replaced, while that supervisor still runs, so that an
+    /// older suite does not become unfindable when a newer one stops.
+    public func remove(writtenBy pid: Int32 = getpid(), restoring previous: Target? = nil) {
+        guard Self.parse(PidRecord.readSmallFile(path))?.pid == pid else { return }
+        if let previous, previous.pid != pid, Self.supervisorRuns(previous.pid),
+            (try? write(runDirectory: previous.runDirectory, pid: previous.pid)) != nil
+        {
+            return
+        }
+        unlink(path)
+    }
+
+    /// The note's target while its supervisor runs; nil when there is no note, or a stale one.
+    public func liveTarget() -> Target? {
+        guard let target = Self.parse(PidRecord.readSmallFile(path)), Self.supervisorRuns(target.pid) else {
+            return nil
+        }
+        return target
+    }
+
+    /// Whether there is a note whose supervisor is gone.
+    public var isStale: Bool { Self.parse(PidRecord.readSmallFile(path)) != nil && liveTarget() == nil }
+
+    package static func parse(_ text: String?) -> Target? {
+        let lines = text?.split(separator: "\n") ?? []
+        guard lines.count >= 2, lines[0].hasPrefix("/"), let pid = Int32(lines[1]), pid > 0 else { return nil }
+        return Target(runDirectory: String(lines[0]), pid: pid)
+    }
+
+    /// Whether `pid` is a running svc-supervisor (a user may not signal root's: EPERM still says it runs).
+    package static func supervisorRuns(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        let name = PidRecord.readSmallFile("/proc/\(pid)/comm") ?? ""
+        return name.hasPrefix("svc-supervisor") && ProcessState.isRunning(pid)
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import VerticalsContract
+import VerticalsEventLoop
+import VerticalsServiceKit
+
+/// `--run-dir`, shared by every command that talks to a running suite (``SuiteLocation``).
+package struct RunDirectoryOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(stringLiteral: SuiteLocation.help))
+    package var runDir: String?
+
+    /// The default (ArgumentParser fills `--run-dir` in).
+    package init() {}
+
+    /// Where the suite is, and what was looked at to find it.
+    package var location: SuiteLocation { SuiteLocation.resolve(flag: runDir) }
+
+    /// The run directory (relative paths stay relative in messages).
+    package var path: String { location.runDirectory }
+}
+
+/// One call to the supervisor's control socket, `<run dir>/supervisor.sock`.
+package enum ControlClient {
+    /// Calls `operation` on the suite at `location`; a supervisor that does not answer is exit
+    /// status 69 with where was looked, an unknown service 64 (EX_USAGE).
+    package static func call<Input, Output>(
+        _ operation: Operation<Input, Output>, _ input: Input, location: SuiteLocation, timeout: Duration = .seconds(60)
+    ) async throws -> Output {
+        do {
+            return try await call(operation, input, runDirectory: location.runDirectory, timeout: timeout)
+        } catch let error as CLIError where error.status == 69 {
+            throw CLIError(status: 69, error.description + location.advice)
+        }
+    }
+
+    /// Calls `operation`; a supervisor that does not answer is exit status 69 with a hint.
+    package static func call<Input, Output>(
+        _ operation: Operation<Input, Output>, _ input: Input, runDirectory: String, timeout: Duration = .seconds(60)
+    ) async throws -> Output {
+        let loop = try EventLoop(name: "svc-supervisor")
+        let client = ServiceClient(loop: loop, sockets: SocketDirectory(runDirectory))
+        defer {
+            client.close()
+            loop.shutdown()
+        }
+        do {
+            return try await client.call(operation, input, timeout: timeout)
+        } catch {
+            let socket = "\(SocketDirectory(runDirectory).path)/supervisor.sock"
+            if error.code == .unavailable {
+                throw CLIError(status: 69, "no supervisor at \(socket): start it with `make run`")
+            }
+            if error.code == .notFound {
+                // The supervisor names what it knows: an unknown service is bad usage (EX_USAGE).
+                throw CLIError(status: 64, "\(operation.fullName): \(error.message)")
+            }
+            throw CLIError(status: 1, "\(operation.fullName) failed: \(error.code): \(error.message)")
+        }
+    }
+
+    /// Runs `body`, turning a ``CLIError`` into its message on standard error and its exit status.
+    package static func reporting(_ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch let error as CLIError {
+            StandardError.write("error: \(error)\n")
+            throw ExitCode(error.status)
+        }
+    }
+}

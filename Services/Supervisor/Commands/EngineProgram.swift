@@ -1,0 +1,28 @@
+import Glibc
+import VerticalsServiceKit
+
+/// `svc-supervisor-engine`, the program beside `svc-supervisor` that holds the supervisor's
+/// engine: the manifest (TOML), supervision, exports, scaffolding and stores.
+///
+/// `svc-supervisor` itself only talks to a running suite (``FrontCommands``), so a scripted
+/// `call` loads no Foundation, ICU, TOML or SQLite; any other command line it hands over whole,
+/// by `execv`, to this program, which knows every command.
+package enum EngineProgram {
+    /// Its file name, in the folder of `svc-supervisor`.
+    package static let name = "svc-supervisor-engine"
+
+    /// Replaces this process with the engine program, given the same arguments. Returns only
+    /// when it cannot: then it says why and exits 69 (EX_UNAVAILABLE).
+    package static func handOver() -> Never {
+        let path = ProgramPaths.ownDirectory() + "/" + name
+        let arguments = [path] + CommandLine.arguments.dropFirst()
+        var pointers = arguments.map { strdup($0) }
+        pointers.append(nil)
+        execv(path, pointers)
+        let reason = String(cString: strerror(errno))
+        StandardError.write(
+            "svc-supervisor: cannot run \(path): \(reason); it is built and installed beside svc-supervisor "
+                + "(swift build, make install)\n")
+        exit(69)
+    }
+}

@@ -1,0 +1,71 @@
+import Glibc
+import Synchronization
+import VerticalsContract
+import VerticalsServiceKit
+import VerticalsSupervisorClient
+import VerticalsWire
+
+/// The verticals of the suite a command talks to, without any contract compiled in: the ones
+/// the supervisor runs (when one answers), the manifest's services that have a socket, and the
+/// sockets in the socket folder (systemd's `/run/verticals`), each once, in that order.
+struct SuiteVerticals {
+    /// The names, in order.
+    let names: [String]
+    /// Where they were found, for "known: … (from …)".
+    let sources: [String]
+
+    /// The manifest of the checkout the command runs in, read when no supervisor answers.
+    static let defaultManifest = "deploy/suite.toml"
+
+    /// The verticals of the suite `connection` names, with those of `manifest` when given (else of
+    /// ``defaultManifest`` when no supervisor answers).
+    static func find(connection: VerticalConnectionOptions, manifest: String?) async -> SuiteVerticals {
+        var names: [String] = []
+        var sources: [String] = []
+        func add(_ more: [String], from source: String) {
+            let new = more.filter { !names.contains($0) }
+            guard !new.isEmpty else { return }
+            names += new
+            sources.append(source)
+        }
+        let runDirectory = StreamCaller.runDirectory(of: connection.sockets).path
+        var supervised = false
+        if access("\(runDirectory)/supervisor.sock", F_OK) == 0,
+            let list = try? await ControlClient.call(
+                Supervisor.status, Empty(), runDirectory: runDirectory, timeout: connection.deadline)
+        {
+            add(list.services.map(\.name), from: "the supervisor at \(runDirectory)")
+            supervised = true
+        }
+        // The checkout's manifest only when no supervisor says what runs: a suite started from
+        // another manifest is listed as it runs, not as this folder's file would have it.
+        if let manifest = manifest ?? (supervised ? nil : defaultManifest), access(manifest, R_OK) == 0 {
+            add(ManifestNames.socketServices(manifest), from: manifest)
+        }
+        add(UnknownVertical.socketNames(in: connection.sockets.path), from: connection.sockets.path)
+        return SuiteVerticals(names: names, sources: sources)
+    }
+
+    /// "known: a, b (from …)", or what was looked at when nothing was found.
+    var known: String {
+        guard !names.isEmpty else {
+            return "known: none (no supervisor, manifest or socket names one)"
+        }
+        return "known: \(names.joined(separator: ", ")) (from \(sources.joined(separator: "; ")))"
+    }
+}
+
+
+/// The services with a socket that a manifest file names, for ``SuiteVerticals`` when no
+/// supervisor answers: svc-supervisor-engine reads the TOML (``reader``); the lean
+/// svc-supervisor, which reads none, hands the command over to it (``EngineProgram``).
+package enum ManifestNames {
+    /// Reads a manifest's services with a socket, in manifest order; nil: hand over.
+    package static let reader = Mutex<(@Sendable (String) -> [String])?>(nil)
+
+    /// The services with a socket that the manifest at `path` names.
+    static func socketServices(_ path: String) -> [String] {
+        guard let read = reader.withLock({ $0 }) else { EngineProgram.handOver() }
+        return read(path)
+    }
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import VerticalsContract
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsSupervisorClient
+import VerticalsWire
+
+/// `svc-supervisor metrics [--textfile DIR]`: the whole suite's metrics in the Prometheus text
+/// exposition format — every running daemon's own (`daemon.metrics`, labelled with its
+/// service), the supervisor's own, and the supervisor's view of each service.
+struct MetricsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "metrics",
+        abstract: "Print the suite's metrics in Prometheus text format, or write them for node_exporter.",
+        discussion: """
+            Each daemon answers daemon.metrics over its socket: requests, errors by code and latency per
+            operation, open connections, requests in flight and its loop's queue depth. The supervisor adds
+            restarts, state, readiness and resident memory per service, and verticals_service_scrape_up
+            (0 when a daemon did not answer). Every sample carries service="<name>".
+            With --textfile DIR the text goes to DIR/verticals.prom, written to a temporary file and renamed,
+            for node_exporter's textfile collector (e.g. from a systemd timer or cron every 15 s).
+            Exit status: 0 on success, 1 when the file cannot be written, 69 when no supervisor answers.
+            """)
+
+    @OptionGroup var runDirectory: RunDirectoryOption
+
+    @Option(name: .long, help: "Write DIR/verticals.prom atomically instead of printing.")
+    var textfile: String?
+
+    @Option(name: .long, help: "Seconds to wait for each daemon's answer.")
+    var timeout: Double = 2
+
+    func validate() throws {
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    }
+
+    func run() async throws {
+        try await ControlClient.reporting {
+            let status = try await ControlClient.call(Supervisor.status, Empty(), runDirectory: runDirectory.path)
+            let text = try await gather(status.services)
+            if let textfile {
+                do {
+                    try SuiteMetrics.writeTextfile(text, directory: textfile)
+                } catch {
+                    throw CLIError(status: 1, "\(error)")
+                }
+            } else {
+                print(text, terminator: "")
+            }
+        }
+    }
+
+    /// Every daemon's metrics and the supervisor's, as one exposition.
+    private func gather(_ services: [Supervisor.ServiceStatus]) async throws -> String {
+        let loop = try EventLoop(name: "svc-supervisor-metrics")
+        let verticals = ServiceClient(loop: loop, sockets: SocketDirectory("\(runDirectory.path)/sockets"))
+        let control = ServiceClient(loop: loop, sockets: SocketDirectory(runDirectory.path))
+        defer {
+            verticals.close()
+            control.close()
+            loop.shutdown()
+        }
+        let deadline = Duration.milliseconds(Int64(timeout * 1000))
+        var suite = Exposition()
+        var scraped: [String: Bool] = [:]
+        for service in services where service.pid != nil {
+            scraped[service.name] = await scrape(service.name, client: verticals, into: &suite, deadline: deadline)
+        }
+        _ = await scrape(Supervisor.name, client: control, into: &suite, deadline: deadline)
+        try suite.add(SuiteMetrics.supervisorFamilies(services, scraped: scraped))
+        return suite.text
+    }
+
+    /// Adds `service`'s own metrics to `suite`; false (with a note on standard error) when it did not answer.
+    private func scrape(
+        _ service: String, client: ServiceClient, into suite: inout Exposition, deadline: Duration
+    ) async -> Bool {
+        do {
+            let reply = try await client.callRaw(
+                service: service, operation: Daemon.metrics.fullName, body: Empty().encodedBody(), timeout: deadline)
+            let metrics = try Daemon.Metrics(decoding: reply)
+            try suite.add(Exposition.parse(metrics.exposition), service: service)
+            return true
+        } catch {
+            StandardError.write("warning: no metrics from \(service): \(error)\n")
+            return false
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Glibc
+import VerticalsServiceKit
+import VerticalsSupervisorClient
+
+/// Where a command finds the running suite, the same way for every command: `--run-dir`, else
+/// `$VERTICALS_RUN_DIR`, else the run directory a running `up` left a pointer to
+/// (``SuitePointer``), else `.run` in the current folder. It remembers what it looked at, so
+/// that "no supervisor" can say which places were tried and how to point at the suite.
+package struct SuiteLocation: Sendable {
+    /// The run directory, as given (relative paths stay relative in messages).
+    package let runDirectory: String
+    /// One line per place looked at, in order, ending with the one chosen.
+    package let tried: [String]
+    /// Whether nothing named the suite and `.run` was the last resort.
+    package let isFallback: Bool
+
+    /// The text `--help` shows for `--run-dir`, the same in every command.
+    package static let help = """
+        The suite's run directory (its `up --run-dir`). Default: $VERTICALS_RUN_DIR, else the one a running \
+        `up` points to from $XDG_RUNTIME_DIR/verticals or /run/verticals ($VERTICALS_POINTER_DIR overrides), \
+        else .run here.
+        """
+
+    /// The run directory for `flag` (the `--run-dir` value) in `environment`.
+    package static func resolve(
+        flag: String?, environment: [String: String] = ProcessEnvironment.current,
+        pointers: [SuitePointer]? = nil
+    ) -> SuiteLocation {
+        if let flag { return SuiteLocation(runDirectory: flag, tried: ["--run-dir \(flag)"], isFallback: false) }
+        if let run = environmentRunDirectory(environment) {
+            return SuiteLocation(runDirectory: run, tried: ["$VERTICALS_RUN_DIR=\(run)"], isFallback: false)
+        }
+        var tried = ["--run-dir (not given)", "$VERTICALS_RUN_DIR (not set)"]
+        let places = pointers ?? SuitePointer.places(environment: environment)
+        if places.isEmpty { tried.append("a running `up`'s pointer ($\(SuitePointer.folderVariable) is empty)") }
+        for pointer in places {
+            if let target = pointer.liveTarget() {
+                tried.append("\(pointer.path) → \(target.runDirectory) (svc-supervisor pid \(target.pid))")
+                return SuiteLocation(runDirectory: target.runDirectory, tried: tried, isFallback: false)
+            }
+            tried.append("\(pointer.path) (\(pointer.isStale ? "stale: its supervisor is gone" : "none"))")
+        }
+        tried.append(".run in \(ProgramPaths.currentDirectory())")
+        return SuiteLocation(runDirectory: ".run", tried: tried, isFallback: true)
+    }
+
+    /// `$VERTICALS_RUN_DIR` when set and not empty.
+    package static func environmentRunDirectory(_ environment: [String: String]) -> String? {
+        environment["VERTICALS_RUN_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// What to add to "no supervisor at …" when the place was a guess: where else was looked, and
+    /// how to name the suite. Empty when the user named the run directory.
+    package var advice: String {
+        guard isFallback else { return "" }
+        return "\nlooked at, in order:\n" + tried.map { "  \($0)\n" }.joined()
+            + "a suite running elsewhere: pass --run-dir DIR or set VERTICALS_RUN_DIR=DIR (its `up --run-dir`)"
+    }
+}
