@@ -31,6 +31,8 @@ let package = Package(
         .library(name: "VerticalsContractTesting", targets: ["VerticalsContractTesting"]),
         // What `svc-supervisor new` and `init` write: a vertical in a product, or a new product.
         .library(name: "VerticalsScaffold", targets: ["VerticalsScaffold"]),
+        // What `svc-supervisor certs` mints: a suite CA and mutual-TLS identities (``SuiteCertificates``).
+        .library(name: "VerticalsCertificates", targets: ["VerticalsCertificates"]),
         // Contract files (`*.vcontract`) to Swift: apply it to a target that holds them (docs/CONTRACTS.md).
         .plugin(name: "VerticalsContractPlugin", targets: ["VerticalsContractPlugin"]),
         // A product's `make run` builds these beside its own daemons (svc-supervisor finds programs beside itself).
@@ -49,6 +51,9 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // `svc-supervisor certs`: X.509 and P-256 for a development suite's CA (only the engine program links them).
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
     ],
     targets: [
         // MARK: Shared — code every daemon may link
@@ -165,6 +170,16 @@ let package = Package(
             path: "Services/Supervisor/Engine",
             swiftSettings: strict
         ),
+        // `svc-supervisor certs`: a suite CA and one certificate per service and for the operator.
+        .target(
+            name: "VerticalsCertificates",
+            dependencies: [
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Services/Supervisor/Certificates",
+            swiftSettings: strict
+        ),
         // The templates and edits of `svc-supervisor new` and `init`, apart from the engine: plain text
         // in, text out, plus the systemd units the engine exports for the planned manifest.
         .target(
@@ -199,6 +214,7 @@ let package = Package(
             dependencies: [
                 // No IOInterface: the CLI learns each vertical's contract from the daemon (daemon.describe).
                 "SupervisorCommands", "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold",
+                "VerticalsCertificates",
                 "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop", "VerticalsStorage",
                 "VerticalsWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

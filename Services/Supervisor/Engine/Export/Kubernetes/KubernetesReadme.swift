@@ -61,8 +61,8 @@ enum KubernetesReadme {
             `secretName: <name>-tls`, `uris: ["verticals://<name>"]`, `usages: [server auth, client auth]`, from
             the suite's CA `Issuer`; cert-manager rotates the files in place, and the daemons reload them
             (issue 23: no signal is needed).
-            Without it, `svc-supervisor certs DIR` (issue 23) and one `kubectl create secret generic <name>-tls
-            --from-file=tls.crt=… --from-file=tls.key=… --from-file=ca.crt=…` per vertical.
+            Without it, `svc-supervisor certs DIR --namespace \(layout.namespace)` and, per vertical,
+            `kubectl -n \(layout.namespace) create secret generic <name>-tls --from-file=DIR/<name>/`.
 
             ## Probes, and who they are
 
