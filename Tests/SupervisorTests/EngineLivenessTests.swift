@@ -43,6 +43,11 @@ extension EngineProcessTests {
                 case .message(let message) = client.receive(),
                 let exposition = try? message.decodeBody(as: VerticalsContract.Daemon.Metrics.self).exposition
             else { return nil }
+            return healthCalls(in: exposition)
+        }
+
+        /// The `daemon.health` calls a `daemon.metrics` exposition counts.
+        static func healthCalls(in exposition: String) -> Int {
             let sample = exposition.split(separator: "\n").first {
                 $0.hasPrefix("verticals_requests_total{") && $0.contains("operation=\"daemon.health\"")
             }

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 import VerticalsContract
 import VerticalsEventLoop
+import VerticalsServiceKit
 import VerticalsSupervisor
 import VerticalsTesting
 import VerticalsWire
@@ -45,5 +46,60 @@ extension EngineProcessTests {
             #expect(harness.events(of: "far-away").isEmpty)
             await harness.shutdown()
         }
-    }
+    
+        /// `certificates = DIR` (issue 23): the service serves mutual TLS with `DIR/NAME/`'s files
+        /// and admits its declared callers and the operator; the supervisor's liveness checks
+        /// present the operator's certificate, so a checked TLS service is never restarted.
+        @Test func certificatesFolder_givesTLSFilesAndPeers_andLivenessChecksPassOverTLS() async throws {
+            let directory = TemporaryDirectory()
+            let manifest = directory.file("certs.toml")
+            let file = fopen(manifest, "w")
+            fputs("[services.echo]\nexecutable = \"vt-testd\"\n", file)
+            fclose(file)
+            let certs = directory.file("certs")
+            let minted = try runCommand("svc-supervisor", ["certs", certs, "--manifest", manifest], in: directory)
+            try #require(minted.status == 0, "\(minted.standardError)")
+            let port = try freeLoopbackPort()
+            var echo = EngineProcessTests.Liveness.checked("echo", timeout: .seconds(5))
+            echo.endpoint = .tcp(host: "127.0.0.1", port: port)
+            echo.certificates = certs
+            let harness = try EngineHarness([echo])
+            try await harness.start()
+            try await harness.waitFor("echo", .ready)
+
+            let loop = try EventLoop(name: "certificates-test")
+            defer { loop.shutdown() }
+            var sockets = SocketDirectory(directory.file("no-sockets"))
+            sockets.endpoints[SocketDirectory.endpointKey(for: "echo")] = .tcp(host: "127.0.0.1", port: port)
+            sockets.tls = TLSFiles(
+                certificate: "\(certs)/operator/tls.crt", key: "\(certs)/operator/tls.key", authority: "\(certs)/operator/ca.crt")
+            let client = ServiceClient(loop: loop, sockets: sockets)
+            defer { client.close() }
+            var lastError = "none"
+            func healthChecks() async -> Int? {
+                do {
+                    let body = try await client.callRaw(
+                        service: "echo", operation: VerticalsContract.Daemon.metrics.fullName, body: Empty().encodedBody())
+                    let metrics = try VerticalsContract.Daemon.Metrics(decoding: body)
+                    return EngineProcessTests.Liveness.healthCalls(in: metrics.exposition)
+                } catch {
+                    lastError = "\(error)"
+                    return nil
+                }
+            }
+            // Ten liveness checks answered over TLS, counted by the daemon itself.
+            var counted = 0
+            let deadline = ContinuousClock.now + .seconds(60)
+            while counted < 10, ContinuousClock.now < deadline {
+                counted = await healthChecks() ?? 0
+                if counted < 10 { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(
+                counted >= 10,
+                "the supervisor's liveness checks never reached the daemon over TLS (\(counted); last error: \(lastError); log: \(readFile(harness.run.log(for: "echo")) ?? "-"))")
+            let status = try await harness.status("echo")
+            #expect(status.state == .ready && status.restarts == 0, "\(status)")
+            await harness.shutdown()
+        }
+}
 }

@@ -57,6 +57,32 @@ import VerticalsTesting
         #expect(environment["VERTICALS_INTERNAL_UIDS"] == nil, "no internal operations, no internal list")
     }
 
+    /// A certificates folder gives each service its TLS files and, from the same `depends_on`
+    /// graph as the uid lists, its allowed and internal peers, with the operator allowed.
+    @Test func certificatesFolder_givesFilesAndPeersFromTheSameGraph() throws {
+        var manifest = try Self.manifest()
+        for index in manifest.services.indices { manifest.services[index].certificates = "/etc/vt/certs" }
+        let identity = try #require(manifest["identity"])
+        let notifications = try #require(manifest["notifications"])
+        var identityEnvironment: [String: String] = [:]
+        var notificationsEnvironment = notifications.environment
+
+        ServiceAccounts.applyCertificates(to: &identityEnvironment, for: identity, in: manifest)
+        ServiceAccounts.applyCertificates(to: &notificationsEnvironment, for: notifications, in: manifest)
+
+        #expect(identityEnvironment["VERTICALS_TLS_CERT"] == "/etc/vt/certs/identity/tls.crt")
+        #expect(identityEnvironment["VERTICALS_TLS_KEY"] == "/etc/vt/certs/identity/tls.key")
+        #expect(identityEnvironment["VERTICALS_TLS_CA"] == "/etc/vt/certs/identity/ca.crt")
+        #expect(identityEnvironment["VERTICALS_ALLOWED_PEERS"] == "notifications,appointments,operator")
+        #expect(identityEnvironment["VERTICALS_INTERNAL_PEERS"] == nil)
+        #expect(notificationsEnvironment["VERTICALS_ALLOWED_PEERS"] == "appointments,operator")
+        #expect(notificationsEnvironment["VERTICALS_INTERNAL_PEERS"] == "appointments", "internal operations: callers only")
+
+        var none: [String: String] = [:]
+        ServiceAccounts.applyCertificates(to: &none, for: try #require(Self.manifest()["identity"]), in: try Self.manifest())
+        #expect(none.isEmpty, "no folder, no TLS settings")
+    }
+
     @Test func manifestUser_isTheUserOfBothHosts() throws {
         let manifest = try Self.manifest()
         let files = try SystemdExport.files(for: manifest)

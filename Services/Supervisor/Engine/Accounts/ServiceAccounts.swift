@@ -63,6 +63,33 @@ public enum ServiceAccounts {
         }
     }
 
+    /// The name of the operator's certificate, which every vertical with TLS files from a
+    /// certificates folder admits (the CLI over TCP, the supervisor's liveness checks).
+    public static let operatorPeer = "operator"
+
+    /// Gives `spec` the TLS files of its manifest `certificates` folder and the mutual-TLS
+    /// allow-lists of its routes, unless its `env` set them: `VERTICALS_TLS_CERT`, `_KEY`, `_CA` =
+    /// `DIR/NAME/tls.crt`, `tls.key`, `ca.crt` (the layout `svc-supervisor certs` writes);
+    /// `VERTICALS_ALLOWED_PEERS` = the services that declare it in `depends_on`, and the operator;
+    /// `VERTICALS_INTERNAL_PEERS` = those callers, when it has internal operations. The same
+    /// graph as the uid allow-lists of ``applyAccess(to:for:in:operatorGroup:identity:)``.
+    public static func applyCertificates(to environment: inout [String: String], for spec: ServiceSpec, in manifest: Manifest) {
+        guard let folder = spec.certificates else { return }
+        let files = [
+            ("VERTICALS_TLS_CERT", "tls.crt"), ("VERTICALS_TLS_KEY", "tls.key"), ("VERTICALS_TLS_CA", "ca.crt"),
+        ]
+        for (name, file) in files where environment[name] == nil {
+            environment[name] = "\(folder)/\(spec.name)/\(file)"
+        }
+        let callers = callers(of: spec.name, in: manifest).map(\.name)
+        if environment["VERTICALS_ALLOWED_PEERS"] == nil {
+            environment["VERTICALS_ALLOWED_PEERS"] = (callers + [operatorPeer]).joined(separator: ",")
+        }
+        if environment["VERTICALS_INTERNAL_OPERATIONS"] != nil, environment["VERTICALS_INTERNAL_PEERS"] == nil, !callers.isEmpty {
+            environment["VERTICALS_INTERNAL_PEERS"] = callers.joined(separator: ",")
+        }
+    }
+
     /// A `user` two services share (or one in `[defaults]`, which every service inherits): the
     /// kernel could no longer tell them apart, so neither route could be enforced.
     static func sharedUserProblems(_ manifest: Manifest) -> [ManifestProblem] {

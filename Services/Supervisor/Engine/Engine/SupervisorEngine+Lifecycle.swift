@@ -48,6 +48,7 @@ extension SupervisorEngine {
         }
         environment.merge(spec.environment) { _, manifest in manifest }
         ServiceAccounts.applyDependencies(to: &environment, for: spec)
+        ServiceAccounts.applyCertificates(to: &environment, for: spec, in: manifest)
         environment["VERTICALS_RUN_DIR"] = run.path
         environment["VERTICALS_SOCKET_DIR"] = run.socketDirectory
         environment["STATE_DIRECTORY"] = run.stateDirectory(for: spec.name)

@@ -66,6 +66,12 @@ public final class SupervisorEngine: @unchecked Sendable {
         if let livenessClient { return livenessClient }
         var sockets = SocketDirectory(configuration.runDirectory.socketDirectory)
         for (name, endpoint) in peerEndpoints { sockets.endpoints[SocketDirectory.endpointKey(for: name)] = endpoint }
+        // Over mutual TLS the supervisor checks liveness as the operator, whom every service with
+        // a certificates folder admits (ServiceAccounts.applyCertificates).
+        if let folder = manifest.services.lazy.compactMap(\.certificates).first {
+            let own = "\(folder)/\(ServiceAccounts.operatorPeer)"
+            sockets.tls = TLSFiles(certificate: "\(own)/tls.crt", key: "\(own)/tls.key", authority: "\(own)/ca.crt")
+        }
         let client = ServiceClient(loop: loop, sockets: sockets, logger: Logger(label: "supervisor.liveness"))
         livenessClient = client
         return client

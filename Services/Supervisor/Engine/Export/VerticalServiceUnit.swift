@@ -104,6 +104,7 @@ enum VerticalServiceUnit {
         var environment = spec.environment
         environment["VERTICALS_SOCKET_DIR"] = layout.socketDirectory
         ServiceAccounts.applyDependencies(to: &environment, for: spec)
+        ServiceAccounts.applyCertificates(to: &environment, for: spec, in: manifest)
         ServiceAccounts.applyAccess(
             to: &environment, for: spec, in: manifest, operatorGroup: layout.group, identity: layout.userName)
         return environment.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }

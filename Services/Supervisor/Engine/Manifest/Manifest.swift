@@ -93,6 +93,10 @@ public struct ServiceSpec: Sendable, Equatable {
     /// A service that runs elsewhere (another host): it has an endpoint and no executable, so it
     /// is neither started nor waited for; its dependents only learn its address.
     public var isRemote: Bool { executable.isEmpty && endpoint != nil }
+    /// `certificates = "DIR"`: a folder as `svc-supervisor certs` writes it; the service gets
+    /// `DIR/NAME/tls.crt`, `tls.key` and `ca.crt` as its TLS files, and its callers' names (with
+    /// the operator's) as its allowed peers (``ServiceAccounts/applyCertificates(to:for:in:)``).
+    public var certificates: String?
 
     /// A service with defaults for everything but its name and program.
     public init(name: String, executable: String) {

@@ -88,6 +88,11 @@ struct ServiceDecoder {
             }
         }
         if let value = table["endpoint"] { spec.endpoint = endpoint(value) }
+        if let value = table["certificates"], let folder = string(value, at: "certificates") {
+            // Relative to the manifest's folder, as a relative executable is.
+            spec.certificates = folder.hasPrefix("/")
+                ? folder : ExecutableResolver.normalized("\(resolver.baseDirectory)/\(folder)")
+        }
         decodeSupervision(table, into: &spec)
         return spec
     }
