@@ -105,6 +105,14 @@ struct DeclaredRoutesTests {
             for callee in (data["VERTICALS_DEPENDS_ON"] ?? "").split(separator: ",") { configMaps.insert([spec.name, String(callee)]) }
         }
         #expect(configMaps == code, "ConfigMaps' VERTICALS_DEPENDS_ON: \(configMaps.symmetricDifference(code))")
+        var peers: Set<[String]> = []
+        for spec in kubernetes.services {
+            let data = try #require(objects.first { $0.kind == "ConfigMap" && $0.name == "\(spec.name)-env" }?.node["data"]?.stringMap)
+            let names = (data["VERTICALS_ALLOWED_PEERS"] ?? "").split(separator: ",").map(String.init)
+            #expect(names.last == "operator", "\(spec.name) admits the operator: \(names)")
+            for caller in names where caller != "operator" { peers.insert([caller, spec.name]) }
+        }
+        #expect(peers == code, "ConfigMaps' VERTICALS_ALLOWED_PEERS: \(peers.symmetricDifference(code))")
     }
 
     // MARK: The check

@@ -110,6 +110,10 @@ struct TLSHostTests {
         let clinics = client(try ca.issue("clinics"), loop: loop)
         defer { clinics.close() }
         #expect(try await clinics.call(echo.echo, .init(text: "declared")).text == "declared")
+        // The vertical itself (its own `--probe`, as a Kubernetes exec probe runs it) is always admitted.
+        let itself = client(try ca.issue("echo"), loop: loop)
+        defer { itself.close() }
+        #expect(try await itself.call(echo.echo, .init(text: "itself")).text == "itself")
     }
 
     @Test func internalOperations_onlyForInternalPeers() async throws {

@@ -114,10 +114,11 @@ public struct PeerAccess: Sendable, Equatable {
     }
 
     /// Whether the vertical `name` (verified by mutual TLS) may connect: any name while
-    /// ``allowedPeers`` is empty, else only those listed; a certificate that names none may not.
+    /// ``allowedPeers`` is empty, else only those listed and the vertical itself (its own
+    /// `--probe`, as its own uid always may over a Unix socket); a certificate that names none may not.
     public func allows(peerNamed name: String?) -> Bool {
         guard let name else { return false }
-        return allowedPeers.isEmpty || allowedPeers.contains(name)
+        return allowedPeers.isEmpty || allowedPeers.contains(name) || name == ownName
     }
 
     /// Whether the vertical `name` (verified by mutual TLS) may call `operation` (a full name).

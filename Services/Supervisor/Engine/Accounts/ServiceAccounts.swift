@@ -67,12 +67,10 @@ public enum ServiceAccounts {
     /// certificates folder admits (the CLI over TCP, the supervisor's liveness checks).
     public static let operatorPeer = "operator"
 
-    /// Gives `spec` the TLS files of its manifest `certificates` folder and the mutual-TLS
-    /// allow-lists of its routes, unless its `env` set them: `VERTICALS_TLS_CERT`, `_KEY`, `_CA` =
-    /// `DIR/NAME/tls.crt`, `tls.key`, `ca.crt` (the layout `svc-supervisor certs` writes);
-    /// `VERTICALS_ALLOWED_PEERS` = the services that declare it in `depends_on`, and the operator;
-    /// `VERTICALS_INTERNAL_PEERS` = those callers, when it has internal operations. The same
-    /// graph as the uid allow-lists of ``applyAccess(to:for:in:operatorGroup:identity:)``.
+    /// Gives `spec` the TLS files of its manifest `certificates` folder and its mutual-TLS
+    /// peers (``applyPeers(to:for:in:)``), unless its `env` set them: `VERTICALS_TLS_CERT`, `_KEY`,
+    /// `_CA` = `DIR/NAME/tls.crt`, `tls.key`, `ca.crt` (the layout `svc-supervisor certs` writes).
+    /// Nothing without a folder.
     public static func applyCertificates(to environment: inout [String: String], for spec: ServiceSpec, in manifest: Manifest) {
         guard let folder = spec.certificates else { return }
         let files = [
@@ -81,6 +79,16 @@ public enum ServiceAccounts {
         for (name, file) in files where environment[name] == nil {
             environment[name] = "\(folder)/\(spec.name)/\(file)"
         }
+        applyPeers(to: &environment, for: spec, in: manifest)
+    }
+
+    /// The mutual-TLS allow-lists of `spec`'s routes, unless its `env` set them:
+    /// `VERTICALS_ALLOWED_PEERS` = the services that declare it in `depends_on`, and the operator;
+    /// `VERTICALS_INTERNAL_PEERS` = those callers, when it has internal operations. The same
+    /// graph as the uid allow-lists of ``applyAccess(to:for:in:operatorGroup:identity:)``; used
+    /// by the supervisor and the systemd units (with ``applyCertificates(to:for:in:)``) and by
+    /// the Kubernetes ConfigMaps.
+    public static func applyPeers(to environment: inout [String: String], for spec: ServiceSpec, in manifest: Manifest) {
         let callers = callers(of: spec.name, in: manifest).map(\.name)
         if environment["VERTICALS_ALLOWED_PEERS"] == nil {
             environment["VERTICALS_ALLOWED_PEERS"] = (callers + [operatorPeer]).joined(separator: ",")

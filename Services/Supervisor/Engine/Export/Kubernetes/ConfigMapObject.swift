@@ -12,10 +12,11 @@ import VerticalsServiceKit
 /// | `VERTICALS_TLS_CERT`, `_KEY`, `_CA` | the files of the vertical's TLS Secret |
 /// | `VERTICALS_PROBE_TIMEOUT_SECONDS` | the `daemon.health` deadline of `--probe` |
 /// | `VERTICALS_DEPENDS_ON` | its `depends_on`, which the daemon checks its code's calls against |
+/// | `VERTICALS_ALLOWED_PEERS`, `_INTERNAL_PEERS` | the certificate names it admits: the verticals that declare it, and `operator` (``ServiceAccounts/applyPeers(to:for:in:)``) |
 enum ConfigMapObject {
     /// The variables, the manifest's first (its own values win over none of the export's:
     /// a manifest that sets one of the export's names is refused by ``KubernetesExport/check(_:layout:)``).
-    static func environment(_ spec: ServiceSpec, layout: KubernetesLayout) -> [String: String] {
+    static func environment(_ spec: ServiceSpec, in manifest: Manifest, layout: KubernetesLayout) -> [String: String] {
         var environment = spec.environment
         environment["VERTICALS_LISTEN"] = layout.listen
         for dependency in spec.dependsOn {
@@ -30,19 +31,21 @@ enum ConfigMapObject {
         environment["VERTICALS_TLS_CA"] = "\(layout.tlsDirectory)/ca.crt"
         environment["VERTICALS_PROBE_TIMEOUT_SECONDS"] = KubernetesTiming.seconds(KubernetesTiming.probeTimeout(spec))
         ServiceAccounts.applyDependencies(to: &environment, for: spec)
+        ServiceAccounts.applyPeers(to: &environment, for: spec, in: manifest)
         return environment
     }
 
     /// The names the export sets, which a manifest's `env` may not.
     static let exportedNames: Set<String> = [
         "VERTICALS_LISTEN", "STATE_DIRECTORY", "VERTICALS_SOCKET_DIR", "VERTICALS_TLS_CERT", "VERTICALS_TLS_KEY",
-        "VERTICALS_TLS_CA", "VERTICALS_PROBE_TIMEOUT_SECONDS", Callees.dependsOnVariable,
+        "VERTICALS_TLS_CA", "VERTICALS_PROBE_TIMEOUT_SECONDS", Callees.dependsOnVariable, "VERTICALS_ALLOWED_PEERS",
+        "VERTICALS_INTERNAL_PEERS",
     ]
 
     /// The object.
-    static func make(_ spec: ServiceSpec, layout: KubernetesLayout) -> KubernetesObject {
+    static func make(_ spec: ServiceSpec, in manifest: Manifest, layout: KubernetesLayout) -> KubernetesObject {
         KubernetesObject(
             apiVersion: "v1", kind: "ConfigMap", name: layout.configMap(spec.name), namespace: layout.namespace,
-            labels: layout.labels(spec.name), [("data", .strings(environment(spec, layout: layout)))])
+            labels: layout.labels(spec.name), [("data", .strings(environment(spec, in: manifest, layout: layout)))])
     }
 }

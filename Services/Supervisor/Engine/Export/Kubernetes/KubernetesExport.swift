@@ -41,7 +41,7 @@ public enum KubernetesExport {
                     "\(spec.name).yaml",
                     [
                         ServiceAccountObject.make(spec, layout: layout),
-                        ConfigMapObject.make(spec, layout: layout),
+                        ConfigMapObject.make(spec, in: manifest, layout: layout),
                         ServiceObject.make(spec, layout: layout),
                         policies[2 + index],
                         KubernetesWorkload.make(spec, layout: layout),

@@ -60,7 +60,9 @@ enum KubernetesReadme {
             them) at `\(layout.tlsDirectory)`. With cert-manager, one `Certificate` per vertical with
             `secretName: <name>-tls`, `uris: ["verticals://<name>"]`, `usages: [server auth, client auth]`, from
             the suite's CA `Issuer`; cert-manager rotates the files in place, and the daemons reload them
-            (issue 23: no signal is needed).
+            (issue 23: no signal is needed). Each ConfigMap's `VERTICALS_ALLOWED_PEERS` admits the verticals
+            that declare it in `depends_on` and `operator` (a certificate `svc-supervisor certs` mints for
+            an operator's CLI), besides the vertical itself.
             Without it, `svc-supervisor certs DIR --namespace \(layout.namespace)` and, per vertical,
             `kubectl -n \(layout.namespace) create secret generic <name>-tls --from-file=DIR/<name>/`.
 
