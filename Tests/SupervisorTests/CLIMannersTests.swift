@@ -55,7 +55,7 @@ struct CLIMannersTests {
             "SUITE": ["up", "status", "down", "reload", "metrics"],
             "SERVICES": ["start", "stop", "restart", "logs", "log-level"],
             "CALLS": ["call", "open", "operations", "describe", "routes", "login", "logout", "admin"],
-            "DATA": ["backup", "restore"], "DEPLOY": ["check", "export"], "DEVELOPMENT": ["new", "init"],
+            "DATA": ["backup", "restore"], "DEPLOY": ["check", "export", "certs"], "DEVELOPMENT": ["new", "init"],
         ]
         // Each heading, then the command names listed under it up to the next heading.
         var listed: [String: [String]] = [:]
