@@ -74,15 +74,16 @@ struct IdleWakeUpTests {
         #expect((try? message.decodeBody(as: ServiceError.self))?.code == .deadlineExceeded)
     }
 
-    /// The fewest context switches `pid` made in a 3 s window, looking until one has none or 15 s
-    /// pass (a daemon finishing start-up, or a sweep settling, is allowed a first window).
+    /// The fewest context switches `pid` made in a `window` (3 s), looking until one has none or
+    /// 15 s pass (a daemon finishing start-up, or a sweep settling, is allowed a first window).
     /// A window in which a thread ended (its count left the sum) counts as one with activity.
-    static func quietestWindow(of pid: pid_t) async throws -> Int {
+    /// A window catches anything that wakes at least once per its length.
+    static func quietestWindow(of pid: pid_t, window: Duration = .seconds(3)) async throws -> Int {
         var fewest = Int.max
-        let deadline = ContinuousClock.now + .seconds(15)
+        let deadline = ContinuousClock.now + max(.seconds(15), window * 3)
         repeat {
             guard let before = contextSwitches(pid) else { return -1 }
-            try await Task.sleep(for: .seconds(3))
+            try await Task.sleep(for: window)
             guard let after = contextSwitches(pid) else { return -1 }
             if after >= before { fewest = min(fewest, after - before) }
         } while fewest > 0 && ContinuousClock.now < deadline

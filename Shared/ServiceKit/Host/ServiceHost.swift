@@ -35,9 +35,9 @@ public final class ServiceHost: @unchecked Sendable {
     let notifier: Notifier
 
     private var listener: StreamListener?
-    /// The listener's TLS files, looked at on `tlsWatch`'s timer (mutual TLS on TCP only).
+    /// The listener's TLS files, looked at again when `tlsWatch` sees a change (mutual TLS on TCP only).
     private var tlsReloader: TLSReloader?
-    private var tlsWatch: LoopTimer?
+    private var tlsWatch: TLSFileWatch?
     private(set) var connections: [UInt64: ServerConnection] = [:]
     /// Checks connections against the timeouts; runs only while there are connections.
     var sweepTimer: LoopTimer?
@@ -250,8 +250,8 @@ public final class ServiceHost: @unchecked Sendable {
         for waiter in waiters { waiter() }
     }
 
-    /// Mutual TLS on `listener` from `files`, looked at again every `VERTICALS_TLS_RELOAD_SECONDS`
-    /// (default 5): rotated files serve new connections; established ones keep their session.
+    /// Mutual TLS on `listener` from `files`, looked at again whenever their folders change
+    /// (``TLSFileWatch``): rotated files serve new connections; established ones keep their session.
     private func startTLS(_ listener: StreamListener, files: TLSFiles) throws {
         let reloader = TLSReloader(files: files, role: .server)
         let context: TLSContext
@@ -264,10 +264,7 @@ public final class ServiceHost: @unchecked Sendable {
         listener.useTLS(context, handshakeTimeout: handshakeTimeout)
         listener.onAcceptError = { [weak self] error in self?.logger.notice("refused a TLS connection: \(error)") }
         tlsReloader = reloader
-        let seconds = configuration.environment["VERTICALS_TLS_RELOAD_SECONDS"].flatMap(Double.init).map { max($0, 0.05) } ?? 5
-        let interval = Duration.milliseconds(Int64(seconds * 1000))
-        let watch = LoopTimer(loop: loop)
-        watch.start(after: interval, repeating: interval) { [weak self] in
+        let watch = TLSFileWatch(files: files, environment: configuration.environment, loop: loop) { [weak self] in
             guard let self, let listener = self.listener, let reloader = self.tlsReloader else { return }
             do {
                 let (context, changed) = try reloader.current()
@@ -278,6 +275,7 @@ public final class ServiceHost: @unchecked Sendable {
                 self.logger.error("keeping the TLS certificate in use: \(error)")
             }
         }
+        logger.info("TLS files looked at again \(watch.description)")
         tlsWatch = watch
     }
 
