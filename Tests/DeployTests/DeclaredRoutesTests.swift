@@ -13,7 +13,7 @@ import VerticalsTesting
 /// Routes declared in code agree with the manifest's `depends_on`, in both directions (issue 22 §3).
 ///
 /// In code, a vertical declares each vertical it calls in its World's `calls` (``Callees``):
-/// its caller refuses any other, and its daemon does not start when the manifest lacks one.
+/// its caller refuses any other, and its daemon warns at start-up when the manifest lacks one.
 /// Beside it, each callee has a consumer contract, `Services/<Vertical>/Contracts/<provider>.json`
 /// (the provider's verification replays it), and its sources may call no other contract: a
 /// `Clinics.get` in records' code, or `SessionCheck` (which calls identity), needs both.
@@ -136,7 +136,7 @@ struct DeclaredRoutesTests {
                     Mismatch(
                         description: "\(spec.name) → \(provider): the code calls it (\(world)) but "
                             + "deploy/suite.toml [services.\(spec.name)] lacks depends_on = [\"\(provider)\"]: "
-                            + "its calls would be refused, and the daemon refuses to start"))
+                            + "its calls would be refused where routes are enforced, and the daemon warns at start-up"))
             }
             for provider in manifestEdges.sorted() where !calls.contains(provider) {
                 mismatches.append(
