@@ -5,8 +5,8 @@ import VerticalsWire
 
 /// A call of "the operation that does X" (``OperationMark``) without knowing at build time which
 /// vertical serves it: `login` calls the one marked `issuesSession`, `admin create` the one marked
-/// `createsFirstAdmin`. The first vertical with a socket whose cached description has the mark is
-/// called (one round trip); else each is asked until one has it.
+/// `createsFirstAdmin`. The first of the suite's verticals (``SuiteVerticals``) whose cached
+/// description has the mark is called (one round trip); else each is asked until one has it.
 enum MarkedCall {
     /// Calls the operation marked `mark` with an Input of `members` (checked against its learned
     /// schema by `check` first, if given) and returns it with its Output as JSON.
@@ -28,9 +28,14 @@ enum MarkedCall {
         }
     }
 
-    /// The vertical that serves the operation marked `mark`: by the cache, else by asking each.
+    /// The vertical that serves the operation marked `mark`, found by the cache, else by asking
+    /// each of the suite's verticals: the supervisor's list (a vertical on a TCP endpoint too),
+    /// those `VERTICALS_ENDPOINT_*` names, and the socket folder's. Not the checkout's manifest:
+    /// reading it hands the command over to svc-supervisor-engine, which would find the password
+    /// already read from standard input.
     static func server(of mark: OperationMark, learned: LearnedContracts) async throws -> String {
-        let names = UnknownVertical.socketNames(in: learned.connection.sockets.path)
+        let suite = await SuiteVerticals.find(connection: learned.connection, manifest: nil, checkoutManifest: false)
+        let names = suite.names
         if let known = names.first(where: { learned.cached($0)?.operation(marked: mark) != nil }) { return known }
         for found in await learned.contracts(of: names, fresh: true) where found.contract.operation(marked: mark) != nil {
             return found.contract.name
@@ -38,7 +43,7 @@ enum MarkedCall {
         throw CLIError(
             status: 69,
             "no running vertical serves an operation marked \(mark) (asked: "
-                + (names.isEmpty ? "none, no socket in \(learned.connection.sockets.path)" : names.joined(separator: ", "))
+                + (names.isEmpty ? "none; \(suite.known)" : names.joined(separator: ", "))
                 + ")")
     }
 }

@@ -6,8 +6,9 @@ import VerticalsSupervisorClient
 import VerticalsWire
 
 /// The verticals of the suite a command talks to, without any contract compiled in: the ones
-/// the supervisor runs (when one answers), the manifest's services that have a socket, and the
-/// sockets in the socket folder (systemd's `/run/verticals`), each once, in that order.
+/// the supervisor runs (when one answers), the manifest's services that have a socket, those a
+/// `VERTICALS_ENDPOINT_<NAME>` names, and the sockets in the socket folder (systemd's
+/// `/run/verticals`), each once, in that order.
 struct SuiteVerticals {
     /// The names, in order.
     let names: [String]
@@ -18,8 +19,12 @@ struct SuiteVerticals {
     static let defaultManifest = "deploy/suite.toml"
 
     /// The verticals of the suite `connection` names, with those of `manifest` when given (else of
-    /// ``defaultManifest`` when no supervisor answers).
-    static func find(connection: VerticalConnectionOptions, manifest: String?) async -> SuiteVerticals {
+    /// ``defaultManifest`` when no supervisor answers, unless `checkoutManifest` is false: reading
+    /// one hands the whole command over to svc-supervisor-engine, which a command that has read
+    /// its standard input already, such as `login`'s password, cannot afford).
+    static func find(
+        connection: VerticalConnectionOptions, manifest: String?, checkoutManifest: Bool = true
+    ) async -> SuiteVerticals {
         var names: [String] = []
         var sources: [String] = []
         func add(_ more: [String], from source: String) {
@@ -39,9 +44,12 @@ struct SuiteVerticals {
         }
         // The checkout's manifest only when no supervisor says what runs: a suite started from
         // another manifest is listed as it runs, not as this folder's file would have it.
-        if let manifest = manifest ?? (supervised ? nil : defaultManifest), access(manifest, R_OK) == 0 {
+        if let manifest = manifest ?? (supervised || !checkoutManifest ? nil : defaultManifest), access(manifest, R_OK) == 0 {
             add(ManifestNames.socketServices(manifest), from: manifest)
         }
+        // Verticals the environment points at (a TCP endpoint on another host has no socket here).
+        let endpointNames = connection.sockets.endpoints.keys.map { $0.lowercased() }.sorted()
+        add(endpointNames, from: "\(SocketDirectory.endpointVariablePrefix)*")
         add(UnknownVertical.socketNames(in: connection.sockets.path), from: connection.sockets.path)
         return SuiteVerticals(names: names, sources: sources)
     }
