@@ -71,6 +71,27 @@ extension Supervisor.LogLine {
     static let minimal = Self(text: "")
 }
 
+extension Supervisor.RestoreInput {
+    static func fixture(
+        name: String = "clinics", file: String = "/var/backups/verticals/clinics-20261122T123000Z.sqlite"
+    ) -> Self {
+        .init(name: name, file: file)
+    }
+
+    static let minimal = Self(name: "", file: "")
+}
+
+extension Supervisor.RestoreResult {
+    static func fixture(
+        path: String = "/run/verticals/state/clinics/clinics.sqlite",
+        kept: String? = "/run/verticals/state/clinics/clinics.before-restore-20261124T213000Z.sqlite"
+    ) -> Self {
+        .init(path: path, kept: kept)
+    }
+
+    static let minimal = Self(path: "")
+}
+
 extension Fixtures {
     static let supervisor: [Example] = [
         pair(Supervisor.ServiceName.fixture(), .minimal),
@@ -79,5 +100,7 @@ extension Fixtures {
         pair(Supervisor.ReloadResult.fixture(), .minimal),
         pair(Supervisor.LogsInput.fixture(), .minimal),
         pair(Supervisor.LogLine.fixture(), .minimal),
+        pair(Supervisor.RestoreInput.fixture(), .minimal),
+        pair(Supervisor.RestoreResult.fixture(), .minimal),
     ].flatMap { $0 }
 }

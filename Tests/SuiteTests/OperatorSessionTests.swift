@@ -30,6 +30,15 @@ struct OperatorSessionTests {
     struct Session {
         let directory: TemporaryDirectory
         var run: String { directory.file("run") }
+        /// The supervisor's standard error.
+        var supervisorLog: String { directory.file("supervisor.log") }
+
+        /// The supervisor's audit lines for `operation` so far.
+        func auditLines(_ operation: String) -> [Substring] {
+            (readFile(supervisorLog) ?? "").split(separator: "\n").filter {
+                $0.contains("audit service=supervisor operation=\(operation) ")
+            }
+        }
 
         func cli(_ arguments: [String], input: String? = nil) throws -> CommandResult {
             try runCommand(
@@ -65,7 +74,10 @@ struct OperatorSessionTests {
         static func withSuite(_ body: (Session) throws -> Void) throws {
             let session = Session(directory: TemporaryDirectory())
             let manifest = OperatorSessionTests.manifest(in: session.directory)
-            let supervisor = try DaemonProcess("svc-supervisor", ["up", "--manifest", manifest, "--run-dir", session.run])
+            // At notice, the supervisor's log holds its audit lines (Session.auditLines).
+            let supervisor = try DaemonProcess(
+                "svc-supervisor", ["up", "--manifest", manifest, "--run-dir", session.run],
+                environment: ["VERTICALS_LOG_LEVEL": "notice"], stderrPath: session.supervisorLog)
             defer {
                 _ = try? runCommand("svc-supervisor", ["down", "--run-dir", session.run], in: session.directory)
                 supervisor.stop()
@@ -155,6 +167,13 @@ struct OperatorSessionTests {
             #expect(try session.cli(["start", "clinics"]).status == 0)
             #expect(eventually(timeout: .seconds(20)) { session.state("clinics") == "ready" })
             #expect(try session.hillClinics() == 1, "the clinic created before the restore is back")
+
+            // The supervisor puts the backup in place, so each restore is one audit line there
+            // (issue 22 §4), with the operator's uid and how it ended.
+            let audits = session.auditLines("supervisor.restore")
+            #expect(audits.count == 3, "\(audits)")
+            #expect(audits.first?.contains("outcome=invalidInput") == true, "\(audits)")
+            #expect(audits.dropFirst().allSatisfy { $0.contains("outcome=ok") && $0.contains("caller_uid=\(getuid())") })
         }
     }
 }

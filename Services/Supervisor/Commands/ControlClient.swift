@@ -2,6 +2,7 @@ import ArgumentParser
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
+import VerticalsWire
 
 /// `--run-dir`, shared by every command that talks to a running suite (``SuiteLocation``).
 package struct RunDirectoryOption: ParsableArguments {
@@ -21,12 +22,15 @@ package struct RunDirectoryOption: ParsableArguments {
 /// One call to the supervisor's control socket, `<run dir>/supervisor.sock`.
 package enum ControlClient {
     /// Calls `operation` on the suite at `location`; a supervisor that does not answer is exit
-    /// status 69 with where was looked, an unknown service 64 (EX_USAGE).
+    /// status 69 with where was looked, an unknown service 64 (EX_USAGE), another refusal the
+    /// status `statuses` gives its code, else 1.
     package static func call<Input, Output>(
-        _ operation: Operation<Input, Output>, _ input: Input, location: SuiteLocation, timeout: Duration = .seconds(60)
+        _ operation: Operation<Input, Output>, _ input: Input, location: SuiteLocation, timeout: Duration = .seconds(60),
+        statuses: [ErrorCode: Int32] = [:]
     ) async throws -> Output {
         do {
-            return try await call(operation, input, runDirectory: location.runDirectory, timeout: timeout)
+            return try await call(
+                operation, input, runDirectory: location.runDirectory, timeout: timeout, statuses: statuses)
         } catch let error as CLIError where error.status == 69 {
             throw CLIError(status: 69, error.description + location.advice)
         }
@@ -34,7 +38,8 @@ package enum ControlClient {
 
     /// Calls `operation`; a supervisor that does not answer is exit status 69 with a hint.
     package static func call<Input, Output>(
-        _ operation: Operation<Input, Output>, _ input: Input, runDirectory: String, timeout: Duration = .seconds(60)
+        _ operation: Operation<Input, Output>, _ input: Input, runDirectory: String, timeout: Duration = .seconds(60),
+        statuses: [ErrorCode: Int32] = [:]
     ) async throws -> Output {
         let loop = try EventLoop(name: "svc-supervisor")
         let client = ServiceClient(loop: loop, sockets: SocketDirectory(runDirectory))
@@ -53,7 +58,8 @@ package enum ControlClient {
                 // The supervisor names what it knows: an unknown service is bad usage (EX_USAGE).
                 throw CLIError(status: 64, "\(operation.fullName): \(error.message)")
             }
-            throw CLIError(status: 1, "\(operation.fullName) failed: \(error.code): \(error.message)")
+            throw CLIError(
+                status: statuses[error.code] ?? 1, "\(operation.fullName) failed: \(error.code): \(error.message)")
         }
     }
 

@@ -11,7 +11,7 @@ import VerticalsWire
 /// beside this file, from which VerticalsContractPlugin generates their Swift (docs/CONTRACTS.md).
 public enum Supervisor: ServiceContract {
     public static let name = "supervisor"
-    public static let summary = "Supervision of the suite's daemons: status, start, stop, restart, reload, down."
+    public static let summary = "Supervision of the suite's daemons: status, start, stop, restart, reload, down, restore."
 
     /// Every supervised service with its state, pid, uptime, restarts and last exit.
     public static let status = Operation<Empty, StatusList>(
@@ -42,6 +42,14 @@ public enum Supervisor: ServiceContract {
         name, "down", summary: "Stop every service in reverse dependency order, then exit the supervisor.",
         errors: [.internal])
 
+    /// Puts a backup in place of a stopped service's store, keeping the store it replaces whole
+    /// beside it; the supervisor does it, so the state folder stays its service's and the
+    /// operator's action is audited where the other levers are.
+    public static let restore = Operation<RestoreInput, RestoreResult>(
+        name, "restore",
+        summary: "Put a backup in place of a stopped service's store (the replaced one is kept whole beside it).",
+        errors: [.notFound, .invalidInput, .conflict])
+
     /// Streams a service's log: its last `lines` lines, then each new line as the supervisor
     /// writes it, until the caller cancels (`svc-supervisor logs -f`).
     public static let logs = StreamOperation<LogsInput, LogLine>(
@@ -55,7 +63,7 @@ public enum Supervisor: ServiceContract {
 
     public static let operations = [
         status.descriptor, start.descriptor, stop.descriptor, restart.descriptor, reload.descriptor,
-        down.descriptor, logs.descriptor, watch.descriptor,
+        down.descriptor, logs.descriptor, watch.descriptor, restore.descriptor,
     ]
 }
 

@@ -2,14 +2,14 @@ import SupervisorCommands
 import ArgumentParser
 import VerticalsContract
 import VerticalsServiceKit
-import VerticalsStorage
 import VerticalsSupervisor
 import VerticalsWire
 
-/// `svc-supervisor restore NAME FILE`: puts a backup in place of a vertical's store. Refuses
-/// unless the supervisor reports the vertical stopped (or failed), so no process has the store
-/// open, and unless FILE is a whole store of this vertical (see `StoreOwner`). The replaced store is
-/// kept whole beside it as `NAME.before-restore-<UTC time>.sqlite`, a file `restore` takes back.
+/// `svc-supervisor restore NAME FILE`: asks the supervisor to put a backup in place of a vertical's
+/// store (`supervisor.restore`, audited there). It refuses unless the vertical is stopped (or
+/// failed), so no process has the store open, and unless FILE is a whole store of this vertical
+/// (see `StoreOwner`). The replaced store is kept whole beside it as
+/// `NAME.before-restore-<UTC time>.sqlite`, a file `restore` takes back.
 struct RestoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore",
@@ -30,30 +30,14 @@ struct RestoreCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await ControlClient.reporting {
-            let location = runDirectory.location
-            let list = try await ControlClient.call(Supervisor.status, Empty(), location: location)
-            guard let status = list.services.first(where: { $0.name == service }) else {
-                throw CLIError(
-                    status: 64,
-                    "the supervisor runs no service named \"\(service)\"; it runs: "
-                        + list.services.map { $0.name }.joined(separator: ", "))
-            }
-            guard status.state == .stopped || status.state == .failed else {
-                throw CLIError(
-                    status: 75,
-                    "\(service) is \(status.state): stop it first (svc-supervisor stop \(service)), then restore")
-            }
-            let path = RunDirectory(location.runDirectory).stateDirectory(for: service) + "/\(service).sqlite"
-            let kept: String?
-            do {
-                kept = try SQLiteStore.restore(
-                    file, to: path, owner: StoreOwner(service),
-                    knownOwners: list.services.map { $0.name })
-            } catch let error as StoreError {
-                throw CLIError(status: error.isHeld ? 75 : 65, "cannot restore \(service): \(error.message)")
-            }
-            print("restored \(path) from \(file)")
-            if let kept {
+            // The supervisor puts it in place (the state folder is the service's, and the
+            // action is audited there), so it gets a path that does not depend on this folder.
+            let absolute = file.hasPrefix("/") ? file : ProgramPaths.currentDirectory() + "/" + file
+            let restored = try await ControlClient.call(
+                Supervisor.restore, .init(name: service, file: absolute), location: runDirectory.location,
+                statuses: [.conflict: 75, .invalidInput: 65])
+            print("restored \(restored.path) from \(absolute)")
+            if let kept = restored.kept {
                 print("the replaced store is kept as \(kept) (to go back: svc-supervisor restore \(service) \(kept))")
             }
             print("next: svc-supervisor start \(service)")

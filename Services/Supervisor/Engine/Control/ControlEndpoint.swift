@@ -35,6 +35,9 @@ public enum ControlEndpoint {
                 throw ServiceError(.invalidInput, "the manifest was not applied: \(error)")
             }
         }
+        router.on(Supervisor.restore) { input, _ in
+            try await engine.restoreStore(input.name, from: input.file)
+        }
         router.onStream(Supervisor.logs) { input, _ in
             guard (0...Supervisor.LogsInput.maxLines).contains(input.lines) else {
                 throw ServiceError(

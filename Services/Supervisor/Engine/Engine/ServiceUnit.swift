@@ -10,6 +10,8 @@ final class ServiceUnit {
     var state: Supervisor.ServiceState = .stopped
     /// Whether it should run: set by start, cleared by stop, `down` and a spent budget.
     var wanted = false
+    /// Set while a backup is put in place of its store: it may not start until that is done.
+    var restoring = false
 
     var child: ChildProcess?
     var pid: Int32?

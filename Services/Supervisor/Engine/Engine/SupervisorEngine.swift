@@ -129,6 +129,7 @@ public final class SupervisorEngine: @unchecked Sendable {
     public func startService(_ name: String) async throws -> Supervisor.ServiceStatus {
         try await loop.submit {
             let unit = try self.unit(name)
+            try self.refuseWhileRestoring(unit, "start")
             do { try self.bindSocket(unit) } catch {
                 throw ServiceError(.unavailable, "cannot start \(name): \(error)")
             }
@@ -155,6 +156,7 @@ public final class SupervisorEngine: @unchecked Sendable {
     public func restartService(_ name: String) async throws -> Supervisor.ServiceStatus {
         try await onLoopAwaiting { done in
             let unit = try self.unit(name)
+            try self.refuseWhileRestoring(unit, "restart")
             self.stop(unit) {
                 self.want(unit, fresh: true)
                 done(unit.status(now: .now))

@@ -1,0 +1,46 @@
+import VerticalsContract
+import VerticalsServiceKit
+import VerticalsStorage
+import VerticalsWire
+
+extension SupervisorEngine {
+    /// Puts the backup `file` in place of stopped service `name`'s store (`<run>/state/NAME/NAME.sqlite`)
+    /// and returns where the store is and where the one it replaced was kept whole.
+    ///
+    /// The supervisor does it, not the operator's own process: the state folder belongs to the
+    /// service's user (mode 0700) when services run as their own users, and the action is one
+    /// audit line beside start and stop. The service must be stopped or failed (`conflict`
+    /// otherwise), and may not be started until the restore is done; `file` must be a whole store
+    /// of this vertical (`invalidInput` naming what is wrong, see `SQLiteStore.restore`).
+    public func restoreStore(_ name: String, from file: String) async throws -> Supervisor.RestoreResult {
+        guard file.hasPrefix("/") else {
+            throw ServiceError(
+                .invalidInput, "the backup must be an absolute path, not \"\(file)\"", details: [ErrorDetail("field", "file")])
+        }
+        let (path, known) = try await loop.submit { () throws -> (String, [String]) in
+            let unit = try self.unit(name)
+            guard unit.state == .stopped || unit.state == .failed else {
+                throw ServiceError(.conflict, "\(name) is \(unit.state): stop it first (svc-supervisor stop \(name)), then restore")
+            }
+            try self.refuseWhileRestoring(unit, "restore")
+            unit.restoring = true
+            return (self.configuration.runDirectory.stateDirectory(for: name) + "/\(name).sqlite", self.order)
+        }
+        defer { loop.execute { self.units[name]?.restoring = false } }
+        do {
+            let kept = try await Offload.run {
+                try SQLiteStore.restore(file, to: path, owner: StoreOwner(name), knownOwners: known)
+            }
+            logger.notice("restored \(path) from \(file)\(kept.map { "; the replaced store is kept as \($0)" } ?? "")")
+            return Supervisor.RestoreResult(path: path, kept: kept)
+        } catch let error as StoreError {
+            throw ServiceError(error.isHeld ? .conflict : .invalidInput, "cannot restore \(name): \(error.message)")
+        }
+    }
+
+    /// Refuses `action` of `unit` with `conflict` while a backup is put in place of its store.
+    func refuseWhileRestoring(_ unit: ServiceUnit, _ action: String) throws(ServiceError) {
+        guard unit.restoring else { return }
+        throw ServiceError(.conflict, "cannot \(action) \(unit.spec.name): a backup is being put in place of its store")
+    }
+}
