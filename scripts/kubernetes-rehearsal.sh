@@ -22,7 +22,8 @@
 #       RUN_UID:RUN_GID (groups RUN_GROUPS), no capability, no_new_privs, with the environment of ENV_FILE
 #       (the ConfigMap) and the image's PATH. In order: COMMAND --check; COMMAND started; PROBE until
 #       it answers (at most READY_SECONDS); the daemon's credentials and the libraries it mapped;
-#       PROBE again, and with STRANGER_ENV added (another vertical's certificate) when set; SIGTERM,
+#       PROBE again, and with STRANGER_ENV added (another vertical's certificate) when set; EXEC
+#       when set (a `kubectl exec` in the running container); SIGTERM,
 #       then PROBE; COMMAND --check again; a write to the root. Each step prints `== STEP STATUS`
 #       and then its output indented by three spaces.
 set -uo pipefail
@@ -66,7 +67,7 @@ base() {
         die "debootstrap failed"
     fi
     echo "the stage's RUN, in the new root:" >&2
-    sed 's/^/  /' "$stage" >&2
+    printf '%s\n' "$(cat "$stage")" | sed 's/^/  /' >&2
     # As a build runs it: /bin/sh -c, as root, with the image's PATH; /proc only while it runs.
     if ! unshare --mount --propagation private -- bash -c '
             mount -t proc proc "$1/proc" && exec env -i DEBIAN_FRONTEND=noninteractive HOME=/root \
@@ -95,8 +96,8 @@ pod() {
 
 # Becomes its arguments in the container: chroot into the pod's root, then its user with no
 # capability left, not even in the bounding set (`drop: [ALL]`), and no_new_privs
-# (`allowPrivilegeEscalation: false`), with the ConfigMap's environment only (plus the image's PATH
-# and the run's test tag). setpriv is the root's own (util-linux is essential in Debian), as only
+# (`allowPrivilegeEscalation: false`), with the ConfigMap's environment only (plus the image's PATH,
+# HOME and the run's test tag). setpriv is the root's own (util-linux is essential in Debian), as only
 # root may chroot. Each program execs the next, so `launch … &` leaves the daemon's own pid in $!.
 launch() {
     exec env -i "${environment[@]}" /usr/sbin/chroot "$root" /usr/bin/setpriv \
@@ -121,6 +122,7 @@ step() {
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 pod_inside() {
+    STRANGER_ENV=() EXEC=()
     # shellcheck disable=SC1090
     source "$1"
     root="$WORK/root"
@@ -154,7 +156,10 @@ pod_inside() {
     done
 
     mapfile -t environment <"$ENV_FILE"
-    environment+=("PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" "VT_TEST_TAG=${VT_TEST_TAG:-1}")
+    # What a runtime adds: the image's PATH, and HOME from the image's passwd entry of the user.
+    local home
+    home=$(awk -F: -v uid="$RUN_UID" '$3 == uid { print $6 }' "$root/etc/passwd")
+    environment+=("PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" "HOME=${home:-/}" "VT_TEST_TAG=${VT_TEST_TAG:-1}")
 
     step check-before container "${COMMAND[@]}" --check
 
@@ -188,6 +193,10 @@ pod_inside() {
         environment+=("${STRANGER_ENV[@]}")
         step probe-stranger container "${PROBE[@]}"
         environment=("${own[@]}")
+    fi
+
+    if [ "${#EXEC[@]}" -gt 0 ]; then
+        step exec container "${EXEC[@]}"
     fi
 
     started=$(now_ms)
