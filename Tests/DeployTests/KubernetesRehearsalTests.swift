@@ -163,8 +163,12 @@ struct KubernetesRehearsalTests {
         let text = transcript.text
         let context = Comment(rawValue: text)
         let before = try #require(transcript["check-before"], context)
-        #expect(before.status == 0 && before.output.contains("environment valid"), "\(name) --check on the empty claim\n\(text)")
-        #expect(transcript["ready"]?.words.first == "yes", "\(name) never answered its probe\n\(text)")
+        #expect(before.status == 0 && before.output.contains("environment valid"), "\(name) --check on the empty claim: \(before.output)")
+        // A daemon that never served (a library the stage lacks, say) fails once, with the whole story.
+        guard transcript["ready"]?.words.first == "yes" else {
+            Issue.record("\(name) never answered its probe:\n\(text)")
+            return
+        }
 
         // Its credentials, as the securityContext asks: runAsUser/runAsGroup, fsGroup, `drop: [ALL]`, no_new_privs.
         let status = transcript["process"]?.output ?? ""
@@ -182,8 +186,8 @@ struct KubernetesRehearsalTests {
 
         // Every library from the root: the stage's packages, or the Swift runtime a debug build needs.
         let libraries = (transcript["libraries"]?.output ?? "").split(separator: "\n").map(String.init)
-        #expect(libraries.contains { $0.contains("libuv.so") }, "\(name) maps libuv\n\(text)")
-        #expect(!libraries.contains { $0.hasPrefix("outside:") }, "\(name) maps a library from outside the image\n\(text)")
+        #expect(libraries.contains { $0.contains("libuv.so") }, "\(name) maps libuv: \(libraries)")
+        #expect(!libraries.contains { $0.hasPrefix("outside:") }, "\(name) maps a library from outside the image: \(libraries)")
 
         let healthy = try #require(transcript["probe-healthy"], context)
         #expect(healthy.status == 0 && healthy.output == "svc-\(name) --probe: healthy", "\(name): \(healthy.output)")
@@ -196,7 +200,7 @@ struct KubernetesRehearsalTests {
                 refused.output.contains("permissionDenied: verticals://\(stranger) may not call \(name)"),
                 "\(name): \(refused.output)")
         }
-        #expect(transcript["stopped"]?.status == 0, "\(name) ends 0 on SIGTERM within its grace period\n\(text)")
+        #expect(transcript["stopped"]?.status == 0, "\(name) ends 0 on SIGTERM within its grace period\n\(transcript["daemon-log"]?.output ?? "")")
         let stopped = try #require(transcript["probe-stopped"], context)
         #expect(stopped.status == 1 && stopped.output.contains("unhealthy"), "\(name): \(stopped.output)")
         let after = try #require(transcript["check-after"], context)
