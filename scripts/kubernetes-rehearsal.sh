@@ -19,13 +19,13 @@
 #       image's layers (SPEC's LAYERS over BASE) plus a layer of empty mount points; then /proc,
 #       a minimal /dev and the pod's volumes (MOUNTS: `tmpfs:PATH` for an emptyDir, `ro:HOST:PATH`
 #       for a Secret, `rw:HOST:PATH` for a claim). Every program runs with chroot into that root as
-#       RUN_UID:RUN_GID (groups RUN_GROUPS), no capability, no_new_privs, with the environment of ENV_FILE
-#       (the ConfigMap) and the image's PATH. In order: COMMAND --check; COMMAND started; PROBE until
-#       it answers (at most READY_SECONDS); the daemon's credentials and the libraries it mapped;
-#       PROBE again, and with STRANGER_ENV added (another vertical's certificate) when set; EXEC
-#       when set (a `kubectl exec` in the running container); SIGTERM,
-#       then PROBE; COMMAND --check again; a write to the root. Each step prints `== STEP STATUS`
-#       and then its output indented by three spaces.
+#       RUN_UID:RUN_GID (groups RUN_GROUPS), no capability, no_new_privs, with the environment of
+#       ENV_FILE (the ConfigMap), the image's PATH and the user's HOME. In order: COMMAND --check;
+#       COMMAND started; PROBE until it answers (at most READY_SECONDS); the daemon's credentials and
+#       the libraries it mapped; PROBE again, and with STRANGER_ENV added (another vertical's
+#       certificate) when set; EXEC when set (a `kubectl exec` in the running container); SIGTERM
+#       (SIGKILL after STOP_SECONDS), then PROBE; COMMAND --check again; a write to the root. Each
+#       step prints `== STEP STATUS` and then its output indented by three spaces.
 set -uo pipefail
 
 die() { echo "kubernetes-rehearsal: $*" >&2; exit 1; }
