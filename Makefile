@@ -4,6 +4,7 @@
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the release binaries, systemd units, sysusers/tmpfiles files
 #   make contracts-update   after a deliberate contract change: rewrite Tests/Contracts' lock and golden fixtures
 #   make kubernetes-export  after a manifest change: regenerate deploy/kubernetes (README: "Running on Kubernetes")
+#   make kubernetes-rehearsal  as root: the image as a root file system, each vertical's --check and --probe in it
 #   make soak    book under repeated kill -9 of the suite's daemons and the supervisor for SOAK_SECONDS (default 600)
 #   make fuzz    run each libFuzzer target (Fuzz/) for FUZZ_SECONDS (default 60) from its committed seeds
 #   make bench   release build, then every benchmark against its baseline (bench/results.json, bench/latency.png)
@@ -29,7 +30,7 @@ SOAK_SECONDS ?= 600
 # Seconds per fuzz target in `make test`: a smoke run that the targets build, load their seeds and run.
 FUZZ_SMOKE_SECONDS ?= 3
 
-.PHONY: all deps build release exec-shim run test memcheck install contracts-check contracts-update kubernetes-export fuzz soak bench api-check clean
+.PHONY: all deps build release exec-shim run test memcheck install contracts-check contracts-update kubernetes-export kubernetes-rehearsal fuzz soak bench api-check clean
 
 all: build
 
@@ -108,6 +109,19 @@ contracts-update: deps
 kubernetes-export: deps
 	$(SWIFT) build --product svc-supervisor --product svc-supervisor-engine
 	"$$($(SWIFT) build --show-bin-path)/svc-supervisor" export kubernetes --manifest deploy/suite.toml --out deploy/kubernetes
+
+# The image without a registry or a cluster, as root: the Containerfile's runtime stage as a root file
+# system (debootstrap of its Debian base and its own RUN, downloaded once and cached in
+# /var/cache/verticals-rehearsal), then each vertical's pod from it: --check, start, --probe, SIGTERM,
+# --probe (scripts/kubernetes-rehearsal.sh, driven by KubernetesRehearsalTests; `make test` runs it too).
+# REHEARSAL_BIN=DIR puts DIR's programs in the image instead of the debug build's, e.g. after
+# `make release`: REHEARSAL_BIN="$(swift build -c release --show-bin-path)", linked as the image's are.
+kubernetes-rehearsal: deps
+	$(SWIFT) build --build-tests
+	$(MAKE) --no-print-directory exec-shim
+	tag=rehearsal-$$$$; status=0; \
+		VT_TEST_TAG=$$tag $(if $(REHEARSAL_BIN),VT_REHEARSAL_BIN="$(REHEARSAL_BIN)") $(SWIFT) test --skip-build --filter KubernetesRehearsalTests || status=$$?; \
+		bash scripts/kill-tagged.sh "$$tag"; exit $$status
 
 # Rounds of booking while kill -9 takes appointments, identity, notifications and svc-supervisor;
 # each round checks nothing was lost or doubled. Prints bookings, retries, errors by code,

@@ -171,12 +171,7 @@ import VerticalsSupervisor
 
     /// The programs the Containerfile copies into the image, by their path there.
     static func imagePrograms(_ containerfile: String) -> Set<String> {
-        Set(
-            containerfile.split(separator: "\n").compactMap { line -> String? in
-                let words = line.split(separator: " ")
-                guard words.count == 4, words[0] == "COPY", words[1] == "--from=build" else { return nil }
-                return String(words[3])
-            })
+        Set(ContainerfileRuntimeStage(containerfile).copies.map(\.destination))
     }
 
     @Test(arguments: 0..<2)

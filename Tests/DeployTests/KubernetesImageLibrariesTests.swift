@@ -10,11 +10,9 @@ import VerticalsTesting
 /// a message elsewhere.
 @Suite(.timeLimit(.minutes(2)))
 struct KubernetesImageLibrariesTests {
-    /// The packages of the `apt-get install` line after the last `FROM`.
+    /// The packages the runtime stage's `apt-get install` names.
     static func runtimePackages(_ containerfile: String) -> Set<String> {
-        let runtime = containerfile.components(separatedBy: "\nFROM ").last ?? ""
-        guard let line = runtime.split(separator: "\n").first(where: { $0.contains("apt-get install") }) else { return [] }
-        return Set(line.split(separator: " ").map(String.init).filter { !$0.hasPrefix("-") && !["&&", "apt-get", "install", "\\"].contains($0) })
+        ContainerfileRuntimeStage(containerfile).packages
     }
 
     @Test func everyLibraryTheProgramsLoad_isInstalledByTheRuntimeStage() throws {
@@ -30,14 +28,9 @@ struct KubernetesImageLibrariesTests {
         let directory = TemporaryDirectory()
         var needed: [String: Set<String>] = [:]
         for program in programs.sorted() {
-            let result = try runCommand(ldd, ["\(DaemonProcess.productsDirectory)/\(program)"], in: directory)
-            try #require(result.status == 0, "ldd \(program): \(result.standardError)")
-            for line in result.standardOutput.split(separator: "\n") {
-                // "\tlibuv.so.1 => /lib/x86_64-linux-gnu/libuv.so.1 (0x…)"; the Swift runtime lives in the toolchain.
-                let words = line.split(separator: " ")
-                guard words.count >= 3, words[1] == "=>", words[2].hasPrefix("/") else { continue }
-                let path = String(words[2])
-                if path.contains("/swift/") || path.contains("/usr/lib/swift") { continue }
+            // The Swift runtime lives in the toolchain; the Containerfile links it in statically.
+            let libraries = try LinkedLibraries.of("\(DaemonProcess.productsDirectory)/\(program)", ldd: ldd, in: directory)
+            for path in libraries where !LinkedLibraries.isSwiftRuntime(path) {
                 needed[path, default: []].insert(program)
             }
         }

@@ -73,8 +73,12 @@ enum KubernetesReadme {
             NetworkPolicy filters) within `VERTICALS_PROBE_TIMEOUT_SECONDS`, and exits 0 when it answers, 1
             otherwise. The probe runs in the vertical's own container, as its user; over mutual TLS it presents
             the vertical's own certificate (the files of its environment), so the daemon sees the vertical
-            itself calling, which every vertical admits. Liveness follows the manifest's `liveness` (period =
-            `interval`, failures = `failures`, the call's deadline = `timeout`); where the manifest sets none,
+            itself calling, which every vertical admits (over a Unix socket it would be the daemon's own uid).
+            In the Verticals repository `make kubernetes-rehearsal` (as root) shows this without a cluster: each
+            vertical's pod, run from a root file system built from this Containerfile's runtime stage, answers
+            its own probe, and refuses the same probe made with the certificate of a vertical it does not
+            admit. Liveness follows the manifest's `liveness` (period = `interval`, failures = `failures`,
+            the call's deadline = `timeout`); where the manifest sets none,
             every \(KubernetesTiming.wholeSeconds(KubernetesWorkload.defaultLiveness.interval)) s, \
             \(KubernetesWorkload.defaultLiveness.failures) failures. The startup probe allows the manifest's
             `ready_timeout`.

@@ -1,0 +1,46 @@
+import Foundation
+
+/// The runtime stage of the Containerfile `export kubernetes` writes (the text after its last
+/// `FROM`), read as a build reads it: the tests take the image's base, packages, user and
+/// programs from here, so the Containerfile stays their single source.
+struct ContainerfileRuntimeStage {
+    /// The stage's base image, e.g. `docker.io/library/debian:bookworm-slim`.
+    let base: String
+    /// The stage's `RUN` instruction for `/bin/sh -c`, its continuation lines joined.
+    let run: String
+    /// The packages its `apt-get install` names.
+    let packages: Set<String>
+    /// Its `COPY --from=build SOURCE DESTINATION` lines, in order.
+    let copies: [(source: String, destination: String)]
+    /// Its `USER`, e.g. `10001:10001`.
+    let user: String?
+
+    init(_ containerfile: String) {
+        let stage = containerfile.components(separatedBy: "\nFROM ").last ?? ""
+        // Instructions, each with its continuation lines joined as a build joins them.
+        let joined = stage.replacingOccurrences(of: "\\\n", with: "")
+        let lines = joined.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") }
+        base = lines.first.map { String($0.split(separator: " ").first ?? "") } ?? ""
+        run = lines.first { $0.hasPrefix("RUN ") }.map { String($0.dropFirst(4)) } ?? ""
+        var packages = Set<String>()
+        for command in run.components(separatedBy: "&&") {
+            let words = command.split(separator: " ").map(String.init)
+            guard let install = words.firstIndex(of: "install"), words[..<install].contains("apt-get") else { continue }
+            packages.formUnion(words[(install + 1)...].filter { !$0.hasPrefix("-") })
+        }
+        self.packages = packages
+        copies = lines.compactMap { line in
+            let words = line.split(separator: " ")
+            guard words.count == 4, words[0] == "COPY", words[1] == "--from=build" else { return nil }
+            return (String(words[2]), String(words[3]))
+        }
+        user = lines.last { $0.hasPrefix("USER ") }.map { String($0.dropFirst(5)) }
+    }
+
+    /// The Debian suite of a `debian:SUITE` or `debian:SUITE-slim` base, e.g. `bookworm`.
+    var debianSuite: String? {
+        guard let colon = base.lastIndex(of: ":"), base[..<colon].hasSuffix("debian") else { return nil }
+        let tag = base[base.index(after: colon)...]
+        return String(tag.hasSuffix("-slim") ? tag.dropLast(5) : tag)
+    }
+}
