@@ -1,7 +1,8 @@
 import Testing
 import VerticalsSupervisor
 
-/// `start` and `idle_exit` (issue 27): read, defaulted, and refused where they cannot work.
+/// `start` and `idle_exit` (issue 27): read and defaulted; the problems they raise are cases of
+/// `ManifestSupervisionTests.wrongValue_namesTheKeyAndWhatItMustBe`.
 @Suite struct ManifestStartTests {
     @Test func startAndIdleExit_areRead_andDefaultToAtStartAndNever() throws {
         let (manifest, problems) = ManifestFixture.parse(
@@ -37,22 +38,5 @@ import VerticalsSupervisor
         environment = ["VERTICALS_IDLE_EXIT_SECONDS": "9"]
         spec.applyIdleExit(to: &environment)
         #expect(environment == ["VERTICALS_IDLE_EXIT_SECONDS": "9"])
-    }
-
-    @Test(arguments: [
-        ("start = \"ondemand\"", "start", "did you mean \"on-demand\""),
-        ("start = true", "start", "must be a string"),
-        ("start = \"on-demand\"\nsocket = false", "start", "needs socket = true"),
-        ("idle_exit = 300", "idle_exit", "idle_exit = \"300s\""),
-        ("idle_exit = \"0s\"", "idle_exit", "longer than zero; leave the key out"),
-        ("idle_exit = \"soon\"", "idle_exit", "is not a duration"),
-        ("idle_exit = \"1m\"\nsocket = false", "idle_exit", "needs socket = true"),
-        ("idle_exit = \"1m\"\nrestart = \"always\"", "idle_exit", "use restart = \"on-failure\""),
-        ("idleexit = \"1m\"", "idleexit", "did you mean 'idle_exit'"),
-    ])
-    func wrongValue_namesTheKeyAndWhatItMustBe(line: String, key: String, excerpt: String) throws {
-        let problems = ManifestFixture.problems("[services.one]\nexecutable = \"true\"\n\(line)\n")
-        let problem = try #require(problems.first { $0.key == key }, "\(problems)")
-        #expect(problem.service == "one" && problem.message.contains(excerpt), "\(problem.message)")
     }
 }
