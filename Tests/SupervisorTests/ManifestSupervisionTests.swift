@@ -56,6 +56,16 @@ import VerticalsSupervisor
         ("logs = { compress = \"yes\" }", "logs.compress", "must be a boolean"),
         ("logs = { max_age = \"1 day\" }", "logs.max_age", "is not a duration"),
         ("logs = { maxage = \"1h\" }", "logs.maxage", "did you mean 'max_age'"),
+        // start and idle_exit (ManifestStartTests has the rest).
+        ("start = \"ondemand\"", "start", "did you mean \"on-demand\""),
+        ("start = true", "start", "must be a string"),
+        ("start = \"on-demand\"\nsocket = false", "start", "needs socket = true"),
+        ("idle_exit = 300", "idle_exit", "idle_exit = \"300s\""),
+        ("idle_exit = \"0s\"", "idle_exit", "longer than zero; leave the key out"),
+        ("idle_exit = \"soon\"", "idle_exit", "is not a duration"),
+        ("idle_exit = \"1m\"\nsocket = false", "idle_exit", "needs socket = true"),
+        ("idle_exit = \"1m\"\nrestart = \"always\"", "idle_exit", "use restart = \"on-failure\""),
+        ("idleexit = \"1m\"", "idleexit", "did you mean 'idle_exit'"),
     ])
     func wrongValue_namesTheKeyAndWhatItMustBe(line: String, key: String, excerpt: String) throws {
         let problems = ManifestFixture.problems("[services.one]\nexecutable = \"true\"\n\(line)\n")

@@ -79,7 +79,13 @@ struct StatusCommand: AsyncParsableCommand {
         let rss: String = service.rssBytes.map { memory($0) } ?? "-"
         let reason: String = service.exitReason.map { "\($0.wireName): " } ?? ""
         let exit = service.lastExit.isEmpty ? "-" : reason + service.lastExit
-        return [service.name, service.state.wireName, pid, up, since, restarts, backoff, rss, exit, service.statusText]
+        return [service.name, stateText(service.state), pid, up, since, restarts, backoff, rss, exit, service.statusText]
+    }
+
+    /// The state as `status` says it: `idle (on demand)` for an idle on-demand service (its
+    /// next caller starts it), which is not `stopped` (an operator's stop: calls fail at once).
+    static func stateText(_ state: Supervisor.ServiceState) -> String {
+        state == .idle ? "idle (on demand)" : state.wireName
     }
 
     /// "812 KiB", "25.3 MiB".

@@ -39,6 +39,11 @@ public struct HostConfiguration: Sendable {
     public static let defaultDrainTimeout: Duration = .seconds(10)
     /// The environment the configuration was read from (for `NOTIFY_SOCKET`, `WATCHDOG_USEC`).
     public var environment: [String: String]
+    /// `VERTICALS_IDLE_EXIT_SECONDS` (the manifest's `idle_exit`): the daemon exits 0 once it has
+    /// had no request in flight and no open stream for this long (``IdleExit``); nil: it never does.
+    public var idleExit: Duration?
+    /// The variable ``idleExit`` is read from; svc-supervisor and the systemd export set it.
+    public static let idleExitVariable = "VERTICALS_IDLE_EXIT_SECONDS"
 
     /// A configuration for vertical `name`, bound under `socketDirectory`.
     public init(name: String, socketDirectory: SocketDirectory, activation: SocketActivation? = nil, environment: [String: String] = [:]) {
@@ -49,8 +54,8 @@ public struct HostConfiguration: Sendable {
     }
 
     /// The configuration both hosts imply: socket hand-off from `LISTEN_*`, else
-    /// `VERTICALS_LISTEN`, else the socket directory; `VERTICALS_TLS`, the ``ConnectionLimits`` variables, the ``PeerAccess`` allow-lists and
-    /// `VERTICALS_DRAIN_SECONDS` override the defaults.
+    /// `VERTICALS_LISTEN`, else the socket directory; `VERTICALS_TLS`, the ``ConnectionLimits`` variables, the ``PeerAccess`` allow-lists,
+    /// `VERTICALS_DRAIN_SECONDS` and `VERTICALS_IDLE_EXIT_SECONDS` override the defaults.
     public static func from(environment: [String: String], name: String, pid: Int32) -> HostConfiguration {
         var configuration = HostConfiguration(
             name: name, socketDirectory: .from(environment: environment),
@@ -63,6 +68,10 @@ public struct HostConfiguration: Sendable {
         configuration.access = .from(environment: environment, service: name)
         if let text = environment["VERTICALS_DRAIN_SECONDS"], let value = Double(text), value >= 0 {
             configuration.drainTimeout = .milliseconds(Int64(value * 1000))
+        }
+        // Like the other timeouts, a value that does not parse or is not positive is ignored.
+        if let text = environment[idleExitVariable], let value = Double(text), value > 0, value.isFinite {
+            configuration.idleExit = .milliseconds(Int64(min(value, 1e9) * 1000))
         }
         return configuration
     }

@@ -17,6 +17,9 @@ struct ServedOperation {
     let isStream: Bool
     /// Its full name when each call is audited (``AuditLine``), else nil.
     let audited: String?
+    /// Whether a call of it keeps a host with an idle exit up (``IdleExit``): every operation
+    /// but the ``observing`` built-ins.
+    let keepsDaemonUp: Bool
 
     /// The table of every operation `router` routes, with its handles in `metrics`.
     static func table(_ router: Router, metrics: HostMetrics, access: PeerAccess) -> [String: ServedOperation] {
@@ -26,7 +29,8 @@ struct ServedOperation {
             table[name] = ServedOperation(
                 route: handler.route, metrics: metrics.operation(name), isInternal: isInternal,
                 needsIdentity: isInternal || identifiedOnly.contains(name), isStream: handler.isStream,
-                audited: access.auditedOperations.contains(name) || router.auditedOperations.contains(name) ? name : nil)
+                audited: access.auditedOperations.contains(name) || router.auditedOperations.contains(name) ? name : nil,
+                keepsDaemonUp: !observing.contains(name))
         }
         return table
     }
@@ -34,4 +38,9 @@ struct ServedOperation {
     /// The built-ins that write files or change the daemon: over a Unix socket the admission rule
     /// already limits who calls them; a plain-TCP caller, who has no identity, may not.
     static let identifiedOnly: Set<String> = [Daemon.backup.fullName, Daemon.setLogLevel.fullName]
+
+    /// The built-ins that look at a daemon without using it: the supervisor's liveness check, a
+    /// metrics scrape, a contract lookup. They do not keep a daemon with an idle exit up, or a
+    /// liveness check every few seconds would keep it up for ever.
+    static let observing: Set<String> = [Daemon.health.fullName, Daemon.metrics.fullName, Daemon.describe.fullName]
 }

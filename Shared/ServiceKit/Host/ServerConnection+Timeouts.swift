@@ -47,10 +47,16 @@ extension ServerConnection {
             return quietSince + limits.idleTimeout
         } else if inFlightCount == 0, now - quietSince > limits.idleTimeout {
             // Nothing in flight and nothing read since: whatever the client sends now was never seen.
-            close(ServiceError(
-                .unavailable, "idle for \(limits.idleTimeout): closing; connect again", details: [ServiceError.unreadDetail],
-                retryable: true))
+            close(Self.idleError(limits.idleTimeout))
         }
         return nil
+    }
+
+    /// The error an idle connection is closed with (the idle timeout, or the host's idle exit):
+    /// retryable, and marked unread, so the client sends what it had pending again on a new connection.
+    static func idleError(_ idle: Duration) -> ServiceError {
+        ServiceError(
+            .unavailable, "idle for \(idle): closing; connect again", details: [ServiceError.unreadDetail],
+            retryable: true)
     }
 }

@@ -29,6 +29,8 @@ final class ServerConnection: @unchecked Sendable {
         let isStream: Bool
         /// The operation's full name when its calls are audited.
         var audited: String? = nil
+        /// Counted in the host's ``IdleExit`` while it runs.
+        var keepsUp = false
     }
 
     let connection: Connection
@@ -41,6 +43,8 @@ final class ServerConnection: @unchecked Sendable {
     private let maxInFlight: Int
     private let maxOutboundBytes: Int
     private let sweepRest: SweepRest
+    /// The host's idle exit, when it has one (read once, as the other handles).
+    private let idleExit: IdleExit?
     /// Set by the host when it starts draining (read per request, so not through `host`).
     var hostIsDraining = false
     /// Set once the connection closes with a reason (``close(correlationID:_:)``): that error is
@@ -69,6 +73,7 @@ final class ServerConnection: @unchecked Sendable {
         self.served = host.served
         self.metrics = host.metrics
         self.sweepRest = host.sweepRest
+        self.idleExit = host.idleExit
         self.timers = host.timers
         self.loop = host.loop
         self.maxInFlight = host.configuration.maxInFlightPerConnection
@@ -178,9 +183,13 @@ final class ServerConnection: @unchecked Sendable {
         let context = RequestContext(
             operation: envelope.operation, correlationID: id, deadline: deadline,
             traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger, events: self)
-        let entry = InFlight(
+        var entry = InFlight(
             task: nil, deadline: deadline?.instant, started: now, metrics: metrics, isStream: operation.isStream,
             audited: operation.audited)
+        if let idleExit, operation.keepsDaemonUp {
+            entry.keepsUp = true
+            idleExit.began()
+        }
         return Prepared(id: id, message: message, route: operation.route, context: context, entry: entry)
     }
 
@@ -282,7 +291,9 @@ final class ServerConnection: @unchecked Sendable {
     }
 
     /// Counts an answered (or abandoned) request: its latency and its error code if any.
+    /// Every request that began ends here exactly once, which is what keeps ``IdleExit``'s count true.
     private func count(_ entry: InFlight, _ failure: ErrorCode?) {
+        if entry.keepsUp { idleExit?.ended() }
         entry.metrics.latency.recordNanoseconds(MonotonicInstant.now.nanoseconds - entry.started.nanoseconds)
         if let failure { entry.metrics.failed(failure) }
         if let audited = entry.audited { audit(audited, failure.map { "\($0)" } ?? "ok") }

@@ -48,6 +48,10 @@ public final class ServiceHost: @unchecked Sendable {
     private var drainTimer: UInt64?
     private var stopWaiters: [@Sendable () -> Void] = []
     private var stopped = false
+    /// The idle exit's clock, while the host serves with ``HostConfiguration/idleExit`` set.
+    private(set) var idleExit: IdleExit?
+    /// Fired when the host ends itself because it was idle; ``HostService`` waits on it beside shutdown.
+    let idleExitSignal = ShutdownSignal()
 
     /// A host for `router`'s vertical, on `loop`.
     public init(configuration: HostConfiguration, router: Router, loop: EventLoop, logger: Logger? = nil) {
@@ -173,6 +177,26 @@ public final class ServiceHost: @unchecked Sendable {
         self.listener = listener
         notifier.notify("READY=1", "STATUS=serving \(router.operations.count) operations", "MAINPID=\(getpid())")
         startWatchdog()
+        if let after = configuration.idleExit {
+            idleExit = IdleExit(after: after, loop: loop) { [weak self] in self?.exitIdle() ?? true }
+        }
+    }
+
+    /// The idle exit is due: stops accepting (callers from now on wait in the backlog of the
+    /// socket the service manager holds, for the next process), closes every connection with the
+    /// idle error (retryable, nothing on it unread), and ends the host, so the daemon exits 0.
+    /// False, to be asked again a little later, while a frame is still arriving on a connection.
+    private func exitIdle() -> Bool {
+        guard !isDraining else { return true }
+        if connections.values.contains(where: { $0.connection.bufferedInboundByteCount > 0 }) { return false }
+        let idle = configuration.idleExit ?? .zero
+        logger.info("idle for \(idle) (no request in flight, no open stream): exiting")
+        // Said first, so the service manager stops its liveness checks before the connections close.
+        notifier.notify("STOPPING=1", "STATUS=idle for \(idle): exiting")
+        for server in Array(connections.values) { server.close(ServerConnection.idleError(idle)) }
+        beginDrain()
+        idleExitSignal.fire()
+        return true
     }
 
     private func accepted(_ connection: Connection) {
@@ -240,6 +264,8 @@ public final class ServiceHost: @unchecked Sendable {
         for server in connections.values { server.connection.closeAfterFlush() }
         watchdog?.close()
         watchdog = nil
+        idleExit?.close()
+        idleExit = nil
         sweepTimer?.close()
         sweepTimer = nil
         if let drainTimer { timers.cancel(drainTimer) }

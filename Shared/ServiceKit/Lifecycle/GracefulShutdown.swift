@@ -6,7 +6,12 @@ import Synchronization
 /// It parks one continuation and holds no timer and no thread: an idle daemon waiting here
 /// sleeps.
 public func gracefulShutdown() async {
-    let signal = ShutdownSignal()
+    await gracefulShutdown(or: ShutdownSignal())
+}
+
+/// ``gracefulShutdown()``, or until `signal` fires, whichever comes first: how a part that may
+/// end by itself (a host that exits when idle) waits.
+func gracefulShutdown(or signal: ShutdownSignal) async {
     await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             signal.wait(continuation)
@@ -17,8 +22,8 @@ public func gracefulShutdown() async {
 }
 
 /// The one-shot behind ``gracefulShutdown()``: whichever of the waiting task and its
-/// cancellation comes second resumes the continuation, once.
-private final class ShutdownSignal: Sendable {
+/// cancellation (or anyone who calls ``fire()``) comes second resumes the continuation, once.
+final class ShutdownSignal: Sendable {
     private enum State {
         case idle
         case waiting(CheckedContinuation<Void, Never>)

@@ -14,14 +14,16 @@ public struct HostService: Service {
         self.host = host
     }
 
-    /// Serves until the task is cancelled, then drains.
+    /// Serves until the task is cancelled, or until the host exits because it was idle
+    /// (``HostConfiguration/idleExit``), then drains. Returning on its own ends the daemon: the
+    /// group stops the other services and the process exits 0.
     public func run() async throws {
         do {
             try await host.start()
         } catch {
             throw DaemonExit.socketUnavailable("cannot serve \(host.configuration.name): \(error)")
         }
-        await gracefulShutdown()
+        await gracefulShutdown(or: host.idleExitSignal)
         await host.stop()
     }
 }

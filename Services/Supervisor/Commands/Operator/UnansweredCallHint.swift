@@ -33,6 +33,9 @@ enum UnansweredCallHint {
         case .failed:
             return "hint: \(service) has failed\(exit); see `svc-supervisor logs \(service)`, "
                 + "then `svc-supervisor start \(service)`"
+        case .idle:
+            return "hint: \(service) is idle (on demand)\(exit): a call starts it, and its caller waits meanwhile; "
+                + "`svc-supervisor logs \(service)` shows whether it started"
         case .waiting, .starting, .backoff, .unknown:
             return "hint: \(service) is \(status.state.wireName)\(exit); `svc-supervisor status` shows its progress"
         }

@@ -47,6 +47,9 @@ final class ServiceUnit {
     var output: HeldOutput?
     /// The listening socket, bound once and kept across restarts.
     var listeningFD: Int32?
+    /// Watches a duplicate of ``listeningFD`` for a waiting caller while the unit is `idle`
+    /// (on demand); nil otherwise.
+    var demand: FDPoll?
     let log: ServiceLog
     /// Ready timeout, backoff or stop timeout: one at a time, so one timer.
     let timer: LoopTimer

@@ -17,13 +17,16 @@ extension SupervisorEngine {
             unit.ledger.reset()
             unit.holds.removeAll()
         }
-        if [.stopped, .failed].contains(unit.state) { startWhenReady(unit) }
+        if [.stopped, .failed, .idle].contains(unit.state) { startWhenReady(unit) }
     }
 
-    /// Spawns `unit` if its dependencies are ready, else leaves it `waiting`.
+    /// Spawns `unit` if its dependencies are ready, else leaves it `waiting`. A dependency that
+    /// starts on demand counts as ready: a call to it starts it, and waits in its backlog meanwhile.
     func startWhenReady(_ unit: ServiceUnit) {
-        guard unit.wanted, !isClosed, [.stopped, .failed, .waiting, .backoff].contains(unit.state) else { return }
-        let missing = (unit.spec.dependsOn + unit.holds.sorted()).filter { units[$0].map { !$0.ready } ?? false }
+        guard unit.wanted, !isClosed, [.stopped, .failed, .waiting, .backoff, .idle].contains(unit.state) else { return }
+        let missing = (unit.spec.dependsOn + unit.holds.sorted()).filter {
+            units[$0].map { !$0.ready && !$0.spec.startsOnDemand } ?? false
+        }
         guard missing.isEmpty else {
             unit.statusText = "waiting for \(missing.joined(separator: ", "))"
             set(unit, .waiting)
@@ -40,6 +43,7 @@ extension SupervisorEngine {
     }
 
     private func spawn(_ unit: ServiceUnit) {
+        stopWatchingForDemand(unit)
         let spec = unit.spec
         let run = configuration.runDirectory
         var environment = configuration.environment
@@ -49,6 +53,7 @@ extension SupervisorEngine {
         environment.merge(spec.environment) { _, manifest in manifest }
         ServiceAccounts.applyDependencies(to: &environment, for: spec)
         ServiceAccounts.applyCertificates(to: &environment, for: spec, in: manifest)
+        spec.applyIdleExit(to: &environment)
         environment["VERTICALS_RUN_DIR"] = run.path
         environment["VERTICALS_SOCKET_DIR"] = run.socketDirectory
         environment["STATE_DIRECTORY"] = run.stateDirectory(for: spec.name)
@@ -245,6 +250,14 @@ extension SupervisorEngine {
             if unit.wanted { startWhenReady(unit) }
             return
         }
+        if !neverReady, exitWaitsForDemand(unit, status) {
+            // Its idle exit (or a clean exit of an on-demand service): not a failure, no backoff,
+            // no restart budget spent; the next caller starts it again. Not for a process that
+            // never became ready: one that exits 0 at once would be started again at once.
+            unit.log.note("exited cleanly: idle until the next caller connects")
+            becomeIdle(unit)
+            return
+        }
         // Exit status 78 says a restart would be refused again (its store is served by another
         // process, is another vertical's, a newer build's or damaged): systemd's
         // RestartPreventExitStatus, and the exported units say the same.
@@ -343,6 +356,11 @@ extension SupervisorEngine {
             }
         case .stopping:
             unit.stopWaiters.append(done)
+        case .idle:
+            stopWatchingForDemand(unit)
+            unit.statusText = ""
+            set(unit, .stopped)
+            done()
         case .waiting, .backoff:
             unit.timer.stop()
             unit.statusText = ""

@@ -20,6 +20,9 @@ extension SupervisorEngine {
             case "STOPPING" where value == "1":
                 // The service is leaving on its own; its exit is judged by the restart policy.
                 unit.watchdog.stop()
+                // No more liveness checks: one now would wait in the held socket's backlog and
+                // start the service again as soon as it is gone (its idle exit).
+                unit.livenessTimer.stop()
                 if unit.state != .stopping { unit.statusText = "stopping on its own" }
             case "MAINPID":
                 if let pid = Int32(value), pid != unit.pid {

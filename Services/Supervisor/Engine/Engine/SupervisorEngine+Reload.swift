@@ -50,7 +50,7 @@ extension SupervisorEngine {
                 self.units[name] = self.makeUnit(spec)
             }
             for name in self.order where plan.added.contains(name) || plan.changed.contains(name) {
-                if let unit = self.units[name] { self.want(unit, fresh: true) }
+                if let unit = self.units[name] { self.activate(unit) }
             }
         }
         return Supervisor.ReloadResult(

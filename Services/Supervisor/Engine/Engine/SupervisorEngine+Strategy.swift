@@ -16,7 +16,8 @@ extension SupervisorEngine {
             guard let group = unit.spec.group else { return [] }
             names = Set(units.values.filter { $0.spec.group == group && $0 !== unit }.map(\.spec.name))
         }
-        return order.filter(names.contains).compactMap { units[$0] }.filter(\.wanted)
+        // An idle (on-demand) peer has no process to restart: its next caller starts it anyway.
+        return order.filter(names.contains).compactMap { units[$0] }.filter { $0.wanted && $0.state != .idle }
     }
 
     /// Everything that depends on `name`, directly or through others.

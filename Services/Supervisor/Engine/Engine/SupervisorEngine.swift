@@ -24,6 +24,8 @@ import VerticalsWire
 /// Per service, a state machine (``Supervisor/ServiceState``):
 /// `stopped`/`failed` → (start) `waiting` → (dependencies ready) `starting` → (`READY=1`, or at
 /// once with `readiness = none`) `ready`; an exit that the policy restarts → `backoff` → `waiting`…;
+/// `start = "on-demand"`: `idle` (socket watched) → (a caller connects) `waiting`/`starting`…, and
+/// back to `idle` after a clean exit (its `idle_exit`);
 /// more restarts than the budget allows within its window → `failed`; stop → `stopping` → `stopped`.
 /// A ready timeout or a missed watchdog kills the process group and counts as a failed exit.
 public final class SupervisorEngine: @unchecked Sendable {
@@ -229,7 +231,7 @@ public final class SupervisorEngine: @unchecked Sendable {
         }
         try checkSocketsReach(manifest)
         for name in order {
-            if let unit = units[name] { want(unit, fresh: true) }
+            if let unit = units[name] { activate(unit) }
         }
     }
 
@@ -257,6 +259,7 @@ public final class SupervisorEngine: @unchecked Sendable {
     }
 
     func releaseSocket(_ unit: ServiceUnit) {
+        stopWatchingForDemand(unit)
         guard let fd = unit.listeningFD else { return }
         Glibc.close(fd)
         if unit.spec.endpoint == nil { unlink(configuration.runDirectory.socket(for: unit.spec.name)) }

@@ -11,6 +11,12 @@ enum SuiteTargetUnit {
                 comment: ["The same suite under svc-supervisor: one or the other, never both."])
         for spec in manifest.services {
             let name = layout.unitName(spec.name)
+            if spec.socket && spec.start == .onDemand {
+                // start = "on-demand": only the socket; its first caller starts the service
+                // (socket activation), and an idle_exit ends it until the next one.
+                unit.set("Wants", "\(name).socket")
+                continue
+            }
             // Services start at once, not at their first call: each seeds its store and
             // appointments drains its outbox as soon as it runs.
             unit.set("Wants", (spec.socket ? "\(name).socket " : "") + "\(name).service")

@@ -14,6 +14,8 @@ import VerticalsContract
 /// | `budget` | `StartLimitBurst=` restarts + 1, `StartLimitIntervalSec=` window |
 /// | `ready_timeout`, `stop_timeout`, `stop_signal`, `watchdog` | `TimeoutStartSec=`, `TimeoutStopSec=`, `KillSignal=`, `WatchdogSec=` |
 /// | `socket` | `Requires=` + `After=` its own `.socket` |
+/// | `start = "on-demand"` | the target wants only the `.socket` (``SuiteTargetUnit``): socket activation |
+/// | `idle_exit` | `Environment=VERTICALS_IDLE_EXIT_SECONDS=`: the daemon exits 0, the `.socket` starts it again |
 /// | `log_max_bytes` | — (the journal rotates: `SystemMaxUse=` in journald.conf) |
 enum VerticalServiceUnit {
     /// The unit's text.
@@ -105,6 +107,7 @@ enum VerticalServiceUnit {
         environment["VERTICALS_SOCKET_DIR"] = layout.socketDirectory
         ServiceAccounts.applyDependencies(to: &environment, for: spec)
         ServiceAccounts.applyCertificates(to: &environment, for: spec, in: manifest)
+        spec.applyIdleExit(to: &environment)
         ServiceAccounts.applyAccess(
             to: &environment, for: spec, in: manifest, operatorGroup: layout.group, identity: layout.userName)
         return environment.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }

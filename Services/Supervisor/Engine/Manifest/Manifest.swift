@@ -93,6 +93,16 @@ public struct ServiceSpec: Sendable, Equatable {
     /// A service that runs elsewhere (another host): it has an endpoint and no executable, so it
     /// is neither started nor waited for; its dependents only learn its address.
     public var isRemote: Bool { executable.isEmpty && endpoint != nil }
+    /// `start`: at once (the default), or at the first connection to its socket (`"on-demand"`).
+    public var start: StartMode = .atStart
+    /// `idle_exit = "5m"`: the daemon exits 0 once it has had no request in flight and no open
+    /// stream for this long (`VERTICALS_IDLE_EXIT_SECONDS`); its socket, still held, starts it
+    /// again at the next connection. Nil: it never exits for being idle.
+    public var idleExit: Duration?
+    /// Whether a connection to its socket starts it when no process runs: `start = "on-demand"`,
+    /// or an `idle_exit`, after which the next caller brings it back.
+    public var startsOnDemand: Bool { socket && (start == .onDemand || idleExit != nil) }
+
     /// `certificates = "DIR"`: a folder as `svc-supervisor certs` writes it; the service gets
     /// `DIR/NAME/tls.crt`, `tls.key` and `ca.crt` as its TLS files, and its callers' names (with
     /// the operator's) as its allowed peers (``ServiceAccounts/applyCertificates(to:for:in:)``).
@@ -113,6 +123,16 @@ public enum RestartPolicy: String, Sendable, Equatable, CaseIterable {
     case onFailure = "on-failure"
     /// Never.
     case never
+}
+
+/// When the supervisor starts a service (the manifest's `start`).
+public enum StartMode: String, Sendable, Equatable, CaseIterable {
+    /// With the suite, in dependency order (the default).
+    case atStart = "at-start"
+    /// When the first caller connects: the supervisor holds its socket and watches it without
+    /// accepting, the caller waits in the backlog, and the new process serves it. Its
+    /// dependents do not wait for it at start-up; `status` shows it `idle (on demand)`.
+    case onDemand = "on-demand"
 }
 
 /// Exponential restart backoff: `initial`, then × `multiplier` per restart, at most `max`;

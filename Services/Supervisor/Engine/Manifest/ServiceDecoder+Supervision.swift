@@ -14,6 +14,7 @@ extension ServiceDecoder {
         if spec.liveness != nil && !spec.socket && (isOwn("liveness") || isOwn("socket")) {
             report("liveness", "calls daemon.health on the service's socket: it needs socket = true", always: true)
         }
+        decodeStart(table, into: &spec)
         if spec.strategy == .oneForAll && spec.group == nil && isOwn("strategy") {
             report("strategy", "\"one_for_all\" restarts a group: name it, e.g. group = \"payments\"", always: true)
         }

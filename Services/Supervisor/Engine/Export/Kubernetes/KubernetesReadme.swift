@@ -132,6 +132,7 @@ enum KubernetesReadme {
             | `socket` (the socket held across restarts) | callers wait in the backlog | the Service; callers retry while no pod is ready |
             | `log_max_bytes`, `logs` | rotated files | standard error, rotated by the kubelet (`containerLogMaxSize`) |
             | `stop_signal` | the signal | SIGTERM always (the image sets no STOPSIGNAL) |
+            | `start = "on-demand"`, `idle_exit` | started at the first call, exit 0 when idle | not exported: every pod starts at once and keeps running (the kubelet would restart an idle exit) |
             | later issues' lifecycle features (upgrades with store migration hand-over, backups on a schedule, core dumps) | svc-supervisor | not exported: run `daemon.backup` through `kubectl exec`; a new image rolls out pod by pod |
 
             """

@@ -1,0 +1,54 @@
+import Glibc
+import IOInterface
+import Testing
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsSupervisor
+import VerticalsTesting
+
+/// `idle_exit` under systemd (issue 27 §2): a vertical started by the real
+/// `systemd-socket-activate` at its first call, with the idle-exit variable its exported unit
+/// sets, serves that call and then exits 0 by itself once idle (a `.socket` would start it again).
+@Suite(.serialized, .timeLimit(.minutes(2))) struct SocketActivatedIdleExitTests {
+    @Test func socketActivatedVertical_withItsUnitsIdleExit_servesThenExitsZero() async throws {
+        let manifest = try DeployFixture.manifest(
+            """
+            [services.clinics]
+            executable = "svc-clinics"
+            start = "on-demand"
+            idle_exit = "1s"
+            """)
+        let unit = try #require(try SystemdExport.files(for: manifest)["verticals-clinics.service"])
+        let idleExit = try #require(
+            DeployFixture.values("Environment", in: unit).first { $0.contains(HostConfiguration.idleExitVariable) })
+        #expect(idleExit == "\"VERTICALS_IDLE_EXIT_SECONDS=1\"")
+
+        let directory = TemporaryDirectory()
+        let sockets = SocketDirectory(directory.file("sockets"))
+        mkdir(sockets.path, 0o755)
+        let listener = try NotifyListener(path: directory.file("notify"))
+        let variables = [
+            "NOTIFY_SOCKET=\(listener.path)", "STATE_DIRECTORY=\(directory.file("state"))",
+            "VERTICALS_SOCKET_DIR=\(sockets.path)", String(idleExit.dropFirst().dropLast()), "VT_TEST_TAG",
+            "VERTICALS_LOG_LEVEL",
+        ]
+        let arguments =
+            ["--listen=\(sockets.socketPath(for: "clinics"))", "--fdname=verticals-clinics.socket"]
+            + variables.map { "--setenv=\($0)" } + ["\(DaemonProcess.productsDirectory)/svc-clinics"]
+        let daemon = try DaemonProcess("/usr/bin/systemd-socket-activate", arguments)
+        defer { daemon.stop() }
+        #expect(eventually { access(sockets.socketPath(for: "clinics"), F_OK) == 0 }, "no socket")
+
+        let loop = try EventLoop(name: "idle-exit-activation-test")
+        let client = ServiceClient(loop: loop, sockets: sockets, defaultTimeout: .seconds(20))
+        defer {
+            client.close()
+            loop.shutdown()
+        }
+        let nearby = try await client.call(Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 1))
+        #expect(nearby.clinics.count == 1)
+        #expect(listener.waitFor("STOPPING=1"), "it never said it was leaving")
+        #expect(daemon.waitForExit(timeout: .seconds(30)) != nil, "still running 30 s after a 1 s idle exit")
+        #expect(daemon.exited(with: 0))
+    }
+}
