@@ -88,14 +88,26 @@ extension NamespaceTests {
             try await suite.up()
             let raw = try suite.rawOverTLS(to: "clinics", receiveTimeout: .seconds(2))
             let body = Clinics.NearestInput(latitude: 51.5074, longitude: -0.1278, limit: 20, service: .gp).encodedBody()
-            var id: UInt64 = 0
+            func request(_ id: UInt64) -> [UInt8] {
+                Message.frame(Envelope(kind: .request, correlationID: id, operation: Clinics.nearest.fullName), rawBody: body)
+            }
+            // One answered first: its size says how many requests 1 GiB of unread replies takes (the
+            // kernel alone may hold ~40 MiB of them here: tcp_rmem's 32 MiB, the sender's 4 MiB).
+            try raw.send(request(1))
+            guard case .message(let first) = raw.receive(), first.envelope.kind == .response else {
+                Issue.record("clinics.nearest was not answered")
+                return
+            }
+            let limit = UInt64(1 << 30) / UInt64(max(first.body.count, 64))
+            let residentBefore = suite.hostA.residentBytes()["clinics"] ?? 0
+            var id: UInt64 = 1
             var stalledSince: ContinuousClock.Instant?
-            while id < 50_000 {
+            while id < limit {
                 id += 1
-                let request = Message.frame(Envelope(kind: .request, correlationID: id, operation: Clinics.nearest.fullName), rawBody: body)
+                let frame = request(id)
                 var offset = 0
-                while offset < request.count {
-                    let written = raw.sendWithoutBlocking(Array(request[offset...]))
+                while offset < frame.count {
+                    let written = raw.sendWithoutBlocking(Array(frame[offset...]))
                     offset += written
                     if written == 0 {
                         if stalledSince == nil { stalledSince = .now }
@@ -105,9 +117,11 @@ extension NamespaceTests {
                         stalledSince = nil
                     }
                 }
-                if offset < request.count { break }
+                if offset < frame.count { break }
             }
-            #expect(id < 50_000, "clinics read \(id) requests without pausing a client that never reads")
+            let grown = (suite.hostA.residentBytes()["clinics"] ?? 0) - residentBefore
+            #expect(id < limit, "clinics read \(id) requests (1 GiB of replies) without pausing a client that never reads")
+            #expect(grown < 64 << 20, "clinics grew by \(grown >> 20) MiB for a client that never reads")
             try await expectStillServing(suite)
             // Left unread past the idle timeout, the connection is closed.
             let drained = eventually(timeout: .seconds(60)) {
