@@ -38,7 +38,7 @@ struct FaultInjectionTests {
             round += 1
             let clinic = clinics[(round - 1) % clinics.count]
             let firstDay = 1 + (round - 1) / clinics.count * 10
-            let slots = await openSlots(suite.client, clinic: clinic, fromDay: firstDay, count: perRound)
+            let slots = await BookingLedger.openSlots(suite.client, clinic: clinic, fromDay: firstDay, count: perRound)
             #expect(slots.count == perRound, "clinic \(clinic) had only \(slots.count) open slots")
             let patient = try await suite.newPatient("p\(round)")
             let booker = Booker(client: suite.client, token: patient, clinic: clinic, slots: slots, round: round)
@@ -59,59 +59,13 @@ struct FaultInjectionTests {
             let outcome = await booking.value
             stats.add(outcome)
             #expect(outcome.failures.isEmpty, "bookings failed for good: \(outcome.failures.prefix(3))")
-            stats.discrepancies += try await verify(suite, patient: patient, outcome: outcome, slots: slots)
+            stats.discrepancies += try await BookingLedger.verify(suite.client, patient: patient, outcome: outcome, slots: slots)
         } while round < 2 || ContinuousClock.now - started < .seconds(soakSeconds)
         #expect(await suite.waitUntilAllReady())
         if soakSeconds > 0 {
             print(stats.report(rounds: round, elapsed: ContinuousClock.now - started, residentAtEnd: suite.residentBytes()))
         }
         suite.down()
-    }
-
-    /// Every acknowledged booking stored once and nothing else; one notification per booking.
-    /// Returns how many bookings and notifications were lost, extra or doubled (0 when it passes).
-    private func verify(
-        _ suite: SupervisedSuite, patient: String, outcome: Booker.Outcome, slots: [Timestamp]
-    ) async throws -> Int {
-        let client = suite.client
-        let window = Appointments.ListInput(
-            token: patient, from: slots.first!.adding(.seconds(-3_600)), to: slots.last!.adding(.seconds(3_600)),
-            includeCancelled: true)
-        let stored = try await retrying { try await client.call(Appointments.list, window) }.appointments
-        let acknowledged = Set(outcome.acknowledged.values)
-        #expect(acknowledged.count == outcome.acknowledged.count, "two request ids were answered with one booking")
-        #expect(stored.count == outcome.acknowledged.count, "stored \(stored.count), acknowledged \(outcome.acknowledged.count)")
-        #expect(Set(stored.map(\.id)) == acknowledged, "the store and the acknowledgements differ")
-        // The outbox delivers in the background: wait for it, then count per booking.
-        var keys: [String] = []
-        for _ in 0..<300 {
-            let inbox = try? await client.call(Notifications.inbox, .init(token: patient, limit: 200))
-            keys = inbox?.notifications.compactMap(\.deduplicationKey) ?? keys
-            if keys.count >= acknowledged.count { break }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        let expected = Set(acknowledged.map { "appointments.booked:\($0)" })
-        #expect(keys.count == expected.count, "\(keys.count) notifications for \(expected.count) bookings")
-        #expect(Set(keys) == expected, "notifications and bookings differ")
-        let storedIDs = Set(stored.map(\.id))
-        return storedIDs.symmetricDifference(acknowledged).count + (stored.count - storedIDs.count)
-            + Set(keys).symmetricDifference(expected).count + (keys.count - Set(keys).count)
-    }
-
-    /// `count` non-overlapping 20-minute GP slots clinics says are open, from `fromDay` days on.
-    private func openSlots(_ client: ServiceClient, clinic: String, fromDay: Int, count: Int) async -> [Timestamp] {
-        let today = Timestamp.now.microsecondsSinceEpoch / 86_400_000_000 * 86_400
-        var slots: [Timestamp] = []
-        for day in fromDay..<(fromDay + 60) {
-            for half in 18..<36 {  // 09:00 to 17:30 UTC, every half hour
-                let start = Timestamp(secondsSinceEpoch: today + Int64(day) * 86_400 + Int64(half) * 1_800)
-                let check = try? await client.call(
-                    Clinics.checkSlot, .init(clinicID: clinic, service: .gp, startsAt: start, endsAt: start.adding(.seconds(1_200))))
-                if check?.isOpen == true && check?.offersService == true { slots.append(start) }
-                if slots.count == count { return slots }
-            }
-        }
-        return slots
     }
 }
 

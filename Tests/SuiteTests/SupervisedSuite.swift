@@ -14,13 +14,33 @@ final class SupervisedSuite {
     let directory = TemporaryDirectory()
     let loop: EventLoop
     let client: ServiceClient
+    /// The services this supervisor runs (and ``waitUntilAllReady(timeout:)`` waits for).
+    let services: [String]
+    /// The network namespace ("host") the supervisor runs in, when not the test's own.
+    let host: (lab: NetworkLab, name: String)?
     private(set) var supervisor: DaemonProcess?
     var run: String { directory.file("run") }
     var manifest: String { directory.file("suite.toml") }
 
-    init() throws {
-        // Fast restarts and a budget no test exhausts: the kills are the point.
-        let text = """
+    /// The reference suite under manifest `text` (``referenceManifest`` unless given), running
+    /// `services`; on `host` of a lab when given (through `ip netns exec`). The client finds the
+    /// verticals through `clientSockets` when given, else in the run directory's socket folder.
+    init(
+        manifest text: String = SupervisedSuite.referenceManifest, services: [String] = SupervisedSuite.services,
+        host: (lab: NetworkLab, name: String)? = nil, clientSockets: SocketDirectory? = nil
+    ) throws {
+        self.services = services
+        self.host = host
+        let file = fopen(directory.file("suite.toml"), "w")
+        fputs(text, file)
+        fclose(file)
+        loop = try EventLoop(name: "supervised-suite-client")
+        client = ServiceClient(
+            loop: loop, sockets: clientSockets ?? SocketDirectory(directory.file("run") + "/sockets"), defaultTimeout: .seconds(5))
+    }
+
+    /// Four verticals on Unix sockets, with fast restarts and a budget no test exhausts: the kills are the point.
+    static let referenceManifest = """
             [defaults]
             backoff = { initial = "50ms", max = "500ms", multiplier = 2.0 }
             budget = { restarts = 1000, window = "60s" }
@@ -38,16 +58,15 @@ final class SupervisedSuite {
             depends_on = ["identity", "clinics", "notifications"]
             env = { APPOINTMENTS_RETRY_MAX_MS = "200" }
             """
-        let file = fopen(directory.file("suite.toml"), "w")
-        fputs(text, file)
-        fclose(file)
-        loop = try EventLoop(name: "supervised-suite-client")
-        client = ServiceClient(loop: loop, sockets: SocketDirectory(directory.file("run") + "/sockets"), defaultTimeout: .seconds(5))
-    }
 
     /// `svc-supervisor up` on this run directory (again, after a kill: it takes over what is left).
     func up() async throws {
-        supervisor = try DaemonProcess("svc-supervisor", ["up", "--manifest", manifest, "--run-dir", run])
+        let arguments = ["up", "--manifest", manifest, "--run-dir", run]
+        if let host {
+            supervisor = try host.lab.spawn(on: host.name, "svc-supervisor", arguments)
+        } else {
+            supervisor = try DaemonProcess("svc-supervisor", arguments)
+        }
     }
 
     /// Each service's state word and pid, from `svc-supervisor status`.
@@ -74,7 +93,7 @@ final class SupervisedSuite {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let rows = status()
-            if Self.services.allSatisfy({ rows[$0]?.state == "ready" }) { return true }
+            if services.allSatisfy({ rows[$0]?.state == "ready" }) { return true }
             try? await Task.sleep(for: .milliseconds(100))
         }
         return false
@@ -107,8 +126,12 @@ final class SupervisedSuite {
 
     /// Registers and logs in a new patient; returns the session token.
     func newPatient(_ name: String) async throws -> String {
+        try await Self.newPatient(name, through: client)
+    }
+
+    /// Registers and logs in a new patient through `client`; returns the session token.
+    static func newPatient(_ name: String, through client: ServiceClient) async throws -> String {
         let email = "\(name)-\(UInt32.random(in: 0...UInt32.max))@example.org"
-        let client = self.client
         _ = try await retrying { try await client.call(Identity.register, .init(email: email, password: "correct-horse-battery", displayName: name)) }
         return try await retrying { try await client.call(Identity.login, .init(email: email, password: "correct-horse-battery")) }.token
     }

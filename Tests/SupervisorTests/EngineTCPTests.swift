@@ -46,6 +46,28 @@ extension EngineProcessTests {
             #expect(harness.events(of: "far-away").isEmpty)
             await harness.shutdown()
         }
+
+        /// A split suite (issue 23 §4): a local service's routes come from the whole manifest, so
+        /// a remote caller is among its allowed peers and a remote callee in its `depends_on`.
+        @Test func remoteCallersAndCallees_areInTheRoutesOfALocalService() async throws {
+            let directory = TemporaryDirectory()
+            let seen = directory.file("seen")
+            var caller = ServiceSpec(name: "far-caller", executable: "")
+            caller.endpoint = .tcp(host: "192.0.2.7", port: 7001)  // TEST-NET-1: never reached here
+            caller.dependsOn = ["probe"]
+            var callee = ServiceSpec(name: "far-callee", executable: "")
+            callee.endpoint = .tcp(host: "192.0.2.8", port: 7002)
+            var probe = ServiceSpec.script(
+                "probe", "echo \"$VERTICALS_ALLOWED_PEERS $VERTICALS_DEPENDS_ON\" > \(seen); exec sleep 60")
+            probe.dependsOn = ["far-callee"]
+            probe.certificates = directory.file("certs")
+            let harness = try EngineHarness([caller, callee, probe])
+            try await harness.start()
+            try await harness.waitFor("probe", .ready)
+            #expect(eventually { readFile(seen)?.contains("\n") == true })
+            #expect(readFile(seen) == "far-caller,operator far-callee\n")
+            await harness.shutdown()
+        }
     
         /// `certificates = DIR` (issue 23): the service serves mutual TLS with `DIR/NAME/`'s files
         /// and admits its declared callers and the operator; the supervisor's liveness checks

@@ -51,8 +51,9 @@ extension SupervisorEngine {
             environment[SocketDirectory.endpointVariablePrefix + SocketDirectory.endpointKey(for: name)] = endpoint.description
         }
         environment.merge(spec.environment) { _, manifest in manifest }
-        ServiceAccounts.applyDependencies(to: &environment, for: spec)
-        ServiceAccounts.applyCertificates(to: &environment, for: spec, in: manifest)
+        // Routes from the whole manifest: a split suite's remote callers and callees count too.
+        ServiceAccounts.applyDependencies(to: &environment, for: routes[spec.name] ?? spec)
+        ServiceAccounts.applyCertificates(to: &environment, for: spec, in: routes)
         spec.applyIdleExit(to: &environment)
         environment["VERTICALS_RUN_DIR"] = run.path
         environment["VERTICALS_SOCKET_DIR"] = run.socketDirectory

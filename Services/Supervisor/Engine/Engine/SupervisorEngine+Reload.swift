@@ -7,6 +7,7 @@ extension SupervisorEngine {
     /// services were stopped and everything was asked to start.
     public func apply(_ newManifest: Manifest) async throws -> Supervisor.ReloadResult {
         let endpoints = newManifest.endpoints
+        let routes = newManifest
         let newManifest = newManifest.runnable  // remote services are neither started nor stopped here
         let plan = try await loop.submit { () throws -> ReloadPlan in
             let newOrder = try StartOrder.of(newManifest)
@@ -31,6 +32,7 @@ extension SupervisorEngine {
             }
             self.manifest = newManifest
             self.peerEndpoints = endpoints
+            self.routes = routes
             self.order = (try? StartOrder.of(newManifest)) ?? newManifest.services.map(\.name)
             for name in plan.changed {
                 guard let unit = self.units[name], let spec = newManifest[name] else { continue }

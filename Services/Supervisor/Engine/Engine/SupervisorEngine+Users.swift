@@ -43,11 +43,12 @@ extension SupervisorEngine {
         }
     }
 
-    /// Checks that each service's user can connect to its own socket, once bound.
+    /// Checks that each service's user can connect to its own socket, once bound. A service on a
+    /// TCP `endpoint` has no socket file to reach: the port is handed over as it is.
     func checkSocketsReach(_ manifest: Manifest) throws(SupervisorError) {
         guard let users = configuration.serviceUsers, let operatorGID = AccountDatabase.groupID(named: users.operatorGroup)
         else { return }
-        for spec in manifest.services where spec.socket {
+        for spec in manifest.services where spec.socket && spec.endpoint == nil {
             let identity = try identity(of: spec, users, operatorGID: operatorGID)
             try check(spec, identity, "its socket", configuration.runDirectory.socket(for: spec.name), .write)
         }

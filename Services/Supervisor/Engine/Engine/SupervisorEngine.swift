@@ -41,6 +41,10 @@ public final class SupervisorEngine: @unchecked Sendable {
 
     /// The services this host runs (``Manifest/runnable``: remote ones left out).
     var manifest: Manifest
+    /// The whole manifest, remote services included: the graph of who may call whom. A service
+    /// here is called by remote ones too (its `VERTICALS_ALLOWED_PEERS`) and calls remote ones
+    /// (its `VERTICALS_DEPENDS_ON`), which ``manifest`` no longer names.
+    var routes: Manifest
     /// Every TCP endpoint of the whole manifest, remote services' too: each child gets them as
     /// `VERTICALS_ENDPOINT_<NAME>`.
     var peerEndpoints: [String: SocketEndpoint] = [:]
@@ -96,6 +100,7 @@ public final class SupervisorEngine: @unchecked Sendable {
     /// An engine for `manifest`; nothing happens until ``start()``.
     public init(manifest: Manifest, configuration: EngineConfiguration, loop: EventLoop, logger: Logger? = nil) {
         self.manifest = manifest.runnable
+        self.routes = manifest
         self.peerEndpoints = manifest.endpoints
         self.configuration = configuration
         self.loop = loop

@@ -20,9 +20,11 @@ public final class DaemonProcess {
     }
 
     /// Starts `executable` (a path, or a product name in ``productsDirectory``); with
-    /// `stderrPath`, its standard error goes to that file (created or truncated) for the test to read.
+    /// `stderrPath`, its standard error goes to that file (created or truncated) for the test to read;
+    /// with `standardStreams`, that descriptor is its standard input and output (one end of a socketpair).
     public init(
-        _ executable: String, _ arguments: [String] = [], environment: [String: String] = [:], stderrPath: String? = nil
+        _ executable: String, _ arguments: [String] = [], environment: [String: String] = [:], stderrPath: String? = nil,
+        standardStreams: Int32? = nil
     ) throws {
         let path = executable.hasPrefix("/") ? executable : "\(Self.productsDirectory)/\(executable)"
         var env = environment
@@ -47,6 +49,10 @@ public final class DaemonProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         if let stderrPath {
             posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        }
+        if let standardStreams {
+            posix_spawn_file_actions_adddup2(&actions, standardStreams, 0)
+            posix_spawn_file_actions_adddup2(&actions, standardStreams, 1)
         }
         let status = posix_spawn(&child, path, &actions, nil, argv, envp)
         guard status == 0 else { throw SpawnError(path: path, code: status) }

@@ -6,6 +6,9 @@ import VerticalsWire
 public final class RawClient {
     private let fd: Int32
     private var decoder = FrameDecoder()
+    /// A process carrying this client's bytes (``overTLS(host:port:files:namespace:receiveTimeout:)``),
+    /// stopped when the client goes.
+    var carrier: DaemonProcess?
 
     /// Connects to `path`; throws ``RawSocketError`` when the socket cannot be made or nobody listens.
     ///
@@ -48,6 +51,12 @@ public final class RawClient {
             close(descriptor)  // the only close: `self` is not initialised, so no deinit runs
             throw error
         }
+        Self.setReceiveTimeout(receiveTimeout, on: descriptor)
+        fd = descriptor
+    }
+
+    /// Takes over `descriptor`, a connected stream socket (closed with the client).
+    public init(descriptor: Int32, receiveTimeout: Duration = .seconds(5)) {
         Self.setReceiveTimeout(receiveTimeout, on: descriptor)
         fd = descriptor
     }
@@ -122,5 +131,8 @@ public final class RawClient {
         return (message.envelope, error)
     }
 
-    deinit { close(fd) }
+    deinit {
+        close(fd)
+        carrier?.stop()
+    }
 }
