@@ -1,4 +1,5 @@
 import Foundation
+import VerticalsWire
 
 /// The whole run: every section asked for, in an order that keeps each from disturbing the
 /// next (in-process codec first, the suite last), then the table and results.json.
@@ -30,14 +31,25 @@ struct BenchRun {
         if settings.runs("supervisor") {
             await KillToReady(settings: settings, report: report, directory: directory).run()
         }
-        if settings.runs("supervisor") || settings.runs("memory") || settings.runs("suite") {
+        if ["supervisor", "memory", "suite", "mixed"].contains(where: settings.runs) {
             let loop = makeLoop("bench-driver")
             let supervisor = SupervisorBenchmark(settings: settings, report: report, directory: directory, loop: loop)
             let suite = await supervisor.upRounds()
             if settings.runs("supervisor") { await supervisor.idleWindow(suite) }
             if settings.runs("memory") { await IdleConnections(settings: settings, report: report).run(suite) }
-            if settings.runs("suite") {
-                await SuiteBenchmark(settings: settings, report: report, directory: directory, loop: loop).run(suite)
+            if settings.runs("suite") || settings.runs("mixed") {
+                progress("suite: registering patients and a clinic open around the clock")
+                let patients = max(SuiteBenchmark.clientCounts.max()!, MixedLoad.clients)
+                let setup = await Setup.make(suite: suite, loop: loop, patients: patients)
+                // One source of slots for every section that books, so no two bookings overlap.
+                let slots = BookingSlots(now: Timestamp(secondsSinceEpoch: Int64(Date().timeIntervalSince1970)))
+                if settings.runs("suite") {
+                    await SuiteBenchmark(settings: settings, report: report, directory: directory, loop: loop)
+                        .run(suite, setup: setup, suiteSlots: slots)
+                }
+                if settings.runs("mixed") {
+                    await MixedLoad(settings: settings, report: report, loop: loop).run(suite, setup: setup, slots: slots)
+                }
             }
             await suite.down()
             loop.shutdown()

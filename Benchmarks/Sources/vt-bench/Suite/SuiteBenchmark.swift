@@ -28,11 +28,10 @@ struct SuiteBenchmark {
         var latencies: [Double]
     }
 
-    func run(_ suite: SupervisedSuite) async {
-        progress("suite: registering patients and a clinic open around the clock")
-        let setup = await Setup.make(suite: suite, loop: loop, patients: Self.clientCounts.max()!)
+    /// Books through `suite` as `setup`'s patients (at least ``clientCounts``' largest), in
+    /// `suiteSlots` (shared with any other section that books, so no two bookings overlap).
+    func run(_ suite: SupervisedSuite, setup: Setup, suiteSlots: BookingSlots) async {
         let floor = openFloor()
-        let suiteSlots = BookingSlots(now: Timestamp(secondsSinceEpoch: Int64(Date().timeIntervalSince1970)))
         let floorSlots = BookingSlots(now: Timestamp(secondsSinceEpoch: Int64(Date().timeIntervalSince1970)))
         let clients = (0..<Self.clientCounts.max()!).map { _ in
             ServiceClient(loop: loop, sockets: suite.sockets, defaultTimeout: .seconds(10))
@@ -151,44 +150,5 @@ struct SuiteBenchmark {
         guard !values.isEmpty else { return 0 }
         let sorted = values.sorted()
         return sorted[min(sorted.count - 1, Int(Double(sorted.count) * percentile / 100))]
-    }
-}
-
-/// The suite's state a booking needs: patients' session tokens and a clinic open around the clock.
-struct Setup: Sendable {
-    var tokens: [String]
-    var userIDs: [String]
-    var clinicID: String
-
-    static func make(suite: SupervisedSuite, loop: EventLoop, patients: Int) async -> Setup {
-        let client = ServiceClient(loop: loop, sockets: suite.sockets, defaultTimeout: .seconds(30))
-        defer { client.close() }
-        let password = "benchmark-password-1"
-        do {
-            // The first admin, as `svc-supervisor admin create` makes it: the bench runs as a local operator.
-            _ = try await client.call(
-                Identity.createAdmin, .init(email: "admin@example.org", password: password, displayName: "Bench Admin"))
-            let admin = try await client.call(Identity.login, .init(email: "admin@example.org", password: password))
-            let everyDay: [Clinics.Weekday] = [.monday, .tuesday, .wednesday, .thursday, .friday, .saturday, .sunday]
-            let clinic = try await client.call(
-                Clinics.create,
-                .init(
-                    token: admin.token, name: "Benchmark Clinic", address: "1 Benchmark Road, London", latitude: 51.5,
-                    longitude: -0.12, timeZone: "UTC", services: [.gp],
-                    hours: everyDay.map { .init(weekday: $0, opens: 0, closes: 1440) }))
-            var tokens: [String] = []
-            var userIDs: [String] = []
-            for index in 0..<patients {
-                let email = "patient\(index)@example.org"
-                _ = try await client.call(
-                    Identity.register, .init(email: email, password: password, displayName: "Patient \(index)"))
-                let session = try await client.call(Identity.login, .init(email: email, password: password))
-                tokens.append(session.token)
-                userIDs.append(session.userID)
-            }
-            return Setup(tokens: tokens, userIDs: userIDs, clinicID: clinic.id)
-        } catch {
-            fail("setting up the suite for bookings failed: \(error)")
-        }
     }
 }
