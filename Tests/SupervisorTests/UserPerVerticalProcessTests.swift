@@ -213,6 +213,36 @@ struct UserPerVerticalProcessTests {
 
     /// A build the service users cannot reach (a checkout under a 0700 /root): refused before
     /// anything starts, naming the folder.
+    /// `svc-supervisor certs` writes each key for root alone (0600); a TLS service run as its own
+    /// user must still read its own key, so the supervisor makes the key the service's, and the
+    /// service serves mutual TLS (found by the two namespace hosts of issue 23 §4).
+    @Test func tlsService_readsItsOwnKey_asItsOwnUser() async throws {
+        let accounts = TestAccounts()
+        let directory = TemporaryDirectory()
+        let bin = try Self.reachableBin(in: directory)
+        let manifest = directory.file("certs.toml")
+        let file = fopen(manifest, "w")
+        fputs("[services.echo]\nexecutable = \"vt-testd\"\n", file)
+        fclose(file)
+        let certs = directory.file("certs")
+        let minted = try runCommand("svc-supervisor", ["certs", certs, "--manifest", manifest], in: directory)
+        try #require(minted.status == 0, "\(minted.standardError)")
+        #expect(Self.owner("\(certs)/echo/tls.key") == 0, "certs writes the key for root")
+
+        var echo = ServiceSpec.testd("echo")
+        echo.endpoint = .tcp(host: "127.0.0.1", port: try freeLoopbackPort())
+        echo.certificates = certs
+        let harness = try EngineHarness(
+            [echo], runDirectory: directory.file("run"), programDirectory: bin, serviceUsers: accounts.users)
+        try await harness.start()
+        try await harness.waitFor("echo", .ready)
+        let uid = try #require(accounts.uid("echo"))
+        #expect(Self.owner("\(certs)/echo/tls.key") == uid, "the key is the service's")
+        let pid = Int32(try #require(try await harness.status("echo").pid))
+        #expect(Self.status(pid, "Uid").first == String(uid))
+        await harness.shutdown()
+    }
+
     @Test func unreachableExecutable_refusesToStart_namingTheFolder() async throws {
         let accounts = TestAccounts()
         let directory = TemporaryDirectory()

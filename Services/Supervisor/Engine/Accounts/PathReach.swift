@@ -17,11 +17,14 @@ enum PathReach {
         case search
         /// Write (connect to a socket, send a datagram).
         case write
+        /// Read a file (a TLS key).
+        case read
 
         var bit: mode_t {
             switch self {
             case .execute, .search: 1
             case .write: 2
+            case .read: 4
             }
         }
 
@@ -30,6 +33,7 @@ enum PathReach {
             case .execute: "execute"
             case .search: "enter"
             case .write: "write to"
+            case .read: "read"
             }
         }
     }

@@ -73,6 +73,7 @@ extension SupervisorEngine {
             try Self.chownTree(folder, uid: identity.user.uid, gid: identity.user.gid)
             chmod(folder, 0o700)
         }
+        if let key = environment["VERTICALS_TLS_KEY"] { try giveKey(key, to: identity, of: spec) }
         var problems: [String] = []
         ServiceAccounts.applyAccess(
             to: &environment, for: spec, in: manifest, operatorGroup: String(identity.operatorGID)
@@ -84,6 +85,20 @@ extension SupervisorEngine {
         if !problems.isEmpty {
             throw SupervisorError("no user for \(problems.joined(separator: ", ")): restart svc-supervisor as root to create it")
         }
+    }
+
+    /// Makes the service's TLS key its own when its user cannot read it: `svc-supervisor certs`
+    /// writes each key for root alone (0600), and the daemon reads it at start and at each
+    /// rotation. Its certificate and the CA are world-readable; a key that still cannot be
+    /// reached (a folder in the way) is refused, naming it.
+    private func giveKey(_ key: String, to identity: ServiceIdentity, of spec: ServiceSpec) throws(SupervisorError) {
+        let user = identity.user
+        let groups = [identity.operatorGID]
+        guard PathReach.problem(key, .read, uid: user.uid, gid: user.gid, groups: groups) != nil else { return }
+        guard chown(key, user.uid, user.gid) == 0, chmod(key, 0o600) == 0 else {
+            throw SupervisorError("cannot give \(spec.name)'s TLS key \(key) to user \(user.name): \(SupervisorError.errnoText())")
+        }
+        try check(spec, identity, "its TLS key", key, .read)
     }
 
     private func userName(_ spec: ServiceSpec, _ users: ServiceUsers) -> String {
