@@ -58,20 +58,30 @@ struct IdleWakeUpTests {
     /// the next look (the idle deadline) plus the frame timeout, not left open.
     @Test func frameBegunWhileTheSweepRests_isStillCutOff() async throws {
         let suite = try SuiteFixture()
-        _ = try suite.start(extra: Self.quickSweep.merging(["VERTICALS_IDLE_TIMEOUT_SECONDS": "2"]) { $1 })
-        let raw = try RawClient(path: suite.socket(), receiveTimeout: .seconds(20))
-        #expect(raw.pingAnswered())
-        // A few sweep intervals (250 ms), so the sweep has settled and rests.
-        try await Task.sleep(for: .seconds(1))
+        _ = try suite.start(extra: Self.quickSweep.merging(["VERTICALS_IDLE_TIMEOUT_SECONDS": "4"]) { $1 })
         let frame = Message.frame(
             Envelope(kind: .request, correlationID: 2, operation: "echo.echo"),
             rawBody: TestEcho.EchoInput(text: "never finished").encodedBody())
-        #expect(raw.sendWithoutBlocking(Array(frame.prefix(6))) == 6)
-        guard case .message(let message) = raw.receive() else {
-            Issue.record("the half-sent frame's connection was neither answered nor closed within 20 s")
+        // The half frame must go out while the connection is settled but before its idle
+        // deadline (4 s after the ping), or the idle close answers first. This test's task can be
+        // held up for seconds on a loaded machine (the parallel bundle's process tests block the
+        // cooperative threads), so an attempt whose pause overran is made again, not judged.
+        for _ in 0..<5 {
+            let raw = try RawClient(path: suite.socket(), receiveTimeout: .seconds(20))
+            #expect(raw.pingAnswered())
+            let pinged = ContinuousClock.now
+            // A few sweep intervals (250 ms), so the sweep has settled and rests.
+            try await Task.sleep(for: .seconds(1))
+            guard ContinuousClock.now - pinged < .milliseconds(2500) else { continue }
+            #expect(raw.sendWithoutBlocking(Array(frame.prefix(6))) == 6)
+            guard case .message(let message) = raw.receive() else {
+                Issue.record("the half-sent frame's connection was neither answered nor closed within 20 s")
+                return
+            }
+            #expect((try? message.decodeBody(as: ServiceError.self))?.code == .deadlineExceeded)
             return
         }
-        #expect((try? message.decodeBody(as: ServiceError.self))?.code == .deadlineExceeded)
+        Issue.record("five attempts in a row paused for over 2.5 s before sending: the machine is too loaded to judge")
     }
 
     /// The fewest context switches `pid` made in a `window` (3 s), looking until one has none or
