@@ -29,6 +29,8 @@ final class ServerConnection: @unchecked Sendable {
         let isStream: Bool
         /// The operation's full name when its calls are audited.
         var audited: String? = nil
+        /// The request's context when the host traces (its server span ends with the entry).
+        var traced: RequestContext? = nil
     }
 
     let connection: Connection
@@ -41,6 +43,8 @@ final class ServerConnection: @unchecked Sendable {
     private let maxInFlight: Int
     private let maxOutboundBytes: Int
     private let sweepRest: SweepRest
+    /// Where server spans go; nil when the host traces nothing (`VERTICALS_TRACING=off`).
+    let traces: TraceRecorder?
     /// Set by the host when it starts draining (read per request, so not through `host`).
     var hostIsDraining = false
     /// Set once the connection closes with a reason (``close(correlationID:_:)``): that error is
@@ -54,7 +58,7 @@ final class ServerConnection: @unchecked Sendable {
     private var inlineBatch: UInt64 = 0
     /// The timer entry that checks the earliest deadline of a request in flight (see `+Deadlines`).
     var deadlineCheck = DeadlineCheck()
-    private var logger: Logger
+    private(set) var logger: Logger
     /// Frames received so far; the timeout sweep compares it between looks (see `+Timeouts`).
     var framesReceived: UInt64 = 0
     var framesAtLastSweep: UInt64 = 0
@@ -69,6 +73,7 @@ final class ServerConnection: @unchecked Sendable {
         self.served = host.served
         self.metrics = host.metrics
         self.sweepRest = host.sweepRest
+        self.traces = host.traces
         self.timers = host.timers
         self.loop = host.loop
         self.maxInFlight = host.configuration.maxInFlightPerConnection
@@ -175,12 +180,21 @@ final class ServerConnection: @unchecked Sendable {
         }
         let now = MonotonicInstant.now
         let deadline = Deadline(wireMicroseconds: envelope.deadlineMicroseconds, receivedAt: now)
-        let context = RequestContext(
-            operation: envelope.operation, correlationID: id, deadline: deadline,
-            traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger, events: self)
+        let context: RequestContext
+        if let traces {
+            let trace = traces.serverIdentity(traceparent: envelope.traceparent)
+            context = RequestContext(
+                operation: envelope.operation, correlationID: id, deadline: deadline,
+                traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger, events: self,
+                trace: trace, span: trace.sampled ? serverSpan(trace, message, traces, now) : nil, recorder: traces)
+        } else {
+            context = RequestContext(
+                operation: envelope.operation, correlationID: id, deadline: deadline,
+                traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger, events: self)
+        }
         let entry = InFlight(
             task: nil, deadline: deadline?.instant, started: now, metrics: metrics, isStream: operation.isStream,
-            audited: operation.audited)
+            audited: operation.audited, traced: traces == nil ? nil : context)
         return Prepared(id: id, message: message, route: operation.route, context: context, entry: entry)
     }
 
@@ -277,14 +291,18 @@ final class ServerConnection: @unchecked Sendable {
                 connection.close()
             }
         }
-        count(entry, failure)
+        count(entry, failure, responseBytes: frame.count)
         if hostIsDraining { host.requestFinished() }
     }
 
     /// Counts an answered (or abandoned) request: its latency and its error code if any.
-    private func count(_ entry: InFlight, _ failure: ErrorCode?) {
-        entry.metrics.latency.recordNanoseconds(MonotonicInstant.now.nanoseconds - entry.started.nanoseconds)
+    private func count(_ entry: InFlight, _ failure: ErrorCode?, responseBytes: Int? = nil) {
+        let now = MonotonicInstant.now
+        entry.metrics.latency.recordNanoseconds(now.nanoseconds - entry.started.nanoseconds)
         if let failure { entry.metrics.failed(failure) }
+        if let context = entry.traced {
+            endServerSpan(context, started: entry.started, ended: now, failure, responseBytes: responseBytes)
+        }
         if let audited = entry.audited { audit(audited, failure.map { "\($0)" } ?? "ok") }
     }
 

@@ -1,0 +1,44 @@
+import Tracing
+import VerticalsWire
+
+/// A finished span as a daemon keeps it (``SpanRing``) and exports it: where it sits in its
+/// trace, what it did, when, for how long and how it ended.
+///
+/// A server span that was not sampled is kept as a summary: the same record with no
+/// attributes. Its strings are the ones the request already held (no copy).
+public struct SpanRecord: Sendable {
+    /// Trace, span and parent ids, and the sampled flag.
+    public var identity: TraceIdentity
+    /// The span's name: `service.operation` for RPC spans.
+    public var name: String
+    /// Server, client or internal (a use case's own span).
+    public var kind: SpanKind
+    /// The vertical whose daemon recorded it.
+    public var service: String
+    /// Start, nanoseconds since the Unix epoch.
+    public var startNanoseconds: UInt64
+    /// Duration in nanoseconds.
+    public var durationNanoseconds: UInt64
+    /// How it ended: nil for success, else the wire error code.
+    public var code: ErrorCode?
+    /// OpenTelemetry attributes (RPC conventions for RPC spans); empty for a summary.
+    public var attributes: SpanAttributes
+
+    /// A record of a finished span.
+    public init(
+        identity: TraceIdentity, name: String, kind: SpanKind, service: String, startNanoseconds: UInt64,
+        durationNanoseconds: UInt64, code: ErrorCode?, attributes: SpanAttributes = [:]
+    ) {
+        self.identity = identity
+        self.name = name
+        self.kind = kind
+        self.service = service
+        self.startNanoseconds = startNanoseconds
+        self.durationNanoseconds = durationNanoseconds
+        self.code = code
+        self.attributes = attributes
+    }
+
+    /// The code as shown: `ok` or the error code's name.
+    public var codeText: String { code.map { "\($0)" } ?? "ok" }
+}
