@@ -27,6 +27,8 @@ struct CallCommand: AsyncParsableCommand {
             Exit status: 0 on success, 1 when the vertical answers with an error, 64 for bad usage or JSON,
             69 when the vertical cannot be reached, 77 when the operation needs a token and nobody is logged in.
             When the Input has a required "token" and the JSON gives none, the token of `svc-supervisor login` is used.
+            With --trace the call starts a sampled trace: its id and waterfall (from the daemons' span rings, as
+            `svc-supervisor trace ID` prints them) follow on standard error, so standard output stays the Output.
             """)
 
     @Argument(help: "The vertical, e.g. clinics.")
@@ -40,8 +42,21 @@ struct CallCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: VerticalConnectionOptions
 
+    @Flag(name: .long, help: "Start a sampled trace and print its id and waterfall on standard error.")
+    var trace = false
+
     func run() async throws {
-        try await ControlClient.reporting { try await perform() }
+        try await ControlClient.reporting {
+            guard trace else { return try await perform() }
+            let root = CallTrace()
+            do {
+                try await VerticalCaller.$traceparent.withValue(root.identity.traceparent) { try await perform() }
+            } catch {
+                await root.report(connection: connection, service: service)
+                throw error
+            }
+            await root.report(connection: connection, service: service)
+        }
     }
 
     private func perform() async throws {
