@@ -47,10 +47,10 @@ struct CallCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await ControlClient.reporting {
-            guard trace else { return try await perform() }
+            guard trace else { return try await perform(traceparent: nil) }
             let root = CallTrace()
             do {
-                try await VerticalCaller.$traceparent.withValue(root.identity.traceparent) { try await perform() }
+                try await perform(traceparent: root.identity.traceparent)
             } catch {
                 await root.report(connection: connection, service: service)
                 throw error
@@ -59,7 +59,9 @@ struct CallCommand: AsyncParsableCommand {
         }
     }
 
-    private func perform() async throws {
+    /// Makes the call; `traceparent` goes with the operation's request only (not with the
+    /// `daemon.describe` that learns its contract).
+    private func perform(traceparent: String?) async throws {
         let text = json == "-" ? Self.readStandardInput() : json
         try await UnknownVertical.refuse(service, sockets: connection.sockets)
         let learned = LearnedContracts(connection: connection)
@@ -79,7 +81,10 @@ struct CallCommand: AsyncParsableCommand {
                 try await StreamCaller.printEvents(descriptor, event: event, input, of: contract, learned: learned)
                 return nil
             }
-            return (descriptor, try await LearnedCall.sendRaw(descriptor, input, of: contract, learned: learned))
+            let reply = try await VerticalCaller.$traceparent.withValue(traceparent) {
+                try await LearnedCall.sendRaw(descriptor, input, of: contract, learned: learned)
+            }
+            return (descriptor, reply)
         }
         if let (descriptor, reply) = output {
             let (value, schema) = try await LearnedCall.newestOutput(reply, of: descriptor, service: service, learned: learned)
