@@ -42,7 +42,7 @@ extension ServerConnection {
                 identity: trace, name: context.operation, kind: .server, service: traces.service,
                 startNanoseconds: start, durationNanoseconds: end > start ? end - start : 0, code: failure))
         }
-        if logger.logLevel <= .debug { logServed(context, trace, ended - started, failure) }
+        if RuntimeLogLevel.allowsDebug { logServed(context, trace, ended - started, failure) }
     }
 
     /// The one `debug` line of a request served: operation, code, duration, trace and span ids.
