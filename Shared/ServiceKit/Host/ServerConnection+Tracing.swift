@@ -7,20 +7,13 @@ extension ServerConnection {
     /// (OpenTelemetry RPC semantic conventions: `rpc.system`, `rpc.service`, `rpc.method`; the
     /// Unix peer's pid and uid, or the TCP transport; the request's size in bytes).
     func serverSpan(_ trace: TraceIdentity, _ message: Message, _ traces: TraceRecorder, _ now: MonotonicInstant) -> VerticalsSpan {
-        let span = VerticalsSpan(
+        let peer = connection.peerCredentials
+        return VerticalsSpan(
             name: message.envelope.operation, identity: trace, kind: .server, recorder: traces,
-            startNanoseconds: SpanClock.epochNanoseconds(now))
-        var attributes = RPCAttributes.of(operation: message.envelope.operation)
-        if let peer = connection.peerCredentials {
-            attributes["network.transport"] = "unix"
-            attributes["verticals.peer.pid"] = Int64(peer.pid)
-            attributes["verticals.peer.uid"] = Int64(peer.uid)
-        } else {
-            attributes["network.transport"] = "tcp"
-        }
-        attributes["rpc.request.size"] = Int64(message.payload.count)
-        span.attributes = attributes
-        return span
+            startNanoseconds: SpanClock.epochNanoseconds(now),
+            rpc: RPCFields(
+                operation: message.envelope.operation, transport: peer == nil ? "tcp" : "unix", peer: peer,
+                requestBytes: message.payload.count))
     }
 
     /// Ends request `context`'s server span: a sampled one with its code and answer size; an
@@ -33,8 +26,7 @@ extension ServerConnection {
         guard let traces, let trace = context.trace else { return }
         let end = SpanClock.epochNanoseconds(ended)
         if let span = context.span {
-            span.attributes = RPCAttributes.ended(span.attributes, failure, responseBytes: responseBytes)
-            span.setCode(failure)
+            span.endRPC(failure, responseBytes: responseBytes)
             span.end(atNanoseconds: end)
         } else {
             let start = SpanClock.epochNanoseconds(started)
@@ -51,30 +43,5 @@ extension ServerConnection {
         logger.debug(
             "served \(context.operation) code=\(code) duration_us=\(duration.wholeNanoseconds / 1000)",
             metadata: ["trace_id": "\(trace.traceID)", "span_id": "\(trace.spanIDText)", "id": "\(context.correlationID)"])
-    }
-}
-
-/// The OpenTelemetry RPC attributes of a Verticals call or request.
-enum RPCAttributes {
-    /// `rpc.system` = `verticals`, `rpc.service` and `rpc.method` from `service.operation`.
-    static func of(operation: String) -> SpanAttributes {
-        var attributes = SpanAttributes()
-        attributes["rpc.system"] = "verticals"
-        if let dot = operation.firstIndex(of: ".") {
-            attributes["rpc.service"] = String(operation[..<dot])
-            attributes["rpc.method"] = String(operation[operation.index(after: dot)...])
-        } else {
-            attributes["rpc.service"] = operation
-        }
-        return attributes
-    }
-
-    /// `attributes` with the outcome: `rpc.verticals.code` (`ok` or the wire error code) and the
-    /// answer's size when one was sent.
-    static func ended(_ attributes: SpanAttributes, _ failure: ErrorCode?, responseBytes: Int?) -> SpanAttributes {
-        var attributes = attributes
-        attributes["rpc.verticals.code"] = failure.map { "\($0)" } ?? "ok"
-        if let responseBytes { attributes["rpc.response.size"] = Int64(responseBytes) }
-        return attributes
     }
 }

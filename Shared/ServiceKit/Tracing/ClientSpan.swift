@@ -13,25 +13,19 @@ enum ClientSpan {
         }
         let span = VerticalsSpan(
             name: operation, identity: parent.identity.child(spanID: TraceIDs.next()), kind: .client,
-            recorder: recorder, startNanoseconds: SpanClock.epochNanoseconds(now))
-        var attributes = RPCAttributes.of(operation: operation)
-        attributes["peer.service"] = service
-        span.attributes = attributes
+            recorder: recorder, startNanoseconds: SpanClock.epochNanoseconds(now),
+            rpc: RPCFields(operation: operation, peerService: service))
         return (span.identity.traceparent, span)
     }
 
     /// Ends a call's span with its outcome and sizes.
     static func end(_ span: VerticalsSpan, _ result: Result<Message, ServiceError>, requestBytes: Int) {
-        var attributes = span.attributes
-        attributes["rpc.request.size"] = Int64(requestBytes)
         switch result {
         case .success(let message):
-            attributes = RPCAttributes.ended(attributes, nil, responseBytes: message.payload.count)
+            span.endRPC(nil, requestBytes: requestBytes, responseBytes: message.payload.count)
         case .failure(let error):
-            attributes = RPCAttributes.ended(attributes, error.code, responseBytes: nil)
-            span.setCode(error.code)
+            span.endRPC(error.code, requestBytes: requestBytes, responseBytes: nil)
         }
-        span.attributes = attributes
         span.end(atNanoseconds: SpanClock.epochNanoseconds(.now))
     }
 }

@@ -21,14 +21,17 @@ public struct SpanRecord: Sendable {
     public var durationNanoseconds: UInt64
     /// How it ended: nil for success, else the wire error code.
     public var code: ErrorCode?
-    /// OpenTelemetry attributes (RPC conventions for RPC spans); empty for a summary.
+    /// A span's own attributes (a use case's); empty for a summary.
     public var attributes: SpanAttributes
+    /// The RPC facts of a sampled server or client span (nil: a summary, or a use case's span).
+    public var rpc: RPCFields?
 
     /// A record of a finished span.
     public init(
         identity: TraceIdentity, name: String, kind: SpanKind, service: String, startNanoseconds: UInt64,
-        durationNanoseconds: UInt64, code: ErrorCode?, attributes: SpanAttributes = [:]
+        durationNanoseconds: UInt64, code: ErrorCode?, attributes: SpanAttributes = [:], rpc: RPCFields? = nil
     ) {
+        self.rpc = rpc
         self.identity = identity
         self.name = name
         self.kind = kind
@@ -37,6 +40,14 @@ public struct SpanRecord: Sendable {
         self.durationNanoseconds = durationNanoseconds
         self.code = code
         self.attributes = attributes
+    }
+
+    /// Every attribute, as exported: the RPC ones (``RPCFields/attributes(code:)``) and the span's own.
+    public var allAttributes: SpanAttributes {
+        guard let rpc else { return attributes }
+        var all = rpc.attributes(code: code)
+        all.merge(attributes)
+        return all
     }
 
     /// The code as shown: `ok` or the error code's name.

@@ -13,6 +13,7 @@ public final class VerticalsSpan: Tracing.Span {
     private struct State {
         var name: String
         var attributes: SpanAttributes = [:]
+        var rpc: RPCFields?
         var code: ErrorCode?
         var ended = false
     }
@@ -26,12 +27,17 @@ public final class VerticalsSpan: Tracing.Span {
     private let startNanoseconds: UInt64
     private let state: Mutex<State>
 
-    init(name: String, identity: TraceIdentity, kind: SpanKind, recorder: TraceRecorder?, startNanoseconds: UInt64) {
+    init(
+        name: String, identity: TraceIdentity, kind: SpanKind, recorder: TraceRecorder?, startNanoseconds: UInt64,
+        rpc: RPCFields? = nil
+    ) {
         self.identity = identity
         self.kind = kind
         self.recorder = recorder
         self.startNanoseconds = startNanoseconds
-        self.state = Mutex(State(name: name))
+        var state = State(name: name)
+        state.rpc = rpc
+        self.state = Mutex(state)
     }
 
     /// A context naming this span as the parent of what starts inside it.
@@ -47,9 +53,17 @@ public final class VerticalsSpan: Tracing.Span {
         set { state.withLock { $0.name = newValue } }
     }
 
-    /// Its attributes.
+    /// Its attributes: the RPC ones of a server or client span (``RPCFields``) and its own.
+    /// Set, they replace its own; the RPC ones stay.
     public var attributes: SpanAttributes {
-        get { state.withLock { $0.attributes } }
+        get {
+            state.withLock { state in
+                guard let rpc = state.rpc else { return state.attributes }
+                var all = rpc.attributes(code: state.code)
+                all.merge(state.attributes)
+                return all
+            }
+        }
         set { state.withLock { $0.attributes = newValue } }
     }
 
@@ -76,9 +90,13 @@ public final class VerticalsSpan: Tracing.Span {
     /// Links are not kept.
     public func addLink(_ link: SpanLink) {}
 
-    /// Sets how the RPC ended (`nil`: success).
-    func setCode(_ code: ErrorCode?) {
-        state.withLock { $0.code = code }
+    /// Sets how the RPC ended (`nil`: success), the request's and the answer's sizes when known.
+    func endRPC(_ code: ErrorCode?, requestBytes: Int? = nil, responseBytes: Int?) {
+        state.withLock { state in
+            state.code = code
+            if let requestBytes { state.rpc?.requestBytes = requestBytes }
+            state.rpc?.responseBytes = responseBytes
+        }
     }
 
     /// Ends it at `instant`: a recording span goes to its recorder, once.
@@ -99,7 +117,7 @@ public final class VerticalsSpan: Tracing.Span {
             identity: identity, name: finished.name, kind: kind, service: recorder.service,
             startNanoseconds: startNanoseconds,
             durationNanoseconds: nanoseconds > startNanoseconds ? nanoseconds - startNanoseconds : 0,
-            code: finished.code, attributes: finished.attributes))
+            code: finished.code, attributes: finished.attributes, rpc: finished.rpc))
     }
 }
 

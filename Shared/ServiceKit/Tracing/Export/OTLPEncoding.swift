@@ -31,7 +31,7 @@ enum OTLPEncoding {
         writer.varint(6, kind(span.kind))
         writer.fixed64(7, span.startNanoseconds)
         writer.fixed64(8, span.startNanoseconds &+ span.durationNanoseconds)
-        span.attributes.forEach { key, value in
+        span.allAttributes.forEach { key, value in
             if let value = AttributeValue(value) { writer.message(9) { keyValue(key, value, into: &$0) } }
         }
         writer.message(15) { status in
