@@ -24,14 +24,20 @@ public struct SpanRecord: Sendable {
     /// A span's own attributes (a use case's); empty for a summary.
     public var attributes: SpanAttributes
     /// The RPC facts of a sampled server or client span (nil: a summary, or a use case's span).
-    public var rpc: RPCFields?
+    public var rpc: RPCFields? {
+        get { rpcBox?.fields }
+        set { rpcBox = newValue.map(RPCBox.init) }
+    }
+    /// Boxed: a summary (most records) then copies one nil pointer into the ring, not ninety
+    /// bytes of optional fields.
+    private var rpcBox: RPCBox?
 
     /// A record of a finished span.
     public init(
         identity: TraceIdentity, name: String, kind: SpanKind, service: String, startNanoseconds: UInt64,
         durationNanoseconds: UInt64, code: ErrorCode?, attributes: SpanAttributes = [:], rpc: RPCFields? = nil
     ) {
-        self.rpc = rpc
+        self.rpcBox = rpc.map(RPCBox.init)
         self.identity = identity
         self.name = name
         self.kind = kind
@@ -52,4 +58,13 @@ public struct SpanRecord: Sendable {
 
     /// The code as shown: `ok` or the error code's name.
     public var codeText: String { code.map { "\($0)" } ?? "ok" }
+}
+
+/// ``RPCFields`` behind one reference (see ``SpanRecord/rpc``).
+final class RPCBox: Sendable {
+    let fields: RPCFields
+
+    init(_ fields: RPCFields) {
+        self.fields = fields
+    }
 }
