@@ -54,6 +54,9 @@ let package = Package(
         // `svc-supervisor certs`: X.509 and P-256 for a development suite's CA (only the engine program links them).
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
+        // Spans (issue 25): the ecosystem's tracing API. From 1.7 it holds ServiceContext itself, so it is
+        // one package with no dependency; the W3C traceparent is 55 ASCII bytes, parsed by ServiceKit.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         // MARK: Shared — code every daemon may link
@@ -117,6 +120,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Shared/ServiceKit",
             swiftSettings: strict
@@ -349,6 +353,8 @@ func vertical(_ name: String, extra: [Target.Dependency] = []) -> [Target] {
                 .product(name: "Logging", package: "swift-log"),
                 // Each vertical's Data layer writes its SQL through GRDB itself (Storage no longer re-exports it).
                 grdb,
+                // A use case's own spans (`withSpan`), under the request's server span (issue 25).
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ] + extra,
             path: "Services/\(name)/Sources",
             swiftSettings: strict

@@ -23,6 +23,15 @@ if ! command -v kubernetes-validate >/dev/null 2>&1; then
         || echo "could not install kubernetes-validate: the Kubernetes validation test will fail saying so" >&2
 fi
 
+# opentelemetry-proto (PyPI): the OTLP receiver of the tracing export test decodes what the daemons send
+# with the reference protobuf classes (Tests/SuiteTests/OTLPExportTests.swift, scripts/otlp-receiver.py).
+opentelemetry_proto_version=1.45.2
+if ! python3 -c "import opentelemetry.proto.collector.trace.v1.trace_service_pb2" >/dev/null 2>&1; then
+    echo "installing: opentelemetry-proto==$opentelemetry_proto_version (pip)" >&2
+    python3 -m pip install --quiet "opentelemetry-proto==$opentelemetry_proto_version" \
+        || echo "could not install opentelemetry-proto: the OTLP export test will fail saying so" >&2
+fi
+
 if [ ${#need[@]} -eq 0 ]; then
     exit 0
 fi

@@ -48,10 +48,12 @@ struct NewCommandTests {
 
         // The vertical's daemon and its unit tests compile in the copy, from nothing but what `new` wrote.
         // One job: the other suites run beside this one, and some of them time their answers.
+        // (swift-distributed-tracing 1.7.3 keeps a CMakeLists.txt in its targets, which SwiftPM warns about in
+        // every build that uses it: the dependency's packaging, not a warning of ours, so that line alone is let pass.)
         for target in ["--product=svc-\(name)", "--target=\(typeName)ServiceTests"] {
             let built = try runCommand(
                 "/bin/sh",
-                ["-c", "cd \(copy) && swift build -j 1 \(target) > build.log 2>&1; status=$?; grep warning: build.log; tail -5 build.log; exit $status"],
+                ["-c", "cd \(copy) && swift build -j 1 \(target) > build.log 2>&1; status=$?; grep warning: build.log | grep -v \"^warning: 'swift-distributed-tracing': found\"; tail -5 build.log | grep -v \"^warning: 'swift-distributed-tracing'\"; exit $status"],
                 environment: Self.toolchainEnvironment, in: directory, timeout: .seconds(900))
             try #require(built.status == 0, "swift build \(target) failed:\n\(built.standardOutput)")
             #expect(!built.standardOutput.contains("warning:"), "\(built.standardOutput)")

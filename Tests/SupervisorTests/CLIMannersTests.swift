@@ -52,7 +52,7 @@ struct CLIMannersTests {
         let result = try runCommand("svc-supervisor", ["--help"], in: directory)
         #expect(result.status == 0)
         let groups: [String: [String]] = [
-            "SUITE": ["up", "status", "down", "reload", "metrics"],
+            "SUITE": ["up", "status", "down", "reload", "metrics", "trace"],
             "SERVICES": ["start", "stop", "restart", "logs", "log-level"],
             "CALLS": ["call", "open", "operations", "describe", "routes", "login", "logout", "admin"],
             "DATA": ["backup", "restore"], "DEPLOY": ["check", "export", "certs"], "DEVELOPMENT": ["new", "init"],
@@ -76,7 +76,7 @@ struct CLIMannersTests {
 
     @Test(arguments: [
         ["status"], ["start"], ["stop"], ["restart"], ["reload"], ["down"], ["logs"], ["metrics"], ["call"], ["open"],
-        ["describe"], ["log-level"], ["login"], ["logout"], ["admin", "create"], ["admin", "grant"], ["backup"],
+        ["describe"], ["log-level"], ["login"], ["logout"], ["admin", "create"], ["admin", "grant"], ["backup"], ["trace"],
     ])
     func help_ofEveryCommandThatFindsTheSuite_saysWhereItLooks(command: [String]) throws {
         let directory = TemporaryDirectory()

@@ -115,10 +115,12 @@ struct InitCommandTests {
 
     /// `swift build -j 1 <what>` in `product`; fails the test with the build's tail (and any warning) otherwise.
     func build(_ product: String, _ what: String, in directory: TemporaryDirectory) throws {
+        // (swift-distributed-tracing 1.7.3 keeps a CMakeLists.txt in its targets, which SwiftPM warns about in
+        // every build that uses it: the dependency's packaging, not a warning of ours, so that line alone is let pass.)
         let log = directory.file("build.log")
         let built = try runCommand(
             "/bin/sh",
-            ["-c", "cd \(product) && swift build -j 1 \(what) > \(log) 2>&1; status=$?; grep warning: \(log); tail -5 \(log); exit $status"],
+            ["-c", "cd \(product) && swift build -j 1 \(what) > \(log) 2>&1; status=$?; grep warning: \(log) | grep -v \"^warning: 'swift-distributed-tracing': found\"; tail -5 \(log) | grep -v \"^warning: 'swift-distributed-tracing'\"; exit $status"],
             environment: Self.toolchainEnvironment, in: directory, timeout: .seconds(1500))
         try #require(built.status == 0, "swift build \(what) failed:\n\(built.standardOutput)")
         #expect(!built.standardOutput.contains("warning:"), "\(built.standardOutput)")

@@ -27,6 +27,8 @@ struct CallCommand: AsyncParsableCommand {
             Exit status: 0 on success, 1 when the vertical answers with an error, 64 for bad usage or JSON,
             69 when the vertical cannot be reached, 77 when the operation needs a token and nobody is logged in.
             When the Input has a required "token" and the JSON gives none, the token of `svc-supervisor login` is used.
+            With --trace the call starts a sampled trace: its id and waterfall (from the daemons' span rings, as
+            `svc-supervisor trace ID` prints them) follow on standard error, so standard output stays the Output.
             """)
 
     @Argument(help: "The vertical, e.g. clinics.")
@@ -40,11 +42,26 @@ struct CallCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: VerticalConnectionOptions
 
+    @Flag(name: .long, help: "Start a sampled trace and print its id and waterfall on standard error.")
+    var trace = false
+
     func run() async throws {
-        try await ControlClient.reporting { try await perform() }
+        try await ControlClient.reporting {
+            guard trace else { return try await perform(traceparent: nil) }
+            let root = CallTrace()
+            do {
+                try await perform(traceparent: root.identity.traceparent)
+            } catch {
+                await root.report(connection: connection, service: service)
+                throw error
+            }
+            await root.report(connection: connection, service: service)
+        }
     }
 
-    private func perform() async throws {
+    /// Makes the call; `traceparent` goes with the operation's request only (not with the
+    /// `daemon.describe` that learns its contract).
+    private func perform(traceparent: String?) async throws {
         let text = json == "-" ? Self.readStandardInput() : json
         try await UnknownVertical.refuse(service, sockets: connection.sockets)
         let learned = LearnedContracts(connection: connection)
@@ -64,7 +81,10 @@ struct CallCommand: AsyncParsableCommand {
                 try await StreamCaller.printEvents(descriptor, event: event, input, of: contract, learned: learned)
                 return nil
             }
-            return (descriptor, try await LearnedCall.sendRaw(descriptor, input, of: contract, learned: learned))
+            let reply = try await VerticalCaller.$traceparent.withValue(traceparent) {
+                try await LearnedCall.sendRaw(descriptor, input, of: contract, learned: learned)
+            }
+            return (descriptor, reply)
         }
         if let (descriptor, reply) = output {
             let (value, schema) = try await LearnedCall.newestOutput(reply, of: descriptor, service: service, learned: learned)

@@ -5,7 +5,7 @@ import ArgumentParser
 package enum FrontCommands {
     /// Those about the whole suite, in the order of svc-supervisor's help (its "Suite" group).
     package static let suite: [any ParsableCommand.Type] = [
-        StatusCommand.self, DownCommand.self, ReloadCommand.self, MetricsCommand.self,
+        StatusCommand.self, DownCommand.self, ReloadCommand.self, MetricsCommand.self, TraceCommand.self,
     ]
     /// Those about one service ("Services").
     package static let services: [any ParsableCommand.Type] = [

@@ -1,5 +1,6 @@
 import Logging
 import Synchronization
+import Tracing
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsWire
@@ -65,9 +66,12 @@ public final class ServiceClient: Sendable {
     }
 
     /// Calls `operation` of `service` with an already-encoded body; returns the response's body.
-    /// For tools (`svc-supervisor call`) that hold JSON rather than types.
-    nonisolated(nonsending) public func callRaw(service: String, operation: String, body: [UInt8], timeout: Duration? = nil) async throws(ServiceError) -> [UInt8] {
-        try await send(service: service, operation: operation, timeout: timeout) { envelope in
+    /// For tools (`svc-supervisor call`) that hold JSON rather than types; `traceparent` is sent
+    /// as given (`call --trace` starts a sampled trace with it).
+    nonisolated(nonsending) public func callRaw(
+        service: String, operation: String, body: [UInt8], timeout: Duration? = nil, traceparent: String? = nil
+    ) async throws(ServiceError) -> [UInt8] {
+        try await send(service: service, operation: operation, timeout: timeout, traceparent: traceparent) { envelope in
             Message.frame(envelope, rawBody: body)
         }.body
     }
@@ -89,7 +93,8 @@ public final class ServiceClient: Sendable {
 
     nonisolated(nonsending) func send(
         service: String, operation: String, kind: MessageKind = .request, timeout: Duration?,
-        onEvent: (@Sendable (Message) -> Void)? = nil, frame: @Sendable (Envelope) -> [UInt8]
+        traceparent given: String? = nil, onEvent: (@Sendable (Message) -> Void)? = nil,
+        frame: @Sendable (Envelope) -> [UInt8]
     ) async throws(ServiceError) -> Message {
         let now = MonotonicInstant.now  // one clock read for the deadline, its check and its wire form
         let served = RequestContext.current
@@ -102,10 +107,16 @@ public final class ServiceClient: Sendable {
             throw ServiceError(.deadlineExceeded, "the deadline passed before \(operation.isEmpty ? service : operation) was sent")
         }
         let id = nextCorrelationID.wrappingAdd(1, ordering: .relaxed).oldValue
+        // The call's place in its trace: a client span when sampled, else the parent's ids passed on.
+        var traceparent = given ?? served?.traceparent
+        var span: VerticalsSpan?
+        if given == nil, kind == .request, let parent = ServiceContext.current?.verticalsSpan ?? served?.spanParent {
+            (traceparent, span) = ClientSpan.start(operation, service: service, parent: parent, at: now)
+        }
         let envelope = Envelope(
             kind: kind, correlationID: id, operation: operation,
             deadlineMicroseconds: unbounded && served?.deadline == nil ? 0 : deadline.wireMicroseconds(at: now),
-            traceparent: served?.traceparent)
+            traceparent: traceparent)
         let bytes = frame(envelope)
         let channels = self.channels
         let loop = self.loop
@@ -128,6 +139,7 @@ public final class ServiceClient: Sendable {
         } onCancel: {
             loop.execute { channels.channel(for: service).cancel(id) }
         }
+        if let span { ClientSpan.end(span, result, requestBytes: bytes.count) }
         return try result.get()
     }
 }

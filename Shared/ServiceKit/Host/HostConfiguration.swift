@@ -37,6 +37,12 @@ public struct HostConfiguration: Sendable {
     public var drainTimeout: Duration = HostConfiguration.defaultDrainTimeout
     /// ``drainTimeout`` unless `VERTICALS_DRAIN_SECONDS` says otherwise (what exports add to a grace period).
     public static let defaultDrainTimeout: Duration = .seconds(10)
+    /// Whether the host traces and at what ratio it samples the traces it starts
+    /// (`VERTICALS_TRACING`, `VERTICALS_TRACE_SAMPLE_RATIO`; see ``TraceSampling``).
+    public var tracing = TraceSampling()
+    /// The recorder the host's spans go to; nil: the host makes its own from ``tracing``.
+    /// (``ServiceRuntime`` sets it, so spans outside requests reach the same ring.)
+    public var traceRecorder: TraceRecorder?
     /// The environment the configuration was read from (for `NOTIFY_SOCKET`, `WATCHDOG_USEC`).
     public var environment: [String: String]
     /// `VERTICALS_IDLE_EXIT_SECONDS` (the manifest's `idle_exit`): the daemon exits 0 once it has
@@ -66,6 +72,7 @@ public struct HostConfiguration: Sendable {
             do { configuration.listen = try SocketEndpoint(parsing: text) } catch { configuration.listenProblem = error }
         }
         configuration.access = .from(environment: environment, service: name)
+        configuration.tracing = .from(environment: environment)
         if let text = environment["VERTICALS_DRAIN_SECONDS"], let value = Double(text), value >= 0 {
             configuration.drainTimeout = .milliseconds(Int64(value * 1000))
         }

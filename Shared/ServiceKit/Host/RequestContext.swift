@@ -22,6 +22,13 @@ public final class RequestContext: Sendable {
     public let traceparent: String?
     /// The calling process's pid, uid and gid (`SO_PEERCRED`).
     public let peer: PeerCredentials?
+    /// The server span's place in its trace (nil when the daemon traces nothing,
+    /// `VERTICALS_TRACING=off`). Log lines written while serving carry its ids (``LoggingBootstrap``).
+    public let trace: TraceIdentity?
+    /// The server span, made only when the trace is sampled.
+    public let span: VerticalsSpan?
+    /// Where the request's spans go (nil when tracing is off).
+    let recorder: TraceRecorder?
     /// A logger labelled with the operation and correlation id.
     ///
     /// Labelled when asked for, not per request: setting metadata on swift-log's stream
@@ -46,11 +53,20 @@ public final class RequestContext: Sendable {
             peer: peer, logger: logger, events: nil)
     }
 
+    /// The parent of the calls and spans made while serving it (nil when tracing is off).
+    var spanParent: SpanParent? {
+        trace.map { SpanParent(identity: $0, recorder: recorder) }
+    }
+
     /// Creates a context whose streaming operation sends its events to `events`.
     init(
         operation: String, correlationID: UInt64, deadline: Deadline?, traceparent: String?,
-        peer: PeerCredentials?, logger: Logger, events: (any EventSink)?
+        peer: PeerCredentials?, logger: Logger, events: (any EventSink)?,
+        trace: TraceIdentity? = nil, span: VerticalsSpan? = nil, recorder: TraceRecorder? = nil
     ) {
+        self.trace = trace
+        self.span = span
+        self.recorder = recorder
         self.operation = operation
         self.correlationID = correlationID
         self.deadline = deadline

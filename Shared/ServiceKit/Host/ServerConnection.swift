@@ -31,6 +31,8 @@ final class ServerConnection: @unchecked Sendable {
         var audited: String? = nil
         /// Counted in the host's ``IdleExit`` while it runs.
         var keepsUp = false
+        /// The request's context when the host traces (its server span ends with the entry).
+        var traced: RequestContext? = nil
     }
 
     let connection: Connection
@@ -45,6 +47,8 @@ final class ServerConnection: @unchecked Sendable {
     private let sweepRest: SweepRest
     /// The host's idle exit, when it has one (read once, as the other handles).
     private let idleExit: IdleExit?
+    /// Where server spans go; nil when the host traces nothing (`VERTICALS_TRACING=off`).
+    let traces: TraceRecorder?
     /// Set by the host when it starts draining (read per request, so not through `host`).
     var hostIsDraining = false
     /// Set once the connection closes with a reason (``close(correlationID:_:)``): that error is
@@ -58,7 +62,7 @@ final class ServerConnection: @unchecked Sendable {
     private var inlineBatch: UInt64 = 0
     /// The timer entry that checks the earliest deadline of a request in flight (see `+Deadlines`).
     var deadlineCheck = DeadlineCheck()
-    private var logger: Logger
+    private(set) var logger: Logger
     /// Frames received so far; the timeout sweep compares it between looks (see `+Timeouts`).
     var framesReceived: UInt64 = 0
     var framesAtLastSweep: UInt64 = 0
@@ -74,6 +78,7 @@ final class ServerConnection: @unchecked Sendable {
         self.metrics = host.metrics
         self.sweepRest = host.sweepRest
         self.idleExit = host.idleExit
+        self.traces = host.traces
         self.timers = host.timers
         self.loop = host.loop
         self.maxInFlight = host.configuration.maxInFlightPerConnection
@@ -180,12 +185,21 @@ final class ServerConnection: @unchecked Sendable {
         }
         let now = MonotonicInstant.now
         let deadline = Deadline(wireMicroseconds: envelope.deadlineMicroseconds, receivedAt: now)
-        let context = RequestContext(
-            operation: envelope.operation, correlationID: id, deadline: deadline,
-            traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger, events: self)
+        let context: RequestContext
+        if let traces {
+            let trace = traces.serverIdentity(traceparent: envelope.traceparent)
+            context = RequestContext(
+                operation: envelope.operation, correlationID: id, deadline: deadline,
+                traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger, events: self,
+                trace: trace, span: trace.sampled ? serverSpan(trace, message, traces, now) : nil, recorder: traces)
+        } else {
+            context = RequestContext(
+                operation: envelope.operation, correlationID: id, deadline: deadline,
+                traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger, events: self)
+        }
         var entry = InFlight(
             task: nil, deadline: deadline?.instant, started: now, metrics: metrics, isStream: operation.isStream,
-            audited: operation.audited)
+            audited: operation.audited, traced: traces == nil ? nil : context)
         if let idleExit, operation.keepsDaemonUp {
             entry.keepsUp = true
             idleExit.began()
@@ -286,16 +300,20 @@ final class ServerConnection: @unchecked Sendable {
                 connection.close()
             }
         }
-        count(entry, failure)
+        count(entry, failure, responseBytes: frame.count)
         if hostIsDraining { host.requestFinished() }
     }
 
     /// Counts an answered (or abandoned) request: its latency and its error code if any.
     /// Every request that began ends here exactly once, which is what keeps ``IdleExit``'s count true.
-    private func count(_ entry: InFlight, _ failure: ErrorCode?) {
+    private func count(_ entry: InFlight, _ failure: ErrorCode?, responseBytes: Int? = nil) {
         if entry.keepsUp { idleExit?.ended() }
-        entry.metrics.latency.recordNanoseconds(MonotonicInstant.now.nanoseconds - entry.started.nanoseconds)
+        let now = MonotonicInstant.now
+        entry.metrics.latency.recordNanoseconds(now.nanoseconds - entry.started.nanoseconds)
         if let failure { entry.metrics.failed(failure) }
+        if let context = entry.traced {
+            endServerSpan(context, started: entry.started, ended: now, failure, responseBytes: responseBytes)
+        }
         if let audited = entry.audited { audit(audited, failure.map { "\($0)" } ?? "ok") }
     }
 

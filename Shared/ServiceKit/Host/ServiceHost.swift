@@ -31,6 +31,8 @@ public final class ServiceHost: @unchecked Sendable {
     let served: [String: ServedOperation]
     /// What the host counts: requests, errors and latency per operation, connections, queue depth.
     let metrics: HostMetrics
+    /// Where the host's spans go and its ring of recent spans (nil: `VERTICALS_TRACING=off`).
+    public let traces: TraceRecorder?
     let timers: TimerQueue
     let notifier: Notifier
 
@@ -60,7 +62,11 @@ public final class ServiceHost: @unchecked Sendable {
         var router = router
         let names = (router.operations + Daemon.operations).map { operation in operation.fullName }
         let metrics = HostMetrics(operationNames: names, loop: loop)
-        Builtins.install(into: &router, configuration: configuration, metrics: metrics)
+        let traces = configuration.tracing.enabled
+            ? configuration.traceRecorder ?? TraceRecorder(service: configuration.name, sampling: configuration.tracing)
+            : nil
+        self.traces = traces
+        Builtins.install(into: &router, configuration: configuration, metrics: metrics, traces: traces)
         self.router = router
         self.metrics = metrics
         self.served = ServedOperation.table(router, metrics: metrics, access: configuration.access)
@@ -70,6 +76,7 @@ public final class ServiceHost: @unchecked Sendable {
         self.notifier = Notifier(environment: configuration.environment)
         // Unowned: the metrics live no longer than their host; called on the loop (see HostMetrics).
         metrics.countInFlight { [unowned self] in self.requestsInFlight }
+        if let traces { metrics.countExports { traces.exportStatistics } }
     }
 
     /// Starts listening and serving; returns once the socket is ready. Throws a typed

@@ -15,6 +15,13 @@ public enum RuntimeLogLevel {
         set { raw.store(index(of: newValue), ordering: .relaxed) }
     }
 
+    /// Whether the process's level lets `debug` lines through: one atomic load (reading
+    /// ``current`` builds `Logger.Level.allCases`, an array, each time). For a per-request check.
+    static var allowsDebug: Bool {
+        raw.load(ordering: .relaxed) <= debugIndex
+    }
+    private static let debugIndex = index(of: .debug)
+
     private static func index(of level: Logger.Level) -> UInt8 {
         UInt8(Logger.Level.allCases.firstIndex(of: level) ?? 2)
     }

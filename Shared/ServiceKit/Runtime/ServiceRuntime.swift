@@ -43,7 +43,16 @@ public final class ServiceRuntime: Sendable {
         LoggingBootstrap.bootstrap(environment: environment)
         logger = Logger(label: name)
         loop = try EventLoop(name: name)
-        configuration = HostConfiguration.from(environment: environment, name: name, pid: getpid())
+        var configuration = HostConfiguration.from(environment: environment, name: name, pid: getpid())
+        if configuration.tracing.enabled {
+            let recorder = TraceRecorder(service: name, sampling: configuration.tracing)
+            configuration.traceRecorder = recorder
+            if let exporter = try OTLPExporter.from(environment: environment, service: name) {
+                recorder.add(exporter: exporter)
+            }
+            TracingBootstrap.bootstrap(recorder: recorder)
+        }
+        self.configuration = configuration
         client = ServiceClient(
             loop: loop, sockets: configuration.socketDirectory, logger: Logger(label: "\(name).client"))
         background = BackgroundWork(loop: loop)

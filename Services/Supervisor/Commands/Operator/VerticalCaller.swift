@@ -54,8 +54,12 @@ package enum VerticalCaller {
             client.close()
             loop.shutdown()
         }
-        return try await client.callRaw(service: service, operation: operation, body: body, timeout: timeout)
+        return try await client.callRaw(
+            service: service, operation: operation, body: body, timeout: timeout, traceparent: traceparent)
     }
+
+    /// The W3C traceparent the calls made now send (`call --trace` sets it; nil: none).
+    @TaskLocal package static var traceparent: String?
 
     /// `error` as the CLI reports it, with a hint from the supervisor when the vertical did not answer.
     package static func refusal(_ error: ServiceError, service: String, label: String, sockets: SocketDirectory) async -> CLIError {

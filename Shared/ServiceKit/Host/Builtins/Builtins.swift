@@ -6,11 +6,16 @@ import VerticalsContract
 enum Builtins {
     /// Adds every built-in operation to `router` that the vertical did not route itself;
     /// `metrics` is what the host counts (served by `daemon.metrics`; absent, so is that operation).
-    static func install(into router: inout Router, configuration: HostConfiguration, metrics: HostMetrics? = nil) {
+    /// `traces` is the host's span ring and recorder (served by `daemon.traces`; absent, it answers none).
+    static func install(
+        into router: inout Router, configuration: HostConfiguration, metrics: HostMetrics? = nil,
+        traces: TraceRecorder? = nil
+    ) {
         installDescribe(into: &router, configuration: configuration)
         installHealth(into: &router, configuration: configuration)
         installLogLevel(into: &router, configuration: configuration)
         installBackup(into: &router, configuration: configuration)
         if let metrics { installMetrics(into: &router, configuration: configuration, metrics: metrics) }
+        installTraces(into: &router, configuration: configuration, traces: traces)
     }
 }

@@ -64,6 +64,10 @@ final class HostMetrics: Sendable {
     private let loop: EventLoop
     /// Counts the requests in flight; set once by the host, called on the loop when metrics are read.
     private let inFlightCounter = Mutex<(@Sendable () -> Int)?>(nil)
+    /// The span export's counts, read at each exposition (nil: the daemon exports nothing).
+    private let exportCounts = Mutex<(read: (@Sendable () -> OTLPExporter.Statistics?)?, last: OTLPExporter.Statistics)>(
+        (nil, .init(queued: 0, exported: 0, dropped: 0)))
+    private let factory: PrometheusMetricsFactory
 
     /// Handles for every operation in `operationNames`, of a host on `loop`.
     init(operationNames: [String], loop: EventLoop) {
@@ -80,6 +84,7 @@ final class HostMetrics: Sendable {
         connectionsAccepted = CoreMetrics.Counter(label: "verticals_connections_accepted_total", factory: factory)
         inFlight = CoreMetrics.Meter(label: "verticals_requests_in_flight", factory: factory)
         queueDepth = CoreMetrics.Meter(label: "verticals_loop_queue_depth", factory: factory)
+        self.factory = factory
         unrouted = OperationMetrics(name: "(unrouted)", factory: factory)
         var operations: [String: OperationMetrics] = [:]
         for name in operationNames { operations[name] = OperationMetrics(name: name, factory: factory) }
@@ -98,8 +103,27 @@ final class HostMetrics: Sendable {
 
     /// The text exposition of every metric, the queue depth and requests in flight sampled now.
     /// On the loop thread (the `daemon.metrics` handler).
+    /// Reads the span export's counts with `read` at each exposition.
+    func countExports(with read: @escaping @Sendable () -> OTLPExporter.Statistics?) {
+        exportCounts.withLock { $0.read = read }
+    }
+
+    /// Brings the export counters up to `read`'s counts (counters only rise: by the difference).
+    private func updateExportCounts() {
+        exportCounts.withLock { counts in
+            guard let read = counts.read, let now = read() else { return }
+            CoreMetrics.Counter(label: "verticals_trace_spans_exported_total", factory: factory)
+                .increment(by: now.exported - counts.last.exported)
+            CoreMetrics.Counter(label: "verticals_trace_spans_dropped_total", factory: factory)
+                .increment(by: now.dropped - counts.last.dropped)
+            CoreMetrics.Meter(label: "verticals_trace_export_queue", factory: factory).set(now.queued)
+            counts.last = now
+        }
+    }
+
     func exposition() -> String {
         loop.preconditionInEventLoop()
+        updateExportCounts()
         queueDepth.set(loop.queuedWorkCount)
         if let count = inFlightCounter.withLock({ $0 }) { inFlight.set(count()) }
         return registry.emitToString()

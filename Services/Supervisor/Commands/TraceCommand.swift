@@ -1,0 +1,93 @@
+import ArgumentParser
+import VerticalsContract
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsSupervisorClient
+import VerticalsWire
+
+/// `svc-supervisor trace ID` and `trace --slowest N`: one trace gathered from the running
+/// verticals' rings of recent spans (`daemon.traces`), printed as a waterfall; or the slowest
+/// recent requests of the whole suite.
+struct TraceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trace",
+        abstract: "Print one trace as a waterfall, or the slowest recent requests, from the daemons' span rings.",
+        discussion: """
+            Examples:
+              svc-supervisor call --trace appointments book '{…}'   (prints the call's trace id and waterfall)
+              svc-supervisor trace 4bf92f3577b34da6a3ce929d0e0e4736
+              svc-supervisor trace --slowest 10
+            Each running daemon keeps its recent spans in a ring (1024): a summary of every request it served,
+            whatever the sampling (VERTICALS_TRACE_SAMPLE_RATIO), and the calls and spans of sampled traces.
+            Exit status: 0 on success, 1 when no daemon holds the trace, 64 for a bad id, 69 when no supervisor answers.
+            """)
+
+    @Argument(help: "The trace id: 32 hex digits.")
+    var traceID: String?
+
+    @Option(name: .long, help: "List the N slowest recent requests instead.")
+    var slowest: Int?
+
+    @OptionGroup var runDirectory: RunDirectoryOption
+
+    @Option(name: .long, help: "Seconds to wait for each daemon's answer.")
+    var timeout: Double = 2
+
+    func validate() throws {
+        guard (traceID == nil) != (slowest == nil) else { throw ValidationError("give a trace id or --slowest N") }
+        if let traceID, traceID.count != 32 || !traceID.allSatisfy(\.isHexDigit) {
+            throw ValidationError("\"\(traceID)\" is not a trace id: 32 hex digits")
+        }
+        if let slowest, slowest < 1 { throw ValidationError("--slowest must be at least 1") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    }
+
+    func run() async throws {
+        try await ControlClient.reporting {
+            let status = try await ControlClient.call(Supervisor.status, Empty(), runDirectory: runDirectory.path)
+            let services = status.services.filter { $0.pid != nil }.map(\.name)
+            let sockets = SocketDirectory("\(runDirectory.path)/sockets")
+            let deadline = Duration.milliseconds(Int64(timeout * 1000))
+            if let slowest {
+                let spans = await SuiteTraces.gather(
+                    .init(traceID: nil, slowest: slowest), services: services, sockets: sockets, timeout: deadline)
+                print(TraceWaterfall.slowest(spans, count: slowest), terminator: "")
+            } else if let traceID {
+                let spans = await SuiteTraces.gather(
+                    .init(traceID: traceID.lowercased()), services: services, sockets: sockets, timeout: deadline)
+                guard !spans.isEmpty else {
+                    throw CLIError(status: 1, "no running daemon holds trace \(traceID) (its ring may have moved on)")
+                }
+                print("trace \(traceID.lowercased())")
+                print(TraceWaterfall.text(spans), terminator: "")
+            }
+        }
+    }
+}
+
+/// Asks each running vertical for its spans (`daemon.traces`) and puts them together.
+enum SuiteTraces {
+    /// The spans `input` selects, from every one of `services` that answers (one that does not
+    /// is noted on standard error).
+    static func gather(
+        _ input: Daemon.TracesInput, services: [String], sockets: SocketDirectory, timeout: Duration
+    ) async -> [Daemon.SpanInfo] {
+        guard let loop = try? EventLoop(name: "svc-supervisor-trace") else { return [] }
+        let client = ServiceClient(loop: loop, sockets: sockets)
+        defer {
+            client.close()
+            loop.shutdown()
+        }
+        var spans: [Daemon.SpanInfo] = []
+        for service in services {
+            do {
+                let reply = try await client.callRaw(
+                    service: service, operation: Daemon.traces.fullName, body: input.encodedBody(), timeout: timeout)
+                spans += try Daemon.Traces(decoding: reply).spans
+            } catch {
+                StandardError.write("warning: no spans from \(service): \(error)\n")
+            }
+        }
+        return spans
+    }
+}

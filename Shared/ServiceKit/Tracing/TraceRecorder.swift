@@ -1,0 +1,86 @@
+import Glibc
+import Synchronization
+
+/// Where a daemon's finished spans go: its ring (every server span, sampled or not) and, for
+/// the spans kept in full (sampled, or a failed request's), its exporter if one is set.
+///
+/// One per host; the spans of a request reach the recorder of the host that served it.
+public final class TraceRecorder: Sendable {
+    /// The vertical whose spans these are (OpenTelemetry `service.name`).
+    public let service: String
+    /// Whether and how much this daemon samples.
+    public let sampling: TraceSampling
+    /// The recent spans, for `daemon.traces`.
+    public let ring: SpanRing
+    private let exporters: Mutex<[any SpanExporting]>
+
+    /// A recorder for `service`'s spans, sampling as `sampling` says.
+    public init(service: String, sampling: TraceSampling, ringCapacity: Int = 1024) {
+        self.service = service
+        self.sampling = sampling
+        self.ring = SpanRing(capacity: ringCapacity)
+        self.exporters = Mutex([])
+    }
+
+    /// Sends every span kept in full from now on to `exporter` too.
+    public func add(exporter: any SpanExporting) {
+        exporters.withLock { $0.append(exporter) }
+    }
+
+    /// What the OTLP exporters queued, sent and dropped (nil: none is set).
+    public var exportStatistics: OTLPExporter.Statistics? {
+        let exporters = exporters.withLock { $0 }.compactMap { $0 as? OTLPExporter }
+        guard !exporters.isEmpty else { return nil }
+        var sum = OTLPExporter.Statistics(queued: 0, exported: 0, dropped: 0)
+        for exporter in exporters {
+            let statistics = exporter.statistics
+            sum.queued += statistics.queued
+            sum.exported += statistics.exported
+            sum.dropped += statistics.dropped
+        }
+        return sum
+    }
+
+    /// Keeps a finished span: in the ring always; exported when sampled or failed.
+    public func record(_ record: SpanRecord) {
+        ring.append(record)
+        guard record.identity.sampled || record.code != nil else { return }
+        for exporter in exporters.withLock({ $0 }) { exporter.export(record) }
+    }
+
+    /// The identity of a server span for a request that brought `traceparent`: its child, or the
+    /// root of a new trace sampled at this daemon's ratio when it brought none (or a broken one).
+    func serverIdentity(traceparent: String?) -> TraceIdentity {
+        if let traceparent, let parent = TraceIdentity.parse(traceparent: traceparent) {
+            return TraceIdentity(
+                traceHigh: parent.traceHigh, traceLow: parent.traceLow, spanID: TraceIDs.next(),
+                parentSpanID: parent.parent, sampled: parent.sampled)
+        }
+        let low = TraceIDs.next()
+        return TraceIdentity(
+            traceHigh: TraceIDs.next(), traceLow: low, spanID: TraceIDs.next(), sampled: sampling.samples(traceLow: low))
+    }
+}
+
+/// Takes the spans a daemon keeps in full, e.g. to send them to a collector (``OTLPExporter``).
+/// Called on whatever thread ended the span: it must not block.
+public protocol SpanExporting: Sendable {
+    /// Takes one finished span; drops it rather than wait.
+    func export(_ record: SpanRecord)
+}
+
+/// Wall-clock time for spans without a second clock read per request: the monotonic instant the
+/// request path already has, plus the offset between the two clocks read once per process.
+enum SpanClock {
+    private static let offset: Int64 = {
+        var real = timespec()
+        clock_gettime(CLOCK_REALTIME, &real)
+        let realNanos = Int64(real.tv_sec) &* 1_000_000_000 &+ Int64(real.tv_nsec)
+        return realNanos &- MonotonicInstant.now.nanoseconds
+    }()
+
+    /// `instant` as nanoseconds since the Unix epoch.
+    static func epochNanoseconds(_ instant: MonotonicInstant) -> UInt64 {
+        UInt64(max(0, instant.nanoseconds &+ offset))
+    }
+}

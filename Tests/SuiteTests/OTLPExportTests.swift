@@ -1,0 +1,140 @@
+import Glibc
+import IOInterface
+import Testing
+import VerticalsContract
+import VerticalsServiceKit
+import VerticalsTesting
+import VerticalsWire
+
+/// OTLP/HTTP export against a real receiver (scripts/otlp-receiver.py: Python's http.server
+/// decoding `ExportTraceServiceRequest` with opentelemetry-proto's classes): one booking is one
+/// trace whose spans, from three daemons, link parent to child; with the receiver gone, the
+/// export queue stays bounded and the drop counter rises.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct OTLPExportTests {
+    /// One span as the receiver wrote it.
+    struct ReceivedSpan {
+        let service, name: String
+        let kind: Int  // OTLP: 1 internal, 2 server, 3 client
+        let trace, span, parent: String
+        let status: Int  // 1 ok, 2 error
+
+        init?(_ line: Substring) {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count >= 7, let kind = Int(fields[2]), let status = Int(fields[6]) else { return nil }
+            (service, name, self.kind, trace, span, parent, self.status) =
+                (fields[0], fields[1], kind, fields[3], fields[4], fields[5], status)
+        }
+    }
+
+    /// The receiver, started on a free loopback port; its spans file; stopped at the end.
+    final class Receiver {
+        let process: DaemonProcess
+        let spansFile: String
+        let port: Int
+
+        init(in directory: TemporaryDirectory) throws {
+            let file = "\(#filePath)"
+            let root = file.firstRange(of: "/Tests/").map { String(file[..<$0.lowerBound]) } ?? "."
+            let script = root + "/scripts/otlp-receiver.py"
+            let portFile = directory.file("otlp.port")
+            spansFile = directory.file("otlp.spans")
+            let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
+            process = try DaemonProcess(
+                "/bin/sh", ["-c", #"exec python3 "$0" "$1" "$2""#, script, portFile, spansFile],
+                environment: ["PATH": path], stderrPath: directory.file("otlp.stderr"))
+            #expect(eventually(timeout: .seconds(30)) { readFile(portFile).flatMap { Int($0) } != nil },
+                "the receiver never listened (is opentelemetry-proto installed? scripts/install-deps.sh): \(readFile(directory.file("otlp.stderr")) ?? "")")
+            port = readFile(portFile).flatMap { Int($0) } ?? 0
+        }
+
+        var spans: [ReceivedSpan] { (readFile(spansFile) ?? "").split(separator: "\n").compactMap(ReceivedSpan.init) }
+
+        deinit { process.stop() }
+    }
+
+    @Test func booking_isOneTrace_acrossDaemons_andTheQueueDropsWhenTheReceiverIsGone() async throws {
+        let suite = try SuiteLauncher()
+        let receiver = try Receiver(in: suite.directory)
+        let tracing = [
+            "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:\(receiver.port)", "OTEL_BSP_SCHEDULE_DELAY": "50",
+            "OTEL_BSP_MAX_QUEUE_SIZE": "16", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "4",
+            "VERTICALS_TRACE_SAMPLE_RATIO": "1",
+        ]
+        for name in SuiteLauncher.order { try suite.start(name, extra: tracing) }
+        let client = suite.client
+        _ = try await client.call(Identity.register, .init(email: "ada@example.org", password: "analytical-engine", displayName: "Ada"))
+        let ada = try await client.call(Identity.login, .init(email: "ada@example.org", password: "analytical-engine"))
+        let clinic = try #require(
+            try await client.call(Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 1, service: .gp)).clinics.first?.clinic)
+        let slot = try #require(await suite.openSlot(clinic: clinic.id, after: 1))
+        _ = try await client.call(
+            Appointments.book,
+            .init(token: ada.token, clinicID: clinic.id, service: .gp, startsAt: slot, durationMinutes: 20,
+                  reason: "traced", requestID: "otlp-1"))
+
+        // The booking's trace: its root is appointments' server span; every call is a client span,
+        // and each callee's server span is that client span's child. The notification the outbox
+        // delivers after the answer belongs to the booking's trace too (the delivery task keeps the
+        // request's context), so the trace spans all four processes: appointments, identity,
+        // clinics and notifications (which asks identity in turn). Waited for until every server
+        // span's parent has arrived.
+        var trace: [ReceivedSpan] = []
+        let whole = eventually(timeout: .seconds(30)) {
+            guard let root = receiver.spans.first(where: { $0.name == "appointments.book" && $0.kind == 2 }) else { return false }
+            trace = receiver.spans.filter { $0.trace == root.trace }
+            let ids = Set(trace.map(\.span))
+            return Set(trace.filter { $0.kind == 2 }.map(\.service)) == ["appointments", "identity", "clinics", "notifications"]
+                && trace.allSatisfy { $0.parent.isEmpty || ids.contains($0.parent) }
+                && trace.contains { $0.name == "appointments.commit" }
+        }
+        #expect(whole, "spans received: \(receiver.spans.map { "\($0.service) \($0.name) \($0.kind) \($0.trace)" })")
+        let root = try #require(trace.first { $0.name == "appointments.book" && $0.kind == 2 })
+        #expect(root.parent.isEmpty && root.status == 1)
+        #expect(trace.filter { $0.parent.isEmpty }.count == 1, "one root")
+        let byID = Dictionary(trace.map { ($0.span, $0) }) { first, _ in first }
+        for served in trace where served.kind == 2 && served.span != root.span {
+            let call = try #require(byID[served.parent], "\(served.service) \(served.name) has no parent in the trace")
+            #expect(call.kind == 3 && call.name == served.name && call.service != served.service, "\(call.service) \(call.name)")
+            #expect(byID[call.parent]?.kind == 2 || byID[call.parent]?.kind == 1, "a call's parent is a request or a span")
+        }
+        let commit = try #require(trace.first { $0.name == "appointments.commit" })
+        #expect(commit.kind == 1 && commit.parent == root.span)
+
+        // The receiver gone: spans are still made, the queue never holds more than its 16, and
+        // what cannot be sent is dropped and counted.
+        receiver.process.stop()
+        for index in 0..<8 {
+            _ = try? await client.call(Clinics.nearest, .init(latitude: 51.5, longitude: -0.12, limit: 1, service: .gp))
+            _ = try? await client.call(Identity.login, .init(email: "ada@example.org", password: "wrong-\(index)"))
+        }
+        var dropped = 0.0
+        var queued = 0.0
+        let rose = await eventuallyAsync(timeout: .seconds(30)) {
+            guard let body = try? await client.callRaw(service: "clinics", operation: Daemon.metrics.fullName, body: Empty().encodedBody()),
+                let text = try? Daemon.Metrics(decoding: body).exposition
+            else { return false }
+            dropped = Self.sample(text, "verticals_trace_spans_dropped_total") ?? 0
+            queued = Self.sample(text, "verticals_trace_export_queue") ?? 0
+            return dropped > 0
+        }
+        #expect(rose, "no span dropped with the receiver gone")
+        #expect(queued <= 16)
+    }
+
+    /// The value of the first sample of `name` in a Prometheus exposition.
+    static func sample(_ text: String, _ name: String) -> Double? {
+        text.split(separator: "\n").first { $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{") }
+            .flatMap { $0.split(separator: " ").last.flatMap { Double($0) } }
+    }
+
+    /// `condition` polled until true or `timeout` passes.
+    func eventuallyAsync(timeout: Duration, _ condition: () async -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+}
