@@ -255,24 +255,8 @@ struct HostileClientTests {
         let raw = try RawClient(path: suite.socket())
         let body = TestEcho.EchoInput(text: String(repeating: "r", count: 32 << 10)).encodedBody()
         // Requests for 32 KiB replies until the daemon stops reading and the socket fills up.
-        var id: UInt64 = 0
-        var stalledSince: ContinuousClock.Instant?
-        while id < 20_000 {
-            id += 1
-            let frame = Message.frame(Envelope(kind: .request, correlationID: id, operation: "echo.echo"), rawBody: body)
-            var offset = 0
-            while offset < frame.count {
-                let written = raw.sendWithoutBlocking(Array(frame[offset...]))
-                offset += written
-                if written == 0 {
-                    if stalledSince == nil { stalledSince = .now }
-                    if ContinuousClock.now - stalledSince! > .milliseconds(500) { break }
-                    usleep(10_000)
-                } else {
-                    stalledSince = nil
-                }
-            }
-            if offset < frame.count { break }
+        let id = raw.sendUntilStalled(after: 0, upTo: 20_000) { id in
+            Message.frame(Envelope(kind: .request, correlationID: id, operation: "echo.echo"), rawBody: body)
         }
         #expect(id < 20_000, "the daemon read \(id) requests (\(Int(id) * 32) KiB of replies) without pausing")
         try await expectStillServing(suite, daemon)

@@ -100,25 +100,7 @@ extension NamespaceTests {
             }
             let limit = UInt64(1 << 30) / UInt64(max(first.body.count, 64))
             let residentBefore = suite.hostA.residentBytes()["clinics"] ?? 0
-            var id: UInt64 = 1
-            var stalledSince: ContinuousClock.Instant?
-            while id < limit {
-                id += 1
-                let frame = request(id)
-                var offset = 0
-                while offset < frame.count {
-                    let written = raw.sendWithoutBlocking(Array(frame[offset...]))
-                    offset += written
-                    if written == 0 {
-                        if stalledSince == nil { stalledSince = .now }
-                        if ContinuousClock.now - stalledSince! > .milliseconds(500) { break }
-                        usleep(10_000)
-                    } else {
-                        stalledSince = nil
-                    }
-                }
-                if offset < frame.count { break }
-            }
+            let id = raw.sendUntilStalled(after: 1, upTo: limit, request)
             let grown = (suite.hostA.residentBytes()["clinics"] ?? 0) - residentBefore
             #expect(id < limit, "clinics read \(id) requests (1 GiB of replies) without pausing a client that never reads")
             #expect(grown < 64 << 20, "clinics grew by \(grown >> 20) MiB for a client that never reads")

@@ -74,13 +74,7 @@ extension EngineProcessTests {
         /// present the operator's certificate, so a checked TLS service is never restarted.
         @Test func certificatesFolder_givesTLSFilesAndPeers_andLivenessChecksPassOverTLS() async throws {
             let directory = TemporaryDirectory()
-            let manifest = directory.file("certs.toml")
-            let file = fopen(manifest, "w")
-            fputs("[services.echo]\nexecutable = \"vt-testd\"\n", file)
-            fclose(file)
-            let certs = directory.file("certs")
-            let minted = try runCommand("svc-supervisor", ["certs", certs, "--manifest", manifest], in: directory)
-            try #require(minted.status == 0, "\(minted.standardError)")
+            let certs = try MintedCertificates.make(for: ["echo"], in: directory)
             let port = try freeLoopbackPort()
             var echo = EngineProcessTests.Liveness.checked("echo", timeout: .seconds(5))
             echo.endpoint = .tcp(host: "127.0.0.1", port: port)

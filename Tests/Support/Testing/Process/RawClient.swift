@@ -85,6 +85,34 @@ public final class RawClient {
         return max(0, written)
     }
 
+    /// Sends `frame(id)` for id = `first` + 1, + 2, … without reading a reply, until `limit` or
+    /// until the socket takes nothing for `stall` (the peer stopped reading: backpressure);
+    /// returns the last id tried. For clients that never read.
+    public func sendUntilStalled(
+        after first: UInt64, upTo limit: UInt64, stall: Duration = .milliseconds(500), _ frame: (UInt64) -> [UInt8]
+    ) -> UInt64 {
+        var id = first
+        var stalledSince: ContinuousClock.Instant?
+        while id < limit {
+            id += 1
+            let bytes = frame(id)
+            var offset = 0
+            while offset < bytes.count {
+                let written = sendWithoutBlocking(Array(bytes[offset...]))
+                offset += written
+                if written == 0 {
+                    if stalledSince == nil { stalledSince = .now }
+                    if ContinuousClock.now - stalledSince! > stall { break }
+                    usleep(10_000)
+                } else {
+                    stalledSince = nil
+                }
+            }
+            if offset < bytes.count { break }
+        }
+        return id
+    }
+
     /// Closes the sending half (`shutdown(SHUT_WR)`): the peer sees end of stream, replies still come.
     public func finishSending() {
         shutdown(fd, Int32(SHUT_WR))
