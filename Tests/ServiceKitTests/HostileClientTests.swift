@@ -261,15 +261,7 @@ struct HostileClientTests {
         #expect(id < 20_000, "the daemon read \(id) requests (\(Int(id) * 32) KiB of replies) without pausing")
         try await expectStillServing(suite, daemon)
         // Left unread past the idle timeout, the connection is closed (after at most a 1 s flush).
-        let drained = eventually(timeout: .seconds(30)) {
-            while true {
-                switch raw.receive() {
-                case .message: continue
-                case .closed: return true
-                case .timedOut: return false
-                }
-            }
-        }
+        let drained = eventually(timeout: .seconds(30)) { raw.drainUntilClosed() }
         #expect(drained, "the never-reading connection was not closed")
         try await expectStillServing(suite, daemon)
     }

@@ -106,15 +106,7 @@ extension NamespaceTests {
             #expect(grown < 64 << 20, "clinics grew by \(grown >> 20) MiB for a client that never reads")
             try await expectStillServing(suite)
             // Left unread past the idle timeout, the connection is closed.
-            let drained = eventually(timeout: .seconds(60)) {
-                while true {
-                    switch raw.receive() {
-                    case .message: continue
-                    case .closed: return true
-                    case .timedOut: return false
-                    }
-                }
-            }
+            let drained = eventually(timeout: .seconds(60)) { raw.drainUntilClosed() }
             #expect(drained, "the never-reading connection was not closed")
             try await expectStillServing(suite)
             suite.down()

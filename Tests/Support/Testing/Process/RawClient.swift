@@ -113,6 +113,18 @@ public final class RawClient {
         return id
     }
 
+    /// Reads and drops replies until the peer closes the connection (true), or a read times out
+    /// with it still open (false). For a client that never read, once the peer should give up on it.
+    public func drainUntilClosed() -> Bool {
+        while true {
+            switch receive() {
+            case .message: continue
+            case .closed: return true
+            case .timedOut: return false
+            }
+        }
+    }
+
     /// Closes the sending half (`shutdown(SHUT_WR)`): the peer sees end of stream, replies still come.
     public func finishSending() {
         shutdown(fd, Int32(SHUT_WR))
