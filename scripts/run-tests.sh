@@ -13,7 +13,8 @@
 #
 # The tests that build a whole package with `swift build` (`new` in a copy of this checkout, a
 # product made by `init`) run last, one at a time: each keeps both cores busy for minutes, and
-# beside the parallel run they starved every process test of its time limit.
+# beside the parallel run they starved every process test of its time limit. Alone, they get every
+# core (VT_BUILD_JOBS; a plain `swift test` builds them with one job).
 set -u
 swift=${SWIFT:-swift}
 tag="run-$$-$(date +%s)"
@@ -32,7 +33,7 @@ if [ "$#" -gt 0 ]; then
 else
     run --skip "$engine_suite" --skip "$(IFS='|'; echo "${builders[*]}")"
     run --filter "$engine_suite"
-    for builder in "${builders[@]}"; do run --filter "$builder"; done
+    for builder in "${builders[@]}"; do VT_BUILD_JOBS=$(nproc) run --filter "$builder"; done
 fi
 bash "$(dirname "$0")/kill-tagged.sh" "$tag"
 

@@ -32,8 +32,8 @@ struct NewCommandTests {
         let typeName = name.prefix(1).uppercased() + name.dropFirst()
 
         let created = try runCommand(
-            "svc-supervisor", ["new", name, "--calls", "identity", "--root", copy, "--build-jobs", "1"],
-            environment: Self.toolchainEnvironment, in: directory, timeout: .seconds(900))
+            "svc-supervisor", ["new", name, "--calls", "identity", "--root", copy, "--build-jobs", "\(PackageBuild.jobs)"],
+            environment: PackageBuild.toolchainEnvironment, in: directory, timeout: .seconds(900))
         try #require(created.status == 0, "\(created.standardOutput)\n\(created.standardError)")
         // Its golden fixture, written by the checkout's own vt-contracts with the new contract compiled in.
         let fixture = try #require(readFile("\(copy)/Tests/Contracts/Fixtures/\(name)/hello.json"))
@@ -47,14 +47,8 @@ struct NewCommandTests {
         #expect(again.standardError.contains("already exists"))
 
         // The vertical's daemon and its unit tests compile in the copy, from nothing but what `new` wrote.
-        // One job: the other suites run beside this one, and some of them time their answers.
-        // (swift-distributed-tracing 1.7.3 keeps a CMakeLists.txt in its targets, which SwiftPM warns about in
-        // every build that uses it: the dependency's packaging, not a warning of ours, so that line alone is let pass.)
         for target in ["--product=svc-\(name)", "--target=\(typeName)ServiceTests"] {
-            let built = try runCommand(
-                "/bin/sh",
-                ["-c", "cd \(copy) && swift build -j 1 \(target) > build.log 2>&1; status=$?; grep warning: build.log | grep -v \"^warning: 'swift-distributed-tracing': found\"; tail -5 build.log | grep -v \"^warning: 'swift-distributed-tracing'\"; exit $status"],
-                environment: Self.toolchainEnvironment, in: directory, timeout: .seconds(900))
+            let built = try PackageBuild.run(target, in: copy, log: "build.log", from: directory, timeout: .seconds(900))
             try #require(built.status == 0, "swift build \(target) failed:\n\(built.standardOutput)")
             #expect(!built.standardOutput.contains("warning:"), "\(built.standardOutput)")
         }
@@ -81,15 +75,6 @@ struct NewCommandTests {
             #expect(greeting[1] == .string("Hello, Ada!"))
             #expect(greeting[2] == .int(Int64(expected)), "the count is kept in the vertical's store")
         }
-    }
-
-    /// What `swift build` needs from this process's environment: the toolchain on PATH, a HOME for its caches.
-    static var toolchainEnvironment: [String: String] {
-        var environment: [String: String] = [:]
-        for key in ["PATH", "HOME", "XDG_CACHE_HOME", "TMPDIR"] {
-            if let value = getenv(key) { environment[key] = String(cString: value) }
-        }
-        return environment
     }
 
     /// The body of `<name>.HelloInput { name }`, written from its schema, not from its code.

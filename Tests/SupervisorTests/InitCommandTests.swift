@@ -31,15 +31,15 @@ struct InitCommandTests {
         let created = try runCommand(
             "svc-supervisor",
             ["init", product, "--name", "Acme", "--vertical", "greeter", "--framework-path", ManifestFixture.repositoryRoot,
-             "--build-jobs", "1"],
-            environment: Self.toolchainEnvironment, in: directory, timeout: .seconds(1500))
+             "--build-jobs", "\(PackageBuild.jobs)"],
+            environment: PackageBuild.toolchainEnvironment, in: directory, timeout: .seconds(1500))
         try #require(created.status == 0, "\(created.standardOutput)\n\(created.standardError)")
         #expect(readFile("\(product)/Tests/Contracts/Fixtures/greeter/hello.json")?.contains("\"greeter.HelloInput\"") == true)
         #expect(readFile("\(product)/Tests/Contracts/contracts.lock.json")?.contains("\"greeter.Greeting\"") == true)
         let again = try runCommand("svc-supervisor", ["init", product, "--name", "Acme"], in: directory)
         #expect(again.status == 64 && again.standardError.contains("is not empty"), "\(again.standardError)")
 
-        // 2. The product's targets and tests, on their own (one job: other suites run beside this one).
+        // 2. The product's targets and tests, on their own.
         try build(product, "--build-tests", in: directory)
         // SwiftPM plans a folder for every target of the graph; what it compiled has objects and modules.
         let objects = try runCommand(
@@ -60,7 +60,7 @@ struct InitCommandTests {
         #expect(holdsItsOwn, "svc-greeter should hold its own contract's names (is the search broken?)")
         let tested = try runCommand(
             "/bin/sh", ["-c", "cd \(product) && swift test --skip-build > test.log 2>&1; status=$?; tail -8 test.log; exit $status"],
-            environment: Self.toolchainEnvironment, in: directory, timeout: .seconds(300))
+            environment: PackageBuild.toolchainEnvironment, in: directory, timeout: .seconds(300))
         #expect(tested.status == 0, "the product's own tests failed:\n\(tested.standardOutput)")
         let checked = try runCommand("\(product)/.build/debug/acme-contracts", ["check", "--root", product], in: directory)
         #expect(checked.status == 0 && checked.standardOutput.contains("contracts match the lock"), "\(checked.standardOutput)")
@@ -96,7 +96,7 @@ struct InitCommandTests {
 
         // 5. This checkout's CLI, compiled without the product's contract: it learns it from `daemon.describe`
         // (cached in the test's own folder, so nobody's ~/.cache is touched).
-        var environment = Self.toolchainEnvironment
+        var environment = PackageBuild.toolchainEnvironment
         environment["XDG_CACHE_HOME"] = directory.file("cache")
         let called = try runCommand(
             "svc-supervisor", ["call", "greeter", "hello", #"{"name":"x"}"#, "--run-dir", run],
@@ -113,26 +113,11 @@ struct InitCommandTests {
         #expect(readFile("\(units)/verticals-greeter.service")?.contains("svc-greeter") == true)
     }
 
-    /// `swift build -j 1 <what>` in `product`; fails the test with the build's tail (and any warning) otherwise.
+    /// `swift build <what>` in `product`; fails the test with the build's tail (and any warning) otherwise.
     func build(_ product: String, _ what: String, in directory: TemporaryDirectory) throws {
-        // (swift-distributed-tracing 1.7.3 keeps a CMakeLists.txt in its targets, which SwiftPM warns about in
-        // every build that uses it: the dependency's packaging, not a warning of ours, so that line alone is let pass.)
-        let log = directory.file("build.log")
-        let built = try runCommand(
-            "/bin/sh",
-            ["-c", "cd \(product) && swift build -j 1 \(what) > \(log) 2>&1; status=$?; grep warning: \(log) | grep -v \"^warning: 'swift-distributed-tracing': found\"; tail -5 \(log) | grep -v \"^warning: 'swift-distributed-tracing'\"; exit $status"],
-            environment: Self.toolchainEnvironment, in: directory, timeout: .seconds(1500))
+        let built = try PackageBuild.run(what, in: product, log: directory.file("build.log"), from: directory)
         try #require(built.status == 0, "swift build \(what) failed:\n\(built.standardOutput)")
         #expect(!built.standardOutput.contains("warning:"), "\(built.standardOutput)")
-    }
-
-    /// What `swift build` needs from this process's environment: the toolchain on PATH, a HOME for its caches.
-    static var toolchainEnvironment: [String: String] {
-        var environment: [String: String] = [:]
-        for key in ["PATH", "HOME", "XDG_CACHE_HOME", "TMPDIR"] {
-            if let value = getenv(key) { environment[key] = String(cString: value) }
-        }
-        return environment
     }
 
     /// A file's bytes.
