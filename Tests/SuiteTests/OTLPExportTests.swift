@@ -33,7 +33,8 @@ struct OTLPExportTests {
         let spansFile: String
         let port: Int
 
-        init(in directory: TemporaryDirectory) throws {
+        /// `stall`: a collector that accepts and never answers (the script's `--stall`).
+        init(in directory: TemporaryDirectory, stall: Bool = false) throws {
             let file = "\(#filePath)"
             let root = file.firstRange(of: "/Tests/").map { String(file[..<$0.lowerBound]) } ?? "."
             let script = root + "/scripts/otlp-receiver.py"
@@ -41,7 +42,7 @@ struct OTLPExportTests {
             spansFile = directory.file("otlp.spans")
             let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
             process = try DaemonProcess(
-                "/bin/sh", ["-c", #"exec python3 "$0" "$1" "$2""#, script, portFile, spansFile],
+                "/bin/sh", ["-c", #"exec python3 "$0" "$1" "$2" $3"#, script, portFile, spansFile, stall ? "--stall" : ""],
                 environment: ["PATH": path], stderrPath: directory.file("otlp.stderr"))
             #expect(eventually(timeout: .seconds(30)) { readFile(portFile).flatMap { Int($0) } != nil },
                 "the receiver never listened (is opentelemetry-proto installed? scripts/install-deps.sh): \(readFile(directory.file("otlp.stderr")) ?? "")")
@@ -120,6 +121,36 @@ struct OTLPExportTests {
         }
         #expect(rose, "no span dropped with the receiver gone")
         #expect(queued <= 16)
+    }
+
+    /// A collector that takes the connection and never answers (issue 25 §5): the sender waits on
+    /// it, so spans pile up behind it. Every request is still answered, the queue never holds more
+    /// than its bound, and what does not fit is dropped and counted.
+    @Test func stalledCollector_neitherBlocksRequests_norGrowsTheQueue() async throws {
+        let suite = try SuiteLauncher()
+        let receiver = try Receiver(in: suite.directory, stall: true)
+        try suite.start("clinics", extra: [
+            "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:\(receiver.port)", "OTEL_BSP_SCHEDULE_DELAY": "10",
+            "OTEL_BSP_MAX_QUEUE_SIZE": "16", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "4", "VERTICALS_TRACE_SAMPLE_RATIO": "1",
+        ])
+        let client = suite.client
+        for _ in 0..<64 {
+            let answer = try await client.call(Clinics.nearest, .init(latitude: 51.5, longitude: -0.12, limit: 1, service: .gp))
+            #expect(answer.clinics.count <= 1)
+        }
+        var dropped = 0.0
+        var queued = 0.0
+        let rose = await eventuallyAsync(timeout: .seconds(30)) {
+            guard let body = try? await client.callRaw(service: "clinics", operation: Daemon.metrics.fullName, body: Empty().encodedBody()),
+                let text = try? Daemon.Metrics(decoding: body).exposition
+            else { return false }
+            dropped = Self.sample(text, "verticals_trace_spans_dropped_total") ?? 0
+            queued = Self.sample(text, "verticals_trace_export_queue") ?? 0
+            return dropped >= 64 - 16 - 4
+        }
+        #expect(rose, "dropped \(dropped) of 64 spans behind a stalled collector (queue 16, one batch of 4 in flight)")
+        #expect(queued <= 16, "the queue holds \(queued) spans, past its bound of 16")
+        #expect(receiver.spans.isEmpty, "the stalled receiver answered nothing, so it wrote nothing")
     }
 
     /// The value of the first sample of `name` in a Prometheus exposition.
