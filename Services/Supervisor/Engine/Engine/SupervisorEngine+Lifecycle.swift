@@ -152,6 +152,18 @@ extension SupervisorEngine {
         unit.livenessFailures = 0
         armLiveness(unit)
         dependencyBecameReady()
+        releaseStartUpPagesWhenUp()
+    }
+
+    /// Once every wanted service that starts at once is ready for the first time, gives back
+    /// what start-up alone used (``StartUpPages``), if the configuration asks for it.
+    func releaseStartUpPagesWhenUp() {
+        guard configuration.releasesStartUpPages, !releasedStartUpPages else { return }
+        let up = units.values.allSatisfy { unit in unit.ready || !unit.wanted || unit.spec.startsOnDemand }
+        guard up else { return }
+        releasedStartUpPages = true
+        let advised = StartUpPages.release()
+        logger.debug("every service is up: start-up's pages given back (\(advised >> 20) MiB of program text advised)")
     }
 
     /// Once the run has been ready for `backoff.resetAfter`, proves it alive and forgives the

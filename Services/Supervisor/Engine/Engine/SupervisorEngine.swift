@@ -57,6 +57,8 @@ public final class SupervisorEngine: @unchecked Sendable {
     var stateFollowers: [UInt64: (Supervisor.ServiceStatus) -> Void] = [:]
     var nextFollowerID: UInt64 = 1
     var isClosed = false
+    /// Set once start-up's pages were given back (``releaseStartUpPagesWhenUp()``).
+    var releasedStartUpPages = false
     /// Per-service cgroups for memory and cpu limits; looked for when a service first has one.
     var cgroupStorage: Cgroups?
     var cgroups: Cgroups {
