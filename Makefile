@@ -50,10 +50,12 @@ release: deps
 
 # vt-exec again, with cc alone: SwiftPM links even a C executable against libswiftCore, which
 # costs about 2 ms at every spawn (measured with farm-bench: 3 ms vs 1 ms for exec of /bin/true).
+# Linked statically: no dynamic loader and no libc to map before it execs the service, which is
+# on every restart's path (issue 26 §5; it calls nothing of libc's that needs NSS or dlopen).
 CC     ?= cc
 CONFIG ?= debug
 exec-shim:
-	$(CC) -O2 -Wall -o "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/vt-exec" Services/Supervisor/ExecShim/main.c
+	$(CC) -O2 -Wall -static -o "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/vt-exec" Services/Supervisor/ExecShim/main.c
 
 # The suite under svc-supervisor, in the foreground; Ctrl-C stops it in reverse dependency order.
 # In another shell: svc-supervisor status (logs NAME -f, restart NAME, down …).
