@@ -13,6 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
+        // The memory section's floor: a Swift program that only sleeps, linked like the release programs.
+        .executableTarget(name: "vt-sleep", path: "Sources/vt-sleep"),
         // The CLI row's baseline: `svc-supervisor call clinics nearest` with the contract compiled in.
         .executableTarget(
             name: "vt-bench-call",

@@ -30,6 +30,9 @@ struct BenchRun {
         }
         if settings.runs("supervisor") {
             await KillToReady(settings: settings, report: report, directory: directory).run()
+            let loop = makeLoop("bench-on-demand")
+            await OnDemandStart(settings: settings, report: report, directory: directory, loop: loop).run()
+            loop.shutdown()
         }
         if ["supervisor", "memory", "suite", "mixed"].contains(where: settings.runs) {
             let loop = makeLoop("bench-driver")
@@ -52,6 +55,12 @@ struct BenchRun {
                 }
             }
             await suite.down()
+            if settings.runs("suite") {
+                await TracedBooking(settings: settings, report: report, directory: directory, loop: loop).run()
+            }
+            if settings.runs("memory") {
+                await FiftyServices(settings: settings, report: report, directory: directory, loop: loop).run()
+            }
             loop.shutdown()
         }
 

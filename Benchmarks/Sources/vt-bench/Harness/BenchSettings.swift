@@ -25,6 +25,8 @@ struct BenchSettings: Sendable {
     var manifest: String
     /// Where results.json goes.
     var outputDirectory: String
+    /// The checkout (`VT_ROOT`): its scripts.
+    var rootDirectory: String
 
     static let allSections: [String] = ["codec", "rpc", "tcp", "cli", "supervisor", "suite", "mixed", "memory"]
 
@@ -42,7 +44,7 @@ struct BenchSettings: Sendable {
             uvEcho: environment["UV_ECHO"] ?? "\(root)/bench/uv_echo",
             callBaseline: environment["VT_BENCH_CALL"] ?? Self.besideThisProgram("vt-bench-call"),
             manifest: environment["VT_MANIFEST"] ?? "\(root)/deploy/suite.toml",
-            outputDirectory: environment["BENCH_OUT"] ?? "\(root)/bench")
+            outputDirectory: environment["BENCH_OUT"] ?? "\(root)/bench", rootDirectory: root)
         for program in [settings.uvEcho, "\(settings.binDirectory)/svc-supervisor", "\(settings.binDirectory)/vt-exec"]
         where !FileManager.default.isExecutableFile(atPath: program) {
             fail("\(program) is missing: run `make bench`, which builds it")

@@ -9,6 +9,19 @@ enum ProcessStats {
         return line.flatMap { Double($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
     }
 
+    /// Resident memory in KiB split by what backs it (`/proc/PID/smaps_rollup`): anonymous pages
+    /// (heap, stacks, the runtime's metadata) and the rest, pages of mapped files (the program
+    /// itself, shared libraries); nil when the process is gone.
+    static func residentKiB(_ pid: Int32) -> (total: Double, anonymous: Double)? {
+        guard let rollup = try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8) else { return nil }
+        func field(_ name: String) -> Double? {
+            let line = rollup.split(separator: "\n").first { $0.hasPrefix("\(name):") }
+            return line.flatMap { Double($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
+        }
+        guard let total = field("Rss"), let anonymous = field("Anonymous") else { return nil }
+        return (total, anonymous)
+    }
+
     /// User + system CPU seconds consumed so far (`utime` + `stime`), or nil when the process is gone.
     static func cpuSeconds(_ pid: Int32) -> Double? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

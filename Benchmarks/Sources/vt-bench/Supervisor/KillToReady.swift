@@ -19,28 +19,12 @@ struct KillToReady {
     var victim = "clinics"
 
     func run() async {
-        let (manifest, problems) = ManifestParser.load(path: settings.manifest, binDirectory: settings.binDirectory)
-        guard problems.isEmpty else { fail("the manifest has problems: \(problems)") }
-        var services = manifest.services.filter { $0.name == victim || $0.name == "identity" }
+        var services = BenchEngine.services([victim, "identity"], settings: settings)
         for index in services.indices where services[index].name == victim {
             services[index].backoff = Backoff(initial: .zero, max: .zero, multiplier: 1)
             services[index].budget = RestartBudget(maxRestarts: 100_000, window: .seconds(1))
         }
-        let loop = makeLoop("bench-engine")
-        let engine = SupervisorEngine(
-            manifest: Manifest(services: services),
-            configuration: EngineConfiguration(
-                runDirectory: RunDirectory("\(directory)/engine"), execShim: "\(settings.binDirectory)/vt-exec",
-                programDirectory: settings.binDirectory,
-                environment: ["PATH": "/usr/bin:/bin", "VT_BENCH_TAG": Subprocess.tag, "VERTICALS_LOG_LEVEL": "warning"]),
-            loop: loop)
-        let events = EngineEvents()
-        do {
-            try await engine.observe { event in events.append(event) }
-            try await engine.start()
-        } catch {
-            fail("the supervision engine did not start: \(error)")
-        }
+        let (engine, events, loop) = await BenchEngine.start(services, settings: settings, directory: directory)
         var ready = await events.wait(for: victim, .ready, count: 1)
         var restarts: [Double] = []
         var bare: [Double] = []
@@ -52,36 +36,14 @@ struct KillToReady {
             kill(pid, SIGKILL)
             ready = await events.wait(for: victim, .ready, count: sample + 1)
             restarts.append((ready.at - killedAt).microseconds / 1000)
-            bare.append(bareStartToReady())
+            bare.append(BareStart(settings: settings, directory: directory, service: victim).toReady())
         }
         await engine.stopAll()
         await engine.close()
         loop.shutdown()
         report.add(
             "supervisor", "kill -9 → READY=1 (\(victim), n=\(settings.kills))", unit: "ms", ours: restarts,
-            baselineName: "bare start→READY", baseline: bare, ratioName: "restart/bare")
-    }
-
-    /// Milliseconds from starting the vertical's daemon directly (no supervisor, no shim) to
-    /// its READY=1 on a notify socket of ours; then kills it.
-    func bareStartToReady() -> Double {
-        let bareDirectory = "\(directory)/bare"
-        try? FileManager.default.createDirectory(atPath: "\(bareDirectory)/sockets", withIntermediateDirectories: true)
-        let notify = NotifyReceiver(path: "\(bareDirectory)/notify.sock")
-        defer { notify.close() }
-        unlink("\(bareDirectory)/sockets/\(victim).sock")
-        let start = ContinuousClock.now
-        let process = Subprocess.start(
-            "\(settings.binDirectory)/svc-\(victim)", [],
-            environment: [
-                "NOTIFY_SOCKET": notify.path, "VERTICALS_SOCKET_DIR": "\(bareDirectory)/sockets",
-                "STATE_DIRECTORY": "\(bareDirectory)/state", "VERTICALS_LOG_LEVEL": "warning",
-            ])
-        guard notify.waitForReady(timeout: .seconds(10)) else { fail("svc-\(victim) started bare never sent READY=1") }
-        let elapsed = ContinuousClock.now - start
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        return elapsed.microseconds / 1000
+            baselineName: "bare start→READY", baseline: bare, ratioName: "restart/bare", target: .atMost(1.2))
     }
 }
 

@@ -25,13 +25,17 @@ final class SupervisedSuite {
     /// The verticals' socket folder.
     var sockets: SocketDirectory { SocketDirectory("\(runDirectory)/sockets") }
 
-    /// Starts the suite and returns once every service is ready.
-    static func up(_ settings: BenchSettings, runDirectory: String, loop: EventLoop) async -> SupervisedSuite {
+    /// Starts the suite (the suite's manifest, or `manifest`; `environment` added to what every
+    /// service inherits) and returns once every service is ready.
+    static func up(
+        _ settings: BenchSettings, manifest: String? = nil, environment: [String: String] = [:], runDirectory: String,
+        loop: EventLoop
+    ) async -> SupervisedSuite {
         let start = ContinuousClock.now
         let process = Subprocess.start(
             "\(settings.binDirectory)/svc-supervisor",
-            ["up", "--manifest", settings.manifest, "--run-dir", runDirectory],
-            environment: ["VERTICALS_LOG_LEVEL": "warning"])
+            ["up", "--manifest", manifest ?? settings.manifest, "--run-dir", runDirectory],
+            environment: environment.merging(["VERTICALS_LOG_LEVEL": "warning"]) { ours, _ in ours })
         let suite = SupervisedSuite(runDirectory: runDirectory, process: process, loop: loop)
         let deadline = start + .seconds(60)
         while ContinuousClock.now < deadline {
