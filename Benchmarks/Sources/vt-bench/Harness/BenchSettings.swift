@@ -26,7 +26,7 @@ struct BenchSettings: Sendable {
     /// Where results.json goes.
     var outputDirectory: String
 
-    static let allSections: [String] = ["codec", "rpc", "tcp", "cli", "supervisor", "suite", "mixed", "memory"]
+    static let allSections: [String] = ["codec", "rpc", "tcp", "cli", "supervisor", "suite", "mixed", "upgrade", "memory"]
 
     /// The settings from `environment`; exits with a message when a program is missing.
     static func from(_ environment: [String: String]) -> BenchSettings {
