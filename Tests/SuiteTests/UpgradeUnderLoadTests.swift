@@ -44,9 +44,13 @@ struct UpgradeUnderLoadTests {
             return false
         }
         #expect(await everyBookerCalls(beyond: Array(repeating: 0, count: Self.bookers)), "not every booker booked")
+        // A stretch without an upgrade, whose latencies the upgrades' are compared with (issue 27 §4, in the small).
+        try await Task.sleep(for: .seconds(1.5))
 
         var gaps: [String: String] = [:]
+        var upgrading: [ClosedRange<ContinuousClock.Instant>] = []
         for service in ["appointments", "identity"] {
+            let began = ContinuousClock.now
             let before = suite.status()[service]?.pid
             let counts = bookers.map { $0.booker.attempts.current }
             let run = suite.run
@@ -58,6 +62,7 @@ struct UpgradeUnderLoadTests {
             #expect(result.status == 0, "upgrade \(service): \(result.standardError)")
             #expect(result.standardOutput.contains("\(service): upgraded, pid \(before ?? 0) → pid"), "\(result.standardOutput)")
             gaps[service] = result.standardOutput.split(separator: "\n").dropFirst().first.map(String.init) ?? ""
+            upgrading.append(began...ContinuousClock.now)
             let after = suite.status()[service]?.pid
             #expect(after != nil && after != before, "\(service) still runs pid \(before ?? 0)")
             #expect(await everyBookerCalls(beyond: counts), "not every booker booked after the upgrade of \(service)")
@@ -75,12 +80,38 @@ struct UpgradeUnderLoadTests {
                 suite.client, patient: entry.patient, outcome: outcome, slots: entry.slots)
         }
         #expect(discrepancies == 0)
-        let latencies = outcomes.flatMap(\.latencies).sorted()
-        let booked = latencies.count
-        let p99 = latencies.isEmpty ? .zero : latencies[min(booked - 1, booked * 99 / 100)]
-        print("upgrade under load: \(booked) bookings by \(Self.bookers) clients, p99 \(p99), max \(latencies.last ?? .zero); "
-            + gaps.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ";"))
+        // Bookings in flight during an upgrade (from `upgrade` called to answered), against those
+        // done before the first one began.
+        let firstUpgrade = upgrading.first?.lowerBound ?? .now
+        var before: [Duration] = []
+        var during: [Duration] = []
+        for outcome in outcomes {
+            for (latency, acknowledged) in zip(outcome.latencies, outcome.acknowledgedAt) {
+                let booking = (acknowledged - latency)...acknowledged
+                if upgrading.contains(where: { $0.overlaps(booking) }) {
+                    during.append(latency)
+                } else if acknowledged < firstUpgrade {
+                    before.append(latency)
+                }
+            }
+        }
+        #expect(!during.isEmpty, "no booking was in flight during an upgrade")
+        print(
+            "upgrade under load (\(outcomes.flatMap(\.latencies).count) bookings by \(Self.bookers) clients): "
+                + "without an upgrade \(Self.percentiles(before)), during one \(Self.percentiles(during)); "
+                + gaps.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ";"))
         for entry in bookers { entry.client.close() }
         suite.down()
+    }
+
+    /// "n=120 p50 21 ms p99 190 ms".
+    static func percentiles(_ latencies: [Duration]) -> String {
+        let sorted = latencies.sorted()
+        guard !sorted.isEmpty else { return "n=0" }
+        func ms(_ fraction: Double) -> Int {
+            let value = sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+            return Int(value.components.seconds * 1000 + value.components.attoseconds / 1_000_000_000_000_000)
+        }
+        return "n=\(sorted.count) p50 \(ms(0.5)) ms p99 \(ms(0.99)) ms"
     }
 }
