@@ -258,7 +258,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "vt-testd",
-            dependencies: ["VerticalsWire", "VerticalsServiceKit", "IOInterface", "VerticalsContract", "TestSupport"],
+            dependencies: [
+                "VerticalsWire", "VerticalsServiceKit", "VerticalsStorage", "IOInterface", "VerticalsContract", "TestSupport",
+                grdb,
+            ],
             path: "Tests/Support/TestDaemon",
             swiftSettings: strict
         ),
@@ -310,7 +313,7 @@ let package = Package(
             dependencies: [
                 "VerticalsSupervisor", "VerticalsScaffold", "VerticalsServiceKit", "IOInterface", "VerticalsContract",
                 "VerticalsEventLoop", "VerticalsWire",
-                "VerticalsTesting", "TestSupport", "vt-testd", "vt-exec", "svc-supervisor", "svc-supervisor-engine",
+                "VerticalsTesting", "TestSupport", "vt-testd", "vt-exec", "svc-supervisor", "svc-supervisor-engine", grdb,
             ],
             path: "Tests/SupervisorTests"
         ),

@@ -41,7 +41,8 @@ public enum SQLiteStore {
     /// writer closes (``DatabasePool/close()``, or the last reference to the pool goes) or the
     /// process dies. A store another pool holds, in this process or another, is refused at once,
     /// before SQLite opens it, with a ``StoreError`` whose ``StoreError/isHeld`` is true and whose
-    /// message names the holder's pid and program.
+    /// message names the holder's pid and program; under ``handOver`` (an upgrade's new process)
+    /// it is waited for instead, and a store about to be migrated is backed up first.
     public static func open(
         directory: String, fileName: String = "store.sqlite", owner: StoreOwner? = nil, migrator: DatabaseMigrator,
         durability: Durability = .full
@@ -61,7 +62,7 @@ public enum SQLiteStore {
             // statement journal: keep it in memory, not a file created and unlinked in /var/tmp.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
-        let lock = try StoreLock.acquire("\(path).lock", for: path)
+        let lock = try StoreLock.acquire("\(path).lock", for: path, handOver: checking ? nil : handOver)
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
@@ -79,6 +80,7 @@ public enum SQLiteStore {
             }
             try refuseNewerSchema(pool, migrator: migrator, path: path)
             try pool.writeWithoutTransaction { db in try owner.adopt(db) }
+            if !checking { try backUpBeforeMigrating(pool, migrator: migrator, path: path) }
             try migrator.migrate(pool)
         } catch {
             try? pool.close()  // releases the lock now, not whenever the pool is freed

@@ -26,7 +26,8 @@ import GRDBSQLite
 /// that (now nameless) inode, while the next creates a new file and locks that one.
 ///
 /// The descriptor is close-on-exec, so a child the daemon spawns does not inherit the lock.
-/// It is non-blocking: a held store is refused at once with a ``StoreError``, never waited for.
+/// It is non-blocking: a held store is refused at once with a ``StoreError``, never waited for,
+/// except by an upgrade's new process (``SQLiteStore/HandOver``).
 final class StoreLock: Sendable {
     /// The lock file.
     let path: String
@@ -42,7 +43,11 @@ final class StoreLock: Sendable {
 
     /// Takes the lock on `path` for the store at `storePath`, or throws a ``StoreError`` naming the
     /// process that holds it and what to do.
-    static func acquire(_ path: String, for storePath: String) throws -> StoreLock {
+    ///
+    /// With `handOver` (an upgrade's new process), a lock another process holds is waited for
+    /// instead: ``SQLiteStore/HandOver/waiting`` is called, then `flock` blocks until the holder
+    /// releases it (it exits, or closes the store).
+    static func acquire(_ path: String, for storePath: String, handOver: SQLiteStore.HandOver? = nil) throws -> StoreLock {
         var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o640)
         // A lock file another user made (root's `restore` on a fresh store): flock needs no write
         // access, only the pid goes unwritten.
@@ -52,6 +57,10 @@ final class StoreLock: Sendable {
         }
         var result: Int32
         repeat { result = flock(descriptor, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR
+        if result != 0, errno == EWOULDBLOCK, let handOver {
+            handOver.waiting(holderPID(descriptor))
+            repeat { result = flock(descriptor, LOCK_EX) } while result != 0 && errno == EINTR
+        }
         guard result == 0 else {
             let failure = errno
             defer { close(descriptor) }

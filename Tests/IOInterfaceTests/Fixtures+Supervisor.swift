@@ -92,6 +92,29 @@ extension Supervisor.RestoreResult {
     static let minimal = Self(path: "")
 }
 
+extension Supervisor.UpgradeInput {
+    static func fixture(name: String = "appointments", executable: String? = "/opt/verticals/2.1/svc-appointments") -> Self {
+        .init(name: name, executable: executable)
+    }
+
+    static let minimal = Self(name: "")
+}
+
+extension Supervisor.UpgradeResult {
+    static func fixture(
+        name: String = "appointments", oldPid: Int = 4121, newPid: Int = 4388,
+        executable: String = "/opt/verticals/2.1/svc-appointments", prepareSeconds: Double = 0.21,
+        gapSeconds: Double = 0.083, drainSeconds: Double = 0.012,
+        backup: String? = "/run/verticals/state/appointments/appointments.before-upgrade-20261125T101500Z.sqlite"
+    ) -> Self {
+        .init(
+            name: name, oldPid: oldPid, newPid: newPid, executable: executable, prepareSeconds: prepareSeconds,
+            gapSeconds: gapSeconds, drainSeconds: drainSeconds, backup: backup)
+    }
+
+    static let minimal = Self(name: "", oldPid: 0, newPid: 0, executable: "", prepareSeconds: 0, gapSeconds: 0, drainSeconds: 0)
+}
+
 extension Fixtures {
     static let supervisor: [Example] = [
         pair(Supervisor.ServiceName.fixture(), .minimal),
@@ -102,5 +125,7 @@ extension Fixtures {
         pair(Supervisor.LogLine.fixture(), .minimal),
         pair(Supervisor.RestoreInput.fixture(), .minimal),
         pair(Supervisor.RestoreResult.fixture(), .minimal),
+        pair(Supervisor.UpgradeInput.fixture(), .minimal),
+        pair(Supervisor.UpgradeResult.fixture(), .minimal),
     ].flatMap { $0 }
 }

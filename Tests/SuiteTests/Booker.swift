@@ -17,6 +17,8 @@ struct Booker: Sendable {
         var retries = 0
         /// From the first attempt to the acknowledgement, per booking.
         var latencies: [Duration] = []
+        /// When each booking was acknowledged, in the order of ``latencies``.
+        var acknowledgedAt: [ContinuousClock.Instant] = []
         /// Errors by code, retried or not.
         var errors: [String: Int] = [:]
     }
@@ -57,7 +59,9 @@ struct Booker: Sendable {
                 do {
                     let booking = try await client.call(Appointments.book, input)
                     outcome.acknowledged[requestID] = booking.id
-                    outcome.latencies.append(.now - started)
+                    let now = ContinuousClock.now
+                    outcome.latencies.append(now - started)
+                    outcome.acknowledgedAt.append(now)
                     break
                 } catch {
                     outcome.errors["\(error.code)", default: 0] += 1

@@ -53,7 +53,7 @@ struct CLIMannersTests {
         #expect(result.status == 0)
         let groups: [String: [String]] = [
             "SUITE": ["up", "status", "down", "reload", "metrics", "trace"],
-            "SERVICES": ["start", "stop", "restart", "logs", "log-level"],
+            "SERVICES": ["start", "stop", "restart", "upgrade", "logs", "log-level"],
             "CALLS": ["call", "open", "operations", "describe", "routes", "login", "logout", "admin"],
             "DATA": ["backup", "restore"], "DEPLOY": ["check", "export", "certs"], "DEVELOPMENT": ["new", "init"],
         ]

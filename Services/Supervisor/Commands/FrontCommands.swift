@@ -9,7 +9,8 @@ package enum FrontCommands {
     ]
     /// Those about one service ("Services").
     package static let services: [any ParsableCommand.Type] = [
-        StartCommand.self, StopCommand.self, RestartCommand.self, LogsCommand.self, LogLevelCommand.self,
+        StartCommand.self, StopCommand.self, RestartCommand.self, UpgradeCommand.self, LogsCommand.self,
+        LogLevelCommand.self,
     ]
     /// Those that call verticals ("Calls").
     package static let calls: [any ParsableCommand.Type] = [

@@ -134,3 +134,72 @@ struct DownCommand: AsyncParsableCommand {
         }
     }
 }
+
+/// `svc-supervisor upgrade NAME [--executable PATH]`: start a new build of a ready service on the
+/// socket the supervisor holds and hand over to it without dropping a request
+/// (`supervisor.upgrade`); prints both pids and how long callers waited in the backlog.
+struct UpgradeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "upgrade",
+        abstract: "Hand a ready service over to a new process (a new build) without dropping a request.",
+        discussion: """
+            The new process starts on the same socket and prepares while the old one serves;
+            then the old one stops accepting, finishes its requests and releases the store, and
+            the new one opens it (a build that migrates the store backs it up first) and serves
+            the callers that waited in the backlog meanwhile. Without --executable the manifest's
+            program starts again: a new build put in its place.
+
+            A new process that fails before the hand-over leaves the old one serving; one that
+            fails after it is replaced by the previous executable, its store backup put back.
+
+            A service still starting is upgraded once it is ready (within a minute).
+
+            Exit status: 0 upgraded, 1 not upgraded (why is printed), 64 unknown service,
+            65 the program cannot be run, 69 no supervisor answers, 75 the service is not ready
+            or being upgraded or restored already.
+            """)
+
+    @Argument(help: "The service, e.g. appointments.") var name: String
+    @Option(name: .long, help: "The new build's program: a path, or a name looked up as the manifest's executable.")
+    var executable: String?
+    @OptionGroup var runDirectory: RunDirectoryOption
+
+    func run() async throws {
+        try await ControlClient.reporting {
+            // A path is the supervisor's to resolve from its own folder: make it absolute here.
+            let program = executable.map { path in
+                path.hasPrefix("/") || !path.contains("/") ? path : ProgramPaths.currentDirectory() + "/" + path
+            }
+            try await waitWhileStarting(location: runDirectory.location)
+            // The new process's readiness and the old one's drain, each bounded by its manifest timeout.
+            let result = try await ControlClient.call(
+                Supervisor.upgrade, .init(name: name, executable: program), location: runDirectory.location,
+                timeout: .seconds(600), statuses: [.conflict: 75, .invalidInput: 65])
+            print("\(result.name): upgraded, pid \(result.oldPid) → pid \(result.newPid) (\(result.executable))")
+            print(
+                "  prepared in \(Self.seconds(result.prepareSeconds)) while pid \(result.oldPid) served; callers waited "
+                    + "\(Self.seconds(result.gapSeconds)) (drain \(Self.seconds(result.drainSeconds)))")
+            if let backup = result.backup {
+                print("  the store was migrated; its backup from before: \(backup)")
+            }
+        }
+    }
+
+    /// A service on its way up (just restarted, waiting for a dependency) is upgraded once it is
+    /// ready, within a minute; any other state is the supervisor's to refuse.
+    private func waitWhileStarting(location: SuiteLocation) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            let list = try await ControlClient.call(Supervisor.status, Empty(), location: location)
+            guard let state = list.services.first(where: { $0.name == name })?.state,
+                [.starting, .waiting, .backoff].contains(state)
+            else { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// "83 ms", "1.2 s".
+    static func seconds(_ value: Double) -> String {
+        value < 1 ? "\(Int((value * 1000).rounded())) ms" : "\(StatusCommand.oneDecimal(value)) s"
+    }
+}

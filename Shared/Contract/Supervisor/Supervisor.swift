@@ -11,7 +11,7 @@ import VerticalsWire
 /// beside this file, from which VerticalsContractPlugin generates their Swift (docs/CONTRACTS.md).
 public enum Supervisor: ServiceContract {
     public static let name = "supervisor"
-    public static let summary = "Supervision of the suite's daemons: status, start, stop, restart, reload, down, restore."
+    public static let summary = "Supervision of the suite's daemons: status, start, stop, restart, reload, down, restore, upgrade."
 
     /// Every supervised service with its state, pid, uptime, restarts and last exit.
     public static let status = Operation<Empty, StatusList>(
@@ -50,6 +50,17 @@ public enum Supervisor: ServiceContract {
         summary: "Put a backup in place of a stopped service's store (the replaced one is kept whole beside it).",
         errors: [.notFound, .invalidInput, .conflict])
 
+    /// Starts a new process of a ready service on the socket the supervisor holds and hands over
+    /// to it without dropping a request: the new one prepares while the old one serves, then waits
+    /// for the store while the old one stops accepting, drains and exits (callers wait in the
+    /// backlog), then opens the store and sends `READY=1`. A new process that fails before the
+    /// hand-over leaves the old one serving; one that fails after it is replaced by the previous
+    /// executable (and the store backup a migrating build made is put back): `unavailable`, saying why.
+    public static let upgrade = Operation<UpgradeInput, UpgradeResult>(
+        name, "upgrade",
+        summary: "Start a new build of a ready service on its socket and hand over to it without dropping a request.",
+        errors: [.notFound, .invalidInput, .conflict, .unavailable])
+
     /// Streams a service's log: its last `lines` lines, then each new line as the supervisor
     /// writes it, until the caller cancels (`svc-supervisor logs -f`).
     public static let logs = StreamOperation<LogsInput, LogLine>(
@@ -63,7 +74,7 @@ public enum Supervisor: ServiceContract {
 
     public static let operations = [
         status.descriptor, start.descriptor, stop.descriptor, restart.descriptor, reload.descriptor,
-        down.descriptor, logs.descriptor, watch.descriptor, restore.descriptor,
+        down.descriptor, logs.descriptor, watch.descriptor, restore.descriptor, upgrade.descriptor,
     ]
 }
 

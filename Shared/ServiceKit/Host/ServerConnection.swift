@@ -54,6 +54,8 @@ final class ServerConnection: @unchecked Sendable {
     /// Set once the connection closes with a reason (``close(correlationID:_:)``): that error is
     /// the last frame sent, so answers of requests still running are dropped (PROTOCOL.md § 4).
     private(set) var isClosing = false
+    /// The host's name, for the hand-over's error.
+    var serviceName: String { host.configuration.name }
     var inFlight: [UInt64: InFlight] = [:]
     /// The request whose handler runs inline now, before its first suspension (not yet in `inFlight`).
     private var running = Running()
@@ -126,6 +128,7 @@ final class ServerConnection: @unchecked Sendable {
             if let entry = inFlight.removeValue(forKey: envelope.correlationID) {
                 entry.task?.cancel()
                 count(entry, .cancelled)
+                if hostIsDraining { closeIfDrained() }
             }
         case .ping:
             connection.write(
@@ -157,8 +160,8 @@ final class ServerConnection: @unchecked Sendable {
         let metrics = operation?.metrics ?? self.metrics.unrouted
         metrics.requests.increment()
         if hostIsDraining {
-            metrics.failed(.unavailable)
-            answer(id, ServiceError(.unavailable, "\(host.configuration.name) is shutting down; retry", retryable: true))
+            // Left unread, answered by the next process: see ``closeIfDrained()``.
+            closeIfDrained()
             return nil
         }
         guard let operation else {
@@ -301,7 +304,10 @@ final class ServerConnection: @unchecked Sendable {
             }
         }
         count(entry, failure, responseBytes: frame.count)
-        if hostIsDraining { host.requestFinished() }
+        if hostIsDraining {
+            closeIfDrained()
+            host.requestFinished()
+        }
     }
 
     /// Counts an answered (or abandoned) request: its latency and its error code if any.
@@ -327,7 +333,8 @@ final class ServerConnection: @unchecked Sendable {
 
     /// The host starts draining: requests in flight may finish, but a stream, which may never
     /// end by itself, is ended now with a retryable `unavailable` (its caller may call again
-    /// once the service is back), so it does not hold the drain until its timeout.
+    /// once the service is back), so it does not hold the drain until its timeout. A connection
+    /// with nothing in flight is handed over at once (``closeIfDrained()``).
     func beginDraining() {
         hostIsDraining = true
         for (id, entry) in inFlight where entry.isStream {
@@ -338,6 +345,7 @@ final class ServerConnection: @unchecked Sendable {
                 .unavailable, "\(host.configuration.name) is shutting down: the stream ends here; call again later",
                 retryable: true))
         }
+        closeIfDrained()
     }
 
     /// Answers request `id` `deadlineExceeded` and cancels its handler (from the deadline check).
@@ -346,7 +354,10 @@ final class ServerConnection: @unchecked Sendable {
         count(entry, .deadlineExceeded)
         entry.task?.cancel()
         answer(id, ServiceError(.deadlineExceeded, "the caller's deadline passed before an answer was ready"))
-        if hostIsDraining { host.requestFinished() }
+        if hostIsDraining {
+            closeIfDrained()
+            host.requestFinished()
+        }
     }
 
     private func answer(_ id: UInt64, _ error: ServiceError) {

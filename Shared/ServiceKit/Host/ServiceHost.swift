@@ -50,6 +50,8 @@ public final class ServiceHost: @unchecked Sendable {
     private var drainTimer: UInt64?
     private var stopWaiters: [@Sendable () -> Void] = []
     private var stopped = false
+    /// Set once the host's timers closed, after the drain and the last connection.
+    private var timersClosed = false
     /// The idle exit's clock, while the host serves with ``HostConfiguration/idleExit`` set.
     private(set) var idleExit: IdleExit?
     /// Fired when the host ends itself because it was idle; ``HostService`` waits on it beside shutdown.
@@ -98,12 +100,13 @@ public final class ServiceHost: @unchecked Sendable {
         }
     }
 
-    /// Stops accepting, lets in-flight requests finish (up to the drain timeout),
-    /// closes every connection, and returns once all is closed.
+    /// Stops accepting, lets in-flight requests finish (up to the drain timeout), closes every
+    /// connection (handing each over, see `ServerConnection.closeIfDrained`), and returns once
+    /// all are closed.
     public func stop() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             loop.execute { [self] in
-                if stopped {
+                if timersClosed {
                     continuation.resume()
                     return
                 }
@@ -228,6 +231,7 @@ public final class ServiceHost: @unchecked Sendable {
         stopSweepingIfIdle()
         metrics.connectionsOpen.decrement()
         if isDraining { finishDrainIfIdle() }
+        if stopped, connections.isEmpty { endStop() }
     }
 
     /// Requests being served on every connection (loop thread).
@@ -268,7 +272,10 @@ public final class ServiceHost: @unchecked Sendable {
     private func finishDrain() {
         guard !stopped else { return }
         stopped = true
-        for server in connections.values { server.connection.closeAfterFlush() }
+        // A connection closed with a reason (handed over, idle) lingers until its client has read
+        // it and hung up, at most its grace: the process must not end under it, or a client that
+        // writes meanwhile sees its write fail instead of the reason that makes it send again.
+        for server in connections.values where !server.isClosing { server.connection.closeAfterFlush() }
         watchdog?.close()
         watchdog = nil
         idleExit?.close()
@@ -276,6 +283,13 @@ public final class ServiceHost: @unchecked Sendable {
         sweepTimer?.close()
         sweepTimer = nil
         if let drainTimer { timers.cancel(drainTimer) }
+        if connections.isEmpty { endStop() }
+    }
+
+    /// Every connection is gone after the drain: the host has stopped.
+    private func endStop() {
+        guard stopped, !timersClosed else { return }
+        timersClosed = true
         timers.close()
         let waiters = stopWaiters
         stopWaiters.removeAll()

@@ -50,12 +50,32 @@ public struct WorldParts: Sendable {
         if let disagreement = calls.disagreement(environment: runtime.environment, vertical: runtime.name) {
             runtime.logger.warning("\(disagreement)")
         }
-        // Under `--check` the store is checked, never created (``SQLiteStore/checking``).
+        // Under `--check` the store is checked, never created (``SQLiteStore/checking``); an
+        // upgrade's new process waits for the old one to hand it over (``SQLiteStore/HandOver``).
         let database = try SQLiteStore.$checking.withValue(runtime.checkOnly) {
-            try SQLiteStore.open(directory: runtime.stateDirectory, fileName: "\(runtime.name).sqlite", migrator: migrator)
+            try SQLiteStore.$handOver.withValue(handOver(runtime)) {
+                try SQLiteStore.open(directory: runtime.stateDirectory, fileName: "\(runtime.name).sqlite", migrator: migrator)
+            }
         }
         return WorldParts(
             now: { .now }, newID: newID, database: database,
             caller: DeclaredCaller(runtime.client, callees: calls, vertical: runtime.name), logger: runtime.logger)
+    }
+
+    /// The store hand-over of an upgrade's new process (``SQLiteStore/HandOver``), said to the
+    /// supervisor over `NOTIFY_SOCKET`; nil unless it started the process for one.
+    private static func handOver(_ runtime: ServiceRuntime) -> SQLiteStore.HandOver? {
+        guard runtime.environment[SQLiteStore.HandOver.environmentKey] == "1", !runtime.checkOnly else { return nil }
+        let notifier = Notifier(environment: runtime.environment)
+        let logger = runtime.logger
+        return SQLiteStore.HandOver(
+            waiting: { holder in
+                logger.info("prepared; waiting for \(holder.map { "pid \($0)" } ?? "the process") that holds the store to hand it over")
+                notifier.notify("\(SQLiteStore.HandOver.waitingKey)=1", "STATUS=prepared; waiting for the store")
+            },
+            backedUp: { path in
+                logger.notice("migrating the store: its backup first, as \(path)")
+                notifier.notify("\(SQLiteStore.HandOver.backupKey)=\(path)", "STATUS=migrating the store")
+            })
     }
 }

@@ -1,18 +1,38 @@
 // vt-testd: a test-only vertical built on ServiceKit, used by the process tests.
 // Usage: vt-testd [NAME]   (serves the TestEcho contract as vertical NAME, default "echo",
 // and NAME.wedge, which deadlocks the daemon for the liveness tests)
+//
+// With VT_TESTD_MIGRATIONS=N it also opens a store of its own as a vertical does (WorldParts.live:
+// the store's lock, an upgrade's hand-over), migrated by N migrations `v1` … `vN`: a "new build"
+// is the same program with a larger N. VT_TESTD_FAIL_AFTER_STORE=1 then ends it (exit 70) once
+// the store is open and migrated, before it serves: an upgrade that fails after its hand-over.
+import GRDB
 import Glibc
 import IOInterface
 import Synchronization
 import TestSupport
 import VerticalsContract
 import VerticalsServiceKit
+import VerticalsStorage
 import VerticalsWire
 
 let named = CommandLine.arguments.count > 1 && !CommandLine.arguments[1].hasPrefix("-")
 let name = named ? CommandLine.arguments[1] : "echo"
 let status = DaemonMain.run(name: name, arguments: Array(CommandLine.arguments.dropFirst(named ? 2 : 1))) { runtime in
-    ServedVertical(routes(name: name, client: runtime.client))
+    guard let count = runtime.environment["VT_TESTD_MIGRATIONS"].flatMap(Int.init), count > 0 else {
+        return ServedVertical(routes(name: name, client: runtime.client))
+    }
+    var migrator = DatabaseMigrator()
+    for version in 1...count {
+        migrator.registerMigration("v\(version)") { db in
+            try db.execute(sql: "CREATE TABLE v\(version) (id INTEGER PRIMARY KEY)")
+        }
+    }
+    let parts = try WorldParts.live(runtime: runtime, migrator: migrator, newID: RandomID.uuidString, calls: .none)
+    if runtime.environment["VT_TESTD_FAIL_AFTER_STORE"] == "1" {
+        throw ServiceError(.internal, "VT_TESTD_FAIL_AFTER_STORE: failing after the store was opened, as asked")
+    }
+    return ServedVertical(routes(name: name, client: runtime.client), store: parts.database)
 }
 exit(status)
 

@@ -34,13 +34,13 @@ struct BenchRun {
             await OnDemandStart(settings: settings, report: report, directory: directory, loop: loop).run()
             loop.shutdown()
         }
-        if ["supervisor", "memory", "suite", "mixed"].contains(where: settings.runs) {
+        if ["supervisor", "memory", "suite", "mixed", "upgrade"].contains(where: settings.runs) {
             let loop = makeLoop("bench-driver")
             let supervisor = SupervisorBenchmark(settings: settings, report: report, directory: directory, loop: loop)
             let suite = await supervisor.upRounds()
             if settings.runs("supervisor") { await supervisor.idleWindow(suite) }
             if settings.runs("memory") { await IdleConnections(settings: settings, report: report).run(suite) }
-            if settings.runs("suite") || settings.runs("mixed") {
+            if settings.runs("suite") || settings.runs("mixed") || settings.runs("upgrade") {
                 progress("suite: registering patients and a clinic open around the clock")
                 let patients = max(SuiteBenchmark.clientCounts.max()!, MixedLoad.clients)
                 let setup = await Setup.make(suite: suite, loop: loop, patients: patients)
@@ -52,6 +52,10 @@ struct BenchRun {
                 }
                 if settings.runs("mixed") {
                     await MixedLoad(settings: settings, report: report, loop: loop).run(suite, setup: setup, slots: slots)
+                }
+                // Last: it replaces appointments' process, which the sections before measure.
+                if settings.runs("upgrade") {
+                    await UpgradeLatency(settings: settings, report: report, loop: loop).run(suite, setup: setup, slots: slots)
                 }
             }
             await suite.down()

@@ -28,7 +28,7 @@ struct BenchSettings: Sendable {
     /// The checkout (`VT_ROOT`): its scripts.
     var rootDirectory: String
 
-    static let allSections: [String] = ["codec", "rpc", "tcp", "cli", "supervisor", "suite", "mixed", "memory"]
+    static let allSections: [String] = ["codec", "rpc", "tcp", "cli", "supervisor", "suite", "mixed", "upgrade", "memory"]
 
     /// The settings from `environment`; exits with a message when a program is missing.
     static func from(_ environment: [String: String]) -> BenchSettings {

@@ -38,6 +38,9 @@ public enum ControlEndpoint {
         router.on(Supervisor.restore) { input, _ in
             try await engine.restoreStore(input.name, from: input.file)
         }
+        router.on(Supervisor.upgrade) { input, _ in
+            try await engine.upgradeService(input.name, executable: input.executable)
+        }
         router.onStream(Supervisor.logs) { input, _ in
             guard (0...Supervisor.LogsInput.maxLines).contains(input.lines) else {
                 throw ServiceError(

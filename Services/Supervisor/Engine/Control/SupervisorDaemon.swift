@@ -77,10 +77,11 @@ public enum SupervisorDaemon {
         let router = ControlEndpoint.routes(engine: engine, reload: reload) { down.finish() }
         var hostConfiguration = HostConfiguration(
             name: Supervisor.name, socketDirectory: SocketDirectory(configuration.runDirectory.path))
-        // Each start, stop, restart, reload, down and restore is an audit line: who, and how it ended.
+        // Each start, stop, restart, reload, down, restore and upgrade is an audit line: who, and how it ended.
         hostConfiguration.access.auditedOperations.formUnion(
             [Supervisor.start, Supervisor.stop, Supervisor.restart].map(\.fullName)
-                + [Supervisor.reload.fullName, Supervisor.down.fullName, Supervisor.restore.fullName])
+                + [Supervisor.reload.fullName, Supervisor.down.fullName, Supervisor.restore.fullName]
+                + [Supervisor.upgrade.fullName])
         let host = ServiceHost(configuration: hostConfiguration, router: router, loop: loop, logger: logger)
         do {
             // The control socket first, before the group: it refuses to start a second supervisor

@@ -12,6 +12,8 @@ final class ServiceUnit {
     var wanted = false
     /// Set while a backup is put in place of its store: it may not start until that is done.
     var restoring = false
+    /// The `upgrade` under way, from the new process's start until it is ready or has failed.
+    var upgrade: UpgradeRun?
 
     var child: ChildProcess?
     var pid: Int32?

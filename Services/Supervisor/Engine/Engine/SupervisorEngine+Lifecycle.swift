@@ -46,50 +46,14 @@ extension SupervisorEngine {
         stopWatchingForDemand(unit)
         let spec = unit.spec
         let run = configuration.runDirectory
-        var environment = configuration.environment
-        for (name, endpoint) in peerEndpoints where name != spec.name {
-            environment[SocketDirectory.endpointVariablePrefix + SocketDirectory.endpointKey(for: name)] = endpoint.description
-        }
-        environment.merge(spec.environment) { _, manifest in manifest }
-        // Routes from the whole manifest: a split suite's remote callers and callees count too.
-        ServiceAccounts.applyDependencies(to: &environment, for: routes[spec.name] ?? spec)
-        ServiceAccounts.applyCertificates(to: &environment, for: spec, in: routes)
-        spec.applyIdleExit(to: &environment)
-        environment["VERTICALS_RUN_DIR"] = run.path
-        environment["VERTICALS_SOCKET_DIR"] = run.socketDirectory
-        environment["STATE_DIRECTORY"] = run.stateDirectory(for: spec.name)
-        environment["RUNTIME_DIRECTORY"] = run.runtimeDirectory(for: spec.name)
-        environment["NOTIFY_SOCKET"] = run.notifySocket
-        if let watchdog = spec.watchdog {
-            let (seconds, attoseconds) = watchdog.components
-            environment["WATCHDOG_USEC"] = String(seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
-        }
-        var inherited: [Int32] = []
-        let output: HeldOutput
+        let options: ChildProcess.Options
         let identity: ServiceIdentity?
         do {
-            try run.prepare(service: spec.name)
-            identity = try self.identity(of: spec)
-            try applyUser(identity, to: spec, environment: &environment)
-            try bindSocket(unit)
-            output = try heldOutput(unit)
-            if let fd = unit.listeningFD {
-                inherited = [fd]
-                environment["LISTEN_FDS"] = "1"
-                environment["LISTEN_FDNAMES"] = spec.name
-                // LISTEN_PID (and WATCHDOG_PID) are set by vt-exec to its own pid right before
-                // it execs the service, which keeps that pid: only the child knows it in time.
-            }
+            (options, identity) = try launch(unit, program: configuration.program(spec.executable))
         } catch {
             failedToStart(unit, "cannot start: \(error)")
             return
         }
-        let options = ChildProcess.Options(
-            executable: configuration.execShim,
-            arguments: execOptions(for: unit) + (identity?.execOptions ?? []) + ["--", configuration.program(spec.executable)]
-                + spec.arguments,
-            environment: environment, inheritedFDs: inherited, stdout: .descriptor(output.stdoutFD),
-            stderr: .descriptor(output.stderrFD))
         let log = unit.log
         let child: ChildProcess
         do {
@@ -124,6 +88,54 @@ extension SupervisorEngine {
                 self.killForFailure(unit, "not ready within \(ServiceUnit.text(spec.readyTimeout))", .readyTimeout)
             }
         }
+    }
+
+    /// How to start `program` as a process of `unit`: through vt-exec, with the environment, user,
+    /// limits, listening socket and held output every process of it gets, and `extra` in its
+    /// environment last (an upgrade's hand-over variable).
+    func launch(_ unit: ServiceUnit, program: String, environment extra: [String: String] = [:]) throws
+        -> (options: ChildProcess.Options, identity: ServiceIdentity?)
+    {
+        let spec = unit.spec
+        let run = configuration.runDirectory
+        var environment = configuration.environment
+        for (name, endpoint) in peerEndpoints where name != spec.name {
+            environment[SocketDirectory.endpointVariablePrefix + SocketDirectory.endpointKey(for: name)] = endpoint.description
+        }
+        environment.merge(spec.environment) { _, manifest in manifest }
+        // Routes from the whole manifest: a split suite's remote callers and callees count too.
+        ServiceAccounts.applyDependencies(to: &environment, for: routes[spec.name] ?? spec)
+        ServiceAccounts.applyCertificates(to: &environment, for: spec, in: routes)
+        spec.applyIdleExit(to: &environment)
+        environment["VERTICALS_RUN_DIR"] = run.path
+        environment["VERTICALS_SOCKET_DIR"] = run.socketDirectory
+        environment["STATE_DIRECTORY"] = run.stateDirectory(for: spec.name)
+        environment["RUNTIME_DIRECTORY"] = run.runtimeDirectory(for: spec.name)
+        environment["NOTIFY_SOCKET"] = run.notifySocket
+        if let watchdog = spec.watchdog {
+            let (seconds, attoseconds) = watchdog.components
+            environment["WATCHDOG_USEC"] = String(seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
+        }
+        environment.merge(extra) { _, extra in extra }
+        var inherited: [Int32] = []
+        try run.prepare(service: spec.name)
+        let identity = try self.identity(of: spec)
+        try applyUser(identity, to: spec, environment: &environment)
+        try bindSocket(unit)
+        let output = try heldOutput(unit)
+        if let fd = unit.listeningFD {
+            inherited = [fd]
+            environment["LISTEN_FDS"] = "1"
+            environment["LISTEN_FDNAMES"] = spec.name
+            // LISTEN_PID (and WATCHDOG_PID) are set by vt-exec to its own pid right before
+            // it execs the service, which keeps that pid: only the child knows it in time.
+        }
+        let options = ChildProcess.Options(
+            executable: configuration.execShim,
+            arguments: execOptions(for: unit) + (identity?.execOptions ?? []) + ["--", program] + spec.arguments,
+            environment: environment, inheritedFDs: inherited, stdout: .descriptor(output.stdoutFD),
+            stderr: .descriptor(output.stderrFD))
+        return (options, identity)
     }
 
     /// The unit's held stdout and stderr pipes, made at its first start.
@@ -216,7 +228,7 @@ extension SupervisorEngine {
         afterUnexpectedExit(unit, failure: true)
     }
 
-    private func exited(_ unit: ServiceUnit, _ status: ExitStatus) {
+    func exited(_ unit: ServiceUnit, _ status: ExitStatus) {
         let pid = unit.pid ?? 0
         // Whatever the main process left in its group goes with it (systemd's KillMode=control-group).
         // Safe after the reap: Linux never reuses a pid that still names a process group.
@@ -252,6 +264,7 @@ extension SupervisorEngine {
         unit.readySince = nil
         unit.lastExit = reason
         unit.log.note("pid \(pid) \(reason)")
+        if let upgrade = unit.upgrade, upgradeTookExit(unit, upgrade, pid: pid, reason: reason) { return }
 
         if unit.state == .stopping || !unit.wanted {
             unit.statusText = ""
@@ -351,6 +364,7 @@ extension SupervisorEngine {
     /// Stops `unit` (stop signal to its process group, SIGKILL after the stop timeout) and
     /// calls `done` once no process of it runs.
     func stop(_ unit: ServiceUnit, then done: @escaping () -> Void) {
+        abandonUpgrade(unit, "the service was stopped or restarted meanwhile")
         unit.wanted = false
         switch unit.state {
         case .starting, .ready:

@@ -5,6 +5,10 @@ import Glibc
 // sd_notify messages from the children: readiness, status text, watchdog pings.
 extension SupervisorEngine {
     func received(_ message: NotifyMessage) {
+        if let (unit, upgrade) = upgradeSender(of: message) {
+            upgradeNotified(unit, upgrade, message)
+            return
+        }
         guard let unit = sender(of: message) else {
             logger.debug("notify message from pid \(message.senderPID ?? 0), no service of ours: ignored")
             return
@@ -13,7 +17,7 @@ extension SupervisorEngine {
             switch key {
             case "READY" where value == "1":
                 becameReady(unit)
-            case "STATUS":
+            case "STATUS" where unit.upgrade == nil:  // an upgrade's own text says more meanwhile
                 unit.statusText = value
             case "WATCHDOG" where value == "1":
                 armWatchdog(unit)

@@ -1,0 +1,414 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import VerticalsContract
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsStorage
+import VerticalsWire
+
+// `svc-supervisor upgrade NAME [--executable PATH]` (issue 27 §3): a new process of a ready
+// service starts on the listening socket the supervisor holds, and takes over without a dropped
+// request. One store has one writer (its lock), so:
+//
+// 1. The new process starts with `VERTICALS_STORE_HANDOVER=1` and prepares everything that needs
+//    no store, while the old one serves alone. It does not accept: a daemon listens only once its
+//    World is built, and that needs the store.
+// 2. It finds the store's lock held, says `X_VERTICALS_STORE_WAIT=1` and waits on the lock itself
+//    (VerticalsStorage's `SQLiteStore.HandOver`).
+// 3. Then the supervisor sends the old one its stop signal: it stops accepting (callers from now on
+//    wait in the backlog the supervisor holds), finishes what it has in flight, closes each idle
+//    connection with the retryable "unread" error (its client sends again on a new connection,
+//    into the same backlog), and exits, which releases the lock.
+// 4. The new one takes the lock, backs the store up if it is about to migrate it
+//    (`X_VERTICALS_STORE_BACKUP=`), migrates, listens, accepts the waiting callers and sends `READY=1`.
+//
+// A vertical without a store never waits: its `READY=1` comes while the old one serves, and the
+// old one is stopped then (both can serve, so both may accept for that moment).
+//
+// Before step 3 a failed new process leaves the old one serving. After it, the previous
+// executable is started again, once the store backup (if any) is put back. All on the loop thread.
+extension SupervisorEngine {
+    /// Upgrades ready service `name` to a new process of `executable` (default: its own), handing
+    /// the socket and store over as above; answers once the new process is ready.
+    ///
+    /// - Throws: `notFound`; `conflict` unless the service is ready, or while another upgrade or a
+    ///   restore of it is under way; `invalidInput` when the program cannot be run; `unavailable`
+    ///   when the new process failed (before the hand-over: the old one still serves; after it:
+    ///   the previous executable was started again), saying why.
+    public func upgradeService(_ name: String, executable: String?) async throws -> Supervisor.UpgradeResult {
+        let result: Result<Supervisor.UpgradeResult, ServiceError> = try await onLoopAwaiting { done in
+            try self.beginUpgrade(name, executable: executable, answer: done)
+        }
+        return try result.get()
+    }
+
+    private func beginUpgrade(
+        _ name: String, executable: String?,
+        answer: @escaping (Result<Supervisor.UpgradeResult, ServiceError>) -> Void
+    ) throws {
+        let unit = try unit(name)
+        try refuseWhileRestoring(unit, "upgrade")
+        if let running = unit.upgrade {
+            throw ServiceError(.conflict, "\(name) is being upgraded already (new pid \(running.pid)); wait for that one")
+        }
+        guard unit.state == .ready, let oldPID = unit.pid else {
+            throw ServiceError(
+                .conflict,
+                "\(name) is \(unit.state): only a ready service is upgraded (svc-supervisor start \(name) starts it "
+                    + "with its executable)")
+        }
+        let target = executable.flatMap { $0.isEmpty ? nil : $0 } ?? unit.spec.executable
+        let program = configuration.program(target)
+        guard access(program, X_OK) == 0 else {
+            throw ServiceError(
+                .invalidInput, "cannot run \(program): \(SupervisorError.errnoText())",
+                details: [ErrorDetail("field", "executable")])
+        }
+        let launched: (options: ChildProcess.Options, identity: ServiceIdentity?)
+        do {
+            launched = try launch(unit, program: program, environment: [SQLiteStore.HandOver.environmentKey: "1"])
+        } catch {
+            throw ServiceError(.unavailable, "cannot start a new process of \(name): \(error); pid \(oldPID) still serves")
+        }
+        let child: ChildProcess
+        let spawned = ChildBox()
+        do {
+            child = try ChildProcess.spawn(launched.options, on: loop) { [weak self, weak unit] status in
+                guard let self, let unit, let child = spawned.child else { return }
+                self.upgradeProcessExited(unit, child, status)
+            }
+            spawned.child = child
+        } catch {
+            throw ServiceError(.unavailable, "cannot start \(program): \(error); pid \(oldPID) still serves")
+        }
+        let upgrade = UpgradeRun(
+            program: program, executable: target, previousExecutable: unit.spec.executable, oldPID: oldPID,
+            child: child, statusText: unit.statusText, loop: loop, answer: answer)
+        unit.upgrade = upgrade
+        PidRecord.of(pid: child.pid, processGroup: child.pid)?.write(to: upgradePidFile(unit))
+        unit.log.forgetErrorLines()
+        let user = launched.identity.map { " as \($0.user.name) (uid \($0.user.uid))" } ?? ""
+        unit.log.note("upgrade: started pid \(child.pid)\(user): \(program) beside pid \(oldPID), which serves on")
+        logger.notice("\(name): upgrade: new pid \(child.pid) (\(program)) prepares; pid \(oldPID) serves on")
+        unit.statusText = "upgrading: new pid \(child.pid) prepares"
+        guard unit.spec.readiness == .notify else {
+            // Nothing to wait for: it counts as ready when started, as a first start does.
+            upgrade.readyAt = .now
+            beginHandOver(unit, upgrade)
+            return
+        }
+        let timeout = unit.spec.readyTimeout
+        upgrade.timer.start(after: timeout) { [weak self, weak unit, weak upgrade] in
+            guard let self, let unit, let upgrade, upgrade.stage == .preparing else { return }
+            self.killUpgradeProcess(unit, upgrade, "neither waited for the store nor was ready within \(ServiceUnit.text(timeout))")
+        }
+    }
+
+    /// The pid record of the new process while it is not the unit's own yet (the next `up` kills
+    /// it after a crash of the supervisor, as it kills the unit's).
+    private func upgradePidFile(_ unit: ServiceUnit) -> String {
+        configuration.runDirectory.pidFile(for: "\(unit.spec.name).upgrade")
+    }
+
+    /// The upgrade of `unit` whose new process sent `message`, if one did.
+    func upgradeSender(of message: NotifyMessage) -> (ServiceUnit, UpgradeRun)? {
+        guard let sender = message.senderPID, sender > 0 else { return nil }
+        let upgrades = units.values.compactMap { unit in unit.upgrade.map { (unit, $0) } }
+        guard !upgrades.isEmpty else { return nil }
+        if let match = upgrades.first(where: { $0.1.pid == sender }) { return match }
+        let group = getpgid(sender)
+        return upgrades.first { $0.1.pid == group }
+    }
+
+    /// An `sd_notify` datagram from an upgrade's new process.
+    func upgradeNotified(_ unit: ServiceUnit, _ upgrade: UpgradeRun, _ message: NotifyMessage) {
+        for (key, value) in message.assignments {
+            switch key {
+            case SQLiteStore.HandOver.waitingKey where value == "1":
+                unit.log.note("upgrade: pid \(upgrade.pid) prepared and waits for the store")
+                if upgrade.stage == .preparing { beginHandOver(unit, upgrade) }
+            case SQLiteStore.HandOver.backupKey:
+                upgrade.backup = value
+                unit.log.note("upgrade: pid \(upgrade.pid) migrates the store; its backup: \(value)")
+            case "STATUS":
+                unit.statusText = "upgrading: new pid \(upgrade.pid): \(value)"
+            case "READY" where value == "1":
+                guard upgrade.readyAt == nil else { break }
+                upgrade.readyAt = .now
+                switch upgrade.stage {
+                case .preparing: beginHandOver(unit, upgrade)  // no store to wait for: it serves already
+                case .handingOver: break  // done once the old one is gone
+                case .finishing: completeUpgrade(unit, upgrade)
+                }
+            default:
+                break  // WATCHDOG=1 counts once it is the unit's own and ready
+            }
+        }
+    }
+
+    /// The new process is ready to take over: the old one stops accepting, drains and exits (its
+    /// stop signal, SIGKILL after its stop timeout), which releases the store's lock.
+    private func beginHandOver(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
+        guard upgrade.stage == .preparing, unit.state == .ready else { return }
+        upgrade.stage = .handingOver
+        upgrade.handOverAt = .now
+        // The old process's stop timeout bounds this stage; the new one's readiness clock starts
+        // again once the old one is gone.
+        upgrade.timer.stop()
+        unit.watchdog.stop()
+        unit.livenessTimer.stop()
+        unit.forgiveness.stop()
+        let old = upgrade.oldPID
+        unit.statusText = "upgrading: pid \(old) drains; new pid \(upgrade.pid) "
+            + (upgrade.readyAt == nil ? "waits for the store" : "serves")
+        unit.log.note("upgrade: hand-over: stopping pid \(old) with signal \(unit.spec.stopSignal)")
+        set(unit, .stopping)
+        signalGroup(unit, unit.spec.stopSignal)
+        let timeout = unit.spec.stopTimeout
+        unit.timer.start(after: timeout) { [weak self, weak unit] in
+            guard let self, let unit, unit.state == .stopping, unit.pid == old else { return }
+            unit.log.note("still running after \(ServiceUnit.text(timeout)): SIGKILL")
+            self.signalGroup(unit, SIGKILL)
+        }
+    }
+
+    /// `unit`'s own process ended (``exited(_:_:)`` did its bookkeeping) while an upgrade runs:
+    /// the old one, gone as the hand-over asked (or on its own), or the new one after it became
+    /// the unit's own. Returns false when the exit is to be handled as any other (the operator
+    /// stopped the service meanwhile).
+    func upgradeTookExit(_ unit: ServiceUnit, _ upgrade: UpgradeRun, pid: Int32, reason: String) -> Bool {
+        if let abandoned = upgrade.abandoned {
+            endAbandoned(unit, upgrade, abandoned)
+            return false
+        }
+        if pid == upgrade.oldPID {
+            upgrade.oldExitedAt = .now
+            if upgrade.handOverAt == nil {
+                unit.log.note("upgrade: pid \(pid) ended before the hand-over; new pid \(upgrade.pid) takes over now")
+                upgrade.handOverAt = .now
+            }
+            if upgrade.failure != nil {
+                rollBack(unit, upgrade)
+            } else {
+                promote(unit, upgrade)
+            }
+            return true
+        }
+        // The new process, the unit's own since the old one left, ended before it was ready.
+        upgrade.failure = upgrade.killReason ?? reason
+        rollBack(unit, upgrade)
+        return true
+    }
+
+    /// The old process is gone: the new one becomes the unit's own (its pid in `status`, its exit
+    /// the unit's), and opens the store while callers wait in the backlog.
+    private func promote(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
+        upgrade.stage = .finishing
+        unlink(upgradePidFile(unit))
+        unit.child = upgrade.child
+        unit.pid = upgrade.pid
+        unit.startedAt = upgrade.startedAt
+        unit.readyAt = nil
+        unit.ledger.spawned()
+        PidRecord.of(pid: upgrade.pid, processGroup: upgrade.pid)?.write(
+            to: configuration.runDirectory.pidFile(for: unit.spec.name))
+        if upgrade.readyAt != nil {
+            set(unit, .starting)
+            completeUpgrade(unit, upgrade)
+            return
+        }
+        unit.statusText = "upgrading: new pid \(upgrade.pid) opens the store; callers wait in the backlog"
+        set(unit, .starting)
+        let timeout = unit.spec.readyTimeout
+        upgrade.timer.start(after: timeout) { [weak self, weak unit, weak upgrade] in
+            guard let self, let unit, let upgrade, unit.upgrade === upgrade, upgrade.readyAt == nil else { return }
+            self.killUpgradeProcess(unit, upgrade, "not ready within \(ServiceUnit.text(timeout)) of the hand-over")
+        }
+    }
+
+    /// The new process is the unit's own and ready: the upgrade is done.
+    private func completeUpgrade(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
+        unit.upgrade = nil
+        unit.spec.executable = upgrade.executable
+        let result = upgrade.result(name: unit.spec.name)
+        unit.statusText = ""
+        becameReady(unit)
+        let text = "upgraded: pid \(upgrade.oldPID) → pid \(upgrade.pid) (\(upgrade.program)); callers waited "
+            + "\(ServiceUnit.text(.milliseconds(Int64(result.gapSeconds * 1000))))"
+        unit.log.note(text)
+        logger.notice("\(unit.spec.name) \(text)")
+        upgrade.finish(.success(result))
+    }
+
+    /// The upgrade's new process ended: before it was the unit's own (the old one still there),
+    /// its end fails the upgrade here; once it is, its exit is the unit's own (``exited(_:_:)``).
+    private func upgradeProcessExited(_ unit: ServiceUnit, _ child: ChildProcess, _ status: ExitStatus) {
+        guard let upgrade = unit.upgrade, upgrade.child === child, upgrade.stage != .finishing else {
+            if unit.child === child {
+                exited(unit, status)
+            } else {
+                // An abandoned upgrade's, ended after the upgrade was over: only its group to clear.
+                kill(-child.pid, SIGKILL)
+                unit.log.note("upgrade: abandoned pid \(child.pid) \(Self.describe(status))")
+            }
+            return
+        }
+        let pid = upgrade.pid
+        kill(-pid, SIGKILL)  // what it left in its group goes with it
+        unlink(upgradePidFile(unit))
+        unit.output?.drain()
+        unit.log.flush()
+        var reason = upgrade.killReason ?? Self.describe(status)
+        if upgrade.killReason == nil, !Self.sentFromOutside(status.signal),
+            let why = unit.log.exitExplanation(neverReady: true)
+        {
+            reason += ": " + why
+        }
+        upgrade.failure = reason
+        unit.log.note("upgrade: new pid \(pid) \(reason)")
+        switch upgrade.stage {
+        case .preparing:
+            unit.upgrade = nil
+            upgrade.timer.stop()
+            unit.statusText = upgrade.statusText
+            let why = upgrade.abandoned.map { "the upgrade was abandoned: \($0)" } ?? "the new process \(reason)"
+            logger.error("\(unit.spec.name): upgrade failed before the hand-over: \(why); pid \(upgrade.oldPID) serves on")
+            upgrade.finish(.failure(ServiceError(
+                .unavailable,
+                "\(unit.spec.name) was not upgraded: \(why) (pid \(pid), \(upgrade.program)) before the hand-over; "
+                    + "pid \(upgrade.oldPID) still serves; `svc-supervisor logs \(unit.spec.name)` shows what it said",
+                details: Self.details(upgrade, stage: "beforeHandOver"), retryable: false)))
+        case .handingOver:
+            // The old one drains already and cannot be called back: once it is gone, the
+            // previous executable starts again (upgradeTookExit).
+            if upgrade.abandoned == nil {
+                unit.statusText = "upgrade failed: new pid \(pid) \(reason); starting \(upgrade.previousExecutable) "
+                    + "again once pid \(upgrade.oldPID) is gone"
+            }
+        case .finishing:
+            break
+        }
+    }
+
+    /// Kills the upgrade's new process for `reason`; its exit then fails the upgrade.
+    private func killUpgradeProcess(_ unit: ServiceUnit, _ upgrade: UpgradeRun, _ reason: String) {
+        upgrade.killReason = reason
+        unit.log.note("upgrade: new pid \(upgrade.pid) \(reason): killing its process group")
+        if kill(-upgrade.pid, SIGKILL) != 0 { try? upgrade.child.kill(SIGKILL) }
+    }
+
+    /// The operator stops, restarts or reloads `unit` while it is being upgraded: the new process
+    /// is killed unless it is the unit's own already (then the stop takes it), and the upgrade
+    /// answers `unavailable` once the stop is done.
+    func abandonUpgrade(_ unit: ServiceUnit, _ why: String) {
+        guard let upgrade = unit.upgrade, upgrade.abandoned == nil else { return }
+        upgrade.abandoned = why
+        unit.log.note("upgrade: abandoned: \(why)")
+        if upgrade.stage != .finishing {
+            upgrade.killReason = "killed: the upgrade was abandoned (\(why))"
+            if kill(-upgrade.pid, SIGKILL) != 0 { try? upgrade.child.kill(SIGKILL) }
+        }
+    }
+
+    /// The unit's process ended after the upgrade was abandoned: the stop goes on as any other.
+    private func endAbandoned(_ unit: ServiceUnit, _ upgrade: UpgradeRun, _ why: String) {
+        unit.upgrade = nil
+        unlink(upgradePidFile(unit))
+        upgrade.finish(.failure(ServiceError(
+            .unavailable, "\(unit.spec.name) was not upgraded: the upgrade was abandoned: \(why)",
+            details: Self.details(upgrade, stage: upgrade.stage == .preparing ? "beforeHandOver" : "afterHandOver"),
+            retryable: false)))
+    }
+
+    /// The new process failed after the hand-over and no process of `unit` runs: puts the store
+    /// backup back (if the new build made one), then starts the previous executable, and answers
+    /// once that one is ready or has failed too.
+    private func rollBack(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
+        unit.upgrade = nil
+        unlink(upgradePidFile(unit))
+        let name = unit.spec.name
+        let failure = upgrade.failure ?? "failed"
+        unit.spec.executable = upgrade.previousExecutable
+        unit.log.note("upgrade: new pid \(upgrade.pid) \(failure) after the hand-over: rolling back to \(upgrade.previousExecutable)")
+        logger.error("\(name): upgrade failed after the hand-over (new pid \(upgrade.pid) \(failure)): rolling back")
+        unit.wanted = true
+        unit.statusText = "rolling back the upgrade"
+        set(unit, .waiting)
+        guard let backup = upgrade.backup else {
+            startRollback(unit, upgrade, restored: nil)
+            return
+        }
+        unit.restoring = true
+        let path = configuration.runDirectory.stateDirectory(for: name) + "/\(name).sqlite"
+        let known = order
+        let held = LoopBound((unit, upgrade))
+        Task {
+            let outcome: String
+            do {
+                let kept = try await Offload.run {
+                    try SQLiteStore.restore(backup, to: path, owner: StoreOwner(name), knownOwners: known)
+                }
+                outcome = "the store backup \(backup) was put back"
+                    + (kept.map { " (the migrated store is kept as \($0))" } ?? "")
+            } catch {
+                outcome = "the store backup \(backup) could not be put back: \(error)"
+            }
+            self.loop.execute {
+                let (unit, upgrade) = held.value
+                unit.restoring = false
+                unit.log.note("upgrade: \(outcome)")
+                self.startRollback(unit, upgrade, restored: outcome)
+            }
+        }
+    }
+
+    private func startRollback(_ unit: ServiceUnit, _ upgrade: UpgradeRun, restored: String?) {
+        let name = unit.spec.name
+        let failure = upgrade.failure ?? "failed"
+        let id = nextFollowerID
+        nextFollowerID += 1
+        let previous = configuration.program(upgrade.previousExecutable)
+        let head = "\(name) was not upgraded: the new process (pid \(upgrade.pid), \(upgrade.program)) \(failure) "
+            + "after the hand-over" + (restored.map { "; \($0)" } ?? "")
+        stateFollowers[id] = { [weak self, weak unit] status in
+            guard let self, let unit, status.name == name else { return }
+            let outcome: String
+            switch status.state {
+            case .ready:
+                outcome = "rolled back: \(previous) serves again as pid \(unit.pid.map(String.init) ?? "?")"
+            case .failed, .stopped, .backoff:
+                outcome = "the rollback to \(previous) failed too: \(unit.lastExit)"
+                    + (unit.statusText.isEmpty ? "" : " (\(unit.statusText))")
+            default:
+                return
+            }
+            self.stateFollowers[id] = nil
+            upgrade.finish(.failure(ServiceError(
+                .unavailable, "\(head); \(outcome); `svc-supervisor logs \(name)` shows what it said",
+                details: Self.details(upgrade, stage: "afterHandOver"), retryable: false)))
+        }
+        unit.statusText = ""
+        startWhenReady(unit)
+    }
+
+    /// The pids and stage of a failed upgrade, for its error's details.
+    private static func details(_ upgrade: UpgradeRun, stage: String) -> [ErrorDetail] {
+        [
+            ErrorDetail("oldPid", String(upgrade.oldPID)), ErrorDetail("newPid", String(upgrade.pid)),
+            ErrorDetail("stage", stage),
+        ]
+    }
+}
+
+/// The child a process's exit callback is about, set right after the spawn that made the callback
+/// (which cannot run before: it runs on the loop, whose thread this is).
+private final class ChildBox {
+    weak var child: ChildProcess?
+}
+
+/// Loop-confined objects carried through a task that hands them back to the loop untouched.
+private struct LoopBound<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

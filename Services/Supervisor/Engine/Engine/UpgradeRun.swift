@@ -1,0 +1,89 @@
+import VerticalsContract
+import VerticalsEventLoop
+import VerticalsWire
+
+/// One `svc-supervisor upgrade` of a service, from the new process's start until it is ready or
+/// the upgrade has failed. Loop-confined, like its ``ServiceUnit`` (see `SupervisorEngine+Upgrade`).
+final class UpgradeRun {
+    /// Where the upgrade is.
+    enum Stage: Equatable {
+        /// The new process prepares what needs no store, while the old one serves alone.
+        case preparing
+        /// The new process waits for the store (or serves already): the old one was told to stop
+        /// accepting, drain and exit, which releases the store's lock.
+        case handingOver
+        /// The old process is gone and the new one is the unit's own: it opens the store and
+        /// sends `READY=1`, while callers wait in the backlog.
+        case finishing
+    }
+
+    /// The program the new process runs.
+    let program: String
+    /// The manifest `executable` the unit runs once the upgrade is done (`--executable`, or the
+    /// one it had): a later restart starts it.
+    let executable: String
+    /// The one the unit had: what a rollback starts again.
+    let previousExecutable: String
+    /// The process that served when the upgrade began.
+    let oldPID: Int32
+    /// The new process.
+    let child: ChildProcess
+    var pid: Int32 { child.pid }
+    let startedAt: ContinuousClock.Instant
+    var stage = Stage.preparing
+    /// When the old process was told to stop accepting, and when it was gone.
+    var handOverAt: ContinuousClock.Instant?
+    var oldExitedAt: ContinuousClock.Instant?
+    /// When the new process sent `READY=1`.
+    var readyAt: ContinuousClock.Instant?
+    /// Why the new process ended, once it has, before the upgrade was done.
+    var failure: String?
+    /// Why the supervisor killed the new process (a deadline, an abandoned upgrade), if it did.
+    var killReason: String?
+    /// Set when the operator stopped or restarted the service meanwhile: why.
+    var abandoned: String?
+    /// The unit's status text when the upgrade began, shown again when it fails before the hand-over.
+    let statusText: String
+    /// The copy of the store the new build took before migrating it (`X_VERTICALS_STORE_BACKUP=`).
+    var backup: String?
+    /// The new process's readiness deadline (to its hand-over signal, then to `READY=1`).
+    let timer: LoopTimer
+    /// Answers the `upgrade` call, once.
+    private var answer: ((Result<Supervisor.UpgradeResult, ServiceError>) -> Void)?
+
+    init(
+        program: String, executable: String, previousExecutable: String, oldPID: Int32, child: ChildProcess,
+        statusText: String, loop: EventLoop, answer: @escaping (Result<Supervisor.UpgradeResult, ServiceError>) -> Void
+    ) {
+        self.program = program
+        self.executable = executable
+        self.previousExecutable = previousExecutable
+        self.oldPID = oldPID
+        self.child = child
+        self.statusText = statusText
+        self.startedAt = .now
+        self.timer = LoopTimer(loop: loop)
+        self.answer = answer
+    }
+
+    /// Answers the call (the first time only) and stops the timer.
+    func finish(_ result: Result<Supervisor.UpgradeResult, ServiceError>) {
+        timer.stop()
+        let answer = self.answer
+        self.answer = nil
+        answer?(result)
+    }
+
+    /// What the upgrade did, for its answer; `name` is the service's.
+    func result(name: String) -> Supervisor.UpgradeResult {
+        let ready = readyAt ?? .now
+        let handOver = handOverAt ?? ready
+        // A new process that served before the old one stopped accepting (no store to wait for)
+        // left callers no gap at all.
+        let gap = ready < handOver ? Duration.zero : ready - handOver
+        return Supervisor.UpgradeResult(
+            name: name, oldPid: Int(oldPID), newPid: Int(pid), executable: program,
+            prepareSeconds: ServiceUnit.seconds(min(handOver, ready) - startedAt), gapSeconds: ServiceUnit.seconds(gap),
+            drainSeconds: ServiceUnit.seconds((oldExitedAt ?? handOver) - handOver), backup: backup)
+    }
+}
