@@ -71,13 +71,13 @@ extension ServiceHost {
             best.openHere.add(1, ordering: .relaxed)
             return best.loop
         }
-        let unowned = Unowned(self)
-        listener.start(across: pick, onHandOffError: { loop, error in
-            let host = unowned.host(on: loop)
+        listener.start(across: pick, onHandOffError: { [weak self] loop, error in
+            guard let host = self?.host(on: loop) else { return }
             host.openHere.subtract(1, ordering: .relaxed)
             host.logger.notice("refused a connection: \(error)")
-        }) { connection in
-            unowned.host(on: connection.loop).accepted(connection)
+        }) { [weak self] connection in
+            guard let self else { return connection.close() }
+            host(on: connection.loop).accepted(connection)
         }
     }
 
@@ -131,19 +131,5 @@ extension ServiceHost {
             }
         }
         return load
-    }
-}
-
-/// An unowned reference for the listener's `@Sendable` closures: the host outlives its listener,
-/// which drops them at close. `ServiceHost` is `Sendable`, so the wrapper is too.
-private struct Unowned: Sendable {
-    unowned let host: ServiceHost
-
-    init(_ host: ServiceHost) {
-        self.host = host
-    }
-
-    func host(on loop: EventLoop) -> ServiceHost {
-        host.host(on: loop)
     }
 }
