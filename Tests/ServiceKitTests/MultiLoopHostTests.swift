@@ -18,7 +18,8 @@ struct MultiLoopHostTests {
 
     /// A host of `echo` on `loops` loops (the accepting one named `echo-0`, the others
     /// `echo-1`, …), whose echo answers with its thread's name before and after a suspension
-    /// (`before/after`), and waits at ``gate`` when asked for a delay of 1 ms.
+    /// (`before/after`), and waits at ``gate`` when asked for a delay of 1 ms (2 ms: blocks its
+    /// loop's thread there, as a wedged handler would).
     final class Served {
         let directory = TemporaryDirectory()
         let loop: EventLoop
@@ -37,7 +38,11 @@ struct MultiLoopHostTests {
             let gate = self.gate
             router.on(MultiLoopHostTests.echo.echo) { input, _ in
                 let before = MultiLoopHostTests.threadName()
-                if input.delayMilliseconds == 1 { await gate.pass() } else { await Task.yield() }
+                switch input.delayMilliseconds {
+                case 1: await gate.pass()
+                case 2: gate.blockThisThread()
+                default: await Task.yield()
+                }
                 return .init(text: "\(before)/\(MultiLoopHostTests.threadName())", servedBy: 0)
             }
             host = ServiceHost(configuration: configuration, router: router, loop: loop)
@@ -73,6 +78,12 @@ struct MultiLoopHostTests {
                 }
                 if open { continuation.resume() }
             }
+        }
+
+        /// Holds the calling thread (a loop's, from a handler) until ``open()``.
+        func blockThisThread() {
+            passing.add(1, ordering: .relaxed)
+            while !state.withLock({ $0.open }) { usleep(1_000) }
         }
 
         func open() {
@@ -184,6 +195,28 @@ struct MultiLoopHostTests {
         await stopping.value
         let stoppedAtLast = stopped.load(ordering: .relaxed)
         #expect(stoppedAtLast)
+        await served.close()
+    }
+
+    @Test func health_isNotAnswered_whileAnyLoopIsWedged() async throws {
+        let served = try await Served(loops: 2)
+        let (first, second) = (served.client(), served.client())
+        _ = try await first.call(Self.echo.echo, .init(text: "a"))
+        _ = try await second.call(Self.echo.echo, .init(text: "b"))
+        // The first connection's loop thread is held in a handler; the second's loop is free.
+        async let wedged = first.call(Self.echo.echo, .init(text: "wedge", delayMilliseconds: 2))
+        #expect(await eventuallyAsync { served.gate.passing.load(ordering: .relaxed) == 1 })
+        var failure: ServiceError?
+        do {
+            _ = try await second.callRaw(
+                service: "echo", operation: Daemon.health.fullName, body: [], timeout: .milliseconds(300))
+        } catch {
+            failure = error
+        }
+        #expect(failure?.code == .deadlineExceeded, "\(String(describing: failure))")
+        served.gate.open()
+        _ = try await wedged
+        _ = try await second.callRaw(service: "echo", operation: Daemon.health.fullName, body: [])
         await served.close()
     }
 

@@ -37,6 +37,7 @@ extension ServiceHost {
             throw error
         }
         shards = made
+        loops?.set([loop] + made.map(\.loop))
         logger.info("serving connections on \(configuration.loops) event loops")
     }
 

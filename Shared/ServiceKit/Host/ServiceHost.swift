@@ -51,6 +51,8 @@ public final class ServiceHost: @unchecked Sendable {
     let openHere = Atomic<Int>(0)
     /// Shards that have not finished draining (the accepting host's loop).
     var shardsDraining = 0
+    /// Every loop of the host, for `daemon.health` (set by the accepting host as it starts its shards).
+    var loops: HostLoops?
 
     private var listener: StreamListener?
     /// The listener's TLS files, looked at again when `tlsWatch` sees a change (mutual TLS on TCP only).
@@ -81,10 +83,12 @@ public final class ServiceHost: @unchecked Sendable {
         let traces = configuration.tracing.enabled
             ? configuration.traceRecorder ?? TraceRecorder(service: configuration.name, sampling: configuration.tracing)
             : nil
-        Builtins.install(into: &router, configuration: configuration, metrics: metrics, traces: traces)
+        let loops = HostLoops()
+        Builtins.install(into: &router, configuration: configuration, metrics: metrics, traces: traces, loops: loops)
         self.init(
             configuration: configuration, router: router, metrics: metrics, traces: traces, loop: loop,
             logger: logger ?? Logger(label: configuration.name), primary: nil, census: HostCensus())
+        self.loops = loops
         // Unowned: the metrics live no longer than their host (summed over its loops, see +Loops).
         metrics.countLoad { [unowned self] in await self.sampleLoad() }
         if let traces { metrics.countExports { traces.exportStatistics } }
