@@ -392,12 +392,8 @@ static int run_latency(const char *path, size_t payload, size_t count, const cha
     return 0;
 }
 
-static int run_throughput(const char *path, size_t payload, int connections, size_t depth, double seconds) {
-    uv_loop_t *loop = uv_default_loop();
-    char *frame = make_frame(payload);
-    tput.depth = depth;
-    tput.frames = malloc(depth * (4 + payload));
-    for (size_t i = 0; i < depth; i++) memcpy(tput.frames + i * (4 + payload), frame, 4 + payload);
+/* Connects CONNECTIONS clients that keep tput.frames in flight; counts answers after a warm-up. */
+static int drive_throughput(uv_loop_t *loop, const char *path, size_t payload, int connections, double seconds) {
     mode_throughput = 1;
     tput_seconds = seconds;
     for (int i = 0; i < connections; i++) connect_to(loop, path, payload);
@@ -407,6 +403,15 @@ static int run_throughput(const char *path, size_t payload, int connections, siz
     uv_timer_start(&warm, on_warm, 250, 0);
     uv_timer_start(&done, on_done, 250 + (uint64_t)(seconds * 1000), 0);
     return uv_run(loop, UV_RUN_DEFAULT);
+}
+
+static int run_throughput(const char *path, size_t payload, int connections, size_t depth, double seconds) {
+    uv_loop_t *loop = uv_default_loop();
+    char *frame = make_frame(payload);
+    tput.depth = depth;
+    tput.frames = malloc(depth * (4 + payload));
+    for (size_t i = 0; i < depth; i++) memcpy(tput.frames + i * (4 + payload), frame, 4 + payload);
+    return drive_throughput(loop, path, payload, connections, seconds);
 }
 
 /* Our request frame from FRAMEFILE, DEPTH of them in flight on each connection (ids 1…DEPTH). */
@@ -425,15 +430,7 @@ static int run_throughput_frame(const char *path, const char *file, int connecti
         for (int b = 0; b < 8; b++) be[b] = (char)(id >> (56 - 8 * b));
         set_correlation(frame, be);
     }
-    mode_throughput = 1;
-    tput_seconds = seconds;
-    for (int i = 0; i < connections; i++) connect_to(loop, path, payload);
-    uv_timer_t warm, done;
-    uv_timer_init(loop, &warm);
-    uv_timer_init(loop, &done);
-    uv_timer_start(&warm, on_warm, 250, 0);
-    uv_timer_start(&done, on_done, 250 + (uint64_t)(seconds * 1000), 0);
-    return uv_run(loop, UV_RUN_DEFAULT);
+    return drive_throughput(loop, path, payload, connections, seconds);
 }
 
 int main(int argc, char **argv) {
