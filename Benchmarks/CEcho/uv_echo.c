@@ -15,6 +15,7 @@
  *       as latency, but the frame sent is FRAMEFILE's bytes (one whole frame, prefix included):
  *       the driver gives it one of our request frames, so our server can be timed against this client.
  *   uv_echo throughput PATH PAYLOAD CONNECTIONS DEPTH SECONDS
+ *   uv_echo throughput-frame PATH FRAMEFILE CONNECTIONS DEPTH SECONDS  (our frames, ids 1…DEPTH)
  *       CONNECTIONS connections with DEPTH frames in flight each; after a 0.25 s warm-up,
  *       counts answered frames for SECONDS and prints "requests=N seconds=S".
  *
@@ -270,6 +271,38 @@ static void throughput_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *
     CHECK(uv_write(req, stream, &out, 1, free_write));
 }
 
+/* throughput-frame: DEPTH copies of one request frame of ours, correlation ids 1…DEPTH (a u64
+ * big-endian at payload offset 2), each sent again, with its id, as its answer comes back. */
+static size_t tput_frame_payload;
+
+static void set_correlation(char *frame, const char *id) { memcpy(frame + 4 + 2, id, 8); }
+
+static void throughput_frame_read(uv_stream_t *stream, ssize_t nread, const uv_buf_t *buf) {
+    conn_t *c = stream->data;
+    (void)buf;
+    if (nread < 0) { fprintf(stderr, "uv_echo: the server closed the connection\n"); exit(1); }
+    c->len += (size_t)nread;
+    size_t frame = 4 + tput_frame_payload, at = 0, count = 0;
+    char *out = NULL;
+    while (c->len - at >= 4) {
+        const unsigned char *p = (const unsigned char *)c->buf + at;
+        size_t length = ((size_t)p[0] << 24) | ((size_t)p[1] << 16) | ((size_t)p[2] << 8) | p[3];
+        if (c->len - at - 4 < length || length < 10) break;
+        out = realloc(out, (count + 1) * frame);
+        memcpy(out + count * frame, tput.frames, frame);
+        set_correlation(out + count * frame, (const char *)p + 4 + 2);
+        count++;
+        at += 4 + length;
+    }
+    consume(c, at);
+    if (count == 0) return;
+    if (tput.counting) tput.answered += count;
+    uv_write_t *req = malloc(sizeof *req);
+    req->data = out;
+    uv_buf_t bytes = uv_buf_init(out, (unsigned)(count * frame));
+    CHECK(uv_write(req, stream, &bytes, 1, free_write));
+}
+
 static uint64_t tput_started;
 static double tput_seconds;
 
@@ -297,7 +330,7 @@ static void on_connect(uv_connect_t *req, int status) {
     CHECK(status);
     free(req);
     if (mode_throughput) {
-        CHECK(uv_read_start(STREAM(c), alloc_cb, throughput_read));
+        CHECK(uv_read_start(STREAM(c), alloc_cb, tput_frame_payload ? throughput_frame_read : throughput_read));
         uv_buf_t out = uv_buf_init(tput.frames, (unsigned)(tput.depth * (4 + c->payload)));
         uv_write_t *w = malloc(sizeof *w);
         w->data = NULL;
@@ -359,12 +392,8 @@ static int run_latency(const char *path, size_t payload, size_t count, const cha
     return 0;
 }
 
-static int run_throughput(const char *path, size_t payload, int connections, size_t depth, double seconds) {
-    uv_loop_t *loop = uv_default_loop();
-    char *frame = make_frame(payload);
-    tput.depth = depth;
-    tput.frames = malloc(depth * (4 + payload));
-    for (size_t i = 0; i < depth; i++) memcpy(tput.frames + i * (4 + payload), frame, 4 + payload);
+/* Connects CONNECTIONS clients that keep tput.frames in flight; counts answers after a warm-up. */
+static int drive_throughput(uv_loop_t *loop, const char *path, size_t payload, int connections, double seconds) {
     mode_throughput = 1;
     tput_seconds = seconds;
     for (int i = 0; i < connections; i++) connect_to(loop, path, payload);
@@ -374,6 +403,34 @@ static int run_throughput(const char *path, size_t payload, int connections, siz
     uv_timer_start(&warm, on_warm, 250, 0);
     uv_timer_start(&done, on_done, 250 + (uint64_t)(seconds * 1000), 0);
     return uv_run(loop, UV_RUN_DEFAULT);
+}
+
+static int run_throughput(const char *path, size_t payload, int connections, size_t depth, double seconds) {
+    uv_loop_t *loop = uv_default_loop();
+    char *frame = make_frame(payload);
+    tput.depth = depth;
+    tput.frames = malloc(depth * (4 + payload));
+    for (size_t i = 0; i < depth; i++) memcpy(tput.frames + i * (4 + payload), frame, 4 + payload);
+    return drive_throughput(loop, path, payload, connections, seconds);
+}
+
+/* Our request frame from FRAMEFILE, DEPTH of them in flight on each connection (ids 1…DEPTH). */
+static int run_throughput_frame(const char *path, const char *file, int connections, size_t depth, double seconds) {
+    size_t payload = load_frame(file);
+    if (payload == 0) return 1;
+    tput_frame_payload = payload;
+    uv_loop_t *loop = uv_default_loop();
+    tput.depth = depth;
+    tput.frames = malloc(depth * (4 + payload));
+    for (size_t i = 0; i < depth; i++) {
+        char *frame = tput.frames + i * (4 + payload);
+        memcpy(frame, lat.frame, 4 + payload);
+        uint64_t id = i + 1;
+        char be[8];
+        for (int b = 0; b < 8; b++) be[b] = (char)(id >> (56 - 8 * b));
+        set_correlation(frame, be);
+    }
+    return drive_throughput(loop, path, payload, connections, seconds);
 }
 
 int main(int argc, char **argv) {
@@ -390,6 +447,8 @@ int main(int argc, char **argv) {
     }
     if (argc == 6 && strcmp(argv[1], "latency") == 0)
         return run_latency(argv[2], strtoul(argv[3], NULL, 10), strtoul(argv[4], NULL, 10), argv[5]);
+    if (argc == 7 && strcmp(argv[1], "throughput-frame") == 0)
+        return run_throughput_frame(argv[2], argv[3], atoi(argv[4]), strtoul(argv[5], NULL, 10), atof(argv[6]));
     if (argc == 7 && strcmp(argv[1], "throughput") == 0)
         return run_throughput(argv[2], strtoul(argv[3], NULL, 10), atoi(argv[4]), strtoul(argv[5], NULL, 10),
                               atof(argv[6]));
@@ -397,6 +456,7 @@ int main(int argc, char **argv) {
             "usage: uv_echo server PATH [OFFSET VALUE]\n"
             "       uv_echo latency PATH PAYLOAD COUNT OUTFILE\n"
             "       uv_echo latency-frame PATH FRAMEFILE COUNT OUTFILE\n"
-            "       uv_echo throughput PATH PAYLOAD CONNECTIONS DEPTH SECONDS\n");
+            "       uv_echo throughput PATH PAYLOAD CONNECTIONS DEPTH SECONDS\n"
+            "       uv_echo throughput-frame PATH FRAMEFILE CONNECTIONS DEPTH SECONDS\n");
     return 64;
 }

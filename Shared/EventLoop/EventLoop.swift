@@ -248,3 +248,11 @@ public final class EventLoop: @unchecked Sendable {
         return uv_buf_init(readBuffer!.assumingMemoryBound(to: CChar.self), UInt32(size))
     }
 }
+
+extension EventLoop {
+    /// The CPUs this process may run on (its affinity mask: libuv's `uv_available_parallelism`,
+    /// at least 1); a cgroup's CPU quota is not counted here (see ServiceKit's `LoopCount`).
+    public static var availableParallelism: Int {
+        Int(uv_available_parallelism())
+    }
+}

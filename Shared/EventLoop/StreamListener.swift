@@ -33,6 +33,11 @@ public final class StreamListener: @unchecked Sendable {
     var tlsContext: TLSContext?
     var tlsHandshakeTimeout: Duration = .seconds(10)
     var connectionHandler: ((Connection) -> Void)?
+    /// Picks the loop each accepted peer is served on (``start(across:_:)``); nil: this loop.
+    var loopPicker: (() -> EventLoop)?
+    /// The handler again, for peers handed to another loop (it runs there).
+    var handOffHandler: (@Sendable (Connection) -> Void)?
+    var handOffErrorHandler: (@Sendable (EventLoop, EventLoopError) -> Void)?
     var acceptErrorHandler: ((EventLoopError) -> Void)?
     var hasWaitingPeer = false
     var isClosing = false
@@ -190,6 +195,9 @@ public final class StreamListener: @unchecked Sendable {
         guard !isClosing else { return }
         isClosing = true
         connectionHandler = nil
+        loopPicker = nil
+        handOffHandler = nil
+        handOffErrorHandler = nil
         acceptErrorHandler = nil
         // For a bound pipe, libuv's close unlinks the path before closing the fd.
         uv_close(stream.asHandle, StreamListener.onClosed)
@@ -203,6 +211,12 @@ public final class StreamListener: @unchecked Sendable {
             acceptErrorHandler?(.uv("accept", status))
             return
         }
+        // Picked once accepted, so a failed accept counts against no loop.
+        let picked = loopPicker?()
+        if let picked, picked !== loop {
+            handOff(connection, to: picked)
+            return
+        }
         if transport == .tcp { StreamHandle.tuneConnected(connection.stream) }
         guard let tlsContext else {
             connectionHandler?(connection)
@@ -211,10 +225,11 @@ public final class StreamListener: @unchecked Sendable {
         connection.beginTLS(tlsContext, expectedPeer: nil, timeout: tlsHandshakeTimeout) { [weak self] error in
             guard let self, !self.isClosing else {
                 connection.close()
+                if let picked { self?.handOffErrorHandler?(picked, .closed) }
                 return
             }
             if let error {
-                self.acceptErrorHandler?(error)
+                if picked != nil { self.handOffErrorHandler?(loop, error) } else { self.acceptErrorHandler?(error) }
             } else {
                 self.connectionHandler?(connection)
             }

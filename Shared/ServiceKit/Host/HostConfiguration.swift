@@ -48,6 +48,12 @@ public struct HostConfiguration: Sendable {
     /// `VERTICALS_IDLE_EXIT_SECONDS` (the manifest's `idle_exit`): the daemon exits 0 once it has
     /// had no request in flight and no open stream for this long (``IdleExit``); nil: it never does.
     public var idleExit: Duration?
+    /// Event loops the host serves its connections on (`VERTICALS_LOOPS`, else the usable cores:
+    /// ``LoopCount``); each connection lives on one. 1 (the default of a configuration built in
+    /// code, as the supervisor's): every connection on the host's own loop.
+    public var loops = 1
+    /// Why `VERTICALS_LOOPS` could not be read, if it could not: the host refuses to start.
+    public var loopsProblem: LoopCountError?
     /// The variable ``idleExit`` is read from; svc-supervisor and the systemd export set it.
     public static let idleExitVariable = "VERTICALS_IDLE_EXIT_SECONDS"
 
@@ -61,7 +67,7 @@ public struct HostConfiguration: Sendable {
 
     /// The configuration both hosts imply: socket hand-off from `LISTEN_*`, else
     /// `VERTICALS_LISTEN`, else the socket directory; `VERTICALS_TLS`, the ``ConnectionLimits`` variables, the ``PeerAccess`` allow-lists,
-    /// `VERTICALS_DRAIN_SECONDS` and `VERTICALS_IDLE_EXIT_SECONDS` override the defaults.
+    /// `VERTICALS_DRAIN_SECONDS`, `VERTICALS_IDLE_EXIT_SECONDS` and `VERTICALS_LOOPS` override the defaults.
     public static func from(environment: [String: String], name: String, pid: Int32) -> HostConfiguration {
         var configuration = HostConfiguration(
             name: name, socketDirectory: .from(environment: environment),
@@ -72,6 +78,10 @@ public struct HostConfiguration: Sendable {
             do { configuration.listen = try SocketEndpoint(parsing: text) } catch { configuration.listenProblem = error }
         }
         configuration.access = .from(environment: environment, service: name)
+        switch LoopCount.from(environment: environment) {
+        case .success(let loops): configuration.loops = loops
+        case .failure(let problem): configuration.loopsProblem = problem
+        }
         configuration.tracing = .from(environment: environment)
         if let text = environment["VERTICALS_DRAIN_SECONDS"], let value = Double(text), value >= 0 {
             configuration.drainTimeout = .milliseconds(Int64(value * 1000))

@@ -1,3 +1,4 @@
+import Synchronization
 import VerticalsEventLoop
 
 /// `VERTICALS_IDLE_EXIT_SECONDS` (the manifest's `idle_exit`): the host exits once it has been
@@ -10,14 +11,27 @@ import VerticalsEventLoop
 /// two integer updates and, when the last request ends, a clock read: the timer is not stopped
 /// at each request. When it fires while a request runs it stays off until the host is idle
 /// again; when it fires early (there was activity since it was armed) it is armed again for the
-/// deadline that activity moved. Loop-confined.
-final class IdleExit {
+/// deadline that activity moved.
+///
+/// With several loops (``HostConfiguration/loops``) requests begin and end on any of them, so
+/// the count and the idle clock are atomics: idle means no loop has such a request. The timer
+/// lives on the accepting host's loop; a request that ends elsewhere touches it only when the
+/// timer fired while that request ran (``parked``), through that loop's queue.
+final class IdleExit: @unchecked Sendable {
+    // @unchecked Sendable: `timer` and `due` are touched only on `loop`'s thread (init, `fire`,
+    // `close`, and `ended` when it runs there or hops there with `loop.execute`); the rest is atomic.
+
     /// How long the host must be idle.
     let after: Duration
-    /// Requests in flight that keep the host up, streams included.
-    private(set) var busy = 0
-    /// When ``busy`` last fell to zero (or the host started).
-    private var idleSince = MonotonicInstant.now
+    /// Requests in flight that keep the host up, streams included, on every loop.
+    private let busyCount = Atomic<Int>(0)
+    /// When ``busyCount`` last fell to zero (or the host started), in monotonic nanoseconds.
+    private let idleSinceNanoseconds = Atomic<Int64>(MonotonicInstant.now.nanoseconds)
+    /// True while the timer is off because it fired during a request: the `ended()` that makes
+    /// the host idle arms it again.
+    private let parked = Atomic<Bool>(false)
+    private let loop: EventLoop
+    private var closed = false
     private let timer: LoopTimer
     /// Called on the loop once the host has been idle for ``after``; returns false to be asked
     /// again a little later (a frame is still arriving).
@@ -27,25 +41,36 @@ final class IdleExit {
     init(after: Duration, loop: EventLoop, due: @escaping () -> Bool) {
         self.after = after
         self.due = due
+        self.loop = loop
         timer = LoopTimer(loop: loop)
         arm(after)
     }
 
-    /// A request that keeps the host up began.
+    /// Requests in flight that keep the host up, on every loop.
+    var busy: Int { busyCount.load(ordering: .sequentiallyConsistent) }
+
+    /// A request that keeps the host up began (on any of the host's loops).
     func began() {
-        busy += 1
+        busyCount.add(1, ordering: .sequentiallyConsistent)
     }
 
-    /// Such a request ended (answered, cancelled, abandoned or past its deadline).
+    /// Such a request ended (answered, cancelled, abandoned or past its deadline), on any loop.
     func ended() {
-        busy -= 1
-        guard busy == 0 else { return }
-        idleSince = .now
-        if !timer.isActive { arm(after) }
+        guard busyCount.subtract(1, ordering: .sequentiallyConsistent).newValue == 0 else { return }
+        idleSinceNanoseconds.store(MonotonicInstant.now.nanoseconds, ordering: .sequentiallyConsistent)
+        if loop.inEventLoop {
+            parked.store(false, ordering: .sequentiallyConsistent)
+            if !timer.isActive { arm(after) }
+        } else if parked.exchange(false, ordering: .sequentiallyConsistent) {
+            loop.execute { [self] in
+                if !closed, busy == 0, !timer.isActive { arm(after) }
+            }
+        }
     }
 
-    /// Stops for good (the host is stopping anyway).
+    /// Stops for good (the host is stopping anyway). On the loop.
     func close() {
+        closed = true
         timer.close()
     }
 
@@ -54,9 +79,12 @@ final class IdleExit {
     }
 
     private func fire() {
-        // Busy: armed again by the `ended()` that makes it idle.
+        // Busy: armed again by the `ended()` that makes it idle. Parked before the count is read,
+        // so an `ended()` on another loop that the read missed sees it parked.
+        parked.store(true, ordering: .sequentiallyConsistent)
         guard busy == 0 else { return }
-        let deadline = idleSince + after
+        parked.store(false, ordering: .sequentiallyConsistent)
+        let deadline = MonotonicInstant(nanoseconds: idleSinceNanoseconds.load(ordering: .sequentiallyConsistent)) + after
         let now = MonotonicInstant.now
         if now < deadline {
             arm(deadline - now)

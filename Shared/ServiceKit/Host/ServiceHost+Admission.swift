@@ -27,7 +27,8 @@ extension ServiceHost {
                 .permissionDenied, configuration.access.refusal(of: peer, service: configuration.name),
                 details: peer.map { [ErrorDetail("uid", "\($0.uid)"), ErrorDetail("gid", "\($0.gid)")] } ?? [])
         }
-        guard connections.count < configuration.limits.maxConnections else {
+        // Counted across every loop, and counted here when admitted (released when it closes).
+        guard census.admit(limit: configuration.limits.maxConnections) else {
             return ServiceError(
                 .resourceExhausted,
                 "\(configuration.name) already serves \(configuration.limits.maxConnections) connections; retry later",

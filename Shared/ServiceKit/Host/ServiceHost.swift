@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Logging
+import Synchronization
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsWire
@@ -16,13 +17,18 @@ import VerticalsWire
 ///
 /// Daemons reach it through ``DaemonMain`` (a ``ServiceGroup`` stops it first on SIGTERM); tests may run one in-process.
 ///
-/// Loop-confined after ``start()``: its mutable state is touched only on `loop`'s thread
-/// (every entry point either runs there or hops with `loop.execute`), which is what makes
-/// the `@unchecked Sendable` sound.
+/// With ``HostConfiguration/loops`` above 1 it serves on that many event loops: it accepts on
+/// `loop` and hands each connection to the loop with the fewest, where a shard of the host (an
+/// instance of this class for that loop, see `ServiceHost+Loops.swift`) serves it for its life.
+///
+/// Loop-confined after ``start()``: each instance's mutable state is touched only on its
+/// `loop`'s thread (every entry point either runs there or hops with `loop.execute`), and what
+/// the loops share is immutable, atomic (``HostCensus``) or locked (metrics, traces), which is
+/// what makes the `@unchecked Sendable` sound.
 public final class ServiceHost: @unchecked Sendable {
     /// The host's settings.
     public let configuration: HostConfiguration
-    /// The loop everything runs on.
+    /// The loop this host accepts on (and, with one loop, serves every connection on).
     public let loop: EventLoop
     /// The logger of the host, labelled with the vertical's name.
     public let logger: Logger
@@ -35,6 +41,18 @@ public final class ServiceHost: @unchecked Sendable {
     public let traces: TraceRecorder?
     let timers: TimerQueue
     let notifier: Notifier
+    /// What every loop's host shares: the connections open on all of them.
+    let census: HostCensus
+    /// The host that accepts, for a shard serving another loop; nil for that host itself.
+    unowned let primary: ServiceHost?
+    /// The shards serving the other loops (on the accepting host only; empty with one loop).
+    var shards: [ServiceHost] = []
+    /// Connections open on this loop, read by the accepting host's picker on its own loop.
+    let openHere = Atomic<Int>(0)
+    /// Shards that have not finished draining (the accepting host's loop).
+    var shardsDraining = 0
+    /// Every loop of the host, for `daemon.health` (set by the accepting host as it starts its shards).
+    var loops: HostLoops?
 
     private var listener: StreamListener?
     /// The listener's TLS files, looked at again when `tlsWatch` sees a change (mutual TLS on TCP only).
@@ -49,44 +67,69 @@ public final class ServiceHost: @unchecked Sendable {
     private(set) var isDraining = false
     private var drainTimer: UInt64?
     private var stopWaiters: [@Sendable () -> Void] = []
-    private var stopped = false
-    /// Set once the host's timers closed, after the drain and the last connection.
-    private var timersClosed = false
-    /// The idle exit's clock, while the host serves with ``HostConfiguration/idleExit`` set.
-    private(set) var idleExit: IdleExit?
+    private(set) var stopped = false
+    /// Set once this loop's drain ended and its last connection closed (``endStop()``).
+    private var drained = false
+    /// The idle exit's clock, while the host serves with ``HostConfiguration/idleExit`` set
+    /// (the accepting host's; each shard holds the same, set before its first connection).
+    var idleExit: IdleExit?
     /// Fired when the host ends itself because it was idle; ``HostService`` waits on it beside shutdown.
     let idleExitSignal = ShutdownSignal()
 
     /// A host for `router`'s vertical, on `loop`.
-    public init(configuration: HostConfiguration, router: Router, loop: EventLoop, logger: Logger? = nil) {
+    public convenience init(configuration: HostConfiguration, router: Router, loop: EventLoop, logger: Logger? = nil) {
         precondition(router.service == configuration.name, "router for \(router.service) served as \(configuration.name)")
-        self.configuration = configuration
         var router = router
         let names = (router.operations + Daemon.operations).map { operation in operation.fullName }
-        let metrics = HostMetrics(operationNames: names, loop: loop)
+        let metrics = HostMetrics(operationNames: names)
         let traces = configuration.tracing.enabled
             ? configuration.traceRecorder ?? TraceRecorder(service: configuration.name, sampling: configuration.tracing)
             : nil
-        self.traces = traces
-        Builtins.install(into: &router, configuration: configuration, metrics: metrics, traces: traces)
+        let loops = HostLoops()
+        Builtins.install(into: &router, configuration: configuration, metrics: metrics, traces: traces, loops: loops)
+        self.init(
+            configuration: configuration, router: router, metrics: metrics, traces: traces, loop: loop,
+            logger: logger ?? Logger(label: configuration.name), primary: nil, census: HostCensus())
+        self.loops = loops
+        // Unowned: the metrics live no longer than their host (summed over its loops, see +Loops).
+        metrics.countLoad { [unowned self] in await self.sampleLoad() }
+        if let traces { metrics.countExports { traces.exportStatistics } }
+    }
+
+    /// A host on `loop` serving `router` (built-ins installed) with shared `metrics`, `traces`
+    /// and `census`: the accepting host (`primary` nil) or a shard of it.
+    init(
+        configuration: HostConfiguration, router: Router, metrics: HostMetrics, traces: TraceRecorder?,
+        loop: EventLoop, logger: Logger, primary: ServiceHost?, census: HostCensus
+    ) {
+        self.configuration = configuration
         self.router = router
         self.metrics = metrics
+        self.traces = traces
         self.served = ServedOperation.table(router, metrics: metrics, access: configuration.access)
         self.loop = loop
-        self.logger = logger ?? Logger(label: configuration.name)
+        self.logger = logger
         self.timers = TimerQueue(loop: loop)
         self.notifier = Notifier(environment: configuration.environment)
-        // Unowned: the metrics live no longer than their host; called on the loop (see HostMetrics).
-        metrics.countInFlight { [unowned self] in self.requestsInFlight }
-        if let traces { metrics.countExports { traces.exportStatistics } }
+        self.primary = primary
+        self.census = census
     }
 
     /// Starts listening and serving; returns once the socket is ready. Throws a typed
     /// ``EventLoopError`` when the socket cannot be had (path too long, address in use).
+    ///
+    /// - Throws: ``LoopCountError`` when `VERTICALS_LOOPS` is not a number of loops.
     public func start() async throws {
+        if let problem = configuration.loopsProblem { throw problem }
         // A TCP host name is resolved here, off the loop (a blocking lookup); the loop binds the address.
         let address = try resolveConfiguredTCP()
-        try await loop.submit { [self] in try self.startOnLoop(tcpAddress: address) }
+        try startShards()
+        do {
+            try await loop.submit { [self] in try self.startOnLoop(tcpAddress: address) }
+        } catch {
+            stopShardLoops()
+            throw error
+        }
     }
 
     /// Where the host listens: the bound path, or `nil` for an inherited socket or TCP.
@@ -106,7 +149,7 @@ public final class ServiceHost: @unchecked Sendable {
     public func stop() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             loop.execute { [self] in
-                if timersClosed {
+                if drained && shardsDraining == 0 {
                     continuation.resume()
                     return
                 }
@@ -114,6 +157,7 @@ public final class ServiceHost: @unchecked Sendable {
                 beginDrain()
             }
         }
+        stopShardLoops()
     }
 
     // MARK: Loop-thread internals
@@ -183,13 +227,17 @@ public final class ServiceHost: @unchecked Sendable {
             logger.warning("\(configuration.security.callingWarning(key.lowercased(), endpoint))")
         }
         for problem in configuration.socketDirectory.endpointProblems.values.sorted() { logger.error("\(problem)") }
-        listener.start { [weak self] connection in self?.accepted(connection) }
+        if let after = configuration.idleExit {
+            let idleExit = IdleExit(after: after, loop: loop) { [weak self] in self?.exitIdle() ?? true }
+            self.idleExit = idleExit
+            // Read by a shard on its loop only once a connection reaches it, through that loop's
+            // queue, whose lock orders this write before the read.
+            for shard in shards { shard.idleExit = idleExit }
+        }
+        listen(listener)
         self.listener = listener
         notifier.notify("READY=1", "STATUS=serving \(router.operations.count) operations", "MAINPID=\(getpid())")
         startWatchdog()
-        if let after = configuration.idleExit {
-            idleExit = IdleExit(after: after, loop: loop) { [weak self] in self?.exitIdle() ?? true }
-        }
     }
 
     /// The idle exit is due: stops accepting (callers from now on wait in the backlog of the
@@ -204,17 +252,21 @@ public final class ServiceHost: @unchecked Sendable {
         // Said first, so the service manager stops its liveness checks before the connections close.
         notifier.notify("STOPPING=1", "STATUS=idle for \(idle): exiting")
         for server in Array(connections.values) { server.close(ServerConnection.idleError(idle)) }
+        closeShardsForIdleExit(idle)
         beginDrain()
         idleExitSignal.fire()
         return true
     }
 
-    private func accepted(_ connection: Connection) {
+    /// A connection accepted for this loop (counted in ``openHere`` already): admitted and served here, or refused.
+    func accepted(_ connection: Connection) {
         guard !isDraining else {
+            openHere.subtract(1, ordering: .relaxed)
             connection.close()
             return
         }
         if let refusal = admissionRefusal(for: connection) {
+            openHere.subtract(1, ordering: .relaxed)
             refuse(connection, refusal)
             return
         }
@@ -228,6 +280,8 @@ public final class ServiceHost: @unchecked Sendable {
 
     func connectionClosed(_ server: ServerConnection) {
         connections[server.connection.id] = nil
+        openHere.subtract(1, ordering: .relaxed)
+        census.release()
         stopSweepingIfIdle()
         metrics.connectionsOpen.decrement()
         if isDraining { finishDrainIfIdle() }
@@ -243,29 +297,40 @@ public final class ServiceHost: @unchecked Sendable {
         if isDraining { finishDrainIfIdle() }
     }
 
-    private func beginDrain() {
+    func beginDrain() {
         guard !isDraining else {
             finishDrainIfIdle()
             return
         }
         isDraining = true
         for server in connections.values { server.beginDraining() }
-        notifier.notify("STOPPING=1", "STATUS=draining")
+        if primary == nil { notifier.notify("STOPPING=1", "STATUS=draining") }
+        drainShards()
         listener?.close()
         listener = nil
         tlsWatch?.close()
         tlsWatch = nil
-        drainTimer = timers.schedule(at: .now + configuration.drainTimeout) { [weak self] in
-            guard let self else { return }
-            let left = requestsInFlight
-            logger.warning("drain timeout: abandoning \(left) in-flight requests")
-            finishDrain()
+        // The accepting host's timer ends every loop's drain (see `timeOutShards`).
+        if primary == nil {
+            drainTimer = timers.schedule(at: .now + configuration.drainTimeout) { [weak self] in
+                guard let self else { return }
+                timeOutShards()
+                timeOutDrain()
+            }
         }
         finishDrainIfIdle()
     }
 
     private func finishDrainIfIdle() {
         guard !stopped, connections.values.allSatisfy({ $0.inFlightCount == 0 }) else { return }
+        finishDrain()
+    }
+
+    /// The drain timeout passed: what is still in flight on this loop is abandoned.
+    func timeOutDrain() {
+        guard !stopped else { return }
+        let left = requestsInFlight
+        logger.warning("drain timeout: abandoning \(left) in-flight requests")
         finishDrain()
     }
 
@@ -278,18 +343,32 @@ public final class ServiceHost: @unchecked Sendable {
         for server in connections.values where !server.isClosing { server.connection.closeAfterFlush() }
         watchdog?.close()
         watchdog = nil
-        idleExit?.close()
+        if primary == nil { idleExit?.close() }  // a shard's is the accepting host's, on its loop
         idleExit = nil
         sweepTimer?.close()
         sweepTimer = nil
-        if let drainTimer { timers.cancel(drainTimer) }
         if connections.isEmpty { endStop() }
     }
 
-    /// Every connection is gone after the drain: the host has stopped.
+    /// This loop's drain ended and its last connection closed: a shard tells the accepting host,
+    /// which ends the stop once every loop is done.
     private func endStop() {
-        guard stopped, !timersClosed else { return }
-        timersClosed = true
+        guard stopped, !drained else { return }
+        drained = true
+        if let primary {
+            timers.close()
+            primary.loop.execute { primary.shardDrained() }
+            return
+        }
+        resumeStopWaitersIfDone()
+    }
+
+    /// Ends ``stop()`` once this host and every shard finished draining (accepting host's loop);
+    /// until then its drain timer stays, as the shards' drain timeout.
+    func resumeStopWaitersIfDone() {
+        guard drained, shardsDraining == 0 else { return }
+        if let drainTimer { timers.cancel(drainTimer) }
+        drainTimer = nil
         timers.close()
         let waiters = stopWaiters
         stopWaiters.removeAll()

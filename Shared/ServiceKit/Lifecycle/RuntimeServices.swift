@@ -4,7 +4,8 @@ import VerticalsEventLoop
 /// accepting and drains in-flight requests (up to the host's drain timeout).
 ///
 /// - Throws: ``DaemonExit/socketUnavailable(_:)`` when the socket cannot be had (path too long,
-///   address in use): status 69.
+///   address in use): status 69; ``DaemonExit/configurationInvalid(_:)`` when `VERTICALS_LOOPS`
+///   is not a number of loops: status 78.
 public struct HostService: Service {
     /// The host served.
     public let host: ServiceHost
@@ -20,6 +21,8 @@ public struct HostService: Service {
     public func run() async throws {
         do {
             try await host.start()
+        } catch let problem as LoopCountError {
+            throw DaemonExit.configurationInvalid("cannot serve \(host.configuration.name): \(problem)")
         } catch {
             throw DaemonExit.socketUnavailable("cannot serve \(host.configuration.name): \(error)")
         }

@@ -113,6 +113,7 @@ public enum DaemonArguments: Equatable, Sendable {
             problems.append(error.description)
         }
         if let problem = configuration.listenProblem { problems.append("VERTICALS_LISTEN: \(problem)") }
+        if let problem = configuration.loopsProblem { problems.append(problem.description) }
         if configuration.activation == nil, let listen = configuration.listen,
             let refusal = configuration.security.refusal(of: listen, to: "serve \(configuration.name)")
         {

@@ -22,6 +22,10 @@ struct BenchRun {
             rpc.runLatency()
             rpc.runThroughput()
         }
+        // Part of rpc; `BENCH_SECTIONS=rpc-loops` runs it alone.
+        if settings.runs("rpc") || settings.runs("rpc-loops") {
+            LoopsBenchmark(settings: settings, report: report, directory: directory).run()
+        }
         if settings.runs("tcp") {
             TCPBenchmark(settings: settings, report: report, directory: directory).run()
         }

@@ -11,9 +11,9 @@ import NIOPosix
 /// Both roles run as their own processes, pinned by the driver like the others:
 /// `vt-bench nio-echo-server PATH` and `vt-bench nio-echo-latency PATH PAYLOAD COUNT OUT`.
 enum NIOEcho {
-    /// Serves the echo on `path` until the process is stopped.
-    static func server(path: String) async {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    /// Serves the echo on `path` with `threads` event loops until the process is stopped.
+    static func server(path: String, threads: Int = 1) async {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
         unlink(path)
         do {
             let channel = try await ServerBootstrap(group: group)

@@ -1,7 +1,6 @@
 import CoreMetrics
 import Prometheus
 import Synchronization
-import VerticalsEventLoop
 import VerticalsWire
 
 /// What one host counts, through swift-metrics handles backed by its own Prometheus registry
@@ -61,17 +60,16 @@ final class HostMetrics: Sendable {
     /// Requests for an operation this host does not route (kept apart: the name is the caller's).
     let unrouted: OperationMetrics
     private let operations: [String: OperationMetrics]
-    private let loop: EventLoop
-    /// Counts the requests in flight; set once by the host, called on the loop when metrics are read.
-    private let inFlightCounter = Mutex<(@Sendable () -> Int)?>(nil)
+    /// Samples the requests in flight and the loops' queue depth; set once by the host, awaited
+    /// when metrics are read (from whichever loop the asking connection lives on).
+    private let loadCounter = Mutex<(@Sendable () async -> (inFlight: Int, queued: Int))?>(nil)
     /// The span export's counts, read at each exposition (nil: the daemon exports nothing).
     private let exportCounts = Mutex<(read: (@Sendable () -> OTLPExporter.Statistics?)?, last: OTLPExporter.Statistics)>(
         (nil, .init(queued: 0, exported: 0, dropped: 0)))
     private let factory: PrometheusMetricsFactory
 
-    /// Handles for every operation in `operationNames`, of a host on `loop`.
-    init(operationNames: [String], loop: EventLoop) {
-        self.loop = loop
+    /// Handles for every operation in `operationNames`.
+    init(operationNames: [String]) {
         registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         // Requests here take tens of microseconds to a few milliseconds: finer buckets than the web-sized default.
@@ -96,13 +94,12 @@ final class HostMetrics: Sendable {
         operations[operation] ?? unrouted
     }
 
-    /// Makes `count` the source of the in-flight gauge (it runs on the loop, where metrics are read).
-    func countInFlight(with count: @escaping @Sendable () -> Int) {
-        inFlightCounter.withLock { $0 = count }
+    /// Makes `sample` the source of the in-flight and queue-depth gauges: the host sums them over
+    /// every loop it serves on (each read on its own loop).
+    func countLoad(with sample: @escaping @Sendable () async -> (inFlight: Int, queued: Int)) {
+        loadCounter.withLock { $0 = sample }
     }
 
-    /// The text exposition of every metric, the queue depth and requests in flight sampled now.
-    /// On the loop thread (the `daemon.metrics` handler).
     /// Reads the span export's counts with `read` at each exposition.
     func countExports(with read: @escaping @Sendable () -> OTLPExporter.Statistics?) {
         exportCounts.withLock { $0.read = read }
@@ -121,11 +118,15 @@ final class HostMetrics: Sendable {
         }
     }
 
-    func exposition() -> String {
-        loop.preconditionInEventLoop()
+    /// The text exposition of every metric, the queue depth and requests in flight (of every
+    /// loop) sampled now: the `daemon.metrics` handler, on any of the host's loops.
+    func exposition() async -> String {
         updateExportCounts()
-        queueDepth.set(loop.queuedWorkCount)
-        if let count = inFlightCounter.withLock({ $0 }) { inFlight.set(count()) }
+        if let sample = loadCounter.withLock({ $0 }) {
+            let load = await sample()
+            inFlight.set(load.inFlight)
+            queueDepth.set(load.queued)
+        }
         return registry.emitToString()
     }
 }

@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import VerticalsEventLoop
+
+/// How many event loops a daemon serves its connections on (`VERTICALS_LOOPS`): by default the
+/// cores the process may use, the smaller of its CPU affinity (`sched_getaffinity`) and its
+/// cgroup v2 `cpu.max` quota over its period, rounded up (no limit, or no cgroup v2 file: the
+/// affinity alone).
+///
+/// ```
+/// VERTICALS_LOOPS=1    # one loop, as before N loops
+/// VERTICALS_LOOPS=4    # four, whatever the cores
+/// ```
+public enum LoopCount {
+    /// The variable the count is read from.
+    public static let variable = "VERTICALS_LOOPS"
+    /// The most loops a daemon runs, whatever it is told: each is a thread and a libuv loop.
+    public static let maximum = 256
+
+    /// The count `environment` asks for, else the cores the process may use; a value that is not
+    /// a whole number from 1 to ``maximum`` is a failure that says so (the host refuses to start).
+    public static func from(environment: [String: String]) -> Result<Int, LoopCountError> {
+        guard let text = environment[variable] else { return .success(usableCores()) }
+        guard let value = Int(text), (1...maximum).contains(value) else {
+            return .failure(LoopCountError(text: text))
+        }
+        return .success(value)
+    }
+
+    /// The cores this process may run on: its affinity, capped by its cgroup's `cpu.max`.
+    public static func usableCores() -> Int {
+        let affinity = affinityCores() ?? 1
+        guard let quota = cgroupQuotaCores() else { return affinity }
+        return max(1, min(affinity, quota))
+    }
+
+    /// CPUs in this process's affinity mask (libuv's `sched_getaffinity` count).
+    static func affinityCores() -> Int? {
+        let count = EventLoop.availableParallelism
+        return count > 0 ? count : nil
+    }
+
+    /// `cpu.max`'s quota over its period, rounded up, for this process's cgroup v2 (nil: no
+    /// limit, or no v2 cgroup with a cpu controller, as on a v1/v2 hybrid).
+    static func cgroupQuotaCores() -> Int? {
+        guard let membership = read("/proc/self/cgroup") else { return nil }
+        // The v2 line is "0::/path".
+        guard let line = membership.split(separator: "\n").first(where: { $0.hasPrefix("0::") }) else { return nil }
+        let path = String(line.dropFirst(3))
+        for root in ["/sys/fs/cgroup", "/sys/fs/cgroup/unified"] {
+            if let text = read(root + path + "/cpu.max") { return quotaCores(cpuMax: text) }
+        }
+        return nil
+    }
+
+    /// Cores a `cpu.max` text allows ("150000 100000" → 2; "max 100000" → nil).
+    static func quotaCores(cpuMax text: String) -> Int? {
+        let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard fields.count >= 2, let quota = Int(fields[0]), let period = Int(fields[1]), quota > 0, period > 0 else {
+            return nil
+        }
+        return (quota + period - 1) / period
+    }
+
+    private static func read(_ path: String) -> String? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, file)
+            if count <= 0 { break }
+            bytes += buffer[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// `VERTICALS_LOOPS` holds something other than a whole number from 1 to ``LoopCount/maximum``.
+public struct LoopCountError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The value as it was set.
+    public let text: String
+
+    public var description: String {
+        "\(LoopCount.variable)=\"\(text)\" is not a number of event loops: set a whole number from 1 to "
+            + "\(LoopCount.maximum), or leave it unset for one loop per usable core"
+    }
+}
