@@ -22,6 +22,9 @@ struct BenchRun {
             rpc.runLatency()
             rpc.runThroughput()
         }
+        if settings.runs("instructions") {
+            InstructionsBenchmark(settings: settings, report: report, directory: directory).run()
+        }
         if settings.runs("tcp") {
             TCPBenchmark(settings: settings, report: report, directory: directory).run()
         }

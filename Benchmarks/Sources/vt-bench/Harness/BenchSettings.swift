@@ -4,8 +4,8 @@ import Foundation
 ///
 /// `BENCH_ROUNDS` (default 5) rounds of every interleaved comparison; `BENCH_IDLE_SECONDS`
 /// (default 60) for the supervisor's idle window; `BENCH_KILLS` (default 20) kill -9 samples;
-/// `BENCH_SECTIONS` (default all) a comma-separated subset of codec, rpc, tcp, cli, supervisor, suite,
-/// mixed, memory.
+/// `BENCH_SECTIONS` (default all) a comma-separated subset of codec, rpc, instructions, tcp, cli,
+/// supervisor, suite, mixed, memory.
 struct BenchSettings: Sendable {
     /// Rounds of each A/B comparison (≥ 5 for a published run).
     var rounds: Int
@@ -26,7 +26,7 @@ struct BenchSettings: Sendable {
     /// Where results.json goes.
     var outputDirectory: String
 
-    static let allSections: [String] = ["codec", "rpc", "tcp", "cli", "supervisor", "suite", "mixed", "memory"]
+    static let allSections: [String] = ["codec", "rpc", "instructions", "tcp", "cli", "supervisor", "suite", "mixed", "memory"]
 
     /// The settings from `environment`; exits with a message when a program is missing.
     static func from(_ environment: [String: String]) -> BenchSettings {
