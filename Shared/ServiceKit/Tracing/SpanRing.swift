@@ -12,7 +12,7 @@ public final class SpanRing: Sendable {
     /// Fields in a buffer rather than records in an array inside the mutex: records in a generic
     /// `Mutex`, or as optionals, were copied, stored and dropped through generic value witnesses,
     /// the larger part of an unsampled request's tracing cost. A summary now writes a few words,
-    /// its name and its service into its slot.
+    /// and its name into its slot.
     private struct Slot {
         var identity = TraceIdentity(traceHigh: 0, traceLow: 0, spanID: 0, sampled: false)
         var startNanoseconds: UInt64 = 0
@@ -20,15 +20,17 @@ public final class SpanRing: Sendable {
         var kind = SpanKind.internal
         var code: ErrorCode? = nil
         var name = ""
-        var service = ""
+        /// Nil for the ring's own service (``service``): a record of this daemon stores no string for it.
+        var service: String? = nil
         var details: SpanDetails? = nil
         var isFilled = false
 
-        /// The record it holds, if any.
-        var record: SpanRecord? {
+        /// The record it holds, if any, whose service is `ownService` unless the slot names another.
+        func record(ownService: String) -> SpanRecord? {
             guard isFilled else { return nil }
             return SpanRecord(
-                identity: identity, name: name, kind: kind, service: service, startNanoseconds: startNanoseconds,
+                identity: identity, name: name, kind: kind, service: service ?? ownService,
+                startNanoseconds: startNanoseconds,
                 durationNanoseconds: durationNanoseconds, code: code, details: details)
         }
     }
@@ -40,9 +42,17 @@ public final class SpanRing: Sendable {
     private let next = Mutex(0)
     /// How many records it holds at most.
     public let capacity: Int
+    /// The service of the records appended with none (the field-by-field `append`'s nil): its owner's.
+    let service: String
 
     /// An empty ring of `capacity` (≥ 1) records.
-    public init(capacity: Int = 1024) {
+    public convenience init(capacity: Int = 1024) {
+        self.init(capacity: capacity, service: "")
+    }
+
+    /// An empty ring of `capacity` (≥ 1) records of `service` (its ``TraceRecorder``'s).
+    init(capacity: Int, service: String) {
+        self.service = service
         self.capacity = max(1, capacity)
         slots = .allocate(capacity: self.capacity)
         slots.initialize(repeating: Slot(), count: self.capacity)
@@ -62,9 +72,10 @@ public final class SpanRing: Sendable {
     }
 
     /// Keeps a record given by its fields, written into its slot one by one: no record is made,
-    /// copied or dropped for it (the request path's form of ``append(_:)``).
+    /// copied or dropped for it (the request path's form of ``append(_:)``); `service` nil for
+    /// the ring's own.
     func append(
-        _ identity: TraceIdentity, name: String, kind: SpanKind, service: String, startNanoseconds: UInt64,
+        _ identity: TraceIdentity, name: String, kind: SpanKind, service: String?, startNanoseconds: UInt64,
         durationNanoseconds: UInt64, code: ErrorCode?, details: SpanDetails?
     ) {
         next.withLock { next in
@@ -88,7 +99,8 @@ public final class SpanRing: Sendable {
             var records: [SpanRecord] = []
             records.reserveCapacity(capacity)
             for offset in 0..<capacity {
-                if let record = slots[(next + offset) % capacity].record { records.append(record) }
+                let slot = slots[(next + offset) % capacity]
+                if let record = slot.record(ownService: service) { records.append(record) }
             }
             return records
         }

@@ -20,7 +20,7 @@ public final class TraceRecorder: Sendable {
     public init(service: String, sampling: TraceSampling, ringCapacity: Int = 1024) {
         self.service = service
         self.sampling = sampling
-        self.ring = SpanRing(capacity: ringCapacity)
+        self.ring = SpanRing(capacity: ringCapacity, service: service)
         self.exporters = Mutex([])
     }
 
@@ -70,7 +70,7 @@ public final class TraceRecorder: Sendable {
         durationNanoseconds: UInt64, code: ErrorCode?, details: SpanDetails?
     ) {
         ring.append(
-            identity, name: name, kind: kind, service: service, startNanoseconds: startNanoseconds,
+            identity, name: name, kind: kind, service: nil, startNanoseconds: startNanoseconds,
             durationNanoseconds: durationNanoseconds, code: code, details: details)
         guard identity.sampled || code != nil else { return }
         let exporters = exporters.withLock { $0 }
