@@ -4,7 +4,7 @@
 # DWARF 5) answers N and then 3N echo requests from a small Python client over its Unix socket; the
 # difference over 2N is the cost of one request, start-up and shutdown cancelling out.
 #   scripts/trace-bench.sh [BIN_DIR] [N]     (default: the release build, N = 2000)
-# Not yet a row of `make bench`: run by hand.
+# The quick form of `make bench`'s `instructions` section (BENCH_SECTIONS=instructions), for vt-testd.
 set -euo pipefail
 bin=${1:-$(swift build -c release --show-bin-path)}
 count=${2:-2000}

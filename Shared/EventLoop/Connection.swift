@@ -48,17 +48,22 @@ public final class Connection: @unchecked Sendable {
     let stream: UnsafeMutablePointer<uv_stream_t>  // a uv_pipe_t or uv_tcp_t (StreamHandle); freed in the close callback
     var state: State
     var closeError: EventLoopError?
-    var decoder: FrameDecoder
+    // `@exclusivity(unchecked)` on the request path's buffers: a class's stored property mutated
+    // through a method (`decoder.nextFrame()`, `corked.append`) is checked at run time, about 60
+    // instructions an access and ~400 a request in all. Sound because they are loop-confined
+    // (above) and no access overlaps another: the methods that mutate them are Wire's decoder and
+    // Array's, which never call back into this connection.
+    @exclusivity(unchecked) var decoder: FrameDecoder
     var wantsReading = false
     var isReadStarted = false
     var isPausedForBackpressure = false
     var framingFailed = false
-    var isDelivering = false
+    @exclusivity(unchecked) var isDelivering = false
     var queuedBytes = 0
     var pendingWriteCount = 0
     /// Frames written this loop turn, sent together at its end (see Connection+Writing).
-    var corked: [UInt8] = []
-    var corkedCompletions: [(EventLoopError?) -> Void] = []
+    @exclusivity(unchecked) var corked: [UInt8] = []
+    @exclusivity(unchecked) var corkedCompletions: [(EventLoopError?) -> Void] = []
     var isFlushScheduled = false
     var flushDeadline: LoopTimer?
     var cachedCredentials: PeerCredentials?

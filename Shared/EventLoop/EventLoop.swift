@@ -47,7 +47,10 @@ public final class EventLoop: @unchecked Sendable {
     private let joined = Mutex(false)
 
     /// Loop-confined: the previous batch's array, reused so draining does not allocate.
-    var spareBatch: [Work] = []
+    /// `@exclusivity(unchecked)`, as the end-of-turn lists below: swapped once or twice a loop
+    /// turn, each run-time check about 60 instructions; sound because only the loop thread touches
+    /// them and a swap or an append never calls out, so no access overlaps another.
+    @exclusivity(unchecked) var spareBatch: [Work] = []
     /// Loop-confined: set by the stop work item that ``shutdown()`` enqueues.
     var stopRequested = false
     /// Loop-confined: true once shutdown started closing handles; new handles close at once.
@@ -56,8 +59,8 @@ public final class EventLoop: @unchecked Sendable {
     var walkedHandleCount = 0
     /// Loop-confined: connections to flush at the end of this loop turn (see ``flushAtEndOfTurn(_:)``),
     /// and the spare array the next turn reuses.
-    var endOfTurn: [Connection] = []
-    var spareEndOfTurn: [Connection] = []
+    @exclusivity(unchecked) var endOfTurn: [Connection] = []
+    @exclusivity(unchecked) var spareEndOfTurn: [Connection] = []
     /// Loop-confined: one read buffer shared by every stream on the loop (reads are synchronous).
     var readBuffer: UnsafeMutableRawPointer?
     var readBufferCapacity = 0

@@ -10,7 +10,7 @@ extension ServerConnection {
         let peer = connection.peerCredentials
         return VerticalsSpan(
             name: message.envelope.operation, identity: trace, kind: .server, recorder: traces,
-            startNanoseconds: SpanClock.epochNanoseconds(now),
+            startNanoseconds: traces.epochNanoseconds(now),
             rpc: RPCFields(
                 operation: message.envelope.operation, transport: peer == nil ? "tcp" : "unix", peer: peer,
                 requestBytes: message.payload.count))
@@ -24,15 +24,11 @@ extension ServerConnection {
         responseBytes: Int?
     ) {
         guard let traces, let trace = context.trace else { return }
-        let end = SpanClock.epochNanoseconds(ended)
         if let span = context.span {
             span.endRPC(failure, responseBytes: responseBytes)
-            span.end(atNanoseconds: end)
+            span.end(atNanoseconds: traces.epochNanoseconds(ended))
         } else {
-            let start = SpanClock.epochNanoseconds(started)
-            traces.record(SpanRecord(
-                identity: trace, name: context.operation, kind: .server, service: traces.service,
-                startNanoseconds: start, durationNanoseconds: end > start ? end - start : 0, code: failure))
+            traces.recordSummary(trace, name: context.operation, started: started, ended: ended, code: failure)
         }
         if RuntimeLogLevel.allowsDebug { logServed(context, trace, ended - started, failure) }
     }

@@ -22,22 +22,37 @@ public struct SpanRecord: Sendable {
     /// How it ended: nil for success, else the wire error code.
     public var code: ErrorCode?
     /// A span's own attributes (a use case's); empty for a summary.
-    public var attributes: SpanAttributes
+    public var attributes: SpanAttributes {
+        get { details?.attributes ?? SpanAttributes([:]) }
+        set { details = SpanDetails.make(attributes: newValue, rpc: rpc) }
+    }
     /// The RPC facts of a sampled server or client span (nil: a summary, or a use case's span).
     public var rpc: RPCFields? {
-        get { rpcBox?.fields }
-        set { rpcBox = newValue.map(RPCBox.init) }
+        get { details?.rpc }
+        set { details = SpanDetails.make(attributes: attributes, rpc: newValue) }
     }
-    /// Boxed: a summary (most records) then copies one nil pointer into the ring, not ninety
-    /// bytes of optional fields.
-    private var rpcBox: RPCBox?
+    /// The attributes and RPC facts behind one reference, nil when it has neither (a summary,
+    /// most records): the ring then stores and drops a record as a few plain words, its name and
+    /// its service, where a dictionary and ninety bytes of optional fields cost copies and
+    /// releases on every request.
+    private(set) var details: SpanDetails?
 
     /// A record of a finished span.
     public init(
         identity: TraceIdentity, name: String, kind: SpanKind, service: String, startNanoseconds: UInt64,
         durationNanoseconds: UInt64, code: ErrorCode?, attributes: SpanAttributes = [:], rpc: RPCFields? = nil
     ) {
-        self.rpcBox = rpc.map(RPCBox.init)
+        self.init(
+            identity: identity, name: name, kind: kind, service: service, startNanoseconds: startNanoseconds,
+            durationNanoseconds: durationNanoseconds, code: code,
+            details: SpanDetails.make(attributes: attributes, rpc: rpc))
+    }
+
+    /// A record whose attributes and RPC facts are `details` (nil for a summary: no dictionary made).
+    init(
+        identity: TraceIdentity, name: String, kind: SpanKind, service: String, startNanoseconds: UInt64,
+        durationNanoseconds: UInt64, code: ErrorCode?, details: SpanDetails?
+    ) {
         self.identity = identity
         self.name = name
         self.kind = kind
@@ -45,7 +60,7 @@ public struct SpanRecord: Sendable {
         self.startNanoseconds = startNanoseconds
         self.durationNanoseconds = durationNanoseconds
         self.code = code
-        self.attributes = attributes
+        self.details = details
     }
 
     /// Every attribute, as exported: the RPC ones (``RPCFields/attributes(code:)``) and the span's own.
@@ -60,11 +75,19 @@ public struct SpanRecord: Sendable {
     public var codeText: String { code.map { "\($0)" } ?? "ok" }
 }
 
-/// ``RPCFields`` behind one reference (see ``SpanRecord/rpc``).
-final class RPCBox: Sendable {
-    let fields: RPCFields
+/// A span's own attributes and its RPC facts, behind one reference (see ``SpanRecord/rpc``).
+final class SpanDetails: Sendable {
+    /// The span's own attributes; nil when it has none (an empty one is a dictionary built from a literal).
+    let attributes: SpanAttributes?
+    let rpc: RPCFields?
 
-    init(_ fields: RPCFields) {
-        self.fields = fields
+    init(attributes: SpanAttributes?, rpc: RPCFields?) {
+        self.attributes = attributes
+        self.rpc = rpc
+    }
+
+    /// The details of a span with `attributes` and `rpc`; nil when it has neither.
+    static func make(attributes: SpanAttributes, rpc: RPCFields?) -> SpanDetails? {
+        attributes.isEmpty && rpc == nil ? nil : SpanDetails(attributes: attributes.isEmpty ? nil : attributes, rpc: rpc)
     }
 }

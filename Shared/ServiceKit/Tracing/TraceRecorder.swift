@@ -1,5 +1,7 @@
 import Glibc
 import Synchronization
+import Tracing
+import VerticalsWire
 
 /// Where a daemon's finished spans go: its ring (every server span, sampled or not) and, for
 /// the spans kept in full (sampled, or a failed request's), its exporter if one is set.
@@ -18,7 +20,7 @@ public final class TraceRecorder: Sendable {
     public init(service: String, sampling: TraceSampling, ringCapacity: Int = 1024) {
         self.service = service
         self.sampling = sampling
-        self.ring = SpanRing(capacity: ringCapacity)
+        self.ring = SpanRing(capacity: ringCapacity, service: service)
         self.exporters = Mutex([])
     }
 
@@ -48,6 +50,44 @@ public final class TraceRecorder: Sendable {
         for exporter in exporters.withLock({ $0 }) { exporter.export(record) }
     }
 
+    /// Keeps the summary of an unsampled server span (a ``SpanRecord`` with no attributes): in the
+    /// ring, and exported when it failed.
+    func recordSummary(
+        _ identity: TraceIdentity, name: String, started: MonotonicInstant, ended: MonotonicInstant, code: ErrorCode?
+    ) {
+        let start = epochNanoseconds(started)
+        let end = epochNanoseconds(ended)
+        record(
+            identity, name: name, kind: .server, startNanoseconds: start,
+            durationNanoseconds: end > start ? end - start : 0, code: code, details: nil)
+    }
+
+    /// Keeps a finished span given by its fields, as ``record(_:)`` does: written into the ring
+    /// field by field, so the request path makes no attribute dictionary and copies no record;
+    /// a record is made only for an exporter.
+    func record(
+        _ identity: TraceIdentity, name: String, kind: SpanKind, startNanoseconds: UInt64,
+        durationNanoseconds: UInt64, code: ErrorCode?, details: SpanDetails?
+    ) {
+        ring.append(
+            identity, name: name, kind: kind, service: nil, startNanoseconds: startNanoseconds,
+            durationNanoseconds: durationNanoseconds, code: code, details: details)
+        guard identity.sampled || code != nil else { return }
+        let exporters = exporters.withLock { $0 }
+        guard !exporters.isEmpty else { return }
+        let record = SpanRecord(
+            identity: identity, name: name, kind: kind, service: service, startNanoseconds: startNanoseconds,
+            durationNanoseconds: durationNanoseconds, code: code, details: details)
+        for exporter in exporters { exporter.export(record) }
+    }
+
+    /// `instant` as nanoseconds since the Unix epoch (``SpanClock``), with the offset read once
+    /// into this object rather than through a lazy global's `swift_once` per call.
+    func epochNanoseconds(_ instant: MonotonicInstant) -> UInt64 {
+        UInt64(max(0, instant.nanoseconds &+ clockOffset))
+    }
+    private let clockOffset = SpanClock.offset
+
     /// The identity of a server span for a request that brought `traceparent`: its child, or the
     /// root of a new trace sampled at this daemon's ratio when it brought none (or a broken one).
     func serverIdentity(traceparent: String?) -> TraceIdentity {
@@ -56,9 +96,9 @@ public final class TraceRecorder: Sendable {
                 traceHigh: parent.traceHigh, traceLow: parent.traceLow, spanID: TraceIDs.next(),
                 parentSpanID: parent.parent, sampled: parent.sampled)
         }
-        let low = TraceIDs.next()
+        let (low, high, span) = TraceIDs.three()
         return TraceIdentity(
-            traceHigh: TraceIDs.next(), traceLow: low, spanID: TraceIDs.next(), sampled: sampling.samples(traceLow: low))
+            traceHigh: high, traceLow: low, spanID: span, sampled: sampling.samples(traceLow: low))
     }
 }
 
@@ -72,7 +112,7 @@ public protocol SpanExporting: Sendable {
 /// Wall-clock time for spans without a second clock read per request: the monotonic instant the
 /// request path already has, plus the offset between the two clocks read once per process.
 enum SpanClock {
-    private static let offset: Int64 = {
+    static let offset: Int64 = {
         var real = timespec()
         clock_gettime(CLOCK_REALTIME, &real)
         let realNanos = Int64(real.tv_sec) &* 1_000_000_000 &+ Int64(real.tv_nsec)

@@ -41,9 +41,22 @@ public struct TraceSampling: Sendable, Equatable {
 enum TraceIDs {
     private static let state = Atomic<UInt64>(UInt64.random(in: 1...UInt64.max))
 
+    private static let gamma: UInt64 = 0x9E37_79B9_7F4A_7C15
+
     /// A non-zero 64-bit id.
     static func next() -> UInt64 {
-        let seed = state.wrappingAdd(0x9E37_79B9_7F4A_7C15, ordering: .relaxed).newValue
+        mix(state.wrappingAdd(gamma, ordering: .relaxed).newValue)
+    }
+
+    /// Three non-zero ids (a new trace's high and low halves and its root span's id) for one
+    /// atomic add and one look at the lazy global: the same ids three ``next()`` would draw.
+    static func three() -> (UInt64, UInt64, UInt64) {
+        let last = state.wrappingAdd(3 &* gamma, ordering: .relaxed).newValue
+        return (mix(last &- 2 &* gamma), mix(last &- gamma), mix(last))
+    }
+
+    /// SplitMix64's finaliser of `seed`, never 0.
+    private static func mix(_ seed: UInt64) -> UInt64 {
         var z = seed
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB

@@ -12,7 +12,8 @@ import VerticalsWire
 public final class VerticalsSpan: Tracing.Span {
     private struct State {
         var name: String
-        var attributes: SpanAttributes = [:]
+        /// Nil until one is set: an empty `SpanAttributes` is a dictionary made from a literal.
+        var attributes: SpanAttributes?
         var rpc: RPCFields?
         var code: ErrorCode?
         var ended = false
@@ -35,9 +36,9 @@ public final class VerticalsSpan: Tracing.Span {
         self.kind = kind
         self.recorder = recorder
         self.startNanoseconds = startNanoseconds
-        var state = State(name: name)
-        state.rpc = rpc
-        self.state = Mutex(state)
+        // Made in place: a local `State` handed to the generic `Mutex` was copied and dropped
+        // through its value witnesses.
+        self.state = Mutex(State(name: name, attributes: nil, rpc: rpc))
     }
 
     /// A context naming this span as the parent of what starts inside it.
@@ -54,13 +55,14 @@ public final class VerticalsSpan: Tracing.Span {
     }
 
     /// Its attributes: the RPC ones of a server or client span (``RPCFields``) and its own.
-    /// Set, they replace its own; the RPC ones stay.
+    /// Set, they replace its own; the RPC ones stay. Once the span has ended they live in its
+    /// record (the ring, the exporter), and here read as empty.
     public var attributes: SpanAttributes {
         get {
             state.withLock { state in
-                guard let rpc = state.rpc else { return state.attributes }
+                guard let rpc = state.rpc else { return state.attributes ?? SpanAttributes([:]) }
                 var all = rpc.attributes(code: state.code)
-                all.merge(state.attributes)
+                if let own = state.attributes { all.merge(own) }
                 return all
             }
         }
@@ -107,17 +109,21 @@ public final class VerticalsSpan: Tracing.Span {
     /// Ends it at `nanoseconds` since the epoch (see ``end(at:)``).
     func end(atNanoseconds nanoseconds: UInt64) {
         guard let recorder, identity.sampled else { return }
-        let finished: State? = state.withLock { state in
-            guard !state.ended else { return nil }
+        // Recorded from inside the lock, its parts moved out of the state (its attributes and RPC
+        // facts are not read after the end): a copy of the state, or of a record made of it, cost
+        // more than the rest of the span. The recorder takes its ring's lock and its exporters'
+        // (which never block), and neither ever takes a span's: no cycle.
+        state.withLock { state in
+            guard !state.ended else { return }
             state.ended = true
-            return state
+            let attributes = state.attributes.take()
+            let rpc = state.rpc.take()
+            recorder.record(
+                identity, name: state.name, kind: kind, startNanoseconds: startNanoseconds,
+                durationNanoseconds: nanoseconds > startNanoseconds ? nanoseconds - startNanoseconds : 0,
+                code: state.code,
+                details: attributes == nil && rpc == nil ? nil : SpanDetails(attributes: attributes, rpc: rpc))
         }
-        guard let finished else { return }
-        recorder.record(SpanRecord(
-            identity: identity, name: finished.name, kind: kind, service: recorder.service,
-            startNanoseconds: startNanoseconds,
-            durationNanoseconds: nanoseconds > startNanoseconds ? nanoseconds - startNanoseconds : 0,
-            code: finished.code, attributes: finished.attributes, rpc: finished.rpc))
     }
 }
 

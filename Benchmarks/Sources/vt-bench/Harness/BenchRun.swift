@@ -26,6 +26,9 @@ struct BenchRun {
         if settings.runs("rpc") || settings.runs("rpc-loops") {
             LoopsBenchmark(settings: settings, report: report, directory: directory).run()
         }
+        if settings.runs("instructions") {
+            InstructionsBenchmark(settings: settings, report: report, directory: directory).run()
+        }
         if settings.runs("tcp") {
             TCPBenchmark(settings: settings, report: report, directory: directory).run()
         }

@@ -4,8 +4,8 @@ import Foundation
 ///
 /// `BENCH_ROUNDS` (default 5) rounds of every interleaved comparison; `BENCH_IDLE_SECONDS`
 /// (default 60) for the supervisor's idle window; `BENCH_KILLS` (default 20) kill -9 samples;
-/// `BENCH_SECTIONS` (default all) a comma-separated subset of codec, rpc, tcp, cli, supervisor, suite,
-/// mixed, memory (and `rpc-loops`: only the N-loop rows of rpc).
+/// `BENCH_SECTIONS` (default all) a comma-separated subset of codec, rpc, instructions, tcp, cli,
+/// supervisor, suite, mixed, upgrade, memory (and `rpc-loops`: only the N-loop rows of rpc).
 struct BenchSettings: Sendable {
     /// Rounds of each A/B comparison (≥ 5 for a published run).
     var rounds: Int
@@ -28,7 +28,9 @@ struct BenchSettings: Sendable {
     /// The checkout (`VT_ROOT`): its scripts.
     var rootDirectory: String
 
-    static let allSections: [String] = ["codec", "rpc", "tcp", "cli", "supervisor", "suite", "mixed", "upgrade", "memory"]
+    static let allSections: [String] = [
+        "codec", "rpc", "instructions", "tcp", "cli", "supervisor", "suite", "mixed", "upgrade", "memory",
+    ]
 
     /// The settings from `environment`; exits with a message when a program is missing.
     static func from(_ environment: [String: String]) -> BenchSettings {

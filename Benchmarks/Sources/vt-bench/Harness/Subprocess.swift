@@ -7,10 +7,11 @@ enum Subprocess {
     /// This run's tag: `make bench` sets one per run; `1` when vt-bench is run by hand.
     static let tag = ProcessInfo.processInfo.environment["VT_BENCH_TAG"].flatMap { $0.isEmpty ? nil : $0 } ?? "1"
 
-    /// Starts `program` with `arguments`, pinned to `cpu` with taskset when given.
+    /// Starts `program` with `arguments`, pinned to `cpu` with taskset when given; `quiet` sends
+    /// its output and errors to /dev/null (e.g. valgrind's banner).
     static func start(
         _ program: String, _ arguments: [String], cpu: Int? = nil, environment: [String: String] = [:],
-        captureOutput: Bool = false
+        captureOutput: Bool = false, quiet: Bool = false
     ) -> Process {
         let process = Process()
         if let cpu {
@@ -25,6 +26,10 @@ enum Subprocess {
         for (key, value) in environment { merged[key] = value }
         process.environment = merged
         if captureOutput { process.standardOutput = Pipe() }
+        if quiet {
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+        }
         do {
             try process.run()
         } catch {

@@ -154,7 +154,8 @@ struct RPCBenchmark {
                 _ = Subprocess.run(
                     settings.uvEcho,
                     [
-                        "latency-frame", "\(socketDirectory)/\(BenchEcho.name).sock", requestFrameFile(size),
+                        "latency-frame", "\(socketDirectory)/\(BenchEcho.name).sock",
+                        Self.requestFrameFile(size, in: directory),
                         "\(latencyCount)", output,
                     ], cpu: placement.clientCPU)
             }
@@ -216,8 +217,9 @@ struct RPCBenchmark {
         Subprocess.stop(server)
     }
 
-    /// A file holding our request frame with a `size`-byte body, for the C client (written once).
-    private func requestFrameFile(_ size: Int) -> String {
+    /// A file in `directory` holding our request frame with a `size`-byte body, for the C client
+    /// (written once).
+    static func requestFrameFile(_ size: Int, in directory: String) -> String {
         let path = "\(directory)/request-\(size).frame"
         if !FileManager.default.fileExists(atPath: path) {
             guard FileManager.default.createFile(atPath: path, contents: Data(BenchEcho.requestFrame(bodySize: size))) else {

@@ -1,0 +1,191 @@
+import Foundation
+
+/// Section `instructions`: the server's instructions per request, counted by callgrind, for the C
+/// libuv echo and for our echo vertical with tracing off, sampled at 0 (the default) and sampled
+/// at 1, for a 64 B and a 1 KiB typed request (issue 26 §6: ours ≤ 1.15× the C echo; issue 25 §6:
+/// tracing ≤ 3 % unsampled and ≤ 15 % sampled over off).
+///
+/// Instructions, not time: this machine's timings move by tens of percent from run to run and it
+/// has no hardware counters, while callgrind's counts repeat. Only the server runs under
+/// valgrind; the client is the C echo's own (`uv_echo latency-frame`, one request in flight,
+/// our request frame for both servers), so none of its instructions count. One server life
+/// answers N and another 3N requests: the difference over 2N is one request, start-up,
+/// shutdown and the listener probe cancelling out. Each program runs as a `strip --strip-debug`
+/// copy (valgrind 3.19 rejects the toolchain's DWARF 5; the symbol table stays, so
+/// `callgrind_annotate` names functions). The profiles of the first round's 3N runs are kept in
+/// `bench/callgrind/`.
+struct InstructionsBenchmark {
+    let settings: BenchSettings
+    let report: Report
+    let directory: String
+    /// N: requests answered by the shorter life (the longer answers 3N).
+    var count = 2_000
+
+    enum Server: String, CaseIterable {
+        case c = "C libuv echo"
+        case off = "ours, tracing off"
+        case sampledNone = "ours, sampled at 0"
+        case sampledAll = "ours, sampled at 1"
+
+        /// The tracing environment of our server (VERTICALS_TRACING / _TRACE_SAMPLE_RATIO).
+        var environment: [String: String] {
+            switch self {
+            case .c: [:]
+            case .off: ["VERTICALS_TRACING": "off"]
+            case .sampledNone: ["VERTICALS_TRACING": "on", "VERTICALS_TRACE_SAMPLE_RATIO": "0"]
+            case .sampledAll: ["VERTICALS_TRACING": "on", "VERTICALS_TRACE_SAMPLE_RATIO": "1"]
+            }
+        }
+
+        var fileName: String {
+            switch self {
+            case .c: "c"
+            case .off: "off"
+            case .sampledNone: "sampled-0"
+            case .sampledAll: "sampled-1"
+            }
+        }
+    }
+
+    func run() {
+        guard let valgrind = Self.which("valgrind"), let strip = Self.which("strip"), let python = Self.which("python3")
+        else {
+            let message =
+                "instructions: skipped, valgrind (or strip, python3) is not installed; scripts/install-deps.sh installs valgrind"
+            progress(message)
+            report.note(message)
+            return
+        }
+        let uvEcho = stripped(settings.uvEcho, as: "uv_echo", strip: strip)
+        let ours = stripped(RPCBenchmark.ownExecutable, as: "vt-bench", strip: strip)
+        let profiles = "\(settings.outputDirectory)/callgrind"
+        try? FileManager.default.createDirectory(atPath: profiles, withIntermediateDirectories: true)
+        var perRequest: [String: [Double]] = [:]
+        for round in 1...settings.rounds {
+            progress("instructions round \(round)/\(settings.rounds) (callgrind)")
+            for size in RPCBenchmark.sizes {
+                for server in Server.allCases {
+                    let program = server == .c ? uvEcho : ours
+                    let keep = round == 1 ? "\(profiles)/\(server.fileName)-\(size).out" : nil
+                    let short = lifeInstructions(
+                        server, program, valgrind, python, size: size, requests: count, keep: nil)
+                    let long = lifeInstructions(
+                        server, program, valgrind, python, size: size, requests: 3 * count, keep: keep)
+                    let answered = Double(Self.answered(3 * count) - Self.answered(count))
+                    perRequest["\(server.rawValue) \(size)", default: []].append(Double(long - short) / answered)
+                }
+            }
+        }
+        for size in RPCBenchmark.sizes {
+            func series(_ server: Server) -> [Double] { perRequest["\(server.rawValue) \(size)"]! }
+            let label = RPCBenchmark.label(size)
+            report.add("instructions", "\(label) \(Server.c.rawValue)", unit: "instr/req", Summary(series(.c)))
+            report.add(
+                "instructions", "\(label) ours (default: sampled at 0)", unit: "instr/req", ours: series(.sampledNone),
+                baselineName: "C", baseline: series(.c), ratioName: "ours/C", target: .atMost(1.15))
+            report.add(
+                "instructions", "\(label) \(Server.off.rawValue)", unit: "instr/req", ours: series(.off),
+                baselineName: "C", baseline: series(.c), ratioName: "ours/C")
+            report.add(
+                "instructions", "\(label) \(Server.sampledNone.rawValue)", unit: "instr/req", ours: series(.sampledNone),
+                baselineName: "off", baseline: series(.off), ratioName: "over off", target: .atMost(1.03))
+            report.add(
+                "instructions", "\(label) \(Server.sampledAll.rawValue)", unit: "instr/req", ours: series(.sampledAll),
+                baselineName: "off", baseline: series(.off), ratioName: "over off", target: .atMost(1.15))
+        }
+        for size in RPCBenchmark.sizes {
+            // The table rounds to thousands; the medians in full, and tracing's cost in per cent.
+            func median(_ server: Server) -> Double { Summary(perRequest["\(server.rawValue) \(size)"]!).median }
+            let off = median(.off)
+            let over = { (server: Server) in String(format: "%+.1f %%", (median(server) / off - 1) * 100) }
+            report.note(
+                "instructions \(RPCBenchmark.label(size)), medians per request: C \(Int(median(.c))), off \(Int(off)), "
+                    + "sampled at 0 \(Int(median(.sampledNone))) (\(over(.sampledNone))), "
+                    + "sampled at 1 \(Int(median(.sampledAll))) (\(over(.sampledAll)))")
+        }
+        report.note(
+            "instructions: callgrind profiles of the 3N lives in \(profiles); e.g. "
+                + "callgrind_annotate --inclusive=yes \(profiles)/off-64.out | head -60")
+    }
+
+    /// Requests a life of `count` answers: the client's COUNT/10 warm-up ones, then COUNT.
+    static func answered(_ count: Int) -> Int { count + count / 10 }
+
+    /// The total instructions of one life of `server` (under callgrind) answering
+    /// ``answered(_:)`` requests of `size` body bytes; its profile is copied to `keep` if given.
+    private func lifeInstructions(
+        _ server: Server, _ program: String, _ valgrind: String, _ python: String, size: Int, requests: Int,
+        keep: String?
+    ) -> Int {
+        let profile = "\(directory)/callgrind.out"
+        unlink(profile)
+        let socketDirectory = "\(directory)/instructions"
+        try? FileManager.default.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true)
+        // Through python3 (which the bench needs anyway), to start valgrind with no signal blocked: a
+        // child of this program inherits its blocked SIGTERM (Foundation's Process keeps the mask),
+        // the C echo never unblocks it, and a server killed with SIGKILL instead writes no profile.
+        let valgrindArguments = [
+            "-c",
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])",
+            valgrind, "--tool=callgrind", "--callgrind-out-file=\(profile)", program,
+        ]
+        let socket: String
+        let process: Process
+        if server == .c {
+            socket = "\(socketDirectory)/c.sock"
+            unlink(socket)
+            process = Subprocess.start(python, valgrindArguments + ["server", socket], quiet: true)
+        } else {
+            socket = "\(socketDirectory)/\(BenchEcho.name).sock"
+            unlink(socket)
+            var environment = server.environment
+            environment["VERTICALS_SOCKET_DIR"] = socketDirectory
+            environment["VERTICALS_LOG_LEVEL"] = "warning"
+            // Swift seeds its string hashing per process, so a dictionary lookup probes more or
+            // fewer slots from one life to the next (±70 instructions a request seen here).
+            environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
+            process = Subprocess.start(
+                python, valgrindArguments + ["echo-server"], environment: environment, quiet: true)
+        }
+        Subprocess.waitForListener(socket, timeout: .seconds(120))
+        _ = Subprocess.run(
+            settings.uvEcho,
+            ["latency-frame", socket, RPCBenchmark.requestFrameFile(size, in: directory), "\(requests)", "/dev/null"])
+        Subprocess.stop(process, grace: .seconds(120))
+        guard let text = try? String(contentsOfFile: profile, encoding: .utf8),
+            let total = Self.totalInstructions(callgrindOutput: text)
+        else {
+            fail("callgrind wrote no profile for \(server.rawValue) (\(profile))")
+        }
+        if let keep {
+            unlink(keep)
+            try? FileManager.default.copyItem(atPath: profile, toPath: keep)
+        }
+        return total
+    }
+
+    /// The `summary:` (or `totals:`) line of a callgrind profile: the instructions of the whole life.
+    static func totalInstructions(callgrindOutput text: String) -> Int? {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true)
+        where line.hasPrefix("summary:") || line.hasPrefix("totals:") {
+            return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+        }
+        return nil
+    }
+
+    /// A `strip --strip-debug` copy of `program` in the run's folder (symbols kept).
+    private func stripped(_ program: String, as name: String, strip: String) -> String {
+        let copy = "\(directory)/\(name).stripped"
+        unlink(copy)
+        _ = Subprocess.run(strip, ["--strip-debug", "-o", copy, program])
+        return copy
+    }
+
+    /// `name` found on PATH, or nil.
+    static func which(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+    }
+}
