@@ -89,6 +89,22 @@ struct TracingProcessTests {
             traceparent: "00-zz-broken")
     }
 
+    /// A request refused before it runs (here: an operation the daemon does not have) leaves its
+    /// server span too, with its code, in the caller's trace.
+    @Test func refusedRequest_leavesItsSpan() async throws {
+        let suite = try SuiteFixture()
+        try suite.start("echo")
+        let root = TraceIdentity(traceHigh: 7, traceLow: 8, spanID: 9, sampled: false)
+        let refused = await #expect(throws: ServiceError.self) {
+            _ = try await suite.client.callRaw(
+                service: "echo", operation: "echo.noSuchOperation", body: [], traceparent: root.traceparent)
+        }
+        #expect(refused?.code == .unimplemented)
+        let spans = try await Self.spans(suite, "echo", traceID: root.traceID, atLeast: 1)
+        let span = try #require(spans.first, "no span for the refused request")
+        #expect(span.name == "echo.noSuchOperation" && span.code == "unimplemented" && span.parentSpanID == root.spanIDText)
+    }
+
     /// With `VERTICALS_TRACING=off` the ring stays empty.
     @Test func tracingOff_keepsNothing() async throws {
         let suite = try SuiteFixture()

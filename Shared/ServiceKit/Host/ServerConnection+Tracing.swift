@@ -33,6 +33,16 @@ extension ServerConnection {
         if RuntimeLogLevel.allowsDebug { logServed(context, trace, ended - started, failure) }
     }
 
+    /// A request refused before it ran (no such operation, a caller it does not admit, too many
+    /// in flight on the connection) still leaves its server span: a summary in the ring, and to
+    /// the exporter as any failed request's span. (A request left unread while the host drains
+    /// is no refusal: the next process serves it, and its span.)
+    func recordRefusal(_ envelope: Envelope, _ code: ErrorCode, receivedAt: MonotonicInstant) {
+        guard let traces else { return }
+        let trace = traces.serverIdentity(traceparent: envelope.traceparent)
+        traces.recordSummary(trace, name: envelope.operation, started: receivedAt, ended: .now, code: code)
+    }
+
     /// The one `debug` line of a request served: operation, code, duration, trace and span ids.
     private func logServed(_ context: RequestContext, _ trace: TraceIdentity, _ duration: Duration, _ failure: ErrorCode?) {
         let code = failure.map { "\($0)" } ?? "ok"

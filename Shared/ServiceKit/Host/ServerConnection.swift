@@ -156,6 +156,7 @@ final class ServerConnection: @unchecked Sendable {
                 "correlation id \(id) is already in flight on this connection; use a fresh id per request")
             return nil
         }
+        let received = MonotonicInstant.now
         let operation = served[envelope.operation]
         let metrics = operation?.metrics ?? self.metrics.unrouted
         metrics.requests.increment()
@@ -166,6 +167,7 @@ final class ServerConnection: @unchecked Sendable {
         }
         guard let operation else {
             metrics.failed(.unimplemented)
+            recordRefusal(envelope, .unimplemented, receivedAt: received)
             answer(id, ServiceError(
                 .unimplemented, "\(host.configuration.name) has no operation \"\(envelope.operation)\"",
                 details: [ErrorDetail("operation", envelope.operation)]))
@@ -176,17 +178,19 @@ final class ServerConnection: @unchecked Sendable {
             let refusal = host.operationRefusal(envelope.operation, on: connection, isInternal: operation.isInternal)
         {
             metrics.failed(refusal.code)
+            recordRefusal(envelope, refusal.code, receivedAt: received)
             if let audited = operation.audited { audit(audited, "\(refusal.code)") }
             answer(id, refusal)
             return nil
         }
         guard inFlight.count < maxInFlight else {
             metrics.failed(.resourceExhausted)
+            recordRefusal(envelope, .resourceExhausted, receivedAt: received)
             answer(id, ServiceError(
                 .resourceExhausted, "more than \(maxInFlight) requests in flight on one connection"))
             return nil
         }
-        let now = MonotonicInstant.now
+        let now = received
         let deadline = Deadline(wireMicroseconds: envelope.deadlineMicroseconds, receivedAt: now)
         let context: RequestContext
         if let traces {
