@@ -109,16 +109,7 @@ struct OTLPExportTests {
             _ = try? await client.call(Clinics.nearest, .init(latitude: 51.5, longitude: -0.12, limit: 1, service: .gp))
             _ = try? await client.call(Identity.login, .init(email: "ada@example.org", password: "wrong-\(index)"))
         }
-        var dropped = 0.0
-        var queued = 0.0
-        let rose = await eventuallyAsync(timeout: .seconds(30)) {
-            guard let body = try? await client.callRaw(service: "clinics", operation: Daemon.metrics.fullName, body: Empty().encodedBody()),
-                let text = try? Daemon.Metrics(decoding: body).exposition
-            else { return false }
-            dropped = Self.sample(text, "verticals_trace_spans_dropped_total") ?? 0
-            queued = Self.sample(text, "verticals_trace_export_queue") ?? 0
-            return dropped > 0
-        }
+        let (rose, _, queued) = await Self.exportCounters(of: "clinics", client) { dropped in dropped > 0 }
         #expect(rose, "no span dropped with the receiver gone")
         #expect(queued <= 16)
     }
@@ -138,19 +129,28 @@ struct OTLPExportTests {
             let answer = try await client.call(Clinics.nearest, .init(latitude: 51.5, longitude: -0.12, limit: 1, service: .gp))
             #expect(answer.clinics.count <= 1)
         }
+        let (rose, dropped, queued) = await Self.exportCounters(of: "clinics", client) { dropped in dropped >= 64 - 16 - 4 }
+        #expect(rose, "dropped \(dropped) of 64 spans behind a stalled collector (queue 16, one batch of 4 in flight)")
+        #expect(queued <= 16, "the queue holds \(queued) spans, past its bound of 16")
+        #expect(receiver.spans.isEmpty, "the stalled receiver answered nothing, so it wrote nothing")
+    }
+
+    /// `service`'s dropped-span counter and export queue, read from `daemon.metrics` until
+    /// `enough(dropped)` holds (bounded): whether it did, and the last values read.
+    static func exportCounters(
+        of service: String, _ client: ServiceClient, until enough: @escaping (Double) -> Bool
+    ) async -> (held: Bool, dropped: Double, queued: Double) {
         var dropped = 0.0
         var queued = 0.0
-        let rose = await eventuallyAsync(timeout: .seconds(30)) {
-            guard let body = try? await client.callRaw(service: "clinics", operation: Daemon.metrics.fullName, body: Empty().encodedBody()),
+        let held = await eventuallyAsync(timeout: .seconds(30)) {
+            guard let body = try? await client.callRaw(service: service, operation: Daemon.metrics.fullName, body: Empty().encodedBody()),
                 let text = try? Daemon.Metrics(decoding: body).exposition
             else { return false }
             dropped = Self.sample(text, "verticals_trace_spans_dropped_total") ?? 0
             queued = Self.sample(text, "verticals_trace_export_queue") ?? 0
-            return dropped >= 64 - 16 - 4
+            return enough(dropped)
         }
-        #expect(rose, "dropped \(dropped) of 64 spans behind a stalled collector (queue 16, one batch of 4 in flight)")
-        #expect(queued <= 16, "the queue holds \(queued) spans, past its bound of 16")
-        #expect(receiver.spans.isEmpty, "the stalled receiver answered nothing, so it wrote nothing")
+        return (held, dropped, queued)
     }
 
     /// The value of the first sample of `name` in a Prometheus exposition.
@@ -160,7 +160,7 @@ struct OTLPExportTests {
     }
 
     /// `condition` polled until true or `timeout` passes.
-    func eventuallyAsync(timeout: Duration, _ condition: () async -> Bool) async -> Bool {
+    static func eventuallyAsync(timeout: Duration, _ condition: () async -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if await condition() { return true }
