@@ -343,7 +343,9 @@ extension SupervisorEngine {
         let path = configuration.runDirectory.stateDirectory(for: name) + "/\(name).sqlite"
         let known = order
         let held = LoopBound((unit, upgrade))
-        Task {
+        // On the loop's executor, not the global one: a task there would start libdispatch's
+        // worker-pool monitor, which then wakes the supervisor every second (issue 26 §3).
+        Task(executorPreference: loop) {
             let outcome: String
             do {
                 let kept = try await Offload.run {
@@ -408,6 +410,8 @@ private final class ChildBox {
 }
 
 /// Loop-confined objects carried through a task that hands them back to the loop untouched.
+/// `@unchecked Sendable` is sound because the value is made on the loop thread and read only in a
+/// closure run by `loop.execute`, on that same thread; the task between never touches it.
 private struct LoopBound<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
