@@ -19,7 +19,12 @@ set -u
 swift=${SWIFT:-swift}
 tag="run-$$-$(date +%s)"
 log=$(mktemp -t vt-test-log.XXXXXX)
-trap 'rm -f "$log"' EXIT
+# SwiftPM leaves a few empty TemporaryDirectory.* folders in TMPDIR at every `swift test`; they go
+# with this run's own TMPDIR (short: a test that puts a socket under TMPDIR stays under 108 bytes).
+TMPDIR=$(mktemp -d /tmp/vt-tmp.XXXXXX)
+chmod 755 "$TMPDIR"  # as /tmp is to them: services a root test runs as their own users may look in it
+export TMPDIR
+trap 'rm -f "$log"; rm -rf "$TMPDIR"' EXIT
 engine_suite=EngineProcessTests
 builders=(NewCommandTests InitCommandTests)
 

@@ -33,7 +33,7 @@ struct NewCommandTests {
 
         let created = try runCommand(
             "svc-supervisor", ["new", name, "--calls", "identity", "--root", copy, "--build-jobs", "\(PackageBuild.jobs)"],
-            environment: PackageBuild.toolchainEnvironment, in: directory, timeout: .seconds(900))
+            environment: PackageBuild.environment(in: directory), in: directory, timeout: .seconds(900))
         try #require(created.status == 0, "\(created.standardOutput)\n\(created.standardError)")
         // Its golden fixture, written by the checkout's own vt-contracts with the new contract compiled in.
         let fixture = try #require(readFile("\(copy)/Tests/Contracts/Fixtures/\(name)/hello.json"))

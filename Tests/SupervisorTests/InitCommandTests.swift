@@ -32,7 +32,7 @@ struct InitCommandTests {
             "svc-supervisor",
             ["init", product, "--name", "Acme", "--vertical", "greeter", "--framework-path", ManifestFixture.repositoryRoot,
              "--build-jobs", "\(PackageBuild.jobs)"],
-            environment: PackageBuild.toolchainEnvironment, in: directory, timeout: .seconds(1500))
+            environment: PackageBuild.environment(in: directory), in: directory, timeout: .seconds(1500))
         try #require(created.status == 0, "\(created.standardOutput)\n\(created.standardError)")
         #expect(readFile("\(product)/Tests/Contracts/Fixtures/greeter/hello.json")?.contains("\"greeter.HelloInput\"") == true)
         #expect(readFile("\(product)/Tests/Contracts/contracts.lock.json")?.contains("\"greeter.Greeting\"") == true)
@@ -60,7 +60,7 @@ struct InitCommandTests {
         #expect(holdsItsOwn, "svc-greeter should hold its own contract's names (is the search broken?)")
         let tested = try runCommand(
             "/bin/sh", ["-c", "cd \(product) && swift test --skip-build > test.log 2>&1; status=$?; tail -8 test.log; exit $status"],
-            environment: PackageBuild.toolchainEnvironment, in: directory, timeout: .seconds(300))
+            environment: PackageBuild.environment(in: directory), in: directory, timeout: .seconds(300))
         #expect(tested.status == 0, "the product's own tests failed:\n\(tested.standardOutput)")
         let checked = try runCommand("\(product)/.build/debug/acme-contracts", ["check", "--root", product], in: directory)
         #expect(checked.status == 0 && checked.standardOutput.contains("contracts match the lock"), "\(checked.standardOutput)")
@@ -96,7 +96,7 @@ struct InitCommandTests {
 
         // 5. This checkout's CLI, compiled without the product's contract: it learns it from `daemon.describe`
         // (cached in the test's own folder, so nobody's ~/.cache is touched).
-        var environment = PackageBuild.toolchainEnvironment
+        var environment = PackageBuild.environment(in: directory)
         environment["XDG_CACHE_HOME"] = directory.file("cache")
         let called = try runCommand(
             "svc-supervisor", ["call", "greeter", "hello", #"{"name":"x"}"#, "--run-dir", run],

@@ -20,6 +20,16 @@ public enum PackageBuild {
         return environment
     }
 
+    /// ``toolchainEnvironment`` with `TMPDIR` in `directory`: SwiftPM leaves folders named
+    /// `TemporaryDirectory.*` in `TMPDIR` at every build (about six), which go with the test's folder.
+    public static func environment(in directory: TemporaryDirectory) -> [String: String] {
+        let temporary = directory.file("tmp")
+        mkdir(temporary, 0o700)
+        var environment = toolchainEnvironment
+        environment["TMPDIR"] = temporary
+        return environment
+    }
+
     /// `swift build -j <jobs> <arguments>` in `package`, its log in `log`. Returns the warnings it
     /// printed and the log's tail; `status` is the build's. swift-distributed-tracing 1.7.3 keeps a
     /// CMakeLists.txt in its targets, which SwiftPM warns about in every build that uses it: the
@@ -33,6 +43,6 @@ public enum PackageBuild {
             "/bin/sh",
             ["-c", "cd \(package) && swift build -j \(jobs) \(arguments) > \(log) 2>&1; status=$?; "
                 + "grep warning: \(log) | grep -v \"\(tracingWarning): found\"; tail -5 \(log) | grep -v \"\(tracingWarning)\"; exit $status"],
-            environment: toolchainEnvironment, in: directory, timeout: timeout)
+            environment: environment(in: directory), in: directory, timeout: timeout)
     }
 }
