@@ -47,7 +47,9 @@ extension ServiceHost {
     }
 
     /// Starts accepting on `listener`: every connection here with one loop, else each on the
-    /// loop with the fewest open connections (ties in turn).
+    /// loop with the fewest open connections (ties in turn, starting with this loop: a daemon's
+    /// first connection, often the one that started it on demand, is served where it was
+    /// accepted, with no hand-off to a loop that has not run yet).
     func listen(_ listener: StreamListener) {
         guard !shards.isEmpty else {
             listener.start { [weak self] connection in
@@ -60,7 +62,7 @@ extension ServiceHost {
         let hosts = [self] + shards
         var turn = 0
         let pick: () -> EventLoop = {
-            turn &+= 1
+            defer { turn &+= 1 }
             var best = hosts[turn % hosts.count]
             var fewest = best.openHere.load(ordering: .relaxed)
             for offset in 1..<hosts.count {
