@@ -48,26 +48,64 @@ enum StartUpPages {
     }
 
     /// Releases start-up's pages; returns the bytes of program text advised (0 where none could be).
+    ///
+    /// Besides the text, the clean pages of the program's writable data segment go too: pages
+    /// start-up read (type metadata, tables) but never wrote are still the file's, and were 1.8 of
+    /// that segment's 2.2 MiB resident. They are told apart by `/proc/self/pagemap` (a page still
+    /// the file's), so no page the supervisor wrote is ever advised (it would go to swap).
     @discardableResult
     static func release() -> Int {
         var advised = 0
+        var data: [(start: UInt, end: UInt)] = []
         eachLine(of: "/proc/self/maps") { fields, program in
-            guard isProgramText(fields, program) else { return }
-            let bounds = fields[0].split(separator: "-").compactMap { UInt(String($0), radix: 16) }
-            guard bounds.count == 2, bounds[1] > bounds[0],
-                let start = UnsafeMutableRawPointer(bitPattern: bounds[0])
-            else { return }
-            let length = Int(bounds[1] - bounds[0])
-            if madvise(start, length, pageOut) == 0 { advised += length }
-            _ = madvise(start, length, MADV_RANDOM)
+            guard let (start, end) = programMapping(fields, program) else { return }
+            if fields[1] == "rw-p" { return data.append((start, end)) }
+            guard fields[1] == "r-xp", let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
+            let length = Int(end - start)
+            if madvise(pointer, length, pageOut) == 0 { advised += length }
+            _ = madvise(pointer, length, MADV_RANDOM)
         }
+        for (start, end) in data { releaseFilePages(from: start, to: end) }
         return advised
+    }
+
+    /// Advises `MADV_PAGEOUT` for each run of present pages in `start..<end` that are still the
+    /// file's (pagemap bit 61), never for a page written since (anonymous, bit 61 clear).
+    private static func releaseFilePages(from start: UInt, to end: UInt) {
+        let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
+        let fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0, page > 0 else { return }
+        defer { close(fd) }
+        let count = Int((end - start) / page)
+        var entries = [UInt64](repeating: 0, count: count)
+        let wanted = count * MemoryLayout<UInt64>.size
+        let read = entries.withUnsafeMutableBytes { pread(fd, $0.baseAddress, wanted, off_t(start / page) * 8) }
+        guard read == wanted else { return }
+        let present: UInt64 = 1 << 63
+        let filePage: UInt64 = 1 << 61
+        var runStart: Int?
+        for index in 0...count {
+            let isFile = index < count && entries[index] & (present | filePage) == present | filePage
+            if isFile, runStart == nil { runStart = index }
+            if !isFile, let first = runStart {
+                _ = madvise(UnsafeMutableRawPointer(bitPattern: start + UInt(first) * page), (index - first) * Int(page), pageOut)
+                runStart = nil
+            }
+        }
     }
 
     /// Whether a mapping line's fields ("start-end perms offset dev inode path") are a read-only
     /// executable mapping of `program`.
     private static func isProgramText(_ fields: [Substring], _ program: String) -> Bool {
-        fields.count >= 6 && fields[1] == "r-xp" && fields[5].dropLast(fields[5].hasSuffix("\n") ? 1 : 0) == program[...]
+        fields.count >= 6 && fields[1] == "r-xp" && programMapping(fields, program) != nil
+    }
+
+    /// The bounds of a mapping of `program`, from a mapping line's fields; nil for another one.
+    private static func programMapping(_ fields: [Substring], _ program: String) -> (UInt, UInt)? {
+        guard fields.count >= 6, fields[5].dropLast(fields[5].hasSuffix("\n") ? 1 : 0) == program[...] else { return nil }
+        let bounds = fields[0].split(separator: "-").compactMap { UInt(String($0), radix: 16) }
+        guard bounds.count == 2, bounds[1] > bounds[0] else { return nil }
+        return (bounds[0], bounds[1])
     }
 
     /// Calls `body` with the space-separated fields of each line of the `/proc` file `path`, and
