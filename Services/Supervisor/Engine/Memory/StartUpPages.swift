@@ -10,21 +10,22 @@ import Glibc
 /// supervisor will not run that code again until a reload. Measured with the reference suite in
 /// a release build: 24 MiB resident, of which 2.9 MiB anonymous and 13.7 MiB the program's text.
 ///
-/// ``release()`` asks the kernel to reclaim the program's own text pages (`MADV_PAGEOUT`, Linux 5.4 and later; an older
-/// kernel ignores the advice), then marks that text `MADV_RANDOM`: a later fault then reads and
-/// maps the one page it needs, where the default reads around it and maps its 64 KiB neighbourhood
-/// (a `status` call after the release brought 5.8 MiB of text back that way). Clean file pages are what the kernel would reclaim first under
-/// memory pressure anyway; this only does it before the pressure comes. What the supervisor runs
-/// later (a status call, a restart) is read back in on its first use. Only read-only executable
-/// mappings are advised: anonymous copy-on-write pages of a writable mapping would go to swap.
+/// ``release()`` asks the kernel to reclaim the program's own pages that only start-up needed
+/// (`MADV_PAGEOUT`, Linux 5.4 and later; an older kernel ignores the advice): the clean pages of
+/// its writable data segment (told apart by `/proc/self/pagemap`: a page the supervisor wrote is
+/// never advised, it would go to swap), then its text, last, marked `MADV_RANDOM` so that a later
+/// fault does not read ahead; then it drops the program file's unmapped pages from the page
+/// cache (`POSIX_FADV_DONTNEED`), since fault-around maps every cached neighbour of a faulting page
+/// (up to 64 KiB) and `MADV_RANDOM` does not stop that. Clean file pages are what the kernel would
+/// reclaim first under memory pressure anyway; this only does it before the pressure comes. What
+/// the supervisor runs later (a status call, a restart) is read back in on its first use.
 ///
 /// It waits for start-up to settle (``settle``) after the last service is ready. Measured with
-/// fifty services (issue 26 §4): advised at the instant the last one was ready, 5.8 MiB of the
-/// text stayed resident (with no major fault: nothing was read back from disk);
-/// the same advice given from outside (`process_madvise`) a second later left none, for good;
-/// given here ``settle`` after, 0.3 MiB stayed, and the supervisor's RSS was 10.8 MiB (11.5 after
-/// a `status`). Our reading, not proven: pages start-up's last moments had just touched are
-/// not yet where the kernel's reclaim can take them.
+/// fifty services in the bench (issue 26 §4), RSS 1 s after ready: text alone, advised at the
+/// instant the last service was ready, 12.4 MiB [10.5-12.7]; with the data segment, the text
+/// last and the cache dropped, half a second after, 9.9 MiB [9.8-10.2] and 10.1 [9.6-10.2] in two
+/// runs (the floor, a sleeping Swift program, 3.7). Without the drop, 2-4 MiB of text came back
+/// within a second from the page cache (no major fault), one 64 KiB neighbourhood per fault.
 enum StartUpPages {
     /// `MADV_PAGEOUT` (linux/mman.h); Glibc's headers of some distributions do not name it.
     private static let pageOut: Int32 = 21
@@ -55,18 +56,36 @@ enum StartUpPages {
     /// the file's), so no page the supervisor wrote is ever advised (it would go to swap).
     @discardableResult
     static func release() -> Int {
-        var advised = 0
+        var text: [(start: UInt, end: UInt)] = []
         var data: [(start: UInt, end: UInt)] = []
         eachLine(of: "/proc/self/maps") { fields, program in
             guard let (start, end) = programMapping(fields, program) else { return }
-            if fields[1] == "rw-p" { return data.append((start, end)) }
-            guard fields[1] == "r-xp", let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
-            let length = Int(end - start)
+            if fields[1] == "rw-p" { data.append((start, end)) }
+            if fields[1] == "r-xp" { text.append((start, end)) }
+        }
+        for (start, end) in data { releaseFilePages(from: start, to: end) }
+        // The text last, with nothing but system calls after it: code run after the advice
+        // faults its pages (and their neighbours) straight back.
+        var advised = 0
+        for (start, end) in text {
+            let (pointer, length) = (UnsafeMutableRawPointer(bitPattern: start), Int(end - start))
             if madvise(pointer, length, pageOut) == 0 { advised += length }
             _ = madvise(pointer, length, MADV_RANDOM)
         }
-        for (start, end) in data { releaseFilePages(from: start, to: end) }
+        dropCachedProgram()
         return advised
+    }
+
+    /// Drops the program file's pages that no process maps from the page cache
+    /// (`POSIX_FADV_DONTNEED`). Measured: after `MADV_PAGEOUT` from the process itself the text
+    /// pages left its mappings but stayed cached, so each later fault mapped a cached 64 KiB
+    /// around it (the kernel's fault-around, which `MADV_RANDOM` does not stop) and 2-4 MiB of
+    /// text came back within a second; uncached, a fault maps the one page it reads.
+    private static func dropCachedProgram() {
+        let program = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)
+        guard program >= 0 else { return }
+        _ = posix_fadvise(program, 0, 0, POSIX_FADV_DONTNEED)
+        close(program)
     }
 
     /// Advises `MADV_PAGEOUT` for each run of present pages in `start..<end` that are still the
