@@ -68,12 +68,17 @@ extension ChildProcessTests {
 
             #expect(getsid(pid) == pid)
             #expect(getpgid(pid) == pid)
-            let environment = try String(contentsOfFile: "/proc/\(pid)/environ", encoding: .utf8).split(separator: "\0")
-            #expect(environment.contains("LISTEN_PID=\(pid)"))
-            #expect(environment.contains("WATCHDOG_PID=\(pid)"))
-            #expect(environment.contains("LISTEN_FDS=1"))
-            // The dynamic loader of sleep may still hold a library open right after exec (the
-            // vfork parent resumes in the middle of execve): wait until only what stays is left.
+            // `spawn` returns while the child is still in execve (CLONE_VFORK resumes the parent
+            // once the child's old memory is let go): its new environment shows a moment later.
+            func environment() -> [Substring] {
+                ((try? String(contentsOfFile: "/proc/\(pid)/environ", encoding: .utf8)) ?? "").split(separator: "\0")
+            }
+            try await eventually("the child's environment") { !environment().isEmpty }
+            #expect(environment().contains("LISTEN_PID=\(pid)"))
+            #expect(environment().contains("WATCHDOG_PID=\(pid)"))
+            #expect(environment().contains("LISTEN_FDS=1"))
+            // Close-on-exec descriptors go late in execve, and the dynamic loader of sleep holds
+            // a library open for a moment: wait until only what stays is left.
             try await eventually("only fds 0-3 open in the child (at first: \(Self.openFDs(of: pid)))") {
                 try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap(Int.init).sorted() == [0, 1, 2, 3]
             }

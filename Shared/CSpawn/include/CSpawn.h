@@ -71,8 +71,10 @@ struct vt_spawn_failure {
 };
 
 /*
- * Starts `request->path`. Returns 0 with the child's pid in *pid once the child has exec'd
- * (it runs the program); else -1, with the step and errno in *failure and no child left
+ * Starts `request->path`. Returns 0 with the child's pid in *pid once the child's execve has
+ * passed the point of no return (the kernel lets the parent go when the child drops the shared
+ * memory, so the new program's environment and the closing of close-on-exec descriptors may
+ * still be a moment away); else -1, with the step and errno in *failure and no child left
  * (a child that failed is reaped here). The caller reaps a started child (waitpid on its pid).
  */
 int vt_spawn(const struct vt_spawn_request *request, pid_t *pid, struct vt_spawn_failure *failure);
