@@ -41,7 +41,8 @@ extension ChildProcess {
         /// Runs the child in its own session and process group (`setsid`, `UV_PROCESS_DETACHED`).
         public var detached: Bool
         /// How the child is started: `uv_spawn` (the default) or ``Launch/vfork(parentDeathSignal:)``.
-        public var launch: Launch
+        /// Not an init parameter, so the init's signature (API) stays as it was.
+        public var launch: Launch = .uvSpawn
 
         /// Options to run `executable`; by default with this process's environment and output.
         public init(
@@ -52,8 +53,7 @@ extension ChildProcess {
             inheritedFDs: [Int32] = [],
             stdout: Output = .inherit,
             stderr: Output = .inherit,
-            detached: Bool = false,
-            launch: Launch = .uvSpawn
+            detached: Bool = false
         ) {
             self.executable = executable
             self.arguments = arguments
@@ -63,7 +63,6 @@ extension ChildProcess {
             self.stdout = stdout
             self.stderr = stderr
             self.detached = detached
-            self.launch = launch
         }
     }
 

@@ -12,8 +12,8 @@ extension ChildProcessTests {
     static func inPlace(_ executable: String, _ arguments: [String], tag value: String) -> ChildProcess.Options {
         var options = ChildProcess.Options(
             executable: executable, arguments: arguments, environment: ["PATH": "/usr/bin:/bin", tag: value],
-            stdout: .ignore, stderr: .ignore, launch: .vfork(parentDeathSignal: SIGTERM))
-        options.detached = true
+            stdout: .ignore, stderr: .ignore, detached: true)
+        options.launch = .vfork(parentDeathSignal: SIGTERM)
         return options
     }
 
