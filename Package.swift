@@ -85,9 +85,11 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
         ),
+        // vt_spawn: a vfork-style child that does vt-exec's common steps itself (issue 26 §5).
+        .target(name: "CSpawn", path: "Shared/CSpawn"),
         .target(name: "VerticalsWire", path: "Shared/Wire", swiftSettings: strict),
         .target(
-            name: "VerticalsEventLoop", dependencies: ["CLibUV", "CSSL", "VerticalsWire"], path: "Shared/EventLoop",
+            name: "VerticalsEventLoop", dependencies: ["CLibUV", "CSSL", "CSpawn", "VerticalsWire"], path: "Shared/EventLoop",
             swiftSettings: strict
         ),
         // The contract core: what a contract is (`ServiceContract`, `Operation`, `Route`), the `daemon.*`
@@ -293,7 +295,7 @@ let package = Package(
             name: "WireTests", dependencies: ["VerticalsWire", "IOInterface", "VerticalsContract", "VerticalsTesting"], path: "Tests/WireTests"
         ),
         .testTarget(
-            name: "EventLoopTests", dependencies: ["VerticalsEventLoop", "VerticalsWire"], path: "Tests/EventLoopTests",
+            name: "EventLoopTests", dependencies: ["VerticalsEventLoop", "VerticalsWire", "CSpawn"], path: "Tests/EventLoopTests",
             exclude: ["memcheck.sh"]
         ),
         .testTarget(name: "ContractGenTests", dependencies: ["VerticalsContractGen"], path: "Tests/ContractGenTests"),

@@ -40,6 +40,9 @@ extension ChildProcess {
         public var stderr: Output
         /// Runs the child in its own session and process group (`setsid`, `UV_PROCESS_DETACHED`).
         public var detached: Bool
+        /// How the child is started: `uv_spawn` (the default) or ``Launch/vfork(parentDeathSignal:)``.
+        /// Not an init parameter, so the init's signature (API) stays as it was.
+        public var launch: Launch = .uvSpawn
 
         /// Options to run `executable`; by default with this process's environment and output.
         public init(
@@ -61,6 +64,26 @@ extension ChildProcess {
             self.stderr = stderr
             self.detached = detached
         }
+    }
+
+    /// How a child is started.
+    public enum Launch: Sendable, Equatable {
+        /// `uv_spawn`: a `fork` of this process (its page tables copied), then `execvp`.
+        case uvSpawn
+        /// `vt_spawn` (the CSpawn target): a `clone(CLONE_VM | CLONE_VFORK)` child that shares
+        /// this process's memory until it execs, so nothing is copied; for a supervisor whose
+        /// restarts should cost little more than the program's own start (issue 26 §5).
+        ///
+        /// It does in the child what vt-exec's `--setsid --pdeathsig SIG` would: `setsid` when
+        /// ``Options/detached``; `PR_SET_PDEATHSIG` with `parentDeathSignal`, exiting at once if
+        /// this process is already gone (Linux sends it when the *thread* that spawned the child
+        /// ends: spawn from a thread that lives as long as the process); `LISTEN_PID` (when the
+        /// environment has `LISTEN_FDS`) and `WATCHDOG_PID` (with `WATCHDOG_USEC`) set to the
+        /// child's pid; every signal disposition default and none blocked; every descriptor but
+        /// 0, 1, 2 and ``Options/inheritedFDs`` closed. A failing step throws
+        /// ``EventLoopError/spawn(step:code:)`` naming it (`exec` for a missing program), and
+        /// leaves no child behind.
+        case vfork(parentDeathSignal: Int32? = nil)
     }
 
     /// This process's environment, as `environ` holds it now.
@@ -88,6 +111,11 @@ final class CStringArray {
 
     deinit {
         for pointer in pointers { free(pointer) }
+    }
+
+    /// The string at `index`, owned by this array (for a value the child writes in place).
+    func entry(at index: Int) -> UnsafeMutablePointer<CChar>? {
+        pointers[index]
     }
 
     /// The `char **` for C; valid while `body` runs.

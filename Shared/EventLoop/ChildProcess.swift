@@ -1,6 +1,7 @@
 import CLibUV
+import Glibc
 
-/// A child process started with `uv_spawn`; loop-confined.
+/// A child process started with `uv_spawn` or `vt_spawn` (``Options/Launch``); loop-confined.
 ///
 /// ```swift
 /// let child = try ChildProcess.spawn(options, on: loop, onOutput: { stream, bytes in log(stream, bytes) }) { status in
@@ -9,21 +10,24 @@ import CLibUV
 /// try child.kill(SIGTERM)
 /// ```
 ///
-/// libuv reaps this child by its pid; nothing in the process may call `waitpid(-1)`.
+/// libuv (for `uv_spawn`) or the loop's ``ChildReaper`` (for `vt_spawn`) reaps this child by its
+/// pid; nothing in the process may call `waitpid(-1)`.
 /// `onExit` runs once, after the child exited and its captured output reached end of file —
 /// or 250 ms after exit if a grandchild still holds the pipe open. If the loop shuts down
 /// first, `onExit` never runs and the child keeps running: kill it first.
 public final class ChildProcess: @unchecked Sendable {
     // @unchecked Sendable: loop-confined. Every public method and property, except the immutable
     // `pid` and `loop`, starts with `loop.preconditionInEventLoop()`, and libuv runs every
-    // callback on the loop thread; so every `var` is only touched on that thread.
+    // callback on the loop thread (the process handle's exit, the reaper's SIGCHLD watcher, the
+    // capture pipes'); so every `var` is only touched on that thread.
 
     /// The child's process id.
     public let pid: Int32
     /// The loop this child is watched on.
     public let loop: EventLoop
 
-    let process: UnsafeMutablePointer<uv_process_t>  // freed in the close callback
+    /// The libuv handle of a `uv_spawn` child (freed in the close callback); nil for `vt_spawn`.
+    let process: UnsafeMutablePointer<uv_process_t>?
     var outputHandler: ((_ stream: Int32, _ bytes: [UInt8]) -> Void)?
     var exitHandler: ((ExitStatus) -> Void)?
     var captures: [CapturePipe] = []
@@ -46,14 +50,25 @@ public final class ChildProcess: @unchecked Sendable {
         HandleData.retain(self, into: process.asHandle)
     }
 
-    /// Starts `options.executable`. Call on the loop thread; the callbacks run on it.
+    /// A child started by `vt_spawn`, which the loop's ``ChildReaper`` reaps.
+    init(loop: EventLoop, pid: Int32, onOutput: ((Int32, [UInt8]) -> Void)?, onExit: @escaping (ExitStatus) -> Void) {
+        self.loop = loop
+        self.process = nil
+        self.pid = pid
+        self.outputHandler = onOutput
+        self.exitHandler = onExit
+    }
+
+    /// Starts `options.executable`, as ``Options/launch`` says. Call on the loop thread; the
+    /// callbacks run on it.
     ///
     /// - Parameters:
     ///   - onOutput: chunks of captured output, with the stream they came from (1 or 2).
     ///   - onExit: the exit status, once.
     /// - Throws: ``EventLoopError/notFound`` for a missing executable or working directory,
     ///   ``EventLoopError/system(operation:code:)`` for other spawn failures (e.g. `UV_EACCES`),
-    ///   ``EventLoopError/closed`` while the loop shuts down.
+    ///   ``EventLoopError/closed`` while the loop shuts down; with ``Options/Launch/vfork(parentDeathSignal:)``,
+    ///   ``EventLoopError/spawn(step:code:)`` for a step that failed in the child.
     public static func spawn(
         _ options: Options, on loop: EventLoop,
         onOutput: ((_ stream: Int32, _ bytes: [UInt8]) -> Void)? = nil,
@@ -61,7 +76,19 @@ public final class ChildProcess: @unchecked Sendable {
     ) throws(EventLoopError) -> ChildProcess {
         loop.preconditionInEventLoop()
         if loop.isShuttingDown { throw .closed }
+        switch options.launch {
+        case .uvSpawn:
+            return try spawnWithLibUV(options, on: loop, onOutput: onOutput, onExit: onExit)
+        case .vfork(let parentDeathSignal):
+            return try spawnInPlace(
+                options, parentDeathSignal: parentDeathSignal, on: loop, onOutput: onOutput, onExit: onExit)
+        }
+    }
 
+    private static func spawnWithLibUV(
+        _ options: Options, on loop: EventLoop, onOutput: ((Int32, [UInt8]) -> Void)?,
+        onExit: @escaping (ExitStatus) -> Void
+    ) throws(EventLoopError) -> ChildProcess {
         var stdio = [uv_stdio_container_t](repeating: uv_stdio_container_t(), count: 3 + options.inheritedFDs.count)
         stdio[0].flags = UV_IGNORE
         var captures: [(stream: Int32, pipe: CapturePipe)] = []
@@ -122,15 +149,20 @@ public final class ChildProcess: @unchecked Sendable {
         }
 
         let child = ChildProcess(loop: loop, process: process, onOutput: onOutput, onExit: onExit)
-        child.captures = captures.map(\.pipe)
-        child.openCaptureCount = captures.count
+        child.startCapturing(captures)
+        return child
+    }
+
+    /// Reads the child's captured streams until they end.
+    func startCapturing(_ captures: [(stream: Int32, pipe: CapturePipe)]) {
+        self.captures = captures.map(\.pipe)
+        openCaptureCount = captures.count
         for (stream, capture) in captures {
             // Strong captures: the pipes keep the child alive until they end (cycle broken on close).
-            capture.onData = { bytes in child.outputHandler?(stream, bytes) }
-            capture.onEnd = { child.captureDidEnd() }
+            capture.onData = { bytes in self.outputHandler?(stream, bytes) }
+            capture.onEnd = { self.captureDidEnd() }
             capture.startReading()
         }
-        return child
     }
 
     /// True once the child has exited (and been reaped).
@@ -154,11 +186,17 @@ public final class ChildProcess: @unchecked Sendable {
         guard status == nil, !isProcessHandleClosing else {
             throw .system(operation: "kill", code: UV_ESRCH.rawValue)
         }
+        guard let process else {
+            // Not reaped yet (status is nil), so the pid is still this child's, if only a zombie.
+            guard Glibc.kill(pid, signal) == 0 else { throw .uv("kill", -errno) }
+            return
+        }
         let result = uv_process_kill(process, signal)
         guard result == 0 else { throw .uv("kill", result) }
     }
 
-    private func didExit(_ exitStatus: ExitStatus) {
+    /// The child ended: from libuv's exit callback, or the ``ChildReaper`` once it reaped it.
+    func didExit(_ exitStatus: ExitStatus) {
         status = exitStatus
         closeProcessHandle()
         guard openCaptureCount > 0 else {
@@ -192,7 +230,7 @@ public final class ChildProcess: @unchecked Sendable {
     func closeProcessHandle() {
         guard !isProcessHandleClosing else { return }
         isProcessHandleClosing = true
-        uv_close(process.asHandle, ChildProcess.onClosed)
+        if let process { uv_close(process.asHandle, ChildProcess.onClosed) }
     }
 
     private static let onExited: uv_exit_cb = { handle, exitCode, signal in
@@ -202,7 +240,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     private static let onClosed: uv_close_cb = { handle in
         let child = HandleData.releaseOwner(of: handle, as: ChildProcess.self)
-        child.process.deallocate()
+        child.process?.deallocate()
     }
 
     private static let onUnspawnedClosed: uv_close_cb = { handle in

@@ -64,6 +64,8 @@ public final class EventLoop: @unchecked Sendable {
     /// Loop-confined: one read buffer shared by every stream on the loop (reads are synchronous).
     var readBuffer: UnsafeMutableRawPointer?
     var readBufferCapacity = 0
+    /// Loop-confined: reaps the children started with `vt_spawn`, from the first one on.
+    var childReaper: ChildReaper?
 
     private static let sigpipeIgnored: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 

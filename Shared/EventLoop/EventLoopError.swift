@@ -18,6 +18,7 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         case closed
         case system(operation: String, code: Int32)
         case tls(String)
+        case spawn(step: String, code: Int32)
     }
 
     let reason: Reason
@@ -49,6 +50,13 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
     /// peer name, a handshake not finished in time, a corrupt record.
     public static func tls(_ message: String) -> EventLoopError {
         EventLoopError(reason: .tls(message))
+    }
+
+    /// A step of a ``ChildProcess/Options/Launch/vfork(parentDeathSignal:)`` start failed in the
+    /// child, before the program ran (`exec` for a missing program, `pdeathsig`, `chdir`, …),
+    /// with the negative errno; no child is left behind.
+    public static func spawn(step: String, code: Int32) -> EventLoopError {
+        EventLoopError(reason: .spawn(step: step, code: code))
     }
 
     /// Any other failure, with libuv's negative errno (for example `UV_EACCES`).
@@ -84,6 +92,8 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         public static let system = Kind(name: "system")
         /// See ``EventLoopError/tls(_:)``.
         public static let tls = Kind(name: "tls")
+        /// See ``EventLoopError/spawn(step:code:)``.
+        public static let spawn = Kind(name: "spawn")
 
         /// The kind's name, e.g. `addressInUse`.
         public var description: String { name }
@@ -99,6 +109,7 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         case .closed: .closed
         case .system: .system
         case .tls: .tls
+        case .spawn: .spawn
         }
     }
 
@@ -117,10 +128,16 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         }
     }
 
+    /// The step of a child's start that failed, for ``Kind/spawn`` errors.
+    public var step: String? {
+        if case .spawn(let step, _) = reason { return step }
+        return nil
+    }
+
     /// libuv's negative errno for ``Kind/system`` errors (and the errno behind the typed kinds).
     public var code: Int32? {
         switch reason {
-        case .system(_, let code): code
+        case .system(_, let code), .spawn(_, let code): code
         case .notFound: UV_ENOENT.rawValue
         case .connectionRefused: UV_ECONNREFUSED.rawValue
         case .addressInUse: UV_EADDRINUSE.rawValue
@@ -151,6 +168,8 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
             "\(operation) failed: \(Self.name(of: code)) (\(Self.message(of: code)))"
         case .tls(let message):
             message
+        case .spawn(let step, let code):
+            "spawn: \(step): \(Self.name(of: code)) (\(Self.message(of: code)))"
         }
     }
 

@@ -15,10 +15,12 @@ struct ChildProcessTests {
         var status: ChildExitStatus?
     }
 
-    /// Runs `/bin/sh -c script`, capturing both streams, and waits for the exit.
+    /// Runs `/bin/sh -c script`, capturing both streams, and waits for the exit; `configure`
+    /// may change the options last (another launch, more arguments).
     static func run(
         _ script: String, on loop: EventLoop, inheritedFDs: [Int32] = [], timeout: Duration = .seconds(20),
-        whileRunning: (@Sendable (LoopBound<ChildProcess>) async throws -> Void)? = nil
+        whileRunning: (@Sendable (LoopBound<ChildProcess>) async throws -> Void)? = nil,
+        configure: @escaping @Sendable (inout ChildProcess.Options) -> Void = { _ in }
     ) async throws -> Outcome {
         let value = Tagged()
         let exited = Expectation<Outcome>("exit of \(script)")
@@ -29,6 +31,7 @@ struct ChildProcessTests {
             options.inheritedFDs = inheritedFDs
             options.stdout = .capture
             options.stderr = .capture
+            configure(&options)
             return try ChildProcess.spawn(options, on: loop, onOutput: { stream, bytes in
                 if stream == 1 { output.value.value.stdout += bytes } else { output.value.value.stderr += bytes }
             }) { status in

@@ -20,7 +20,8 @@ final class EngineHarness {
 
     init(
         _ services: [ServiceSpec], runDirectory: String? = nil, tag: String? = nil,
-        programDirectory: String = DaemonProcess.productsDirectory, serviceUsers: ServiceUsers? = nil
+        programDirectory: String = DaemonProcess.productsDirectory, serviceUsers: ServiceUsers? = nil,
+        configure: (inout EngineConfiguration) -> Void = { _ in }
     ) throws {
         loop = try EventLoop(name: "engine-test")
         let tagValue = tag ?? self.tag
@@ -29,6 +30,7 @@ final class EngineHarness {
             programDirectory: programDirectory,
             environment: ["PATH": "/usr/bin:/bin", "VT_TEST_TAG": tagValue, "VERTICALS_LOG_LEVEL": "warning"])
         configuration.serviceUsers = serviceUsers
+        configure(&configuration)
         engine = SupervisorEngine(manifest: Manifest(services: services), configuration: configuration, loop: loop)
     }
 

@@ -30,6 +30,8 @@ struct UpCommand: ParsableCommand {
             when a service's user cannot reach its executable or the run folder.
             VERTICALS_SERVICE_USERS=off keeps every service as root (development only);
             VERTICALS_OPERATOR_GROUP names another operator group than `verticals`.
+            VERTICALS_SPAWN=shim starts every service through vt-exec, also those that
+            need no user or limit (started in place otherwise).
 
             Exit status: 0 after an orderly stop, 65 when the manifest is invalid (as
             `check` says), 1 when it cannot start.

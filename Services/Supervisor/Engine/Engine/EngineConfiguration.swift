@@ -1,12 +1,22 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import VerticalsEventLoop
 
 /// Where the engine keeps its files and how it starts programs.
 public struct EngineConfiguration: Sendable {
     /// The run directory (sockets, logs, pids, state).
     public var runDirectory: RunDirectory
-    /// The exec shim `vt-exec`, which every child is started through (setsid, PDEATHSIG,
-    /// `LISTEN_PID`/`WATCHDOG_PID` set to its own pid, then exec).
+    /// The exec shim `vt-exec`, which a child is started through when it needs more than a
+    /// session and PDEATHSIG (a user, rlimits, nice, a cgroup), or always with
+    /// ``spawnsThroughShim`` (setsid, PDEATHSIG, `LISTEN_PID`/`WATCHDOG_PID` set to its own pid,
+    /// then exec). Any other child is started by a vfork-style clone that does the same itself
+    /// (``ChildProcess/Options/Launch/vfork(parentDeathSignal:)``): no copy of the supervisor's
+    /// page tables, no second exec (issue 26 §5).
     public var execShim: String
+    /// Every child through ``execShim``, none started in place: `VERTICALS_SPAWN=shim` in the
+    /// supervisor's environment (the escape hatch, should the in-place start misbehave somewhere).
+    public var spawnsThroughShim = EngineConfiguration.shimForcedByEnvironment
     /// Where a manifest `executable` without a `/` is looked up (beside svc-supervisor).
     public var programDirectory: String
     /// The environment every child starts from, before the manifest's `env` and the
@@ -34,6 +44,9 @@ public struct EngineConfiguration: Sendable {
         }
         self.environment = inherited
     }
+
+    /// `VERTICALS_SPAWN=shim`, read once per process.
+    static let shimForcedByEnvironment: Bool = getenv("VERTICALS_SPAWN").map { String(cString: $0) == "shim" } ?? false
 
     /// The program a manifest `executable` names: absolute as is, else beside svc-supervisor.
     func program(_ executable: String) -> String {

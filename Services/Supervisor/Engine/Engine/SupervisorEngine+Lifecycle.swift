@@ -73,7 +73,8 @@ extension SupervisorEngine {
         unit.readyAt = nil
         unit.ledger.spawned()
         unit.statusText = ""
-        // vt-exec calls setsid before exec, so the child leads its own process group.
+        // vt-exec, or the in-place start, calls setsid before exec, so the child leads its own
+        // process group.
         PidRecord.of(pid: child.pid, processGroup: child.pid)?.write(to: run.pidFile(for: spec.name))
         log.forgetErrorLines()
         let user = identity.map { " as \($0.user.name) (uid \($0.user.uid))" } ?? ""
@@ -90,9 +91,10 @@ extension SupervisorEngine {
         }
     }
 
-    /// How to start `program` as a process of `unit`: through vt-exec, with the environment, user,
-    /// limits, listening socket and held output every process of it gets, and `extra` in its
-    /// environment last (an upgrade's hand-over variable).
+    /// How to start `program` as a process of `unit`: with the environment, user, limits,
+    /// listening socket and held output every process of it gets, and `extra` in its environment
+    /// last (an upgrade's hand-over variable). Through vt-exec when it needs a user, limits or a
+    /// cgroup; else in place, with the same session, PDEATHSIG and `LISTEN_PID`/`WATCHDOG_PID`.
     func launch(_ unit: ServiceUnit, program: String, environment extra: [String: String] = [:]) throws
         -> (options: ChildProcess.Options, identity: ServiceIdentity?)
     {
@@ -127,15 +129,30 @@ extension SupervisorEngine {
             inherited = [fd]
             environment["LISTEN_FDS"] = "1"
             environment["LISTEN_FDNAMES"] = spec.name
-            // LISTEN_PID (and WATCHDOG_PID) are set by vt-exec to its own pid right before
-            // it execs the service, which keeps that pid: only the child knows it in time.
+            // LISTEN_PID (and WATCHDOG_PID) are set by vt-exec, or the in-place child, to its
+            // own pid right before it execs the service, which keeps that pid: only the child
+            // knows it in time.
         }
-        let options = ChildProcess.Options(
-            executable: configuration.execShim,
-            arguments: execOptions(for: unit) + (identity?.execOptions ?? []) + ["--", program] + spec.arguments,
+        let shimOptions = execOptions(for: unit) + (identity?.execOptions ?? [])
+        var options = ChildProcess.Options(
+            executable: configuration.execShim, arguments: shimOptions + ["--", program] + spec.arguments,
             environment: environment, inheritedFDs: inherited, stdout: .descriptor(output.stdoutFD),
             stderr: .descriptor(output.stderrFD))
+        if startsInPlace(shimOptions) {
+            options.executable = program
+            options.arguments = spec.arguments
+            options.detached = true
+            options.launch = .vfork(parentDeathSignal: Self.parentDeathSignal)
+        }
         return (options, identity)
+    }
+
+    /// Whether a process whose vt-exec options would be `shimOptions` starts in place: they ask
+    /// for nothing but the session and PDEATHSIG, which the in-place child does itself, and
+    /// `VERTICALS_SPAWN=shim` does not force vt-exec. Spawns run on the loop thread, which lives
+    /// as long as the supervisor: the thread whose end sends PDEATHSIG.
+    func startsInPlace(_ shimOptions: [String]) -> Bool {
+        !configuration.spawnsThroughShim && shimOptions == Self.sessionOptions
     }
 
     /// The unit's held stdout and stderr pipes, made at its first start.

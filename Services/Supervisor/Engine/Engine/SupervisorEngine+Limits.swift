@@ -6,11 +6,18 @@ import VerticalsEventLoop
 // Resource limits: what vt-exec is told to apply between fork and exec, and how an exit
 // caused by a limit is told apart. All on the loop thread.
 extension SupervisorEngine {
+    /// What every process of a service gets: a session of its own (a stop signals the whole
+    /// group) and SIGTERM when the supervisor's loop thread ends. Without anything more, the
+    /// engine starts the process in place, not through vt-exec (``startsInPlace(_:)``).
+    static let sessionOptions = ["--setsid", "--pdeathsig", "SIGTERM"]
+    /// The parent death signal of ``sessionOptions``.
+    static let parentDeathSignal = SIGTERM
+
     /// vt-exec's options for `unit`: a session, PDEATHSIG, rlimits, niceness, cgroups.
     /// Limits that cannot be applied (no usable cgroup) are noted in the service's log.
     func execOptions(for unit: ServiceUnit) -> [String] {
         let limits = unit.spec.limits
-        var options = ["--setsid", "--pdeathsig", "SIGTERM"]
+        var options = Self.sessionOptions
         if let count = limits.openFiles { options += ["--rlimit", "NOFILE=\(count)"] }
         if let bytes = limits.dataBytes { options += ["--rlimit", "DATA=\(bytes)"] }
         if let bytes = limits.coreBytes { options += ["--rlimit", "CORE=\(bytes)"] }
