@@ -26,6 +26,11 @@ import Glibc
 /// last and the cache dropped, half a second after, 9.9 MiB [9.8-10.2] and 10.1 [9.6-10.2] in two
 /// runs (the floor, a sleeping Swift program, 3.7). Without the drop, 2-4 MiB of text came back
 /// within a second from the page cache (no major fault), one 64 KiB neighbourhood per fault.
+///
+/// The price: the first restart after the release reads the supervisor's restart path back
+/// from disk. Measured with the reference suite (kill -9 of clinics 3 s after ready, release
+/// build): the first restart took 38-44 ms to READY=1 against 21-24 ms for the next; 33-38
+/// against 23-27 without the cache drop; later ones are as before.
 enum StartUpPages {
     /// `MADV_PAGEOUT` (linux/mman.h); Glibc's headers of some distributions do not name it.
     private static let pageOut: Int32 = 21
