@@ -18,7 +18,7 @@
 #
 # How
 #   The build uses a throwaway package under <repo>/.build-asan/package that links only
-#   CLibUV, CSSL, Wire, EventLoop and Tests/EventLoopTests (symlinked, so it always tests the working
+#   CLibUV, CSSL, CSpawn, Wire, EventLoop and Tests/EventLoopTests (symlinked, so it always tests the working
 #   tree). The root package's test binary links every test target, so a half-written target
 #   elsewhere would otherwise break this check. The test binary runs directly with
 #   `--testing-library swift-testing` (the XCTest pass has nothing to run and XCTest's own
@@ -39,7 +39,7 @@ filter="LifetimeTests"
 if [[ "${1:-}" == "--all" ]]; then filter="EventLoopTests"; fi
 
 mkdir -p "$package/Shared" "$package/Tests"
-for module in CLibUV CSSL Wire EventLoop; do
+for module in CLibUV CSSL CSpawn Wire EventLoop; do
     ln -sfn "$repo/Shared/$module" "$package/Shared/$module"
 done
 ln -sfn "$repo/Tests/EventLoopTests" "$package/Tests/EventLoopTests"
@@ -55,10 +55,11 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CLibUV", path: "Shared/CLibUV", pkgConfig: "libuv"),
         .systemLibrary(name: "CSSL", path: "Shared/CSSL", pkgConfig: "openssl"),
+        .target(name: "CSpawn", path: "Shared/CSpawn"),
         .target(name: "VerticalsWire", path: "Shared/Wire", swiftSettings: strict),
-        .target(name: "VerticalsEventLoop", dependencies: ["CLibUV", "CSSL", "VerticalsWire"], path: "Shared/EventLoop", swiftSettings: strict),
+        .target(name: "VerticalsEventLoop", dependencies: ["CLibUV", "CSSL", "CSpawn", "VerticalsWire"], path: "Shared/EventLoop", swiftSettings: strict),
         .testTarget(
-            name: "EventLoopTests", dependencies: ["VerticalsEventLoop", "VerticalsWire"], path: "Tests/EventLoopTests",
+            name: "EventLoopTests", dependencies: ["VerticalsEventLoop", "VerticalsWire", "CSpawn"], path: "Tests/EventLoopTests",
             exclude: ["memcheck.sh"]
         ),
     ],
