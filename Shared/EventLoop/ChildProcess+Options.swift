@@ -86,6 +86,11 @@ extension ChildProcess {
         case vfork(parentDeathSignal: Int32? = nil)
     }
 
+    /// `environment` as `envp` lines, `NAME=value`, in name order (both ways of starting a child).
+    static func environmentLines(_ environment: [String: String]) -> [String] {
+        environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    }
+
     /// This process's environment, as `environ` holds it now.
     public static var currentEnvironment: [String: String] {
         var result: [String: String] = [:]

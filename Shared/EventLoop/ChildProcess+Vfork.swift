@@ -21,7 +21,7 @@ extension ChildProcess {
         var environment = options.environment
         if environment["LISTEN_FDS"] != nil { environment["LISTEN_PID"] = pidPlaceholder }
         if environment["WATCHDOG_USEC"] != nil { environment["WATCHDOG_PID"] = pidPlaceholder }
-        let lines = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let lines = environmentLines(environment)
         let envp = CStringArray(lines)
         let argv = CStringArray([options.executable] + options.arguments)
         /// The value part of the entry `name=`, which the child overwrites with its pid.

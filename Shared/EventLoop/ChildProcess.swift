@@ -117,7 +117,7 @@ public final class ChildProcess: @unchecked Sendable {
 
         let process = UnsafeMutablePointer<uv_process_t>.allocate(capacity: 1)
         let arguments = CStringArray([options.executable] + options.arguments)
-        let environment = CStringArray(options.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
+        let environment = CStringArray(environmentLines(options.environment))
         let status = arguments.withPointer { argv in
             environment.withPointer { envp in
                 stdio.withUnsafeMutableBufferPointer { containers in
