@@ -12,8 +12,9 @@ import Foundation
 /// answers N and another 3N requests: the difference over 2N is one request, start-up,
 /// shutdown and the listener probe cancelling out. Each program runs as a `strip --strip-debug`
 /// copy (valgrind 3.19 rejects the toolchain's DWARF 5; the symbol table stays, so
-/// `callgrind_annotate` names functions). The profiles of the first round's 3N runs are kept in
-/// `bench/callgrind/`.
+/// `callgrind_annotate` names functions). The profiles of the first round's lives are kept in
+/// `bench/callgrind/` (`off-64.out` the 3N life, `off-64.short.out` the N one), so
+/// `scripts/callgrind-per-request.py` can say where one request's instructions go.
 struct InstructionsBenchmark {
     let settings: BenchSettings
     let report: Report
@@ -66,11 +67,13 @@ struct InstructionsBenchmark {
             for size in RPCBenchmark.sizes {
                 for server in Server.allCases {
                     let program = server == .c ? uvEcho : ours
-                    let keep = round == 1 ? "\(profiles)/\(server.fileName)-\(size).out" : nil
+                    func keep(_ life: String) -> String? {
+                        round == 1 ? "\(profiles)/\(server.fileName)-\(size)\(life).out" : nil
+                    }
                     let short = lifeInstructions(
-                        server, program, valgrind, python, size: size, requests: count, keep: nil)
+                        server, program, valgrind, python, size: size, requests: count, keep: keep(".short"))
                     let long = lifeInstructions(
-                        server, program, valgrind, python, size: size, requests: 3 * count, keep: keep)
+                        server, program, valgrind, python, size: size, requests: 3 * count, keep: keep(""))
                     let answered = Double(Self.answered(3 * count) - Self.answered(count))
                     perRequest["\(server.rawValue) \(size)", default: []].append(Double(long - short) / answered)
                 }
@@ -104,8 +107,8 @@ struct InstructionsBenchmark {
                     + "sampled at 1 \(Int(median(.sampledAll))) (\(over(.sampledAll)))")
         }
         report.note(
-            "instructions: callgrind profiles of the 3N lives in \(profiles); e.g. "
-                + "callgrind_annotate --inclusive=yes \(profiles)/off-64.out | head -60")
+            "instructions: callgrind profiles of the lives in \(profiles); where one request's go: "
+                + "scripts/callgrind-per-request.py \(profiles)/off-64.short.out \(profiles)/off-64.out \(Self.answered(3 * count) - Self.answered(count))")
     }
 
     /// Requests a life of `count` answers: the client's COUNT/10 warm-up ones, then COUNT.
