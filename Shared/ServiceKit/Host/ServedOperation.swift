@@ -1,13 +1,14 @@
 import VerticalsContract
 /// What the request path needs of one routed operation, found with one lookup by name: its
-/// route, its metric handles, and whether only internal peers may call it. The host builds the table once (``ServiceHost/served``).
+/// route, its counts, and whether only internal peers may call it. The host builds the table once (``ServiceHost/served``).
 ///
 /// A struct holding the route, not the route itself in a dictionary: a closure stored as a
 /// dictionary value is kept at the most general abstraction, so every call went through a
 /// reabstraction thunk, and that thunk's return hopped executors (a task status-record lock).
 struct ServedOperation {
     let route: Router.Route
-    let metrics: HostMetrics.OperationMetrics
+    /// Where its requests are counted (its loop's).
+    let counts: OperationCounts
     /// Listed in `PeerAccess.internalOperations`: the peer's uid is checked before it runs.
     let isInternal: Bool
     /// Internal, or an operator's built-in that changes the daemon (``identifiedOnly``): a caller
@@ -21,13 +22,13 @@ struct ServedOperation {
     /// but the ``observing`` built-ins.
     let keepsDaemonUp: Bool
 
-    /// The table of every operation `router` routes, with its handles in `metrics`.
-    static func table(_ router: Router, metrics: HostMetrics, access: PeerAccess) -> [String: ServedOperation] {
+    /// The table of every operation `router` routes, counted in `counts`.
+    static func table(_ router: Router, counts: LoopCounts, access: PeerAccess) -> [String: ServedOperation] {
         var table: [String: ServedOperation] = [:]
         for (name, handler) in router.routes {
             let isInternal = access.internalOperations.contains(name)
             table[name] = ServedOperation(
-                route: handler.route, metrics: metrics.operation(name), isInternal: isInternal,
+                route: handler.route, counts: counts.operation(name), isInternal: isInternal,
                 needsIdentity: isInternal || identifiedOnly.contains(name), isStream: handler.isStream,
                 audited: access.auditedOperations.contains(name) || router.auditedOperations.contains(name) ? name : nil,
                 keepsDaemonUp: !observing.contains(name))

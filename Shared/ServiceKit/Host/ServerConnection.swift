@@ -24,7 +24,7 @@ final class ServerConnection: @unchecked Sendable {
         var task: Task<Void, Never>?
         let deadline: MonotonicInstant?
         let started: MonotonicInstant
-        let metrics: HostMetrics.OperationMetrics
+        let counts: OperationCounts
         /// A stream's: ended, not waited for, when the host drains (``beginDraining()``).
         let isStream: Bool
         /// The operation's full name when its calls are audited.
@@ -39,7 +39,8 @@ final class ServerConnection: @unchecked Sendable {
     private unowned let host: ServiceHost
     // The host's parts the request path uses, read once rather than through `host` per request.
     private let served: [String: ServedOperation]
-    private let metrics: HostMetrics
+    /// This loop's request counts (the host's, read once).
+    private let counts: LoopCounts
     let timers: TimerQueue
     let loop: EventLoop
     private let maxInFlight: Int
@@ -77,7 +78,7 @@ final class ServerConnection: @unchecked Sendable {
         self.connection = connection
         self.host = host
         self.served = host.served
-        self.metrics = host.metrics
+        self.counts = host.counts
         self.sweepRest = host.sweepRest
         self.idleExit = host.idleExit
         self.traces = host.traces
@@ -158,15 +159,15 @@ final class ServerConnection: @unchecked Sendable {
         }
         let received = MonotonicInstant.now
         let operation = served[envelope.operation]
-        let metrics = operation?.metrics ?? self.metrics.unrouted
-        metrics.requests.increment()
+        let counts = operation?.counts ?? self.counts.unrouted
+        counts.requested()
         if hostIsDraining {
             // Left unread, answered by the next process: see ``closeIfDrained()``.
             closeIfDrained()
             return nil
         }
         guard let operation else {
-            metrics.failed(.unimplemented)
+            counts.failed(.unimplemented)
             recordRefusal(envelope, .unimplemented, receivedAt: received)
             answer(id, ServiceError(
                 .unimplemented, "\(host.configuration.name) has no operation \"\(envelope.operation)\"",
@@ -177,14 +178,14 @@ final class ServerConnection: @unchecked Sendable {
         if operation.needsIdentity,
             let refusal = host.operationRefusal(envelope.operation, on: connection, isInternal: operation.isInternal)
         {
-            metrics.failed(refusal.code)
+            counts.failed(refusal.code)
             recordRefusal(envelope, refusal.code, receivedAt: received)
             if let audited = operation.audited { audit(audited, "\(refusal.code)") }
             answer(id, refusal)
             return nil
         }
         guard inFlight.count < maxInFlight else {
-            metrics.failed(.resourceExhausted)
+            counts.failed(.resourceExhausted)
             recordRefusal(envelope, .resourceExhausted, receivedAt: received)
             answer(id, ServiceError(
                 .resourceExhausted, "more than \(maxInFlight) requests in flight on one connection"))
@@ -205,7 +206,7 @@ final class ServerConnection: @unchecked Sendable {
                 traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger, events: self)
         }
         var entry = InFlight(
-            task: nil, deadline: deadline?.instant, started: now, metrics: metrics, isStream: operation.isStream,
+            task: nil, deadline: deadline?.instant, started: now, counts: counts, isStream: operation.isStream,
             audited: operation.audited, traced: traces == nil ? nil : context)
         if let idleExit, operation.keepsDaemonUp {
             entry.keepsUp = true
@@ -319,8 +320,8 @@ final class ServerConnection: @unchecked Sendable {
     private func count(_ entry: InFlight, _ failure: ErrorCode?, responseBytes: Int? = nil) {
         if entry.keepsUp { idleExit?.ended() }
         let now = MonotonicInstant.now
-        entry.metrics.latency.recordNanoseconds(now.nanoseconds - entry.started.nanoseconds)
-        if let failure { entry.metrics.failed(failure) }
+        entry.counts.took(nanoseconds: now.nanoseconds - entry.started.nanoseconds)
+        if let failure { entry.counts.failed(failure) }
         if let context = entry.traced {
             endServerSpan(context, started: entry.started, ended: now, failure, responseBytes: responseBytes)
         }

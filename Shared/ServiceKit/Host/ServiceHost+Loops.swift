@@ -122,16 +122,16 @@ extension ServiceHost {
         }
     }
 
-    /// Requests in flight and work queued, summed over every loop (each host read on its loop).
-    func sampleLoad() async -> (inFlight: Int, queued: Int) {
-        var load = (inFlight: 0, queued: 0)
+    /// Requests in flight, work queued and request counts, summed over every loop (each host read on its loop).
+    func sampleLoad() async -> HostMetrics.LoadSample {
+        var load = HostMetrics.LoadSample()
         for host in [self] + shards {
             load.queued += host.loop.queuedWorkCount
-            if host.loop.inEventLoop {
-                load.inFlight += host.requestsInFlight
-            } else {
-                load.inFlight += (try? await host.loop.submit { host.requestsInFlight }) ?? 0
-            }
+            let sample: @Sendable () -> (Int, RequestCounts) = { (host.requestsInFlight, host.counts.snapshot()) }
+            let (inFlight, requests) =
+                host.loop.inEventLoop ? sample() : (try? await host.loop.submit(sample)) ?? (0, RequestCounts())
+            load.inFlight += inFlight
+            load.requests.add(requests)
         }
         return load
     }

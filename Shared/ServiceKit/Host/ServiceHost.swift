@@ -35,8 +35,10 @@ public final class ServiceHost: @unchecked Sendable {
     let router: Router
     /// Each routed operation's route and metric handles, by name: one lookup per request.
     let served: [String: ServedOperation]
-    /// What the host counts: requests, errors and latency per operation, connections, queue depth.
+    /// What the host's loops count together: connections, queue depth, and the exposition.
     let metrics: HostMetrics
+    /// Requests, errors and latency per operation on this loop (added up over the loops when read).
+    let counts: LoopCounts
     /// Where the host's spans go and its ring of recent spans (nil: `VERTICALS_TRACING=off`).
     public let traces: TraceRecorder?
     let timers: TimerQueue
@@ -80,8 +82,7 @@ public final class ServiceHost: @unchecked Sendable {
     public convenience init(configuration: HostConfiguration, router: Router, loop: EventLoop, logger: Logger? = nil) {
         precondition(router.service == configuration.name, "router for \(router.service) served as \(configuration.name)")
         var router = router
-        let names = (router.operations + Daemon.operations).map { operation in operation.fullName }
-        let metrics = HostMetrics(operationNames: names)
+        let metrics = HostMetrics()
         let traces = configuration.tracing.enabled
             ? configuration.traceRecorder ?? TraceRecorder(service: configuration.name, sampling: configuration.tracing)
             : nil
@@ -106,7 +107,9 @@ public final class ServiceHost: @unchecked Sendable {
         self.router = router
         self.metrics = metrics
         self.traces = traces
-        self.served = ServedOperation.table(router, metrics: metrics, access: configuration.access)
+        let counts = LoopCounts(operationNames: router.routes.keys)
+        self.counts = counts
+        self.served = ServedOperation.table(router, counts: counts, access: configuration.access)
         self.loop = loop
         self.logger = logger
         self.timers = TimerQueue(loop: loop)

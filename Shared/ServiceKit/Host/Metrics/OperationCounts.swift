@@ -1,0 +1,58 @@
+import VerticalsWire
+
+/// What one loop counts of one operation: requests, errors by code and latency.
+///
+/// Loop-confined: written only by the request path on its host's loop thread and read there
+/// (``LoopCounts/snapshot()``, which `daemon.metrics` runs on each loop), which is what makes
+/// the `@unchecked Sendable` below sound. So counting a request takes no atomic operation and
+/// no lock, and no two loops write the same memory.
+final class OperationCounts: @unchecked Sendable {
+    /// Requests received (refused ones included).
+    private(set) var requests: UInt64 = 0
+    /// Answers by error code.
+    private(set) var errors: [ErrorCode: UInt64] = [:]
+    /// How long the answered (or abandoned) requests took.
+    private(set) var latency = LatencyHistogram()
+
+    /// Counts one request received.
+    func requested() { requests &+= 1 }
+
+    /// Counts one answer with error `code`.
+    func failed(_ code: ErrorCode) { errors[code, default: 0] &+= 1 }
+
+    /// Records one request's time from receipt to answer.
+    func took(nanoseconds: Int64) { latency.record(nanoseconds: nanoseconds) }
+
+    /// A copy of the counts, to add to other loops'.
+    var totals: RequestCounts.Totals { RequestCounts.Totals(requests: requests, errors: errors, latency: latency) }
+}
+
+/// Every operation's counts on one loop: the table a host's ``ServedOperation``s point into,
+/// plus one for requests naming an operation the host does not route. Loop-confined, as
+/// ``OperationCounts``.
+final class LoopCounts: @unchecked Sendable {
+    /// By full operation name.
+    let operations: [String: OperationCounts]
+    /// Requests for an operation this host does not route (kept apart: the name is the caller's).
+    let unrouted = OperationCounts()
+
+    /// Counts for each of `operationNames`, all zero.
+    init(operationNames: some Sequence<String>) {
+        var operations: [String: OperationCounts] = [:]
+        for name in operationNames { operations[name] = OperationCounts() }
+        self.operations = operations
+    }
+
+    /// The counts of `operation`, or ``unrouted``.
+    func operation(_ operation: String) -> OperationCounts {
+        operations[operation] ?? unrouted
+    }
+
+    /// This loop's counts now (call on its loop).
+    func snapshot() -> RequestCounts {
+        var counts = RequestCounts()
+        for (name, operation) in operations { counts.operations[name] = operation.totals }
+        counts.operations[RequestCounts.unroutedName] = unrouted.totals
+        return counts
+    }
+}
