@@ -52,10 +52,7 @@ public struct Router: Sendable {
         _ operation: Operation<Input, Output>,
         _ handler: nonisolated(nonsending) @escaping @Sendable (Input, RequestContext) async throws -> Output
     ) {
-        precondition(
-            operation.service == service || operation.service == Daemon.name,
-            "\(operation.fullName) routed on the \(service) router")
-        precondition(routes[operation.fullName] == nil, "\(operation.fullName) routed twice")
+        requireRoutable(operation)
         let answerSize = FrameSizeHint()
         let checksEnumerations = Input.schema.containsEnumerations
         routes[operation.fullName] = Handler { message, context in
@@ -66,12 +63,28 @@ public struct Router: Sendable {
             } catch {
                 throw Self.wireForm(of: error)
             }
-            return answerSize.build { capacity in
-                Message.frame(
-                    Envelope(kind: .response, correlationID: context.correlationID), body: output, capacity: capacity)
-            }
+            return Self.response(output, to: context, sized: answerSize)
         }
         operations.append(operation.descriptor)
+    }
+
+    /// Stops the process unless `operation` may be routed here: this vertical's (or a built-in),
+    /// and not routed yet.
+    func requireRoutable<Input, Output>(_ operation: Operation<Input, Output>) {
+        precondition(
+            operation.service == service || operation.service == Daemon.name,
+            "\(operation.fullName) routed on the \(service) router")
+        precondition(routes[operation.fullName] == nil, "\(operation.fullName) routed twice")
+    }
+
+    /// The response frame carrying `output` to the request of `context`, built at the size
+    /// `hint` learnt from the operation's earlier answers.
+    static func response<Output: WireMessage>(
+        _ output: Output, to context: RequestContext, sized hint: FrameSizeHint
+    ) -> [UInt8] {
+        hint.build { capacity in
+            Message.frame(Envelope(kind: .response, correlationID: context.correlationID), body: output, capacity: capacity)
+        }
     }
 
     /// The request's Input, or `invalidInput` naming what is wrong with its body; with
@@ -124,5 +137,8 @@ public struct Router: Sendable {
         let route: Route
         /// Whether it streams (``onStream(_:_:)``): a draining host ends it rather than wait for it.
         var isStream = false
+        /// The same route without suspending, for a handler routed with ``onSync(_:_:)``: a
+        /// connection runs it with no task.
+        var answersAtOnce: SyncRoute? = nil
     }
 }

@@ -7,6 +7,8 @@ import VerticalsContract
 /// reabstraction thunk, and that thunk's return hopped executors (a task status-record lock).
 struct ServedOperation {
     let route: Router.Route
+    /// The route without suspending, when its handler answers at once (``Router/onSync(_:_:)``).
+    let answersAtOnce: Router.SyncRoute?
     /// Where its requests are counted (its loop's).
     let counts: OperationCounts
     /// Listed in `PeerAccess.internalOperations`: the peer's uid is checked before it runs.
@@ -28,7 +30,7 @@ struct ServedOperation {
         for (name, handler) in router.routes {
             let isInternal = access.internalOperations.contains(name)
             table[name] = ServedOperation(
-                route: handler.route, counts: counts.operation(name), isInternal: isInternal,
+                route: handler.route, answersAtOnce: handler.answersAtOnce, counts: counts.operation(name), isInternal: isInternal,
                 needsIdentity: isInternal || identifiedOnly.contains(name), isStream: handler.isStream,
                 audited: access.auditedOperations.contains(name) || router.auditedOperations.contains(name) ? name : nil,
                 keepsDaemonUp: !observing.contains(name))

@@ -43,13 +43,19 @@ extension ServerConnection {
         let id: UInt64
         let message: Message
         let route: Router.Route
+        /// The route without suspending, when it has one: served with no task.
+        let answersAtOnce: Router.SyncRoute?
         let context: RequestContext
         let entry: InFlight
 
-        init(id: UInt64, message: Message, route: @escaping Router.Route, context: RequestContext, entry: InFlight) {
+        init(
+            id: UInt64, message: Message, route: @escaping Router.Route, answersAtOnce: Router.SyncRoute?,
+            context: RequestContext, entry: InFlight
+        ) {
             self.id = id
             self.message = message
             self.route = route
+            self.answersAtOnce = answersAtOnce
             self.context = context
             self.entry = entry
         }

@@ -106,7 +106,39 @@ final class ServerConnection: @unchecked Sendable {
     }
 
     private func received(_ payload: [UInt8]) {
-        if let request = prepare(payload) { serveInline(request) }
+        guard let request = prepare(payload) else { return }
+        if let answer = request.answersAtOnce {
+            running = Running(id: request.id, entry: request.entry)
+            serveAtOnce(request, answer)
+        } else {
+            serveInline(request)
+        }
+    }
+
+    /// Serves `request`, running inline as `running`, with its handler that does not suspend
+    /// (``Router/onSync(_:_:)``): right here, on the loop thread, with no task.
+    private func serveAtOnce(_ request: Prepared, _ answer: Router.SyncRoute) {
+        let frame: [UInt8]
+        var failure: ErrorCode?
+        do {
+            frame = try RequestContext.$current.withValue(request.context) {
+                try answer(request.message, request.context)
+            }
+        } catch {
+            (failure, frame) = failed(request.id, error, request.context)
+        }
+        finished(request.id, frame, failure)
+    }
+
+    /// The code and error frame that answer request `id` whose handler threw `error`.
+    private func failed(_ id: UInt64, _ error: any Error, _ context: RequestContext) -> (ErrorCode, [UInt8]) {
+        let answer: ServiceError
+        switch error {
+        case let error as ServiceError: answer = error
+        case is CancellationError: answer = ServiceError(.cancelled, "the request was cancelled")
+        default: answer = refusal(for: error, context)
+        }
+        return (answer.code, Self.errorFrame(id, answer))
     }
 
     /// Deals with one frame: a request ready to serve is returned; anything else (a cancel, a
@@ -212,7 +244,9 @@ final class ServerConnection: @unchecked Sendable {
             entry.keepsUp = true
             idleExit.began()
         }
-        return Prepared(id: id, message: message, route: operation.route, context: context, entry: entry)
+        return Prepared(
+            id: id, message: message, route: operation.route, answersAtOnce: operation.answersAtOnce, context: context,
+            entry: entry)
     }
 
     /// Serves `first`, and then every request already received after it, in one task that runs
@@ -233,31 +267,27 @@ final class ServerConnection: @unchecked Sendable {
         let task = Task.immediate(executorPreference: self.loop) { [self] in
             var next: Prepared? = first
             while let request = next {
-                // The handler's scope written out here, not in a function: returning from an async
-                // function is one more executor switch, and each takes the task's status-record lock.
-                await RequestContext.$current.withValue(request.context) {
-                    let id = request.id
-                    let frame: [UInt8]
-                    var failure: ErrorCode?
-                    do {
-                        frame = try await request.route(request.message, request.context)
-                    } catch let error as ServiceError {
-                        failure = error.code
-                        frame = Self.errorFrame(id, error)
-                    } catch is CancellationError {
-                        failure = .cancelled
-                        frame = Self.errorFrame(id, ServiceError(.cancelled, "the request was cancelled"))
-                    } catch {
-                        let refusal = refusal(for: error, request.context)
-                        failure = refusal.code
-                        frame = Self.errorFrame(id, refusal)
+                if let answer = request.answersAtOnce {
+                    serveAtOnce(request, answer)
+                } else {
+                    // The handler's scope written out here, not in a function: returning from an async
+                    // function is one more executor switch, and each takes the task's status-record lock.
+                    await RequestContext.$current.withValue(request.context) {
+                        let id = request.id
+                        let frame: [UInt8]
+                        var failure: ErrorCode?
+                        do {
+                            frame = try await request.route(request.message, request.context)
+                        } catch {
+                            (failure, frame) = failed(id, error, request.context)
+                        }
+                        loop.preconditionInEventLoop()
+                        finished(id, frame, failure)
                     }
-                    loop.preconditionInEventLoop()
-                    finished(id, frame, failure)
+                    // Only while still inline: once a handler suspended, the frames after it belong to
+                    // the read callback again (its order, its backpressure).
+                    guard inlineBatch == batch else { return }
                 }
-                // Only while still inline: once a handler suspended, the frames after it belong to
-                // the read callback again (its order, its backpressure).
-                guard inlineBatch == batch else { return }
                 next = nil
                 while next == nil, let payload = connection.nextBufferedFrame() {
                     next = prepare(payload)

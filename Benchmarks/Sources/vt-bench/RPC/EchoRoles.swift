@@ -10,13 +10,19 @@ import VerticalsWire
 /// server can be pinned apart): the echo vertical, and the typed clients that measure it.
 enum EchoRoles {
     /// `vt-bench echo-server`: serves ``BenchEcho`` on `$VERTICALS_SOCKET_DIR/bench.sock` with
-    /// the full stack (ServiceRuntime, ServiceHost, Router, async handler) until SIGTERM.
+    /// the full stack (ServiceRuntime, ServiceHost, Router, async handler) until SIGTERM; with
+    /// `VT_BENCH_ECHO_HANDLER=sync`, its handler is one that answers at once (`Router.onSync`).
     /// Returns the daemon's exit status, as a vertical's `main.swift` gets it from ``DaemonMain``.
     static func server() -> Int32 {
+        let sync = ProcessInfo.processInfo.environment["VT_BENCH_ECHO_HANDLER"] == "sync"
         // No arguments: this process was started as `vt-bench echo-server`, which are the bench's, not a daemon's.
-        DaemonMain.run(name: BenchEcho.name, arguments: []) { _ in
+        return DaemonMain.run(name: BenchEcho.name, arguments: []) { _ in
             var router = Router(service: BenchEcho.self)
-            router.on(BenchEcho.echo) { input, _ in input }
+            if sync {
+                router.onSync(BenchEcho.echo) { input, _ in input }
+            } else {
+                router.on(BenchEcho.echo) { input, _ in input }
+            }
             return ServedVertical(router)
         }
     }

@@ -3,7 +3,8 @@ import Foundation
 /// Section `instructions`: the server's instructions per request, counted by callgrind, for the C
 /// libuv echo and for our echo vertical with tracing off, sampled at 0 (the default) and sampled
 /// at 1, for a 64 B and a 1 KiB typed request (issue 26 §6: ours ≤ 1.15× the C echo; issue 25 §6:
-/// tracing ≤ 3 % unsampled and ≤ 15 % sampled over off).
+/// tracing ≤ 3 % unsampled and ≤ 15 % sampled over off); beside them, the same echo routed with
+/// `onSync` (a handler that answers at once, served with no task), shown against the C echo.
 ///
 /// Instructions, not time: this machine's timings move by tens of percent from run to run and it
 /// has no hardware counters, while callgrind's counts repeat. Only the server runs under
@@ -27,6 +28,7 @@ struct InstructionsBenchmark {
         case off = "ours, tracing off"
         case sampledNone = "ours, sampled at 0"
         case sampledAll = "ours, sampled at 1"
+        case sync = "ours, handler that answers at once (onSync)"
 
         /// The tracing environment of our server (VERTICALS_TRACING / _TRACE_SAMPLE_RATIO).
         var environment: [String: String] {
@@ -35,6 +37,7 @@ struct InstructionsBenchmark {
             case .off: ["VERTICALS_TRACING": "off"]
             case .sampledNone: ["VERTICALS_TRACING": "on", "VERTICALS_TRACE_SAMPLE_RATIO": "0"]
             case .sampledAll: ["VERTICALS_TRACING": "on", "VERTICALS_TRACE_SAMPLE_RATIO": "1"]
+            case .sync: ["VERTICALS_TRACING": "on", "VERTICALS_TRACE_SAMPLE_RATIO": "0", "VT_BENCH_ECHO_HANDLER": "sync"]
             }
         }
 
@@ -44,6 +47,7 @@ struct InstructionsBenchmark {
             case .off: "off"
             case .sampledNone: "sampled-0"
             case .sampledAll: "sampled-1"
+            case .sync: "sync"
             }
         }
     }
@@ -87,6 +91,9 @@ struct InstructionsBenchmark {
                 "instructions", "\(label) ours (default: sampled at 0)", unit: "instr/req", ours: series(.sampledNone),
                 baselineName: "C", baseline: series(.c), ratioName: "ours/C", target: .atMost(1.15))
             report.add(
+                "instructions", "\(label) \(Server.sync.rawValue)", unit: "instr/req", ours: series(.sync),
+                baselineName: "C", baseline: series(.c), ratioName: "ours/C")
+            report.add(
                 "instructions", "\(label) \(Server.off.rawValue)", unit: "instr/req", ours: series(.off),
                 baselineName: "C", baseline: series(.c), ratioName: "ours/C")
             report.add(
@@ -104,7 +111,8 @@ struct InstructionsBenchmark {
             report.note(
                 "instructions \(RPCBenchmark.label(size)), medians per request: C \(Int(median(.c))), off \(Int(off)), "
                     + "sampled at 0 \(Int(median(.sampledNone))) (\(over(.sampledNone))), "
-                    + "sampled at 1 \(Int(median(.sampledAll))) (\(over(.sampledAll)))")
+                    + "sampled at 1 \(Int(median(.sampledAll))) (\(over(.sampledAll))), "
+                    + "answered at once (onSync, sampled at 0) \(Int(median(.sync)))")
         }
         report.note(
             "instructions: callgrind profiles of the lives in \(profiles); where one request's go: "

@@ -13,6 +13,6 @@ extension Builtins {
         }
         let description = ServiceDescription.make(
             name: router.service, summary: router.summary, operations: operations)
-        router.on(Daemon.describe) { _, _ in description }
+        router.onSync(Daemon.describe) { _, _ in description }
     }
 }

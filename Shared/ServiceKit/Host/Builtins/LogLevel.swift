@@ -8,7 +8,7 @@ extension Builtins {
     static func installLogLevel(into router: inout Router, configuration: HostConfiguration) {
         guard !router.routes(Daemon.setLogLevel.fullName) else { return }
         let service = configuration.name
-        router.on(Daemon.setLogLevel) { input, context in
+        router.onSync(Daemon.setLogLevel) { input, context in
             let previous = RuntimeLogLevel.current
             if let wanted = input.level {
                 guard let level = Logger.Level(rawValue: wanted.wireName) else {

@@ -1,0 +1,42 @@
+import VerticalsContract
+import VerticalsWire
+
+extension Router {
+    /// A route that answers without suspending: decodes the body, runs, encodes the Output.
+    typealias SyncRoute = @Sendable (_ message: Message, _ context: RequestContext) throws -> [UInt8]
+
+    /// Serves `operation` with a `handler` that answers at once, without suspending: one that
+    /// computes from its Input and what the vertical holds in memory (a lookup in a cache, a
+    /// check, an echo), never one that waits for a store, another vertical or a timer.
+    ///
+    /// Over a connection it runs straight in the loop's read callback, with no task: no task to
+    /// create, start and free, and no executor switches, which are most of what a request costs
+    /// that `on` serves without suspending. It runs on the loop thread, so it must not block:
+    /// anything that waits belongs in ``on(_:_:)``. Errors, metrics, tracing, the deadline checked
+    /// before it runs and ``RequestContext/current`` while it runs are as for ``on(_:_:)``, and
+    /// so are in-process calls (``serveInProcess(_:_:context:)``).
+    ///
+    /// ```swift
+    /// router.onSync(Clinics.get) { input, _ in try directory.clinic(input.id) }
+    /// ```
+    public mutating func onSync<Input, Output>(
+        _ operation: Operation<Input, Output>,
+        _ handler: @escaping @Sendable (Input, RequestContext) throws -> Output
+    ) {
+        requireRoutable(operation)
+        let answerSize = FrameSizeHint()
+        let checksEnumerations = Input.schema.containsEnumerations
+        let answer: SyncRoute = { message, context in
+            let input: Input = try Self.input(of: message, checkingEnumerations: checksEnumerations)
+            let output: Output
+            do {
+                output = try handler(input, context)
+            } catch {
+                throw Self.wireForm(of: error)
+            }
+            return Self.response(output, to: context, sized: answerSize)
+        }
+        routes[operation.fullName] = Handler(route: { message, context in try answer(message, context) }, answersAtOnce: answer)
+        operations.append(operation.descriptor)
+    }
+}

@@ -1,0 +1,158 @@
+import Glibc
+import IOInterface
+import TestSupport
+import Testing
+import VerticalsContract
+import VerticalsEventLoop
+@testable import VerticalsServiceKit
+import VerticalsTesting
+import VerticalsWire
+
+/// Handlers that answer without suspending (`Router.onSync`): served straight in the read
+/// callback with no task, they must answer, fail, count and set the request's context exactly as
+/// an `on` handler does, and keep their place beside async handlers in one read.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct SyncRouteTests {
+    static let echo = TestEcho()
+
+    /// A host whose `echo` answers at once (with the context it saw as `RequestContext.current`),
+    /// `fail` throws the code asked for, `throwUntyped` throws an error no caller may see, and
+    /// `relay` is an async handler that suspends once.
+    final class Served {
+        let directory = TemporaryDirectory()
+        let loop: EventLoop
+        let clientLoop: EventLoop
+        let host: ServiceHost
+        let client: ServiceClient
+
+        init() async throws {
+            loop = try EventLoop(name: "sync-host")
+            clientLoop = try EventLoop(name: "sync-client")
+            let configuration = HostConfiguration(name: "echo", socketDirectory: SocketDirectory(directory.path))
+            host = ServiceHost(configuration: configuration, router: SyncRouteTests.router(), loop: loop)
+            try await host.start()
+            client = ServiceClient(loop: clientLoop, sockets: SocketDirectory(directory.path))
+        }
+
+        func close() async {
+            client.close()
+            await host.stop()
+            clientLoop.shutdown()
+            loop.shutdown()
+        }
+    }
+
+    static func router() -> Router {
+        var router = Router(service: "echo")
+        router.onSync(echo.echo) { input, context in
+            let current = RequestContext.current
+            let seen = current === context ? "current" : "no current"
+            return .init(text: "\(input.text) on \(MultiLoopHostTests.threadName()), \(seen)", servedBy: 0)
+        }
+        router.onSync(echo.fail) { input, _ in throw ServiceError(input.code, input.message) }
+        router.onSync(echo.throwUntyped) { _, _ in
+            struct Untyped: Error {}
+            throw Untyped()
+        }
+        router.on(echo.relay) { input, _ in
+            await Task.yield()
+            return .init(echoed: .init(text: "async \(input.text)", servedBy: 0), remainingMicroseconds: 0)
+        }
+        return router
+    }
+
+    @Test func answersOnTheLoopThread_withItsContextCurrent() async throws {
+        let served = try await Served()
+        let output = try await served.client.call(Self.echo.echo, .init(text: "hi"))
+        #expect(output.text == "hi on sync-host, current")
+        await served.close()
+    }
+
+    @Test func failures_areTyped_andAnUntypedOneIsInternal() async throws {
+        let served = try await Served()
+        await #expect(throws: ServiceError.self) {
+            try await served.client.call(Self.echo.fail, .init(code: .notFound, message: "no such thing"))
+        }
+        do {
+            _ = try await served.client.call(Self.echo.fail, .init(code: .conflict, message: "taken"))
+            Issue.record("a thrown conflict answered")
+        } catch {
+            #expect(error.code == .conflict)
+            #expect(error.message == "taken")
+        }
+        do {
+            _ = try await served.client.call(Self.echo.throwUntyped, Empty())
+            Issue.record("an untyped error answered")
+        } catch {
+            #expect(error.code == .internal)
+        }
+        // Still serving after each.
+        #expect(try await served.client.call(Self.echo.echo, .init(text: "after")).text.hasPrefix("after"))
+        await served.close()
+    }
+
+    @Test func requestsAndErrors_areCounted() async throws {
+        let served = try await Served()
+        for index in 0..<3 { _ = try await served.client.call(Self.echo.echo, .init(text: "\(index)")) }
+        _ = try? await served.client.call(Self.echo.fail, .init(code: .notFound, message: "x"))
+        let body = try await served.client.callRaw(service: "echo", operation: Daemon.metrics.fullName, body: [])
+        let metrics = try Daemon.Metrics(decoding: body)
+        let lines = metrics.exposition.split(separator: "\n").map(String.init)
+        #expect(lines.contains("verticals_requests_total{operation=\"echo.echo\"} 3"))
+        #expect(lines.contains("verticals_request_duration_seconds_count{operation=\"echo.echo\"} 3"))
+        #expect(lines.contains("verticals_request_errors_total{operation=\"echo.fail\",code=\"notFound\"} 1"))
+        await served.close()
+    }
+
+    /// One read holding sync and async requests: each gets its own answer, under its own id.
+    @Test func oneReadMixingSyncAndAsyncRequests_answersEachUnderItsId() async throws {
+        let served = try await Served()
+        let raw = try RawClient(path: "\(served.directory.path)/echo.sock", receiveTimeout: .seconds(30))
+        var bytes: [UInt8] = []
+        for id in 1...40 {
+            let envelope: Envelope
+            if id % 3 == 0 {
+                envelope = Envelope(kind: .request, correlationID: UInt64(id), operation: Self.echo.relay.fullName)
+                bytes += Message.frame(envelope, body: TestEcho.RelayInput(target: "echo", text: "\(id)"))
+            } else {
+                envelope = Envelope(kind: .request, correlationID: UInt64(id), operation: Self.echo.echo.fullName)
+                bytes += Message.frame(envelope, body: TestEcho.EchoInput(text: "\(id)"))
+            }
+        }
+        try raw.send(bytes)
+        var answered: [UInt64: String] = [:]
+        for _ in 1...40 {
+            guard case .message(let message) = raw.receive(), message.envelope.kind == .response else {
+                Issue.record("expected 40 answers, got \(answered.count)")
+                break
+            }
+            let id = message.envelope.correlationID
+            answered[id] =
+                id % 3 == 0
+                ? try message.decodeBody(as: TestEcho.RelayOutput.self).echoed.text
+                : try message.decodeBody(as: TestEcho.EchoOutput.self).text
+        }
+        for id in 1...40 {
+            let expected = id % 3 == 0 ? "async \(id)" : "\(id) on sync-host, current"
+            #expect(answered[UInt64(id)] == expected)
+        }
+        await served.close()
+    }
+
+    /// In-process, as for an `on` route, the context is the one passed (not set as current).
+    @Test func inProcess_servesASyncRouteToo() async throws {
+        let output = try await Self.router().serveInProcess(Self.echo.echo, .init(text: "here"))
+        #expect(output.text.hasPrefix("here on "))
+    }
+
+    @Test func anInvalidBody_isInvalidInput() async throws {
+        let served = try await Served()
+        do {
+            _ = try await served.client.callRaw(service: "echo", operation: Self.echo.echo.fullName, body: [0xFF, 0x01])
+            Issue.record("a broken body answered")
+        } catch {
+            #expect(error.code == .invalidInput)
+        }
+        await served.close()
+    }
+}
