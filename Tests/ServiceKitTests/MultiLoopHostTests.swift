@@ -250,8 +250,15 @@ struct MultiLoopHostTests {
             {
                 #expect(Set([a, b]) == ["echo-0/echo-0", "echo-1/echo-1"], "\([a, b])")
                 let onSecondLoop = a == "echo-1/echo-1" ? first : second
-                // A request held on the second loop keeps the host up for several idle periods.
-                let held = Task { try await onSecondLoop.call(Self.echo.echo, .init(text: "held", delayMilliseconds: 1)).text }
+                // A request held on the second loop keeps the host up for several idle periods. Its
+                // deadline is far past anything this test waits for: with the client's default, a
+                // loaded machine's slow setup plus the three idle periods once outlasted it (CI
+                // saw deadlineExceeded here).
+                let held = Task {
+                    try await onSecondLoop.call(
+                        Self.echo.echo, .init(text: "held", delayMilliseconds: 1), timeout: .seconds(100)
+                    ).text
+                }
                 // A held call that failed (the host had gone) never reaches the gate: 10 s, then again.
                 if await eventuallyAsync(timeout: .seconds(10), { served.gate.passing.load(ordering: .relaxed) == 1 }) {
                     setup = (served, held)
