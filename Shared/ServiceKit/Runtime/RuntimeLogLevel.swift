@@ -7,7 +7,11 @@ import Synchronization
 /// not change afterwards; ``LevelFollowingHandler`` instead reads it from here at every
 /// check, one relaxed atomic load.
 public enum RuntimeLogLevel {
-    private static let raw = Atomic<UInt8>(index(of: .info))
+    /// `info`'s index in `Logger.Level.allCases`, the level at start (a literal, like
+    /// ``debugIndex``: a global with a literal value is set when the program loads, where one
+    /// computed at first use is checked at every read, and ``allowsDebug`` runs per request;
+    /// `RuntimeLogLevelTests` holds both to `allCases`).
+    private static let raw = Atomic<UInt8>(2)
 
     /// The level every logger of the process follows (unless one set its own).
     public static var current: Logger.Level {
@@ -20,9 +24,9 @@ public enum RuntimeLogLevel {
     static var allowsDebug: Bool {
         raw.load(ordering: .relaxed) <= debugIndex
     }
-    private static let debugIndex = index(of: .debug)
+    static let debugIndex: UInt8 = 1
 
-    private static func index(of level: Logger.Level) -> UInt8 {
+    static func index(of level: Logger.Level) -> UInt8 {
         UInt8(Logger.Level.allCases.firstIndex(of: level) ?? 2)
     }
 }
