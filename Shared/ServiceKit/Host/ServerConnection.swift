@@ -233,7 +233,7 @@ final class ServerConnection: @unchecked Sendable {
             context = RequestContext(
                 operation: envelope.operation, correlationID: id, deadline: deadline,
                 traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger, events: self,
-                trace: trace, span: trace.sampled ? serverSpan(trace, message, traces, now) : nil, recorder: traces)
+                trace: trace, span: trace.sampled ? serverSpan(trace, message, traces, now) : nil)
         } else {
             context = RequestContext(
                 operation: envelope.operation, correlationID: id, deadline: deadline,
@@ -282,20 +282,21 @@ final class ServerConnection: @unchecked Sendable {
                 if let answer = request.answersAtOnce {
                     serveAtOnce(request, answer)
                 } else {
-                    // The handler's scope written out here, not in a function: returning from an async
-                    // function is one more executor switch, and each takes the task's status-record lock.
-                    await RequestContext.$current.withValue(request.context) {
-                        let id = request.id
-                        let frame: [UInt8]
-                        var failure: ErrorCode?
-                        do {
-                            frame = try await request.route(request.message, request.context)
-                        } catch {
-                            (failure, frame) = failed(id, error, request.context)
+                    // The handler's scope written out here, not in a function, and its task-local
+                    // binding around the route alone (a closure that small is inlined): entering or
+                    // returning from an async function or closure is one more executor switch, and
+                    // each takes the task's status-record lock.
+                    let frame: [UInt8]
+                    var failure: ErrorCode?
+                    do {
+                        frame = try await RequestContext.$current.withValue(request.context) {
+                            try await request.route(request.message, request.context)
                         }
-                        loop.preconditionInEventLoop()
-                        finished(id, frame, failure)
+                    } catch {
+                        (failure, frame) = failed(request.id, error, request.context)
                     }
+                    loop.preconditionInEventLoop()
+                    finished(request.id, frame, failure)
                     // Only while still inline: once a handler suspended, the frames after it belong to
                     // the read callback again (its order, its backpressure).
                     guard inlineBatch == batch else { return }
