@@ -27,8 +27,10 @@ public final class RequestContext: Sendable {
     public let trace: TraceIdentity?
     /// The server span, made only when the trace is sampled.
     public let span: VerticalsSpan?
-    /// Where the request's spans go (nil when tracing is off).
-    let recorder: TraceRecorder?
+    /// Where the request's spans go: its server span's recorder. Only a sampled trace's spans are
+    /// kept, and a sampled request always has its server span, so an unsampled one needs none (nor
+    /// pays a reference it would retain and release).
+    var recorder: TraceRecorder? { span?.recorder }
     /// A logger labelled with the operation and correlation id.
     ///
     /// Labelled when asked for, not per request: setting metadata on swift-log's stream
@@ -62,11 +64,10 @@ public final class RequestContext: Sendable {
     init(
         operation: String, correlationID: UInt64, deadline: Deadline?, traceparent: String?,
         peer: PeerCredentials?, logger: Logger, events: (any EventSink)?,
-        trace: TraceIdentity? = nil, span: VerticalsSpan? = nil, recorder: TraceRecorder? = nil
+        trace: TraceIdentity? = nil, span: VerticalsSpan? = nil
     ) {
         self.trace = trace
         self.span = span
-        self.recorder = recorder
         self.operation = operation
         self.correlationID = correlationID
         self.deadline = deadline
