@@ -21,21 +21,14 @@ struct MultiLoopHostTests {
     /// (`before/after`), and waits at ``gate`` when asked for a delay of 1 ms (2 ms: blocks its
     /// loop's thread there, as a wedged handler would).
     final class Served {
-        let directory = TemporaryDirectory()
-        let loop: EventLoop
-        let clientLoop: EventLoop
-        let host: ServiceHost
-        let gate = Gate()
-        var clients: [ServiceClient] = []
+        let hosted: HostedRouter
+        let gate: Gate
+        var host: ServiceHost { hosted.host }
 
         init(loops: Int, configure: (inout HostConfiguration) -> Void = { _ in }) async throws {
-            loop = try EventLoop(name: "echo-0")
-            clientLoop = try EventLoop(name: "test-clients")
-            var configuration = HostConfiguration(name: "echo", socketDirectory: SocketDirectory(directory.path))
-            configuration.loops = loops
-            configure(&configuration)
+            let gate = Gate()
+            self.gate = gate
             var router = Router(service: "echo")
-            let gate = self.gate
             router.on(MultiLoopHostTests.echo.echo) { input, _ in
                 let before = MultiLoopHostTests.threadName()
                 switch input.delayMilliseconds {
@@ -45,23 +38,13 @@ struct MultiLoopHostTests {
                 }
                 return .init(text: "\(before)/\(MultiLoopHostTests.threadName())", servedBy: 0)
             }
-            host = ServiceHost(configuration: configuration, router: router, loop: loop)
-            try await host.start()
+            hosted = try await HostedRouter(router, loopName: "echo-0", loops: loops, configure: configure)
         }
 
         /// A new client: its own connection, made by its first call.
-        func client() -> ServiceClient {
-            let client = ServiceClient(loop: clientLoop, sockets: SocketDirectory(directory.path))
-            clients.append(client)
-            return client
-        }
+        func client() -> ServiceClient { hosted.newClient() }
 
-        func close() async {
-            for client in clients { client.close() }
-            await host.stop()
-            clientLoop.shutdown()
-            loop.shutdown()
-        }
+        func close() async { await hosted.close() }
     }
 
     /// Handlers wait here until ``open()``; ``passing`` counts those that arrived.

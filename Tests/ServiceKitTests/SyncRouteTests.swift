@@ -18,28 +18,8 @@ struct SyncRouteTests {
     /// A host whose `echo` answers at once (with the context it saw as `RequestContext.current`),
     /// `fail` throws the code asked for, `throwUntyped` throws an error no caller may see, and
     /// `relay` is an async handler that suspends once.
-    final class Served {
-        let directory = TemporaryDirectory()
-        let loop: EventLoop
-        let clientLoop: EventLoop
-        let host: ServiceHost
-        let client: ServiceClient
-
-        init() async throws {
-            loop = try EventLoop(name: "sync-host")
-            clientLoop = try EventLoop(name: "sync-client")
-            let configuration = HostConfiguration(name: "echo", socketDirectory: SocketDirectory(directory.path))
-            host = ServiceHost(configuration: configuration, router: SyncRouteTests.router(), loop: loop)
-            try await host.start()
-            client = ServiceClient(loop: clientLoop, sockets: SocketDirectory(directory.path))
-        }
-
-        func close() async {
-            client.close()
-            await host.stop()
-            clientLoop.shutdown()
-            loop.shutdown()
-        }
+    static func served() async throws -> HostedRouter {
+        try await HostedRouter(router(), loopName: "sync-host")
     }
 
     static func router() -> Router {
@@ -62,14 +42,14 @@ struct SyncRouteTests {
     }
 
     @Test func answersOnTheLoopThread_withItsContextCurrent() async throws {
-        let served = try await Served()
+        let served = try await Self.served()
         let output = try await served.client.call(Self.echo.echo, .init(text: "hi"))
         #expect(output.text == "hi on sync-host, current")
         await served.close()
     }
 
     @Test func failures_areTyped_andAnUntypedOneIsInternal() async throws {
-        let served = try await Served()
+        let served = try await Self.served()
         await #expect(throws: ServiceError.self) {
             try await served.client.call(Self.echo.fail, .init(code: .notFound, message: "no such thing"))
         }
@@ -92,7 +72,7 @@ struct SyncRouteTests {
     }
 
     @Test func requestsAndErrors_areCounted() async throws {
-        let served = try await Served()
+        let served = try await Self.served()
         for index in 0..<3 { _ = try await served.client.call(Self.echo.echo, .init(text: "\(index)")) }
         _ = try? await served.client.call(Self.echo.fail, .init(code: .notFound, message: "x"))
         let body = try await served.client.callRaw(service: "echo", operation: Daemon.metrics.fullName, body: [])
@@ -106,7 +86,7 @@ struct SyncRouteTests {
 
     /// One read holding sync and async requests: each gets its own answer, under its own id.
     @Test func oneReadMixingSyncAndAsyncRequests_answersEachUnderItsId() async throws {
-        let served = try await Served()
+        let served = try await Self.served()
         let raw = try RawClient(path: "\(served.directory.path)/echo.sock", receiveTimeout: .seconds(30))
         var bytes: [UInt8] = []
         for id in 1...40 {
@@ -146,7 +126,7 @@ struct SyncRouteTests {
     }
 
     @Test func anInvalidBody_isInvalidInput() async throws {
-        let served = try await Served()
+        let served = try await Self.served()
         do {
             _ = try await served.client.callRaw(service: "echo", operation: Self.echo.echo.fullName, body: [0xFF, 0x01])
             Issue.record("a broken body answered")
