@@ -15,11 +15,14 @@ public final class TraceRecorder: Sendable {
     /// The recent spans, for `daemon.traces`.
     public let ring: SpanRing
     private let exporters: Mutex<[any SpanExporting]>
+    /// ``sampling``'s threshold, worked out once (``TraceSampling/threshold``).
+    private let sampleBelow: UInt64?
 
     /// A recorder for `service`'s spans, sampling as `sampling` says.
     public init(service: String, sampling: TraceSampling, ringCapacity: Int = 1024) {
         self.service = service
         self.sampling = sampling
+        self.sampleBelow = sampling.threshold
         self.ring = SpanRing(capacity: ringCapacity, service: service)
         self.exporters = Mutex([])
     }
@@ -96,9 +99,9 @@ public final class TraceRecorder: Sendable {
                 traceHigh: parent.traceHigh, traceLow: parent.traceLow, spanID: TraceIDs.next(),
                 parentSpanID: parent.parent, sampled: parent.sampled)
         }
-        let (low, high, span) = TraceIDs.three()
+        let root = TraceIDs.root()
         return TraceIdentity(
-            traceHigh: high, traceLow: low, spanID: span, sampled: sampling.samples(traceLow: low))
+            traceHigh: root.high, traceLow: root.low, spanID: root.span, sampled: sampleBelow.map { root.low < $0 } ?? true)
     }
 }
 

@@ -29,9 +29,15 @@ public struct TraceSampling: Sendable, Equatable {
     /// Whether a trace whose id ends in `traceLow` is sampled: the id's low bits below the ratio's
     /// share of 2^64 (W3C ids are random, so any daemon deciding on the same id agrees).
     func samples(traceLow: UInt64) -> Bool {
-        if ratio >= 1 { return true }
-        if ratio <= 0 { return false }
-        return traceLow < UInt64(ratio * 18_446_744_073_709_551_615.0)
+        guard let threshold else { return true }
+        return traceLow < threshold
+    }
+
+    /// The ratio as a bound on a trace id's low half: sampled below it (0 samples none, nil all).
+    var threshold: UInt64? {
+        if ratio >= 1 { return nil }
+        if ratio <= 0 { return 0 }
+        return UInt64(ratio * 18_446_744_073_709_551_615.0)
     }
 }
 
@@ -48,11 +54,15 @@ enum TraceIDs {
         mix(state.wrappingAdd(gamma, ordering: .relaxed).newValue)
     }
 
-    /// Three non-zero ids (a new trace's high and low halves and its root span's id) for one
-    /// atomic add and one look at the lazy global: the same ids three ``next()`` would draw.
-    static func three() -> (UInt64, UInt64, UInt64) {
-        let last = state.wrappingAdd(3 &* gamma, ordering: .relaxed).newValue
-        return (mix(last &- 2 &* gamma), mix(last &- gamma), mix(last))
+    /// A new trace's ids from one draw: its low half as ``next()`` draws it; its high half and
+    /// its root span's id made from that by bijections (an odd multiply; a rotation and an xor),
+    /// so the three differ and none is 0. The trace id keeps 64 random bits, in its right-most
+    /// half as W3C asks, and a root costs one mix rather than three.
+    static func root() -> (low: UInt64, high: UInt64, span: UInt64) {
+        let low = next()
+        let high = low &* 0xD6E8_FEB8_6659_FD93
+        let span = (low >> 29 | low << 35) ^ high
+        return (low, high, span == 0 ? 1 : span)
     }
 
     /// SplitMix64's finaliser of `seed`, never 0.
