@@ -2,10 +2,12 @@ import VerticalsContract
 /// What the request path needs of one routed operation, found with one lookup by name: its
 /// route, its counts, and whether only internal peers may call it. The host builds the table once (``ServiceHost/served``).
 ///
-/// A struct holding the route, not the route itself in a dictionary: a closure stored as a
+/// An object holding the route, not the route itself in a dictionary: a closure stored as a
 /// dictionary value is kept at the most general abstraction, so every call went through a
 /// reabstraction thunk, and that thunk's return hopped executors (a task status-record lock).
-struct ServedOperation {
+/// A class, not a struct: a request copies its operation out of the table, and a struct's copy
+/// retained and released each of its references (three closures and counts, a name).
+final class ServedOperation {
     let route: Router.Route
     /// The route without suspending, when its handler answers at once (``Router/onSync(_:_:)``).
     let answersAtOnce: Router.SyncRoute?
@@ -23,6 +25,20 @@ struct ServedOperation {
     /// Whether a call of it keeps a host with an idle exit up (``IdleExit``): every operation
     /// but the ``observing`` built-ins.
     let keepsDaemonUp: Bool
+
+    init(
+        route: @escaping Router.Route, answersAtOnce: Router.SyncRoute?, counts: OperationCounts, isInternal: Bool,
+        needsIdentity: Bool, isStream: Bool, audited: String?, keepsDaemonUp: Bool
+    ) {
+        self.route = route
+        self.answersAtOnce = answersAtOnce
+        self.counts = counts
+        self.isInternal = isInternal
+        self.needsIdentity = needsIdentity
+        self.isStream = isStream
+        self.audited = audited
+        self.keepsDaemonUp = keepsDaemonUp
+    }
 
     /// The table of every operation `router` routes, counted in `counts`.
     static func table(_ router: Router, counts: LoopCounts, access: PeerAccess) -> [String: ServedOperation] {

@@ -15,14 +15,19 @@ public final class TraceRecorder: Sendable {
     /// The recent spans, for `daemon.traces`.
     public let ring: SpanRing
     private let exporters: Mutex<[any SpanExporting]>
-    /// ``sampling``'s threshold, worked out once (``TraceSampling/threshold``).
-    private let sampleBelow: UInt64?
+    /// ``sampling``'s threshold, worked out once (``TraceSampling/threshold``): a new trace is
+    /// sampled when its id's low half is below it, or when every trace is.
+    private let sampleBelow: UInt64
+    private let samplesAll: Bool
+    /// The counter new traces' ids are drawn from (``TraceIDs/root(draw:)``), seeded at random.
+    private let idCounter = Atomic<UInt64>(UInt64.random(in: 1...UInt64.max))
 
     /// A recorder for `service`'s spans, sampling as `sampling` says.
     public init(service: String, sampling: TraceSampling, ringCapacity: Int = 1024) {
         self.service = service
         self.sampling = sampling
-        self.sampleBelow = sampling.threshold
+        self.sampleBelow = sampling.threshold ?? .max
+        self.samplesAll = sampling.threshold == nil
         self.ring = SpanRing(capacity: ringCapacity, service: service)
         self.exporters = Mutex([])
     }
@@ -99,9 +104,9 @@ public final class TraceRecorder: Sendable {
                 traceHigh: parent.traceHigh, traceLow: parent.traceLow, spanID: TraceIDs.next(),
                 parentSpanID: parent.parent, sampled: parent.sampled)
         }
-        let root = TraceIDs.root()
+        let root = TraceIDs.root(draw: idCounter.wrappingAdd(TraceIDs.gamma, ordering: .relaxed).newValue)
         return TraceIdentity(
-            traceHigh: root.high, traceLow: root.low, spanID: root.span, sampled: sampleBelow.map { root.low < $0 } ?? true)
+            traceHigh: root.high, traceLow: root.low, spanID: root.span, sampled: samplesAll || root.low < sampleBelow)
     }
 }
 

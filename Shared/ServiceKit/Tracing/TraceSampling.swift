@@ -47,19 +47,22 @@ public struct TraceSampling: Sendable, Equatable {
 enum TraceIDs {
     private static let state = Atomic<UInt64>(UInt64.random(in: 1...UInt64.max))
 
-    private static let gamma: UInt64 = 0x9E37_79B9_7F4A_7C15
+    /// The counter's step (SplitMix64's golden-ratio increment).
+    static let gamma: UInt64 = 0x9E37_79B9_7F4A_7C15
 
     /// A non-zero 64-bit id.
     static func next() -> UInt64 {
         mix(state.wrappingAdd(gamma, ordering: .relaxed).newValue)
     }
 
-    /// A new trace's ids from one draw: its low half as ``next()`` draws it; its high half and
-    /// its root span's id made from that by bijections (an odd multiply; a rotation and an xor),
-    /// so the three differ and none is 0. The trace id keeps 64 random bits, in its right-most
-    /// half as W3C asks, and a root costs one mix rather than three.
-    static func root() -> (low: UInt64, high: UInt64, span: UInt64) {
-        let low = next()
+    /// A new trace's ids from `draw`, a fresh value of a counter stepped by ``gamma`` (a
+    /// ``TraceRecorder`` keeps its own, so the request path reads no lazily initialised global):
+    /// its low half mixed from it as ``next()`` mixes; its high half and its root span's id made
+    /// from that by bijections (an odd multiply; a rotation and an xor), so the three differ and
+    /// none is 0. The trace id keeps 64 random bits, in its right-most half as W3C asks, and a
+    /// root costs one mix rather than three.
+    static func root(draw: UInt64) -> (low: UInt64, high: UInt64, span: UInt64) {
+        let low = mix(draw)
         let high = low &* 0xD6E8_FEB8_6659_FD93
         let span = (low >> 29 | low << 35) ^ high
         return (low, high, span == 0 ? 1 : span)
