@@ -26,14 +26,9 @@ public struct TraceSampling: Sendable, Equatable {
         return TraceSampling(enabled: !off, ratio: environment["VERTICALS_TRACE_SAMPLE_RATIO"].flatMap(Double.init) ?? 0)
     }
 
-    /// Whether a trace whose id ends in `traceLow` is sampled: the id's low bits below the ratio's
-    /// share of 2^64 (W3C ids are random, so any daemon deciding on the same id agrees).
-    func samples(traceLow: UInt64) -> Bool {
-        guard let threshold else { return true }
-        return traceLow < threshold
-    }
-
-    /// The ratio as a bound on a trace id's low half: sampled below it (0 samples none, nil all).
+    /// The ratio as a bound on a trace id's low half: a trace is sampled when its id's low bits
+    /// are below the ratio's share of 2^64 (W3C ids are random, so any daemon deciding on the same
+    /// id agrees); 0 samples none, nil every trace.
     var threshold: UInt64? {
         if ratio >= 1 { return nil }
         if ratio <= 0 { return 0 }
@@ -58,9 +53,9 @@ enum TraceIDs {
     /// A new trace's ids from `draw`, a fresh value of a counter stepped by ``gamma`` (a
     /// ``TraceRecorder`` keeps its own, so the request path reads no lazily initialised global):
     /// its low half mixed from it as ``next()`` mixes; its high half and its root span's id made
-    /// from that by bijections (an odd multiply; a rotation and an xor), so the three differ and
-    /// none is 0. The trace id keeps 64 random bits, in its right-most half as W3C asks, and a
-    /// root costs one mix rather than three.
+    /// from that (an odd multiply, a bijection, so never 0; a rotation xor that product, never 0
+    /// either). The trace id keeps 64 random bits, in its right-most half as W3C asks, and a root
+    /// costs one mix rather than three.
     static func root(draw: UInt64) -> (low: UInt64, high: UInt64, span: UInt64) {
         let low = mix(draw)
         let high = low &* 0xD6E8_FEB8_6659_FD93
