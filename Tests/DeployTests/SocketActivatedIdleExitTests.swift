@@ -37,7 +37,7 @@ import VerticalsTesting
             + variables.map { "--setenv=\($0)" } + ["\(DaemonProcess.productsDirectory)/svc-clinics"]
         let daemon = try DaemonProcess("/usr/bin/systemd-socket-activate", arguments)
         defer { daemon.stop() }
-        #expect(eventually { access(sockets.socketPath(for: "clinics"), F_OK) == 0 }, "no socket")
+        #expect(eventually { isListening(unixSocket: sockets.socketPath(for: "clinics")) }, "no listening socket")
 
         let loop = try EventLoop(name: "idle-exit-activation-test")
         let client = ServiceClient(loop: loop, sockets: sockets, defaultTimeout: .seconds(20))

@@ -48,8 +48,9 @@ import VerticalsWire
                 ["--listen=\(sockets.socketPath(for: name))", "--fdname=verticals-\(name).socket"]
                 + variables.map { "--setenv=\($0)" } + ["\(DaemonProcess.productsDirectory)/svc-\(name)"]
             daemons[name] = try DaemonProcess("/usr/bin/systemd-socket-activate", arguments)
-            // systemd-socket-activate binds at once and execs the daemon at the first connection.
-            #expect(eventually { access(sockets.socketPath(for: name), F_OK) == 0 }, "\(name): no socket")
+            // systemd-socket-activate binds and listens at once (the file appears at bind, before
+            // listen), and execs the daemon at the first connection.
+            #expect(eventually { isListening(unixSocket: sockets.socketPath(for: name)) }, "\(name): no listening socket")
         }
 
         _ = try await client.call(
