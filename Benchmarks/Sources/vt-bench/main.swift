@@ -15,7 +15,7 @@ switch arguments.first {
 case "echo-server" where arguments.count == 1:
     exit(EchoRoles.server())
 case "echo-latency" where arguments.count == 5:
-    await EchoRoles.latency(
+    EchoRoles.latency(
         socketDirectory: arguments[1], size: Int(arguments[2]) ?? 64, count: Int(arguments[3]) ?? 20_000,
         output: arguments[4])
 case "echo-throughput" where arguments.count == 6:

@@ -30,10 +30,14 @@ enum EchoRoles {
     /// `vt-bench echo-latency DIR SIZE COUNT OUT`: one call in flight through the typed client,
     /// on the client's loop; after COUNT/10 warm-up calls, writes COUNT round-trip times
     /// (nanoseconds, native uint64, as the C client does) to OUT.
-    static func latency(socketDirectory: String, size: Int, count: Int, output: String) async {
+    ///
+    /// Synchronous: the main thread waits for the loop's task on a semaphore. An `async` role would
+    /// leave top-level code through `dispatch_main`, whose parked main thread valgrind 3.19 crashes
+    /// on, and the `instructions` section counts this client under callgrind.
+    static func latency(socketDirectory: String, size: Int, count: Int, output: String) {
         let (loop, client) = makeClient(socketDirectory)
         let input = BenchEcho.Blob(size: size)
-        let samples = await Task(executorPreference: loop) { () -> [UInt64] in
+        let samples = waitFor(loop) { () -> [UInt64] in
             var samples: [UInt64] = []
             samples.reserveCapacity(count)
             let warmup = count / 10
@@ -49,7 +53,7 @@ enum EchoRoles {
                 if index >= warmup { samples.append(elapsed) }
             }
             return samples
-        }.value
+        }
         let data = samples.withUnsafeBytes { Data($0) }
         guard FileManager.default.createFile(atPath: output, contents: data) else { fail("cannot write \(output)") }
         client.close()
@@ -152,6 +156,21 @@ func makeLoop(_ name: String = "bench-client") -> EventLoop {
     } catch {
         fail("cannot start an event loop: \(error)")
     }
+}
+
+/// The value of `work`, run as a task on `loop`, with the calling thread blocked until it ends:
+/// for a role's synchronous `main`, which must not wait in `dispatch_main` (see
+/// ``EchoRoles/latency(socketDirectory:size:count:output:)``).
+func waitFor<Value: Sendable>(_ loop: EventLoop, _ work: @escaping @Sendable () async -> Value) -> Value {
+    let result = Mutex<Value?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task(executorPreference: loop) {
+        let value = await work()
+        result.withLock { $0 = value }
+        done.signal()
+    }
+    done.wait()
+    return result.withLock { $0! }
 }
 
 /// The throughput client's shared counters, touched from its loop's tasks and its timer task.

@@ -16,6 +16,11 @@ import Foundation
 /// `callgrind_annotate` names functions). The profiles of the first round's lives are kept in
 /// `bench/callgrind/` (`off-64.out` the 3N life, `off-64.short.out` the N one), so
 /// `scripts/callgrind-per-request.py` can say where one request's instructions go.
+///
+/// Then the other side: the client's instructions per request, ours (`vt-bench echo-latency`, the
+/// typed `ServiceClient.call`) beside the C client (`uv_echo latency-frame`), each under callgrind
+/// and both calling the same C echo server, which runs natively and answers with a response frame.
+/// Their profiles are kept as `client-ours-64.out` (and `.short.out`) beside the server's.
 struct InstructionsBenchmark {
     let settings: BenchSettings
     let report: Report
@@ -52,6 +57,19 @@ struct InstructionsBenchmark {
         }
     }
 
+    /// The clients whose instructions per request the section counts.
+    enum Client: String, CaseIterable {
+        case c = "C libuv client"
+        case ours = "ours, typed client (ServiceClient.call)"
+
+        var fileName: String {
+            switch self {
+            case .c: "client-c"
+            case .ours: "client-ours"
+            }
+        }
+    }
+
     func run() {
         guard let valgrind = Self.which("valgrind"), let strip = Self.which("strip"), let python = Self.which("python3")
         else {
@@ -69,6 +87,18 @@ struct InstructionsBenchmark {
         for round in 1...settings.rounds {
             progress("instructions round \(round)/\(settings.rounds) (callgrind)")
             for size in RPCBenchmark.sizes {
+                for client in Client.allCases {
+                    let program = client == .c ? uvEcho : ours
+                    func keep(_ life: String) -> String? {
+                        round == 1 ? "\(profiles)/\(client.fileName)-\(size)\(life).out" : nil
+                    }
+                    let short = clientLifeInstructions(
+                        client, program, valgrind, size: size, requests: count, keep: keep(".short"))
+                    let long = clientLifeInstructions(
+                        client, program, valgrind, size: size, requests: 3 * count, keep: keep(""))
+                    let answered = Double(Self.answered(3 * count) - Self.answered(count))
+                    perRequest["\(client.rawValue) \(size)", default: []].append(Double(long - short) / answered)
+                }
                 for server in Server.allCases {
                     let program = server == .c ? uvEcho : ours
                     func keep(_ life: String) -> String? {
@@ -104,6 +134,14 @@ struct InstructionsBenchmark {
                 baselineName: "off", baseline: series(.off), ratioName: "over off", target: .atMost(1.15))
         }
         for size in RPCBenchmark.sizes {
+            func series(_ client: Client) -> [Double] { perRequest["\(client.rawValue) \(size)"]! }
+            let label = RPCBenchmark.label(size)
+            report.add("instructions", "\(label) \(Client.c.rawValue)", unit: "instr/req", Summary(series(.c)))
+            report.add(
+                "instructions", "\(label) \(Client.ours.rawValue)", unit: "instr/req", ours: series(.ours),
+                baselineName: "C", baseline: series(.c), ratioName: "ours/C")
+        }
+        for size in RPCBenchmark.sizes {
             // The table rounds to thousands; the medians in full, and tracing's cost in per cent.
             func median(_ server: Server) -> Double { Summary(perRequest["\(server.rawValue) \(size)"]!).median }
             let off = median(.off)
@@ -114,9 +152,56 @@ struct InstructionsBenchmark {
                     + "sampled at 1 \(Int(median(.sampledAll))) (\(over(.sampledAll))), "
                     + "answered at once (onSync, sampled at 0) \(Int(median(.sync)))")
         }
+        for size in RPCBenchmark.sizes {
+            func median(_ client: Client) -> Double { Summary(perRequest["\(client.rawValue) \(size)"]!).median }
+            report.note(
+                "instructions \(RPCBenchmark.label(size)), client medians per request: C \(Int(median(.c))), "
+                    + "ours \(Int(median(.ours))) (\(String(format: "%.1f", median(.ours) / median(.c)))×)")
+        }
+        let requests = Self.answered(3 * count) - Self.answered(count)
         report.note(
             "instructions: callgrind profiles of the lives in \(profiles); where one request's go: "
-                + "scripts/callgrind-per-request.py \(profiles)/off-64.short.out \(profiles)/off-64.out \(Self.answered(3 * count) - Self.answered(count))")
+                + "scripts/callgrind-per-request.py \(profiles)/off-64.short.out \(profiles)/off-64.out \(requests) "
+                + "(the client's: client-ours-64.short.out client-ours-64.out)")
+    }
+
+    /// The total instructions of one life of `client` (under callgrind) making ``answered(_:)``
+    /// calls of `size` body bytes, one in flight, to a C echo server running natively; its profile
+    /// is copied to `keep` if given.
+    private func clientLifeInstructions(
+        _ client: Client, _ program: String, _ valgrind: String, size: Int, requests: Int, keep: String?
+    ) -> Int {
+        let profile = "\(directory)/callgrind-client.out"
+        unlink(profile)
+        let socketDirectory = "\(directory)/instructions"
+        try? FileManager.default.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true)
+        let socket = "\(socketDirectory)/\(BenchEcho.name).sock"
+        unlink(socket)
+        let kind = BenchEcho.responseKindByte
+        let server = Subprocess.start(settings.uvEcho, ["server", socket, "\(kind.offset)", "\(kind.value)"])
+        Subprocess.waitForListener(socket)
+        let callgrind = ["-q", "--tool=callgrind", "--callgrind-out-file=\(profile)", program]
+        let samples = "\(directory)/client-samples.bin"
+        switch client {
+        case .c:
+            let frame = RPCBenchmark.requestFrameFile(size, in: directory)
+            _ = Subprocess.run(valgrind, callgrind + ["latency-frame", socket, frame, "\(requests)", samples])
+        case .ours:
+            _ = Subprocess.run(
+                valgrind, callgrind + ["echo-latency", socketDirectory, "\(size)", "\(requests)", samples],
+                environment: ["VERTICALS_LOG_LEVEL": "warning", "SWIFT_DETERMINISTIC_HASHING": "1"])
+        }
+        Subprocess.stop(server)
+        guard let text = try? String(contentsOfFile: profile, encoding: .utf8),
+            let total = Self.totalInstructions(callgrindOutput: text)
+        else {
+            fail("callgrind wrote no profile for \(client.rawValue) (\(profile))")
+        }
+        if let keep {
+            unlink(keep)
+            try? FileManager.default.copyItem(atPath: profile, toPath: keep)
+        }
+        return total
     }
 
     /// Requests a life of `count` answers: the client's COUNT/10 warm-up ones, then COUNT.
