@@ -28,11 +28,18 @@ final class PeerChannel {
     private let timers: TimerQueue
     private let logger: Logger
     private var state = State.idle
+    // `@exclusivity(unchecked)` on the two a call changes in place: a class's stored property
+    // mutated through a method (`pending.insert`, `removeValue`, `deadlineCheck.watch`) is
+    // checked at run time, three accesses and ~400 instructions a call. Sound because the channel
+    // is loop-confined (above) and no access overlaps another: `PendingCalls`' methods call nothing
+    // of ours, `DeadlineCheck.watch` only arms a ``TimerQueue`` entry (its action runs later, from
+    // the loop's timer), completing a call resumes a continuation (which only enqueues the caller),
+    // and a stream's `onEvent` is read out of `pending` before it is called.
     // The request bytes stay with each call until answered, so a connection the callee closes
     // unread (``ServiceError/unreadDetail``) can be replayed on a new one.
-    private var pending: [UInt64: (call: PendingCall, bytes: [UInt8])] = [:]
+    @exclusivity(unchecked) private var pending = PendingCalls()
     /// One timer entry for the deadlines of every call in `pending`.
-    private var deadlineCheck = DeadlineCheck()
+    @exclusivity(unchecked) private var deadlineCheck = DeadlineCheck()
     private var unsent: [(id: UInt64, bytes: [UInt8])] = []
     private var closedForGood = false
     /// The wait before connecting again after a full backlog (`EAGAIN`); doubles, reset on success.
@@ -67,7 +74,7 @@ final class PeerChannel {
             return
         }
         watchDeadline(call.deadline.instant)
-        pending[call.id] = (call, bytes)
+        pending.insert((call, bytes))
         switch state {
         case .connected(let connection):
             connection.write(bytes)
@@ -162,7 +169,7 @@ final class PeerChannel {
         connection.startReading()
         let queued = unsent
         unsent.removeAll()
-        for (id, bytes) in queued where pending[id] != nil {
+        for (id, bytes) in queued where pending.contains(id) {
             connection.write(bytes)
         }
     }
@@ -201,7 +208,8 @@ final class PeerChannel {
         case .event:
             // One item of a stream: to the call that asked for it; else (cancelled, or a plain
             // call the callee streams to) dropped, as a late answer is.
-            pending[id]?.call.onEvent?(message)
+            let onEvent = pending[id]?.call.onEvent
+            onEvent?(message)
         case .request, .cancel, .ping:
             broken(connection, ServiceError(.protocolError, "\(service) sent a \(message.envelope.kind) frame to its client"))
         }
@@ -212,7 +220,7 @@ final class PeerChannel {
         connection.onClose = nil
         connection.onFrame = nil
         connection.close()
-        unsent = pending.map { ($0.key, $0.value.bytes) }.sorted { $0.id < $1.id }
+        unsent = pending.entries.map { ($0.call.id, $0.bytes) }.sorted { $0.id < $1.id }
         if !unsent.isEmpty, case .idle = state { connect() }
     }
 
@@ -224,7 +232,7 @@ final class PeerChannel {
 
     private func checkDeadlines() {
         deadlineCheck.fired()
-        let (due, next) = DeadlineCheck.sweep(pending.lazy.map { ($0.key, $0.value.call.deadline.instant) })
+        let (due, next) = DeadlineCheck.sweep(pending.entries.lazy.map { ($0.call.id, $0.call.deadline.instant) })
         for id in due { deadlinePassed(id) }
         if let next { watchDeadline(next) }
     }
@@ -256,8 +264,7 @@ final class PeerChannel {
     }
 
     private func failAll(_ error: ServiceError) {
-        let entries = pending.values
-        pending.removeAll()
+        let entries = pending.removeAll()
         unsent.removeAll()
         for entry in entries {
             entry.call.complete(.failure(error))
