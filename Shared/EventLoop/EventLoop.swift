@@ -116,6 +116,12 @@ public final class EventLoop: @unchecked Sendable {
             joined.withLock { $0 = true }
             throw .system(operation: "pthread_create", code: -status)
         }
+        // Named here, not by the thread itself: once `init` returns the name is in `/proc` (what
+        // `top -H` and `ps -L` show), even if the new thread has not run yet. A daemon is ready
+        // before its later loops' threads are scheduled, and a test that looked then saw one unnamed.
+        var name15 = Array(name.utf8.prefix(15)).map { CChar(bitPattern: $0) }
+        name15.append(0)
+        _ = pthread_setname_np(thread, name15)
         // Published before any work can reach the thread: work only arrives through `queue`,
         // whose lock orders this store before the loop thread's first read.
         threadID.store(thread, ordering: .releasing)
@@ -209,7 +215,6 @@ public final class EventLoop: @unchecked Sendable {
 
     /// The loop thread's body: run until stopped, then close everything.
     private func runThread() {
-        nameThread()
         acceptSignals()
         while !stopRequested {
             uv_run(loop, UV_RUN_DEFAULT)
@@ -226,14 +231,6 @@ public final class EventLoop: @unchecked Sendable {
         var none = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, nil)
-    }
-
-    private func nameThread() {
-        let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        let bytes = Array(name.utf8.prefix(15))
-        _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        Glibc.close(fd)
     }
 
     private static let threadMain: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = {
