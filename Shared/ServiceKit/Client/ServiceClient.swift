@@ -120,7 +120,11 @@ public final class ServiceClient: Sendable {
         let bytes = frame(envelope)
         let channels = self.channels
         let loop = self.loop
-        let result: Result<Message, ServiceError> = await withTaskCancellationHandler {
+        // The executor-inheriting spelling: `withTaskCancellationHandler` takes an `isolated`
+        // parameter, so it switches to it on entry and back after its operation, two executor
+        // switches a call, each taking the task's status-record lock. This one runs where `send`
+        // runs, the caller's executor, which is what `nonisolated(nonsending)` asks for anyway.
+        let result: Result<Message, ServiceError> = await _unsafeInheritExecutor_withTaskCancellationHandler {
             // Unsafe (unchecked) continuation: resumed exactly once, by `PendingCall.complete`.
             // `PeerChannel.send` either completes the call at once or files it in `pending`, and
             // every later completion (answer, deadline, cancel, close) first removes the call from
