@@ -32,7 +32,8 @@ struct LearnedContractCLITests {
                 : nil
             if running {
                 let socket = "\(sockets)/test.sock"
-                #expect(eventually(timeout: .seconds(10)) { access(socket, F_OK) == 0 }, "vt-testd never made \(socket)")
+                // Listening, not merely bound: the file appears at bind, and a call in between is refused.
+                #expect(eventually { isListening(unixSocket: socket) }, "vt-testd never listened on \(socket)")
             }
         }
 
