@@ -27,6 +27,8 @@ public final class ServiceClient: Sendable {
     public let sockets: SocketDirectory
     /// The timeout of a call that gives none and serves no request.
     public let defaultTimeout: Duration
+    /// `defaultTimeout` converted once: a call without a timeout adds it in integers.
+    private let defaultTimeoutNanoseconds: Int64
     private let options: ConnectionOptions
     private let nextCorrelationID = Atomic<UInt64>(1)
     private let requestSize = FrameSizeHint()
@@ -41,6 +43,7 @@ public final class ServiceClient: Sendable {
         self.loop = loop
         self.sockets = sockets
         self.defaultTimeout = defaultTimeout
+        self.defaultTimeoutNanoseconds = defaultTimeout.wholeNanoseconds
         self.options = options
         self.channels = ChannelTable(loop: loop, sockets: sockets, options: options, logger: logger)
     }
@@ -101,7 +104,8 @@ public final class ServiceClient: Sendable {
         // A stream has no deadline of its own unless given one (it may follow for ever): it sends
         // none, and its call waits "for ever" (a century) unless a served request's deadline is earlier.
         let unbounded = onEvent != nil && timeout == nil
-        let own = Deadline(now + (timeout ?? (unbounded ? Self.noDeadline : defaultTimeout)))
+        let own = Deadline(
+            timeout.map { now + $0 } ?? (unbounded ? now + Self.noDeadline : now.advanced(byNanoseconds: defaultTimeoutNanoseconds)))
         let deadline = timeout == nil ? served?.deadline ?? own : Deadline.earliest(own, served?.deadline)!
         guard deadline.instant > now else {
             throw ServiceError(.deadlineExceeded, "the deadline passed before \(operation.isEmpty ? service : operation) was sent")

@@ -28,8 +28,15 @@ public struct MonotonicInstant: Sendable, Hashable, Comparable {
 
     /// `duration` later (saturating: a duration of centuries is "never", not an overflow).
     public static func + (instant: MonotonicInstant, duration: Duration) -> MonotonicInstant {
-        let (sum, overflow) = instant.nanoseconds.addingReportingOverflow(duration.wholeNanoseconds)
-        return MonotonicInstant(nanoseconds: overflow ? (duration < .zero ? .min : .max) : sum)
+        instant.advanced(byNanoseconds: duration.wholeNanoseconds)
+    }
+
+    /// This instant moved by `nanoseconds`, held at the ends of the range rather than wrapping:
+    /// for a duration converted once (``Duration/wholeNanoseconds``), since a `Duration`'s
+    /// 128-bit components cost ~180 instructions at each addition.
+    func advanced(byNanoseconds nanoseconds: Int64) -> MonotonicInstant {
+        let (sum, overflow) = self.nanoseconds.addingReportingOverflow(nanoseconds)
+        return MonotonicInstant(nanoseconds: overflow ? (nanoseconds < 0 ? .min : .max) : sum)
     }
 
     /// `duration` earlier.
