@@ -224,7 +224,7 @@ final class PeerChannel {
         if !unsent.isEmpty, case .idle = state { connect() }
     }
 
-    private func complete(_ id: UInt64, _ result: Result<Message, ServiceError>) {
+    private func complete(_ id: UInt64, _ result: consuming Result<Message, ServiceError>) {
         // An answer for an id no longer pending arrived after its deadline or cancel: drop it.
         guard let entry = pending.removeValue(forKey: id) else { return }
         entry.call.complete(result)

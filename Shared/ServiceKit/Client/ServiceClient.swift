@@ -166,7 +166,7 @@ struct PendingCall: Sendable {
     var description: String { operation.isEmpty ? "ping \(service)" : operation }
 
     /// Resumes the caller with `result`.
-    func complete(_ result: Result<Message, ServiceError>) {
+    func complete(_ result: consuming Result<Message, ServiceError>) {
         continuation.resume(returning: result)
     }
 }
