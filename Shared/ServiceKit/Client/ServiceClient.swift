@@ -124,10 +124,12 @@ public final class ServiceClient: Sendable {
         let bytes = frame(envelope)
         let channels = self.channels
         let loop = self.loop
-        // The executor-inheriting spelling: `withTaskCancellationHandler` takes an `isolated`
-        // parameter, so it switches to it on entry and back after its operation, two executor
-        // switches a call, each taking the task's status-record lock. This one runs where `send`
-        // runs, the caller's executor, which is what `nonisolated(nonsending)` asks for anyway.
+        // The standard library's executor-inheriting spelling (public, underscored, the one it
+        // keeps for code from before `isolated` parameters): `withTaskCancellationHandler` takes an
+        // `isolated` parameter, so it switches to it on entry and back after its operation, two
+        // executor switches a call, each taking the task's status-record lock (~550 instructions).
+        // This one runs where `send` runs, on the caller's executor, which is what
+        // `nonisolated(nonsending)` asks for anyway; the handler and the record are the same.
         let result: Result<Message, ServiceError> = await _unsafeInheritExecutor_withTaskCancellationHandler {
             // Unsafe (unchecked) continuation: resumed exactly once, by `PendingCall.complete`.
             // `PeerChannel.send` either completes the call at once or files it in `pending`, and
