@@ -89,27 +89,19 @@ struct InstructionsBenchmark {
             for size in RPCBenchmark.sizes {
                 for client in Client.allCases {
                     let program = client == .c ? uvEcho : ours
-                    func keep(_ life: String) -> String? {
-                        round == 1 ? "\(profiles)/\(client.fileName)-\(size)\(life).out" : nil
-                    }
-                    let short = clientLifeInstructions(
-                        client, program, valgrind, size: size, requests: count, keep: keep(".short"))
-                    let long = clientLifeInstructions(
-                        client, program, valgrind, size: size, requests: 3 * count, keep: keep(""))
-                    let answered = Double(Self.answered(3 * count) - Self.answered(count))
-                    perRequest["\(client.rawValue) \(size)", default: []].append(Double(long - short) / answered)
+                    let keep = round == 1 ? "\(profiles)/\(client.fileName)-\(size)" : nil
+                    perRequest["\(client.rawValue) \(size)", default: []].append(
+                        oneRequest(keeping: keep) { requests, keep in
+                            clientLifeInstructions(client, program, valgrind, size: size, requests: requests, keep: keep)
+                        })
                 }
                 for server in Server.allCases {
                     let program = server == .c ? uvEcho : ours
-                    func keep(_ life: String) -> String? {
-                        round == 1 ? "\(profiles)/\(server.fileName)-\(size)\(life).out" : nil
-                    }
-                    let short = lifeInstructions(
-                        server, program, valgrind, python, size: size, requests: count, keep: keep(".short"))
-                    let long = lifeInstructions(
-                        server, program, valgrind, python, size: size, requests: 3 * count, keep: keep(""))
-                    let answered = Double(Self.answered(3 * count) - Self.answered(count))
-                    perRequest["\(server.rawValue) \(size)", default: []].append(Double(long - short) / answered)
+                    let keep = round == 1 ? "\(profiles)/\(server.fileName)-\(size)" : nil
+                    perRequest["\(server.rawValue) \(size)", default: []].append(
+                        oneRequest(keeping: keep) { requests, keep in
+                            lifeInstructions(server, program, valgrind, python, size: size, requests: requests, keep: keep)
+                        })
                 }
             }
         }
@@ -192,10 +184,27 @@ struct InstructionsBenchmark {
                 environment: ["VERTICALS_LOG_LEVEL": "warning", "SWIFT_DETERMINISTIC_HASHING": "1"])
         }
         Subprocess.stop(server)
+        return profileTotal(profile, of: client.rawValue, keep: keep)
+    }
+
+    /// Requests a life of `count` answers: the client's COUNT/10 warm-up ones, then COUNT.
+    static func answered(_ count: Int) -> Int { count + count / 10 }
+
+    /// One request's instructions: the difference of a life of N and one of 3N over the 2N
+    /// requests between them. `life` runs one life of so many requests and keeps its profile at
+    /// the path given (`PREFIX.short.out` for N, `PREFIX.out` for 3N; none without a prefix).
+    private func oneRequest(keeping prefix: String?, _ life: (_ requests: Int, _ keep: String?) -> Int) -> Double {
+        let short = life(count, prefix.map { "\($0).short.out" })
+        let long = life(3 * count, prefix.map { "\($0).out" })
+        return Double(long - short) / Double(Self.answered(3 * count) - Self.answered(count))
+    }
+
+    /// The total of the callgrind `profile` that `name`'s life just wrote, copied to `keep` if given.
+    private func profileTotal(_ profile: String, of name: String, keep: String?) -> Int {
         guard let text = try? String(contentsOfFile: profile, encoding: .utf8),
             let total = Self.totalInstructions(callgrindOutput: text)
         else {
-            fail("callgrind wrote no profile for \(client.rawValue) (\(profile))")
+            fail("callgrind wrote no profile for \(name) (\(profile))")
         }
         if let keep {
             unlink(keep)
@@ -203,9 +212,6 @@ struct InstructionsBenchmark {
         }
         return total
     }
-
-    /// Requests a life of `count` answers: the client's COUNT/10 warm-up ones, then COUNT.
-    static func answered(_ count: Int) -> Int { count + count / 10 }
 
     /// The total instructions of one life of `server` (under callgrind) answering
     /// ``answered(_:)`` requests of `size` body bytes; its profile is copied to `keep` if given.
@@ -248,16 +254,7 @@ struct InstructionsBenchmark {
             settings.uvEcho,
             ["latency-frame", socket, RPCBenchmark.requestFrameFile(size, in: directory), "\(requests)", "/dev/null"])
         Subprocess.stop(process, grace: .seconds(120))
-        guard let text = try? String(contentsOfFile: profile, encoding: .utf8),
-            let total = Self.totalInstructions(callgrindOutput: text)
-        else {
-            fail("callgrind wrote no profile for \(server.rawValue) (\(profile))")
-        }
-        if let keep {
-            unlink(keep)
-            try? FileManager.default.copyItem(atPath: profile, toPath: keep)
-        }
-        return total
+        return profileTotal(profile, of: server.rawValue, keep: keep)
     }
 
     /// The `summary:` (or `totals:`) line of a callgrind profile: the instructions of the whole life.
