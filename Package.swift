@@ -51,9 +51,6 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        // `svc-supervisor certs`: X.509 and P-256 for a development suite's CA (only the engine program links them).
-        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.0"),
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
         // Spans (issue 25): the ecosystem's tracing API. From 1.7 it holds ServiceContext itself, so it is
         // one package with no dependency; the W3C traceparent is 55 ASCII bytes, parsed by ServiceKit.
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
@@ -179,10 +176,9 @@ let package = Package(
         // `svc-supervisor certs`: a suite CA and one certificate per service and for the operator.
         .target(
             name: "VerticalsCertificates",
-            dependencies: [
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
+            // OpenSSL's X509 API, already linked for TLS: swift-certificates and swift-crypto (BoringSSL)
+            // were 800 compile steps, 3 minutes of every product's first build on 2 cores, for this command.
+            dependencies: ["CSSL"],
             path: "Services/Supervisor/Certificates",
             swiftSettings: strict
         ),
@@ -316,6 +312,7 @@ let package = Package(
                 "VerticalsSupervisor", "VerticalsScaffold", "VerticalsServiceKit", "IOInterface", "VerticalsContract",
                 "VerticalsEventLoop", "VerticalsWire",
                 "VerticalsTesting", "TestSupport", "vt-testd", "vt-exec", "svc-supervisor", "svc-supervisor-engine", grdb,
+                "VerticalsCertificates",
             ],
             path: "Tests/SupervisorTests"
         ),

@@ -1,6 +1,5 @@
-import Crypto
+import CSSL
 import Foundation
-import X509
 
 /// A development suite's certificates, minted in one step: a suite CA, one certificate per
 /// service and one for the operator, laid out as cert-manager lays out a TLS Secret.
@@ -8,7 +7,7 @@ import X509
 /// Each leaf names its holder as the transport expects (`URI:verticals://NAME` in its subject
 /// alternative names, which the callee maps to the caller), plus DNS names for its Kubernetes
 /// Service, and may act as server and client (mutual TLS). Keys are P-256, signatures ECDSA with
-/// SHA-256, as TLS 1.3 prefers.
+/// SHA-256, as TLS 1.3 prefers. Minted with OpenSSL, which the TLS transport links already.
 ///
 /// ```swift
 /// let minted = try SuiteCertificates.mint(services: ["identity", "clinics"], namespace: "verticals", days: 365)
@@ -43,61 +42,48 @@ public struct SuiteCertificates: Sendable {
         services: [String], namespace: String, days: Int, now: Date = Date()
     ) throws(CertificatesError) -> SuiteCertificates {
         guard days > 0 else { throw CertificatesError("--days must be at least 1, not \(days)") }
-        let notBefore = now.addingTimeInterval(-60)
-        let notAfter = now.addingTimeInterval(Double(days) * 86_400)
-        do {
-            let authorityKey = P256.Signing.PrivateKey()
-            let authorityName = try DistinguishedName {
-                OrganizationName("Verticals")
-                CommonName("Verticals suite CA")
-            }
-            let identifier = SubjectKeyIdentifier(hash: Certificate.PublicKey(authorityKey.publicKey))
-            let authority = try Certificate(
-                version: .v3, serialNumber: Certificate.SerialNumber(),
-                publicKey: Certificate.PublicKey(authorityKey.publicKey),
-                notValidBefore: notBefore, notValidAfter: notAfter, issuer: authorityName, subject: authorityName,
-                signatureAlgorithm: .ecdsaWithSHA256,
-                extensions: try Certificate.Extensions {
-                    Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
-                    Critical(KeyUsage(keyCertSign: true, cRLSign: true))
-                    identifier
-                },
-                issuerPrivateKey: Certificate.PrivateKey(authorityKey))
-            var identities: [Identity] = []
-            for name in services + [operatorName] {
-                let key = P256.Signing.PrivateKey()
-                var alternatives: [GeneralName] = [.uniformResourceIdentifier("verticals://\(name)")]
-                if name != operatorName {
-                    alternatives += [name, "\(name).\(namespace)", "\(name).\(namespace).svc"].map { .dnsName($0) }
-                }
-                let certificate = try Certificate(
-                    version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(key.publicKey),
-                    notValidBefore: notBefore, notValidAfter: notAfter, issuer: authorityName,
-                    subject: try DistinguishedName {
-                        OrganizationName("Verticals")
-                        CommonName(name)
-                    },
-                    signatureAlgorithm: .ecdsaWithSHA256,
-                    extensions: try Certificate.Extensions {
-                        Critical(BasicConstraints.notCertificateAuthority)
-                        Critical(KeyUsage(digitalSignature: true))
-                        try ExtendedKeyUsage([.serverAuth, .clientAuth])
-                        SubjectAlternativeNames(alternatives)
-                        AuthorityKeyIdentifier(keyIdentifier: identifier.keyIdentifier)
-                    },
-                    issuerPrivateKey: Certificate.PrivateKey(authorityKey))
-                identities.append(Identity(name: name, certificate: try pem(certificate), key: key.pemRepresentation + "\n"))
-            }
-            return SuiteCertificates(
-                authorityCertificate: try pem(authority), authorityKey: authorityKey.pemRepresentation + "\n",
-                identities: identities)
-        } catch {
-            throw CertificatesError("could not mint the certificates: \(error)")
+        // Names go into subjectAltName in OpenSSL's configuration syntax, where ',' and ':' mean something.
+        if let bad = (services + [namespace]).first(where: { $0.isEmpty || !$0.utf8.allSatisfy(isNameByte) }) {
+            throw CertificatesError("cannot name \"\(bad)\" in a certificate: use letters, digits, '-', '_' and '.'")
         }
+        let notBefore = time_t(now.timeIntervalSince1970) - 60
+        let notAfter = time_t(now.timeIntervalSince1970) + time_t(days) * 86_400
+        let authorityKey = try OpenSSLKey()
+        let authority = try OpenSSLCertificate(
+            subject: ("Verticals", "Verticals suite CA"), key: authorityKey, notBefore: notBefore, notAfter: notAfter)
+        try authority.add(NID_basic_constraints, "critical,CA:TRUE,pathlen:0")
+        try authority.add(NID_key_usage, "critical,keyCertSign,cRLSign")
+        try authority.add(NID_subject_key_identifier, "hash")
+        try authority.sign(issuer: nil, key: authorityKey)
+        var identities: [Identity] = []
+        for name in services + [operatorName] {
+            let key = try OpenSSLKey()
+            let certificate = try OpenSSLCertificate(
+                subject: ("Verticals", name), key: key, notBefore: notBefore, notAfter: notAfter)
+            var alternatives = ["URI:verticals://\(name)"]
+            if name != operatorName {
+                alternatives += [name, "\(name).\(namespace)", "\(name).\(namespace).svc"].map { "DNS:\($0)" }
+            }
+            try certificate.add(NID_basic_constraints, "critical,CA:FALSE")
+            try certificate.add(NID_key_usage, "critical,digitalSignature")
+            try certificate.add(NID_ext_key_usage, "serverAuth,clientAuth")
+            try certificate.add(NID_subject_alt_name, alternatives.joined(separator: ","))
+            try certificate.add(NID_authority_key_identifier, "keyid:always", issuer: authority)
+            try certificate.sign(issuer: authority, key: authorityKey)
+            identities.append(Identity(name: name, certificate: try certificate.pem(), key: try key.pem()))
+        }
+        return SuiteCertificates(
+            authorityCertificate: try authority.pem(), authorityKey: try authorityKey.pem(), identities: identities)
     }
 
-    private static func pem(_ certificate: Certificate) throws -> String {
-        try certificate.serializeAsPEM().pemString + "\n"
+    /// A byte a service or namespace name may hold in a certificate.
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+            true
+        default: false
+        }
     }
 }
 
