@@ -25,6 +25,8 @@ struct SyncRouteTests {
     static func router() -> Router {
         var router = Router(service: "echo")
         router.onSync(echo.echo) { input, context in
+            // What an onSync handler must never do: wait, here for 30 ms, holding the loop.
+            if input.text == "hold" { usleep(30_000) }
             let current = RequestContext.current
             let seen = current === context ? "current" : "no current"
             return .init(text: "\(input.text) on \(MultiLoopHostTests.threadName()), \(seen)", servedBy: 0)
@@ -82,6 +84,38 @@ struct SyncRouteTests {
         #expect(lines.contains("verticals_request_duration_seconds_count{operation=\"echo.echo\"} 3"))
         #expect(lines.contains("verticals_request_errors_total{operation=\"echo.fail\",code=\"notFound\"} 1"))
         await served.close()
+    }
+
+    /// A handler answered at once that held the loop past the host's limit is counted (and
+    /// warned about); under a limit it did not reach, it is not.
+    @Test func aHandlerThatHoldsTheLoop_isCountedPastTheLimit_only() async throws {
+        let strict = try await HostedRouter(Self.router(), loopName: "sync-strict") { $0.syncHandlerWarning = .milliseconds(5) }
+        _ = try await strict.client.call(Self.echo.echo, .init(text: "hold"))
+        _ = try await strict.client.call(Self.echo.echo, .init(text: "hold"))
+        #expect(try await Self.heldLoop(strict) >= 2, "two 30 ms holds past a 5 ms limit")
+        await strict.close()
+
+        let lenient = try await HostedRouter(Self.router(), loopName: "sync-lenient") { $0.syncHandlerWarning = .seconds(60) }
+        _ = try await lenient.client.call(Self.echo.echo, .init(text: "hold"))
+        #expect(try await Self.heldLoop(lenient) == 0, "30 ms is within a 60 s limit")
+        await lenient.close()
+    }
+
+    @Test func theLimit_isReadFromVERTICALS_SYNC_WARN_MS_andABadValueKeepsTheDefault() {
+        let set = HostConfiguration.from(environment: ["VERTICALS_SYNC_WARN_MS": "250"], name: "echo", pid: 1)
+        #expect(set.syncHandlerWarning == .milliseconds(250))
+        for bad in ["0", "-3", "ten", ""] {
+            let kept = HostConfiguration.from(environment: ["VERTICALS_SYNC_WARN_MS": bad], name: "echo", pid: 1)
+            #expect(kept.syncHandlerWarning == .milliseconds(10), "\(bad)")
+        }
+    }
+
+    /// `verticals_sync_handler_held_loop_total` of `echo.echo` in the host's metrics (0 when absent).
+    static func heldLoop(_ served: HostedRouter) async throws -> Int {
+        let body = try await served.client.callRaw(service: "echo", operation: Daemon.metrics.fullName, body: [])
+        let prefix = "verticals_sync_handler_held_loop_total{operation=\"echo.echo\"} "
+        let line = try Daemon.Metrics(decoding: body).exposition.split(separator: "\n").first { $0.hasPrefix(prefix) }
+        return line.flatMap { Int($0.dropFirst(prefix.count)) } ?? 0
     }
 
     /// One read holding sync and async requests: each gets its own answer, under its own id.

@@ -54,6 +54,12 @@ public struct HostConfiguration: Sendable {
     public var loops = 1
     /// Why `VERTICALS_LOOPS` could not be read, if it could not: the host refuses to start.
     public var loopsProblem: LoopCountError?
+    /// How long a request served by a handler routed with ``Router/onSync(_:_:)`` may hold its
+    /// loop before the host counts it (`verticals_sync_handler_held_loop_total`) and warns (at
+    /// most once a minute per operation and loop): every other connection on that loop waits
+    /// meanwhile, so such a handler belongs in ``Router/on(_:_:)``. Wall time from receipt to
+    /// answer, so a host short of CPU can trip it too. `VERTICALS_SYNC_WARN_MS`; default 10 ms.
+    public var syncHandlerWarning: Duration = .milliseconds(10)
     /// The variable ``idleExit`` is read from; svc-supervisor and the systemd export set it.
     public static let idleExitVariable = "VERTICALS_IDLE_EXIT_SECONDS"
 
@@ -67,7 +73,8 @@ public struct HostConfiguration: Sendable {
 
     /// The configuration both hosts imply: socket hand-off from `LISTEN_*`, else
     /// `VERTICALS_LISTEN`, else the socket directory; `VERTICALS_TLS`, the ``ConnectionLimits`` variables, the ``PeerAccess`` allow-lists,
-    /// `VERTICALS_DRAIN_SECONDS`, `VERTICALS_IDLE_EXIT_SECONDS` and `VERTICALS_LOOPS` override the defaults.
+    /// `VERTICALS_DRAIN_SECONDS`, `VERTICALS_IDLE_EXIT_SECONDS`, `VERTICALS_LOOPS` and `VERTICALS_SYNC_WARN_MS`
+    /// override the defaults.
     public static func from(environment: [String: String], name: String, pid: Int32) -> HostConfiguration {
         var configuration = HostConfiguration(
             name: name, socketDirectory: .from(environment: environment),
@@ -89,6 +96,9 @@ public struct HostConfiguration: Sendable {
         // Like the other timeouts, a value that does not parse or is not positive is ignored.
         if let text = environment[idleExitVariable], let value = Double(text), value > 0, value.isFinite {
             configuration.idleExit = .milliseconds(Int64(min(value, 1e9) * 1000))
+        }
+        if let text = environment["VERTICALS_SYNC_WARN_MS"], let value = Int64(text), value > 0 {
+            configuration.syncHandlerWarning = .milliseconds(value)
         }
         return configuration
     }

@@ -12,7 +12,9 @@ extension Router {
     /// Over a connection it runs straight in the loop's read callback, with no task: no task to
     /// create, start and free, and no executor switches, which are most of what a request costs
     /// that `on` serves without suspending. It runs on the loop thread, so it must not block:
-    /// anything that waits belongs in ``on(_:_:)``. Errors, metrics, tracing,
+    /// anything that waits belongs in ``on(_:_:)``. A request it answers later than
+    /// ``HostConfiguration/syncHandlerWarning`` after receipt is counted
+    /// (`verticals_sync_handler_held_loop_total`) and warned about. Errors, metrics, tracing,
     /// ``RequestContext/current`` while it runs and in-process calls
     /// (``serveInProcess(_:_:context:)``) are as for ``on(_:_:)``; a deadline or a cancel cannot
     /// reach it, since it ends within the read that brought it.

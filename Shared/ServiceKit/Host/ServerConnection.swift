@@ -47,6 +47,8 @@ final class ServerConnection: @unchecked Sendable {
     let loop: EventLoop
     private let maxInFlight: Int
     private let maxOutboundBytes: Int
+    /// ``HostConfiguration/syncHandlerWarning``, in nanoseconds.
+    private let syncHandlerWarning: Int64
     private let sweepRest: SweepRest
     /// The host's idle exit, when it has one (read once, as the other handles).
     private let idleExit: IdleExit?
@@ -88,6 +90,7 @@ final class ServerConnection: @unchecked Sendable {
         self.loop = host.loop
         self.maxInFlight = host.configuration.maxInFlightPerConnection
         self.maxOutboundBytes = host.configuration.limits.maxOutboundBytes
+        self.syncHandlerWarning = host.configuration.syncHandlerWarning.wholeNanoseconds
         self.hostIsDraining = host.isDraining
         var logger = host.logger
         logger[metadataKey: "connection"] = "\(connection.id)"
@@ -129,7 +132,7 @@ final class ServerConnection: @unchecked Sendable {
         } catch {
             (failure, frame) = failed(request.id, error, request.context)
         }
-        finished(request.id, frame, failure)
+        finished(request.id, frame, failure, answeredAtOnce: true)
     }
 
     /// The code and error frame that answer request `id` whose handler threw `error`.
@@ -332,7 +335,7 @@ final class ServerConnection: @unchecked Sendable {
             ?? ServiceError(.internal, "internal error while serving \(context.operation)")
     }
 
-    private func finished(_ id: UInt64, _ frame: [UInt8], _ failure: ErrorCode?) {
+    private func finished(_ id: UInt64, _ frame: [UInt8], _ failure: ErrorCode?, answeredAtOnce: Bool = false) {
         let entry: InFlight
         if let inline = running.take(id) {
             entry = inline
@@ -351,7 +354,7 @@ final class ServerConnection: @unchecked Sendable {
                 connection.close()
             }
         }
-        count(entry, failure, responseBytes: frame.count)
+        count(entry, failure, responseBytes: frame.count, answeredAtOnce: answeredAtOnce)
         if hostIsDraining {
             closeIfDrained()
             host.requestFinished()
@@ -360,10 +363,13 @@ final class ServerConnection: @unchecked Sendable {
 
     /// Counts an answered (or abandoned) request: its latency and its error code if any.
     /// Every request that began ends here exactly once, which is what keeps ``IdleExit``'s count true.
-    private func count(_ entry: InFlight, _ failure: ErrorCode?, responseBytes: Int? = nil) {
+    /// `answeredAtOnce`: by a handler that ran on the loop (``Router/onSync(_:_:)``), whose time held it.
+    private func count(_ entry: InFlight, _ failure: ErrorCode?, responseBytes: Int? = nil, answeredAtOnce: Bool = false) {
         if entry.keepsUp { idleExit?.ended() }
         let now = MonotonicInstant.now
-        entry.counts.took(nanoseconds: now.nanoseconds - entry.started.nanoseconds)
+        let took = now.nanoseconds - entry.started.nanoseconds
+        entry.counts.took(nanoseconds: took)
+        if answeredAtOnce, took > syncHandlerWarning { heldTheLoop(entry.counts, nanoseconds: took, at: now) }
         if let failure { entry.counts.failed(failure) }
         if let context = entry.traced {
             endServerSpan(context, started: entry.started, ended: now, failure, responseBytes: responseBytes)

@@ -7,6 +7,8 @@ import VerticalsWire
 /// the `@unchecked Sendable` below sound. So counting a request takes no atomic operation and
 /// no lock, and no two loops write the same memory.
 final class OperationCounts: @unchecked Sendable {
+    /// The operation's full name (``RequestCounts/unroutedName`` for the unrouted).
+    let name: String
     // `@exclusivity(unchecked)`: a class's stored property changed in place is checked for
     // overlapping access at run time (swift_beginAccess/endAccess, about 80 instructions a
     // request each for `requests` and `latency`). Loop-confined and only ever changed by the
@@ -18,6 +20,15 @@ final class OperationCounts: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var errors: [ErrorCode: UInt64] = [:]
     /// How long the answered (or abandoned) requests took.
     @exclusivity(unchecked) private(set) var latency = LatencyHistogram()
+    /// Requests answered at once (``Router/onSync(_:_:)``) that held their loop past the host's
+    /// ``HostConfiguration/syncHandlerWarning``.
+    @exclusivity(unchecked) private(set) var heldLoop: UInt64 = 0
+    /// Of those, the ones since the last warning, and when that was (monotonic nanoseconds).
+    @exclusivity(unchecked) private var heldSinceWarning: UInt64 = 0
+    @exclusivity(unchecked) private var lastHeldWarning: Int64?
+
+    /// Counts for the operation `name`, all zero.
+    init(name: String) { self.name = name }
 
     /// Counts one request received.
     func requested() { requests &+= 1 }
@@ -28,8 +39,25 @@ final class OperationCounts: @unchecked Sendable {
     /// Records one request's time from receipt to answer.
     func took(nanoseconds: Int64) { latency.record(nanoseconds: nanoseconds) }
 
+    /// Counts one request that held the loop too long, at `now` (monotonic nanoseconds). Returns
+    /// how many did since the last warning when another is due (at most one a minute), else nil.
+    func heldTheLoop(at now: Int64) -> UInt64? {
+        heldLoop &+= 1
+        heldSinceWarning &+= 1
+        if let last = lastHeldWarning, now - last < Self.heldWarningInterval { return nil }
+        lastHeldWarning = now
+        defer { heldSinceWarning = 0 }
+        return heldSinceWarning
+    }
+
+    /// At most one warning a minute per operation and loop: a handler that always blocks would
+    /// otherwise log at the rate it is called.
+    static let heldWarningInterval: Int64 = 60_000_000_000
+
     /// A copy of the counts, to add to other loops'.
-    var totals: RequestCounts.Totals { RequestCounts.Totals(requests: requests, errors: errors, latency: latency) }
+    var totals: RequestCounts.Totals {
+        RequestCounts.Totals(requests: requests, errors: errors, latency: latency, heldLoop: heldLoop)
+    }
 }
 
 /// Every operation's counts on one loop: the table a host's ``ServedOperation``s point into,
@@ -39,12 +67,12 @@ final class LoopCounts: @unchecked Sendable {
     /// By full operation name.
     let operations: [String: OperationCounts]
     /// Requests for an operation this host does not route (kept apart: the name is the caller's).
-    let unrouted = OperationCounts()
+    let unrouted = OperationCounts(name: RequestCounts.unroutedName)
 
     /// Counts for each of `operationNames`, all zero.
     init(operationNames: some Sequence<String>) {
         var operations: [String: OperationCounts] = [:]
-        for name in operationNames { operations[name] = OperationCounts() }
+        for name in operationNames { operations[name] = OperationCounts(name: name) }
         self.operations = operations
     }
 

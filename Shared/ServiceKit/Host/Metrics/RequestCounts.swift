@@ -10,11 +10,13 @@ struct RequestCounts: Sendable, Equatable {
         var requests: UInt64 = 0
         var errors: [ErrorCode: UInt64] = [:]
         var latency = LatencyHistogram()
+        var heldLoop: UInt64 = 0
 
         mutating func add(_ other: Totals) {
             requests &+= other.requests
             errors.merge(other.errors, uniquingKeysWith: &+)
             latency.add(other.latency)
+            heldLoop &+= other.heldLoop
         }
     }
 
@@ -29,7 +31,7 @@ struct RequestCounts: Sendable, Equatable {
         for (name, totals) in other.operations { operations[name, default: Totals()].add(totals) }
     }
 
-    /// The three families in the Prometheus text format (0.0.4), operations in name order.
+    /// The families in the Prometheus text format (0.0.4), operations in name order.
     var exposition: String {
         let names = operations.keys.sorted()
         var text = "# TYPE verticals_requests_total counter\n"
@@ -44,6 +46,13 @@ struct RequestCounts: Sendable, Equatable {
                     text += "verticals_request_errors_total{operation=\"\(Self.escaped(name))\","
                         + "code=\"\(Self.escaped(code.wireName))\"} \(count)\n"
                 }
+            }
+        }
+        let holding = names.filter { operations[$0]!.heldLoop > 0 }
+        if !holding.isEmpty {
+            text += "# TYPE verticals_sync_handler_held_loop_total counter\n"
+            for name in holding {
+                text += "verticals_sync_handler_held_loop_total{operation=\"\(Self.escaped(name))\"} \(operations[name]!.heldLoop)\n"
             }
         }
         text += "# TYPE verticals_request_duration_seconds histogram\n"
