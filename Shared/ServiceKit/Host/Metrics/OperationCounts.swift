@@ -12,8 +12,8 @@ final class OperationCounts: @unchecked Sendable {
     // `@exclusivity(unchecked)`: a class's stored property changed in place is checked for
     // overlapping access at run time (swift_beginAccess/endAccess, about 80 instructions a
     // request each for `requests` and `latency`). Loop-confined and only ever changed by the
-    // one-line methods below, none of which calls out while it holds the access, so no two
-    // accesses can overlap.
+    // short methods below, none of which calls out (they touch only these integers, the
+    // histogram and the dictionary) while it holds an access, so no two accesses can overlap.
     /// Requests received (refused ones included).
     @exclusivity(unchecked) private(set) var requests: UInt64 = 0
     /// Answers by error code.
