@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VerticalsServiceKit
 
 /// What a supervisor gives back once its suite is up (issue 26 §4).
 ///
@@ -41,12 +42,17 @@ enum StartUpPages {
     /// Bytes of the program's own text resident now (the `Rss` of its read-only executable
     /// mappings in `/proc/self/smaps`); 0 where that cannot be read.
     static func residentText() -> Int {
+        guard let program = programPath() else { return 0 }
         var resident = 0
         var inText = false
-        eachLine(of: "/proc/self/smaps") { fields, program in
-            if let first = fields.first, first.contains("-"), first.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
-                inText = isProgramText(fields, program)
-            } else if inText, fields.first == "Rss:", fields.count >= 2, let kib = Int(fields[1]) {
+        MappedPages.forEachLine(of: "/proc/self/smaps") { line in
+            let first = line.prefix { $0 != " " }
+            if first.contains("-"), first.allSatisfy({ $0.isHexDigit || $0 == "-" }) {  // a mapping's line, not a field's
+                let mapping = MappedPages.Mapping(mapsLine: line[...])
+                inText = mapping?.permissions == "r-xp" && mapping?.path == program
+            } else if inText, line.hasPrefix("Rss:"),
+                let kib = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap({ Int($0) })
+            {
                 resident += kib << 10
             }
         }
@@ -61,19 +67,16 @@ enum StartUpPages {
     /// the file's), so no page the supervisor wrote is ever advised (it would go to swap).
     @discardableResult
     static func release() -> Int {
-        var text: [(start: UInt, end: UInt)] = []
-        var data: [(start: UInt, end: UInt)] = []
-        eachLine(of: "/proc/self/maps") { fields, program in
-            guard let (start, end) = programMapping(fields, program) else { return }
-            if fields[1] == "rw-p" { data.append((start, end)) }
-            if fields[1] == "r-xp" { text.append((start, end)) }
+        guard let program = programPath() else { return 0 }
+        let mappings = MappedPages.fileMappings().filter { $0.path == program }
+        for data in mappings where data.permissions == "rw-p" {
+            MappedPages.forEachFileRun(in: data) { address, length in _ = madvise(address, length, pageOut) }
         }
-        for (start, end) in data { releaseFilePages(from: start, to: end) }
         // The text last, with nothing but system calls after it: code run after the advice
         // faults its pages (and their neighbours) straight back.
         var advised = 0
-        for (start, end) in text {
-            let (pointer, length) = (UnsafeMutableRawPointer(bitPattern: start), Int(end - start))
+        for text in mappings where text.permissions == "r-xp" {
+            let (pointer, length) = (UnsafeMutableRawPointer(bitPattern: text.start), Int(text.end - text.start))
             if madvise(pointer, length, pageOut) == 0 { advised += length }
             _ = madvise(pointer, length, MADV_RANDOM)
         }
@@ -93,58 +96,10 @@ enum StartUpPages {
         close(program)
     }
 
-    /// Advises `MADV_PAGEOUT` for each run of present pages in `start..<end` that are still the
-    /// file's (pagemap bit 61), never for a page written since (anonymous, bit 61 clear).
-    private static func releaseFilePages(from start: UInt, to end: UInt) {
-        let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
-        let fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0, page > 0 else { return }
-        defer { close(fd) }
-        let count = Int((end - start) / page)
-        var entries = [UInt64](repeating: 0, count: count)
-        let wanted = count * MemoryLayout<UInt64>.size
-        let read = entries.withUnsafeMutableBytes { pread(fd, $0.baseAddress, wanted, off_t(start / page) * 8) }
-        guard read == wanted else { return }
-        let present: UInt64 = 1 << 63
-        let filePage: UInt64 = 1 << 61
-        var runStart: Int?
-        for index in 0...count {
-            let isFile = index < count && entries[index] & (present | filePage) == present | filePage
-            if isFile, runStart == nil { runStart = index }
-            if !isFile, let first = runStart {
-                _ = madvise(UnsafeMutableRawPointer(bitPattern: start + UInt(first) * page), (index - first) * Int(page), pageOut)
-                runStart = nil
-            }
-        }
-    }
-
-    /// Whether a mapping line's fields ("start-end perms offset dev inode path") are a read-only
-    /// executable mapping of `program`.
-    private static func isProgramText(_ fields: [Substring], _ program: String) -> Bool {
-        fields.count >= 6 && fields[1] == "r-xp" && programMapping(fields, program) != nil
-    }
-
-    /// The bounds of a mapping of `program`, from a mapping line's fields; nil for another one.
-    private static func programMapping(_ fields: [Substring], _ program: String) -> (UInt, UInt)? {
-        guard fields.count >= 6, fields[5].dropLast(fields[5].hasSuffix("\n") ? 1 : 0) == program[...] else { return nil }
-        let bounds = fields[0].split(separator: "-").compactMap { UInt(String($0), radix: 16) }
-        guard bounds.count == 2, bounds[1] > bounds[0] else { return nil }
-        return (bounds[0], bounds[1])
-    }
-
-    /// Calls `body` with the space-separated fields of each line of the `/proc` file `path`, and
-    /// this program's resolved path; nothing when either cannot be read.
-    private static func eachLine(of path: String, _ body: ([Substring], String) -> Void) {
-        guard let resolved = realpath("/proc/self/exe", nil) else { return }
-        let program = String(cString: resolved)
-        free(resolved)
-        guard let file = fopen(path, "r") else { return }
-        defer { fclose(file) }
-        var line: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        defer { free(line) }
-        while getline(&line, &capacity, file) > 0, let line {
-            body(String(cString: line).split(separator: " ", omittingEmptySubsequences: true), program)
-        }
+    /// This program's resolved path, as `/proc/self/maps` names its mappings.
+    private static func programPath() -> String? {
+        guard let resolved = realpath("/proc/self/exe", nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }
