@@ -3,7 +3,7 @@ import IOInterface
 import VerticalsContract
 
 /// Section 6, connections: one vertical's resident memory holding 1,000 idle client
-/// connections, against the same process just before they were opened. Each round restarts the
+/// connections, against the same process just before they were opened (both past its start-up settle). Each round restarts the
 /// vertical first (through the supervisor), since memory a process once used stays resident.
 struct IdleConnections {
     let settings: BenchSettings
@@ -18,7 +18,9 @@ struct IdleConnections {
         for round in 1...settings.rounds {
             progress("\(count) idle connections round \(round)/\(settings.rounds)")
             let pid = await restart(suite)
-            try? await Task.sleep(for: .milliseconds(500))
+            // Past the daemon's start-up settle (it gives back start-up's pages 1 s after READY=1),
+            // so both readings are of a daemon that serves, and the difference is the connections'.
+            try? await Task.sleep(for: SupervisorBenchmark.settled)
             idle.append((ProcessStats.rssKiB(pid) ?? 0) / 1024)
             let baseFDs = Self.openDescriptors(pid)
             var sockets: [Int32] = []
