@@ -34,4 +34,20 @@ struct StartUpPagesProcessTests {
         #expect(try await suite.client.call(echo.echo, .init(text: "after")).text == "after", "it serves on")
         #expect(kill(daemon.pid, 0) == 0, "and runs on")
     }
+
+    /// `VERTICALS_STARTUP_PAGES=keep`: nothing is given back, however long it serves. Waits for
+    /// a fact that comes after the settle instead of for the settle: a second daemon, started
+    /// after this one, gives its pages back; by then this one's second has long passed.
+    @Test func keep_leavesThePagesMapped() async throws {
+        let suite = try SuiteFixture()
+        let kept = suite.directory.file("kept.stderr")
+        let released = suite.directory.file("released.stderr")
+        try suite.start(extra: ["VERTICALS_LOG_LEVEL": "debug", ServiceRuntime.startUpPagesVariable: "keep"], stderrPath: kept)
+        #expect(try await suite.client.call(echo.echo, .init(text: "kept")).text == "kept")
+        try suite.start("other", extra: ["VERTICALS_LOG_LEVEL": "debug"], stderrPath: released)
+        #expect(eventually { readFile(released)?.contains("start-up's pages given back") == true }, "\(readFile(released) ?? "")")
+        // Its loop has run since its own second passed: a timer armed then would have fired.
+        #expect(try await suite.client.call(echo.echo, .init(text: "still kept")).text == "still kept")
+        #expect(readFile(kept)?.contains("start-up's pages given back") == false, "\(readFile(kept) ?? "")")
+    }
 }

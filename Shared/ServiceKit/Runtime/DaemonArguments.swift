@@ -109,6 +109,12 @@ public enum DaemonArguments: Equatable, Sendable {
         if let text = environment["VERTICALS_DRAIN_SECONDS"], !text.isEmpty, (Double(text) ?? -1) < 0 {
             problems.append("VERTICALS_DRAIN_SECONDS=\(text) is not a number of seconds ≥ 0")
         }
+        if let text = environment["VERTICALS_SYNC_WARN_MS"], !text.isEmpty, (Int64(text) ?? 0) <= 0 {
+            problems.append("VERTICALS_SYNC_WARN_MS=\(text) is not a positive number of milliseconds")
+        }
+        if let text = environment[ServiceRuntime.startUpPagesVariable], !["keep", "release"].contains(text) {
+            problems.append("\(ServiceRuntime.startUpPagesVariable)=\(text) is neither release nor keep")
+        }
         if case .failure(let error) = probeTimeout(environment: environment) {
             problems.append(error.description)
         }

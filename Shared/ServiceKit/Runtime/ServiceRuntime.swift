@@ -166,7 +166,12 @@ public final class ServiceRuntime: Sendable {
         // moment, it first gives back the pages only start-up needed (`releaseStartUpPages`).
         precondition(!loop.inEventLoop, "serve blocks its thread: call it from main, not from the loop")
         let end = BlockingResult<DaemonExit>()
+        let releases = environment[Self.startUpPagesVariable] != "keep"
+        if let value = environment[Self.startUpPagesVariable], !["keep", "release"].contains(value) {
+            logger.warning("\(Self.startUpPagesVariable)=\(value) is neither release nor keep: start-up's pages are released")
+        }
         let serving: @Sendable () -> Void = {
+            guard releases else { return }
             _ = loop.execute {
                 let settle = LoopTimer(loop: loop)
                 settle.start(after: Self.startUpSettle) {
@@ -191,6 +196,12 @@ public final class ServiceRuntime: Sendable {
         }
         return end.wait()
     }
+
+    /// `keep` leaves a daemon's start-up pages mapped (``releaseStartUpPages(_:)`` never runs):
+    /// for a profile that counts instructions by wall-clock lives (the release would land in one
+    /// life and not the other), or memory figures read the old way; `release` (the default) is the
+    /// same as unset.
+    public static let startUpPagesVariable = "VERTICALS_STARTUP_PAGES"
 
     /// How long after `READY=1` a daemon gives back its start-up pages: past the first requests
     /// (an on-demand start's first caller waits in the backlog and is answered at once), which
