@@ -112,9 +112,7 @@ public enum DaemonArguments: Equatable, Sendable {
         if let text = environment["VERTICALS_SYNC_WARN_MS"], !text.isEmpty, (Int64(text) ?? 0) <= 0 {
             problems.append("VERTICALS_SYNC_WARN_MS=\(text) is not a positive number of milliseconds")
         }
-        if let text = environment[ServiceRuntime.startUpPagesVariable], !["keep", "release"].contains(text) {
-            problems.append("\(ServiceRuntime.startUpPagesVariable)=\(text) is neither release nor keep")
-        }
+        if let problem = ServiceRuntime.startUpPagesProblem(in: environment) { problems.append(problem) }
         if case .failure(let error) = probeTimeout(environment: environment) {
             problems.append(error.description)
         }

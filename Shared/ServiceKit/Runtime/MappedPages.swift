@@ -57,28 +57,33 @@ package enum MappedPages {
         return mappings
     }
 
-    /// Calls `body` with each run of `mapping`'s pages that are resident and still the file's
-    /// (`/proc/self/pagemap`: present, and a file page; a page written since is an anonymous copy
-    /// and never passed), as its address and length in bytes. Nothing when pagemap cannot be read.
-    package static func forEachFileRun(in mapping: Mapping, _ body: (UnsafeMutableRawPointer, Int) -> Void) {
+    /// Calls `body` with each run of the `mappings`' pages that are resident and still the file's
+    /// (`/proc/self/pagemap`, opened once: present, and a file page; a page written since is an
+    /// anonymous copy and never passed), as its address and length in bytes. Nothing when pagemap
+    /// cannot be read.
+    package static func forEachFileRun(in mappings: some Sequence<Mapping>, _ body: (UnsafeMutableRawPointer, Int) -> Void) {
         let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
         guard page > 0 else { return }
         let pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC)
         guard pagemap >= 0 else { return }
         defer { close(pagemap) }
-        let count = Int((mapping.end - mapping.start) / page)
-        var entries = [UInt64](repeating: 0, count: count)
-        let wanted = count * MemoryLayout<UInt64>.size
-        let read = entries.withUnsafeMutableBytes { pread(pagemap, $0.baseAddress, wanted, off_t(mapping.start / page) * 8) }
-        guard read == wanted else { return }
         let presentFilePage: UInt64 = 1 << 63 | 1 << 61
-        var runStart: Int?
-        for index in 0...count {
-            let isFile = index < count && entries[index] & presentFilePage == presentFilePage
-            if isFile, runStart == nil { runStart = index }
-            if !isFile, let first = runStart, let address = UnsafeMutableRawPointer(bitPattern: mapping.start + UInt(first) * page) {
-                body(address, (index - first) * Int(page))
-                runStart = nil
+        for mapping in mappings {
+            let count = Int((mapping.end - mapping.start) / page)
+            var entries = [UInt64](repeating: 0, count: count)
+            let wanted = count * MemoryLayout<UInt64>.size
+            let read = entries.withUnsafeMutableBytes { pread(pagemap, $0.baseAddress, wanted, off_t(mapping.start / page) * 8) }
+            guard read == wanted else { continue }
+            var runStart: Int?
+            for index in 0...count {
+                let isFile = index < count && entries[index] & presentFilePage == presentFilePage
+                if isFile, runStart == nil { runStart = index }
+                if !isFile, let first = runStart,
+                    let address = UnsafeMutableRawPointer(bitPattern: mapping.start + UInt(first) * page)
+                {
+                    body(address, (index - first) * Int(page))
+                    runStart = nil
+                }
             }
         }
     }
@@ -97,10 +102,8 @@ package enum MappedPages {
     @discardableResult
     package static func dropReadOnlyFilePages() -> Int {
         var dropped = 0
-        for mapping in fileMappings() where mapping.isPrivate && !mapping.isWritable {
-            forEachFileRun(in: mapping) { address, length in
-                if madvise(address, length, MADV_DONTNEED) == 0 { dropped += length }
-            }
+        forEachFileRun(in: fileMappings().filter { $0.isPrivate && !$0.isWritable }) { address, length in
+            if madvise(address, length, MADV_DONTNEED) == 0 { dropped += length }
         }
         return dropped
     }

@@ -164,11 +164,10 @@ public final class ServiceRuntime: Sendable {
         let (client, background, logger, loop) = (self.client, self.background, self.logger, self.loop)
         // The main thread waits here for the daemon's end; once the host has served for a
         // moment, it first gives back the pages only start-up needed (`releaseStartUpPages`).
-        precondition(!loop.inEventLoop, "serve blocks its thread: call it from main, not from the loop")
         let end = BlockingResult<DaemonExit>()
         let releases = environment[Self.startUpPagesVariable] != "keep"
-        if let value = environment[Self.startUpPagesVariable], !["keep", "release"].contains(value) {
-            logger.warning("\(Self.startUpPagesVariable)=\(value) is neither release nor keep: start-up's pages are released")
+        if let problem = Self.startUpPagesProblem(in: environment) {
+            logger.warning("\(problem): start-up's pages are released")
         }
         let serving: @Sendable () -> Void = {
             guard releases else { return }
@@ -186,15 +185,14 @@ public final class ServiceRuntime: Sendable {
                 HostService(host, onServing: serving),
             ],
             loop: loop, logger: logger)
-        Task(executorPreference: loop) {
+        return DaemonMain.runOnLoop(loop, into: end) {
             do {
                 try await group.run()
-                end.set(.stopped)
+                return .stopped
             } catch {
-                end.set(DaemonExit(error))
+                return DaemonExit(error)
             }
         }
-        return end.wait()
     }
 
     /// `keep` leaves a daemon's start-up pages mapped (``releaseStartUpPages(_:)`` never runs):
@@ -202,6 +200,12 @@ public final class ServiceRuntime: Sendable {
     /// life and not the other), or memory figures read the old way; `release` (the default) is the
     /// same as unset.
     public static let startUpPagesVariable = "VERTICALS_STARTUP_PAGES"
+
+    /// What is wrong with ``startUpPagesVariable`` in `environment`, if anything.
+    static func startUpPagesProblem(in environment: [String: String]) -> String? {
+        guard let value = environment[startUpPagesVariable], !["keep", "release"].contains(value) else { return nil }
+        return "\(startUpPagesVariable)=\(value) is neither release nor keep"
+    }
 
     /// How long after `READY=1` a daemon gives back its start-up pages: past the first requests
     /// (an on-demand start's first caller waits in the backlog and is answered at once), which
@@ -217,6 +221,10 @@ public final class ServiceRuntime: Sendable {
     /// 0.74 ms instead of 1.36 (it unmaps fewer pages), which is on every restart's path (issue
     /// 26 §5). On the main thread, which has nothing else to do: the loops serve meanwhile.
     static func releaseStartUpPages(_ logger: Logger) {
+        guard logger.logLevel <= .debug else {
+            MappedPages.dropReadOnlyFilePages()
+            return
+        }
         let before = MappedPages.residentBytes()
         let started = MonotonicInstant.now
         let dropped = MappedPages.dropReadOnlyFilePages()

@@ -69,8 +69,8 @@ enum StartUpPages {
     static func release() -> Int {
         guard let program = programPath() else { return 0 }
         let mappings = MappedPages.fileMappings().filter { $0.path == program }
-        for data in mappings where data.permissions == "rw-p" {
-            MappedPages.forEachFileRun(in: data) { address, length in _ = madvise(address, length, pageOut) }
+        MappedPages.forEachFileRun(in: mappings.filter { $0.permissions == "rw-p" }) { address, length in
+            _ = madvise(address, length, pageOut)
         }
         // The text last, with nothing but system calls after it: code run after the advice
         // faults its pages (and their neighbours) straight back.
