@@ -41,9 +41,12 @@ extension EngineProcessTests {
             try await harness.start()
             try await harness.waitFor("hungry", .failed, timeout: .seconds(30))
             let status = try await harness.status("hungry")
-            // Proven from the cgroup's OOM counter, and the signal is the OOM killer's.
+            // Proven from the cgroup's OOM counter, and the signal is the OOM killer's. The counter
+            // may pass 1: the script is a pipeline (shell, subshell, head, tr), and under load the
+            // killer has been seen to take two of them before the service's shell died.
             #expect(status.lastExit.hasPrefix("limit: memory 32 MiB exceeded"), "\(status.lastExit)")
-            #expect(status.lastExit.contains("oom_kill 1") && status.lastExit.contains("SIGKILL"), "\(status.lastExit)")
+            let kills = status.lastExit.split(separator: "oom_kill ").dropFirst().first?.prefix { $0.isNumber }
+            #expect((kills.flatMap { Int($0) } ?? 0) >= 1 && status.lastExit.contains("SIGKILL"), "\(status.lastExit)")
             let log = try #require(readFile(harness.run.log(for: "hungry")))
             #expect(!log.contains("stdout survived"))
             await harness.shutdown()
