@@ -9,7 +9,14 @@
 #   make fuzz    run each libFuzzer target (Fuzz/) for FUZZ_SECONDS (default 60) from its committed seeds
 #   make bench   release build, then every benchmark against its baseline (bench/results.json, bench/latency.png)
 #   make api-check   before a release tag: the framework's public API against the last tag (CHANGELOG.md)
-SWIFT       ?= swift
+# Swift from PATH, else the toolchain at /opt/swift; its folder goes first on PATH for every recipe,
+# so scripts and tests that run `swift` find the same one.
+ifeq ($(origin SWIFT),undefined)
+SWIFT       := $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+endif
+# The Python tools scripts/install-deps.sh puts in the checkout's own virtual environment.
+PYTHON_ENV  := $(CURDIR)/.build/venv
+export PATH := $(patsubst %/,%,$(dir $(SWIFT))):$(PYTHON_ENV)/bin:$(PATH)
 RUN_DIR     ?= $(CURDIR)/.run
 TEST_FLAGS  ?=
 PREFIX      ?= /usr/local
@@ -150,11 +157,11 @@ bench: release
 	@mkdir -p bench
 	gcc -O2 -Wall -Wextra -o bench/uv_echo Benchmarks/CEcho/uv_echo.c $$(pkg-config --cflags --libs libuv)
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --package-path Benchmarks
-	@python3 -c 'import matplotlib' 2>/dev/null || python3 -m pip install --quiet matplotlib
+	@"$(PYTHON_ENV)/bin/python3" -c 'import matplotlib' 2>/dev/null || "$(PYTHON_ENV)/bin/python3" -m pip install --quiet matplotlib
 	status=0; tag=bench-$$$$; VERTICALS_SERVICE_USERS=off VT_BENCH_TAG=$$tag VT_ROOT="$(CURDIR)" VT_BIN="$$($(SWIFT) build -c release --show-bin-path)" UV_ECHO="$(CURDIR)/bench/uv_echo" \
 		"$$($(SWIFT) build -c release --package-path Benchmarks --show-bin-path)/vt-bench" || status=$$?; \
 		bash scripts/kill-tagged.sh $$tag VT_BENCH_TAG; exit $$status
-	python3 Benchmarks/plot.py bench/results.json bench/latency.png
+	"$(PYTHON_ENV)/bin/python3" Benchmarks/plot.py bench/results.json bench/latency.png
 
 # The framework's library products, whose public API is a promise under semantic versioning
 # (CHANGELOG.md). Not the reference suite's IOInterface or AppointmentsService: they are the example.

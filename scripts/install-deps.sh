@@ -1,49 +1,64 @@
 #!/usr/bin/env bash
-# Installs what the project needs on a fresh Debian machine, and nothing when it is there.
-# Called by `make run`, `make test` and .ci/run; safe to run again.
+# Installs what the project needs on a fresh Debian 12 machine, and nothing when it is there.
+# Called by `make run`, `make test` and .ci/run; safe to run again. It says what it installs:
+#   - Debian packages, with apt-get (through sudo when not run as root): what the Swift toolchain
+#     itself needs to build and link on Debian, the C libraries the package links (libuv, libsodium,
+#     SQLite, zlib, OpenSSL), valgrind (the bench's instruction counts, memcheck), iproute2 and
+#     nftables (the network-namespace tests, as root), python3 and python3-venv;
+#   - Python tools, into a virtual environment of the checkout's own (.build/venv, never the
+#     system's: Debian's Python refuses system-wide pip installs, PEP 668): kubernetes-validate,
+#     opentelemetry-proto. `make test` puts .build/venv/bin first on PATH.
+# The Swift toolchain is not installed here: put it at /opt/swift or on PATH (swift.org's
+# tarball for Debian 12).
 set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
 
 need=()
+# What the Swift toolchain needs on Debian 12 to build and link (the libraries its programs load, and
+# the C toolchain's headers and linker), checked by package so a stock system is told what is missing.
+for package in binutils gcc git make libc6-dev libstdc++-12-dev libgcc-12-dev libcurl4 libxml2 \
+    libncurses6 libsqlite3-0 libuuid1 tzdata pkg-config python3 python3-venv ca-certificates; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || need+=("$package")
+done
 pkg-config --exists libuv 2>/dev/null || need+=(libuv1-dev)
 pkg-config --exists libsodium 2>/dev/null || need+=(libsodium-dev)
 pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
 pkg-config --exists zlib 2>/dev/null || need+=(zlib1g-dev)
 pkg-config --exists openssl 2>/dev/null || need+=(libssl-dev)
-command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 # callgrind counts the server instructions per request of `make bench` (its `instructions` section skips without it).
 command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
 # The network-namespace tests (root only): `ip netns` and veth pairs, and nftables for the NetworkPolicy rehearsal.
 command -v ip >/dev/null 2>&1 || [ -x /usr/sbin/ip ] || [ -x /sbin/ip ] || need+=(iproute2)
 command -v nft >/dev/null 2>&1 || [ -x /usr/sbin/nft ] || need+=(nftables)
 
-# kubernetes-validate (PyPI; the Kubernetes schemas ship inside it): `make test` checks every object
-# of `svc-supervisor export kubernetes` with it, offline (Tests/DeployTests/KubernetesValidateTests.swift).
-kubernetes_validate_version=1.37.0
-if ! command -v kubernetes-validate >/dev/null 2>&1; then
-    echo "installing: kubernetes-validate==$kubernetes_validate_version (pip)" >&2
-    python3 -m pip install --quiet "kubernetes-validate==$kubernetes_validate_version" \
-        || echo "could not install kubernetes-validate: the Kubernetes validation test will fail saying so" >&2
+if [ ${#need[@]} -gt 0 ]; then
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null 2>&1 || { echo "need root or sudo to install: ${need[*]}" >&2; exit 1; }
+        sudo="sudo"
+    fi
+    echo "installing with ${sudo:-apt-get as root}${sudo:+ apt-get}: ${need[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq --no-install-recommends "${need[@]}"
 fi
 
-# opentelemetry-proto (PyPI): the OTLP receiver of the tracing export test decodes what the daemons send
-# with the reference protobuf classes (Tests/SuiteTests/OTLPExportTests.swift, scripts/otlp-receiver.py).
-opentelemetry_proto_version=1.45.2
-if ! python3 -c "import opentelemetry.proto.collector.trace.v1.trace_service_pb2" >/dev/null 2>&1; then
-    echo "installing: opentelemetry-proto==$opentelemetry_proto_version (pip)" >&2
-    python3 -m pip install --quiet "opentelemetry-proto==$opentelemetry_proto_version" \
-        || echo "could not install opentelemetry-proto: the OTLP export test will fail saying so" >&2
+# The Python tools, pinned, in the checkout's own virtual environment.
+#   kubernetes-validate: `make test` checks every object of `svc-supervisor export kubernetes` with it,
+#     offline (its schemas ship inside it; Tests/DeployTests/KubernetesValidateTests.swift).
+#   opentelemetry-proto: the OTLP receiver of the tracing export test decodes what the daemons send with
+#     the reference protobuf classes (Tests/SuiteTests/OTLPExportTests.swift, scripts/otlp-receiver.py).
+venv="$root/.build/venv"
+python_tools=(kubernetes-validate==1.37.0 opentelemetry-proto==1.45.2)
+stamp="$venv/.verticals-tools"
+if [ ! -x "$venv/bin/python3" ] || [ "$(cat "$stamp" 2>/dev/null)" != "${python_tools[*]}" ]; then
+    echo "installing into $venv (pip): ${python_tools[*]}" >&2
+    mkdir -p "$root/.build"
+    # Debian's own Python, where there is one: a pyenv shim first on PATH may point at a Python
+    # that another shell's settings choose.
+    python=/usr/bin/python3
+    [ -x "$python" ] || python="$(command -v python3)"
+    "$python" -m venv --clear "$venv"
+    "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check "${python_tools[@]}"
+    echo "${python_tools[*]}" > "$stamp"
 fi
-
-if [ ${#need[@]} -eq 0 ]; then
-    exit 0
-fi
-
-echo "installing: ${need[*]}" >&2
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null 2>&1 || { echo "need root or sudo to install ${need[*]}" >&2; exit 1; }
-    sudo="sudo"
-fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${need[@]}"

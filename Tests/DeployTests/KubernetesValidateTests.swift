@@ -8,26 +8,21 @@ import VerticalsTesting
 /// the package, so offline) for ``KubernetesExport/kubernetesVersion``, for the reference suite,
 /// a varied manifest and a product made by `init` (+ `new`); and the written YAML reads back,
 /// with PyYAML, as exactly the tree the graph tests inspect. `scripts/install-deps.sh` installs
-/// the validator; this suite installs it too when it is missing, and fails (never skips) without it.
+/// the validator into the checkout's virtual environment (`.build/venv`, which `make test` puts first
+/// on `PATH`); this suite fails (never skips) without it.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct KubernetesValidateTests {
-    static let validatorVersion = "1.37.0"
-
-    /// The validator's path, installing it with pip when it is missing.
+    /// The validator's path: from `PATH`, else from the checkout's virtual environment.
     static func validator() throws -> String {
         if let path = KubernetesFixture.which("kubernetes-validate") { return path }
-        let directory = TemporaryDirectory()
-        if let python = KubernetesFixture.which("python3") {
-            _ = try runCommand(
-                python, ["-m", "pip", "install", "--quiet", "kubernetes-validate==\(validatorVersion)"],
-                environment: KubernetesFixture.toolEnvironment, in: directory, timeout: .seconds(120))
-        }
-        guard let path = KubernetesFixture.which("kubernetes-validate") else {
+        let root = #filePath.firstRange(of: "/Tests/").map { String(#filePath[..<$0.lowerBound]) } ?? "."
+        let installed = "\(root)/.build/venv/bin/kubernetes-validate"
+        guard access(installed, X_OK) == 0 else {
             throw FixtureError(
-                "kubernetes-validate is not installed and pip could not install it: "
-                    + "python3 -m pip install kubernetes-validate==\(validatorVersion) (scripts/install-deps.sh does)")
+                "kubernetes-validate is not installed: run scripts/install-deps.sh, which puts it in .build/venv "
+                    + "(make test puts .build/venv/bin on PATH)")
         }
-        return path
+        return installed
     }
 
     /// Runs the validator over `files` in `folder`; every object must pass, and be counted.

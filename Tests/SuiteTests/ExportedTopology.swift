@@ -42,7 +42,9 @@ struct ExportedTopology {
         guard exported.status == 0 else { throw RawSocketError("export kubernetes: \(exported.standardError)") }
         let files = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".yaml") }.sorted().map { "\(out)/\($0)" }
         let reader = "import sys, json, yaml; json.dump([d for f in sys.argv[1:] for d in yaml.safe_load_all(open(f)) if d], sys.stdout)"
-        let read = try runCommand("/usr/bin/python3", ["-c", reader] + files, in: directory)
+        // python3 from PATH: `make test` puts the checkout's virtual environment (PyYAML included) first.
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let read = try runCommand("/usr/bin/env", ["python3", "-c", reader] + files, environment: ["PATH": path], in: directory)
         guard read.status == 0, let objects = try JSONSerialization.jsonObject(with: Data(read.standardOutput.utf8)) as? [[String: Any]]
         else { throw RawSocketError("reading the exported YAML: \(read.standardError)") }
         return ExportedTopology(objects)
