@@ -3,7 +3,7 @@ import Glibc
 #endif
 import VerticalsServiceKit
 
-/// What a supervisor gives back once its suite is up (issue 26 §4).
+/// What a supervisor gives back once its suite is up.
 ///
 /// Most of a supervisor's resident memory is not its own data but clean pages of its program
 /// file: the code that read the manifest, bound the sockets and spawned every service, mapped
@@ -15,23 +15,18 @@ import VerticalsServiceKit
 /// (`MADV_PAGEOUT`, Linux 5.4 and later; an older kernel ignores the advice): the clean pages of
 /// its writable data segment (told apart by `/proc/self/pagemap`: a page the supervisor wrote is
 /// never advised, it would go to swap), then its text, last, marked `MADV_RANDOM` so that a later
-/// fault does not read ahead; then it drops the program file's unmapped pages from the page
-/// cache (`POSIX_FADV_DONTNEED`), since fault-around maps every cached neighbour of a faulting page
-/// (up to 64 KiB) and `MADV_RANDOM` does not stop that. Clean file pages are what the kernel would
-/// reclaim first under memory pressure anyway; this only does it before the pressure comes. What
-/// the supervisor runs later (a status call, a restart) is read back in on its first use.
+/// fault does not read ahead. Clean file pages are what the kernel would reclaim first under
+/// memory pressure anyway; this only does it before the pressure comes. What the supervisor runs
+/// later (a status call, a restart) faults back in from the page cache on its first use.
 ///
-/// It waits for start-up to settle (``settle``) after the last service is ready. Measured with
-/// fifty services in the bench (issue 26 §4), RSS 1 s after ready: text alone, advised at the
-/// instant the last service was ready, 12.4 MiB [10.5-12.7]; with the data segment, the text
-/// last and the cache dropped, half a second after, 9.9 MiB [9.8-10.2] and 10.1 [9.6-10.2] in two
-/// runs (the floor, a sleeping Swift program, 3.7). Without the drop, 2-4 MiB of text came back
-/// within a second from the page cache (no major fault), one 64 KiB neighbourhood per fault.
+/// The program file's pages stay in the page cache. Dropping them too (`POSIX_FADV_DONTNEED`)
+/// kept the resident figure lower, since the kernel's fault-around maps every cached neighbour of
+/// a faulting page, but it made the first restart after it read the restart path back from disk,
+/// and took the cached pages of every other process running the same binary: a real cost, paid at
+/// the worst moment, for a figure that counts shared, reclaimable pages. Memory is judged by
+/// private dirty memory and PSS (`/proc/PID/smaps_rollup`), which clean file pages are not.
 ///
-/// The price: the first restart after the release reads the supervisor's restart path back
-/// from disk. Measured with the reference suite (kill -9 of clinics 3 s after ready, release
-/// build): the first restart took 38-44 ms to READY=1 against 21-24 ms for the next; 33-38
-/// against 23-27 without the cache drop; later ones are as before.
+/// It waits for start-up to settle (``settle``) after the last service is ready.
 enum StartUpPages {
     /// `MADV_PAGEOUT` (linux/mman.h); Glibc's headers of some distributions do not name it.
     private static let pageOut: Int32 = 21
@@ -80,20 +75,7 @@ enum StartUpPages {
             if madvise(pointer, length, pageOut) == 0 { advised += length }
             _ = madvise(pointer, length, MADV_RANDOM)
         }
-        dropCachedProgram()
         return advised
-    }
-
-    /// Drops the program file's pages that no process maps from the page cache
-    /// (`POSIX_FADV_DONTNEED`). Measured: after `MADV_PAGEOUT` from the process itself the text
-    /// pages left its mappings but stayed cached, so each later fault mapped a cached 64 KiB
-    /// around it (the kernel's fault-around, which `MADV_RANDOM` does not stop) and 2-4 MiB of
-    /// text came back within a second; uncached, a fault maps the one page it reads.
-    private static func dropCachedProgram() {
-        let program = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)
-        guard program >= 0 else { return }
-        _ = posix_fadvise(program, 0, 0, POSIX_FADV_DONTNEED)
-        close(program)
     }
 
     /// This program's resolved path, as `/proc/self/maps` names its mappings.
