@@ -3,7 +3,7 @@
 #   make test    build and run every test, then EventLoop's lifetime tests under ASan, then each fuzz target briefly
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the release binaries, systemd units, sysusers/tmpfiles files
 #   make contracts-update   after a deliberate contract change: rewrite Tests/Contracts' lock and golden fixtures
-#   make kubernetes-export  after a manifest change: regenerate deploy/kubernetes (README: "Running on Kubernetes")
+#   make kubernetes-export  after a manifest change: regenerate deploy/kubernetes (docs/kubernetes.md)
 #   make kubernetes-rehearsal  as root: the image as a root file system, each vertical's --check and --probe in it
 #   make soak    book under repeated kill -9 of the suite's daemons and the supervisor for SOAK_SECONDS (default 600)
 #   make fuzz    run each libFuzzer target (Fuzz/) for FUZZ_SECONDS (default 60) from its committed seeds
@@ -85,7 +85,7 @@ memcheck: deps
 
 # Programs to $(PREFIX)/bin; units, sysusers.d and tmpfiles.d files, exported for $(PREFIX) from
 # deploy/suite.toml, to $(PREFIX)/lib/... (systemd reads /usr/local/lib/systemd/system too); the
-# manifest to $(PREFIX)/etc/verticals for svc-supervisor.service (an existing one is kept). README: "Running under systemd".
+# manifest to $(PREFIX)/etc/verticals for svc-supervisor.service (an existing one is kept). docs/systemd.md.
 install: deps
 	$(if $(filter release,$(CONFIGURATION)),$(MAKE) --no-print-directory release,$(SWIFT) build -c $(CONFIGURATION))
 	set -e; bin="$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)"; \
@@ -100,7 +100,7 @@ install: deps
 	manifest="$(DESTDIR)$(PREFIX)/etc/verticals/suite.toml"; \
 	if [ -e "$$manifest" ]; then echo "kept $$manifest (yours); the new one is deploy/suite.toml"; \
 	else install -m 0644 deploy/suite.toml "$$manifest"; fi
-	@echo "installed under $(DESTDIR)$(PREFIX); next: README.md, \"Running under systemd\""
+	@echo "installed under $(DESTDIR)$(PREFIX); next: docs/systemd.md"
 
 # The contract lock and golden fixtures (Tests/Contracts/README.md). `update` refuses a breaking
 # change (removed operation or field, reused tag, changed type, field made required, removed error

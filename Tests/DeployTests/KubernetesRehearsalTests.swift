@@ -24,8 +24,8 @@ import VerticalsTesting
 /// and the probe is admitted as the vertical itself: the same probe with the certificate of a
 /// vertical the daemon does not admit is refused, naming that vertical (and where
 /// `VERTICALS_ALLOWED_PEERS` is only `operator`, as for records and appointments, the probe that
-/// passes can be nobody but the vertical). In clinics' pod, the README's `kubectl exec … svc-supervisor
-/// call clinics nearest …` answers too.
+/// passes can be nobody but the vertical). In clinics' pod, docs/kubernetes.md's `kubectl exec …
+/// svc-supervisor call clinics nearest …` answers too.
 ///
 /// Root only, and the first run downloads a Debian base (cached after); skipped with a message
 /// without root or without the Debian mirror.
@@ -118,7 +118,7 @@ struct KubernetesRehearsalTests {
                 strangerName = other
                 strangers += 1
             }
-            // The README's `kubectl exec clinics-0 -- svc-supervisor call clinics nearest …`.
+            // docs/kubernetes.md's `kubectl exec clinics-0 -- svc-supervisor call clinics nearest …`.
             let exec = pod.name == "clinics" ? Self.readmeCall : []
             let spec = try pod.specFile(
                 base: base, layers: [layer], work: work, mounts: mounts, strangerEnvironment: stranger, exec: exec,
@@ -153,7 +153,7 @@ struct KubernetesRehearsalTests {
         return line + "; libraries: " + libraries.joined(separator: " ")
     }
 
-    /// README "Running on Kubernetes", step 4, inside clinics' pod.
+    /// docs/kubernetes.md, "Deploying", step 5, inside clinics' pod.
     static let readmeCall = ["/usr/local/bin/svc-supervisor", "call", "clinics", "nearest", #"{"latitude": 51.5, "longitude": -0.12}"#]
 
     /// What one pod's transcript must show; `stranger`: the vertical whose certificate the pod's

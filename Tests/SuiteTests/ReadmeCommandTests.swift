@@ -2,12 +2,16 @@ import Glibc
 import Testing
 import VerticalsTesting
 
-/// README.md's commands work as written: each `svc-supervisor …` line of "Using the suite" runs
-/// through `sh` against a live suite under svc-supervisor, in order, and exits 0.
+/// The documented commands work as written: each `svc-supervisor …` line of docs/operations.md's
+/// "Using the suite" runs through `sh` against a live suite under svc-supervisor, in order, and
+/// exits 0.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct ReadmeCommandTests {
-    /// The package root, where README.md and deploy/suite.toml (for `svc-supervisor check`) are.
+    /// The package root, where docs/ and deploy/suite.toml (for `svc-supervisor check`) are.
     static let packageRoot = String(#filePath).split(separator: "/").dropLast(3).map { "/" + $0 }.joined()
+
+    /// The page whose "Using the suite" section a reader pastes from.
+    static let page = packageRoot + "/docs/operations.md"
 
     /// Why a command is not run, or nil to run it. Each rule is explicit and says why.
     static func skipReason(_ command: String) -> String? {
@@ -76,9 +80,9 @@ struct ReadmeCommandTests {
     }
 
     @Test func everyCommandOfUsingTheSuite_exitsZero_againstALiveSuite() async throws {
-        let readme = try #require(readFile(Self.packageRoot + "/README.md"))
-        let commands = ReadmeCommands.extract(from: readme)
-        // A README reshaped so that nothing is found must fail here, not pass with nothing run.
+        let page = try #require(readFile(Self.page), "\(Self.page) is missing")
+        let commands = ReadmeCommands.extract(from: page)
+        // A page reshaped so that nothing is found must fail here, not pass with nothing run.
         #expect(commands.count >= 15, "\(commands)")
         #expect(commands.contains { $0.hasPrefix("svc-supervisor call clinics create") }, "\(commands)")
 

@@ -1,20 +1,21 @@
-/// The `svc-supervisor …` commands of README.md's code blocks, as a reader would paste them.
+/// The `svc-supervisor …` commands of a documentation page's code blocks, as a reader would paste them
+/// (docs/operations.md, "Using the suite").
 ///
 /// Only level-2 sections named in ``sections`` count (with their subsections), and only fenced
 /// code lines whose first word is `svc-supervisor`. A command runs on over lines ending in `\`
 /// and lines inside an open quote (a JSON argument may wrap); `# comments` outside quotes are
-/// dropped. Pure text work, so a README edit elsewhere cannot break it.
+/// dropped. Pure text work, so an edit elsewhere in the page cannot break it.
 enum ReadmeCommands {
     /// The sections whose commands a live suite must accept.
     static let sections = ["Using the suite"]
 
-    /// Every command of `sections` in `readme`, in order.
-    static func extract(from readme: String, sections: [String] = sections) -> [String] {
+    /// Every command of `sections` in `page`, in order.
+    static func extract(from page: String, sections: [String] = sections) -> [String] {
         var commands: [String] = []
         var inSection = false
         var inFence = false
         var pending: String?
-        for rawLine in readme.split(separator: "\n", omittingEmptySubsequences: false) {
+        for rawLine in page.split(separator: "\n", omittingEmptySubsequences: false) {
             let line = String(rawLine)
             if !inFence, line.hasPrefix("## ") {
                 inSection = sections.contains(String(line.dropFirst(3)).trimmingSpaces)

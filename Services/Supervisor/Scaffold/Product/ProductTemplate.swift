@@ -167,7 +167,7 @@ enum ProductTemplate {
         case .url: checkout = "$(CURDIR)/.build/checkouts/\(framework.identity)"
         }
         return #"""
-        # \#(p.typeName) — the commands a newcomer needs (the toolchain: the Verticals README, "Two commands").
+        # \#(p.typeName) — the commands a newcomer needs (the toolchain: the Verticals docs/getting-started.md).
         #   make run                start every vertical under svc-supervisor (deploy/suite.toml; Ctrl-C stops it)
         #   make test               build and run every test, then the contract guard
         #   make contracts-check    how today's contracts differ from Tests/Contracts/contracts.lock.json
@@ -225,7 +225,7 @@ enum ProductTemplate {
         #"""
         #!/usr/bin/env bash
         # CI for \#(p.typeName): a fresh clone on a machine with the Swift toolchain (and libuv, libsodium,
-        # zlib, SQLite headers: the Verticals README, "Two commands"). Runs the README's test command.
+        # zlib, SQLite headers: the Verticals docs/getting-started.md). Runs the README's test command.
         set -euo pipefail
         cd "$(dirname "$0")/.."
         export PATH="/opt/swift/usr/bin:$PATH"

@@ -11,16 +11,16 @@ enum KubernetesReadme {
             <!-- \(KubernetesExport.generatedHeader.joined(separator: " ")) -->
             # The suite on Kubernetes
 
-            Every object here comes from the suite's manifest; the README of the repository ("Running on
-            Kubernetes") says how to build the image, make certificates and apply them. Written for
+            Every object here comes from the suite's manifest; the repository's docs/kubernetes.md says how
+            to build the image, make certificates and apply them. Written for
             Kubernetes \(KubernetesExport.kubernetesVersion) and checked offline with
             `kubernetes-validate --strict -k \(KubernetesExport.kubernetesVersion)` by `make test`.
 
-            **Needs the TCP endpoints of issue 23**: each daemon serves `VERTICALS_LISTEN=\(layout.listen)`,
-            finds each dependency at `VERTICALS_ENDPOINT_<NAME>=tcp:<name>:\(layout.port)` (its Service) and
-            speaks mutual TLS with the files named by `VERTICALS_TLS_CERT`, `VERTICALS_TLS_KEY` and
-            `VERTICALS_TLS_CA` (the names follow issue 23's work). A daemon without that support binds a
-            Unix socket in its pod instead, and nothing can reach it.
+            **Needs the daemons' TCP endpoints with mutual TLS** (docs/multi-host.md): each daemon serves
+            `VERTICALS_LISTEN=\(layout.listen)`, finds each dependency at
+            `VERTICALS_ENDPOINT_<NAME>=tcp:<name>:\(layout.port)` (its Service) and speaks mutual TLS with the
+            files named by `VERTICALS_TLS_CERT`, `VERTICALS_TLS_KEY` and `VERTICALS_TLS_CA`. A daemon without
+            that support binds a Unix socket in its pod instead, and nothing can reach it.
 
             | file | objects |
             |---|---|
@@ -59,10 +59,10 @@ enum KubernetesReadme {
             Each pod mounts the Secret `<name>-tls` (keys `tls.crt`, `tls.key`, `ca.crt`, as cert-manager writes
             them) at `\(layout.tlsDirectory)`. With cert-manager, one `Certificate` per vertical with
             `secretName: <name>-tls`, `uris: ["verticals://<name>"]`, `usages: [server auth, client auth]`, from
-            the suite's CA `Issuer`; cert-manager rotates the files in place, and the daemons reload them
-            (issue 23: no signal is needed). Each ConfigMap's `VERTICALS_ALLOWED_PEERS` admits the verticals
-            that declare it in `depends_on` and `operator` (a certificate `svc-supervisor certs` mints for
-            an operator's CLI), besides the vertical itself.
+            the suite's CA `Issuer` (docs/kubernetes.md says how to make it); cert-manager rotates the files
+            in place, and the daemons reload them with no signal. Each ConfigMap's `VERTICALS_ALLOWED_PEERS`
+            admits the verticals that declare it in `depends_on` and `operator` (a certificate
+            `svc-supervisor certs` mints for an operator's CLI), besides the vertical itself.
             Without it, `svc-supervisor certs DIR --namespace \(layout.namespace)` and, per vertical,
             `kubectl -n \(layout.namespace) create secret generic <name>-tls --from-file=DIR/<name>/`.
 
@@ -133,7 +133,7 @@ enum KubernetesReadme {
             | `log_max_bytes`, `logs` | rotated files | standard error, rotated by the kubelet (`containerLogMaxSize`) |
             | `stop_signal` | the signal | SIGTERM always (the image sets no STOPSIGNAL) |
             | `start = "on-demand"`, `idle_exit` | started at the first call, exit 0 when idle | not exported: every pod starts at once and keeps running (the kubelet would restart an idle exit) |
-            | later issues' lifecycle features (upgrades with store migration hand-over, backups on a schedule, core dumps) | svc-supervisor | not exported: run `daemon.backup` through `kubectl exec`; a new image rolls out pod by pod |
+            | other lifecycle features (`upgrade` with the store's hand-over, backups on a schedule, core dumps) | svc-supervisor | not exported: run `daemon.backup` through `kubectl exec`; a new image rolls out pod by pod |
 
             """
         return out
