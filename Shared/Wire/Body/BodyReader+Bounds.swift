@@ -1,0 +1,66 @@
+/// Reading a length-delimited field (a string, bytes, an enumeration's name) no longer than its
+/// bound: what the generated decoder calls for a field whose contract declares `maxBytes`, or
+/// that gets the default bound of an `input` (docs/CONTRACTS.md).
+///
+/// The length on the wire is checked before anything is read, so an oversized value costs no
+/// allocation; a string is checked again once decoded, since each invalid UTF-8 sequence it
+/// held became a three-byte U+FFFD.
+extension BodyReader {
+    /// Reads the current field's value as `Value`, refusing more than `maxBytes` bytes.
+    @inlinable
+    public mutating func read<Value: WireField>(_: Value.Type = Value.self, maxBytes: Int) throws(WireDecodingError) -> Value {
+        try checkLength(atMost: maxBytes)
+        return try read(Value.self)
+    }
+
+    /// Reads the current field's value as a string of at most `maxBytes` bytes of UTF-8.
+    @inlinable
+    public mutating func read(_: String.Type = String.self, maxBytes: Int) throws(WireDecodingError) -> String {
+        try checkLength(atMost: maxBytes)
+        let text = try read(String.self)
+        try checkDecoded(text, atMost: maxBytes)
+        return text
+    }
+
+    /// Appends the current field's value to a repeated field's `values`, refusing more than
+    /// `maxBytes` bytes (each element is bounded, not the list).
+    @inlinable
+    public mutating func append<Value: WireField>(to values: inout [Value], maxBytes: Int) throws(WireDecodingError) {
+        try checkLength(atMost: maxBytes)
+        try append(to: &values)
+    }
+
+    /// Appends the current field's string to `values`, refusing more than `maxBytes` bytes of UTF-8.
+    @inlinable
+    public mutating func append(to values: inout [String], maxBytes: Int) throws(WireDecodingError) {
+        try checkLength(atMost: maxBytes)
+        try append(to: &values)
+        if let last = values.last { try checkDecoded(last, atMost: maxBytes) }
+    }
+
+    /// Throws unless the current field, when length-delimited, holds at most `maxBytes` bytes;
+    /// reads nothing (another wire type is left for `read` to report).
+    @inlinable
+    public mutating func checkLength(atMost maxBytes: Int) throws(WireDecodingError) {
+        guard wireType == .lengthDelimited else { return }
+        let start = bytes.index
+        let length: Int
+        do { length = try bytes.readLength() } catch { throw error.inside(tag) }
+        bytes.index = start
+        guard length <= maxBytes else { throw WireDecodingError(.invalidValue(Self.overBound(length, maxBytes)), tag: tag) }
+    }
+
+    @inlinable
+    mutating func checkDecoded(_ text: String, atMost maxBytes: Int) throws(WireDecodingError) {
+        let length = text.utf8.count
+        guard length <= maxBytes else {
+            throw WireDecodingError(.invalidValue(Self.overBound(length, maxBytes) + " once invalid UTF-8 was replaced"), tag: tag)
+        }
+    }
+
+    /// Why a value of `length` bytes is refused by a bound of `maxBytes`.
+    @usableFromInline
+    static func overBound(_ length: Int, _ maxBytes: Int) -> String {
+        "\(length) bytes, over its bound of \(maxBytes) bytes"
+    }
+}
