@@ -50,8 +50,10 @@ extension BodyReader {
         guard length <= maxBytes else { throw WireDecodingError(.invalidValue(Self.overBound(length, maxBytes)), tag: tag) }
     }
 
+    /// Throws unless the decoded `text` has at most `maxBytes` bytes of UTF-8 (it has more only
+    /// when invalid sequences were replaced).
     @inlinable
-    mutating func checkDecoded(_ text: String, atMost maxBytes: Int) throws(WireDecodingError) {
+    func checkDecoded(_ text: String, atMost maxBytes: Int) throws(WireDecodingError) {
         let length = text.utf8.count
         guard length <= maxBytes else {
             throw WireDecodingError(.invalidValue(Self.overBound(length, maxBytes) + " once invalid UTF-8 was replaced"), tag: tag)
