@@ -91,6 +91,22 @@ struct FieldBoundTests {
         #expect(service?.fieldPath == "clinics.CheckSlotInput.service")
     }
 
+    /// What the body fuzzer requires: whatever decodes, encodes to bytes that decode again. An
+    /// unknown case name of invalid UTF-8 grows threefold once repaired, so it is bounded as decoded.
+    @Test func anEnumerationsName_ofInvalidUTF8_isBoundedOnceReplaced() {
+        var slot = BodyWriter()
+        slot.write(1, "c_1")
+        slot.writeKey(2, .lengthDelimited)
+        [UInt8](repeating: 0xFF, count: 2000).writeValue(to: &slot.buffer)
+        slot.write(3, Timestamp.epoch)
+        slot.write(4, Timestamp.epoch)
+        let direct = #expect(throws: WireDecodingError.self) { try Clinics.CheckSlotInput(decoding: slot.buffer.bytes) }
+        #expect(direct?.description.contains("6000 bytes, over its bound of 4096 bytes") == true)
+        #expect(throws: WireDecodingError.self) {
+            try MessageValue(decoding: slot.buffer.bytes, as: Clinics.CheckSlotInput.schema)
+        }
+    }
+
     @Test func anOutput_keepsALongString() throws {
         let clinic = Clinics.Clinic(
             id: "c_1", name: String(repeating: "n", count: 10_000), address: "1 Hill Road", latitude: 0, longitude: 0,

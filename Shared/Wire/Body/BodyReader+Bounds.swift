@@ -22,6 +22,24 @@ extension BodyReader {
         return text
     }
 
+    /// Reads the current field's enumeration case, whose name has at most `maxBytes` bytes of UTF-8
+    /// (an unknown name is kept as decoded, so it is checked as a string is).
+    @inlinable
+    public mutating func read<Value: WireEnum>(_: Value.Type = Value.self, maxBytes: Int) throws(WireDecodingError) -> Value {
+        try checkLength(atMost: maxBytes)
+        let value = try read(Value.self)
+        try checkDecoded(value.wireName, atMost: maxBytes)
+        return value
+    }
+
+    /// Appends the current field's enumeration case to `values`, its name at most `maxBytes` bytes.
+    @inlinable
+    public mutating func append<Value: WireEnum>(to values: inout [Value], maxBytes: Int) throws(WireDecodingError) {
+        try checkLength(atMost: maxBytes)
+        try append(to: &values)
+        if let last = values.last { try checkDecoded(last.wireName, atMost: maxBytes) }
+    }
+
     /// Appends the current field's value to a repeated field's `values`, refusing more than
     /// `maxBytes` bytes (each element is bounded, not the list).
     @inlinable
