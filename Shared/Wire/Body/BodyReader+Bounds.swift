@@ -13,11 +13,18 @@ extension BodyReader {
         return try read(Value.self)
     }
 
-    /// Reads the current field's value as a string of at most `maxBytes` bytes of UTF-8.
+    /// Reads the current field's value as a string of at most `maxBytes` bytes of UTF-8: the
+    /// length read once, checked, then the text (the path of every bounded string of an Input).
     @inlinable
     public mutating func read(_: String.Type = String.self, maxBytes: Int) throws(WireDecodingError) -> String {
-        try checkLength(atMost: maxBytes)
-        let text = try read(String.self)
+        guard wireType == .lengthDelimited else {
+            throw WireDecodingError(.wrongWireType(expected: .lengthDelimited, found: wireType), tag: tag)
+        }
+        let length: Int
+        do { length = try bytes.readLength() } catch { throw error.inside(tag) }
+        guard length <= maxBytes else { throw WireDecodingError(.invalidValue(Self.overBound(length, maxBytes)), tag: tag) }
+        let text: String
+        do { text = try bytes.readUTF8(length) } catch { throw WireDecodingError(.truncated, tag: tag) }
         try checkDecoded(text, atMost: maxBytes)
         return text
     }
