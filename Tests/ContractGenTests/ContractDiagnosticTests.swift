@@ -85,6 +85,36 @@ import VerticalsContractGen
             "contract shop\n/// E.\nenum E {\n    unknown\n}\n",
             "bad.vcontract:4:5: error: case name 'unknown' must start"
         ),
+        (
+            "a bound on an int",
+            "contract shop\n/// A.\ninput A {\n    /// B.\n    1 b: int(maxBytes: 4)\n}\n",
+            "bad.vcontract:5:24: error: field 'b' is int: only string and bytes fields have a bound in bytes"
+        ),
+        (
+            "a bound of 0",
+            "contract shop\n/// A.\ninput A {\n    /// B.\n    1 b: string(maxBytes: 0)\n}\n",
+            "bad.vcontract:5:27: error: field 'b' has bound 0: a bound is 1...4294967295 bytes"
+        ),
+        (
+            "a bound past 2^32-1",
+            "contract shop\n/// A.\ninput A {\n    /// B.\n    1 b: string(maxBytes: 4294967296)\n}\n",
+            "bad.vcontract:5:27: error: field 'b' has bound 4294967296"
+        ),
+        (
+            "a bound that is not maxBytes",
+            "contract shop\n/// A.\ninput A {\n    /// B.\n    1 b: string(max: 4)\n}\n",
+            "bad.vcontract:5:17: error: expected `maxBytes: N` inside '('"
+        ),
+        (
+            "a default longer than its bound",
+            "contract shop\n/// A.\ninput A {\n    /// B.\n    1 b: string(maxBytes: 2) = \"abc\"\n}\n",
+            "bad.vcontract:5:27: error: the default of 'b' is longer than its bound of 2 bytes"
+        ),
+        (
+            "an input holding a message that is not one",
+            "contract shop\n/// A.\ninput A {\n    /// B.\n    1 b: B\n}\n/// B.\nmessage B {\n    /// C.\n    1 c: string\n}\n",
+            "bad.vcontract:5:10: error: input 'A' holds message 'B': declare it `input` too"
+        ),
     ])
     func badInput_isReportedAtItsLineAndColumn(what: String, text: String, expected: String) {
         let found = Self.diagnostics(text)

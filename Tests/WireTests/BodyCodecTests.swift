@@ -10,10 +10,10 @@ struct BodyCodecTests {
         .minimal,
         Sample(
             flag: true, count: .min, size: .max, ratio: -0.0, title: String(repeating: "long ", count: 40),
-            blob: Array(0...255), at: Timestamp(microsecondsSinceEpoch: .min), colour: .unknown("ultraviolet"),
+            blob: Array(0...255), at: .earliest, colour: .unknown("ultraviolet"),
             inner: Inner(name: String(repeating: "n", count: 200), value: .max), tags: ["😀", "\u{0}"], items: [],
             note: "", level: .min),
-        Sample(count: .max, ratio: .infinity, at: Timestamp(microsecondsSinceEpoch: .max), level: .max),
+        Sample(count: .max, ratio: .infinity, at: .latest, level: .max),
     ]
 
     @Test("every field type round-trips through the direct codec", arguments: samples)

@@ -37,6 +37,27 @@ public struct ContractChecker: Sendable {
     /// The largest tag a field may have (2^29 - 1): the key's other three bits are its wire type.
     public static let maxTag: UInt64 = (1 << 29) - 1
 
+    /// The bound, in bytes, of a string, bytes or enumeration field of an `input` that declares
+    /// none: 4 KiB. Longer than any name, e-mail address, token, id, cursor or path a caller sends
+    /// (Linux's PATH_MAX is 4096 with its NUL), short enough that no request makes a vertical
+    /// lower-case, trim or hash megabytes. A longer text (a record's, a notification's body)
+    /// declares its own bound.
+    public static let defaultMaxBytes: UInt64 = 4096
+
+    /// The largest bound a field may declare (2^32 - 1 bytes): more than any frame.
+    public static let maxBound: UInt64 = (1 << 32) - 1
+
+    /// The bound the codec enforces on `field` of `message`: the one it declares, or
+    /// ``defaultMaxBytes`` for a string, bytes or enumeration field of an `input`; nil for none.
+    public func maxBytes(of field: FieldDeclaration, in message: MessageDeclaration, of file: ContractFile) -> UInt64? {
+        if let declared = field.maxBytes { return declared }
+        guard message.isInput else { return nil }
+        switch resolve(field.type, in: file) {
+        case .scalar(.string)?, .scalar(.bytes)?, .enumeration?: return Self.defaultMaxBytes
+        default: return nil
+        }
+    }
+
     /// Swift keywords a field or case name cannot be without backquotes (which we do not emit).
     static let reserved: Set<String> = [
         "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
@@ -126,6 +147,24 @@ public struct ContractChecker: Sendable {
             }
             if case .defaulted(let literal) = field.presence, let problem = Self.problem(with: literal, for: type) {
                 report(literal.location, "bad default for '\(field.name)': \(problem)")
+            }
+            if let bound = field.maxBytes {
+                let at = field.maxBytesLocation ?? field.location
+                if type != .scalar(.string) && type != .scalar(.bytes) {
+                    report(at, "field '\(field.name)' is \(Self.name(of: type)): only string and bytes fields have a bound in bytes")
+                } else if bound == 0 || bound > Self.maxBound {
+                    report(at, "field '\(field.name)' has bound \(bound): a bound is 1...\(Self.maxBound) bytes")
+                }
+                if case .defaulted(.string(let text, _)) = field.presence, UInt64(text.utf8.count) > bound {
+                    report(at, "the default of '\(field.name)' is longer than its bound of \(bound) bytes")
+                }
+            }
+            if message.isInput, case .message(let contract, let name) = type,
+                case .message(let held)? = declarations[contract]?[name], !held.isInput
+            {
+                report(
+                    field.type.location,
+                    "input '\(message.name)' holds message '\(field.type)': declare it `input` too, so that its fields are bounded")
             }
         }
         return problems

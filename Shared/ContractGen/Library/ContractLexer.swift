@@ -5,7 +5,7 @@ struct Token: Equatable {
         case integer(String)
         case float(String)
         case string(String)
-        /// One of `{ } [ ] ? : = , .`
+        /// One of `{ } [ ] ( ) ? : = , .`
         case punctuation(Character)
         /// A `///` line, its text after the slashes (and one space).
         case doc(String)
@@ -83,7 +83,7 @@ struct ContractLexer {
             return number(at: start)
         }
         if byte == UInt8(ascii: "\"") { return try string(at: start) }
-        if "{}[]?:=,.".utf8.contains(byte) {
+        if "{}[]()?:=,.".utf8.contains(byte) {
             index += 1
             return Token(kind: .punctuation(Character(Unicode.Scalar(byte))), location: start)
         }

@@ -74,11 +74,17 @@ public struct ContractParser {
                 if !doc.isEmpty { throw error("a /// comment at the end of the file documents nothing") }
                 break
             }
-            guard case .identifier(let keyword) = current.kind, keyword == "message" || keyword == "enum" else {
-                throw error("expected 'message' or 'enum', found \(currentText)")
+            guard case .identifier(let keyword) = current.kind, ["message", "input", "enum"].contains(keyword) else {
+                throw error("expected 'message', 'input' or 'enum', found \(currentText)")
             }
             _ = advance()
-            declarations.append(keyword == "message" ? .message(try message(doc)) : .enumeration(try enumeration(doc)))
+            switch keyword {
+            case "enum": declarations.append(.enumeration(try enumeration(doc)))
+            default:
+                var declaration = try message(doc)
+                declaration.isInput = keyword == "input"
+                declarations.append(.message(declaration))
+            }
         }
         return ContractFile(path: path, name: name, location: location, declarations: declarations)
     }
@@ -149,12 +155,15 @@ public struct ContractParser {
         try expect(":", "between the field's name and its type")
         var presence = FieldPresence.required
         let type: TypeReference
+        let bound: (bytes: UInt64, location: SourceLocation)?
         if take("[") {
             type = try typeReference()
+            bound = try maxBytes()
             try expect("]", "to close the list type")
             presence = .repeated
         } else {
             type = try typeReference()
+            bound = try maxBytes()
         }
         if take("?") {
             guard presence == .required else { throw error("a list is never absent (it is empty): drop the '?'") }
@@ -166,7 +175,26 @@ public struct ContractParser {
             }
             presence = .defaulted(try literal())
         }
-        return FieldDeclaration(tag: tag, name: name, type: type, presence: presence, doc: doc, location: location)
+        return FieldDeclaration(
+            tag: tag, name: name, type: type, maxBytes: bound?.bytes, maxBytesLocation: bound?.location,
+            presence: presence, doc: doc, location: location)
+    }
+
+    /// `(maxBytes: N)` after a type, if written.
+    private mutating func maxBytes() throws(ContractDiagnostic) -> (bytes: UInt64, location: SourceLocation)? {
+        guard take("(") else { return nil }
+        guard case .identifier("maxBytes") = current.kind else {
+            throw error("expected `maxBytes: N` inside '(' after the type (e.g. `string(maxBytes: 1024)`), found \(currentText)")
+        }
+        _ = advance()
+        try expect(":", "after maxBytes")
+        let location = current.location
+        guard case .integer(let text) = current.kind, let bytes = UInt64(text.replacing("_", with: "")) else {
+            throw error("expected the bound in bytes, a whole number (e.g. `maxBytes: 1024`), found \(currentText)")
+        }
+        _ = advance()
+        try expect(")", "to close the bound")
+        return (bytes, location)
     }
 
     private mutating func typeReference() throws(ContractDiagnostic) -> TypeReference {

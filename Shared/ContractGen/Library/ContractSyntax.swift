@@ -54,10 +54,14 @@ public enum Declaration: Sendable, Equatable {
     }
 }
 
-/// `message NAME [: Conformance, …] { fields }` with its doc comment.
+/// `message NAME [: Conformance, …] { fields }` with its doc comment; or `input NAME …`, the
+/// same message whose string, bytes and enumeration fields get ``ContractChecker/defaultMaxBytes``
+/// unless they declare a bound.
 public struct MessageDeclaration: Sendable, Equatable {
     /// The message's name, unqualified.
     public var name: String
+    /// Whether it is declared `input`: an operation's Input, or a message one holds.
+    public var isInput: Bool = false
     /// The `///` lines above it, without the slashes.
     public var doc: [String]
     /// Conformances added to the generated struct beyond `WireMessage` (e.g. `Hashable`), which
@@ -70,7 +74,8 @@ public struct MessageDeclaration: Sendable, Equatable {
     public var location: SourceLocation
 }
 
-/// One field: `TAG NAME: TYPE`, `TAG NAME: TYPE?`, `TAG NAME: [TYPE]` or `TAG NAME: TYPE = VALUE`.
+/// One field: `TAG NAME: TYPE`, `TAG NAME: TYPE?`, `TAG NAME: [TYPE]` or `TAG NAME: TYPE = VALUE`,
+/// where a string or bytes TYPE may carry its bound: `string(maxBytes: 1024)`.
 public struct FieldDeclaration: Sendable, Equatable {
     /// The field's number on the wire, 1...2^29-1.
     public var tag: UInt64
@@ -78,6 +83,10 @@ public struct FieldDeclaration: Sendable, Equatable {
     public var name: String
     /// The element type.
     public var type: TypeReference
+    /// The bound written after the type (`string(maxBytes: 1024)`), in bytes; nil when none is.
+    public var maxBytes: UInt64? = nil
+    /// Where the bound's number is written.
+    public var maxBytesLocation: SourceLocation? = nil
     /// Required, optional, repeated or defaulted.
     public var presence: FieldPresence
     /// The `///` lines above it, without the slashes.

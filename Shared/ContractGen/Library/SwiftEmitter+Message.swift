@@ -68,7 +68,8 @@ extension SwiftEmitter {
             indent += 1
             for field in message.fields {
                 let head = "\(field.tag), \(Self.quoted(field.name)), \(fieldType(resolved(field)))"
-                let doc = "doc: \(Self.quoted(Self.summary(of: field.doc)))"
+                let bound = checker.maxBytes(of: field, in: message, of: file).map { "maxBytes: \($0), " } ?? ""
+                let doc = bound + "doc: \(Self.quoted(Self.summary(of: field.doc)))"
                 switch field.presence {
                 case .required: line(".required(\(head), \(doc)),")
                 case .optional: line(".optional(\(head), \(doc)),")
@@ -130,9 +131,11 @@ extension SwiftEmitter {
         indent += 1
         line("switch tag {")
         for field in message.fields {
+            let bound = checker.maxBytes(of: field, in: message, of: file).map { "maxBytes: \($0)" }
             switch field.presence {
-            case .repeated: line("case \(field.tag): try body.append(to: &\(local(field)))")
-            default: line("case \(field.tag): \(local(field)) = try body.read()")
+            case .repeated:
+                line("case \(field.tag): try body.append(to: &\(local(field))\(bound.map { ", \($0)" } ?? ""))")
+            default: line("case \(field.tag): \(local(field)) = try body.read(\(bound ?? ""))")
             }
         }
         line("default: try body.skip()")

@@ -90,8 +90,8 @@ public struct HostConfiguration: Sendable {
         case .failure(let problem): configuration.loopsProblem = problem
         }
         configuration.tracing = .from(environment: environment)
-        if let text = environment["VERTICALS_DRAIN_SECONDS"], let value = Double(text), value >= 0 {
-            configuration.drainTimeout = .milliseconds(Int64(value * 1000))
+        if let text = environment["VERTICALS_DRAIN_SECONDS"], let value = Double(text), value >= 0, value.isFinite {
+            configuration.drainTimeout = .milliseconds(Int64(min(value, 1e9) * 1000))
         }
         // Like the other timeouts, a value that does not parse or is not positive is ignored.
         if let text = environment[idleExitVariable], let value = Double(text), value > 0, value.isFinite {

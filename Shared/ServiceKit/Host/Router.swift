@@ -101,7 +101,12 @@ public struct Router: Sendable {
         do {
             input = try message.decodeBody(as: Input.self)
         } catch {
-            throw ServiceError(.invalidInput, "the body is not a valid \(Input.schema.name): \(error)")
+            // The field at fault (`password`, `hours.opens`), when the error is about one.
+            let prefix = Input.schema.name + "."
+            let field = error.fieldPath.flatMap { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : nil }
+            throw ServiceError(
+                .invalidInput, "the body is not a valid \(Input.schema.name): \(error)",
+                details: field.map { [ErrorDetail("field", $0)] } ?? [])
         }
         guard checkingEnumerations else { return input }
         do {

@@ -55,12 +55,17 @@ struct GenericDecoder {
             guard body.wireType == field.type.wireType else {
                 throw WireDecodingError(.wrongWireType(expected: field.type.wireType, found: body.wireType), tag: tag)
             }
+            if let maxBytes = field.maxBytes { try body.checkLength(atMost: maxBytes) }
             let value: WireValue
             do {
                 if index != lastIndex { (lastIndex, lastType) = (index, field.type.resolvedForElements) }
                 value = try self.value(lastType, &body.bytes, depth: depth)
             } catch {
                 throw error.inside(tag)
+            }
+            // Checked again once decoded: invalid UTF-8 became three-byte U+FFFDs.
+            if let problem = field.boundProblem(value) {
+                throw WireDecodingError(.invalidValue(problem + " once invalid UTF-8 was replaced"), tag: tag)
             }
             if case .repeated = field.presence {
                 lists[index].append(value)

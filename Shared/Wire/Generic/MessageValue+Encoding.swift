@@ -51,6 +51,11 @@ struct GenericEncoder {
         into writer: inout ByteWriter
     ) throws(WireValueError) {
         let type = type ?? field.type
+        // What a peer's decoder would refuse is refused before it is sent.
+        if let problem = field.boundProblem(value) { throw error(.outOfRange, path, problem) }
+        if case .timestamp(let timestamp) = value, !timestamp.isInWireRange {
+            throw error(.outOfRange, path, timestamp.outsideWireRange)
+        }
         writer.writeVarint(UInt64(field.tag) << 3 | UInt64(type.wireType.rawValue))
         switch (type, value) {
         case (.bool, .bool(let bool)): bool.writeValue(to: &writer)

@@ -56,13 +56,13 @@ struct JSONFormReader {
                 guard let json = given[index] else {
                     throw error(.missingField, fieldPath, "required field is missing")
                 }
-                value = try single(field.type, json, path: fieldPath)
+                value = try single(field, field.type, json, path: fieldPath)
             case .optional:
                 guard let json = given[index] else { continue }
-                value = try single(field.type, json, path: fieldPath)
+                value = try single(field, field.type, json, path: fieldPath)
             case .defaulted(let defaultValue):
                 if let json = given[index] {
-                    value = try single(field.type, json, path: fieldPath)
+                    value = try single(field, field.type, json, path: fieldPath)
                 } else {
                     value = WireValue(defaultValue)
                 }
@@ -78,13 +78,20 @@ struct JSONFormReader {
                 list.reserveCapacity(elements.count)
                 let elementType = field.type.resolvedForElements
                 for (position, element) in elements.enumerated() {
-                    list.append(try single(elementType, element, path: FieldPath.element(fieldPath, position)))
+                    list.append(try single(field, elementType, element, path: FieldPath.element(fieldPath, position)))
                 }
                 value = .list(list)
             }
             result.fields.append(.init(tag: field.tag, value: value))
         }
         return result
+    }
+
+    /// One value of `field` (an element, for a repeated one), refused when over its bound.
+    private func single(_ field: FieldDescriptor, _ type: FieldType, _ json: JSONValue, path: String) throws(WireValueError) -> WireValue {
+        let value = try single(type, json, path: path)
+        if let problem = field.boundProblem(value) { throw error(.outOfRange, path, problem) }
+        return value
     }
 
     private func single(_ type: FieldType, _ json: JSONValue, path: String) throws(WireValueError) -> WireValue {
@@ -130,6 +137,7 @@ struct JSONFormReader {
                     .invalidValue, path,
                     "expected an RFC 3339 timestamp such as 2026-11-23T09:30:00Z, got \(json.briefDescription)")
             }
+            guard timestamp.isInWireRange else { throw error(.outOfRange, path, timestamp.outsideWireRange) }
             return .timestamp(timestamp)
         case .enumeration(let schema):
             guard case .string(let name) = json else {

@@ -18,7 +18,8 @@ public struct WireValueError: Error, Sendable, Equatable, CustomStringConvertibl
         public static let invalidJSON = Code("invalidJSON")
         /// A value has another type than its field's (e.g. a string for an integer).
         public static let typeMismatch = Code("typeMismatch")
-        /// A number does not fit its field's type (e.g. -1 for a uint, 1e400 for a double).
+        /// A value does not fit its field's range (e.g. -1 for a uint, 1e400 for a double, a
+        /// timestamp outside years 1 to 9999, a string longer than its field's bound).
         public static let outOfRange = Code("outOfRange")
         /// A value has the right type but is not valid (e.g. a malformed timestamp).
         public static let invalidValue = Code("invalidValue")

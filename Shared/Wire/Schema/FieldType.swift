@@ -49,6 +49,15 @@ public enum FieldType: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether a field of this type may have a bound in bytes (``FieldDescriptor/maxBytes``):
+    /// a string, bytes or an enumeration (its name).
+    public var canBeBounded: Bool {
+        switch self {
+        case .string, .bytes, .enumeration: true
+        default: false
+        }
+    }
+
     /// The type's name in `describe` and the lock file: `string`, `enum clinics.Service`, `message clinics.Clinic`.
     public var description: String {
         switch self {

@@ -107,8 +107,11 @@ extension Timestamp: WireField {
     @inlinable public func writeValue(to writer: inout ByteWriter) {
         writer.writeVarint(Varint.zigZag(microsecondsSinceEpoch))
     }
+    /// Reads a timestamp, refusing one outside ``Timestamp/wireRange`` (years 1 to 9999).
     @inlinable public static func readValue(from reader: inout ByteReader) throws(WireDecodingError) -> Timestamp {
-        Timestamp(microsecondsSinceEpoch: Varint.unZigZag(try reader.readVarintField()))
+        let timestamp = Timestamp(microsecondsSinceEpoch: Varint.unZigZag(try reader.readVarintField()))
+        guard timestamp.isInWireRange else { throw WireDecodingError(.invalidValue(timestamp.outsideWireRange)) }
+        return timestamp
     }
 }
 

@@ -6,13 +6,18 @@ extension Compatibility {
             // Breaking: a deployed peer of the other version would fail.
             case serviceRemoved, operationRemoved, fieldRemoved, tagReused, typeChanged, madeRequired,
                 defaultChanged, errorCodeRemoved, enumCaseRemoved, descriptionInvalid
+            /// Breaking: an Input's bound lowered (older callers send longer values), or an Output's
+            /// raised or removed (older readers refuse the longer values).
+            case boundBroken
             // Additive: older and newer peers keep working together.
             case serviceAdded, operationAdded, fieldAdded, errorCodeAdded, enumCaseAdded
+            /// A bound declared where there was none, an Input's raised, an Output's lowered.
+            case boundChanged
 
             /// Whether a peer of the other version would fail on it.
             public var isBreaking: Bool {
                 switch self {
-                case .serviceAdded, .operationAdded, .fieldAdded, .errorCodeAdded, .enumCaseAdded: false
+                case .serviceAdded, .operationAdded, .fieldAdded, .errorCodeAdded, .enumCaseAdded, .boundChanged: false
                 default: true
                 }
             }

@@ -7,9 +7,11 @@ import VerticalsWire
 ///
 /// Breaking: a service or operation removed (or renamed), a field removed, a tag reused
 /// for another field, a field's type changed, a field made required (or a required field
-/// added), a default changed, a declared error code removed, an enumeration case removed.
+/// added), a default changed, a declared error code removed, an enumeration case removed, a
+/// bound lowered on a message an Input reaches or raised (or removed) on one an Output reaches.
 /// Additive (reported, never refused): a new service, operation, optional/defaulted/repeated
-/// field, error code or enumeration case.
+/// field, error code or enumeration case; a bound declared where there was none (the lock of a
+/// version before bounds has none, and nothing longer than the bound was ever meaningful).
 ///
 /// ```swift
 /// let findings = Compatibility.compare(old: committedLock, new: .current())
@@ -64,8 +66,8 @@ public enum Compatibility {
             for code in newOperation.errors where !oldOperation.errors.contains(code) {
                 walk.note(.errorCodeAdded, place, "declares error code `\(code.wireName)`")
             }
-            walk.compare(oldOperation.input, newOperation.input, place: "\(place) input")
-            walk.compare(oldOperation.output, newOperation.output, place: "\(place) output")
+            walk.compare(oldOperation.input, newOperation.input, place: "\(place) input", reader: .new)
+            walk.compare(oldOperation.output, newOperation.output, place: "\(place) output", reader: .old)
         }
         for newOperation in new.operations where !old.operations.contains(where: { $0.name == newOperation.name }) {
             walk.note(.operationAdded, newOperation.name, "new operation")
@@ -92,9 +94,13 @@ private struct MessageComparison {
         findings.append(Compatibility.Finding(kind, service, place, detail))
     }
 
-    /// Compares message `oldName` (old version) with `newName` (new version); each pair once.
-    mutating func compare(_ oldName: String, _ newName: String, place: String) {
-        guard compared.insert(oldName + "|" + newName).inserted else { return }
+    /// Which version reads the messages compared: the new one reads an Input (older callers
+    /// write it), the old one an Output (older callers read what the new version writes).
+    enum Reader { case old, new }
+
+    /// Compares message `oldName` (old version) with `newName` (new version); each pair once per reader.
+    mutating func compare(_ oldName: String, _ newName: String, place: String, reader: Reader) {
+        guard compared.insert("\(oldName)|\(newName)|\(reader)").inserted else { return }
         guard let oldSchema = old.message(named: oldName), let newSchema = new.message(named: newName) else {
             note(.typeChanged, place, "message \(oldName) or \(newName) has no field table in its description")
             return
@@ -111,8 +117,9 @@ private struct MessageComparison {
                     "tag \(oldField.tag) was `\(oldField.name)` and is now `\(newField.name)`: retire the tag and "
                         + "add a field with a new one")
             }
-            compareType(oldField, newField, at: at)
+            compareType(oldField, newField, at: at, reader: reader)
             comparePresence(oldField, newField, at: at)
+            compareBound(oldField, newField, at: at, reader: reader)
         }
         for newField in newSchema.fields where oldSchema.field(tag: newField.tag) == nil {
             let at = "\(newName).\(newField.name)"
@@ -124,10 +131,30 @@ private struct MessageComparison {
         }
     }
 
-    private mutating func compareType(_ oldField: FieldDescriptor, _ newField: FieldDescriptor, at: String) {
+    /// A bound that the reader's version holds and the writer's does not promise breaks them.
+    private mutating func compareBound(
+        _ oldField: FieldDescriptor, _ newField: FieldDescriptor, at: String, reader: Reader
+    ) {
+        guard oldField.maxBytes != newField.maxBytes else { return }
+        let (before, after) = (oldField.maxBytes.map { "\($0) bytes" } ?? "none", newField.maxBytes.map { "\($0) bytes" } ?? "none")
+        let (readers, writers) = reader == .new ? (newField.maxBytes, oldField.maxBytes) : (oldField.maxBytes, newField.maxBytes)
+        // Broken when the reader refuses values the writer may send: a writer bounded more loosely
+        // (or not at all) than a reader that had a bound before.
+        let broken: Bool
+        switch (readers, writers) {
+        case (let read?, let written?): broken = read < written
+        case (_?, nil): broken = oldField.maxBytes != nil
+        default: broken = false
+        }
+        note(broken ? .boundBroken : .boundChanged, at, "bound changed from \(before) to \(after)")
+    }
+
+    private mutating func compareType(
+        _ oldField: FieldDescriptor, _ newField: FieldDescriptor, at: String, reader: Reader
+    ) {
         switch (oldField.type, newField.type) {
         case (.message(let oldMessage), .message(let newMessage)):
-            compare(oldMessage.name, newMessage.name, place: at)
+            compare(oldMessage.name, newMessage.name, place: at, reader: reader)
         case (.enumeration(let oldEnum), .enumeration(let newEnum)):
             for name in oldEnum.cases where !newEnum.cases.contains(name) {
                 note(.enumCaseRemoved, at, "enumeration \(newEnum.name) lost case `\(name)`")

@@ -17,7 +17,7 @@ struct CompatibilityTests {
             ],
             messages: [
                 .init(name: "shop.ListInput", doc: "", fields: [
-                    .init(tag: 1, name: "query", type: "string", presence: .required),
+                    .init(tag: 1, name: "query", type: "string", presence: .required, maxBytes: 100),
                     .init(tag: 2, name: "limit", type: "int", presence: .defaulted, defaultValue: "20"),
                     .init(tag: 3, name: "kind", type: "enum shop.Kind", presence: .optional),
                 ]),
@@ -26,7 +26,7 @@ struct CompatibilityTests {
                 ]),
                 .init(name: "shop.Item", doc: "", fields: [
                     .init(tag: 1, name: "id", type: "string", presence: .required),
-                    .init(tag: 2, name: "note", type: "string", presence: .optional),
+                    .init(tag: 2, name: "note", type: "string", presence: .optional, maxBytes: 100),
                 ]),
                 .init(name: "shop.GetInput", doc: "", fields: [.init(tag: 1, name: "id", type: "string", presence: .required)]),
             ],
@@ -82,6 +82,15 @@ struct CompatibilityTests {
         },
         Change(name: "error code removed", kind: .errorCodeRemoved, place: "list") { $0.operations[0].errors = [.invalidInput] },
         Change(name: "enum case removed", kind: .enumCaseRemoved, place: "shop.ListInput.kind") { $0.enums[0].cases = ["food"] },
+        Change(name: "an Input's bound lowered", kind: .boundBroken, place: "shop.ListInput.query") { d in
+            field(&d, "shop.ListInput", 1) { $0.maxBytes = 50 }
+        },
+        Change(name: "an Output's bound raised", kind: .boundBroken, place: "shop.Item.note") { d in
+            field(&d, "shop.Item", 2) { $0.maxBytes = 200 }
+        },
+        Change(name: "an Output's bound removed", kind: .boundBroken, place: "shop.Item.note") { d in
+            field(&d, "shop.Item", 2) { $0.maxBytes = nil }
+        },
     ]
 
     @Test("a breaking change is named", arguments: changes)
@@ -118,6 +127,18 @@ struct CompatibilityTests {
         #expect(findings.filter(\.isBreaking).isEmpty, "\(findings)")
         #expect(
             Set(findings.map(\.kind)) == [.fieldAdded, .errorCodeAdded, .enumCaseAdded, .operationAdded], "\(findings)")
+    }
+
+    /// Bounds declared where there were none (what every Input's text got at once), an Input's
+    /// raised, an Output's lowered: reported, never refused.
+    @Test func boundsThatNoPeerCanTripOn_areAdditive() {
+        var after = Self.before()
+        Self.field(&after, "shop.ListInput", 1) { $0.maxBytes = 200 }
+        Self.field(&after, "shop.GetInput", 1) { $0.maxBytes = 4096 }
+        Self.field(&after, "shop.Item", 2) { $0.maxBytes = 50 }
+        let findings = Compatibility.compare(Self.before(), after)
+        #expect(findings.filter(\.isBreaking).isEmpty, "\(findings)")
+        #expect(findings.map(\.kind) == [.boundChanged, .boundChanged, .boundChanged], "\(findings)")
     }
 
     @Test func renamingAMessageType_withTheSameFields_isNotBreaking() {

@@ -82,4 +82,20 @@ struct DescribedSchemaTests {
         description.messages[message].fields[field].defaultValue = "{}"
         #expect(throws: SchemaCatalogError.self) { try ServiceDescription.catalog(of: description) }
     }
+
+    /// A peer's description is input: a bound no contract could declare is refused, never a trap.
+    @Test(arguments: [("int", UInt64(10)), ("string", 0), ("string", UInt64(UInt32.max) + 1)])
+    func aBound_thatNoContractCouldDeclare_isRefused(type: String, maxBytes: UInt64) {
+        var description = ServiceDescription.of(Clinics.self)
+        let message = description.messages.firstIndex { $0.name == "clinics.SearchInput" }!
+        let field = description.messages[message].fields.firstIndex { $0.type == type }!
+        description.messages[message].fields[field].maxBytes = maxBytes
+        #expect(throws: SchemaCatalogError.self) { try ServiceDescription.catalog(of: description) }
+    }
+
+    @Test func theBounds_surviveDescribe() throws {
+        let catalog = try ServiceDescription.catalog(of: ServiceDescription.of(Identity.self))
+        #expect(catalog.message(named: "identity.LoginInput")?.field(named: "password")?.maxBytes == 1024)
+        #expect(catalog.message(named: "identity.Account")?.field(named: "email")?.maxBytes == nil)
+    }
 }

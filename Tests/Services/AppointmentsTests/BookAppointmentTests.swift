@@ -197,6 +197,11 @@ import VerticalsWire
         (Appointments.BookInput.fixture(startsAt: testNow), "startsAt"),
         (Appointments.BookInput.fixture(requestID: ""), "requestID"),
         (Appointments.BookInput.fixture(service: .unknown("surgery")), "service"),
+        // One character: "a" and 100,000 combining accents, 200,001 bytes.
+        (Appointments.BookInput.fixture(reason: "a" + String(repeating: "\u{301}", count: 100_000)), "reason"),
+        (Appointments.BookInput.fixture(requestID: "a" + String(repeating: "\u{301}", count: 100_000)), "requestID"),
+        (Appointments.BookInput.fixture(startsAt: Timestamp(microsecondsSinceEpoch: Int64.max)), "startsAt"),
+        (Appointments.BookInput.fixture(durationMinutes: Int.max), "durationMinutes"),
     ])
     func book_withAnInvalidField_namesTheField(input: Appointments.BookInput, field: String) async throws {
         let world = try World.test(caller: .suite())

@@ -117,18 +117,21 @@ struct SendTests {
         #expect(try await given.storedCount() == 1, "the retry delivers")
     }
 
+    /// Each field that breaks its rule, and the field named.
+    static let invalidFields: [(Notifications.SendInput, String)] = [
+        (.fixture(userID: ""), "userID"),
+        (.fixture(title: ""), "title"),
+        (.fixture(title: " \n\t"), "title"),
+        (.fixture(title: String(repeating: "t", count: 201)), "title"),
+        (.fixture(body: ""), "body"),
+        (.fixture(body: String(repeating: "b", count: 4001)), "body"),
+        (.fixture(deduplicationKey: ""), "deduplicationKey"),
+        (.fixture(deduplicationKey: String(repeating: "k", count: 201)), "deduplicationKey"),
+    ]
+
     @Test(
         "send refuses a field that breaks its rule, without asking identity",
-        arguments: [
-            (Notifications.SendInput.fixture(userID: ""), "userID"),
-            (.fixture(title: ""), "title"),
-            (.fixture(title: " \n\t"), "title"),
-            (.fixture(title: String(repeating: "t", count: 201)), "title"),
-            (.fixture(body: ""), "body"),
-            (.fixture(body: String(repeating: "b", count: 4001)), "body"),
-            (.fixture(deduplicationKey: ""), "deduplicationKey"),
-            (.fixture(deduplicationKey: String(repeating: "k", count: 201)), "deduplicationKey"),
-        ])
+        arguments: invalidFields + heavyFields)
     func send_givenAnInvalidField_failsWithInvalidInputNamingIt(input: Notifications.SendInput, field: String)
         async throws
     {
@@ -139,6 +142,29 @@ struct SendTests {
         #expect(error?.code == .invalidInput)
         #expect(error?.detail("field") == field)
         #expect(try await given.storedCount() == 0)
+    }
+
+    /// One character each: "a" and 100,000 combining accents, 200,001 bytes.
+    static let heavyFields: [(Notifications.SendInput, String)] = [
+        (.fixture(title: heavy), "title"), (.fixture(body: heavy), "body"),
+        (.fixture(deduplicationKey: heavy), "deduplicationKey"),
+    ]
+    static let heavy = "a" + String(repeating: "\u{301}", count: 100_000)
+
+    @Test func send_refusesAHeavyCharacterByItsBytes_evenInProcess() async throws {
+        let given = try Given()
+        let heavy = String(repeating: "b", count: 10) + String(repeating: "\u{301}", count: 20_000)
+        #expect(heavy.count == 10)
+
+        let error = await #expect(throws: NotificationsFailure.self) {
+            try await SendNotification(world: given.world).execute(
+                userID: "u-ada", title: "Hello", body: heavy, deduplicationKey: nil)
+        }
+
+        guard case .invalid(let field, _)? = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(field == "body")
+        #expect(Notifications.SendInput.schema.field(named: "body")?.maxBytes == Limits.bodyBytes)
+        #expect(Notifications.SendInput.schema.field(named: "title")?.maxBytes == Limits.titleBytes)
     }
 
     @Test func send_acceptsTheLongestTitleAndBody() async throws {

@@ -86,6 +86,8 @@ struct AddEntryTests {
         (.fixture(text: ""), "text"),
         (.fixture(text: " \n\t "), "text"),
         (.fixture(text: String(repeating: "a", count: 10_001)), "text"),
+        // One character: "a" and 100,000 combining accents, 200,001 bytes.
+        (.fixture(text: "a" + String(repeating: "\u{301}", count: 100_000)), "text"),
         (.fixture(kind: .unknown("immunisation")), "kind"),
         (.fixture(clinicID: ""), "clinicID"),
     ]
@@ -101,6 +103,10 @@ struct AddEntryTests {
         #expect(error?.code == .invalidInput)
         #expect(error?.detail("field") == field)
         #expect(try await world.entries.entries(userID: "u_ada", kind: nil).isEmpty)
+    }
+
+    @Test func theDomainsByteLimit_isTheContractsBound() {
+        #expect(Records.AddEntryInput.schema.field(named: "text")?.maxBytes == EntryRules.maxTextBytes)
     }
 
     @Test(arguments: Records.EntryKind.knownCases)

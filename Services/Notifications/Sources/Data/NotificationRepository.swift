@@ -35,7 +35,11 @@ package struct NotificationRepository: Sendable {
                     notification.readAt?.microsecondsSinceEpoch, notification.deduplicationKey,
                 ])
             guard db.changesCount == 0, let key = notification.deduplicationKey else { return notification }
-            return try Self.fetchOne(db, where: "deduplication_key = ?", key)!
+            // Nothing changed, so the key is taken by a row this transaction sees.
+            guard let first = try Self.fetchOne(db, where: "deduplication_key = ?", key) else {
+                throw ServiceError(.internal, "the deduplication key \(key) is taken, yet no notification has it")
+            }
+            return first
         }
     }
 

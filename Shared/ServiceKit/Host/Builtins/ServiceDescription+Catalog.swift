@@ -17,7 +17,7 @@ extension ServiceDescription {
     ///
     /// Throws, naming the message and field, when the description is not one a build of this
     /// framework could have made: an unknown type or presence, a tag out of range, a name or a
-    /// tag given twice, a default that is not of its field's type, a message or enumeration it
+    /// tag given twice, a bound on a field that cannot have one, a default that is not of its field's type, a message or enumeration it
     /// names but does not list.
     public static func catalog(of description: Daemon.Description) throws(SchemaCatalogError) -> SchemaCatalog {
         let enumerations = description.enums.map { EnumSchema($0.name, cases: $0.cases) }
@@ -72,7 +72,16 @@ extension ServiceDescription {
             case .unknown(let raw):
                 throw SchemaCatalogError("\(at): presence `\(raw)` is not one this build knows")
             }
-            fields.append(FieldDescriptor(tag: UInt32(info.tag), name: info.name, type: type, presence: presence, doc: info.doc))
+            var maxBytes: Int?
+            if let bound = info.maxBytes {
+                guard type.canBeBounded, bound > 0, bound <= UInt64(UInt32.max) else {
+                    throw SchemaCatalogError("\(at): bound \(bound) is not 1...\(UInt32.max) bytes on a string, bytes or enum field")
+                }
+                maxBytes = Int(bound)
+            }
+            fields.append(
+                FieldDescriptor(
+                    tag: UInt32(info.tag), name: info.name, type: type, presence: presence, maxBytes: maxBytes, doc: info.doc))
         }
         return MessageSchema(message.name, fields, doc: message.doc)
     }

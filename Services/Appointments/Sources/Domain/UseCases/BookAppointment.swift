@@ -24,7 +24,11 @@ package struct BookAppointment {
     package func execute(_ input: Appointments.BookInput) async throws -> Booking {
         try validate(input)
         let patient = try await world.sessionCheck.principal(token: input.token)
-        let endsAt = input.startsAt.adding(.seconds(input.durationMinutes * 60))
+        // Validated: the duration is minutes of Booking.durations and startsAt a year of 1...9999.
+        let (endsAt, overflow) = input.startsAt.addingReportingOverflow(.seconds(input.durationMinutes * 60))
+        guard !overflow, endsAt.isInWireRange else {
+            throw BookingError.invalid(field: "durationMinutes", reason: "ends after the year 9999")
+        }
         let slot = try await world.caller.call(
             Clinics.checkSlot,
             .init(clinicID: input.clinicID, service: input.service, startsAt: input.startsAt, endsAt: endsAt))
@@ -59,6 +63,9 @@ package struct BookAppointment {
         }
     }
 
+    /// The most UTF-8 bytes of `reason` and `requestID`: the contract's bound (its default).
+    package static let maxTextBytes = 4096
+
     private func validate(_ input: Appointments.BookInput) throws {
         guard !input.clinicID.isEmpty else { throw BookingError.invalid(field: "clinicID", reason: "is required") }
         guard input.service.isKnown else {
@@ -72,10 +79,14 @@ package struct BookAppointment {
         guard input.startsAt > world.now() else {
             throw BookingError.invalid(field: "startsAt", reason: "must be in the future")
         }
-        guard input.reason.count <= 1_000 else {
-            throw BookingError.invalid(field: "reason", reason: "must be at most 1,000 characters")
+        guard input.startsAt.isInWireRange else {
+            throw BookingError.invalid(field: "startsAt", reason: "must be in the years 1 to 9999")
         }
-        guard !input.requestID.isEmpty, input.requestID.count <= 200 else {
+        // Bytes before characters: one character may carry any number of combining marks.
+        guard input.reason.utf8.count <= Self.maxTextBytes, input.reason.count <= 1_000 else {
+            throw BookingError.invalid(field: "reason", reason: "must be at most 1,000 characters and \(Self.maxTextBytes) bytes")
+        }
+        guard input.requestID.utf8.count <= Self.maxTextBytes, !input.requestID.isEmpty, input.requestID.count <= 200 else {
             throw BookingError.invalid(field: "requestID", reason: "must be 1...200 characters, unique per booking")
         }
     }

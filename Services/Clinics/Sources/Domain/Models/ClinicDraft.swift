@@ -41,10 +41,17 @@ package struct ClinicDraft: Sendable, Equatable {
     static let maxAddressLength = 500
     /// The longest phone number accepted.
     static let maxPhoneLength = 40
+    /// The most UTF-8 bytes of any text field as sent (the contract's bound, its default):
+    /// checked before the text is trimmed or counted.
+    package static let maxTextBytes = 4096
 
     /// The draft in canonical form (trimmed text, services deduplicated in contract order,
     /// hours sorted), or the first rule it breaks, naming the field.
     package func validated() throws(ClinicError) -> ClinicDraft {
+        for (field, text) in [("name", name), ("address", address), ("timeZone", timeZone), ("phone", phone ?? "")]
+        where text.utf8.count > Self.maxTextBytes {
+            throw .invalid(field: field, reason: "must be at most \(Self.maxTextBytes) bytes")
+        }
         var draft = self
         draft.name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         draft.address = address.trimmingCharacters(in: .whitespacesAndNewlines)

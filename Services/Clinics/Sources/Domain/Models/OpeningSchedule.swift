@@ -35,7 +35,10 @@ package struct OpeningSchedule: Sendable {
         guard let timeZone = TimeZone(identifier: identifier) else { return nil }
         var byDay: [Int: [Range<Int>]] = [:]
         for period in hours {
-            guard let day = period.weekday.isoNumber, period.opens < period.closes else { continue }
+            // Stored hours were checked when the clinic was created; anything else is left out.
+            guard let day = period.weekday.isoNumber, period.opens >= 0, period.closes <= 1440,
+                period.opens < period.closes
+            else { continue }
             byDay[day, default: []].append(period.opens..<period.closes)
         }
         periods = byDay.mapValues(Self.merge)
@@ -45,10 +48,14 @@ package struct OpeningSchedule: Sendable {
         self.calendar = calendar
     }
 
-    /// Whether the clinic is open from `start` up to `end` (exclusive); `end` must be after `start`.
-    package func check(from start: Timestamp, to end: Timestamp) -> Verdict {
-        precondition(start < end, "a slot ends after it starts")
-        if end.microsecondsSinceEpoch - start.microsecondsSinceEpoch > Self.microsPerDay {
+    /// Whether the clinic is open from `start` up to `end` (exclusive); throws
+    /// ``ClinicError/invalid(field:reason:)`` unless `end` is after `start` and both are instants
+    /// the wire carries (years 1 to 9999).
+    package func check(from start: Timestamp, to end: Timestamp) throws(ClinicError) -> Verdict {
+        try Self.requireSlot(from: start, to: end)
+        // Any two instants' distance fits a Duration; after this the slot is at most a day long,
+        // so the microsecond arithmetic below stays small.
+        if start.duration(to: end) > .microseconds(Self.microsPerDay) {
             return .closed(reason: "The slot is longer than a day; book a slot within one day's opening hours.")
         }
         // Split at daylight-saving changes: within a piece the UTC offset is constant, so local
@@ -56,7 +63,7 @@ package struct OpeningSchedule: Sendable {
         var pieceStart = start
         while pieceStart < end {
             let transition = timeZone.nextDaylightSavingTimeTransition(after: Self.date(pieceStart))
-                .map(Self.timestamp)
+                .flatMap(Self.timestamp)
             // A transition at or before the piece's start (rounding) would loop forever: end the piece at `end`.
             let pieceEnd = transition.flatMap { $0 > pieceStart ? min($0, end) : nil } ?? end
             if case .closed(let reason) = checkPiece(from: pieceStart, to: pieceEnd, slot: (start, end)) {
@@ -108,8 +115,13 @@ package struct OpeningSchedule: Sendable {
     /// of a `Date`'s floating-point seconds can move 09:00:00 to 08:59:59.999.
     private func localTime(of instant: Timestamp) -> (isoWeekday: Int, microsOfDay: Int64) {
         let micros = instant.microsecondsSinceEpoch
-        let seconds = micros >= 0 ? micros / 1_000_000 : (micros - 999_999) / 1_000_000
-        let fraction = micros - seconds * 1_000_000
+        // Floor division, written so that no step leaves Int64 (even at Int64.min).
+        var seconds = micros / 1_000_000
+        var fraction = micros % 1_000_000
+        if fraction < 0 {
+            seconds -= 1
+            fraction += 1_000_000
+        }
         let parts = calendar.dateComponents(
             [.weekday, .hour, .minute, .second], from: Date(timeIntervalSince1970: TimeInterval(seconds)))
         let secondOfDay = Int64((parts.hour ?? 0) * 3600 + (parts.minute ?? 0) * 60 + (parts.second ?? 0))
@@ -138,7 +150,20 @@ package struct OpeningSchedule: Sendable {
         Date(timeIntervalSince1970: TimeInterval(timestamp.microsecondsSinceEpoch) / 1_000_000)
     }
 
-    private static func timestamp(_ date: Date) -> Timestamp {
-        Timestamp(microsecondsSinceEpoch: Int64((date.timeIntervalSince1970 * 1_000_000).rounded()))
+    /// The instant of `date`, or nil when it is not a whole number of microseconds `Int64` holds
+    /// (NaN, infinite or too far): `Int64(_:)` of such a double traps.
+    private static func timestamp(_ date: Date) -> Timestamp? {
+        Int64(exactly: (date.timeIntervalSince1970 * 1_000_000).rounded()).map(Timestamp.init(microsecondsSinceEpoch:))
+    }
+
+    /// Throws unless `start..<end` is a slot: both instants in the wire's range, `end` after `start`.
+    static func requireSlot(from start: Timestamp, to end: Timestamp) throws(ClinicError) {
+        guard start.isInWireRange else {
+            throw .invalid(field: "startsAt", reason: "must be in the years 1 to 9999 (got \(start))")
+        }
+        guard end.isInWireRange else {
+            throw .invalid(field: "endsAt", reason: "must be in the years 1 to 9999 (got \(end))")
+        }
+        guard start < end else { throw .invalid(field: "endsAt", reason: "must be after startsAt (\(start))") }
     }
 }

@@ -16,16 +16,14 @@ package struct CheckSlot {
     package func execute(
         clinicID: String, service: Clinics.Service, startsAt: Timestamp, endsAt: Timestamp
     ) async throws -> Clinics.SlotCheck {
-        guard startsAt < endsAt else {
-            throw ClinicError.invalid(field: "endsAt", reason: "must be after startsAt (\(startsAt))")
-        }
+        try OpeningSchedule.requireSlot(from: startsAt, to: endsAt)
         let clinic = try await GetClinics(world: world).execute(id: clinicID)
         let offersService = clinic.services.contains(service)
         var reasons: [String] = []
         if !offersService { reasons.append("\(clinic.name) does not offer \(service).") }
         var isOpen = false
         if let schedule = OpeningSchedule(hours: clinic.hours, timeZone: clinic.timeZone) {
-            switch schedule.check(from: startsAt, to: endsAt) {
+            switch try schedule.check(from: startsAt, to: endsAt) {
             case .open: isOpen = true
             case .closed(let reason): reasons.append(reason)
             }

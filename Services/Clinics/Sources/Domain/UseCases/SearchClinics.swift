@@ -19,7 +19,7 @@ package struct SearchClinics {
     /// matches all. A cursor made for another `name` is refused (`invalid(field: "cursor")`).
     package func execute(name: String, limit: Int, cursor: String? = nil) async throws -> Clinics.ClinicList {
         try Self.check(limit: limit)
-        guard name.count <= ClinicDraft.maxNameLength else {
+        guard name.utf8.count <= ClinicDraft.maxTextBytes, name.count <= ClinicDraft.maxNameLength else {
             throw ClinicError.invalid(field: "name", reason: "must be at most \(ClinicDraft.maxNameLength) characters")
         }
         let scope = "clinics.search|\(ClinicRepository.folded(name))"

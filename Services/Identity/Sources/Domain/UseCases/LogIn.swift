@@ -26,8 +26,11 @@ package struct LogIn: Sendable {
         self.world = world
     }
 
-    /// Logs in; throws ``IdentityFailure/wrongCredentials`` when the pair does not match an account.
+    /// Logs in; throws ``IdentityFailure/wrongCredentials`` when the pair does not match an account,
+    /// and ``IdentityFailure/invalid(field:reason:)`` for a password longer than any registration
+    /// accepts (it is never hashed: that depends on the input alone, so it tells nothing of accounts).
     package func execute(email rawEmail: String, password: String) async throws -> Opened {
+        try RegisterUser.requireBounded(password: password)
         let passwords = world.passwords
         let found = try await credentials(rawEmail)
         let matches = try await Offload.run {

@@ -12,6 +12,9 @@ package struct RegisterUser: Sendable {
     package static let maximumPasswordBytes = 1024
     /// The most characters a display name may have.
     package static let maximumDisplayNameLength = 100
+    /// The most UTF-8 bytes a display name may have as sent, spaces included: the contract's
+    /// bound (its default). Checked before the name is trimmed or counted.
+    package static let maximumDisplayNameBytes = 4096
 
     let world: World
 
@@ -36,13 +39,14 @@ package struct RegisterUser: Sendable {
             throw IdentityFailure.invalid(
                 field: "email", reason: "\"\(rawEmail)\" is not an e-mail address like name@example.org")
         }
+        try Self.requireBounded(password: password)
         guard password.count >= Self.minimumPasswordLength else {
             throw IdentityFailure.invalid(
                 field: "password", reason: "the password must have at least \(Self.minimumPasswordLength) characters")
         }
-        guard password.utf8.count <= Self.maximumPasswordBytes else {
+        guard rawName.utf8.count <= Self.maximumDisplayNameBytes else {
             throw IdentityFailure.invalid(
-                field: "password", reason: "the password must have at most \(Self.maximumPasswordBytes) bytes")
+                field: "displayName", reason: "the display name must have at most \(Self.maximumDisplayNameBytes) bytes")
         }
         let displayName = rawName.trimmedWhitespace
         guard !displayName.isEmpty, displayName.count <= Self.maximumDisplayNameLength else {
@@ -62,5 +66,13 @@ package struct RegisterUser: Sendable {
         try await world.users.insert(user, passwordHash: hash, unlessAdminExists: firstAdmin)
         world.logger.info("registered user \(user.id)\(firstAdmin ? " as the first admin" : "")")
         return user
+    }
+
+    /// Throws unless `password` has at most ``maximumPasswordBytes`` bytes of UTF-8: checked
+    /// before anything counts its characters or hashes it, at registration and at log-in.
+    static func requireBounded(password: String) throws(IdentityFailure) {
+        guard password.utf8.count <= maximumPasswordBytes else {
+            throw .invalid(field: "password", reason: "the password must have at most \(maximumPasswordBytes) bytes")
+        }
     }
 }

@@ -68,12 +68,18 @@ package struct SendNotification: Sendable {
         guard !userID.isEmpty else {
             throw NotificationsFailure.invalid(field: "userID", reason: "the recipient's user id is empty")
         }
-        try bounded("title", title, Limits.title)
-        try bounded("body", body, Limits.body)
-        if let deduplicationKey { try bounded("deduplicationKey", deduplicationKey, Limits.deduplicationKey) }
+        try bounded("title", title, Limits.title, bytes: Limits.titleBytes)
+        try bounded("body", body, Limits.body, bytes: Limits.bodyBytes)
+        if let deduplicationKey {
+            try bounded("deduplicationKey", deduplicationKey, Limits.deduplicationKey, bytes: Limits.titleBytes)
+        }
     }
 
-    private static func bounded(_ field: String, _ text: String, _ limit: Int) throws {
+    private static func bounded(_ field: String, _ text: String, _ limit: Int, bytes: Int) throws {
+        guard text.utf8.count <= bytes else {
+            throw NotificationsFailure.invalid(
+                field: field, reason: "the \(field) must have at most \(bytes) bytes (it has \(text.utf8.count))")
+        }
         guard text.contains(where: { !$0.isWhitespace }), text.count <= limit else {
             throw NotificationsFailure.invalid(
                 field: field,
