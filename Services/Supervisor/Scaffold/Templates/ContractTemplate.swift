@@ -41,8 +41,8 @@ enum ContractTemplate {
         // Inputs
 
         /// The Input of ``\#(v.typeName)/hello``.
-        message HelloInput {
-            /// Who to greet: 1 to 100 characters.
+        input HelloInput {
+            /// Who to greet: 1 to 100 characters (the contract bounds it at 4096 bytes, the default for an Input).
             1 name: string
         }
 
