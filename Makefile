@@ -37,7 +37,7 @@ SOAK_SECONDS ?= 600
 # Seconds per fuzz target in `make test`: a smoke run that the targets build, load their seeds and run.
 FUZZ_SMOKE_SECONDS ?= 3
 
-.PHONY: all deps build release exec-shim run test memcheck install contracts-check contracts-update kubernetes-export kubernetes-rehearsal fuzz soak bench api-check clean
+.PHONY: all deps build release exec-shim run test memcheck install contracts-check contracts-update kubernetes-export kubernetes-rehearsal fresh-debian-rehearsal fuzz soak bench api-check clean
 
 all: build
 
@@ -131,6 +131,12 @@ kubernetes-rehearsal: deps
 	tag=rehearsal-$$$$; status=0; \
 		VT_TEST_TAG=$$tag $(if $(REHEARSAL_BIN),VT_REHEARSAL_BIN="$(REHEARSAL_BIN)") $(SWIFT) test --skip-build --filter KubernetesRehearsalTests || status=$$?; \
 		bash scripts/kill-tagged.sh "$$tag"; exit $$status
+
+# As root: the README's two commands on a stock Debian 12 (debootstrap --variant=minbase, cached in
+# /var/cache/verticals-fresh-debian) with only the Swift toolchain added: install-deps, make build, and
+# make run until svc-supervisor call answers (scripts/fresh-debian-rehearsal.sh). Not part of make test.
+fresh-debian-rehearsal:
+	bash scripts/fresh-debian-rehearsal.sh
 
 # Rounds of booking while kill -9 takes appointments, identity, notifications and svc-supervisor;
 # each round checks nothing was lost or doubled. Prints bookings, retries, errors by code,
