@@ -134,6 +134,17 @@ extension EngineProcessTests {
             await harness.shutdown()
         }
 
+        @Test func lastExit_fromTheServicesStderr_reachesStatus_withoutAnyControlCharacter() async throws {
+            let harness = try EngineHarness([
+                .script("shouter", "printf 'boom \\033[2J\\033]0;title\\007failed\\r\\n' >&2; exit 3")
+            ])
+            try await harness.start()
+            try await harness.waitFor("shouter", .backoff)
+            let status = try await harness.status("shouter")
+            #expect(status.lastExit.hasSuffix("boom failed"), "\(status.lastExit.unicodeScalars.map(\.value))")
+            await harness.shutdown()
+        }
+
         @Test func datagramFromAChildOfTheService_isNotItsMainProcess_andIsIgnored() async throws {
             // The script's main process stays a shell: its child sends READY=1 naming the
             // script's pid, and exits. Neither its pid nor its claim makes it the service.
