@@ -89,7 +89,8 @@ extension EngineProcessTests {
             let bin = try UserPerVerticalProcessTests.reachableBin(in: directory)
             let run = RunDirectory(directory.file("run"))
             let harness = try EngineHarness(
-                [Liveness.checked("stuck", timeout: .seconds(1))], runDirectory: run.path, programDirectory: bin,
+                // A generous timeout: a loaded machine must not fail a check before the forgery.
+                [Liveness.checked("stuck", timeout: .seconds(5))], runDirectory: run.path, programDirectory: bin,
                 serviceUsers: accounts.users)
             try await harness.start()
             try await harness.waitFor("stuck", .ready)
@@ -114,7 +115,7 @@ extension EngineProcessTests {
             // Liveness is still on: the deadlocked daemon is killed for it and started again.
             let client = try RawClient(path: run.socket(for: "stuck"), receiveTimeout: .milliseconds(150))
             try client.sendRequest(id: 1, operation: "stuck.wedge", body: Empty().encodedBody())
-            try await harness.waitFor("stuck", .backoff, timeout: .seconds(30))
+            try await harness.waitFor("stuck", .backoff, timeout: .seconds(45))
             try await harness.waitFor("stuck", .ready, count: 2)
             let restarted = try await harness.status("stuck")
             #expect(restarted.lastExit.hasPrefix("liveness: no answer to daemon.health"), "\(restarted.lastExit)")
