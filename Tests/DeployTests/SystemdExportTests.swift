@@ -123,6 +123,25 @@ struct SystemdExportTests {
         #expect(DeployFixture.values("Conflicts", in: supervisor) == ["verticals.target"])
     }
 
+    @Test func supervisorUnit_gainsNoPrivilege_andKeepsOnlyTheCapabilitiesItUses_eachSaidWhy() throws {
+        let supervisor = try #require(
+            try SystemdExport.files(for: DeployFixture.manifest(twoServices))["svc-supervisor.service"])
+        #expect(DeployFixture.values("NoNewPrivileges", in: supervisor) == ["yes"])
+        #expect(DeployFixture.values("RestrictSUIDSGID", in: supervisor) == ["yes"])
+        let kept = DeployFixture.values("CapabilityBoundingSet", in: supervisor).flatMap { $0.split(separator: " ") }
+        #expect(
+            Set(kept) == [
+                "CAP_SETUID", "CAP_SETGID", "CAP_CHOWN", "CAP_FOWNER", "CAP_DAC_OVERRIDE", "CAP_KILL",
+                "CAP_SYS_RESOURCE", "CAP_SYS_NICE",
+            ])
+        for capability in kept {
+            #expect(supervisor.contains("\n# \(capability)") || supervisor.contains(" \(capability): "), "\(capability) says why")
+        }
+        for unused in ["CAP_SYS_ADMIN", "CAP_NET_BIND_SERVICE", "CAP_SYS_PTRACE", "CAP_SETPCAP", "CAP_NET_ADMIN"] {
+            #expect(!kept.contains(Substring(unused)))
+        }
+    }
+
     @Test func supervisorUnit_isNotRestarted_onAnInvalidManifest_andMayLeaveItsPointer() throws {
         let supervisor = try #require(
             try SystemdExport.files(for: DeployFixture.manifest(twoServices))["svc-supervisor.service"])

@@ -43,6 +43,24 @@ import VerticalsTesting
         print("systemd-analyze security --offline=true verticals-\(vertical).service: \(score)")
     }
 
+    /// The supervisor's unit as systemd reads it: no new privileges, and none of the
+    /// capabilities it does not use (administration, tracing, BPF, network administration).
+    @Test func security_readsTheSupervisorsUnit_withoutNewPrivileges_orCapabilitiesItDoesNotUse() throws {
+        let directory = TemporaryDirectory()
+        _ = try DeployFixture.installForTools(in: directory)
+        let unit = directory.file("units/svc-supervisor.service")
+        let result = try runCommand("/usr/bin/systemd-analyze", ["security", "--offline=true", unit], in: directory)
+        let lines = result.standardOutput.split(separator: "\n")
+        for setting in [
+            "NoNewPrivileges=", "RestrictSUIDSGID=", "CapabilityBoundingSet=~CAP_SYS_ADMIN", "CapabilityBoundingSet=~CAP_SYS_PTRACE",
+            "CapabilityBoundingSet=~CAP_BPF", "CapabilityBoundingSet=~CAP_NET_ADMIN", "CapabilityBoundingSet=~CAP_SYS_MODULE",
+        ] {
+            let line = lines.first { $0.contains(" \(setting) ") }
+            #expect(line?.hasPrefix("✓") == true, "\(setting): \(line ?? "absent")\n\(result.standardOutput)")
+        }
+        print("systemd-analyze security --offline=true svc-supervisor.service: \(Self.exposure(result.standardOutput) ?? -1)")
+    }
+
     @Test func sysusers_createsTheGroupAndOneStaticUserPerVertical() throws {
         let directory = TemporaryDirectory()
         _ = try DeployFixture.installForTools(in: directory)

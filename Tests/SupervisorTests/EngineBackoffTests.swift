@@ -11,14 +11,11 @@ extension EngineProcessTests {
     /// Backoff that forgives a healthy run, and never a dead one.
     @Suite("backoff that forgives")
     struct Forgiveness {
-        /// Ready through the real systemd-notify, then exits 1 after `seconds`.
+        /// Ready (`READY=1` from its main process), then exits 1 after `seconds`.
         static func readyThenExit(
             _ name: String, after seconds: String, resetAfter: Duration = .milliseconds(150)
         ) -> ServiceSpec {
-            var spec = ServiceSpec.script(
-                // --no-block: systemd-notify otherwise waits on a BARRIER=1 the supervisor's loop
-                // answers, and the race test below holds that loop.
-                name, "systemd-notify --ready --no-block --pid=$$; sleep \(seconds); exit 1", readiness: .notify)
+            var spec = ServiceSpec.notifyingScript(name, sends: "READY=1", then: "sleep \(seconds); exit 1")
             spec.backoff = Backoff(
                 initial: .milliseconds(40), max: .seconds(10), multiplier: 8, resetAfter: resetAfter)
             spec.budget = RestartBudget(maxRestarts: 50, window: .seconds(60))

@@ -60,6 +60,9 @@ public struct HostConfiguration: Sendable {
     /// meanwhile, so such a handler belongs in ``Router/on(_:_:)``. Wall time from receipt to
     /// answer, so a host short of CPU can trip it too. `VERTICALS_SYNC_WARN_MS`; default 10 ms.
     public var syncHandlerWarning: Duration = .milliseconds(10)
+    /// The bounds of the blocking-work pool (``Offload``): its queue, and when `daemon.health`
+    /// calls it wedged. ``ServiceRuntime`` applies them to the process's pool at start.
+    public var blockingWork = BlockingWorkLimits()
     /// The variable ``idleExit`` is read from; svc-supervisor and the systemd export set it.
     public static let idleExitVariable = "VERTICALS_IDLE_EXIT_SECONDS"
 
@@ -73,13 +76,14 @@ public struct HostConfiguration: Sendable {
 
     /// The configuration both hosts imply: socket hand-off from `LISTEN_*`, else
     /// `VERTICALS_LISTEN`, else the socket directory; `VERTICALS_TLS`, the ``ConnectionLimits`` variables, the ``PeerAccess`` allow-lists,
-    /// `VERTICALS_DRAIN_SECONDS`, `VERTICALS_IDLE_EXIT_SECONDS`, `VERTICALS_LOOPS` and `VERTICALS_SYNC_WARN_MS`
-    /// override the defaults.
+    /// `VERTICALS_DRAIN_SECONDS`, `VERTICALS_IDLE_EXIT_SECONDS`, `VERTICALS_LOOPS`, `VERTICALS_SYNC_WARN_MS`
+    /// and the ``BlockingWorkLimits`` variables override the defaults.
     public static func from(environment: [String: String], name: String, pid: Int32) -> HostConfiguration {
         var configuration = HostConfiguration(
             name: name, socketDirectory: .from(environment: environment),
             activation: SocketActivation.from(environment: environment, pid: pid), environment: environment)
         configuration.limits = .from(environment: environment)
+        configuration.blockingWork = .from(environment: environment)
         configuration.security = .from(environment: environment)
         if let text = environment["VERTICALS_LISTEN"], !text.isEmpty {
             do { configuration.listen = try SocketEndpoint(parsing: text) } catch { configuration.listenProblem = error }

@@ -63,7 +63,8 @@ public enum DaemonArguments: Equatable, Sendable {
         VERTICALS_MAX_FRAME_BYTES, VERTICALS_DRAIN_SECONDS, VERTICALS_LISTEN (tcp:HOST:PORT or unix:PATH),
         VERTICALS_ENDPOINT_<NAME> (where to call vertical NAME), VERTICALS_TLS_CERT/_KEY/_CA (mutual TLS on TCP),
         VERTICALS_ALLOWED_PEERS, VERTICALS_INTERNAL_PEERS, VERTICALS_TLS (off: plain TCP on loopback),
-        VERTICALS_PROBE_TIMEOUT_SECONDS.
+        VERTICALS_PROBE_TIMEOUT_SECONDS, VERTICALS_BLOCKING_QUEUE (jobs that may wait for a blocking-work thread),
+        VERTICALS_BLOCKING_STALL_SECONDS (how long every such thread may run one job before health fails).
         Usually started by svc-supervisor or systemd (README.md).
 
         """
@@ -112,6 +113,7 @@ public enum DaemonArguments: Equatable, Sendable {
         if let text = environment["VERTICALS_SYNC_WARN_MS"], !text.isEmpty, (Int64(text) ?? 0) <= 0 {
             problems.append("VERTICALS_SYNC_WARN_MS=\(text) is not a positive number of milliseconds")
         }
+        problems += BlockingWorkLimits.problems(in: environment)
         if let problem = ServiceRuntime.startUpPagesProblem(in: environment) { problems.append(problem) }
         if case .failure(let error) = probeTimeout(environment: environment) {
             problems.append(error.description)

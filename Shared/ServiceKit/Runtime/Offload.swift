@@ -1,3 +1,5 @@
+import VerticalsWire
+
 /// Runs blocking work (password hashing, file I/O) off the event loop, so the loop keeps
 /// serving other requests; the caller resumes on its own executor when the work is done.
 ///
@@ -5,16 +7,59 @@
 /// global queues: their worker-pool monitor would wake the daemon every second from the first
 /// offload on, and `daemon.health`, which every liveness check calls, offloads.
 ///
+/// The queue in front of those threads is bounded (``BlockingWorkLimits``): when it is full,
+/// ``run(_:)`` throws `resourceExhausted`, which a caller may retry, instead of letting work
+/// pile up for ever behind slow jobs.
+///
 /// ```swift
 /// let hash = try await Offload.run { try PasswordHasher.hash(password) }
 /// ```
 public enum Offload {
     /// Runs `work` on one of the framework's blocking-work threads and returns its result.
+    /// Throws `resourceExhausted` without running it when the queue is full.
     public static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await run(on: .shared, work)
+    }
+
+    /// ``run(_:)`` on `pool`.
+    static func run<T: Sendable>(on pool: BlockingThreads, _ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            BlockingThreads.shared.run {
+            let accepted = pool.run {
                 continuation.resume(with: Result { try work() })
             }
+            if !accepted { continuation.resume(throwing: queueFull(pool)) }
         }
+    }
+
+    /// Applies `limits` to the process's pool, for the work given from now on.
+    public static func configure(_ limits: BlockingWorkLimits) {
+        BlockingThreads.shared.configure(limits)
+    }
+
+    /// Proves `pool` is not wedged without waiting behind its queue: an empty job through it
+    /// when a thread takes it at once; when every thread is busy, that one took its job within
+    /// the stall limit. Throws `unavailable` when every thread has been on its job longer.
+    static func proveMoving(_ pool: BlockingThreads) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            switch pool.probe({ continuation.resume() }) {
+            case .queued:
+                break  // the job resumes it
+            case .progressing:
+                continuation.resume()
+            case .wedged(let threads, let since):
+                continuation.resume(
+                    throwing: ServiceError(
+                        .unavailable,
+                        "the blocking-work pool is wedged: each of its \(threads) threads has run one job for "
+                            + "\(since.components.seconds) s (\(BlockingWorkLimits.stallVariable) sets how long is too long)"))
+            }
+        }
+    }
+
+    private static func queueFull(_ pool: BlockingThreads) -> ServiceError {
+        ServiceError(
+            .resourceExhausted,
+            "the blocking-work queue is full: its \(pool.limit) threads are busy and \(pool.queueLimit ?? 0) jobs wait "
+                + "(\(BlockingWorkLimits.queueVariable)); try again shortly")
     }
 }

@@ -11,7 +11,8 @@
 /// archive.waitForPending()  // at close: every job given so far has run
 /// ```
 public final class SerialWorker: Sendable {
-    private let thread = BlockingThreads(limit: 1)
+    // Unbounded: its jobs (log rotations, an archive's compression) are few, and each must run.
+    private let thread = BlockingThreads(limit: 1, queueLimit: nil)
 
     /// A worker; its thread starts with the first job.
     public init() {}

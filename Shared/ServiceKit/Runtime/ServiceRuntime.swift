@@ -53,6 +53,7 @@ public final class ServiceRuntime: Sendable {
             TracingBootstrap.bootstrap(recorder: recorder)
         }
         self.configuration = configuration
+        Offload.configure(configuration.blockingWork)
         client = ServiceClient(
             loop: loop, sockets: configuration.socketDirectory, logger: Logger(label: "\(name).client"))
         background = BackgroundWork(loop: loop)

@@ -17,6 +17,9 @@ final class ServiceUnit {
 
     var child: ChildProcess?
     var pid: Int32?
+    /// The uid ``pid`` runs as: its own user's (`user =`), else the supervisor's. A notify
+    /// datagram counts only when the kernel names both as its sender.
+    var uid: UInt32?
     var startedAt: ContinuousClock.Instant?
     var readyAt: ContinuousClock.Instant?
     var ready: Bool { readyAt != nil }

@@ -69,6 +69,7 @@ extension SupervisorEngine {
         }
         unit.child = child
         unit.pid = child.pid
+        unit.uid = identity?.user.uid ?? geteuid()
         unit.startedAt = .now
         unit.readyAt = nil
         unit.ledger.spawned()

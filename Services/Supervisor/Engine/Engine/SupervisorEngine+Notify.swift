@@ -4,13 +4,17 @@ import Glibc
 
 // sd_notify messages from the children: readiness, status text, watchdog pings.
 extension SupervisorEngine {
+    /// Acts on a datagram of the notify socket, on the loop thread, when it comes from a unit's
+    /// own process: see ``sender(of:)``. Its values arrive printable (``NotifyMessage``).
     func received(_ message: NotifyMessage) {
         if let (unit, upgrade) = upgradeSender(of: message) {
             upgradeNotified(unit, upgrade, message)
             return
         }
         guard let unit = sender(of: message) else {
-            logger.debug("notify message from pid \(message.senderPID ?? 0), no service of ours: ignored")
+            let uid = message.senderUID.map(String.init) ?? "?"
+            logger.debug(
+                "notify message from pid \(message.senderPID ?? 0) uid \(uid), not the main process of a service of ours: ignored")
             return
         }
         for (key, value) in message.assignments {
@@ -38,23 +42,19 @@ extension SupervisorEngine {
         }
     }
 
-    /// The service a datagram comes from: the one whose main process sent it, or whose process
-    /// group the sender is in (a helper such as `systemd-notify`).
+    /// The service a datagram comes from: the one whose main process the kernel names as its
+    /// sender (`SCM_CREDENTIALS`), running as that service's uid. systemd's `NotifyAccess=main`,
+    /// its default for `Type=notify` and what the exported units get, so a service behaves the
+    /// same under either host: a helper process of the service (`systemd-notify` run from a
+    /// script without root) is not its main process, and is ignored under systemd too.
     ///
-    /// `systemd-notify` often exits before its datagram is read, so its group cannot be looked
-    /// up any more; then a `MAINPID=` naming one of our main processes decides. Only local
-    /// processes that can reach `<run>/notify.sock` can send, as with systemd's `NotifyAccess=all`.
-    private func sender(of message: NotifyMessage) -> ServiceUnit? {
-        guard let sender = message.senderPID, sender > 0 else { return nil }
-        let running = units.values.filter { $0.pid != nil }
-        if let unit = running.first(where: { $0.pid == sender }) { return unit }
-        let group = getpgid(sender)
-        if group > 0, let unit = running.first(where: { $0.pid == group }) { return unit }
-        if group < 0, let claimed = message["MAINPID"].flatMap(Int32.init),
-            let unit = running.first(where: { $0.pid == claimed })
-        {
-            return unit
-        }
-        return nil
+    /// Nothing the datagram says chooses the service: `MAINPID=` is never believed (any local
+    /// user can reach the 0666 socket, send a datagram naming another service's pid and exit
+    /// before it is read), nor is the process group of a sender that may be gone by then. A
+    /// datagram without credentials, from another uid, or from a pid that is not a unit's main
+    /// process is dropped.
+    func sender(of message: NotifyMessage) -> ServiceUnit? {
+        guard let pid = message.senderPID, pid > 0, let uid = message.senderUID else { return nil }
+        return units.values.first { $0.pid == pid && $0.uid == uid }
     }
 }

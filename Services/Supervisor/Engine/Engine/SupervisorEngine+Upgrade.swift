@@ -84,7 +84,7 @@ extension SupervisorEngine {
         }
         let upgrade = UpgradeRun(
             program: program, executable: target, previousExecutable: unit.spec.executable, oldPID: oldPID,
-            child: child, statusText: unit.statusText, loop: loop, answer: answer)
+            child: child, uid: launched.identity?.user.uid ?? geteuid(), statusText: unit.statusText, loop: loop, answer: answer)
         unit.upgrade = upgrade
         PidRecord.of(pid: child.pid, processGroup: child.pid)?.write(to: upgradePidFile(unit))
         unit.log.forgetErrorLines()
@@ -111,14 +111,13 @@ extension SupervisorEngine {
         configuration.runDirectory.pidFile(for: "\(unit.spec.name).upgrade")
     }
 
-    /// The upgrade of `unit` whose new process sent `message`, if one did.
+    /// The upgrade of `unit` whose new process sent `message`, if one did: the kernel names
+    /// that process and its uid as the sender (as ``SupervisorEngine/received(_:)`` requires of
+    /// a unit's own process).
     func upgradeSender(of message: NotifyMessage) -> (ServiceUnit, UpgradeRun)? {
-        guard let sender = message.senderPID, sender > 0 else { return nil }
-        let upgrades = units.values.compactMap { unit in unit.upgrade.map { (unit, $0) } }
-        guard !upgrades.isEmpty else { return nil }
-        if let match = upgrades.first(where: { $0.1.pid == sender }) { return match }
-        let group = getpgid(sender)
-        return upgrades.first { $0.1.pid == group }
+        guard let pid = message.senderPID, pid > 0, let uid = message.senderUID else { return nil }
+        return units.values.lazy.compactMap { unit in unit.upgrade.map { (unit, $0) } }
+            .first { $0.1.pid == pid && $0.1.uid == uid }
     }
 
     /// An `sd_notify` datagram from an upgrade's new process.
@@ -208,6 +207,7 @@ extension SupervisorEngine {
         unlink(upgradePidFile(unit))
         unit.child = upgrade.child
         unit.pid = upgrade.pid
+        unit.uid = upgrade.uid
         unit.startedAt = upgrade.startedAt
         unit.readyAt = nil
         unit.ledger.spawned()

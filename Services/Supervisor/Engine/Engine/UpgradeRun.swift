@@ -29,6 +29,8 @@ final class UpgradeRun {
     /// The new process.
     let child: ChildProcess
     var pid: Int32 { child.pid }
+    /// The uid the new process runs as (see ``ServiceUnit/uid``).
+    let uid: UInt32
     let startedAt: ContinuousClock.Instant
     var stage = Stage.preparing
     /// When the old process was told to stop accepting, and when it was gone.
@@ -53,13 +55,14 @@ final class UpgradeRun {
 
     init(
         program: String, executable: String, previousExecutable: String, oldPID: Int32, child: ChildProcess,
-        statusText: String, loop: EventLoop, answer: @escaping (Result<Supervisor.UpgradeResult, ServiceError>) -> Void
+        uid: UInt32, statusText: String, loop: EventLoop, answer: @escaping (Result<Supervisor.UpgradeResult, ServiceError>) -> Void
     ) {
         self.program = program
         self.executable = executable
         self.previousExecutable = previousExecutable
         self.oldPID = oldPID
         self.child = child
+        self.uid = uid
         self.statusText = statusText
         self.startedAt = .now
         self.timer = LoopTimer(loop: loop)

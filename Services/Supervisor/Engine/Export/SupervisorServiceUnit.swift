@@ -1,9 +1,10 @@
 /// `svc-supervisor.service`: for hosts that prefer the suite under svc-supervisor (one unit,
 /// its own restart budget and logs) to one unit per vertical. It conflicts with `verticals.target`.
 ///
-/// It runs as root, lightly sandboxed (`systemd-analyze security` rates it 4.0, "OK"): it binds
-/// every socket, spawns every vertical through the exec shim (which sets rlimits and process
-/// groups) and may place them in cgroups, which the per-vertical sandbox would forbid. Its run directory holds the verticals' state, so
+/// It runs as root, sandboxed less than a vertical: it binds every socket, spawns every vertical
+/// through the exec shim (which sets rlimits, process groups and each vertical's user) and may
+/// place them in cgroups, which the per-vertical sandbox would forbid. Its capabilities are only
+/// those it uses (``capabilities``), and it gains no privilege (`NoNewPrivileges=`). Its run directory holds the verticals' state, so
 /// it lives under `/var/lib`, not `/run`.
 enum SupervisorServiceUnit {
     /// The unit's file name.
@@ -57,6 +58,16 @@ enum SupervisorServiceUnit {
                 "Its cgroup subtree is its own, to place each vertical in a cgroup of its own; for the same",
                 "reason /sys stays writable (no ProtectKernelTunables=, no ProtectControlGroups=).",
             ])
+        service.set(
+            "NoNewPrivileges", "yes",
+            comment: [
+                "Inherited by every vertical, which vt-exec gives PR_SET_NO_NEW_PRIVS anyway: nothing the",
+                "supervisor starts needs a set-user-ID program or file capabilities (systemd-sysusers, which",
+                "`up` may run for missing users, is not set-user-ID either).",
+            ])
+        service.set(
+            "CapabilityBoundingSet", capabilities.map(\.name).joined(separator: " "),
+            comment: ["Root, with only what it uses:"] + capabilities.map { "\($0.name): \($0.why)" })
         service.set("UMask", "0027")
         service.set(
             "ReadWritePaths", "-\(SuitePointer.systemFolder)",
@@ -69,8 +80,8 @@ enum SupervisorServiceUnit {
             ("PrivateNetwork", "yes"), ("RestrictAddressFamilies", "AF_UNIX"), ("ProtectHostname", "yes"),
             ("ProtectClock", "yes"), ("ProtectKernelModules", "yes"),
             ("ProtectKernelLogs", "yes"), ("RestrictNamespaces", "yes"), ("RestrictRealtime", "yes"),
-            ("LockPersonality", "yes"), ("MemoryDenyWriteExecute", "yes"), ("SystemCallArchitectures", "native"),
-            ("SystemCallFilter", "@system-service"),
+            ("LockPersonality", "yes"), ("MemoryDenyWriteExecute", "yes"), ("RestrictSUIDSGID", "yes"),
+            ("SystemCallArchitectures", "native"), ("SystemCallFilter", "@system-service"),
         ] {
             service.set(key, value)
         }
@@ -78,4 +89,19 @@ enum SupervisorServiceUnit {
         file.append(UnitFile.Section(name: "Install").with("WantedBy", "multi-user.target"))
         return file.text
     }
+
+    /// The capabilities svc-supervisor uses as root, and why; everything else is left out of
+    /// its bounding set, and so out of every process it starts. Not among them: binding a port
+    /// below 1024 (`PrivateNetwork=` and `AF_UNIX` alone leave it no TCP), tracing or reading
+    /// other processes' memory (it reads only `/proc/PID/stat`, `statm` and `comm`, which any
+    /// user may), `CAP_SYS_ADMIN` (its cgroups are delegated to it, so plain file writes do).
+    static let capabilities: [(name: String, why: String)] = [
+        ("CAP_SETUID CAP_SETGID", "vt-exec drops each vertical to its own user and groups (setgroups, setgid, setuid)"),
+        ("CAP_CHOWN", "gives each vertical its state and runtime folders, its socket and its TLS key"),
+        ("CAP_FOWNER", "sets the mode of those once they are the vertical's (chmod of a file root does not own)"),
+        ("CAP_DAC_OVERRIDE", "backup, restore and upgrade reach a store inside a vertical's 0700 folder"),
+        ("CAP_KILL", "signals and stops verticals, which run as other users"),
+        ("CAP_SYS_RESOURCE", "vt-exec sets a manifest's rlimits, which may be above the supervisor's own hard limit"),
+        ("CAP_SYS_NICE", "vt-exec applies a manifest's `nice` below 0"),
+    ]
 }

@@ -4,18 +4,27 @@ import Glibc
 import VerticalsEventLoop
 
 /// One `sd_notify` datagram: who sent it (from `SCM_CREDENTIALS`) and its assignments.
+///
+/// The sender is what the kernel vouches for, never what the text claims: `MAINPID=` is an
+/// assignment like any other, and the engine credits a datagram only to the service whose main
+/// process the kernel names, running as that service's uid.
 struct NotifyMessage: Equatable {
     /// The sender's pid, as the kernel saw it (`SO_PASSCRED`); nil if the datagram carried none.
     var senderPID: Int32?
-    /// `KEY=VALUE` lines, in order (`READY=1`, `STATUS=…`, `WATCHDOG=1`, `STOPPING=1`, `MAINPID=…`).
+    /// The sender's uid, as the kernel saw it; nil if the datagram carried none.
+    var senderUID: UInt32?
+    /// `KEY=VALUE` lines, in order (`READY=1`, `STATUS=…`, `WATCHDOG=1`, `STOPPING=1`, `MAINPID=…`),
+    /// each value made printable (``PrintableText``): no control character or escape sequence
+    /// reaches `status` or a log from here.
     var assignments: [(key: String, value: String)]
 
     /// Parses the text of a datagram; lines without `=` are ignored, as systemd does.
-    init(senderPID: Int32?, text: String) {
+    init(senderPID: Int32?, senderUID: UInt32? = nil, text: String) {
         self.senderPID = senderPID
+        self.senderUID = senderUID
         assignments = text.split(separator: "\n").compactMap { line in
             guard let equals = line.firstIndex(of: "=") else { return nil }
-            return (String(line[..<equals]), String(line[line.index(after: equals)...]))
+            return (String(line[..<equals]), PrintableText.of(line[line.index(after: equals)...]))
         }
     }
 
@@ -25,14 +34,19 @@ struct NotifyMessage: Equatable {
     }
 
     static func == (lhs: NotifyMessage, rhs: NotifyMessage) -> Bool {
-        lhs.senderPID == rhs.senderPID && lhs.assignments.elementsEqual(rhs.assignments) { $0 == $1 }
+        lhs.senderPID == rhs.senderPID && lhs.senderUID == rhs.senderUID && lhs.assignments.elementsEqual(rhs.assignments) { $0 == $1 }
     }
 }
 
 /// The supervisor's `NOTIFY_SOCKET`: one datagram socket for every child, read on the loop
 /// through an ``FDPoll`` (libuv has no datagram type for `AF_UNIX`), with `SO_PASSCRED` so
-/// each datagram names its sender's pid. Any fds a datagram carries (`systemd-notify` sends
-/// `BARRIER=1` with one) are closed at once.
+/// the kernel attaches its sender's pid and uid to each datagram, whether the sender sent
+/// credentials or not. Any fds a datagram carries (`systemd-notify` sends `BARRIER=1` with one)
+/// are closed at once.
+///
+/// The file is 0666: services run as users of their own, and any local user may send. That is
+/// harmless because the engine believes only the kernel's credentials (see
+/// ``SupervisorEngine/received(_:)``).
 final class NotifySocket {
     let path: String
     private let poll: FDPoll
@@ -87,7 +101,7 @@ final class NotifySocket {
     private static func receive(_ fd: Int32) -> NotifyMessage? {
         var buffer = [UInt8](repeating: 0, count: 4096)
         var control = [UInt8](repeating: 0, count: 512)
-        var senderPID: Int32?
+        var sender: (pid: Int32, uid: UInt32)?
         let count = buffer.withUnsafeMutableBytes { data in
             control.withUnsafeMutableBytes { controlBytes in
                 var vector = iovec(iov_base: data.baseAddress, iov_len: data.count)
@@ -98,7 +112,7 @@ final class NotifySocket {
                     header.msg_control = controlBytes.baseAddress
                     header.msg_controllen = controlBytes.count
                     let received = recvmsg(fd, &header, Int32(MSG_DONTWAIT) | Int32(MSG_CMSG_CLOEXEC))
-                    if received >= 0 { senderPID = readControl(header) }
+                    if received >= 0 { sender = readControl(header) }
                     return received
                 }
             }
@@ -108,14 +122,15 @@ final class NotifySocket {
             // socket) also ends this round; the poll fires again if more is waiting.
             return nil
         }
-        return NotifyMessage(senderPID: senderPID, text: String(decoding: buffer[..<count], as: UTF8.self))
+        return NotifyMessage(
+            senderPID: sender?.pid, senderUID: sender?.uid, text: String(decoding: buffer[..<count], as: UTF8.self))
     }
 
-    /// Returns the sender's pid from `SCM_CREDENTIALS` and closes every fd of `SCM_RIGHTS`.
-    private static func readControl(_ header: msghdr) -> Int32? {
+    /// Returns the sender's pid and uid from `SCM_CREDENTIALS` and closes every fd of `SCM_RIGHTS`.
+    private static func readControl(_ header: msghdr) -> (pid: Int32, uid: UInt32)? {
         guard let control = header.msg_control else { return nil }
         let headerSize = MemoryLayout<cmsghdr>.size
-        var pid: Int32?
+        var sender: (pid: Int32, uid: UInt32)?
         var offset = 0
         while offset + headerSize <= header.msg_controllen {
             let message = control.advanced(by: offset).assumingMemoryBound(to: cmsghdr.self).pointee
@@ -125,7 +140,8 @@ final class NotifySocket {
             if message.cmsg_level == SOL_SOCKET && message.cmsg_type == credentialsType
                 && length - headerSize >= 12
             {
-                pid = data.loadUnaligned(as: Int32.self)  // struct ucred { pid_t pid; uid_t uid; gid_t gid; }
+                // struct ucred { pid_t pid; uid_t uid; gid_t gid; }
+                sender = (data.loadUnaligned(as: Int32.self), data.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
             } else if message.cmsg_level == SOL_SOCKET && message.cmsg_type == rightsType {
                 let fdCount = (length - headerSize) / MemoryLayout<Int32>.size
                 for index in 0..<fdCount {
@@ -134,6 +150,6 @@ final class NotifySocket {
             }
             offset += (length + 7) & ~7
         }
-        return pid
+        return sender
     }
 }

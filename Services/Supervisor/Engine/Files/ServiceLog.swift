@@ -148,7 +148,8 @@ final class ServiceLog {
     }
 
     private func noteErrorLine(_ line: ArraySlice<UInt8>) {
-        let text = String(decoding: line.prefix(512), as: UTF8.self)
+        // It becomes part of `status` (the last exit's reason): nothing there may steer a terminal.
+        let text = PrintableText.of(String(decoding: line.prefix(512), as: UTF8.self))
         lastErrorLine = (text, .now)
         let headline = "*** Program crashed: "
         if crashLine == nil, text.hasPrefix(headline) {

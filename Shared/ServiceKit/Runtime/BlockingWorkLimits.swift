@@ -1,0 +1,62 @@
+/// The bounds of the pool that runs blocking work (``Offload``): how many jobs may wait for a
+/// thread, and how long every thread may spend on its current job before `daemon.health` calls
+/// the pool wedged.
+///
+/// A daemon reads them from its environment (``from(environment:)``); `--check` names a value
+/// that is not a number of the right kind (``problems(in:)``).
+///
+/// ```swift
+/// let limits = BlockingWorkLimits.from(environment: ["VERTICALS_BLOCKING_QUEUE": "64"])
+/// limits.queueLimit  // 64
+/// ```
+public struct BlockingWorkLimits: Sendable, Equatable {
+    /// Jobs that may wait for a thread of the pool; past it, ``Offload/run(_:)`` throws
+    /// `resourceExhausted` (a retry may succeed) instead of queueing without bound.
+    /// `VERTICALS_BLOCKING_QUEUE`; 0: no job waits, one is refused while every thread is busy.
+    public var queueLimit = BlockingWorkLimits.defaultQueueLimit
+    /// How long every thread of the pool may have been running its current job before
+    /// `daemon.health` answers `unavailable` (the pool is wedged) rather than healthy.
+    /// `VERTICALS_BLOCKING_STALL_SECONDS`. Above the longest job a daemon runs (a backup of its
+    /// store), so that a busy pool is not taken for a stuck one.
+    public var stallLimit = BlockingWorkLimits.defaultStallLimit
+
+    /// ``queueLimit`` unless `VERTICALS_BLOCKING_QUEUE` says otherwise.
+    public static let defaultQueueLimit = 256
+    /// ``stallLimit`` unless `VERTICALS_BLOCKING_STALL_SECONDS` says otherwise.
+    public static let defaultStallLimit: Duration = .seconds(30)
+    /// The variable ``queueLimit`` is read from.
+    public static let queueVariable = "VERTICALS_BLOCKING_QUEUE"
+    /// The variable ``stallLimit`` is read from.
+    public static let stallVariable = "VERTICALS_BLOCKING_STALL_SECONDS"
+
+    /// The limits of a configuration built in code: the defaults.
+    public init(queueLimit: Int = BlockingWorkLimits.defaultQueueLimit, stallLimit: Duration = BlockingWorkLimits.defaultStallLimit) {
+        self.queueLimit = queueLimit
+        self.stallLimit = stallLimit
+    }
+
+    /// The defaults, with each variable of `environment` that holds a valid value in its place
+    /// (a value ``problems(in:)`` would name keeps the default, as the other limits do).
+    public static func from(environment: [String: String]) -> BlockingWorkLimits {
+        var limits = BlockingWorkLimits()
+        if let value = environment[queueVariable].flatMap({ Int($0) }), (0...1_000_000).contains(value) {
+            limits.queueLimit = value
+        }
+        if let value = environment[stallVariable].flatMap({ Double($0) }), value > 0, value <= 86_400 {
+            limits.stallLimit = .milliseconds(Int64((value * 1000).rounded(.up)))
+        }
+        return limits
+    }
+
+    /// What is wrong with the variables in `environment`, one line each.
+    public static func problems(in environment: [String: String]) -> [String] {
+        var problems: [String] = []
+        if let text = environment[queueVariable], !text.isEmpty, !(Int(text).map { (0...1_000_000).contains($0) } ?? false) {
+            problems.append("\(queueVariable)=\(text) is not a number of jobs from 0 to 1000000")
+        }
+        if let text = environment[stallVariable], !text.isEmpty, !(Double(text).map { $0 > 0 && $0 <= 86_400 } ?? false) {
+            problems.append("\(stallVariable)=\(text) is not a number of seconds > 0 (at most 86400)")
+        }
+        return problems
+    }
+}
