@@ -119,7 +119,13 @@ public enum BackupFile {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw StoreError.system("cannot open \(source)") }
         defer { close(input) }
-        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        try copy(input, named: source, to: destination, mode: mode)
+    }
+
+    /// Copies what is left to read of the open file `input` (`source` names it in errors) to a new
+    /// file `destination` (created with `mode`, never over an existing file or through a link).
+    static func copy(_ input: Int32, named source: String, to destination: String, mode: mode_t) throws {
+        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard output >= 0 else {
             if errno == EEXIST { throw StoreError.exists(destination) }
             throw StoreError.system("cannot create \(destination)")
