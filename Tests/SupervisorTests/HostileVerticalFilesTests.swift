@@ -208,6 +208,31 @@ struct HostileVerticalFilesTests {
         await harness.shutdown()
     }
 
+    // MARK: run folder
+
+    @Test func runFolderOfAnotherUser_withAPlantedLink_isRefused_beforeAnythingIsWritten() async throws {
+        let directory = TemporaryDirectory()
+        chmod(directory.path, 0o755)
+        let outside = directory.file("outside")
+        mkdir(outside, 0o755)
+        let run = directory.file("run")
+        mkdir(run, 0o755)
+        chown(run, Self.hostileID, Self.hostileID)
+        let planted = try runCommand(
+            "/usr/bin/setpriv",
+            ["--reuid=\(Self.hostileID)", "--regid=\(Self.hostileID)", "--clear-groups", "/bin/ln", "-s", outside, "\(run)/pids"],
+            in: directory)
+        #expect(planted.status == 0, "\(planted.standardError)")
+        let harness = try EngineHarness([.testd("echo")], runDirectory: run)
+
+        let error = await #expect(throws: SupervisorError.self) { try await harness.start() }
+
+        #expect(error?.description.contains("belongs to uid \(Self.hostileID)") == true, "\(error?.description ?? "")")
+        #expect(FolderEntries.names(in: outside).isEmpty, "the supervisor wrote through the planted link")
+        #expect(EngineHarness.processes(taggedWith: harness.tag).isEmpty, "nothing started")
+        await harness.shutdown()
+    }
+
     // MARK: certs
 
     @Test func certs_intoAServicesFolderWithAPlantedLink_replacesTheLink_andKeepsFoldersPrivate() throws {
