@@ -3,8 +3,10 @@ import Glibc
 import TestSupport
 import Testing
 import VerticalsCertificates
+import VerticalsContract
 import VerticalsStorage
 import VerticalsTesting
+import VerticalsWire
 
 @testable import VerticalsSupervisor
 
@@ -158,6 +160,37 @@ struct HostileVerticalFilesTests {
         #expect(Self.mode(store) == 0o600)
         let rows = try DatabaseQueue(path: store).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") }
         #expect(rows == 3, "the backup is in place")
+    }
+
+    /// The tables of the store at `path`.
+    static func tables(in path: String) throws -> [String] {
+        try DatabaseQueue(path: path).read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        }
+    }
+
+    @Test func upgradeRollback_ofABackupNamedOutsideTheStateFolder_putsNothingBack() async throws {
+        let harness = try EngineHarness([EngineProcessTests.Upgrade.stored("fragile")])
+        try await harness.start()
+        try await harness.waitFor("fragile", .ready)
+        // A whole store of no vertical yet, outside the state folder: it would pass every check.
+        let foreign = harness.directory.file("foreign.sqlite")
+        try Self.makeStore(foreign, rows: 5)
+        let hostile = EngineProcessTests.Upgrade.build(
+            harness.directory, "hostile-build",
+            ["VT_TESTD_MIGRATIONS": "1", "VT_TESTD_FAIL_AFTER_STORE": "1", "VT_TESTD_HOSTILE_FILES": "upgrade-backup=\(foreign)"])
+
+        let error = await #expect(throws: ServiceError.self) {
+            try await harness.engine.upgradeService("fragile", executable: hostile)
+        }
+
+        #expect(error?.message.contains("could not be put back") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("is not a file of") == true, "\(error?.message ?? "")")
+        let store = harness.run.stateDirectory(for: "fragile") + "/fragile.sqlite"
+        let tables = try Self.tables(in: store)
+        #expect(!tables.contains("t"), "the foreign store was put in place: \(tables)")
+        #expect(try EngineProcessTests.Upgrade.migrations(harness, "fragile") == ["v1"])
+        await harness.shutdown()
     }
 
     // MARK: chown

@@ -12,7 +12,10 @@
 //                        then exits 0 without serving.
 //   escape               starts `setsid -f sleep 300`, a process outside its process group and
 //                        session, then serves as usual.
+//   upgrade-backup=PATH  once its store is open (VT_TESTD_MIGRATIONS), tells the supervisor over
+//                        NOTIFY_SOCKET that it backed the store up as PATH, a file it did not write.
 import Glibc
+import VerticalsStorage
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire
@@ -56,6 +59,15 @@ enum HostileFiles {
         default:
             return false
         }
+    }
+
+    /// Says what the behaviour says once the store is open: a backup it never made.
+    static func afterStore(environment: [String: String]) {
+        guard let (behaviour, path) = chosen, behaviour == "upgrade-backup" else { return }
+        _ = Notifier(environment: environment).notify("\(SQLiteStore.HandOver.backupKey)=\(path)", "STATUS=migrating the store")
+        // Gives the supervisor's loop time to read the datagram before this process's exit: a
+        // failure that lands first leaves nothing to put back, and the attack untried.
+        usleep(300_000)
     }
 
     /// Adds the hostile `daemon.backup` to `router` when one was chosen (the built-in one then

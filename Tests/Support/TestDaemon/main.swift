@@ -33,6 +33,7 @@ let status = DaemonMain.run(name: name, arguments: Array(CommandLine.arguments.d
         }
     }
     let parts = try WorldParts.live(runtime: runtime, migrator: migrator, newID: RandomID.uuidString, calls: .none)
+    HostileFiles.afterStore(environment: runtime.environment)
     if runtime.environment["VT_TESTD_FAIL_AFTER_STORE"] == "1" {
         throw ServiceError(.internal, "VT_TESTD_FAIL_AFTER_STORE: failing after the store was opened, as asked")
     }
