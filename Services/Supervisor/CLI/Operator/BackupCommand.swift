@@ -82,14 +82,14 @@ struct BackupCommand: AsyncParsableCommand {
         let file = "\(name)-\(stamp)-\(getpid()).sqlite"
         let backup = try await VerticalCaller.call(Daemon.backup, .init(path: file), service: name, connection: connection)
         let expected = "\(state)/backups/\(file)"
-        if backup.path != expected {
+        if backup.path != expected && Self.resolved(backup.path) != Self.resolved(expected) {
             StandardError.write("\(name): answered that its backup is \(backup.path); taking \(expected), where it was asked to write\n")
         }
         do {
             return try BackupFile.take(file, fromStateFolder: state, intoFolder: folder, as: "\(name)-\(stamp).sqlite")
         } catch let error as StoreError {
-            throw CLIError(status: 73, "\(name) was asked to write its backup to \(expected), but it cannot go to \(folder): "
-                + "\(error.message); run as a user who can read it there and write to \(folder)")
+            throw CLIError(status: 73, "\(name)'s backup \(expected) was not taken into \(folder): \(error.message) "
+                + "(a file this user cannot read there, or cannot write in \(folder): run as one who can)")
         }
     }
 
@@ -136,6 +136,13 @@ struct BackupCommand: AsyncParsableCommand {
             }
         }
         return absolute
+    }
+
+    /// `path` with every link and `..` resolved, or nil when it does not exist.
+    static func resolved(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     /// A NUL-terminated C buffer as text.
