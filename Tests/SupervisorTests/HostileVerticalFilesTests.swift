@@ -241,6 +241,36 @@ struct HostileVerticalFilesTests {
         await harness.shutdown()
     }
 
+    @Test(.enabled(if: EngineProcessTests.Limits.memoryCgroup, "no usable memory cgroup on this host"))
+    func up_killsWhatADeadSupervisorLeftInAServicesCgroup() async throws {
+        let directory = TemporaryDirectory()
+        let parent = try #require(Cgroups().memory?.parent)
+        // A supervisor that is gone: the pid of a process that has exited.
+        let gone = try runCommand("/bin/sh", ["-c", "echo $$"], in: directory)
+        let deadPID = try #require(Int32(gone.standardOutput.split(separator: "\n").first ?? ""))
+        let folder = "\(parent)/vt-\(deadPID)-0-echo"
+        try #require(mkdir(folder, 0o755) == 0, "cannot make \(folder)")
+        defer { rmdir(folder) }
+        // What it left: a process outside any group the pid records name.
+        let started = try runCommand("/bin/sh", ["-c", "setsid /bin/sleep 300 </dev/null >/dev/null 2>&1 & echo $!"], in: directory)
+        let leftover = try #require(Int32(started.standardOutput.split(separator: "\n").first ?? ""))
+        defer { kill(leftover, SIGKILL) }
+        let joined = fopen("\(folder)/cgroup.procs", "w")
+        fputs("\(leftover)\n", joined)
+        fclose(joined)
+        try #require(readFile("\(folder)/cgroup.procs")?.contains("\(leftover)") == true)
+
+        var echo = ServiceSpec.testd("echo")
+        echo.limits = ResourceLimits(memoryBytes: 256 << 20)
+        let harness = try EngineHarness([echo])
+        try await harness.start()
+        try await harness.waitFor("echo", .ready)
+
+        #expect(eventually(timeout: .seconds(10)) { !EngineHarness.isAlive(leftover) }, "the leftover outlived the new up")
+        #expect(eventually(timeout: .seconds(10)) { access(folder, F_OK) != 0 }, "the dead supervisor's cgroup stays")
+        await harness.shutdown()
+    }
+
     // MARK: run folder
 
     @Test func runFolderOfAnotherUser_withAPlantedLink_isRefused_beforeAnythingIsWritten() async throws {
