@@ -36,11 +36,11 @@ public enum BackupFile {
     /// into `folder` as `target`, or `target` with `-2`, `-3`, … before its extension when that
     /// exists: never over an existing file. Returns the new path and its size.
     ///
-    /// The path is derived here, never taken from the vertical's answer, and the vertical is not
-    /// believed about the file either: `stateFolder`, `backups/` and the backup are opened one
-    /// step at a time without following a symbolic link, the backup must be a plain file with no
-    /// other name, owned by the state folder's owner, and its bytes are copied from that open file
-    /// into an owner-only (0600) file of the caller's, synced; the vertical's copy is then removed.
+    /// The caller derives the path, never taking it from the vertical's answer, and the vertical
+    /// is not believed about the file either: `stateFolder`, `backups/` and the backup are opened
+    /// one step at a time without following a symbolic link, the backup must be a plain file with
+    /// no other name, owned by the state folder's owner, and its bytes are copied from that open
+    /// file into an owner-only (0600) file of the caller's, synced; the vertical's copy is then removed.
     ///
     /// `svc-supervisor backup` uses it to bring a backup to the folder the operator named.
     /// - Throws: ``StoreError`` naming what is wrong: a link or a foreign file refused, a full

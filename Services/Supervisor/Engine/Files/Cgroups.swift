@@ -138,8 +138,8 @@ final class Cgroups {
 
     /// Kills what is left in the cgroups a supervisor that is gone (it crashed, or was killed)
     /// made for one of `services`, and removes them; a note for each. Its pid records name only
-    /// process groups: a process that left its group is found here. A folder is swept only when
-    /// the pid in its name (`vt-<pid>-<engine>-<service>`) runs no process at all.
+    /// process groups: a process that left its group is found by its cgroup. A folder is swept
+    /// only when the pid in its name (`vt-<pid>-<engine>-<service>`) runs no process at all.
     func sweepLeftovers(services: Set<String>) -> [String] {
         var notes: [String] = []
         for parent in Set([memory, cpu].compactMap { $0?.parent }) {
