@@ -33,7 +33,10 @@ struct BackupCommand: AsyncParsableCommand {
     @Argument(help: "NAME DIR, or DIR with --all.") var arguments: [String] = []
     @Option(
         name: .long,
-        help: "The vertical's state folder, where it writes its backup (default: beside its socket folder, by the run directory's layout).")
+        help: """
+            The vertical's state folder, where it writes its backup (default: beside its socket \
+            folder, by the run directory's layout).
+            """)
     var stateDir: String?
     @OptionGroup var connection: VerticalConnectionOptions
 
@@ -83,7 +86,8 @@ struct BackupCommand: AsyncParsableCommand {
         let backup = try await VerticalCaller.call(Daemon.backup, .init(path: file), service: name, connection: connection)
         let expected = "\(state)/backups/\(file)"
         if backup.path != expected && Self.resolved(backup.path) != Self.resolved(expected) {
-            StandardError.write("\(name): answered that its backup is \(backup.path); taking \(expected), where it was asked to write\n")
+            StandardError.write(
+                "\(name): answered that its backup is \(backup.path); taking \(expected), where it was asked to write\n")
         }
         do {
             return try BackupFile.take(file, fromStateFolder: state, intoFolder: folder, as: "\(name)-\(stamp).sqlite")

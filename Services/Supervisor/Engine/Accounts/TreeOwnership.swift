@@ -22,7 +22,8 @@ enum TreeOwnership {
     static func give(_ path: String, uid: UInt32, gid: UInt32) throws(SupervisorError) {
         let folder = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard folder >= 0 else {
-            throw SupervisorError("cannot open \(path) to give it to uid \(uid) (a symbolic link is refused): \(SupervisorError.errnoText())")
+            throw SupervisorError(
+                "cannot open \(path) to give it to uid \(uid) (a symbolic link is refused): \(SupervisorError.errnoText())")
         }
         defer { close(folder) }
         guard fchown(folder, uid, gid) == 0 else {

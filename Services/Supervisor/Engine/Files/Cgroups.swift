@@ -157,7 +157,9 @@ final class Cgroups {
                     usleep(10_000)  // a killed process leaves cgroup.procs once it has exited
                 }
                 rmdir(folder)
-                if killed > 0 { notes.append("\(parts[2]): killed \(killed) process(es) left in \(folder) by supervisor pid \(pid)") }
+                if killed > 0 {
+                    notes.append("\(parts[2]): killed \(killed) process(es) left in \(folder) by supervisor pid \(pid)")
+                }
             }
         }
         return notes
