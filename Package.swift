@@ -312,7 +312,7 @@ let package = Package(
                 "VerticalsSupervisor", "VerticalsScaffold", "VerticalsServiceKit", "IOInterface", "VerticalsContract",
                 "VerticalsEventLoop", "VerticalsWire",
                 "VerticalsTesting", "TestSupport", "vt-testd", "vt-exec", "svc-supervisor", "svc-supervisor-engine", grdb,
-                "VerticalsCertificates",
+                "VerticalsCertificates", "VerticalsStorage",
             ],
             path: "Tests/SupervisorTests"
         ),

@@ -32,40 +32,62 @@ public enum BackupFile {
         syncFolder(of: path)
     }
 
-    /// Moves the backup `source` into `folder` as `name`, or `name` with `-2`, `-3`, … before its
-    /// extension when that exists: never over an existing file. A rename where both sit on one file
-    /// system, else an owner-only copy, synced, after which `source` is removed. Returns the new path.
+    /// Takes the backup `name` a vertical wrote under `backups/` of its state folder `stateFolder`
+    /// into `folder` as `target`, or `target` with `-2`, `-3`, … before its extension when that
+    /// exists: never over an existing file. Returns the new path and its size.
     ///
-    /// `svc-supervisor backup` uses it to bring a backup the vertical wrote under its own state
-    /// directory to the folder the operator named.
-    public static func move(_ source: String, intoFolder folder: String, as name: String) throws -> String {
-        for attempt in 1...1000 {
-            let path = "\(folder)/\(numbered(name, attempt))"
-            if link(source, path) == 0 {
-                unlink(source)
-                syncFolder(of: path)
-                return path
-            }
-            switch errno {
-            case EEXIST: continue
-            case EXDEV:
-                guard access(path, F_OK) != 0 else { continue }
-                do {
-                    try copy(source, to: path, mode: 0o600)
-                    try sync(path)
-                } catch let error as StoreError where error.message.hasPrefix(StoreError.existsPrefix) {
-                    continue
-                } catch {
-                    unlink(path)
-                    throw error
-                }
-                syncFolder(of: path)
-                unlink(source)
-                return path
-            default: throw StoreError.system("cannot move \(source) to \(path)")
-            }
+    /// The caller derives the path, never taking it from the vertical's answer, and the vertical
+    /// is not believed about the file either: `stateFolder`, `backups/` and the backup are opened
+    /// one step at a time without following a symbolic link, the backup must be a plain file with
+    /// no other name, owned by the state folder's owner, and its bytes are copied from that open
+    /// file into an owner-only (0600) file of the caller's, synced; the vertical's copy is then removed.
+    ///
+    /// `svc-supervisor backup` uses it to bring a backup to the folder the operator named.
+    /// - Throws: ``StoreError`` naming what is wrong: a link or a foreign file refused, a full
+    ///   folder, a failed read or write.
+    public static func take(
+        _ name: String, fromStateFolder stateFolder: String, intoFolder folder: String, as target: String
+    ) throws -> (path: String, bytes: Int) {
+        guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
+            throw StoreError(message: "a backup's name is a plain file name, not \"\(name)\"")
         }
-        throw StoreError(message: "\(folder) holds a thousand backups named \(name) already: choose another folder")
+        let flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC
+        let state = open(stateFolder, flags | O_DIRECTORY)
+        guard state >= 0 else { throw StoreError.system("cannot open the state folder \(stateFolder)") }
+        defer { close(state) }
+        var folderInfo = stat()
+        guard fstat(state, &folderInfo) == 0 else { throw StoreError.system("cannot read \(stateFolder)") }
+        let backups = openat(state, "backups", flags | O_DIRECTORY)
+        guard backups >= 0 else { throw StoreError.system("cannot open \(stateFolder)/backups (a link is refused)") }
+        defer { close(backups) }
+        let source = "\(stateFolder)/backups/\(name)"
+        let input = openat(backups, name, flags | O_NONBLOCK | O_NOCTTY)
+        guard input >= 0 else { throw StoreError.system("cannot open the backup \(source) (a link is refused)") }
+        defer { close(input) }
+        var info = stat()
+        guard fstat(input, &info) == 0 else { throw StoreError.system("cannot read \(source)") }
+        guard info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1, info.st_uid == folderInfo.st_uid else {
+            throw StoreError(
+                message: "\(source) is not a backup its vertical wrote (a plain file of uid \(folderInfo.st_uid) "
+                    + "with one name): it is left where it is; look at what put it there")
+        }
+        for attempt in 1...1000 {
+            let path = "\(folder)/\(numbered(target, attempt))"
+            do {
+                guard lseek(input, 0, SEEK_SET) == 0 else { throw StoreError.system("cannot read \(source)") }
+                try copy(input, named: source, to: path, mode: 0o600)
+                try sync(path)
+            } catch let error as StoreError where error.message.hasPrefix(StoreError.existsPrefix) {
+                continue
+            } catch {
+                unlink(path)
+                throw error
+            }
+            syncFolder(of: path)
+            unlinkat(backups, name, 0)
+            return (path, Int(info.st_size))
+        }
+        throw StoreError(message: "\(folder) holds a thousand backups named \(target) already: choose another folder")
     }
 
     /// `name` with `-N` before its extension for attempt N > 1: `clinics-X.sqlite`, `clinics-X-2.sqlite`.
@@ -119,7 +141,13 @@ public enum BackupFile {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw StoreError.system("cannot open \(source)") }
         defer { close(input) }
-        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        try copy(input, named: source, to: destination, mode: mode)
+    }
+
+    /// Copies what is left to read of the open file `input` (`source` names it in errors) to a new
+    /// file `destination` (created with `mode`, never over an existing file or through a link).
+    static func copy(_ input: Int32, named source: String, to destination: String, mode: mode_t) throws {
+        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard output >= 0 else {
             if errno == EEXIST { throw StoreError.exists(destination) }
             throw StoreError.system("cannot create \(destination)")

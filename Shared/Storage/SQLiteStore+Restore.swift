@@ -22,26 +22,57 @@ extension SQLiteStore {
     /// so a daemon started by hand on the store is refused too. `owner` defaults to the vertical
     /// `path` is named for.
     ///
+    /// Root restoring into a folder another user owns (a vertical's state folder) reads `file`
+    /// as root, then does everything in that folder as the folder's owner (``FolderOwnerAccess``):
+    /// a link the vertical planted where the lock, the store, its `-wal` or the copy go reaches
+    /// nothing the vertical could not reach itself, and the files made are the vertical's. With
+    /// `fileInFolder` (a backup the vertical itself made, as an upgrade's rollback puts back),
+    /// `file` must sit in that folder and is read as its owner too.
+    ///
     /// Returns where the replaced store was kept, or nil when there was none.
     /// - Throws: ``StoreError`` naming what is wrong with `file` or the folder, or the process
     ///   that has the store open (``StoreError/isHeld``).
     @discardableResult
     public static func restore(
-        _ file: String, to path: String, owner: StoreOwner? = nil, knownOwners: [String] = []
+        _ file: String, to path: String, owner: StoreOwner? = nil, knownOwners: [String] = [],
+        fileInFolder: Bool = false
     ) throws -> String? {
         let owner = owner ?? StoreOwner(fileName: path)
+        let folder = path.lastIndex(of: "/").map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
+        if fileInFolder {
+            let name = file.hasPrefix(folder + "/") ? String(file.dropFirst(folder.count + 1)) : ""
+            guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
+                throw StoreError(message: "the backup \(file) is not a file of \(folder): it is not put back")
+            }
+            return try FolderOwnerAccess.run(in: folder) {
+                try checkBackup(file, of: owner, knownOwners: knownOwners)
+                return try put(file, over: path)
+            }
+        }
         try checkBackup(file, of: owner, knownOwners: knownOwners)
+        let source = Glibc.open(file, O_RDONLY | O_CLOEXEC)
+        guard source >= 0 else { throw StoreError.system("cannot open \(file)") }
+        defer { close(source) }
+        return try FolderOwnerAccess.run(in: folder) { try put(source, named: file, over: path) }
+    }
+
+    /// ``put(_:named:over:)`` of the file at `file`, opened without following a symbolic link.
+    private static func put(_ file: String, over path: String) throws -> String? {
+        let source = Glibc.open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard source >= 0 else { throw StoreError.system("cannot open \(file) (a symbolic link is refused)") }
+        defer { close(source) }
+        return try put(source, named: file, over: path)
+    }
+
+    /// Steps 2–4 of ``restore(_:to:owner:knownOwners:fileInFolder:)``: `source`, the checked `file`, copied
+    /// beside `path`, the store there kept whole, the copy renamed over it.
+    private static func put(_ source: Int32, named file: String, over path: String) throws -> String? {
         let lock = try StoreLock.acquire("\(path).lock", for: path)
         defer { withExtendedLifetime(lock) {} }
         let temporary = "\(path).restore-\(getpid())"
         unlink(temporary)  // left by a restore that died, since we hold the lock
         do {
-            try BackupFile.copy(file, to: temporary, mode: 0o640)
-            var replaced = stat()
-            if stat(path, &replaced) == 0, geteuid() == 0 {
-                // root restoring: the vertical's user must still own its store.
-                _ = chown(temporary, replaced.st_uid, replaced.st_gid)
-            }
+            try BackupFile.copy(source, named: file, to: temporary, mode: 0o600)
             let kept = try keepWhole(path)
             for suffix in ["-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
                 guard unlink(path + suffix) == 0 else { throw StoreError.system("cannot remove \(path + suffix)") }

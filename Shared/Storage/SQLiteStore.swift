@@ -63,6 +63,7 @@ public enum SQLiteStore {
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         let lock = try StoreLock.acquire("\(path).lock", for: path, handOver: checking ? nil : handOver)
+        try createOwnerOnly(path)
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
@@ -128,6 +129,18 @@ public enum SQLiteStore {
             if !name.hasPrefix(".") { names.append(name) }
         }
         return names
+    }
+
+    /// Creates the empty store file `path` owner-only (0600) whatever the umask, unless it exists;
+    /// SQLite gives its `-wal` and `-shm` the store's own mode when it creates them.
+    static func createOwnerOnly(_ path: String) throws {
+        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            if errno == EEXIST { return }
+            throw StoreError.system("cannot create the store \(path)")
+        }
+        defer { close(fd) }
+        guard fchmod(fd, 0o600) == 0 else { throw StoreError.system("cannot make the store \(path) owner-only") }
     }
 
     private static func makeDirectory(_ path: String) throws {

@@ -48,12 +48,21 @@ final class StoreLock: Sendable {
     /// instead: ``SQLiteStore/HandOver/waiting`` is called, then `flock` blocks until the holder
     /// releases it (it exits, or closes the store).
     static func acquire(_ path: String, for storePath: String, handOver: SQLiteStore.HandOver? = nil) throws -> StoreLock {
-        var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o640)
+        // Never through a symbolic link, and never into something that is not a plain file: the
+        // folder may belong to a vertical, and root's `restore` takes this lock too.
+        let flags = O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK
+        var descriptor = open(path, O_RDWR | O_CREAT | flags, 0o640)
         // A lock file another user made (root's `restore` on a fresh store): flock needs no write
         // access, only the pid goes unwritten.
-        if descriptor < 0 && errno == EACCES { descriptor = open(path, O_RDONLY | O_CLOEXEC) }
+        if descriptor < 0 && errno == EACCES { descriptor = open(path, O_RDONLY | flags) }
         guard descriptor >= 0 else {
-            throw StoreError(message: "cannot open the store's lock file \(path): \(String(cString: strerror(errno)))")
+            let reason = errno == ELOOP ? "it is a symbolic link; remove it" : String(cString: strerror(errno))
+            throw StoreError(message: "cannot open the store's lock file \(path): \(reason)")
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw StoreError(message: "the store's lock file \(path) is not a plain file: remove it")
         }
         var result: Int32
         repeat { result = flock(descriptor, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR
@@ -70,8 +79,10 @@ final class StoreLock: Sendable {
             throw StoreError.held(storePath, lockFile: path, by: holderPID(descriptor))
         }
         // The pid is only a courtesy to whoever is refused later: the lock holds without it.
+        // Only into a file of this user's with no other name: one planted (or linked) by another
+        // user is locked as it is, never written.
         let text = Array("\(getpid())\n".utf8)
-        if ftruncate(descriptor, 0) == 0 {
+        if info.st_uid == geteuid(), info.st_nlink == 1, ftruncate(descriptor, 0) == 0 {
             _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
         }
         return StoreLock(path: path, descriptor: descriptor)

@@ -48,48 +48,52 @@ struct BackupFileTests {
         #expect(access(path + "-wal", F_OK) != 0, "a backup is one file")
     }
 
-    @Test func move_givenANameThatExists_numbersTheNewOne_andKeepsBoth() throws {
+    /// Writes `content` as backup `name` under `state/backups`, as a vertical does.
+    static func stage(_ content: String, as name: String, in state: String) {
+        mkdir(state, 0o700)
+        mkdir("\(state)/backups", 0o700)
+        let file = fopen("\(state)/backups/\(name)", "w")
+        fputs(content, file)
+        fclose(file)
+    }
+
+    @Test func take_givenANameThatExists_numbersTheNewOne_andKeepsBoth() throws {
         let directory = TemporaryDirectory()
         mkdir(directory.file("out"), 0o700)
+        let state = directory.file("state")
         for content in ["one", "two"] {
-            let staged = directory.file("staged-\(content)")
-            let file = fopen(staged, "w")
-            fputs(content, file)
-            fclose(file)
-            _ = try BackupFile.move(staged, intoFolder: directory.file("out"), as: "clinics-20261122T123000Z.sqlite")
-            #expect(access(staged, F_OK) != 0, "the staged file stays behind")
+            Self.stage(content, as: "b-\(content)", in: state)
+            let taken = try BackupFile.take(
+                "b-\(content)", fromStateFolder: state, intoFolder: directory.file("out"), as: "clinics-20261122T123000Z.sqlite")
+            #expect(taken.bytes == 3)
+            #expect(access("\(state)/backups/b-\(content)", F_OK) != 0, "the vertical's copy stays behind")
         }
 
         #expect(Self.readAll(directory.file("out/clinics-20261122T123000Z.sqlite")) == Array("one".utf8))
         #expect(Self.readAll(directory.file("out/clinics-20261122T123000Z-2.sqlite")) == Array("two".utf8))
     }
 
-    /// The device `path` is on.
-    static func device(_ path: String) -> UInt {
-        var info = stat()
-        return stat(path, &info) == 0 ? UInt(info.st_dev) : 0
-    }
-
-    @Test(.enabled(if: device("/dev/shm") != device("/tmp"), "needs /dev/shm on another file system than /tmp"))
-    func move_toAnotherFileSystem_copiesOwnerOnly_andRemovesTheSource() throws {
+    @Test func take_copiesOwnerOnly_andRefusesALinkOrAPath() throws {
         let directory = TemporaryDirectory()
-        var template = Array("/dev/shm/vt.XXXXXX".utf8CString)
-        let other = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
-        defer {
-            unlink("\(other)/clinics-1.sqlite")
-            rmdir(other)
+        mkdir(directory.file("out"), 0o700)
+        let state = directory.file("state")
+        Self.stage("the backup", as: "b", in: state)
+        chmod("\(state)/backups/b", 0o644)
+        let outside = directory.file("outside")
+        Self.stage("not a backup", as: "x", in: outside)
+        symlink("\(outside)/backups/x", "\(state)/backups/link")
+
+        let taken = try BackupFile.take("b", fromStateFolder: state, intoFolder: directory.file("out"), as: "c.sqlite")
+
+        #expect(taken.path == directory.file("out/c.sqlite"))
+        #expect(Self.readAll(taken.path) == Array("the backup".utf8))
+        #expect(Self.mode(taken.path) == 0o600)
+        for name in ["link", "../../outside/backups/x"] {
+            #expect(throws: StoreError.self) {
+                try BackupFile.take(name, fromStateFolder: state, intoFolder: directory.file("out"), as: "d.sqlite")
+            }
         }
-        let staged = directory.file("staged")
-        let file = fopen(staged, "w")
-        fputs("the backup", file)
-        fclose(file)
-        chmod(staged, 0o644)
-
-        let moved = try BackupFile.move(staged, intoFolder: other, as: "clinics-1.sqlite")
-
-        #expect(moved == "\(other)/clinics-1.sqlite")
-        #expect(Self.readAll(moved) == Array("the backup".utf8))
-        #expect(Self.mode(moved) == 0o600)
-        #expect(access(staged, F_OK) != 0, "the source stays behind")
+        #expect(Self.readAll("\(outside)/backups/x") == Array("not a backup".utf8), "the file outside is untouched")
+        #expect(access(directory.file("out/d.sqlite"), F_OK) != 0, "nothing written for a refused backup")
     }
 }

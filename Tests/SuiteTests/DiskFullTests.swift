@@ -35,7 +35,7 @@ struct DiskFullTests {
     func backupToAFullDisk_isResourceExhausted_leavesNoFile_andTheVerticalServesOn() throws {
         let suite = try SuiteLauncher()
         try suite.start("clinics")
-        // The vertical writes its copy under its state directory's backups/, then the CLI moves it.
+        // The vertical writes its copy under its state directory's backups/, then the CLI copies it.
         let staging = suite.directory.file("state-clinics/backups")
         let full = suite.directory.file("full")
         mkdir(staging, 0o700)
@@ -54,7 +54,9 @@ struct DiskFullTests {
         let staged = Self.entries(staging)
         umount(staging)
         let moved = try runCommand(
-            "svc-supervisor", ["backup", "--socket-dir", suite.sockets.path, "clinics", full], in: suite.directory)
+            "svc-supervisor",
+            ["backup", "--socket-dir", suite.sockets.path, "--state-dir", suite.directory.file("state-clinics"), "clinics", full],
+            in: suite.directory)
 
         #expect(backup.status == 1)
         #expect(backup.standardError.contains("resourceExhausted"), "\(backup.standardError)")

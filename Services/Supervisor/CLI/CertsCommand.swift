@@ -16,9 +16,10 @@ struct CertsCommand: ParsableCommand {
             URI:verticals://NAME (what a callee checks), with the DNS names of its Kubernetes Service
             in --namespace. A service runs with VERTICALS_TLS_CERT=DIR/NAME/tls.crt,
             VERTICALS_TLS_KEY=DIR/NAME/tls.key and VERTICALS_TLS_CA=DIR/NAME/ca.crt; the CLI calls
-            over TCP as the operator with DIR/operator's. Exit status: 0, 65 (EX_DATAERR) for a
-            manifest with problems, 73 (EX_CANTCREAT) when DIR holds certificates already (--force
-            replaces them) or a file cannot be written.
+            over TCP as the operator with DIR/operator's. Keys are 0600 and each folder 0700 (DIR
+            0711: a service's user passes through it to its own folder, which `up` gives it).
+            Exit status: 0, 65 (EX_DATAERR) for a manifest with problems, 73 (EX_CANTCREAT) when DIR
+            holds certificates already (--force replaces them) or a file cannot be written.
             """)
 
     @Argument(help: "The folder to write.")

@@ -9,8 +9,14 @@ import Glibc
 /// ```
 ///
 /// A service then runs with `VERTICALS_TLS_CERT=DIR/NAME/tls.crt`, `VERTICALS_TLS_KEY=DIR/NAME/tls.key`
-/// and `VERTICALS_TLS_CA=DIR/NAME/ca.crt`. Keys are written 0600, certificates 0644, folders 0755
-/// (a key's folder 0700).
+/// and `VERTICALS_TLS_CA=DIR/NAME/ca.crt`. Keys are written 0600, certificates 0644. Every folder
+/// holds a key, so each is 0700, but DIR is 0711: a service's user passes through it to its own
+/// folder (which `svc-supervisor up` gives that user, key and all) and cannot list it.
+///
+/// Files are written from a descriptor of their folder under a new name (`O_EXCL|O_NOFOLLOW`),
+/// then renamed into place, so a link planted in a folder is replaced, never followed. DIR must be
+/// this user's own; a service's folder this user's or, once `up` gave it away, its service user's,
+/// whose new files are then that user's too.
 public struct CertificateFolder: Sendable {
     /// The folder.
     public let path: String
@@ -48,46 +54,86 @@ public struct CertificateFolder: Sendable {
                         + ": pass --force to mint new ones (every certificate of the old CA stops working)")
             }
         }
-        try makeFolder(path, mode: 0o755)
+        let top = try openFolder(path, shownAs: path, mode: 0o711, at: AT_FDCWD, mustBeOwn: true)
+        var folders: [String: Int32] = ["": top]
+        defer { for fd in folders.values { close(fd) } }
         for file in files {
-            let target = "\(path)/\(file.path)"
-            if let slash = file.path.lastIndex(of: "/") {
-                try makeFolder("\(path)/\(file.path[..<slash])", mode: 0o755)
+            let slash = file.path.lastIndex(of: "/")
+            let folderName = slash.map { String(file.path[..<$0]) } ?? ""
+            let folder: Int32
+            if let open = folders[folderName] {
+                folder = open
+            } else {
+                folder = try openFolder(folderName, shownAs: "\(path)/\(folderName)", mode: 0o700, at: top, mustBeOwn: false)
+                folders[folderName] = folder
             }
-            try write(file.text, to: target, mode: file.mode)
+            let name = slash.map { String(file.path[file.path.index(after: $0)...]) } ?? file.path
+            try write(file.text, to: name, in: folder, shownAs: "\(path)/\(file.path)", mode: file.mode)
         }
         return files.map(\.path)
     }
 
-    private func makeFolder(_ folder: String, mode: mode_t) throws(CertificatesError) {
-        if mkdir(folder, mode) != 0 && errno != EEXIST {
-            throw CertificatesError("cannot make \(folder): \(String(cString: strerror(errno)))")
+    /// Makes (with `mode`) or opens the folder `name` relative to `parent`, never through a link.
+    /// It must be this user's own (then set to `mode`), or, unless `mustBeOwn`, one `up` gave to
+    /// a service's user (not root's, when this user is not root).
+    private func openFolder(
+        _ name: String, shownAs shown: String, mode: mode_t, at parent: Int32, mustBeOwn: Bool
+    ) throws(CertificatesError) -> Int32 {
+        if mkdirat(parent, name, mode) != 0 && errno != EEXIST {
+            throw CertificatesError("cannot make \(shown): \(String(cString: strerror(errno)))")
         }
+        let fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw CertificatesError("cannot open \(shown) (a symbolic link is refused): \(String(cString: strerror(errno)))")
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw CertificatesError("cannot read \(shown): \(reason)")
+        }
+        if info.st_uid == geteuid() {
+            fchmod(fd, mode)
+        } else if mustBeOwn || info.st_uid == 0 {
+            close(fd)
+            throw CertificatesError(
+                "\(shown) belongs to uid \(info.st_uid), not to you (uid \(geteuid())): write the certificates "
+                    + "into a folder of your own")
+        }
+        return fd
     }
 
-    /// Writes `text` to a temporary file made with `mode` (a key is never readable by others,
-    /// not even for a moment), then renames it over `target`.
-    private func write(_ text: String, to target: String, mode: mode_t) throws(CertificatesError) {
-        let temporary = "\(target).tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+    /// Writes `text` to a new file beside `name` in `folder`, made with `mode` (a key is never
+    /// readable by others, not even for a moment) and owned by the folder's owner, then renames it
+    /// over `name`. Neither name is followed when it is a link.
+    private func write(
+        _ text: String, to name: String, in folder: Int32, shownAs target: String, mode: mode_t
+    ) throws(CertificatesError) {
+        let temporary = "\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw CertificatesError("cannot write \(target): \(String(cString: strerror(errno)))") }
+        func failure() -> CertificatesError {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            unlinkat(folder, temporary, 0)
+            return CertificatesError("cannot write \(target): \(reason)")
+        }
         let bytes = Array(text.utf8)
         var written = 0
         while written < bytes.count {
             let count = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                unlink(temporary)
-                throw CertificatesError("cannot write \(target): \(reason)")
-            }
+            guard count > 0 else { throw failure() }
             written += count
         }
-        fchmod(fd, mode)
-        guard fsync(fd) == 0, close(fd) == 0, rename(temporary, target) == 0 else {
+        var owner = stat()
+        guard fstat(folder, &owner) == 0, fchmod(fd, mode) == 0 else { throw failure() }
+        if owner.st_uid != geteuid() && fchown(fd, owner.st_uid, owner.st_gid) != 0 { throw failure() }
+        guard fsync(fd) == 0 else { throw failure() }
+        close(fd)
+        guard renameat(folder, temporary, folder, name) == 0 else {
             let reason = String(cString: strerror(errno))
-            unlink(temporary)
+            unlinkat(folder, temporary, 0)
             throw CertificatesError("cannot write \(target): \(reason)")
         }
     }

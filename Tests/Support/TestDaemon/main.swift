@@ -6,6 +6,7 @@
 // the store's lock, an upgrade's hand-over), migrated by N migrations `v1` … `vN`: a "new build"
 // is the same program with a larger N. VT_TESTD_FAIL_AFTER_STORE=1 then ends it (exit 70) once
 // the store is open and migrated, before it serves: an upgrade that fails after its hand-over.
+// VT_TESTD_HOSTILE_FILES makes it attack the root supervisor's file handling (HostileFiles.swift).
 import GRDB
 import Glibc
 import IOInterface
@@ -18,9 +19,12 @@ import VerticalsWire
 
 let named = CommandLine.arguments.count > 1 && !CommandLine.arguments[1].hasPrefix("-")
 let name = named ? CommandLine.arguments[1] : "echo"
+if HostileFiles.actOnce(name: name) { exit(0) }
 let status = DaemonMain.run(name: name, arguments: Array(CommandLine.arguments.dropFirst(named ? 2 : 1))) { runtime in
     guard let count = runtime.environment["VT_TESTD_MIGRATIONS"].flatMap(Int.init), count > 0 else {
-        return ServedVertical(routes(name: name, client: runtime.client))
+        var router = routes(name: name, client: runtime.client)
+        HostileFiles.add(to: &router, stateDirectory: runtime.stateDirectory)
+        return ServedVertical(router)
     }
     var migrator = DatabaseMigrator()
     for version in 1...count {
@@ -29,6 +33,7 @@ let status = DaemonMain.run(name: name, arguments: Array(CommandLine.arguments.d
         }
     }
     let parts = try WorldParts.live(runtime: runtime, migrator: migrator, newID: RandomID.uuidString, calls: .none)
+    HostileFiles.afterStore(environment: runtime.environment)
     if runtime.environment["VT_TESTD_FAIL_AFTER_STORE"] == "1" {
         throw ServiceError(.internal, "VT_TESTD_FAIL_AFTER_STORE: failing after the store was opened, as asked")
     }

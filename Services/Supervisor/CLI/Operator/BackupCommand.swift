@@ -4,6 +4,7 @@ import Glibc
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsStorage
+import VerticalsSupervisorClient
 import VerticalsWire
 
 /// `svc-supervisor backup NAME|--all DIR`: asks each vertical for a consistent copy of its
@@ -11,8 +12,8 @@ import VerticalsWire
 /// that exists: a backup never replaces a file).
 ///
 /// The vertical writes the copy under its own state directory (`backups/`), the one folder it may
-/// write under systemd's `ProtectSystem=strict`; this command then moves it to DIR, so DIR needs to
-/// be writable by whoever runs the command, not by the vertical's user.
+/// write under systemd's `ProtectSystem=strict`; this command then copies it to DIR and removes the
+/// vertical's copy, so DIR needs to be writable by whoever runs the command, not by the vertical's user.
 struct BackupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
@@ -20,20 +21,30 @@ struct BackupCommand: AsyncParsableCommand {
         discussion: """
             Examples:
               svc-supervisor backup clinics /var/backups/verticals
+              svc-supervisor backup --socket-dir /tmp/s --state-dir /tmp/clinics-state clinics /var/backups/verticals
               svc-supervisor backup --all /var/backups/verticals   (what the supervisor runs, else every vertical)
-            The vertical writes the copy (0600) under its state directory; this command moves it to DIR,
-            so DIR must be writable by you, and the state directory readable (root, under systemd).
+            The vertical writes the copy (0600) under its state directory; this command copies it to DIR
+            (0600, yours) and removes the vertical's, so DIR must be writable by you, and the state
+            directory readable (root, under systemd). Only a plain file of the vertical's own is taken.
             Restore with `restore`.
             """)
 
     @Flag(help: "Back up every vertical of the suite.") var all = false
     @Argument(help: "NAME DIR, or DIR with --all.") var arguments: [String] = []
+    @Option(
+        name: .long,
+        help: """
+            The vertical's state folder, where it writes its backup (default: beside its socket \
+            folder, by the run directory's layout).
+            """)
+    var stateDir: String?
     @OptionGroup var connection: VerticalConnectionOptions
 
     func validate() throws {
         guard arguments.count == (all ? 1 : 2) else {
             throw ValidationError(all ? "with --all, give only DIR" : "give the vertical's NAME and the DIR to write to")
         }
+        if all && stateDir != nil { throw ValidationError("--state-dir names one vertical's folder: not with --all") }
     }
 
     func run() async throws {
@@ -45,7 +56,8 @@ struct BackupCommand: AsyncParsableCommand {
             var failures: [CLIError] = []
             for name in names {
                 do {
-                    let (path, bytes) = try await Self.backUp(name, into: folder, stamp: stamp, connection: connection)
+                    let (path, bytes) = try await Self.backUp(
+                        name, into: folder, stamp: stamp, stateFolder: stateDir, connection: connection)
                     print("\(name): \(path) (\(bytes) bytes)")
                 } catch let error as CLIError {
                     StandardError.write("\(name): \(error)\n")
@@ -59,18 +71,44 @@ struct BackupCommand: AsyncParsableCommand {
     }
 
     /// Has `name` write its backup under its state directory, under a name no other run of this
-    /// command uses, then moves it to `folder` as `NAME-<stamp>.sqlite`; returns where it is and its size.
+    /// command uses, then copies it to `folder` as `NAME-<stamp>.sqlite`; returns where it is and its size.
+    ///
+    /// The daemon is asked for that name and not believed about where it wrote it: the command
+    /// takes the file from the state folder it derives itself, and only a plain file of the
+    /// vertical's own (``BackupFile/take(_:fromStateFolder:intoFolder:as:)``), so a daemon that
+    /// answers another path, or leaves a link there, gets nothing read, moved or removed.
     static func backUp(
-        _ name: String, into folder: String, stamp: String, connection: VerticalConnectionOptions
+        _ name: String, into folder: String, stamp: String, stateFolder given: String?, connection: VerticalConnectionOptions
     ) async throws -> (path: String, bytes: Int) {
-        let backup = try await VerticalCaller.call(
-            Daemon.backup, .init(path: "\(name)-\(stamp)-\(getpid()).sqlite"), service: name, connection: connection)
-        do {
-            return (try BackupFile.move(backup.path, intoFolder: folder, as: "\(name)-\(stamp).sqlite"), backup.bytes)
-        } catch let error as StoreError {
-            throw CLIError(status: 73, "\(name) wrote its backup to \(backup.path), but it cannot go to \(folder): "
-                + "\(error.message); move it yourself, or run as a user who can read it and write there")
+        let state = try given.map { $0.hasPrefix("/") ? $0 : ProgramPaths.currentDirectory() + "/" + $0 }
+            ?? stateFolder(of: name, connection: connection)
+        let file = "\(name)-\(stamp)-\(getpid()).sqlite"
+        let backup = try await VerticalCaller.call(Daemon.backup, .init(path: file), service: name, connection: connection)
+        let expected = "\(state)/backups/\(file)"
+        if backup.path != expected && Self.resolved(backup.path) != Self.resolved(expected) {
+            StandardError.write(
+                "\(name): answered that its backup is \(backup.path); taking \(expected), where it was asked to write\n")
         }
+        do {
+            return try BackupFile.take(file, fromStateFolder: state, intoFolder: folder, as: "\(name)-\(stamp).sqlite")
+        } catch let error as StoreError {
+            throw CLIError(status: 73, "\(name)'s backup \(expected) was not taken into \(folder): \(error.message) "
+                + "(a file this user cannot read there, or cannot write in \(folder): run as one who can)")
+        }
+    }
+
+    /// The state folder of vertical `name` for the suite `connection` names: `<run>/state/NAME`
+    /// beside `<run>/sockets`, `/var/lib/verticals/NAME` beside systemd's `/run/verticals`.
+    static func stateFolder(of name: String, connection: VerticalConnectionOptions) throws(CLIError) -> String {
+        let sockets = connection.sockets.path
+        if sockets == DaemonPaths.systemSocketDirectory { return "\(DaemonPaths.systemStateParent)/\(name)" }
+        guard sockets.hasSuffix("/sockets") || sockets == "sockets" else {
+            throw CLIError(
+                status: 64, "cannot tell where \(name) keeps its state beside the socket folder \(sockets): "
+                    + "give --run-dir, or --socket-dir as <run dir>/sockets or \(DaemonPaths.systemSocketDirectory)")
+        }
+        let parent = sockets == "sockets" ? "." : String(sockets.dropLast("/sockets".count))
+        return RunDirectory(parent.isEmpty ? "/" : parent).stateDirectory(for: name)
     }
 
     /// With `--all`: the verticals the supervisor runs that have a socket, or, when no supervisor
@@ -102,6 +140,13 @@ struct BackupCommand: AsyncParsableCommand {
             }
         }
         return absolute
+    }
+
+    /// `path` with every link and `..` resolved, or nil when it does not exist.
+    static func resolved(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     /// A NUL-terminated C buffer as text.

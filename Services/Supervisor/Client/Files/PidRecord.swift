@@ -43,7 +43,8 @@ package struct PidRecord: Equatable {
     }
 
     package func write(to path: String) {
-        let fd = open(path + ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
+        unlink(path + ".tmp")  // a new file, never through a link left there
+        let fd = open(path + ".tmp", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o640)
         guard fd >= 0 else { return }
         let bytes = Array(line.utf8)
         _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }

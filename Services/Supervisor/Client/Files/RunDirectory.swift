@@ -53,14 +53,33 @@ public struct RunDirectory: Sendable, Equatable {
     /// `RUNTIME_DIRECTORY` of service `name`.
     public func runtimeDirectory(for name: String) -> String { "\(path)/runtime/\(name)" }
 
-    /// Creates the folders (the socket folder with mode 0750).
+    /// Creates the folders (the socket folder with mode 0750), and checks that each is a folder of
+    /// this user's, not a link: the supervisor writes pid records, logs and sockets in them, and
+    /// whoever owns one could point those writes anywhere.
     package func prepare() throws(SupervisorError) {
         try Self.makeDirectories(path, mode: 0o755)
         for folder in [logDirectory, pidDirectory, "\(path)/state", "\(path)/runtime"] {
             try Self.makeDirectories(folder, mode: 0o750)
         }
         try Self.makeDirectories(socketDirectory, mode: 0o750)
+        for folder in [path, logDirectory, pidDirectory, "\(path)/state", "\(path)/runtime", socketDirectory] {
+            try Self.checkOwn(folder)
+        }
         chmod(socketDirectory, 0o750)
+    }
+
+    /// Throws unless `folder` is a folder (not a link to one) owned by this process's user.
+    package static func checkOwn(_ folder: String) throws(SupervisorError) {
+        var info = stat()
+        guard lstat(folder, &info) == 0 else {
+            throw SupervisorError("cannot read \(folder): \(SupervisorError.errnoText())")
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid() else {
+            let what = info.st_mode & S_IFMT == S_IFLNK ? "is a symbolic link" : "belongs to uid \(info.st_uid)"
+            throw SupervisorError(
+                "\(folder) \(what), not a folder of yours (uid \(geteuid())): its owner could make the supervisor "
+                    + "write through links in it. Remove it, or choose another run directory")
+        }
     }
 
     /// Creates the folders of service `name`.

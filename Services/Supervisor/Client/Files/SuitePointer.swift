@@ -62,7 +62,8 @@ public struct SuitePointer: Sendable, Equatable {
     public func write(runDirectory: String, pid: Int32 = getpid()) throws(SupervisorError) {
         try RunDirectory.makeDirectories(folder, mode: 0o755)
         let temporary = "\(path).\(pid)"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
+        unlink(temporary)  // a new file, never through a link left there
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o640)
         guard descriptor >= 0 else {
             throw SupervisorError("cannot write \(temporary): \(SupervisorError.errnoText())")
         }

@@ -245,6 +245,7 @@ extension SupervisorEngine {
         if kill(-pid, signal) != 0 {
             try? unit.child?.kill(signal)
         }
+        if signal == SIGKILL { cgroupStorage?.killAll(service: unit.spec.name) }
     }
 
     private func failedToStart(_ unit: ServiceUnit, _ reason: String) {
@@ -260,6 +261,8 @@ extension SupervisorEngine {
         // Whatever the main process left in its group goes with it (systemd's KillMode=control-group).
         // Safe after the reap: Linux never reuses a pid that still names a process group.
         if pid > 0 { kill(-pid, SIGKILL) }
+        // And whatever left the group but not the service's cgroup, where it has one.
+        cgroupStorage?.killAll(service: unit.spec.name)
         unlink(configuration.runDirectory.pidFile(for: unit.spec.name))
         unit.timer.stop()
         unit.watchdog.stop()

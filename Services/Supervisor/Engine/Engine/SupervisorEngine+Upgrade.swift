@@ -349,7 +349,9 @@ extension SupervisorEngine {
             let outcome: String
             do {
                 let kept = try await Offload.run {
-                    try SQLiteStore.restore(backup, to: path, owner: StoreOwner(name), knownOwners: known)
+                    // The new process named the backup: only a file of the state folder, read
+                    // as the folder's owner, is put back.
+                    try SQLiteStore.restore(backup, to: path, owner: StoreOwner(name), knownOwners: known, fileInFolder: true)
                 }
                 outcome = "the store backup \(backup) was put back"
                     + (kept.map { " (the migrated store is kept as \($0))" } ?? "")

@@ -70,7 +70,7 @@ extension SupervisorEngine {
         guard let identity, let users = configuration.serviceUsers else { return }
         let run = configuration.runDirectory
         for folder in [run.stateDirectory(for: spec.name), run.runtimeDirectory(for: spec.name)] {
-            try Self.chownTree(folder, uid: identity.user.uid, gid: identity.user.gid)
+            try TreeOwnership.give(folder, uid: identity.user.uid, gid: identity.user.gid)
             chmod(folder, 0o700)
         }
         if let key = environment["VERTICALS_TLS_KEY"] { try giveKey(key, to: identity, of: spec) }
@@ -88,16 +88,16 @@ extension SupervisorEngine {
     }
 
     /// Makes the service's TLS key its own when its user cannot read it: `svc-supervisor certs`
-    /// writes each key for root alone (0600), and the daemon reads it at start and at each
-    /// rotation. Its certificate and the CA are world-readable; a key that still cannot be
-    /// reached (a folder in the way) is refused, naming it.
+    /// writes each key for root alone (0600) in a 0700 folder named for the service, and the
+    /// daemon reads it at start and at each rotation. That folder (when the key is in one named
+    /// for the service, as `certs` lays it out) and the key become the user's, from descriptors
+    /// that follow no link (``KeyHandover``); its certificate and the CA are world-readable. A key
+    /// that still cannot be reached (a folder in the way) is refused, naming it.
     private func giveKey(_ key: String, to identity: ServiceIdentity, of spec: ServiceSpec) throws(SupervisorError) {
         let user = identity.user
         let groups = [identity.operatorGID]
         guard PathReach.problem(key, .read, uid: user.uid, gid: user.gid, groups: groups) != nil else { return }
-        guard chown(key, user.uid, user.gid) == 0, chmod(key, 0o600) == 0 else {
-            throw SupervisorError("cannot give \(spec.name)'s TLS key \(key) to user \(user.name): \(SupervisorError.errnoText())")
-        }
+        try KeyHandover.give(key, service: spec.name, uid: user.uid, gid: user.gid, userName: user.name)
         try check(spec, identity, "its TLS key", key, .read)
     }
 
@@ -125,18 +125,6 @@ extension SupervisorEngine {
                 "\(spec.name) runs as user \(user.name) (svc-supervisor runs as root), which cannot reach "
                     + "\(what) \(path): \(problem). Move it where that user can (e.g. `make install`, or a "
                     + "checkout outside /root), or run svc-supervisor as an ordinary user")
-        }
-    }
-
-    /// `chown -R` without following symbolic links.
-    static func chownTree(_ path: String, uid: UInt32, gid: UInt32) throws(SupervisorError) {
-        guard lchown(path, uid, gid) == 0 else {
-            throw SupervisorError("cannot give \(path) to uid \(uid): \(SupervisorError.errnoText())")
-        }
-        var info = stat()
-        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return }
-        for name in FolderEntries.names(in: path) {
-            try chownTree("\(path)/\(name)", uid: uid, gid: gid)
         }
     }
 }

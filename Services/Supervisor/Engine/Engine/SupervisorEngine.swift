@@ -275,7 +275,8 @@ public final class SupervisorEngine: @unchecked Sendable {
         unit.listeningFD = nil
     }
 
-    /// Kills whatever the pid records of an earlier supervisor still name, and removes them.
+    /// Kills whatever the pid records and the cgroups of an earlier supervisor still hold, and
+    /// removes them.
     private func killLeftovers() {
         let folder = configuration.runDirectory.pidDirectory
         let names = FolderEntries.names(in: folder).filter { !$0.hasPrefix(".") }
@@ -287,6 +288,10 @@ public final class SupervisorEngine: @unchecked Sendable {
                 logger.warning("\(name): \(done)")
             }
             unlink(path)
+        }
+        // What left its group but not its cgroup, where a service had one.
+        if manifest.services.contains(where: { $0.limits.needsCgroup }) {
+            for note in cgroups.sweepLeftovers(services: Set(manifest.services.map(\.name))) { logger.warning("\(note)") }
         }
     }
 

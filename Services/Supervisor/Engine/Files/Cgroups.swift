@@ -118,10 +118,66 @@ final class Cgroups {
         return nil
     }
 
-    /// Removes every folder made (each must be empty: call once the services are stopped).
+    /// Kills every process in `service`'s cgroups, those that left its process group or session
+    /// included (systemd's `KillMode=control-group`): with `cgroup.kill` where cgroup v2 has it,
+    /// else by `SIGKILL` to each pid `cgroup.procs` lists, a few rounds for ones forked meanwhile.
+    /// Returns how many pids were signalled one by one.
+    @discardableResult
+    func killAll(service: String) -> Int {
+        var signalled = 0
+        for folder in made where folder.hasSuffix("/\(prefix)\(service)") {
+            if access("\(folder)/cgroup.kill", F_OK) == 0 && write("1", to: "\(folder)/cgroup.kill") { continue }
+            for _ in 0..<8 {
+                let pids = Self.processes(in: folder)
+                if pids.isEmpty { break }
+                for pid in pids where kill(pid, SIGKILL) == 0 { signalled += 1 }
+            }
+        }
+        return signalled
+    }
+
+    /// Kills what is left in the cgroups a supervisor that is gone (it crashed, or was killed)
+    /// made for one of `services`, and removes them; a note for each. Its pid records name only
+    /// process groups: a process that left its group is found by its cgroup. A folder is swept
+    /// only when the pid in its name (`vt-<pid>-<engine>-<service>`) runs no process at all.
+    func sweepLeftovers(services: Set<String>) -> [String] {
+        var notes: [String] = []
+        for parent in Set([memory, cpu].compactMap { $0?.parent }) {
+            for entry in FolderEntries.names(in: parent) where entry.hasPrefix("vt-") {
+                let parts = entry.dropFirst(3).split(separator: "-", maxSplits: 2).map(String.init)
+                guard parts.count == 3, let pid = Int32(parts[0]), pid > 1, pid != getpid(), services.contains(parts[2]),
+                    kill(pid, 0) != 0 && errno == ESRCH
+                else { continue }
+                let folder = "\(parent)/\(entry)"
+                var killed = 0
+                for _ in 0..<8 {
+                    let pids = Self.processes(in: folder)
+                    if pids.isEmpty { break }
+                    for pid in pids where kill(pid, SIGKILL) == 0 { killed += 1 }
+                    usleep(10_000)  // a killed process leaves cgroup.procs once it has exited
+                }
+                rmdir(folder)
+                if killed > 0 {
+                    notes.append("\(parts[2]): killed \(killed) process(es) left in \(folder) by supervisor pid \(pid)")
+                }
+            }
+        }
+        return notes
+    }
+
+    /// Removes every folder made, killing what is left in each first (call once the services are stopped).
     func removeAll() {
-        for folder in made { rmdir(folder) }
+        for folder in made {
+            for pid in Self.processes(in: folder) { kill(pid, SIGKILL) }
+            rmdir(folder)
+        }
         made.removeAll()
+    }
+
+    /// The pids `cgroup.procs` of `folder` lists, never this process's own.
+    private static func processes(in folder: String) -> [Int32] {
+        (PidRecord.readSmallFile("\(folder)/cgroup.procs") ?? "").split(separator: "\n")
+            .compactMap { Int32($0) }.filter { $0 > 1 && $0 != getpid() }
     }
 
     private func make(_ folder: String) -> Bool {

@@ -176,7 +176,7 @@ final class ServiceLog {
     }
 
     private func open() {
-        fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o640)
+        fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o640)
         var info = stat()
         size = fd >= 0 && fstat(fd, &info) == 0 ? Int(info.st_size) : 0
         firstLineAt = size > 0 ? Self.firstLineSeconds(path) : nil
