@@ -85,7 +85,10 @@ final class LiveFuzzer {
         {
             let open = targets.filter { !quarantined.contains($0.label) }
             guard !open.isEmpty else { break }
-            let target = random.pick(open)
+            // A vertical's own operations four times as often as the built-ins, which are the
+            // same framework code in every daemon.
+            let own = open.filter { $0.operation.service == $0.vertical }
+            let target = random.pick(own.isEmpty || random.chance(20) ? open : own)
             // Now and then a plausible request keeps the ids fresh (new appointments, entries).
             if random.chance(10) {
                 await send(build(target, session: random.pick([.patient, .admin]), edgePercent: 0, raw: false))
