@@ -18,6 +18,8 @@ struct Finding {
     let seconds: Double
     /// Whether the request was a replayed frame (no seed made it).
     let replayed: Bool
+    /// `unix` or `tcp`, as `FUZZ_TRANSPORT` takes it.
+    let transport: String
 
     /// The report, several lines; `hexFile` is where a frame too long for a command line was written.
     func report(hexFile: String?) -> String {
@@ -34,7 +36,7 @@ struct Finding {
             lines.append("  replay: make fuzz-live REPLAY=\(hex)\(replayAs)")
         }
         lines.append("  call: " + (request.callLine ?? "none (\(request.jsonProblem ?? "no JSON"))"))
-        if !replayed { lines.append("  again: make fuzz-live FUZZ_SEED=\(seed)") }
+        if !replayed { lines.append("  again: make fuzz-live FUZZ_SEED=\(seed) FUZZ_TRANSPORT=\(transport)") }
         return lines.joined(separator: "\n")
     }
 }

@@ -44,29 +44,40 @@ struct FuzzLiveCommand: AsyncParsableCommand {
         let findingsFolder = findings.hasPrefix("/") ? findings : ProgramPaths.currentDirectory() + "/" + findings
         let manifestPath = manifest.hasPrefix("/") ? manifest : ProgramPaths.currentDirectory() + "/" + manifest
         guard access(manifestPath, R_OK) == 0 else { throw ExitCode.failure(2, "cannot read the manifest \(manifestPath)") }
-        let started = ContinuousClock.now
-        let deadline = started + .milliseconds(Int64(seconds * 1000))
-        print("fuzz-live: seed \(seed)")
+        say("fuzz-live: seed \(seed)")
         var found = 0
         var phases: [(String, LivePhase.Kind)] = []
         if transport != .tcp { phases.append(("unix", .unix)) }
         if transport != .unix { phases.append(("tcp", .tcpWithMutualTLS)) }
+        // The seconds are fuzzing time, shared by the transports; starting and learning a suite
+        // come on top.
+        var remaining = Duration.milliseconds(Int64(seconds * 1000))
         for (index, (name, kind)) in phases.enumerated() {
-            // Each transport gets its share of what is left.
-            let now = ContinuousClock.now
-            let share = deadline > now ? (deadline - now) / (phases.count - index) : .zero
-            let phase = LivePhase(
-                kind: kind, manifest: manifestPath, seed: seed &+ UInt64(index), findingsFolder: findingsFolder, keep: keep)
+            let phase = LivePhase(kind: kind, manifest: manifestPath, seed: seed, findingsFolder: findingsFolder, keep: keep)
             do {
-                found += try await phase.run(
-                    until: ContinuousClock.now + share, maxRequests: maxRequests, stopAfter: stopAfter,
+                let (findings, used) = try await phase.run(
+                    for: remaining / (phases.count - index), maxRequests: maxRequests, stopAfter: stopAfter,
                     replay: replay.map { ($0, FuzzRequest.Session(rawValue: replayAs) ?? .none) })
+                found += findings
+                remaining -= used
             } catch {
                 throw ExitCode.failure(2, "fuzz-live over \(name): \(error)")
             }
             if replay != nil { break }
         }
         if found > 0 { throw ExitCode(1) }
+    }
+}
+
+/// Writes `line` to standard output at once (not buffered: a long run's findings show as they
+/// happen, in a log file too).
+func say(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    var written = 0
+    while written < bytes.count {
+        let count = bytes[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        guard count > 0 else { return }
+        written += count
     }
 }
 

@@ -16,6 +16,8 @@ final class LiveFuzzer {
     let contracts: SuiteContracts
     let sessions: Sessions
     let seed: UInt64
+    /// `unix` or `tcp`, for the line that runs the seed again.
+    let transport: String
     /// Where frames too long for a command line are written.
     let findingsFolder: String
     /// Prints a line as it happens.
@@ -41,8 +43,9 @@ final class LiveFuzzer {
 
     init(
         suite: LiveSuite, client: ServiceClient, control: ServiceClient, contracts: SuiteContracts, sessions: Sessions,
-        seed: UInt64, findingsFolder: String, log: @escaping (String) -> Void
+        seed: UInt64, transport: String, findingsFolder: String, log: @escaping (String) -> Void
     ) {
+        self.transport = transport
         self.suite = suite
         self.client = client
         self.control = control
@@ -191,7 +194,7 @@ final class LiveFuzzer {
         let finding = Finding(
             request: request, symptom: symptom, seed: seed, number: sent, 
             seconds: Double((ContinuousClock.now - started).components.seconds)
-                + Double((ContinuousClock.now - started).components.attoseconds) / 1e18, replayed: replaying)
+                + Double((ContinuousClock.now - started).components.attoseconds) / 1e18, replayed: replaying, transport: transport)
         findings.append(finding)
         log(finding.report(hexFile: hexFile(for: finding)))
     }

@@ -22,8 +22,11 @@ struct LivePhase {
     let findingsFolder: String
     let keep: Bool
 
-    /// Runs the phase; the number of findings.
-    func run(until deadline: ContinuousClock.Instant, maxRequests: Int?, stopAfter: Int?, replay: (String, FuzzRequest.Session)?) async throws -> Int {
+    /// Runs the phase, fuzzing for `duration` once the suite is learnt; the number of findings
+    /// and the time fuzzing took.
+    func run(
+        for duration: Duration, maxRequests: Int?, stopAfter: Int?, replay: (String, FuzzRequest.Session)?
+    ) async throws -> (findings: Int, fuzzing: Duration) {
         let bin = ProgramPaths.ownDirectory()
         let folder = try LiveSuite.temporaryFolder()
         var endpoints: [String: SocketEndpoint] = [:]
@@ -40,12 +43,13 @@ struct LivePhase {
         let client = ServiceClient(loop: loop, sockets: suite.sockets, defaultTimeout: .seconds(10))
         let control = suite.controlClient(loop: loop)
         var found = 0
+        var fuzzing = Duration.zero
         defer {
             client.close()
             control.close()
             loop.shutdown()
         }
-        print("fuzz-live: \(kind.rawValue): suite in \(folder) (\(manifest))")
+        say("fuzz-live: \(kind.rawValue): suite in \(folder) (\(manifest))")
         guard await suite.waitUntilReady(control, timeout: .seconds(90)) else {
             await suite.stop(control)
             throw LiveSuite.StartError(description: "the suite never became ready; its supervisor's output is \(folder)/supervisor.log")
@@ -56,17 +60,18 @@ struct LivePhase {
             let sessions = await Sessions.open(contracts, client: client, seed: seed)
             let fuzzer = LiveFuzzer(
                 suite: suite, client: client, control: control, contracts: contracts, sessions: sessions, seed: seed,
-                findingsFolder: findingsFolder, log: { print($0) })
+                transport: kind == .unix ? "unix" : "tcp", findingsFolder: findingsFolder, log: say)
             await fuzzer.baseline()
             let started = ContinuousClock.now
             if let (text, session) = replay {
                 try await Replay.send(text, as: session, fuzzer: fuzzer, contracts: contracts, sessions: sessions)
             } else {
                 await fuzzer.learnIDs(rounds: 2)
-                await fuzzer.fuzz(until: deadline, maxRequests: maxRequests, stopAfter: stopAfter)
+                await fuzzer.fuzz(until: ContinuousClock.now + duration, maxRequests: maxRequests, stopAfter: stopAfter)
             }
-            print("fuzz-live: \(kind.rawValue)")
-            print(fuzzer.summary(elapsed: ContinuousClock.now - started))
+            fuzzing = ContinuousClock.now - started
+            say("fuzz-live: \(kind.rawValue)")
+            say(fuzzer.summary(elapsed: ContinuousClock.now - started))
             found = fuzzer.findings.count
         } catch {
             await suite.stop(control)
@@ -74,11 +79,11 @@ struct LivePhase {
         }
         await suite.stop(control)
         if found > 0 || keep {
-            print("  the run folder is kept (logs in \(folder)/run/logs): \(folder)")
+            say("  the run folder is kept (logs in \(folder)/run/logs): \(folder)")
         } else {
             LiveSuite.remove(folder)
         }
-        return found
+        return (found, fuzzing)
     }
 }
 

@@ -50,13 +50,13 @@ enum Replay {
                 input = decoded
             }
         }
-        print("fuzz-live: replaying \(target.label) (\(body.count) bytes of body)")
+        say("fuzz-live: replaying \(target.label) (\(body.count) bytes of body)")
         let before = fuzzer.findings.count
         fuzzer.replaying = true
         // The body as recorded when it is not the generic codec's encoding of what it decodes to.
         let same = input.flatMap { try? $0.encoded(as: schema) } == body
         await fuzzer.send(
             FuzzRequest(target: target, session: session, input: input, body: body, rawChange: same ? nil : "sent as recorded"))
-        if fuzzer.findings.count == before { print("fuzz-live: the replayed request held") }
+        if fuzzer.findings.count == before { say("fuzz-live: the replayed request held") }
     }
 }
