@@ -51,6 +51,26 @@ enum EdgeValues {
     /// How long a list of thousands is.
     static let longList = 5_000
 
+    /// The `rank`th edge value of `type` (wrapping around its list), most telling first: what the
+    /// sweep sends to one field at a time before random fuzzing starts; nil for a message.
+    static func ranked(_ type: FieldType, _ rank: Int) -> WireValue? {
+        func at<T>(_ values: [T]) -> T { values[rank % values.count] }
+        switch type {
+        case .bool: return .bool(rank % 2 == 0)
+        case .int: return .int(at(integers))
+        case .uint: return .uint(at(unsigned))
+        case .double: return .double(at(doubles))
+        case .timestamp: return .timestamp(Timestamp(microsecondsSinceEpoch: at(timestamps)))
+        case .string: return .string(at(sweptStrings))
+        case .bytes: return .bytes(at(byteStrings))
+        case .enumeration: return .enumeration(at(unknownCases))
+        case .message: return nil
+        }
+    }
+
+    /// The strings in the sweep's order: the big ones first.
+    static let sweptStrings: [String] = ["", longASCII, combiningMarks] + shortStrings.dropFirst() + [zalgo]
+
     /// One edge value of `type`; `small` keeps it to a few bytes (for the elements of a long list).
     static func value(of type: FieldType, small: Bool, using random: inout FuzzRandom) -> WireValue? {
         switch type {

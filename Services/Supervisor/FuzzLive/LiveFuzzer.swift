@@ -37,6 +37,9 @@ final class LiveFuzzer {
     private let started = ContinuousClock.now
     /// The last requests sent, for a daemon exit a periodic look finds.
     private var recent: [FuzzRequest] = []
+    /// Passes of the sweep: each sends every field its next edge value.
+    static let sweepRanks = 13
+
     /// The supervisor's table is read every this many requests (and after any suspicious answer).
     static let lookEvery = 10
     private let base: Int64
@@ -75,6 +78,48 @@ final class LiveFuzzer {
             for target in contracts.targets where !quarantined.contains(target.label) {
                 for session in [FuzzRequest.Session.patient, .admin] {
                     await send(build(target, session: session, edgePercent: 0, raw: false))
+                }
+            }
+        }
+    }
+
+    /// One field at a time, every operation, each field's edge values in rank order (a rank per
+    /// pass: minimum first, then maximum, 0, -1, …), the other fields plausible and real: the
+    /// edges most likely to break arithmetic reach the code behind the lookups within the first
+    /// few hundred requests. Until `deadline` or `ranks` passes.
+    func sweep(until deadline: ContinuousClock.Instant, ranks: Int, maxRequests: Int?, stopAfter: Int?) async {
+        let targets = contracts.targets.sorted { ($0.operation.service == $0.vertical ? 0 : 1) < ($1.operation.service == $1.vertical ? 0 : 1) }
+        for rank in 0..<ranks {
+            for target in targets where !quarantined.contains(target.label) {
+                let schema = target.operation.input.schema
+                for field in schema.fields where field.name != sessions.tokenField {
+                    guard ContinuousClock.now < deadline, maxRequests.map({ sent < $0 }) ?? true,
+                        stopAfter.map({ findings.count < $0 }) ?? true
+                    else { return }
+                    // An operation that made its daemon exit is done with (the next one goes on).
+                    if quarantined.contains(target.label) { break }
+                    let session: FuzzRequest.Session = rank % 2 == 0 ? .patient : .admin
+                    var request = build(target, session: session, edgePercent: 0, raw: false)
+                    guard var input = request.input else { continue }
+                    let value: WireValue?
+                    if field.presence == .repeated {
+                        let element = EdgeValues.ranked(field.type, rank)
+                        switch rank % 3 {
+                        case 0: value = input[field.tag].flatMap { current in
+                                guard case .list(let elements) = current, let first = elements.first else { return element.map { .list(Array(repeating: $0, count: EdgeValues.longList)) } }
+                                return .list(Array(repeating: first, count: EdgeValues.longList))
+                            }
+                        case 1: value = element.map { .list(Array(repeating: $0, count: EdgeValues.longList)) }
+                        default: value = .list([])
+                        }
+                    } else {
+                        value = EdgeValues.ranked(field.type, rank)
+                    }
+                    guard let value else { continue }
+                    input[field.tag] = value
+                    guard let body = try? input.encoded(as: schema) else { continue }
+                    request = FuzzRequest(target: target, session: session, input: input, body: body, rawChange: nil)
+                    await send(request)
                 }
             }
         }

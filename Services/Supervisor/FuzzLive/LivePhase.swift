@@ -67,7 +67,12 @@ struct LivePhase {
                 try await Replay.send(text, as: session, fuzzer: fuzzer, contracts: contracts, sessions: sessions)
             } else {
                 await fuzzer.learnIDs(rounds: 2)
-                await fuzzer.fuzz(until: ContinuousClock.now + duration, maxRequests: maxRequests, stopAfter: stopAfter)
+                // The sweep gets up to half the time, then random inputs the rest.
+                let deadline = ContinuousClock.now + duration
+                await fuzzer.sweep(
+                    until: ContinuousClock.now + duration / 2, ranks: LiveFuzzer.sweepRanks, maxRequests: maxRequests,
+                    stopAfter: stopAfter)
+                await fuzzer.fuzz(until: deadline, maxRequests: maxRequests, stopAfter: stopAfter)
             }
             fuzzing = ContinuousClock.now - started
             say("fuzz-live: \(kind.rawValue)")
