@@ -27,9 +27,9 @@ struct FuzzLiveTests {
         #expect(output.contains("Unix sockets"), "\(output)")
         #expect(output.contains("TCP with mutual TLS"), "\(output)")
         #expect(output.contains("sessions: patient yes, admin yes"), "\(output)")
-        // Each transport sent hundreds of requests (two rounds to learn ids come first, 200 of them).
+        // Each transport fuzzed: two rounds that learn ids come first (200 requests), then the sweep.
         let sent = output.matches(of: /(\d+) requests in/).compactMap { Int($0.output.1) }
-        #expect(sent.count == 2 && sent.allSatisfy { $0 > 300 }, "requests sent per transport: \(sent)\n\(output)")
+        #expect(sent.count == 2 && sent.allSatisfy { $0 > 250 }, "requests sent per transport: \(sent)\n\(output)")
         #expect(result.status == 0, "vt-fuzz-live found something (exit \(result.status)):\n\(output)")
     }
 }

@@ -88,7 +88,8 @@ final class LiveFuzzer {
     /// edges most likely to break arithmetic reach the code behind the lookups within the first
     /// few hundred requests. Until `deadline` or `ranks` passes.
     func sweep(until deadline: ContinuousClock.Instant, ranks: Int, maxRequests: Int?, stopAfter: Int?) async {
-        let targets = contracts.targets.sorted { ($0.operation.service == $0.vertical ? 0 : 1) < ($1.operation.service == $1.vertical ? 0 : 1) }
+        // The verticals' own operations first, then the built-ins.
+        let targets = contracts.targets.filter(\.isOwn) + contracts.targets.filter { !$0.isOwn }
         for rank in 0..<ranks {
             for target in targets where !quarantined.contains(target.label) {
                 let schema = target.operation.input.schema
@@ -99,29 +100,32 @@ final class LiveFuzzer {
                     // An operation that made its daemon exit is done with (the next one goes on).
                     if quarantined.contains(target.label) { break }
                     let session: FuzzRequest.Session = rank % 2 == 0 ? .patient : .admin
-                    var request = build(target, session: session, edgePercent: 0, raw: false)
-                    guard var input = request.input else { continue }
-                    let value: WireValue?
-                    if field.presence == .repeated {
-                        let element = EdgeValues.ranked(field.type, rank)
-                        switch rank % 3 {
-                        case 0: value = input[field.tag].flatMap { current in
-                                guard case .list(let elements) = current, let first = elements.first else { return element.map { .list(Array(repeating: $0, count: EdgeValues.longList)) } }
-                                return .list(Array(repeating: first, count: EdgeValues.longList))
-                            }
-                        case 1: value = element.map { .list(Array(repeating: $0, count: EdgeValues.longList)) }
-                        default: value = .list([])
-                        }
-                    } else {
-                        value = EdgeValues.ranked(field.type, rank)
-                    }
+                    guard var input = build(target, session: session, edgePercent: 0, raw: false).input else { continue }
+                    let value = field.presence == .repeated
+                        ? Self.sweptList(field, rank: rank, plausible: input[field.tag])
+                        : EdgeValues.ranked(field.type, rank)
                     guard let value else { continue }
                     input[field.tag] = value
                     guard let body = try? input.encoded(as: schema) else { continue }
-                    request = FuzzRequest(target: target, session: session, input: input, body: body, rawChange: nil)
-                    await send(request)
+                    await send(FuzzRequest(target: target, session: session, input: input, body: body, rawChange: nil))
                 }
             }
+        }
+    }
+
+    /// A repeated field's value for the sweep's `rank`: thousands of its plausible element (a real
+    /// id over and over), thousands of an edge value, or none.
+    static func sweptList(_ field: FieldDescriptor, rank: Int, plausible: WireValue?) -> WireValue? {
+        switch rank % 3 {
+        case 0:
+            if case .list(let elements)? = plausible, let first = elements.first {
+                return .list(Array(repeating: first, count: EdgeValues.longList))
+            }
+            fallthrough
+        case 1:
+            return EdgeValues.ranked(field.type, rank).map { .list(Array(repeating: $0, count: EdgeValues.longList)) }
+        default:
+            return .list([])
         }
     }
 
@@ -135,7 +139,7 @@ final class LiveFuzzer {
             guard !open.isEmpty else { break }
             // A vertical's own operations four times as often as the built-ins, which are the
             // same framework code in every daemon.
-            let own = open.filter { $0.operation.service == $0.vertical }
+            let own = open.filter(\.isOwn)
             let target = random.pick(own.isEmpty || random.chance(20) ? open : own)
             // Now and then a plausible request keeps the ids fresh (new appointments, entries).
             if random.chance(10) {

@@ -18,8 +18,10 @@ struct SuiteContracts {
         /// The vertical that serves it (a `daemon.*` built-in is served by each).
         let vertical: String
         let operation: DescribedOperation
+        /// Whether it is the vertical's own, not a `daemon.*` built-in.
+        var isOwn: Bool { operation.service == vertical }
         /// `vertical operation` as `svc-supervisor call` takes it.
-        var label: String { "\(vertical).\(operation.service == vertical ? operation.name : operation.fullName)" }
+        var label: String { "\(vertical).\(isOwn ? operation.name : operation.fullName)" }
     }
 
     /// Asks each of `verticals` to describe itself through `client`.
