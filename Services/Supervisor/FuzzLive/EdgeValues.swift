@@ -52,8 +52,10 @@ enum EdgeValues {
     static let longList = 5_000
 
     /// The `rank`th edge value of `type` (wrapping around its list), most telling first: what the
-    /// sweep sends to one field at a time before random fuzzing starts; nil for a message.
-    static func ranked(_ type: FieldType, _ rank: Int) -> WireValue? {
+    /// sweep sends to one field at a time before random fuzzing starts; nil for a message. `small`
+    /// keeps it to a few bytes (for a list of thousands, which must stay under the receiver's
+    /// frame limit to reach the operation at all).
+    static func ranked(_ type: FieldType, _ rank: Int, small: Bool = false) -> WireValue? {
         func at<T>(_ values: [T]) -> T { values[rank % values.count] }
         switch type {
         case .bool: return .bool(rank % 2 == 0)
@@ -61,9 +63,9 @@ enum EdgeValues {
         case .uint: return .uint(at(unsigned))
         case .double: return .double(at(doubles))
         case .timestamp: return .timestamp(Timestamp(microsecondsSinceEpoch: at(timestamps)))
-        case .string: return .string(at(sweptStrings))
-        case .bytes: return .bytes(at(byteStrings))
-        case .enumeration: return .enumeration(at(unknownCases))
+        case .string: return .string(at(small ? shortStrings : sweptStrings))
+        case .bytes: return .bytes(at(small ? Array(byteStrings.prefix(3)) : byteStrings))
+        case .enumeration: return .enumeration(at(small ? Array(unknownCases.prefix(3)) : unknownCases))
         case .message: return nil
         }
     }

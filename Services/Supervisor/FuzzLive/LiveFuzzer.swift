@@ -29,6 +29,9 @@ final class LiveFuzzer {
     private(set) var sent = 0
     /// Answers by code (`ok` for an Output), for the summary.
     private(set) var answers: [String: Int] = [:]
+    /// Refusals that say the callee was not reached (`unavailable`, …), by operation and code: a
+    /// dependency restarting, or a daemon dying; the summary lists them.
+    private var unanswered: [String: Int] = [:]
     /// Operations that made a daemon exit: not sent again this run, so one crash does not exhaust
     /// the service's restart budget and hide the rest.
     private var quarantined: Set<String> = []
@@ -123,7 +126,7 @@ final class LiveFuzzer {
             }
             fallthrough
         case 1:
-            return EdgeValues.ranked(field.type, rank).map { .list(Array(repeating: $0, count: EdgeValues.longList)) }
+            return EdgeValues.ranked(field.type, rank, small: true).map { .list(Array(repeating: $0, count: EdgeValues.longList)) }
         default:
             return .list([])
         }
@@ -211,6 +214,7 @@ final class LiveFuzzer {
             }
             // Judged by the supervisor's table below: a daemon that died mid-request.
             suspicious = [.unavailable, .protocolError, .cancelled, .deadlineExceeded].contains(error.code)
+            if suspicious { unanswered["\(request.target.label) \(error.code.wireName)", default: 0] += 1 }
         }
         recent.append(request)
         if recent.count > Self.lookEvery { recent.removeFirst() }
@@ -303,6 +307,9 @@ final class LiveFuzzer {
                 + (sessions.tokenField.map { ", token field \($0)" } ?? ""),
         ]
         lines += sessions.notes.map { "  note: \($0)" }
+        if !unanswered.isEmpty {
+            lines.append("  not reached: " + unanswered.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
         if !quarantined.isEmpty { lines.append("  not sent again after a daemon exit: \(quarantined.sorted().joined(separator: ", "))") }
         lines.append(findings.isEmpty ? "  held: no daemon exited, no internal, every answer typed" : "  \(findings.count) findings")
         return lines.joined(separator: "\n")
