@@ -35,6 +35,8 @@ final class LiveFuzzer {
     /// Operations that made a daemon exit: not sent again this run, so one crash does not exhaust
     /// the service's restart budget and hide the rest.
     private var quarantined: Set<String> = []
+    /// Requests sent by each stage: learning ids, the sweep, random inputs.
+    private(set) var phaseCounts = (learn: 0, sweep: 0, random: 0)
     /// Each service's pid and restart count at the last look.
     private var lastSeen: [String: (pid: Int?, restarts: Int)] = [:]
     private let started = ContinuousClock.now
@@ -77,6 +79,8 @@ final class LiveFuzzer {
     /// Sends plausible requests to every operation `rounds` times, under each session, so that
     /// answers teach real ids before edges are tried.
     func learnIDs(rounds: Int) async {
+        let before = sent
+        defer { phaseCounts.learn += sent - before }
         for _ in 0..<rounds {
             for target in contracts.targets where !quarantined.contains(target.label) {
                 for session in [FuzzRequest.Session.patient, .admin] {
@@ -91,8 +95,16 @@ final class LiveFuzzer {
     /// edges most likely to break arithmetic reach the code behind the lookups within the first
     /// few hundred requests. Until `deadline` or `ranks` passes.
     func sweep(until deadline: ContinuousClock.Instant, ranks: Int, maxRequests: Int?, stopAfter: Int?) async {
-        // The verticals' own operations first, then the built-ins.
-        let targets = contracts.targets.filter(\.isOwn) + contracts.targets.filter { !$0.isOwn }
+        let before = sent
+        defer { phaseCounts.sweep += sent - before }
+        // The verticals' own operations first, taking turns (one vertical's slow operations, such
+        // as password hashing, do not hold the others back), then the built-ins.
+        var byVertical = contracts.contracts.map { contract in contracts.targets.filter { $0.isOwn && $0.vertical == contract.name } }
+        var targets: [SuiteContracts.Target] = []
+        while byVertical.contains(where: { !$0.isEmpty }) {
+            for index in byVertical.indices where !byVertical[index].isEmpty { targets.append(byVertical[index].removeFirst()) }
+        }
+        targets += contracts.targets.filter { !$0.isOwn }
         for rank in 0..<ranks {
             for target in targets where !quarantined.contains(target.label) {
                 let schema = target.operation.input.schema
@@ -134,6 +146,8 @@ final class LiveFuzzer {
 
     /// Fuzzes until `deadline` or `maxRequests`; stops early after `stopAfter` findings when given.
     func fuzz(until deadline: ContinuousClock.Instant, maxRequests: Int?, stopAfter: Int?) async {
+        let before = sent
+        defer { phaseCounts.random += sent - before }
         let targets = contracts.targets
         while ContinuousClock.now < deadline, maxRequests.map({ sent < $0 }) ?? true,
             stopAfter.map({ findings.count < $0 }) ?? true
@@ -300,7 +314,8 @@ final class LiveFuzzer {
     func summary(elapsed: Duration) -> String {
         let codes = answers.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         var lines = [
-            "fuzz-live: seed \(seed), \(sent) requests in \(elapsed.components.seconds) s to \(contracts.targets.count) operations of "
+            "fuzz-live: seed \(seed), \(sent) requests (\(phaseCounts.learn) learning ids, \(phaseCounts.sweep) sweep, "
+                + "\(phaseCounts.random) random; \(elapsed.components.seconds) s fuzzing) to \(contracts.targets.count) operations of "
                 + "\(contracts.contracts.count) verticals (\(contracts.contracts.map(\.name).joined(separator: ", ")))",
             "  answers: \(codes)",
             "  learnt: \(learned.idCount) ids; sessions: patient \(sessions.patient == nil ? "no" : "yes"), admin \(sessions.admin == nil ? "no" : "yes")"

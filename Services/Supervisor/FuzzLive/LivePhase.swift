@@ -62,13 +62,14 @@ struct LivePhase {
                 suite: suite, client: client, control: control, contracts: contracts, sessions: sessions, seed: seed,
                 transport: kind == .unix ? "unix" : "tcp", findingsFolder: findingsFolder, log: say)
             await fuzzer.baseline()
-            let started = ContinuousClock.now
+            var started = ContinuousClock.now
             if let (text, session) = replay {
                 try await Replay.send(text, as: session, fuzzer: fuzzer, contracts: contracts, sessions: sessions)
             } else {
                 await fuzzer.learnIDs(rounds: 2)
-                // The sweep gets up to half the time, then random inputs the rest.
-                let deadline = ContinuousClock.now + duration
+                // Fuzzing time starts now; the sweep gets up to half of it, random inputs the rest.
+                started = ContinuousClock.now
+                let deadline = started + duration
                 await fuzzer.sweep(
                     until: ContinuousClock.now + duration / 2, ranks: LiveFuzzer.sweepRanks, maxRequests: maxRequests,
                     stopAfter: stopAfter)
