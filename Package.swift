@@ -230,7 +230,8 @@ let package = Package(
         .executableTarget(
             name: "vt-fuzz-live",
             dependencies: [
-                "SupervisorCommands", "VerticalsSupervisorClient", "VerticalsContractTesting", "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
+                "SupervisorCommands", "VerticalsSupervisorClient", "VerticalsContractTesting", "VerticalsServiceKit",
+                "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Supervisor/FuzzLive",

@@ -31,7 +31,8 @@ struct FuzzLiveTests {
         let fuzzed = output.matches(of: /(\d+) sweep, (\d+) random/).compactMap { match in
             Int(match.output.1).flatMap { sweep in Int(match.output.2).map { sweep + $0 } }
         }
-        #expect(fuzzed.count == 2 && fuzzed.allSatisfy { $0 > 20 }, "requests fuzzed per transport: \(fuzzed)\n\(output)")
+        #expect(
+            fuzzed.count == 2 && fuzzed.allSatisfy { $0 > 20 }, "requests fuzzed per transport: \(fuzzed)\n\(output)")
         #expect(result.status == 0, "vt-fuzz-live found something (exit \(result.status)):\n\(output)")
     }
 }

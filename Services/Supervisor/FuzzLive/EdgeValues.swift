@@ -41,7 +41,8 @@ enum EdgeValues {
         "9223372036854775808", "\n\r\t", String(repeating: "x", count: 300),
     ]
 
-    static let strings: [String] = shortStrings + [longASCII, combiningMarks, zalgo, String(repeating: "é", count: 32_768)]
+    static let strings: [String] =
+        shortStrings + [longASCII, combiningMarks, zalgo, String(repeating: "é", count: 32_768)]
 
     static let byteStrings: [[UInt8]] = [[], [0], [0xFF, 0xFE, 0x00], [UInt8](repeating: 0xA5, count: 65_536)]
 

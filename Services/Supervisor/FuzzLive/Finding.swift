@@ -26,7 +26,8 @@ struct Finding {
         let hex = request.replayText
         var lines = [
             "FINDING \(request.target.label): \(symptom)",
-            "  request \(number) of seed \(seed), \(String(format1: seconds)) s into the run; session: \(request.session.rawValue)",
+            "  request \(number) of seed \(seed), \(String(format1: seconds)) s into the run; "
+                + "session: \(request.session.rawValue)",
             "  input: \(request.summary)",
         ]
         let replayAs = request.carriesToken ? " REPLAY_AS=\(request.session.rawValue)" : ""

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Glibc
+import SupervisorCommands
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsSupervisorClient
-import SupervisorCommands
 import VerticalsWire
 
 /// `vt-fuzz-live` (`make fuzz-live`): starts a suite under its own `svc-supervisor up`, learns
@@ -40,10 +40,14 @@ struct FuzzLiveCommand: AsyncParsableCommand {
     enum Transport: String, ExpressibleByArgument { case unix, tcp, both }
 
     func run() async throws {
-        let seed = self.seed ?? UInt64(truncatingIfNeeded: ContinuousClock.now.hashValue) ^ UInt64(UInt32(truncatingIfNeeded: getpid()))
+        let seed =
+            self.seed ?? UInt64(truncatingIfNeeded: ContinuousClock.now.hashValue)
+            ^ UInt64(UInt32(truncatingIfNeeded: getpid()))
         let findingsFolder = findings.hasPrefix("/") ? findings : ProgramPaths.currentDirectory() + "/" + findings
         let manifestPath = manifest.hasPrefix("/") ? manifest : ProgramPaths.currentDirectory() + "/" + manifest
-        guard access(manifestPath, R_OK) == 0 else { throw ExitCode.failure(2, "cannot read the manifest \(manifestPath)") }
+        guard access(manifestPath, R_OK) == 0 else {
+            throw ExitCode.failure(2, "cannot read the manifest \(manifestPath)")
+        }
         say("fuzz-live: seed \(seed)")
         var found = 0
         var phases: [(String, LivePhase.Kind)] = []
@@ -53,7 +57,8 @@ struct FuzzLiveCommand: AsyncParsableCommand {
         // come on top.
         var remaining = Duration.milliseconds(Int64(seconds * 1000))
         for (index, (name, kind)) in phases.enumerated() {
-            let phase = LivePhase(kind: kind, manifest: manifestPath, seed: seed, findingsFolder: findingsFolder, keep: keep)
+            let phase = LivePhase(
+                kind: kind, manifest: manifestPath, seed: seed, findingsFolder: findingsFolder, keep: keep)
             do {
                 let (findings, used) = try await phase.run(
                     for: remaining / (phases.count - index), maxRequests: maxRequests, stopAfter: stopAfter,

@@ -32,7 +32,9 @@ struct FuzzRequest {
     /// The whole frame, length prefix included, as `make fuzz-live REPLAY=HEX` sends it again.
     var frame: [UInt8] {
         Message.frame(
-            Envelope(kind: .request, correlationID: 1, operation: target.operation.fullName, deadlineMicroseconds: 10_000_000),
+            Envelope(
+                kind: .request, correlationID: 1, operation: target.operation.fullName, deadlineMicroseconds: 10_000_000
+            ),
             rawBody: body)
     }
 
@@ -70,7 +72,8 @@ struct FuzzRequest {
     /// `svc-supervisor call VERTICAL OPERATION 'JSON'`, when JSON carries the Input and the line stays short.
     var callLine: String? {
         let schema = target.operation.input.schema
-        guard rawChange == nil, let input, let json = try? input.jsonText(as: schema), json.utf8.count <= Self.longestCallLine,
+        guard rawChange == nil, let input, let json = try? input.jsonText(as: schema),
+            json.utf8.count <= Self.longestCallLine,
             let parsed = try? MessageValue(json: json, as: schema), (try? parsed.encoded(as: schema)) == body
         else { return nil }
         let name = target.operation.service == target.vertical ? target.operation.name : target.operation.fullName
@@ -116,7 +119,9 @@ enum ValueText {
     static func short(_ text: String) -> String {
         let ascii = text.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 }
         if text.utf8.count <= 48 && ascii { return "\"\(text)\"" }
-        let start = text.unicodeScalars.prefix(6).map { $0.isASCII && $0.value >= 0x20 ? String($0) : "\\u{\(String($0.value, radix: 16))}" }.joined()
+        let start = text.unicodeScalars.prefix(6).map {
+            $0.isASCII && $0.value >= 0x20 ? String($0) : "\\u{\(String($0.value, radix: 16))}"
+        }.joined()
         return "<\(text.utf8.count) bytes, \(text.unicodeScalars.count) scalars: \"\(start)…\">"
     }
 }

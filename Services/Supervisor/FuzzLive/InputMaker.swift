@@ -25,7 +25,9 @@ struct InputMaker {
         return message(schema, depth: 0, forced: forced, using: &random)
     }
 
-    private func message(_ schema: MessageSchema, depth: Int, forced: UInt32?, using random: inout FuzzRandom) -> MessageValue {
+    private func message(_ schema: MessageSchema, depth: Int, forced: UInt32?, using random: inout FuzzRandom)
+        -> MessageValue
+    {
         var value = MessageValue()
         var timestampIndex: Int64 = 0
         for field in schema.fields {
@@ -43,7 +45,8 @@ struct InputMaker {
             }
             if case .timestamp = field.type, !edge {
                 // Consecutive timestamps of one message increase (a start before its end).
-                value[field.tag] = .timestamp(Timestamp(microsecondsSinceEpoch: baseMicroseconds + timestampIndex * 1_200_000_000))
+                value[field.tag] = .timestamp(
+                    Timestamp(microsecondsSinceEpoch: baseMicroseconds + timestampIndex * 1_200_000_000))
                 timestampIndex += 1
                 continue
             }
@@ -77,9 +80,10 @@ struct InputMaker {
             }
             return .list([single(field, in: schema, edge: true, depth: depth, using: &random)])
         default:
-            return .list((0..<Int.random(in: 1...4, using: &random)).map { _ in
-                single(field, in: schema, edge: true, depth: depth, using: &random)
-            })
+            return .list(
+                (0..<Int.random(in: 1...4, using: &random)).map { _ in
+                    single(field, in: schema, edge: true, depth: depth, using: &random)
+                })
         }
     }
 
@@ -93,7 +97,9 @@ struct InputMaker {
         }
         if edge, let value = EdgeValues.value(of: field.type, small: false, using: &random) {
             // An id field's edge may also be another kind's real id.
-            if LearnedValues.isID(field.name), random.chance(25), let any = learned.ids(forField: "", inMessage: "").randomElement(using: &random) {
+            if LearnedValues.isID(field.name), random.chance(25),
+                let any = learned.ids(forField: "", inMessage: "").randomElement(using: &random)
+            {
                 return .string(any)
             }
             return value
@@ -102,7 +108,9 @@ struct InputMaker {
     }
 
     /// A value of the field's type that a caller would send.
-    private func plausible(_ field: FieldDescriptor, in schema: MessageSchema, using random: inout FuzzRandom) -> WireValue {
+    private func plausible(_ field: FieldDescriptor, in schema: MessageSchema, using random: inout FuzzRandom)
+        -> WireValue
+    {
         switch field.type {
         case .bool: return .bool(random.chance(50))
         case .int: return .int(random.pick([1, 2, 5, 10, 20]))
@@ -123,7 +131,8 @@ struct InputMaker {
                 if let id = known.randomElement(using: &random), random.chance(90) { return .string(id) }
                 return .string("fuzz-unknown-id")
             }
-            if let seen = learned.strings[field.name], let text = seen.randomElement(using: &random), random.chance(60) {
+            if let seen = learned.strings[field.name], let text = seen.randomElement(using: &random), random.chance(60)
+            {
                 return .string(text)
             }
             return .string(Self.credentialLike(Int.random(in: 0..<1_000_000, using: &random)))

@@ -41,7 +41,9 @@ struct LearnedValues {
 
     /// Ids fit for a field `name` of `message`: those of its kind, else any.
     func ids(forField name: String, inMessage message: String) -> [String] {
-        if let kind = Self.kind(ofField: name, inMessage: message), let known = ids[kind], !known.isEmpty { return known }
+        if let kind = Self.kind(ofField: name, inMessage: message), let known = ids[kind], !known.isEmpty {
+            return known
+        }
         return ids[""] ?? []
     }
 

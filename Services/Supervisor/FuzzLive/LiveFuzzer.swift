@@ -99,10 +99,14 @@ final class LiveFuzzer {
         defer { phaseCounts.sweep += sent - before }
         // The verticals' own operations first, taking turns (one vertical's slow operations, such
         // as password hashing, do not hold the others back), then the built-ins.
-        var byVertical = contracts.contracts.map { contract in contracts.targets.filter { $0.isOwn && $0.vertical == contract.name } }
+        var byVertical = contracts.contracts.map { contract in
+            contracts.targets.filter { $0.isOwn && $0.vertical == contract.name }
+        }
         var targets: [SuiteContracts.Target] = []
         while byVertical.contains(where: { !$0.isEmpty }) {
-            for index in byVertical.indices where !byVertical[index].isEmpty { targets.append(byVertical[index].removeFirst()) }
+            for index in byVertical.indices where !byVertical[index].isEmpty {
+                targets.append(byVertical[index].removeFirst())
+            }
         }
         targets += contracts.targets.filter { !$0.isOwn }
         for rank in 0..<ranks {
@@ -115,8 +119,11 @@ final class LiveFuzzer {
                     // An operation that made its daemon exit is done with (the next one goes on).
                     if quarantined.contains(target.label) { break }
                     let session: FuzzRequest.Session = rank % 2 == 0 ? .patient : .admin
-                    guard var input = build(target, session: session, edgePercent: 0, raw: false).input else { continue }
-                    let value = field.presence == .repeated
+                    guard var input = build(target, session: session, edgePercent: 0, raw: false).input else {
+                        continue
+                    }
+                    let value =
+                        field.presence == .repeated
                         ? Self.sweptList(field, rank: rank, plausible: input[field.tag])
                         : EdgeValues.ranked(field.type, rank)
                     guard let value else { continue }
@@ -138,7 +145,9 @@ final class LiveFuzzer {
             }
             fallthrough
         case 1:
-            return EdgeValues.ranked(field.type, rank, small: true).map { .list(Array(repeating: $0, count: EdgeValues.longList)) }
+            return EdgeValues.ranked(field.type, rank, small: true).map {
+                .list(Array(repeating: $0, count: EdgeValues.longList))
+            }
         default:
             return .list([])
         }
@@ -170,7 +179,9 @@ final class LiveFuzzer {
     }
 
     /// A request to `target` built from the seeded generator.
-    func build(_ target: SuiteContracts.Target, session: FuzzRequest.Session, edgePercent: Int, raw: Bool) -> FuzzRequest {
+    func build(_ target: SuiteContracts.Target, session: FuzzRequest.Session, edgePercent: Int, raw: Bool)
+        -> FuzzRequest
+    {
         let schema = target.operation.input.schema
         let token: String? =
             switch session {
@@ -189,9 +200,12 @@ final class LiveFuzzer {
             body = try input.encoded(as: schema)
         } catch {
             // The generator only writes what the schema allows; this is the fuzzer's own bug.
-            return FuzzRequest(target: target, session: session, input: nil, body: [], rawChange: "not encodable: \(error)")
+            return FuzzRequest(
+                target: target, session: session, input: nil, body: [], rawChange: "not encodable: \(error)")
         }
-        guard raw else { return FuzzRequest(target: target, session: session, input: input, body: body, rawChange: nil) }
+        guard raw else {
+            return FuzzRequest(target: target, session: session, input: input, body: body, rawChange: nil)
+        }
         let (bytes, how) = RawBodies.mutate(body, schema: schema, using: &random)
         return FuzzRequest(target: target, session: session, input: input, body: bytes, rawChange: how)
     }
@@ -209,7 +223,8 @@ final class LiveFuzzer {
         var suspicious = false
         do {
             let reply = try await client.callRaw(
-                service: request.target.vertical, operation: operation.fullName, body: request.body, timeout: .seconds(10))
+                service: request.target.vertical, operation: operation.fullName, body: request.body,
+                timeout: .seconds(10))
             count("ok")
             do {
                 let output = try MessageValue(decoding: reply, as: operation.output.schema)
@@ -246,7 +261,9 @@ final class LiveFuzzer {
             // periodic look finds an exit up to ``lookEvery`` requests late), else this one.
             let names = exited.map { String($0.prefix { $0 != " " }) }
             let culprit = suspicious ? request : recent.last { names.contains($0.target.vertical) } ?? request
-            let late = culprit.target.label == request.target.label || suspicious ? "" : " (seen \(Self.lookEvery) requests late at most)"
+            let late =
+                culprit.target.label == request.target.label || suspicious
+                ? "" : " (seen \(Self.lookEvery) requests late at most)"
             record(culprit, "daemon exited: " + exited.joined(separator: "; ") + late)
             quarantined.insert(culprit.target.label)
             await recover()
@@ -259,9 +276,10 @@ final class LiveFuzzer {
 
     private func record(_ request: FuzzRequest, _ symptom: String) {
         let finding = Finding(
-            request: request, symptom: symptom, seed: seed, number: sent, 
+            request: request, symptom: symptom, seed: seed, number: sent,
             seconds: Double((ContinuousClock.now - started).components.seconds)
-                + Double((ContinuousClock.now - started).components.attoseconds) / 1e18, replayed: replaying, transport: transport)
+                + Double((ContinuousClock.now - started).components.attoseconds) / 1e18, replayed: replaying,
+            transport: transport)
         findings.append(finding)
         log(finding.report(hexFile: hexFile(for: finding)))
     }
@@ -289,10 +307,12 @@ final class LiveFuzzer {
         var exited: [String] = []
         for service in services {
             if let before = lastSeen[service.name],
-                service.restarts > before.restarts || (before.pid != nil && service.pid != nil && service.pid != before.pid)
+                service.restarts > before.restarts
+                    || (before.pid != nil && service.pid != nil && service.pid != before.pid)
                     || (before.pid != nil && service.pid == nil)
             {
-                exited.append("\(service.name) (\(service.lastExit.isEmpty ? service.state.wireName : service.lastExit))")
+                exited.append(
+                    "\(service.name) (\(service.lastExit.isEmpty ? service.state.wireName : service.lastExit))")
             }
             lastSeen[service.name] = (service.pid, service.restarts)
         }
@@ -313,20 +333,29 @@ final class LiveFuzzer {
     /// What the run did, in a few lines.
     func summary(elapsed: Duration) -> String {
         let codes = answers.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        let verticals = contracts.contracts.map(\.name).joined(separator: ", ")
+        let stages = "\(phaseCounts.learn) learning ids, \(phaseCounts.sweep) sweep, \(phaseCounts.random) random"
+        let patient = sessions.patient == nil ? "no" : "yes"
+        let admin = sessions.admin == nil ? "no" : "yes"
         var lines = [
-            "fuzz-live: seed \(seed), \(sent) requests (\(phaseCounts.learn) learning ids, \(phaseCounts.sweep) sweep, "
-                + "\(phaseCounts.random) random; \(elapsed.components.seconds) s fuzzing) to \(contracts.targets.count) operations of "
-                + "\(contracts.contracts.count) verticals (\(contracts.contracts.map(\.name).joined(separator: ", ")))",
+            "fuzz-live: seed \(seed), \(sent) requests (\(stages); \(elapsed.components.seconds) s fuzzing) to "
+                + "\(contracts.targets.count) operations of \(contracts.contracts.count) verticals (\(verticals))",
             "  answers: \(codes)",
-            "  learnt: \(learned.idCount) ids; sessions: patient \(sessions.patient == nil ? "no" : "yes"), admin \(sessions.admin == nil ? "no" : "yes")"
+            "  learnt: \(learned.idCount) ids; sessions: patient \(patient), admin \(admin)"
                 + (sessions.tokenField.map { ", token field \($0)" } ?? ""),
         ]
         lines += sessions.notes.map { "  note: \($0)" }
         if !unanswered.isEmpty {
-            lines.append("  not reached: " + unanswered.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            lines.append(
+                "  not reached: "
+                    + unanswered.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
-        if !quarantined.isEmpty { lines.append("  not sent again after a daemon exit: \(quarantined.sorted().joined(separator: ", "))") }
-        lines.append(findings.isEmpty ? "  held: no daemon exited, no internal, every answer typed" : "  \(findings.count) findings")
+        if !quarantined.isEmpty {
+            lines.append("  not sent again after a daemon exit: \(quarantined.sorted().joined(separator: ", "))")
+        }
+        lines.append(
+            findings.isEmpty
+                ? "  held: no daemon exited, no internal, every answer typed" : "  \(findings.count) findings")
         return lines.joined(separator: "\n")
     }
 }

@@ -38,7 +38,8 @@ struct LivePhase {
                 certificate: "\(folder)/certs/operator/tls.crt", key: "\(folder)/certs/operator/tls.key",
                 authority: "\(folder)/certs/operator/ca.crt")
         }
-        let suite = try LiveSuite.start(manifest: manifest, folder: folder, binDirectory: bin, endpoints: endpoints, tls: tls)
+        let suite = try LiveSuite.start(
+            manifest: manifest, folder: folder, binDirectory: bin, endpoints: endpoints, tls: tls)
         let loop = try EventLoop(name: "vt-fuzz-live")
         let client = ServiceClient(loop: loop, sockets: suite.sockets, defaultTimeout: .seconds(10))
         let control = suite.controlClient(loop: loop)
@@ -52,7 +53,8 @@ struct LivePhase {
         say("fuzz-live: \(kind.rawValue): suite in \(folder) (\(manifest))")
         guard await suite.waitUntilReady(control, timeout: .seconds(90)) else {
             await suite.stop(control)
-            throw LiveSuite.StartError(description: "the suite never became ready; its supervisor's output is \(folder)/supervisor.log")
+            throw LiveSuite.StartError(
+                description: "the suite never became ready; its supervisor's output is \(folder)/supervisor.log")
         }
         do {
             let names = (await suite.status(control) ?? []).map(\.name)
@@ -97,7 +99,9 @@ struct LivePhase {
 /// `svc-supervisor certs` (written beside it): the suite as it runs split across hosts.
 enum TCPManifest {
     /// Writes `folder/suite.toml` and `folder/certs`; the manifest's path and each service's endpoint.
-    static func write(from manifest: String, into folder: String, bin: String) throws -> (String, [String: SocketEndpoint]) {
+    static func write(from manifest: String, into folder: String, bin: String) throws -> (
+        String, [String: SocketEndpoint]
+    ) {
         guard let text = readText(manifest) else { throw LiveSuite.StartError(description: "cannot read \(manifest)") }
         var lines: [String] = []
         var endpoints: [String: SocketEndpoint] = [:]
@@ -143,9 +147,13 @@ enum TCPManifest {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
         guard bound == 0 else { throw LiveSuite.StartError(description: "bind: \(errnoText())") }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
         return UInt16(bigEndian: address.sin_port)
     }
 

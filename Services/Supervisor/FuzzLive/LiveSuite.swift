@@ -33,7 +33,9 @@ final class LiveSuite {
     static func temporaryFolder() throws -> String {
         var template = Array("/tmp/vtfz.XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        guard made != nil else { throw StartError(description: "cannot make a temporary folder in /tmp: \(errnoText())") }
+        guard made != nil else {
+            throw StartError(description: "cannot make a temporary folder in /tmp: \(errnoText())")
+        }
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         chmod(path, 0o755)
         return path
@@ -42,15 +44,19 @@ final class LiveSuite {
     /// Starts `svc-supervisor up --manifest MANIFEST --run-dir FOLDER/run` from `binDirectory`
     /// in `folder`; `endpoints` and `tls` say how the verticals are called when not on their sockets.
     static func start(
-        manifest: String, folder: String, binDirectory: String, endpoints: [String: SocketEndpoint] = [:], tls: TLSFiles? = nil
+        manifest: String, folder: String, binDirectory: String, endpoints: [String: SocketEndpoint] = [:],
+        tls: TLSFiles? = nil
     ) throws -> LiveSuite {
         var environment = ProcessEnvironment.current
         // Its own pointer (or none, when the caller turned pointers off): never /run/verticals.
-        if environment[SuitePointer.folderVariable] == nil { environment[SuitePointer.folderVariable] = folder + "/pointer" }
+        if environment[SuitePointer.folderVariable] == nil {
+            environment[SuitePointer.folderVariable] = folder + "/pointer"
+        }
         // The services run as the caller: the fuzzer measures the code, not the users (and a
         // user per vertical could not enter a folder only the caller may).
         environment["VERTICALS_SERVICE_USERS"] = environment["VERTICALS_SERVICE_USERS"] ?? "off"
-        for key in environment.keys where key.hasPrefix(SocketDirectory.endpointVariablePrefix) || key.hasPrefix("VERTICALS_TLS") {
+        for key in environment.keys
+        where key.hasPrefix(SocketDirectory.endpointVariablePrefix) || key.hasPrefix("VERTICALS_TLS") {
             environment[key] = nil
         }
         let program = binDirectory + "/svc-supervisor"
@@ -107,14 +113,17 @@ final class LiveSuite {
 
     /// Removes `folder` and everything in it.
     static func remove(_ folder: String) {
-        guard folder.hasPrefix("/tmp/vtfz."), let pid = try? spawn("/bin/rm", ["-rf", folder], environment: [:], output: "/dev/null")
+        guard folder.hasPrefix("/tmp/vtfz."),
+            let pid = try? spawn("/bin/rm", ["-rf", folder], environment: [:], output: "/dev/null")
         else { return }
         var status: Int32 = 0
         waitpid(pid, &status, 0)
     }
 
     /// Starts `program` with `arguments`, standard input from /dev/null, output appended to `output`.
-    static func spawn(_ program: String, _ arguments: [String], environment: [String: String], output: String) throws -> pid_t {
+    static func spawn(_ program: String, _ arguments: [String], environment: [String: String], output: String) throws
+        -> pid_t
+    {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -129,7 +138,9 @@ final class LiveSuite {
         }
         var pid: pid_t = 0
         let code = posix_spawn(&pid, program, &actions, nil, argv, envp)
-        guard code == 0 else { throw StartError(description: "cannot start \(program): \(String(cString: strerror(code)))") }
+        guard code == 0 else {
+            throw StartError(description: "cannot start \(program): \(String(cString: strerror(code)))")
+        }
         return pid
     }
 }

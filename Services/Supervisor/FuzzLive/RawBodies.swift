@@ -9,7 +9,9 @@ enum RawBodies {
     static let deepNesting = 3_000
 
     /// `body` (a valid Input of `schema`) changed in one of those ways.
-    static func mutate(_ body: [UInt8], schema: MessageSchema, using random: inout FuzzRandom) -> (bytes: [UInt8], how: String) {
+    static func mutate(_ body: [UInt8], schema: MessageSchema, using random: inout FuzzRandom) -> (
+        bytes: [UInt8], how: String
+    ) {
         switch Int.random(in: 0..<5, using: &random) {
         case 0:
             if let deep = nested(schema, levels: deepNesting) { return (deep, "nested as deep as the schema goes") }

@@ -12,7 +12,8 @@ enum Replay {
 
     /// Decodes `text` (hex, `VERTICAL:HEX`, or `@FILE` holding either) and sends it through `fuzzer`.
     static func send(
-        _ text: String, as session: FuzzRequest.Session, fuzzer: LiveFuzzer, contracts: SuiteContracts, sessions: Sessions
+        _ text: String, as session: FuzzRequest.Session, fuzzer: LiveFuzzer, contracts: SuiteContracts,
+        sessions: Sessions
     ) async throws {
         var text = text
         if text.hasPrefix("@") {
@@ -26,7 +27,9 @@ enum Replay {
             vertical = String(text[..<colon])
             text = String(text[text.index(after: colon)...])
         }
-        guard let frame = Hex.decode(String(text.filter { !$0.isWhitespace })), frame.count >= 4 else { throw ReplayError(description: "the frame is not hex") }
+        guard let frame = Hex.decode(String(text.filter { !$0.isWhitespace })), frame.count >= 4 else {
+            throw ReplayError(description: "the frame is not hex")
+        }
         let message: Message
         do {
             message = try Message(payload: Array(frame.dropFirst(4)))
@@ -56,7 +59,8 @@ enum Replay {
         // The body as recorded when it is not the generic codec's encoding of what it decodes to.
         let same = input.flatMap { try? $0.encoded(as: schema) } == body
         await fuzzer.send(
-            FuzzRequest(target: target, session: session, input: input, body: body, rawChange: same ? nil : "sent as recorded"))
+            FuzzRequest(
+                target: target, session: session, input: input, body: body, rawChange: same ? nil : "sent as recorded"))
         if fuzzer.findings.count == before { say("fuzz-live: the replayed request held") }
     }
 }

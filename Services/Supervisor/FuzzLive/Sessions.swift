@@ -18,7 +18,8 @@ struct Sessions {
     /// What did not work, for the report.
     let notes: [String]
 
-    static let none = Sessions(tokenField: nil, patient: nil, admin: nil, notes: ["the suite marks no operation issuesSession"])
+    static let none = Sessions(
+        tokenField: nil, patient: nil, admin: nil, notes: ["the suite marks no operation issuesSession"])
 
     /// Registers and logs in a patient and an admin through `client`.
     static func open(_ suite: SuiteContracts, client: ServiceClient, seed: UInt64) async -> Sessions {
@@ -27,7 +28,8 @@ struct Sessions {
         let loginOutput = login.operation.output.schema
         let outputStrings = loginOutput.fields.filter { $0.type == .string && $0.presence != .repeated }
         let ending = suite.operation(marked: .endsSession)?.operation.input.schema.fields.map(\.name) ?? []
-        let tokenField = outputStrings.first { ending.contains($0.name) }?.name
+        let tokenField =
+            outputStrings.first { ending.contains($0.name) }?.name
             ?? outputStrings.first { !LearnedValues.isID($0.name) }?.name
         var notes: [String] = []
         let contract = suite.contracts.first { $0.name == login.vertical }
@@ -40,7 +42,8 @@ struct Sessions {
 
         func credentials(for schema: MessageSchema, number: Int) -> MessageValue {
             var value = MessageValue()
-            for (index, field) in schema.fields.enumerated() where field.presence == .required || field.type == .string {
+            for (index, field) in schema.fields.enumerated() where field.presence == .required || field.type == .string
+            {
                 switch field.type {
                 case .string: value[field.tag] = .string(InputMaker.credentialLike(number * 10 + index))
                 case .enumeration(let cases): value[field.tag] = .enumeration(cases.cases.first ?? "")
@@ -78,7 +81,8 @@ struct Sessions {
                     service: login.vertical, operation: login.operation.fullName,
                     body: try credentials.encoded(as: loginInput), timeout: .seconds(30))
                 let session = try MessageValue(decoding: body, as: loginOutput)
-                guard let tokenField, case .string(let token)? = session.value(named: tokenField, in: loginOutput) else {
+                guard let tokenField, case .string(let token)? = session.value(named: tokenField, in: loginOutput)
+                else {
                     notes.append("no \(role): \(login.label) answered no token")
                     return nil
                 }
@@ -92,7 +96,9 @@ struct Sessions {
         let number = Int(truncatingIfNeeded: seed % 100_000) * 1_000 + Int.random(in: 0..<1_000)
         var patient: String?
         if let registration {
-            patient = await account(SuiteContracts.Target(vertical: login.vertical, operation: registration), number: number, role: "patient")
+            patient = await account(
+                SuiteContracts.Target(vertical: login.vertical, operation: registration), number: number,
+                role: "patient")
         } else {
             notes.append("no patient: no unmarked operation of \(login.vertical) takes \(loginInput.name)'s fields")
         }
