@@ -118,7 +118,10 @@ final class LiveFuzzer {
                     else { return }
                     // An operation that made its daemon exit is done with (the next one goes on).
                     if quarantined.contains(target.label) { break }
-                    let session: FuzzRequest.Session = rank % 2 == 0 ? .patient : .admin
+                    // The patient and the admin in turn; the one there is when only one is (over
+                    // TCP no admin can be made: that needs a local operator).
+                    let session: FuzzRequest.Session =
+                        sessions.admin == nil || (rank % 2 == 0 && sessions.patient != nil) ? .patient : .admin
                     guard var input = build(target, session: session, edgePercent: 0, raw: false).input else {
                         continue
                     }
