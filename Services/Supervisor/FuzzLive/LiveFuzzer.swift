@@ -35,6 +35,9 @@ final class LiveFuzzer {
     /// Operations that made a daemon exit: not sent again this run, so one crash does not exhaust
     /// the service's restart budget and hide the rest.
     private var quarantined: Set<String> = []
+    /// Each operation's quickest answer so far, by label (one slow answer may be the machine's;
+    /// every answer slow is the operation's): the sweep takes the quickest operations first.
+    private var quickest: [String: Duration] = [:]
     /// Requests sent by each stage: learning ids, the sweep, random inputs.
     private(set) var phaseCounts = (learn: 0, sweep: 0, random: 0)
     /// Each service's pid and restart count at the last look.
@@ -97,18 +100,17 @@ final class LiveFuzzer {
     func sweep(until deadline: ContinuousClock.Instant, ranks: Int, maxRequests: Int?, stopAfter: Int?) async {
         let before = sent
         defer { phaseCounts.sweep += sent - before }
-        // The verticals' own operations first, taking turns (one vertical's slow operations, such
-        // as password hashing, do not hold the others back), then the built-ins.
-        var byVertical = contracts.contracts.map { contract in
-            contracts.targets.filter { $0.isOwn && $0.vertical == contract.name }
+        // The verticals' own operations first, then the built-ins; the quickest first within each
+        // (as the requests that learnt ids timed them): an operation that hashes a password on
+        // every call does not hold the others' edges back.
+        func quickestFirst(_ targets: [SuiteContracts.Target]) -> [SuiteContracts.Target] {
+            targets.enumerated().sorted { a, b in
+                let (left, right) = (quickest[a.element.label] ?? .zero, quickest[b.element.label] ?? .zero)
+                return left == right ? a.offset < b.offset : left < right
+            }.map(\.element)
         }
-        var targets: [SuiteContracts.Target] = []
-        while byVertical.contains(where: { !$0.isEmpty }) {
-            for index in byVertical.indices where !byVertical[index].isEmpty {
-                targets.append(byVertical[index].removeFirst())
-            }
-        }
-        targets += contracts.targets.filter { !$0.isOwn }
+        var targets = quickestFirst(contracts.targets.filter(\.isOwn))
+        targets += quickestFirst(contracts.targets.filter { !$0.isOwn })
         for rank in 0..<ranks {
             for target in targets where !quarantined.contains(target.label) {
                 let schema = target.operation.input.schema
@@ -224,6 +226,8 @@ final class LiveFuzzer {
         let operation = request.target.operation
         let problem: String?
         var suspicious = false
+        let start = ContinuousClock.now
+        defer { quickest[request.target.label] = min(quickest[request.target.label] ?? .seconds(60), .now - start) }
         do {
             let reply = try await client.callRaw(
                 service: request.target.vertical, operation: operation.fullName, body: request.body,
