@@ -7,6 +7,7 @@
 #   make kubernetes-rehearsal  as root: the image as a root file system, each vertical's --check and --probe in it
 #   make soak    book under repeated kill -9 of the suite's daemons and the supervisor for SOAK_SECONDS (default 600)
 #   make fuzz    run each libFuzzer target (Fuzz/) for FUZZ_SECONDS (default 60) from its committed seeds
+#   make fuzz-live  a live suite fuzzed from daemon.describe for FUZZ_SECONDS (FUZZ_SEED=S, REPLAY=HEX: docs/fuzz-live.md)
 #   make bench   release build, then every benchmark against its baseline (bench/results.json, bench/latency.png)
 #   make api-check   before a release tag: the framework's public API against the last tag (CHANGELOG.md)
 # Swift from PATH, else the toolchain at /opt/swift; its folder goes first on PATH for every recipe,
@@ -37,7 +38,7 @@ SOAK_SECONDS ?= 600
 # Seconds per fuzz target in `make test`: a smoke run that the targets build, load their seeds and run.
 FUZZ_SMOKE_SECONDS ?= 3
 
-.PHONY: all deps build release exec-shim run test memcheck install contracts-check contracts-update kubernetes-export kubernetes-rehearsal fresh-debian-rehearsal fuzz soak bench api-check clean
+.PHONY: all deps build release exec-shim run test memcheck install contracts-check contracts-update kubernetes-export kubernetes-rehearsal fresh-debian-rehearsal fuzz fuzz-live soak bench api-check clean
 
 all: build
 
@@ -151,6 +152,19 @@ soak: deps
 # manifest. Prints executions and coverage per target; a crash lands in .build-fuzz/crashes/.
 fuzz: deps
 	bash scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# The suite running: svc-supervisor up with deploy/suite.toml in a temporary run directory (its own
+# suite pointer), every operation of every vertical learnt from daemon.describe and sent seeded edge
+# values, with and without real sessions and ids, over Unix sockets, then TCP with mutual TLS, for
+# FUZZ_SECONDS in all. Each failure prints its seed, its frame in hex and a `svc-supervisor call`
+# line; FUZZ_SEED=S runs a seed again, REPLAY=HEX (or @FILE; REPLAY_AS=patient|admin puts a fresh
+# token in it) sends one frame to a fresh suite. FUZZ_TRANSPORT=unix|tcp runs one. docs/fuzz-live.md.
+fuzz-live: build
+	tag=fuzz-live-$$$$; status=0; \
+		VT_TEST_TAG=$$tag "$$($(SWIFT) build --show-bin-path)/vt-fuzz-live" --manifest deploy/suite.toml --seconds $(FUZZ_SECONDS) \
+		$(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) $(if $(FUZZ_TRANSPORT),--transport $(FUZZ_TRANSPORT)) \
+		$(if $(REPLAY),--replay '$(REPLAY)' --replay-as $(or $(REPLAY_AS),none)) || status=$$?; \
+		bash scripts/kill-tagged.sh $$tag; exit $$status
 
 # Benchmarks/ is its own package (make test never builds it). Every figure is a ratio against a
 # baseline measured in the same run, interleaved, median [min–max] over BENCH_ROUNDS (default 5).

@@ -225,6 +225,18 @@ let package = Package(
         ),
         // The exec shim: what uv_spawn cannot do between fork and exec (setsid, PDEATHSIG, rlimits, LISTEN_PID).
         .executableTarget(name: "vt-exec", path: "Services/Supervisor/ExecShim"),
+        // `make fuzz-live`: a live suite fuzzed from what its daemons describe (daemon.describe), with
+        // edge values of every field's type; knows no vertical, only the framework's marks.
+        .executableTarget(
+            name: "vt-fuzz-live",
+            dependencies: [
+                "SupervisorCommands", "VerticalsSupervisorClient", "VerticalsContractTesting", "VerticalsServiceKit",
+                "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Services/Supervisor/FuzzLive",
+            swiftSettings: strict
+        ),
 
         // MARK: Tests
         .target(
@@ -334,6 +346,7 @@ let package = Package(
                 "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire", "VerticalsTesting",
                 "VerticalsStorage", grdb,
                 "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor", "svc-supervisor-engine",
+                "vt-fuzz-live",
             ],
             path: "Tests/SuiteTests"
         ),

@@ -1,0 +1,96 @@
+import ArgumentParser
+import Glibc
+import SupervisorCommands
+import VerticalsContract
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsSupervisorClient
+import VerticalsWire
+
+/// `vt-fuzz-live` (`make fuzz-live`): starts a suite under its own `svc-supervisor up`, learns
+/// every operation of every vertical from `daemon.describe`, and fuzzes them live with seeded
+/// edge values, with and without real sessions and real ids, over Unix sockets and then over
+/// TCP with mutual TLS. Exit 0 when every rule held, 1 with each finding printed, 2 when the
+/// suite could not be started or learnt.
+@main
+struct FuzzLiveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vt-fuzz-live",
+        abstract: "Fuzz a live suite from what its daemons describe; every failure printed with its replay.",
+        discussion: """
+            Examples:
+              vt-fuzz-live --seconds 60
+              vt-fuzz-live --seed 1234 --seconds 600
+              vt-fuzz-live --replay 0000004c0101… --replay-as patient
+            """)
+
+    @Option(help: "The suite's manifest.") var manifest = "deploy/suite.toml"
+    @Option(help: "Seconds of fuzzing, shared by the transports.") var seconds: Double = 60
+    @Option(help: "The seed (default: from the clock; printed).") var seed: UInt64?
+    @Option(help: "Stop after this many requests per transport.") var maxRequests: Int?
+    @Option(help: "Stop after this many findings.") var stopAfter: Int?
+    @Option(help: "unix, tcp, or both (Unix first, then TCP with mutual TLS).") var transport: Transport = .both
+    @Option(help: "A frame to send again (hex, VERTICAL:HEX for a built-in, or @FILE), instead of fuzzing.")
+    var replay: String?
+    @Option(help: "With --replay: put this session's fresh token in the frame's token field (none, patient, admin).")
+    var replayAs: String = "none"
+    @Option(help: "Where frames too long for a command line are written.") var findings = ".build/fuzz-live"
+    @Flag(help: "Keep the temporary run folder (it is kept anyway when something was found).") var keep = false
+
+    enum Transport: String, ExpressibleByArgument { case unix, tcp, both }
+
+    func run() async throws {
+        let seed =
+            self.seed ?? UInt64(truncatingIfNeeded: ContinuousClock.now.hashValue)
+            ^ UInt64(UInt32(truncatingIfNeeded: getpid()))
+        let findingsFolder = findings.hasPrefix("/") ? findings : ProgramPaths.currentDirectory() + "/" + findings
+        let manifestPath = manifest.hasPrefix("/") ? manifest : ProgramPaths.currentDirectory() + "/" + manifest
+        guard access(manifestPath, R_OK) == 0 else {
+            throw ExitCode.failure(2, "cannot read the manifest \(manifestPath)")
+        }
+        say("fuzz-live: seed \(seed)")
+        var found = 0
+        var phases: [(String, LivePhase.Kind)] = []
+        if transport != .tcp { phases.append(("unix", .unix)) }
+        if transport != .unix { phases.append(("tcp", .tcpWithMutualTLS)) }
+        // The seconds are fuzzing time, shared by the transports; starting and learning a suite
+        // come on top.
+        var remaining = Duration.milliseconds(Int64(seconds * 1000))
+        for (index, (name, kind)) in phases.enumerated() {
+            let phase = LivePhase(
+                kind: kind, manifest: manifestPath, seed: seed, findingsFolder: findingsFolder, keep: keep)
+            do {
+                let (findings, used) = try await phase.run(
+                    for: remaining / (phases.count - index), maxRequests: maxRequests, stopAfter: stopAfter,
+                    replay: replay.map { ($0, FuzzRequest.Session(rawValue: replayAs) ?? .none) })
+                found += findings
+                remaining -= used
+            } catch {
+                throw ExitCode.failure(2, "fuzz-live over \(name): \(error)")
+            }
+            if replay != nil { break }
+        }
+        if found > 0 { throw ExitCode(1) }
+    }
+}
+
+/// Writes `line` to standard output at once (not buffered: a long run's findings show as they
+/// happen, in a log file too).
+func say(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    var written = 0
+    while written < bytes.count {
+        let count = bytes[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        guard count > 0 else { return }
+        written += count
+    }
+}
+
+extension ExitCode {
+    /// Prints `message` on standard error and gives `code`.
+    static func failure(_ code: Int32, _ message: String) -> ExitCode {
+        let line = Array("vt-fuzz-live: \(message)\n".utf8)
+        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        return ExitCode(code)
+    }
+}
