@@ -13,7 +13,7 @@ struct VerticalRuleTests {
         #expect(VerticalRule.violations(targets) == [])
     }
 
-    /// Issue 21: the framework stands alone. Every framework target is found by folder, and the
+    /// The framework stands alone. Every framework target is found by folder, and the
     /// list is checked to hold the ones a product depends on, so the rule cannot pass by finding none.
     @Test func noFrameworkTargetReachesTheReferenceSuite_andTheRuntimeNoDatabase() throws {
         let targets = try Self.packageTargets()
