@@ -2,7 +2,7 @@ import Foundation
 
 /// Section `instructions`: the server's instructions per request, counted by callgrind, for the C
 /// libuv echo and for our echo vertical with tracing off, sampled at 0 (the default) and sampled
-/// at 1, for a 64 B and a 1 KiB typed request (issue 26 §6: ours ≤ 1.15× the C echo; issue 25 §6:
+/// at 1, for a 64 B and a 1 KiB typed request (targets: ours ≤ 1.15× the C echo;
 /// tracing ≤ 3 % unsampled and ≤ 15 % sampled over off); beside them, the same echo routed with
 /// `onSync` (a handler that answers at once, served with no task), shown against the C echo.
 ///
