@@ -6,8 +6,8 @@ import Foundation
 /// tracing ≤ 3 % unsampled and ≤ 15 % sampled over off); beside them, the same echo routed with
 /// `onSync` (a handler that answers at once, served with no task), shown against the C echo.
 ///
-/// Instructions, not time: this machine's timings move by tens of percent from run to run and it
-/// has no hardware counters, while callgrind's counts repeat. Only the server runs under
+/// Instructions, not time: on a shared virtual machine timings move by tens of percent from run
+/// to run and hardware counters are often missing, while callgrind's counts repeat. Only the server runs under
 /// valgrind; the client is the C echo's own (`uv_echo latency-frame`, one request in flight,
 /// our request frame for both servers), so none of its instructions count. One server life
 /// answers N and another 3N requests: the difference over 2N is one request, start-up,
