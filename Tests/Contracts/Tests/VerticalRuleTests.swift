@@ -3,7 +3,8 @@ import Testing
 import VerticalsContractTesting
 import VerticalsTesting
 
-/// DESIGN.md's first rule, proven from the package's own description so that it cannot rot.
+/// The vertical rule (a service depends on Shared/ modules and well-kept packages only, never on
+/// another service), proven from the package's own description so that it cannot rot.
 @Suite("The vertical rule")
 struct VerticalRuleTests {
     @Test func noServiceReachesAnotherService_andIOInterfaceUsesOnlyWire() throws {
