@@ -27,7 +27,7 @@ CONFIGURATION ?= release
 # Release programs carry Swift's runtime and Foundation inside them. Loading libFoundation and ICU
 # as shared libraries is most of what a short-lived process costs: a Foundation hello-world starts
 # in 10 ms linked dynamically and 3 ms linked statically (2.6 ms without Foundation), and a whole
-# `svc-supervisor call` drops from 20 to 16 ms (issue 21 §5; the bench's cli section measures it
+# `svc-supervisor call` drops from 20 to 16 ms (the bench's cli section measures it
 # against a caller linked the same way). Debug builds (make build, make test) stay dynamic: they
 # link faster. The linker's "mktemp is dangerous" warning comes from the toolchain's static
 # Foundation (swift-foundation's temporary files), not from this package.
@@ -59,7 +59,7 @@ release: deps
 # vt-exec again, with cc alone: SwiftPM links even a C executable against libswiftCore, which
 # costs about 2 ms at every spawn (measured with farm-bench: 3 ms vs 1 ms for exec of /bin/true).
 # Linked statically: no dynamic loader and no libc to map before it execs the service, which is
-# on every restart's path (issue 26 §5; it calls nothing of libc's that needs NSS or dlopen).
+# on every restart's path (it calls nothing of libc's that needs NSS or dlopen).
 CC     ?= cc
 CONFIG ?= debug
 exec-shim:

@@ -1,6 +1,9 @@
 // swift-tools-version:6.1
 // Verticals: a product as a suite of small, independent Swift daemons.
-// Every target names its path; the top-level layout is fixed by ../shared/DESIGN.md.
+// One package; every target names its path. The top level is fixed: Shared/ holds code every daemon
+// may link (the framework, and IOInterface, the reference suite's contracts); Services/ one folder per
+// daemon, none importing another (the five verticals, and Supervisor/: the engine, svc-supervisor,
+// vt-exec); Tests/ the unit, contract and whole-suite tests; deploy/ the manifest and its exports.
 import PackageDescription
 
 /// GRDB, named by every target that imports it (no module re-exports it).
@@ -51,7 +54,7 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        // Spans (issue 25): the ecosystem's tracing API. From 1.7 it holds ServiceContext itself, so it is
+        // Spans: the ecosystem's tracing API. From 1.7 it holds ServiceContext itself, so it is
         // one package with no dependency; the W3C traceparent is 55 ASCII bytes, parsed by ServiceKit.
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
@@ -63,7 +66,7 @@ let package = Package(
             pkgConfig: "libuv",
             providers: [.apt(["libuv1-dev"])]
         ),
-        // OpenSSL 3 for TLS 1.3 on TCP endpoints (issue 23 §2), over memory BIOs on the libuv stream.
+        // OpenSSL 3 for TLS 1.3 on TCP endpoints, over memory BIOs on the libuv stream.
         .systemLibrary(
             name: "CSSL",
             path: "Shared/CSSL",
@@ -82,7 +85,7 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
         ),
-        // vt_spawn: a vfork-style child that does vt-exec's common steps itself (issue 26 §5).
+        // vt_spawn: a vfork-style child that does vt-exec's common steps itself.
         .target(name: "CSpawn", path: "Shared/CSpawn"),
         .target(name: "VerticalsWire", path: "Shared/Wire", swiftSettings: strict),
         .target(
@@ -368,7 +371,7 @@ func vertical(_ name: String, extra: [Target.Dependency] = []) -> [Target] {
                 .product(name: "Logging", package: "swift-log"),
                 // Each vertical's Data layer writes its SQL through GRDB itself (Storage no longer re-exports it).
                 grdb,
-                // A use case's own spans (`withSpan`), under the request's server span (issue 25).
+                // A use case's own spans (`withSpan`), under the request's server span.
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ] + extra,
             path: "Services/\(name)/Sources",

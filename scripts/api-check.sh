@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# api-check.sh — the framework's public API against a release tag (issue 21 §6, CHANGELOG.md).
+# api-check.sh — the framework's public API against a release tag (CHANGELOG.md).
 #
 #   scripts/api-check.sh                     against the last `v*` tag (git describe)
 #   API_BASELINE=v0.1.0 scripts/api-check.sh against that tag (or any commit-ish)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Server instructions per request with tracing off, sampled at ratio 0 and at ratio 1 (issue 25 §6):
+# Server instructions per request with tracing off, sampled at ratio 0 and at ratio 1:
 # vt-testd under callgrind (on a `strip --strip-debug` copy: valgrind 3.19 rejects the toolchain's
 # DWARF 5) answers N and then 3N echo requests from a small Python client over its Unix socket; the
 # difference over 2N is the cost of one request, start-up and shutdown cancelling out.

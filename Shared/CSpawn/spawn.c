@@ -3,7 +3,7 @@
  * death signal, LISTEN_PID/WATCHDOG_PID, descriptors, signals), and the service exec'd directly.
  *
  * uv_spawn forks the supervisor (its page tables are copied: ~0.5 ms) and the child then execs
- * vt-exec, which execs the service (~1 ms more): about 2 ms of a 20 ms restart (issue 26 §5).
+ * vt-exec, which execs the service (~1 ms more): about 2 ms of a 20 ms restart.
  * Here the child is a clone(CLONE_VM | CLONE_VFORK | SIGCHLD) of the calling thread, as glibc's
  * posix_spawn makes it: it shares the caller's memory and runs on a stack mapped for it, while
  * the caller is suspended until the child execs or exits. No page table is copied, and there

@@ -72,7 +72,7 @@ extension ChildProcess {
         case uvSpawn
         /// `vt_spawn` (the CSpawn target): a `clone(CLONE_VM | CLONE_VFORK)` child that shares
         /// this process's memory until it execs, so nothing is copied; for a supervisor whose
-        /// restarts should cost little more than the program's own start (issue 26 §5).
+        /// restarts should cost little more than the program's own start.
         ///
         /// It does in the child what vt-exec's `--setsid --pdeathsig SIG` would: `setsid` when
         /// ``Options/detached``; `PR_SET_PDEATHSIG` with `parentDeathSignal`, exiting at once if

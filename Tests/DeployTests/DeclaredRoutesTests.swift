@@ -10,7 +10,7 @@ import VerticalsServiceKit
 @testable import VerticalsSupervisor
 import VerticalsTesting
 
-/// Routes declared in code agree with the manifest's `depends_on`, in both directions (issue 22 §3).
+/// Routes declared in code agree with the manifest's `depends_on`, in both directions.
 ///
 /// In code, a vertical declares each vertical it calls in its World's `calls` (``Callees``):
 /// its caller refuses any other, and its daemon warns at start-up when the manifest lacks one.
@@ -32,7 +32,7 @@ struct DeclaredRoutesTests {
         #expect(mismatches.isEmpty, "\(mismatches.map(\.description).joined(separator: "\n"))")
     }
 
-    /// The check the issue asks for: drop a declared dependency from the manifest, and the test
+    /// The guard's own check: drop a declared dependency from the manifest, and the test
     /// names the edge.
     @Test func aDependencyDroppedFromTheManifest_isNamed() throws {
         var manifest = try DeployFixture.suiteManifest()
@@ -68,7 +68,7 @@ struct DeclaredRoutesTests {
         #expect(texts.contains { $0.hasPrefix("appointments → notifications: Sources/") && $0.contains("does not declare it") }, "\(texts)")
     }
 
-    /// One graph (issue 22 §3): the code's calls, the systemd units' allow lists, their and the
+    /// One graph: the code's calls, the systemd units' allow lists, their and the
     /// ConfigMaps' `VERTICALS_DEPENDS_ON`, and the NetworkPolicies are the same edges, caller →
     /// callee. (The supervisor's own allow lists equal the units' by ServiceAccountsTests.)
     @Test func everyHost_enforcesTheGraphTheCodeDeclares() throws {

@@ -4,7 +4,7 @@ import Testing
 import VerticalsSupervisor
 import VerticalsTesting
 
-/// The image, rehearsed without a registry or a cluster (issue 24 §3): the exported
+/// The image, rehearsed without a registry or a cluster: the exported
 /// Containerfile's runtime stage built as a root file system, and each exported StatefulSet run
 /// from it as a pod would run it, by `scripts/kubernetes-rehearsal.sh`.
 ///

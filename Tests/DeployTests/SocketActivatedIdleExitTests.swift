@@ -6,7 +6,7 @@ import VerticalsServiceKit
 import VerticalsSupervisor
 import VerticalsTesting
 
-/// `idle_exit` under systemd (issue 27 §2): a vertical started by the real
+/// `idle_exit` under systemd: a vertical started by the real
 /// `systemd-socket-activate` at its first call, with the idle-exit variable its exported unit
 /// sets, serves that call and then exits 0 by itself once idle (a `.socket` would start it again).
 @Suite(.serialized, .timeLimit(.minutes(2))) struct SocketActivatedIdleExitTests {

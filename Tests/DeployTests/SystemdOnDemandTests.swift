@@ -1,7 +1,7 @@
 import Testing
 import VerticalsSupervisor
 
-/// `start = "on-demand"` and `idle_exit` under systemd (issue 27): socket activation, and the
+/// `start = "on-demand"` and `idle_exit` under systemd: socket activation, and the
 /// same idle-exit variable the daemon reads under svc-supervisor.
 struct SystemdOnDemandTests {
     private let manifest = """

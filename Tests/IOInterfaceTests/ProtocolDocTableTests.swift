@@ -14,7 +14,8 @@ struct ProtocolDocTableTests {
         Daemon.EnumInfo.schema, Daemon.RouteInfo.schema, Daemon.RouteAlias.schema,
     ]
 
-    @Test("§ 14's table of each describe message lists every field with its tag and presence", arguments: schemas)
+    @Test(
+        "PROTOCOL.md § 14's table of each describe message lists every field with its tag and presence", arguments: schemas)
     func describeTable_listsEveryFieldOfTheSchema(schema: MessageSchema) throws {
         let rows = try ProtocolPage.table(after: "#### `\(schema.name)`")
         let shown = rows.map { "\($0[0]) \($0[1]) \($0[3])" }
@@ -34,7 +35,7 @@ struct ProtocolDocTableTests {
         }
     }
 
-    /// A presence as § 14 spells it: `required`, `optional`, `repeated`, `defaulted <JSON default>`.
+    /// A presence as PROTOCOL.md § 14 spells it: `required`, `optional`, `repeated`, `defaulted <JSON default>`.
     static func presence(_ presence: FieldDescriptor.Presence) -> String {
         switch presence {
         case .required: "required"

@@ -92,7 +92,7 @@ struct PeerAccessTests {
     }
 }
 
-/// What a refused caller and the callee's log are told (issue 22): which vertical called and
+/// What a refused caller and the callee's log are told: which vertical called and
 /// which `depends_on` it lacks.
 struct PeerAccessRefusalTests {
     let access = PeerAccess.from(
@@ -114,7 +114,7 @@ struct PeerAccessRefusalTests {
     }
 }
 
-/// The audit line of a privileged action: logfmt a shipper can split (issue 22 §4).
+/// The audit line of a privileged action: logfmt a shipper can split.
 struct AuditLineTests {
     @Test func fields_areLogfmt_withTheCallerAndTheOutcome() {
         let line = AuditLine.text(

@@ -5,7 +5,7 @@ import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire
 
-/// A World's caller makes only the calls its vertical declares (issue 22 §3).
+/// A World's caller makes only the calls its vertical declares.
 struct DeclaredCallerTests {
     /// A caller that notes each call it is asked to make and answers none (`unavailable`).
     final class NotingCaller: ServiceCalling {

@@ -5,7 +5,7 @@ import Testing
 import VerticalsServiceKit
 import VerticalsTesting
 
-/// `VERTICALS_IDLE_EXIT_SECONDS` on a daemon alone, no supervisor (issue 27 §2): it exits 0 by
+/// `VERTICALS_IDLE_EXIT_SECONDS` on a daemon alone, no supervisor: it exits 0 by
 /// itself, and waiting for that deadline costs no wake-up before it.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct IdleExitProcessTests {

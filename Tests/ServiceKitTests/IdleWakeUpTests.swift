@@ -7,7 +7,7 @@ import VerticalsServiceKit
 import VerticalsTesting
 import VerticalsWire
 
-/// An idle daemon sleeps (issue 26 §3): no thread of it wakes while nothing happens, with or
+/// An idle daemon sleeps: no thread of it wakes while nothing happens, with or
 /// without a client holding its connection open between calls (as every vertical does to the
 /// verticals it calls, and the supervisor's CLI to the supervisor).
 ///

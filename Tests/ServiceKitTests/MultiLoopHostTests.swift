@@ -9,7 +9,7 @@ import VerticalsEventLoop
 import VerticalsTesting
 import VerticalsWire
 
-/// A host on several event loops (issue 26 §1, `VERTICALS_LOOPS`): each connection lives on one
+/// A host on several event loops (`VERTICALS_LOOPS`): each connection lives on one
 /// loop, its handlers run there, and the connection limit, drain, idle exit and metrics stay
 /// exact across loops. In-process, so the handler can say which thread it runs on.
 @Suite(.serialized, .timeLimit(.minutes(2)))

@@ -5,7 +5,7 @@ import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire
 
-/// Spans across processes (issue 25): `vt-testd relay` calls `vt-testd echo` while serving,
+/// Spans across processes: `vt-testd relay` calls `vt-testd echo` while serving,
 /// and each daemon's ring (`daemon.traces`) shows the spans with their parent links.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct TracingProcessTests {

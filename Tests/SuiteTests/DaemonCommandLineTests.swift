@@ -67,7 +67,7 @@ struct DaemonCommandLineTests {
         try store.close()
     }
 
-    /// Issue 22 §3: records' code calls identity and clinics; a manager that passes a `depends_on`
+    /// Declared routes at start-up: records' code calls identity and clinics; a manager that passes a `depends_on`
     /// without clinics gets a warning at start-up naming the edge (a manifest may run records
     /// without clinics, so it still starts), and none once the manifest declares both.
     @Test func aManifestLackingACallTheCodeMakes_isNamedAtStartUp() throws {

@@ -92,7 +92,7 @@ extension NamespaceTests {
                 Message.frame(Envelope(kind: .request, correlationID: id, operation: Clinics.nearest.fullName), rawBody: body)
             }
             // One answered first: its size says how many requests 1 GiB of unread replies takes (the
-            // kernel alone may hold ~40 MiB of them here: tcp_rmem's 32 MiB, the sender's 4 MiB).
+            // kernel alone may hold ~40 MiB of them: tcp_rmem's 32 MiB, the sender's 4 MiB).
             try raw.send(request(1))
             guard case .message(let first) = raw.receive(), first.envelope.kind == .response else {
                 Issue.record("clinics.nearest was not answered")

@@ -8,7 +8,7 @@ import VerticalsServiceKit
 import VerticalsTesting
 
 extension NamespaceTests {
-    /// The Kubernetes export's intent, rehearsed without a cluster (issue 24 §3): deploy/suite.toml
+    /// The Kubernetes export's intent, rehearsed without a cluster: deploy/suite.toml
     /// exported with `svc-supervisor export kubernetes`, each vertical in its own network namespace
     /// ("pod") with its ConfigMap's environment (dependencies by Service name, resolved through
     /// `/etc/netns/<namespace>/hosts`), its volume mounts as folders, certificates from

@@ -114,7 +114,7 @@ struct OTLPExportTests {
         #expect(queued <= 16)
     }
 
-    /// A collector that takes the connection and never answers (issue 25 §5): the sender waits on
+    /// A collector that takes the connection and never answers: the sender waits on
     /// it, so spans pile up behind it. Every request is still answered, the queue never holds more
     /// than its bound, and what does not fit is dropped and counted.
     @Test func stalledCollector_neitherBlocksRequests_norGrowsTheQueue() async throws {

@@ -128,7 +128,7 @@ struct OperatorSessionTests {
         return output[range.upperBound...].split(separator: " ").first.map(String.init)
     }
 
-    /// Issue 19 §2: the store a restore replaces comes back whole (the clinic still only in its
+    /// Restore: the store a restore replaces comes back whole (the clinic still only in its
     /// `-wal` included) by restoring the file `restore` printed; another vertical's backup is refused
     /// naming both; backups are owner-only, and two in one second do not collide.
     @Test func restore_roundTrip_bringsBackTheStateBefore_andAnotherVerticalsBackupIsRefused() throws {
@@ -169,7 +169,7 @@ struct OperatorSessionTests {
             #expect(try session.hillClinics() == 1, "the clinic created before the restore is back")
 
             // The supervisor puts the backup in place, so each restore is one audit line there
-            // (issue 22 §4), with the operator's uid and how it ended.
+            // with the operator's uid and how it ended.
             let audits = session.auditLines("supervisor.restore")
             #expect(audits.count == 3, "\(audits)")
             #expect(audits.first?.contains("outcome=invalidInput") == true, "\(audits)")

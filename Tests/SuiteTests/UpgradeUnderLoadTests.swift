@@ -6,7 +6,7 @@ import VerticalsServiceKit
 import VerticalsTesting
 import VerticalsWire
 
-/// Issue 27 §3's check: 16 patients book continuously, each on a client (and connections) of its
+/// An upgrade drops no call: 16 patients book continuously, each on a client (and connections) of its
 /// own, while `svc-supervisor upgrade` hands appointments and then identity over to new processes
 /// (the same executable as the "new build"). No booking call may see any error, not even one it
 /// could retry, and every acknowledged booking is stored and notified exactly once.
@@ -44,7 +44,8 @@ struct UpgradeUnderLoadTests {
             return false
         }
         #expect(await everyBookerCalls(beyond: Array(repeating: 0, count: Self.bookers)), "not every booker booked")
-        // A stretch without an upgrade, whose latencies the upgrades' are compared with (issue 27 §4, in the small).
+        // A stretch without an upgrade, whose latencies the upgrades' are compared with (the bench's
+        // upgrade section, in the small).
         try await Task.sleep(for: .seconds(1.5))
 
         var gaps: [String: String] = [:]

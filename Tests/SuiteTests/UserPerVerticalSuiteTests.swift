@@ -7,7 +7,7 @@ import VerticalsServiceKit
 import VerticalsTesting
 import VerticalsWire
 
-/// The reference suite under `svc-supervisor up` as root with a user per vertical (issue 22):
+/// The reference suite under `svc-supervisor up` as root with a user per vertical:
 /// `ps` shows each under its own user, the booking journey passes across those users (the
 /// internal `notifications.send` included), and a call the manifest does not declare, made as
 /// one vertical's user, is refused naming the missing `depends_on`.

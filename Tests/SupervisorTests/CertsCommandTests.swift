@@ -2,7 +2,7 @@ import Glibc
 import Testing
 import VerticalsTesting
 
-/// `svc-supervisor certs DIR` (issue 23 §3): a working mutual-TLS suite's certificates in one
+/// `svc-supervisor certs DIR`: a working mutual-TLS suite's certificates in one
 /// command, checked by OpenSSL's own tool and by a live daemon over TCP.
 @Suite(.timeLimit(.minutes(2)))
 struct CertsCommandTests {

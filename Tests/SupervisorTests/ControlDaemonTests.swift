@@ -63,7 +63,7 @@ extension EngineProcessTests {
             for pid in EngineHarness.processes(taggedWith: tag, key: "VT_DAEMON_TAG") { kill(pid, SIGKILL) }
         }
 
-        /// Issue 26 §4: once every service is ready and start-up has settled, `up` gives its own
+        /// Memory: once every service is ready and start-up has settled, `up` gives its own
         /// program text back to the kernel (StartUpPages), once, and says how much in a debug line.
         @Test func up_givesItsStartUpPagesBack_onceEveryServiceIsReady() throws {
             let directory = TemporaryDirectory()

@@ -7,7 +7,7 @@ import VerticalsTesting
 
 extension EngineProcessTests {
     /// A service that needs nothing of vt-exec's but a session and PDEATHSIG starts in place,
-    /// without it (issue 26 §5); anything more, or `VERTICALS_SPAWN=shim`, goes through vt-exec.
+    /// without it (a vfork-style clone, no second exec); anything more, or `VERTICALS_SPAWN=shim`, goes through vt-exec.
     /// A vt-exec path that does not exist tells the two apart.
     @Suite("starting in place or through vt-exec")
     struct Launching {

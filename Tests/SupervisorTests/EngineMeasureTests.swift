@@ -6,7 +6,7 @@ import VerticalsSupervisor
 import VerticalsTesting
 
 extension EngineProcessTests {
-    /// Numbers for the issue note, not a timed test: runs only with `VT_MEASURE=1`.
+    /// Numbers to read, not a timed test: runs only with `VT_MEASURE=1`.
     ///
     ///     VT_MEASURE=1 swift test --filter EngineProcessTests.Measure
     @Suite("measurements", .enabled(if: getenv("VT_MEASURE") != nil))

@@ -9,7 +9,7 @@ import VerticalsTesting
 import VerticalsWire
 
 extension EngineProcessTests {
-    /// `start = "on-demand"` and `idle_exit` (issue 27 §1, §2): the engine watches the socket it
+    /// `start = "on-demand"` and `idle_exit`: the engine watches the socket it
     /// holds, starts the service for the caller waiting in its backlog, and takes its idle exit
     /// as a clean stop that waits for the next caller. Every wait is for a fact (an engine event,
     /// an answer, a status), bounded.
@@ -52,7 +52,7 @@ extension EngineProcessTests {
             #expect(output.text == "wake up")
             try await harness.waitFor("lazy", .ready)
             #expect(output.servedBy == (try await harness.status("lazy")).pid)
-            // For the issue note (§4 in the small): the first answer against the engine's own
+            // For a reader (the bench's on-demand section, in the small): the first answer against the engine's own
             // "ready after" (spawn to READY=1) of the same start.
             let log = readFile(harness.run.log(for: "lazy")) ?? ""
             let ready = log.split(separator: "\n").first { $0.contains("ready after") }.map { $0.split(separator: " ").suffix(2).joined(separator: " ") }

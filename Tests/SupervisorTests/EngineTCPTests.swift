@@ -47,7 +47,7 @@ extension EngineProcessTests {
             await harness.shutdown()
         }
 
-        /// A split suite (issue 23 §4): a local service's routes come from the whole manifest, so
+        /// A split suite: a local service's routes come from the whole manifest, so
         /// a remote caller is among its allowed peers and a remote callee in its `depends_on`.
         @Test func remoteCallersAndCallees_areInTheRoutesOfALocalService() async throws {
             let directory = TemporaryDirectory()
@@ -69,7 +69,7 @@ extension EngineProcessTests {
             await harness.shutdown()
         }
     
-        /// `certificates = DIR` (issue 23): the service serves mutual TLS with `DIR/NAME/`'s files
+        /// `certificates = DIR`: the service serves mutual TLS with `DIR/NAME/`'s files
         /// and admits its declared callers and the operator; the supervisor's liveness checks
         /// present the operator's certificate, so a checked TLS service is never restarted.
         @Test func certificatesFolder_givesTLSFilesAndPeers_andLivenessChecksPassOverTLS() async throws {

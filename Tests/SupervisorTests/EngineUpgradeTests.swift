@@ -12,7 +12,7 @@ import VerticalsTesting
 import VerticalsWire
 
 extension EngineProcessTests {
-    /// `upgrade` (issue 27 §3) with vt-testd as a vertical with a store (`VT_TESTD_MIGRATIONS`):
+    /// `upgrade` with vt-testd as a vertical with a store (`VT_TESTD_MIGRATIONS`):
     /// the hand-over under calls, a new process that fails before it (the old one serves on), one
     /// that fails after it (the previous executable again, the store backup put back), and a
     /// migrating build's backup. Every wait is for a fact, bounded.

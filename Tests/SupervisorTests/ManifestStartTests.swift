@@ -1,7 +1,7 @@
 import Testing
 import VerticalsSupervisor
 
-/// `start` and `idle_exit` (issue 27): read and defaulted; the problems they raise are cases of
+/// `start` and `idle_exit`: read and defaulted; the problems they raise are cases of
 /// `ManifestSupervisionTests.wrongValue_namesTheKeyAndWhatItMustBe`.
 @Suite struct ManifestStartTests {
     @Test func startAndIdleExit_areRead_andDefaultToAtStartAndNever() throws {

@@ -6,8 +6,8 @@ import VerticalsTesting
 import VerticalsWire
 
 extension EngineProcessTests {
-    /// `svc-supervisor up` on a manifest with an on-demand, idle-exiting vertical (issue 27's
-    /// check under `make run`): what `status` says before, during and after.
+    /// `svc-supervisor up` on a manifest with an on-demand, idle-exiting vertical (as
+    /// under `make run`): what `status` says before, during and after.
     @Suite("svc-supervisor up, on demand")
     struct OnDemandCLI {
         /// `svc-supervisor status`'s row for `service`, or nil.

@@ -111,7 +111,7 @@ import VerticalsTesting
         #expect(access(product, F_OK) != 0, "--dry-run wrote something")
 
         for (arguments, says) in [
-            (["--framework-url", "https://example.com/verticals.git"], "give either"),
+            (["--framework-version", "1.0.0"], "give either"),
             (["--framework-path", directory.path], "not a Verticals checkout"),
             (["--name", "no-dashes"], "letter followed by letters or digits"),
         ] {

@@ -2,7 +2,7 @@ import Testing
 @testable import VerticalsSupervisor
 
 /// What a reload restarts: a changed entry, and (with allow-lists, as root) a service whose
-/// callers changed, since its allow-list is fixed when it starts (issue 22).
+/// callers changed, since its allow-list is fixed when it starts.
 @Suite struct ReloadPlanTests {
     static let before = ServiceAccountsTests.manifestText
 

@@ -3,7 +3,7 @@ import Testing
 import VerticalsTesting
 @testable import VerticalsSupervisor
 
-/// Users and routes from one place (issue 22): the systemd export and the supervisor as root
+/// Users and routes from one place: the systemd export and the supervisor as root
 /// take who runs what, and who may call whom, from ``ServiceAccounts``.
 @Suite struct ServiceAccountsTests {
     static let manifestText = """

@@ -8,7 +8,7 @@ import VerticalsSupervisor
 import VerticalsTesting
 import VerticalsWire
 
-/// svc-supervisor's engine as root with a user per vertical (issue 22): real users, made by the
+/// svc-supervisor's engine as root with a user per vertical: real users, made by the
 /// engine itself (`systemd-sysusers`) under a test-unique prefix and deleted afterwards.
 ///
 /// The suite: `echo`, `caller` (declares `depends_on = ["echo"]`) and `stranger` (declares
@@ -215,7 +215,7 @@ struct UserPerVerticalProcessTests {
     /// anything starts, naming the folder.
     /// `svc-supervisor certs` writes each key for root alone (0600); a TLS service run as its own
     /// user must still read its own key, so the supervisor makes the key the service's, and the
-    /// service serves mutual TLS (found by the two namespace hosts of issue 23 §4).
+    /// service serves mutual TLS (found by a suite split across two network namespaces).
     @Test func tlsService_readsItsOwnKey_asItsOwnUser() async throws {
         let accounts = TestAccounts()
         let directory = TemporaryDirectory()

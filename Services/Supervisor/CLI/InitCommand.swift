@@ -16,7 +16,8 @@ struct InitCommand: ParsableCommand {
               cd ~/acme && make run
             PATH must be empty or not exist. The product depends on the framework by path (default:
             the checkout this svc-supervisor was built from) or by --framework-url and
-            --framework-version. Exit status: 0 when created, 64 when refused (nothing written).
+            --framework-version (default: this svc-supervisor's own version). Exit status: 0 when
+            created, 64 when refused (nothing written).
             """)
 
     @Argument(help: "The product's folder (empty or new).")
@@ -28,10 +29,12 @@ struct InitCommand: ParsableCommand {
     @Option(name: .long, help: "The framework checkout to depend on by path (default: the one svc-supervisor was built from).")
     var frameworkPath: String?
 
-    @Option(name: .long, help: "The framework's git URL, to depend on by URL (with --framework-version).")
+    @Option(name: .long, help: "The framework's git URL, to depend on by URL (a tagged release, see --framework-version).")
     var frameworkURL: String?
 
-    @Option(name: .long, help: "The framework's version for --framework-url, e.g. 1.0.0 (from: that version).")
+    @Option(
+        name: .long,
+        help: "The framework's version for --framework-url (from: that version; default: \(VerticalsVersion.current)).")
     var frameworkVersion: String?
 
     @Option(name: .long, help: "The first vertical's name.")
@@ -72,17 +75,17 @@ struct InitCommand: ParsableCommand {
                 throw .checkout("--framework-path \(path): not a Verticals checkout (its Package.swift is not the Verticals package)")
             }
             return .path(absolute)
-        case (nil, let url?, let version?):
-            return .url(url, version: version)
+        case (nil, let url?, let version):
+            return .url(url, version: version ?? VerticalsVersion.current)
         case (nil, nil, nil):
             guard let own = FrameworkSource.checkout(around: ProgramPaths.ownDirectory()) else {
                 throw .checkout(
                     "this svc-supervisor was not built in a Verticals checkout: pass --framework-path DIR, or"
-                        + " --framework-url URL --framework-version X.Y.Z")
+                        + " --framework-url URL [--framework-version X.Y.Z]")
             }
             return own
         default:
-            throw .checkout("give either --framework-path DIR, or --framework-url URL with --framework-version X.Y.Z")
+            throw .checkout("give either --framework-path DIR, or --framework-url URL [--framework-version X.Y.Z]")
         }
     }
 

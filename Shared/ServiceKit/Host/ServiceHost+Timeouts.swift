@@ -7,7 +7,7 @@ import VerticalsEventLoop
 /// The timer rests while every connection is settled (a client that keeps its connection open
 /// between calls, as a vertical does to the verticals it calls): it is then armed once, for the
 /// earliest idle timeout, so an idle daemon with open connections sleeps instead of waking
-/// every sweep interval (issue 26 §3). A frame that comes meanwhile restarts its connection's
+/// every sweep interval. A frame that comes meanwhile restarts its connection's
 /// idle clock itself (``ServerConnection/noteFrameWhileSweepRests()``), so a call on a kept
 /// connection (a liveness check, say) costs no sweep either; when the timer fires, it looks at
 /// every connection and rests again, or resumes regular looks if one is not settled (a request

@@ -21,8 +21,8 @@ public enum DaemonArguments: Equatable, Sendable {
     /// Print the version and exit 0.
     case version
 
-    /// The suite's version, printed by `--version`.
-    public static let suiteVersion = "0.11.0"
+    /// The suite's version, printed by `--version`: ``VerticalsVersion/current``.
+    public static let suiteVersion = VerticalsVersion.current
 
     /// Reads `arguments` (without the program name); an unknown one is a usage error naming it.
     public static func parse(_ arguments: [String]) -> Result<DaemonArguments, UsageError> {

@@ -219,8 +219,8 @@ public final class ServiceRuntime: Sendable {
     /// ready daemon's resident memory is code and constants start-up ran once; what requests use
     /// faults back in from the page cache, which keeps them all. Measured with clinics (release
     /// build): 24 MiB resident when ready, 6-9 MiB after; and the kernel reaps a kill -9 of it in
-    /// 0.74 ms instead of 1.36 (it unmaps fewer pages), which is on every restart's path (issue
-    /// 26 §5). On the main thread, which has nothing else to do: the loops serve meanwhile.
+    /// 0.74 ms instead of 1.36 (it unmaps fewer pages), which is on every restart's path. On
+    /// the main thread, which has nothing else to do: the loops serve meanwhile.
     static func releaseStartUpPages(_ logger: Logger) {
         guard logger.logLevel <= .debug else {
             MappedPages.dropReadOnlyFilePages()

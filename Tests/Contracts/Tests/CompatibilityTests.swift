@@ -109,7 +109,7 @@ struct CompatibilityTests {
         #expect(findings.map(\.kind) == [.serviceRemoved])
     }
 
-    /// What issue 11 will do: page size and cursor on list operations, a next-page cursor
+    /// What pagination will add: page size and cursor on list operations, a next-page cursor
     /// on their answers, plus a new operation, error code and enum case.
     @Test func additiveChanges_likePagination_passWithoutABreakingFinding() {
         var after = Self.before()

@@ -3,7 +3,8 @@ import Testing
 import VerticalsContractTesting
 import VerticalsTesting
 
-/// DESIGN.md's first rule, proven from the package's own description so that it cannot rot.
+/// The vertical rule (a service depends on Shared/ modules and well-kept packages only, never on
+/// another service), proven from the package's own description so that it cannot rot.
 @Suite("The vertical rule")
 struct VerticalRuleTests {
     @Test func noServiceReachesAnotherService_andIOInterfaceUsesOnlyWire() throws {
@@ -13,7 +14,7 @@ struct VerticalRuleTests {
         #expect(VerticalRule.violations(targets) == [])
     }
 
-    /// Issue 21: the framework stands alone. Every framework target is found by folder, and the
+    /// The framework stands alone. Every framework target is found by folder, and the
     /// list is checked to hold the ones a product depends on, so the rule cannot pass by finding none.
     @Test func noFrameworkTargetReachesTheReferenceSuite_andTheRuntimeNoDatabase() throws {
         let targets = try Self.packageTargets()

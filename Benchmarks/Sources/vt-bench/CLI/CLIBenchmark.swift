@@ -1,6 +1,6 @@
 import Foundation
 
-/// Section `cli` (issue 21 §5): what learning contracts at run time costs a whole CLI call.
+/// Section `cli`: what learning contracts at run time costs a whole CLI call.
 /// `svc-supervisor call clinics nearest JSON` as a process, with a warm description cache (one
 /// round trip), against `vt-bench-call`, a program with the clinics contract compiled in that
 /// makes the same call and prints the same JSON; and the first call to a daemon, with a cold

@@ -2,12 +2,12 @@ import Foundation
 
 /// Section `instructions`: the server's instructions per request, counted by callgrind, for the C
 /// libuv echo and for our echo vertical with tracing off, sampled at 0 (the default) and sampled
-/// at 1, for a 64 B and a 1 KiB typed request (issue 26 §6: ours ≤ 1.15× the C echo; issue 25 §6:
+/// at 1, for a 64 B and a 1 KiB typed request (targets: ours ≤ 1.15× the C echo;
 /// tracing ≤ 3 % unsampled and ≤ 15 % sampled over off); beside them, the same echo routed with
 /// `onSync` (a handler that answers at once, served with no task), shown against the C echo.
 ///
-/// Instructions, not time: this machine's timings move by tens of percent from run to run and it
-/// has no hardware counters, while callgrind's counts repeat. Only the server runs under
+/// Instructions, not time: on a shared virtual machine timings move by tens of percent from run
+/// to run and hardware counters are often missing, while callgrind's counts repeat. Only the server runs under
 /// valgrind; the client is the C echo's own (`uv_echo latency-frame`, one request in flight,
 /// our request frame for both servers), so none of its instructions count. One server life
 /// answers N and another 3N requests: the difference over 2N is one request, start-up,

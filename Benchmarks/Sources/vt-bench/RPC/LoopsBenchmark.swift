@@ -1,7 +1,7 @@
 import Foundation
 import Histogram
 
-/// Issue 26 §1, every core: our echo server with `VERTICALS_LOOPS=2` against the same build with
+/// Every core: our echo server with `VERTICALS_LOOPS=2` against the same build with
 /// `VERTICALS_LOOPS=1`, client and server unpinned (the server may use both cores), in the same
 /// rounds: 4 × 64 throughput (target ≥ 1.6×), the server's CPU per request over that run
 /// (≤ 1.1×) and 1-in-flight p50 latency (≤ 1.05×); beside it, the raw SwiftNIO echo on a

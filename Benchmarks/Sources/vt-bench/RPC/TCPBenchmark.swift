@@ -1,7 +1,7 @@
 import Foundation
 import Histogram
 
-/// Section `tcp` (issue 23): the RPC rows over TCP loopback, plain (`VERTICALS_TLS=off`), against
+/// Section `tcp`: the RPC rows over TCP loopback, plain (`VERTICALS_TLS=off`), against
 /// the C libuv echo over TCP in the same rounds, and against our own stack over a Unix socket:
 /// latency with one call in flight (64 B body, both processes on one vCPU), and throughput with
 /// 1 connection × 64 in flight (two vCPUs); the same over mutual TLS 1.3 (what TLS adds to p50,

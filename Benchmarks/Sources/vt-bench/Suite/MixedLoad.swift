@@ -5,7 +5,7 @@ import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsWire
 
-/// Section "mixed" (issue 26 §7): the whole suite under the mix a clinic network sees, so the
+/// Section "mixed": the whole suite under the mix a clinic network sees, so the
 /// next bottleneck shows: 16 patients, each on its own connections, calling in turn searches,
 /// nearest clinics, inbox reads, histories, bookings and logins (the ``schedule``), for a slice
 /// per round. Reported per operation (p50/p99), in total (requests a second), and per daemon

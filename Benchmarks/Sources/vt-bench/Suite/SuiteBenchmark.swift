@@ -13,7 +13,7 @@ import VerticalsWire
 /// message in one commit and answers; notifications gets the message after, from the outbox) with
 /// 1 and 16 concurrent clients, against the durability floor: the same insert + commit through
 /// appointments' own BookingStore, in this process, with `synchronous=FULL`, by as many tasks.
-/// Targets (issue 26): 1-client p50 ≤ 1.5× the floor's, 16 clients' rate ≥ 0.9× the floor's.
+/// Targets: 1-client p50 ≤ 1.5× the floor's, 16 clients' rate ≥ 0.9× the floor's.
 struct SuiteBenchmark {
     let settings: BenchSettings
     let report: Report

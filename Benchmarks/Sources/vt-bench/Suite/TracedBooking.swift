@@ -3,7 +3,7 @@ import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsWire
 
-/// Section 5, tracing's cost on a booking (issue 25 §5): one client books for a slice through a
+/// Section 5, tracing's cost on a booking: one client books for a slice through a
 /// fresh supervised suite that samples every trace and exports it over OTLP/HTTP to a real
 /// receiver (`scripts/otlp-receiver.py`, opentelemetry-proto's classes), against a fresh suite
 /// with the default settings (no collector, sampling 0), alternating round by round. Skipped,

@@ -1,7 +1,7 @@
 import Foundation
 import VerticalsEventLoop
 
-/// Section 6 (memory), issue 26 §4: `svc-supervisor up` on a manifest of fifty services
+/// Section 6 (memory): `svc-supervisor up` on a manifest of fifty services
 /// (identity and forty-nine svc-clinics that depend on it, each with its own socket, log,
 /// state folder and store), its resident
 /// memory once all are ready, split into anonymous pages and mapped files, beside the floor of
@@ -48,7 +48,7 @@ struct FiftyServices {
         let median = Summary(supervisor).median
         report.note(
             "svc-supervisor with \(Self.count) services: \(Format.number(median)) MiB "
-                + (median <= 12 ? "meets" : "misses") + " the 12 MiB target (issue 26 §4)")
+                + (median <= 12 ? "meets" : "misses") + " the 12 MiB target")
     }
 
     /// Identity and `count - 1` svc-clinics that depend on it, everything else the defaults.

@@ -4,7 +4,7 @@ import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsSupervisor
 
-/// Section 4, on-demand start (issue 27 §4): with clinics declared `start = "on-demand"`, the
+/// Section 4, on-demand start: with clinics declared `start = "on-demand"`, the
 /// time from a caller's connection to its socket (held by the engine, nobody serving) to the
 /// first answer, `clinics.nearest`, from the process that connection started; against a bare
 /// start of the same daemon to READY=1, interleaved sample by sample. After each sample the

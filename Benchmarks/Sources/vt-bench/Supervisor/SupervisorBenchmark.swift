@@ -52,7 +52,7 @@ struct SupervisorBenchmark {
 
     /// The supervisor's (and each vertical's) CPU seconds over `idleSeconds` of an idle suite,
     /// the supervisor's RSS at the end, and each process's wake-ups: context switches of all its
-    /// threads over the window, per minute (issue 26 §3: an idle process should have none).
+    /// threads over the window, per minute (an idle process should have none).
     func idleWindow(_ suite: SupervisedSuite) async {
         progress("idle window: \(Self.settle) settling, then \(settings.idleSeconds) s")
         let supervisor = suite.process.processIdentifier

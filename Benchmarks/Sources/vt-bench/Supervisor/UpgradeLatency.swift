@@ -5,7 +5,7 @@ import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsWire
 
-/// Section "upgrade" (issue 27 §4): the latency of bookings while `supervisor.upgrade` hands
+/// Section "upgrade": the latency of bookings while `supervisor.upgrade` hands
 /// appointments over to a new process (the same executable), against the same window of bookings
 /// with no upgrade, interleaved round by round (target: p99 ≤ 2×). 16 patients book in a loop on
 /// connections of their own; a booking that fails is counted, and the row says so.

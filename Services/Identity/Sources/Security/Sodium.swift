@@ -18,7 +18,7 @@ enum Sodium {
         return string(text)
     }
 
-    /// `bytes` in base64url without padding (RFC 4648 §5): safe in URLs, headers and JSON.
+    /// `bytes` in base64url without padding (RFC 4648 section 5): safe in URLs, headers and JSON.
     static func base64URL(_ bytes: [UInt8]) -> String {
         let variant = Int32(sodium_base64_VARIANT_URLSAFE_NO_PADDING)
         var text = [CChar](repeating: 0, count: sodium_base64_encoded_len(bytes.count, variant))

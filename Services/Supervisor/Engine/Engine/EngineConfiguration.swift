@@ -12,7 +12,7 @@ public struct EngineConfiguration: Sendable {
     /// ``spawnsThroughShim`` (setsid, PDEATHSIG, `LISTEN_PID`/`WATCHDOG_PID` set to its own pid,
     /// then exec). Any other child is started by a vfork-style clone that does the same itself
     /// (``ChildProcess/Options/Launch/vfork(parentDeathSignal:)``): no copy of the supervisor's
-    /// page tables, no second exec (issue 26 §5).
+    /// page tables, no second exec.
     public var execShim: String
     /// Every child through ``execShim``, none started in place: `VERTICALS_SPAWN=shim` in the
     /// supervisor's environment (the escape hatch, should the in-place start misbehave somewhere).

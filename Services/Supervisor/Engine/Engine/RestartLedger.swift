@@ -64,7 +64,7 @@ struct RestartLedger: Sendable, Equatable {
 
     /// When a check that the process is alive could first forgive this run; nil when there is
     /// nothing to forgive (no failed run since the last forgiveness or fresh start), so a service
-    /// that never failed arms no timer and an idle supervisor does not wake for it (issue 26 §3).
+    /// that never failed arms no timer and an idle supervisor does not wake for it.
     var forgivenessDue: ContinuousClock.Instant? {
         guard let readyAt, !forgiven, attempt > 0 else { return nil }
         return readyAt + backoff.resetAfter

@@ -7,7 +7,7 @@ import VerticalsServiceKit
 import VerticalsStorage
 import VerticalsWire
 
-// `svc-supervisor upgrade NAME [--executable PATH]` (issue 27 §3): a new process of a ready
+// `svc-supervisor upgrade NAME [--executable PATH]`: a new process of a ready
 // service starts on the listening socket the supervisor holds, and takes over without a dropped
 // request. One store has one writer (its lock), so:
 //
@@ -344,7 +344,7 @@ extension SupervisorEngine {
         let known = order
         let held = LoopBound((unit, upgrade))
         // On the loop's executor, not the global one: a task there would start libdispatch's
-        // worker-pool monitor, which then wakes the supervisor every second (issue 26 §3).
+        // worker-pool monitor, which then wakes the supervisor every second.
         Task(executorPreference: loop) {
             let outcome: String
             do {

@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-/// Where a product gets the Verticals framework: a checkout on this machine, or a git URL and a version.
+/// Where a product gets the Verticals framework: a local checkout, or a git URL and a version.
 public enum FrameworkSource: Sendable, Equatable {
     /// `.package(path:)` to a checkout (absolute path).
     case path(String)

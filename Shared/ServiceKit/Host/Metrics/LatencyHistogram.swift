@@ -5,7 +5,7 @@
 /// when asked (``RequestCounts``). Recording is a short scan of integer bounds and three
 /// additions. The shared, locked `Duration` histogram it replaces cost about 860 instructions a
 /// request (a mutex, `Duration` comparisons in 128-bit arithmetic) and made every loop of a
-/// daemon write the same cache lines (issue 26 §1 and §6).
+/// daemon write the same cache lines.
 struct LatencyHistogram: Sendable, Equatable {
     /// The buckets' upper bounds in nanoseconds, ascending: requests here take tens of
     /// microseconds to a few milliseconds, so finer than the web-sized default.

@@ -1,10 +1,10 @@
 /// Base64 (RFC 4648) in its two forms here: the standard alphabet, padded, for the JSON form of
-/// a `bytes` field (§4); and base64url without padding, for opaque tokens such as page cursors
-/// that travel in JSON, URLs and shells (§5).
+/// a `bytes` field (RFC 4648 section 4); and base64url without padding, for opaque tokens such as page cursors
+/// that travel in JSON, URLs and shells (section 5).
 public struct Base64: Sendable {
     private let alphabet: [UInt8]
     private let padded: Bool
-    /// Whether decoding refuses non-zero bits past the last byte (the strict reading of §3.5).
+    /// Whether decoding refuses non-zero bits past the last byte (the strict reading of RFC 4648 section 3.5).
     private let rejectsStrayBits: Bool
 
     /// The standard alphabet, padded with `=`: the JSON form of a `bytes` field. Its decoder
