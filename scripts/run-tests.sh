@@ -5,10 +5,7 @@
 # parallel; then those, on their own. They measure how fast the supervisor reacts (backoff
 # gaps, readiness and liveness deadlines) with the engine in the test process, and the other
 # suites' process tests block Swift Testing's worker threads (2 on a 2-core machine) for
-# seconds at a time; alone they take ~16 s and decide nothing by luck. The blocking-work pool's
-# health tests run with them: they compare the pool's progress with a wall-clock stall limit, and a
-# test task starved of its worker thread for seconds in the parallel run saw the backlog drain
-# between two of its checks.
+# seconds at a time; alone they take ~16 s and decide nothing by luck.
 #
 # Every child a test starts carries this run's own VT_TEST_TAG; whatever is left of them is
 # killed at the end, and another run on the same machine is left alone. On a failure, the
@@ -29,7 +26,6 @@ chmod 755 "$TMPDIR"  # as /tmp is to them: services a root test runs as their ow
 export TMPDIR
 trap 'rm -f "$log"; rm -rf "$TMPDIR"' EXIT
 engine_suite=EngineProcessTests
-alone_suites="$engine_suite|BlockingPoolTests"
 builders=(NewCommandTests InitCommandTests)
 
 status=0
@@ -40,8 +36,8 @@ run() {
 if [ "$#" -gt 0 ]; then
     run "$@"  # TEST_FLAGS (e.g. --filter X): one run, as asked
 else
-    run --skip "$alone_suites" --skip "$(IFS='|'; echo "${builders[*]}")"
-    run --filter "$alone_suites"
+    run --skip "$engine_suite" --skip "$(IFS='|'; echo "${builders[*]}")"
+    run --filter "$engine_suite"
     for builder in "${builders[@]}"; do VT_BUILD_JOBS=$(nproc) run --filter "$builder"; done
 fi
 bash "$(dirname "$0")/kill-tagged.sh" "$tag"
