@@ -53,13 +53,10 @@ public enum FrameworkRule {
         let byName = Dictionary(targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var problems: [String] = []
         for describer in describers.compactMap({ byName[$0] }) {
-            let reached = [(describer, [describer.name])] + VerticalRule.reachable(from: describer, byName)
-            for (target, chain) in reached {
-                for name in target.dependencies where heavyForDescribers.contains(name) {
-                    problems.append(
-                        "\(describer.name) reaches \(name) through \((chain + [name]).joined(separator: " → ")): "
-                            + "it describes a suite, and must build without the engine, TOML reader, store or runtime")
-                }
+            for (name, path) in paths(from: describer, to: heavyForDescribers, byName) {
+                problems.append(
+                    "\(describer.name) reaches \(name) through \(path): "
+                        + "it describes a suite, and must build without the engine, TOML reader, store or runtime")
             }
         }
         return problems
@@ -99,16 +96,24 @@ public enum FrameworkRule {
             }
         }
         if let lean = byName[leanProgram] {
-            let reached = [(lean, [lean.name])] + VerticalRule.reachable(from: lean, byName)
-            for (target, chain) in reached {
-                for name in target.dependencies where heavyForLean.contains(name) {
-                    problems.append(
-                        "\(lean.name) reaches \(name) through \((chain + [name]).joined(separator: " → ")): "
-                            + "the program every scripted call starts must not load it (svc-supervisor-engine does)")
-                }
+            for (name, path) in paths(from: lean, to: heavyForLean, byName) {
+                problems.append(
+                    "\(lean.name) reaches \(name) through \(path): "
+                        + "the program every scripted call starts must not load it (svc-supervisor-engine does)")
             }
         }
         return problems + describerViolations(targets)
+    }
+
+    /// Each dependency of `start` or of a target it reaches that is one of `forbidden`, with the
+    /// path to it in words (`A → B → TOMLKit`).
+    private static func paths(
+        from start: VerticalRule.Target, to forbidden: Set<String>, _ byName: [String: VerticalRule.Target]
+    ) -> [(name: String, path: String)] {
+        let reached = [(start, [start.name])] + VerticalRule.reachable(from: start, byName)
+        return reached.flatMap { target, chain in
+            target.dependencies.filter(forbidden.contains).map { ($0, (chain + [$0]).joined(separator: " → ")) }
+        }
     }
 
     private static func inside(_ path: String, _ folder: String) -> Bool {
