@@ -202,7 +202,7 @@ let package = Package(
         ),
         // The templates and edits of `svc-supervisor new` and `init`, apart from the engine: plain text
         // in, text out, plus the systemd units exported for the planned manifest (read by the caller's
-        // manifest reader: no engine, TOMLKit or GRDB here).
+        // manifest reader), so `init` and `new` link no engine, TOMLKit or GRDB.
         .target(
             name: "VerticalsScaffold", dependencies: ["VerticalsDeploy", "VerticalsManifest"], path: "Services/Supervisor/Scaffold",
             swiftSettings: strict
