@@ -27,6 +27,10 @@ let package = Package(
         .library(name: "VerticalsServiceKit", targets: ["VerticalsServiceKit"]),
         .library(name: "VerticalsStorage", targets: ["VerticalsStorage"]),
         .library(name: "VerticalsSupervisor", targets: ["VerticalsSupervisor"]),
+        // The suite as its manifest declares it (the model, no TOML reader), and its exports for
+        // systemd and Kubernetes: what describes a suite, without the engine that runs it.
+        .library(name: "VerticalsManifest", targets: ["VerticalsManifest"]),
+        .library(name: "VerticalsDeploy", targets: ["VerticalsDeploy"]),
         // What a client of a running suite needs (descriptions, routes, the run folder), without the engine.
         .library(name: "VerticalsSupervisorClient", targets: ["VerticalsSupervisorClient"]),
         .library(name: "VerticalsTesting", targets: ["VerticalsTesting"]),
@@ -146,6 +150,20 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The manifest model: `Manifest`, `ServiceSpec` and their values, the start order and the
+        // accounts (users, allow-lists) derived from `depends_on`. Values only: the TOML reader is the
+        // engine's, so a module that describes a suite links no TOMLKit.
+        .target(
+            name: "VerticalsManifest", dependencies: ["VerticalsContract", "VerticalsWire"], path: "Shared/Manifest",
+            swiftSettings: strict
+        ),
+        // The exports: systemd units, Kubernetes objects, the Containerfile and their README, from
+        // the manifest model alone (no engine, TOML reader or store).
+        .target(
+            name: "VerticalsDeploy", dependencies: ["VerticalsManifest", "VerticalsContract", "VerticalsWire"],
+            path: "Shared/Deploy", swiftSettings: strict
+        ),
+
         // MARK: Services — one library (Domain, Data, Endpoint, World), one daemon, one test target each
     ]
         + vertical("Identity", extra: ["CSodium"])
@@ -163,11 +181,11 @@ let package = Package(
             path: "Services/Supervisor/Client",
             swiftSettings: strict
         ),
-        // The engine: manifest (TOMLKit), supervision, exports, users.
+        // The engine: the manifest's reader (TOMLKit), supervision, users.
         .target(
             name: "VerticalsSupervisor",
             dependencies: [
-                "VerticalsSupervisorClient",
+                "VerticalsSupervisorClient", "VerticalsManifest", "VerticalsDeploy",
                 "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop", "VerticalsStorage", "VerticalsWire",
                 "CZlib",
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -186,9 +204,10 @@ let package = Package(
             swiftSettings: strict
         ),
         // The templates and edits of `svc-supervisor new` and `init`, apart from the engine: plain text
-        // in, text out, plus the systemd units the engine exports for the planned manifest.
+        // in, text out, plus the systemd units exported for the planned manifest (read by the caller's
+        // manifest reader), so `init` and `new` link no engine, TOMLKit or GRDB.
         .target(
-            name: "VerticalsScaffold", dependencies: ["VerticalsSupervisor"], path: "Services/Supervisor/Scaffold",
+            name: "VerticalsScaffold", dependencies: ["VerticalsDeploy", "VerticalsManifest"], path: "Services/Supervisor/Scaffold",
             swiftSettings: strict
         ),
         // The commands that talk to a running suite (call, open, status, logs, …), shared by both programs.
@@ -219,7 +238,7 @@ let package = Package(
             dependencies: [
                 // No IOInterface: the CLI learns each vertical's contract from the daemon (daemon.describe).
                 "SupervisorCommands", "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold",
-                "VerticalsCertificates",
+                "VerticalsCertificates", "VerticalsManifest", "VerticalsDeploy",
                 "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop", "VerticalsStorage",
                 "VerticalsWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -324,8 +343,8 @@ let package = Package(
         .testTarget(
             name: "SupervisorTests",
             dependencies: [
-                "VerticalsSupervisor", "VerticalsScaffold", "VerticalsServiceKit", "IOInterface", "VerticalsContract",
-                "VerticalsEventLoop", "VerticalsWire",
+                "VerticalsSupervisor", "VerticalsScaffold", "VerticalsManifest", "VerticalsDeploy", "VerticalsServiceKit",
+                "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
                 "VerticalsTesting", "TestSupport", "vt-testd", "vt-exec", "svc-supervisor", "svc-supervisor-engine", grdb,
                 "VerticalsCertificates", "VerticalsStorage",
             ],
@@ -335,7 +354,8 @@ let package = Package(
         .testTarget(
             name: "DeployTests",
             dependencies: [
-                "VerticalsSupervisor", "VerticalsScaffold", "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
+                "VerticalsSupervisor", "VerticalsScaffold", "VerticalsManifest", "VerticalsDeploy", "VerticalsServiceKit", "IOInterface",
+                "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
                 "VerticalsTesting",
                 // Each vertical's World, for its declared calls (DeclaredRoutesTests).
                 "IdentityService", "ClinicsService", "AppointmentsService", "RecordsService", "NotificationsService",

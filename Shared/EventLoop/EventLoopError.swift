@@ -24,7 +24,7 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
     let reason: Reason
 
     /// The longest socket path libuv 1.44 binds or connects to without silently truncating it.
-    public static let maxSocketPathLength = 107
+    public static let maxSocketPathLength = SocketEndpoint.maxUnixPathLength
 
     /// A socket path longer than `limit` bytes; checked before libuv sees it, so no file was created.
     public static func pathTooLong(_ path: String, limit: Int = EventLoopError.maxSocketPathLength) -> EventLoopError {

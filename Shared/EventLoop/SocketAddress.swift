@@ -118,21 +118,4 @@ struct SocketAddress {
     func withSockaddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
         withUnsafePointer(to: storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) } }
     }
-
-    static func isIPv6Literal(_ host: String) -> Bool {
-        var v6 = in6_addr()
-        return inet_pton(AF_INET6, host, &v6) == 1
-    }
-
-    /// `localhost`, `127.0.0.0/8`, `::1` and `::ffff:127.x.y.z`.
-    static func isLoopbackHost(_ host: String) -> Bool {
-        if host.lowercased() == "localhost" { return true }
-        var v4 = in_addr()
-        if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
-        var v6 = in6_addr()
-        guard inet_pton(AF_INET6, host, &v6) == 1 else { return false }
-        let bytes = withUnsafeBytes(of: v6) { Array($0) }
-        if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }
-        return bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff && bytes[12] == 127
-    }
 }

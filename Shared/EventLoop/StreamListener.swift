@@ -1,5 +1,6 @@
 import CLibUV
 import Glibc
+import VerticalsWire
 
 /// The name this listener had when it only served Unix sockets; kept so code written against it still builds.
 public typealias UnixListener = StreamListener

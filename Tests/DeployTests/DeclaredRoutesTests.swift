@@ -7,6 +7,7 @@ import IdentityService
 import NotificationsService
 import RecordsService
 import VerticalsServiceKit
+@testable import VerticalsDeploy
 @testable import VerticalsSupervisor
 import VerticalsTesting
 

@@ -1,4 +1,5 @@
 import Glibc
+import VerticalsDeploy
 import VerticalsSupervisor
 import VerticalsTesting
 

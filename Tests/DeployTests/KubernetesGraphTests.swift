@@ -1,5 +1,6 @@
 import Testing
 import VerticalsServiceKit
+import VerticalsDeploy
 import VerticalsSupervisor
 
 /// What Kubernetes' schemas cannot see, checked over the exported objects (the tree that is

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import VerticalsDeploy
 import VerticalsSupervisor
 import VerticalsTesting
 

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import VerticalsScaffold
+import VerticalsDeploy
 import VerticalsSupervisor
 import VerticalsTesting
 

@@ -1,4 +1,5 @@
 import Foundation
+import VerticalsDeploy
 import VerticalsSupervisor
 
 /// One exported workload as `scripts/kubernetes-rehearsal.sh pod` runs it: everything read from

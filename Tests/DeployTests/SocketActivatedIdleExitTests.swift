@@ -3,6 +3,7 @@ import IOInterface
 import Testing
 import VerticalsEventLoop
 import VerticalsServiceKit
+import VerticalsDeploy
 import VerticalsSupervisor
 import VerticalsTesting
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VerticalsDeploy
 import VerticalsSupervisor
 
 /// How each manifest key becomes a unit setting (`SystemdExport`, in-process).

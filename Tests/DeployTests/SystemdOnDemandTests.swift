@@ -1,4 +1,5 @@
 import Testing
+import VerticalsDeploy
 import VerticalsSupervisor
 
 /// `start = "on-demand"` and `idle_exit` under systemd: socket activation, and the

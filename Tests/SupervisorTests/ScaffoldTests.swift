@@ -61,7 +61,7 @@ import VerticalsTesting
         let name = checkout.freshName
         let type = name.prefix(1).uppercased() + name.dropFirst()
         var scaffold = try Scaffold(name: name, calls: ["identity"], root: checkout.root)
-        try scaffold.regenerateSystemdUnits()
+        try scaffold.regenerateSystemdUnits(reading: ManifestParser.parsePlanned)
         try scaffold.apply()
 
         for path in [
@@ -96,7 +96,7 @@ import VerticalsTesting
         let before = try checkout.snapshot()
         #expect {
             var scaffold = try Scaffold(name: name, calls: [], root: checkout.root)
-            try scaffold.regenerateSystemdUnits()
+            try scaffold.regenerateSystemdUnits(reading: ManifestParser.parsePlanned)
             try scaffold.apply()
         } throws: { error in
             "\(error)".contains(says)

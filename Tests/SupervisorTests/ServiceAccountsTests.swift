@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import VerticalsTesting
+@testable import VerticalsDeploy
 @testable import VerticalsSupervisor
 
 /// Users and routes from one place: the systemd export and the supervisor as root

@@ -1,5 +1,6 @@
 import ArgumentParser
 import VerticalsCertificates
+import VerticalsDeploy
 import VerticalsServiceKit
 import VerticalsSupervisor
 

@@ -1,5 +1,6 @@
 import SupervisorCommands
 import ArgumentParser
+import VerticalsDeploy
 import VerticalsSupervisor
 
 /// `svc-supervisor export systemd [--prefix /usr/local] [--manifest deploy/suite.toml] [--out deploy/systemd]`

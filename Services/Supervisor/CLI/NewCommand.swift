@@ -44,7 +44,7 @@ struct NewCommand: ParsableCommand {
                 throw ScaffoldError.checkout("no Verticals product here: run it inside one (this checkout, or one made by `svc-supervisor init`), or pass --root")
             }
             var scaffold = try Scaffold(name: name, calls: peers, root: root)
-            try scaffold.regenerateSystemdUnits()
+            try scaffold.regenerateSystemdUnits(reading: ManifestParser.parsePlanned)
             if !dryRun { try scaffold.apply() }
             print(Self.report(scaffold, written: !dryRun))
             if !dryRun && !skipFixtures {

@@ -16,7 +16,7 @@ enum CheckoutEdits {
     /// The contract list with `<Name>.self` appended to `Contracts.all`.
     static func contracts(_ text: String, adding v: VerticalName, in path: String) throws(ScaffoldError) -> String {
         let marker = ProductLayout.contractListMarker
-        guard let start = text.range(of: marker), let close = text[start.upperBound...].firstIndex(of: "]") else {
+        guard let start = text.firstRange(of: marker), let close = text[start.upperBound...].firstIndex(of: "]") else {
             throw .checkout("\(path) has no `\(marker)…]` list")
         }
         let listed = text[start.upperBound..<close].trimmingTrailingSpace()
@@ -27,7 +27,7 @@ enum CheckoutEdits {
     /// The codec examples' `Fixtures.all` (IOInterfaceTests here) with the vertical's added to its sum.
     static func examples(_ text: String, adding v: VerticalName, in path: String) throws(ScaffoldError) -> String {
         let marker = "].flatMap { $0 } + "
-        guard let start = text.range(of: marker), let end = text[start.upperBound...].firstIndex(of: "\n") else {
+        guard let start = text.firstRange(of: marker), let end = text[start.upperBound...].firstIndex(of: "\n") else {
             throw .checkout("\(path) has no `\(marker)…` line in `Fixtures.all`")
         }
         return String(text[..<end]) + " + \(v.name)" + String(text[end...])

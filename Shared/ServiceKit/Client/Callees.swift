@@ -19,7 +19,7 @@ import VerticalsContract
 public struct Callees: Sendable, Equatable, CustomStringConvertible {
     /// The environment variable that carries the manifest's `depends_on` of the daemon it is
     /// given to: the names, comma-separated (empty when it declares none).
-    public static let dependsOnVariable = "VERTICALS_DEPENDS_ON"
+    public static let dependsOnVariable = DaemonEnvironment.dependsOnVariable
 
     /// The called verticals' names (their contracts' ``ServiceContract/name``), in declaration order.
     public let names: [String]

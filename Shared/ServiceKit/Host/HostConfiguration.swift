@@ -1,3 +1,4 @@
+import VerticalsContract
 import VerticalsEventLoop
 import VerticalsWire
 
@@ -36,7 +37,7 @@ public struct HostConfiguration: Sendable {
     /// How long SIGTERM waits for in-flight requests before closing anyway.
     public var drainTimeout: Duration = HostConfiguration.defaultDrainTimeout
     /// ``drainTimeout`` unless `VERTICALS_DRAIN_SECONDS` says otherwise (what exports add to a grace period).
-    public static let defaultDrainTimeout: Duration = .seconds(10)
+    public static let defaultDrainTimeout: Duration = DaemonEnvironment.defaultDrainTimeout
     /// Whether the host traces and at what ratio it samples the traces it starts
     /// (`VERTICALS_TRACING`, `VERTICALS_TRACE_SAMPLE_RATIO`; see ``TraceSampling``).
     public var tracing = TraceSampling()
@@ -64,7 +65,7 @@ public struct HostConfiguration: Sendable {
     /// calls it wedged. ``ServiceRuntime`` applies them to the process's pool at start.
     public var blockingWork = BlockingWorkLimits()
     /// The variable ``idleExit`` is read from; svc-supervisor and the systemd export set it.
-    public static let idleExitVariable = "VERTICALS_IDLE_EXIT_SECONDS"
+    public static let idleExitVariable = DaemonEnvironment.idleExitVariable
 
     /// A configuration for vertical `name`, bound under `socketDirectory`.
     public init(name: String, socketDirectory: SocketDirectory, activation: SocketActivation? = nil, environment: [String: String] = [:]) {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Logging
+import VerticalsContract
 import VerticalsEventLoop
 
 /// What a daemon's command line asks for: serve (no arguments), `--check`, `--probe`, `--help`
@@ -71,7 +72,7 @@ public enum DaemonArguments: Equatable, Sendable {
     }
 
     /// How long `--probe` waits for `daemon.health` when `VERTICALS_PROBE_TIMEOUT_SECONDS` is not set.
-    public static let defaultProbeTimeout: Duration = .seconds(2)
+    public static let defaultProbeTimeout: Duration = DaemonEnvironment.defaultProbeTimeout
 
     /// `--probe`'s deadline: `VERTICALS_PROBE_TIMEOUT_SECONDS` (a number > 0), else
     /// ``defaultProbeTimeout``; what is wrong with the variable otherwise.

@@ -2,8 +2,9 @@
 /// framework target reaches the reference suite (its contracts in IOInterface, its verticals'
 /// code, its session check), directly or through other targets, so a product built on the
 /// framework compiles none of it; and the runtime (``runtime``) reaches no database library,
-/// which a vertical opts into with VerticalsStorage; and the lean `svc-supervisor` reaches no
-/// TOML reader, store or engine (``heavyForLean``).
+/// which a vertical opts into with VerticalsStorage; the lean `svc-supervisor` reaches no
+/// TOML reader, store or engine (``heavyForLean``); and the modules that describe a suite
+/// without running it (``describers``) reach none of ``heavyForDescribers``.
 ///
 /// Which targets are which is decided by folder, so a new framework target is covered the day
 /// it is added: see ``isReference(_:)`` and ``isFramework(_:)``.
@@ -12,10 +13,12 @@ public enum FrameworkRule {
     public static let referenceFolders = ["Shared/IOInterface", "Shared/Sessions", "Tests/Support/SessionsTesting"]
 
     /// Folders of the framework: the runtime, the contract core and generator, storage, the
-    /// supervisor and its CLI, the testing and contract-testing libraries.
+    /// manifest model and the exports, the supervisor and its CLI, the testing and
+    /// contract-testing libraries.
     public static let frameworkFolders = [
         "Shared/Wire", "Shared/EventLoop", "Shared/CLibUV", "Shared/Contract", "Shared/ContractGen", "Shared/ServiceKit",
-        "Shared/Storage", "Services/Supervisor", "Tests/Support/Testing", "Tests/Contracts/Support",
+        "Shared/Storage", "Shared/Manifest", "Shared/Deploy", "Services/Supervisor", "Tests/Support/Testing",
+        "Tests/Contracts/Support",
     ]
 
     /// The runtime every daemon links, which must not reach a database library.
@@ -33,6 +36,31 @@ public enum FrameworkRule {
     public static let heavyForLean: Set<String> = [
         "TOMLKit", "GRDB", "GRDBSQLite", "VerticalsStorage", "VerticalsSupervisor", "VerticalsScaffold",
     ]
+
+    /// The modules that describe a suite without running it: the manifest model, the exports
+    /// (systemd, Kubernetes, Containerfile) and the scaffold of `svc-supervisor new` and `init`.
+    public static let describers = ["VerticalsManifest", "VerticalsDeploy", "VerticalsScaffold"]
+
+    /// What a describer must not reach: the engine, its TOML reader, a store, the daemon runtime
+    /// and the event loop (libuv, OpenSSL). A product's own deploy tool links the exports alone.
+    public static let heavyForDescribers: Set<String> = [
+        "VerticalsSupervisor", "TOMLKit", "GRDB", "GRDBSQLite", "VerticalsStorage", "VerticalsServiceKit",
+        "VerticalsEventLoop",
+    ]
+
+    /// Every path from one of ``describers`` to one of ``heavyForDescribers``, in words.
+    public static func describerViolations(_ targets: [VerticalRule.Target]) -> [String] {
+        let byName = Dictionary(targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var problems: [String] = []
+        for describer in describers.compactMap({ byName[$0] }) {
+            for (name, path) in paths(from: describer, to: heavyForDescribers, byName) {
+                problems.append(
+                    "\(describer.name) reaches \(name) through \(path): "
+                        + "it describes a suite, and must build without the engine, TOML reader, store or runtime")
+            }
+        }
+        return problems
+    }
 
     /// Whether `target` belongs to the reference suite: a vertical's folder of `Services/`
     /// (not the supervisor's) or one of ``referenceFolders``.
@@ -68,16 +96,24 @@ public enum FrameworkRule {
             }
         }
         if let lean = byName[leanProgram] {
-            let reached = [(lean, [lean.name])] + VerticalRule.reachable(from: lean, byName)
-            for (target, chain) in reached {
-                for name in target.dependencies where heavyForLean.contains(name) {
-                    problems.append(
-                        "\(lean.name) reaches \(name) through \((chain + [name]).joined(separator: " → ")): "
-                            + "the program every scripted call starts must not load it (svc-supervisor-engine does)")
-                }
+            for (name, path) in paths(from: lean, to: heavyForLean, byName) {
+                problems.append(
+                    "\(lean.name) reaches \(name) through \(path): "
+                        + "the program every scripted call starts must not load it (svc-supervisor-engine does)")
             }
         }
-        return problems
+        return problems + describerViolations(targets)
+    }
+
+    /// Each dependency of `start` or of a target it reaches that is one of `forbidden`, with the
+    /// path to it in words (`A → B → TOMLKit`).
+    private static func paths(
+        from start: VerticalRule.Target, to forbidden: Set<String>, _ byName: [String: VerticalRule.Target]
+    ) -> [(name: String, path: String)] {
+        let reached = [(start, [start.name])] + VerticalRule.reachable(from: start, byName)
+        return reached.flatMap { target, chain in
+            target.dependencies.filter(forbidden.contains).map { ($0, (chain + [$0]).joined(separator: " → ")) }
+        }
     }
 
     private static func inside(_ path: String, _ folder: String) -> Bool {

@@ -22,6 +22,7 @@ struct VerticalRuleTests {
         #expect(framework.isSuperset(of: [
             "VerticalsWire", "VerticalsEventLoop", "VerticalsContract", "VerticalsServiceKit", "VerticalsStorage",
             "VerticalsSupervisor", "VerticalsSupervisorClient", "SupervisorCommands", "VerticalsScaffold",
+            "VerticalsManifest", "VerticalsDeploy",
             "svc-supervisor", "svc-supervisor-engine", "vt-exec", "VerticalsTesting",
             "VerticalsContractTesting",
             "VerticalsContractGen", "VerticalsContractPlugin",
@@ -44,6 +45,42 @@ struct VerticalRuleTests {
         #expect(problems.contains { $0.contains("VerticalsServiceKit → VerticalsStorage → GRDB") })
         #expect(problems.contains { $0.contains("svc-supervisor reaches TOMLKit through svc-supervisor → TOMLKit") })
         #expect(problems.count == 3, "\(problems)")
+    }
+
+    /// The exports and the scaffold describe a suite: they link the manifest model and the
+    /// contract core, never the engine, its TOML reader, a store, the runtime or the loop.
+    @Test func theExportsAndTheScaffold_reachNoEngineTOMLStoreOrRuntime() throws {
+        let targets = try Self.packageTargets()
+        let names = Set(targets.map(\.name))
+        #expect(names.isSuperset(of: FrameworkRule.describers))
+        #expect(FrameworkRule.describerViolations(targets) == [])
+        // The model and the contract core are all the exports stand on.
+        let deploy = try #require(targets.first { $0.name == "VerticalsDeploy" })
+        #expect(Set(deploy.dependencies) == ["VerticalsManifest", "VerticalsContract", "VerticalsWire"])
+    }
+
+    @Test func anExportOrScaffoldReachingTheEngine_TOMLKitOrGRDB_isNamedWithThePath() {
+        let targets = [
+            VerticalRule.Target(name: "VerticalsWire", path: "Shared/Wire", dependencies: []),
+            VerticalRule.Target(
+                name: "VerticalsManifest", path: "Shared/Manifest", dependencies: ["VerticalsWire", "TOMLKit"]),
+            VerticalRule.Target(name: "VerticalsDeploy", path: "Shared/Deploy", dependencies: ["VerticalsManifest"]),
+            VerticalRule.Target(name: "VerticalsStorage", path: "Shared/Storage", dependencies: ["GRDB"]),
+            VerticalRule.Target(
+                name: "VerticalsSupervisor", path: "Services/Supervisor/Engine", dependencies: ["VerticalsStorage"]),
+            VerticalRule.Target(
+                name: "VerticalsScaffold", path: "Services/Supervisor/Scaffold",
+                dependencies: ["VerticalsDeploy", "VerticalsSupervisor"]),
+        ]
+        let problems = FrameworkRule.describerViolations(targets)
+        for path in [
+            "VerticalsDeploy reaches TOMLKit through VerticalsDeploy → VerticalsManifest → TOMLKit",
+            "VerticalsScaffold reaches VerticalsSupervisor through VerticalsScaffold → VerticalsSupervisor",
+            "VerticalsScaffold reaches GRDB through VerticalsScaffold → VerticalsSupervisor → VerticalsStorage → GRDB",
+        ] {
+            #expect(problems.contains { $0.hasPrefix(path + ":") }, "\(problems)")
+        }
+        #expect(FrameworkRule.violations(targets).filter { $0.contains("describes a suite") } == problems)
     }
 
     /// The package's targets, from `swift package dump-package`.

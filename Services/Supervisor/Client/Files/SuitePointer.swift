@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VerticalsContract
 
 /// The note a running `svc-supervisor up` leaves of its run directory, so that the CLI finds
 /// the suite from any folder, not only from the checkout that holds `.run`.
@@ -28,7 +29,7 @@ public struct SuitePointer: Sendable, Equatable {
     /// The note's file name inside the folder.
     public static let fileName = "supervisor-run-dir"
     /// The folder root's supervisor writes to.
-    public static let systemFolder = "/run/verticals"
+    public static let systemFolder = Supervisor.systemFolder
 
     /// The folder that holds the note.
     public let folder: String

@@ -1,3 +1,6 @@
+import VerticalsDeploy
+import VerticalsManifest
+
 /// How svc-supervisor runs its services when it runs as root: each as its own user
 /// (``ServiceAccounts/userName(_:prefix:)``), in the operator group only as a supplementary
 /// group (to reach the sockets), with the allow-lists of ``ServiceAccounts``.

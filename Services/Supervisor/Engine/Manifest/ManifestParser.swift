@@ -1,4 +1,5 @@
 import TOMLKit
+import VerticalsManifest
 
 #if canImport(Glibc)
     import Glibc
@@ -31,6 +32,15 @@ public enum ManifestParser {
         }
         let folder = String(absolute[..<(absolute.lastIndex(of: "/") ?? absolute.startIndex)])
         return parse(text: text, baseDirectory: folder, binDirectory: binDirectory, checkExecutables: checkExecutables)
+    }
+
+    /// ``parse(text:baseDirectory:binDirectory:checkExecutables:)`` for a manifest whose programs
+    /// need not exist yet: the reader `svc-supervisor new` hands the scaffold
+    /// (`scaffold.regenerateSystemdUnits(reading: ManifestParser.parsePlanned)`).
+    public static func parsePlanned(
+        text: String, baseDirectory: String, binDirectory: String
+    ) -> (Manifest, [ManifestProblem]) {
+        parse(text: text, baseDirectory: baseDirectory, binDirectory: binDirectory, checkExecutables: false)
     }
 
     /// Parses and checks manifest `text`. `baseDirectory` is the manifest's folder (relative

@@ -1,3 +1,5 @@
+import VerticalsManifest
+
 // The `limits` table: rlimits, niceness and cgroup limits.
 extension ServiceDecoder {
     /// The `limits` table.

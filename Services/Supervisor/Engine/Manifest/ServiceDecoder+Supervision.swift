@@ -1,3 +1,5 @@
+import VerticalsManifest
+
 // The keys of supervision beyond start and restart: strategy and group (more in their own files).
 extension ServiceDecoder {
     /// Reads `strategy` and `group` into `spec`, and every supervision key added beside them.

@@ -1,4 +1,5 @@
 import VerticalsEventLoop
+import VerticalsManifest
 
 /// Reads one `[services.NAME]` table (with `[defaults]` merged in), or `[defaults]` itself,
 /// into a ``ServiceSpec``, noting every problem instead of stopping at the first.

@@ -1,3 +1,5 @@
+import VerticalsManifest
+
 /// A vertical's ServiceAccount: an identity of its own for its pods, with no API token
 /// mounted (a vertical never calls the Kubernetes API).
 enum ServiceAccountObject {

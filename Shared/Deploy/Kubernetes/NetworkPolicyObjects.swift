@@ -1,3 +1,5 @@
+import VerticalsManifest
+
 /// The NetworkPolicies, compiled from `depends_on` (the suite's one graph of who may call whom):
 ///
 /// - `default-deny`: no pod of the namespace receives or sends anything not allowed below;

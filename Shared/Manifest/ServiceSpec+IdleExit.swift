@@ -1,11 +1,11 @@
-import VerticalsServiceKit
+import VerticalsContract
 
 extension ServiceSpec {
-    /// Gives the daemon its `idle_exit` as `VERTICALS_IDLE_EXIT_SECONDS` (``HostConfiguration/idleExit``),
+    /// Gives the daemon its `idle_exit` as `VERTICALS_IDLE_EXIT_SECONDS` (`HostConfiguration.idleExit`),
     /// unless its `env` set the variable: the same under svc-supervisor and in the systemd export.
     public func applyIdleExit(to environment: inout [String: String]) {
-        guard let idleExit, environment[HostConfiguration.idleExitVariable] == nil else { return }
-        environment[HostConfiguration.idleExitVariable] = Self.secondsText(idleExit)
+        guard let idleExit, environment[DaemonEnvironment.idleExitVariable] == nil else { return }
+        environment[DaemonEnvironment.idleExitVariable] = Self.secondsText(idleExit)
     }
 
     /// Whole seconds as an integer (`"300"`), else with the milliseconds (`"1.5"`, `"0.25"`).

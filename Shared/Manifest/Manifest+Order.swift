@@ -34,7 +34,7 @@ extension Manifest {
 
     /// Dependencies that cannot be met: unknown names, a service depending on itself, a name
     /// listed twice, and cycles, each named (`identity -> clinics -> identity`) once.
-    func dependencyProblems() -> [ManifestProblem] {
+    package func dependencyProblems() -> [ManifestProblem] {
         var problems: [ManifestProblem] = []
         let names = Set(services.map(\.name))
         for service in services {

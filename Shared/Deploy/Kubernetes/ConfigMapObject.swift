@@ -1,4 +1,5 @@
-import VerticalsServiceKit
+import VerticalsContract
+import VerticalsManifest
 
 /// A vertical's environment as a ConfigMap (`envFrom`): the manifest's `env`, then what the
 /// export adds — where it listens, where each dependency is, where its store and TLS files are.
@@ -38,7 +39,7 @@ enum ConfigMapObject {
     /// The names the export sets, which a manifest's `env` may not.
     static let exportedNames: Set<String> = [
         "VERTICALS_LISTEN", "STATE_DIRECTORY", "VERTICALS_SOCKET_DIR", "VERTICALS_TLS_CERT", "VERTICALS_TLS_KEY",
-        "VERTICALS_TLS_CA", "VERTICALS_PROBE_TIMEOUT_SECONDS", Callees.dependsOnVariable, "VERTICALS_ALLOWED_PEERS",
+        "VERTICALS_TLS_CA", "VERTICALS_PROBE_TIMEOUT_SECONDS", DaemonEnvironment.dependsOnVariable, "VERTICALS_ALLOWED_PEERS",
         "VERTICALS_INTERNAL_PEERS",
     ]
 

@@ -1,3 +1,5 @@
+import VerticalsManifest
+
 /// A vertical's workload: a StatefulSet of one replica with a volume claim for its store (one
 /// writer per store: the StatefulSet starts the replacement pod only once the old one has
 /// ended, and a `ReadWriteOncePod` volume lets no second pod mount it), or a Deployment for a

@@ -1,3 +1,5 @@
+import VerticalsManifest
+
 /// `verticals.target`: the whole suite. `systemctl enable --now verticals.target` starts every
 /// socket and service; stopping it stops them all (each is `PartOf=` it).
 enum SuiteTargetUnit {

@@ -1,4 +1,4 @@
-import VerticalsServiceKit
+import VerticalsContract
 
 /// Where the suite lives on Kubernetes, and how its objects are named: everything
 /// ``KubernetesExport`` needs besides the manifest (`--namespace`, `--image`).
@@ -40,7 +40,7 @@ public struct KubernetesLayout: Sendable, Equatable {
     }
 
     /// The image the Containerfile's own instructions tag: `localhost/verticals:<suite version>`.
-    public static let defaultImage = "localhost/verticals:\(DaemonArguments.suiteVersion)"
+    public static let defaultImage = "localhost/verticals:\(VerticalsVersion.current)"
 
     /// The label that names a vertical's pods, Service selector and NetworkPolicy peers.
     public static let nameLabel = "app.kubernetes.io/name"

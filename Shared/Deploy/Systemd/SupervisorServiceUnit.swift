@@ -1,3 +1,6 @@
+import VerticalsContract
+import VerticalsManifest
+
 /// `svc-supervisor.service`: for hosts that prefer the suite under svc-supervisor (one unit,
 /// its own restart budget and logs) to one unit per vertical. It conflicts with `verticals.target`.
 ///
@@ -70,7 +73,7 @@ enum SupervisorServiceUnit {
             comment: ["Root, with only what it uses:"] + capabilities.map { "\($0.name): \($0.why)" })
         service.set("UMask", "0027")
         service.set(
-            "ReadWritePaths", "-\(SuitePointer.systemFolder)",
+            "ReadWritePaths", "-\(Supervisor.systemFolder)",
             comment: [
                 "Where it leaves a note of its run directory while it runs, so `svc-supervisor status`",
                 "finds the suite from any folder (ProtectSystem=strict makes /run read-only otherwise).",

@@ -1,3 +1,5 @@
+import VerticalsManifest
+
 /// The suite's systemd files, generated from its manifest: pure functions from a ``Manifest``
 /// to file contents, so `svc-supervisor export systemd` and anything that scaffolds a new
 /// vertical produce the same bytes.

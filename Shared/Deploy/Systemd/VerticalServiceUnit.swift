@@ -1,4 +1,5 @@
 import VerticalsContract
+import VerticalsManifest
 
 /// `verticals-<name>.service`: one vertical under systemd, each setting derived from its
 /// manifest entry, in the sandbox of ``SystemdSandbox``.

@@ -1,3 +1,5 @@
+import VerticalsManifest
+
 /// `verticals-<name>.socket`: systemd binds the vertical's socket and hands it to the service
 /// (`LISTEN_FDS`), keeping it open across restarts, as svc-supervisor does.
 enum VerticalSocketUnit {

@@ -1,3 +1,5 @@
+import VerticalsManifest
+
 /// The suite's Kubernetes objects, generated from its manifest: pure functions from a
 /// ``Manifest`` to file contents, as ``SystemdExport`` is for systemd.
 ///

@@ -1,3 +1,5 @@
+import VerticalsManifest
+
 /// The export folder's `README.md`: what the files are, what they need, how long a rolling
 /// restart leaves a vertical unreachable, and what of the manifest does not map to Kubernetes
 /// and what Kubernetes does instead.

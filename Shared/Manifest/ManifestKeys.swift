@@ -2,31 +2,31 @@
 ///
 /// Adding a service key: add it to ``service`` (and to a nested table's list when it is one),
 /// read it in `ServiceDecoder`, document it in `deploy/suite.toml`.
-enum ManifestKeys {
+package enum ManifestKeys {
     /// Keys at the top of the file.
-    static let topLevel = ["defaults", "services"]
+    package static let topLevel = ["defaults", "services"]
     /// Keys of a `[services.NAME]` table, and of `[defaults]`.
-    static let service = [
+    package static let service = [
         "executable", "args", "env", "depends_on", "restart", "backoff", "budget", "readiness", "ready_timeout",
         "stop_signal", "stop_timeout", "watchdog", "log_max_bytes", "socket", "store", "endpoint",
         "strategy", "group", "liveness", "limits", "logs", "user", "certificates", "start", "idle_exit",
     ]
     /// Keys of the `backoff` table.
-    static let backoff = ["initial", "max", "multiplier", "reset_after"]
+    package static let backoff = ["initial", "max", "multiplier", "reset_after"]
     /// Keys of the `budget` table.
-    static let budget = ["restarts", "window"]
+    package static let budget = ["restarts", "window"]
     /// Keys of the `liveness` table.
-    static let liveness = ["interval", "timeout", "failures"]
+    package static let liveness = ["interval", "timeout", "failures"]
     /// Keys of the `limits` table.
-    static let limits = ["open_files", "data", "core", "cpu_seconds", "nice", "memory", "cpu"]
+    package static let limits = ["open_files", "data", "core", "cpu_seconds", "nice", "memory", "cpu"]
     /// Keys of the `logs` table.
-    static let logs = ["max_age", "keep", "compress"]
+    package static let logs = ["max_age", "keep", "compress"]
     /// Service keys whose tables merge key by key with `[defaults]` instead of replacing them.
-    static let mergedTables: Set<String> = ["env", "backoff", "budget", "liveness", "limits", "logs"]
+    package static let mergedTables: Set<String> = ["env", "backoff", "budget", "liveness", "limits", "logs"]
 
     /// "unknown key 'dependson'; did you mean 'depends_on'?" — or without the suggestion when
     /// nothing known is close.
-    static func unknown(_ key: String, among known: [String]) -> String {
+    package static func unknown(_ key: String, among known: [String]) -> String {
         guard let nearest = nearest(to: key, among: known) else {
             return "unknown key '\(key)'; known keys: \(known.joined(separator: ", "))"
         }
@@ -34,7 +34,7 @@ enum ManifestKeys {
     }
 
     /// The known key closest to `key` by edit distance, when it is close enough to be a typo.
-    static func nearest(to key: String, among known: [String]) -> String? {
+    package static func nearest(to key: String, among known: [String]) -> String? {
         let typed = key.lowercased().replacingDashes()
         let scored = known.map { ($0, editDistance(typed, $0)) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
@@ -45,7 +45,7 @@ enum ManifestKeys {
     }
 
     /// Levenshtein distance over characters.
-    static func editDistance(_ a: String, _ b: String) -> Int {
+    package static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         guard !a.isEmpty else { return b.count }

@@ -1,4 +1,5 @@
-import VerticalsServiceKit
+import VerticalsContract
+import VerticalsManifest
 
 /// The export's times, from the manifest and the daemon runtime's own defaults, in one place so
 /// that the objects and the tests that check them agree.
@@ -7,7 +8,7 @@ import VerticalsServiceKit
 /// reaches proxies and callers a moment later, kubernetes/kubernetes#43576); `preStop` sleeps
 /// ``KubernetesLayout/preStopSeconds`` meanwhile, the daemon still serving whatever arrives; then
 /// SIGTERM: the daemon stops accepting, finishes the requests in flight within its drain time
-/// (`VERTICALS_DRAIN_SECONDS`, default ``HostConfiguration/defaultDrainTimeout``), stops its
+/// (`VERTICALS_DRAIN_SECONDS`, default ``DaemonEnvironment/defaultDrainTimeout``), stops its
 /// background work and closes its store. The grace period covers all of it.
 enum KubernetesTiming {
     /// What a daemon may take after its drain, to cancel its background work and close its store.
@@ -20,7 +21,7 @@ enum KubernetesTiming {
         if let text = spec.environment["VERTICALS_DRAIN_SECONDS"], let value = Double(text), value >= 0 {
             return .milliseconds(Int64(value * 1000))
         }
-        return HostConfiguration.defaultDrainTimeout
+        return DaemonEnvironment.defaultDrainTimeout
     }
 
     /// `terminationGracePeriodSeconds`: preStop + drain + the close margin, and never less than
@@ -32,7 +33,7 @@ enum KubernetesTiming {
 
     /// The `daemon.health` deadline of `--probe`: the manifest's `liveness.timeout`, else the runtime's default.
     static func probeTimeout(_ spec: ServiceSpec) -> Duration {
-        spec.liveness?.timeout ?? DaemonArguments.defaultProbeTimeout
+        spec.liveness?.timeout ?? DaemonEnvironment.defaultProbeTimeout
     }
 
     /// A probe's `timeoutSeconds`: the call's deadline and the process's start.

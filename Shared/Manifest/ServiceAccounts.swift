@@ -1,4 +1,4 @@
-import VerticalsServiceKit
+import VerticalsContract
 
 /// Who each service runs as, and who may call it: the one place the systemd export and the
 /// supervisor (as root) both take them from, so the two hosts enforce the same routes.
@@ -53,13 +53,13 @@ public enum ServiceAccounts {
     }
 
     /// Tells `spec`'s daemon what its manifest entry declares it calls, unless its `env` did:
-    /// `VERTICALS_DEPENDS_ON` (``Callees/dependsOnVariable``), the `depends_on` names
+    /// `VERTICALS_DEPENDS_ON` (``DaemonEnvironment/dependsOnVariable``), the `depends_on` names
     /// comma-separated. A daemon whose code's calls differ from it warns at start-up, naming the
-    /// edge (``Callees/disagreement(environment:vertical:)``). svc-supervisor, the systemd units and the
+    /// edge (ServiceKit's `Callees.disagreement(environment:vertical:)`). svc-supervisor, the systemd units and the
     /// Kubernetes ConfigMaps all set it here.
     public static func applyDependencies(to environment: inout [String: String], for spec: ServiceSpec) {
-        if environment[Callees.dependsOnVariable] == nil {
-            environment[Callees.dependsOnVariable] = spec.dependsOn.joined(separator: ",")
+        if environment[DaemonEnvironment.dependsOnVariable] == nil {
+            environment[DaemonEnvironment.dependsOnVariable] = spec.dependsOn.joined(separator: ",")
         }
     }
 
@@ -100,7 +100,7 @@ public enum ServiceAccounts {
 
     /// A `user` two services share (or one in `[defaults]`, which every service inherits): the
     /// kernel could no longer tell them apart, so neither route could be enforced.
-    static func sharedUserProblems(_ manifest: Manifest) -> [ManifestProblem] {
+    package static func sharedUserProblems(_ manifest: Manifest) -> [ManifestProblem] {
         var first: [String: String] = [:]
         var problems: [ManifestProblem] = []
         for spec in manifest.services {

@@ -17,6 +17,10 @@ public enum SocketEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// Port 0 asks the kernel for a free port (listening only).
     case tcp(host: String, port: UInt16)
 
+    /// The longest Unix socket path libuv 1.44 binds or connects to without silently truncating
+    /// it (`sun_path` less its NUL): 107 bytes.
+    public static let maxUnixPathLength = 107
+
     /// The two transports, for code that only needs to know which.
     public enum Transport: Sendable, Hashable, CustomStringConvertible {
         /// An `AF_UNIX` stream: the kernel names the peer (`SO_PEERCRED`).
@@ -36,7 +40,7 @@ public enum SocketEndpoint: Sendable, Hashable, CustomStringConvertible {
         if text.hasPrefix("unix:") {
             let path = String(text.dropFirst("unix:".count))
             guard !path.isEmpty, !path.utf8.contains(0) else { throw SocketEndpointError(text, .emptyPath) }
-            guard path.utf8.count <= EventLoopError.maxSocketPathLength else { throw SocketEndpointError(text, .pathTooLong) }
+            guard path.utf8.count <= Self.maxUnixPathLength else { throw SocketEndpointError(text, .pathTooLong) }
             self = .unix(path: path)
         } else if text.hasPrefix("tcp:") {
             let rest = Substring(text.dropFirst("tcp:".count))
@@ -48,7 +52,7 @@ public enum SocketEndpoint: Sendable, Hashable, CustomStringConvertible {
                 let after = rest[rest.index(after: close)...]
                 guard after.hasPrefix(":") else { throw SocketEndpointError(text, .missingPort) }
                 portText = after.dropFirst()
-                guard SocketAddress.isIPv6Literal(String(host)) else { throw SocketEndpointError(text, .badHost) }
+                guard Self.isIPv6Literal(String(host)) else { throw SocketEndpointError(text, .badHost) }
             } else {
                 guard let colon = rest.lastIndex(of: ":") else { throw SocketEndpointError(text, .missingPort) }
                 host = rest[..<colon]
@@ -87,7 +91,7 @@ public enum SocketEndpoint: Sendable, Hashable, CustomStringConvertible {
     public var isLoopback: Bool {
         switch self {
         case .unix: true
-        case .tcp(let host, _): SocketAddress.isLoopbackHost(host)
+        case .tcp(let host, _): Self.isLoopbackHost(host)
         }
     }
 
@@ -101,5 +105,23 @@ public enum SocketEndpoint: Sendable, Hashable, CustomStringConvertible {
                     (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || byte == 45
                 }
         }
+    }
+
+    /// An IPv6 address written as such (`::1`, `fe80::1`), without brackets.
+    static func isIPv6Literal(_ host: String) -> Bool {
+        var v6 = in6_addr()
+        return inet_pton(AF_INET6, host, &v6) == 1
+    }
+
+    /// `localhost`, `127.0.0.0/8`, `::1` and `::ffff:127.x.y.z`.
+    static func isLoopbackHost(_ host: String) -> Bool {
+        if host.lowercased() == "localhost" { return true }
+        var v4 = in_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, host, &v6) == 1 else { return false }
+        let bytes = withUnsafeBytes(of: v6) { Array($0) }
+        if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }
+        return bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff && bytes[12] == 127
     }
 }

@@ -1,3 +1,5 @@
+import VerticalsManifest
+
 /// The image's `Containerfile`, multi-stage: the daemons built with a Swift image (the Swift
 /// runtime linked in statically), then copied onto Debian bookworm-slim with the C libraries
 /// they load (libuv, libsodium, SQLite, zlib) and an unprivileged user.

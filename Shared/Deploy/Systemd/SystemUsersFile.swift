@@ -1,9 +1,11 @@
+import VerticalsManifest
+
 /// `sysusers.d/verticals.conf`: the group that may connect to the suite's sockets, and one
 /// static system user per vertical (sysusers.d(5)), created by `systemd-sysusers`.
 ///
 /// Static users, not `DynamicUser=`: a vertical tells who calls it from `SO_PEERCRED`, so
 /// each caller's uid must be its own and stable.
-enum SystemUsersFile {
+package enum SystemUsersFile {
     /// The file's path under the export folder.
     static let path = "sysusers.d/verticals.conf"
 
@@ -17,7 +19,7 @@ enum SystemUsersFile {
 
     /// The group line and one user line per service (each user gets a group of its own name):
     /// also what svc-supervisor, as root, gives `systemd-sysusers` for the users it lacks.
-    static func lines(_ manifest: Manifest, layout: SystemdLayout) -> [String] {
+    package static func lines(_ manifest: Manifest, layout: SystemdLayout) -> [String] {
         ["g \(layout.group) -"] + manifest.services.map { "u \(layout.userName($0)) - \"Verticals \($0.name)\" - -" }
     }
 

@@ -1,3 +1,5 @@
+import VerticalsManifest
+
 /// Where the suite lives on a systemd host, and how its units, users and folders are named:
 /// everything ``SystemdExport`` needs besides the manifest.
 ///

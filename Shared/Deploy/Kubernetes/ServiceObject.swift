@@ -1,3 +1,5 @@
+import VerticalsManifest
+
 /// A vertical's Service: a stable name (`<name>`, what `VERTICALS_ENDPOINT_<NAME>` points to)
 /// and one named TCP port, selecting the vertical's pods by their name label.
 enum ServiceObject {

@@ -7,7 +7,7 @@ public struct SocketEndpointError: Error, Sendable, Equatable, CustomStringConve
         case unknownScheme
         /// `unix:` with no path (or a path with a NUL byte).
         case emptyPath
-        /// A Unix socket path over ``EventLoopError/maxSocketPathLength`` bytes.
+        /// A Unix socket path over ``SocketEndpoint/maxUnixPathLength`` bytes.
         case pathTooLong
         /// A host that is neither an IP literal nor a valid name; IPv6 must be bracketed.
         case badHost
@@ -34,7 +34,7 @@ public struct SocketEndpointError: Error, Sendable, Equatable, CustomStringConve
             switch problem {
             case .unknownScheme: "it starts with neither unix: nor tcp:"
             case .emptyPath: "unix: names no path"
-            case .pathTooLong: "the socket path is over \(EventLoopError.maxSocketPathLength) bytes"
+            case .pathTooLong: "the socket path is over \(SocketEndpoint.maxUnixPathLength) bytes"
             case .badHost: "the host is neither an IP address nor a host name (an IPv6 address goes in brackets)"
             case .missingPort: "it names no port"
             case .badPort: "the port is not a number from 0 to 65535"

@@ -1,9 +1,10 @@
-import VerticalsEventLoop
+import VerticalsWire
 
 /// The suite as `deploy/suite.toml` declares it: every service and how to supervise it.
 ///
-/// A value type the parser produces and the engine reads; `svc-supervisor check` and
-/// `up` refuse a manifest whose ``ManifestProblem``s are not empty.
+/// A value type the engine's `ManifestParser` produces, and the engine and the exports
+/// (VerticalsDeploy) read; `svc-supervisor check` and `up` refuse a manifest whose
+/// ``ManifestProblem``s are not empty.
 public struct Manifest: Sendable, Equatable {
     /// Every service, in the order the file lists them.
     public var services: [ServiceSpec]
