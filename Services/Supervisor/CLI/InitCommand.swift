@@ -2,6 +2,7 @@ import SupervisorCommands
 import ArgumentParser
 import VerticalsScaffold
 import VerticalsServiceKit
+import VerticalsContract
 
 /// `svc-supervisor init PATH`: a new product as its own Swift package on the Verticals framework,
 /// laid out like this repository, with one vertical made as `new` makes one — or nothing written

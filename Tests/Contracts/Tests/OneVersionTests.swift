@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import VerticalsServiceKit
+import VerticalsContract
 import VerticalsTesting
 
 /// One version in one place: ``VerticalsVersion/current`` is CHANGELOG.md's latest release, and
