@@ -1,0 +1,317 @@
+import Testing
+import VerticalsContract
+@testable import VerticalsSupervisor
+
+/// A service's lifecycle without processes: every state × event pair of ``ServiceStateMachine``,
+/// with the next state and the actions the engine is asked to perform.
+@Suite struct ServiceStateMachineTests {
+    typealias Machine = ServiceStateMachine
+    typealias State = Machine.State
+    typealias Action = Machine.Action
+
+    static let now = ContinuousClock.now
+    static let backoff = Backoff(initial: .milliseconds(100), max: .seconds(2), multiplier: 2, resetAfter: .seconds(10))
+
+    /// One event, with the parameters the table uses.
+    enum Event: String, CaseIterable, Sendable, CustomStringConvertible {
+        case startRequested, activatedOnDemand, watchFailed, dependenciesMissing, dependenciesReady
+        case dependencyReady, backoffElapsed, demand, spawned, spawnFailed, ready
+        case watchdogPinged, watchdogMissed, livenessFailed, readyTimeoutElapsed, stoppingOnItsOwn
+        case stopRequested, shutdownBegun, stopTimeoutElapsed
+        case exitedCleanly, exitedWithFailure, exitedRestartCannotHelp, exitedIdle
+        case restoreBegun, restoreEnded, upgradeBegun, upgradeHandOver, upgradeProcessFailed
+
+        var description: String { rawValue }
+
+        /// Feeds the event to `machine`.
+        func send(to machine: inout Machine) -> [Action] {
+            let now = ServiceStateMachineTests.now
+            switch self {
+            case .startRequested: return machine.startRequested(fresh: true)
+            case .activatedOnDemand: return machine.activatedOnDemand()
+            case .watchFailed: return machine.watchFailed()
+            case .dependenciesMissing: return machine.dependenciesChecked(missing: ["db"])
+            case .dependenciesReady: return machine.dependenciesChecked(missing: [])
+            case .dependencyReady: return machine.dependencyReady()
+            case .backoffElapsed: return machine.backoffElapsed()
+            case .demand: return machine.demand()
+            case .spawned: return machine.spawned()
+            case .spawnFailed: return machine.spawnFailed(at: now)
+            case .ready: return machine.ready(at: now)
+            case .watchdogPinged: return machine.watchdogPinged()
+            case .watchdogMissed: return machine.watchdogMissed()
+            case .livenessFailed: return machine.livenessFailed()
+            case .readyTimeoutElapsed: return machine.readyTimeoutElapsed()
+            case .stoppingOnItsOwn: return machine.stoppingOnItsOwn()
+            case .stopRequested: return machine.stopRequested()
+            case .shutdownBegun: return machine.shutdownBegun()
+            case .stopTimeoutElapsed: return machine.stopTimeoutElapsed()
+            case .exitedCleanly: return machine.exited(.init(failure: false), at: now)
+            case .exitedWithFailure: return machine.exited(.init(failure: true), at: now)
+            case .exitedRestartCannotHelp: return machine.exited(.init(failure: true, restartCannotHelp: true), at: now)
+            case .exitedIdle: return machine.exited(.init(failure: false, waitsForDemand: true), at: now)
+            case .restoreBegun: return machine.restoreBegun()
+            case .restoreEnded: return machine.restoreEnded()
+            case .upgradeBegun: return machine.upgradeBegun()
+            case .upgradeHandOver: return machine.upgradeHandOver()
+            case .upgradeProcessFailed: return machine.upgradeProcessFailed()
+            }
+        }
+    }
+
+    /// What a pair leads to: the next state, whether the service is wanted then, the actions.
+    struct Outcome: Sendable, Equatable, CustomStringConvertible {
+        let state: State
+        let wanted: Bool
+        let actions: [Action]
+
+        var description: String { "\(state)\(wanted ? " wanted" : "") \(actions)" }
+    }
+
+    /// Whether the service is wanted when the table starts it in `state`: as it would be there in
+    /// a running supervisor (a stopped or failed one is not; one on its way up, or being upgraded, is).
+    static func wantedIn(_ state: State) -> Bool {
+        switch state {
+        case .stopped, .failed, .stopping, .restoring(.stopped), .restoring(.failed): false
+        default: true
+        }
+    }
+
+    static let restartsAfter: Duration = .microseconds(100_000)
+    static let readyActions: [Action] = [.cancelTimer, .armWatchdog, .armForgiveness, .armLiveness, .startDependents]
+    static let stopActions: [Action] = [.stopHealthChecks, .sendStopSignal, .armTimer(.stop)]
+
+    /// Any exit during an upgrade: the old process's promotes the new one; the new one's (its
+    /// own, or after it failed during the hand-over) rolls back, whatever the exit status.
+    static let upgradeExits: [State: Outcome] = [
+        .upgrading(.preparing): Outcome(state: .upgrading(.finishing), wanted: true, actions: [.promoteUpgrade]),
+        .upgrading(.handingOver): Outcome(state: .upgrading(.finishing), wanted: true, actions: [.promoteUpgrade]),
+        .upgrading(.newProcessFailed): Outcome(state: .waiting, wanted: true, actions: [.rollBackUpgrade]),
+        .upgrading(.finishing): Outcome(state: .waiting, wanted: true, actions: [.rollBackUpgrade]),
+    ]
+
+    /// The table: every pair that changes something. Every pair not listed must leave the
+    /// state and `wanted` as they were and ask for nothing (``ignored``).
+    static let table: [Event: [State: Outcome]] = [
+        .startRequested: [
+            .stopped: Outcome(state: .stopped, wanted: true, actions: [.checkDependencies]),
+            .failed: Outcome(state: .failed, wanted: true, actions: [.checkDependencies]),
+            .idle: Outcome(state: .idle, wanted: true, actions: [.checkDependencies]),
+            .stopping: Outcome(state: .stopping, wanted: true, actions: []),
+        ],
+        .activatedOnDemand: [
+            .stopped: Outcome(state: .idle, wanted: true, actions: [.watchForDemand]),
+            .failed: Outcome(state: .idle, wanted: true, actions: [.watchForDemand]),
+            .stopping: Outcome(state: .stopping, wanted: true, actions: []),
+        ],
+        .watchFailed: [
+            .idle: Outcome(state: .idle, wanted: true, actions: [.checkDependencies])
+        ],
+        .dependenciesMissing: [
+            .waiting: Outcome(state: .waiting, wanted: true, actions: [.wait(for: ["db"])]),
+            .backoff: Outcome(state: .waiting, wanted: true, actions: [.wait(for: ["db"])]),
+            .idle: Outcome(state: .waiting, wanted: true, actions: [.stopWatchingForDemand, .wait(for: ["db"])]),
+        ],
+        .dependenciesReady: [
+            .waiting: Outcome(state: .starting, wanted: true, actions: [.spawn]),
+            .backoff: Outcome(state: .starting, wanted: true, actions: [.spawn]),
+            .idle: Outcome(state: .starting, wanted: true, actions: [.stopWatchingForDemand, .spawn]),
+        ],
+        .dependencyReady: [
+            .waiting: Outcome(state: .waiting, wanted: true, actions: [.checkDependencies])
+        ],
+        .backoffElapsed: [
+            .backoff: Outcome(state: .backoff, wanted: true, actions: [.checkDependencies])
+        ],
+        .demand: [
+            .idle: Outcome(state: .idle, wanted: true, actions: [.stopWatchingForDemand, .checkDependencies])
+        ],
+        .spawned: [
+            .starting: Outcome(state: .starting, wanted: true, actions: [.armTimer(.readiness)])
+        ],
+        .spawnFailed: [
+            .starting: Outcome(state: .backoff, wanted: true, actions: [.restart(after: restartsAfter)])
+        ],
+        .ready: [
+            .starting: Outcome(state: .ready, wanted: true, actions: readyActions),
+            .upgrading(.finishing): Outcome(state: .ready, wanted: true, actions: readyActions),
+        ],
+        .watchdogPinged: [
+            .ready: Outcome(state: .ready, wanted: true, actions: [.armWatchdog])
+        ],
+        .watchdogMissed: [
+            .ready: Outcome(state: .ready, wanted: true, actions: [.killForFailure(.watchdog)])
+        ],
+        .livenessFailed: [
+            .ready: Outcome(state: .ready, wanted: true, actions: [.killForFailure(.liveness)])
+        ],
+        .readyTimeoutElapsed: [
+            .starting: Outcome(state: .starting, wanted: true, actions: [.killForFailure(.readyTimeout)])
+        ],
+        .stoppingOnItsOwn: [
+            .starting: Outcome(state: .starting, wanted: true, actions: [.stopHealthChecks]),
+            .ready: Outcome(state: .ready, wanted: true, actions: [.stopHealthChecks]),
+        ],
+        .stopRequested: [
+            .stopped: Outcome(state: .stopped, wanted: false, actions: [.notifyStopWaiters]),
+            .failed: Outcome(state: .failed, wanted: false, actions: [.notifyStopWaiters]),
+            .idle: Outcome(state: .stopped, wanted: false, actions: [.stopWatchingForDemand, .notifyStopWaiters]),
+            .waiting: Outcome(state: .stopped, wanted: false, actions: [.cancelTimer, .notifyStopWaiters]),
+            .backoff: Outcome(state: .stopped, wanted: false, actions: [.cancelTimer, .notifyStopWaiters]),
+            .starting: Outcome(state: .stopping, wanted: false, actions: stopActions),
+            .ready: Outcome(state: .stopping, wanted: false, actions: stopActions),
+            .upgrading(.preparing): Outcome(state: .stopping, wanted: false, actions: [.abandonUpgrade] + stopActions),
+            .upgrading(.finishing): Outcome(state: .stopping, wanted: false, actions: [.abandonUpgrade] + stopActions),
+            .upgrading(.handingOver): Outcome(state: .stopping, wanted: false, actions: [.abandonUpgrade]),
+            .upgrading(.newProcessFailed): Outcome(state: .stopping, wanted: false, actions: [.abandonUpgrade]),
+            .restoring(.stopped): Outcome(state: .restoring(.stopped), wanted: false, actions: [.notifyStopWaiters]),
+            .restoring(.failed): Outcome(state: .restoring(.failed), wanted: false, actions: [.notifyStopWaiters]),
+            .restoring(.rollback): Outcome(state: .restoring(.stopped), wanted: false, actions: [.notifyStopWaiters]),
+        ],
+        .shutdownBegun: [
+            .idle: Outcome(state: .idle, wanted: false, actions: []),
+            .waiting: Outcome(state: .waiting, wanted: false, actions: []),
+            .starting: Outcome(state: .starting, wanted: false, actions: []),
+            .ready: Outcome(state: .ready, wanted: false, actions: []),
+            .backoff: Outcome(state: .backoff, wanted: false, actions: []),
+            .upgrading(.preparing): Outcome(state: .upgrading(.preparing), wanted: false, actions: []),
+            .upgrading(.handingOver): Outcome(state: .upgrading(.handingOver), wanted: false, actions: []),
+            .upgrading(.newProcessFailed): Outcome(state: .upgrading(.newProcessFailed), wanted: false, actions: []),
+            .upgrading(.finishing): Outcome(state: .upgrading(.finishing), wanted: false, actions: []),
+            .restoring(.rollback): Outcome(state: .restoring(.rollback), wanted: false, actions: []),
+        ],
+        .stopTimeoutElapsed: [
+            .stopping: Outcome(state: .stopping, wanted: false, actions: [.kill]),
+            .upgrading(.handingOver): Outcome(state: .upgrading(.handingOver), wanted: true, actions: [.kill]),
+            .upgrading(.newProcessFailed): Outcome(state: .upgrading(.newProcessFailed), wanted: true, actions: [.kill]),
+        ],
+        .exitedCleanly: [
+            .stopping: Outcome(state: .stopped, wanted: false, actions: [.notifyStopWaiters]),
+            // restart = on-failure: a clean exit stays down, no failure said.
+            .starting: Outcome(state: .stopped, wanted: false, actions: []),
+            .ready: Outcome(state: .stopped, wanted: false, actions: []),
+        ].merging(upgradeExits) { row, _ in row },
+        .exitedWithFailure: [
+            .stopping: Outcome(state: .stopped, wanted: false, actions: [.notifyStopWaiters]),
+            .starting: Outcome(state: .backoff, wanted: true, actions: [.restart(after: restartsAfter)]),
+            .ready: Outcome(state: .backoff, wanted: true, actions: [.restart(after: restartsAfter)]),
+        ].merging(upgradeExits) { row, _ in row },
+        .exitedRestartCannotHelp: [
+            .stopping: Outcome(state: .stopped, wanted: false, actions: [.notifyStopWaiters]),
+            .starting: Outcome(state: .failed, wanted: false, actions: [.giveUp(.restartCannotHelp)]),
+            .ready: Outcome(state: .failed, wanted: false, actions: [.giveUp(.restartCannotHelp)]),
+        ].merging(upgradeExits) { row, _ in row },
+        .exitedIdle: [
+            .stopping: Outcome(state: .stopped, wanted: false, actions: [.notifyStopWaiters]),
+            .starting: Outcome(state: .idle, wanted: true, actions: [.watchForDemand]),
+            .ready: Outcome(state: .idle, wanted: true, actions: [.watchForDemand]),
+        ].merging(upgradeExits) { row, _ in row },
+        .restoreBegun: [
+            .stopped: Outcome(state: .restoring(.stopped), wanted: false, actions: []),
+            .failed: Outcome(state: .restoring(.failed), wanted: false, actions: []),
+            .waiting: Outcome(state: .restoring(.rollback), wanted: true, actions: []),
+        ],
+        .restoreEnded: [
+            .restoring(.stopped): Outcome(state: .stopped, wanted: false, actions: []),
+            .restoring(.failed): Outcome(state: .failed, wanted: false, actions: []),
+            .restoring(.rollback): Outcome(state: .waiting, wanted: true, actions: []),
+        ],
+        .upgradeBegun: [
+            .ready: Outcome(state: .upgrading(.preparing), wanted: true, actions: [])
+        ],
+        .upgradeHandOver: [
+            .upgrading(.preparing): Outcome(
+                state: .upgrading(.handingOver), wanted: true,
+                actions: [.stopHealthChecks, .cancelForgiveness, .sendStopSignal, .armTimer(.stop)])
+        ],
+        .upgradeProcessFailed: [
+            .upgrading(.preparing): Outcome(state: .ready, wanted: true, actions: []),
+            .upgrading(.handingOver): Outcome(state: .upgrading(.newProcessFailed), wanted: true, actions: []),
+        ],
+    ]
+
+    /// Every state × event pair, named for the test's output.
+    struct Pair: Sendable, CustomTestStringConvertible {
+        let state: State
+        let event: Event
+        var testDescription: String { "\(state) + \(event)" }
+    }
+
+    static let pairs: [Pair] = State.all.flatMap { state in Event.allCases.map { Pair(state: state, event: $0) } }
+
+    static func machine(in state: State) -> Machine {
+        Machine(
+            state: state, wanted: wantedIn(state), restart: .onFailure, backoff: backoff,
+            budget: RestartBudget(maxRestarts: 100, window: .seconds(60)), notifiesReady: true)
+    }
+
+    @Test("Given a state, when an event comes, then the machine moves as the table says", arguments: pairs)
+    func everyStateAndEvent(_ pair: Pair) {
+        var machine = Self.machine(in: pair.state)
+        let ignored = Outcome(state: pair.state, wanted: Self.wantedIn(pair.state), actions: [])
+        let expected = Self.table[pair.event]?[pair.state] ?? ignored
+        let actions = pair.event.send(to: &machine)
+        #expect(Outcome(state: machine.state, wanted: machine.wanted, actions: actions) == expected)
+    }
+
+    @Test func theTableNamesOnlyKnownStates() {
+        for (event, rows) in Self.table {
+            for state in rows.keys { #expect(State.all.contains(state), "\(event): \(state)") }
+        }
+    }
+
+    @Test func internalStatesAreReportedAsTheWireStateTheyLookLike() {
+        #expect(State.upgrading(.preparing).wire == .ready)
+        #expect(State.upgrading(.handingOver).wire == .stopping)
+        #expect(State.upgrading(.newProcessFailed).wire == .stopping)
+        #expect(State.upgrading(.finishing).wire == .starting)
+        #expect(State.restoring(.stopped).wire == .stopped)
+        #expect(State.restoring(.failed).wire == .failed)
+        #expect(State.restoring(.rollback).wire == .waiting)
+    }
+
+    @Test func givenASpentBudget_whenItCrashes_thenItStaysFailed() {
+        var machine = Machine(
+            state: .ready, wanted: true, restart: .always, backoff: Self.backoff,
+            budget: RestartBudget(maxRestarts: 1, window: .seconds(60)), notifiesReady: true)
+        #expect(machine.exited(.init(failure: true), at: Self.now) == [.restart(after: Self.restartsAfter)])
+        #expect(machine.backoffElapsed() == [.checkDependencies])
+        #expect(machine.dependenciesChecked(missing: []) == [.spawn])
+        #expect(machine.spawned() == [.armTimer(.readiness)])
+        #expect(machine.exited(.init(failure: true), at: Self.now + .seconds(1)) == [.giveUp(.budgetSpent(count: 1))])
+        #expect(machine.state == .failed)
+        #expect(!machine.wanted)
+    }
+
+    @Test func givenRestartNever_whenItCrashes_thenItFailsByPolicy() {
+        var machine = Machine(
+            state: .ready, wanted: true, restart: .never, backoff: Self.backoff,
+            budget: RestartBudget(maxRestarts: 5, window: .seconds(60)), notifiesReady: true)
+        #expect(machine.exited(.init(failure: true), at: Self.now) == [.giveUp(.policy)])
+        #expect(machine.state == .failed)
+    }
+
+    @Test func givenRestartAlways_whenItExitsCleanly_thenItBacksOff() {
+        var machine = Machine(
+            state: .ready, wanted: true, restart: .always, backoff: Self.backoff,
+            budget: RestartBudget(maxRestarts: 5, window: .seconds(60)), notifiesReady: true)
+        #expect(machine.exited(.init(failure: false), at: Self.now) == [.restart(after: Self.restartsAfter)])
+        #expect(machine.state == .backoff)
+    }
+
+    @Test func givenNoReadinessProtocol_whenSpawned_thenItArmsNoReadyTimeout() {
+        var machine = Machine(
+            state: .starting, wanted: true, restart: .always, backoff: Self.backoff,
+            budget: RestartBudget(maxRestarts: 5, window: .seconds(60)), notifiesReady: false)
+        #expect(machine.spawned() == [])
+        #expect(machine.ready(at: Self.now) == Self.readyActions)
+    }
+
+    @Test func givenAStartAskedWhileStopping_whenTheProcessExits_thenItStartsAgain() {
+        var machine = Self.machine(in: .stopping)
+        #expect(machine.startRequested(fresh: true) == [])
+        #expect(machine.exited(.init(failure: false), at: Self.now) == [.notifyStopWaiters, .checkDependencies])
+        #expect(machine.dependenciesChecked(missing: []) == [.spawn])
+        #expect(machine.state == .starting)
+    }
+}
