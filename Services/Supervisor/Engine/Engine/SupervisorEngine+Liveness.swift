@@ -58,6 +58,7 @@ extension SupervisorEngine {
             return
         }
         let status = unit.statusText.isEmpty ? "" : "; last status: \(unit.statusText)"
-        killForFailure(unit, "liveness: \(failure)\(status)", .liveness)
+        unit.livenessFailure = "liveness: \(failure)\(status)"
+        transition(unit) { $0.livenessFailed() }
     }
 }

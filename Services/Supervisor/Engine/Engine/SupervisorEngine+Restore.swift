@@ -23,10 +23,14 @@ extension SupervisorEngine {
                 throw ServiceError(.conflict, "\(name) is \(unit.state): stop it first (svc-supervisor stop \(name)), then restore")
             }
             try self.refuseWhileRestoring(unit, "restore")
-            unit.restoring = true
+            self.transition(unit) { $0.restoreBegun() }
             return (self.configuration.runDirectory.stateDirectory(for: name) + "/\(name).sqlite", self.order)
         }
-        defer { loop.execute { self.units[name]?.restoring = false } }
+        defer {
+            loop.execute {
+                if let unit = self.units[name] { self.transition(unit) { $0.restoreEnded() } }
+            }
+        }
         do {
             let kept = try await Offload.run {
                 try SQLiteStore.restore(file, to: path, owner: StoreOwner(name), knownOwners: known)
