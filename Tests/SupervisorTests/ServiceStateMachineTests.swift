@@ -16,7 +16,8 @@ import VerticalsContract
     enum Event: String, CaseIterable, Sendable, CustomStringConvertible {
         case startRequested, activatedOnDemand, watchFailed, dependenciesMissing, dependenciesReady
         case dependencyReady, backoffElapsed, demand, spawned, spawnFailed, ready
-        case watchdogPinged, watchdogMissed, livenessFailed, readyTimeoutElapsed, stoppingOnItsOwn
+        case watchdogPinged, watchdogMissed, livenessPassed, livenessFailedOnce, livenessFailedLast, aliveSeen
+        case readyTimeoutElapsed, stoppingOnItsOwn
         case stopRequested, shutdownBegun, stopTimeoutElapsed
         case exitedCleanly, exitedWithFailure, exitedRestartCannotHelp, exitedIdle
         case restoreBegun, restoreEnded, upgradeBegun, upgradeHandOver, upgradeProcessFailed
@@ -40,7 +41,10 @@ import VerticalsContract
             case .ready: return machine.ready(at: now)
             case .watchdogPinged: return machine.watchdogPinged()
             case .watchdogMissed: return machine.watchdogMissed()
-            case .livenessFailed: return machine.livenessFailed()
+            case .livenessPassed: return machine.livenessChecked(passed: true, allowed: 3)
+            case .livenessFailedOnce: return machine.livenessChecked(passed: false, allowed: 3)
+            case .livenessFailedLast: return machine.livenessChecked(passed: false, allowed: 1)
+            case .aliveSeen: return machine.aliveSeen(at: now)
             case .readyTimeoutElapsed: return machine.readyTimeoutElapsed()
             case .stoppingOnItsOwn: return machine.stoppingOnItsOwn()
             case .stopRequested: return machine.stopRequested()
@@ -142,8 +146,19 @@ import VerticalsContract
         .watchdogMissed: [
             .ready: Outcome(state: .ready, wanted: true, actions: [.killForFailure(.watchdog)])
         ],
-        .livenessFailed: [
+        .livenessPassed: [
+            .ready: Outcome(state: .ready, wanted: true, actions: [.armLiveness])
+        ],
+        .livenessFailedOnce: [
+            .ready: Outcome(state: .ready, wanted: true, actions: [.armLiveness])
+        ],
+        .livenessFailedLast: [
             .ready: Outcome(state: .ready, wanted: true, actions: [.killForFailure(.liveness)])
+        ],
+        // The table's machines were never ready (no instant to forgive from): checked again.
+        .aliveSeen: [
+            .ready: Outcome(state: .ready, wanted: true, actions: [.armForgiveness]),
+            .upgrading(.preparing): Outcome(state: .upgrading(.preparing), wanted: true, actions: [.armForgiveness]),
         ],
         .readyTimeoutElapsed: [
             .starting: Outcome(state: .starting, wanted: true, actions: [.killForFailure(.readyTimeout)])
@@ -297,6 +312,27 @@ import VerticalsContract
             budget: RestartBudget(maxRestarts: 5, window: .seconds(60)), notifiesReady: true)
         #expect(machine.exited(.init(failure: false), at: Self.now) == [.restart(after: Self.restartsAfter)])
         #expect(machine.state == .backoff)
+    }
+
+    @Test func givenThreeFailuresAllowed_whenTheThirdInARowFails_thenItIsKilled_andAPassResetsTheCount() {
+        var machine = Self.machine(in: .ready)
+        #expect(machine.livenessChecked(passed: false, allowed: 3) == [.armLiveness])
+        #expect(machine.livenessChecked(passed: true, allowed: 3) == [.armLiveness])
+        #expect(machine.livenessChecked(passed: false, allowed: 3) == [.armLiveness])
+        #expect(machine.livenessChecked(passed: false, allowed: 3) == [.armLiveness])
+        #expect(machine.livenessChecked(passed: false, allowed: 3) == [.killForFailure(.liveness)])
+    }
+
+    @Test func givenAFailedRunReadyForResetAfter_whenSeenAlive_thenTheBackoffIsForgivenOnce() {
+        var machine = Self.machine(in: .ready)
+        _ = machine.exited(.init(failure: true), at: Self.now)
+        _ = machine.backoffElapsed()
+        _ = machine.dependenciesChecked(missing: [])
+        _ = machine.spawned()
+        _ = machine.ready(at: Self.now)
+        #expect(machine.aliveSeen(at: Self.now + .seconds(5)) == [.armForgiveness])
+        #expect(machine.aliveSeen(at: Self.now + .seconds(10)) == [.backoffForgiven])
+        #expect(machine.ledger.forgivenessDue == nil)
     }
 
     @Test func givenNoReadinessProtocol_whenSpawned_thenItArmsNoReadyTimeout() {

@@ -127,6 +127,8 @@ struct ServiceStateMachine: Sendable, Equatable {
         case armWatchdog
         /// Arm the check that forgives the backoff of a healthy run.
         case armForgiveness
+        /// Say that a healthy run forgave the backoff.
+        case backoffForgiven
         /// Arm the next liveness check, while one is configured.
         case armLiveness
         /// Stop the watchdog and liveness checks.
@@ -169,6 +171,8 @@ struct ServiceStateMachine: Sendable, Equatable {
     private(set) var wanted = false
     /// Backoff and restart budget, fed the instants events bring.
     var ledger: RestartLedger
+    /// Liveness checks failed in a row in the current ready run.
+    private(set) var livenessFailures = 0
     /// The manifest's `restart`.
     var restart: RestartPolicy
     /// `readiness = notify`: the process says `READY=1`; else it is ready once spawned.
@@ -285,6 +289,7 @@ struct ServiceStateMachine: Sendable, Equatable {
         case .starting, .upgrading(.finishing):
             state = .ready
             ledger.becameReady(at: now)
+            livenessFailures = 0
             return [.cancelTimer, .armWatchdog, .armForgiveness, .armLiveness, .startDependents]
         default:
             return []
@@ -303,9 +308,27 @@ struct ServiceStateMachine: Sendable, Equatable {
         state == .ready ? [.killForFailure(.watchdog)] : []
     }
 
-    /// `daemon.health` failed as many times in a row as the check allows.
-    mutating func livenessFailed() -> [Action] {
-        state == .ready ? [.killForFailure(.liveness)] : []
+    /// A `daemon.health` check of the ready process ended: passed, or failed; `allowed` failures
+    /// in a row kill it.
+    mutating func livenessChecked(passed: Bool, allowed: Int) -> [Action] {
+        guard state == .ready else { return [] }
+        guard !passed else {
+            livenessFailures = 0
+            return [.armLiveness]
+        }
+        livenessFailures += 1
+        return livenessFailures >= allowed ? [.killForFailure(.liveness)] : [.armLiveness]
+    }
+
+    /// The forgiveness check found the process running at `instant` (read before the check):
+    /// the backoff is forgiven once it has been ready for `backoff.resetAfter`, else checked again.
+    mutating func aliveSeen(at instant: ContinuousClock.Instant) -> [Action] {
+        switch state {
+        case .ready, .upgrading(.preparing):
+            return ledger.sawAlive(at: instant) ? [.backoffForgiven] : [.armForgiveness]
+        default:
+            return []
+        }
     }
 
     /// No `READY=1` within the ready timeout.

@@ -78,8 +78,6 @@ final class ServiceUnit {
     let forgiveness: LoopTimer
     /// The wait until the next `daemon.health` check, while one is configured and it is ready.
     let livenessTimer: LoopTimer
-    /// Checks failed in a row.
-    var livenessFailures = 0
     /// What the last failed check said, for the kill that follows the last one allowed.
     var livenessFailure = ""
 

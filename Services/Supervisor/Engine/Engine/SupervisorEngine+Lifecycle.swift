@@ -178,20 +178,17 @@ extension SupervisorEngine {
         }
     }
 
-    /// Once the run has been ready for `backoff.resetAfter`, proves it alive and forgives the
-    /// backoff. The instant is read before the check, so a child that died while the loop was
-    /// busy (a zombie not reaped yet) is never counted as healthy, however late this fires.
+    /// Once the run has been ready for `backoff.resetAfter`, proves it alive, and the machine
+    /// forgives the backoff (``ServiceStateMachine/aliveSeen(at:)``). The instant is read before
+    /// the check, so a child that died while the loop was busy (a zombie not reaped yet) is never
+    /// counted as healthy, however late this fires.
     func armForgiveness(_ unit: ServiceUnit) {
         guard let due = unit.ledger.forgivenessDue else { return }
         unit.forgiveness.start(after: max(due - .now, .zero)) { [weak self, weak unit] in
             guard let self, let unit, let pid = unit.pid else { return }
             let checked = ContinuousClock.now
             guard ProcessState.isRunning(pid) else { return }
-            if unit.ledger.sawAlive(at: checked) {
-                unit.log.note("healthy for \(ServiceUnit.text(unit.spec.backoff.resetAfter)): backoff reset")
-            } else {
-                self.armForgiveness(unit)
-            }
+            self.transition(unit) { $0.aliveSeen(at: checked) }
         }
     }
 

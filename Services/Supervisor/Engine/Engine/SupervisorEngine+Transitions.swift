@@ -36,7 +36,6 @@ extension SupervisorEngine {
                 unit.readyAt = now
                 unit.readySince = .now
                 unit.holds.removeAll()
-                unit.livenessFailures = 0
                 if let startedAt = unit.startedAt { unit.log.note("ready after \(ServiceUnit.text(now - startedAt))") }
             default: break
             }
@@ -122,6 +121,8 @@ extension SupervisorEngine {
             armWatchdog(unit)
         case .armForgiveness:
             armForgiveness(unit)
+        case .backoffForgiven:
+            unit.log.note("healthy for \(ServiceUnit.text(spec.backoff.resetAfter)): backoff reset")
         case .armLiveness:
             armLiveness(unit)
         case .stopHealthChecks:
