@@ -19,7 +19,7 @@ import VerticalsContract
         case watchdogPinged, watchdogMissed, livenessPassed, livenessFailedOnce, livenessFailedLast, aliveSeen
         case readyTimeoutElapsed, stoppingOnItsOwn
         case stopRequested, shutdownBegun, stopTimeoutElapsed
-        case exitedCleanly, exitedWithFailure, exitedRestartCannotHelp, exitedIdle
+        case exitedCleanly, exitedWithFailure, exitedRestartCannotHelp, exitedIdle, exitedAtALimit
         case restoreBegun, restoreEnded, upgradeBegun, upgradeHandOver, upgradeProcessFailed
 
         var description: String { rawValue }
@@ -50,10 +50,11 @@ import VerticalsContract
             case .stopRequested: return machine.stopRequested()
             case .shutdownBegun: return machine.shutdownBegun()
             case .stopTimeoutElapsed: return machine.stopTimeoutElapsed()
-            case .exitedCleanly: return machine.exited(.init(failure: false), at: now)
-            case .exitedWithFailure: return machine.exited(.init(failure: true), at: now)
-            case .exitedRestartCannotHelp: return machine.exited(.init(failure: true, restartCannotHelp: true), at: now)
-            case .exitedIdle: return machine.exited(.init(failure: false, waitsForDemand: true), at: now)
+            case .exitedCleanly: return machine.exited(.init(success: true), at: now)
+            case .exitedWithFailure: return machine.exited(.init(success: false), at: now)
+            case .exitedRestartCannotHelp: return machine.exited(.init(success: false, restartCannotHelp: true), at: now)
+            case .exitedIdle: return machine.exited(.init(success: true, waitsForDemand: true), at: now)
+            case .exitedAtALimit: return machine.exited(.init(success: false, limit: true), at: now)
             case .restoreBegun: return machine.restoreBegun()
             case .restoreEnded: return machine.restoreEnded()
             case .upgradeBegun: return machine.upgradeBegun()
@@ -87,12 +88,20 @@ import VerticalsContract
 
     /// Any exit during an upgrade: the old process's promotes the new one; the new one's (its
     /// own, or after it failed during the hand-over) rolls back, whatever the exit status.
-    static let upgradeExits: [State: Outcome] = [
-        .upgrading(.preparing): Outcome(state: .upgrading(.finishing), wanted: true, actions: [.promoteUpgrade]),
-        .upgrading(.handingOver): Outcome(state: .upgrading(.finishing), wanted: true, actions: [.promoteUpgrade]),
-        .upgrading(.newProcessFailed): Outcome(state: .waiting, wanted: true, actions: [.rollBackUpgrade]),
-        .upgrading(.finishing): Outcome(state: .waiting, wanted: true, actions: [.rollBackUpgrade]),
-    ]
+    /// `serving` is the exit recorded while the wire says ready or starting; `draining`, while
+    /// it says stopping (the hand-over asked the old process to go).
+    static func upgradeExits(serving: Supervisor.ExitReason, draining: Supervisor.ExitReason) -> [State: Outcome] {
+        [
+            .upgrading(.preparing): Outcome(
+                state: .upgrading(.finishing), wanted: true, actions: [.recordExit(serving), .promoteUpgrade]),
+            .upgrading(.handingOver): Outcome(
+                state: .upgrading(.finishing), wanted: true, actions: [.recordExit(draining), .promoteUpgrade]),
+            .upgrading(.newProcessFailed): Outcome(
+                state: .waiting, wanted: true, actions: [.recordExit(draining), .rollBackUpgrade]),
+            .upgrading(.finishing): Outcome(
+                state: .waiting, wanted: true, actions: [.recordExit(serving), .rollBackUpgrade]),
+        ]
+    }
 
     /// The table: every pair that changes something. Every pair not listed must leave the
     /// state and `wanted` as they were and ask for nothing (``ignored``).
@@ -134,7 +143,8 @@ import VerticalsContract
             .starting: Outcome(state: .starting, wanted: true, actions: [.armTimer(.readiness)])
         ],
         .spawnFailed: [
-            .starting: Outcome(state: .backoff, wanted: true, actions: [.restart(after: restartsAfter)])
+            .starting: Outcome(
+                state: .backoff, wanted: true, actions: [.recordExit(.startFailed), .restart(after: restartsAfter)])
         ],
         .ready: [
             .starting: Outcome(state: .ready, wanted: true, actions: readyActions),
@@ -201,26 +211,31 @@ import VerticalsContract
             .upgrading(.newProcessFailed): Outcome(state: .upgrading(.newProcessFailed), wanted: true, actions: [.kill]),
         ],
         .exitedCleanly: [
-            .stopping: Outcome(state: .stopped, wanted: false, actions: [.notifyStopWaiters]),
+            .stopping: Outcome(state: .stopped, wanted: false, actions: [.recordExit(.stop), .notifyStopWaiters]),
             // restart = on-failure: a clean exit stays down, no failure said.
-            .starting: Outcome(state: .stopped, wanted: false, actions: []),
-            .ready: Outcome(state: .stopped, wanted: false, actions: []),
-        ].merging(upgradeExits) { row, _ in row },
+            .starting: Outcome(state: .stopped, wanted: false, actions: [.recordExit(.exit)]),
+            .ready: Outcome(state: .stopped, wanted: false, actions: [.recordExit(.exit)]),
+        ].merging(upgradeExits(serving: .exit, draining: .stop)) { row, _ in row },
         .exitedWithFailure: [
-            .stopping: Outcome(state: .stopped, wanted: false, actions: [.notifyStopWaiters]),
-            .starting: Outcome(state: .backoff, wanted: true, actions: [.restart(after: restartsAfter)]),
-            .ready: Outcome(state: .backoff, wanted: true, actions: [.restart(after: restartsAfter)]),
-        ].merging(upgradeExits) { row, _ in row },
+            .stopping: Outcome(state: .stopped, wanted: false, actions: [.recordExit(.stop), .notifyStopWaiters]),
+            .starting: Outcome(state: .backoff, wanted: true, actions: [.recordExit(.crash), .restart(after: restartsAfter)]),
+            .ready: Outcome(state: .backoff, wanted: true, actions: [.recordExit(.crash), .restart(after: restartsAfter)]),
+        ].merging(upgradeExits(serving: .crash, draining: .stop)) { row, _ in row },
         .exitedRestartCannotHelp: [
-            .stopping: Outcome(state: .stopped, wanted: false, actions: [.notifyStopWaiters]),
-            .starting: Outcome(state: .failed, wanted: false, actions: [.giveUp(.restartCannotHelp)]),
-            .ready: Outcome(state: .failed, wanted: false, actions: [.giveUp(.restartCannotHelp)]),
-        ].merging(upgradeExits) { row, _ in row },
+            .stopping: Outcome(state: .stopped, wanted: false, actions: [.recordExit(.stop), .notifyStopWaiters]),
+            .starting: Outcome(state: .failed, wanted: false, actions: [.recordExit(.crash), .giveUp(.restartCannotHelp)]),
+            .ready: Outcome(state: .failed, wanted: false, actions: [.recordExit(.crash), .giveUp(.restartCannotHelp)]),
+        ].merging(upgradeExits(serving: .crash, draining: .stop)) { row, _ in row },
         .exitedIdle: [
-            .stopping: Outcome(state: .stopped, wanted: false, actions: [.notifyStopWaiters]),
-            .starting: Outcome(state: .idle, wanted: true, actions: [.watchForDemand]),
-            .ready: Outcome(state: .idle, wanted: true, actions: [.watchForDemand]),
-        ].merging(upgradeExits) { row, _ in row },
+            .stopping: Outcome(state: .stopped, wanted: false, actions: [.recordExit(.stop), .notifyStopWaiters]),
+            .starting: Outcome(state: .idle, wanted: true, actions: [.recordExit(.exit), .watchForDemand]),
+            .ready: Outcome(state: .idle, wanted: true, actions: [.recordExit(.exit), .watchForDemand]),
+        ].merging(upgradeExits(serving: .exit, draining: .stop)) { row, _ in row },
+        .exitedAtALimit: [
+            .stopping: Outcome(state: .stopped, wanted: false, actions: [.recordExit(.limit), .notifyStopWaiters]),
+            .starting: Outcome(state: .backoff, wanted: true, actions: [.recordExit(.limit), .restart(after: restartsAfter)]),
+            .ready: Outcome(state: .backoff, wanted: true, actions: [.recordExit(.limit), .restart(after: restartsAfter)]),
+        ].merging(upgradeExits(serving: .limit, draining: .limit)) { row, _ in row },
         .restoreBegun: [
             .stopped: Outcome(state: .restoring(.stopped), wanted: false, actions: []),
             .failed: Outcome(state: .restoring(.failed), wanted: false, actions: []),
@@ -289,11 +304,13 @@ import VerticalsContract
         var machine = Machine(
             state: .ready, wanted: true, restart: .always, backoff: Self.backoff,
             budget: RestartBudget(maxRestarts: 1, window: .seconds(60)), notifiesReady: true)
-        #expect(machine.exited(.init(failure: true), at: Self.now) == [.restart(after: Self.restartsAfter)])
+        #expect(machine.exited(.init(success: false), at: Self.now) == [.recordExit(.crash), .restart(after: Self.restartsAfter)])
         #expect(machine.backoffElapsed() == [.checkDependencies])
         #expect(machine.dependenciesChecked(missing: []) == [.spawn])
         #expect(machine.spawned() == [.armTimer(.readiness)])
-        #expect(machine.exited(.init(failure: true), at: Self.now + .seconds(1)) == [.giveUp(.budgetSpent(count: 1))])
+        #expect(
+            machine.exited(.init(success: false), at: Self.now + .seconds(1))
+                == [.recordExit(.crash), .giveUp(.budgetSpent(count: 1))])
         #expect(machine.state == .failed)
         #expect(!machine.wanted)
     }
@@ -302,7 +319,7 @@ import VerticalsContract
         var machine = Machine(
             state: .ready, wanted: true, restart: .never, backoff: Self.backoff,
             budget: RestartBudget(maxRestarts: 5, window: .seconds(60)), notifiesReady: true)
-        #expect(machine.exited(.init(failure: true), at: Self.now) == [.giveUp(.policy)])
+        #expect(machine.exited(.init(success: false), at: Self.now) == [.recordExit(.crash), .giveUp(.policy)])
         #expect(machine.state == .failed)
     }
 
@@ -310,7 +327,7 @@ import VerticalsContract
         var machine = Machine(
             state: .ready, wanted: true, restart: .always, backoff: Self.backoff,
             budget: RestartBudget(maxRestarts: 5, window: .seconds(60)), notifiesReady: true)
-        #expect(machine.exited(.init(failure: false), at: Self.now) == [.restart(after: Self.restartsAfter)])
+        #expect(machine.exited(.init(success: true), at: Self.now) == [.recordExit(.exit), .restart(after: Self.restartsAfter)])
         #expect(machine.state == .backoff)
     }
 
@@ -325,7 +342,7 @@ import VerticalsContract
 
     @Test func givenAFailedRunReadyForResetAfter_whenSeenAlive_thenTheBackoffIsForgivenOnce() {
         var machine = Self.machine(in: .ready)
-        _ = machine.exited(.init(failure: true), at: Self.now)
+        _ = machine.exited(.init(success: false), at: Self.now)
         _ = machine.backoffElapsed()
         _ = machine.dependenciesChecked(missing: [])
         _ = machine.spawned()
@@ -333,6 +350,13 @@ import VerticalsContract
         #expect(machine.aliveSeen(at: Self.now + .seconds(5)) == [.armForgiveness])
         #expect(machine.aliveSeen(at: Self.now + .seconds(10)) == [.backoffForgiven])
         #expect(machine.ledger.forgivenessDue == nil)
+    }
+
+    @Test func givenAMissedWatchdog_whenTheKilledProcessExits_thenItIsRecordedAsTheWatchdogs_andRestarted() {
+        var machine = Self.machine(in: .ready)
+        #expect(machine.watchdogMissed() == [.killForFailure(.watchdog)])
+        #expect(machine.exited(.init(success: true), at: Self.now) == [.recordExit(.watchdog), .restart(after: Self.restartsAfter)])
+        #expect(machine.pendingFailure == nil)
     }
 
     @Test func givenNoReadinessProtocol_whenSpawned_thenItArmsNoReadyTimeout() {
@@ -346,7 +370,8 @@ import VerticalsContract
     @Test func givenAStartAskedWhileStopping_whenTheProcessExits_thenItStartsAgain() {
         var machine = Self.machine(in: .stopping)
         #expect(machine.startRequested(fresh: true) == [])
-        #expect(machine.exited(.init(failure: false), at: Self.now) == [.notifyStopWaiters, .checkDependencies])
+        #expect(
+            machine.exited(.init(success: true), at: Self.now) == [.recordExit(.stop), .notifyStopWaiters, .checkDependencies])
         #expect(machine.dependenciesChecked(missing: []) == [.spawn])
         #expect(machine.state == .starting)
     }

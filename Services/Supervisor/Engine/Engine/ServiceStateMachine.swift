@@ -147,6 +147,8 @@ struct ServiceStateMachine: Sendable, Equatable {
         case restart(after: Duration)
         /// Say it stays down, and why.
         case giveUp(GiveUp)
+        /// Record why the process ended, for `status`.
+        case recordExit(Supervisor.ExitReason)
         /// The old process is gone: make the upgrade's new process the service's own.
         case promoteUpgrade
         /// The new process failed after the hand-over: put the backup back and start the
@@ -156,10 +158,12 @@ struct ServiceStateMachine: Sendable, Equatable {
         case abandonUpgrade
     }
 
-    /// How an exited process ended, as the engine judged it.
+    /// How an exited process ended, as the engine read it.
     struct Exit: Sendable, Hashable {
-        /// It exited with a failure, or the supervisor killed it for one.
-        var failure: Bool
+        /// It exited with status 0.
+        var success: Bool
+        /// A resource limit ended it (its memory cgroup's OOM killer, its CPU time).
+        var limit = false
         /// It exited 78 (``DaemonExitStatus/restartCannotHelp``).
         var restartCannotHelp = false
         /// A clean exit, after readiness, of a service that starts on demand and whose socket is held.
@@ -173,6 +177,8 @@ struct ServiceStateMachine: Sendable, Equatable {
     var ledger: RestartLedger
     /// Liveness checks failed in a row in the current ready run.
     private(set) var livenessFailures = 0
+    /// The failure the supervisor killed the running process for, until it exits.
+    private(set) var pendingFailure: Supervisor.ExitReason?
     /// The manifest's `restart`.
     var restart: RestartPolicy
     /// `readiness = notify`: the process says `READY=1`; else it is ready once spawned.
@@ -279,7 +285,7 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// The process asked for by ``Action/spawn`` could not be started: a failed exit.
     mutating func spawnFailed(at now: ContinuousClock.Instant) -> [Action] {
         guard state == .starting else { return [] }
-        return afterUnexpectedExit(Exit(failure: true), at: now)
+        return [.recordExit(.startFailed)] + afterUnexpectedExit(failure: true, restartCannotHelp: false, at: now)
     }
 
     /// `READY=1` (or, without readiness, the spawn itself), or an upgrade's new process, now the
@@ -305,7 +311,13 @@ struct ServiceStateMachine: Sendable, Equatable {
 
     /// No `WATCHDOG=1` within the interval.
     mutating func watchdogMissed() -> [Action] {
-        state == .ready ? [.killForFailure(.watchdog)] : []
+        state == .ready ? killForFailure(.watchdog) : []
+    }
+
+    /// Remembers `kind` for the exit that follows the kill.
+    private mutating func killForFailure(_ kind: Supervisor.ExitReason) -> [Action] {
+        pendingFailure = kind
+        return [.killForFailure(kind)]
     }
 
     /// A `daemon.health` check of the ready process ended: passed, or failed; `allowed` failures
@@ -317,7 +329,7 @@ struct ServiceStateMachine: Sendable, Equatable {
             return [.armLiveness]
         }
         livenessFailures += 1
-        return livenessFailures >= allowed ? [.killForFailure(.liveness)] : [.armLiveness]
+        return livenessFailures >= allowed ? killForFailure(.liveness) : [.armLiveness]
     }
 
     /// The forgiveness check found the process running at `instant` (read before the check):
@@ -333,7 +345,7 @@ struct ServiceStateMachine: Sendable, Equatable {
 
     /// No `READY=1` within the ready timeout.
     mutating func readyTimeoutElapsed() -> [Action] {
-        state == .starting ? [.killForFailure(.readyTimeout)] : []
+        state == .starting ? killForFailure(.readyTimeout) : []
     }
 
     /// `STOPPING=1`: the process leaves on its own; its exit is judged by the restart policy.
@@ -387,8 +399,24 @@ struct ServiceStateMachine: Sendable, Equatable {
         }
     }
 
-    /// The service's own process ended (after the engine's bookkeeping of the exit).
+    /// The service's own process ended (after the engine's bookkeeping of the exit): why it
+    /// ended is recorded first (a failure the supervisor killed it for, a limit, a stop asked
+    /// for, a clean exit or a crash), then it stops, goes idle, restarts or stays down.
     mutating func exited(_ exit: Exit, at now: ContinuousClock.Instant) -> [Action] {
+        switch state {
+        case .stopped, .failed, .idle, .waiting, .backoff, .restoring: return []  // no process to end
+        case .starting, .ready, .stopping, .upgrading: break
+        }
+        let asked = state.wire == .stopping || !wanted
+        let failure = pendingFailure != nil || !exit.success
+        let record = Action.recordExit(
+            pendingFailure ?? (exit.limit ? .limit : asked ? .stop : exit.success ? .exit : .crash))
+        pendingFailure = nil
+        return [record] + afterExit(exit, failure: failure, at: now)
+    }
+
+    /// What follows an exit in a state that has a process.
+    private mutating func afterExit(_ exit: Exit, failure: Bool, at now: ContinuousClock.Instant) -> [Action] {
         switch state {
         case .stopping:
             state = .stopped
@@ -402,7 +430,7 @@ struct ServiceStateMachine: Sendable, Equatable {
                 state = .idle
                 return [.watchForDemand]
             }
-            return afterUnexpectedExit(exit, at: now)
+            return afterUnexpectedExit(failure: failure, restartCannotHelp: exit.restartCannotHelp, at: now)
         case .upgrading(.preparing), .upgrading(.handingOver):
             state = .upgrading(.finishing)
             ledger.spawned()
@@ -417,8 +445,10 @@ struct ServiceStateMachine: Sendable, Equatable {
     }
 
     /// Restarts per policy and budget, or gives up.
-    private mutating func afterUnexpectedExit(_ exit: Exit, at now: ContinuousClock.Instant) -> [Action] {
-        if exit.restartCannotHelp {
+    private mutating func afterUnexpectedExit(
+        failure: Bool, restartCannotHelp: Bool, at now: ContinuousClock.Instant
+    ) -> [Action] {
+        if restartCannotHelp {
             wanted = false
             state = .failed
             return [.giveUp(.restartCannotHelp)]
@@ -426,13 +456,13 @@ struct ServiceStateMachine: Sendable, Equatable {
         let restarts =
             switch restart {
             case .always: true
-            case .onFailure: exit.failure
+            case .onFailure: failure
             case .never: false
             }
         guard restarts else {
             wanted = false
-            state = exit.failure ? .failed : .stopped
-            return exit.failure ? [.giveUp(.policy)] : []
+            state = failure ? .failed : .stopped
+            return failure ? [.giveUp(.policy)] : []
         }
         switch ledger.afterExit(at: now) {
         case .giveUp(let count):

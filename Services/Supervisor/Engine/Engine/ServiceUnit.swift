@@ -50,8 +50,9 @@ final class ServiceUnit {
     var readySince: Timestamp?
     /// When the backoff it waits out ends.
     var backoffUntil: ContinuousClock.Instant?
-    /// Why the supervisor killed the running process (ready timeout, watchdog, liveness), if it did.
-    var pendingFailure: (reason: String, kind: Supervisor.ExitReason)?
+    /// Why the supervisor killed the running process (ready timeout, watchdog, liveness), if it
+    /// did, in words; the machine keeps the kind.
+    var failureText: String?
     /// Services that must be ready before this one starts again, beside `depends_on`: the
     /// members before it in a `one_for_all` group that is restarting. Cleared once it is ready.
     var holds: Set<String> = []

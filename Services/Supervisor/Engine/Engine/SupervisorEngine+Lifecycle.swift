@@ -202,10 +202,11 @@ extension SupervisorEngine {
         }
     }
 
-    /// Kills the process group for a failure the supervisor saw (ready timeout, watchdog);
-    /// the exit that follows is counted as a failure with `reason`.
-    func killForFailure(_ unit: ServiceUnit, _ reason: String, _ kind: Supervisor.ExitReason) {
-        unit.pendingFailure = (reason, kind)
+    /// Kills the process group for a failure the supervisor saw (ready timeout, watchdog,
+    /// liveness); the exit that follows is counted as that failure (the machine keeps its kind),
+    /// with `reason` as its words.
+    func killForFailure(_ unit: ServiceUnit, _ reason: String) {
+        unit.failureText = reason
         unit.log.note("\(reason): killing process group \(unit.pid ?? 0)")
         signalGroup(unit, SIGKILL)
     }
@@ -224,7 +225,6 @@ extension SupervisorEngine {
         unit.log.note(reason)
         logger.error("\(unit.spec.name): \(reason)")
         unit.lastExit = reason
-        unit.exitReason = .startFailed
         transition(unit) { $0.spawnFailed(at: .now) }
     }
 
@@ -251,20 +251,16 @@ extension SupervisorEngine {
         unit.output?.drain()
         unit.log.flush()
         let limit = limitReason(unit, status)
-        var reason = unit.pendingFailure?.reason ?? limit ?? Self.describe(status)
+        var reason = unit.failureText ?? limit ?? Self.describe(status)
         // A process that gives up says why on stderr, last (a store another process holds, a bad
         // setting), or the runtime prints a crash report: that is the reason `status` shows, not
         // just a code. Not for a signal sent from outside: what it last said is not why it died.
-        if unit.pendingFailure == nil, limit == nil, !status.isSuccess, !Self.sentFromOutside(status.signal),
+        if unit.failureText == nil, limit == nil, !status.isSuccess, !Self.sentFromOutside(status.signal),
             let why = unit.log.exitExplanation(neverReady: neverReady)
         {
             reason += ": " + why
         }
-        let failure = unit.pendingFailure != nil || !status.isSuccess
-        let asked = unit.state == .stopping || !unit.wanted
-        unit.exitReason =
-            unit.pendingFailure?.kind ?? (limit != nil ? .limit : asked ? .stop : status.isSuccess ? .exit : .crash)
-        unit.pendingFailure = nil
+        unit.failureText = nil
         unit.readySince = nil
         unit.lastExit = reason
         unit.log.note("pid \(pid) \(reason)")
@@ -277,7 +273,8 @@ extension SupervisorEngine {
         // restart budget spent; the next caller starts it again. Not for a process that never
         // became ready: one that exits 0 at once would be started again at once.
         let exit = ServiceStateMachine.Exit(
-            failure: failure, restartCannotHelp: cannotHelp, waitsForDemand: !neverReady && exitWaitsForDemand(unit, status))
+            success: status.isSuccess, limit: limit != nil, restartCannotHelp: cannotHelp,
+            waitsForDemand: !neverReady && exitWaitsForDemand(unit, status))
         if exit.waitsForDemand, unit.wanted, unit.state == .starting || unit.state == .ready {
             unit.log.note("exited cleanly: idle until the next caller connects")
         }

@@ -70,6 +70,6 @@ extension SupervisorEngine {
     /// Whether `unit`'s exit was its idle exit, or another clean exit of a service that starts
     /// on demand: a clean stop that waits for the next caller, not a failure to restart from.
     func exitWaitsForDemand(_ unit: ServiceUnit, _ status: ExitStatus) -> Bool {
-        unit.spec.startsOnDemand && status.isSuccess && unit.pendingFailure == nil && unit.listeningFD != nil
+        unit.spec.startsOnDemand && status.isSuccess && unit.machine.pendingFailure == nil && unit.listeningFD != nil
     }
 }

@@ -42,6 +42,8 @@ extension SupervisorEngine {
         }
         for action in actions {
             switch action {
+            case .recordExit(let reason):
+                unit.exitReason = reason
             case .wait(let missing):
                 unit.statusText = "waiting for \(missing.joined(separator: ", "))"
             case .restart(let delay):
@@ -81,7 +83,7 @@ extension SupervisorEngine {
         switch action {
         case .checkDependencies:
             startWhenReady(unit)
-        case .wait, .giveUp:
+        case .wait, .giveUp, .recordExit:
             break  // said by describe
         case .spawn:
             spawn(unit)
@@ -116,7 +118,7 @@ extension SupervisorEngine {
             case .watchdog: reason = "watchdog: no WATCHDOG=1 within \(ServiceUnit.text(spec.watchdog ?? .zero))"
             default: reason = unit.livenessFailure
             }
-            killForFailure(unit, reason, kind)
+            killForFailure(unit, reason)
         case .armWatchdog:
             armWatchdog(unit)
         case .armForgiveness:
