@@ -103,6 +103,21 @@ import VerticalsContract
         ]
     }
 
+    /// An exit's rows: stopping → stopped (its waiters answered); starting or ready → `next`,
+    /// with `reason` recorded and `then` to follow; during an upgrade, as ``upgradeExits``.
+    /// `whileStopping` is what is recorded while the wire says stopping.
+    static func exits(
+        recording reason: Supervisor.ExitReason, then next: State, wanted: Bool, _ then: [Action],
+        whileStopping stopping: Supervisor.ExitReason
+    ) -> [State: Outcome] {
+        let running = Outcome(state: next, wanted: wanted, actions: [.recordExit(reason)] + then)
+        return [
+            .stopping: Outcome(state: .stopped, wanted: false, actions: [.recordExit(stopping), .notifyStopWaiters]),
+            .starting: running,
+            .ready: running,
+        ].merging(upgradeExits(serving: reason, draining: stopping)) { row, _ in row }
+    }
+
     /// The table: every pair that changes something. Every pair not listed must leave the
     /// state and `wanted` as they were and ask for nothing (``ignored``).
     static let table: [Event: [State: Outcome]] = [
@@ -210,32 +225,15 @@ import VerticalsContract
             .upgrading(.handingOver): Outcome(state: .upgrading(.handingOver), wanted: true, actions: [.kill]),
             .upgrading(.newProcessFailed): Outcome(state: .upgrading(.newProcessFailed), wanted: true, actions: [.kill]),
         ],
-        .exitedCleanly: [
-            .stopping: Outcome(state: .stopped, wanted: false, actions: [.recordExit(.stop), .notifyStopWaiters]),
-            // restart = on-failure: a clean exit stays down, no failure said.
-            .starting: Outcome(state: .stopped, wanted: false, actions: [.recordExit(.exit)]),
-            .ready: Outcome(state: .stopped, wanted: false, actions: [.recordExit(.exit)]),
-        ].merging(upgradeExits(serving: .exit, draining: .stop)) { row, _ in row },
-        .exitedWithFailure: [
-            .stopping: Outcome(state: .stopped, wanted: false, actions: [.recordExit(.stop), .notifyStopWaiters]),
-            .starting: Outcome(state: .backoff, wanted: true, actions: [.recordExit(.crash), .restart(after: restartsAfter)]),
-            .ready: Outcome(state: .backoff, wanted: true, actions: [.recordExit(.crash), .restart(after: restartsAfter)]),
-        ].merging(upgradeExits(serving: .crash, draining: .stop)) { row, _ in row },
-        .exitedRestartCannotHelp: [
-            .stopping: Outcome(state: .stopped, wanted: false, actions: [.recordExit(.stop), .notifyStopWaiters]),
-            .starting: Outcome(state: .failed, wanted: false, actions: [.recordExit(.crash), .giveUp(.restartCannotHelp)]),
-            .ready: Outcome(state: .failed, wanted: false, actions: [.recordExit(.crash), .giveUp(.restartCannotHelp)]),
-        ].merging(upgradeExits(serving: .crash, draining: .stop)) { row, _ in row },
-        .exitedIdle: [
-            .stopping: Outcome(state: .stopped, wanted: false, actions: [.recordExit(.stop), .notifyStopWaiters]),
-            .starting: Outcome(state: .idle, wanted: true, actions: [.recordExit(.exit), .watchForDemand]),
-            .ready: Outcome(state: .idle, wanted: true, actions: [.recordExit(.exit), .watchForDemand]),
-        ].merging(upgradeExits(serving: .exit, draining: .stop)) { row, _ in row },
-        .exitedAtALimit: [
-            .stopping: Outcome(state: .stopped, wanted: false, actions: [.recordExit(.limit), .notifyStopWaiters]),
-            .starting: Outcome(state: .backoff, wanted: true, actions: [.recordExit(.limit), .restart(after: restartsAfter)]),
-            .ready: Outcome(state: .backoff, wanted: true, actions: [.recordExit(.limit), .restart(after: restartsAfter)]),
-        ].merging(upgradeExits(serving: .limit, draining: .limit)) { row, _ in row },
+        // restart = on-failure: a clean exit stays down, no failure said.
+        .exitedCleanly: exits(recording: .exit, then: .stopped, wanted: false, [], whileStopping: .stop),
+        .exitedWithFailure: exits(
+            recording: .crash, then: .backoff, wanted: true, [.restart(after: restartsAfter)], whileStopping: .stop),
+        .exitedRestartCannotHelp: exits(
+            recording: .crash, then: .failed, wanted: false, [.giveUp(.restartCannotHelp)], whileStopping: .stop),
+        .exitedIdle: exits(recording: .exit, then: .idle, wanted: true, [.watchForDemand], whileStopping: .stop),
+        .exitedAtALimit: exits(
+            recording: .limit, then: .backoff, wanted: true, [.restart(after: restartsAfter)], whileStopping: .limit),
         .restoreBegun: [
             .stopped: Outcome(state: .restoring(.stopped), wanted: false, actions: []),
             .failed: Outcome(state: .restoring(.failed), wanted: false, actions: []),
