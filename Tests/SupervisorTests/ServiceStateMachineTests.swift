@@ -282,6 +282,34 @@ import VerticalsContract
         #expect(Outcome(state: machine.state, wanted: machine.wanted, actions: actions) == expected)
     }
 
+    /// What each state answers to a start, a restart, an upgrade and a restore, in that order:
+    /// nil goes ahead, else why it is refused.
+    static let refusals: [State: [Machine.Refusal?]] = [
+        .stopped: [nil, nil, .notReady, nil],
+        .failed: [nil, nil, .notReady, nil],
+        .idle: [nil, nil, .notReady, .notStopped],
+        .waiting: [nil, nil, .notReady, .notStopped],
+        .starting: [nil, nil, .notReady, .notStopped],
+        .ready: [nil, nil, nil, .notStopped],
+        .backoff: [nil, nil, .notReady, .notStopped],
+        .stopping: [nil, nil, .notReady, .notStopped],
+        .upgrading(.preparing): [nil, nil, .upgrading, .notStopped],
+        .upgrading(.handingOver): [nil, nil, .upgrading, .notStopped],
+        .upgrading(.newProcessFailed): [nil, nil, .upgrading, .notStopped],
+        .upgrading(.finishing): [nil, nil, .upgrading, .notStopped],
+        .restoring(.stopped): [.restoring, .restoring, .restoring, .restoring],
+        .restoring(.failed): [.restoring, .restoring, .restoring, .restoring],
+        .restoring(.rollback): [.restoring, .restoring, .restoring, .notStopped],
+    ]
+
+    @Test("Given a state, when the operator asks, then it is refused as the table says", arguments: State.all)
+    func everyStateAndRequest(_ state: State) throws {
+        let machine = Self.machine(in: state)
+        let expected = try #require(Self.refusals[state])
+        let requests: [Machine.Request] = [.start, .restart, .upgrade, .restore]
+        #expect(requests.map { machine.refusal(of: $0) } == expected)
+    }
+
     @Test func theTableNamesOnlyKnownStates() {
         for (event, rows) in Self.table {
             for state in rows.keys { #expect(State.all.contains(state), "\(event): \(state)") }

@@ -158,6 +158,23 @@ struct ServiceStateMachine: Sendable, Equatable {
         case abandonUpgrade
     }
 
+    /// An operator's request that the state may refuse.
+    enum Request: Sendable, Hashable, CaseIterable {
+        case start, restart, upgrade, restore
+    }
+
+    /// Why a request is refused (the engine answers `conflict`).
+    enum Refusal: Sendable, Hashable {
+        /// A backup is being put in place of the store.
+        case restoring
+        /// An upgrade runs already.
+        case upgrading
+        /// Only a ready service is upgraded.
+        case notReady
+        /// Only a stopped or failed service's store is restored.
+        case notStopped
+    }
+
     /// How an exited process ended, as the engine read it.
     struct Exit: Sendable, Hashable {
         /// It exited with status 0.
@@ -208,6 +225,21 @@ struct ServiceStateMachine: Sendable, Equatable {
     var isUpgrading: Bool {
         if case .upgrading = state { return true }
         return false
+    }
+
+    /// Whether the state refuses `request`, and why; nil when it may go ahead.
+    func refusal(of request: Request) -> Refusal? {
+        switch request {
+        case .start, .restart:
+            return isRestoring ? .restoring : nil
+        case .upgrade:
+            if isRestoring { return .restoring }
+            if isUpgrading { return .upgrading }
+            return state == .ready ? nil : .notReady
+        case .restore:
+            guard state.wire == .stopped || state.wire == .failed else { return .notStopped }
+            return isRestoring ? .restoring : nil
+        }
     }
 
     // MARK: Starting

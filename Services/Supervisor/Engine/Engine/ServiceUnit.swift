@@ -21,8 +21,6 @@ final class ServiceUnit {
     var state: Supervisor.ServiceState { machine.state.wire }
     /// Whether it should run: set by start, cleared by stop, `down` and a spent budget.
     var wanted: Bool { machine.wanted }
-    /// Whether a backup is put in place of its store: it may not start until that is done.
-    var restoring: Bool { machine.isRestoring }
     /// The `upgrade` under way, from the new process's start until it is ready or has failed.
     var upgrade: UpgradeRun?
 

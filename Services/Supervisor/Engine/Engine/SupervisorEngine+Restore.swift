@@ -19,7 +19,7 @@ extension SupervisorEngine {
         }
         let (path, known) = try await loop.submit { () throws -> (String, [String]) in
             let unit = try self.unit(name)
-            guard unit.state == .stopped || unit.state == .failed else {
+            guard unit.machine.refusal(of: .restore) != .notStopped else {
                 throw ServiceError(.conflict, "\(name) is \(unit.state): stop it first (svc-supervisor stop \(name)), then restore")
             }
             try self.refuseWhileRestoring(unit, "restore")
@@ -44,7 +44,7 @@ extension SupervisorEngine {
 
     /// Refuses `action` of `unit` with `conflict` while a backup is put in place of its store.
     func refuseWhileRestoring(_ unit: ServiceUnit, _ action: String) throws(ServiceError) {
-        guard unit.restoring else { return }
+        guard unit.machine.refusal(of: .start) == .restoring else { return }
         throw ServiceError(.conflict, "cannot \(action) \(unit.spec.name): a backup is being put in place of its store")
     }
 }

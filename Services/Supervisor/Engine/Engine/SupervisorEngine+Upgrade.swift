@@ -48,11 +48,14 @@ extension SupervisorEngine {
         answer: @escaping (Result<Supervisor.UpgradeResult, ServiceError>) -> Void
     ) throws {
         let unit = try unit(name)
-        try refuseWhileRestoring(unit, "upgrade")
-        if let running = unit.upgrade {
-            throw ServiceError(.conflict, "\(name) is being upgraded already (new pid \(running.pid)); wait for that one")
+        switch unit.machine.refusal(of: .upgrade) {
+        case .restoring: try refuseWhileRestoring(unit, "upgrade")
+        case .upgrading:
+            let pid = unit.upgrade.map { " (new pid \($0.pid))" } ?? ""
+            throw ServiceError(.conflict, "\(name) is being upgraded already\(pid); wait for that one")
+        case .notReady, .notStopped, nil: break
         }
-        guard unit.state == .ready, let oldPID = unit.pid else {
+        guard unit.machine.refusal(of: .upgrade) == nil, let oldPID = unit.pid else {
             throw ServiceError(
                 .conflict,
                 "\(name) is \(unit.state): only a ready service is upgraded (svc-supervisor start \(name) starts it "
