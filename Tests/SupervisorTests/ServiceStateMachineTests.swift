@@ -20,7 +20,8 @@ import VerticalsContract
         case readyTimeoutElapsed, stoppingOnItsOwn
         case stopRequested, shutdownBegun, stopTimeoutElapsed
         case exitedCleanly, exitedWithFailure, exitedRestartCannotHelp, exitedIdle, exitedAtALimit
-        case restoreBegun, restoreEnded, upgradeBegun, upgradeHandOver, upgradeProcessFailed
+        case restoreBegun, restoreEnded, upgradeBegun, upgradeProcessWaitsForStore, upgradeProcessReady
+        case upgradeProcessFailed
 
         var description: String { rawValue }
 
@@ -58,7 +59,8 @@ import VerticalsContract
             case .restoreBegun: return machine.restoreBegun()
             case .restoreEnded: return machine.restoreEnded()
             case .upgradeBegun: return machine.upgradeBegun()
-            case .upgradeHandOver: return machine.upgradeHandOver()
+            case .upgradeProcessWaitsForStore: return machine.upgradeProcessWaitsForStore()
+            case .upgradeProcessReady: return machine.upgradeProcessReady()
             case .upgradeProcessFailed: return machine.upgradeProcessFailed()
             }
         }
@@ -85,6 +87,9 @@ import VerticalsContract
     static let restartsAfter: Duration = .microseconds(100_000)
     static let readyActions: [Action] = [.cancelTimer, .armWatchdog, .armForgiveness, .armLiveness, .startDependents]
     static let stopActions: [Action] = [.stopHealthChecks, .sendStopSignal, .armTimer(.stop)]
+    static let handOverActions: [Action] = [
+        .beginHandOver, .stopHealthChecks, .cancelForgiveness, .sendStopSignal, .armTimer(.stop),
+    ]
 
     /// Any exit during an upgrade: the old process's promotes the new one; the new one's (its
     /// own, or after it failed during the hand-over) rolls back, whatever the exit status.
@@ -93,9 +98,11 @@ import VerticalsContract
     static func upgradeExits(serving: Supervisor.ExitReason, draining: Supervisor.ExitReason) -> [State: Outcome] {
         [
             .upgrading(.preparing): Outcome(
-                state: .upgrading(.finishing), wanted: true, actions: [.recordExit(serving), .promoteUpgrade]),
+                state: .upgrading(.finishing), wanted: true,
+                actions: [.recordExit(serving), .promoteUpgrade, .armUpgradeReadyTimeout]),
             .upgrading(.handingOver): Outcome(
-                state: .upgrading(.finishing), wanted: true, actions: [.recordExit(draining), .promoteUpgrade]),
+                state: .upgrading(.finishing), wanted: true,
+                actions: [.recordExit(draining), .promoteUpgrade, .armUpgradeReadyTimeout]),
             .upgrading(.newProcessFailed): Outcome(
                 state: .waiting, wanted: true, actions: [.recordExit(draining), .rollBackUpgrade]),
             .upgrading(.finishing): Outcome(
@@ -247,10 +254,14 @@ import VerticalsContract
         .upgradeBegun: [
             .ready: Outcome(state: .upgrading(.preparing), wanted: true, actions: [])
         ],
-        .upgradeHandOver: [
-            .upgrading(.preparing): Outcome(
-                state: .upgrading(.handingOver), wanted: true,
-                actions: [.stopHealthChecks, .cancelForgiveness, .sendStopSignal, .armTimer(.stop)])
+        .upgradeProcessWaitsForStore: [
+            .upgrading(.preparing): Outcome(state: .upgrading(.handingOver), wanted: true, actions: handOverActions)
+        ],
+        // Ready while the old one still serves: no store to wait for, the hand-over begins.
+        .upgradeProcessReady: [
+            .upgrading(.preparing): Outcome(state: .upgrading(.handingOver), wanted: true, actions: handOverActions),
+            .upgrading(.handingOver): Outcome(state: .upgrading(.handingOver), wanted: true, actions: []),
+            .upgrading(.finishing): Outcome(state: .upgrading(.finishing), wanted: true, actions: [.completeUpgrade]),
         ],
         .upgradeProcessFailed: [
             .upgrading(.preparing): Outcome(state: .ready, wanted: true, actions: []),
@@ -383,6 +394,25 @@ import VerticalsContract
         #expect(machine.watchdogMissed() == [.killForFailure(.watchdog)])
         #expect(machine.exited(.init(success: true), at: Self.now) == [.recordExit(.watchdog), .restart(after: Self.restartsAfter)])
         #expect(machine.pendingFailure == nil)
+    }
+
+    @Test func givenANewProcessReadyBeforeTheHandOver_whenTheOldOneExits_thenTheUpgradeCompletes() {
+        var machine = Self.machine(in: .ready)
+        #expect(machine.upgradeBegun() == [])
+        #expect(machine.upgradeProcessReady() == Self.handOverActions)
+        #expect(machine.exited(.init(success: true), at: Self.now) == [.recordExit(.stop), .promoteUpgrade, .completeUpgrade])
+        #expect(machine.ready(at: Self.now) == Self.readyActions)
+        #expect(machine.state == .ready)
+    }
+
+    @Test func givenANewProcessThatWaitsForTheStore_whenTheOldOneExits_thenItHasItsReadyTimeout() {
+        var machine = Self.machine(in: .ready)
+        _ = machine.upgradeBegun()
+        #expect(machine.upgradeProcessWaitsForStore() == Self.handOverActions)
+        #expect(
+            machine.exited(.init(success: true), at: Self.now)
+                == [.recordExit(.stop), .promoteUpgrade, .armUpgradeReadyTimeout])
+        #expect(machine.upgradeProcessReady() == [.completeUpgrade])
     }
 
     @Test func givenNoReadinessProtocol_whenSpawned_thenItArmsNoReadyTimeout() {

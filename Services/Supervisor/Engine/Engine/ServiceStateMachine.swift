@@ -149,8 +149,15 @@ struct ServiceStateMachine: Sendable, Equatable {
         case giveUp(GiveUp)
         /// Record why the process ended, for `status`.
         case recordExit(Supervisor.ExitReason)
+        /// The new process is ready to take over: note the hand-over's start (the old process is
+        /// told to go by the actions after it).
+        case beginHandOver
         /// The old process is gone: make the upgrade's new process the service's own.
         case promoteUpgrade
+        /// The promoted new process has its ready timeout to say `READY=1`.
+        case armUpgradeReadyTimeout
+        /// The promoted new process is ready: answer the upgrade and take its executable.
+        case completeUpgrade
         /// The new process failed after the hand-over: put the backup back and start the
         /// previous executable.
         case rollBackUpgrade
@@ -192,6 +199,8 @@ struct ServiceStateMachine: Sendable, Equatable {
     private(set) var wanted = false
     /// Backoff and restart budget, fed the instants events bring.
     var ledger: RestartLedger
+    /// Whether an upgrade's new process has said `READY=1` (it served before the old one left).
+    private(set) var upgradeReady = false
     /// Liveness checks failed in a row in the current ready run.
     private(set) var livenessFailures = 0
     /// The failure the supervisor killed the running process for, until it exits.
@@ -466,7 +475,7 @@ struct ServiceStateMachine: Sendable, Equatable {
         case .upgrading(.preparing), .upgrading(.handingOver):
             state = .upgrading(.finishing)
             ledger.spawned()
-            return [.promoteUpgrade]
+            return [.promoteUpgrade, upgradeReady ? .completeUpgrade : .armUpgradeReadyTimeout]
         case .upgrading(.newProcessFailed), .upgrading(.finishing):
             state = .waiting
             wanted = true
@@ -538,14 +547,37 @@ struct ServiceStateMachine: Sendable, Equatable {
     mutating func upgradeBegun() -> [Action] {
         guard state == .ready else { return [] }
         state = .upgrading(.preparing)
+        upgradeReady = false
         return []
     }
 
-    /// The new process waits for the store, or is ready: the old one stops accepting and drains.
-    mutating func upgradeHandOver() -> [Action] {
-        guard state == .upgrading(.preparing) else { return [] }
+    /// The new process prepared and waits for the store's lock (`X_VERTICALS_STORE_WAIT=1`).
+    mutating func upgradeProcessWaitsForStore() -> [Action] {
+        state == .upgrading(.preparing) ? handOver() : []
+    }
+
+    /// The new process said `READY=1` (or, without a readiness protocol, was started): with no
+    /// store to wait for it serves already, so the hand-over begins; once it is the service's
+    /// own, the upgrade is done; meanwhile it is noted for the old process's exit.
+    mutating func upgradeProcessReady() -> [Action] {
+        switch state {
+        case .upgrading(.preparing):
+            upgradeReady = true
+            return handOver()
+        case .upgrading(.handingOver):
+            upgradeReady = true
+            return []
+        case .upgrading(.finishing):
+            return [.completeUpgrade]
+        default:
+            return []
+        }
+    }
+
+    /// The old process stops accepting and drains: its stop signal, its stop timeout.
+    private mutating func handOver() -> [Action] {
         state = .upgrading(.handingOver)
-        return [.stopHealthChecks, .cancelForgiveness, .sendStopSignal, .armTimer(.stop)]
+        return [.beginHandOver, .stopHealthChecks, .cancelForgiveness, .sendStopSignal, .armTimer(.stop)]
     }
 
     /// The new process ended before it was the service's own: before the hand-over the old one

@@ -67,6 +67,8 @@ extension SupervisorEngine {
                 unit.statusText = text
                 if why != .policy { unit.log.note(text) }
                 logger.error("\(spec.name) failed: \(unit.lastExit); \(text)")
+            case .beginHandOver:
+                if let upgrade = unit.upgrade { beginHandOver(unit, upgrade) }
             case .promoteUpgrade:
                 if let upgrade = unit.upgrade { promote(unit, upgrade) }
             case .rollBackUpgrade:
@@ -145,10 +147,12 @@ extension SupervisorEngine {
             for waiter in waiters { waiter() }
         case .restart(let delay):
             restartWithPeers(unit, after: delay)
-        case .promoteUpgrade:
-            if let upgrade = unit.upgrade, upgrade.readyAt != nil { completeUpgrade(unit, upgrade) } else if let upgrade = unit.upgrade {
-                armFinishingTimeout(unit, upgrade)
-            }
+        case .beginHandOver, .promoteUpgrade:
+            break  // done by describe, before the new state is said
+        case .armUpgradeReadyTimeout:
+            if let upgrade = unit.upgrade { armFinishingTimeout(unit, upgrade) }
+        case .completeUpgrade:
+            if let upgrade = unit.upgrade { completeUpgrade(unit, upgrade) }
         case .rollBackUpgrade:
             if let upgrade = unit.upgrade { rollBack(unit, upgrade) }
         case .abandonUpgrade:

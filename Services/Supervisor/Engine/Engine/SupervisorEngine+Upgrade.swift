@@ -99,7 +99,7 @@ extension SupervisorEngine {
         guard unit.spec.readiness == .notify else {
             // Nothing to wait for: it counts as ready when started, as a first start does.
             upgrade.readyAt = .now
-            beginHandOver(unit, upgrade)
+            transition(unit) { $0.upgradeProcessReady() }
             return
         }
         let timeout = unit.spec.readyTimeout
@@ -130,7 +130,7 @@ extension SupervisorEngine {
             switch key {
             case SQLiteStore.HandOver.waitingKey where value == "1":
                 unit.log.note("upgrade: pid \(upgrade.pid) prepared and waits for the store")
-                if upgrade.stage == .preparing { beginHandOver(unit, upgrade) }
+                transition(unit) { $0.upgradeProcessWaitsForStore() }
             case SQLiteStore.HandOver.backupKey:
                 upgrade.backup = value
                 unit.log.note("upgrade: pid \(upgrade.pid) migrates the store; its backup: \(value)")
@@ -139,11 +139,7 @@ extension SupervisorEngine {
             case "READY" where value == "1":
                 guard upgrade.readyAt == nil else { break }
                 upgrade.readyAt = .now
-                switch upgrade.stage {
-                case .preparing: beginHandOver(unit, upgrade)  // no store to wait for: it serves already
-                case .handingOver: break  // done once the old one is gone
-                case .finishing: completeUpgrade(unit, upgrade)
-                }
+                transition(unit) { $0.upgradeProcessReady() }
             default:
                 break  // WATCHDOG=1 counts once it is the unit's own and ready
             }
@@ -151,9 +147,9 @@ extension SupervisorEngine {
     }
 
     /// The new process is ready to take over: the old one stops accepting, drains and exits (its
-    /// stop signal, SIGKILL after its stop timeout), which releases the store's lock.
-    private func beginHandOver(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
-        guard upgrade.stage == .preparing, unit.machine.state == .upgrading(.preparing) else { return }
+    /// stop signal, SIGKILL after its stop timeout, the machine's actions after this one), which
+    /// releases the store's lock. Done before `stopping` is said.
+    func beginHandOver(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
         upgrade.stage = .handingOver
         upgrade.handOverAt = .now
         // The old process's stop timeout bounds this stage; the new one's readiness clock starts
@@ -161,7 +157,6 @@ extension SupervisorEngine {
         upgrade.timer.stop()
         unit.statusText = "upgrading: pid \(upgrade.oldPID) drains; new pid \(upgrade.pid) "
             + (upgrade.readyAt == nil ? "waits for the store" : "serves")
-        transition(unit) { $0.upgradeHandOver() }
     }
 
     /// `unit`'s own process ended (``exited(_:_:)`` did its bookkeeping) while an upgrade runs:
