@@ -54,7 +54,7 @@ import VerticalsContract
             case .exitedCleanly: return machine.exited(.init(success: true), at: now)
             case .exitedWithFailure: return machine.exited(.init(success: false), at: now)
             case .exitedRestartCannotHelp: return machine.exited(.init(success: false, restartCannotHelp: true), at: now)
-            case .exitedIdle: return machine.exited(.init(success: true, waitsForDemand: true), at: now)
+            case .exitedIdle: return machine.exited(.init(success: true, wasReady: true, socketHeld: true), at: now)
             case .exitedAtALimit: return machine.exited(.init(success: false, limit: true), at: now)
             case .restoreBegun: return machine.restoreBegun()
             case .restoreEnded: return machine.restoreEnded()
@@ -281,7 +281,7 @@ import VerticalsContract
     static func machine(in state: State) -> Machine {
         Machine(
             state: state, wanted: wantedIn(state), restart: .onFailure, backoff: backoff,
-            budget: RestartBudget(maxRestarts: 100, window: .seconds(60)), notifiesReady: true)
+            budget: RestartBudget(maxRestarts: 100, window: .seconds(60)), notifiesReady: true, startsOnDemand: true)
     }
 
     @Test("Given a state, when an event comes, then the machine moves as the table says", arguments: pairs)
@@ -413,6 +413,20 @@ import VerticalsContract
             machine.exited(.init(success: true), at: Self.now)
                 == [.recordExit(.stop), .promoteUpgrade, .armUpgradeReadyTimeout])
         #expect(machine.upgradeProcessReady() == [.completeUpgrade])
+    }
+
+    @Test func givenAnOnDemandServiceNeverReady_whenItExitsCleanly_thenItIsNotIdle() {
+        var machine = Self.machine(in: .starting)
+        #expect(machine.exited(.init(success: true, wasReady: false, socketHeld: true), at: Self.now) == [.recordExit(.exit)])
+        #expect(machine.state == .stopped)
+    }
+
+    @Test func givenAServiceStartedAtOnce_whenItExitsCleanlyAfterReady_thenItIsNotIdle() {
+        var machine = Machine(
+            state: .ready, wanted: true, restart: .onFailure, backoff: Self.backoff,
+            budget: RestartBudget(maxRestarts: 5, window: .seconds(60)), notifiesReady: true, startsOnDemand: false)
+        #expect(machine.exited(.init(success: true, wasReady: true, socketHeld: true), at: Self.now) == [.recordExit(.exit)])
+        #expect(machine.state == .stopped)
     }
 
     @Test func givenNoReadinessProtocol_whenSpawned_thenItArmsNoReadyTimeout() {

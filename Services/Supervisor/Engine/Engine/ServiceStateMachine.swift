@@ -190,8 +190,10 @@ struct ServiceStateMachine: Sendable, Equatable {
         var limit = false
         /// It exited 78 (``DaemonExitStatus/restartCannotHelp``).
         var restartCannotHelp = false
-        /// A clean exit, after readiness, of a service that starts on demand and whose socket is held.
-        var waitsForDemand = false
+        /// The process had become ready.
+        var wasReady = false
+        /// The supervisor holds the service's listening socket (it can watch it for callers).
+        var socketHeld = false
     }
 
     private(set) var state: State = .stopped
@@ -209,17 +211,24 @@ struct ServiceStateMachine: Sendable, Equatable {
     var restart: RestartPolicy
     /// `readiness = notify`: the process says `READY=1`; else it is ready once spawned.
     var notifiesReady: Bool
+    /// `start = "on-demand"`: a clean exit waits for the next caller instead of a restart.
+    var startsOnDemand: Bool
 
     /// A stopped, unwanted service.
-    init(restart: RestartPolicy, backoff: Backoff, budget: RestartBudget, notifiesReady: Bool) {
+    init(restart: RestartPolicy, backoff: Backoff, budget: RestartBudget, notifiesReady: Bool, startsOnDemand: Bool = false) {
         self.restart = restart
         self.notifiesReady = notifiesReady
+        self.startsOnDemand = startsOnDemand
         ledger = RestartLedger(backoff: backoff, budget: budget)
     }
 
     /// A machine already in `state`, for tests.
-    init(state: State, wanted: Bool, restart: RestartPolicy, backoff: Backoff, budget: RestartBudget, notifiesReady: Bool) {
-        self.init(restart: restart, backoff: backoff, budget: budget, notifiesReady: notifiesReady)
+    init(
+        state: State, wanted: Bool, restart: RestartPolicy, backoff: Backoff, budget: RestartBudget, notifiesReady: Bool,
+        startsOnDemand: Bool = false
+    ) {
+        self.init(
+            restart: restart, backoff: backoff, budget: budget, notifiesReady: notifiesReady, startsOnDemand: startsOnDemand)
         self.state = state
         self.wanted = wanted
     }
@@ -450,14 +459,20 @@ struct ServiceStateMachine: Sendable, Equatable {
         }
         let asked = state.wire == .stopping || !wanted
         let failure = pendingFailure != nil || !exit.success
+        // Its idle exit (or another clean exit of an on-demand service) is not a failure: no
+        // backoff, no restart budget spent; the next caller starts it again. Not for a process
+        // that never became ready: one that exits 0 at once would be started again at once.
+        let waitsForDemand = startsOnDemand && !failure && exit.socketHeld && exit.wasReady
         let record = Action.recordExit(
             pendingFailure ?? (exit.limit ? .limit : asked ? .stop : exit.success ? .exit : .crash))
         pendingFailure = nil
-        return [record] + afterExit(exit, failure: failure, at: now)
+        return [record] + afterExit(exit, failure: failure, waitsForDemand: waitsForDemand, at: now)
     }
 
     /// What follows an exit in a state that has a process.
-    private mutating func afterExit(_ exit: Exit, failure: Bool, at now: ContinuousClock.Instant) -> [Action] {
+    private mutating func afterExit(
+        _ exit: Exit, failure: Bool, waitsForDemand: Bool, at now: ContinuousClock.Instant
+    ) -> [Action] {
         switch state {
         case .stopping:
             state = .stopped
@@ -467,7 +482,7 @@ struct ServiceStateMachine: Sendable, Equatable {
                 state = .stopped
                 return [.notifyStopWaiters]
             }
-            if exit.waitsForDemand {
+            if waitsForDemand {
                 state = .idle
                 return [.watchForDemand]
             }

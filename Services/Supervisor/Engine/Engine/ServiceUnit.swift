@@ -10,6 +10,7 @@ final class ServiceUnit {
         didSet {
             machine.restart = spec.restart
             machine.notifiesReady = spec.readiness == .notify
+            machine.startsOnDemand = spec.startsOnDemand
             machine.ledger.backoff = spec.backoff
             machine.ledger.budget = spec.budget
         }
@@ -84,7 +85,8 @@ final class ServiceUnit {
         self.spec = spec
         self.log = log
         machine = ServiceStateMachine(
-            restart: spec.restart, backoff: spec.backoff, budget: spec.budget, notifiesReady: spec.readiness == .notify)
+            restart: spec.restart, backoff: spec.backoff, budget: spec.budget, notifiesReady: spec.readiness == .notify,
+            startsOnDemand: spec.startsOnDemand)
         timer = LoopTimer(loop: loop)
         watchdog = LoopTimer(loop: loop)
         forgiveness = LoopTimer(loop: loop)

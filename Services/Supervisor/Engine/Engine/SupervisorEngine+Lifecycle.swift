@@ -269,15 +269,9 @@ extension SupervisorEngine {
         // process, is another vertical's, a newer build's or damaged): systemd's
         // RestartPreventExitStatus, and the exported units say the same.
         let cannotHelp = status.signal == 0 && status.exitCode == Int64(DaemonExitStatus.restartCannotHelp)
-        // Its idle exit (or a clean exit of an on-demand service) is not a failure: no backoff, no
-        // restart budget spent; the next caller starts it again. Not for a process that never
-        // became ready: one that exits 0 at once would be started again at once.
         let exit = ServiceStateMachine.Exit(
-            success: status.isSuccess, limit: limit != nil, restartCannotHelp: cannotHelp,
-            waitsForDemand: !neverReady && exitWaitsForDemand(unit, status))
-        if exit.waitsForDemand, unit.wanted, unit.state == .starting || unit.state == .ready {
-            unit.log.note("exited cleanly: idle until the next caller connects")
-        }
+            success: status.isSuccess, limit: limit != nil, restartCannotHelp: cannotHelp, wasReady: !neverReady,
+            socketHeld: unit.listeningFD != nil)
         transition(unit) { $0.exited(exit, at: .now) }
     }
 

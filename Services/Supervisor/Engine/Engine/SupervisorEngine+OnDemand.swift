@@ -67,9 +67,4 @@ extension SupervisorEngine {
         transition(unit) { $0.demand() }
     }
 
-    /// Whether `unit`'s exit was its idle exit, or another clean exit of a service that starts
-    /// on demand: a clean stop that waits for the next caller, not a failure to restart from.
-    func exitWaitsForDemand(_ unit: ServiceUnit, _ status: ExitStatus) -> Bool {
-        unit.spec.startsOnDemand && status.isSuccess && unit.machine.pendingFailure == nil && unit.listeningFD != nil
-    }
 }

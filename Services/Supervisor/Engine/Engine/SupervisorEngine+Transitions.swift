@@ -29,7 +29,11 @@ extension SupervisorEngine {
         if before != after {
             switch after {
             case .stopped, .starting: unit.statusText = ""
-            case .idle: unit.statusText = "starts at the first connection"
+            case .idle:
+                if before.wire == .starting || before.wire == .ready {
+                    unit.log.note("exited cleanly: idle until the next caller connects")
+                }
+                unit.statusText = "starts at the first connection"
             case .stopping where before.wire == .starting || before.wire == .ready: unit.statusText = "stopping"
             case .ready:
                 let now = ContinuousClock.now
