@@ -21,7 +21,7 @@ import VerticalsContract
         case stopRequested, shutdownBegun, stopTimeoutElapsed
         case exitedCleanly, exitedWithFailure, exitedRestartCannotHelp, exitedIdle, exitedAtALimit
         case restoreBegun, restoreEnded, upgradeBegun, upgradeProcessWaitsForStore, upgradeProcessReady
-        case upgradeProcessFailed
+        case upgradeProcessFailed, upgradeReadyTimeoutElapsed
 
         var description: String { rawValue }
 
@@ -62,6 +62,7 @@ import VerticalsContract
             case .upgradeProcessWaitsForStore: return machine.upgradeProcessWaitsForStore()
             case .upgradeProcessReady: return machine.upgradeProcessReady()
             case .upgradeProcessFailed: return machine.upgradeProcessFailed()
+            case .upgradeReadyTimeoutElapsed: return machine.upgradeReadyTimeoutElapsed()
             }
         }
     }
@@ -262,6 +263,10 @@ import VerticalsContract
             .upgrading(.preparing): Outcome(state: .upgrading(.handingOver), wanted: true, actions: handOverActions),
             .upgrading(.handingOver): Outcome(state: .upgrading(.handingOver), wanted: true, actions: []),
             .upgrading(.finishing): Outcome(state: .upgrading(.finishing), wanted: true, actions: [.completeUpgrade]),
+        ],
+        .upgradeReadyTimeoutElapsed: [
+            .upgrading(.preparing): Outcome(state: .upgrading(.preparing), wanted: true, actions: [.killUpgradeProcess]),
+            .upgrading(.finishing): Outcome(state: .upgrading(.finishing), wanted: true, actions: [.killUpgradeProcess]),
         ],
         .upgradeProcessFailed: [
             .upgrading(.preparing): Outcome(state: .ready, wanted: true, actions: []),

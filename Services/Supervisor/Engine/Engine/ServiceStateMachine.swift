@@ -158,6 +158,8 @@ struct ServiceStateMachine: Sendable, Equatable {
         case armUpgradeReadyTimeout
         /// The promoted new process is ready: answer the upgrade and take its executable.
         case completeUpgrade
+        /// SIGKILL the upgrade's new process (its readiness deadline passed); its exit fails the upgrade.
+        case killUpgradeProcess
         /// The new process failed after the hand-over: put the backup back and start the
         /// previous executable.
         case rollBackUpgrade
@@ -586,6 +588,15 @@ struct ServiceStateMachine: Sendable, Equatable {
             return [.completeUpgrade]
         default:
             return []
+        }
+    }
+
+    /// The new process's deadline passed: to wait for the store or be ready while preparing, to
+    /// be ready once it is the service's own.
+    mutating func upgradeReadyTimeoutElapsed() -> [Action] {
+        switch state {
+        case .upgrading(.preparing), .upgrading(.finishing): [.killUpgradeProcess]
+        default: []
         }
     }
 

@@ -157,6 +157,14 @@ extension SupervisorEngine {
             if let upgrade = unit.upgrade { armFinishingTimeout(unit, upgrade) }
         case .completeUpgrade:
             if let upgrade = unit.upgrade { completeUpgrade(unit, upgrade) }
+        case .killUpgradeProcess:
+            guard let upgrade = unit.upgrade else { break }
+            let timeout = ServiceUnit.text(spec.readyTimeout)
+            killUpgradeProcess(
+                unit, upgrade,
+                unit.machine.state == .upgrading(.preparing)
+                    ? "neither waited for the store nor was ready within \(timeout)"
+                    : "not ready within \(timeout) of the hand-over")
         case .rollBackUpgrade:
             if let upgrade = unit.upgrade { rollBack(unit, upgrade) }
         case .abandonUpgrade:

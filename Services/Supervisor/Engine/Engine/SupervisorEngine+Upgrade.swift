@@ -104,8 +104,8 @@ extension SupervisorEngine {
         }
         let timeout = unit.spec.readyTimeout
         upgrade.timer.start(after: timeout) { [weak self, weak unit, weak upgrade] in
-            guard let self, let unit, let upgrade, upgrade.stage == .preparing else { return }
-            self.killUpgradeProcess(unit, upgrade, "neither waited for the store nor was ready within \(ServiceUnit.text(timeout))")
+            guard let self, let unit, let upgrade, unit.upgrade === upgrade else { return }
+            self.transition(unit) { $0.upgradeReadyTimeoutElapsed() }
         }
     }
 
@@ -203,8 +203,8 @@ extension SupervisorEngine {
     func armFinishingTimeout(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
         let timeout = unit.spec.readyTimeout
         upgrade.timer.start(after: timeout) { [weak self, weak unit, weak upgrade] in
-            guard let self, let unit, let upgrade, unit.upgrade === upgrade, upgrade.readyAt == nil else { return }
-            self.killUpgradeProcess(unit, upgrade, "not ready within \(ServiceUnit.text(timeout)) of the hand-over")
+            guard let self, let unit, let upgrade, unit.upgrade === upgrade else { return }
+            self.transition(unit) { $0.upgradeReadyTimeoutElapsed() }
         }
     }
 
@@ -275,7 +275,7 @@ extension SupervisorEngine {
     }
 
     /// Kills the upgrade's new process for `reason`; its exit then fails the upgrade.
-    private func killUpgradeProcess(_ unit: ServiceUnit, _ upgrade: UpgradeRun, _ reason: String) {
+    func killUpgradeProcess(_ unit: ServiceUnit, _ upgrade: UpgradeRun, _ reason: String) {
         upgrade.killReason = reason
         unit.log.note("upgrade: new pid \(upgrade.pid) \(reason): killing its process group")
         if kill(-upgrade.pid, SIGKILL) != 0 { try? upgrade.child.kill(SIGKILL) }
