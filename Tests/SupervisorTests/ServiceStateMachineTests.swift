@@ -283,12 +283,15 @@ import VerticalsContract
 
     static let pairs: [Pair] = State.all.flatMap { state in Event.allCases.map { Pair(state: state, event: $0) } }
 
+    /// The table's machine: in `state`, wanted as ``wantedIn(_:)`` says, restart = on-failure,
+    /// `READY=1` expected, started on demand, a budget that is never spent.
     static func machine(in state: State) -> Machine {
         Machine(
             state: state, wanted: wantedIn(state), restart: .onFailure, backoff: backoff,
             budget: RestartBudget(maxRestarts: 100, window: .seconds(60)), notifiesReady: true, startsOnDemand: true)
     }
 
+    /// Every state × event pair against ``table``; pairs it does not list are ignored.
     @Test("Given a state, when an event comes, then the machine moves as the table says", arguments: pairs)
     func everyStateAndEvent(_ pair: Pair) {
         var machine = Self.machine(in: pair.state)
@@ -318,6 +321,7 @@ import VerticalsContract
         .restoring(.rollback): [.restoring, .restoring, .restoring, .notStopped],
     ]
 
+    /// Every state × request pair against ``refusals``.
     @Test("Given a state, when the operator asks, then it is refused as the table says", arguments: State.all)
     func everyStateAndRequest(_ state: State) throws {
         let machine = Self.machine(in: state)
@@ -326,12 +330,14 @@ import VerticalsContract
         #expect(requests.map { machine.refusal(of: $0) } == expected)
     }
 
+    /// A typo in the table cannot hide a row: every state it names is one the machine has.
     @Test func theTableNamesOnlyKnownStates() {
         for (event, rows) in Self.table {
             for state in rows.keys { #expect(State.all.contains(state), "\(event): \(state)") }
         }
     }
 
+    /// Upgrading and restoring stay off the wire: each is reported as the state it looks like.
     @Test func internalStatesAreReportedAsTheWireStateTheyLookLike() {
         #expect(State.upgrading(.preparing).wire == .ready)
         #expect(State.upgrading(.handingOver).wire == .stopping)
@@ -342,6 +348,7 @@ import VerticalsContract
         #expect(State.restoring(.rollback).wire == .waiting)
     }
 
+    /// The budget's give-up, which the table's large budget never reaches.
     @Test func givenASpentBudget_whenItCrashes_thenItStaysFailed() {
         var machine = Machine(
             state: .ready, wanted: true, restart: .always, backoff: Self.backoff,
@@ -357,6 +364,7 @@ import VerticalsContract
         #expect(!machine.wanted)
     }
 
+    /// `restart = never` gives up on a failed exit.
     @Test func givenRestartNever_whenItCrashes_thenItFailsByPolicy() {
         var machine = Machine(
             state: .ready, wanted: true, restart: .never, backoff: Self.backoff,
@@ -365,6 +373,7 @@ import VerticalsContract
         #expect(machine.state == .failed)
     }
 
+    /// `restart = always` restarts a clean exit too.
     @Test func givenRestartAlways_whenItExitsCleanly_thenItBacksOff() {
         var machine = Machine(
             state: .ready, wanted: true, restart: .always, backoff: Self.backoff,
@@ -373,6 +382,7 @@ import VerticalsContract
         #expect(machine.state == .backoff)
     }
 
+    /// Liveness failures count in a row only.
     @Test func givenThreeFailuresAllowed_whenTheThirdInARowFails_thenItIsKilled_andAPassResetsTheCount() {
         var machine = Self.machine(in: .ready)
         #expect(machine.livenessChecked(passed: false, allowed: 3) == [.armLiveness])
@@ -382,6 +392,7 @@ import VerticalsContract
         #expect(machine.livenessChecked(passed: false, allowed: 3) == [.killForFailure(.liveness)])
     }
 
+    /// Forgiveness needs the run seen alive `resetAfter` after readiness, and comes once.
     @Test func givenAFailedRunReadyForResetAfter_whenSeenAlive_thenTheBackoffIsForgivenOnce() {
         var machine = Self.machine(in: .ready)
         _ = machine.exited(.init(success: false), at: Self.now)
@@ -394,6 +405,7 @@ import VerticalsContract
         #expect(machine.ledger.forgivenessDue == nil)
     }
 
+    /// A kill for a failure is remembered until the exit, whatever status it reports.
     @Test func givenAMissedWatchdog_whenTheKilledProcessExits_thenItIsRecordedAsTheWatchdogs_andRestarted() {
         var machine = Self.machine(in: .ready)
         #expect(machine.watchdogMissed() == [.killForFailure(.watchdog)])
@@ -401,6 +413,7 @@ import VerticalsContract
         #expect(machine.pendingFailure == nil)
     }
 
+    /// An upgrade without a store to wait for completes as soon as the old process is gone.
     @Test func givenANewProcessReadyBeforeTheHandOver_whenTheOldOneExits_thenTheUpgradeCompletes() {
         var machine = Self.machine(in: .ready)
         #expect(machine.upgradeBegun() == [])
@@ -410,6 +423,7 @@ import VerticalsContract
         #expect(machine.state == .ready)
     }
 
+    /// An upgrade whose new process opens the store after the hand-over waits for its `READY=1`.
     @Test func givenANewProcessThatWaitsForTheStore_whenTheOldOneExits_thenItHasItsReadyTimeout() {
         var machine = Self.machine(in: .ready)
         _ = machine.upgradeBegun()
@@ -420,12 +434,14 @@ import VerticalsContract
         #expect(machine.upgradeProcessReady() == [.completeUpgrade])
     }
 
+    /// A process that exits 0 before readiness is not idled (it would start again at once).
     @Test func givenAnOnDemandServiceNeverReady_whenItExitsCleanly_thenItIsNotIdle() {
         var machine = Self.machine(in: .starting)
         #expect(machine.exited(.init(success: true, wasReady: false, socketHeld: true), at: Self.now) == [.recordExit(.exit)])
         #expect(machine.state == .stopped)
     }
 
+    /// Only a service started on demand goes idle on a clean exit.
     @Test func givenAServiceStartedAtOnce_whenItExitsCleanlyAfterReady_thenItIsNotIdle() {
         var machine = Machine(
             state: .ready, wanted: true, restart: .onFailure, backoff: Self.backoff,
@@ -434,6 +450,7 @@ import VerticalsContract
         #expect(machine.state == .stopped)
     }
 
+    /// `readiness = none`: the spawn arms no ready timeout; the engine says ready at once.
     @Test func givenNoReadinessProtocol_whenSpawned_thenItArmsNoReadyTimeout() {
         var machine = Machine(
             state: .starting, wanted: true, restart: .always, backoff: Self.backoff,
@@ -442,6 +459,7 @@ import VerticalsContract
         #expect(machine.ready(at: Self.now) == Self.readyActions)
     }
 
+    /// A start asked for while stopping starts it once the process is gone.
     @Test func givenAStartAskedWhileStopping_whenTheProcessExits_thenItStartsAgain() {
         var machine = Self.machine(in: .stopping)
         #expect(machine.startRequested(fresh: true) == [])
