@@ -8,7 +8,7 @@ import VerticalsContract
 ///
 /// An event that does not fit the state (a datagram, an exit or a timer that arrives late) is
 /// answered with no actions and leaves the state as it was: the outside world may send anything
-/// at any time, so nothing here traps.
+/// at any time, so no event traps.
 ///
 /// ```swift
 /// var machine = ServiceStateMachine(restart: .onFailure, backoff: backoff, budget: budget, notifiesReady: true)
