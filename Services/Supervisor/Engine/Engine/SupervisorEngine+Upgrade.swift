@@ -162,7 +162,7 @@ extension SupervisorEngine {
     /// `unit`'s own process ended (``exited(_:_:)`` did its bookkeeping) while an upgrade runs:
     /// the old one, gone as the hand-over asked (or on its own), or the new one after it became
     /// the unit's own. The machine then promotes the new process or rolls back
-    /// (``ServiceStateMachine/exited(_:at:)``); an abandoned upgrade ends here, and its exit is
+    /// (``ServiceStateMachine/exited(_:at:)``); an abandoned upgrade is answered at once, and its exit is
     /// a stop's.
     func upgradeSawExit(_ unit: ServiceUnit, _ upgrade: UpgradeRun, pid: Int32, reason: String) {
         if let abandoned = upgrade.abandoned {
