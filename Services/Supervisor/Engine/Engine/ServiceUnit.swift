@@ -6,12 +6,22 @@ import VerticalsWire
 /// that outlive its processes (listening socket, log, timers). Loop-confined; only the engine
 /// touches it.
 final class ServiceUnit {
-    var spec: ServiceSpec
-    var state: Supervisor.ServiceState = .stopped
+    var spec: ServiceSpec {
+        didSet {
+            machine.restart = spec.restart
+            machine.notifiesReady = spec.readiness == .notify
+            machine.startsOnDemand = spec.startsOnDemand
+            machine.ledger.backoff = spec.backoff
+            machine.ledger.budget = spec.budget
+        }
+    }
+    /// Where it is in its life: every change of state is an event fed to it
+    /// (``SupervisorEngine/transition(_:_:)``).
+    var machine: ServiceStateMachine
+    /// The state `status` shows.
+    var state: Supervisor.ServiceState { machine.state.wire }
     /// Whether it should run: set by start, cleared by stop, `down` and a spent budget.
-    var wanted = false
-    /// Set while a backup is put in place of its store: it may not start until that is done.
-    var restoring = false
+    var wanted: Bool { machine.wanted }
     /// The `upgrade` under way, from the new process's start until it is ready or has failed.
     var upgrade: UpgradeRun?
 
@@ -26,8 +36,11 @@ final class ServiceUnit {
 
     /// Restarts since the supervisor started (shown in `status`).
     var restarts = 0
-    /// Backoff and restart budget: pure policy, fed the instants of what happened.
-    var ledger: RestartLedger
+    /// Backoff and restart budget: pure policy, fed the instants of what happened (the machine's).
+    var ledger: RestartLedger {
+        get { machine.ledger }
+        set { machine.ledger = newValue }
+    }
     var lastExit = ""
     /// ``lastExit`` as a category, for `status`.
     var exitReason: Supervisor.ExitReason?
@@ -36,8 +49,9 @@ final class ServiceUnit {
     var readySince: Timestamp?
     /// When the backoff it waits out ends.
     var backoffUntil: ContinuousClock.Instant?
-    /// Why the supervisor killed the running process (ready timeout, watchdog, liveness), if it did.
-    var pendingFailure: (reason: String, kind: Supervisor.ExitReason)?
+    /// Why the supervisor killed the running process (ready timeout, watchdog, liveness), if it
+    /// did, in words; the machine keeps the kind.
+    var failureText: String?
     /// Services that must be ready before this one starts again, beside `depends_on`: the
     /// members before it in a `one_for_all` group that is restarting. Cleared once it is ready.
     var holds: Set<String> = []
@@ -64,13 +78,15 @@ final class ServiceUnit {
     let forgiveness: LoopTimer
     /// The wait until the next `daemon.health` check, while one is configured and it is ready.
     let livenessTimer: LoopTimer
-    /// Checks failed in a row.
-    var livenessFailures = 0
+    /// What the last failed check said, for the kill that follows the last one allowed.
+    var livenessFailure = ""
 
     init(spec: ServiceSpec, log: ServiceLog, loop: EventLoop) {
         self.spec = spec
         self.log = log
-        ledger = RestartLedger(backoff: spec.backoff, budget: spec.budget)
+        machine = ServiceStateMachine(
+            restart: spec.restart, backoff: spec.backoff, budget: spec.budget, notifiesReady: spec.readiness == .notify,
+            startsOnDemand: spec.startsOnDemand)
         timer = LoopTimer(loop: loop)
         watchdog = LoopTimer(loop: loop)
         forgiveness = LoopTimer(loop: loop)

@@ -6,43 +6,37 @@ import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsWire
 
-// Spawning, exits, restarts with backoff, and stopping: the transitions of a service's state
-// machine. All on the loop thread.
+// Spawning, exits, restarts with backoff, and stopping: the processes and timers behind the
+// transitions ``ServiceStateMachine`` decides. All on the loop thread.
 extension SupervisorEngine {
     /// Marks `unit` as wanted and starts it once its dependencies are ready. `fresh` (a start
     /// asked for, not a restart) gives it a new restart budget and backoff.
     func want(_ unit: ServiceUnit, fresh: Bool) {
-        unit.wanted = true
-        if fresh {
-            unit.ledger.reset()
-            unit.holds.removeAll()
-        }
-        if [.stopped, .failed, .idle].contains(unit.state) { startWhenReady(unit) }
+        if fresh { unit.holds.removeAll() }
+        transition(unit) { $0.startRequested(fresh: fresh) }
     }
 
-    /// Spawns `unit` if its dependencies are ready, else leaves it `waiting`. A dependency that
-    /// starts on demand counts as ready: a call to it starts it, and waits in its backlog meanwhile.
+    /// Spawns `unit` if its dependencies are ready, else leaves it `waiting` (the machine's
+    /// ``ServiceStateMachine/dependenciesChecked(missing:)`` decides). A dependency that starts on
+    /// demand counts as ready: a call to it starts it, and waits in its backlog meanwhile.
     func startWhenReady(_ unit: ServiceUnit) {
-        guard unit.wanted, !isClosed, [.stopped, .failed, .waiting, .backoff, .idle].contains(unit.state) else { return }
+        guard !isClosed else { return }
         let missing = (unit.spec.dependsOn + unit.holds.sorted()).filter {
             units[$0].map { !$0.ready && !$0.spec.startsOnDemand } ?? false
         }
-        guard missing.isEmpty else {
-            unit.statusText = "waiting for \(missing.joined(separator: ", "))"
-            set(unit, .waiting)
-            return
-        }
-        spawn(unit)
+        transition(unit) { $0.dependenciesChecked(missing: missing) }
     }
 
     /// A dependency became ready: start whoever waited for it, in start order.
     func dependencyBecameReady() {
         for name in order {
-            if let unit = units[name], unit.state == .waiting { startWhenReady(unit) }
+            if let unit = units[name] { transition(unit) { $0.dependencyReady() } }
         }
     }
 
-    private func spawn(_ unit: ServiceUnit) {
+    /// Starts the process ``ServiceStateMachine/Action/spawn`` asks for, and tells the machine
+    /// whether it runs.
+    func spawn(_ unit: ServiceUnit) {
         stopWatchingForDemand(unit)
         let spec = unit.spec
         let run = configuration.runDirectory
@@ -72,7 +66,6 @@ extension SupervisorEngine {
         unit.uid = identity?.user.uid ?? geteuid()
         unit.startedAt = .now
         unit.readyAt = nil
-        unit.ledger.spawned()
         unit.statusText = ""
         // vt-exec, or the in-place start, calls setsid before exec, so the child leads its own
         // process group.
@@ -80,16 +73,10 @@ extension SupervisorEngine {
         log.forgetErrorLines()
         let user = identity.map { " as \($0.user.name) (uid \($0.user.uid))" } ?? ""
         log.note("started pid \(child.pid)\(user): \(configuration.program(spec.executable)) \(spec.arguments.joined(separator: " "))")
-        set(unit, .starting)
-        switch spec.readiness {
-        case .none:
-            becameReady(unit)
-        case .notify:
-            unit.timer.start(after: spec.readyTimeout) { [weak self, weak unit] in
-                guard let self, let unit, unit.state == .starting else { return }
-                self.killForFailure(unit, "not ready within \(ServiceUnit.text(spec.readyTimeout))", .readyTimeout)
-            }
-        }
+        // Said now, with its pid: the transition to starting left it to the spawn.
+        emit(unit)
+        transition(unit) { $0.spawned() }
+        if spec.readiness == .none { becameReady(unit) }
     }
 
     /// How to start `program` as a process of `unit`: with the environment, user, limits,
@@ -165,24 +152,10 @@ extension SupervisorEngine {
         return output
     }
 
+    /// `READY=1`, or the spawn of a service without a readiness protocol, or an upgrade's new
+    /// process ready as the unit's own: the machine moves it to `ready` if it was starting.
     func becameReady(_ unit: ServiceUnit) {
-        guard unit.state == .starting else { return }
-        unit.timer.stop()
-        let now = ContinuousClock.now
-        unit.readyAt = now
-        unit.readySince = .now
-        unit.ledger.becameReady(at: now)
-        unit.holds.removeAll()
-        if let startedAt = unit.startedAt {
-            unit.log.note("ready after \(ServiceUnit.text(now - startedAt))")
-        }
-        set(unit, .ready)
-        armWatchdog(unit)
-        armForgiveness(unit)
-        unit.livenessFailures = 0
-        armLiveness(unit)
-        dependencyBecameReady()
-        releaseStartUpPagesWhenUp()
+        transition(unit) { $0.ready(at: .now) }
     }
 
     /// Once every wanted service that starts at once is ready for the first time, and start-up
@@ -205,35 +178,35 @@ extension SupervisorEngine {
         }
     }
 
-    /// Once the run has been ready for `backoff.resetAfter`, proves it alive and forgives the
-    /// backoff. The instant is read before the check, so a child that died while the loop was
-    /// busy (a zombie not reaped yet) is never counted as healthy, however late this fires.
+    /// Once the run has been ready for `backoff.resetAfter`, proves it alive, and the machine
+    /// forgives the backoff (``ServiceStateMachine/aliveSeen(at:)``). The instant is read before
+    /// the check, so a child that died while the loop was busy (a zombie not reaped yet) is never
+    /// counted as healthy, however late this fires.
     func armForgiveness(_ unit: ServiceUnit) {
         guard let due = unit.ledger.forgivenessDue else { return }
         unit.forgiveness.start(after: max(due - .now, .zero)) { [weak self, weak unit] in
             guard let self, let unit, let pid = unit.pid else { return }
             let checked = ContinuousClock.now
             guard ProcessState.isRunning(pid) else { return }
-            if unit.ledger.sawAlive(at: checked) {
-                unit.log.note("healthy for \(ServiceUnit.text(unit.spec.backoff.resetAfter)): backoff reset")
-            } else {
-                self.armForgiveness(unit)
-            }
+            self.transition(unit) { $0.aliveSeen(at: checked) }
         }
     }
 
+    /// Arms the watchdog of a ready service that has one; its expiry is the machine's
+    /// ``ServiceStateMachine/watchdogMissed()``.
     func armWatchdog(_ unit: ServiceUnit) {
         guard let interval = unit.spec.watchdog, unit.state == .ready else { return }
         unit.watchdog.start(after: interval) { [weak self, weak unit] in
-            guard let self, let unit, unit.state == .ready else { return }
-            self.killForFailure(unit, "watchdog: no WATCHDOG=1 within \(ServiceUnit.text(interval))", .watchdog)
+            guard let self, let unit else { return }
+            self.transition(unit) { $0.watchdogMissed() }
         }
     }
 
-    /// Kills the process group for a failure the supervisor saw (ready timeout, watchdog);
-    /// the exit that follows is counted as a failure with `reason`.
-    func killForFailure(_ unit: ServiceUnit, _ reason: String, _ kind: Supervisor.ExitReason) {
-        unit.pendingFailure = (reason, kind)
+    /// Kills the process group for a failure the supervisor saw (ready timeout, watchdog,
+    /// liveness); the exit that follows is counted as that failure (the machine keeps its kind),
+    /// with `reason` as its words.
+    func killForFailure(_ unit: ServiceUnit, _ reason: String) {
+        unit.failureText = reason
         unit.log.note("\(reason): killing process group \(unit.pid ?? 0)")
         signalGroup(unit, SIGKILL)
     }
@@ -252,10 +225,11 @@ extension SupervisorEngine {
         unit.log.note(reason)
         logger.error("\(unit.spec.name): \(reason)")
         unit.lastExit = reason
-        unit.exitReason = .startFailed
-        afterUnexpectedExit(unit, failure: true)
+        transition(unit) { $0.spawnFailed(at: .now) }
     }
 
+    /// The unit's own process ended: the bookkeeping of its end (its group killed, its pid record
+    /// removed, its timers stopped, why it ended), then the machine decides what follows.
     func exited(_ unit: ServiceUnit, _ status: ExitStatus) {
         let pid = unit.pid ?? 0
         // Whatever the main process left in its group goes with it (systemd's KillMode=control-group).
@@ -277,160 +251,45 @@ extension SupervisorEngine {
         unit.output?.drain()
         unit.log.flush()
         let limit = limitReason(unit, status)
-        var reason = unit.pendingFailure?.reason ?? limit ?? Self.describe(status)
+        var reason = unit.failureText ?? limit ?? Self.describe(status)
         // A process that gives up says why on stderr, last (a store another process holds, a bad
         // setting), or the runtime prints a crash report: that is the reason `status` shows, not
         // just a code. Not for a signal sent from outside: what it last said is not why it died.
-        if unit.pendingFailure == nil, limit == nil, !status.isSuccess, !Self.sentFromOutside(status.signal),
+        if unit.failureText == nil, limit == nil, !status.isSuccess, !Self.sentFromOutside(status.signal),
             let why = unit.log.exitExplanation(neverReady: neverReady)
         {
             reason += ": " + why
         }
-        let failure = unit.pendingFailure != nil || !status.isSuccess
-        let asked = unit.state == .stopping || !unit.wanted
-        unit.exitReason =
-            unit.pendingFailure?.kind ?? (limit != nil ? .limit : asked ? .stop : status.isSuccess ? .exit : .crash)
-        unit.pendingFailure = nil
+        unit.failureText = nil
         unit.readySince = nil
         unit.lastExit = reason
         unit.log.note("pid \(pid) \(reason)")
-        if let upgrade = unit.upgrade, upgradeTookExit(unit, upgrade, pid: pid, reason: reason) { return }
-
-        if unit.state == .stopping || !unit.wanted {
-            unit.statusText = ""
-            set(unit, .stopped)
-            let waiters = unit.stopWaiters
-            unit.stopWaiters.removeAll()
-            for waiter in waiters { waiter() }
-            // A start asked for while it was stopping.
-            if unit.wanted { startWhenReady(unit) }
-            return
-        }
-        if !neverReady, exitWaitsForDemand(unit, status) {
-            // Its idle exit (or a clean exit of an on-demand service): not a failure, no backoff,
-            // no restart budget spent; the next caller starts it again. Not for a process that
-            // never became ready: one that exits 0 at once would be started again at once.
-            unit.log.note("exited cleanly: idle until the next caller connects")
-            becomeIdle(unit)
-            return
-        }
+        if let upgrade = unit.upgrade { upgradeSawExit(unit, upgrade, pid: pid, reason: reason) }
         // Exit status 78 says a restart would be refused again (its store is served by another
         // process, is another vertical's, a newer build's or damaged): systemd's
         // RestartPreventExitStatus, and the exported units say the same.
         let cannotHelp = status.signal == 0 && status.exitCode == Int64(DaemonExitStatus.restartCannotHelp)
-        afterUnexpectedExit(unit, failure: failure, restartCannotHelp: cannotHelp)
+        let exit = ServiceStateMachine.Exit(
+            success: status.isSuccess, limit: limit != nil, restartCannotHelp: cannotHelp, wasReady: !neverReady,
+            socketHeld: unit.listeningFD != nil)
+        transition(unit) { $0.exited(exit, at: .now) }
     }
 
-    /// Marks `unit` failed and no longer wanted, saying `why` in its status, log and the engine's log.
-    private func staysDown(_ unit: ServiceUnit, _ why: String) {
-        unit.wanted = false
-        unit.statusText = why
-        unit.log.note(why)
-        logger.error("\(unit.spec.name) failed: \(unit.lastExit); \(why)")
-        set(unit, .failed)
-    }
-
-    /// Restarts per policy and budget, or gives up.
-    private func afterUnexpectedExit(_ unit: ServiceUnit, failure: Bool, restartCannotHelp: Bool = false) {
-        let spec = unit.spec
-        if restartCannotHelp {
-            staysDown(
-                unit,
-                "not restarted: exit status \(DaemonExitStatus.restartCannotHelp) says a restart cannot help; "
-                    + "fix the cause, then `svc-supervisor start \(spec.name)`")
-            return
-        }
-        let restart =
-            switch spec.restart {
-            case .always: true
-            case .onFailure: failure
-            case .never: false
-            }
-        guard restart else {
-            unit.wanted = false
-            unit.statusText = failure ? "not restarted (restart = \(spec.restart.rawValue))" : ""
-            if failure { logger.error("\(spec.name) failed: \(unit.lastExit); \(unit.statusText)") }
-            set(unit, failure ? .failed : .stopped)
-            return
-        }
-        let delay: Duration
-        switch unit.ledger.afterExit(at: .now) {
-        case .giveUp(let count):
-            staysDown(
-                unit,
-                "restarted \(count) times within \(ServiceUnit.text(spec.budget.window)); "
-                    + "stays down until `svc-supervisor start \(spec.name)`")
-            return
-        case .restart(let after):
-            delay = after
-        }
-        unit.restarts += 1
-        unit.statusText = "restarting in \(ServiceUnit.text(delay))"
-        unit.log.note("\(unit.lastExit); restart \(unit.restarts) in \(ServiceUnit.text(delay))")
-        // The foreground `up` says each crash on its own output, not only in the service's log.
-        logger.warning("\(spec.name) \(unit.lastExit); restart \(unit.restarts) in \(ServiceUnit.text(delay))")
-        set(unit, .backoff)
-        let peers = strategyPeers(of: unit)
-        guard !peers.isEmpty else {
-            startAfterBackoff(unit, delay)
-            return
-        }
-        unit.log.note("\(spec.strategy.rawValue): restarting \(peers.map(\.spec.name).joined(separator: ", ")) with it")
-        restartPeers(peers, with: unit) { [weak self, weak unit] in
-            guard let self, let unit, unit.state == .backoff else { return }
-            self.startAfterBackoff(unit, delay)
-        }
-    }
-
-    private func startAfterBackoff(_ unit: ServiceUnit, _ delay: Duration) {
+    /// Arms the backoff timer; its expiry is the machine's ``ServiceStateMachine/backoffElapsed()``.
+    func startAfterBackoff(_ unit: ServiceUnit, _ delay: Duration) {
         unit.backoffUntil = .now + delay
         unit.timer.start(after: delay) { [weak self, weak unit] in
             guard let self, let unit, unit.state == .backoff else { return }
             self.logger.notice("\(unit.spec.name): restarting (restart \(unit.restarts))")
-            self.startWhenReady(unit)
+            self.transition(unit) { $0.backoffElapsed() }
         }
     }
 
     /// Stops `unit` (stop signal to its process group, SIGKILL after the stop timeout) and
     /// calls `done` once no process of it runs.
     func stop(_ unit: ServiceUnit, then done: @escaping () -> Void) {
-        abandonUpgrade(unit, "the service was stopped or restarted meanwhile")
-        unit.wanted = false
-        switch unit.state {
-        case .starting, .ready:
-            unit.stopWaiters.append(done)
-            unit.watchdog.stop()
-            unit.livenessTimer.stop()
-            unit.statusText = "stopping"
-            set(unit, .stopping)
-            unit.log.note("stopping pid \(unit.pid ?? 0) with signal \(unit.spec.stopSignal)")
-            signalGroup(unit, unit.spec.stopSignal)
-            let timeout = unit.spec.stopTimeout
-            unit.timer.start(after: timeout) { [weak self, weak unit] in
-                guard let self, let unit, unit.state == .stopping else { return }
-                unit.log.note("still running after \(ServiceUnit.text(timeout)): SIGKILL")
-                self.signalGroup(unit, SIGKILL)
-            }
-        case .stopping:
-            unit.stopWaiters.append(done)
-        case .idle:
-            stopWatchingForDemand(unit)
-            unit.statusText = ""
-            set(unit, .stopped)
-            done()
-        case .waiting, .backoff:
-            unit.timer.stop()
-            unit.statusText = ""
-            set(unit, .stopped)
-            done()
-        case .stopped, .failed, .unknown:
-            done()
-        }
-    }
-
-    func set(_ unit: ServiceUnit, _ state: Supervisor.ServiceState) {
-        unit.state = state
-        emit(unit)
+        unit.stopWaiters.append(done)
+        transition(unit) { $0.stopRequested() }
     }
 
     /// "exited with status 1", "killed by signal 9 (SIGKILL)".

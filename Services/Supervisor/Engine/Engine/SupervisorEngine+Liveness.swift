@@ -46,18 +46,12 @@ extension SupervisorEngine {
     private func livenessChecked(_ unit: ServiceUnit, pid: Int32, _ check: LivenessCheck, failure: String?) {
         // The process the check was about may be gone, stopping or replaced by now.
         guard unit.state == .ready, unit.pid == pid else { return }
-        guard let failure else {
-            unit.livenessFailures = 0
-            armLiveness(unit)
-            return
+        if let failure {
+            let status = unit.statusText.isEmpty ? "" : "; last status: \(unit.statusText)"
+            unit.livenessFailure = "liveness: \(failure)\(status)"
+            let count = unit.machine.livenessFailures + 1
+            if count < check.failures { unit.log.note("liveness: \(failure) (\(count) of \(check.failures))") }
         }
-        unit.livenessFailures += 1
-        guard unit.livenessFailures >= check.failures else {
-            unit.log.note("liveness: \(failure) (\(unit.livenessFailures) of \(check.failures))")
-            armLiveness(unit)
-            return
-        }
-        let status = unit.statusText.isEmpty ? "" : "; last status: \(unit.statusText)"
-        killForFailure(unit, "liveness: \(failure)\(status)", .liveness)
+        transition(unit) { $0.livenessChecked(passed: failure == nil, allowed: check.failures) }
     }
 }

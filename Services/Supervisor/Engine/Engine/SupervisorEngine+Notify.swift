@@ -24,13 +24,12 @@ extension SupervisorEngine {
             case "STATUS" where unit.upgrade == nil:  // an upgrade's own text says more meanwhile
                 unit.statusText = value
             case "WATCHDOG" where value == "1":
-                armWatchdog(unit)
+                transition(unit) { $0.watchdogPinged() }
             case "STOPPING" where value == "1":
-                // The service is leaving on its own; its exit is judged by the restart policy.
-                unit.watchdog.stop()
-                // No more liveness checks: one now would wait in the held socket's backlog and
-                // start the service again as soon as it is gone (its idle exit).
-                unit.livenessTimer.stop()
+                // The service is leaving on its own; its exit is judged by the restart policy. No
+                // more watchdog, nor liveness checks: one now would wait in the held socket's
+                // backlog and start the service again as soon as it is gone (its idle exit).
+                transition(unit) { $0.stoppingOnItsOwn() }
                 if unit.state != .stopping { unit.statusText = "stopping on its own" }
             case "MAINPID":
                 if let pid = Int32(value), pid != unit.pid {

@@ -16,26 +16,21 @@ extension SupervisorEngine {
             want(unit, fresh: true)
             return
         }
-        unit.wanted = true
-        unit.ledger.reset()
         unit.holds.removeAll()
-        if [.stopped, .failed].contains(unit.state) { becomeIdle(unit) }
+        transition(unit) { $0.activatedOnDemand() }
     }
 
-    /// `unit` has no process and its next caller starts it: state `idle`, its socket watched.
-    func becomeIdle(_ unit: ServiceUnit) {
+    /// `unit` has no process and its next caller starts it: its socket watched, or, when it
+    /// cannot be, started now (``ServiceStateMachine/watchFailed()``).
+    func watchIdle(_ unit: ServiceUnit) {
         do {
             try bindSocket(unit)
             try watchForDemand(unit)
         } catch {
             unit.log.note("cannot watch its socket for callers: \(error); starting it now")
             logger.error("\(unit.spec.name): cannot watch its socket for callers: \(error); starting it now")
-            unit.statusText = ""
-            startWhenReady(unit)
-            return
+            transition(unit) { $0.watchFailed() }
         }
-        unit.statusText = "starts at the first connection"
-        set(unit, .idle)
     }
 
     /// Stops watching `unit`'s socket (it starts, stops, or its socket is released).
@@ -69,13 +64,7 @@ extension SupervisorEngine {
         stopWatchingForDemand(unit)
         guard unit.state == .idle, unit.wanted, !isClosed else { return }
         unit.log.note("a caller is waiting on its socket: starting on demand")
-        unit.statusText = ""
-        startWhenReady(unit)
+        transition(unit) { $0.demand() }
     }
 
-    /// Whether `unit`'s exit was its idle exit, or another clean exit of a service that starts
-    /// on demand: a clean stop that waits for the next caller, not a failure to restart from.
-    func exitWaitsForDemand(_ unit: ServiceUnit, _ status: ExitStatus) -> Bool {
-        unit.spec.startsOnDemand && status.isSuccess && unit.pendingFailure == nil && unit.listeningFD != nil
-    }
 }

@@ -19,14 +19,18 @@ extension SupervisorEngine {
         }
         let (path, known) = try await loop.submit { () throws -> (String, [String]) in
             let unit = try self.unit(name)
-            guard unit.state == .stopped || unit.state == .failed else {
+            guard unit.machine.refusal(of: .restore) != .notStopped else {
                 throw ServiceError(.conflict, "\(name) is \(unit.state): stop it first (svc-supervisor stop \(name)), then restore")
             }
             try self.refuseWhileRestoring(unit, "restore")
-            unit.restoring = true
+            self.transition(unit) { $0.restoreBegun() }
             return (self.configuration.runDirectory.stateDirectory(for: name) + "/\(name).sqlite", self.order)
         }
-        defer { loop.execute { self.units[name]?.restoring = false } }
+        defer {
+            loop.execute {
+                if let unit = self.units[name] { self.transition(unit) { $0.restoreEnded() } }
+            }
+        }
         do {
             let kept = try await Offload.run {
                 try SQLiteStore.restore(file, to: path, owner: StoreOwner(name), knownOwners: known)
@@ -40,7 +44,7 @@ extension SupervisorEngine {
 
     /// Refuses `action` of `unit` with `conflict` while a backup is put in place of its store.
     func refuseWhileRestoring(_ unit: ServiceUnit, _ action: String) throws(ServiceError) {
-        guard unit.restoring else { return }
+        guard unit.machine.refusal(of: .start) == .restoring else { return }
         throw ServiceError(.conflict, "cannot \(action) \(unit.spec.name): a backup is being put in place of its store")
     }
 }

@@ -48,11 +48,14 @@ extension SupervisorEngine {
         answer: @escaping (Result<Supervisor.UpgradeResult, ServiceError>) -> Void
     ) throws {
         let unit = try unit(name)
-        try refuseWhileRestoring(unit, "upgrade")
-        if let running = unit.upgrade {
-            throw ServiceError(.conflict, "\(name) is being upgraded already (new pid \(running.pid)); wait for that one")
+        switch unit.machine.refusal(of: .upgrade) {
+        case .restoring: try refuseWhileRestoring(unit, "upgrade")
+        case .upgrading:
+            let pid = unit.upgrade.map { " (new pid \($0.pid))" } ?? ""
+            throw ServiceError(.conflict, "\(name) is being upgraded already\(pid); wait for that one")
+        case .notReady, .notStopped, nil: break
         }
-        guard unit.state == .ready, let oldPID = unit.pid else {
+        guard unit.machine.refusal(of: .upgrade) == nil, let oldPID = unit.pid else {
             throw ServiceError(
                 .conflict,
                 "\(name) is \(unit.state): only a ready service is upgraded (svc-supervisor start \(name) starts it "
@@ -86,6 +89,7 @@ extension SupervisorEngine {
             program: program, executable: target, previousExecutable: unit.spec.executable, oldPID: oldPID,
             child: child, uid: launched.identity?.user.uid ?? geteuid(), statusText: unit.statusText, loop: loop, answer: answer)
         unit.upgrade = upgrade
+        transition(unit) { $0.upgradeBegun() }
         PidRecord.of(pid: child.pid, processGroup: child.pid)?.write(to: upgradePidFile(unit))
         unit.log.forgetErrorLines()
         let user = launched.identity.map { " as \($0.user.name) (uid \($0.user.uid))" } ?? ""
@@ -95,13 +99,13 @@ extension SupervisorEngine {
         guard unit.spec.readiness == .notify else {
             // Nothing to wait for: it counts as ready when started, as a first start does.
             upgrade.readyAt = .now
-            beginHandOver(unit, upgrade)
+            transition(unit) { $0.upgradeProcessReady() }
             return
         }
         let timeout = unit.spec.readyTimeout
         upgrade.timer.start(after: timeout) { [weak self, weak unit, weak upgrade] in
-            guard let self, let unit, let upgrade, upgrade.stage == .preparing else { return }
-            self.killUpgradeProcess(unit, upgrade, "neither waited for the store nor was ready within \(ServiceUnit.text(timeout))")
+            guard let self, let unit, let upgrade, unit.upgrade === upgrade else { return }
+            self.transition(unit) { $0.upgradeReadyTimeoutElapsed() }
         }
     }
 
@@ -126,7 +130,7 @@ extension SupervisorEngine {
             switch key {
             case SQLiteStore.HandOver.waitingKey where value == "1":
                 unit.log.note("upgrade: pid \(upgrade.pid) prepared and waits for the store")
-                if upgrade.stage == .preparing { beginHandOver(unit, upgrade) }
+                transition(unit) { $0.upgradeProcessWaitsForStore() }
             case SQLiteStore.HandOver.backupKey:
                 upgrade.backup = value
                 unit.log.note("upgrade: pid \(upgrade.pid) migrates the store; its backup: \(value)")
@@ -135,11 +139,7 @@ extension SupervisorEngine {
             case "READY" where value == "1":
                 guard upgrade.readyAt == nil else { break }
                 upgrade.readyAt = .now
-                switch upgrade.stage {
-                case .preparing: beginHandOver(unit, upgrade)  // no store to wait for: it serves already
-                case .handingOver: break  // done once the old one is gone
-                case .finishing: completeUpgrade(unit, upgrade)
-                }
+                transition(unit) { $0.upgradeProcessReady() }
             default:
                 break  // WATCHDOG=1 counts once it is the unit's own and ready
             }
@@ -147,39 +147,27 @@ extension SupervisorEngine {
     }
 
     /// The new process is ready to take over: the old one stops accepting, drains and exits (its
-    /// stop signal, SIGKILL after its stop timeout), which releases the store's lock.
-    private func beginHandOver(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
-        guard upgrade.stage == .preparing, unit.state == .ready else { return }
+    /// stop signal, SIGKILL after its stop timeout, the machine's actions after this one), which
+    /// releases the store's lock. Done before `stopping` is said.
+    func beginHandOver(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
         upgrade.stage = .handingOver
         upgrade.handOverAt = .now
         // The old process's stop timeout bounds this stage; the new one's readiness clock starts
         // again once the old one is gone.
         upgrade.timer.stop()
-        unit.watchdog.stop()
-        unit.livenessTimer.stop()
-        unit.forgiveness.stop()
-        let old = upgrade.oldPID
-        unit.statusText = "upgrading: pid \(old) drains; new pid \(upgrade.pid) "
+        unit.statusText = "upgrading: pid \(upgrade.oldPID) drains; new pid \(upgrade.pid) "
             + (upgrade.readyAt == nil ? "waits for the store" : "serves")
-        unit.log.note("upgrade: hand-over: stopping pid \(old) with signal \(unit.spec.stopSignal)")
-        set(unit, .stopping)
-        signalGroup(unit, unit.spec.stopSignal)
-        let timeout = unit.spec.stopTimeout
-        unit.timer.start(after: timeout) { [weak self, weak unit] in
-            guard let self, let unit, unit.state == .stopping, unit.pid == old else { return }
-            unit.log.note("still running after \(ServiceUnit.text(timeout)): SIGKILL")
-            self.signalGroup(unit, SIGKILL)
-        }
     }
 
     /// `unit`'s own process ended (``exited(_:_:)`` did its bookkeeping) while an upgrade runs:
     /// the old one, gone as the hand-over asked (or on its own), or the new one after it became
-    /// the unit's own. Returns false when the exit is to be handled as any other (the operator
-    /// stopped the service meanwhile).
-    func upgradeTookExit(_ unit: ServiceUnit, _ upgrade: UpgradeRun, pid: Int32, reason: String) -> Bool {
+    /// the unit's own. The machine then promotes the new process or rolls back
+    /// (``ServiceStateMachine/exited(_:at:)``); an abandoned upgrade is answered at once, and its exit is
+    /// a stop's.
+    func upgradeSawExit(_ unit: ServiceUnit, _ upgrade: UpgradeRun, pid: Int32, reason: String) {
         if let abandoned = upgrade.abandoned {
             endAbandoned(unit, upgrade, abandoned)
-            return false
+            return
         }
         if pid == upgrade.oldPID {
             upgrade.oldExitedAt = .now
@@ -187,22 +175,16 @@ extension SupervisorEngine {
                 unit.log.note("upgrade: pid \(pid) ended before the hand-over; new pid \(upgrade.pid) takes over now")
                 upgrade.handOverAt = .now
             }
-            if upgrade.failure != nil {
-                rollBack(unit, upgrade)
-            } else {
-                promote(unit, upgrade)
-            }
-            return true
+            return
         }
         // The new process, the unit's own since the old one left, ended before it was ready.
         upgrade.failure = upgrade.killReason ?? reason
-        rollBack(unit, upgrade)
-        return true
     }
 
     /// The old process is gone: the new one becomes the unit's own (its pid in `status`, its exit
-    /// the unit's), and opens the store while callers wait in the backlog.
-    private func promote(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
+    /// the unit's), and opens the store while callers wait in the backlog. Done before the
+    /// machine's `starting` is said, so it is said with the new pid.
+    func promote(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
         upgrade.stage = .finishing
         unlink(upgradePidFile(unit))
         unit.child = upgrade.child
@@ -210,25 +192,24 @@ extension SupervisorEngine {
         unit.uid = upgrade.uid
         unit.startedAt = upgrade.startedAt
         unit.readyAt = nil
-        unit.ledger.spawned()
         PidRecord.of(pid: upgrade.pid, processGroup: upgrade.pid)?.write(
             to: configuration.runDirectory.pidFile(for: unit.spec.name))
-        if upgrade.readyAt != nil {
-            set(unit, .starting)
-            completeUpgrade(unit, upgrade)
-            return
+        if upgrade.readyAt == nil {
+            unit.statusText = "upgrading: new pid \(upgrade.pid) opens the store; callers wait in the backlog"
         }
-        unit.statusText = "upgrading: new pid \(upgrade.pid) opens the store; callers wait in the backlog"
-        set(unit, .starting)
+    }
+
+    /// The promoted new process has its ready timeout to send `READY=1`.
+    func armFinishingTimeout(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
         let timeout = unit.spec.readyTimeout
         upgrade.timer.start(after: timeout) { [weak self, weak unit, weak upgrade] in
-            guard let self, let unit, let upgrade, unit.upgrade === upgrade, upgrade.readyAt == nil else { return }
-            self.killUpgradeProcess(unit, upgrade, "not ready within \(ServiceUnit.text(timeout)) of the hand-over")
+            guard let self, let unit, let upgrade, unit.upgrade === upgrade else { return }
+            self.transition(unit) { $0.upgradeReadyTimeoutElapsed() }
         }
     }
 
     /// The new process is the unit's own and ready: the upgrade is done.
-    private func completeUpgrade(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
+    func completeUpgrade(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
         unit.upgrade = nil
         unit.spec.executable = upgrade.executable
         let result = upgrade.result(name: unit.spec.name)
@@ -272,6 +253,7 @@ extension SupervisorEngine {
             unit.upgrade = nil
             upgrade.timer.stop()
             unit.statusText = upgrade.statusText
+            transition(unit) { $0.upgradeProcessFailed() }
             let why = upgrade.abandoned.map { "the upgrade was abandoned: \($0)" } ?? "the new process \(reason)"
             logger.error("\(unit.spec.name): upgrade failed before the hand-over: \(why); pid \(upgrade.oldPID) serves on")
             upgrade.finish(.failure(ServiceError(
@@ -280,8 +262,9 @@ extension SupervisorEngine {
                     + "pid \(upgrade.oldPID) still serves; `svc-supervisor logs \(unit.spec.name)` shows what it said",
                 details: Self.details(upgrade, stage: "beforeHandOver"), retryable: false)))
         case .handingOver:
+            transition(unit) { $0.upgradeProcessFailed() }
             // The old one drains already and cannot be called back: once it is gone, the
-            // previous executable starts again (upgradeTookExit).
+            // previous executable starts again (the machine's rollback).
             if upgrade.abandoned == nil {
                 unit.statusText = "upgrade failed: new pid \(pid) \(reason); starting \(upgrade.previousExecutable) "
                     + "again once pid \(upgrade.oldPID) is gone"
@@ -292,7 +275,7 @@ extension SupervisorEngine {
     }
 
     /// Kills the upgrade's new process for `reason`; its exit then fails the upgrade.
-    private func killUpgradeProcess(_ unit: ServiceUnit, _ upgrade: UpgradeRun, _ reason: String) {
+    func killUpgradeProcess(_ unit: ServiceUnit, _ upgrade: UpgradeRun, _ reason: String) {
         upgrade.killReason = reason
         unit.log.note("upgrade: new pid \(upgrade.pid) \(reason): killing its process group")
         if kill(-upgrade.pid, SIGKILL) != 0 { try? upgrade.child.kill(SIGKILL) }
@@ -324,22 +307,15 @@ extension SupervisorEngine {
     /// The new process failed after the hand-over and no process of `unit` runs: puts the store
     /// backup back (if the new build made one), then starts the previous executable, and answers
     /// once that one is ready or has failed too.
-    private func rollBack(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
+    func rollBack(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
         unit.upgrade = nil
         unlink(upgradePidFile(unit))
         let name = unit.spec.name
-        let failure = upgrade.failure ?? "failed"
-        unit.spec.executable = upgrade.previousExecutable
-        unit.log.note("upgrade: new pid \(upgrade.pid) \(failure) after the hand-over: rolling back to \(upgrade.previousExecutable)")
-        logger.error("\(name): upgrade failed after the hand-over (new pid \(upgrade.pid) \(failure)): rolling back")
-        unit.wanted = true
-        unit.statusText = "rolling back the upgrade"
-        set(unit, .waiting)
         guard let backup = upgrade.backup else {
             startRollback(unit, upgrade, restored: nil)
             return
         }
-        unit.restoring = true
+        transition(unit) { $0.restoreBegun() }
         let path = configuration.runDirectory.stateDirectory(for: name) + "/\(name).sqlite"
         let known = order
         let held = LoopBound((unit, upgrade))
@@ -360,11 +336,20 @@ extension SupervisorEngine {
             }
             self.loop.execute {
                 let (unit, upgrade) = held.value
-                unit.restoring = false
+                self.transition(unit) { $0.restoreEnded() }
                 unit.log.note("upgrade: \(outcome)")
                 self.startRollback(unit, upgrade, restored: outcome)
             }
         }
+    }
+
+    /// What a rollback says before `waiting` is: the previous executable is the unit's again.
+    func describeRollBack(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
+        let failure = upgrade.failure ?? "failed"
+        unit.spec.executable = upgrade.previousExecutable
+        unit.log.note("upgrade: new pid \(upgrade.pid) \(failure) after the hand-over: rolling back to \(upgrade.previousExecutable)")
+        logger.error("\(unit.spec.name): upgrade failed after the hand-over (new pid \(upgrade.pid) \(failure)): rolling back")
+        unit.statusText = "rolling back the upgrade"
     }
 
     private func startRollback(_ unit: ServiceUnit, _ upgrade: UpgradeRun, restored: String?) {

@@ -21,7 +21,8 @@ import VerticalsWire
 /// await engine.close()
 /// ```
 ///
-/// Per service, a state machine (``Supervisor/ServiceState``):
+/// Per service, a state machine (``ServiceStateMachine``, reported as ``Supervisor/ServiceState``),
+/// which decides every transition; the engine feeds it events and performs its actions:
 /// `stopped`/`failed` → (start) `waiting` → (dependencies ready) `starting` → (`READY=1`, or at
 /// once with `readiness = none`) `ready`; an exit that the policy restarts → `backoff` → `waiting`…;
 /// `start = "on-demand"`: `idle` (socket watched) → (a caller connects) `waiting`/`starting`…, and
@@ -180,7 +181,7 @@ public final class SupervisorEngine: @unchecked Sendable {
         let names: [String]
         do {
             names = try await loop.submit {
-                for unit in self.units.values { unit.wanted = false }
+                for unit in self.units.values { self.transition(unit) { $0.shutdownBegun() } }
                 return self.order.reversed()
             }
         } catch {

@@ -1,0 +1,623 @@
+import VerticalsContract
+
+/// The lifecycle of one supervised service as a value: its state, whether it is wanted, and its
+/// restart accounting. One `mutating` function per event returns the ``Action``s the engine
+/// performs (spawn, signal, arm or cancel a timer, answer waiters); nothing inside does I/O,
+/// reads a clock or touches a process, so every state × event pair is a plain unit test
+/// (`ServiceStateMachineTests`). After swift-nio's `HTTP2StreamStateMachine`.
+///
+/// An event that does not fit the state (a datagram, an exit or a timer that arrives late) is
+/// answered with no actions and leaves the state as it was: the outside world may send anything
+/// at any time, so no event traps.
+///
+/// ```swift
+/// var machine = ServiceStateMachine(restart: .onFailure, backoff: backoff, budget: budget, notifiesReady: true)
+/// machine.startRequested(fresh: true)            // [.checkDependencies]
+/// machine.dependenciesChecked(missing: [])       // [.spawn], state .starting
+/// machine.spawned()                              // [.armTimer(.readiness)]
+/// machine.ready(at: now)                         // [.cancelTimer, .armWatchdog, …], state .ready
+/// ```
+struct ServiceStateMachine: Sendable, Equatable {
+    /// Where an upgrade is, from the machine's side (``UpgradeRun`` keeps its pids and instants).
+    enum UpgradeStage: Sendable, Hashable {
+        /// The new process prepares while the old one serves alone.
+        case preparing
+        /// The old process was told to stop accepting, drain and exit.
+        case handingOver
+        /// As ``handingOver``, but the new process has ended already: once the old one is gone,
+        /// the previous executable starts again.
+        case newProcessFailed
+        /// The old process is gone; the new one is the service's own and not ready yet.
+        case finishing
+    }
+
+    /// What a restore returns to once the backup is in place.
+    enum RestoreResume: Sendable, Hashable {
+        /// An operator's restore of a stopped service.
+        case stopped
+        /// An operator's restore of a failed service.
+        case failed
+        /// A failed upgrade's rollback, which starts the previous executable next.
+        case rollback
+    }
+
+    /// The lifecycle states: the wire's eight, plus an upgrade's and a restore's, which are
+    /// reported as the wire state they look like from outside (``wire``).
+    enum State: Sendable, Hashable, CustomStringConvertible {
+        case stopped, failed, idle, waiting, starting, ready, backoff, stopping
+        /// An upgrade runs; reported as `ready`, `stopping` or `starting` by stage.
+        case upgrading(UpgradeStage)
+        /// A backup is being put in place of the store; no process runs.
+        case restoring(RestoreResume)
+
+        /// Every state, for exhaustive tests.
+        static let all: [State] = [
+            .stopped, .failed, .idle, .waiting, .starting, .ready, .backoff, .stopping,
+            .upgrading(.preparing), .upgrading(.handingOver), .upgrading(.newProcessFailed), .upgrading(.finishing),
+            .restoring(.stopped), .restoring(.failed), .restoring(.rollback),
+        ]
+
+        /// The state `status` and followers see: the contract's, unchanged.
+        var wire: Supervisor.ServiceState {
+            switch self {
+            case .stopped: .stopped
+            case .failed: .failed
+            case .idle: .idle
+            case .waiting: .waiting
+            case .starting: .starting
+            case .ready: .ready
+            case .backoff: .backoff
+            case .stopping: .stopping
+            case .upgrading(.preparing): .ready
+            case .upgrading(.handingOver), .upgrading(.newProcessFailed): .stopping
+            case .upgrading(.finishing): .starting
+            case .restoring(.stopped): .stopped
+            case .restoring(.failed): .failed
+            case .restoring(.rollback): .waiting
+            }
+        }
+
+        /// "ready", "upgrading(handingOver)", for test names and logs.
+        var description: String {
+            switch self {
+            case .upgrading(let stage): "upgrading(\(stage))"
+            case .restoring(let resume): "restoring(\(resume))"
+            default: "\(wire)"
+            }
+        }
+    }
+
+    /// The one timer a service has for its current state.
+    enum Timer: Sendable, Hashable {
+        /// The ready timeout of a starting process.
+        case readiness
+        /// The stop timeout, after which the process group gets SIGKILL.
+        case stop
+    }
+
+    /// Why a service stays down without a restart.
+    enum GiveUp: Sendable, Hashable {
+        /// It exited 78: a restart would be refused again.
+        case restartCannotHelp
+        /// Its restart policy does not restart this exit.
+        case policy
+        /// `count` restarts already within the budget's window.
+        case budgetSpent(count: Int)
+    }
+
+    /// What the engine does for a transition, in order.
+    enum Action: Sendable, Hashable {
+        /// Find which dependencies are not ready yet and answer with ``dependenciesChecked(missing:)``.
+        case checkDependencies
+        /// Say which dependencies it waits for.
+        case wait(for: [String])
+        /// Start a process; answer with ``spawned()`` or ``spawnFailed()``.
+        case spawn
+        /// Arm the service's timer; its expiry comes back as the matching event.
+        case armTimer(Timer)
+        /// Stop the service's timer.
+        case cancelTimer
+        /// Send the stop signal to the process group.
+        case sendStopSignal
+        /// SIGKILL the process group (the stop timeout passed).
+        case kill
+        /// SIGKILL the process group for a failure the supervisor saw; its exit counts as that failure.
+        case killForFailure(Supervisor.ExitReason)
+        /// Arm (again) the watchdog, while one is configured.
+        case armWatchdog
+        /// Arm the check that forgives the backoff of a healthy run.
+        case armForgiveness
+        /// Say that a healthy run forgave the backoff.
+        case backoffForgiven
+        /// Arm the next liveness check, while one is configured.
+        case armLiveness
+        /// Stop the watchdog and liveness checks.
+        case stopHealthChecks
+        /// Stop the forgiveness check.
+        case cancelForgiveness
+        /// Services that waited for this one may start now.
+        case startDependents
+        /// Watch the listening socket for a caller.
+        case watchForDemand
+        /// Stop watching the listening socket.
+        case stopWatchingForDemand
+        /// Call everyone waiting for the process to be gone.
+        case notifyStopWaiters
+        /// Count a restart, take the strategy's peers down with it, then arm the backoff timer.
+        case restart(after: Duration)
+        /// Say it stays down, and why.
+        case giveUp(GiveUp)
+        /// Record why the process ended, for `status`.
+        case recordExit(Supervisor.ExitReason)
+        /// The new process is ready to take over: note the hand-over's start (the old process is
+        /// told to go by the actions after it).
+        case beginHandOver
+        /// The old process is gone: make the upgrade's new process the service's own.
+        case promoteUpgrade
+        /// The promoted new process has its ready timeout to say `READY=1`.
+        case armUpgradeReadyTimeout
+        /// The promoted new process is ready: answer the upgrade and take its executable.
+        case completeUpgrade
+        /// SIGKILL the upgrade's new process (its readiness deadline passed); its exit fails the upgrade.
+        case killUpgradeProcess
+        /// The new process failed after the hand-over: put the backup back and start the
+        /// previous executable.
+        case rollBackUpgrade
+        /// Kill the upgrade's new process (unless it is the service's own) and answer its caller.
+        case abandonUpgrade
+    }
+
+    /// An operator's request that the state may refuse.
+    enum Request: Sendable, Hashable, CaseIterable {
+        case start, restart, upgrade, restore
+    }
+
+    /// Why a request is refused (the engine answers `conflict`).
+    enum Refusal: Sendable, Hashable {
+        /// A backup is being put in place of the store.
+        case restoring
+        /// An upgrade runs already.
+        case upgrading
+        /// Only a ready service is upgraded.
+        case notReady
+        /// Only a stopped or failed service's store is restored.
+        case notStopped
+    }
+
+    /// How an exited process ended, as the engine read it.
+    struct Exit: Sendable, Hashable {
+        /// It exited with status 0.
+        var success: Bool
+        /// A resource limit ended it (its memory cgroup's OOM killer, its CPU time).
+        var limit = false
+        /// It exited 78 (``DaemonExitStatus/restartCannotHelp``).
+        var restartCannotHelp = false
+        /// The process had become ready.
+        var wasReady = false
+        /// The supervisor holds the service's listening socket (it can watch it for callers).
+        var socketHeld = false
+    }
+
+    private(set) var state: State = .stopped
+    /// Whether it should run: set by a start, cleared by a stop, a shutdown and giving up.
+    private(set) var wanted = false
+    /// Backoff and restart budget, fed the instants events bring.
+    var ledger: RestartLedger
+    /// Whether an upgrade's new process has said `READY=1` (it served before the old one left).
+    private(set) var upgradeReady = false
+    /// Liveness checks failed in a row in the current ready run.
+    private(set) var livenessFailures = 0
+    /// The failure the supervisor killed the running process for, until it exits.
+    private(set) var pendingFailure: Supervisor.ExitReason?
+    /// The manifest's `restart`.
+    var restart: RestartPolicy
+    /// `readiness = notify`: the process says `READY=1`; else it is ready once spawned.
+    var notifiesReady: Bool
+    /// `start = "on-demand"`: a clean exit waits for the next caller instead of a restart.
+    var startsOnDemand: Bool
+
+    /// A stopped, unwanted service.
+    init(restart: RestartPolicy, backoff: Backoff, budget: RestartBudget, notifiesReady: Bool, startsOnDemand: Bool = false) {
+        self.restart = restart
+        self.notifiesReady = notifiesReady
+        self.startsOnDemand = startsOnDemand
+        ledger = RestartLedger(backoff: backoff, budget: budget)
+    }
+
+    /// A machine already in `state`, for tests.
+    init(
+        state: State, wanted: Bool, restart: RestartPolicy, backoff: Backoff, budget: RestartBudget, notifiesReady: Bool,
+        startsOnDemand: Bool = false
+    ) {
+        self.init(
+            restart: restart, backoff: backoff, budget: budget, notifiesReady: notifiesReady, startsOnDemand: startsOnDemand)
+        self.state = state
+        self.wanted = wanted
+    }
+
+    /// Whether a backup is being put in place of the store.
+    var isRestoring: Bool {
+        if case .restoring = state { return true }
+        return false
+    }
+
+    /// Whether an upgrade runs.
+    var isUpgrading: Bool {
+        if case .upgrading = state { return true }
+        return false
+    }
+
+    /// Whether the state refuses `request`, and why; nil when it may go ahead.
+    func refusal(of request: Request) -> Refusal? {
+        switch request {
+        case .start, .restart:
+            return isRestoring ? .restoring : nil
+        case .upgrade:
+            if isRestoring { return .restoring }
+            if isUpgrading { return .upgrading }
+            return state == .ready ? nil : .notReady
+        case .restore:
+            guard state.wire == .stopped || state.wire == .failed else { return .notStopped }
+            return isRestoring ? .restoring : nil
+        }
+    }
+
+    // MARK: Starting
+
+    /// The operator (or the manifest at start) wants it running; `fresh` gives it a new budget.
+    mutating func startRequested(fresh: Bool) -> [Action] {
+        if isRestoring { return [] }
+        wanted = true
+        if fresh { ledger.reset() }
+        switch state {
+        case .stopped, .failed, .idle: return [.checkDependencies]
+        default: return []
+        }
+    }
+
+    /// The manifest starts it on demand: idle with its socket watched, wanted, a fresh budget.
+    mutating func activatedOnDemand() -> [Action] {
+        if isRestoring { return [] }
+        wanted = true
+        ledger.reset()
+        switch state {
+        case .stopped, .failed:
+            state = .idle
+            return [.watchForDemand]
+        default:
+            return []
+        }
+    }
+
+    /// Its socket could not be watched for callers while idle: start it at once instead.
+    mutating func watchFailed() -> [Action] {
+        guard state == .idle, wanted else { return [] }
+        return [.checkDependencies]
+    }
+
+    /// The engine's answer to ``Action/checkDependencies``: the dependencies not ready yet.
+    mutating func dependenciesChecked(missing: [String]) -> [Action] {
+        guard wanted else { return [] }
+        switch state {
+        case .stopped, .failed, .waiting, .backoff, .idle:
+            let leavesIdle: [Action] = state == .idle ? [.stopWatchingForDemand] : []
+            guard missing.isEmpty else {
+                state = .waiting
+                return leavesIdle + [.wait(for: missing)]
+            }
+            state = .starting
+            return leavesIdle + [.spawn]
+        default:
+            return []
+        }
+    }
+
+    /// A service it waits for became ready.
+    mutating func dependencyReady() -> [Action] {
+        state == .waiting && wanted ? [.checkDependencies] : []
+    }
+
+    /// The backoff timer fired.
+    mutating func backoffElapsed() -> [Action] {
+        state == .backoff && wanted ? [.checkDependencies] : []
+    }
+
+    /// A caller waits in the socket's backlog of an idle service.
+    mutating func demand() -> [Action] {
+        state == .idle && wanted ? [.stopWatchingForDemand, .checkDependencies] : []
+    }
+
+    /// The process asked for by ``Action/spawn`` runs.
+    mutating func spawned() -> [Action] {
+        guard state == .starting else { return [] }
+        ledger.spawned()
+        return notifiesReady ? [.armTimer(.readiness)] : []
+    }
+
+    /// The process asked for by ``Action/spawn`` could not be started: a failed exit.
+    mutating func spawnFailed(at now: ContinuousClock.Instant) -> [Action] {
+        guard state == .starting else { return [] }
+        return [.recordExit(.startFailed)] + afterUnexpectedExit(failure: true, restartCannotHelp: false, at: now)
+    }
+
+    /// `READY=1` (or, without readiness, the spawn itself), or an upgrade's new process, now the
+    /// service's own, became ready.
+    mutating func ready(at now: ContinuousClock.Instant) -> [Action] {
+        switch state {
+        case .starting, .upgrading(.finishing):
+            state = .ready
+            ledger.becameReady(at: now)
+            livenessFailures = 0
+            return [.cancelTimer, .armWatchdog, .armForgiveness, .armLiveness, .startDependents]
+        default:
+            return []
+        }
+    }
+
+    // MARK: Running
+
+    /// `WATCHDOG=1`.
+    mutating func watchdogPinged() -> [Action] {
+        state == .ready ? [.armWatchdog] : []
+    }
+
+    /// No `WATCHDOG=1` within the interval.
+    mutating func watchdogMissed() -> [Action] {
+        state == .ready ? killForFailure(.watchdog) : []
+    }
+
+    /// Remembers `kind` for the exit that follows the kill.
+    private mutating func killForFailure(_ kind: Supervisor.ExitReason) -> [Action] {
+        pendingFailure = kind
+        return [.killForFailure(kind)]
+    }
+
+    /// A `daemon.health` check of the ready process ended: passed, or failed; `allowed` failures
+    /// in a row kill it.
+    mutating func livenessChecked(passed: Bool, allowed: Int) -> [Action] {
+        guard state == .ready else { return [] }
+        guard !passed else {
+            livenessFailures = 0
+            return [.armLiveness]
+        }
+        livenessFailures += 1
+        return livenessFailures >= allowed ? killForFailure(.liveness) : [.armLiveness]
+    }
+
+    /// The forgiveness check found the process running at `instant` (read before the check):
+    /// the backoff is forgiven once it has been ready for `backoff.resetAfter`, else checked again.
+    mutating func aliveSeen(at instant: ContinuousClock.Instant) -> [Action] {
+        switch state {
+        case .ready, .upgrading(.preparing):
+            return ledger.sawAlive(at: instant) ? [.backoffForgiven] : [.armForgiveness]
+        default:
+            return []
+        }
+    }
+
+    /// No `READY=1` within the ready timeout.
+    mutating func readyTimeoutElapsed() -> [Action] {
+        state == .starting ? killForFailure(.readyTimeout) : []
+    }
+
+    /// `STOPPING=1`: the process leaves on its own; its exit is judged by the restart policy.
+    mutating func stoppingOnItsOwn() -> [Action] {
+        state == .starting || state == .ready ? [.stopHealthChecks] : []
+    }
+
+    // MARK: Stopping
+
+    /// A stop (operator, restart, strategy peer): stop signal, then SIGKILL after the stop timeout.
+    mutating func stopRequested() -> [Action] {
+        wanted = false
+        switch state {
+        case .starting, .ready:
+            state = .stopping
+            return [.stopHealthChecks, .sendStopSignal, .armTimer(.stop)]
+        case .upgrading(.preparing), .upgrading(.finishing):
+            state = .stopping
+            return [.abandonUpgrade, .stopHealthChecks, .sendStopSignal, .armTimer(.stop)]
+        case .upgrading(.handingOver), .upgrading(.newProcessFailed):
+            // The old process was signalled and its stop timer runs already.
+            state = .stopping
+            return [.abandonUpgrade]
+        case .stopping:
+            return []
+        case .idle:
+            state = .stopped
+            return [.stopWatchingForDemand, .notifyStopWaiters]
+        case .waiting, .backoff:
+            state = .stopped
+            return [.cancelTimer, .notifyStopWaiters]
+        case .stopped, .failed, .restoring(.stopped), .restoring(.failed):
+            return [.notifyStopWaiters]
+        case .restoring(.rollback):
+            state = .restoring(.stopped)
+            return [.notifyStopWaiters]
+        }
+    }
+
+    /// The supervisor stops every service: none is wanted any more.
+    mutating func shutdownBegun() -> [Action] {
+        wanted = false
+        return []
+    }
+
+    /// The stop timeout passed and the process is still there.
+    mutating func stopTimeoutElapsed() -> [Action] {
+        switch state {
+        case .stopping, .upgrading(.handingOver), .upgrading(.newProcessFailed): [.kill]
+        default: []
+        }
+    }
+
+    /// The service's own process ended (after the engine's bookkeeping of the exit): why it
+    /// ended is recorded first (a failure the supervisor killed it for, a limit, a stop asked
+    /// for, a clean exit or a crash), then it stops, goes idle, restarts or stays down.
+    mutating func exited(_ exit: Exit, at now: ContinuousClock.Instant) -> [Action] {
+        switch state {
+        case .stopped, .failed, .idle, .waiting, .backoff, .restoring: return []  // no process to end
+        case .starting, .ready, .stopping, .upgrading: break
+        }
+        let asked = state.wire == .stopping || !wanted
+        let failure = pendingFailure != nil || !exit.success
+        // Its idle exit (or another clean exit of an on-demand service) is not a failure: no
+        // backoff, no restart budget spent; the next caller starts it again. Not for a process
+        // that never became ready: one that exits 0 at once would be started again at once.
+        let waitsForDemand = startsOnDemand && !failure && exit.socketHeld && exit.wasReady
+        let record = Action.recordExit(
+            pendingFailure ?? (exit.limit ? .limit : asked ? .stop : exit.success ? .exit : .crash))
+        pendingFailure = nil
+        return [record] + afterExit(exit, failure: failure, waitsForDemand: waitsForDemand, at: now)
+    }
+
+    /// What follows an exit in a state that has a process.
+    private mutating func afterExit(
+        _ exit: Exit, failure: Bool, waitsForDemand: Bool, at now: ContinuousClock.Instant
+    ) -> [Action] {
+        switch state {
+        case .stopping:
+            state = .stopped
+            return [.notifyStopWaiters] + (wanted ? [.checkDependencies] : [])
+        case .starting, .ready:
+            guard wanted else {
+                state = .stopped
+                return [.notifyStopWaiters]
+            }
+            if waitsForDemand {
+                state = .idle
+                return [.watchForDemand]
+            }
+            return afterUnexpectedExit(failure: failure, restartCannotHelp: exit.restartCannotHelp, at: now)
+        case .upgrading(.preparing), .upgrading(.handingOver):
+            state = .upgrading(.finishing)
+            ledger.spawned()
+            return [.promoteUpgrade, upgradeReady ? .completeUpgrade : .armUpgradeReadyTimeout]
+        case .upgrading(.newProcessFailed), .upgrading(.finishing):
+            state = .waiting
+            wanted = true
+            return [.rollBackUpgrade]
+        case .stopped, .failed, .idle, .waiting, .backoff, .restoring:
+            return []
+        }
+    }
+
+    /// Restarts per policy and budget, or gives up.
+    private mutating func afterUnexpectedExit(
+        failure: Bool, restartCannotHelp: Bool, at now: ContinuousClock.Instant
+    ) -> [Action] {
+        if restartCannotHelp {
+            wanted = false
+            state = .failed
+            return [.giveUp(.restartCannotHelp)]
+        }
+        let restarts =
+            switch restart {
+            case .always: true
+            case .onFailure: failure
+            case .never: false
+            }
+        guard restarts else {
+            wanted = false
+            state = failure ? .failed : .stopped
+            return failure ? [.giveUp(.policy)] : []
+        }
+        switch ledger.afterExit(at: now) {
+        case .giveUp(let count):
+            wanted = false
+            state = .failed
+            return [.giveUp(.budgetSpent(count: count))]
+        case .restart(let delay):
+            state = .backoff
+            return [.restart(after: delay)]
+        }
+    }
+
+    // MARK: Restore
+
+    /// A backup is about to be put in place of the store (an operator's restore of a stopped or
+    /// failed service, or a rollback's).
+    mutating func restoreBegun() -> [Action] {
+        switch state {
+        case .stopped: state = .restoring(.stopped)
+        case .failed: state = .restoring(.failed)
+        case .waiting: state = .restoring(.rollback)
+        default: return []
+        }
+        return []
+    }
+
+    /// The restore is done, or failed: the service is where it was before.
+    mutating func restoreEnded() -> [Action] {
+        switch state {
+        case .restoring(.stopped): state = .stopped
+        case .restoring(.failed): state = .failed
+        case .restoring(.rollback): state = .waiting
+        default: return []
+        }
+        return []
+    }
+
+    // MARK: Upgrade
+
+    /// A new process of a ready service was started beside the old one.
+    mutating func upgradeBegun() -> [Action] {
+        guard state == .ready else { return [] }
+        state = .upgrading(.preparing)
+        upgradeReady = false
+        return []
+    }
+
+    /// The new process prepared and waits for the store's lock (`X_VERTICALS_STORE_WAIT=1`).
+    mutating func upgradeProcessWaitsForStore() -> [Action] {
+        state == .upgrading(.preparing) ? handOver() : []
+    }
+
+    /// The new process said `READY=1` (or, without a readiness protocol, was started): with no
+    /// store to wait for it serves already, so the hand-over begins; once it is the service's
+    /// own, the upgrade is done; meanwhile it is noted for the old process's exit.
+    mutating func upgradeProcessReady() -> [Action] {
+        switch state {
+        case .upgrading(.preparing):
+            upgradeReady = true
+            return handOver()
+        case .upgrading(.handingOver):
+            upgradeReady = true
+            return []
+        case .upgrading(.finishing):
+            return [.completeUpgrade]
+        default:
+            return []
+        }
+    }
+
+    /// The new process's deadline passed: to wait for the store or be ready while preparing, to
+    /// be ready once it is the service's own.
+    mutating func upgradeReadyTimeoutElapsed() -> [Action] {
+        switch state {
+        case .upgrading(.preparing), .upgrading(.finishing): [.killUpgradeProcess]
+        default: []
+        }
+    }
+
+    /// The old process stops accepting and drains: its stop signal, its stop timeout.
+    private mutating func handOver() -> [Action] {
+        state = .upgrading(.handingOver)
+        return [.beginHandOver, .stopHealthChecks, .cancelForgiveness, .sendStopSignal, .armTimer(.stop)]
+    }
+
+    /// The new process ended before it was the service's own: before the hand-over the old one
+    /// serves on; during it, the previous executable starts once the old one is gone.
+    mutating func upgradeProcessFailed() -> [Action] {
+        switch state {
+        case .upgrading(.preparing):
+            state = .ready
+            return []
+        case .upgrading(.handingOver):
+            state = .upgrading(.newProcessFailed)
+            return []
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,471 @@
+import Testing
+import VerticalsContract
+@testable import VerticalsSupervisor
+
+/// A service's lifecycle without processes: every state × event pair of ``ServiceStateMachine``,
+/// with the next state and the actions the engine is asked to perform.
+@Suite struct ServiceStateMachineTests {
+    typealias Machine = ServiceStateMachine
+    typealias State = Machine.State
+    typealias Action = Machine.Action
+
+    static let now = ContinuousClock.now
+    static let backoff = Backoff(initial: .milliseconds(100), max: .seconds(2), multiplier: 2, resetAfter: .seconds(10))
+
+    /// One event, with the parameters the table uses.
+    enum Event: String, CaseIterable, Sendable, CustomStringConvertible {
+        case startRequested, activatedOnDemand, watchFailed, dependenciesMissing, dependenciesReady
+        case dependencyReady, backoffElapsed, demand, spawned, spawnFailed, ready
+        case watchdogPinged, watchdogMissed, livenessPassed, livenessFailedOnce, livenessFailedLast, aliveSeen
+        case readyTimeoutElapsed, stoppingOnItsOwn
+        case stopRequested, shutdownBegun, stopTimeoutElapsed
+        case exitedCleanly, exitedWithFailure, exitedRestartCannotHelp, exitedIdle, exitedAtALimit
+        case restoreBegun, restoreEnded, upgradeBegun, upgradeProcessWaitsForStore, upgradeProcessReady
+        case upgradeProcessFailed, upgradeReadyTimeoutElapsed
+
+        var description: String { rawValue }
+
+        /// Feeds the event to `machine`.
+        func send(to machine: inout Machine) -> [Action] {
+            let now = ServiceStateMachineTests.now
+            switch self {
+            case .startRequested: return machine.startRequested(fresh: true)
+            case .activatedOnDemand: return machine.activatedOnDemand()
+            case .watchFailed: return machine.watchFailed()
+            case .dependenciesMissing: return machine.dependenciesChecked(missing: ["db"])
+            case .dependenciesReady: return machine.dependenciesChecked(missing: [])
+            case .dependencyReady: return machine.dependencyReady()
+            case .backoffElapsed: return machine.backoffElapsed()
+            case .demand: return machine.demand()
+            case .spawned: return machine.spawned()
+            case .spawnFailed: return machine.spawnFailed(at: now)
+            case .ready: return machine.ready(at: now)
+            case .watchdogPinged: return machine.watchdogPinged()
+            case .watchdogMissed: return machine.watchdogMissed()
+            case .livenessPassed: return machine.livenessChecked(passed: true, allowed: 3)
+            case .livenessFailedOnce: return machine.livenessChecked(passed: false, allowed: 3)
+            case .livenessFailedLast: return machine.livenessChecked(passed: false, allowed: 1)
+            case .aliveSeen: return machine.aliveSeen(at: now)
+            case .readyTimeoutElapsed: return machine.readyTimeoutElapsed()
+            case .stoppingOnItsOwn: return machine.stoppingOnItsOwn()
+            case .stopRequested: return machine.stopRequested()
+            case .shutdownBegun: return machine.shutdownBegun()
+            case .stopTimeoutElapsed: return machine.stopTimeoutElapsed()
+            case .exitedCleanly: return machine.exited(.init(success: true), at: now)
+            case .exitedWithFailure: return machine.exited(.init(success: false), at: now)
+            case .exitedRestartCannotHelp: return machine.exited(.init(success: false, restartCannotHelp: true), at: now)
+            case .exitedIdle: return machine.exited(.init(success: true, wasReady: true, socketHeld: true), at: now)
+            case .exitedAtALimit: return machine.exited(.init(success: false, limit: true), at: now)
+            case .restoreBegun: return machine.restoreBegun()
+            case .restoreEnded: return machine.restoreEnded()
+            case .upgradeBegun: return machine.upgradeBegun()
+            case .upgradeProcessWaitsForStore: return machine.upgradeProcessWaitsForStore()
+            case .upgradeProcessReady: return machine.upgradeProcessReady()
+            case .upgradeProcessFailed: return machine.upgradeProcessFailed()
+            case .upgradeReadyTimeoutElapsed: return machine.upgradeReadyTimeoutElapsed()
+            }
+        }
+    }
+
+    /// What a pair leads to: the next state, whether the service is wanted then, the actions.
+    struct Outcome: Sendable, Equatable, CustomStringConvertible {
+        let state: State
+        let wanted: Bool
+        let actions: [Action]
+
+        var description: String { "\(state)\(wanted ? " wanted" : "") \(actions)" }
+    }
+
+    /// Whether the service is wanted when the table starts it in `state`: as it would be there in
+    /// a running supervisor (a stopped or failed one is not; one on its way up, or being upgraded, is).
+    static func wantedIn(_ state: State) -> Bool {
+        switch state {
+        case .stopped, .failed, .stopping, .restoring(.stopped), .restoring(.failed): false
+        default: true
+        }
+    }
+
+    static let restartsAfter: Duration = .microseconds(100_000)
+    static let readyActions: [Action] = [.cancelTimer, .armWatchdog, .armForgiveness, .armLiveness, .startDependents]
+    static let stopActions: [Action] = [.stopHealthChecks, .sendStopSignal, .armTimer(.stop)]
+    static let handOverActions: [Action] = [
+        .beginHandOver, .stopHealthChecks, .cancelForgiveness, .sendStopSignal, .armTimer(.stop),
+    ]
+
+    /// Any exit during an upgrade: the old process's promotes the new one; the new one's (its
+    /// own, or after it failed during the hand-over) rolls back, whatever the exit status.
+    /// `serving` is the exit recorded while the wire says ready or starting; `draining`, while
+    /// it says stopping (the hand-over asked the old process to go).
+    static func upgradeExits(serving: Supervisor.ExitReason, draining: Supervisor.ExitReason) -> [State: Outcome] {
+        [
+            .upgrading(.preparing): Outcome(
+                state: .upgrading(.finishing), wanted: true,
+                actions: [.recordExit(serving), .promoteUpgrade, .armUpgradeReadyTimeout]),
+            .upgrading(.handingOver): Outcome(
+                state: .upgrading(.finishing), wanted: true,
+                actions: [.recordExit(draining), .promoteUpgrade, .armUpgradeReadyTimeout]),
+            .upgrading(.newProcessFailed): Outcome(
+                state: .waiting, wanted: true, actions: [.recordExit(draining), .rollBackUpgrade]),
+            .upgrading(.finishing): Outcome(
+                state: .waiting, wanted: true, actions: [.recordExit(serving), .rollBackUpgrade]),
+        ]
+    }
+
+    /// An exit's rows: stopping → stopped (its waiters answered); starting or ready → `next`,
+    /// with `reason` recorded and `then` to follow; during an upgrade, as ``upgradeExits``.
+    /// `whileStopping` is what is recorded while the wire says stopping.
+    static func exits(
+        recording reason: Supervisor.ExitReason, then next: State, wanted: Bool, _ then: [Action],
+        whileStopping stopping: Supervisor.ExitReason
+    ) -> [State: Outcome] {
+        let running = Outcome(state: next, wanted: wanted, actions: [.recordExit(reason)] + then)
+        return [
+            .stopping: Outcome(state: .stopped, wanted: false, actions: [.recordExit(stopping), .notifyStopWaiters]),
+            .starting: running,
+            .ready: running,
+        ].merging(upgradeExits(serving: reason, draining: stopping)) { row, _ in row }
+    }
+
+    /// The table: every pair that changes something. Every pair not listed must leave the
+    /// state and `wanted` as they were and ask for nothing (``ignored``).
+    static let table: [Event: [State: Outcome]] = [
+        .startRequested: [
+            .stopped: Outcome(state: .stopped, wanted: true, actions: [.checkDependencies]),
+            .failed: Outcome(state: .failed, wanted: true, actions: [.checkDependencies]),
+            .idle: Outcome(state: .idle, wanted: true, actions: [.checkDependencies]),
+            .stopping: Outcome(state: .stopping, wanted: true, actions: []),
+        ],
+        .activatedOnDemand: [
+            .stopped: Outcome(state: .idle, wanted: true, actions: [.watchForDemand]),
+            .failed: Outcome(state: .idle, wanted: true, actions: [.watchForDemand]),
+            .stopping: Outcome(state: .stopping, wanted: true, actions: []),
+        ],
+        .watchFailed: [
+            .idle: Outcome(state: .idle, wanted: true, actions: [.checkDependencies])
+        ],
+        .dependenciesMissing: [
+            .waiting: Outcome(state: .waiting, wanted: true, actions: [.wait(for: ["db"])]),
+            .backoff: Outcome(state: .waiting, wanted: true, actions: [.wait(for: ["db"])]),
+            .idle: Outcome(state: .waiting, wanted: true, actions: [.stopWatchingForDemand, .wait(for: ["db"])]),
+        ],
+        .dependenciesReady: [
+            .waiting: Outcome(state: .starting, wanted: true, actions: [.spawn]),
+            .backoff: Outcome(state: .starting, wanted: true, actions: [.spawn]),
+            .idle: Outcome(state: .starting, wanted: true, actions: [.stopWatchingForDemand, .spawn]),
+        ],
+        .dependencyReady: [
+            .waiting: Outcome(state: .waiting, wanted: true, actions: [.checkDependencies])
+        ],
+        .backoffElapsed: [
+            .backoff: Outcome(state: .backoff, wanted: true, actions: [.checkDependencies])
+        ],
+        .demand: [
+            .idle: Outcome(state: .idle, wanted: true, actions: [.stopWatchingForDemand, .checkDependencies])
+        ],
+        .spawned: [
+            .starting: Outcome(state: .starting, wanted: true, actions: [.armTimer(.readiness)])
+        ],
+        .spawnFailed: [
+            .starting: Outcome(
+                state: .backoff, wanted: true, actions: [.recordExit(.startFailed), .restart(after: restartsAfter)])
+        ],
+        .ready: [
+            .starting: Outcome(state: .ready, wanted: true, actions: readyActions),
+            .upgrading(.finishing): Outcome(state: .ready, wanted: true, actions: readyActions),
+        ],
+        .watchdogPinged: [
+            .ready: Outcome(state: .ready, wanted: true, actions: [.armWatchdog])
+        ],
+        .watchdogMissed: [
+            .ready: Outcome(state: .ready, wanted: true, actions: [.killForFailure(.watchdog)])
+        ],
+        .livenessPassed: [
+            .ready: Outcome(state: .ready, wanted: true, actions: [.armLiveness])
+        ],
+        .livenessFailedOnce: [
+            .ready: Outcome(state: .ready, wanted: true, actions: [.armLiveness])
+        ],
+        .livenessFailedLast: [
+            .ready: Outcome(state: .ready, wanted: true, actions: [.killForFailure(.liveness)])
+        ],
+        // The table's machines were never ready (no instant to forgive from): checked again.
+        .aliveSeen: [
+            .ready: Outcome(state: .ready, wanted: true, actions: [.armForgiveness]),
+            .upgrading(.preparing): Outcome(state: .upgrading(.preparing), wanted: true, actions: [.armForgiveness]),
+        ],
+        .readyTimeoutElapsed: [
+            .starting: Outcome(state: .starting, wanted: true, actions: [.killForFailure(.readyTimeout)])
+        ],
+        .stoppingOnItsOwn: [
+            .starting: Outcome(state: .starting, wanted: true, actions: [.stopHealthChecks]),
+            .ready: Outcome(state: .ready, wanted: true, actions: [.stopHealthChecks]),
+        ],
+        .stopRequested: [
+            .stopped: Outcome(state: .stopped, wanted: false, actions: [.notifyStopWaiters]),
+            .failed: Outcome(state: .failed, wanted: false, actions: [.notifyStopWaiters]),
+            .idle: Outcome(state: .stopped, wanted: false, actions: [.stopWatchingForDemand, .notifyStopWaiters]),
+            .waiting: Outcome(state: .stopped, wanted: false, actions: [.cancelTimer, .notifyStopWaiters]),
+            .backoff: Outcome(state: .stopped, wanted: false, actions: [.cancelTimer, .notifyStopWaiters]),
+            .starting: Outcome(state: .stopping, wanted: false, actions: stopActions),
+            .ready: Outcome(state: .stopping, wanted: false, actions: stopActions),
+            .upgrading(.preparing): Outcome(state: .stopping, wanted: false, actions: [.abandonUpgrade] + stopActions),
+            .upgrading(.finishing): Outcome(state: .stopping, wanted: false, actions: [.abandonUpgrade] + stopActions),
+            .upgrading(.handingOver): Outcome(state: .stopping, wanted: false, actions: [.abandonUpgrade]),
+            .upgrading(.newProcessFailed): Outcome(state: .stopping, wanted: false, actions: [.abandonUpgrade]),
+            .restoring(.stopped): Outcome(state: .restoring(.stopped), wanted: false, actions: [.notifyStopWaiters]),
+            .restoring(.failed): Outcome(state: .restoring(.failed), wanted: false, actions: [.notifyStopWaiters]),
+            .restoring(.rollback): Outcome(state: .restoring(.stopped), wanted: false, actions: [.notifyStopWaiters]),
+        ],
+        .shutdownBegun: [
+            .idle: Outcome(state: .idle, wanted: false, actions: []),
+            .waiting: Outcome(state: .waiting, wanted: false, actions: []),
+            .starting: Outcome(state: .starting, wanted: false, actions: []),
+            .ready: Outcome(state: .ready, wanted: false, actions: []),
+            .backoff: Outcome(state: .backoff, wanted: false, actions: []),
+            .upgrading(.preparing): Outcome(state: .upgrading(.preparing), wanted: false, actions: []),
+            .upgrading(.handingOver): Outcome(state: .upgrading(.handingOver), wanted: false, actions: []),
+            .upgrading(.newProcessFailed): Outcome(state: .upgrading(.newProcessFailed), wanted: false, actions: []),
+            .upgrading(.finishing): Outcome(state: .upgrading(.finishing), wanted: false, actions: []),
+            .restoring(.rollback): Outcome(state: .restoring(.rollback), wanted: false, actions: []),
+        ],
+        .stopTimeoutElapsed: [
+            .stopping: Outcome(state: .stopping, wanted: false, actions: [.kill]),
+            .upgrading(.handingOver): Outcome(state: .upgrading(.handingOver), wanted: true, actions: [.kill]),
+            .upgrading(.newProcessFailed): Outcome(state: .upgrading(.newProcessFailed), wanted: true, actions: [.kill]),
+        ],
+        // restart = on-failure: a clean exit stays down, no failure said.
+        .exitedCleanly: exits(recording: .exit, then: .stopped, wanted: false, [], whileStopping: .stop),
+        .exitedWithFailure: exits(
+            recording: .crash, then: .backoff, wanted: true, [.restart(after: restartsAfter)], whileStopping: .stop),
+        .exitedRestartCannotHelp: exits(
+            recording: .crash, then: .failed, wanted: false, [.giveUp(.restartCannotHelp)], whileStopping: .stop),
+        .exitedIdle: exits(recording: .exit, then: .idle, wanted: true, [.watchForDemand], whileStopping: .stop),
+        .exitedAtALimit: exits(
+            recording: .limit, then: .backoff, wanted: true, [.restart(after: restartsAfter)], whileStopping: .limit),
+        .restoreBegun: [
+            .stopped: Outcome(state: .restoring(.stopped), wanted: false, actions: []),
+            .failed: Outcome(state: .restoring(.failed), wanted: false, actions: []),
+            .waiting: Outcome(state: .restoring(.rollback), wanted: true, actions: []),
+        ],
+        .restoreEnded: [
+            .restoring(.stopped): Outcome(state: .stopped, wanted: false, actions: []),
+            .restoring(.failed): Outcome(state: .failed, wanted: false, actions: []),
+            .restoring(.rollback): Outcome(state: .waiting, wanted: true, actions: []),
+        ],
+        .upgradeBegun: [
+            .ready: Outcome(state: .upgrading(.preparing), wanted: true, actions: [])
+        ],
+        .upgradeProcessWaitsForStore: [
+            .upgrading(.preparing): Outcome(state: .upgrading(.handingOver), wanted: true, actions: handOverActions)
+        ],
+        // Ready while the old one still serves: no store to wait for, the hand-over begins.
+        .upgradeProcessReady: [
+            .upgrading(.preparing): Outcome(state: .upgrading(.handingOver), wanted: true, actions: handOverActions),
+            .upgrading(.handingOver): Outcome(state: .upgrading(.handingOver), wanted: true, actions: []),
+            .upgrading(.finishing): Outcome(state: .upgrading(.finishing), wanted: true, actions: [.completeUpgrade]),
+        ],
+        .upgradeReadyTimeoutElapsed: [
+            .upgrading(.preparing): Outcome(state: .upgrading(.preparing), wanted: true, actions: [.killUpgradeProcess]),
+            .upgrading(.finishing): Outcome(state: .upgrading(.finishing), wanted: true, actions: [.killUpgradeProcess]),
+        ],
+        .upgradeProcessFailed: [
+            .upgrading(.preparing): Outcome(state: .ready, wanted: true, actions: []),
+            .upgrading(.handingOver): Outcome(state: .upgrading(.newProcessFailed), wanted: true, actions: []),
+        ],
+    ]
+
+    /// Every state × event pair, named for the test's output.
+    struct Pair: Sendable, CustomTestStringConvertible {
+        let state: State
+        let event: Event
+        var testDescription: String { "\(state) + \(event)" }
+    }
+
+    static let pairs: [Pair] = State.all.flatMap { state in Event.allCases.map { Pair(state: state, event: $0) } }
+
+    /// The table's machine: in `state`, wanted as ``wantedIn(_:)`` says, restart = on-failure,
+    /// `READY=1` expected, started on demand, a budget that is never spent.
+    static func machine(in state: State) -> Machine {
+        Machine(
+            state: state, wanted: wantedIn(state), restart: .onFailure, backoff: backoff,
+            budget: RestartBudget(maxRestarts: 100, window: .seconds(60)), notifiesReady: true, startsOnDemand: true)
+    }
+
+    /// Every state × event pair against ``table``; pairs it does not list are ignored.
+    @Test("Given a state, when an event comes, then the machine moves as the table says", arguments: pairs)
+    func everyStateAndEvent(_ pair: Pair) {
+        var machine = Self.machine(in: pair.state)
+        let ignored = Outcome(state: pair.state, wanted: Self.wantedIn(pair.state), actions: [])
+        let expected = Self.table[pair.event]?[pair.state] ?? ignored
+        let actions = pair.event.send(to: &machine)
+        #expect(Outcome(state: machine.state, wanted: machine.wanted, actions: actions) == expected)
+    }
+
+    /// What each state answers to a start, a restart, an upgrade and a restore, in that order:
+    /// nil goes ahead, else why it is refused.
+    static let refusals: [State: [Machine.Refusal?]] = [
+        .stopped: [nil, nil, .notReady, nil],
+        .failed: [nil, nil, .notReady, nil],
+        .idle: [nil, nil, .notReady, .notStopped],
+        .waiting: [nil, nil, .notReady, .notStopped],
+        .starting: [nil, nil, .notReady, .notStopped],
+        .ready: [nil, nil, nil, .notStopped],
+        .backoff: [nil, nil, .notReady, .notStopped],
+        .stopping: [nil, nil, .notReady, .notStopped],
+        .upgrading(.preparing): [nil, nil, .upgrading, .notStopped],
+        .upgrading(.handingOver): [nil, nil, .upgrading, .notStopped],
+        .upgrading(.newProcessFailed): [nil, nil, .upgrading, .notStopped],
+        .upgrading(.finishing): [nil, nil, .upgrading, .notStopped],
+        .restoring(.stopped): [.restoring, .restoring, .restoring, .restoring],
+        .restoring(.failed): [.restoring, .restoring, .restoring, .restoring],
+        .restoring(.rollback): [.restoring, .restoring, .restoring, .notStopped],
+    ]
+
+    /// Every state × request pair against ``refusals``.
+    @Test("Given a state, when the operator asks, then it is refused as the table says", arguments: State.all)
+    func everyStateAndRequest(_ state: State) throws {
+        let machine = Self.machine(in: state)
+        let expected = try #require(Self.refusals[state])
+        let requests: [Machine.Request] = [.start, .restart, .upgrade, .restore]
+        #expect(requests.map { machine.refusal(of: $0) } == expected)
+    }
+
+    /// A typo in the table cannot hide a row: every state it names is one the machine has.
+    @Test func theTableNamesOnlyKnownStates() {
+        for (event, rows) in Self.table {
+            for state in rows.keys { #expect(State.all.contains(state), "\(event): \(state)") }
+        }
+    }
+
+    /// Upgrading and restoring stay off the wire: each is reported as the state it looks like.
+    @Test func internalStatesAreReportedAsTheWireStateTheyLookLike() {
+        #expect(State.upgrading(.preparing).wire == .ready)
+        #expect(State.upgrading(.handingOver).wire == .stopping)
+        #expect(State.upgrading(.newProcessFailed).wire == .stopping)
+        #expect(State.upgrading(.finishing).wire == .starting)
+        #expect(State.restoring(.stopped).wire == .stopped)
+        #expect(State.restoring(.failed).wire == .failed)
+        #expect(State.restoring(.rollback).wire == .waiting)
+    }
+
+    /// The budget's give-up, which the table's large budget never reaches.
+    @Test func givenASpentBudget_whenItCrashes_thenItStaysFailed() {
+        var machine = Machine(
+            state: .ready, wanted: true, restart: .always, backoff: Self.backoff,
+            budget: RestartBudget(maxRestarts: 1, window: .seconds(60)), notifiesReady: true)
+        #expect(machine.exited(.init(success: false), at: Self.now) == [.recordExit(.crash), .restart(after: Self.restartsAfter)])
+        #expect(machine.backoffElapsed() == [.checkDependencies])
+        #expect(machine.dependenciesChecked(missing: []) == [.spawn])
+        #expect(machine.spawned() == [.armTimer(.readiness)])
+        #expect(
+            machine.exited(.init(success: false), at: Self.now + .seconds(1))
+                == [.recordExit(.crash), .giveUp(.budgetSpent(count: 1))])
+        #expect(machine.state == .failed)
+        #expect(!machine.wanted)
+    }
+
+    /// `restart = never` gives up on a failed exit.
+    @Test func givenRestartNever_whenItCrashes_thenItFailsByPolicy() {
+        var machine = Machine(
+            state: .ready, wanted: true, restart: .never, backoff: Self.backoff,
+            budget: RestartBudget(maxRestarts: 5, window: .seconds(60)), notifiesReady: true)
+        #expect(machine.exited(.init(success: false), at: Self.now) == [.recordExit(.crash), .giveUp(.policy)])
+        #expect(machine.state == .failed)
+    }
+
+    /// `restart = always` restarts a clean exit too.
+    @Test func givenRestartAlways_whenItExitsCleanly_thenItBacksOff() {
+        var machine = Machine(
+            state: .ready, wanted: true, restart: .always, backoff: Self.backoff,
+            budget: RestartBudget(maxRestarts: 5, window: .seconds(60)), notifiesReady: true)
+        #expect(machine.exited(.init(success: true), at: Self.now) == [.recordExit(.exit), .restart(after: Self.restartsAfter)])
+        #expect(machine.state == .backoff)
+    }
+
+    /// Liveness failures count in a row only.
+    @Test func givenThreeFailuresAllowed_whenTheThirdInARowFails_thenItIsKilled_andAPassResetsTheCount() {
+        var machine = Self.machine(in: .ready)
+        #expect(machine.livenessChecked(passed: false, allowed: 3) == [.armLiveness])
+        #expect(machine.livenessChecked(passed: true, allowed: 3) == [.armLiveness])
+        #expect(machine.livenessChecked(passed: false, allowed: 3) == [.armLiveness])
+        #expect(machine.livenessChecked(passed: false, allowed: 3) == [.armLiveness])
+        #expect(machine.livenessChecked(passed: false, allowed: 3) == [.killForFailure(.liveness)])
+    }
+
+    /// Forgiveness needs the run seen alive `resetAfter` after readiness, and comes once.
+    @Test func givenAFailedRunReadyForResetAfter_whenSeenAlive_thenTheBackoffIsForgivenOnce() {
+        var machine = Self.machine(in: .ready)
+        _ = machine.exited(.init(success: false), at: Self.now)
+        _ = machine.backoffElapsed()
+        _ = machine.dependenciesChecked(missing: [])
+        _ = machine.spawned()
+        _ = machine.ready(at: Self.now)
+        #expect(machine.aliveSeen(at: Self.now + .seconds(5)) == [.armForgiveness])
+        #expect(machine.aliveSeen(at: Self.now + .seconds(10)) == [.backoffForgiven])
+        #expect(machine.ledger.forgivenessDue == nil)
+    }
+
+    /// A kill for a failure is remembered until the exit, whatever status it reports.
+    @Test func givenAMissedWatchdog_whenTheKilledProcessExits_thenItIsRecordedAsTheWatchdogs_andRestarted() {
+        var machine = Self.machine(in: .ready)
+        #expect(machine.watchdogMissed() == [.killForFailure(.watchdog)])
+        #expect(machine.exited(.init(success: true), at: Self.now) == [.recordExit(.watchdog), .restart(after: Self.restartsAfter)])
+        #expect(machine.pendingFailure == nil)
+    }
+
+    /// An upgrade without a store to wait for completes as soon as the old process is gone.
+    @Test func givenANewProcessReadyBeforeTheHandOver_whenTheOldOneExits_thenTheUpgradeCompletes() {
+        var machine = Self.machine(in: .ready)
+        #expect(machine.upgradeBegun() == [])
+        #expect(machine.upgradeProcessReady() == Self.handOverActions)
+        #expect(machine.exited(.init(success: true), at: Self.now) == [.recordExit(.stop), .promoteUpgrade, .completeUpgrade])
+        #expect(machine.ready(at: Self.now) == Self.readyActions)
+        #expect(machine.state == .ready)
+    }
+
+    /// An upgrade whose new process opens the store after the hand-over waits for its `READY=1`.
+    @Test func givenANewProcessThatWaitsForTheStore_whenTheOldOneExits_thenItHasItsReadyTimeout() {
+        var machine = Self.machine(in: .ready)
+        _ = machine.upgradeBegun()
+        #expect(machine.upgradeProcessWaitsForStore() == Self.handOverActions)
+        #expect(
+            machine.exited(.init(success: true), at: Self.now)
+                == [.recordExit(.stop), .promoteUpgrade, .armUpgradeReadyTimeout])
+        #expect(machine.upgradeProcessReady() == [.completeUpgrade])
+    }
+
+    /// A process that exits 0 before readiness is not idled (it would start again at once).
+    @Test func givenAnOnDemandServiceNeverReady_whenItExitsCleanly_thenItIsNotIdle() {
+        var machine = Self.machine(in: .starting)
+        #expect(machine.exited(.init(success: true, wasReady: false, socketHeld: true), at: Self.now) == [.recordExit(.exit)])
+        #expect(machine.state == .stopped)
+    }
+
+    /// Only a service started on demand goes idle on a clean exit.
+    @Test func givenAServiceStartedAtOnce_whenItExitsCleanlyAfterReady_thenItIsNotIdle() {
+        var machine = Machine(
+            state: .ready, wanted: true, restart: .onFailure, backoff: Self.backoff,
+            budget: RestartBudget(maxRestarts: 5, window: .seconds(60)), notifiesReady: true, startsOnDemand: false)
+        #expect(machine.exited(.init(success: true, wasReady: true, socketHeld: true), at: Self.now) == [.recordExit(.exit)])
+        #expect(machine.state == .stopped)
+    }
+
+    /// `readiness = none`: the spawn arms no ready timeout; the engine says ready at once.
+    @Test func givenNoReadinessProtocol_whenSpawned_thenItArmsNoReadyTimeout() {
+        var machine = Machine(
+            state: .starting, wanted: true, restart: .always, backoff: Self.backoff,
+            budget: RestartBudget(maxRestarts: 5, window: .seconds(60)), notifiesReady: false)
+        #expect(machine.spawned() == [])
+        #expect(machine.ready(at: Self.now) == Self.readyActions)
+    }
+
+    /// A start asked for while stopping starts it once the process is gone.
+    @Test func givenAStartAskedWhileStopping_whenTheProcessExits_thenItStartsAgain() {
+        var machine = Self.machine(in: .stopping)
+        #expect(machine.startRequested(fresh: true) == [])
+        #expect(
+            machine.exited(.init(success: true), at: Self.now) == [.recordExit(.stop), .notifyStopWaiters, .checkDependencies])
+        #expect(machine.dependenciesChecked(missing: []) == [.spawn])
+        #expect(machine.state == .starting)
+    }
+}
