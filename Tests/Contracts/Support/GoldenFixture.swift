@@ -1,13 +1,13 @@
 import VerticalsContract
 import VerticalsWire
 
-/// The golden wire fixtures of one operation: its Input, its Output and one error per
-/// declared error code, each as the hex of its exact body bytes and its JSON form. One
-/// file per operation, `Tests/Contracts/Fixtures/<service>/<operation>.json`.
+/// The golden wire fixtures of one operation: its Input, its Output, the Event of a streaming
+/// operation, and one error per declared error code, each as the hex of its exact body bytes
+/// and its JSON form. One file per operation, `Tests/Contracts/Fixtures/<service>/<operation>.json`.
 public struct GoldenFixture: Sendable, Equatable {
     /// One message of the fixture.
     public struct Sample: Sendable, Equatable {
-        /// `input`, `output` or `error <code>`.
+        /// `input`, `output`, `event` (a streaming operation's) or `error <code>`.
         public var role: String
         /// The message's schema name, e.g. `identity.LoginInput` or `wire.Error`.
         public var message: String
@@ -27,7 +27,7 @@ public struct GoldenFixture: Sendable, Equatable {
 
     /// `service.operation`.
     public var operation: String
-    /// Input, Output, then one per declared error code.
+    /// Input, Output, the Event of a stream, then one per declared error code.
     public var samples: [Sample]
 
     /// Creates a fixture.
@@ -36,7 +36,7 @@ public struct GoldenFixture: Sendable, Equatable {
         self.samples = samples
     }
 
-    /// The error code of an `error <code>` role, or nil for `input` and `output`.
+    /// The error code of an `error <code>` role, or nil for `input`, `output` and `event`.
     public static func errorCode(of role: String) -> String? {
         role.hasPrefix("error ") ? String(role.dropFirst("error ".count)) : nil
     }
@@ -47,6 +47,7 @@ public struct GoldenFixture: Sendable, Equatable {
         var samples = [
             try sample("input", operation.input), try sample("output", operation.output),
         ]
+        if let event = operation.event { samples.append(try sample("event", event)) }
         for code in operation.errors {
             let error = ServiceError(
                 code, "\(operation.fullName) answers \(code.wireName)", details: [ErrorDetail("field", "example")])
@@ -70,7 +71,8 @@ public struct GoldenFixture: Sendable, Equatable {
 }
 
 extension GoldenFixture {
-    /// The fixture as its file holds it: pretty JSON, samples as `input`, `output`, `errors`.
+    /// The fixture as its file holds it: pretty JSON, samples as `input`, `output`, `event` (a
+    /// stream's only), `errors`.
     public func fileText() -> String {
         func object(_ sample: Sample) -> JSONValue {
             .object([
@@ -110,6 +112,9 @@ extension GoldenFixture {
             throw FixtureFileError(path: path, problem: "`operation` must be a string")
         }
         var samples = [try sample("input", try member(root, "input")), try sample("output", try member(root, "output"))]
+        if case .object(let members) = root, let event = members.first(where: { $0.key == "event" }) {
+            samples.append(try sample("event", event.value))
+        }
         guard case .object(let errors) = try member(root, "errors") else {
             throw FixtureFileError(path: path, problem: "`errors` must be an object")
         }

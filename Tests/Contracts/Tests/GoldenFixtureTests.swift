@@ -21,7 +21,8 @@ struct GoldenFixtureTests {
             }
             let fixture = try files.readFixture(url)
             #expect(fixture.operation == operation.fullName, "\(url.path) holds \(fixture.operation)")
-            let expectedRoles = ["input", "output"] + operation.errors.map { "error \($0.wireName)" }
+            let expectedRoles =
+                ["input", "output"] + (operation.isStream ? ["event"] : []) + operation.errors.map { "error \($0.wireName)" }
             #expect(
                 Set(fixture.samples.map(\.role)) == Set(expectedRoles),
                 "\(operation.fullName): the fixture has \(fixture.samples.map(\.role)), the contract \(expectedRoles)")
@@ -30,6 +31,12 @@ struct GoldenFixtureTests {
                 switch sample.role {
                 case "input": problems = FixtureVerification.problems(sample, as: operation.input)
                 case "output": problems = FixtureVerification.problems(sample, as: operation.output)
+                case "event":
+                    guard let event = operation.event else {
+                        problems = ["has an event sample, but the operation is not a stream"]
+                        break
+                    }
+                    problems = FixtureVerification.problems(sample, as: event)
                 default: problems = FixtureVerification.problems(sample, as: ServiceError.self)
                 }
                 for problem in problems { Issue.record("\(operation.fullName) \(problem)") }
