@@ -32,7 +32,7 @@ import VerticalsEventLoop
 /// that may call internal operations; refusals are as over a Unix socket.
 ///
 /// Plain TCP (`VERTICALS_TLS=off`): the kernel names no TCP caller, so a TCP caller has no
-/// identity and is a stranger to every rule that names one (until TLS gives callers names):
+/// identity and is a stranger to every rule that names one:
 /// - it may connect only while no allow-list is set (``allowsUnidentified``): the operator chose
 ///   plain TCP, so the network (loopback, a firewall) is the gate; once `VERTICALS_ALLOWED_UIDS`
 ///   or `VERTICALS_ALLOWED_GIDS` names who may call, a caller who cannot prove to be one of them

@@ -1,15 +1,15 @@
 import VerticalsEventLoop
 
-/// Whether plain (unencrypted, unauthenticated) TCP may be used, from `VERTICALS_TLS`.
+/// What TCP runs, from `VERTICALS_TLS` and the `VERTICALS_TLS_CERT`/`_KEY`/`_CA` files.
 ///
-/// TCP carries no caller identity (no `SO_PEERCRED`), and this release has no TLS yet, so TCP
-/// is plain TCP and must be asked for explicitly:
+/// TCP carries no caller identity the kernel vouches for (no `SO_PEERCRED`), so by default it
+/// is mutual TLS 1.3, and plain TCP must be asked for explicitly:
 ///
 /// | `VERTICALS_TLS` | a TCP endpoint on loopback | on any other address |
 /// |---|---|---|
-/// | unset, `on` | refused (TLS is not built yet) | refused |
-/// | `off` | allowed | refused |
-/// | `off-insecure` | allowed | allowed |
+/// | unset, `on` | mutual TLS (refused when the three files are not named) | mutual TLS (likewise) |
+/// | `off` | plain TCP | refused |
+/// | `off-insecure` | plain TCP | plain TCP |
 ///
 /// Unix sockets are never affected. A daemon that serves or calls plain TCP logs so once at start-up.
 public struct TransportSecurity: Sendable, Equatable {
