@@ -37,6 +37,6 @@ enum SupervisorMain {
         if let up = command as? UpCommand {
             exit(up.serve())
         }
-        CommandRunner.runAndExit(command, root: SupervisorCommand.self)
+        exit(CommandRunner.runToEnd(command, root: SupervisorCommand.self))
     }
 }

@@ -2,28 +2,27 @@ import ArgumentParser
 import Glibc
 import VerticalsServiceKit
 
-/// Runs a parsed command to its end and exits, as ArgumentParser's async `main` would, without
-/// its executor: both programs (`svc-supervisor` and `svc-supervisor-engine`) end this way.
+/// Runs a parsed command to its end, as ArgumentParser's async `main` would, without its
+/// executor, and gives the status to exit with: both programs (`svc-supervisor` and
+/// `svc-supervisor-engine`) end this way, exiting in their entry file.
 ///
 /// ArgumentParser's async `main` would run on libdispatch's global queues; a detached task and a
 /// blocked main thread keep a short command off them.
 package enum CommandRunner {
-    /// Runs `command` and exits: 0 when it returns, else its error's status, printed as
-    /// ArgumentParser prints it (with `root`'s help and name).
-    package static func runAndExit(_ command: sending any ParsableCommand, root: any ParsableCommand.Type) -> Never {
+    /// Runs `command` on a detached task while this thread waits, and returns the status: 0 when
+    /// it returns, else its error's, printed as ArgumentParser prints it (with `root`'s help and name).
+    package static func runToEnd(_ command: sending any ParsableCommand, root: any ParsableCommand.Type) -> Int32 {
         // Detached: `main` is the main actor's, whose queue nothing drains while this thread waits.
-        let finished = BlockingResult<Void>()
+        let finished = BlockingResult<Int32>()
         Task.detached {
-            await run(command, root: root)
-            finished.set(())
+            finished.set(await run(command, root: root))
         }
-        finished.wait()
-        exit(0)
+        return finished.wait()
     }
 
-    /// Runs `command` as ArgumentParser's async `main` would after parsing: an error (a thrown
-    /// `ExitCode` included) prints as ArgumentParser prints it and exits with its status.
-    package static func run(_ command: any ParsableCommand, root: any ParsableCommand.Type) async {
+    /// Runs `command` as ArgumentParser's async `main` would after parsing, and returns the status
+    /// to exit with: an error (a thrown `ExitCode` included) prints as ArgumentParser prints it.
+    package static func run(_ command: any ParsableCommand, root: any ParsableCommand.Type) async -> Int32 {
         do {
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
@@ -31,8 +30,20 @@ package enum CommandRunner {
                 var command = command
                 try command.run()
             }
+            return 0
         } catch {
-            root.exit(withError: error)
+            return status(of: error, root: root)
         }
+    }
+
+    /// What ArgumentParser's `exit(withError:)` prints for `error`, printed, and the status it
+    /// would exit with: help and a clean exit go to standard output, anything else to standard error.
+    package static func status(of error: any Error, root: any ParsableCommand.Type) -> Int32 {
+        let code = root.exitCode(for: error)
+        let message = root.fullMessage(for: error)
+        if !message.isEmpty {
+            if code == .success { print(message) } else { StandardError.write(message + "\n") }
+        }
+        return code.rawValue
     }
 }

@@ -11,8 +11,12 @@ package enum EngineProgram {
     /// Its file name, in the folder of `svc-supervisor`.
     package static let name = "svc-supervisor-engine"
 
-    /// Replaces this process with the engine program, given the same arguments. Returns only
-    /// when it cannot: then it says why and exits 69 (EX_UNAVAILABLE).
+    /// Replaces this process with the engine program, given the same arguments. When it cannot,
+    /// it says why and exits 69 (EX_UNAVAILABLE).
+    ///
+    /// The one `exit` of the programs outside their entry files: the lean program finds it needs
+    /// the engine wherever a command first needs a manifest read (``ManifestNames``), deep in a
+    /// command, and there is nothing to return to: the process was to be replaced by another.
     package static func handOver() -> Never {
         let path = ProgramPaths.ownDirectory() + "/" + name
         let arguments = [path] + CommandLine.arguments.dropFirst()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import SupervisorCommands
 
 /// `svc-supervisor`'s entry point: a command that talks to a running suite runs here
@@ -9,7 +10,7 @@ enum FrontMain {
         let arguments = Array(CommandLine.arguments.dropFirst())
         // A scripted `call` skips ArgumentParser's tree altogether (``CallFastPath``).
         if let call = CallFastPath.parse(arguments) {
-            CommandRunner.runAndExit(call, root: FrontCommand.self)
+            exit(CommandRunner.runToEnd(call, root: FrontCommand.self))
         }
         // `--version` too: the same text either way, and the cheapest start-up to measure.
         guard let first = arguments.first, FrontCommand.runs(first) || first == "--version" else {
@@ -21,6 +22,6 @@ enum FrontMain {
         } catch {
             FrontCommand.exit(withError: error)
         }
-        CommandRunner.runAndExit(command, root: FrontCommand.self)
+        exit(CommandRunner.runToEnd(command, root: FrontCommand.self))
     }
 }
