@@ -79,7 +79,7 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CZlib",
-            path: "Services/Supervisor/CZlib",
+            path: "Shared/CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
