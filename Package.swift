@@ -343,8 +343,8 @@ let package = Package(
         .testTarget(
             name: "SupervisorTests",
             dependencies: [
-                "VerticalsSupervisor", "VerticalsScaffold", "VerticalsManifest", "VerticalsDeploy", "VerticalsServiceKit",
-                "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
+                "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold", "VerticalsManifest", "VerticalsDeploy",
+                "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
                 "VerticalsTesting", "TestSupport", "vt-testd", "vt-exec", "svc-supervisor", "svc-supervisor-engine", grdb,
                 "VerticalsCertificates", "VerticalsStorage",
             ],
@@ -354,8 +354,8 @@ let package = Package(
         .testTarget(
             name: "DeployTests",
             dependencies: [
-                "VerticalsSupervisor", "VerticalsScaffold", "VerticalsManifest", "VerticalsDeploy", "VerticalsServiceKit", "IOInterface",
-                "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
+                "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold", "VerticalsManifest", "VerticalsDeploy",
+                "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
                 "VerticalsTesting",
                 // Each vertical's World, for its declared calls (DeclaredRoutesTests).
                 "IdentityService", "ClinicsService", "AppointmentsService", "RecordsService", "NotificationsService",

@@ -37,6 +37,7 @@ let package = Package(
                 .product(name: "VerticalsServiceKit", package: "Verticals"),
                 .product(name: "VerticalsStorage", package: "Verticals"),
                 .product(name: "VerticalsSupervisor", package: "Verticals"),
+                .product(name: "VerticalsSupervisorClient", package: "Verticals"),
                 .product(name: "AppointmentsService", package: "Verticals"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import VerticalsDeploy
 import VerticalsSupervisor
+import VerticalsSupervisorClient
 import VerticalsTesting
 
 /// `deploy/systemd/` is generated: it must be exactly what `svc-supervisor export systemd` writes now.

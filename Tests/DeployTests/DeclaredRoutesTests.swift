@@ -9,6 +9,7 @@ import RecordsService
 import VerticalsServiceKit
 @testable import VerticalsDeploy
 @testable import VerticalsSupervisor
+import VerticalsSupervisorClient
 import VerticalsTesting
 
 /// Routes declared in code agree with the manifest's `depends_on`, in both directions.

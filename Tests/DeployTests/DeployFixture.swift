@@ -1,6 +1,7 @@
 import Glibc
 import VerticalsDeploy
 import VerticalsSupervisor
+import VerticalsSupervisorClient
 import VerticalsTesting
 
 /// Shared by the deploy tests: the repository, the suite's manifest and its export.

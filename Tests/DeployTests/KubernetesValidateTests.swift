@@ -3,6 +3,7 @@ import Testing
 import VerticalsScaffold
 import VerticalsDeploy
 import VerticalsSupervisor
+import VerticalsSupervisorClient
 import VerticalsTesting
 
 /// Every exported object passes `kubernetes-validate --strict` (PyPI; its schemas ship inside

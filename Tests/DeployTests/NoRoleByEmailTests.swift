@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import VerticalsDeploy
 import VerticalsSupervisor
+import VerticalsSupervisorClient
 import VerticalsTesting
 
 /// Nothing the project ships grants a role by e-mail address: anyone may register any address, so

@@ -5,6 +5,7 @@ import Testing
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsSupervisor
+import VerticalsSupervisorClient
 import VerticalsTesting
 import VerticalsWire
 

@@ -5,6 +5,7 @@ import Testing
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsSupervisor
+import VerticalsSupervisorClient
 import VerticalsTesting
 
 /// A supervision engine on its own loop and run directory, with every state change recorded.

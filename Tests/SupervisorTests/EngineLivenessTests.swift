@@ -4,6 +4,7 @@ import Testing
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsSupervisor
+import VerticalsSupervisorClient
 import VerticalsTesting
 import VerticalsWire
 

@@ -3,6 +3,7 @@ import IOInterface
 import Testing
 import VerticalsContract
 import VerticalsEventLoop
+import VerticalsSupervisorClient
 import VerticalsTesting
 @testable import VerticalsSupervisor
 

@@ -2,6 +2,7 @@ import IOInterface
 import Testing
 import VerticalsContract
 import VerticalsSupervisor
+import VerticalsSupervisorClient
 
 @Suite("Exposition: merging daemons' Prometheus text")
 struct ExpositionTests {

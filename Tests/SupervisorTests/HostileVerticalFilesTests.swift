@@ -5,6 +5,7 @@ import Testing
 import VerticalsCertificates
 import VerticalsContract
 import VerticalsStorage
+import VerticalsSupervisorClient
 import VerticalsTesting
 import VerticalsWire
 

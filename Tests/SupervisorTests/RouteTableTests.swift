@@ -2,6 +2,7 @@ import IOInterface
 import Testing
 import VerticalsContract
 import VerticalsSupervisor
+import VerticalsSupervisorClient
 import VerticalsWire
 
 /// Matching URLs against the contracts' routes and building typed Inputs from them.

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import VerticalsSupervisor
+import VerticalsSupervisorClient
 import VerticalsTesting
 
 /// Where `up` leaves its pointer and where the CLI looks for one (``SuitePointer``).

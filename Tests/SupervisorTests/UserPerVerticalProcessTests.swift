@@ -5,6 +5,7 @@ import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsSupervisor
+import VerticalsSupervisorClient
 import VerticalsTesting
 import VerticalsWire
 

@@ -2,6 +2,7 @@ import SupervisorCommands
 import ArgumentParser
 import VerticalsDeploy
 import VerticalsSupervisor
+import VerticalsSupervisorClient
 
 /// `svc-supervisor export systemd [--prefix /usr/local] [--manifest deploy/suite.toml] [--out deploy/systemd]`
 /// and `svc-supervisor export kubernetes [--namespace verticals] [--image REF] [--manifest …] [--out deploy/kubernetes]`:

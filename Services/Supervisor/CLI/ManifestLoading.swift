@@ -1,5 +1,6 @@
 import SupervisorCommands
 import VerticalsSupervisor
+import VerticalsSupervisorClient
 
 /// Reads the manifest `up` and `reload` apply, refusing it on any problem the parser finds
 /// (unknown keys, missing executables, duplicates, unknown dependencies, cycles).

@@ -3,6 +3,7 @@ import ArgumentParser
 import Glibc
 import VerticalsServiceKit
 import VerticalsSupervisor
+import VerticalsSupervisorClient
 
 /// `svc-supervisor up [--manifest deploy/suite.toml] [--run-dir .run]`: the daemon, in the foreground.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import VerticalsEventLoop
 import VerticalsSupervisor
+import VerticalsSupervisorClient
 
 /// The supervision engine in this process, on a loop of its own, with its state changes
 /// recorded: the restart and on-demand rows time the supervisor on its own clock.

@@ -3,6 +3,7 @@ import IOInterface
 import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsSupervisor
+import VerticalsSupervisorClient
 
 /// Section 4, on-demand start: with clinics declared `start = "on-demand"`, the
 /// time from a caller's connection to its socket (held by the engine, nobody serving) to the

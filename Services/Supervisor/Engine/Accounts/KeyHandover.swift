@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import VerticalsSupervisorClient
 #endif
 
 /// A service's TLS key given to the service's user by root (`svc-supervisor up` with a user per

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import VerticalsSupervisorClient
 #endif
 
 /// Whether a user can reach a path: search (x) permission on every folder on the way, and the

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import VerticalsSupervisorClient
 #endif
 
 /// `chown -R` of a folder a service's user already owns or is about to (its state and runtime

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import VerticalsSupervisorClient
 #endif
 
 /// Creates the users and the group svc-supervisor (as root) lacks, from the same sysusers.d

@@ -5,6 +5,7 @@ import Logging
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
+import VerticalsSupervisorClient
 
 /// `svc-supervisor up`: the engine, its control socket and its signals, until SIGTERM,
 /// SIGINT or `down`.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import VerticalsEventLoop
+import VerticalsSupervisorClient
 
 /// Where the engine keeps its files and how it starts programs.
 public struct EngineConfiguration: Sendable {

@@ -1,5 +1,6 @@
 import VerticalsContract
 import VerticalsEventLoop
+import VerticalsSupervisorClient
 import VerticalsWire
 
 /// The supervisor's record of one service: its spec, where it is in its life, and the handles

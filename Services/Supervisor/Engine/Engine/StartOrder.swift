@@ -1,3 +1,4 @@
+import VerticalsSupervisorClient
 /// The order services start in: each after everything it depends on, ties in file order.
 ///
 /// The engine's own small topological sort, so it does not wait for the manifest parser's

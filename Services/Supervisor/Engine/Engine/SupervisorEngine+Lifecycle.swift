@@ -4,6 +4,7 @@ import Glibc
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
+import VerticalsSupervisorClient
 import VerticalsWire
 
 // Spawning, exits, restarts with backoff, and stopping: the processes and timers behind the

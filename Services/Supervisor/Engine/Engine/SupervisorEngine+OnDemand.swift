@@ -3,6 +3,7 @@ import Glibc
 #endif
 import VerticalsContract
 import VerticalsEventLoop
+import VerticalsSupervisorClient
 
 // On-demand start (`start = "on-demand"`, and the return after an `idle_exit`): the supervisor
 // keeps the listening socket it holds anyway, watches it for a waiting connection without

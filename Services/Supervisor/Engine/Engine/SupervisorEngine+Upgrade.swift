@@ -5,6 +5,7 @@ import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsStorage
+import VerticalsSupervisorClient
 import VerticalsWire
 
 // `svc-supervisor upgrade NAME [--executable PATH]`: a new process of a ready

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import VerticalsEventLoop
+import VerticalsSupervisorClient
 
 // A user per service when the supervisor runs as root (`configuration.serviceUsers`): the users
 // made, the run directory opened just enough for them, what each must reach checked before

@@ -5,6 +5,7 @@ import Logging
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
+import VerticalsSupervisorClient
 import VerticalsWire
 
 /// Supervises the services of a ``Manifest`` on one ``EventLoop``: binds their sockets, starts

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Synchronization
+import VerticalsSupervisorClient
 
 /// Per-service cgroups for the `memory` and `cpu` limits, beside the supervisor's own cgroup.
 ///

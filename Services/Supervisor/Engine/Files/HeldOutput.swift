@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import VerticalsEventLoop
+import VerticalsSupervisorClient
 
 /// A service's stdout and stderr pipes, made once and held by the supervisor for the service's
 /// whole life, across restarts, as s6 holds a service's log pipe: each process writes into the

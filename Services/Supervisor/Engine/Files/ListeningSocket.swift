@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import VerticalsEventLoop
+import VerticalsSupervisorClient
 
 /// A service's listening socket, Unix (`<name>.sock`) or TCP (its manifest `endpoint`), bound by
 /// the supervisor and handed to each of its processes as fd 3 (`LISTEN_FDS=1`).

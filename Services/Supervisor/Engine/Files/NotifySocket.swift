@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import VerticalsEventLoop
+import VerticalsSupervisorClient
 
 /// One `sd_notify` datagram: who sent it (from `SCM_CREDENTIALS`) and its assignments.
 ///

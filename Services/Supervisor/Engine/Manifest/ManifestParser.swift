@@ -1,5 +1,6 @@
 import TOMLKit
 import VerticalsManifest
+import VerticalsSupervisorClient
 
 #if canImport(Glibc)
     import Glibc
