@@ -1,8 +1,9 @@
 # Verticals — the commands a newcomer needs. Each installs what is missing first.
 #   make run     build and start the suite under svc-supervisor (deploy/suite.toml; Ctrl-C stops it)
 #   make test    build and run every test, then EventLoop's lifetime tests under ASan, then each fuzz target briefly
-#   make install [PREFIX=/usr/local] [DESTDIR=]   the release binaries, systemd units, sysusers/tmpfiles files
+#   make install [PREFIX=/usr/local] [DESTDIR=]   the release binaries, systemd units, sysusers/tmpfiles files, man pages
 #   make contracts-update   after a deliberate contract change: rewrite Tests/Contracts' lock and golden fixtures
+#   make reference   after a change to the command line: regenerate docs/man and docs/reference/svc-supervisor.md
 #   make kubernetes-export  after a manifest change: regenerate deploy/kubernetes (docs/kubernetes.md)
 #   make kubernetes-rehearsal  as root: the image as a root file system, each vertical's --check and --probe in it
 #   make soak    book under repeated kill -9 of the suite's daemons and the supervisor for SOAK_SECONDS (default 600)
@@ -38,7 +39,7 @@ SOAK_SECONDS ?= 600
 # Seconds per fuzz target in `make test`: a smoke run that the targets build, load their seeds and run.
 FUZZ_SMOKE_SECONDS ?= 3
 
-.PHONY: all deps build release exec-shim run test memcheck install contracts-check contracts-update kubernetes-export kubernetes-rehearsal fresh-debian-rehearsal fuzz fuzz-live soak bench api-check clean
+.PHONY: all deps build release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal fresh-debian-rehearsal fuzz fuzz-live soak bench api-check clean
 
 all: build
 
@@ -76,6 +77,7 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory exec-shim
+	SWIFT="$(SWIFT)" bash scripts/reference.sh --check
 	SWIFT="$(SWIFT)" bash scripts/run-tests.sh $(TEST_FLAGS)
 	bash Tests/EventLoopTests/memcheck.sh
 	bash scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
@@ -98,10 +100,17 @@ install: deps
 	install -m 0644 "$$units"/*.socket "$$units"/*.service "$$units"/*.target "$(DESTDIR)$(PREFIX)/lib/systemd/system/"; \
 	install -m 0644 "$$units/sysusers.d/verticals.conf" "$(DESTDIR)$(PREFIX)/lib/sysusers.d/verticals.conf"; \
 	install -m 0644 "$$units/tmpfiles.d/verticals.conf" "$(DESTDIR)$(PREFIX)/lib/tmpfiles.d/verticals.conf"; \
+	install -d "$(DESTDIR)$(PREFIX)/share/man/man1"; install -m 0644 docs/man/*.1 "$(DESTDIR)$(PREFIX)/share/man/man1/"; \
 	manifest="$(DESTDIR)$(PREFIX)/etc/verticals/suite.toml"; \
 	if [ -e "$$manifest" ]; then echo "kept $$manifest (yours); the new one is deploy/suite.toml"; \
 	else install -m 0644 deploy/suite.toml "$$manifest"; fi
 	@echo "installed under $(DESTDIR)$(PREFIX); next: docs/systemd.md"
+
+# docs/man (svc-supervisor(1), a page per command) and docs/reference/svc-supervisor.md, generated
+# from the command line's own tree; `make test` fails while they differ from it.
+reference: deps
+	$(SWIFT) build
+	SWIFT="$(SWIFT)" bash scripts/reference.sh
 
 # The contract lock and golden fixtures (Tests/Contracts/README.md). `update` refuses a breaking
 # change (removed operation or field, reused tag, changed type, field made required, removed error

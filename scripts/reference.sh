@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# reference.sh — the command-line reference, generated from svc-supervisor's ArgumentParser tree.
+#
+#   scripts/reference.sh           write docs/man/*.1 (one mdoc page per command) and
+#                                  docs/reference/svc-supervisor.md (every command on one page)
+#   scripts/reference.sh --check   generate into .build and fail, naming each page, when what is
+#                                  committed differs from what the code gives now (make test runs it)
+#
+# The generators are swift-argument-parser's own plugins, generate-manual and
+# generate-docc-reference: each builds the package's programs (debug: after `swift build` that is
+# a no-op) and reads their `--experimental-dump-help`, so a page cannot lack a command or a flag
+# the program offers. The pages' date is the release date of the current version in CHANGELOG.md
+# (the current date for an unreleased one would change every page every day).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+SWIFT="${SWIFT:-swift}"
+check=false
+[ "${1:-}" = "--check" ] && check=true
+
+program=svc-supervisor-engine
+version="$("$SWIFT" build --show-bin-path)/svc-supervisor"
+version="$("$version" --version | awk '{ print $2 }')"
+date="$(sed -n "s/^## $version — \([0-9-]*\)\$/\1/p" CHANGELOG.md | head -1)"
+if [ -z "$date" ]; then
+    echo "reference: CHANGELOG.md has no '## $version — YYYY-MM-DD' heading for the pages' date" >&2
+    exit 2
+fi
+
+# generate-docc-reference writes into each program's source folder: remove what it leaves there.
+catalogs() { find Services Shared Tests -maxdepth 4 -type d -name '*.docc' -newer "$stamp" 2>/dev/null; }
+stamp="$(mktemp)"
+cleanup() { catalogs | xargs -r rm -rf; rm -f "$stamp"; }
+trap cleanup EXIT
+
+plugin() {
+    if ! log="$("$SWIFT" package --allow-writing-to-package-directory "$@" --configuration debug 2>&1)"; then
+        printf '%s\n' "$log" | grep -v "warning: .*unhandled\|CMakeLists.txt" >&2
+        echo "reference: swift package $1 failed" >&2
+        exit 2
+    fi
+}
+plugin generate-manual --multi-page --section 1 --date "$date"
+plugin generate-docc-reference --style github
+
+pages=".build/plugins/GenerateManual/outputs/$program"
+markdown="$(catalogs | grep "/$program.docc\$" | head -1)/svc-supervisor.md"
+[ -d "$pages" ] && [ -f "$markdown" ] || { echo "reference: the plugins wrote no pages for $program" >&2; exit 2; }
+
+if $check; then
+    stale=()
+    for page in "$pages"/*.1; do
+        cmp -s "$page" "docs/man/$(basename "$page")" || stale+=("docs/man/$(basename "$page")")
+    done
+    for page in docs/man/*.1; do
+        [ -e "$pages/$(basename "$page")" ] || stale+=("$page (no such command now)")
+    done
+    cmp -s "$markdown" docs/reference/svc-supervisor.md || stale+=(docs/reference/svc-supervisor.md)
+    if [ ${#stale[@]} -gt 0 ]; then
+        echo "reference: these pages differ from what the command line gives now; run \`make reference\`:" >&2
+        printf '  %s\n' "${stale[@]}" >&2
+        exit 1
+    fi
+    echo "reference: $(ls "$pages" | wc -l) manual pages and the Markdown reference match the code"
+else
+    rm -rf docs/man && mkdir -p docs/man docs/reference
+    cp "$pages"/*.1 docs/man/
+    cp "$markdown" docs/reference/svc-supervisor.md
+    echo "wrote docs/man ($(ls docs/man | wc -l) pages) and docs/reference/svc-supervisor.md"
+fi
