@@ -18,7 +18,7 @@ struct FuzzLiveTests {
         let result = try runCommand(
             "vt-fuzz-live",
             [
-                "--manifest", "\(ReadmeCommandTests.packageRoot)/deploy/suite.toml", "--seconds", Self.seconds,
+                "--manifest", "\(DocsTests.packageRoot)/deploy/suite.toml", "--seconds", Self.seconds,
                 "--findings", directory.file("findings"),
             ],
             environment: ["VERTICALS_POINTER_DIR": directory.file("pointer")], in: directory, timeout: .seconds(300))
