@@ -9,7 +9,8 @@ import VerticalsWire
 
 /// The suite on two real systemd hosts (``SystemdHosts``): units from one manifest with
 /// `export systemd --host`, TCP sockets held by systemd, mutual TLS with files from
-/// `LoadCredential=`, and each unit's network open only to its peers.
+/// `LoadCredential=`, and each unit's network open only to its peers; `svc-supervisor logs` and
+/// `trace` on each host with no supervisor running.
 ///
 /// `make systemd-rehearsal` runs it (as root: it boots two `systemd-nspawn` containers); elsewhere
 /// it is skipped, saying why.
@@ -17,7 +18,9 @@ import VerticalsWire
     .serialized, .timeLimit(.minutes(25)),
     .enabled(if: SystemdHosts.rehearsalSkipReason == nil, "\(SystemdHosts.rehearsalSkipReason ?? "")"))
 struct SystemdHostsRehearsalTests {
-    @Test func twoSystemdHosts_bookFromB_refuseStrangers_loseNothingToKill9_andLogNoPriorityNoise() async throws {
+    @Test func twoSystemdHosts_bookFromB_refuseStrangers_loseNothingToKill9_logAndTraceWithoutASupervisor_andLogNoPriorityNoise()
+        async throws
+    {
         let started = ContinuousClock.now
         let hosts = try SystemdHosts()
         defer { hosts.down() }
@@ -87,6 +90,27 @@ struct SystemdHostsRehearsalTests {
         #expect(outcome.acknowledged.count >= 5, "only \(outcome.acknowledged.count) bookings")
         let discrepancies = try await BookingLedger.verify(client, patient: patient, outcome: outcome, slots: slots)
         #expect(discrepancies == 0)
+
+        // No svc-supervisor runs on either host: `logs` reads the journal, `trace` asks the verticals
+        // of the host's socket units over TCP as the operator.
+        for (host, names) in [("a", ["identity", "clinics"]), ("b", ["notifications", "records", "appointments"])] {
+            for name in names {
+                let logs = try hosts.inside(host, ["/usr/local/bin/svc-supervisor", "logs", name, "-n", "200"])
+                #expect(logs.status == 0, "logs \(name) on \(host): \(logs.standardError)")
+                #expect(logs.standardOutput.contains("serving \(name) on"), "logs \(name) on \(host): \(logs.standardOutput)")
+            }
+            let operatorFiles = "/etc/verticals/certs/operator"
+            let asOperator = [
+                "env", "VERTICALS_TLS_CERT=\(operatorFiles)/tls.crt", "VERTICALS_TLS_KEY=\(operatorFiles)/tls.key",
+                "VERTICALS_TLS_CA=\(operatorFiles)/ca.crt", "/usr/local/bin/svc-supervisor", "trace",
+            ]
+            let slowest = try hosts.inside(host, asOperator + ["--slowest", "5"])
+            #expect(slowest.status == 0, "trace --slowest on \(host): \(slowest.standardError)")
+            let id = slowest.standardOutput.split(separator: "\n").dropFirst().first?.split(separator: " ").last.map(String.init)
+            let trace = try hosts.inside(host, asOperator + [id ?? "none"])
+            #expect(trace.status == 0 && trace.standardOutput.hasPrefix("trace \(id ?? "none")"), "trace on \(host): \(trace)")
+            #expect(names.contains { trace.standardOutput.contains($0) }, "\(trace.standardOutput)")
+        }
 
         // Neither journal holds libdispatch's renice failures.
         for host in ["a", "b"] {
