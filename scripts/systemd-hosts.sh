@@ -16,6 +16,9 @@
 # HOST_A_PID, HOST_B_PID (each container's PID 1: `nsenter -t PID -a CMD` runs CMD inside it),
 # HOST_A_NETNS, HOST_B_NETNS (for `ip netns exec`), CERTS (the minted folder, operator included).
 #
+# VT_HOSTS_ONE=1 boots one host instead (host a, HOST_A_PID only), with the one-host units of
+# `export systemd` (no --host) of VT_HOSTS_MANIFEST, default deploy/suite.toml, in a network of its own.
+#
 # `down WORK` powers both off and removes every namespace, veth, mount and file `up` made; `up` calls
 # it itself when it fails. Exit status 2: this machine cannot run it (not root, no systemd-nspawn and
 # apt cannot install it, the Debian mirror unreachable), with the reason on stderr.
@@ -30,7 +33,9 @@ command=${1:-}; work=${2:-}
 cache=${VT_HOSTS_CACHE:-/var/cache/verticals-systemd-hosts}
 mirror=${VT_HOSTS_MIRROR:-$(grep -hoE '^URIs: *http[^ ]+/debian$' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1 | sed 's/^URIs: *//')}
 mirror=${mirror:-http://deb.debian.org/debian}
-manifest=${VT_HOSTS_MANIFEST:-$checkout/deploy/two-hosts.toml}
+one=${VT_HOSTS_ONE:-0}
+hosts="a b"; [ "$one" = 1 ] && hosts="a"
+if [ "$one" = 1 ]; then manifest=${VT_HOSTS_MANIFEST:-$checkout/deploy/suite.toml}; else manifest=${VT_HOSTS_MANIFEST:-$checkout/deploy/two-hosts.toml}; fi
 runtime=/opt/swift/usr/lib/swift/linux
 # What the programs link besides /opt/swift's runtime, and systemd itself.
 packages=systemd,systemd-sysv,dbus,iproute2,libuv1,libsodium23,libsqlite3-0,libssl3,zlib1g,libstdc++6,libgcc-s1,libcurl4,libxml2
@@ -100,7 +105,7 @@ trap 'exit 130' INT TERM
 mkdir -p "$work"
 certs="$work/certs"
 "$bin/svc-supervisor" certs "$certs" --manifest "$manifest" >/dev/null
-for host in a b; do
+for host in $hosts; do
     dir="$work/$host"; root="$dir/root"
     mkdir -p "$dir/upper" "$dir/work" "$root" "$dir/units"
     mount -t overlay overlay -o "lowerdir=$base,upperdir=$dir/upper,workdir=$dir/work" "$root"
@@ -115,7 +120,8 @@ for host in a b; do
     cp -a "$certs"/. "$root/etc/verticals/certs/"
     rm -f "$root/etc/verticals/certs/ca.key"  # the CA's key stays off the hosts
     chown -R root:root "$root/etc/verticals/certs"
-    "$bin/svc-supervisor" export systemd --host "$host" --manifest "$manifest" --prefix /usr/local --out "$dir/units" >/dev/null
+    placement=(--host "$host"); [ "$one" = 1 ] && placement=()
+    "$bin/svc-supervisor" export systemd "${placement[@]}" --manifest "$manifest" --prefix /usr/local --out "$dir/units" >/dev/null
     install -m 0644 "$dir/units"/*.socket "$dir/units"/*.service "$dir/units"/*.target "$root/etc/systemd/system/"
     install -m 0644 "$dir/units/sysusers.d/verticals.conf" "$root/etc/sysusers.d/verticals.conf"
     install -m 0644 "$dir/units/tmpfiles.d/verticals.conf" "$root/etc/tmpfiles.d/verticals.conf"
@@ -124,20 +130,23 @@ for host in a b; do
     : >"$root/etc/machine-id"
 done
 
-# The network: a veth pair between the two hosts' namespaces, nothing else on it.
+# The network: a veth pair between the two hosts' namespaces, nothing else on it (one host: loopback only).
 ip netns add "vt${tag}a"
-ip netns add "vt${tag}b"
-ip link add "vt${tag}a" type veth peer name "vt${tag}b"
-ip link set "vt${tag}a" netns "vt${tag}a"
-ip link set "vt${tag}b" netns "vt${tag}b"
-for pair in a:10 b:11; do
-    host=${pair%:*}; ns="vt${tag}$host"
-    ip -n "$ns" link set lo up
-    ip -n "$ns" addr add "$subnet.${pair#*:}/24" dev "$ns"
-    ip -n "$ns" link set "$ns" up
-done
+ip -n "vt${tag}a" link set lo up
+if [ "$one" != 1 ]; then
+    ip netns add "vt${tag}b"
+    ip link add "vt${tag}a" type veth peer name "vt${tag}b"
+    ip link set "vt${tag}a" netns "vt${tag}a"
+    ip link set "vt${tag}b" netns "vt${tag}b"
+    for pair in a:10 b:11; do
+        host=${pair%:*}; ns="vt${tag}$host"
+        ip -n "$ns" link set lo up
+        ip -n "$ns" addr add "$subnet.${pair#*:}/24" dev "$ns"
+        ip -n "$ns" link set "$ns" up
+    done
+fi
 
-for host in a b; do
+for host in $hosts; do
     dir="$work/$host"
     systemd-nspawn --quiet --register=no --keep-unit --boot --directory="$dir/root" --machine="vt${tag}$host" \
         --network-namespace-path="/run/netns/vt${tag}$host" --console=passive \
@@ -156,8 +165,8 @@ leader() {
     done
     die "host $1's systemd never started"
 }
-pid_a=$(leader a); pid_b=$(leader b)
-for pair in "a:$pid_a" "b:$pid_b"; do
+pid_a=$(leader a); pid_b=""; [ "$one" = 1 ] || pid_b=$(leader b)
+for pair in "a:$pid_a" ${pid_b:+"b:$pid_b"}; do
     host=${pair%:*}; pid=${pair#*:}
     for _ in $(seq 1200); do [ -S "/proc/$pid/root/run/systemd/private" ] && break; sleep 0.1; done
     state=$(timeout 180 nsenter -t "$pid" -a systemctl is-system-running --wait 2>/dev/null || true)

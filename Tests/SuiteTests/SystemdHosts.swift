@@ -41,14 +41,16 @@ final class SystemdHosts {
     /// How long `up` took, boot included.
     let bootTime: Duration
 
-    /// Boots both hosts; throws (having removed everything) when they do not come up.
-    init() throws {
+    /// Boots both hosts, or with `oneHost` host a alone with the one-host units of
+    /// `deploy/suite.toml`; throws (having removed everything) when they do not come up.
+    init(oneHost: Bool = false) throws {
         let started = ContinuousClock.now
         let script = "\(NewCommandTests.repositoryRoot)/scripts/systemd-hosts.sh"
+        var environment = ["VT_HOSTS_BIN": DaemonProcess.productsDirectory]
+        if oneHost { environment["VT_HOSTS_ONE"] = "1" } else { environment["VT_HOSTS_MANIFEST"] = Self.manifest }
         let result = try runCommand(
-            "/bin/bash", [script, "up", directory.file("h")],
-            environment: ["VT_HOSTS_BIN": DaemonProcess.productsDirectory, "VT_HOSTS_MANIFEST": Self.manifest],
-            in: directory, timeout: .seconds(1200))
+            "/bin/bash", [script, "up", directory.file("h")], environment: environment, in: directory,
+            timeout: .seconds(1200))
         guard result.status == 0, let env = readFile(directory.file("h/hosts.env")) else {
             throw HostsError("systemd-hosts.sh up exited \(result.status):\n\(result.standardError)")
         }
@@ -61,7 +63,7 @@ final class SystemdHosts {
         namespaces = ["a": values["HOST_A_NETNS"] ?? "", "b": values["HOST_B_NETNS"] ?? ""]
         certificates = values["CERTS"] ?? ""
         bootTime = ContinuousClock.now - started
-        print("systemd-hosts: both hosts up in \(bootTime) (\(result.standardError.split(separator: "\n").suffix(2).joined(separator: "; ")))")
+        print("systemd-hosts: up in \(bootTime) (\(result.standardError.split(separator: "\n").suffix(2).joined(separator: "; ")))")
     }
 
     /// Powers both hosts off and removes their namespaces, veth, overlays and files.

@@ -120,4 +120,24 @@ struct SystemdHostsRehearsalTests {
         }
         print("systemd rehearsal: \(outcome.acknowledged.count) bookings across kill -9, boot \(hosts.bootTime), all \(ContinuousClock.now - started)")
     }
+
+    /// The one-host units of `deploy/suite.toml` (Unix sockets, no network) under the same systemd:
+    /// each vertical serves a call through its store, and the journal holds no renice failure.
+    @Test func oneHostUnits_serveOverUnixSockets_andLogNoPriorityNoise() async throws {
+        let host = try SystemdHosts(oneHost: true)
+        defer { host.down() }
+        let call = try host.inside(
+            "a",
+            [
+                "env", "VERTICALS_SOCKET_DIR=/run/verticals", "/usr/local/bin/svc-supervisor", "call", "clinics", "nearest",
+                #"{"latitude": 51.5074, "longitude": -0.1278, "limit": 1}"#,
+            ])
+        #expect(call.status == 0 && call.standardOutput.contains("distanceMetres"), "\(call)")
+        let units = try host.inside("a", ["systemctl", "is-active", "verticals.target"])
+        #expect(units.standardOutput == "active\n", "\(units)")
+        let journal = try host.inside("a", ["journalctl", "--no-pager", "-o", "cat"]).standardOutput
+        #expect(journal.contains("serving appointments on"), "the journal holds no vertical's start")
+        let noise = journal.split(separator: "\n").filter { $0.contains("Failed to set thread priority") }
+        #expect(noise.isEmpty, "\(noise.count) lines, e.g. \(noise.first ?? "")")
+    }
 }
