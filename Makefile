@@ -139,11 +139,11 @@ kubernetes-rehearsal: deps
 # joined by a veth pair, each with the debug build's programs and the units `export systemd --host a|b`
 # writes; then the booking journey from host b, the refused certificate and plain TCP, kill -9 of clinics
 # on host a during bookings, and journals without priority noise (scripts/systemd-hosts.sh, driven by
-# SystemdHostsRehearsalTests). Containers, namespaces and mounts are removed however it ends.
+# SystemdHostsRehearsalTests; `make test` runs it too). Containers, namespaces and mounts are removed however it ends.
 systemd-rehearsal: deps
 	$(SWIFT) build --build-tests
 	tag=systemd-rehearsal-$$$$; status=0; \
-		VT_TEST_TAG=$$tag VT_SYSTEMD_REHEARSAL=1 $(SWIFT) test --skip-build --filter SystemdHostsRehearsalTests || status=$$?; \
+		VT_TEST_TAG=$$tag $(SWIFT) test --skip-build --filter SystemdHostsRehearsalTests || status=$$?; \
 		bash scripts/kill-tagged.sh "$$tag"; exit $$status
 
 # As root: the README's two commands on a stock Debian 12 (debootstrap --variant=minbase, cached in

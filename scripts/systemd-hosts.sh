@@ -146,9 +146,12 @@ if [ "$one" != 1 ]; then
     done
 fi
 
+# Under a host's own systemd, nspawn runs each container in a scope unit of its own; with no systemd
+# (a container, a CI runner) there is no bus to ask, and it stays in the caller's cgroup (--keep-unit).
+scope=(); [ -d /run/systemd/system ] || scope=(--keep-unit)
 for host in $hosts; do
     dir="$work/$host"
-    systemd-nspawn --quiet --register=no --keep-unit --boot --directory="$dir/root" --machine="vt${tag}$host" \
+    systemd-nspawn --quiet --register=no "${scope[@]}" --boot --directory="$dir/root" --machine="vt${tag}$host" \
         --network-namespace-path="/run/netns/vt${tag}$host" --console=passive \
         >"$dir/console.log" 2>&1 &
     echo $! >"$dir/nspawn.pid"

@@ -17,15 +17,6 @@ final class SystemdHosts {
         return nil
     }()
 
-    /// Why SystemdHostsRehearsalTests does not run, or nil.
-    static let rehearsalSkipReason: String? = {
-        if let reason = unavailableReason { return "two systemd hosts: \(reason)" }
-        if getenv("VT_SYSTEMD_REHEARSAL") == nil {
-            return "two systemd hosts boot with `make systemd-rehearsal` (VT_SYSTEMD_REHEARSAL=1), not in every test run"
-        }
-        return nil
-    }()
-
     /// The manifest the hosts run.
     static let manifest = "\(NewCommandTests.repositoryRoot)/deploy/two-hosts.toml"
 

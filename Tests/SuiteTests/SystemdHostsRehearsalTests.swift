@@ -12,11 +12,12 @@ import VerticalsWire
 /// `LoadCredential=`, and each unit's network open only to its peers; `svc-supervisor logs` and
 /// `trace` on each host with no supervisor running.
 ///
-/// `make systemd-rehearsal` runs it (as root: it boots two `systemd-nspawn` containers); elsewhere
-/// it is skipped, saying why.
+/// As root `make test` runs it, and `make systemd-rehearsal` alone (it boots `systemd-nspawn`
+/// containers: about 20 s once the root is cached, a few minutes for the first debootstrap);
+/// elsewhere it is skipped, saying why.
 @Suite(
     .serialized, .timeLimit(.minutes(25)),
-    .enabled(if: SystemdHosts.rehearsalSkipReason == nil, "\(SystemdHosts.rehearsalSkipReason ?? "")"))
+    .enabled(if: SystemdHosts.unavailableReason == nil, "two systemd hosts: \(SystemdHosts.unavailableReason ?? "")"))
 struct SystemdHostsRehearsalTests {
     @Test func twoSystemdHosts_bookFromB_refuseStrangers_loseNothingToKill9_logAndTraceWithoutASupervisor_andLogNoPriorityNoise()
         async throws
