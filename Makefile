@@ -6,6 +6,7 @@
 #   make reference   after a change to the command line: regenerate docs/man and docs/reference/svc-supervisor.md
 #   make kubernetes-export  after a manifest change: regenerate deploy/kubernetes (docs/kubernetes.md)
 #   make kubernetes-rehearsal  as root: the image as a root file system, each vertical's --check and --probe in it
+#   make systemd-rehearsal     as root: the suite on two systemd hosts (containers), units from export systemd --host
 #   make soak    book under repeated kill -9 of the suite's daemons and the supervisor for SOAK_SECONDS (default 600)
 #   make fuzz    run each libFuzzer target (Fuzz/) for FUZZ_SECONDS (default 60) from its committed seeds
 #   make fuzz-live  a live suite fuzzed from daemon.describe for FUZZ_SECONDS (FUZZ_SEED=S, REPLAY=HEX: docs/fuzz-live.md)
@@ -39,7 +40,7 @@ SOAK_SECONDS ?= 600
 # Seconds per fuzz target in `make test`: a smoke run that the targets build, load their seeds and run.
 FUZZ_SMOKE_SECONDS ?= 3
 
-.PHONY: all deps build release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal fresh-debian-rehearsal fuzz fuzz-live soak bench api-check clean
+.PHONY: all deps build release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal fresh-debian-rehearsal fuzz fuzz-live soak bench api-check clean
 
 all: build
 
@@ -140,6 +141,18 @@ kubernetes-rehearsal: deps
 	$(MAKE) --no-print-directory exec-shim
 	tag=rehearsal-$$$$; status=0; \
 		VT_TEST_TAG=$$tag $(if $(REHEARSAL_BIN),VT_REHEARSAL_BIN="$(REHEARSAL_BIN)") $(SWIFT) test --skip-build --filter KubernetesRehearsalTests || status=$$?; \
+		bash scripts/kill-tagged.sh "$$tag"; exit $$status
+
+# As root: the suite on two systemd hosts from deploy/two-hosts.toml. Two `systemd-nspawn --boot` containers
+# of a Debian bookworm root with systemd 252 (debootstrap once, cached in /var/cache/verticals-systemd-hosts),
+# joined by a veth pair, each with the debug build's programs and the units `export systemd --host a|b`
+# writes; then the booking journey from host b, the refused certificate and plain TCP, kill -9 of clinics
+# on host a during bookings, and journals without priority noise (scripts/systemd-hosts.sh, driven by
+# SystemdHostsRehearsalTests; `make test` runs it too). Containers, namespaces and mounts are removed however it ends.
+systemd-rehearsal: deps
+	$(SWIFT) build --build-tests
+	tag=systemd-rehearsal-$$$$; status=0; \
+		VT_TEST_TAG=$$tag $(SWIFT) test --skip-build --filter SystemdHostsRehearsalTests || status=$$?; \
 		bash scripts/kill-tagged.sh "$$tag"; exit $$status
 
 # As root: the README's two commands on a stock Debian 12 (debootstrap --variant=minbase, cached in

@@ -4,7 +4,8 @@
 #   - Debian packages, with apt-get (through sudo when not run as root): what the Swift toolchain
 #     itself needs to build and link on Debian, the C libraries the package links (libuv, libsodium,
 #     SQLite, zlib, OpenSSL), valgrind (the bench's instruction counts, memcheck), iproute2 and
-#     nftables (the network-namespace tests, as root), python3 and python3-venv;
+#     nftables (the network-namespace tests, as root), systemd-container and debootstrap (as root:
+#     `make systemd-rehearsal`), python3 and python3-venv;
 #   - Python tools, into a virtual environment of the checkout's own (.build/venv, never the
 #     system's: Debian's Python refuses system-wide pip installs, PEP 668): kubernetes-validate,
 #     opentelemetry-proto. `make test` puts .build/venv/bin first on PATH.
@@ -30,6 +31,11 @@ command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
 # The network-namespace tests (root only): `ip netns` and veth pairs, and nftables for the NetworkPolicy rehearsal.
 command -v ip >/dev/null 2>&1 || [ -x /usr/sbin/ip ] || [ -x /sbin/ip ] || need+=(iproute2)
 command -v nft >/dev/null 2>&1 || [ -x /usr/sbin/nft ] || need+=(nftables)
+# `make systemd-rehearsal` (root only): systemd-nspawn boots two hosts from a root debootstrap makes.
+if [ "$(id -u)" -eq 0 ]; then
+    command -v systemd-nspawn >/dev/null 2>&1 || need+=(systemd-container)
+    command -v debootstrap >/dev/null 2>&1 || [ -x /usr/sbin/debootstrap ] || need+=(debootstrap)
+fi
 
 if [ ${#need[@]} -gt 0 ]; then
     sudo=""

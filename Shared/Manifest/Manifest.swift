@@ -94,6 +94,19 @@ public struct ServiceSpec: Sendable, Equatable {
     /// A service that runs elsewhere (another host): it has an endpoint and no executable, so it
     /// is neither started nor waited for; its dependents only learn its address.
     public var isRemote: Bool { executable.isEmpty && endpoint != nil }
+    /// `host = "a"`: the host it runs on when one manifest describes a suite on several hosts.
+    /// `export systemd --host a` writes units for the services placed on `a` (and those placed
+    /// nowhere); a service placed on another host is remote there, reached at its `endpoint`.
+    /// Nil: every host that runs the manifest runs it.
+    public var host: String?
+
+    /// Whether it runs on `host`: it has an executable and is placed there or nowhere.
+    /// `host` nil: every service with an executable runs.
+    public func runs(on host: String?) -> Bool {
+        guard !executable.isEmpty else { return false }
+        guard let host, let placed = self.host else { return true }
+        return placed == host
+    }
     /// `start`: at once (the default), or at the first connection to its socket (`"on-demand"`).
     public var start: StartMode = .atStart
     /// `idle_exit = "5m"`: the daemon exits 0 once it has had no request in flight and no open

@@ -9,7 +9,7 @@ package enum ManifestKeys {
     package static let service = [
         "executable", "args", "env", "depends_on", "restart", "backoff", "budget", "readiness", "ready_timeout",
         "stop_signal", "stop_timeout", "watchdog", "log_max_bytes", "socket", "store", "endpoint",
-        "strategy", "group", "liveness", "limits", "logs", "user", "certificates", "start", "idle_exit",
+        "strategy", "group", "liveness", "limits", "logs", "user", "certificates", "start", "idle_exit", "host",
     ]
     /// Keys of the `backoff` table.
     package static let backoff = ["initial", "max", "multiplier", "reset_after"]

@@ -115,6 +115,7 @@ extension SQLiteStore {
         guard access(file, R_OK) == 0 else { throw StoreError.system("cannot read \(file)") }
         var configuration = Configuration()
         configuration.readonly = true
+        configuration.qos = SQLiteStore.queueQoS
         let verdict: String
         do {
             let queue = try DatabaseQueue(path: file, configuration: configuration)

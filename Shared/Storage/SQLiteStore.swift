@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import GRDB
 
 /// Opens a vertical's own SQLite store: WAL mode, versioned migrations run at start-up,
@@ -27,6 +28,14 @@ public enum SQLiteStore {
     /// never creates one (nor its folder); it throws a ``StoreError`` whose ``StoreError/isMissing``
     /// is true instead.
     @TaskLocal public static var checking = false
+
+    /// The QoS of GRDB's queues: `.default`, not GRDB's `.userInitiated`. On Linux libdispatch
+    /// renices each worker thread to its queue's QoS, and user-initiated is nice -2: below 0 it
+    /// needs `RLIMIT_NICE` (or `CAP_SYS_NICE`), so where systemd cannot raise that limit
+    /// (`LimitNICE=` is clamped to the hard limit it inherits, 0 in a container without
+    /// `CAP_SYS_RESOURCE`) every store's first query logged "Failed to set thread priority for
+    /// worker thread … errno=13". Nice 0 needs nothing, and a vertical's threads are all alike.
+    static let queueQoS = DispatchQoS.default
 
     /// Opens (creating if needed) `directory/fileName` and migrates it to the latest version.
     /// Before anything is written to it, a store is refused with a ``StoreError`` whose
@@ -55,6 +64,7 @@ public enum SQLiteStore {
         try makeDirectory(directory)
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
+        configuration.qos = SQLiteStore.queueQoS
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue)")
             try db.execute(sql: "PRAGMA foreign_keys = ON")

@@ -86,7 +86,7 @@ struct DeclaredRoutesTests {
         var systemdDependsOn: Set<[String]> = []
         for spec in manifest.services {
             let environment = Dictionary(
-                VerticalServiceUnit.environment(spec, in: manifest, layout: layout), uniquingKeysWith: { a, _ in a })
+                VerticalServiceUnit.environment(spec, in: try SystemdPlacement(manifest, host: nil), layout: layout), uniquingKeysWith: { a, _ in a })
             for user in (environment["VERTICALS_ALLOWED_UIDS"] ?? "").split(separator: ",") {
                 systemdAllowed.insert([users[String(user)] ?? "? \(user)", spec.name])
             }

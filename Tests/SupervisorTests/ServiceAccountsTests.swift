@@ -35,7 +35,7 @@ import VerticalsTesting
         let uids = ["verticals-identity": "801", "verticals-notifications": "802", "booking": "803"]
         for spec in manifest.services {
             let exported = Dictionary(
-                VerticalServiceUnit.environment(spec, in: manifest, layout: layout), uniquingKeysWith: { a, _ in a })
+                VerticalServiceUnit.environment(spec, in: try SystemdPlacement(manifest, host: nil), layout: layout), uniquingKeysWith: { a, _ in a })
             var engine = spec.environment
             ServiceAccounts.applyAccess(to: &engine, for: spec, in: manifest, operatorGroup: "900") {
                 uids[layout.userName($0)] ?? "?"

@@ -4,7 +4,7 @@ import VerticalsDeploy
 import VerticalsSupervisor
 import VerticalsSupervisorClient
 
-/// `svc-supervisor export systemd [--prefix /usr/local] [--manifest deploy/suite.toml] [--out deploy/systemd]`
+/// `svc-supervisor export systemd [--prefix /usr/local] [--manifest deploy/suite.toml] [--out deploy/systemd] [--host NAME]`
 /// and `svc-supervisor export kubernetes [--namespace verticals] [--image REF] [--manifest …] [--out deploy/kubernetes]`:
 /// the suite's systemd units or Kubernetes objects, generated from its manifest.
 struct ExportCommand: ParsableCommand {
@@ -35,6 +35,11 @@ struct ExportCommand: ParsableCommand {
         @Option(name: .long, help: "The folder to write.")
         var out = "deploy/systemd"
 
+        @Option(
+            name: .long,
+            help: "Write the units of this host of a manifest that places services (host = \"NAME\"): the others are reached at their endpoint.")
+        var host: String?
+
         func validate() throws {
             guard prefix.hasPrefix("/") else { throw ValidationError("--prefix must be an absolute path, not \(prefix)") }
         }
@@ -42,7 +47,7 @@ struct ExportCommand: ParsableCommand {
         func run() throws {
             let layout = SystemdLayout(prefix: prefix)
             try ExportCommand.write(manifest: manifest, binDirectory: layout.binDirectory, to: out, owning: Self.isOwned) {
-                try SystemdExport.files(for: $0, layout: layout)
+                try SystemdExport.files(for: $0, layout: layout, host: host)
             }
         }
 

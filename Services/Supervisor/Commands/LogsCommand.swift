@@ -6,7 +6,8 @@ import VerticalsServiceKit
 /// `svc-supervisor logs --all [-n N] [-f]`: every service's, interleaved by time, each line
 /// led by its service's name.
 ///
-/// Needs no running supervisor: it reads `<run dir>/logs/<name>.log`. A name with no log is exit
+/// Needs no running supervisor: it reads `<run dir>/logs/<name>.log`, or, with no such file on a
+/// host where systemd runs the vertical's unit (`export systemd`), its journal (``SystemdSuite``). A name with no log is exit
 /// 64 when a running supervisor knows no such service, else 66 (EX_NOINPUT), naming the file. `logs NAME -f` follows
 /// through the supervisor's `logs` stream when one answers (``LogsFollow``); otherwise, and for
 /// `--all -f`, it waits for new lines with inotify (no polling) and follows the file across rotation.
@@ -38,6 +39,11 @@ struct LogsCommand: AsyncParsableCommand {
             return
         }
         let path = "\(folder)/\(name).log"
+        if access(path, F_OK) != 0, SystemdSuite.isRunning, SystemdSuite.hasUnit(name) {
+            // The units of `export systemd`: the vertical logs to the journal.
+            guard SystemdSuite.printJournal(of: name, lines: lines, follow: follow) == 0 else { throw ExitCode(1) }
+            return
+        }
         if access(path, F_OK) != 0 {
             // No log: a typo is bad usage (64) when a running supervisor can say which names it has.
             try await ControlClient.reporting {

@@ -19,7 +19,10 @@ struct TraceCommand: AsyncParsableCommand {
               svc-supervisor trace --slowest 10
             Each running daemon keeps its recent spans in a ring (1024): a summary of every request it served,
             whatever the sampling (VERTICALS_TRACE_SAMPLE_RATIO), and the calls and spans of sampled traces.
-            Exit status: 0 on success, 1 when no daemon holds the trace, 64 for a bad id, 69 when no supervisor answers.
+            Without a supervisor, on a host whose verticals systemd runs (export systemd), it asks the verticals of
+            the host's socket units (over TCP as the operator of VERTICALS_TLS_CERT, _KEY and _CA).
+            Exit status: 0 on success, 1 when no daemon holds the trace, 64 for a bad id, 69 when no supervisor answers
+            and no vertical runs under systemd.
             """)
 
     @Argument(help: "The trace id: 32 hex digits.")
@@ -44,9 +47,19 @@ struct TraceCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await ControlClient.reporting {
-            let status = try await ControlClient.call(Supervisor.status, Empty(), runDirectory: runDirectory.path)
-            let services = status.services.filter { $0.pid != nil }.map(\.name)
-            let sockets = SocketDirectory("\(runDirectory.path)/sockets")
+            let services: [String]
+            let sockets: SocketDirectory
+            do {
+                let status = try await ControlClient.call(Supervisor.status, Empty(), runDirectory: runDirectory.path)
+                services = status.services.filter { $0.pid != nil }.map(\.name)
+                sockets = SocketDirectory("\(runDirectory.path)/sockets")
+            } catch {
+                // No supervisor: under the units of `export systemd`, the verticals of this host's socket units.
+                guard SystemdSuite.isRunning else { throw error }
+                let local = SystemdSuite.verticals(environment: ProcessEnvironment.current)
+                guard !local.names.isEmpty else { throw error }
+                (services, sockets) = (local.names, local.sockets)
+            }
             let deadline = Duration.milliseconds(Int64(timeout * 1000))
             if let slowest {
                 let spans = await SuiteTraces.gather(

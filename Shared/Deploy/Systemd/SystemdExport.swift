@@ -23,19 +23,27 @@ public enum SystemdExport {
     /// Every file, keyed by its path relative to the export folder. The manifest's executables
     /// are taken as they are: parse it with `binDirectory: layout.binDirectory` so that bare
     /// names become `<prefix>/bin/<name>`.
+    ///
+    /// `host` (`--host`) writes the units of one host of a manifest that places its services
+    /// (`host = "a"`): the services placed there or nowhere; the others, and remote services
+    /// (an endpoint, no executable), get no unit and are reached at their endpoint
+    /// (``SystemdPlacement``).
     public static func files(
-        for manifest: Manifest, layout: SystemdLayout = SystemdLayout()
+        for manifest: Manifest, layout: SystemdLayout = SystemdLayout(), host: String? = nil
     ) throws(SystemdExportError) -> [String: String] {
-        try check(manifest, layout: layout)
+        let placement = try SystemdPlacement(manifest, host: host)
+        let local = placement.local
+        try check(local, layout: layout)
         var files: [String: String] = [:]
-        for spec in manifest.services {
+        for spec in local.services {
             let name = layout.unitName(spec.name)
-            if spec.socket { files["\(name).socket"] = VerticalSocketUnit.text(spec, layout: layout) }
-            files["\(name).service"] = VerticalServiceUnit.text(spec, in: manifest, layout: layout)
+            let network = try SystemdNetwork.of(spec, in: placement)
+            if spec.socket { files["\(name).socket"] = VerticalSocketUnit.text(spec, network: network, layout: layout) }
+            files["\(name).service"] = VerticalServiceUnit.text(spec, in: placement, network: network, layout: layout)
         }
-        files[layout.target] = SuiteTargetUnit.text(manifest, layout: layout)
-        files[SupervisorServiceUnit.name] = SupervisorServiceUnit.text(manifest, layout: layout)
-        files[SystemUsersFile.path] = SystemUsersFile.text(manifest, layout: layout)
+        files[layout.target] = SuiteTargetUnit.text(local, layout: layout)
+        files[SupervisorServiceUnit.name] = SupervisorServiceUnit.text(local, layout: layout)
+        files[SystemUsersFile.path] = SystemUsersFile.text(local, layout: layout)
         files[TemporaryFilesFile.path] = TemporaryFilesFile.text(layout: layout)
         return files
     }

@@ -10,17 +10,48 @@
 ///   runs as a static user from the sysusers.d file instead.
 /// - `SupplementaryGroups=verticals`: membership of the group that may connect to the suite's
 ///   sockets (0660), so a vertical can call its peers.
-/// - `RestrictAddressFamilies=AF_UNIX`: the suite speaks only over Unix sockets.
+/// - `RestrictAddressFamilies=AF_UNIX`: the suite speaks only over Unix sockets. A vertical
+///   that listens on TCP, calls a peer over TCP or exports traces (``SystemdNetwork``) gets
+///   `AF_INET AF_INET6` too, no `PrivateNetwork=`, and `IPAddressAllow=` with only its peers'
+///   addresses after `IPAddressDeny=any`.
 /// - `ProtectClock=` leaves a read-only `/dev/rtc` in the device ACL.
 /// - No `RootDirectory=`: the binaries link the host's Swift runtime.
 /// - `setpriority` is allowed out of `@resources` (it moves the score from 0.4 to 0.5), with `LimitNICE=-4`: the
-///   Swift runtime's libdispatch renices every worker thread it starts to mimic a QoS class, and
-///   logs `Failed to set thread priority for worker thread … errno=1` (refused by the filter) or
-///   `errno=13` (a nice below 0 without `RLIMIT_NICE`) three or four times per start otherwise.
-///   A vertical can then lower its own threads' priority, or raise them as far as nice -4; it
-///   still cannot touch real-time scheduling, affinity, memory policy or rlimits.
+///   Swift runtime's libdispatch renices every worker thread it starts to its queue's QoS, and logs
+///   `Failed to set thread priority for worker thread … errno=1` (refused by the filter) or
+///   `errno=13` (a nice below 0 without `RLIMIT_NICE`) otherwise. The stores run GRDB's queues at
+///   QoS default (nice 0), so the verticals need no raised limit: where systemd cannot raise it
+///   (`LimitNICE=` is clamped to an inherited hard limit, as in a container without
+///   `CAP_SYS_RESOURCE`) they still log nothing. A vertical can lower its own threads' priority, or
+///   raise them as far as nice -4; it still cannot touch real-time scheduling, affinity, memory
+///   policy or rlimits.
 enum SystemdSandbox {
-    /// The settings, in the order they are written, each with why when it is not obvious.
+    /// The settings of a unit with `network` (nil: Unix sockets only), in the order they are
+    /// written, each with why when it is not obvious.
+    static func settings(network: SystemdNetwork?) -> [(key: String, value: String, comment: [String])] {
+        guard let network else { return settings }
+        var out: [(key: String, value: String, comment: [String])] = []
+        for setting in settings {
+            switch setting.key {
+            case "PrivateNetwork":
+                continue
+            case "IPAddressDeny":
+                out.append(
+                    (
+                        "IPAddressDeny", "any",
+                        ["TCP, but only with the peers of its routes (and its collector): every other address is denied."]
+                    ))
+                out.append(("IPAddressAllow", network.allowedAddresses.joined(separator: " "), []))
+            case "RestrictAddressFamilies":
+                out.append(("RestrictAddressFamilies", "AF_UNIX AF_INET AF_INET6", []))
+            default:
+                out.append(setting)
+            }
+        }
+        return out
+    }
+
+    /// The settings of a vertical that speaks only over Unix sockets.
     static let settings: [(key: String, value: String, comment: [String])] = [
         ("UMask", "0077", []),
         ("NoNewPrivileges", "yes", []),

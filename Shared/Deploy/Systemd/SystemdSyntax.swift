@@ -26,6 +26,12 @@ enum SystemdSyntax {
         quoted("\(key)=\(value)".replacingAll("%", with: "%%"))
     }
 
+    /// `"KEY=%d/FILE"` for `Environment=`: the file `FILE` of the unit's credentials folder
+    /// (`LoadCredential=`), the one specifier written unescaped.
+    static func credentialAssignment(_ key: String, _ file: String) -> String {
+        quoted("\(key)=%d/\(file.replacingAll("%", with: "%%"))")
+    }
+
     /// `text` in double quotes with backslash, quote and control characters escaped.
     private static func quoted(_ text: String) -> String {
         var out = "\""

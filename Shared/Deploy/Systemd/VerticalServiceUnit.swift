@@ -18,9 +18,20 @@ import VerticalsManifest
 /// | `start = "on-demand"` | the target wants only the `.socket` (``SuiteTargetUnit``): socket activation |
 /// | `idle_exit` | `Environment=VERTICALS_IDLE_EXIT_SECONDS=`: the daemon exits 0, the `.socket` starts it again |
 /// | `log_max_bytes` | — (the journal rotates: `SystemMaxUse=` in journald.conf) |
+/// | `endpoint` of a peer in `depends_on` | `Environment=VERTICALS_ENDPOINT_<PEER>=`; no `Wants=` when it runs on another host |
+/// | `certificates` | `LoadCredential=` of its three files, `VERTICALS_TLS_*` = `%d/…` (the credentials folder) |
+/// | `endpoint`, peers' endpoints, `OTEL_EXPORTER_OTLP_ENDPOINT` | the network of ``SystemdNetwork`` |
 enum VerticalServiceUnit {
+    /// The TLS files of a `certificates` folder, as credentials: (variable, file).
+    static let credentials = [
+        ("VERTICALS_TLS_CERT", "tls.crt"), ("VERTICALS_TLS_KEY", "tls.key"), ("VERTICALS_TLS_CA", "ca.crt"),
+    ]
+
     /// The unit's text.
-    static func text(_ spec: ServiceSpec, in manifest: Manifest, layout: SystemdLayout) -> String {
+    static func text(
+        _ spec: ServiceSpec, in placement: SystemdPlacement, network: SystemdNetwork?, layout: SystemdLayout
+    ) -> String {
+        let manifest = placement.manifest
         let unitName = layout.unitName(spec.name)
         var file = UnitFile(header: SystemdExport.generatedHeader)
 
@@ -30,12 +41,13 @@ enum VerticalServiceUnit {
         if spec.socket {
             unit = unit.with("Requires", "\(unitName).socket").with("After", "\(unitName).socket")
         }
-        for dependency in spec.dependsOn {
+        let localDependencies = spec.dependsOn.filter(placement.runsHere)
+        for dependency in localDependencies {
             let peer = manifest[dependency]
             let peerUnit = layout.unitName(dependency) + (peer?.socket == false ? ".service" : ".socket")
             unit.set(
                 "Wants", peerUnit,
-                comment: dependency == spec.dependsOn.first
+                comment: dependency == localDependencies.first
                     ? [
                         "depends_on: the peers' sockets, not their services. Calls wait in a socket's backlog",
                         "while its service (re)starts, and a peer's restart does not restart this one.",
@@ -55,14 +67,34 @@ enum VerticalServiceUnit {
         var service = UnitFile.Section(name: "Service")
             .with("Type", spec.readiness == .notify ? "notify" : "exec")
             .with("ExecStart", ([spec.executable] + spec.arguments).map(SystemdSyntax.commandWord).joined(separator: " "))
-        for (key, value) in environment(spec, in: manifest, layout: layout) {
-            service.set("Environment", SystemdSyntax.environmentAssignment(key, value))
+        let loaded = spec.certificates.map { folder in
+            credentials.filter { spec.environment[$0.0] == nil }.map { ($0.0, $0.1, "\(folder)/\(spec.name)/\($0.1)") }
+        } ?? []
+        for (index, credential) in loaded.enumerated() {
+            service.set(
+                "LoadCredential", "\(credential.1):\(credential.2)",
+                comment: index == 0
+                    ? [
+                        "The TLS files, read by systemd as root from a folder only root reads, into a folder",
+                        "only this service reads (%d): no key in a unit or in a file its user could read otherwise.",
+                    ] : [])
+        }
+        let credentialVariables = Set(loaded.map(\.0))
+        for (key, value) in environment(spec, in: placement, layout: layout) {
+            if credentialVariables.contains(key), let file = loaded.first(where: { $0.0 == key })?.1 {
+                service.set("Environment", SystemdSyntax.credentialAssignment(key, file))
+            } else {
+                service.set("Environment", SystemdSyntax.environmentAssignment(key, value))
+            }
         }
         let user = layout.userName(spec)
         service = service.with("User", user)
         // A user of the manifest's choosing may have another primary group: systemd takes it.
         if spec.user == nil { service = service.with("Group", user) }
-        service = service.with("SupplementaryGroups", layout.group)
+        // The group that may connect to Unix sockets: not needed by a TCP vertical whose peers are all TCP.
+        let callsUnixPeers = localDependencies.contains { manifest[$0]?.endpoint == nil }
+        if spec.endpoint == nil || callsUnixPeers { service = service.with("SupplementaryGroups", layout.group) }
+        service = service
             .with("StateDirectory", "\(layout.stateRoot)/\(spec.name)")
             .with("StateDirectoryMode", "0700")
         service.set("Restart", restart(spec.restart))
@@ -88,11 +120,19 @@ enum VerticalServiceUnit {
         if let watchdog = spec.watchdog {
             service.set("WatchdogSec", SystemdSyntax.timeSpan(watchdog))
         }
-        for (index, setting) in SystemdSandbox.settings.enumerated() {
+        for (index, setting) in SystemdSandbox.settings(network: network).enumerated() {
             service.set(
                 setting.key, setting.value,
                 comment: (index == 0 ? ["The sandbox (see SystemdSandbox.swift for what is left open, and why)."] : [])
                     + setting.comment)
+        }
+        if spec.endpoint != nil {
+            service.set(
+                "PrivateUsers", "yes",
+                comment: [
+                    "Over TCP a caller is named by its certificate, never by SO_PEERCRED, so this vertical may",
+                    "see every other user as nobody.",
+                ])
         }
         file.append(service)
         return file.text
@@ -103,14 +143,22 @@ enum VerticalServiceUnit {
     /// callers it is told of (ServiceKit's PeerAccess): the access variables come from
     /// ``ServiceAccounts/applyAccess(to:for:in:operatorGroup:identity:)``, as under
     /// svc-supervisor, with callers named by user (systemd resolves them).
-    static func environment(_ spec: ServiceSpec, in manifest: Manifest, layout: SystemdLayout) -> [(String, String)] {
+    /// Callers named by uid are this host's services (``SystemdPlacement/local``); mutual-TLS
+    /// peers and endpoints come from the whole manifest.
+    static func environment(_ spec: ServiceSpec, in placement: SystemdPlacement, layout: SystemdLayout) -> [(String, String)] {
+        let manifest = placement.manifest
         var environment = spec.environment
         environment["VERTICALS_SOCKET_DIR"] = layout.socketDirectory
+        for name in spec.dependsOn {
+            guard let endpoint = manifest[name]?.endpoint else { continue }
+            let variable = KubernetesLayout.endpointVariable(name)
+            if environment[variable] == nil { environment[variable] = endpoint.description }
+        }
         ServiceAccounts.applyDependencies(to: &environment, for: spec)
         ServiceAccounts.applyCertificates(to: &environment, for: spec, in: manifest)
         spec.applyIdleExit(to: &environment)
         ServiceAccounts.applyAccess(
-            to: &environment, for: spec, in: manifest, operatorGroup: layout.group, identity: layout.userName)
+            to: &environment, for: spec, in: placement.local, operatorGroup: layout.group, identity: layout.userName)
         return environment.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 

@@ -226,7 +226,9 @@ public final class ServiceHost: @unchecked Sendable {
                 logger.warning("\(configuration.security.servingWarning(endpoint))")
             }
         }
-        for (key, endpoint) in configuration.socketDirectory.endpoints.sorted(by: { $0.key < $1.key }) where endpoint.transport == .tcp {
+        // Only plain TCP is worth a warning: with the TLS files every TCP call is mutual TLS.
+        for (key, endpoint) in configuration.socketDirectory.endpoints.sorted(by: { $0.key < $1.key })
+        where endpoint.transport == .tcp && !configuration.security.usesTLS {
             logger.warning("\(configuration.security.callingWarning(key.lowercased(), endpoint))")
         }
         for problem in configuration.socketDirectory.endpointProblems.values.sorted() { logger.error("\(problem)") }

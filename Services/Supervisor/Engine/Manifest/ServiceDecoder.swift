@@ -89,6 +89,13 @@ struct ServiceDecoder {
             }
         }
         if let value = table["endpoint"] { spec.endpoint = endpoint(value) }
+        if let value = table["host"], let host = string(value, at: "host") {
+            if ServiceName.problems(host).isEmpty {
+                spec.host = host
+            } else {
+                report("host", "\"\(host)\" is not a host name export systemd --host can match: use a-z, 0-9 and '-', e.g. \"a\"")
+            }
+        }
         if let value = table["certificates"], let folder = string(value, at: "certificates") {
             // Relative to the manifest's folder, as a relative executable is.
             spec.certificates = folder.hasPrefix("/")

@@ -1,0 +1,83 @@
+import Glibc
+import VerticalsServiceKit
+import VerticalsWire
+
+/// The suite as systemd runs it (the units of `svc-supervisor export systemd`), for the commands
+/// that otherwise ask a running svc-supervisor: which verticals this host runs and where they
+/// listen (their `.socket` units), and their logs (the journal, `journalctl -o json`).
+enum SystemdSuite {
+    /// Unit names start with this (the export's default layout).
+    static let unitPrefix = "verticals-"
+    /// Where the units' Unix sockets are.
+    static let socketDirectory = "/run/verticals"
+    static let systemctl = "/usr/bin/systemctl"
+    static let journalctl = "/usr/bin/journalctl"
+
+    /// Whether systemd runs this host (sd_booted: `/run/systemd/system` exists) and its tools are here.
+    static var isRunning: Bool {
+        access("/run/systemd/system", F_OK) == 0 && access(systemctl, X_OK) == 0 && access(journalctl, X_OK) == 0
+    }
+
+    /// Whether `verticals-NAME.service` is a unit systemd knows.
+    static func hasUnit(_ name: String) -> Bool {
+        var found = false
+        ProgramOutput.lines(
+            systemctl, ["list-unit-files", "--no-legend", "--plain", "\(unitPrefix)\(name).service"]
+        ) { line in found = found || line.hasPrefix("\(unitPrefix)\(name).service") }
+        return found
+    }
+
+    /// The verticals whose `.socket` units run on this host, and where each listens: a TCP
+    /// `ListenStream=` as its endpoint, else its socket in ``socketDirectory``; the TLS files
+    /// from `environment` (`VERTICALS_TLS_*`: an operator's certificate, for TCP).
+    static func verticals(environment: [String: String]) -> (names: [String], sockets: SocketDirectory) {
+        var units: [String] = []
+        ProgramOutput.lines(systemctl, ["list-units", "--no-legend", "--plain", "--type=socket", "\(unitPrefix)*.socket"]) {
+            if let unit = $0.split(separator: " ").first, unit.hasSuffix(".socket") { units.append(String(unit)) }
+        }
+        var scoped = environment
+        scoped["VERTICALS_SOCKET_DIR"] = environment["VERTICALS_SOCKET_DIR"] ?? socketDirectory
+        var names: [String] = []
+        for unit in units {
+            let name = String(unit.dropFirst(unitPrefix.count).dropLast(".socket".count))
+            var listen: String?
+            ProgramOutput.lines(systemctl, ["show", "--property=Listen", "--value", unit]) { line in
+                // "10.232.45.10:7002 (Stream)" or "/run/verticals/clinics.sock (Stream)"
+                if listen == nil, let first = line.split(separator: " ").first { listen = String(first) }
+            }
+            guard let listen else { continue }
+            names.append(name)
+            let variable = SocketDirectory.endpointVariablePrefix + SocketDirectory.endpointKey(for: name)
+            if !listen.hasPrefix("/"), scoped[variable] == nil { scoped[variable] = "tcp:\(listen)" }
+        }
+        return (names.sorted(), SocketDirectory.from(environment: scoped))
+    }
+
+    /// Prints the last `lines` lines of `verticals-NAME.service`'s journal, each its `MESSAGE`
+    /// (from `journalctl -o json`), and keeps printing new ones when `follow`. Returns journalctl's status.
+    static func printJournal(of name: String, lines: Int, follow: Bool) -> Int32? {
+        var arguments = ["-o", "json", "--no-pager", "-n", "\(lines)", "-u", "\(unitPrefix)\(name).service"]
+        if follow { arguments.append("-f") }
+        return ProgramOutput.lines(journalctl, arguments) { line in
+            guard let message = message(ofJournalEntry: line) else { return }
+            print(message)
+            fflush(nil)
+        }
+    }
+
+    /// The `MESSAGE` of one `journalctl -o json` line: a string, or an array of bytes when the
+    /// message is not valid UTF-8 (journalctl's convention); nil for anything else.
+    static func message(ofJournalEntry line: String) -> String? {
+        guard case .object(let members)? = try? JSONValue(parsing: line),
+            let value = members.first(where: { $0.key == "MESSAGE" })?.value
+        else { return nil }
+        switch value {
+        case .string(let text):
+            return text
+        case .array(let bytes):
+            return String(decoding: bytes.compactMap { if case .number(let digits) = $0 { UInt8(digits) } else { nil } }, as: UTF8.self)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Glibc
+import Testing
+import VerticalsDeploy
+import VerticalsSupervisor
+import VerticalsTesting
+
+/// Each host's units of `deploy/two-hosts.toml` as systemd's own tools read them, programs
+/// linked to the ones this build made.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct SystemdHostsToolsTests {
+    /// Host `host`'s units written to `<directory>/units`, programs in `<directory>/bin`.
+    static func install(host: String, in directory: TemporaryDirectory) throws -> [String: String] {
+        let bin = directory.file("bin")
+        mkdir(bin, 0o755)
+        for program in DeployFixture.referenceSuite.map({ "svc-\($0)" }) + ["svc-supervisor"] {
+            _ = symlink("\(DaemonProcess.productsDirectory)/\(program)", "\(bin)/\(program)")
+        }
+        let layout = SystemdLayout(prefix: directory.path)
+        let files = try SystemdHostsFixture.files(host: host, layout: layout)
+        _ = try GeneratedFolder(path: directory.file("units")).replace(with: files) { _ in false }
+        return files
+    }
+
+    /// `systemd-analyze verify` exits 0 on unknown keys and bad values, printing them: any
+    /// output fails.
+    @Test(arguments: SystemdHostsFixture.hosts)
+    func verify_acceptsEveryUnitOfTheHost_withoutASingleLine(host: String) throws {
+        let directory = TemporaryDirectory()
+        let files = try Self.install(host: host, in: directory)
+        let units = files.keys.filter { !$0.contains("/") }.sorted().map { directory.file("units/\($0)") }
+        let result = try runCommand("/usr/bin/systemd-analyze", ["verify", "--man=no"] + units, in: directory)
+        #expect(result.status == 0)
+        #expect(result.standardOutput.isEmpty, "\(result.standardOutput)")
+        #expect(result.standardError.isEmpty, "\(result.standardError)")
+    }
+
+    /// The exposure of a TCP vertical's unit, and what it still pays for the network: no
+    /// `PrivateNetwork=`, `AF_INET`/`AF_INET6`, and an allow-list that is not only localhost.
+    @Test(arguments: ["a/clinics", "b/appointments"])
+    func security_ratesATCPVertical_atMost1_1_payingOnlyForItsNetwork(unit: String) throws {
+        let host = String(unit.prefix { $0 != "/" })
+        let name = String(unit.drop { $0 != "/" }.dropFirst())
+        let directory = TemporaryDirectory()
+        _ = try Self.install(host: host, in: directory)
+        let result = try runCommand(
+            "/usr/bin/systemd-analyze", ["security", "--offline=true", directory.file("units/verticals-\(name).service")],
+            in: directory)
+        let score = try #require(SystemdToolsTests.exposure(result.standardOutput), "\(result.standardOutput)")
+        #expect(score <= 1.1, "verticals-\(name).service scores \(score)")
+        let failing = result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("✗") }
+            .compactMap { $0.split(separator: " ").dropFirst().first.map(String.init) }
+        #expect(failing.contains("PrivateNetwork=") && failing.contains("IPAddressDeny="))
+        #expect(!failing.contains("PrivateUsers=") && !failing.contains("SupplementaryGroups="), "\(failing)")
+        print("systemd-analyze security --offline=true verticals-\(name).service (host \(host)): \(score)")
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+import VerticalsDeploy
+import VerticalsSupervisor
+import VerticalsTesting
+
+/// One manifest, several hosts: `export systemd --host` writes only the units of the services
+/// placed on that host, with TCP sockets, TLS files as credentials, and remote peers as endpoints.
+struct SystemdPlacementTests {
+    /// identity on host a (with `identity`'s extra lines), clinics calling it from host b.
+    static func clinicsOnB(identity: String) throws -> Manifest {
+        try DeployFixture.manifest(
+            """
+            [services.identity]
+            executable = "svc-identity"
+            host = "a"
+            \(identity)
+            [services.clinics]
+            executable = "svc-clinics"
+            host = "b"
+            depends_on = ["identity"]
+            """)
+    }
+
+    @Test func eachHost_getsUnitsForItsOwnServicesOnly() throws {
+        let a = try SystemdHostsFixture.files(host: "a")
+        let b = try SystemdHostsFixture.files(host: "b")
+        let units: ([String: String]) -> [String] = { files in
+            files.keys.filter { $0.hasPrefix("verticals-") && $0.hasSuffix(".service") }.sorted()
+        }
+        #expect(units(a) == ["verticals-clinics.service", "verticals-identity.service"])
+        #expect(
+            units(b) == ["verticals-appointments.service", "verticals-notifications.service", "verticals-records.service"])
+        // The target and the users are this host's only.
+        let target = try #require(b["verticals.target"])
+        #expect(!target.contains("verticals-identity") && target.contains("verticals-records.service"))
+        #expect(!(b["sysusers.d/verticals.conf"] ?? "").contains("verticals-clinics"))
+    }
+
+    @Test func aRemotePeer_isAnEndpoint_neverAUnitOrAnOrderingDependency() throws {
+        let b = try SystemdHostsFixture.files(host: "b")
+        let records = try #require(b["verticals-records.service"])
+        let environment = SystemdHostsFixture.environment(records)
+        #expect(environment["VERTICALS_ENDPOINT_IDENTITY"] == "tcp:10.232.45.10:7001")
+        #expect(environment["VERTICALS_ENDPOINT_CLINICS"] == "tcp:10.232.45.10:7002")
+        #expect(DeployFixture.values("Wants", in: records).isEmpty, "\(records)")
+        let appointments = try #require(b["verticals-appointments.service"])
+        // notifications runs on b too: ordered after its socket, and reached at its endpoint.
+        #expect(DeployFixture.values("Wants", in: appointments) == ["verticals-notifications.socket"])
+        #expect(SystemdHostsFixture.environment(appointments)["VERTICALS_ENDPOINT_NOTIFICATIONS"] == "tcp:10.232.45.11:7003")
+        for (path, text) in b where path.hasSuffix(".service") {
+            #expect(!text.contains("\nExecStart=\n"), "\(path) has an empty ExecStart=")
+        }
+    }
+
+    @Test func aTCPService_listensOnItsAddress_withFreeBind_andOnlyItsPeersAllowed() throws {
+        let a = try SystemdHostsFixture.files(host: "a")
+        let socket = try #require(a["verticals-clinics.socket"])
+        #expect(DeployFixture.values("ListenStream", in: socket) == ["10.232.45.10:7002"])
+        #expect(DeployFixture.values("FreeBind", in: socket) == ["yes"])
+        #expect(DeployFixture.values("IPAddressDeny", in: socket) == ["any"])
+        // Its own host (its operator) and b, where records and appointments call it from.
+        #expect(SystemdHostsFixture.words("IPAddressAllow", in: socket) == ["10.232.45.10", "10.232.45.11"])
+        #expect(DeployFixture.values("SocketMode", in: socket).isEmpty)
+    }
+
+    @Test func tlsFiles_comeAsCredentials_neverAsPathsToTheKey() throws {
+        let a = try SystemdHostsFixture.files(host: "a")
+        let clinics = try #require(a["verticals-clinics.service"])
+        #expect(
+            DeployFixture.values("LoadCredential", in: clinics) == [
+                "tls.crt:/etc/verticals/certs/clinics/tls.crt", "tls.key:/etc/verticals/certs/clinics/tls.key",
+                "ca.crt:/etc/verticals/certs/clinics/ca.crt",
+            ])
+        let environment = SystemdHostsFixture.environment(clinics)
+        #expect(environment["VERTICALS_TLS_KEY"] == "%d/tls.key")
+        #expect(environment["VERTICALS_TLS_CERT"] == "%d/tls.crt")
+        #expect(environment["VERTICALS_TLS_CA"] == "%d/ca.crt")
+        // Its callers on b are its peers by certificate, not users of this host.
+        #expect(environment["VERTICALS_ALLOWED_PEERS"] == "records,appointments,operator")
+        #expect(environment["VERTICALS_ALLOWED_UIDS"] == nil)
+    }
+
+    @Test func aTCPService_hasTheNetwork_butNoPrivateNetwork_andHidesOtherUsers() throws {
+        let a = try SystemdHostsFixture.files(host: "a")
+        let clinics = try #require(a["verticals-clinics.service"])
+        #expect(DeployFixture.values("PrivateNetwork", in: clinics).isEmpty)
+        #expect(SystemdHostsFixture.words("RestrictAddressFamilies", in: clinics) == ["AF_UNIX", "AF_INET", "AF_INET6"])
+        #expect(DeployFixture.values("PrivateUsers", in: clinics) == ["yes"])
+        #expect(DeployFixture.values("SupplementaryGroups", in: clinics).isEmpty)
+        // The one-host suite keeps no network at all.
+        let unix = try #require(try SystemdExport.files(for: DeployFixture.suiteManifest())["verticals-clinics.service"])
+        #expect(DeployFixture.values("PrivateNetwork", in: unix) == ["yes"])
+        #expect(DeployFixture.values("RestrictAddressFamilies", in: unix) == ["AF_UNIX"])
+        #expect(DeployFixture.values("IPAddressAllow", in: unix).isEmpty)
+    }
+
+    @Test func aPlacedManifest_withoutHost_isRefused_namingTheHosts() throws {
+        #expect {
+            _ = try SystemdExport.files(for: SystemdHostsFixture.manifest())
+        } throws: { error in
+            "\(error)".contains("--host") && "\(error)".contains("a, b")
+        }
+        #expect {
+            _ = try SystemdExport.files(for: SystemdHostsFixture.manifest(), host: "c")
+        } throws: { error in
+            "\(error)".contains("no service runs on host \"c\"")
+        }
+    }
+
+    @Test func anEndpointNamedByHostName_isRefused_sayingAddressesAreNeeded() throws {
+        let manifest = try Self.clinicsOnB(identity: "endpoint = \"tcp:identity.internal:7001\"")
+        #expect {
+            _ = try SystemdExport.files(for: manifest, host: "b")
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("services.clinics") && text.contains("identity.internal") && text.contains("take addresses")
+        }
+    }
+
+    @Test func aRemotePeerWithoutAnEndpoint_isRefused() throws {
+        let manifest = try Self.clinicsOnB(identity: "")
+        #expect {
+            _ = try SystemdExport.files(for: manifest, host: "b")
+        } throws: { error in
+            "\(error)".contains("calls identity, which runs on another host (a) and has no endpoint")
+        }
+    }
+
+    @Test func aRemoteServiceWithoutExecutable_getsNoUnit() throws {
+        let manifest = try DeployFixture.manifest(
+            """
+            [services.identity]
+            endpoint = "tcp:10.0.0.2:7001"
+            [services.clinics]
+            executable = "svc-clinics"
+            depends_on = ["identity"]
+            """)
+        let files = try SystemdExport.files(for: manifest)
+        #expect(files["verticals-identity.service"] == nil && files["verticals-identity.socket"] == nil)
+        let clinics = try #require(files["verticals-clinics.service"])
+        #expect(SystemdHostsFixture.environment(clinics)["VERTICALS_ENDPOINT_IDENTITY"] == "tcp:10.0.0.2:7001")
+        #expect(SystemdHostsFixture.words("IPAddressAllow", in: clinics) == ["10.0.0.2"])
+        #expect(DeployFixture.values("Wants", in: clinics).isEmpty)
+    }
+
+    @Test func anOTLPCollector_isAllowed_byAddress_andRefusedByName() throws {
+        let text = """
+            [services.clinics]
+            executable = "svc-clinics"
+            env = { OTEL_EXPORTER_OTLP_ENDPOINT = "COLLECTOR" }
+            """
+        let byAddress = try DeployFixture.manifest(text.replacingOccurrences(of: "COLLECTOR", with: "http://[fd00::5]:4318"))
+        let clinics = try #require(try SystemdExport.files(for: byAddress)["verticals-clinics.service"])
+        #expect(SystemdHostsFixture.words("IPAddressAllow", in: clinics) == ["fd00::5"])
+        #expect(DeployFixture.values("PrivateNetwork", in: clinics).isEmpty)
+        let byName = try DeployFixture.manifest(text.replacingOccurrences(of: "COLLECTOR", with: "http://otel:4318"))
+        #expect {
+            _ = try SystemdExport.files(for: byName)
+        } throws: { error in
+            "\(error)".contains("OTEL_EXPORTER_OTLP_ENDPOINT") && "\(error)".contains("collector's address")
+        }
+    }
+}
