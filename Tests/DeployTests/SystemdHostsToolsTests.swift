@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import VerticalsDeploy
 import VerticalsSupervisor
+import VerticalsSupervisorClient
 import VerticalsTesting
 
 /// Each host's units of `deploy/two-hosts.toml` as systemd's own tools read them, programs
