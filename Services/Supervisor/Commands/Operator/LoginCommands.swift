@@ -12,9 +12,12 @@ struct LoginCommand: AsyncParsableCommand {
         abstract: "Log in at identity and keep the session token for this user (mode 0600).",
         discussion: """
             The operation called is the one a running vertical marks as issuing sessions (identity.login),
-            found through daemon.describe. The token goes to $XDG_STATE_HOME/verticals/session.json (else
-            ~/.local/state/verticals/). The password comes from a prompt with echo off, or from standard
-            input's first line when it is not a terminal.
+            found through daemon.describe among the verticals the supervisor, the manifest or
+            VERTICALS_ENDPOINT_* name. Before the password is sent, the vertical's socket must be held by
+            root, this user or its verticals-NAME user (over TLS, its certificate must name it). The token
+            goes to $XDG_STATE_HOME/verticals/session.json (else ~/.local/state/verticals/). Each field the
+            operation marks secret (the password) comes from a prompt with echo off, or from a line of
+            standard input when it is not a terminal.
             """)
 
     @Argument(help: "The account's e-mail address.") var email: String
@@ -23,9 +26,8 @@ struct LoginCommand: AsyncParsableCommand {
     func run() async throws {
         try await ControlClient.reporting {
             let store = try StoredLogin.forCurrentUser(environment: ProcessEnvironment.current)
-            let password = try PasswordPrompt.read(prompt: "Password for \(email): ")
             let (operation, output) = try await MarkedCall.call(
-                .issuesSession, [("email", .string(email)), ("password", .string(password))], connection: connection)
+                .issuesSession, [("email", .string(email))], secretsFor: email, connection: connection)
             guard let session = StoredSession(output) else {
                 throw CLIError(status: 76, "\(operation.fullName) answered a session without a \"token\" string")
             }
