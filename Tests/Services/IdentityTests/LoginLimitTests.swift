@@ -96,18 +96,41 @@ struct LoginLimitTests {
     @Test func throttle_refusesAtTheLimit_takesNothingWhenItRefuses_andRefills() throws {
         let throttle = LoginThrottle(limits: LoginThrottle.Limits(failures: 2, window: .seconds(10)))
         let now = Timestamp(secondsSinceEpoch: 1_000)
-        let both = LoginThrottle.keys(email: "Ada@Example.org ", caller: "uid 5")
-        #expect(both == [.account("ada@example.org"), .caller("uid 5")])
-        try throttle.take(both, at: now)
-        try throttle.take(both, at: now)
-        #expect(throws: IdentityFailure.tooManyAttempts(retryAfterSeconds: 5)) { try throttle.take(both, at: now) }
-        // The caller's refusal took nothing from another account's allowance.
-        let other = LoginThrottle.keys(email: "grace@example.org", caller: nil)
-        try throttle.take(other, at: now)
-        try throttle.take(other, at: now)
-        try throttle.take(both, at: Timestamp(secondsSinceEpoch: 1_006))
-        throttle.giveBack(both, at: Timestamp(secondsSinceEpoch: 1_006))
-        try throttle.take(both, at: Timestamp(secondsSinceEpoch: 1_006))
+        let ada = LoginThrottle.attempt(email: "Ada@Example.org ", caller: "uid 5")
+        #expect(ada == .init(account: .account("ada@example.org"), caller: .caller("uid 5")))
+        for _ in 0..<2 {
+            try throttle.begin(ada, at: now)
+            throttle.failed(ada, at: now)
+        }
+        #expect(throws: IdentityFailure.tooManyAttempts(retryAfterSeconds: 5)) { try throttle.begin(ada, at: now) }
+        // The caller is out of attempts too, for any account; another caller is not.
+        let fromCaller = LoginThrottle.attempt(email: "grace@example.org", caller: "uid 5")
+        #expect(throws: IdentityFailure.self) { try throttle.begin(fromCaller, at: now) }
+        let elsewhere = LoginThrottle.attempt(email: "grace@example.org", caller: "uid 6")
+        try throttle.begin(elsewhere, at: now)
+        throttle.ended(elsewhere, at: now)
+        // Refilled one attempt: taken, given back by a login that works, taken again.
+        let later = Timestamp(secondsSinceEpoch: 1_006)
+        try throttle.begin(ada, at: later)
+        throttle.ended(ada, at: later)
+        try throttle.begin(ada, at: later)
+    }
+
+    @Test func manyLoginsAtOnce_throughOneCaller_areNotRefusedForBeingMany() async throws {
+        let given = try await Given()
+        for index in 0..<12 {
+            _ = try await given.router.call(
+                Identity.register, .fixture(email: "patient\(index)@example.org"), peer: Self.neighbour)
+        }
+        let refusals = await withTaskGroup(of: ServiceError?.self) { group in
+            for index in 0..<12 {
+                group.addTask {
+                    await given.login(email: "patient\(index)@example.org", password: "correct horse battery staple", peer: Self.neighbour)
+                }
+            }
+            return await group.reduce(into: [ServiceError]()) { if let error = $1 { $0.append(error) } }
+        }
+        #expect(refusals.isEmpty, "\(refusals)")
     }
 
     @Test func register_ofATakenAddress_costsTheCallerAnAttempt_notTheAccount() async throws {

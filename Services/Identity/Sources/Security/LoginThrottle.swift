@@ -7,10 +7,11 @@ import VerticalsWire
 /// before its password is even hashed.
 ///
 /// A token bucket per key: it holds ``Limits/failures`` attempts and refills at that many per
-/// window. Every attempt takes one from the account's and the caller's bucket *before* the password
-/// is checked, so a burst of concurrent guesses cannot all pass the check, and a login that works
-/// gives its attempt back; an unknown address has a bucket as a known one does, so the limit
-/// tells nothing about which accounts exist.
+/// window. An attempt needs one left in the account's and the caller's bucket; it takes the
+/// account's *before* the password is checked, so a burst of concurrent guesses at one account
+/// cannot all pass, and gives it back when the login works; the caller's pays only for a failure
+/// (``begin(_:at:)``). An unknown address has a bucket as a known one does, so the limit tells
+/// nothing about which accounts exist.
 ///
 /// Memory is bounded: at most ``Limits/tracked`` buckets. A full bucket is the same as none and
 /// is dropped first; when every bucket is in use, the fullest goes (the one whose owner failed
@@ -85,28 +86,37 @@ package final class LoginThrottle: Sendable {
         self.limits = limits
     }
 
-    /// The keys of a login attempt: the account at `email` (as sent: normalized when it is an
-    /// address, else the one bucket of malformed ones) and the caller, when known.
-    package static func keys(email: String, caller: String?) -> [Key] {
-        let account = EmailAddress(email).map { Key.account($0.value) } ?? .account("")
-        return [account] + (caller.map { [.caller($0)] } ?? [])
+    /// One attempt under way: whose allowances it draws on.
+    package struct Attempt: Sendable, Equatable {
+        /// The account guessed at, if any (registering guesses at none).
+        package var account: Key?
+        /// The caller, when the connection names one.
+        package var caller: Key?
     }
 
-    /// Takes one attempt from each of `keys` at `now`; throws
-    /// ``IdentityFailure/tooManyAttempts(retryAfterSeconds:)`` (and takes nothing) when one has none left.
-    package func take(_ keys: [Key], at now: Timestamp) throws(IdentityFailure) {
+    /// The attempt at `email` (as sent: its normalized address when it is one, else the one bucket
+    /// of malformed ones; nil for none) by `caller`.
+    package static func attempt(email: String?, caller: String?) -> Attempt {
+        Attempt(
+            account: email.map { EmailAddress($0).map { Key.account($0.value) } ?? .account("") },
+            caller: caller.map { Key.caller($0) })
+    }
+
+    /// Begins `attempt` at `now`: throws ``IdentityFailure/tooManyAttempts(retryAfterSeconds:)``,
+    /// taking nothing, when its account or its caller has no attempt left; else takes the account's
+    /// now, so that a burst of concurrent guesses at one account cannot all pass. The caller's is
+    /// taken only when the attempt fails (``failed(_:at:)``): people logging in at once through one
+    /// caller (a suite whose verticals share one uid) are not refused for being many.
+    package func begin(_ attempt: Attempt, at now: Timestamp) throws(IdentityFailure) {
         let instant = now.microsecondsSinceEpoch
         let waitMicroseconds: Int64? = buckets.withLock { buckets in
             var wait: Int64 = 0
-            for key in keys {
+            for key in [attempt.account, attempt.caller].compactMap({ $0 }) {
                 let left = refilled(buckets[key], at: instant)
                 if left < 1 { wait = max(wait, Int64(((1 - left) / perMicrosecond).rounded(.up))) }
             }
             guard wait == 0 else { return wait }
-            for key in keys {
-                if buckets[key] == nil { makeRoom(in: &buckets, at: instant) }
-                buckets[key] = Bucket(left: refilled(buckets[key], at: instant) - 1, at: instant)
-            }
+            if let account = attempt.account { take(account, from: &buckets, at: instant) }
             return nil
         }
         if let waitMicroseconds {
@@ -114,17 +124,31 @@ package final class LoginThrottle: Sendable {
         }
     }
 
-    /// Gives back the attempt taken for `keys` (a login that worked, or a request refused for
-    /// reasons that say nothing of the password, costs nothing).
-    package func giveBack(_ keys: [Key], at now: Timestamp) {
+    /// `attempt` failed (a wrong password, a taken address): its caller pays for it too. A burst
+    /// that passed ``begin(_:at:)`` together pays in full, so the caller waits the longer after it
+    /// (at most two windows).
+    package func failed(_ attempt: Attempt, at now: Timestamp) {
+        guard let caller = attempt.caller else { return }
+        buckets.withLock { buckets in take(caller, from: &buckets, at: now.microsecondsSinceEpoch) }
+    }
+
+    /// `attempt` worked, or ended for a reason that says nothing of the password (the store
+    /// failed): the account's attempt is given back.
+    package func ended(_ attempt: Attempt, at now: Timestamp) {
+        guard let account = attempt.account else { return }
         let instant = now.microsecondsSinceEpoch
         buckets.withLock { buckets in
-            for key in keys {
-                guard let bucket = buckets[key] else { continue }
-                let left = min(Double(limits.failures), refilled(bucket, at: instant) + 1)
-                buckets[key] = left >= Double(limits.failures) ? nil : Bucket(left: left, at: instant)
-            }
+            guard let bucket = buckets[account] else { return }
+            let left = min(Double(limits.failures), refilled(bucket, at: instant) + 1)
+            buckets[account] = left >= Double(limits.failures) ? nil : Bucket(left: left, at: instant)
         }
+    }
+
+    /// Takes one attempt of `key`'s bucket, down to at most one window's worth below empty.
+    private func take(_ key: Key, from buckets: inout [Key: Bucket], at instant: Int64) {
+        if buckets[key] == nil { makeRoom(in: &buckets, at: instant) }
+        let left = max(-Double(limits.failures), refilled(buckets[key], at: instant) - 1)
+        buckets[key] = Bucket(left: left, at: instant)
     }
 
     /// How many buckets are kept now (at most ``Limits/tracked``).

@@ -21,8 +21,8 @@ package struct ChangePassword: Sendable {
         try RegisterUser.requireBounded(password: oldPassword, field: "oldPassword")
         try RegisterUser.requireAcceptable(password: newPassword, field: "newPassword")
         let user = try await AuthenticateToken(world: world).execute(token: token).user
-        let attempt = LoginThrottle.keys(email: user.email.value, caller: caller)
-        try world.loginThrottle.take(attempt, at: world.now())
+        let attempt = LoginThrottle.attempt(email: user.email.value, caller: caller)
+        try world.loginThrottle.begin(attempt, at: world.now())
         let passwords = world.passwords
         let matches: Bool
         do {
@@ -32,11 +32,14 @@ package struct ChangePassword: Sendable {
                 return passwords.verify(oldPassword, against: stored)
             }
         } catch {
-            world.loginThrottle.giveBack(attempt, at: world.now())
+            world.loginThrottle.ended(attempt, at: world.now())
             throw error
         }
-        guard matches else { throw IdentityFailure.wrongPassword }
-        world.loginThrottle.giveBack(attempt, at: world.now())
+        guard matches else {
+            world.loginThrottle.failed(attempt, at: world.now())
+            throw IdentityFailure.wrongPassword
+        }
+        world.loginThrottle.ended(attempt, at: world.now())
         let hash = try await Offload.run { try passwords.hash(newPassword) }
         let ended = try await world.users.changePassword(userID: user.id, to: hash, at: world.now())
         world.logger.notice("user \(user.id) changed their password; \(ended) sessions ended")

@@ -34,8 +34,8 @@ package struct LogIn: Sendable {
     /// accepts (it is never hashed: that depends on the input alone, so it tells nothing of accounts).
     package func execute(email rawEmail: String, password: String, caller: String? = nil) async throws -> Opened {
         try RegisterUser.requireBounded(password: password)
-        let attempt = LoginThrottle.keys(email: rawEmail, caller: caller)
-        try world.loginThrottle.take(attempt, at: world.now())
+        let attempt = LoginThrottle.attempt(email: rawEmail, caller: caller)
+        try world.loginThrottle.begin(attempt, at: world.now())
         let passwords = world.passwords
         let found: UserRepository.Credentials?
         let matches: Bool
@@ -47,11 +47,14 @@ package struct LogIn: Sendable {
             }
         } catch {
             // Not a guess that failed: the store or the hashing did.
-            world.loginThrottle.giveBack(attempt, at: world.now())
+            world.loginThrottle.ended(attempt, at: world.now())
             throw error
         }
-        guard matches, let found else { throw IdentityFailure.wrongCredentials }
-        world.loginThrottle.giveBack(attempt, at: world.now())
+        guard matches, let found else {
+            world.loginThrottle.failed(attempt, at: world.now())
+            throw IdentityFailure.wrongCredentials
+        }
+        world.loginThrottle.ended(attempt, at: world.now())
 
         if passwords.needsRehash(found.passwordHash) {
             let stronger = try await Offload.run { try passwords.hash(password) }

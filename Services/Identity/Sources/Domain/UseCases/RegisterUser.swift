@@ -62,18 +62,13 @@ package struct RegisterUser: Sendable {
         }
         // Registration says `conflict` for a taken address anyway, so checking first leaks
         // nothing and spares an Argon2id hash; the UNIQUE constraint still decides races.
-        // The check costs the caller an attempt, given back when the address is free.
-        let attempt = caller.map { [LoginThrottle.Key.caller($0)] } ?? []
-        try world.loginThrottle.take(attempt, at: world.now())
-        let taken: Bool
-        do {
-            taken = try await world.users.exists(email: email)
-        } catch {
-            world.loginThrottle.giveBack(attempt, at: world.now())
-            throw error
+        // A taken address costs the caller an attempt, as a wrong password would.
+        let attempt = LoginThrottle.attempt(email: nil, caller: caller)
+        try world.loginThrottle.begin(attempt, at: world.now())
+        guard try await !world.users.exists(email: email) else {
+            world.loginThrottle.failed(attempt, at: world.now())
+            throw IdentityFailure.emailTaken
         }
-        guard !taken else { throw IdentityFailure.emailTaken }
-        world.loginThrottle.giveBack(attempt, at: world.now())
 
         let passwords = world.passwords
         let hash = try await Offload.run { try passwords.hash(password) }
