@@ -33,10 +33,11 @@ public enum Identity: ServiceContract {
     public static let logout = Operation<TokenInput, Empty>(
         name, "logout", summary: "Revoke a session token.", errors: [.unauthenticated], marks: [.endsSession])
 
-    /// Ends every session of the token's user, the one presented too.
+    /// Ends every session of the token's user, the one presented too (so it is marked as ending
+    /// the session it takes, as ``logout`` is: a tool never presents a token it means to keep).
     public static let logoutEverywhere = Operation<TokenInput, SessionsEnded>(
         name, "logoutEverywhere", summary: "Revoke every session token of the token's user, this one too.",
-        errors: [.unauthenticated])
+        errors: [.unauthenticated], marks: [.endsSession])
 
     /// Changes the password of the token's user, given the current one; every session of theirs ends.
     /// A wrong current password counts as a failed login (`resourceExhausted` past the limit).
