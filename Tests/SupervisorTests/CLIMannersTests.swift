@@ -57,7 +57,7 @@ struct CLIMannersTests {
         let groups: [String: [String]] = [
             "SUITE": ["up", "status", "down", "reload", "metrics", "trace"],
             "SERVICES": ["start", "stop", "restart", "upgrade", "logs", "log-level"],
-            "CALLS": ["call", "open", "operations", "describe", "routes", "login", "logout", "admin"],
+            "CALLS": ["call", "open", "operations", "describe", "routes", "login", "logout", "password", "admin"],
             "DATA": ["backup", "restore"], "DEPLOY": ["check", "export", "certs"], "DEVELOPMENT": ["new", "init"],
         ]
         // Each heading, then the command names listed under it up to the next heading.

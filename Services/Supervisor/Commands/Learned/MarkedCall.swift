@@ -79,6 +79,13 @@ extension JSONValue {
         return value
     }
 
+    /// The member `key` of an object, as a whole number.
+    func number(_ key: String) -> Int64? {
+        guard case .object(let members) = self, case .number(let text)? = members.first(where: { $0.key == key })?.value
+        else { return nil }
+        return Int64(text)
+    }
+
     /// The member `key` of an object, as a list of strings.
     func strings(_ key: String) -> [String] {
         guard case .object(let members) = self, case .array(let values)? = members.first(where: { $0.key == key })?.value

@@ -37,11 +37,13 @@ struct LoginCommand: AsyncParsableCommand {
     }
 }
 
-/// `svc-supervisor logout`: revokes the stored token (the operation marked `endsSession`), then forgets it.
+/// `svc-supervisor logout`: revokes the stored token (the operation marked `endsSession`), then
+/// forgets it; with `--everywhere`, every session of the user (the operation marked `endsAllSessions`).
 struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout", abstract: "Revoke the stored session token at identity and delete it.")
 
+    @Flag(help: "End every session of this account, on every device, not only this one.") var everywhere = false
     @OptionGroup var connection: VerticalConnectionOptions
 
     func run() async throws {
@@ -52,7 +54,10 @@ struct LogoutCommand: AsyncParsableCommand {
                 return
             }
             do {
-                _ = try await MarkedCall.call(.endsSession, [("token", .string(session.token))], connection: connection)
+                let (_, ended) = try await MarkedCall.call(
+                    everywhere ? .endsAllSessions : .endsSession, [(TokenAttacher.field, .string(session.token))],
+                    connection: connection)
+                if everywhere { print("ended \(ended.number("count").map { "\($0)" } ?? "every") session(s) of this account") }
             } catch let error as CLIError {
                 // Refused (expired or revoked already): nothing left to revoke; forget it anyway.
                 guard error.status == 1 else { throw error }

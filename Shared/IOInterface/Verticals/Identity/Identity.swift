@@ -37,14 +37,14 @@ public enum Identity: ServiceContract {
     /// the session it takes, as ``logout`` is: a tool never presents a token it means to keep).
     public static let logoutEverywhere = Operation<TokenInput, SessionsEnded>(
         name, "logoutEverywhere", summary: "Revoke every session token of the token's user, this one too.",
-        errors: [.unauthenticated], marks: [.endsSession])
+        errors: [.unauthenticated], marks: [.endsSession, .endsAllSessions])
 
     /// Changes the password of the token's user, given the current one; every session of theirs ends.
     /// A wrong current password counts as a failed login (`resourceExhausted` past the limit).
     public static let changePassword = Operation<PasswordChangeInput, SessionsEnded>(
         name, "changePassword",
         summary: "Change the password (the current one and a new one); every session of the user ends.",
-        errors: [.invalidInput, .unauthenticated])
+        errors: [.invalidInput, .unauthenticated], marks: [.changesPassword])
 
     /// Looks up the public profile of a user, for other verticals (e.g. notifications checks a recipient).
     public static let getUser = Operation<UserInput, UserProfile>(
