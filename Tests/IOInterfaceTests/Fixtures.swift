@@ -47,6 +47,23 @@ extension Identity.RoleChangeInput {
     static let minimal = Self(token: "", email: "", role: .patient)
 }
 
+extension Identity.PasswordChangeInput {
+    static func fixture(
+        token: String = "q5W2c0Ykq3JrGfE8n1xT7bVhLmPz4sAoRdUiNwXyZ6E", oldPassword: String = "correct horse battery staple",
+        newPassword: String = "a brand new passphrase"
+    ) -> Self {
+        .init(token: token, oldPassword: oldPassword, newPassword: newPassword)
+    }
+
+    static let minimal = Self(token: "", oldPassword: "", newPassword: "")
+}
+
+extension Identity.SessionsEnded {
+    static func fixture(count: Int = 3) -> Self { .init(count: count) }
+
+    static let minimal = Self(count: 0)
+}
+
 extension Identity.Account {
     static func fixture(
         userID: String = "u_7f3a", email: String = "ada@example.org", displayName: String = "Ada Lovelace",
@@ -262,6 +279,8 @@ enum Fixtures {
         pair(Identity.LoginInput.fixture(), .minimal),
         pair(Identity.TokenInput.fixture(), .minimal),
         pair(Identity.RoleChangeInput.fixture(), .minimal),
+        pair(Identity.PasswordChangeInput.fixture(), .minimal),
+        pair(Identity.SessionsEnded.fixture(), .minimal),
         pair(Identity.Account.fixture(), .minimal),
         pair(Identity.Session.fixture(), .minimal),
         pair(Identity.Principal.fixture(), .minimal),

@@ -52,6 +52,19 @@ struct OpenCommandTests {
         #expect(result.standardError.contains(says), "\(result.standardError)")
     }
 
+    @Test func open_givenASessionTokenInTheURL_refusesIt_beforeSendingAnything() throws {
+        // No vertical runs: the refusal is the CLI's. The token comes from `login`, never a URL.
+        let directory = TemporaryDirectory()
+        let cache = LearnedCache.plant(Appointments.self, socketDirectory: directory.file("sockets"), in: directory)
+        let result = try runCommand(
+            "svc-supervisor",
+            ["open", "--socket-dir", directory.file("sockets"), "verticals://appointments/a_1?token=stolen-from-history"],
+            environment: cache, in: directory)
+        #expect(result.status == 64, "\(result.standardError)")
+        #expect(result.standardError.contains("the URL gives \"token\""), "\(result.standardError)")
+        #expect(result.standardError.contains("svc-supervisor login"), "\(result.standardError)")
+    }
+
     @Test func open_whoseCachedRouteLeadsToAnOperationTheVerticalNoLongerHas_asksAgain_andCallsTheOneItHasNow() throws {
         let suite = try SuiteLauncher()
         try suite.start("clinics")

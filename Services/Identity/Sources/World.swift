@@ -32,7 +32,11 @@ package struct World: VerticalWorld {
         self.parts = parts
         self.settings = settings
         passwords = try PasswordHasher(limits: settings.passwordLimits)
+        loginThrottle = LoginThrottle(limits: settings.loginAttempts)
     }
+
+    /// Failed logins per account and per caller (``Settings/loginAttempts``), kept for the world's life.
+    package let loginThrottle: LoginThrottle
 
     /// Sessions read by token hash, kept for the world's life (see ``SessionRepository/cache``).
     package let sessionCache = ReadCache<String, SessionRepository.StoredSession>()

@@ -15,7 +15,7 @@ package enum FrontCommands {
     /// Those that call verticals ("Calls").
     package static let calls: [any ParsableCommand.Type] = [
         CallCommand.self, OpenCommand.self, OperationsCommand.self, DescribeCommand.self,
-        RoutesCommand.self, LoginCommand.self, LogoutCommand.self, AdminCommand.self,
+        RoutesCommand.self, LoginCommand.self, LogoutCommand.self, PasswordCommand.self, AdminCommand.self,
     ]
     /// Every one of them.
     package static let all = suite + services + calls

@@ -14,10 +14,12 @@ struct OpenCommand: AsyncParsableCommand {
             Examples:
               svc-supervisor open 'verticals://clinics/nearest?lat=51.5&lon=-0.12&limit=3'
               svc-supervisor open 'verticals://clinics/search?q=bridge'
-              svc-supervisor open "verticals://appointments/APPOINTMENT-ID?token=$TOKEN"
+              svc-supervisor open verticals://appointments/APPOINTMENT-ID   (after svc-supervisor login)
             The routes are those the verticals with a socket in the suite's socket folder describe
             (daemon.describe, cached per socket like `call`'s; asked again when no route matches, or when
             the vertical refuses the call as one its cached description may be out of date for).
+            A URL carries no session token nor any field the operation marks secret (it would stay in
+            the shell's history and the process list): the token comes from svc-supervisor login.
             `svc-supervisor routes` lists them. Exit status: 0 on success, 1 when the vertical answers
             with an error, 64 when the URL matches no route, several, or does not convert, 69 when the
             vertical cannot be reached.
@@ -63,6 +65,7 @@ struct OpenCommand: AsyncParsableCommand {
             throw CLIError(status: 64, error.description)
         }
         let schema = match.operation.input.schema
+        try Self.refuseSecrets(in: match.json, of: schema)
         let attacher = TokenAttacher.forCurrentUser(schema: schema)
         let input: MessageValue
         do {
@@ -81,6 +84,20 @@ struct OpenCommand: AsyncParsableCommand {
         } catch let stale as LearnedCall.Stale where contract.fresh {
             throw stale.refusal
         }
+    }
+
+    /// Refuses (exit 64) a URL whose Input `json` gives a session token or a field `schema` marks
+    /// secret: those come from the stored login, never from a command line.
+    static func refuseSecrets(in json: JSONValue, of schema: MessageSchema) throws {
+        guard case .object(let members) = json else { return }
+        let secret = members.map(\.key).filter { key in
+            key == TokenAttacher.field || schema.field(named: key)?.secret == true
+        }
+        guard let first = secret.first else { return }
+        throw CLIError(
+            status: 64,
+            "the URL gives \"\(first)\": a secret in a URL stays in the shell's history and the process list. "
+                + "Log in with svc-supervisor login EMAIL and open the URL without it: the stored session's token is sent")
     }
 
     /// The route `url` matches among those of `verticals` (cached descriptions first), and the

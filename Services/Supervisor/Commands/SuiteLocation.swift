@@ -4,8 +4,10 @@ import VerticalsSupervisorClient
 
 /// Where a command finds the running suite, the same way for every command: `--run-dir`, else
 /// `$VERTICALS_RUN_DIR`, else the run directory a running `up` left a pointer to
-/// (``SuitePointer``), else `.run` in the current folder. It remembers what it looked at, so
-/// that "no supervisor" can say which places were tried and how to point at the suite.
+/// (``SuitePointer``), else `.run` in the current folder — except as root, who never trusts the
+/// current folder (anyone may have made it, and put sockets in it): ``rootFallback``, systemd's
+/// layout, instead. It remembers what it looked at, so that "no supervisor" can say which places
+/// were tried and how to point at the suite.
 package struct SuiteLocation: Sendable {
     /// The run directory, as given (relative paths stay relative in messages).
     package let runDirectory: String
@@ -21,10 +23,15 @@ package struct SuiteLocation: Sendable {
         else .run here.
         """
 
-    /// The run directory for `flag` (the `--run-dir` value) in `environment`.
+    /// Where root looks when nothing names the suite: systemd's `/run/verticals` (its sockets are
+    /// there, ``VerticalConnectionOptions/sockets``), never a folder under the current one.
+    package static let rootFallback = "/run/verticals"
+
+    /// The run directory for `flag` (the `--run-dir` value) in `environment`, for a command
+    /// running as `euid`.
     package static func resolve(
         flag: String?, environment: [String: String] = ProcessEnvironment.current,
-        pointers: [SuitePointer]? = nil
+        pointers: [SuitePointer]? = nil, euid: UInt32 = geteuid()
     ) -> SuiteLocation {
         if let flag { return SuiteLocation(runDirectory: flag, tried: ["--run-dir \(flag)"], isFallback: false) }
         if let run = environmentRunDirectory(environment) {
@@ -39,6 +46,10 @@ package struct SuiteLocation: Sendable {
                 return SuiteLocation(runDirectory: target.runDirectory, tried: tried, isFallback: false)
             }
             tried.append("\(pointer.path) (\(pointer.isStale ? "stale: its supervisor is gone" : "none"))")
+        }
+        if euid == 0 {
+            tried.append("\(rootFallback) (as root, never .run in the current folder)")
+            return SuiteLocation(runDirectory: rootFallback, tried: tried, isFallback: true)
         }
         tried.append(".run in \(ProgramPaths.currentDirectory())")
         return SuiteLocation(runDirectory: ".run", tried: tried, isFallback: true)

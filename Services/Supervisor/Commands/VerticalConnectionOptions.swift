@@ -6,7 +6,8 @@ import VerticalsServiceKit
 ///
 /// The socket folder is `--socket-dir` (as systemd lays it out, `/run/verticals`), else
 /// `<--run-dir>/sockets`, else `$VERTICALS_SOCKET_DIR`, else `$VERTICALS_RUN_DIR/sockets`, else
-/// the sockets of the suite a running `up` points to, else `.run/sockets` as `make run` lays it out.
+/// the sockets of the suite a running `up` points to, else `.run/sockets` as `make run` lays it out
+/// — as root, systemd's `/run/verticals` instead (``SuiteLocation/rootFallback``).
 package struct VerticalConnectionOptions: ParsableArguments {
     @Option(
         name: .long,
@@ -42,7 +43,9 @@ package struct VerticalConnectionOptions: ParsableArguments {
         } else if environment["VERTICALS_SOCKET_DIR"].map({ !$0.isEmpty }) == true {
             directory = named
         } else {
-            directory = SocketDirectory("\(suite.path)/sockets")
+            let location = suite.location
+            let rootFallback = location.isFallback && location.runDirectory == SuiteLocation.rootFallback
+            directory = SocketDirectory(rootFallback ? location.runDirectory : "\(location.runDirectory)/sockets")
         }
         directory.endpoints = named.endpoints
         directory.endpointProblems = named.endpointProblems

@@ -31,5 +31,11 @@ public struct OperationMark: RawRepresentable, Hashable, Sendable, CustomStringC
     /// `svc-supervisor admin revoke`.
     public static let revokesRole = OperationMark(rawValue: "revokesRole")
 
+    /// Ends every session of the user whose `token` it takes: `svc-supervisor logout --everywhere`.
+    public static let endsAllSessions = OperationMark(rawValue: "endsAllSessions")
+    /// Changes the password of the user whose `token` it takes, given the fields it marks secret
+    /// (the current and the new password): `svc-supervisor password`.
+    public static let changesPassword = OperationMark(rawValue: "changesPassword")
+
     public var description: String { rawValue }
 }

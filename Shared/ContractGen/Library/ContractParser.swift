@@ -177,7 +177,18 @@ public struct ContractParser {
         }
         return FieldDeclaration(
             tag: tag, name: name, type: type, maxBytes: bound?.bytes, maxBytesLocation: bound?.location,
-            presence: presence, doc: doc, location: location)
+            presence: presence, doc: doc, location: location, secret: try fieldMarks())
+    }
+
+    /// Whether `secret` ends the field's line (the only mark a field takes).
+    private mutating func fieldMarks() throws(ContractDiagnostic) -> Bool {
+        // A field is followed by the next one's tag, a `///` line or '}': a word here is a mark.
+        guard case .identifier(let word) = current.kind else { return false }
+        guard word == "secret" else {
+            throw error("a field's line may end with `secret` (a value not to echo or keep), not `\(word)`")
+        }
+        _ = advance()
+        return true
     }
 
     /// `(maxBytes: N)` after a type, if written.

@@ -75,7 +75,8 @@ public struct MessageDeclaration: Sendable, Equatable {
 }
 
 /// One field: `TAG NAME: TYPE`, `TAG NAME: TYPE?`, `TAG NAME: [TYPE]` or `TAG NAME: TYPE = VALUE`,
-/// where a string or bytes TYPE may carry its bound: `string(maxBytes: 1024)`.
+/// where a string or bytes TYPE may carry its bound: `string(maxBytes: 1024)`; `secret` may end
+/// any of them (`2 password: string(maxBytes: 1024) secret`).
 public struct FieldDeclaration: Sendable, Equatable {
     /// The field's number on the wire, 1...2^29-1.
     public var tag: UInt64
@@ -93,6 +94,8 @@ public struct FieldDeclaration: Sendable, Equatable {
     public var doc: [String]
     /// Where the tag is written.
     public var location: SourceLocation
+    /// Whether `secret` ends the line: a value not to echo or keep (`FieldDescriptor.secret`).
+    public var secret: Bool = false
 }
 
 /// What a reader does when a field is absent (`FieldDescriptor.Presence` in Wire).

@@ -70,12 +70,13 @@ extension SwiftEmitter {
                 let head = "\(field.tag), \(Self.quoted(field.name)), \(fieldType(resolved(field)))"
                 let bound = checker.maxBytes(of: field, in: message, of: file).map { "maxBytes: \($0), " } ?? ""
                 let doc = bound + "doc: \(Self.quoted(Self.summary(of: field.doc)))"
+                let secret = field.secret ? ".markedSecret" : ""
                 switch field.presence {
-                case .required: line(".required(\(head), \(doc)),")
-                case .optional: line(".optional(\(head), \(doc)),")
-                case .repeated: line(".repeated(\(head), \(doc)),")
+                case .required: line(".required(\(head), \(doc))\(secret),")
+                case .optional: line(".optional(\(head), \(doc))\(secret),")
+                case .repeated: line(".repeated(\(head), \(doc))\(secret),")
                 case .defaulted(let literal):
-                    line(".defaulted(\(head), \(defaultValue(literal, resolved(field))), \(doc)),")
+                    line(".defaulted(\(head), \(defaultValue(literal, resolved(field))), \(doc))\(secret),")
                 }
             }
             indent -= 1

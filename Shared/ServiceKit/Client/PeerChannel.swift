@@ -27,6 +27,8 @@ final class PeerChannel {
     private let options: ConnectionOptions
     private let timers: TimerQueue
     private let logger: Logger
+    /// What a new connection is checked for before it carries a call (``CalleeCheck``).
+    private let calleeCheck: CalleeCheck?
     private var state = State.idle
     // `@exclusivity(unchecked)` on the two a call changes in place: a class's stored property
     // mutated through a method (`pending.insert`, `removeValue`, `deadlineCheck.watch`) is
@@ -50,8 +52,9 @@ final class PeerChannel {
 
     init(
         service: String, endpoint: SocketEndpoint, problem: String? = nil, tls: TLSReloader? = nil, loop: EventLoop,
-        options: ConnectionOptions, timers: TimerQueue, logger: Logger
+        options: ConnectionOptions, timers: TimerQueue, logger: Logger, calleeCheck: CalleeCheck? = nil
     ) {
+        self.calleeCheck = calleeCheck
         self.service = service
         self.endpoint = endpoint
         self.problem = problem
@@ -151,6 +154,15 @@ final class PeerChannel {
     private func connected(_ connection: Connection) {
         if closedForGood {
             connection.close()
+            return
+        }
+        if let calleeCheck, let refusal = calleeCheck.refusal(service, connection.calleeListener) {
+            // Not one byte to a listener that is not the callee meant.
+            connection.close()
+            state = .idle
+            failAll(ServiceError(
+                .permissionDenied, "\(service) at \(endpoint) is not to be trusted: \(refusal)",
+                details: [ErrorDetail("service", service)]))
             return
         }
         state = .connected(connection)

@@ -35,17 +35,21 @@ public final class ServiceClient: Sendable {
     // Loop-confined state lives in `channels`, touched only on `loop` (see PeerChannel).
     private let channels: ChannelTable
 
-    /// A client whose connections run on `loop`.
+    /// A client whose connections run on `loop`; with `calleeCheck`, each new connection is
+    /// checked before anything is sent on it, and a callee it refuses fails the calls
+    /// `permissionDenied`, naming why.
     public init(
         loop: EventLoop, sockets: SocketDirectory, defaultTimeout: Duration = .seconds(5),
-        options: ConnectionOptions = ConnectionOptions(), logger: Logger = Logger(label: "client")
+        options: ConnectionOptions = ConnectionOptions(), logger: Logger = Logger(label: "client"),
+        calleeCheck: CalleeCheck? = nil
     ) {
         self.loop = loop
         self.sockets = sockets
         self.defaultTimeout = defaultTimeout
         self.defaultTimeoutNanoseconds = defaultTimeout.wholeNanoseconds
         self.options = options
-        self.channels = ChannelTable(loop: loop, sockets: sockets, options: options, logger: logger)
+        self.channels = ChannelTable(
+            loop: loop, sockets: sockets, options: options, logger: logger, calleeCheck: calleeCheck)
     }
 
     /// Calls `operation` on its vertical and returns its Output.
@@ -187,11 +191,18 @@ final class ChannelTable: @unchecked Sendable {
     /// The client's TLS files for TCP callees, shared by every channel (nil: none named).
     private lazy var tls: TLSReloader? = sockets.tls.map { TLSReloader(files: $0, role: .client) }
 
-    init(loop: EventLoop, sockets: SocketDirectory, options: ConnectionOptions, logger: Logger) {
+    /// What each new connection is checked for before it carries a call (nil: nothing).
+    private let calleeCheck: CalleeCheck?
+
+    init(
+        loop: EventLoop, sockets: SocketDirectory, options: ConnectionOptions, logger: Logger,
+        calleeCheck: CalleeCheck? = nil
+    ) {
         self.loop = loop
         self.sockets = sockets
         self.options = options
         self.logger = logger
+        self.calleeCheck = calleeCheck
     }
 
     func channel(for service: String) -> PeerChannel {
@@ -205,7 +216,7 @@ final class ChannelTable: @unchecked Sendable {
         let channel = PeerChannel(
             service: service, endpoint: sockets.endpoint(for: service),
             problem: sockets.endpointProblems[SocketDirectory.endpointKey(for: service)], tls: tls, loop: loop,
-            options: options, timers: timers, logger: logger)
+            options: options, timers: timers, logger: logger, calleeCheck: calleeCheck)
         channels[service] = channel
         lastChannel = channel
         return channel

@@ -9,6 +9,7 @@ import VerticalsWire
 /// | ``maxFrameSize`` | 4 MiB | `VERTICALS_MAX_FRAME_BYTES` | `protocolError`, connection closed |
 /// | ``maxInFlightPerConnection`` | 1024 | `VERTICALS_MAX_IN_FLIGHT` | that request answered `resourceExhausted` |
 /// | ``maxConnections`` | 1024 | `VERTICALS_MAX_CONNECTIONS` | the new connection gets `resourceExhausted`, closed |
+/// | ``maxConnectionsPerPeer`` | 128 | `VERTICALS_MAX_CONNECTIONS_PER_PEER` | the same, for one caller (``Connection/callerKey``) |
 /// | ``outboundHighWater`` | 1 MiB | `VERTICALS_OUTBOUND_HIGH_WATER_BYTES` | the connection stops being read until it drains |
 /// | ``maxOutboundBytes`` | 16 MiB | `VERTICALS_MAX_OUTBOUND_BYTES` | the connection is closed (its peer does not read) |
 /// | ``handshakeTimeout`` | 10 s | `VERTICALS_HANDSHAKE_TIMEOUT_SECONDS` | no first frame: `deadlineExceeded`, closed |
@@ -24,6 +25,9 @@ public struct ConnectionLimits: Sendable, Equatable {
     public var maxInFlightPerConnection: Int = 1024
     /// Client connections the daemon holds open at once.
     public var maxConnections: Int = 1024
+    /// Client connections one caller (a uid, a certificate's vertical, a TCP address) may hold
+    /// open at once, so that one admitted caller cannot take every connection the daemon serves.
+    public var maxConnectionsPerPeer: Int = 128
     /// Queued reply bytes above which a connection stops being read (backpressure); it reads
     /// again at a quarter of this.
     public var outboundHighWater: Int = 1 << 20
@@ -52,6 +56,7 @@ public struct ConnectionLimits: Sendable, Equatable {
         if let value = integer("VERTICALS_MAX_FRAME_BYTES") { limits.maxFrameSize = min(value, Int(UInt32.max)) }
         if let value = integer("VERTICALS_MAX_IN_FLIGHT") { limits.maxInFlightPerConnection = value }
         if let value = integer("VERTICALS_MAX_CONNECTIONS") { limits.maxConnections = value }
+        if let value = integer("VERTICALS_MAX_CONNECTIONS_PER_PEER") { limits.maxConnectionsPerPeer = value }
         if let value = integer("VERTICALS_OUTBOUND_HIGH_WATER_BYTES") { limits.outboundHighWater = value }
         if let value = integer("VERTICALS_MAX_OUTBOUND_BYTES") { limits.maxOutboundBytes = value }
         if let value = seconds("VERTICALS_HANDSHAKE_TIMEOUT_SECONDS") { limits.handshakeTimeout = value }

@@ -1,11 +1,18 @@
 import Synchronization
 
 /// The facts about a host that every one of its loops shares (see `ServiceHost+Loops.swift`):
-/// the connections open on all of them, held to ``ConnectionLimits/maxConnections`` exactly.
-/// Each loop's own state (its connections, timers, drain) stays on that loop.
+/// the connections open on all of them, held to ``ConnectionLimits/maxConnections`` exactly,
+/// and those of each caller (``Connection/callerKey``), held to
+/// ``ConnectionLimits/maxConnectionsPerPeer``. Each loop's own state (its connections, timers,
+/// drain) stays on that loop.
 final class HostCensus: Sendable {
     /// Connections admitted and not yet closed, on every loop.
     private let open = Atomic<Int>(0)
+    /// Connections admitted and not yet closed, by caller key. A key leaves when its count
+    /// reaches zero, so the table holds at most one entry per open connection.
+    private let byCaller = Mutex<[String: Int]>([:])
+    /// When a refusal for a limit was last logged, and how many were not logged since.
+    private let refusalLog = Mutex<(last: ContinuousClock.Instant?, unlogged: Int)>((nil, 0))
 
     /// Counts one more connection unless `limit` are open already; false: refuse it.
     /// A compare-and-swap, so two loops admitting at once never pass the limit together.
@@ -18,6 +25,48 @@ final class HostCensus: Sendable {
             current = original
         }
         return false
+    }
+
+    /// Counts one more connection of `caller` unless it has `limit` open already; false: refuse
+    /// it. A caller the kernel does not name (nil) is not counted per caller.
+    func admit(caller: String?, limit: Int) -> Bool {
+        guard let caller else { return true }
+        return byCaller.withLock { counts in
+            let current = counts[caller, default: 0]
+            guard current < limit else { return false }
+            counts[caller] = current + 1
+            return true
+        }
+    }
+
+    /// An admitted connection of `caller` closed (or was refused by a later check).
+    func release(caller: String?) {
+        guard let caller else { return }
+        byCaller.withLock { counts in
+            let remaining = counts[caller, default: 1] - 1
+            counts[caller] = remaining > 0 ? remaining : nil
+        }
+    }
+
+    /// Connections of `caller` open now, on every loop.
+    func connections(of caller: String) -> Int {
+        byCaller.withLock { $0[caller, default: 0] }
+    }
+
+    /// Whether a refusal for a limit may be logged now: at most one line per `interval`, so a
+    /// flood of refused connections cannot flood the log. The count says how many refusals went
+    /// unlogged before this one (nil: do not log this one).
+    func refusalToLog(every interval: Duration = .seconds(1)) -> Int? {
+        let now = ContinuousClock.now
+        return refusalLog.withLock { state in
+            if let last = state.last, now - last < interval {
+                state.unlogged += 1
+                return nil
+            }
+            let unlogged = state.unlogged
+            state = (now, 0)
+            return unlogged
+        }
     }
 
     /// An admitted connection closed.

@@ -187,7 +187,8 @@ public struct PeerAccess: Sendable, Equatable {
         return text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
     }
 
-    private static func userID(named name: String) -> UInt32? {
+    /// The uid of the user `name` (the password database), if there is one.
+    package static func userID(named name: String) -> UInt32? {
         var entry = passwd()
         var result: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 4096)
@@ -195,7 +196,8 @@ public struct PeerAccess: Sendable, Equatable {
         return entry.pw_uid
     }
 
-    private static func userName(of uid: UInt32) -> String? {
+    /// The name of the user with `uid` (the password database), if there is one.
+    package static func userName(of uid: UInt32) -> String? {
         var entry = passwd()
         var result: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: 4096)

@@ -21,7 +21,7 @@ extension Router {
         let message = try Message(payload: Array(request.dropFirst(FrameEncoder.headerSize)))
         let sink = CollectingSink()
         let context = RequestContext(
-            operation: operation.fullName, correlationID: 1, deadline: nil, traceparent: nil, peer: nil,
+            operation: operation.fullName, correlationID: 1, deadline: nil, traceparent: nil, peer: nil, caller: nil,
             logger: .init(label: "verticals"), events: sink)
         _ = try await handler(message, context)
         return try sink.frames.withLock { $0 }.map { frame in

@@ -36,6 +36,8 @@ final class ServerConnection: @unchecked Sendable {
     }
 
     let connection: Connection
+    /// Who the caller is, for the limits counted per caller (``Connection/callerKey``), read once at admission.
+    let caller: String?
     private unowned let host: ServiceHost
     // The host's parts the request path uses, read once rather than through `host` per request.
     private let served: [String: ServedOperation]
@@ -78,8 +80,9 @@ final class ServerConnection: @unchecked Sendable {
     /// When the sweep first saw part of a frame waiting for the rest, if it does now.
     var partialFrameSince: MonotonicInstant?
 
-    init(connection: Connection, host: ServiceHost) {
+    init(connection: Connection, host: ServiceHost, caller: String?) {
         self.connection = connection
+        self.caller = caller
         self.host = host
         self.served = host.served
         self.counts = host.counts
@@ -235,12 +238,13 @@ final class ServerConnection: @unchecked Sendable {
             let trace = traces.serverIdentity(traceparent: envelope.traceparent)
             context = RequestContext(
                 operation: envelope.operation, correlationID: id, deadline: deadline,
-                traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger, events: self,
+                traceparent: envelope.traceparent, peer: connection.peerCredentials, caller: caller, logger: logger, events: self,
                 trace: trace, span: trace.sampled ? serverSpan(trace, message, traces, now) : nil)
         } else {
             context = RequestContext(
                 operation: envelope.operation, correlationID: id, deadline: deadline,
-                traceparent: envelope.traceparent, peer: connection.peerCredentials, logger: logger, events: self)
+                traceparent: envelope.traceparent, peer: connection.peerCredentials, caller: caller, logger: logger,
+                events: self)
         }
         var entry = InFlight(
             task: nil, deadline: deadline?.instant, started: now, counts: counts, isStream: operation.isStream,

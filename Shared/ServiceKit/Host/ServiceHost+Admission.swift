@@ -2,10 +2,12 @@ import VerticalsEventLoop
 import VerticalsWire
 
 /// Admission: the checks a new connection passes before its first byte is read — the caller's
-/// credentials (``PeerAccess``) and the daemon's connection limit (``ConnectionLimits``).
+/// credentials (``PeerAccess``) and the daemon's connection limits (``ConnectionLimits``), the
+/// caller's own and the daemon's in all.
 extension ServiceHost {
-    /// Why `connection` may not be served, or nil when it may.
-    func admissionRefusal(for connection: Connection) -> ServiceError? {
+    /// Why `connection` of `caller` (its ``Connection/callerKey``) may not be served, or nil when
+    /// it may: then it is counted, in all and for `caller`, until ``connectionClosed(_:)``.
+    func admissionRefusal(for connection: Connection, caller: String?) -> ServiceError? {
         let peer = connection.peerCredentials
         if connection.isSecure {
             let name = connection.peerName
@@ -28,10 +30,19 @@ extension ServiceHost {
                 details: peer.map { [ErrorDetail("uid", "\($0.uid)"), ErrorDetail("gid", "\($0.gid)")] } ?? [])
         }
         // Counted across every loop, and counted here when admitted (released when it closes).
-        guard census.admit(limit: configuration.limits.maxConnections) else {
+        let limits = configuration.limits
+        guard census.admit(caller: caller, limit: limits.maxConnectionsPerPeer) else {
             return ServiceError(
                 .resourceExhausted,
-                "\(configuration.name) already serves \(configuration.limits.maxConnections) connections; retry later",
+                "\(configuration.name) already serves \(limits.maxConnectionsPerPeer) connections of \(caller ?? "this caller"), "
+                    + "its most for one caller (VERTICALS_MAX_CONNECTIONS_PER_PEER): close one, or retry later",
+                details: [ErrorDetail("limit", "maxConnectionsPerPeer")], retryable: true)
+        }
+        guard census.admit(limit: limits.maxConnections) else {
+            census.release(caller: caller)
+            return ServiceError(
+                .resourceExhausted,
+                "\(configuration.name) already serves \(limits.maxConnections) connections; retry later",
                 retryable: true)
         }
         return nil
@@ -72,7 +83,13 @@ extension ServiceHost {
     func refuse(_ connection: Connection, _ error: ServiceError) {
         let who = connection.peerCredentials.map { "\($0)" } ?? connection.peerName.map { "verticals://\($0)" }
             ?? connection.peerEndpoint.map { "\($0)" } ?? "unknown"
-        logger.notice("refused a connection from \(who): \(error.message)")
+        if error.code != .resourceExhausted {
+            logger.notice("refused a connection from \(who): \(error.message)")
+        } else if let unlogged = census.refusalToLog() {
+            // A limit: one line a second at most, however many connections a caller floods it with.
+            let since = unlogged > 0 ? " (and \(unlogged) more refused for a limit since the last such line)" : ""
+            logger.notice("refused a connection from \(who): \(error.message)\(since)")
+        }
         connection.write(ServerConnection.errorFrame(0, error))
         connection.closeLingering(timers: timers)
     }

@@ -270,12 +270,13 @@ public final class ServiceHost: @unchecked Sendable {
             connection.close()
             return
         }
-        if let refusal = admissionRefusal(for: connection) {
+        let caller = connection.callerKey
+        if let refusal = admissionRefusal(for: connection, caller: caller) {
             openHere.subtract(1, ordering: .relaxed)
             refuse(connection, refusal)
             return
         }
-        let server = ServerConnection(connection: connection, host: self)
+        let server = ServerConnection(connection: connection, host: self, caller: caller)
         connections[connection.id] = server
         metrics.connectionsAccepted.increment()
         metrics.connectionsOpen.increment()
@@ -287,6 +288,7 @@ public final class ServiceHost: @unchecked Sendable {
         connections[server.connection.id] = nil
         openHere.subtract(1, ordering: .relaxed)
         census.release()
+        census.release(caller: server.caller)
         stopSweepingIfIdle()
         metrics.connectionsOpen.decrement()
         if isDraining { finishDrainIfIdle() }

@@ -18,6 +18,10 @@ public struct FieldDescriptor: Sendable, Equatable, CustomStringConvertible {
     /// enumeration's name; each element of a repeated field. Nil: no bound but the frame's.
     /// Only for string, bytes and enumeration fields.
     public let maxBytes: Int?
+    /// Whether the value must not be shown or kept where others may read it (a password): a tool
+    /// that asks a person for it does not echo it, and keeps it out of its history and logs. The
+    /// contract language writes it `secret` after the field's type.
+    public let secret: Bool
 
     /// What a reader does when a field is absent.
     public enum Presence: Sendable, Equatable, CustomStringConvertible {
@@ -43,7 +47,8 @@ public struct FieldDescriptor: Sendable, Equatable, CustomStringConvertible {
     /// Creates a field descriptor; `maxBytes`, when given, is at least 1 and the type is a
     /// string, bytes or an enumeration (a description read from a peer is checked first).
     public init(
-        tag: UInt32, name: String, type: FieldType, presence: Presence, maxBytes: Int? = nil, doc: String = ""
+        tag: UInt32, name: String, type: FieldType, presence: Presence, maxBytes: Int? = nil, doc: String = "",
+        secret: Bool = false
     ) {
         precondition(tag > 0 && tag < 1 << 29, "field tags are 1...2^29-1")
         precondition(maxBytes.map { $0 > 0 && type.canBeBounded } ?? true, "\(name): a bound is for text and bytes, at least 1")
@@ -53,6 +58,12 @@ public struct FieldDescriptor: Sendable, Equatable, CustomStringConvertible {
         self.presence = presence
         self.maxBytes = maxBytes
         self.doc = doc
+        self.secret = secret
+    }
+
+    /// This field, marked ``secret``.
+    public var markedSecret: Self {
+        Self(tag: tag, name: name, type: type, presence: presence, maxBytes: maxBytes, doc: doc, secret: true)
     }
 
     /// A field that must be present.

@@ -105,7 +105,7 @@ extension SchemaCatalog {
                 guard case .message(let reference) = field.type, reference.isUnbound else { return field }
                 return FieldDescriptor(
                     tag: field.tag, name: field.name, type: .message(MessageReference(reference.name, in: self)),
-                    presence: field.presence, doc: field.doc)
+                    presence: field.presence, doc: field.doc, secret: field.secret)
             }
             return MessageSchema(checked: schema, fields: fields)
         }

@@ -18,7 +18,8 @@ struct SupervisorBenchmark {
         for round in 1...settings.rounds {
             progress("svc-supervisor up round \(round)/\(settings.rounds)")
             let runDirectory = "\(directory)/up\(round)"
-            let started = await SupervisedSuite.up(settings, runDirectory: runDirectory, loop: loop)
+            let started = await SupervisedSuite.up(
+                settings, environment: IdleConnections.environment, runDirectory: runDirectory, loop: loop)
             upTimes.append(started.upToReady.microseconds / 1000)
             // Past a daemon's start-up settle (1 s after its READY=1, ServiceRuntime.startUpSettle),
             // when it has given back the pages only its start-up used: what it holds while it serves.

@@ -70,6 +70,21 @@ package struct SessionRepository: Sendable {
             revokedAt: (row["revoked_at"] as Int64?).map(Timestamp.init(microsecondsSinceEpoch:)))
     }
 
+    /// Revokes every session of `userID` that still works at `now`; returns how many.
+    package func revokeAll(userID: String, at now: Timestamp) async throws -> Int {
+        // The cache is keyed by token hash, which this does not know: all of it is read again.
+        defer { cache.removeAll() }
+        return try await database.write { db in try Self.revokeAll(userID: userID, at: now, db) }
+    }
+
+    /// ``revokeAll(userID:at:)`` in the caller's transaction (a password change's); the caller clears the cache.
+    static func revokeAll(userID: String, at now: Timestamp, _ db: Database) throws -> Int {
+        try db.execute(
+            sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND expires_at > ?",
+            arguments: [now.microsecondsSinceEpoch, userID, now.microsecondsSinceEpoch])
+        return db.changesCount
+    }
+
     /// Revokes the session under `tokenHash` if it still works at `now`; `false` when there
     /// was no such working session.
     package func revoke(tokenHash: String, at now: Timestamp) async throws -> Bool {

@@ -83,6 +83,23 @@ package struct UserRepository: Sendable {
         }
     }
 
+    /// The password hash of `userID`, if the user exists.
+    package func passwordHash(userID: String) async throws -> String? {
+        try await database.read { db in
+            try String.fetchOne(db, sql: "SELECT password_hash FROM users WHERE id = ?", arguments: [userID])
+        }
+    }
+
+    /// Replaces `userID`'s password hash and revokes every session of theirs that works at `now`,
+    /// in one transaction (no session opened with the old password outlives it); returns how many ended.
+    package func changePassword(userID: String, to hash: String, at now: Timestamp) async throws -> Int {
+        defer { sessions.removeAll() }
+        return try await database.write { db in
+            try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [hash, userID])
+            return try SessionRepository.revokeAll(userID: userID, at: now, db)
+        }
+    }
+
     /// Whether any account has the `admin` role.
     package func adminExists() async throws -> Bool {
         try await database.read { db in try Self.adminCount(db) > 0 }

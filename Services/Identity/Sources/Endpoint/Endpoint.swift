@@ -10,13 +10,14 @@ package enum Endpoint {
     /// The router `svc-identity` serves.
     package static func routes(world: World) -> Router {
         var router = Router(service: Identity.self)
-        router.on(Identity.register) { input, _ in
+        router.on(Identity.register) { input, context in
             let user = try await RegisterUser(world: world).execute(
-                email: input.email, password: input.password, displayName: input.displayName)
+                email: input.email, password: input.password, displayName: input.displayName, caller: context.caller)
             return Identity.Account(user)
         }
-        router.on(Identity.login) { input, _ in
-            let session = try await LogIn(world: world).execute(email: input.email, password: input.password)
+        router.on(Identity.login) { input, context in
+            let session = try await LogIn(world: world).execute(
+                email: input.email, password: input.password, caller: context.caller)
             return Identity.Session(token: session.token, expiresAt: session.expiresAt, userID: session.userID)
         }
         router.on(Identity.authenticate) { input, _ in
@@ -28,6 +29,16 @@ package enum Endpoint {
         router.on(Identity.logout) { input, _ in
             try await LogOut(world: world).execute(token: input.token)
             return Empty()
+        }
+        router.on(Identity.logoutEverywhere) { input, _ in
+            let ended = try await LogOutEverywhere(world: world).execute(token: input.token)
+            return Identity.SessionsEnded(count: ended)
+        }
+        router.on(Identity.changePassword) { input, context in
+            let ended = try await ChangePassword(world: world).execute(
+                token: input.token, oldPassword: input.oldPassword, newPassword: input.newPassword,
+                caller: context.caller)
+            return Identity.SessionsEnded(count: ended)
         }
         router.on(Identity.getUser) { input, _ in
             let user = try await GetUser(world: world).execute(userID: input.userID)

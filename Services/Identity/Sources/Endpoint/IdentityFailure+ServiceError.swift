@@ -33,6 +33,13 @@ extension IdentityFailure: ServiceErrorConvertible {
             ServiceError(.notFound, "no account uses \"\(email)\"", field: "email")
         case .userNotFound(let id):
             ServiceError(.notFound, "no user has the id \"\(id)\"", field: "userID")
+        case .tooManyAttempts(let seconds):
+            ServiceError(
+                .resourceExhausted,
+                "too many failed logins for this account or from this caller: try again in \(seconds) s",
+                details: [ErrorDetail("retryAfterSeconds", "\(seconds)")], retryable: true)
+        case .wrongPassword:
+            ServiceError(.unauthenticated, "the current password is wrong: give the one you log in with", field: "oldPassword")
         }
     }
 }

@@ -5,46 +5,69 @@ import VerticalsWire
 
 /// A call of "the operation that does X" (``OperationMark``) without knowing at build time which
 /// vertical serves it: `login` calls the one marked `issuesSession`, `admin create` the one marked
-/// `createsFirstAdmin`. The first of the suite's verticals (``SuiteVerticals``) whose cached
-/// description has the mark is called (one round trip); else each is asked until one has it.
+/// `createsFirstAdmin`. The vertical is one the suite names — the supervisor, the manifest or
+/// `VERTICALS_ENDPOINT_*` (``SuiteVerticals/named``); only where none names any (systemd's socket
+/// folder alone), one whose socket is there. The first whose cached description has the mark is
+/// called (one round trip); else each is asked until one has it.
+///
+/// Every connection these calls make is checked first (``TrustedCallee``): they carry passwords
+/// and session tokens, which a socket planted where the CLI looks must never receive.
 enum MarkedCall {
-    /// Calls the operation marked `mark` with an Input of `members` (checked against its learned
-    /// schema by `check` first, if given) and returns it with its Output as JSON.
+    /// Calls the operation marked `mark` with an Input of `given` — and, with `secretsFor`, of
+    /// the secrets its schema marks, read from the person for that subject (``SecretPrompt``, once,
+    /// after the vertical is found and checked) — checked against its learned schema by `check`
+    /// first, if given; returns it with its Output as JSON.
     static func call(
-        _ mark: OperationMark, _ members: [(key: String, value: JSONValue)], connection: VerticalConnectionOptions,
-        check: (DescribedOperation) throws -> Void = { _ in }
+        _ mark: OperationMark, _ given: [(key: String, value: JSONValue)], secretsFor subject: String? = nil,
+        connection: VerticalConnectionOptions, check: (DescribedOperation) throws -> Void = { _ in }
     ) async throws -> (operation: DescribedOperation, output: JSONValue) {
-        let learned = LearnedContracts(connection: connection)
-        let service = try await server(of: mark, learned: learned)
-        return try await LearnedCall(learned: learned, service: service).run(label: "\(service) (\(mark))") { contract in
-            guard let operation = contract.operation(marked: mark) else {
-                throw LearnedCall.Stale(
-                    refusal: CLIError(status: 69, "\(service) no longer serves an operation marked \(mark)"))
+        try await VerticalCaller.$calleeCheck.withValue(TrustedCallee.check()) {
+            let learned = LearnedContracts(connection: connection)
+            let service = try await server(of: mark, learned: learned)
+            var members = given
+            if let subject {
+                let (contract, _) = try await learned.cachedOrFetched(service, label: "\(service) (\(mark))")
+                guard let operation = contract.operation(marked: mark) else {
+                    throw CLIError(status: 69, "\(service) no longer serves an operation marked \(mark)")
+                }
+                members = try SecretPrompt.members(for: operation, given: given, subject: subject)
             }
-            try check(operation)
-            let input = try LearnedCall.input(.object(members), for: operation)
-            let output = try await LearnedCall.send(operation, input, of: contract, learned: learned)
-            return (operation, try output.json(as: operation.output.schema))
+            return try await LearnedCall(learned: learned, service: service).run(label: "\(service) (\(mark))") { contract in
+                guard let operation = contract.operation(marked: mark) else {
+                    throw LearnedCall.Stale(
+                        refusal: CLIError(status: 69, "\(service) no longer serves an operation marked \(mark)"))
+                }
+                try check(operation)
+                let input = try LearnedCall.input(.object(members), for: operation)
+                let output = try await LearnedCall.send(operation, input, of: contract, learned: learned)
+                return (operation, try output.json(as: operation.output.schema))
+            }
         }
     }
 
     /// The vertical that serves the operation marked `mark`, found by the cache, else by asking
-    /// each of the suite's verticals: the supervisor's list (a vertical on a TCP endpoint too),
-    /// those `VERTICALS_ENDPOINT_*` names, and the socket folder's. Not the checkout's manifest:
-    /// reading it hands the command over to svc-supervisor-engine, which would find the password
-    /// already read from standard input.
+    /// each of the verticals the suite names (``SuiteVerticals/named``: the supervisor's list, the
+    /// manifest's, `VERTICALS_ENDPOINT_*`), else, where nothing names any, those with a socket in
+    /// the socket folder. Found before anything is read from the person, so that reading the
+    /// checkout's manifest may hand the command over to svc-supervisor-engine.
     static func server(of mark: OperationMark, learned: LearnedContracts) async throws -> String {
-        let suite = await SuiteVerticals.find(connection: learned.connection, manifest: nil, checkoutManifest: false)
-        let names = suite.names
+        let suite = await SuiteVerticals.find(connection: learned.connection, manifest: nil)
+        let names = suite.named.isEmpty ? suite.names : suite.named
         if let known = names.first(where: { learned.cached($0)?.operation(marked: mark) != nil }) { return known }
-        for found in await learned.contracts(of: names, fresh: true) where found.contract.operation(marked: mark) != nil {
-            return found.contract.name
+        var refused: [String] = []
+        for name in names {
+            do {
+                if try await learned.fetch(name).operation(marked: mark) != nil { return name }
+            } catch let error as CLIError {
+                // Not answering is common (a vertical stopped); a listener the check refused is news.
+                if error.description.contains("\(ErrorCode.permissionDenied)") { refused.append(error.description) }
+            }
         }
         throw CLIError(
-            status: 69,
+            status: refused.isEmpty ? 69 : 77,
             "no running vertical serves an operation marked \(mark) (asked: "
                 + (names.isEmpty ? "none; \(suite.known)" : names.joined(separator: ", "))
-                + ")")
+                + ")" + refused.map { "\n\($0)" }.joined())
     }
 }
 
@@ -54,6 +77,13 @@ extension JSONValue {
         guard case .object(let members) = self, case .string(let value)? = members.first(where: { $0.key == key })?.value
         else { return nil }
         return value
+    }
+
+    /// The member `key` of an object, as a whole number.
+    func number(_ key: String) -> Int64? {
+        guard case .object(let members) = self, case .number(let text)? = members.first(where: { $0.key == key })?.value
+        else { return nil }
+        return Int64(text)
     }
 
     /// The member `key` of an object, as a list of strings.

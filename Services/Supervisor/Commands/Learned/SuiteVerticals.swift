@@ -12,6 +12,9 @@ import VerticalsWire
 struct SuiteVerticals {
     /// The names, in order.
     let names: [String]
+    /// Those the supervisor, the manifest or `VERTICALS_ENDPOINT_*` name, in order: not those
+    /// found only by a socket in the folder, which anyone who can write there may have put.
+    var named: [String] = []
     /// Where they were found, for "known: … (from …)".
     let sources: [String]
 
@@ -50,8 +53,9 @@ struct SuiteVerticals {
         // Verticals the environment points at (a TCP endpoint on another host has no socket here).
         let endpointNames = connection.sockets.endpoints.keys.map { $0.lowercased() }.sorted()
         add(endpointNames, from: "\(SocketDirectory.endpointVariablePrefix)*")
+        let named = names
         add(UnknownVertical.socketNames(in: connection.sockets.path), from: connection.sockets.path)
-        return SuiteVerticals(names: names, sources: sources)
+        return SuiteVerticals(names: names, named: named, sources: sources)
     }
 
     /// "known: a, b (from …)", or what was looked at when nothing was found.

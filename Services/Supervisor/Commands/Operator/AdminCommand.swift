@@ -21,7 +21,8 @@ struct AdminCommand: AsyncParsableCommand {
             """,
         subcommands: [Create.self, Grant.self, Revoke.self])
 
-    /// `admin create EMAIL`: the password from a prompt with echo off, or standard input's first line.
+    /// `admin create EMAIL`: the password (each field the operation marks secret) from a prompt with
+    /// echo off, or standard input's first line.
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create the first admin (local operator only).")
 
@@ -32,11 +33,9 @@ struct AdminCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await ControlClient.reporting {
-                let password = try PasswordPrompt.read(prompt: "Password for \(email): ")
                 let name = displayName ?? String(email.split(separator: "@").first ?? Substring(email))
                 let (_, account) = try await MarkedCall.call(
-                    .createsFirstAdmin,
-                    [("email", .string(email)), ("password", .string(password)), ("displayName", .string(name))],
+                    .createsFirstAdmin, [("email", .string(email)), ("displayName", .string(name))], secretsFor: email,
                     connection: connection)
                 print("created admin \(account.string("email") ?? email) (user \(account.string("userID") ?? "?"))")
             }

@@ -12,9 +12,12 @@ struct LoginCommand: AsyncParsableCommand {
         abstract: "Log in at identity and keep the session token for this user (mode 0600).",
         discussion: """
             The operation called is the one a running vertical marks as issuing sessions (identity.login),
-            found through daemon.describe. The token goes to $XDG_STATE_HOME/verticals/session.json (else
-            ~/.local/state/verticals/). The password comes from a prompt with echo off, or from standard
-            input's first line when it is not a terminal.
+            found through daemon.describe among the verticals the supervisor, the manifest or
+            VERTICALS_ENDPOINT_* name. Before the password is sent, the vertical's socket must be held by
+            root, this user or its verticals-NAME user (over TLS, its certificate must name it). The token
+            goes to $XDG_STATE_HOME/verticals/session.json (else ~/.local/state/verticals/). Each field the
+            operation marks secret (the password) comes from a prompt with echo off, or from a line of
+            standard input when it is not a terminal.
             """)
 
     @Argument(help: "The account's e-mail address.") var email: String
@@ -23,9 +26,8 @@ struct LoginCommand: AsyncParsableCommand {
     func run() async throws {
         try await ControlClient.reporting {
             let store = try StoredLogin.forCurrentUser(environment: ProcessEnvironment.current)
-            let password = try PasswordPrompt.read(prompt: "Password for \(email): ")
             let (operation, output) = try await MarkedCall.call(
-                .issuesSession, [("email", .string(email)), ("password", .string(password))], connection: connection)
+                .issuesSession, [("email", .string(email))], secretsFor: email, connection: connection)
             guard let session = StoredSession(output) else {
                 throw CLIError(status: 76, "\(operation.fullName) answered a session without a \"token\" string")
             }
@@ -35,11 +37,13 @@ struct LoginCommand: AsyncParsableCommand {
     }
 }
 
-/// `svc-supervisor logout`: revokes the stored token (the operation marked `endsSession`), then forgets it.
+/// `svc-supervisor logout`: revokes the stored token (the operation marked `endsSession`), then
+/// forgets it; with `--everywhere`, every session of the user (the operation marked `endsAllSessions`).
 struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout", abstract: "Revoke the stored session token at identity and delete it.")
 
+    @Flag(help: "End every session of this account, on every device, not only this one.") var everywhere = false
     @OptionGroup var connection: VerticalConnectionOptions
 
     func run() async throws {
@@ -50,7 +54,10 @@ struct LogoutCommand: AsyncParsableCommand {
                 return
             }
             do {
-                _ = try await MarkedCall.call(.endsSession, [("token", .string(session.token))], connection: connection)
+                let (_, ended) = try await MarkedCall.call(
+                    everywhere ? .endsAllSessions : .endsSession, [(TokenAttacher.field, .string(session.token))],
+                    connection: connection)
+                if everywhere { print("ended \(ended.number("count").map { "\($0)" } ?? "every") session(s) of this account") }
             } catch let error as CLIError {
                 // Refused (expired or revoked already): nothing left to revoke; forget it anyway.
                 guard error.status == 1 else { throw error }

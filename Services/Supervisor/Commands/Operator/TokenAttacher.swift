@@ -26,10 +26,13 @@ struct TokenAttacher {
         }
     }
 
+    /// The name of the Input field a session token goes in.
+    static let field = "token"
+
     /// Whether `schema` asks for a token at all.
     var needsToken: Bool {
         schema.fields.contains { field in
-            guard field.name == "token", case .required = field.presence, case .string = field.type else { return false }
+            guard field.name == Self.field, case .required = field.presence, case .string = field.type else { return false }
             return true
         }
     }

@@ -49,7 +49,7 @@ package enum VerticalCaller {
         service: String, operation: String, body: [UInt8], sockets: SocketDirectory, timeout: Duration
     ) async throws -> [UInt8] {
         let loop = try EventLoop(name: "svc-supervisor-call")
-        let client = ServiceClient(loop: loop, sockets: sockets)
+        let client = ServiceClient(loop: loop, sockets: sockets, calleeCheck: calleeCheck)
         defer {
             client.close()
             loop.shutdown()
@@ -60,6 +60,10 @@ package enum VerticalCaller {
 
     /// The W3C traceparent the calls made now send (`call --trace` sets it; nil: none).
     @TaskLocal package static var traceparent: String?
+
+    /// What the calls made now check of the vertical before sending it anything (a command that
+    /// sends a secret sets it, ``TrustedCallee``; nil: nothing).
+    @TaskLocal package static var calleeCheck: CalleeCheck?
 
     /// `error` as the CLI reports it, with a hint from the supervisor when the vertical did not answer.
     package static func refusal(_ error: ServiceError, service: String, label: String, sockets: SocketDirectory) async -> CLIError {

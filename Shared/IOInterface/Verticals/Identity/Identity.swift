@@ -21,6 +21,8 @@ public enum Identity: ServiceContract {
     public static let login = Operation<LoginInput, Session>(
         name, "login", summary: "Log in; returns a session token and its expiry.",
         errors: [.invalidInput, .unauthenticated], marks: [.issuesSession])
+    // Past the failed-login limit (per account and per caller) login answers `resourceExhausted`,
+    // with a `retryAfterSeconds` detail; any call may get that code, so it is not listed.
 
     /// Resolves a session token to the user behind it.
     public static let authenticate = Operation<TokenInput, Principal>(
@@ -30,6 +32,19 @@ public enum Identity: ServiceContract {
     /// Ends a session; the token stops working at once.
     public static let logout = Operation<TokenInput, Empty>(
         name, "logout", summary: "Revoke a session token.", errors: [.unauthenticated], marks: [.endsSession])
+
+    /// Ends every session of the token's user, the one presented too (so it is marked as ending
+    /// the session it takes, as ``logout`` is: a tool never presents a token it means to keep).
+    public static let logoutEverywhere = Operation<TokenInput, SessionsEnded>(
+        name, "logoutEverywhere", summary: "Revoke every session token of the token's user, this one too.",
+        errors: [.unauthenticated], marks: [.endsSession, .endsAllSessions])
+
+    /// Changes the password of the token's user, given the current one; every session of theirs ends.
+    /// A wrong current password counts as a failed login (`resourceExhausted` past the limit).
+    public static let changePassword = Operation<PasswordChangeInput, SessionsEnded>(
+        name, "changePassword",
+        summary: "Change the password (the current one and a new one); every session of the user ends.",
+        errors: [.invalidInput, .unauthenticated], marks: [.changesPassword])
 
     /// Looks up the public profile of a user, for other verticals (e.g. notifications checks a recipient).
     public static let getUser = Operation<UserInput, UserProfile>(
@@ -56,7 +71,8 @@ public enum Identity: ServiceContract {
         errors: [.invalidInput, .unauthenticated, .permissionDenied, .notFound, .conflict], marks: [.revokesRole])
 
     public static let operations = [
-        register.descriptor, login.descriptor, authenticate.descriptor, logout.descriptor, getUser.descriptor,
-        createAdmin.descriptor, grantRole.descriptor, revokeRole.descriptor,
+        register.descriptor, login.descriptor, authenticate.descriptor, logout.descriptor,
+        logoutEverywhere.descriptor, changePassword.descriptor, getUser.descriptor, createAdmin.descriptor,
+        grantRole.descriptor, revokeRole.descriptor,
     ]
 }

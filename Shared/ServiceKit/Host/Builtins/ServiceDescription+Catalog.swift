@@ -81,7 +81,8 @@ extension ServiceDescription {
             }
             fields.append(
                 FieldDescriptor(
-                    tag: UInt32(info.tag), name: info.name, type: type, presence: presence, maxBytes: maxBytes, doc: info.doc))
+                    tag: UInt32(info.tag), name: info.name, type: type, presence: presence, maxBytes: maxBytes, doc: info.doc,
+                    secret: info.secret))
         }
         return MessageSchema(message.name, fields, doc: message.doc)
     }

@@ -63,7 +63,7 @@ public enum ServiceDescription {
         }
         return Daemon.FieldInfo(
             tag: UInt64(field.tag), name: field.name, type: field.type.description, presence: presence,
-            defaultValue: defaultText, doc: field.doc, maxBytes: field.maxBytes.map(UInt64.init))
+            defaultValue: defaultText, doc: field.doc, maxBytes: field.maxBytes.map(UInt64.init), secret: field.secret)
     }
 
     /// A default value in its JSON form, printed by Wire's own JSON printer (through a

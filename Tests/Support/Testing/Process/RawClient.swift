@@ -35,11 +35,24 @@ public final class RawClient {
         fd = descriptor
     }
 
-    /// Connects over TCP to an IPv4 literal `host` and `port` (a daemon served on TCP loopback);
-    /// throws ``RawSocketError`` when nobody listens. The same descriptor rule as ``init(path:receiveTimeout:)``.
-    public init(host: String, port: UInt16, receiveTimeout: Duration = .seconds(5)) throws {
+    /// Connects over TCP to an IPv4 literal `host` and `port` (a daemon served on TCP loopback),
+    /// from the IPv4 literal `source` when given (another loopback address, e.g. 127.0.0.2, is
+    /// another caller to the daemon); throws ``RawSocketError`` when nobody listens. The same
+    /// descriptor rule as ``init(path:receiveTimeout:)``.
+    public init(host: String, port: UInt16, from source: String? = nil, receiveTimeout: Duration = .seconds(5)) throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw RawSocketError("socket for \(host):\(port)") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            let bound = inet_pton(AF_INET, source, &local.sin_addr) == 1 && withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            } == 0
+            guard bound else {
+                close(descriptor)  // as below: `self` is not initialised
+                throw RawSocketError("bind \(source)")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian

@@ -22,4 +22,9 @@ package enum IdentityFailure: Error, Equatable, Sendable {
     case lastAdmin
     /// No account uses this e-mail address.
     case emailNotFound(String)
+    /// The account, or the caller, failed too many logins lately (``LoginThrottle``): try again
+    /// after this many seconds.
+    case tooManyAttempts(retryAfterSeconds: Int)
+    /// The current password given to change it is not the account's.
+    case wrongPassword
 }

@@ -6,13 +6,17 @@ package struct Settings: Sendable {
     package var sessionLifetime: Duration
     /// Argon2id's cost for new password hashes.
     package var passwordLimits: PasswordHasher.Limits
+    /// How many failed logins an account, and a caller, may have per window (``LoginThrottle``).
+    package var loginAttempts: LoginThrottle.Limits
 
     /// Creates settings; the defaults are production's.
     package init(
-        sessionLifetime: Duration = .seconds(24 * 3600), passwordLimits: PasswordHasher.Limits = .interactive
+        sessionLifetime: Duration = .seconds(24 * 3600), passwordLimits: PasswordHasher.Limits = .interactive,
+        loginAttempts: LoginThrottle.Limits = LoginThrottle.Limits()
     ) {
         self.sessionLifetime = sessionLifetime
         self.passwordLimits = passwordLimits
+        self.loginAttempts = loginAttempts
     }
 
     /// Reads the settings from the daemon's environment:
@@ -23,6 +27,10 @@ package struct Settings: Sendable {
     ///   create` (``CreateFirstAdmin``, a local operator only), the rest from `admin grant`.
     /// - `IDENTITY_PWHASH_OPSLIMIT`, `IDENTITY_PWHASH_MEMLIMIT`: Argon2id passes and memory in
     ///   bytes, default libsodium's interactive limits (2, 64 MiB). Lower them only for tests.
+    /// - `IDENTITY_LOGIN_FAILURES`: failed logins an account, and a caller, may have per window
+    ///   (1...10000), default 5; `IDENTITY_LOGIN_WINDOW_SECONDS`: the window (1...86400), default 60;
+    ///   `IDENTITY_LOGIN_TRACKED`: the most accounts and callers remembered at once (100...1000000),
+    ///   default 10000 (``LoginThrottle``).
     ///
     /// Throws ``SettingsError`` naming the variable when a value is not usable, so the
     /// daemon refuses to start rather than run with a setting it misread.
@@ -56,6 +64,7 @@ package struct Settings: Sendable {
             }
             settings.passwordLimits.memoryBytes = value
         }
+        settings.loginAttempts = try LoginThrottle.Limits.from(environment: environment)
         guard settings.passwordLimits.valid else {
             throw SettingsError(
                 variable: "IDENTITY_PWHASH_OPSLIMIT/IDENTITY_PWHASH_MEMLIMIT", value: "\(settings.passwordLimits)",

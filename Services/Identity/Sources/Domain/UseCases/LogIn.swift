@@ -26,18 +26,35 @@ package struct LogIn: Sendable {
         self.world = world
     }
 
-    /// Logs in; throws ``IdentityFailure/wrongCredentials`` when the pair does not match an account,
-    /// and ``IdentityFailure/invalid(field:reason:)`` for a password longer than any registration
+    /// Logs in on behalf of `caller` (``VerticalsServiceKit/RequestContext/caller``); throws
+    /// ``IdentityFailure/wrongCredentials`` when the pair does not match an account,
+    /// ``IdentityFailure/tooManyAttempts(retryAfterSeconds:)`` when the account or the caller
+    /// failed too often lately (``LoginThrottle``: checked before the password is hashed), and
+    /// ``IdentityFailure/invalid(field:reason:)`` for a password longer than any registration
     /// accepts (it is never hashed: that depends on the input alone, so it tells nothing of accounts).
-    package func execute(email rawEmail: String, password: String) async throws -> Opened {
+    package func execute(email rawEmail: String, password: String, caller: String? = nil) async throws -> Opened {
         try RegisterUser.requireBounded(password: password)
+        let attempt = LoginThrottle.attempt(email: rawEmail, caller: caller)
+        try world.loginThrottle.begin(attempt, at: world.now())
         let passwords = world.passwords
-        let found = try await credentials(rawEmail)
-        let matches = try await Offload.run {
-            guard let found else { return passwords.verifyNothing(password) }
-            return passwords.verify(password, against: found.passwordHash)
+        let found: UserRepository.Credentials?
+        let matches: Bool
+        do {
+            found = try await credentials(rawEmail)
+            matches = try await Offload.run {
+                guard let found else { return passwords.verifyNothing(password) }
+                return passwords.verify(password, against: found.passwordHash)
+            }
+        } catch {
+            // Not a guess that failed: the store or the hashing did.
+            world.loginThrottle.ended(attempt, at: world.now())
+            throw error
         }
-        guard matches, let found else { throw IdentityFailure.wrongCredentials }
+        guard matches, let found else {
+            world.loginThrottle.failed(attempt, at: world.now())
+            throw IdentityFailure.wrongCredentials
+        }
+        world.loginThrottle.ended(attempt, at: world.now())
 
         if passwords.needsRehash(found.passwordHash) {
             let stronger = try await Offload.run { try passwords.hash(password) }

@@ -23,27 +23,33 @@ package struct RegisterUser: Sendable {
         self.world = world
     }
 
-    /// Registers `email` with `password`; throws ``IdentityFailure/invalid(field:reason:)``
-    /// or ``IdentityFailure/emailTaken``.
-    package func execute(email rawEmail: String, password: String, displayName rawName: String) async throws -> User {
-        try await execute(email: rawEmail, password: password, displayName: rawName, firstAdmin: false)
+    /// Registers `email` with `password` for `caller` (``VerticalsServiceKit/RequestContext/caller``);
+    /// throws ``IdentityFailure/invalid(field:reason:)``, ``IdentityFailure/emailTaken`` or
+    /// ``IdentityFailure/tooManyAttempts(retryAfterSeconds:)``.
+    ///
+    /// A taken address is said (`conflict`): without a mail of its own to send, identity has no
+    /// other way to tell a person why their account was not made. What that tells a stranger
+    /// (that an address has an account) costs them as a failed login does: each taken address
+    /// takes one attempt from the caller's ``LoginThrottle`` allowance, so registering cannot
+    /// probe addresses faster than logging in can guess at them. The account's own allowance is
+    /// left alone, so nobody locks another person out by registering their address.
+    package func execute(
+        email rawEmail: String, password: String, displayName rawName: String, caller: String? = nil
+    ) async throws -> User {
+        try await execute(email: rawEmail, password: password, displayName: rawName, firstAdmin: false, caller: caller)
     }
 
-    /// Registers as ``execute(email:password:displayName:)`` does; with `firstAdmin`, the user
+    /// Registers as ``execute(email:password:displayName:caller:)`` does; with `firstAdmin`, the user
     /// also gets `admin`, and the insert fails with ``IdentityFailure/adminExists`` (in the same
     /// transaction, so two racing callers cannot both win) when an admin exists already.
-    func execute(email rawEmail: String, password: String, displayName rawName: String, firstAdmin: Bool)
-        async throws -> User
-    {
+    func execute(
+        email rawEmail: String, password: String, displayName rawName: String, firstAdmin: Bool, caller: String? = nil
+    ) async throws -> User {
         guard let email = EmailAddress(rawEmail) else {
             throw IdentityFailure.invalid(
                 field: "email", reason: "\"\(rawEmail)\" is not an e-mail address like name@example.org")
         }
-        try Self.requireBounded(password: password)
-        guard password.count >= Self.minimumPasswordLength else {
-            throw IdentityFailure.invalid(
-                field: "password", reason: "the password must have at least \(Self.minimumPasswordLength) characters")
-        }
+        try Self.requireAcceptable(password: password)
         guard rawName.utf8.count <= Self.maximumDisplayNameBytes else {
             throw IdentityFailure.invalid(
                 field: "displayName", reason: "the display name must have at most \(Self.maximumDisplayNameBytes) bytes")
@@ -56,7 +62,13 @@ package struct RegisterUser: Sendable {
         }
         // Registration says `conflict` for a taken address anyway, so checking first leaks
         // nothing and spares an Argon2id hash; the UNIQUE constraint still decides races.
-        guard try await !world.users.exists(email: email) else { throw IdentityFailure.emailTaken }
+        // A taken address costs the caller an attempt, as a wrong password would.
+        let attempt = LoginThrottle.attempt(email: nil, caller: caller)
+        try world.loginThrottle.begin(attempt, at: world.now())
+        guard try await !world.users.exists(email: email) else {
+            world.loginThrottle.failed(attempt, at: world.now())
+            throw IdentityFailure.emailTaken
+        }
 
         let passwords = world.passwords
         let hash = try await Offload.run { try passwords.hash(password) }
@@ -68,11 +80,20 @@ package struct RegisterUser: Sendable {
         return user
     }
 
+    /// Throws unless `password` may be a new password: at most ``maximumPasswordBytes`` bytes
+    /// (checked first), at least ``minimumPasswordLength`` characters. `field` names it in the refusal.
+    static func requireAcceptable(password: String, field: String = "password") throws(IdentityFailure) {
+        try requireBounded(password: password, field: field)
+        guard password.count >= minimumPasswordLength else {
+            throw .invalid(field: field, reason: "the password must have at least \(minimumPasswordLength) characters")
+        }
+    }
+
     /// Throws unless `password` has at most ``maximumPasswordBytes`` bytes of UTF-8: checked
     /// before anything counts its characters or hashes it, at registration and at log-in.
-    static func requireBounded(password: String) throws(IdentityFailure) {
+    static func requireBounded(password: String, field: String = "password") throws(IdentityFailure) {
         guard password.utf8.count <= maximumPasswordBytes else {
-            throw .invalid(field: "password", reason: "the password must have at most \(maximumPasswordBytes) bytes")
+            throw .invalid(field: field, reason: "the password must have at most \(maximumPasswordBytes) bytes")
         }
     }
 }

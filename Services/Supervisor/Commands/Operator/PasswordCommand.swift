@@ -1,0 +1,37 @@
+import ArgumentParser
+import VerticalsContract
+import VerticalsServiceKit
+import VerticalsWire
+
+/// `svc-supervisor password`: changes the logged-in account's password through the operation a
+/// running vertical marks `changesPassword` (identity's `changePassword`), with the stored token;
+/// the current and the new password are the fields it marks secret, read with echo off. Every
+/// session of the account ends with it, the stored one too, which is then forgotten.
+struct PasswordCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "password",
+        abstract: "Change the logged-in account's password; every session of the account ends.",
+        discussion: """
+            Needs a login (svc-supervisor login EMAIL). Each password the operation marks secret (the
+            current one, then the new one) comes from a prompt with echo off, or from a line of standard
+            input when it is not a terminal. Log in again afterwards, with the new password.
+            """)
+
+    @OptionGroup var connection: VerticalConnectionOptions
+
+    func run() async throws {
+        try await ControlClient.reporting {
+            let store = try StoredLogin.forCurrentUser(environment: ProcessEnvironment.current)
+            guard let session = try store.load() else {
+                throw CLIError(status: 77, "not logged in: svc-supervisor login EMAIL first")
+            }
+            let (_, ended) = try await MarkedCall.call(
+                .changesPassword, [(TokenAttacher.field, .string(session.token))], secretsFor: "this account",
+                connection: connection)
+            try store.delete()
+            print(
+                "password changed; \(ended.number("count").map { "\($0)" } ?? "every") session(s) ended, "
+                    + "this one too: svc-supervisor login EMAIL with the new password")
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import VerticalsServiceKit
+import VerticalsSupervisorClient
+import VerticalsWire
+
+/// The secrets an operation's Input asks for, read from the person at the terminal: each field
+/// its schema marks `secret` (a password) and the command did not give, prompted with echo off
+/// (``PasswordPrompt``), in schema order, so a secret never sits on a command line, in the shell's
+/// history or in a process list. Which fields these are comes from the operation's description,
+/// not from names this CLI knows.
+enum SecretPrompt {
+    /// `given` with, after it, each string field of `operation`'s Input marked `secret` that
+    /// `given` lacks, read for `subject` (e.g. the account's address). A ``CLIError`` (exit 69)
+    /// when the operation marks no field secret at all: this CLI then does not know where a
+    /// password would go, and sends none.
+    static func members(
+        for operation: DescribedOperation, given: [(key: String, value: JSONValue)], subject: String,
+        read: (String) throws -> String = { try PasswordPrompt.read(prompt: $0) }
+    ) throws -> [(key: String, value: JSONValue)] {
+        let secrets = operation.input.schema.fields.filter { field in
+            guard field.secret, case .string = field.type else { return false }
+            return true
+        }
+        guard !secrets.isEmpty else {
+            throw CLIError(
+                status: 69,
+                "\(operation.fullName) marks no field of its input secret: this CLI asks for a password only "
+                    + "where the operation's description says one goes (an older vertical? upgrade it)")
+        }
+        var members = given
+        for field in secrets where !given.contains(where: { $0.key == field.name }) {
+            members.append((key: field.name, value: .string(try read(prompt(for: field, subject: subject)))))
+        }
+        return members
+    }
+
+    /// "New password for ada@example.org: " from the field `newPassword`.
+    static func prompt(for field: FieldDescriptor, subject: String) -> String {
+        var words = ""
+        for character in field.name {
+            if character.isUppercase, !words.isEmpty { words.append(" ") }
+            words.append(character.lowercased())
+        }
+        return words.prefix(1).uppercased() + words.dropFirst() + " for \(subject): "
+    }
+}

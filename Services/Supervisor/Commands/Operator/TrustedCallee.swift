@@ -1,0 +1,51 @@
+import Glibc
+import VerticalsEventLoop
+import VerticalsServiceKit
+
+/// Who the CLI sends a secret to (a password, a session token): the vertical it means, checked on
+/// the connection itself before the first byte (``CalleeCheck``).
+///
+/// - On a Unix socket, the listener's uid (`SO_PEERCRED`) must be root (the supervisor or systemd
+///   bound the socket and handed it over), the CLI's own uid (a suite the user runs), or the
+///   vertical's system user `verticals-NAME` (a daemon that bound its socket itself). A socket
+///   someone else planted where the CLI looks is held by their uid, and refused.
+/// - Over mutual TLS, the certificate must name the vertical (`verticals://NAME`).
+/// - Over plain TCP nobody vouches for the listener: refused.
+enum TrustedCallee {
+    /// The check for the CLI running as `euid`.
+    static func check(euid: UInt32 = geteuid()) -> CalleeCheck {
+        CalleeCheck { service, listener in refusal(service: service, listener: listener, euid: euid) }
+    }
+
+    /// Why `listener` may not receive `service`'s secrets, for a CLI running as `euid`; nil when it may.
+    static func refusal(service: String, listener: CalleeCheck.Listener, euid: UInt32) -> String? {
+        switch listener {
+        case .unixSocket(let credentials):
+            guard let credentials else { return "the kernel does not say who listens on its socket (SO_PEERCRED)" }
+            let allowed = allowedUIDs(for: service, euid: euid)
+            guard !allowed.uids.contains(credentials.uid) else { return nil }
+            return "its socket is held by uid \(credentials.uid)\(PeerAccess.userName(of: credentials.uid).map { " (user \($0))" } ?? ""), "
+                + "pid \(credentials.pid), where only \(allowed.described) may hold it. It may have been planted "
+                + "where the CLI looks: nothing was sent. Point at the suite with --run-dir or --socket-dir"
+        case .certificate(let name):
+            guard name != service else { return nil }
+            return "its certificate names \(name.map { "verticals://\($0)" } ?? "no vertical"), not verticals://\(service)"
+        case .unidentified:
+            return "over plain TCP nobody vouches for the listener: the CLI sends a secret only over a Unix socket "
+                + "or mutual TLS (unset VERTICALS_TLS=off)"
+        }
+    }
+
+    /// The uids that may hold `service`'s socket, and how to say them.
+    static func allowedUIDs(for service: String, euid: UInt32) -> (uids: Set<UInt32>, described: String) {
+        var uids: Set<UInt32> = [0, euid]
+        var names = ["root"]
+        if euid != 0 { names.append("uid \(euid) (this user)") }
+        let systemUser = "verticals-\(service)"
+        if let uid = PeerAccess.userID(named: systemUser) {
+            uids.insert(uid)
+            names.append("\(systemUser) (uid \(uid))")
+        }
+        return (uids, names.joined(separator: ", "))
+    }
+}

@@ -1,0 +1,99 @@
+import Glibc
+import Testing
+import VerticalsContract
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsTesting
+import VerticalsWire
+
+/// `svc-supervisor login` sends the password only to a vertical whose socket root, the CLI's
+/// user or the vertical's own user holds (`SO_PEERCRED`, on the CLI's side): a socket planted in a
+/// folder the CLI searches, by a real identity that carries the session mark, receives nothing.
+@Suite(
+    .serialized, .timeLimit(.minutes(2)),
+    .enabled(if: geteuid() == 0, "needs root to run the planted vertical as another user (nobody)"))
+struct LoginCalleeCheckTests {
+    /// The user the planted vertical runs as.
+    static let nobody: UInt32 = 65534
+
+    /// svc-identity on `<directory>/sockets/identity.sock`, run as `uid` (nil: as this process, root).
+    static func identity(in directory: TemporaryDirectory, as uid: UInt32?) throws -> DaemonProcess {
+        chmod(directory.path, 0o755)
+        let sockets = directory.file("sockets")
+        mkdir(sockets, 0o777)
+        chmod(sockets, 0o777)
+        let state = directory.file("state")
+        mkdir(state, 0o700)
+        if let uid { chown(state, uid, uid) }
+        let environment = [
+            "VERTICALS_SOCKET_DIR": sockets, "STATE_DIRECTORY": state,
+            "IDENTITY_PWHASH_OPSLIMIT": "1", "IDENTITY_PWHASH_MEMLIMIT": "8192",
+        ]
+        let program = "\(DaemonProcess.productsDirectory)/svc-identity"
+        let daemon: DaemonProcess
+        if let uid {
+            daemon = try DaemonProcess(
+                "/usr/bin/setpriv", ["--reuid", "\(uid)", "--regid", "\(uid)", "--clear-groups", program],
+                environment: environment)
+        } else {
+            daemon = try DaemonProcess(program, environment: environment)
+        }
+        #expect(eventually { access("\(sockets)/identity.sock", F_OK) == 0 }, "svc-identity never made its socket")
+        return daemon
+    }
+
+    /// `svc-supervisor login ada@example.org` run in `directory` (no manifest, no supervisor there),
+    /// looking in its socket folder, with the password on standard input.
+    static func login(in directory: TemporaryDirectory) throws -> CommandResult {
+        try runCommand(
+            "/bin/sh",
+            [
+                "-c", "cd '\(directory.path)' && exec '\(DaemonProcess.productsDirectory)/svc-supervisor' login ada@example.org "
+                    + "--socket-dir '\(directory.file("sockets"))'",
+            ],
+            environment: ["XDG_STATE_HOME": directory.file("home")], in: directory,
+            standardInput: "correct horse battery staple\n")
+    }
+
+    /// How many requests of `operation` the identity at `directory` has served, by its metrics.
+    static func served(_ operation: String, in directory: TemporaryDirectory) async throws -> Int {
+        let loop = try EventLoop(name: "metrics-reader")
+        let client = ServiceClient(loop: loop, sockets: SocketDirectory(directory.file("sockets")))
+        defer {
+            client.close()
+            loop.shutdown()
+        }
+        let reply = try await client.callRaw(
+            service: "identity", operation: Daemon.metrics.fullName, body: Empty().encodedBody())
+        let metrics = try Daemon.Metrics(decoding: reply)
+        let prefix = "verticals_requests_total{operation=\"\(operation)\"} "
+        let line = metrics.exposition.split(separator: "\n").first { $0.hasPrefix(prefix) }
+        return line.flatMap { Int($0.dropFirst(prefix.count)) } ?? 0
+    }
+
+    @Test func plantedIdentity_heldByAnotherUser_receivesNothing_andTheRefusalSaysWhoHoldsIt() async throws {
+        let directory = TemporaryDirectory()
+        let planted = try Self.identity(in: directory, as: Self.nobody)
+        defer { planted.stop() }
+
+        let result = try Self.login(in: directory)
+
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("held by uid \(Self.nobody)"), "\(result.standardError)")
+        #expect(try await Self.served("identity.login", in: directory) == 0, "the password reached the planted socket")
+        #expect(try await Self.served("daemon.describe", in: directory) == 0, "the CLI spoke to the planted socket at all")
+    }
+
+    @Test func identityHeldByRoot_getsThePassword() async throws {
+        let directory = TemporaryDirectory()
+        let identity = try Self.identity(in: directory, as: nil)
+        defer { identity.stop() }
+
+        let result = try Self.login(in: directory)
+
+        // No such account: the password was sent and checked.
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardError.contains("wrong e-mail address or password"), "\(result.standardError)")
+        #expect(try await Self.served("identity.login", in: directory) == 1)
+    }
+}
