@@ -17,7 +17,7 @@ public enum FrameworkRule {
     /// contract-testing libraries.
     public static let frameworkFolders = [
         "Shared/Wire", "Shared/EventLoop", "Shared/CLibUV", "Shared/Contract", "Shared/ContractGen", "Shared/ServiceKit",
-        "Shared/Storage", "Shared/Manifest", "Shared/Deploy", "Services/Supervisor", "Tests/Support/Testing",
+        "Shared/ServiceLifecycle", "Shared/Storage", "Shared/Manifest", "Shared/Deploy", "Services/Supervisor", "Tests/Support/Testing",
         "Tests/Contracts/Support",
     ]
 

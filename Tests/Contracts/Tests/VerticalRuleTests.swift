@@ -22,7 +22,7 @@ struct VerticalRuleTests {
         #expect(framework.isSuperset(of: [
             "VerticalsWire", "VerticalsEventLoop", "VerticalsContract", "VerticalsServiceKit", "VerticalsStorage",
             "VerticalsSupervisor", "VerticalsSupervisorClient", "SupervisorCommands", "VerticalsScaffold",
-            "VerticalsManifest", "VerticalsDeploy",
+            "VerticalsManifest", "VerticalsDeploy", "VerticalsServiceLifecycle",
             "svc-supervisor", "svc-supervisor-engine", "vt-exec", "VerticalsTesting",
             "VerticalsContractTesting",
             "VerticalsContractGen", "VerticalsContractPlugin",
