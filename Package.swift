@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 // Verticals: a product as a suite of small, independent Swift daemons.
 // One package; every target names its path. The top level is fixed: Shared/ holds code every daemon
 // may link (the framework, and IOInterface, the reference suite's contracts); Services/ one folder per
@@ -16,7 +16,7 @@ let strict: [SwiftSetting] = [
 // Linux only: the runtime uses Glibc, libuv and zlib through pkg-config, SO_PEERCRED, prctl,
 // Linux's /proc and systemd's protocols. Nothing here builds or is tested on macOS, so no Apple
 // platform is declared (SwiftPM cannot say "Linux only"). Tested on Debian 12 with Swift 6.3;
-// tools-version 6.1 is the oldest toolchain it asks for.
+// tools-version 6.2 is the oldest toolchain it asks for (swift-service-lifecycle 2.13 asks for it).
 let package = Package(
     name: "Verticals",
     products: [
