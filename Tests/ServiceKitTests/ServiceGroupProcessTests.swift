@@ -39,4 +39,40 @@ struct ServiceGroupProcessTests {
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "out of order:\n\(lines.joined(separator: "\n"))")
         #expect(position("other: cancelled") == nil)
     }
+
+    /// The bench's idle row for a vertical inside a `ServiceGroup`: once it has given back its
+    /// start-up pages (its one timer), the group's signal sources and the vertical sleep.
+    @Test func idle_inAServiceGroup_makesNoWakeUp() async throws {
+        let suite = try SuiteFixture()
+        let log = suite.directory.file("stderr")
+        let daemon = try DaemonProcess(
+            "vt-lifecycled", ["echo"], environment: suite.environment(extra: ["VERTICALS_LOG_LEVEL": "debug"]),
+            stderrPath: log)
+        defer { daemon.stop() }
+        #expect(eventually { readFile(log)?.contains("start-up's pages given back") == true }, "never settled")
+        // Quiet once two looks 100 ms apart agree: the main thread is back waiting after that line.
+        #expect(eventually {
+            let first = daemon.contextSwitches()
+            usleep(100_000)
+            return first == daemon.contextSwitches()
+        })
+        let before = try #require(daemon.contextSwitches())
+        try await Task.sleep(for: .seconds(2))
+        let after = try #require(daemon.contextSwitches())
+        #expect(after - before == 0, "\(after - before) wake-ups in 2 s of idling")
+    }
+
+    @Test func besideThrowing_exits70_namingWhatFailed() throws {
+        let suite = try SuiteFixture()
+        let log = suite.directory.file("stderr")
+        let daemon = try DaemonProcess(
+            "vt-lifecycled", ["echo"], environment: suite.environment(extra: ["VT_LIFECYCLED_BESIDE_FAILS": "1"]),
+            stderrPath: log)
+        defer { daemon.stop() }
+        #expect(daemon.waitForExit(timeout: .seconds(10)) != nil)
+        #expect(daemon.exited(with: 70))
+        let text = readFile(log) ?? ""
+        #expect(text.contains("cannot start the services beside the vertical"), "\(text)")
+        #expect(text.contains("VT_LIFECYCLED_BESIDE_FAILS=1: the other service cannot be made"), "\(text)")
+    }
 }

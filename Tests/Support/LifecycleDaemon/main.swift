@@ -4,7 +4,9 @@
 //
 // On standard error, one line per fact the test orders: `vertical: answered TEXT` once `echo`'s
 // handler has its answer, `other: running`, `other: graceful shutdown` when the group asks it to
-// stop (`other: cancelled` if it was cancelled instead), `other: returned` as its run ends; the vertical's own log says when it has drained.
+// stop (`other: cancelled` if it was cancelled instead), `other: returned` as its run ends; the
+// vertical's own log says when it has drained. VT_LIFECYCLED_BESIDE_FAILS=1 makes the other
+// service fail to be made: the daemon exits 70 saying why.
 import Glibc
 import ServiceLifecycle
 import TestSupport
@@ -32,10 +34,18 @@ func say(_ line: String) {
     _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
 }
 
+/// What `beside` throws under `VT_LIFECYCLED_BESIDE_FAILS=1`: a service that cannot be made.
+struct BesideFailure: Error, CustomStringConvertible {
+    var description: String { "VT_LIFECYCLED_BESIDE_FAILS=1: the other service cannot be made, as asked" }
+}
+
 let named = CommandLine.arguments.count > 1 && !CommandLine.arguments[1].hasPrefix("-")
 let name = named ? CommandLine.arguments[1] : "echo"
 let status = DaemonMain.run(
-    name: name, arguments: Array(CommandLine.arguments.dropFirst(named ? 2 : 1)), beside: { _ in [OtherService()] }
+    name: name, arguments: Array(CommandLine.arguments.dropFirst(named ? 2 : 1)), beside: { runtime in
+        if runtime.environment["VT_LIFECYCLED_BESIDE_FAILS"] == "1" { throw BesideFailure() }
+        return [OtherService()]
+    }
 ) { _ in
     let contract = TestEcho(service: name)
     var router = Router(service: name)
