@@ -10,6 +10,7 @@
 #   make soak    book under repeated kill -9 of the suite's daemons and the supervisor for SOAK_SECONDS (default 600)
 #   make fuzz    run each libFuzzer target (Fuzz/) for FUZZ_SECONDS (default 60) from its committed seeds
 #   make fuzz-live  a live suite fuzzed from daemon.describe for FUZZ_SECONDS (FUZZ_SEED=S, REPLAY=HEX: docs/fuzz-live.md)
+#   make hummingbird-demo  a vertical that also serves GET /healthz over HTTP (Examples/HummingbirdDemo), in the foreground
 #   make bench   release build, then every benchmark against its baseline (bench/results.json, bench/latency.png)
 #   make api-check   before a release tag: the framework's public API against the last tag (CHANGELOG.md)
 # Swift from PATH, else the toolchain at /opt/swift; its folder goes first on PATH for every recipe,
@@ -40,7 +41,7 @@ SOAK_SECONDS ?= 600
 # Seconds per fuzz target in `make test`: a smoke run that the targets build, load their seeds and run.
 FUZZ_SMOKE_SECONDS ?= 3
 
-.PHONY: all deps build release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal fresh-debian-rehearsal fuzz fuzz-live soak bench api-check clean
+.PHONY: all deps build release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal fresh-debian-rehearsal fuzz fuzz-live soak bench hummingbird-demo api-check clean
 
 all: build
 
@@ -195,6 +196,16 @@ fuzz-live: build
 # could not reach the bench's 0700 temporary folders, and it measures routes, not users.
 # Children carry this run's VT_BENCH_TAG, so nothing outlives an interrupted run, and another
 # run's processes on the same machine are left alone.
+# Examples/HummingbirdDemo, its own package (SwiftNIO is never part of the framework's build or of `make
+# test`): the vertical `greeter` and Hummingbird's HTTP server in one ServiceGroup, in the foreground
+# on the socket folder $(RUN_DIR)/sockets and GREETER_HTTP_PORT (default 8080). SIGTERM or Ctrl-C: one
+# graceful shutdown, the vertical drained first.
+hummingbird-demo: deps
+	$(SWIFT) build --package-path Examples/HummingbirdDemo
+	@mkdir -p "$(RUN_DIR)/sockets"
+	VERTICALS_SOCKET_DIR="$(RUN_DIR)/sockets" VERTICALS_RUN_DIR="$(RUN_DIR)" \
+		"$$($(SWIFT) build --package-path Examples/HummingbirdDemo --show-bin-path)/svc-greeter"
+
 bench: release
 	@mkdir -p bench
 	gcc -O2 -Wall -Wextra -o bench/uv_echo Benchmarks/CEcho/uv_echo.c $$(pkg-config --cflags --libs libuv)
@@ -220,4 +231,4 @@ api-check: deps
 	API_PRODUCTS="$(API_PRODUCTS)" API_BASELINE="$(API_BASELINE)" SWIFT="$(SWIFT)" bash scripts/api-check.sh
 
 clean:
-	rm -rf .build .build-* Benchmarks/.build bench "$(RUN_DIR)"
+	rm -rf .build .build-* Benchmarks/.build Examples/HummingbirdDemo/.build bench "$(RUN_DIR)"

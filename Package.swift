@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 // Verticals: a product as a suite of small, independent Swift daemons.
 // One package; every target names its path. The top level is fixed: Shared/ holds code every daemon
 // may link (the framework, and IOInterface, the reference suite's contracts); Services/ one folder per
@@ -16,7 +16,7 @@ let strict: [SwiftSetting] = [
 // Linux only: the runtime uses Glibc, libuv and zlib through pkg-config, SO_PEERCRED, prctl,
 // Linux's /proc and systemd's protocols. Nothing here builds or is tested on macOS, so no Apple
 // platform is declared (SwiftPM cannot say "Linux only"). Tested on Debian 12 with Swift 6.3;
-// tools-version 6.1 is the oldest toolchain it asks for.
+// tools-version 6.2 is the oldest toolchain it asks for (swift-service-lifecycle 2.13 asks for it).
 let package = Package(
     name: "Verticals",
     products: [
@@ -25,6 +25,9 @@ let package = Package(
         .library(name: "VerticalsEventLoop", targets: ["VerticalsEventLoop"]),
         .library(name: "VerticalsContract", targets: ["VerticalsContract"]),
         .library(name: "VerticalsServiceKit", targets: ["VerticalsServiceKit"]),
+        // A vertical as one service of a swift-service-lifecycle `ServiceGroup` (beside an HTTP server,
+        // a database client), with one graceful shutdown.
+        .library(name: "VerticalsServiceLifecycle", targets: ["VerticalsServiceLifecycle"]),
         .library(name: "VerticalsStorage", targets: ["VerticalsStorage"]),
         .library(name: "VerticalsSupervisor", targets: ["VerticalsSupervisor"]),
         // The suite as its manifest declares it (the model, no TOML reader), and its exports for
@@ -61,6 +64,9 @@ let package = Package(
         // Spans: the ecosystem's tracing API. From 1.7 it holds ServiceContext itself, so it is
         // one package with no dependency; the W3C traceparent is 55 ASCII bytes, parsed by ServiceKit.
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // The ecosystem's lifecycle, for VerticalsServiceLifecycle alone: a daemon that does not run
+        // in its ServiceGroup links none of it (nor swift-async-algorithms and swift-collections).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // MARK: Shared — code every daemon may link
@@ -129,6 +135,18 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Shared/ServiceKit",
+            swiftSettings: strict
+        ),
+        // A vertical's daemon as one `Service` of swift-service-lifecycle's `ServiceGroup`: the group
+        // owns the signals and the graceful shutdown; the vertical's own lifecycle drains inside it.
+        .target(
+            name: "VerticalsServiceLifecycle",
+            dependencies: [
+                "VerticalsServiceKit", "VerticalsContract",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Shared/ServiceLifecycle",
             swiftSettings: strict
         ),
 
@@ -297,6 +315,17 @@ let package = Package(
             path: "Tests/Support/TestDaemon",
             swiftSettings: strict
         ),
+        // A test vertical (the TestEcho contract) beside a plain swift-service-lifecycle service in one
+        // ServiceGroup, each saying on standard error when it stops: the group's shutdown order.
+        .executableTarget(
+            name: "vt-lifecycled",
+            dependencies: [
+                "VerticalsServiceLifecycle", "VerticalsServiceKit", "VerticalsContract", "TestSupport",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/Support/LifecycleDaemon",
+            swiftSettings: strict
+        ),
         // Contract tests: the lock, golden fixtures, provider verification (Tests/Contracts/README.md).
         // Any product's contracts, passed in (its `Contracts.all`): no vertical's contract is compiled in.
         .target(
@@ -336,7 +365,7 @@ let package = Package(
             name: "ServiceKitTests",
             dependencies: [
                 "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsWire", "VerticalsEventLoop", "VerticalsStorage", grdb,
-                "TestSupport", "VerticalsTesting", "vt-testd",
+                "TestSupport", "VerticalsTesting", "vt-testd", "vt-lifecycled",
             ],
             path: "Tests/ServiceKitTests"
         ),

@@ -128,28 +128,13 @@ extension EngineProcessTests.Measure {
                 == services
         })
         try await Task.sleep(for: .seconds(2))
-        let before = Self.switches(of: supervisor.pid)
+        let before = supervisor.contextSwitches() ?? 0
         try await Task.sleep(for: .seconds(30))
-        let after = Self.switches(of: supervisor.pid)
+        let after = supervisor.contextSwitches() ?? 0
         let rss = readFile("/proc/\(supervisor.pid)/status")?.split(separator: "\n").first { $0.hasPrefix("VmRSS") }
         print("svc-supervisor idle with \(services) services: \(rss ?? "?"), \((after - before) * 2) wake-ups per minute")
         _ = try runCommand("svc-supervisor", ["down", "--run-dir", run], in: directory)
         supervisor.waitForExit()
         for pid in EngineHarness.processes(taggedWith: tag, key: "VT_DAEMON_TAG") { kill(pid, SIGKILL) }
-    }
-
-    /// Voluntary and involuntary context switches of every thread of `pid`.
-    static func switches(of pid: Int32) -> Int {
-        guard let tasks = opendir("/proc/\(pid)/task") else { return 0 }
-        defer { closedir(tasks) }
-        var total = 0
-        while let entry = readdir(tasks) {
-            let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard Int(tid) != nil, let status = readFile("/proc/\(pid)/task/\(tid)/status") else { continue }
-            for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
-                total += Int(line.split(separator: "\t").last ?? "") ?? 0
-            }
-        }
-        return total
     }
 }

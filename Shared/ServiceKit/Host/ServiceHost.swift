@@ -15,7 +15,7 @@ import VerticalsWire
 /// tells the manager `READY=1` once serving, and on SIGTERM drains in-flight requests
 /// before it exits. `main.swift` of a vertical reads like a table of contents:
 ///
-/// Daemons reach it through ``DaemonMain`` (a ``ServiceGroup`` stops it first on SIGTERM); tests may run one in-process.
+/// Daemons reach it through ``DaemonMain`` (a ``DaemonLifecycle`` stops it first on SIGTERM); tests may run one in-process.
 ///
 /// With ``HostConfiguration/loops`` above 1 it serves on that many event loops: it accepts on
 /// `loop` and hands each connection to the loop with the fewest, where a shard of the host (an
@@ -75,7 +75,7 @@ public final class ServiceHost: @unchecked Sendable {
     /// The idle exit's clock, while the host serves with ``HostConfiguration/idleExit`` set
     /// (the accepting host's; each shard holds the same, set before its first connection).
     var idleExit: IdleExit?
-    /// Fired when the host ends itself because it was idle; ``HostService`` waits on it beside shutdown.
+    /// Fired when the host ends itself because it was idle; ``HostPart`` waits on it beside shutdown.
     let idleExitSignal = ShutdownSignal()
 
     /// A host for `router`'s vertical, on `loop`.

@@ -15,12 +15,14 @@ import VerticalsEventLoop
 ///
 /// `main.swift` stays synchronous on purpose: a top-level `await` runs the rest of `main` on
 /// libdispatch's queues, whose worker-pool monitor would then wake the idle daemon every second.
-/// Here the main thread blocks while the daemon's ``ServiceGroup`` runs on the loop thread.
+/// Here the main thread blocks while the daemon's ``DaemonLifecycle`` runs on the loop thread.
 ///
-/// The services, started in this order and stopped in the reverse: the client and the
-/// background work (each an ``AtShutdown``), then the host (``HostService``). So SIGTERM stops
+/// The parts, started in this order and stopped in the reverse: the client and the
+/// background work (each an ``AtShutdown``), then the host (``HostPart``). So SIGTERM stops
 /// the host accepting, lets in-flight requests finish, then cancels and awaits the background
-/// work, then closes the client, then the loop stops.
+/// work, then closes the client, then the loop stops. A daemon that also runs
+/// swift-service-lifecycle services (an HTTP server, a database client) runs them all in one
+/// `ServiceGroup` with `VerticalsServiceLifecycle`'s `DaemonMain.run(_:beside:_:)`.
 public enum DaemonMain {
     /// Runs `contract`'s daemon; `build` makes its World (opening its store) and says what to serve.
     /// Answers `--help` and `--version` first, nothing opened; see ``DaemonArguments``.
@@ -37,6 +39,15 @@ public enum DaemonMain {
         name: String, summary: String = "", arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         _ build: (ServiceRuntime) throws -> ServedVertical
     ) -> Int32 {
+        run(name: name, summary: summary, arguments: arguments, build) { runtime, served in runtime.serve(served) }
+    }
+
+    /// Runs vertical `name`'s daemon, serving what `build` made with `serve` (which blocks until
+    /// the daemon ends): the one path of every entry point from the command line to the exit status.
+    package static func run(
+        name: String, summary: String, arguments: [String], _ build: (ServiceRuntime) throws -> ServedVertical,
+        serve: (ServiceRuntime, ServedVertical) -> DaemonExit
+    ) -> Int32 {
         let runtime: ServiceRuntime
         do {
             runtime = try ServiceRuntime.boot(name: name, summary: summary, arguments: arguments)
@@ -48,7 +59,7 @@ public enum DaemonMain {
         let end: DaemonExit
         do {
             let served = try runtime.makeWorld { try build(runtime) }
-            end = runtime.checkOnly ? runtime.checkPassed() : runtime.serve(served)
+            end = runtime.checkOnly ? runtime.checkPassed() : serve(runtime, served)
         } catch {
             end = DaemonExit(error)
         }

@@ -155,9 +155,18 @@ public final class ServiceRuntime: Sendable {
     }
 
     /// Serves `served` until SIGTERM or SIGINT, then drains in order (see ``DaemonMain``) and
-    /// returns how the daemon ends. Blocks the calling thread (`main`'s) while the services run
+    /// returns how the daemon ends. Blocks the calling thread (`main`'s) while the parts run
     /// on the loop.
     func serve(_ served: ServedVertical) -> DaemonExit {
+        serve(served, signals: [SIGTERM, SIGINT]) { lifecycle in try await lifecycle.run() }
+    }
+
+    /// Serves `served` with the daemon's parts in one ``DaemonLifecycle`` watching `signals`,
+    /// which `run` runs on the loop (alone, or as one service of a larger group), and returns
+    /// how the daemon ends. Blocks the calling thread (`main`'s) meanwhile.
+    package func serve(
+        _ served: ServedVertical, signals: [Int32], _ run: @escaping @Sendable (DaemonLifecycle) async throws -> Void
+    ) -> DaemonExit {
         var configuration = self.configuration
         configuration.store = served.store
         configuration.stateDirectory = stateDirectory
@@ -180,15 +189,15 @@ public final class ServiceRuntime: Sendable {
                 }
             }
         }
-        let group = ServiceGroup(
-            services: [
+        let lifecycle = DaemonLifecycle(
+            parts: [
                 AtShutdown { client.close() }, AtShutdown { await background.stop() },
-                HostService(host, onServing: serving),
+                HostPart(host, onServing: serving),
             ],
-            loop: loop, logger: logger)
+            loop: loop, signals: signals, logger: logger)
         return DaemonMain.runOnLoop(loop, into: end) {
             do {
-                try await group.run()
+                try await run(lifecycle)
                 return .stopped
             } catch {
                 return DaemonExit(error)

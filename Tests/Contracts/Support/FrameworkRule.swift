@@ -17,7 +17,7 @@ public enum FrameworkRule {
     /// contract-testing libraries.
     public static let frameworkFolders = [
         "Shared/Wire", "Shared/EventLoop", "Shared/CLibUV", "Shared/Contract", "Shared/ContractGen", "Shared/ServiceKit",
-        "Shared/Storage", "Shared/Manifest", "Shared/Deploy", "Services/Supervisor", "Tests/Support/Testing",
+        "Shared/ServiceLifecycle", "Shared/Storage", "Shared/Manifest", "Shared/Deploy", "Services/Supervisor", "Tests/Support/Testing",
         "Tests/Contracts/Support",
     ]
 
@@ -26,6 +26,11 @@ public enum FrameworkRule {
 
     /// The package products that are a database library.
     public static let databaseProducts: Set<String> = ["GRDB", "GRDBSQLite"]
+
+    /// What the runtime must not reach either: swift-service-lifecycle (and through it
+    /// swift-async-algorithms and swift-collections), which only a daemon that joins its
+    /// `ServiceGroup` links, through VerticalsServiceLifecycle.
+    public static let ecosystemLifecycle: Set<String> = ["ServiceLifecycle"]
 
     /// The program a script runs for every call, which must load fast: it reaches none of
     /// ``heavyForLean`` (svc-supervisor-engine does what needs them).
@@ -93,6 +98,13 @@ public enum FrameworkRule {
                         "\(runtime.name) reaches the database library \(product) through "
                             + "\((chain + [product]).joined(separator: " → ")): storage is a library a vertical opts into")
                 }
+            }
+        }
+        if let runtime = byName[runtime] {
+            for (name, path) in paths(from: runtime, to: ecosystemLifecycle, byName) {
+                problems.append(
+                    "\(runtime.name) reaches \(name) through \(path): "
+                        + "only a daemon that joins a ServiceGroup links it, through VerticalsServiceLifecycle")
             }
         }
         if let lean = byName[leanProgram] {

@@ -22,7 +22,7 @@ struct VerticalRuleTests {
         #expect(framework.isSuperset(of: [
             "VerticalsWire", "VerticalsEventLoop", "VerticalsContract", "VerticalsServiceKit", "VerticalsStorage",
             "VerticalsSupervisor", "VerticalsSupervisorClient", "SupervisorCommands", "VerticalsScaffold",
-            "VerticalsManifest", "VerticalsDeploy",
+            "VerticalsManifest", "VerticalsDeploy", "VerticalsServiceLifecycle",
             "svc-supervisor", "svc-supervisor-engine", "vt-exec", "VerticalsTesting",
             "VerticalsContractTesting",
             "VerticalsContractGen", "VerticalsContractPlugin",
@@ -31,20 +31,22 @@ struct VerticalRuleTests {
         #expect(FrameworkRule.violations(targets) == [])
     }
 
-    @Test func aFrameworkTargetReachingIOInterface_orTheRuntimeReachingGRDB_isNamed() {
+    @Test func aFrameworkTargetReachingIOInterface_orTheRuntimeReachingGRDBOrServiceLifecycle_isNamed() {
         let targets = [
             VerticalRule.Target(name: "VerticalsWire", path: "Shared/Wire", dependencies: []),
             VerticalRule.Target(name: "IOInterface", path: "Shared/IOInterface", dependencies: ["VerticalsWire"]),
             VerticalRule.Target(name: "VerticalsStorage", path: "Shared/Storage", dependencies: ["GRDB"]),
             VerticalRule.Target(
-                name: "VerticalsServiceKit", path: "Shared/ServiceKit", dependencies: ["VerticalsWire", "VerticalsStorage"]),
+                name: "VerticalsServiceKit", path: "Shared/ServiceKit",
+                dependencies: ["VerticalsWire", "VerticalsStorage", "ServiceLifecycle"]),
             VerticalRule.Target(name: "svc-supervisor", path: "Services/Supervisor/Front", dependencies: ["IOInterface", "TOMLKit"]),
         ]
         let problems = FrameworkRule.violations(targets)
         #expect(problems.contains { $0.hasPrefix("svc-supervisor") && $0.contains("reaches IOInterface") })
         #expect(problems.contains { $0.contains("VerticalsServiceKit → VerticalsStorage → GRDB") })
+        #expect(problems.contains { $0.contains("VerticalsServiceKit reaches ServiceLifecycle through VerticalsServiceKit → ServiceLifecycle") })
         #expect(problems.contains { $0.contains("svc-supervisor reaches TOMLKit through svc-supervisor → TOMLKit") })
-        #expect(problems.count == 3, "\(problems)")
+        #expect(problems.count == 4, "\(problems)")
     }
 
     /// The exports and the scaffold describe a suite: they link the manifest model and the

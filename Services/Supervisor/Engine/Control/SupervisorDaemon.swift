@@ -11,7 +11,7 @@ import VerticalsSupervisorClient
 /// SIGINT or `down`.
 ///
 /// The control socket is bound first (it refuses a second supervisor on the run directory);
-/// then one ``ServiceGroup`` on the loop runs the control socket, SIGHUP's reload, `down` and
+/// then one ``DaemonLifecycle`` on the loop runs the control socket, SIGHUP's reload, `down` and
 /// the engine, and stops them in the reverse order: every vertical (dependents first), then
 /// the reload watcher, then the control socket. The status returned is the one place a failure
 /// becomes an exit status; svc-supervisor's entry point exits with it, and nothing here exits.
@@ -103,17 +103,17 @@ public enum SupervisorDaemon {
             logger.warning("\(error): `svc-supervisor status` finds this suite only with --run-dir")
         }
         defer { pointer?.remove(restoring: replaced) }
-        // One group: SIGTERM, SIGINT or `down` (which ends its service) stop, in reverse order, the
+        // One lifecycle: SIGTERM, SIGINT or `down` (which ends its part) stop, in reverse order, the
         // engine (every service, dependents first), then SIGHUP's watcher, then the control socket.
-        let group = ServiceGroup(
-            services: [
-                AtShutdown { await host.stop() }, HangupReloadService(loop: loop, reload: reload, logger: logger),
-                DownService(request: down), EngineService(engine: engine, services: manifest.services.count,
+        let lifecycle = DaemonLifecycle(
+            parts: [
+                AtShutdown { await host.stop() }, HangupReloadPart(loop: loop, reload: reload, logger: logger),
+                DownPart(request: down), EnginePart(engine: engine, services: manifest.services.count,
                     runDirectory: configuration.runDirectory.path, logger: logger),
             ],
             loop: loop, logger: logger)
         do {
-            try await group.run()
+            try await lifecycle.run()
         } catch {
             logger.critical("cannot start: \(error)")
             return 1

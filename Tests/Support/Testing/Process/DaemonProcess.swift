@@ -103,6 +103,26 @@ public final class DaemonProcess {
         return user + system
     }
 
+    /// Context switches (voluntary and involuntary) of all the process's threads so far, from
+    /// `/proc/PID/task/TID/status`: a sleeping thread adds none, so each is a wake-up (or a
+    /// preemption while it ran), as the bench's idle row counts them; nil once it is gone.
+    public func contextSwitches() -> Int? { Self.contextSwitches(of: pid) }
+
+    /// ``contextSwitches()`` of any process `pid`.
+    public static func contextSwitches(of pid: pid_t) -> Int? {
+        guard let tasks = opendir("/proc/\(pid)/task") else { return nil }
+        defer { closedir(tasks) }
+        var total = 0
+        while let entry = readdir(tasks) {
+            let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard Int(tid) != nil, let status = readFile("/proc/\(pid)/task/\(tid)/status") else { continue }
+            for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
+                total += Int(line.split(separator: "\t").last ?? "") ?? 0
+            }
+        }
+        return total
+    }
+
     /// The process's resident memory in bytes (`VmRSS` of /proc/PID/status), nil once it is gone.
     public func residentBytes() -> Int? {
         guard let text = readFile("/proc/\(pid)/status"),

@@ -4,11 +4,11 @@ import Testing
 import VerticalsEventLoop
 import VerticalsServiceKit
 
-/// The daemon's lifecycle in-process: a ``ServiceGroup`` on a real loop, with services that say
+/// The daemon's lifecycle in-process: a ``DaemonLifecycle`` on a real loop, with parts that say
 /// what happened to them. No signals: the tests trigger the shutdown a signal would.
 @Suite(.timeLimit(.minutes(1)))
-struct ServiceGroupTests {
-    /// What the services of one test did, in order.
+struct DaemonLifecycleTests {
+    /// What the parts of one test did, in order.
     final class Journal: Sendable {
         private let entries = Mutex<[String]>([])
         func add(_ entry: String) { entries.withLock { $0.append(entry) } }
@@ -16,7 +16,7 @@ struct ServiceGroupTests {
     }
 
     /// Runs until shutdown, then takes `stopTime` on the loop's timers to stop.
-    struct Recorder: Service {
+    struct Recorder: DaemonPart {
         let name: String
         let journal: Journal
         let loop: EventLoop
@@ -24,7 +24,7 @@ struct ServiceGroupTests {
 
         func run() async throws {
             journal.add("start \(name)\(loop.inEventLoop ? "" : " off the loop")")
-            await gracefulShutdown()
+            await waitForShutdown()
             if stopTime > .zero {
                 // Cancelled already: a loop sleep would end at once, so wait on an uncancelled task.
                 let loop = self.loop
@@ -36,7 +36,7 @@ struct ServiceGroupTests {
     }
 
     /// Ends by itself: throwing `error`, or returning when nil.
-    struct Ending: Service {
+    struct Ending: DaemonPart {
         let error: (any Error)?
         func run() async throws {
             if let error { throw error }
@@ -46,75 +46,75 @@ struct ServiceGroupTests {
     struct Broken: Error, Equatable {}
 
     let loop: EventLoop
-    let logger = Logger(label: "group-test")
+    let logger = Logger(label: "lifecycle-test")
 
     init() throws {
-        loop = try EventLoop(name: "group-test")
+        loop = try EventLoop(name: "lifecycle-test")
     }
 
-    func run(_ group: ServiceGroup) async throws {
-        try await Task(executorPreference: loop) { try await group.run() }.value
+    func run(_ lifecycle: DaemonLifecycle) async throws {
+        try await Task(executorPreference: loop) { try await lifecycle.run() }.value
     }
 
-    @Test func run_whenShutdownIsTriggered_stopsServicesInReverseOrder_eachAfterTheLastHasStopped() async throws {
+    @Test func run_whenShutdownIsTriggered_stopsPartsInReverseOrder_eachAfterTheLastHasStopped() async throws {
         defer { loop.shutdown() }
         let journal = Journal()
-        let group = ServiceGroup(
-            services: [
+        let lifecycle = DaemonLifecycle(
+            parts: [
                 Recorder(name: "client", journal: journal, loop: loop),
                 Recorder(name: "background", journal: journal, loop: loop),
                 // The host takes a while to drain: the background work must not be stopped meanwhile.
                 Recorder(name: "host", journal: journal, loop: loop, stopTime: .milliseconds(100)),
             ],
             loop: loop, signals: [], logger: logger)
-        async let ran: Void = run(group)
+        async let ran: Void = run(lifecycle)
         #expect(await waitFor { journal.all.count == 3 })
-        group.triggerGracefulShutdown()
+        lifecycle.triggerGracefulShutdown()
         try await ran
         #expect(Array(journal.all.prefix(3)).sorted() == ["start background", "start client", "start host"])
         #expect(Array(journal.all.dropFirst(3)) == ["stop host", "stop background", "stop client"])
     }
 
-    @Test func run_whenAServiceThrows_stopsTheOthersAndRethrows() async throws {
+    @Test func run_whenAPartThrows_stopsTheOthersAndRethrows() async throws {
         defer { loop.shutdown() }
         let journal = Journal()
-        let group = ServiceGroup(
-            services: [
+        let lifecycle = DaemonLifecycle(
+            parts: [
                 Recorder(name: "client", journal: journal, loop: loop), Ending(error: Broken()),
                 Recorder(name: "host", journal: journal, loop: loop),
             ],
             loop: loop, signals: [], logger: logger)
-        await #expect(throws: Broken.self) { try await run(group) }
+        await #expect(throws: Broken.self) { try await run(lifecycle) }
         #expect(journal.all.filter { $0.hasPrefix("stop") } == ["stop host", "stop client"])
     }
 
-    @Test func run_whenAServiceReturnsEarly_stopsTheOthersAndReturns() async throws {
+    @Test func run_whenAPartReturnsEarly_stopsTheOthersAndReturns() async throws {
         defer { loop.shutdown() }
         let journal = Journal()
-        let group = ServiceGroup(
-            services: [Recorder(name: "host", journal: journal, loop: loop), Ending(error: nil)],
+        let lifecycle = DaemonLifecycle(
+            parts: [Recorder(name: "host", journal: journal, loop: loop), Ending(error: nil)],
             loop: loop, signals: [], logger: logger)
-        try await run(group)
+        try await run(lifecycle)
         #expect(journal.all.last == "stop host")
     }
 
-    @Test func services_runOnTheLoopThread() async throws {
+    @Test func parts_runOnTheLoopThread() async throws {
         defer { loop.shutdown() }
         let journal = Journal()
-        let group = ServiceGroup(
-            services: [Recorder(name: "host", journal: journal, loop: loop)], loop: loop, signals: [], logger: logger)
-        async let ran: Void = run(group)
+        let lifecycle = DaemonLifecycle(
+            parts: [Recorder(name: "host", journal: journal, loop: loop)], loop: loop, signals: [], logger: logger)
+        async let ran: Void = run(lifecycle)
         #expect(await waitFor { !journal.all.isEmpty })
-        group.triggerGracefulShutdown()
+        lifecycle.triggerGracefulShutdown()
         try await ran
         #expect(journal.all == ["start host", "stop host"])
     }
 
-    @Test func gracefulShutdown_whenTheTaskIsCancelledAlready_returnsAtOnce() async {
+    @Test func waitForShutdown_whenTheTaskIsCancelledAlready_returnsAtOnce() async {
         defer { loop.shutdown() }
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            await gracefulShutdown()
+            await waitForShutdown()
             return Task.isCancelled
         }
         #expect(await task.value)

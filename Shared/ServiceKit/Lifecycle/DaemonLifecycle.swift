@@ -5,27 +5,29 @@ import Logging
 import Synchronization
 import VerticalsEventLoop
 
-/// Runs a daemon's services on its event loop, in the shape of swift-service-lifecycle's
-/// `ServiceGroup`: started in order, shut down gracefully in reverse order when the process
-/// receives SIGTERM or SIGINT (watched once, here, on the loop), when ``triggerGracefulShutdown()``
-/// is called, or when any service ends on its own.
+/// Runs a daemon's parts (``DaemonPart``) on its event loop, in the shape of
+/// swift-service-lifecycle's `ServiceGroup`: started in order, shut down gracefully in reverse
+/// order when the process receives SIGTERM or SIGINT (watched once, here, on the loop), when
+/// ``triggerGracefulShutdown(reason:)`` is called, or when any part ends on its own.
 ///
 /// ```swift
-/// let group = ServiceGroup(
-///     services: [AtShutdown { client.close() }, AtShutdown { await work.stop() }, HostService(host)],
+/// let lifecycle = DaemonLifecycle(
+///     parts: [AtShutdown { client.close() }, AtShutdown { await work.stop() }, HostPart(host)],
 ///     loop: loop, logger: logger)
-/// try await group.run()   // the host drains first, then background work ends, then the client closes
+/// try await lifecycle.run()   // the host drains first, then background work ends, then the client closes
 /// ```
 ///
-/// Unlike swift-service-lifecycle's, it never touches libdispatch: each service's task prefers
-/// the loop as its executor and signals are libuv signal handles, so an idle daemon sleeps
-/// (libdispatch's global queues would start a worker-pool monitor that wakes it every second).
+/// Unlike swift-service-lifecycle's group, it never touches libdispatch: each part's task
+/// prefers the loop as its executor and signals are libuv signal handles, so an idle daemon
+/// sleeps (libdispatch's global queues would start a worker-pool monitor that wakes it every
+/// second). Inside that library's `ServiceGroup`, a lifecycle watches no signal (`signals: []`)
+/// and the group's graceful shutdown triggers it (`VerticalsServiceLifecycle`'s `VerticalService`).
 ///
-/// Shutting a service down is cancelling its task and awaiting it; the next one (in reverse
+/// Shutting a part down is cancelling its task and awaiting it; the next one (in reverse
 /// start order) is cancelled only once it has returned, so a host has drained before the
 /// background work it may have started is cancelled, and both before the client closes.
-public final class ServiceGroup: Sendable {
-    private let services: [any Service]
+public final class DaemonLifecycle: Sendable {
+    private let parts: [any DaemonPart]
     private let loop: EventLoop
     private let signals: [Int32]
     private let logger: Logger
@@ -37,10 +39,11 @@ public final class ServiceGroup: Sendable {
         case ended(index: Int, error: (any Error)?)
     }
 
-    /// A group of `services` (started in this order, stopped in the reverse), on `loop`,
-    /// shutting down on each of `signals`.
-    public init(services: [any Service], loop: EventLoop, signals: [Int32] = [SIGTERM, SIGINT], logger: Logger) {
-        self.services = services
+    /// The lifecycle of `parts` (started in this order, stopped in the reverse), on `loop`,
+    /// shutting down on each of `signals` (none: only ``triggerGracefulShutdown(reason:)`` and
+    /// the parts' own ends stop it).
+    public init(parts: [any DaemonPart], loop: EventLoop, signals: [Int32] = [SIGTERM, SIGINT], logger: Logger) {
+        self.parts = parts
         self.loop = loop
         self.signals = signals
         self.logger = logger
@@ -52,18 +55,18 @@ public final class ServiceGroup: Sendable {
         post.yield(.shutdown(reason: reason))
     }
 
-    /// Runs every service until shutdown, then stops them in reverse order and returns once
+    /// Runs every part until shutdown, then stops them in reverse order and returns once
     /// each has returned. Call it once.
     ///
-    /// - Throws: the first error a service threw (by start order when several did at shutdown);
-    ///   a service that throws first also starts the shutdown of the others.
+    /// - Throws: the first error a part threw (by start order when several did at shutdown);
+    ///   a part that throws first also starts the shutdown of the others.
     public func run() async throws {
-        // The group's own bookkeeping runs on the loop too, whoever calls it (an async `main`
+        // The lifecycle's own bookkeeping runs on the loop too, whoever calls it (an async `main`
         // calls from the global executor).
         try await withTaskExecutorPreference(loop) {
             let watchers = try await watchSignals()
-            let tasks = services.map { service in
-                Task(executorPreference: loop) { try await service.run() }
+            let tasks = parts.map { part in
+                Task(executorPreference: loop) { try await part.run() }
             }
             for (index, task) in tasks.enumerated() {
                 let post = self.post
@@ -78,7 +81,7 @@ public final class ServiceGroup: Sendable {
             }
             var running = Set(tasks.indices)
             var failures: [Int: any Error] = [:]
-            // The first event ends the run: a signal, a trigger, or a service that ended by itself.
+            // The first event ends the run: a signal, a trigger, or a part that ended by itself.
             var iterator = events.makeAsyncIterator()
             switch await iterator.next() {
             case .shutdown(let reason):
@@ -87,12 +90,12 @@ public final class ServiceGroup: Sendable {
                 running.remove(index)
                 if let error {
                     failures[index] = error
-                    logger.debug("service \(index) failed (\(error)): stopping the others")
+                    logger.debug("part \(index) failed (\(error)): stopping the others")
                 } else {
-                    logger.debug("service \(index) ended: stopping the others")
+                    logger.debug("part \(index) ended: stopping the others")
                 }
             case nil:
-                logger.debug("the group's task was cancelled: draining")
+                logger.debug("the lifecycle's task was cancelled: draining")
             }
             for index in tasks.indices.reversed() where running.contains(index) {
                 tasks[index].cancel()
@@ -106,7 +109,7 @@ public final class ServiceGroup: Sendable {
         }
     }
 
-    /// Starts watching the group's signals on the loop; each posts a shutdown.
+    /// Starts watching the lifecycle's signals on the loop; each posts a shutdown.
     private func watchSignals() async throws -> [SignalWatcher] {
         let post = self.post
         let signals = self.signals

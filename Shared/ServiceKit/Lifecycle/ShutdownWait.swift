@@ -1,17 +1,17 @@
 import Synchronization
 
-/// Suspends until the calling task is cancelled, which is how a ``ServiceGroup`` asks a
-/// ``Service`` to shut down gracefully. Returns at once if the task is cancelled already.
+/// Suspends until the calling task is cancelled, which is how a ``DaemonLifecycle`` asks a
+/// ``DaemonPart`` to shut down gracefully. Returns at once if the task is cancelled already.
 ///
 /// It parks one continuation and holds no timer and no thread: an idle daemon waiting here
 /// sleeps.
-public func gracefulShutdown() async {
-    await gracefulShutdown(or: ShutdownSignal())
+public func waitForShutdown() async {
+    await waitForShutdown(or: ShutdownSignal())
 }
 
-/// ``gracefulShutdown()``, or until `signal` fires, whichever comes first: how a part that may
+/// ``waitForShutdown()``, or until `signal` fires, whichever comes first: how a part that may
 /// end by itself (a host that exits when idle) waits.
-func gracefulShutdown(or signal: ShutdownSignal) async {
+func waitForShutdown(or signal: ShutdownSignal) async {
     await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             signal.wait(continuation)
@@ -21,7 +21,7 @@ func gracefulShutdown(or signal: ShutdownSignal) async {
     }
 }
 
-/// The one-shot behind ``gracefulShutdown()``: whichever of the waiting task and its
+/// The one-shot behind ``waitForShutdown()``: whichever of the waiting task and its
 /// cancellation (or anyone who calls ``fire()``) comes second resumes the continuation, once.
 final class ShutdownSignal: Sendable {
     private enum State {

@@ -7,9 +7,9 @@ import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
 
-/// The engine as a service of the supervisor's group: starts every vertical in dependency order,
+/// The engine as a part of the supervisor's lifecycle: starts every vertical in dependency order,
 /// and at shutdown stops them all (dependents before their dependencies) and closes its sockets.
-struct EngineService: Service {
+struct EnginePart: DaemonPart {
     let engine: SupervisorEngine
     let services: Int
     let runDirectory: String
@@ -24,14 +24,14 @@ struct EngineService: Service {
             throw error
         }
         logger.info("supervising \(services) services from \(runDirectory)")
-        await gracefulShutdown()
+        await waitForShutdown()
         await engine.stopAll()
         await engine.close()
     }
 }
 
 /// SIGHUP re-reads the manifest and applies the difference, for as long as the supervisor runs.
-struct HangupReloadService: Service {
+struct HangupReloadPart: DaemonPart {
     let loop: EventLoop
     let reload: @Sendable () async throws -> Supervisor.ReloadResult
     let logger: Logger
@@ -48,14 +48,14 @@ struct HangupReloadService: Service {
                 }
             }
         }
-        await gracefulShutdown()
+        await waitForShutdown()
         try? await loop.submit { watcher.close() }
     }
 }
 
-/// `down`: the control endpoint answers, stops every service, then ends this service, which
-/// ends the supervisor's group; cancelled with the group otherwise.
-struct DownService: Service {
+/// `down`: the control endpoint answers, stops every service, then ends this part, which
+/// ends the supervisor's lifecycle; cancelled with the lifecycle otherwise.
+struct DownPart: DaemonPart {
     let request: DownRequest
 
     func run() async throws {
@@ -67,8 +67,8 @@ struct DownService: Service {
     }
 }
 
-/// The operator's `down`: finished once by the control endpoint (or the group's shutdown),
-/// awaited by ``DownService``.
+/// The operator's `down`: finished once by the control endpoint (or the lifecycle's shutdown),
+/// awaited by ``DownPart``.
 final class DownRequest: Sendable {
     private let state = Mutex<(done: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
 

@@ -1,18 +1,18 @@
 import VerticalsEventLoop
 
-/// A ``ServiceHost`` as a ``Service``: starts listening, serves until shutdown, then stops
+/// A ``ServiceHost`` as a ``DaemonPart``: starts listening, serves until shutdown, then stops
 /// accepting and drains in-flight requests (up to the host's drain timeout).
 ///
 /// - Throws: ``DaemonExit/socketUnavailable(_:)`` when the socket cannot be had (path too long,
 ///   address in use): status 69; ``DaemonExit/configurationInvalid(_:)`` when `VERTICALS_LOOPS`
 ///   is not a number of loops: status 78.
-public struct HostService: Service {
+public struct HostPart: DaemonPart {
     /// The host served.
     public let host: ServiceHost
     /// Called once the host serves (it told the service manager `READY=1`).
     let onServing: (@Sendable () -> Void)?
 
-    /// Serves `host` as a service of its daemon.
+    /// Serves `host` as a part of its daemon.
     public init(_ host: ServiceHost) {
         self.init(host, onServing: nil)
     }
@@ -25,7 +25,7 @@ public struct HostService: Service {
 
     /// Serves until the task is cancelled, or until the host exits because it was idle
     /// (``HostConfiguration/idleExit``), then drains. Returning on its own ends the daemon: the
-    /// group stops the other services and the process exits 0.
+    /// lifecycle stops the other parts and the process exits 0.
     public func run() async throws {
         do {
             try await host.start()
@@ -35,30 +35,30 @@ public struct HostService: Service {
             throw DaemonExit.socketUnavailable("cannot serve \(host.configuration.name): \(error)")
         }
         onServing?()
-        await gracefulShutdown(or: host.idleExitSignal)
+        await waitForShutdown(or: host.idleExitSignal)
         await host.stop()
     }
 }
 
 /// A part that is already running and only needs its place in the shutdown order, as a
-/// ``Service``: it waits for graceful shutdown, then runs `action` and returns. A daemon's
+/// ``DaemonPart``: it waits for graceful shutdown, then runs `action` and returns. A daemon's
 /// client (closed last) and background work (cancelled and awaited after the host drains), the
-/// supervisor's control socket (bound before the group, stopped after every vertical):
+/// supervisor's control socket (bound before the lifecycle runs, stopped after every vertical):
 ///
 /// ```swift
-/// ServiceGroup(services: [AtShutdown { client.close() }, AtShutdown { await work.stop() }, HostService(host)], …)
+/// DaemonLifecycle(parts: [AtShutdown { client.close() }, AtShutdown { await work.stop() }, HostPart(host)], …)
 /// ```
-public struct AtShutdown: Service {
+public struct AtShutdown: DaemonPart {
     private let action: @Sendable () async -> Void
 
-    /// A service that runs `action` at graceful shutdown.
+    /// A part that runs `action` at graceful shutdown.
     public init(_ action: @escaping @Sendable () async -> Void) {
         self.action = action
     }
 
     /// Waits for shutdown, then runs the action.
     public func run() async throws {
-        await gracefulShutdown()
+        await waitForShutdown()
         await action()
     }
 }
