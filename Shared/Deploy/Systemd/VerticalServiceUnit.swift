@@ -108,6 +108,7 @@ enum VerticalServiceUnit {
         environment["VERTICALS_SOCKET_DIR"] = layout.socketDirectory
         ServiceAccounts.applyDependencies(to: &environment, for: spec)
         ServiceAccounts.applyCertificates(to: &environment, for: spec, in: manifest)
+        ServiceAccounts.applyRoutes(to: &environment, for: spec, in: manifest)
         spec.applyIdleExit(to: &environment)
         ServiceAccounts.applyAccess(
             to: &environment, for: spec, in: manifest, operatorGroup: layout.group, identity: layout.userName)
