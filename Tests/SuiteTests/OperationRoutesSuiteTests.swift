@@ -115,7 +115,7 @@ struct OperationRoutesSuiteTests {
         #expect(profile.displayName == "Bo", "root reaches every operation")
         let audited = eventually(timeout: .seconds(10)) {
             let log = readFile("\(run)/logs/identity.log") ?? ""
-            return log.contains("audit service=identity operation=identity.grantRole caller=clinics caller_uid=\(clinicsUser.pointee.pw_uid)")
+            return log.contains("audit service=identity operation=identity.grantRole caller=\"vertical clinics\" caller_uid=\(clinicsUser.pointee.pw_uid)")
                 && log.contains("outcome=permissionDenied")
                 && log.contains("audit service=identity operation=identity.grantRole caller=root caller_uid=0")
         }
