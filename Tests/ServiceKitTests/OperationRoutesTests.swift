@@ -84,12 +84,16 @@ struct OperationRoutesTests {
         #expect(!clinics.allows("createAdmin", operatorOnly: true))
     }
 
-    /// A uid admitted by a hand-written allow list gets the entries under its uid or user name.
-    @Test func aUIDAdmittedByHand_getsTheEntriesUnderItsUID() {
+    /// A uid admitted by a hand-written allow list (not a vertical) gets the entries under its uid
+    /// or user name when there are any, else every operation that is not operator-only.
+    @Test func aUIDAdmittedByHand_getsTheEntriesUnderItsUID_elseEveryOperationButTheOperatorsOnes() {
         let access = Self.identityAccess(["VERTICALS_ALLOWED_OPERATIONS": "clinics:authenticate,4242:getUser"])
         let grant = access.grant(peer: Self.peer(4242), peerName: nil, secure: false)
         #expect(grant.allows("getUser", operatorOnly: false))
         #expect(!grant.allows("authenticate", operatorOnly: false))
+        let unnamed = access.grant(peer: Self.peer(4343), peerName: nil, secure: false)
+        #expect(unnamed.allows("register", operatorOnly: false) && !unnamed.isOperator)
+        #expect(!unnamed.allows("grantRole", operatorOnly: true))
     }
 
     /// Plain TCP names nobody: no per-caller rule applies, and an operator-only operation never.

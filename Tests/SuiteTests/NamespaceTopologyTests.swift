@@ -38,7 +38,11 @@ extension NamespaceTests {
             for vertical in topology.verticals {
                 let environment = try Self.podEnvironment(vertical, certificates: certificates, in: directory)
                 // Dependencies by Service name, as the ConfigMap gives them; the hosts files resolve them.
-                for dependency in vertical.environment["VERTICALS_DEPENDS_ON", default: ""].split(separator: ",") {
+                // (Each entry names an operation, `identity.authenticate`: its vertical is before the dot.)
+                let dependencies = Set(vertical.environment["VERTICALS_DEPENDS_ON", default: ""].split(separator: ",").map {
+                    Callees.service(of: String($0))
+                })
+                for dependency in dependencies {
                     #expect(environment["VERTICALS_ENDPOINT_\(dependency.uppercased())"] == "tcp:\(dependency):\(vertical.port)")
                 }
                 daemons.append(

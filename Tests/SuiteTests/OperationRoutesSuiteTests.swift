@@ -113,7 +113,7 @@ struct OperationRoutesSuiteTests {
         #expect(granted.roles.contains(.clinician))
         let profile = try await client.call(Identity.getUser, .init(userID: account.userID))
         #expect(profile.displayName == "Bo", "root reaches every operation")
-        let audited = eventually(timeout: .seconds(10)) {
+        let audited = eventually(timeout: .seconds(30)) {
             let log = readFile("\(run)/logs/identity.log") ?? ""
             return log.contains("audit service=identity operation=identity.grantRole caller=\"vertical clinics\" caller_uid=\(clinicsUser.pointee.pw_uid)")
                 && log.contains("outcome=permissionDenied")
@@ -122,6 +122,13 @@ struct OperationRoutesSuiteTests {
         #expect(audited, "identity's audit lines: \(readFile("\(run)/logs/identity.log") ?? "")")
         let logged = (readFile("\(run)/logs/identity.log") ?? "").contains("refused identity.getUser to clinics")
         #expect(logged, "the callee's log names the refused edge")
+
+        // describe shows the mark, under the operation.
+        let described = try runCommand("\(bin)/svc-supervisor", ["describe", "identity", "--socket-dir", "\(run)/sockets"], in: directory)
+        #expect(described.status == 0, "\(described.standardError)")
+        #expect(
+            described.standardOutput.contains("marks: grantsRole, operatorOnly (only the operator: root, the operator group or the operator certificate)"),
+            "\(described.standardOutput)")
     }
 
     @Test func overMutualTLS_aVerticalsCertificate_getsOnlyItsOperations_andTheOperatorsGetsAll() async throws {
@@ -204,7 +211,7 @@ struct OperationRoutesSuiteTests {
                 service: "identity", operation: Daemon.setLogLevel.fullName, body: Daemon.LogLevelInput().encodedBody())
         }
         #expect(refusedLevel?.detail("reason") == "operatorOnly", "\(String(describing: refusedLevel))")
-        let audited = eventually(timeout: .seconds(10)) {
+        let audited = eventually(timeout: .seconds(30)) {
             let log = readFile("\(run)/logs/identity.log") ?? ""
             return log.contains("operation=identity.grantRole caller=clinics caller_certificate=verticals://clinics outcome=permissionDenied")
                 && log.contains("operation=daemon.setLogLevel caller=verticals://operator caller_certificate=verticals://operator outcome=ok")

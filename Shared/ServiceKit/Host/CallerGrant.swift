@@ -55,12 +55,15 @@ extension PeerAccess {
         if allowedGIDs.contains(peer.gid) {
             return CallerGrant(isOperator: true, caller: callerName(peer) ?? "uid \(peer.uid)", operations: nil)
         }
-        // Admitted by a hand-written VERTICALS_ALLOWED_UIDS: its entries under its user name or uid.
+        // Admitted by a hand-written VERTICALS_ALLOWED_UIDS (someone the operator let in, not a
+        // vertical): its entries under its user name or uid when the table has any, else every
+        // operation that is not operator-only, as the allow-list said.
         let user = Self.userName(of: peer.uid)
-        let operations = allowedOperations.map { table in
-            (user.flatMap { table[$0] } ?? []).union(table["\(peer.uid)"] ?? [])
+        let named = allowedOperations.flatMap { table -> Set<String>? in
+            let entries = (user.flatMap { table[$0] } ?? []).union(table["\(peer.uid)"] ?? [])
+            return entries.isEmpty ? nil : entries
         }
-        return CallerGrant(isOperator: false, caller: user ?? "uid \(peer.uid)", vertical: user ?? "\(peer.uid)", operations: operations)
+        return CallerGrant(isOperator: false, caller: user ?? "uid \(peer.uid)", vertical: user ?? "\(peer.uid)", operations: named)
     }
 
     /// The operations `caller` may call here by ``allowedOperations``, sorted, for a refusal.
