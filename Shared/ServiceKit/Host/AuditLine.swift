@@ -17,10 +17,17 @@ import VerticalsEventLoop
 /// and those in `VERTICALS_AUDIT_OPERATIONS`) and the vertical's own ``Router/auditedOperations``. `outcome` is `ok` or the error code.
 public enum AuditLine {
     /// The line for `operation` of `service`, called by `peer`, ending with `outcome`.
-    /// `certificate` is the verified certificate's vertical name over mutual TLS (`caller_certificate`).
+    public static func text(
+        service: String, operation: String, peer: PeerCredentials?, callerName: String?, outcome: String
+    ) -> String {
+        text(service: service, operation: operation, peer: peer, callerName: callerName, outcome: outcome, certificate: nil)
+    }
+
+    /// The same, with `certificate`, the verified certificate's vertical name over mutual TLS
+    /// (`caller_certificate`; empty: a certificate that names none).
     public static func text(
         service: String, operation: String, peer: PeerCredentials?, callerName: String?, outcome: String,
-        certificate: String? = nil
+        certificate: String?
     ) -> String {
         var fields: [(String, String)] = [("service", service), ("operation", operation)]
         fields.append(("caller", callerName ?? peer.map { "uid \($0.uid)" } ?? "unknown"))
