@@ -80,13 +80,15 @@ struct OperationRoutesSuiteTests {
         let patient = "patient-\(UInt32.random(in: 0...UInt32.max))@example.org"
         let account = try await client.call(Identity.register, .init(email: patient, password: "correct-horse-battery", displayName: "Bo"))
 
-        let clinicsUser = try #require(getpwnam(prefix + "clinics"))
-        let operatorGroup = try #require(getgrnam(prefix + "ops"))
+        // Copied out at once: getpwnam's answer lives in a buffer the next look-up (another test's) reuses.
+        let clinicsUID = try #require(getpwnam(prefix + "clinics")).pointee.pw_uid
+        let clinicsGID = try #require(getpwnam(prefix + "clinics")).pointee.pw_gid
+        let operatorGID = try #require(getgrnam(prefix + "ops")).pointee.gr_gid
         func asClinics(_ operation: String, _ json: String) throws -> CommandResult {
             try runCommand(
                 "/usr/bin/setpriv",
-                ["--reuid=\(clinicsUser.pointee.pw_uid)", "--regid=\(clinicsUser.pointee.pw_gid)",
-                 "--groups=\(operatorGroup.pointee.gr_gid)", "\(bin)/svc-supervisor", "call", "--socket-dir", "\(run)/sockets",
+                ["--reuid=\(clinicsUID)", "--regid=\(clinicsGID)",
+                 "--groups=\(operatorGID)", "\(bin)/svc-supervisor", "call", "--socket-dir", "\(run)/sockets",
                  "identity", operation, json],
                 in: directory)
         }
@@ -115,7 +117,7 @@ struct OperationRoutesSuiteTests {
         #expect(profile.displayName == "Bo", "root reaches every operation")
         let audited = eventually(timeout: .seconds(30)) {
             let log = readFile("\(run)/logs/identity.log") ?? ""
-            return log.contains("audit service=identity operation=identity.grantRole caller=\"vertical clinics\" caller_uid=\(clinicsUser.pointee.pw_uid)")
+            return log.contains("audit service=identity operation=identity.grantRole caller=\"vertical clinics\" caller_uid=\(clinicsUID)")
                 && log.contains("outcome=permissionDenied")
                 && log.contains("audit service=identity operation=identity.grantRole caller=root caller_uid=0")
         }

@@ -44,6 +44,9 @@ final class ServerConnection: @unchecked Sendable {
     /// ``grant`` as one flag per served operation (``ServedOperation/index``); nil when the
     /// caller may call every operation that is not operator-only.
     private let allowedByIndex: [Bool]?
+    /// Set once a route refusal on this connection was logged: one line per connection, so a
+    /// caller repeating a refused call cannot flood the log (operator-only ones are audited anyway).
+    private var loggedRouteRefusal = false
     /// The operation the last request named (``servedOperation(named:)``).
     private var lastServed: (name: String, operation: ServedOperation)?
     /// This loop's request counts (the host's, read once).
@@ -416,18 +419,22 @@ final class ServerConnection: @unchecked Sendable {
     /// two per request, the refusal built only when there is one.
     @inline(__always)
     private func routeRefusal(_ operation: ServedOperation, named name: String) -> ServiceError? {
+        let refusal: ServiceError
         if operation.operatorOnly, !grant.isOperator {
+            refusal = RouteRefusal.operatorOnly(caller: grant.caller, operation: name, service: host.configuration.name)
+        } else {
+            guard let allowedByIndex, !allowedByIndex[operation.index] else { return nil }
             let service = host.configuration.name
-            let refusal = RouteRefusal.operatorOnly(caller: grant.caller, operation: name, service: service)
-            logger.notice("refused \(name) to \(grant.caller): \(refusal.message)")
-            return refusal
+            let declared = host.configuration.access.declaredOperations(of: grant.vertical).map {
+                $0 == "*" ? service : "\(service).\($0)"
+            }
+            refusal = RouteRefusal.undeclaredRoute(
+                caller: grant.vertical ?? grant.caller, operation: name, service: service, declared: declared)
         }
-        guard let allowedByIndex, !allowedByIndex[operation.index] else { return nil }
-        let service = host.configuration.name
-        let declared = host.configuration.access.declaredOperations(of: grant.vertical).map { $0 == "*" ? service : "\(service).\($0)" }
-        let refusal = RouteRefusal.undeclaredRoute(
-            caller: grant.vertical ?? grant.caller, operation: name, service: service, declared: declared)
-        logger.notice("refused \(name) to \(grant.caller): \(refusal.message)")
+        if !loggedRouteRefusal {
+            loggedRouteRefusal = true
+            logger.notice("refused \(name) to \(grant.caller): \(refusal.message) (further refusals on this connection are not logged)")
+        }
         return refusal
     }
 
