@@ -1,8 +1,9 @@
+import Glibc
 import IOInterface
 import Testing
 import VerticalsContract
 import VerticalsEventLoop
-import VerticalsServiceKit
+@testable import VerticalsServiceKit
 import VerticalsWire
 
 /// Who may call which operation once admitted (``CallerGrant``): the operator anything, a
@@ -139,5 +140,28 @@ struct OperationRoutesTests {
             service: "identity", operation: "identity.grantRole", peer: nil, callerName: "verticals://operator",
             outcome: "ok", certificate: "operator")
         #expect(line == "audit service=identity operation=identity.grantRole caller=verticals://operator caller_certificate=verticals://operator outcome=ok")
+    }
+}
+
+/// A daemon told to let a caller call an operator-only operation, or one it does not serve,
+/// warns at start-up naming both: the grant does nothing.
+@Suite struct RouteProblemsTests {
+    @Test func grantingAnOperatorOnlyOrUnknownOperation_isNamedAtStartUp() throws {
+        var configuration = HostConfiguration.from(
+            environment: ["VERTICALS_ALLOWED_OPERATIONS": "clinics:authenticate,clinics:grantRole,clinics:nosuch,records:*"],
+            name: "identity", pid: getpid())
+        configuration.socketDirectory = SocketDirectory("/nonexistent")
+        var router = Router(service: Identity.self)
+        router.on(Identity.authenticate) { _, _ in throw ServiceError(.unimplemented, "") }
+        router.on(Identity.grantRole) { _, _ in throw ServiceError(.unimplemented, "") }
+        let loop = try EventLoop(name: "route-problems")
+        defer { loop.shutdown() }
+        let host = ServiceHost(configuration: configuration, router: router, loop: loop)
+
+        let problems = host.routeProblems()
+
+        #expect(problems.count == 2, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("VERTICALS_ALLOWED_OPERATIONS grants clinics identity.grantRole, which is operator-only: ignored") })
+        #expect(problems.contains { $0.hasPrefix("VERTICALS_ALLOWED_OPERATIONS grants clinics identity.nosuch, which identity does not serve") })
     }
 }
