@@ -47,8 +47,14 @@ public struct ServiceSpec: Sendable, Equatable {
     public var arguments: [String] = []
     /// Extra environment variables (the supervisor adds its own: sockets, state, notify).
     public var environment: [String: String] = [:]
-    /// Services that must be ready before this one starts (and, for `rest_for_one`, restart it).
+    /// Services that must be ready before this one starts (and, for `rest_for_one`, restart it):
+    /// the verticals `depends_on` names, each once, whether whole or by operation.
     public var dependsOn: [String] = []
+    /// The operations `depends_on` names one by one (`"identity.authenticate"`), by callee, their
+    /// names within it in the order written. A callee named whole (`"identity"`) has no entry:
+    /// its caller may call every operation of it that is not operator-only
+    /// (``ServiceSpec/routeEntries``, ``ServiceAccounts/applyRoutes(to:for:in:)``).
+    public var dependsOnOperations: [String: [String]] = [:]
     /// When to restart after an exit.
     public var restart: RestartPolicy = .onFailure
     /// What else restarts with it (OTP's supervisor strategies).

@@ -59,7 +59,30 @@ public enum ServiceAccounts {
     /// Kubernetes ConfigMaps all set it here.
     public static func applyDependencies(to environment: inout [String: String], for spec: ServiceSpec) {
         if environment[DaemonEnvironment.dependsOnVariable] == nil {
-            environment[DaemonEnvironment.dependsOnVariable] = spec.dependsOn.joined(separator: ",")
+            environment[DaemonEnvironment.dependsOnVariable] = spec.routeEntries.joined(separator: ",")
+        }
+    }
+
+    /// The variable that tells a callee which of its operations each caller may call
+    /// (ServiceKit's `PeerAccess.allowedOperations`): `caller:operation,…`, `caller:*` for a
+    /// caller that names it whole (every operation that is not operator-only).
+    public static let allowedOperationsVariable = "VERTICALS_ALLOWED_OPERATIONS"
+
+    /// Tells `spec`'s daemon which of its operations each caller may call, unless its `env` did:
+    /// ``allowedOperationsVariable``, from the `depends_on` of every service of `manifest` that
+    /// names it (empty when none does: a vertical caller may then call only `daemon.health` and
+    /// `daemon.describe`). The same edges as ``applyAccess(to:for:in:operatorGroup:identity:)``'s
+    /// uids and ``applyPeers(to:for:in:)``'s certificate names, per operation; svc-supervisor,
+    /// the systemd units and the Kubernetes ConfigMaps all set it here.
+    public static func applyRoutes(to environment: inout [String: String], for spec: ServiceSpec, in manifest: Manifest) {
+        guard environment[allowedOperationsVariable] == nil else { return }
+        environment[allowedOperationsVariable] = allowedOperations(of: spec.name, in: manifest).joined(separator: ",")
+    }
+
+    /// The `caller:operation` entries of `callee`'s routes in `manifest`, in manifest order.
+    public static func allowedOperations(of callee: String, in manifest: Manifest) -> [String] {
+        callers(of: callee, in: manifest).flatMap { caller in
+            (caller.operations(of: callee) ?? ["*"]).map { "\(caller.name):\($0)" }
         }
     }
 

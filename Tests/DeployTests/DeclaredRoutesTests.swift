@@ -6,84 +6,149 @@ import ClinicsService
 import IdentityService
 import NotificationsService
 import RecordsService
+import IOInterface
+import VerticalsContract
 import VerticalsServiceKit
 @testable import VerticalsDeploy
 @testable import VerticalsSupervisor
 import VerticalsSupervisorClient
 import VerticalsTesting
 
-/// Routes declared in code agree with the manifest's `depends_on`, in both directions.
+/// Routes declared in code agree with the manifest's `depends_on`, operation by operation, in
+/// both directions, and every host enforces that one graph.
 ///
-/// In code, a vertical declares each vertical it calls in its World's `calls` (``Callees``):
-/// its caller refuses any other, and its daemon warns at start-up when the manifest lacks one.
+/// In code, a vertical declares each operation it calls in its World's `calls` (``Callees``):
+/// its caller refuses any other, and its daemon warns at start-up when the manifest differs.
 /// Beside it, each callee has a consumer contract, `Services/<Vertical>/Contracts/<provider>.json`
-/// (the provider's verification replays it), and its sources may call no other contract: a
-/// `Clinics.get` in records' code, or `SessionCheck` (which calls identity), needs both.
-/// The manifest's `depends_on` is what both hosts enforce (``ServiceAccounts``): an edge in
-/// code the manifest lacks is refused at run time, one the manifest has and the code does not
-/// use is a permission nobody needs.
+/// (the provider's verification replays it), whose interactions name the operations it relies
+/// on; and its sources may call no other operation: a `Clinics.get` in records' code, or
+/// `SessionCheck` (which calls identity.authenticate), needs all three.
+/// The manifest's `depends_on` is what every host enforces per operation (``ServiceAccounts``):
+/// an edge in code the manifest lacks is refused at run time, one the manifest has and the code
+/// does not use is a permission nobody needs.
 struct DeclaredRoutesTests {
     /// One disagreement, naming the edge and where each side says it.
     struct Mismatch: CustomStringConvertible, Equatable {
         let description: String
     }
 
-    @Test func codeAndManifest_declareTheSameRoutes() throws {
+    @Test func codeAndManifest_declareTheSameOperations() throws {
         let mismatches = try Self.mismatches(
             manifest: DeployFixture.suiteManifest(), root: DeployFixture.repositoryRoot)
         #expect(mismatches.isEmpty, "\(mismatches.map(\.description).joined(separator: "\n"))")
     }
 
-    /// The guard's own check: drop a declared dependency from the manifest, and the test
-    /// names the edge.
-    @Test func aDependencyDroppedFromTheManifest_isNamed() throws {
-        var manifest = try DeployFixture.suiteManifest()
-        let index = try #require(manifest.services.firstIndex { $0.name == "appointments" })
-        manifest.services[index].dependsOn.removeAll { $0 == "notifications" }
-        let mismatches = try Self.mismatches(manifest: manifest, root: DeployFixture.repositoryRoot)
-        #expect(mismatches.count == 1)
-        #expect(
-            mismatches.first?.description.hasPrefix(
-                "appointments → notifications: the code calls it (World.calls in Services/Appointments/Sources/World.swift)")
-                == true, "\(mismatches)")
-        #expect(mismatches.first?.description.contains("lacks depends_on = [\"notifications\"]") == true)
+    /// The reference suite names operations, never a whole vertical, on either side.
+    @Test func theReferenceSuite_namesEachOperation_neverAWholeVertical() throws {
+        let manifest = try DeployFixture.suiteManifest()
+        for spec in manifest.services {
+            let whole = spec.dependsOn.filter { spec.operations(of: $0) == nil }
+            #expect(whole.isEmpty, "deploy/suite.toml [services.\(spec.name)] names \(whole) whole: name the operations")
+            let calls = Self.referenceWorldCalls[spec.name] ?? .none
+            let bare = calls.entries.filter { !$0.contains(".") }
+            #expect(bare.isEmpty, "\(spec.name)'s World.calls names \(bare) whole: name the operations")
+        }
     }
 
-    @Test func aDependencyTheCodeNeverCalls_isNamed() throws {
+    /// No shipped vertical may declare an operator-only operation, nor one its callee does not have.
+    @Test func noShippedVertical_declaresAnOperatorOnlyOperation_orOneThatDoesNotExist() throws {
+        let problems = try Self.operatorOnlyProblems(
+            manifest: DeployFixture.suiteManifest(), worldCalls: Self.referenceWorldCalls)
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    /// The guard's own check: a vertical that declares identity.grantRole is named, from either side.
+    @Test func aVerticalDeclaringGrantRole_isNamed() throws {
         var manifest = try DeployFixture.suiteManifest()
         let index = try #require(manifest.services.firstIndex { $0.name == "clinics" })
-        manifest.services[index].dependsOn.append("records")
-        let mismatches = try Self.mismatches(manifest: manifest, root: DeployFixture.repositoryRoot)
-        #expect(mismatches.map(\.description).contains { $0.hasPrefix("clinics → records: deploy/suite.toml declares it") })
+        manifest.services[index].setDependsOn(["identity.authenticate", "identity.grantRole"])
+        var calls = Self.referenceWorldCalls
+        calls["records"] = Callees(Identity.authenticate, Identity.revokeRole, Clinics.get, Clinics.getMany, Clinics.nearest)
+        let problems = Self.operatorOnlyProblems(manifest: manifest, worldCalls: calls)
+        #expect(problems.contains { $0.hasPrefix("clinics → identity.grantRole: deploy/suite.toml [services.clinics] depends_on declares it, but it is operator-only") }, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("records → identity.revokeRole: World.calls declares it, but it is operator-only") }, "\(problems)")
     }
 
-    /// A call the World drops while the manifest and a consumer contract keep it: named from
-    /// both sides.
+    /// The guard's own check: drop a declared operation from the manifest, and the test names the edge.
+    @Test func anOperationDroppedFromTheManifest_isNamed() throws {
+        var manifest = try DeployFixture.suiteManifest()
+        let index = try #require(manifest.services.firstIndex { $0.name == "records" })
+        manifest.services[index].setDependsOn(["identity.authenticate", "clinics.get", "clinics.nearest"])
+        let mismatches = try Self.mismatches(manifest: manifest, root: DeployFixture.repositoryRoot)
+        #expect(mismatches.count == 1, "\(mismatches)")
+        #expect(
+            mismatches.first?.description.hasPrefix(
+                "records → clinics.getMany: the code calls it (World.calls in Services/Records/Sources/World.swift)")
+                == true, "\(mismatches)")
+        #expect(mismatches.first?.description.contains("lacks depends_on = [\"clinics.getMany\"]") == true)
+    }
+
+    /// A whole vertical in the manifest covers the code's operations of it, but grants more than
+    /// the code calls: named as unused.
+    @Test func aWholeVerticalInTheManifest_isNamedAsMoreThanTheCodeCalls() throws {
+        var manifest = try DeployFixture.suiteManifest()
+        let index = try #require(manifest.services.firstIndex { $0.name == "clinics" })
+        manifest.services[index].setDependsOn(["identity"])
+        let mismatches = try Self.mismatches(manifest: manifest, root: DeployFixture.repositoryRoot)
+        #expect(mismatches.map(\.description) == [
+            "clinics → identity: deploy/suite.toml declares it in depends_on, but the code calls only identity.authenticate "
+                + "of it (World.calls in Services/Clinics/Sources/World.swift): name those operations instead"
+        ])
+    }
+
+    @Test func anOperationTheCodeNeverCalls_isNamed() throws {
+        var manifest = try DeployFixture.suiteManifest()
+        let index = try #require(manifest.services.firstIndex { $0.name == "clinics" })
+        manifest.services[index].setDependsOn(["identity.authenticate", "identity.getUser"])
+        let mismatches = try Self.mismatches(manifest: manifest, root: DeployFixture.repositoryRoot)
+        #expect(mismatches.map(\.description).contains { $0.hasPrefix("clinics → identity.getUser: deploy/suite.toml declares it") }, "\(mismatches)")
+    }
+
+    /// A call the World drops while the manifest, a consumer contract and the sources keep it:
+    /// named from each side.
     @Test func aCallTheWorldNoLongerDeclares_isNamed() throws {
         var calls = Self.referenceWorldCalls
-        calls["appointments"] = Callees(names: ["identity", "clinics"])
+        calls["appointments"] = Callees(Identity.authenticate, Clinics.checkSlot)
         let mismatches = try Self.mismatches(
             manifest: DeployFixture.suiteManifest(), root: DeployFixture.repositoryRoot, worldCalls: calls)
         let texts = mismatches.map(\.description)
-        #expect(texts.contains { $0.hasPrefix("appointments → notifications: deploy/suite.toml declares it in depends_on, but the code does not") }, "\(texts)")
-        #expect(texts.contains { $0.hasPrefix("appointments → notifications: a consumer contract") }, "\(texts)")
-        #expect(texts.contains { $0.hasPrefix("appointments → notifications: Sources/") && $0.contains("does not declare it") }, "\(texts)")
+        #expect(texts.contains { $0.hasPrefix("appointments → notifications.send: deploy/suite.toml declares it in depends_on, but the code does not") }, "\(texts)")
+        #expect(texts.contains { $0.hasPrefix("appointments → notifications.send: a consumer contract") }, "\(texts)")
+        #expect(texts.contains { $0.hasPrefix("appointments → notifications.send: Sources/") && $0.contains("does not declare it") }, "\(texts)")
     }
 
-    /// One graph: the code's calls, the systemd units' allow lists, their and the
-    /// ConfigMaps' `VERTICALS_DEPENDS_ON`, and the NetworkPolicies are the same edges, caller →
-    /// callee. (The supervisor's own allow lists equal the units' by ServiceAccountsTests.)
+    /// A World that declares an operation no source calls, and no consumer contract pins: named.
+    @Test func anOperationTheWorldDeclaresButNoSourceCalls_isNamed() throws {
+        var calls = Self.referenceWorldCalls
+        calls["clinics"] = Callees(Identity.authenticate, Identity.getUser)
+        var manifest = try DeployFixture.suiteManifest()
+        let index = try #require(manifest.services.firstIndex { $0.name == "clinics" })
+        manifest.services[index].setDependsOn(["identity.authenticate", "identity.getUser"])
+        let mismatches = try Self.mismatches(manifest: manifest, root: DeployFixture.repositoryRoot, worldCalls: calls)
+        let texts = mismatches.map(\.description)
+        #expect(texts.contains { $0.hasPrefix("clinics → identity.getUser: World.calls in Services/Clinics/Sources/World.swift declares it, but no source file calls it") }, "\(texts)")
+        #expect(texts.contains { $0.hasPrefix("clinics → identity.getUser: World.calls in Services/Clinics/Sources/World.swift declares it, but no consumer contract") }, "\(texts)")
+    }
+
+    /// One graph: the code's calls, per operation, are the edges of the systemd units' and the
+    /// ConfigMaps' `VERTICALS_ALLOWED_OPERATIONS` (what each callee admits) and
+    /// `VERTICALS_DEPENDS_ON` (what each caller declares); per vertical, of the units' uid allow
+    /// lists, the ConfigMaps' certificate allow lists and the NetworkPolicies. (svc-supervisor
+    /// sets the same variables through the same ``ServiceAccounts`` functions: ServiceAccountsTests.)
     @Test func everyHost_enforcesTheGraphTheCodeDeclares() throws {
         let manifest = try DeployFixture.suiteManifest()
-        let code = Set(manifest.services.flatMap { spec in
-            (Self.referenceWorldCalls[spec.name]?.names ?? []).map { [spec.name, $0] }
+        let operations = Set(manifest.services.flatMap { spec in
+            (Self.referenceWorldCalls[spec.name]?.entries ?? []).map { [spec.name, $0] }
         })
-        #expect(code.count == 7, "the reference suite's seven routes")
+        #expect(operations.count == 10, "the reference suite's ten operation routes: \(operations)")
+        let code = Set(operations.map { [$0[0], Callees.service(of: $0[1])] })
+        #expect(code.count == 7, "the reference suite's seven routes between verticals")
 
         let layout = SystemdLayout()
         let users = Dictionary(uniqueKeysWithValues: manifest.services.map { (layout.userName($0), $0.name) })
         var systemdAllowed: Set<[String]> = []
         var systemdDependsOn: Set<[String]> = []
+        var systemdOperations: Set<[String]> = []
         for spec in manifest.services {
             let environment = Dictionary(
                 VerticalServiceUnit.environment(spec, in: try SystemdPlacement(manifest, host: nil), layout: layout), uniquingKeysWith: { a, _ in a })
@@ -93,31 +158,67 @@ struct DeclaredRoutesTests {
             for callee in (environment["VERTICALS_DEPENDS_ON"] ?? "").split(separator: ",") {
                 systemdDependsOn.insert([spec.name, String(callee)])
             }
+            systemdOperations.formUnion(Self.operationEdges(environment["VERTICALS_ALLOWED_OPERATIONS"], callee: spec.name))
         }
         #expect(systemdAllowed == code, "systemd allow lists: \(systemdAllowed.symmetricDifference(code))")
-        #expect(systemdDependsOn == code, "systemd VERTICALS_DEPENDS_ON: \(systemdDependsOn.symmetricDifference(code))")
+        #expect(systemdDependsOn == operations, "systemd VERTICALS_DEPENDS_ON: \(systemdDependsOn.symmetricDifference(operations))")
+        #expect(systemdOperations == operations, "systemd VERTICALS_ALLOWED_OPERATIONS: \(systemdOperations.symmetricDifference(operations))")
 
         let kubernetes = try KubernetesFixture.suiteManifest()
         let objects = KubernetesFixture.all(try KubernetesExport.objects(for: kubernetes))
         let policies = KubernetesGraphTests.policyGraph(objects)
         #expect(policies.egress == code && policies.ingress == code, "NetworkPolicies")
         var configMaps: Set<[String]> = []
-        for spec in kubernetes.services {
-            let data = try #require(objects.first { $0.kind == "ConfigMap" && $0.name == "\(spec.name)-env" }?.node["data"]?.stringMap)
-            for callee in (data["VERTICALS_DEPENDS_ON"] ?? "").split(separator: ",") { configMaps.insert([spec.name, String(callee)]) }
-        }
-        #expect(configMaps == code, "ConfigMaps' VERTICALS_DEPENDS_ON: \(configMaps.symmetricDifference(code))")
+        var configMapOperations: Set<[String]> = []
         var peers: Set<[String]> = []
         for spec in kubernetes.services {
             let data = try #require(objects.first { $0.kind == "ConfigMap" && $0.name == "\(spec.name)-env" }?.node["data"]?.stringMap)
+            for callee in (data["VERTICALS_DEPENDS_ON"] ?? "").split(separator: ",") { configMaps.insert([spec.name, String(callee)]) }
+            configMapOperations.formUnion(Self.operationEdges(data["VERTICALS_ALLOWED_OPERATIONS"], callee: spec.name))
             let names = (data["VERTICALS_ALLOWED_PEERS"] ?? "").split(separator: ",").map(String.init)
             #expect(names.last == "operator", "\(spec.name) admits the operator: \(names)")
             for caller in names where caller != "operator" { peers.insert([caller, spec.name]) }
         }
+        #expect(configMaps == operations, "ConfigMaps' VERTICALS_DEPENDS_ON: \(configMaps.symmetricDifference(operations))")
+        #expect(configMapOperations == operations, "ConfigMaps' VERTICALS_ALLOWED_OPERATIONS: \(configMapOperations.symmetricDifference(operations))")
         #expect(peers == code, "ConfigMaps' VERTICALS_ALLOWED_PEERS: \(peers.symmetricDifference(code))")
     }
 
-    // MARK: The check
+    /// `caller → callee.operation` edges of a callee's `VERTICALS_ALLOWED_OPERATIONS`.
+    static func operationEdges(_ value: String?, callee: String) -> Set<[String]> {
+        Set((value ?? "").split(separator: ",").map { entry in
+            let parts = entry.split(separator: ":", maxSplits: 1).map(String.init)
+            return [parts[0], parts.count > 1 && parts[1] != "*" ? "\(callee).\(parts[1])" : callee]
+        })
+    }
+
+    // MARK: The checks
+
+    /// Every declared operation, in code or in `manifest`, that is operator-only or that its
+    /// callee's contract does not have.
+    static func operatorOnlyProblems(manifest: Manifest, worldCalls: [String: Callees]) -> [String] {
+        var problems: [String] = []
+        for spec in manifest.services {
+            let sides = [
+                ("deploy/suite.toml [services.\(spec.name)] depends_on", spec.routeEntries),
+                ("World.calls", worldCalls[spec.name]?.entries ?? []),
+            ]
+            for (side, entries) in sides {
+                for entry in entries where entry.contains(".") {
+                    guard let operation = Contracts.operation(entry) else {
+                        problems.append("\(spec.name) → \(entry): \(side) declares it, but no contract has that operation")
+                        continue
+                    }
+                    if operation.isOperatorOnly {
+                        problems.append(
+                            "\(spec.name) → \(entry): \(side) declares it, but it is operator-only: only root, the "
+                                + "operator group or the operator certificate may call it, never a vertical")
+                    }
+                }
+            }
+        }
+        return problems
+    }
 
     /// Every edge on which code and `manifest` disagree, for the verticals with a folder under
     /// `root/Services`.
@@ -129,40 +230,54 @@ struct DeclaredRoutesTests {
         for spec in manifest.services {
             guard let folder = folder(of: spec.name, root: root) else { continue }
             let world = "World.calls in Services/\(folder)/Sources/World.swift"
-            let calls = worldCalls[spec.name]?.names ?? []
+            let calls = worldCalls[spec.name] ?? .none
             let declared = try consumerContracts(in: "\(root)/Services/\(folder)/Contracts")
-            let called = calledContracts(in: "\(root)/Services/\(folder)/Sources", own: spec.name, among: names)
-            let manifestEdges = Set(spec.dependsOn)
-            for provider in calls where !manifestEdges.contains(provider) {
+            let called = calledOperations(in: "\(root)/Services/\(folder)/Sources", own: spec.name, among: names)
+            let manifestCalls = Callees(names: spec.routeEntries)
+            for entry in calls.entries where !manifestCalls.covers(entry) {
                 mismatches.append(
                     Mismatch(
-                        description: "\(spec.name) → \(provider): the code calls it (\(world)) but "
-                            + "deploy/suite.toml [services.\(spec.name)] lacks depends_on = [\"\(provider)\"]: "
+                        description: "\(spec.name) → \(entry): the code calls it (\(world)) but "
+                            + "deploy/suite.toml [services.\(spec.name)] lacks depends_on = [\"\(entry)\"]: "
                             + "its calls would be refused where routes are enforced, and the daemon warns at start-up"))
             }
-            for provider in manifestEdges.sorted() where !calls.contains(provider) {
-                mismatches.append(
-                    Mismatch(
-                        description: "\(spec.name) → \(provider): deploy/suite.toml declares it in depends_on, but "
-                            + "the code does not (\(world)): drop it, or declare the call"))
+            for entry in manifestCalls.entries where !calls.covers(entry) {
+                if !entry.contains("."), let used = calls.operations(of: entry), !used.isEmpty {
+                    mismatches.append(
+                        Mismatch(
+                            description: "\(spec.name) → \(entry): deploy/suite.toml declares it in depends_on, but the code "
+                                + "calls only \(used.map { "\(entry).\($0)" }.joined(separator: ", ")) of it (\(world)): "
+                                + "name those operations instead"))
+                } else {
+                    mismatches.append(
+                        Mismatch(
+                            description: "\(spec.name) → \(entry): deploy/suite.toml declares it in depends_on, but "
+                                + "the code does not (\(world)): drop it, or declare the call"))
+                }
             }
-            for provider in declared.keys.sorted() where !calls.contains(provider) {
+            for (operation, file) in declared.sorted(by: { $0.key < $1.key }) where !calls.covers(operation) {
                 mismatches.append(
                     Mismatch(
-                        description: "\(spec.name) → \(provider): a consumer contract (Services/\(folder)/Contracts/"
-                            + "\(provider).json) says it calls it, but \(world) does not"))
+                        description: "\(spec.name) → \(operation): a consumer contract (Services/\(folder)/Contracts/"
+                            + "\(file)) says it calls it, but \(world) does not"))
             }
-            for provider in calls where declared[provider] == nil {
+            for entry in calls.entries where declared[entry] == nil {
                 mismatches.append(
                     Mismatch(
-                        description: "\(spec.name) → \(provider): \(world) declares it, but no consumer contract "
-                            + "Services/\(folder)/Contracts/\(provider).json pins what it relies on"))
+                        description: "\(spec.name) → \(entry): \(world) declares it, but no consumer contract "
+                            + "(Services/\(folder)/Contracts/\(Callees.service(of: entry)).json) pins what it relies on"))
             }
-            for (provider, file) in called.sorted(by: { $0.key < $1.key }) where !calls.contains(provider) {
+            for (operation, file) in called.sorted(by: { $0.key < $1.key }) where !calls.covers(operation) {
                 mismatches.append(
                     Mismatch(
-                        description: "\(spec.name) → \(provider): \(file) calls it, but \(world) does not "
+                        description: "\(spec.name) → \(operation): \(file) calls it, but \(world) does not "
                             + "declare it (its caller would refuse the call)"))
+            }
+            for entry in calls.entries where called[entry] == nil {
+                mismatches.append(
+                    Mismatch(
+                        description: "\(spec.name) → \(entry): \(world) declares it, but no source file calls it: "
+                            + "a permission nobody needs"))
             }
         }
         return mismatches
@@ -183,21 +298,25 @@ struct DeclaredRoutesTests {
         return FolderEntries.names(in: "\(root)/Services").first { $0.lowercased() == key }
     }
 
-    /// Provider → file, from each `<provider>.json` consumer contract in `folder`.
+    /// `provider.operation` → file, from the interactions of each `<provider>.json` consumer
+    /// contract in `folder`.
     static func consumerContracts(in folder: String) throws -> [String: String] {
-        var providers: [String: String] = [:]
+        var operations: [String: String] = [:]
         for name in FolderEntries.names(in: folder) where name.hasSuffix(".json") {
             let data = try #require(FileManager.default.contents(atPath: "\(folder)/\(name)"))
             let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
             let provider = try #require(object?["provider"] as? String, "\(folder)/\(name) names no provider")
-            providers[provider] = name
+            let interactions = object?["interactions"] as? [[String: Any]] ?? []
+            for interaction in interactions {
+                if let operation = interaction["operation"] as? String { operations["\(provider).\(operation)"] = name }
+            }
         }
-        return providers
+        return operations
     }
 
-    /// Provider → a source file that calls it: `<Contract>.<operation>` of another vertical
-    /// (`Clinics.get`), or `SessionCheck`, which asks identity.
-    static func calledContracts(in folder: String, own: String, among names: [String]) -> [String: String] {
+    /// `provider.operation` → a source file that calls it: `<Contract>.<operation>` of another
+    /// vertical (`Clinics.get`), or `SessionCheck`, which calls identity.authenticate.
+    static func calledOperations(in folder: String, own: String, among names: [String]) -> [String: String] {
         var called: [String: String] = [:]
         let contracts = names.filter { $0 != own }.map { name in
             (name, name.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined())
@@ -205,11 +324,16 @@ struct DeclaredRoutesTests {
         for file in swiftFiles(under: folder) {
             guard let text = readFile(file) else { continue }
             let relative = String(file.dropFirst(folder.count - "Sources".count))
-            for (name, type) in contracts where text.range(of: "\\b\(type)\\.[a-z]", options: .regularExpression) != nil {
-                called[name] = called[name] ?? relative
+            for (name, type) in contracts {
+                let pattern = try! NSRegularExpression(pattern: "\\b\(type)\\.([a-z][A-Za-z0-9]*)\\b")
+                let range = NSRange(text.startIndex..., in: text)
+                for match in pattern.matches(in: text, range: range) {
+                    guard let operation = Range(match.range(at: 1), in: text).map({ String(text[$0]) }) else { continue }
+                    called["\(name).\(operation)"] = called["\(name).\(operation)"] ?? relative
+                }
             }
             if own != "identity", names.contains("identity"), text.contains("SessionCheck") {
-                called["identity"] = called["identity"] ?? relative
+                called["identity.authenticate"] = called["identity.authenticate"] ?? relative
             }
         }
         return called

@@ -185,7 +185,7 @@ struct SystemdExportTests {
         #expect(
             DeployFixture.values("Environment", in: unit) == [
                 #""GREETING=hello \"world\" 50%% $USER""#, #""PLAIN=x""#, #""VERTICALS_ALLOWED_GIDS=verticals""#,
-                #""VERTICALS_DEPENDS_ON=""#, #""VERTICALS_SOCKET_DIR=/run/verticals""#, #""VERTICALS_SUITE_USERS=alpha:verticals-alpha""#,
+                #""VERTICALS_ALLOWED_OPERATIONS=""#, #""VERTICALS_DEPENDS_ON=""#, #""VERTICALS_SOCKET_DIR=/run/verticals""#, #""VERTICALS_SUITE_USERS=alpha:verticals-alpha""#,
             ])
     }
 

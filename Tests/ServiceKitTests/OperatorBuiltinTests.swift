@@ -1,4 +1,5 @@
 import GRDB
+import Glibc
 import IOInterface
 import Logging
 import Testing
@@ -13,10 +14,11 @@ import VerticalsWire
 @Suite(.serialized)
 struct OperatorBuiltinTests {
     /// A router with only the built-ins, over `store`.
-    static func router(store: (any DatabaseReader)? = nil, stateDirectory: String? = nil) -> Router {
+    static func router(store: (any DatabaseReader)? = nil, stateDirectory: String? = nil, keep: Int = 16) -> Router {
         var configuration = HostConfiguration(name: "tests", socketDirectory: SocketDirectory("/nonexistent"))
         configuration.store = store.map(SQLiteVerticalStore.init)
         configuration.stateDirectory = stateDirectory
+        configuration.backupKeep = keep
         var router = Router(service: "tests")
         Builtins.install(into: &router, configuration: configuration)
         return router
@@ -58,14 +60,14 @@ struct OperatorBuiltinTests {
     @Test func backup_whileWritesGoOn_writesAWholeConsistentCopy() async throws {
         let directory = TemporaryDirectory()
         let pool = try Self.store(in: directory, rows: 1000)
-        let router = Self.router(store: pool)
+        let router = Self.router(store: pool, stateDirectory: directory.file("state"))
         let writer = Task {
             for n in 1000..<1500 {
                 try await pool.write { db in try db.execute(sql: "INSERT INTO items (n) VALUES (?)", arguments: [n]) }
             }
         }
 
-        let backup = try await router.serveInProcess(Daemon.backup, .init(path: directory.file("copy.sqlite")))
+        let backup = try await router.serveInProcess(Daemon.backup, .init(path: "copy.sqlite"))
         try await writer.value
 
         let copy = try DatabaseQueue(path: backup.path)
@@ -82,19 +84,83 @@ struct OperatorBuiltinTests {
         #expect(backup.bytes > 0 && backup.service == "tests")
     }
 
-    @Test func backup_refusesAnExistingFileARelativePathAndADaemonWithoutAStore() async throws {
+    @Test func backup_refusesAnExistingFile_aDaemonWithoutAStore_orWithoutAStateFolder() async throws {
         let directory = TemporaryDirectory()
-        let router = Self.router(store: try Self.store(in: directory, rows: 1))
-        let path = directory.file("copy.sqlite")
-        _ = try await router.serveInProcess(Daemon.backup, .init(path: path))
+        let router = Self.router(store: try Self.store(in: directory, rows: 1), stateDirectory: directory.file("state"))
+        _ = try await router.serveInProcess(Daemon.backup, .init(path: "copy.sqlite"))
 
-        let again = await serviceError { try await router.serveInProcess(Daemon.backup, .init(path: path)) }
-        let relative = await serviceError { try await router.serveInProcess(Daemon.backup, .init(path: "copy.sqlite")) }
-        let storeless = await serviceError { try await Self.router().serveInProcess(Daemon.backup, .init(path: path + "2")) }
+        let again = await serviceError { try await router.serveInProcess(Daemon.backup, .init(path: "copy.sqlite")) }
+        let storeless = await serviceError {
+            try await Self.router(stateDirectory: directory.file("state")).serveInProcess(Daemon.backup, .init(path: "other.sqlite"))
+        }
+        let other = TemporaryDirectory()
+        let folderlessRouter = Self.router(store: try Self.store(in: other, rows: 1))
+        let folderless = await serviceError { try await folderlessRouter.serveInProcess(Daemon.backup, .init(path: "x.sqlite")) }
 
         #expect(again?.code == .conflict)
-        #expect(relative?.code == .invalidInput)
         #expect(storeless?.code == .unimplemented)
+        #expect(folderless?.code == .unimplemented)
+    }
+
+    /// Confined to the state folder's `backups/`: anything else is `invalidInput` naming the
+    /// path, and nothing is written there.
+    @Test(arguments: ["/tmp/vt-backup-elsewhere.sqlite", "../x.sqlite", "..", ".hidden.sqlite", "a/b.sqlite", "", "STATE/../x.sqlite", "STATE/sub/x.sqlite"])
+    func backup_outsideTheBackupsFolder_isInvalidInput_andWritesNothing(path: String) async throws {
+        let directory = TemporaryDirectory()
+        let state = directory.file("state")
+        let router = Self.router(store: try Self.store(in: directory, rows: 1), stateDirectory: state)
+        let requested = path.replacingOccurrences(of: "STATE", with: "\(state)/backups")
+
+        let error = await serviceError { try await router.serveInProcess(Daemon.backup, .init(path: requested)) }
+
+        #expect(error?.code == .invalidInput, "\(requested): \(String(describing: error))")
+        #expect(error?.detail("field") == "path")
+        #expect(access("/tmp/vt-backup-elsewhere.sqlite", F_OK) != 0)
+        #expect(access(directory.file("x.sqlite"), F_OK) != 0 && access("\(state)/x.sqlite", F_OK) != 0)
+    }
+
+    /// An absolute path naming the backups folder is taken; a link planted where the folder or the
+    /// file goes is refused and followed nowhere.
+    @Test func backup_ofTheBackupsFoldersOwnPath_isTaken_butALinkThereIsRefused() async throws {
+        let directory = TemporaryDirectory()
+        let state = directory.file("state")
+        let router = Self.router(store: try Self.store(in: directory, rows: 1), stateDirectory: state)
+
+        let taken = try await router.serveInProcess(Daemon.backup, .init(path: "\(state)/backups/abs.sqlite"))
+        #expect(taken.path == "\(state)/backups/abs.sqlite")
+
+        let target = directory.file("sentinel")
+        #expect(symlink(target, "\(state)/backups/linked.sqlite") == 0)
+        let linkedFile = await serviceError { try await router.serveInProcess(Daemon.backup, .init(path: "linked.sqlite")) }
+        #expect(linkedFile?.code == .invalidInput, "\(String(describing: linkedFile))")
+        #expect(access(target, F_OK) != 0, "the link was followed")
+
+        let other = TemporaryDirectory()
+        let state2 = other.file("state")
+        let router2 = Self.router(store: try Self.store(in: other, rows: 1), stateDirectory: state2)
+        mkdir(other.file("elsewhere"), 0o700)
+        #expect(symlink(other.file("elsewhere"), "\(state2)/backups") == 0)
+        let linkedFolder = await serviceError { try await router2.serveInProcess(Daemon.backup, .init(path: "x.sqlite")) }
+        #expect(linkedFolder?.code == .invalidInput, "\(String(describing: linkedFolder))")
+        #expect(access(other.file("elsewhere/x.sqlite"), F_OK) != 0, "written through the link")
+    }
+
+    /// At most `VERTICALS_BACKUP_KEEP` files are kept: past it, `resourceExhausted` until some go.
+    @Test func backup_pastTheKeptFilesCap_isResourceExhausted_untilOneIsMovedAway() async throws {
+        let directory = TemporaryDirectory()
+        let state = directory.file("state")
+        let router = Self.router(store: try Self.store(in: directory, rows: 1), stateDirectory: state, keep: 2)
+        _ = try await router.serveInProcess(Daemon.backup, .init(path: "1.sqlite"))
+        _ = try await router.serveInProcess(Daemon.backup, .init(path: "2.sqlite"))
+
+        let third = await serviceError { try await router.serveInProcess(Daemon.backup, .init(path: "3.sqlite")) }
+        #expect(third?.code == .resourceExhausted, "\(String(describing: third))")
+        #expect(third?.message.contains("VERTICALS_BACKUP_KEEP=2") == true)
+        #expect(access("\(state)/backups/3.sqlite", F_OK) != 0)
+
+        unlink("\(state)/backups/1.sqlite")
+        _ = try await router.serveInProcess(Daemon.backup, .init(path: "3.sqlite"))
+        #expect(HostConfiguration.from(environment: ["VERTICALS_BACKUP_KEEP": "5"], name: "x", pid: 1).backupKeep == 5)
     }
 
     /// Under systemd's `ProtectSystem=strict` the state directory is the daemon's only writable

@@ -67,20 +67,21 @@ struct DaemonCommandLineTests {
         try store.close()
     }
 
-    /// Declared routes at start-up: records' code calls identity and clinics; a manager that passes a `depends_on`
-    /// without clinics gets a warning at start-up naming the edge (a manifest may run records
-    /// without clinics, so it still starts), and none once the manifest declares both.
+    /// Declared routes at start-up: records' code calls identity.authenticate and three operations
+    /// of clinics; a manager that passes a `depends_on` without clinics.getMany gets a warning at
+    /// start-up naming the edge (a manifest may run records without clinics, so it still starts),
+    /// and none once the manifest declares them all.
     @Test func aManifestLackingACallTheCodeMakes_isNamedAtStartUp() throws {
         let directory = TemporaryDirectory()
         var environment = Self.environment(directory)
-        environment["VERTICALS_DEPENDS_ON"] = "identity"
+        environment["VERTICALS_DEPENDS_ON"] = "identity.authenticate,clinics.get,clinics.nearest"
 
         let check = try runCommand("svc-records", ["--check"], environment: environment, in: directory)
 
         #expect(check.status == 0, "\(check.standardError)")
-        #expect(check.standardError.contains("its code calls clinics (World.calls), but the manifest's records lacks depends_on = [\"clinics\"]"), "\(check.standardError)")
+        #expect(check.standardError.contains("its code calls clinics.getMany (World.calls), but the manifest's records lacks depends_on = [\"clinics.getMany\"]"), "\(check.standardError)")
 
-        environment["VERTICALS_DEPENDS_ON"] = "identity,clinics"
+        environment["VERTICALS_DEPENDS_ON"] = "identity.authenticate,clinics.get,clinics.getMany,clinics.nearest"
         let declared = try runCommand("svc-records", ["--check"], environment: environment, in: directory)
         #expect(declared.status == 0 && !declared.standardError.contains("World.calls"), "\(declared.standardError)")
     }

@@ -6,6 +6,7 @@ import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsTesting
+import VerticalsWire
 
 extension NamespaceTests {
     /// The Kubernetes export's intent, rehearsed without a cluster: deploy/suite.toml
@@ -38,7 +39,11 @@ extension NamespaceTests {
             for vertical in topology.verticals {
                 let environment = try Self.podEnvironment(vertical, certificates: certificates, in: directory)
                 // Dependencies by Service name, as the ConfigMap gives them; the hosts files resolve them.
-                for dependency in vertical.environment["VERTICALS_DEPENDS_ON", default: ""].split(separator: ",") {
+                // (Each entry names an operation, `identity.authenticate`: its vertical is before the dot.)
+                let dependencies = Set(vertical.environment["VERTICALS_DEPENDS_ON", default: ""].split(separator: ",").map {
+                    Callees.service(of: String($0))
+                })
+                for dependency in dependencies {
                     #expect(environment["VERTICALS_ENDPOINT_\(dependency.uppercased())"] == "tcp:\(dependency):\(vertical.port)")
                 }
                 daemons.append(
@@ -67,6 +72,29 @@ extension NamespaceTests {
             defer { client.close() }
             try await BookingLedger.journey(client)
 
+            // Per operation, as the ConfigMaps' VERTICALS_ALLOWED_OPERATIONS say: from records' pod with
+            // records' certificate, identity answers authenticate but refuses getUser and grantRole,
+            // naming the edge.
+            let recordsLoop = try EventLoop(name: "topology-records")
+            defer { recordsLoop.shutdown() }
+            let recordsHost = lab.namespace(of: "records")
+            try await recordsLoop.submit { try NetworkNamespace.enter(recordsHost) }
+            var recordsEnvironment = environment
+            for (variable, file) in [("VERTICALS_TLS_CERT", "tls.crt"), ("VERTICALS_TLS_KEY", "tls.key"), ("VERTICALS_TLS_CA", "ca.crt")] {
+                recordsEnvironment[variable] = "\(certificates)/records/\(file)"
+            }
+            let records = ServiceClient(
+                loop: recordsLoop, sockets: SocketDirectory.from(environment: recordsEnvironment), defaultTimeout: .seconds(10))
+            defer { records.close() }
+            let unauthenticated = await Self.refusal { _ = try await records.call(Identity.authenticate, .init(token: "not-a-token")) }
+            #expect(unauthenticated?.code == .unauthenticated, "records → identity.authenticate is declared: \(String(describing: unauthenticated))")
+            let getUser = await Self.refusal { _ = try await records.call(Identity.getUser, .init(userID: "u_1")) }
+            #expect(getUser?.detail("edge") == "records → identity.getUser", "\(String(describing: getUser))")
+            let grant = await Self.refusal {
+                _ = try await records.call(Identity.grantRole, .init(token: "t", email: "a@example.org", role: .admin))
+            }
+            #expect(grant?.detail("reason") == "operatorOnly", "\(String(describing: grant))")
+
             // The graph's edges connect; the edge it lacks is dropped (no answer, not even a reset).
             let port = UInt16(topology.verticals.first { $0.name == "notifications" }?.port ?? 0)  // every vertical's: 7000
             #expect(try lab.connect(from: "appointments", to: addresses["notifications"]!, port: port, timeout: .seconds(5)) == .connected)
@@ -74,6 +102,18 @@ extension NamespaceTests {
             #expect(topology.callees["records"]?.contains("notifications") == false)
             #expect(try lab.connect(from: "records", to: addresses["notifications"]!, port: port, timeout: .seconds(2)) == .timedOut)
             #expect(try lab.connect(from: "clinics", to: addresses["appointments"]!, port: port, timeout: .seconds(2)) == .timedOut)
+        }
+
+        /// The typed error `body` threw, or nil.
+        static func refusal(_ body: () async throws -> Void) async -> ServiceError? {
+            do {
+                try await body()
+                return nil
+            } catch let error as ServiceError {
+                return error
+            } catch {
+                return ServiceError(.internal, "\(error)")
+            }
         }
 
         /// `vertical`'s ConfigMap environment with each of its volume mounts made a folder of

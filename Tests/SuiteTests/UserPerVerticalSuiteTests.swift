@@ -7,9 +7,10 @@ import VerticalsServiceKit
 import VerticalsTesting
 import VerticalsWire
 
-/// The reference suite under `svc-supervisor up` as root with a user per vertical:
-/// `ps` shows each under its own user, the booking journey passes across those users (the
-/// internal `notifications.send` included), and a call the manifest does not declare, made as
+/// The reference suite under `svc-supervisor up` as root with a user per vertical and the
+/// reference suite's routes, operation by operation: `ps` shows each under its own user, the
+/// booking journey passes across those users (the internal `notifications.send` included) with
+/// no operation beyond those the code declares, and a call the manifest does not declare, made as
 /// one vertical's user, is refused naming the missing `depends_on`.
 ///
 /// Users and the operator group carry a test-unique prefix (manifest `user`,
@@ -46,15 +47,16 @@ struct UserPerVerticalSuiteTests {
             [services.clinics]
             executable = "svc-clinics"
             user = "\(prefix)clinics"
+            depends_on = ["identity.authenticate"]
             [services.notifications]
             executable = "svc-notifications"
             user = "\(prefix)notifications"
-            depends_on = ["identity"]
+            depends_on = ["identity.authenticate", "identity.getUser"]
             env = { VERTICALS_INTERNAL_OPERATIONS = "send", VERTICALS_LOG_LEVEL = "notice" }
             [services.appointments]
             executable = "svc-appointments"
             user = "\(prefix)appointments"
-            depends_on = ["identity", "clinics", "notifications"]
+            depends_on = ["identity.authenticate", "clinics.checkSlot", "notifications.send"]
             """
         let file = fopen(manifest, "w")
         fputs(text, file)

@@ -48,24 +48,27 @@ extension EngineProcessTests {
         }
 
         /// A split suite: a local service's routes come from the whole manifest, so
-        /// a remote caller is among its allowed peers and a remote callee in its `depends_on`.
+        /// a remote caller is among its allowed peers (with the operations it names) and a remote
+        /// callee's operation in its `depends_on`.
         @Test func remoteCallersAndCallees_areInTheRoutesOfALocalService() async throws {
             let directory = TemporaryDirectory()
             let seen = directory.file("seen")
             var caller = ServiceSpec(name: "far-caller", executable: "")
             caller.endpoint = .tcp(host: "192.0.2.7", port: 7001)  // TEST-NET-1: never reached here
-            caller.dependsOn = ["probe"]
+            caller.setDependsOn(["probe.look", "probe.touch"])
             var callee = ServiceSpec(name: "far-callee", executable: "")
             callee.endpoint = .tcp(host: "192.0.2.8", port: 7002)
             var probe = ServiceSpec.script(
-                "probe", "echo \"$VERTICALS_ALLOWED_PEERS $VERTICALS_DEPENDS_ON\" > \(seen); exec sleep 60")
-            probe.dependsOn = ["far-callee"]
+                "probe",
+                "echo \"$VERTICALS_ALLOWED_PEERS $VERTICALS_DEPENDS_ON $VERTICALS_ALLOWED_OPERATIONS\" > \(seen); exec sleep 60")
+            probe.setDependsOn(["far-callee.serve"])
             probe.certificates = directory.file("certs")
             let harness = try EngineHarness([caller, callee, probe])
             try await harness.start()
             try await harness.waitFor("probe", .ready)
             #expect(eventually { readFile(seen)?.contains("\n") == true })
-            #expect(readFile(seen) == "far-caller,operator far-callee\n")
+            // The same operation graph as the units' and the ConfigMaps' (DeclaredRoutesTests).
+            #expect(readFile(seen) == "far-caller,operator far-callee.serve far-caller:look,far-caller:touch\n")
             await harness.shutdown()
         }
     

@@ -49,4 +49,17 @@ import Testing
         #expect(same.changed.isEmpty && same.added.isEmpty && same.removed.isEmpty)
         #expect(changed.changed == ["appointments"] && changed.callersChanged.isEmpty)
     }
+
+    /// A caller that names one more operation of its callee: the callee's operation list is fixed
+    /// at start too, so it restarts; the caller restarts because its own entry changed.
+    @Test func aCallerGainingAnOperation_restartsItsCallee_whenRoutesAreEnforced() throws {
+        let old = try ServiceAccountsTests.manifest(Self.before + "\n[services.records]\nexecutable = \"/bin/true\"\ndepends_on = [\"identity.authenticate\"]\n")
+        let new = try ServiceAccountsTests.manifest(
+            Self.before + "\n[services.records]\nexecutable = \"/bin/true\"\ndepends_on = [\"identity.authenticate\", \"identity.getUser\"]\n")
+        let plan = ReloadPlan(
+            from: old, oldOrder: try StartOrder.of(old), to: new, newOrder: try StartOrder.of(new), callersMatter: true)
+
+        #expect(plan.callersChanged == ["identity"], "identity must now let records call getUser")
+        #expect(plan.changed.contains("records") && plan.changed.contains("identity"))
+    }
 }

@@ -27,6 +27,62 @@ import VerticalsTesting
         return manifest
     }
 
+    /// `depends_on` by operation: each callee is told which of its operations each caller may
+    /// call, and each caller what it declares; a whole vertical is `caller:*`. The same lines
+    /// for the supervisor, the units and the ConfigMaps, since all three call these functions.
+    @Test func operationsInDependsOn_becomeTheCalleesAllowedOperations_andTheCallersDependsOn() throws {
+        let manifest = try Self.manifest("""
+            [services.identity]
+            executable = "/bin/true"
+            [services.clinics]
+            executable = "/bin/true"
+            depends_on = ["identity.authenticate"]
+            [services.notifications]
+            executable = "/bin/true"
+            depends_on = ["identity.authenticate", "identity.getUser"]
+            [services.appointments]
+            executable = "/bin/true"
+            depends_on = ["identity", "notifications.send"]
+            """)
+        let identity = try #require(manifest["identity"])
+        var environment: [String: String] = [:]
+        ServiceAccounts.applyRoutes(to: &environment, for: identity, in: manifest)
+        #expect(environment["VERTICALS_ALLOWED_OPERATIONS"] == "clinics:authenticate,notifications:authenticate,notifications:getUser,appointments:*")
+        let appointments = try #require(manifest["appointments"])
+        #expect(appointments.dependsOn == ["identity", "notifications"], "the verticals, for the start order and the network")
+        var own: [String: String] = [:]
+        ServiceAccounts.applyDependencies(to: &own, for: appointments)
+        #expect(own["VERTICALS_DEPENDS_ON"] == "identity,notifications.send")
+        var leaf: [String: String] = [:]
+        ServiceAccounts.applyRoutes(to: &leaf, for: appointments, in: manifest)
+        #expect(leaf["VERTICALS_ALLOWED_OPERATIONS"] == "", "nobody declares appointments: no vertical may call it")
+        var set = ["VERTICALS_ALLOWED_OPERATIONS": "clinics:getUser"]
+        ServiceAccounts.applyRoutes(to: &set, for: identity, in: manifest)
+        #expect(set["VERTICALS_ALLOWED_OPERATIONS"] == "clinics:getUser", "a manifest's own env wins")
+    }
+
+    @Test func dependsOn_namingAVerticalWholeAndByOperation_orAMalformedOne_isAProblem() {
+        let (_, problems) = ManifestParser.parse(
+            text: """
+                [services.identity]
+                executable = "/bin/true"
+                [services.clinics]
+                executable = "/bin/true"
+                depends_on = ["identity", "identity.authenticate", "identity.Bad-name", "identity.authenticate"]
+                """, baseDirectory: "/etc/vt", binDirectory: "/usr/local/bin", checkExecutables: false)
+        let messages = problems.map(\.description)
+        #expect(messages.contains { $0.contains("\"identity.Bad-name\" is not a vertical nor VERTICAL.operation") }, "\(messages)")
+        #expect(messages.contains { $0.contains("lists \"identity.authenticate\" more than once") }, "\(messages)")
+        #expect(messages.contains { $0.contains("names \"identity\" whole and \"identity.authenticate\" by operation") }, "\(messages)")
+        let (_, unknown) = ManifestParser.parse(
+            text: """
+                [services.clinics]
+                executable = "/bin/true"
+                depends_on = ["identiy.authenticate"]
+                """, baseDirectory: "/etc/vt", binDirectory: "/usr/local/bin", checkExecutables: false)
+        #expect(unknown.map(\.description).contains { $0.contains("depends on \"identiy\", which is not a service in this manifest") }, "\(unknown)")
+    }
+
     /// The export names callers by user, the engine by uid: mapped through the same user
     /// table, the two allow-lists are the same, service by service.
     @Test func exportAndEngine_allowTheSameCallers() throws {

@@ -8,10 +8,10 @@ import VerticalsStorage
 /// in tests from test ``WorldParts``. Its ``parts`` are what every vertical has; the rest is
 /// appointments' own.
 package struct World: VerticalWorld {
-    /// The verticals it calls: identity (sessions), clinics (slots) and notifications (the outbox).
-    /// Its caller refuses any other (``DeclaredCaller``), and the daemon does not start when
-    /// deploy/suite.toml's `depends_on` lacks one.
-    package static let calls: Callees = Callees(Identity.self, Clinics.self, Notifications.self)
+    /// The operations it calls, one by one: identity (sessions), clinics (slots) and notifications (the outbox).
+    /// Its caller refuses any other (``DeclaredCaller``), its daemon warns when deploy/suite.toml's
+    /// `depends_on` differs, and the callee refuses what `depends_on` does not name.
+    package static let calls: Callees = Callees(Identity.authenticate, Clinics.checkSlot, Notifications.send)
     /// How appointments behaves; every knob has a safe default.
     package struct Settings: Sendable {
         /// Bookings one clinic takes at once for one service (its rooms or chairs).

@@ -8,10 +8,10 @@ import VerticalsStorage
 /// Everything clinics' use cases depend on, built once: in `main.swift` by ``live(runtime:)``, in
 /// tests from test ``WorldParts``. Its ``parts`` are what every vertical has; the rest is clinics' own.
 package struct World: VerticalWorld {
-    /// The verticals it calls: identity (sessions).
-    /// Its caller refuses any other (``DeclaredCaller``), and the daemon does not start when
-    /// deploy/suite.toml's `depends_on` lacks one.
-    package static let calls: Callees = Callees(Identity.self)
+    /// The operations it calls, one by one: identity (sessions).
+    /// Its caller refuses any other (``DeclaredCaller``), its daemon warns when deploy/suite.toml's
+    /// `depends_on` differs, and the callee refuses what `depends_on` does not name.
+    package static let calls: Callees = Callees(Identity.authenticate)
     /// How clinics behaves.
     package struct Settings: Sendable {
         /// Whether a fresh store starts with the seed directory (`CLINICS_SEED`, default on).

@@ -13,9 +13,9 @@ import VerticalsStorage
 /// The clock, ids (random UUIDs), store, caller (identity calls no vertical today) and logger are
 /// its ``parts``; the rest is identity's own.
 package struct World: VerticalWorld {
-    /// The verticals it calls: none (identity is every other vertical's callee).
-    /// Its caller refuses any other (``DeclaredCaller``), and the daemon does not start when
-    /// deploy/suite.toml's `depends_on` lacks one.
+    /// The operations it calls, one by one: none (identity is every other vertical's callee).
+    /// Its caller refuses any other (``DeclaredCaller``), its daemon warns when deploy/suite.toml's
+    /// `depends_on` differs, and the callee refuses what `depends_on` does not name.
     package static let calls: Callees = .none
     /// The clock, ids, store, caller and logger.
     package var parts: WorldParts

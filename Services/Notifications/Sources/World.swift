@@ -9,10 +9,10 @@ import VerticalsStorage
 /// The clock, ids (random UUIDs), store, caller (identity: tokens and recipients) and logger are
 /// its ``parts``; the rest is notifications' own.
 package struct World: VerticalWorld {
-    /// The verticals it calls: identity (sessions, recipients).
-    /// Its caller refuses any other (``DeclaredCaller``), and the daemon does not start when
-    /// deploy/suite.toml's `depends_on` lacks one.
-    package static let calls: Callees = Callees(Identity.self)
+    /// The operations it calls, one by one: identity (sessions, recipients).
+    /// Its caller refuses any other (``DeclaredCaller``), its daemon warns when deploy/suite.toml's
+    /// `depends_on` differs, and the callee refuses what `depends_on` does not name.
+    package static let calls: Callees = Callees(Identity.authenticate, Identity.getUser)
     /// The clock, ids, store, caller and logger.
     package var parts: WorldParts
     /// Notifications in the store, stored through shared commits (see ``GroupCommit``).

@@ -78,6 +78,7 @@ enum DescriptionText {
             if !operation.errors.isEmpty {
                 lines.append("      errors: " + operation.errors.map(\.wireName).joined(separator: ", "))
             }
+            if !operation.marks.isEmpty { lines.append("      marks: " + markText(operation.marks)) }
         }
         lines += ["", "messages:"]
         for message in schemas.messages {
@@ -93,6 +94,14 @@ enum DescriptionText {
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// An operation's marks, `operatorOnly` said in words: who may call it.
+    static func markText(_ marks: [String]) -> String {
+        marks.map {
+            $0 == OperationMark.operatorOnly.rawValue
+                ? "operatorOnly (only the operator: root, the operator group or the operator certificate)" : $0
+        }.joined(separator: ", ")
     }
 
     /// `name: string`, `pid?: int`, `limit: int = 20`, `roles: [enum identity.Role]`.

@@ -30,6 +30,12 @@ public struct OperationMark: RawRepresentable, Hashable, Sendable, CustomStringC
     /// Takes the role `role` from the account with `email`, with an admin's `token`:
     /// `svc-supervisor admin revoke`.
     public static let revokesRole = OperationMark(rawValue: "revokesRole")
+    /// Only the operator may call it: root, a member of the operator group (its primary gid), the
+    /// daemon's own user, or the holder of the operator certificate over mutual TLS. Every other
+    /// caller, a vertical that declares it included, is refused `permissionDenied` before the
+    /// handler runs, and every call is logged once with its caller (an `audit` line). No
+    /// vertical may declare such an operation in its World or its manifest `depends_on`.
+    public static let operatorOnly = OperationMark(rawValue: "operatorOnly")
 
     /// Ends every session of the user whose `token` it takes: `svc-supervisor logout --everywhere`.
     public static let endsAllSessions = OperationMark(rawValue: "endsAllSessions")

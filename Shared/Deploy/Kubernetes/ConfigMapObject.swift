@@ -13,6 +13,7 @@ import VerticalsManifest
 /// | `VERTICALS_TLS_CERT`, `_KEY`, `_CA` | the files of the vertical's TLS Secret |
 /// | `VERTICALS_PROBE_TIMEOUT_SECONDS` | the `daemon.health` deadline of `--probe` |
 /// | `VERTICALS_DEPENDS_ON` | its `depends_on`, which the daemon checks its code's calls against |
+/// | `VERTICALS_ALLOWED_OPERATIONS` | which of its operations each caller may call, from the callers' `depends_on` (``ServiceAccounts/applyRoutes(to:for:in:)``) |
 /// | `VERTICALS_ALLOWED_PEERS`, `_INTERNAL_PEERS` | the certificate names it admits: the verticals that declare it, and `operator` (``ServiceAccounts/applyPeers(to:for:in:)``) |
 enum ConfigMapObject {
     /// The variables, the manifest's first (its own values win over none of the export's:
@@ -33,6 +34,7 @@ enum ConfigMapObject {
         environment["VERTICALS_PROBE_TIMEOUT_SECONDS"] = KubernetesTiming.seconds(KubernetesTiming.probeTimeout(spec))
         ServiceAccounts.applyDependencies(to: &environment, for: spec)
         ServiceAccounts.applyPeers(to: &environment, for: spec, in: manifest)
+        ServiceAccounts.applyRoutes(to: &environment, for: spec, in: manifest)
         return environment
     }
 
@@ -40,7 +42,7 @@ enum ConfigMapObject {
     static let exportedNames: Set<String> = [
         "VERTICALS_LISTEN", "STATE_DIRECTORY", "VERTICALS_SOCKET_DIR", "VERTICALS_TLS_CERT", "VERTICALS_TLS_KEY",
         "VERTICALS_TLS_CA", "VERTICALS_PROBE_TIMEOUT_SECONDS", DaemonEnvironment.dependsOnVariable, "VERTICALS_ALLOWED_PEERS",
-        "VERTICALS_INTERNAL_PEERS",
+        "VERTICALS_INTERNAL_PEERS", ServiceAccounts.allowedOperationsVariable,
     ]
 
     /// The object.

@@ -64,7 +64,10 @@ enum KubernetesReadme {
             the suite's CA `Issuer` (docs/kubernetes.md says how to make it); cert-manager rotates the files
             in place, and the daemons reload them with no signal. Each ConfigMap's `VERTICALS_ALLOWED_PEERS`
             admits the verticals that declare it in `depends_on` and `operator` (a certificate
-            `svc-supervisor certs` mints for an operator's CLI), besides the vertical itself.
+            `svc-supervisor certs` mints for an operator's CLI), besides the vertical itself, and its
+            `VERTICALS_ALLOWED_OPERATIONS` the operations each of them names in `depends_on`: a vertical
+            may call only those, the operator certificate every one, and only it the operator-only ones
+            (`daemon.backup`, `daemon.setLogLevel`, identity's admin operations).
             Without it, `svc-supervisor certs DIR --namespace \(layout.namespace)` and, per vertical,
             `kubectl -n \(layout.namespace) create secret generic <name>-tls --from-file=DIR/<name>/`.
 

@@ -156,6 +156,7 @@ enum VerticalServiceUnit {
         }
         ServiceAccounts.applyDependencies(to: &environment, for: spec)
         ServiceAccounts.applyCertificates(to: &environment, for: spec, in: manifest)
+        ServiceAccounts.applyRoutes(to: &environment, for: spec, in: manifest)
         spec.applyIdleExit(to: &environment)
         ServiceAccounts.applyAccess(
             to: &environment, for: spec, in: placement.local, operatorGroup: layout.group, identity: layout.userName)

@@ -1,12 +1,14 @@
 import VerticalsContract
 
-/// The verticals a vertical calls, declared once in its code: its World's `calls`.
+/// The operations a vertical calls, declared once in its code: its World's `calls`.
 ///
 /// The declaration is the code's side of the vertical's routes; the manifest's `depends_on`
-/// is the operators' side, and both hosts enforce that one (the callee admits only the callers
-/// that declare it). The two are made to agree three ways:
-/// - a World's caller is a ``DeclaredCaller``: a call to a contract the list lacks is refused
-///   before a byte is sent, so an undeclared route fails in the first unit test that takes it;
+/// is the operators' side, and every host enforces that one per operation (the callee admits a
+/// caller to the operations its `depends_on` names, and no others). The two are made to agree
+/// three ways:
+/// - a World's caller is a ``DeclaredCaller``: a call to an operation the list lacks is refused
+///   before a byte is sent, naming the edge, so an undeclared route fails in the first unit
+///   test that takes it;
 /// - a daemon whose manager says what the manifest declares (``dependsOnVariable``, which
 ///   svc-supervisor, the systemd units and the Kubernetes ConfigMaps all set) warns at start-up
 ///   when the two differ, naming the edge (``disagreement(environment:vertical:)``);
@@ -14,53 +16,111 @@ import VerticalsContract
 ///   both directions and names the edge.
 ///
 /// ```swift
-/// package static let calls = Callees(Identity.self, Clinics.self, Notifications.self)
+/// package static let calls = Callees(Identity.authenticate, Clinics.checkSlot, Notifications.send)
 /// ```
+///
+/// A whole vertical (`Callees(Identity.self)`, `Callees(names: ["identity"])`) is accepted for a
+/// product's convenience (what `svc-supervisor new --calls` writes) and means every operation of
+/// it that is not operator-only; the reference suite names each operation.
 public struct Callees: Sendable, Equatable, CustomStringConvertible {
     /// The environment variable that carries the manifest's `depends_on` of the daemon it is
-    /// given to: the names, comma-separated (empty when it declares none).
+    /// given to: the entries (`identity.authenticate`, or a bare vertical), comma-separated
+    /// (empty when it declares none).
     public static let dependsOnVariable = DaemonEnvironment.dependsOnVariable
+
+    /// The declared calls as written: `service.operation`, or a bare vertical `service` (any
+    /// operation of it that is not operator-only), in declaration order, each once.
+    public let entries: [String]
 
     /// The called verticals' names (their contracts' ``ServiceContract/name``), in declaration order.
     public let names: [String]
 
-    /// The verticals whose contracts are given.
+    /// The operations given, e.g. `Callees(Identity.authenticate, Clinics.checkSlot)`.
+    public init(_ operations: any NamedOperation...) {
+        self.init(names: operations.map(\.qualifiedName))
+    }
+
+    /// Every operation that is not operator-only of the verticals whose contracts are given: a
+    /// product's convenience. Prefer naming the operations.
     public init(_ contracts: any ServiceContract.Type...) {
         self.init(names: contracts.map { $0.name })
     }
 
-    /// The verticals named, e.g. one written in another language with no Swift contract.
+    /// The calls named, `service.operation` or a bare `service`: for a vertical written in another
+    /// language, with no Swift contract to name its operations with.
     public init(names: [String]) {
         var unique: [String] = []
-        for name in names where !unique.contains(name) { unique.append(name) }
-        self.names = unique
+        for name in names.map(\.trimmed) where !name.isEmpty && !unique.contains(name) { unique.append(name) }
+        entries = unique
+        var services: [String] = []
+        for entry in unique {
+            let service = Self.service(of: entry)
+            if !services.contains(service) { services.append(service) }
+        }
+        self.names = services
     }
 
     /// A vertical that calls no other.
     public static let none = Callees(names: [])
 
-    /// Whether a call to `service` is declared.
+    /// Whether any call to `service` is declared.
     @inline(__always)
     public func contains(_ service: String) -> Bool {
         names.contains(service)
     }
 
-    public var description: String {
-        names.isEmpty ? "no vertical" : names.joined(separator: ", ")
+    /// Whether a call to `service`'s `operation` is declared: by name, or by a bare vertical
+    /// (which never covers an operator-only operation: `operatorOnly`).
+    public func allows(service: String, operation: String, operatorOnly: Bool = false) -> Bool {
+        allows(fullName: "\(service).\(operation)", service: service, operatorOnly: operatorOnly)
     }
 
-    /// The verticals on this list that the manifest's `depends_on` lacks, when `environment`
-    /// carries it (``dependsOnVariable``): calls the callee will refuse where routes are enforced.
+    /// The same for an operation's kept `fullName` (`service.operation`): a few string
+    /// comparisons against a handful of entries, no formatting, no hashing.
+    @inline(__always)
+    public func allows(fullName: String, service: String, operatorOnly: Bool) -> Bool {
+        for entry in entries where entry == fullName || (!operatorOnly && entry == service) { return true }
+        return false
+    }
+
+    /// Whether `operation` is declared.
+    public func allows(_ operation: any NamedOperation) -> Bool {
+        allows(service: operation.service, operation: operation.name, operatorOnly: operation.isOperatorOnly)
+    }
+
+    /// The operations of `service` named one by one, or nil when the vertical is declared whole.
+    public func operations(of service: String) -> [String]? {
+        var operations: [String] = []
+        for entry in entries {
+            if entry == service { return nil }
+            if Self.service(of: entry) == service { operations.append(String(entry.dropFirst(service.count + 1))) }
+        }
+        return operations
+    }
+
+    public var description: String {
+        entries.isEmpty ? "no operation" : entries.joined(separator: ", ")
+    }
+
+    /// The entries on this list that the manifest's `depends_on` does not cover, when
+    /// `environment` carries it (``dependsOnVariable``): calls the callee will refuse.
     public func undeclaredDependencies(environment: [String: String]) -> [String] {
         guard let declared = Self.manifestNames(environment) else { return [] }
-        return names.filter { !declared.contains($0) }
+        let manifest = Callees(names: declared)
+        return entries.filter { !manifest.covers($0) }
     }
 
-    /// The manifest's dependencies this list does not call, when the environment says them: a
-    /// permission nobody needs.
+    /// The manifest's `depends_on` entries this list does not cover, when the environment says
+    /// them: a permission nobody needs.
     public func unusedDependencies(environment: [String: String]) -> [String] {
         guard let declared = Self.manifestNames(environment) else { return [] }
-        return declared.filter { !contains($0) }
+        return Callees(names: declared).entries.filter { !covers($0) }
+    }
+
+    /// Whether every call `entry` allows is allowed here too.
+    public func covers(_ entry: String) -> Bool {
+        guard let dot = entry.firstIndex(of: ".") else { return entries.contains(entry) }
+        return allows(service: String(entry[..<dot]), operation: String(entry[entry.index(after: dot)...]))
     }
 
     /// What a daemon logs at start-up when its code and its manifest entry disagree, or nil.
@@ -86,7 +146,12 @@ public struct Callees: Sendable, Equatable, CustomStringConvertible {
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
-    /// The `depends_on` names `environment` carries, or nil when no manager said them.
+    /// The vertical an entry names: what comes before its first dot.
+    public static func service(of entry: String) -> String {
+        entry.firstIndex(of: ".").map { String(entry[..<$0]) } ?? entry
+    }
+
+    /// The `depends_on` entries `environment` carries, or nil when no manager said them.
     static func manifestNames(_ environment: [String: String]) -> [String]? {
         guard let value = environment[dependsOnVariable] else { return nil }
         return value.split(separator: ",").map { String($0).trimmed }.filter { !$0.isEmpty }

@@ -105,16 +105,27 @@ public struct HostConfiguration: Sendable {
         if let text = environment["VERTICALS_SYNC_WARN_MS"], let value = Int64(text), value > 0 {
             configuration.syncHandlerWarning = .milliseconds(value)
         }
+        if let text = environment[backupKeepVariable], let value = Int(text), value > 0 {
+            configuration.backupKeep = value
+        }
         return configuration
     }
 
     /// The vertical's store, for `daemon.backup` and a failed store's typed answer (nil: the daemon keeps none).
     public var store: (any VerticalStore)?
 
-    /// The vertical's state directory: `daemon.backup` writes a relative path under its
-    /// `backups/` folder, the one place the daemon may always write (under systemd's
-    /// `ProtectSystem=strict` too). Nil: only absolute paths are accepted.
+    /// The vertical's state directory: `daemon.backup` writes only under its `backups/` folder,
+    /// the one place the daemon may always write (under systemd's `ProtectSystem=strict` too).
+    /// Nil: `daemon.backup` writes nothing (`unimplemented`).
     public var stateDirectory: String?
+
+    /// At most this many files are kept in the state directory's `backups/`: past it,
+    /// `daemon.backup` answers `resourceExhausted` until some are moved away (`svc-supervisor
+    /// backup` moves each one it takes). `VERTICALS_BACKUP_KEEP`, default 16.
+    public var backupKeep = 16
+
+    /// The variable that sets ``backupKeep``.
+    public static let backupKeepVariable = "VERTICALS_BACKUP_KEEP"
 
     /// The path this host binds when no socket is inherited.
     public var socketPath: String { socketDirectory.socketPath(for: name) }

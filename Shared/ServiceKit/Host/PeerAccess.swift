@@ -24,6 +24,19 @@ import VerticalsEventLoop
 /// and by svc-supervisor as root) lets a refusal say which vertical called and which
 /// `depends_on` it lacks, in the refusal and in the callee's log (``refusal(of:service:)``).
 ///
+/// Per operation: `VERTICALS_ALLOWED_OPERATIONS` (`caller:operation,…`, set by every host from
+/// the manifest's `depends_on`) names the operations each caller may call; `caller:*` is every
+/// operation that is not operator-only (a bare vertical in `depends_on`). Once it is set, a
+/// caller the daemon knows as a vertical of the suite (by uid through `VERTICALS_SUITE_USERS`,
+/// or by its certificate's name) may call only its own entries, plus `daemon.health` and
+/// `daemon.describe`; others get `permissionDenied` naming the missing edge (``CallerGrant``).
+/// Unset, admitted callers may call every operation that is not operator-only, as before.
+///
+/// Operator-only operations (``OperationMark/operatorOnly``): only the operator may call them:
+/// root, the daemon's own uid, a primary gid on `VERTICALS_ALLOWED_GIDS` (the operator group)
+/// that is not a vertical's uid, or, over mutual TLS, the certificate named `operator` (or the
+/// daemon's own). Nothing in `VERTICALS_ALLOWED_OPERATIONS` can grant one.
+///
 /// This is the second gate: the first is the file system (sockets 0660 in a 0750 folder).
 ///
 /// Mutual TLS on TCP (the default there): the caller is the vertical its verified certificate
@@ -68,6 +81,16 @@ public struct PeerAccess: Sendable, Equatable {
     public var internalPeers: Set<String> = []
     /// The daemon's own vertical name (its certificate's), for ``internalOperations``.
     public var ownName: String?
+    /// Per caller (a vertical's name, or a user name or uid admitted by hand), the operations of
+    /// this daemon it may call, by their names within it; `*` is every operation that is not
+    /// operator-only. Nil when `VERTICALS_ALLOWED_OPERATIONS` is unset: no per-operation rule.
+    public var allowedOperations: [String: Set<String>]? = nil
+    /// The name of the operator's certificate over mutual TLS.
+    public static let operatorPeer = "operator"
+    /// The variable that carries ``allowedOperations``.
+    public static let allowedOperationsVariable = "VERTICALS_ALLOWED_OPERATIONS"
+    /// The built-ins every admitted caller may call, whatever its entries: they only look.
+    public static let everyCallersBuiltins: Set<String> = ["daemon.health", "daemon.describe"]
 
     /// A policy allowing `ownUID`, root, and the given ids.
     public init(ownUID: UInt32 = geteuid(), allowedUIDs: Set<UInt32> = [], allowedGIDs: Set<UInt32> = [], unresolved: [String] = []) {
@@ -95,6 +118,20 @@ public struct PeerAccess: Sendable, Equatable {
         access.allowedPeers = Set(entries(environment["VERTICALS_ALLOWED_PEERS"]))
         access.internalPeers = Set(entries(environment["VERTICALS_INTERNAL_PEERS"]))
         access.ownName = service
+        if let value = environment[allowedOperationsVariable] {
+            var table: [String: Set<String>] = [:]
+            for entry in entries(value) {
+                guard let colon = entry.firstIndex(of: ":") else {
+                    access.unresolved.append("\(allowedOperationsVariable): \"\(entry)\" is not caller:operation")
+                    continue
+                }
+                let caller = String(entry[..<colon])
+                var operation = String(entry[entry.index(after: colon)...])
+                if operation.hasPrefix("\(service).") { operation.removeFirst(service.count + 1) }
+                table[caller, default: []].insert(operation)
+            }
+            access.allowedOperations = table
+        }
         for entry in entries(environment["VERTICALS_ALLOWED_GIDS"]) {
             if let gid = UInt32(entry) ?? groupID(named: entry) {
                 access.allowedGIDs.insert(gid)

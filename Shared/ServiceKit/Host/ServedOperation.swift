@@ -25,11 +25,18 @@ final class ServedOperation {
     /// Whether a call of it keeps a host with an idle exit up (``IdleExit``): every operation
     /// but the ``observing`` built-ins.
     let keepsDaemonUp: Bool
+    /// Marked ``OperationMark/operatorOnly``: only an operator's connection may call it.
+    let operatorOnly: Bool
+    /// Its place in the table, for a connection's ``CallerGrant`` as one flag per operation.
+    var index = 0
+    /// Its name as a route names it: within the daemon (`authenticate`), `daemon.health` for a built-in.
+    var routeName = ""
 
     init(
         route: @escaping Router.Route, answersAtOnce: Router.SyncRoute?, counts: OperationCounts, isInternal: Bool,
-        needsIdentity: Bool, isStream: Bool, audited: String?, keepsDaemonUp: Bool
+        needsIdentity: Bool, isStream: Bool, audited: String?, keepsDaemonUp: Bool, operatorOnly: Bool = false
     ) {
+        self.operatorOnly = operatorOnly
         self.route = route
         self.answersAtOnce = answersAtOnce
         self.counts = counts
@@ -43,13 +50,19 @@ final class ServedOperation {
     /// The table of every operation `router` routes, counted in `counts`.
     static func table(_ router: Router, counts: LoopCounts, access: PeerAccess) -> [String: ServedOperation] {
         var table: [String: ServedOperation] = [:]
-        for (name, handler) in router.routes {
+        let operatorOnly = Set(router.operations.filter(\.isOperatorOnly).map(\.fullName))
+        for (index, (name, handler)) in router.routes.sorted(by: { $0.key < $1.key }).enumerated() {
             let isInternal = access.internalOperations.contains(name)
-            table[name] = ServedOperation(
+            let marked = operatorOnly.contains(name)
+            let served = ServedOperation(
                 route: handler.route, answersAtOnce: handler.answersAtOnce, counts: counts.operation(name), isInternal: isInternal,
-                needsIdentity: isInternal || identifiedOnly.contains(name), isStream: handler.isStream,
-                audited: access.auditedOperations.contains(name) || router.auditedOperations.contains(name) ? name : nil,
-                keepsDaemonUp: !observing.contains(name))
+                needsIdentity: isInternal || identifiedOnly.contains(name) || marked, isStream: handler.isStream,
+                // Every call of an operator-only operation is audited, with its caller.
+                audited: marked || access.auditedOperations.contains(name) || router.auditedOperations.contains(name) ? name : nil,
+                keepsDaemonUp: !observing.contains(name), operatorOnly: marked)
+            served.index = index
+            served.routeName = name.hasPrefix(router.service + ".") ? String(name.dropFirst(router.service.count + 1)) : name
+            table[name] = served
         }
         return table
     }

@@ -41,6 +41,14 @@ final class ServerConnection: @unchecked Sendable {
     private unowned let host: ServiceHost
     // The host's parts the request path uses, read once rather than through `host` per request.
     private let served: [String: ServedOperation]
+    /// What this connection's caller may call, decided once at admission (``CallerGrant``).
+    let grant: CallerGrant
+    /// ``grant`` as one flag per served operation (``ServedOperation/index``); nil when the
+    /// caller may call every operation that is not operator-only.
+    private let allowedByIndex: [Bool]?
+    /// Set once a route refusal on this connection was logged: one line per connection, so a
+    /// caller repeating a refused call cannot flood the log (operator-only ones are audited anyway).
+    private var loggedRouteRefusal = false
     /// The operation the last request named (``servedOperation(named:)``).
     private var lastServed: (name: String, operation: ServedOperation)?
     /// This loop's request counts (the host's, read once).
@@ -95,6 +103,18 @@ final class ServerConnection: @unchecked Sendable {
         self.maxOutboundBytes = host.configuration.limits.maxOutboundBytes
         self.syncHandlerWarning = host.configuration.syncHandlerWarning.wholeNanoseconds
         self.hostIsDraining = host.isDraining
+        let grant = host.configuration.access.grant(
+            peer: connection.peerCredentials, peerName: connection.peerName, secure: connection.isSecure)
+        self.grant = grant
+        if grant.isOperator || grant.operations == nil || grant.operations?.contains("*") == true {
+            self.allowedByIndex = nil
+        } else {
+            var flags = [Bool](repeating: false, count: host.served.count)
+            for operation in host.served.values {
+                flags[operation.index] = grant.allows(operation.routeName, operatorOnly: false)
+            }
+            self.allowedByIndex = flags
+        }
         var logger = host.logger
         logger[metadataKey: "connection"] = "\(connection.id)"
         self.logger = logger
@@ -212,6 +232,14 @@ final class ServerConnection: @unchecked Sendable {
             answer(id, ServiceError(
                 .unimplemented, "\(host.configuration.name) has no operation \"\(envelope.operation)\"",
                 details: [ErrorDetail("operation", envelope.operation)]))
+            return nil
+        }
+        // The routes: an operator-only operation, or one the caller's depends_on does not name.
+        if let refusal = routeRefusal(operation, named: envelope.operation) {
+            counts.failed(refusal.code)
+            recordRefusal(envelope, refusal.code, receivedAt: received)
+            if let audited = operation.audited { audit(audited, "\(refusal.code)") }
+            answer(id, refusal)
             return nil
         }
         // The table knows which operations need an identified caller: no second lookup by name for the others.
@@ -381,12 +409,37 @@ final class ServerConnection: @unchecked Sendable {
         if let audited = entry.audited { audit(audited, failure.map { "\($0)" } ?? "ok") }
     }
 
-    /// Logs the one audit line of a call of `operation` on this connection (``AuditLine``).
+    /// Logs the one audit line of a call of `operation` on this connection (``AuditLine``),
+    /// naming the caller by its uid or its certificate.
     private func audit(_ operation: String, _ outcome: String) {
         let peer = connection.peerCredentials
         let access = host.configuration.access
+        let certificate = connection.isSecure ? connection.peerName ?? "" : nil
         logger.notice(
-            "\(AuditLine.text(service: host.configuration.name, operation: operation, peer: peer, callerName: access.callerName(peer), outcome: outcome))")
+            "\(AuditLine.text(service: host.configuration.name, operation: operation, peer: peer, callerName: access.callerName(peer) ?? (connection.isSecure ? grant.caller : nil), outcome: outcome, certificate: certificate))")
+    }
+
+    /// Why this connection's caller may not call `operation` by the routes, or nil: a flag or
+    /// two per request, the refusal built only when there is one.
+    @inline(__always)
+    private func routeRefusal(_ operation: ServedOperation, named name: String) -> ServiceError? {
+        let refusal: ServiceError
+        if operation.operatorOnly, !grant.isOperator {
+            refusal = RouteRefusal.operatorOnly(caller: grant.caller, operation: name, service: host.configuration.name)
+        } else {
+            guard let allowedByIndex, !allowedByIndex[operation.index] else { return nil }
+            let service = host.configuration.name
+            let declared = host.configuration.access.declaredOperations(of: grant.vertical).map {
+                $0 == "*" ? service : "\(service).\($0)"
+            }
+            refusal = RouteRefusal.undeclaredRoute(
+                caller: grant.vertical ?? grant.caller, operation: name, service: service, declared: declared)
+        }
+        if !loggedRouteRefusal {
+            loggedRouteRefusal = true
+            logger.notice("refused \(name) to \(grant.caller): \(refusal.message) (further refusals on this connection are not logged)")
+        }
+        return refusal
     }
 
     /// The host starts draining: requests in flight may finish, but a stream, which may never

@@ -188,10 +188,35 @@ public final class ServiceHost: @unchecked Sendable {
         return address
     }
 
+    /// What `VERTICALS_ALLOWED_OPERATIONS` names that grants nothing: an operation this daemon
+    /// does not serve, or an operator-only one (which no route can grant).
+    func routeProblems() -> [String] {
+        guard let table = configuration.access.allowedOperations else { return [] }
+        var problems: [String] = []
+        for (caller, operations) in table.sorted(by: { $0.key < $1.key }) {
+            for operation in operations.sorted() where operation != "*" {
+                let full = operation.hasPrefix(Daemon.name + ".") ? operation : "\(configuration.name).\(operation)"
+                if let served = served[full] {
+                    if served.operatorOnly {
+                        problems.append(
+                            "\(PeerAccess.allowedOperationsVariable) grants \(caller) \(full), which is operator-only: "
+                                + "ignored (only the operator may call it; drop it from \(caller)'s depends_on)")
+                    }
+                } else {
+                    problems.append(
+                        "\(PeerAccess.allowedOperationsVariable) grants \(caller) \(full), which \(configuration.name) "
+                            + "does not serve (check \(caller)'s depends_on)")
+                }
+            }
+        }
+        return problems
+    }
+
     private func startOnLoop(tcpAddress: SocketEndpoint?) throws {
         loop.preconditionInEventLoop()
         let options = configuration.limits.connectionOptions
         for problem in configuration.access.unresolved { logger.warning("ignoring an allow-list entry: \(problem)") }
+        for problem in routeProblems() { logger.warning("\(problem)") }
         let listener: StreamListener
         if let activation = configuration.activation, let fd = inheritedFD {
             activation.consume()

@@ -83,7 +83,7 @@ public struct TransportSecurity: Sendable, Equatable {
     /// The one start-up line saying this daemon serves plain TCP on `endpoint`.
     public func servingWarning(_ endpoint: SocketEndpoint) -> String {
         "serving plain TCP on \(endpoint) without TLS (VERTICALS_TLS=\(setting)): callers have no identity; "
-            + "internal operations, daemon.backup and daemon.setLogLevel are refused to them"
+            + "internal and operator-only operations (daemon.backup, daemon.setLogLevel, …) are refused to them"
     }
 
     /// The one start-up line saying this daemon calls `service` over plain TCP at `endpoint`.

@@ -97,6 +97,7 @@ extension SupervisorEngine {
         // Routes from the whole manifest: a split suite's remote callers and callees count too.
         ServiceAccounts.applyDependencies(to: &environment, for: routes[spec.name] ?? spec)
         ServiceAccounts.applyCertificates(to: &environment, for: spec, in: routes)
+        ServiceAccounts.applyRoutes(to: &environment, for: spec, in: routes)
         spec.applyIdleExit(to: &environment)
         environment["VERTICALS_RUN_DIR"] = run.path
         environment["VERTICALS_SOCKET_DIR"] = run.socketDirectory

@@ -68,9 +68,10 @@ struct ReloadPlan: Sendable, Equatable {
     /// them in `depends_on` did.
     var changed: [String]
     var unchanged: [String]
-    /// Those of ``changed`` whose entry is the same but whose callers differ: their allow-lists
-    /// (``ServiceAccounts/applyAccess(to:for:in:operatorGroup:identity:)``) are fixed at start,
-    /// so a new caller would be refused until they restart.
+    /// Those of ``changed`` whose entry is the same but whose callers, or the operations a caller
+    /// may call, differ: their allow-lists (``ServiceAccounts/applyAccess(to:for:in:operatorGroup:identity:)``,
+    /// ``ServiceAccounts/applyRoutes(to:for:in:)``) are fixed at start, so a new caller or
+    /// operation would be refused until they restart.
     var callersChanged: [String] = []
 
     /// The plan from `old` (started in `oldOrder`) to `new`. `callersMatter`: services run with
@@ -78,8 +79,9 @@ struct ReloadPlan: Sendable, Equatable {
     init(from old: Manifest, oldOrder: [String], to new: Manifest, newOrder: [String], callersMatter: Bool) {
         let oldNames = Set(old.services.map(\.name))
         let newNames = Set(new.services.map(\.name))
+        // The callers, and the operations each may call (`VERTICALS_ALLOWED_OPERATIONS`).
         func callers(_ name: String, _ manifest: Manifest) -> [String] {
-            ServiceAccounts.callers(of: name, in: manifest).map(\.name).sorted()
+            ServiceAccounts.allowedOperations(of: name, in: manifest).sorted()
         }
         let kept = newOrder.filter { oldNames.contains($0) }
         let callersChanged = callersMatter

@@ -44,7 +44,9 @@ struct ServiceDecoder {
         }
         if let value = table["args"] { spec.arguments = strings(value, at: "args") }
         if let value = table["env"] { spec.environment = environment(value) }
-        if let value = table["depends_on"] { spec.dependsOn = strings(value, at: "depends_on") }
+        if let value = table["depends_on"] {
+            for problem in spec.setDependsOn(strings(value, at: "depends_on")) { report("depends_on", problem) }
+        }
         if let value = table["restart"], let policy: RestartPolicy = choice(value, at: "restart") {
             spec.restart = policy
         }

@@ -19,8 +19,11 @@ enum ServiceTemplate {
             /// The clock, ids (random UUIDs), store, caller and logger are its ``parts``; the rest is
             /// \#(v.name)'s own. Calls: \#(peers)
             package struct World: VerticalWorld {
-                /// The verticals \#(v.name) calls: its caller refuses any other, and the daemon does not
-                /// start when its `depends_on` in deploy/suite.toml lacks one.
+                /// What \#(v.name) calls: its caller refuses any other, and its daemon warns when its
+                /// `depends_on` in deploy/suite.toml differs. A whole vertical (`Callees(Identity.self)`,
+                /// `depends_on = ["identity"]`) is every operation of it that is not operator-only; name
+                /// the operations, here and in `depends_on`, once it calls them
+                /// (`Callees(Identity.authenticate)`, `depends_on = ["identity.authenticate"]`).
                 package static let calls: Callees = \#(callees)
                 /// The clock, ids, store, caller and logger.
                 package var parts: WorldParts

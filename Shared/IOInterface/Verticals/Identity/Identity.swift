@@ -57,18 +57,20 @@ public enum Identity: ServiceContract {
     public static let createAdmin = Operation<RegisterInput, Account>(
         name, "createAdmin",
         summary: "Create the first admin; only a local operator (root or identity's uid) while no admin exists.",
-        errors: [.invalidInput, .conflict, .permissionDenied], marks: [.createsFirstAdmin])
+        errors: [.invalidInput, .conflict, .permissionDenied], marks: [.createsFirstAdmin, .operatorOnly])
 
-    /// Gives an account a role; the caller's token must be an admin's.
+    /// Gives an account a role; the caller's token must be an admin's, and the caller the operator
+    /// (``OperationMark/operatorOnly``): a vertical handed an admin's token still may not.
     public static let grantRole = Operation<RoleChangeInput, Account>(
         name, "grantRole", summary: "Grant a role to the account with an e-mail address; an admin's token only.",
-        errors: [.invalidInput, .unauthenticated, .permissionDenied, .notFound], marks: [.grantsRole])
+        errors: [.invalidInput, .unauthenticated, .permissionDenied, .notFound], marks: [.grantsRole, .operatorOnly])
 
-    /// Takes a role from an account; the caller's token must be an admin's. The last admin keeps the role.
+    /// Takes a role from an account; the caller's token must be an admin's, and the caller the
+    /// operator (``OperationMark/operatorOnly``). The last admin keeps the role.
     public static let revokeRole = Operation<RoleChangeInput, Account>(
         name, "revokeRole",
         summary: "Revoke a role from the account with an e-mail address; an admin's token only; never the last admin.",
-        errors: [.invalidInput, .unauthenticated, .permissionDenied, .notFound, .conflict], marks: [.revokesRole])
+        errors: [.invalidInput, .unauthenticated, .permissionDenied, .notFound, .conflict], marks: [.revokesRole, .operatorOnly])
 
     public static let operations = [
         register.descriptor, login.descriptor, authenticate.descriptor, logout.descriptor,
