@@ -117,7 +117,8 @@ contracts-update: deps
 # deploy/kubernetes from deploy/suite.toml (a test fails while it is stale). For a cluster of your own,
 # run the export with --namespace and --image into a folder of your own instead.
 kubernetes-export: deps
-	$(SWIFT) build --product svc-supervisor --product svc-supervisor-engine
+	$(SWIFT) build --product svc-supervisor
+	$(SWIFT) build --product svc-supervisor-engine
 	"$$($(SWIFT) build --show-bin-path)/svc-supervisor" export kubernetes --manifest deploy/suite.toml --out deploy/kubernetes
 
 # The image without a registry or a cluster, as root: the Containerfile's runtime stage as a root file
