@@ -234,7 +234,7 @@ for file in "$export_dir"/*.yaml; do
     if [ ${#problems[@]} -eq 0 ]; then
         echo "  $vertical: --check, --probe serving (uid $run_uid, $libraries libraries, all the image's), SIGTERM 0, --probe stopped, --check again: passed"
     else
-        echo "  $vertical: $(IFS=';'; echo "${problems[*]}")" >&2
+        echo "  $vertical: $(printf '%s; ' "${problems[@]}" | sed 's/; $//')" >&2
         sed 's/^/    /' "$pod/report" >&2
         failed+=("$vertical")
     fi
