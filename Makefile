@@ -7,6 +7,7 @@
 #   make kubernetes-export  after a manifest change: regenerate deploy/kubernetes (docs/kubernetes.md)
 #   make kubernetes-rehearsal  as root: the image as a root file system, each vertical's --check and --probe in it
 #   make systemd-rehearsal     as root: the suite on two systemd hosts (containers), units from export systemd --host
+#   make image   as root: the image built with buildah from local bases, archived in .build/image, loaded and run
 #   make soak    book under repeated kill -9 of the suite's daemons and the supervisor for SOAK_SECONDS (default 600)
 #   make fuzz    run each libFuzzer target (Fuzz/) for FUZZ_SECONDS (default 60) from its committed seeds
 #   make fuzz-live  a live suite fuzzed from daemon.describe for FUZZ_SECONDS (FUZZ_SEED=S, REPLAY=HEX: docs/fuzz-live.md)
@@ -41,7 +42,7 @@ SOAK_SECONDS ?= 600
 # Seconds per fuzz target in `make test`: a smoke run that the targets build, load their seeds and run.
 FUZZ_SMOKE_SECONDS ?= 3
 
-.PHONY: all deps build release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal fresh-debian-rehearsal fuzz fuzz-live soak bench hummingbird-demo api-check clean
+.PHONY: all deps build release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal image fresh-debian-rehearsal fuzz fuzz-live soak bench hummingbird-demo api-check clean
 
 all: build
 
@@ -128,7 +129,8 @@ contracts-update: deps
 # deploy/kubernetes from deploy/suite.toml (a test fails while it is stale). For a cluster of your own,
 # run the export with --namespace and --image into a folder of your own instead.
 kubernetes-export: deps
-	$(SWIFT) build --product svc-supervisor --product svc-supervisor-engine
+	$(SWIFT) build --product svc-supervisor
+	$(SWIFT) build --product svc-supervisor-engine
 	"$$($(SWIFT) build --show-bin-path)/svc-supervisor" export kubernetes --manifest deploy/suite.toml --out deploy/kubernetes
 
 # The image without a registry or a cluster, as root: the Containerfile's runtime stage as a root file
@@ -155,6 +157,15 @@ systemd-rehearsal: deps
 	tag=systemd-rehearsal-$$$$; status=0; \
 		VT_TEST_TAG=$$tag $(SWIFT) test --skip-build --filter SystemdHostsRehearsalTests || status=$$?; \
 		bash scripts/kill-tagged.sh "$$tag"; exit $$status
+# As root: deploy/kubernetes/Containerfile built for real with `buildah bud --isolation chroot`, a
+# release build, from local bases made with debootstrap and cached in /var/cache/verticals-image-bases
+# (the runtime's Debian root; the same with the Swift toolchain and the package mirror for the build);
+# the image in docker-archive format in .build/image/ (for `kind load image-archive`, `k3s ctr images
+# import`), loaded back with podman, inspected with skopeo, then each vertical's --check and --probe run
+# from it (scripts/image.sh; docs/kubernetes.md). Not part of make test. IMAGE=REF names it otherwise.
+IMAGE ?= $(shell sed -n 's/^ *image: *"\{0,1\}\([^"]*\)"\{0,1\}$$/\1/p' deploy/kubernetes/*.yaml | head -1)
+image:
+	bash scripts/image.sh deploy/kubernetes . "$(IMAGE)" deploy/suite.toml
 
 # As root: the README's two commands on a stock Debian 12 (debootstrap --variant=minbase, cached in
 # /var/cache/verticals-fresh-debian) with only the Swift toolchain added: install-deps, make build, and

@@ -4,8 +4,12 @@ import Foundation
 /// `FROM`), read as a build reads it: the tests take the image's base, packages, user and
 /// programs from here, so the Containerfile stays their single source.
 struct ContainerfileRuntimeStage {
-    /// The stage's base image, e.g. `docker.io/library/debian:bookworm-slim`.
+    /// The stage's base image, e.g. `docker.io/library/debian:bookworm-slim`: its `FROM`, with a
+    /// build argument (`FROM ${RUNTIME_IMAGE}`) replaced by its default, as a build without
+    /// `--build-arg` reads it.
     let base: String
+    /// The build arguments declared before the first `FROM`, with their defaults.
+    let arguments: [String: String]
     /// The stage's `RUN` instruction for `/bin/sh -c`, its continuation lines joined.
     let run: String
     /// The packages its `apt-get install` names.
@@ -16,11 +20,23 @@ struct ContainerfileRuntimeStage {
     let user: String?
 
     init(_ containerfile: String) {
+        var arguments: [String: String] = [:]
+        for line in containerfile.split(separator: "\n") {
+            if line.hasPrefix("FROM ") { break }
+            guard line.hasPrefix("ARG "), let equals = line.firstIndex(of: "=") else { continue }
+            arguments[String(line[line.index(line.startIndex, offsetBy: 4)..<equals])] = String(line[line.index(after: equals)...])
+        }
+        self.arguments = arguments
         let stage = containerfile.components(separatedBy: "\nFROM ").last ?? ""
         // Instructions, each with its continuation lines joined as a build joins them.
         let joined = stage.replacingOccurrences(of: "\\\n", with: "")
         let lines = joined.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") }
-        base = lines.first.map { String($0.split(separator: " ").first ?? "") } ?? ""
+        let from = lines.first.map { String($0.split(separator: " ").first ?? "") } ?? ""
+        if from.hasPrefix("${"), from.hasSuffix("}") {
+            base = arguments[String(from.dropFirst(2).dropLast())] ?? from
+        } else {
+            base = from
+        }
         run = lines.first { $0.hasPrefix("RUN ") }.map { String($0.dropFirst(4)) } ?? ""
         var packages = Set<String>()
         for command in run.components(separatedBy: "&&") {

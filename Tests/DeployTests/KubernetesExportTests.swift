@@ -109,6 +109,24 @@ import VerticalsTesting
         #expect(text == "a:\n  - b: 1\n    c:\n      d: \"yes\"\n  - e\n  - []\n  -\n    - f\ng: {}\n", "\(text)")
     }
 
+    /// `make image` builds the same Containerfile from local bases by passing them as build
+    /// arguments, so every `FROM` names an argument, and without `--build-arg` the defaults are the
+    /// public images; the build context keeps its build folders out (`.containerignore`).
+    @Test func containerfile_takesItsBasesAsBuildArguments_defaultingToThePublicImages() throws {
+        let containerfile = try #require(try KubernetesExport.files(for: KubernetesFixture.suiteManifest())["Containerfile"])
+        let stage = ContainerfileRuntimeStage(containerfile)
+        #expect(stage.arguments == ["BUILD_IMAGE": "docker.io/library/swift:6.3-bookworm", "RUNTIME_IMAGE": "docker.io/library/debian:bookworm-slim"])
+        let froms = containerfile.split(separator: "\n").filter { $0.hasPrefix("FROM ") }
+        #expect(froms == ["FROM ${BUILD_IMAGE} AS build", "FROM ${RUNTIME_IMAGE}"], "\(froms)")
+        #expect(stage.base == "docker.io/library/debian:bookworm-slim" && stage.debianSuite == "bookworm")
+        #expect(containerfile.contains("libssl-dev"), "the build stage links OpenSSL (CSSL): it needs libssl-dev")
+
+        let ignored = Set((readFile("\(DeployFixture.repositoryRoot)/.containerignore") ?? "").split(separator: "\n").map(String.init))
+        for folder in [".build", ".run", ".git"] {
+            #expect(ignored.contains(folder), ".containerignore must keep \(folder) out of the image's build context")
+        }
+    }
+
     @Test func committedExport_isFresh() throws {
         let fresh = try KubernetesExport.files(for: KubernetesFixture.suiteManifest())
         let folder = "\(DeployFixture.repositoryRoot)/deploy/kubernetes"

@@ -93,6 +93,28 @@ import VerticalsTesting
         #expect(try runCommand("/bin/ls", ["-A", root], in: directory).standardOutput == "Services\n")
     }
 
+    /// The product's `make image` runs the framework's own scripts/image.sh on the product's export;
+    /// a framework named by its path is mounted into the build (the URL one is fetched by SwiftPM),
+    /// and the build context leaves the product's build folders out.
+    @Test func init_givesTheProductMakeImage_throughTheFrameworksImageScript() throws {
+        let directory = TemporaryDirectory()
+        let byPath = directory.file("bypath")
+        try ProductScaffold(root: byPath, name: "acme", vertical: "greeter", framework: Self.framework).apply()
+        let makefile = try #require(read(byPath, "Makefile"))
+        #expect(makefile.contains("\nIMAGE ?= localhost/acme:0.1.0\nIMAGE_VOLUMES ?= $(VERTICALS)\nimage: deps\n"), "\(makefile)")
+        #expect(makefile.contains(
+            "\n\tVT_IMAGE_VOLUMES=\"$(IMAGE_VOLUMES)\" bash \"$(VERTICALS)/scripts/image.sh\" .build/image/kubernetes . \"$(IMAGE)\" deploy/suite.toml\n"))
+        #expect(makefile.contains("export kubernetes --manifest deploy/suite.toml --image \"$(IMAGE)\" --out .build/image/kubernetes"))
+        #expect(access("\(ManifestFixture.repositoryRoot)/scripts/image.sh", R_OK) == 0, "the product's make image runs it")
+        let ignored = (read(byPath, ".containerignore") ?? "").split(separator: "\n").map(String.init)
+        #expect(ignored.contains(".build") && ignored.contains(".run") && ignored.contains(".git"), "\(ignored)")
+
+        let byURL = directory.file("byurl")
+        let url = FrameworkSource.url("https://github.com/example/Verticals.git", version: "0.1.0")
+        try ProductScaffold(root: byURL, name: "acme", vertical: "greeter", framework: url).apply()
+        #expect(read(byURL, "Makefile")?.contains("\nIMAGE_VOLUMES ?= \nimage: deps\n") == true, "SwiftPM fetches a framework named by URL")
+    }
+
     @Test func frameworkSource_namesThePackageAsSwiftPMDoes_andFindsThisCheckout() {
         #expect(FrameworkSource.path("/work/Verticals").identity == "verticals")
         #expect(FrameworkSource.url("https://example.com/team/Verticals.git", version: "1.0.0").identity == "verticals")

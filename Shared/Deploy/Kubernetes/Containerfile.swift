@@ -2,7 +2,8 @@ import VerticalsManifest
 
 /// The image's `Containerfile`, multi-stage: the daemons built with a Swift image (the Swift
 /// runtime linked in statically), then copied onto Debian bookworm-slim with the C libraries
-/// they load (libuv, libsodium, SQLite, zlib) and an unprivileged user.
+/// they load (libuv, libsodium, SQLite, zlib) and an unprivileged user. Both bases are build
+/// arguments defaulting to those public images, so that `make image` builds from local ones.
 ///
 /// Built from the package's root: `podman build -f deploy/kubernetes/Containerfile -t IMAGE .`
 /// (or `docker build`). The programs it copies are the manifest's executables and
@@ -14,6 +15,10 @@ enum Containerfile {
     static let buildImage = "docker.io/library/swift:6.3-bookworm"
     /// The runtime image: the Debian release the suite is tested on.
     static let runtimeImage = "docker.io/library/debian:bookworm-slim"
+    /// The build argument naming the build stage's base (``buildImage`` by default).
+    static let buildArgument = "BUILD_IMAGE"
+    /// The build argument naming the runtime stage's base (``runtimeImage`` by default).
+    static let runtimeArgument = "RUNTIME_IMAGE"
     /// Debian packages of the runtime stage: the shared libraries the daemons link.
     /// (`ldd` of each daemon, less the Swift runtime, which is linked in; KubernetesImageLibrariesTests).
     static let runtimePackages = ["libuv1", "libsodium23", "libsqlite3-0", "libssl3", "zlib1g", "libstdc++6", "libgcc-s1"]
@@ -36,8 +41,13 @@ enum Containerfile {
             "# Build it from the package's root folder (the build context), e.g.:",
             "#   podman build -f deploy/kubernetes/Containerfile -t \(layout.image) .",
             "# then push it where the cluster pulls from and export with --image REF.",
+            "# The two bases are build arguments: `--build-arg BUILD_IMAGE=REF --build-arg RUNTIME_IMAGE=REF` builds",
+            "# from others (`make image` builds from local ones, made with debootstrap).",
             "",
-            "FROM \(buildImage) AS build",
+            "ARG \(buildArgument)=\(buildImage)",
+            "ARG \(runtimeArgument)=\(runtimeImage)",
+            "",
+            "FROM ${\(buildArgument)} AS build",
             "RUN apt-get update \\",
             " && apt-get install -y --no-install-recommends \(buildPackages.joined(separator: " ")) \\",
             " && rm -rf /var/lib/apt/lists/*",
@@ -52,7 +62,7 @@ enum Containerfile {
             "      || exit 1; \\",
             "    done",
             "",
-            "FROM \(runtimeImage)",
+            "FROM ${\(runtimeArgument)}",
             "RUN apt-get update \\",
             " && apt-get install -y --no-install-recommends \(runtimePackages.joined(separator: " ")) \\",
             " && rm -rf /var/lib/apt/lists/* \\",

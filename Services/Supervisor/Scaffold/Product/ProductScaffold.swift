@@ -7,8 +7,8 @@ import FoundationEssentials
 /// It holds Package.swift (framework products only, plus GRDB for the verticals' Data layers),
 /// its contracts module `Shared/<Product>Interface` with `Contracts.all`, one vertical made as
 /// `new` makes one (``Scaffold``), its contract tool and contract tests (`Tests/Contracts`),
-/// `deploy/suite.toml`, a Makefile, `.ci/run`, a README and a `.gitignore`. The lock and golden
-/// fixtures are written afterwards by the product's own contract tool (the caller runs it).
+/// `deploy/suite.toml`, a Makefile, `.ci/run`, a README, a `.gitignore` and a `.containerignore`.
+/// The lock and golden fixtures are written afterwards by the product's own contract tool (the caller runs it).
 public struct ProductScaffold: Sendable {
     /// The product.
     public let product: ProductName
@@ -47,6 +47,7 @@ public struct ProductScaffold: Sendable {
             (".ci/run", ProductTemplate.ci(product)),
             ("README.md", ProductTemplate.readme(product, vertical: v)),
             (".gitignore", ProductTemplate.gitignore),
+            (".containerignore", ProductTemplate.containerignore),
         ] + Scaffold.files(of: v, calls: [], interface: interface, examples: false)
     }
 

@@ -159,12 +159,18 @@ enum ProductTemplate {
         """#
     }
 
-    /// `Makefile`: run, test, the contract guard, the systemd units.
+    /// `Makefile`: run, test, the contract guard, the systemd units, the container image.
     static func makefile(_ p: ProductName, framework: FrameworkSource) -> String {
         let checkout: String
+        // Folders the image's build mounts read-only at the same path: a framework named by its path.
+        let imageVolumes: String
         switch framework {
-        case .path(let path): checkout = path
-        case .url: checkout = "$(CURDIR)/.build/checkouts/\(framework.identity)"
+        case .path(let path):
+            checkout = path
+            imageVolumes = "$(VERTICALS)"
+        case .url:
+            checkout = "$(CURDIR)/.build/checkouts/\(framework.identity)"
+            imageVolumes = ""
         }
         return #"""
         # \#(p.typeName) — the commands a newcomer needs (the toolchain: the Verticals docs/getting-started.md).
@@ -173,13 +179,14 @@ enum ProductTemplate {
         #   make contracts-check    how today's contracts differ from Tests/Contracts/contracts.lock.json
         #   make contracts-update   after a deliberate contract change: rewrite the lock and golden fixtures
         #   make systemd            systemd units for deploy/suite.toml, in .build/systemd
+        #   make image              as root: the container image, built from local bases, archived in .build/image and run
         SWIFT   ?= swift
         RUN_DIR ?= $(CURDIR)/.run
         BIN      = $$($(SWIFT) build --show-bin-path)
         # The framework's checkout: its scripts/install-deps.sh installs the C libraries (libuv, libsodium, SQLite, zlib).
         VERTICALS ?= \#(checkout)
 
-        .PHONY: all deps build run test contracts-check contracts-update systemd clean
+        .PHONY: all deps build run test contracts-check contracts-update systemd image clean
 
         all: build
 
@@ -213,6 +220,19 @@ enum ProductTemplate {
 
         systemd: build
         \#t"$(BIN)/svc-supervisor" export systemd --manifest deploy/suite.toml --out .build/systemd
+
+        # The image of deploy/suite.toml, as the framework's `make image` builds its own (its
+        # scripts/image.sh; the Verticals docs/kubernetes.md): the export's Containerfile built with buildah
+        # from local Debian bases, a release build; the archive in .build/image/ for `kind load
+        # image-archive` or `k3s ctr images import`; then each vertical's --check and --probe run from it.
+        IMAGE ?= localhost/\#(p.name):0.1.0
+        IMAGE_VOLUMES ?= \#(imageVolumes)
+        image: deps
+        \#t$(SWIFT) build --product svc-supervisor
+        \#t$(SWIFT) build --product svc-supervisor-engine
+        \#trm -rf .build/image/kubernetes
+        \#t"$(BIN)/svc-supervisor" export kubernetes --manifest deploy/suite.toml --image "$(IMAGE)" --out .build/image/kubernetes
+        \#tVT_IMAGE_VOLUMES="$(IMAGE_VOLUMES)" bash "$(VERTICALS)/scripts/image.sh" .build/image/kubernetes . "$(IMAGE)" deploy/suite.toml
 
         clean:
         \#trm -rf .build "$(RUN_DIR)"
@@ -271,8 +291,23 @@ enum ProductTemplate {
         `make systemd` writes systemd units for `deploy/suite.toml` to `.build/systemd`
         (`svc-supervisor export systemd --help` for the prefix and the user).
 
+        `make image` (as root) builds the container image of every vertical, archives it in
+        `.build/image/` and runs each vertical's `--check` and `--probe` from it; the Verticals
+        docs/kubernetes.md loads it into a cluster.
+
         """#
     }
+
+    /// `.containerignore`: what the image's build context (`make image`) leaves out.
+    static let containerignore = """
+        # What the image's build (make image; build context: this folder) never needs: build folders,
+        # run folders, git.
+        .build
+        .build-*
+        .run
+        .git
+
+        """
 
     /// `.gitignore`.
     static let gitignore = """
