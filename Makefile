@@ -157,6 +157,7 @@ systemd-rehearsal: deps
 	tag=systemd-rehearsal-$$$$; status=0; \
 		VT_TEST_TAG=$$tag $(SWIFT) test --skip-build --filter SystemdHostsRehearsalTests || status=$$?; \
 		bash scripts/kill-tagged.sh "$$tag"; exit $$status
+
 # As root: deploy/kubernetes/Containerfile built for real with `buildah bud --isolation chroot`, a
 # release build, from local bases made with debootstrap and cached in /var/cache/verticals-image-bases
 # (the runtime's Debian root; the same with the Swift toolchain and the package mirror for the build);
