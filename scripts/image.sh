@@ -112,7 +112,7 @@ make_bases() {
         cp -a "$toolchain" "$build_root.building/opt/swift"
         if [ -d "$packages" ]; then
             cp -a "$packages" "$build_root.building$packages"
-            # The same redirection this machine has: SwiftPM clones github.com from the mirror.
+            # The same redirection the building host has: SwiftPM clones github.com from its mirror.
             echo "$gitconfig" | while read -r key value; do
                 [ -n "$key" ] && printf '[url "%s"]\n\tinsteadOf = %s\n' "$(echo "$key" | sed 's/^url\.//; s/\.insteadof$//')" "$value"
             done >"$build_root.building/etc/gitconfig"
