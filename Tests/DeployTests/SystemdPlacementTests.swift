@@ -64,6 +64,28 @@ struct SystemdPlacementTests {
         #expect(DeployFixture.values("SocketMode", in: socket).isEmpty)
     }
 
+    @Test func theSupervisorsUnit_opensTheNetworkToItsVerticalsAddresses_onlyWhereTheyUseTCP() throws {
+        // Its verticals run in its cgroup and sandbox: with PrivateNetwork= they could not listen on TCP.
+        let a = try #require(try SystemdHostsFixture.files(host: "a")["svc-supervisor.service"])
+        #expect(DeployFixture.values("PrivateNetwork", in: a).isEmpty)
+        #expect(SystemdHostsFixture.words("RestrictAddressFamilies", in: a) == ["AF_UNIX", "AF_INET", "AF_INET6"])
+        #expect(DeployFixture.values("IPAddressDeny", in: a) == ["any"])
+        #expect(SystemdHostsFixture.words("IPAddressAllow", in: a) == ["10.232.45.10", "10.232.45.11"])
+        // A suite on Unix sockets alone keeps no network at all.
+        let manifest = try DeployFixture.manifest(
+            """
+            [services.identity]
+            executable = "svc-identity"
+            [services.clinics]
+            executable = "svc-clinics"
+            depends_on = ["identity"]
+            """)
+        let alone = try #require(try SystemdExport.files(for: manifest)["svc-supervisor.service"])
+        #expect(DeployFixture.values("PrivateNetwork", in: alone) == ["yes"])
+        #expect(DeployFixture.values("RestrictAddressFamilies", in: alone) == ["AF_UNIX"])
+        #expect(DeployFixture.values("IPAddressAllow", in: alone).isEmpty)
+    }
+
     @Test func tlsFiles_comeAsCredentials_neverAsPathsToTheKey() throws {
         let a = try SystemdHostsFixture.files(host: "a")
         let clinics = try #require(a["verticals-clinics.service"])

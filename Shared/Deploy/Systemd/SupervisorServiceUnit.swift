@@ -13,8 +13,10 @@ enum SupervisorServiceUnit {
     /// The unit's file name.
     static let name = "svc-supervisor.service"
 
-    /// The unit's text.
-    static func text(_ manifest: Manifest, layout: SystemdLayout) -> String {
+    /// The unit's text. `network` is what its verticals need together (``SystemdNetwork/union(_:)``),
+    /// nil when they speak only over Unix sockets: the verticals run in the supervisor's cgroup and
+    /// sandbox, so the supervisor's unit opens the network to exactly their addresses, or not at all.
+    static func text(_ manifest: Manifest, layout: SystemdLayout, network: SystemdNetwork? = nil) -> String {
         var file = UnitFile(header: SystemdExport.generatedHeader)
         file.append(
             UnitFile.Section(name: "Unit")
@@ -80,8 +82,24 @@ enum SupervisorServiceUnit {
             ])
         for (key, value) in [
             ("ProtectSystem", "strict"), ("ProtectHome", "yes"), ("PrivateTmp", "yes"), ("PrivateDevices", "yes"),
-            ("PrivateNetwork", "yes"), ("RestrictAddressFamilies", "AF_UNIX"), ("ProtectHostname", "yes"),
-            ("ProtectClock", "yes"), ("ProtectKernelModules", "yes"),
+        ] {
+            service.set(key, value)
+        }
+        if let network {
+            service.set(
+                "RestrictAddressFamilies", "AF_UNIX AF_INET AF_INET6",
+                comment: [
+                    "Its verticals listen on or call TCP endpoints (mutual TLS), or export traces: they share",
+                    "this unit's sandbox, so it has the network, open to their addresses only.",
+                ])
+            service.set("IPAddressDeny", "any")
+            service.set("IPAddressAllow", network.allowedAddresses.joined(separator: " "))
+        } else {
+            service.set("PrivateNetwork", "yes")
+            service.set("RestrictAddressFamilies", "AF_UNIX")
+        }
+        for (key, value) in [
+            ("ProtectHostname", "yes"), ("ProtectClock", "yes"), ("ProtectKernelModules", "yes"),
             ("ProtectKernelLogs", "yes"), ("RestrictNamespaces", "yes"), ("RestrictRealtime", "yes"),
             ("LockPersonality", "yes"), ("MemoryDenyWriteExecute", "yes"), ("RestrictSUIDSGID", "yes"),
             ("SystemCallArchitectures", "native"), ("SystemCallFilter", "@system-service"),
@@ -95,7 +113,7 @@ enum SupervisorServiceUnit {
 
     /// The capabilities svc-supervisor uses as root, and why; everything else is left out of
     /// its bounding set, and so out of every process it starts. Not among them: binding a port
-    /// below 1024 (`PrivateNetwork=` and `AF_UNIX` alone leave it no TCP), tracing or reading
+    /// below 1024 (the suite's TCP endpoints are the manifest's to choose), tracing or reading
     /// other processes' memory (it reads only `/proc/PID/stat`, `statm` and `comm`, which any
     /// user may), `CAP_SYS_ADMIN` (its cgroups are delegated to it, so plain file writes do).
     static let capabilities: [(name: String, why: String)] = [

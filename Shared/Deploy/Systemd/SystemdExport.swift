@@ -35,14 +35,17 @@ public enum SystemdExport {
         let local = placement.local
         try check(local, layout: layout)
         var files: [String: String] = [:]
+        var networks: [SystemdNetwork] = []
         for spec in local.services {
             let name = layout.unitName(spec.name)
             let network = try SystemdNetwork.of(spec, in: placement)
+            if let network { networks.append(network) }
             if spec.socket { files["\(name).socket"] = VerticalSocketUnit.text(spec, network: network, layout: layout) }
             files["\(name).service"] = VerticalServiceUnit.text(spec, in: placement, network: network, layout: layout)
         }
         files[layout.target] = SuiteTargetUnit.text(local, layout: layout)
-        files[SupervisorServiceUnit.name] = SupervisorServiceUnit.text(local, layout: layout)
+        files[SupervisorServiceUnit.name] = SupervisorServiceUnit.text(
+            local, layout: layout, network: SystemdNetwork.union(networks))
         files[SystemUsersFile.path] = SystemUsersFile.text(local, layout: layout)
         files[TemporaryFilesFile.path] = TemporaryFilesFile.text(layout: layout)
         return files

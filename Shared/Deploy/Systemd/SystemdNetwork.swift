@@ -52,6 +52,13 @@ struct SystemdNetwork: Equatable {
         return needsNetwork ? SystemdNetwork(allowedAddresses: addresses.sorted()) : nil
     }
 
+    /// What a unit that runs every one of these verticals needs (`svc-supervisor.service`, whose
+    /// verticals inherit its sandbox): every address any of them needs, nil when none needs any.
+    static func union(_ networks: [SystemdNetwork]) -> SystemdNetwork? {
+        guard !networks.isEmpty else { return nil }
+        return SystemdNetwork(allowedAddresses: Set(networks.flatMap(\.allowedAddresses)).sorted())
+    }
+
     /// The variables that name an OTLP collector (ServiceKit's `OTLPExporter`).
     static let collectorVariables = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"]
 
