@@ -22,6 +22,18 @@ struct SystemdPlacementTests {
             """)
     }
 
+    /// identity, declared by `identity`'s lines, and clinics calling it, nothing placed.
+    static func clinicsCalling(identity: String) throws -> Manifest {
+        try DeployFixture.manifest(
+            """
+            [services.identity]
+            \(identity)
+            [services.clinics]
+            executable = "svc-clinics"
+            depends_on = ["identity"]
+            """)
+    }
+
     @Test func eachHost_getsUnitsForItsOwnServicesOnly() throws {
         let a = try SystemdHostsFixture.files(host: "a")
         let b = try SystemdHostsFixture.files(host: "b")
@@ -72,14 +84,7 @@ struct SystemdPlacementTests {
         #expect(DeployFixture.values("IPAddressDeny", in: a) == ["any"])
         #expect(SystemdHostsFixture.words("IPAddressAllow", in: a) == ["10.232.45.10", "10.232.45.11"])
         // A suite on Unix sockets alone keeps no network at all.
-        let manifest = try DeployFixture.manifest(
-            """
-            [services.identity]
-            executable = "svc-identity"
-            [services.clinics]
-            executable = "svc-clinics"
-            depends_on = ["identity"]
-            """)
+        let manifest = try Self.clinicsCalling(identity: #"executable = "svc-identity""#)
         let alone = try #require(try SystemdExport.files(for: manifest)["svc-supervisor.service"])
         #expect(DeployFixture.values("PrivateNetwork", in: alone) == ["yes"])
         #expect(DeployFixture.values("RestrictAddressFamilies", in: alone) == ["AF_UNIX"])
@@ -150,14 +155,7 @@ struct SystemdPlacementTests {
     }
 
     @Test func aRemoteServiceWithoutExecutable_getsNoUnit() throws {
-        let manifest = try DeployFixture.manifest(
-            """
-            [services.identity]
-            endpoint = "tcp:10.0.0.2:7001"
-            [services.clinics]
-            executable = "svc-clinics"
-            depends_on = ["identity"]
-            """)
+        let manifest = try Self.clinicsCalling(identity: #"endpoint = "tcp:10.0.0.2:7001""#)
         let files = try SystemdExport.files(for: manifest)
         #expect(files["verticals-identity.service"] == nil && files["verticals-identity.socket"] == nil)
         let clinics = try #require(files["verticals-clinics.service"])
