@@ -10,6 +10,7 @@ struct OneWriterPerStoreTests {
         let directory = TemporaryDirectory()
         var environment = VerticalTestEnvironment.variables(
             for: "identity", sockets: directory.file("a"), runDirectory: directory.path)
+        environment.merge(ReferenceSuiteSettings.fastPasswordHashing) { $1 }
         let first = try DaemonProcess("svc-identity", environment: environment)
         defer { first.stop() }
         let socket = directory.file("a/identity.sock")

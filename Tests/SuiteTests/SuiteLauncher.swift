@@ -35,6 +35,7 @@ final class SuiteLauncher {
         var environment = VerticalTestEnvironment.variables(
             for: name, sockets: sockets.path, runDirectory: directory.path)
         environment["APPOINTMENTS_RETRY_MAX_MS"] = "200"
+        environment.merge(ReferenceSuiteSettings.fastPasswordHashing) { $1 }
         environment.merge(extra) { $1 }
         let daemon: DaemonProcess
         if let standardError {

@@ -22,6 +22,21 @@ struct WholeSuiteTests {
         return seen
     }
 
+    /// The booking as `get` shows it once appointments has recorded its notification as sent (the
+    /// outbox records it after notifications answered, so the inbox may show it first), or as it
+    /// last was when that has not happened within a minute.
+    private func bookingOnceNotified(
+        _ client: ServiceClient, token: String, id: String
+    ) async throws -> Appointments.Appointment {
+        let deadline = ContinuousClock.now + .seconds(60)
+        var booking = try await client.call(Appointments.get, .init(token: token, id: id))
+        while booking.notification != .sent, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            booking = try await client.call(Appointments.get, .init(token: token, id: id))
+        }
+        return booking
+    }
+
     @Test func patientJourney_acrossAllFiveVerticals() async throws {
         let suite = try SuiteLauncher()
         try suite.startAll()
@@ -59,7 +74,7 @@ struct WholeSuiteTests {
         #expect(booked.notification == .queued)
         #expect(await inboxCount(client, token: ada.token, reaching: 1) == 1)
         let inbox = try await client.call(Notifications.inbox, .init(token: ada.token))
-        let delivered = try await client.call(Appointments.get, .init(token: ada.token, id: booked.id))
+        let delivered = try await bookingOnceNotified(client, token: ada.token, id: booked.id)
         #expect(delivered.notification == .sent && delivered.notified)
 
         // Records: an entry at that clinic, read back with the clinic's name resolved.

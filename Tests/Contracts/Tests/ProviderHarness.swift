@@ -35,8 +35,11 @@ final class ProviderHarness {
         loop = try EventLoop(name: "provider-verification")
         client = ServiceClient(loop: loop, sockets: sockets, defaultTimeout: .seconds(10))
         for name in Self.daemons[provider] ?? [provider] {
-            let environment = VerticalTestEnvironment.variables(
+            var environment = VerticalTestEnvironment.variables(
                 for: name, sockets: sockets.path, runDirectory: directory.path)
+            // identity's Argon2id at its cheapest: its real limits cost ~100 ms and 64 MiB a hash.
+            environment["IDENTITY_PWHASH_OPSLIMIT"] = "1"
+            environment["IDENTITY_PWHASH_MEMLIMIT"] = "8192"
             processes.append(try DaemonProcess("svc-\(name)", environment: environment))
             let path = sockets.socketPath(for: name)
             let listening = eventually(timeout: .seconds(20)) { (try? RawClient(path: path)) != nil }

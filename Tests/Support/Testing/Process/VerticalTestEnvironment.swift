@@ -1,5 +1,5 @@
-/// The environment a test gives a real vertical: its sockets, run and state folders, and Argon2id at its cheapest (its real limits cost ~100 ms and
-/// 64 MiB a hash; tests keep its shape, not its price).
+/// The environment a test gives a real vertical: its sockets, run and state folders. A product's
+/// own settings (a cheaper password hash, shorter retries) are the product's tests' to add.
 public enum VerticalTestEnvironment {
     /// The variables for vertical `name`, with sockets in `sockets` and everything else under `runDirectory`.
     public static func variables(for name: String, sockets: String, runDirectory: String) -> [String: String] {
@@ -7,8 +7,6 @@ public enum VerticalTestEnvironment {
             "VERTICALS_SOCKET_DIR": sockets,
             "VERTICALS_RUN_DIR": runDirectory,
             "STATE_DIRECTORY": "\(runDirectory)/state-\(name)",
-            "IDENTITY_PWHASH_OPSLIMIT": "1",
-            "IDENTITY_PWHASH_MEMLIMIT": "8192",
         ]
     }
 }
