@@ -19,8 +19,8 @@ struct IdleConnections {
         for round in 1...settings.rounds {
             progress("\(count) idle connections round \(round)/\(settings.rounds)")
             let pid = await restart(suite)
-            // Past the daemon's start-up settle (it gives back start-up's pages 1 s after READY=1),
-            // so both readings are of a daemon that serves, and the difference is the connections'.
+            // Past start-up's last allocations, so both readings are of a daemon that serves, and
+            // the difference is the connections'.
             try? await Task.sleep(for: SupervisorBenchmark.settled)
             idle.append(Self.reading(pid, vertical))
             let baseFDs = Self.openDescriptors(pid)

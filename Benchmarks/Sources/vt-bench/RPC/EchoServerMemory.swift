@@ -17,7 +17,7 @@ extension RPCBenchmark {
                 // connections and the listener probe, set through the declared setting.
                 withServer(stack, cpu: 0, environment: ["VERTICALS_MAX_CONNECTIONS": "\(count + 64)"]) {
                     socketDirectory, pid in
-                    // Past our daemon's start-up settle (it gives back start-up's pages 1 s after READY=1).
+                    // Past start-up's last allocations.
                     usleep(1_500_000)
                     idle[stack, default: []].append(Self.memory(pid, stack))
                     let path = Self.socketPath(stack, in: socketDirectory)

@@ -20,8 +20,8 @@ struct SupervisorBenchmark {
             let runDirectory = "\(directory)/up\(round)"
             let started = await SupervisedSuite.up(settings, runDirectory: runDirectory, loop: loop)
             upTimes.append(started.upToReady.microseconds / 1000)
-            // Past a daemon's start-up settle (1 s after its READY=1, ServiceRuntime.startUpSettle),
-            // when it has given back the pages only its start-up used: what it holds while it serves.
+            // Past start-up's last allocations (the readiness replies, the first status calls):
+            // what each process holds while it serves.
             try? await Task.sleep(for: Self.settled)
             var pids = await started.pids()
             pids["svc-supervisor"] = started.process.processIdentifier
