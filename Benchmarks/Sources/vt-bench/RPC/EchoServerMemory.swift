@@ -43,7 +43,7 @@ extension RPCBenchmark {
             }
         }
         for stack in stacks {
-            report.addMemory("rpc server memory", "\(stack.rawValue) echo server, idle", idle[stack]!)
+            report.addMemory("rpc server memory", "\(stack.rawValue) server, idle", idle[stack]!)
             report.add(
                 "rpc server memory", "  private dirty with \(count) idle connections", unit: "MiB",
                 ours: loaded[stack]!.map { $0.privateDirty / 1024 }, baselineName: "idle",
