@@ -11,10 +11,25 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // The second RPC latency baseline: the same raw echo on Swift's most tuned networking stack.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The peer a Swift team would pick for typed calls between local services: gRPC Swift 2,
+        // HTTP/2 over a Unix domain socket (only `vt-grpc-echo` links it).
+        .package(url: "https://github.com/grpc/grpc-swift-2", exact: "2.4.3"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport", exact: "2.9.2"),
     ],
     targets: [
         // The memory section's floor: a Swift program that only sleeps, linked like the release programs.
         .executableTarget(name: "vt-sleep", path: "Sources/vt-sleep"),
+        // The RPC section's gRPC peer: a unary echo server and its clients, started by vt-bench.
+        .executableTarget(
+            name: "vt-grpc-echo",
+            dependencies: [
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Sources/vt-grpc-echo",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         // The CLI row's baseline: `svc-supervisor call clinics nearest` with the contract compiled in.
         .executableTarget(
             name: "vt-bench-call",

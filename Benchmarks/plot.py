@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Draws bench/latency.png from bench/results.json: the RPC latency distributions of our stack,
-the C libuv echo and the SwiftNIO raw echo, one panel per placement, percentile on a log scale
-of 1/(1-p).
+"""Draws bench/latency.png from bench/results.json: the RPC latency distributions of our stack
+and its peers (the C libuv echo, the SwiftNIO raw echo, gRPC Swift 2), one panel per placement,
+percentile on a log scale of 1/(1-p); and beside them each peer's requests/s at 1 connection x 64
+in flight, median and range over the rounds.
 
     python3 Benchmarks/plot.py bench/results.json bench/latency.png
 """
@@ -22,7 +23,11 @@ def main(source: str, target: str) -> None:
         print("plot: no latency distributions in", source, "(was the rpc section run?)")
         return
     placements = sorted({name.rsplit(" ", 2)[-2] + " " + name.rsplit(" ", 2)[-1] for name in distributions})
-    figure, axes = plt.subplots(1, len(placements), figsize=(7 * len(placements), 5), squeeze=False)
+    rates = throughput(results.get("rows", []))
+    panels = len(placements) + (1 if rates else 0)
+    figure, axes = plt.subplots(1, panels, figsize=(7 * panels, 5), squeeze=False)
+    if rates:
+        draw_throughput(axes[0][-1], rates)
     for axis, placement in zip(axes[0], placements):
         for name in sorted(n for n in distributions if n.endswith(placement)):
             points = [(p, v) for p, v in distributions[name] if p < 100]
@@ -44,6 +49,31 @@ def main(source: str, target: str) -> None:
     figure.tight_layout()
     figure.savefig(target, dpi=110)
     print("plot: wrote", target)
+
+
+def throughput(rows: list) -> dict:
+    """Each peer's requests/s at 1 x 64 (a summary: median, min, max), from the table's rows."""
+    rates = {}
+    for row in rows:
+        if row.get("section") != "rpc throughput" or not row.get("name", "").startswith("1 conn"):
+            continue
+        if row["name"] == "1 conn × 64 in flight, 64 B":
+            rates["ours"] = row["value"]
+            rates["C libuv echo"] = row["baseline"]
+        elif row["name"].endswith("ours against gRPC Swift 2"):
+            rates["gRPC Swift 2"] = row["baseline"]
+    return rates
+
+
+def draw_throughput(axis, rates: dict) -> None:
+    names = list(rates)
+    medians = [rates[n]["median"] / 1000 for n in names]
+    low = [m - rates[n]["min"] / 1000 for n, m in zip(names, medians)]
+    high = [rates[n]["max"] / 1000 - m for n, m in zip(names, medians)]
+    axis.bar(names, medians, yerr=[low, high], capsize=6)
+    axis.set_ylabel("thousand requests/s")
+    axis.set_title("RPC throughput, 1 connection × 64 in flight, 64 B")
+    axis.grid(True, axis="y", alpha=0.3)
 
 
 if __name__ == "__main__":

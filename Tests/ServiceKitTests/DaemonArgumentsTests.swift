@@ -24,16 +24,14 @@ struct DaemonArgumentsTests {
         let environment = [
             "VERTICALS_SOCKET_DIR": "/tmp/" + String(repeating: "d", count: 120), "VERTICALS_LOG_LEVEL": "loud",
             "VERTICALS_MAX_FRAME_BYTES": "-1", "VERTICALS_DRAIN_SECONDS": "soon", "VERTICALS_SYNC_WARN_MS": "0",
-            "VERTICALS_STARTUP_PAGES": "drop",
         ]
         let configuration = HostConfiguration.from(environment: environment, name: "clinics", pid: 1)
 
         let problems = DaemonArguments.problems(in: configuration, environment: environment)
 
-        #expect(problems.count == 6, "\(problems)")
+        #expect(problems.count == 5, "\(problems)")
         #expect(problems.contains { $0.contains("VERTICALS_SYNC_WARN_MS=0") }, "\(problems)")
-        #expect(problems.contains { $0.contains("VERTICALS_STARTUP_PAGES=drop") }, "\(problems)")
-        let good = ["VERTICALS_STARTUP_PAGES": "keep", "VERTICALS_SYNC_WARN_MS": "25"]
+        let good = ["VERTICALS_SYNC_WARN_MS": "25"]
         #expect(DaemonArguments.problems(in: .from(environment: good, name: "clinics", pid: 1), environment: good).isEmpty)
         #expect(DaemonArguments.problems(in: .from(environment: [:], name: "clinics", pid: 1), environment: [:]).isEmpty)
     }

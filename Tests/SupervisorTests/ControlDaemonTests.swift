@@ -62,31 +62,5 @@ extension EngineProcessTests {
                 eventually { EngineHarness.processes(taggedWith: tag, key: "VT_DAEMON_TAG").isEmpty }, "left running after down")
             for pid in EngineHarness.processes(taggedWith: tag, key: "VT_DAEMON_TAG") { kill(pid, SIGKILL) }
         }
-
-        /// Memory: once every service is ready and start-up has settled, `up` gives its own
-        /// program text back to the kernel (StartUpPages), once, and says how much in a debug line.
-        @Test func up_givesItsStartUpPagesBack_onceEveryServiceIsReady() throws {
-            let directory = TemporaryDirectory()
-            let run = directory.file("run")
-            let log = directory.file("supervisor.stderr")
-            let tag = "pages-\(UInt32.random(in: 0...UInt32.max))"
-            let supervisor = try DaemonProcess(
-                "svc-supervisor", ["up", "--manifest", manifest(in: directory), "--run-dir", run],
-                environment: ["VT_DAEMON_TAG": tag, "VERTICALS_LOG_LEVEL": "debug"], stderrPath: log)
-            #expect(eventually { allReady(directory, run: run) })
-            let given = "start-up's pages given back ("
-            #expect(eventually { readFile(log)?.contains(given) == true }, "\(readFile(log) ?? "no log")")
-            let lines = (readFile(log) ?? "").split(separator: "\n").filter { $0.contains(given) }
-            #expect(lines.count == 1, "\(lines)")
-            // "… given back (N MiB of program text advised, M KiB still resident)": the program's text was advised.
-            let advised = lines.first?.split(separator: "(").last?.split(separator: " ").first.flatMap { Int($0) }
-            #expect((advised ?? 0) > 0, "\(lines)")
-
-            let down = try runCommand("svc-supervisor", ["down", "--run-dir", run], in: directory)
-            #expect(down.status == 0, "\(down.standardError)")
-            #expect(supervisor.waitForExit() != nil && supervisor.exited(with: 0))
-            #expect(eventually { EngineHarness.processes(taggedWith: tag, key: "VT_DAEMON_TAG").isEmpty })
-            for pid in EngineHarness.processes(taggedWith: tag, key: "VT_DAEMON_TAG") { kill(pid, SIGKILL) }
-        }
     }
 }

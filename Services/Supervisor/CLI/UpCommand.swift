@@ -56,7 +56,6 @@ struct UpCommand: ParsableCommand {
         var configuration = EngineConfiguration(
             runDirectory: RunDirectory(run), execShim: "\(programs)/vt-exec", programDirectory: programs)
         configuration.serviceUsers = Self.serviceUsers(ProcessEnvironment.current)
-        configuration.releasesStartUpPages = true
         let path = manifest
         let pointer = SuitePointer.places(environment: ProcessEnvironment.current).first
         return SupervisorDaemon.run(

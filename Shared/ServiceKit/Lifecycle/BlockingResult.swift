@@ -45,9 +45,9 @@ public final class BlockingResult<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Has the thread blocked in ``wait()`` run `errand`, then wait on: work that must not hold
-    /// the loop, for a thread that has nothing else to do (a daemon's main thread gives back its
-    /// start-up pages there once it serves). Errands run in the order given, before the value
-    /// is returned; one given once ``wait()`` has returned never runs. Any thread may call it.
+    /// the loop, for a thread that has nothing else to do. Errands run in the order given, before
+    /// the value is returned; one given once ``wait()`` has returned never runs. Any thread may
+    /// call it.
     public func runWhileWaiting(_ errand: @escaping @Sendable () -> Void) {
         let taken = state.withLock { state -> Bool in
             guard !state.over else { return false }

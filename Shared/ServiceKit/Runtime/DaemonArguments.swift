@@ -115,7 +115,6 @@ public enum DaemonArguments: Equatable, Sendable {
             problems.append("VERTICALS_SYNC_WARN_MS=\(text) is not a positive number of milliseconds")
         }
         problems += BlockingWorkLimits.problems(in: environment)
-        if let problem = ServiceRuntime.startUpPagesProblem(in: environment) { problems.append(problem) }
         if case .failure(let error) = probeTimeout(environment: environment) {
             problems.append(error.description)
         }

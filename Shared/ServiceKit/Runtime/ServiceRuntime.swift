@@ -172,30 +172,13 @@ public final class ServiceRuntime: Sendable {
         configuration.stateDirectory = stateDirectory
         let host = ServiceHost(configuration: configuration, router: served.router, loop: loop, logger: logger)
         let (client, background, logger, loop) = (self.client, self.background, self.logger, self.loop)
-        // The main thread waits here for the daemon's end; once the host has served for a
-        // moment, it first gives back the pages only start-up needed (`releaseStartUpPages`).
-        let end = BlockingResult<DaemonExit>()
-        let releases = environment[Self.startUpPagesVariable] != "keep"
-        if let problem = Self.startUpPagesProblem(in: environment) {
-            logger.warning("\(problem): start-up's pages are released")
-        }
-        let serving: @Sendable () -> Void = {
-            guard releases else { return }
-            _ = loop.execute {
-                let settle = LoopTimer(loop: loop)
-                settle.start(after: Self.startUpSettle) {
-                    settle.close()
-                    end.runWhileWaiting { Self.releaseStartUpPages(logger) }
-                }
-            }
-        }
         let lifecycle = DaemonLifecycle(
             parts: [
                 AtShutdown { client.close() }, AtShutdown { await background.stop() },
-                HostPart(host, onServing: serving),
+                HostPart(host),
             ],
             loop: loop, signals: signals, logger: logger)
-        return DaemonMain.runOnLoop(loop, into: end) {
+        return DaemonMain.runOnLoop(loop) {
             do {
                 try await run(lifecycle)
                 return .stopped
@@ -203,43 +186,5 @@ public final class ServiceRuntime: Sendable {
                 return DaemonExit(error)
             }
         }
-    }
-
-    /// `keep` leaves a daemon's start-up pages mapped (``releaseStartUpPages(_:)`` never runs):
-    /// for a profile that counts instructions by wall-clock lives (the release would land in one
-    /// life and not the other), or memory figures read the old way; `release` (the default) is the
-    /// same as unset.
-    public static let startUpPagesVariable = "VERTICALS_STARTUP_PAGES"
-
-    /// What is wrong with ``startUpPagesVariable`` in `environment`, if anything.
-    static func startUpPagesProblem(in environment: [String: String]) -> String? {
-        guard let value = environment[startUpPagesVariable], !["keep", "release"].contains(value) else { return nil }
-        return "\(startUpPagesVariable)=\(value) is neither release nor keep"
-    }
-
-    /// How long after `READY=1` a daemon gives back its start-up pages: past the first requests
-    /// (an on-demand start's first caller waits in the backlog and is answered at once), which
-    /// the release would slow down, since it costs about 1.5 ms of CPU and the pages it drops
-    /// that a request needs fault back in. One timer, which fires once.
-    static let startUpSettle = Duration.seconds(1)
-
-    /// Gives back the start-up pages of a daemon that serves: its mappings of the program's and
-    /// the libraries' clean read-only pages (``MappedPages/dropReadOnlyFilePages()``). Most of a
-    /// ready daemon's resident memory is code and constants start-up ran once; what requests use
-    /// faults back in from the page cache, which keeps them all. Measured with clinics (release
-    /// build): 24 MiB resident when ready, 6-9 MiB after; and the kernel reaps a kill -9 of it in
-    /// 0.74 ms instead of 1.36 (it unmaps fewer pages), which is on every restart's path. On
-    /// the main thread, which has nothing else to do: the loops serve meanwhile.
-    static func releaseStartUpPages(_ logger: Logger) {
-        guard logger.logLevel <= .debug else {
-            MappedPages.dropReadOnlyFilePages()
-            return
-        }
-        let before = MappedPages.residentBytes()
-        let started = MonotonicInstant.now
-        let dropped = MappedPages.dropReadOnlyFilePages()
-        let micros = (MonotonicInstant.now.nanoseconds - started.nanoseconds) / 1000
-        logger.debug(
-            "serving: start-up's pages given back in \(micros) µs (\(dropped >> 10) KiB of read-only file pages; resident \(before.map { "\($0 >> 10)" } ?? "?") KiB before, \(MappedPages.residentBytes().map { "\($0 >> 10)" } ?? "?") KiB after)")
     }
 }

@@ -8,38 +8,55 @@ struct BenchRun {
 
     func run() async {
         let startedAt = Date()
+        let runStart = ContinuousClock.now
         let report = Report()
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         FileHandle.standardError.write(
             Data("vt-bench: \(settings.rounds) rounds, sections \(settings.sections.sorted()), in \(directory)\n".utf8))
+        // How long each part took, under the table: what a user waits for.
+        var lap = ContinuousClock.now
+        func took(_ part: String) {
+            let now = ContinuousClock.now
+            report.note("\(part) took \(Format.number((now - lap).microseconds / 1_000_000)) s")
+            lap = now
+        }
 
         if settings.runs("codec") {
             CodecBenchmark(settings: settings, report: report).run()
+            took("codec")
         }
         if settings.runs("rpc") {
             let rpc = RPCBenchmark(settings: settings, report: report, directory: directory)
             rpc.runLatency()
             rpc.runThroughput()
+            rpc.runServerMemory()
+            took("rpc")
         }
         // Part of rpc; `BENCH_SECTIONS=rpc-loops` runs it alone.
         if settings.runs("rpc") || settings.runs("rpc-loops") {
             LoopsBenchmark(settings: settings, report: report, directory: directory).run()
+            took("rpc loops")
         }
         if settings.runs("instructions") {
             InstructionsBenchmark(settings: settings, report: report, directory: directory).run()
+            took("instructions")
         }
         if settings.runs("tcp") {
             TCPBenchmark(settings: settings, report: report, directory: directory).run()
+            took("tcp")
         }
         if settings.runs("cli") {
             CLIBenchmark(settings: settings, report: report, directory: directory).run()
+            took("cli")
         }
         if settings.runs("supervisor") {
             await KillToReady(settings: settings, report: report, directory: directory).run()
             let loop = makeLoop("bench-on-demand")
             await OnDemandStart(settings: settings, report: report, directory: directory, loop: loop).run()
+            await AfterSettle(settings: settings, report: report, directory: directory, loop: loop).run()
             loop.shutdown()
+            took("supervisor (restarts, on demand, after settle)")
         }
         if ["supervisor", "memory", "suite", "mixed", "upgrade"].contains(where: settings.runs) {
             let loop = makeLoop("bench-driver")
@@ -73,7 +90,9 @@ struct BenchRun {
                 await FiftyServices(settings: settings, report: report, directory: directory, loop: loop).run()
             }
             loop.shutdown()
+            took("suites (up rounds, idle window, memory, suite, mixed, upgrade)")
         }
+        report.note("the whole run took \(Format.number((ContinuousClock.now - runStart).microseconds / 1_000_000)) s")
 
         do {
             try FileManager.default.createDirectory(atPath: settings.outputDirectory, withIntermediateDirectories: true)

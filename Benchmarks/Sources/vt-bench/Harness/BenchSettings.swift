@@ -19,6 +19,8 @@ struct BenchSettings: Sendable {
     var binDirectory: String
     /// The C libuv echo baseline.
     var uvEcho: String
+    /// The RPC section's gRPC Swift 2 peer (`vt-grpc-echo`, beside vt-bench).
+    var grpcEcho: String
     /// The CLI row's baseline: a call with the contract compiled in (`vt-bench-call`, beside vt-bench).
     var callBaseline: String
     /// The suite's manifest.
@@ -44,10 +46,11 @@ struct BenchSettings: Sendable {
             sections: sections ?? Set(allSections),
             binDirectory: environment["VT_BIN"] ?? "\(root)/.build/release",
             uvEcho: environment["UV_ECHO"] ?? "\(root)/bench/uv_echo",
+            grpcEcho: environment["VT_GRPC_ECHO"] ?? Self.besideThisProgram("vt-grpc-echo"),
             callBaseline: environment["VT_BENCH_CALL"] ?? Self.besideThisProgram("vt-bench-call"),
             manifest: environment["VT_MANIFEST"] ?? "\(root)/deploy/suite.toml",
             outputDirectory: environment["BENCH_OUT"] ?? "\(root)/bench", rootDirectory: root)
-        for program in [settings.uvEcho, "\(settings.binDirectory)/svc-supervisor", "\(settings.binDirectory)/vt-exec"]
+        for program in [settings.uvEcho, settings.grpcEcho, "\(settings.binDirectory)/svc-supervisor", "\(settings.binDirectory)/vt-exec"]
         where !FileManager.default.isExecutableFile(atPath: program) {
             fail("\(program) is missing: run `make bench`, which builds it")
         }

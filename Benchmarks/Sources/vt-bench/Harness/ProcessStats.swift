@@ -1,25 +1,46 @@
 import Foundation
 
-/// What /proc says of a process: resident memory, CPU time consumed and context switches.
+/// What /proc says of a process: its memory, CPU time consumed and context switches.
 enum ProcessStats {
-    /// Resident set size in KiB (`VmRSS`), or nil when the process is gone.
-    static func rssKiB(_ pid: Int32) -> Double? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
-        return line.flatMap { Double($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
+    /// What a process's memory costs, in KiB, from `/proc/PID/smaps_rollup` and `/proc/PID/smaps`.
+    ///
+    /// Private dirty memory is what the process alone holds and the kernel cannot drop without
+    /// swap: anonymous pages (heap, stacks, the runtime's metadata) and file pages it wrote. PSS
+    /// shares each page among the processes mapping it. RSS and resident text count clean file
+    /// pages too, which the page cache shares and the kernel reclaims at will: information only.
+    struct Memory {
+        /// `Private_Dirty`: what is judged.
+        var privateDirty: Double
+        /// `Pss`: the process's share of every page it maps.
+        var pss: Double
+        /// `Rss`, for information.
+        var rss: Double
+        /// Resident pages of executable mappings (the program's and libraries' text), for information.
+        var residentText: Double
     }
 
-    /// Resident memory in KiB split by what backs it (`/proc/PID/smaps_rollup`): anonymous pages
-    /// (heap, stacks, the runtime's metadata) and the rest, pages of mapped files (the program
-    /// itself, shared libraries); nil when the process is gone.
-    static func residentKiB(_ pid: Int32) -> (total: Double, anonymous: Double)? {
-        guard let rollup = try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8) else { return nil }
-        func field(_ name: String) -> Double? {
-            let line = rollup.split(separator: "\n").first { $0.hasPrefix("\(name):") }
-            return line.flatMap { Double($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
+    /// `pid`'s memory now, or nil when the process is gone.
+    static func memory(_ pid: Int32) -> Memory? {
+        guard let rollup = try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8),
+            let smaps = try? String(contentsOfFile: "/proc/\(pid)/smaps", encoding: .utf8)
+        else { return nil }
+        func kib(_ line: Substring) -> Double {
+            Double(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
         }
-        guard let total = field("Rss"), let anonymous = field("Anonymous") else { return nil }
-        return (total, anonymous)
+        func field(_ name: String) -> Double {
+            rollup.split(separator: "\n").first { $0.hasPrefix("\(name):") }.map(kib) ?? 0
+        }
+        var text = 0.0
+        var executable = false
+        for line in smaps.split(separator: "\n") {
+            let first = line.prefix { $0 != " " }
+            if first.contains("-"), first.allSatisfy({ $0.isHexDigit || $0 == "-" }) {  // a mapping's line
+                executable = line.split(separator: " ").dropFirst().first?.contains("x") ?? false
+            } else if executable, line.hasPrefix("Rss:") {
+                text += kib(line)
+            }
+        }
+        return Memory(privateDirty: field("Private_Dirty"), pss: field("Pss"), rss: field("Rss"), residentText: text)
     }
 
     /// User + system CPU seconds consumed so far (`utime` + `stime`), or nil when the process is gone.

@@ -1,20 +1,24 @@
 import Foundation
 import Synchronization
 
-/// A target a ratio must meet, e.g. `≥ 20×`.
+/// A target a ratio must meet, e.g. `≥ 20×`, or a figure itself, e.g. `≤ 4 MiB`.
 struct Target: Codable, Sendable {
     /// True for "at least", false for "at most".
     var atLeast: Bool
     /// The bound.
     var bound: Double
+    /// The figure's unit when the bound is on the figure itself, not on a ratio.
+    var unit: String? = nil
 
     static func atLeast(_ bound: Double) -> Target { Target(atLeast: true, bound: bound) }
     static func atMost(_ bound: Double) -> Target { Target(atLeast: false, bound: bound) }
+    /// A bound on the figure itself, in `unit`.
+    static func atMost(_ bound: Double, _ unit: String) -> Target { Target(atLeast: false, bound: bound, unit: unit) }
 
-    /// Whether the median `ratio` meets it.
+    /// Whether the median `ratio` (or figure) meets it.
     func holds(_ ratio: Double) -> Bool { atLeast ? ratio >= bound : ratio <= bound }
 
-    var text: String { "\(atLeast ? "≥" : "≤") \(Format.number(bound))×" }
+    var text: String { "\(atLeast ? "≥" : "≤") \(Format.number(bound))\(unit.map { " \($0)" } ?? "×")" }
 }
 
 /// One line of the table: a figure of ours, and where there is one, the baseline measured in
@@ -48,6 +52,27 @@ final class Report: Sendable {
     func add(_ section: String, _ name: String, unit: String, _ value: Summary) {
         let row = ResultRow(section: section, name: name, unit: unit, value: value)
         state.withLock { $0.rows.append(row) }
+    }
+
+    /// Adds a figure held to a bound on itself (``Target/atMost(_:_:)``).
+    func add(_ section: String, _ name: String, unit: String, _ value: Summary, target: Target) {
+        let row = ResultRow(
+            section: section, name: name, unit: unit, value: value, target: target, holds: target.holds(value.median))
+        state.withLock { $0.rows.append(row) }
+    }
+
+    /// Adds the rows of a process's memory over the rounds: private dirty (what is judged, held
+    /// to `target` in MiB where given) and PSS, then RSS and resident text as information.
+    func addMemory(_ section: String, _ name: String, _ readings: [ProcessStats.Memory], target: Double? = nil) {
+        let privateDirty = Summary(readings.map { $0.privateDirty / 1024 })
+        if let target {
+            add(section, "\(name): private dirty", unit: "MiB", privateDirty, target: .atMost(target, "MiB"))
+        } else {
+            add(section, "\(name): private dirty", unit: "MiB", privateDirty)
+        }
+        add(section, "  PSS", unit: "MiB", Summary(readings.map { $0.pss / 1024 }))
+        add(section, "  RSS (information: counts clean, shared file pages)", unit: "MiB", Summary(readings.map { $0.rss / 1024 }))
+        add(section, "  resident text (information)", unit: "MiB", Summary(readings.map { $0.residentText / 1024 }))
     }
 
     /// Adds a figure with its baseline; `ratio` is ours ÷ baseline round by round unless `inverted`

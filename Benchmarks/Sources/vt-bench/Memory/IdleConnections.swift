@@ -2,9 +2,10 @@ import Foundation
 import IOInterface
 import VerticalsContract
 
-/// Section 6, connections: one vertical's resident memory holding 1,000 idle client
-/// connections, against the same process just before they were opened (both past its start-up settle). Each round restarts the
-/// vertical first (through the supervisor), since memory a process once used stays resident.
+/// Section 6, connections: one vertical's private dirty memory holding 1,000 idle client
+/// connections, against the same process just before they were opened (both past its start-up
+/// settle); RSS beside. Each round restarts the vertical first (through the supervisor), since
+/// memory a process once used stays resident.
 struct IdleConnections {
     let settings: BenchSettings
     let report: Report
@@ -17,15 +18,15 @@ struct IdleConnections {
 
     func run(_ suite: SupervisedSuite) async {
         let path = suite.sockets.socketPath(for: vertical)
-        var idle: [Double] = []
-        var loaded: [Double] = []
+        var idle: [ProcessStats.Memory] = []
+        var loaded: [ProcessStats.Memory] = []
         for round in 1...settings.rounds {
             progress("\(count) idle connections round \(round)/\(settings.rounds)")
             let pid = await restart(suite)
-            // Past the daemon's start-up settle (it gives back start-up's pages 1 s after READY=1),
-            // so both readings are of a daemon that serves, and the difference is the connections'.
+            // Past start-up's last allocations, so both readings are of a daemon that serves, and
+            // the difference is the connections'.
             try? await Task.sleep(for: SupervisorBenchmark.settled)
-            idle.append((ProcessStats.rssKiB(pid) ?? 0) / 1024)
+            idle.append(Self.reading(pid, vertical))
             let baseFDs = Self.openDescriptors(pid)
             var sockets: [Int32] = []
             for _ in 0..<count {
@@ -40,14 +41,26 @@ struct IdleConnections {
             let held = Self.openDescriptors(pid) - baseFDs
             guard held >= count else { fail("\(vertical) holds \(held) of \(count) connections") }
             try? await Task.sleep(for: .milliseconds(500))
-            loaded.append((ProcessStats.rssKiB(pid) ?? 0) / 1024)
+            loaded.append(Self.reading(pid, vertical))
             for fd in sockets { close(fd) }
         }
         report.add(
-            "memory", "RSS \(vertical) + \(count) idle connections", unit: "MiB", ours: loaded,
-            baselineName: "no connections", baseline: idle, ratioName: "with/without")
-        let perConnection = zip(loaded, idle).map { ($0 - $1) * 1024 / Double(count) }
-        report.add("memory", "per idle connection (\(vertical))", unit: "KiB", Summary(perConnection))
+            "memory", "private dirty \(vertical) + \(count) idle connections", unit: "MiB",
+            ours: loaded.map { $0.privateDirty / 1024 }, baselineName: "no connections",
+            baseline: idle.map { $0.privateDirty / 1024 }, ratioName: "with/without")
+        report.add(
+            "memory", "  RSS (information)", unit: "MiB", ours: loaded.map { $0.rss / 1024 },
+            baselineName: "no connections", baseline: idle.map { $0.rss / 1024 }, ratioName: "with/without")
+        let perConnection = zip(loaded, idle).map { ($0.privateDirty - $1.privateDirty) / Double(count) }
+        report.add("memory", "private dirty per idle connection (\(vertical))", unit: "KiB", Summary(perConnection))
+        let pssPerConnection = zip(loaded, idle).map { ($0.pss - $1.pss) / Double(count) }
+        report.add("memory", "  PSS per idle connection", unit: "KiB", Summary(pssPerConnection))
+    }
+
+    /// `pid`'s memory, or the run stops: the vertical ended during the round.
+    static func reading(_ pid: Int32, _ name: String) -> ProcessStats.Memory {
+        guard let memory = ProcessStats.memory(pid) else { fail("\(name) ended during the memory round") }
+        return memory
     }
 
     /// Restarts the vertical and returns its new pid once it is ready again.

@@ -246,10 +246,6 @@ struct InstructionsBenchmark {
             // Swift seeds its string hashing per process, so a dictionary lookup probes more or
             // fewer slots from one life to the next (±70 instructions a request seen here).
             environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
-            // The daemon gives back its start-up pages 1 s after READY=1, by the clock: under
-            // callgrind one life may pass that second and the other not, and the release's
-            // instructions would count as the requests'.
-            environment["VERTICALS_STARTUP_PAGES"] = "keep"
             process = Subprocess.start(
                 python, valgrindArguments + ["echo-server"], environment: environment, quiet: true)
         }

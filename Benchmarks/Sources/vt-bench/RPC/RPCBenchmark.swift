@@ -6,7 +6,11 @@ import Histogram
 /// libuv echo in the same rounds. Latency runs with both processes on one vCPU and on two
 /// (a cross-vCPU wake-up costs 20–25 µs here whatever the stack); throughput on two. The same raw
 /// echo on SwiftNIO runs in the same rounds too: what a Swift stack costs over C before any
-/// envelope, codec or async handler (see ``NIOEcho``).
+/// envelope, codec or async handler (see ``NIOEcho``). And so does the peer a Swift team would
+/// pick for typed calls between local services: gRPC Swift 2, a unary echo over HTTP/2 on a Unix
+/// domain socket (`vt-grpc-echo`, a pass-through serializer of the same payloads, no protobuf),
+/// with its 1 × 64 throughput, both sides' CPU per request, and its server's memory idle and
+/// holding 1,000 connections (``runServerMemory()``).
 struct RPCBenchmark {
     let settings: BenchSettings
     let report: Report
@@ -29,12 +33,15 @@ struct RPCBenchmark {
         case oursClient = "our client, C server"
         /// The C echo's raw frames, on SwiftNIO at both ends: the Swift reference point.
         case nio = "SwiftNIO raw echo"
+        /// gRPC Swift 2's unary echo over HTTP/2 on a Unix socket, at both ends: the peer.
+        case grpc = "gRPC Swift 2"
     }
 
     /// The stacks timed at `placement`: with one vCPU (where the p50 target is hardest), also
     /// each half of ours against the C other half, so the report says which side the gap is on.
     static func latencyStacks(_ placement: Placement) -> [Stack] {
-        placement.serverCPU == placement.clientCPU ? [.c, .ours, .nio, .oursServer, .oursClient] : [.c, .ours, .nio]
+        placement.serverCPU == placement.clientCPU
+            ? [.c, .ours, .nio, .grpc, .oursServer, .oursClient] : [.c, .ours, .nio, .grpc]
     }
 
     static let placements = [
@@ -72,6 +79,7 @@ struct RPCBenchmark {
                 let ours = "\(Stack.ours.rawValue) \(Self.label(size)) \(placement.name)"
                 let c = "\(Stack.c.rawValue) \(Self.label(size)) \(placement.name)"
                 let nio = "\(Stack.nio.rawValue) \(Self.label(size)) \(placement.name)"
+                let grpc = "\(Stack.grpc.rawValue) \(Self.label(size)) \(placement.name)"
                 let name = "\(Self.label(size)) \(placement.name)"
                 report.add(
                     "rpc latency", "\(name) p50", unit: "µs", ours: p50[ours]!, baselineName: "C", baseline: p50[c]!,
@@ -88,13 +96,22 @@ struct RPCBenchmark {
                 report.add(
                     "rpc latency", "\(name) p50, ours against \(Stack.nio.rawValue)", unit: "µs", ours: p50[ours]!,
                     baselineName: "NIO", baseline: p50[nio]!, ratioName: "ours/NIO")
+                report.add(
+                    "rpc latency", "\(name) p50, ours against \(Stack.grpc.rawValue)", unit: "µs", ours: p50[ours]!,
+                    baselineName: "gRPC", baseline: p50[grpc]!, ratioName: "ours/gRPC", target: .atMost(Self.grpcLatencyTarget))
+                report.add(
+                    "rpc latency", "\(name) p99, ours against \(Stack.grpc.rawValue)", unit: "µs", ours: p99[ours]!,
+                    baselineName: "gRPC", baseline: p99[grpc]!, ratioName: "ours/gRPC")
+                report.add(
+                    "rpc latency", "\(name) p50, \(Stack.grpc.rawValue)", unit: "µs", ours: p50[grpc]!,
+                    baselineName: "C", baseline: p50[c]!, ratioName: "gRPC/C")
                 for half in Self.latencyStacks(placement) where half == .oursServer || half == .oursClient {
                     report.add(
                         "rpc latency", "\(name) p50, \(half.rawValue)", unit: "µs",
                         ours: p50["\(half.rawValue) \(Self.label(size)) \(placement.name)"]!, baselineName: "C",
                         baseline: p50[c]!, ratioName: "ours/C")
                 }
-                for key in [ours, c, nio] {
+                for key in [ours, c, nio, grpc] {
                     let points = merged[key]!.percentiles(ticksPerHalfDistance: 5).map {
                         [$0.percentile, Double($0.value) / 1000]
                     }
@@ -104,15 +121,17 @@ struct RPCBenchmark {
         }
     }
 
+    /// Requests per second at each load for the C echo and ours, and at 1 × 64 for gRPC too,
+    /// with the server's and the client's CPU per request of each run.
     func runThroughput() {
-        var rates: [String: [Double]] = [:]
+        var loads: [String: [Load]] = [:]
         let placement = Self.placements[1]
         for round in 1...settings.rounds {
             progress("rpc throughput round \(round)/\(settings.rounds)")
             for load in Self.loads {
-                for stack in [Stack.c, .ours] {
+                for stack in load.connections == 1 ? [Stack.c, .ours, .grpc] : [Stack.c, .ours] {
                     let key = "\(stack.rawValue) \(load.connections)×\(load.depth)"
-                    rates[key, default: []].append(
+                    loads[key, default: []].append(
                         throughput(stack, connections: load.connections, depth: load.depth, placement: placement))
                 }
             }
@@ -120,17 +139,49 @@ struct RPCBenchmark {
         for load in Self.loads {
             let name = "\(load.connections) conn × \(load.depth) in flight, 64 B"
             report.add(
-                "rpc throughput", name, unit: "req/s", ours: rates["ours \(load.connections)×\(load.depth)"]!,
-                baselineName: "C", baseline: rates["\(Stack.c.rawValue) \(load.connections)×\(load.depth)"]!,
+                "rpc throughput", name, unit: "req/s", ours: loads["ours \(load.connections)×\(load.depth)"]!.map(\.rate),
+                baselineName: "C", baseline: loads["\(Stack.c.rawValue) \(load.connections)×\(load.depth)"]!.map(\.rate),
                 ratioName: "ours/C", target: load.connections == 1 ? .atLeast(0.5) : nil)
         }
+        let (ours, c, grpc) = (loads["ours 1×64"]!, loads["\(Stack.c.rawValue) 1×64"]!, loads["\(Stack.grpc.rawValue) 1×64"]!)
+        report.add(
+            "rpc throughput", "1 conn × 64 in flight, 64 B, ours against \(Stack.grpc.rawValue)", unit: "req/s",
+            ours: ours.map(\.rate), baselineName: "gRPC", baseline: grpc.map(\.rate), ratioName: "ours/gRPC",
+            target: .atLeast(Self.grpcThroughputTarget))
+        report.add(
+            "rpc throughput", "  \(Stack.grpc.rawValue) against C", unit: "req/s", ours: grpc.map(\.rate),
+            baselineName: "C", baseline: c.map(\.rate), ratioName: "gRPC/C")
+        for side in ["server", "client"] {
+            let cpu: (Load) -> Double = { side == "server" ? $0.serverMicroseconds : $0.clientMicroseconds }
+            report.add(
+                "rpc throughput", "\(side) CPU per request at 1 × 64, ours against \(Stack.grpc.rawValue)", unit: "µs",
+                ours: ours.map(cpu), baselineName: "gRPC", baseline: grpc.map(cpu), ratioName: "ours/gRPC",
+                target: .atMost(Self.grpcCPUTarget))
+            report.add(
+                "rpc throughput", "  \(side) CPU per request, ours against C", unit: "µs", ours: ours.map(cpu),
+                baselineName: "C", baseline: c.map(cpu), ratioName: "ours/C")
+        }
+    }
+
+    /// Ours against gRPC Swift 2: p50 at most, requests per second at least, CPU per request at most.
+    static let grpcLatencyTarget = 0.3
+    static let grpcThroughputTarget = 3.0
+    static let grpcCPUTarget = 0.3
+
+    /// One throughput run: requests per second, and the server's and the client's CPU
+    /// microseconds per request over it (`/proc/PID/stat` of the server, `RUSAGE_CHILDREN` of the
+    /// client; both cover the client's 0.25 s of warm-up too, alike for every stack).
+    struct Load {
+        var rate: Double
+        var serverMicroseconds: Double
+        var clientMicroseconds: Double
     }
 
     // MARK: One run
 
     private func latencySamples(_ stack: Stack, size: Int, placement: Placement) -> [UInt64] {
         let output = "\(directory)/samples.bin"
-        withServer(stack, cpu: placement.serverCPU) { socketDirectory in
+        withServer(stack, cpu: placement.serverCPU) { socketDirectory, _ in
             switch stack {
             case .c:
                 _ = Subprocess.run(
@@ -142,6 +193,11 @@ struct RPCBenchmark {
             case .ours, .oursClient:
                 _ = Subprocess.run(
                     Self.ownExecutable, ["echo-latency", socketDirectory, "\(size)", "\(latencyCount)", output],
+                    cpu: placement.clientCPU)
+            case .grpc:
+                _ = Subprocess.run(
+                    settings.grpcEcho,
+                    ["latency", "\(socketDirectory)/grpc.sock", "latency", "\(size)", "\(latencyCount)", output],
                     cpu: placement.clientCPU)
             case .nio:
                 _ = Subprocess.run(
@@ -166,9 +222,18 @@ struct RPCBenchmark {
         return data.withUnsafeBytes { Array($0.bindMemory(to: UInt64.self)) }
     }
 
-    private func throughput(_ stack: Stack, connections: Int, depth: Int, placement: Placement) -> Double {
+    private func throughput(_ stack: Stack, connections: Int, depth: Int, placement: Placement) -> Load {
         var line = ""
-        withServer(stack, cpu: placement.serverCPU) { socketDirectory in
+        var serverCPU = 0.0
+        var clientCPU = 0.0
+        withServer(stack, cpu: placement.serverCPU, mode: "throughput") { socketDirectory, server in
+            // The client's CPU is read as it ends, before the server (also a child) is reaped.
+            let before = ProcessStats.cpuSeconds(server) ?? 0
+            let clientBefore = ProcessStats.endedChildrenCPUSeconds()
+            defer {
+                serverCPU = (ProcessStats.cpuSeconds(server) ?? 0) - before
+                clientCPU = ProcessStats.endedChildrenCPUSeconds() - clientBefore
+            }
             switch stack {
             case .c:
                 line = Subprocess.run(
@@ -177,8 +242,15 @@ struct RPCBenchmark {
                         "throughput", "\(socketDirectory)/c.sock", "\(BenchEcho.framePayloadLength(bodySize: 64))",
                         "\(connections)", "\(depth)", "\(throughputSeconds)",
                     ], cpu: placement.clientCPU)
+            case .grpc:
+                line = Subprocess.run(
+                    settings.grpcEcho,
+                    [
+                        "throughput", "\(socketDirectory)/grpc.sock", "throughput", "64", "\(connections)", "\(depth)",
+                        "\(throughputSeconds)",
+                    ], cpu: placement.clientCPU)
             case .nio:
-                fail("throughput is timed for the C echo and ours only")
+                fail("throughput is timed for the C echo, ours and gRPC only")
             case .ours, .oursServer, .oursClient:
                 line = Subprocess.run(
                     Self.ownExecutable,
@@ -186,11 +258,19 @@ struct RPCBenchmark {
                     cpu: placement.clientCPU)
             }
         }
-        return RPCBenchmark.requestsPerSecond(printed: line, by: stack.rawValue)
+        let rate = RPCBenchmark.requestsPerSecond(printed: line, by: stack.rawValue)
+        let requests = max(1, rate * (throughputSeconds + 0.25))
+        return Load(
+            rate: rate, serverMicroseconds: serverCPU * 1_000_000 / requests,
+            clientMicroseconds: clientCPU * 1_000_000 / requests)
     }
 
-    /// Runs `body` while `stack`'s echo server listens in `directory`, pinned to `cpu`.
-    private func withServer(_ stack: Stack, cpu: Int, _ body: (String) -> Void) {
+    /// Runs `body` with the folder and pid of `stack`'s echo server while it listens in
+    /// `directory`, pinned to `cpu` (the gRPC server with its `mode`'s settings).
+    func withServer(
+        _ stack: Stack, cpu: Int?, mode: String = "latency", environment: [String: String] = [:],
+        _ body: (String, Int32) -> Void
+    ) {
         let server: Process
         let socket: String
         switch stack {
@@ -202,10 +282,16 @@ struct RPCBenchmark {
             unlink(socket)
             server = Subprocess.start(
                 Self.ownExecutable, ["echo-server"], cpu: cpu,
-                environment: ["VERTICALS_SOCKET_DIR": directory, "VERTICALS_LOG_LEVEL": "warning"])
+                environment: environment.merging(["VERTICALS_SOCKET_DIR": directory, "VERTICALS_LOG_LEVEL": "warning"]) {
+                    _, fixed in fixed
+                })
         case .nio:
             socket = "\(directory)/nio.sock"
             server = Subprocess.start(Self.ownExecutable, ["nio-echo-server", socket], cpu: cpu)
+        case .grpc:
+            socket = "\(directory)/grpc.sock"
+            unlink(socket)
+            server = Subprocess.start(settings.grpcEcho, ["server", socket, mode], cpu: cpu)
         case .oursClient:
             socket = "\(directory)/\(BenchEcho.name).sock"
             unlink(socket)
@@ -213,7 +299,7 @@ struct RPCBenchmark {
             server = Subprocess.start(settings.uvEcho, ["server", socket, "\(kind.offset)", "\(kind.value)"], cpu: cpu)
         }
         Subprocess.waitForListener(socket)
-        body(directory)
+        body(directory, server.processIdentifier)
         Subprocess.stop(server)
     }
 

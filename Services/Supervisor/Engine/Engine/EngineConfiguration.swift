@@ -26,10 +26,6 @@ public struct EngineConfiguration: Sendable {
     /// Each service as its own user (svc-supervisor as root), or nil (the default): every
     /// service runs as the supervisor's user.
     public var serviceUsers: ServiceUsers? = nil
-    /// Whether the engine gives back start-up's memory once every service that starts at once
-    /// is ready (``StartUpPages``): what `svc-supervisor up` does; off for an engine inside
-    /// another program (a test, the bench), whose program text is not the engine's to advise.
-    public var releasesStartUpPages = false
 
     /// A configuration; `environment` defaults to the supervisor's own.
     public init(

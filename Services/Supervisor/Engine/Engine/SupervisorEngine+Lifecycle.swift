@@ -160,26 +160,6 @@ extension SupervisorEngine {
         transition(unit) { $0.ready(at: .now) }
     }
 
-    /// Once every wanted service that starts at once is ready for the first time, and start-up
-    /// has settled (``StartUpPages/settle``, one timer that fires once), gives back what start-up
-    /// alone used (``StartUpPages``), if the configuration asks for it.
-    func releaseStartUpPagesWhenUp() {
-        guard configuration.releasesStartUpPages, !releasedStartUpPages else { return }
-        let up = units.values.allSatisfy { unit in unit.ready || !unit.wanted || unit.spec.startsOnDemand }
-        guard up else { return }
-        releasedStartUpPages = true
-        let timer = LoopTimer(loop: loop)
-        startUpPagesTimer = timer
-        timer.start(after: StartUpPages.settle) { [weak self] in
-            guard let self else { return }
-            self.startUpPagesTimer?.close()
-            self.startUpPagesTimer = nil
-            let advised = StartUpPages.release()
-            self.logger.debug(
-                "every service is up: start-up's pages given back (\(advised >> 20) MiB of program text advised, \(StartUpPages.residentText() >> 10) KiB still resident)")
-        }
-    }
-
     /// Once the run has been ready for `backoff.resetAfter`, proves it alive, and the machine
     /// forgives the backoff (``ServiceStateMachine/aliveSeen(at:)``). The instant is read before
     /// the check, so a child that died while the loop was busy (a zombie not reaped yet) is never

@@ -140,7 +140,6 @@ extension SupervisorEngine {
             unit.forgiveness.stop()
         case .startDependents:
             dependencyBecameReady()
-            releaseStartUpPagesWhenUp()
         case .watchForDemand:
             watchIdle(unit)
         case .stopWatchingForDemand:

@@ -59,10 +59,6 @@ public final class SupervisorEngine: @unchecked Sendable {
     var stateFollowers: [UInt64: (Supervisor.ServiceStatus) -> Void] = [:]
     var nextFollowerID: UInt64 = 1
     var isClosed = false
-    /// Set once start-up's pages were given back, or are about to be (``releaseStartUpPagesWhenUp()``).
-    var releasedStartUpPages = false
-    /// The one-shot timer that gives them back once start-up has settled; closed when it fired.
-    var startUpPagesTimer: LoopTimer?
     /// Per-service cgroups for memory and cpu limits; looked for when a service first has one.
     var cgroupStorage: Cgroups?
     var cgroups: Cgroups {
@@ -305,8 +301,6 @@ public final class SupervisorEngine: @unchecked Sendable {
         livenessClient?.close()
         livenessClient = nil
         cgroupStorage?.removeAll()
-        startUpPagesTimer?.close()
-        startUpPagesTimer = nil
         for unit in units.values {
             releaseSocket(unit)
             for timer in unit.timers { timer.close() }
