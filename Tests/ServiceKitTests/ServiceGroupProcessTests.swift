@@ -40,8 +40,8 @@ struct ServiceGroupProcessTests {
         #expect(position("other: cancelled") == nil)
     }
 
-    /// The bench's idle row for a vertical inside a `ServiceGroup`: once it has given back its
-    /// start-up pages (its one timer), the group's signal sources and the vertical sleep.
+    /// The bench's idle row for a vertical inside a `ServiceGroup`: once it serves, the group's
+    /// signal sources and the vertical sleep (a vertical holds no timer while idle).
     @Test func idle_inAServiceGroup_makesNoWakeUp() async throws {
         let suite = try SuiteFixture()
         let log = suite.directory.file("stderr")
@@ -49,8 +49,8 @@ struct ServiceGroupProcessTests {
             "vt-lifecycled", ["echo"], environment: suite.environment(extra: ["VERTICALS_LOG_LEVEL": "debug"]),
             stderrPath: log)
         defer { daemon.stop() }
-        #expect(eventually { readFile(log)?.contains("start-up's pages given back") == true }, "never settled")
-        // Quiet once two looks 100 ms apart agree: the main thread is back waiting after that line.
+        #expect(eventually { readFile(log)?.contains("serving echo on") == true }, "never served")
+        // Quiet once two looks 100 ms apart agree: start-up's last steps follow that line.
         #expect(eventually {
             let first = daemon.contextSwitches()
             usleep(100_000)
