@@ -174,15 +174,17 @@ struct DocsTests {
         let input = fopen(suite.directory.file("stdin"), "w")
         fputs(String(repeating: "operator-password-1\n", count: 4), input)
         fclose(input)
+        // timeout(1) puts the script in a process group of its own and ends the whole group at the
+        // bound, so a documented command that never returns leaves nothing running behind it.
         let result = try runCommand(
-            "/bin/bash", ["-c", script],
+            "/usr/bin/timeout", ["--kill-after=5", "110", "/bin/bash", "-c", script],
             environment: [
                 "PATH": "\(DaemonProcess.productsDirectory):/usr/local/bin:/usr/bin:/bin",
                 "VERTICALS_RUN_DIR": suite.run, "HOME": home, "XDG_STATE_HOME": home + "/.local/state",
                 "XDG_CACHE_HOME": home + "/.cache", "LANG": "C.UTF-8", "COLUMNS": "160",
             ],
             in: suite.directory, timeout: .seconds(120))
-        return failures(of: block, output: result.standardOutput, timedOut: result.status == 137)
+        return failures(of: block, output: result.standardOutput, timedOut: result.status == 124 || result.status == 137)
     }
 
     /// How the captured `output` of `block`'s script differs from the page.
@@ -197,7 +199,7 @@ struct DocsTests {
             }
             rest = rest[begin.upperBound...]
             guard let end = rest.range(of: "\n@@doc \(index) end ") else {
-                failures.append("\(where_) did not finish within the block's 120 s\(timedOut ? " (killed)" : ""):\n\(rest.suffix(800))")
+                failures.append("\(where_) did not finish within the block's 110 s\(timedOut ? " (killed)" : ""):\n\(rest.suffix(800))")
                 break
             }
             let printed = String(rest[..<end.lowerBound])
