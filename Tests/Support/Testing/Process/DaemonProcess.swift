@@ -110,17 +110,34 @@ public final class DaemonProcess {
 
     /// ``contextSwitches()`` of any process `pid`.
     public static func contextSwitches(of pid: pid_t) -> Int? {
+        contextSwitchesByThread(of: pid).map { $0.values.reduce(0, +) }
+    }
+
+    /// Each thread's context switches so far, by thread id; nil once the process is gone.
+    public func contextSwitchesByThread() -> [Int: Int]? { Self.contextSwitchesByThread(of: pid) }
+
+    /// ``contextSwitchesByThread()`` of any process `pid`.
+    public static func contextSwitchesByThread(of pid: pid_t) -> [Int: Int]? {
         guard let tasks = opendir("/proc/\(pid)/task") else { return nil }
         defer { closedir(tasks) }
-        var total = 0
+        var threads: [Int: Int] = [:]
         while let entry = readdir(tasks) {
-            let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard Int(tid) != nil, let status = readFile("/proc/\(pid)/task/\(tid)/status") else { continue }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let tid = Int(name), let status = readFile("/proc/\(pid)/task/\(name)/status") else { continue }
+            var switches = 0
             for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
-                total += Int(line.split(separator: "\t").last ?? "") ?? 0
+                switches += Int(line.split(separator: "\t").last ?? "") ?? 0
             }
+            threads[tid] = switches
         }
-        return total
+        return threads
+    }
+
+    /// The wake-ups between two looks of ``contextSwitchesByThread()``: what each thread of the
+    /// later look did since the earlier one (all of it for a thread that is new). A thread that
+    /// ended meanwhile is left out: a sum over all threads would go down by its count.
+    public static func wakeUps(from earlier: [Int: Int], to later: [Int: Int]) -> Int {
+        later.reduce(0) { $0 + $1.value - (earlier[$1.key] ?? 0) }
     }
 
     /// The process's resident memory in bytes (`VmRSS` of /proc/PID/status), nil once it is gone.
