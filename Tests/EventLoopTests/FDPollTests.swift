@@ -38,7 +38,11 @@ struct FDPollTests {
                 poll.value.close()
                 poll.value.close()  // idempotent
             }
-            try await eventually("the fd is closed after the close callback") { fcntl(reader, F_GETFD) == -1 }
+            // The reader's number may be reused at once by another test's open, so the fact waited
+            // for is the socket's: once its last descriptor is closed, the writer's peer is gone.
+            try await eventually("the reader's socket is closed after the close callback") {
+                send(writer, "x", 1, Int32(MSG_DONTWAIT)) == -1 && (errno == ECONNREFUSED || errno == ENOTCONN)
+            }
         }
     }
 
