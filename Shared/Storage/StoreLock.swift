@@ -25,7 +25,12 @@ import GRDBSQLite
 /// processes hold "the" lock at once: one that opened the old file just before the unlink locks
 /// that (now nameless) inode, while the next creates a new file and locks that one.
 ///
-/// The descriptor is close-on-exec, so a child the daemon spawns does not inherit the lock.
+/// The descriptor is close-on-exec, so a child the daemon spawns does not inherit the lock. It
+/// still holds a copy between its fork and its exec, and a copy shares the open file description
+/// and so the lock: a plain `close` would leave the lock held until that child's exec, refusing
+/// whoever opens the store in those microseconds (a vertical starting while root's `restore`
+/// releases its store). So the release is `flock(LOCK_UN)` first, which frees the description's
+/// lock whatever copies of it exist, then `close`.
 /// It is non-blocking: a held store is refused at once with a ``StoreError``, never waited for,
 /// except by an upgrade's new process (``SQLiteStore/HandOver``).
 final class StoreLock: Sendable {
@@ -39,7 +44,10 @@ final class StoreLock: Sendable {
         self.descriptor = descriptor
     }
 
-    deinit { close(descriptor) }
+    deinit {
+        _ = flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
 
     /// Takes the lock on `path` for the store at `storePath`, or throws a ``StoreError`` naming the
     /// process that holds it and what to do.
