@@ -292,7 +292,7 @@ let package = Package(
                 "VerticalsServiceKit", "VerticalsContract", "VerticalsStorage", "VerticalsWire", grdb,
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Tests/Support/Testing",
+            path: "Shared/Testing",
             swiftSettings: strict
         ),
         // Identity as the other verticals' tests stub it: sessions by token, or down (product, like Sessions).
@@ -334,7 +334,7 @@ let package = Package(
                 "VerticalsContract", "VerticalsServiceKit", "VerticalsWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Tests/Contracts/Support", swiftSettings: strict
+            path: "Shared/ContractTesting", swiftSettings: strict
         ),
         // The reference suite's tool: `ContractsTool.main(contracts: Contracts.all)`.
         .executableTarget(
