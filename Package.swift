@@ -280,7 +280,7 @@ let package = Package(
 
         // MARK: Tests
         .target(
-            name: "TestSupport", dependencies: ["VerticalsWire", "IOInterface", "VerticalsContract"], path: "Tests/Support/TestContract",
+            name: "TestSupport", dependencies: ["VerticalsWire", "VerticalsContract"], path: "Tests/Support/TestContract",
             swiftSettings: strict, plugins: ["VerticalsContractPlugin"]
         ),
         // The testing library: a vertical's unit-test doubles (a clock a test moves, a strict stub caller,
@@ -303,14 +303,13 @@ let package = Package(
         ),
         .testTarget(
             name: "VerticalsTestingTests",
-            dependencies: ["VerticalsWire", "VerticalsTesting", "VerticalsServiceKit", "IOInterface", "VerticalsContract"],
+            dependencies: ["VerticalsWire", "VerticalsTesting", "VerticalsServiceKit", "TestSupport", "VerticalsContract"],
             path: "Tests/Support/TestingTests"
         ),
         .executableTarget(
             name: "vt-testd",
             dependencies: [
-                "VerticalsWire", "VerticalsServiceKit", "VerticalsStorage", "IOInterface", "VerticalsContract", "TestSupport",
-                grdb,
+                "VerticalsWire", "VerticalsServiceKit", "VerticalsStorage", "VerticalsContract", "TestSupport", grdb,
             ],
             path: "Tests/Support/TestDaemon",
             swiftSettings: strict
@@ -351,7 +350,7 @@ let package = Package(
             path: "Tests/Contracts/Tests"
         ),
         .testTarget(
-            name: "WireTests", dependencies: ["VerticalsWire", "IOInterface", "VerticalsContract", "VerticalsTesting"], path: "Tests/WireTests"
+            name: "WireTests", dependencies: ["VerticalsWire", "TestSupport", "VerticalsContract", "VerticalsTesting"], path: "Tests/WireTests"
         ),
         .testTarget(
             name: "EventLoopTests", dependencies: ["VerticalsEventLoop", "VerticalsWire", "CSpawn"], path: "Tests/EventLoopTests",
@@ -364,7 +363,7 @@ let package = Package(
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [
-                "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsWire", "VerticalsEventLoop", "VerticalsStorage", grdb,
+                "VerticalsServiceKit", "VerticalsContract", "VerticalsWire", "VerticalsEventLoop", "VerticalsStorage", grdb,
                 "TestSupport", "VerticalsTesting", "vt-testd", "vt-lifecycled",
             ],
             path: "Tests/ServiceKitTests"
@@ -385,7 +384,7 @@ let package = Package(
             dependencies: [
                 "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold", "VerticalsManifest", "VerticalsDeploy",
                 "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
-                "VerticalsTesting",
+                "VerticalsTesting", "TestSupport", "vt-testd",
                 // Each vertical's World, for its declared calls (DeclaredRoutesTests).
                 "IdentityService", "ClinicsService", "AppointmentsService", "RecordsService", "NotificationsService",
                 "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor", "svc-supervisor-engine",
