@@ -128,7 +128,8 @@ public enum FrameworkRule {
         }
     }
 
-    private static func inside(_ path: String, _ folder: String) -> Bool {
+    /// Whether `path` is `folder` or lies under it.
+    static func inside(_ path: String, _ folder: String) -> Bool {
         path == folder || path.hasPrefix(folder + "/")
     }
 }
