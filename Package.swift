@@ -1,9 +1,10 @@
 // swift-tools-version:6.2
 // Verticals: a product as a suite of small, independent Swift daemons.
-// One package; every target names its path. The top level is fixed: Shared/ holds code every daemon
-// may link (the framework, and IOInterface, the reference suite's contracts); Services/ one folder per
-// daemon, none importing another (the five verticals, and Supervisor/: the engine, svc-supervisor,
-// vt-exec); Tests/ the unit, contract and whole-suite tests; deploy/ the manifest and its exports.
+// One package; every target names its path. The top level is fixed: Shared/ holds the framework (the
+// code every daemon may link, and its testing libraries) and IOInterface, the reference suite's
+// contracts; Services/ one folder per daemon, none importing another (the five verticals, and
+// Supervisor/: the engine, svc-supervisor, vt-exec); Tests/ the unit, contract and whole-suite tests
+// and their test-only helpers, never a product; deploy/ the manifest and its exports.
 import PackageDescription
 
 /// GRDB, named by every target that imports it (no module re-exports it).
@@ -182,6 +183,29 @@ let package = Package(
             path: "Shared/Deploy", swiftSettings: strict
         ),
 
+        // The testing library: a vertical's unit-test doubles (a clock a test moves, a strict stub caller,
+        // a World's parts over an in-memory store) and the process harness (a live daemon, a raw client,
+        // temporary folders, tagged children) every suite's tests use.
+        .target(
+            name: "VerticalsTesting",
+            dependencies: [
+                "VerticalsServiceKit", "VerticalsContract", "VerticalsStorage", "VerticalsWire", grdb,
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Shared/Testing",
+            swiftSettings: strict
+        ),
+        // The contract guard: the lock, golden fixtures, provider verification (Tests/Contracts/README.md).
+        // Any product's contracts, passed in (its `Contracts.all`): no vertical's contract is compiled in.
+        .target(
+            name: "VerticalsContractTesting",
+            dependencies: [
+                "VerticalsContract", "VerticalsServiceKit", "VerticalsWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Shared/ContractTesting", swiftSettings: strict
+        ),
+
         // MARK: Services — one library (Domain, Data, Endpoint, World), one daemon, one test target each
     ]
         + vertical("Identity", extra: ["CSodium"])
@@ -283,18 +307,6 @@ let package = Package(
             name: "TestSupport", dependencies: ["VerticalsWire", "VerticalsContract"], path: "Tests/Support/TestContract",
             swiftSettings: strict, plugins: ["VerticalsContractPlugin"]
         ),
-        // The testing library: a vertical's unit-test doubles (a clock a test moves, a strict stub caller,
-        // a World's parts over an in-memory store) and the process harness (a live daemon, a raw client,
-        // temporary folders, tagged children) every suite's tests use.
-        .target(
-            name: "VerticalsTesting",
-            dependencies: [
-                "VerticalsServiceKit", "VerticalsContract", "VerticalsStorage", "VerticalsWire", grdb,
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Shared/Testing",
-            swiftSettings: strict
-        ),
         // Identity as the other verticals' tests stub it: sessions by token, or down (product, like Sessions).
         .target(
             name: "SessionsTesting",
@@ -324,16 +336,6 @@ let package = Package(
             ],
             path: "Tests/Support/LifecycleDaemon",
             swiftSettings: strict
-        ),
-        // Contract tests: the lock, golden fixtures, provider verification (Tests/Contracts/README.md).
-        // Any product's contracts, passed in (its `Contracts.all`): no vertical's contract is compiled in.
-        .target(
-            name: "VerticalsContractTesting",
-            dependencies: [
-                "VerticalsContract", "VerticalsServiceKit", "VerticalsWire",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Shared/ContractTesting", swiftSettings: strict
         ),
         // The reference suite's tool: `ContractsTool.main(contracts: Contracts.all)`.
         .executableTarget(
