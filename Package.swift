@@ -1,9 +1,10 @@
 // swift-tools-version:6.2
 // Verticals: a product as a suite of small, independent Swift daemons.
-// One package; every target names its path. The top level is fixed: Shared/ holds code every daemon
-// may link (the framework, and IOInterface, the reference suite's contracts); Services/ one folder per
-// daemon, none importing another (the five verticals, and Supervisor/: the engine, svc-supervisor,
-// vt-exec); Tests/ the unit, contract and whole-suite tests; deploy/ the manifest and its exports.
+// One package; every target names its path. The top level is fixed: Shared/ holds the framework (the
+// code every daemon may link, and its testing libraries) and IOInterface, the reference suite's
+// contracts; Services/ one folder per daemon, none importing another (the five verticals, and
+// Supervisor/: the engine, svc-supervisor, vt-exec); Tests/ the unit, contract and whole-suite tests
+// and their test-only helpers, never a product; deploy/ the manifest and its exports.
 import PackageDescription
 
 /// GRDB, named by every target that imports it (no module re-exports it).
@@ -182,6 +183,29 @@ let package = Package(
             path: "Shared/Deploy", swiftSettings: strict
         ),
 
+        // The testing library: a vertical's unit-test doubles (a clock a test moves, a strict stub caller,
+        // a World's parts over an in-memory store) and the process harness (a live daemon, a raw client,
+        // temporary folders, tagged children) every suite's tests use.
+        .target(
+            name: "VerticalsTesting",
+            dependencies: [
+                "VerticalsServiceKit", "VerticalsContract", "VerticalsStorage", "VerticalsWire", grdb,
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Shared/Testing",
+            swiftSettings: strict
+        ),
+        // The contract guard: the lock, golden fixtures, provider verification (Tests/Contracts/README.md).
+        // Any product's contracts, passed in (its `Contracts.all`): no vertical's contract is compiled in.
+        .target(
+            name: "VerticalsContractTesting",
+            dependencies: [
+                "VerticalsContract", "VerticalsServiceKit", "VerticalsWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Shared/ContractTesting", swiftSettings: strict
+        ),
+
         // MARK: Services — one library (Domain, Data, Endpoint, World), one daemon, one test target each
     ]
         + vertical("Identity", extra: ["CSodium"])
@@ -280,20 +304,8 @@ let package = Package(
 
         // MARK: Tests
         .target(
-            name: "TestSupport", dependencies: ["VerticalsWire", "IOInterface", "VerticalsContract"], path: "Tests/Support/TestContract",
+            name: "TestSupport", dependencies: ["VerticalsWire", "VerticalsContract"], path: "Tests/Support/TestContract",
             swiftSettings: strict, plugins: ["VerticalsContractPlugin"]
-        ),
-        // The testing library: a vertical's unit-test doubles (a clock a test moves, a strict stub caller,
-        // a World's parts over an in-memory store) and the process harness (a live daemon, a raw client,
-        // temporary folders, tagged children) every suite's tests use.
-        .target(
-            name: "VerticalsTesting",
-            dependencies: [
-                "VerticalsServiceKit", "VerticalsContract", "VerticalsStorage", "VerticalsWire", grdb,
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Tests/Support/Testing",
-            swiftSettings: strict
         ),
         // Identity as the other verticals' tests stub it: sessions by token, or down (product, like Sessions).
         .target(
@@ -303,14 +315,13 @@ let package = Package(
         ),
         .testTarget(
             name: "VerticalsTestingTests",
-            dependencies: ["VerticalsWire", "VerticalsTesting", "VerticalsServiceKit", "IOInterface", "VerticalsContract"],
+            dependencies: ["VerticalsWire", "VerticalsTesting", "VerticalsServiceKit", "TestSupport", "VerticalsContract"],
             path: "Tests/Support/TestingTests"
         ),
         .executableTarget(
             name: "vt-testd",
             dependencies: [
-                "VerticalsWire", "VerticalsServiceKit", "VerticalsStorage", "IOInterface", "VerticalsContract", "TestSupport",
-                grdb,
+                "VerticalsWire", "VerticalsServiceKit", "VerticalsStorage", "VerticalsContract", "TestSupport", grdb,
             ],
             path: "Tests/Support/TestDaemon",
             swiftSettings: strict
@@ -325,16 +336,6 @@ let package = Package(
             ],
             path: "Tests/Support/LifecycleDaemon",
             swiftSettings: strict
-        ),
-        // Contract tests: the lock, golden fixtures, provider verification (Tests/Contracts/README.md).
-        // Any product's contracts, passed in (its `Contracts.all`): no vertical's contract is compiled in.
-        .target(
-            name: "VerticalsContractTesting",
-            dependencies: [
-                "VerticalsContract", "VerticalsServiceKit", "VerticalsWire",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Tests/Contracts/Support", swiftSettings: strict
         ),
         // The reference suite's tool: `ContractsTool.main(contracts: Contracts.all)`.
         .executableTarget(
@@ -351,7 +352,7 @@ let package = Package(
             path: "Tests/Contracts/Tests"
         ),
         .testTarget(
-            name: "WireTests", dependencies: ["VerticalsWire", "IOInterface", "VerticalsContract", "VerticalsTesting"], path: "Tests/WireTests"
+            name: "WireTests", dependencies: ["VerticalsWire", "TestSupport", "VerticalsContract", "VerticalsTesting"], path: "Tests/WireTests"
         ),
         .testTarget(
             name: "EventLoopTests", dependencies: ["VerticalsEventLoop", "VerticalsWire", "CSpawn"], path: "Tests/EventLoopTests",
@@ -364,7 +365,7 @@ let package = Package(
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [
-                "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsWire", "VerticalsEventLoop", "VerticalsStorage", grdb,
+                "VerticalsServiceKit", "VerticalsContract", "VerticalsWire", "VerticalsEventLoop", "VerticalsStorage", grdb,
                 "TestSupport", "VerticalsTesting", "vt-testd", "vt-lifecycled",
             ],
             path: "Tests/ServiceKitTests"
@@ -385,7 +386,7 @@ let package = Package(
             dependencies: [
                 "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold", "VerticalsManifest", "VerticalsDeploy",
                 "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
-                "VerticalsTesting",
+                "VerticalsTesting", "TestSupport", "vt-testd",
                 // Each vertical's World, for its declared calls (DeclaredRoutesTests).
                 "IdentityService", "ClinicsService", "AppointmentsService", "RecordsService", "NotificationsService",
                 "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor", "svc-supervisor-engine",

@@ -6,7 +6,7 @@ import ClinicsService
 import IdentityService
 import NotificationsService
 import RecordsService
-import IOInterface
+import IOInterface  // IOInterface: checks the reference suite's World.calls against its manifest and consumer contracts
 import VerticalsContract
 import VerticalsServiceKit
 @testable import VerticalsDeploy

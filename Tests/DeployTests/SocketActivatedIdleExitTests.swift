@@ -1,5 +1,5 @@
 import Glibc
-import IOInterface
+import TestSupport
 import Testing
 import VerticalsEventLoop
 import VerticalsServiceKit
@@ -7,19 +7,19 @@ import VerticalsDeploy
 import VerticalsSupervisor
 import VerticalsTesting
 
-/// `idle_exit` under systemd: a vertical started by the real
+/// `idle_exit` under systemd: a vertical (the test daemon, as `echo`) started by the real
 /// `systemd-socket-activate` at its first call, with the idle-exit variable its exported unit
 /// sets, serves that call and then exits 0 by itself once idle (a `.socket` would start it again).
 @Suite(.serialized, .timeLimit(.minutes(2))) struct SocketActivatedIdleExitTests {
     @Test func socketActivatedVertical_withItsUnitsIdleExit_servesThenExitsZero() async throws {
         let manifest = try DeployFixture.manifest(
             """
-            [services.clinics]
-            executable = "svc-clinics"
+            [services.echo]
+            executable = "vt-testd"
             start = "on-demand"
             idle_exit = "1s"
             """)
-        let unit = try #require(try SystemdExport.files(for: manifest)["verticals-clinics.service"])
+        let unit = try #require(try SystemdExport.files(for: manifest)["verticals-echo.service"])
         let idleExit = try #require(
             DeployFixture.values("Environment", in: unit).first { $0.contains(HostConfiguration.idleExitVariable) })
         #expect(idleExit == "\"VERTICALS_IDLE_EXIT_SECONDS=1\"")
@@ -34,11 +34,11 @@ import VerticalsTesting
             "VERTICALS_LOG_LEVEL",
         ]
         let arguments =
-            ["--listen=\(sockets.socketPath(for: "clinics"))", "--fdname=verticals-clinics.socket"]
-            + variables.map { "--setenv=\($0)" } + ["\(DaemonProcess.productsDirectory)/svc-clinics"]
+            ["--listen=\(sockets.socketPath(for: "echo"))", "--fdname=verticals-echo.socket"]
+            + variables.map { "--setenv=\($0)" } + ["\(DaemonProcess.productsDirectory)/vt-testd"]
         let daemon = try DaemonProcess("/usr/bin/systemd-socket-activate", arguments)
         defer { daemon.stop() }
-        #expect(eventually { isListening(unixSocket: sockets.socketPath(for: "clinics")) }, "no listening socket")
+        #expect(eventually { isListening(unixSocket: sockets.socketPath(for: "echo")) }, "no listening socket")
 
         let loop = try EventLoop(name: "idle-exit-activation-test")
         let client = ServiceClient(loop: loop, sockets: sockets, defaultTimeout: .seconds(20))
@@ -46,8 +46,8 @@ import VerticalsTesting
             client.close()
             loop.shutdown()
         }
-        let nearby = try await client.call(Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 1))
-        #expect(nearby.clinics.count == 1)
+        let echoed = try await client.call(TestEcho().echo, .init(text: "first call"))
+        #expect(echoed.text == "first call")
         #expect(listener.waitFor("STOPPING=1"), "it never said it was leaving")
         #expect(daemon.waitForExit(timeout: .seconds(30)) != nil, "still running 30 s after a 1 s idle exit")
         #expect(daemon.exited(with: 0))

@@ -1,5 +1,5 @@
 import Glibc
-import IOInterface
+import IOInterface  // IOInterface: the reference suite under systemd-socket-activate, each vertical serving a real call
 import Testing
 import VerticalsContract
 import VerticalsEventLoop

@@ -1,5 +1,5 @@
 import Glibc
-import IOInterface
+import TestSupport
 import Testing
 import VerticalsContract
 import VerticalsEventLoop
@@ -8,30 +8,28 @@ import VerticalsSupervisor
 import VerticalsTesting
 import VerticalsWire
 
-/// A real vertical handed a TCP socket by `systemd-socket-activate -l 127.0.0.1:PORT`: it finds
-/// the fd is TCP (getsockname), serves plain TCP because `VERTICALS_TLS=off` asks for it, and a
-/// caller reaches it through `VERTICALS_ENDPOINT_CLINICS`.
+/// A vertical (the test daemon, as `echo`) handed a TCP socket by `systemd-socket-activate -l
+/// 127.0.0.1:PORT`: it finds the fd is TCP (getsockname), serves plain TCP because
+/// `VERTICALS_TLS=off` asks for it, and a caller reaches it through `VERTICALS_ENDPOINT_ECHO`.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct TCPSocketActivationTests {
-    @Test func clinics_socketActivatedOnTCPLoopback_servesARealCall() async throws {
+    @Test func aVertical_socketActivatedOnTCPLoopback_servesARealCall() async throws {
         let directory = TemporaryDirectory()
         let port = try freeLoopbackPort()
-        let listener = try NotifyListener(path: directory.file("n-clinics"))
-        let spec = try #require(try DeployFixture.suiteManifest()["clinics"])
-        var variables = [
-            "NOTIFY_SOCKET=\(listener.path)", "STATE_DIRECTORY=\(directory.file("state-clinics"))",
+        let listener = try NotifyListener(path: directory.file("n-echo"))
+        let variables = [
+            "NOTIFY_SOCKET=\(listener.path)", "STATE_DIRECTORY=\(directory.file("state-echo"))",
             "VERTICALS_SOCKET_DIR=\(directory.file("sockets"))", "VERTICALS_TLS=off", "VT_TEST_TAG", "VERTICALS_LOG_LEVEL",
         ]
-        variables += spec.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let arguments =
-            ["--listen=127.0.0.1:\(port)", "--fdname=verticals-clinics.socket"] + variables.map { "--setenv=\($0)" }
-            + ["\(DaemonProcess.productsDirectory)/svc-clinics"]
+            ["--listen=127.0.0.1:\(port)", "--fdname=verticals-echo.socket"] + variables.map { "--setenv=\($0)" }
+            + ["\(DaemonProcess.productsDirectory)/vt-testd"]
         let daemon = try DaemonProcess("/usr/bin/systemd-socket-activate", arguments)
         let loop = try EventLoop(name: "tcp-activation-test")
         let client = ServiceClient(
             loop: loop,
             sockets: SocketDirectory.from(environment: [
                 "VERTICALS_SOCKET_DIR": directory.file("sockets"), "VERTICALS_TLS": "off",
-                "VERTICALS_ENDPOINT_CLINICS": "tcp:127.0.0.1:\(port)",
+                "VERTICALS_ENDPOINT_ECHO": "tcp:127.0.0.1:\(port)",
             ]),
             defaultTimeout: .seconds(20))
         defer {
@@ -41,8 +39,8 @@ import VerticalsWire
         }
         // The activator binds at once and execs the daemon at the first connection: the call is it.
         #expect(eventually { (try? RawClient(host: "127.0.0.1", port: port)) != nil }, "nothing listens on \(port)")
-        let nearby = try await client.call(Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 3))
-        #expect(nearby.clinics.count == 3)
-        #expect(listener.waitFor("READY=1"), "clinics never sent READY=1")
+        let echoed = try await client.call(TestEcho().echo, .init(text: "over TCP"))
+        #expect(echoed.text == "over TCP")
+        #expect(listener.waitFor("READY=1"), "echo never sent READY=1")
     }
 }

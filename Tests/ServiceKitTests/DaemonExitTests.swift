@@ -1,4 +1,3 @@
-import IOInterface
 import Testing
 import VerticalsContract
 import VerticalsServiceKit

@@ -1,5 +1,5 @@
 import Glibc
-import IOInterface
+import TestSupport
 import Testing
 import VerticalsContract
 import VerticalsEventLoop
@@ -118,21 +118,21 @@ struct OperationRoutesTests {
         #expect(marked.detail("reason") == "operatorOnly")
     }
 
-    /// The five operations the issue names carry the mark, `describe` says so, and nothing else does.
+    /// An operation declared operator-only carries the mark, and `describe` says so: the built-in
+    /// backup and log level are, a test contract's echo is not.
     @Test func theOperatorOnlyOperations_areMarked_andDescribeSaysSo() {
         var marked: [String] = []
-        for contract in Contracts.all + Contracts.builtin {
+        for contract in FrameworkContracts.builtin {
             for operation in contract.operations where operation.marks.contains(.operatorOnly) {
                 marked.append(operation.fullName)
             }
         }
-        #expect(Set(marked) == [
-            "daemon.backup", "daemon.setLogLevel", "identity.createAdmin", "identity.grantRole", "identity.revokeRole",
-        ])
-        let description = ServiceDescription.of(Identity.self)
-        let grant = description.operations.first { $0.name == "grantRole" }
-        #expect(grant?.marks.contains("operatorOnly") == true, "\(String(describing: grant?.marks))")
-        #expect(description.operations.first { $0.name == "authenticate" }?.marks.contains("operatorOnly") == false)
+        #expect(Set(marked) == ["daemon.backup", "daemon.setLogLevel"])
+        let wipe = Operation<Empty, Empty>("echo", "wipe", summary: "Wipe the store.", marks: [.operatorOnly])
+        let description = ServiceDescription.make(
+            name: "echo", summary: "", operations: [TestEcho().echo.descriptor, wipe.descriptor])
+        #expect(description.operations.first { $0.name == "wipe" }?.marks.contains("operatorOnly") == true)
+        #expect(description.operations.first { $0.name == "echo" }?.marks.contains("operatorOnly") == false)
     }
 
     @Test func theAuditLine_namesACertificateCaller() {
@@ -148,12 +148,14 @@ struct OperationRoutesTests {
 @Suite struct RouteProblemsTests {
     @Test func grantingAnOperatorOnlyOrUnknownOperation_isNamedAtStartUp() throws {
         var configuration = HostConfiguration.from(
-            environment: ["VERTICALS_ALLOWED_OPERATIONS": "clinics:authenticate,clinics:grantRole,clinics:nosuch,records:*"],
-            name: "identity", pid: getpid())
+            environment: ["VERTICALS_ALLOWED_OPERATIONS": "front:echo,front:wipe,front:nosuch,other:*"],
+            name: "echo", pid: getpid())
         configuration.socketDirectory = SocketDirectory("/nonexistent")
-        var router = Router(service: Identity.self)
-        router.on(Identity.authenticate) { _, _ in throw ServiceError(.unimplemented, "") }
-        router.on(Identity.grantRole) { _, _ in throw ServiceError(.unimplemented, "") }
+        var router = Router(service: "echo")
+        router.on(TestEcho().echo) { _, _ in throw ServiceError(.unimplemented, "") }
+        router.on(Operation<Empty, Empty>("echo", "wipe", summary: "Wipe the store.", marks: [.operatorOnly])) { _, _ in
+            throw ServiceError(.unimplemented, "")
+        }
         let loop = try EventLoop(name: "route-problems")
         defer { loop.shutdown() }
         let host = ServiceHost(configuration: configuration, router: router, loop: loop)
@@ -161,7 +163,7 @@ struct OperationRoutesTests {
         let problems = host.routeProblems()
 
         #expect(problems.count == 2, "\(problems)")
-        #expect(problems.contains { $0.hasPrefix("VERTICALS_ALLOWED_OPERATIONS grants clinics identity.grantRole, which is operator-only: ignored") })
-        #expect(problems.contains { $0.hasPrefix("VERTICALS_ALLOWED_OPERATIONS grants clinics identity.nosuch, which identity does not serve") })
+        #expect(problems.contains { $0.hasPrefix("VERTICALS_ALLOWED_OPERATIONS grants front echo.wipe, which is operator-only: ignored") })
+        #expect(problems.contains { $0.hasPrefix("VERTICALS_ALLOWED_OPERATIONS grants front echo.nosuch, which echo does not serve") })
     }
 }

@@ -1,6 +1,5 @@
 import GRDB
 import Glibc
-import IOInterface
 import Logging
 import Testing
 import VerticalsContract

@@ -1,4 +1,3 @@
-import IOInterface
 import TestSupport
 import Testing
 import VerticalsContract

@@ -14,6 +14,24 @@ import VerticalsWire
 /// audited with its caller.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct OperationRoutesSuiteTests {
+    /// The reference suite's operator-only operations carry the mark, `describe` says so, and
+    /// nothing else does.
+    @Test func theOperatorOnlyOperations_areMarked_andDescribeSaysSo() {
+        var marked: [String] = []
+        for contract in Contracts.all + Contracts.builtin {
+            for operation in contract.operations where operation.marks.contains(.operatorOnly) {
+                marked.append(operation.fullName)
+            }
+        }
+        #expect(Set(marked) == [
+            "daemon.backup", "daemon.setLogLevel", "identity.createAdmin", "identity.grantRole", "identity.revokeRole",
+        ])
+        let description = ServiceDescription.of(Identity.self)
+        let grant = description.operations.first { $0.name == "grantRole" }
+        #expect(grant?.marks.contains("operatorOnly") == true, "\(String(describing: grant?.marks))")
+        #expect(description.operations.first { $0.name == "authenticate" }?.marks.contains("operatorOnly") == false)
+    }
+
     /// clinics declares identity.authenticate alone; notifications authenticate and getUser.
     static func services(user prefix: String?) -> String {
         func user(_ name: String) -> String { prefix.map { "user = \"\($0)\(name)\"\n" } ?? "" }

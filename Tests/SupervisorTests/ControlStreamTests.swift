@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import IOInterface
 import Testing
 import VerticalsContract
 import VerticalsServiceKit

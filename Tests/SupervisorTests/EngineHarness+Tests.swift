@@ -1,5 +1,4 @@
 import Glibc
-import IOInterface
 import Synchronization
 import Testing
 import VerticalsContract

@@ -1,5 +1,4 @@
 import Glibc
-import IOInterface
 import TestSupport
 import Testing
 import VerticalsContract

@@ -1,5 +1,4 @@
 import Glibc
-import IOInterface
 import Testing
 import VerticalsContract
 import VerticalsEventLoop

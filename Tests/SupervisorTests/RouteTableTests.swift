@@ -1,4 +1,4 @@
-import IOInterface
+import IOInterface  // IOInterface: a route table over the reference contracts, for doubles, enumerations, lists and path aliases
 import Testing
 import VerticalsContract
 import VerticalsSupervisor

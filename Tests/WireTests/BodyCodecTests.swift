@@ -1,4 +1,4 @@
-import IOInterface
+import TestSupport
 import Testing
 import VerticalsContract
 import VerticalsWire
@@ -97,24 +97,24 @@ struct BodyCodecTests {
 
     @Test func directCodec_givenAMissingRequiredFieldDeepInside_namesItsPath() throws {
         var hours = BodyWriter()
-        hours.write(1, Clinics.Weekday.monday)
+        hours.write(1, Specimen.Weekday.monday)
         hours.write(3, 1020)  // `opens` (tag 2) is missing
-        var clinic = BodyWriter()
-        clinic.write(1, "c1")
-        clinic.write(2, "Hill Surgery")
-        clinic.write(3, "1 Hill Road")
-        clinic.write(4, 51.5)
-        clinic.write(5, -0.1)
-        clinic.write(6, "Europe/London")
-        clinic.writeKey(9, .lengthDelimited)
-        hours.buffer.bytes.writeValue(to: &clinic.buffer)
-        clinic.write(10, Timestamp.epoch)
+        var site = BodyWriter()
+        site.write(1, "c1")
+        site.write(2, "Hill House")
+        site.write(3, "1 Hill Road")
+        site.write(4, 51.5)
+        site.write(5, -0.1)
+        site.write(6, "Europe/London")
+        site.writeKey(9, .lengthDelimited)
+        hours.buffer.bytes.writeValue(to: &site.buffer)
+        site.write(10, Timestamp.epoch)
         let error = try #require(throws: WireDecodingError.self) {
-            try Clinics.Clinic(decoding: clinic.buffer.bytes)
+            try Specimen.Site(decoding: site.buffer.bytes)
         }
         #expect(error.reason == .missingField)
-        #expect(error.fieldPath == "clinics.Clinic.hours.opens")
-        #expect(error.description == "clinics.Clinic.hours.opens: required field is missing")
+        #expect(error.fieldPath == "specimen.Site.hours.opens")
+        #expect(error.description == "specimen.Site.hours.opens: required field is missing")
     }
 
     @Test("a body cut inside its required fields fails with an error, never a crash", arguments: [Sample(), .minimal])

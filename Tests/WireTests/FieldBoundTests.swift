@@ -1,4 +1,4 @@
-import IOInterface
+import TestSupport
 import Testing
 import VerticalsContract
 import VerticalsWire
@@ -12,11 +12,11 @@ struct FieldBoundTests {
     /// "a" and 100,000 combining acute accents: one `Character`, 200,001 bytes of UTF-8.
     static let oneHeavyCharacter = "a" + String(repeating: "\u{301}", count: 100_000)
 
-    static func loginBody(email: String = "ada@example.org", password: [UInt8]) -> [UInt8] {
+    static func loginBody(account: String = "ada@example.org", passphrase: [UInt8]) -> [UInt8] {
         var body = BodyWriter()
-        body.write(1, email)
+        body.write(1, account)
         body.writeKey(2, .lengthDelimited)
-        password.writeValue(to: &body.buffer)
+        passphrase.writeValue(to: &body.buffer)
         return body.buffer.bytes
     }
 
@@ -26,69 +26,69 @@ struct FieldBoundTests {
     }
 
     @Test func theSchema_carriesTheDeclaredAndTheDefaultBound() {
-        let login = Identity.LoginInput.schema
-        #expect(login.field(named: "password")?.maxBytes == 1024)
-        #expect(login.field(named: "email")?.maxBytes == 4096)
-        #expect(Records.AddEntryInput.schema.field(named: "text")?.maxBytes == 65_536)
-        #expect(Records.AddEntryInput.schema.field(named: "kind")?.maxBytes == 4096)
-        #expect(Notifications.SendInput.schema.field(named: "body")?.maxBytes == 16_384)
-        #expect(Clinics.CheckSlotInput.schema.field(named: "startsAt")?.maxBytes == nil)
+        let login = Specimen.SignInInput.schema
+        #expect(login.field(named: "passphrase")?.maxBytes == 1024)
+        #expect(login.field(named: "account")?.maxBytes == 4096)
+        #expect(Specimen.NoteInput.schema.field(named: "text")?.maxBytes == 65_536)
+        #expect(Specimen.NoteInput.schema.field(named: "kind")?.maxBytes == 4096)
+        #expect(Specimen.NoteInput.schema.field(named: "summary")?.maxBytes == 16_384)
+        #expect(Specimen.CheckSlotInput.schema.field(named: "startsAt")?.maxBytes == nil)
         // Outputs have no bound: a reader never refuses what an older writer stored.
-        #expect(Clinics.Clinic.schema.fields.allSatisfy { $0.maxBytes == nil })
+        #expect(Specimen.Site.schema.fields.allSatisfy { $0.maxBytes == nil })
     }
 
     @Test(arguments: [1024, 1023])
     func aPasswordAtItsBound_decodes(length: Int) throws {
-        let input = try Identity.LoginInput(decoding: Self.loginBody(password: Array(repeating: 0x61, count: length)))
-        #expect(input.password.utf8.count == length)
+        let input = try Specimen.SignInInput(decoding: Self.loginBody(passphrase: Array(repeating: 0x61, count: length)))
+        #expect(input.passphrase.utf8.count == length)
     }
 
     @Test func aPasswordOverItsBound_isRefusedByTheDirectDecoder_namingFieldAndBound() {
-        let body = Self.loginBody(password: Array(repeating: 0x61, count: 1025))
-        let error = #expect(throws: WireDecodingError.self) { try Identity.LoginInput(decoding: body) }
-        #expect(error?.fieldPath == "identity.LoginInput.password")
-        #expect(error?.description == "identity.LoginInput.password: 1025 bytes, over its bound of 1024 bytes")
+        let body = Self.loginBody(passphrase: Array(repeating: 0x61, count: 1025))
+        let error = #expect(throws: WireDecodingError.self) { try Specimen.SignInInput(decoding: body) }
+        #expect(error?.fieldPath == "specimen.SignInInput.passphrase")
+        #expect(error?.description == "specimen.SignInInput.passphrase: 1025 bytes, over its bound of 1024 bytes")
     }
 
     @Test func invalidUTF8_isBoundedOnceReplaced() {
-        // 400 bytes of 0xFF are 400 U+FFFDs: 1200 bytes of UTF-8, over the password's 1024.
-        let body = Self.loginBody(password: Array(repeating: 0xFF, count: 400))
-        let error = #expect(throws: WireDecodingError.self) { try Identity.LoginInput(decoding: body) }
+        // 400 bytes of 0xFF are 400 U+FFFDs: 1200 bytes of UTF-8, over the passphrase's 1024.
+        let body = Self.loginBody(passphrase: Array(repeating: 0xFF, count: 400))
+        let error = #expect(throws: WireDecodingError.self) { try Specimen.SignInInput(decoding: body) }
         #expect(error?.description.contains("1200 bytes, over its bound of 1024 bytes") == true)
-        #expect(throws: WireDecodingError.self) { try MessageValue(decoding: body, as: Identity.LoginInput.schema) }
+        #expect(throws: WireDecodingError.self) { try MessageValue(decoding: body, as: Specimen.SignInInput.schema) }
     }
 
     @Test func aCombiningMarkString_isRefusedByEveryDecoder() throws {
-        let body = Self.loginBody(email: Self.oneHeavyCharacter, password: Array("correct horse".utf8))
-        let direct = #expect(throws: WireDecodingError.self) { try Identity.LoginInput(decoding: body) }
-        #expect(direct?.description == "identity.LoginInput.email: 200001 bytes, over its bound of 4096 bytes")
+        let body = Self.loginBody(account: Self.oneHeavyCharacter, passphrase: Array("correct horse".utf8))
+        let direct = #expect(throws: WireDecodingError.self) { try Specimen.SignInInput(decoding: body) }
+        #expect(direct?.description == "specimen.SignInInput.account: 200001 bytes, over its bound of 4096 bytes")
         let generic = #expect(throws: WireDecodingError.self) {
-            try MessageValue(decoding: body, as: Identity.LoginInput.schema)
+            try MessageValue(decoding: body, as: Specimen.SignInInput.schema)
         }
-        #expect(generic?.fieldPath == "identity.LoginInput.email")
-        let json = JSONValue.object([("email", .string(Self.oneHeavyCharacter)), ("password", .string("x"))])
+        #expect(generic?.fieldPath == "specimen.SignInInput.account")
+        let json = JSONValue.object([("account", .string(Self.oneHeavyCharacter)), ("passphrase", .string("x"))])
             .serialized()
-        let fromJSON = #expect(throws: WireValueError.self) { try Identity.LoginInput(json: json) }
+        let fromJSON = #expect(throws: WireValueError.self) { try Specimen.SignInInput(json: json) }
         #expect(fromJSON?.code == .outOfRange)
-        #expect(fromJSON?.description == "field \"email\": 200001 bytes, over its bound of 4096 bytes")
+        #expect(fromJSON?.description == "field \"account\": 200001 bytes, over its bound of 4096 bytes")
     }
 
     @Test func eachElementOfAList_andAnEnumerationsName_areBounded() {
         var ids = BodyWriter()
         ids.write(1, ["c_1", String(repeating: "x", count: 4097)])
-        let list = #expect(throws: WireDecodingError.self) { try Clinics.GetManyInput(decoding: ids.buffer.bytes) }
-        #expect(list?.fieldPath == "clinics.GetManyInput.ids")
+        let list = #expect(throws: WireDecodingError.self) { try Specimen.GetManyInput(decoding: ids.buffer.bytes) }
+        #expect(list?.fieldPath == "specimen.GetManyInput.ids")
         #expect(throws: WireDecodingError.self) {
-            try MessageValue(decoding: ids.buffer.bytes, as: Clinics.GetManyInput.schema)
+            try MessageValue(decoding: ids.buffer.bytes, as: Specimen.GetManyInput.schema)
         }
 
         var slot = BodyWriter()
         slot.write(1, "c_1")
-        slot.write(2, Clinics.Service.unknown(String(repeating: "s", count: 5000)))
+        slot.write(2, Specimen.Service.unknown(String(repeating: "s", count: 5000)))
         slot.write(3, Timestamp.epoch)
         slot.write(4, Timestamp.epoch)
-        let service = #expect(throws: WireDecodingError.self) { try Clinics.CheckSlotInput(decoding: slot.buffer.bytes) }
-        #expect(service?.fieldPath == "clinics.CheckSlotInput.service")
+        let service = #expect(throws: WireDecodingError.self) { try Specimen.CheckSlotInput(decoding: slot.buffer.bytes) }
+        #expect(service?.fieldPath == "specimen.CheckSlotInput.service")
     }
 
     /// What the body fuzzer requires: whatever decodes, encodes to bytes that decode again. An
@@ -100,23 +100,23 @@ struct FieldBoundTests {
         [UInt8](repeating: 0xFF, count: 2000).writeValue(to: &slot.buffer)
         slot.write(3, Timestamp.epoch)
         slot.write(4, Timestamp.epoch)
-        let direct = #expect(throws: WireDecodingError.self) { try Clinics.CheckSlotInput(decoding: slot.buffer.bytes) }
+        let direct = #expect(throws: WireDecodingError.self) { try Specimen.CheckSlotInput(decoding: slot.buffer.bytes) }
         #expect(direct?.description.contains("6000 bytes, over its bound of 4096 bytes") == true)
         #expect(throws: WireDecodingError.self) {
-            try MessageValue(decoding: slot.buffer.bytes, as: Clinics.CheckSlotInput.schema)
+            try MessageValue(decoding: slot.buffer.bytes, as: Specimen.CheckSlotInput.schema)
         }
     }
 
     @Test func anOutput_keepsALongString() throws {
-        let clinic = Clinics.Clinic(
+        let site = Specimen.Site(
             id: "c_1", name: String(repeating: "n", count: 10_000), address: "1 Hill Road", latitude: 0, longitude: 0,
             timeZone: "UTC", services: [.gp], hours: [], createdAt: .epoch)
-        #expect(try Clinics.Clinic(decoding: clinic.encodedBody()) == clinic)
+        #expect(try Specimen.Site(decoding: site.encodedBody()) == site)
     }
 
     @Test func theGenericEncoder_refusesToSendAValueOverItsBound() {
         let value: MessageValue = [1: .string("ada@example.org"), 2: .string(String(repeating: "p", count: 2000))]
-        let error = #expect(throws: WireValueError.self) { try value.encoded(as: Identity.LoginInput.schema) }
-        #expect(error?.path == "password")
+        let error = #expect(throws: WireValueError.self) { try value.encoded(as: Specimen.SignInInput.schema) }
+        #expect(error?.path == "passphrase")
     }
 }

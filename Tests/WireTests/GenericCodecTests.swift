@@ -1,4 +1,4 @@
-import IOInterface
+import TestSupport
 import Testing
 import VerticalsContract
 import VerticalsWire
@@ -36,10 +36,10 @@ struct GenericCodecTests {
 
     @Test func genericEncoder_givenAHandBuiltValue_writesWhatTheDirectCodecWrites() throws {
         let login: MessageValue = [2: .string("pw"), 1: .string("ada@example.org")]
-        let expected = Identity.LoginInput(email: "ada@example.org", password: "pw").encodedBody()
-        #expect(try login.encoded(as: Identity.LoginInput.schema) == expected, "schema order, not value order")
+        let expected = Specimen.SignInInput(account: "ada@example.org", passphrase: "pw").encodedBody()
+        #expect(try login.encoded(as: Specimen.SignInInput.schema) == expected, "schema order, not value order")
         let search: MessageValue = [1: .string("Hill")]
-        #expect(try search.encoded(as: Clinics.SearchInput.schema) == Clinics.SearchInput(name: "Hill").encodedBody())
+        #expect(try search.encoded(as: Specimen.SearchInput.schema) == Specimen.SearchInput(name: "Hill").encodedBody())
     }
 
     @Test func genericDecoder_whenStrict_rejectsUnknownTagsAndRepeatedSingularFields() throws {

@@ -1,4 +1,4 @@
-import IOInterface
+import TestSupport
 import Testing
 import VerticalsContract
 import VerticalsWire
@@ -7,7 +7,7 @@ import VerticalsWire
 /// no hang. (The fuzz targets go further; these run on every `swift test`.)
 @Suite("Hostile input")
 struct HostileInputTests {
-    private static let validJSON = try! Clinics.Clinic(
+    private static let validJSON = try! Specimen.Site(
         id: "c1", name: "Hill \"Surgery\"", address: "1 Hill Road", latitude: 51.5, longitude: -0.125,
         timeZone: "Europe/London", phone: "+44 20 7946 0000", services: [.gp, .unknown("x")],
         hours: [.init(weekday: .monday, opens: 540, closes: 1020)], createdAt: .epoch
@@ -23,7 +23,7 @@ struct HostileInputTests {
             let structured = (0..<count).map { _ in alphabet.randomElement(using: &random)! }
             _ = try? JSONValue(parsing: noise)
             _ = try? JSONValue(parsing: structured)
-            _ = try? MessageValue(json: String(decoding: structured, as: UTF8.self), as: Clinics.Clinic.schema)
+            _ = try? MessageValue(json: String(decoding: structured, as: UTF8.self), as: Specimen.Site.schema)
         }
     }
 
@@ -42,17 +42,17 @@ struct HostileInputTests {
                 }
             }
             if let value = try? JSONValue(parsing: mutated) {
-                _ = try? MessageValue(json: value, as: Clinics.Clinic.schema)
+                _ = try? MessageValue(json: value, as: Specimen.Site.schema)
             }
-            _ = try? Clinics.Clinic(json: String(decoding: mutated, as: UTF8.self))
+            _ = try? Specimen.Site(json: String(decoding: mutated, as: UTF8.self))
         }
     }
 
     @Test("mutated and random bodies never crash either decoder", arguments: UInt64(1)...8)
     func decoders_givenMutatedBodies_returnOrThrow(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
-        let original = Clinics.NearbyClinics(clinics: [
-            .init(clinic: try! Clinics.Clinic(json: Self.validJSON), distanceMetres: 12.5)
+        let original = Specimen.NearbySites(sites: [
+            .init(site: try! Specimen.Site(json: Self.validJSON), distanceMetres: 12.5)
         ]).encodedBody()
         for _ in 0..<500 {
             var body = Bool.random(using: &random) ? original : random.bytes(Int.random(in: 0...80, using: &random))
@@ -61,9 +61,9 @@ struct HostileInputTests {
                     body[Int.random(in: 0..<body.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
                 }
             }
-            _ = try? Clinics.NearbyClinics(decoding: body)
-            _ = try? MessageValue(decoding: body, as: Clinics.NearbyClinics.schema)
-            _ = try? MessageValue(decoding: body, as: Clinics.NearbyClinics.schema, strict: true)
+            _ = try? Specimen.NearbySites(decoding: body)
+            _ = try? MessageValue(decoding: body, as: Specimen.NearbySites.schema)
+            _ = try? MessageValue(decoding: body, as: Specimen.NearbySites.schema, strict: true)
             var reader = ByteReader(body)
             _ = try? Envelope.read(from: &reader)
             var decoder = FrameDecoder(maxFrameSize: 64)

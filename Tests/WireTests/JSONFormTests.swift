@@ -1,4 +1,4 @@
-import IOInterface
+import TestSupport
 import Testing
 import VerticalsContract
 import VerticalsWire
@@ -6,8 +6,8 @@ import VerticalsWire
 @Suite("JSON form of messages")
 struct JSONFormTests {
     @Test func jsonString_writesFieldsInSchemaOrder_withDefaultsAndWithoutAbsentOptionals() throws {
-        #expect(try Clinics.SearchInput(name: "Hill").jsonString() == #"{"name":"Hill","limit":20}"#)
-        #expect(try Clinics.NearestInput(latitude: 51.5, longitude: -0.125).jsonString()
+        #expect(try Specimen.SearchInput(name: "Hill").jsonString() == #"{"name":"Hill","limit":20}"#)
+        #expect(try Specimen.NearestInput(latitude: 51.5, longitude: -0.125).jsonString()
             == #"{"latitude":51.5,"longitude":-0.125,"limit":5}"#)
     }
 
@@ -60,21 +60,21 @@ struct JSONFormTests {
     }
 
     @Test func init_json_fillsDefaultsAndAcceptsAnyKeyOrder() throws {
-        #expect(try Clinics.SearchInput(json: #"{"name":"Hill"}"#) == Clinics.SearchInput(name: "Hill", limit: 20))
-        #expect(try Clinics.SearchInput(json: #" { "limit" : 3 , "name" : "Hill" } "#).limit == 3)
-        #expect(try Clinics.NearestInput(json: #"{"latitude":1,"longitude":-2}"#)
-            == Clinics.NearestInput(latitude: 1, longitude: -2, limit: 5, service: nil))
+        #expect(try Specimen.SearchInput(json: #"{"name":"Hill"}"#) == Specimen.SearchInput(name: "Hill", limit: 20))
+        #expect(try Specimen.SearchInput(json: #" { "limit" : 3 , "name" : "Hill" } "#).limit == 3)
+        #expect(try Specimen.NearestInput(json: #"{"latitude":1,"longitude":-2}"#)
+            == Specimen.NearestInput(latitude: 1, longitude: -2, limit: 5, service: nil))
     }
 
     @Test func init_json_treatsNullAsAbsent() throws {
-        #expect(try Clinics.NearestInput(json: #"{"latitude":1,"longitude":2,"service":null,"limit":null}"#)
-            == Clinics.NearestInput(latitude: 1, longitude: 2))
-        let error = try #require(throws: WireValueError.self) { try Clinics.SearchInput(json: #"{"name":null}"#) }
+        #expect(try Specimen.NearestInput(json: #"{"latitude":1,"longitude":2,"service":null,"limit":null}"#)
+            == Specimen.NearestInput(latitude: 1, longitude: 2))
+        let error = try #require(throws: WireValueError.self) { try Specimen.SearchInput(json: #"{"name":null}"#) }
         #expect(error.code == .missingField)
     }
 
     @Test func init_json_keepsUnknownEnumerationCases() throws {
-        let input = try Clinics.NearestInput(json: #"{"latitude":1,"longitude":2,"service":"acupuncture"}"#)
+        let input = try Specimen.NearestInput(json: #"{"latitude":1,"longitude":2,"service":"acupuncture"}"#)
         #expect(input.service == .unknown("acupuncture"))
         #expect(try input.jsonString().contains(#""service":"acupuncture""#))
     }
@@ -88,7 +88,7 @@ struct JSONFormTests {
         #expect(try Sample(json: text).blob == [0xFF, 0xEE])
     }
 
-    /// A JSON text that is not `clinics.SearchInput`'s JSON form, and the error it must give.
+    /// A JSON text that is not `specimen.SearchInput`'s JSON form, and the error it must give.
     struct FormCase: Sendable, CustomTestStringConvertible {
         let text: String
         let code: WireValueError.Code
@@ -111,25 +111,25 @@ struct JSONFormTests {
         FormCase(text: #"{"name":"Hill","limit":123456789012345678901234567890}"#, code: .outOfRange, path: "limit",
                  description: #"field "limit": 123456789012345678901234567890 does not fit in 64 bits"#),
         FormCase(text: #"{"name":"Hill","colour":"red"}"#, code: .unknownField, path: "colour",
-                 description: #"field "colour": not a field of clinics.SearchInput (its fields: name, limit, cursor)"#),
+                 description: #"field "colour": not a field of specimen.SearchInput (its fields: name, limit, cursor)"#),
         FormCase(text: #"{"limit":3}"#, code: .missingField, path: "name",
                  description: #"field "name": required field is missing"#),
         FormCase(text: #"{"name":"a","name":"b"}"#, code: .duplicateField, path: "name",
                  description: #"field "name": the key appears more than once"#),
         FormCase(text: #"["Hill"]"#, code: .typeMismatch, path: "",
-                 description: "clinics.SearchInput: expected an object, got an array"),
+                 description: "specimen.SearchInput: expected an object, got an array"),
         FormCase(text: #"{"name":"Hill""#, code: .invalidJSON, path: "",
-                 description: "clinics.SearchInput: not JSON: line 1, column 15: the text ends where ',' or '}' after an object member was expected"),
+                 description: "specimen.SearchInput: not JSON: line 1, column 15: the text ends where ',' or '}' after an object member was expected"),
         FormCase(text: #"{"name":7}"#, code: .typeMismatch, path: "name",
                  description: #"field "name": expected a string, got 7"#),
     ]
 
     @Test("invalid JSON forms fail with a typed error naming the field", arguments: formCases)
     func init_json_givenAnInvalidForm_throwsATypedError(form: FormCase) {
-        let error = try? #require(throws: WireValueError.self) { try Clinics.SearchInput(json: form.text) }
+        let error = try? #require(throws: WireValueError.self) { try Specimen.SearchInput(json: form.text) }
         #expect(error?.code == form.code)
         #expect(error?.path == form.path)
-        #expect(error?.messageName == "clinics.SearchInput")
+        #expect(error?.messageName == "specimen.SearchInput")
         #expect(error?.description == form.description)
     }
 
@@ -138,12 +138,12 @@ struct JSONFormTests {
             {"token":"t","name":"n","address":"a","latitude":0,"longitude":0,"timeZone":"Europe/London",
              "hours":[{"weekday":"monday","opens":540,"closes":1020},{"weekday":"tuesday","opens":"9am","closes":1020}]}
             """
-        let error = try #require(throws: WireValueError.self) { try Clinics.CreateInput(json: text) }
+        let error = try #require(throws: WireValueError.self) { try Specimen.CreateInput(json: text) }
         #expect(error.path == "hours[1].opens")
         #expect(error.description == #"field "hours[1].opens": expected an integer, got "9am""#)
 
         let missing = text.replacingOccurrences(#""weekday":"tuesday","#, with: "")
-        let missingError = try #require(throws: WireValueError.self) { try Clinics.CreateInput(json: missing) }
+        let missingError = try #require(throws: WireValueError.self) { try Specimen.CreateInput(json: missing) }
         #expect(missingError.code == .missingField)
         #expect(missingError.path == "hours[1].weekday")
     }
@@ -197,10 +197,10 @@ struct JSONFormTests {
 
     @Test func messageValue_json_refusesAValueThatDoesNotFitTheSchema() {
         let wrongType: MessageValue = [1: .int(3)]
-        let error = try? #require(throws: WireValueError.self) { try wrongType.json(as: Clinics.SearchInput.schema) }
+        let error = try? #require(throws: WireValueError.self) { try wrongType.json(as: Specimen.SearchInput.schema) }
         #expect(error?.description == #"field "name": expected string, got an int"#)
         let missing: MessageValue = [2: .int(3)]
-        #expect(throws: WireValueError.self) { try missing.json(as: Clinics.SearchInput.schema) }
+        #expect(throws: WireValueError.self) { try missing.json(as: Specimen.SearchInput.schema) }
     }
 }
 

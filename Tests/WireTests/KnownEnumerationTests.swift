@@ -1,4 +1,4 @@
-import IOInterface
+import TestSupport
 import Testing
 import VerticalsContract
 import VerticalsWire
@@ -11,25 +11,25 @@ struct KnownEnumerationTests {
     }
 
     @Test func aCaseTheEnumerationHas_passes() throws {
-        let schema = Clinics.NearestInput.schema
+        let schema = Specimen.NearestInput.schema
         try schema.requireKnownEnumerations(
             inBody: body(#"{"latitude": 51.5, "longitude": -0.12, "service": "dentist"}"#, schema))
     }
 
     @Test func aCaseTheEnumerationLacks_isRefused_namingTheFieldAndTheCases() throws {
-        let schema = Clinics.NearestInput.schema
+        let schema = Specimen.NearestInput.schema
         let bytes = try body(#"{"latitude": 51.5, "longitude": -0.12, "service": "surgery"}"#, schema)
         let error = #expect(throws: WireValueError.self) { try schema.requireKnownEnumerations(inBody: bytes) }
         #expect(error?.code == .invalidValue)
         #expect(error?.path == "service")
-        #expect(error?.description.contains("\"surgery\" is not a case of clinics.Service") == true)
+        #expect(error?.description.contains("\"surgery\" is not a case of specimen.Service") == true)
         #expect(error?.description.contains("gp, pharmacy, dentist") == true)
     }
 
     @Test func theTypedEncoderOfAnUnknownCase_isRefusedTheSame() throws {
-        let input = Clinics.NearestInput(latitude: 51.5, longitude: -0.12, service: .unknown("surgery"))
+        let input = Specimen.NearestInput(latitude: 51.5, longitude: -0.12, service: .unknown("surgery"))
         let error = #expect(throws: WireValueError.self) {
-            try Clinics.NearestInput.schema.requireKnownEnumerations(inBody: input.encodedBody())
+            try Specimen.NearestInput.schema.requireKnownEnumerations(inBody: input.encodedBody())
         }
         #expect(error?.path == "service")
     }
@@ -43,7 +43,7 @@ struct KnownEnumerationTests {
         ),
     ])
     func anUnknownCaseInAList_isNamedByItsPath(services: String, hours: String, path: String) throws {
-        let schema = Clinics.CreateInput.schema
+        let schema = Specimen.CreateInput.schema
         let bytes = try body(
             """
             {"token": "t", "name": "Hill", "address": "1 Hill St", "latitude": 51.5, "longitude": -0.12,
@@ -54,8 +54,8 @@ struct KnownEnumerationTests {
     }
 
     @Test func schemasWithoutEnumerations_needNoCheck() {
-        #expect(!Clinics.SearchInput.schema.containsEnumerations)
-        #expect(Clinics.NearestInput.schema.containsEnumerations)
-        #expect(Clinics.CreateInput.schema.containsEnumerations)
+        #expect(!Specimen.SearchInput.schema.containsEnumerations)
+        #expect(Specimen.NearestInput.schema.containsEnumerations)
+        #expect(Specimen.CreateInput.schema.containsEnumerations)
     }
 }

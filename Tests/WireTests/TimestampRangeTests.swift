@@ -1,4 +1,4 @@
-import IOInterface
+import TestSupport
 import Testing
 import VerticalsWire
 
@@ -16,12 +16,12 @@ struct TimestampRangeTests {
         (Int64.min, false), (Int64.max, false), (0, true),
     ]
 
-    /// The body of a `clinics.CheckSlotInput` whose slot starts at `micros`, written by hand
+    /// The body of a `specimen.CheckSlotInput` whose slot starts at `micros`, written by hand
     /// (the direct encoder writes whatever it is given, as a hostile client would).
     static func checkSlotBody(startsAt micros: Int64) -> [UInt8] {
         var body = BodyWriter()
         body.write(1, "c_1")
-        body.write(2, Clinics.Service.gp)
+        body.write(2, Specimen.Service.gp)
         body.write(3, Timestamp(microsecondsSinceEpoch: micros))
         body.write(4, Timestamp(microsecondsSinceEpoch: 0))
         return body.buffer.bytes
@@ -37,10 +37,10 @@ struct TimestampRangeTests {
     func directDecoder_refusesOutOfRange(micros: Int64, accepted: Bool) throws {
         let body = Self.checkSlotBody(startsAt: micros)
         if accepted {
-            #expect(try Clinics.CheckSlotInput(decoding: body).startsAt.microsecondsSinceEpoch == micros)
+            #expect(try Specimen.CheckSlotInput(decoding: body).startsAt.microsecondsSinceEpoch == micros)
         } else {
-            let error = #expect(throws: WireDecodingError.self) { try Clinics.CheckSlotInput(decoding: body) }
-            #expect(error?.fieldPath == "clinics.CheckSlotInput.startsAt")
+            let error = #expect(throws: WireDecodingError.self) { try Specimen.CheckSlotInput(decoding: body) }
+            #expect(error?.fieldPath == "specimen.CheckSlotInput.startsAt")
             #expect(error?.description.contains("0001-01-01T00:00:00Z...9999-12-31T23:59:59.999999Z") == true)
         }
     }
@@ -49,23 +49,23 @@ struct TimestampRangeTests {
     func genericDecoder_refusesOutOfRange(micros: Int64, accepted: Bool) throws {
         let body = Self.checkSlotBody(startsAt: micros)
         do {
-            let value = try MessageValue(decoding: body, as: Clinics.CheckSlotInput.schema)
+            let value = try MessageValue(decoding: body, as: Specimen.CheckSlotInput.schema)
             #expect(accepted)
             #expect(value[3] == .timestamp(Timestamp(microsecondsSinceEpoch: micros)))
         } catch {
             #expect(!accepted)
-            #expect(error.fieldPath == "clinics.CheckSlotInput.startsAt")
+            #expect(error.fieldPath == "specimen.CheckSlotInput.startsAt")
         }
     }
 
     @Test("the JSON form refuses an instant outside the range", arguments: edges)
     func jsonForm_refusesOutOfRange(micros: Int64, accepted: Bool) throws {
         let text = RFC3339.format(Timestamp(microsecondsSinceEpoch: micros))
-        let json = #"{"clinicID": "c_1", "service": "gp", "startsAt": "\#(text)", "endsAt": "2026-01-01T00:00:00Z"}"#
+        let json = #"{"siteID": "c_1", "service": "gp", "startsAt": "\#(text)", "endsAt": "2026-01-01T00:00:00Z"}"#
         if accepted {
-            #expect(try Clinics.CheckSlotInput(json: json).startsAt.microsecondsSinceEpoch == micros)
+            #expect(try Specimen.CheckSlotInput(json: json).startsAt.microsecondsSinceEpoch == micros)
         } else {
-            let error = #expect(throws: WireValueError.self) { try Clinics.CheckSlotInput(json: json) }
+            let error = #expect(throws: WireValueError.self) { try Specimen.CheckSlotInput(json: json) }
             #expect(error?.code == .outOfRange)
             #expect(error?.path == "startsAt")
         }
@@ -76,7 +76,7 @@ struct TimestampRangeTests {
             1: .string("c_1"), 2: .enumeration("gp"), 3: .timestamp(Timestamp(microsecondsSinceEpoch: Int64.min)),
             4: .timestamp(.epoch),
         ]
-        let error = #expect(throws: WireValueError.self) { try value.encoded(as: Clinics.CheckSlotInput.schema) }
+        let error = #expect(throws: WireValueError.self) { try value.encoded(as: Specimen.CheckSlotInput.schema) }
         #expect(error?.code == .outOfRange)
     }
 

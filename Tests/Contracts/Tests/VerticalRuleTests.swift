@@ -87,6 +87,11 @@ struct VerticalRuleTests {
 
     /// The package's targets, from `swift package dump-package`.
     static func packageTargets() throws -> [VerticalRule.Target] {
+        try VerticalRule.targets(dumpPackageJSON: dumpPackage())
+    }
+
+    /// `swift package dump-package` of the checkout.
+    static func dumpPackage() throws -> String {
         let directory = TemporaryDirectory()
         // Its own scratch path: the live package's .build is locked while `swift test` runs.
         let result = try runCommand(
@@ -95,7 +100,7 @@ struct VerticalRuleTests {
              "--scratch-path", directory.file("scratch"), "dump-package"],
             environment: ProcessInfo.processInfo.environment, in: directory, timeout: .seconds(60))
         try #require(result.status == 0, "swift package dump-package failed: \(result.standardError)")
-        return try VerticalRule.targets(dumpPackageJSON: result.standardOutput)
+        return result.standardOutput
     }
 
     @Test func aServiceReachingAnotherThroughAThirdTarget_isNamedWithThePath() {
@@ -109,5 +114,35 @@ struct VerticalRuleTests {
         let problems = VerticalRule.violations(targets)
         #expect(problems.contains { $0.hasPrefix("AppointmentsService") && $0.contains("Helpers → IdentityService") })
         #expect(problems.contains { $0.hasPrefix("IOInterface depends on Helpers") })
+    }
+
+    /// Framework products ship from `Shared/` or `Services/Supervisor/`, never from `Tests/`.
+    @Test func noProductShipsFromTests() throws {
+        #expect(try FrameworkRule.productsUnderTests(dumpPackageJSON: Self.dumpPackage()) == [])
+        let moved = """
+            {"products": [{"name": "VerticalsTesting", "targets": ["VerticalsTesting"]}],
+             "targets": [{"name": "VerticalsTesting", "path": "Tests/Support/Testing", "dependencies": []}]}
+            """
+        #expect(try FrameworkRule.productsUnderTests(dumpPackageJSON: moved) == [
+            "VerticalsTesting (Tests/Support/Testing) of product VerticalsTesting ships from Tests/: "
+                + "move it under Shared/ or Services/Supervisor/"
+        ])
+    }
+
+    /// The framework's tests use test contracts of their own: at most five of their files
+    /// import IOInterface, each saying why on the import line.
+    @Test func fewFrameworkTestFilesImportIOInterface_eachWithItsReason() {
+        let root = files.folder.deletingLastPathComponent().deletingLastPathComponent()
+        let imports = FrameworkRule.ioInterfaceImports(root: root)
+        #expect(FrameworkRule.ioInterfaceImportProblems(imports) == [])
+        // The scan sees the framework's tests and skips the reference suite's.
+        #expect(imports.contains { $0.path == "Tests/SupervisorTests/RouteTableTests.swift" }, "\(imports.map(\.path))")
+        #expect(!imports.contains { $0.path.hasPrefix("Tests/SuiteTests/") || $0.path.hasPrefix("Tests/Services/") })
+
+        let six = (1...6).map { ("Tests/WireTests/T\($0).swift", "import IOInterface  // IOInterface: codec fixtures") }
+        let problems = FrameworkRule.ioInterfaceImportProblems(six + [("Tests/WireTests/Bare.swift", "import IOInterface")])
+        #expect(problems.count == 2, "\(problems)")
+        #expect(problems.first?.hasPrefix("7 framework test files import IOInterface, more than 5") == true)
+        #expect(problems.last == "Tests/WireTests/Bare.swift imports IOInterface without `// IOInterface: <reason>` on the import line")
     }
 }

@@ -1,4 +1,3 @@
-import IOInterface
 import VerticalsContract
 import VerticalsWire
 

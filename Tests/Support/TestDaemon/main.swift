@@ -9,7 +9,6 @@
 // VT_TESTD_HOSTILE_FILES makes it attack the root supervisor's file handling (HostileFiles.swift).
 import GRDB
 import Glibc
-import IOInterface
 import Synchronization
 import TestSupport
 import VerticalsContract

@@ -1,46 +1,49 @@
+import TestSupport
 import Testing
-import IOInterface
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsTesting
 import VerticalsWire
 
+/// A stub of `vt-testd`'s contract, served as `echo`.
 @Suite("StubCaller")
 struct StubCallerTests {
+    let echo = TestEcho(service: "echo")
+
     @Test func anUnstubbedCall_failsTheTestNamingTheCall_andThrowsUnimplemented() async {
         let caller = StubCaller()
         var thrown: ServiceError?
         await withKnownIssue {
             do {
-                _ = try await caller.call(Identity.authenticate, .init(token: "token-ada"))
+                _ = try await caller.call(echo.echo, .init(text: "ada"))
             } catch {
                 thrown = error as? ServiceError
             }
         } matching: { issue in
-            issue.comments.contains { $0.rawValue.hasPrefix("unexpected call identity.authenticate(") }
+            issue.comments.contains { $0.rawValue.hasPrefix("unexpected call echo.echo(") }
         }
         #expect(thrown?.code == .unimplemented)
-        #expect(thrown?.message.contains("identity.authenticate") == true)
-        #expect(caller.calls == ["identity.authenticate"])
+        #expect(thrown?.message.contains("echo.echo") == true)
+        #expect(caller.calls == ["echo.echo"])
     }
 
     @Test func aStubbedCall_isAnsweredThroughTheWireForm() async throws {
-        let caller = StubCaller().on(Identity.getUser) { input in
-            Identity.UserProfile(userID: input.userID, displayName: "Ada Lovelace")
+        let caller = StubCaller().on(echo.echo) { input in
+            TestEcho.EchoOutput(text: input.text.uppercased(), servedBy: 7)
         }
 
-        let profile = try await caller.call(Identity.getUser, .init(userID: "u-ada"))
+        let answer = try await caller.call(echo.echo, .init(text: "ada"))
 
-        #expect(profile == Identity.UserProfile(userID: "u-ada", displayName: "Ada Lovelace"))
+        #expect(answer == TestEcho.EchoOutput(text: "ADA", servedBy: 7))
     }
 
     @Test func aStubbedRefusal_reachesTheCallerAsItIs() async {
-        let caller = StubCaller().on(Identity.authenticate) { (_: Identity.TokenInput) throws(ServiceError) -> Identity.Principal in
+        let caller = StubCaller().on(echo.echo) { (_: TestEcho.EchoInput) throws(ServiceError) -> TestEcho.EchoOutput in
             throw ServiceError(.unauthenticated, "log in again")
         }
 
         await #expect(throws: ServiceError(.unauthenticated, "log in again")) {
-            try await caller.call(Identity.authenticate, .init(token: "stale"))
+            try await caller.call(echo.echo, .init(text: "stale"))
         }
     }
 }

@@ -17,8 +17,8 @@ public enum FrameworkRule {
     /// contract-testing libraries.
     public static let frameworkFolders = [
         "Shared/Wire", "Shared/EventLoop", "Shared/CLibUV", "Shared/Contract", "Shared/ContractGen", "Shared/ServiceKit",
-        "Shared/ServiceLifecycle", "Shared/Storage", "Shared/Manifest", "Shared/Deploy", "Services/Supervisor", "Tests/Support/Testing",
-        "Tests/Contracts/Support",
+        "Shared/ServiceLifecycle", "Shared/Storage", "Shared/Manifest", "Shared/Deploy", "Services/Supervisor", "Shared/Testing",
+        "Shared/ContractTesting",
     ]
 
     /// The runtime every daemon links, which must not reach a database library.
@@ -128,7 +128,8 @@ public enum FrameworkRule {
         }
     }
 
-    private static func inside(_ path: String, _ folder: String) -> Bool {
+    /// Whether `path` is `folder` or lies under it.
+    static func inside(_ path: String, _ folder: String) -> Bool {
         path == folder || path.hasPrefix(folder + "/")
     }
 }

@@ -1,0 +1,83 @@
+import Foundation
+import VerticalsWire
+
+/// The framework's tests and libraries stand apart from the reference suite: no product ships
+/// from `Tests/` (``productsUnderTests(dumpPackageJSON:)``), and the framework's tests use test
+/// contracts of their own, so at most ``maxIOInterfaceImports`` of their files import
+/// IOInterface, each saying why on the import line (``ioInterfaceImportProblems(_:)``).
+extension FrameworkRule {
+    /// Test folders of the reference suite: its verticals', its contracts', its session stubs'
+    /// and the whole suite's. Every other folder under `Tests/` holds the framework's tests.
+    public static let referenceTestFolders = [
+        "Tests/Services", "Tests/SuiteTests", "Tests/IOInterfaceTests", "Tests/Contracts", "Tests/Support/SessionsTesting",
+    ]
+
+    /// How many framework test files may still import IOInterface.
+    public static let maxIOInterfaceImports = 5
+
+    /// What an import of IOInterface in a framework test file must carry after it: `// IOInterface: <reason>`.
+    public static let ioInterfaceReasonMark = "// IOInterface:"
+
+    /// Each product target of `dump-package`'s JSON whose path lies under `Tests/`, in words
+    /// (`VerticalsTesting (Tests/Support/Testing) of product VerticalsTesting`).
+    public static func productsUnderTests(dumpPackageJSON text: String) throws -> [String] {
+        let paths = Dictionary(
+            try VerticalRule.targets(dumpPackageJSON: text).map { ($0.name, $0.path) }, uniquingKeysWith: { first, _ in first })
+        guard case .object(let root) = try JSONValue(parsing: text),
+            case .array(let products)? = root.first(where: { $0.key == "products" })?.value
+        else { throw VerticalRuleError("dump-package printed no `products` array") }
+        var problems: [String] = []
+        for product in products {
+            guard case .object(let members) = product,
+                case .string(let name)? = members.first(where: { $0.key == "name" })?.value,
+                case .array(let targets)? = members.first(where: { $0.key == "targets" })?.value
+            else { throw VerticalRuleError("a product without a name or targets") }
+            for case .string(let target) in targets {
+                let path = paths[target] ?? ""
+                if inside(path, "Tests") {
+                    problems.append(
+                        "\(target) (\(path)) of product \(name) ships from Tests/: move it under Shared/ or Services/Supervisor/")
+                }
+            }
+        }
+        return problems
+    }
+
+    /// Every line importing IOInterface in a Swift file of the framework's tests under `root`
+    /// (the checkout), with the file's path relative to it, in path order.
+    public static func ioInterfaceImports(root: URL) -> [(path: String, line: String)] {
+        let tests = root.appendingPathComponent("Tests")
+        let paths = (FileManager.default.enumerator(atPath: tests.path)?.allObjects as? [String] ?? []).sorted()
+        return paths.compactMap { relative in
+            let path = "Tests/" + relative
+            guard path.hasSuffix(".swift"), !referenceTestFolders.contains(where: { inside(path, $0) }),
+                let text = try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+            else { return nil }
+            let line = text.split(separator: "\n").first { line in
+                var words = line.split(separator: " ")
+                if words.first == "@testable" { words.removeFirst() }
+                return words.count >= 2 && words[0] == "import" && words[1] == "IOInterface"
+            }
+            return line.map { (path, String($0)) }
+        }
+    }
+
+    /// What is wrong with `imports` (from ``ioInterfaceImports(root:)``): more than
+    /// ``maxIOInterfaceImports`` files, or an import without its reason.
+    public static func ioInterfaceImportProblems(_ imports: [(path: String, line: String)]) -> [String] {
+        var problems: [String] = []
+        if imports.count > maxIOInterfaceImports {
+            problems.append(
+                "\(imports.count) framework test files import IOInterface, more than \(maxIOInterfaceImports) "
+                    + "(\(imports.map(\.path).joined(separator: ", "))): use a test contract (TestSupport) instead")
+        }
+        for (path, line) in imports {
+            let reason = line.components(separatedBy: ioInterfaceReasonMark).dropFirst().first?
+                .trimmingCharacters(in: .whitespaces) ?? ""
+            if reason.isEmpty {
+                problems.append("\(path) imports IOInterface without `\(ioInterfaceReasonMark) <reason>` on the import line")
+            }
+        }
+        return problems
+    }
+}
