@@ -376,7 +376,7 @@ let package = Package(
                 "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold", "VerticalsManifest", "VerticalsDeploy",
                 "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
                 "VerticalsTesting", "TestSupport", "vt-testd", "vt-exec", "svc-supervisor", "svc-supervisor-engine", grdb,
-                "VerticalsCertificates", "VerticalsStorage",
+                "VerticalsCertificates", "VerticalsStorage", "SupervisorCommands",
             ],
             path: "Tests/SupervisorTests"
         ),

@@ -3,7 +3,8 @@
 #
 #   scripts/api-check.sh                     against the last `v*` tag (git describe)
 #   API_BASELINE=v0.1.0 scripts/api-check.sh against that tag (or any commit-ish)
-#   API_PRODUCTS="VerticalsWire …"           only those library products (make api-check passes its list)
+#   API_PRODUCTS="VerticalsWire …"           only those library products (default: scripts/api-products.sh,
+#                                            Package.swift's Verticals* library products)
 #   API_ALLOWLIST=path                       breakages to accept, one exact message a line
 #                                            ("API breakage: func foo() has been removed")
 #   API_REGENERATE=1                         rebuild the baseline's API dumps even if cached
@@ -44,12 +45,18 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
 swift="${SWIFT:-swift}"
 work="$repo/.build-api"
-products="${API_PRODUCTS:-VerticalsWire VerticalsEventLoop VerticalsContract VerticalsServiceKit VerticalsStorage VerticalsSupervisor VerticalsTesting VerticalsContractTesting}"
-
 fail() { echo "api-check: $*" >&2; exit 2; }
 
+products="${API_PRODUCTS:-$(bash scripts/api-products.sh)}" || fail "cannot read the library products of Package.swift"
+[[ -n "$products" ]] || fail "Package.swift has no Verticals* library product to check"
+
 baseline="${API_BASELINE:-$(git describe --tags --abbrev=0 --match 'v[0-9]*' 2>/dev/null || true)}"
-[[ -n "$baseline" ]] || fail "no release tag (v*) yet: nothing to compare against (API_BASELINE=<tag> picks one)"
+if [[ -z "$baseline" ]]; then
+    fail "no baseline: this clone has no release tag (v*), and the API is checked against one.
+  Fetch the tags (git fetch --tags), or name a tag or commit to compare with:
+    make api-check API_BASELINE=v0.1.0    (a release)
+    make api-check API_BASELINE=HEAD~1    (what the last commit changed)"
+fi
 sha="$(git rev-parse --verify --quiet "$baseline^{commit}")" || fail "'$baseline' is not a tag or commit of this repository"
 
 swift_bin="$(command -v "$swift")" || fail "'$swift' is not on PATH"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # reference.sh — the command-line reference, generated from svc-supervisor's ArgumentParser tree.
 #
-#   scripts/reference.sh           write docs/man/*.1 (one mdoc page per command) and
-#                                  docs/reference/svc-supervisor.md (every command on one page)
+#   scripts/reference.sh           write docs/man/*.1 (one mdoc page per command),
+#                                  docs/reference/svc-supervisor.md (every command on one page) and
+#                                  docs/reference/manifest.md (every manifest key, from the decoder's list)
 #   scripts/reference.sh --check   generate into .build and fail, naming each page, when what is
 #                                  committed differs from what the code gives now (make test runs it)
 #
@@ -30,7 +31,8 @@ fi
 # generate-docc-reference writes into each program's source folder: remove what it leaves there.
 catalogs() { find Services Shared Tests -maxdepth 4 -type d -name '*.docc' -newer "$stamp" 2>/dev/null; }
 stamp="$(mktemp)"
-cleanup() { catalogs | xargs -r rm -rf; rm -f "$stamp"; }
+keys=""
+cleanup() { catalogs | xargs -r rm -rf; rm -f "$stamp" "$keys"; }
 trap cleanup EXIT
 
 plugin() {
@@ -47,8 +49,35 @@ pages=".build/plugins/GenerateManual/outputs/$program"
 markdown="$(catalogs | grep "/$program.docc\$" | head -1)/svc-supervisor.md"
 [ -d "$pages" ] && [ -f "$markdown" ] || { echo "reference: the plugins wrote no pages for $program" >&2; exit 2; }
 
+# A command's "Exit status: …" paragraph (the root's is written from CLIExitStatus, the one list of
+# statuses) becomes its page's EXIT STATUS section, in place of generate-manual's generic `.Ex -std`.
+for page in "$pages"/*.1; do
+    grep -q '^Exit status: ' "$page" || continue
+    awk '
+        { line[NR] = $0 }
+        END {
+            for (i = 1; i <= NR; i++) {
+                if (!start && line[i] ~ /^Exit status: /) {
+                    start = i; end = i
+                    while (end < NR && line[end + 1] != "" && line[end + 1] !~ /^\./) end++
+                }
+            }
+            for (i = 1; i <= NR; i++) {
+                if (start && i >= start && i <= end) continue
+                if (start && i == start - 1 && line[i] == "") continue
+                if (start && line[i] == ".Ex -std") { for (j = start; j <= end; j++) print line[j]; continue }
+                print line[i]
+            }
+        }' "$page" > "$page.exit" && mv "$page.exit" "$page"
+done
+
+# The manifest keys, from the decoder's own list (svc-supervisor check --list-keys).
+keys="$(mktemp)"
+"$("$SWIFT" build --show-bin-path)/$program" check --list-keys > "$keys"
+
 if $check; then
     stale=()
+    cmp -s "$keys" docs/reference/manifest.md || stale+=(docs/reference/manifest.md)
     for page in "$pages"/*.1; do
         cmp -s "$page" "docs/man/$(basename "$page")" || stale+=("docs/man/$(basename "$page")")
     done
@@ -61,10 +90,11 @@ if $check; then
         printf '  %s\n' "${stale[@]}" >&2
         exit 1
     fi
-    echo "reference: $(ls "$pages" | wc -l) manual pages and the Markdown reference match the code"
+    echo "reference: $(ls "$pages" | wc -l) manual pages, the Markdown reference and the manifest keys match the code"
 else
     rm -rf docs/man && mkdir -p docs/man docs/reference
     cp "$pages"/*.1 docs/man/
     cp "$markdown" docs/reference/svc-supervisor.md
-    echo "wrote docs/man ($(ls docs/man | wc -l) pages) and docs/reference/svc-supervisor.md"
+    cp "$keys" docs/reference/manifest.md
+    echo "wrote docs/man ($(ls docs/man | wc -l) pages), docs/reference/svc-supervisor.md and docs/reference/manifest.md"
 fi

@@ -9,6 +9,12 @@ import VerticalsContract
 public enum ServiceAccounts {
     /// User names start with this unless the manifest says `user = "…"`.
     public static let defaultPrefix = "verticals-"
+    /// The socket folder's mode, owned by root and the operator group, under `svc-supervisor up` as
+    /// root and in the systemd export alike: only root and the group traverse it. Every vertical
+    /// on a Unix socket has the group as a supplementary group (it must reach its peers' sockets),
+    /// operators are its members, and nobody else can connect to a 0660 socket anyway, so the
+    /// world gets nothing: not even the socket names, which tell what the suite runs.
+    public static let socketFolderMode: UInt32 = 0o750
     /// The longest user name `systemd-sysusers` and `useradd` accept (`UT_NAMESIZE` less its NUL).
     public static let maxUserName = 31
     /// Lists each service of the suite with its caller identity, for the callee's log:

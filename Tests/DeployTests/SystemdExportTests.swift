@@ -113,7 +113,7 @@ struct SystemdExportTests {
         #expect(users.contains("\ng verticals -\n"))
         #expect(users.contains("\nu verticals-alpha - \"Verticals alpha\" - -\n"))
         #expect(users.contains("\nu verticals-beta - \"Verticals beta\" - -\n"))
-        #expect(try #require(files["tmpfiles.d/verticals.conf"]).contains("\nd /run/verticals 0755 root root -\n"))
+        #expect(try #require(files["tmpfiles.d/verticals.conf"]).contains("\nd /run/verticals 0750 root verticals -\n"))
         let supervisor = try #require(files["svc-supervisor.service"])
         #expect(
             DeployFixture.values("ExecStart", in: supervisor) == [

@@ -80,18 +80,27 @@ import VerticalsTesting
         #expect((readFile("\(root)/etc/group") ?? "").split(separator: "\n").contains { $0.hasPrefix("verticals:") })
     }
 
-    @Test func tmpfiles_makesTheSocketFolder() throws {
+    /// After sysusers, as at boot and in docs/systemd.md: the folder is the group's, 0750.
+    @Test func tmpfiles_makesTheSocketFolder_forRootAndTheGroupOnly() throws {
         let directory = TemporaryDirectory()
         _ = try DeployFixture.installForTools(in: directory)
         let root = directory.file("root")
         mkdir(root, 0o755)
+        mkdir("\(root)/etc", 0o755)
+        let users = try runCommand(
+            "/usr/bin/systemd-sysusers", ["--root=\(root)", directory.file("units/sysusers.d/verticals.conf")],
+            in: directory)
+        #expect(users.status == 0, "\(users.standardError)")
         let result = try runCommand(
             "/usr/bin/systemd-tmpfiles",
             ["--root=\(root)", "--create", directory.file("units/tmpfiles.d/verticals.conf")], in: directory)
         #expect(result.status == 0, "\(result.standardError)")
         var info = stat()
         #expect(stat("\(root)/run/verticals", &info) == 0)
-        #expect(info.st_mode & 0o7777 == 0o755)
+        #expect(info.st_mode & 0o7777 == 0o750)
+        let group = (readFile("\(root)/etc/group") ?? "").split(separator: "\n").first { $0.hasPrefix("verticals:") }
+        let gid = group.flatMap { $0.split(separator: ":", omittingEmptySubsequences: false).dropFirst(2).first }
+        #expect(info.st_uid == 0 && gid.flatMap { UInt32($0) } == info.st_gid, "owner \(info.st_uid):\(info.st_gid), group line \(group ?? "none")")
     }
 
     /// The number in "→ Overall exposure level for NAME.service: 0.4 SAFE :-}".

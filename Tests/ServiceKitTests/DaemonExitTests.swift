@@ -21,6 +21,17 @@ struct DaemonExitTests {
         #expect(end.status == status)
     }
 
+    @Test func everyEnd_exitsWithADeclaredStatus() {
+        let ends: [DaemonExit] = [
+            .stopped, .answered("a\n"), .usage("u\n"), .socketUnavailable("s"), .cannotStart("c\n"),
+            .cannotStart("c\n", restartCannotHelp: true), .configurationInvalid("i\n"), .unhealthy("h\n"),
+            DaemonExit(Unexpected()),
+        ]
+        let declared = Set(DaemonExitStatus.all.map(\.code))
+        for end in ends { #expect(declared.contains(end.status), "\(end) is not in DaemonExitStatus.all") }
+        #expect(Set(ends.map(\.status)) == declared, "a declared status no end uses")
+    }
+
     @Test func init_ofADaemonExit_keepsIt() {
         let end = DaemonExit(DaemonExit.usage("wrong\n") as any Error)
         #expect(end.status == 64)

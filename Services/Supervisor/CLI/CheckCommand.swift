@@ -1,6 +1,7 @@
 import SupervisorCommands
 import ArgumentParser
 import Glibc
+import VerticalsManifest
 import VerticalsSupervisor
 
 /// `svc-supervisor check [--manifest deploy/suite.toml]`: validates a manifest without
@@ -25,7 +26,14 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .long, help: "Where bare executable names are found (default: svc-supervisor's own folder).")
     var binDir: String?
 
+    @Flag(name: .long, help: "Print every key a manifest takes, with its type, default and meaning (Markdown), and check nothing.")
+    var listKeys = false
+
     func run() throws {
+        if listKeys {
+            print(ManifestKeyReference.markdown(), terminator: "")
+            return
+        }
         let (parsed, parseProblems) = ManifestParser.load(path: manifest, binDirectory: binDir ?? ProgramPaths.ownDirectory())
         var problems = parseProblems
         if let runDir {

@@ -25,9 +25,7 @@ struct SupervisorCommand: AsyncParsableCommand {
             operations, routes, login and admin learn each one from the running daemon
             (daemon.describe), cached in $XDG_CACHE_HOME/verticals/describe.
 
-            Exit statuses follow sysexits: 64 bad usage or an unknown service or
-            operation, 65 an invalid manifest, 69 nothing answers, 75 try again later;
-            `status` is 3 while a service is failed.
+            \(CLIExitStatus.sentence)
             """,
         version: "svc-supervisor \(DaemonArguments.suiteVersion)",
         // Grouped by purpose, as git's and kubectl's help are; every name and flag is unchanged.

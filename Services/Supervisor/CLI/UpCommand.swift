@@ -36,6 +36,8 @@ struct UpCommand: ParsableCommand {
 
             Exit status: 0 after an orderly stop, 65 when the manifest is invalid (as
             `check` says), 1 when it cannot start.
+
+            \(CLIExitStatus.daemonSentence)
             """)
 
     @Option(name: .long, help: "The suite manifest.") var manifest = "deploy/suite.toml"

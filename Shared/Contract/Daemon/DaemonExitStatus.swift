@@ -9,4 +9,26 @@ public enum DaemonExitStatus {
     /// It could not start for another reason (a store it cannot open, a failed migration):
     /// `EX_SOFTWARE`, restarted as its `restart` policy says.
     public static let startFailed: Int32 = 70
+
+    /// Served, drained and stopped in order, or answered `--help`, `--version` or a passed `--check`.
+    public static let stopped: Int32 = 0
+    /// `--probe` had no healthy answer: what an exec probe reads as failed.
+    public static let unhealthy: Int32 = 1
+    /// The command line is wrong: `EX_USAGE`.
+    public static let usage: Int32 = 64
+    /// The socket cannot be had (path too long, address in use): `EX_UNAVAILABLE`.
+    public static let socketUnavailable: Int32 = 69
+
+    /// Every status a daemon exits with, in order: the one list ``DaemonExit`` maps to and
+    /// `svc-supervisor up`'s manual page is written from.
+    public static let all: [ExitStatusMeaning] = [
+        ExitStatusMeaning(stopped, "stopped in order, or answered --help, --version or a passed --check"),
+        ExitStatusMeaning(unhealthy, "--probe had no healthy answer"),
+        ExitStatusMeaning(usage, "EX_USAGE", "a wrong command line"),
+        ExitStatusMeaning(socketUnavailable, "EX_UNAVAILABLE", "its socket cannot be had (path too long, address in use)"),
+        ExitStatusMeaning(startFailed, "EX_SOFTWARE", "it could not start, or failed; restarted as its policy says"),
+        ExitStatusMeaning(
+            restartCannotHelp, "EX_CONFIG",
+            "a failed --check, or a start a restart cannot mend (its store is another's or newer); never restarted"),
+    ]
 }

@@ -26,6 +26,13 @@ public struct SystemdLayout: Sendable, Equatable {
     public var supervisorRunDirectory = "/var/lib/verticals-supervisor"
 
     /// The layout for programs installed under `prefix` (default `/usr/local`).
+    /// The socket folder's mode as systemd writes it (`0750`): ``ServiceAccounts/socketFolderMode``,
+    /// the same as under `svc-supervisor up`.
+    public static var socketFolderMode: String {
+        let octal = String(ServiceAccounts.socketFolderMode, radix: 8)
+        return String(repeating: "0", count: max(0, 4 - octal.count)) + octal
+    }
+
     public init(prefix: String = "/usr/local") {
         var trimmed = prefix
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }

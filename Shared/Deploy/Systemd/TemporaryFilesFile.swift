@@ -8,8 +8,9 @@ enum TemporaryFilesFile {
     static func text(layout: SystemdLayout) -> String {
         var lines = SystemdExport.generatedHeader.map { "# \($0)" }
         lines.append("")
-        lines.append("# Anyone may look in; each socket is 0660 root:\(layout.group).")
-        lines.append("d \(layout.socketDirectory) 0755 root root -")
+        lines.append("# Only root and the group \(layout.group) (operators, every vertical's user) may enter;")
+        lines.append("# each socket is 0660 root:\(layout.group).")
+        lines.append("d \(layout.socketDirectory) \(SystemdLayout.socketFolderMode) root \(layout.group) -")
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -38,7 +38,7 @@ enum VerticalSocketUnit {
                     comment: ["Only root and the group \(layout.group) (every vertical's user) may connect."])
                 .with("SocketUser", "root")
                 .with("SocketGroup", layout.group)
-                .with("DirectoryMode", "0755")
+                .with("DirectoryMode", SystemdLayout.socketFolderMode)
                 .with("RemoveOnStop", "yes"))
         return file.text
     }

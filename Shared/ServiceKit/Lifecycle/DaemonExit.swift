@@ -70,16 +70,15 @@ public struct DaemonExit: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The process exit status.
+    /// The process exit status, one of ``DaemonExitStatus/all``.
     public var status: Int32 {
         switch kind {
-        case .stopped, .answered: 0
-        case .usage: 64
-        case .socketUnavailable: 69
+        case .stopped, .answered: DaemonExitStatus.stopped
+        case .usage: DaemonExitStatus.usage
+        case .socketUnavailable: DaemonExitStatus.socketUnavailable
         case .startFailed, .failed: DaemonExitStatus.startFailed
-        case .restartCannotHelp: DaemonExitStatus.restartCannotHelp
-        case .configurationInvalid: 78
-        case .unhealthy: 1
+        case .restartCannotHelp, .configurationInvalid: DaemonExitStatus.restartCannotHelp
+        case .unhealthy: DaemonExitStatus.unhealthy
         }
     }
 

@@ -53,7 +53,11 @@ public struct RunDirectory: Sendable, Equatable {
     /// `RUNTIME_DIRECTORY` of service `name`.
     public func runtimeDirectory(for name: String) -> String { "\(path)/runtime/\(name)" }
 
-    /// Creates the folders (the socket folder with mode 0750), and checks that each is a folder of
+    /// The socket folder's mode: ``VerticalsManifest/ServiceAccounts/socketFolderMode``, which this
+    /// library does not link (a test holds the two equal); root and the operator group only.
+    public static let socketFolderMode: mode_t = 0o750
+
+    /// Creates the folders (the socket folder with ``socketFolderMode``), and checks that each is a folder of
     /// this user's, not a link: the supervisor writes pid records, logs and sockets in them, and
     /// whoever owns one could point those writes anywhere.
     package func prepare() throws(SupervisorError) {
@@ -61,11 +65,11 @@ public struct RunDirectory: Sendable, Equatable {
         for folder in [logDirectory, pidDirectory, "\(path)/state", "\(path)/runtime"] {
             try Self.makeDirectories(folder, mode: 0o750)
         }
-        try Self.makeDirectories(socketDirectory, mode: 0o750)
+        try Self.makeDirectories(socketDirectory, mode: Self.socketFolderMode)
         for folder in [path, logDirectory, pidDirectory, "\(path)/state", "\(path)/runtime", socketDirectory] {
             try Self.checkOwn(folder)
         }
-        chmod(socketDirectory, 0o750)
+        chmod(socketDirectory, Self.socketFolderMode)
     }
 
     /// Throws unless `folder` is a folder (not a link to one) owned by this process's user.

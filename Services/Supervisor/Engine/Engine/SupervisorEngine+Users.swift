@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import VerticalsEventLoop
+import VerticalsManifest
 import VerticalsSupervisorClient
 
 // A user per service when the supervisor runs as root (`configuration.serviceUsers`): the users
@@ -26,7 +27,9 @@ extension SupervisorEngine {
         }
         // The socket folder: the operator group may enter it (each service has it as a
         // supplementary group); state/ and runtime/ only traversed, each service's folder its own.
-        guard chown(run.socketDirectory, 0, operatorGID) == 0, chmod(run.socketDirectory, 0o750) == 0 else {
+        guard chown(run.socketDirectory, 0, operatorGID) == 0,
+            chmod(run.socketDirectory, mode_t(ServiceAccounts.socketFolderMode)) == 0
+        else {
             throw SupervisorError("cannot give \(run.socketDirectory) to group \(users.operatorGroup): \(SupervisorError.errnoText())")
         }
         for folder in ["\(run.path)/state", "\(run.path)/runtime"] { chmod(folder, 0o711) }
