@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VerticalsContract
 import VerticalsEventLoop
 
 /// How many event loops a daemon serves its connections on (`VERTICALS_LOOPS`): by default the
@@ -14,7 +15,7 @@ import VerticalsEventLoop
 /// ```
 public enum LoopCount {
     /// The variable the count is read from.
-    public static let variable = "VERTICALS_LOOPS"
+    public static let variable = DaemonSettings.loops.name
     /// The most loops a daemon runs, whatever it is told: each is a thread and a libuv loop.
     public static let maximum = 256
 
