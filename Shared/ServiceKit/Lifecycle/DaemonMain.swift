@@ -25,12 +25,16 @@ import VerticalsEventLoop
 /// `ServiceGroup` with `VerticalsServiceLifecycle`'s `DaemonMain.run(_:beside:_:)`.
 public enum DaemonMain {
     /// Runs `contract`'s daemon; `build` makes its World (opening its store) and says what to serve.
-    /// Answers `--help` and `--version` first, nothing opened; see ``DaemonArguments``.
+    /// Answers `--help` and `--version` first, nothing opened; see ``DaemonArguments``. `settings`
+    /// declares the vertical's own environment variables: `--check` validates them and
+    /// `--print-settings` prints their reference.
     public static func run(
-        _ contract: any ServiceContract.Type, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-        _ build: (ServiceRuntime) throws -> ServedVertical
+        _ contract: any ServiceContract.Type, settings: SettingsDeclaration? = nil,
+        arguments: [String] = Array(CommandLine.arguments.dropFirst()), _ build: (ServiceRuntime) throws -> ServedVertical
     ) -> Int32 {
-        run(name: contract.name, summary: contract.summary, arguments: arguments, build)
+        run(name: contract.name, summary: contract.summary, settings: settings, arguments: arguments, build) { runtime, served in
+            runtime.serve(served)
+        }
     }
 
     /// Runs vertical `name`'s daemon; `arguments` are the ones the daemon did not take itself
@@ -45,12 +49,12 @@ public enum DaemonMain {
     /// Runs vertical `name`'s daemon, serving what `build` made with `serve` (which blocks until
     /// the daemon ends): the one path of every entry point from the command line to the exit status.
     package static func run(
-        name: String, summary: String, arguments: [String], _ build: (ServiceRuntime) throws -> ServedVertical,
-        serve: (ServiceRuntime, ServedVertical) -> DaemonExit
+        name: String, summary: String, settings: SettingsDeclaration? = nil, arguments: [String],
+        _ build: (ServiceRuntime) throws -> ServedVertical, serve: (ServiceRuntime, ServedVertical) -> DaemonExit
     ) -> Int32 {
         let runtime: ServiceRuntime
         do {
-            runtime = try ServiceRuntime.boot(name: name, summary: summary, arguments: arguments)
+            runtime = try ServiceRuntime.boot(name: name, summary: summary, settings: settings, arguments: arguments)
         } catch {
             let end = DaemonExit(error)
             end.report(logger: nil)
