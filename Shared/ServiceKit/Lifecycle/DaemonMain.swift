@@ -25,11 +25,18 @@ import VerticalsEventLoop
 /// `ServiceGroup` with `VerticalsServiceLifecycle`'s `DaemonMain.run(_:beside:_:)`.
 public enum DaemonMain {
     /// Runs `contract`'s daemon; `build` makes its World (opening its store) and says what to serve.
-    /// Answers `--help` and `--version` first, nothing opened; see ``DaemonArguments``. `settings`
-    /// declares the vertical's own environment variables: `--check` validates them and
-    /// `--print-settings` prints their reference.
+    /// Answers `--help` and `--version` first, nothing opened; see ``DaemonArguments``.
     public static func run(
-        _ contract: any ServiceContract.Type, settings: SettingsDeclaration? = nil,
+        _ contract: any ServiceContract.Type, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        _ build: (ServiceRuntime) throws -> ServedVertical
+    ) -> Int32 {
+        run(name: contract.name, summary: contract.summary, arguments: arguments, build)
+    }
+
+    /// ``run(_:arguments:_:)`` for a vertical that reads settings of its own: `settings` declares
+    /// them, `--check` validates them and `--print-settings` prints their reference.
+    public static func run(
+        _ contract: any ServiceContract.Type, settings: SettingsDeclaration,
         arguments: [String] = Array(CommandLine.arguments.dropFirst()), _ build: (ServiceRuntime) throws -> ServedVertical
     ) -> Int32 {
         run(name: contract.name, summary: contract.summary, settings: settings, arguments: arguments, build) { runtime, served in
