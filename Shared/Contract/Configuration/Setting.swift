@@ -9,6 +9,11 @@
 ///     doc: "Requests one connection may have in flight at once.")
 /// let limit = try maxInFlight.value(in: environment)   // 1024 when unset; SettingError when out of range
 /// ```
+///
+/// Not apple/swift-configuration: its `Configuration` module imports Foundation (and with it ICU)
+/// into every program that reads a setting, the lean `svc-supervisor` and every daemon included,
+/// which costs each of them start-up time and memory; these declarations need only the standard
+/// library.
 public struct Setting<Value: Sendable>: Sendable, AnySetting {
     /// The variable's name.
     public let name: String
