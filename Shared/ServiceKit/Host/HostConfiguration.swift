@@ -95,17 +95,17 @@ public struct HostConfiguration: Sendable {
         case .failure(let problem): configuration.loopsProblem = problem
         }
         configuration.tracing = .from(environment: environment)
-        if let text = environment[DaemonSettings.drainSeconds.name], let value = Double(text), value >= 0, value.isFinite {
+        if let value = DaemonSettings.drainSeconds.validValue(in: environment) {
             configuration.drainTimeout = .milliseconds(Int64(min(value, 1e9) * 1000))
         }
         // Like the other timeouts, a value that does not parse or is not positive is ignored.
-        if let text = environment[idleExitVariable], let value = Double(text), value > 0, value.isFinite {
+        if let value = DaemonSettings.idleExitSeconds.validValue(in: environment) {
             configuration.idleExit = .milliseconds(Int64(min(value, 1e9) * 1000))
         }
-        if let text = environment[DaemonSettings.syncWarnMilliseconds.name], let value = Int64(text), value > 0 {
-            configuration.syncHandlerWarning = .milliseconds(value)
+        if let value = DaemonSettings.syncWarnMilliseconds.validValue(in: environment) {
+            configuration.syncHandlerWarning = .milliseconds(Int64(value))
         }
-        if let text = environment[backupKeepVariable], let value = Int(text), value > 0 {
+        if let value = DaemonSettings.backupKeep.validValue(in: environment) {
             configuration.backupKeep = value
         }
         return configuration
