@@ -80,7 +80,9 @@ public enum DaemonArguments: Equatable, Sendable {
         guard let text = environment[DaemonSettings.probeTimeoutSeconds.name], !text.isEmpty else {
             return .success(defaultProbeTimeout)
         }
-        guard let seconds = Double(text), seconds > 0, seconds <= 3600 else { return .failure(ProbeTimeoutError(text: text)) }
+        guard let seconds = DaemonSettings.probeTimeoutSeconds.validValue(in: environment) else {
+            return .failure(ProbeTimeoutError(text: text))
+        }
         return .success(.milliseconds(Int64((seconds * 1000).rounded(.up))))
     }
 

@@ -23,7 +23,7 @@ public enum LoopCount {
     /// a whole number from 1 to ``maximum`` is a failure that says so (the host refuses to start).
     public static func from(environment: [String: String]) -> Result<Int, LoopCountError> {
         guard let text = environment[variable] else { return .success(usableCores()) }
-        guard let value = Int(text), (1...maximum).contains(value) else {
+        guard let value = DaemonSettings.loops.validValue(in: environment), value <= maximum else {
             return .failure(LoopCountError(text: text))
         }
         return .success(value)
