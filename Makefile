@@ -3,7 +3,7 @@
 #   make test    build and run every test, then EventLoop's lifetime tests under ASan, then each fuzz target briefly
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the release binaries, systemd units, sysusers/tmpfiles files, man pages
 #   make contracts-update   after a deliberate contract change: rewrite Tests/Contracts' lock and golden fixtures
-#   make reference   after a change to the command line: regenerate docs/man and docs/reference/svc-supervisor.md
+#   make reference   after a change to the command line or a setting: regenerate docs/man and docs/reference
 #   make kubernetes-export  after a manifest change: regenerate deploy/kubernetes (docs/kubernetes.md)
 #   make kubernetes-rehearsal  as root: the image as a root file system, each vertical's --check and --probe in it
 #   make systemd-rehearsal     as root: the suite on two systemd hosts (containers), units from export systemd --host
@@ -109,8 +109,9 @@ install: deps
 	else install -m 0644 deploy/suite.toml "$$manifest"; fi
 	@echo "installed under $(DESTDIR)$(PREFIX); next: docs/systemd.md"
 
-# docs/man (svc-supervisor(1), a page per command) and docs/reference/svc-supervisor.md, generated
-# from the command line's own tree; `make test` fails while they differ from it.
+# docs/man (svc-supervisor(1), a page per command), docs/reference/svc-supervisor.md and
+# docs/reference/environment.md (from the settings declarations), generated
+# from the command line's own tree and the declarations; `make test` fails while they differ from them.
 reference: deps
 	$(SWIFT) build
 	SWIFT="$(SWIFT)" bash scripts/reference.sh

@@ -161,7 +161,7 @@ let package = Package(
         .target(
             name: "VerticalsStorage",
             dependencies: [
-                "VerticalsWire", "VerticalsServiceKit", grdb, .product(name: "Logging", package: "swift-log"),
+                "VerticalsWire", "VerticalsContract", "VerticalsServiceKit", grdb, .product(name: "Logging", package: "swift-log"),
                 // The SQLite C API, to tie the store's lock to its writer connection (StoreLock).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -286,6 +286,11 @@ let package = Package(
             ],
             path: "Services/Supervisor/CLI",
             swiftSettings: strict
+        ),
+        // `vt-settings`: the ENVIRONMENT reference, printed from the settings declarations (scripts/reference.sh).
+        .executableTarget(
+            name: "vt-settings", dependencies: ["VerticalsSupervisorClient", "VerticalsContract"],
+            path: "Services/Supervisor/SettingsReference", swiftSettings: strict
         ),
         // The exec shim: what uv_spawn cannot do between fork and exec (setsid, PDEATHSIG, rlimits, LISTEN_PID).
         .executableTarget(name: "vt-exec", path: "Services/Supervisor/ExecShim"),

@@ -19,7 +19,7 @@ public enum ServiceAccounts {
     public static let maxUserName = 31
     /// Lists each service of the suite with its caller identity, for the callee's log:
     /// `VERTICALS_SUITE_USERS=appointments:verticals-appointments,…` (a user name or uid each).
-    public static let suiteUsersVariable = "VERTICALS_SUITE_USERS"
+    public static let suiteUsersVariable = DaemonSettings.suiteUsers.name
 
     /// The user `spec` runs as: its manifest `user`, else `<prefix><name>`.
     public static func userName(_ spec: ServiceSpec, prefix: String = defaultPrefix) -> String {
@@ -44,13 +44,13 @@ public enum ServiceAccounts {
         let callers = callers(of: spec.name, in: manifest).map(identity)
         if !callers.isEmpty {
             let list = callers.joined(separator: ",")
-            if environment["VERTICALS_ALLOWED_UIDS"] == nil { environment["VERTICALS_ALLOWED_UIDS"] = list }
-            if environment["VERTICALS_INTERNAL_OPERATIONS"] != nil, environment["VERTICALS_INTERNAL_UIDS"] == nil {
-                environment["VERTICALS_INTERNAL_UIDS"] = list
+            if environment[DaemonSettings.allowedUIDs.name] == nil { environment[DaemonSettings.allowedUIDs.name] = list }
+            if environment[DaemonSettings.internalOperations.name] != nil, environment[DaemonSettings.internalUIDs.name] == nil {
+                environment[DaemonSettings.internalUIDs.name] = list
             }
         }
-        if let operatorGroup, environment["VERTICALS_ALLOWED_GIDS"] == nil {
-            environment["VERTICALS_ALLOWED_GIDS"] = operatorGroup
+        if let operatorGroup, environment[DaemonSettings.allowedGIDs.name] == nil {
+            environment[DaemonSettings.allowedGIDs.name] = operatorGroup
         }
         if environment[suiteUsersVariable] == nil {
             environment[suiteUsersVariable] = manifest.services.map { "\($0.name):\(identity($0))" }
@@ -72,7 +72,7 @@ public enum ServiceAccounts {
     /// The variable that tells a callee which of its operations each caller may call
     /// (ServiceKit's `PeerAccess.allowedOperations`): `caller:operation,…`, `caller:*` for a
     /// caller that names it whole (every operation that is not operator-only).
-    public static let allowedOperationsVariable = "VERTICALS_ALLOWED_OPERATIONS"
+    public static let allowedOperationsVariable = DaemonSettings.allowedOperations.name
 
     /// Tells `spec`'s daemon which of its operations each caller may call, unless its `env` did:
     /// ``allowedOperationsVariable``, from the `depends_on` of every service of `manifest` that
@@ -103,7 +103,7 @@ public enum ServiceAccounts {
     public static func applyCertificates(to environment: inout [String: String], for spec: ServiceSpec, in manifest: Manifest) {
         guard let folder = spec.certificates else { return }
         let files = [
-            ("VERTICALS_TLS_CERT", "tls.crt"), ("VERTICALS_TLS_KEY", "tls.key"), ("VERTICALS_TLS_CA", "ca.crt"),
+            (DaemonSettings.tlsCert.name, "tls.crt"), (DaemonSettings.tlsKey.name, "tls.key"), (DaemonSettings.tlsCA.name, "ca.crt"),
         ]
         for (name, file) in files where environment[name] == nil {
             environment[name] = "\(folder)/\(spec.name)/\(file)"
@@ -119,11 +119,11 @@ public enum ServiceAccounts {
     /// the Kubernetes ConfigMaps.
     public static func applyPeers(to environment: inout [String: String], for spec: ServiceSpec, in manifest: Manifest) {
         let callers = callers(of: spec.name, in: manifest).map(\.name)
-        if environment["VERTICALS_ALLOWED_PEERS"] == nil {
-            environment["VERTICALS_ALLOWED_PEERS"] = (callers + [operatorPeer]).joined(separator: ",")
+        if environment[DaemonSettings.allowedPeers.name] == nil {
+            environment[DaemonSettings.allowedPeers.name] = (callers + [operatorPeer]).joined(separator: ",")
         }
-        if environment["VERTICALS_INTERNAL_OPERATIONS"] != nil, environment["VERTICALS_INTERNAL_PEERS"] == nil, !callers.isEmpty {
-            environment["VERTICALS_INTERNAL_PEERS"] = callers.joined(separator: ",")
+        if environment[DaemonSettings.internalOperations.name] != nil, environment[DaemonSettings.internalPeers.name] == nil, !callers.isEmpty {
+            environment[DaemonSettings.internalPeers.name] = callers.joined(separator: ",")
         }
     }
 

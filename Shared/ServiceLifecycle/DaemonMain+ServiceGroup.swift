@@ -31,12 +31,30 @@ extension DaemonMain {
         run(name: contract.name, summary: contract.summary, arguments: arguments, beside: beside, build)
     }
 
+    /// ``run(_:arguments:beside:_:)`` for a vertical that reads settings of its own: `settings`
+    /// declares them (see ``DaemonMain/run(_:settings:arguments:_:)``).
+    public static func run(
+        _ contract: any ServiceContract.Type, settings: SettingsDeclaration,
+        arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        beside: (ServiceRuntime) throws -> [any Service], _ build: (ServiceRuntime) throws -> ServedVertical
+    ) -> Int32 {
+        run(name: contract.name, summary: contract.summary, settings: settings, arguments: arguments, beside: beside, build)
+    }
+
     /// ``run(_:arguments:beside:_:)`` for vertical `name`.
     public static func run(
         name: String, summary: String = "", arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         beside: (ServiceRuntime) throws -> [any Service], _ build: (ServiceRuntime) throws -> ServedVertical
     ) -> Int32 {
-        run(name: name, summary: summary, arguments: arguments, build) { runtime, served in
+        run(name: name, summary: summary, settings: nil, arguments: arguments, beside: beside, build)
+    }
+
+    /// ``run(name:summary:arguments:beside:_:)`` with the vertical's own `settings`, when it declares any.
+    static func run(
+        name: String, summary: String, settings: SettingsDeclaration?, arguments: [String],
+        beside: (ServiceRuntime) throws -> [any Service], _ build: (ServiceRuntime) throws -> ServedVertical
+    ) -> Int32 {
+        run(name: name, summary: summary, settings: settings, arguments: arguments, build) { runtime, served in
             let others: [any Service]
             do {
                 others = try beside(runtime)

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GRDB
+import VerticalsContract
 
 extension SQLiteStore {
     /// How a new process of a vertical takes its store over from the old one during an upgrade
@@ -19,7 +20,7 @@ extension SQLiteStore {
     /// ``backupKey``=PATH), so a rollback to the previous build can put it back.
     public struct HandOver: Sendable {
         /// The environment variable that makes a daemon's store wait for the lock (value `1`).
-        public static let environmentKey = "VERTICALS_STORE_HANDOVER"
+        public static let environmentKey = DaemonSettings.storeHandover.name
         /// The `sd_notify` assignment that says the process prepared and waits for the store
         /// (custom names start with `X_`, as sd_notify(3) asks).
         public static let waitingKey = "X_VERTICALS_STORE_WAIT"

@@ -53,6 +53,27 @@ struct DaemonCommandLineTests {
         #expect(access(directory.file("sockets/\(name).sock"), F_OK) != 0, "nothing served")
     }
 
+    /// `--check` validates every declared setting, the framework's and the vertical's own, and
+    /// names each bad one with its value and what is allowed; `--print-settings` prints the
+    /// vertical's own declarations, which the ENVIRONMENT reference is made from.
+    @Test func check_namesEveryBadSetting_theFrameworksAndTheVerticalsOwn_andExits78() throws {
+        let directory = TemporaryDirectory()
+        var environment = Self.environment(directory)
+        environment["APPOINTMENTS_SLOT_CAPACITY"] = "zero"
+        environment["VERTICALS_MAX_IN_FLIGHT"] = "-3"
+        environment["OTEL_BSP_MAX_QUEUE_SIZE"] = "0"
+
+        let check = try runCommand("svc-appointments", ["--check"], environment: environment, in: directory)
+        let printed = try runCommand("svc-appointments", ["--print-settings"], environment: environment, in: directory)
+
+        #expect(check.status == 78, "\(check.standardError)")
+        for named in ["APPOINTMENTS_SLOT_CAPACITY=zero", "VERTICALS_MAX_IN_FLIGHT=-3", "OTEL_BSP_MAX_QUEUE_SIZE=0"] {
+            #expect(check.standardError.contains("\(named) is not allowed: expected ≥ 1"), "\(check.standardError)")
+        }
+        #expect(printed.status == 0 && printed.standardOutput.contains("| `APPOINTMENTS_SLOT_CAPACITY` |"), "\(printed.standardOutput)")
+        #expect(access(directory.file("state"), F_OK) != 0, "no store made")
+    }
+
     /// A store an older build left (or a newer one, or another vertical's) is what `--check` is for.
     static func store(_ directory: TemporaryDirectory, of name: String, migrations: [String]) throws {
         mkdir(directory.file("state"), 0o700)

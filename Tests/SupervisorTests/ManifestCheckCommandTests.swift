@@ -41,6 +41,27 @@ import VerticalsTesting
             ])
     }
 
+    @Test func aDeclaredSettingNotAllowed_inAServicesEnvOrTheSupervisors_isAProblem() throws {
+        let path = directory.file("settings.toml")
+        let text =
+            """
+            [services.a]
+            executable = "/bin/true"
+            env = { VERTICALS_TLS = "maybe", VERTICALS_LOOPS = "2" }
+            """
+        #expect(writeFile(path, text))
+        let result = try runCommand(
+            "svc-supervisor", ["check", "--manifest", path], environment: ["VERTICALS_SERVICE_USERS": "sometimes"],
+            in: directory)
+        #expect(result.status == 65)
+        #expect(
+            result.standardOutput.split(separator: "\n") == [
+                "\(path): services.a.env: VERTICALS_TLS=maybe is not allowed: expected on, off, off-insecure (unset it for the default)",
+                "\(path): svc-supervisor's environment: VERTICALS_SERVICE_USERS=sometimes is not allowed: expected on, off (unset it for the default)",
+                "2 problems",
+            ], "\(result.standardOutput)")
+    }
+
     @Test func socketPathTooLong_forTheRunDirectory_isAProblem() throws {
         // "/tmp/" + 78 + "/sockets/" is 92 bytes: "identity.sock" fits (105), "appointments.sock" does not (109).
         let runDirectory = "/tmp/" + String(repeating: "r", count: 78)

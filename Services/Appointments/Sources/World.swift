@@ -29,11 +29,11 @@ package struct World: VerticalWorld {
         /// The defaults, overridden by `APPOINTMENTS_SLOT_CAPACITY` and `APPOINTMENTS_RETRY_MAX_MS`.
         package static func from(environment: [String: String]) -> Settings {
             var settings = Settings()
-            if let value = environment["APPOINTMENTS_SLOT_CAPACITY"].flatMap(Int.init), value > 0 {
+            if let value = Self.slotCapacity.validValue(in: environment) {
                 settings.slotCapacity = value
             }
-            if let value = environment["APPOINTMENTS_RETRY_MAX_MS"].flatMap(Int64.init), value > 0 {
-                settings.maxRetryDelay = .milliseconds(value)
+            if let value = Self.retryMaxMilliseconds.validValue(in: environment) {
+                settings.maxRetryDelay = .milliseconds(Int64(value))
             }
             return settings
         }

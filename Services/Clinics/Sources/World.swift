@@ -23,7 +23,7 @@ package struct World: VerticalWorld {
         /// The defaults, overridden by `CLINICS_SEED=0` (also `false`, `no`, `off`): start empty.
         package static func from(environment: [String: String]) -> Settings {
             var settings = Settings()
-            if let value = environment["CLINICS_SEED"]?.lowercased(), ["0", "false", "no", "off"].contains(value) {
+            if let value = environment[Self.seed.name]?.lowercased(), ["0", "false", "no", "off"].contains(value) {
                 settings.seedDirectory = false
             }
             return settings

@@ -23,8 +23,8 @@ package struct World: VerticalWorld {
         /// The defaults, overridden by `RECORDS_CLINIC_NAMES_TIMEOUT_MS`.
         package static func from(environment: [String: String]) -> Settings {
             var settings = Settings()
-            if let value = environment["RECORDS_CLINIC_NAMES_TIMEOUT_MS"].flatMap(Int64.init), value > 0 {
-                settings.clinicNamesTimeout = .milliseconds(value)
+            if let value = Self.clinicNamesTimeout.validValue(in: environment) {
+                settings.clinicNamesTimeout = .milliseconds(Int64(value))
             }
             return settings
         }

@@ -1,8 +1,11 @@
 import SupervisorCommands
 import ArgumentParser
 import Glibc
+import VerticalsContract
 import VerticalsManifest
+import VerticalsServiceKit
 import VerticalsSupervisor
+import VerticalsSupervisorClient
 
 /// `svc-supervisor check [--manifest deploy/suite.toml]`: validates a manifest without
 /// starting anything.
@@ -13,6 +16,8 @@ struct CheckCommand: ParsableCommand {
         discussion: """
             Bare executable names are looked up beside svc-supervisor itself; relative paths from the
             manifest's folder. With --run-dir, each socket path is checked against the 107-byte limit too.
+            Every declared setting is validated as well: each service's `environment` against the daemons'
+            settings, and this process's environment against the supervisor's.
             Exit status: 0 when valid, 65 (EX_DATAERR) when not.
             """)
 
@@ -39,6 +44,14 @@ struct CheckCommand: ParsableCommand {
         if let runDir {
             let absolute = runDir.hasPrefix("/") ? runDir : "\(ProgramPaths.currentDirectory())/\(runDir)"
             problems += parsed.socketPathProblems(socketDirectory: "\(absolute)/sockets")
+        }
+        for service in parsed.services {
+            problems += DaemonSettings.declaration.problems(in: service.environment).map {
+                ManifestProblem(service: service.name, key: "env", $0.description)
+            }
+        }
+        problems += SupervisorSettings.declaration.problems(in: ProcessEnvironment.current).map {
+            ManifestProblem(key: "svc-supervisor's environment", $0.description)
         }
         guard problems.isEmpty else {
             for problem in problems { print("\(manifest): \(problem)") }

@@ -1,6 +1,7 @@
 import SupervisorCommands
 import ArgumentParser
 import Glibc
+import VerticalsContract
 import VerticalsServiceKit
 import VerticalsSupervisor
 import VerticalsSupervisorClient
@@ -68,9 +69,9 @@ struct UpCommand: ParsableCommand {
     /// A user per service as root, unless `VERTICALS_SERVICE_USERS=off`; nil otherwise (every
     /// service runs as the supervisor's user, which is all an ordinary user can do).
     static func serviceUsers(_ environment: [String: String], euid: UInt32 = geteuid()) -> ServiceUsers? {
-        guard euid == 0, environment["VERTICALS_SERVICE_USERS"] != "off" else { return nil }
+        guard euid == 0, environment[SupervisorSettings.serviceUsers.name] != "off" else { return nil }
         var users = ServiceUsers()
-        if let group = environment["VERTICALS_OPERATOR_GROUP"], !group.isEmpty { users.operatorGroup = group }
+        if let group = environment[SupervisorSettings.operatorGroup.name], !group.isEmpty { users.operatorGroup = group }
         return users
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import VerticalsContract
 import VerticalsServiceKit
 import VerticalsSupervisorClient
 
@@ -57,7 +58,7 @@ package struct SuiteLocation: Sendable {
 
     /// `$VERTICALS_RUN_DIR` when set and not empty.
     package static func environmentRunDirectory(_ environment: [String: String]) -> String? {
-        environment["VERTICALS_RUN_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+        environment[DaemonSettings.runDir.name].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// What to add to "no supervisor at …" when the place was a guess: where else was looked, and

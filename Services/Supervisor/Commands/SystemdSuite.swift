@@ -1,4 +1,5 @@
 import Glibc
+import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire
 
@@ -36,7 +37,7 @@ enum SystemdSuite {
             if let unit = $0.split(separator: " ").first, unit.hasSuffix(".socket") { units.append(String(unit)) }
         }
         var scoped = environment
-        scoped["VERTICALS_SOCKET_DIR"] = environment["VERTICALS_SOCKET_DIR"] ?? socketDirectory
+        scoped[DaemonSettings.socketDir.name] = environment[DaemonSettings.socketDir.name] ?? socketDirectory
         var names: [String] = []
         for unit in units {
             let name = String(unit.dropFirst(unitPrefix.count).dropLast(".socket".count))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import VerticalsContract
 import VerticalsServiceKit
 
 /// The options of a CLI command that talks to a vertical's socket (`call`, `open`, `describe`,
@@ -40,7 +41,7 @@ package struct VerticalConnectionOptions: ParsableArguments {
             directory = SocketDirectory(socketDir)
         } else if let runDir = suite.runDir {
             directory = SocketDirectory("\(runDir)/sockets")
-        } else if environment["VERTICALS_SOCKET_DIR"].map({ !$0.isEmpty }) == true {
+        } else if environment[DaemonSettings.socketDir.name].map({ !$0.isEmpty }) == true {
             directory = named
         } else {
             let location = suite.location

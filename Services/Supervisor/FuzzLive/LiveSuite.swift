@@ -54,9 +54,9 @@ final class LiveSuite {
         }
         // The services run as the caller: the fuzzer measures the code, not the users (and a
         // user per vertical could not enter a folder only the caller may).
-        environment["VERTICALS_SERVICE_USERS"] = environment["VERTICALS_SERVICE_USERS"] ?? "off"
+        environment[SupervisorSettings.serviceUsers.name] = environment[SupervisorSettings.serviceUsers.name] ?? "off"
         for key in environment.keys
-        where key.hasPrefix(SocketDirectory.endpointVariablePrefix) || key.hasPrefix("VERTICALS_TLS") {
+        where key.hasPrefix(SocketDirectory.endpointVariablePrefix) || key.hasPrefix(DaemonSettings.tls.name) {
             environment[key] = nil
         }
         let program = binDirectory + "/svc-supervisor"

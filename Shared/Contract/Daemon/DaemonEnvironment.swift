@@ -8,10 +8,10 @@
 public enum DaemonEnvironment {
     /// The manifest's `depends_on` of the daemon it is given to: the names, comma-separated
     /// (empty when it declares none).
-    public static let dependsOnVariable = "VERTICALS_DEPENDS_ON"
+    public static let dependsOnVariable = DaemonSettings.dependsOn.name
     /// The manifest's `idle_exit`, in seconds: the daemon exits 0 once it has had no request in
     /// flight and no open stream for this long.
-    public static let idleExitVariable = "VERTICALS_IDLE_EXIT_SECONDS"
+    public static let idleExitVariable = DaemonSettings.idleExitSeconds.name
     /// How long SIGTERM waits for in-flight requests before closing anyway, unless
     /// `VERTICALS_DRAIN_SECONDS` says otherwise (what exports add to a grace period).
     public static let defaultDrainTimeout: Duration = .seconds(10)

@@ -20,18 +20,18 @@ enum ConfigMapObject {
     /// a manifest that sets one of the export's names is refused by ``KubernetesExport/check(_:layout:)``).
     static func environment(_ spec: ServiceSpec, in manifest: Manifest, layout: KubernetesLayout) -> [String: String] {
         var environment = spec.environment
-        environment["VERTICALS_LISTEN"] = layout.listen
+        environment[DaemonSettings.listen.name] = layout.listen
         for dependency in spec.dependsOn {
             environment[KubernetesLayout.endpointVariable(dependency)] = layout.endpoint(dependency)
         }
         environment[KubernetesLayout.endpointVariable(spec.name)] = layout.ownEndpoint
         // A stateless vertical's folder is an emptyDir: the daemon still writes its backups there.
         environment["STATE_DIRECTORY"] = "\(layout.stateRoot)/\(spec.name)"
-        environment["VERTICALS_SOCKET_DIR"] = KubernetesWorkload.runDirectory
-        environment["VERTICALS_TLS_CERT"] = "\(layout.tlsDirectory)/tls.crt"
-        environment["VERTICALS_TLS_KEY"] = "\(layout.tlsDirectory)/tls.key"
-        environment["VERTICALS_TLS_CA"] = "\(layout.tlsDirectory)/ca.crt"
-        environment["VERTICALS_PROBE_TIMEOUT_SECONDS"] = KubernetesTiming.seconds(KubernetesTiming.probeTimeout(spec))
+        environment[DaemonSettings.socketDir.name] = KubernetesWorkload.runDirectory
+        environment[DaemonSettings.tlsCert.name] = "\(layout.tlsDirectory)/tls.crt"
+        environment[DaemonSettings.tlsKey.name] = "\(layout.tlsDirectory)/tls.key"
+        environment[DaemonSettings.tlsCA.name] = "\(layout.tlsDirectory)/ca.crt"
+        environment[DaemonSettings.probeTimeoutSeconds.name] = KubernetesTiming.seconds(KubernetesTiming.probeTimeout(spec))
         ServiceAccounts.applyDependencies(to: &environment, for: spec)
         ServiceAccounts.applyPeers(to: &environment, for: spec, in: manifest)
         ServiceAccounts.applyRoutes(to: &environment, for: spec, in: manifest)
@@ -40,9 +40,9 @@ enum ConfigMapObject {
 
     /// The names the export sets, which a manifest's `env` may not.
     static let exportedNames: Set<String> = [
-        "VERTICALS_LISTEN", "STATE_DIRECTORY", "VERTICALS_SOCKET_DIR", "VERTICALS_TLS_CERT", "VERTICALS_TLS_KEY",
-        "VERTICALS_TLS_CA", "VERTICALS_PROBE_TIMEOUT_SECONDS", DaemonEnvironment.dependsOnVariable, "VERTICALS_ALLOWED_PEERS",
-        "VERTICALS_INTERNAL_PEERS", ServiceAccounts.allowedOperationsVariable,
+        DaemonSettings.listen.name, "STATE_DIRECTORY", DaemonSettings.socketDir.name, DaemonSettings.tlsCert.name, DaemonSettings.tlsKey.name,
+        DaemonSettings.tlsCA.name, DaemonSettings.probeTimeoutSeconds.name, DaemonEnvironment.dependsOnVariable, DaemonSettings.allowedPeers.name,
+        DaemonSettings.internalPeers.name, ServiceAccounts.allowedOperationsVariable,
     ]
 
     /// The object.

@@ -1,3 +1,4 @@
+import VerticalsContract
 import VerticalsManifest
 
 /// The suite's Kubernetes objects, generated from its manifest: pure functions from a
@@ -90,7 +91,7 @@ public enum KubernetesExport {
                         + "package), which the Containerfile builds and copies to \(layout.binDirectory)")
             }
             for key in spec.environment.keys.sorted() {
-                if ConfigMapObject.exportedNames.contains(key) || key.hasPrefix("VERTICALS_ENDPOINT_") {
+                if ConfigMapObject.exportedNames.contains(key) || key.hasPrefix(DaemonSettings.endpointPrefix) {
                     throw KubernetesExportError(
                         service: spec.name, "env.\(key) is set by the export for Kubernetes: leave it out of the manifest")
                 }

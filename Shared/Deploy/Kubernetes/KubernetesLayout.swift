@@ -52,7 +52,7 @@ public struct KubernetesLayout: Sendable, Equatable {
 
     /// `VERTICALS_ENDPOINT_<NAME>`: NAME upper-cased, `-` as `_`.
     public static func endpointVariable(_ name: String) -> String {
-        "VERTICALS_ENDPOINT_" + String(name.uppercased().map { $0 == "-" ? "_" : $0 })
+        DaemonSettings.endpointPrefix + String(name.uppercased().map { $0 == "-" ? "_" : $0 })
     }
 
     /// Where a caller in the namespace finds vertical `name`: its Service.

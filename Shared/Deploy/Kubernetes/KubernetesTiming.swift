@@ -18,7 +18,7 @@ enum KubernetesTiming {
 
     /// The drain time the daemon will use: its `env`'s `VERTICALS_DRAIN_SECONDS`, else the runtime's default.
     static func drain(_ spec: ServiceSpec) -> Duration {
-        if let text = spec.environment["VERTICALS_DRAIN_SECONDS"], let value = Double(text), value >= 0 {
+        if let text = spec.environment[DaemonSettings.drainSeconds.name], let value = Double(text), value >= 0 {
             return .milliseconds(Int64(value * 1000))
         }
         return DaemonEnvironment.defaultDrainTimeout

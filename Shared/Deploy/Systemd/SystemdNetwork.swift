@@ -1,4 +1,5 @@
 import Glibc
+import VerticalsContract
 import VerticalsManifest
 import VerticalsWire
 
@@ -60,7 +61,7 @@ struct SystemdNetwork: Equatable {
     }
 
     /// The variables that name an OTLP collector (ServiceKit's `OTLPExporter`).
-    static let collectorVariables = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"]
+    static let collectorVariables = [DaemonSettings.otlpEndpoint.name, DaemonSettings.otlpTracesEndpoint.name]
 
     /// The address of a TCP endpoint; a host name is refused.
     static func address(of endpoint: SocketEndpoint, service: String, what: String) throws(ExportError) -> String {

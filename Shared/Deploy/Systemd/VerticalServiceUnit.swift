@@ -24,7 +24,7 @@ import VerticalsManifest
 enum VerticalServiceUnit {
     /// The TLS files of a `certificates` folder, as credentials: (variable, file).
     static let credentials = [
-        ("VERTICALS_TLS_CERT", "tls.crt"), ("VERTICALS_TLS_KEY", "tls.key"), ("VERTICALS_TLS_CA", "ca.crt"),
+        (DaemonSettings.tlsCert.name, "tls.crt"), (DaemonSettings.tlsKey.name, "tls.key"), (DaemonSettings.tlsCA.name, "ca.crt"),
     ]
 
     /// The unit's text.
@@ -148,7 +148,7 @@ enum VerticalServiceUnit {
     static func environment(_ spec: ServiceSpec, in placement: SystemdPlacement, layout: SystemdLayout) -> [(String, String)] {
         let manifest = placement.manifest
         var environment = spec.environment
-        environment["VERTICALS_SOCKET_DIR"] = layout.socketDirectory
+        environment[DaemonSettings.socketDir.name] = layout.socketDirectory
         for name in spec.dependsOn {
             guard let endpoint = manifest[name]?.endpoint else { continue }
             let variable = KubernetesLayout.endpointVariable(name)

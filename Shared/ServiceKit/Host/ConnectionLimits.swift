@@ -1,3 +1,4 @@
+import VerticalsContract
 import VerticalsEventLoop
 import VerticalsWire
 
@@ -46,22 +47,19 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// The defaults, overridden by whichever `VERTICALS_*` variables of the table are set.
     public static func from(environment: [String: String]) -> ConnectionLimits {
         var limits = ConnectionLimits()
-        func integer(_ name: String) -> Int? {
-            environment[name].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+        func integer(_ setting: Setting<Int>) -> Int? { setting.validValue(in: environment) }
+        func seconds(_ setting: Setting<Double>) -> Duration? {
+            setting.validValue(in: environment).map { .milliseconds(Int64(min($0, 1e9) * 1000)) }
         }
-        func seconds(_ name: String) -> Duration? {
-            guard let value = environment[name].flatMap({ Double($0) }), value > 0, value.isFinite else { return nil }
-            return .milliseconds(Int64(min(value, 1e9) * 1000))
-        }
-        if let value = integer("VERTICALS_MAX_FRAME_BYTES") { limits.maxFrameSize = min(value, Int(UInt32.max)) }
-        if let value = integer("VERTICALS_MAX_IN_FLIGHT") { limits.maxInFlightPerConnection = value }
-        if let value = integer("VERTICALS_MAX_CONNECTIONS") { limits.maxConnections = value }
-        if let value = integer("VERTICALS_MAX_CONNECTIONS_PER_PEER") { limits.maxConnectionsPerPeer = value }
-        if let value = integer("VERTICALS_OUTBOUND_HIGH_WATER_BYTES") { limits.outboundHighWater = value }
-        if let value = integer("VERTICALS_MAX_OUTBOUND_BYTES") { limits.maxOutboundBytes = value }
-        if let value = seconds("VERTICALS_HANDSHAKE_TIMEOUT_SECONDS") { limits.handshakeTimeout = value }
-        if let value = seconds("VERTICALS_FRAME_TIMEOUT_SECONDS") { limits.frameTimeout = value }
-        if let value = seconds("VERTICALS_IDLE_TIMEOUT_SECONDS") { limits.idleTimeout = value }
+        if let value = integer(DaemonSettings.maxFrameBytes) { limits.maxFrameSize = min(value, Int(UInt32.max)) }
+        if let value = integer(DaemonSettings.maxInFlight) { limits.maxInFlightPerConnection = value }
+        if let value = integer(DaemonSettings.maxConnections) { limits.maxConnections = value }
+        if let value = integer(DaemonSettings.maxConnectionsPerPeer) { limits.maxConnectionsPerPeer = value }
+        if let value = integer(DaemonSettings.outboundHighWaterBytes) { limits.outboundHighWater = value }
+        if let value = integer(DaemonSettings.maxOutboundBytes) { limits.maxOutboundBytes = value }
+        if let value = seconds(DaemonSettings.handshakeTimeoutSeconds) { limits.handshakeTimeout = value }
+        if let value = seconds(DaemonSettings.frameTimeoutSeconds) { limits.frameTimeout = value }
+        if let value = seconds(DaemonSettings.idleTimeoutSeconds) { limits.idleTimeout = value }
         return limits
     }
 

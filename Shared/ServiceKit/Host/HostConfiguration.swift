@@ -86,7 +86,7 @@ public struct HostConfiguration: Sendable {
         configuration.limits = .from(environment: environment)
         configuration.blockingWork = .from(environment: environment)
         configuration.security = .from(environment: environment)
-        if let text = environment["VERTICALS_LISTEN"], !text.isEmpty {
+        if let text = environment[DaemonSettings.listen.name], !text.isEmpty {
             do { configuration.listen = try SocketEndpoint(parsing: text) } catch { configuration.listenProblem = error }
         }
         configuration.access = .from(environment: environment, service: name)
@@ -95,17 +95,17 @@ public struct HostConfiguration: Sendable {
         case .failure(let problem): configuration.loopsProblem = problem
         }
         configuration.tracing = .from(environment: environment)
-        if let text = environment["VERTICALS_DRAIN_SECONDS"], let value = Double(text), value >= 0, value.isFinite {
+        if let value = DaemonSettings.drainSeconds.validValue(in: environment) {
             configuration.drainTimeout = .milliseconds(Int64(min(value, 1e9) * 1000))
         }
         // Like the other timeouts, a value that does not parse or is not positive is ignored.
-        if let text = environment[idleExitVariable], let value = Double(text), value > 0, value.isFinite {
+        if let value = DaemonSettings.idleExitSeconds.validValue(in: environment) {
             configuration.idleExit = .milliseconds(Int64(min(value, 1e9) * 1000))
         }
-        if let text = environment["VERTICALS_SYNC_WARN_MS"], let value = Int64(text), value > 0 {
-            configuration.syncHandlerWarning = .milliseconds(value)
+        if let value = DaemonSettings.syncWarnMilliseconds.validValue(in: environment) {
+            configuration.syncHandlerWarning = .milliseconds(Int64(value))
         }
-        if let text = environment[backupKeepVariable], let value = Int(text), value > 0 {
+        if let value = DaemonSettings.backupKeep.validValue(in: environment) {
             configuration.backupKeep = value
         }
         return configuration
@@ -125,7 +125,7 @@ public struct HostConfiguration: Sendable {
     public var backupKeep = 16
 
     /// The variable that sets ``backupKeep``.
-    public static let backupKeepVariable = "VERTICALS_BACKUP_KEEP"
+    public static let backupKeepVariable = DaemonSettings.backupKeep.name
 
     /// The path this host binds when no socket is inherited.
     public var socketPath: String { socketDirectory.socketPath(for: name) }

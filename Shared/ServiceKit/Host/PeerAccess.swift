@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VerticalsContract
 import VerticalsEventLoop
 
 /// Who may call a daemon, decided from the kernel's word about the caller (`SO_PEERCRED`)
@@ -88,7 +89,7 @@ public struct PeerAccess: Sendable, Equatable {
     /// The name of the operator's certificate over mutual TLS.
     public static let operatorPeer = "operator"
     /// The variable that carries ``allowedOperations``.
-    public static let allowedOperationsVariable = "VERTICALS_ALLOWED_OPERATIONS"
+    public static let allowedOperationsVariable = DaemonSettings.allowedOperations.name
     /// The built-ins every admitted caller may call, whatever its entries: they only look.
     public static let everyCallersBuiltins: Set<String> = ["daemon.health", "daemon.describe"]
 
@@ -104,19 +105,19 @@ public struct PeerAccess: Sendable, Equatable {
     /// vertical `service` (which names an internal operation given without its service).
     public static func from(environment: [String: String], service: String, ownUID: UInt32 = geteuid()) -> PeerAccess {
         var access = PeerAccess(ownUID: ownUID)
-        access.allowedUIDs = access.uids(environment, "VERTICALS_ALLOWED_UIDS")
-        access.internalUIDs = access.uids(environment, "VERTICALS_INTERNAL_UIDS")
+        access.allowedUIDs = access.uids(environment, DaemonSettings.allowedUIDs.name)
+        access.internalUIDs = access.uids(environment, DaemonSettings.internalUIDs.name)
         access.internalOperations = Set(
-            entries(environment["VERTICALS_INTERNAL_OPERATIONS"]).map { $0.contains(".") ? $0 : "\(service).\($0)" })
+            entries(environment[DaemonSettings.internalOperations.name]).map { $0.contains(".") ? $0 : "\(service).\($0)" })
         access.auditedOperations.formUnion(
-            entries(environment["VERTICALS_AUDIT_OPERATIONS"]).map { $0.contains(".") ? $0 : "\(service).\($0)" })
-        for entry in entries(environment["VERTICALS_SUITE_USERS"]) {
+            entries(environment[DaemonSettings.auditOperations.name]).map { $0.contains(".") ? $0 : "\(service).\($0)" })
+        for entry in entries(environment[DaemonSettings.suiteUsers.name]) {
             guard let colon = entry.firstIndex(of: ":") else { continue }
             let user = String(entry[entry.index(after: colon)...])
             if let uid = UInt32(user) ?? userID(named: user) { access.suiteServices[uid] = String(entry[..<colon]) }
         }
-        access.allowedPeers = Set(entries(environment["VERTICALS_ALLOWED_PEERS"]))
-        access.internalPeers = Set(entries(environment["VERTICALS_INTERNAL_PEERS"]))
+        access.allowedPeers = Set(entries(environment[DaemonSettings.allowedPeers.name]))
+        access.internalPeers = Set(entries(environment[DaemonSettings.internalPeers.name]))
         access.ownName = service
         if let value = environment[allowedOperationsVariable] {
             var table: [String: Set<String>] = [:]
@@ -132,7 +133,7 @@ public struct PeerAccess: Sendable, Equatable {
             }
             access.allowedOperations = table
         }
-        for entry in entries(environment["VERTICALS_ALLOWED_GIDS"]) {
+        for entry in entries(environment[DaemonSettings.allowedGIDs.name]) {
             if let gid = UInt32(entry) ?? groupID(named: entry) {
                 access.allowedGIDs.insert(gid)
             } else {

@@ -33,6 +33,17 @@ public enum DaemonMain {
         run(name: contract.name, summary: contract.summary, arguments: arguments, build)
     }
 
+    /// ``run(_:arguments:_:)`` for a vertical that reads settings of its own: `settings` declares
+    /// them, `--check` validates them and `--print-settings` prints their reference.
+    public static func run(
+        _ contract: any ServiceContract.Type, settings: SettingsDeclaration,
+        arguments: [String] = Array(CommandLine.arguments.dropFirst()), _ build: (ServiceRuntime) throws -> ServedVertical
+    ) -> Int32 {
+        run(name: contract.name, summary: contract.summary, settings: settings, arguments: arguments, build) { runtime, served in
+            runtime.serve(served)
+        }
+    }
+
     /// Runs vertical `name`'s daemon; `arguments` are the ones the daemon did not take itself
     /// (default: all after the program name).
     public static func run(
@@ -45,12 +56,12 @@ public enum DaemonMain {
     /// Runs vertical `name`'s daemon, serving what `build` made with `serve` (which blocks until
     /// the daemon ends): the one path of every entry point from the command line to the exit status.
     package static func run(
-        name: String, summary: String, arguments: [String], _ build: (ServiceRuntime) throws -> ServedVertical,
-        serve: (ServiceRuntime, ServedVertical) -> DaemonExit
+        name: String, summary: String, settings: SettingsDeclaration? = nil, arguments: [String],
+        _ build: (ServiceRuntime) throws -> ServedVertical, serve: (ServiceRuntime, ServedVertical) -> DaemonExit
     ) -> Int32 {
         let runtime: ServiceRuntime
         do {
-            runtime = try ServiceRuntime.boot(name: name, summary: summary, arguments: arguments)
+            runtime = try ServiceRuntime.boot(name: name, summary: summary, settings: settings, arguments: arguments)
         } catch {
             let end = DaemonExit(error)
             end.report(logger: nil)

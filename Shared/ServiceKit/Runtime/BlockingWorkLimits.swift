@@ -1,3 +1,4 @@
+import VerticalsContract
 /// The bounds of the pool that runs blocking work (``Offload``): how many jobs may wait for a
 /// thread, and how long every thread may spend on its current job before `daemon.health` calls
 /// the pool wedged.
@@ -6,7 +7,7 @@
 /// that is not a number of the right kind (``problems(in:)``).
 ///
 /// ```swift
-/// let limits = BlockingWorkLimits.from(environment: ["VERTICALS_BLOCKING_QUEUE": "64"])
+/// let limits = BlockingWorkLimits.from(environment: [DaemonSettings.blockingQueue.name: "64"])
 /// limits.queueLimit  // 64
 /// ```
 public struct BlockingWorkLimits: Sendable, Equatable {
@@ -25,9 +26,9 @@ public struct BlockingWorkLimits: Sendable, Equatable {
     /// ``stallLimit`` unless `VERTICALS_BLOCKING_STALL_SECONDS` says otherwise.
     public static let defaultStallLimit: Duration = .seconds(30)
     /// The variable ``queueLimit`` is read from.
-    public static let queueVariable = "VERTICALS_BLOCKING_QUEUE"
+    public static let queueVariable = DaemonSettings.blockingQueue.name
     /// The variable ``stallLimit`` is read from.
-    public static let stallVariable = "VERTICALS_BLOCKING_STALL_SECONDS"
+    public static let stallVariable = DaemonSettings.blockingStallSeconds.name
 
     /// The limits of a configuration built in code: the defaults.
     public init(queueLimit: Int = BlockingWorkLimits.defaultQueueLimit, stallLimit: Duration = BlockingWorkLimits.defaultStallLimit) {
@@ -39,10 +40,8 @@ public struct BlockingWorkLimits: Sendable, Equatable {
     /// (a value ``problems(in:)`` would name keeps the default, as the other limits do).
     public static func from(environment: [String: String]) -> BlockingWorkLimits {
         var limits = BlockingWorkLimits()
-        if let value = environment[queueVariable].flatMap({ Int($0) }), (0...1_000_000).contains(value) {
-            limits.queueLimit = value
-        }
-        if let value = environment[stallVariable].flatMap({ Double($0) }), value > 0, value <= 86_400 {
+        if let value = DaemonSettings.blockingQueue.validValue(in: environment) { limits.queueLimit = value }
+        if let value = DaemonSettings.blockingStallSeconds.validValue(in: environment) {
             limits.stallLimit = .milliseconds(Int64((value * 1000).rounded(.up)))
         }
         return limits
@@ -50,13 +49,8 @@ public struct BlockingWorkLimits: Sendable, Equatable {
 
     /// What is wrong with the variables in `environment`, one line each.
     public static func problems(in environment: [String: String]) -> [String] {
-        var problems: [String] = []
-        if let text = environment[queueVariable], !text.isEmpty, !(Int(text).map { (0...1_000_000).contains($0) } ?? false) {
-            problems.append("\(queueVariable)=\(text) is not a number of jobs from 0 to 1000000")
+        [DaemonSettings.blockingQueue.entry, DaemonSettings.blockingStallSeconds.entry].compactMap {
+            $0.problem(in: environment)?.description
         }
-        if let text = environment[stallVariable], !text.isEmpty, !(Double(text).map { $0 > 0 && $0 <= 86_400 } ?? false) {
-            problems.append("\(stallVariable)=\(text) is not a number of seconds > 0 (at most 86400)")
-        }
-        return problems
     }
 }

@@ -21,6 +21,9 @@ public enum DaemonArguments: Equatable, Sendable {
     case help
     /// Print the version and exit 0.
     case version
+    /// Print the vertical's own settings (its ``SettingsDeclaration``) as Markdown and exit 0: what
+    /// the ENVIRONMENT reference is generated from.
+    case printSettings
 
     /// The suite's version, printed by `--version`: ``VerticalsVersion/current``.
     public static let suiteVersion = VerticalsVersion.current
@@ -34,6 +37,7 @@ public enum DaemonArguments: Equatable, Sendable {
         case "--probe": return .success(.probe)
         case "--help", "-h": return .success(.help)
         case "--version": return .success(.version)
+        case "--print-settings": return .success(.printSettings)
         default: return .failure(UsageError(argument: first))
         }
     }
@@ -49,7 +53,7 @@ public enum DaemonArguments: Equatable, Sendable {
         """
         svc-\(name): the \(name) vertical\(summary.isEmpty ? "" : " — \(summary)")
 
-        Usage: svc-\(name) [--check | --probe | --help | --version]
+        Usage: svc-\(name) [--check | --probe | --help | --version | --print-settings]
           (no argument)  serve on the socket under Paths, or on the one handed over in LISTEN_FDS
           --check        validate the environment and check the store (this vertical's, not a newer build's; then
                          migrated), then exit: 0 when all is well; 78 when a restart could not help. Never creates
@@ -58,14 +62,10 @@ public enum DaemonArguments: Equatable, Sendable {
                          VERTICALS_PROBE_TIMEOUT_SECONDS (default 2): exit 0 when it answers, 1 otherwise
           --help         print this and exit
           --version      print the version and exit
+          --print-settings  print the settings svc-\(name) reads beside every daemon's, as Markdown, and exit
 
-        Environment: VERTICALS_SOCKET_DIR, VERTICALS_RUN_DIR, STATE_DIRECTORY, NOTIFY_SOCKET, LISTEN_FDS/LISTEN_PID,
-        WATCHDOG_USEC, VERTICALS_LOG_LEVEL (trace…critical; change it live with svc-supervisor log-level),
-        VERTICALS_MAX_FRAME_BYTES, VERTICALS_DRAIN_SECONDS, VERTICALS_LISTEN (tcp:HOST:PORT or unix:PATH),
-        VERTICALS_ENDPOINT_<NAME> (where to call vertical NAME), VERTICALS_TLS_CERT/_KEY/_CA (mutual TLS on TCP),
-        VERTICALS_ALLOWED_PEERS, VERTICALS_INTERNAL_PEERS, VERTICALS_TLS (off: plain TCP on loopback),
-        VERTICALS_PROBE_TIMEOUT_SECONDS, VERTICALS_BLOCKING_QUEUE (jobs that may wait for a blocking-work thread),
-        VERTICALS_BLOCKING_STALL_SECONDS (how long every such thread may run one job before health fails).
+        Environment: systemd's STATE_DIRECTORY, NOTIFY_SOCKET, LISTEN_FDS/LISTEN_PID and WATCHDOG_USEC, and the
+        settings of every daemon (VERTICALS_*, OTEL_*: docs/reference/environment.md), which --check validates.
         Usually started by svc-supervisor or systemd (README.md).
 
         """
@@ -77,10 +77,12 @@ public enum DaemonArguments: Equatable, Sendable {
     /// `--probe`'s deadline: `VERTICALS_PROBE_TIMEOUT_SECONDS` (a number > 0), else
     /// ``defaultProbeTimeout``; what is wrong with the variable otherwise.
     public static func probeTimeout(environment: [String: String]) -> Result<Duration, ProbeTimeoutError> {
-        guard let text = environment["VERTICALS_PROBE_TIMEOUT_SECONDS"], !text.isEmpty else {
+        guard let text = environment[DaemonSettings.probeTimeoutSeconds.name], !text.isEmpty else {
             return .success(defaultProbeTimeout)
         }
-        guard let seconds = Double(text), seconds > 0, seconds <= 3600 else { return .failure(ProbeTimeoutError(text: text)) }
+        guard let seconds = DaemonSettings.probeTimeoutSeconds.validValue(in: environment) else {
+            return .failure(ProbeTimeoutError(text: text))
+        }
         return .success(.milliseconds(Int64((seconds * 1000).rounded(.up))))
     }
 
@@ -94,32 +96,20 @@ public enum DaemonArguments: Equatable, Sendable {
     }
 
     /// Problems `--check` finds in `configuration` before the vertical opens its store.
-    static func problems(in configuration: HostConfiguration, environment: [String: String]) -> [String] {
+    /// Every declared setting is validated: the framework's (``DaemonSettings``) and the vertical's
+    /// own `settings`.
+    static func problems(
+        in configuration: HostConfiguration, environment: [String: String], settings: SettingsDeclaration? = nil
+    ) -> [String] {
         var problems: [String] = []
         if configuration.activation == nil, configuration.socketPath.utf8.count > EventLoopError.maxSocketPathLength {
             problems.append(
                 "the socket path \(configuration.socketPath) is longer than \(EventLoopError.maxSocketPathLength) bytes: "
                     + "set VERTICALS_SOCKET_DIR to a shorter folder")
         }
-        if let level = environment["VERTICALS_LOG_LEVEL"], !level.isEmpty, Logger.Level(rawValue: level) == nil {
-            let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
-            problems.append("VERTICALS_LOG_LEVEL=\(level) is not a level: \(levels)")
-        }
-        if let text = environment["VERTICALS_MAX_FRAME_BYTES"], !text.isEmpty, (Int(text) ?? 0) <= 0 {
-            problems.append("VERTICALS_MAX_FRAME_BYTES=\(text) is not a positive number of bytes")
-        }
-        if let text = environment["VERTICALS_DRAIN_SECONDS"], !text.isEmpty, (Double(text) ?? -1) < 0 {
-            problems.append("VERTICALS_DRAIN_SECONDS=\(text) is not a number of seconds ≥ 0")
-        }
-        if let text = environment["VERTICALS_SYNC_WARN_MS"], !text.isEmpty, (Int64(text) ?? 0) <= 0 {
-            problems.append("VERTICALS_SYNC_WARN_MS=\(text) is not a positive number of milliseconds")
-        }
-        problems += BlockingWorkLimits.problems(in: environment)
-        if case .failure(let error) = probeTimeout(environment: environment) {
-            problems.append(error.description)
-        }
+        problems += DaemonSettings.declaration.problems(in: environment).map(\.description)
+        problems += (settings?.problems(in: environment) ?? []).map(\.description)
         if let problem = configuration.listenProblem { problems.append("VERTICALS_LISTEN: \(problem)") }
-        if let problem = configuration.loopsProblem { problems.append(problem.description) }
         if configuration.activation == nil, let listen = configuration.listen,
             let refusal = configuration.security.refusal(of: listen, to: "serve \(configuration.name)")
         {

@@ -1,3 +1,4 @@
+import VerticalsContract
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -35,7 +36,7 @@ public struct DaemonPaths: Sendable, Equatable {
 
     /// The paths of vertical `name` under `environment`; `isRoot` chooses rule 3 over rule 4.
     public init(name: String, environment: [String: String], isRoot: Bool = geteuid() == 0) {
-        let run = Self.value("VERTICALS_RUN_DIR", environment)
+        let run = Self.value(DaemonSettings.runDir.name, environment)
         let base: (sockets: String, state: String, origin: String)
         if let run {
             base = ("\(run)/sockets", "\(run)/state/\(name)", "VERTICALS_RUN_DIR=\(run)")
@@ -45,7 +46,7 @@ public struct DaemonPaths: Sendable, Equatable {
             let dev = Self.developmentRunDirectory
             base = ("\(dev)/sockets", "\(dev)/state/\(name)", "the development run directory \(dev), not being root")
         }
-        let socketFolder = Self.value("VERTICALS_SOCKET_DIR", environment)
+        let socketFolder = Self.value(DaemonSettings.socketDir.name, environment)
         // systemd may list several state directories, colon-separated; the first is ours.
         let state = Self.value("STATE_DIRECTORY", environment).flatMap {
             $0.split(separator: ":").first.map(String.init)

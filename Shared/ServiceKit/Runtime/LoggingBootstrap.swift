@@ -1,5 +1,6 @@
 import Logging
 import Synchronization
+import VerticalsContract
 
 /// Sets up swift-log once per process: lines to standard error (svc-supervisor and
 /// journald both capture it), at the level `VERTICALS_LOG_LEVEL` names (default `info`), which
@@ -10,7 +11,7 @@ public enum LoggingBootstrap {
 
     /// Bootstraps logging; later calls do nothing.
     public static func bootstrap(environment: [String: String]) {
-        let level = environment["VERTICALS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let level = environment[DaemonSettings.logLevel.name].flatMap(Logger.Level.init(rawValue:)) ?? .info
         done.withLock { done in
             guard !done else { return }
             done = true

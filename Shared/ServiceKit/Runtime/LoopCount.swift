@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VerticalsContract
 import VerticalsEventLoop
 
 /// How many event loops a daemon serves its connections on (`VERTICALS_LOOPS`): by default the
@@ -14,7 +15,7 @@ import VerticalsEventLoop
 /// ```
 public enum LoopCount {
     /// The variable the count is read from.
-    public static let variable = "VERTICALS_LOOPS"
+    public static let variable = DaemonSettings.loops.name
     /// The most loops a daemon runs, whatever it is told: each is a thread and a libuv loop.
     public static let maximum = 256
 
@@ -22,7 +23,7 @@ public enum LoopCount {
     /// a whole number from 1 to ``maximum`` is a failure that says so (the host refuses to start).
     public static func from(environment: [String: String]) -> Result<Int, LoopCountError> {
         guard let text = environment[variable] else { return .success(usableCores()) }
-        guard let value = Int(text), (1...maximum).contains(value) else {
+        guard let value = DaemonSettings.loops.validValue(in: environment), value <= maximum else {
             return .failure(LoopCountError(text: text))
         }
         return .success(value)

@@ -69,7 +69,9 @@ public final class ServiceRuntime: Sendable {
     ///
     /// - Throws: the ``DaemonExit`` that ends the process instead: answered, usage (64),
     ///   configuration invalid (78) or cannot start (70).
-    static func boot(name: String, summary: String, arguments: [String]) throws(DaemonExit) -> ServiceRuntime {
+    static func boot(
+        name: String, summary: String, settings: SettingsDeclaration? = nil, arguments: [String]
+    ) throws(DaemonExit) -> ServiceRuntime {
         let mode: DaemonArguments
         switch DaemonArguments.parse(arguments) {
         case .success(let parsed): mode = parsed
@@ -84,6 +86,8 @@ public final class ServiceRuntime: Sendable {
                     + DaemonPaths(name: name, environment: ProcessEnvironment.current).helpText(name: name))
         case .version:
             throw .answered("svc-\(name) \(DaemonArguments.suiteVersion)\n")
+        case .printSettings:
+            throw .answered(settings?.markdown ?? "")
         case .probe:
             throw probe(name: name)
         case .serve, .check: break
@@ -95,7 +99,8 @@ public final class ServiceRuntime: Sendable {
             throw .cannotStart("\(name): cannot start: \(error)\n")
         }
         if runtime.checkOnly {
-            let problems = DaemonArguments.problems(in: runtime.configuration, environment: runtime.environment)
+            let problems = DaemonArguments.problems(
+                in: runtime.configuration, environment: runtime.environment, settings: settings)
             guard problems.isEmpty else {
                 runtime.loop.shutdown()
                 throw .configurationInvalid("svc-\(name) --check failed:\n" + problems.map { "  - \($0)\n" }.joined())

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VerticalsContract
 import VerticalsEventLoop
 
 /// Where the suite's sockets live: `<dir>/<name>.sock` for every vertical, unless the
@@ -13,7 +14,7 @@ public struct SocketDirectory: Sendable, Equatable {
     /// The longest path a Unix socket address holds (`sun_path` less its terminating NUL).
     public static let maxPathLength = 107
     /// The prefix of the variables naming a peer's endpoint: `VERTICALS_ENDPOINT_<NAME>`.
-    public static let endpointVariablePrefix = "VERTICALS_ENDPOINT_"
+    public static let endpointVariablePrefix = DaemonSettings.endpointPrefix
 
     /// The folder.
     public let path: String

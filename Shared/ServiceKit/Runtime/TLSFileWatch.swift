@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VerticalsContract
 import VerticalsEventLoop
 
 /// Tells a listener when its TLS files may have changed, so a rotated certificate serves the
@@ -22,7 +23,7 @@ final class TLSFileWatch {
     /// Starts watching `files`; `onChange` runs on `loop`'s thread, maybe more than once per
     /// rotation (the owner's look decides whether anything changed).
     init(files: TLSFiles, environment: [String: String], loop: EventLoop, onChange: @escaping () -> Void) {
-        if let seconds = environment["VERTICALS_TLS_RELOAD_SECONDS"].flatMap(Double.init) {
+        if let seconds = environment[DaemonSettings.tlsReloadSeconds.name].flatMap(Double.init) {
             let timer = Self.timer(every: seconds, loop: loop, onChange: onChange)
             self.timer = timer
             description = "every \(seconds) s (VERTICALS_TLS_RELOAD_SECONDS)"

@@ -1,3 +1,4 @@
+import VerticalsContract
 import VerticalsEventLoop
 
 /// What TCP runs, from `VERTICALS_TLS` and the `VERTICALS_TLS_CERT`/`_KEY`/`_CA` files.
@@ -43,13 +44,13 @@ public struct TransportSecurity: Sendable, Equatable {
     /// The policy `VERTICALS_TLS` sets (see the type's table).
     public static func from(environment: [String: String]) -> TransportSecurity {
         var policy = TransportSecurity()
-        switch environment["VERTICALS_TLS"] {
+        switch environment[DaemonSettings.tls.name] {
         case nil, "", "on": break
         case "off": policy.plainTCP = .loopbackOnly
         case "off-insecure": policy.plainTCP = .anyAddress
         case let other?: policy.invalidSetting = other
         }
-        let names = ["VERTICALS_TLS_CERT", "VERTICALS_TLS_KEY", "VERTICALS_TLS_CA"]
+        let names = [DaemonSettings.tlsCert.name, DaemonSettings.tlsKey.name, DaemonSettings.tlsCA.name]
         let values = names.map { environment[$0].flatMap { $0.isEmpty ? nil : $0 } }
         if values.allSatisfy({ $0 != nil }) {
             policy.files = TLSFiles(certificate: values[0]!, key: values[1]!, authority: values[2]!)

@@ -41,24 +41,9 @@ package final class LoginThrottle: Sendable {
         /// `IDENTITY_LOGIN_TRACKED`; throws naming the variable whose value is not usable.
         package static func from(environment: [String: String]) throws(SettingsError) -> Limits {
             var limits = Limits()
-            func number(_ variable: String, _ range: ClosedRange<Int>, _ unit: String) throws(SettingsError) -> Int? {
-                guard let text = environment[variable], !text.isEmpty else { return nil }
-                guard let value = Int(text), range.contains(value) else {
-                    throw SettingsError(
-                        variable: variable, value: text,
-                        expected: "\(unit), \(range.lowerBound)...\(range.upperBound)")
-                }
-                return value
-            }
-            if let value = try number("IDENTITY_LOGIN_FAILURES", 1...10_000, "failed logins per window") {
-                limits.failures = value
-            }
-            if let value = try number("IDENTITY_LOGIN_WINDOW_SECONDS", 1...86_400, "whole seconds") {
-                limits.window = .seconds(value)
-            }
-            if let value = try number("IDENTITY_LOGIN_TRACKED", 100...1_000_000, "accounts and callers") {
-                limits.tracked = value
-            }
+            if let value = try Settings.read(Settings.loginFailures, environment) { limits.failures = value }
+            if let value = try Settings.read(Settings.loginWindowSeconds, environment) { limits.window = .seconds(value) }
+            if let value = try Settings.read(Settings.loginTracked, environment) { limits.tracked = value }
             return limits
         }
     }

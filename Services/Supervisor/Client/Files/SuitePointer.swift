@@ -25,7 +25,7 @@ import VerticalsContract
 /// ```
 public struct SuitePointer: Sendable, Equatable {
     /// The environment variable that names the pointer folder (empty: no pointer).
-    public static let folderVariable = "VERTICALS_POINTER_DIR"
+    public static let folderVariable = SupervisorSettings.pointerDir.name
     /// The note's file name inside the folder.
     public static let fileName = "supervisor-run-dir"
     /// The folder root's supervisor writes to.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VerticalsContract
 import VerticalsEventLoop
 import VerticalsSupervisorClient
 
@@ -43,7 +44,7 @@ public struct EngineConfiguration: Sendable {
     }
 
     /// `VERTICALS_SPAWN=shim`, read once per process.
-    static let shimForcedByEnvironment: Bool = getenv("VERTICALS_SPAWN").map { String(cString: $0) == "shim" } ?? false
+    static let shimForcedByEnvironment: Bool = getenv(SupervisorSettings.spawn.name).map { String(cString: $0) == "shim" } ?? false
 
     /// The program a manifest `executable` names: absolute as is, else beside svc-supervisor.
     func program(_ executable: String) -> String {

@@ -99,8 +99,8 @@ extension SupervisorEngine {
         ServiceAccounts.applyCertificates(to: &environment, for: spec, in: routes)
         ServiceAccounts.applyRoutes(to: &environment, for: spec, in: routes)
         spec.applyIdleExit(to: &environment)
-        environment["VERTICALS_RUN_DIR"] = run.path
-        environment["VERTICALS_SOCKET_DIR"] = run.socketDirectory
+        environment[DaemonSettings.runDir.name] = run.path
+        environment[DaemonSettings.socketDir.name] = run.socketDirectory
         environment["STATE_DIRECTORY"] = run.stateDirectory(for: spec.name)
         environment["RUNTIME_DIRECTORY"] = run.runtimeDirectory(for: spec.name)
         environment["NOTIFY_SOCKET"] = run.notifySocket

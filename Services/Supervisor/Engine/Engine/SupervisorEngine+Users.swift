@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VerticalsContract
 import VerticalsEventLoop
 import VerticalsManifest
 import VerticalsSupervisorClient
@@ -77,7 +78,7 @@ extension SupervisorEngine {
             try TreeOwnership.give(folder, uid: identity.user.uid, gid: identity.user.gid)
             chmod(folder, 0o700)
         }
-        if let key = environment["VERTICALS_TLS_KEY"] { try giveKey(key, to: identity, of: spec) }
+        if let key = environment[DaemonSettings.tlsKey.name] { try giveKey(key, to: identity, of: spec) }
         var problems: [String] = []
         ServiceAccounts.applyAccess(
             to: &environment, for: spec, in: manifest, operatorGroup: String(identity.operatorGID)

@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import VerticalsContract
 
 /// Sends the spans a daemon keeps in full to an OpenTelemetry collector over OTLP/HTTP with
 /// protobuf (`OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`, or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`).
@@ -72,19 +73,19 @@ public final class OTLPExporter: SpanExporting {
     /// named. Throws the reason an endpoint named cannot be used.
     public static func from(environment: [String: String], service: String) throws(OTLPEndpoint.Problem) -> OTLPExporter? {
         let endpoint: OTLPEndpoint
-        if let url = environment["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"], !url.isEmpty {
+        if let url = environment[DaemonSettings.otlpTracesEndpoint.name], !url.isEmpty {
             endpoint = try OTLPEndpoint(url: url, appendingPath: nil)
-        } else if let url = environment["OTEL_EXPORTER_OTLP_ENDPOINT"], !url.isEmpty {
+        } else if let url = environment[DaemonSettings.otlpEndpoint.name], !url.isEmpty {
             endpoint = try OTLPEndpoint(url: url, appendingPath: "v1/traces")
         } else {
             return nil
         }
         func number(_ key: String, _ fallback: Int) -> Int { environment[key].flatMap { Int($0) }.map { max(1, $0) } ?? fallback }
         return OTLPExporter(
-            endpoint: endpoint, service: service, capacity: number("OTEL_BSP_MAX_QUEUE_SIZE", 2048),
-            batchSize: number("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", 512),
-            delay: .milliseconds(number("OTEL_BSP_SCHEDULE_DELAY", 1000)),
-            timeout: .milliseconds(number("OTEL_EXPORTER_OTLP_TIMEOUT", 10_000)))
+            endpoint: endpoint, service: service, capacity: number(DaemonSettings.otlpQueueSize.name, 2048),
+            batchSize: number(DaemonSettings.otlpBatchSize.name, 512),
+            delay: .milliseconds(number(DaemonSettings.otlpScheduleDelay.name, 1000)),
+            timeout: .milliseconds(number(DaemonSettings.otlpTimeout.name, 10_000)))
     }
 
     /// Queues `record`, or drops and counts it when the queue is full; starts the sender if it sleeps.

@@ -1,3 +1,4 @@
+import VerticalsContract
 import VerticalsServiceKit
 
 /// How identity behaves: what a deployment may tune, read once at start-up.
@@ -36,12 +37,7 @@ package struct Settings: Sendable {
     /// daemon refuses to start rather than run with a setting it misread.
     package static func from(environment: [String: String]) throws(SettingsError) -> Settings {
         var settings = Settings()
-        if let hours = environment["IDENTITY_SESSION_HOURS"], !hours.isEmpty {
-            guard let value = Int(hours), (1...8760).contains(value) else {
-                throw SettingsError(variable: "IDENTITY_SESSION_HOURS", value: hours, expected: "whole hours, 1...8760")
-            }
-            settings.sessionLifetime = .seconds(value * 3600)
-        }
+        if let hours = try read(sessionHours, environment) { settings.sessionLifetime = .seconds(hours * 3600) }
         if let list = environment["VERTICALS_ADMIN_EMAILS"], !list.trimmedWhitespace.isEmpty {
             throw SettingsError(
                 variable: "VERTICALS_ADMIN_EMAILS", value: list,
@@ -49,28 +45,58 @@ package struct Settings: Sendable {
                     + "Remove it, create the first admin with `svc-supervisor admin create EMAIL` "
                     + "and give the role to others with `svc-supervisor admin grant EMAIL admin`")
         }
-        let minimum = PasswordHasher.Limits.minimum
-        if let ops = environment["IDENTITY_PWHASH_OPSLIMIT"], !ops.isEmpty {
-            guard let value = UInt64(ops), value >= minimum.operations else {
-                throw SettingsError(
-                    variable: "IDENTITY_PWHASH_OPSLIMIT", value: ops, expected: "an integer ≥ \(minimum.operations)")
-            }
-            settings.passwordLimits.operations = value
-        }
-        if let memory = environment["IDENTITY_PWHASH_MEMLIMIT"], !memory.isEmpty {
-            guard let value = Int(memory), value >= minimum.memoryBytes else {
-                throw SettingsError(
-                    variable: "IDENTITY_PWHASH_MEMLIMIT", value: memory, expected: "bytes, ≥ \(minimum.memoryBytes)")
-            }
-            settings.passwordLimits.memoryBytes = value
-        }
+        if let value = try read(passwordOperations, environment) { settings.passwordLimits.operations = UInt64(value) }
+        if let value = try read(passwordMemoryBytes, environment) { settings.passwordLimits.memoryBytes = value }
         settings.loginAttempts = try LoginThrottle.Limits.from(environment: environment)
         guard settings.passwordLimits.valid else {
             throw SettingsError(
-                variable: "IDENTITY_PWHASH_OPSLIMIT/IDENTITY_PWHASH_MEMLIMIT", value: "\(settings.passwordLimits)",
+                variable: "\(passwordOperations.name)/\(passwordMemoryBytes.name)", value: "\(settings.passwordLimits)",
                 expected: "limits within libsodium's range")
         }
         return settings
+    }
+}
+
+extension Settings {
+    /// The session lifetime.
+    package static let sessionHours = Setting.integer(
+        "IDENTITY_SESSION_HOURS", default: 24, in: 1...8760, unit: "hours", doc: "How long a session token works after login.")
+    /// Argon2id's passes.
+    package static let passwordOperations = Setting.integer(
+        "IDENTITY_PWHASH_OPSLIMIT", default: Int(PasswordHasher.Limits.interactive.operations),
+        in: Int(PasswordHasher.Limits.minimum.operations)...Int.max, unit: "passes",
+        doc: "Argon2id's passes for new password hashes; lower it only for tests.")
+    /// Argon2id's memory.
+    package static let passwordMemoryBytes = Setting.integer(
+        "IDENTITY_PWHASH_MEMLIMIT", default: PasswordHasher.Limits.interactive.memoryBytes,
+        in: PasswordHasher.Limits.minimum.memoryBytes...Int.max, unit: "bytes",
+        doc: "Argon2id's memory for new password hashes; lower it only for tests.")
+    /// Failed logins per window.
+    package static let loginFailures = Setting.integer(
+        "IDENTITY_LOGIN_FAILURES", default: 5, in: 1...10_000, unit: "logins",
+        doc: "Failed logins an account, and a caller, may have per window.")
+    /// The throttle's window.
+    package static let loginWindowSeconds = Setting.integer(
+        "IDENTITY_LOGIN_WINDOW_SECONDS", default: 60, in: 1...86_400, unit: "seconds", doc: "The failed-login window.")
+    /// Accounts and callers remembered.
+    package static let loginTracked = Setting.integer(
+        "IDENTITY_LOGIN_TRACKED", default: 10_000, in: 100...1_000_000, unit: "entries",
+        doc: "The most accounts and callers the login throttle remembers at once.")
+
+    /// Every setting identity reads beside every daemon's: what `--check` validates.
+    package static let declaration = SettingsDeclaration(
+        "svc-identity", summary: "What the identity daemon reads beside every daemon's settings.",
+        [sessionHours, passwordOperations, passwordMemoryBytes, loginFailures, loginWindowSeconds, loginTracked])
+
+    /// `setting`'s value in `environment`, nil when unset or empty; the ``SettingsError`` that
+    /// stops the daemon when its value is not allowed.
+    package static func read(_ setting: Setting<Int>, _ environment: [String: String]) throws(SettingsError) -> Int? {
+        guard let text = environment[setting.name], !text.isEmpty else { return nil }
+        do {
+            return try setting.value(in: environment)
+        } catch {
+            throw SettingsError(variable: error.variable, value: text, expected: "\(setting.type), \(error.allowed)")
+        }
     }
 }
 

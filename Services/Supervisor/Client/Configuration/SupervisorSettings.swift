@@ -1,0 +1,37 @@
+import VerticalsContract
+
+/// Every environment variable `svc-supervisor` and `svc-supervisor-engine` read, declared once.
+/// The daemons' own settings (``DaemonSettings``) that the supervisor also reads (the run and
+/// socket folders, the operator's TLS files) are listed here by their one declaration.
+/// `svc-supervisor check` validates them, and the ENVIRONMENT reference is generated from
+/// ``declaration``.
+///
+/// ```swift
+/// let group = SupervisorSettings.operatorGroup.validValue(in: environment)
+/// ```
+public enum SupervisorSettings {
+    /// Where `up` leaves the note that finds it.
+    public static let pointerDir = Setting.text(
+        "VERTICALS_POINTER_DIR", type: "path", default: nil, defaultText: "$XDG_RUNTIME_DIR/verticals, then /run/verticals",
+        doc: "The folder of the note that says where a running up keeps its suite; empty: no note.")
+    /// One user per service, as root.
+    public static let serviceUsers = Setting.choice(
+        "VERTICALS_SERVICE_USERS", among: ["on", "off"], default: "on",
+        doc: "off: as root, run every service as root instead of a user of its own.")
+    /// The operators' group.
+    public static let operatorGroup = Setting.text(
+        "VERTICALS_OPERATOR_GROUP", type: "group", default: nil, defaultText: "verticals",
+        doc: "The group whose members may run the suite's commands against a root suite.")
+    /// How services are started.
+    public static let spawn = Setting.choice(
+        "VERTICALS_SPAWN", among: ["shim"], default: nil, defaultText: "unset: libuv's spawn where it can",
+        doc: "shim: start every service through vt-exec.")
+
+    /// Every setting the supervisor's programs read.
+    public static let declaration = SettingsDeclaration(
+        "svc-supervisor", summary: "What svc-supervisor and svc-supervisor-engine read.",
+        [
+            DaemonSettings.runDir, DaemonSettings.socketDir, pointerDir, serviceUsers, operatorGroup, spawn,
+            DaemonSettings.logLevel, DaemonSettings.endpoint, DaemonSettings.tlsCert, DaemonSettings.tlsKey, DaemonSettings.tlsCA,
+        ])
+}

@@ -1,0 +1,19 @@
+// vt-settings: the framework's ENVIRONMENT reference, printed from the settings declarations, for
+// scripts/reference.sh (which adds each vertical's own, from `svc-<name> --print-settings`).
+//
+//   vt-settings           Markdown: the supervisor's table, then every daemon's
+//   vt-settings --mdoc    the ENVIRONMENT section of svc-supervisor(1)
+import Glibc
+import VerticalsContract
+import VerticalsSupervisorClient
+
+switch Array(CommandLine.arguments.dropFirst()) {
+case []:
+    print(SupervisorSettings.declaration.markdown)
+    print(DaemonSettings.declaration.markdown, terminator: "")
+case ["--mdoc"]:
+    print(SupervisorSettings.declaration.mdoc, terminator: "")
+case let other:
+    print("vt-settings: unknown arguments \(other); usage: vt-settings [--mdoc]")
+    exit(64)
+}
