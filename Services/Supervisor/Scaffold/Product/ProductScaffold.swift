@@ -22,11 +22,15 @@ public struct ProductScaffold: Sendable {
     public let files: [(path: String, contents: String)]
 
     /// Plans product `name` at `root` with one vertical, `vertical`; throws, writing nothing, when
-    /// a name is invalid or `root` exists and is not an empty folder.
-    public init(root: String, name: String, vertical: String, framework: FrameworkSource) throws(ScaffoldError) {
+    /// a name is invalid, a target of the vertical is one of `frameworkTargets` (the framework's
+    /// package's, read from the checkout the product will depend on), or `root` exists and is not
+    /// an empty folder.
+    public init(
+        root: String, name: String, vertical: String, framework: FrameworkSource, frameworkTargets: FrameworkTargets
+    ) throws(ScaffoldError) {
         let product = try ProductName(name)
         let v = try VerticalName(vertical)
-        try v.checkOutsideTheFramework()
+        try frameworkTargets.refuse(clashesOf: v)
         if FileManager.default.fileExists(atPath: root) {
             // A file, or a folder that cannot be listed, counts as not empty.
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? ["(not a readable folder)"]
