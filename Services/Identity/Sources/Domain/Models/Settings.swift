@@ -22,9 +22,6 @@ package struct Settings: Sendable {
     /// Reads the settings from the daemon's environment:
     ///
     /// - `IDENTITY_SESSION_HOURS`: session lifetime in whole hours (1...8760), default 24.
-    /// - `VERTICALS_ADMIN_EMAILS` is refused: it made whoever registered a listed address an admin,
-    ///   and anyone may register any address. The first admin comes from `svc-supervisor admin
-    ///   create` (``CreateFirstAdmin``, a local operator only), the rest from `admin grant`.
     /// - `IDENTITY_PWHASH_OPSLIMIT`, `IDENTITY_PWHASH_MEMLIMIT`: Argon2id passes and memory in
     ///   bytes, default libsodium's interactive limits (2, 64 MiB). Lower them only for tests.
     /// - `IDENTITY_LOGIN_FAILURES`: failed logins an account, and a caller, may have per window
@@ -41,13 +38,6 @@ package struct Settings: Sendable {
                 throw SettingsError(variable: "IDENTITY_SESSION_HOURS", value: hours, expected: "whole hours, 1...8760")
             }
             settings.sessionLifetime = .seconds(value * 3600)
-        }
-        if let list = environment["VERTICALS_ADMIN_EMAILS"], !list.trimmedWhitespace.isEmpty {
-            throw SettingsError(
-                variable: "VERTICALS_ADMIN_EMAILS", value: list,
-                expected: "nothing: a role is never granted by e-mail, since anyone may register any address. "
-                    + "Remove it, create the first admin with `svc-supervisor admin create EMAIL` "
-                    + "and give the role to others with `svc-supervisor admin grant EMAIL admin`")
         }
         let minimum = PasswordHasher.Limits.minimum
         if let ops = environment["IDENTITY_PWHASH_OPSLIMIT"], !ops.isEmpty {
