@@ -54,8 +54,9 @@ struct InitCommand: ParsableCommand {
         do {
             let root = Self.absolute(path)
             let product = name ?? String(root.split(separator: "/").last ?? "")
-            // The names first: reading the framework's targets runs SwiftPM.
+            // What is quick to refuse first: reading the framework's targets runs SwiftPM.
             _ = (try ProductName(product), try VerticalName(vertical))
+            try ProductScaffold.checkEmpty(root)
             let framework = try framework()
             let scaffold = try ProductScaffold(
                 root: root, name: product, vertical: vertical, framework: framework, frameworkTargets: try Self.targets(of: framework))
@@ -102,13 +103,18 @@ struct InitCommand: ParsableCommand {
         case .path(let checkout):
             return try FrameworkTargets.read(checkout: checkout)
         case .url(let url, _):
+            // Another version of the framework, maybe: its targets are a guide, and a clash SwiftPM reports anyway.
+            let note = "; if the vertical's name is one of \(url)'s targets, SwiftPM says so when it resolves the product\n"
             guard case .path(let own)? = FrameworkSource.checkout(around: ProgramPaths.ownDirectory()) else {
-                StandardError.write(
-                    "note: no checkout of the framework is at hand to read its target names from; if the vertical's name"
-                        + " is one of \(url)'s, SwiftPM says so when it resolves the product\n")
+                StandardError.write("note: no checkout of the framework is at hand to read its target names from" + note)
                 return FrameworkTargets(checkout: url, names: [])
             }
-            return try FrameworkTargets.read(checkout: own)
+            do {
+                return try FrameworkTargets.read(checkout: own)
+            } catch {
+                StandardError.write("note: \(error)" + note)
+                return FrameworkTargets(checkout: url, names: [])
+            }
         }
     }
 

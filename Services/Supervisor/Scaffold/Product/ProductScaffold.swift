@@ -31,11 +31,7 @@ public struct ProductScaffold: Sendable {
         let product = try ProductName(name)
         let v = try VerticalName(vertical)
         try frameworkTargets.refuse(clashesOf: v)
-        if FileManager.default.fileExists(atPath: root) {
-            // A file, or a folder that cannot be listed, counts as not empty.
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? ["(not a readable folder)"]
-            guard entries.isEmpty else { throw .notEmpty(root, holding: entries.sorted()) }
-        }
+        try Self.checkEmpty(root)
         self.product = product
         self.vertical = v
         self.framework = framework
@@ -53,6 +49,14 @@ public struct ProductScaffold: Sendable {
             (".gitignore", ProductTemplate.gitignore),
             (".containerignore", ProductTemplate.containerignore),
         ] + Scaffold.files(of: v, calls: [], interface: interface, examples: false)
+    }
+
+    /// Refuses `root` when it exists and is not an empty folder (a file, or a folder that cannot be
+    /// listed, counts as not empty): a product is made in an empty or new folder.
+    public static func checkEmpty(_ root: String) throws(ScaffoldError) {
+        guard FileManager.default.fileExists(atPath: root) else { return }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? ["(not a readable folder)"]
+        guard entries.isEmpty else { throw .notEmpty(root, holding: entries.sorted()) }
     }
 
     /// Every path it writes.
