@@ -27,7 +27,31 @@ struct MarkedInput {
 
     /// Whom the secrets are for, in their prompts: the first value given, else `fallback`.
     func subject(else fallback: String) -> String {
-        words.first { !$0.hasPrefix("--") } ?? fallback
+        (try? split())?.values.first ?? fallback
+    }
+
+    /// The words apart: the values in order, and the `--flag VALUE` (or `--flag=VALUE`) pairs.
+    func split() throws(CLIError) -> (values: [String], flags: [(flag: String, value: String)]) {
+        var values: [String] = []
+        var flags: [(flag: String, value: String)] = []
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            guard word.hasPrefix("--"), word.count > 2 else {
+                values.append(word)
+                continue
+            }
+            let option = word.dropFirst(2)
+            if let equals = option.firstIndex(of: "=") {
+                flags.append((String(option[..<equals]), String(option[option.index(after: equals)...])))
+            } else {
+                guard index < words.count else { throw CLIError(status: 64, "\(word) needs a value") }
+                flags.append((String(option), words[index]))
+                index += 1
+            }
+        }
+        return (values, flags)
     }
 
     /// The Input's members for `operation`, the secrets read for `subject` by `readSecret`,
@@ -39,32 +63,15 @@ struct MarkedInput {
     ) throws -> [(key: String, value: JSONValue)] {
         let schema = operation.input.schema
         let plain = schema.fields.filter { !$0.secret && !(token != nil && $0.name == OperationMark.sessionTokenField) }
+        let (values, flags) = try split()
         var given: [String: String] = [:]
-        var values: [String] = []
-        var index = 0
-        while index < words.count {
-            let word = words[index]
-            index += 1
-            guard word.hasPrefix("--"), word.count > 2 else {
-                values.append(word)
-                continue
-            }
-            let option = word.dropFirst(2)
-            let (flag, inline) = option.firstIndex(of: "=").map { (option[..<$0], String(option[option.index(after: $0)...])) }
-                ?? (option, nil)
-            let name = Self.fieldName(flag)
-            guard let field = plain.first(where: { $0.name == name }) else {
+        for (flag, value) in flags {
+            guard let field = plain.first(where: { $0.name == Self.fieldName(flag) }) else {
                 throw CLIError(
                     status: 64, "--\(flag): \(operation.fullName) has no such field to give; it takes "
                         + plain.map { "--\(Self.flag($0.name))" }.joined(separator: ", "))
             }
-            if let inline {
-                given[field.name] = inline
-            } else {
-                guard index < words.count else { throw CLIError(status: 64, "--\(flag) needs a value") }
-                given[field.name] = words[index]
-                index += 1
-            }
+            given[field.name] = value
         }
         let positional = plain.filter { if case .required = $0.presence { given[$0.name] == nil } else { false } }
         guard values.count <= positional.count else {
@@ -107,7 +114,7 @@ struct MarkedInput {
     }
 
     /// `displayName` from `display-name`.
-    static func fieldName(_ flag: Substring) -> String {
+    static func fieldName(_ flag: String) -> String {
         var name = ""
         var upper = false
         for character in flag {
