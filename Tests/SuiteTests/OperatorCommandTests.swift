@@ -83,6 +83,10 @@ struct OperatorCommandTests {
         let flag = try Self.cli(["login", "ada@example.org", "--shoe-size", "9"], suite: suite, home: home, input: Self.password)
         #expect(flag.status == 64, "\(flag.standardError)")
         #expect(flag.standardError.contains("--shoe-size: identity.login has no such field"), "\(flag.standardError)")
+        // A field the contract marks secret is never taken from the command line (its history, the process list).
+        let secret = try Self.cli(["login", "ada@example.org", "--password", Self.password], suite: suite, home: home)
+        #expect(secret.status == 64, "\(secret.standardError)")
+        #expect(secret.standardError.contains("--password: identity.login has no such field to give"), "\(secret.standardError)")
         let extra = try Self.cli(["login", "ada@example.org", "again"], suite: suite, home: home, input: Self.password)
         #expect(extra.status == 64 && extra.standardError.contains("takes 1 value(s) in order (email)"), "\(extra.standardError)")
         #expect(access(home + "/verticals/session.json", F_OK) != 0)
