@@ -64,7 +64,8 @@ struct KubernetesValidateTests {
         let directory = TemporaryDirectory()
         let root = directory.file("acme")
         try ProductScaffold(
-            root: root, name: "acme", vertical: "greeter", framework: FrameworkSource.path(DeployFixture.repositoryRoot)
+            root: root, name: "acme", vertical: "greeter", framework: FrameworkSource.path(DeployFixture.repositoryRoot),
+            frameworkTargets: FrameworkTargets(checkout: DeployFixture.repositoryRoot, names: [])
         ).apply()
         try Scaffold(name: "billing", calls: ["greeter"], root: root).apply()
         let result = try runCommand(

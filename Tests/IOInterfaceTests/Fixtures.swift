@@ -20,6 +20,17 @@ extension Identity.RegisterInput {
     static let minimal = Self(email: "a@b.c", password: "", displayName: "")
 }
 
+extension Identity.FirstAdminInput {
+    static func fixture(
+        email: String = "ada@example.org", password: String = "correct horse battery staple",
+        displayName: String? = "Ada Lovelace"
+    ) -> Self {
+        .init(email: email, password: password, displayName: displayName)
+    }
+
+    static let minimal = Self(email: "a@b.c", password: "", displayName: nil)
+}
+
 extension Identity.LoginInput {
     static func fixture(email: String = "ada@example.org", password: String = "correct horse battery staple") -> Self {
         .init(email: email, password: password)
@@ -276,6 +287,7 @@ enum Fixtures {
     /// A full and a minimal example of every Input and Output of every contract.
     static let all: [Example] = [
         pair(Identity.RegisterInput.fixture(), .minimal),
+        pair(Identity.FirstAdminInput.fixture(), .minimal),
         pair(Identity.LoginInput.fixture(), .minimal),
         pair(Identity.TokenInput.fixture(), .minimal),
         pair(Identity.RoleChangeInput.fixture(), .minimal),

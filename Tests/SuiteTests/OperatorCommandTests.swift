@@ -27,9 +27,12 @@ struct OperatorCommandTests {
         let adminHome = suite.directory.file("admin-home")
         let patientHome = suite.directory.file("patient-home")
 
+        // The fields come from createAdmin's schema: the address in order, the name shown by its flag.
         let created = try Self.cli(
-            ["admin", "create", "ops@example.org"], suite: suite, home: adminHome, input: Self.password + "\n")
+            ["admin", "create", "ops@example.org", "--display-name", "Ops Team"], suite: suite, home: adminHome,
+            input: Self.password + "\n")
         #expect(created.status == 0, "\(created.standardError)")
+        #expect(created.standardOutput.contains(#""displayName":"Ops Team""#), "\(created.standardOutput)")
         let again = try Self.cli(
             ["admin", "create", "eve@example.org"], suite: suite, home: adminHome, input: Self.password + "\n")
         #expect(again.status == 1)
@@ -58,7 +61,7 @@ struct OperatorCommandTests {
 
         let granted = try Self.cli(["admin", "grant", "pat@example.org", "admin"], suite: suite, home: adminHome)
         #expect(granted.status == 0, "\(granted.standardError)")
-        #expect(granted.standardOutput.contains("patient, admin"))
+        #expect(granted.standardOutput.contains(#""roles":["patient","admin"]"#), "\(granted.standardOutput)")
         let nowAllowed = try Self.cli(["call", "clinics", "create", Self.clinic], suite: suite, home: patientHome)
         #expect(nowAllowed.status == 0, "\(nowAllowed.standardError)")
         let patientGrants = try Self.cli(["admin", "revoke", "ops@example.org", "admin"], suite: suite, home: patientHome)
@@ -69,6 +72,24 @@ struct OperatorCommandTests {
         #expect(access(adminHome + "/verticals/session.json", F_OK) != 0, "the stored token is gone")
         let afterLogout = try Self.cli(["call", "clinics", "create", Self.clinic], suite: suite, home: adminHome)
         #expect(afterLogout.status == 77, "\(afterLogout.standardError)")
+    }
+
+    /// `login` and `admin` take what the marked operation's schema has, and name what it lacks.
+    @Test func login_andAdmin_refuseWhatTheOperationsSchemaDoesNotTake() throws {
+        let suite = try SuiteLauncher()
+        try suite.start("identity")
+        let home = suite.directory.file("home")
+
+        let flag = try Self.cli(["login", "ada@example.org", "--shoe-size", "9"], suite: suite, home: home, input: Self.password)
+        #expect(flag.status == 64, "\(flag.standardError)")
+        #expect(flag.standardError.contains("--shoe-size: identity.login has no such field"), "\(flag.standardError)")
+        // A field the contract marks secret is never taken from the command line (its history, the process list).
+        let secret = try Self.cli(["login", "ada@example.org", "--password", Self.password], suite: suite, home: home)
+        #expect(secret.status == 64, "\(secret.standardError)")
+        #expect(secret.standardError.contains("--password: identity.login has no such field to give"), "\(secret.standardError)")
+        let extra = try Self.cli(["login", "ada@example.org", "again"], suite: suite, home: home, input: Self.password)
+        #expect(extra.status == 64 && extra.standardError.contains("takes 1 value(s) in order (email)"), "\(extra.standardError)")
+        #expect(access(home + "/verticals/session.json", F_OK) != 0)
     }
 
     @Test func login_withAWrongPassword_storesNothing() throws {

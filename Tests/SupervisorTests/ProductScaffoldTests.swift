@@ -8,13 +8,15 @@ import VerticalsTesting
 /// product is built and called in InitCommandTests).
 @Suite struct ProductScaffoldTests {
     static let framework = FrameworkSource.path(ManifestFixture.repositoryRoot)
+    /// For the plans whose point is not a clash with the framework's targets: none are read.
+    static let noTargets = FrameworkTargets(checkout: ManifestFixture.repositoryRoot, names: [])
 
     func read(_ root: String, _ path: String) -> String? { readFile("\(root)/\(path)") }
 
     @Test func init_writesAPackageOnTheFrameworkAndNewAddsAVerticalToIt() throws {
         let directory = TemporaryDirectory()
         let root = directory.file("acme")
-        try ProductScaffold(root: root, name: "acme", vertical: "greeter", framework: Self.framework).apply()
+        try ProductScaffold(root: root, name: "acme", vertical: "greeter", framework: Self.framework, frameworkTargets: Self.noTargets).apply()
 
         let package = try #require(read(root, "Package.swift"))
         #expect(package.contains("let framework: Package.Dependency = .package(path: \"\(ManifestFixture.repositoryRoot)\")"))
@@ -44,11 +46,47 @@ import VerticalsTesting
         #expect(!scaffold.plannedFiles.contains { $0.hasPrefix("Tests/AcmeInterfaceTests") })
         #expect(read(root, "deploy/suite.toml")?.contains("[services.billing]\nexecutable = \"svc-billing\"\ndepends_on = [\"greeter\"]") == true)
 
-        // A vertical the framework's package has already (ClinicsService, svc-clinics) would not resolve in a product.
-        #expect { _ = try Scaffold(name: "clinics", calls: [], root: root) } throws: { "\($0)".contains("SwiftPM refuses") }
-        #expect {
-            _ = try ProductScaffold(root: directory.file("other"), name: "Other", vertical: "identity", framework: Self.framework)
-        } throws: { "\($0)".contains("SwiftPM refuses") }
+        // `new` in the product reads the framework's targets from the checkout it depends on: one of its
+        // `<Type>Service` targets would share the product's package graph, so its vertical is refused.
+        let targets = try FrameworkTargets.read(checkout: ManifestFixture.repositoryRoot)
+        let taken = try #require(Self.verticalNames(of: targets).first)
+        #expect { _ = try Scaffold(name: taken.name, calls: [], root: root) } throws: {
+            "\($0)".contains("SwiftPM needs unique target names in one package graph")
+        }
+    }
+
+    /// The vertical names whose `<Type>Service` target the framework's package declares.
+    static func verticalNames(of targets: FrameworkTargets) -> [VerticalName] {
+        targets.names.sorted().compactMap { target in
+            guard target.hasSuffix("Service"), target.count > 7 else { return nil }
+            return try? VerticalName(target.dropLast(7).lowercased())
+        }
+    }
+
+    /// `init` refuses a vertical whose targets (`<Type>Service`, `svc-<name>`, `<Type>ServiceTests`) the
+    /// framework's package declares, read from its checkout, and names the clashing target.
+    @Test func init_refusesAVerticalWhoseTargetTheFrameworkDeclares_namingIt() throws {
+        let directory = TemporaryDirectory()
+        let targets = try FrameworkTargets.read(checkout: ManifestFixture.repositoryRoot)
+        #expect(targets.names.contains("VerticalsScaffold"), "dump-package read the framework's graph: \(targets.names.sorted())")
+        let taken = Self.verticalNames(of: targets)
+        #expect(!taken.isEmpty, "the framework's package has a vertical's targets to clash with")
+        for vertical in taken {
+            #expect {
+                _ = try ProductScaffold(
+                    root: directory.file("other"), name: "Other", vertical: vertical.name, framework: Self.framework, frameworkTargets: targets)
+            } throws: { error in
+                let text = "\(error)"
+                return text.contains("\(vertical.typeName)Service") && text.contains("unique target names")
+            }
+        }
+        #expect(access(directory.file("other"), F_OK) != 0, "a refused init wrote something")
+
+        // Any of the three targets clashes; a name none of them takes passes.
+        let made = FrameworkTargets(checkout: "/f", names: ["svc-widgets", "GadgetsServiceTests"])
+        #expect(throws: ScaffoldError.self) { try made.refuse(clashesOf: try VerticalName("widgets")) }
+        #expect(throws: ScaffoldError.self) { try made.refuse(clashesOf: try VerticalName("gadgets")) }
+        try made.refuse(clashesOf: try VerticalName("greeter"))
     }
 
     @Test func new_inThisCheckout_findsIOInterfaceAndVtContracts() throws {
@@ -63,7 +101,7 @@ import VerticalsTesting
         let root = directory.file("acme")
         _ = try runCommand("/bin/sh", ["-c", "mkdir \(root) && echo mine > \(root)/notes.txt"], in: directory)
         #expect(throws: ScaffoldError.notEmpty(root, holding: ["notes.txt"])) {
-            try ProductScaffold(root: root, name: "Acme", vertical: "greeter", framework: Self.framework).apply()
+            try ProductScaffold(root: root, name: "Acme", vertical: "greeter", framework: Self.framework, frameworkTargets: Self.noTargets).apply()
         }
         #expect(try runCommand("/bin/ls", ["-A", root], in: directory).standardOutput == "notes.txt\n")
     }
@@ -72,7 +110,7 @@ import VerticalsTesting
     func init_withABadProductName_refuses(name: String, says: String) throws {
         let directory = TemporaryDirectory()
         #expect {
-            _ = try ProductScaffold(root: directory.file("p"), name: name, vertical: "greeter", framework: Self.framework)
+            _ = try ProductScaffold(root: directory.file("p"), name: name, vertical: "greeter", framework: Self.framework, frameworkTargets: Self.noTargets)
         } throws: { "\($0)".contains(says) }
         #expect(readFile(directory.file("p")) == nil && access(directory.file("p"), F_OK) != 0)
     }
@@ -82,7 +120,7 @@ import VerticalsTesting
         let root = directory.file("acme")
         // A file where Services/ must go: the first files are written, then this fails.
         _ = try runCommand("/bin/sh", ["-c", "mkdir \(root)"], in: directory)
-        let scaffold = try ProductScaffold(root: root, name: "Acme", vertical: "greeter", framework: Self.framework)
+        let scaffold = try ProductScaffold(root: root, name: "Acme", vertical: "greeter", framework: Self.framework, frameworkTargets: Self.noTargets)
         _ = try runCommand("/bin/sh", ["-c", "echo x > \(root)/Services"], in: directory)
         #expect {
             try scaffold.apply()
@@ -99,7 +137,7 @@ import VerticalsTesting
     @Test func init_givesTheProductMakeImage_throughTheFrameworksImageScript() throws {
         let directory = TemporaryDirectory()
         let byPath = directory.file("bypath")
-        try ProductScaffold(root: byPath, name: "acme", vertical: "greeter", framework: Self.framework).apply()
+        try ProductScaffold(root: byPath, name: "acme", vertical: "greeter", framework: Self.framework, frameworkTargets: Self.noTargets).apply()
         let makefile = try #require(read(byPath, "Makefile"))
         #expect(makefile.contains("\nIMAGE ?= localhost/acme:0.1.0\nIMAGE_VOLUMES ?= $(VERTICALS)\nimage: deps\n"), "\(makefile)")
         #expect(makefile.contains(
@@ -111,7 +149,7 @@ import VerticalsTesting
 
         let byURL = directory.file("byurl")
         let url = FrameworkSource.url("https://github.com/example/Verticals.git", version: "0.1.0")
-        try ProductScaffold(root: byURL, name: "acme", vertical: "greeter", framework: url).apply()
+        try ProductScaffold(root: byURL, name: "acme", vertical: "greeter", framework: url, frameworkTargets: Self.noTargets).apply()
         #expect(read(byURL, "Makefile")?.contains("\nIMAGE_VOLUMES ?= \nimage: deps\n") == true, "SwiftPM fetches a framework named by URL")
     }
 
@@ -126,18 +164,23 @@ import VerticalsTesting
     @Test func initCommand_dependsOnItsOwnCheckoutByDefault_andRefusesHalfAFrameworkSource() throws {
         let directory = TemporaryDirectory()
         let product = directory.file("acme")
-        let planned = try runCommand("svc-supervisor", ["init", product, "--dry-run"], in: directory)
+        // `init` reads the framework's targets with the toolchain's `swift`, which a product's user has on PATH.
+        let path = ["PATH": getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"]
+        let planned = try runCommand("svc-supervisor", ["init", product, "--dry-run"], environment: path, in: directory)
         #expect(planned.status == 0, "\(planned.standardError)")
         #expect(planned.standardOutput.contains("would create product Acme in \(product), on the framework at \(ManifestFixture.repositoryRoot),"))
         #expect(planned.standardOutput.contains("  + Shared/AcmeInterface/Contracts.swift"))
         #expect(access(product, F_OK) != 0, "--dry-run wrote something")
 
+        let taken = try #require(Self.verticalNames(of: try FrameworkTargets.read(checkout: ManifestFixture.repositoryRoot)).first)
         for (arguments, says) in [
             (["--framework-version", "1.0.0"], "give either"),
             (["--framework-path", directory.path], "not a Verticals checkout"),
             (["--name", "no-dashes"], "letter followed by letters or digits"),
+            (["--vertical", taken.name], "\(taken.typeName)Service is also a target of the Verticals package"),
         ] {
-            let refused = try runCommand("svc-supervisor", ["init", product, "--skip-fixtures"] + arguments, in: directory)
+            let refused = try runCommand(
+                "svc-supervisor", ["init", product, "--skip-fixtures"] + arguments, environment: path, in: directory)
             #expect(refused.status == 64 && refused.standardError.contains(says), "\(arguments): \(refused.standardError)")
             #expect(access(product, F_OK) != 0, "\(arguments): a refused init wrote something")
         }

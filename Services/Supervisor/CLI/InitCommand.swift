@@ -54,7 +54,12 @@ struct InitCommand: ParsableCommand {
         do {
             let root = Self.absolute(path)
             let product = name ?? String(root.split(separator: "/").last ?? "")
-            let scaffold = try ProductScaffold(root: root, name: product, vertical: vertical, framework: try framework())
+            // What is quick to refuse first: reading the framework's targets runs SwiftPM.
+            _ = (try ProductName(product), try VerticalName(vertical))
+            try ProductScaffold.checkEmpty(root)
+            let framework = try framework()
+            let scaffold = try ProductScaffold(
+                root: root, name: product, vertical: vertical, framework: framework, frameworkTargets: try Self.targets(of: framework))
             if !dryRun { try scaffold.apply() }
             print(Self.report(scaffold, written: !dryRun))
             if !dryRun && !skipFixtures {
@@ -87,6 +92,29 @@ struct InitCommand: ParsableCommand {
             return own
         default:
             throw .checkout("give either --framework-path DIR, or --framework-url URL [--framework-version X.Y.Z]")
+        }
+    }
+
+    /// The framework's target names, which the product's vertical may not reuse: read from the checkout
+    /// it depends on by path, or, for a URL, from the checkout this svc-supervisor was built from (the
+    /// same framework, fetched by SwiftPM only later). Without either, SwiftPM reports a clash itself.
+    static func targets(of framework: FrameworkSource) throws(ScaffoldError) -> FrameworkTargets {
+        switch framework {
+        case .path(let checkout):
+            return try FrameworkTargets.read(checkout: checkout)
+        case .url(let url, _):
+            // Another version of the framework, maybe: its targets are a guide, and a clash SwiftPM reports anyway.
+            let note = "; if the vertical's name is one of \(url)'s targets, SwiftPM says so when it resolves the product\n"
+            guard case .path(let own)? = FrameworkSource.checkout(around: ProgramPaths.ownDirectory()) else {
+                StandardError.write("note: no checkout of the framework is at hand to read its target names from" + note)
+                return FrameworkTargets(checkout: url, names: [])
+            }
+            do {
+                return try FrameworkTargets.read(checkout: own)
+            } catch {
+                StandardError.write("note: \(error)" + note)
+                return FrameworkTargets(checkout: url, names: [])
+            }
         }
     }
 

@@ -19,7 +19,7 @@ struct CallCommand: AsyncParsableCommand {
         discussion: """
             Examples:
               svc-supervisor call clinics nearest '{"latitude": 51.5, "longitude": -0.12, "limit": 3}'
-              echo '{"email": "ada@example.org", "password": "…"}' | svc-supervisor call identity login -
+              echo '{"name": "Ada"}' | svc-supervisor call greeter hello -
             The operations and their Input/Output fields come from the running vertical (daemon.describe),
             cached per socket in $XDG_CACHE_HOME/verticals/describe (else ~/.cache/verticals/describe) and
             asked again when the vertical's answer shows the cache out of date; so any vertical of the suite

@@ -97,7 +97,7 @@ struct OpenCommand: AsyncParsableCommand {
         throw CLIError(
             status: 64,
             "the URL gives \"\(first)\": a secret in a URL stays in the shell's history and the process list. "
-                + "Log in with svc-supervisor login EMAIL and open the URL without it: the stored session's token is sent")
+                + "Log in with svc-supervisor login and open the URL without it: the stored session's token is sent")
     }
 
     /// The route `url` matches among those of `verticals` (cached descriptions first), and the

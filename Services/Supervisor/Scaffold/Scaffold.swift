@@ -27,7 +27,8 @@ public struct Scaffold: Sendable {
     static let packagePath = ProductLayout.packagePath
 
     /// Plans `name` in the product at `root`; throws, changing nothing, when the name is
-    /// invalid or taken, a peer is unknown, or the folder is not a product.
+    /// invalid or taken (in a product: a target of the framework's package too, ``FrameworkTargets``),
+    /// a peer is unknown, or the folder is not a product.
     public init(name: String, calls: [String], root: String) throws(ScaffoldError) {
         try self.init(name: name, calls: calls, layout: try ProductLayout.read(root: root))
     }
@@ -45,7 +46,10 @@ public struct Scaffold: Sendable {
         // The codec examples are optional: a product made by `init` checks its bytes with golden fixtures alone.
         let examples = Self.exists(root, layout.examplesPath) ? try Self.read(root, layout.examplesPath) : nil
 
-        if !package.contains(ProductLayout.frameworkPackageMarker) { try vertical.checkOutsideTheFramework() }
+        // In a product, the framework's package is in the same graph: its target names are taken.
+        if !package.contains(ProductLayout.frameworkPackageMarker) {
+            try FrameworkTargets.read(checkout: try FrameworkTargets.checkout(ofProduct: root)).refuse(clashesOf: vertical)
+        }
 
         let services = Self.manifestServices(manifest)
         var peers: [VerticalName] = []

@@ -9,25 +9,16 @@ public struct VerticalName: Sendable, Equatable, CustomStringConvertible {
     /// The daemon's executable, e.g. `svc-billing`.
     public var executable: String { "svc-\(name)" }
 
-    /// Names the tools or the suite use themselves, and Swift keywords a type cannot take.
+    /// Names the tools use themselves, and Swift keywords a type cannot take. The names a product's
+    /// vertical may not take because the framework's package has such targets are read from that
+    /// package (``FrameworkTargets``), not listed here.
     static let reserved: Set<String> = [
         "supervisor", "daemon", "all", "suite", "test", "tests", "shared", "services", "wire", "eventloop",
-        "iointerface", "servicekit", "storage", "contracts", "vt", "self", "type", "protocol", "any", "some",
+        "servicekit", "storage", "contracts", "vt", "self", "type", "protocol", "any", "some",
     ]
 
-    /// The framework package's own verticals: in a product, a vertical of one of these names would
-    /// declare targets (`ClinicsService`, `svc-clinics`) the framework's package already has, and
-    /// SwiftPM refuses two targets of one name in a package graph.
-    static let frameworkVerticals: Set<String> = ["identity", "clinics", "appointments", "records", "notifications"]
-
-    /// Refuses a name whose targets the framework's package already declares (for a product's vertical).
-    func checkOutsideTheFramework() throws(ScaffoldError) {
-        guard !Self.frameworkVerticals.contains(name) else {
-            throw .invalidName(
-                name, reason: "the Verticals package has a vertical \"\(name)\" (\(typeName)Service, \(executable)), and SwiftPM"
-                    + " refuses two targets of one name in a package graph: choose another name")
-        }
-    }
+    /// The targets it adds to a product's package: its library, its daemon and its tests.
+    public var targets: [String] { ["\(typeName)Service", executable, "\(typeName)ServiceTests"] }
 
     /// Validates `name`: a lower-case letter, then lower-case letters and digits, at most 32 characters.
     public init(_ name: String) throws(ScaffoldError) {
@@ -40,7 +31,7 @@ public struct VerticalName: Sendable, Equatable, CustomStringConvertible {
                     + " (at most 32), e.g. billing: it names the socket, the operations and a Swift type")
         }
         guard !Self.reserved.contains(name) else {
-            throw .invalidName(name, reason: "\"\(name)\" is reserved by the suite or by Swift")
+            throw .invalidName(name, reason: "\"\(name)\" is reserved by the Verticals tools or by Swift")
         }
         self.name = name
     }

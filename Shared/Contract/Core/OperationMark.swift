@@ -1,13 +1,13 @@
 /// What a tool may rely on an operation for, beyond its types: `svc-supervisor login` looks
 /// for the operation marked ``issuesSession`` in the suite's descriptions rather than knowing
-/// `identity.login` at build time. A contract sets marks on the operation
+/// at build time which vertical serves it, and builds its Input from the operation's schema. A contract sets marks on the operation
 /// (`Operation(…, marks: [.issuesSession])`); `daemon.describe` carries them as strings.
 ///
 /// A struct over its string rather than an enum, so that a mark a newer daemon sends survives
 /// a round trip through an older tool (which then just finds no use for it).
 ///
 /// ```swift
-/// public static let login = Operation<LoginInput, Session>(name, "login", summary: "…", marks: [.issuesSession])
+/// public static let signIn = Operation<SignInInput, Session>(name, "signIn", summary: "…", marks: [.issuesSession])
 /// ```
 public struct OperationMark: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The mark as it travels in a description, e.g. `issuesSession`.
@@ -16,19 +16,16 @@ public struct OperationMark: RawRepresentable, Hashable, Sendable, CustomStringC
     /// A mark from its wire name.
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    /// Exchanges credentials (an Input with `email` and `password`) for a session whose Output
-    /// has a `token` string: `svc-supervisor login`.
+    /// Exchanges what its Input asks for (the fields it marks `secret` read with echo off) for a
+    /// session whose Output carries the token in the field ``sessionTokenField``: `svc-supervisor login`.
     public static let issuesSession = OperationMark(rawValue: "issuesSession")
-    /// Revokes the session whose `token` it takes: `svc-supervisor logout`.
+    /// Revokes the session whose token (``sessionTokenField``) it takes: `svc-supervisor logout`.
     public static let endsSession = OperationMark(rawValue: "endsSession")
-    /// Creates the first administrator from `email`, `password` and `displayName`, for a local
-    /// operator: `svc-supervisor admin create`.
+    /// Creates the first administrator from its Input, for a local operator: `svc-supervisor admin create`.
     public static let createsFirstAdmin = OperationMark(rawValue: "createsFirstAdmin")
-    /// Gives the account with `email` the role `role` (an enumeration), with an admin's `token`:
-    /// `svc-supervisor admin grant`.
+    /// Gives an account a role, with an admin's token (``sessionTokenField``): `svc-supervisor admin grant`.
     public static let grantsRole = OperationMark(rawValue: "grantsRole")
-    /// Takes the role `role` from the account with `email`, with an admin's `token`:
-    /// `svc-supervisor admin revoke`.
+    /// Takes a role from an account, with an admin's token (``sessionTokenField``): `svc-supervisor admin revoke`.
     public static let revokesRole = OperationMark(rawValue: "revokesRole")
     /// Only the operator may call it: root, a member of the operator group (its primary gid), the
     /// daemon's own user, or the holder of the operator certificate over mutual TLS. Every other
@@ -37,11 +34,16 @@ public struct OperationMark: RawRepresentable, Hashable, Sendable, CustomStringC
     /// vertical may declare such an operation in its World or its manifest `depends_on`.
     public static let operatorOnly = OperationMark(rawValue: "operatorOnly")
 
-    /// Ends every session of the user whose `token` it takes: `svc-supervisor logout --everywhere`.
+    /// Ends every session of the user whose token it takes: `svc-supervisor logout --everywhere`.
     public static let endsAllSessions = OperationMark(rawValue: "endsAllSessions")
-    /// Changes the password of the user whose `token` it takes, given the fields it marks secret
-    /// (the current and the new password): `svc-supervisor password`.
+    /// Changes the secret of the user whose token it takes, given the fields it marks `secret`
+    /// (the current one and the new one): `svc-supervisor password`.
     public static let changesPassword = OperationMark(rawValue: "changesPassword")
+
+    /// The field that holds a session's token: in the Output of the operation marked
+    /// ``issuesSession``, and in the Input of every operation that takes a session (the CLI puts
+    /// the stored one there).
+    public static let sessionTokenField = "token"
 
     public var description: String { rawValue }
 }

@@ -103,6 +103,52 @@ struct VerticalRuleTests {
         return result.standardOutput
     }
 
+    /// The framework knows nothing of the reference suite: no line of a framework target's code
+    /// (comments aside) names a reference vertical, its targets or settings, or its user model's
+    /// fields. A framework target is every target but the reference suite's (IOInterface, Sessions,
+    /// a vertical's) and those under Tests/ outside the framework's folders (the suite's tests).
+    @Test func noFrameworkTargetNamesAReferenceVertical_orItsUserModel() throws {
+        let root = files.folder.deletingLastPathComponent().deletingLastPathComponent().path
+        let framework = try Self.packageTargets().filter { target in
+            !FrameworkRule.isReference(target) && (!target.path.hasPrefix("Tests/") || FrameworkRule.isFramework(target))
+        }
+        #expect(Set(framework.map(\.name)).isSuperset(of: ["VerticalsContract", "SupervisorCommands", "VerticalsScaffold"]))
+        var found: [String] = []
+        for target in framework {
+            let folder = "\(root)/\(target.path)"
+            for file in FileManager.default.enumerator(atPath: folder)?.compactMap({ $0 as? String }) ?? []
+            where file.hasSuffix(".swift") || file.hasSuffix(".vcontract") {
+                let text = (try? String(contentsOfFile: "\(folder)/\(file)", encoding: .utf8)) ?? ""
+                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    if let hit = try Self.referenceKnowledge(in: String(line)) {
+                        found.append("\(target.path)/\(file):\(number + 1): \(hit)")
+                    }
+                }
+            }
+        }
+        #expect(found == [], "the framework names the reference suite:\n\(found.joined(separator: "\n"))")
+        #expect(try Self.referenceKnowledge(in: #"    members.append(("displayName", .string(name)))"#) == "\"displayName\"")
+        #expect(try Self.referenceKnowledge(in: #"    let peer = "svc-clinics""#) == "svc-clinics")
+        #expect(try Self.referenceKnowledge(in: "    /// e.g. `identity.login` and `email`") == nil, "a comment may show the example")
+    }
+
+    /// What in `line` of framework code names the reference suite, or nil: a vertical's name as a
+    /// string, its daemon or user, its types and settings, a user-model field.
+    static func referenceKnowledge(in line: String) throws -> String? {
+        let code = line.trimmingCharacters(in: .whitespaces)
+        // A command's own name (`svc-supervisor password`) is the CLI's word, not a field.
+        guard !code.hasPrefix("//"), !code.hasPrefix("*"), !code.hasPrefix("/*"), !code.hasPrefix("commandName:") else { return nil }
+        let names = "identity|clinics|appointments|records|notifications"
+        let types = "Identity|Clinics|Appointments|Records|Notifications"
+        for pattern in [
+            "\"(\(names))\"", "\\b(svc|verticals)-(\(names))\\b", "\\b(\(types))(Service)?\\.\\w", "\\b(\(types))Service\\b",
+            "\\b(\(names.uppercased()))_[A-Z]", "\"(email|password|displayName|role|roles)\"", "\\bemail\\b",
+        ] {
+            if let match = line.firstMatch(of: try Regex(pattern)) { return String(line[match.range]) }
+        }
+        return nil
+    }
+
     @Test func aServiceReachingAnotherThroughAThirdTarget_isNamedWithThePath() {
         let targets = [
             VerticalRule.Target(name: "VerticalsWire", path: "Shared/Wire", dependencies: []),

@@ -40,6 +40,16 @@ struct AdminTests {
         #expect(principal.roles.contains(.admin))
     }
 
+    /// `svc-supervisor admin create ADDRESS` gives no name shown: identity takes the address's local part.
+    @Test func createAdmin_withoutADisplayName_showsTheAddresssLocalPart() async throws {
+        let router = Endpoint.routes(world: try Self.world())
+
+        let account = try await router.call(
+            Identity.createAdmin, .fixture(email: "ops@example.org", displayName: nil), peer: Self.operatorPeer)
+
+        #expect(account.displayName == "ops")
+    }
+
     @Test(arguments: [Self.strangerPeer, nil])
     func createAdmin_givenACallerWhoIsNotALocalOperator_isPermissionDenied(peer: PeerCredentials?) async throws {
         let router = Endpoint.routes(world: try Self.world())

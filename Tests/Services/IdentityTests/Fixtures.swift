@@ -46,6 +46,13 @@ extension Identity.RegisterInput {
     }
 }
 
+extension Identity.FirstAdminInput {
+    /// The first admin, with ``Identity/RegisterInput/fixture(email:password:displayName:)``'s password.
+    static func fixture(email: String = "ada@example.org", displayName: String? = "Ada Lovelace") -> Self {
+        .init(email: email, password: Identity.RegisterInput.fixture().password, displayName: displayName)
+    }
+}
+
 extension Identity.LoginInput {
     static func fixture(email: String = "ada@example.org", password: String = "correct horse battery staple") -> Self {
         .init(email: email, password: password)

@@ -94,10 +94,13 @@ struct SessionsEndTests {
     }
 
     @Test func theContract_marksEveryPasswordSecret_andNothingElse() {
-        let secrets = [Identity.RegisterInput.schema, Identity.LoginInput.schema, Identity.PasswordChangeInput.schema]
+        let secrets = [
+            Identity.RegisterInput.schema, Identity.FirstAdminInput.schema, Identity.LoginInput.schema,
+            Identity.PasswordChangeInput.schema,
+        ]
             .flatMap { schema in schema.fields.filter(\.secret).map { "\(schema.name).\($0.name)" } }
         #expect(secrets == [
-            "identity.RegisterInput.password", "identity.LoginInput.password",
+            "identity.RegisterInput.password", "identity.FirstAdminInput.password", "identity.LoginInput.password",
             "identity.PasswordChangeInput.oldPassword", "identity.PasswordChangeInput.newPassword",
         ])
         #expect(Identity.TokenInput.schema.fields.filter(\.secret).isEmpty)

@@ -30,7 +30,7 @@ struct SettingsTests {
         "a value identity cannot use stops the daemon, naming the variable",
         arguments: [
             ("IDENTITY_SESSION_HOURS", "0"), ("IDENTITY_SESSION_HOURS", "a day"),
-            ("VERTICALS_ADMIN_EMAILS", "admin@example.org"), ("IDENTITY_PWHASH_OPSLIMIT", "0"),
+            ("IDENTITY_PWHASH_OPSLIMIT", "0"),
             ("IDENTITY_PWHASH_MEMLIMIT", "1024"), ("IDENTITY_PWHASH_MEMLIMIT", "-5"),
             ("IDENTITY_LOGIN_FAILURES", "0"), ("IDENTITY_LOGIN_WINDOW_SECONDS", "a minute"),
             ("IDENTITY_LOGIN_TRACKED", "10"),
@@ -41,18 +41,6 @@ struct SettingsTests {
             _ = try Settings.from(environment: [variable: value])
         } catch {
             #expect(error.variable.contains(variable))
-        }
-    }
-
-    @Test func settings_givenTheRemovedAdminBootstrap_refuseToStart_namingTheWayToCreateAnAdmin() {
-        // An empty value grants nothing and is harmless; any address would let its registrant be admin.
-        #expect(throws: Never.self) { try Settings.from(environment: ["VERTICALS_ADMIN_EMAILS": " "]) }
-        do {
-            _ = try Settings.from(environment: ["VERTICALS_ADMIN_EMAILS": "admin@example.org"])
-            Issue.record("identity started with an admin-by-e-mail bootstrap")
-        } catch {
-            #expect(error.variable == "VERTICALS_ADMIN_EMAILS")
-            #expect(error.description.contains("svc-supervisor admin create"), "\(error)")
         }
     }
 }

@@ -46,7 +46,8 @@ package enum Endpoint {
         }
         router.on(Identity.createAdmin) { input, context in
             let user = try await CreateFirstAdmin(world: world).execute(
-                email: input.email, password: input.password, displayName: input.displayName,
+                email: input.email, password: input.password,
+                displayName: input.displayName ?? String(input.email.split(separator: "@").first ?? Substring(input.email)),
                 callerUID: context.peer?.uid)
             return Identity.Account(user)
         }

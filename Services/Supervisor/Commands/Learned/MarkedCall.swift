@@ -10,34 +10,28 @@ import VerticalsWire
 /// folder alone), one whose socket is there. The first whose cached description has the mark is
 /// called (one round trip); else each is asked until one has it.
 ///
-/// Every connection these calls make is checked first (``TrustedCallee``): they carry passwords
+/// Every connection these calls make is checked first (``TrustedCallee``): they carry secrets
 /// and session tokens, which a socket planted where the CLI looks must never receive.
 enum MarkedCall {
-    /// Calls the operation marked `mark` with an Input of `given` — and, with `secretsFor`, of
-    /// the secrets its schema marks, read from the person for that subject (``SecretPrompt``, once,
-    /// after the vertical is found and checked) — checked against its learned schema by `check`
-    /// first, if given; returns it with its Output as JSON.
+    /// Calls the operation marked `mark` with the Input `input` builds from its learned schema
+    /// (``MarkedInput``: once, after the vertical is found and checked, its secrets read for
+    /// `subject`); returns it with its Output as JSON.
     static func call(
-        _ mark: OperationMark, _ given: [(key: String, value: JSONValue)], secretsFor subject: String? = nil,
-        connection: VerticalConnectionOptions, check: (DescribedOperation) throws -> Void = { _ in }
+        _ mark: OperationMark, _ input: MarkedInput, subject: String, connection: VerticalConnectionOptions
     ) async throws -> (operation: DescribedOperation, output: JSONValue) {
         try await VerticalCaller.$calleeCheck.withValue(TrustedCallee.check()) {
             let learned = LearnedContracts(connection: connection)
             let service = try await server(of: mark, learned: learned)
-            var members = given
-            if let subject {
-                let (contract, _) = try await learned.cachedOrFetched(service, label: "\(service) (\(mark))")
-                guard let operation = contract.operation(marked: mark) else {
-                    throw CLIError(status: 69, "\(service) no longer serves an operation marked \(mark)")
-                }
-                members = try SecretPrompt.members(for: operation, given: given, subject: subject)
+            let (described, _) = try await learned.cachedOrFetched(service, label: "\(service) (\(mark))")
+            guard let operation = described.operation(marked: mark) else {
+                throw CLIError(status: 69, "\(service) no longer serves an operation marked \(mark)")
             }
+            let members = try input.members(for: operation, subject: subject)
             return try await LearnedCall(learned: learned, service: service).run(label: "\(service) (\(mark))") { contract in
                 guard let operation = contract.operation(marked: mark) else {
                     throw LearnedCall.Stale(
                         refusal: CLIError(status: 69, "\(service) no longer serves an operation marked \(mark)"))
                 }
-                try check(operation)
                 let input = try LearnedCall.input(.object(members), for: operation)
                 let output = try await LearnedCall.send(operation, input, of: contract, learned: learned)
                 return (operation, try output.json(as: operation.output.schema))

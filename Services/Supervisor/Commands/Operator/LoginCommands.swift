@@ -3,36 +3,40 @@ import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire
 
-/// `svc-supervisor login EMAIL`: logs in through the suite's operation marked `issuesSession`
-/// (identity's `login` in the reference suite) and keeps the session for the current user
-/// (``StoredLogin``), so `call` attaches its token where an operation needs one.
+/// `svc-supervisor login VALUE…`: logs in through the suite's operation marked `issuesSession`,
+/// its Input built from the operation's schema (``MarkedInput``), and keeps the session for the
+/// current user (``StoredLogin``), so `call` attaches its token where an operation needs one.
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
-        abstract: "Log in at identity and keep the session token for this user (mode 0600).",
+        abstract: "Log in through the operation marked issuesSession and keep the session token for this user (mode 0600).",
         discussion: """
-            The operation called is the one a running vertical marks as issuing sessions (identity.login),
-            found through daemon.describe among the verticals the supervisor, the manifest or
-            VERTICALS_ENDPOINT_* name. Before the password is sent, the vertical's socket must be held by
-            root, this user or its verticals-NAME user (over TLS, its certificate must name it). The token
-            goes to $XDG_STATE_HOME/verticals/session.json (else ~/.local/state/verticals/). Each field the
-            operation marks secret (the password) comes from a prompt with echo off, or from a line of
-            standard input when it is not a terminal.
+            The operation called is the one a running vertical marks as issuing sessions, found through
+            daemon.describe among the verticals the supervisor, the manifest or VERTICALS_ENDPOINT_* name.
+            The values given fill its Input's required fields in order (svc-supervisor describe shows
+            them); --field-name VALUE gives any field by name. Before a secret is sent, the vertical's
+            socket must be held by root, this user or its verticals-NAME user (over TLS, its certificate
+            must name it). The token goes to $XDG_STATE_HOME/verticals/session.json (else
+            ~/.local/state/verticals/). Each field the operation marks secret comes from a prompt with
+            echo off, or from a line of standard input when it is not a terminal.
             """)
 
-    @Argument(help: "The account's e-mail address.") var email: String
+    @Argument(parsing: .allUnrecognized, help: "Values of the operation's required fields, in order; --field-name VALUE for any field.")
+    var fields: [String] = []
     @OptionGroup var connection: VerticalConnectionOptions
 
     func run() async throws {
         try await ControlClient.reporting {
             let store = try StoredLogin.forCurrentUser(environment: ProcessEnvironment.current)
-            let (operation, output) = try await MarkedCall.call(
-                .issuesSession, [("email", .string(email))], secretsFor: email, connection: connection)
+            let input = MarkedInput(words: fields, asksSecrets: true)
+            let subject = input.subject(else: "this account")
+            let (operation, output) = try await MarkedCall.call(.issuesSession, input, subject: subject, connection: connection)
             guard let session = StoredSession(output) else {
-                throw CLIError(status: 76, "\(operation.fullName) answered a session without a \"token\" string")
+                throw CLIError(
+                    status: 76, "\(operation.fullName) answered a session without a \"\(OperationMark.sessionTokenField)\" string")
             }
             try store.save(session)
-            print("logged in as \(email) until \(output.string("expiresAt") ?? "it expires"); token kept in \(store.path)")
+            print("logged in as \(subject) through \(operation.fullName); token kept in \(store.path)")
         }
     }
 }
@@ -41,7 +45,7 @@ struct LoginCommand: AsyncParsableCommand {
 /// forgets it; with `--everywhere`, every session of the user (the operation marked `endsAllSessions`).
 struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "logout", abstract: "Revoke the stored session token at identity and delete it.")
+        commandName: "logout", abstract: "Revoke the stored session token (the operation marked endsSession) and delete it.")
 
     @Flag(help: "End every session of this account, on every device, not only this one.") var everywhere = false
     @OptionGroup var connection: VerticalConnectionOptions
@@ -55,8 +59,8 @@ struct LogoutCommand: AsyncParsableCommand {
             }
             do {
                 let (_, ended) = try await MarkedCall.call(
-                    everywhere ? .endsAllSessions : .endsSession, [(TokenAttacher.field, .string(session.token))],
-                    connection: connection)
+                    everywhere ? .endsAllSessions : .endsSession, MarkedInput(words: [], token: session.token),
+                    subject: "this account", connection: connection)
                 if everywhere { print("ended \(ended.number("count").map { "\($0)" } ?? "every") session(s) of this account") }
             } catch let error as CLIError {
                 // Refused (expired or revoked already): nothing left to revoke; forget it anyway.

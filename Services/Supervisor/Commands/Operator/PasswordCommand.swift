@@ -4,7 +4,7 @@ import VerticalsServiceKit
 import VerticalsWire
 
 /// `svc-supervisor password`: changes the logged-in account's password through the operation a
-/// running vertical marks `changesPassword` (identity's `changePassword`), with the stored token;
+/// running vertical marks `changesPassword`, with the stored token;
 /// the current and the new password are the fields it marks secret, read with echo off. Every
 /// session of the account ends with it, the stored one too, which is then forgotten.
 struct PasswordCommand: AsyncParsableCommand {
@@ -12,7 +12,7 @@ struct PasswordCommand: AsyncParsableCommand {
         commandName: "password",
         abstract: "Change the logged-in account's password; every session of the account ends.",
         discussion: """
-            Needs a login (svc-supervisor login EMAIL). Each password the operation marks secret (the
+            Needs a login (svc-supervisor login). Each password the operation marks secret (the
             current one, then the new one) comes from a prompt with echo off, or from a line of standard
             input when it is not a terminal. Log in again afterwards, with the new password.
             """)
@@ -23,15 +23,15 @@ struct PasswordCommand: AsyncParsableCommand {
         try await ControlClient.reporting {
             let store = try StoredLogin.forCurrentUser(environment: ProcessEnvironment.current)
             guard let session = try store.load() else {
-                throw CLIError(status: 77, "not logged in: svc-supervisor login EMAIL first")
+                throw CLIError(status: 77, "not logged in: svc-supervisor login first")
             }
             let (_, ended) = try await MarkedCall.call(
-                .changesPassword, [(TokenAttacher.field, .string(session.token))], secretsFor: "this account",
+                .changesPassword, MarkedInput(words: [], token: session.token, asksSecrets: true), subject: "this account",
                 connection: connection)
             try store.delete()
             print(
                 "password changed; \(ended.number("count").map { "\($0)" } ?? "every") session(s) ended, "
-                    + "this one too: svc-supervisor login EMAIL with the new password")
+                    + "this one too: svc-supervisor login with the new password")
         }
     }
 }

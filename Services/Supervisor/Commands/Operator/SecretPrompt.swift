@@ -3,13 +3,13 @@ import VerticalsSupervisorClient
 import VerticalsWire
 
 /// The secrets an operation's Input asks for, read from the person at the terminal: each field
-/// its schema marks `secret` (a password) and the command did not give, prompted with echo off
+/// its schema marks `secret` and the command did not give, prompted with echo off
 /// (``PasswordPrompt``), in schema order, so a secret never sits on a command line, in the shell's
 /// history or in a process list. Which fields these are comes from the operation's description,
 /// not from names this CLI knows.
 enum SecretPrompt {
     /// `given` with, after it, each string field of `operation`'s Input marked `secret` that
-    /// `given` lacks, read for `subject` (e.g. the account's address). A ``CLIError`` (exit 69)
+    /// `given` lacks, read for `subject` (e.g. the account's name). A ``CLIError`` (exit 69)
     /// when the operation marks no field secret at all: this CLI then does not know where a
     /// password would go, and sends none.
     static func members(
@@ -23,7 +23,7 @@ enum SecretPrompt {
         guard !secrets.isEmpty else {
             throw CLIError(
                 status: 69,
-                "\(operation.fullName) marks no field of its input secret: this CLI asks for a password only "
+                "\(operation.fullName) marks no field of its input secret: this CLI asks for a secret only "
                     + "where the operation's description says one goes (an older vertical? upgrade it)")
         }
         var members = given
@@ -33,13 +33,18 @@ enum SecretPrompt {
         return members
     }
 
-    /// "New password for ada@example.org: " from the field `newPassword`.
+    /// "New secret for ada@example.org: " from the field `newSecret`.
     static func prompt(for field: FieldDescriptor, subject: String) -> String {
+        words(field.name) + " for \(subject): "
+    }
+
+    /// "New secret" from `newSecret`: a field's name as words, the first capitalised.
+    static func words(_ name: String) -> String {
         var words = ""
-        for character in field.name {
+        for character in name {
             if character.isUppercase, !words.isEmpty { words.append(" ") }
             words.append(character.lowercased())
         }
-        return words.prefix(1).uppercased() + words.dropFirst() + " for \(subject): "
+        return words.prefix(1).uppercased() + words.dropFirst()
     }
 }

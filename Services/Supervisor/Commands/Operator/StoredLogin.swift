@@ -43,7 +43,7 @@ struct StoredLogin {
         guard let document = try? JSONValue(parsing: String(decoding: bytes, as: UTF8.self)),
             let session = StoredSession(document)
         else {
-            throw CLIError(status: 74, "\(path) is not a stored login (no \"token\" string): svc-supervisor login EMAIL again")
+            throw CLIError(status: 74, "\(path) is not a stored login (no \"token\" string): svc-supervisor login again")
         }
         return session
     }
@@ -96,7 +96,7 @@ struct StoredSession {
 
     /// The session `document` holds; nil when it is not an object with a `token` string.
     init?(_ document: JSONValue) {
-        guard let token = document.string("token") else { return nil }
+        guard let token = document.string(OperationMark.sessionTokenField) else { return nil }
         self.document = document
         self.token = token
     }

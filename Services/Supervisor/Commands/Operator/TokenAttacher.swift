@@ -27,7 +27,7 @@ struct TokenAttacher {
     }
 
     /// The name of the Input field a session token goes in.
-    static let field = "token"
+    static let field = OperationMark.sessionTokenField
 
     /// Whether `schema` asks for a token at all.
     var needsToken: Bool {
@@ -41,13 +41,13 @@ struct TokenAttacher {
     /// (exit 77) when a token is needed and nobody is logged in.
     func attach(to input: JSONValue) throws -> JSONValue {
         guard needsToken, case .object(var members) = input else { return input }
-        if let given = members.first(where: { $0.key == "token" }), given.value != .null { return input }
+        if let given = members.first(where: { $0.key == Self.field }), given.value != .null { return input }
         guard let token = try token() else {
             throw CLIError(
-                status: 77, "\(schema.name) needs a token: svc-supervisor login EMAIL first, or give \"token\" in the JSON")
+                status: 77, "\(schema.name) needs a token: svc-supervisor login first, or give \"token\" in the JSON")
         }
-        members.removeAll { $0.key == "token" }
-        members.append((key: "token", value: .string(token)))
+        members.removeAll { $0.key == Self.field }
+        members.append((key: Self.field, value: .string(token)))
         return .object(members)
     }
 }

@@ -40,11 +40,7 @@ extension FrameworkSource {
     public static func checkout(around directory: String) -> FrameworkSource? {
         var cursor = URL(fileURLWithPath: directory).standardizedFileURL.path
         while true {
-            if let data = FileManager.default.contents(atPath: "\(cursor)/Package.swift"),
-                String(decoding: data, as: UTF8.self).contains(ProductLayout.frameworkPackageMarker)
-            {
-                return .path(cursor)
-            }
+            if FrameworkTargets.isFramework(cursor) { return .path(cursor) }
             let parent = URL(fileURLWithPath: cursor).deletingLastPathComponent().path
             if parent == cursor { return nil }
             cursor = parent

@@ -22,16 +22,16 @@ public struct ProductScaffold: Sendable {
     public let files: [(path: String, contents: String)]
 
     /// Plans product `name` at `root` with one vertical, `vertical`; throws, writing nothing, when
-    /// a name is invalid or `root` exists and is not an empty folder.
-    public init(root: String, name: String, vertical: String, framework: FrameworkSource) throws(ScaffoldError) {
+    /// a name is invalid, a target of the vertical is one of `frameworkTargets` (the framework's
+    /// package's, read from the checkout the product will depend on), or `root` exists and is not
+    /// an empty folder.
+    public init(
+        root: String, name: String, vertical: String, framework: FrameworkSource, frameworkTargets: FrameworkTargets
+    ) throws(ScaffoldError) {
         let product = try ProductName(name)
         let v = try VerticalName(vertical)
-        try v.checkOutsideTheFramework()
-        if FileManager.default.fileExists(atPath: root) {
-            // A file, or a folder that cannot be listed, counts as not empty.
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? ["(not a readable folder)"]
-            guard entries.isEmpty else { throw .notEmpty(root, holding: entries.sorted()) }
-        }
+        try frameworkTargets.refuse(clashesOf: v)
+        try Self.checkEmpty(root)
         self.product = product
         self.vertical = v
         self.framework = framework
@@ -49,6 +49,14 @@ public struct ProductScaffold: Sendable {
             (".gitignore", ProductTemplate.gitignore),
             (".containerignore", ProductTemplate.containerignore),
         ] + Scaffold.files(of: v, calls: [], interface: interface, examples: false)
+    }
+
+    /// Refuses `root` when it exists and is not an empty folder (a file, or a folder that cannot be
+    /// listed, counts as not empty): a product is made in an empty or new folder.
+    public static func checkEmpty(_ root: String) throws(ScaffoldError) {
+        guard FileManager.default.fileExists(atPath: root) else { return }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? ["(not a readable folder)"]
+        guard entries.isEmpty else { throw .notEmpty(root, holding: entries.sorted()) }
     }
 
     /// Every path it writes.

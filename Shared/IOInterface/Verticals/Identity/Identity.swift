@@ -54,7 +54,7 @@ public enum Identity: ServiceContract {
     /// Creates the first administrator of a fresh suite (`svc-supervisor admin create`). Only a
     /// local operator may: a caller whose `SO_PEERCRED` uid is root or identity's own uid; and only
     /// while no account has the `admin` role (`conflict` after that: an admin grants the role).
-    public static let createAdmin = Operation<RegisterInput, Account>(
+    public static let createAdmin = Operation<FirstAdminInput, Account>(
         name, "createAdmin",
         summary: "Create the first admin; only a local operator (root or identity's uid) while no admin exists.",
         errors: [.invalidInput, .conflict, .permissionDenied], marks: [.createsFirstAdmin, .operatorOnly])

@@ -23,9 +23,6 @@ package struct Settings: Sendable {
     /// Reads the settings from the daemon's environment:
     ///
     /// - `IDENTITY_SESSION_HOURS`: session lifetime in whole hours (1...8760), default 24.
-    /// - `VERTICALS_ADMIN_EMAILS` is refused: it made whoever registered a listed address an admin,
-    ///   and anyone may register any address. The first admin comes from `svc-supervisor admin
-    ///   create` (``CreateFirstAdmin``, a local operator only), the rest from `admin grant`.
     /// - `IDENTITY_PWHASH_OPSLIMIT`, `IDENTITY_PWHASH_MEMLIMIT`: Argon2id passes and memory in
     ///   bytes, default libsodium's interactive limits (2, 64 MiB). Lower them only for tests.
     /// - `IDENTITY_LOGIN_FAILURES`: failed logins an account, and a caller, may have per window
@@ -38,13 +35,6 @@ package struct Settings: Sendable {
     package static func from(environment: [String: String]) throws(SettingsError) -> Settings {
         var settings = Settings()
         if let hours = try read(sessionHours, environment) { settings.sessionLifetime = .seconds(hours * 3600) }
-        if let list = environment["VERTICALS_ADMIN_EMAILS"], !list.trimmedWhitespace.isEmpty {
-            throw SettingsError(
-                variable: "VERTICALS_ADMIN_EMAILS", value: list,
-                expected: "nothing: a role is never granted by e-mail, since anyone may register any address. "
-                    + "Remove it, create the first admin with `svc-supervisor admin create EMAIL` "
-                    + "and give the role to others with `svc-supervisor admin grant EMAIL admin`")
-        }
         if let value = try read(passwordOperations, environment) { settings.passwordLimits.operations = UInt64(value) }
         if let value = try read(passwordMemoryBytes, environment) { settings.passwordLimits.memoryBytes = value }
         settings.loginAttempts = try LoginThrottle.Limits.from(environment: environment)
