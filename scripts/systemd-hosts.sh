@@ -83,6 +83,8 @@ bin=${VT_HOSTS_BIN:-$(cd "$checkout" && swift build --show-bin-path)}
 key=$(echo "debootstrap --variant=minbase --include=$packages bookworm $mirror" | sha256sum | cut -c1-16)
 base="$cache/bookworm-systemd-$key"
 mkdir -p "$cache"
+. "$checkout/scripts/trusted-cache.sh"
+trusted_cache "$cache" || exit 1
 exec 9>"$cache/.lock"
 flock -w 1800 9 || die "another run holds $cache/.lock"
 if [ ! -d "$base" ]; then
