@@ -177,6 +177,13 @@ enum ManifestFixture {
         ManifestParser.parse(text: text, baseDirectory: base, binDirectory: bin)
     }
 
+    /// The manifest of `text`, expecting it to have no problem.
+    static func valid(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> Manifest {
+        let (manifest, problems) = parse(text)
+        #expect(problems.isEmpty, "\(problems)", sourceLocation: sourceLocation)
+        return manifest
+    }
+
     /// Only the problems of `text`.
     static func problems(_ text: String) -> [ManifestError] {
         parse(text).1
