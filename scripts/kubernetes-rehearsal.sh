@@ -40,11 +40,7 @@ base() {
     local key
     key=$({ echo "debootstrap --variant=minbase $suite $mirror"; cat "$stage"; } | sha256sum | cut -c1-16)
     local dir="$cache/$suite-$key"
-    mkdir -p "$cache"
-    trusted_cache "$cache" || exit 1
-    # One builder at a time; a second run waits and then finds the folder made.
-    exec 9>"$cache/.lock"
-    flock -w 1800 9 || die "another run holds $cache/.lock"
+    open_cache "$cache"
     if [ -d "$dir" ]; then
         echo "cached: $dir" >&2
         echo "$dir"

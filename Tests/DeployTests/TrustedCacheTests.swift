@@ -7,50 +7,45 @@ import VerticalsTesting
 @Suite(.timeLimit(.minutes(1))) struct TrustedCacheTests {
     static let script = "\(DeployFixture.repositoryRoot)/scripts/trusted-cache.sh"
 
-    /// `trusted_cache FOLDER` run by bash.
-    static func check(_ folder: String, in directory: TemporaryDirectory) throws -> CommandResult {
-        try runCommand("/bin/bash", ["-c", ". \"$1\"; trusted_cache \"$2\"", "bash", script, folder], in: directory)
+    /// Folder `name` of `directory`, made with `mode`.
+    static func folder(_ name: String, mode: mode_t, in directory: TemporaryDirectory) -> String {
+        let path = directory.file(name)
+        mkdir(path, 0o755)
+        chmod(path, mode)
+        return path
+    }
+
+    /// What `trusted_cache FOLDER` says when it refuses `folder` (exit 1), or nil when it trusts it
+    /// (exit 0).
+    static func refusal(of folder: String, in directory: TemporaryDirectory) throws -> String? {
+        let result = try runCommand("/bin/bash", ["-c", ". \"$1\"; trusted_cache \"$2\"", "bash", script, folder], in: directory)
+        #expect(result.status == 0 || result.status == 1, "\(result.status): \(result.standardError)")
+        return result.status == 0 ? nil : result.standardError
     }
 
     @Test func aFolderWritableByOthers_isRefused_namingItsMode() throws {
         let directory = TemporaryDirectory()
-        let hostile = directory.file("cache")
-        mkdir(hostile, 0o755)
-        chmod(hostile, 0o777)
-        let result = try Self.check(hostile, in: directory)
-        #expect(result.status == 1)
-        #expect(result.standardError.contains("\(hostile) is writable by group or others (mode 777)"), "\(result.standardError)")
+        let hostile = Self.folder("cache", mode: 0o777, in: directory)
+        let refusal = try #require(try Self.refusal(of: hostile, in: directory))
+        #expect(refusal.contains("\(hostile) is writable by group or others (mode 777)"), "\(refusal)")
     }
 
-    @Test func aFolderNobodyOwns_isRefused_andOneOnlyRootMayWrite_isTrusted() throws {
-        guard geteuid() == 0 else {
-            print("skipped: giving a folder to nobody and trusting root's takes root")
-            return
-        }
+    @Test(.enabled(if: geteuid() == 0, "needs root: gives a folder to nobody, and trusts only root's"))
+    func aFolderNobodyOwns_isRefused_andOneOnlyRootMayWrite_isTrusted() throws {
         let directory = TemporaryDirectory()
-        let cache = directory.file("cache")
-        mkdir(cache, 0o755)
-        let trusted = try Self.check(cache, in: directory)
-        #expect(trusted.status == 0, "\(trusted.standardError)")
+        let cache = Self.folder("cache", mode: 0o755, in: directory)
+        #expect(try Self.refusal(of: cache, in: directory) == nil)
         #expect(chown(cache, 65534, 65534) == 0)
-        let refused = try Self.check(cache, in: directory)
-        #expect(refused.status == 1)
-        #expect(refused.standardError.contains("\(cache) belongs to uid 65534, not root"), "\(refused.standardError)")
+        let refusal = try #require(try Self.refusal(of: cache, in: directory))
+        #expect(refusal.contains("\(cache) belongs to uid 65534, not root"), "\(refusal)")
     }
 
-    @Test func aParentWritableByOthers_isRefused_evenWhenTheFolderIsRoots() throws {
-        guard geteuid() == 0 else {
-            print("skipped: a root-owned folder under a hostile parent takes root")
-            return
-        }
+    @Test(.enabled(if: geteuid() == 0, "needs root: a folder of root's under a parent others may write"))
+    func aParentWritableByOthers_isRefused_evenWhenTheFolderIsRoots() throws {
         let directory = TemporaryDirectory()
-        let parent = directory.file("parent")
-        mkdir(parent, 0o755)
-        chmod(parent, 0o777)
-        let cache = "\(parent)/cache"
-        mkdir(cache, 0o755)
-        let result = try Self.check(cache, in: directory)
-        #expect(result.status == 1)
-        #expect(result.standardError.contains("\(parent) is writable by group or others"), "\(result.standardError)")
+        let parent = Self.folder("parent", mode: 0o777, in: directory)
+        mkdir("\(parent)/cache", 0o755)
+        let refusal = try #require(try Self.refusal(of: "\(parent)/cache", in: directory))
+        #expect(refusal.contains("\(parent) is writable by group or others"), "\(refusal)")
     }
 }
