@@ -31,9 +31,8 @@ took() { echo "   took $(( $(date +%s) - step_started )) s" >&2; }
 
 # -- the cached base: debootstrap once -------------------------------------------------------------
 base="$cache/bookworm-minbase"
-mkdir -p "$cache"
-exec 9>"$cache/.lock"
-flock -w 1800 9 || die "another run holds $cache/.lock"
+. "$checkout/scripts/trusted-cache.sh"
+open_cache "$cache"
 if [ ! -d "$base" ]; then
     step "debootstrap --variant=minbase bookworm $mirror (once; cached in $base)"
     command -v debootstrap >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >&2

@@ -44,6 +44,7 @@ die() { echo "image: $*" >&2; exit 1; }
 export_dir=$(cd "$1" && pwd) context=$(cd "$2" && pwd) tag=$3 manifest=$(realpath "$4")
 here="$(cd "$(dirname "$0")" && pwd)"
 rehearsal="$here/kubernetes-rehearsal.sh"
+. "$here/trusted-cache.sh"
 containerfile="$export_dir/Containerfile"
 [ -f "$containerfile" ] || die "no Containerfile in $export_dir (svc-supervisor export kubernetes writes it)"
 cache=${VT_IMAGE_CACHE:-/var/cache/verticals-image-bases}
@@ -89,6 +90,7 @@ plain_path=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 make_bases() {
     step "bases (cached in $cache)"
     mkdir -p "$cache"
+    trusted_cache "$cache" || exit 1
     runtime_root=$(debian_root runtime ': the runtime base, as debian:bookworm-slim is made') || die "cannot make the runtime base"
     runtime_ref="localhost/verticals-base-runtime:${runtime_root##*-}"
     import_base "$runtime_root" "$runtime_ref" "$plain_path"

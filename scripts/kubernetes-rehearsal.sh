@@ -29,6 +29,7 @@
 set -uo pipefail
 
 die() { echo "kubernetes-rehearsal: $*" >&2; exit 1; }
+. "$(dirname "$0")/trusted-cache.sh"
 
 # -- base ---------------------------------------------------------------------------------------
 base() {
@@ -39,10 +40,7 @@ base() {
     local key
     key=$({ echo "debootstrap --variant=minbase $suite $mirror"; cat "$stage"; } | sha256sum | cut -c1-16)
     local dir="$cache/$suite-$key"
-    mkdir -p "$cache"
-    # One builder at a time; a second run waits and then finds the folder made.
-    exec 9>"$cache/.lock"
-    flock -w 1800 9 || die "another run holds $cache/.lock"
+    open_cache "$cache"
     if [ -d "$dir" ]; then
         echo "cached: $dir" >&2
         echo "$dir"

@@ -82,9 +82,8 @@ bin=${VT_HOSTS_BIN:-$(cd "$checkout" && swift build --show-bin-path)}
 # -- the cached root: debootstrap once -------------------------------------------------------------
 key=$(echo "debootstrap --variant=minbase --include=$packages bookworm $mirror" | sha256sum | cut -c1-16)
 base="$cache/bookworm-systemd-$key"
-mkdir -p "$cache"
-exec 9>"$cache/.lock"
-flock -w 1800 9 || die "another run holds $cache/.lock"
+. "$checkout/scripts/trusted-cache.sh"
+open_cache "$cache"
 if [ ! -d "$base" ]; then
     command -v debootstrap >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq debootstrap >&2 \
         || cannot "no debootstrap, and apt-get could not install it"

@@ -8,7 +8,7 @@ extension Manifest {
     /// // identity; clinics depends on identity; notifications on identity
     /// try manifest.startOrder()  // ["identity", "clinics", "notifications"]
     /// ```
-    public func startOrder() throws(ManifestProblem) -> [String] {
+    public func startOrder() throws(ManifestError) -> [String] {
         if let problem = dependencyProblems().first { throw problem }
         var placed: Set<String> = []
         var order: [String] = []
@@ -19,7 +19,7 @@ extension Manifest {
                 let next = services.first(where: { service in
                     !placed.contains(service.name) && service.dependsOn.allSatisfy(placed.contains)
                 })
-            else { throw ManifestProblem("no service can start: the dependencies are inconsistent") }
+            else { throw ManifestError("no service can start: the dependencies are inconsistent") }
             placed.insert(next.name)
             order.append(next.name)
         }
@@ -28,21 +28,21 @@ extension Manifest {
 
     /// Service names in the order they stop: ``startOrder()`` reversed, so a service stops
     /// before anything it depends on.
-    public func stopOrder() throws(ManifestProblem) -> [String] {
+    public func stopOrder() throws(ManifestError) -> [String] {
         try startOrder().reversed()
     }
 
     /// Dependencies that cannot be met: unknown names, a service depending on itself, a name
     /// listed twice, and cycles, each named (`identity -> clinics -> identity`) once.
-    package func dependencyProblems() -> [ManifestProblem] {
-        var problems: [ManifestProblem] = []
+    package func dependencyProblems() -> [ManifestError] {
+        var problems: [ManifestError] = []
         let names = Set(services.map(\.name))
         for service in services {
             var seen: Set<String> = []
             for dependency in service.dependsOn {
                 if dependency == service.name {
                     problems.append(
-                        ManifestProblem(
+                        ManifestError(
                             service: service.name, key: "depends_on",
                             "a service cannot depend on itself; remove \"\(dependency)\""))
                 } else if !names.contains(dependency) {
@@ -50,19 +50,19 @@ extension Manifest {
                         "; did you mean \"\($0)\"?"
                     }
                     problems.append(
-                        ManifestProblem(
+                        ManifestError(
                             service: service.name, key: "depends_on",
                             "depends on \"\(dependency)\", which is not a service in this manifest\(hint ?? "")"))
                 } else if !seen.insert(dependency).inserted {
                     problems.append(
-                        ManifestProblem(
+                        ManifestError(
                             service: service.name, key: "depends_on", "lists \"\(dependency)\" more than once"))
                 }
             }
         }
         for cycle in cycles() {
             problems.append(
-                ManifestProblem(
+                ManifestError(
                     service: cycle[0], key: "depends_on",
                     "dependency cycle: \((cycle + [cycle[0]]).joined(separator: " -> ")); no order can start these"))
         }

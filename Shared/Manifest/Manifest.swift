@@ -4,7 +4,7 @@ import VerticalsWire
 ///
 /// A value type the engine's `ManifestParser` produces, and the engine and the exports
 /// (VerticalsDeploy) read; `svc-supervisor check` and `up` refuse a manifest whose
-/// ``ManifestProblem``s are not empty.
+/// ``ManifestError``s are not empty.
 public struct Manifest: Sendable, Equatable {
     /// Every service, in the order the file lists them.
     public var services: [ServiceSpec]
@@ -202,7 +202,7 @@ public enum Readiness: String, Sendable, Equatable, CaseIterable {
 }
 
 /// One thing wrong with a manifest, located by service and key.
-public struct ManifestProblem: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The service, when the problem is about one.
     public var service: String?
     /// The key, e.g. `depends_on`.
@@ -226,3 +226,7 @@ public struct ManifestProblem: Error, Sendable, Equatable, CustomStringConvertib
         }
     }
 }
+
+/// The name 0.1.0 published for ``ManifestError``.
+@available(*, deprecated, renamed: "ManifestError")
+public typealias ManifestProblem = ManifestError

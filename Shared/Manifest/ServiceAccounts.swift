@@ -129,14 +129,14 @@ public enum ServiceAccounts {
 
     /// A `user` two services share (or one in `[defaults]`, which every service inherits): the
     /// kernel could no longer tell them apart, so neither route could be enforced.
-    package static func sharedUserProblems(_ manifest: Manifest) -> [ManifestProblem] {
+    package static func sharedUserProblems(_ manifest: Manifest) -> [ManifestError] {
         var first: [String: String] = [:]
-        var problems: [ManifestProblem] = []
+        var problems: [ManifestError] = []
         for spec in manifest.services {
             let user = userName(spec)
             if let other = first[user] {
                 problems.append(
-                    ManifestProblem(
+                    ManifestError(
                         service: spec.name, key: "user",
                         "\"\(user)\" is \(other)'s user too: each service needs its own, or their routes cannot be told apart"))
             } else {

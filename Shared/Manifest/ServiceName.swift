@@ -8,7 +8,7 @@ public enum ServiceName {
     public static let maxSocketPathBytes = 107
 
     /// What is wrong with `name` as a service name, as one problem; empty when it is valid.
-    public static func problems(_ name: String) -> [ManifestProblem] {
+    public static func problems(_ name: String) -> [ManifestError] {
         var reasons: [String] = []
         let scalars = Array(name.unicodeScalars)
         if scalars.isEmpty {
@@ -26,7 +26,7 @@ public enum ServiceName {
         if scalars.count > maxLength {
             reasons.append("the name is \(scalars.count) characters long; at most \(maxLength)")
         }
-        return reasons.isEmpty ? [] : [ManifestProblem(service: name, reasons.joined(separator: "; "))]
+        return reasons.isEmpty ? [] : [ManifestError(service: name, reasons.joined(separator: "; "))]
     }
 
     /// `<socketDirectory>/<name>.sock`.
@@ -39,12 +39,12 @@ extension Manifest {
     /// Each service whose socket path in `socketDirectory` (`<run dir>/sockets`) is longer
     /// than a Unix socket address holds (107 bytes); libuv would silently bind a truncated
     /// path. Services with `socket = false` are not checked.
-    public func socketPathProblems(socketDirectory: String) -> [ManifestProblem] {
+    public func socketPathProblems(socketDirectory: String) -> [ManifestError] {
         services.filter(\.socket).compactMap { service in
             let path = ServiceName.socketPath(service.name, in: socketDirectory)
             let length = path.utf8.count
             guard length > ServiceName.maxSocketPathBytes else { return nil }
-            return ManifestProblem(
+            return ManifestError(
                 service: service.name,
                 "its socket path \(path) is \(length) bytes; a Unix socket path holds at most "
                     + "\(ServiceName.maxSocketPathBytes): use a shorter run directory or name")

@@ -86,11 +86,11 @@ extension NamespaceTests {
             let records = ServiceClient(
                 loop: recordsLoop, sockets: SocketDirectory.from(environment: recordsEnvironment), defaultTimeout: .seconds(10))
             defer { records.close() }
-            let unauthenticated = await Self.refusal { _ = try await records.call(Identity.authenticate, .init(token: "not-a-token")) }
+            let unauthenticated = await SupervisedSuite.refusal { _ = try await records.call(Identity.authenticate, .init(token: "not-a-token")) }
             #expect(unauthenticated?.code == .unauthenticated, "records → identity.authenticate is declared: \(String(describing: unauthenticated))")
-            let getUser = await Self.refusal { _ = try await records.call(Identity.getUser, .init(userID: "u_1")) }
+            let getUser = await SupervisedSuite.refusal { _ = try await records.call(Identity.getUser, .init(userID: "u_1")) }
             #expect(getUser?.detail("edge") == "records → identity.getUser", "\(String(describing: getUser))")
-            let grant = await Self.refusal {
+            let grant = await SupervisedSuite.refusal {
                 _ = try await records.call(Identity.grantRole, .init(token: "t", email: "a@example.org", role: .admin))
             }
             #expect(grant?.detail("reason") == "operatorOnly", "\(String(describing: grant))")
@@ -102,18 +102,6 @@ extension NamespaceTests {
             #expect(topology.callees["records"]?.contains("notifications") == false)
             #expect(try lab.connect(from: "records", to: addresses["notifications"]!, port: port, timeout: .seconds(2)) == .timedOut)
             #expect(try lab.connect(from: "clinics", to: addresses["appointments"]!, port: port, timeout: .seconds(2)) == .timedOut)
-        }
-
-        /// The typed error `body` threw, or nil.
-        static func refusal(_ body: () async throws -> Void) async -> ServiceError? {
-            do {
-                try await body()
-                return nil
-            } catch let error as ServiceError {
-                return error
-            } catch {
-                return ServiceError(.internal, "\(error)")
-            }
         }
 
         /// `vertical`'s ConfigMap environment with each of its volume mounts made a folder of

@@ -59,96 +59,64 @@ struct OperationRoutesSuiteTests {
 
     @Test(.enabled(if: geteuid() == 0, "needs root: runs each vertical as its own user"))
     func overUnixSockets_fromAVerticalsUser_anUndeclaredOperation_andGrantRole_areRefused_namingTheEdge() async throws {
-        let prefix = "vtr-\(String(UInt32.random(in: 0...UInt32.max), radix: 36))-"
-        let directory = TemporaryDirectory()
-        defer { UserPerVerticalSuiteTests.deleteAccounts(prefix: prefix, in: directory) }
-        chmod(directory.path, 0o755)
-        let bin = directory.file("bin")
-        mkdir(bin, 0o755)
-        for program in ["svc-supervisor", "svc-supervisor-engine", "vt-exec", "svc-identity", "svc-clinics", "svc-notifications"] {
-            let source = "\(DaemonProcess.productsDirectory)/\(program)"
-            if link(source, "\(bin)/\(program)") != 0 {
-                let copied = try runCommand("/bin/cp", [source, "\(bin)/\(program)"], in: directory)
-                #expect(copied.status == 0, "cp \(program): \(copied.standardError)")
+        try await UserPerVerticalSuite.run(tag: "vtr", services: ["identity", "clinics", "notifications"], manifest: { prefix in
+            "[defaults]\nstop_timeout = \"5s\"\n" + Self.services(user: prefix)
+        }) { suite in
+            let (prefix, directory, bin, run) = (suite.prefix, suite.directory, suite.bin, suite.run)
+
+            let loop = try EventLoop(name: "routes-suite-client")
+            defer { loop.shutdown() }
+            let client = ServiceClient(loop: loop, sockets: SocketDirectory("\(run)/sockets"), defaultTimeout: .seconds(10))
+            defer { client.close() }
+            let admin = try await Self.adminToken(client)
+            let patient = "patient-\(UInt32.random(in: 0...UInt32.max))@example.org"
+            let account = try await client.call(Identity.register, .init(email: patient, password: "correct-horse-battery", displayName: "Bo"))
+
+            // Copied out at once: getpwnam's answer lives in a buffer the next look-up (another test's) reuses.
+            let clinicsUID = try #require(getpwnam(prefix + "clinics")).pointee.pw_uid
+            func asClinics(_ operation: String, _ json: String) throws -> CommandResult {
+                try suite.call(as: "clinics", "identity", operation, json)
             }
+
+            // Declared: identity.authenticate.
+            let declared = try asClinics("authenticate", "{\"token\": \"\(admin.token)\"}")
+            #expect(declared.status == 0, "clinics → identity.authenticate is declared: \(declared.standardError)")
+
+            // An undeclared operation of a declared vertical.
+            let undeclared = try asClinics("getUser", "{\"userID\": \"\(account.userID)\"}")
+            #expect(undeclared.status != 0)
+            #expect(
+                undeclared.standardError.contains("clinics may not call identity.getUser: its depends_on lacks it"),
+                "\(undeclared.standardError)")
+
+            // grantRole with an admin's token: operator-only.
+            let grant = try asClinics("grantRole", "{\"token\": \"\(admin.token)\", \"email\": \"\(patient)\", \"role\": \"admin\"}")
+            #expect(grant.status != 0)
+            #expect(
+                grant.standardError.contains("clinics may not call identity.grantRole: it is operator-only"), "\(grant.standardError)")
+
+            // The operator (root) may, and each call of it is audited with its caller.
+            let granted = try await client.call(Identity.grantRole, .init(token: admin.token, email: patient, role: .clinician))
+            #expect(granted.roles.contains(.clinician))
+            let profile = try await client.call(Identity.getUser, .init(userID: account.userID))
+            #expect(profile.displayName == "Bo", "root reaches every operation")
+            let audited = eventually(timeout: .seconds(30)) {
+                let log = readFile("\(run)/logs/identity.log") ?? ""
+                return log.contains("audit service=identity operation=identity.grantRole caller=\"vertical clinics\" caller_uid=\(clinicsUID)")
+                    && log.contains("outcome=permissionDenied")
+                    && log.contains("audit service=identity operation=identity.grantRole caller=root caller_uid=0")
+            }
+            #expect(audited, "identity's audit lines: \(readFile("\(run)/logs/identity.log") ?? "")")
+            let logged = (readFile("\(run)/logs/identity.log") ?? "").contains("refused identity.getUser to clinics")
+            #expect(logged, "the callee's log names the refused edge")
+
+            // describe shows the mark, under the operation.
+            let described = try runCommand("\(bin)/svc-supervisor", ["describe", "identity", "--socket-dir", "\(run)/sockets"], in: directory)
+            #expect(described.status == 0, "\(described.standardError)")
+            #expect(
+                described.standardOutput.contains("marks: grantsRole, operatorOnly (only the operator: root, the operator group or the operator certificate)"),
+                "\(described.standardOutput)")
         }
-        let manifest = directory.file("suite.toml")
-        try Self.write("[defaults]\nstop_timeout = \"5s\"\n" + Self.services(user: prefix), to: manifest)
-        let run = directory.file("run")
-        let supervisor = try DaemonProcess(
-            "\(bin)/svc-supervisor", ["up", "--manifest", manifest, "--run-dir", run],
-            environment: ["VERTICALS_SERVICE_USERS": "on", "VERTICALS_OPERATOR_GROUP": "\(prefix)ops"])
-        defer {
-            _ = try? runCommand("\(bin)/svc-supervisor", ["down", "--run-dir", run], in: directory)
-            supervisor.waitForExit(timeout: .seconds(15))
-            supervisor.stop()
-        }
-        let ready = eventually(timeout: .seconds(60)) {
-            let rows = UserPerVerticalSuiteTests.status(bin: bin, run: run, in: directory)
-            return ["identity", "clinics", "notifications"].allSatisfy { rows[$0]?.state == "ready" }
-        }
-        #expect(ready, "every vertical ready: \(readFile("\(run)/logs/identity.log") ?? "")")
-        guard ready else { return }
-
-        let loop = try EventLoop(name: "routes-suite-client")
-        defer { loop.shutdown() }
-        let client = ServiceClient(loop: loop, sockets: SocketDirectory("\(run)/sockets"), defaultTimeout: .seconds(10))
-        defer { client.close() }
-        let admin = try await Self.adminToken(client)
-        let patient = "patient-\(UInt32.random(in: 0...UInt32.max))@example.org"
-        let account = try await client.call(Identity.register, .init(email: patient, password: "correct-horse-battery", displayName: "Bo"))
-
-        // Copied out at once: getpwnam's answer lives in a buffer the next look-up (another test's) reuses.
-        let clinicsUID = try #require(getpwnam(prefix + "clinics")).pointee.pw_uid
-        let clinicsGID = try #require(getpwnam(prefix + "clinics")).pointee.pw_gid
-        let operatorGID = try #require(getgrnam(prefix + "ops")).pointee.gr_gid
-        func asClinics(_ operation: String, _ json: String) throws -> CommandResult {
-            try runCommand(
-                "/usr/bin/setpriv",
-                ["--reuid=\(clinicsUID)", "--regid=\(clinicsGID)",
-                 "--groups=\(operatorGID)", "\(bin)/svc-supervisor", "call", "--socket-dir", "\(run)/sockets",
-                 "identity", operation, json],
-                in: directory)
-        }
-
-        // Declared: identity.authenticate.
-        let declared = try asClinics("authenticate", "{\"token\": \"\(admin.token)\"}")
-        #expect(declared.status == 0, "clinics → identity.authenticate is declared: \(declared.standardError)")
-
-        // An undeclared operation of a declared vertical.
-        let undeclared = try asClinics("getUser", "{\"userID\": \"\(account.userID)\"}")
-        #expect(undeclared.status != 0)
-        #expect(
-            undeclared.standardError.contains("clinics may not call identity.getUser: its depends_on lacks it"),
-            "\(undeclared.standardError)")
-
-        // grantRole with an admin's token: operator-only.
-        let grant = try asClinics("grantRole", "{\"token\": \"\(admin.token)\", \"email\": \"\(patient)\", \"role\": \"admin\"}")
-        #expect(grant.status != 0)
-        #expect(
-            grant.standardError.contains("clinics may not call identity.grantRole: it is operator-only"), "\(grant.standardError)")
-
-        // The operator (root) may, and each call of it is audited with its caller.
-        let granted = try await client.call(Identity.grantRole, .init(token: admin.token, email: patient, role: .clinician))
-        #expect(granted.roles.contains(.clinician))
-        let profile = try await client.call(Identity.getUser, .init(userID: account.userID))
-        #expect(profile.displayName == "Bo", "root reaches every operation")
-        let audited = eventually(timeout: .seconds(30)) {
-            let log = readFile("\(run)/logs/identity.log") ?? ""
-            return log.contains("audit service=identity operation=identity.grantRole caller=\"vertical clinics\" caller_uid=\(clinicsUID)")
-                && log.contains("outcome=permissionDenied")
-                && log.contains("audit service=identity operation=identity.grantRole caller=root caller_uid=0")
-        }
-        #expect(audited, "identity's audit lines: \(readFile("\(run)/logs/identity.log") ?? "")")
-        let logged = (readFile("\(run)/logs/identity.log") ?? "").contains("refused identity.getUser to clinics")
-        #expect(logged, "the callee's log names the refused edge")
-
-        // describe shows the mark, under the operation.
-        let described = try runCommand("\(bin)/svc-supervisor", ["describe", "identity", "--socket-dir", "\(run)/sockets"], in: directory)
-        #expect(described.status == 0, "\(described.standardError)")
-        #expect(
-            described.standardOutput.contains("marks: grantsRole, operatorOnly (only the operator: root, the operator group or the operator certificate)"),
-            "\(described.standardOutput)")
     }
 
     @Test func overMutualTLS_aVerticalsCertificate_getsOnlyItsOperations_andTheOperatorsGetsAll() async throws {
@@ -204,11 +172,11 @@ struct OperationRoutesSuiteTests {
         defer { clinics.close() }
         let principal = try await clinics.call(Identity.authenticate, .init(token: session.token))
         #expect(principal.userID == account.userID, "clinics → identity.authenticate is declared")
-        let undeclared = await Self.error { _ = try await clinics.call(Identity.getUser, .init(userID: account.userID)) }
+        let undeclared = await SupervisedSuite.refusal { _ = try await clinics.call(Identity.getUser, .init(userID: account.userID)) }
         #expect(undeclared?.code == .permissionDenied)
         #expect(undeclared?.message.hasPrefix("clinics may not call identity.getUser: its depends_on lacks it") == true, "\(String(describing: undeclared))")
         #expect(undeclared?.detail("edge") == "clinics → identity.getUser")
-        let grant = await Self.error {
+        let grant = await SupervisedSuite.refusal {
             _ = try await clinics.call(Identity.grantRole, .init(token: session.token, email: patient, role: .admin))
         }
         #expect(grant?.detail("reason") == "operatorOnly", "\(String(describing: grant))")
@@ -217,7 +185,7 @@ struct OperationRoutesSuiteTests {
         let notifications = client(presenting: "notifications")
         defer { notifications.close() }
         #expect(try await notifications.call(Identity.getUser, .init(userID: account.userID)).displayName == "Bo")
-        let register = await Self.error {
+        let register = await SupervisedSuite.refusal {
             _ = try await notifications.call(Identity.register, .init(email: "x-\(patient)", password: "correct-horse-battery", displayName: "X"))
         }
         #expect(register?.detail("edge") == "notifications → identity.register", "\(String(describing: register))")
@@ -226,7 +194,7 @@ struct OperationRoutesSuiteTests {
         let answer = try await operatorClient.callRaw(
             service: "identity", operation: Daemon.setLogLevel.fullName, body: Daemon.LogLevelInput().encodedBody())
         #expect(!answer.isEmpty)
-        let refusedLevel = await Self.error {
+        let refusedLevel = await SupervisedSuite.refusal {
             _ = try await clinics.callRaw(
                 service: "identity", operation: Daemon.setLogLevel.fullName, body: Daemon.LogLevelInput().encodedBody())
         }
@@ -244,17 +212,6 @@ struct OperationRoutesSuiteTests {
         guard let file = fopen(path, "w") else { throw RawSocketError("cannot write \(path)") }
         fputs(text, file)
         fclose(file)
-    }
-
-    static func error(_ body: () async throws -> Void) async -> ServiceError? {
-        do {
-            try await body()
-            return nil
-        } catch let error as ServiceError {
-            return error
-        } catch {
-            return ServiceError(.internal, "\(error)")
-        }
     }
 
     static func eventuallyAsync(timeout: Duration, _ condition: () async -> Bool) async -> Bool {

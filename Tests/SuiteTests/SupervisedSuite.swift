@@ -5,6 +5,7 @@ import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsTesting
+import VerticalsWire
 
 /// The reference suite under a real `svc-supervisor up` (its own manifest, in a temporary run
 /// directory), with a client, and the means to kill any part of it, the supervisor included.
@@ -37,6 +38,18 @@ final class SupervisedSuite {
         loop = try EventLoop(name: "supervised-suite-client")
         client = ServiceClient(
             loop: loop, sockets: clientSockets ?? SocketDirectory(directory.file("run") + "/sockets"), defaultTimeout: .seconds(5))
+    }
+
+    /// The typed error `body` threw (any other error as `internal`), or nil when it returned.
+    static func refusal(_ body: () async throws -> Void) async -> ServiceError? {
+        do {
+            try await body()
+            return nil
+        } catch let error as ServiceError {
+            return error
+        } catch {
+            return ServiceError(.internal, "\(error)")
+        }
     }
 
     /// Four verticals on Unix sockets, with fast restarts and a budget no test exhausts: the kills are the point.

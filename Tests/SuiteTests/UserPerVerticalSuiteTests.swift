@@ -23,123 +23,88 @@ struct UserPerVerticalSuiteTests {
     static let services = ["identity", "clinics", "notifications", "appointments"]
 
     @Test func bookingJourney_passes_eachVerticalUnderItsUser_andAnUndeclaredCallIsRefused() async throws {
-        let prefix = "vtt-\(String(UInt32.random(in: 0...UInt32.max), radix: 36))-"
-        let directory = TemporaryDirectory()
-        defer { Self.deleteAccounts(prefix: prefix, in: directory) }
-        chmod(directory.path, 0o755)
-        let bin = directory.file("bin")
-        mkdir(bin, 0o755)
-        for program in ["svc-supervisor", "svc-supervisor-engine", "vt-exec"] + Self.services.map({ "svc-\($0)" }) {
-            let source = "\(DaemonProcess.productsDirectory)/\(program)"
-            if link(source, "\(bin)/\(program)") != 0 {
-                let copied = try runCommand("/bin/cp", [source, "\(bin)/\(program)"], in: directory)
-                #expect(copied.status == 0, "cp \(program): \(copied.standardError)")
-            }
-        }
-        let manifest = directory.file("suite.toml")
-        let text = """
-            [defaults]
-            stop_timeout = "5s"
-            [services.identity]
-            executable = "svc-identity"
-            user = "\(prefix)identity"
-            env = { IDENTITY_PWHASH_OPSLIMIT = "1", IDENTITY_PWHASH_MEMLIMIT = "8192", VERTICALS_LOG_LEVEL = "notice" }
-            [services.clinics]
-            executable = "svc-clinics"
-            user = "\(prefix)clinics"
-            depends_on = ["identity.authenticate"]
-            [services.notifications]
-            executable = "svc-notifications"
-            user = "\(prefix)notifications"
-            depends_on = ["identity.authenticate", "identity.getUser"]
-            env = { VERTICALS_INTERNAL_OPERATIONS = "send", VERTICALS_LOG_LEVEL = "notice" }
-            [services.appointments]
-            executable = "svc-appointments"
-            user = "\(prefix)appointments"
-            depends_on = ["identity.authenticate", "clinics.checkSlot", "notifications.send"]
+        try await UserPerVerticalSuite.run(tag: "vtt", services: Self.services, manifest: { prefix in
             """
-        let file = fopen(manifest, "w")
-        fputs(text, file)
-        fclose(file)
-        let run = directory.file("run")
-        let supervisor = try DaemonProcess(
-            "\(bin)/svc-supervisor", ["up", "--manifest", manifest, "--run-dir", run],
-            environment: ["VERTICALS_SERVICE_USERS": "on", "VERTICALS_OPERATOR_GROUP": "\(prefix)ops"])
-        defer {
-            _ = try? runCommand("\(bin)/svc-supervisor", ["down", "--run-dir", run], in: directory)
-            supervisor.waitForExit(timeout: .seconds(15))
-            supervisor.stop()
-        }
-        let ready = eventually(timeout: .seconds(60)) {
-            let rows = Self.status(bin: bin, run: run, in: directory)
-            return Self.services.allSatisfy { rows[$0]?.state == "ready" }
-        }
-        #expect(ready, "every vertical ready: \(readFile("\(run)/logs/identity.log") ?? "")")
-        guard ready else { return }
+                [defaults]
+                stop_timeout = "5s"
+                [services.identity]
+                executable = "svc-identity"
+                user = "\(prefix)identity"
+                env = { IDENTITY_PWHASH_OPSLIMIT = "1", IDENTITY_PWHASH_MEMLIMIT = "8192", VERTICALS_LOG_LEVEL = "notice" }
+                [services.clinics]
+                executable = "svc-clinics"
+                user = "\(prefix)clinics"
+                depends_on = ["identity.authenticate"]
+                [services.notifications]
+                executable = "svc-notifications"
+                user = "\(prefix)notifications"
+                depends_on = ["identity.authenticate", "identity.getUser"]
+                env = { VERTICALS_INTERNAL_OPERATIONS = "send", VERTICALS_LOG_LEVEL = "notice" }
+                [services.appointments]
+                executable = "svc-appointments"
+                user = "\(prefix)appointments"
+                depends_on = ["identity.authenticate", "clinics.checkSlot", "notifications.send"]
+                """
+        }) { suite in
+            let (prefix, directory, run) = (suite.prefix, suite.directory, suite.run)
 
-        // ps: each vertical under its own user.
-        for (name, row) in Self.status(bin: bin, run: run, in: directory) {
-            let pid = try #require(row.pid)
-            let ps = try runCommand("/bin/ps", ["-o", "user:32=", "-p", String(pid)], in: directory)
-            #expect(ps.standardOutput.split(whereSeparator: { $0 == " " || $0 == "\n" }) == [Substring(prefix + name)])
-        }
-
-        // The booking journey, as root (an operator).
-        let loop = try EventLoop(name: "users-suite-client")
-        defer { loop.shutdown() }
-        let client = ServiceClient(loop: loop, sockets: SocketDirectory("\(run)/sockets"), defaultTimeout: .seconds(10))
-        defer { client.close() }
-        let email = "users-\(UInt32.random(in: 0...UInt32.max))@example.org"
-        _ = try await client.call(Identity.register, .init(email: email, password: "correct-horse-battery", displayName: "Ada"))
-        let token = try await client.call(Identity.login, .init(email: email, password: "correct-horse-battery")).token
-        let nearby = try await client.call(Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 1, service: .gp))
-        let clinic = try #require(nearby.clinics.first?.clinic)
-        let today = Timestamp.now.microsecondsSinceEpoch / 86_400_000_000 * 86_400
-        var slot: Timestamp?
-        for day in 1..<15 where slot == nil {
-            for hour in [10, 11, 14] where slot == nil {
-                let start = Timestamp(secondsSinceEpoch: today + Int64(day) * 86_400 + Int64(hour) * 3_600)
-                let check = try await client.call(
-                    Clinics.checkSlot, .init(clinicID: clinic.id, service: .gp, startsAt: start, endsAt: start.adding(.seconds(1_200))))
-                if check.isOpen && check.offersService { slot = start }
+            // ps: each vertical under its own user.
+            for (name, row) in suite.status() {
+                let pid = try #require(row.pid)
+                let ps = try runCommand("/bin/ps", ["-o", "user:32=", "-p", String(pid)], in: directory)
+                #expect(ps.standardOutput.split(whereSeparator: { $0 == " " || $0 == "\n" }) == [Substring(prefix + name)])
             }
-        }
-        let start = try #require(slot)
-        let booked = try await client.call(
-            Appointments.book,
-            .init(token: token, clinicID: clinic.id, service: .gp, startsAt: start, durationMinutes: 20,
-                  reason: "cough", requestID: "users-1"))
-        #expect(booked.status == .booked, "a booking across four users")
-        var inbox = 0
-        for _ in 0..<100 where inbox == 0 {
-            inbox = (try? await client.call(Notifications.inbox, .init(token: token)).notifications.count) ?? 0
-            if inbox == 0 { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        #expect(inbox == 1, "appointments → notifications.send, an internal operation, across users")
 
-        // An undeclared route, from inside clinics' user: clinics does not declare notifications.
-        let clinicsUser = try #require(getpwnam(prefix + "clinics"))
-        let operatorGroup = try #require(getgrnam(prefix + "ops"))
-        let undeclared = try runCommand(
-            "/usr/bin/setpriv",
-            ["--reuid=\(clinicsUser.pointee.pw_uid)", "--regid=\(clinicsUser.pointee.pw_gid)",
-             "--groups=\(operatorGroup.pointee.gr_gid)", "\(bin)/svc-supervisor", "call", "--socket-dir", "\(run)/sockets",
-             "notifications", "inbox", "{\"token\": \"\(token)\"}"],
-            in: directory)
-        #expect(undeclared.status != 0)
-        #expect(undeclared.standardError.contains("vertical clinics, which does not declare notifications"), "\(undeclared.standardError)")
-        let logged = eventually(timeout: .seconds(10)) {
-            (readFile("\(run)/logs/notifications.log") ?? "").contains("depends_on = [\"notifications\"]")
-        }
-        #expect(logged, "the callee's log names the missing depends_on")
+            // The booking journey, as root (an operator).
+            let loop = try EventLoop(name: "users-suite-client")
+            defer { loop.shutdown() }
+            let client = ServiceClient(loop: loop, sockets: SocketDirectory("\(run)/sockets"), defaultTimeout: .seconds(10))
+            defer { client.close() }
+            let email = "users-\(UInt32.random(in: 0...UInt32.max))@example.org"
+            _ = try await client.call(Identity.register, .init(email: email, password: "correct-horse-battery", displayName: "Ada"))
+            let token = try await client.call(Identity.login, .init(email: email, password: "correct-horse-battery")).token
+            let nearby = try await client.call(Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 1, service: .gp))
+            let clinic = try #require(nearby.clinics.first?.clinic)
+            let today = Timestamp.now.microsecondsSinceEpoch / 86_400_000_000 * 86_400
+            var slot: Timestamp?
+            for day in 1..<15 where slot == nil {
+                for hour in [10, 11, 14] where slot == nil {
+                    let start = Timestamp(secondsSinceEpoch: today + Int64(day) * 86_400 + Int64(hour) * 3_600)
+                    let check = try await client.call(
+                        Clinics.checkSlot, .init(clinicID: clinic.id, service: .gp, startsAt: start, endsAt: start.adding(.seconds(1_200))))
+                    if check.isOpen && check.offersService { slot = start }
+                }
+            }
+            let start = try #require(slot)
+            let booked = try await client.call(
+                Appointments.book,
+                .init(token: token, clinicID: clinic.id, service: .gp, startsAt: start, durationMinutes: 20,
+                      reason: "cough", requestID: "users-1"))
+            #expect(booked.status == .booked, "a booking across four users")
+            var inbox = 0
+            for _ in 0..<100 where inbox == 0 {
+                inbox = (try? await client.call(Notifications.inbox, .init(token: token)).notifications.count) ?? 0
+                if inbox == 0 { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(inbox == 1, "appointments → notifications.send, an internal operation, across users")
 
-        // Files in each state folder belong to their vertical.
-        for name in Self.services {
-            let uid = try #require(getpwnam(prefix + name)).pointee.pw_uid
-            let folder = "\(run)/state/\(name)"
-            for entry in [folder] + Self.entries(folder) {
-                var info = stat()
-                #expect(lstat(entry, &info) == 0 && info.st_uid == uid, "\(entry) belongs to \(prefix)\(name)")
+            // An undeclared route, from inside clinics' user: clinics does not declare notifications.
+            let undeclared = try suite.call(as: "clinics", "notifications", "inbox", "{\"token\": \"\(token)\"}")
+            #expect(undeclared.status != 0)
+            #expect(undeclared.standardError.contains("vertical clinics, which does not declare notifications"), "\(undeclared.standardError)")
+            let logged = eventually(timeout: .seconds(10)) {
+                (readFile("\(run)/logs/notifications.log") ?? "").contains("depends_on = [\"notifications\"]")
+            }
+            #expect(logged, "the callee's log names the missing depends_on")
+
+            // Files in each state folder belong to their vertical.
+            for name in Self.services {
+                let uid = try #require(getpwnam(prefix + name)).pointee.pw_uid
+                let folder = "\(run)/state/\(name)"
+                for entry in [folder] + Self.entries(folder) {
+                    var info = stat()
+                    #expect(lstat(entry, &info) == 0 && info.st_uid == uid, "\(entry) belongs to \(prefix)\(name)")
+                }
             }
         }
     }
@@ -157,20 +122,5 @@ struct UserPerVerticalSuiteTests {
             found += entries(path)
         }
         return found
-    }
-
-    static func status(bin: String, run: String, in directory: TemporaryDirectory) -> [String: (state: String, pid: Int32?)] {
-        guard let result = try? runCommand("\(bin)/svc-supervisor", ["status", "--run-dir", run], in: directory, timeout: .seconds(5))
-        else { return [:] }
-        return SupervisedSuite.rows(ofStatus: result.standardOutput)
-    }
-
-    static func deleteAccounts(prefix: String, in directory: TemporaryDirectory) {
-        for (file, tool) in [("/etc/passwd", "/usr/sbin/userdel"), ("/etc/group", "/usr/sbin/groupdel")] {
-            for line in (readFile(file) ?? "").split(separator: "\n") {
-                let name = String(line.split(separator: ":", maxSplits: 1).first ?? "")
-                if name.hasPrefix(prefix) { _ = try? runCommand(tool, [name], in: directory) }
-            }
-        }
     }
 }

@@ -6,24 +6,18 @@ extension EngineProcessTests {
     /// `svc-supervisor up` as a real process, on a manifest file.
     @Suite("svc-supervisor up")
     struct Daemon {
+        /// alpha, beta after it, and a worker with two children of its own.
         private func manifest(in directory: TemporaryDirectory) -> String {
-            let path = directory.file("suite.toml")
-            let text = """
-                [services.alpha]
-                executable = "vt-testd"
-                args = ["alpha"]
-                [services.beta]
-                executable = "vt-testd"
-                args = ["beta"]
-                depends_on = ["alpha"]
-                [services.worker]
-                executable = "/bin/sh"
-                args = ["-c", "sleep 60 & sleep 60 & wait"]
-                readiness = "none"
-                socket = false
-                """
-            writeText(text, to: path)
-            return path
+            testdManifest(
+                in: directory,
+                extra: """
+                    depends_on = ["alpha"]
+                    [services.worker]
+                    executable = "/bin/sh"
+                    args = ["-c", "sleep 60 & sleep 60 & wait"]
+                    readiness = "none"
+                    socket = false
+                    """)
         }
 
         private func allReady(_ directory: TemporaryDirectory, run: String) -> Bool {

@@ -6,7 +6,7 @@ import VerticalsSupervisor
 /// endpoint and no executable is remote, left out of what this host runs.
 @Suite struct ManifestEndpointTests {
     @Test func tcpEndpoint_isParsed_andAServiceWithoutExecutableIsRemote() throws {
-        let (manifest, problems) = ManifestFixture.parse(
+        let manifest = ManifestFixture.valid(
             """
             [services.identity]
             endpoint = "tcp:10.0.0.2:7001"
@@ -19,7 +19,6 @@ import VerticalsSupervisor
             executable = "true"
             depends_on = ["identity", "clinics"]
             """)
-        #expect(problems.isEmpty, "\(problems)")
         let identity = try #require(manifest["identity"])
         #expect(identity.endpoint == .tcp(host: "10.0.0.2", port: 7001))
         #expect(identity.isRemote)

@@ -173,12 +173,19 @@ enum ManifestFixture {
 
     /// Parses `text` as if it lived in `/etc/vt` with programs beside svc-supervisor in `/bin`
     /// (so `executable = "true"` is `/bin/true`).
-    static func parse(_ text: String, bin: String = "/bin", base: String = "/etc/vt") -> (Manifest, [ManifestProblem]) {
+    static func parse(_ text: String, bin: String = "/bin", base: String = "/etc/vt") -> (Manifest, [ManifestError]) {
         ManifestParser.parse(text: text, baseDirectory: base, binDirectory: bin)
     }
 
+    /// The manifest of `text`, expecting it to have no problem.
+    static func valid(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> Manifest {
+        let (manifest, problems) = parse(text)
+        #expect(problems.isEmpty, "\(problems)", sourceLocation: sourceLocation)
+        return manifest
+    }
+
     /// Only the problems of `text`.
-    static func problems(_ text: String) -> [ManifestProblem] {
+    static func problems(_ text: String) -> [ManifestError] {
         parse(text).1
     }
 
@@ -191,9 +198,9 @@ enum ManifestFixture {
     }
 }
 
-extension [ManifestProblem] {
+extension [ManifestError] {
     /// The one problem about `service` at `key`, or a failed expectation.
-    func only(service: String?, key: String?, sourceLocation: SourceLocation = #_sourceLocation) -> ManifestProblem? {
+    func only(service: String?, key: String?, sourceLocation: SourceLocation = #_sourceLocation) -> ManifestError? {
         let matching = filter { $0.service == service && $0.key == key }
         #expect(
             matching.count == 1, "expected one problem at \(service ?? "-").\(key ?? "-") in \(self)",

@@ -173,7 +173,7 @@ import VerticalsTesting
             ManifestFixture.graph(["identity": ["clinics"], "clinics": ["identity"]]))
         let problem = try #require(problems.only(service: "identity", key: "depends_on"))
         #expect(problem.message.contains("dependency cycle: identity -> clinics -> identity"))
-        #expect(throws: ManifestProblem.self) { try manifest.startOrder() }
+        #expect(throws: ManifestError.self) { try manifest.startOrder() }
     }
 
     @Test func cycleOfThree_besideAHealthyService_isNamedOnce() throws {

@@ -5,7 +5,7 @@ import VerticalsSupervisor
 /// `ManifestSupervisionTests.wrongValue_namesTheKeyAndWhatItMustBe`.
 @Suite struct ManifestStartTests {
     @Test func startAndIdleExit_areRead_andDefaultToAtStartAndNever() throws {
-        let (manifest, problems) = ManifestFixture.parse(
+        let manifest = ManifestFixture.valid(
             """
             [services.lazy]
             executable = "true"
@@ -17,7 +17,6 @@ import VerticalsSupervisor
             executable = "true"
             idle_exit = "1s"
             """)
-        #expect(problems.isEmpty, "\(problems)")
         let lazy = try #require(manifest["lazy"])
         #expect(lazy.start == .onDemand && lazy.idleExit == .seconds(300) && lazy.startsOnDemand)
         let eager = try #require(manifest["eager"])

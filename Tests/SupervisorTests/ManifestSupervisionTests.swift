@@ -4,7 +4,7 @@ import VerticalsSupervisor
 /// The supervision keys beyond start and restart: backoff reset, strategies, liveness.
 @Suite struct ManifestSupervisionTests {
     @Test func supervisionKeys_areRead() throws {
-        let (manifest, problems) = ManifestFixture.parse(
+        let manifest = ManifestFixture.valid(
             """
             [defaults]
             backoff = { reset_after = "30s" }
@@ -19,7 +19,6 @@ import VerticalsSupervisor
             group = "pair"
             limits = { open_files = 256, data = "1GiB", core = 0, cpu_seconds = 600, nice = -5, memory = "64MiB", cpu = "150%" }
             """)
-        #expect(problems.isEmpty, "\(problems)")
         let one = try #require(manifest["one"])
         #expect(one.backoff.resetAfter == .seconds(30) && one.backoff.initial == .milliseconds(100))
         #expect(one.strategy == .restForOne && one.group == nil)

@@ -11,20 +11,6 @@ extension EngineProcessTests {
     /// strict parser of the text format written for the test (``StrictExposition``).
     @Suite("svc-supervisor metrics")
     struct Metrics {
-        private func manifest(in directory: TemporaryDirectory) -> String {
-            let path = directory.file("suite.toml")
-            let text = """
-                [services.alpha]
-                executable = "vt-testd"
-                args = ["alpha"]
-                [services.beta]
-                executable = "vt-testd"
-                args = ["beta"]
-                """
-            writeText(text, to: path)
-            return path
-        }
-
         /// Sends `alpha` three echoes and two failing requests, and reads the five answers.
         private func exercise(_ socket: String) throws {
             let client = try RawClient(path: socket)
@@ -48,7 +34,7 @@ extension EngineProcessTests {
         @Test func metrics_ofARunningSuite_isValidExposition_countingRequestsErrorsAndServices() throws {
             let directory = TemporaryDirectory()
             let run = directory.file("run")
-            let supervisor = try DaemonProcess("svc-supervisor", ["up", "--manifest", manifest(in: directory), "--run-dir", run])
+            let supervisor = try DaemonProcess("svc-supervisor", ["up", "--manifest", testdManifest(in: directory), "--run-dir", run])
             defer {
                 _ = try? runCommand("svc-supervisor", ["down", "--run-dir", run], in: directory)
                 supervisor.waitForExit()

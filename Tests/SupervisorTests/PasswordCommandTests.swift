@@ -43,14 +43,19 @@ struct PasswordCommandTests {
             ])
             #expect(registered.status == 0, "\(registered.standardError)")
         }
+
+        /// Registers Ada and logs her in twice, from the default home and from `laptop`: two sessions.
+        func registerAndLogInTwice() throws {
+            try register()
+            #expect(try cli(["login", "ada@example.org"], input: "correct horse battery\n").status == 0)
+            #expect(try cli(["login", "ada@example.org"], input: "correct horse battery\n", home: "laptop").status == 0)
+        }
     }
 
     @Test func password_changesIt_endsEverySession_andForgetsTheStoredOne() throws {
         let fixture = try Fixture()
         defer { fixture.identity.stop() }
-        try fixture.register()
-        #expect(try fixture.cli(["login", "ada@example.org"], input: "correct horse battery\n").status == 0)
-        #expect(try fixture.cli(["login", "ada@example.org"], input: "correct horse battery\n", home: "laptop").status == 0)
+        try fixture.registerAndLogInTwice()
 
         let changed = try fixture.cli(["password"], input: "correct horse battery\na brand new passphrase\n")
 
@@ -66,9 +71,7 @@ struct PasswordCommandTests {
     @Test func logoutEverywhere_endsTheSessionsOfEveryDevice() throws {
         let fixture = try Fixture()
         defer { fixture.identity.stop() }
-        try fixture.register()
-        #expect(try fixture.cli(["login", "ada@example.org"], input: "correct horse battery\n").status == 0)
-        #expect(try fixture.cli(["login", "ada@example.org"], input: "correct horse battery\n", home: "laptop").status == 0)
+        try fixture.registerAndLogInTwice()
 
         let everywhere = try fixture.cli(["logout", "--everywhere"])
 

@@ -125,8 +125,7 @@ import VerticalsTesting
         #expect {
             try scaffold.apply()
         } throws: { error in
-            guard case .write = error as? ScaffoldError else { return false }
-            return true
+            (error as? ScaffoldError)?.code == .write
         }
         #expect(try runCommand("/bin/ls", ["-A", root], in: directory).standardOutput == "Services\n")
     }

@@ -119,8 +119,7 @@ import VerticalsTesting
         #expect {
             try Scaffold(name: checkout.freshName, calls: [], root: checkout.root).apply()
         } throws: { error in
-            guard case .write = error as? ScaffoldError else { return false }
-            return true
+            (error as? ScaffoldError)?.code == .write
         }
         #expect(try checkout.snapshot() == before)
     }
@@ -130,8 +129,7 @@ import VerticalsTesting
         #expect {
             _ = try Scaffold(name: "billing", calls: [], root: directory.path)
         } throws: { error in
-            guard case .checkout = error as? ScaffoldError else { return false }
-            return true
+            (error as? ScaffoldError)?.code == .checkout
         }
         #expect(Scaffold.findRoot(from: directory.path) == nil)
         #expect(Scaffold.findRoot(from: "\(ManifestFixture.repositoryRoot)/Services/Supervisor") == ManifestFixture.repositoryRoot)

@@ -111,6 +111,13 @@ struct EnvelopeTests {
         #expect(EnvelopeError.operationTooLong(600).description.contains("600 bytes"))
     }
 
+    @Test func envelopeErrors_areComparedByCode_whateverTheValue() {
+        #expect(EnvelopeError.unknownKind(9).code == .unknownKind)
+        #expect(EnvelopeError.unknownKind(9) != EnvelopeError.unknownKind(8), "the message names the value")
+        #expect(EnvelopeError.operationTooLong(600).code != EnvelopeError.truncated.code)
+        #expect(EnvelopeError.unsupportedVersion(2).code.description == "unsupportedVersion")
+    }
+
     @Test func message_givenAFramePayload_findsTheBody() throws {
         let frame = Message.frame(
             Envelope(kind: .error, correlationID: 3, operation: "identity.login"),

@@ -86,7 +86,7 @@ struct TimestampRangeTests {
         #expect(Timestamp.epoch.addingReportingOverflow(.seconds(Int64.max)).overflow)
         #expect(!Timestamp.epoch.addingReportingOverflow(.seconds(60)).overflow)
         #expect(Timestamp.epoch.addingReportingOverflow(.seconds(60)).partialValue == Timestamp(secondsSinceEpoch: 60))
-        let error = #expect(throws: TimestampOverflow.self) { try last.checkedAdding(.seconds(1)) }
+        let error = #expect(throws: TimestampOverflowError.self) { try last.checkedAdding(.seconds(1)) }
         #expect(error?.timestamp == last)
         #expect(try Timestamp.epoch.checkedAdding(.milliseconds(-1)) == Timestamp(microsecondsSinceEpoch: -1_000))
         #expect(Timestamp(exactlySecondsSinceEpoch: Int64.max) == nil)

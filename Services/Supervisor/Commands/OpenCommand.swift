@@ -110,7 +110,7 @@ struct OpenCommand: AsyncParsableCommand {
             do {
                 return try found(url, in: cached)
             } catch let error as RouteError {
-                guard case .noRoute = error, cached.contains(where: { !$0.fresh }) else { throw error }
+                guard error.code == .noRoute, cached.contains(where: { !$0.fresh }) else { throw error }
             }
         }
         // A route the cache may lack (or a refusal it may explain): ask the verticals again, once

@@ -14,7 +14,7 @@ extension Scaffold {
     /// try scaffold.regenerateSystemdUnits(reading: ManifestParser.parsePlanned)
     /// ```
     public typealias ManifestReader = (_ text: String, _ baseDirectory: String, _ binDirectory: String) -> (
-        Manifest, [ManifestProblem]
+        Manifest, [ManifestError]
     )
 
     /// Adds the systemd units exported from the manifest as it will be (with the new vertical),

@@ -1,30 +1,72 @@
 /// Why `svc-supervisor new` or `init` refused; nothing was written.
-public enum ScaffoldError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The name cannot name a vertical.
-    case invalidName(String, reason: String)
-    /// Something of that name is already in the checkout.
-    case exists(String, at: [String])
-    /// A `--calls` name that is not a service of the manifest.
-    case unknownPeer(String, known: [String])
-    /// The folder is not a Verticals checkout, or a file it needs has an unexpected shape.
-    case checkout(String)
-    /// `init`'s folder exists and holds something: a product is made in an empty or new folder only.
-    case notEmpty(String, holding: [String])
-    /// Writing failed part-way; what had been written was taken back.
-    case write(path: String, reason: String)
+///
+/// Compare ``code`` with the static members of ``Code``; new codes may be added.
+public struct ScaffoldError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What made the scaffold refuse.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
 
-    public var description: String {
-        switch self {
-        case .invalidName(let name, let reason): "cannot create \"\(name)\": \(reason)"
-        case .exists(let name, let paths):
-            "a vertical named \"\(name)\" already exists: " + paths.joined(separator: ", ")
-        case .unknownPeer(let name, let known):
-            "--calls \(name): the manifest has no such service; it has \(known.joined(separator: ", "))"
-        case .checkout(let reason): reason
-        case .notEmpty(let path, let entries):
-            "\(path) is not empty (it holds \(entries.prefix(5).joined(separator: ", "))\(entries.count > 5 ? ", …" : "")):"
-                + " a product is made in an empty or new folder; nothing was written"
-        case .write(let path, let reason): "could not write \(path): \(reason); nothing was changed"
-        }
+        /// The name cannot name a vertical.
+        public static let invalidName = Code("invalidName")
+        /// Something of that name is already in the checkout.
+        public static let exists = Code("exists")
+        /// A `--calls` name that is not a service of the manifest.
+        public static let unknownPeer = Code("unknownPeer")
+        /// The folder is not a Verticals checkout, or a file it needs has an unexpected shape.
+        public static let checkout = Code("checkout")
+        /// `init`'s folder exists and holds something: a product is made in an empty or new folder only.
+        public static let notEmpty = Code("notEmpty")
+        /// Writing failed part-way; what had been written was taken back.
+        public static let write = Code("write")
+
+        public var description: String { name }
     }
+
+    /// What made the scaffold refuse.
+    public let code: Code
+    /// What was wrong and what to do.
+    public let message: String
+
+    /// An error of `code` saying `message`.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// `name` cannot name a vertical, for `reason`.
+    public static func invalidName(_ name: String, reason: String) -> ScaffoldError {
+        ScaffoldError(.invalidName, "cannot create \"\(name)\": \(reason)")
+    }
+
+    /// A vertical named `name` already exists at `paths`.
+    public static func exists(_ name: String, at paths: [String]) -> ScaffoldError {
+        ScaffoldError(.exists, "a vertical named \"\(name)\" already exists: " + paths.joined(separator: ", "))
+    }
+
+    /// `--calls name` names no service of the manifest, which has `known`.
+    public static func unknownPeer(_ name: String, known: [String]) -> ScaffoldError {
+        ScaffoldError(
+            .unknownPeer, "--calls \(name): the manifest has no such service; it has \(known.joined(separator: ", "))")
+    }
+
+    /// The folder is not a Verticals checkout, or a file it needs has an unexpected shape: `reason`.
+    public static func checkout(_ reason: String) -> ScaffoldError {
+        ScaffoldError(.checkout, reason)
+    }
+
+    /// `init`'s folder `path` holds `entries`.
+    public static func notEmpty(_ path: String, holding entries: [String]) -> ScaffoldError {
+        ScaffoldError(
+            .notEmpty,
+            "\(path) is not empty (it holds \(entries.prefix(5).joined(separator: ", "))\(entries.count > 5 ? ", …" : "")):"
+                + " a product is made in an empty or new folder; nothing was written")
+    }
+
+    /// Writing `path` failed for `reason`; what had been written was taken back.
+    public static func write(path: String, reason: String) -> ScaffoldError {
+        ScaffoldError(.write, "could not write \(path): \(reason); nothing was changed")
+    }
+
+    public var description: String { message }
 }

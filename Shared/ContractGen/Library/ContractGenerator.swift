@@ -17,7 +17,7 @@ public enum ContractGenerator {
 
     /// The Swift source of every input, in order; or every problem found (syntax errors stop
     /// their own file only, so one run reports a problem in each file).
-    public static func generate(_ inputs: [Input]) -> Result<[String], GenerationFailure> {
+    public static func generate(_ inputs: [Input]) -> Result<[String], ContractGenerationError> {
         var files: [ContractFile] = []
         var problems: [ContractDiagnostic] = []
         for input in inputs {
@@ -29,7 +29,7 @@ public enum ContractGenerator {
         }
         let (checker, checkProblems) = ContractChecker.check(files)
         problems += checkProblems
-        guard problems.isEmpty else { return .failure(GenerationFailure(diagnostics: problems)) }
+        guard problems.isEmpty else { return .failure(ContractGenerationError(diagnostics: problems)) }
         return .success(files.map { SwiftEmitter.swift(for: $0, checker: checker) })
     }
 
@@ -41,7 +41,7 @@ public enum ContractGenerator {
 }
 
 /// Why generation failed: every diagnostic, each `file:line:col: error: message`.
-public struct GenerationFailure: Error, Sendable, CustomStringConvertible {
+public struct ContractGenerationError: Error, Sendable, CustomStringConvertible {
     /// The problems, in file order.
     public var diagnostics: [ContractDiagnostic]
 

@@ -108,27 +108,16 @@ public enum YAMLEmitter {
         }
     }
 
-    /// `text` double-quoted with JSON's escapes (valid YAML double-quoted scalar).
+    /// `text` double-quoted with JSON's escapes (valid YAML double-quoted scalar): the C0 and C1
+    /// controls, DEL, the byte-order mark and the Unicode line separators as `\uXXXX`.
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7f || (0x80..<0xa0).contains(scalar.value)
-                    || scalar.value == 0xfeff || scalar.value == 0x2028 || scalar.value == 0x2029
-                {
-                    out += "\\u" + hex4(scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+        doubleQuoted(text) { scalar in
+            let value = scalar.value
+            guard value < 0x20 || value == 0x7f || (0x80..<0xa0).contains(value)
+                || value == 0xfeff || value == 0x2028 || value == 0x2029
+            else { return nil }
+            return "\\u" + hex4(value)
         }
-        return out + "\""
     }
 
     private static func hex4(_ value: UInt32) -> String {

@@ -17,35 +17,19 @@ enum SystemdSyntax {
     static func commandWord(_ word: String) -> String {
         let literal = word.replacingAll("%", with: "%%").replacingAll("$", with: "$$")
         if !word.isEmpty && word.unicodeScalars.allSatisfy(isBare) { return literal }
-        return quoted(literal)
+        return doubleQuoted(literal)
     }
 
     /// `"KEY=value"` for `Environment=`, quoted and escaped; `%` is doubled (Environment=
     /// expands specifiers, not variables).
     static func environmentAssignment(_ key: String, _ value: String) -> String {
-        quoted("\(key)=\(value)".replacingAll("%", with: "%%"))
+        doubleQuoted("\(key)=\(value)".replacingAll("%", with: "%%"))
     }
 
     /// `"KEY=%d/FILE"` for `Environment=`: the file `FILE` of the unit's credentials folder
     /// (`LoadCredential=`), the one specifier written unescaped.
     static func credentialAssignment(_ key: String, _ file: String) -> String {
-        quoted("\(key)=%d/\(file.replacingAll("%", with: "%%"))")
-    }
-
-    /// `text` in double quotes with backslash, quote and control characters escaped.
-    private static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        doubleQuoted("\(key)=%d/\(file.replacingAll("%", with: "%%"))")
     }
 
     private static func isBare(_ scalar: Unicode.Scalar) -> Bool {

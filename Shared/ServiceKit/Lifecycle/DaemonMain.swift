@@ -93,15 +93,8 @@ extension DaemonMain {
     public static func runOnLoop<Value: Sendable>(
         _ loop: EventLoop, _ body: @escaping @Sendable () async -> Value
     ) -> Value {
-        runOnLoop(loop, into: BlockingResult<Value>(), body)
-    }
-
-    /// ``runOnLoop(_:_:)`` handing the value over through `result`, whose
-    /// ``BlockingResult/runWhileWaiting(_:)`` gives the blocked thread work meanwhile.
-    static func runOnLoop<Value: Sendable>(
-        _ loop: EventLoop, into result: BlockingResult<Value>, _ body: @escaping @Sendable () async -> Value
-    ) -> Value {
         precondition(!loop.inEventLoop, "runOnLoop blocks its thread: call it from main, not from the loop")
+        let result = BlockingResult<Value>()
         Task(executorPreference: loop) { result.set(await body()) }
         return result.wait()
     }

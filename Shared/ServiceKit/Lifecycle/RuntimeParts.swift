@@ -9,18 +9,10 @@ import VerticalsEventLoop
 public struct HostPart: DaemonPart {
     /// The host served.
     public let host: ServiceHost
-    /// Called once the host serves (it told the service manager `READY=1`).
-    let onServing: (@Sendable () -> Void)?
 
     /// Serves `host` as a part of its daemon.
     public init(_ host: ServiceHost) {
-        self.init(host, onServing: nil)
-    }
-
-    /// Serves `host`, calling `onServing` once it serves.
-    init(_ host: ServiceHost, onServing: (@Sendable () -> Void)?) {
         self.host = host
-        self.onServing = onServing
     }
 
     /// Serves until the task is cancelled, or until the host exits because it was idle
@@ -34,7 +26,6 @@ public struct HostPart: DaemonPart {
         } catch {
             throw DaemonExit.socketUnavailable("cannot serve \(host.configuration.name): \(error)")
         }
-        onServing?()
         await waitForShutdown(or: host.idleExitSignal)
         await host.stop()
     }

@@ -108,23 +108,54 @@ public struct Envelope: Sendable, Equatable {
 }
 
 /// Why a frame payload did not start with a valid envelope; always a protocol error.
-public enum EnvelopeError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The payload ended inside the envelope.
-    case truncated
-    /// The version byte was not 1.
-    case unsupportedVersion(UInt8)
-    /// The kind byte named no ``MessageKind``.
-    case unknownKind(UInt8)
-    /// The operation name was longer than ``Envelope/maxOperationLength``.
-    case operationTooLong(Int)
+///
+/// Compare ``code`` with the static members of ``Code``; new codes may be added.
+public struct EnvelopeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong with the envelope.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
 
-    public var description: String {
-        switch self {
-        case .truncated: "the frame ends inside its envelope"
-        case .unsupportedVersion(let version): "envelope version \(version) is not supported (this peer speaks 1)"
-        case .unknownKind(let kind): "envelope kind \(kind) is not one of 1...7"
-        case .operationTooLong(let length):
-            "operation name of \(length) bytes exceeds \(Envelope.maxOperationLength)"
-        }
+        /// The payload ended inside the envelope.
+        public static let truncated = Code("truncated")
+        /// The version byte was not 1.
+        public static let unsupportedVersion = Code("unsupportedVersion")
+        /// The kind byte named no ``MessageKind``.
+        public static let unknownKind = Code("unknownKind")
+        /// The operation name was longer than ``Envelope/maxOperationLength``.
+        public static let operationTooLong = Code("operationTooLong")
+
+        public var description: String { name }
     }
+
+    /// What is wrong.
+    public let code: Code
+    /// What is wrong, in words, with the value that was wrong.
+    public let message: String
+
+    /// An error of `code` saying `message`.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The payload ended inside the envelope.
+    public static let truncated = EnvelopeError(.truncated, "the frame ends inside its envelope")
+
+    /// The version byte was `version`, not 1.
+    public static func unsupportedVersion(_ version: UInt8) -> EnvelopeError {
+        EnvelopeError(.unsupportedVersion, "envelope version \(version) is not supported (this peer speaks 1)")
+    }
+
+    /// The kind byte `kind` names no ``MessageKind``.
+    public static func unknownKind(_ kind: UInt8) -> EnvelopeError {
+        EnvelopeError(.unknownKind, "envelope kind \(kind) is not one of 1...7")
+    }
+
+    /// The operation name was `length` bytes, over ``Envelope/maxOperationLength``.
+    public static func operationTooLong(_ length: Int) -> EnvelopeError {
+        EnvelopeError(.operationTooLong, "operation name of \(length) bytes exceeds \(Envelope.maxOperationLength)")
+    }
+
+    public var description: String { message }
 }

@@ -75,11 +75,11 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// This instant moved by `duration` (truncated to whole microseconds); throws
-    /// ``TimestampOverflow`` when the result does not fit in `Int64` microseconds.
+    /// ``TimestampOverflowError`` when the result does not fit in `Int64` microseconds.
     @inlinable
-    public func checkedAdding(_ duration: Duration) throws(TimestampOverflow) -> Timestamp {
+    public func checkedAdding(_ duration: Duration) throws(TimestampOverflowError) -> Timestamp {
         let (moved, overflow) = addingReportingOverflow(duration)
-        guard !overflow else { throw TimestampOverflow(timestamp: self, duration: duration) }
+        guard !overflow else { throw TimestampOverflowError(timestamp: self, duration: duration) }
         return moved
     }
 
@@ -100,7 +100,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
 /// A ``Timestamp`` moved by a ``Swift/Duration`` left `Int64` microseconds
 /// (``Timestamp/checkedAdding(_:)``): what a trap would have been.
-public struct TimestampOverflow: Error, Sendable, Hashable, CustomStringConvertible {
+public struct TimestampOverflowError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The instant that was moved.
     public let timestamp: Timestamp
     /// How far.
@@ -116,6 +116,10 @@ public struct TimestampOverflow: Error, Sendable, Hashable, CustomStringConverti
         "\(timestamp) moved by \(duration) is outside what a timestamp holds (about ±292,000 years from 1970)"
     }
 }
+
+/// The name 0.1.0 published for ``TimestampOverflowError``.
+@available(*, deprecated, renamed: "TimestampOverflowError")
+public typealias TimestampOverflow = TimestampOverflowError
 
 extension Timestamp {
     /// Why the codec refuses this instant, for an error naming its field.

@@ -8,6 +8,23 @@ func writeText(_ text: String, to path: String) {
     fclose(file)
 }
 
+/// Writes `<directory>/suite.toml`, vt-testd as `alpha` and as `beta` followed by `extra` (which
+/// may go on with keys of beta's), and returns its path.
+func testdManifest(in directory: TemporaryDirectory, extra: String = "") -> String {
+    let path = directory.file("suite.toml")
+    writeText(
+        """
+        [services.alpha]
+        executable = "vt-testd"
+        args = ["alpha"]
+        [services.beta]
+        executable = "vt-testd"
+        args = ["beta"]
+
+        """ + extra, to: path)
+    return path
+}
+
 /// Whether `svc-supervisor status --run-dir run` lists exactly `count` services, all ready.
 func suiteReady(_ directory: TemporaryDirectory, run: String, services count: Int) -> Bool {
     guard let result = try? runCommand("svc-supervisor", ["status", "--run-dir", run], in: directory) else {

@@ -3,45 +3,97 @@ import VerticalsContract
 /// Why a URL could not be turned into a call, with what a person needs to fix it: the
 /// candidates when no route or several match, the field and the expected type when a
 /// parameter does not convert.
-public enum RouteError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The text is not a `verticals://` URL or an absolute path.
-    case malformedURL(String, reason: String)
-    /// No route has this path; `candidates` are the routes under the same first segment, or all.
-    case noRoute(path: String, candidates: [String])
-    /// Several equally specific routes match; the URL cannot say which is meant.
-    case ambiguous(path: String, candidates: [String])
-    /// A path or query parameter that names no field of the operation's Input.
-    case unknownParameter(String, operation: String, known: [String])
-    /// A parameter given twice for a field that takes one value.
-    case repeatedParameter(String, operation: String)
-    /// A parameter whose text does not convert to its field's type.
-    case conversion(parameter: String, field: String, message: String, value: String, expected: String)
-    /// A field that a URL cannot carry (a nested message).
-    case unsupportedField(String, message: String, type: String)
-    /// The Input built from the URL is not valid (e.g. a required field is missing).
-    case invalidInput(operation: String, reason: String)
+public struct RouteError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kept the URL from becoming a call; new codes may be added.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
 
-    public var description: String {
-        switch self {
-        case .malformedURL(let text, let reason):
-            return "\"\(text)\" is not a verticals:// URL: \(reason)"
-        case .noRoute(let path, let candidates):
-            return "no route matches \(path)" + Self.list(candidates, heading: "routes")
-        case .ambiguous(let path, let candidates):
-            return "\(path) matches several routes equally well" + Self.list(candidates, heading: "candidates")
-        case .unknownParameter(let name, let operation, let known):
-            return "\(operation) has no parameter \"\(name)\"; it takes: \(known.joined(separator: ", "))"
-        case .repeatedParameter(let name, let operation):
-            return "\"\(name)\" is given more than once, but \(operation) takes one value for it"
-        case .conversion(let parameter, let field, let message, let value, let expected):
-            let named = parameter == field ? field : "\(parameter) (field \(field))"
-            return "\(named) of \(message): expected \(expected), got \"\(value)\""
-        case .unsupportedField(let field, let message, let type):
-            return "\(field) of \(message) is a \(type), which a URL cannot carry; use `svc-supervisor call` with JSON"
-        case .invalidInput(let operation, let reason):
-            return "\(operation): \(reason)"
-        }
+        /// The text is not a `verticals://` URL or an absolute path.
+        public static let malformedURL = Code("malformedURL")
+        /// No route has this path; ``RouteError/candidates`` are the routes under the same first
+        /// segment, or all.
+        public static let noRoute = Code("noRoute")
+        /// Several equally specific routes match (``RouteError/candidates``); the URL cannot say
+        /// which is meant.
+        public static let ambiguous = Code("ambiguous")
+        /// A path or query parameter that names no field of the operation's Input.
+        public static let unknownParameter = Code("unknownParameter")
+        /// A parameter given twice for a field that takes one value.
+        public static let repeatedParameter = Code("repeatedParameter")
+        /// A parameter whose text does not convert to its field's type.
+        public static let conversion = Code("conversion")
+        /// A field that a URL cannot carry (a nested message).
+        public static let unsupportedField = Code("unsupportedField")
+        /// The Input built from the URL is not valid (e.g. a required field is missing).
+        public static let invalidInput = Code("invalidInput")
+
+        public var description: String { name }
     }
+
+    /// What kept the URL from becoming a call.
+    public let code: Code
+    /// What was wrong, with what a person needs to fix it.
+    public let message: String
+    /// The routes a person may have meant (for ``Code/noRoute`` and ``Code/ambiguous``), else empty.
+    public let candidates: [String]
+
+    /// An error of `code` saying `message`, offering `candidates`.
+    public init(_ code: Code, _ message: String, candidates: [String] = []) {
+        self.code = code
+        self.message = message
+        self.candidates = candidates
+    }
+
+    /// `text` is not a `verticals://` URL or an absolute path, for `reason`.
+    public static func malformedURL(_ text: String, reason: String) -> RouteError {
+        RouteError(.malformedURL, "\"\(text)\" is not a verticals:// URL: \(reason)")
+    }
+
+    /// No route has `path`; `candidates` are the routes under the same first segment, or all.
+    public static func noRoute(path: String, candidates: [String]) -> RouteError {
+        RouteError(.noRoute, "no route matches \(path)" + list(candidates, heading: "routes"), candidates: candidates)
+    }
+
+    /// Several equally specific routes, `candidates`, match `path`.
+    public static func ambiguous(path: String, candidates: [String]) -> RouteError {
+        RouteError(
+            .ambiguous, "\(path) matches several routes equally well" + list(candidates, heading: "candidates"),
+            candidates: candidates)
+    }
+
+    /// Parameter `name` names no field of `operation`'s Input, which takes `known`.
+    public static func unknownParameter(_ name: String, operation: String, known: [String]) -> RouteError {
+        RouteError(
+            .unknownParameter, "\(operation) has no parameter \"\(name)\"; it takes: \(known.joined(separator: ", "))")
+    }
+
+    /// Parameter `name` is given twice, but `operation` takes one value for it.
+    public static func repeatedParameter(_ name: String, operation: String) -> RouteError {
+        RouteError(.repeatedParameter, "\"\(name)\" is given more than once, but \(operation) takes one value for it")
+    }
+
+    /// Parameter `parameter` (field `field` of `message`) is `value`, which is not `expected`.
+    public static func conversion(
+        parameter: String, field: String, message: String, value: String, expected: String
+    ) -> RouteError {
+        let named = parameter == field ? field : "\(parameter) (field \(field))"
+        return RouteError(.conversion, "\(named) of \(message): expected \(expected), got \"\(value)\"")
+    }
+
+    /// Field `field` of `message` is a `type`, which a URL cannot carry.
+    public static func unsupportedField(_ field: String, message: String, type: String) -> RouteError {
+        RouteError(
+            .unsupportedField,
+            "\(field) of \(message) is a \(type), which a URL cannot carry; use `svc-supervisor call` with JSON")
+    }
+
+    /// The Input of `operation` built from the URL is not valid, for `reason`.
+    public static func invalidInput(operation: String, reason: String) -> RouteError {
+        RouteError(.invalidInput, "\(operation): \(reason)")
+    }
+
+    public var description: String { message }
 
     private static func list(_ items: [String], heading: String) -> String {
         items.isEmpty ? "" : "; \(heading):\n" + items.map { "  \($0)" }.joined(separator: "\n")

@@ -25,7 +25,7 @@ public struct ExecutableResolver: Sendable {
     }
 
     /// The absolute path `executable` names, or what is wrong with it.
-    public func resolve(_ executable: String) -> Result<String, ManifestProblem> {
+    public func resolve(_ executable: String) -> Result<String, ManifestError> {
         let path: String
         if executable.hasPrefix("/") {
             path = Self.normalized(executable)
@@ -44,14 +44,14 @@ public struct ExecutableResolver: Sendable {
                     ? " (a bare name is looked up beside svc-supervisor, in \(binDirectory); "
                         + "build it first, or give a path)"
                     : " (a relative path is taken from the manifest's folder, \(baseDirectory))"
-            return .failure(ManifestProblem("\(path) not found\(whereFrom)"))
+            return .failure(ManifestError("\(path) not found\(whereFrom)"))
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            return .failure(ManifestProblem("\(path) is not a regular file"))
+            return .failure(ManifestError("\(path) is not a regular file"))
         }
         guard access(path, X_OK) == 0 else {
             let mode = String(info.st_mode & 0o777, radix: 8)
-            return .failure(ManifestProblem("\(path) is not executable (mode \(mode)): chmod +x it"))
+            return .failure(ManifestError("\(path) is not executable (mode \(mode)): chmod +x it"))
         }
         return .success(path)
     }

@@ -7,7 +7,7 @@
 /// valid TOML 1.0, so this reports each as the syntax error it is.
 enum ManifestCharacters {
     /// "line L, column C: …" for the first such mistake, or nil.
-    static func problem(in text: String) -> ManifestProblem? {
+    static func problem(in text: String) -> ManifestError? {
         var line = 1
         var column = 0
         var quote: [UInt8]? = nil  // the delimiter of the string we are in: ", ', """ or '''
@@ -60,7 +60,7 @@ enum ManifestCharacters {
                 column += quote!.count - 1
                 continue
             case 0x80...:
-                return ManifestProblem(
+                return ManifestError(
                     "line \(line), column \(column): not valid TOML: a character outside ASCII may appear only in a "
                         + "string or a comment (quote the key: \"…\")")
             default:
@@ -72,7 +72,7 @@ enum ManifestCharacters {
     }
 
     /// The problem with the header that opens at `start` (its `[`), if its name starts wrong.
-    private static func headerProblem(_ bytes: [UInt8], at start: Int, line: Int, column: Int) -> ManifestProblem? {
+    private static func headerProblem(_ bytes: [UInt8], at start: Int, line: Int, column: Int) -> ManifestError? {
         var index = start + 1
         if index < bytes.count, bytes[index] == UInt8(ascii: "[") { index += 1 }
         while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
@@ -83,7 +83,7 @@ enum ManifestCharacters {
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
             || [UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "]")].contains(first)
         guard !startsKey else { return nil }
-        return ManifestProblem(
+        return ManifestError(
             "line \(line), column \(column + index - start): not valid TOML: a table name starts with a letter, digit, "
                 + "'_', '-' or a quote")
     }

@@ -9,8 +9,8 @@ import VerticalsManifest
 public typealias Manifest = VerticalsManifest.Manifest
 /// One supervised service: VerticalsManifest's ``VerticalsManifest/ServiceSpec``.
 public typealias ServiceSpec = VerticalsManifest.ServiceSpec
-/// One thing wrong with a manifest: VerticalsManifest's ``VerticalsManifest/ManifestProblem``.
-public typealias ManifestProblem = VerticalsManifest.ManifestProblem
+/// One thing wrong with a manifest: VerticalsManifest's ``VerticalsManifest/ManifestError``.
+public typealias ManifestError = VerticalsManifest.ManifestError
 /// When a service is restarted: VerticalsManifest's ``VerticalsManifest/RestartPolicy``.
 public typealias RestartPolicy = VerticalsManifest.RestartPolicy
 /// What else restarts with a service: VerticalsManifest's ``VerticalsManifest/RestartStrategy``.

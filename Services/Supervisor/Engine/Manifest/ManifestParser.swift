@@ -25,11 +25,11 @@ public enum ManifestParser {
     /// Reads and checks the manifest at `path`; relative executables are taken from its folder.
     public static func load(
         path: String, binDirectory: String, checkExecutables: Bool = true
-    ) -> (Manifest, [ManifestProblem]) {
+    ) -> (Manifest, [ManifestError]) {
         let absolute = path.hasPrefix("/") ? path : "\(currentDirectory())/\(path)"
         guard let text = WholeFile.read(absolute) else {
             let reason = String(cString: strerror(errno))
-            return (Manifest(services: []), [ManifestProblem("cannot read the manifest \(path): \(reason)")])
+            return (Manifest(services: []), [ManifestError("cannot read the manifest \(path): \(reason)")])
         }
         let folder = String(absolute[..<(absolute.lastIndex(of: "/") ?? absolute.startIndex)])
         return parse(text: text, baseDirectory: folder, binDirectory: binDirectory, checkExecutables: checkExecutables)
@@ -40,7 +40,7 @@ public enum ManifestParser {
     /// (`scaffold.regenerateSystemdUnits(reading: ManifestParser.parsePlanned)`).
     public static func parsePlanned(
         text: String, baseDirectory: String, binDirectory: String
-    ) -> (Manifest, [ManifestProblem]) {
+    ) -> (Manifest, [ManifestError]) {
         parse(text: text, baseDirectory: baseDirectory, binDirectory: binDirectory, checkExecutables: false)
     }
 
@@ -49,8 +49,8 @@ public enum ManifestParser {
     /// With `checkExecutables` false, a missing program is not a problem.
     public static func parse(
         text: String, baseDirectory: String, binDirectory: String, checkExecutables: Bool = true
-    ) -> (Manifest, [ManifestProblem]) {
-        var problems: [ManifestProblem] = []
+    ) -> (Manifest, [ManifestError]) {
+        var problems: [ManifestError] = []
         let headers = TableHeaders(text)
         guard let root = parseTOML(text, headers: headers, problems: &problems) else {
             return (Manifest(services: []), problems)
@@ -59,7 +59,7 @@ public enum ManifestParser {
             baseDirectory: baseDirectory, binDirectory: binDirectory, checksFiles: checkExecutables)
 
         for key in root.keys.sorted() where !ManifestKeys.topLevel.contains(key) {
-            problems.append(ManifestProblem(key: key, ManifestKeys.unknown(key, among: ManifestKeys.topLevel)))
+            problems.append(ManifestError(key: key, ManifestKeys.unknown(key, among: ManifestKeys.topLevel)))
         }
 
         var defaults: [String: ManifestValue] = [:]
@@ -71,23 +71,23 @@ public enum ManifestParser {
             _ = decoder.decode(table, requireExecutable: false)
             problems += decoder.problems
         case let other?:
-            problems.append(ManifestProblem(key: "defaults", "must be a table ([defaults]), not \(other.kind)"))
+            problems.append(ManifestError(key: "defaults", "must be a table ([defaults]), not \(other.kind)"))
         }
 
         var declared: [String: ManifestValue] = [:]
         switch root["services"] {
         case .table(let table)? where !table.isEmpty: declared = table
         case nil, .table?:
-            problems.append(ManifestProblem(key: "services", "no services: add a [services.NAME] table for each one"))
+            problems.append(ManifestError(key: "services", "no services: add a [services.NAME] table for each one"))
         case let other?:
-            problems.append(ManifestProblem(key: "services", "must be a table of services, not \(other.kind)"))
+            problems.append(ManifestError(key: "services", "must be a table of services, not \(other.kind)"))
         }
 
         var services: [ServiceSpec] = []
         for name in order(of: declared.keys, headers: headers) where !name.hasPrefix(duplicateMarker) {
             problems += ServiceName.problems(name)
             guard case .table(let own)? = declared[name] else {
-                problems.append(ManifestProblem(service: name, "must be a table ([services.\(name)])"))
+                problems.append(ManifestError(service: name, "must be a table ([services.\(name)])"))
                 continue
             }
             let merged = ManifestValue.merge(defaults: defaults, over: own, deep: ManifestKeys.mergedTables)
@@ -106,7 +106,7 @@ public enum ManifestParser {
     /// The document's root table, or nil after noting why there is none. A service declared
     /// twice (which TOML rejects as a whole) is reported by name, and the rest still parsed.
     private static func parseTOML(
-        _ text: String, headers: TableHeaders, problems: inout [ManifestProblem]
+        _ text: String, headers: TableHeaders, problems: inout [ManifestError]
     ) -> [String: ManifestValue]? {
         if let problem = ManifestCharacters.problem(in: text) {
             problems.append(problem)
@@ -123,7 +123,7 @@ public enum ManifestParser {
             for duplicate in duplicates {
                 let lines = duplicate.lines.map(String.init).joined(separator: ", ")
                 problems.append(
-                    ManifestProblem(
+                    ManifestError(
                         service: duplicate.name,
                         "is declared more than once (lines \(lines)): a service name must be unique; "
                             + "merge them into one [services.\(duplicate.name)] table or rename one"))
@@ -135,19 +135,19 @@ public enum ManifestParser {
                 problems.append(syntaxProblem(error))
                 return nil
             } catch {
-                problems.append(ManifestProblem("not valid TOML: \(error)"))
+                problems.append(ManifestError("not valid TOML: \(error)"))
                 return nil
             }
         } catch {
-            problems.append(ManifestProblem("not valid TOML: \(error)"))
+            problems.append(ManifestError("not valid TOML: \(error)"))
             return nil
         }
     }
 
     /// "line 3, column 7: not valid TOML: …".
-    private static func syntaxProblem(_ error: TOMLParseError) -> ManifestProblem {
+    private static func syntaxProblem(_ error: TOMLParseError) -> ManifestError {
         let at = error.source.begin
-        return ManifestProblem("line \(at.line), column \(at.column): not valid TOML: \(error.description)")
+        return ManifestError("line \(at.line), column \(at.column): not valid TOML: \(error.description)")
     }
 
     /// `names` in the order of their headers in the file, then the rest by name.

@@ -14,7 +14,7 @@ struct ServiceDecoder {
     /// Where bare names and relative paths of `executable` are looked up.
     let resolver: ExecutableResolver
     /// What is wrong so far.
-    private(set) var problems: [ManifestProblem] = []
+    private(set) var problems: [ManifestError] = []
 
     init(
         service: String?, keyPrefix: String = "", resolver: ExecutableResolver,
@@ -343,7 +343,7 @@ struct ServiceDecoder {
     /// or `always`, when it comes from the service and its defaults together.
     mutating func report(_ key: String, _ message: String, always: Bool = false) {
         guard always || isOwn(key) else { return }
-        problems.append(ManifestProblem(service: service, key: keyPrefix + key, message))
+        problems.append(ManifestError(service: service, key: keyPrefix + key, message))
     }
 
     private static func isVariableName(_ name: String) -> Bool {
