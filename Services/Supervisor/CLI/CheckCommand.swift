@@ -47,11 +47,11 @@ struct CheckCommand: ParsableCommand {
         }
         for service in parsed.services {
             problems += DaemonSettings.declaration.problems(in: service.environment).map {
-                ManifestProblem(service: service.name, key: "env", $0.description)
+                ManifestError(service: service.name, key: "env", $0.description)
             }
         }
         problems += SupervisorSettings.declaration.problems(in: ProcessEnvironment.current).map {
-            ManifestProblem(key: "svc-supervisor's environment", $0.description)
+            ManifestError(key: "svc-supervisor's environment", $0.description)
         }
         guard problems.isEmpty else {
             for problem in problems { print("\(manifest): \(problem)") }
