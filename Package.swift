@@ -189,8 +189,8 @@ let package = Package(
         .target(
             name: "VerticalsTesting",
             dependencies: [
-                "VerticalsServiceKit", "VerticalsContract", "VerticalsStorage", "VerticalsWire", grdb,
-                .product(name: "Logging", package: "swift-log"),
+                "VerticalsServiceKit", "VerticalsContract", "VerticalsStorage", "VerticalsWire", "VerticalsSupervisorClient",
+                grdb, .product(name: "Logging", package: "swift-log"),
             ],
             path: "Shared/Testing",
             swiftSettings: strict

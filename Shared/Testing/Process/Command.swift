@@ -1,4 +1,5 @@
 import Glibc
+import VerticalsSupervisorClient
 
 /// What a finished command printed and how it ended.
 public struct CommandResult: Sendable {
@@ -37,10 +38,10 @@ public func runCommand(
     env["PATH"] = env["PATH"] ?? "/usr/bin:/bin"
     // No suite pointer unless a test asks for one in its own folder: parallel supervisors run as
     // root must never read or replace the pointer of a real `up` in /run/verticals.
-    env["VERTICALS_POINTER_DIR"] = env["VERTICALS_POINTER_DIR"] ?? ""
+    env[SupervisorSettings.pointerDir.name] = env[SupervisorSettings.pointerDir.name] ?? ""
     // A supervisor run as root keeps its services as root in tests (their temporary folders
     // are 0700) unless a test asks for a user per vertical.
-    env["VERTICALS_SERVICE_USERS"] = env["VERTICALS_SERVICE_USERS"] ?? "off"
+    env[SupervisorSettings.serviceUsers.name] = env[SupervisorSettings.serviceUsers.name] ?? "off"
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {

@@ -1,4 +1,6 @@
 import Glibc
+import VerticalsContract
+import VerticalsSupervisorClient
 
 /// A real daemon in a separate process, started with posix_spawn (independent of our
 /// EventLoop), tagged with `VT_TEST_TAG` so that a leftover can be found, and always
@@ -32,11 +34,11 @@ public final class DaemonProcess {
         env["PATH"] = env["PATH"] ?? "/usr/bin:/bin"
         // No suite pointer unless a test asks for one in its own folder: parallel supervisors run as
         // root must never read or replace the pointer of a real `up` in /run/verticals.
-        env["VERTICALS_POINTER_DIR"] = env["VERTICALS_POINTER_DIR"] ?? ""
+        env[SupervisorSettings.pointerDir.name] = env[SupervisorSettings.pointerDir.name] ?? ""
         // A supervisor run as root keeps its services as root in tests (their temporary folders
         // are 0700) unless a test asks for a user per vertical.
-        env["VERTICALS_SERVICE_USERS"] = env["VERTICALS_SERVICE_USERS"] ?? "off"
-        if env["VERTICALS_LOG_LEVEL"] == nil { env["VERTICALS_LOG_LEVEL"] = "warning" }
+        env[SupervisorSettings.serviceUsers.name] = env[SupervisorSettings.serviceUsers.name] ?? "off"
+        if env[DaemonSettings.logLevel.name] == nil { env[DaemonSettings.logLevel.name] = "warning" }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
