@@ -67,7 +67,7 @@ release: deps
 CC     ?= cc
 CONFIG ?= debug
 exec-shim:
-	$(CC) -O2 -Wall -static -o "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/vt-exec" Services/Supervisor/ExecShim/main.c
+	$(CC) -O2 -Wall -static -o "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/vt-exec" Services/Supervisor/vt-exec/main.c
 
 # The suite under svc-supervisor, in the foreground; Ctrl-C stops it in reverse dependency order.
 # In another shell: svc-supervisor status (logs NAME -f, restart NAME, down …).

@@ -119,7 +119,7 @@ let package = Package(
         // and the build-tool plugin that runs it. No package dependency, so the generator builds in seconds.
         .target(name: "VerticalsContractGen", path: "Shared/ContractGen/Library", swiftSettings: strict),
         .executableTarget(
-            name: "vt-contractgen", dependencies: ["VerticalsContractGen"], path: "Shared/ContractGen/Tool"
+            name: "vt-contractgen", dependencies: ["VerticalsContractGen"], path: "Shared/ContractGen/vt-contractgen"
         ),
         .plugin(
             name: "VerticalsContractPlugin", capability: .buildTool(), dependencies: ["vt-contractgen"],
@@ -254,7 +254,7 @@ let package = Package(
         ),
         // The commands that talk to a running suite (call, open, status, logs, …), shared by both programs.
         .target(
-            name: "SupervisorCommands",
+            name: "VerticalsSupervisorCommands",
             dependencies: [
                 "VerticalsSupervisorClient", "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop",
                 "VerticalsWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -267,10 +267,10 @@ let package = Package(
         .executableTarget(
             name: "svc-supervisor",
             dependencies: [
-                "SupervisorCommands", "VerticalsServiceKit",
+                "VerticalsSupervisorCommands", "VerticalsServiceKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Services/Supervisor/Front",
+            path: "Services/Supervisor/svc-supervisor",
             swiftSettings: strict
         ),
         // `svc-supervisor-engine`: every command, `up`, `check`, `export`, `new`, `init`, `backup` and
@@ -279,37 +279,37 @@ let package = Package(
             name: "svc-supervisor-engine",
             dependencies: [
                 // No IOInterface: the CLI learns each vertical's contract from the daemon (daemon.describe).
-                "SupervisorCommands", "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold",
+                "VerticalsSupervisorCommands", "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold",
                 "VerticalsCertificates", "VerticalsManifest", "VerticalsDeploy",
                 "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop", "VerticalsStorage",
                 "VerticalsWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Services/Supervisor/CLI",
+            path: "Services/Supervisor/svc-supervisor-engine",
             swiftSettings: strict
         ),
         // `vt-settings`: the ENVIRONMENT reference, printed from the settings declarations (scripts/reference.sh).
         .executableTarget(
             name: "vt-settings", dependencies: ["VerticalsSupervisorClient", "VerticalsContract"],
-            path: "Services/Supervisor/SettingsReference", swiftSettings: strict
+            path: "Services/Supervisor/vt-settings", swiftSettings: strict
         ),
         // The exec shim: what uv_spawn cannot do between fork and exec (setsid, PDEATHSIG, rlimits, LISTEN_PID).
-        .executableTarget(name: "vt-exec", path: "Services/Supervisor/ExecShim"),
+        .executableTarget(name: "vt-exec", path: "Services/Supervisor/vt-exec"),
         // `make fuzz-live`: a live suite fuzzed from what its daemons describe (daemon.describe), with
         // edge values of every field's type; knows no vertical, only the framework's marks.
         .executableTarget(
             name: "vt-fuzz-live",
             dependencies: [
-                "SupervisorCommands", "VerticalsSupervisorClient", "VerticalsContractTesting", "VerticalsServiceKit",
+                "VerticalsSupervisorCommands", "VerticalsSupervisorClient", "VerticalsContractTesting", "VerticalsServiceKit",
                 "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Services/Supervisor/FuzzLive",
+            path: "Services/Supervisor/vt-fuzz-live",
             swiftSettings: strict
         ),
 
         // MARK: Tests
         .target(
-            name: "TestSupport", dependencies: ["VerticalsWire", "VerticalsContract"], path: "Tests/Support/TestContract",
+            name: "VerticalsTestSupport", dependencies: ["VerticalsWire", "VerticalsContract"], path: "Tests/Support/TestContract",
             swiftSettings: strict, plugins: ["VerticalsContractPlugin"]
         ),
         // Identity as the other verticals' tests stub it: sessions by token, or down (product, like Sessions).
@@ -320,15 +320,15 @@ let package = Package(
         ),
         .testTarget(
             name: "VerticalsTestingTests",
-            dependencies: ["VerticalsWire", "VerticalsTesting", "VerticalsServiceKit", "TestSupport", "VerticalsContract"],
+            dependencies: ["VerticalsWire", "VerticalsTesting", "VerticalsServiceKit", "VerticalsTestSupport", "VerticalsContract"],
             path: "Tests/Support/TestingTests"
         ),
         .executableTarget(
             name: "vt-testd",
             dependencies: [
-                "VerticalsWire", "VerticalsServiceKit", "VerticalsStorage", "VerticalsContract", "TestSupport", grdb,
+                "VerticalsWire", "VerticalsServiceKit", "VerticalsStorage", "VerticalsContract", "VerticalsTestSupport", grdb,
             ],
-            path: "Tests/Support/TestDaemon",
+            path: "Tests/Support/vt-testd",
             swiftSettings: strict
         ),
         // A test vertical (the TestEcho contract) beside a plain swift-service-lifecycle service in one
@@ -336,10 +336,10 @@ let package = Package(
         .executableTarget(
             name: "vt-lifecycled",
             dependencies: [
-                "VerticalsServiceLifecycle", "VerticalsServiceKit", "VerticalsContract", "TestSupport",
+                "VerticalsServiceLifecycle", "VerticalsServiceKit", "VerticalsContract", "VerticalsTestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Tests/Support/LifecycleDaemon",
+            path: "Tests/Support/vt-lifecycled",
             swiftSettings: strict
         ),
         // The reference suite's tool: `ContractsTool.main(contracts: Contracts.all)`.
@@ -357,7 +357,7 @@ let package = Package(
             path: "Tests/Contracts/Tests"
         ),
         .testTarget(
-            name: "WireTests", dependencies: ["VerticalsWire", "TestSupport", "VerticalsContract", "VerticalsTesting"], path: "Tests/WireTests"
+            name: "WireTests", dependencies: ["VerticalsWire", "VerticalsTestSupport", "VerticalsContract", "VerticalsTesting"], path: "Tests/WireTests"
         ),
         .testTarget(
             name: "EventLoopTests", dependencies: ["VerticalsEventLoop", "VerticalsWire", "CSpawn"], path: "Tests/EventLoopTests",
@@ -371,7 +371,7 @@ let package = Package(
             name: "ServiceKitTests",
             dependencies: [
                 "VerticalsServiceKit", "VerticalsContract", "VerticalsWire", "VerticalsEventLoop", "VerticalsStorage", grdb,
-                "TestSupport", "VerticalsTesting", "vt-testd", "vt-lifecycled",
+                "VerticalsTestSupport", "VerticalsTesting", "vt-testd", "vt-lifecycled",
             ],
             path: "Tests/ServiceKitTests"
         ),
@@ -380,8 +380,8 @@ let package = Package(
             dependencies: [
                 "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold", "VerticalsManifest", "VerticalsDeploy",
                 "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
-                "VerticalsTesting", "TestSupport", "vt-testd", "vt-exec", "svc-supervisor", "svc-supervisor-engine", grdb,
-                "VerticalsCertificates", "VerticalsStorage", "SupervisorCommands",
+                "VerticalsTesting", "VerticalsTestSupport", "vt-testd", "vt-exec", "svc-supervisor", "svc-supervisor-engine", grdb,
+                "VerticalsCertificates", "VerticalsStorage", "VerticalsSupervisorCommands",
             ],
             path: "Tests/SupervisorTests"
         ),
@@ -391,7 +391,7 @@ let package = Package(
             dependencies: [
                 "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold", "VerticalsManifest", "VerticalsDeploy",
                 "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
-                "VerticalsTesting", "TestSupport", "vt-testd",
+                "VerticalsTesting", "VerticalsTestSupport", "vt-testd",
                 // Each vertical's World, for its declared calls (DeclaredRoutesTests).
                 "IdentityService", "ClinicsService", "AppointmentsService", "RecordsService", "NotificationsService",
                 "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor", "svc-supervisor-engine",

@@ -14,7 +14,7 @@
  * too), so no handler of the parent's can run on the child's stack in the parent's memory, and
  * restores its mask once clone returns.
  *
- * The child, in this order (each step as vt-exec does it, see ExecShim/main.c):
+ * The child, in this order (each step as vt-exec does it, see Services/Supervisor/vt-exec/main.c):
  *   1. every signal disposition back to SIG_DFL (1 .. _NSIG-1 but SIGKILL and SIGSTOP; the
  *      child has its own table, CLONE_SIGHAND is not given, so the parent's stays as it is).
  *      An ignored SIGPIPE of the supervisor's would otherwise survive exec (uv_spawn resets

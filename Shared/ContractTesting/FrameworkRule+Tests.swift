@@ -69,7 +69,7 @@ extension FrameworkRule {
         if imports.count > maxIOInterfaceImports {
             problems.append(
                 "\(imports.count) framework test files import IOInterface, more than \(maxIOInterfaceImports) "
-                    + "(\(imports.map(\.path).joined(separator: ", "))): use a test contract (TestSupport) instead")
+                    + "(\(imports.map(\.path).joined(separator: ", "))): use a test contract (VerticalsTestSupport) instead")
         }
         for (path, line) in imports {
             let reason = line.components(separatedBy: ioInterfaceReasonMark).dropFirst().first?

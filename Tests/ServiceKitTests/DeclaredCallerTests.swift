@@ -1,5 +1,5 @@
 import Synchronization
-import TestSupport
+import VerticalsTestSupport
 import Testing
 import VerticalsContract
 import VerticalsServiceKit

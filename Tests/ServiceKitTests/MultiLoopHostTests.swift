@@ -1,6 +1,6 @@
 import Glibc
 import Synchronization
-import TestSupport
+import VerticalsTestSupport
 import Testing
 import VerticalsContract
 import VerticalsEventLoop

@@ -1,5 +1,5 @@
 import Glibc
-import TestSupport
+import VerticalsTestSupport
 import Testing
 import VerticalsContract
 import VerticalsEventLoop

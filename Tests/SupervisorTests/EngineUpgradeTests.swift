@@ -1,7 +1,7 @@
 import GRDB
 import Glibc
 import Synchronization
-import TestSupport
+import VerticalsTestSupport
 import Testing
 import VerticalsContract
 import VerticalsEventLoop

@@ -1,5 +1,5 @@
 import Glibc
-import SupervisorCommands
+import VerticalsSupervisorCommands
 import Testing
 import VerticalsContract
 import VerticalsTesting
@@ -9,7 +9,7 @@ import VerticalsTesting
 /// one, fails here.
 struct ExitStatusDeclarationTests {
     /// The folders of the two programs' sources (vt-fuzz-live and the product templates are others').
-    static let folders = ["Services/Supervisor/CLI", "Services/Supervisor/Commands", "Services/Supervisor/Front"]
+    static let folders = ["Services/Supervisor/svc-supervisor-engine", "Services/Supervisor/Commands", "Services/Supervisor/svc-supervisor"]
     static let files = ["Services/Supervisor/Engine/Control/SupervisorDaemon.swift"]
 
     /// Every status the sources exit with, as `ExitCode(N)`, `CLIError(status: N`, `exit(N)`, or in a

@@ -1,6 +1,6 @@
 import GRDB
 import Glibc
-import TestSupport
+import VerticalsTestSupport
 import Testing
 import VerticalsCertificates
 import VerticalsContract

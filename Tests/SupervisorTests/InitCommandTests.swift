@@ -11,7 +11,7 @@ import VerticalsWire
 struct InitCommandTests {
     /// Modules of the reference suite a product's build must never compile.
     static let referenceTargets = [
-        "IOInterface", "Sessions", "SessionsTesting", "TestSupport",
+        "IOInterface", "Sessions", "SessionsTesting", "VerticalsTestSupport",
         "IdentityService", "ClinicsService", "AppointmentsService", "RecordsService", "NotificationsService",
         "svc_identity", "svc_clinics", "svc_appointments", "svc_records", "svc_notifications",
     ]

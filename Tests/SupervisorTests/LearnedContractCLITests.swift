@@ -1,13 +1,13 @@
 import Foundation
 import Glibc
-import TestSupport
+import VerticalsTestSupport
 import Testing
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsTesting
 import VerticalsWire
 
-/// `svc-supervisor call` against `vt-testd`, whose `test.*` contract lives in TestSupport and is
+/// `svc-supervisor call` against `vt-testd`, whose `test.*` contract lives in VerticalsTestSupport and is
 /// not linked into svc-supervisor: the CLI learns it from the daemon (`daemon.describe`), caches
 /// it per socket, and refreshes a stale cache once.
 @Suite("svc-supervisor learns contracts from the running daemon")

@@ -1,4 +1,4 @@
-import TestSupport
+import VerticalsTestSupport
 import Testing
 import VerticalsWire
 

@@ -21,7 +21,7 @@ struct VerticalRuleTests {
         let framework = Set(targets.filter(FrameworkRule.isFramework).map(\.name))
         #expect(framework.isSuperset(of: [
             "VerticalsWire", "VerticalsEventLoop", "VerticalsContract", "VerticalsServiceKit", "VerticalsStorage",
-            "VerticalsSupervisor", "VerticalsSupervisorClient", "SupervisorCommands", "VerticalsScaffold",
+            "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsSupervisorCommands", "VerticalsScaffold",
             "VerticalsManifest", "VerticalsDeploy", "VerticalsServiceLifecycle",
             "svc-supervisor", "svc-supervisor-engine", "vt-exec", "VerticalsTesting",
             "VerticalsContractTesting",
@@ -39,7 +39,7 @@ struct VerticalRuleTests {
             VerticalRule.Target(
                 name: "VerticalsServiceKit", path: "Shared/ServiceKit",
                 dependencies: ["VerticalsWire", "VerticalsStorage", "ServiceLifecycle"]),
-            VerticalRule.Target(name: "svc-supervisor", path: "Services/Supervisor/Front", dependencies: ["IOInterface", "TOMLKit"]),
+            VerticalRule.Target(name: "svc-supervisor", path: "Services/Supervisor/svc-supervisor", dependencies: ["IOInterface", "TOMLKit"]),
         ]
         let problems = FrameworkRule.violations(targets)
         #expect(problems.contains { $0.hasPrefix("svc-supervisor") && $0.contains("reaches IOInterface") })
@@ -112,7 +112,7 @@ struct VerticalRuleTests {
         let framework = try Self.packageTargets().filter { target in
             !FrameworkRule.isReference(target) && (!target.path.hasPrefix("Tests/") || FrameworkRule.isFramework(target))
         }
-        #expect(Set(framework.map(\.name)).isSuperset(of: ["VerticalsContract", "SupervisorCommands", "VerticalsScaffold"]))
+        #expect(Set(framework.map(\.name)).isSuperset(of: ["VerticalsContract", "VerticalsSupervisorCommands", "VerticalsScaffold"]))
         var found: [String] = []
         for target in framework {
             let folder = "\(root)/\(target.path)"
@@ -190,5 +190,25 @@ struct VerticalRuleTests {
         #expect(problems.count == 2, "\(problems)")
         #expect(problems.first?.hasPrefix("7 framework test files import IOInterface, more than 5") == true)
         #expect(problems.last == "Tests/WireTests/Bare.swift imports IOInterface without `// IOInterface: <reason>` on the import line")
+    }
+
+    /// Framework modules are `Verticals*` (C modules `C*`), programs `svc-*` or `vt-*` in a folder
+    /// of their name: a bare module name is a product's.
+    @Test func frameworkModulesAndPrograms_followTheNamingRule() throws {
+        let problems = try FrameworkRule.namingProblems(dumpPackageJSON: Self.dumpPackage())
+        #expect(problems == [], "\(problems)")
+        let breaches = """
+            {"targets": [
+              {"name": "SupervisorCommands", "path": "Services/Supervisor/Commands", "type": "regular", "dependencies": []},
+              {"name": "svc-supervisor", "path": "Services/Supervisor/Front", "type": "executable", "dependencies": []},
+              {"name": "CSpawn", "path": "Shared/CLibUV/Spawn", "type": "regular", "dependencies": []},
+              {"name": "IdentityService", "path": "Services/Identity/Sources", "type": "regular", "dependencies": []},
+              {"name": "SupervisorTests", "path": "Services/Supervisor/Tests", "type": "test", "dependencies": []}
+            ]}
+            """
+        #expect(try FrameworkRule.namingProblems(dumpPackageJSON: breaches) == [
+            "framework module SupervisorCommands (Services/Supervisor/Commands) is not Verticals*: a bare name says it is a product's",
+            "program svc-supervisor lives in Services/Supervisor/Front: name its folder svc-supervisor",
+        ])
     }
 }

@@ -1,4 +1,4 @@
-import TestSupport
+import VerticalsTestSupport
 import VerticalsTesting
 import VerticalsEventLoop
 import VerticalsServiceKit

@@ -1,5 +1,5 @@
 import ArgumentParser
-import SupervisorCommands
+import VerticalsSupervisorCommands
 import VerticalsServiceKit
 
 /// The lean `svc-supervisor`: the commands that talk to a running suite, parsed and run in a

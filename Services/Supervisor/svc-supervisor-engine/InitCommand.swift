@@ -1,4 +1,4 @@
-import SupervisorCommands
+import VerticalsSupervisorCommands
 import ArgumentParser
 import VerticalsScaffold
 import VerticalsServiceKit

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Glibc
-import SupervisorCommands
+import VerticalsSupervisorCommands
 import VerticalsServiceKit
 import VerticalsSupervisor
 

@@ -9,7 +9,7 @@
 // service fail to be made: the daemon exits 70 saying why.
 import Glibc
 import ServiceLifecycle
-import TestSupport
+import VerticalsTestSupport
 import VerticalsServiceKit
 import VerticalsServiceLifecycle
 

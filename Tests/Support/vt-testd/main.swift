@@ -10,7 +10,7 @@
 import GRDB
 import Glibc
 import Synchronization
-import TestSupport
+import VerticalsTestSupport
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsStorage

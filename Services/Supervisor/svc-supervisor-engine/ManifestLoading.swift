@@ -1,4 +1,4 @@
-import SupervisorCommands
+import VerticalsSupervisorCommands
 import VerticalsSupervisor
 import VerticalsSupervisorClient
 

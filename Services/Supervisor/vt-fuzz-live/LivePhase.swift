@@ -1,5 +1,5 @@
 import Glibc
-import SupervisorCommands
+import VerticalsSupervisorCommands
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit

@@ -1,9 +1,9 @@
 import ArgumentParser
-import SupervisorCommands
+import VerticalsSupervisorCommands
 import VerticalsServiceKit
 
 /// `svc-supervisor` with every command, as svc-supervisor-engine runs it. Each subcommand is one
-/// file: those that talk to a running suite are in SupervisorCommands (``FrontCommands``), which the
+/// file: those that talk to a running suite are in VerticalsSupervisorCommands (``FrontCommands``), which the
 /// lean svc-supervisor runs itself; the rest (up, check, export, new, init, backup, restore) here.
 ///
 /// `status`, `start`, `stop`, `restart`, `reload` and `down` talk to a running supervisor

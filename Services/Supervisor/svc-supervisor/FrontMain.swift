@@ -1,6 +1,6 @@
 import ArgumentParser
 import Glibc
-import SupervisorCommands
+import VerticalsSupervisorCommands
 
 /// `svc-supervisor`'s entry point: a command that talks to a running suite runs here
 /// (``FrontCommand``); any other command line is handed to svc-supervisor-engine.
