@@ -50,11 +50,20 @@ struct BenchRun {
             CLIBenchmark(settings: settings, report: report, directory: directory).run()
             took("cli")
         }
-        if settings.runs("supervisor") {
-            await KillToReady(settings: settings, report: report, directory: directory).run()
+        // `BENCH_SECTIONS=on-demand` or `after-settle` runs that part of supervisor alone.
+        let onDemand = settings.runs("supervisor") || settings.runs("on-demand")
+        let afterSettle = settings.runs("supervisor") || settings.runs("after-settle")
+        if onDemand || afterSettle {
+            if settings.runs("supervisor") {
+                await KillToReady(settings: settings, report: report, directory: directory).run()
+            }
             let loop = makeLoop("bench-on-demand")
-            await OnDemandStart(settings: settings, report: report, directory: directory, loop: loop).run()
-            await AfterSettle(settings: settings, report: report, directory: directory, loop: loop).run()
+            if onDemand {
+                await OnDemandStart(settings: settings, report: report, directory: directory, loop: loop).run()
+            }
+            if afterSettle {
+                await AfterSettle(settings: settings, report: report, directory: directory, loop: loop).run()
+            }
             loop.shutdown()
             took("supervisor (restarts, on demand, after settle)")
         }

@@ -5,7 +5,8 @@ import Foundation
 /// `BENCH_ROUNDS` (default 5) rounds of every interleaved comparison; `BENCH_IDLE_SECONDS`
 /// (default 60) for the supervisor's idle window; `BENCH_KILLS` (default 20) kill -9 samples;
 /// `BENCH_SECTIONS` (default all) a comma-separated subset of codec, rpc, instructions, tcp, cli,
-/// supervisor, suite, mixed, upgrade, memory (and `rpc-loops`: only the N-loop rows of rpc).
+/// supervisor, suite, mixed, upgrade, memory (and parts alone: `rpc-loops`, the N-loop rows of
+/// rpc; `on-demand` and `after-settle`, two parts of supervisor).
 struct BenchSettings: Sendable {
     /// Rounds of each A/B comparison (≥ 5 for a published run).
     var rounds: Int

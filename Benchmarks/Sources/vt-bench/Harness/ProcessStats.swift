@@ -67,6 +67,50 @@ enum ProcessStats {
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
+    /// What the scheduler and the page tables say of a process over all its threads: CPU time
+    /// run and time spent runnable but waiting for a CPU (`/proc/PID/task/TID/schedstat`, in ns),
+    /// page faults (`/proc/PID/stat`) and its threads.
+    struct Scheduling {
+        var runNanoseconds: Double
+        var waitNanoseconds: Double
+        var minorFaults: Double
+        var majorFaults: Double
+        var threads: Int
+
+        /// What happened between `earlier` and this reading (threads: those added).
+        func since(_ earlier: Scheduling) -> Scheduling {
+            Scheduling(
+                runNanoseconds: runNanoseconds - earlier.runNanoseconds,
+                waitNanoseconds: waitNanoseconds - earlier.waitNanoseconds,
+                minorFaults: minorFaults - earlier.minorFaults, majorFaults: majorFaults - earlier.majorFaults,
+                threads: threads - earlier.threads)
+        }
+    }
+
+    /// `pid`'s ``Scheduling`` now, or nil when the process is gone.
+    static func scheduling(_ pid: Int32) -> Scheduling? {
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task"),
+            let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        // After "pid (comm)": minflt is field 10, majflt field 12.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 10, let minor = Double(fields[7]), let major = Double(fields[9]) else { return nil }
+        var run = 0.0
+        var wait = 0.0
+        for thread in threads {
+            guard let line = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/schedstat", encoding: .utf8)
+            else { continue }  // the thread ended meanwhile
+            let numbers = line.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            if numbers.count >= 2 {
+                run += numbers[0]
+                wait += numbers[1]
+            }
+        }
+        return Scheduling(
+            runNanoseconds: run, waitNanoseconds: wait, minorFaults: minor, majorFaults: major, threads: threads.count)
+    }
+
     static func contextSwitchesByThread(_ pid: Int32) -> [String: Double]? {
         guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
         var counts: [String: Double] = [:]

@@ -5,7 +5,7 @@ import Histogram
 /// the C libuv echo over TCP in the same rounds, and against our own stack over a Unix socket:
 /// latency with one call in flight (64 B body, both processes on one vCPU), and throughput with
 /// 1 connection × 64 in flight (two vCPUs); the same over mutual TLS 1.3 (what TLS adds to p50,
-/// target ≤ 15 µs), and what a new connection costs with its handshake against plain TCP.
+/// held to ``tlsTarget``), and what a new connection costs with its handshake against plain TCP.
 /// Target: TCP p50 ≤ 1.3× the C echo over TCP.
 struct TCPBenchmark {
     let settings: BenchSettings
@@ -13,6 +13,9 @@ struct TCPBenchmark {
     let directory: String
     var latencyCount = 20_000
     var throughputSeconds = 1.0
+
+    /// What mutual TLS may add to the 64 B round trip's p50, at most (µs).
+    static let tlsTarget = 15.0
 
     enum Stack: String, CaseIterable {
         case cTCP = "C libuv echo, TCP"
@@ -96,8 +99,8 @@ struct TCPBenchmark {
             "rpc over tcp", "64 B same vCPU p99, TCP + mutual TLS", unit: "µs", ours: p99[.oursTLS]!, baselineName: "C TCP",
             baseline: p99[.cTCP]!, ratioName: "ours/C")
         report.add(
-            "rpc over tcp", "64 B same vCPU p50, what TLS adds (target ≤ 15 µs)", unit: "µs",
-            Summary(zip(p50[.oursTLS]!, p50[.oursTCP]!).map { $0 - $1 }))
+            "rpc over tcp", "64 B same vCPU p50, what TLS adds", unit: "µs",
+            Summary(zip(p50[.oursTLS]!, p50[.oursTCP]!).map { $0 - $1 }), target: .atMost(Self.tlsTarget, "µs"))
         report.add(
             "rpc over tcp", "1 conn × 64 in flight, 64 B, TCP + mutual TLS", unit: "req/s", ours: rates[.oursTLS]!,
             baselineName: "C TCP", baseline: rates[.cTCP]!, ratioName: "ours/C")

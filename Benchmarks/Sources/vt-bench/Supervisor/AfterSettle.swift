@@ -9,7 +9,14 @@ import VerticalsServiceKit
 ///
 /// - The first request after settle, against a warm one: a new caller's `clinics.nearest`
 ///   (connect and call), then the same from another new caller after twenty calls have warmed
-///   the path.
+///   the path. Beside it, clinics' own CPU for each of the two requests (all its threads, from
+///   `/proc/PID/task/*/schedstat`) and the threads it started for the first: the first request's
+///   extra is work clinics does once (the Swift runtime instantiating generic metadata, each
+///   instantiation that checks a protocol requirement scanning every conformance record of the
+///   static binary; the store's read queue starting its thread), not a wake-up from idle. And
+///   the C echo (`uv_echo`, started beside the suite, answering `bench.echo` as a response)
+///   timed the same way, first after the same settle and then warm, in the same rounds: what
+///   the machine alone adds to a first request after a quiet spell (caches, a core waking).
 /// - The first restart after settle, against a later one: `kill -9` of clinics → the supervisor
 ///   reports its replacement ready (its status, polled each millisecond), then again once the
 ///   replacement has settled too.
@@ -37,16 +44,43 @@ struct AfterSettle {
         }
         var firstRequests: [Double] = []
         var warmRequests: [Double] = []
+        var cFirst: [Double] = []
+        var cWarm: [Double] = []
+        var firstCPU: [Double] = []
+        var warmCPU: [Double] = []
+        var firstThreads: [Double] = []
         var firstRestarts: [Double] = []
         var laterRestarts: [Double] = []
         for round in 1...settings.rounds {
             progress("after settle, round \(round)/\(settings.rounds)")
+            // The C echo, started beside the suite, settles as long.
+            let echoDirectory = "\(directory)/settle\(round)-c"
+            try? FileManager.default.createDirectory(atPath: echoDirectory, withIntermediateDirectories: true)
+            let kind = BenchEcho.responseKindByte
+            let echo = Subprocess.start(
+                settings.uvEcho, ["server", "\(echoDirectory)/\(BenchEcho.name).sock", "\(kind.offset)", "\(kind.value)"])
+            Subprocess.waitForListener("\(echoDirectory)/\(BenchEcho.name).sock")
             let suite = await SupervisedSuite.up(
                 settings, manifest: manifest, runDirectory: "\(directory)/settle\(round)", loop: loop)
             try? await Task.sleep(for: Self.settled)
-            firstRequests.append(await newCallerRequest(suite))
-            for _ in 0..<20 { _ = await newCallerRequest(suite) }
-            warmRequests.append(await newCallerRequest(suite))
+            let echoSockets = SocketDirectory(echoDirectory)
+            guard let victimPID = await suite.pids()[victim] else { fail("\(victim) has no pid") }
+            // Which first goes first alternates, so neither wakes the machine for the other.
+            if round % 2 == 0 { cFirst.append(await echoRequest(echoSockets)) }
+            let (first, firstUse) = await newCallerRequest(suite, measuring: victimPID)
+            if round % 2 == 1 { cFirst.append(await echoRequest(echoSockets)) }
+            for _ in 0..<20 {
+                await newCallerRequest(suite)
+                _ = await echoRequest(echoSockets)
+            }
+            let (warm, warmUse) = await newCallerRequest(suite, measuring: victimPID)
+            cWarm.append(await echoRequest(echoSockets))
+            Subprocess.stop(echo)
+            firstRequests.append(first)
+            warmRequests.append(warm)
+            firstCPU.append(firstUse.runNanoseconds / 1_000_000)
+            warmCPU.append(warmUse.runNanoseconds / 1_000_000)
+            firstThreads.append(Double(firstUse.threads))
             firstRestarts.append(await restart(suite))
             try? await Task.sleep(for: Self.settled)
             laterRestarts.append(await restart(suite))
@@ -57,11 +91,19 @@ struct AfterSettle {
             ours: firstRequests, baselineName: "warm", baseline: warmRequests, ratioName: "first/warm",
             target: .atMost(Self.target))
         report.add(
+            "supervisor", "  CPU \(victim) spent on that request (all threads, schedstat)", unit: "ms",
+            ours: firstCPU, baselineName: "warm", baseline: warmCPU, ratioName: "first/warm")
+        report.add(
+            "supervisor", "  threads \(victim) started for that request", unit: "", Summary(firstThreads))
+        report.add(
+            "supervisor", "  C echo: first request after settle (new caller, bench.echo 64 B)", unit: "ms",
+            ours: cFirst, baselineName: "warm", baseline: cWarm, ratioName: "first/warm")
+        report.add(
             "supervisor", "first restart after settle: kill -9 \(victim) → ready", unit: "ms", ours: firstRestarts,
             baselineName: "later restart", baseline: laterRestarts, ratioName: "first/later", target: .atMost(Self.target))
     }
 
-    /// The suite's manifest with the victim's backoff zero and its budget wide, so that both
+    /// The suite's manifest with the victim's backoff 1 ms (the least a manifest allows) and its budget wide, so that both
     /// restarts are the supervisor's own latency, not the waits the manifest asks for (100 ms
     /// first, doubling for each restart before `reset_after`).
     static func manifest(_ settings: BenchSettings, victim: String) -> String {
@@ -72,10 +114,11 @@ struct AfterSettle {
         guard text.contains(header) else { fail("\(settings.manifest) has no \(victim)") }
         return text.replacingOccurrences(
             of: header,
-            with: header + "backoff = { initial = \"0ms\", max = \"0ms\", multiplier = 1.0 }\nbudget = { restarts = 1000 }\n")
+            with: header + "backoff = { initial = \"1ms\", max = \"1ms\", multiplier = 1.0 }\nbudget = { restarts = 1000 }\n")
     }
 
     /// Milliseconds for a new caller to connect and have `clinics.nearest` answered.
+    @discardableResult
     private func newCallerRequest(_ suite: SupervisedSuite) async -> Double {
         let client = ServiceClient(loop: loop, sockets: suite.sockets, defaultTimeout: .seconds(20))
         defer { client.close() }
@@ -84,6 +127,28 @@ struct AfterSettle {
             _ = try await client.call(Clinics.nearest, .init(latitude: 51.5, longitude: -0.12))
         } catch {
             fail("clinics.nearest failed: \(error)")
+        }
+        return (ContinuousClock.now - start).microseconds / 1000
+    }
+
+    /// ``newCallerRequest(_:)``, with what the process `pid` used for it: its CPU over all its
+    /// threads, the time they waited for a CPU, its page faults and the threads it started.
+    private func newCallerRequest(_ suite: SupervisedSuite, measuring pid: Int32) async -> (Double, ProcessStats.Scheduling) {
+        guard let before = ProcessStats.scheduling(pid) else { fail("\(victim) ended before a request") }
+        let milliseconds = await newCallerRequest(suite)
+        guard let after = ProcessStats.scheduling(pid) else { fail("\(victim) ended after a request") }
+        return (milliseconds, after.since(before))
+    }
+
+    /// Milliseconds for a new caller to connect and have the C echo answer `bench.echo` (64 B).
+    private func echoRequest(_ sockets: SocketDirectory) async -> Double {
+        let client = ServiceClient(loop: loop, sockets: sockets, defaultTimeout: .seconds(20))
+        defer { client.close() }
+        let start = ContinuousClock.now
+        do {
+            _ = try await client.call(BenchEcho.echo, BenchEcho.Blob(size: 64))
+        } catch {
+            fail("the C echo failed: \(error)")
         }
         return (ContinuousClock.now - start).microseconds / 1000
     }
