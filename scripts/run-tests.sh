@@ -11,8 +11,8 @@
 # killed at the end, and another run on the same machine is left alone. On a failure, the
 # failed tests and their issues are printed again at the very end, where a CI log's tail shows.
 #
-# The tests that build a whole package with `swift build` (`new` in a copy of this checkout, a
-# product made by `init`) run last, one at a time: each keeps both cores busy for minutes, and
+# The tests that build or resolve a whole package with SwiftPM (`new` in a copy of this checkout,
+# a product made by `init`, one resolved from a tagged release) run last, one at a time: each keeps both cores busy for minutes, and
 # beside the parallel run they starved every process test of its time limit. Alone, they get every
 # core (VT_BUILD_JOBS; a plain `swift test` builds them with one job).
 set -u
@@ -26,7 +26,7 @@ chmod 755 "$TMPDIR"  # as /tmp is to them: services a root test runs as their ow
 export TMPDIR
 trap 'rm -f "$log"; rm -rf "$TMPDIR"' EXIT
 engine_suite=EngineProcessTests
-builders=(NewCommandTests InitCommandTests)
+builders=(NewCommandTests InitCommandTests InitFromReleaseTests)
 
 status=0
 run() {
