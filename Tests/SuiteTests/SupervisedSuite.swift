@@ -101,14 +101,19 @@ final class SupervisedSuite {
         return rows
     }
 
-    /// Whether every service reports `ready` within `timeout`.
-    func waitUntilAllReady(timeout: Duration = .seconds(30)) async -> Bool {
+    /// Whether every service reports `ready` within `timeout`: a bound for a loaded machine, where a
+    /// five-vertical suite starts beside a hundred other process tests. When it runs out, the last
+    /// `status` rows are printed, so the failure says which service was where.
+    func waitUntilAllReady(timeout: Duration = .seconds(60)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
+        var rows: [String: (state: String, pid: Int32?)] = [:]
         while ContinuousClock.now < deadline {
-            let rows = status()
+            rows = status()
             if services.allSatisfy({ rows[$0]?.state == "ready" }) { return true }
             try? await Task.sleep(for: .milliseconds(100))
         }
+        let seen = services.map { "\($0)=\(rows[$0]?.state ?? "no row")" }.joined(separator: " ")
+        print("\(run): not all ready after \(timeout): \(seen)")
         return false
     }
 

@@ -90,8 +90,13 @@ struct VerticalRuleTests {
         try VerticalRule.targets(dumpPackageJSON: dumpPackage())
     }
 
-    /// `swift package dump-package` of the checkout.
-    static func dumpPackage() throws -> String {
+    /// `swift package dump-package` of the checkout, once per test run: each run compiles the
+    /// manifest, seconds of CPU that every other test of a parallel run waits behind.
+    static func dumpPackage() throws -> String { try dumpedPackage.get() }
+
+    private static let dumpedPackage = Result { try dumpPackageNow() }
+
+    private static func dumpPackageNow() throws -> String {
         let directory = TemporaryDirectory()
         // Its own scratch path: the live package's .build is locked while `swift test` runs.
         let result = try runCommand(
@@ -99,7 +104,7 @@ struct VerticalRuleTests {
             ["swift", "package", "--package-path", files.folder.deletingLastPathComponent().deletingLastPathComponent().path,
              "--scratch-path", directory.file("scratch"), "dump-package"],
             environment: ProcessInfo.processInfo.environment, in: directory, timeout: .seconds(60))
-        try #require(result.status == 0, "swift package dump-package failed: \(result.standardError)")
+        guard result.status == 0 else { throw DumpPackageFailed(standardError: result.standardError) }
         return result.standardOutput
     }
 
@@ -211,4 +216,10 @@ struct VerticalRuleTests {
             "program svc-supervisor lives in Services/Supervisor/Front: name its folder svc-supervisor",
         ])
     }
+}
+
+/// `swift package dump-package` exited non-zero.
+struct DumpPackageFailed: Error, CustomStringConvertible {
+    let standardError: String
+    var description: String { "swift package dump-package failed: \(standardError)" }
 }
