@@ -160,12 +160,14 @@ import VerticalsTesting
         #expect(FrameworkSource.checkout(around: "/tmp") == nil)
     }
 
-    @Test func initCommand_dependsOnItsOwnCheckoutByDefault_andRefusesHalfAFrameworkSource() throws {
+    @Test func initCommand_dependsOnTheCheckoutItIsGiven_andRefusesHalfAFrameworkSource() throws {
         let directory = TemporaryDirectory()
         let product = directory.file("acme")
         // `init` reads the framework's targets with the toolchain's `swift`, which a product's user has on PATH.
         let path = ["PATH": getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"]
-        let planned = try runCommand("svc-supervisor", ["init", product, "--dry-run"], environment: path, in: directory)
+        let planned = try runCommand(
+            "svc-supervisor", ["init", product, "--dry-run", "--framework-path", ManifestFixture.repositoryRoot], environment: path,
+            in: directory)
         #expect(planned.status == 0, "\(planned.standardError)")
         #expect(planned.standardOutput.contains("would create product Acme in \(product), on the framework at \(ManifestFixture.repositoryRoot),"))
         #expect(planned.standardOutput.contains("  + Shared/AcmeInterface/Contracts.swift"))
@@ -176,7 +178,7 @@ import VerticalsTesting
             (["--framework-version", "1.0.0"], "give either"),
             (["--framework-path", directory.path], "not a Verticals checkout"),
             (["--name", "no-dashes"], "letter followed by letters or digits"),
-            (["--vertical", taken.name], "\(taken.typeName)Service is also a target of the Verticals package"),
+            (["--vertical", taken.name, "--framework-path", ManifestFixture.repositoryRoot], "\(taken.typeName)Service is also a target of the Verticals package"),
         ] {
             let refused = try runCommand(
                 "svc-supervisor", ["init", product, "--skip-fixtures"] + arguments, environment: path, in: directory)
