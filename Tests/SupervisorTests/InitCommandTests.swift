@@ -133,6 +133,21 @@ struct InitCommandTests {
             ["export", "systemd", "--manifest", "\(product)/deploy/suite.toml", "--out", units], in: directory)
         #expect(exported.status == 0, "\(exported.standardError)")
         #expect(readFile("\(units)/verticals-greeter.service")?.contains("svc-greeter") == true)
+
+        // 8. `make install` of that build, staged for /usr (deps skipped: the build above had them).
+        let staged = directory.file("stage")
+        let installed = try runCommand(
+            "/usr/bin/make", ["-C", product, "-o", "deps", "install", "CONFIGURATION=debug", "PREFIX=/usr", "DESTDIR=\(staged)"],
+            environment: PackageBuild.environment(in: directory), in: directory, timeout: .seconds(600))
+        #expect(installed.status == 0, "\(installed.standardOutput)\(installed.standardError)")
+        for program in ["svc-greeter", "svc-supervisor", "svc-supervisor-engine", "vt-exec"] {
+            #expect(access("\(staged)/usr/bin/\(program)", X_OK) == 0, "make install did not install \(program)")
+        }
+        for file in ["lib/sysusers.d/verticals.conf", "lib/tmpfiles.d/verticals.conf", "etc/verticals/suite.toml", "lib/systemd/system/verticals.target"] {
+            #expect(access("\(staged)/usr/\(file)", R_OK) == 0, "make install did not install \(file)")
+        }
+        let unit = readFile("\(staged)/usr/lib/systemd/system/verticals-greeter.service") ?? ""
+        #expect(unit.contains("/usr/bin/"), "the installed unit runs its programs from its own prefix: \(unit)")
     }
 
     /// `swift build <what>` in `product`; fails the test with the build's tail (and any warning) otherwise.

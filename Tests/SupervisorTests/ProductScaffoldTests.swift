@@ -29,6 +29,20 @@ import VerticalsTesting
         #expect(read(root, "deploy/suite.toml")?.contains("[services.greeter]\nexecutable = \"svc-greeter\"") == true)
         #expect(read(root, "Makefile")?.contains("\n\t\"$(BIN)/svc-supervisor\" up --manifest deploy/suite.toml") == true)
         #expect(read(root, ".gitignore")?.contains(".build*/\nPackage.resolved\n") == true)
+        // How to build, test, install and deploy it: Makefile targets, and a README that names each.
+        let makefile = try #require(read(root, "Makefile"))
+        for target in ["build", "test", "install", "systemd", "kubernetes", "image"] {
+            #expect(makefile.contains("\n\(target): "), "the Makefile has no \(target) target")
+        }
+        #expect(makefile.contains("export systemd --prefix \"$(PREFIX)\""), "install installs units for its own prefix")
+        #expect(makefile.contains("export kubernetes --manifest deploy/suite.toml --image \"$(IMAGE)\" --out .build/kubernetes"))
+        let readme = try #require(read(root, "README.md"))
+        for (heading, says) in [
+            ("## Building and testing", "make test"), ("## Installing", "make install"), ("## Deploying", "make kubernetes"),
+        ] {
+            let section = readme.firstRange(of: heading).map { readme[$0.upperBound...].split(separator: "\n## ").first ?? "" }
+            #expect(section?.contains(says) == true, "the README's \(heading) does not say \(says)")
+        }
         #expect(access("\(root)/.ci/run", X_OK) == 0)
         let (manifest, problems) = ManifestParser.load(path: "\(root)/deploy/suite.toml", binDirectory: "/bin", checkExecutables: false)
         #expect(problems == [])
