@@ -245,14 +245,16 @@ bench: release
 # one list of the public API that docs/FRAMEWORK.md is tested against.
 API_PRODUCTS ?= $(shell SWIFT="$(SWIFT)" bash scripts/api-products.sh)
 # Run before tagging a release, not in every CI run (and not in `make test`): it builds the last
-# tag's API baseline. API_BASELINE=v0.1.0 picks another tag. A break in a 0.x release is allowed but
+# tag's API baseline. API_BASELINE=v0.1.0 picks another tag; a clone with no tag compares against
+# the commit before (API_BASELINE_REF=REF another), tagged as a release in a temporary bare
+# repository by scripts/release-clone.sh, as `init`'s test makes one. A break in a 0.x release is allowed but
 # must be in CHANGELOG.md. The script exits 1 on a break, 2 when the check cannot be made (make
 # prints it as "Error 1" / "Error 2" and itself exits 2 for either).
 # Not `swift package diagnose-api-breaking-changes`: it fails on this package with "redefinition of
 # module 'CTOML'" (swiftlang/swift-package-manager#9254); scripts/api-check.sh runs the toolchain's
 # swift-api-digester itself, with one build's search paths per dump (see its header).
 api-check: deps
-	API_PRODUCTS="$(API_PRODUCTS)" API_BASELINE="$(API_BASELINE)" SWIFT="$(SWIFT)" bash scripts/api-check.sh
+	API_PRODUCTS="$(API_PRODUCTS)" API_BASELINE="$(API_BASELINE)" API_BASELINE_REF="$(API_BASELINE_REF)" SWIFT="$(SWIFT)" bash scripts/api-check.sh
 
 clean:
 	rm -rf .build .build-* Benchmarks/.build Examples/HummingbirdDemo/.build bench "$(RUN_DIR)"
