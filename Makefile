@@ -2,6 +2,7 @@
 #   make run     build and start the suite under svc-supervisor (deploy/suite.toml; Ctrl-C stops it)
 #   make test    build and run every test, then EventLoop's lifetime tests under ASan, then each fuzz target briefly
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the release binaries, systemd units, sysusers/tmpfiles files, man pages
+#                [FRAMEWORK_URL=URL FRAMEWORK_VERSION=X.Y.Z]   the release `svc-supervisor init` depends on by default
 #   make contracts-update   after a deliberate contract change: rewrite Tests/Contracts' lock and golden fixtures
 #   make reference   after a change to the command line or a setting: regenerate docs/man and docs/reference
 #   make kubernetes-export  after a manifest change: regenerate deploy/kubernetes (docs/kubernetes.md)
@@ -36,6 +37,15 @@ CONFIGURATION ?= release
 # link faster. The linker's "mktemp is dangerous" warning comes from the toolchain's static
 # Foundation (swift-foundation's temporary files), not from this package.
 RELEASE_FLAGS ?= --static-swift-stdlib
+# The framework release an installed `svc-supervisor init` makes a product depend on when given no
+# --framework-url/--framework-path: `make release FRAMEWORK_URL=https://… FRAMEWORK_VERSION=X.Y.Z`.
+# A C macro (-Xcc -D), because SwiftPM hands a value from its command line to the C compiler only,
+# and so nothing is written into the checkout; Services/Supervisor/CFrameworkDefaults reads it.
+# Empty: init names no release of its own and asks for one of those flags.
+FRAMEWORK_URL     ?=
+FRAMEWORK_VERSION ?=
+FRAMEWORK_FLAGS   := $(if $(FRAMEWORK_URL),-Xcc '-DVT_FRAMEWORK_URL="$(FRAMEWORK_URL)"') \
+                     $(if $(FRAMEWORK_VERSION),-Xcc '-DVT_FRAMEWORK_VERSION="$(FRAMEWORK_VERSION)"')
 PROGRAMS    := svc-identity svc-clinics svc-notifications svc-records svc-appointments svc-supervisor svc-supervisor-engine vt-exec
 FUZZ_SECONDS ?= 60
 SOAK_SECONDS ?= 600
@@ -57,7 +67,7 @@ build: deps
 # toolchain's static SDK has no Testing module to link it with.
 SWIFT_PROGRAMS := $(filter-out vt-exec,$(PROGRAMS))
 release: deps
-	set -e; for program in $(SWIFT_PROGRAMS); do $(SWIFT) build -c release $(RELEASE_FLAGS) --product $$program; done
+	set -e; for program in $(SWIFT_PROGRAMS); do $(SWIFT) build -c release $(RELEASE_FLAGS) $(FRAMEWORK_FLAGS) --product $$program; done
 	$(MAKE) --no-print-directory exec-shim CONFIG=release
 
 # vt-exec again, with cc alone: SwiftPM links even a C executable against libswiftCore, which
@@ -93,7 +103,7 @@ memcheck: deps
 # deploy/suite.toml, to $(PREFIX)/lib/... (systemd reads /usr/local/lib/systemd/system too); the
 # manifest to $(PREFIX)/etc/verticals for svc-supervisor.service (an existing one is kept). docs/systemd.md.
 install: deps
-	$(if $(filter release,$(CONFIGURATION)),$(MAKE) --no-print-directory release,$(SWIFT) build -c $(CONFIGURATION))
+	$(if $(filter release,$(CONFIGURATION)),$(MAKE) --no-print-directory release,$(SWIFT) build -c $(CONFIGURATION) $(FRAMEWORK_FLAGS))
 	set -e; bin="$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)"; \
 	units="$$bin/systemd-export"; rm -rf "$$units"; \
 	"$$bin/svc-supervisor" export systemd --prefix "$(PREFIX)" --manifest deploy/suite.toml --out "$$units" >/dev/null; \
@@ -235,14 +245,16 @@ bench: release
 # one list of the public API that docs/FRAMEWORK.md is tested against.
 API_PRODUCTS ?= $(shell SWIFT="$(SWIFT)" bash scripts/api-products.sh)
 # Run before tagging a release, not in every CI run (and not in `make test`): it builds the last
-# tag's API baseline. API_BASELINE=v0.1.0 picks another tag. A break in a 0.x release is allowed but
+# tag's API baseline. API_BASELINE=v0.1.0 picks another tag; a clone with no tag compares against
+# the commit before (API_BASELINE_REF=REF another), tagged as a release in a temporary bare
+# repository by scripts/release-clone.sh, as `init`'s test makes one. A break in a 0.x release is allowed but
 # must be in CHANGELOG.md. The script exits 1 on a break, 2 when the check cannot be made (make
 # prints it as "Error 1" / "Error 2" and itself exits 2 for either).
 # Not `swift package diagnose-api-breaking-changes`: it fails on this package with "redefinition of
 # module 'CTOML'" (swiftlang/swift-package-manager#9254); scripts/api-check.sh runs the toolchain's
 # swift-api-digester itself, with one build's search paths per dump (see its header).
 api-check: deps
-	API_PRODUCTS="$(API_PRODUCTS)" API_BASELINE="$(API_BASELINE)" SWIFT="$(SWIFT)" bash scripts/api-check.sh
+	API_PRODUCTS="$(API_PRODUCTS)" API_BASELINE="$(API_BASELINE)" API_BASELINE_REF="$(API_BASELINE_REF)" SWIFT="$(SWIFT)" bash scripts/api-check.sh
 
 clean:
 	rm -rf .build .build-* Benchmarks/.build Examples/HummingbirdDemo/.build bench "$(RUN_DIR)"

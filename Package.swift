@@ -273,6 +273,8 @@ let package = Package(
             path: "Services/Supervisor/svc-supervisor",
             swiftSettings: strict
         ),
+        // The framework release `init` defaults to, as `make release FRAMEWORK_URL=… FRAMEWORK_VERSION=…` set it.
+        .target(name: "CFrameworkDefaults", path: "Services/Supervisor/CFrameworkDefaults"),
         // `svc-supervisor-engine`: every command, `up`, `check`, `export`, `new`, `init`, `backup` and
         // `restore` included. Installed beside svc-supervisor, which execs it for those.
         .executableTarget(
@@ -282,7 +284,7 @@ let package = Package(
                 "VerticalsSupervisorCommands", "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold",
                 "VerticalsCertificates", "VerticalsManifest", "VerticalsDeploy",
                 "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop", "VerticalsStorage",
-                "VerticalsWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "VerticalsWire", "CFrameworkDefaults", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Supervisor/svc-supervisor-engine",
             swiftSettings: strict

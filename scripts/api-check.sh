@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # api-check.sh — the framework's public API against a release tag (CHANGELOG.md).
 #
-#   scripts/api-check.sh                     against the last `v*` tag (git describe)
+#   scripts/api-check.sh                     against the last `v*` tag (git describe); in a clone with
+#                                            none, against a release made as `init`'s test makes one:
+#                                            scripts/release-clone.sh tags API_BASELINE_REF (default
+#                                            HEAD~1) in a temporary bare repository
 #   API_BASELINE=v0.1.0 scripts/api-check.sh against that tag (or any commit-ish)
 #   API_PRODUCTS="VerticalsWire …"           only those library products (default: scripts/api-products.sh,
 #                                            Package.swift's Verticals* library products)
@@ -10,7 +13,7 @@
 #   API_REGENERATE=1                         rebuild the baseline's API dumps even if cached
 #
 # Exit 0: no module of those products breaks its API. Exit 1: at least one does (each breakage is
-# printed under its module). Exit 2: the check could not be made (no tag, a build or a dump failed,
+# printed under its module). Exit 2: the check could not be made (no baseline, a build or a dump failed,
 # a product that exists nowhere); never "no breakage" for a module whose dump has no symbols.
 #
 # Why not `swift package diagnose-api-breaking-changes`: with this package it fails for every module
@@ -26,7 +29,8 @@
 # the same double CTOML map).
 # This script does the same job with the toolchain's own swift-api-digester:
 #
-#   1. the baseline commit in a temporary git worktree (.build-api/baseline/src, removed on exit),
+#   1. the baseline commit in a temporary git worktree, or a clone of the temporary release
+#      (.build-api/baseline/src, removed on exit),
 #      built with its own scratch path (.build-api/baseline/build); its dumps are cached per commit
 #      in .build-api/baseline/<sha>/, so the next run against the same tag builds nothing old;
 #   2. the working tree as it is (uncommitted changes included) built in .build-api/current, so a
@@ -51,13 +55,25 @@ products="${API_PRODUCTS:-$(bash scripts/api-products.sh)}" || fail "cannot read
 [[ -n "$products" ]] || fail "Package.swift has no Verticals* library product to check"
 
 baseline="${API_BASELINE:-$(git describe --tags --abbrev=0 --match 'v[0-9]*' 2>/dev/null || true)}"
-if [[ -z "$baseline" ]]; then
-    fail "no baseline: this clone has no release tag (v*), and the API is checked against one.
+release=""
+if [[ -n "$baseline" ]]; then
+    sha="$(git rev-parse --verify --quiet "$baseline^{commit}")" || fail "'$baseline' is not a tag or commit of this repository"
+else
+    # No release tag in this clone: a release made the way `init`'s test makes one, of the commit
+    # before (or API_BASELINE_REF), in a bare repository of its own; this clone's tags stay as they are.
+    ref="${API_BASELINE_REF:-HEAD~1}"
+    release="$work/release.git"
+    rm -rf "$release"
+    mkdir -p "$work"
+    trap 'rm -rf "$release"' EXIT
+    tag="$(bash scripts/release-clone.sh "$release" "" "$ref")" || fail "no release tag (v*), and no release could be made of '$ref'.
   Fetch the tags (git fetch --tags), or name a tag or commit to compare with:
     make api-check API_BASELINE=v0.1.0    (a release)
-    make api-check API_BASELINE=HEAD~1    (what the last commit changed)"
+    make api-check API_BASELINE_REF=HEAD~3 (a temporary release of that commit)"
+    sha="$(git -C "$release" rev-parse --verify --quiet "$tag^{commit}")" || fail "$release has no $tag"
+    baseline="$tag of $ref"
+    echo "api-check: this clone has no release tag: the baseline is $ref, tagged $tag in a temporary bare repository"
 fi
-sha="$(git rev-parse --verify --quiet "$baseline^{commit}")" || fail "'$baseline' is not a tag or commit of this repository"
 
 swift_bin="$(command -v "$swift")" || fail "'$swift' is not on PATH"
 digester="${SWIFT_API_DIGESTER:-$(dirname "$(readlink -f "$swift_bin")")/swift-api-digester}"
@@ -145,10 +161,20 @@ if (( fresh )); then
     rm -rf "$cache"
     mkdir -p "$cache"
     source_dir="$work/baseline/src"
-    cleanup() { git -C "$repo" worktree remove --force "$source_dir" >/dev/null 2>&1 || true; rm -rf "$source_dir"; git -C "$repo" worktree prune; }
+    cleanup() {
+        git -C "$repo" worktree remove --force "$source_dir" >/dev/null 2>&1 || true
+        rm -rf "$source_dir"
+        git -C "$repo" worktree prune
+        [[ -z "$release" ]] || rm -rf "$release"
+    }
     trap cleanup EXIT
-    cleanup
-    git worktree add --detach --quiet "$source_dir" "$sha"
+    rm -rf "$source_dir"
+    git -C "$repo" worktree prune
+    if [[ -n "$release" ]]; then
+        git clone --quiet --branch "$tag" "$release" "$source_dir" 2>/dev/null || fail "cannot check out $tag from $release"
+    else
+        git worktree add --detach --quiet "$source_dir" "$sha"
+    fi
     # The same dependency versions as the tree being checked (Package.resolved is not committed).
     if [[ -f "$repo/Package.resolved" ]]; then cp "$repo/Package.resolved" "$source_dir/Package.resolved"; fi
     scratch="$work/baseline/build"

@@ -26,7 +26,7 @@ chmod 755 "$TMPDIR"  # as /tmp is to them: services a root test runs as their ow
 export TMPDIR
 trap 'rm -f "$log"; rm -rf "$TMPDIR"' EXIT
 engine_suite=EngineProcessTests
-builders=(NewCommandTests InitCommandTests InitFromReleaseTests)
+builders=(NewCommandTests InitCommandTests)
 
 status=0
 run() {

@@ -1,11 +1,15 @@
 import Glibc
 import Testing
+import VerticalsContract
 import VerticalsTesting
 import VerticalsWire
 
 /// `svc-supervisor init` proven from outside: a product made in an empty temporary folder,
-/// depending on this checkout by path, built on its own, run under its own svc-supervisor and
-/// called with this checkout's `svc-supervisor`, which was built before the product existed.
+/// depending on a tagged release of this checkout by URL and version (`.package(url:from:)`), built
+/// on its own, run under its own svc-supervisor and called with this checkout's `svc-supervisor`,
+/// which was built before the product existed. The release is a bare clone of this checkout's
+/// last commit tagged `vX.Y.Z` (scripts/release-clone.sh), standing in for the published
+/// repository, so the product builds the committed framework, not uncommitted changes.
 /// The product's build compiles none of the reference suite, and its daemon holds none of it.
 @Suite(.serialized, .timeLimit(.minutes(40)))
 struct InitCommandTests {
@@ -22,24 +26,42 @@ struct InitCommandTests {
         "clinics.NearestInput", "identity.LoginInput", "appointments.BookInput", "IOInterface",
     ]
 
-    @Test func init_buildsAProductThatThisCheckoutsCLICalls() throws {
+    @Test func init_fromATaggedRelease_buildsAProductThatThisCheckoutsCLICalls() throws {
         let directory = TemporaryDirectory()
         let product = directory.file("acme")
         let started = ContinuousClock.now
 
-        // 1. init, which writes the lock and golden fixtures with the product's own contract tool.
+        // 1. The release: a bare repository holding this checkout's last commit, tagged vX.Y.Z.
+        let bare = directory.file("verticals.git")
+        let version = VerticalsVersion.current
+        let tagged = try runCommand(
+            "/bin/sh", ["-c", "bash \"$0/scripts/release-clone.sh\" \"$1\" \"$2\"", ManifestFixture.repositoryRoot, bare, version],
+            environment: PackageBuild.toolchainEnvironment, in: directory, timeout: .seconds(120))
+        try #require(tagged.status == 0 && tagged.standardOutput == "v\(version)\n", "\(tagged.standardError)")
+
+        // 2. init on that release, which writes the lock and golden fixtures with the product's own
+        // contract tool: SwiftPM fetches the framework from the URL and pins the tag.
+        let url = "file://\(bare)"
         let created = try runCommand(
             "svc-supervisor",
-            ["init", product, "--name", "Acme", "--vertical", "greeter", "--framework-path", ManifestFixture.repositoryRoot,
+            ["init", product, "--name", "Acme", "--vertical", "greeter", "--framework-url", url, "--framework-version", version,
              "--build-jobs", "\(PackageBuild.jobs)"],
             environment: PackageBuild.environment(in: directory), in: directory, timeout: .seconds(1500))
         try #require(created.status == 0, "\(created.standardOutput)\n\(created.standardError)")
+        let manifest = try #require(readFile("\(product)/Package.swift"))
+        #expect(manifest.contains(".package(url: \"\(url)\", from: \"\(version)\")"), "\(manifest)")
+        #expect(!manifest.contains(".package(path:"), "a release product names no local path")
+        let pins = try #require(readFile("\(product)/Package.resolved"), "init's build left no Package.resolved")
+        // The framework's pin: from its identity to the next pin's.
+        let start = pins.firstRange(of: "\"identity\" : \"verticals\"")
+        let pin = start.map { pins[$0.upperBound...].split(separator: "\"identity\"").first ?? "" } ?? ""
+        #expect(pin.contains("\"version\" : \"\(version)\""), "the framework is not pinned to the tag: \(pins)")
         #expect(readFile("\(product)/Tests/Contracts/Fixtures/greeter/hello.json")?.contains("\"greeter.HelloInput\"") == true)
         #expect(readFile("\(product)/Tests/Contracts/contracts.lock.json")?.contains("\"greeter.Greeting\"") == true)
         let again = try runCommand("svc-supervisor", ["init", product, "--name", "Acme"], in: directory)
         #expect(again.status == 64 && again.standardError.contains("is not empty"), "\(again.standardError)")
 
-        // 2. The product's targets and tests, on their own.
+        // 3. The product's targets and tests, on their own.
         try build(product, "--build-tests", in: directory)
         // SwiftPM plans a folder for every target of the graph; what it compiled has objects and modules.
         let objects = try runCommand(
@@ -65,7 +87,7 @@ struct InitCommandTests {
         let checked = try runCommand("\(product)/.build/debug/acme-contracts", ["check", "--root", product], in: directory)
         #expect(checked.status == 0 && checked.standardOutput.contains("contracts match the lock"), "\(checked.standardOutput)")
 
-        // 3. Its svc-supervisor (which hands `up` to svc-supervisor-engine) and vt-exec, as `make run`
+        // 4. Its svc-supervisor (which hands `up` to svc-supervisor-engine) and vt-exec, as `make run`
         // builds them, then `up` on its manifest.
         try build(product, "--product svc-supervisor", in: directory)
         try build(product, "--product svc-supervisor-engine", in: directory)
@@ -84,7 +106,7 @@ struct InitCommandTests {
         }
         try #require(ready, "svc-greeter never became ready under the product's svc-supervisor")
 
-        // 4. Its vertical over the wire, from a client that knows only the schema `init` declares.
+        // 5. Its vertical over the wire, from a client that knows only the schema `init` declares.
         let client = try RawClient(path: "\(run)/sockets/greeter.sock")
         try client.sendRequest(id: 1, operation: "greeter.hello", body: Self.hello("Ada"))
         guard case .message(let message) = client.receive() else {
@@ -94,7 +116,7 @@ struct InitCommandTests {
         let greeting = try MessageValue(decoding: Array(message.body), as: Self.greeting)
         #expect(greeting[1] == .string("Hello, Ada!") && greeting[2] == .int(1))
 
-        // 5. This checkout's CLI, compiled without the product's contract: it learns it from `daemon.describe`
+        // 6. This checkout's CLI, compiled without the product's contract: it learns it from `daemon.describe`
         // (cached in the test's own folder, so nobody's ~/.cache is touched).
         var environment = PackageBuild.environment(in: directory)
         environment["XDG_CACHE_HOME"] = directory.file("cache")
@@ -104,13 +126,28 @@ struct InitCommandTests {
         #expect(called.status == 0, "\(called.standardOutput)\(called.standardError)")
         #expect(called.standardOutput.contains("Hello, x!"), "\(called.standardOutput)")
 
-        // 6. `export systemd` for the product's manifest.
+        // 7. `export systemd` for the product's manifest.
         let units = directory.file("units")
         let exported = try runCommand(
             "\(product)/.build/debug/svc-supervisor",
             ["export", "systemd", "--manifest", "\(product)/deploy/suite.toml", "--out", units], in: directory)
         #expect(exported.status == 0, "\(exported.standardError)")
         #expect(readFile("\(units)/verticals-greeter.service")?.contains("svc-greeter") == true)
+
+        // 8. `make install` of that build, staged for /usr (deps skipped: the build above had them).
+        let staged = directory.file("stage")
+        let installed = try runCommand(
+            "/usr/bin/make", ["-C", product, "-o", "deps", "install", "CONFIGURATION=debug", "PREFIX=/usr", "DESTDIR=\(staged)"],
+            environment: PackageBuild.environment(in: directory), in: directory, timeout: .seconds(600))
+        #expect(installed.status == 0, "\(installed.standardOutput)\(installed.standardError)")
+        for program in ["svc-greeter", "svc-supervisor", "svc-supervisor-engine", "vt-exec"] {
+            #expect(access("\(staged)/usr/bin/\(program)", X_OK) == 0, "make install did not install \(program)")
+        }
+        for file in ["lib/sysusers.d/verticals.conf", "lib/tmpfiles.d/verticals.conf", "etc/verticals/suite.toml", "lib/systemd/system/verticals.target"] {
+            #expect(access("\(staged)/usr/\(file)", R_OK) == 0, "make install did not install \(file)")
+        }
+        let unit = readFile("\(staged)/usr/lib/systemd/system/verticals-greeter.service") ?? ""
+        #expect(unit.contains("/usr/bin/"), "the installed unit runs its programs from its own prefix: \(unit)")
     }
 
     /// `swift build <what>` in `product`; fails the test with the build's tail (and any warning) otherwise.

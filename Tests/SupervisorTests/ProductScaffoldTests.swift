@@ -29,6 +29,20 @@ import VerticalsTesting
         #expect(read(root, "deploy/suite.toml")?.contains("[services.greeter]\nexecutable = \"svc-greeter\"") == true)
         #expect(read(root, "Makefile")?.contains("\n\t\"$(BIN)/svc-supervisor\" up --manifest deploy/suite.toml") == true)
         #expect(read(root, ".gitignore")?.contains(".build*/\nPackage.resolved\n") == true)
+        // How to build, test, install and deploy it: Makefile targets, and a README that names each.
+        let makefile = try #require(read(root, "Makefile"))
+        for target in ["build", "test", "install", "systemd", "kubernetes", "image"] {
+            #expect(makefile.contains("\n\(target): "), "the Makefile has no \(target) target")
+        }
+        #expect(makefile.contains("export systemd --prefix \"$(PREFIX)\""), "install installs units for its own prefix")
+        #expect(makefile.contains("export kubernetes --manifest deploy/suite.toml --image \"$(IMAGE)\" --out .build/kubernetes"))
+        let readme = try #require(read(root, "README.md"))
+        for (heading, says) in [
+            ("## Building and testing", "make test"), ("## Installing", "make install"), ("## Deploying", "make kubernetes"),
+        ] {
+            let section = readme.firstRange(of: heading).map { readme[$0.upperBound...].split(separator: "\n## ").first ?? "" }
+            #expect(section?.contains(says) == true, "the README's \(heading) does not say \(says)")
+        }
         #expect(access("\(root)/.ci/run", X_OK) == 0)
         let (manifest, problems) = ManifestParser.load(path: "\(root)/deploy/suite.toml", binDirectory: "/bin", checkExecutables: false)
         #expect(problems == [])
@@ -160,12 +174,14 @@ import VerticalsTesting
         #expect(FrameworkSource.checkout(around: "/tmp") == nil)
     }
 
-    @Test func initCommand_dependsOnItsOwnCheckoutByDefault_andRefusesHalfAFrameworkSource() throws {
+    @Test func initCommand_dependsOnTheCheckoutItIsGiven_andRefusesHalfAFrameworkSource() throws {
         let directory = TemporaryDirectory()
         let product = directory.file("acme")
         // `init` reads the framework's targets with the toolchain's `swift`, which a product's user has on PATH.
         let path = ["PATH": getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"]
-        let planned = try runCommand("svc-supervisor", ["init", product, "--dry-run"], environment: path, in: directory)
+        let planned = try runCommand(
+            "svc-supervisor", ["init", product, "--dry-run", "--framework-path", ManifestFixture.repositoryRoot], environment: path,
+            in: directory)
         #expect(planned.status == 0, "\(planned.standardError)")
         #expect(planned.standardOutput.contains("would create product Acme in \(product), on the framework at \(ManifestFixture.repositoryRoot),"))
         #expect(planned.standardOutput.contains("  + Shared/AcmeInterface/Contracts.swift"))
@@ -176,7 +192,7 @@ import VerticalsTesting
             (["--framework-version", "1.0.0"], "give either"),
             (["--framework-path", directory.path], "not a Verticals checkout"),
             (["--name", "no-dashes"], "letter followed by letters or digits"),
-            (["--vertical", taken.name], "\(taken.typeName)Service is also a target of the Verticals package"),
+            (["--vertical", taken.name, "--framework-path", ManifestFixture.repositoryRoot], "\(taken.typeName)Service is also a target of the Verticals package"),
         ] {
             let refused = try runCommand(
                 "svc-supervisor", ["init", product, "--skip-fixtures"] + arguments, environment: path, in: directory)

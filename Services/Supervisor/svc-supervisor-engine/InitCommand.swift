@@ -3,6 +3,7 @@ import ArgumentParser
 import VerticalsScaffold
 import VerticalsServiceKit
 import VerticalsContract
+import CFrameworkDefaults
 
 /// `svc-supervisor init PATH`: a new product as its own Swift package on the Verticals framework,
 /// laid out like this repository, with one vertical made as `new` makes one — or nothing written
@@ -13,12 +14,15 @@ struct InitCommand: ParsableCommand {
         abstract: "Create a new product (its own Swift package) on the Verticals framework, with one vertical.",
         discussion: """
             Example:
-              svc-supervisor init ~/acme --name Acme --vertical greeter
+              svc-supervisor init ~/acme --name Acme --vertical greeter \\
+                --framework-url https://example.com/you/Verticals.git --framework-version 1.0.0
               cd ~/acme && make run
-            PATH must be empty or not exist. The product depends on the framework by path (default:
-            the checkout this svc-supervisor was built from) or by --framework-url and
-            --framework-version (default: this svc-supervisor's own version). Exit status: 0 when
-            created, 64 when refused (nothing written).
+            PATH must be empty or not exist. The product depends on a framework release by
+            --framework-url and --framework-version (default: this svc-supervisor's own version), or on
+            a local checkout by --framework-path. Given neither, it depends on the release this
+            svc-supervisor was built to name (make release FRAMEWORK_URL=URL FRAMEWORK_VERSION=X.Y.Z),
+            and refuses when it names none. Exit status: 0 when created, 64 when refused (nothing
+            written).
             """)
 
     @Argument(help: "The product's folder (empty or new).")
@@ -27,7 +31,7 @@ struct InitCommand: ParsableCommand {
     @Option(name: .long, help: "The product's name: a letter, then letters or digits (default: PATH's last part).")
     var name: String?
 
-    @Option(name: .long, help: "The framework checkout to depend on by path (default: the one svc-supervisor was built from).")
+    @Option(name: .long, help: "The framework checkout to depend on by path, for a local checkout.")
     var frameworkPath: String?
 
     @Option(name: .long, help: "The framework's git URL, to depend on by URL (a tagged release, see --framework-version).")
@@ -72,27 +76,12 @@ struct InitCommand: ParsableCommand {
         }
     }
 
-    /// Where the product gets the framework, from the flags or this program's own checkout.
+    /// Where the product gets the framework: the flags, else the release this build was made to default to.
     func framework() throws(ScaffoldError) -> FrameworkSource {
-        switch (frameworkPath, frameworkURL, frameworkVersion) {
-        case (let path?, nil, nil):
-            let absolute = Self.absolute(path)
-            guard case .path(let found)? = FrameworkSource.checkout(around: absolute), found == absolute else {
-                throw .checkout("--framework-path \(path): not a Verticals checkout (its Package.swift is not the Verticals package)")
-            }
-            return .path(absolute)
-        case (nil, let url?, let version):
-            return .url(url, version: version ?? VerticalsVersion.current)
-        case (nil, nil, nil):
-            guard let own = FrameworkSource.checkout(around: ProgramPaths.ownDirectory()) else {
-                throw .checkout(
-                    "this svc-supervisor was not built in a Verticals checkout: pass --framework-path DIR, or"
-                        + " --framework-url URL [--framework-version X.Y.Z]")
-            }
-            return own
-        default:
-            throw .checkout("give either --framework-path DIR, or --framework-url URL [--framework-version X.Y.Z]")
-        }
+        try FrameworkChoice(path: frameworkPath, url: frameworkURL, version: frameworkVersion).source(
+            builtInURL: String(cString: vt_framework_default_url()),
+            builtInVersion: String(cString: vt_framework_default_version()),
+            currentVersion: VerticalsVersion.current, absolute: Self.absolute)
     }
 
     /// The framework's target names, which the product's vertical may not reuse: read from the checkout

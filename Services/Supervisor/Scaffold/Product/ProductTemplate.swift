@@ -159,7 +159,7 @@ enum ProductTemplate {
         """#
     }
 
-    /// `Makefile`: run, test, the contract guard, the systemd units, the container image.
+    /// `Makefile`: run, test, the contract guard, install, the systemd and Kubernetes exports, the container image.
     static func makefile(_ p: ProductName, framework: FrameworkSource) -> String {
         let checkout: String
         // Folders the image's build mounts read-only at the same path: a framework named by its path.
@@ -178,15 +178,21 @@ enum ProductTemplate {
         #   make test               build and run every test, then the contract guard
         #   make contracts-check    how today's contracts differ from Tests/Contracts/contracts.lock.json
         #   make contracts-update   after a deliberate contract change: rewrite the lock and golden fixtures
+        #   make install [PREFIX=/usr/local] [DESTDIR=]   release programs, systemd units, sysusers/tmpfiles files, the manifest
         #   make systemd            systemd units for deploy/suite.toml, in .build/systemd
+        #   make kubernetes         Kubernetes manifests and a Containerfile for deploy/suite.toml, in .build/kubernetes
         #   make image              as root: the container image, built from local bases, archived in .build/image and run
         SWIFT   ?= swift
         RUN_DIR ?= $(CURDIR)/.run
+        PREFIX  ?= /usr/local
+        DESTDIR ?=
+        # The build `make install` installs from (debug is quicker to try the recipe with).
+        CONFIGURATION ?= release
         BIN      = $$($(SWIFT) build --show-bin-path)
         # The framework's checkout: its scripts/install-deps.sh installs the C libraries (libuv, libsodium, SQLite, zlib).
         VERTICALS ?= \#(checkout)
 
-        .PHONY: all deps build run test contracts-check contracts-update systemd image clean
+        .PHONY: all deps build run test contracts-check contracts-update install systemd kubernetes image clean
 
         all: build
 
@@ -218,8 +224,40 @@ enum ProductTemplate {
         \#t$(SWIFT) build --product \#(p.contractsTool)
         \#t"$(BIN)/\#(p.contractsTool)" update --root "$(CURDIR)" $(if $(ALLOW_BREAKING),--allow-breaking)
 
+        # Every program (the daemons svc-*, svc-supervisor and svc-supervisor-engine, vt-exec), built as
+        # $(CONFIGURATION), to $(PREFIX)/bin; the units, sysusers.d and tmpfiles.d files exported for $(PREFIX) from
+        # deploy/suite.toml to $(PREFIX)/lib/...; the manifest to $(PREFIX)/etc/verticals, where the
+        # exported svc-supervisor.service reads it (an existing one is kept). Then, as root:
+        # systemd-sysusers verticals.conf; systemd-tmpfiles --create verticals.conf; systemctl daemon-reload;
+        # systemctl enable --now verticals.target (the Verticals docs/systemd.md).
+        install: deps
+        \#t$(SWIFT) build -c $(CONFIGURATION)
+        \#t$(SWIFT) build -c $(CONFIGURATION) --product svc-supervisor
+        \#t$(SWIFT) build -c $(CONFIGURATION) --product svc-supervisor-engine
+        \#t$(SWIFT) build -c $(CONFIGURATION) --product vt-exec
+        \#tset -e; bin="$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)"; units="$$bin/systemd-export"; rm -rf "$$units"; \
+        \#t"$$bin/svc-supervisor" export systemd --prefix "$(PREFIX)" --manifest deploy/suite.toml --out "$$units" >/dev/null; \
+        \#tinstall -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/lib/systemd/system" \
+        \#t\#t"$(DESTDIR)$(PREFIX)/lib/sysusers.d" "$(DESTDIR)$(PREFIX)/lib/tmpfiles.d" "$(DESTDIR)$(PREFIX)/etc/verticals"; \
+        \#tfor program in "$$bin"/svc-* "$$bin/vt-exec"; do \
+        \#t\#tif [ -f "$$program" ] && [ -x "$$program" ]; then install -m 0755 "$$program" "$(DESTDIR)$(PREFIX)/bin/"; fi; \
+        \#tdone; \
+        \#tfor unit in "$$units"/*.socket "$$units"/*.service "$$units"/*.target; do \
+        \#t\#tif [ -f "$$unit" ]; then install -m 0644 "$$unit" "$(DESTDIR)$(PREFIX)/lib/systemd/system/"; fi; \
+        \#tdone; \
+        \#tinstall -m 0644 "$$units/sysusers.d/verticals.conf" "$(DESTDIR)$(PREFIX)/lib/sysusers.d/verticals.conf"; \
+        \#tinstall -m 0644 "$$units/tmpfiles.d/verticals.conf" "$(DESTDIR)$(PREFIX)/lib/tmpfiles.d/verticals.conf"; \
+        \#tmanifest="$(DESTDIR)$(PREFIX)/etc/verticals/suite.toml"; \
+        \#tif [ -e "$$manifest" ]; then echo "kept $$manifest (yours); the new one is deploy/suite.toml"; \
+        \#telse install -m 0644 deploy/suite.toml "$$manifest"; fi
+        \#t@echo "installed under $(DESTDIR)$(PREFIX); next, as root: systemd-sysusers verticals.conf; systemd-tmpfiles --create verticals.conf; systemctl daemon-reload; systemctl enable --now verticals.target"
+
         systemd: build
         \#t"$(BIN)/svc-supervisor" export systemd --manifest deploy/suite.toml --out .build/systemd
+
+        kubernetes: build
+        \#trm -rf .build/kubernetes
+        \#t"$(BIN)/svc-supervisor" export kubernetes --manifest deploy/suite.toml --image "$(IMAGE)" --out .build/kubernetes
 
         # The image of deploy/suite.toml, as the framework's `make image` builds its own (its
         # scripts/image.sh; the Verticals docs/kubernetes.md): the export's Containerfile built with buildah
@@ -286,10 +324,44 @@ enum ProductTemplate {
         reused tag) is refused. After a deliberate change: `make contracts-update` rewrites
         `Tests/Contracts/contracts.lock.json` and the golden fixtures; commit them with the change.
 
+        ## Building and testing
+
+        You need the Swift toolchain and the C libraries the framework uses (libuv, libsodium, zlib,
+        SQLite headers: the Verticals docs/getting-started.md); `make deps` installs what is missing.
+
+        ```sh
+        make build            # the daemons, and svc-supervisor, svc-supervisor-engine and vt-exec beside them
+        make test             # every unit test, then the contract guard (what .ci/run runs)
+        ```
+
+        ## Installing
+
+        `make install` builds every program for release and installs it, with the systemd units, the
+        `sysusers.d` and `tmpfiles.d` files exported from `deploy/suite.toml`, and the manifest
+        (`etc/verticals/suite.toml`; an existing one is kept):
+
+        ```sh
+        sudo make install                                  # under /usr/local
+        make install PREFIX=/usr DESTDIR=$PWD/.build/pkg   # staged, for a package
+        ```
+
+        Then, as root, create the users and the socket folder and start the suite:
+
+        ```sh
+        systemd-sysusers verticals.conf
+        systemd-tmpfiles --create verticals.conf
+        systemctl daemon-reload
+        systemctl enable --now verticals.target
+        ```
+
         ## Deploying
 
         `make systemd` writes systemd units for `deploy/suite.toml` to `.build/systemd`
-        (`svc-supervisor export systemd --help` for the prefix and the user).
+        (`svc-supervisor export systemd --help` for the prefix and the user); `make install` installs
+        them.
+
+        `make kubernetes` writes Kubernetes manifests and a Containerfile for `deploy/suite.toml` to
+        `.build/kubernetes` (`svc-supervisor export kubernetes --help`).
 
         `make image` (as root) builds the container image of every vertical, archives it in
         `.build/image/` and runs each vertical's `--check` and `--probe` from it; the Verticals
