@@ -5,8 +5,12 @@ import VerticalsWire
 
 /// The Unix-socket machinery over TCP: the same `Connection` and `StreamListener`, with a
 /// `uv_tcp_t` under them.
-@Suite("Connection over TCP loopback", .timeLimit(.minutes(1)))
+@Suite("Connection over TCP loopback", .timeLimit(.minutes(3)))
 struct TCPConnectionTests {
+    // The limit guards against a hang, and is no measure: in the full parallel run an async test
+    // waits its turn for one of Swift Testing's worker threads (as many as cores), which process
+    // tests hold for seconds at a time, and a whole suite of these was seen waiting past a minute.
+
     /// An echo server on `endpoint` (port 0: the kernel picks); returns it and where it listens.
     static func startTCPEcho(_ endpoint: SocketEndpoint, on loop: EventLoop, options: ConnectionOptions = .init())
         async throws -> (listener: LoopBound<StreamListener>, bound: SocketEndpoint)

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import VerticalsEventLoop
 import VerticalsServiceKit
@@ -20,7 +21,7 @@ final class SystemdHosts {
     /// The manifest the hosts run.
     static let manifest = "\(NewCommandTests.repositoryRoot)/deploy/two-hosts.toml"
 
-    let directory = TemporaryDirectory()
+    let directory: TemporaryDirectory
     /// The folder `up` made (and `down` removes).
     var work: String { directory.file("h") }
     /// Each host's PID 1, as this machine sees it: `nsenter -t PID -a` runs a command inside it.
@@ -34,14 +35,25 @@ final class SystemdHosts {
 
     /// Boots both hosts, or with `oneHost` host a alone with the one-host units of
     /// `deploy/suite.toml`; throws (having removed everything) when they do not come up.
-    init(oneHost: Bool = false) throws {
+    ///
+    /// The boot takes minutes, on a thread of its own: on one of Swift Testing's worker threads
+    /// (as many as the machine has cores) it held that thread the whole time, and with another
+    /// long test holding the other, every async test of the parallel run stalled past its limit.
+    static func boot(oneHost: Bool = false) async throws -> SystemdHosts {
         let started = ContinuousClock.now
+        let directory = TemporaryDirectory()
+        let work = directory.file("h")
         let script = "\(NewCommandTests.repositoryRoot)/scripts/systemd-hosts.sh"
         var environment = ["VT_HOSTS_BIN": DaemonProcess.productsDirectory]
         if oneHost { environment["VT_HOSTS_ONE"] = "1" } else { environment["VT_HOSTS_MANIFEST"] = Self.manifest }
-        let result = try runCommand(
-            "/bin/bash", [script, "up", directory.file("h")], environment: environment, in: directory,
-            timeout: .seconds(1200))
+        let result = try await offThePool { [environment] in
+            try runCommand("/bin/bash", [script, "up", work], environment: environment, in: TemporaryDirectory(), timeout: .seconds(1200))
+        }
+        return try SystemdHosts(directory: directory, booted: result, started: started)
+    }
+
+    private init(directory: TemporaryDirectory, booted result: CommandResult, started: ContinuousClock.Instant) throws {
+        self.directory = directory
         guard result.status == 0, let env = readFile(directory.file("h/hosts.env")) else {
             throw HostsError("systemd-hosts.sh up exited \(result.status):\n\(result.standardError)")
         }
@@ -126,5 +138,13 @@ extension String {
     /// Without leading and trailing spaces and newlines.
     fileprivate var trimmingWhitespace: String {
         String(drop { $0 == " " || $0 == "\n" }.reversed().drop { $0 == " " || $0 == "\n" }.reversed())
+    }
+}
+
+/// Runs `body`, which blocks for long, on a thread of its own and awaits its result, holding none
+/// of Swift Testing's worker threads meanwhile.
+func offThePool<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
     }
 }

@@ -23,7 +23,7 @@ struct SystemdHostsRehearsalTests {
         async throws
     {
         let started = ContinuousClock.now
-        let hosts = try SystemdHosts()
+        let hosts = try await SystemdHosts.boot()
         defer { hosts.down() }
         // systemd 252 is each host's PID 1.
         for host in ["a", "b"] {
@@ -125,7 +125,7 @@ struct SystemdHostsRehearsalTests {
     /// The one-host units of `deploy/suite.toml` (Unix sockets, no network) under the same systemd:
     /// each vertical serves a call through its store, and the journal holds no renice failure.
     @Test func oneHostUnits_serveOverUnixSockets_andLogNoPriorityNoise() async throws {
-        let host = try SystemdHosts(oneHost: true)
+        let host = try await SystemdHosts.boot(oneHost: true)
         defer { host.down() }
         let call = try host.inside(
             "a",
