@@ -167,7 +167,7 @@ struct TLSHostTests {
         defer { caller.close() }
         #expect(try await caller.call(echo.echo, .init(text: "then idle")).text == "then idle")
         // 6 s windows: a look every 5 s (the old default) shows in each of them.
-        let wakeUps = try await IdleWakeUpTests.quietestWindow(of: daemon.pid, window: .seconds(6))
+        let wakeUps = try await DaemonProcess.quietestWindow(of: daemon.pid, window: .seconds(6))
         #expect(wakeUps == 0, "a TLS vt-testd woke \(wakeUps) times in every 6 s window while idle")
     }
 
