@@ -381,7 +381,7 @@ let package = Package(
             name: "SupervisorTests",
             dependencies: [
                 "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold", "VerticalsManifest", "VerticalsDeploy",
-                "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
+                "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
                 "VerticalsTesting", "VerticalsTestSupport", "vt-testd", "vt-exec", "svc-supervisor", "svc-supervisor-engine", grdb,
                 "VerticalsCertificates", "VerticalsStorage", "VerticalsSupervisorCommands",
             ],
@@ -405,6 +405,8 @@ let package = Package(
             dependencies: [
                 "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire", "VerticalsTesting",
                 "VerticalsStorage", grdb,
+                // The reference manifest and routes: ManifestParser and RouteTable (ReferenceManifestTests, ReferenceRoutesTests).
+                "VerticalsSupervisor", "VerticalsSupervisorClient",
                 "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor", "svc-supervisor-engine",
                 "vt-fuzz-live",
             ],

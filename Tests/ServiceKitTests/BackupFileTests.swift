@@ -64,13 +64,13 @@ struct BackupFileTests {
         for content in ["one", "two"] {
             Self.stage(content, as: "b-\(content)", in: state)
             let taken = try BackupFile.take(
-                "b-\(content)", fromStateFolder: state, intoFolder: directory.file("out"), as: "clinics-20261122T123000Z.sqlite")
+                "b-\(content)", fromStateFolder: state, intoFolder: directory.file("out"), as: "catalog-20261122T123000Z.sqlite")
             #expect(taken.bytes == 3)
             #expect(access("\(state)/backups/b-\(content)", F_OK) != 0, "the vertical's copy stays behind")
         }
 
-        #expect(Self.readAll(directory.file("out/clinics-20261122T123000Z.sqlite")) == Array("one".utf8))
-        #expect(Self.readAll(directory.file("out/clinics-20261122T123000Z-2.sqlite")) == Array("two".utf8))
+        #expect(Self.readAll(directory.file("out/catalog-20261122T123000Z.sqlite")) == Array("one".utf8))
+        #expect(Self.readAll(directory.file("out/catalog-20261122T123000Z-2.sqlite")) == Array("two".utf8))
     }
 
     @Test func take_copiesOwnerOnly_andRefusesALinkOrAPath() throws {

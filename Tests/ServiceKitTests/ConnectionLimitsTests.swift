@@ -80,15 +80,15 @@ struct PeerAccessTests {
     @Test func internalOperations_onlyOwnUIDAndInternalUIDsMayCall() {
         let access = PeerAccess.from(
             environment: ["VERTICALS_INTERNAL_OPERATIONS": "send, other.thing", "VERTICALS_INTERNAL_UIDS": "700"],
-            service: "notifications", ownUID: 500)
-        #expect(access.internalOperations == ["notifications.send", "other.thing"])
+            service: "mailer", ownUID: 500)
+        #expect(access.internalOperations == ["mailer.send", "other.thing"])
         let own = PeerCredentials(pid: 1, uid: 500, gid: 1)
-        let appointments = PeerCredentials(pid: 1, uid: 700, gid: 1)
+        let orders = PeerCredentials(pid: 1, uid: 700, gid: 1)
         let stranger = PeerCredentials(pid: 1, uid: 0, gid: 0)
-        #expect(access.allows(own, toCall: "notifications.send"))
-        #expect(access.allows(appointments, toCall: "notifications.send"))
-        #expect(!access.allows(stranger, toCall: "notifications.send"), "root may connect, not call internals")
-        #expect(access.allows(stranger, toCall: "notifications.inbox"))
+        #expect(access.allows(own, toCall: "mailer.send"))
+        #expect(access.allows(orders, toCall: "mailer.send"))
+        #expect(!access.allows(stranger, toCall: "mailer.send"), "root may connect, not call internals")
+        #expect(access.allows(stranger, toCall: "mailer.inbox"))
     }
 }
 
@@ -118,19 +118,19 @@ struct PeerAccessRefusalTests {
 struct AuditLineTests {
     @Test func fields_areLogfmt_withTheCallerAndTheOutcome() {
         let line = AuditLine.text(
-            service: "identity", operation: "identity.grantRole", peer: PeerCredentials(pid: 42, uid: 0, gid: 0),
+            service: "ledger", operation: "ledger.closeBooks", peer: PeerCredentials(pid: 42, uid: 0, gid: 0),
             callerName: "root", outcome: "ok")
         #expect(
-            line == "audit service=identity operation=identity.grantRole caller=root caller_uid=0 caller_gid=0 caller_pid=42 outcome=ok")
+            line == "audit service=ledger operation=ledger.closeBooks caller=root caller_uid=0 caller_gid=0 caller_pid=42 outcome=ok")
         let quoted = AuditLine.text(
-            service: "a", operation: "a.b", peer: nil, callerName: "vertical clinics", outcome: "permissionDenied")
-        #expect(quoted == "audit service=a operation=a.b caller=\"vertical clinics\" outcome=permissionDenied")
+            service: "a", operation: "a.b", peer: nil, callerName: "vertical catalog", outcome: "permissionDenied")
+        #expect(quoted == "audit service=a operation=a.b caller=\"vertical catalog\" outcome=permissionDenied")
         #expect(AuditLine.quoted("say \"hi\"\n") == "\"say \\\"hi\\\"\\n\"")
     }
 
     @Test func auditedOperations_builtinsAndTheEnvironment() {
         let access = PeerAccess.from(
-            environment: ["VERTICALS_AUDIT_OPERATIONS": "grantRole, createAdmin"], service: "identity", ownUID: 500)
-        #expect(access.auditedOperations == ["daemon.backup", "daemon.setLogLevel", "identity.grantRole", "identity.createAdmin"])
+            environment: ["VERTICALS_AUDIT_OPERATIONS": "closeBooks, openBooks"], service: "ledger", ownUID: 500)
+        #expect(access.auditedOperations == ["daemon.backup", "daemon.setLogLevel", "ledger.closeBooks", "ledger.openBooks"])
     }
 }

@@ -25,15 +25,15 @@ struct DaemonArgumentsTests {
             "VERTICALS_SOCKET_DIR": "/tmp/" + String(repeating: "d", count: 120), "VERTICALS_LOG_LEVEL": "loud",
             "VERTICALS_MAX_FRAME_BYTES": "-1", "VERTICALS_DRAIN_SECONDS": "soon", "VERTICALS_SYNC_WARN_MS": "0",
         ]
-        let configuration = HostConfiguration.from(environment: environment, name: "clinics", pid: 1)
+        let configuration = HostConfiguration.from(environment: environment, name: "catalog", pid: 1)
 
         let problems = DaemonArguments.problems(in: configuration, environment: environment)
 
         #expect(problems.count == 5, "\(problems)")
         #expect(problems.contains { $0.contains("VERTICALS_SYNC_WARN_MS=0") }, "\(problems)")
         let good = ["VERTICALS_SYNC_WARN_MS": "25"]
-        #expect(DaemonArguments.problems(in: .from(environment: good, name: "clinics", pid: 1), environment: good).isEmpty)
-        #expect(DaemonArguments.problems(in: .from(environment: [:], name: "clinics", pid: 1), environment: [:]).isEmpty)
+        #expect(DaemonArguments.problems(in: .from(environment: good, name: "catalog", pid: 1), environment: good).isEmpty)
+        #expect(DaemonArguments.problems(in: .from(environment: [:], name: "catalog", pid: 1), environment: [:]).isEmpty)
     }
 
     @Test func probeTimeout_isTheVariable_orTheDefault_andRefusesWhatIsNotADeadline() {
@@ -49,25 +49,25 @@ struct DaemonArgumentsTests {
     @Test func problems_nameBadEndpointsAndPlainTCPNotAskedFor() {
         let environment = [
             "VERTICALS_LISTEN": "tcp:127.0.0.1:7001",  // no VERTICALS_TLS: refused
-            "VERTICALS_ENDPOINT_IDENTITY": "tcp:identity",
+            "VERTICALS_ENDPOINT_LEDGER": "tcp:ledger",
         ]
-        let problems = DaemonArguments.problems(in: .from(environment: environment, name: "clinics", pid: 1), environment: environment)
+        let problems = DaemonArguments.problems(in: .from(environment: environment, name: "catalog", pid: 1), environment: environment)
         #expect(problems.count == 2, "\(problems)")
         #expect(problems.contains { $0.contains("TCP needs TLS") })
-        #expect(problems.contains { $0.contains("VERTICALS_ENDPOINT_IDENTITY") && $0.contains("names no port") })
+        #expect(problems.contains { $0.contains("VERTICALS_ENDPOINT_LEDGER") && $0.contains("names no port") })
 
         let bad = ["VERTICALS_LISTEN": "tcp:[::1]"]
-        #expect(DaemonArguments.problems(in: .from(environment: bad, name: "clinics", pid: 1), environment: bad).count == 1)
+        #expect(DaemonArguments.problems(in: .from(environment: bad, name: "catalog", pid: 1), environment: bad).count == 1)
         let unreadable = [
             "VERTICALS_LISTEN": "tcp:127.0.0.1:7001", "VERTICALS_TLS_CERT": "/nonexistent/echo.pem",
             "VERTICALS_TLS_KEY": "/nonexistent/echo.key", "VERTICALS_TLS_CA": "/nonexistent/ca.pem",
         ]
-        let tlsProblems = DaemonArguments.problems(in: .from(environment: unreadable, name: "clinics", pid: 1), environment: unreadable)
+        let tlsProblems = DaemonArguments.problems(in: .from(environment: unreadable, name: "catalog", pid: 1), environment: unreadable)
         #expect(tlsProblems.count == 1 && tlsProblems[0].contains("/nonexistent/echo.pem"), "\(tlsProblems)")
         let halfNamed = ["VERTICALS_LISTEN": "tcp:127.0.0.1:7001", "VERTICALS_TLS_CERT": "/x.pem"]
-        let halfProblems = DaemonArguments.problems(in: .from(environment: halfNamed, name: "clinics", pid: 1), environment: halfNamed)
+        let halfProblems = DaemonArguments.problems(in: .from(environment: halfNamed, name: "catalog", pid: 1), environment: halfNamed)
         #expect(halfProblems.contains { $0.contains("VERTICALS_TLS_KEY, VERTICALS_TLS_CA") }, "\(halfProblems)")
-        let fine = ["VERTICALS_LISTEN": "tcp:127.0.0.1:7001", "VERTICALS_TLS": "off", "VERTICALS_ENDPOINT_IDENTITY": "tcp:[::1]:7002"]
-        #expect(DaemonArguments.problems(in: .from(environment: fine, name: "clinics", pid: 1), environment: fine).isEmpty)
+        let fine = ["VERTICALS_LISTEN": "tcp:127.0.0.1:7001", "VERTICALS_TLS": "off", "VERTICALS_ENDPOINT_LEDGER": "tcp:[::1]:7002"]
+        #expect(DaemonArguments.problems(in: .from(environment: fine, name: "catalog", pid: 1), environment: fine).isEmpty)
     }
 }

@@ -77,7 +77,7 @@ struct HostileClientTests {
         try await expectStillServing(suite, daemon)
     }
 
-    /// Frames `raw` receives until the server closes it; records an issue if it stays open.
+    /// Frames `raw` receives until the server closes it; fails the test if it stays open.
     private func framesUntilClosed(_ raw: RawClient) -> [Envelope] {
         var frames: [Envelope] = []
         while true {

@@ -27,30 +27,11 @@ struct IdleWakeUpTests {
         let daemon = try suite.start(extra: Self.quickSweep)
         // The client keeps this connection open once the call is answered.
         _ = try await suite.client.call(echo.echo, .init(text: "then idle"))
-        let wakeUps = try await Self.quietestWindow(of: daemon.pid)
+        let wakeUps = try await DaemonProcess.quietestWindow(of: daemon.pid)
         #expect(wakeUps == 0, "vt-testd woke \(wakeUps) times in every 3 s window with an idle connection open")
         // Resting did not stop it serving, on that connection or any other.
         _ = try await suite.client.call(echo.echo, .init(text: "awake again"))
         #expect(try RawClient(path: suite.socket()).pingAnswered())
-    }
-
-    @Test func clinicsIdleAfterACall_wakesNever() async throws {
-        let suite = try SuiteFixture()
-        let state = suite.directory.file("state")
-        #expect(mkdir(state, 0o700) == 0)
-        let daemon = try DaemonProcess(
-            "svc-clinics", environment: suite.environment(extra: ["STATE_DIRECTORY": state, "VERTICALS_LOG_LEVEL": "warning"]))
-        defer { daemon.stop() }
-        // Ready once it answers; the answer also runs daemon.health's offloaded work.
-        var healthy = false
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !healthy, ContinuousClock.now < deadline {
-            healthy = (try? await suite.client.callRaw(service: "clinics", operation: Daemon.health.fullName, body: Empty().encodedBody())) != nil
-            if !healthy { try await Task.sleep(for: .milliseconds(20)) }
-        }
-        try #require(healthy, "svc-clinics never answered daemon.health")
-        let wakeUps = try await Self.quietestWindow(of: daemon.pid)
-        #expect(wakeUps == 0, "svc-clinics woke \(wakeUps) times in every 3 s window after a call")
     }
 
     /// What resting gives up, bounded: a frame begun once the sweep rests is still cut off, at
@@ -81,39 +62,5 @@ struct IdleWakeUpTests {
             return
         }
         Issue.record("five attempts in a row paused for over 2.5 s before sending: the machine is too loaded to judge")
-    }
-
-    /// The fewest context switches `pid` made in a `window` (3 s), looking until one has none or
-    /// 15 s pass (a daemon finishing start-up, or a sweep settling, is allowed a first window).
-    /// A window in which a thread ended (its count left the sum) counts as one with activity.
-    /// A window catches anything that wakes at least once per its length.
-    static func quietestWindow(of pid: pid_t, window: Duration = .seconds(3)) async throws -> Int {
-        var fewest = Int.max
-        let deadline = ContinuousClock.now + max(.seconds(15), window * 3)
-        repeat {
-            guard let before = contextSwitches(pid) else { return -1 }
-            try await Task.sleep(for: window)
-            guard let after = contextSwitches(pid) else { return -1 }
-            if after >= before { fewest = min(fewest, after - before) }
-        } while fewest > 0 && ContinuousClock.now < deadline
-        return fewest
-    }
-
-    /// Voluntary and involuntary context switches of every thread of `pid` so far; nil once it is gone.
-    static func contextSwitches(_ pid: pid_t) -> Int? {
-        guard let tasks = opendir("/proc/\(pid)/task") else { return nil }
-        defer { closedir(tasks) }
-        var total = 0
-        while let entry = readdir(tasks) {
-            let tid = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard Int(tid) != nil, let status = readFile("/proc/\(pid)/task/\(tid)/status") else { continue }
-            for line in status.split(separator: "\n")
-            where line.hasPrefix("voluntary_ctxt_switches") || line.hasPrefix("nonvoluntary_ctxt_switches") {
-                total += Int(line.split(separator: "\t").last ?? "") ?? 0
-            }
-        }
-        return total
     }
 }

@@ -20,7 +20,7 @@ struct MultiLoopProcessTests {
         let raws = try (0..<4).map { _ in try RawClient(path: suite.socket()) }
         for raw in raws { #expect(raw.pingAnswered()) }
         _ = try await suite.client.call(echo.echo, .init(text: "then idle"))
-        let wakeUps = try await IdleWakeUpTests.quietestWindow(of: daemon.pid)
+        let wakeUps = try await DaemonProcess.quietestWindow(of: daemon.pid)
         #expect(wakeUps == 0, "vt-testd on 4 loops woke \(wakeUps) times in every 3 s window with idle connections open")
         for raw in raws { #expect(raw.pingAnswered()) }
         #expect(try await suite.client.call(echo.echo, .init(text: "awake again")).text == "awake again")

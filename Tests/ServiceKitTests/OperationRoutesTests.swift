@@ -10,19 +10,19 @@ import VerticalsWire
 /// vertical of the suite only what its `depends_on` names, nobody but the operator an
 /// operator-only operation. The live checks are in OperationRoutesSuiteTests.
 struct OperationRoutesTests {
-    /// identity as the reference suite's hosts set it up: clinics, records and appointments may
-    /// call authenticate, notifications also getUser; uids 701… are the verticals, 900 the
-    /// operator group, 500 identity itself.
-    static func identityAccess(_ extra: [String: String] = [:]) -> PeerAccess {
+    /// A `ledger` vertical as a suite's hosts set it up: catalog, archive and orders may
+    /// call balance, mailer also statement; uids 701… are the verticals, 900 the
+    /// operator group, 500 the ledger itself.
+    static func ledgerAccess(_ extra: [String: String] = [:]) -> PeerAccess {
         PeerAccess.from(
             environment: [
                 "VERTICALS_ALLOWED_UIDS": "701,702,703,704",
                 "VERTICALS_ALLOWED_GIDS": "900",
-                "VERTICALS_SUITE_USERS": "identity:500,clinics:701,notifications:702,records:703,appointments:704",
+                "VERTICALS_SUITE_USERS": "ledger:500,catalog:701,mailer:702,archive:703,orders:704",
                 "VERTICALS_ALLOWED_OPERATIONS":
-                    "clinics:authenticate,notifications:authenticate,notifications:getUser,records:authenticate,"
-                    + "appointments:identity.authenticate",
-            ].merging(extra) { $1 }, service: "identity", ownUID: 500)
+                    "catalog:balance,mailer:balance,mailer:statement,archive:balance,"
+                    + "orders:ledger.balance",
+            ].merging(extra) { $1 }, service: "ledger", ownUID: 500)
     }
 
     static func peer(_ uid: UInt32, gid: UInt32? = nil) -> PeerCredentials {
@@ -30,91 +30,91 @@ struct OperationRoutesTests {
     }
 
     @Test func theEnvironment_namesEachCallersOperations_withinTheDaemon() {
-        let access = Self.identityAccess()
-        #expect(access.allowedOperations?["notifications"] == ["authenticate", "getUser"])
-        #expect(access.allowedOperations?["appointments"] == ["authenticate"], "a full name is taken within the daemon")
-        #expect(access.allowedOperations?["records"] == ["authenticate"])
-        #expect(PeerAccess.from(environment: [:], service: "identity").allowedOperations == nil, "unset: no per-operation rule")
+        let access = Self.ledgerAccess()
+        #expect(access.allowedOperations?["mailer"] == ["balance", "statement"])
+        #expect(access.allowedOperations?["orders"] == ["balance"], "a full name is taken within the daemon")
+        #expect(access.allowedOperations?["archive"] == ["balance"])
+        #expect(PeerAccess.from(environment: [:], service: "ledger").allowedOperations == nil, "unset: no per-operation rule")
     }
 
     @Test func aVertical_mayCallOnlyItsOwnOperations_andTheLookingBuiltins() {
-        let clinics = Self.identityAccess().grant(peer: Self.peer(701), peerName: nil, secure: false)
-        #expect(!clinics.isOperator)
-        #expect(clinics.vertical == "clinics")
-        #expect(clinics.allows("authenticate", operatorOnly: false))
-        #expect(!clinics.allows("getUser", operatorOnly: false), "a declared vertical's undeclared operation")
-        #expect(!clinics.allows("grantRole", operatorOnly: true))
-        #expect(clinics.allows("daemon.health", operatorOnly: false) && clinics.allows("daemon.describe", operatorOnly: false))
-        #expect(!clinics.allows("daemon.metrics", operatorOnly: false))
+        let catalog = Self.ledgerAccess().grant(peer: Self.peer(701), peerName: nil, secure: false)
+        #expect(!catalog.isOperator)
+        #expect(catalog.vertical == "catalog")
+        #expect(catalog.allows("balance", operatorOnly: false))
+        #expect(!catalog.allows("statement", operatorOnly: false), "a declared vertical's undeclared operation")
+        #expect(!catalog.allows("closeBooks", operatorOnly: true))
+        #expect(catalog.allows("daemon.health", operatorOnly: false) && catalog.allows("daemon.describe", operatorOnly: false))
+        #expect(!catalog.allows("daemon.metrics", operatorOnly: false))
     }
 
     /// A vertical whose primary group is the operator group is still that vertical.
     @Test func aVerticalsUID_isTheVertical_evenWithTheOperatorGroupAsItsPrimaryGroup() {
-        let grant = Self.identityAccess().grant(peer: Self.peer(701, gid: 900), peerName: nil, secure: false)
-        #expect(!grant.isOperator && grant.vertical == "clinics")
+        let grant = Self.ledgerAccess().grant(peer: Self.peer(701, gid: 900), peerName: nil, secure: false)
+        #expect(!grant.isOperator && grant.vertical == "catalog")
     }
 
     @Test func theOperator_mayCallEverything_operatorOnlyIncluded() {
-        let access = Self.identityAccess()
+        let access = Self.ledgerAccess()
         for peer in [Self.peer(0), Self.peer(500), Self.peer(1234, gid: 900)] {
             let grant = access.grant(peer: peer, peerName: nil, secure: false)
             #expect(grant.isOperator, "\(peer)")
-            #expect(grant.allows("grantRole", operatorOnly: true) && grant.allows("getUser", operatorOnly: false))
+            #expect(grant.allows("closeBooks", operatorOnly: true) && grant.allows("statement", operatorOnly: false))
         }
         let certificate = access.grant(peer: nil, peerName: "operator", secure: true)
         #expect(certificate.isOperator && certificate.caller == "verticals://operator")
-        #expect(access.grant(peer: nil, peerName: "identity", secure: true).isOperator, "the daemon's own certificate")
+        #expect(access.grant(peer: nil, peerName: "ledger", secure: true).isOperator, "the daemon's own certificate")
     }
 
     @Test func overMutualTLS_aCertificatesVertical_getsItsOwnOperations() {
-        let access = Self.identityAccess()
-        let notifications = access.grant(peer: nil, peerName: "notifications", secure: true)
-        #expect(!notifications.isOperator)
-        #expect(notifications.allows("getUser", operatorOnly: false))
-        #expect(!notifications.allows("register", operatorOnly: false))
+        let access = Self.ledgerAccess()
+        let mailer = access.grant(peer: nil, peerName: "mailer", secure: true)
+        #expect(!mailer.isOperator)
+        #expect(mailer.allows("statement", operatorOnly: false))
+        #expect(!mailer.allows("openAccount", operatorOnly: false))
         let stranger = access.grant(peer: nil, peerName: "lab-results", secure: true)
-        #expect(!stranger.allows("authenticate", operatorOnly: false), "a name with no entry gets none")
+        #expect(!stranger.allows("balance", operatorOnly: false), "a name with no entry gets none")
         #expect(stranger.allows("daemon.health", operatorOnly: false))
     }
 
     /// A caller named whole (`caller:*`) may call every operation that is not operator-only.
     @Test func aWholeVertical_mayCallEveryOperation_butNoOperatorOnlyOne() {
-        let access = Self.identityAccess(["VERTICALS_ALLOWED_OPERATIONS": "clinics:*"])
-        let clinics = access.grant(peer: Self.peer(701), peerName: nil, secure: false)
-        #expect(clinics.allows("getUser", operatorOnly: false))
-        #expect(!clinics.allows("createAdmin", operatorOnly: true))
+        let access = Self.ledgerAccess(["VERTICALS_ALLOWED_OPERATIONS": "catalog:*"])
+        let catalog = access.grant(peer: Self.peer(701), peerName: nil, secure: false)
+        #expect(catalog.allows("statement", operatorOnly: false))
+        #expect(!catalog.allows("openBooks", operatorOnly: true))
     }
 
     /// A uid admitted by a hand-written allow list (not a vertical) gets the entries under its uid
     /// or user name when there are any, else every operation that is not operator-only.
     @Test func aUIDAdmittedByHand_getsTheEntriesUnderItsUID_elseEveryOperationButTheOperatorsOnes() {
-        let access = Self.identityAccess(["VERTICALS_ALLOWED_OPERATIONS": "clinics:authenticate,4242:getUser"])
+        let access = Self.ledgerAccess(["VERTICALS_ALLOWED_OPERATIONS": "catalog:balance,4242:statement"])
         let grant = access.grant(peer: Self.peer(4242), peerName: nil, secure: false)
-        #expect(grant.allows("getUser", operatorOnly: false))
-        #expect(!grant.allows("authenticate", operatorOnly: false))
+        #expect(grant.allows("statement", operatorOnly: false))
+        #expect(!grant.allows("balance", operatorOnly: false))
         let unnamed = access.grant(peer: Self.peer(4343), peerName: nil, secure: false)
-        #expect(unnamed.allows("register", operatorOnly: false) && !unnamed.isOperator)
-        #expect(!unnamed.allows("grantRole", operatorOnly: true))
+        #expect(unnamed.allows("openAccount", operatorOnly: false) && !unnamed.isOperator)
+        #expect(!unnamed.allows("closeBooks", operatorOnly: true))
     }
 
     /// Plain TCP names nobody: no per-caller rule applies, and an operator-only operation never.
     @Test func aCallerWithNoIdentity_isNeverTheOperator() {
-        let grant = Self.identityAccess().grant(peer: nil, peerName: nil, secure: false)
+        let grant = Self.ledgerAccess().grant(peer: nil, peerName: nil, secure: false)
         #expect(!grant.isOperator)
-        #expect(grant.allows("register", operatorOnly: false))
-        #expect(!grant.allows("grantRole", operatorOnly: true))
+        #expect(grant.allows("openAccount", operatorOnly: false))
+        #expect(!grant.allows("closeBooks", operatorOnly: true))
     }
 
     @Test func theRefusals_nameTheEdge_inTheirMessageAndDetails() {
         let route = RouteRefusal.undeclaredRoute(
-            caller: "clinics", operation: "identity.getUser", service: "identity", declared: ["identity.authenticate"])
+            caller: "catalog", operation: "ledger.statement", service: "ledger", declared: ["ledger.balance"])
         #expect(route.code == .permissionDenied && route.retryable == false)
-        #expect(route.message.hasPrefix("clinics may not call identity.getUser: its depends_on lacks it"), "\(route.message)")
-        #expect(route.detail("edge") == "clinics → identity.getUser")
+        #expect(route.message.hasPrefix("catalog may not call ledger.statement: its depends_on lacks it"), "\(route.message)")
+        #expect(route.detail("edge") == "catalog → ledger.statement")
         #expect(route.detail("reason") == "undeclaredRoute")
-        let marked = RouteRefusal.operatorOnly(caller: "clinics", operation: "identity.grantRole", service: "identity")
-        #expect(marked.message.hasPrefix("clinics may not call identity.grantRole: it is operator-only"), "\(marked.message)")
-        #expect(marked.detail("edge") == "clinics → identity.grantRole")
+        let marked = RouteRefusal.operatorOnly(caller: "catalog", operation: "ledger.closeBooks", service: "ledger")
+        #expect(marked.message.hasPrefix("catalog may not call ledger.closeBooks: it is operator-only"), "\(marked.message)")
+        #expect(marked.detail("edge") == "catalog → ledger.closeBooks")
         #expect(marked.detail("reason") == "operatorOnly")
     }
 
@@ -137,9 +137,9 @@ struct OperationRoutesTests {
 
     @Test func theAuditLine_namesACertificateCaller() {
         let line = AuditLine.text(
-            service: "identity", operation: "identity.grantRole", peer: nil, callerName: "verticals://operator",
+            service: "ledger", operation: "ledger.closeBooks", peer: nil, callerName: "verticals://operator",
             outcome: "ok", certificate: "operator")
-        #expect(line == "audit service=identity operation=identity.grantRole caller=verticals://operator caller_certificate=verticals://operator outcome=ok")
+        #expect(line == "audit service=ledger operation=ledger.closeBooks caller=verticals://operator caller_certificate=verticals://operator outcome=ok")
     }
 }
 

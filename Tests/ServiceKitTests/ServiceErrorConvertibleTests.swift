@@ -42,7 +42,7 @@ import VerticalsWire
     }
 
     @Test func anotherVerticalsServiceError_passesThroughUnchanged() async {
-        let refusal = ServiceError(.unavailable, "identity is not running", retryable: true)
+        let refusal = ServiceError(.unavailable, "ledger is not running", retryable: true)
         var router = Router(service: "echo")
         router.on(echo.echo) { _, _ in throw refusal }
 

@@ -9,15 +9,15 @@ import VerticalsWire
 struct SpanRingTests {
     @Test func aSlotWrittenAgain_keepsNothingOfItsLastSpan() {
         let ring = SpanRing(capacity: 1, service: "own")
-        let identity = TraceIdentity(traceHigh: 1, traceLow: 2, spanID: 3, sampled: false)
+        let trace = TraceIdentity(traceHigh: 1, traceLow: 2, spanID: 3, sampled: false)
         let details = SpanDetails(attributes: nil, rpc: nil)
         ring.append(
-            identity, name: "first", kind: .client, service: "other", startNanoseconds: 10, durationNanoseconds: 5,
+            trace, name: "first", kind: .client, service: "other", startNanoseconds: 10, durationNanoseconds: 5,
             code: .notFound, details: details)
         #expect(ring.all().first?.code == .notFound)
         #expect(ring.all().first?.service == "other")
         ring.append(
-            identity, name: "second", kind: .server, service: nil, startNanoseconds: 20, durationNanoseconds: 7,
+            trace, name: "second", kind: .server, service: nil, startNanoseconds: 20, durationNanoseconds: 7,
             code: nil, details: nil)
         let record = ring.all()
         #expect(record.count == 1)

@@ -19,68 +19,68 @@ struct StoreOwnerTests {
     }
 
     @Test func applicationID_isTheFNV1aHashOfTheName_andNeverZero() {
-        // FNV-1a 32 of "clinics", computed by hand from the published offset basis and prime.
+        // FNV-1a 32 of "catalog", computed by hand from the published offset basis and prime.
         var hash: UInt32 = 0x811c_9dc5
-        for byte in "clinics".utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
-        #expect(StoreOwner("clinics").applicationID == Int32(bitPattern: hash))
-        #expect(StoreOwner("clinics").applicationID != StoreOwner("records").applicationID)
-        #expect(StoreOwner(fileName: "/b/clinics-20261122T123000Z-2.sqlite") == StoreOwner("clinics"))
+        for byte in "catalog".utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+        #expect(StoreOwner("catalog").applicationID == Int32(bitPattern: hash))
+        #expect(StoreOwner("catalog").applicationID != StoreOwner("archive").applicationID)
+        #expect(StoreOwner(fileName: "/b/catalog-20261122T123000Z-2.sqlite") == StoreOwner("catalog"))
     }
 
     @Test func open_stampsTheStoreWithItsVertical() throws {
         let root = TemporaryDirectory()
-        _ = try Self.store("clinics", in: root)
+        _ = try Self.store("catalog", in: root)
 
-        let stamped = try DatabaseQueue(path: root.file("clinics/clinics.sqlite"))
+        let stamped = try DatabaseQueue(path: root.file("catalog/catalog.sqlite"))
         #expect(try stamped.read { db in try Int.fetchOne(db, sql: "PRAGMA application_id") }
-            == Int(StoreOwner("clinics").applicationID))
+            == Int(StoreOwner("catalog").applicationID))
     }
 
     @Test func open_givenAnOlderBuildsStoreWithoutOwner_adoptsIt() throws {
         let root = TemporaryDirectory()
-        mkdir(root.file("clinics"), 0o700)
-        let legacy = try DatabaseQueue(path: root.file("clinics/clinics.sqlite"))
+        mkdir(root.file("catalog"), 0o700)
+        let legacy = try DatabaseQueue(path: root.file("catalog/catalog.sqlite"))
         try StoreSafetyTests.migrator(["v1"]).migrate(legacy)
         try legacy.write { db in try db.execute(sql: "INSERT INTO t_v1 VALUES ('old')") }
         try legacy.close()
 
         let pool = try SQLiteStore.open(
-            directory: root.file("clinics"), fileName: "clinics.sqlite", migrator: StoreSafetyTests.migrator(["v1"]))
+            directory: root.file("catalog"), fileName: "catalog.sqlite", migrator: StoreSafetyTests.migrator(["v1"]))
         defer { try? pool.close() }
         #expect(try pool.read { db in try Int.fetchOne(db, sql: "PRAGMA application_id") }
-            == Int(StoreOwner("clinics").applicationID))
+            == Int(StoreOwner("catalog").applicationID))
         #expect(try pool.read { db in try String.fetchAll(db, sql: "SELECT x FROM t_v1") } == ["old"])
     }
 
     @Test func open_givenAnotherVerticalsStore_refusesNamingBoth_andARestartCannotHelp() throws {
         let root = TemporaryDirectory()
-        let records = try Self.store("records", in: root)
-        mkdir(root.file("clinics"), 0o700)
-        try BackupFileTests.copy(records, to: root.file("clinics/clinics.sqlite"))
+        let archive = try Self.store("archive", in: root)
+        mkdir(root.file("catalog"), 0o700)
+        try BackupFileTests.copy(archive, to: root.file("catalog/catalog.sqlite"))
 
         let error = try #require(throws: StoreError.self) {
             try SQLiteStore.open(
-                directory: root.file("clinics"), fileName: "clinics.sqlite", migrator: StoreSafetyTests.migrator(["v1"]))
+                directory: root.file("catalog"), fileName: "catalog.sqlite", migrator: StoreSafetyTests.migrator(["v1"]))
         }
         #expect(error.restartCannotHelp)
-        #expect(error.message.contains("records's store, not clinics's"), "\(error.message)")
-        // Refused before anything was written: the file still says records.
-        let untouched = try DatabaseQueue(path: root.file("clinics/clinics.sqlite"))
+        #expect(error.message.contains("archive's store, not catalog's"), "\(error.message)")
+        // Refused before anything was written: the file still says archive.
+        let untouched = try DatabaseQueue(path: root.file("catalog/catalog.sqlite"))
         #expect(try untouched.read { db in try Int.fetchOne(db, sql: "PRAGMA application_id") }
-            == Int(StoreOwner("records").applicationID))
+            == Int(StoreOwner("archive").applicationID))
     }
 
     @Test func restore_givenAnotherVerticalsBackup_refusesNamingBoth_andLeavesTheStoreAlone() throws {
         let root = TemporaryDirectory()
-        let records = try Self.store("records", in: root)
-        _ = try Self.store("clinics", in: root, value: "mine")
-        let clinics = root.file("clinics/clinics.sqlite")
+        let archive = try Self.store("archive", in: root)
+        _ = try Self.store("catalog", in: root, value: "mine")
+        let catalog = root.file("catalog/catalog.sqlite")
 
         let error = try #require(throws: StoreError.self) {
-            try SQLiteStore.restore(records, to: clinics, knownOwners: ["identity", "records"])
+            try SQLiteStore.restore(archive, to: catalog, knownOwners: ["ledger", "archive"])
         }
-        #expect(error.message.contains("records's store, not clinics's"), "\(error.message)")
-        let store = try DatabaseQueue(path: clinics)
+        #expect(error.message.contains("archive's store, not catalog's"), "\(error.message)")
+        let store = try DatabaseQueue(path: catalog)
         #expect(try store.read { db in try String.fetchAll(db, sql: "SELECT x FROM t_v1") } == ["mine"])
     }
 
@@ -90,16 +90,16 @@ struct StoreOwnerTests {
         let error = try #require(throws: StoreError.self) {
             try SQLiteStore.$checking.withValue(true) {
                 try SQLiteStore.open(
-                    directory: root.file("clinics"), fileName: "clinics.sqlite", migrator: StoreSafetyTests.migrator(["v1"]))
+                    directory: root.file("catalog"), fileName: "catalog.sqlite", migrator: StoreSafetyTests.migrator(["v1"]))
             }
         }
         #expect(error.isMissing)
-        #expect(access(root.file("clinics"), F_OK) != 0, "the check created the state directory")
+        #expect(access(root.file("catalog"), F_OK) != 0, "the check created the state directory")
         // An existing store is still checked (and opened) under --check.
-        _ = try Self.store("clinics", in: root)
+        _ = try Self.store("catalog", in: root)
         try SQLiteStore.$checking.withValue(true) {
             try SQLiteStore.open(
-                directory: root.file("clinics"), fileName: "clinics.sqlite", migrator: StoreSafetyTests.migrator(["v1"]))
+                directory: root.file("catalog"), fileName: "catalog.sqlite", migrator: StoreSafetyTests.migrator(["v1"]))
         }.close()
     }
 }

@@ -110,10 +110,10 @@ struct TCPHostTests {
         let fixture = try TCPFixture(extra: ["VERTICALS_INTERNAL_OPERATIONS": "echo"])
         do {
             _ = try await fixture.client.call(echo.echo, .init(text: "internal"))
-            Issue.record("an internal operation answered a caller with no identity")
+            Issue.record("an internal operation answered a plain-TCP caller")
         } catch {
             #expect(error.code == .permissionDenied, "\(error)")
-            #expect(error.message.contains("no identity"), "\(error.message)")
+            #expect(error.message.contains("(plain TCP) may not call it"), "\(error.message)")
         }
         #expect(try fixture.raw().pingAnswered(), "the connection itself is admitted")
     }
@@ -125,7 +125,7 @@ struct TCPHostTests {
             _ = try await fixture.client.callRaw(
                 service: "echo", operation: Daemon.setLogLevel.fullName,
                 body: Daemon.LogLevelInput(level: .debug).encodedBody())
-            Issue.record("daemon.setLogLevel answered a caller with no identity")
+            Issue.record("daemon.setLogLevel answered a plain-TCP caller")
         } catch {
             #expect(error.code == .permissionDenied, "\(error)")
         }
@@ -192,7 +192,7 @@ struct TCPHostTests {
         #expect(sockets.endpoints.isEmpty)
         #expect(sockets.endpointProblems["ECHO"]?.contains("TCP needs TLS") == true)
         #expect(sockets.endpointProblems["MY_SERVICE"]?.contains("not an endpoint") == true)
-        #expect(sockets.endpoint(for: "clinics") == .unix(path: "/tmp/none/clinics.sock"))
+        #expect(sockets.endpoint(for: "catalog") == .unix(path: "/tmp/none/catalog.sock"))
         let client = ServiceClient(loop: loop, sockets: sockets)
         defer { client.close() }
         for service in ["echo", "my-service"] {

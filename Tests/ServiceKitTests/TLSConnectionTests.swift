@@ -92,7 +92,7 @@ struct TLSConnectionTests {
         defer { loop.shutdown() }
         let seen = Seen()
         let (listener, endpoint) = try await startServer("echo", seen: seen)
-        let connection = try await connect(endpoint, as: try ca.issue("appointments"), expecting: "echo").get()
+        let connection = try await connect(endpoint, as: try ca.issue("orders"), expecting: "echo").get()
         let payloads = (0..<20).map { index in [UInt8](repeating: UInt8(index), count: index * 3000 + 1) }
         #expect(await echo(connection, payloads) == payloads)
         try await loop.submit {
@@ -101,7 +101,7 @@ struct TLSConnectionTests {
             connection.value.close()
             listener.value.close()
         }
-        #expect(seen.names.withLock { $0 } == ["appointments"])
+        #expect(seen.names.withLock { $0 } == ["orders"])
         #expect(seen.errors.withLock { $0 }.isEmpty)
     }
 
@@ -109,13 +109,13 @@ struct TLSConnectionTests {
         defer { loop.shutdown() }
         let seen = Seen()
         let (listener, endpoint) = try await startServer("echo", seen: seen)
-        let result = try await connect(endpoint, as: try ca.issue("appointments"), expecting: "identity")
+        let result = try await connect(endpoint, as: try ca.issue("orders"), expecting: "ledger")
         guard case .failure(let error) = result else {
-            Issue.record("connected to echo expecting identity")
+            Issue.record("connected to echo expecting ledger")
             return
         }
         #expect(error.kind == .tls)
-        #expect(error.description.contains("verticals://echo, not verticals://identity"), "\(error)")
+        #expect(error.description.contains("verticals://echo, not verticals://ledger"), "\(error)")
         try await loop.submit { listener.value.close() }
     }
 
@@ -124,7 +124,7 @@ struct TLSConnectionTests {
         let seen = Seen()
         let (listener, endpoint) = try await startServer("echo", seen: seen)
         let stranger = try TestCertificateAuthority(in: directory, name: "other-ca")
-        let issued = try stranger.issue("appointments")
+        let issued = try stranger.issue("orders")
         // It trusts our CA (so it accepts the server), but its own certificate is the other CA's.
         let mixed = TestCertificateAuthority.Issued(certificate: issued.certificate, key: issued.key, authority: ca.certificate)
         if case .success(let connection) = try await connect(endpoint, as: mixed, expecting: "echo") {

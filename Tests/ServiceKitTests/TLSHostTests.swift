@@ -59,9 +59,9 @@ struct TLSHostTests {
         try startDaemon()
         let loop = try EventLoop(name: "tls-host-test")
         defer { loop.shutdown() }
-        let appointments = client(try ca.issue("appointments"), loop: loop)
-        defer { appointments.close() }
-        #expect(try await appointments.call(echo.echo, .init(text: "over mTLS")).text == "over mTLS")
+        let orders = client(try ca.issue("orders"), loop: loop)
+        defer { orders.close() }
+        #expect(try await orders.call(echo.echo, .init(text: "over mTLS")).text == "over mTLS")
     }
 
     @Test func noCertificate_orAnotherCAs_isRefused_andOthersAreStillServed() async throws {
@@ -73,42 +73,42 @@ struct TLSHostTests {
         defer { plain.close() }
         await expectRefused(plain, .unavailable, "a caller with no certificate")
 
-        let other = try TestCertificateAuthority(in: directory, name: "other-ca").issue("appointments")
+        let other = try TestCertificateAuthority(in: directory, name: "other-ca").issue("orders")
         let stranger = client(
             TestCertificateAuthority.Issued(certificate: other.certificate, key: other.key, authority: ca.certificate), loop: loop)
         defer { stranger.close() }
         await expectRefused(stranger, .unavailable, "a caller another CA signed")
 
-        let honest = client(try ca.issue("appointments"), loop: loop)
+        let honest = client(try ca.issue("orders"), loop: loop)
         defer { honest.close() }
         #expect(try await honest.call(echo.echo, .init(text: "still serving")).text == "still serving")
     }
 
     @Test func serverCertificateNamingAnotherVertical_isRefusedByTheCaller() async throws {
-        try startDaemon(try ca.issue("identity"))
+        try startDaemon(try ca.issue("ledger"))
         let loop = try EventLoop(name: "tls-host-test")
         defer { loop.shutdown() }
-        let appointments = client(try ca.issue("appointments"), loop: loop)
-        defer { appointments.close() }
+        let orders = client(try ca.issue("orders"), loop: loop)
+        defer { orders.close() }
         do {
-            _ = try await appointments.call(echo.echo, .init(text: "x"))
-            Issue.record("called echo on a server whose certificate names identity")
+            _ = try await orders.call(echo.echo, .init(text: "x"))
+            Issue.record("called echo on a server whose certificate names ledger")
         } catch {
             #expect(error.code == .unavailable)
-            #expect(error.message.contains("verticals://identity, not verticals://echo"), "\(error.message)")
+            #expect(error.message.contains("verticals://ledger, not verticals://echo"), "\(error.message)")
         }
     }
 
     @Test func allowedPeers_admitOnlyTheNamedVerticals() async throws {
-        try startDaemon(extra: ["VERTICALS_ALLOWED_PEERS": "clinics"])
+        try startDaemon(extra: ["VERTICALS_ALLOWED_PEERS": "catalog"])
         let loop = try EventLoop(name: "tls-host-test")
         defer { loop.shutdown() }
-        let appointments = client(try ca.issue("appointments"), loop: loop)
-        defer { appointments.close() }
-        await expectRefused(appointments, .permissionDenied, "a vertical that did not declare the dependency")
-        let clinics = client(try ca.issue("clinics"), loop: loop)
-        defer { clinics.close() }
-        #expect(try await clinics.call(echo.echo, .init(text: "declared")).text == "declared")
+        let orders = client(try ca.issue("orders"), loop: loop)
+        defer { orders.close() }
+        await expectRefused(orders, .permissionDenied, "a vertical that did not declare the dependency")
+        let catalog = client(try ca.issue("catalog"), loop: loop)
+        defer { catalog.close() }
+        #expect(try await catalog.call(echo.echo, .init(text: "declared")).text == "declared")
         // The vertical itself (its own `--probe`, as a Kubernetes exec probe runs it) is always admitted.
         let itself = client(try ca.issue("echo"), loop: loop)
         defer { itself.close() }
@@ -116,15 +116,15 @@ struct TLSHostTests {
     }
 
     @Test func internalOperations_onlyForInternalPeers() async throws {
-        try startDaemon(extra: ["VERTICALS_INTERNAL_OPERATIONS": "echo", "VERTICALS_INTERNAL_PEERS": "appointments"])
+        try startDaemon(extra: ["VERTICALS_INTERNAL_OPERATIONS": "echo", "VERTICALS_INTERNAL_PEERS": "orders"])
         let loop = try EventLoop(name: "tls-host-test")
         defer { loop.shutdown() }
-        let appointments = client(try ca.issue("appointments"), loop: loop)
-        defer { appointments.close() }
-        #expect(try await appointments.call(echo.echo, .init(text: "internal")).text == "internal")
-        let clinics = client(try ca.issue("clinics"), loop: loop)
-        defer { clinics.close() }
-        await expectRefused(clinics, .permissionDenied, "an internal operation called by clinics")
+        let orders = client(try ca.issue("orders"), loop: loop)
+        defer { orders.close() }
+        #expect(try await orders.call(echo.echo, .init(text: "internal")).text == "internal")
+        let catalog = client(try ca.issue("catalog"), loop: loop)
+        defer { catalog.close() }
+        await expectRefused(catalog, .permissionDenied, "an internal operation called by catalog")
     }
 
     /// By default the daemon watches the files' folder (inotify: an idle daemon wakes for
@@ -139,14 +139,14 @@ struct TLSHostTests {
         try startDaemon(served, extra: reloadSeconds.map { ["VERTICALS_TLS_RELOAD_SECONDS": $0] } ?? [:])
         let loop = try EventLoop(name: "tls-host-test")
         defer { loop.shutdown() }
-        let old = client(try ca.issue("appointments"), loop: loop)
+        let old = client(try ca.issue("orders"), loop: loop)
         defer { old.close() }
         #expect(try await old.call(echo.echo, .init(text: "before")).text == "before")
 
         // Rotation to a new CA: only a client of the new CA can connect afterwards.
         let next = try TestCertificateAuthority(in: directory, name: "next-ca")
         try Self.install(try next.issue("echo"), at: served)
-        let fresh = client(try next.issue("appointments"), loop: loop)
+        let fresh = client(try next.issue("orders"), loop: loop)
         defer { fresh.close() }
         var answered = false
         for _ in 0..<50 where !answered {
@@ -163,11 +163,11 @@ struct TLSHostTests {
         let daemon = try startDaemon()
         let loop = try EventLoop(name: "tls-host-test")
         defer { loop.shutdown() }
-        let caller = client(try ca.issue("appointments"), loop: loop)
+        let caller = client(try ca.issue("orders"), loop: loop)
         defer { caller.close() }
         #expect(try await caller.call(echo.echo, .init(text: "then idle")).text == "then idle")
         // 6 s windows: a look every 5 s (the old default) shows in each of them.
-        let wakeUps = try await IdleWakeUpTests.quietestWindow(of: daemon.pid, window: .seconds(6))
+        let wakeUps = try await DaemonProcess.quietestWindow(of: daemon.pid, window: .seconds(6))
         #expect(wakeUps == 0, "a TLS vt-testd woke \(wakeUps) times in every 6 s window while idle")
     }
 

@@ -17,7 +17,7 @@ struct TracingProcessTests {
     }
 
     /// The spans of `traceID` that `service` holds, once it holds at least `count` (asked again
-    /// until then, bounded: a daemon records its server span just after answering).
+    /// until then, bounded: a daemon keeps its server span just after answering).
     static func spans(
         _ suite: SuiteFixture, _ service: String, traceID: String, atLeast count: Int
     ) async throws -> [Daemon.SpanInfo] {

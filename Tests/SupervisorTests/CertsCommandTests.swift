@@ -6,7 +6,7 @@ import VerticalsTesting
 /// command, checked by OpenSSL's own tool and by a live daemon over TCP.
 @Suite(.timeLimit(.minutes(2)))
 struct CertsCommandTests {
-    static let manifest = "[services.echo]\nexecutable = \"vt-testd\"\n[services.clinics]\nexecutable = \"svc-clinics\"\n"
+    static let manifest = "[services.echo]\nexecutable = \"vt-testd\"\n[services.catalog]\nexecutable = \"vt-testd\"\nargs = [\"catalog\"]\n"
 
     static func write(_ text: String, to path: String) {
         let file = fopen(path, "w")
@@ -27,7 +27,7 @@ struct CertsCommandTests {
 
         #expect(minted.status == 0, "\(minted.standardError)")
         let certs = directory.file("certs")
-        for name in ["echo", "clinics", "operator"] {
+        for name in ["echo", "catalog", "operator"] {
             let verified = try runCommand(
                 "/usr/bin/openssl", ["verify", "-CAfile", "\(certs)/ca.crt", "\(certs)/\(name)/tls.crt"], in: directory)
             #expect(verified.status == 0 && verified.standardOutput.contains(": OK"), "\(name): \(verified.standardError)")
@@ -40,9 +40,9 @@ struct CertsCommandTests {
             #expect(stat("\(certs)/\(name)/tls.key", &info) == 0 && info.st_mode & 0o777 == 0o600, "a key is 0600")
             #expect(readFile("\(certs)/\(name)/ca.crt") == readFile("\(certs)/ca.crt"), "the CA beside each, as in a Secret")
         }
-        let clinics = try runCommand(
-            "/usr/bin/openssl", ["x509", "-in", "\(certs)/clinics/tls.crt", "-noout", "-ext", "subjectAltName"], in: directory)
-        #expect(clinics.standardOutput.contains("DNS:clinics.verticals.svc"), "\(clinics.standardOutput)")
+        let catalog = try runCommand(
+            "/usr/bin/openssl", ["x509", "-in", "\(certs)/catalog/tls.crt", "-noout", "-ext", "subjectAltName"], in: directory)
+        #expect(catalog.standardOutput.contains("DNS:catalog.verticals.svc"), "\(catalog.standardOutput)")
         var info = stat()
         #expect(stat("\(certs)/ca.key", &info) == 0 && info.st_mode & 0o777 == 0o600)
     }
@@ -89,13 +89,13 @@ struct CertsCommandTests {
             ])
         defer { daemon.stop() }
         #expect(eventually { (try? RawClient(host: "127.0.0.1", port: port)) != nil }, "never listened on \(port)")
-        func call(as identity: (cert: String, key: String, ca: String)) throws -> CommandResult {
+        func call(as holder: (cert: String, key: String, ca: String)) throws -> CommandResult {
             try runCommand(
                 "svc-supervisor", ["call", "echo", "echo", #"{"text": "minted"}"#, "--timeout", "10"],
                 environment: [
                     "VERTICALS_ENDPOINT_ECHO": "tcp:127.0.0.1:\(port)", "XDG_CACHE_HOME": directory.file("cache"),
-                    "HOME": directory.path, "VERTICALS_TLS_CERT": identity.cert, "VERTICALS_TLS_KEY": identity.key,
-                    "VERTICALS_TLS_CA": identity.ca,
+                    "HOME": directory.path, "VERTICALS_TLS_CERT": holder.cert, "VERTICALS_TLS_KEY": holder.key,
+                    "VERTICALS_TLS_CA": holder.ca,
                 ], in: directory)
         }
 
@@ -106,8 +106,8 @@ struct CertsCommandTests {
         let refused = try call(as: (stranger.certificate, stranger.key, "\(certs)/operator/ca.crt"))
         #expect(refused.status == 69 && refused.standardError.contains("TLS"), "another CA's certificate: \(refused.standardError)")
 
-        // A minted identity the daemon's allow-list does not name: served no request.
-        let undeclared = try call(as: ("\(certs)/clinics/tls.crt", "\(certs)/clinics/tls.key", "\(certs)/clinics/ca.crt"))
+        // A minted certificate the daemon's allow-list does not name: served no request.
+        let undeclared = try call(as: ("\(certs)/catalog/tls.crt", "\(certs)/catalog/tls.key", "\(certs)/catalog/ca.crt"))
         #expect(undeclared.standardError.contains("permissionDenied"), "\(undeclared.standardError)")
     }
 }

@@ -4,7 +4,7 @@ import VerticalsTesting
 /// The CLI's behaviour without a running supervisor: real argv, real exit statuses.
 @Suite("svc-supervisor without a supervisor")
 struct ControlCLITests {
-    @Test(arguments: [["status"], ["stop", "identity"], ["reload"], ["down"]])
+    @Test(arguments: [["status"], ["stop", "ledger"], ["reload"], ["down"]])
     func command_withNoSupervisor_exits69_sayingHowToStartOne(arguments: [String]) throws {
         let directory = TemporaryDirectory()
         let result = try runCommand("svc-supervisor", arguments + ["--run-dir", directory.path], in: directory)

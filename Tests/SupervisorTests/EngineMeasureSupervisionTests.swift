@@ -7,13 +7,15 @@ import VerticalsWire
 
 extension EngineProcessTests.Measure {
     /// kill -9 → replacement spawned (vt-exec exec'd; the service's own exec follows it) and →
-    /// replacement READY=1, over 20 kills, for the minimal test daemon and a real vertical.
+    /// replacement READY=1, over 20 kills, for the minimal test daemon and for one that opens and
+    /// migrates a store of its own before it serves, as a vertical does.
     ///
     ///     VT_MEASURE=1 swift test --filter EngineProcessTests.Measure
-    @Test(arguments: [("vt-testd", "echo"), ("svc-identity", "identity")])
-    func killToExecAndReady_medians_over20Kills(executable: String, name: String) async throws {
-        var spec = ServiceSpec(name: name, executable: executable)
-        spec.arguments = executable == "vt-testd" ? [name] : []
+    @Test(arguments: [("echo", 0), ("ledger", 3)])
+    func killToExecAndReady_medians_over20Kills(name: String, migrations: Int) async throws {
+        var spec = ServiceSpec(name: name, executable: "vt-testd")
+        spec.arguments = [name]
+        if migrations > 0 { spec.environment["VT_TESTD_MIGRATIONS"] = "\(migrations)" }
         spec.backoff = Backoff(initial: .zero, max: .zero, multiplier: 1)
         spec.budget = RestartBudget(maxRestarts: 1000, window: .seconds(1))
         let harness = try EngineHarness([spec])
@@ -36,7 +38,7 @@ extension EngineProcessTests.Measure {
             return (sorted[9] + sorted[10]) / 2
         }
         print(
-            "\(executable): kill -9 → replacement spawned: median \(median(spawned)); "
+            "vt-testd \(name) (\(migrations) migrations): kill -9 → replacement spawned: median \(median(spawned)); "
                 + "→ READY=1: median \(median(ready))"
                 + " (20 kills)")
         await harness.shutdown()
@@ -57,8 +59,10 @@ extension EngineProcessTests.Measure {
             [services.echo]
             executable = "vt-testd"
             args = ["echo"]
-            [services.identity]
-            executable = "svc-identity"
+            [services.ledger]
+            executable = "vt-testd"
+            args = ["ledger"]
+            env = { VT_TESTD_MIGRATIONS = "3" }
             """
         let file = fopen(manifest, "w")
         fputs(text, file)
@@ -66,7 +70,7 @@ extension EngineProcessTests.Measure {
         let tag = "measure-\(UInt32.random(in: 0...UInt32.max))"
         let supervisor = try DaemonProcess(
             "svc-supervisor", ["up", "--manifest", manifest, "--run-dir", run], environment: ["VT_DAEMON_TAG": tag])
-        for name in ["echo", "identity"] {
+        for name in ["echo", "ledger"] {
             let log = "\(run)/logs/\(name).log"
             let readyLines = {
                 (readFile(log) ?? "").split(separator: "\n").filter { $0.contains("supervisor ready after") }

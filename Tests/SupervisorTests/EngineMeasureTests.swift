@@ -36,11 +36,11 @@ extension EngineProcessTests {
 
 
         @Test func idleLoop_withFiveServices_wakesNever() async throws {
-            let harness = try EngineHarness(["identity", "clinics", "notifications", "records", "appointments"].map {
+            let harness = try EngineHarness(["ledger", "catalog", "mailer", "archive", "orders"].map {
                 ServiceSpec.testd($0)
             })
             try await harness.start()
-            for name in ["identity", "clinics", "notifications", "records", "appointments"] {
+            for name in ["ledger", "catalog", "mailer", "archive", "orders"] {
                 try await harness.waitFor(name, .ready)
             }
             try await Task.sleep(for: .seconds(1))

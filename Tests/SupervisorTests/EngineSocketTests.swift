@@ -7,7 +7,7 @@ import VerticalsSupervisor
 import VerticalsTesting
 import VerticalsWire
 
-/// The sockets the engine holds for its services, the notify socket, logs and pid records.
+/// The sockets the engine holds for its services, the notify socket, logs and pid files.
 extension EngineProcessTests {
     @Suite("sockets, logs and leftovers")
     struct Sockets {

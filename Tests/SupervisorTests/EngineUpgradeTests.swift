@@ -34,7 +34,7 @@ extension EngineProcessTests {
             return path
         }
 
-        /// The migrations the store of `name` records, from its file.
+        /// The migrations the store of `name` lists, from its file.
         static func migrations(_ harness: EngineHarness, _ name: String) throws -> [String] {
             var configuration = Configuration()
             configuration.readonly = true

@@ -5,20 +5,20 @@ import VerticalsSupervisorClient
 
 @Suite("Exposition: merging daemons' Prometheus text")
 struct ExpositionTests {
-    static let clinics = """
+    static let catalog = """
         # TYPE verticals_requests_total counter
-        verticals_requests_total{operation="clinics.get"} 4
+        verticals_requests_total{operation="catalog.get"} 4
         # TYPE verticals_request_duration_seconds histogram
-        verticals_request_duration_seconds_bucket{operation="clinics.get",le="0.001"} 3
-        verticals_request_duration_seconds_bucket{operation="clinics.get",le="+Inf"} 4
-        verticals_request_duration_seconds_sum{operation="clinics.get"} 0.0042
-        verticals_request_duration_seconds_count{operation="clinics.get"} 4
+        verticals_request_duration_seconds_bucket{operation="catalog.get",le="0.001"} 3
+        verticals_request_duration_seconds_bucket{operation="catalog.get",le="+Inf"} 4
+        verticals_request_duration_seconds_sum{operation="catalog.get"} 0.0042
+        verticals_request_duration_seconds_count{operation="catalog.get"} 4
 
         """
-    static let records = """
+    static let archive = """
         # HELP verticals_requests_total Requests.
         # TYPE verticals_requests_total counter
-        verticals_requests_total{operation="records.history"} 1
+        verticals_requests_total{operation="archive.history"} 1
         # TYPE verticals_connections_open gauge
         verticals_connections_open 2
 
@@ -26,18 +26,18 @@ struct ExpositionTests {
 
     @Test func twoDaemons_mergeIntoOneFamilyEach_everySampleLabelledWithItsService() throws {
         var suite = Exposition()
-        try suite.add(Exposition.parse(Self.clinics), service: "clinics")
-        try suite.add(Exposition.parse(Self.records), service: "records")
+        try suite.add(Exposition.parse(Self.catalog), service: "catalog")
+        try suite.add(Exposition.parse(Self.archive), service: "archive")
 
         let metrics = try StrictExposition(suite.text)
 
         #expect(suite.families.map(\.name) == [
             "verticals_requests_total", "verticals_request_duration_seconds", "verticals_connections_open",
         ])
-        #expect(metrics.value("verticals_requests_total", ["service": "clinics", "operation": "clinics.get"]) == 4)
-        #expect(metrics.value("verticals_requests_total", ["service": "records", "operation": "records.history"]) == 1)
-        #expect(metrics.value("verticals_connections_open", ["service": "records"]) == 2)
-        #expect(metrics.value("verticals_request_duration_seconds_count", ["service": "clinics"]) == 4)
+        #expect(metrics.value("verticals_requests_total", ["service": "catalog", "operation": "catalog.get"]) == 4)
+        #expect(metrics.value("verticals_requests_total", ["service": "archive", "operation": "archive.history"]) == 1)
+        #expect(metrics.value("verticals_connections_open", ["service": "archive"]) == 2)
+        #expect(metrics.value("verticals_request_duration_seconds_count", ["service": "catalog"]) == 4)
     }
 
     @Test func labelValues_areEscapedBothWays() throws {
@@ -69,21 +69,21 @@ struct ExpositionTests {
     @Test func supervisorFamilies_giveOneStateSamplePerKnownState_andRSSOfLiveProcesses() throws {
         let services = [
             Supervisor.ServiceStatus(
-                name: "clinics", state: .ready, pid: 42, restarts: 2, lastExit: "", ready: true, statusText: ""),
+                name: "catalog", state: .ready, pid: 42, restarts: 2, lastExit: "", ready: true, statusText: ""),
             Supervisor.ServiceStatus(
-                name: "records", state: .failed, restarts: 5, lastExit: "killed", ready: false, statusText: ""),
+                name: "archive", state: .failed, restarts: 5, lastExit: "killed", ready: false, statusText: ""),
         ]
         var suite = Exposition()
         try suite.add(
-            SuiteMetrics.supervisorFamilies(services, scraped: ["clinics": true]) { $0 == 42 ? 4096 : nil })
+            SuiteMetrics.supervisorFamilies(services, scraped: ["catalog": true]) { $0 == 42 ? 4096 : nil })
 
         let metrics = try StrictExposition(suite.text)
 
-        #expect(metrics.value("verticals_service_restarts_total", ["service": "records"]) == 5)
-        #expect(metrics.value("verticals_service_state", ["service": "records", "state": "failed"]) == 1)
-        #expect(metrics.value("verticals_service_state", ["service": "records", "state": "ready"]) == 0)
-        #expect(metrics.value("verticals_service_resident_memory_bytes", ["service": "clinics"]) == 4096)
-        #expect(metrics.value("verticals_service_resident_memory_bytes", ["service": "records"]) == nil)
-        #expect(metrics.value("verticals_service_scrape_up", ["service": "records"]) == 0)
+        #expect(metrics.value("verticals_service_restarts_total", ["service": "archive"]) == 5)
+        #expect(metrics.value("verticals_service_state", ["service": "archive", "state": "failed"]) == 1)
+        #expect(metrics.value("verticals_service_state", ["service": "archive", "state": "ready"]) == 0)
+        #expect(metrics.value("verticals_service_resident_memory_bytes", ["service": "catalog"]) == 4096)
+        #expect(metrics.value("verticals_service_resident_memory_bytes", ["service": "archive"]) == nil)
+        #expect(metrics.value("verticals_service_scrape_up", ["service": "archive"]) == 0)
     }
 }

@@ -252,7 +252,7 @@ struct HostileVerticalFilesTests {
         let folder = "\(parent)/vt-\(deadPID)-0-echo"
         try #require(mkdir(folder, 0o755) == 0, "cannot make \(folder)")
         defer { rmdir(folder) }
-        // What it left: a process outside any group the pid records name.
+        // What it left: a process outside any group the pid files name.
         let started = try runCommand(
             "/bin/sh", ["-c", "setsid /bin/sleep 300 </dev/null >/dev/null 2>&1 & echo $!"], in: directory)
         let leftover = try #require(Int32(started.standardOutput.split(separator: "\n").first ?? ""))

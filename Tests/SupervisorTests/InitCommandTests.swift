@@ -13,18 +13,24 @@ import VerticalsWire
 /// The product's build compiles none of the reference suite, and its daemon holds none of it.
 @Suite(.serialized, .timeLimit(.minutes(40)))
 struct InitCommandTests {
-    /// Modules of the reference suite a product's build must never compile.
-    static let referenceTargets = [
-        "IOInterface", "Sessions", "SessionsTesting", "VerticalsTestSupport",
-        "IdentityService", "ClinicsService", "AppointmentsService", "RecordsService", "NotificationsService",
-        "svc_identity", "svc_clinics", "svc_appointments", "svc_records", "svc_notifications",
-    ]
-    /// Names of the reference suite no product binary may contain: operations, the schema names every
-    /// contract's messages carry (an operation's full name is put together at run time), its module.
-    static let referenceStrings = [
-        "clinics.nearest", "identity.login", "appointments.book",
-        "clinics.NearestInput", "identity.LoginInput", "appointments.BookInput", "IOInterface",
-    ]
+    /// The reference suite of this checkout, which a product's build must never compile and whose
+    /// names no product binary may contain (an operation's full name is put together at run time,
+    /// so the schema names every contract's messages carry stand for it).
+    static func reference() throws -> ReferenceSuiteNames {
+        try ReferenceSuiteNames(checkout: ManifestFixture.repositoryRoot)
+    }
+
+    /// The search finds the reference suite, so that the product's check cannot pass by finding none.
+    @Test func referenceSuite_isFoundFromTheCheckoutsContracts() throws {
+        let reference = try Self.reference()
+        #expect(reference.types.count >= 5 && reference.contracts.count == reference.types.count, "\(reference.types)")
+        #expect(!reference.contracts.contains(""), "a contract file without its `contract` line")
+        for contract in reference.contracts {
+            #expect(reference.schemaNames.contains { $0.hasPrefix(contract + ".") }, "\(contract) declares no message")
+            #expect(reference.targets.contains("svc_\(contract)"))
+        }
+        #expect(reference.strings.contains("IOInterface"))
+    }
 
     @Test func init_fromATaggedRelease_buildsAProductThatThisCheckoutsCLICalls() throws {
         let directory = TemporaryDirectory()
@@ -52,7 +58,7 @@ struct InitCommandTests {
         #expect(manifest.contains(".package(url: \"\(url)\", from: \"\(version)\")"), "\(manifest)")
         #expect(!manifest.contains(".package(path:"), "a release product names no local path")
         let pins = try #require(readFile("\(product)/Package.resolved"), "init's build left no Package.resolved")
-        // The framework's pin: from its identity to the next pin's.
+        // The framework's pin: from its `identity` key (SwiftPM's word) to the next pin's.
         let start = pins.firstRange(of: "\"identity\" : \"verticals\"")
         let pin = start.map { pins[$0.upperBound...].split(separator: "\"identity\"").first ?? "" } ?? ""
         #expect(pin.contains("\"version\" : \"\(version)\""), "the framework is not pinned to the tag: \(pins)")
@@ -67,14 +73,15 @@ struct InitCommandTests {
         let objects = try runCommand(
             "/bin/sh", ["-c", "cd \(product)/.build/debug && find . -name '*.o' -o -name '*.swiftmodule'"], in: directory
         ).standardOutput
-        for target in Self.referenceTargets {
+        let reference = try Self.reference()
+        for target in reference.targets {
             #expect(
                 !objects.contains("/\(target).build/") && !objects.contains("/Modules/\(target).swiftmodule"),
                 "building the product compiled the reference suite's \(target)")
         }
         #expect(objects.contains("/Modules/AcmeInterface.swiftmodule") && objects.contains("/svc_greeter.build/"), "\(objects)")
         let daemon = try #require(Self.bytes(of: "\(product)/.build/debug/svc-greeter"))
-        for needle in Self.referenceStrings {
+        for needle in reference.strings {
             let holds = Self.contains(daemon, needle)
             #expect(!holds, "svc-greeter holds the reference suite's \(needle)")
         }

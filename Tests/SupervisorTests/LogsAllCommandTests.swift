@@ -69,7 +69,7 @@ extension EngineProcessTests {
 
         @Test func allAndAName_isAUsageError() async throws {
             let directory = TemporaryDirectory()
-            let both = try runCommand("svc-supervisor", ["logs", "identity", "--all", "--run-dir", directory.path], in: directory)
+            let both = try runCommand("svc-supervisor", ["logs", "ledger", "--all", "--run-dir", directory.path], in: directory)
             #expect(both.status == 64 && both.standardError.contains("not both"), "\(both.standardError)")
             let neither = try runCommand("svc-supervisor", ["logs", "--run-dir", directory.path], in: directory)
             #expect(neither.status == 64 && neither.standardError.contains("--all"), "\(neither.standardError)")

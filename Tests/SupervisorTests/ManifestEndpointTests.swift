@@ -8,28 +8,28 @@ import VerticalsSupervisor
     @Test func tcpEndpoint_isParsed_andAServiceWithoutExecutableIsRemote() throws {
         let manifest = ManifestFixture.valid(
             """
-            [services.identity]
+            [services.ledger]
             endpoint = "tcp:10.0.0.2:7001"
 
-            [services.clinics]
+            [services.catalog]
             executable = "true"
             endpoint = "tcp:[::1]:7002"
 
-            [services.appointments]
+            [services.orders]
             executable = "true"
-            depends_on = ["identity", "clinics"]
+            depends_on = ["ledger", "catalog"]
             """)
-        let identity = try #require(manifest["identity"])
-        #expect(identity.endpoint == .tcp(host: "10.0.0.2", port: 7001))
-        #expect(identity.isRemote)
-        #expect(manifest["clinics"]?.isRemote == false)
-        #expect(manifest["appointments"]?.endpoint == nil)
+        let ledger = try #require(manifest["ledger"])
+        #expect(ledger.endpoint == .tcp(host: "10.0.0.2", port: 7001))
+        #expect(ledger.isRemote)
+        #expect(manifest["catalog"]?.isRemote == false)
+        #expect(manifest["orders"]?.endpoint == nil)
 
         let runnable = manifest.runnable
-        #expect(runnable.services.map(\.name) == ["clinics", "appointments"])
-        #expect(runnable["appointments"]?.dependsOn == ["clinics"], "nobody here waits for a remote service")
+        #expect(runnable.services.map(\.name) == ["catalog", "orders"])
+        #expect(runnable["orders"]?.dependsOn == ["catalog"], "nobody here waits for a remote service")
         #expect(manifest.endpoints == [
-            "identity": .tcp(host: "10.0.0.2", port: 7001), "clinics": .tcp(host: "::1", port: 7002),
+            "ledger": .tcp(host: "10.0.0.2", port: 7001), "catalog": .tcp(host: "::1", port: 7002),
         ])
     }
 

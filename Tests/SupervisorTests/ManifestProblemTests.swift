@@ -28,7 +28,7 @@ import VerticalsTesting
 
     @Test func nonASCIIInStringsAndComments_isStillAccepted() throws {
         let text = """
-            # Caf\u{E9} clinic \u{2014} comments may hold anything
+            # Caf\u{E9} menu \u{2014} comments may hold anything
             [services.caf]
             executable = "true"
             env = { GREETING = "h\u{E9}llo \\" \u{1F600}", NOTE = 'caf\u{E9}', LONG = \"\"\"
@@ -156,10 +156,10 @@ import VerticalsTesting
     }
 
     @Test func unknownDependency_suggestsAKnownService() throws {
-        let problems = ManifestFixture.problems(ManifestFixture.graph(["identity": [], "clinics": ["identiy"]]))
-        let problem = try #require(problems.only(service: "clinics", key: "depends_on"))
-        #expect(problem.message.contains("\"identiy\", which is not a service"))
-        #expect(problem.message.contains("did you mean \"identity\""))
+        let problems = ManifestFixture.problems(ManifestFixture.graph(["ledger": [], "catalog": ["ledgr"]]))
+        let problem = try #require(problems.only(service: "catalog", key: "depends_on"))
+        #expect(problem.message.contains("\"ledgr\", which is not a service"))
+        #expect(problem.message.contains("did you mean \"ledger\""))
     }
 
     @Test func selfDependency_isReported() throws {
@@ -170,9 +170,9 @@ import VerticalsTesting
 
     @Test func cycleOfTwo_isNamedFromItsFirstService() throws {
         let (manifest, problems) = ManifestFixture.parse(
-            ManifestFixture.graph(["identity": ["clinics"], "clinics": ["identity"]]))
-        let problem = try #require(problems.only(service: "identity", key: "depends_on"))
-        #expect(problem.message.contains("dependency cycle: identity -> clinics -> identity"))
+            ManifestFixture.graph(["ledger": ["catalog"], "catalog": ["ledger"]]))
+        let problem = try #require(problems.only(service: "ledger", key: "depends_on"))
+        #expect(problem.message.contains("dependency cycle: ledger -> catalog -> ledger"))
         #expect(throws: ManifestError.self) { try manifest.startOrder() }
     }
 
@@ -192,7 +192,7 @@ import VerticalsTesting
     }
 
     @Test(arguments: [
-        ("Identity", "lowercase letter"), ("1st", "lowercase letter"), ("my_service", "found \"_\""),
+        ("Ledger", "lowercase letter"), ("1st", "lowercase letter"), ("my_service", "found \"_\""),
         (String(repeating: "a", count: 33), "at most 32"),
     ])
     func invalidName_isReported(name: String, excerpt: String) throws {

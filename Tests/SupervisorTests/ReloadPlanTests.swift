@@ -6,12 +6,12 @@ import Testing
 @Suite struct ReloadPlanTests {
     static let before = ServiceAccountsTests.manifestText
 
-    /// `before`, with records added as a new caller of identity, and nothing else changed.
+    /// `before`, with archive added as a new caller of ledger, and nothing else changed.
     static let after = before + """
 
-        [services.records]
+        [services.archive]
         executable = "/bin/true"
-        depends_on = ["identity"]
+        depends_on = ["ledger"]
         """
 
     static func plan(callersMatter: Bool) throws -> ReloadPlan {
@@ -25,17 +25,17 @@ import Testing
     @Test func aNewCaller_restartsItsCallee_whenRoutesAreEnforced() throws {
         let plan = try Self.plan(callersMatter: true)
 
-        #expect(plan.added == ["records"])
-        #expect(plan.changed == ["identity"], "identity's allow-list must now name records")
-        #expect(plan.callersChanged == ["identity"])
-        #expect(plan.unchanged == ["notifications", "appointments"])
+        #expect(plan.added == ["archive"])
+        #expect(plan.changed == ["ledger"], "ledger's allow-list must now name archive")
+        #expect(plan.callersChanged == ["ledger"])
+        #expect(plan.unchanged == ["mailer", "orders"])
     }
 
     @Test func aNewCaller_leavesItsCalleeRunning_whenNothingEnforcesRoutes() throws {
         let plan = try Self.plan(callersMatter: false)
 
         #expect(plan.changed.isEmpty && plan.callersChanged.isEmpty)
-        #expect(plan.unchanged == ["identity", "notifications", "appointments"])
+        #expect(plan.unchanged == ["ledger", "mailer", "orders"])
     }
 
     @Test func aChangedEntry_isChanged_andAnUntouchedManifest_changesNothing() throws {
@@ -47,19 +47,19 @@ import Testing
         let changed = ReloadPlan(from: old, oldOrder: order, to: edited, newOrder: order, callersMatter: true)
 
         #expect(same.changed.isEmpty && same.added.isEmpty && same.removed.isEmpty)
-        #expect(changed.changed == ["appointments"] && changed.callersChanged.isEmpty)
+        #expect(changed.changed == ["orders"] && changed.callersChanged.isEmpty)
     }
 
     /// A caller that names one more operation of its callee: the callee's operation list is fixed
     /// at start too, so it restarts; the caller restarts because its own entry changed.
     @Test func aCallerGainingAnOperation_restartsItsCallee_whenRoutesAreEnforced() throws {
-        let old = try ServiceAccountsTests.manifest(Self.before + "\n[services.records]\nexecutable = \"/bin/true\"\ndepends_on = [\"identity.authenticate\"]\n")
+        let old = try ServiceAccountsTests.manifest(Self.before + "\n[services.archive]\nexecutable = \"/bin/true\"\ndepends_on = [\"ledger.balance\"]\n")
         let new = try ServiceAccountsTests.manifest(
-            Self.before + "\n[services.records]\nexecutable = \"/bin/true\"\ndepends_on = [\"identity.authenticate\", \"identity.getUser\"]\n")
+            Self.before + "\n[services.archive]\nexecutable = \"/bin/true\"\ndepends_on = [\"ledger.balance\", \"ledger.statement\"]\n")
         let plan = ReloadPlan(
             from: old, oldOrder: try StartOrder.of(old), to: new, newOrder: try StartOrder.of(new), callersMatter: true)
 
-        #expect(plan.callersChanged == ["identity"], "identity must now let records call getUser")
-        #expect(plan.changed.contains("records") && plan.changed.contains("identity"))
+        #expect(plan.callersChanged == ["ledger"], "ledger must now let archive call statement")
+        #expect(plan.changed.contains("archive") && plan.changed.contains("ledger"))
     }
 }

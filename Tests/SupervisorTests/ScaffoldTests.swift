@@ -49,6 +49,11 @@ import VerticalsTesting
                 .0.services.map(\.name)
         }
 
+        /// A vertical the checkout already has, for the new one to call.
+        var peer: String {
+            get throws { try #require(services.first, "the checkout's manifest lists no service") }
+        }
+
         /// A name no vertical of this checkout has yet (it may have grown some with `new`).
         var freshName: String {
             let taken = Set(services)
@@ -60,7 +65,8 @@ import VerticalsTesting
         let checkout = try Checkout()
         let name = checkout.freshName
         let type = name.prefix(1).uppercased() + name.dropFirst()
-        var scaffold = try Scaffold(name: name, calls: ["identity"], root: checkout.root)
+        let peer = try checkout.peer
+        var scaffold = try Scaffold(name: name, calls: [peer], root: checkout.root)
         try scaffold.regenerateSystemdUnits(reading: ManifestParser.parsePlanned)
         try scaffold.apply()
 
@@ -75,24 +81,26 @@ import VerticalsTesting
         }
         #expect(checkout.read("Package.swift")?.contains("+ vertical(\"\(type)\")") == true)
         #expect(checkout.read("Shared/IOInterface/Contracts.swift")?.contains(", \(type).self]") == true)
-        #expect(checkout.read("Services/\(type)/Sources/World.swift")?.contains("Calls: identity") == true)
+        #expect(checkout.read("Services/\(type)/Sources/World.swift")?.contains("Calls: \(peer)") == true)
         #expect(checkout.read("Tests/IOInterfaceTests/Fixtures.swift")?.contains(" + \(name)\n") == true)
         #expect(checkout.read("Tests/IOInterfaceTests/Fixtures+\(type).swift")?.contains("static let \(name): [Example]") == true)
-        #expect(checkout.read("deploy/systemd/verticals-\(name).service")?.contains("verticals-identity.socket") == true)
+        #expect(checkout.read("deploy/systemd/verticals-\(name).service")?.contains("verticals-\(peer).socket") == true)
 
         let (manifest, problems) = ManifestParser.load(
             path: "\(checkout.root)/deploy/suite.toml", binDirectory: "/bin", checkExecutables: false)
         #expect(problems == [])
-        #expect(manifest[name]?.dependsOn == ["identity"])
+        #expect(manifest[name]?.dependsOn == [peer])
         #expect(try manifest.startOrder().last == name)
     }
 
     @Test(arguments: [
         ("Billing", "lower-case"), ("bill-ing", "lower-case"), ("9lives", "lower-case"), ("", "lower-case"),
-        ("supervisor", "reserved"), ("identity", "already exists"), (String(repeating: "a", count: 33), "at most 32"),
-    ])
-    func new_refusesABadOrTakenNameAndChangesNothing(name: String, says: String) throws {
+        ("supervisor", "reserved"), (nil, "already exists"), (String(repeating: "a", count: 33), "at most 32"),
+    ] as [(String?, String)])
+    func new_refusesABadOrTakenNameAndChangesNothing(name: String?, says: String) throws {
         let checkout = try Checkout()
+        // nil: the name of a vertical the checkout has.
+        let name = try name ?? checkout.peer
         let before = try checkout.snapshot()
         #expect {
             var scaffold = try Scaffold(name: name, calls: [], root: checkout.root)
@@ -107,7 +115,7 @@ import VerticalsTesting
     @Test func new_refusesAnUnknownPeer() throws {
         let checkout = try Checkout()
         #expect(throws: ScaffoldError.unknownPeer("payments", known: checkout.services)) {
-            _ = try Scaffold(name: checkout.freshName, calls: ["identity", "payments"], root: checkout.root)
+            _ = try Scaffold(name: checkout.freshName, calls: [try checkout.peer, "payments"], root: checkout.root)
         }
     }
 

@@ -8,15 +8,15 @@ import VerticalsTesting
 /// take who runs what, and who may call whom, from ``ServiceAccounts``.
 @Suite struct ServiceAccountsTests {
     static let manifestText = """
-        [services.identity]
+        [services.ledger]
         executable = "/bin/true"
-        [services.notifications]
+        [services.mailer]
         executable = "/bin/true"
-        depends_on = ["identity"]
+        depends_on = ["ledger"]
         env = { VERTICALS_INTERNAL_OPERATIONS = "send" }
-        [services.appointments]
+        [services.orders]
         executable = "/bin/true"
-        depends_on = ["identity", "notifications"]
+        depends_on = ["ledger", "mailer"]
         user = "booking"
         """
 
@@ -32,55 +32,55 @@ import VerticalsTesting
     /// for the supervisor, the units and the ConfigMaps, since all three call these functions.
     @Test func operationsInDependsOn_becomeTheCalleesAllowedOperations_andTheCallersDependsOn() throws {
         let manifest = try Self.manifest("""
-            [services.identity]
+            [services.ledger]
             executable = "/bin/true"
-            [services.clinics]
+            [services.catalog]
             executable = "/bin/true"
-            depends_on = ["identity.authenticate"]
-            [services.notifications]
+            depends_on = ["ledger.balance"]
+            [services.mailer]
             executable = "/bin/true"
-            depends_on = ["identity.authenticate", "identity.getUser"]
-            [services.appointments]
+            depends_on = ["ledger.balance", "ledger.statement"]
+            [services.orders]
             executable = "/bin/true"
-            depends_on = ["identity", "notifications.send"]
+            depends_on = ["ledger", "mailer.send"]
             """)
-        let identity = try #require(manifest["identity"])
+        let ledger = try #require(manifest["ledger"])
         var environment: [String: String] = [:]
-        ServiceAccounts.applyRoutes(to: &environment, for: identity, in: manifest)
-        #expect(environment["VERTICALS_ALLOWED_OPERATIONS"] == "clinics:authenticate,notifications:authenticate,notifications:getUser,appointments:*")
-        let appointments = try #require(manifest["appointments"])
-        #expect(appointments.dependsOn == ["identity", "notifications"], "the verticals, for the start order and the network")
+        ServiceAccounts.applyRoutes(to: &environment, for: ledger, in: manifest)
+        #expect(environment["VERTICALS_ALLOWED_OPERATIONS"] == "catalog:balance,mailer:balance,mailer:statement,orders:*")
+        let orders = try #require(manifest["orders"])
+        #expect(orders.dependsOn == ["ledger", "mailer"], "the verticals, for the start order and the network")
         var own: [String: String] = [:]
-        ServiceAccounts.applyDependencies(to: &own, for: appointments)
-        #expect(own["VERTICALS_DEPENDS_ON"] == "identity,notifications.send")
+        ServiceAccounts.applyDependencies(to: &own, for: orders)
+        #expect(own["VERTICALS_DEPENDS_ON"] == "ledger,mailer.send")
         var leaf: [String: String] = [:]
-        ServiceAccounts.applyRoutes(to: &leaf, for: appointments, in: manifest)
-        #expect(leaf["VERTICALS_ALLOWED_OPERATIONS"] == "", "nobody declares appointments: no vertical may call it")
-        var set = ["VERTICALS_ALLOWED_OPERATIONS": "clinics:getUser"]
-        ServiceAccounts.applyRoutes(to: &set, for: identity, in: manifest)
-        #expect(set["VERTICALS_ALLOWED_OPERATIONS"] == "clinics:getUser", "a manifest's own env wins")
+        ServiceAccounts.applyRoutes(to: &leaf, for: orders, in: manifest)
+        #expect(leaf["VERTICALS_ALLOWED_OPERATIONS"] == "", "nobody declares orders: no vertical may call it")
+        var set = ["VERTICALS_ALLOWED_OPERATIONS": "catalog:statement"]
+        ServiceAccounts.applyRoutes(to: &set, for: ledger, in: manifest)
+        #expect(set["VERTICALS_ALLOWED_OPERATIONS"] == "catalog:statement", "a manifest's own env wins")
     }
 
     @Test func dependsOn_namingAVerticalWholeAndByOperation_orAMalformedOne_isAProblem() {
         let (_, problems) = ManifestParser.parse(
             text: """
-                [services.identity]
+                [services.ledger]
                 executable = "/bin/true"
-                [services.clinics]
+                [services.catalog]
                 executable = "/bin/true"
-                depends_on = ["identity", "identity.authenticate", "identity.Bad-name", "identity.authenticate"]
+                depends_on = ["ledger", "ledger.balance", "ledger.Bad-name", "ledger.balance"]
                 """, baseDirectory: "/etc/vt", binDirectory: "/usr/local/bin", checkExecutables: false)
         let messages = problems.map(\.description)
-        #expect(messages.contains { $0.contains("\"identity.Bad-name\" is not a vertical nor VERTICAL.operation") }, "\(messages)")
-        #expect(messages.contains { $0.contains("lists \"identity.authenticate\" more than once") }, "\(messages)")
-        #expect(messages.contains { $0.contains("names \"identity\" whole and \"identity.authenticate\" by operation") }, "\(messages)")
+        #expect(messages.contains { $0.contains("\"ledger.Bad-name\" is not a vertical nor VERTICAL.operation") }, "\(messages)")
+        #expect(messages.contains { $0.contains("lists \"ledger.balance\" more than once") }, "\(messages)")
+        #expect(messages.contains { $0.contains("names \"ledger\" whole and \"ledger.balance\" by operation") }, "\(messages)")
         let (_, unknown) = ManifestParser.parse(
             text: """
-                [services.clinics]
+                [services.catalog]
                 executable = "/bin/true"
-                depends_on = ["identiy.authenticate"]
+                depends_on = ["ledgr.balance"]
                 """, baseDirectory: "/etc/vt", binDirectory: "/usr/local/bin", checkExecutables: false)
-        #expect(unknown.map(\.description).contains { $0.contains("depends on \"identiy\", which is not a service in this manifest") }, "\(unknown)")
+        #expect(unknown.map(\.description).contains { $0.contains("depends on \"ledgr\", which is not a service in this manifest") }, "\(unknown)")
     }
 
     /// The export names callers by user, the engine by uid: mapped through the same user
@@ -88,7 +88,7 @@ import VerticalsTesting
     @Test func exportAndEngine_allowTheSameCallers() throws {
         let manifest = try Self.manifest()
         let layout = SystemdLayout()
-        let uids = ["verticals-identity": "801", "verticals-notifications": "802", "booking": "803"]
+        let uids = ["verticals-ledger": "801", "verticals-mailer": "802", "booking": "803"]
         for spec in manifest.services {
             let exported = Dictionary(
                 VerticalServiceUnit.environment(spec, in: try SystemdPlacement(manifest, host: nil), layout: layout), uniquingKeysWith: { a, _ in a })
@@ -107,10 +107,10 @@ import VerticalsTesting
                 #expect(mapped == engine[key], "\(spec.name) \(key): export \(exported[key] ?? "-"), engine \(engine[key] ?? "-")")
             }
         }
-        let identity = try #require(manifest["identity"])
+        let ledger = try #require(manifest["ledger"])
         var environment: [String: String] = [:]
-        ServiceAccounts.applyAccess(to: &environment, for: identity, in: manifest, operatorGroup: nil) { $0.name }
-        #expect(environment["VERTICALS_ALLOWED_UIDS"] == "notifications,appointments", "its declared callers only")
+        ServiceAccounts.applyAccess(to: &environment, for: ledger, in: manifest, operatorGroup: nil) { $0.name }
+        #expect(environment["VERTICALS_ALLOWED_UIDS"] == "mailer,orders", "its declared callers only")
         #expect(environment["VERTICALS_INTERNAL_UIDS"] == nil, "no internal operations, no internal list")
     }
 
@@ -119,37 +119,37 @@ import VerticalsTesting
     @Test func certificatesFolder_givesFilesAndPeersFromTheSameGraph() throws {
         var manifest = try Self.manifest()
         for index in manifest.services.indices { manifest.services[index].certificates = "/etc/vt/certs" }
-        let identity = try #require(manifest["identity"])
-        let notifications = try #require(manifest["notifications"])
-        var identityEnvironment: [String: String] = [:]
-        var notificationsEnvironment = notifications.environment
+        let ledger = try #require(manifest["ledger"])
+        let mailer = try #require(manifest["mailer"])
+        var ledgerEnvironment: [String: String] = [:]
+        var mailerEnvironment = mailer.environment
 
-        ServiceAccounts.applyCertificates(to: &identityEnvironment, for: identity, in: manifest)
-        ServiceAccounts.applyCertificates(to: &notificationsEnvironment, for: notifications, in: manifest)
+        ServiceAccounts.applyCertificates(to: &ledgerEnvironment, for: ledger, in: manifest)
+        ServiceAccounts.applyCertificates(to: &mailerEnvironment, for: mailer, in: manifest)
 
-        #expect(identityEnvironment["VERTICALS_TLS_CERT"] == "/etc/vt/certs/identity/tls.crt")
-        #expect(identityEnvironment["VERTICALS_TLS_KEY"] == "/etc/vt/certs/identity/tls.key")
-        #expect(identityEnvironment["VERTICALS_TLS_CA"] == "/etc/vt/certs/identity/ca.crt")
-        #expect(identityEnvironment["VERTICALS_ALLOWED_PEERS"] == "notifications,appointments,operator")
-        #expect(identityEnvironment["VERTICALS_INTERNAL_PEERS"] == nil)
-        #expect(notificationsEnvironment["VERTICALS_ALLOWED_PEERS"] == "appointments,operator")
-        #expect(notificationsEnvironment["VERTICALS_INTERNAL_PEERS"] == "appointments", "internal operations: callers only")
+        #expect(ledgerEnvironment["VERTICALS_TLS_CERT"] == "/etc/vt/certs/ledger/tls.crt")
+        #expect(ledgerEnvironment["VERTICALS_TLS_KEY"] == "/etc/vt/certs/ledger/tls.key")
+        #expect(ledgerEnvironment["VERTICALS_TLS_CA"] == "/etc/vt/certs/ledger/ca.crt")
+        #expect(ledgerEnvironment["VERTICALS_ALLOWED_PEERS"] == "mailer,orders,operator")
+        #expect(ledgerEnvironment["VERTICALS_INTERNAL_PEERS"] == nil)
+        #expect(mailerEnvironment["VERTICALS_ALLOWED_PEERS"] == "orders,operator")
+        #expect(mailerEnvironment["VERTICALS_INTERNAL_PEERS"] == "orders", "internal operations: callers only")
 
         var none: [String: String] = [:]
-        ServiceAccounts.applyCertificates(to: &none, for: try #require(Self.manifest()["identity"]), in: try Self.manifest())
+        ServiceAccounts.applyCertificates(to: &none, for: try #require(Self.manifest()["ledger"]), in: try Self.manifest())
         #expect(none.isEmpty, "no folder, no TLS settings")
     }
 
     @Test func manifestUser_isTheUserOfBothHosts() throws {
         let manifest = try Self.manifest()
         let files = try SystemdExport.files(for: manifest)
-        #expect(files["sysusers.d/verticals.conf"]?.contains("u booking - \"Verticals appointments\" - -") == true)
-        let unit = try #require(files["verticals-appointments.service"])
+        #expect(files["sysusers.d/verticals.conf"]?.contains("u booking - \"Verticals orders\" - -") == true)
+        let unit = try #require(files["verticals-orders.service"])
         #expect(unit.contains("User=booking"))
-        #expect(!unit.contains("Group=verticals-appointments"), "a chosen user keeps its own primary group")
+        #expect(!unit.contains("Group=verticals-orders"), "a chosen user keeps its own primary group")
         #expect(ServiceUsers(prefix: "vtt-").sysusersLines(manifest)
-            == ["g verticals -", "u vtt-identity - \"Verticals identity\" - -",
-                "u vtt-notifications - \"Verticals notifications\" - -", "u booking - \"Verticals appointments\" - -"])
+            == ["g verticals -", "u vtt-ledger - \"Verticals ledger\" - -",
+                "u vtt-mailer - \"Verticals mailer\" - -", "u booking - \"Verticals orders\" - -"])
     }
 
     @Test(arguments: ["", "9lives", "-dash", "has space", "x23456789012345678901234567890123"])

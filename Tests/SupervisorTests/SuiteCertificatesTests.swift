@@ -6,14 +6,14 @@ import VerticalsCertificates
 /// tool and over a live mutual-TLS call.)
 struct SuiteCertificatesTests {
     @Test func mint_givesEachServiceAndTheOperatorAKeyAndACertificate_eachKeyItsOwn() throws {
-        let minted = try SuiteCertificates.mint(services: ["identity", "clinics"], namespace: "verticals", days: 1)
+        let minted = try SuiteCertificates.mint(services: ["ledger", "catalog"], namespace: "verticals", days: 1)
 
-        #expect(minted.identities.map(\.name) == ["identity", "clinics", SuiteCertificates.operatorName])
+        #expect(minted.identities.map(\.name) == ["ledger", "catalog", SuiteCertificates.operatorName])
         #expect(minted.authorityCertificate.hasPrefix("-----BEGIN CERTIFICATE-----\n"))
         #expect(minted.authorityKey.hasPrefix("-----BEGIN PRIVATE KEY-----\n"), "PKCS #8, unencrypted")
-        for identity in minted.identities {
-            #expect(identity.certificate.hasPrefix("-----BEGIN CERTIFICATE-----\n") && identity.certificate.hasSuffix("-----\n"))
-            #expect(identity.key.hasPrefix("-----BEGIN PRIVATE KEY-----\n") && identity.key.hasSuffix("-----\n"))
+        for holder in minted.identities {
+            #expect(holder.certificate.hasPrefix("-----BEGIN CERTIFICATE-----\n") && holder.certificate.hasSuffix("-----\n"))
+            #expect(holder.key.hasPrefix("-----BEGIN PRIVATE KEY-----\n") && holder.key.hasSuffix("-----\n"))
         }
         #expect(Set(minted.identities.map(\.key) + [minted.authorityKey]).count == 4, "a key per holder")
         #expect(Set(minted.identities.map(\.certificate)).count == 3)
