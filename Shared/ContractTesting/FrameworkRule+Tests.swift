@@ -6,10 +6,11 @@ import VerticalsWire
 /// contracts of their own, so at most ``maxIOInterfaceImports`` of their files import
 /// IOInterface, each saying why on the import line (``ioInterfaceImportProblems(_:)``).
 extension FrameworkRule {
-    /// Test folders of the reference suite: its verticals', its contracts', its session stubs'
-    /// and the whole suite's. Every other folder under `Tests/` holds the framework's tests.
+    /// Test folders of the reference suite: its verticals', its contracts', its session stubs',
+    /// the whole suite's and its deployment's. Every other folder under `Tests/` holds the framework's tests.
     public static let referenceTestFolders = [
-        "Tests/Services", "Tests/SuiteTests", "Tests/IOInterfaceTests", "Tests/Contracts", "Tests/Support/SessionsTesting",
+        "Tests/Services", "Tests/SuiteTests", "Tests/SuiteDeployTests", "Tests/IOInterfaceTests", "Tests/Contracts",
+        "Tests/Support/SessionsTesting",
     ]
 
     /// How many framework test files may still import IOInterface.
