@@ -387,18 +387,39 @@ let package = Package(
             ],
             path: "Tests/SupervisorTests"
         ),
-        // The systemd export against systemd's own tools (verify, security, sysusers, tmpfiles, socket-activate).
+        // What the deploy tests of the framework and of the reference suite both read: the exported
+        // Kubernetes objects' graph, the Containerfile's runtime stage, the validator, files on disk.
+        .target(
+            name: "VerticalsDeployTesting",
+            dependencies: ["VerticalsDeploy", "VerticalsManifest", "VerticalsSupervisorClient", "VerticalsTesting"],
+            path: "Tests/Support/DeployTesting", swiftSettings: strict
+        ),
+        // The exports (systemd, Kubernetes, the Containerfile) on a suite of vt-testd verticals of
+        // the tests' own, against systemd's tools (verify, security, sysusers, tmpfiles, socket-activate).
         .testTarget(
             name: "DeployTests",
             dependencies: [
                 "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold", "VerticalsManifest", "VerticalsDeploy",
+                "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
+                "VerticalsTesting", "VerticalsTestSupport", "VerticalsDeployTesting", "vt-testd", "svc-supervisor",
+                "svc-supervisor-engine",
+            ],
+            path: "Tests/DeployTests", exclude: ["Fixtures"]
+        ),
+        // The reference suite's own deployment: the committed exports under deploy/, the routes its
+        // verticals' code declares against deploy/suite.toml, its image rehearsed, its verticals
+        // socket-activated.
+        .testTarget(
+            name: "SuiteDeployTests",
+            dependencies: [
+                "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsManifest", "VerticalsDeploy",
                 "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
-                "VerticalsTesting", "VerticalsTestSupport", "vt-testd",
+                "VerticalsTesting", "VerticalsDeployTesting",
                 // Each vertical's World, for its declared calls (DeclaredRoutesTests).
                 "IdentityService", "ClinicsService", "AppointmentsService", "RecordsService", "NotificationsService",
                 "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor", "svc-supervisor-engine",
             ],
-            path: "Tests/DeployTests"
+            path: "Tests/SuiteDeployTests"
         ),
         .testTarget(
             name: "SuiteTests",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The image of deploy/kubernetes/Containerfile, rehearsed without a registry or a cluster.
-# Driven by Tests/DeployTests/KubernetesRehearsalTests.swift (`make kubernetes-rehearsal`), which parses
+# Driven by Tests/SuiteDeployTests/KubernetesRehearsalTests.swift (`make kubernetes-rehearsal`), which parses
 # the exported Containerfile and objects and hands this script only what they say: the script keeps no
 # list of its own, and does the mechanics, as root.
 #

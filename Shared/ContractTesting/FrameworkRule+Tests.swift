@@ -6,10 +6,11 @@ import VerticalsWire
 /// contracts of their own, so at most ``maxIOInterfaceImports`` of their files import
 /// IOInterface, each saying why on the import line (``ioInterfaceImportProblems(_:)``).
 extension FrameworkRule {
-    /// Test folders of the reference suite: its verticals', its contracts', its session stubs'
-    /// and the whole suite's. Every other folder under `Tests/` holds the framework's tests.
+    /// Test folders of the reference suite: its verticals', its contracts', its session stubs',
+    /// the whole suite's and its deployment's. Every other folder under `Tests/` holds the framework's tests.
     public static let referenceTestFolders = [
-        "Tests/Services", "Tests/SuiteTests", "Tests/IOInterfaceTests", "Tests/Contracts", "Tests/Support/SessionsTesting",
+        "Tests/Services", "Tests/SuiteTests", "Tests/SuiteDeployTests", "Tests/IOInterfaceTests", "Tests/Contracts",
+        "Tests/Support/SessionsTesting",
     ]
 
     /// How many framework test files may still import IOInterface.
@@ -79,5 +80,36 @@ extension FrameworkRule {
             }
         }
         return problems
+    }
+}
+
+extension FrameworkRule {
+    /// The framework's tests and their support, from `dump-package`'s JSON: every test target,
+    /// and every other target under `Tests/`, that reaches no target of the reference suite
+    /// (``isReference(_:)``: its contracts, a vertical's code or daemon, its session check),
+    /// directly or through others. A test that reaches one is the reference suite's own.
+    public static func frameworkTests(dumpPackageJSON text: String) throws -> [VerticalRule.Target] {
+        let targets = try VerticalRule.targets(dumpPackageJSON: text)
+        let byName = Dictionary(targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let types = try targetTypes(dumpPackageJSON: text)
+        return targets.filter { target in
+            guard types[target.name] == "test" || inside(target.path, "Tests") else { return false }
+            return !isReference(target) && !VerticalRule.reachable(from: target, byName).contains { isReference($0.0) }
+        }
+    }
+
+    /// Each target's type (`regular`, `executable`, `test`, …) by name.
+    static func targetTypes(dumpPackageJSON text: String) throws -> [String: String] {
+        guard case .object(let root) = try JSONValue(parsing: text),
+            case .array(let targets)? = root.first(where: { $0.key == "targets" })?.value
+        else { throw VerticalRuleError("dump-package printed no `targets` array") }
+        var types: [String: String] = [:]
+        for case .object(let members) in targets {
+            guard case .string(let name)? = members.first(where: { $0.key == "name" })?.value,
+                case .string(let type)? = members.first(where: { $0.key == "type" })?.value
+            else { continue }
+            types[name] = type
+        }
+        return types
     }
 }

@@ -122,12 +122,12 @@ import VerticalsContractGen
     }
 
     @Test func anotherContractsType_resolvesOnlyWhenThatContractDeclaresIt() {
-        let other = "contract clinics\n/// S.\nenum Service {\n    gp\n}\n"
-        let good = "contract shop\n/// A.\nmessage A {\n    /// S.\n    1 s: clinics.Service = gp\n}\n"
+        let other = "contract catalog\n/// S.\nenum Service {\n    gp\n}\n"
+        let good = "contract shop\n/// A.\nmessage A {\n    /// S.\n    1 s: catalog.Service = gp\n}\n"
         #expect(Self.diagnostics(good, others: [other]) == [])
-        let bad = "contract shop\n/// A.\nmessage A {\n    /// S.\n    1 s: clinics.Weekday\n}\n"
+        let bad = "contract shop\n/// A.\nmessage A {\n    /// S.\n    1 s: catalog.Weekday\n}\n"
         #expect(Self.diagnostics(bad, others: [other]).first?.hasPrefix(
-            "bad.vcontract:5:10: error: unknown type 'clinics.Weekday': expected a message or enum declared in contract 'clinics'") == true)
+            "bad.vcontract:5:10: error: unknown type 'catalog.Weekday': expected a message or enum declared in contract 'catalog'") == true)
     }
 
     @Test func everyProblemOfEveryFile_isReportedInOneRun() {

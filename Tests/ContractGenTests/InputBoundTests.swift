@@ -11,8 +11,8 @@ import VerticalsContractGen
         input FindInput {
             /// Text the item's name contains.
             1 text: string
-            /// The caller's password.
-            2 password: string(maxBytes: 1024)
+            /// The caller's passphrase.
+            2 passphrase: string(maxBytes: 1024)
             /// Tags, each at most 64 bytes.
             3 tags: [string(maxBytes: 64)]
             /// A note, when given.
@@ -54,14 +54,14 @@ import VerticalsContractGen
         let swift = try Self.generated()
         for expected in [
             ".required(1, \"text\", .string, maxBytes: 4096, doc:",
-            ".required(2, \"password\", .string, maxBytes: 1024, doc:",
+            ".required(2, \"passphrase\", .string, maxBytes: 1024, doc:",
             ".repeated(3, \"tags\", .string, maxBytes: 64, doc:",
             ".optional(4, \"note\", .string, maxBytes: 10, doc:",
             ".defaulted(5, \"colour\", .enumeration(Colour.schema), .enumeration(\"red\"), maxBytes: 4096, doc:",
             ".defaulted(6, \"limit\", .int, .int(20), doc:",
             ".optional(7, \"place\", .message(Place.self), doc:",
             "case 1: text = try body.read(maxBytes: 4096)",
-            "case 2: password = try body.read(maxBytes: 1024)",
+            "case 2: passphrase = try body.read(maxBytes: 1024)",
             "case 3: try body.append(to: &tags, maxBytes: 64)",
             "case 6: limit = try body.read()",
             "case 7: place = try body.read()",

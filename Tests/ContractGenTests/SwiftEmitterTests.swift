@@ -75,7 +75,7 @@ import VerticalsContractGen
         (["One line."], "One line."),
         (["Two lines", "of one sentence."], "Two lines of one sentence."),
         (["First.", "", "Second paragraph."], "First."),
-        (["See ``Clinics/get``."], "See `Clinics/get`."),
+        (["See ``Catalog/get``."], "See `Catalog/get`."),
     ])
     func describe_showsTheDocsFirstParagraphOnOneLine(doc: [String], expected: String) {
         #expect(SwiftEmitter.summary(of: doc) == expected)

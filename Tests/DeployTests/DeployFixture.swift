@@ -1,10 +1,12 @@
 import Glibc
 import VerticalsDeploy
+import VerticalsDeployTesting
 import VerticalsSupervisor
 import VerticalsSupervisorClient
 import VerticalsTesting
 
-/// Shared by the deploy tests: the repository, the suite's manifest and its export.
+/// Shared by the deploy tests: the repository, and the tests' own suite, five vt-testd verticals
+/// calling one another's TestEcho operations, and its export.
 enum DeployFixture {
     /// The repository's root, from this file's place in it.
     static let repositoryRoot: String = {
@@ -13,18 +15,28 @@ enum DeployFixture {
         return "/" + parts.joined(separator: "/")
     }()
 
-    /// The reference suite's five verticals, which the tests that make real calls know how to call.
-    static let referenceSuite = ["identity", "clinics", "notifications", "records", "appointments"]
+    /// The tests' suite in its manifest's order: a vertical everyone calls, one called by two,
+    /// one with an internal operation, and two that call three others.
+    static let verticals = ["ledger", "catalog", "mailer", "archive", "bookings"]
 
-    /// Every service of the manifest, in its order: the reference suite, then any vertical
-    /// added since (`svc-supervisor new`).
-    static let verticals: [String] = (try? suiteManifest().services.map(\.name)) ?? referenceSuite
+    /// The program every vertical of the tests' suite runs, as vertical `args[0]`.
+    static let program = "vt-testd"
 
-    /// `deploy/suite.toml` parsed for `layout`, as `svc-supervisor export systemd` parses it.
+    /// The folder of the tests' manifests.
+    static let fixtures = "\(repositoryRoot)/Tests/DeployTests/Fixtures"
+
+    /// The tests' suite on one host (`Fixtures/suite.toml`).
+    static let suitePath = "\(fixtures)/suite.toml"
+
+    /// The tests' suite parsed for `layout`, as `svc-supervisor export systemd` parses a manifest.
     static func suiteManifest(layout: SystemdLayout = SystemdLayout()) throws -> Manifest {
-        let (manifest, problems) = ManifestParser.load(
-            path: "\(repositoryRoot)/deploy/suite.toml", binDirectory: layout.binDirectory, checkExecutables: false)
-        guard problems.isEmpty else { throw FixtureError("deploy/suite.toml: \(problems)") }
+        try load(suitePath, binDirectory: layout.binDirectory)
+    }
+
+    /// The manifest at `path`, with bare executables in `binDirectory`.
+    static func load(_ path: String, binDirectory: String) throws -> Manifest {
+        let (manifest, problems) = ManifestParser.load(path: path, binDirectory: binDirectory, checkExecutables: false)
+        guard problems.isEmpty else { throw FixtureError("\(path): \(problems)") }
         return manifest
     }
 
@@ -36,18 +48,22 @@ enum DeployFixture {
         return manifest
     }
 
-    /// The suite exported with its programs in `<directory>/bin`, linked to the built ones, and
-    /// its files written to `<directory>/units`; returns the files by path.
-    static func installForTools(in directory: TemporaryDirectory) throws -> [String: String] {
-        let prefix = directory.path
+    /// Links vt-testd and svc-supervisor, as this build made them, into `<directory>/bin`.
+    static func linkPrograms(in directory: TemporaryDirectory) throws {
         let bin = directory.file("bin")
         mkdir(bin, 0o755)
-        for program in verticals.map({ "svc-\($0)" }) + ["svc-supervisor"] {
+        for program in [Self.program, "svc-supervisor"] {
             guard symlink("\(DaemonProcess.productsDirectory)/\(program)", "\(bin)/\(program)") == 0 else {
                 throw FixtureError("cannot link \(program) into \(bin)")
             }
         }
-        let layout = SystemdLayout(prefix: prefix)
+    }
+
+    /// The tests' suite exported with its programs in `<directory>/bin`, linked to the built
+    /// ones, and its files written to `<directory>/units`; returns the files by path.
+    static func installForTools(in directory: TemporaryDirectory) throws -> [String: String] {
+        try linkPrograms(in: directory)
+        let layout = SystemdLayout(prefix: directory.path)
         let files = try SystemdExport.files(for: suiteManifest(layout: layout), layout: layout)
         _ = try GeneratedFolder(path: directory.file("units")).replace(with: files) { _ in false }
         return files
@@ -55,14 +71,6 @@ enum DeployFixture {
 
     /// The value of every `key=` line of `unit`, in order.
     static func values(_ key: String, in unit: String) -> [String] {
-        unit.split(separator: "\n").compactMap { line in
-            line.hasPrefix("\(key)=") ? String(line.dropFirst(key.count + 1)) : nil
-        }
+        ExportedFiles.values(key, in: unit)
     }
-}
-
-/// A fixture that could not be set up.
-struct FixtureError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

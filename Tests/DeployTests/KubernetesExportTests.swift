@@ -1,11 +1,12 @@
 import Glibc
 import Testing
 import VerticalsDeploy
+import VerticalsDeployTesting
 import VerticalsSupervisor
 import VerticalsTesting
 
 /// `export kubernetes`: the objects' content per manifest key, the refusals, the YAML emitter's
-/// quoting, and the command (`deploy/kubernetes/` is a fresh export; files written only when changed).
+/// quoting, and the command (files written only when changed).
 @Suite struct KubernetesExportTests {
     static func objects(_ text: String) throws -> [KubernetesObject] {
         KubernetesFixture.all(try KubernetesExport.objects(for: KubernetesFixture.manifest(text)))
@@ -97,7 +98,7 @@ import VerticalsTesting
             #expect(!YAMLEmitter.isPlain(word), "\(word) must be quoted")
             #expect(YAMLEmitter.scalar(word).hasPrefix("\""))
         }
-        for name in ["identity", "apps/v1", "app.kubernetes.io/name", "RuntimeDefault", "/usr/local/bin/svc-identity", "price-list"] {
+        for name in ["ledger", "apps/v1", "app.kubernetes.io/name", "RuntimeDefault", "/usr/local/bin/vt-testd", "price-list"] {
             #expect(YAMLEmitter.scalar(name) == name)
         }
         #expect(YAMLEmitter.scalar("a\"b\\c\u{7}") == "\"a\\\"b\\\\c\\u0007\"")
@@ -127,28 +128,18 @@ import VerticalsTesting
         }
     }
 
-    @Test func committedExport_isFresh() throws {
-        let fresh = try KubernetesExport.files(for: KubernetesFixture.suiteManifest())
-        let folder = "\(DeployFixture.repositoryRoot)/deploy/kubernetes"
-        let committed = CommittedUnitsTests.filesOnDisk(folder)
-        let advice = "run: make kubernetes-export (svc-supervisor export kubernetes --out deploy/kubernetes)"
-        #expect(Set(committed.keys) == Set(fresh.keys), "deploy/kubernetes differs in its files; \(advice)")
-        for (path, text) in fresh where committed[path] != text {
-            Issue.record("deploy/kubernetes/\(path) differs from a fresh export; \(advice)")
-        }
-    }
-
     @Test(.timeLimit(.minutes(2)))
     func exportCommand_writesTheFolder_thenOnlyWhatChanged_andRefusesABadNamespace() throws {
         let directory = TemporaryDirectory()
         let out = directory.file("kubernetes")
-        let manifest = "\(DeployFixture.repositoryRoot)/deploy/suite.toml"
+        let manifest = DeployFixture.suitePath
         let first = try runCommand(
             "svc-supervisor", ["export", "kubernetes", "--manifest", manifest, "--out", out], in: directory)
         #expect(first.status == 0, "\(first.standardOutput)\(first.standardError)")
-        let count = try KubernetesExport.files(for: KubernetesFixture.suiteManifest()).count
+        let expected = try KubernetesExport.files(for: KubernetesFixture.suiteManifest())
+        let count = expected.count
         #expect(first.standardOutput.hasSuffix("\(count) files in \(out), \(count) changed\n"), "\(first.standardOutput)")
-        #expect(CommittedUnitsTests.filesOnDisk(out) == CommittedUnitsTests.filesOnDisk("\(DeployFixture.repositoryRoot)/deploy/kubernetes"))
+        #expect(ExportedFiles.onDisk(out) == expected)
 
         #expect(writeText("stale\n", to: "\(out)/gone.yaml"))
         #expect(writeText("mine\n", to: "\(out)/notes.txt"))

@@ -1,18 +1,14 @@
-import Glibc
 import VerticalsDeploy
+import VerticalsDeployTesting
 import VerticalsSupervisor
 import VerticalsTesting
 
 /// Shared by the Kubernetes export tests: manifests parsed as `export kubernetes` parses them,
-/// the objects by kind, and the Python tools (`kubernetes-validate`, PyYAML) found on `PATH`.
+/// and the objects by kind.
 enum KubernetesFixture {
-    /// `deploy/suite.toml`, with bare executables in the image's bin folder.
+    /// The tests' suite (``DeployFixture/suitePath``), with bare executables in the image's bin folder.
     static func suiteManifest() throws -> Manifest {
-        let (manifest, problems) = ManifestParser.load(
-            path: "\(DeployFixture.repositoryRoot)/deploy/suite.toml", binDirectory: KubernetesLayout().binDirectory,
-            checkExecutables: false)
-        guard problems.isEmpty else { throw FixtureError("deploy/suite.toml: \(problems)") }
-        return manifest
+        try DeployFixture.load(DeployFixture.suitePath, binDirectory: KubernetesLayout().binDirectory)
     }
 
     /// Manifest `text`, with bare executables in the image's bin folder.
@@ -23,20 +19,20 @@ enum KubernetesFixture {
         return manifest
     }
 
-    /// A manifest that uses what the reference suite does not: a stateless vertical, a name with
+    /// A manifest that uses what the tests' suite does not: a stateless vertical, a name with
     /// a dash, liveness, limits, arguments, env and a longer drain.
     static let variedManifest = """
         [defaults]
         stop_timeout = "5s"
 
-        [services.identity]
-        executable = "svc-identity"
+        [services.ledger]
+        executable = "svc-ledger"
 
         [services.price-list]
         executable = "svc-price-list"
         args = ["--verbose", "yes"]
         store = false
-        depends_on = ["identity"]
+        depends_on = ["ledger"]
         env = { GREETING = "on: 1 # not a comment", VERTICALS_DRAIN_SECONDS = "30" }
         liveness = { interval = "7s", timeout = "1500ms", failures = 4 }
         limits = { memory = "256MiB", cpu = "150%", open_files = 512 }
@@ -44,30 +40,12 @@ enum KubernetesFixture {
 
         [services.orders]
         executable = "svc-orders"
-        depends_on = ["identity", "price-list"]
+        depends_on = ["ledger", "price-list"]
         """
 
     /// Every object of `files`, flattened, in order.
     static func all(_ files: [(file: String, objects: [KubernetesObject])]) -> [KubernetesObject] {
         files.flatMap(\.objects)
-    }
-
-    /// The absolute path of `program` on the test process's `PATH`, if there is one.
-    static func which(_ program: String) -> String? {
-        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
-        for folder in path.split(separator: ":") where access("\(folder)/\(program)", X_OK) == 0 {
-            return "\(folder)/\(program)"
-        }
-        return nil
-    }
-
-    /// The environment a Python tool needs from the test process (pyenv's shims read HOME and PATH).
-    static var toolEnvironment: [String: String] {
-        var environment: [String: String] = [:]
-        for key in ["PATH", "HOME", "PYENV_ROOT", "PYENV_VERSION", "LANG"] {
-            if let value = getenv(key) { environment[key] = String(cString: value) }
-        }
-        return environment
     }
 
     /// `node` as JSON text, for comparing with what a YAML reader makes of the emitted text.

@@ -1,6 +1,7 @@
 import Testing
 import VerticalsServiceKit
 import VerticalsDeploy
+import VerticalsDeployTesting
 import VerticalsSupervisor
 
 /// What Kubernetes' schemas cannot see, checked over the exported objects (the tree that is
@@ -9,7 +10,7 @@ import VerticalsSupervisor
 /// `depends_on` graph exactly, DNS included; stateful verticals have one replica; the grace
 /// period covers preStop and the drain; every command and probe names a program the image holds.
 @Suite struct KubernetesGraphTests {
-    /// Case 0: deploy/suite.toml; case 1: ``KubernetesFixture/variedManifest``.
+    /// Case 0: the tests' suite (``DeployFixture/suitePath``); case 1: ``KubernetesFixture/variedManifest``.
     static func manifest(_ index: Int) throws -> Manifest {
         index == 0 ? try KubernetesFixture.suiteManifest() : try KubernetesFixture.manifest(KubernetesFixture.variedManifest)
     }
@@ -21,11 +22,11 @@ import VerticalsSupervisor
     }
 
     static func workloads(_ objects: [KubernetesObject]) -> [KubernetesObject] {
-        objects.filter { $0.kind == "StatefulSet" || $0.kind == "Deployment" }
+        KubernetesPolicyGraph.workloads(objects)
     }
 
     static func container(_ workload: KubernetesObject) -> YAMLNode? {
-        workload.node[path: "spec", "template", "spec", "containers"]?.elements.first
+        KubernetesPolicyGraph.container(workload)
     }
 
     @Test(arguments: 0..<2)
@@ -56,58 +57,13 @@ import VerticalsSupervisor
         }
     }
 
-    /// Edges (caller, callee) the policies allow, from both ends, and whether each vertical may reach DNS.
-    static func policyGraph(_ objects: [KubernetesObject], layout: KubernetesLayout = KubernetesLayout())
-        -> (egress: Set<[String]>, ingress: Set<[String]>, dns: Set<String>, operatorIngress: Set<String>)
-    {
-        var egress = Set<[String]>()
-        var ingress = Set<[String]>()
-        var dns = Set<String>()
-        var operatorIngress = Set<String>()
-        for policy in objects where policy.kind == "NetworkPolicy" {
-            guard let own = policy.node[path: "spec", "podSelector", "matchLabels"]?.stringMap?[KubernetesLayout.nameLabel]
-            else { continue }
-            for rule in policy.node[path: "spec", "egress"]?.elements ?? [] {
-                let ports = rule["ports"]?.elements ?? []
-                for peer in rule["to"]?.elements ?? [] {
-                    if let callee = peer[path: "podSelector", "matchLabels"]?.stringMap?[KubernetesLayout.nameLabel],
-                        peer["namespaceSelector"] == nil
-                    {
-                        #expect(ports.contains { $0["port"]?.string == layout.portName })
-                        egress.insert([own, callee])
-                    } else if peer[path: "namespaceSelector", "matchLabels"]?.stringMap?["kubernetes.io/metadata.name"]
-                        == "kube-system", peer[path: "podSelector", "matchLabels"]?.stringMap?["k8s-app"] == "kube-dns",
-                        Set(ports.compactMap { port in port["protocol"]?.string.map { "\($0)/\(port["port"]?.int ?? 0)" } })
-                            == ["UDP/53", "TCP/53"]
-                    {
-                        dns.insert(own)
-                    } else {
-                        Issue.record("\(policy.name): an egress peer that is neither a vertical nor DNS: \(peer)")
-                    }
-                }
-            }
-            for rule in policy.node[path: "spec", "ingress"]?.elements ?? [] {
-                for peer in rule["from"]?.elements ?? [] {
-                    let labels = peer[path: "podSelector", "matchLabels"]?.stringMap ?? [:]
-                    if let caller = labels[KubernetesLayout.nameLabel], labels.count == 1 {
-                        ingress.insert([caller, own])
-                    } else if labels == [layout.operatorLabelKey: layout.operatorLabelValue] {
-                        operatorIngress.insert(own)
-                    } else {
-                        Issue.record("\(policy.name): an ingress peer that is neither a vertical nor the operator: \(peer)")
-                    }
-                }
-            }
-        }
-        return (egress, ingress, dns, operatorIngress)
-    }
-
     @Test(arguments: 0..<2)
     func networkPolicyGraph_isTheDependsOnGraph_exactly_withDNS(index: Int) throws {
         let (manifest, objects, _) = try Self.export(index)
         let declared = Set(manifest.services.flatMap { spec in spec.dependsOn.map { [spec.name, $0] } })
         let names = Set(manifest.services.map(\.name))
-        let graph = Self.policyGraph(objects)
+        let graph = KubernetesPolicyGraph(objects)
+        #expect(graph.strays.isEmpty, "\(graph.strays)")
         #expect(graph.egress == declared, "egress edges differ from depends_on")
         #expect(graph.ingress == declared, "ingress edges differ from depends_on")
         #expect(graph.dns == names, "every vertical, and only through its own policy, reaches DNS")
@@ -119,15 +75,15 @@ import VerticalsSupervisor
     }
 
     @Test func anUndeclaredEdge_wouldBeSeen() throws {
-        // The check above is not vacuous: the reference suite's graph less one edge differs.
+        // The check above is not vacuous: the tests' suite's graph less one edge differs.
         let manifest = try KubernetesFixture.suiteManifest()
         var pruned = manifest
-        let index = try #require(pruned.services.firstIndex { $0.name == "appointments" })
-        pruned.services[index].dependsOn.removeAll { $0 == "notifications" }
-        let graph = Self.policyGraph(KubernetesFixture.all(try KubernetesExport.objects(for: pruned)))
+        let index = try #require(pruned.services.firstIndex { $0.name == "bookings" })
+        pruned.services[index].dependsOn.removeAll { $0 == "mailer" }
+        let graph = KubernetesPolicyGraph(KubernetesFixture.all(try KubernetesExport.objects(for: pruned)))
         let declared = Set(manifest.services.flatMap { spec in spec.dependsOn.map { [spec.name, $0] } })
-        #expect(graph.egress != declared && !graph.egress.contains(["appointments", "notifications"]))
-        #expect(!graph.ingress.contains(["appointments", "notifications"]))
+        #expect(graph.egress != declared && !graph.egress.contains(["bookings", "mailer"]))
+        #expect(!graph.ingress.contains(["bookings", "mailer"]))
     }
 
     @Test(arguments: 0..<2)
@@ -170,15 +126,10 @@ import VerticalsSupervisor
         }
     }
 
-    /// The programs the Containerfile copies into the image, by their path there.
-    static func imagePrograms(_ containerfile: String) -> Set<String> {
-        Set(ContainerfileRuntimeStage(containerfile).copies.map(\.destination))
-    }
-
     @Test(arguments: 0..<2)
     func everyCommandAndProbe_namesAProgramTheImageHolds(index: Int) throws {
         let (manifest, objects, files) = try Self.export(index)
-        let programs = Self.imagePrograms(try #require(files["Containerfile"]))
+        let programs = KubernetesPolicyGraph.imagePrograms(try #require(files["Containerfile"]))
         #expect(programs.contains("/usr/local/bin/svc-supervisor"), "for kubectl exec … svc-supervisor call")
         var named = 0
         for workload in Self.workloads(objects) {

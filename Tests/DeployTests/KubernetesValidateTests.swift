@@ -2,49 +2,33 @@ import Glibc
 import Testing
 import VerticalsScaffold
 import VerticalsDeploy
+import VerticalsDeployTesting
 import VerticalsSupervisor
 import VerticalsSupervisorClient
 import VerticalsTesting
 
 /// Every exported object passes `kubernetes-validate --strict` (PyPI; its schemas ship inside
-/// the package, so offline) for ``KubernetesExport/kubernetesVersion``, for the reference suite,
+/// the package, so offline) for ``KubernetesExport/kubernetesVersion``, for the tests' suite,
 /// a varied manifest and a product made by `init` (+ `new`); and the written YAML reads back,
 /// with PyYAML, as exactly the tree the graph tests inspect. `scripts/install-deps.sh` installs
 /// the validator into the checkout's virtual environment (`.build/venv`, which `make test` puts first
 /// on `PATH`); this suite fails (never skips) without it.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct KubernetesValidateTests {
-    /// The validator's path: from `PATH`, else from the checkout's virtual environment.
-    static func validator() throws -> String {
-        if let path = KubernetesFixture.which("kubernetes-validate") { return path }
-        let root = #filePath.firstRange(of: "/Tests/").map { String(#filePath[..<$0.lowerBound]) } ?? "."
-        let installed = "\(root)/.build/venv/bin/kubernetes-validate"
-        guard access(installed, X_OK) == 0 else {
-            throw FixtureError(
-                "kubernetes-validate is not installed: run scripts/install-deps.sh, which puts it in .build/venv "
-                    + "(make test puts .build/venv/bin on PATH)")
-        }
-        return installed
-    }
-
-    /// Runs the validator over `files` in `folder`; every object must pass, and be counted.
+    /// Runs the validator over the `.yaml` files in `folder`; every object must pass, and be counted.
     static func validate(_ folder: String, objects expected: Int, in directory: TemporaryDirectory) throws {
-        let names = FolderEntries.names(in: folder).filter { $0.hasSuffix(".yaml") }.sorted()
-        let result = try runCommand(
-            try validator(), ["--strict", "-k", KubernetesExport.kubernetesVersion] + names.map { "\(folder)/\($0)" },
-            environment: KubernetesFixture.toolEnvironment, in: directory, timeout: .seconds(120))
-        let output = result.standardOutput + result.standardError
-        let lines = output.split(separator: "\n")
-        let passed = lines.filter { $0.hasPrefix("INFO ") && $0.contains(" passed for resource ") }
-        let other = lines.filter { !($0.hasPrefix("INFO ") && $0.contains(" passed for resource ")) }
-        #expect(result.status == 0, "kubernetes-validate failed:\n\(output)")
-        #expect(other.isEmpty, "kubernetes-validate said more than 'passed':\n\(other.joined(separator: "\n"))")
-        #expect(passed.count == expected, "\(passed.count) objects passed, \(expected) exported:\n\(output)")
+        let report = try KubernetesValidator.validate(folder, root: DeployFixture.repositoryRoot, in: directory)
+        #expect(report.status == 0, "kubernetes-validate failed:\n\(report.output)")
+        #expect(report.other.isEmpty, "kubernetes-validate said more than 'passed':\n\(report.other.joined(separator: "\n"))")
+        #expect(report.passed.count == expected, "\(report.passed.count) objects passed, \(expected) exported:\n\(report.output)")
     }
 
-    @Test func committedExport_passesStrictValidation() throws {
-        let expected = KubernetesFixture.all(try KubernetesExport.objects(for: KubernetesFixture.suiteManifest())).count
-        try Self.validate("\(DeployFixture.repositoryRoot)/deploy/kubernetes", objects: expected, in: TemporaryDirectory())
+    @Test func theTestsSuite_passesStrictValidation() throws {
+        let directory = TemporaryDirectory()
+        let manifest = try KubernetesFixture.suiteManifest()
+        let out = directory.file("out")
+        _ = try GeneratedFolder(path: out).replace(with: KubernetesExport.files(for: manifest)) { _ in false }
+        try Self.validate(out, objects: KubernetesFixture.all(try KubernetesExport.objects(for: manifest)).count, in: directory)
     }
 
     @Test func variedManifest_passesStrictValidation_andReadsBackAsTheTree() throws {
@@ -82,10 +66,8 @@ struct KubernetesValidateTests {
         let directory = TemporaryDirectory()
         let text = "apiVersion: v1\nkind: Service\nmetadata:\n  name: x\nspec:\n  portz: []\n"
         #expect(writeText(text, to: directory.file("bad.yaml")))
-        let result = try runCommand(
-            try Self.validator(), ["--strict", "-k", KubernetesExport.kubernetesVersion, directory.file("bad.yaml")],
-            environment: KubernetesFixture.toolEnvironment, in: directory, timeout: .seconds(120))
-        #expect(result.status != 0 && (result.standardOutput + result.standardError).contains("portz"))
+        let report = try KubernetesValidator.run([directory.file("bad.yaml")], root: DeployFixture.repositoryRoot, in: directory)
+        #expect(report.status != 0 && report.output.contains("portz"))
     }
 
     @Test func emitter_readsBackWithPyYAML_forStringsThatNeedQuoting() throws {
@@ -122,9 +104,9 @@ struct KubernetesValidateTests {
                 sys.exit(1)
             print("same")
             """
-        let python = try #require(KubernetesFixture.which("python3"), "python3 is needed to read the YAML back")
+        let python = try #require(ToolLookup.which("python3"), "python3 is needed to read the YAML back")
         let result = try runCommand(
-            python, ["-c", script, path, expected], environment: KubernetesFixture.toolEnvironment, in: directory,
+            python, ["-c", script, path, expected], environment: ToolLookup.toolEnvironment, in: directory,
             timeout: .seconds(60))
         #expect(result.status == 0 && result.standardOutput == "same\n", "\(path): \(result.standardOutput)\(result.standardError)")
     }

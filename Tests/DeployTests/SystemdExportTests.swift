@@ -193,8 +193,8 @@ struct SystemdExportTests {
         let layout = SystemdLayout(prefix: "/opt/verticals/")
         let files = try SystemdExport.files(for: DeployFixture.suiteManifest(layout: layout), layout: layout)
         #expect(
-            DeployFixture.values("ExecStart", in: try #require(files["verticals-identity.service"])) == [
-                "/opt/verticals/bin/svc-identity"
+            DeployFixture.values("ExecStart", in: try #require(files["verticals-ledger.service"])) == [
+                "/opt/verticals/bin/vt-testd ledger"
             ])
         #expect(
             try #require(files["svc-supervisor.service"]).contains(

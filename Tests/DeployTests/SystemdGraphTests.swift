@@ -65,9 +65,9 @@ struct SystemdGraphTests {
     @Test func aDroppedEdge_closesTheAddress() throws {
         var manifest = try SystemdHostsFixture.manifest()
         for index in manifest.services.indices {
-            manifest.services[index].dependsOn.removeAll { $0 == "clinics" }
+            manifest.services[index].dependsOn.removeAll { $0 == "catalog" }
         }
-        let socket = try #require(try SystemdExport.files(for: manifest, host: "a")["verticals-clinics.socket"])
+        let socket = try #require(try SystemdExport.files(for: manifest, host: "a")["verticals-catalog.socket"])
         #expect(SystemdHostsFixture.words("IPAddressAllow", in: socket) == ["10.232.45.10"])
     }
 }

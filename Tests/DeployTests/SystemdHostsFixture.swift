@@ -2,18 +2,14 @@ import VerticalsDeploy
 import VerticalsSupervisor
 import VerticalsTesting
 
-/// `deploy/two-hosts.toml`, the suite on two hosts from one manifest, and its units per host.
+/// The tests' suite on two hosts from one manifest (`Fixtures/two-hosts.toml`), and its units per host.
 enum SystemdHostsFixture {
     /// The two hosts the manifest places services on.
     static let hosts = ["a", "b"]
 
-    /// `deploy/two-hosts.toml` parsed for `layout`.
+    /// `Fixtures/two-hosts.toml` parsed for `layout`.
     static func manifest(layout: SystemdLayout = SystemdLayout()) throws -> Manifest {
-        let (manifest, problems) = ManifestParser.load(
-            path: "\(DeployFixture.repositoryRoot)/deploy/two-hosts.toml", binDirectory: layout.binDirectory,
-            checkExecutables: false)
-        guard problems.isEmpty else { throw FixtureError("deploy/two-hosts.toml: \(problems)") }
-        return manifest
+        try DeployFixture.load("\(DeployFixture.fixtures)/two-hosts.toml", binDirectory: layout.binDirectory)
     }
 
     /// Host `host`'s files.

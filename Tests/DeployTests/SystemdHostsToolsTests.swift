@@ -5,16 +5,12 @@ import VerticalsSupervisor
 import VerticalsSupervisorClient
 import VerticalsTesting
 
-/// Each host's units of `deploy/two-hosts.toml` as systemd's own tools read them, programs
-/// linked to the ones this build made.
+/// Each host's units of the tests' two-host suite (``SystemdHostsFixture``) as systemd's own
+/// tools read them, programs linked to the ones this build made.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct SystemdHostsToolsTests {
     /// Host `host`'s units written to `<directory>/units`, programs in `<directory>/bin`.
     static func install(host: String, in directory: TemporaryDirectory) throws -> [String: String] {
-        let bin = directory.file("bin")
-        mkdir(bin, 0o755)
-        for program in DeployFixture.referenceSuite.map({ "svc-\($0)" }) + ["svc-supervisor"] {
-            _ = symlink("\(DaemonProcess.productsDirectory)/\(program)", "\(bin)/\(program)")
-        }
+        try DeployFixture.linkPrograms(in: directory)
         let layout = SystemdLayout(prefix: directory.path)
         let files = try SystemdHostsFixture.files(host: host, layout: layout)
         _ = try GeneratedFolder(path: directory.file("units")).replace(with: files) { _ in false }
@@ -36,7 +32,7 @@ import VerticalsTesting
 
     /// The exposure of a TCP vertical's unit, and what it still pays for the network: no
     /// `PrivateNetwork=`, `AF_INET`/`AF_INET6`, and an allow-list that is not only localhost.
-    @Test(arguments: ["a/clinics", "b/appointments"])
+    @Test(arguments: ["a/catalog", "b/bookings"])
     func security_ratesATCPVertical_atMost1_1_payingOnlyForItsNetwork(unit: String) throws {
         let host = String(unit.prefix { $0 != "/" })
         let name = String(unit.drop { $0 != "/" }.dropFirst())

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import VerticalsDeployTesting
 import VerticalsTesting
 
 /// The exported files as systemd's own tools read them, with every `ExecStart=` pointing at
@@ -22,8 +23,8 @@ import VerticalsTesting
     @Test func verify_wouldCatchABadKey() throws {
         let directory = TemporaryDirectory()
         let files = try DeployFixture.installForTools(in: directory)
-        let unit = directory.file("units/verticals-identity.service")
-        #expect(writeText((files["verticals-identity.service"] ?? "") + "RestartSteps=5\n", to: unit))
+        let unit = directory.file("units/verticals-ledger.service")
+        #expect(writeText((files["verticals-ledger.service"] ?? "") + "RestartSteps=5\n", to: unit))
         let result = try runCommand("/usr/bin/systemd-analyze", ["verify", "--man=no", unit], in: directory)
         #expect(result.standardError.contains("RestartSteps"), "\(result.standardError)")
     }

@@ -4,12 +4,12 @@ import VerticalsEventLoop
 @Suite("SocketEndpoint: parsing unix:PATH and tcp:HOST:PORT")
 struct SocketEndpointTests {
     @Test(arguments: [
-        ("unix:/run/verticals/identity.sock", SocketEndpoint.unix(path: "/run/verticals/identity.sock")),
+        ("unix:/run/verticals/ledger.sock", SocketEndpoint.unix(path: "/run/verticals/ledger.sock")),
         ("unix:relative.sock", .unix(path: "relative.sock")),
         ("tcp:127.0.0.1:7001", .tcp(host: "127.0.0.1", port: 7001)),
         ("tcp:[::1]:7001", .tcp(host: "::1", port: 7001)),
         ("tcp:[fe80::1:2]:65535", .tcp(host: "fe80::1:2", port: 65535)),
-        ("tcp:identity.internal:80", .tcp(host: "identity.internal", port: 80)),
+        ("tcp:ledger.internal:80", .tcp(host: "ledger.internal", port: 80)),
         ("tcp:localhost:0", .tcp(host: "localhost", port: 0)),
     ])
     func parse_readsEveryForm_andDescriptionReadsBack(text: String, expected: SocketEndpoint) throws {

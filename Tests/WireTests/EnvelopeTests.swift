@@ -14,7 +14,7 @@ struct EnvelopeTests {
     @Test("every kind round-trips, with and without a traceparent", arguments: MessageKind.allCases, [nil, traceparent])
     func envelope_roundTrips(kind: MessageKind, traceparent: String?) throws {
         let envelope = Envelope(
-            kind: kind, correlationID: 0x0102_0304_0506_0708, operation: "clinics.nearest",
+            kind: kind, correlationID: 0x0102_0304_0506_0708, operation: "catalog.nearest",
             deadlineMicroseconds: 1_500_000, traceparent: traceparent)
         var reader = ByteReader(written(envelope) + [0xAA])
         #expect(try Envelope.read(from: &reader) == envelope)
@@ -34,7 +34,7 @@ struct EnvelopeTests {
     @Test("a payload cut anywhere inside the envelope is truncated", arguments: 0..<35)
     func envelope_givenAnyPrefix_throwsTruncated(length: Int) {
         let whole = written(
-            Envelope(kind: .request, correlationID: 9, operation: "identity.login", deadlineMicroseconds: 5))
+            Envelope(kind: .request, correlationID: 9, operation: "catalog.signIn", deadlineMicroseconds: 5))
         #expect(whole.count == 35)
         var reader = ByteReader(Array(whole.prefix(length)))
         #expect(throws: EnvelopeError.truncated) { try Envelope.read(from: &reader) }
@@ -120,15 +120,15 @@ struct EnvelopeTests {
 
     @Test func message_givenAFramePayload_findsTheBody() throws {
         let frame = Message.frame(
-            Envelope(kind: .error, correlationID: 3, operation: "identity.login"),
-            body: ServiceError(.unauthenticated, "wrong password"))
+            Envelope(kind: .error, correlationID: 3, operation: "catalog.signIn"),
+            body: ServiceError(.unauthenticated, "wrong passphrase"))
         var decoder = FrameDecoder()
         decoder.append(frame)
         let message = try Message(payload: try #require(try decoder.nextFrame()))
         #expect(message.envelope.kind == .error)
         #expect(message.envelope.correlationID == 3)
-        #expect(try message.decodeBody(as: ServiceError.self) == ServiceError(.unauthenticated, "wrong password"))
-        #expect(message.body == ServiceError(.unauthenticated, "wrong password").encodedBody())
+        #expect(try message.decodeBody(as: ServiceError.self) == ServiceError(.unauthenticated, "wrong passphrase"))
+        #expect(message.body == ServiceError(.unauthenticated, "wrong passphrase").encodedBody())
         #expect(Message.frame(message.envelope, rawBody: message.body) == frame)
     }
 }

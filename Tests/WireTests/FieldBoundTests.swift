@@ -38,12 +38,12 @@ struct FieldBoundTests {
     }
 
     @Test(arguments: [1024, 1023])
-    func aPasswordAtItsBound_decodes(length: Int) throws {
+    func aPassphraseAtItsBound_decodes(length: Int) throws {
         let input = try Specimen.SignInInput(decoding: Self.loginBody(passphrase: Array(repeating: 0x61, count: length)))
         #expect(input.passphrase.utf8.count == length)
     }
 
-    @Test func aPasswordOverItsBound_isRefusedByTheDirectDecoder_namingFieldAndBound() {
+    @Test func aPassphraseOverItsBound_isRefusedByTheDirectDecoder_namingFieldAndBound() {
         let body = Self.loginBody(passphrase: Array(repeating: 0x61, count: 1025))
         let error = #expect(throws: WireDecodingError.self) { try Specimen.SignInInput(decoding: body) }
         #expect(error?.fieldPath == "specimen.SignInInput.passphrase")

@@ -28,9 +28,9 @@ struct SchemaConformanceTests {
     // MARK: Each kind of disagreement is found and named
 
     @Test func check_findsSwappedTags() {
-        let findings = SchemaConformance.check(Broken.SwappedTags(email: "ada@example.org", password: "pw"))
+        let findings = SchemaConformance.check(Broken.SwappedTags(primary: "ada", secondary: "pw"))
         #expect(findings.map(\.description).contains {
-            $0.hasPrefix("test.SwappedTags.email: the Swift property is ada@example.org")
+            $0.hasPrefix("test.SwappedTags.primary: the Swift property is ada")
         }, "\(findings)")
     }
 

@@ -118,40 +118,68 @@ struct VerticalRuleTests {
             !FrameworkRule.isReference(target) && (!target.path.hasPrefix("Tests/") || FrameworkRule.isFramework(target))
         }
         #expect(Set(framework.map(\.name)).isSuperset(of: ["VerticalsContract", "VerticalsSupervisorCommands", "VerticalsScaffold"]))
-        var found: [String] = []
-        for target in framework {
-            let folder = "\(root)/\(target.path)"
-            for file in FileManager.default.enumerator(atPath: folder)?.compactMap({ $0 as? String }) ?? []
-            where file.hasSuffix(".swift") || file.hasSuffix(".vcontract") {
-                let text = (try? String(contentsOfFile: "\(folder)/\(file)", encoding: .utf8)) ?? ""
-                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                    if let hit = try Self.referenceKnowledge(in: String(line)) {
-                        found.append("\(target.path)/\(file):\(number + 1): \(hit)")
-                    }
-                }
-            }
-        }
+        let found = try ReferenceKnowledge.lines(in: framework, root: root)
         #expect(found == [], "the framework names the reference suite:\n\(found.joined(separator: "\n"))")
-        #expect(try Self.referenceKnowledge(in: #"    members.append(("displayName", .string(name)))"#) == "\"displayName\"")
-        #expect(try Self.referenceKnowledge(in: #"    let peer = "svc-clinics""#) == "svc-clinics")
-        #expect(try Self.referenceKnowledge(in: "    /// e.g. `identity.login` and `email`") == nil, "a comment may show the example")
+        #expect(try ReferenceKnowledge.match(in: #"    members.append(("displayName", .string(name)))"#) == "\"displayName\"")
+        #expect(try ReferenceKnowledge.match(in: #"    let peer = "svc-clinics""#) == "svc-clinics")
+        #expect(try ReferenceKnowledge.match(in: "    /// e.g. `identity.login` and `email`") == nil, "a comment may show the example")
     }
 
-    /// What in `line` of framework code names the reference suite, or nil: a vertical's name as a
-    /// string, its daemon or user, its types and settings, a user-model field.
-    static func referenceKnowledge(in line: String) throws -> String? {
-        let code = line.trimmingCharacters(in: .whitespaces)
-        // A command's own name (`svc-supervisor password`) is the CLI's word, not a field.
-        guard !code.hasPrefix("//"), !code.hasPrefix("*"), !code.hasPrefix("/*"), !code.hasPrefix("commandName:") else { return nil }
-        let names = "identity|clinics|appointments|records|notifications"
-        let types = "Identity|Clinics|Appointments|Records|Notifications"
-        for pattern in [
-            "\"(\(names))\"", "\\b(svc|verticals)-(\(names))\\b", "\\b(\(types))(Service)?\\.\\w", "\\b(\(types))Service\\b",
-            "\\b(\(names.uppercased()))_[A-Z]", "\"(email|password|displayName|role|roles)\"", "\\bemail\\b",
-        ] {
-            if let match = line.firstMatch(of: try Regex(pattern)) { return String(line[match.range]) }
+    /// The framework's tests know nothing of the reference suite either: every test target that
+    /// reaches no product module (IOInterface, a vertical's code, its `svc-<vertical>` daemon), and
+    /// the test support beside them, names no reference vertical, its settings or its user fields.
+    /// The list is checked to hold the framework's test targets, so that one which still reaches
+    /// a product module fails here instead of leaving the scan.
+    @Test func noFrameworkTestNamesAReferenceVertical_orItsUserModel() throws {
+        let root = files.folder.deletingLastPathComponent().deletingLastPathComponent().path
+        let tests = try FrameworkRule.frameworkTests(dumpPackageJSON: Self.dumpPackage())
+        let names = Set(tests.map(\.name))
+        let expected: Set = [
+            "WireTests", "EventLoopTests", "ContractGenTests", "VerticalsTestingTests", "ServiceKitTests", "SupervisorTests",
+            "DeployTests", "VerticalsTestSupport", "VerticalsDeployTesting", "vt-testd", "vt-lifecycled",
+        ]
+        #expect(
+            names.isSuperset(of: expected),
+            "these framework tests reach a product module (IOInterface, a vertical or its daemon): \(expected.subtracting(names).sorted())")
+        let found = try ReferenceKnowledge.lines(in: tests, root: root, inTest: true)
+        #expect(found == [], "the framework's tests name the reference suite:\n\(found.joined(separator: "\n"))")
+    }
+
+    /// The rule's own check, on a made-up package: a planted name in a framework test is found;
+    /// the same name in a test that reaches IOInterface (the suite's test) is the suite's business.
+    @Test func aReferenceNamePlantedInAFrameworkTest_isFound_andASuiteTestIsLeftAlone() throws {
+        let directory = TemporaryDirectory()
+        let planted = [
+            ("Tests/PlantedTests/Planted.swift", "let peer = \"svc-clinics\"\n// a comment may say identity\nlet x = 1\n"),
+            ("Tests/PlantedTests/Settings.swift", "let variables = [\"IDENTITY_PWHASH_OPSLIMIT=1\"]\n"),
+            ("Tests/PlantedTests/Routes.swift", "let socket = \"/run/verticals/records.sock\"\nlet route = \"clinics.nearest\"\n"),
+            ("Tests/Support/PlantedSupport/Fields.swift", "let field = \"displayName\"\n"),
+            ("Tests/PlantedSuiteTests/Calls.swift", "let vertical = \"clinics\"\n"),
+        ]
+        for (path, text) in planted {
+            let file = URL(fileURLWithPath: directory.file(path))
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: file, atomically: true, encoding: .utf8)
         }
-        return nil
+        let package = """
+            {"targets": [
+              {"name": "IOInterface", "path": "Shared/IOInterface", "type": "regular", "dependencies": []},
+              {"name": "Helper", "path": "Tests/Support/Helper", "type": "regular", "dependencies": [{"byName": ["IOInterface", null]}]},
+              {"name": "PlantedTests", "path": "Tests/PlantedTests", "type": "test", "dependencies": []},
+              {"name": "VerticalsPlantedSupport", "path": "Tests/Support/PlantedSupport", "type": "regular", "dependencies": []},
+              {"name": "PlantedSuiteTests", "path": "Tests/PlantedSuiteTests", "type": "test", "dependencies": [{"byName": ["Helper", null]}]}
+            ]}
+            """
+        let tests = try FrameworkRule.frameworkTests(dumpPackageJSON: package)
+        #expect(tests.map(\.name) == ["PlantedTests", "VerticalsPlantedSupport"])
+        let found = try ReferenceKnowledge.lines(in: tests, root: directory.path, inTest: true)
+        #expect(found == [
+            "Tests/PlantedTests/Planted.swift:1: svc-clinics",
+            "Tests/PlantedTests/Routes.swift:1: /records",
+            "Tests/PlantedTests/Routes.swift:2: \"clinics",
+            "Tests/PlantedTests/Settings.swift:1: IDENTITY_P",
+            "Tests/Support/PlantedSupport/Fields.swift:1: \"displayName\"",
+        ], "\(found)")
     }
 
     @Test func aServiceReachingAnotherThroughAThirdTarget_isNamedWithThePath() {

@@ -3,31 +3,31 @@ import VerticalsWire
 /// Messages whose direct codec disagrees with their schema, each in one way, to prove
 /// that `SchemaConformance` finds and names every kind of disagreement.
 enum Broken {
-    /// Writes `password` under `email`'s tag and back: every round trip passes.
+    /// Writes `secondary` under `primary`'s tag and back: every round trip passes.
     struct SwappedTags: WireMessage {
-        var email: String
-        var password: String
+        var primary: String
+        var secondary: String
         static let schema = MessageSchema(
-            "test.SwappedTags", [.required(1, "email", .string), .required(2, "password", .string)])
-        init(email: String, password: String) {
-            self.email = email
-            self.password = password
+            "test.SwappedTags", [.required(1, "primary", .string), .required(2, "secondary", .string)])
+        init(primary: String, secondary: String) {
+            self.primary = primary
+            self.secondary = secondary
         }
         func encode(to body: inout BodyWriter) {
-            body.write(1, password)
-            body.write(2, email)
+            body.write(1, secondary)
+            body.write(2, primary)
         }
         init(from body: inout BodyReader) throws(WireDecodingError) {
-            var email = ""
-            var password = ""
+            var primary = ""
+            var secondary = ""
             while let tag = try body.nextTag() {
                 switch tag {
-                case 1: password = try body.read()
-                case 2: email = try body.read()
+                case 1: secondary = try body.read()
+                case 2: primary = try body.read()
                 default: try body.skip()
                 }
             }
-            self.init(email: email, password: password)
+            self.init(primary: primary, secondary: secondary)
         }
     }
 

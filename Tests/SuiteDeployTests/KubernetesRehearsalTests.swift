@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import VerticalsDeploy
+import VerticalsDeployTesting
 import VerticalsSupervisor
 import VerticalsTesting
 
@@ -32,7 +33,7 @@ import VerticalsTesting
 /// without root or without the Debian mirror.
 @Suite(.serialized, .timeLimit(.minutes(20)))
 struct KubernetesRehearsalTests {
-    static let script = "\(DeployFixture.repositoryRoot)/scripts/kubernetes-rehearsal.sh"
+    static let script = "\(SuiteDeployFixture.repositoryRoot)/scripts/kubernetes-rehearsal.sh"
 
     /// The folder of the programs put in the image.
     static var binDirectory: String {
@@ -41,7 +42,7 @@ struct KubernetesRehearsalTests {
 
     /// The test process's tool environment, and the rehearsal's own settings when set.
     static var environment: [String: String] {
-        var environment = KubernetesFixture.toolEnvironment
+        var environment = ToolLookup.toolEnvironment
         for key in ["VT_REHEARSAL_CACHE", "VT_REHEARSAL_MIRROR"] {
             if let value = getenv(key) { environment[key] = String(cString: value) }
         }
@@ -54,14 +55,14 @@ struct KubernetesRehearsalTests {
             return
         }
         let tools = ["unshare", "chroot", "setpriv", "ip", "mount", "wget", "ldd"]
-        let missing = tools.filter { KubernetesFixture.which($0) == nil }
-        guard missing.isEmpty, let ldd = KubernetesFixture.which("ldd") else {
+        let missing = tools.filter { ToolLookup.which($0) == nil }
+        guard missing.isEmpty, let ldd = ToolLookup.which("ldd") else {
             print("skipped: the image rehearsal needs \(missing.joined(separator: ", "))")
             return
         }
-        let manifest = try KubernetesFixture.suiteManifest()
+        let manifest = try SuiteDeployFixture.kubernetesManifest()
         let files = try KubernetesExport.files(for: manifest)
-        let objects = KubernetesFixture.all(try KubernetesExport.objects(for: manifest))
+        let objects = try KubernetesExport.objects(for: manifest).flatMap(\.objects)
         let stage = ContainerfileRuntimeStage(try #require(files["Containerfile"]))
         let suite = try #require(stage.debianSuite, "the runtime stage's base \(stage.base) is no Debian image")
         let directory = TemporaryDirectory()
@@ -84,7 +85,7 @@ struct KubernetesRehearsalTests {
         let secrets = try Self.secrets(objects, in: directory)
 
         var strangers = 0
-        for workload in KubernetesGraphTests.workloads(objects) {
+        for workload in KubernetesPolicyGraph.workloads(objects) {
             let pod = try RehearsalPod(workload, objects: objects)
             #expect(stage.user == "\(pod.runUID):\(pod.runGID)", "the image's USER is the pod's runAsUser:runAsGroup")
             #expect(pod.readOnlyRoot, "\(pod.name): the rehearsal mounts the root read-only, as the export asks")
@@ -238,11 +239,11 @@ struct KubernetesRehearsalTests {
         let certificates = directory.file("certs")
         let namespace = objects.first { $0.kind == "Namespace" }?.name ?? "verticals"
         let minted = try runCommand(
-            "svc-supervisor", ["certs", certificates, "--manifest", "\(DeployFixture.repositoryRoot)/deploy/suite.toml", "--namespace", namespace],
+            "svc-supervisor", ["certs", certificates, "--manifest", "\(SuiteDeployFixture.repositoryRoot)/deploy/suite.toml", "--namespace", namespace],
             in: directory)
         try #require(minted.status == 0, "svc-supervisor certs: \(minted.standardError)")
         var folders: [String: String] = [:]
-        for workload in KubernetesGraphTests.workloads(objects) {
+        for workload in KubernetesPolicyGraph.workloads(objects) {
             let pod = try RehearsalPod(workload, objects: objects)
             for case (.secret(let name, let mode), _) in pod.volumes {
                 // cert-manager's Secret <name>-tls holds what `certs` writes to DIR/<name>/.

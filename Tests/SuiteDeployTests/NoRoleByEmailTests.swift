@@ -13,7 +13,7 @@ import VerticalsTesting
     static let shipped = ["deploy", "scripts", "Makefile"]
 
     @Test func shippedFiles_nameNoAdminByEmailSetting() throws {
-        let root = DeployFixture.repositoryRoot
+        let root = SuiteDeployFixture.repositoryRoot
         let files = Self.shipped.flatMap { Self.files(under: "\(root)/\($0)") }
         #expect(files.count > 10, "the walk found the shipped files: \(files)")
         for file in files {
@@ -23,7 +23,7 @@ import VerticalsTesting
     }
 
     @Test func shippedManifest_andItsExport_setNoAdminVariable() throws {
-        let manifest = try DeployFixture.suiteManifest()
+        let manifest = try SuiteDeployFixture.suiteManifest()
         for service in manifest.services {
             let admin = service.environment.keys.filter { $0.uppercased().contains("ADMIN") }
             #expect(admin.isEmpty, "deploy/suite.toml gives \(service.name) \(admin)")

@@ -1,5 +1,6 @@
 import Foundation
 import VerticalsDeploy
+import VerticalsDeployTesting
 import VerticalsSupervisor
 
 /// One exported workload as `scripts/kubernetes-rehearsal.sh pod` runs it: everything read from

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import VerticalsDeploy
+import VerticalsDeployTesting
 import VerticalsSupervisor
 import VerticalsTesting
 
@@ -17,15 +18,15 @@ struct KubernetesImageLibrariesTests {
     }
 
     @Test func everyLibraryTheProgramsLoad_isInstalledByTheRuntimeStage() throws {
-        guard let dpkg = KubernetesFixture.which("dpkg"), let ldd = KubernetesFixture.which("ldd") else {
+        guard let dpkg = ToolLookup.which("dpkg"), let ldd = ToolLookup.which("ldd") else {
             print("skipped: needs Debian's dpkg and ldd to map libraries to packages")
             return
         }
-        let files = try KubernetesExport.files(for: KubernetesFixture.suiteManifest())
+        let files = try KubernetesExport.files(for: SuiteDeployFixture.kubernetesManifest())
         let containerfile = try #require(files["Containerfile"])
         let installed = Self.runtimePackages(containerfile)
         #expect(installed.contains("libuv1"), "parsed \(installed)")
-        let programs = KubernetesGraphTests.imagePrograms(containerfile).map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        let programs = KubernetesPolicyGraph.imagePrograms(containerfile).map { $0.split(separator: "/").last.map(String.init) ?? $0 }
         let directory = TemporaryDirectory()
         var needed: [String: Set<String>] = [:]
         for program in programs.sorted() {

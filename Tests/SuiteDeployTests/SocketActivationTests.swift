@@ -20,18 +20,18 @@ import VerticalsWire
         let directory = TemporaryDirectory()
         let sockets = SocketDirectory(directory.file("sockets"))
         mkdir(sockets.path, 0o755)
-        let manifest = try DeployFixture.suiteManifest()
+        let manifest = try SuiteDeployFixture.suiteManifest()
         var daemons: [String: DaemonProcess] = [:]
         var listeners: [String: NotifyListener] = [:]
         let loop = try EventLoop(name: "socket-activation-test")
         let client = ServiceClient(loop: loop, sockets: sockets, defaultTimeout: .seconds(20))
         defer {
-            for name in DeployFixture.referenceSuite.reversed() { daemons[name]?.stop() }
+            for name in SuiteDeployFixture.referenceSuite.reversed() { daemons[name]?.stop() }
             client.close()
             loop.shutdown()
         }
 
-        for name in DeployFixture.referenceSuite {
+        for name in SuiteDeployFixture.referenceSuite {
             let listener = try NotifyListener(path: directory.file("n-\(name)"))
             listeners[name] = listener
             let spec = try #require(manifest[name])
@@ -66,7 +66,7 @@ import VerticalsWire
             Appointments.list, .init(token: session.token, from: from, to: from.adding(.seconds(86_400 * 7))))
         #expect(listed.appointments.isEmpty)
 
-        for name in DeployFixture.referenceSuite {
+        for name in SuiteDeployFixture.referenceSuite {
             #expect(listeners[name]?.waitFor("READY=1") == true, "\(name) never sent READY=1")
             // The activator exec'd the vertical in its own place: the pid it was given is the daemon.
             let pid = try #require(daemons[name]?.pid)

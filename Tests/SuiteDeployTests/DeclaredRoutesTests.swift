@@ -10,6 +10,7 @@ import IOInterface  // IOInterface: checks the reference suite's World.calls aga
 import VerticalsContract
 import VerticalsServiceKit
 @testable import VerticalsDeploy
+import VerticalsDeployTesting
 @testable import VerticalsSupervisor
 import VerticalsSupervisorClient
 import VerticalsTesting
@@ -34,13 +35,13 @@ struct DeclaredRoutesTests {
 
     @Test func codeAndManifest_declareTheSameOperations() throws {
         let mismatches = try Self.mismatches(
-            manifest: DeployFixture.suiteManifest(), root: DeployFixture.repositoryRoot)
+            manifest: SuiteDeployFixture.suiteManifest(), root: SuiteDeployFixture.repositoryRoot)
         #expect(mismatches.isEmpty, "\(mismatches.map(\.description).joined(separator: "\n"))")
     }
 
     /// The reference suite names operations, never a whole vertical, on either side.
     @Test func theReferenceSuite_namesEachOperation_neverAWholeVertical() throws {
-        let manifest = try DeployFixture.suiteManifest()
+        let manifest = try SuiteDeployFixture.suiteManifest()
         for spec in manifest.services {
             let whole = spec.dependsOn.filter { spec.operations(of: $0) == nil }
             #expect(whole.isEmpty, "deploy/suite.toml [services.\(spec.name)] names \(whole) whole: name the operations")
@@ -53,13 +54,13 @@ struct DeclaredRoutesTests {
     /// No shipped vertical may declare an operator-only operation, nor one its callee does not have.
     @Test func noShippedVertical_declaresAnOperatorOnlyOperation_orOneThatDoesNotExist() throws {
         let problems = try Self.operatorOnlyProblems(
-            manifest: DeployFixture.suiteManifest(), worldCalls: Self.referenceWorldCalls)
+            manifest: SuiteDeployFixture.suiteManifest(), worldCalls: Self.referenceWorldCalls)
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
     /// The guard's own check: a vertical that declares identity.grantRole is named, from either side.
     @Test func aVerticalDeclaringGrantRole_isNamed() throws {
-        var manifest = try DeployFixture.suiteManifest()
+        var manifest = try SuiteDeployFixture.suiteManifest()
         let index = try #require(manifest.services.firstIndex { $0.name == "clinics" })
         manifest.services[index].setDependsOn(["identity.authenticate", "identity.grantRole"])
         var calls = Self.referenceWorldCalls
@@ -71,10 +72,10 @@ struct DeclaredRoutesTests {
 
     /// The guard's own check: drop a declared operation from the manifest, and the test names the edge.
     @Test func anOperationDroppedFromTheManifest_isNamed() throws {
-        var manifest = try DeployFixture.suiteManifest()
+        var manifest = try SuiteDeployFixture.suiteManifest()
         let index = try #require(manifest.services.firstIndex { $0.name == "records" })
         manifest.services[index].setDependsOn(["identity.authenticate", "clinics.get", "clinics.nearest"])
-        let mismatches = try Self.mismatches(manifest: manifest, root: DeployFixture.repositoryRoot)
+        let mismatches = try Self.mismatches(manifest: manifest, root: SuiteDeployFixture.repositoryRoot)
         #expect(mismatches.count == 1, "\(mismatches)")
         #expect(
             mismatches.first?.description.hasPrefix(
@@ -86,10 +87,10 @@ struct DeclaredRoutesTests {
     /// A whole vertical in the manifest covers the code's operations of it, but grants more than
     /// the code calls: named as unused.
     @Test func aWholeVerticalInTheManifest_isNamedAsMoreThanTheCodeCalls() throws {
-        var manifest = try DeployFixture.suiteManifest()
+        var manifest = try SuiteDeployFixture.suiteManifest()
         let index = try #require(manifest.services.firstIndex { $0.name == "clinics" })
         manifest.services[index].setDependsOn(["identity"])
-        let mismatches = try Self.mismatches(manifest: manifest, root: DeployFixture.repositoryRoot)
+        let mismatches = try Self.mismatches(manifest: manifest, root: SuiteDeployFixture.repositoryRoot)
         #expect(mismatches.map(\.description) == [
             "clinics → identity: deploy/suite.toml declares it in depends_on, but the code calls only identity.authenticate "
                 + "of it (World.calls in Services/Clinics/Sources/World.swift): name those operations instead"
@@ -97,10 +98,10 @@ struct DeclaredRoutesTests {
     }
 
     @Test func anOperationTheCodeNeverCalls_isNamed() throws {
-        var manifest = try DeployFixture.suiteManifest()
+        var manifest = try SuiteDeployFixture.suiteManifest()
         let index = try #require(manifest.services.firstIndex { $0.name == "clinics" })
         manifest.services[index].setDependsOn(["identity.authenticate", "identity.getUser"])
-        let mismatches = try Self.mismatches(manifest: manifest, root: DeployFixture.repositoryRoot)
+        let mismatches = try Self.mismatches(manifest: manifest, root: SuiteDeployFixture.repositoryRoot)
         #expect(mismatches.map(\.description).contains { $0.hasPrefix("clinics → identity.getUser: deploy/suite.toml declares it") }, "\(mismatches)")
     }
 
@@ -110,7 +111,7 @@ struct DeclaredRoutesTests {
         var calls = Self.referenceWorldCalls
         calls["appointments"] = Callees(Identity.authenticate, Clinics.checkSlot)
         let mismatches = try Self.mismatches(
-            manifest: DeployFixture.suiteManifest(), root: DeployFixture.repositoryRoot, worldCalls: calls)
+            manifest: SuiteDeployFixture.suiteManifest(), root: SuiteDeployFixture.repositoryRoot, worldCalls: calls)
         let texts = mismatches.map(\.description)
         #expect(texts.contains { $0.hasPrefix("appointments → notifications.send: deploy/suite.toml declares it in depends_on, but the code does not") }, "\(texts)")
         #expect(texts.contains { $0.hasPrefix("appointments → notifications.send: a consumer contract") }, "\(texts)")
@@ -121,10 +122,10 @@ struct DeclaredRoutesTests {
     @Test func anOperationTheWorldDeclaresButNoSourceCalls_isNamed() throws {
         var calls = Self.referenceWorldCalls
         calls["clinics"] = Callees(Identity.authenticate, Identity.getUser)
-        var manifest = try DeployFixture.suiteManifest()
+        var manifest = try SuiteDeployFixture.suiteManifest()
         let index = try #require(manifest.services.firstIndex { $0.name == "clinics" })
         manifest.services[index].setDependsOn(["identity.authenticate", "identity.getUser"])
-        let mismatches = try Self.mismatches(manifest: manifest, root: DeployFixture.repositoryRoot, worldCalls: calls)
+        let mismatches = try Self.mismatches(manifest: manifest, root: SuiteDeployFixture.repositoryRoot, worldCalls: calls)
         let texts = mismatches.map(\.description)
         #expect(texts.contains { $0.hasPrefix("clinics → identity.getUser: World.calls in Services/Clinics/Sources/World.swift declares it, but no source file calls it") }, "\(texts)")
         #expect(texts.contains { $0.hasPrefix("clinics → identity.getUser: World.calls in Services/Clinics/Sources/World.swift declares it, but no consumer contract") }, "\(texts)")
@@ -136,7 +137,7 @@ struct DeclaredRoutesTests {
     /// lists, the ConfigMaps' certificate allow lists and the NetworkPolicies. (svc-supervisor
     /// sets the same variables through the same ``ServiceAccounts`` functions: ServiceAccountsTests.)
     @Test func everyHost_enforcesTheGraphTheCodeDeclares() throws {
-        let manifest = try DeployFixture.suiteManifest()
+        let manifest = try SuiteDeployFixture.suiteManifest()
         let operations = Set(manifest.services.flatMap { spec in
             (Self.referenceWorldCalls[spec.name]?.entries ?? []).map { [spec.name, $0] }
         })
@@ -164,9 +165,10 @@ struct DeclaredRoutesTests {
         #expect(systemdDependsOn == operations, "systemd VERTICALS_DEPENDS_ON: \(systemdDependsOn.symmetricDifference(operations))")
         #expect(systemdOperations == operations, "systemd VERTICALS_ALLOWED_OPERATIONS: \(systemdOperations.symmetricDifference(operations))")
 
-        let kubernetes = try KubernetesFixture.suiteManifest()
-        let objects = KubernetesFixture.all(try KubernetesExport.objects(for: kubernetes))
-        let policies = KubernetesGraphTests.policyGraph(objects)
+        let kubernetes = try SuiteDeployFixture.kubernetesManifest()
+        let objects = try KubernetesExport.objects(for: kubernetes).flatMap(\.objects)
+        let policies = KubernetesPolicyGraph(objects)
+        #expect(policies.strays.isEmpty, "\(policies.strays)")
         #expect(policies.egress == code && policies.ingress == code, "NetworkPolicies")
         var configMaps: Set<[String]> = []
         var configMapOperations: Set<[String]> = []

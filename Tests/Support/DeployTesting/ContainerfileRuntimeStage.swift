@@ -3,23 +3,24 @@ import Foundation
 /// The runtime stage of the Containerfile `export kubernetes` writes (the text after its last
 /// `FROM`), read as a build reads it: the tests take the image's base, packages, user and
 /// programs from here, so the Containerfile stays their single source.
-struct ContainerfileRuntimeStage {
+public struct ContainerfileRuntimeStage {
     /// The stage's base image, e.g. `docker.io/library/debian:bookworm-slim`: its `FROM`, with a
     /// build argument (`FROM ${RUNTIME_IMAGE}`) replaced by its default, as a build without
     /// `--build-arg` reads it.
-    let base: String
+    public let base: String
     /// The build arguments declared before the first `FROM`, with their defaults.
-    let arguments: [String: String]
+    public let arguments: [String: String]
     /// The stage's `RUN` instruction for `/bin/sh -c`, its continuation lines joined.
-    let run: String
+    public let run: String
     /// The packages its `apt-get install` names.
-    let packages: Set<String>
+    public let packages: Set<String>
     /// Its `COPY --from=build SOURCE DESTINATION` lines, in order.
-    let copies: [(source: String, destination: String)]
+    public let copies: [(source: String, destination: String)]
     /// Its `USER`, e.g. `10001:10001`.
-    let user: String?
+    public let user: String?
 
-    init(_ containerfile: String) {
+    /// Reads the runtime stage of `containerfile`.
+    public init(_ containerfile: String) {
         var arguments: [String: String] = [:]
         for line in containerfile.split(separator: "\n") {
             if line.hasPrefix("FROM ") { break }
@@ -54,7 +55,7 @@ struct ContainerfileRuntimeStage {
     }
 
     /// The Debian suite of a `debian:SUITE` or `debian:SUITE-slim` base, e.g. `bookworm`.
-    var debianSuite: String? {
+    public var debianSuite: String? {
         guard let colon = base.lastIndex(of: ":"), base[..<colon].hasSuffix("debian") else { return nil }
         let tag = base[base.index(after: colon)...]
         return String(tag.hasSuffix("-slim") ? tag.dropLast(5) : tag)

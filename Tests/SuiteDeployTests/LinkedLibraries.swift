@@ -1,3 +1,4 @@
+import VerticalsDeployTesting
 import VerticalsTesting
 
 /// The shared libraries a built program loads, as `ldd` reports them: what the image's runtime
