@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Testing
 import VerticalsContract
@@ -58,10 +59,9 @@ struct InitCommandTests {
         #expect(manifest.contains(".package(url: \"\(url)\", from: \"\(version)\")"), "\(manifest)")
         #expect(!manifest.contains(".package(path:"), "a release product names no local path")
         let pins = try #require(readFile("\(product)/Package.resolved"), "init's build left no Package.resolved")
-        // The framework's pin: from its `identity` key (SwiftPM's word) to the next pin's.
-        let start = pins.firstRange(of: "\"identity\" : \"verticals\"")
-        let pin = start.map { pins[$0.upperBound...].split(separator: "\"identity\"").first ?? "" } ?? ""
-        #expect(pin.contains("\"version\" : \"\(version)\""), "the framework is not pinned to the tag: \(pins)")
+        // The framework's pin: the one whose location is the release's URL.
+        let pinned = try JSONDecoder().decode(ResolvedPins.self, from: Data(pins.utf8)).pins.first { $0.location == url }
+        #expect(pinned?.state.version == version, "the framework is not pinned to the tag: \(pins)")
         #expect(readFile("\(product)/Tests/Contracts/Fixtures/greeter/hello.json")?.contains("\"greeter.HelloInput\"") == true)
         #expect(readFile("\(product)/Tests/Contracts/contracts.lock.json")?.contains("\"greeter.Greeting\"") == true)
         let again = try runCommand("svc-supervisor", ["init", product, "--name", "Acme"], in: directory)
@@ -198,4 +198,14 @@ struct InitCommandTests {
 
     /// `greeter.Greeting`'s schema as `init` declares it.
     static let greeting = MessageSchema("Greeting", [.required(1, "text", .string), .required(2, "count", .int)])
+}
+
+/// The part of a `Package.resolved` the release test reads: each pin's location and version.
+private struct ResolvedPins: Decodable {
+    struct Pin: Decodable {
+        struct State: Decodable { let version: String? }
+        let location: String
+        let state: State
+    }
+    let pins: [Pin]
 }
