@@ -10,7 +10,7 @@ import VerticalsTesting
 /// The run gets a tag nested in this run's (`TAG+…`), so that this test's `kill-tagged` spares the
 /// test process while the whole run's `kill-tagged` would still find it.
 @Suite(
-    .serialized, .timeLimit(.minutes(5)),
+    .serialized, .timeLimit(.minutes(25)),
     .enabled(if: SystemdHosts.unavailableReason == nil, "two systemd hosts: \(SystemdHosts.unavailableReason ?? "")"))
 struct SystemdHostsCleanupTests {
     @Test func upKilledMidBoot_leavesContainersMountsNamespacesAndVeths_thatKillTaggedRemoves() async throws {
@@ -20,6 +20,7 @@ struct SystemdHostsCleanupTests {
         let names = "vt" + String(try sha256(of: work + "\n").prefix(8))
         let records = "/run/verticals-systemd-hosts/\(tag)"
         let script = "\(NewCommandTests.repositoryRoot)/scripts/systemd-hosts.sh"
+        let killTagged = "\(NewCommandTests.repositoryRoot)/scripts/kill-tagged.sh"
 
         // `env` carries this run's tag; the script it execs, and all it starts, the nested one.
         let up = try DaemonProcess(
@@ -29,12 +30,15 @@ struct SystemdHostsCleanupTests {
                 "VT_HOSTS_BIN=\(DaemonProcess.productsDirectory)", "/bin/bash", script, "up", work,
             ],
             stderrPath: directory.file("up.log"))
+        // Whatever fails below, nothing of the nested run outlives the test (a second run finds nothing).
+        defer { _ = try? runCommand("/bin/bash", [killTagged, tag], in: TemporaryDirectory(), timeout: .seconds(180)) }
         let upPID = up.pid
         // Mid-boot: both containers' systemd started, the suite not yet up (no hosts.env). Then the
         // script is killed as its test would be, with no chance to clean up.
         let midBoot = try await offThePool {
-            // Every 50 ms: each look reads every process's environment.
-            let deadline = ContinuousClock.now + .seconds(180)
+            // Every 50 ms: each look reads every process's environment. Minutes when the Debian root
+            // is not cached yet (debootstrap), seconds once it is.
+            let deadline = ContinuousClock.now + .seconds(1200)
             while ContinuousClock.now < deadline, Self.containers(of: names).count < 2, !Self.hasExited(upPID) {
                 usleep(50_000)
             }
@@ -51,7 +55,6 @@ struct SystemdHostsCleanupTests {
         #expect(namespaces(named: names).count == 2)
         #expect(access("\(records)/\(names.dropFirst(2))", F_OK) == 0, "no record of \(work) in \(records)")
 
-        let killTagged = "\(NewCommandTests.repositoryRoot)/scripts/kill-tagged.sh"
         let killed = try await offThePool {
             try runCommand("/bin/bash", [killTagged, tag], in: TemporaryDirectory(), timeout: .seconds(180))
         }
