@@ -162,11 +162,12 @@ kubernetes-rehearsal: deps
 # joined by a veth pair, each with the debug build's programs and the units `export systemd --host a|b`
 # writes; then the booking journey from host b, the refused certificate and plain TCP, kill -9 of clinics
 # on host a during bookings, and journals without priority noise (scripts/systemd-hosts.sh, driven by
-# SystemdHostsRehearsalTests; `make test` runs it too). Containers, namespaces and mounts are removed however it ends.
+# SystemdHostsRehearsalTests; `make test` runs it too). Containers, namespaces and mounts are removed however it ends:
+# a run killed outright leaves them to kill-tagged.sh, which SystemdHostsCleanupTests proves by killing one mid-boot.
 systemd-rehearsal: deps
 	$(SWIFT) build --build-tests
 	tag=systemd-rehearsal-$$$$; status=0; \
-		VT_TEST_TAG=$$tag $(SWIFT) test --skip-build --filter SystemdHostsRehearsalTests || status=$$?; \
+		VT_TEST_TAG=$$tag $(SWIFT) test --skip-build --filter 'SystemdHostsRehearsalTests|SystemdHostsCleanupTests' || status=$$?; \
 		bash scripts/kill-tagged.sh "$$tag"; exit $$status
 
 # As root: deploy/kubernetes/Containerfile built for real with `buildah bud --isolation chroot`, a

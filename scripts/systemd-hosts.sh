@@ -22,6 +22,11 @@
 # `down WORK` powers both off and removes every namespace, veth, mount and file `up` made; `up` calls
 # it itself when it fails. Exit status 2: this machine cannot run it (not root, no systemd-nspawn and
 # apt cannot install it, the Debian mirror unreachable), with the reason on stderr.
+#
+# A run that is killed outright (SIGKILL of its test) runs no `down`. So with VT_TEST_TAG set, `up`
+# first records WORK in $VT_HOSTS_RECORDS/TAG/ (default /run/verticals-systemd-hosts, root's, 0700),
+# and each container's systemd carries the tag in its environment: `scripts/kill-tagged.sh TAG` kills
+# the tagged processes (each container with its PID 1) and runs `down` for every WORK recorded.
 set -euo pipefail
 export PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:${PATH:-}"
 
@@ -30,6 +35,7 @@ cannot() { echo "systemd-hosts: cannot run here: $*" >&2; exit 2; }
 checkout="$(cd "$(dirname "$0")/.." && pwd)"
 command=${1:-}; work=${2:-}
 [ -n "$command" ] && [ -n "$work" ] || die "usage: systemd-hosts.sh up|down WORK"
+case "$work" in /*) ;; *) work="$PWD/$work" ;; esac
 cache=${VT_HOSTS_CACHE:-/var/cache/verticals-systemd-hosts}
 mirror=${VT_HOSTS_MIRROR:-$(grep -hoE '^URIs: *http[^ ]+/debian$' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1 | sed 's/^URIs: *//')}
 mirror=${mirror:-http://deb.debian.org/debian}
@@ -42,10 +48,22 @@ packages=systemd,systemd-sysv,dbus,iproute2,libuv1,libsodium23,libsqlite3-0,libs
 subnet=10.232.45
 # Names of namespaces and veth ends (at most 15 characters): vt + 8 hex digits of the folder's path + a|b.
 tag=$(echo "$work" | sha256sum | cut -c1-8)
+# Where `up` records WORK under its run's tag (see above).
+records=${VT_HOSTS_RECORDS:-/run/verticals-systemd-hosts}
+run_tag=${VT_TEST_TAG:-}
+case "$run_tag" in *[!A-Za-z0-9._+-]*) die "VT_TEST_TAG=$run_tag: only letters, digits and . _ + -" ;; esac
+
+# The pids of the processes whose environment holds VT_SYSTEMD_HOSTS=TAG: each container's PID 1.
+containers() {
+    local environ pid
+    for environ in /proc/[0-9]*/environ; do
+        pid=${environ#/proc/}; pid=${pid%/environ}
+        if { tr '\0' '\n' <"$environ"; } 2>/dev/null | grep -qxF "VT_SYSTEMD_HOSTS=$tag"; then echo "$pid"; fi
+    done
+}
 
 down() {
     set +e
-    [ -f "$work/hosts.env" ] && . "$work/hosts.env"
     for host in a b; do
         pidfile="$work/$host/nspawn.pid"
         nspawn=$(cat "$pidfile" 2>/dev/null)
@@ -56,12 +74,26 @@ down() {
         kill -KILL "$nspawn" 2>/dev/null
         rm -f "$pidfile"
     done
+    # A container whose systemd-nspawn was killed outright keeps running: SIGKILL of its PID 1 ends
+    # every process in its PID namespace.
+    for _ in $(seq 100); do
+        pids=$(containers)
+        [ -z "$pids" ] && break
+        # shellcheck disable=SC2086
+        kill -KILL $pids 2>/dev/null
+        sleep 0.1
+    done
     for host in a b; do
         root="$work/$host/root"
         if mountpoint -q "$root" 2>/dev/null; then umount "$root" 2>/dev/null || umount -l "$root"; fi
         ip netns del "vt${tag}$host" 2>/dev/null
+        rm -rf "/etc/netns/vt${tag}$host"
+        # A veth end still in this namespace (`up` killed before it moved it).
+        ip link del "vt${tag}$host" 2>/dev/null
     done
     rm -rf "$work"
+    rm -f "$records"/*/"$tag"
+    rmdir "$records"/* 2>/dev/null
     return 0
 }
 
@@ -101,6 +133,10 @@ flock -u 9
 # -- the hosts ---------------------------------------------------------------------------------------
 trap 'status=$?; if [ $status -ne 0 ]; then down; fi; exit $status' EXIT
 trap 'exit 130' INT TERM
+if [ -n "$run_tag" ]; then
+    install -d -m 0700 -o root -g root "$records" "$records/$run_tag"
+    echo "$work" >"$records/$run_tag/$tag"
+fi
 mkdir -p "$work"
 certs="$work/certs"
 "$bin/svc-supervisor" certs "$certs" --manifest "$manifest" >/dev/null
@@ -152,6 +188,7 @@ for host in $hosts; do
     dir="$work/$host"
     systemd-nspawn --quiet --register=no "${scope[@]}" --boot --directory="$dir/root" --machine="vt${tag}$host" \
         --network-namespace-path="/run/netns/vt${tag}$host" --console=passive \
+        --setenv="VT_SYSTEMD_HOSTS=$tag" ${run_tag:+--setenv="VT_TEST_TAG=$run_tag"} \
         >"$dir/console.log" 2>&1 &
     echo $! >"$dir/nspawn.pid"
 done

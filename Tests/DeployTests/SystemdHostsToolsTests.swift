@@ -22,12 +22,45 @@ import VerticalsTesting
     @Test(arguments: SystemdHostsFixture.hosts)
     func verify_acceptsEveryUnitOfTheHost_withoutASingleLine(host: String) throws {
         let directory = TemporaryDirectory()
-        let files = try Self.install(host: host, in: directory)
+        try Self.verify(Self.install(host: host, in: directory), in: directory)
+    }
+
+    /// `systemd-analyze verify` of the units of `files` in `<directory>/units`: no output at all.
+    static func verify(_ files: [String: String], in directory: TemporaryDirectory) throws {
         let units = files.keys.filter { !$0.contains("/") }.sorted().map { directory.file("units/\($0)") }
         let result = try runCommand("/usr/bin/systemd-analyze", ["verify", "--man=no"] + units, in: directory)
         #expect(result.status == 0)
         #expect(result.standardOutput.isEmpty, "\(result.standardOutput)")
         #expect(result.standardError.isEmpty, "\(result.standardError)")
+    }
+
+    /// A host whose vertical calls a remote service (an endpoint, no executable) and exports traces
+    /// to a collector: its units verify without a line too.
+    @Test func verify_acceptsACallerOfARemoteServiceWithoutExecutable_andOfACollector() throws {
+        let directory = TemporaryDirectory()
+        let bin = directory.file("bin")
+        mkdir(bin, 0o755)
+        for program in ["svc-clinics", "svc-supervisor"] {
+            _ = symlink("\(DaemonProcess.productsDirectory)/\(program)", "\(bin)/\(program)")
+        }
+        let layout = SystemdLayout(prefix: directory.path)
+        let (manifest, problems) = ManifestParser.parse(
+            text: """
+                [services.identity]
+                endpoint = "tcp:10.0.0.2:7001"
+                [services.clinics]
+                executable = "svc-clinics"
+                host = "a"
+                endpoint = "tcp:10.0.0.3:7002"
+                depends_on = ["identity"]
+                env = { OTEL_EXPORTER_OTLP_ENDPOINT = "http://10.0.0.9:4318" }
+                """, baseDirectory: directory.path, binDirectory: layout.binDirectory, checkExecutables: false)
+        #expect(problems.isEmpty, "\(problems)")
+        let files = try SystemdExport.files(for: manifest, layout: layout, host: "a")
+        #expect(files["verticals-identity.service"] == nil)
+        #expect(SystemdHostsFixture.words("IPAddressAllow", in: files["verticals-clinics.service"] ?? "").contains("10.0.0.9"))
+        _ = try GeneratedFolder(path: directory.file("units")).replace(with: files) { _ in false }
+        try Self.verify(files, in: directory)
     }
 
     /// The exposure of a TCP vertical's unit, and what it still pays for the network: no

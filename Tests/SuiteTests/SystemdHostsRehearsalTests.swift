@@ -124,15 +124,16 @@ struct SystemdHostsRehearsalTests {
 
     /// The one-host units of `deploy/suite.toml` (Unix sockets, no network) under the same systemd:
     /// each vertical serves a call through its store, and the journal holds no renice failure.
-    @Test func oneHostUnits_serveOverUnixSockets_andLogNoPriorityNoise() async throws {
+    /// Then why the units allow `setpriority`: with the call denied, clinics' first request logs
+    /// the failure (GRDB's async read runs on a libdispatch worker thread, which renices itself).
+    @Test func oneHostUnits_serveOverUnixSockets_andLogNoPriorityNoise_unlessSetpriorityIsDenied() async throws {
         let host = try await SystemdHosts.boot(oneHost: true)
         defer { host.down() }
-        let call = try host.inside(
-            "a",
-            [
-                "env", "VERTICALS_SOCKET_DIR=/run/verticals", "/usr/local/bin/svc-supervisor", "call", "clinics", "nearest",
-                #"{"latitude": 51.5074, "longitude": -0.1278, "limit": 1}"#,
-            ])
+        let nearest = [
+            "env", "VERTICALS_SOCKET_DIR=/run/verticals", "/usr/local/bin/svc-supervisor", "call", "clinics", "nearest",
+            #"{"latitude": 51.5074, "longitude": -0.1278, "limit": 1}"#,
+        ]
+        let call = try host.inside("a", nearest)
         #expect(call.status == 0 && call.standardOutput.contains("distanceMetres"), "\(call)")
         let units = try host.inside("a", ["systemctl", "is-active", "verticals.target"])
         #expect(units.standardOutput == "active\n", "\(units)")
@@ -140,5 +141,28 @@ struct SystemdHostsRehearsalTests {
         #expect(journal.contains("serving appointments on"), "the journal holds no vertical's start")
         let noise = journal.split(separator: "\n").filter { $0.contains("Failed to set thread priority") }
         #expect(noise.isEmpty, "\(noise.count) lines, e.g. \(noise.first ?? "")")
+
+        // The same filter without its setpriority line, in a drop-in of clinics' unit.
+        let dropIn = "/etc/systemd/system/verticals-clinics.service.d"
+        let filter = "[Service]\nSystemCallFilter=\nSystemCallFilter=@system-service\nSystemCallFilter=~@privileged @resources\n"
+        for command in [
+            ["mkdir", "-p", dropIn], ["sh", "-c", "printf '\(filter)' >\(dropIn)/deny-setpriority.conf"],
+            ["systemctl", "daemon-reload"], ["systemctl", "restart", "verticals-clinics.service"],
+        ] {
+            let result = try host.inside("a", command)
+            #expect(result.status == 0, "\(command): \(result)")
+        }
+        let denied = try host.inside("a", nearest)
+        #expect(denied.status == 0, "\(denied)")
+        var refused = false
+        let logged = ContinuousClock.now + .seconds(20)
+        while !refused, ContinuousClock.now < logged {
+            let log = try host.inside("a", ["journalctl", "--no-pager", "-o", "cat", "-u", "verticals-clinics.service"])
+            refused = log.standardOutput.split(separator: "\n").contains {
+                $0.contains("Failed to set thread priority") && $0.hasSuffix("errno=1")
+            }
+            if !refused { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        #expect(refused, "clinics logged no refused setpriority: the units may not need to allow it any more")
     }
 }

@@ -16,15 +16,19 @@
 ///   addresses after `IPAddressDeny=any`.
 /// - `ProtectClock=` leaves a read-only `/dev/rtc` in the device ACL.
 /// - No `RootDirectory=`: the binaries link the host's Swift runtime.
-/// - `setpriority` is allowed out of `@resources` (it moves the score from 0.4 to 0.5), with `LimitNICE=-4`: the
-///   Swift runtime's libdispatch renices every worker thread it starts to its queue's QoS, and logs
-///   `Failed to set thread priority for worker thread … errno=1` (refused by the filter) or
-///   `errno=13` (a nice below 0 without `RLIMIT_NICE`) otherwise. The stores run GRDB's queues at
-///   QoS default (nice 0), so the verticals need no raised limit: where systemd cannot raise it
-///   (`LimitNICE=` is clamped to an inherited hard limit, as in a container without
-///   `CAP_SYS_RESOURCE`) they still log nothing. A vertical can lower its own threads' priority, or
-///   raise them as far as nice -4; it still cannot touch real-time scheduling, affinity, memory
-///   policy or rlimits.
+/// - `setpriority` is allowed out of `@resources` (it moves the score from 0.4 to 0.5), with
+///   `LimitNICE=-4`: the Swift runtime's libdispatch renices every worker thread it starts to its
+///   queue's QoS, and logs `Failed to set thread priority for worker thread … errno=1` (refused by
+///   the filter) or `errno=13` (a nice below 0 without `RLIMIT_NICE`) otherwise. It makes the call
+///   for every worker thread, at nice 0 too, and every vertical starts such threads: GRDB's async
+///   `read` and `write` run their closures on the store's queue through `DispatchQueue.async`. The
+///   stores run GRDB's queues at QoS default (nice 0), so the verticals need no raised limit while
+///   they serve: where systemd cannot raise it (`LimitNICE=` is clamped to an inherited hard limit,
+///   as in a container without `CAP_SYS_RESOURCE`) they log nothing then. A graceful stop logs one
+///   `errno=13` line there: disposing GRDB's queues wakes a worker of libdispatch's default pool,
+///   and the first of those starts libdispatch's manager thread at the user-interactive QoS
+///   (nice -4). A vertical can lower its own threads' priority, or raise them as far as nice -4; it
+///   still cannot touch real-time scheduling, affinity, memory policy or rlimits.
 enum SystemdSandbox {
     /// The settings of a unit with `network` (nil: Unix sockets only), in the order they are
     /// written, each with why when it is not obvious.
