@@ -40,25 +40,26 @@ import VerticalsTesting
         let directory = TemporaryDirectory()
         let bin = directory.file("bin")
         mkdir(bin, 0o755)
-        for program in ["svc-clinics", "svc-supervisor"] {
+        for program in ["vt-testd", "svc-supervisor"] {
             _ = symlink("\(DaemonProcess.productsDirectory)/\(program)", "\(bin)/\(program)")
         }
         let layout = SystemdLayout(prefix: directory.path)
         let (manifest, problems) = ManifestParser.parse(
             text: """
-                [services.identity]
+                [services.ledger]
                 endpoint = "tcp:10.0.0.2:7001"
-                [services.clinics]
-                executable = "svc-clinics"
+                [services.catalog]
+                executable = "vt-testd"
+                args = ["catalog"]
                 host = "a"
                 endpoint = "tcp:10.0.0.3:7002"
-                depends_on = ["identity"]
+                depends_on = ["ledger"]
                 env = { OTEL_EXPORTER_OTLP_ENDPOINT = "http://10.0.0.9:4318" }
                 """, baseDirectory: directory.path, binDirectory: layout.binDirectory, checkExecutables: false)
         #expect(problems.isEmpty, "\(problems)")
         let files = try SystemdExport.files(for: manifest, layout: layout, host: "a")
-        #expect(files["verticals-identity.service"] == nil)
-        #expect(SystemdHostsFixture.words("IPAddressAllow", in: files["verticals-clinics.service"] ?? "").contains("10.0.0.9"))
+        #expect(files["verticals-ledger.service"] == nil)
+        #expect(SystemdHostsFixture.words("IPAddressAllow", in: files["verticals-catalog.service"] ?? "").contains("10.0.0.9"))
         _ = try GeneratedFolder(path: directory.file("units")).replace(with: files) { _ in false }
         try Self.verify(files, in: directory)
     }
