@@ -4,10 +4,10 @@ import VerticalsTesting
 
 /// On a live suite as root with a user per vertical, named by the manifest (`user =`, not
 /// `verticals-NAME`): a member of the operator group who is neither root nor identity's user may
-/// create the first admin, exactly as the operator-only mark admits it, while a vertical's user may
-/// not; and root's `svc-supervisor login` trusts the suite's own identity, whose socket the
-/// supervisor handed to a process of that user (the CLI believes the supervisor's `status` about
-/// which process that is).
+/// create the first admin with `svc-supervisor admin create`, exactly as the operator-only mark
+/// admits it, while a vertical's user may not; and root's `svc-supervisor login` trusts the suite's
+/// own identity, whose socket the supervisor handed to a process of that user (the CLI believes
+/// the supervisor's `status` about which process that is, or the socket's root-only folder).
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct OperatorGroupSuiteTests {
     /// identity, clinics (declaring identity.authenticate) and notifications, each as its user.
@@ -35,11 +35,13 @@ struct OperatorGroupSuiteTests {
             // Copied out at once: getpwnam's answer lives in a buffer the next look-up reuses.
             let uid = try #require(getpwnam(member)).pointee.pw_uid
             let gid = try #require(getgrnam(prefix + "ops")).pointee.gr_gid
+            // Through `admin create`: the member cannot ask the supervisor (its control socket is root's),
+            // so the CLI trusts identity's socket because only root can have placed it.
             let created = try runCommand(
                 "/usr/bin/setpriv",
                 ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups",
-                 "\(bin)/svc-supervisor", "call", "--socket-dir", "\(run)/sockets", "identity", "createAdmin", input],
-                in: directory)
+                 "\(bin)/svc-supervisor", "admin", "create", "ada@example.org", "--display-name", "Ada", "--run-dir", run],
+                environment: ["HOME": "/nonexistent"], in: directory, standardInput: "correct-horse-battery\n")
             #expect(created.status == 0, "the operator group's member: \(created.standardError)")
             #expect(created.standardOutput.contains("\"admin\""), "\(created.standardOutput)")
             let audited = eventually(timeout: .seconds(30)) {

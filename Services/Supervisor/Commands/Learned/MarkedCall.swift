@@ -23,7 +23,13 @@ enum MarkedCall {
     ) async throws -> (operation: DescribedOperation, output: JSONValue) {
         // The supervisor is believed about which process is which vertical only when it passes the check itself.
         let suite = await SuiteVerticals.find(connection: connection, manifest: nil, supervisorCheck: TrustedCallee.check())
-        return try await VerticalCaller.$calleeCheck.withValue(TrustedCallee.check(supervised: suite.supervisedPIDs)) {
+        let sockets = connection.sockets
+        let rootPlaced = Set(suite.names.filter { name in
+            guard case .unix(let path) = sockets.endpoint(for: name) else { return false }
+            return RootPlacedSocket.isRootPlaced(path)
+        })
+        let check = TrustedCallee.check(supervised: suite.supervisedPIDs, rootPlaced: rootPlaced)
+        return try await VerticalCaller.$calleeCheck.withValue(check) {
             let learned = LearnedContracts(connection: connection)
             let service = try await server(of: mark, learned: learned, suite: suite)
             let (described, _) = try await learned.cachedOrFetched(service, label: "\(service) (\(mark))")
