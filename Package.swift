@@ -285,6 +285,8 @@ let package = Package(
                 "VerticalsCertificates", "VerticalsManifest", "VerticalsDeploy",
                 "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop", "VerticalsStorage",
                 "VerticalsWire", "CFrameworkDefaults", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // The contract lock, for `check` (depends_on's operations against the committed contracts).
+                "VerticalsContractTesting",
             ],
             path: "Services/Supervisor/svc-supervisor-engine",
             swiftSettings: strict

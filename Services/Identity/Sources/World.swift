@@ -23,9 +23,6 @@ package struct World: VerticalWorld {
     package var settings: Settings
     /// Argon2id with ``Settings/passwordLimits``.
     package var passwords: PasswordHasher
-    /// The uids of local operators, who may create the first admin (``CreateFirstAdmin``):
-    /// root and the uid identity runs as.
-    package var operatorUIDs: Set<UInt32> = [0, geteuid()]
 
     /// Creates a World from its parts.
     package init(parts: WorldParts, settings: Settings) throws {

@@ -37,12 +37,13 @@ package enum ControlClient {
     }
 
     /// Calls `operation`; a supervisor that does not answer is exit status 69 with a hint.
+    /// `calleeCheck`, when given, must pass the control socket's listener before a byte is sent.
     package static func call<Input, Output>(
         _ operation: Operation<Input, Output>, _ input: Input, runDirectory: String, timeout: Duration = .seconds(60),
-        statuses: [ErrorCode: Int32] = [:]
+        statuses: [ErrorCode: Int32] = [:], calleeCheck: CalleeCheck? = nil
     ) async throws -> Output {
         let loop = try EventLoop(name: "svc-supervisor")
-        let client = ServiceClient(loop: loop, sockets: SocketDirectory(runDirectory))
+        let client = ServiceClient(loop: loop, sockets: SocketDirectory(runDirectory), calleeCheck: calleeCheck)
         defer {
             client.close()
             loop.shutdown()

@@ -17,7 +17,11 @@ struct CheckCommand: ParsableCommand {
             Bare executable names are looked up beside svc-supervisor itself; relative paths from the
             manifest's folder. With --run-dir, each socket path is checked against the 107-byte limit too.
             Every declared setting is validated as well: each service's `environment` against the daemons'
-            settings, and this process's environment against the supervisor's.
+            settings, and this process's environment against the supervisor's. Each operation depends_on
+            names is looked up in the checkout's contract lock (--contracts; by default
+            Tests/Contracts/contracts.lock.json beside the manifest's folder, when there is one): one its
+            vertical does not declare, or one only the operator may call, is a problem. Verticals the lock
+            does not hold are left to their daemons, which warn at start-up about what they do not serve.
             Exit status: 0 when valid, 65 (EX_DATAERR) when not.
             """)
 
@@ -30,6 +34,11 @@ struct CheckCommand: ParsableCommand {
 
     @Option(name: .long, help: "Where bare executable names are found (default: svc-supervisor's own folder).")
     var binDir: String?
+
+    @Option(
+        name: .long,
+        help: "The contract lock depends_on's operations are checked against (default: ../Tests/Contracts/contracts.lock.json from the manifest's folder, when it exists).")
+    var contracts: String?
 
     @Flag(name: .long, help: "Print every key a manifest takes, with its type, default and meaning (Markdown), and check nothing.")
     var listKeys = false
@@ -48,6 +57,13 @@ struct CheckCommand: ParsableCommand {
         for service in parsed.services {
             problems += DaemonSettings.declaration.problems(in: service.environment).map {
                 ManifestError(service: service.name, key: "env", $0.description)
+            }
+        }
+        let lockPath = contracts ?? DeclaredOperations.lockPath(beside: manifest)
+        if contracts != nil || access(lockPath, F_OK) == 0 {
+            switch DeclaredOperations.lock(at: lockPath) {
+            case .success(let lock): problems += DeclaredOperations.problems(in: parsed, lock: lock, path: lockPath)
+            case .failure(let problem): problems.append(problem)
             }
         }
         problems += SupervisorSettings.declaration.problems(in: ProcessEnvironment.current).map {

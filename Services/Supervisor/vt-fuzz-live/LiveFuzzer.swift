@@ -121,7 +121,7 @@ final class LiveFuzzer {
                     // An operation that made its daemon exit is done with (the next one goes on).
                     if quarantined.contains(target.label) { break }
                     // The patient and the admin in turn; the one there is when only one is (over
-                    // TCP no admin can be made: that needs a local operator).
+                    // TCP no admin can be made without the operator's certificate).
                     let session: FuzzRequest.Session =
                         sessions.admin == nil || (rank % 2 == 0 && sessions.patient != nil) ? .patient : .admin
                     guard var input = build(target, session: session, edgePercent: 0, raw: false).input else {

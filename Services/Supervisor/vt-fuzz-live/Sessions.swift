@@ -6,8 +6,8 @@ import VerticalsWire
 /// credentials look like (its Input) and where the token is (its Output, the field the
 /// `endsSession` operation takes too); an unmarked operation of the same vertical whose Input
 /// holds all of those credentials registers an account (a patient); the one marked
-/// `createsFirstAdmin` makes an admin, as `svc-supervisor admin create` does (only a local
-/// operator may: the fuzzer runs as root or as the suite's user).
+/// `createsFirstAdmin` makes an admin, as `svc-supervisor admin create` does (only the operator
+/// may: the fuzzer runs as root or as the suite's user).
 struct Sessions {
     /// The field Inputs carry the token in, when the suite issues sessions.
     let tokenField: String?

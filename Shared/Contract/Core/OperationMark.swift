@@ -21,7 +21,7 @@ public struct OperationMark: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let issuesSession = OperationMark(rawValue: "issuesSession")
     /// Revokes the session whose token (``sessionTokenField``) it takes: `svc-supervisor logout`.
     public static let endsSession = OperationMark(rawValue: "endsSession")
-    /// Creates the first administrator from its Input, for a local operator: `svc-supervisor admin create`.
+    /// Creates the first administrator from its Input, for the operator: `svc-supervisor admin create`.
     public static let createsFirstAdmin = OperationMark(rawValue: "createsFirstAdmin")
     /// Gives an account a role, with an admin's token (``sessionTokenField``): `svc-supervisor admin grant`.
     public static let grantsRole = OperationMark(rawValue: "grantsRole")

@@ -5,8 +5,9 @@ import VerticalsEventLoop
 /// (`svc-supervisor login`) gives its ``ServiceClient`` one, so that a socket someone else planted
 /// where the client looks does not receive it.
 ///
-/// Over mutual TLS the client already refuses a certificate that does not name the callee
-/// (`verticals://NAME`); the check then sees the name it verified.
+/// Over mutual TLS the client refuses a certificate that does not name the callee
+/// (`verticals://NAME`) before the check runs, as `permissionDenied` naming both; the check then
+/// sees the name it verified.
 public struct CalleeCheck: Sendable {
     /// Who listens on a new connection, as the kernel or the handshake says.
     public enum Listener: Sendable, Equatable {

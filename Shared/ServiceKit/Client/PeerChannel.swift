@@ -118,8 +118,11 @@ final class PeerChannel {
                 .unavailable, "\(service) cannot be called over TLS: \(error)", details: [ErrorDetail("service", service)]))
             return
         }
-        // The callee's certificate must name it: verticals://<service>.
-        Connection.connect(to: endpoint, on: loop, options: options, tls: context, peerName: service) { [self] result in
+        // The callee's certificate must name it: verticals://<service>. With a callee check, the name is
+        // checked once the handshake is done (``connected(_:)``), so that a wrong one is refused as
+        // `permissionDenied`, naming it, rather than reported as a callee that cannot be reached.
+        let peerName = calleeCheck == nil ? service : nil
+        Connection.connect(to: endpoint, on: loop, options: options, tls: context, peerName: peerName) { [self] result in
             connectFinished(result)
         }
     }
@@ -156,7 +159,9 @@ final class PeerChannel {
             connection.close()
             return
         }
-        if let calleeCheck, let refusal = calleeCheck.refusal(service, connection.calleeListener) {
+        if let calleeCheck, let refusal = Self.wrongName(connection.calleeListener, service: service)
+            ?? calleeCheck.refusal(service, connection.calleeListener)
+        {
             // Not one byte to a listener that is not the callee meant.
             connection.close()
             state = .idle
@@ -184,6 +189,12 @@ final class PeerChannel {
         for (id, bytes) in queued where pending.contains(id) {
             connection.write(bytes)
         }
+    }
+
+    /// Why a TLS peer is not `service`, when its verified certificate names another vertical.
+    private static func wrongName(_ listener: CalleeCheck.Listener, service: String) -> String? {
+        guard case .certificate(let name) = listener, name != service else { return nil }
+        return "its certificate names \(name.map { "verticals://\($0)" } ?? "no vertical"), not verticals://\(service)"
     }
 
     private func received(_ payload: [UInt8], on connection: Connection) {

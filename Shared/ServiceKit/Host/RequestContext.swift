@@ -25,6 +25,11 @@ public final class RequestContext: Sendable {
     /// Who the caller is, as limits counted per caller key it: `uid N` on a Unix socket,
     /// `verticals://NAME` over mutual TLS, `address HOST` over plain TCP; nil when unknown.
     public let caller: String?
+    /// Whether the caller is the operator, as the host decided when it admitted the connection
+    /// (``CallerGrant/isOperator``: root, the daemon's own uid, the operator group, or the
+    /// operator certificate): exactly whom an operation marked ``OperationMark/operatorOnly``
+    /// admits. A use case that must know asks this rather than re-deriving it from ``peer``.
+    public let callerIsOperator: Bool
     /// The server span's place in its trace (nil when the daemon traces nothing,
     /// `VERTICALS_TRACING=off`). Log lines written while serving carry its ids (``LoggingBootstrap``).
     public let trace: TraceIdentity?
@@ -51,11 +56,13 @@ public final class RequestContext: Sendable {
     /// Creates a context (the host does; tests may too); `logger` is labelled on use (``logger``).
     public convenience init(
         operation: String, correlationID: UInt64 = 0, deadline: Deadline? = nil, traceparent: String? = nil,
-        peer: PeerCredentials? = nil, caller: String? = nil, logger: Logger = Logger(label: "verticals")
+        peer: PeerCredentials? = nil, caller: String? = nil, callerIsOperator: Bool = false,
+        logger: Logger = Logger(label: "verticals")
     ) {
         self.init(
             operation: operation, correlationID: correlationID, deadline: deadline, traceparent: traceparent,
-            peer: peer, caller: caller ?? peer.map { "uid \($0.uid)" }, logger: logger, events: nil)
+            peer: peer, caller: caller ?? peer.map { "uid \($0.uid)" }, callerIsOperator: callerIsOperator, logger: logger,
+            events: nil)
     }
 
     /// The parent of the calls and spans made while serving it (nil when tracing is off).
@@ -66,10 +73,11 @@ public final class RequestContext: Sendable {
     /// Creates a context whose streaming operation sends its events to `events`.
     init(
         operation: String, correlationID: UInt64, deadline: Deadline?, traceparent: String?,
-        peer: PeerCredentials?, caller: String?, logger: Logger, events: (any EventSink)?,
+        peer: PeerCredentials?, caller: String?, callerIsOperator: Bool = false, logger: Logger, events: (any EventSink)?,
         trace: TraceIdentity? = nil, span: VerticalsSpan? = nil
     ) {
         self.caller = caller
+        self.callerIsOperator = callerIsOperator
         self.trace = trace
         self.span = span
         self.operation = operation

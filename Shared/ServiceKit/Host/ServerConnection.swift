@@ -266,13 +266,14 @@ final class ServerConnection: @unchecked Sendable {
             let trace = traces.serverIdentity(traceparent: envelope.traceparent)
             context = RequestContext(
                 operation: envelope.operation, correlationID: id, deadline: deadline,
-                traceparent: envelope.traceparent, peer: connection.peerCredentials, caller: caller, logger: logger, events: self,
+                traceparent: envelope.traceparent, peer: connection.peerCredentials, caller: caller,
+                callerIsOperator: grant.isOperator, logger: logger, events: self,
                 trace: trace, span: trace.sampled ? serverSpan(trace, message, traces, now) : nil)
         } else {
             context = RequestContext(
                 operation: envelope.operation, correlationID: id, deadline: deadline,
-                traceparent: envelope.traceparent, peer: connection.peerCredentials, caller: caller, logger: logger,
-                events: self)
+                traceparent: envelope.traceparent, peer: connection.peerCredentials, caller: caller,
+                callerIsOperator: grant.isOperator, logger: logger, events: self)
         }
         var entry = InFlight(
             task: nil, deadline: deadline?.instant, started: now, counts: counts, isStream: operation.isStream,

@@ -128,7 +128,7 @@ final class ProviderHarness {
     }
 
     /// The suite's one admin, created as `svc-supervisor admin create` does (this test process is
-    /// a local operator: identity's own uid) the first time a state asks for it, logged in each time.
+    /// the operator: identity's own uid) the first time a state asks for it, logged in each time.
     private func loginAdmin() async throws -> Identity.Session {
         let email = "admin@example.org"
         do {

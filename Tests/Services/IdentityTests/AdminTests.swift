@@ -10,15 +10,17 @@ import VerticalsTesting
 /// The first admin and role changes: who may, and when.
 @Suite("identity.createAdmin, grantRole, revokeRole")
 struct AdminTests {
-    /// A caller with identity's own uid: a local operator.
-    static let operatorPeer = PeerCredentials(pid: 42, uid: 1000, gid: 1000)
-    /// A caller with another uid (another vertical under systemd).
-    static let strangerPeer = PeerCredentials(pid: 43, uid: 2001, gid: 2001)
+    /// A caller with identity's own uid: the operator.
+    static let operatorPeer = PeerCredentials(pid: 42, uid: IdentityHost.ownUID, gid: IdentityHost.ownUID)
+    /// A member of the operator group, by its primary group: neither root nor identity's user.
+    static let operatorGroupPeer = PeerCredentials(pid: 44, uid: 3000, gid: IdentityHost.operatorGID)
+    /// A vertical's user (clinics), even with the operator group as its primary group.
+    static let verticalPeer = PeerCredentials(pid: 43, uid: IdentityHost.clinicsUID, gid: IdentityHost.operatorGID)
+    /// A caller the host does not know as anyone.
+    static let strangerPeer = PeerCredentials(pid: 45, uid: 4000, gid: 4000)
 
     static func world() throws -> World {
-        var world = try World.fixture()
-        world.operatorUIDs = [0, 1000]
-        return world
+        try World.fixture()
     }
 
     /// The router with a first admin created by the operator, and that admin's token.
@@ -50,8 +52,19 @@ struct AdminTests {
         #expect(account.displayName == "ops")
     }
 
-    @Test(arguments: [Self.strangerPeer, nil])
-    func createAdmin_givenACallerWhoIsNotALocalOperator_isPermissionDenied(peer: PeerCredentials?) async throws {
+    /// The use case admits exactly whom the `operatorOnly` mark admits: root and the operator
+    /// group too, not only identity's own user.
+    @Test(arguments: [PeerCredentials(pid: 46, uid: 0, gid: 0), Self.operatorGroupPeer])
+    func createAdmin_givenRootOrAnOperatorGroupMember_createsTheAdmin(peer: PeerCredentials) async throws {
+        let router = Endpoint.routes(world: try Self.world())
+
+        let account = try await router.call(Identity.createAdmin, .fixture(), peer: peer)
+
+        #expect(account.roles == [.patient, .admin])
+    }
+
+    @Test(arguments: [Self.verticalPeer, Self.strangerPeer, nil])
+    func createAdmin_givenACallerWhoIsNotTheOperator_isPermissionDenied(peer: PeerCredentials?) async throws {
         let router = Endpoint.routes(world: try Self.world())
 
         let error = await serviceError { try await router.call(Identity.createAdmin, .fixture(), peer: peer) }

@@ -62,11 +62,32 @@ extension Identity.LoginInput {
 extension Router {
     /// Serves one `operation` call in-process: encodes `input` as a request frame, runs the
     /// route, and decodes the response frame, as the host and a client would.
-    /// `peer` is who the caller is by `SO_PEERCRED` (nil: unknown, as over a socketpair).
+    /// `peer` is who the caller is by `SO_PEERCRED` (nil: unknown, as over a socketpair); whether
+    /// it is the operator is what ``IdentityHost/access`` grants it, as the host would decide.
     func call<Input, Output>(
         _ operation: Operation<Input, Output>, _ input: Input, peer: PeerCredentials? = nil
     ) async throws -> Output {
-        try await serveInProcess(
-            operation, input, context: RequestContext(operation: operation.fullName, correlationID: 1, peer: peer))
+        let isOperator = peer.map { IdentityHost.access.grant(peer: $0, peerName: nil, secure: false).isOperator } ?? false
+        return try await serveInProcess(
+            operation, input,
+            context: RequestContext(operation: operation.fullName, correlationID: 1, peer: peer, callerIsOperator: isOperator))
     }
+}
+
+/// Identity's host as these tests deploy it: identity runs as uid 1000, the operator group is
+/// gid 990, and clinics (a vertical of the suite) runs as uid 2001.
+enum IdentityHost {
+    /// Identity's own uid.
+    static let ownUID: UInt32 = 1000
+    /// The operator group.
+    static let operatorGID: UInt32 = 990
+    /// clinics' uid.
+    static let clinicsUID: UInt32 = 2001
+
+    /// Who the host admits, and as what (``VerticalsServiceKit/PeerAccess/grant(peer:peerName:secure:)``).
+    static let access: PeerAccess = {
+        var access = PeerAccess(ownUID: ownUID, allowedGIDs: [operatorGID])
+        access.suiteServices = [clinicsUID: "clinics"]
+        return access
+    }()
 }

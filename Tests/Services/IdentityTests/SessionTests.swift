@@ -17,9 +17,7 @@ struct SessionTests {
         let session: Identity.Session
 
         init() async throws {
-            var world = try World.fixture(clock: clock)
-            world.operatorUIDs = [AdminTests.operatorPeer.uid]
-            self.world = world
+            world = try World.fixture(clock: clock)
             router = Endpoint.routes(world: world)
             account = try await router.call(Identity.createAdmin, .fixture(), peer: AdminTests.operatorPeer)
             session = try await router.call(Identity.login, .fixture())

@@ -7,6 +7,8 @@
 // is the same program with a larger N. VT_TESTD_FAIL_AFTER_STORE=1 then ends it (exit 70) once
 // the store is open and migrated, before it serves: an upgrade that fails after its hand-over.
 // VT_TESTD_HOSTILE_FILES makes it attack the root supervisor's file handling (HostileFiles.swift).
+// VT_TESTD_UNMARKED_SECRET=1 also serves NAME.signIn, marked as the suite's login but with a password
+// field not marked secret (TestEcho.unmarkedSignIn), which the CLI must refuse to fill or send.
 import GRDB
 import Glibc
 import Synchronization
@@ -23,6 +25,9 @@ let status = DaemonMain.run(name: name, arguments: Array(CommandLine.arguments.d
     guard let count = runtime.environment["VT_TESTD_MIGRATIONS"].flatMap(Int.init), count > 0 else {
         var router = routes(name: name, client: runtime.client)
         HostileFiles.add(to: &router, stateDirectory: runtime.stateDirectory)
+        if runtime.environment["VT_TESTD_UNMARKED_SECRET"] == "1" {
+            router.on(TestEcho(service: name).unmarkedSignIn) { _, _ in .init(token: "token-for-anyone") }
+        }
         return ServedVertical(router)
     }
     var migrator = DatabaseMigrator()

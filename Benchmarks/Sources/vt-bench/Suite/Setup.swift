@@ -15,7 +15,7 @@ struct Setup: Sendable {
         let client = ServiceClient(loop: loop, sockets: suite.sockets, defaultTimeout: .seconds(30))
         defer { client.close() }
         do {
-            // The first admin, as `svc-supervisor admin create` makes it: the bench runs as a local operator.
+            // The first admin, as `svc-supervisor admin create` makes it: the bench runs as the operator.
             _ = try await client.call(
                 Identity.createAdmin, .init(email: "admin@example.org", password: password, displayName: "Bench Admin"))
             let admin = try await client.call(Identity.login, .init(email: "admin@example.org", password: password))

@@ -48,7 +48,7 @@ package enum Endpoint {
             let user = try await CreateFirstAdmin(world: world).execute(
                 email: input.email, password: input.password,
                 displayName: input.displayName ?? String(input.email.split(separator: "@").first ?? Substring(input.email)),
-                callerUID: context.peer?.uid)
+                callerIsOperator: context.callerIsOperator)
             return Identity.Account(user)
         }
         router.on(Identity.grantRole) { input, _ in

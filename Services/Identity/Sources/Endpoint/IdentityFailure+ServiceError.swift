@@ -18,11 +18,11 @@ extension IdentityFailure: ServiceErrorConvertible {
             ServiceError(.unauthenticated, "wrong e-mail address or password: check both and log in again")
         case .invalidToken:
             ServiceError(.unauthenticated, "the session token is not valid (unknown, expired or logged out): log in again")
-        case .notLocalOperator:
+        case .notOperator:
             ServiceError(
                 .permissionDenied,
-                "only a local operator (root, or the user identity runs as) may create the first admin: "
-                    + "run svc-supervisor admin create as that user")
+                "only the operator (root, the operator group, the user identity runs as, or the operator certificate) "
+                    + "may create the first admin: run svc-supervisor admin create as one of them")
         case .adminExists:
             ServiceError(.conflict, "an admin exists already: log in as an admin and use svc-supervisor admin grant EMAIL admin")
         case .notAdmin:

@@ -12,8 +12,9 @@ import VerticalsContract
 /// - `$VERTICALS_POINTER_DIR` when set (tests set it to their own temporary folder, so that
 ///   parallel supervisors never read or clobber the pointer of a real run; set but empty,
 ///   there is no pointer at all);
-/// - else `/run/verticals` for root (the file is 0640, group `verticals` when that group exists,
-///   so the operators who may use the sockets may read it);
+/// - else `/run/verticals` for root (the file is 0640, of the operator group when that group
+///   exists, `verticals` unless `VERTICALS_OPERATOR_GROUP` names another, so the operators who
+///   may use the sockets may read it);
 /// - else `$XDG_RUNTIME_DIR/verticals` for a user.
 ///
 /// A user's CLI reads its own folder, then `/run/verticals`. A note whose supervisor is gone
@@ -59,8 +60,9 @@ public struct SuitePointer: Sendable, Equatable {
         return places + [SuitePointer(folder: systemFolder)]
     }
 
-    /// Writes the note for the supervisor `pid` serving `runDirectory` (replacing any other).
-    public func write(runDirectory: String, pid: Int32 = getpid()) throws(SupervisorError) {
+    /// Writes the note for the supervisor `pid` serving `runDirectory` (replacing any other),
+    /// readable by `group` when written by root and that group exists.
+    public func write(runDirectory: String, pid: Int32 = getpid(), group: String = "verticals") throws(SupervisorError) {
         try RunDirectory.makeDirectories(folder, mode: 0o755)
         let temporary = "\(path).\(pid)"
         unlink(temporary)  // a new file, never through a link left there
@@ -68,7 +70,7 @@ public struct SuitePointer: Sendable, Equatable {
         guard descriptor >= 0 else {
             throw SupervisorError("cannot write \(temporary): \(SupervisorError.errnoText())")
         }
-        if geteuid() == 0, let group = getgrnam("verticals") { _ = fchown(descriptor, 0, group.pointee.gr_gid) }
+        if geteuid() == 0, let entry = getgrnam(group) { _ = fchown(descriptor, 0, entry.pointee.gr_gid) }
         let bytes = Array("\(runDirectory)\n\(pid)\n".utf8)
         let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)

@@ -11,7 +11,9 @@ import VerticalsWire
 /// called (one round trip); else each is asked until one has it.
 ///
 /// Every connection these calls make is checked first (``TrustedCallee``): they carry secrets
-/// and session tokens, which a socket planted where the CLI looks must never receive.
+/// and session tokens, which a socket planted where the CLI looks must never receive. The
+/// supervisor's control socket is checked the same way before its `status` is believed about
+/// which process runs each vertical.
 enum MarkedCall {
     /// Calls the operation marked `mark` with the Input `input` builds from its learned schema
     /// (``MarkedInput``: once, after the vertical is found and checked, its secrets read for
@@ -19,9 +21,17 @@ enum MarkedCall {
     static func call(
         _ mark: OperationMark, _ input: MarkedInput, subject: String, connection: VerticalConnectionOptions
     ) async throws -> (operation: DescribedOperation, output: JSONValue) {
-        try await VerticalCaller.$calleeCheck.withValue(TrustedCallee.check()) {
+        // The supervisor is believed about which process is which vertical only when it passes the check itself.
+        let suite = await SuiteVerticals.find(connection: connection, manifest: nil, supervisorCheck: TrustedCallee.check())
+        let sockets = connection.sockets
+        let rootPlaced = Set(suite.names.filter { name in
+            guard case .unix(let path) = sockets.endpoint(for: name) else { return false }
+            return RootPlacedSocket.isRootPlaced(path)
+        })
+        let check = TrustedCallee.check(supervised: suite.supervisedPIDs, rootPlaced: rootPlaced)
+        return try await VerticalCaller.$calleeCheck.withValue(check) {
             let learned = LearnedContracts(connection: connection)
-            let service = try await server(of: mark, learned: learned)
+            let service = try await server(of: mark, learned: learned, suite: suite)
             let (described, _) = try await learned.cachedOrFetched(service, label: "\(service) (\(mark))")
             guard let operation = described.operation(marked: mark) else {
                 throw CLIError(status: 69, "\(service) no longer serves an operation marked \(mark)")
@@ -40,12 +50,11 @@ enum MarkedCall {
     }
 
     /// The vertical that serves the operation marked `mark`, found by the cache, else by asking
-    /// each of the verticals the suite names (``SuiteVerticals/named``: the supervisor's list, the
+    /// each of the verticals `suite` names (``SuiteVerticals/named``: the supervisor's list, the
     /// manifest's, `VERTICALS_ENDPOINT_*`), else, where nothing names any, those with a socket in
     /// the socket folder. Found before anything is read from the person, so that reading the
     /// checkout's manifest may hand the command over to svc-supervisor-engine.
-    static func server(of mark: OperationMark, learned: LearnedContracts) async throws -> String {
-        let suite = await SuiteVerticals.find(connection: learned.connection, manifest: nil)
+    static func server(of mark: OperationMark, learned: LearnedContracts, suite: SuiteVerticals) async throws -> String {
         let names = suite.named.isEmpty ? suite.names : suite.named
         if let known = names.first(where: { learned.cached($0)?.operation(marked: mark) != nil }) { return known }
         var refused: [String] = []

@@ -17,6 +17,12 @@ struct SuiteVerticals {
     var named: [String] = []
     /// Where they were found, for "known: … (from …)".
     let sources: [String]
+    /// The main process of each vertical the supervisor runs, by name, when the supervisor passed
+    /// the check ``find(connection:manifest:checkoutManifest:supervisorCheck:)`` was given (its
+    /// control socket held by whom that check trusts); empty otherwise. What ``TrustedCallee``
+    /// accepts as a vertical's listener besides the uids it knows: the supervisor's word for which
+    /// process is identity, whatever user the manifest gives it.
+    var supervisedPIDs: [String: Int32] = [:]
 
     /// The manifest of the checkout the command runs in, read when no supervisor answers.
     static let defaultManifest = "deploy/suite.toml"
@@ -24,9 +30,12 @@ struct SuiteVerticals {
     /// The verticals of the suite `connection` names, with those of `manifest` when given (else of
     /// ``defaultManifest`` when no supervisor answers, unless `checkoutManifest` is false: reading
     /// one hands the whole command over to svc-supervisor-engine, which a command that has read
-    /// its standard input already, such as `login`'s password, cannot afford).
+    /// its standard input already, such as `login`'s password, cannot afford). With
+    /// `supervisorCheck`, the supervisor is asked only once its control socket passes it, and the
+    /// processes it names are kept (``supervisedPIDs``).
     static func find(
-        connection: VerticalConnectionOptions, manifest: String?, checkoutManifest: Bool = true
+        connection: VerticalConnectionOptions, manifest: String?, checkoutManifest: Bool = true,
+        supervisorCheck: CalleeCheck? = nil
     ) async -> SuiteVerticals {
         var names: [String] = []
         var sources: [String] = []
@@ -38,12 +47,19 @@ struct SuiteVerticals {
         }
         let runDirectory = StreamCaller.runDirectory(of: connection.sockets).path
         var supervised = false
+        var pids: [String: Int32] = [:]
         if access("\(runDirectory)/supervisor.sock", F_OK) == 0,
             let list = try? await ControlClient.call(
-                Supervisor.status, Empty(), runDirectory: runDirectory, timeout: connection.deadline)
+                Supervisor.status, Empty(), runDirectory: runDirectory, timeout: connection.deadline,
+                calleeCheck: supervisorCheck)
         {
             add(list.services.map(\.name), from: "the supervisor at \(runDirectory)")
             supervised = true
+            if supervisorCheck != nil {
+                for service in list.services {
+                    if let pid = service.pid.flatMap(Int32.init(exactly:)) { pids[service.name] = pid }
+                }
+            }
         }
         // The checkout's manifest only when no supervisor says what runs: a suite started from
         // another manifest is listed as it runs, not as this folder's file would have it.
@@ -55,7 +71,7 @@ struct SuiteVerticals {
         add(endpointNames, from: "\(SocketDirectory.endpointVariablePrefix)*")
         let named = names
         add(UnknownVertical.socketNames(in: connection.sockets.path), from: connection.sockets.path)
-        return SuiteVerticals(names: names, named: named, sources: sources)
+        return SuiteVerticals(names: names, named: named, sources: sources, supervisedPIDs: pids)
     }
 
     /// "known: a, b (from …)", or what was looked at when nothing was found.

@@ -16,8 +16,9 @@ struct AdminCommand: AsyncParsableCommand {
             The values given fill the operation's required fields in order (svc-supervisor describe
             shows them); --field-name VALUE gives any field by name; each field it marks secret is read
             with echo off, or from a line of standard input when it is not a terminal.
-            `create` works once, for a local operator: run it as root or as the user the vertical runs
-            as, while no admin exists. `grant` and `revoke` need an admin's login (svc-supervisor login).
+            `create` works once, for the operator: run it as root, as a member of the operator group
+            (its primary group) or as the user the vertical runs as, while no admin exists. `grant`
+            and `revoke` need an admin's login (svc-supervisor login).
             Examples (the reference suite):
               svc-supervisor admin create ada@example.org --display-name "Ada Lovelace"
               printf '%s\\n' "$SECRET" | svc-supervisor admin create ada@example.org
@@ -28,7 +29,7 @@ struct AdminCommand: AsyncParsableCommand {
     /// `admin create VALUE…`: the operation marked `createsFirstAdmin`; each field it marks secret
     /// from a prompt with echo off, or standard input's first line.
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create the first admin (local operator only).")
+        static let configuration = CommandConfiguration(abstract: "Create the first admin (the operator only).")
 
         @Argument(parsing: .allUnrecognized, help: "Values of the operation's required fields, in order; --field-name VALUE for any field.")
         var fields: [String] = []

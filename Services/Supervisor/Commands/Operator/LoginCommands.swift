@@ -15,8 +15,8 @@ struct LoginCommand: AsyncParsableCommand {
             daemon.describe among the verticals the supervisor, the manifest or VERTICALS_ENDPOINT_* name.
             The values given fill its Input's required fields in order (svc-supervisor describe shows
             them); --field-name VALUE gives any field by name. Before a secret is sent, the vertical's
-            socket must be held by root, this user or its verticals-NAME user (over TLS, its certificate
-            must name it). The token goes to $XDG_STATE_HOME/verticals/session.json (else
+            socket must be held by root, this user, its verticals-NAME user or the process the supervisor
+            runs as it, or lie where only root can have placed it (over TLS, its certificate must name it). The token goes to $XDG_STATE_HOME/verticals/session.json (else
             ~/.local/state/verticals/). Each field the operation marks secret comes from a prompt with
             echo off, or from a line of standard input when it is not a terminal.
             """)

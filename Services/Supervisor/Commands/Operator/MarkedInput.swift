@@ -61,6 +61,9 @@ struct MarkedInput {
         ask: (String) -> String? = MarkedInput.askOnTerminal,
         readSecret: (String) throws -> String = { try PasswordPrompt.read(prompt: $0) }
     ) throws -> [(key: String, value: JSONValue)] {
+        // First: a schema that marks no field secret would have its password asked for as a
+        // plain field, with echo on, or taken from the command line.
+        if asksSecrets { _ = try SecretPrompt.fields(of: operation) }
         let schema = operation.input.schema
         let plain = schema.fields.filter { !$0.secret && !(token != nil && $0.name == OperationMark.sessionTokenField) }
         let (values, flags) = try split()

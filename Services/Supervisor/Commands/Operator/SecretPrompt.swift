@@ -16,6 +16,18 @@ enum SecretPrompt {
         for operation: DescribedOperation, given: [(key: String, value: JSONValue)], subject: String,
         read: (String) throws -> String = { try PasswordPrompt.read(prompt: $0) }
     ) throws -> [(key: String, value: JSONValue)] {
+        let secrets = try fields(of: operation)
+        var members = given
+        for field in secrets where !given.contains(where: { $0.key == field.name }) {
+            members.append((key: field.name, value: .string(try read(prompt(for: field, subject: subject)))))
+        }
+        return members
+    }
+
+    /// The string fields `operation`'s Input marks `secret`, in schema order. A ``CLIError``
+    /// (exit 69) when there is none: this CLI then does not know where a password would go, and
+    /// neither asks for one (with echo on, as a plain field would be) nor sends any.
+    static func fields(of operation: DescribedOperation) throws(CLIError) -> [FieldDescriptor] {
         let secrets = operation.input.schema.fields.filter { field in
             guard field.secret, case .string = field.type else { return false }
             return true
@@ -26,11 +38,7 @@ enum SecretPrompt {
                 "\(operation.fullName) marks no field of its input secret: this CLI asks for a secret only "
                     + "where the operation's description says one goes (an older vertical? upgrade it)")
         }
-        var members = given
-        for field in secrets where !given.contains(where: { $0.key == field.name }) {
-            members.append((key: field.name, value: .string(try read(prompt(for: field, subject: subject)))))
-        }
-        return members
+        return secrets
     }
 
     /// "New secret for ada@example.org: " from the field `newSecret`.

@@ -98,7 +98,9 @@ public enum SupervisorDaemon {
         }
         let replaced = pointer?.liveTarget()
         do {
-            try pointer?.write(runDirectory: configuration.runDirectory.path)
+            // Readable by the operator group the suite's sockets belong to.
+            try pointer?.write(
+                runDirectory: configuration.runDirectory.path, group: configuration.serviceUsers?.operatorGroup ?? "verticals")
         } catch {
             logger.warning("\(error): `svc-supervisor status` finds this suite only with --run-dir")
         }

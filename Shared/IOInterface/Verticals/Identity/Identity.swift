@@ -51,12 +51,13 @@ public enum Identity: ServiceContract {
         name, "getUser", summary: "Fetch a user's public profile (id and display name) by user id.",
         errors: [.notFound], route: Route("/users/{userID}"))
 
-    /// Creates the first administrator of a fresh suite (`svc-supervisor admin create`). Only a
-    /// local operator may: a caller whose `SO_PEERCRED` uid is root or identity's own uid; and only
-    /// while no account has the `admin` role (`conflict` after that: an admin grants the role).
+    /// Creates the first administrator of a fresh suite (`svc-supervisor admin create`). Only the
+    /// operator may, as the `operatorOnly` mark admits: root, identity's own uid, the operator group
+    /// or the operator certificate; and only while no account has the `admin` role (`conflict` after
+    /// that: an admin grants the role).
     public static let createAdmin = Operation<FirstAdminInput, Account>(
         name, "createAdmin",
-        summary: "Create the first admin; only a local operator (root or identity's uid) while no admin exists.",
+        summary: "Create the first admin; only the operator (root, the operator group or certificate) while no admin exists.",
         errors: [.invalidInput, .conflict, .permissionDenied], marks: [.createsFirstAdmin, .operatorOnly])
 
     /// Gives an account a role; the caller's token must be an admin's, and the caller the operator

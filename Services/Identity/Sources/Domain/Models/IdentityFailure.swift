@@ -12,8 +12,9 @@ package enum IdentityFailure: Error, Equatable, Sendable {
     case invalidToken
     /// No user has this id.
     case userNotFound(String)
-    /// The caller is not a local operator (root or identity's own uid, by `SO_PEERCRED`).
-    case notLocalOperator
+    /// The caller is not the operator (root, identity's own uid, the operator group or the
+    /// operator certificate, as the host admitted it).
+    case notOperator
     /// The first admin exists already; more admins are granted by an admin.
     case adminExists
     /// The caller's token is valid but not an admin's.

@@ -3,13 +3,13 @@ import VerticalsContract
 
 /// Creates the first administrator of a fresh suite (`svc-supervisor admin create`).
 ///
-/// Who may: a *local operator* only — a caller whose `SO_PEERCRED` uid is one of
-/// ``World/operatorUIDs`` (root and identity's own uid). Under systemd each vertical runs as
-/// its own `verticals-<name>` user, so another vertical (or anything else that can reach the
-/// socket through the `verticals` group) cannot make itself admin; under svc-supervisor without
-/// `user =`, the operator who started the suite is that uid. And when: only while no account has
-/// the `admin` role; afterwards admins grant the role (``ChangeRole``), so a stolen local shell
-/// cannot mint a second admin silently.
+/// Who may: the *operator* only, exactly whom the operation's `operatorOnly` mark admits, as
+/// the host decided when it admitted the connection (``VerticalsServiceKit/RequestContext/callerIsOperator``):
+/// root, identity's own uid, a member of the operator group (its primary group), or the operator
+/// certificate over mutual TLS. Under systemd and under svc-supervisor as root each vertical runs
+/// as its own user, so another vertical cannot make itself admin. And when: only while no account
+/// has the `admin` role; afterwards admins grant the role (``ChangeRole``), so a stolen local
+/// shell cannot mint a second admin silently.
 package struct CreateFirstAdmin: Sendable {
     let world: World
 
@@ -19,10 +19,10 @@ package struct CreateFirstAdmin: Sendable {
     }
 
     /// Registers `email` with the `patient` and `admin` roles; throws
-    /// ``IdentityFailure/notLocalOperator``, ``IdentityFailure/adminExists`` or what
+    /// ``IdentityFailure/notOperator``, ``IdentityFailure/adminExists`` or what
     /// ``RegisterUser`` throws.
-    package func execute(email: String, password: String, displayName: String, callerUID: UInt32?) async throws -> User {
-        guard let callerUID, world.operatorUIDs.contains(callerUID) else { throw IdentityFailure.notLocalOperator }
+    package func execute(email: String, password: String, displayName: String, callerIsOperator: Bool) async throws -> User {
+        guard callerIsOperator else { throw IdentityFailure.notOperator }
         // Checked first to spare a hash; the insert checks again in its transaction.
         guard try await !world.users.adminExists() else { throw IdentityFailure.adminExists }
         return try await RegisterUser(world: world).execute(

@@ -1,0 +1,41 @@
+import Glibc
+
+/// Whether a socket file can only have been put where it is by root (or by the CLI's own user):
+/// the socket is theirs, and so is every folder on its path, none of which anyone else may write
+/// (a world-writable folder such as `/tmp` counts when its sticky bit keeps others from renaming
+/// what is not theirs), and no component is a symbolic link.
+///
+/// Such a socket was bound by root (svc-supervisor, systemd) and handed only to the service it was
+/// bound for; nobody else can have planted it. ``TrustedCallee`` then trusts its listener whatever
+/// its uid: the user a manifest's `user =` names, which the CLI cannot know without the supervisor.
+package enum RootPlacedSocket {
+    /// Whether the socket at `path` (absolute, or relative to the current folder) was placed by
+    /// root or `euid`, by the rules above.
+    package static func isRootPlaced(_ path: String, euid: UInt32 = geteuid()) -> Bool {
+        let trusted: Set<UInt32> = [0, euid]
+        let absolute = path.hasPrefix("/") ? path : "\(currentFolder())/\(path)"
+        let components = absolute.split(separator: "/").map(String.init).filter { $0 != "." }
+        guard !components.isEmpty, !components.contains("..") else { return false }
+        var info = stat()
+        guard lstat(absolute, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK, trusted.contains(info.st_uid) else { return false }
+        var folders = ["/"]
+        var current = ""
+        for component in components.dropLast() {
+            current += "/" + component
+            folders.append(current)
+        }
+        for folder in folders {
+            guard lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, trusted.contains(info.st_uid) else { return false }
+            let othersMayWrite = info.st_mode & (S_IWGRP | S_IWOTH) != 0
+            if othersMayWrite, info.st_mode & S_ISVTX == 0 { return false }
+        }
+        return true
+    }
+
+    /// The current folder, or `/nonexistent` when it cannot be read (nothing is then vouched for).
+    private static func currentFolder() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "/nonexistent" }
+        return String(cString: buffer)
+    }
+}
