@@ -189,7 +189,7 @@ let package = Package(
         .target(
             name: "VerticalsTesting",
             dependencies: [
-                "VerticalsServiceKit", "VerticalsContract", "VerticalsStorage", "VerticalsWire", "VerticalsSupervisorClient",
+                "VerticalsServiceKit", "VerticalsEventLoop", "VerticalsContract", "VerticalsStorage", "VerticalsWire", "VerticalsSupervisorClient",
                 grdb, .product(name: "Logging", package: "swift-log"),
             ],
             path: "Shared/Testing",

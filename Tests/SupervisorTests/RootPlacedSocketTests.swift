@@ -30,7 +30,7 @@ struct RootPlacedSocketTests {
         let folder = directory.file("sockets")
         mkdir(folder, 0o700)
         chmod(folder, mode)
-        return try bindSocket("\(folder)/identity.sock")
+        return try bindSocket("\(folder)/ledger.sock")
     }
 
     @Test func rootsSocket_inRootsFolders_isRootPlaced() throws {
@@ -75,12 +75,12 @@ struct RootPlacedSocketTests {
         _ = try Self.socketIn(directory, mode: 0o750)
         symlink(directory.file("sockets"), directory.file("linked"))
 
-        #expect(!RootPlacedSocket.isRootPlaced(directory.file("linked/identity.sock"), euid: 0))
+        #expect(!RootPlacedSocket.isRootPlaced(directory.file("linked/ledger.sock"), euid: 0))
     }
 
     @Test func aFileThatIsNoSocket_orNoFile_isNot() throws {
         let directory = TemporaryDirectory()
-        let file = directory.file("identity.sock")
+        let file = directory.file("ledger.sock")
         fclose(fopen(file, "w"))
 
         #expect(!RootPlacedSocket.isRootPlaced(file, euid: 0))

@@ -66,7 +66,7 @@ struct UnmarkedSecretLoginTests {
         defer { daemon.stop() }
 
         let result = try Self.cli(
-            ["call", Self.vertical, "signIn", "{\"email\": \"ada@example.org\", \"password\": \"not-a-secret\"}"], in: directory)
+            ["call", Self.vertical, "signIn", "{\"account\": \"ada@example.org\", \"password\": \"not-a-secret\"}"], in: directory)
 
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("token-for-anyone"), "\(result.standardOutput)")

@@ -1,12 +1,11 @@
 import Glibc
 import Testing
-import VerticalsTesting
 
-/// A certificates folder from this checkout's `svc-supervisor certs`, for a manifest of the
+/// A certificates folder from the built `svc-supervisor certs`, for a manifest of the
 /// services named (each a bare `vt-testd`): the suite CA, each service's and the operator's files.
-enum MintedCertificates {
+public enum MintedCertificates {
     /// Mints into `directory/certs` and returns that folder; fails the test when `certs` does.
-    static func make(for services: [String], in directory: TemporaryDirectory) throws -> String {
+    public static func make(for services: [String], in directory: TemporaryDirectory) throws -> String {
         let manifest = directory.file("certs.toml")
         let file = fopen(manifest, "w")
         for service in services { fputs("[services.\(service)]\nexecutable = \"vt-testd\"\n", file) }

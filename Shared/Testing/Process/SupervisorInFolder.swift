@@ -1,9 +1,8 @@
-import VerticalsTesting
 
 /// Runs this build's svc-supervisor with `arguments` in `directory` as its working folder (the
 /// harness runs commands in the checkout, whose deploy/suite.toml the CLI would read), with
 /// `standardInput` on its standard input.
-func supervisorCLI(
+public func supervisorCLI(
     _ arguments: [String], environment: [String: String], standardInput: String, in directory: TemporaryDirectory
 ) throws -> CommandResult {
     try runCommand(

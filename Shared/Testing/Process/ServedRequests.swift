@@ -5,10 +5,10 @@ import VerticalsWire
 
 /// How many requests of one operation a running daemon has served, by its own metrics
 /// (`verticals_requests_total`): what a test reads to prove a secret never reached a daemon.
-enum ServedRequests {
+public enum ServedRequests {
     /// The count of `operation` (a full name) served by `service`, reached through `sockets`
     /// (its folder, or the endpoint and TLS material it names).
-    static func count(of operation: String, service: String, sockets: SocketDirectory) async throws -> Int {
+    public static func count(of operation: String, service: String, sockets: SocketDirectory) async throws -> Int {
         let loop = try EventLoop(name: "served-requests")
         let client = ServiceClient(loop: loop, sockets: sockets)
         defer {
