@@ -1,5 +1,6 @@
 import Glibc
 import VerticalsContract
+import VerticalsServiceKit
 import VerticalsSupervisorClient
 
 /// A real daemon in a separate process, started with posix_spawn (independent of our
@@ -167,16 +168,7 @@ public final class DaemonProcess {
 
 /// Reads a small file whole.
 public func readFile(_ path: String) -> String? {
-    guard let file = fopen(path, "r") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let count = fread(&chunk, 1, chunk.count, file)
-        if count <= 0 { break }
-        bytes += chunk[..<count]
-    }
-    return String(decoding: bytes, as: UTF8.self)
+    WholeFile.read(path)
 }
 
 /// Polls `condition` every 5 ms until it holds or `timeout` passes. The bound only ends a wait
