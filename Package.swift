@@ -26,6 +26,9 @@ let package = Package(
         .library(name: "VerticalsEventLoop", targets: ["VerticalsEventLoop"]),
         .library(name: "VerticalsContract", targets: ["VerticalsContract"]),
         .library(name: "VerticalsServiceKit", targets: ["VerticalsServiceKit"]),
+        // Spans to an OpenTelemetry collector over OTLP/HTTP, apart from the request path; the
+        // runtime starts it when `OTEL_EXPORTER_OTLP_ENDPOINT` names a collector.
+        .library(name: "VerticalsOTLP", targets: ["VerticalsOTLP"]),
         // A vertical as one service of a swift-service-lifecycle `ServiceGroup` (beside an HTTP server,
         // a database client), with one graceful shutdown.
         .library(name: "VerticalsServiceLifecycle", targets: ["VerticalsServiceLifecycle"]),
@@ -125,11 +128,19 @@ let package = Package(
             name: "VerticalsContractPlugin", capability: .buildTool(), dependencies: ["vt-contractgen"],
             path: "Shared/ContractGen/Plugin"
         ),
+        // The OTLP/HTTP exporter: the protobuf messages, one blocking POST on a thread of its own, a
+        // bounded queue. What a span is it reads through `OTLPSpan`, so it needs no runtime.
+        .target(
+            name: "VerticalsOTLP",
+            dependencies: ["VerticalsContract", .product(name: "Tracing", package: "swift-distributed-tracing")],
+            path: "Shared/OTLP",
+            swiftSettings: strict
+        ),
         .target(
             name: "VerticalsServiceKit",
             // No database: a store is a `VerticalStore` that VerticalsStorage (or another library) provides.
             dependencies: [
-                "VerticalsEventLoop", "VerticalsWire", "VerticalsContract",
+                "VerticalsEventLoop", "VerticalsWire", "VerticalsContract", "VerticalsOTLP",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

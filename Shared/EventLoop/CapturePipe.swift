@@ -51,8 +51,4 @@ final class CapturePipe {
     }
 }
 
-extension CapturePipe: LoopHandleOwner {
-    func closeForShutdown() {
-        close()
-    }
-}
+extension CapturePipe: ClosedAtShutdown {}

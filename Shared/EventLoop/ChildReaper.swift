@@ -79,11 +79,7 @@ final class ChildReaper {
     }
 }
 
-extension ChildReaper: LoopHandleOwner {
-    func closeForShutdown() {
-        close()
-    }
-}
+extension ChildReaper: ClosedAtShutdown {}
 
 extension ExitStatus {
     /// The status `waitpid` gives: the exit code, or the signal that ended the process.

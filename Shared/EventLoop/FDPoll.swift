@@ -81,8 +81,4 @@ public final class FDPoll: @unchecked Sendable {
     }
 }
 
-extension FDPoll: LoopHandleOwner {
-    func closeForShutdown() {
-        close()
-    }
-}
+extension FDPoll: ClosedAtShutdown {}

@@ -80,8 +80,4 @@ public final class FileWatch: @unchecked Sendable {
     }
 }
 
-extension FileWatch: LoopHandleOwner {
-    func closeForShutdown() {
-        close()
-    }
-}
+extension FileWatch: ClosedAtShutdown {}

@@ -10,6 +10,18 @@ protocol LoopHandleOwner: AnyObject {
     func closeForShutdown()
 }
 
+/// An owner whose shutdown is its own ``close()``: timers, watchers, pipes and listeners.
+protocol ClosedAtShutdown: LoopHandleOwner {
+    /// Closes the handle; idempotent.
+    func close()
+}
+
+extension ClosedAtShutdown {
+    func closeForShutdown() {
+        close()
+    }
+}
+
 /// Conversions between libuv's C "subclasses" (`uv_pipe_t` is-a `uv_stream_t` is-a `uv_handle_t`).
 ///
 /// Swift only ever passes these pointers to C; it reads and writes `data` through

@@ -75,8 +75,4 @@ public final class LoopTimer: @unchecked Sendable {
     }
 }
 
-extension LoopTimer: LoopHandleOwner {
-    func closeForShutdown() {
-        close()
-    }
-}
+extension LoopTimer: ClosedAtShutdown {}

@@ -61,8 +61,4 @@ public final class SignalWatcher: @unchecked Sendable {
     }
 }
 
-extension SignalWatcher: LoopHandleOwner {
-    func closeForShutdown() {
-        close()
-    }
-}
+extension SignalWatcher: ClosedAtShutdown {}

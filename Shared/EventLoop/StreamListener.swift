@@ -258,8 +258,4 @@ public final class StreamListener: @unchecked Sendable {
     }
 }
 
-extension StreamListener: LoopHandleOwner {
-    func closeForShutdown() {
-        close()
-    }
-}
+extension StreamListener: ClosedAtShutdown {}

@@ -20,7 +20,7 @@ struct SocketEndpointTests {
     }
 
     @Test(arguments: [
-        ("", SocketEndpointError.Problem.unknownScheme),
+        ("", SocketEndpointError.Code.unknownScheme),
         ("/run/x.sock", .unknownScheme),
         ("http://127.0.0.1:80", .unknownScheme),
         ("unix:", .emptyPath),
@@ -42,13 +42,14 @@ struct SocketEndpointTests {
         ("tcp:a..b:80", .badHost),
         ("tcp:" + String(repeating: "a", count: 64) + ":80", .badHost),
     ])
-    func parse_refusesBadText_withATypedProblem(text: String, problem: SocketEndpointError.Problem) {
-        #expect(throws: SocketEndpointError(text, problem)) { try SocketEndpoint(parsing: text) }
+    func parse_refusesBadText_withATypedCode(text: String, code: SocketEndpointError.Code) {
+        #expect(throws: SocketEndpointError(text, code)) { try SocketEndpoint(parsing: text) }
     }
 
     @Test func errorDescription_namesTheTextAndTheAcceptedForms() {
         let error = SocketEndpointError("tcp:x", .missingPort)
-        #expect(error.description.contains("\"tcp:x\""))
+        #expect(error.code == .missingPort && error.code.description == "missingPort")
+        #expect(error.description.contains("\"tcp:x\": it names no port"))
         #expect(error.description.contains("tcp:HOST:PORT"))
     }
 

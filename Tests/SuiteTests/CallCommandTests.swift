@@ -10,10 +10,7 @@ struct CallCommandTests {
     @Test func call_givenValidJSON_printsTheOutputAsJSON() throws {
         let suite = try SuiteLauncher()
         try suite.start("clinics")
-        let result = try runCommand(
-            "svc-supervisor",
-            ["call", "--socket-dir", suite.sockets.path, "clinics", "nearest", #"{"latitude": 53.48, "longitude": -2.24, "limit": 1}"#],
-            in: suite.directory)
+        let result = try suite.supervisor("call", ["clinics", "nearest", #"{"latitude": 53.48, "longitude": -2.24, "limit": 1}"#])
         #expect(result.status == 0, "\(result.standardError)")
         let nearest = try Clinics.NearbyClinics(json: result.standardOutput)
         #expect(nearest.clinics.count == 1)
@@ -23,9 +20,7 @@ struct CallCommandTests {
     @Test func call_readsTheInputFromStandardInputWithADash() throws {
         let suite = try SuiteLauncher()
         try suite.start("clinics")
-        let result = try runCommand(
-            "svc-supervisor", ["call", "--socket-dir", suite.sockets.path, "clinics", "get", "-"],
-            in: suite.directory, standardInput: #"{"id": "c_0001"}"#)
+        let result = try suite.supervisor("call", ["clinics", "get", "-"], standardInput: #"{"id": "c_0001"}"#)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(try Clinics.Clinic(json: result.standardOutput).id == "c_0001")
     }

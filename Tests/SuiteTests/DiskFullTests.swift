@@ -48,15 +48,10 @@ struct DiskFullTests {
             withExtendedLifetime(suite) {}  // the temporary folder goes only after the unmounts
         }
 
-        let backup = try runCommand(
-            "svc-supervisor", ["backup", "--socket-dir", suite.sockets.path, "clinics", suite.directory.file("out")],
-            in: suite.directory)
+        let backup = try suite.supervisor("backup", ["clinics", suite.directory.file("out")])
         let staged = Self.entries(staging)
         umount(staging)
-        let moved = try runCommand(
-            "svc-supervisor",
-            ["backup", "--socket-dir", suite.sockets.path, "--state-dir", suite.directory.file("state-clinics"), "clinics", full],
-            in: suite.directory)
+        let moved = try suite.supervisor("backup", ["--state-dir", suite.directory.file("state-clinics"), "clinics", full])
 
         #expect(backup.status == 1)
         #expect(backup.standardError.contains("resourceExhausted"), "\(backup.standardError)")
@@ -64,9 +59,7 @@ struct DiskFullTests {
         #expect(moved.status == 73)
         #expect(moved.standardError.contains("No space left on device"), "\(moved.standardError)")
         #expect(Self.entries(full).isEmpty, "the half-written copy is removed: \(Self.entries(full))")
-        let still = try runCommand(
-            "svc-supervisor", ["call", "--socket-dir", suite.sockets.path, "clinics", "get", #"{"id": "c_0001"}"#],
-            in: suite.directory)
+        let still = try suite.supervisor("call", ["clinics", "get", #"{"id": "c_0001"}"#])
         #expect(still.status == 0, "\(still.standardError)")
     }
 }

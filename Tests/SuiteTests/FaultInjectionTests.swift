@@ -22,13 +22,9 @@ struct FaultInjectionTests {
 
     @Test func bookingsUnderKillMinus9_areStoredAndNotifiedExactlyOnce() async throws {
         let soakSeconds = ProcessEnvironment.current["VT_SOAK_SECONDS"].flatMap { Int($0) } ?? 0
-        let suite = try SupervisedSuite()
-        try await suite.up()
-        #expect(await suite.waitUntilAllReady(), "the suite never came up")
+        let suite = try await SupervisedSuite.ready()
         // Each round books a clinic and days no earlier round used, so capacity never refuses it.
-        let clinics = try await suite.client.call(
-            Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 20, service: .gp)
-        ).clinics.map(\.clinic.id)
+        let clinics = try await suite.clinicsNearLondon()
         let perRound = 80
 
         let started = ContinuousClock.now

@@ -11,10 +11,7 @@ struct OpenCommandTests {
     @Test func open_givenARouteWithAliasedQuery_callsTheOperationAndPrintsItsOutput() throws {
         let suite = try SuiteLauncher()
         try suite.start("clinics")
-        let result = try runCommand(
-            "svc-supervisor",
-            ["open", "--socket-dir", suite.sockets.path, "verticals://clinics/nearest?lat=53.48&lon=-2.24&limit=2"],
-            in: suite.directory)
+        let result = try suite.supervisor("open", ["verticals://clinics/nearest?lat=53.48&lon=-2.24&limit=2"])
         #expect(result.status == 0, "\(result.standardError)")
         let nearest = try Clinics.NearbyClinics(json: result.standardOutput)
         #expect(nearest.clinics.count == 2)
@@ -24,13 +21,11 @@ struct OpenCommandTests {
     @Test func open_givenAPathParameter_fillsTheFieldAndAnswersTheVerticalsTypedError() throws {
         let suite = try SuiteLauncher()
         try suite.start("clinics")
-        let found = try runCommand(
-            "svc-supervisor", ["open", "--socket-dir", suite.sockets.path, "verticals://clinics/c_0001"], in: suite.directory)
+        let found = try suite.supervisor("open", ["verticals://clinics/c_0001"])
         #expect(found.status == 0, "\(found.standardError)")
         #expect(try Clinics.Clinic(json: found.standardOutput).id == "c_0001")
 
-        let missing = try runCommand(
-            "svc-supervisor", ["open", "--socket-dir", suite.sockets.path, "/clinics/c_9999"], in: suite.directory)
+        let missing = try suite.supervisor("open", ["/clinics/c_9999"])
         #expect(missing.status == 1)
         #expect(missing.standardError.contains("notFound"), "\(missing.standardError)")
     }
@@ -73,9 +68,7 @@ struct OpenCommandTests {
         let index = try #require(old.operations.firstIndex { $0.name == "nearest" })
         old.operations[index].name = "closest"
         let cache = LearnedCache.plant(old, socketDirectory: suite.sockets.path, in: suite.directory)
-        let result = try runCommand(
-            "svc-supervisor", ["open", "--socket-dir", suite.sockets.path, "verticals://clinics/nearest?lat=53.48&lon=-2.24&limit=1"],
-            environment: cache, in: suite.directory)
+        let result = try suite.supervisor("open", ["verticals://clinics/nearest?lat=53.48&lon=-2.24&limit=1"], environment: cache)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(try Clinics.NearbyClinics(json: result.standardOutput).clinics.count == 1)
     }
@@ -83,7 +76,7 @@ struct OpenCommandTests {
     @Test func routes_listsEveryRoutedOperationTheRunningVerticalsDescribe() throws {
         let suite = try SuiteLauncher()
         try suite.startAll()
-        let result = try runCommand("svc-supervisor", ["routes", "--socket-dir", suite.sockets.path], in: suite.directory)
+        let result = try suite.supervisor("routes", [])
         #expect(result.status == 0, "\(result.standardError)")
         let routed = Contracts.all.flatMap { $0.operations }.filter { $0.route != nil }
         #expect(!routed.isEmpty)

@@ -77,4 +77,14 @@ final class SuiteLauncher {
         client.close()
         loop.shutdown()
     }
+
+    /// `svc-supervisor COMMAND --socket-dir SOCKETS ARGUMENTS…`: a command against this suite's
+    /// daemons, run in its folder.
+    func supervisor(
+        _ command: String, _ arguments: [String], environment: [String: String] = [:], standardInput: String? = nil
+    ) throws -> CommandResult {
+        try runCommand(
+            "svc-supervisor", [command, "--socket-dir", sockets.path] + arguments, environment: environment, in: directory,
+            standardInput: standardInput)
+    }
 }

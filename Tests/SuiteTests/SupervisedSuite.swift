@@ -72,6 +72,20 @@ final class SupervisedSuite {
             env = { APPOINTMENTS_RETRY_MAX_MS = "200" }
             """
 
+    /// A new suite, up, with every service ready (an expectation that fails the test otherwise).
+    static func ready() async throws -> SupervisedSuite {
+        let suite = try SupervisedSuite()
+        try await suite.up()
+        #expect(await suite.waitUntilAllReady(), "the suite never came up")
+        return suite
+    }
+
+    /// The ids of the `limit` GP clinics nearest central London, as clinics serves them.
+    func clinicsNearLondon(limit: Int = 20) async throws -> [String] {
+        try await client.call(Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: limit, service: .gp))
+            .clinics.map(\.clinic.id)
+    }
+
     /// `svc-supervisor up` on this run directory (again, after a kill: it takes over what is left).
     func up() async throws {
         let arguments = ["up", "--manifest", manifest, "--run-dir", run]

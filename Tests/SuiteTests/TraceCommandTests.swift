@@ -8,9 +8,7 @@ import VerticalsTesting
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct TraceCommandTests {
     @Test func callTrace_printsItsTraceAndWaterfall_andTraceFindsItAgain() async throws {
-        let suite = try SupervisedSuite()
-        try await suite.up()
-        #expect(await suite.waitUntilAllReady())
+        let suite = try await SupervisedSuite.ready()
         let call = try runCommand(
             "svc-supervisor",
             ["call", "--trace", "--run-dir", suite.run, "clinics", "nearest", #"{"latitude": 53.48, "longitude": -2.24, "limit": 1}"#],

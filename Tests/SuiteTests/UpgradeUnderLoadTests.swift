@@ -15,12 +15,8 @@ struct UpgradeUnderLoadTests {
     static let bookers = 16
 
     @Test func sixteenBookers_throughUpgradesOfAppointmentsAndIdentity_seeNoErrorAndLoseNothing() async throws {
-        let suite = try SupervisedSuite()
-        try await suite.up()
-        #expect(await suite.waitUntilAllReady(), "the suite never came up")
-        let clinics = try await suite.client.call(
-            Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 20, service: .gp)
-        ).clinics.map(\.clinic.id)
+        let suite = try await SupervisedSuite.ready()
+        let clinics = try await suite.clinicsNearLondon()
         try #require(clinics.count >= Self.bookers, "only \(clinics.count) clinics near London")
 
         var bookers: [(booker: Booker, client: ServiceClient, patient: String, slots: [Timestamp])] = []

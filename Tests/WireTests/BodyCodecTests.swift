@@ -91,7 +91,7 @@ struct BodyCodecTests {
         body.write(2, "not a number")
         let error = try? #require(throws: WireDecodingError.self) { try Inner(decoding: body.buffer.bytes) }
         #expect(error?.fieldPath == "test.Inner.value")
-        #expect(error?.reason == .wrongWireType(expected: .varint, found: .lengthDelimited))
+        #expect(error?.code == .wrongWireType && error?.message == "expected varint, found lengthDelimited")
         #expect(error?.description == "test.Inner.value: expected varint, found lengthDelimited")
     }
 
@@ -112,7 +112,7 @@ struct BodyCodecTests {
         let error = try #require(throws: WireDecodingError.self) {
             try Specimen.Site(decoding: site.buffer.bytes)
         }
-        #expect(error.reason == .missingField)
+        #expect(error.code == .missingField)
         #expect(error.fieldPath == "specimen.Site.hours.opens")
         #expect(error.description == "specimen.Site.hours.opens: required field is missing")
     }
@@ -139,7 +139,7 @@ struct BodyCodecTests {
         body.writeKey(9, .lengthDelimited)
         body.buffer.writeVarint(10)
         let error = try? #require(throws: WireDecodingError.self) { try Inner(decoding: body.buffer.bytes) }
-        #expect(error?.reason == .truncated)
+        #expect(error?.code == .truncated)
         #expect(error?.fieldPath == "test.Inner.#9")
     }
 

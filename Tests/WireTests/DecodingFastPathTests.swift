@@ -42,7 +42,7 @@ struct DecodingFastPathTests {
         _ = try reader.nextTag()
         #expect(reader.countRemaining(of: 10) == 4)
         let error = try? #require(throws: WireDecodingError.self) { try Sample(decoding: bytes) }
-        #expect(error?.reason == .truncated)
+        #expect(error?.code == .truncated)
     }
 
     @Test func append_keepsEveryElementInWireOrder_andReservesForAll() throws {
@@ -71,14 +71,14 @@ struct DecodingFastPathTests {
         #expect(items.capacity <= 2 * 4 * 200_000 / MemoryLayout<Inner>.stride)
         #expect(items.capacity < 100_000)
         let error = try? #require(throws: WireDecodingError.self) { try Sample(decoding: bytes) }
-        #expect(error?.reason == .missingField)
+        #expect(error?.code == .missingField)
     }
 
     @Test func append_givenTheWrongWireType_throwsAtTheTag() throws {
         var body = BodyWriter()
         body.write(10, UInt64(7))  // tags is a list of strings: a varint is not one
         let error = try? #require(throws: WireDecodingError.self) { try Sample(decoding: body.buffer.bytes) }
-        #expect(error?.reason == .wrongWireType(expected: .lengthDelimited, found: .varint))
+        #expect(error?.code == .wrongWireType && error?.message == "expected lengthDelimited, found varint")
     }
 
     /// Names as the wire may carry them: known, unknown, empty, a prefix of a known name, invalid

@@ -72,7 +72,7 @@ struct GenericCodecTests {
             try MessageValue(decoding: body.buffer.bytes, as: Sample.schema)
         }
         #expect(wrongType.fieldPath == "test.Sample.items.value")
-        #expect(wrongType.reason == .wrongWireType(expected: .varint, found: .fixed64))
+        #expect(wrongType.code == .wrongWireType && wrongType.message == "expected varint, found fixed64")
 
         let missing = try #require(throws: WireDecodingError.self) {
             try MessageValue(decoding: Inner(name: "x").encodedBody().suffix(2).map { $0 }, as: Inner.schema)

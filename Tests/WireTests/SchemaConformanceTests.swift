@@ -56,7 +56,7 @@ struct SchemaConformanceTests {
 
     @Test func check_findsAWrongWireType() {
         let findings = SchemaConformance.check(Broken.WrongWireType(value: 1.5))
-        #expect(findings.map(\.description).contains("test.WrongWireType.value: the schema does not describe the direct encoder's bytes: expected wire type varint, found fixed64"), "\(findings)")
+        #expect(findings.map(\.description).contains("test.WrongWireType.value: the schema does not describe the direct encoder's bytes: expected varint, found fixed64"), "\(findings)")
     }
 
     @Test func check_findsAnIntWrittenUnderAUIntSchema() {

@@ -102,7 +102,7 @@ enum TCPManifest {
     static func write(from manifest: String, into folder: String, bin: String) throws -> (
         String, [String: SocketEndpoint]
     ) {
-        guard let text = readText(manifest) else { throw LiveSuite.StartError(description: "cannot read \(manifest)") }
+        guard let text = WholeFile.read(manifest) else { throw LiveSuite.StartError(description: "cannot read \(manifest)") }
         var lines: [String] = []
         var endpoints: [String: SocketEndpoint] = [:]
         var sawDefaults = false
@@ -155,19 +155,5 @@ enum TCPManifest {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
         return UInt16(bigEndian: address.sin_port)
-    }
-
-    /// The whole text file at `path`.
-    static func readText(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count == 0 { break }
-            bytes += chunk[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -1,5 +1,6 @@
 import VerticalsContract
 import VerticalsContractTesting
+import VerticalsServiceKit
 import VerticalsWire
 
 /// `make fuzz-live REPLAY=HEX`: one frame a finding printed, sent again to a fresh suite and
@@ -17,7 +18,7 @@ enum Replay {
     ) async throws {
         var text = text
         if text.hasPrefix("@") {
-            guard let contents = TCPManifest.readText(String(text.dropFirst())) else {
+            guard let contents = WholeFile.read(String(text.dropFirst())) else {
                 throw ReplayError(description: "cannot read \(text.dropFirst())")
             }
             text = String(contents.filter { !$0.isWhitespace })

@@ -60,7 +60,7 @@ struct SystemdNetwork: Equatable {
         return SystemdNetwork(allowedAddresses: Set(networks.flatMap(\.allowedAddresses)).sorted())
     }
 
-    /// The variables that name an OTLP collector (ServiceKit's `OTLPExporter`).
+    /// The variables that name an OTLP collector (VerticalsOTLP's `OTLPExporter`).
     static let collectorVariables = [DaemonSettings.otlpEndpoint.name, DaemonSettings.otlpTracesEndpoint.name]
 
     /// The address of a TCP endpoint; a host name is refused.

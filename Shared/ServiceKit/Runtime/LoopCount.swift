@@ -45,12 +45,12 @@ public enum LoopCount {
     /// `cpu.max`'s quota over its period, rounded up, for this process's cgroup v2 (nil: no
     /// limit, or no v2 cgroup with a cpu controller, as on a v1/v2 hybrid).
     static func cgroupQuotaCores() -> Int? {
-        guard let membership = read("/proc/self/cgroup") else { return nil }
+        guard let membership = WholeFile.read("/proc/self/cgroup") else { return nil }
         // The v2 line is "0::/path".
         guard let line = membership.split(separator: "\n").first(where: { $0.hasPrefix("0::") }) else { return nil }
         let path = String(line.dropFirst(3))
         for root in ["/sys/fs/cgroup", "/sys/fs/cgroup/unified"] {
-            if let text = read(root + path + "/cpu.max") { return quotaCores(cpuMax: text) }
+            if let text = WholeFile.read(root + path + "/cpu.max") { return quotaCores(cpuMax: text) }
         }
         return nil
     }
@@ -62,19 +62,6 @@ public enum LoopCount {
             return nil
         }
         return (quota + period - 1) / period
-    }
-
-    private static func read(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count <= 0 { break }
-            bytes += buffer[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

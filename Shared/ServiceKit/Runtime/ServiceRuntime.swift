@@ -4,6 +4,7 @@ import Glibc
 import Logging
 import VerticalsContract
 import VerticalsEventLoop
+import VerticalsOTLP
 import VerticalsWire
 
 /// Everything a vertical's daemon shares: its environment, logger, the one event loop

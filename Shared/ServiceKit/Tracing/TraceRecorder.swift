@@ -37,13 +37,13 @@ public final class TraceRecorder: Sendable {
         exporters.withLock { $0.append(exporter) }
     }
 
-    /// What the OTLP exporters queued, sent and dropped (nil: none is set).
-    public var exportStatistics: OTLPExporter.Statistics? {
-        let exporters = exporters.withLock { $0 }.compactMap { $0 as? OTLPExporter }
-        guard !exporters.isEmpty else { return nil }
-        var sum = OTLPExporter.Statistics(queued: 0, exported: 0, dropped: 0)
-        for exporter in exporters {
-            let statistics = exporter.statistics
+    /// What the exporters that count (an OTLP exporter) queued, sent and dropped, summed; nil:
+    /// none is set.
+    public var exportStatistics: SpanExportStatistics? {
+        let counts = exporters.withLock { $0 }.compactMap(\.exportStatistics)
+        guard !counts.isEmpty else { return nil }
+        var sum = SpanExportStatistics(queued: 0, exported: 0, dropped: 0)
+        for statistics in counts {
             sum.queued += statistics.queued
             sum.exported += statistics.exported
             sum.dropped += statistics.dropped
@@ -110,11 +110,35 @@ public final class TraceRecorder: Sendable {
     }
 }
 
-/// Takes the spans a daemon keeps in full, e.g. to send them to a collector (``OTLPExporter``).
-/// Called on whatever thread ended the span: it must not block.
+/// Takes the spans a daemon keeps in full, e.g. to send them to a collector (VerticalsOTLP's
+/// `OTLPExporter`). Called on whatever thread ended the span: it must not block.
 public protocol SpanExporting: Sendable {
     /// Takes one finished span; drops it rather than wait.
     func export(_ record: SpanRecord)
+    /// What it queued, sent and dropped so far, for `daemon.metrics`; nil: it does not count.
+    var exportStatistics: SpanExportStatistics? { get }
+}
+
+extension SpanExporting {
+    /// An exporter that does not count.
+    public var exportStatistics: SpanExportStatistics? { nil }
+}
+
+/// Spans an exporter queued, sent and dropped so far (`daemon.metrics`'
+/// `verticals_trace_export_queue`, `verticals_trace_spans_exported_total` and
+/// `verticals_trace_spans_dropped_total`).
+public struct SpanExportStatistics: Sendable, Equatable {
+    /// Spans waiting to be sent.
+    public var queued: Int
+    /// Spans the collector accepted.
+    public var exported: Int
+    /// Spans dropped: queue full, or their batch not taken.
+    public var dropped: Int
+
+    /// Counts of `queued`, `exported` and `dropped` spans.
+    public init(queued: Int, exported: Int, dropped: Int) {
+        (self.queued, self.exported, self.dropped) = (queued, exported, dropped)
+    }
 }
 
 /// Wall-clock time for spans without a second clock read per request: the monotonic instant the

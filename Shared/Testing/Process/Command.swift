@@ -33,24 +33,7 @@ public func runCommand(
     posix_spawn_file_actions_addopen(&actions, 0, standardInput == nil ? "/dev/null" : inPath, O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    var env = environment
-    env["VT_TEST_TAG"] = TestRunTag.value
-    env["PATH"] = env["PATH"] ?? "/usr/bin:/bin"
-    // No suite pointer unless a test asks for one in its own folder: parallel supervisors run as
-    // root must never read or replace the pointer of a real `up` in /run/verticals.
-    env[SupervisorSettings.pointerDir.name] = env[SupervisorSettings.pointerDir.name] ?? ""
-    // A supervisor run as root keeps its services as root in tests (their temporary folders
-    // are 0700) unless a test asks for a user per vertical.
-    env[SupervisorSettings.serviceUsers.name] = env[SupervisorSettings.serviceUsers.name] ?? "off"
-    let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-        argv.forEach { free($0) }
-        envp.forEach { free($0) }
-    }
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
-    guard spawned == 0 else { throw DaemonProcess.SpawnError(path: path, code: spawned) }
+    let pid = try TestChild.spawn(path, arguments, environment: TestChild.environment(environment), actions: &actions)
     var status: Int32 = 0
     let deadline = ContinuousClock.now + timeout
     while waitpid(pid, &status, WNOHANG) == 0 {

@@ -1,5 +1,6 @@
 import Glibc
 import VerticalsContract
+import VerticalsServiceKit
 import VerticalsSupervisorClient
 
 /// A real daemon in a separate process, started with posix_spawn (independent of our
@@ -29,23 +30,8 @@ public final class DaemonProcess {
         standardStreams: Int32? = nil
     ) throws {
         let path = executable.hasPrefix("/") ? executable : "\(Self.productsDirectory)/\(executable)"
-        var env = environment
-        env["VT_TEST_TAG"] = TestRunTag.value
-        env["PATH"] = env["PATH"] ?? "/usr/bin:/bin"
-        // No suite pointer unless a test asks for one in its own folder: parallel supervisors run as
-        // root must never read or replace the pointer of a real `up` in /run/verticals.
-        env[SupervisorSettings.pointerDir.name] = env[SupervisorSettings.pointerDir.name] ?? ""
-        // A supervisor run as root keeps its services as root in tests (their temporary folders
-        // are 0700) unless a test asks for a user per vertical.
-        env[SupervisorSettings.serviceUsers.name] = env[SupervisorSettings.serviceUsers.name] ?? "off"
+        var env = TestChild.environment(environment)
         if env[DaemonSettings.logLevel.name] == nil { env[DaemonSettings.logLevel.name] = "warning" }
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var child: pid_t = 0
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -56,9 +42,7 @@ public final class DaemonProcess {
             posix_spawn_file_actions_adddup2(&actions, standardStreams, 0)
             posix_spawn_file_actions_adddup2(&actions, standardStreams, 1)
         }
-        let status = posix_spawn(&child, path, &actions, nil, argv, envp)
-        guard status == 0 else { throw SpawnError(path: path, code: status) }
-        pid = child
+        pid = try TestChild.spawn(path, arguments, environment: env, actions: &actions)
     }
 
     /// The daemon's executable could not be started: its path and errno's words.
@@ -167,16 +151,7 @@ public final class DaemonProcess {
 
 /// Reads a small file whole.
 public func readFile(_ path: String) -> String? {
-    guard let file = fopen(path, "r") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let count = fread(&chunk, 1, chunk.count, file)
-        if count <= 0 { break }
-        bytes += chunk[..<count]
-    }
-    return String(decoding: bytes, as: UTF8.self)
+    WholeFile.read(path)
 }
 
 /// Polls `condition` every 5 ms until it holds or `timeout` passes. The bound only ends a wait

@@ -1,4 +1,5 @@
 import Glibc
+import VerticalsServiceKit
 
 /// A test's own `NOTIFY_SOCKET`: a datagram socket that collects sd_notify messages.
 /// It closes any fd a message carries (systemd-notify may attach one with BARRIER=1).
@@ -44,39 +45,7 @@ public final class NotifyListener {
     }
 
     private func receiveOne() {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        var control = [UInt8](repeating: 0, count: 256)
-        let count = buffer.withUnsafeMutableBytes { data in
-            control.withUnsafeMutableBytes { controlBytes in
-                var vector = iovec(iov_base: data.baseAddress, iov_len: data.count)
-                return withUnsafeMutablePointer(to: &vector) { vectorPointer in
-                    var header = msghdr()
-                    header.msg_iov = vectorPointer
-                    header.msg_iovlen = 1
-                    header.msg_control = controlBytes.baseAddress
-                    header.msg_controllen = controlBytes.count
-                    let received = recvmsg(fd, &header, Int32(MSG_DONTWAIT) | Int32(MSG_CMSG_CLOEXEC))
-                    closePassedDescriptors(header)
-                    return received
-                }
-            }
-        }
-        if count > 0 { messages.append(String(decoding: buffer[..<count], as: UTF8.self)) }
-    }
-
-    private func closePassedDescriptors(_ header: msghdr) {
-        guard header.msg_controllen >= MemoryLayout<cmsghdr>.size, let control = header.msg_control else { return }
-        var offset = 0
-        while offset + MemoryLayout<cmsghdr>.size <= header.msg_controllen {
-            let message = control.advanced(by: offset).assumingMemoryBound(to: cmsghdr.self).pointee
-            guard message.cmsg_len >= MemoryLayout<cmsghdr>.size else { break }
-            if message.cmsg_level == SOL_SOCKET && message.cmsg_type == SCM_RIGHTS {
-                let count = (Int(message.cmsg_len) - MemoryLayout<cmsghdr>.size) / MemoryLayout<Int32>.size
-                let fds = control.advanced(by: offset + MemoryLayout<cmsghdr>.size).assumingMemoryBound(to: Int32.self)
-                for index in 0..<count { close(fds[index]) }
-            }
-            offset += (Int(message.cmsg_len) + 7) & ~7
-        }
+        if let datagram = NotifyDatagram.receive(from: fd), !datagram.text.isEmpty { messages.append(datagram.text) }
     }
 
     deinit { close(fd) }

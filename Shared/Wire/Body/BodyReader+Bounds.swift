@@ -18,13 +18,13 @@ extension BodyReader {
     @inlinable
     public mutating func read(_: String.Type = String.self, maxBytes: Int) throws(WireDecodingError) -> String {
         guard wireType == .lengthDelimited else {
-            throw WireDecodingError(.wrongWireType(expected: .lengthDelimited, found: wireType), tag: tag)
+            throw WireDecodingError.wrongWireType(expected: .lengthDelimited, found: wireType, tag: tag)
         }
         let length: Int
         do { length = try bytes.readLength() } catch { throw error.inside(tag) }
-        guard length <= maxBytes else { throw WireDecodingError(.invalidValue(Self.overBound(length, maxBytes)), tag: tag) }
+        guard length <= maxBytes else { throw WireDecodingError.invalidValue(Self.overBound(length, maxBytes), tag: tag) }
         let text: String
-        do { text = try bytes.readUTF8(length) } catch { throw WireDecodingError(.truncated, tag: tag) }
+        do { text = try bytes.readUTF8(length) } catch { throw WireDecodingError.truncated(tag: tag) }
         try checkDecoded(text, atMost: maxBytes)
         return text
     }
@@ -72,7 +72,7 @@ extension BodyReader {
         let length: Int
         do { length = try bytes.readLength() } catch { throw error.inside(tag) }
         bytes.index = start
-        guard length <= maxBytes else { throw WireDecodingError(.invalidValue(Self.overBound(length, maxBytes)), tag: tag) }
+        guard length <= maxBytes else { throw WireDecodingError.invalidValue(Self.overBound(length, maxBytes), tag: tag) }
     }
 
     /// Throws unless the decoded `text` has at most `maxBytes` bytes of UTF-8 (it has more only
@@ -81,7 +81,7 @@ extension BodyReader {
     func checkDecoded(_ text: String, atMost maxBytes: Int) throws(WireDecodingError) {
         let length = text.utf8.count
         guard length <= maxBytes else {
-            throw WireDecodingError(.invalidValue(Self.overBound(length, maxBytes) + " once invalid UTF-8 was replaced"), tag: tag)
+            throw WireDecodingError.invalidValue(Self.overBound(length, maxBytes) + " once invalid UTF-8 was replaced", tag: tag)
         }
     }
 

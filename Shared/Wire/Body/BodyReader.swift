@@ -25,10 +25,10 @@ public struct BodyReader: Sendable {
         let key = try bytes.readVarintField()
         let rawType = UInt8(key & 7)
         guard let type = WireType(rawValue: rawType) else {
-            throw WireDecodingError(.unsupportedWireType(rawType), tag: UInt32(truncatingIfNeeded: key >> 3))
+            throw WireDecodingError.unsupportedWireType(rawType, tag: UInt32(truncatingIfNeeded: key >> 3))
         }
         let tag = key >> 3
-        guard tag > 0, tag < 1 << 29 else { throw WireDecodingError(.invalidTag(tag)) }
+        guard tag > 0, tag < 1 << 29 else { throw WireDecodingError.invalidTag(tag) }
         self.tag = UInt32(tag)
         self.wireType = type
         return self.tag
@@ -38,7 +38,7 @@ public struct BodyReader: Sendable {
     @inlinable
     public mutating func read<Value: WireField>(_: Value.Type = Value.self) throws(WireDecodingError) -> Value {
         guard wireType == Value.wireType else {
-            throw WireDecodingError(.wrongWireType(expected: Value.wireType, found: wireType), tag: tag)
+            throw WireDecodingError.wrongWireType(expected: Value.wireType, found: wireType, tag: tag)
         }
         do {
             return try Value.readValue(from: &bytes)
@@ -52,11 +52,11 @@ public struct BodyReader: Sendable {
     public mutating func skip() throws(WireDecodingError) {
         switch wireType {
         case .varint:
-            do { _ = try bytes.readVarint() } catch { throw WireDecodingError(.truncated, tag: tag) }
+            do { _ = try bytes.readVarint() } catch { throw WireDecodingError.truncated(tag: tag) }
         case .fixed64:
-            do { try bytes.skip(8) } catch { throw WireDecodingError(.truncated, tag: tag) }
+            do { try bytes.skip(8) } catch { throw WireDecodingError.truncated(tag: tag) }
         case .fixed32:
-            do { try bytes.skip(4) } catch { throw WireDecodingError(.truncated, tag: tag) }
+            do { try bytes.skip(4) } catch { throw WireDecodingError.truncated(tag: tag) }
         case .lengthDelimited:
             do {
                 let length = try bytes.readLength()
@@ -115,7 +115,7 @@ public struct BodyReader: Sendable {
     /// Returns a required field's value, or throws `missingField` naming its tag.
     @inlinable
     public func required<Value>(_ value: Value?, _ tag: UInt32) throws(WireDecodingError) -> Value {
-        guard let value else { throw WireDecodingError(.missingField, tag: tag) }
+        guard let value else { throw WireDecodingError.missingField(tag: tag) }
         return value
     }
 }

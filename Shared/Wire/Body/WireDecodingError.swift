@@ -3,36 +3,76 @@
 /// Decoders throw it with field tags; ``WireMessage/init(decoding:)`` resolves the
 /// tags to names through the schema, so the message reads like
 /// `clinics.NearestInput.limit: expected varint, found lengthDelimited`.
+///
+/// Compare ``code`` with the static members of ``Code``; new codes may be added.
 public struct WireDecodingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong.
-    public enum Reason: Sendable, Equatable {
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+
         /// The body ended inside a field.
-        case truncated
+        public static let truncated = Code("truncated")
         /// A field key named a wire type that does not exist.
-        case unsupportedWireType(UInt8)
+        public static let unsupportedWireType = Code("unsupportedWireType")
         /// A field key named tag 0 or a tag past 2^29-1.
-        case invalidTag(UInt64)
+        public static let invalidTag = Code("invalidTag")
         /// A known field arrived with another wire type than its schema's.
-        case wrongWireType(expected: WireType, found: WireType)
+        public static let wrongWireType = Code("wrongWireType")
         /// A required field was absent.
-        case missingField
+        public static let missingField = Code("missingField")
         /// A value was well-formed but not allowed (e.g. an integer out of range).
-        case invalidValue(String)
+        public static let invalidValue = Code("invalidValue")
+
+        public var description: String { name }
     }
 
     /// What went wrong.
-    public let reason: Reason
+    public let code: Code
+    /// What went wrong at the field, in words, without its place: `expected varint, found fixed64`.
+    public let message: String
     /// Field tags from the outermost message inward.
     public var tagPath: [UInt32]
     /// The resolved path, e.g. `clinics.Clinic.hours.opens`, once known.
     public var fieldPath: String?
 
-    /// Creates an error at `tag` (or about the whole message when `tag` is nil).
+    /// An error of `code` saying `message`, at `tag` (or about the whole message when `tag` is nil).
     @inlinable
-    public init(_ reason: Reason, tag: UInt32? = nil) {
-        self.reason = reason
+    public init(_ code: Code, _ message: String, tag: UInt32? = nil) {
+        self.code = code
+        self.message = message
         self.tagPath = tag.map { [$0] } ?? []
         self.fieldPath = nil
+    }
+
+    /// The body ended inside field `tag`.
+    public static func truncated(tag: UInt32? = nil) -> WireDecodingError {
+        WireDecodingError(.truncated, "the body ends inside this field", tag: tag)
+    }
+
+    /// Field `tag`'s key named wire type `raw`, which does not exist.
+    public static func unsupportedWireType(_ raw: UInt8, tag: UInt32? = nil) -> WireDecodingError {
+        WireDecodingError(.unsupportedWireType, "unsupported wire type \(raw)", tag: tag)
+    }
+
+    /// A field key named `tag`: 0, or past 2^29-1.
+    public static func invalidTag(_ tag: UInt64) -> WireDecodingError {
+        WireDecodingError(.invalidTag, "invalid field tag \(tag)")
+    }
+
+    /// Field `tag` arrived as `found`, where its schema says `expected`.
+    public static func wrongWireType(expected: WireType, found: WireType, tag: UInt32? = nil) -> WireDecodingError {
+        WireDecodingError(.wrongWireType, "expected \(expected), found \(found)", tag: tag)
+    }
+
+    /// Required field `tag` was absent.
+    public static func missingField(tag: UInt32? = nil) -> WireDecodingError {
+        WireDecodingError(.missingField, "required field is missing", tag: tag)
+    }
+
+    /// Field `tag` was well-formed but not allowed, for `why`.
+    public static func invalidValue(_ why: String, tag: UInt32? = nil) -> WireDecodingError {
+        WireDecodingError(.invalidValue, why, tag: tag)
     }
 
     /// The same error, seen from the message that holds field `tag`.
@@ -63,14 +103,6 @@ public struct WireDecodingError: Error, Sendable, Equatable, CustomStringConvert
 
     public var description: String {
         let place = fieldPath ?? (tagPath.isEmpty ? "body" : "field #" + tagPath.map(String.init).joined(separator: "."))
-        switch reason {
-        case .truncated: return "\(place): the body ends inside this field"
-        case .unsupportedWireType(let raw): return "\(place): unsupported wire type \(raw)"
-        case .invalidTag(let tag): return "\(place): invalid field tag \(tag)"
-        case .wrongWireType(let expected, let found):
-            return "\(place): expected \(expected), found \(found)"
-        case .missingField: return "\(place): required field is missing"
-        case .invalidValue(let why): return "\(place): \(why)"
-        }
+        return "\(place): \(message)"
     }
 }

@@ -1,44 +1,63 @@
-/// Why a text is not a ``SocketEndpoint``: the text and the problem, with the expected forms
-/// in ``description``.
+/// Why a text is not a ``SocketEndpoint``: the text and what is wrong with it, with the expected
+/// forms in ``description``.
+///
+/// Compare ``code`` with the static members of ``Code``; new codes may be added.
 public struct SocketEndpointError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong with the text.
-    public enum Problem: Sendable, Equatable {
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+
         /// Neither `unix:` nor `tcp:`.
-        case unknownScheme
+        public static let unknownScheme = Code("unknownScheme")
         /// `unix:` with no path (or a path with a NUL byte).
-        case emptyPath
+        public static let emptyPath = Code("emptyPath")
         /// A Unix socket path over ``SocketEndpoint/maxUnixPathLength`` bytes.
-        case pathTooLong
+        public static let pathTooLong = Code("pathTooLong")
         /// A host that is neither an IP literal nor a valid name; IPv6 must be bracketed.
-        case badHost
+        public static let badHost = Code("badHost")
         /// `tcp:HOST` with no `:PORT`.
-        case missingPort
+        public static let missingPort = Code("missingPort")
         /// A port that is not a decimal number from 0 to 65535.
-        case badPort
+        public static let badPort = Code("badPort")
+
+        public var description: String { name }
     }
+
+    /// What is wrong with the text.
+    @available(*, deprecated, renamed: "Code")
+    public typealias Problem = Code
 
     /// The text that did not parse.
     public let text: String
     /// What is wrong with it.
-    public let problem: Problem
+    public let code: Code
+    /// What is wrong, in words, with the text and the accepted forms.
+    public let message: String
 
-    /// An error for `text`.
-    public init(_ text: String, _ problem: Problem) {
+    /// What is wrong with the text.
+    @available(*, deprecated, renamed: "code")
+    public var problem: Code { code }
+
+    /// An error for `text`, wrong as `code` says.
+    public init(_ text: String, _ code: Code) {
         self.text = text
-        self.problem = problem
+        self.code = code
+        message = "not an endpoint: \"\(text)\": \(Self.explain(code)); expected unix:PATH, tcp:HOST:PORT or tcp:[IPv6]:PORT"
     }
 
     /// The problem and the accepted forms, for logs and users.
-    public var description: String {
-        let what =
-            switch problem {
-            case .unknownScheme: "it starts with neither unix: nor tcp:"
-            case .emptyPath: "unix: names no path"
-            case .pathTooLong: "the socket path is over \(SocketEndpoint.maxUnixPathLength) bytes"
-            case .badHost: "the host is neither an IP address nor a host name (an IPv6 address goes in brackets)"
-            case .missingPort: "it names no port"
-            case .badPort: "the port is not a number from 0 to 65535"
-            }
-        return "not an endpoint: \"\(text)\": \(what); expected unix:PATH, tcp:HOST:PORT or tcp:[IPv6]:PORT"
+    public var description: String { message }
+
+    private static func explain(_ code: Code) -> String {
+        switch code {
+        case .unknownScheme: "it starts with neither unix: nor tcp:"
+        case .emptyPath: "unix: names no path"
+        case .pathTooLong: "the socket path is over \(SocketEndpoint.maxUnixPathLength) bytes"
+        case .badHost: "the host is neither an IP address nor a host name (an IPv6 address goes in brackets)"
+        case .missingPort: "it names no port"
+        case .badPort: "the port is not a number from 0 to 65535"
+        default: "\(code)"
+        }
     }
 }

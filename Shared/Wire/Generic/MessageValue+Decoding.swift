@@ -33,7 +33,7 @@ struct GenericDecoder {
 
     func message(_ schema: MessageSchema, _ bytes: ByteReader, depth: Int) throws(WireDecodingError) -> MessageValue {
         guard depth <= MessageValue.maxNestingDepth else {
-            throw WireDecodingError(.invalidValue("messages nest deeper than \(MessageValue.maxNestingDepth) levels"))
+            throw WireDecodingError.invalidValue("messages nest deeper than \(MessageValue.maxNestingDepth) levels")
         }
         let fields = schema.fields
         var singles = [WireValue?](repeating: nil, count: fields.count)
@@ -46,14 +46,14 @@ struct GenericDecoder {
         while let tag = try body.nextTag() {
             guard let index = fields.firstIndex(where: { $0.tag == tag }) else {
                 if strict {
-                    throw WireDecodingError(.invalidValue("tag \(tag) is not a field of \(schema.name)"), tag: tag)
+                    throw WireDecodingError.invalidValue("tag \(tag) is not a field of \(schema.name)", tag: tag)
                 }
                 try body.skip()
                 continue
             }
             let field = fields[index]
             guard body.wireType == field.type.wireType else {
-                throw WireDecodingError(.wrongWireType(expected: field.type.wireType, found: body.wireType), tag: tag)
+                throw WireDecodingError.wrongWireType(expected: field.type.wireType, found: body.wireType, tag: tag)
             }
             if let maxBytes = field.maxBytes { try body.checkLength(atMost: maxBytes) }
             let value: WireValue
@@ -65,13 +65,13 @@ struct GenericDecoder {
             }
             // Checked again once decoded: invalid UTF-8 became three-byte U+FFFDs.
             if let problem = field.boundProblem(value) {
-                throw WireDecodingError(.invalidValue(problem + " once invalid UTF-8 was replaced"), tag: tag)
+                throw WireDecodingError.invalidValue(problem + " once invalid UTF-8 was replaced", tag: tag)
             }
             if case .repeated = field.presence {
                 lists[index].append(value)
             } else {
                 if strict && singles[index] != nil {
-                    throw WireDecodingError(.invalidValue("field appears more than once"), tag: tag)
+                    throw WireDecodingError.invalidValue("field appears more than once", tag: tag)
                 }
                 singles[index] = value
             }
@@ -83,7 +83,7 @@ struct GenericDecoder {
             case .repeated:
                 result.fields.append(.init(tag: field.tag, value: .list(lists[index])))
             case .required:
-                guard let value = singles[index] else { throw WireDecodingError(.missingField, tag: field.tag) }
+                guard let value = singles[index] else { throw WireDecodingError.missingField(tag: field.tag) }
                 result.fields.append(.init(tag: field.tag, value: value))
             case .optional:
                 if let value = singles[index] { result.fields.append(.init(tag: field.tag, value: value)) }

@@ -59,18 +59,9 @@ public struct WireValueError: Error, Sendable, Equatable, CustomStringConvertibl
         } else if path.hasPrefix(messageName + ".") {
             path.removeFirst(messageName.count + 1)
         }
-        let reason: String
-        switch error.reason {
-        case .truncated: reason = "the body ends inside this field"
-        case .unsupportedWireType(let raw): reason = "unsupported wire type \(raw)"
-        case .invalidTag(let tag): reason = "invalid field tag \(tag)"
-        case .wrongWireType(let expected, let found): reason = "expected wire type \(expected), found \(found)"
-        case .missingField: reason = "required field is missing"
-        case .invalidValue(let why): reason = why
-        }
         self.init(
-            error.reason == .missingField ? .missingField : .invalidValue,
-            messageName: messageName, path: path, reason: reason)
+            error.code == .missingField ? .missingField : .invalidValue,
+            messageName: messageName, path: path, reason: error.message)
     }
 
     public var description: String {

@@ -16,15 +16,15 @@ extension ByteReader {
     @inlinable
     public mutating func readLength() throws(WireDecodingError) -> Int {
         let raw: UInt64
-        do { raw = try readVarint() } catch { throw WireDecodingError(.truncated) }
-        guard raw <= UInt64(remaining) else { throw WireDecodingError(.truncated) }
+        do { raw = try readVarint() } catch { throw WireDecodingError.truncated() }
+        guard raw <= UInt64(remaining) else { throw WireDecodingError.truncated() }
         return Int(raw)
     }
 
     /// Reads a varint, reporting truncation as a decoding error.
     @inlinable
     public mutating func readVarintField() throws(WireDecodingError) -> UInt64 {
-        do { return try readVarint() } catch { throw WireDecodingError(.truncated) }
+        do { return try readVarint() } catch { throw WireDecodingError.truncated() }
     }
 }
 
@@ -64,7 +64,7 @@ extension Double: WireField {
     public static var wireType: WireType { .fixed64 }
     @inlinable public func writeValue(to writer: inout ByteWriter) { writer.writeUInt64LE(bitPattern) }
     @inlinable public static func readValue(from reader: inout ByteReader) throws(WireDecodingError) -> Double {
-        do { return Double(bitPattern: try reader.readUInt64LE()) } catch { throw WireDecodingError(.truncated) }
+        do { return Double(bitPattern: try reader.readUInt64LE()) } catch { throw WireDecodingError.truncated() }
     }
 }
 
@@ -86,7 +86,7 @@ extension String: WireField {
     }
     @inlinable public static func readValue(from reader: inout ByteReader) throws(WireDecodingError) -> String {
         let length = try reader.readLength()
-        do { return try reader.readUTF8(length) } catch { throw WireDecodingError(.truncated) }
+        do { return try reader.readUTF8(length) } catch { throw WireDecodingError.truncated() }
     }
 }
 
@@ -98,7 +98,7 @@ extension Array: WireField where Element == UInt8 {
     }
     @inlinable public static func readValue(from reader: inout ByteReader) throws(WireDecodingError) -> [UInt8] {
         let length = try reader.readLength()
-        do { return Array(try reader.readBytes(length)) } catch { throw WireDecodingError(.truncated) }
+        do { return Array(try reader.readBytes(length)) } catch { throw WireDecodingError.truncated() }
     }
 }
 
@@ -110,7 +110,7 @@ extension Timestamp: WireField {
     /// Reads a timestamp, refusing one outside ``Timestamp/wireRange`` (years 1 to 9999).
     @inlinable public static func readValue(from reader: inout ByteReader) throws(WireDecodingError) -> Timestamp {
         let timestamp = Timestamp(microsecondsSinceEpoch: Varint.unZigZag(try reader.readVarintField()))
-        guard timestamp.isInWireRange else { throw WireDecodingError(.invalidValue(timestamp.outsideWireRange)) }
+        guard timestamp.isInWireRange else { throw WireDecodingError.invalidValue(timestamp.outsideWireRange) }
         return timestamp
     }
 }
@@ -122,7 +122,7 @@ extension WireEnum {
         let length = try reader.readLength()  // checked: `length` bytes remain before `end`
         let start = reader.index
         // `end` is public and settable: make sure the unchecked view below stays in the storage.
-        guard start + length <= reader.storage.count else { throw WireDecodingError(.truncated) }
+        guard start + length <= reader.storage.count else { throw WireDecodingError.truncated() }
         // A known case is found by its name's bytes, with no String made and no Unicode-aware
         // comparison; anything else (an unknown case, or bytes equal to a known name only under
         // canonical equivalence) takes the String path, whose outcome is unchanged.
@@ -133,7 +133,7 @@ extension WireEnum {
             reader.index += length
             return known
         }
-        do { return Self(wireName: try reader.readUTF8(length)) } catch { throw WireDecodingError(.truncated) }
+        do { return Self(wireName: try reader.readUTF8(length)) } catch { throw WireDecodingError.truncated() }
     }
 
     /// The known case whose name is exactly `utf8`, byte for byte.

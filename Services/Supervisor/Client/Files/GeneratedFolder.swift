@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import VerticalsServiceKit
 #endif
 
 /// A folder of generated files (`deploy/systemd`): writes what changed, each by rename so a

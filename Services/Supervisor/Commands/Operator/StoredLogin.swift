@@ -1,5 +1,6 @@
 import Glibc
 import VerticalsContract
+import VerticalsServiceKit
 import VerticalsWire
 
 /// The session token `svc-supervisor login` keeps for the current user, so `call` (and `open`)
@@ -28,19 +29,11 @@ struct StoredLogin {
 
     /// The stored session, or nil when nobody is logged in.
     func load() throws(CLIError) -> StoredSession? {
-        guard let file = fopen(path, "r") else {
+        guard let text = WholeFile.read(path) else {
             if errno == ENOENT { return nil }
             throw CLIError(status: 74, "cannot read \(path): \(String(cString: strerror(errno)))")
         }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count <= 0 { break }
-            bytes += chunk[..<count]
-        }
-        guard let document = try? JSONValue(parsing: String(decoding: bytes, as: UTF8.self)),
+        guard let document = try? JSONValue(parsing: text),
             let session = StoredSession(document)
         else {
             throw CLIError(status: 74, "\(path) is not a stored login (no \"token\" string): svc-supervisor login again")

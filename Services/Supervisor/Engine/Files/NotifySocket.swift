@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import VerticalsEventLoop
+import VerticalsServiceKit
 import VerticalsSupervisorClient
 
 /// One `sd_notify` datagram: who sent it (from `SCM_CREDENTIALS`) and its assignments.
@@ -52,8 +53,6 @@ final class NotifySocket {
     let path: String
     private let poll: FDPoll
     private static let passCredentials: Int32 = 16  // SO_PASSCRED (hidden behind _GNU_SOURCE)
-    private static let credentialsType: Int32 = 2  // SCM_CREDENTIALS
-    private static let rightsType: Int32 = 1  // SCM_RIGHTS
 
     /// Binds `path` and calls `onMessage` on the loop thread for every datagram. Call on the loop thread.
     init(path: String, loop: EventLoop, onMessage: @escaping (NotifyMessage) -> Void) throws(SupervisorError) {
@@ -100,57 +99,8 @@ final class NotifySocket {
 
     /// Reads one datagram, or nil when none is waiting.
     private static func receive(_ fd: Int32) -> NotifyMessage? {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        var control = [UInt8](repeating: 0, count: 512)
-        var sender: (pid: Int32, uid: UInt32)?
-        let count = buffer.withUnsafeMutableBytes { data in
-            control.withUnsafeMutableBytes { controlBytes in
-                var vector = iovec(iov_base: data.baseAddress, iov_len: data.count)
-                return withUnsafeMutablePointer(to: &vector) { vectorPointer in
-                    var header = msghdr()
-                    header.msg_iov = vectorPointer
-                    header.msg_iovlen = 1
-                    header.msg_control = controlBytes.baseAddress
-                    header.msg_controllen = controlBytes.count
-                    let received = recvmsg(fd, &header, Int32(MSG_DONTWAIT) | Int32(MSG_CMSG_CLOEXEC))
-                    if received >= 0 { sender = readControl(header) }
-                    return received
-                }
-            }
+        NotifyDatagram.receive(from: fd).map {
+            NotifyMessage(senderPID: $0.sender?.pid, senderUID: $0.sender?.uid, text: $0.text)
         }
-        if count < 0 {
-            // EAGAIN: drained. Anything else (ECONNREFUSED cannot happen on a bound datagram
-            // socket) also ends this round; the poll fires again if more is waiting.
-            return nil
-        }
-        return NotifyMessage(
-            senderPID: sender?.pid, senderUID: sender?.uid, text: String(decoding: buffer[..<count], as: UTF8.self))
-    }
-
-    /// Returns the sender's pid and uid from `SCM_CREDENTIALS` and closes every fd of `SCM_RIGHTS`.
-    private static func readControl(_ header: msghdr) -> (pid: Int32, uid: UInt32)? {
-        guard let control = header.msg_control else { return nil }
-        let headerSize = MemoryLayout<cmsghdr>.size
-        var sender: (pid: Int32, uid: UInt32)?
-        var offset = 0
-        while offset + headerSize <= header.msg_controllen {
-            let message = control.advanced(by: offset).assumingMemoryBound(to: cmsghdr.self).pointee
-            let length = Int(message.cmsg_len)
-            guard length >= headerSize, offset + length <= header.msg_controllen else { break }
-            let data = control.advanced(by: offset + headerSize)
-            if message.cmsg_level == SOL_SOCKET && message.cmsg_type == credentialsType
-                && length - headerSize >= 12
-            {
-                // struct ucred { pid_t pid; uid_t uid; gid_t gid; }
-                sender = (data.loadUnaligned(as: Int32.self), data.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
-            } else if message.cmsg_level == SOL_SOCKET && message.cmsg_type == rightsType {
-                let fdCount = (length - headerSize) / MemoryLayout<Int32>.size
-                for index in 0..<fdCount {
-                    Glibc.close(data.loadUnaligned(fromByteOffset: index * 4, as: Int32.self))
-                }
-            }
-            offset += (length + 7) & ~7
-        }
-        return sender
     }
 }

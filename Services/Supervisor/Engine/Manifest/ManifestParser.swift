@@ -1,5 +1,6 @@
 import TOMLKit
 import VerticalsManifest
+import VerticalsServiceKit
 import VerticalsSupervisorClient
 
 #if canImport(Glibc)

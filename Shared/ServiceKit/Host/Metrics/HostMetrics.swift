@@ -27,7 +27,7 @@ final class HostMetrics: Sendable {
     /// the host, awaited when metrics are read (from whichever loop the asking connection lives on).
     private let loadCounter = Mutex<(@Sendable () async -> LoadSample)?>(nil)
     /// The span export's counts, read at each exposition (nil: the daemon exports nothing).
-    private let exportCounts = Mutex<(read: (@Sendable () -> OTLPExporter.Statistics?)?, last: OTLPExporter.Statistics)>(
+    private let exportCounts = Mutex<(read: (@Sendable () -> SpanExportStatistics?)?, last: SpanExportStatistics)>(
         (nil, .init(queued: 0, exported: 0, dropped: 0)))
     private let factory: PrometheusMetricsFactory
 
@@ -56,7 +56,7 @@ final class HostMetrics: Sendable {
     }
 
     /// Reads the span export's counts with `read` at each exposition.
-    func countExports(with read: @escaping @Sendable () -> OTLPExporter.Statistics?) {
+    func countExports(with read: @escaping @Sendable () -> SpanExportStatistics?) {
         exportCounts.withLock { $0.read = read }
     }
 

@@ -9,7 +9,7 @@ import Tracing
 enum OTLPEncoding {
     /// `ExportTraceServiceRequest` with one `ResourceSpans` (resource `service.name` = `service`)
     /// holding `spans` under the instrumentation scope `verticals`.
-    static func request(service: String, spans: [SpanRecord]) -> [UInt8] {
+    static func request(service: String, spans: [any OTLPSpan]) -> [UInt8] {
         var scope = ProtobufWriter()
         scope.message(1) { $0.string(1, "verticals") }
         for span in spans { scope.message(2) { encode(span, into: &$0) } }
@@ -22,11 +22,11 @@ enum OTLPEncoding {
     }
 
     /// One `Span`.
-    static func encode(_ span: SpanRecord, into writer: inout ProtobufWriter) {
-        let identity = span.identity
-        writer.bytes(1, bigEndian(identity.traceHigh) + bigEndian(identity.traceLow))
-        writer.bytes(2, bigEndian(identity.spanID))
-        if identity.parentSpanID != 0 { writer.bytes(4, bigEndian(identity.parentSpanID)) }
+    static func encode(_ span: any OTLPSpan, into writer: inout ProtobufWriter) {
+        let trace = span.traceID
+        writer.bytes(1, bigEndian(trace.high) + bigEndian(trace.low))
+        writer.bytes(2, bigEndian(span.spanID))
+        if span.parentSpanID != 0 { writer.bytes(4, bigEndian(span.parentSpanID)) }
         writer.string(5, span.name)
         writer.varint(6, kind(span.kind))
         writer.fixed64(7, span.startNanoseconds)
@@ -35,8 +35,8 @@ enum OTLPEncoding {
             if let value = AttributeValue(value) { writer.message(9) { keyValue(key, value, into: &$0) } }
         }
         writer.message(15) { status in
-            if let code = span.code {
-                status.string(2, "\(code)")
+            if let failure = span.failure {
+                status.string(2, failure)
                 status.varint(3, 2)  // STATUS_CODE_ERROR
             } else {
                 status.varint(3, 1)  // STATUS_CODE_OK

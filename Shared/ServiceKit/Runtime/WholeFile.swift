@@ -1,7 +1,7 @@
 import Glibc
 
-/// A whole file read as text, for the manifest and for files the engine compares before it
-/// rewrites them (``GeneratedFolder``).
+/// A whole file read as text: the manifest, files the engine compares before it rewrites them,
+/// the cgroup's CPU limit, a stored login, a test's output files.
 package enum WholeFile {
     /// The text of the file at `path`, or nil when it cannot be read.
     package static func read(_ path: String) -> String? {

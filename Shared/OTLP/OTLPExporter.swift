@@ -11,18 +11,21 @@ import VerticalsContract
 ///   costs the request path one lock and one count. A batch the collector does not take (refused,
 ///   unreachable, timed out) is dropped and counted the same way: no retry piles up.
 /// - **Asleep when idle**: no timer runs while the queue is empty. The first span queued starts
-///   one job on a framework-owned thread (``SerialWorker``), which waits the batch delay
+///   the sender on a thread of its own (``ExportThread``), which waits the batch delay
 ///   (`OTEL_BSP_SCHEDULE_DELAY`, default 1000 ms) unless a full batch (512) is already there,
-///   sends, and ends once the queue is empty. An idle daemon has no thread awake for it.
+///   sends, and ends once the queue is empty. An idle daemon has no thread for it.
 ///
 /// Why not swift-otel: it brings SwiftNIO (about 7 minutes more to build here, for one HTTP POST)
 /// and its batch processor ticks while its queue is empty, which would wake an idle daemon. Why
-/// not the daemon's own loop: its ``VerticalsEventLoop/Connection`` speaks length-prefixed frames,
+/// not the daemon's own loop: its `Connection` speaks length-prefixed frames,
 /// not HTTP; a blocking POST on a thread the framework owns needs neither, and never touches the
 /// loop that serves requests, nor libdispatch's queues.
 ///
 /// Plain `http://` only (a collector beside the daemon, or a sidecar); `https://` is refused at start.
-public final class OTLPExporter: SpanExporting {
+///
+/// A daemon's runtime (VerticalsServiceKit's `ServiceRuntime`) makes one from its environment
+/// (``from(environment:service:)``) and hands it the spans its recorder keeps in full.
+public final class OTLPExporter: Sendable {
     /// Spans queued, sent and dropped so far.
     public struct Statistics: Sendable, Equatable {
         /// Spans waiting to be sent.
@@ -34,7 +37,7 @@ public final class OTLPExporter: SpanExporting {
     }
 
     private struct State {
-        var queue: [SpanRecord] = []
+        var queue: [any OTLPSpan] = []
         var sending = false
         var statistics = Statistics(queued: 0, exported: 0, dropped: 0)
     }
@@ -52,7 +55,6 @@ public final class OTLPExporter: SpanExporting {
     /// How long one POST may take, connect included.
     public let timeout: Duration
     private let state = Mutex(State())
-    private let worker = SerialWorker()
 
     /// An exporter of `service`'s spans to `endpoint`.
     public init(
@@ -71,7 +73,7 @@ public final class OTLPExporter: SpanExporting {
     /// `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`; `OTEL_BSP_MAX_QUEUE_SIZE`, `OTEL_BSP_SCHEDULE_DELAY`,
     /// `OTEL_BSP_MAX_EXPORT_BATCH_SIZE`, `OTEL_EXPORTER_OTLP_TIMEOUT` in ms); nil when none is
     /// named. Throws the reason an endpoint named cannot be used.
-    public static func from(environment: [String: String], service: String) throws(OTLPEndpoint.Problem) -> OTLPExporter? {
+    public static func from(environment: [String: String], service: String) throws(OTLPEndpointError) -> OTLPExporter? {
         let endpoint: OTLPEndpoint
         if let url = environment[DaemonSettings.otlpTracesEndpoint.name], !url.isEmpty {
             endpoint = try OTLPEndpoint(url: url, appendingPath: nil)
@@ -88,19 +90,22 @@ public final class OTLPExporter: SpanExporting {
             timeout: .milliseconds(number(DaemonSettings.otlpTimeout.name, 10_000)))
     }
 
-    /// Queues `record`, or drops and counts it when the queue is full; starts the sender if it sleeps.
-    public func export(_ record: SpanRecord) {
+    /// Queues `span`, or drops and counts it when the queue is full; starts the sender if none
+    /// runs. Never waits: called on whatever thread ended the span.
+    public func export(_ span: any OTLPSpan) {
         let start = state.withLock { state -> Bool in
             guard state.queue.count < capacity else {
                 state.statistics.dropped += 1
                 return false
             }
-            state.queue.append(record)
+            state.queue.append(span)
             guard !state.sending else { return false }
             state.sending = true
             return true
         }
-        if start { worker.run { [self] in sendUntilEmpty() } }
+        guard start, !ExportThread.start({ [self] in sendUntilEmpty() }) else { return }
+        // No thread: the spans wait in the bounded queue, and the next one tries again.
+        state.withLock { $0.sending = false }
     }
 
     /// Spans queued, sent and dropped so far.
@@ -112,11 +117,11 @@ public final class OTLPExporter: SpanExporting {
         }
     }
 
-    /// On the worker's thread: batch after batch until the queue is empty, then the thread parks.
+    /// On the sender's thread: batch after batch until the queue is empty, then the thread ends.
     private func sendUntilEmpty() {
         while true {
             if state.withLock({ $0.queue.count < batchSize }) { Self.sleep(delay) }
-            let batch: [SpanRecord] = state.withLock { state in
+            let batch: [any OTLPSpan] = state.withLock { state in
                 let batch = Array(state.queue.prefix(batchSize))
                 state.queue.removeFirst(batch.count)
                 return batch
@@ -133,8 +138,9 @@ public final class OTLPExporter: SpanExporting {
     }
 
     private static func sleep(_ duration: Duration) {
-        let nanoseconds = max(0, duration.wholeNanoseconds)
-        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0, attoseconds >= 0 else { return }
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
         var remaining = timespec()
         while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
     }

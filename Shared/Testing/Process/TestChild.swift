@@ -1,0 +1,38 @@
+import Glibc
+import VerticalsSupervisorClient
+
+/// How a test starts a child process: the environment every child gets, and `posix_spawn`
+/// with the argument and environment arrays it takes (``runCommand(_:_:environment:in:standardInput:timeout:)``
+/// and ``DaemonProcess``).
+enum TestChild {
+    /// `environment` as a test's child sees it: the run's `VT_TEST_TAG` (so a run's leftovers are
+    /// found and killed), a `PATH`, and no suite pointer or service users unless the test set them.
+    static func environment(_ environment: [String: String]) -> [String: String] {
+        var env = environment
+        env["VT_TEST_TAG"] = TestRunTag.value
+        env["PATH"] = env["PATH"] ?? "/usr/bin:/bin"
+        // No suite pointer unless a test asks for one in its own folder: parallel supervisors run as
+        // root must never read or replace the pointer of a real `up` in /run/verticals.
+        env[SupervisorSettings.pointerDir.name] = env[SupervisorSettings.pointerDir.name] ?? ""
+        // A supervisor run as root keeps its services as root in tests (their temporary folders
+        // are 0700) unless a test asks for a user per vertical.
+        env[SupervisorSettings.serviceUsers.name] = env[SupervisorSettings.serviceUsers.name] ?? "off"
+        return env
+    }
+
+    /// Starts `path` with `arguments` and exactly `environment`, its descriptors set by `actions`.
+    static func spawn(
+        _ path: String, _ arguments: [String], environment: [String: String], actions: inout posix_spawn_file_actions_t
+    ) throws(DaemonProcess.SpawnError) -> pid_t {
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        guard status == 0 else { throw DaemonProcess.SpawnError(path: path, code: status) }
+        return pid
+    }
+}
