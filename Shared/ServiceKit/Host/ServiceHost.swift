@@ -67,7 +67,7 @@ public final class ServiceHost: @unchecked Sendable {
     let sweepRest = SweepRest()
     private var watchdog: LoopTimer?
     private(set) var isDraining = false
-    private var drainTimer: UInt64?
+    private var drainTimer: TimerQueue.Handle?
     private var stopWaiters: [@Sendable () -> Void] = []
     private(set) var stopped = false
     /// Set once this loop's drain ended and its last connection closed (``endStop()``).
