@@ -36,6 +36,8 @@ final class ServerConnection: @unchecked Sendable {
     }
 
     let connection: Connection
+    /// Where this connection sits in its host's ``ServiceHost/connections`` (the host's to set).
+    var slot = 0
     /// Who the caller is, for the limits counted per caller (``Connection/callerKey``), read once at admission.
     let caller: String?
     private unowned let host: ServiceHost
