@@ -71,6 +71,9 @@ final class TLSSession {
             let count = plaintextBuffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
             if count > 0 {
                 plaintextBuffer.withUnsafeBytes { plaintext(UnsafeRawBufferPointer(rebasing: $0[..<Int(count)])) }
+                // Nothing more to open (no ciphertext left in the BIO, no plaintext left in the
+                // record): another SSL_read would only say so, at about a microsecond a frame.
+                if BIO_ctrl_pending(incoming) == 0, SSL_pending(ssl) == 0 { return true }
                 continue
             }
             switch SSL_get_error(ssl, count) {

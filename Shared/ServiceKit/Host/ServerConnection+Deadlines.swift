@@ -10,7 +10,7 @@ extension ServerConnection {
     private func checkDeadlines() {
         deadlineCheck.fired()
         guard !connection.isClosed else { return }
-        let (due, next) = DeadlineCheck.sweep(inFlight.lazy.map { ($0.key, $0.value.deadline) })
+        let (due, next) = DeadlineCheck.sweep(inFlight.deadlines)
         for id in due { deadlinePassed(id) }
         if let next { watchDeadline(next) }
     }

@@ -36,6 +36,8 @@ final class ServerConnection: @unchecked Sendable {
     }
 
     let connection: Connection
+    /// Where this connection sits in its host's ``ServiceHost/connections`` (the host's to set).
+    var slot = 0
     /// Who the caller is, for the limits counted per caller (``Connection/callerKey``), read once at admission.
     let caller: String?
     private unowned let host: ServiceHost
@@ -71,7 +73,7 @@ final class ServerConnection: @unchecked Sendable {
     private(set) var isClosing = false
     /// The host's name, for the hand-over's error.
     var serviceName: String { host.configuration.name }
-    var inFlight: [UInt64: InFlight] = [:]
+    var inFlight = InFlightRequests()
     /// The request whose handler runs inline now, before its first suspension (not yet in `inFlight`).
     private var running = Running()
     /// Bumped as ``serveInline(_:)``'s task starts inline in the read callback and again once it
@@ -211,7 +213,7 @@ final class ServerConnection: @unchecked Sendable {
         }
         // Refusing only the second request would give one id two final answers (the refusal, then the
         // first one's), which the client could not tell apart: its ids are broken, so the connection ends.
-        guard inFlight[id] == nil, running.id != id else {
+        guard !inFlight.contains(id), running.id != id else {
             protocolError(
                 correlationID: id,
                 "correlation id \(id) is already in flight on this connection; use a fresh id per request")
@@ -355,8 +357,7 @@ final class ServerConnection: @unchecked Sendable {
             }
             var entry = suspended.entry
             entry.task = task
-            // (`updateValue`, not the subscript: its `modify` coroutine allocated here.)
-            inFlight.updateValue(entry, forKey: suspended.id)
+            inFlight.insert(entry, id: suspended.id)
             if let deadline = entry.deadline { watchDeadline(deadline) }
         }
     }
@@ -449,8 +450,10 @@ final class ServerConnection: @unchecked Sendable {
     /// with nothing in flight is handed over at once (``closeIfDrained()``).
     func beginDraining() {
         hostIsDraining = true
-        for (id, entry) in inFlight where entry.isStream {
-            inFlight.removeValue(forKey: id)
+        var streams: [UInt64] = []
+        inFlight.forEach { id, entry in if entry.isStream { streams.append(id) } }
+        for id in streams {
+            guard let entry = inFlight.removeValue(forKey: id) else { continue }
             entry.task?.cancel()
             count(entry, .unavailable)
             answer(id, ServiceError(
@@ -496,11 +499,12 @@ final class ServerConnection: @unchecked Sendable {
 
     /// Cancels every request in flight; their answers, if any come, are dropped (`finished`).
     private func abandonInFlight() {
-        for entry in inFlight.values {
+        let abandoned = inFlight
+        inFlight = InFlightRequests()
+        abandoned.forEach { _, entry in
             entry.task?.cancel()
             count(entry, .cancelled)
         }
-        inFlight.removeAll()
         deadlineCheck.cancel(timers)
     }
 

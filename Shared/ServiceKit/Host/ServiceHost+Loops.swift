@@ -114,7 +114,7 @@ extension ServiceHost {
     func closeShardsForIdleExit(_ idle: Duration) {
         for shard in shards {
             _ = shard.loop.execute {
-                for server in Array(shard.connections.values)
+                for server in shard.connections
                 where server.inFlightCount == 0 && server.connection.bufferedInboundByteCount == 0 {
                     server.close(ServerConnection.idleError(idle))
                 }

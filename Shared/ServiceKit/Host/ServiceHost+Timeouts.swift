@@ -38,7 +38,7 @@ extension ServiceHost {
         let limits = configuration.limits
         var settledUntil: MonotonicInstant? = nil
         var allSettled = true
-        for server in Array(connections.values) {
+        for server in connections {
             if let due = server.enforceTimeouts(now: now, limits: limits) {
                 settledUntil = settledUntil.map { min($0, due) } ?? due
             } else if !server.connection.isClosed {

@@ -60,14 +60,18 @@ public final class ServiceHost: @unchecked Sendable {
     /// The listener's TLS files, looked at again when `tlsWatch` sees a change (mutual TLS on TCP only).
     private var tlsReloader: TLSReloader?
     private var tlsWatch: TLSFileWatch?
-    private(set) var connections: [UInt64: ServerConnection] = [:]
+    /// Connections open on this loop, in no order. Each knows its place (``ServerConnection/slot``),
+    /// so one that closes is replaced by the last: no hashing, and no dictionary keyed by `UInt64`,
+    /// whose storage's first instantiation in a process (at the first connection) had the Swift
+    /// runtime look `UInt64: Hashable` up in every conformance record of the binary.
+    private(set) var connections: [ServerConnection] = []
     /// Checks connections against the timeouts; runs only while there are connections.
     var sweepTimer: LoopTimer?
     /// Set while the sweep rests until the earliest idle deadline (see `+Timeouts`).
     let sweepRest = SweepRest()
     private var watchdog: LoopTimer?
     private(set) var isDraining = false
-    private var drainTimer: UInt64?
+    private var drainTimer: TimerQueue.Handle?
     private var stopWaiters: [@Sendable () -> Void] = []
     private(set) var stopped = false
     /// Set once this loop's drain ended and its last connection closed (``endStop()``).
@@ -276,12 +280,12 @@ public final class ServiceHost: @unchecked Sendable {
     /// False, to be asked again a little later, while a frame is still arriving on a connection.
     private func exitIdle() -> Bool {
         guard !isDraining else { return true }
-        if connections.values.contains(where: { $0.connection.bufferedInboundByteCount > 0 }) { return false }
+        if connections.contains(where: { $0.connection.bufferedInboundByteCount > 0 }) { return false }
         let idle = configuration.idleExit ?? .zero
         logger.info("idle for \(idle) (no request in flight, no open stream): exiting")
         // Said first, so the service manager stops its liveness checks before the connections close.
         notifier.notify("STOPPING=1", "STATUS=idle for \(idle): exiting")
-        for server in Array(connections.values) { server.close(ServerConnection.idleError(idle)) }
+        for server in connections { server.close(ServerConnection.idleError(idle)) }
         closeShardsForIdleExit(idle)
         beginDrain()
         idleExitSignal.fire()
@@ -302,7 +306,8 @@ public final class ServiceHost: @unchecked Sendable {
             return
         }
         let server = ServerConnection(connection: connection, host: self, caller: caller)
-        connections[connection.id] = server
+        server.slot = connections.count
+        connections.append(server)
         metrics.connectionsAccepted.increment()
         metrics.connectionsOpen.increment()
         server.start()
@@ -310,7 +315,7 @@ public final class ServiceHost: @unchecked Sendable {
     }
 
     func connectionClosed(_ server: ServerConnection) {
-        connections[server.connection.id] = nil
+        forget(server)
         openHere.subtract(1, ordering: .relaxed)
         census.release()
         census.release(caller: server.caller)
@@ -320,9 +325,20 @@ public final class ServiceHost: @unchecked Sendable {
         if stopped, connections.isEmpty { endStop() }
     }
 
+    /// Takes `server` out of ``connections``: the last one takes its place.
+    private func forget(_ server: ServerConnection) {
+        let slot = server.slot
+        guard slot < connections.count, connections[slot] === server else { return }
+        let last = connections.removeLast()
+        if last !== server {
+            connections[slot] = last
+            last.slot = slot
+        }
+    }
+
     /// Requests being served on every connection (loop thread).
     var requestsInFlight: Int {
-        connections.values.reduce(0) { $0 + $1.inFlightCount }
+        connections.reduce(0) { $0 + $1.inFlightCount }
     }
 
     func requestFinished() {
@@ -335,7 +351,7 @@ public final class ServiceHost: @unchecked Sendable {
             return
         }
         isDraining = true
-        for server in connections.values { server.beginDraining() }
+        for server in connections { server.beginDraining() }
         if primary == nil { notifier.notify("STOPPING=1", "STATUS=draining") }
         drainShards()
         listener?.close()
@@ -354,7 +370,7 @@ public final class ServiceHost: @unchecked Sendable {
     }
 
     private func finishDrainIfIdle() {
-        guard !stopped, connections.values.allSatisfy({ $0.inFlightCount == 0 }) else { return }
+        guard !stopped, connections.allSatisfy({ $0.inFlightCount == 0 }) else { return }
         finishDrain()
     }
 
@@ -372,7 +388,7 @@ public final class ServiceHost: @unchecked Sendable {
         // A connection closed with a reason (handed over, idle) lingers until its client has read
         // it and hung up, at most its grace: the process must not end under it, or a client that
         // writes meanwhile sees its write fail instead of the reason that makes it send again.
-        for server in connections.values where !server.isClosing { server.connection.closeAfterFlush() }
+        for server in connections where !server.isClosing { server.connection.closeAfterFlush() }
         watchdog?.close()
         watchdog = nil
         if primary == nil { idleExit?.close() }  // a shard's is the accepting host's, on its loop

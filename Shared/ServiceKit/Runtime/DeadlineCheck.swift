@@ -16,7 +16,7 @@
 ///
 /// Loop-confined, as its ``TimerQueue`` is.
 struct DeadlineCheck {
-    private var entry: UInt64?
+    private var entry: TimerQueue.Handle?
     private var armedFor: MonotonicInstant?
 
     /// Makes sure `check` runs by `deadline`: schedules it unless a check already comes no later.

@@ -5,17 +5,33 @@ import VerticalsEventLoop
 /// Requests and calls each have a deadline; one `uv_timer_t` per request would cost an
 /// allocation and two syscalls each. The queue arms its timer only while it has entries,
 /// so an idle daemon has no timer pending and its loop blocks in epoll. Loop-confined.
+///
+/// Each entry is a ``Handle`` that holds its action, not an id filed in a dictionary: cancelling
+/// one clears its action, with no hashing, and a daemon's first request makes no dictionary
+/// keyed by `UInt64`, whose storage's first instantiation in a process has the Swift runtime
+/// look `UInt64: Hashable` up in every conformance record of the binary.
 final class TimerQueue {
+    /// A scheduled action, from ``TimerQueue/schedule(at:_:)``: hand it to ``TimerQueue/cancel(_:)``
+    /// to forget it. Loop-confined, as its queue.
+    final class Handle {
+        /// Nil once it ran or was cancelled.
+        fileprivate var action: (() -> Void)?
+
+        fileprivate init(_ action: @escaping () -> Void) {
+            self.action = action
+        }
+    }
+
     private struct Entry {
         let deadline: MonotonicInstant
-        let id: UInt64
+        let handle: Handle
     }
 
     private let loop: EventLoop
     private var timer: LoopTimer?
     private var heap: [Entry] = []
-    private var actions: [UInt64: () -> Void] = [:]
-    private var nextID: UInt64 = 1
+    /// Entries whose action has neither run nor been cancelled.
+    private var pending = 0
     private var armedFor: MonotonicInstant?
 
     init(loop: EventLoop) {
@@ -24,20 +40,21 @@ final class TimerQueue {
 
     /// Runs `action` on the loop at `deadline` unless cancelled first; returns a handle for ``cancel(_:)``.
     @discardableResult
-    func schedule(at deadline: MonotonicInstant, _ action: @escaping () -> Void) -> UInt64 {
+    func schedule(at deadline: MonotonicInstant, _ action: @escaping () -> Void) -> Handle {
         loop.preconditionInEventLoop()
-        let id = nextID
-        nextID += 1
-        actions[id] = action
-        push(Entry(deadline: deadline, id: id))
+        let handle = Handle(action)
+        pending += 1
+        push(Entry(deadline: deadline, handle: handle))
         arm()
-        return id
+        return handle
     }
 
     /// Forgets a scheduled action (lazily: its heap entry is skipped when it comes up).
-    func cancel(_ id: UInt64) {
-        actions[id] = nil
-        if actions.isEmpty {
+    func cancel(_ handle: Handle) {
+        guard handle.action != nil else { return }
+        handle.action = nil
+        pending -= 1
+        if pending == 0 {
             heap.removeAll(keepingCapacity: true)
             timer?.stop()
             armedFor = nil
@@ -46,7 +63,8 @@ final class TimerQueue {
 
     /// Stops the timer for good.
     func close() {
-        actions.removeAll()
+        for entry in heap { entry.handle.action = nil }
+        pending = 0
         heap.removeAll()
         timer?.close()
         timer = nil
@@ -58,9 +76,13 @@ final class TimerQueue {
         let now = MonotonicInstant.now + .milliseconds(1)
         while let first = heap.first, first.deadline <= now {
             popFirst()
-            if let action = actions.removeValue(forKey: first.id) { action() }
+            if let action = first.handle.action {
+                first.handle.action = nil
+                pending -= 1
+                action()
+            }
         }
-        while let first = heap.first, actions[first.id] == nil { popFirst() }
+        while let first = heap.first, first.handle.action == nil { popFirst() }
         arm()
     }
 
