@@ -1,6 +1,7 @@
 import Glibc
 import VerticalsContractTesting
 import VerticalsManifest
+import VerticalsServiceKit
 import VerticalsSupervisorClient
 
 /// `check`'s look at the operations `depends_on` names, against the contracts a checkout commits:
