@@ -39,7 +39,7 @@ public enum FixtureVerification {
 }
 
 /// Names the first field where two bodies of one message differ, e.g.
-/// `clinics.Clinic.hours[0].opens: expected int -37, got uint 300`.
+/// `shop.Item.prices[0].cents: expected int -37, got uint 300`.
 public enum FieldDifference {
     /// The first differing field of `expected` and `actual` as `schema`, in words.
     public static func first(expected: [UInt8], actual: [UInt8], schema: MessageSchema) -> String {

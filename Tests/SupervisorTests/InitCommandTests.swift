@@ -59,8 +59,11 @@ struct InitCommandTests {
         #expect(manifest.contains(".package(url: \"\(url)\", from: \"\(version)\")"), "\(manifest)")
         #expect(!manifest.contains(".package(path:"), "a release product names no local path")
         let pins = try #require(readFile("\(product)/Package.resolved"), "init's build left no Package.resolved")
-        // The framework's pin: the one whose location is the release's URL.
-        let pinned = try JSONDecoder().decode(ResolvedPins.self, from: Data(pins.utf8)).pins.first { $0.location == url }
+        // The framework's pin: the one whose location is the release's (SwiftPM keeps a local
+        // repository's as its path, `localSourceControl`).
+        let pinned = try JSONDecoder().decode(ResolvedPins.self, from: Data(pins.utf8)).pins.first {
+            $0.location == url || $0.location == bare
+        }
         #expect(pinned?.state.version == version, "the framework is not pinned to the tag: \(pins)")
         #expect(readFile("\(product)/Tests/Contracts/Fixtures/greeter/hello.json")?.contains("\"greeter.HelloInput\"") == true)
         #expect(readFile("\(product)/Tests/Contracts/contracts.lock.json")?.contains("\"greeter.Greeting\"") == true)

@@ -113,7 +113,7 @@ extension Daemon {
 
     /// One message's field table in a ``Description``: the wire form of a `MessageSchema`.
     public struct MessageInfo: WireMessage {
-        /// The qualified name, e.g. `clinics.Clinic`.
+        /// The qualified name, e.g. `shop.Item`.
         public var name: String
         /// One line about it, if its schema has one.
         public var doc: String

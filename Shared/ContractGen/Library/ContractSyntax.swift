@@ -130,7 +130,7 @@ public enum Literal: Sendable, Equatable {
 }
 
 /// A field's type as written: a scalar (`string`), a local type (`Service`) or another
-/// contract's (`clinics.Service`).
+/// contract's (`shop.Category`).
 public struct TypeReference: Sendable, Equatable, CustomStringConvertible {
     /// The other contract's name, when qualified.
     public var contract: String?

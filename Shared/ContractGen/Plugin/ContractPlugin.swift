@@ -2,7 +2,7 @@ import PackagePlugin
 
 /// Generates Swift from every `*.vcontract` file of the target it is applied to, with
 /// `vt-contractgen`, on every build (docs/CONTRACTS.md). One command for all the target's
-/// contracts, so a field of one may name a type of another (`clinics.Service`).
+/// contracts, so a field of one may name a type of another (`shop.Category`).
 ///
 /// ```swift
 /// .target(name: "IOInterface", dependencies: ["Wire"], plugins: ["VerticalsContractPlugin"])

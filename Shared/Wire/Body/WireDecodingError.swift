@@ -33,7 +33,7 @@ public struct WireDecodingError: Error, Sendable, Equatable, CustomStringConvert
     public let message: String
     /// Field tags from the outermost message inward.
     public var tagPath: [UInt32]
-    /// The resolved path, e.g. `clinics.Clinic.hours.opens`, once known.
+    /// The resolved path, e.g. `shop.Item.prices.cents`, once known.
     public var fieldPath: String?
 
     /// An error of `code` saying `message`, at `tag` (or about the whole message when `tag` is nil).

@@ -8,7 +8,7 @@ extension MessageSchema {
     /// refuses it as `invalidInput`. The message says which cases there are:
     ///
     /// ```text
-    /// field "service": "surgery" is not a case of clinics.Service; its cases: gp, pharmacy, …
+    /// field "category": "garden" is not a case of shop.Category; its cases: books, music, …
     /// ```
     ///
     /// It reads the bytes in place and builds nothing but the case names it compares, so the

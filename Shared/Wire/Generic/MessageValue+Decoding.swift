@@ -9,7 +9,7 @@ extension MessageValue {
     /// absent repeated ones an empty list. Unknown tags are skipped, as an older reader
     /// must; with `strict`, an unknown tag or a singular field seen twice is an error
     /// instead (the checks ``SchemaConformance`` makes). Errors name the field path,
-    /// e.g. `clinics.Clinic.hours.opens: expected varint, found fixed64`.
+    /// e.g. `shop.Item.prices.cents: expected varint, found fixed64`.
     public init(decoding bytes: [UInt8], as schema: MessageSchema, strict: Bool = false) throws(WireDecodingError) {
         try self.init(decoding: bytes, from: 0, to: bytes.count, as: schema, strict: strict)
     }

@@ -58,7 +58,7 @@ public enum FieldType: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The type's name in `describe` and the lock file: `string`, `enum clinics.Service`, `message clinics.Clinic`.
+    /// The type's name in `describe` and the lock file: `string`, `enum shop.Category`, `message shop.Item`.
     public var description: String {
         switch self {
         case .bool: "bool"

@@ -55,7 +55,7 @@ public struct MessageReference: Sendable, Equatable, CustomStringConvertible {
         source = Source(compiled: nil, name: name, table: table)
     }
 
-    /// The qualified name of the message, e.g. `clinics.Clinic`.
+    /// The qualified name of the message, e.g. `shop.Item`.
     public var name: String {
         if let compiled = source.compiled { compiled.schema.name } else { source.name ?? "" }
     }

@@ -45,7 +45,7 @@ extension WireEnum {
 
 /// The name and known cases of a ``WireEnum``: data for `describe` and the lock file.
 public struct EnumSchema: Sendable, Equatable {
-    /// The enumeration's qualified name, e.g. `clinics.Service`.
+    /// The enumeration's qualified name, e.g. `shop.Category`.
     public let name: String
     /// The known case names, in declaration order.
     public let cases: [String]

@@ -87,8 +87,8 @@ extension ServiceDescription {
         return MessageSchema(message.name, fields, doc: message.doc)
     }
 
-    /// A type as `describe` spells it (``FieldType/description``): `string`, `enum clinics.Service`,
-    /// `message clinics.Clinic`.
+    /// A type as `describe` spells it (``FieldType/description``): `string`, `enum shop.Category`,
+    /// `message shop.Item`.
     static func fieldType(
         _ text: String, at: String, enumerations: [String: EnumSchema]
     ) throws(SchemaCatalogError) -> FieldType {

@@ -7,7 +7,7 @@ import VerticalsWire
 ///
 /// ```swift
 /// let description = ServiceDescription.of(Clinics.self)
-/// description.messages.first { $0.name == "clinics.Clinic" }?.fields.map(\.name)
+/// description.messages.first { $0.name == "shop.Item" }?.fields.map(\.name)
 /// ```
 public enum ServiceDescription {
     /// The description of `contract` (its own operations only, not the built-ins).

@@ -18,7 +18,7 @@
 public enum SchemaConformance {
     /// One disagreement, naming the message and, where it can, the field.
     public struct Finding: Sendable, Hashable, CustomStringConvertible {
-        /// The schema name of the message checked, e.g. `clinics.Clinic`.
+        /// The schema name of the message checked, e.g. `shop.Item`.
         public let message: String
         /// The field's path inside it, e.g. `hours.opens`; nil when about the whole message.
         public let field: String?
