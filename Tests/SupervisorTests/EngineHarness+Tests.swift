@@ -112,7 +112,7 @@ final class EngineHarness {
         while let entry = readdir(proc) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard let pid = Int32(name), pid != getpid() else { continue }
-            guard let environ = readBytes("/proc/\(pid)/environ") else { continue }
+            guard let environ = readFileBytes("/proc/\(pid)/environ") else { continue }
             if environ.split(separator: 0).contains(where: { Array($0) == needle }), isAlive(pid) { found.append(pid) }
         }
         return found
@@ -122,20 +122,6 @@ final class EngineHarness {
     static func isAlive(_ pid: Int32) -> Bool {
         guard let stat = readFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
         return !stat[stat.index(after: close)...].hasPrefix(" Z")
-    }
-
-    private static func readBytes(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(fd, &chunk, chunk.count)
-            guard count > 0 else { break }
-            bytes += chunk[..<count]
-        }
-        return bytes
     }
 }
 
