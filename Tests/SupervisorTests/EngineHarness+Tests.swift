@@ -73,6 +73,16 @@ final class EngineHarness {
             "\(service) never became \(state) (\(count)×); events: \(events(of: service).map(\.description))")
     }
 
+    /// Starts the engine, waits for `service` to be ready, kills its process (SIGKILL) and waits
+    /// for the backoff that follows; returns the killed pid and the backoff's event.
+    func startThenKill(_ service: String) async throws -> (pid: Int, backoff: SupervisorEngine.Event) {
+        try await start()
+        try await waitFor(service, .ready)
+        let pid = try #require(try await status(service).pid)
+        kill(Int32(pid), SIGKILL)
+        return (pid, try await waitFor(service, .backoff))
+    }
+
     /// The restart delays the engine chose for `service`, in order, as its log notes them
     /// ("…; restart 2 in 40 ms"): what it decided, which a loaded machine cannot change, unlike
     /// how late the loop got round to acting on it.
