@@ -1,4 +1,5 @@
 import Glibc
+import Testing
 import VerticalsDeploy
 import VerticalsDeployTesting
 import VerticalsSupervisor
@@ -67,6 +68,64 @@ enum DeployFixture {
         let files = try SystemdExport.files(for: suiteManifest(layout: layout), layout: layout)
         _ = try GeneratedFolder(path: directory.file("units")).replace(with: files) { _ in false }
         return files
+    }
+
+    /// `systemd-analyze verify` of the units of `files` in `<directory>/units`: it exits 0 even
+    /// for unknown keys or bad values, only printing them, so any output at all fails. Returns
+    /// the unit files it read.
+    @discardableResult
+    static func verify(
+        _ files: [String: String], in directory: TemporaryDirectory, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [String] {
+        let units = files.keys.filter { !$0.contains("/") }.sorted().map { directory.file("units/\($0)") }
+        let result = try runCommand("/usr/bin/systemd-analyze", ["verify", "--man=no"] + units, in: directory)
+        #expect(result.status == 0, sourceLocation: sourceLocation)
+        #expect(result.standardOutput.isEmpty, "\(result.standardOutput)", sourceLocation: sourceLocation)
+        #expect(result.standardError.isEmpty, "\(result.standardError)", sourceLocation: sourceLocation)
+        return units
+    }
+
+    /// Runs `systemd-sysusers` on the exported `sysusers.d/verticals.conf` of `directory` (from
+    /// ``installForTools(in:)``) against an empty system at `<directory>/root`; returns that root.
+    static func sysusersRoot(in directory: TemporaryDirectory, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let root = directory.file("root")
+        mkdir(root, 0o755)
+        mkdir("\(root)/etc", 0o755)
+        let result = try runCommand(
+            "/usr/bin/systemd-sysusers", ["--root=\(root)", directory.file("units/sysusers.d/verticals.conf")],
+            in: directory)
+        #expect(result.status == 0, "\(result.standardError)", sourceLocation: sourceLocation)
+        return root
+    }
+
+    /// Runs `svc-supervisor export KIND` of the tests' suite into `<directory>/KIND` twice and
+    /// expects the first run to write `expected` and, once a `stale` file and a `foreign` one
+    /// (no export's) stand beside them, the second to remove the stale one only, writing
+    /// nothing. Returns the folder.
+    @discardableResult
+    static func expectExportWritesThenOnlyWhatChanged(
+        _ kind: String, expected: [String: String], stale: String, foreign: String, in directory: TemporaryDirectory,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String {
+        let out = directory.file(kind)
+        let first = try runCommand("svc-supervisor", ["export", kind, "--manifest", suitePath, "--out", out], in: directory)
+        #expect(first.status == 0, "\(first.standardOutput)\(first.standardError)", sourceLocation: sourceLocation)
+        let count = expected.count
+        #expect(
+            first.standardOutput.hasSuffix("\(count) files in \(out), \(count) changed\n"), "\(first.standardOutput)",
+            sourceLocation: sourceLocation)
+        #expect(ExportedFiles.onDisk(out) == expected, sourceLocation: sourceLocation)
+
+        #expect(writeText("stale\n", to: "\(out)/\(stale)"), sourceLocation: sourceLocation)
+        #expect(writeText("mine\n", to: "\(out)/\(foreign)"), sourceLocation: sourceLocation)
+        let second = try runCommand("svc-supervisor", ["export", kind, "--manifest", suitePath, "--out", out], in: directory)
+        #expect(second.status == 0, "\(second.standardError)", sourceLocation: sourceLocation)
+        #expect(
+            second.standardOutput
+                == "removed \(out)/\(stale) (no longer in the manifest)\n\(count) files in \(out), 0 changed\n",
+            sourceLocation: sourceLocation)
+        #expect(readFile("\(out)/\(foreign)") == "mine\n", sourceLocation: sourceLocation)
+        return out
     }
 
     /// The value of every `key=` line of `unit`, in order.

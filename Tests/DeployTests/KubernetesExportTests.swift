@@ -131,22 +131,10 @@ import VerticalsTesting
     @Test(.timeLimit(.minutes(2)))
     func exportCommand_writesTheFolder_thenOnlyWhatChanged_andRefusesABadNamespace() throws {
         let directory = TemporaryDirectory()
-        let out = directory.file("kubernetes")
         let manifest = DeployFixture.suitePath
-        let first = try runCommand(
-            "svc-supervisor", ["export", "kubernetes", "--manifest", manifest, "--out", out], in: directory)
-        #expect(first.status == 0, "\(first.standardOutput)\(first.standardError)")
-        let expected = try KubernetesExport.files(for: KubernetesFixture.suiteManifest())
-        let count = expected.count
-        #expect(first.standardOutput.hasSuffix("\(count) files in \(out), \(count) changed\n"), "\(first.standardOutput)")
-        #expect(ExportedFiles.onDisk(out) == expected)
-
-        #expect(writeText("stale\n", to: "\(out)/gone.yaml"))
-        #expect(writeText("mine\n", to: "\(out)/notes.txt"))
-        let second = try runCommand(
-            "svc-supervisor", ["export", "kubernetes", "--manifest", manifest, "--out", out], in: directory)
-        #expect(second.standardOutput == "removed \(out)/gone.yaml (no longer in the manifest)\n\(count) files in \(out), 0 changed\n")
-        #expect(readFile("\(out)/notes.txt") == "mine\n")
+        let out = try DeployFixture.expectExportWritesThenOnlyWhatChanged(
+            "kubernetes", expected: KubernetesExport.files(for: KubernetesFixture.suiteManifest()), stale: "gone.yaml",
+            foreign: "notes.txt", in: directory)
 
         let bad = try runCommand(
             "svc-supervisor", ["export", "kubernetes", "--manifest", manifest, "--namespace", "Not_A_Label", "--out", out],

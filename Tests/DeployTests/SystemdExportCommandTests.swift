@@ -11,25 +11,9 @@ import VerticalsTesting
 @Suite(.serialized) struct SystemdExportCommandTests {
     @Test func exportCommand_writesOnlyWhatChanged_andRemovesUnitsNoLongerInTheManifest() throws {
         let directory = TemporaryDirectory()
-        let out = directory.file("systemd")
-        let manifest = DeployFixture.suitePath
-        let first = try runCommand(
-            "svc-supervisor", ["export", "systemd", "--manifest", manifest, "--out", out], in: directory)
-        #expect(first.status == 0, "\(first.standardOutput)\(first.standardError)")
-        let expected = try SystemdExport.files(for: DeployFixture.suiteManifest())
-        let count = expected.count
-        #expect(first.standardOutput.hasSuffix("\(count) files in \(out), \(count) changed\n"))
-        #expect(ExportedFiles.onDisk(out) == expected)
-
-        #expect(writeText("stale\n", to: "\(out)/verticals-gone.service"))
-        #expect(writeText("mine\n", to: "\(out)/README"))
-        let second = try runCommand(
-            "svc-supervisor", ["export", "systemd", "--manifest", manifest, "--out", out], in: directory)
-        #expect(second.status == 0)
-        #expect(
-            second.standardOutput
-                == "removed \(out)/verticals-gone.service (no longer in the manifest)\n\(count) files in \(out), 0 changed\n")
-        #expect(readFile("\(out)/README") == "mine\n")
+        try DeployFixture.expectExportWritesThenOnlyWhatChanged(
+            "systemd", expected: SystemdExport.files(for: DeployFixture.suiteManifest()), stale: "verticals-gone.service",
+            foreign: "README", in: directory)
     }
 
     @Test func exportCommand_refusesABrokenManifest_withExit65() throws {

@@ -22,27 +22,14 @@ import VerticalsTesting
     @Test(arguments: SystemdHostsFixture.hosts)
     func verify_acceptsEveryUnitOfTheHost_withoutASingleLine(host: String) throws {
         let directory = TemporaryDirectory()
-        try Self.verify(Self.install(host: host, in: directory), in: directory)
-    }
-
-    /// `systemd-analyze verify` of the units of `files` in `<directory>/units`: no output at all.
-    static func verify(_ files: [String: String], in directory: TemporaryDirectory) throws {
-        let units = files.keys.filter { !$0.contains("/") }.sorted().map { directory.file("units/\($0)") }
-        let result = try runCommand("/usr/bin/systemd-analyze", ["verify", "--man=no"] + units, in: directory)
-        #expect(result.status == 0)
-        #expect(result.standardOutput.isEmpty, "\(result.standardOutput)")
-        #expect(result.standardError.isEmpty, "\(result.standardError)")
+        try DeployFixture.verify(Self.install(host: host, in: directory), in: directory)
     }
 
     /// A host whose vertical calls a remote service (an endpoint, no executable) and exports traces
     /// to a collector: its units verify without a line too.
     @Test func verify_acceptsACallerOfARemoteServiceWithoutExecutable_andOfACollector() throws {
         let directory = TemporaryDirectory()
-        let bin = directory.file("bin")
-        mkdir(bin, 0o755)
-        for program in ["vt-testd", "svc-supervisor"] {
-            _ = symlink("\(DaemonProcess.productsDirectory)/\(program)", "\(bin)/\(program)")
-        }
+        try DeployFixture.linkPrograms(in: directory)
         let layout = SystemdLayout(prefix: directory.path)
         let (manifest, problems) = ManifestParser.parse(
             text: """
@@ -61,7 +48,7 @@ import VerticalsTesting
         #expect(files["verticals-ledger.service"] == nil)
         #expect(SystemdHostsFixture.words("IPAddressAllow", in: files["verticals-catalog.service"] ?? "").contains("10.0.0.9"))
         _ = try GeneratedFolder(path: directory.file("units")).replace(with: files) { _ in false }
-        try Self.verify(files, in: directory)
+        try DeployFixture.verify(files, in: directory)
     }
 
     /// The exposure of a TCP vertical's unit, and what it still pays for the network: no

@@ -7,23 +7,10 @@ import VerticalsTesting
 struct BackupFileTests {
     /// Copies `source` to `destination` byte for byte (a file moved by hand).
     static func copy(_ source: String, to destination: String) throws {
-        let bytes = try #require(readAll(source))
+        let bytes = try #require(readFileBytes(source))
         let file = try #require(fopen(destination, "w"))
         defer { fclose(file) }
         #expect(fwrite(bytes, 1, bytes.count, file) == bytes.count)
-    }
-
-    /// The bytes of `path`, or nil.
-    static func readAll(_ path: String) -> [UInt8]? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count == 0 { return bytes }
-            bytes += buffer[..<count]
-        }
     }
 
     /// The permission bits of `path`.
@@ -39,12 +26,12 @@ struct BackupFileTests {
         let path = directory.file("copy.sqlite")
 
         try SQLiteStore.backup(live, to: path)
-        let first = BackupFileTests.readAll(path)
+        let first = readFileBytes(path)
         try live.write { db in try db.execute(sql: "INSERT INTO t_v1 (x) VALUES ('later')") }
 
         #expect(Self.mode(path) == 0o600)
         #expect(throws: StoreError.self) { try SQLiteStore.backup(live, to: path) }
-        #expect(Self.readAll(path) == first, "the second backup replaced the first")
+        #expect(readFileBytes(path) == first, "the second backup replaced the first")
         #expect(access(path + "-wal", F_OK) != 0, "a backup is one file")
     }
 
@@ -69,8 +56,8 @@ struct BackupFileTests {
             #expect(access("\(state)/backups/b-\(content)", F_OK) != 0, "the vertical's copy stays behind")
         }
 
-        #expect(Self.readAll(directory.file("out/catalog-20261122T123000Z.sqlite")) == Array("one".utf8))
-        #expect(Self.readAll(directory.file("out/catalog-20261122T123000Z-2.sqlite")) == Array("two".utf8))
+        #expect(readFileBytes(directory.file("out/catalog-20261122T123000Z.sqlite")) == Array("one".utf8))
+        #expect(readFileBytes(directory.file("out/catalog-20261122T123000Z-2.sqlite")) == Array("two".utf8))
     }
 
     @Test func take_copiesOwnerOnly_andRefusesALinkOrAPath() throws {
@@ -86,14 +73,14 @@ struct BackupFileTests {
         let taken = try BackupFile.take("b", fromStateFolder: state, intoFolder: directory.file("out"), as: "c.sqlite")
 
         #expect(taken.path == directory.file("out/c.sqlite"))
-        #expect(Self.readAll(taken.path) == Array("the backup".utf8))
+        #expect(readFileBytes(taken.path) == Array("the backup".utf8))
         #expect(Self.mode(taken.path) == 0o600)
         for name in ["link", "../../outside/backups/x"] {
             #expect(throws: StoreError.self) {
                 try BackupFile.take(name, fromStateFolder: state, intoFolder: directory.file("out"), as: "d.sqlite")
             }
         }
-        #expect(Self.readAll("\(outside)/backups/x") == Array("not a backup".utf8), "the file outside is untouched")
+        #expect(readFileBytes("\(outside)/backups/x") == Array("not a backup".utf8), "the file outside is untouched")
         #expect(access(directory.file("out/d.sqlite"), F_OK) != 0, "nothing written for a refused backup")
     }
 }

@@ -86,12 +86,9 @@ struct ClientProcessTests {
         try suite.start()
         let client = suite.client
         let echo = self.echo
-        let long = Task {
-            try await client.call(echo.echo, .init(text: "long", delayMilliseconds: 60_000), timeout: .seconds(60))
-        }
         // The short call comes second only once the long one is armed (held by the callee); a
         // late task otherwise sent the short one first, and nothing had to move.
-        #expect(try await HostProcessTests.waitUntilInFlight(client, service: "echo", atLeast: 1, within: .seconds(30)))
+        let long = try await suite.heldEcho("long", inFlightWithin: .seconds(30))
         // Answered at its own 200 ms deadline (by the callee or the channel), not after the 1 s handler.
         let error = await #expect(throws: ServiceError.self) {
             try await client.call(echo.echo, .init(text: "short", delayMilliseconds: 1_000), timeout: .milliseconds(200))
@@ -104,16 +101,11 @@ struct ClientProcessTests {
     @Test func call_cancelledByTheCaller_failsCancelledPromptly() async throws {
         let suite = try SuiteFixture()
         try suite.start()
-        let client = suite.client
-        let echo = self.echo
         // A minute's sleep and deadline: only the cancellation can end the call this soon, however
-        // late this test's task runs on a loaded machine.
-        let task = Task {
-            try await client.call(echo.echo, .init(text: "wait", delayMilliseconds: 60_000), timeout: .seconds(60))
-        }
-        // Cancelled once the daemon holds the call: a task cancelled before it sent anything
-        // fails `cancelled` too, without proving that a call in flight can be.
-        #expect(try await HostProcessTests.waitUntilInFlight(client, service: "echo", atLeast: 1, within: .seconds(30)))
+        // late this test's task runs on a loaded machine. Cancelled once the daemon holds the
+        // call: a task cancelled before it sent anything fails `cancelled` too, without proving
+        // that a call in flight can be.
+        let task = try await suite.heldEcho("wait", inFlightWithin: .seconds(30))
         task.cancel()
         let result = await task.result
         guard case .failure(let error as ServiceError) = result else {

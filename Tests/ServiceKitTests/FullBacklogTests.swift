@@ -13,22 +13,13 @@ struct FullBacklogTests {
     /// connections that never finish; returns every descriptor, to close.
     static func fullListener(at path: String) throws -> [Int32] {
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let bound = withUnixSocketAddress(path) { bind(listener, $0, $1) }
         guard bound == 0, listen(listener, 0) == 0 else { throw RawSocketError("cannot listen at \(path)") }
         var descriptors = [listener]
         for _ in 0..<64 {
             let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
             descriptors.append(fd)
-            let status = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
+            let status = withUnixSocketAddress(path) { connect(fd, $0, $1) }
             if status != 0 && errno == EAGAIN { return descriptors }
         }
         throw RawSocketError("the backlog never filled")

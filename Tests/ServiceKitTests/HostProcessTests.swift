@@ -198,19 +198,12 @@ struct HostProcessTests {
     @Test func host_sigterm_drainsInFlightRequestsThenExitsZero() async throws {
         let suite = try SuiteFixture()
         let daemon = try suite.start()
-        let client = suite.client
-        let echo = self.echo
-        // Long enough that the check below sees it in flight even when this test's task waits
-        // its turn behind other suites for a while.
-        let slow = Task { try await client.call(echo.echo, .init(text: "finish me", delayMilliseconds: 2_500)) }
-        // SIGTERM only once the daemon holds the request (a fixed sleep lost that race on a
-        // loaded CI machine: the connection was still in the backlog, and the drain reset it).
-        #expect(try await Self.waitUntilInFlight(client, service: "echo", atLeast: 1))
-        daemon.signal(SIGTERM)
-        let output = try await slow.value
-        #expect(output.text == "finish me")
-        #expect(daemon.waitForExit(timeout: .seconds(5)) != nil)
-        #expect(daemon.exited(with: 0))
+        // Long enough that the daemon is seen holding it even when this test's task waits its
+        // turn behind other suites for a while. SIGTERM only once the daemon holds the request (a
+        // fixed sleep lost that race on a loaded CI machine: the connection was still in the
+        // backlog, and the drain reset it).
+        let slow = try await suite.heldEcho("finish me", delayMilliseconds: 2_500, timeout: nil)
+        try await suite.expectSIGTERMDrains(daemon, slow, answering: "finish me", exitWithin: .seconds(5))
         #expect(suite.notify.waitFor("STOPPING=1"))  // sent before the exit: queued already, however slow we are to read it
     }
 

@@ -17,13 +17,10 @@ struct InlineAnswerProcessTests {
         let client = suite.client
         let echo = self.echo
         // A deadline long enough that no stall of a loaded machine lets it pass before the scrape
-        // below sees the request suspended, and short enough for the test to wait it out.
-        let slow = Task {
-            try await client.call(echo.echo, .init(text: "slow", delayMilliseconds: 60_000), timeout: .seconds(20))
-        }
-        // Any time before its deadline will do: at the start of a full run, with every suite starting
-        // at once, this process once stalled for about 9 s, and a 5 s look missed it.
-        #expect(try await HostProcessTests.waitUntilInFlight(client, service: echo.service, atLeast: 1, within: .seconds(18)))
+        // sees the request suspended, and short enough for the test to wait it out. Any look
+        // before its deadline will do: at the start of a full run, with every suite starting at
+        // once, this process once stalled for about 9 s, and a 5 s look missed it.
+        let slow = try await suite.heldEcho("slow", timeout: .seconds(20), inFlightWithin: .seconds(18))
         for index in 0..<20 {
             let output = try await client.call(echo.echo, .init(text: "inline \(index)"))
             #expect(output.text == "inline \(index)")
@@ -38,10 +35,7 @@ struct InlineAnswerProcessTests {
         try suite.start()
         let client = suite.client
         let echo = self.echo
-        let slow = Task {
-            try await client.call(echo.echo, .init(text: "slow", delayMilliseconds: 60_000), timeout: .seconds(30))
-        }
-        #expect(try await HostProcessTests.waitUntilInFlight(client, service: echo.service, atLeast: 1))
+        let slow = try await suite.heldEcho("slow", timeout: .seconds(30))
         #expect(try await client.call(echo.echo, .init(text: "inline")).text == "inline")
         slow.cancel()
         let result = await slow.result
@@ -67,12 +61,13 @@ struct InlineAnswerProcessTests {
         var bytes = request(1, "first") + request(2, "slow", delay: 60_000)
         for id in 3...65 { bytes += request(UInt64(id), "after \(id)") }
         try raw.send(bytes)
+        let responses = raw.receiveResponses(64)
+        guard responses.count == 64 else {
+            Issue.record("expected 64 answers, got \(responses.count)")
+            return
+        }
         var answered: [UInt64: String] = [:]
-        for _ in 1...64 {
-            guard case .message(let message) = raw.receive(), message.envelope.kind == .response else {
-                Issue.record("expected 64 answers, got \(answered.count)")
-                return
-            }
+        for message in responses {
             answered[message.envelope.correlationID] = try message.decodeBody(as: TestEcho.EchoOutput.self).text
         }
         #expect(answered[1] == "first")

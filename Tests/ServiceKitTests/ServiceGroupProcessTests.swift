@@ -8,26 +8,22 @@ import VerticalsTesting
 /// process (`vt-lifecycled`): one SIGTERM shuts both down gracefully, in order.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct ServiceGroupProcessTests {
-    let echo = TestEcho()
+    /// Starts `vt-lifecycled echo` for `suite` with `extra` in its environment; its standard
+    /// error goes to the returned log file.
+    static func lifecycled(_ suite: SuiteFixture, _ extra: [String: String]) throws -> (DaemonProcess, log: String) {
+        let log = suite.directory.file("stderr")
+        let daemon = try DaemonProcess("vt-lifecycled", ["echo"], environment: suite.environment(extra: extra), stderrPath: log)
+        return (daemon, log)
+    }
 
     @Test func sigterm_verticalDrainsItsInFlightRequest_thenTheOtherServiceShutsDownGracefully() async throws {
         let suite = try SuiteFixture()
-        let log = suite.directory.file("stderr")
-        let daemon = try DaemonProcess(
-            "vt-lifecycled", ["echo"], environment: suite.environment(extra: ["VERTICALS_LOG_LEVEL": "info"]),
-            stderrPath: log)
+        let (daemon, log) = try Self.lifecycled(suite, ["VERTICALS_LOG_LEVEL": "info"])
         defer { daemon.stop() }
         #expect(eventually { (try? RawClient(path: suite.socket())) != nil }, "vt-lifecycled never listened")
-        let client = suite.client
-        let echo = self.echo
-        let slow = Task { try await client.call(echo.echo, .init(text: "finish me", delayMilliseconds: 2_500)) }
         // SIGTERM only once the vertical holds the request, so the drain has something to finish.
-        #expect(try await HostProcessTests.waitUntilInFlight(client, service: "echo", atLeast: 1))
-        daemon.signal(SIGTERM)
-        let output = try await slow.value
-        #expect(output.text == "finish me")
-        #expect(daemon.waitForExit(timeout: .seconds(10)) != nil)
-        #expect(daemon.exited(with: 0))
+        let slow = try await suite.heldEcho("finish me", delayMilliseconds: 2_500, timeout: nil)
+        try await suite.expectSIGTERMDrains(daemon, slow, answering: "finish me", exitWithin: .seconds(10))
         let lines = (readFile(log) ?? "").split(separator: "\n").map(String.init)
         func position(_ fact: String) -> Int? { lines.firstIndex { $0.contains(fact) } }
         let order = [
@@ -44,10 +40,7 @@ struct ServiceGroupProcessTests {
     /// signal sources and the vertical sleep (a vertical holds no timer while idle).
     @Test func idle_inAServiceGroup_makesNoWakeUp() async throws {
         let suite = try SuiteFixture()
-        let log = suite.directory.file("stderr")
-        let daemon = try DaemonProcess(
-            "vt-lifecycled", ["echo"], environment: suite.environment(extra: ["VERTICALS_LOG_LEVEL": "debug"]),
-            stderrPath: log)
+        let (daemon, log) = try Self.lifecycled(suite, ["VERTICALS_LOG_LEVEL": "debug"])
         defer { daemon.stop() }
         #expect(eventually { readFile(log)?.contains("serving echo on") == true }, "never served")
         // Quiet once two looks 100 ms apart agree: start-up's last steps follow that line. Threads
@@ -66,10 +59,7 @@ struct ServiceGroupProcessTests {
 
     @Test func besideThrowing_exits70_namingWhatFailed() throws {
         let suite = try SuiteFixture()
-        let log = suite.directory.file("stderr")
-        let daemon = try DaemonProcess(
-            "vt-lifecycled", ["echo"], environment: suite.environment(extra: ["VT_LIFECYCLED_BESIDE_FAILS": "1"]),
-            stderrPath: log)
+        let (daemon, log) = try Self.lifecycled(suite, ["VT_LIFECYCLED_BESIDE_FAILS": "1"])
         defer { daemon.stop() }
         #expect(daemon.waitForExit(timeout: .seconds(10)) != nil)
         #expect(daemon.exited(with: 70))

@@ -99,7 +99,7 @@ struct StoreSafetyTests {
 
         let kept = try #require(try SQLiteStore.restore(directory.file("backup.sqlite"), to: store))
 
-        #expect(BackupFileTests.readAll(kept) == Array(String(repeating: "scribbled over ", count: 500).utf8))
+        #expect(readFileBytes(kept) == Array(String(repeating: "scribbled over ", count: 500).utf8))
         let restored = try DatabaseQueue(path: store)
         #expect(try restored.read { db in try String.fetchAll(db, sql: "SELECT x FROM t_v1") } == ["good"])
     }

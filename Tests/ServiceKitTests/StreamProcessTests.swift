@@ -179,14 +179,3 @@ struct StreamProcessTests {
         try await suite.client.call(echo.produced, Empty(), timeout: .seconds(30)).events
     }
 }
-
-/// Whether `condition` becomes true within `timeout`, asked again every few milliseconds (the
-/// async form of `eventually`; a condition that throws counts as false).
-func eventuallyAsync(timeout: Duration = .seconds(20), _ condition: () async throws -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if (try? await condition()) == true { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return (try? await condition()) == true
-}

@@ -133,12 +133,10 @@ struct SyncRouteTests {
             }
         }
         try raw.send(bytes)
+        let responses = raw.receiveResponses(40)
+        #expect(responses.count == 40, "expected 40 answers, got \(responses.count)")
         var answered: [UInt64: String] = [:]
-        for _ in 1...40 {
-            guard case .message(let message) = raw.receive(), message.envelope.kind == .response else {
-                Issue.record("expected 40 answers, got \(answered.count)")
-                break
-            }
+        for message in responses {
             let id = message.envelope.correlationID
             answered[id] =
                 id % 3 == 0

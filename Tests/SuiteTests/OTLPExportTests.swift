@@ -142,7 +142,7 @@ struct OTLPExportTests {
     ) async -> (held: Bool, dropped: Double, queued: Double) {
         var dropped = 0.0
         var queued = 0.0
-        let held = await eventuallyAsync(timeout: .seconds(30)) {
+        let held = await eventuallyAsync(timeout: .seconds(30), every: .milliseconds(50)) {
             guard let body = try? await client.callRaw(service: service, operation: Daemon.metrics.fullName, body: Empty().encodedBody()),
                 let text = try? Daemon.Metrics(decoding: body).exposition
             else { return false }
@@ -157,15 +157,5 @@ struct OTLPExportTests {
     static func sample(_ text: String, _ name: String) -> Double? {
         text.split(separator: "\n").first { $0.hasPrefix(name + " ") || $0.hasPrefix(name + "{") }
             .flatMap { $0.split(separator: " ").last.flatMap { Double($0) } }
-    }
-
-    /// `condition` polled until true or `timeout` passes.
-    static func eventuallyAsync(timeout: Duration, _ condition: () async -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return false
     }
 }

@@ -100,13 +100,11 @@ struct OperationRoutesSuiteTests {
             #expect(granted.roles.contains(.clinician))
             let profile = try await client.call(Identity.getUser, .init(userID: account.userID))
             #expect(profile.displayName == "Bo", "root reaches every operation")
-            let audited = eventually(timeout: .seconds(30)) {
-                let log = readFile("\(run)/logs/identity.log") ?? ""
-                return log.contains("audit service=identity operation=identity.grantRole caller=\"vertical clinics\" caller_uid=\(clinicsUID)")
-                    && log.contains("outcome=permissionDenied")
-                    && log.contains("audit service=identity operation=identity.grantRole caller=root caller_uid=0")
-            }
-            #expect(audited, "identity's audit lines: \(readFile("\(run)/logs/identity.log") ?? "")")
+            Self.expectIdentityAudited(run: run, [
+                "audit service=identity operation=identity.grantRole caller=\"vertical clinics\" caller_uid=\(clinicsUID)",
+                "outcome=permissionDenied",
+                "audit service=identity operation=identity.grantRole caller=root caller_uid=0",
+            ])
             let logged = (readFile("\(run)/logs/identity.log") ?? "").contains("refused identity.getUser to clinics")
             #expect(logged, "the callee's log names the refused edge")
 
@@ -154,7 +152,7 @@ struct OperationRoutesSuiteTests {
         }
         let operatorClient = client(presenting: "operator")
         defer { operatorClient.close() }
-        let ready = await Self.eventuallyAsync(timeout: .seconds(60)) {
+        let ready = await eventuallyAsync(timeout: .seconds(60), every: .milliseconds(200)) {
             let health = Empty().encodedBody()
             let identity = try? await operatorClient.callRaw(service: "identity", operation: Daemon.health.fullName, body: health)
             let clinics = try? await operatorClient.callRaw(service: "clinics", operation: Daemon.health.fullName, body: health)
@@ -199,27 +197,26 @@ struct OperationRoutesSuiteTests {
                 service: "identity", operation: Daemon.setLogLevel.fullName, body: Daemon.LogLevelInput().encodedBody())
         }
         #expect(refusedLevel?.detail("reason") == "operatorOnly", "\(String(describing: refusedLevel))")
+        Self.expectIdentityAudited(run: run, [
+            "operation=identity.grantRole caller=clinics caller_certificate=verticals://clinics outcome=permissionDenied",
+            "operation=daemon.setLogLevel caller=verticals://operator caller_certificate=verticals://operator outcome=ok",
+            "operation=daemon.setLogLevel caller=clinics caller_certificate=verticals://clinics outcome=permissionDenied",
+        ])
+    }
+
+    /// Expects identity's log in run directory `run` to hold every one of `lines` within 30 s.
+    static func expectIdentityAudited(run: String, _ lines: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        let log = "\(run)/logs/identity.log"
         let audited = eventually(timeout: .seconds(30)) {
-            let log = readFile("\(run)/logs/identity.log") ?? ""
-            return log.contains("operation=identity.grantRole caller=clinics caller_certificate=verticals://clinics outcome=permissionDenied")
-                && log.contains("operation=daemon.setLogLevel caller=verticals://operator caller_certificate=verticals://operator outcome=ok")
-                && log.contains("operation=daemon.setLogLevel caller=clinics caller_certificate=verticals://clinics outcome=permissionDenied")
+            let text = readFile(log) ?? ""
+            return lines.allSatisfy { text.contains($0) }
         }
-        #expect(audited, "identity's audit lines: \(readFile("\(run)/logs/identity.log") ?? "")")
+        #expect(audited, "identity's audit lines: \(readFile(log) ?? "")", sourceLocation: sourceLocation)
     }
 
     static func write(_ text: String, to path: String) throws {
         guard let file = fopen(path, "w") else { throw RawSocketError("cannot write \(path)") }
         fputs(text, file)
         fclose(file)
-    }
-
-    static func eventuallyAsync(timeout: Duration, _ condition: () async -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(200))
-        }
-        return false
     }
 }

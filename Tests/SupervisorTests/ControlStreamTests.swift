@@ -9,14 +9,20 @@ import VerticalsTesting
 import VerticalsWire
 
 extension EngineProcessTests.Control {
-    @Test func logsStream_sendsTheLastLines_thenALineTheServiceWritesAfterTheCallStarted() async throws {
-        let directory = TemporaryDirectory()
+    /// Serves service `talker`, which has written `early` to its log once this returns, and
+    /// writes `after-the-call` once the returned trigger file exists.
+    static func talker(in directory: TemporaryDirectory) async throws -> (Served, trigger: String) {
         let trigger = directory.file("go")
         let script = "echo early; while [ ! -e \(trigger) ]; do sleep 0.02; done; echo after-the-call; exec sleep 30"
         let served = try await Served([.script("talker", script)])
         try await served.harness.waitFor("talker", .ready)
-        let logPath = served.harness.run.log(for: "talker")
-        #expect(eventually { (try? String(contentsOfFile: logPath, encoding: .utf8))?.contains("stdout early") == true })
+        #expect(eventually { readFile(served.harness.run.log(for: "talker"))?.contains("stdout early") == true })
+        return (served, trigger)
+    }
+
+    @Test func logsStream_sendsTheLastLines_thenALineTheServiceWritesAfterTheCallStarted() async throws {
+        let directory = TemporaryDirectory()
+        let (served, trigger) = try await Self.talker(in: directory)
 
         var lines = served.client.stream(Supervisor.logs, .init(name: "talker", lines: 10)).makeAsyncIterator()
         var seen: [String] = []
@@ -84,11 +90,7 @@ extension EngineProcessTests.Control {
     /// old and new, which reading the file could not.
     @Test func logsFollowCommand_printsThroughTheStream_linesWrittenAfterItStarted() async throws {
         let directory = TemporaryDirectory()
-        let trigger = directory.file("go")
-        let script = "echo early; while [ ! -e \(trigger) ]; do sleep 0.02; done; echo after-the-call; exec sleep 30"
-        let served = try await Served([.script("talker", script)])
-        try await served.harness.waitFor("talker", .ready)
-        #expect(eventually { readFile(served.harness.run.log(for: "talker"))?.contains("stdout early") == true })
+        let (served, trigger) = try await Self.talker(in: directory)
         let elsewhere = directory.file("elsewhere")
         #expect(mkdir(elsewhere, 0o755) == 0)
         #expect(symlink(served.harness.run.controlSocket, "\(elsewhere)/supervisor.sock") == 0)

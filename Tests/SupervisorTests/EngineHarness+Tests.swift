@@ -73,6 +73,16 @@ final class EngineHarness {
             "\(service) never became \(state) (\(count)×); events: \(events(of: service).map(\.description))")
     }
 
+    /// Starts the engine, waits for `service` to be ready, kills its process (SIGKILL) and waits
+    /// for the backoff that follows; returns the killed pid and the backoff's event.
+    func startThenKill(_ service: String) async throws -> (pid: Int, backoff: SupervisorEngine.Event) {
+        try await start()
+        try await waitFor(service, .ready)
+        let pid = try #require(try await status(service).pid)
+        kill(Int32(pid), SIGKILL)
+        return (pid, try await waitFor(service, .backoff))
+    }
+
     /// The restart delays the engine chose for `service`, in order, as its log notes them
     /// ("…; restart 2 in 40 ms"): what it decided, which a loaded machine cannot change, unlike
     /// how late the loop got round to acting on it.
@@ -112,7 +122,7 @@ final class EngineHarness {
         while let entry = readdir(proc) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard let pid = Int32(name), pid != getpid() else { continue }
-            guard let environ = readBytes("/proc/\(pid)/environ") else { continue }
+            guard let environ = readFileBytes("/proc/\(pid)/environ") else { continue }
             if environ.split(separator: 0).contains(where: { Array($0) == needle }), isAlive(pid) { found.append(pid) }
         }
         return found
@@ -122,20 +132,6 @@ final class EngineHarness {
     static func isAlive(_ pid: Int32) -> Bool {
         guard let stat = readFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
         return !stat[stat.index(after: close)...].hasPrefix(" Z")
-    }
-
-    private static func readBytes(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(fd, &chunk, chunk.count)
-            guard count > 0 else { break }
-            bytes += chunk[..<count]
-        }
-        return bytes
     }
 }
 

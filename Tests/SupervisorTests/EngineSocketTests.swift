@@ -42,12 +42,7 @@ extension EngineProcessTests {
             var spec = ServiceSpec.testd("echo")
             spec.backoff = Backoff(initial: .milliseconds(200), max: .seconds(1), multiplier: 2)
             let harness = try EngineHarness([spec])
-            try await harness.start()
-            try await harness.waitFor("echo", .ready)
-            let oldPID = try #require(try await harness.status("echo").pid)
-
-            kill(Int32(oldPID), SIGKILL)
-            try await harness.waitFor("echo", .backoff)
+            let (oldPID, _) = try await harness.startThenKill("echo")
             // Nobody serves now: the connection waits in the kernel's backlog of the held socket.
             let client = try RawClient(
                 path: harness.run.socket(for: "echo"), receiveTimeout: .seconds(10))

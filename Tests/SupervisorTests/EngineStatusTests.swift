@@ -30,11 +30,7 @@ extension EngineProcessTests {
             // asks while the backoff still runs.
             spec.backoff = Backoff(initial: .seconds(60), max: .seconds(60), multiplier: 1)
             let harness = try EngineHarness([spec])
-            try await harness.start()
-            try await harness.waitFor("alpha", .ready)
-            let pid = try #require(try await harness.status("alpha").pid)
-            kill(Int32(pid), SIGKILL)
-            let backoff = try await harness.waitFor("alpha", .backoff)
+            let (_, backoff) = try await harness.startThenKill("alpha")
             let waiting = try await harness.status("alpha")
             let elapsed = ContinuousClock.now - backoff.at
             #expect(waiting.exitReason == .crash)

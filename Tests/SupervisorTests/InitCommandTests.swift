@@ -83,7 +83,7 @@ struct InitCommandTests {
                 "building the product compiled the reference suite's \(target)")
         }
         #expect(objects.contains("/Modules/AcmeInterface.swiftmodule") && objects.contains("/svc_greeter.build/"), "\(objects)")
-        let daemon = try #require(Self.bytes(of: "\(product)/.build/debug/svc-greeter"))
+        let daemon = try #require(readFileBytes("\(product)/.build/debug/svc-greeter"))
         for needle in reference.strings {
             let holds = Self.contains(daemon, needle)
             #expect(!holds, "svc-greeter holds the reference suite's \(needle)")
@@ -165,20 +165,6 @@ struct InitCommandTests {
         let built = try PackageBuild.run(what, in: product, log: directory.file("build.log"), from: directory)
         try #require(built.status == 0, "swift build \(what) failed:\n\(built.standardOutput)")
         #expect(!built.standardOutput.contains("warning:"), "\(built.standardOutput)")
-    }
-
-    /// A file's bytes.
-    static func bytes(of path: String) -> [UInt8]? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count == 0 { break }
-            bytes += chunk[..<count]
-        }
-        return bytes
     }
 
     /// Whether `haystack` holds `text`'s UTF-8 bytes.

@@ -126,30 +126,25 @@ struct LearnedContractCLITests {
         #expect(refreshed?.fields.contains { $0.name == "servedBy" } == true, "the cache was not refreshed")
     }
 
-    @Test func call_ofAnOperationOnlyAnOlderDescriptionHad_isRefusedByTheDaemon_thenNamedFromTheFreshOne() throws {
+    /// A call, plain or streaming, of an operation only the cached (older) description had: the
+    /// daemon refuses it, the CLI refreshes the cache and names what the vertical has today.
+    @Test(arguments: [
+        ("echo", "shout", #"{"text": "x"}"#, "test has no operation \"shout\"; it has: echo"),
+        ("count", "countdown", #"{"count": 2}"#, "test has no operation \"countdown\""),
+    ])
+    func call_ofAnOperationOnlyAnOlderDescriptionHad_isRefusedByTheDaemon_thenNamedFromTheFreshOne(
+        copying operation: String, as gone: String, input: String, excerpt: String
+    ) throws {
         let served = try Served()
         var old = served.today
-        var gone = try #require(old.operations.first { $0.name == "echo" })
-        gone.name = "shout"
-        old.operations.append(gone)
+        var copy = try #require(old.operations.first { $0.name == operation })
+        copy.name = gone
+        old.operations.append(copy)
         served.cache(old)
-        let result = try served.cli(["call", "test", "shout", #"{"text": "x"}"#])
+        let result = try served.cli(["call", "test", gone, input])
         #expect(result.status == 64, "\(result.standardError)")
-        #expect(result.standardError.contains("test has no operation \"shout\"; it has: echo"), "\(result.standardError)")
-        #expect(served.cached()?.operations.contains { $0.name == "shout" } == false, "the cache was not refreshed")
-    }
-
-    @Test func streamCall_ofAnOperationOnlyAnOlderDescriptionHad_refreshesTheCache_andNamesWhatItHas() throws {
-        let served = try Served()
-        var old = served.today
-        var gone = try #require(old.operations.first { $0.name == "count" })
-        gone.name = "countdown"
-        old.operations.append(gone)
-        served.cache(old)
-        let result = try served.cli(["call", "test", "countdown", #"{"count": 2}"#])
-        #expect(result.status == 64, "\(result.standardError)")
-        #expect(result.standardError.contains("test has no operation \"countdown\""), "\(result.standardError)")
-        #expect(served.cached()?.operations.contains { $0.name == "countdown" } == false, "the cache was not refreshed")
+        #expect(result.standardError.contains(excerpt), "\(result.standardError)")
+        #expect(served.cached()?.operations.contains { $0.name == gone } == false, "the cache was not refreshed")
     }
 
     @Test func call_withACorruptCacheFile_ignoresIt_andReplacesIt() throws {

@@ -12,6 +12,18 @@ import Testing
 
     func at(_ milliseconds: Int64) -> ContinuousClock.Instant { start + .milliseconds(milliseconds) }
 
+    /// A ledger after `failures` failed runs, then a run that became ready at 1 s.
+    func readyAfter(failures: Int) -> RestartLedger {
+        var ledger = ledger()
+        for run in 0..<failures {
+            ledger.spawned()
+            _ = ledger.afterExit(at: at(Int64(run)))
+        }
+        ledger.spawned()
+        ledger.becameReady(at: at(1_000))
+        return ledger
+    }
+
     @Test func consecutiveFailures_growTheDelay_upToMax() {
         var ledger = ledger()
         var delays: [Duration] = []
@@ -24,13 +36,7 @@ import Testing
     }
 
     @Test func aRunProvenAliveForResetAfter_startsTheBackoffOverAtInitial() {
-        var ledger = ledger()
-        for run in 0..<3 {
-            ledger.spawned()
-            _ = ledger.afterExit(at: at(Int64(run)))
-        }
-        ledger.spawned()
-        ledger.becameReady(at: at(1_000))
+        var ledger = readyAfter(failures: 3)
         #expect(ledger.forgivenessDue == at(11_000))
         let forgave = ledger.sawAlive(at: at(11_000))
         #expect(forgave)
@@ -40,11 +46,7 @@ import Testing
     }
 
     @Test func aCheckBeforeResetAfter_forgivesNothing() {
-        var ledger = ledger()
-        ledger.spawned()
-        _ = ledger.afterExit(at: at(0))
-        ledger.spawned()
-        ledger.becameReady(at: at(1_000))
+        var ledger = readyAfter(failures: 1)
         let early = ledger.sawAlive(at: at(10_999))
         #expect(!early)
         let decision2 = ledger.afterExit(at: at(11_000))
@@ -54,11 +56,7 @@ import Testing
     /// supervisord's bug: the child died 50 ms after readiness, the supervisor noticed a minute
     /// later. Only an alive check forgives, and a dead child is never seen alive.
     @Test func anExitNoticedLongAfterReadiness_isStillAFailure() {
-        var ledger = ledger()
-        ledger.spawned()
-        _ = ledger.afterExit(at: at(0))
-        ledger.spawned()
-        ledger.becameReady(at: at(1_000))
+        var ledger = readyAfter(failures: 1)
         let decision3 = ledger.afterExit(at: at(61_000))
         #expect(decision3 == .restart(after: .milliseconds(200)))
     }

@@ -72,6 +72,18 @@ struct UserPerVerticalProcessTests {
         return line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
     }
 
+    /// The uid the engine made for service `name`, once its running process is seen to have it
+    /// as its real uid.
+    static func uidOfRunning(
+        _ name: String, in harness: EngineHarness, _ accounts: TestAccounts,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> UInt32 {
+        let uid = try #require(accounts.uid(name), sourceLocation: sourceLocation)
+        let pid = Int32(try #require(try await harness.status(name).pid, sourceLocation: sourceLocation))
+        #expect(status(pid, "Uid").first == String(uid), sourceLocation: sourceLocation)
+        return uid
+    }
+
     static func owner(_ path: String) -> UInt32? {
         var info = stat()
         return lstat(path, &info) == 0 ? info.st_uid : nil
@@ -206,9 +218,7 @@ struct UserPerVerticalProcessTests {
         let result = try await harness.engine.apply(Manifest(services: [.testd("echo"), .testd("late", dependsOn: ["echo"])]))
         #expect(result.added == ["late"])
         try await harness.waitFor("late", .ready)
-        let uid = try #require(accounts.uid("late"))
-        let pid = Int32(try #require(try await harness.status("late").pid))
-        #expect(Self.status(pid, "Uid").first == String(uid))
+        _ = try await Self.uidOfRunning("late", in: harness, accounts)
         await harness.shutdown()
     }
 
@@ -231,10 +241,8 @@ struct UserPerVerticalProcessTests {
             [echo], runDirectory: directory.file("run"), programDirectory: bin, serviceUsers: accounts.users)
         try await harness.start()
         try await harness.waitFor("echo", .ready)
-        let uid = try #require(accounts.uid("echo"))
+        let uid = try await Self.uidOfRunning("echo", in: harness, accounts)
         #expect(Self.owner("\(certs)/echo/tls.key") == uid, "the key is the service's")
-        let pid = Int32(try #require(try await harness.status("echo").pid))
-        #expect(Self.status(pid, "Uid").first == String(uid))
         await harness.shutdown()
     }
 

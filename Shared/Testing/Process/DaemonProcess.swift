@@ -154,6 +154,21 @@ public func readFile(_ path: String) -> String? {
     WholeFile.read(path)
 }
 
+/// Reads a file whole as bytes (a store, a binary, `/proc/PID/environ`), or nil when it cannot
+/// be read.
+public func readFileBytes(_ path: String) -> [UInt8]? {
+    guard let file = fopen(path, "rbe") else { return nil }  // e: close-on-exec, as forks run beside
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = fread(&chunk, 1, chunk.count, file)
+        guard count > 0 else { break }
+        bytes += chunk[..<count]
+    }
+    return ferror(file) == 0 ? bytes : nil
+}
+
 /// Polls `condition` every 5 ms until it holds or `timeout` passes. The bound only ends a wait
 /// for what never comes, so it is one no stall of a loaded 2-core machine reaches.
 public func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) -> Bool {
@@ -163,5 +178,19 @@ public func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool
         usleep(5_000)
     }
     return condition()
+}
+
+/// Whether `condition` becomes true within `timeout`, asked again every `interval`: the async
+/// form of ``eventually(timeout:_:)``, for a condition that calls a daemon. A condition that
+/// throws counts as false.
+public func eventuallyAsync(
+    timeout: Duration = .seconds(20), every interval: Duration = .milliseconds(5), _ condition: () async throws -> Bool
+) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if (try? await condition()) == true { return true }
+        try? await Task.sleep(for: interval)
+    }
+    return (try? await condition()) == true
 }
 

@@ -20,12 +20,7 @@ public final class RawClient {
     public init(path: String, receiveTimeout: Duration = .seconds(5)) throws {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw RawSocketError("socket for \(path)") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let connected = withUnixSocketAddress(path) { connect(descriptor, $0, $1) }
         guard connected == 0 else {
             let error = RawSocketError("connect \(path)")
             close(descriptor)  // the only close: `self` is not initialised, so no deinit runs
@@ -182,6 +177,17 @@ public final class RawClient {
             let error = try? message.decodeBody(as: ServiceError.self)
         else { return nil }
         return (message.envelope, error)
+    }
+
+    /// Reads up to `count` response frames, in the order they come; stops early at the first
+    /// frame that is no response, at the end of the stream or at the receive timeout, so fewer
+    /// than `count` means something else came (or nothing).
+    public func receiveResponses(_ count: Int) -> [Message] {
+        var responses: [Message] = []
+        while responses.count < count, case .message(let message) = receive(), message.envelope.kind == .response {
+            responses.append(message)
+        }
+        return responses
     }
 
     deinit {

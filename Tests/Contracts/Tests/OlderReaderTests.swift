@@ -12,6 +12,15 @@ import VerticalsWire
 struct OlderReaderTests {
     static let bytes = Clinics.NearestInput(latitude: 51.5, longitude: -0.12, limit: 3).encodedBody()
 
+    /// Expects `older` to refuse today's ``bytes``, naming the field at `path`.
+    static func expectRefused(by older: MessageSchema, naming path: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(sourceLocation: sourceLocation) {
+            try MessageValue(decoding: bytes, as: older)
+        } throws: { error in
+            (error as? WireDecodingError)?.fieldPath == path
+        }
+    }
+
     /// `clinics.NearestInput` as a version whose field `tag` differed by `edit`.
     static func olderInput(_ edit: (inout Daemon.FieldInfo) -> Void, tag: UInt64) throws -> MessageSchema {
         var description = ServiceDescription.of(Clinics.self)
@@ -31,21 +40,11 @@ struct OlderReaderTests {
 
     @Test func anOlderRequiredField_thatTodayLeavesOut_isNamed() throws {
         // The older version required `service`; today it is optional and absent here.
-        let older = try Self.olderInput({ $0.presence = .required }, tag: 4)
-        #expect {
-            try MessageValue(decoding: Self.bytes, as: older)
-        } throws: { error in
-            (error as? WireDecodingError)?.fieldPath == "clinics.NearestInput.service"
-        }
+        Self.expectRefused(by: try Self.olderInput({ $0.presence = .required }, tag: 4), naming: "clinics.NearestInput.service")
     }
 
     @Test func anOlderTypeOfAnotherWireType_isNamed() throws {
-        let older = try Self.olderInput({ $0.type = "double" }, tag: 3)
-        #expect {
-            try MessageValue(decoding: Self.bytes, as: older)
-        } throws: { error in
-            (error as? WireDecodingError)?.fieldPath == "clinics.NearestInput.limit"
-        }
+        Self.expectRefused(by: try Self.olderInput({ $0.type = "double" }, tag: 3), naming: "clinics.NearestInput.limit")
     }
 
     @Test func anOlderTypeOfTheSameWireType_isCaughtByComparingValues() throws {

@@ -42,6 +42,36 @@ final class SuiteFixture {
         return daemon
     }
 
+    /// Calls `echo.echo` with `text`, which the handler holds for `delayMilliseconds`, and returns
+    /// the call once the daemon reports it in flight (expected within `wait`): whatever the test
+    /// does next meets a request the daemon holds, not one still on its way.
+    func heldEcho(
+        _ text: String, delayMilliseconds: Int = 60_000, timeout: Duration? = .seconds(60),
+        inFlightWithin wait: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Task<TestEcho.EchoOutput, any Error> {
+        let client = self.client
+        let echo = TestEcho()
+        let call = Task {
+            try await client.call(echo.echo, .init(text: text, delayMilliseconds: delayMilliseconds), timeout: timeout)
+        }
+        let held = try await HostProcessTests.waitUntilInFlight(client, service: echo.service, atLeast: 1, within: wait)
+        #expect(held, "\(echo.service) never reported the call in flight", sourceLocation: sourceLocation)
+        return call
+    }
+
+    /// Sends SIGTERM to `daemon` while it holds `held` (a `heldEcho` of `text`) and expects a
+    /// drain: the held call answered in full, then the daemon's exit with status 0 within `wait`.
+    func expectSIGTERMDrains(
+        _ daemon: DaemonProcess, _ held: Task<TestEcho.EchoOutput, any Error>, answering text: String,
+        exitWithin wait: Duration, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        daemon.signal(SIGTERM)
+        let output = try await held.value
+        #expect(output.text == text, sourceLocation: sourceLocation)
+        #expect(daemon.waitForExit(timeout: wait) != nil, "still running \(wait) after SIGTERM", sourceLocation: sourceLocation)
+        #expect(daemon.exited(with: 0), sourceLocation: sourceLocation)
+    }
+
     /// The socket path of `name`.
     func socket(_ name: String = "echo") -> String { socketDirectory.socketPath(for: name) }
 
