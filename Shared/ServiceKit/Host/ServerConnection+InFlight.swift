@@ -9,7 +9,10 @@ extension ServerConnection {
     /// what that request cost more than a warm one). Ids are unique on a connection (a repeated
     /// one ends it), so a request is in one place or the other, never both.
     struct InFlightRequests {
-        private var single: (id: UInt64, entry: InFlight)?
+        // Two fields, not an optional `(id, entry)` tuple, whose copies had the Swift runtime
+        // build its metadata from its mangled name on a daemon's first request.
+        private var singleID: UInt64 = 0
+        private var single: InFlight?
         private var others: [UInt64: InFlight] = [:]
 
         /// How many requests are filed.
@@ -17,13 +20,14 @@ extension ServerConnection {
 
         /// Whether request `id` is filed.
         func contains(_ id: UInt64) -> Bool {
-            single?.id == id || (!others.isEmpty && others[id] != nil)
+            (single != nil && singleID == id) || (!others.isEmpty && others[id] != nil)
         }
 
         /// Files request `id`, which no filed request has.
         mutating func insert(_ entry: InFlight, id: UInt64) {
             if single == nil {
-                single = (id, entry)
+                singleID = id
+                single = entry
             } else {
                 others[id] = entry
             }
@@ -31,13 +35,13 @@ extension ServerConnection {
 
         /// Removes and returns request `id`, or nil when it is not filed.
         mutating func removeValue(forKey id: UInt64) -> InFlight? {
-            if single?.id == id { return single.take()?.entry }
+            if single != nil && singleID == id { return single.take() }
             return others.isEmpty ? nil : others.removeValue(forKey: id)
         }
 
         /// Calls `body` with each filed request, in no order.
         func forEach(_ body: (UInt64, InFlight) -> Void) {
-            if let single { body(single.id, single.entry) }
+            if let single { body(singleID, single) }
             for (id, entry) in others { body(id, entry) }
         }
 

@@ -5,31 +5,34 @@ extension ServerConnection {
     /// suspension. Taken back either by the handler finishing (`take(id)`) or, when it suspended,
     /// by the read callback filing it in `inFlight` (`take()`).
     struct Running {
-        private var current: (id: UInt64, entry: InFlight)?
+        // Two fields, not an optional `(id, entry)` tuple: copying that tuple had the Swift runtime
+        // build its metadata from its mangled name on a daemon's first request.
+        private var currentID: UInt64 = 0
+        private var current: InFlight?
 
         /// Nothing running inline.
         init() {}
 
         /// Request `id` starts inline with `entry`.
         init(id: UInt64, entry: InFlight) {
-            current = (id, entry)
+            currentID = id
+            current = entry
         }
 
         /// The id of the request running inline, if any.
-        var id: UInt64? { current?.id }
+        var id: UInt64? { current == nil ? nil : currentID }
 
         var isEmpty: Bool { current == nil }
 
         /// The entry of request `id` if it is the one running inline; clears it.
         mutating func take(_ id: UInt64) -> InFlight? {
-            guard current?.id == id else { return nil }
-            return take()?.entry
+            guard currentID == id else { return nil }
+            return current.take()
         }
 
-        /// The request running inline, if any; clears it.
-        mutating func take() -> (id: UInt64, entry: InFlight)? {
-            defer { current = nil }
-            return current
+        /// The entry of the request running inline (its id is ``id``), if any; clears it.
+        mutating func take() -> InFlight? {
+            current.take()
         }
     }
 }

@@ -348,16 +348,15 @@ final class ServerConnection: @unchecked Sendable {
         }
         inlineBatch &+= 1
         // Still running: the handler suspended, so a cancel or deadline may need its task.
-        if let suspended = running.take() {
+        if let suspendedID = running.id, var entry = running.take() {
             guard !connection.isClosed else {
                 // Closed while it ran inline (`closed()` could not see it): it serves no one now.
                 task.cancel()
-                count(suspended.entry, .cancelled)
+                count(entry, .cancelled)
                 return
             }
-            var entry = suspended.entry
             entry.task = task
-            inFlight.insert(entry, id: suspended.id)
+            inFlight.insert(entry, id: suspendedID)
             if let deadline = entry.deadline { watchDeadline(deadline) }
         }
     }

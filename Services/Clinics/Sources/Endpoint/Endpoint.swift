@@ -26,11 +26,10 @@ package enum Endpoint {
             try await SearchClinics(world: world).execute(name: input.name, limit: input.limit, cursor: input.cursor)
         }
         router.on(Clinics.nearest) { input, _ in
-            let found = try await FindNearestClinics(world: world).execute(
-                point: Coordinate(latitude: input.latitude, longitude: input.longitude), limit: input.limit,
-                service: input.service)
-            return Clinics.NearbyClinics(
-                clinics: found.map { .init(clinic: $0.clinic, distanceMetres: $0.distanceMetres) })
+            Clinics.NearbyClinics(
+                clinics: try await FindNearestClinics(world: world).execute(
+                    point: Coordinate(latitude: input.latitude, longitude: input.longitude), limit: input.limit,
+                    service: input.service))
         }
         router.on(Clinics.checkSlot) { input, _ in
             try await CheckSlot(world: world).execute(

@@ -21,20 +21,20 @@ package struct FindNearestClinics {
     /// Up to `limit` clinics nearest `point`, closest first (ties by id), each with its distance in metres.
     package func execute(
         point: Coordinate, limit: Int, service: Clinics.Service?
-    ) async throws -> [(clinic: Clinics.Clinic, distanceMetres: Double)] {
+    ) async throws -> [Clinics.NearbyClinic] {
         if let problem = point.problem { throw ClinicError.invalid(field: problem.field, reason: problem.reason) }
         try SearchClinics.check(limit: limit)
         let candidates = try await world.clinics.locations(offering: service)
-        let nearest =
-            candidates
-            .map { (id: $0.id, distance: point.distance(to: $0.location)) }
-            .sorted { ($0.distance, $0.id) < ($1.distance, $1.id) }
-            .prefix(limit)
+        let nearest = NearestFirst.select(candidates, from: point, limit: limit)
+        // In the order asked (ids are unique: the store's key), a clinic deleted between the two reads left out.
         let clinics = try await world.clinics.clinics(ids: nearest.map(\.id))
-        let byID = Dictionary(uniqueKeysWithValues: clinics.map { ($0.id, $0) })
-        // A clinic deleted between the two reads is simply left out.
-        return nearest.compactMap { candidate in
-            byID[candidate.id].map { (clinic: $0, distanceMetres: candidate.distance) }
+        var found: [Clinics.NearbyClinic] = []
+        found.reserveCapacity(clinics.count)
+        var next = 0
+        for candidate in nearest where next < clinics.count && clinics[next].id == candidate.id {
+            found.append(Clinics.NearbyClinic(clinic: clinics[next], distanceMetres: candidate.distance))
+            next += 1
         }
+        return found
     }
 }
