@@ -3,6 +3,14 @@
 // them (and their histogram dependency). Depends on the root package by path, release only.
 import PackageDescription
 
+/// The root package's `products`, as a target's dependencies.
+func verticals(_ products: String...) -> [Target.Dependency] {
+    products.map { .product(name: $0, package: "Verticals") }
+}
+
+/// Every target's Swift settings.
+let swiftSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
 let package = Package(
     name: "VerticalsBenchmarks",
     platforms: [.macOS(.v15)],
@@ -28,38 +36,27 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Sources/vt-grpc-echo",
-            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+            swiftSettings: swiftSettings
         ),
         // The CLI row's baseline: `svc-supervisor call clinics nearest` with the contract compiled in.
         .executableTarget(
             name: "vt-bench-call",
-            dependencies: [
-                .product(name: "IOInterface", package: "Verticals"),
-                .product(name: "VerticalsEventLoop", package: "Verticals"),
-                .product(name: "VerticalsServiceKit", package: "Verticals"),
-                .product(name: "VerticalsWire", package: "Verticals"),
-            ],
+            dependencies: verticals("IOInterface", "VerticalsEventLoop", "VerticalsServiceKit", "VerticalsWire"),
             path: "Sources/vt-bench-call",
-            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+            swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "vt-bench",
-            dependencies: [
-                .product(name: "VerticalsWire", package: "Verticals"),
-                .product(name: "VerticalsEventLoop", package: "Verticals"),
-                .product(name: "IOInterface", package: "Verticals"),
-                .product(name: "VerticalsContract", package: "Verticals"),
-                .product(name: "VerticalsServiceKit", package: "Verticals"),
-                .product(name: "VerticalsStorage", package: "Verticals"),
-                .product(name: "VerticalsSupervisor", package: "Verticals"),
-                .product(name: "VerticalsSupervisorClient", package: "Verticals"),
-                .product(name: "AppointmentsService", package: "Verticals"),
+            dependencies: verticals(
+                "VerticalsWire", "VerticalsEventLoop", "IOInterface", "VerticalsContract", "VerticalsServiceKit",
+                "VerticalsStorage", "VerticalsSupervisor", "VerticalsSupervisorClient", "AppointmentsService"
+            ) + [
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Sources/vt-bench",
-            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+            swiftSettings: swiftSettings
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -23,11 +23,19 @@ import VerticalsTesting
         return result.status == 0 ? nil : result.standardError
     }
 
+    /// Checks that `trusted_cache FOLDER` refuses `folder`, saying `reason`.
+    static func expectRefused(
+        _ folder: String, in directory: TemporaryDirectory, saying reason: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let refusal = try #require(try refusal(of: folder, in: directory), sourceLocation: sourceLocation)
+        #expect(refusal.contains(reason), "\(refusal)", sourceLocation: sourceLocation)
+    }
+
     @Test func aFolderWritableByOthers_isRefused_namingItsMode() throws {
         let directory = TemporaryDirectory()
         let hostile = Self.folder("cache", mode: 0o777, in: directory)
-        let refusal = try #require(try Self.refusal(of: hostile, in: directory))
-        #expect(refusal.contains("\(hostile) is writable by group or others (mode 777)"), "\(refusal)")
+        try Self.expectRefused(hostile, in: directory, saying: "\(hostile) is writable by group or others (mode 777)")
     }
 
     @Test(.enabled(if: geteuid() == 0, "needs root: gives a folder to nobody, and trusts only root's"))
@@ -36,8 +44,7 @@ import VerticalsTesting
         let cache = Self.folder("cache", mode: 0o755, in: directory)
         #expect(try Self.refusal(of: cache, in: directory) == nil)
         #expect(chown(cache, 65534, 65534) == 0)
-        let refusal = try #require(try Self.refusal(of: cache, in: directory))
-        #expect(refusal.contains("\(cache) belongs to uid 65534, not root"), "\(refusal)")
+        try Self.expectRefused(cache, in: directory, saying: "\(cache) belongs to uid 65534, not root")
     }
 
     @Test(.enabled(if: geteuid() == 0, "needs root: a folder of root's under a parent others may write"))
@@ -45,7 +52,6 @@ import VerticalsTesting
         let directory = TemporaryDirectory()
         let parent = Self.folder("parent", mode: 0o777, in: directory)
         mkdir("\(parent)/cache", 0o755)
-        let refusal = try #require(try Self.refusal(of: "\(parent)/cache", in: directory))
-        #expect(refusal.contains("\(parent) is writable by group or others"), "\(refusal)")
+        try Self.expectRefused("\(parent)/cache", in: directory, saying: "\(parent) is writable by group or others")
     }
 }

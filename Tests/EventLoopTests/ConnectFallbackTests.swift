@@ -13,10 +13,7 @@ struct ConnectFallbackTests {
         try await withEventLoop { loop in
             let server = try await TCPConnectionTests.startTCPEcho(.tcp(host: "127.0.0.1", port: 0), on: loop)
             guard case .tcp(_, let port) = server.bound else { return }
-            // A port bound and never listened on: connects to it are refused.
-            let closed = try TCPSocket.listen(host: "127.0.0.1", port: 0)
-            let refusedPort = try #require(TCPSocket.localEndpoint(of: closed)).port
-            close(closed)
+            let refusedPort = try refusingLoopbackPort()
             let result = Expectation<Result<LoopBound<Connection>, EventLoopError>>("connect with a fallback")
             try await loop.submit {
                 let connection = Connection(loop: loop, options: .init(), state: .connecting, transport: .tcp)
@@ -36,9 +33,7 @@ struct ConnectFallbackTests {
 
     @Test func everyAddressRefused_failsWithConnectionRefused() async throws {
         try await withEventLoop { loop in
-            let closed = try TCPSocket.listen(host: "127.0.0.1", port: 0)
-            let refusedPort = try #require(TCPSocket.localEndpoint(of: closed)).port
-            close(closed)
+            let refusedPort = try refusingLoopbackPort()
             let result = Expectation<Result<LoopBound<Connection>, EventLoopError>>("connect, all refused")
             try await loop.submit {
                 let connection = Connection(loop: loop, options: .init(), state: .connecting, transport: .tcp)
@@ -50,13 +45,5 @@ struct ConnectFallbackTests {
             let outcome = try await result.value()
             #expect(throws: EventLoopError.connectionRefused) { try outcome.get() }
         }
-    }
-}
-
-extension SocketEndpoint {
-    /// The port of a TCP endpoint (0 for a Unix one), for tests.
-    var port: UInt16 {
-        if case .tcp(_, let port) = self { return port }
-        return 0
     }
 }

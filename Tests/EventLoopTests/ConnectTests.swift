@@ -47,11 +47,7 @@ struct ConnectTests {
             try await withEventLoop { loop in
                 let path = directory + "/cred.sock"
                 let serverSide = Expectation<PeerCredentials?>("server-side credentials")
-                _ = try await onLoop(loop) {
-                    let listener = try UnixListener.bind(path: path, on: loop)
-                    listener.start { connection in serverSide.fulfill(connection.peerCredentials) }
-                    return listener
-                }
+                _ = try await startServer(at: path, on: loop) { connection in serverSide.fulfill(connection.peerCredentials) }
                 let client = try await Self.connect(path, on: loop).get()
                 let clientSide = try await loop.submit { client.value.peerCredentials }
                 let us = PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid())

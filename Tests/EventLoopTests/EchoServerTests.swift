@@ -101,17 +101,13 @@ struct EchoServerTests {
                 let path = directory + "/c.sock"
                 let delivered = Recorder<[UInt8]>()
                 let closed = Expectation<EventLoopError?>("server side closed")
-                _ = try await onLoop(loop) {
-                    let listener = try UnixListener.bind(path: path, on: loop)
-                    listener.start { connection in
-                        connection.onFrame = { [unowned connection] payload in
-                            delivered.append(payload)
-                            connection.close()
-                        }
-                        connection.onClose = { closed.fulfill($0) }
-                        connection.startReading()
+                _ = try await startServer(at: path, on: loop) { connection in
+                    connection.onFrame = { [unowned connection] payload in
+                        delivered.append(payload)
+                        connection.close()
                     }
-                    return listener
+                    connection.onClose = { closed.fulfill($0) }
+                    connection.startReading()
                 }
                 let client = try RawClient(connectingTo: path)
                 try client.send(frame("one") + frame("two") + frame("three"))  // one write, one read
@@ -127,16 +123,12 @@ struct EchoServerTests {
                 let path = directory + "/p.sock"
                 let closes = Recorder<EventLoopError?>()
                 let closed = Expectation<LoopBound<Connection>>("peer closed")
-                _ = try await onLoop(loop) {
-                    let listener = try UnixListener.bind(path: path, on: loop)
-                    listener.start { connection in
-                        connection.onClose = { [unowned connection] error in
-                            closes.append(error)
-                            closed.fulfill(LoopBound(connection))
-                        }
-                        connection.startReading()
+                _ = try await startServer(at: path, on: loop) { connection in
+                    connection.onClose = { [unowned connection] error in
+                        closes.append(error)
+                        closed.fulfill(LoopBound(connection))
                     }
-                    return listener
+                    connection.startReading()
                 }
                 do { _ = try RawClient(connectingTo: path) }  // connects, then closes at once
                 let connection = try await closed.value()

@@ -34,14 +34,9 @@ struct FileWatchTests {
     @Test func closedWatch_releasesItsCallback() async throws {
         try await withEventLoop { loop in
             try await withTemporaryDirectory { directory in
-                final class Token: Sendable {}
-                let weakToken = try await loop.submit { () -> WeakBox<Token> in
-                    let token = Token()
-                    let watch = try FileWatch(folder: directory, on: loop) { _ = token }
-                    watch.close()
-                    return WeakBox(token)
+                try await expectReleasesItsCallback(on: loop) { token in
+                    try FileWatch(folder: directory, on: loop) { _ = token }.close()
                 }
-                try await eventually("the callback is released") { weakToken.object == nil }
             }
         }
     }

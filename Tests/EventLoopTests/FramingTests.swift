@@ -90,13 +90,9 @@ struct FramingTests {
             try await withEventLoop { loop in
                 let path = directory + "/n.sock"
                 let closed = Expectation<EventLoopError?>("closed")
-                _ = try await onLoop(loop) {
-                    let listener = try UnixListener.bind(path: path, on: loop)
-                    listener.start { connection in
-                        connection.onClose = { closed.fulfill($0) }
-                        connection.startReading()
-                    }
-                    return listener
+                _ = try await startServer(at: path, on: loop) { connection in
+                    connection.onClose = { closed.fulfill($0) }
+                    connection.startReading()
                 }
                 let client = try RawClient(connectingTo: path)
                 try client.send([0, 0, 0, 0])

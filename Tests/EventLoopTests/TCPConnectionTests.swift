@@ -155,18 +155,7 @@ struct TCPConnectionTests {
 
     @Test func connect_toAClosedPort_failsWithConnectionRefused() async throws {
         try await withEventLoop { loop in
-            // A port bound and never listened on: nothing accepts there.
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-            }
-            #expect(bound)
-            let result = try await Self.connect(.tcp(host: "127.0.0.1", port: UInt16(bigEndian: address.sin_port)), on: loop)
+            let result = try await Self.connect(.tcp(host: "127.0.0.1", port: try refusingLoopbackPort()), on: loop)
             #expect(throws: EventLoopError.connectionRefused) { try result.get() }
         }
     }

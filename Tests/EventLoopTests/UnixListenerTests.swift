@@ -4,6 +4,13 @@ import VerticalsEventLoop
 
 @Suite("UnixListener: bind, adopt, close")
 struct UnixListenerTests {
+    /// Checks that the server at `path` answers a fresh client's frame of `text` with the same frame.
+    static func expectEchoes(at path: String, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let client = try RawClient(connectingTo: path)
+        try client.send(frame(text))
+        #expect(try client.receive(count: 4 + text.utf8.count) == frame(text), sourceLocation: sourceLocation)
+    }
+
     /// A path of exactly `length` bytes inside `directory`.
     static func path(in directory: String, length: Int) -> String {
         let prefix = directory + "/"
@@ -16,9 +23,7 @@ struct UnixListenerTests {
                 let path = Self.path(in: directory, length: 107)
                 _ = try await startEchoServer(at: path, on: loop)
                 #expect(fileExists(path))
-                let client = try RawClient(connectingTo: path)
-                try client.send(frame("ping"))
-                #expect(try client.receive(count: 8) == frame("ping"))
+                try Self.expectEchoes(at: path, "ping")
             }
         }
     }
@@ -63,9 +68,7 @@ struct UnixListenerTests {
                     }
                 }
                 #expect(error == .addressInUse(path))
-                let client = try RawClient(connectingTo: path)
-                try client.send(frame("still here"))
-                #expect(try client.receive(count: 14) == frame("still here"))
+                try Self.expectEchoes(at: path, "still here")
             }
         }
     }
@@ -96,9 +99,7 @@ struct UnixListenerTests {
                 close(try makeListeningSocket(at: path, listening: false))
                 #expect(fileExists(path))
                 _ = try await startEchoServer(at: path, on: loop)
-                let client = try RawClient(connectingTo: path)
-                try client.send(frame("fresh"))
-                #expect(try client.receive(count: 9) == frame("fresh"))
+                try Self.expectEchoes(at: path, "fresh")
             }
         }
     }
@@ -143,9 +144,7 @@ struct UnixListenerTests {
                     return listener
                 }
                 #expect(listener.value.path == nil)
-                let client = try RawClient(connectingTo: path)
-                try client.send(frame("adopted"))
-                #expect(try client.receive(count: 11) == frame("adopted"))
+                try Self.expectEchoes(at: path, "adopted")
                 try await loop.submit { listener.value.close() }
                 #expect(fileExists(path))
             }

@@ -82,8 +82,7 @@ struct ClientProcessTests {
     @Test func call_shorterTimeoutAfterALongerOne_failsAtItsOwnDeadline() async throws {
         // The channel checks deadlines with one timer entry armed for the earliest: a later call
         // with an earlier deadline must move it forward.
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         let client = suite.client
         let echo = self.echo
         // The short call comes second only once the long one is armed (held by the callee); a
@@ -99,8 +98,7 @@ struct ClientProcessTests {
     }
 
     @Test func call_cancelledByTheCaller_failsCancelledPromptly() async throws {
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         // A minute's sleep and deadline: only the cancellation can end the call this soon, however
         // late this test's task runs on a loaded machine. Cancelled once the daemon holds the
         // call: a task cancelled before it sent anything fails `cancelled` too, without proving

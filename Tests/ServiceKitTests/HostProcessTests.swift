@@ -19,8 +19,7 @@ struct HostProcessTests {
     }
 
     @Test func call_manyInFlightOnOneConnection_answersOutOfOrderEachToItsCaller() async throws {
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         let results = try await withThrowingTaskGroup(of: (Int, String).self) { group in
             let client = suite.client
             let echo = self.echo
@@ -41,8 +40,7 @@ struct HostProcessTests {
     }
 
     @Test func call_unknownOperation_answersUnimplementedAndKeepsTheConnection() throws {
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         let raw = try RawClient(path: suite.socket())
         try raw.sendRequest(id: 1, operation: "echo.nope", body: [])
         let answer = try #require(raw.receiveError())
@@ -59,8 +57,7 @@ struct HostProcessTests {
     }
 
     @Test func call_undecodableBody_answersInvalidInputNamingTheField() throws {
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         let raw = try RawClient(path: suite.socket())
         // Field 1 (text) sent as a varint instead of a string.
         try raw.sendRequest(id: 7, operation: "echo.echo", body: [0x08, 0x01])
@@ -76,8 +73,7 @@ struct HostProcessTests {
 
     @Test(arguments: [ErrorCode.notFound, .conflict, .permissionDenied, .unavailable])
     func call_handlerThrowsServiceError_callerGetsTheSameCodeAndMessage(code: ErrorCode) async throws {
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         let error = await #expect(throws: ServiceError.self) {
             try await suite.client.call(echo.fail, .init(code: code, message: "because \(code)"))
         }
@@ -87,8 +83,7 @@ struct HostProcessTests {
     }
 
     @Test func call_handlerThrowsUntypedError_answersInternalWithoutLeakingIt() async throws {
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         let error = await #expect(throws: ServiceError.self) {
             try await suite.client.call(echo.throwUntyped, Empty())
         }
@@ -98,8 +93,7 @@ struct HostProcessTests {
     }
 
     @Test func call_missedDeadline_answersDeadlineExceededAndTheConnectionServesOn() async throws {
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         let start = ContinuousClock.now
         let error = await #expect(throws: ServiceError.self) {
             try await suite.client.call(echo.echo, .init(text: "slow", delayMilliseconds: 600_000), timeout: .milliseconds(200))
@@ -113,8 +107,7 @@ struct HostProcessTests {
     }
 
     @Test func host_givenAnExpiredDeadlineOnTheWire_answersDeadlineExceededItself() throws {
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         let raw = try RawClient(path: suite.socket())
         let body = TestEcho.EchoInput(text: "x", delayMilliseconds: 2_000).encodedBody()
         try raw.sendRequest(id: 3, operation: "echo.echo", body: body, deadlineMicroseconds: 100_000)
@@ -128,8 +121,7 @@ struct HostProcessTests {
         // an earlier deadline must move it forward. Were it not, request 2 would be answered by
         // its handler after 20 s (a response), not at its 150 ms deadline (a margin no stall of
         // a loaded machine reaches).
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         let raw = try RawClient(path: suite.socket(), receiveTimeout: .seconds(30))
         let slow = TestEcho.EchoInput(text: "x", delayMilliseconds: 20_000).encodedBody()
         try raw.sendRequest(id: 1, operation: "echo.echo", body: slow, deadlineMicroseconds: 60_000_000)
@@ -142,8 +134,7 @@ struct HostProcessTests {
     }
 
     @Test func host_garbageFrame_answersProtocolErrorClosesThatConnectionAndServesOthers() async throws {
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         let bad = try RawClient(path: suite.socket())
         try bad.send([0, 0, 0, 5, 0xde, 0xad, 0xbe, 0xef, 0x42])
         let answer = try #require(bad.receiveError())
@@ -161,8 +152,7 @@ struct HostProcessTests {
 
     @Test(arguments: badLengths)
     func host_badLength_answersProtocolErrorAndCloses(prefix: [UInt8]) async throws {
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         let bad = try RawClient(path: suite.socket())
         try bad.send(prefix + [1, 2, 3])
         let answer = try #require(bad.receiveError())
@@ -175,8 +165,7 @@ struct HostProcessTests {
     }
 
     @Test func host_pingFrame_answersPongWithTheSameID() async throws {
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         let raw = try RawClient(path: suite.socket())
         try raw.send(Message.frame(Envelope(kind: .ping, correlationID: 99), rawBody: []))
         guard case .message(let message) = raw.receive() else {
@@ -190,8 +179,7 @@ struct HostProcessTests {
     }
 
     @Test func host_readyNotification_isSentToNotifySocket() throws {
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         #expect(suite.notify.waitFor("READY=1"))
     }
 

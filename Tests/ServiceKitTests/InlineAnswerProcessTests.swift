@@ -12,8 +12,7 @@ struct InlineAnswerProcessTests {
     let echo = TestEcho()
 
     @Test func inlineAnswers_whileOneIsSuspended_eachGetsItsOwnAndTheSuspendedOneMeetsItsDeadline() async throws {
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         let client = suite.client
         let echo = self.echo
         // A deadline long enough that no stall of a loaded machine lets it pass before the scrape
@@ -31,8 +30,7 @@ struct InlineAnswerProcessTests {
     }
 
     @Test func suspendedHandler_cancelledByItsCaller_isCancelledWhileInlineAnswersGoOn() async throws {
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         let client = suite.client
         let echo = self.echo
         let slow = try await suite.heldEcho("slow", timeout: .seconds(30))
@@ -49,8 +47,7 @@ struct InlineAnswerProcessTests {
     /// suspends among them must leave the ones after it answered, and be the only one a cancel
     /// reaches.
     @Test func oneReadOfRequests_withOneThatSuspends_answersTheOthersAndCancelsOnlyThatOne() async throws {
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         let raw = try RawClient(path: suite.socket(echo.service), receiveTimeout: .seconds(30))
         func request(_ id: UInt64, _ text: String, delay: Int = 0) -> [UInt8] {
             Message.frame(

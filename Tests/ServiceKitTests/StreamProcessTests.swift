@@ -14,8 +14,7 @@ struct StreamProcessTests {
     let echo = TestEcho()
 
     @Test func stream_deliversEveryEventInOrder_thenEnds() async throws {
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         var indices: [Int] = []
         for try await event in suite.client.stream(echo.count, .init(count: 200, bytes: 100)) {
             indices.append(event.index)
@@ -25,8 +24,7 @@ struct StreamProcessTests {
     }
 
     @Test func stream_endingWithAnError_givesItsEventsThenThrowsTheTypedError() async throws {
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         var indices: [Int] = []
         do {
             for try await event in suite.client.stream(echo.count, .init(count: 3, failWith: .conflict)) {
@@ -40,8 +38,7 @@ struct StreamProcessTests {
     }
 
     @Test func streamPastItsDeadline_endsWithDeadlineExceeded() async throws {
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         var seen = 0
         do {
             for try await _ in suite.client.stream(echo.count, .init(count: 0, delayMilliseconds: 5), timeout: .milliseconds(300)) {
@@ -55,8 +52,7 @@ struct StreamProcessTests {
     }
 
     @Test func readerFallingPastItsBuffer_getsResourceExhausted_notUnboundedMemory() async throws {
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         var events = suite.client.stream(echo.count, .init(count: 1_000, bytes: 1_000), buffer: 8).makeAsyncIterator()
         #expect(try await events.next()?.index == 1)
         // The callee stopped making them (it made them all, or was cancelled) while this reader read one.
@@ -73,8 +69,7 @@ struct StreamProcessTests {
     }
 
     @Test func describe_marksTheStreamingOperationWithItsEventMessage() async throws {
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         let body = try await suite.client.callRaw(
             service: "echo", operation: Daemon.describe.fullName, body: [], timeout: .seconds(30))
         let description = try Daemon.Description(decoding: body)
@@ -86,8 +81,7 @@ struct StreamProcessTests {
     }
 
     @Test func leavingTheLoop_sendsCancel_andTheProducerStops() async throws {
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         var seen = 0
         for try await _ in suite.client.stream(echo.count, .init(count: 0, delayMilliseconds: 2)) {
             seen += 1
@@ -101,8 +95,7 @@ struct StreamProcessTests {
     }
 
     @Test func cancelFrame_onTheWire_endsTheStreamWithoutAnAnswer() async throws {
-        let suite = try SuiteFixture()
-        try suite.start()
+        let suite = try SuiteFixture.servingEcho()
         let raw = try RawClient(path: suite.socket())
         try raw.sendRequest(id: 9, operation: "echo.count", body: TestEcho.CountInput(count: 0, delayMilliseconds: 2).encodedBody())
         for _ in 0..<3 {

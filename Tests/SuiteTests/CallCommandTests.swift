@@ -11,10 +11,7 @@ struct CallCommandTests {
         let suite = try SuiteLauncher()
         try suite.start("clinics")
         let result = try suite.supervisor("call", ["clinics", "nearest", #"{"latitude": 53.48, "longitude": -2.24, "limit": 1}"#])
-        #expect(result.status == 0, "\(result.standardError)")
-        let nearest = try Clinics.NearbyClinics(json: result.standardOutput)
-        #expect(nearest.clinics.count == 1)
-        #expect(nearest.clinics.first?.clinic.address.contains("Manchester") == true)
+        try expectNearestInManchester(result, count: 1)
     }
 
     @Test func call_readsTheInputFromStandardInputWithADash() throws {
@@ -37,21 +34,13 @@ struct CallCommandTests {
     func call_givenJSONThatDoesNotFitTheInput_refusesBeforeSendingAndNamesTheField(json: String, named: String) throws {
         // No vertical runs: a refusal here cannot have come from one. The CLI knows clinics' contract
         // from the description an earlier run cached.
-        let directory = TemporaryDirectory()
-        let cache = LearnedCache.plant(Clinics.self, socketDirectory: directory.file("sockets"), in: directory)
-        let result = try runCommand(
-            "svc-supervisor", ["call", "--socket-dir", directory.file("sockets"), "clinics", "nearest", json],
-            environment: cache, in: directory)
+        let result = try LearnedCache.runOffline(Clinics.self, "call", ["clinics", "nearest", json])
         #expect(result.status == 64)
         #expect(result.standardError.contains(named), "\(result.standardError)")
     }
 
     @Test func call_unknownOperation_listsTheOnesThatExist() throws {
-        let directory = TemporaryDirectory()
-        let cache = LearnedCache.plant(Clinics.self, socketDirectory: directory.file("sockets"), in: directory)
-        let result = try runCommand(
-            "svc-supervisor", ["call", "--socket-dir", directory.file("sockets"), "clinics", "teleport"],
-            environment: cache, in: directory)
+        let result = try LearnedCache.runOffline(Clinics.self, "call", ["clinics", "teleport"])
         #expect(result.status == 64)
         #expect(result.standardError.contains("nearest"))
     }

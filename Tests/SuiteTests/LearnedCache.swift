@@ -14,6 +14,19 @@ enum LearnedCache {
         plant(ServiceDescription.of(contract), socketDirectory: socketDirectory, in: directory)
     }
 
+    /// Runs `svc-supervisor <command> --socket-dir <sockets> <arguments…>` in a fresh folder where no
+    /// vertical runs, with `contract`'s description cached as an earlier run leaves it: whatever the
+    /// CLI answers, it answers from what it learned.
+    static func runOffline(
+        _ contract: any ServiceContract.Type, _ command: String, _ arguments: [String]
+    ) throws -> CommandResult {
+        let directory = TemporaryDirectory()
+        let sockets = directory.file("sockets")
+        let cache = plant(contract, socketDirectory: sockets, in: directory)
+        return try runCommand(
+            "svc-supervisor", [command, "--socket-dir", sockets] + arguments, environment: cache, in: directory)
+    }
+
     /// Caches `description` (what an older build of its vertical said) for its socket in
     /// `socketDirectory`; returns the environment that points the CLI at that cache.
     static func plant(

@@ -12,10 +12,7 @@ struct OpenCommandTests {
         let suite = try SuiteLauncher()
         try suite.start("clinics")
         let result = try suite.supervisor("open", ["verticals://clinics/nearest?lat=53.48&lon=-2.24&limit=2"])
-        #expect(result.status == 0, "\(result.standardError)")
-        let nearest = try Clinics.NearbyClinics(json: result.standardOutput)
-        #expect(nearest.clinics.count == 2)
-        #expect(nearest.clinics.first?.clinic.address.contains("Manchester") == true)
+        try expectNearestInManchester(result, count: 2)
     }
 
     @Test func open_givenAPathParameter_fillsTheFieldAndAnswersTheVerticalsTypedError() throws {
@@ -39,22 +36,15 @@ struct OpenCommandTests {
     func open_givenAURLThatDoesNotMakeACall_refusesBeforeSendingAndSaysWhy(url: String, says: String) throws {
         // No vertical runs: a refusal here cannot have come from one. The CLI knows clinics' routes
         // from the description an earlier run cached.
-        let directory = TemporaryDirectory()
-        let cache = LearnedCache.plant(Clinics.self, socketDirectory: directory.file("sockets"), in: directory)
-        let result = try runCommand(
-            "svc-supervisor", ["open", "--socket-dir", directory.file("sockets"), url], environment: cache, in: directory)
+        let result = try LearnedCache.runOffline(Clinics.self, "open", [url])
         #expect(result.status == 64)
         #expect(result.standardError.contains(says), "\(result.standardError)")
     }
 
     @Test func open_givenASessionTokenInTheURL_refusesIt_beforeSendingAnything() throws {
         // No vertical runs: the refusal is the CLI's. The token comes from `login`, never a URL.
-        let directory = TemporaryDirectory()
-        let cache = LearnedCache.plant(Appointments.self, socketDirectory: directory.file("sockets"), in: directory)
-        let result = try runCommand(
-            "svc-supervisor",
-            ["open", "--socket-dir", directory.file("sockets"), "verticals://appointments/a_1?token=stolen-from-history"],
-            environment: cache, in: directory)
+        let result = try LearnedCache.runOffline(
+            Appointments.self, "open", ["verticals://appointments/a_1?token=stolen-from-history"])
         #expect(result.status == 64, "\(result.standardError)")
         #expect(result.standardError.contains("the URL gives \"token\""), "\(result.standardError)")
         #expect(result.standardError.contains("svc-supervisor login"), "\(result.standardError)")

@@ -56,16 +56,15 @@ struct WholeSuiteTests {
 
         // Appointments: book an open slot; it is listed and the patient is told.
         let first = try #require(await suite.openSlot(clinic: clinic.id, after: 1))
-        let booked = try await client.call(
-            Appointments.book,
-            .init(token: ada.token, clinicID: clinic.id, service: .gp, startsAt: first, durationMinutes: 20,
-                  reason: "cough", requestID: "journey-1"))
+        let gpVisit = { (startsAt: Timestamp, reason: String, requestID: String) in
+            Appointments.BookInput(
+                token: ada.token, clinicID: clinic.id, service: .gp, startsAt: startsAt, durationMinutes: 20,
+                reason: reason, requestID: requestID)
+        }
+        let booked = try await client.call(Appointments.book, gpVisit(first, "cough", "journey-1"))
         #expect(booked.status == .booked)
         #expect(booked.clinicName == clinic.name)
-        let retried = try await client.call(
-            Appointments.book,
-            .init(token: ada.token, clinicID: clinic.id, service: .gp, startsAt: first, durationMinutes: 20,
-                  reason: "cough", requestID: "journey-1"))
+        let retried = try await client.call(Appointments.book, gpVisit(first, "cough", "journey-1"))
         #expect(retried.id == booked.id)
         let window = Appointments.ListInput(token: ada.token, from: first.adding(.seconds(-86_400)), to: first.adding(.seconds(86_400 * 30)))
         #expect(try await client.call(Appointments.list, window).appointments.map(\.id) == [booked.id])
@@ -86,10 +85,7 @@ struct WholeSuiteTests {
         // Notifications down: booking still succeeds; the notification arrives once it is back.
         suite.stop("notifications")
         let second = try #require(await suite.openSlot(clinic: clinic.id, after: 2))
-        let offline = try await client.call(
-            Appointments.book,
-            .init(token: ada.token, clinicID: clinic.id, service: .gp, startsAt: second, durationMinutes: 20,
-                  reason: "follow-up", requestID: "journey-2"))
+        let offline = try await client.call(Appointments.book, gpVisit(second, "follow-up", "journey-2"))
         #expect(offline.status == .booked)
         #expect(offline.notified == false && offline.notification == .queued)
         try suite.start("notifications")

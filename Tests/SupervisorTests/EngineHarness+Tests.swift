@@ -165,4 +165,18 @@ extension ServiceSpec {
         spec.stopTimeout = .seconds(2)
         return spec
     }
+    /// This spec, restarted after `backoff` and, when given, within `budget`.
+    func restarting(after backoff: Backoff, within budget: RestartBudget? = nil) -> ServiceSpec {
+        var spec = self
+        spec.backoff = backoff
+        if let budget { spec.budget = budget }
+        return spec
+    }
+}
+
+extension Backoff {
+    /// The same `delay` before every restart.
+    static func every(_ delay: Duration) -> Backoff {
+        Backoff(initial: delay, max: delay, multiplier: 1)
+    }
 }

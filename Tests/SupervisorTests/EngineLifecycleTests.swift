@@ -45,10 +45,11 @@ extension EngineProcessTests {
         }
 
         @Test func crash_restartsWithGrowingBackoff() async throws {
-            var spec = ServiceSpec.script("crashy", "exit 3")
-            spec.backoff = Backoff(initial: .milliseconds(40), max: .seconds(5), multiplier: 2)
-            spec.budget = RestartBudget(maxRestarts: 10, window: .seconds(60))
-            let harness = try EngineHarness([spec])
+            let harness = try EngineHarness([
+                ServiceSpec.script("crashy", "exit 3").restarting(
+                    after: Backoff(initial: .milliseconds(40), max: .seconds(5), multiplier: 2),
+                    within: RestartBudget(maxRestarts: 10, window: .seconds(60)))
+            ])
             try await harness.start()
             try await harness.waitFor("crashy", .starting, count: 4)
             let starts = harness.events(of: "crashy").filter { $0.state == .starting }.map(\.at)
@@ -110,9 +111,9 @@ extension EngineProcessTests {
 
         @Test func exitStatus78_isFailedAtOnce_withoutSpendingTheRestartBudget() async throws {
             let script = "echo 'svc-held: cannot start: the store is locked' >&2; exit 78"
-            var spec = ServiceSpec.script("held", script, readiness: .notify)
-            spec.backoff = Backoff(initial: .milliseconds(5), max: .milliseconds(5), multiplier: 1)
-            let harness = try EngineHarness([spec])
+            let harness = try EngineHarness([
+                ServiceSpec.script("held", script, readiness: .notify).restarting(after: .every(.milliseconds(5)))
+            ])
             try await harness.start()
             try await harness.waitFor("held", .failed)
             let status = try await harness.status("held")
@@ -129,10 +130,10 @@ extension EngineProcessTests {
         }
 
         @Test func crashLoop_isFailedAfterTheBudget_andStaysDown() async throws {
-            var spec = ServiceSpec.script("looping", "exit 1")
-            spec.backoff = Backoff(initial: .milliseconds(5), max: .milliseconds(5), multiplier: 1)
-            spec.budget = RestartBudget(maxRestarts: 3, window: .seconds(60))
-            let harness = try EngineHarness([spec])
+            let harness = try EngineHarness([
+                ServiceSpec.script("looping", "exit 1").restarting(
+                    after: .every(.milliseconds(5)), within: RestartBudget(maxRestarts: 3, window: .seconds(60)))
+            ])
             try await harness.start()
             try await harness.waitFor("looping", .failed)
             // "Stays down" is a check that nothing happens: with a 5 ms backoff, a restart the
@@ -155,7 +156,7 @@ extension EngineProcessTests {
         @Test func missedWatchdog_killsAndRestarts() async throws {
             var spec = ServiceSpec.script("sleepy", "exec sleep 30")
             spec.watchdog = .milliseconds(200)
-            spec.backoff = Backoff(initial: .milliseconds(10), max: .milliseconds(10), multiplier: 1)
+            spec.backoff = .every(.milliseconds(10))
             let harness = try EngineHarness([spec])
             try await harness.start()
             let ready = try await harness.waitFor("sleepy", .ready)

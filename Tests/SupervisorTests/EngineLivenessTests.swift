@@ -14,7 +14,7 @@ extension EngineProcessTests {
         static func checked(_ name: String, timeout: Duration = .milliseconds(300)) -> ServiceSpec {
             var spec = ServiceSpec.testd(name)
             spec.liveness = LivenessCheck(interval: .milliseconds(100), timeout: timeout, failures: 2)
-            spec.backoff = Backoff(initial: .milliseconds(20), max: .milliseconds(20), multiplier: 1)
+            spec.backoff = .every(.milliseconds(20))
             return spec
         }
 

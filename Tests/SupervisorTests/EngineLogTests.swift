@@ -15,7 +15,7 @@ extension EngineProcessTests {
                 "writer",
                 "echo \"pipe $(readlink /proc/$$/fd/1)\"; "
                     + "i=0; while [ $i -lt 2000 ]; do echo \"n $i\"; i=$((i+1)); done; exit 3")
-            spec.backoff = Backoff(initial: .milliseconds(10), max: .milliseconds(10), multiplier: 1)
+            spec.backoff = .every(.milliseconds(10))
             spec.budget = RestartBudget(maxRestarts: 1, window: .seconds(60))
             let harness = try EngineHarness([spec])
             try await harness.start()

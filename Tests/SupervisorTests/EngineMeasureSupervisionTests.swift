@@ -16,7 +16,7 @@ extension EngineProcessTests.Measure {
         var spec = ServiceSpec(name: name, executable: "vt-testd")
         spec.arguments = [name]
         if migrations > 0 { spec.environment["VT_TESTD_MIGRATIONS"] = "\(migrations)" }
-        spec.backoff = Backoff(initial: .zero, max: .zero, multiplier: 1)
+        spec.backoff = .every(.zero)
         spec.budget = RestartBudget(maxRestarts: 1000, window: .seconds(1))
         let harness = try EngineHarness([spec])
         try await harness.start()

@@ -13,7 +13,7 @@ extension EngineProcessTests {
         @Test func killToReady_median_over20Kills() async throws {
             var spec = ServiceSpec.testd("echo")
             // The supervisor's own latency: no backoff to wait out, a budget that never runs out.
-            spec.backoff = Backoff(initial: .zero, max: .zero, multiplier: 1)
+            spec.backoff = .every(.zero)
             spec.budget = RestartBudget(maxRestarts: 1000, window: .seconds(1))
             let harness = try EngineHarness([spec])
             try await harness.start()

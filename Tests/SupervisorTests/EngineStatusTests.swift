@@ -25,11 +25,9 @@ extension EngineProcessTests {
         }
 
         @Test func aKilledService_showsTheCrashTheRestartInTheWindowAndTheBackoffLeft() async throws {
-            var spec = ServiceSpec.testd("alpha")
             // Long enough that the test's own task, however late it runs on a loaded machine,
             // asks while the backoff still runs.
-            spec.backoff = Backoff(initial: .seconds(60), max: .seconds(60), multiplier: 1)
-            let harness = try EngineHarness([spec])
+            let harness = try EngineHarness([ServiceSpec.testd("alpha").restarting(after: .every(.seconds(60)))])
             let (_, backoff) = try await harness.startThenKill("alpha")
             let waiting = try await harness.status("alpha")
             let elapsed = ContinuousClock.now - backoff.at

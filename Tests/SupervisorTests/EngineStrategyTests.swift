@@ -15,7 +15,7 @@ extension EngineProcessTests {
             var spec = spec
             spec.strategy = strategy
             spec.group = group
-            spec.backoff = Backoff(initial: .milliseconds(20), max: .milliseconds(20), multiplier: 1)
+            spec.backoff = .every(.milliseconds(20))
             return spec
         }
 
@@ -30,6 +30,22 @@ extension EngineProcessTests {
 
         static func pid(_ harness: EngineHarness, _ service: String) async throws -> Int {
             try #require(try await harness.status(service).pid)
+        }
+
+        /// Starts `harness` and waits until each of `services` is ready.
+        static func startReady(_ harness: EngineHarness, _ services: [String]) async throws {
+            try await harness.start()
+            for name in services { try await harness.waitFor(name, .ready) }
+        }
+
+        /// Kills `victim` and waits until `last` is ready a second time: the strategy's restart is
+        /// over. Returns ``index(_:_:_:_:)`` over the harness, to compare the order of its events.
+        static func killAndAwaitRestart(_ harness: EngineHarness, _ victim: String, until last: String)
+            async throws -> (String, Supervisor.ServiceState, Int) throws -> Int
+        {
+            kill(Int32(try await pid(harness, victim)), SIGKILL)
+            try await harness.waitFor(last, .ready, count: 2)
+            return { name, state, count in try index(harness, name, state, count) }
         }
 
         @Test func oneForOne_leavesDependentsRunning() async throws {
@@ -51,16 +67,10 @@ extension EngineProcessTests {
                 Self.quick(.testd("root"), .restForOne), Self.quick(.testd("middle", dependsOn: ["root"])),
                 Self.quick(.testd("leaf", dependsOn: ["middle"])), Self.quick(.testd("aside")),
             ])
-            try await harness.start()
-            for name in ["root", "middle", "leaf", "aside"] { try await harness.waitFor(name, .ready) }
+            try await Self.startReady(harness, ["root", "middle", "leaf", "aside"])
             let aside = try await Self.pid(harness, "aside")
             let middle = try await Self.pid(harness, "middle")
-            kill(Int32(try await Self.pid(harness, "root")), SIGKILL)
-            try await harness.waitFor("leaf", .ready, count: 2)
-
-            let i = { (name: String, state: Supervisor.ServiceState, count: Int) in
-                try Self.index(harness, name, state, count)
-            }
+            let i = try await Self.killAndAwaitRestart(harness, "root", until: "leaf")
             // Down: leaf, then middle (each gone before the next is asked); root starts after both.
             #expect(try i("leaf", .stopping, 1) < i("leaf", .stopped, 1))
             #expect(try i("leaf", .stopped, 1) < i("middle", .stopping, 1))
@@ -80,15 +90,9 @@ extension EngineProcessTests {
                 Self.quick(.testd("first"), .oneForAll, group: "g"), Self.quick(.testd("second"), .oneForAll, group: "g"),
                 Self.quick(.testd("third"), .oneForAll, group: "g"), Self.quick(.testd("outside")),
             ])
-            try await harness.start()
-            for name in ["first", "second", "third", "outside"] { try await harness.waitFor(name, .ready) }
+            try await Self.startReady(harness, ["first", "second", "third", "outside"])
             let outside = try await Self.pid(harness, "outside")
-            kill(Int32(try await Self.pid(harness, "second")), SIGKILL)
-            try await harness.waitFor("third", .ready, count: 2)
-
-            let i = { (name: String, state: Supervisor.ServiceState, count: Int) in
-                try Self.index(harness, name, state, count)
-            }
+            let i = try await Self.killAndAwaitRestart(harness, "second", until: "third")
             #expect(try i("third", .stopped, 1) < i("first", .stopping, 1))
             #expect(try i("first", .stopped, 1) < i("second", .starting, 2))
             #expect(try i("first", .ready, 2) < i("second", .starting, 2))

@@ -57,6 +57,24 @@ struct UserPerVerticalProcessTests {
         return bin
     }
 
+    /// What a test runs on: users under a test-unique prefix, a temporary folder holding `vt-testd`
+    /// where those users reach it (in a folder of `binMode`), and the engine's run folder in it.
+    struct Host {
+        let accounts = TestAccounts()
+        let directory = TemporaryDirectory()
+        let bin: String
+        var run: RunDirectory { RunDirectory(directory.file("run")) }
+
+        init(binMode: mode_t = 0o755) throws {
+            bin = try UserPerVerticalProcessTests.reachableBin(in: directory, mode: binMode)
+        }
+
+        /// An engine over `services`, each run as its own user.
+        func harness(_ services: [ServiceSpec]) throws -> EngineHarness {
+            try EngineHarness(services, runDirectory: run.path, programDirectory: bin, serviceUsers: accounts.users)
+        }
+    }
+
     static func suite() -> [ServiceSpec] {
         var echo = ServiceSpec.testd("echo")
         // The refusal and the audit lines are logged at notice.
@@ -90,18 +108,15 @@ struct UserPerVerticalProcessTests {
     }
 
     @Test func eachVerticalRunsAsItsOwnUser_withoutNewPrivileges_andOwnsItsStateFolder() async throws {
-        let accounts = TestAccounts()
-        let directory = TemporaryDirectory()
-        let bin = try Self.reachableBin(in: directory)
-        let run = RunDirectory(directory.file("run"))
+        let host = try Host()
+        let (accounts, run) = (host.accounts, host.run)
         // Left by an earlier run as root: the service's user must own it afterwards.
         try RunDirectoryFixture.make(run.stateDirectory(for: "echo"))
         let leftover = run.stateDirectory(for: "echo") + "/left-by-root"
         close(open(leftover, O_CREAT | O_WRONLY, 0o600))
         #expect(Self.owner(leftover) == 0)
 
-        let harness = try EngineHarness(
-            Self.suite(), runDirectory: run.path, programDirectory: bin, serviceUsers: accounts.users)
+        let harness = try host.harness(Self.suite())
         try await harness.start()
         for name in ["echo", "caller", "stranger"] { try await harness.waitFor(name, .ready) }
         let operatorGID = try #require(accounts.operatorGID)
@@ -120,18 +135,15 @@ struct UserPerVerticalProcessTests {
         #expect(Self.owner(leftover) == accounts.uid("echo"), "files in the state folder belong to the vertical")
         // And `ps` says so, by name.
         let pid = try #require(try await harness.status("caller").pid)
-        let ps = try runCommand("/bin/ps", ["-o", "user:32=", "-p", String(pid)], in: directory)
+        let ps = try runCommand("/bin/ps", ["-o", "user:32=", "-p", String(pid)], in: host.directory)
         #expect(ps.standardOutput.split(whereSeparator: { $0 == " " || $0 == "\n" }) == [Substring(accounts.prefix + "caller")])
         await harness.shutdown()
     }
 
     @Test func undeclaredRoute_isRefused_andTheCalleeLogsTheMissingDependsOn() async throws {
-        let accounts = TestAccounts()
-        let directory = TemporaryDirectory()
-        let bin = try Self.reachableBin(in: directory)
-        let run = RunDirectory(directory.file("run"))
-        let harness = try EngineHarness(
-            Self.suite(), runDirectory: run.path, programDirectory: bin, serviceUsers: accounts.users)
+        let host = try Host()
+        let run = host.run
+        let harness = try host.harness(Self.suite())
         try await harness.start()
         for name in ["echo", "caller", "stranger"] { try await harness.waitFor(name, .ready) }
         let loop = try EventLoop(name: "routes-client")
@@ -173,15 +185,12 @@ struct UserPerVerticalProcessTests {
     /// supplementary group, so the file system lets it through) is refused by the daemon; the
     /// same uid with the operator group as its primary group is an operator, and served.
     @Test func unrelatedUID_isRefused_operatorGroupIsAdmitted() async throws {
-        let accounts = TestAccounts()
-        let directory = TemporaryDirectory()
-        let bin = try Self.reachableBin(in: directory)
-        let run = RunDirectory(directory.file("run"))
-        let harness = try EngineHarness(
-            [.testd("echo")], runDirectory: run.path, programDirectory: bin, serviceUsers: accounts.users)
+        let host = try Host()
+        let run = host.run
+        let harness = try host.harness([.testd("echo")])
         try await harness.start()
         try await harness.waitFor("echo", .ready)
-        let gid = try #require(accounts.operatorGID)
+        let gid = try #require(host.accounts.operatorGID)
         // Connects, sends nothing, prints what the daemon says within a second (its refusal).
         let probe = """
             import socket, sys
@@ -193,7 +202,7 @@ struct UserPerVerticalProcessTests {
             let result = try runCommand(
                 "/usr/bin/setpriv",
                 ["--reuid=4243", "--regid=\(primaryGroup)", "--groups=\(gid)", "/usr/bin/python3", "-c", probe,
-                 run.socket(for: "echo")], in: directory, timeout: .seconds(20))
+                 run.socket(for: "echo")], in: host.directory, timeout: .seconds(20))
             #expect(result.status == 0, "probe: \(result.standardError)")
             return result.standardOutput
         }
@@ -207,51 +216,43 @@ struct UserPerVerticalProcessTests {
 
     /// A service added by a reload gets its user then, and runs as it.
     @Test func reloadAddingAService_makesItsUser() async throws {
-        let accounts = TestAccounts()
-        let directory = TemporaryDirectory()
-        let bin = try Self.reachableBin(in: directory)
-        let harness = try EngineHarness(
-            [.testd("echo")], runDirectory: directory.file("run"), programDirectory: bin, serviceUsers: accounts.users)
+        let host = try Host()
+        let harness = try host.harness([.testd("echo")])
         try await harness.start()
         try await harness.waitFor("echo", .ready)
-        #expect(accounts.uid("late") == nil)
+        #expect(host.accounts.uid("late") == nil)
         let result = try await harness.engine.apply(Manifest(services: [.testd("echo"), .testd("late", dependsOn: ["echo"])]))
         #expect(result.added == ["late"])
         try await harness.waitFor("late", .ready)
-        _ = try await Self.uidOfRunning("late", in: harness, accounts)
+        _ = try await Self.uidOfRunning("late", in: harness, host.accounts)
         await harness.shutdown()
     }
 
-    /// A build the service users cannot reach (a checkout under a 0700 /root): refused before
-    /// anything starts, naming the folder.
     /// `svc-supervisor certs` writes each key for root alone (0600); a TLS service run as its own
     /// user must still read its own key, so the supervisor makes the key the service's, and the
     /// service serves mutual TLS (found by a suite split across two network namespaces).
     @Test func tlsService_readsItsOwnKey_asItsOwnUser() async throws {
-        let accounts = TestAccounts()
-        let directory = TemporaryDirectory()
-        let bin = try Self.reachableBin(in: directory)
-        let certs = try MintedCertificates.make(for: ["echo"], in: directory)
+        let host = try Host()
+        let certs = try MintedCertificates.make(for: ["echo"], in: host.directory)
         #expect(Self.owner("\(certs)/echo/tls.key") == 0, "certs writes the key for root")
 
         var echo = ServiceSpec.testd("echo")
         echo.endpoint = .tcp(host: "127.0.0.1", port: try freeLoopbackPort())
         echo.certificates = certs
-        let harness = try EngineHarness(
-            [echo], runDirectory: directory.file("run"), programDirectory: bin, serviceUsers: accounts.users)
+        let harness = try host.harness([echo])
         try await harness.start()
         try await harness.waitFor("echo", .ready)
-        let uid = try await Self.uidOfRunning("echo", in: harness, accounts)
+        let uid = try await Self.uidOfRunning("echo", in: harness, host.accounts)
         #expect(Self.owner("\(certs)/echo/tls.key") == uid, "the key is the service's")
         await harness.shutdown()
     }
 
+    /// A build the service users cannot reach (a checkout under a 0700 /root): refused before
+    /// anything starts, naming the folder.
     @Test func unreachableExecutable_refusesToStart_namingTheFolder() async throws {
-        let accounts = TestAccounts()
-        let directory = TemporaryDirectory()
-        let bin = try Self.reachableBin(in: directory, mode: 0o700)
-        let harness = try EngineHarness(
-            [.testd("echo")], runDirectory: directory.file("run"), programDirectory: bin, serviceUsers: accounts.users)
+        let host = try Host(binMode: 0o700)
+        let bin = host.bin
+        let harness = try host.harness([.testd("echo")])
         let error = await #expect(throws: SupervisorError.self) { try await harness.start() }
         #expect(error?.description.contains("\(bin) is not searchable") == true, "\(error?.description ?? "")")
         #expect(error?.description.contains("its executable") == true)

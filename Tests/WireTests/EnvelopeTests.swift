@@ -40,20 +40,22 @@ struct EnvelopeTests {
         #expect(throws: EnvelopeError.truncated) { try Envelope.read(from: &reader) }
     }
 
+    /// Reads back a ping whose byte at `offset` is replaced by `value`.
+    private func readPing(replacing offset: Int, with value: UInt8) throws -> Envelope {
+        var bytes = written(Envelope(kind: .ping, correlationID: 1))
+        bytes[offset] = value
+        var reader = ByteReader(bytes)
+        return try Envelope.read(from: &reader)
+    }
+
     @Test("a version other than 1 is refused", arguments: [UInt8(0), 2, 255])
     func envelope_givenAnotherVersion_throwsUnsupportedVersion(version: UInt8) {
-        var bytes = written(Envelope(kind: .ping, correlationID: 1))
-        bytes[0] = version
-        var reader = ByteReader(bytes)
-        #expect(throws: EnvelopeError.unsupportedVersion(version)) { try Envelope.read(from: &reader) }
+        #expect(throws: EnvelopeError.unsupportedVersion(version)) { try readPing(replacing: 0, with: version) }
     }
 
     @Test("a kind outside 1...7 is refused", arguments: [UInt8(0), 8, 255])
     func envelope_givenAnUnknownKind_throwsUnknownKind(kind: UInt8) {
-        var bytes = written(Envelope(kind: .ping, correlationID: 1))
-        bytes[1] = kind
-        var reader = ByteReader(bytes)
-        #expect(throws: EnvelopeError.unknownKind(kind)) { try Envelope.read(from: &reader) }
+        #expect(throws: EnvelopeError.unknownKind(kind)) { try readPing(replacing: 1, with: kind) }
     }
 
     @Test func envelope_givenAnOperationOfTheMaximumLength_accepts() throws {

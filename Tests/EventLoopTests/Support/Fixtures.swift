@@ -20,6 +20,17 @@ func withEventLoop<T>(name: String = "test-loop", _ body: (EventLoop) async thro
     return try await body(loop)
 }
 
+/// A loopback TCP port that refuses connections: a listener held it a moment ago and closed it.
+/// The kernel hands ephemeral ports out in turn, so another socket rarely takes it meanwhile.
+func refusingLoopbackPort() throws -> UInt16 {
+    let closed = try TCPSocket.listen(host: "127.0.0.1", port: 0)
+    defer { close(closed) }
+    guard case .tcp(_, let port)? = TCPSocket.localEndpoint(of: closed) else {
+        throw POSIXError(.EADDRNOTAVAIL)
+    }
+    return port
+}
+
 /// Runs loop-confined setup on the loop thread and returns its result (non-Sendable values
 /// come back wrapped; use them only on the loop thread).
 func onLoop<T>(_ loop: EventLoop, _ body: @escaping @Sendable () throws -> T) async throws -> LoopBound<T> {
@@ -38,17 +49,25 @@ func frame(_ payload: [UInt8]) -> [UInt8] { FrameEncoder.frame(payload) }
 /// A frame carrying `text`.
 func frame(_ text: String) -> [UInt8] { FrameEncoder.frame(Array(text.utf8)) }
 
+/// Starts a server at `path` that hands each accepted connection to `onConnection`, on the loop.
+func startServer(
+    at path: String, on loop: EventLoop, options: ConnectionOptions = .init(),
+    _ onConnection: @escaping @Sendable (Connection) -> Void
+) async throws -> LoopBound<UnixListener> {
+    try await onLoop(loop) {
+        let listener = try UnixListener.bind(path: path, on: loop, options: options)
+        listener.start(onConnection)
+        return listener
+    }
+}
+
 /// Starts an echo server: every frame comes back, framed, on the same connection.
 func startEchoServer(at path: String, on loop: EventLoop, options: ConnectionOptions = .init()) async throws
     -> LoopBound<UnixListener>
 {
-    try await onLoop(loop) {
-        let listener = try UnixListener.bind(path: path, on: loop, options: options)
-        listener.start { connection in
-            connection.onFrame = { [unowned connection] payload in connection.write(frame(payload)) }
-            connection.startReading()
-        }
-        return listener
+    try await startServer(at: path, on: loop, options: options) { connection in
+        connection.onFrame = { [unowned connection] payload in connection.write(frame(payload)) }
+        connection.startReading()
     }
 }
 

@@ -21,6 +21,13 @@ final class SuiteFixture {
         client = ServiceClient(loop: loop, sockets: SocketDirectory(directory.file("sockets")), defaultTimeout: clientTimeout)
     }
 
+    /// A fixture whose `vt-testd echo` already serves: what most tests start from.
+    static func servingEcho() throws -> SuiteFixture {
+        let suite = try SuiteFixture()
+        try suite.start()
+        return suite
+    }
+
     /// The environment a daemon of this fixture gets.
     func environment(extra: [String: String] = [:]) -> [String: String] {
         var environment = ["VERTICALS_SOCKET_DIR": socketDirectory.path, "NOTIFY_SOCKET": notify.path]

@@ -31,6 +31,12 @@ struct AdminTests {
         return (router, session.token)
     }
 
+    /// Registers a patient with `email` on `router` and logs them in.
+    static func patientSession(_ router: Router, email: String) async throws -> Identity.Session {
+        _ = try await router.call(Identity.register, .fixture(email: email))
+        return try await router.call(Identity.login, .fixture(email: email))
+    }
+
     @Test func createAdmin_givenALocalOperatorOnAFreshSuite_createsAnAdminWhoCanLogIn() async throws {
         let router = Endpoint.routes(world: try Self.world())
 
@@ -99,8 +105,7 @@ struct AdminTests {
 
     @Test func roleChanges_showInTheSessionsOfTheAccount_atOnce() async throws {
         let (router, token) = try await Self.withAdmin()
-        _ = try await router.call(Identity.register, .fixture(email: "grace@example.org"))
-        let grace = try await router.call(Identity.login, .fixture(email: "grace@example.org"))
+        let grace = try await Self.patientSession(router, email: "grace@example.org")
         let before = try await router.call(Identity.authenticate, .init(token: grace.token))
 
         _ = try await router.call(Identity.grantRole, .init(token: token, email: "grace@example.org", role: .clinician))
@@ -115,8 +120,7 @@ struct AdminTests {
 
     @Test func grantRole_givenAPatientsToken_isPermissionDenied() async throws {
         let (router, _) = try await Self.withAdmin()
-        _ = try await router.call(Identity.register, .fixture(email: "mallory@example.org"))
-        let patient = try await router.call(Identity.login, .fixture(email: "mallory@example.org"))
+        let patient = try await Self.patientSession(router, email: "mallory@example.org")
 
         let error = await serviceError {
             try await router.call(

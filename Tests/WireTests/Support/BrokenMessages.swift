@@ -67,11 +67,7 @@ enum Broken {
             if limit != 20 { body.write(1, limit) }
         }
         init(from body: inout BodyReader) throws(WireDecodingError) {
-            var limit = 20
-            while let tag = try body.nextTag() {
-                if tag == 1 { limit = try body.read() } else { try body.skip() }
-            }
-            self.init(limit: limit)
+            self.init(limit: try body.firstField(else: 20))
         }
     }
 
@@ -85,11 +81,7 @@ enum Broken {
             body.write(9, true)
         }
         init(from body: inout BodyReader) throws(WireDecodingError) {
-            var name = ""
-            while let tag = try body.nextTag() {
-                if tag == 1 { name = try body.read() } else { try body.skip() }
-            }
-            self.init(name: name)
+            self.init(name: try body.firstField(else: ""))
         }
     }
 
@@ -100,11 +92,7 @@ enum Broken {
         init(value: Double) { self.value = value }
         func encode(to body: inout BodyWriter) { body.write(1, value) }
         init(from body: inout BodyReader) throws(WireDecodingError) {
-            var value = 0.0
-            while let tag = try body.nextTag() {
-                if tag == 1 { value = try body.read() } else { try body.skip() }
-            }
-            self.init(value: value)
+            self.init(value: try body.firstField(else: 0.0))
         }
     }
 
@@ -115,11 +103,7 @@ enum Broken {
         init(count: Int) { self.count = count }
         func encode(to body: inout BodyWriter) { body.write(1, count) }
         init(from body: inout BodyReader) throws(WireDecodingError) {
-            var count = 0
-            while let tag = try body.nextTag() {
-                if tag == 1 { count = try body.read() } else { try body.skip() }
-            }
-            self.init(count: count)
+            self.init(count: try body.firstField(else: 0))
         }
     }
 
@@ -130,11 +114,7 @@ enum Broken {
         init(title: String) { self.title = title }
         func encode(to body: inout BodyWriter) { body.write(1, title) }
         init(from body: inout BodyReader) throws(WireDecodingError) {
-            var title = ""
-            while let tag = try body.nextTag() {
-                if tag == 1 { title = try body.read() } else { try body.skip() }
-            }
-            self.init(title: title)
+            self.init(title: try body.firstField(else: ""))
         }
     }
 
@@ -153,11 +133,19 @@ enum Broken {
             body.write(2, note)
         }
         init(from body: inout BodyReader) throws(WireDecodingError) {
-            var name = ""
-            while let tag = try body.nextTag() {
-                if tag == 1 { name = try body.read() } else { try body.skip() }
-            }
-            self.init(name: name, note: nil)
+            self.init(name: try body.firstField(else: ""), note: nil)
         }
+    }
+}
+
+extension BodyReader {
+    /// The value of field 1, or `fallback` when the body has none; every other field is skipped:
+    /// the whole decoder of a message with one field (or one it reads back).
+    fileprivate mutating func firstField<Value: WireField>(else fallback: Value) throws(WireDecodingError) -> Value {
+        var value = fallback
+        while let tag = try nextTag() {
+            if tag == 1 { value = try read() } else { try skip() }
+        }
+        return value
     }
 }

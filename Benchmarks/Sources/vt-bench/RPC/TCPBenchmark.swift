@@ -126,16 +126,10 @@ struct TCPBenchmark {
     private func latencySamples(_ stack: Stack) -> [UInt64] {
         let output = "\(directory)/tcp-samples.bin"
         withServer(stack, cpu: 0) { address, environment in
-            switch stack {
-            case .cTCP:
-                _ = Subprocess.run(
-                    settings.uvEcho,
-                    ["latency", address, "\(BenchEcho.framePayloadLength(bodySize: 64))", "\(latencyCount)", output], cpu: 0)
-            case .oursTCP, .oursTLS, .oursUnix:
-                _ = Subprocess.run(
-                    RPCBenchmark.ownExecutable, ["echo-latency", directory, "64", "\(latencyCount)", output], cpu: 0,
-                    environment: environment)
-            }
+            _ = runClient(
+                stack, cpu: 0, environment: environment,
+                c: ["latency", address, "\(BenchEcho.framePayloadLength(bodySize: 64))", "\(latencyCount)", output],
+                ours: ["echo-latency", directory, "64", "\(latencyCount)", output])
         }
         guard let data = FileManager.default.contents(atPath: output), data.count == latencyCount * 8 else {
             fail("the \(stack.rawValue) latency client wrote no samples")
@@ -146,19 +140,23 @@ struct TCPBenchmark {
     private func throughput(_ stack: Stack) -> Double {
         var line = ""
         withServer(stack, cpu: 0) { address, environment in
-            switch stack {
-            case .cTCP:
-                line = Subprocess.run(
-                    settings.uvEcho,
-                    ["throughput", address, "\(BenchEcho.framePayloadLength(bodySize: 64))", "1", "64", "\(throughputSeconds)"],
-                    cpu: 1)
-            case .oursTCP, .oursTLS, .oursUnix:
-                line = Subprocess.run(
-                    RPCBenchmark.ownExecutable, ["echo-throughput", directory, "64", "1", "64", "\(throughputSeconds)"],
-                    cpu: 1, environment: environment)
-            }
+            line = runClient(
+                stack, cpu: 1, environment: environment,
+                c: ["throughput", address, "\(BenchEcho.framePayloadLength(bodySize: 64))", "1", "64", "\(throughputSeconds)"],
+                ours: ["echo-throughput", directory, "64", "1", "64", "\(throughputSeconds)"])
         }
         return RPCBenchmark.requestsPerSecond(printed: line, by: stack.rawValue)
+    }
+
+    /// Runs `stack`'s client pinned to `cpu` and returns what it printed: the C echo's with the
+    /// arguments `c`, or ours with `ours` (it finds the server from `environment`).
+    private func runClient(
+        _ stack: Stack, cpu: Int, environment: [String: String], c: [String], ours: [String]
+    ) -> String {
+        switch stack {
+        case .cTCP: Subprocess.run(settings.uvEcho, c, cpu: cpu)
+        case .oursTCP, .oursTLS, .oursUnix: Subprocess.run(RPCBenchmark.ownExecutable, ours, cpu: cpu, environment: environment)
+        }
     }
 
     /// Runs `body` with the server's address and the environment its client needs while
