@@ -27,6 +27,10 @@ struct InstructionsBenchmark {
     let directory: String
     /// N: requests answered by the shorter life (the longer answers 3N).
     var count = 2_000
+    /// Rounds at the most, whatever `BENCH_ROUNDS` asks: callgrind's counts repeat to the
+    /// instruction from round to round, so more rounds only lengthen the run (each round is
+    /// 28 lives under valgrind); three still show a count that does move.
+    static let maxRounds = 3
 
     enum Server: String, CaseIterable {
         case c = "C libuv echo"
@@ -84,8 +88,9 @@ struct InstructionsBenchmark {
         let profiles = "\(settings.outputDirectory)/callgrind"
         try? FileManager.default.createDirectory(atPath: profiles, withIntermediateDirectories: true)
         var perRequest: [String: [Double]] = [:]
-        for round in 1...settings.rounds {
-            progress("instructions round \(round)/\(settings.rounds) (callgrind)")
+        let rounds = min(settings.rounds, Self.maxRounds)
+        for round in 1...rounds {
+            progress("instructions round \(round)/\(rounds) (callgrind)")
             for size in RPCBenchmark.sizes {
                 for client in Client.allCases {
                     let program = client == .c ? uvEcho : ours
