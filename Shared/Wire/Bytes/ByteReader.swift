@@ -87,30 +87,28 @@ public struct ByteReader: Sendable {
     /// Reads a big-endian 32-bit integer.
     @inlinable
     public mutating func readUInt32BE() throws(Underflow) -> UInt32 {
-        try readInteger(bigEndian: true)
+        try readBigEndian()
     }
 
     /// Reads a big-endian 64-bit integer.
     @inlinable
     public mutating func readUInt64BE() throws(Underflow) -> UInt64 {
-        try readInteger(bigEndian: true)
+        try readBigEndian()
     }
 
     /// Reads a little-endian 64-bit integer.
     @inlinable
     public mutating func readUInt64LE() throws(Underflow) -> UInt64 {
-        try readInteger(bigEndian: false)
+        try (readBigEndian() as UInt64).byteSwapped
     }
 
-    /// Reads an integer of `Integer`'s width, most significant byte first when `bigEndian`.
+    /// Reads an integer of `Integer`'s width, most significant byte first.
     @inlinable
-    mutating func readInteger<Integer: FixedWidthInteger & UnsignedInteger>(bigEndian: Bool) throws(Underflow) -> Integer {
+    mutating func readBigEndian<Integer: FixedWidthInteger & UnsignedInteger>() throws(Underflow) -> Integer {
         let width = MemoryLayout<Integer>.size
         guard remaining >= width else { throw Underflow(offset: index) }
         var value: Integer = 0
-        for offset in 0..<width {
-            value = value << 8 | Integer(storage[index + (bigEndian ? offset : width - 1 - offset)])
-        }
+        for offset in 0..<width { value = value << 8 | Integer(storage[index + offset]) }
         index += width
         return value
     }
