@@ -12,13 +12,6 @@ extension FrameworkRule {
         "Tests/Support/SessionsTesting",
     ]
 
-    /// How many framework test files may import IOInterface: none, since the framework's tests
-    /// run on test contracts of their own (VerticalsTestSupport, vt-testd).
-    public static let maxIOInterfaceImports = 0
-
-    /// What an import of IOInterface in a framework test file must carry after it: `// IOInterface: <reason>`.
-    public static let ioInterfaceReasonMark = "// IOInterface:"
-
     /// Each product target of `dump-package`'s JSON whose path lies under `Tests/`, in words
     /// (`VerticalsTesting (Tests/Support/Testing) of product VerticalsTesting`).
     public static func productsUnderTests(dumpPackageJSON text: String) throws -> [String] {
@@ -63,23 +56,13 @@ extension FrameworkRule {
         }
     }
 
-    /// What is wrong with `imports` (from ``ioInterfaceImports(root:)``): more than
-    /// ``maxIOInterfaceImports`` files, or an import without its reason.
+    /// What is wrong with `imports` (from ``ioInterfaceImports(root:)``): every one of them, since
+    /// the framework's tests run on test contracts of their own (VerticalsTestSupport, vt-testd).
     public static func ioInterfaceImportProblems(_ imports: [(path: String, line: String)]) -> [String] {
-        var problems: [String] = []
-        if imports.count > maxIOInterfaceImports {
-            problems.append(
-                "\(imports.count) framework test files import IOInterface, more than \(maxIOInterfaceImports) "
-                    + "(\(imports.map(\.path).joined(separator: ", "))): use a test contract (VerticalsTestSupport) instead")
+        imports.map {
+            "\($0.path) imports IOInterface, the reference suite's contracts: a framework test uses a test contract "
+                + "of its own (VerticalsTestSupport, vt-testd)"
         }
-        for (path, line) in imports {
-            let reason = line.components(separatedBy: ioInterfaceReasonMark).dropFirst().first?
-                .trimmingCharacters(in: .whitespaces) ?? ""
-            if reason.isEmpty {
-                problems.append("\(path) imports IOInterface without `\(ioInterfaceReasonMark) <reason>` on the import line")
-            }
-        }
-        return problems
     }
 }
 

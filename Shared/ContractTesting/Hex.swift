@@ -1,3 +1,5 @@
+import VerticalsWire
+
 /// Lower-case hexadecimal text of bytes, as the golden fixtures hold them.
 public enum Hex {
     /// `[0x0a, 0xff]` → `0aff`.
@@ -20,19 +22,10 @@ public enum Hex {
         bytes.reserveCapacity(utf8.count / 2)
         var index = 0
         while index < utf8.count {
-            guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { return nil }
+            guard let high = hexDigitValue(utf8[index]), let low = hexDigitValue(utf8[index + 1]) else { return nil }
             bytes.append(high << 4 | low)
             index += 2
         }
         return bytes
-    }
-
-    private static func nibble(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -104,6 +104,21 @@ extension ChildProcess {
         }
         return result
     }
+
+    /// Starts `path` with `arguments` and exactly `environment` through `posix_spawn`, its
+    /// descriptors set by `actions`, for a child no loop reaps (a test's, a tool's): its starter
+    /// waits for it. Returns the pid, and 0 or the error number `posix_spawn` returned.
+    package static func posixSpawn(
+        _ path: String, _ arguments: [String], environment: [String: String], actions: inout posix_spawn_file_actions_t
+    ) -> (pid: pid_t, status: Int32) {
+        let argv = CStringArray([path] + arguments)
+        let envp = CStringArray(environmentLines(environment))
+        var pid: pid_t = 0
+        let status = argv.withPointer { argv in
+            envp.withPointer { envp in posix_spawn(&pid, path, &actions, nil, argv, envp) }
+        }
+        return (pid, status)
+    }
 }
 
 /// A NULL-terminated array of C strings that lives as long as this value (for argv and envp).

@@ -1,26 +1,39 @@
 import CLibUV
 
-/// A connect in flight: its `uv_connect_t`, retained into the request's `data` until the callback.
-final class ConnectRequest {
-    let request = UnsafeMutablePointer<uv_connect_t>.allocate(capacity: 1)
+/// One libuv request of a connect in flight (`uv_connect_t`, or `uv_getaddrinfo_t` while a host
+/// name resolves), retained into the request's `data` by ``retainIntoRequest()`` until its
+/// callback takes it back with ``take(_:)``.
+final class ConnectStep<Request, Carried> {
+    let request = UnsafeMutablePointer<Request>.allocate(capacity: 1)
     let connection: Connection
+    /// What the callback needs besides the connection: a host name's further addresses (tried in
+    /// turn on a fresh handle when this connect fails), or the host name being resolved.
+    let carried: Carried
     let completion: (Result<Connection, EventLoopError>) -> Void
-    /// A host name's further addresses, tried in turn on a fresh handle when this connect fails.
-    let fallbacks: [SocketAddress]
 
-    init(
-        connection: Connection, fallbacks: [SocketAddress] = [],
-        completion: @escaping (Result<Connection, EventLoopError>) -> Void
-    ) {
+    init(connection: Connection, carrying carried: Carried, completion: @escaping (Result<Connection, EventLoopError>) -> Void) {
         self.connection = connection
-        self.fallbacks = fallbacks
+        self.carried = carried
         self.completion = completion
     }
 
     deinit {
         request.deallocate()
     }
+
+    /// Retains this step into its request's `data`, for the callback (or ``take(_:)`` when libuv refuses the request).
+    func retainIntoRequest() {
+        uv_req_set_data(request.asRequest, Unmanaged.passRetained(self).toOpaque())
+    }
+
+    /// The step ``retainIntoRequest()`` retained into `request`, released from it.
+    static func take(_ request: UnsafeMutablePointer<Request>) -> ConnectStep {
+        Unmanaged<ConnectStep>.fromOpaque(uv_req_get_data(request.asRequest)!).takeRetainedValue()
+    }
 }
+
+/// A connect in flight, carrying a host name's further addresses.
+typealias ConnectRequest = ConnectStep<uv_connect_t, [SocketAddress]>
 
 extension Connection {
     /// Connects to the Unix socket at `path`. Call on the loop thread; `completion` runs later
@@ -48,8 +61,8 @@ extension Connection {
             return
         }
         let connection = Connection(loop: loop, options: options, state: .connecting)
-        let pending = ConnectRequest(connection: connection, completion: completion)
-        uv_req_set_data(pending.request.asRequest, Unmanaged.passRetained(pending).toOpaque())
+        let pending = ConnectRequest(connection: connection, carrying: [], completion: completion)
+        pending.retainIntoRequest()
         uv_pipe_connect(pending.request, StreamHandle.pipe(connection.stream), path, Connection.onConnected)
         if loop.isShuttingDown {
             connection.beginClose(error: nil)  // cancels the connect: completion gets .closed
@@ -57,20 +70,20 @@ extension Connection {
     }
 
     static let onConnected: uv_connect_cb = { request, status in
-        let pending = Unmanaged<ConnectRequest>.fromOpaque(uv_req_get_data(request!.asRequest)!).takeRetainedValue()
+        let pending = ConnectRequest.take(request!)
         let connection = pending.connection
         if status == 0, connection.state == .connecting {
             connection.state = .open
             if connection.transport == .tcp { StreamHandle.tuneConnected(connection.stream) }
             pending.completion(.success(connection))
-        } else if status != 0, connection.state == .connecting, let next = pending.fallbacks.first,
+        } else if status != 0, connection.state == .connecting, let next = pending.carried.first,
             !connection.loop.isShuttingDown
         {
             // A host name with another address (IPv6 and IPv4, say): a failed handle cannot connect
             // again, so the next address gets a new one.
             connection.beginClose(error: nil)
             let retry = Connection(loop: connection.loop, options: connection.options, state: .connecting, transport: .tcp)
-            retry.connectTCP(to: next, fallbacks: Array(pending.fallbacks.dropFirst()), pending.completion)
+            retry.connectTCP(to: next, fallbacks: Array(pending.carried.dropFirst()), pending.completion)
         } else {
             connection.beginClose(error: nil)  // never handed out: nobody to tell
             pending.completion(.failure(status == 0 ? .closed : .uv("connect", status)))

@@ -1,23 +1,9 @@
 import CLibUV
 import Glibc
 
-/// A host name being resolved (`uv_getaddrinfo`, on libuv's thread pool) before a TCP connect.
-final class ResolveRequest {
-    let request = UnsafeMutablePointer<uv_getaddrinfo_t>.allocate(capacity: 1)
-    let connection: Connection
-    let host: String
-    let completion: (Result<Connection, EventLoopError>) -> Void
-
-    init(connection: Connection, host: String, completion: @escaping (Result<Connection, EventLoopError>) -> Void) {
-        self.connection = connection
-        self.host = host
-        self.completion = completion
-    }
-
-    deinit {
-        request.deallocate()
-    }
-}
+/// A host name being resolved (`uv_getaddrinfo`, on libuv's thread pool) before a TCP connect,
+/// carrying the name.
+typealias ResolveRequest = ConnectStep<uv_getaddrinfo_t, String>
 
 extension Connection {
     /// Connects to `endpoint`: a Unix socket as ``connect(path:on:options:_:)`` does, or a TCP
@@ -43,17 +29,17 @@ extension Connection {
                 connection.connectTCP(to: address, completion)
                 return
             }
-            let pending = ResolveRequest(connection: connection, host: host, completion: completion)
+            let pending = ResolveRequest(connection: connection, carrying: host, completion: completion)
             var hints = addrinfo()
             hints.ai_family = AF_UNSPEC
             hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-            uv_req_set_data(pending.request.asRequest, Unmanaged.passRetained(pending).toOpaque())
+            pending.retainIntoRequest()
             let status = uv_getaddrinfo(loop.loop, pending.request, Connection.onResolved, host, String(port), &hints)
             if status == 0 {
                 connection.pendingResolve = pending.request
                 if loop.isShuttingDown { connection.beginClose(error: nil) }
             } else {
-                Unmanaged<ResolveRequest>.fromOpaque(uv_req_get_data(pending.request.asRequest)!).release()
+                _ = ResolveRequest.take(pending.request)
                 connection.beginClose(error: nil)
                 loop.deferOnLoop { completion(.failure(.system(operation: "getaddrinfo \(host)", code: status))) }
             }
@@ -85,29 +71,25 @@ extension Connection {
     public var peerEndpoint: SocketEndpoint? {
         loop.preconditionInEventLoop()
         guard transport == .tcp, state == .open || state == .flushing else { return nil }
-        var storage = sockaddr_storage()
-        var length = Int32(MemoryLayout<sockaddr_storage>.size)
-        let status = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { uv_tcp_getpeername(StreamHandle.tcp(stream), $0, &length) }
-        }
-        var address = SocketAddress()
-        address.storage = storage
-        address.length = socklen_t(length)
-        return status == 0 ? address.endpoint : nil
+        // libuv takes the length as an `int`, the size of a `socklen_t`.
+        let peer = SocketAddress(writtenBy: { address, length in
+            length.withMemoryRebound(to: Int32.self, capacity: 1) { uv_tcp_getpeername(StreamHandle.tcp(stream), address, $0) }
+        })
+        return peer?.endpoint
     }
 
     func connectTCP(
         to address: SocketAddress, fallbacks: [SocketAddress] = [],
         _ completion: @escaping (Result<Connection, EventLoopError>) -> Void
     ) {
-        let pending = ConnectRequest(connection: self, fallbacks: fallbacks, completion: completion)
-        uv_req_set_data(pending.request.asRequest, Unmanaged.passRetained(pending).toOpaque())
+        let pending = ConnectRequest(connection: self, carrying: fallbacks, completion: completion)
+        pending.retainIntoRequest()
         let status = address.withSockaddr { sockaddr, _ in
             uv_tcp_connect(pending.request, StreamHandle.tcp(stream), sockaddr, Connection.onConnected)
         }
         if status != 0 {
             // libuv did not take the request: no callback will come.
-            Unmanaged<ConnectRequest>.fromOpaque(uv_req_get_data(pending.request.asRequest)!).release()
+            _ = ConnectRequest.take(pending.request)
             beginClose(error: nil)
             loop.deferOnLoop { completion(.failure(.uv("connect", status))) }
             return
@@ -118,7 +100,7 @@ extension Connection {
     }
 
     static let onResolved: uv_getaddrinfo_cb = { request, status, results in
-        let pending = Unmanaged<ResolveRequest>.fromOpaque(uv_req_get_data(request!.asRequest)!).takeRetainedValue()
+        let pending = ResolveRequest.take(request!)
         defer { if let results { uv_freeaddrinfo(results) } }
         let connection = pending.connection
         connection.pendingResolve = nil
@@ -129,7 +111,7 @@ extension Connection {
         let addresses = results.map(SocketAddress.list) ?? []
         guard status == 0, let address = addresses.first else {
             connection.beginClose(error: nil)
-            pending.completion(.failure(.system(operation: "getaddrinfo \(pending.host)", code: status == 0 ? UV_EAI_NONAME.rawValue : status)))
+            pending.completion(.failure(.system(operation: "getaddrinfo \(pending.carried)", code: status == 0 ? UV_EAI_NONAME.rawValue : status)))
             return
         }
         connection.connectTCP(to: address, fallbacks: Array(addresses.dropFirst()), pending.completion)

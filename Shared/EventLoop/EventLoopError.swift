@@ -1,4 +1,5 @@
 import CLibUV
+import VerticalsWire
 
 /// Why an event-loop operation failed.
 ///
@@ -76,28 +77,7 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// The category of an ``EventLoopError``, for `switch` and `==` without the payload.
-    public struct Kind: Hashable, Sendable, CustomStringConvertible {
-        let name: String
-        /// See ``EventLoopError/pathTooLong(_:limit:)``.
-        public static let pathTooLong = Kind(name: "pathTooLong")
-        /// See ``EventLoopError/addressInUse(_:)``.
-        public static let addressInUse = Kind(name: "addressInUse")
-        /// See ``EventLoopError/connectionRefused``.
-        public static let connectionRefused = Kind(name: "connectionRefused")
-        /// See ``EventLoopError/notFound``.
-        public static let notFound = Kind(name: "notFound")
-        /// See ``EventLoopError/closed``.
-        public static let closed = Kind(name: "closed")
-        /// See ``EventLoopError/system(operation:code:)``.
-        public static let system = Kind(name: "system")
-        /// See ``EventLoopError/tls(_:)``.
-        public static let tls = Kind(name: "tls")
-        /// See ``EventLoopError/spawn(step:code:)``.
-        public static let spawn = Kind(name: "spawn")
-
-        /// The kind's name, e.g. `addressInUse`.
-        public var description: String { name }
-    }
+    public typealias Kind = ErrorKind<EventLoopError>
 
     /// The category of this error.
     public var kind: Kind {
@@ -185,4 +165,23 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         _ = uv_strerror_r(code, &buffer, buffer.count)
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+}
+
+extension ErrorKind where Domain == EventLoopError {
+    /// See ``EventLoopError/pathTooLong(_:limit:)``.
+    public static var pathTooLong: Self { Self("pathTooLong") }
+    /// See ``EventLoopError/addressInUse(_:)``.
+    public static var addressInUse: Self { Self("addressInUse") }
+    /// See ``EventLoopError/connectionRefused``.
+    public static var connectionRefused: Self { Self("connectionRefused") }
+    /// See ``EventLoopError/notFound``.
+    public static var notFound: Self { Self("notFound") }
+    /// See ``EventLoopError/closed``.
+    public static var closed: Self { Self("closed") }
+    /// See ``EventLoopError/system(operation:code:)``.
+    public static var system: Self { Self("system") }
+    /// See ``EventLoopError/tls(_:)``.
+    public static var tls: Self { Self("tls") }
+    /// See ``EventLoopError/spawn(step:code:)``.
+    public static var spawn: Self { Self("spawn") }
 }

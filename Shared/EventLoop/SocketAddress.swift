@@ -11,28 +11,42 @@ struct SocketAddress {
 
     /// The address of an IPv4 or IPv6 literal, or nil for anything else (a host name).
     static func numeric(host: String, port: UInt16) -> SocketAddress? {
-        var address = SocketAddress()
         var v4 = sockaddr_in()
         if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
             v4.sin_family = sa_family_t(AF_INET)
             v4.sin_port = port.bigEndian
-            withUnsafeBytes(of: &v4) { source in
-                withUnsafeMutableBytes(of: &address.storage) { $0.copyMemory(from: source) }
-            }
-            address.length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            return address
+            return SocketAddress(copying: v4)
         }
         var v6 = sockaddr_in6()
         if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
             v6.sin6_family = sa_family_t(AF_INET6)
             v6.sin6_port = port.bigEndian
-            withUnsafeBytes(of: &v6) { source in
-                withUnsafeMutableBytes(of: &address.storage) { $0.copyMemory(from: source) }
-            }
-            address.length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-            return address
+            return SocketAddress(copying: v6)
         }
         return nil
+    }
+
+    /// The address held in `raw`, a `sockaddr_in` or `sockaddr_in6`.
+    private init<Raw>(copying raw: Raw) {
+        var storage = sockaddr_storage()
+        withUnsafeBytes(of: raw) { source in
+            withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
+        }
+        self.storage = storage
+        length = socklen_t(MemoryLayout<Raw>.size)
+    }
+
+    /// The address `call` writes (`getsockname`, `getpeername` and the like: a buffer and its
+    /// length in, the length used out), or nil when it fails (returns other than 0).
+    init?(writtenBy call: (UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32) {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let status = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { call($0, &length) }
+        }
+        guard status == 0 else { return nil }
+        self.storage = storage
+        self.length = length
     }
 
     /// Copies one `getaddrinfo` result.
@@ -74,26 +88,15 @@ struct SocketAddress {
 
     /// The local address a socket is bound to, or nil when it is not an IP socket.
     static func local(ofSocket fd: Int32) -> SocketAddress? {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let status = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        var address = SocketAddress()
-        address.storage = storage
-        address.length = length
-        guard status == 0, address.family == AF_INET || address.family == AF_INET6 else { return nil }
+        guard let address = SocketAddress(writtenBy: { getsockname(fd, $0, $1) }),
+            address.family == AF_INET || address.family == AF_INET6
+        else { return nil }
         return address
     }
 
     /// The address family of socket `fd` (`AF_UNIX`, `AF_INET`, `AF_INET6`), or nil when it is no socket.
     static func family(ofSocket fd: Int32) -> Int32? {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let status = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return status == 0 ? Int32(storage.ss_family) : nil
+        SocketAddress(writtenBy: { getsockname(fd, $0, $1) })?.family
     }
 
     /// This address as a ``SocketEndpoint/tcp(host:port:)``.

@@ -1,21 +1,11 @@
+import VerticalsWire
+
 /// Why a URL cannot be an ``OTLPEndpoint``; the message names the URL.
 ///
 /// Compare ``code`` with the static members of ``Code``; new codes may be added.
-public struct OTLPEndpointError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct OTLPEndpointError: CodedError {
     /// What is wrong with the URL.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-
-        /// Not an `http://` URL (`https://` included: the collector sits beside the daemon).
-        public static let scheme = Code("scheme")
-        /// A port that is not a number from 0 to 65535.
-        public static let port = Code("port")
-        /// No host before the port or path.
-        public static let host = Code("host")
-
-        public var description: String { name }
-    }
+    public typealias Code = ErrorKind<OTLPEndpointError>
 
     /// What is wrong.
     public let code: Code
@@ -42,6 +32,13 @@ public struct OTLPEndpointError: Error, Sendable, Equatable, CustomStringConvert
     public static func host(_ url: String) -> OTLPEndpointError {
         OTLPEndpointError(.host, "\(url): no host")
     }
+}
 
-    public var description: String { message }
+extension ErrorKind where Domain == OTLPEndpointError {
+    /// Not an `http://` URL (`https://` included: the collector sits beside the daemon).
+    public static var scheme: Self { Self("scheme") }
+    /// A port that is not a number from 0 to 65535.
+    public static var port: Self { Self("port") }
+    /// No host before the port or path.
+    public static var host: Self { Self("host") }
 }

@@ -131,14 +131,6 @@ final class LogFile {
 
     /// Everything from the current position to the end.
     func readToEnd() -> String {
-        guard fd >= 0 else { return "" }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = read(fd, &chunk, chunk.count)
-            guard count > 0 else { break }
-            bytes += chunk[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        fd >= 0 ? WholeFile.readToEnd(fd) ?? "" : ""
     }
 }

@@ -1,27 +1,11 @@
+import VerticalsWire
+
 /// Why `svc-supervisor new` or `init` refused; nothing was written.
 ///
 /// Compare ``code`` with the static members of ``Code``; new codes may be added.
-public struct ScaffoldError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ScaffoldError: CodedError {
     /// What made the scaffold refuse.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-
-        /// The name cannot name a vertical.
-        public static let invalidName = Code("invalidName")
-        /// Something of that name is already in the checkout.
-        public static let exists = Code("exists")
-        /// A `--calls` name that is not a service of the manifest.
-        public static let unknownPeer = Code("unknownPeer")
-        /// The folder is not a Verticals checkout, or a file it needs has an unexpected shape.
-        public static let checkout = Code("checkout")
-        /// `init`'s folder exists and holds something: a product is made in an empty or new folder only.
-        public static let notEmpty = Code("notEmpty")
-        /// Writing failed part-way; what had been written was taken back.
-        public static let write = Code("write")
-
-        public var description: String { name }
-    }
+    public typealias Code = ErrorKind<ScaffoldError>
 
     /// What made the scaffold refuse.
     public let code: Code
@@ -67,6 +51,19 @@ public struct ScaffoldError: Error, Sendable, Equatable, CustomStringConvertible
     public static func write(path: String, reason: String) -> ScaffoldError {
         ScaffoldError(.write, "could not write \(path): \(reason); nothing was changed")
     }
+}
 
-    public var description: String { message }
+extension ErrorKind where Domain == ScaffoldError {
+    /// The name cannot name a vertical.
+    public static var invalidName: Self { Self("invalidName") }
+    /// Something of that name is already in the checkout.
+    public static var exists: Self { Self("exists") }
+    /// A `--calls` name that is not a service of the manifest.
+    public static var unknownPeer: Self { Self("unknownPeer") }
+    /// The folder is not a Verticals checkout, or a file it needs has an unexpected shape.
+    public static var checkout: Self { Self("checkout") }
+    /// `init`'s folder exists and holds something: a product is made in an empty or new folder only.
+    public static var notEmpty: Self { Self("notEmpty") }
+    /// Writing failed part-way; what had been written was taken back.
+    public static var write: Self { Self("write") }
 }

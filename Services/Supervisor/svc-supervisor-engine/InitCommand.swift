@@ -45,17 +45,10 @@ struct InitCommand: ParsableCommand {
     @Option(name: .long, help: "The first vertical's name.")
     var vertical = "greeter"
 
-    @Flag(name: .long, help: "List what would be written, and write nothing.")
-    var dryRun = false
-
-    @Flag(name: .long, help: "Do not build the product's contract tool to write its lock and golden fixtures (make contracts-update does it later).")
-    var skipFixtures = false
-
-    @Option(name: .long, help: "Parallel jobs for that build (default: SwiftPM's, one per core).")
-    var buildJobs: Int?
+    @OptionGroup var writing: ScaffoldWriting
 
     func run() throws {
-        do {
+        try ScaffoldWriting.refusing {
             let root = Self.absolute(path)
             let product = name ?? String(root.split(separator: "/").last ?? "")
             // What is quick to refuse first: reading the framework's targets runs SwiftPM.
@@ -64,15 +57,9 @@ struct InitCommand: ParsableCommand {
             let framework = try framework()
             let scaffold = try ProductScaffold(
                 root: root, name: product, vertical: vertical, framework: framework, frameworkTargets: try Self.targets(of: framework))
-            if !dryRun { try scaffold.apply() }
-            print(Self.report(scaffold, written: !dryRun))
-            if !dryRun && !skipFixtures {
-                try NewCommand.updateContracts(
-                    root: root, tool: scaffold.product.contractsTool, what: scaffold.product.typeName, jobs: buildJobs)
-            }
-        } catch let error as ScaffoldError {
-            StandardError.write("error: \(error)\n")
-            throw ExitCode(64)
+            try writing.write(
+                scaffold.apply, report: { Self.report(scaffold, written: $0) }, root: root,
+                tool: scaffold.product.contractsTool, what: scaffold.product.typeName)
         }
     }
 

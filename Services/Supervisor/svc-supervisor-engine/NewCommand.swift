@@ -28,31 +28,19 @@ struct NewCommand: ParsableCommand {
     @Option(name: .long, help: "The product's root folder (default: the nearest folder up with Package.swift and deploy/suite.toml).")
     var root: String?
 
-    @Flag(name: .long, help: "List what would be written, and write nothing.")
-    var dryRun = false
-
-    @Flag(name: .long, help: "Do not build vt-contracts to write the golden fixture and the lock (make contracts-update does it later).")
-    var skipFixtures = false
-
-    @Option(name: .long, help: "Parallel jobs for the vt-contracts build (default: SwiftPM's, one per core).")
-    var buildJobs: Int?
+    @OptionGroup var writing: ScaffoldWriting
 
     func run() throws {
-        do {
+        try ScaffoldWriting.refusing {
             let peers = calls.flatMap { $0.split(separator: ",").map { String($0) } }.filter { !$0.isEmpty }
             guard let root = root ?? Scaffold.findRoot(from: ProgramPaths.currentDirectory()) else {
                 throw ScaffoldError.checkout("no Verticals product here: run it inside one (this checkout, or one made by `svc-supervisor init`), or pass --root")
             }
             var scaffold = try Scaffold(name: name, calls: peers, root: root)
             try scaffold.regenerateSystemdUnits(reading: ManifestParser.parsePlanned)
-            if !dryRun { try scaffold.apply() }
-            print(Self.report(scaffold, written: !dryRun))
-            if !dryRun && !skipFixtures {
-                try Self.updateContracts(root: root, tool: scaffold.layout.contractsTool, what: scaffold.vertical.name, jobs: buildJobs)
-            }
-        } catch let error as ScaffoldError {
-            StandardError.write("error: \(error)\n")
-            throw ExitCode(64)
+            try writing.write(
+                scaffold.apply, report: { Self.report(scaffold, written: $0) }, root: root,
+                tool: scaffold.layout.contractsTool, what: scaffold.vertical.name)
         }
     }
 

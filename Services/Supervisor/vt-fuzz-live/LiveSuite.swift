@@ -130,18 +130,11 @@ final class LiveSuite {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+        let started = ChildProcess.posixSpawn(program, arguments, environment: environment, actions: &actions)
+        guard started.status == 0 else {
+            throw StartError(description: "cannot start \(program): \(String(cString: strerror(started.status)))")
         }
-        var pid: pid_t = 0
-        let code = posix_spawn(&pid, program, &actions, nil, argv, envp)
-        guard code == 0 else {
-            throw StartError(description: "cannot start \(program): \(String(cString: strerror(code)))")
-        }
-        return pid
+        return started.pid
     }
 }
 

@@ -127,15 +127,7 @@ public struct ContractParser {
             } while take(",")
         }
         try expect("{", "to open the message's fields")
-        var fields: [FieldDeclaration] = []
-        while true {
-            let doc = docs()
-            if take("}") {
-                if !doc.isEmpty { throw error("a /// comment before '}' documents nothing", at: location) }
-                break
-            }
-            fields.append(try field(doc))
-        }
+        let fields = try untilClosingBrace(of: location) { parser, doc throws(ContractDiagnostic) in try parser.field(doc) }
         return MessageDeclaration(name: name, doc: doc, conformances: conformances, fields: fields, location: location)
     }
 
@@ -241,16 +233,26 @@ public struct ContractParser {
         let location = current.location
         let name = try identifier("the enum's name")
         try expect("{", "to open the enum's cases")
-        var cases: [EnumCase] = []
+        let cases = try untilClosingBrace(of: location) { parser, doc throws(ContractDiagnostic) in
+            let caseLocation = parser.current.location
+            return EnumCase(name: try parser.identifier("a case name or '}'"), doc: doc, location: caseLocation)
+        }
+        return EnumDeclaration(name: name, doc: doc, cases: cases, location: location)
+    }
+
+    /// The items of a `{ … }` body opened at `location`, each read by `item` with the `///` lines
+    /// before it, up to and including the closing `}`; a `///` comment before the `}` is an error.
+    private mutating func untilClosingBrace<Item>(
+        of location: SourceLocation, _ item: (inout ContractParser, [String]) throws(ContractDiagnostic) -> Item
+    ) throws(ContractDiagnostic) -> [Item] {
+        var items: [Item] = []
         while true {
             let doc = docs()
             if take("}") {
                 if !doc.isEmpty { throw error("a /// comment before '}' documents nothing", at: location) }
-                break
+                return items
             }
-            let caseLocation = current.location
-            cases.append(EnumCase(name: try identifier("a case name or '}'"), doc: doc, location: caseLocation))
+            items.append(try item(&self, doc))
         }
-        return EnumDeclaration(name: name, doc: doc, cases: cases, location: location)
     }
 }

@@ -1,3 +1,5 @@
+import VerticalsWire
+
 /// Writes ``YAMLNode`` trees as block-style YAML 1.2 (which YAML 1.1 readers such as PyYAML
 /// and `kubectl` read the same): two-space indents, sequences of mappings as `- key: value`.
 ///

@@ -1,3 +1,5 @@
+import VerticalsWire
+
 /// How values are written so that systemd reads them back exactly: time spans, quoted
 /// command lines and environment assignments (systemd.syntax(7), systemd.service(5)).
 enum SystemdSyntax {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import VerticalsEventLoop
+import VerticalsWire
 
 /// One line per privileged action, in logfmt (`key=value`, values with spaces quoted) so a log
 /// shipper can parse it: what was done, by whom, and how it ended.
@@ -39,19 +40,10 @@ public enum AuditLine {
         return "audit " + fields.map { "\($0.0)=\(quoted($0.1))" }.joined(separator: " ")
     }
 
-    /// `value` as logfmt writes it: bare when it holds no space, `"`, `=` or control character.
+    /// `value` as logfmt writes it: bare when it holds no space, `"`, `=` or control character;
+    /// else quoted, with any control character but newline, tab and carriage return as a space.
     public static func quoted(_ value: String) -> String {
         let plain = !value.isEmpty && value.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "\"" && $0 != "=" && $0 != "\\" }
-        guard !plain else { return value }
-        var escaped = ""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            default: escaped.unicodeScalars.append(scalar.value < 0x20 ? " " : scalar)
-            }
-        }
-        return "\"\(escaped)\""
+        return plain ? value : doubleQuoted(value) { $0.value < 0x20 ? " " : nil }
     }
 }

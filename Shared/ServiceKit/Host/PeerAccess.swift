@@ -227,28 +227,15 @@ public struct PeerAccess: Sendable, Equatable {
 
     /// The uid of the user `name` (the password database), if there is one.
     package static func userID(named name: String) -> UInt32? {
-        var entry = passwd()
-        var result: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getpwnam_r(name, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
-        return entry.pw_uid
+        AccountEntry.find(passwd(), { getpwnam_r(name, &$0, &$1, $1.count, &$2) }) { $0.pw_uid }
     }
 
     /// The name of the user with `uid` (the password database), if there is one.
     package static func userName(of uid: UInt32) -> String? {
-        var entry = passwd()
-        var result: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let name = entry.pw_name
-        else { return nil }
-        return String(cString: name)
+        AccountEntry.find(passwd(), { getpwuid_r(uid, &$0, &$1, $1.count, &$2) }) { $0.pw_name.map { String(cString: $0) } }
     }
 
     private static func groupID(named name: String) -> UInt32? {
-        var entry = group()
-        var result: UnsafeMutablePointer<group>?
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getgrnam_r(name, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
-        return entry.gr_gid
+        AccountEntry.find(group(), { getgrnam_r(name, &$0, &$1, $1.count, &$2) }) { $0.gr_gid }
     }
 }

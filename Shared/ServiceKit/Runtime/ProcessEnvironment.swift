@@ -1,20 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import VerticalsEventLoop
 
 /// The process's environment variables, read without Foundation.
 public enum ProcessEnvironment {
-    /// A snapshot of `environ`.
-    public static var current: [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            pointer += 1
-        }
-        return result
-    }
+    /// A snapshot of `environ` (``ChildProcess/currentEnvironment``).
+    public static var current: [String: String] { ChildProcess.currentEnvironment }
 }

@@ -5,16 +5,24 @@ import Glibc
 package enum WholeFile {
     /// The text of the file at `path`, or nil when it cannot be read.
     package static func read(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return readToEnd(fd)
+    }
+
+    /// The text from `fd`'s position to its end, or nil when a read fails.
+    package static func readToEnd(_ fd: Int32) -> String? {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 << 10)
         while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count <= 0 { break }
+            let count = Glibc.read(fd, &chunk, chunk.count)
+            if count == 0 { return String(decoding: bytes, as: UTF8.self) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
             bytes += chunk[..<count]
         }
-        guard ferror(file) == 0 else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

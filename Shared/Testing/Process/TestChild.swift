@@ -1,4 +1,5 @@
 import Glibc
+import VerticalsEventLoop
 import VerticalsSupervisorClient
 
 /// How a test starts a child process: the environment every child gets, and `posix_spawn`
@@ -24,15 +25,8 @@ enum TestChild {
     static func spawn(
         _ path: String, _ arguments: [String], environment: [String: String], actions: inout posix_spawn_file_actions_t
     ) throws(DaemonProcess.SpawnError) -> pid_t {
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, path, &actions, nil, argv, envp)
-        guard status == 0 else { throw DaemonProcess.SpawnError(path: path, code: status) }
-        return pid
+        let started = ChildProcess.posixSpawn(path, arguments, environment: environment, actions: &actions)
+        guard started.status == 0 else { throw DaemonProcess.SpawnError(path: path, code: started.status) }
+        return started.pid
     }
 }

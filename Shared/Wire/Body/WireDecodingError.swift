@@ -5,27 +5,9 @@
 /// `clinics.NearestInput.limit: expected varint, found lengthDelimited`.
 ///
 /// Compare ``code`` with the static members of ``Code``; new codes may be added.
-public struct WireDecodingError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct WireDecodingError: CodedError {
     /// What went wrong.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-
-        /// The body ended inside a field.
-        public static let truncated = Code("truncated")
-        /// A field key named a wire type that does not exist.
-        public static let unsupportedWireType = Code("unsupportedWireType")
-        /// A field key named tag 0 or a tag past 2^29-1.
-        public static let invalidTag = Code("invalidTag")
-        /// A known field arrived with another wire type than its schema's.
-        public static let wrongWireType = Code("wrongWireType")
-        /// A required field was absent.
-        public static let missingField = Code("missingField")
-        /// A value was well-formed but not allowed (e.g. an integer out of range).
-        public static let invalidValue = Code("invalidValue")
-
-        public var description: String { name }
-    }
+    public typealias Code = ErrorKind<WireDecodingError>
 
     /// What went wrong.
     public let code: Code
@@ -105,4 +87,19 @@ public struct WireDecodingError: Error, Sendable, Equatable, CustomStringConvert
         let place = fieldPath ?? (tagPath.isEmpty ? "body" : "field #" + tagPath.map(String.init).joined(separator: "."))
         return "\(place): \(message)"
     }
+}
+
+extension ErrorKind where Domain == WireDecodingError {
+    /// The body ended inside a field.
+    public static var truncated: Self { Self("truncated") }
+    /// A field key named a wire type that does not exist.
+    public static var unsupportedWireType: Self { Self("unsupportedWireType") }
+    /// A field key named tag 0 or a tag past 2^29-1.
+    public static var invalidTag: Self { Self("invalidTag") }
+    /// A known field arrived with another wire type than its schema's.
+    public static var wrongWireType: Self { Self("wrongWireType") }
+    /// A required field was absent.
+    public static var missingField: Self { Self("missingField") }
+    /// A value was well-formed but not allowed (e.g. an integer out of range).
+    public static var invalidValue: Self { Self("invalidValue") }
 }

@@ -87,30 +87,29 @@ public struct ByteReader: Sendable {
     /// Reads a big-endian 32-bit integer.
     @inlinable
     public mutating func readUInt32BE() throws(Underflow) -> UInt32 {
-        guard remaining >= 4 else { throw Underflow(offset: index) }
-        var value: UInt32 = 0
-        for offset in 0..<4 { value = value << 8 | UInt32(storage[index + offset]) }
-        index += 4
-        return value
+        try readBigEndian()
     }
 
     /// Reads a big-endian 64-bit integer.
     @inlinable
     public mutating func readUInt64BE() throws(Underflow) -> UInt64 {
-        guard remaining >= 8 else { throw Underflow(offset: index) }
-        var value: UInt64 = 0
-        for offset in 0..<8 { value = value << 8 | UInt64(storage[index + offset]) }
-        index += 8
-        return value
+        try readBigEndian()
     }
 
     /// Reads a little-endian 64-bit integer.
     @inlinable
     public mutating func readUInt64LE() throws(Underflow) -> UInt64 {
-        guard remaining >= 8 else { throw Underflow(offset: index) }
-        var value: UInt64 = 0
-        for offset in (0..<8).reversed() { value = value << 8 | UInt64(storage[index + offset]) }
-        index += 8
+        try (readBigEndian() as UInt64).byteSwapped
+    }
+
+    /// Reads an integer of `Integer`'s width, most significant byte first.
+    @inlinable
+    mutating func readBigEndian<Integer: FixedWidthInteger & UnsignedInteger>() throws(Underflow) -> Integer {
+        let width = MemoryLayout<Integer>.size
+        guard remaining >= width else { throw Underflow(offset: index) }
+        var value: Integer = 0
+        for offset in 0..<width { value = value << 8 | Integer(storage[index + offset]) }
+        index += width
         return value
     }
 

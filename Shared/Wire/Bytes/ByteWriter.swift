@@ -66,25 +66,24 @@ public struct ByteWriter: Sendable {
     /// Appends a big-endian 32-bit integer.
     @inlinable
     public mutating func writeUInt32BE(_ value: UInt32) {
-        bytes.reserveCapacity(bytes.count + 4)
-        bytes.append(UInt8(truncatingIfNeeded: value >> 24))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 16))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
-        bytes.append(UInt8(truncatingIfNeeded: value))
+        writeBigEndian(value)
     }
 
     /// Appends a big-endian 64-bit integer.
     @inlinable
     public mutating func writeUInt64BE(_ value: UInt64) {
-        bytes.reserveCapacity(bytes.count + 8)
-        bytes.append(UInt8(truncatingIfNeeded: value >> 56))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 48))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 40))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 32))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 24))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 16))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
-        bytes.append(UInt8(truncatingIfNeeded: value))
+        writeBigEndian(value)
+    }
+
+    /// Appends `value` most significant byte first, one byte at a time (the loop unrolls once
+    /// specialized for a width).
+    @inlinable
+    mutating func writeBigEndian(_ value: some FixedWidthInteger) {
+        let width = value.bitWidth / 8
+        bytes.reserveCapacity(bytes.count + width)
+        for byte in 0..<width {
+            bytes.append(UInt8(truncatingIfNeeded: value >> ((width - 1 - byte) * 8)))
+        }
     }
 
     /// Appends a little-endian 64-bit integer (the body codec's fixed64).

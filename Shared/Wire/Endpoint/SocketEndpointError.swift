@@ -2,27 +2,9 @@
 /// forms in ``description``.
 ///
 /// Compare ``code`` with the static members of ``Code``; new codes may be added.
-public struct SocketEndpointError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct SocketEndpointError: CodedError {
     /// What is wrong with the text.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-
-        /// Neither `unix:` nor `tcp:`.
-        public static let unknownScheme = Code("unknownScheme")
-        /// `unix:` with no path (or a path with a NUL byte).
-        public static let emptyPath = Code("emptyPath")
-        /// A Unix socket path over ``SocketEndpoint/maxUnixPathLength`` bytes.
-        public static let pathTooLong = Code("pathTooLong")
-        /// A host that is neither an IP literal nor a valid name; IPv6 must be bracketed.
-        public static let badHost = Code("badHost")
-        /// `tcp:HOST` with no `:PORT`.
-        public static let missingPort = Code("missingPort")
-        /// A port that is not a decimal number from 0 to 65535.
-        public static let badPort = Code("badPort")
-
-        public var description: String { name }
-    }
+    public typealias Code = ErrorKind<SocketEndpointError>
 
     /// What is wrong with the text.
     @available(*, deprecated, renamed: "Code")
@@ -46,9 +28,6 @@ public struct SocketEndpointError: Error, Sendable, Equatable, CustomStringConve
         message = "not an endpoint: \"\(text)\": \(Self.explain(code)); expected unix:PATH, tcp:HOST:PORT or tcp:[IPv6]:PORT"
     }
 
-    /// The problem and the accepted forms, for logs and users.
-    public var description: String { message }
-
     private static func explain(_ code: Code) -> String {
         switch code {
         case .unknownScheme: "it starts with neither unix: nor tcp:"
@@ -60,4 +39,19 @@ public struct SocketEndpointError: Error, Sendable, Equatable, CustomStringConve
         default: "\(code)"
         }
     }
+}
+
+extension ErrorKind where Domain == SocketEndpointError {
+    /// Neither `unix:` nor `tcp:`.
+    public static var unknownScheme: Self { Self("unknownScheme") }
+    /// `unix:` with no path (or a path with a NUL byte).
+    public static var emptyPath: Self { Self("emptyPath") }
+    /// A Unix socket path over ``SocketEndpoint/maxUnixPathLength`` bytes.
+    public static var pathTooLong: Self { Self("pathTooLong") }
+    /// A host that is neither an IP literal nor a valid name; IPv6 must be bracketed.
+    public static var badHost: Self { Self("badHost") }
+    /// `tcp:HOST` with no `:PORT`.
+    public static var missingPort: Self { Self("missingPort") }
+    /// A port that is not a decimal number from 0 to 65535.
+    public static var badPort: Self { Self("badPort") }
 }

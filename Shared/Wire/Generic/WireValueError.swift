@@ -10,28 +10,7 @@
 /// ```
 public struct WireValueError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of mismatch; compare against the static members. New codes may be added.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-
-        /// The text is not JSON (RFC 8259).
-        public static let invalidJSON = Code("invalidJSON")
-        /// A value has another type than its field's (e.g. a string for an integer).
-        public static let typeMismatch = Code("typeMismatch")
-        /// A value does not fit its field's range (e.g. -1 for a uint, 1e400 for a double, a
-        /// timestamp outside years 1 to 9999, a string longer than its field's bound).
-        public static let outOfRange = Code("outOfRange")
-        /// A value has the right type but is not valid (e.g. a malformed timestamp).
-        public static let invalidValue = Code("invalidValue")
-        /// A key or tag names no field of the message.
-        public static let unknownField = Code("unknownField")
-        /// A required field is absent.
-        public static let missingField = Code("missingField")
-        /// A field is given more than once.
-        public static let duplicateField = Code("duplicateField")
-
-        public var description: String { name }
-    }
+    public typealias Code = ErrorKind<WireValueError>
 
     /// The kind of mismatch.
     public let code: Code
@@ -67,4 +46,22 @@ public struct WireValueError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String {
         path.isEmpty ? "\(messageName): \(reason)" : "field \"\(path)\": \(reason)"
     }
+}
+
+extension ErrorKind where Domain == WireValueError {
+    /// The text is not JSON (RFC 8259).
+    public static var invalidJSON: Self { Self("invalidJSON") }
+    /// A value has another type than its field's (e.g. a string for an integer).
+    public static var typeMismatch: Self { Self("typeMismatch") }
+    /// A value does not fit its field's range (e.g. -1 for a uint, 1e400 for a double, a
+    /// timestamp outside years 1 to 9999, a string longer than its field's bound).
+    public static var outOfRange: Self { Self("outOfRange") }
+    /// A value has the right type but is not valid (e.g. a malformed timestamp).
+    public static var invalidValue: Self { Self("invalidValue") }
+    /// A key or tag names no field of the message.
+    public static var unknownField: Self { Self("unknownField") }
+    /// A required field is absent.
+    public static var missingField: Self { Self("missingField") }
+    /// A field is given more than once.
+    public static var duplicateField: Self { Self("duplicateField") }
 }

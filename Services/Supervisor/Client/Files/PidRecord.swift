@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VerticalsServiceKit
 
 /// What `<run>/pids/<name>` says about a running child: its pid, its process group and its
 /// start time (`/proc/<pid>/stat` field 22, clock ticks since boot), so that the next `up`
@@ -71,17 +72,8 @@ package struct PidRecord: Equatable {
         return nil  // gone for good, or the pid now belongs to another process: not ours
     }
 
+    /// The text of a small file (a `/proc` entry, a pid file), or nil when it cannot be read.
     package static func readSmallFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { Glibc.close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1024)
-        while true {
-            let count = read(fd, &chunk, chunk.count)
-            guard count > 0 else { break }
-            bytes += chunk[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        WholeFile.read(path)
     }
 }

@@ -1,35 +1,12 @@
 import VerticalsContract
+import VerticalsWire
 
 /// Why a URL could not be turned into a call, with what a person needs to fix it: the
 /// candidates when no route or several match, the field and the expected type when a
 /// parameter does not convert.
-public struct RouteError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct RouteError: CodedError {
     /// What kept the URL from becoming a call; new codes may be added.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-
-        /// The text is not a `verticals://` URL or an absolute path.
-        public static let malformedURL = Code("malformedURL")
-        /// No route has this path; ``RouteError/candidates`` are the routes under the same first
-        /// segment, or all.
-        public static let noRoute = Code("noRoute")
-        /// Several equally specific routes match (``RouteError/candidates``); the URL cannot say
-        /// which is meant.
-        public static let ambiguous = Code("ambiguous")
-        /// A path or query parameter that names no field of the operation's Input.
-        public static let unknownParameter = Code("unknownParameter")
-        /// A parameter given twice for a field that takes one value.
-        public static let repeatedParameter = Code("repeatedParameter")
-        /// A parameter whose text does not convert to its field's type.
-        public static let conversion = Code("conversion")
-        /// A field that a URL cannot carry (a nested message).
-        public static let unsupportedField = Code("unsupportedField")
-        /// The Input built from the URL is not valid (e.g. a required field is missing).
-        public static let invalidInput = Code("invalidInput")
-
-        public var description: String { name }
-    }
+    public typealias Code = ErrorKind<RouteError>
 
     /// What kept the URL from becoming a call.
     public let code: Code
@@ -93,9 +70,28 @@ public struct RouteError: Error, Sendable, Equatable, CustomStringConvertible {
         RouteError(.invalidInput, "\(operation): \(reason)")
     }
 
-    public var description: String { message }
-
     private static func list(_ items: [String], heading: String) -> String {
         items.isEmpty ? "" : "; \(heading):\n" + items.map { "  \($0)" }.joined(separator: "\n")
     }
+}
+
+extension ErrorKind where Domain == RouteError {
+    /// The text is not a `verticals://` URL or an absolute path.
+    public static var malformedURL: Self { Self("malformedURL") }
+    /// No route has this path; ``RouteError/candidates`` are the routes under the same first
+    /// segment, or all.
+    public static var noRoute: Self { Self("noRoute") }
+    /// Several equally specific routes match (``RouteError/candidates``); the URL cannot say
+    /// which is meant.
+    public static var ambiguous: Self { Self("ambiguous") }
+    /// A path or query parameter that names no field of the operation's Input.
+    public static var unknownParameter: Self { Self("unknownParameter") }
+    /// A parameter given twice for a field that takes one value.
+    public static var repeatedParameter: Self { Self("repeatedParameter") }
+    /// A parameter whose text does not convert to its field's type.
+    public static var conversion: Self { Self("conversion") }
+    /// A field that a URL cannot carry (a nested message).
+    public static var unsupportedField: Self { Self("unsupportedField") }
+    /// The Input built from the URL is not valid (e.g. a required field is missing).
+    public static var invalidInput: Self { Self("invalidInput") }
 }

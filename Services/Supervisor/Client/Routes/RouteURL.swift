@@ -1,4 +1,5 @@
 import FoundationEssentials
+import VerticalsWire
 
 /// A URL taken apart for routing: its path segments and query parameters, percent-decoded.
 ///
@@ -60,9 +61,7 @@ public struct RouteURL: Sendable, Equatable {
         let bytes = Array(text.utf8)
         for index in bytes.indices where bytes[index] == UInt8(ascii: "%") {
             let digits = bytes[(index + 1)..<min(index + 3, bytes.count)]
-            if digits.count < 2 || !digits.allSatisfy({ UInt8(ascii: "0")...UInt8(ascii: "9") ~= $0
-                || UInt8(ascii: "a")...UInt8(ascii: "f") ~= $0 | 0x20 })
-            {
+            if digits.count < 2 || !digits.allSatisfy({ hexDigitValue($0) != nil }) {
                 return String(decoding: bytes[index..<min(index + 3, bytes.count)], as: UTF8.self)
             }
         }
@@ -83,18 +82,9 @@ public struct RouteURL: Sendable, Equatable {
                 bytes.append(byte)
                 continue
             }
-            guard let high = rest.popFirst().flatMap(hexValue), let low = rest.popFirst().flatMap(hexValue) else { return nil }
+            guard let high = rest.popFirst().flatMap(hexDigitValue), let low = rest.popFirst().flatMap(hexDigitValue) else { return nil }
             bytes.append(high << 4 | low)
         }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

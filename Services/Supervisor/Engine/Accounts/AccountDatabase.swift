@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VerticalsServiceKit
 
 /// Users and groups as the system's account database (NSS: `/etc/passwd`, `/etc/group`) says.
 enum AccountDatabase {
@@ -16,19 +17,13 @@ enum AccountDatabase {
 
     /// The user called `name`, or nil when there is none.
     static func user(named name: String) -> User? {
-        var entry = passwd()
-        var result: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 16_384)
-        guard getpwnam_r(name, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
-        return User(name: name, uid: entry.pw_uid, gid: entry.pw_gid)
+        AccountEntry.find(passwd(), { getpwnam_r(name, &$0, &$1, $1.count, &$2) }) {
+            User(name: name, uid: $0.pw_uid, gid: $0.pw_gid)
+        }
     }
 
     /// The gid of group `name`, or nil when there is none.
     static func groupID(named name: String) -> UInt32? {
-        var entry = group()
-        var result: UnsafeMutablePointer<group>?
-        var buffer = [CChar](repeating: 0, count: 16_384)
-        guard getgrnam_r(name, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
-        return entry.gr_gid
+        AccountEntry.find(group(), { getgrnam_r(name, &$0, &$1, $1.count, &$2) }) { $0.gr_gid }
     }
 }

@@ -59,50 +59,43 @@ struct JSONParser {
     }
 
     private mutating func object() throws(JSONSyntaxError) -> JSONValue {
-        try enter()
-        index += 1
-        var members: [(key: String, value: JSONValue)] = []
-        skipWhitespace()
-        if take(UInt8(ascii: "}")) {
-            depth -= 1
-            return .object(members)
-        }
-        while true {
-            skipWhitespace()
-            guard peek() == UInt8(ascii: "\"") else { throw expected("a string key in double quotes") }
-            let key = try string()
-            skipWhitespace()
-            guard take(UInt8(ascii: ":")) else { throw expected("':' after an object key") }
-            skipWhitespace()
-            members.append((key, try value()))
-            skipWhitespace()
-            if take(UInt8(ascii: ",")) { continue }
-            if take(UInt8(ascii: "}")) { break }
-            throw expected("',' or '}' after an object member")
-        }
-        depth -= 1
-        return .object(members)
+        .object(
+            try items(closedBy: "}", after: "an object member") {
+                (parser: inout JSONParser) throws(JSONSyntaxError) -> (key: String, value: JSONValue) in
+                guard parser.peek() == UInt8(ascii: "\"") else { throw parser.expected("a string key in double quotes") }
+                let key = try parser.string()
+                parser.skipWhitespace()
+                guard parser.take(UInt8(ascii: ":")) else { throw parser.expected("':' after an object key") }
+                parser.skipWhitespace()
+                return (key, try parser.value())
+            })
     }
 
     private mutating func array() throws(JSONSyntaxError) -> JSONValue {
+        .array(try items(closedBy: "]", after: "an array element") { parser throws(JSONSyntaxError) in try parser.value() })
+    }
+
+    /// The comma-separated items of the array or object whose opening bracket is at `index`, each
+    /// read by `item` (from its first non-space byte), up to and past the `close` bracket.
+    private mutating func items<Item>(
+        closedBy close: Unicode.Scalar, after what: String, _ item: (inout JSONParser) throws(JSONSyntaxError) -> Item
+    ) throws(JSONSyntaxError) -> [Item] {
         try enter()
         index += 1
-        var elements: [JSONValue] = []
+        var items: [Item] = []
         skipWhitespace()
-        if take(UInt8(ascii: "]")) {
-            depth -= 1
-            return .array(elements)
-        }
-        while true {
-            skipWhitespace()
-            elements.append(try value())
-            skipWhitespace()
-            if take(UInt8(ascii: ",")) { continue }
-            if take(UInt8(ascii: "]")) { break }
-            throw expected("',' or ']' after an array element")
+        if !take(UInt8(ascii: close)) {
+            while true {
+                skipWhitespace()
+                items.append(try item(&self))
+                skipWhitespace()
+                if take(UInt8(ascii: ",")) { continue }
+                if take(UInt8(ascii: close)) { break }
+                throw expected("',' or '\(close)' after \(what)")
+            }
         }
         depth -= 1
-        return .array(elements)
+        return items
     }
 
     private mutating func literal(_ word: StaticString, _ result: JSONValue) throws(JSONSyntaxError) -> JSONValue {
@@ -217,12 +210,8 @@ struct JSONParser {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard let byte = peek() else { throw fail(.unexpectedEnd, "the text ends inside a \\u escape") }
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw fail(.invalidEscape, "expected a hex digit in a \\u escape, found \(describeCurrent())")
+            guard let digit = hexDigitValue(byte) else {
+                throw fail(.invalidEscape, "expected a hex digit in a \\u escape, found \(describeCurrent())")
             }
             value = value << 4 | UInt32(digit)
             index += 1

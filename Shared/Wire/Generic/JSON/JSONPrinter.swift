@@ -23,29 +23,34 @@ struct JSONPrinter {
         case .number(let text): output.append(contentsOf: text.utf8)
         case .string(let text): Self.writeString(text, into: &output)
         case .array(let elements):
-            guard !elements.isEmpty else { return output.append(contentsOf: "[]".utf8) }
-            output.append(UInt8(ascii: "["))
-            for (index, element) in elements.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                newline(level + 1, into: &output)
+            writeItems(elements, "[", "]", level: level, into: &output) { element, output in
                 write(element, level: level + 1, into: &output)
             }
-            newline(level, into: &output)
-            output.append(UInt8(ascii: "]"))
         case .object(let members):
-            guard !members.isEmpty else { return output.append(contentsOf: "{}".utf8) }
-            output.append(UInt8(ascii: "{"))
-            for (index, member) in members.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                newline(level + 1, into: &output)
+            writeItems(members, "{", "}", level: level, into: &output) { member, output in
                 Self.writeString(member.key, into: &output)
                 output.append(UInt8(ascii: ":"))
                 if pretty { output.append(UInt8(ascii: " ")) }
                 write(member.value, level: level + 1, into: &output)
             }
-            newline(level, into: &output)
-            output.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// `items` between `open` and `close`, comma-separated, each written by `item` (on a line of its
+    /// own, one level in, when pretty); `open` and `close` side by side when there are none.
+    private func writeItems<Items: Collection>(
+        _ items: Items, _ open: Unicode.Scalar, _ close: Unicode.Scalar, level: Int, into output: inout [UInt8],
+        _ item: (Items.Element, inout [UInt8]) -> Void
+    ) {
+        output.append(UInt8(ascii: open))
+        guard !items.isEmpty else { return output.append(UInt8(ascii: close)) }
+        for (index, element) in items.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            newline(level + 1, into: &output)
+            item(element, &output)
+        }
+        newline(level, into: &output)
+        output.append(UInt8(ascii: close))
     }
 
     private func newline(_ level: Int, into output: inout [UInt8]) {

@@ -5,31 +5,7 @@
 /// ```
 public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of syntax error; compare against the static members. New kinds may be added.
-    public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-
-        /// The text ended inside a value.
-        public static let unexpectedEnd = Kind("unexpectedEnd")
-        /// A character that cannot start or continue the value here.
-        public static let unexpectedCharacter = Kind("unexpectedCharacter")
-        /// A number that breaks the grammar (leading zero, lone `-`, `1.`, `1e`).
-        public static let invalidNumber = Kind("invalidNumber")
-        /// A backslash escape that is not one of `\" \\ \/ \b \f \n \r \t \uXXXX`.
-        public static let invalidEscape = Kind("invalidEscape")
-        /// A `\u` escape of a UTF-16 surrogate without its other half.
-        public static let loneSurrogate = Kind("loneSurrogate")
-        /// A raw control character (below U+0020) inside a string.
-        public static let controlCharacter = Kind("controlCharacter")
-        /// Bytes that are not valid UTF-8.
-        public static let invalidUTF8 = Kind("invalidUTF8")
-        /// Arrays and objects nested deeper than the parser's limit.
-        public static let tooDeep = Kind("tooDeep")
-        /// Something other than whitespace after the document's value.
-        public static let trailingCharacters = Kind("trailingCharacters")
-
-        public var description: String { name }
-    }
+    public typealias Kind = ErrorKind<JSONSyntaxError>
 
     /// The kind of syntax error.
     public let kind: Kind
@@ -52,4 +28,25 @@ public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     public var description: String { "line \(line), column \(column): \(reason)" }
+}
+
+extension ErrorKind where Domain == JSONSyntaxError {
+    /// The text ended inside a value.
+    public static var unexpectedEnd: Self { Self("unexpectedEnd") }
+    /// A character that cannot start or continue the value here.
+    public static var unexpectedCharacter: Self { Self("unexpectedCharacter") }
+    /// A number that breaks the grammar (leading zero, lone `-`, `1.`, `1e`).
+    public static var invalidNumber: Self { Self("invalidNumber") }
+    /// A backslash escape that is not one of `\" \\ \/ \b \f \n \r \t \uXXXX`.
+    public static var invalidEscape: Self { Self("invalidEscape") }
+    /// A `\u` escape of a UTF-16 surrogate without its other half.
+    public static var loneSurrogate: Self { Self("loneSurrogate") }
+    /// A raw control character (below U+0020) inside a string.
+    public static var controlCharacter: Self { Self("controlCharacter") }
+    /// Bytes that are not valid UTF-8.
+    public static var invalidUTF8: Self { Self("invalidUTF8") }
+    /// Arrays and objects nested deeper than the parser's limit.
+    public static var tooDeep: Self { Self("tooDeep") }
+    /// Something other than whitespace after the document's value.
+    public static var trailingCharacters: Self { Self("trailingCharacters") }
 }

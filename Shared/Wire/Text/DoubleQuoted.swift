@@ -1,8 +1,8 @@
 /// `text` in double quotes, with backslash, quote, newline, tab and carriage return written as
-/// the escapes systemd (systemd.syntax(7)) and YAML's double-quoted style both read back:
+/// the escapes systemd (systemd.syntax(7)), YAML's double-quoted style and logfmt all read back:
 /// `\\`, `\"`, `\n`, `\t`, `\r`. Every other scalar goes through `otherScalar`, the syntax's
 /// control-character policy: it returns the scalar's escape, or nil to write it as it is.
-func doubleQuoted(_ text: String, otherScalar escape: (Unicode.Scalar) -> String? = { _ in nil }) -> String {
+package func doubleQuoted(_ text: String, otherScalar escape: (Unicode.Scalar) -> String? = { _ in nil }) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
         switch scalar {
