@@ -34,8 +34,8 @@ package enum RootPlacedSocket {
 
     /// The current folder, or `/nonexistent` when it cannot be read (nothing is then vouched for).
     private static func currentFolder() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return "/nonexistent" }
-        return String(cString: buffer)
+        guard let folder = getcwd(nil, 0) else { return "/nonexistent" }  // glibc allocates it
+        defer { free(folder) }
+        return String(cString: folder)
     }
 }
