@@ -36,6 +36,9 @@ import VerticalsWire
 /// are closures made inside the actor, so the compiler isolates them to it, and the handles call
 /// them on the loop thread, where the actor runs. Each callback holds the engine until its handle
 /// closes (``close()``, or the loop's shutdown).
+///
+/// Call it while its loop runs: once the loop has stopped, ``stopAll()`` and ``close()`` return
+/// at once, but any other call waits for ever, as the loop runs nothing more.
 public actor SupervisorEngine {
     /// The loop everything runs on: the actor's executor.
     public nonisolated let loop: EventLoop
