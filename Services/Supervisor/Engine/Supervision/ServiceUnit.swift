@@ -4,8 +4,8 @@ import VerticalsSupervisorClient
 import VerticalsWire
 
 /// The supervisor's record of one service: its spec, where it is in its life, and the handles
-/// that outlive its processes (listening socket, log, timers). Loop-confined; only the engine
-/// touches it.
+/// that outlive its processes (listening socket, log, timers). Part of the engine's state: only
+/// the engine touches it, inside its isolation.
 final class ServiceUnit {
     var spec: ServiceSpec {
         didSet {

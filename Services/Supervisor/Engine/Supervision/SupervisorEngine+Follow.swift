@@ -15,38 +15,38 @@ extension SupervisorEngine {
     /// the consumer stops, or when the log closes (the service left the manifest, or the engine
     /// closed). `notFound` for an unknown service.
     public func followLog(_ name: String, lines: Int) async throws -> AsyncStream<String> {
-        try await loop.submit {
-            let unit = try self.unit(name)
-            let (stream, continuation) = AsyncStream<String>.makeStream(
-                bufferingPolicy: .bufferingNewest(lines + Self.followBuffer))
-            // In one loop turn: the file's last lines, then the follower; lines are written on this
-            // thread, so none falls between the two, and none comes twice.
-            for line in unit.log.lastLines(lines) { continuation.yield(line) }
-            let id = self.takeFollowerID()
-            unit.log.follow(id, line: { continuation.yield($0) }, end: { continuation.finish() })
-            continuation.onTermination = { _ in
-                self.loop.execute { self.units[name]?.log.unfollow(id) }
+        let unit = try unit(name)
+        let (stream, continuation) = AsyncStream<String>.makeStream(
+            bufferingPolicy: .bufferingNewest(lines + Self.followBuffer))
+        // In one turn of the loop: the file's last lines, then the follower; lines are written on
+        // this thread, so none falls between the two, and none comes twice.
+        for line in unit.log.lastLines(lines) { continuation.yield(line) }
+        let id = takeFollowerID()
+        unit.log.follow(id, line: { continuation.yield($0) }, end: { continuation.finish() })
+        continuation.onTermination = { _ in
+            self.loop.execute {
+                self.assumeIsolated { engine in
+                    if let unit = engine.units[name] { unit.log.unfollow(id) }
+                }
             }
-            return stream
         }
+        return stream
     }
 
     /// Every service's status now, in start order, then a service's status each time its state
     /// changes; ends when the consumer stops.
     public func followStates() async throws -> AsyncStream<Supervisor.ServiceStatus> {
-        try await loop.submit {
-            let now = ContinuousClock.now
-            let current = self.order.compactMap { self.units[$0]?.status(now: now) }
-            let (stream, continuation) = AsyncStream<Supervisor.ServiceStatus>.makeStream(
-                bufferingPolicy: .bufferingNewest(current.count + Self.followBuffer))
-            for status in current { continuation.yield(status) }
-            let id = self.takeFollowerID()
-            self.stateFollowers[id] = { status in continuation.yield(status) }
-            continuation.onTermination = { _ in
-                self.loop.execute { self.stateFollowers[id] = nil }
-            }
-            return stream
+        let now = ContinuousClock.now
+        let current = order.compactMap { units[$0]?.status(now: now) }
+        let (stream, continuation) = AsyncStream<Supervisor.ServiceStatus>.makeStream(
+            bufferingPolicy: .bufferingNewest(current.count + Self.followBuffer))
+        for status in current { continuation.yield(status) }
+        let id = takeFollowerID()
+        stateFollowers[id] = { status in continuation.yield(status) }
+        continuation.onTermination = { _ in
+            self.loop.execute { self.assumeIsolated { engine in engine.stateFollowers[id] = nil } }
         }
+        return stream
     }
 
     private func takeFollowerID() -> UInt64 {

@@ -54,8 +54,8 @@ extension SupervisorEngine {
         do {
             child = try ChildProcess.spawn(
                 options, on: loop,
-                onExit: { [weak self, weak unit] status in
-                    guard let self, let unit else { return }
+                onExit: { [weak unit] status in
+                    guard let unit else { return }
                     self.exited(unit, status)
                 })
         } catch {
@@ -166,8 +166,8 @@ extension SupervisorEngine {
     /// counted as healthy, however late this fires.
     func armForgiveness(_ unit: ServiceUnit) {
         guard let due = unit.ledger.forgivenessDue else { return }
-        unit.forgiveness.start(after: max(due - .now, .zero)) { [weak self, weak unit] in
-            guard let self, let unit, let pid = unit.pid else { return }
+        unit.forgiveness.start(after: max(due - .now, .zero)) { [weak unit] in
+            guard let unit, let pid = unit.pid else { return }
             let checked = ContinuousClock.now
             guard ProcessState.isRunning(pid) else { return }
             self.transition(unit) { $0.aliveSeen(at: checked) }
@@ -178,8 +178,8 @@ extension SupervisorEngine {
     /// ``ServiceStateMachine/watchdogMissed()``.
     func armWatchdog(_ unit: ServiceUnit) {
         guard let interval = unit.spec.watchdog, unit.state == .ready else { return }
-        unit.watchdog.start(after: interval) { [weak self, weak unit] in
-            guard let self, let unit else { return }
+        unit.watchdog.start(after: interval) { [weak unit] in
+            guard let unit else { return }
             self.transition(unit) { $0.watchdogMissed() }
         }
     }
@@ -260,8 +260,8 @@ extension SupervisorEngine {
     /// Arms the backoff timer; its expiry is the machine's ``ServiceStateMachine/backoffElapsed()``.
     func startAfterBackoff(_ unit: ServiceUnit, _ delay: Duration) {
         unit.backoffUntil = .now + delay
-        unit.timer.start(after: delay) { [weak self, weak unit] in
-            guard let self, let unit, unit.state == .backoff else { return }
+        unit.timer.start(after: delay) { [weak unit] in
+            guard let unit, unit.state == .backoff else { return }
             self.logger.notice("\(unit.spec.name): restarting (restart \(unit.restarts))")
             self.transition(unit) { $0.backoffElapsed() }
         }

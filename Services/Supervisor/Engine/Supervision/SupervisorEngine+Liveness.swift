@@ -9,17 +9,16 @@ extension SupervisorEngine {
     /// Schedules the next check of a ready service with a `liveness` key, `interval` from now.
     func armLiveness(_ unit: ServiceUnit) {
         guard let check = unit.spec.liveness, unit.spec.socket, unit.state == .ready, let pid = unit.pid else { return }
-        unit.livenessTimer.start(after: check.interval) { [weak self, weak unit] in
-            guard let self, let unit, unit.state == .ready, unit.pid == pid else { return }
-            self.checkLiveness(unit, pid: pid, check)
+        unit.livenessTimer.start(after: check.interval) { [weak unit] in
+            guard let unit, unit.state == .ready, unit.pid == pid else { return }
+            self.checkLiveness(self.healthClient, service: unit.spec.name, pid: pid, check)
         }
     }
 
-    private func checkLiveness(_ unit: ServiceUnit, pid: Int32, _ check: LivenessCheck) {
-        let client = healthClient
-        let service = unit.spec.name
-        // The task captures names, not the loop-confined unit; it runs on the loop, then looks
-        // the unit up again.
+    /// Calls `daemon.health` in a task of its own. The task is nonisolated, as the client's call
+    /// is, and runs on the loop thread (its preferred executor), where it enters the engine with
+    /// the answer and looks the unit up again by name.
+    private nonisolated func checkLiveness(_ client: ServiceClient, service: String, pid: Int32, _ check: LivenessCheck) {
         Task(executorPreference: loop) { [weak self] in
             let failure: String?
             do {
@@ -36,10 +35,16 @@ extension SupervisorEngine {
             } catch {
                 failure = "\(Daemon.health.fullName) answered with a body that is not daemon.Health: \(error)"
             }
-            guard let self else { return }
-            self.loop.preconditionInEventLoop()
-            guard let unit = self.units[service] else { return }
-            self.livenessChecked(unit, pid: pid, check, failure: failure)
+            self?.livenessAnswered(service: service, pid: pid, check, failure: failure)
+        }
+    }
+
+    /// The check's answer, on the loop thread: enters the engine there, without a hop (a
+    /// synchronous function, where `assumeIsolated` checks that this is the loop thread).
+    private nonisolated func livenessAnswered(service: String, pid: Int32, _ check: LivenessCheck, failure: String?) {
+        assumeIsolated { engine in
+            guard let unit = engine.units[service] else { return }
+            engine.livenessChecked(unit, pid: pid, check, failure: failure)
         }
     }
 

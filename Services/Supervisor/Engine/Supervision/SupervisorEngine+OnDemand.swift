@@ -49,8 +49,8 @@ extension SupervisorEngine {
         let watched = fcntl(fd, F_DUPFD_CLOEXEC, 3)
         guard watched >= 0 else { throw SupervisorError("dup of its socket: \(SupervisorError.errnoText())") }
         do {
-            unit.demand = try FDPoll(fd: watched, on: loop) { [weak self, weak unit] in
-                guard let self, let unit else { return }
+            unit.demand = try FDPoll(fd: watched, on: loop) { [weak unit] in
+                guard let unit else { return }
                 self.demanded(unit)
             }
         } catch {

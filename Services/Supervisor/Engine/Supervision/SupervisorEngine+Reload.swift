@@ -9,51 +9,47 @@ extension SupervisorEngine {
         let endpoints = newManifest.endpoints
         let routes = newManifest
         let newManifest = newManifest.runnable  // remote services are neither started nor stopped here
-        let plan = try await loop.submit { () throws -> ReloadPlan in
-            let newOrder = try StartOrder.of(newManifest)
-            // Users of added services are made now; one that cannot be had refuses the reload.
-            try self.prepareUsers(newManifest)
-            return ReloadPlan(
-                from: self.manifest, oldOrder: self.order, to: newManifest, newOrder: newOrder,
-                callersMatter: self.configuration.serviceUsers != nil)
-        }
+        let newOrder = try StartOrder.of(newManifest)
+        // Users of added services are made now; one that cannot be had refuses the reload.
+        try prepareUsers(newManifest)
+        let plan = ReloadPlan(
+            from: manifest, oldOrder: order, to: newManifest, newOrder: newOrder,
+            callersMatter: configuration.serviceUsers != nil)
         for name in plan.removed + plan.changed.reversed() {
             _ = try? await stopService(name)
         }
-        try await loop.submit {
-            for name in plan.removed {
-                guard let unit = self.units.removeValue(forKey: name) else { continue }
-                self.releaseSocket(unit)
-                for timer in unit.timers { timer.close() }
-                unit.output?.drain()
-                unit.output?.close()
-                unit.log.note("removed from the manifest")
-                unit.log.close()
+        for name in plan.removed {
+            guard let unit = units.removeValue(forKey: name) else { continue }
+            releaseSocket(unit)
+            for timer in unit.timers { timer.close() }
+            unit.output?.drain()
+            unit.output?.close()
+            unit.log.note("removed from the manifest")
+            unit.log.close()
+        }
+        manifest = newManifest
+        peerEndpoints = endpoints
+        self.routes = routes
+        order = (try? StartOrder.of(newManifest)) ?? newManifest.services.map(\.name)
+        for name in plan.changed {
+            guard let unit = units[name], let spec = newManifest[name] else { continue }
+            if plan.callersChanged.contains(name) {
+                unit.log.note("its callers changed in the manifest (depends_on): restarting with the new allow-list")
             }
-            self.manifest = newManifest
-            self.peerEndpoints = endpoints
-            self.routes = routes
-            self.order = (try? StartOrder.of(newManifest)) ?? newManifest.services.map(\.name)
-            for name in plan.changed {
-                guard let unit = self.units[name], let spec = newManifest[name] else { continue }
-                if plan.callersChanged.contains(name) {
-                    unit.log.note("its callers changed in the manifest (depends_on): restarting with the new allow-list")
-                }
-                if !spec.socket { self.releaseSocket(unit) }
-                unit.spec = spec
-                unit.ledger.backoff = spec.backoff
-                unit.ledger.budget = spec.budget
-                unit.log.maxBytes = spec.logMaxBytes
-                unit.log.rotation = spec.logRotation
-                unit.log.note("changed in the manifest: restarting")
-            }
-            for name in plan.added {
-                guard let spec = newManifest[name] else { continue }
-                self.units[name] = self.makeUnit(spec)
-            }
-            for name in self.order where plan.added.contains(name) || plan.changed.contains(name) {
-                if let unit = self.units[name] { self.activate(unit) }
-            }
+            if !spec.socket { releaseSocket(unit) }
+            unit.spec = spec
+            unit.ledger.backoff = spec.backoff
+            unit.ledger.budget = spec.budget
+            unit.log.maxBytes = spec.logMaxBytes
+            unit.log.rotation = spec.logRotation
+            unit.log.note("changed in the manifest: restarting")
+        }
+        for name in plan.added {
+            guard let spec = newManifest[name] else { continue }
+            units[name] = makeUnit(spec)
+        }
+        for name in order where plan.added.contains(name) || plan.changed.contains(name) {
+            if let unit = units[name] { activate(unit) }
         }
         return Supervisor.ReloadResult(
             added: plan.added, removed: plan.removed, changed: plan.changed, unchanged: plan.unchanged)

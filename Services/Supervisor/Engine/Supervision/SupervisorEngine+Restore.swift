@@ -17,19 +17,16 @@ extension SupervisorEngine {
             throw ServiceError(
                 .invalidInput, "the backup must be an absolute path, not \"\(file)\"", details: [ErrorDetail("field", "file")])
         }
-        let (path, known) = try await loop.submit { () throws -> (String, [String]) in
-            let unit = try self.unit(name)
-            guard unit.machine.refusal(of: .restore) != .notStopped else {
-                throw ServiceError(.conflict, "\(name) is \(unit.state): stop it first (svc-supervisor stop \(name)), then restore")
-            }
-            try self.refuseWhileRestoring(unit, "restore")
-            self.transition(unit) { $0.restoreBegun() }
-            return (self.configuration.runDirectory.stateDirectory(for: name) + "/\(name).sqlite", self.order)
+        let unit = try unit(name)
+        guard unit.machine.refusal(of: .restore) != .notStopped else {
+            throw ServiceError(.conflict, "\(name) is \(unit.state): stop it first (svc-supervisor stop \(name)), then restore")
         }
+        try refuseWhileRestoring(unit, "restore")
+        transition(unit) { $0.restoreBegun() }
+        let path = configuration.runDirectory.stateDirectory(for: name) + "/\(name).sqlite"
+        let known = order
         defer {
-            loop.execute {
-                if let unit = self.units[name] { self.transition(unit) { $0.restoreEnded() } }
-            }
+            if let unit = units[name] { transition(unit) { $0.restoreEnded() } }
         }
         do {
             let kept = try await Offload.run {

@@ -95,14 +95,14 @@ extension SupervisorEngine {
             spawn(unit)
         case .armTimer(.readiness):
             let timeout = spec.readyTimeout
-            unit.timer.start(after: timeout) { [weak self, weak unit] in
-                guard let self, let unit else { return }
+            unit.timer.start(after: timeout) { [weak unit] in
+                guard let unit else { return }
                 self.transition(unit) { $0.readyTimeoutElapsed() }
             }
         case .armTimer(.stop):
             let timeout = spec.stopTimeout
-            unit.timer.start(after: timeout) { [weak self, weak unit] in
-                guard let self, let unit else { return }
+            unit.timer.start(after: timeout) { [weak unit] in
+                guard let unit else { return }
                 self.transition(unit) { $0.stopTimeoutElapsed() }
             }
         case .cancelTimer:
@@ -179,8 +179,8 @@ extension SupervisorEngine {
             return
         }
         unit.log.note("\(unit.spec.strategy.rawValue): restarting \(peers.map(\.spec.name).joined(separator: ", ")) with it")
-        restartPeers(peers, with: unit) { [weak self, weak unit] in
-            guard let self, let unit, unit.state == .backoff else { return }
+        restartPeers(peers, with: unit) { [weak unit] in
+            guard let unit, unit.state == .backoff else { return }
             self.startAfterBackoff(unit, delay)
         }
     }

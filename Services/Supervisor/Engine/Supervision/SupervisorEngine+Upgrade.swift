@@ -38,8 +38,13 @@ extension SupervisorEngine {
     ///   when the new process failed (before the hand-over: the old one still serves; after it:
     ///   the previous executable was started again), saying why.
     public func upgradeService(_ name: String, executable: String?) async throws -> Supervisor.UpgradeResult {
-        let result: Result<Supervisor.UpgradeResult, ServiceError> = try await onLoopAwaiting { done in
-            try self.beginUpgrade(name, executable: executable, answer: done)
+        let result = try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<Result<Supervisor.UpgradeResult, ServiceError>, any Error>) in
+            do {
+                try beginUpgrade(name, executable: executable) { continuation.resume(returning: $0) }
+            } catch {
+                continuation.resume(throwing: error)
+            }
         }
         return try result.get()
     }
@@ -78,10 +83,7 @@ extension SupervisorEngine {
         let child: ChildProcess
         let spawned = ChildBox()
         do {
-            child = try ChildProcess.spawn(launched.options, on: loop) { [weak self, weak unit] status in
-                guard let self, let unit, let child = spawned.child else { return }
-                self.upgradeProcessExited(unit, child, status)
-            }
+            child = try ChildProcess.spawn(launched.options, on: loop, onExit: upgradeExit(unit, spawned))
             spawned.child = child
         } catch {
             throw ServiceError(.unavailable, "cannot start \(program): \(error); pid \(oldPID) still serves")
@@ -104,9 +106,19 @@ extension SupervisorEngine {
             return
         }
         let timeout = unit.spec.readyTimeout
-        upgrade.timer.start(after: timeout) { [weak self, weak unit, weak upgrade] in
-            guard let self, let unit, let upgrade, unit.upgrade === upgrade else { return }
+        upgrade.timer.start(after: timeout) { [weak unit, weak upgrade] in
+            guard let unit, let upgrade, unit.upgrade === upgrade else { return }
             self.transition(unit) { $0.upgradeReadyTimeoutElapsed() }
+        }
+    }
+
+    /// The exit callback of an upgrade's new process, which `spawned` names once the spawn has
+    /// returned. Made here, not in the spawn's call: the box then belongs to the engine from the
+    /// start, which the compiler needs to see before the spawn's caller fills it in.
+    private func upgradeExit(_ unit: ServiceUnit, _ spawned: ChildBox) -> (ExitStatus) -> Void {
+        { [weak unit] status in
+            guard let unit, let child = spawned.child else { return }
+            self.upgradeProcessExited(unit, child, status)
         }
     }
 
@@ -203,8 +215,8 @@ extension SupervisorEngine {
     /// The promoted new process has its ready timeout to send `READY=1`.
     func armFinishingTimeout(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
         let timeout = unit.spec.readyTimeout
-        upgrade.timer.start(after: timeout) { [weak self, weak unit, weak upgrade] in
-            guard let self, let unit, let upgrade, unit.upgrade === upgrade else { return }
+        upgrade.timer.start(after: timeout) { [weak unit, weak upgrade] in
+            guard let unit, let upgrade, unit.upgrade === upgrade else { return }
             self.transition(unit) { $0.upgradeReadyTimeoutElapsed() }
         }
     }
@@ -319,24 +331,24 @@ extension SupervisorEngine {
         transition(unit) { $0.restoreBegun() }
         let path = configuration.runDirectory.stateDirectory(for: name) + "/\(name).sqlite"
         let known = order
-        let held = LoopBound((unit, upgrade))
-        // On the loop's executor, not the global one: a task there would start libdispatch's
+        // Isolated to the engine (whose executor is the loop), and preferring the loop for the
+        // nonisolated `Offload.run`: on the global executor it would start libdispatch's
         // worker-pool monitor, which then wakes the supervisor every second.
-        Task(executorPreference: loop) {
-            let outcome: String
-            do {
-                let kept = try await Offload.run {
-                    // The new process named the backup: only a file of the state folder, read
-                    // as the folder's owner, is put back.
-                    try SQLiteStore.restore(backup, to: path, owner: StoreOwner(name), knownOwners: known, fileInFolder: true)
+        Task {
+            await withTaskExecutorPreference(loop) {
+                let outcome: String
+                do {
+                    let kept = try await Offload.run {
+                        // The new process named the backup: only a file of the state folder, read
+                        // as the folder's owner, is put back.
+                        try SQLiteStore.restore(
+                            backup, to: path, owner: StoreOwner(name), knownOwners: known, fileInFolder: true)
+                    }
+                    outcome = "the store backup \(backup) was put back"
+                        + (kept.map { " (the migrated store is kept as \($0))" } ?? "")
+                } catch {
+                    outcome = "the store backup \(backup) could not be put back: \(error)"
                 }
-                outcome = "the store backup \(backup) was put back"
-                    + (kept.map { " (the migrated store is kept as \($0))" } ?? "")
-            } catch {
-                outcome = "the store backup \(backup) could not be put back: \(error)"
-            }
-            self.loop.execute {
-                let (unit, upgrade) = held.value
                 self.transition(unit) { $0.restoreEnded() }
                 unit.log.note("upgrade: \(outcome)")
                 self.startRollback(unit, upgrade, restored: outcome)
@@ -361,8 +373,8 @@ extension SupervisorEngine {
         let previous = configuration.program(upgrade.previousExecutable)
         let head = "\(name) was not upgraded: the new process (pid \(upgrade.pid), \(upgrade.program)) \(failure) "
             + "after the hand-over" + (restored.map { "; \($0)" } ?? "")
-        stateFollowers[id] = { [weak self, weak unit] status in
-            guard let self, let unit, status.name == name else { return }
+        stateFollowers[id] = { [weak unit] status in
+            guard let unit, status.name == name else { return }
             let outcome: String
             switch status.state {
             case .ready:
@@ -395,12 +407,4 @@ extension SupervisorEngine {
 /// (which cannot run before: it runs on the loop, whose thread this is).
 private final class ChildBox {
     weak var child: ChildProcess?
-}
-
-/// Loop-confined objects carried through a task that hands them back to the loop untouched.
-/// `@unchecked Sendable` is sound because the value is made on the loop thread and read only in a
-/// closure run by `loop.execute`, on that same thread; the task between never touches it.
-private struct LoopBound<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

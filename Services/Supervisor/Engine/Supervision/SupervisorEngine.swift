@@ -30,15 +30,20 @@ import VerticalsWire
 /// back to `idle` after a clean exit (its `idle_exit`);
 /// more restarts than the budget allows within its window → `failed`; stop → `stopping` → `stopped`.
 /// A ready timeout or a missed watchdog kills the process group and counts as a failed exit.
-public final class SupervisorEngine: @unchecked Sendable {
-    // @unchecked Sendable: loop-confined. Every `var` is touched only on `loop`'s thread: the
-    // public async methods hop there (`loop.submit`, `loop.execute`) and every callback they
-    // install (child exit and output, timers, the notify socket) runs there.
-
-    /// The loop everything runs on.
-    public let loop: EventLoop
+///
+/// The engine's isolation is its loop: the actor's executor is `loop`. The callbacks it gives its
+/// handles (child exit and output, timers, the notify socket, the sockets it watches for demand)
+/// are closures made inside the actor, so the compiler isolates them to it, and the handles call
+/// them on the loop thread, where the actor runs. Each callback holds the engine until its handle
+/// closes (``close()``, or the loop's shutdown).
+///
+/// Call it while its loop runs: once the loop has stopped, ``stopAll()`` and ``close()`` return
+/// at once, but any other call waits for ever, as the loop runs nothing more.
+public actor SupervisorEngine {
+    /// The loop everything runs on: the actor's executor.
+    public nonisolated let loop: EventLoop
     /// Files and programs.
-    public let configuration: EngineConfiguration
+    public nonisolated let configuration: EngineConfiguration
     let logger: Logger
 
     /// The services this host runs (``Manifest/runnable``: remote ones left out).
@@ -109,9 +114,12 @@ public final class SupervisorEngine: @unchecked Sendable {
         self.logger = logger ?? Logger(label: "supervisor")
     }
 
+    /// The loop, as the actor's serial executor.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+
     /// Calls `observer` on the loop thread for every state change from now on.
     public func observe(_ observer: @escaping @Sendable (Event) -> Void) async throws {
-        try await loop.submit { self.observers.append(observer) }
+        observers.append(observer)
     }
 
     /// Prepares the run directory, kills what an earlier supervisor left running (its pid
@@ -119,115 +127,12 @@ public final class SupervisorEngine: @unchecked Sendable {
     /// in dependency order. Throws when a file or socket cannot be had, the manifest has a cycle,
     /// or (services run as their own users) a user cannot be made or cannot reach what it needs.
     public func start() async throws {
-        try await loop.submit { try self.startOnLoop() }
-    }
-
-    /// Every service's status, in start order.
-    public func status() async throws -> [Supervisor.ServiceStatus] {
-        try await loop.submit {
-            let now = ContinuousClock.now
-            return self.order.compactMap { self.units[$0]?.status(now: now) }
-        }
-    }
-
-    /// Starts `name` (after its dependencies are ready); a failed service gets a fresh budget.
-    /// Answers at once with its status; `notFound` for an unknown name.
-    ///
-    /// The socket an operator's stop removed is bound again first, so callers from now on wait
-    /// in its backlog while the service waits for its dependencies and starts.
-    public func startService(_ name: String) async throws -> Supervisor.ServiceStatus {
-        try await loop.submit {
-            let unit = try self.unit(name)
-            try self.refuseWhileRestoring(unit, "start")
-            do { try self.bindSocket(unit) } catch {
-                throw ServiceError(.unavailable, "cannot start \(name): \(error)")
-            }
-            self.want(unit, fresh: true)
-            return unit.status(now: .now)
-        }
-    }
-
-    /// Stops `name` as the operator asked, and answers once its process is gone.
-    ///
-    /// Its listening socket is closed and its file removed first, so a caller's connect fails
-    /// at once (`unavailable`, naming the vertical) instead of waiting in a backlog nobody will
-    /// accept from until its deadline. A crash or `restart` keeps the socket: callers then wait
-    /// for the next process, as they should.
-    public func stopService(_ name: String) async throws -> Supervisor.ServiceStatus {
-        try await onLoopAwaiting { done in
-            let unit = try self.unit(name)
-            self.releaseSocket(unit)
-            self.stop(unit) { done(unit.status(now: .now)) }
-        }
-    }
-
-    /// Stops `name`, then starts it again; answers once the new process was started.
-    public func restartService(_ name: String) async throws -> Supervisor.ServiceStatus {
-        try await onLoopAwaiting { done in
-            let unit = try self.unit(name)
-            try self.refuseWhileRestoring(unit, "restart")
-            self.stop(unit) {
-                self.want(unit, fresh: true)
-                done(unit.status(now: .now))
-            }
-        }
-    }
-
-    /// Stops every service, dependents before their dependencies, and returns once all are down.
-    public func stopAll() async {
-        let names: [String]
-        do {
-            names = try await loop.submit {
-                for unit in self.units.values { self.transition(unit) { $0.shutdownBegun() } }
-                return self.order.reversed()
-            }
-        } catch {
-            return  // the loop is gone, and the children with it
-        }
-        for name in names {
-            _ = try? await stopService(name)
-        }
-    }
-
-    /// Closes the notify socket, the listening sockets and the logs. Call after ``stopAll()``.
-    public func close() async {
-        try? await loop.submit { self.closeOnLoop() }
-    }
-
-    // MARK: Loop-thread internals
-
-    func unit(_ name: String) throws(ServiceError) -> ServiceUnit {
-        guard let unit = units[name] else {
-            throw ServiceError(
-                .notFound, "no service named \"\(name)\"; known: \(order.joined(separator: ", "))",
-                details: [ErrorDetail("name", name)])
-        }
-        return unit
-    }
-
-    /// Runs `body` on the loop; it calls `done` (on the loop, now or later) with the answer.
-    func onLoopAwaiting<T: Sendable>(
-        _ body: @escaping @Sendable (_ done: @escaping (T) -> Void) throws -> Void
-    ) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            loop.execute {
-                do {
-                    try body { continuation.resume(returning: $0) }
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
-    }
-
-    private func startOnLoop() throws {
-        loop.preconditionInEventLoop()
         let run = configuration.runDirectory
         try run.prepare()
         killLeftovers()
         order = try StartOrder.of(manifest)
-        notifySocket = try NotifySocket(path: run.notifySocket, loop: loop) { [weak self] message in
-            self?.received(message)
+        notifySocket = try NotifySocket(path: run.notifySocket, loop: loop) { message in
+            self.received(message)
         }
         try prepareUsers(manifest)
         for spec in manifest.services {
@@ -240,6 +145,111 @@ public final class SupervisorEngine: @unchecked Sendable {
         for name in order {
             if let unit = units[name] { activate(unit) }
         }
+    }
+
+    /// Every service's status, in start order.
+    public func status() async throws -> [Supervisor.ServiceStatus] {
+        let now = ContinuousClock.now
+        return order.compactMap { units[$0]?.status(now: now) }
+    }
+
+    /// Starts `name` (after its dependencies are ready); a failed service gets a fresh budget.
+    /// Answers at once with its status; `notFound` for an unknown name.
+    ///
+    /// The socket an operator's stop removed is bound again first, so callers from now on wait
+    /// in its backlog while the service waits for its dependencies and starts.
+    public func startService(_ name: String) async throws -> Supervisor.ServiceStatus {
+        let unit = try unit(name)
+        try refuseWhileRestoring(unit, "start")
+        do { try bindSocket(unit) } catch {
+            throw ServiceError(.unavailable, "cannot start \(name): \(error)")
+        }
+        want(unit, fresh: true)
+        return unit.status(now: .now)
+    }
+
+    /// Stops `name` as the operator asked, and answers once its process is gone.
+    ///
+    /// Its listening socket is closed and its file removed first, so a caller's connect fails
+    /// at once (`unavailable`, naming the vertical) instead of waiting in a backlog nobody will
+    /// accept from until its deadline. A crash or `restart` keeps the socket: callers then wait
+    /// for the next process, as they should.
+    public func stopService(_ name: String) async throws -> Supervisor.ServiceStatus {
+        let unit = try unit(name)
+        releaseSocket(unit)
+        return await withCheckedContinuation { continuation in
+            stop(unit) { continuation.resume(returning: unit.status(now: .now)) }
+        }
+    }
+
+    /// Stops `name`, then starts it again; answers once the new process was started.
+    public func restartService(_ name: String) async throws -> Supervisor.ServiceStatus {
+        let unit = try unit(name)
+        try refuseWhileRestoring(unit, "restart")
+        return await withCheckedContinuation { continuation in
+            stop(unit) {
+                self.want(unit, fresh: true)
+                continuation.resume(returning: unit.status(now: .now))
+            }
+        }
+    }
+
+    /// Stops every service, dependents before their dependencies, and returns once all are down.
+    ///
+    /// Returns at once when the loop has stopped already (the children went with it): it enters
+    /// the engine through `loop.submit`, which says so, where a plain call would wait for ever
+    /// for a loop that no longer runs anything.
+    public nonisolated func stopAll() async {
+        let names: [String]
+        do {
+            names = try await loop.submit { self.assumeIsolated { engine in engine.beginShutdown() } }
+        } catch {
+            return  // the loop is gone, and the children with it
+        }
+        for name in names {
+            _ = try? await stopService(name)
+        }
+    }
+
+    /// Tells every unit the supervisor shuts down; the names to stop, dependents first.
+    private func beginShutdown() -> [String] {
+        for unit in units.values { transition(unit) { $0.shutdownBegun() } }
+        return order.reversed()
+    }
+
+    /// Closes the notify socket, the listening sockets and the logs. Call after ``stopAll()``;
+    /// as it, returns at once when the loop has stopped already.
+    public nonisolated func close() async {
+        try? await loop.submit { self.assumeIsolated { engine in engine.closeHandles() } }
+    }
+
+    private func closeHandles() {
+        guard !isClosed else { return }
+        isClosed = true
+        notifySocket?.close()
+        notifySocket = nil
+        livenessClient?.close()
+        livenessClient = nil
+        cgroupStorage?.removeAll()
+        for unit in units.values {
+            releaseSocket(unit)
+            for timer in unit.timers { timer.close() }
+            unit.output?.drain()
+            unit.output?.close()
+            unit.log.close()
+        }
+        LogArchive.waitForPending()
+    }
+
+    // MARK: Internals
+
+    func unit(_ name: String) throws(ServiceError) -> ServiceUnit {
+        guard let unit = units[name] else {
+            throw ServiceError(
+                .notFound, "no service named \"\(name)\"; known: \(order.joined(separator: ", "))",
+                details: [ErrorDetail("name", name)])
+        }
+        return unit
     }
 
     func makeUnit(_ spec: ServiceSpec) -> ServiceUnit {
@@ -291,24 +301,6 @@ public final class SupervisorEngine: @unchecked Sendable {
         if manifest.services.contains(where: { $0.limits.needsCgroup }) {
             for note in cgroups.sweepLeftovers(services: Set(manifest.services.map(\.name))) { logger.warning("\(note)") }
         }
-    }
-
-    private func closeOnLoop() {
-        guard !isClosed else { return }
-        isClosed = true
-        notifySocket?.close()
-        notifySocket = nil
-        livenessClient?.close()
-        livenessClient = nil
-        cgroupStorage?.removeAll()
-        for unit in units.values {
-            releaseSocket(unit)
-            for timer in unit.timers { timer.close() }
-            unit.output?.drain()
-            unit.output?.close()
-            unit.log.close()
-        }
-        LogArchive.waitForPending()
     }
 
     func emit(_ unit: ServiceUnit) {

@@ -3,7 +3,7 @@ import VerticalsEventLoop
 import VerticalsWire
 
 /// One `svc-supervisor upgrade` of a service, from the new process's start until it is ready or
-/// the upgrade has failed. Loop-confined, like its ``ServiceUnit`` (see `SupervisorEngine+Upgrade`).
+/// the upgrade has failed. Part of the engine's state, like its ``ServiceUnit`` (see `SupervisorEngine+Upgrade`).
 final class UpgradeRun {
     /// Where the upgrade is.
     enum Stage: Equatable {
