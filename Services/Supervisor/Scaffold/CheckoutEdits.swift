@@ -24,13 +24,17 @@ enum CheckoutEdits {
         return String(text[..<start.upperBound]) + listed + separator + "\(v.typeName).self" + String(text[close...])
     }
 
-    /// The codec examples' `Fixtures.all` (IOInterfaceTests here) with the vertical's added to its sum.
+    /// The codec examples' `Fixtures.all` (IOInterfaceTests here) with the vertical's list added
+    /// at the end of its line `].flatMap { $0 }`, whether or not other lists are added there already.
     static func examples(_ text: String, adding v: VerticalName, in path: String) throws(ScaffoldError) -> String {
-        let marker = "].flatMap { $0 } + "
-        guard let start = text.firstRange(of: marker), let end = text[start.upperBound...].firstIndex(of: "\n") else {
-            throw .checkout("\(path) has no `\(marker)…` line in `Fixtures.all`")
+        let list = "static let all: [Example] = ["
+        let close = "].flatMap { $0 }"
+        guard let start = text.firstRange(of: list), let end = text[start.upperBound...].firstRange(of: close),
+            let lineEnd = text[end.upperBound...].firstIndex(of: "\n")
+        else {
+            throw .checkout("\(path) has no `\(list) … \(close)` list in `Fixtures`")
         }
-        return String(text[..<end]) + " + \(v.name)" + String(text[end...])
+        return String(text[..<lineEnd]) + " + \(v.name)" + String(text[lineEnd...])
     }
 
     /// The manifest with a `[services.<name>]` table appended.
