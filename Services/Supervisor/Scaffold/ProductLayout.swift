@@ -6,8 +6,11 @@ import FoundationEssentials
 public struct ProductLayout: Sendable, Equatable {
     /// The product's root folder (where Package.swift is).
     public let root: String
-    /// The module holding the contracts and `Contracts.all`: the folder `Shared/<module>/`.
+    /// The module holding the contracts and `Contracts.all`, named for its folder.
     public let interfaceModule: String
+    /// The contracts module's folder, relative to ``root``: `Shared/<module>` in a product made by
+    /// `init`, `Shared/Example/IOInterface` in this repository.
+    public let interfaceFolder: String
     /// The executable target of the contract tool (lock and golden fixtures), e.g. `vt-contracts`.
     public let contractsTool: String
 
@@ -20,31 +23,31 @@ public struct ProductLayout: Sendable, Equatable {
     /// The line of `Contracts.swift` that opens the product's contract list.
     static let contractListMarker = "public static let all: [any ServiceContract.Type] = ["
 
-    /// The contracts module's folder, e.g. `Shared/IOInterface`.
-    public var interfaceFolder: String { "Shared/\(interfaceModule)" }
     /// The file holding `Contracts.all`.
     public var contractsPath: String { "\(interfaceFolder)/Contracts.swift" }
     /// The codec examples every message goes through (`Tests/<module>Tests/Fixtures.swift`), when the product has them.
     public var examplesPath: String { "Tests/\(interfaceModule)Tests/Fixtures.swift" }
 
-    /// Creates a layout from its parts (``read(root:)`` finds them in a product).
-    public init(root: String, interfaceModule: String, contractsTool: String) {
+    /// Creates a layout from its parts (``read(root:)`` finds them in a product); the contracts
+    /// module's folder defaults to `Shared/<module>`.
+    public init(root: String, interfaceModule: String, interfaceFolder: String? = nil, contractsTool: String) {
         self.root = root
         self.interfaceModule = interfaceModule
+        self.interfaceFolder = interfaceFolder ?? "Shared/\(interfaceModule)"
         self.contractsTool = contractsTool
     }
 
-    /// Reads the product at `root`: its contracts module is the folder of `Shared/` whose
-    /// `Contracts.swift` declares `Contracts.all`; its contract tool, the executable of Package.swift
-    /// named `…-contracts`.
+    /// Reads the product at `root`: its contracts module is the folder of `Shared/` (or of a group
+    /// folder inside it, such as `Shared/Example/`) whose `Contracts.swift` declares `Contracts.all`;
+    /// its contract tool, the executable of Package.swift named `…-contracts`.
     public static func read(root: String) throws(ScaffoldError) -> ProductLayout {
         let package = try Scaffold.read(root, packagePath)
-        let shared = (try? FileManager.default.contentsOfDirectory(atPath: "\(root)/Shared")) ?? []
-        let modules = shared.sorted().filter { folder in
-            FileManager.default.contents(atPath: "\(root)/Shared/\(folder)/Contracts.swift")
+        let folders = subfolders(of: "Shared", in: root).flatMap { [$0] + subfolders(of: $0, in: root) }
+        let modules = folders.filter { folder in
+            FileManager.default.contents(atPath: "\(root)/\(folder)/Contracts.swift")
                 .map { String(decoding: $0, as: UTF8.self).contains(contractListMarker) } ?? false
         }
-        guard modules.count == 1, let module = modules.first else {
+        guard modules.count == 1, let folder = modules.first else {
             throw .checkout(
                 modules.isEmpty
                     ? "\(root) has no contracts module: no Shared/<Module>/Contracts.swift declares `\(contractListMarker)…]`"
@@ -53,7 +56,15 @@ public struct ProductLayout: Sendable, Equatable {
         guard let tool = targetNames(in: package).first(where: { $0.hasSuffix("-contracts") }) else {
             throw .checkout("\(root)/Package.swift has no contract tool (an executable target named `…-contracts`)")
         }
-        return ProductLayout(root: root, interfaceModule: module, contractsTool: tool)
+        let module = String(folder[folder.index(after: folder.lastIndex(of: "/")!)...])
+        return ProductLayout(root: root, interfaceModule: module, interfaceFolder: folder, contractsTool: tool)
+    }
+
+    /// What `folder` (relative to `root`) holds, sorted, as paths relative to `root`; none when it
+    /// is not a folder.
+    static func subfolders(of folder: String, in root: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(folder)")) ?? []
+        return names.sorted().map { "\(folder)/\($0)" }
     }
 
     /// Every `name: "…"` of a package manifest's text, in order.

@@ -68,7 +68,9 @@ public struct Scaffold: Sendable {
             + (examples != nil && Self.exists(root, example) ? [example] : [])
         guard taken.isEmpty else { throw .exists(v.name, at: taken) }
 
-        newFiles = Self.files(of: v, calls: peers, interface: layout.interfaceModule, examples: examples != nil)
+        newFiles = Self.files(
+            of: v, calls: peers, interface: layout.interfaceModule, interfaceFolder: layout.interfaceFolder,
+            examples: examples != nil)
         editedFiles = [
             (Self.packagePath, try CheckoutEdits.package(package, adding: v)),
             (layout.contractsPath, try CheckoutEdits.contracts(contracts, adding: v, in: layout.contractsPath)),
@@ -79,13 +81,14 @@ public struct Scaffold: Sendable {
         editedFiles.append((Self.manifestPath, CheckoutEdits.manifest(manifest, adding: v, calls: peers)))
     }
 
-    /// The files of vertical `v` that calls `calls`, its contract in module `interface`: what `new`
-    /// adds to a product and `init` puts in a new one. `examples`: the product has codec examples
+    /// The files of vertical `v` that calls `calls`, its contract in module `interface` (in folder
+    /// `interfaceFolder`, `Shared/<interface>` unless given): what `new` adds to a product and `init`
+    /// puts in a new one. `examples`: the product has codec examples
     /// (`Tests/<interface>Tests/Fixtures.swift`) to add the vertical's to.
     static func files(
-        of v: VerticalName, calls: [VerticalName], interface: String, examples: Bool
+        of v: VerticalName, calls: [VerticalName], interface: String, interfaceFolder: String? = nil, examples: Bool
     ) -> [(path: String, contents: String)] {
-        let contract = "Shared/\(interface)/Verticals/\(v.typeName)"
+        let contract = "\(interfaceFolder ?? "Shared/\(interface)")/Verticals/\(v.typeName)"
         let service = "Services/\(v.typeName)"
         return [
             ("\(contract)/\(v.typeName).swift", ContractTemplate.contract(v)),
