@@ -40,7 +40,7 @@ RELEASE_FLAGS ?= --static-swift-stdlib
 # The framework release an installed `svc-supervisor init` makes a product depend on when given no
 # --framework-url/--framework-path: `make release FRAMEWORK_URL=https://… FRAMEWORK_VERSION=X.Y.Z`.
 # A C macro (-Xcc -D), because SwiftPM hands a value from its command line to the C compiler only,
-# and so nothing is written into the checkout; Services/Supervisor/CFrameworkDefaults reads it.
+# and so nothing is written into the checkout; Shared/CFrameworkDefaults reads it.
 # Empty: init names no release of its own and asks for one of those flags.
 FRAMEWORK_URL     ?=
 FRAMEWORK_VERSION ?=

@@ -1,10 +1,12 @@
 // swift-tools-version:6.2
 // Verticals: a product as a suite of small, independent Swift daemons.
-// One package; every target names its path. The top level is fixed: Shared/ holds the framework (the
-// code every daemon may link, and its testing libraries) and IOInterface, the reference suite's
-// contracts; Services/ one folder per daemon, none importing another (the five verticals, and
-// Supervisor/: the engine, svc-supervisor, vt-exec); Tests/ the unit, contract and whole-suite tests
-// and their test-only helpers, never a product; deploy/ the manifest and its exports.
+// One package; every target names its path. The top level is fixed: Shared/ holds every library:
+// the framework (the code every daemon may link, the supervision engine, its client, commands,
+// scaffold and certificates, and the testing libraries) and, apart in Shared/Example/, the reference
+// suite's shared code (IOInterface, its contracts; Sessions, its session check); Services/ one folder
+// per daemon, none importing another (the five verticals, each its library and its program, and
+// Supervisor/: the supervisor's programs only); Tests/ the unit, contract and whole-suite tests and
+// their test-only helpers, never a product; deploy/ the manifest and its exports.
 import PackageDescription
 
 /// GRDB, named by every target that imports it (no module re-exports it).
@@ -95,7 +97,7 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CSodium",
-            path: "Shared/CSodium",
+            path: "Services/Identity/CSodium",
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
         ),
@@ -115,7 +117,7 @@ let package = Package(
         // The reference suite's contracts (DTOs and protocols only), one `*.vcontract` file per vertical;
         // VerticalsContractPlugin generates their Swift.
         .target(
-            name: "IOInterface", dependencies: ["VerticalsWire", "VerticalsContract"], path: "Shared/IOInterface",
+            name: "IOInterface", dependencies: ["VerticalsWire", "VerticalsContract"], path: "Shared/Example/IOInterface",
             swiftSettings: strict, plugins: ["VerticalsContractPlugin"]
         ),
         // The contract language (docs/CONTRACTS.md): parser, checker and Swift emitter, then the generator
@@ -166,7 +168,7 @@ let package = Package(
         // takes a token. Product code, not framework: it knows the Identity contract.
         .target(
             name: "Sessions", dependencies: ["VerticalsWire", "VerticalsServiceKit", "VerticalsStorage", grdb, "IOInterface", "VerticalsContract"],
-            path: "Shared/Sessions", swiftSettings: strict
+            path: "Shared/Example/Sessions", swiftSettings: strict
         ),
 
         .target(
@@ -225,13 +227,14 @@ let package = Package(
         + vertical("Records")
         + vertical("Notifications")
         + [
-        // MARK: The supervisor (not a vertical: it learns every contract from the running daemons, and links no vertical's code)
+        // MARK: The supervisor's libraries (Shared/) and programs (Services/Supervisor/): not a vertical,
+        // it learns every contract from the running daemons and links no vertical's code
         // What talks to a running suite: described contracts, route tables, the run folder and its
         // pointer, metrics exposition. No manifest, no TOML, no store: the lean `svc-supervisor` links it.
         .target(
             name: "VerticalsSupervisorClient",
             dependencies: ["VerticalsServiceKit", "VerticalsContract", "VerticalsWire"],
-            path: "Services/Supervisor/Client",
+            path: "Shared/SupervisorClient",
             swiftSettings: strict
         ),
         // The engine: the manifest's reader (TOMLKit), supervision, users.
@@ -244,7 +247,7 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Services/Supervisor/Engine",
+            path: "Shared/Supervisor",
             swiftSettings: strict
         ),
         // `svc-supervisor certs`: a suite CA and one certificate per service and for the operator.
@@ -253,14 +256,14 @@ let package = Package(
             // OpenSSL's X509 API, already linked for TLS: swift-certificates and swift-crypto (BoringSSL)
             // were 800 compile steps, 3 minutes of every product's first build on 2 cores, for this command.
             dependencies: ["CSSL"],
-            path: "Services/Supervisor/Certificates",
+            path: "Shared/Certificates",
             swiftSettings: strict
         ),
         // The templates and edits of `svc-supervisor new` and `init`, apart from the engine: plain text
         // in, text out, plus the systemd units exported for the planned manifest (read by the caller's
         // manifest reader), so `init` and `new` link no engine, TOMLKit or GRDB.
         .target(
-            name: "VerticalsScaffold", dependencies: ["VerticalsDeploy", "VerticalsManifest"], path: "Services/Supervisor/Scaffold",
+            name: "VerticalsScaffold", dependencies: ["VerticalsDeploy", "VerticalsManifest"], path: "Shared/Scaffold",
             swiftSettings: strict
         ),
         // The commands that talk to a running suite (call, open, status, logs, …), shared by both programs.
@@ -270,7 +273,7 @@ let package = Package(
                 "VerticalsSupervisorClient", "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop",
                 "VerticalsWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Services/Supervisor/Commands",
+            path: "Shared/SupervisorCommands",
             swiftSettings: strict
         ),
         // `svc-supervisor`: the commands that talk to a running suite, in a program that loads fast
@@ -285,7 +288,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // The framework release `init` defaults to, as `make release FRAMEWORK_URL=… FRAMEWORK_VERSION=…` set it.
-        .target(name: "CFrameworkDefaults", path: "Services/Supervisor/CFrameworkDefaults"),
+        .target(name: "CFrameworkDefaults", path: "Shared/CFrameworkDefaults"),
         // `svc-supervisor-engine`: every command, `up`, `check`, `export`, `new`, `init`, `backup` and
         // `restore` included. Installed beside svc-supervisor, which execs it for those.
         .executableTarget(

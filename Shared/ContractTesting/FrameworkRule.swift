@@ -10,7 +10,7 @@
 /// it is added: see ``isReference(_:)`` and ``isFramework(_:)``.
 public enum FrameworkRule {
     /// Folders of the reference suite: the example product, not the framework.
-    public static let referenceFolders = ["Shared/IOInterface", "Shared/Sessions", "Tests/Support/SessionsTesting"]
+    public static let referenceFolders = ["Shared/Example", "Services/Identity/CSodium", "Tests/Support/SessionsTesting"]
 
     /// Folders of the framework: the runtime, the contract core and generator, storage, the
     /// manifest model and the exports, the supervisor and its CLI, the testing and
@@ -18,7 +18,8 @@ public enum FrameworkRule {
     public static let frameworkFolders = [
         "Shared/Wire", "Shared/EventLoop", "Shared/CLibUV", "Shared/Contract", "Shared/ContractGen", "Shared/ServiceKit",
         "Shared/ServiceLifecycle", "Shared/Storage", "Shared/Manifest", "Shared/Deploy", "Services/Supervisor", "Shared/Testing",
-        "Shared/ContractTesting",
+        "Shared/ContractTesting", "Shared/SupervisorClient", "Shared/Supervisor", "Shared/Certificates", "Shared/Scaffold",
+        "Shared/SupervisorCommands", "Shared/CFrameworkDefaults", "Shared/OTLP", "Shared/CSSL", "Shared/CZlib", "Shared/CSpawn",
     ]
 
     /// The runtime every daemon links, which must not reach a database library.

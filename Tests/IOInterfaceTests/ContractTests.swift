@@ -62,12 +62,12 @@ struct ContractCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { type.name }
 }
 
-/// Reads the contract sources in Shared/IOInterface/Verticals (the suite's verticals) and
+/// Reads the contract sources in Shared/Example/IOInterface/Verticals (the suite's verticals) and
 /// Shared/Contract/Supervisor (the framework's control contract).
 enum SourceScan {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let verticalsFolder = root.appendingPathComponent("Shared/IOInterface/Verticals")
+    static let verticalsFolder = root.appendingPathComponent("Shared/Example/IOInterface/Verticals")
     static let folders = [verticalsFolder, root.appendingPathComponent("Shared/Contract/Supervisor")]
 
     /// Contract type name → the operation names its `Operation` statics declare.

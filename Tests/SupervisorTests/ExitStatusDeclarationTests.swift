@@ -9,8 +9,8 @@ import VerticalsTesting
 /// one, fails here.
 struct ExitStatusDeclarationTests {
     /// The folders of the two programs' sources (vt-fuzz-live and the product templates are others').
-    static let folders = ["Services/Supervisor/svc-supervisor-engine", "Services/Supervisor/Commands", "Services/Supervisor/svc-supervisor"]
-    static let files = ["Services/Supervisor/Engine/Control/SupervisorDaemon.swift"]
+    static let folders = ["Services/Supervisor/svc-supervisor-engine", "Shared/SupervisorCommands", "Services/Supervisor/svc-supervisor"]
+    static let files = ["Shared/Supervisor/Control/SupervisorDaemon.swift"]
 
     /// Every status the sources exit with, as `ExitCode(N)`, `CLIError(status: N`, `exit(N)`, or in a
     /// discussion's "Exit status:" paragraph, with where.

@@ -33,7 +33,7 @@ struct ManifestKeyReferenceTests {
         let documented = Set(ManifestKeyReference.keys.map(\.path))
         var read: Set<String> = []
         for file in ["ServiceDecoder.swift", "ServiceDecoder+Limits.swift", "ServiceDecoder+Start.swift", "ServiceDecoder+Supervision.swift"] {
-            let path = ManifestFixture.repositoryRoot + "/Services/Supervisor/Engine/Manifest/" + file
+            let path = ManifestFixture.repositoryRoot + "/Shared/Supervisor/Manifest/" + file
             let text = try #require(readFile(path), "cannot read \(path)")
             for match in text.matches(of: try Regex(#"at: "([a-z_.]+)""#)) {
                 if let key = match.output[1].substring { read.insert(String(key)) }

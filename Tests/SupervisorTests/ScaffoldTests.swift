@@ -15,7 +15,7 @@ import VerticalsTesting
 
         init() throws {
             for path in [
-                "Package.swift", "Shared/IOInterface/Contracts.swift", "deploy/suite.toml",
+                "Package.swift", "Shared/Example/IOInterface/Contracts.swift", "deploy/suite.toml",
                 "Tests/IOInterfaceTests/Fixtures.swift",
                 "deploy/systemd",
             ] {
@@ -71,7 +71,7 @@ import VerticalsTesting
         try scaffold.apply()
 
         for path in [
-            "Shared/IOInterface/Verticals/\(type)/\(type).swift", "Shared/IOInterface/Verticals/\(type)/\(name).vcontract",
+            "Shared/Example/IOInterface/Verticals/\(type)/\(type).swift", "Shared/Example/IOInterface/Verticals/\(type)/\(name).vcontract",
             "Services/\(type)/Sources/World.swift", "Services/\(type)/Sources/Domain/UseCases/Greet.swift",
             "Services/\(type)/Sources/Data/Migrations.swift", "Services/\(type)/Sources/Endpoint/Endpoint.swift",
             "Services/\(type)/main/main.swift", "Tests/Services/\(type)Tests/HelloTests.swift",
@@ -80,7 +80,7 @@ import VerticalsTesting
             #expect(checkout.read(path) != nil, "\(path) was not written")
         }
         #expect(checkout.read("Package.swift")?.contains("+ vertical(\"\(type)\")") == true)
-        #expect(checkout.read("Shared/IOInterface/Contracts.swift")?.contains(", \(type).self]") == true)
+        #expect(checkout.read("Shared/Example/IOInterface/Contracts.swift")?.contains(", \(type).self]") == true)
         #expect(checkout.read("Services/\(type)/Sources/World.swift")?.contains("Calls: \(peer)") == true)
         #expect(checkout.read("Tests/IOInterfaceTests/Fixtures.swift")?.contains(" + \(name)\n") == true)
         #expect(checkout.read("Tests/IOInterfaceTests/Fixtures+\(type).swift")?.contains("static let \(name): [Example]") == true)

@@ -34,7 +34,7 @@ struct VerticalRuleTests {
     @Test func aFrameworkTargetReachingIOInterface_orTheRuntimeReachingGRDBOrServiceLifecycle_isNamed() {
         let targets = [
             VerticalRule.Target(name: "VerticalsWire", path: "Shared/Wire", dependencies: []),
-            VerticalRule.Target(name: "IOInterface", path: "Shared/IOInterface", dependencies: ["VerticalsWire"]),
+            VerticalRule.Target(name: "IOInterface", path: "Shared/Example/IOInterface", dependencies: ["VerticalsWire"]),
             VerticalRule.Target(name: "VerticalsStorage", path: "Shared/Storage", dependencies: ["GRDB"]),
             VerticalRule.Target(
                 name: "VerticalsServiceKit", path: "Shared/ServiceKit",
@@ -69,9 +69,9 @@ struct VerticalRuleTests {
             VerticalRule.Target(name: "VerticalsDeploy", path: "Shared/Deploy", dependencies: ["VerticalsManifest"]),
             VerticalRule.Target(name: "VerticalsStorage", path: "Shared/Storage", dependencies: ["GRDB"]),
             VerticalRule.Target(
-                name: "VerticalsSupervisor", path: "Services/Supervisor/Engine", dependencies: ["VerticalsStorage"]),
+                name: "VerticalsSupervisor", path: "Shared/Supervisor", dependencies: ["VerticalsStorage"]),
             VerticalRule.Target(
-                name: "VerticalsScaffold", path: "Services/Supervisor/Scaffold",
+                name: "VerticalsScaffold", path: "Shared/Scaffold",
                 dependencies: ["VerticalsDeploy", "VerticalsSupervisor"]),
         ]
         let problems = FrameworkRule.describerViolations(targets)
@@ -163,7 +163,7 @@ struct VerticalRuleTests {
         }
         let package = """
             {"targets": [
-              {"name": "IOInterface", "path": "Shared/IOInterface", "type": "regular", "dependencies": []},
+              {"name": "IOInterface", "path": "Shared/Example/IOInterface", "type": "regular", "dependencies": []},
               {"name": "Helper", "path": "Tests/Support/Helper", "type": "regular", "dependencies": [{"byName": ["IOInterface", null]}]},
               {"name": "PlantedTests", "path": "Tests/PlantedTests", "type": "test", "dependencies": []},
               {"name": "VerticalsPlantedSupport", "path": "Tests/Support/PlantedSupport", "type": "regular", "dependencies": []},
@@ -185,7 +185,7 @@ struct VerticalRuleTests {
     @Test func aServiceReachingAnotherThroughAThirdTarget_isNamedWithThePath() {
         let targets = [
             VerticalRule.Target(name: "VerticalsWire", path: "Shared/Wire", dependencies: []),
-            VerticalRule.Target(name: "IOInterface", path: "Shared/IOInterface", dependencies: ["VerticalsWire", "Helpers"]),
+            VerticalRule.Target(name: "IOInterface", path: "Shared/Example/IOInterface", dependencies: ["VerticalsWire", "Helpers"]),
             VerticalRule.Target(name: "Helpers", path: "Shared/Helpers", dependencies: ["IdentityService"]),
             VerticalRule.Target(name: "IdentityService", path: "Services/Identity/Sources", dependencies: ["IOInterface"]),
             VerticalRule.Target(name: "AppointmentsService", path: "Services/Appointments/Sources", dependencies: ["Helpers"]),
@@ -237,7 +237,7 @@ struct VerticalRuleTests {
         #expect(problems == [], "\(problems)")
         let breaches = """
             {"targets": [
-              {"name": "SupervisorCommands", "path": "Services/Supervisor/Commands", "type": "regular", "dependencies": []},
+              {"name": "SupervisorCommands", "path": "Shared/SupervisorCommands", "type": "regular", "dependencies": []},
               {"name": "svc-supervisor", "path": "Services/Supervisor/Front", "type": "executable", "dependencies": []},
               {"name": "CSpawn", "path": "Shared/CLibUV/Spawn", "type": "regular", "dependencies": []},
               {"name": "IdentityService", "path": "Services/Identity/Sources", "type": "regular", "dependencies": []},
@@ -245,7 +245,7 @@ struct VerticalRuleTests {
             ]}
             """
         #expect(try FrameworkRule.namingProblems(dumpPackageJSON: breaches) == [
-            "framework module SupervisorCommands (Services/Supervisor/Commands) is not Verticals*: a bare name says it is a product's",
+            "framework module SupervisorCommands (Shared/SupervisorCommands) is not Verticals*: a bare name says it is a product's",
             "program svc-supervisor lives in Services/Supervisor/Front: name its folder svc-supervisor",
         ])
     }

@@ -1,7 +1,7 @@
 import VerticalsTesting
 
 /// The reference suite of a checkout, found from its contract files
-/// (`Shared/IOInterface/Verticals/<Type>/<name>.vcontract`) rather than typed by hand: the modules
+/// (`Shared/Example/IOInterface/Verticals/<Type>/<name>.vcontract`) rather than typed by hand: the modules
 /// a product's build must not compile and the names its daemon must not hold.
 struct ReferenceSuiteNames {
     /// Each vertical's type name, its folder: `Ledger` for `ledger`.
@@ -15,7 +15,7 @@ struct ReferenceSuiteNames {
     /// The suite whose contracts sit under `root`.
     init(checkout root: String) throws {
         let found = try runCommand(
-            "/usr/bin/find", ["\(root)/Shared/IOInterface/Verticals", "-name", "*.vcontract"], in: TemporaryDirectory())
+            "/usr/bin/find", ["\(root)/Shared/Example/IOInterface/Verticals", "-name", "*.vcontract"], in: TemporaryDirectory())
         for path in found.standardOutput.split(separator: "\n").sorted() {
             let folders = path.split(separator: "/")
             guard folders.count >= 2, let text = readFile(String(path)) else { continue }
