@@ -14,7 +14,8 @@
 #   make fuzz-live  a live suite fuzzed from daemon.describe for FUZZ_SECONDS (FUZZ_SEED=S, REPLAY=HEX: docs/fuzz-live.md)
 #   make hummingbird-demo  a vertical that also serves GET /healthz over HTTP (Examples/HummingbirdDemo), in the foreground
 #   make bench   release build, then every benchmark against its baseline (bench/results.json, bench/latency.png)
-#   make api-check   before a release tag: the framework's public API against the last tag (CHANGELOG.md)
+#   make api-check   before a release tag: the framework's public API against the last release (CHANGELOG.md)
+#   make release-cut VERSION=X.Y.Z   date CHANGELOG's Unreleased, set the version, check, tag (CONTRIBUTING.md)
 # Swift from PATH, else the toolchain at /opt/swift; its folder goes first on PATH for every recipe,
 # so scripts and tests that run `swift` find the same one.
 ifeq ($(origin SWIFT),undefined)
@@ -52,7 +53,7 @@ SOAK_SECONDS ?= 600
 # Seconds per fuzz target in `make test`: a smoke run that the targets build, load their seeds and run.
 FUZZ_SMOKE_SECONDS ?= 3
 
-.PHONY: all deps build release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal image fresh-debian-rehearsal fuzz fuzz-live soak bench hummingbird-demo api-check clean
+.PHONY: all deps build release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal image fresh-debian-rehearsal fuzz fuzz-live soak bench hummingbird-demo api-check release-cut clean
 
 all: build
 
@@ -87,13 +88,16 @@ run: build
 # Whatever happens, no test daemon outlives the run: every child a test starts carries the run's
 # own VT_TEST_TAG, and scripts/kill-tagged.sh removes what a crashed run left behind (only its own).
 # scripts/run-tests.sh: why the supervision engine's process tests run on their own.
+# Its last line is what the run cost here: the time since the build started and the build folder's size.
 test: deps
+	@date +%s > .build/test-started
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory exec-shim
 	SWIFT="$(SWIFT)" bash scripts/reference.sh --check
 	SWIFT="$(SWIFT)" bash scripts/run-tests.sh $(TEST_FLAGS)
 	bash Tests/EventLoopTests/memcheck.sh
 	bash scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
+	@echo "make test took $$(( $$(date +%s) - $$(cat .build/test-started) )) s; the build folder holds $$(du -sh .build | cut -f1)"
 
 # Handle and buffer lifetimes under AddressSanitizer (LeakSanitizer included).
 memcheck: deps
@@ -254,6 +258,9 @@ API_PRODUCTS ?= $(shell SWIFT="$(SWIFT)" bash scripts/api-products.sh)
 # Not `swift package diagnose-api-breaking-changes`: it fails on this package with "redefinition of
 # module 'CTOML'" (swiftlang/swift-package-manager#9254); scripts/api-check.sh runs the toolchain's
 # swift-api-digester itself, with one build's search paths per dump (see its header).
+release-cut: deps
+	bash scripts/release-cut.sh $(VERSION)
+
 api-check: deps
 	API_PRODUCTS="$(API_PRODUCTS)" API_BASELINE="$(API_BASELINE)" API_BASELINE_REF="$(API_BASELINE_REF)" SWIFT="$(SWIFT)" bash scripts/api-check.sh
 

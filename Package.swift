@@ -263,7 +263,7 @@ let package = Package(
         // in, text out, plus the systemd units exported for the planned manifest (read by the caller's
         // manifest reader), so `init` and `new` link no engine, TOMLKit or GRDB.
         .target(
-            name: "VerticalsScaffold", dependencies: ["VerticalsDeploy", "VerticalsManifest"], path: "Shared/Scaffold",
+            name: "VerticalsScaffold", dependencies: ["VerticalsDeploy", "VerticalsManifest", "VerticalsContract"], path: "Shared/Scaffold",
             swiftSettings: strict
         ),
         // The commands that talk to a running suite (call, open, status, logs, …), shared by both programs.

@@ -3,8 +3,9 @@
 #
 #   scripts/api-check.sh                     against the last `v*` tag (git describe); in a clone with
 #                                            none, against a release made as `init`'s test makes one:
-#                                            scripts/release-clone.sh tags API_BASELINE_REF (default
-#                                            HEAD~1) in a temporary bare repository
+#                                            scripts/release-clone.sh tags API_BASELINE_REF (default:
+#                                            the commit that added CHANGELOG.md's latest release
+#                                            section, the last release) in a temporary bare repository
 #   API_BASELINE=v0.1.0 scripts/api-check.sh against that tag (or any commit-ish)
 #   API_PRODUCTS="VerticalsWire …"           only those library products (default: scripts/api-products.sh,
 #                                            Package.swift's Verticals* library products)
@@ -59,14 +60,22 @@ release=""
 if [[ -n "$baseline" ]]; then
     sha="$(git rev-parse --verify --quiet "$baseline^{commit}")" || fail "'$baseline' is not a tag or commit of this repository"
 else
-    # No release tag in this clone: a release made the way `init`'s test makes one, of the commit
-    # before (or API_BASELINE_REF), in a bare repository of its own; this clone's tags stay as they are.
-    ref="${API_BASELINE_REF:-HEAD~1}"
+    # No release tag in this clone: a release made the way `init`'s test makes one, of the last
+    # release (the commit that added CHANGELOG.md's latest release section) or API_BASELINE_REF,
+    # in a bare repository of its own; this clone's tags stay as they are.
+    last="$(awk '/^## Unreleased/ { after = 1; next } after && /^## [0-9]+\.[0-9]+\.[0-9]+ — / { print $2; exit }' CHANGELOG.md)"
+    ref="${API_BASELINE_REF:-}"
+    version=""
+    if [[ -z "$ref" && -n "$last" ]]; then
+        ref="$(git log --format=%H --reverse -S"## $last — " -- CHANGELOG.md | head -n 1)"
+        version="$last"
+    fi
+    [[ -n "$ref" ]] || fail "no release tag (v*), and CHANGELOG.md names no release whose commit this clone has; name one with API_BASELINE_REF"
     release="$work/release.git"
     rm -rf "$release"
     mkdir -p "$work"
     trap 'rm -rf "$release"' EXIT
-    tag="$(bash scripts/release-clone.sh "$release" "" "$ref")" || fail "no release tag (v*), and no release could be made of '$ref'.
+    tag="$(bash scripts/release-clone.sh "$release" "$version" "$ref")" || fail "no release tag (v*), and no release could be made of '$ref'.
   Fetch the tags (git fetch --tags), or name a tag or commit to compare with:
     make api-check API_BASELINE=v0.1.0    (a release)
     make api-check API_BASELINE_REF=HEAD~3 (a temporary release of that commit)"

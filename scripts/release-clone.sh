@@ -5,8 +5,8 @@
 #
 #   scripts/release-clone.sh DEST [VERSION [REF]]
 #
-# DEST: a folder that does not exist yet. VERSION: X.Y.Z (default: VerticalsVersion.current, from
-# Shared/Contract/Core/VerticalsVersion.swift). REF: the commit to tag (default: HEAD). Committed
+# DEST: a folder that does not exist yet. VERSION: X.Y.Z (default: the release VerticalsVersion.current
+# is or will be, from Shared/Contract/Core/VerticalsVersion.swift: 0.2.0 for 0.2.0-dev). REF: the commit to tag (default: HEAD). Committed
 # history only: uncommitted changes are not in the clone. Prints the tag; exit 2 when it cannot.
 set -euo pipefail
 
@@ -14,7 +14,7 @@ fail() { echo "release-clone: $*" >&2; exit 2; }
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 (( $# >= 1 && $# <= 3 )) || fail "usage: scripts/release-clone.sh DEST [VERSION [REF]]"
 dest="$1"
-version="${2:-$(sed -n 's/.*static let current = "\([0-9][0-9.]*\)".*/\1/p' "$repo/Shared/Contract/Core/VerticalsVersion.swift")}"
+version="${2:-$(sed -n 's/.*static let current = "\([0-9][0-9.]*\)\(-[0-9A-Za-z.]*\)\{0,1\}".*/\1/p' "$repo/Shared/Contract/Core/VerticalsVersion.swift")}"
 ref="${3:-HEAD}"
 [[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "'$version' is not a version X.Y.Z"
 [[ ! -e "$dest" ]] || fail "$dest exists: name a folder that does not"

@@ -1,7 +1,9 @@
 /// The fenced `sh` blocks of a documentation page, as the docs test runs them.
 ///
-/// - A block whose first line is `# not run: REASON` is skipped; REASON must be one of
-///   ``SkipReason``'s forms, and any other is a ``DocBlockProblem``.
+/// - A block right after a line `<!-- not run: REASON -->` is skipped; REASON must be one of
+///   ``SkipReason``'s forms, and any other is a ``DocBlockProblem``. The mark stands outside the
+///   block, where a reader who copies the block does not copy it: a `# not run` line inside a
+///   block is a ``DocBlockProblem`` too.
 /// - A block with lines starting `$ ` is a transcript: each such line is a command, continued on
 ///   the next lines while it ends in `\` or leaves a quote open, and the lines after it, up to
 ///   the next `$ ` line, are its expected output (``OutputPattern``). A command with no lines
@@ -85,8 +87,10 @@ struct DocBlockProblem: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension DocBlock {
-    /// The first line that marks a skipped block.
-    static let skipMarker = "# not run: "
+    /// What opens the HTML comment, on the line before a block's fence, that marks it skipped.
+    static let skipMarker = "<!-- not run: "
+    /// What closes it.
+    static let skipMarkerEnd = " -->"
 
     /// Every `sh` block of `text` (the page `page`), in order.
     ///
@@ -96,13 +100,16 @@ extension DocBlock {
         var blocks: [DocBlock] = []
         var open: (line: Int, lines: [(Int, String)])?
         var inOtherFence = false
+        var skip: SkipReason?
+        var previous = ""
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = String(raw)
             let number = index + 1
             let fence = line.trimmingSpaces.hasPrefix("```")
+            defer { previous = line.trimmingSpaces }
             if let started = open {
                 if fence {
-                    blocks.append(try block(started.lines, page: page, line: started.line))
+                    blocks.append(try block(started.lines, page: page, line: started.line, skip: skip))
                     open = nil
                 } else {
                     open?.lines.append((number, line))
@@ -110,24 +117,43 @@ extension DocBlock {
             } else if inOtherFence {
                 if fence { inOtherFence = false }
             } else if fence {
-                if line.trimmingSpaces == "```sh" { open = (number, []) } else { inOtherFence = true }
+                if line.trimmingSpaces == "```sh" {
+                    open = (number, [])
+                    skip = try skipReason(previous, location: "\(page):\(number - 1)")
+                } else {
+                    inOtherFence = true
+                }
             }
         }
         if let open { throw DocBlockProblem(location: "\(page):\(open.line)", problem: "the sh block is never closed") }
         return blocks
     }
 
-    private static func block(_ lines: [(Int, String)], page: String, line: Int) throws(DocBlockProblem) -> DocBlock {
+    /// The reason a line before a block's fence gives, or nil when it is no `<!-- not run: … -->` mark.
+    private static func skipReason(_ line: String, location: String) throws(DocBlockProblem) -> SkipReason? {
+        guard line.hasPrefix("<!--"), line.contains("not run") else { return nil }
+        guard line.hasPrefix(skipMarker), line.hasSuffix(skipMarkerEnd),
+            let reason = SkipReason(text: String(line.dropFirst(skipMarker.count).dropLast(skipMarkerEnd.count)))
+        else {
+            throw DocBlockProblem(
+                location: location,
+                problem: "\"\(line)\" gives no reason the docs test knows: write `<!-- not run: needs a cluster -->`, "
+                    + "`needs systemd as PID 1`, `runs the test suite itself` or `long: run by make TARGET`")
+        }
+        return reason
+    }
+
+    private static func block(
+        _ lines: [(Int, String)], page: String, line: Int, skip: SkipReason?
+    ) throws(DocBlockProblem) -> DocBlock {
         let location = "\(page):\(line)"
         if let first = lines.first?.1.trimmingSpaces, first.hasPrefix("#"), first.contains("not run") {
-            guard first.hasPrefix(skipMarker), let reason = SkipReason(text: String(first.dropFirst(skipMarker.count))) else {
-                throw DocBlockProblem(
-                    location: location,
-                    problem: "\"\(first)\" gives no reason the docs test knows: write `# not run: needs a cluster`, "
-                        + "`needs systemd as PID 1`, `runs the test suite itself` or `long: run by make TARGET`")
-            }
-            return DocBlock(page: page, line: line, skip: reason, commands: [])
+            throw DocBlockProblem(
+                location: location,
+                problem: "\"\(first)\" inside the block is copied with it: mark the block with "
+                    + "`<!-- not run: REASON -->` on the line before its fence")
         }
+        if let skip { return DocBlock(page: page, line: line, skip: skip, commands: []) }
         guard lines.contains(where: { $0.1.hasPrefix("$ ") }) else {
             let script = lines.map(\.1).joined(separator: "\n")
             return DocBlock(

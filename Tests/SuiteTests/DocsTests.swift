@@ -4,8 +4,8 @@ import VerticalsTesting
 
 /// The documentation runs: every fenced `sh` block of README.md and docs/*.md, in file order,
 /// against a live suite under svc-supervisor (one per page), with the rules of ``DocBlock``.
-/// A block that cannot run in a test says why in its first line (`# not run: REASON`), and the
-/// skipped blocks are listed with their reasons.
+/// A block that cannot run in a test says why on the line before it (`<!-- not run: REASON -->`),
+/// and the skipped blocks are listed with their reasons.
 @Suite(.serialized, .timeLimit(.minutes(10)))
 struct DocsTests {
     /// The package root, where README.md, docs/ and deploy/ are.
@@ -81,16 +81,21 @@ struct DocsTests {
 
     @Test func onlyTheFourReasons_skipABlock() throws {
         for reason in ["needs a cluster", "needs systemd as PID 1", "runs the test suite itself", "long: run by make bench"] {
-            let blocks = try DocBlock.blocks(in: "```sh\n# not run: \(reason)\nmake bench\n```\n", page: "p.md")
+            let blocks = try DocBlock.blocks(in: "<!-- not run: \(reason) -->\n```sh\nmake bench\n```\n", page: "p.md")
             #expect(blocks.first?.skip?.description == reason)
             #expect(blocks.first?.commands == [])
         }
         for reason in ["slow", "long: run by make", "needs a cluster, and more", "Needs a cluster"] {
             #expect(throws: DocBlockProblem.self, "\(reason)") {
-                try DocBlock.blocks(in: "```sh\n# not run: \(reason)\nmake bench\n```\n", page: "p.md")
+                try DocBlock.blocks(in: "<!-- not run: \(reason) -->\n```sh\nmake bench\n```\n", page: "p.md")
             }
         }
-        #expect(throws: DocBlockProblem.self) { try DocBlock.blocks(in: "```sh\n# not run because slow\nls\n```\n", page: "p.md") }
+        #expect(throws: DocBlockProblem.self) { try DocBlock.blocks(in: "<!-- not run because slow -->\n```sh\nls\n```\n", page: "p.md") }
+        // A mark inside the block would be copied with it.
+        #expect(throws: DocBlockProblem.self) { try DocBlock.blocks(in: "```sh\n# not run: needs a cluster\nls\n```\n", page: "p.md") }
+        // A mark applies to the block right after it only.
+        let two = try DocBlock.blocks(in: "<!-- not run: needs a cluster -->\n```sh\nls\n```\n\n```sh\nls\n```\n", page: "p.md")
+        #expect(two.map { $0.skip == nil } == [false, true])
         #expect(throws: DocBlockProblem.self) { try DocBlock.blocks(in: "```sh\nls\n", page: "p.md") }
     }
 

@@ -38,9 +38,10 @@ struct InitCommandTests {
         let product = directory.file("acme")
         let started = ContinuousClock.now
 
-        // 1. The release: a bare repository holding this checkout's last commit, tagged vX.Y.Z.
+        // 1. The release: a bare repository holding this checkout's last commit, tagged vX.Y.Z: the
+        // release this build is, or (between releases) the one it will be.
         let bare = directory.file("verticals.git")
-        let version = VerticalsVersion.current
+        let version = VerticalsVersion.release
         let tagged = try runCommand(
             "/bin/sh", ["-c", "bash \"$0/scripts/release-clone.sh\" \"$1\" \"$2\"", ManifestFixture.repositoryRoot, bare, version],
             environment: PackageBuild.toolchainEnvironment, in: directory, timeout: .seconds(120))

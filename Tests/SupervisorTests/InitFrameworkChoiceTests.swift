@@ -22,6 +22,31 @@ import VerticalsTesting
         #expect(try source(path, url: url) == .path(ManifestFixture.repositoryRoot))
     }
 
+    /// Between releases (`0.2.0-dev`) the build is no release: a URL needs a version, and the
+    /// version must be a release no older than the one the templates need.
+    @Test func betweenReleases_aURLNeedsAReleaseVersion_noOlderThanTheTemplatesNeed() throws {
+        let url = "file:///srv/git/verticals.git"
+        func choose(_ version: String?) throws(ScaffoldError) -> FrameworkSource {
+            try FrameworkChoice(path: nil, url: url, version: version)
+                .source(builtInURL: "", builtInVersion: "", currentVersion: "0.2.0-dev") { $0 }
+        }
+        #expect(try choose("0.2.0") == .url(url, version: "0.2.0"))
+        #expect(try choose("1.0.0") == .url(url, version: "1.0.0"))
+        let refused: [(String?, String)] = [
+            (nil, "between releases"), ("0.1.0", "older than the templates need"),
+            ("0.1.9", "pass --framework-version 0.2.0 or later"), ("0.2", "not a release"), ("0.2.0-dev", "not a release"),
+        ]
+        for (version, says) in refused {
+            #expect("\(String(describing: version))") { try choose(version) } throws: { error in
+                (error as? ScaffoldError)?.message.contains(says) == true
+            }
+        }
+        // The built-in release of a `make release` build is held to the same rule.
+        #expect(throws: ScaffoldError.self) {
+            try Self.none.source(builtInURL: url, builtInVersion: "0.1.0", currentVersion: "0.2.0-dev") { $0 }
+        }
+    }
+
     @Test func noFlags_andNoBuiltInRelease_refuse_namingBothWays() {
         #expect {
             try source(Self.none)

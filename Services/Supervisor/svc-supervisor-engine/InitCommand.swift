@@ -39,7 +39,11 @@ struct InitCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: "The framework's version for --framework-url (from: that version; default: \(VerticalsVersion.current)).")
+        help: ArgumentHelp(
+            "The framework's release for --framework-url (from: that version; at least \(VerticalsVersion.release)).",
+            discussion: VerticalsVersion.isPreRelease
+                ? "Required with --framework-url: this build (\(VerticalsVersion.current)) is between releases."
+                : "Default: \(VerticalsVersion.current), this build's release."))
     var frameworkVersion: String?
 
     @Option(name: .long, help: "The first vertical's name.")

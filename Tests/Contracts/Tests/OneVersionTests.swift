@@ -3,24 +3,37 @@ import Testing
 import VerticalsContract
 import VerticalsTesting
 
-/// One version in one place: ``VerticalsVersion/current`` is CHANGELOG.md's latest release, and
-/// what `svc-supervisor --version`, the Kubernetes export and `init --framework-url` say.
+/// One version in one place: ``VerticalsVersion/current`` is CHANGELOG.md's latest release (or,
+/// between releases, a later one with `-dev`), and what `svc-supervisor --version`, the Kubernetes
+/// export and `init` say.
 @Suite("One version")
 struct OneVersionTests {
     static let version = VerticalsVersion.current
     static let root = TrackerReferenceTests.repositoryRoot
 
-    @Test func isSemanticVersion() {
-        #expect(Self.version.wholeMatch(of: try! Regex("[0-9]+\\.[0-9]+\\.[0-9]+")) != nil, "\(Self.version)")
+    @Test func isSemanticVersion_aReleaseOrTheNextWithDev() {
+        #expect(Self.version.wholeMatch(of: try! Regex("[0-9]+\\.[0-9]+\\.[0-9]+(-dev)?")) != nil, "\(Self.version)")
+        #expect(VerticalsVersion.numbers(VerticalsVersion.release) != nil)
+        #expect(VerticalsVersion.numbers("1.2.3") == [1, 2, 3])
+        for bad in ["1.2", "1.2.3.4", "01.2.3", "1.2.x", "1..3", "1.2.3-dev", ""] { #expect(VerticalsVersion.numbers(bad) == nil, "\(bad)") }
     }
 
-    @Test func isTheChangelogsLatestRelease_andItsDependencyExample() throws {
+    /// A release build is the CHANGELOG's latest release; a build between releases is a later
+    /// one. Either way the dependency example names a release that exists.
+    @Test func isTheChangelogsLatestRelease_orLaterWhenBetweenReleases() throws {
         let changelog = try #require(readFile("\(Self.root)/CHANGELOG.md"))
         let release = try #require(
             OneVersionTests.latestRelease(inChangelog: changelog),
             "CHANGELOG.md has no `## X.Y.Z — YYYY-MM-DD` heading after `## Unreleased`")
-        #expect(release == Self.version, "CHANGELOG.md's latest release is \(release); VerticalsVersion.current is \(Self.version)")
-        #expect(changelog.contains("from: \"\(Self.version)\")"), "CHANGELOG.md's `.package(url:from:)` example should name \(Self.version)")
+        if VerticalsVersion.isPreRelease {
+            let latest = try #require(VerticalsVersion.numbers(release))
+            let next = try #require(VerticalsVersion.numbers(VerticalsVersion.release))
+            #expect(latest.lexicographicallyPrecedes(next), "\(Self.version) is between releases, so after \(release)")
+        } else {
+            #expect(release == Self.version, "CHANGELOG.md's latest release is \(release); VerticalsVersion.current is \(Self.version)")
+        }
+        #expect(changelog.contains("from: \"\(release)\")"), "CHANGELOG.md's `.package(url:from:)` example should name \(release)")
+        #expect(!changelog.contains("example.org/verticals"), "the repository's URL is a placeholder the reader fills in")
     }
 
     @Test func latestRelease_isTheFirstReleaseHeadingAfterUnreleased() {
@@ -55,13 +68,27 @@ struct OneVersionTests {
         #expect(images.count >= 6, "five workloads and the Containerfile name the image: \(images)")
     }
 
-    @Test func isWhatInitDependsOn_whenGivenOnlyAFrameworkURL() throws {
+    /// A release build's `init` depends on itself; a build between releases names no release of
+    /// its own and asks for one, no older than the release its templates need.
+    @Test func isWhatInitDependsOn_orAsksForARelease_whenGivenOnlyAFrameworkURL() throws {
         let directory = TemporaryDirectory()
-        let url = "https://example.org/verticals.git"
+        let url = "file:///srv/git/verticals.git"
         let result = try runCommand(
             "svc-supervisor", ["init", directory.file("acme"), "--framework-url", url, "--dry-run"], in: directory)
-        #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardOutput.contains("on \(url) from \(Self.version),"), "\(result.standardOutput)")
+        if VerticalsVersion.isPreRelease {
+            #expect(result.status == 64, "\(result.standardOutput)")
+            #expect(result.standardError.contains("between releases"), "\(result.standardError)")
+            #expect(result.standardError.contains("--framework-version X.Y.Z (\(VerticalsVersion.release) or later)"), "\(result.standardError)")
+        } else {
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.standardOutput.contains("on \(url) from \(Self.version),"), "\(result.standardOutput)")
+        }
+        let named = try runCommand(
+            "svc-supervisor",
+            ["init", directory.file("acme"), "--framework-url", url, "--framework-version", VerticalsVersion.release, "--dry-run"],
+            in: directory)
+        #expect(named.status == 0, "\(named.standardError)")
+        #expect(named.standardOutput.contains("on \(url) from \(VerticalsVersion.release),"), "\(named.standardOutput)")
     }
 
     /// The version of the first `## X.Y.Z — DATE` heading after `## Unreleased`, if the heading
