@@ -26,7 +26,11 @@ check=false
 program=svc-supervisor-engine
 version="$("$SWIFT" build --show-bin-path)/svc-supervisor"
 version="$("$version" --version | awk '{ print $2 }')"
-date="$(sed -n "s/^## $version — \([0-9-]*\)\$/\1/p" CHANGELOG.md | head -1)"
+# Between releases (X.Y.Z-dev) the pages keep the latest release's date until theirs is cut.
+case "$version" in
+    *-*) date="$(sed -n "s/^## [0-9][0-9.]* — \([0-9-]*\)\$/\1/p" CHANGELOG.md | head -1)" ;;
+    *) date="$(sed -n "s/^## $version — \([0-9-]*\)\$/\1/p" CHANGELOG.md | head -1)" ;;
+esac
 if [ -z "$date" ]; then
     echo "reference: CHANGELOG.md has no '## $version — YYYY-MM-DD' heading for the pages' date" >&2
     exit 2

@@ -85,8 +85,9 @@ public enum VerticalRule {
         return problems
     }
 
-    /// Every package target `start` reaches, with the chain of names that leads there.
-    static func reachable(from start: Target, _ byName: [String: Target]) -> [(Target, [String])] {
+    /// Every package target `start` reaches, with the chain of names that leads there
+    /// (`[start, …, reached]`), nearest first.
+    public static func reachable(from start: Target, _ byName: [String: Target]) -> [(Target, [String])] {
         var found: [(Target, [String])] = []
         var seen: Set<String> = [start.name]
         var queue: [(Target, [String])] = [(start, [start.name])]
@@ -107,5 +108,6 @@ public enum VerticalRule {
 public struct VerticalRuleError: Error, CustomStringConvertible {
     /// What could not be read.
     public let description: String
-    init(_ description: String) { self.description = description }
+    /// An error saying `description`.
+    public init(_ description: String) { self.description = description }
 }

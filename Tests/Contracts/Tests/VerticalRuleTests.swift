@@ -14,11 +14,12 @@ struct VerticalRuleTests {
         #expect(VerticalRule.violations(targets) == [])
     }
 
-    /// The framework stands alone. Every framework target is found by folder, and the
-    /// list is checked to hold the ones a product depends on, so the rule cannot pass by finding none.
+    /// The framework stands alone. The border follows from the package graph; the sides are
+    /// checked to hold the modules each is known for, so the rule cannot pass by finding none.
     @Test func noFrameworkTargetReachesTheReferenceSuite_andTheRuntimeNoDatabase() throws {
-        let targets = try Self.packageTargets()
-        let framework = Set(targets.filter(FrameworkRule.isFramework).map(\.name))
+        let graph = try Self.packageGraph()
+        let border = FrameworkRule.Border(graph)
+        let framework = border.framework
         #expect(framework.isSuperset(of: [
             "VerticalsWire", "VerticalsEventLoop", "VerticalsContract", "VerticalsServiceKit", "VerticalsStorage",
             "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsSupervisorCommands", "VerticalsScaffold",
@@ -27,12 +28,37 @@ struct VerticalRuleTests {
             "VerticalsContractTesting",
             "VerticalsContractGen", "VerticalsContractPlugin",
         ]))
-        #expect(targets.filter(FrameworkRule.isReference).map(\.name).contains("IOInterface"))
-        #expect(FrameworkRule.violations(targets) == [])
+        #expect(border.example.isSuperset(of: FrameworkRule.exampleModules))
+        #expect(border.example.isSuperset(of: ["IdentityService", "svc-identity", "AppointmentsService", "svc-appointments"]))
+        #expect(border.framework.isDisjoint(with: border.example))
+        #expect(FrameworkRule.violations(graph) == [])
+    }
+
+    /// The folders say what the graph says: a framework module under Shared/Example/, an example
+    /// module beside the framework's, a library depending on a program's folder, each named.
+    @Test func aModuleInTheWrongSidesFolder_orALibraryReachingIntoServices_isNamed() {
+        let graph = PackageGraph(
+            targets: [
+                VerticalRule.Target(name: "VerticalsWire", path: "Shared/Example/Wire", dependencies: []),
+                VerticalRule.Target(name: "IOInterface", path: "Shared/IOInterface", dependencies: ["VerticalsWire"]),
+                VerticalRule.Target(name: "VerticalsHelpers", path: "Shared/Helpers", dependencies: ["VerticalsWire", "vt-tool"]),
+                VerticalRule.Target(name: "vt-tool", path: "Services/Supervisor/vt-tool", dependencies: []),
+                VerticalRule.Target(name: "svc-greeter", path: "Services/Greeter/main", dependencies: ["IOInterface"]),
+                VerticalRule.Target(name: "Orphan", path: "Shared/Orphan", dependencies: []),
+            ],
+            types: ["vt-tool": "executable", "svc-greeter": "executable"],
+            products: [.init(name: "VerticalsHelpers", kind: "library", targets: ["VerticalsHelpers"])])
+        let problems = FrameworkRule.placementProblems(graph, FrameworkRule.Border(graph))
+        #expect(problems == [
+            "VerticalsWire (Shared/Example/Wire) is the framework's: move it under Shared/ or Services/Supervisor/",
+            "IOInterface (Shared/IOInterface) is the example's: move it under Shared/Example/ or its vertical's folder",
+            "VerticalsHelpers (Shared/Helpers) depends on vt-tool (Services/Supervisor/vt-tool): a library never depends on a program's folder",
+            "Orphan (Shared/Orphan) is reached by no product or program: a test target belongs under Tests/",
+        ], "\(problems)")
     }
 
     @Test func aFrameworkTargetReachingIOInterface_orTheRuntimeReachingGRDBOrServiceLifecycle_isNamed() {
-        let targets = [
+        let targets: [VerticalRule.Target] = [
             VerticalRule.Target(name: "VerticalsWire", path: "Shared/Wire", dependencies: []),
             VerticalRule.Target(name: "IOInterface", path: "Shared/Example/IOInterface", dependencies: ["VerticalsWire"]),
             VerticalRule.Target(name: "VerticalsStorage", path: "Shared/Storage", dependencies: ["GRDB"]),
@@ -41,7 +67,13 @@ struct VerticalRuleTests {
                 dependencies: ["VerticalsWire", "VerticalsStorage", "ServiceLifecycle"]),
             VerticalRule.Target(name: "svc-supervisor", path: "Services/Supervisor/svc-supervisor", dependencies: ["IOInterface", "TOMLKit"]),
         ]
-        let problems = FrameworkRule.violations(targets)
+        let graph = PackageGraph(
+            targets: targets, types: ["svc-supervisor": "executable"],
+            products: [
+                .init(name: "VerticalsServiceKit", kind: "library", targets: ["VerticalsServiceKit"]),
+                .init(name: "svc-supervisor", kind: "executable", targets: ["svc-supervisor"]),
+            ])
+        let problems = FrameworkRule.violations(graph).filter { !$0.contains("move it") }
         #expect(problems.contains { $0.hasPrefix("svc-supervisor") && $0.contains("reaches IOInterface") })
         #expect(problems.contains { $0.contains("VerticalsServiceKit → VerticalsStorage → GRDB") })
         #expect(problems.contains { $0.contains("VerticalsServiceKit reaches ServiceLifecycle through VerticalsServiceKit → ServiceLifecycle") })
@@ -82,12 +114,19 @@ struct VerticalRuleTests {
         ] {
             #expect(problems.contains { $0.hasPrefix(path + ":") }, "\(problems)")
         }
-        #expect(FrameworkRule.violations(targets).filter { $0.contains("describes a suite") } == problems)
+        let graph = PackageGraph(
+            targets: targets, products: [.init(name: "VerticalsScaffold", kind: "library", targets: ["VerticalsScaffold"])])
+        #expect(FrameworkRule.violations(graph).filter { $0.contains("describes a suite") } == problems)
     }
 
     /// The package's targets, from `swift package dump-package`.
     static func packageTargets() throws -> [VerticalRule.Target] {
         try VerticalRule.targets(dumpPackageJSON: dumpPackage())
+    }
+
+    /// The package's targets and products, from `swift package dump-package`.
+    static func packageGraph() throws -> PackageGraph {
+        try PackageGraph(dumpPackageJSON: dumpPackage())
     }
 
     /// `swift package dump-package` of the checkout, once per test run: each run compiles the
@@ -114,9 +153,9 @@ struct VerticalRuleTests {
     /// a vertical's) and those under Tests/ outside the framework's folders (the suite's tests).
     @Test func noFrameworkTargetNamesAReferenceVertical_orItsUserModel() throws {
         let root = files.folder.deletingLastPathComponent().deletingLastPathComponent().path
-        let framework = try Self.packageTargets().filter { target in
-            !FrameworkRule.isReference(target) && (!target.path.hasPrefix("Tests/") || FrameworkRule.isFramework(target))
-        }
+        let graph = try Self.packageGraph()
+        let border = FrameworkRule.Border(graph)
+        let framework = graph.targets.filter { border.framework.contains($0.name) && !$0.path.hasPrefix("Tests/") }
         #expect(Set(framework.map(\.name)).isSuperset(of: ["VerticalsContract", "VerticalsSupervisorCommands", "VerticalsScaffold"]))
         let found = try ReferenceKnowledge.lines(in: framework, root: root)
         #expect(found == [], "the framework names the reference suite:\n\(found.joined(separator: "\n"))")
@@ -236,9 +275,11 @@ struct VerticalRuleTests {
         let problems = try FrameworkRule.namingProblems(dumpPackageJSON: Self.dumpPackage())
         #expect(problems == [], "\(problems)")
         let breaches = """
-            {"targets": [
+            {"products": [{"name": "svc-supervisor", "type": {"executable": null}, "targets": ["svc-supervisor"]}],
+             "targets": [
               {"name": "SupervisorCommands", "path": "Shared/SupervisorCommands", "type": "regular", "dependencies": []},
-              {"name": "svc-supervisor", "path": "Services/Supervisor/Front", "type": "executable", "dependencies": []},
+              {"name": "svc-supervisor", "path": "Services/Supervisor/Front", "type": "executable",
+               "dependencies": [{"byName": ["SupervisorCommands", null]}, {"byName": ["CSpawn", null]}]},
               {"name": "CSpawn", "path": "Shared/CLibUV/Spawn", "type": "regular", "dependencies": []},
               {"name": "IdentityService", "path": "Services/Identity/Sources", "type": "regular", "dependencies": []},
               {"name": "SupervisorTests", "path": "Services/Supervisor/Tests", "type": "test", "dependencies": []}

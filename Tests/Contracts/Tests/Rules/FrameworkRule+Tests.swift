@@ -1,4 +1,5 @@
 import Foundation
+import VerticalsContractTesting
 import VerticalsWire
 
 /// The framework's tests and libraries stand apart from the reference suite: no product ships
@@ -7,14 +8,14 @@ import VerticalsWire
 extension FrameworkRule {
     /// Test folders of the reference suite: its verticals', its contracts', its session stubs',
     /// the whole suite's and its deployment's. Every other folder under `Tests/` holds the framework's tests.
-    public static let referenceTestFolders = [
+    static let referenceTestFolders = [
         "Tests/Services", "Tests/SuiteTests", "Tests/SuiteDeployTests", "Tests/IOInterfaceTests", "Tests/Contracts",
         "Tests/Support/SessionsTesting",
     ]
 
     /// Each product target of `dump-package`'s JSON whose path lies under `Tests/`, in words
     /// (`VerticalsTesting (Tests/Support/Testing) of product VerticalsTesting`).
-    public static func productsUnderTests(dumpPackageJSON text: String) throws -> [String] {
+    static func productsUnderTests(dumpPackageJSON text: String) throws -> [String] {
         let paths = Dictionary(
             try VerticalRule.targets(dumpPackageJSON: text).map { ($0.name, $0.path) }, uniquingKeysWith: { first, _ in first })
         guard case .object(let root) = try JSONValue(parsing: text),
@@ -39,7 +40,7 @@ extension FrameworkRule {
 
     /// Every line importing IOInterface in a Swift file of the framework's tests under `root`
     /// (the checkout), with the file's path relative to it, in path order.
-    public static func ioInterfaceImports(root: URL) -> [(path: String, line: String)] {
+    static func ioInterfaceImports(root: URL) -> [(path: String, line: String)] {
         let tests = root.appendingPathComponent("Tests")
         let paths = (FileManager.default.enumerator(atPath: tests.path)?.allObjects as? [String] ?? []).sorted()
         return paths.compactMap { relative in
@@ -58,7 +59,7 @@ extension FrameworkRule {
 
     /// What is wrong with `imports` (from ``ioInterfaceImports(root:)``): every one of them, since
     /// the framework's tests run on test contracts of their own (VerticalsTestSupport, vt-testd).
-    public static func ioInterfaceImportProblems(_ imports: [(path: String, line: String)]) -> [String] {
+    static func ioInterfaceImportProblems(_ imports: [(path: String, line: String)]) -> [String] {
         imports.map {
             "\($0.path) imports IOInterface, the reference suite's contracts: a framework test uses a test contract "
                 + "of its own (VerticalsTestSupport, vt-testd)"
@@ -69,30 +70,17 @@ extension FrameworkRule {
 extension FrameworkRule {
     /// The framework's tests and their support, from `dump-package`'s JSON: every test target,
     /// and every other target under `Tests/`, that reaches no target of the reference suite
-    /// (``isReference(_:)``: its contracts, a vertical's code or daemon, its session check),
+    /// (``Border/example``: its contracts, a vertical's code or daemon, its session check),
     /// directly or through others. A test that reaches one is the reference suite's own.
-    public static func frameworkTests(dumpPackageJSON text: String) throws -> [VerticalRule.Target] {
-        let targets = try VerticalRule.targets(dumpPackageJSON: text)
-        let byName = Dictionary(targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let types = try targetTypes(dumpPackageJSON: text)
-        return targets.filter { target in
-            guard types[target.name] == "test" || inside(target.path, "Tests") else { return false }
-            return !isReference(target) && !VerticalRule.reachable(from: target, byName).contains { isReference($0.0) }
+    static func frameworkTests(dumpPackageJSON text: String) throws -> [VerticalRule.Target] {
+        let graph = try PackageGraph(dumpPackageJSON: text)
+        let border = Border(graph)
+        let byName = graph.byName
+        let example = border.example.union(exampleModules)
+        return graph.targets.filter { target in
+            guard graph.types[target.name] == "test" || inside(target.path, "Tests") else { return false }
+            return !example.contains(target.name)
+                && !VerticalRule.reachable(from: target, byName).contains { example.contains($0.0.name) }
         }
-    }
-
-    /// Each target's type (`regular`, `executable`, `test`, …) by name.
-    static func targetTypes(dumpPackageJSON text: String) throws -> [String: String] {
-        guard case .object(let root) = try JSONValue(parsing: text),
-            case .array(let targets)? = root.first(where: { $0.key == "targets" })?.value
-        else { throw VerticalRuleError("dump-package printed no `targets` array") }
-        var types: [String: String] = [:]
-        for case .object(let members) in targets {
-            guard case .string(let name)? = members.first(where: { $0.key == "name" })?.value,
-                case .string(let type)? = members.first(where: { $0.key == "type" })?.value
-            else { continue }
-            types[name] = type
-        }
-        return types
     }
 }

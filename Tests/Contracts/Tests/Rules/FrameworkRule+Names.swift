@@ -1,3 +1,4 @@
+import VerticalsContractTesting
 import VerticalsWire
 
 /// One naming rule for the framework's targets, so a module's name says whose it is and a folder
@@ -11,9 +12,10 @@ import VerticalsWire
 /// reader tells them from the framework's. Test targets are named for what they test.
 extension FrameworkRule {
     /// Each framework target of `dump-package`'s JSON whose name or folder breaks the rule, in words.
-    /// The framework's targets are those in ``frameworkFolders`` and the framework's test support
+    /// The framework's targets are those of ``Border/framework`` and the framework's test support
     /// under `Tests/Support` (the reference suite's ``referenceTestFolders`` aside).
-    public static func namingProblems(dumpPackageJSON text: String) throws -> [String] {
+    static func namingProblems(dumpPackageJSON text: String) throws -> [String] {
+        let border = Border(try PackageGraph(dumpPackageJSON: text))
         guard case .object(let root) = try JSONValue(parsing: text),
             case .array(let targets)? = root.first(where: { $0.key == "targets" })?.value
         else { throw VerticalRuleError("dump-package printed no `targets` array") }
@@ -24,7 +26,7 @@ extension FrameworkRule {
                 case .string(let type)? = members.first(where: { $0.key == "type" })?.value
             else { continue }
             let framework =
-                frameworkFolders.contains { inside(path, $0) }
+                (border.framework.contains(name) && !inside(path, "Tests"))
                 || (inside(path, "Tests/Support") && !referenceTestFolders.contains { inside(path, $0) })
             guard framework, type != "test" else { continue }
             if let problem = namingProblem(name: name, path: path, isProgram: type == "executable") {
