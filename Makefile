@@ -14,6 +14,8 @@
 #   make fuzz-live  a live suite fuzzed from daemon.describe for FUZZ_SECONDS (FUZZ_SEED=S, REPLAY=HEX: docs/fuzz-live.md)
 #   make hummingbird-demo  a vertical that also serves GET /healthz over HTTP (Examples/HummingbirdDemo), in the foreground
 #   make bench   release build, then every benchmark against its baseline (bench/results.json, bench/latency.png)
+#   make docs    the framework's API documentation (DocC), warnings as errors, into .build/docs
+#   make docs-check  the docs served on 127.0.0.1 and a symbol's page opened in headless Chromium
 #   make api-check   before a release tag: the framework's public API against the last release (CHANGELOG.md)
 #   make release-cut VERSION=X.Y.Z   date CHANGELOG's Unreleased, set the version, check, tag (CONTRIBUTING.md)
 # Swift from PATH, else the toolchain at /opt/swift; its folder goes first on PATH for every recipe,
@@ -53,7 +55,7 @@ SOAK_SECONDS ?= 600
 # Seconds per fuzz target in `make test`: a smoke run that the targets build, load their seeds and run.
 FUZZ_SMOKE_SECONDS ?= 3
 
-.PHONY: all deps build release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal image fresh-debian-rehearsal fuzz fuzz-live soak bench hummingbird-demo api-check release-cut clean
+.PHONY: all deps build release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal image fresh-debian-rehearsal fuzz fuzz-live soak bench hummingbird-demo api-check release-cut docs docs-check clean
 
 all: build
 
@@ -94,6 +96,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory exec-shim
 	SWIFT="$(SWIFT)" bash scripts/reference.sh --check
+	SWIFT="$(SWIFT)" bash scripts/docs.sh
 	SWIFT="$(SWIFT)" bash scripts/run-tests.sh $(TEST_FLAGS)
 	bash Tests/EventLoopTests/memcheck.sh
 	bash scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
@@ -258,6 +261,12 @@ API_PRODUCTS ?= $(shell SWIFT="$(SWIFT)" bash scripts/api-products.sh)
 # Not `swift package diagnose-api-breaking-changes`: it fails on this package with "redefinition of
 # module 'CTOML'" (swiftlang/swift-package-manager#9254); scripts/api-check.sh runs the toolchain's
 # swift-api-digester itself, with one build's search paths per dump (see its header).
+docs: build
+	SWIFT="$(SWIFT)" bash scripts/docs.sh
+
+docs-check: docs
+	bash scripts/docs-page-check.sh
+
 release-cut: deps
 	bash scripts/release-cut.sh $(VERSION)
 

@@ -36,8 +36,8 @@ public enum Compatibility {
 
     /// Every difference between two versions of one service.
     ///
-    /// Both are read back into schemas (``ServiceDescription/catalog(of:)``), so the guard
-    /// compares the same ``MessageSchema``s the codec runs on; a description that does not read
+    /// Both are read back into schemas (`ServiceDescription/catalog(of:)`), so the guard
+    /// compares the same `MessageSchema`s the codec runs on; a description that does not read
     /// back is itself a breaking finding.
     public static func compare(_ old: Daemon.Description, _ new: Daemon.Description) -> [Finding] {
         let oldCatalog: SchemaCatalog

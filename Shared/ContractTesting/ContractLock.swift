@@ -7,7 +7,7 @@ import VerticalsWire
 /// `Tests/Contracts/contracts.lock.json` and compared with today's by ``Compatibility``.
 /// The product's contracts are passed in (its `Contracts.all`): the library knows none.
 ///
-/// Each entry is a ``Daemon/Description``, built by ``ServiceDescription`` from the field
+/// Each entry is a `Daemon/Description`, built by `ServiceDescription` from the field
 /// tables: the same data a running daemon answers `daemon.describe` with. The file is its
 /// JSON form, printed by Wire's generic codec, so the lock cannot drift from the schemas.
 public struct ContractLock: WireMessage {

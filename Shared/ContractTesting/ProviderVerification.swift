@@ -8,6 +8,9 @@ public enum ProviderVerification {
     /// Every way `interaction` of `contract` is not honoured by `provider`; empty when it is.
     ///
     /// - Parameters:
+    ///   - interaction: what the consumer sends and expects back.
+    ///   - contract: the consumer's declaration the interaction is part of.
+    ///   - provider: the provider's vertical name.
     ///   - operation: the provider's operation the interaction names, from the product's contracts
     ///     (nil: the provider no longer declares it).
     ///   - state: sets up a provider state through public operations and returns its variables,

@@ -1,7 +1,7 @@
 import CLibUV
 import Glibc
 
-/// A child process started with `uv_spawn` or `vt_spawn` (``Options/Launch``); loop-confined.
+/// A child process started with `uv_spawn` or `vt_spawn` (`Options/Launch`); loop-confined.
 ///
 /// ```swift
 /// let child = try ChildProcess.spawn(options, on: loop, onOutput: { stream, bytes in log(stream, bytes) }) { status in
@@ -10,7 +10,7 @@ import Glibc
 /// try child.kill(SIGTERM)
 /// ```
 ///
-/// libuv (for `uv_spawn`) or the loop's ``ChildReaper`` (for `vt_spawn`) reaps this child by its
+/// libuv (for `uv_spawn`) or the loop's `ChildReaper` (for `vt_spawn`) reaps this child by its
 /// pid; nothing in the process may call `waitpid(-1)`.
 /// `onExit` runs once, after the child exited and its captured output reached end of file —
 /// or 250 ms after exit if a grandchild still holds the pipe open. If the loop shuts down
@@ -63,11 +63,13 @@ public final class ChildProcess: @unchecked Sendable {
     /// callbacks run on it.
     ///
     /// - Parameters:
+    ///   - options: what to start and how.
+    ///   - loop: the loop the child's handles and callbacks belong to.
     ///   - onOutput: chunks of captured output, with the stream they came from (1 or 2).
     ///   - onExit: the exit status, once.
     /// - Throws: ``EventLoopError/notFound`` for a missing executable or working directory,
     ///   ``EventLoopError/system(operation:code:)`` for other spawn failures (e.g. `UV_EACCES`),
-    ///   ``EventLoopError/closed`` while the loop shuts down; with ``Options/Launch/vfork(parentDeathSignal:)``,
+    ///   ``EventLoopError/closed`` while the loop shuts down; with `Options/Launch/vfork(parentDeathSignal:)`,
     ///   ``EventLoopError/spawn(step:code:)`` for a step that failed in the child.
     public static func spawn(
         _ options: Options, on loop: EventLoop,

@@ -13,7 +13,7 @@ extension Connection {
     /// loop thread, never inside this call.
     ///
     /// Fails with ``EventLoopError/connectionRefused`` (nothing listens on the port),
-    /// ``EventLoopError/closed`` (the loop shuts down) or a ``EventLoopError/Kind/system`` error
+    /// ``EventLoopError/closed`` (the loop shuts down) or a `EventLoopError/Kind/system` error
     /// (an unknown host: `getaddrinfo`; unreachable networks).
     public static func connect(
         to endpoint: SocketEndpoint, on loop: EventLoop, options: ConnectionOptions = .init(),

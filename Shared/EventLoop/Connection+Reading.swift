@@ -51,7 +51,7 @@ extension Connection {
     /// Takes the next whole frame already received, for a frame handler that serves the frames
     /// of one read together (a host runs every request of a read in one task while none
     /// suspends). Nil when no whole frame is buffered, or the connection stops wanting frames:
-    /// closed, paused by backpressure, or framing broken (reported as ``deliverFrames()`` does).
+    /// closed, paused by backpressure, or framing broken (reported as `deliverFrames()` does).
     /// On the loop thread only, from a frame handler or a task that runs inline in one.
     public func nextBufferedFrame() -> [UInt8]? {
         guard state == .open, !isPausedForBackpressure, !framingFailed else { return nil }

@@ -53,7 +53,7 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         EventLoopError(reason: .tls(message))
     }
 
-    /// A step of a ``ChildProcess/Options/Launch/vfork(parentDeathSignal:)`` start failed in the
+    /// A step of a `ChildProcess/Options/Launch/vfork(parentDeathSignal:)` start failed in the
     /// child, before the program ran (`exec` for a missing program, `pdeathsig`, `chdir`, …),
     /// with the negative errno; no child is left behind.
     public static func spawn(step: String, code: Int32) -> EventLoopError {
@@ -108,13 +108,13 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         }
     }
 
-    /// The step of a child's start that failed, for ``Kind/spawn`` errors.
+    /// The step of a child's start that failed, for `Kind/spawn` errors.
     public var step: String? {
         if case .spawn(let step, _) = reason { return step }
         return nil
     }
 
-    /// libuv's negative errno for ``Kind/system`` errors (and the errno behind the typed kinds).
+    /// libuv's negative errno for `Kind/system` errors (and the errno behind the typed kinds).
     public var code: Int32? {
         switch reason {
         case .system(_, let code), .spawn(_, let code): code

@@ -59,7 +59,7 @@ public enum ServiceAccounts {
     }
 
     /// Tells `spec`'s daemon what its manifest entry declares it calls, unless its `env` did:
-    /// `VERTICALS_DEPENDS_ON` (``DaemonEnvironment/dependsOnVariable``), the `depends_on` names
+    /// `VERTICALS_DEPENDS_ON` (`DaemonEnvironment/dependsOnVariable`), the `depends_on` names
     /// comma-separated. A daemon whose code's calls differ from it warns at start-up, naming the
     /// edge (ServiceKit's `Callees.disagreement(environment:vertical:)`). svc-supervisor, the systemd units and the
     /// Kubernetes ConfigMaps all set it here.

@@ -11,7 +11,7 @@ import VerticalsContract
 ///   costs the request path one lock and one count. A batch the collector does not take (refused,
 ///   unreachable, timed out) is dropped and counted the same way: no retry piles up.
 /// - **Asleep when idle**: no timer runs while the queue is empty. The first span queued starts
-///   the sender on a thread of its own (``ExportThread``), which waits the batch delay
+///   the sender on a thread of its own (`ExportThread`), which waits the batch delay
 ///   (`OTEL_BSP_SCHEDULE_DELAY`, default 1000 ms) unless a full batch (512) is already there,
 ///   sends, and ends once the queue is empty. An idle daemon has no thread for it.
 ///

@@ -3,7 +3,7 @@ import ServiceLifecycle
 import VerticalsServiceKit
 
 /// A vertical's whole daemon (its client, background work and host, in their
-/// ``DaemonLifecycle``) as one swift-service-lifecycle `Service`, so it runs in that library's
+/// `DaemonLifecycle`) as one swift-service-lifecycle `Service`, so it runs in that library's
 /// `ServiceGroup` beside an HTTP server, a database client or any other service, with one
 /// graceful shutdown.
 ///
@@ -16,7 +16,7 @@ import VerticalsServiceKit
 /// ServiceGroup(configuration: .init(services: [.init(service: http), .init(service: vertical)], …))
 /// ```
 ///
-/// ``DaemonMain/run(_:arguments:beside:_:)`` builds one and its group; build one yourself only
+/// `DaemonMain/run(_:arguments:beside:_:)` builds one and its group; build one yourself only
 /// with a lifecycle that watches no signal (`signals: []`): the group owns them.
 public struct VerticalService: Service {
     /// The vertical's parts, run on its loop.
@@ -32,7 +32,7 @@ public struct VerticalService: Service {
     /// Serves until the group's graceful shutdown (or its cancellation), then drains in order and
     /// returns.
     ///
-    /// - Throws: what a part of the vertical threw (``DaemonExit/socketUnavailable(_:)`` when its
+    /// - Throws: what a part of the vertical threw (`DaemonExit/socketUnavailable(_:)` when its
     ///   socket cannot be had).
     public func run() async throws {
         let lifecycle = self.lifecycle

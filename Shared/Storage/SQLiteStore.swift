@@ -46,8 +46,8 @@ public enum SQLiteStore {
     /// with `owner`'s id.
     ///
     /// One process serves a store at a time: the store is open only with an exclusive lock on
-    /// `directory/fileName.lock` (see ``StoreLock`` for the kind and why), held until the pool's
-    /// writer closes (``DatabasePool/close()``, or the last reference to the pool goes) or the
+    /// `directory/fileName.lock` (see `StoreLock` for the kind and why), held until the pool's
+    /// writer closes (`DatabasePool/close()`, or the last reference to the pool goes) or the
     /// process dies. A store another pool holds, in this process or another, is refused at once,
     /// before SQLite opens it, with a ``StoreError`` whose ``StoreError/isHeld`` is true and whose
     /// message names the holder's pid and program; under ``handOver`` (an upgrade's new process)

@@ -3,7 +3,7 @@ import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire
 
-/// A ``ServiceCalling`` for unit tests: answers only the operations a test stubs, and fails
+/// A `ServiceCalling` for unit tests: answers only the operations a test stubs, and fails
 /// every other call with `unimplemented` naming the operation and its input, so a use case that
 /// calls a vertical its test did not declare fails loudly (swift-dependencies' lesson).
 ///

@@ -2,8 +2,8 @@ import Testing
 import VerticalsServiceKit
 import VerticalsWire
 
-/// The ``ServiceError`` a caller would get for what `body` throws: a domain error in its wire
-/// form (``ServiceErrorConvertible``), as the Router answers it. Records an issue when `body`
+/// The `ServiceError` a caller would get for what `body` throws: a domain error in its wire
+/// form (`ServiceErrorConvertible`), as the Router answers it. Records an issue when `body`
 /// succeeds or throws something with no wire form (the caller would see `internal`).
 ///
 /// ```swift

@@ -1,6 +1,6 @@
 /// A vertical's whole contract: its name and every operation it serves.
 ///
-/// Each vertical has one namespace in IOInterface that conforms, e.g. ``Identity``.
+/// Each vertical has one namespace in IOInterface that conforms, e.g. `Identity`.
 /// Adding an operation means adding it to ``operations`` too; a test checks that
 /// every operation named in a contract is listed there.
 public protocol ServiceContract: Sendable {

@@ -36,7 +36,7 @@ public struct StreamOperation<Input: WireMessage, Event: WireMessage>: Sendable 
         self.fullName = "\(service).\(name)"
     }
 
-    /// The operation without its types; its `output` is ``Empty`` (the response that ends the
+    /// The operation without its types; its `output` is `Empty` (the response that ends the
     /// stream) and its `event` the Event message.
     public var descriptor: OperationDescriptor {
         OperationDescriptor(

@@ -19,7 +19,7 @@ public enum DaemonExitStatus {
     /// The socket cannot be had (path too long, address in use): `EX_UNAVAILABLE`.
     public static let socketUnavailable: Int32 = 69
 
-    /// Every status a daemon exits with, in order: the one list ``DaemonExit`` maps to and
+    /// Every status a daemon exits with, in order: the one list `DaemonExit` maps to and
     /// `svc-supervisor up`'s manual page is written from.
     public static let all: [ExitStatusMeaning] = [
         ExitStatusMeaning(stopped, "stopped in order, or answered --help, --version or a passed --check"),

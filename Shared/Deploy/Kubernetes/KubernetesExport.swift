@@ -2,7 +2,7 @@ import VerticalsContract
 import VerticalsManifest
 
 /// The suite's Kubernetes objects, generated from its manifest: pure functions from a
-/// ``Manifest`` to file contents, as ``SystemdExport`` is for systemd.
+/// `Manifest` to file contents, as ``SystemdExport`` is for systemd.
 ///
 /// ```swift
 /// let (manifest, _) = ManifestParser.load(

@@ -1,6 +1,6 @@
 import VerticalsManifest
 
-/// The suite's systemd files, generated from its manifest: pure functions from a ``Manifest``
+/// The suite's systemd files, generated from its manifest: pure functions from a `Manifest`
 /// to file contents, so `svc-supervisor export systemd` and anything that scaffolds a new
 /// vertical produce the same bytes.
 ///
@@ -10,8 +10,8 @@ import VerticalsManifest
 /// for (path, text) in try SystemdExport.files(for: manifest) { … }  // "verticals-identity.service": "…"
 /// ```
 ///
-/// Per service with a socket, `verticals-<name>.socket` (``VerticalSocketUnit``); per service
-/// `verticals-<name>.service` (``VerticalServiceUnit``); then `verticals.target`,
+/// Per service with a socket, `verticals-<name>.socket` (`VerticalSocketUnit`); per service
+/// `verticals-<name>.service` (`VerticalServiceUnit`); then `verticals.target`,
 /// `svc-supervisor.service`, `sysusers.d/verticals.conf` and `tmpfiles.d/verticals.conf`.
 public enum SystemdExport {
     /// The first lines of every generated file.
@@ -27,7 +27,7 @@ public enum SystemdExport {
     /// `host` (`--host`) writes the units of one host of a manifest that places its services
     /// (`host = "a"`): the services placed there or nowhere; the others, and remote services
     /// (an endpoint, no executable), get no unit and are reached at their endpoint
-    /// (``SystemdPlacement``).
+    /// (`SystemdPlacement`).
     public static func files(
         for manifest: Manifest, layout: SystemdLayout = SystemdLayout(), host: String? = nil
     ) throws(SystemdExportError) -> [String: String] {

@@ -26,7 +26,7 @@ public struct SystemdLayout: Sendable, Equatable {
     public var supervisorRunDirectory = "/var/lib/verticals-supervisor"
 
     /// The layout for programs installed under `prefix` (default `/usr/local`).
-    /// The socket folder's mode as systemd writes it (`0750`): ``ServiceAccounts/socketFolderMode``,
+    /// The socket folder's mode as systemd writes it (`0750`): `ServiceAccounts/socketFolderMode`,
     /// the same as under `svc-supervisor up`.
     public static var socketFolderMode: String {
         let octal = String(ServiceAccounts.socketFolderMode, radix: 8)
@@ -47,6 +47,6 @@ public struct SystemdLayout: Sendable, Equatable {
     public func unitName(_ service: String) -> String { namePrefix + service }
 
     /// The user `spec` runs as: its manifest `user`, else `verticals-<name>`
-    /// (``ServiceAccounts/userName(_:prefix:)``, which svc-supervisor uses as root too).
+    /// (`ServiceAccounts/userName(_:prefix:)`, which svc-supervisor uses as root too).
     public func userName(_ spec: ServiceSpec) -> String { ServiceAccounts.userName(spec, prefix: namePrefix) }
 }

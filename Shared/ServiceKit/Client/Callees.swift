@@ -32,7 +32,7 @@ public struct Callees: Sendable, Equatable, CustomStringConvertible {
     /// operation of it that is not operator-only), in declaration order, each once.
     public let entries: [String]
 
-    /// The called verticals' names (their contracts' ``ServiceContract/name``), in declaration order.
+    /// The called verticals' names (their contracts' `ServiceContract/name`), in declaration order.
     public let names: [String]
 
     /// The operations given, e.g. `Callees(Identity.authenticate, Clinics.checkSlot)`.

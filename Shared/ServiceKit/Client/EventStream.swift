@@ -1,9 +1,9 @@
 import VerticalsWire
 
-/// The events of a streaming call (``ServiceClient/stream(_:_:timeout:)``), as they arrive.
+/// The events of a streaming call (`ServiceClient/stream(_:_:timeout:)`), as they arrive.
 ///
 /// Ends (returns nil) when the callee ends the stream with its response; throws the callee's
-/// ``ServiceError`` when it ends with an error, or the client's own (`unavailable` when the
+/// `ServiceError` when it ends with an error, or the client's own (`unavailable` when the
 /// connection closed, `deadlineExceeded` past a deadline given). Stopping early — leaving the
 /// `for` loop, or cancelling the task that iterates — sends `cancel` to the callee.
 ///

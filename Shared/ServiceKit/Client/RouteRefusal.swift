@@ -20,7 +20,7 @@ public enum RouteRefusal {
         case undeclaredInCode
         /// The caller's manifest `depends_on` does not name the operation (refused by the callee).
         case undeclaredRoute
-        /// The operation is ``OperationMark/operatorOnly`` and the caller is not the operator.
+        /// The operation is `OperationMark/operatorOnly` and the caller is not the operator.
         case operatorOnly
     }
 

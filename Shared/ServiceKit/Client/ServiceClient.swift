@@ -9,7 +9,7 @@ import VerticalsWire
 ///
 /// One connection per callee, opened on first use, shared by all calls (many in flight,
 /// answered out of order), and opened again after the callee restarts. Every failure is
-/// a typed ``ServiceError``: `unavailable` when the callee cannot be reached or drops the
+/// a typed `ServiceError`: `unavailable` when the callee cannot be reached or drops the
 /// connection, `deadlineExceeded` when no answer came in time, `cancelled` when the
 /// calling task was cancelled.
 ///

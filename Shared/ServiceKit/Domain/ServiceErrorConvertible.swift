@@ -1,7 +1,7 @@
 import VerticalsWire
 
 /// An error that knows what a caller over the wire sees for it: its code, message and
-/// details as a ``ServiceError``.
+/// details as a `ServiceError`.
 ///
 /// A vertical's domain error conforms (as Hummingbird's `HTTPResponseError` and Vapor's
 /// `AbortError` do for HTTP), and the ``Router`` turns any thrown one into its wire form in

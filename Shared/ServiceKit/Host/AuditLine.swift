@@ -12,7 +12,7 @@ import VerticalsWire
 /// audit service=identity operation=identity.grantRole caller=verticals://operator caller_certificate=verticals://operator outcome=ok
 /// ```
 ///
-/// Every operator-only operation (``OperationMark/operatorOnly``) is audited, refusals included.
+/// Every operator-only operation (`OperationMark/operatorOnly`) is audited, refusals included.
 ///
 /// Which operations: ``PeerAccess/auditedOperations`` (`daemon.backup`, `daemon.setLogLevel`,
 /// and those in `VERTICALS_AUDIT_OPERATIONS`) and the vertical's own ``Router/auditedOperations``. `outcome` is `ok` or the error code.

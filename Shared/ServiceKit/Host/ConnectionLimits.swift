@@ -10,7 +10,7 @@ import VerticalsWire
 /// | ``maxFrameSize`` | 4 MiB | `VERTICALS_MAX_FRAME_BYTES` | `protocolError`, connection closed |
 /// | ``maxInFlightPerConnection`` | 1024 | `VERTICALS_MAX_IN_FLIGHT` | that request answered `resourceExhausted` |
 /// | ``maxConnections`` | 1024 | `VERTICALS_MAX_CONNECTIONS` | the new connection gets `resourceExhausted`, closed |
-/// | ``maxConnectionsPerPeer`` | 128 | `VERTICALS_MAX_CONNECTIONS_PER_PEER` | the same, for one caller (``Connection/callerKey``) |
+/// | ``maxConnectionsPerPeer`` | 128 | `VERTICALS_MAX_CONNECTIONS_PER_PEER` | the same, for one caller (`Connection/callerKey`) |
 /// | ``outboundHighWater`` | 1 MiB | `VERTICALS_OUTBOUND_HIGH_WATER_BYTES` | the connection stops being read until it drains |
 /// | ``maxOutboundBytes`` | 16 MiB | `VERTICALS_MAX_OUTBOUND_BYTES` | the connection is closed (its peer does not read) |
 /// | ``handshakeTimeout`` | 10 s | `VERTICALS_HANDSHAKE_TIMEOUT_SECONDS` | no first frame: `deadlineExceeded`, closed |

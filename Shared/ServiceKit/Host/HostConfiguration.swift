@@ -4,7 +4,7 @@ import VerticalsWire
 
 /// How a vertical's host serves: its name, where it listens, and its limits.
 ///
-/// ``from(environment:name:)`` reads the variables both hosts set, so `main.swift`
+/// `from(environment:name:)` reads the variables both hosts set, so `main.swift`
 /// needs no configuration of its own.
 public struct HostConfiguration: Sendable {
     /// The vertical's name; its socket is `<name>.sock` and its operations `<name>.<op>`.
@@ -47,7 +47,7 @@ public struct HostConfiguration: Sendable {
     /// The environment the configuration was read from (for `NOTIFY_SOCKET`, `WATCHDOG_USEC`).
     public var environment: [String: String]
     /// `VERTICALS_IDLE_EXIT_SECONDS` (the manifest's `idle_exit`): the daemon exits 0 once it has
-    /// had no request in flight and no open stream for this long (``IdleExit``); nil: it never does.
+    /// had no request in flight and no open stream for this long (`IdleExit`); nil: it never does.
     public var idleExit: Duration?
     /// Event loops the host serves its connections on (`VERTICALS_LOOPS`, else the usable cores:
     /// ``LoopCount``); each connection lives on one. 1 (the default of a configuration built in

@@ -33,7 +33,7 @@ import VerticalsEventLoop
 /// `daemon.describe`; others get `permissionDenied` naming the missing edge (``CallerGrant``).
 /// Unset, admitted callers may call every operation that is not operator-only, as before.
 ///
-/// Operator-only operations (``OperationMark/operatorOnly``): only the operator may call them:
+/// Operator-only operations (`OperationMark/operatorOnly`): only the operator may call them:
 /// root, the daemon's own uid, a primary gid on `VERTICALS_ALLOWED_GIDS` (the operator group)
 /// that is not a vertical's uid, or, over mutual TLS, the certificate named `operator` (or the
 /// daemon's own). Nothing in `VERTICALS_ALLOWED_OPERATIONS` can grant one.

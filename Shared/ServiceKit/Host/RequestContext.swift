@@ -27,7 +27,7 @@ public final class RequestContext: Sendable {
     public let caller: String?
     /// Whether the caller is the operator, as the host decided when it admitted the connection
     /// (``CallerGrant/isOperator``: root, the daemon's own uid, the operator group, or the
-    /// operator certificate): exactly whom an operation marked ``OperationMark/operatorOnly``
+    /// operator certificate): exactly whom an operation marked `OperationMark/operatorOnly`
     /// admits. A use case that must know asks this rather than re-deriving it from ``peer``.
     public let callerIsOperator: Bool
     /// The server span's place in its trace (nil when the daemon traces nothing,

@@ -6,7 +6,7 @@ extension Router {
     ///
     /// Each element of the sequence goes out as one `event` frame under the request's id; when
     /// the sequence ends, an empty `response` ends the stream; when it throws, an `error` does
-    /// (a ``ServiceErrorConvertible`` error as its ``ServiceError``, anything else as `internal`).
+    /// (a ``ServiceErrorConvertible`` error as its `ServiceError`, anything else as `internal`).
     /// The caller's `cancel`, its deadline or the connection closing cancels the handler's task,
     /// which ends iteration.
     /// Backpressure: while the connection's outbound queue is over its high-water mark (the

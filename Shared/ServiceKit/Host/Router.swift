@@ -43,7 +43,7 @@ public struct Router: Sendable {
 
     /// Serves `operation` with `handler`.
     ///
-    /// The handler throws the typed failures it means: a ``ServiceError``, or a domain error that
+    /// The handler throws the typed failures it means: a `ServiceError`, or a domain error that
     /// is ``ServiceErrorConvertible`` (answered as its ``ServiceErrorConvertible/serviceError``).
     /// Anything else it throws is answered as `internal` (and logged), never leaked to the caller.
     /// It runs on the host's loop, where the request arrived (`nonisolated(nonsending)`: no

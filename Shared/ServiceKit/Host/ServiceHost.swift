@@ -23,7 +23,7 @@ import VerticalsWire
 ///
 /// Loop-confined after ``start()``: each instance's mutable state is touched only on its
 /// `loop`'s thread (every entry point either runs there or hops with `loop.execute`), and what
-/// the loops share is immutable, atomic (``HostCensus``) or locked (metrics, traces), which is
+/// the loops share is immutable, atomic (`HostCensus`) or locked (metrics, traces), which is
 /// what makes the `@unchecked Sendable` sound.
 public final class ServiceHost: @unchecked Sendable {
     /// The host's settings.
@@ -123,7 +123,7 @@ public final class ServiceHost: @unchecked Sendable {
     }
 
     /// Starts listening and serving; returns once the socket is ready. Throws a typed
-    /// ``EventLoopError`` when the socket cannot be had (path too long, address in use).
+    /// `EventLoopError` when the socket cannot be had (path too long, address in use).
     ///
     /// - Throws: ``LoopCountError`` when `VERTICALS_LOOPS` is not a number of loops.
     public func start() async throws {

@@ -18,7 +18,7 @@ import VerticalsContract
 /// | ``unhealthy(_:)`` (a failed `--probe`) | 1 | standard error |
 /// | ``init(_:)`` of any other error | 70 `EX_SOFTWARE` | the log |
 ///
-/// Supervisors read the status: 78 (``DaemonExitStatus/restartCannotHelp``) is never restarted.
+/// Supervisors read the status: 78 (`DaemonExitStatus/restartCannotHelp`) is never restarted.
 public struct DaemonExit: Error, Sendable, CustomStringConvertible {
     private enum Kind: Sendable {
         case stopped, answered, usage, socketUnavailable, startFailed, restartCannotHelp, configurationInvalid, failed
@@ -49,7 +49,7 @@ public struct DaemonExit: Error, Sendable, CustomStringConvertible {
     public static func socketUnavailable(_ reason: String) -> DaemonExit { DaemonExit(.socketUnavailable, reason) }
 
     /// The daemon could not start: `text` to standard error; status 78 when a restart cannot
-    /// help (``DaemonExitStatus/restartCannotHelp``), else 70 (``DaemonExitStatus/startFailed``).
+    /// help (`DaemonExitStatus/restartCannotHelp`), else 70 (`DaemonExitStatus/startFailed`).
     public static func cannotStart(_ text: String, restartCannotHelp: Bool = false) -> DaemonExit {
         DaemonExit(restartCannotHelp ? .restartCannotHelp : .startFailed, text)
     }
@@ -70,7 +70,7 @@ public struct DaemonExit: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The process exit status, one of ``DaemonExitStatus/all``.
+    /// The process exit status, one of `DaemonExitStatus/all`.
     public var status: Int32 {
         switch kind {
         case .stopped, .answered: DaemonExitStatus.stopped

@@ -6,13 +6,13 @@ import VerticalsContract
 import VerticalsEventLoop
 
 /// What a daemon's command line asks for: serve (no arguments), `--check`, `--probe`, `--help`
-/// or `--version`. Every vertical gets these from ``ServiceRuntime/boot(_:)``, before anything
+/// or `--version`. Every vertical gets these from `ServiceRuntime/boot(_:)`, before anything
 /// touches a socket.
 public enum DaemonArguments: Equatable, Sendable {
     /// Serve the vertical (the normal case).
     case serve
     /// Validate the environment and open (migrating) the store, then exit without serving; a
-    /// store another process holds is left to it (see ``ServiceRuntime/makeWorld(_:)``).
+    /// store another process holds is left to it (see `ServiceRuntime/makeWorld(_:)`).
     case check
     /// Ask the running daemon, at its own endpoint, `daemon.health` within
     /// ``probeTimeout(environment:)``; exit 0 when it answers, 1 otherwise (an exec probe's contract).
@@ -21,11 +21,11 @@ public enum DaemonArguments: Equatable, Sendable {
     case help
     /// Print the version and exit 0.
     case version
-    /// Print the vertical's own settings (its ``SettingsDeclaration``) as Markdown and exit 0: what
+    /// Print the vertical's own settings (its `SettingsDeclaration`) as Markdown and exit 0: what
     /// the ENVIRONMENT reference is generated from.
     case printSettings
 
-    /// The suite's version, printed by `--version`: ``VerticalsVersion/current``.
+    /// The suite's version, printed by `--version`: `VerticalsVersion/current`.
     public static let suiteVersion = VerticalsVersion.current
 
     /// Reads `arguments` (without the program name); an unknown one is a usage error naming it.

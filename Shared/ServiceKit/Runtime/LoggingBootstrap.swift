@@ -5,7 +5,7 @@ import VerticalsContract
 /// Sets up swift-log once per process: lines to standard error (svc-supervisor and
 /// journald both capture it), at the level `VERTICALS_LOG_LEVEL` names (default `info`), which
 /// ``RuntimeLogLevel`` can change while the process runs. A line written while serving a request
-/// carries its `trace_id` and `span_id` (``Logging/Logger/MetadataProvider/requestTrace``).
+/// carries its `trace_id` and `span_id` (`Logging/Logger/MetadataProvider/requestTrace`).
 public enum LoggingBootstrap {
     private static let done = Mutex(false)
 

@@ -3,7 +3,7 @@ import VerticalsWire
 /// Runs blocking work (password hashing, file I/O) off the event loop, so the loop keeps
 /// serving other requests; the caller resumes on its own executor when the work is done.
 ///
-/// The work runs on threads the framework owns (``BlockingThreads``), never on libdispatch's
+/// The work runs on threads the framework owns (`BlockingThreads`), never on libdispatch's
 /// global queues: their worker-pool monitor would wake the daemon every second from the first
 /// offload on, and `daemon.health`, which every liveness check calls, offloads.
 ///

@@ -4,7 +4,7 @@ import Synchronization
 /// The process's log level, changeable while it runs (`daemon.setLogLevel`).
 ///
 /// swift-log copies a handler into every `Logger`, so a level stored in the handler could
-/// not change afterwards; ``LevelFollowingHandler`` instead reads it from here at every
+/// not change afterwards; `LevelFollowingHandler` instead reads it from here at every
 /// check, one relaxed atomic load.
 public enum RuntimeLogLevel {
     /// `info`'s index in `Logger.Level.allCases`, the level at start (a literal, like

@@ -3,7 +3,7 @@
 ///
 /// Unlike a serial `DispatchQueue`, which runs on libdispatch's global pool and, once used, lets
 /// its monitor wake the process every second for ever, the thread is parked on a semaphore
-/// between jobs and costs no wake-up (``BlockingThreads`` with one thread).
+/// between jobs and costs no wake-up (`BlockingThreads` with one thread).
 ///
 /// ```swift
 /// let archive = SerialWorker()

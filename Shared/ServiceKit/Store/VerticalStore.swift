@@ -16,7 +16,7 @@ import VerticalsWire
 public protocol VerticalStore: Sendable {
     /// Writes a consistent copy of the store to `path` (which must not exist yet) while requests
     /// go on, and returns its size in bytes. Runs on the blocking-work pool. A refusal the caller
-    /// can act on (the path exists, its folder is missing) is a ``ServiceError``, e.g. `conflict`.
+    /// can act on (the path exists, its folder is missing) is a `ServiceError`, e.g. `conflict`.
     func backup(to path: String) throws -> Int
 
     /// The typed answer for `error`, thrown by a handler of `operation`, when it is a store

@@ -1,7 +1,7 @@
 import Synchronization
 import Tracing
 
-/// Bootstraps swift-distributed-tracing's ``InstrumentationSystem`` once per process with a
+/// Bootstraps swift-distributed-tracing's `InstrumentationSystem` once per process with a
 /// ``VerticalsTracer`` whose spans outside any request go to the daemon's recorder.
 public enum TracingBootstrap {
     private static let done = Mutex(false)

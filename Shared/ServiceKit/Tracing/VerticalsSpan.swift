@@ -81,7 +81,7 @@ public final class VerticalsSpan: Tracing.Span {
     /// Events are not kept (the ring and the waterfall show spans only).
     public func addEvent(_ event: SpanEvent) {}
 
-    /// Marks the span failed with the error's wire code (``ServiceError``), else `internal`.
+    /// Marks the span failed with the error's wire code (`ServiceError`), else `internal`.
     public func recordError<Instant: TracerInstant>(
         _ error: any Error, attributes: SpanAttributes, at instant: @autoclosure () -> Instant
     ) {

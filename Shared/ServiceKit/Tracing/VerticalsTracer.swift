@@ -1,6 +1,6 @@
 import Tracing
 
-/// The swift-distributed-tracing ``Tracer`` of a Verticals daemon, bootstrapped once per process
+/// The swift-distributed-tracing `Tracer` of a Verticals daemon, bootstrapped once per process
 /// by ``ServiceRuntime`` (``TracingBootstrap``), so a use case adds a span of its own with the
 /// ecosystem's API:
 ///
@@ -10,7 +10,7 @@ import Tracing
 /// }
 /// ```
 ///
-/// A span's parent is the span current in its ``ServiceContext``, else the request the task
+/// A span's parent is the span current in its `ServiceContext`, else the request the task
 /// serves (``RequestContext/current``), whose server span the host made: no second task-local
 /// is bound per request. A span started outside any request starts a trace, sampled at this
 /// daemon's ratio, and goes to `recorder`.

@@ -2,7 +2,7 @@ import GRDB
 import VerticalsServiceKit
 import VerticalsWire
 
-/// A vertical's SQLite store as the runtime sees it (``VerticalStore``): `daemon.backup` copies
+/// A vertical's SQLite store as the runtime sees it (`VerticalStore`): `daemon.backup` copies
 /// it with SQLite's online backup, and its failures reach callers typed (``serviceError(for:operation:)``).
 ///
 /// A daemon's `main.swift` hands it over with `ServedVertical(router, store: world.database)`.

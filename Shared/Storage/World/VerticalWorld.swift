@@ -21,7 +21,7 @@ import VerticalsWire
 /// }
 /// ```
 public protocol VerticalWorld: Sendable {
-    /// The verticals this one calls: its routes as the code declares them (``Callees``). Its
+    /// The verticals this one calls: its routes as the code declares them (`Callees`). Its
     /// caller refuses any other, and its daemon does not start when the manifest's `depends_on`
     /// lacks one of them.
     static var calls: Callees { get }

@@ -16,7 +16,7 @@ public struct WorldParts: Sendable {
     public var newID: @Sendable () -> String
     /// The vertical's own store. Nobody else reads it.
     public var database: any DatabaseWriter
-    /// Other verticals: ``ServiceClient`` in the daemon, a stub in a unit test.
+    /// Other verticals: `ServiceClient` in the daemon, a stub in a unit test.
     public var caller: any ServiceCalling
     /// The daemon's logger.
     public var logger: Logger
@@ -36,10 +36,10 @@ public struct WorldParts: Sendable {
     /// The daemon's parts: the store `<name>.sqlite` in the runtime's state directory, opened
     /// with full durability (a change acknowledged to a client is on disk) and migrated by
     /// `migrator`; the system clock; the runtime's client, limited to `calls` (a
-    /// ``DeclaredCaller``), and its logger.
+    /// `DeclaredCaller`), and its logger.
     ///
     /// Logs a warning naming the edge when `calls` and the manifest's `depends_on` (as the
-    /// manager passes it) differ (``Callees/disagreement(environment:vertical:)``).
+    /// manager passes it) differ (`Callees/disagreement(environment:vertical:)`).
     ///
     /// The store is named for the vertical, so two verticals given one `STATE_DIRECTORY` never
     /// share a store (and `SQLiteStore` refuses another vertical's store by its owner mark).

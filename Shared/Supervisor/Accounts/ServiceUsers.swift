@@ -2,7 +2,7 @@ import VerticalsDeploy
 import VerticalsManifest
 
 /// How svc-supervisor runs its services when it runs as root: each as its own user
-/// (``ServiceAccounts/userName(_:prefix:)``), in the operator group only as a supplementary
+/// (`ServiceAccounts/userName(_:prefix:)`), in the operator group only as a supplementary
 /// group (to reach the sockets), with the allow-lists of ``ServiceAccounts``.
 ///
 /// Nil in ``EngineConfiguration/serviceUsers`` (not root): every service runs as the

@@ -4,9 +4,10 @@ import VerticalsWire
 
 /// The Supervisor contract served over the engine: the routes of `<run>/supervisor.sock`.
 public enum ControlEndpoint {
-    /// Routes for every ``Supervisor`` operation.
+    /// Routes for every `Supervisor` operation.
     ///
     /// - Parameters:
+    ///   - engine: the engine each operation acts on.
     ///   - reload: re-reads the manifest and applies it (``SupervisorEngine/apply(_:)``).
     ///   - down: called once every service stopped, after `down` answers, to end the daemon.
     public static func routes(

@@ -11,7 +11,7 @@ import VerticalsSupervisorClient
 /// SIGINT or `down`.
 ///
 /// The control socket is bound first (it refuses a second supervisor on the run directory);
-/// then one ``DaemonLifecycle`` on the loop runs the control socket, SIGHUP's reload, `down` and
+/// then one `DaemonLifecycle` on the loop runs the control socket, SIGHUP's reload, `down` and
 /// the engine, and stops them in the reverse order: every vertical (dependents first), then
 /// the reload watcher, then the control socket. The status returned is the one place a failure
 /// becomes an exit status; svc-supervisor's entry point exits with it, and nothing here exits.
@@ -26,7 +26,7 @@ public enum SupervisorDaemon {
     ///
     /// - SIGTERM, SIGINT, `down`: stop every service in reverse dependency order, then return 0.
     /// - SIGHUP, `reload`: re-read the manifest with `loadManifest` and apply the difference.
-    /// - `pointer`: where to leave a note of the run directory while it serves (``SuitePointer``),
+    /// - `pointer`: where to leave a note of the run directory while it serves (`SuitePointer`),
     ///   so the CLI finds the suite from any folder; removed on an orderly stop.
     ///
     /// Blocks the calling thread (`main`'s) while the supervisor runs on its loop thread: the

@@ -21,7 +21,7 @@ import VerticalsSupervisorClient
 /// ```
 ///
 /// The socket paths are checked apart, once the run directory is known:
-/// ``Manifest/socketPathProblems(socketDirectory:)``.
+/// `Manifest/socketPathProblems(socketDirectory:)`.
 public enum ManifestParser {
     /// Reads and checks the manifest at `path`; relative executables are taken from its folder.
     public static func load(

@@ -13,7 +13,7 @@ public struct EngineConfiguration: Sendable {
     /// session and PDEATHSIG (a user, rlimits, nice, a cgroup), or always with
     /// ``spawnsThroughShim`` (setsid, PDEATHSIG, `LISTEN_PID`/`WATCHDOG_PID` set to its own pid,
     /// then exec). Any other child is started by a vfork-style clone that does the same itself
-    /// (``ChildProcess/Options/Launch/vfork(parentDeathSignal:)``): no copy of the supervisor's
+    /// (`ChildProcess/Options/Launch/vfork(parentDeathSignal:)`): no copy of the supervisor's
     /// page tables, no second exec.
     public var execShim: String
     /// Every child through ``execShim``, none started in place: `VERTICALS_SPAWN=shim` in the

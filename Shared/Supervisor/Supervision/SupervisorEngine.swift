@@ -8,7 +8,7 @@ import VerticalsServiceKit
 import VerticalsSupervisorClient
 import VerticalsWire
 
-/// Supervises the services of a ``Manifest`` on one ``EventLoop``: binds their sockets, starts
+/// Supervises the services of a ``Manifest`` on one `EventLoop`: binds their sockets, starts
 /// them in dependency order once their dependencies are ready, restarts them with backoff
 /// inside a restart budget, and stops them in reverse order. Everything is driven by loop
 /// events — a child's exit (libuv), a datagram on the notify socket, a timer — never by polling,
@@ -22,7 +22,7 @@ import VerticalsWire
 /// await engine.close()
 /// ```
 ///
-/// Per service, a state machine (``ServiceStateMachine``, reported as ``Supervisor/ServiceState``),
+/// Per service, a state machine (`ServiceStateMachine`, reported as `Supervisor/ServiceState`),
 /// which decides every transition; the engine feeds it events and performs its actions:
 /// `stopped`/`failed` → (start) `waiting` → (dependencies ready) `starting` → (`READY=1`, or at
 /// once with `readiness = none`) `ready`; an exit that the policy restarts → `backoff` → `waiting`…;

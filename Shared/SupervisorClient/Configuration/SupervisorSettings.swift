@@ -1,7 +1,7 @@
 import VerticalsContract
 
 /// Every environment variable `svc-supervisor` and `svc-supervisor-engine` read, declared once.
-/// The daemons' own settings (``DaemonSettings``) that the supervisor also reads (the run and
+/// The daemons' own settings (`DaemonSettings`) that the supervisor also reads (the run and
 /// socket folders, the operator's TLS files) are listed here by their one declaration.
 /// `svc-supervisor check` validates them, and the ENVIRONMENT reference is generated from
 /// ``declaration``.

@@ -4,7 +4,7 @@ import VerticalsWire
 /// One operation as a tool knows it without having linked the vertical's types: its names,
 /// the schemas of its messages, its errors, route and marks. Built from a running daemon's
 /// `daemon.describe` (``DescribedContract``) or, for tests and tools that do link a contract,
-/// from an ``OperationDescriptor``; either way ``MessageValue`` encodes, decodes, validates
+/// from an `OperationDescriptor`; either way `MessageValue` encodes, decodes, validates
 /// and prints its messages over ``DescribedMessage/schema``.
 public struct DescribedOperation: Sendable, CustomStringConvertible {
     /// The service it travels under: its vertical, or `daemon` for a built-in.

@@ -53,7 +53,7 @@ public struct RunDirectory: Sendable, Equatable {
     /// `RUNTIME_DIRECTORY` of service `name`.
     public func runtimeDirectory(for name: String) -> String { "\(path)/runtime/\(name)" }
 
-    /// The socket folder's mode: ``VerticalsManifest/ServiceAccounts/socketFolderMode``, which this
+    /// The socket folder's mode: `VerticalsManifest/ServiceAccounts/socketFolderMode`, which this
     /// library does not link (a test holds the two equal); root and the operator group only.
     public static let socketFolderMode: mode_t = 0o750
 

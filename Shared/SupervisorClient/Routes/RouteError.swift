@@ -12,7 +12,7 @@ public struct RouteError: CodedError {
     public let code: Code
     /// What was wrong, with what a person needs to fix it.
     public let message: String
-    /// The routes a person may have meant (for ``Code/noRoute`` and ``Code/ambiguous``), else empty.
+    /// The routes a person may have meant (for `Code/noRoute` and `Code/ambiguous`), else empty.
     public let candidates: [String]
 
     /// An error of `code` saying `message`, offering `candidates`.

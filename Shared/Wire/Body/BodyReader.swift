@@ -1,6 +1,6 @@
 /// Reads a message body field by field: the direct, fast half of the body codec.
 ///
-/// Loop over ``nextTag()``; for a tag you know, ``read()`` the value (its wire type
+/// Loop over ``nextTag()``; for a tag you know, `read()` the value (its wire type
 /// is checked); for any other, ``skip()`` it, which is what makes old readers accept
 /// new writers' fields. A field seen twice keeps the last value; a repeated field's
 /// elements go through ``append(to:)``, which sizes the array once.

@@ -1,6 +1,6 @@
 /// Splits a byte stream into frames: a 4-byte big-endian length N, then N bytes of payload.
 ///
-/// Feed it bytes in chunks of any size with ``append(_:)`` and take complete payloads
+/// Feed it bytes in chunks of any size with `append(_:)` and take complete payloads
 /// with ``nextFrame()``; the result does not depend on how the stream was split.
 /// A length of 0, or above ``maxFrameSize``, is reported as soon as the 4 length bytes
 /// arrive (no payload is buffered for it) and poisons the decoder: the stream

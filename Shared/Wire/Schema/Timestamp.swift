@@ -98,7 +98,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     public var description: String { RFC3339.format(self) }
 }
 
-/// A ``Timestamp`` moved by a ``Swift/Duration`` left `Int64` microseconds
+/// A ``Timestamp`` moved by a `Swift/Duration` left `Int64` microseconds
 /// (``Timestamp/checkedAdding(_:)``): what a trap would have been.
 public struct TimestampOverflowError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The instant that was moved.

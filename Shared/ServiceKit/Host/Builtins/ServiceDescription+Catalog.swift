@@ -2,11 +2,11 @@ import VerticalsContract
 import VerticalsWire
 
 extension ServiceDescription {
-    /// The schemas `description` carries, rebuilt as the same ``MessageSchema``s and
-    /// ``EnumSchema``s a contract declares: the inverse of ``info(_:)-(MessageSchema)``.
+    /// The schemas `description` carries, rebuilt as the same `MessageSchema`s and
+    /// `EnumSchema`s a contract declares: the inverse of ``info(_:)-(MessageSchema)``.
     ///
     /// A client that never linked a vertical's types validates, encodes, decodes and prints
-    /// its messages with ``MessageValue`` over this catalog, exactly as over compiled schemas.
+    /// its messages with `MessageValue` over this catalog, exactly as over compiled schemas.
     /// A description made from a contract rebuilds to schemas equal to the contract's, docs and
     /// defaults included (`ServiceDescriptionRoundTripTests`).
     ///

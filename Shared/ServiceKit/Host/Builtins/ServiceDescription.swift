@@ -1,7 +1,7 @@
 import VerticalsContract
 import VerticalsWire
 
-/// Builds a ``Daemon/Description`` from operation descriptors and the field tables
+/// Builds a `Daemon/Description` from operation descriptors and the field tables
 /// (`MessageSchema`) of the messages they reach: the one place `daemon.describe`, the
 /// contract lock file and `svc-supervisor describe` get their data from.
 ///

@@ -1,5 +1,5 @@
 extension JSONValue {
-    /// How deep arrays and objects may nest before parsing stops with ``JSONSyntaxError/Kind/tooDeep``.
+    /// How deep arrays and objects may nest before parsing stops with `JSONSyntaxError/Kind/tooDeep`.
     public static let defaultMaxDepth = 100
 
     /// Parses a JSON text (RFC 8259): any value at the top, surrounded by optional whitespace.
