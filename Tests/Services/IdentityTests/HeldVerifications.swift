@@ -29,9 +29,9 @@ final class HeldVerifications: Sendable {
                 state.running += 1
                 state.peak = max(state.peak, state.running)
             }
+            defer { self.state.withLock { $0.running -= 1 } }
             let matches = try await verify(password, storedHash)
             await self.holdIfAsked()
-            self.state.withLock { $0.running -= 1 }
             return matches
         }
     }
