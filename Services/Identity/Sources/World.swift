@@ -23,12 +23,23 @@ package struct World: VerticalWorld {
     package var settings: Settings
     /// Argon2id with ``Settings/passwordLimits``.
     package var passwords: PasswordHasher
+    /// Whether a password matches a stored hash, verified off the loop: ``passwords`` through
+    /// `Offload` (nil for an unknown account: verified against the dummy hash, which costs as
+    /// long). A test may wrap it, to count verifications or to hold one in flight.
+    package var verifyPassword: @Sendable (_ password: String, _ storedHash: String?) async throws -> Bool
 
     /// Creates a World from its parts.
     package init(parts: WorldParts, settings: Settings) throws {
         self.parts = parts
         self.settings = settings
-        passwords = try PasswordHasher(limits: settings.passwordLimits)
+        let passwords = try PasswordHasher(limits: settings.passwordLimits)
+        self.passwords = passwords
+        verifyPassword = { password, storedHash in
+            try await Offload.run {
+                guard let storedHash else { return passwords.verifyNothing(password) }
+                return passwords.verify(password, against: storedHash)
+            }
+        }
         loginThrottle = LoginThrottle(limits: settings.loginAttempts)
     }
 

@@ -93,27 +93,27 @@ struct LoginLimitTests {
         #expect(given.world.loginThrottle.trackedCount <= 100)
     }
 
-    @Test func throttle_refusesAtTheLimit_takesNothingWhenItRefuses_andRefills() throws {
+    @Test func throttle_refusesAtTheLimit_takesNothingWhenItRefuses_andRefills() async throws {
         let throttle = LoginThrottle(limits: LoginThrottle.Limits(failures: 2, window: .seconds(10)))
         let now = Timestamp(secondsSinceEpoch: 1_000)
         let ada = LoginThrottle.attempt(email: "Ada@Example.org ", caller: "uid 5")
         #expect(ada == .init(account: .account("ada@example.org"), caller: .caller("uid 5")))
         for _ in 0..<2 {
-            try throttle.begin(ada, at: now)
+            try await throttle.begin(ada, at: now)
             throttle.failed(ada, at: now)
         }
-        #expect(throws: IdentityFailure.tooManyAttempts(retryAfterSeconds: 5)) { try throttle.begin(ada, at: now) }
+        await #expect(throws: IdentityFailure.tooManyAttempts(retryAfterSeconds: 5)) { try await throttle.begin(ada, at: now) }
         // The caller is out of attempts too, for any account; another caller is not.
         let fromCaller = LoginThrottle.attempt(email: "grace@example.org", caller: "uid 5")
-        #expect(throws: IdentityFailure.self) { try throttle.begin(fromCaller, at: now) }
+        await #expect(throws: IdentityFailure.self) { try await throttle.begin(fromCaller, at: now) }
         let elsewhere = LoginThrottle.attempt(email: "grace@example.org", caller: "uid 6")
-        try throttle.begin(elsewhere, at: now)
+        try await throttle.begin(elsewhere, at: now)
         throttle.ended(elsewhere, at: now)
         // Refilled one attempt: taken, given back by a login that works, taken again.
         let later = Timestamp(secondsSinceEpoch: 1_006)
-        try throttle.begin(ada, at: later)
+        try await throttle.begin(ada, at: later)
         throttle.ended(ada, at: later)
-        try throttle.begin(ada, at: later)
+        try await throttle.begin(ada, at: later)
     }
 
     @Test func manyLoginsAtOnce_throughOneCaller_areNotRefusedForBeingMany() async throws {

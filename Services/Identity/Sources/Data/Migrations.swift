@@ -31,6 +31,12 @@ package enum Migrations {
                 ) WITHOUT ROWID;
                 CREATE INDEX sessions_by_user ON sessions(user_id);
                 """),
+            // A password's generation: raised by every password change and by logging out
+            // everywhere. A login reads it with the hash and opens its session only if it is
+            // unchanged, in the session's own transaction (``SessionRepository/insert(tokenHash:userID:generation:createdAt:expiresAt:)``).
+            ("v2", """
+                ALTER TABLE users ADD COLUMN password_generation INTEGER NOT NULL DEFAULT 0;
+                """),
         ])
     }
 }

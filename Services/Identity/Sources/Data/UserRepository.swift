@@ -12,6 +12,10 @@ package struct UserRepository: Sendable {
         package var user: User
         /// Their Argon2id hash in libsodium's string form.
         package var passwordHash: String
+        /// Their password's generation when the hash was read: raised by every password change
+        /// and by logging out everywhere, so a session verified against this hash opens only
+        /// while it is unchanged.
+        package var generation: Int64
     }
 
     private let database: any DatabaseWriter
@@ -57,13 +61,33 @@ package struct UserRepository: Sendable {
 
     /// The user with `email` and their password hash, if any.
     package func credentials(email: EmailAddress) async throws -> Credentials? {
+        try await credentials(where: .email, is: email.value)
+    }
+
+    /// The user with `userID` and their password hash, if the user exists.
+    package func credentials(userID: String) async throws -> Credentials? {
+        try await credentials(where: .id, is: userID)
+    }
+
+    /// A unique column a user is found by.
+    private enum UniqueColumn: String {
+        case id, email
+    }
+
+    /// The user whose `column` is `value`, with their hash and its generation.
+    private func credentials(where column: UniqueColumn, is value: String) async throws -> Credentials? {
         try await database.read { db in
             guard
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT id, email, display_name, password_hash, created_at FROM users WHERE email = ?",
-                    arguments: [email.value])
+                    db,
+                    sql: """
+                        SELECT id, email, display_name, password_hash, password_generation, created_at
+                        FROM users WHERE \(column.rawValue) = ?
+                        """,
+                    arguments: [value])
             else { return nil }
-            return Credentials(user: try Self.user(row, db), passwordHash: row["password_hash"])
+            return Credentials(
+                user: try Self.user(row, db), passwordHash: row["password_hash"], generation: row["password_generation"])
         }
     }
 
@@ -76,27 +100,41 @@ package struct UserRepository: Sendable {
         }
     }
 
-    /// Replaces `userID`'s password hash (after a re-hash with stronger limits).
-    package func updatePasswordHash(userID: String, to hash: String) async throws {
+    /// Replaces `read`'s password hash with `hash`, the same password re-hashed with stronger
+    /// limits, only while both the hash and the generation are still the ones read; `false`
+    /// when they changed meanwhile (a password change), which then stands.
+    package func updatePasswordHash(of read: Credentials, to hash: String) async throws -> Bool {
         try await database.write { db in
-            try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [hash, userID])
+            try db.execute(
+                sql: "UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ? AND password_generation = ?",
+                arguments: [hash, read.user.id, read.passwordHash, read.generation])
+            return db.changesCount == 1
         }
     }
 
-    /// The password hash of `userID`, if the user exists.
-    package func passwordHash(userID: String) async throws -> String? {
-        try await database.read { db in
-            try String.fetchOne(db, sql: "SELECT password_hash FROM users WHERE id = ?", arguments: [userID])
-        }
-    }
-
-    /// Replaces `userID`'s password hash and revokes every session of theirs that works at `now`,
-    /// in one transaction (no session opened with the old password outlives it); returns how many ended.
-    package func changePassword(userID: String, to hash: String, at now: Timestamp) async throws -> Int {
+    /// Replaces `read`'s password hash with `hash`, raises its generation and revokes every session
+    /// of the user that works at `now`, in one transaction, so no session opened with the old
+    /// password outlives it, nor opens after it. Returns how many sessions ended; nil, changing
+    /// nothing, when the generation is no longer `read`'s (another change, or a logout everywhere,
+    /// came first: the caller verifies again against what is stored now). Throws
+    /// ``IdentityFailure/invalidToken`` when the session `tokenHash`, which asks for the change,
+    /// no longer works at `now`.
+    package func changePassword(
+        of read: Credentials, to hash: String, askedBy tokenHash: String, at now: Timestamp
+    ) async throws -> Int? {
         defer { sessions.removeAll() }
         return try await database.write { db in
-            try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [hash, userID])
-            return try SessionRepository.revokeAll(userID: userID, at: now, db)
+            guard try SessionRepository.works(tokenHash: tokenHash, userID: read.user.id, at: now, db) else {
+                throw IdentityFailure.invalidToken
+            }
+            try db.execute(
+                sql: """
+                    UPDATE users SET password_hash = ?, password_generation = password_generation + 1
+                    WHERE id = ? AND password_generation = ?
+                    """,
+                arguments: [hash, read.user.id, read.generation])
+            guard db.changesCount == 1 else { return nil }
+            return try SessionRepository.revokeAll(userID: read.user.id, at: now, db)
         }
     }
 

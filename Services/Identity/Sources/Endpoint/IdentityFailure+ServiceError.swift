@@ -40,6 +40,10 @@ extension IdentityFailure: ServiceErrorConvertible {
                 details: [ErrorDetail("retryAfterSeconds", "\(seconds)")], retryable: true)
         case .wrongPassword:
             ServiceError(.unauthenticated, "the current password is wrong: give the one you log in with", field: "oldPassword")
+        case .credentialsChanged:
+            ServiceError(
+                .unauthenticated,
+                "the account's password changed, or all its sessions were ended, while this request was checked: log in again")
         }
     }
 }

@@ -9,14 +9,20 @@ import VerticalsWire
 /// A token bucket per key: it holds ``Limits/failures`` attempts and refills at that many per
 /// window. An attempt needs one left in the account's and the caller's bucket; it takes the
 /// account's *before* the password is checked, so a burst of concurrent guesses at one account
-/// cannot all pass, and gives it back when the login works; the caller's pays only for a failure
-/// (``begin(_:at:)``). An unknown address has a bucket as a known one does, so the limit tells
-/// nothing about which accounts exist.
+/// cannot all pass, and gives it back when the login works. The caller's pays only for a failure,
+/// so that people logging in at once through one caller (a suite whose verticals share one uid)
+/// are not refused for being many; but its attempts in flight count against what it has left:
+/// when its failures and its attempts in flight reach the limit, the next attempt *waits*
+/// (``begin(_:at:)``) until one in flight ends, and is refused only once failures alone reach
+/// it. A burst of concurrent guesses from one caller is so held to the limit too, and honest
+/// logins through one caller are delayed, never refused. An unknown address has a bucket as a
+/// known one does, so the limit tells nothing about which accounts exist.
 ///
 /// Memory is bounded: at most ``Limits/tracked`` buckets. A full bucket is the same as none and
 /// is dropped first; when every bucket is in use, the fullest goes (the one whose owner failed
 /// least lately), so an attacker spraying addresses from many callers can neither grow the table
-/// nor keep their own buckets by flooding it, beyond losing the oldest ones.
+/// nor keep their own buckets by flooding it, beyond losing the oldest ones. Attempts in flight
+/// and waiting ones are as many as the requests the host serves at once.
 package final class LoginThrottle: Sendable {
     /// How many failures, per how long, over how many keys.
     package struct Limits: Sendable, Equatable {
@@ -56,19 +62,14 @@ package final class LoginThrottle: Sendable {
         case caller(String)
     }
 
-    /// A bucket: the attempts left at `at` (microseconds since the epoch).
-    private struct Bucket {
-        var left: Double
-        var at: Int64
-    }
-
     /// The limits it applies.
     package let limits: Limits
-    private let buckets = Mutex<[Key: Bucket]>([:])
+    private let state: Mutex<State>
 
     /// A throttle applying `limits`.
     package init(limits: Limits) {
         self.limits = limits
+        state = Mutex(State(limits: limits))
     }
 
     /// One attempt under way: whose allowances it draws on.
@@ -89,85 +90,57 @@ package final class LoginThrottle: Sendable {
 
     /// Begins `attempt` at `now`: throws ``IdentityFailure/tooManyAttempts(retryAfterSeconds:)``,
     /// taking nothing, when its account or its caller has no attempt left; else takes the account's
-    /// now, so that a burst of concurrent guesses at one account cannot all pass. The caller's is
-    /// taken only when the attempt fails (``failed(_:at:)``): people logging in at once through one
-    /// caller (a suite whose verticals share one uid) are not refused for being many.
-    package func begin(_ attempt: Attempt, at now: Timestamp) throws(IdentityFailure) {
-        let instant = now.microsecondsSinceEpoch
-        let waitMicroseconds: Int64? = buckets.withLock { buckets in
-            var wait: Int64 = 0
-            for key in [attempt.account, attempt.caller].compactMap({ $0 }) {
-                let left = refilled(buckets[key], at: instant)
-                if left < 1 { wait = max(wait, Int64(((1 - left) / perMicrosecond).rounded(.up))) }
+    /// now, so that a burst of concurrent guesses at one account cannot all pass, and counts it in
+    /// flight for its caller until ``ended(_:at:)`` or ``failed(_:at:)``, one of which must follow.
+    ///
+    /// When the caller's failures and attempts in flight together reach the limit, it waits, off
+    /// the loop and without polling, for one of those attempts to end, and decides again then (at
+    /// the time that attempt ended at). A cancelled task (the request's deadline passed, or its
+    /// caller went away) stops waiting and throws `CancellationError`, taking nothing.
+    package func begin(_ attempt: Attempt, at now: Timestamp) async throws {
+        let id = state.withLock { $0.newWaiterID() }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let decided: Result<Void, any Error>? = state.withLock { state in
+                    guard !Task.isCancelled else { return .failure(CancellationError()) }
+                    return state.begin(Waiter(id: id, attempt: attempt, continuation: continuation), at: now)
+                }
+                if let decided { continuation.resume(with: decided) }
             }
-            guard wait == 0 else { return wait }
-            if let account = attempt.account { take(account, from: &buckets, at: instant) }
-            return nil
-        }
-        if let waitMicroseconds {
-            throw .tooManyAttempts(retryAfterSeconds: max(1, Int((waitMicroseconds + 999_999) / 1_000_000)))
+        } onCancel: {
+            state.withLock { $0.removeWaiter(id) }?.continuation.resume(throwing: CancellationError())
         }
     }
 
-    /// `attempt` failed (a wrong password, a taken address): its caller pays for it too. A burst
-    /// that passed ``begin(_:at:)`` together pays in full, so the caller waits the longer after it
-    /// (at most two windows).
+    /// `attempt` failed (a wrong password, a taken address): its caller pays for it too. The
+    /// attempts of its caller that wait are decided again.
     package func failed(_ attempt: Attempt, at now: Timestamp) {
-        guard let caller = attempt.caller else { return }
-        buckets.withLock { buckets in take(caller, from: &buckets, at: now.microsecondsSinceEpoch) }
+        let decided = state.withLock { state in
+            if let caller = attempt.caller { state.take(caller, at: now.microsecondsSinceEpoch) }
+            return state.end(attempt, at: now)
+        }
+        Self.resume(decided)
     }
 
     /// `attempt` worked, or ended for a reason that says nothing of the password (the store
-    /// failed): the account's attempt is given back.
+    /// failed): the account's attempt is given back, and the attempts of its caller that wait
+    /// are decided again.
     package func ended(_ attempt: Attempt, at now: Timestamp) {
-        guard let account = attempt.account else { return }
-        let instant = now.microsecondsSinceEpoch
-        buckets.withLock { buckets in
-            guard let bucket = buckets[account] else { return }
-            let left = min(Double(limits.failures), refilled(bucket, at: instant) + 1)
-            buckets[account] = left >= Double(limits.failures) ? nil : Bucket(left: left, at: instant)
+        let decided = state.withLock { state in
+            if let account = attempt.account { state.giveBack(account, at: now.microsecondsSinceEpoch) }
+            return state.end(attempt, at: now)
         }
-    }
-
-    /// Takes one attempt of `key`'s bucket, down to at most one window's worth below empty.
-    private func take(_ key: Key, from buckets: inout [Key: Bucket], at instant: Int64) {
-        if buckets[key] == nil { makeRoom(in: &buckets, at: instant) }
-        let left = max(-Double(limits.failures), refilled(buckets[key], at: instant) - 1)
-        buckets[key] = Bucket(left: left, at: instant)
+        Self.resume(decided)
     }
 
     /// How many buckets are kept now (at most ``Limits/tracked``).
-    package var trackedCount: Int { buckets.withLock { $0.count } }
+    package var trackedCount: Int { state.withLock { $0.buckets.count } }
 
-    /// Attempts a bucket regains per microsecond.
-    private var perMicrosecond: Double {
-        Double(limits.failures) / Double(max(1, limits.window.wholeMicroseconds))
-    }
+    /// How many attempts wait for one of their caller's to end.
+    package var waitingCount: Int { state.withLock { $0.waiting.values.reduce(0) { $0 + $1.count } } }
 
-    /// What `bucket` holds at `instant`: full when there is none.
-    private func refilled(_ bucket: Bucket?, at instant: Int64) -> Double {
-        guard let bucket else { return Double(limits.failures) }
-        let regained = Double(max(0, instant - bucket.at)) * perMicrosecond
-        return min(Double(limits.failures), bucket.left + regained)
-    }
-
-    /// Makes room for one more bucket when ``Limits/tracked`` are kept: drops the full ones,
-    /// else the fullest.
-    private func makeRoom(in buckets: inout [Key: Bucket], at instant: Int64) {
-        guard buckets.count >= limits.tracked else { return }
-        let full = Double(limits.failures)
-        buckets = buckets.filter { refilled($0.value, at: instant) < full }
-        guard buckets.count >= limits.tracked,
-            let fullest = buckets.max(by: { refilled($0.value, at: instant) < refilled($1.value, at: instant) })
-        else { return }
-        buckets[fullest.key] = nil
-    }
-}
-
-extension Duration {
-    /// The duration in whole microseconds.
-    fileprivate var wholeMicroseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+    /// Resumes each waiter decided, outside the lock.
+    private static func resume(_ decided: [(Waiter, Result<Void, any Error>)]) {
+        for (waiter, result) in decided { waiter.continuation.resume(with: result) }
     }
 }

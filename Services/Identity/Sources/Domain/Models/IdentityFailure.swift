@@ -28,4 +28,7 @@ package enum IdentityFailure: Error, Equatable, Sendable {
     case tooManyAttempts(retryAfterSeconds: Int)
     /// The current password given to change it is not the account's.
     case wrongPassword
+    /// The password was right when checked, but the account's password changed, or all its
+    /// sessions were ended, before the session could open: log in again.
+    case credentialsChanged
 }

@@ -5,6 +5,11 @@ import VerticalsServiceKit
 /// session of the user ends with it, the one presented too: whoever held one logs in again.
 ///
 /// A wrong current password is a failed login (``LoginThrottle``, for the account and the caller).
+///
+/// The change commits only if the presented session still works and the password's generation
+/// is the one its current password was verified against, in one transaction: of two changes at
+/// once, the second is decided against what the first left, where its session has ended, and
+/// never overwrites the first.
 package struct ChangePassword: Sendable {
     let world: World
 
@@ -15,33 +20,37 @@ package struct ChangePassword: Sendable {
 
     /// Sets `newPassword` and returns how many sessions ended; throws
     /// ``IdentityFailure/invalidToken``, ``IdentityFailure/wrongPassword``,
-    /// ``IdentityFailure/tooManyAttempts(retryAfterSeconds:)`` or
+    /// ``IdentityFailure/tooManyAttempts(retryAfterSeconds:)``,
     /// ``IdentityFailure/invalid(field:reason:)`` for a new password registration would refuse.
+    /// A change that commits second finds its session ended by the first: ``IdentityFailure/invalidToken``.
     package func execute(token: String, oldPassword: String, newPassword: String, caller: String? = nil) async throws -> Int {
         try RegisterUser.requireBounded(password: oldPassword, field: "oldPassword")
         try RegisterUser.requireAcceptable(password: newPassword, field: "newPassword")
         let user = try await AuthenticateToken(world: world).execute(token: token).user
         let attempt = LoginThrottle.attempt(email: user.email.value, caller: caller)
-        try world.loginThrottle.begin(attempt, at: world.now())
-        let passwords = world.passwords
+        try await world.loginThrottle.begin(attempt, at: world.now())
+        let stored: UserRepository.Credentials?
         let matches: Bool
         do {
-            let stored = try await world.users.passwordHash(userID: user.id)
-            matches = try await Offload.run {
-                guard let stored else { return passwords.verifyNothing(oldPassword) }
-                return passwords.verify(oldPassword, against: stored)
-            }
+            stored = try await world.users.credentials(userID: user.id)
+            matches = try await world.verifyPassword(oldPassword, stored?.passwordHash)
         } catch {
             world.loginThrottle.ended(attempt, at: world.now())
             throw error
         }
-        guard matches else {
+        guard matches, let stored else {
             world.loginThrottle.failed(attempt, at: world.now())
             throw IdentityFailure.wrongPassword
         }
         world.loginThrottle.ended(attempt, at: world.now())
+        let passwords = world.passwords
         let hash = try await Offload.run { try passwords.hash(newPassword) }
-        let ended = try await world.users.changePassword(userID: user.id, to: hash, at: world.now())
+        // Whatever raised the generation since it was read ended every session, this one's too,
+        // which the same transaction finds first; a stale generation alone is refused as well.
+        guard
+            let ended = try await world.users.changePassword(
+                of: stored, to: hash, askedBy: SessionTokens.storedHash(of: token), at: world.now())
+        else { throw IdentityFailure.credentialsChanged }
         world.logger.notice("user \(user.id) changed their password; \(ended) sessions ended")
         return ended
     }

@@ -29,24 +29,24 @@ package struct LogIn: Sendable {
     /// Logs in on behalf of `caller` (``VerticalsServiceKit/RequestContext/caller``); throws
     /// ``IdentityFailure/wrongCredentials`` when the pair does not match an account,
     /// ``IdentityFailure/tooManyAttempts(retryAfterSeconds:)`` when the account or the caller
-    /// failed too often lately (``LoginThrottle``: checked before the password is hashed), and
+    /// failed too often lately (``LoginThrottle``: checked before the password is hashed; a caller
+    /// with as many logins in flight as it has failures left waits for one to end),
+    /// ``IdentityFailure/credentialsChanged`` when the password changed, or every session of the
+    /// account ended, after it was read (the session opens only if the password it was verified
+    /// against is still the account's, in the session's own transaction), and
     /// ``IdentityFailure/invalid(field:reason:)`` for a password longer than any registration
     /// accepts (it is never hashed: that depends on the input alone, so it tells nothing of accounts).
     package func execute(email rawEmail: String, password: String, caller: String? = nil) async throws -> Opened {
         try RegisterUser.requireBounded(password: password)
         let attempt = LoginThrottle.attempt(email: rawEmail, caller: caller)
-        try world.loginThrottle.begin(attempt, at: world.now())
-        let passwords = world.passwords
+        try await world.loginThrottle.begin(attempt, at: world.now())
         let found: UserRepository.Credentials?
         let matches: Bool
         do {
             found = try await credentials(rawEmail)
-            matches = try await Offload.run {
-                guard let found else { return passwords.verifyNothing(password) }
-                return passwords.verify(password, against: found.passwordHash)
-            }
+            matches = try await world.verifyPassword(password, found?.passwordHash)
         } catch {
-            // Not a guess that failed: the store or the hashing did.
+            // Not a guess that failed: the store or the hashing did, or the request was cancelled.
             world.loginThrottle.ended(attempt, at: world.now())
             throw error
         }
@@ -55,19 +55,31 @@ package struct LogIn: Sendable {
             throw IdentityFailure.wrongCredentials
         }
         world.loginThrottle.ended(attempt, at: world.now())
-
-        if passwords.needsRehash(found.passwordHash) {
-            let stronger = try await Offload.run { try passwords.hash(password) }
-            try await world.users.updatePasswordHash(userID: found.user.id, to: stronger)
-            world.logger.info("re-hashed the password of user \(found.user.id) with \(passwords.limits)")
-        }
+        try await rehashIfNeeded(found, password: password)
 
         let token = try SessionTokens.generate()
         let now = world.now()
         let expiresAt = now.adding(world.settings.sessionLifetime)
-        try await world.sessions.insert(
-            tokenHash: SessionTokens.storedHash(of: token), userID: found.user.id, createdAt: now, expiresAt: expiresAt)
+        let opened = try await world.sessions.insert(
+            tokenHash: SessionTokens.storedHash(of: token), userID: found.user.id, generation: found.generation,
+            createdAt: now, expiresAt: expiresAt)
+        guard opened else {
+            world.logger.info("opened no session for user \(found.user.id): their password changed, or their sessions ended, meanwhile")
+            throw IdentityFailure.credentialsChanged
+        }
         return Opened(token: token, expiresAt: expiresAt, userID: found.user.id)
+    }
+
+    /// Replaces `found`'s hash when it was made with older limits, while the password is at hand;
+    /// only if neither hash nor generation changed since it was read, so a password change
+    /// made meanwhile is never overwritten with the old password.
+    private func rehashIfNeeded(_ found: UserRepository.Credentials, password: String) async throws {
+        let passwords = world.passwords
+        guard passwords.needsRehash(found.passwordHash) else { return }
+        let stronger = try await Offload.run { try passwords.hash(password) }
+        if try await world.users.updatePasswordHash(of: found, to: stronger) {
+            world.logger.info("re-hashed the password of user \(found.user.id) with \(passwords.limits)")
+        }
     }
 
     /// The account of `rawEmail`, or `nil` for an unknown or malformed address (both are just "wrong").

@@ -31,7 +31,9 @@ package struct RegisterUser: Sendable {
     /// other way to tell a person why their account was not made. What that tells a stranger
     /// (that an address has an account) costs them as a failed login does: each taken address
     /// takes one attempt from the caller's ``LoginThrottle`` allowance, so registering cannot
-    /// probe addresses faster than logging in can guess at them. The account's own allowance is
+    /// probe addresses faster than logging in can guess at them; registrations in flight count
+    /// against what the caller has left, as logins do, so a burst of them at once probes no more
+    /// (the rest wait, then are refused). The account's own allowance is
     /// left alone, so nobody locks another person out by registering their address.
     package func execute(
         email rawEmail: String, password: String, displayName rawName: String, caller: String? = nil
@@ -60,23 +62,37 @@ package struct RegisterUser: Sendable {
                 field: "displayName",
                 reason: "the display name must have 1 to \(Self.maximumDisplayNameLength) characters besides spaces")
         }
-        // Registration says `conflict` for a taken address anyway, so checking first leaks
-        // nothing and spares an Argon2id hash; the UNIQUE constraint still decides races.
-        // A taken address costs the caller an attempt, as a wrong password would.
+        // A taken address costs the caller an attempt, as a wrong password would, and a
+        // registration in flight counts against the caller's attempts left as a login does
+        // (``LoginThrottle``), so concurrent registrations probe no more addresses than that.
         let attempt = LoginThrottle.attempt(email: nil, caller: caller)
-        try world.loginThrottle.begin(attempt, at: world.now())
-        guard try await !world.users.exists(email: email) else {
+        try await world.loginThrottle.begin(attempt, at: world.now())
+        let user: User
+        do {
+            user = try await insert(email: email, password: password, displayName: displayName, firstAdmin: firstAdmin)
+        } catch IdentityFailure.emailTaken {
             world.loginThrottle.failed(attempt, at: world.now())
             throw IdentityFailure.emailTaken
+        } catch {
+            world.loginThrottle.ended(attempt, at: world.now())
+            throw error
         }
+        world.loginThrottle.ended(attempt, at: world.now())
+        world.logger.info("registered user \(user.id)\(firstAdmin ? " as the first admin" : "")")
+        return user
+    }
 
+    /// Hashes `password` and stores the user; throws ``IdentityFailure/emailTaken`` for an address in use.
+    private func insert(email: EmailAddress, password: String, displayName: String, firstAdmin: Bool) async throws -> User {
+        // Registration says `conflict` for a taken address anyway, so checking first leaks
+        // nothing and spares an Argon2id hash; the UNIQUE constraint still decides races.
+        guard try await !world.users.exists(email: email) else { throw IdentityFailure.emailTaken }
         let passwords = world.passwords
         let hash = try await Offload.run { try passwords.hash(password) }
         let roles: [Identity.Role] = firstAdmin ? [.patient, .admin] : [.patient]
         let user = User(
             id: world.newID(), email: email, displayName: displayName, roles: roles, createdAt: world.now())
         try await world.users.insert(user, passwordHash: hash, unlessAdminExists: firstAdmin)
-        world.logger.info("registered user \(user.id)\(firstAdmin ? " as the first admin" : "")")
         return user
     }
 
