@@ -48,7 +48,7 @@ import VerticalsTesting
     }
 
     @Test func everyExcerpt_isTheCodeOfTheFileItNames() throws {
-        let root = ManifestFixture.repositoryRoot
+        let root = DocsTests.packageRoot
         let excerpts = Self.excerpts(in: try #require(readFile(root + "/README.md")))
         #expect(excerpts.count >= 4, "README.md shows a vertical in Swift through marked excerpts")
         #expect(excerpts.contains { $0.path.hasSuffix(".swift") })

@@ -11,7 +11,7 @@ import VerticalsTesting
     ]
 
     @Test func everyDependencyOfThePackage_isNamed() throws {
-        let root = ManifestFixture.repositoryRoot
+        let root = DocsTests.packageRoot
         let package = try #require(readFile(root + "/Package.swift"))
         let notices = try #require(readFile(root + "/THIRD-PARTY-NOTICES.md"), "the repository has no THIRD-PARTY-NOTICES.md")
         #expect(readFile(root + "/LICENSE")?.contains("Apache License") == true, "LICENSE holds the Apache License 2.0")
