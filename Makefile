@@ -1,7 +1,8 @@
 # Verticals — the commands a newcomer needs. Each installs what is missing first.
 #   make run     build and start the suite under svc-supervisor (deploy/suite.toml; Ctrl-C stops it)
 #   make test    build and run every test, then EventLoop's lifetime tests under ASan, then each fuzz target briefly
-#   make install [PREFIX=/usr/local] [DESTDIR=]   the release binaries, systemd units, sysusers/tmpfiles files, man pages
+#   make install [PREFIX=/usr/local] [DESTDIR=] [MANIFEST=deploy/suite.toml] [HOST=NAME]
+#                the release binaries, systemd units (those of HOST), sysusers/tmpfiles files, man pages
 #                [FRAMEWORK_URL=URL FRAMEWORK_VERSION=X.Y.Z]   the release `svc-supervisor init` depends on by default
 #   make contracts-update   after a deliberate contract change: rewrite Tests/Contracts' lock and golden fixtures
 #   make reference   after a change to the command line or a setting: regenerate docs/man and docs/reference
@@ -30,6 +31,10 @@ RUN_DIR     ?= $(CURDIR)/.run
 TEST_FLAGS  ?=
 PREFIX      ?= /usr/local
 DESTDIR     ?=
+# `make install`: the manifest whose units are installed (and copied to $(PREFIX)/etc/verticals),
+# and the host of that manifest they are for (`export systemd --host`; empty: a one-host suite).
+MANIFEST    ?= deploy/suite.toml
+HOST        ?=
 # The build `make install` installs from (debug is quicker to try the recipe with).
 CONFIGURATION ?= release
 # Release programs carry Swift's runtime and Foundation inside them. Loading libFoundation and ICU
@@ -107,24 +112,29 @@ memcheck: deps
 	bash Tests/EventLoopTests/memcheck.sh
 
 # Programs to $(PREFIX)/bin; units, sysusers.d and tmpfiles.d files, exported for $(PREFIX) from
-# deploy/suite.toml, to $(PREFIX)/lib/... (systemd reads /usr/local/lib/systemd/system too); the
-# manifest to $(PREFIX)/etc/verticals for svc-supervisor.service (an existing one is kept). docs/systemd.md.
+# $(MANIFEST) (for host $(HOST) when given), to $(PREFIX)/lib/... (systemd reads
+# /usr/local/lib/systemd/system too); manual pages to $(PREFIX)/share/man/man1, man5 and man8; the
+# manifest to $(PREFIX)/etc/verticals/suite.toml for svc-supervisor.service (an existing one is
+# kept). Certificates are not installed: docs/systemd.md says where they go.
 install: deps
 	$(if $(filter release,$(CONFIGURATION)),$(MAKE) --no-print-directory release,$(SWIFT) build -c $(CONFIGURATION) $(FRAMEWORK_FLAGS))
 	set -e; bin="$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)"; \
 	units="$$bin/systemd-export"; rm -rf "$$units"; \
-	"$$bin/svc-supervisor" export systemd --prefix "$(PREFIX)" --manifest deploy/suite.toml --out "$$units" >/dev/null; \
+	"$$bin/svc-supervisor" export systemd --prefix "$(PREFIX)" --manifest "$(MANIFEST)" --out "$$units" \
+		$(if $(HOST),--host "$(HOST)") >/dev/null; \
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/lib/systemd/system" \
 		"$(DESTDIR)$(PREFIX)/lib/sysusers.d" "$(DESTDIR)$(PREFIX)/lib/tmpfiles.d" "$(DESTDIR)$(PREFIX)/etc/verticals"; \
 	for program in $(PROGRAMS); do install -m 0755 "$$bin/$$program" "$(DESTDIR)$(PREFIX)/bin/"; done; \
-	install -m 0644 "$$units"/*.socket "$$units"/*.service "$$units"/*.target "$(DESTDIR)$(PREFIX)/lib/systemd/system/"; \
+	for unit in "$$units"/*.socket "$$units"/*.service "$$units"/*.target; do \
+		[ ! -e "$$unit" ] || install -m 0644 "$$unit" "$(DESTDIR)$(PREFIX)/lib/systemd/system/"; done; \
 	install -m 0644 "$$units/sysusers.d/verticals.conf" "$(DESTDIR)$(PREFIX)/lib/sysusers.d/verticals.conf"; \
 	install -m 0644 "$$units/tmpfiles.d/verticals.conf" "$(DESTDIR)$(PREFIX)/lib/tmpfiles.d/verticals.conf"; \
-	install -d "$(DESTDIR)$(PREFIX)/share/man/man1"; install -m 0644 docs/man/*.1 "$(DESTDIR)$(PREFIX)/share/man/man1/"; \
+	for section in 1 5 8; do install -d "$(DESTDIR)$(PREFIX)/share/man/man$$section"; \
+		install -m 0644 docs/man/*.$$section "$(DESTDIR)$(PREFIX)/share/man/man$$section/"; done; \
 	manifest="$(DESTDIR)$(PREFIX)/etc/verticals/suite.toml"; \
-	if [ -e "$$manifest" ]; then echo "kept $$manifest (yours); the new one is deploy/suite.toml"; \
-	else install -m 0644 deploy/suite.toml "$$manifest"; fi
-	@echo "installed under $(DESTDIR)$(PREFIX); next: docs/systemd.md"
+	if [ -e "$$manifest" ]; then echo "kept $$manifest (yours); the new one is $(MANIFEST)"; \
+	else install -m 0644 "$(MANIFEST)" "$$manifest"; fi
+	@echo "installed under $(DESTDIR)$(PREFIX)$(if $(HOST), for host $(HOST) of $(MANIFEST)); next: docs/systemd.md"
 
 # docs/man (svc-supervisor(1), a page per command), docs/reference/svc-supervisor.md and
 # docs/reference/environment.md (from the settings declarations), generated

@@ -2,7 +2,10 @@
 # reference.sh — the command-line reference, generated from svc-supervisor's ArgumentParser tree,
 # and the ENVIRONMENT reference, generated from the settings declarations.
 #
-#   scripts/reference.sh           write docs/man/*.1 (one mdoc page per command),
+#   scripts/reference.sh           write docs/man/*.1 (one mdoc page per command, each option's
+#                                  default included), docs/man/verticals-manifest.5 (the manifest's
+#                                  keys), docs/man/verticals-daemon.8 (every daemon's options,
+#                                  settings and exit statuses),
 #                                  docs/reference/svc-supervisor.md (every command on one page) and
 #                                  docs/reference/manifest.md (every manifest key, from the decoder's list),
 #                                  docs/reference/environment.md (every variable each program reads)
@@ -80,10 +83,24 @@ for page in "$pages"/*.1; do
 done
 
 bin="$("$SWIFT" build --show-bin-path)"
+# The pages' date as generate-manual writes it (`.Dd November 23, 2026`), for the pages added below.
+mandate="$(LC_ALL=C date -u -d "$date" '+%B %-d, %Y')"
+
+# Every option's default (the plugins write none), from the program's own description of itself;
+# each command's page points to the ENVIRONMENT of svc-supervisor(1) and to the pages below.
+dump="$(mktemp)"
+"$bin/$program" --experimental-dump-help >"$dump"
+python3 scripts/reference-pages.py defaults "$dump" "$pages" "$markdown"
+python3 scripts/reference-pages.py see-also "$pages"
+rm -f "$dump"
 
 # The manifest keys, from the decoder's own list (svc-supervisor check --list-keys).
 keys="$(mktemp)"
 "$bin/$program" check --list-keys > "$keys"
+# verticals-manifest(5) from the same list, and verticals-daemon(8): every daemon's options,
+# settings and exit statuses, from the declarations the daemons use.
+python3 scripts/reference-pages.py manifest "$mandate" <"$keys" >"$pages/verticals-manifest.5"
+"$bin/vt-settings" --daemon-page "$mandate" >"$pages/verticals-daemon.8"
 
 # The ENVIRONMENT section goes before EXIT STATUS, where mdoc orders it.
 section="$(mktemp)" environment="$(mktemp)"
@@ -111,10 +128,10 @@ mv "$pages/svc-supervisor.1.new" "$pages/svc-supervisor.1"
 if $check; then
     stale=()
     cmp -s "$keys" docs/reference/manifest.md || stale+=(docs/reference/manifest.md)
-    for page in "$pages"/*.1; do
+    for page in "$pages"/*.[158]; do
         cmp -s "$page" "docs/man/$(basename "$page")" || stale+=("docs/man/$(basename "$page")")
     done
-    for page in docs/man/*.1; do
+    for page in docs/man/*; do
         [ -e "$pages/$(basename "$page")" ] || stale+=("$page (no such command now)")
     done
     cmp -s "$markdown" docs/reference/svc-supervisor.md || stale+=(docs/reference/svc-supervisor.md)
@@ -124,10 +141,10 @@ if $check; then
         printf '  %s\n' "${stale[@]}" >&2
         exit 1
     fi
-    echo "reference: $(ls "$pages" | wc -l) manual pages, the Markdown references and the manifest keys match the code"
+    echo "reference: $(ls "$pages"/*.[158] | wc -l) manual pages, the Markdown references and the manifest keys match the code"
 else
     rm -rf docs/man && mkdir -p docs/man docs/reference
-    cp "$pages"/*.1 docs/man/
+    cp "$pages"/*.[158] docs/man/
     cp "$markdown" docs/reference/svc-supervisor.md
     cp "$keys" docs/reference/manifest.md
     cp "$environment" docs/reference/environment.md

@@ -26,10 +26,22 @@ struct ProtocolDocTests {
         Envelope(kind: .error, correlationID: 1),
         body: ServiceError(.unauthenticated, "wrong e-mail address or password"))
 
+    /// § 4, rule 6, and the recipe of § 1b: a ping and its pong.
+    static let ping = Message.frame(Envelope(kind: .ping, correlationID: 1), body: Empty())
+    static let pong = Message.frame(Envelope(kind: .pong, correlationID: 1), body: Empty())
+
+    /// § 3, "Versions": what a version-1 server answers a frame of version 2, before it closes.
+    static let versionRefusal = Message.frame(
+        Envelope(kind: .error, correlationID: 0),
+        body: ServiceError(.protocolError, "\(EnvelopeError.unsupportedVersion(2))"))
+
     static let examples: [DocExample] = [
         DocExample(name: "identity.login request", frame: loginRequest, body: Identity.LoginInput.schema),
         DocExample(name: "identity.login response", frame: loginResponse, body: Identity.Session.schema),
         DocExample(name: "identity.login error", frame: loginError, body: ServiceError.schema),
+        DocExample(name: "ping", frame: ping, body: Empty.schema),
+        DocExample(name: "pong", frame: pong, body: Empty.schema),
+        DocExample(name: "version 2 refused", frame: versionRefusal, body: ServiceError.schema),
     ]
 
     @Test("the page shows each example frame byte by byte, annotated", arguments: examples)

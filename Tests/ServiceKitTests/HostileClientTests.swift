@@ -119,6 +119,24 @@ struct HostileClientTests {
         try await expectStillServing(suite, daemon)
     }
 
+    /// docs/PROTOCOL.md § 3: what a later version of the protocol looks like to this one. The
+    /// version byte is read first, so the refusal is about the connection, on id 0, naming it.
+    @Test func envelopeOfVersion2_answersProtocolErrorOnIdZeroNamingIt_andCloses() async throws {
+        let suite = try SuiteFixture()
+        let daemon = try start(suite)
+        let raw = try RawClient(path: suite.socket())
+        var frame = Message.frame(
+            Envelope(kind: .request, correlationID: 9, operation: "echo.echo"), rawBody: TestEcho.EchoInput(text: "v2").encodedBody())
+        frame[4] = 2  // the payload's first byte: the version
+        try raw.send(frame)
+        let answer = try #require(raw.receiveError())
+        #expect(answer.error.code == .protocolError)
+        #expect(answer.envelope.correlationID == 0)
+        #expect(answer.error.message.contains("envelope version 2 is not supported (this peer speaks 1)"), "\(answer.error.message)")
+        #expect(framesUntilClosed(raw).isEmpty)
+        try await expectStillServing(suite, daemon)
+    }
+
     @Test func manyUnknownOperations_eachAnswersUnimplementedOnOneConnection() async throws {
         let suite = try SuiteFixture()
         let daemon = try start(suite)
@@ -234,6 +252,39 @@ struct HostileClientTests {
         // Until the daemon has closed that idle connection too (not a fixed second, after which a
         // stalled daemon could still be closing it as the next call went out on it).
         #expect(eventually(timeout: .seconds(30)) { Self.openConnections(at: suite.socket()) == 1 })
+        try await expectStillServing(suite, daemon)
+    }
+
+    /// docs/PROTOCOL.md § 4, rule 6: a ping is traffic, so pings more often than the idle timeout
+    /// keep a connection with nothing in flight open; once they stop, the idle close comes.
+    @Test func pingsMoreOftenThanTheIdleTimeout_keepAQuietConnectionOpen() async throws {
+        let suite = try SuiteFixture()
+        let daemon = try start(suite, extra: ["VERTICALS_IDLE_TIMEOUT_SECONDS": "2"])
+        // Pings every 0.5 s for three idle timeouts. A loaded machine may hold this task up for
+        // longer than the timeout between two pings: such a round proves nothing and is tried again.
+        var kept = false
+        for _ in 0..<5 where !kept {
+            let raw = try RawClient(path: suite.socket(), receiveTimeout: .seconds(20))
+            let start = ContinuousClock.now
+            var last = start
+            var answered = true
+            var overran = false
+            while answered, !overran, ContinuousClock.now - start < .seconds(6) {
+                answered = raw.pingAnswered()
+                overran = ContinuousClock.now - last > .milliseconds(1500)
+                last = ContinuousClock.now
+                try await Task.sleep(for: .milliseconds(500))
+            }
+            if overran { continue }
+            #expect(answered, "a connection pinged every 0.5 s was closed as idle after 2 s")
+            kept = answered
+            // Silent from here: the idle close, retryable and unread, then the end of the stream.
+            let close = try #require(raw.receiveError())
+            #expect(close.envelope.correlationID == 0)
+            #expect(close.error.code == .unavailable)
+            #expect(close.error.details.contains(ServiceError.unreadDetail))
+        }
+        #expect(kept, "five rounds in a row were held up past the idle timeout: the machine is too loaded to judge")
         try await expectStillServing(suite, daemon)
     }
 

@@ -7,7 +7,9 @@ import VerticalsWire
 
 /// Mutual TLS 1.3 on the event loop's streams (OpenSSL over memory BIOs): both sides verified
 /// against the suite CA, each learning the other's vertical name; a peer with no certificate,
-/// one another CA signed, the wrong name, or a handshake that never finishes is refused.
+/// one another CA signed, the wrong name, or a handshake that never finishes is refused. The
+/// certificate rules of docs/PROTOCOL.md § 1a (`+CertificateRules`) and the ClientHello a client
+/// sends (`+ClientHello`) are in extensions.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct TLSConnectionTests {
     /// What a TLS echo server saw: accepted peers' names and accept errors.
@@ -34,11 +36,13 @@ struct TLSConnectionTests {
         TLSFiles(certificate: issued.certificate, key: issued.key, authority: issued.authority)
     }
 
-    /// A TLS echo server as vertical `name` on 127.0.0.1 (a free port); returns where it listens.
-    func startServer(_ name: String = "echo", seen: Seen, handshakeTimeout: Duration = .seconds(10)) async throws
-        -> (Bound<StreamListener>, SocketEndpoint)
-    {
-        let context = try TLSContext(files: Self.files(try ca.issue(name)), role: .server)
+    /// A TLS echo server as vertical `name` on 127.0.0.1 (a free port), presenting `issued` when
+    /// given (else a certificate the CA issues for `name`); returns where it listens.
+    func startServer(
+        _ name: String = "echo", issued: TestCertificateAuthority.Issued? = nil, seen: Seen,
+        handshakeTimeout: Duration = .seconds(10)
+    ) async throws -> (Bound<StreamListener>, SocketEndpoint) {
+        let context = try TLSContext(files: Self.files(try issued ?? ca.issue(name)), role: .server)
         return try await loop.submit { [loop] in
             let listener = try StreamListener.bind(endpoint: .tcp(host: "127.0.0.1", port: 0), on: loop)
             listener.useTLS(context, handshakeTimeout: handshakeTimeout)

@@ -105,7 +105,13 @@ struct TLSHostTests {
         defer { loop.shutdown() }
         let orders = client(try ca.issue("orders"), loop: loop)
         defer { orders.close() }
-        await expectRefused(orders, .permissionDenied, "a vertical that did not declare the dependency")
+        do {
+            _ = try await orders.call(echo.echo, .init(text: "refused?"))
+            Issue.record("a vertical that did not declare the dependency was served")
+        } catch {
+            #expect(error.code == .permissionDenied)
+            #expect(error.detail("peer") == "orders", "\(error)")
+        }
         let catalog = client(try ca.issue("catalog"), loop: loop)
         defer { catalog.close() }
         #expect(try await catalog.call(echo.echo, .init(text: "declared")).text == "declared")
@@ -113,6 +119,19 @@ struct TLSHostTests {
         let itself = client(try ca.issue("echo"), loop: loop)
         defer { itself.close() }
         #expect(try await itself.call(echo.echo, .init(text: "itself")).text == "itself")
+    }
+
+    /// docs/PROTOCOL.md § 1a: a client certificate with no `verticals://` name passes the handshake
+    /// and is refused by the daemon on id 0, with no `peer` detail, even with no allow-list.
+    @Test func certificateNamingNoVertical_isRefusedOnIdZero_withoutDetails() throws {
+        try startDaemon()
+        let nameless = try RawClient.overTLS(
+            host: "127.0.0.1", port: port, files: try ca.issue("nameless", uri: ""), receiveTimeout: .seconds(20))
+        let refusal = try #require(nameless.receiveError(), "no error frame for a certificate without a name")
+        #expect(refusal.envelope.correlationID == 0)
+        #expect(refusal.error.code == .permissionDenied)
+        #expect(refusal.error.message.hasPrefix("a certificate that names no vertical (verticals://NAME) may not call echo"))
+        #expect(refusal.error.details.isEmpty)
     }
 
     @Test func internalOperations_onlyForInternalPeers() async throws {

@@ -52,6 +52,26 @@ struct JSONFormTests {
         #expect(nan.ratio.isNaN)
     }
 
+    /// docs/PROTOCOL.md § 10: decimal from 0.0001 to 2^53, the exponent form outside, with a sign
+    /// and at least two digits.
+    @Test(
+        "a double takes the exponent form below 0.0001 and above 2^53",
+        arguments: [
+            (0.0001, "0.0001"), (9.999e-05, "9.999e-05"), (0.1, "0.1"), (52, "52.0"), (-0.0, "-0.0"),
+            (9_007_199_254_740_992, "9007199254740992.0"), (9_007_199_254_740_994, "9.007199254740994e+15"),
+            (1e16, "1e+16"), (1e-7, "1e-07"), (Double.leastNonzeroMagnitude, "5e-324"),
+        ])
+    func jsonForm_writesADoubleInExponentFormOnlyOutsideTheDecimalRange(value: Double, text: String) throws {
+        #expect(try Sample(ratio: value).jsonString().contains(#""ratio":\#(text),"#))
+        #expect(try Sample(json: Sample(ratio: value).jsonString()).ratio.bitPattern == value.bitPattern)
+    }
+
+    @Test(arguments: ["52", "52.0", "5.2e1", "5.2E+1", "520e-1"])
+    func init_json_readsADoubleInAnyNumberForm(text: String) throws {
+        let json = try Sample(ratio: 1).jsonString().replacingOccurrences(#""ratio":1.0,"#, with: #""ratio":\#(text),"#)
+        #expect(try Sample(json: json).ratio == 52)
+    }
+
     @Test func jsonForm_keepsIntegersExact() throws {
         let extremes = Sample(count: .min, size: .max, level: .max)
         let text = try extremes.jsonString()

@@ -2,7 +2,7 @@ import VerticalsContract
 
 /// Every environment variable `svc-supervisor` and `svc-supervisor-engine` read, declared once.
 /// The daemons' own settings (`DaemonSettings`) that the supervisor also reads (the run and
-/// socket folders, the operator's TLS files) are listed here by their one declaration.
+/// socket folders, `VERTICALS_TLS` and the operator's TLS files) are listed here by their one declaration.
 /// `svc-supervisor check` validates them, and the ENVIRONMENT reference is generated from
 /// ``declaration``.
 ///
@@ -32,6 +32,7 @@ public enum SupervisorSettings {
         "svc-supervisor", summary: "What svc-supervisor and svc-supervisor-engine read.",
         [
             DaemonSettings.runDir, DaemonSettings.socketDir, pointerDir, serviceUsers, operatorGroup, spawn,
-            DaemonSettings.logLevel, DaemonSettings.endpoint, DaemonSettings.tlsCert, DaemonSettings.tlsKey, DaemonSettings.tlsCA,
+            DaemonSettings.logLevel, DaemonSettings.endpoint, DaemonSettings.tls, DaemonSettings.tlsCert, DaemonSettings.tlsKey,
+            DaemonSettings.tlsCA,
         ])
 }

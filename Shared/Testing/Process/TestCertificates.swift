@@ -27,6 +27,11 @@ public struct TestCertificateAuthority {
 
     /// The CA's certificate.
     public let certificate: String
+    /// The root every chain this CA issues ends at: its own certificate, or its issuer's root for
+    /// an ``intermediate(_:)``. What a peer trusts (`VERTICALS_TLS_CA`).
+    public let root: String
+    /// The intermediate certificates from this CA up to the root (the root excluded): empty for a root.
+    let chain: [String]
     let key: String
     let directory: TemporaryDirectory
     let name: String
@@ -36,6 +41,8 @@ public struct TestCertificateAuthority {
         self.directory = directory
         self.name = name
         certificate = directory.file("\(name).pem")
+        root = certificate
+        chain = []
         key = directory.file("\(name).key")
         try Self.openssl(
             [
@@ -45,28 +52,71 @@ public struct TestCertificateAuthority {
             ], in: directory)
     }
 
+    private init(
+        certificate: String, root: String, chain: [String], key: String, directory: TemporaryDirectory, name: String
+    ) {
+        self.certificate = certificate
+        self.root = root
+        self.chain = chain
+        self.key = key
+        self.directory = directory
+        self.name = name
+    }
+
+    /// An intermediate CA that this CA signs (`CA:TRUE`), named `name`: the leaves it issues
+    /// chain to this CA's ``root`` through it.
+    public func intermediate(_ name: String) throws -> TestCertificateAuthority {
+        let base = directory.file(name)
+        try sign(
+            subject: name, base: base,
+            extensions: ["basicConstraints=critical,CA:TRUE", "keyUsage=critical,keyCertSign,cRLSign"])
+        return TestCertificateAuthority(
+            certificate: base + ".pem", root: root, chain: [base + ".pem"] + chain, key: base + ".key",
+            directory: directory, name: name)
+    }
+
     /// A certificate for vertical `vertical` signed by this CA (`URI:verticals://VERTICAL`, or
-    /// `uri` when given; no URI at all when `uri` is empty), written as `file`.pem and `file`.key.
-    public func issue(_ vertical: String, uri: String? = nil, file: String? = nil) throws -> Issued {
+    /// `uri` when given; no URI at all when `uri` is empty), with `extendedKeyUsage` (none when
+    /// empty), written as `file`.pem and `file`.key. From an ``intermediate(_:)``, the `.pem`
+    /// holds the intermediates after the leaf when `withChain`, as a side's certificate file does.
+    public func issue(
+        _ vertical: String, uri: String? = nil, file: String? = nil, extendedKeyUsage: String = "serverAuth,clientAuth",
+        withChain: Bool = true
+    ) throws -> Issued {
         let base = directory.file("\(name)-\(file ?? vertical)")
-        let extensions = base + ".ext"
         let san = uri ?? "verticals://\(vertical)"
         let lines = (san.isEmpty ? [] : ["subjectAltName=URI:\(san)"])
-            + ["basicConstraints=CA:FALSE", "keyUsage=digitalSignature", "extendedKeyUsage=serverAuth,clientAuth"]
-        guard let handle = fopen(extensions, "w") else { throw TestCertificateError("cannot write \(extensions)") }
-        fputs(lines.joined(separator: "\n") + "\n", handle)
+            + ["basicConstraints=CA:FALSE", "keyUsage=digitalSignature"]
+            + (extendedKeyUsage.isEmpty ? [] : ["extendedKeyUsage=\(extendedKeyUsage)"])
+        try sign(subject: vertical, base: base, extensions: lines)
+        guard withChain, !chain.isEmpty else { return Issued(certificate: base + ".pem", key: base + ".key", authority: root) }
+        var pem = ""
+        for file in [base + ".pem"] + chain {
+            guard let text = readFile(file) else { throw TestCertificateError("cannot read \(file)") }
+            pem += text
+        }
+        guard let handle = fopen(base + ".chain.pem", "w") else { throw TestCertificateError("cannot write \(base).chain.pem") }
+        fputs(pem, handle)
+        fclose(handle)
+        return Issued(certificate: base + ".chain.pem", key: base + ".key", authority: root)
+    }
+
+    /// A new key and a certificate for `subject`, signed by this CA with `extensions`, as `base`.pem and `base`.key.
+    private func sign(subject: String, base: String, extensions: [String]) throws {
+        let file = base + ".ext"
+        guard let handle = fopen(file, "w") else { throw TestCertificateError("cannot write \(file)") }
+        fputs(extensions.joined(separator: "\n") + "\n", handle)
         fclose(handle)
         try Self.openssl(
             [
                 "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", base + ".key",
-                "-out", base + ".csr", "-subj", "/CN=\(vertical)",
+                "-out", base + ".csr", "-subj", "/CN=\(subject)",
             ], in: directory)
         try Self.openssl(
             [
                 "x509", "-req", "-in", base + ".csr", "-CA", certificate, "-CAkey", key, "-CAcreateserial", "-out",
-                base + ".pem", "-days", "2", "-extfile", extensions,
+                base + ".pem", "-days", "2", "-extfile", file,
             ], in: directory)
-        return Issued(certificate: base + ".pem", key: base + ".key", authority: certificate)
     }
 
     private static func openssl(_ arguments: [String], in directory: TemporaryDirectory) throws {
