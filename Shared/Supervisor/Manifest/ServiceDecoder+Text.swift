@@ -44,8 +44,8 @@ extension ServiceDecoder {
         return folder
     }
 
-    /// Notes each item of `args` that no process can receive (NUL, control characters other
-    /// than tab and newline); returns the others' list unchanged when all pass.
+    /// `arguments`, each item that no process can receive (a control character other than tab
+    /// and newline) noted as a problem of `args`.
     mutating func checkedArguments(_ arguments: [String]) -> [String] {
         for (index, argument) in arguments.enumerated() {
             if let scalar = ManifestText.unpassableCharacter(in: argument) {
@@ -57,7 +57,7 @@ extension ServiceDecoder {
         return arguments
     }
 
-    /// Whether environment value `text` at `key` is one a process can receive; notes the problem if not.
+    /// Notes environment value `text` at `key` as a problem when no process could receive it.
     mutating func checkEnvironmentValue(_ text: String, at key: String) {
         if let scalar = ManifestText.unpassableCharacter(in: text) {
             report(

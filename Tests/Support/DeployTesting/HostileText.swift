@@ -3,7 +3,7 @@
 /// generated declaration, and a long run. A value of a manifest or a contract is either refused
 /// where it enters, or read back from the file it was written to as exactly itself.
 public enum HostileText {
-    /// Each hostile string, with a name a test's output shows.
+    /// Every hostile string: each piece alone and between two letters, then whole attacks.
     public static let all: [String] = {
         let pieces = [
             "\n", "\r", "\r\n", "\u{0}", "\u{7}", "\u{1B}[31m", "\u{7F}", "\u{85}", "\u{2028}", "\u{2029}",
@@ -26,7 +26,7 @@ public enum HostileText {
         return all
     }()
 
-    /// The strings as `@Test(arguments:)` takes them: each with its index, so a failure names it.
+    /// The strings' indices, as `@Test(arguments:)` takes them: a failure names the index.
     public static var cases: [Int] { Array(all.indices) }
 
     /// `text` as a TOML basic string (`"…"`), every control character escaped.
