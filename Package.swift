@@ -381,7 +381,10 @@ let package = Package(
             name: "EventLoopTests", dependencies: ["VerticalsEventLoop", "VerticalsWire", "CSpawn"], path: "Tests/EventLoopTests",
             exclude: ["memcheck.sh"]
         ),
-        .testTarget(name: "ContractGenTests", dependencies: ["VerticalsContractGen"], path: "Tests/ContractGenTests"),
+        .testTarget(
+            name: "ContractGenTests", dependencies: ["VerticalsContractGen", "VerticalsDeployTesting", "VerticalsTesting"],
+            path: "Tests/ContractGenTests"
+        ),
         .testTarget(
             name: "IOInterfaceTests", dependencies: ["IOInterface", "VerticalsContract", "VerticalsWire"], path: "Tests/IOInterfaceTests"
         ),

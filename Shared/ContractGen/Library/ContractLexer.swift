@@ -63,6 +63,9 @@ struct ContractLexer {
                 let textStart = index + (isDoc ? 3 : 2)
                 while let byte = peek(), byte != UInt8(ascii: "\n") { index += 1 }
                 if isDoc {
+                    var end = index
+                    if end > textStart && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }  // a CRLF line's end
+                    try refuseControlCharacters(in: textStart..<end, what: "a doc comment")
                     var text = String(decoding: bytes[textStart..<index], as: UTF8.self)
                     if text.hasPrefix(" ") { text.removeFirst() }
                     while text.last == " " || text.last == "\r" { text.removeLast() }
@@ -123,6 +126,11 @@ struct ContractLexer {
                 return Token(kind: .string(String(decoding: value, as: UTF8.self)), location: start)
             case UInt8(ascii: "\n"):
                 throw error("unterminated string: close it with \" on the same line", at: start)
+            case _ where Self.controlLength(bytes, at: index - 1) > 0:
+                throw error(
+                    "a control character (\(Self.shownControl(bytes, at: index - 1))) in a string: write \\n or \\t, "
+                        + "or remove it",
+                    at: SourceLocation(line: line, column: index - lineStart))
             case UInt8(ascii: "\\"):
                 guard let escaped = peek() else { break }
                 index += 1
@@ -139,6 +147,40 @@ struct ContractLexer {
             }
         }
         throw error("unterminated string: close it with \"", at: start)
+    }
+
+    /// Refuses a control character in `range`: the text of a doc comment, which the generated
+    /// Swift repeats in a comment that a carriage return would end.
+    private func refuseControlCharacters(in range: Range<Int>, what: String) throws(ContractDiagnostic) {
+        var at = range.lowerBound
+        while at < range.upperBound {
+            let length = Self.controlLength(bytes, at: at)
+            if length > 0 {
+                throw error(
+                    "a control character (\(Self.shownControl(bytes, at: at))) in \(what): only tab may appear; "
+                        + "remove it or start a new /// line",
+                    at: SourceLocation(line: line, column: at - lineStart + 1))
+            }
+            at += 1
+        }
+    }
+
+    /// The UTF-8 length of the control character at `at` (C0 but tab, DEL, C1, U+2028, U+2029), or 0.
+    static func controlLength(_ bytes: [UInt8], at: Int) -> Int {
+        let byte = bytes[at]
+        if (byte < 0x20 && byte != UInt8(ascii: "\t")) || byte == 0x7f { return 1 }
+        if byte == 0xc2, at + 1 < bytes.count, (0x80...0x9f).contains(bytes[at + 1]) { return 2 }
+        if byte == 0xe2, at + 2 < bytes.count, bytes[at + 1] == 0x80, bytes[at + 2] == 0xa8 || bytes[at + 2] == 0xa9 {
+            return 3
+        }
+        return 0
+    }
+
+    /// The control character at `at` as `U+000D`.
+    private static func shownControl(_ bytes: [UInt8], at: Int) -> String {
+        let scalar = String(decoding: bytes[at..<(at + controlLength(bytes, at: at))], as: UTF8.self).unicodeScalars.first
+        let digits = String(scalar?.value ?? 0, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     private static func isIdentifierStart(_ byte: UInt8) -> Bool {

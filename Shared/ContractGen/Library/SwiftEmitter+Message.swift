@@ -60,29 +60,29 @@ extension SwiftEmitter {
     private mutating func emitSchema(_ message: MessageDeclaration) {
         line("public static let schema = MessageSchema(")
         indent += 1
-        line("\(Self.quoted("\(file.name).\(message.name)")),")
+        line("\(SwiftSyntax.stringLiteral("\(file.name).\(message.name)")),")
         if message.fields.isEmpty {
             line("[],")
         } else {
             line("[")
             indent += 1
             for field in message.fields {
-                let head = "\(field.tag), \(Self.quoted(field.name)), \(fieldType(resolved(field)))"
+                let head = "\(field.tag), \(SwiftSyntax.stringLiteral(field.name)), \(fieldType(resolved(field)))"
                 let bound = checker.maxBytes(of: field, in: message, of: file).map { "maxBytes: \($0), " } ?? ""
-                let doc = bound + "doc: \(Self.quoted(Self.summary(of: field.doc)))"
+                let docArgument = bound + "doc: \(SwiftSyntax.stringLiteral(Self.summary(of: field.doc)))"
                 let secret = field.secret ? ".markedSecret" : ""
                 switch field.presence {
-                case .required: line(".required(\(head), \(doc))\(secret),")
-                case .optional: line(".optional(\(head), \(doc))\(secret),")
-                case .repeated: line(".repeated(\(head), \(doc))\(secret),")
+                case .required: line(".required(\(head), \(docArgument))\(secret),")
+                case .optional: line(".optional(\(head), \(docArgument))\(secret),")
+                case .repeated: line(".repeated(\(head), \(docArgument))\(secret),")
                 case .defaulted(let literal):
-                    line(".defaulted(\(head), \(defaultValue(literal, resolved(field))), \(doc))\(secret),")
+                    line(".defaulted(\(head), \(defaultValue(literal, resolved(field))), \(docArgument))\(secret),")
                 }
             }
             indent -= 1
             line("],")
         }
-        line("doc: \(Self.quoted(Self.summary(of: message.doc))))")
+        line("doc: \(SwiftSyntax.stringLiteral(Self.summary(of: message.doc))))")
         indent -= 1
     }
 
@@ -93,8 +93,8 @@ extension SwiftEmitter {
         line("public func encode(to body: inout BodyWriter) {")
         indent += 1
         for field in message.fields {
-            let value = Self.codecNames.contains(field.name) ? "self.\(field.name)" : field.name
-            line("body.write(\(field.tag), \(value))")
+            let operand = Self.codecNames.contains(field.name) ? "self.\(field.name)" : field.name
+            line("body.write(\(field.tag), \(operand))")
         }
         indent -= 1
         line("}")

@@ -30,8 +30,9 @@ enum Containerfile {
         Array(Set(manifest.services.map { baseName($0.executable) } + ["svc-supervisor", "svc-supervisor-engine"])).sorted()
     }
 
-    /// The file's text.
-    static func text(_ manifest: Manifest, layout: KubernetesLayout) -> String {
+    /// The file's text; refuses a program name or layout folder that a directive would read
+    /// otherwise than as written (``ContainerfileSyntax``).
+    static func text(_ manifest: Manifest, layout: KubernetesLayout) throws(ExportError) -> String {
         let programs = programs(manifest)
         let user = layout.userID
         var lines = KubernetesExport.generatedHeader.map { "# \($0)" }
@@ -56,7 +57,7 @@ enum Containerfile {
             "# One product at a time (swift build takes one --product); each build reuses the last one's work.",
             "# The Swift runtime is linked in statically, so the runtime stage needs no Swift toolchain.",
             "RUN install -d /out \\",
-            " && for program in \(programs.joined(separator: " ")); do \\",
+            " && for program in \(ContainerfileSyntax.shellWords(programs)); do \\",
             "      swift build -c release --static-swift-stdlib --product \"$program\" \\",
             "      && install -m 0755 \"$(swift build -c release --static-swift-stdlib --show-bin-path)/$program\" /out/ \\",
             "      || exit 1; \\",
@@ -71,7 +72,10 @@ enum Containerfile {
                 + "--shell /usr/sbin/nologin verticals",
         ]
         for program in programs {
-            lines.append("COPY --from=build /out/\(program) \(layout.binDirectory)/\(program)")
+            let service = manifest.services.first { baseName($0.executable) == program }?.name ?? program
+            try lines.append(
+                "COPY --from=build \(ContainerfileSyntax.directiveWord("/out/" + program, service: service)) "
+                    + "\(ContainerfileSyntax.directiveWord(layout.binDirectory + "/" + program, service: service))")
         }
         lines += [
             "# Numeric, so that the kubelet can check runAsNonRoot without reading /etc/passwd.",

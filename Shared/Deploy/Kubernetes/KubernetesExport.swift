@@ -64,7 +64,7 @@ public enum KubernetesExport {
         for (file, objects) in try objects(for: manifest, layout: layout) {
             files[file] = header + YAMLEmitter.documents(objects.map(\.node))
         }
-        files[Containerfile.name] = Containerfile.text(manifest, layout: layout)
+        files[Containerfile.name] = try Containerfile.text(manifest, layout: layout)
         files[KubernetesReadme.name] = KubernetesReadme.text(manifest, layout: layout)
         return files
     }
@@ -83,11 +83,18 @@ public enum KubernetesExport {
                     service: spec.name,
                     "its NetworkPolicy would have the name of the suite's \(spec.name) policy: rename the service")
             }
-            let expected = "\(layout.binDirectory)/\(Containerfile.baseName(spec.executable))"
+            let program = Containerfile.baseName(spec.executable)
+            guard ManifestText.isProgramName(program) else {
+                throw KubernetesExportError(
+                    service: spec.name,
+                    "executable \(spec.executable.debugDescription) does not end in a plain program name (A-Z, a-z, "
+                        + "0-9, '.', '_', '-'): the image copies the program under that name")
+            }
+            let expected = layout.binDirectory + "/" + program
             guard spec.executable == expected else {
                 throw KubernetesExportError(
                     service: spec.name,
-                    "executable \(spec.executable) is not in the image: give a bare program name (a product of the "
+                    "executable \(spec.executable.debugDescription) is not in the image: give a bare program name (a product of the "
                         + "package), which the Containerfile builds and copies to \(layout.binDirectory)")
             }
             for key in spec.environment.keys.sorted() {

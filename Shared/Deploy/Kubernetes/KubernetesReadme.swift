@@ -34,7 +34,7 @@ enum KubernetesReadme {
             let kind = spec.store ? "StatefulSet (1 replica, volume `state` of \(layout.storeSize))" : "Deployment"
             out += "| `\(spec.name).yaml` | ServiceAccount, ConfigMap `\(layout.configMap(spec.name))`, Service, NetworkPolicy, \(kind) |\n"
         }
-        out += "| `\(Containerfile.name)` | the image: \(Containerfile.programs(manifest).map { "`\($0)`" }.joined(separator: ", ")) |\n"
+        out += "| `\(Containerfile.name)` | the image: \(MarkdownSyntax.codeList(Containerfile.programs(manifest))) |\n"
         out += """
 
             ## Who may call whom

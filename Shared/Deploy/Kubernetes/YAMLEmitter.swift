@@ -111,12 +111,13 @@ public enum YAMLEmitter {
     }
 
     /// `text` double-quoted with JSON's escapes (valid YAML double-quoted scalar): the C0 and C1
-    /// controls, DEL, the byte-order mark and the Unicode line separators as `\uXXXX`.
+    /// controls, DEL, the byte-order mark, the Unicode line separators and the two
+    /// noncharacters YAML does not print (U+FFFE, U+FFFF) as `\uXXXX`.
     static func quoted(_ text: String) -> String {
         doubleQuoted(text) { scalar in
             let value = scalar.value
             guard value < 0x20 || value == 0x7f || (0x80..<0xa0).contains(value)
-                || value == 0xfeff || value == 0x2028 || value == 0x2029
+                || value == 0xfeff || value == 0x2028 || value == 0x2029 || value == 0xfffe || value == 0xffff
             else { return nil }
             return "\\u" + hex4(value)
         }

@@ -20,7 +20,10 @@ package enum SystemUsersFile {
     /// The group line and one user line per service (each user gets a group of its own name):
     /// also what svc-supervisor, as root, gives `systemd-sysusers` for the users it lacks.
     package static func lines(_ manifest: Manifest, layout: SystemdLayout) -> [String] {
-        ["g \(layout.group) -"] + manifest.services.map { "u \(layout.userName($0)) - \"Verticals \($0.name)\" - -" }
+        ["g \(SystemdSyntax.tableField(layout.group)) -"]
+            + manifest.services.map {
+                "u \(SystemdSyntax.tableField(layout.userName($0))) - \(SystemdSyntax.tableField("Verticals \($0.name)")) - -"
+            }
     }
 
     /// The longest user name `systemd-sysusers` accepts (`UT_NAMESIZE` less its NUL).

@@ -96,7 +96,7 @@ struct SystemdNetwork: Equatable {
         guard isAddress(String(host)) else {
             throw ExportError(
                 service: service,
-                "env \(variable) = \"\(url)\" names the collector by host name; under systemd IPAddressAllow= "
+                "env \(variable) = \(url.debugDescription) names the collector by host name; under systemd IPAddressAllow= "
                     + "takes addresses: write the collector's address (e.g. http://10.0.0.5:4318)")
         }
         return String(host)

@@ -10,7 +10,9 @@ enum TemporaryFilesFile {
         lines.append("")
         lines.append("# Only root and the group \(layout.group) (operators, every vertical's user) may enter;")
         lines.append("# each socket is 0660 root:\(layout.group).")
-        lines.append("d \(layout.socketDirectory) \(SystemdLayout.socketFolderMode) root \(layout.group) -")
+        lines.append(
+            "d \(SystemdSyntax.tableField(layout.socketDirectory)) \(SystemdLayout.socketFolderMode) root "
+                + "\(SystemdSyntax.tableField(layout.group)) -")
         return lines.joined(separator: "\n") + "\n"
     }
 }

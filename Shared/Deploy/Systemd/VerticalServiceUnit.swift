@@ -27,10 +27,11 @@ enum VerticalServiceUnit {
         (DaemonSettings.tlsCert.name, "tls.crt"), (DaemonSettings.tlsKey.name, "tls.key"), (DaemonSettings.tlsCA.name, "ca.crt"),
     ]
 
-    /// The unit's text.
+    /// The unit's text; refuses a `certificates` folder systemd would not read back as written
+    /// (``SystemdSyntax/credentialPath(_:_:_:)``).
     static func text(
         _ spec: ServiceSpec, in placement: SystemdPlacement, network: SystemdNetwork?, layout: SystemdLayout
-    ) -> String {
+    ) throws(ExportError) -> String {
         let manifest = placement.manifest
         let unitName = layout.unitName(spec.name)
         var file = UnitFile(header: SystemdExport.generatedHeader)
@@ -67,12 +68,10 @@ enum VerticalServiceUnit {
         var service = UnitFile.Section(name: "Service")
             .with("Type", spec.readiness == .notify ? "notify" : "exec")
             .with("ExecStart", ([spec.executable] + spec.arguments).map(SystemdSyntax.commandWord).joined(separator: " "))
-        let loaded = spec.certificates.map { folder in
-            credentials.filter { spec.environment[$0.0] == nil }.map { ($0.0, $0.1, "\(folder)/\(spec.name)/\($0.1)") }
-        } ?? []
-        for (index, credential) in loaded.enumerated() {
-            service.set(
-                "LoadCredential", "\(credential.1):\(credential.2)",
+        let loaded = spec.certificates == nil ? [] : credentials.filter { spec.environment[$0.0] == nil }
+        for (index, (_, file)) in loaded.enumerated() {
+            try service.set(
+                "LoadCredential", "\(file):\(SystemdSyntax.credentialPath(spec.certificates ?? "", spec.name, file))",
                 comment: index == 0
                     ? [
                         "The TLS files, read by systemd as root from a folder only root reads, into a folder",

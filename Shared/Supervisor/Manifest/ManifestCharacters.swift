@@ -32,6 +32,11 @@ enum ManifestCharacters {
                 continue
             }
             if let open = quote {
+                if byte == UInt8(ascii: "\\"), open[0] == UInt8(ascii: "\""), isNULEscape(bytes, at: index + 1) {
+                    return ManifestError(
+                        "line \(line), column \(column): a string holds NUL (\\u0000), which no name, path, argument "
+                            + "or environment value can hold: remove it")
+                }
                 if byte == UInt8(ascii: "\\"), open[0] == UInt8(ascii: "\"") {
                     index += 2  // an escape: skip the escaped byte
                     column += 1
@@ -69,6 +74,15 @@ enum ManifestCharacters {
             index += 1
         }
         return nil
+    }
+
+    /// Whether the escape after a backslash at `start` is `u0000` or `U00000000`: NUL, which
+    /// toml++ would end the string at, dropping the rest without a word.
+    private static func isNULEscape(_ bytes: [UInt8], at start: Int) -> Bool {
+        guard start < bytes.count else { return false }
+        let digits = bytes[start] == UInt8(ascii: "u") ? 4 : bytes[start] == UInt8(ascii: "U") ? 8 : 0
+        guard digits > 0, start + digits < bytes.count else { return false }
+        return bytes[(start + 1)...(start + digits)].allSatisfy { $0 == UInt8(ascii: "0") }
     }
 
     /// The problem with the header that opens at `start` (its `[`), if its name starts wrong.

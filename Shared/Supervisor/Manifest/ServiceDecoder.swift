@@ -32,7 +32,7 @@ struct ServiceDecoder {
         for key in table.keys.sorted() where !ManifestKeys.service.contains(key) {
             report(key, ManifestKeys.unknown(key, among: ManifestKeys.service))
         }
-        if let value = table["executable"], let text = string(value, at: "executable") {
+        if let value = table["executable"], let written = string(value, at: "executable"), let text = checkedExecutable(written) {
             switch resolver.resolve(text) {
             case .success(let path): spec.executable = path
             case .failure(let problem): report("executable", problem.message)
@@ -42,7 +42,7 @@ struct ServiceDecoder {
                 "executable", "missing: name the program to run, e.g. executable = \"svc-\(service ?? "name")\"",
                 always: true)
         }
-        if let value = table["args"] { spec.arguments = strings(value, at: "args") }
+        if let value = table["args"] { spec.arguments = checkedArguments(strings(value, at: "args")) }
         if let value = table["env"] { spec.environment = environment(value) }
         if let value = table["depends_on"] {
             for problem in spec.setDependsOn(strings(value, at: "depends_on")) { report("depends_on", problem) }
@@ -98,7 +98,9 @@ struct ServiceDecoder {
                 report("host", "\"\(host)\" is not a host name export systemd --host can match: use a-z, 0-9 and '-', e.g. \"a\"")
             }
         }
-        if let value = table["certificates"], let folder = string(value, at: "certificates") {
+        if let value = table["certificates"], let written = string(value, at: "certificates"),
+            let folder = checkedCertificates(written)
+        {
             // Relative to the manifest's folder, as a relative executable is.
             spec.certificates = folder.hasPrefix("/")
                 ? folder : ExecutableResolver.normalized("\(resolver.baseDirectory)/\(folder)")
@@ -232,6 +234,7 @@ struct ServiceDecoder {
                 report("env.\(name)", "is set by the supervisor for each child; leave it out")
             }
             if case .string(let text) = item {
+                checkEnvironmentValue(text, at: "env.\(name)")
                 environment[name] = text
             } else {
                 wrongType(item, at: "env.\(name)", "a string", "\"…\"")
