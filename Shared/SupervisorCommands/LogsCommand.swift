@@ -19,9 +19,10 @@ struct LogsCommand: AsyncParsableCommand {
     @Flag(help: "Every service's log, interleaved by time, each line led by the service's name.") var all = false
     @Option(name: [.customShort("n"), .long], help: "How many of the last lines to print.") var lines = 50
     @Flag(name: .short, help: "Keep printing new lines as they come (Ctrl-C stops).") var follow = false
-    @Flag(help: ArgumentHelp(
-        "Print the lines' bytes as the verticals wrote them, escape sequences included.",
-        discussion: "Without it, control characters, escape sequences, bidirectional controls and bytes that are not UTF-8 show as escapes (\\x1b, \\r, \\u{202E}, \\xff)."))
+    @Flag(help: """
+        Print each line's bytes as the vertical wrote them. Without it, control characters, escape \
+        sequences, bidirectional controls and bytes that are not UTF-8 show as visible escapes.
+        """)
     var raw = false
     @OptionGroup var runDirectory: RunDirectoryOption
 
