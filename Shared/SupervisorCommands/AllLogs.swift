@@ -10,12 +10,14 @@ import VerticalsWire
 /// come, each batch in time order.
 struct AllLogs {
     let folder: String
+    /// Print the lines' bytes as they are (`--raw`), not shown through ``VisibleText``.
+    var raw = false
 
     /// One service's file and the unfinished last line read from it.
     private final class Source {
         let name: String
         var file: LogFile
-        var partial = ""
+        var partial: [UInt8] = []
 
         init(name: String, folder: String) {
             self.name = name
@@ -23,19 +25,19 @@ struct AllLogs {
         }
 
         /// The complete lines written since the last read.
-        func newLines() -> [Substring] {
+        func newLines() -> [ArraySlice<UInt8>] {
             var text = partial + file.readToEnd()
             if file.wasReplaced {
                 // Rotated: the rest of the old file was just read; now the new one from its start.
                 file = LogFile(path: file.path)
                 text += file.readToEnd()
             }
-            guard let end = text.lastIndex(of: "\n") else {
+            guard let end = text.lastIndex(of: UInt8(ascii: "\n")) else {
                 partial = text
                 return []
             }
-            partial = String(text[text.index(after: end)...])
-            return text[..<end].split(separator: "\n", omittingEmptySubsequences: false)
+            partial = Array(text[(end + 1)...])
+            return text[..<end].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         }
     }
 
@@ -49,11 +51,11 @@ struct AllLogs {
         }
         discover()
         guard !sources.isEmpty || follow else {
-            StandardError.write("error: no logs in \(folder): did the supervisor run with this --run-dir?\n")
+            Terminal.error("error: no logs in \(folder): did the supervisor run with this --run-dir?")
             throw ExitCode(66)
         }
         let first = sources.values.flatMap { source in source.newLines().suffix(lines).map { (source.name, $0) } }
-        Self.print(Self.inTimeOrder(first).suffix(lines), width: width(sources))
+        print(Self.inTimeOrder(first).suffix(lines), width: width(sources))
         guard follow else { return }
 
         let watcher = try LogFile.watch(folder)
@@ -61,7 +63,7 @@ struct AllLogs {
         while read(watcher, &events, events.count) > 0 {
             discover()
             let batch = sources.values.flatMap { source in source.newLines().map { (source.name, $0) } }
-            Self.print(Self.inTimeOrder(batch)[...], width: width(sources))
+            print(Self.inTimeOrder(batch)[...], width: width(sources))
         }
     }
 
@@ -73,10 +75,11 @@ struct AllLogs {
 
     /// Stable order by each line's leading RFC 3339 time; a line without one keeps its place
     /// after the line before it from the same file.
-    static func inTimeOrder(_ lines: [(String, Substring)]) -> [(String, Substring)] {
+    static func inTimeOrder(_ lines: [(String, ArraySlice<UInt8>)]) -> [(String, ArraySlice<UInt8>)] {
         var last: [String: Int64] = [:]
-        let keyed = lines.enumerated().map { index, entry -> (Int64, Int, (String, Substring)) in
-            let stamp = entry.1.split(separator: " ", maxSplits: 1).first.flatMap { RFC3339.parse(String($0)) }
+        let keyed = lines.enumerated().map { index, entry -> (Int64, Int, (String, ArraySlice<UInt8>)) in
+            let stamp = entry.1.split(separator: UInt8(ascii: " "), maxSplits: 1).first
+                .flatMap { RFC3339.parse(String(decoding: $0, as: UTF8.self)) }
             let time = stamp?.microsecondsSinceEpoch ?? last[entry.0] ?? Int64.min
             last[entry.0] = time
             return (time, index, entry)
@@ -84,11 +87,13 @@ struct AllLogs {
         return keyed.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
     }
 
-    private static func print(_ lines: ArraySlice<(String, Substring)>, width: Int) {
+    /// Prints each line led by its service's name, padded to `width`.
+    private func print(_ lines: ArraySlice<(String, ArraySlice<UInt8>)>, width: Int) {
         guard !lines.isEmpty else { return }
         for (name, line) in lines {
-            Swift.print(name + String(repeating: " ", count: max(width - name.count, 0)) + " " + line)
+            let lead = name + String(repeating: " ", count: max(width - name.count, 0)) + " "
+            Terminal.logLine(Array(lead.utf8) + line, raw: raw)
         }
-        fflush(nil)
+        Terminal.flush()
     }
 }

@@ -88,7 +88,7 @@ struct CallCommand: AsyncParsableCommand {
         }
         if let (descriptor, reply) = output {
             let (value, schema) = try await LearnedCall.newestOutput(reply, of: descriptor, service: service, learned: learned)
-            print(try value.jsonText(as: schema, pretty: true))
+            Terminal.json(try value.jsonText(as: schema, pretty: true))
         }
     }
 

@@ -30,6 +30,6 @@ struct CallTrace {
             if spans.contains(where: { $0.parentSpanID == ownSpan }) || attempt == 24 { break }
             try? await Task.sleep(for: .milliseconds(20))
         }
-        StandardError.write("trace \(identity.traceID)\n" + TraceWaterfall.text(spans))
+        Terminal.error(TerminalText(lines: ["trace \(identity.traceID)"] + TraceWaterfall.text(spans)))
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import VerticalsServiceKit
+import VerticalsSupervisorClient
 
 /// Runs a parsed command to its end, as ArgumentParser's async `main` would, without its
 /// executor, and gives the status to exit with: both programs (`svc-supervisor` and
@@ -42,7 +43,10 @@ package enum CommandRunner {
         let code = root.exitCode(for: error)
         let message = root.fullMessage(for: error)
         if !message.isEmpty {
-            if code == .success { print(message) } else { StandardError.write(message + "\n") }
+            // Help is the programs' own text; an error's message may quote a vertical (``CLIError``
+            // is shown already; other errors' words are shown through VisibleText, line by line).
+            let lines: [TerminalText] = message.split(separator: "\n", omittingEmptySubsequences: false).map { "\($0)" }
+            if code == .success { Terminal.print(lines: lines) } else { Terminal.error(TerminalText(lines: lines)) }
         }
         return code.rawValue
     }

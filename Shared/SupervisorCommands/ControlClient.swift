@@ -2,6 +2,7 @@ import ArgumentParser
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
+import VerticalsSupervisorClient
 import VerticalsWire
 
 /// `--run-dir`, shared by every command that talks to a running suite (``SuiteLocation``).
@@ -32,7 +33,7 @@ package enum ControlClient {
             return try await call(
                 operation, input, runDirectory: location.runDirectory, timeout: timeout, statuses: statuses)
         } catch let error as CLIError where error.status == 69 {
-            throw CLIError(status: 69, error.description + location.advice)
+            throw CLIError(status: 69, TerminalText(lines: [error.message] + location.advice.map { "\($0)" }))
         }
     }
 
@@ -69,7 +70,7 @@ package enum ControlClient {
         do {
             try await body()
         } catch let error as CLIError {
-            StandardError.write("error: \(error)\n")
+            Terminal.error("error: \(error.message)")
             throw ExitCode(error.status)
         }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit
+import VerticalsSupervisorClient
 import VerticalsWire
 
 /// `svc-supervisor describe SERVICE [--json]`: what a running vertical serves, asked of the
@@ -53,47 +54,54 @@ struct DescribeCommand: AsyncParsableCommand {
             let learned = LearnedContracts(connection: connection)
             learned.cache.store(description, endpoint: learned.endpoint(of: service))
         } catch let error as ServiceError {
-            StandardError.write("error: \(service) did not describe itself: \(error.code): \(error.message)\n")
+            Terminal.error("error: \(service) did not describe itself: \(error.code): \(error.message)")
             throw ExitCode(error.code == .unavailable ? 69 : 1)
         } catch {
-            StandardError.write("error: \(service) answered daemon.describe with a body that is not a description: \(error)\n")
+            Terminal.error("error: \(service) answered daemon.describe with a body that is not a description: \(error)")
             throw ExitCode(1)
         }
-        print(json ? try description.jsonString(pretty: true) : DescriptionText.render(description, schemas: schemas))
+        if json {
+            Terminal.json(try description.jsonString(pretty: true))
+        } else {
+            Terminal.print(lines: DescriptionText.render(description, schemas: schemas))
+        }
     }
 }
 
 /// The human-readable form of a ``Daemon/Description``, its messages read back as the same
-/// ``MessageSchema``s `call` validates with.
+/// ``MessageSchema``s `call` validates with. Every name and doc in it is the vertical's, so each
+/// line is a ``TerminalText``.
 enum DescriptionText {
-    static func render(_ description: Daemon.Description, schemas: SchemaCatalog) -> String {
-        var lines = ["\(description.name) — \(description.summary)", "", "operations:"]
+    static func render(_ description: Daemon.Description, schemas: SchemaCatalog) -> [TerminalText] {
+        var lines: [TerminalText] = ["\(description.name) — \(description.summary)", "", "operations:"]
         for operation in description.operations {
             let input =
                 schemas.message(named: operation.input)?.fields.map(signature).joined(separator: ", ") ?? operation.input
             // A built-in travels as `daemon.<name>`; the vertical's own operations as `<vertical>.<name>`.
             let name = operation.service == description.name ? operation.name : "\(operation.service).\(operation.name)"
-            lines.append("  \(name)(\(input)) -> \(operation.event.map { "stream of \($0)" } ?? operation.output)")
+            let output = operation.event.map { "stream of \($0)" } ?? operation.output
+            lines.append("  \(name)(\(input)) -> \(output)")
             lines.append("      \(operation.summary)")
             if !operation.errors.isEmpty {
-                lines.append("      errors: " + operation.errors.map(\.wireName).joined(separator: ", "))
+                lines.append("      errors: \(operation.errors.map(\.wireName).joined(separator: ", "))")
             }
-            if !operation.marks.isEmpty { lines.append("      marks: " + markText(operation.marks)) }
+            if !operation.marks.isEmpty { lines.append("      marks: \(markText(operation.marks))") }
         }
         lines += ["", "messages:"]
         for message in schemas.messages {
-            lines.append("  \(message.name)" + (message.doc.isEmpty ? "" : " — \(message.doc)"))
+            lines.append(message.doc.isEmpty ? "  \(message.name)" : "  \(message.name) — \(message.doc)")
             for field in message.fields {
-                lines.append("    \(field.tag)  \(signature(field))" + (field.doc.isEmpty ? "" : "  — \(field.doc)"))
+                lines.append(
+                    field.doc.isEmpty ? "    \(field.tag)  \(signature(field))" : "    \(field.tag)  \(signature(field))  — \(field.doc)")
             }
         }
         if !schemas.enumerations.isEmpty {
             lines += ["", "enums:"]
             for enumeration in schemas.enumerations {
-                lines.append("  \(enumeration.name): " + enumeration.cases.joined(separator: ", "))
+                lines.append("  \(enumeration.name): \(enumeration.cases.joined(separator: ", "))")
             }
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     /// An operation's marks, `operatorOnly` said in words: who may call it.

@@ -24,9 +24,7 @@ package enum EngineProgram {
         pointers.append(nil)
         execv(path, pointers)
         let reason = String(cString: strerror(errno))
-        StandardError.write(
-            "svc-supervisor: cannot run \(path): \(reason); it is built and installed beside svc-supervisor "
-                + "(swift build, make install)\n")
+        Terminal.error("svc-supervisor: cannot run \(path): \(reason); it is built and installed beside svc-supervisor (swift build, make install)")
         exit(69)
     }
 }

@@ -19,6 +19,11 @@ struct LogsCommand: AsyncParsableCommand {
     @Flag(help: "Every service's log, interleaved by time, each line led by the service's name.") var all = false
     @Option(name: [.customShort("n"), .long], help: "How many of the last lines to print.") var lines = 50
     @Flag(name: .short, help: "Keep printing new lines as they come (Ctrl-C stops).") var follow = false
+    @Flag(help: """
+        Print each line's bytes as the vertical wrote them. Without it, control characters, escape \
+        sequences, bidirectional controls and bytes that are not UTF-8 show as visible escapes.
+        """)
+    var raw = false
     @OptionGroup var runDirectory: RunDirectoryOption
 
     func validate() throws {
@@ -35,13 +40,15 @@ struct LogsCommand: AsyncParsableCommand {
     func run() async throws {
         let folder = "\(runDirectory.path)/logs"
         guard let name else {
-            try AllLogs(folder: folder).run(lines: lines, follow: follow)
+            try AllLogs(folder: folder, raw: raw).run(lines: lines, follow: follow)
             return
         }
         let path = "\(folder)/\(name).log"
         if access(path, F_OK) != 0, SystemdSuite.isRunning, SystemdSuite.hasUnit(name) {
             // The units of `export systemd`: the vertical logs to the journal.
-            guard SystemdSuite.printJournal(of: name, lines: lines, follow: follow) == 0 else { throw ExitCode(1) }
+            guard SystemdSuite.printJournal(of: name, lines: lines, follow: follow, raw: raw) == 0 else {
+                throw ExitCode(1)
+            }
             return
         }
         if access(path, F_OK) != 0 {
@@ -53,7 +60,7 @@ struct LogsCommand: AsyncParsableCommand {
         if follow {
             var outcome = LogsFollow.Outcome.noSupervisor
             try await ControlClient.reporting {
-                outcome = try await LogsFollow.run(name: name, lines: lines, runDirectory: runDirectory.path)
+                outcome = try await LogsFollow.run(name: name, lines: lines, runDirectory: runDirectory.path, raw: raw)
             }
             if case .ended = outcome {
                 // What the stream printed is the file up to now: go on from the file's end.
@@ -65,14 +72,13 @@ struct LogsCommand: AsyncParsableCommand {
         }
         let file = LogFile(path: path)
         guard file.isOpen || follow else {
-            StandardError.write(
-                "error: no log for \(name) at \(path): is the name right, and did the supervisor run here?\n")
+            Terminal.error("error: no log for \(name) at \(path): is the name right, and did the supervisor run here?")
             throw ExitCode(66)
         }
-        let text = file.readToEnd()
-        let tail = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().suffix(lines)
-        for line in tail { print(line) }
-        fflush(nil)
+        let bytes = file.readToEnd()
+        let tail = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast().suffix(lines)
+        for line in tail { Terminal.logLine(line, raw: raw) }
+        Terminal.flush()
         guard follow else { return }
         try followFile(file, path: path, folder: folder)
     }
@@ -80,15 +86,19 @@ struct LogsCommand: AsyncParsableCommand {
     /// Prints what is added to `file` (at `path`, in `folder`) as it comes, across rotation.
     private func followFile(_ file: LogFile, path: String, folder: String) throws {
         var file = file
+        var partial: [UInt8] = []
         let watcher = try LogFile.watch(folder)
         var events = [UInt8](repeating: 0, count: 4096)
         while read(watcher, &events, events.count) > 0 {
             if file.wasReplaced { file = LogFile(path: path) }  // rotated: the new file from its start
-            let more = file.readToEnd()
-            if !more.isEmpty {
-                print(more, terminator: "")
-                fflush(nil)
+            partial += file.readToEnd()
+            // Whole lines only: a line cut between two reads shows once, whole.
+            guard let end = partial.lastIndex(of: UInt8(ascii: "\n")) else { continue }
+            for line in partial[..<end].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+                Terminal.logLine(line, raw: raw)
             }
+            partial.removeSubrange(...end)
+            Terminal.flush()
         }
     }
 }
@@ -116,7 +126,7 @@ final class LogFile {
     static func watch(_ folder: String) throws -> Int32 {
         let watcher = inotify_init1(Int32(IN_CLOEXEC))
         guard watcher >= 0, inotify_add_watch(watcher, folder, UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO)) >= 0 else {
-            StandardError.write("error: cannot watch \(folder): \(String(cString: strerror(errno)))\n")
+            Terminal.error("error: cannot watch \(folder): \(String(cString: strerror(errno)))")
             throw ExitCode(1)
         }
         return watcher
@@ -129,8 +139,16 @@ final class LogFile {
         return !isOpen || UInt(info.st_ino) != inode
     }
 
-    /// Everything from the current position to the end.
-    func readToEnd() -> String {
-        fd >= 0 ? WholeFile.readToEnd(fd) ?? "" : ""
+    /// Every byte from the current position to the end.
+    func readToEnd() -> [UInt8] {
+        guard fd >= 0 else { return [] }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 << 10)
+        while true {
+            let count = read(fd, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return bytes }
+            bytes += chunk[..<count]
+        }
     }
 }

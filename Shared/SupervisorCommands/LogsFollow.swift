@@ -18,7 +18,8 @@ enum LogsFollow {
     }
 
     /// Prints `name`'s last `lines` lines and then its new lines until the stream ends.
-    static func run(name: String, lines: Int, runDirectory: String) async throws -> Outcome {
+    /// Lines show through ``VisibleText`` unless `raw`.
+    static func run(name: String, lines: Int, runDirectory: String, raw: Bool) async throws -> Outcome {
         let loop = try EventLoop(name: "svc-supervisor-logs")
         let client = ServiceClient(loop: loop, sockets: SocketDirectory(runDirectory))
         defer {
@@ -35,13 +36,13 @@ enum LogsFollow {
             // Room for the whole tail asked for, which arrives at once, besides the usual buffer.
             let buffer = input.lines + ServiceClient.defaultStreamBuffer
             for try await line in client.stream(Supervisor.logs, input, buffer: buffer) {
-                print(line.text)
-                fflush(nil)
+                Terminal.logLine(Array(line.text.utf8), raw: raw)
+                Terminal.flush()
             }
         } catch where error.code == .notFound || error.code == .invalidInput {
             throw CLIError(refusal: error, of: Supervisor.logs.fullName)
         } catch {
-            StandardError.write("note: the supervisor's log stream ended (\(error.code)); following the file\n")
+            Terminal.error("note: the supervisor's log stream ended (\(error.code)); following the file")
         }
         return .ended
     }

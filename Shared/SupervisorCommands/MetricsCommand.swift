@@ -16,7 +16,11 @@ struct MetricsCommand: AsyncParsableCommand {
             Each daemon answers daemon.metrics over its socket: requests, errors by code and latency per
             operation, open connections, requests in flight and its loop's queue depth. The supervisor adds
             restarts, state, readiness and resident memory per service, and verticals_service_scrape_up
-            (0 when a daemon did not answer). Every sample carries service="<name>".
+            (0 when a daemon did not answer, or its text did not parse: the others still print).
+            Every sample carries service="<name>": the supervisor owns that label and every family named
+            verticals_service_*. A daemon's own service label becomes exported_service; its samples of the
+            supervisor's families, or of a family another daemon gives with another type, are dropped and
+            counted in verticals_service_scrape_rewritten_samples{service,reason}.
             With --textfile DIR the text goes to DIR/verticals.prom, written to a temporary file and renamed,
             for node_exporter's textfile collector (e.g. from a systemd timer or cron every 15 s).
             Exit status: 0 on success, 1 when the file cannot be written, 69 when no supervisor answers.
@@ -45,12 +49,13 @@ struct MetricsCommand: AsyncParsableCommand {
                     throw CLIError(status: 1, "\(error)")
                 }
             } else {
-                print(text, terminator: "")
+                // Valid Prometheus text with no control character left in it (``Exposition``).
+                Terminal.print(lines: text.split(separator: "\n").map { "\($0)" })
             }
         }
     }
 
-    /// Every daemon's metrics and the supervisor's, as one exposition.
+    /// Every daemon's metrics and the supervisor's, as one exposition (``SuiteExposition``).
     private func gather(_ services: [Supervisor.ServiceStatus]) async throws -> String {
         let loop = try EventLoop(name: "svc-supervisor-metrics")
         let verticals = ServiceClient(loop: loop, sockets: SocketDirectory("\(runDirectory.path)/sockets"))
@@ -61,29 +66,27 @@ struct MetricsCommand: AsyncParsableCommand {
             loop.shutdown()
         }
         let deadline = Duration.milliseconds(Int64(timeout * 1000))
-        var suite = Exposition()
-        var scraped: [String: Bool] = [:]
+        var suite = SuiteExposition()
         for service in services where service.pid != nil {
-            scraped[service.name] = await scrape(service.name, client: verticals, into: &suite, deadline: deadline)
+            suite.add(service.name, exposition: await scrape(service.name, client: verticals, deadline: deadline))
         }
-        _ = await scrape(Supervisor.name, client: control, into: &suite, deadline: deadline)
-        try suite.add(SuiteMetrics.supervisorFamilies(services, scraped: scraped))
-        return suite.text
+        suite.add(Supervisor.name, exposition: await scrape(Supervisor.name, client: control, deadline: deadline))
+        let merged = suite.merged(services)
+        for (service, reason) in merged.unparsed {
+            Terminal.error("warning: the metrics of \(service) are not Prometheus text (\(reason)): left out")
+        }
+        return merged.text
     }
 
-    /// Adds `service`'s own metrics to `suite`; false (with a note on standard error) when it did not answer.
-    private func scrape(
-        _ service: String, client: ServiceClient, into suite: inout Exposition, deadline: Duration
-    ) async -> Bool {
+    /// `service`'s own exposition; nil (with a note on standard error) when it did not answer.
+    private func scrape(_ service: String, client: ServiceClient, deadline: Duration) async -> String? {
         do {
             let reply = try await client.callRaw(
                 service: service, operation: Daemon.metrics.fullName, body: Empty().encodedBody(), timeout: deadline)
-            let metrics = try Daemon.Metrics(decoding: reply)
-            try suite.add(Exposition.parse(metrics.exposition), service: service)
-            return true
+            return try Daemon.Metrics(decoding: reply).exposition
         } catch {
-            StandardError.write("warning: no metrics from \(service): \(error)\n")
-            return false
+            Terminal.error("warning: no metrics from \(service): \(error)")
+            return nil
         }
     }
 }

@@ -62,7 +62,7 @@ struct OpenCommand: AsyncParsableCommand {
         do {
             (match, contract) = try await Self.resolve(url, verticals: names, learned: learned, fresh: fresh)
         } catch let error as RouteError {
-            throw CLIError(status: 64, error.description)
+            throw CLIError(status: 64, "\(error)")
         }
         let schema = match.operation.input.schema
         try Self.refuseSecrets(in: match.json, of: schema)
@@ -71,16 +71,16 @@ struct OpenCommand: AsyncParsableCommand {
         do {
             input = try match.input(dryRun ? match.json : try attacher.attach(to: match.json))
         } catch let error as RouteError {
-            throw CLIError(status: 64, error.description)
+            throw CLIError(status: 64, "\(error)")
         }
         if dryRun {
-            print(match.operation.fullName)
-            print(try input.jsonText(as: schema, pretty: true))
+            Terminal.print("\(match.operation.fullName)")
+            Terminal.json(try input.jsonText(as: schema, pretty: true))
             return
         }
         do {
             let output = try await LearnedCall.send(match.operation, input, of: contract.contract, learned: learned)
-            print(try output.jsonText(as: match.operation.output.schema, pretty: true))
+            Terminal.json(try output.jsonText(as: match.operation.output.schema, pretty: true))
         } catch let stale as LearnedCall.Stale where contract.fresh {
             throw stale.refusal
         }

@@ -27,18 +27,18 @@ struct OperationsCommand: AsyncParsableCommand {
                 service: service, manifest: options.manifest, connection: options.connection)
             for entry in listed.entries {
                 guard let contract = entry.contract else {
-                    print("\(entry.name): \(entry.silence)")
+                    Terminal.print("\(entry.name): \(entry.silence)")
                     continue
                 }
-                print(Self.text(contract))
+                Terminal.print(lines: Self.text(contract))
             }
             try listed.finish()
         }
     }
 
     /// One vertical's operations: a line each with its Input fields, its summary, then each field's doc.
-    static func text(_ contract: DescribedContract) -> String {
-        var lines = ["\(contract.name) — \(contract.summary)"]
+    static func text(_ contract: DescribedContract) -> [TerminalText] {
+        var lines: [TerminalText] = ["\(contract.name) — \(contract.summary)"]
         for operation in contract.ownOperations {
             let fields = operation.input.schema.fields.map { field in
                 switch field.presence {
@@ -56,6 +56,6 @@ struct OperationsCommand: AsyncParsableCommand {
                 lines.append("        \(field.name): \(field.doc)")
             }
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 }

@@ -24,11 +24,11 @@ struct RoutesCommand: AsyncParsableCommand {
             let width = table.entries.map(\.route.template.count).max() ?? 0
             for entry in table.entries {
                 let template = entry.route.template.padding(to: width)
-                print("\(template)  \(entry.operation.fullName)")
-                print("\(String(repeating: " ", count: width))    \(Self.parameters(entry))")
+                Terminal.print("\(template)  \(entry.operation.fullName)")
+                Terminal.print("\(String(repeating: " ", count: width))    \(Self.parameters(entry))")
             }
             for entry in listed.entries where entry.contract == nil {
-                print("\(entry.name): \(entry.silence)")
+                Terminal.print("\(entry.name): \(entry.silence)")
             }
             try listed.finish()
         }

@@ -34,17 +34,16 @@ struct StartCommand: AsyncParsableCommand {
             let location = runDirectory.location
             var status = try await ControlClient.call(Supervisor.start, .init(name: name), location: location)
             if noWait {
-                print("\(status.name): \(status.state.wireName)")
+                Terminal.print("\(status.name): \(status.state.wireName)")
                 return
             }
             let deadline = ContinuousClock.now + .milliseconds(Int64(wait * 1000))
             while ![.ready, .failed, .stopped].contains(status.state) {
                 guard ContinuousClock.now < deadline else {
-                    throw CLIError(
-                        status: 75,
-                        "\(name) is still \(status.state.wireName) after \(StatusCommand.oneDecimal(wait))s"
-                            + (status.statusText.isEmpty ? "" : " (\(status.statusText))")
-                            + "; `svc-supervisor status \(name)` shows why, `svc-supervisor logs \(name)` what it said")
+                    let why = status.statusText.isEmpty ? "" : " (\(status.statusText))"
+                    let seconds = StatusCommand.oneDecimal(wait)
+                    let next = "`svc-supervisor status \(name)` shows why, `svc-supervisor logs \(name)` what it said"
+                    throw CLIError(status: 75, "\(name) is still \(status.state.wireName) after \(seconds)s\(why); \(next)")
                 }
                 try await Task.sleep(for: .milliseconds(100))
                 let list = try await ControlClient.call(Supervisor.status, Empty(), location: location)
@@ -59,7 +58,8 @@ struct StartCommand: AsyncParsableCommand {
                     status: 1, "\(name) \(status.state.wireName)" + (why.isEmpty ? "" : ": \(why)")
                         + "; `svc-supervisor logs \(name)` shows what it said")
             }
-            print("\(status.name): ready" + (status.pid.map { " (pid \($0))" } ?? ""))
+            let pid = status.pid.map { " (pid \($0))" } ?? ""
+            Terminal.print("\(status.name): ready\(pid)")
         }
     }
 }
@@ -76,7 +76,8 @@ struct StopCommand: AsyncParsableCommand {
         try await ControlClient.reporting {
             let status = try await ControlClient.call(
                 Supervisor.stop, .init(name: name), location: runDirectory.location)
-            print("\(status.name): \(status.state.wireName)" + (status.lastExit.isEmpty ? "" : " (\(status.lastExit))"))
+            let exit = status.lastExit.isEmpty ? "" : " (\(status.lastExit))"
+            Terminal.print("\(status.name): \(status.state.wireName)\(exit)")
         }
     }
 }
@@ -93,7 +94,8 @@ struct RestartCommand: AsyncParsableCommand {
         try await ControlClient.reporting {
             let status = try await ControlClient.call(
                 Supervisor.restart, .init(name: name), location: runDirectory.location)
-            print("\(status.name): \(status.state.wireName)" + (status.pid.map { " pid \($0)" } ?? ""))
+            let pid = status.pid.map { " pid \($0)" } ?? ""
+            Terminal.print("\(status.name): \(status.state.wireName)\(pid)")
         }
     }
 }
@@ -113,7 +115,7 @@ struct ReloadCommand: AsyncParsableCommand {
                 ("added", result.added), ("removed", result.removed), ("changed", result.changed),
                 ("unchanged", result.unchanged),
             ] {
-                print("\(label): \(names.isEmpty ? "-" : names.joined(separator: ", "))")
+                Terminal.print("\(label): \(names.isEmpty ? "-" : names.joined(separator: ", "))")
             }
         }
     }
@@ -130,7 +132,7 @@ struct DownCommand: AsyncParsableCommand {
         try await ControlClient.reporting {
             _ = try await ControlClient.call(
                 Supervisor.down, Empty(), location: runDirectory.location, timeout: .seconds(300))
-            print("the suite is down")
+            Terminal.print("the suite is down")
         }
     }
 }
@@ -175,12 +177,12 @@ struct UpgradeCommand: AsyncParsableCommand {
             let result = try await ControlClient.call(
                 Supervisor.upgrade, .init(name: name, executable: program), location: runDirectory.location,
                 timeout: .seconds(600), statuses: [.conflict: 75, .invalidInput: 65])
-            print("\(result.name): upgraded, pid \(result.oldPid) → pid \(result.newPid) (\(result.executable))")
-            print(
-                "  prepared in \(Self.seconds(result.prepareSeconds)) while pid \(result.oldPid) served; callers waited "
-                    + "\(Self.seconds(result.gapSeconds)) (drain \(Self.seconds(result.drainSeconds)))")
+            Terminal.print("\(result.name): upgraded, pid \(result.oldPid) → pid \(result.newPid) (\(result.executable))")
+            let prepared = Self.seconds(result.prepareSeconds)
+            let (gap, drain) = (Self.seconds(result.gapSeconds), Self.seconds(result.drainSeconds))
+            Terminal.print("  prepared in \(prepared) while pid \(result.oldPid) served; callers waited \(gap) (drain \(drain))")
             if let backup = result.backup {
-                print("  the store was migrated; its backup from before: \(backup)")
+                Terminal.print("  the store was migrated; its backup from before: \(backup)")
             }
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import VerticalsContract
+import VerticalsSupervisorClient
 import VerticalsWire
 
 /// `svc-supervisor status [NAME] [--json]`: every service's state (or one's, in full), as a
@@ -40,11 +41,11 @@ struct StatusCommand: AsyncParsableCommand {
                 list.services = [service]
             }
             if json {
-                print(try list.jsonString(pretty: true))
+                Terminal.json(try list.jsonString(pretty: true))
             } else if let service = list.services.first, name != nil {
-                print(Self.details(service), terminator: "")
+                Terminal.print(lines: Self.details(service))
             } else {
-                print(Self.table(list.services, width: StatusTable.terminalWidth()), terminator: "")
+                Terminal.print(lines: Self.table(list.services, width: StatusTable.terminalWidth()))
             }
             anyFailed = list.services.contains { $0.state == .failed }
         }
@@ -52,19 +53,19 @@ struct StatusCommand: AsyncParsableCommand {
     }
 
     /// One service, a field per line, nothing shortened.
-    static func details(_ service: Supervisor.ServiceStatus) -> String {
+    static func details(_ service: Supervisor.ServiceStatus) -> [TerminalText] {
         let header = ["NAME", "STATE", "PID", "UPTIME", "READY SINCE", "RESTARTS", "BACKOFF", "RSS", "LAST EXIT", "STATUS"]
         let cells = row(service)
         let width = header.map(\.count).max() ?? 0
         return zip(header, cells).map { label, cell in
-            label.lowercased() + ":" + String(repeating: " ", count: width - label.count + 1) + cell + "\n"
-        }.joined()
+            "\(label.lowercased()):\(String(repeating: " ", count: width - label.count + 1))\(cell)"
+        }
     }
 
     /// The table `status` prints, one row per service, at most `width` columns wide when it can
     /// (LAST EXIT and STATUS give way, ending in "…"). RESTARTS is the total, then those in
     /// the budget's window; READY SINCE is local time; LAST EXIT leads with the reason's category.
-    static func table(_ services: [Supervisor.ServiceStatus], width: Int? = nil) -> String {
+    static func table(_ services: [Supervisor.ServiceStatus], width: Int? = nil) -> [TerminalText] {
         let header = ["NAME", "STATE", "PID", "UPTIME", "READY SINCE", "RESTARTS", "BACKOFF", "RSS", "LAST EXIT", "STATUS"]
         return StatusTable(header: header, rows: services.map(row), shrinkable: [8, 9]).text(width: width)
     }

@@ -1,7 +1,10 @@
 import Glibc
+import VerticalsSupervisorClient
 
 /// A plain text table whose free-text columns give way to a width budget: each too-long cell of
-/// a shrinkable column ends in "…", so one long exit reason does not wrap every row.
+/// a shrinkable column ends in "…", so one long exit reason does not wrap every row. Cells show
+/// through ``VisibleText`` before they are measured: a service's words cannot steer the terminal,
+/// and the columns line up with what it shows.
 struct StatusTable {
     /// The budget when standard output is not a terminal (a pipe, a file, a test).
     static let defaultWidth = 160
@@ -13,9 +16,15 @@ struct StatusTable {
     /// The columns that may be shortened (by index), the last ones first to give way.
     let shrinkable: [Int]
 
-    /// The table, columns two spaces apart; shrinkable cells cut so that lines fit `width`
-    /// where they can (nil: no limit).
-    func text(width: Int?) -> String {
+    init(header: [String], rows: [[String]], shrinkable: [Int]) {
+        self.header = header
+        self.rows = rows.map { $0.map { VisibleText.of($0) } }
+        self.shrinkable = shrinkable
+    }
+
+    /// The table's lines, columns two spaces apart; shrinkable cells cut so that lines fit
+    /// `width` where they can (nil: no limit).
+    func text(width: Int?) -> [TerminalText] {
         let table = [header] + rows
         var widths = [Int](repeating: 0, count: header.count)
         for row in table {
@@ -31,7 +40,7 @@ struct StatusTable {
                 }
             }
         }
-        var text = ""
+        var lines: [TerminalText] = []
         for row in table {
             var line = ""
             for (column, cell) in row.enumerated() {
@@ -39,9 +48,9 @@ struct StatusTable {
                 line += shown
                 if column < row.count - 1 { line += String(repeating: " ", count: widths[column] - shown.count + 2) }
             }
-            text += line + "\n"
+            lines.append("\(line)")
         }
-        return text
+        return lines
     }
 
     /// The terminal's width when standard output is one, else ``defaultWidth``.

@@ -61,11 +61,11 @@ package struct SuiteLocation: Sendable {
         environment[DaemonSettings.runDir.name].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// What to add to "no supervisor at …" when the place was a guess: where else was looked, and
-    /// how to name the suite. Empty when the user named the run directory.
-    package var advice: String {
-        guard isFallback else { return "" }
-        return "\nlooked at, in order:\n" + tried.map { "  \($0)\n" }.joined()
-            + "a suite running elsewhere: pass --run-dir DIR or set VERTICALS_RUN_DIR=DIR (its `up --run-dir`)"
+    /// The lines to add under "no supervisor at …" when the place was a guess: where else was
+    /// looked, and how to name the suite. None when the user named the run directory.
+    package var advice: [String] {
+        guard isFallback else { return [] }
+        return ["looked at, in order:"] + tried.map { "  \($0)" }
+            + ["a suite running elsewhere: pass --run-dir DIR or set VERTICALS_RUN_DIR=DIR (its `up --run-dir`)"]
     }
 }

@@ -55,28 +55,29 @@ enum SystemdSuite {
     }
 
     /// Prints the last `lines` lines of `verticals-NAME.service`'s journal, each its `MESSAGE`
-    /// (from `journalctl -o json`), and keeps printing new ones when `follow`. Returns journalctl's status.
-    static func printJournal(of name: String, lines: Int, follow: Bool) -> Int32? {
+    /// (from `journalctl -o json`), and keeps printing new ones when `follow`: shown through
+    /// ``VisibleText``, or as its bytes when `raw`. Returns journalctl's status.
+    static func printJournal(of name: String, lines: Int, follow: Bool, raw: Bool) -> Int32? {
         var arguments = ["-o", "json", "--no-pager", "-n", "\(lines)", "-u", "\(unitPrefix)\(name).service"]
         if follow { arguments.append("-f") }
         return ProgramOutput.lines(journalctl, arguments) { line in
             guard let message = message(ofJournalEntry: line) else { return }
-            print(message)
-            fflush(nil)
+            Terminal.logLine(message, raw: raw)
+            Terminal.flush()
         }
     }
 
     /// The `MESSAGE` of one `journalctl -o json` line: a string, or an array of bytes when the
     /// message is not valid UTF-8 (journalctl's convention); nil for anything else.
-    static func message(ofJournalEntry line: String) -> String? {
+    static func message(ofJournalEntry line: String) -> [UInt8]? {
         guard case .object(let members)? = try? JSONValue(parsing: line),
             let value = members.first(where: { $0.key == "MESSAGE" })?.value
         else { return nil }
         switch value {
         case .string(let text):
-            return text
+            return Array(text.utf8)
         case .array(let bytes):
-            return String(decoding: bytes.compactMap { if case .number(let digits) = $0 { UInt8(digits) } else { nil } }, as: UTF8.self)
+            return bytes.compactMap { if case .number(let digits) = $0 { UInt8(digits) } else { nil } }
         default:
             return nil
         }

@@ -64,15 +64,15 @@ struct TraceCommand: AsyncParsableCommand {
             if let slowest {
                 let spans = await SuiteTraces.gather(
                     .init(traceID: nil, slowest: slowest), services: services, sockets: sockets, timeout: deadline)
-                print(TraceWaterfall.slowest(spans, count: slowest), terminator: "")
+                Terminal.print(lines: TraceWaterfall.slowest(spans, count: slowest))
             } else if let traceID {
                 let spans = await SuiteTraces.gather(
                     .init(traceID: traceID.lowercased()), services: services, sockets: sockets, timeout: deadline)
                 guard !spans.isEmpty else {
                     throw CLIError(status: 1, "no running daemon holds trace \(traceID) (its ring may have moved on)")
                 }
-                print("trace \(traceID.lowercased())")
-                print(TraceWaterfall.text(spans), terminator: "")
+                Terminal.print("trace \(traceID.lowercased())")
+                Terminal.print(lines: TraceWaterfall.text(spans))
             }
         }
     }
@@ -98,7 +98,7 @@ enum SuiteTraces {
                     service: service, operation: Daemon.traces.fullName, body: input.encodedBody(), timeout: timeout)
                 spans += try Daemon.Traces(decoding: reply).spans
             } catch {
-                StandardError.write("warning: no spans from \(service): \(error)\n")
+                Terminal.error("warning: no spans from \(service): \(error)")
             }
         }
         return spans

@@ -3,6 +3,7 @@ import VerticalsCertificates
 import VerticalsDeploy
 import VerticalsServiceKit
 import VerticalsSupervisor
+import VerticalsSupervisorCommands
 
 /// `svc-supervisor certs DIR [--manifest deploy/suite.toml] [--namespace verticals] [--days 365] [--force]`:
 /// a development suite's certificates for mutual TLS, one command (``SuiteCertificates``).
@@ -48,17 +49,17 @@ struct CertsCommand: ParsableCommand {
     func run() throws {
         let (parsed, problems) = ManifestParser.load(path: manifest, binDirectory: "/", checkExecutables: false)
         guard problems.isEmpty else {
-            for problem in problems { print("\(manifest): \(problem)") }
+            for problem in problems { Terminal.print("\(manifest): \(problem)") }
             throw ExitCode(65)
         }
         let services = parsed.services.map(\.name)
         do {
             let minted = try SuiteCertificates.mint(services: services, namespace: namespace, days: days)
             let written = try CertificateFolder(path: directory).write(minted, replacing: force)
-            print("wrote \(written.count) files in \(directory): a CA, and a certificate for \(services.joined(separator: ", ")) and the operator")
-            print("a service: VERTICALS_TLS_CERT=\(directory)/NAME/tls.crt VERTICALS_TLS_KEY=\(directory)/NAME/tls.key VERTICALS_TLS_CA=\(directory)/NAME/ca.crt")
+            Terminal.print("wrote \(written.count) files in \(directory): a CA, and a certificate for \(services.joined(separator: ", ")) and the operator")
+            Terminal.print("a service: VERTICALS_TLS_CERT=\(directory)/NAME/tls.crt VERTICALS_TLS_KEY=\(directory)/NAME/tls.key VERTICALS_TLS_CA=\(directory)/NAME/ca.crt")
         } catch {
-            StandardError.write("svc-supervisor: \(error)\n")
+            Terminal.error("svc-supervisor: \(error)")
             throw ExitCode(73)
         }
     }

@@ -45,7 +45,8 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         if listKeys {
-            print(ManifestKeyReference.markdown(), terminator: "")
+            Terminal.print(lines: ManifestKeyReference.markdown().split(separator: "\n", omittingEmptySubsequences: false)
+                .dropLast().map { "\($0)" })
             return
         }
         let (parsed, parseProblems) = ManifestParser.load(path: manifest, binDirectory: binDir ?? ProgramPaths.ownDirectory())
@@ -70,10 +71,10 @@ struct CheckCommand: ParsableCommand {
             ManifestError(key: "svc-supervisor's environment", $0.description)
         }
         guard problems.isEmpty else {
-            for problem in problems { print("\(manifest): \(problem)") }
-            print("\(problems.count) problem\(problems.count == 1 ? "" : "s")")
+            for problem in problems { Terminal.print("\(manifest): \(problem)") }
+            Terminal.print("\(problems.count) problem\(problems.count == 1 ? "" : "s")")
             throw ExitCode(65)
         }
-        print("ok: \(parsed.services.count) service\(parsed.services.count == 1 ? "" : "s")")
+        Terminal.print("ok: \(parsed.services.count) service\(parsed.services.count == 1 ? "" : "s")")
     }
 }

@@ -122,23 +122,23 @@ extension ExportCommand {
     ) throws {
         let (parsed, problems) = ManifestParser.load(path: manifest, binDirectory: binDirectory, checkExecutables: false)
         guard problems.isEmpty else {
-            for problem in problems { print("\(manifest): \(problem)") }
+            for problem in problems { Terminal.print("\(manifest): \(problem)") }
             throw ExitCode(65)
         }
         let files: [String: String]
         do {
             files = try make(parsed)
         } catch {
-            print("\(manifest): \(error)")
+            Terminal.print("\(manifest): \(error)")
             throw ExitCode(65)
         }
         do {
             let report = try GeneratedFolder(path: out).replace(with: files, owning: isOwned)
-            for path in report.written { print("wrote \(out)/\(path)") }
-            for path in report.removed { print("removed \(out)/\(path) (no longer in the manifest)") }
-            print("\(files.count) files in \(out), \(report.written.count) changed")
+            for path in report.written { Terminal.print("wrote \(out)/\(path)") }
+            for path in report.removed { Terminal.print("removed \(out)/\(path) (no longer in the manifest)") }
+            Terminal.print("\(files.count) files in \(out), \(report.written.count) changed")
         } catch {
-            print("\(error)")
+            Terminal.print("\(error)")
             throw ExitCode(73)
         }
     }

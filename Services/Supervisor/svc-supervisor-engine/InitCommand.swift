@@ -84,15 +84,15 @@ struct InitCommand: ParsableCommand {
             return try FrameworkTargets.read(checkout: checkout)
         case .url(let url, _):
             // Another version of the framework, maybe: its targets are a guide, and a clash SwiftPM reports anyway.
-            let note = "; if the vertical's name is one of \(url)'s targets, SwiftPM says so when it resolves the product\n"
+            let note = "; if the vertical's name is one of \(url)'s targets, SwiftPM says so when it resolves the product"
             guard case .path(let own)? = FrameworkSource.checkout(around: ProgramPaths.ownDirectory()) else {
-                StandardError.write("note: no checkout of the framework is at hand to read its target names from" + note)
+                Terminal.error("note: no checkout of the framework is at hand to read its target names from\(note)")
                 return FrameworkTargets(checkout: url, names: [])
             }
             do {
                 return try FrameworkTargets.read(checkout: own)
             } catch {
-                StandardError.write("note: \(error)" + note)
+                Terminal.error("note: \(error)\(note)")
                 return FrameworkTargets(checkout: url, names: [])
             }
         }

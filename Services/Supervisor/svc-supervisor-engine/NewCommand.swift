@@ -63,7 +63,7 @@ struct NewCommand: ParsableCommand {
     /// in) and runs its `update`, which writes the golden fixtures of `what` and adds it to the lock:
     /// the same as `make contracts-update`. The build is the one `make test` reuses.
     static func updateContracts(root: String, tool: String, what: String, jobs: Int?) throws {
-        print("writing \(what)'s golden fixtures and lock (swift build --product \(tool); \(tool) update)…")
+        Terminal.print("writing \(what)'s golden fixtures and lock (swift build --product \(tool); \(tool) update)…")
         let quoted = "'" + root.replacing("'", with: "'\\''") + "'"
         let script = "cd \(quoted) && swift build \(jobs.map { "-j \($0) " } ?? "")--product \(tool) >/dev/null && "
             + "\"$(swift build --show-bin-path)/\(tool)\" update --root \(quoted)"

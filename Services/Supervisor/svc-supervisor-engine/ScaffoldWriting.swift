@@ -1,6 +1,7 @@
 import ArgumentParser
 import VerticalsScaffold
 import VerticalsServiceKit
+import VerticalsSupervisorCommands
 
 /// How `init` and `new` write what they plan: for real or as a dry run, then the product's
 /// contract tool's build for the golden fixtures and the lock, unless skipped.
@@ -21,7 +22,7 @@ struct ScaffoldWriting: ParsableArguments {
         _ apply: () throws -> Void, report: (_ written: Bool) -> String, root: String, tool: String, what: String
     ) throws {
         if !dryRun { try apply() }
-        print(report(!dryRun))
+        Terminal.print(lines: report(!dryRun).split(separator: "\n", omittingEmptySubsequences: false).map { "\($0)" })
         if !dryRun && !skipFixtures {
             try NewCommand.updateContracts(root: root, tool: tool, what: what, jobs: buildJobs)
         }
@@ -32,7 +33,7 @@ struct ScaffoldWriting: ParsableArguments {
         do {
             try body()
         } catch let error as ScaffoldError {
-            StandardError.write("error: \(error)\n")
+            Terminal.error("error: \(error)")
             throw ExitCode(64)
         }
     }

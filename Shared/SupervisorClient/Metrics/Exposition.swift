@@ -86,6 +86,18 @@ public struct Exposition: Sendable, Equatable {
         }
     }
 
+    /// Adds `families` as they are; a family of a name already present (of the same type: the
+    /// caller checked) joins it. ``SuiteExposition`` checks what it appends.
+    mutating func append(_ families: [Family]) {
+        for family in families {
+            if let index = self.families.firstIndex(where: { $0.name == family.name }) {
+                self.families[index].samples += family.samples
+            } else {
+                self.families.append(family)
+            }
+        }
+    }
+
     /// The exposition as text, ending in a newline.
     public var text: String {
         var out = ""
@@ -224,9 +236,14 @@ public struct Exposition: Sendable, Equatable {
         isMetricName(name) && !name.contains(":")
     }
 
+    /// `text` as a label value (`quote`) or HELP text is written: its other control characters
+    /// and bidirectional controls shown through ``VisibleText`` (a daemon's text reaches a terminal
+    /// and Prometheus with none), then `\`, a newline and (in a label value) `"` escaped.
     package static func escape(_ text: String, quote: Bool) -> String {
+        let visible = text.split(separator: "\n", omittingEmptySubsequences: false).map { VisibleText.of($0) }
+            .joined(separator: "\n")
         var out = ""
-        for character in text {
+        for character in visible {
             switch character {
             case "\\": out += "\\\\"
             case "\n": out += "\\n"

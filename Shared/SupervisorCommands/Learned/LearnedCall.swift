@@ -53,8 +53,8 @@ struct LearnedCall {
     static func operation(_ name: String, in contract: DescribedContract) throws -> DescribedOperation {
         guard let operation = contract.operation(named: name) else {
             throw Stale(refusal: CLIError(
-                status: 64, "\(contract.name) has no operation \"\(name)\"; it has: "
-                    + contract.ownOperations.map(\.name).joined(separator: ", ")))
+                status: 64,
+                "\(contract.name) has no operation \"\(name)\"; it has: \(contract.ownOperations.map(\.name).joined(separator: ", "))"))
         }
         return operation
     }

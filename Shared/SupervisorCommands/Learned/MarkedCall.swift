@@ -57,20 +57,19 @@ enum MarkedCall {
     static func server(of mark: OperationMark, learned: LearnedContracts, suite: SuiteVerticals) async throws -> String {
         let names = suite.named.isEmpty ? suite.names : suite.named
         if let known = names.first(where: { learned.cached($0)?.operation(marked: mark) != nil }) { return known }
-        var refused: [String] = []
+        var refused: [TerminalText] = []
         for name in names {
             do {
                 if try await learned.fetch(name).operation(marked: mark) != nil { return name }
             } catch let error as CLIError {
                 // Not answering is common (a vertical stopped); a listener the check refused is news.
-                if error.description.contains("\(ErrorCode.permissionDenied)") { refused.append(error.description) }
+                if error.description.contains("\(ErrorCode.permissionDenied)") { refused.append(error.message) }
             }
         }
+        let asked = names.isEmpty ? "none; \(suite.known)" : names.joined(separator: ", ")
         throw CLIError(
             status: refused.isEmpty ? 69 : 77,
-            "no running vertical serves an operation marked \(mark) (asked: "
-                + (names.isEmpty ? "none; \(suite.known)" : names.joined(separator: ", "))
-                + ")" + refused.map { "\n\($0)" }.joined())
+            TerminalText(lines: ["no running vertical serves an operation marked \(mark) (asked: \(asked))"] + refused))
     }
 }
 

@@ -40,7 +40,7 @@ struct AdminCommand: AsyncParsableCommand {
                 let input = MarkedInput(words: fields, asksSecrets: true)
                 let (operation, account) = try await MarkedCall.call(
                     .createsFirstAdmin, input, subject: input.subject(else: "the first admin"), connection: connection)
-                print("\(operation.fullName): \(account.serialized(pretty: false))")
+                Terminal.print("\(operation.fullName): \(account.serialized(pretty: false))")
             }
         }
     }
@@ -77,6 +77,6 @@ struct AdminCommand: AsyncParsableCommand {
         let input = MarkedInput(words: fields, token: session.token)
         let (operation, account) = try await MarkedCall.call(
             mark, input, subject: input.subject(else: "the account"), connection: connection)
-        print("\(operation.fullName): \(account.serialized(pretty: false))")
+        Terminal.print("\(operation.fullName): \(account.serialized(pretty: false))")
     }
 }

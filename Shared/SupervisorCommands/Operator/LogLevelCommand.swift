@@ -31,9 +31,9 @@ struct LogLevelCommand: AsyncParsableCommand {
                 Daemon.setLogLevel, .init(level: level.map(Daemon.LogLevel.init(wireName:))), service: service,
                 connection: connection)
             if level == nil {
-                print("\(change.service): \(change.level)")
+                Terminal.print("\(change.service): \(change.level)")
             } else {
-                print("\(change.service): \(change.previous) → \(change.level)")
+                Terminal.print("\(change.service): \(change.previous) → \(change.level)")
             }
         }
     }

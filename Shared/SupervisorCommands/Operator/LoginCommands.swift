@@ -36,7 +36,7 @@ struct LoginCommand: AsyncParsableCommand {
                     status: 76, "\(operation.fullName) answered a session without a \"\(OperationMark.sessionTokenField)\" string")
             }
             try store.save(session)
-            print("logged in as \(subject) through \(operation.fullName); token kept in \(store.path)")
+            Terminal.print("logged in as \(subject) through \(operation.fullName); token kept in \(store.path)")
         }
     }
 }
@@ -54,21 +54,21 @@ struct LogoutCommand: AsyncParsableCommand {
         try await ControlClient.reporting {
             let store = try StoredLogin.forCurrentUser(environment: ProcessEnvironment.current)
             guard let session = try store.load() else {
-                print("not logged in")
+                Terminal.print("not logged in")
                 return
             }
             do {
                 let (_, ended) = try await MarkedCall.call(
                     everywhere ? .endsAllSessions : .endsSession, MarkedInput(words: [], token: session.token),
                     subject: "this account", connection: connection)
-                if everywhere { print("ended \(ended.number("count").map { "\($0)" } ?? "every") session(s) of this account") }
+                if everywhere { Terminal.print("ended \(ended.number("count").map { "\($0)" } ?? "every") session(s) of this account") }
             } catch let error as CLIError {
                 // Refused (expired or revoked already): nothing left to revoke; forget it anyway.
                 guard error.status == 1 else { throw error }
-                StandardError.write("note: \(error)\n")
+                Terminal.error("note: \(error)")
             }
             try store.delete()
-            print("logged out")
+            Terminal.print("logged out")
         }
     }
 }

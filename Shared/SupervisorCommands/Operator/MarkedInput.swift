@@ -70,17 +70,15 @@ struct MarkedInput {
         var given: [String: String] = [:]
         for (flag, value) in flags {
             guard let field = plain.first(where: { $0.name == Self.fieldName(flag) }) else {
-                throw CLIError(
-                    status: 64, "--\(flag): \(operation.fullName) has no such field to give; it takes "
-                        + plain.map { "--\(Self.flag($0.name))" }.joined(separator: ", "))
+                let fields = plain.map { "--\(Self.flag($0.name))" }.joined(separator: ", ")
+                throw CLIError(status: 64, "--\(flag): \(operation.fullName) has no such field to give; it takes \(fields)")
             }
             given[field.name] = value
         }
         let positional = plain.filter { if case .required = $0.presence { given[$0.name] == nil } else { false } }
         guard values.count <= positional.count else {
-            throw CLIError(
-                status: 64, "\(operation.fullName) takes \(positional.count) value(s) in order ("
-                    + positional.map(\.name).joined(separator: ", ") + "), not \(values.count)")
+            let names = positional.map(\.name).joined(separator: ", ")
+            throw CLIError(status: 64, "\(operation.fullName) takes \(positional.count) value(s) in order (\(names)), not \(values.count)")
         }
         for (field, value) in zip(positional, values) { given[field.name] = value }
         for field in positional.dropFirst(values.count) {
@@ -139,7 +137,7 @@ struct MarkedInput {
     /// Reads a line after `prompt` when standard input is a terminal; nil otherwise.
     static func askOnTerminal(_ prompt: String) -> String? {
         guard isatty(0) == 1 else { return nil }
-        StandardError.write(prompt)
+        Terminal.prompt("\(prompt)")
         return readLine(strippingNewline: true).flatMap { $0.isEmpty ? nil : $0 }
     }
 }

@@ -29,9 +29,8 @@ struct PasswordCommand: AsyncParsableCommand {
                 .changesPassword, MarkedInput(words: [], token: session.token, asksSecrets: true), subject: "this account",
                 connection: connection)
             try store.delete()
-            print(
-                "password changed; \(ended.number("count").map { "\($0)" } ?? "every") session(s) ended, "
-                    + "this one too: svc-supervisor login with the new password")
+            let count = ended.number("count").map { "\($0)" } ?? "every"
+            Terminal.print("password changed; \(count) session(s) ended, this one too: svc-supervisor login with the new password")
         }
     }
 }

@@ -14,10 +14,10 @@ enum PasswordPrompt {
             var quiet = saved
             quiet.c_lflag &= ~tcflag_t(ECHO)
             tcsetattr(0, TCSAFLUSH, &quiet)
-            StandardError.write(prompt)
+            Terminal.prompt("\(prompt)")
             line = readLine(strippingNewline: true)
             tcsetattr(0, TCSAFLUSH, &saved)
-            StandardError.write("\n")
+            Terminal.prompt("\n")
         } else {
             line = readLine(strippingNewline: true)
         }

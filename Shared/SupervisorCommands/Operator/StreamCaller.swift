@@ -30,8 +30,8 @@ enum StreamCaller {
         do {
             for try await frame in client.streamRaw(service: contract.name, operation: operation.fullName, body: body) {
                 let value = try MessageValue(decoding: frame, as: event.schema)
-                print(try value.jsonText(as: event.schema))
-                fflush(nil)
+                Terminal.json(try value.jsonText(as: event.schema))
+                Terminal.flush()
                 printed = true
             }
         } catch let error as ServiceError {

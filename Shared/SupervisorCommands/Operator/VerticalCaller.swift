@@ -74,7 +74,7 @@ package enum VerticalCaller {
         if error.code == .deadlineExceeded || error.code == .unavailable, silent != Supervisor.name,
             let hint = await UnansweredCallHint.ask(about: silent, sockets: sockets)
         {
-            return CLIError(status: refusal.status, refusal.description + "\n" + hint)
+            return CLIError(status: refusal.status, TerminalText(lines: [refusal.message, "\(hint)"]))
         }
         return refusal
     }
@@ -83,9 +83,9 @@ package enum VerticalCaller {
 extension CLIError {
     /// The CLI's report of a vertical's typed refusal: exit 69 when it cannot be reached, 1 otherwise.
     package init(refusal error: ServiceError, of operation: String) {
-        let details = error.details.map { "  \($0.key): \($0.value)" }.joined(separator: "\n")
+        let details: [TerminalText] = error.details.map { "  \($0.key): \($0.value)" }
         self.init(
             status: error.code == .unavailable ? 69 : 1,
-            "\(operation) failed: \(error.code): \(error.message)" + (details.isEmpty ? "" : "\n" + details))
+            TerminalText(lines: ["\(operation) failed: \(error.code): \(error.message)"] + details))
     }
 }

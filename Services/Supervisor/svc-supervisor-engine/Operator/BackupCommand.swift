@@ -58,9 +58,9 @@ struct BackupCommand: AsyncParsableCommand {
                 do {
                     let (path, bytes) = try await Self.backUp(
                         name, into: folder, stamp: stamp, stateFolder: stateDir, connection: connection)
-                    print("\(name): \(path) (\(bytes) bytes)")
+                    Terminal.print("\(name): \(path) (\(bytes) bytes)")
                 } catch let error as CLIError {
-                    StandardError.write("\(name): \(error)\n")
+                    Terminal.error("\(name): \(error)")
                     failures.append(error)
                 }
             }
@@ -86,8 +86,8 @@ struct BackupCommand: AsyncParsableCommand {
         let backup = try await VerticalCaller.call(Daemon.backup, .init(path: file), service: name, connection: connection)
         let expected = "\(state)/backups/\(file)"
         if backup.path != expected && Self.resolved(backup.path) != Self.resolved(expected) {
-            StandardError.write(
-                "\(name): answered that its backup is \(backup.path); taking \(expected), where it was asked to write\n")
+            Terminal.error(
+                "\(name): answered that its backup is \(backup.path); taking \(expected), where it was asked to write")
         }
         do {
             return try BackupFile.take(file, fromStateFolder: state, intoFolder: folder, as: "\(name)-\(stamp).sqlite")

@@ -36,11 +36,11 @@ struct RestoreCommand: AsyncParsableCommand {
             let restored = try await ControlClient.call(
                 Supervisor.restore, .init(name: service, file: absolute), location: runDirectory.location,
                 statuses: [.conflict: 75, .invalidInput: 65])
-            print("restored \(restored.path) from \(absolute)")
+            Terminal.print("restored \(restored.path) from \(absolute)")
             if let kept = restored.kept {
-                print("the replaced store is kept as \(kept) (to go back: svc-supervisor restore \(service) \(kept))")
+                Terminal.print("the replaced store is kept as \(kept) (to go back: svc-supervisor restore \(service) \(kept))")
             }
-            print("next: svc-supervisor start \(service)")
+            Terminal.print("next: svc-supervisor start \(service)")
         }
     }
 }
