@@ -60,7 +60,10 @@ extension SQLiteStore {
                 try BackupFile.copy(source, named: file, to: temporary, mode: 0o600)
                 try checkBackup(temporary, named: file, of: owner, knownOwners: knownOwners)
                 for suffix in ["-wal", "-shm"] { unlink(temporary + suffix) }  // the check's, if any
-                return (main: try FolderOwnerAccess.openPlainFileIfAny(path), wal: try FolderOwnerAccess.openPlainFileIfAny(path + "-wal"))
+                // A -wal that is not a plain one-name file (a planted link) holds none of the store's
+                // commits: it is not kept, and goes with the -shm below.
+                let wal = (try? FolderOwnerAccess.openPlainFileIfAny(path + "-wal")) ?? nil
+                return (main: try FolderOwnerAccess.openPlainFileIfAny(path), wal: wal)
             }
             defer {
                 old.main.map { _ = close($0) }
