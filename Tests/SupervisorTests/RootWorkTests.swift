@@ -2,6 +2,7 @@ import GRDB
 import Glibc
 import Testing
 import VerticalsContract
+import VerticalsWire
 import VerticalsStorage
 import VerticalsSupervisorClient
 import VerticalsTesting
@@ -177,6 +178,30 @@ struct RootWorkTests {
         #expect(HostileVerticalFilesTests.owner("\(state)/f49999") == uid)
         #expect(HostileVerticalFilesTests.owner(state) == uid)
         print("ownership walk of 50000 entries: \(duringTheWalk.count) status answers during it, median \(median), slowest \(slowest); start to ready \(span)")
+        await harness.shutdown()
+    }
+
+    @Test(.enabled(if: isRoot, "needs root: runs a service as its own user"))
+    func upgrade_toAnExecutableTheServicesUserCannotReach_isRefused_beforeAnythingStarts() async throws {
+        let accounts = UserPerVerticalProcessTests.TestAccounts()
+        let directory = TemporaryDirectory()
+        let bin = try UserPerVerticalProcessTests.reachableBin(in: directory)
+        // Root's own copy of the program, in a folder only root may enter.
+        let hidden = directory.file("root-only")
+        mkdir(hidden, 0o700)
+        link("\(bin)/vt-testd", "\(hidden)/vt-testd")
+        let harness = try EngineHarness(
+            [.testd("echo")], runDirectory: directory.file("run"), programDirectory: bin, serviceUsers: accounts.users)
+        try await harness.start()
+        try await harness.waitFor("echo", .ready)
+        let pid = try await harness.status("echo").pid
+
+        let refused = await #expect(throws: ServiceError.self) {
+            _ = try await harness.engine.upgradeService("echo", executable: "\(hidden)/vt-testd")
+        }
+        #expect(refused?.code == .invalidInput, "\(String(describing: refused))")
+        #expect(refused?.message.contains(hidden) == true, "\(refused?.message ?? "")")
+        #expect(try await harness.status("echo").pid == pid, "the service was touched")
         await harness.shutdown()
     }
 

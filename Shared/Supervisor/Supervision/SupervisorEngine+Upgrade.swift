@@ -74,6 +74,13 @@ extension SupervisorEngine {
                 .invalidInput, "cannot run \(program): \(SupervisorError.errnoText())",
                 details: [ErrorDetail("field", "executable")])
         }
+        // Root never opens it: vt-exec execs it as the service's user, whom the kernel checks. The
+        // same check as the manifest's executable at `up` says so before anything starts.
+        do {
+            if let identity = try identity(of: unit.spec) { try check(unit.spec, identity, "the executable", program, .execute) }
+        } catch {
+            throw ServiceError(.invalidInput, "\(error)", details: [ErrorDetail("field", "executable")])
+        }
         let launched: (options: ChildProcess.Options, identity: ServiceIdentity?)
         do {
             launched = try launch(unit, program: program, environment: [SQLiteStore.HandOver.environmentKey: "1"])

@@ -140,7 +140,8 @@ extension SupervisorEngine {
         return ServiceIdentity(user: user, operatorGID: operatorGID)
     }
 
-    private func check(
+    /// Throws unless `spec`'s user can reach `path` as `need` says, naming `what` it is.
+    func check(
         _ spec: ServiceSpec, _ identity: ServiceIdentity, _ what: String, _ path: String, _ need: PathReach.Need
     ) throws(SupervisorError) {
         let user = identity.user
