@@ -115,6 +115,13 @@ public enum BackupFile {
         return total
     }
 
+    /// ``dataBytes(_:named:size:)`` of the open file `input`, whatever its size.
+    static func dataBytes(of input: Int32, named source: String) throws -> Int {
+        var info = stat()
+        guard fstat(input, &info) == 0 else { throw StoreError.system("cannot read \(source)") }
+        return try dataBytes(input, named: source, size: Int(info.st_size))
+    }
+
     /// The ranges of the open file `input` (of `size` bytes) that hold data, in order; the whole
     /// file when the file system cannot tell.
     static func dataRanges(_ input: Int32, named source: String, size: Int) throws -> [Range<Int>] {

@@ -90,11 +90,18 @@ extension SQLiteStore {
     }
 
     /// Copies the store open as `main` (and its `-wal`, open as `wal`) into `folder` under a new
-    /// name for `path`'s store, and checkpoints the copy so its main file alone is whole; a copy
-    /// SQLite cannot read is kept with its `-wal` beside it. Returns the copy's path.
+    /// name for `path`'s store, holes kept as holes, and checkpoints the copy so its main file alone
+    /// is whole; a copy SQLite cannot read is kept with its `-wal` beside it. Refused when `folder`
+    /// has less free space than the store's data. Returns the copy's path.
     static func keepWhole(_ main: Int32, wal: Int32?, of path: String, in folder: String) throws -> String {
         let name = String(path[path.index(after: path.lastIndex(of: "/") ?? path.startIndex)...])
         let stem = name.hasSuffix(".sqlite") ? String(name.dropLast(".sqlite".count)) : name
+        // Bounded by the space the folder has: a sparse store costs its data, never its length.
+        let walData = try wal.map { try BackupFile.dataBytes(of: $0, named: path + "-wal") } ?? 0
+        let data = try BackupFile.dataBytes(of: main, named: path) + walData
+        if let free = BackupFile.freeBytes(in: folder), data > free {
+            throw StoreError(message: "\(folder) has \(free) bytes free, and the store to keep holds \(data): free some space first")
+        }
         let kept = BackupFile.unused("\(folder)/\(stem).before-restore-\(BackupFile.timestamp()).sqlite")
         try BackupFile.copy(main, named: path, to: kept, mode: 0o600)
         if let wal { try BackupFile.copy(wal, named: path + "-wal", to: kept + "-wal", mode: 0o600) }
