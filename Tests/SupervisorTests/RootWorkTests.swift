@@ -205,6 +205,37 @@ struct RootWorkTests {
         await harness.shutdown()
     }
 
+    @Test func aService_receivesNoneOfTheSupervisorsEnvironment_butWhatIsAllowed() async throws {
+        // The operator's TLS files and a secret in the shell that ran `up`.
+        setenv("VERTICALS_TLS_KEY", "/etc/verticals/certs/operator/tls.key", 1)
+        setenv("VT_ROOTWORK_SECRET", "the operator's", 1)
+        defer {
+            unsetenv("VERTICALS_TLS_KEY")
+            unsetenv("VT_ROOTWORK_SECRET")
+        }
+        let directory = TemporaryDirectory()
+        let seen = directory.file("seen")
+        var spec = ServiceSpec.script("dump", "env > \(seen); exec sleep 30")
+        spec.environment["FROM_THE_MANIFEST"] = "yes"
+        let harness = try EngineHarness([spec], runDirectory: directory.file("run")) { configuration in
+            // The supervisor's own environment, as `up` gives it: this process's.
+            let tag = configuration.environment["VT_TEST_TAG"]
+            configuration.environment = EngineConfiguration(
+                runDirectory: configuration.runDirectory, execShim: configuration.execShim,
+                programDirectory: configuration.programDirectory
+            ).environment
+            configuration.environment["VT_TEST_TAG"] = tag
+        }
+        try await harness.start()
+        try await harness.waitFor("dump", .ready)
+        #expect(eventually(timeout: .seconds(10)) { (readFile(seen) ?? "").contains("FROM_THE_MANIFEST=yes") })
+        let environment = readFile(seen) ?? ""
+        #expect(!environment.contains("VERTICALS_TLS_KEY"), "the operator's key reached the service")
+        #expect(!environment.contains("VT_ROOTWORK_SECRET"), "the supervisor's environment reached the service")
+        #expect(environment.contains("PATH="))
+        await harness.shutdown()
+    }
+
     @Test func controlSocket_isTheSupervisorsUserAlone() {
         #expect(ControlSocket.mode == 0o600)
     }
