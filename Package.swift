@@ -175,6 +175,8 @@ let package = Package(
             name: "VerticalsStorage",
             dependencies: [
                 "VerticalsWire", "VerticalsContract", "VerticalsServiceKit", grdb, .product(name: "Logging", package: "swift-log"),
+                // A thread's own supplementary groups (FolderOwnerAccess).
+                "CSpawn",
                 // The SQLite C API, to tie the store's lock to its writer connection (StoreLock).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],

@@ -37,16 +37,20 @@ public enum BackupFile {
     /// exists: never over an existing file. Returns the new path and its size.
     ///
     /// The caller derives the path, never taking it from the vertical's answer, and the vertical
-    /// is not believed about the file either: `stateFolder`, `backups/` and the backup are opened
-    /// one step at a time without following a symbolic link, the backup must be a plain file with
-    /// no other name, owned by the state folder's owner, and its bytes are copied from that open
-    /// file into an owner-only (0600) file of the caller's, synced; the vertical's copy is then removed.
+    /// is not believed about the file either: `stateFolder` is opened without following a link,
+    /// then `backups/` and the backup from its descriptor as the folder's owner
+    /// (``FolderOwnerAccess``), one step at a time without following a link; the backup must be a
+    /// plain file with one name, owned by the state folder's owner. It is bounded: its data
+    /// (holes not counted) at most `maxBytes`, and no more than the free space of `folder`. Its
+    /// bytes are copied, holes kept as holes, from that open file into an owner-only (0600) file
+    /// of the caller's, synced; the vertical's copy is then removed.
     ///
     /// `svc-supervisor backup` uses it to bring a backup to the folder the operator named.
-    /// - Throws: ``StoreError`` naming what is wrong: a link or a foreign file refused, a full
-    ///   folder, a failed read or write.
+    /// - Throws: ``StoreError`` naming what is wrong: a link or a foreign file refused, a backup
+    ///   over its bound, a full folder, a failed read or write.
     public static func take(
-        _ name: String, fromStateFolder stateFolder: String, intoFolder folder: String, as target: String
+        _ name: String, fromStateFolder stateFolder: String, intoFolder folder: String, as target: String,
+        maxBytes: Int = .max
     ) throws -> (path: String, bytes: Int) {
         guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
             throw StoreError(message: "a backup's name is a plain file name, not \"\(name)\"")
@@ -57,11 +61,12 @@ public enum BackupFile {
         defer { close(state) }
         var folderInfo = stat()
         guard fstat(state, &folderInfo) == 0 else { throw StoreError.system("cannot read \(stateFolder)") }
-        let backups = openat(state, "backups", flags | O_DIRECTORY)
+        let owner: FolderOwnerAccess.Owner = (folderInfo.st_uid, folderInfo.st_gid)
+        let backups = try FolderOwnerAccess.run(as: owner) { openat(state, "backups", flags | O_DIRECTORY) }
         guard backups >= 0 else { throw StoreError.system("cannot open \(stateFolder)/backups (a link is refused)") }
         defer { close(backups) }
         let source = "\(stateFolder)/backups/\(name)"
-        let input = openat(backups, name, flags | O_NONBLOCK | O_NOCTTY)
+        let input = try FolderOwnerAccess.run(as: owner) { openat(backups, name, flags | O_NONBLOCK | O_NOCTTY) }
         guard input >= 0 else { throw StoreError.system("cannot open the backup \(source) (a link is refused)") }
         defer { close(input) }
         var info = stat()
@@ -70,6 +75,15 @@ public enum BackupFile {
             throw StoreError(
                 message: "\(source) is not a backup its vertical wrote (a plain file of uid \(folderInfo.st_uid) "
                     + "with one name): it is left where it is; look at what put it there")
+        }
+        let data = try dataBytes(input, named: source, size: Int(info.st_size))
+        guard data <= maxBytes else {
+            throw StoreError(
+                message: "\(source) holds \(data) bytes of data, over the \(maxBytes) a backup may "
+                    + "(VERTICALS_BACKUP_MAX_BYTES): it is left where it is")
+        }
+        if let free = freeBytes(in: folder), data > free {
+            throw StoreError(message: "\(folder) has \(free) bytes free, and \(source) holds \(data): free some space first")
         }
         for attempt in 1...1000 {
             let path = "\(folder)/\(numbered(target, attempt))"
@@ -84,10 +98,57 @@ public enum BackupFile {
                 throw error
             }
             syncFolder(of: path)
-            unlinkat(backups, name, 0)
+            _ = try? FolderOwnerAccess.run(as: owner) { unlinkat(backups, name, 0) }
             return (path, Int(info.st_size))
         }
         throw StoreError(message: "\(folder) holds a thousand backups named \(target) already: choose another folder")
+    }
+
+    /// `SEEK_DATA` and `SEEK_HOLE`, Linux's values (Swift's Glibc module leaves them out).
+    static let seekData: Int32 = 3
+    static let seekHole: Int32 = 4
+
+    /// The bytes of data in the open file `input` of `size` bytes: what is not a hole.
+    static func dataBytes(_ input: Int32, named source: String, size: Int) throws -> Int {
+        var total = 0
+        for range in try dataRanges(input, named: source, size: size) { total += range.count }
+        return total
+    }
+
+    /// ``dataBytes(_:named:size:)`` of the open file `input`, whatever its size.
+    static func dataBytes(of input: Int32, named source: String) throws -> Int {
+        var info = stat()
+        guard fstat(input, &info) == 0 else { throw StoreError.system("cannot read \(source)") }
+        return try dataBytes(input, named: source, size: Int(info.st_size))
+    }
+
+    /// The ranges of the open file `input` (of `size` bytes) that hold data, in order; the whole
+    /// file when the file system cannot tell.
+    static func dataRanges(_ input: Int32, named source: String, size: Int) throws -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var position = 0
+        while position < size {
+            let data = lseek(input, off_t(position), seekData)
+            if data < 0 {
+                if errno == ENXIO { break }  // only a hole is left
+                if errno == EINVAL && ranges.isEmpty { return [0..<size] }  // no SEEK_DATA here
+                throw StoreError.system("cannot read \(source)")
+            }
+            let hole = lseek(input, data, seekHole)
+            guard hole >= data else { throw StoreError.system("cannot read \(source)") }
+            let end = min(Int(hole), size)
+            if Int(data) < end { ranges.append(Int(data)..<end) }
+            position = max(end, Int(data) + 1)
+        }
+        return ranges
+    }
+
+    /// The bytes an unprivileged writer may still use in `folder`, or nil when it cannot be told.
+    static func freeBytes(in folder: String) -> Int? {
+        var info = statvfs()
+        guard statvfs(folder, &info) == 0 else { return nil }
+        let (free, overflow) = Int(info.f_bavail).multipliedReportingOverflow(by: Int(info.f_frsize))
+        return overflow ? .max : free
     }
 
     /// `name` with `-N` before its extension for attempt N > 1: `clinics-X.sqlite`, `clinics-X-2.sqlite`.
@@ -125,9 +186,14 @@ public enum BackupFile {
         close(fd)
     }
 
+    /// The folder holding `path`: `/a/b` for `/a/b/c`, `.` for a bare name.
+    static func folder(of path: String) -> String {
+        path.lastIndex(of: "/").map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
+    }
+
     /// fsyncs the folder holding `path`, so a new name in it survives a power cut.
     static func syncFolder(of path: String) {
-        let folder = path.lastIndex(of: "/").map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
+        let folder = folder(of: path)
         let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd >= 0 {
             fsync(fd)
@@ -135,18 +201,14 @@ public enum BackupFile {
         }
     }
 
-    /// Copies `source` to a new file `destination` (created with `mode`, never over an existing
-    /// one), byte for byte.
-    static func copy(_ source: String, to destination: String, mode: mode_t) throws {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw StoreError.system("cannot open \(source)") }
-        defer { close(input) }
-        try copy(input, named: source, to: destination, mode: mode)
-    }
-
-    /// Copies what is left to read of the open file `input` (`source` names it in errors) to a new
-    /// file `destination` (created with `mode`, never over an existing file or through a link).
+    /// Copies the open file `input` (`source` names it in errors) to a new file `destination`
+    /// (created with `mode`, never over an existing file or through a link): its data, with its
+    /// holes left holes (`SEEK_DATA`/`SEEK_HOLE`), so a sparse file costs its data and no more.
     static func copy(_ input: Int32, named source: String, to destination: String, mode: mode_t) throws {
+        var info = stat()
+        guard fstat(input, &info) == 0 else { throw StoreError.system("cannot read \(source)") }
+        let size = Int(info.st_size)
+        let ranges = try dataRanges(input, named: source, size: size)
         let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard output >= 0 else {
             if errno == EEXIST { throw StoreError.exists(destination) }
@@ -154,17 +216,25 @@ public enum BackupFile {
         }
         defer { close(output) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = read(input, &buffer, buffer.count)
-            if count == 0 { return }
-            guard count > 0 else { throw StoreError.system("cannot read \(source)") }
-            var offset = 0
-            while offset < count {
-                let written = buffer[offset..<count].withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
-                guard written > 0 else { throw StoreError.system("cannot write \(destination)") }
-                offset += written
+        for range in ranges {
+            var offset = range.lowerBound
+            while offset < range.upperBound {
+                let wanted = min(buffer.count, range.upperBound - offset)
+                let count = pread(input, &buffer, wanted, off_t(offset))
+                if count == 0 { break }  // the file shrank meanwhile
+                guard count > 0 else { throw StoreError.system("cannot read \(source)") }
+                var written = 0
+                while written < count {
+                    let step = buffer[written..<count].withUnsafeBytes {
+                        pwrite(output, $0.baseAddress, $0.count, off_t(offset + written))
+                    }
+                    guard step > 0 else { throw StoreError.system("cannot write \(destination)") }
+                    written += step
+                }
+                offset += count
             }
         }
+        guard ftruncate(output, off_t(size)) == 0 else { throw StoreError.system("cannot write \(destination)") }
     }
 }
 

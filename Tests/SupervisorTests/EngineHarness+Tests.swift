@@ -28,7 +28,10 @@ final class EngineHarness {
         var configuration = EngineConfiguration(
             runDirectory: RunDirectory(runDirectory ?? directory.path), execShim: EngineHarness.execShim,
             programDirectory: programDirectory,
-            environment: ["PATH": "/usr/bin:/bin", "VT_TEST_TAG": tagValue, "VERTICALS_LOG_LEVEL": "warning"])
+            environment: [
+                "PATH": "/usr/bin:/bin", "VT_TEST_TAG": tagValue, "VERTICALS_LOG_LEVEL": "warning",
+                "VERTICALS_PASS_ENVIRONMENT": "VT_TEST_TAG VERTICALS_LOG_LEVEL",
+            ])
         configuration.serviceUsers = serviceUsers
         configure(&configuration)
         engine = SupervisorEngine(manifest: Manifest(services: services), configuration: configuration, loop: loop)

@@ -170,7 +170,10 @@ extension EngineProcessTests {
             #expect(try Self.migrations(harness, "fragile") == ["v1"])
             let state = FolderEntries.names(in: harness.run.stateDirectory(for: "fragile"))
             #expect(state.contains { $0.hasPrefix("fragile.before-upgrade-") }, "no backup beside the store: \(state)")
-            #expect(state.contains { $0.hasPrefix("fragile.before-restore-") }, "the migrated store was not kept: \(state)")
+            // The migrated store is kept in the supervisor's own folder, never the vertical's.
+            let replaced = FolderEntries.names(in: harness.run.replacedStoresDirectory(for: "fragile"))
+            #expect(replaced.contains { $0.hasPrefix("fragile.before-restore-") }, "the migrated store was not kept: \(replaced)")
+            #expect(!state.contains { $0.hasPrefix("fragile.before-restore-") }, "kept in the vertical's folder: \(state)")
             // A restart runs the previous program again, not the broken one.
             _ = try await harness.engine.restartService("fragile")
             try await harness.waitFor("fragile", .ready, count: 3)

@@ -35,6 +35,11 @@ struct UpCommand: ParsableCommand {
             VERTICALS_SPAWN=shim starts every service through vt-exec, also those that
             need no user or limit (started in place otherwise).
 
+            A service starts from its manifest's env and what the supervisor sets for it; of
+            the supervisor's own environment it receives only PATH, LANG, LANGUAGE, LC_*, TZ
+            and the variables VERTICALS_PASS_ENVIRONMENT names (NAME or PREFIX*; the TLS
+            settings never). The control socket is the supervisor's user's alone (0600).
+
             Exit status: 0 after an orderly stop, 65 when the manifest is invalid (as
             `check` says), 1 when it cannot start.
 

@@ -55,6 +55,9 @@ final class LiveSuite {
         // The services run as the caller: the fuzzer measures the code, not the users (and a
         // user per vertical could not enter a folder only the caller may).
         environment[SupervisorSettings.serviceUsers.name] = environment[SupervisorSettings.serviceUsers.name] ?? "off"
+        // The services carry the run's tag, so a leftover is found and killed.
+        environment[SupervisorSettings.passEnvironment.name] =
+            environment[SupervisorSettings.passEnvironment.name] ?? "VT_TEST_TAG VERTICALS_LOG_LEVEL OTEL_*"
         for key in environment.keys
         where key.hasPrefix(SocketDirectory.endpointVariablePrefix) || key.hasPrefix(DaemonSettings.tls.name) {
             environment[key] = nil

@@ -86,6 +86,11 @@ int vt_spawn_pipe(int ends[2]);
 /* "setsid", "exec", …: the name of a step, for messages. */
 const char *vt_spawn_step_name(int step);
 
+/* setgroups(2) for the calling thread alone: the raw system call. glibc's setgroups changes every
+ * thread of the process (it broadcasts the change), which a thread acting as another user for a
+ * moment must not do. Returns 0, or -1 with errno set. */
+int vt_thread_setgroups(size_t count, const gid_t *groups);
+
 #ifdef __cplusplus
 }
 #endif

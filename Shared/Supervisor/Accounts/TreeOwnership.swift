@@ -12,7 +12,22 @@ import VerticalsSupervisorClient
 /// descriptor (`fchownat(AT_EMPTY_PATH)`, which never follows one), a folder is entered by
 /// `openat(O_NOFOLLOW)` only when it is still the inode just changed, and a file with more than one
 /// name that is not the user's already is left alone: its other name may be anywhere.
+///
+/// The walk is long on a large tree, so the engine runs it off its loop, and only where the top of
+/// the tree shows it is needed (``isNeeded(_:uid:gid:)``): the top is changed last, so a walk cut
+/// short is done again in full at the next start. It visits at most ``maximumEntries`` entries.
 enum TreeOwnership {
+    /// The most entries one walk visits: past it the walk stops, naming the folder.
+    static let maximumEntries = 1_000_000
+
+    /// Whether `path` must be walked to be `uid`:`gid`'s: its top is another's (or another
+    /// group's). False when it does not exist (the start makes it, empty) or is not a folder.
+    static func isNeeded(_ path: String, uid: UInt32, gid: UInt32) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return false }
+        return info.st_uid != uid || info.st_gid != gid
+    }
+
     /// `O_PATH` and `AT_EMPTY_PATH`, Linux's values: Swift's Glibc module leaves out what
     /// `<fcntl.h>` keeps behind `_GNU_SOURCE`.
     private static let pathOnly: Int32 = 0o10_000_000
@@ -27,14 +42,36 @@ enum TreeOwnership {
                 "cannot open \(path) to give it to uid \(uid) (a symbolic link is refused): \(SupervisorError.errnoText())")
         }
         defer { close(folder) }
+        var visited = 0
+        try giveEntries(of: folder, path, uid: uid, gid: gid, visited: &visited)
+        // The top last: it says the walk is done (``isNeeded(_:uid:gid:)``).
         guard fchown(folder, uid, gid) == 0 else {
             throw SupervisorError("cannot give \(path) to uid \(uid): \(SupervisorError.errnoText())")
         }
-        try giveEntries(of: folder, path, uid: uid, gid: gid)
     }
 
-    private static func giveEntries(of folder: Int32, _ path: String, uid: UInt32, gid: UInt32) throws(SupervisorError) {
+    /// Makes the folder `path` (not a link) its owner's alone, 0700, through its descriptor.
+    /// - Throws: ``SupervisorError`` naming the folder.
+    static func makePrivate(_ path: String) throws(SupervisorError) {
+        let folder = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard folder >= 0, fchmod(folder, 0o700) == 0 else {
+            let failure = SupervisorError("cannot make \(path) its owner's alone (a link is refused): \(SupervisorError.errnoText())")
+            if folder >= 0 { close(folder) }
+            throw failure
+        }
+        close(folder)
+    }
+
+    private static func giveEntries(
+        of folder: Int32, _ path: String, uid: UInt32, gid: UInt32, visited: inout Int
+    ) throws(SupervisorError) {
         for name in FolderEntries.names(inDescriptor: folder) {
+            visited += 1
+            guard visited <= maximumEntries else {
+                throw SupervisorError(
+                    "\(path) holds more than \(maximumEntries) entries: it is not given to uid \(uid) entry by entry; "
+                        + "remove what the service left there, or chown it yourself")
+            }
             let entry = openat(folder, name, pathOnly | O_NOFOLLOW | O_CLOEXEC)
             guard entry >= 0 else { continue }  // gone since the listing
             defer { close(entry) }
@@ -53,7 +90,7 @@ enum TreeOwnership {
             guard fstat(inner, &innerInfo) == 0, innerInfo.st_ino == info.st_ino, innerInfo.st_dev == info.st_dev else {
                 continue
             }
-            try giveEntries(of: inner, "\(path)/\(name)", uid: uid, gid: gid)
+            try giveEntries(of: inner, "\(path)/\(name)", uid: uid, gid: gid, visited: &visited)
         }
     }
 }

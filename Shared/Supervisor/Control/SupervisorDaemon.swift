@@ -96,6 +96,13 @@ public enum SupervisorDaemon {
             logger.critical("cannot serve \(configuration.runDirectory.controlSocket): \(error)")
             return 1
         }
+        // The supervisor's own user alone may ask it anything (root, under a user per vertical):
+        // the operator group calls the verticals, never the supervisor that runs them as root.
+        guard chmod(configuration.runDirectory.controlSocket, ControlSocket.mode) == 0 else {
+            logger.critical("cannot make \(configuration.runDirectory.controlSocket) its user's alone: \(SupervisorError.errnoText())")
+            await host.stop()
+            return 1
+        }
         let replaced = pointer?.liveTarget()
         do {
             // Readable by the operator group the suite's sockets belong to.

@@ -21,14 +21,16 @@ public struct EngineConfiguration: Sendable {
     public var spawnsThroughShim = EngineConfiguration.shimForcedByEnvironment
     /// Where a manifest `executable` without a `/` is looked up (beside svc-supervisor).
     public var programDirectory: String
-    /// The environment every child starts from, before the manifest's `env` and the
-    /// supervisor's own variables (hand-off variables of the supervisor's own manager are dropped).
+    /// The environment every child starts from, before the manifest's `env` and the variables
+    /// the supervisor sets for it: the allow-listed part of the supervisor's own
+    /// (``ChildEnvironment``), never the rest of it.
     public var environment: [String: String]
     /// Each service as its own user (svc-supervisor as root), or nil (the default): every
     /// service runs as the supervisor's user.
     public var serviceUsers: ServiceUsers? = nil
 
-    /// A configuration; `environment` defaults to the supervisor's own.
+    /// A configuration. `environment` is the supervisor's own (by default this process's): its
+    /// children receive only what ``ChildEnvironment/inherited(from:)`` keeps of it.
     public init(
         runDirectory: RunDirectory, execShim: String, programDirectory: String,
         environment: [String: String] = ChildProcess.currentEnvironment
@@ -36,11 +38,7 @@ public struct EngineConfiguration: Sendable {
         self.runDirectory = runDirectory
         self.execShim = execShim
         self.programDirectory = programDirectory
-        var inherited = environment
-        for key in ["LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"] {
-            inherited[key] = nil
-        }
-        self.environment = inherited
+        self.environment = ChildEnvironment.inherited(from: environment)
     }
 
     /// `VERTICALS_SPAWN=shim`, read once per process.

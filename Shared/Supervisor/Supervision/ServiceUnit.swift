@@ -27,6 +27,8 @@ final class ServiceUnit {
     var upgrade: UpgradeRun?
 
     var child: ChildProcess?
+    /// Its folders' ownership walk runs off the loop; the spawn waits for it.
+    var givingFolders = false
     var pid: Int32?
     /// The uid ``pid`` runs as: its own user's (`user =`), else the supervisor's. A notify
     /// datagram counts only when the kernel names both as its sender.

@@ -39,6 +39,8 @@ extension SupervisorEngine {
     /// whether it runs.
     func spawn(_ unit: ServiceUnit) {
         stopWatchingForDemand(unit)
+        // Its folders' ownership walk first, off the loop; the spawn follows it.
+        if giveFolders(unit) { return }
         let spec = unit.spec
         let run = configuration.runDirectory
         let options: ChildProcess.Options
@@ -203,7 +205,7 @@ extension SupervisorEngine {
         if signal == SIGKILL { cgroupStorage?.killAll(service: unit.spec.name) }
     }
 
-    private func failedToStart(_ unit: ServiceUnit, _ reason: String) {
+    func failedToStart(_ unit: ServiceUnit, _ reason: String) {
         unit.log.note(reason)
         logger.error("\(unit.spec.name): \(reason)")
         unit.lastExit = reason

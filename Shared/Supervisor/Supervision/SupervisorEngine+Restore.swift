@@ -12,6 +12,10 @@ extension SupervisorEngine {
     /// audit line beside start and stop. The service must be stopped or failed (`conflict`
     /// otherwise), and may not be started until the restore is done; `file` must be a whole store
     /// of this vertical (`invalidInput` naming what is wrong, see `SQLiteStore.restore`).
+    ///
+    /// `file` is taken as a vertical's path would be: no link on the way, read as the owner of the
+    /// first folder that is not root's, a plain file with one name. The replaced store is kept in
+    /// the supervisor's own `<run>/replaced/NAME/` (0700), never in the vertical's folder.
     public func restoreStore(_ name: String, from file: String) async throws -> Supervisor.RestoreResult {
         guard file.hasPrefix("/") else {
             throw ServiceError(
@@ -25,12 +29,19 @@ extension SupervisorEngine {
         transition(unit) { $0.restoreBegun() }
         let path = configuration.runDirectory.stateDirectory(for: name) + "/\(name).sqlite"
         let known = order
+        let keptFolder: String
+        do {
+            keptFolder = try configuration.runDirectory.prepareReplacedStores(for: name)
+        } catch {
+            transition(unit) { $0.restoreEnded() }
+            throw ServiceError(.internal, "cannot restore \(name): \(error)")
+        }
         defer {
             if let unit = units[name] { transition(unit) { $0.restoreEnded() } }
         }
         do {
             let kept = try await Offload.run {
-                try SQLiteStore.restore(file, to: path, owner: StoreOwner(name), knownOwners: known)
+                try SQLiteStore.restore(file, to: path, owner: StoreOwner(name), knownOwners: known, keepIn: keptFolder)
             }
             logger.notice("restored \(path) from \(file)\(kept.map { "; the replaced store is kept as \($0)" } ?? "")")
             return Supervisor.RestoreResult(path: path, kept: kept)

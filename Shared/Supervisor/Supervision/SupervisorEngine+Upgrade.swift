@@ -74,6 +74,13 @@ extension SupervisorEngine {
                 .invalidInput, "cannot run \(program): \(SupervisorError.errnoText())",
                 details: [ErrorDetail("field", "executable")])
         }
+        // Root never opens it: vt-exec execs it as the service's user, whom the kernel checks. The
+        // same check as the manifest's executable at `up` says so before anything starts.
+        do {
+            if let identity = try identity(of: unit.spec) { try check(unit.spec, identity, "the executable", program, .execute) }
+        } catch {
+            throw ServiceError(.invalidInput, "\(error)", details: [ErrorDetail("field", "executable")])
+        }
         let launched: (options: ChildProcess.Options, identity: ServiceIdentity?)
         do {
             launched = try launch(unit, program: program, environment: [SQLiteStore.HandOver.environmentKey: "1"])
@@ -331,6 +338,7 @@ extension SupervisorEngine {
         transition(unit) { $0.restoreBegun() }
         let path = configuration.runDirectory.stateDirectory(for: name) + "/\(name).sqlite"
         let known = order
+        let keptFolder = try? configuration.runDirectory.prepareReplacedStores(for: name)
         // Isolated to the engine (whose executor is the loop), and preferring the loop for the
         // nonisolated `Offload.run`: on the global executor it would start libdispatch's
         // worker-pool monitor, which then wakes the supervisor every second.
@@ -341,8 +349,12 @@ extension SupervisorEngine {
                     let kept = try await Offload.run {
                         // The new process named the backup: only a file of the state folder, read
                         // as the folder's owner, is put back.
-                        try SQLiteStore.restore(
-                            backup, to: path, owner: StoreOwner(name), knownOwners: known, fileInFolder: true)
+                        guard let keptFolder else {
+                            throw SupervisorError("the supervisor's folder for replaced stores cannot be made")
+                        }
+                        return try SQLiteStore.restore(
+                            backup, to: path, owner: StoreOwner(name), knownOwners: known, keepIn: keptFolder,
+                            fileInFolder: true)
                     }
                     outcome = "the store backup \(backup) was put back"
                         + (kept.map { " (the migrated store is kept as \($0))" } ?? "")

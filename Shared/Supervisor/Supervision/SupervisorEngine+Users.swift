@@ -69,16 +69,30 @@ extension SupervisorEngine {
     }
 
     /// What `spec`'s process needs besides its environment to run as its user: its state and
-    /// runtime folders made its own (everything in them, as systemd's StateDirectory= does),
+    /// runtime folders made its own (everything in them, as systemd's StateDirectory= does, when
+    /// their top is not its own yet),
     /// the access variables set. Nothing without ``EngineConfiguration/serviceUsers``.
     func applyUser(_ identity: ServiceIdentity?, to spec: ServiceSpec, environment: inout [String: String]) throws(SupervisorError) {
         guard let identity, let users = configuration.serviceUsers else { return }
         let run = configuration.runDirectory
-        for folder in [run.stateDirectory(for: spec.name), run.runtimeDirectory(for: spec.name)] {
+        // The walk itself ran off the loop before the spawn (``giveFolders(_:)``): here only a
+        // folder just made, or one whose top changed since.
+        for folder in [run.stateDirectory(for: spec.name), run.runtimeDirectory(for: spec.name)]
+        where TreeOwnership.isNeeded(folder, uid: identity.user.uid, gid: identity.user.gid) {
             try TreeOwnership.give(folder, uid: identity.user.uid, gid: identity.user.gid)
-            chmod(folder, 0o700)
         }
-        if let key = environment[DaemonSettings.tlsKey.name] { try giveKey(key, to: identity, of: spec) }
+        for folder in [run.stateDirectory(for: spec.name), run.runtimeDirectory(for: spec.name)] {
+            try TreeOwnership.makePrivate(folder)
+        }
+        if let key = environment[DaemonSettings.tlsKey.name] {
+            // Only a key the manifest names for this service, in its env or its certificates folder.
+            guard key == Self.manifestKey(of: spec) else {
+                throw SupervisorError(
+                    "\(spec.name): its TLS key \(key) is named by neither its manifest env nor its certificates folder; "
+                        + "it is not given to user \(identity.user.name)")
+            }
+            try giveKey(key, to: identity, of: spec)
+        }
         var problems: [String] = []
         ServiceAccounts.applyAccess(
             to: &environment, for: spec, in: manifest, operatorGroup: String(identity.operatorGID)
@@ -106,6 +120,11 @@ extension SupervisorEngine {
         try check(spec, identity, "its TLS key", key, .read)
     }
 
+    /// The TLS key the manifest names for `spec`: its `env`'s, else the one in its certificates folder.
+    static func manifestKey(of spec: ServiceSpec) -> String? {
+        spec.environment[DaemonSettings.tlsKey.name] ?? spec.certificates.map { "\($0)/\(spec.name)/tls.key" }
+    }
+
     private func userName(_ spec: ServiceSpec, _ users: ServiceUsers) -> String {
         ServiceAccounts.userName(spec, prefix: users.prefix)
     }
@@ -121,7 +140,8 @@ extension SupervisorEngine {
         return ServiceIdentity(user: user, operatorGID: operatorGID)
     }
 
-    private func check(
+    /// Throws unless `spec`'s user can reach `path` as `need` says, naming `what` it is.
+    func check(
         _ spec: ServiceSpec, _ identity: ServiceIdentity, _ what: String, _ path: String, _ need: PathReach.Need
     ) throws(SupervisorError) {
         let user = identity.user

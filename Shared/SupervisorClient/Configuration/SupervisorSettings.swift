@@ -26,12 +26,25 @@ public enum SupervisorSettings {
     public static let spawn = Setting.choice(
         "VERTICALS_SPAWN", among: ["shim"], default: nil, defaultText: "unset: libuv's spawn where it can",
         doc: "shim: start every service through vt-exec.")
+    /// The variables of the supervisor's own environment its services receive too.
+    public static let passEnvironment = Setting.text(
+        "VERTICALS_PASS_ENVIRONMENT", type: "names", default: nil, defaultText: "none",
+        allowed: "names separated by spaces or commas; NAME* passes every name that starts with NAME",
+        doc: "Variables of the supervisor's environment every service receives too (as systemd's PassEnvironment=); "
+            + "a service gets no other, beyond PATH, LANG, LANGUAGE, LC_*, TZ and what the manifest and the supervisor set. "
+            + "The TLS settings and the hand-off variables are never passed.")
+    /// The most bytes `svc-supervisor backup` takes from a vertical.
+    public static let backupMaxBytes = Setting.integer(
+        "VERTICALS_BACKUP_MAX_BYTES", default: 1 << 34, in: 1...Int.max, unit: "bytes",
+        doc: "The largest backup svc-supervisor backup takes from a vertical's folder (its data, holes not counted); "
+            + "a larger one is refused and left where it is.")
 
     /// Every setting the supervisor's programs read.
     public static let declaration = SettingsDeclaration(
         "svc-supervisor", summary: "What svc-supervisor and svc-supervisor-engine read.",
         [
             DaemonSettings.runDir, DaemonSettings.socketDir, pointerDir, serviceUsers, operatorGroup, spawn,
+            passEnvironment, backupMaxBytes,
             DaemonSettings.logLevel, DaemonSettings.endpoint, DaemonSettings.tls, DaemonSettings.tlsCert, DaemonSettings.tlsKey,
             DaemonSettings.tlsCA,
         ])

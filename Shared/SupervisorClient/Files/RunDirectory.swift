@@ -52,6 +52,20 @@ public struct RunDirectory: Sendable, Equatable {
     public func stateDirectory(for name: String) -> String { "\(path)/state/\(name)" }
     /// `RUNTIME_DIRECTORY` of service `name`.
     public func runtimeDirectory(for name: String) -> String { "\(path)/runtime/\(name)" }
+    /// Where the supervisor keeps the stores of service `name` a restore replaced: a folder of the
+    /// supervisor's own (0700), never the service's.
+    public func replacedStoresDirectory(for name: String) -> String { "\(path)/replaced/\(name)" }
+
+    /// Creates ``replacedStoresDirectory(for:)`` (0700) and checks it and its parent are this
+    /// user's folders, not links.
+    package func prepareReplacedStores(for name: String) throws(SupervisorError) -> String {
+        let folder = replacedStoresDirectory(for: name)
+        try Self.makeDirectories(folder, mode: 0o700)
+        try Self.checkOwn("\(path)/replaced")
+        try Self.checkOwn(folder)
+        chmod("\(path)/replaced", 0o700)
+        return folder
+    }
 
     /// The socket folder's mode: `VerticalsManifest/ServiceAccounts/socketFolderMode`, which this
     /// library does not link (a test holds the two equal); root and the operator group only.

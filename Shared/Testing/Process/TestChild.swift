@@ -12,6 +12,10 @@ enum TestChild {
         var env = environment
         env["VT_TEST_TAG"] = TestRunTag.value
         env["PATH"] = env["PATH"] ?? "/usr/bin:/bin"
+        // A supervisor passes its services only what this names: the tags that find them again,
+        // and the log level a test asks of the whole suite.
+        env[SupervisorSettings.passEnvironment.name] =
+            env[SupervisorSettings.passEnvironment.name] ?? "VT_TEST_TAG VT_DAEMON_TAG VERTICALS_LOG_LEVEL"
         // No suite pointer unless a test asks for one in its own folder: parallel supervisors run as
         // root must never read or replace the pointer of a real `up` in /run/verticals.
         env[SupervisorSettings.pointerDir.name] = env[SupervisorSettings.pointerDir.name] ?? ""

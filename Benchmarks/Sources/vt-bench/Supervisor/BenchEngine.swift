@@ -16,7 +16,10 @@ enum BenchEngine {
             configuration: EngineConfiguration(
                 runDirectory: RunDirectory("\(directory)/engine"), execShim: "\(settings.binDirectory)/vt-exec",
                 programDirectory: settings.binDirectory,
-                environment: ["PATH": "/usr/bin:/bin", "VT_BENCH_TAG": Subprocess.tag, "VERTICALS_LOG_LEVEL": "warning"]),
+                environment: [
+                    "PATH": "/usr/bin:/bin", "VT_BENCH_TAG": Subprocess.tag, "VERTICALS_LOG_LEVEL": "warning",
+                    "VERTICALS_PASS_ENVIRONMENT": "VT_BENCH_TAG VERTICALS_LOG_LEVEL OTEL_*",
+                ]),
             loop: loop)
         let events = EngineEvents()
         do {

@@ -35,7 +35,12 @@ final class SupervisedSuite {
         let process = Subprocess.start(
             "\(settings.binDirectory)/svc-supervisor",
             ["up", "--manifest", manifest ?? settings.manifest, "--run-dir", runDirectory],
-            environment: environment.merging(["VERTICALS_LOG_LEVEL": "warning"]) { ours, _ in ours })
+            environment: environment.merging([
+                "VERTICALS_LOG_LEVEL": "warning",
+                // The supervisor passes its services only the variables this names.
+                "VERTICALS_PASS_ENVIRONMENT": (["VT_BENCH_TAG", "VERTICALS_LOG_LEVEL", "OTEL_*"] + environment.keys.sorted())
+                    .joined(separator: " "),
+            ]) { ours, _ in ours })
         let suite = SupervisedSuite(runDirectory: runDirectory, process: process, loop: loop)
         let deadline = start + .seconds(60)
         while ContinuousClock.now < deadline {

@@ -90,7 +90,10 @@ struct BackupCommand: AsyncParsableCommand {
                 "\(name): answered that its backup is \(backup.path); taking \(expected), where it was asked to write")
         }
         do {
-            return try BackupFile.take(file, fromStateFolder: state, intoFolder: folder, as: "\(name)-\(stamp).sqlite")
+            let setting = SupervisorSettings.backupMaxBytes
+            let bound = setting.validValue(in: ProcessEnvironment.current) ?? setting.defaultValue ?? .max
+            return try BackupFile.take(
+                file, fromStateFolder: state, intoFolder: folder, as: "\(name)-\(stamp).sqlite", maxBytes: bound)
         } catch let error as StoreError {
             throw CLIError(status: 73, "\(name)'s backup \(expected) was not taken into \(folder): \(error.message) "
                 + "(a file this user cannot read there, or cannot write in \(folder): run as one who can)")

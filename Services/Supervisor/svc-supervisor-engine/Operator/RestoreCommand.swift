@@ -8,8 +8,8 @@ import VerticalsWire
 /// `svc-supervisor restore NAME FILE`: asks the supervisor to put a backup in place of a vertical's
 /// store (`supervisor.restore`, audited there). It refuses unless the vertical is stopped (or
 /// failed), so no process has the store open, and unless FILE is a whole store of this vertical
-/// (see `StoreOwner`). The replaced store is kept whole beside it as
-/// `NAME.before-restore-<UTC time>.sqlite`, a file `restore` takes back.
+/// (see `StoreOwner`). The replaced store is kept whole in the supervisor's own
+/// `<run>/replaced/NAME/` as `NAME.before-restore-<UTC time>.sqlite`, a file `restore` takes back.
 struct RestoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore",
@@ -19,8 +19,10 @@ struct RestoreCommand: AsyncParsableCommand {
               svc-supervisor stop clinics
               svc-supervisor restore clinics /var/backups/verticals/clinics-20261122T123000Z.sqlite
               svc-supervisor start clinics
-            The replaced store is kept whole as NAME.before-restore-<UTC time>.sqlite beside it; restoring
-            that file returns to the state before. Exit status 75 when the vertical is not stopped (or
+            The replaced store is kept whole as NAME.before-restore-<UTC time>.sqlite in the
+            supervisor's own <run>/replaced/NAME/; restoring that file returns to the state before.
+            FILE is taken with no symbolic link on its path, as the owner of the first folder on it
+            that root does not own, and only as a plain file with one name. Exit status 75 when the vertical is not stopped (or
             something holds its store); 65 when FILE is not a whole SQLite store, or is another vertical's.
             """)
 

@@ -1,0 +1,244 @@
+import GRDB
+import Glibc
+import Testing
+import VerticalsContract
+import VerticalsWire
+import VerticalsStorage
+import VerticalsSupervisorClient
+import VerticalsTesting
+
+@testable import VerticalsSupervisor
+
+/// Root works in a folder a vertical can write only as that vertical, through one way in
+/// (``FolderOwnerAccess``): attacked as the vertical's uid would, by planting links, hard links,
+/// FIFOs and sparse files where root reads, keeps or walks.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct RootWorkTests {
+    static let vertical = HostileVerticalFilesTests.hostileID
+    static var isRoot: Bool { geteuid() == 0 }
+
+    /// A root-only (0600) SQLite store holding `secret`, in `directory`.
+    static func rootOnlyStore(in directory: TemporaryDirectory) throws -> String {
+        let path = directory.file("root-only.sqlite")
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE secret (x TEXT)")
+            try db.execute(sql: "INSERT INTO secret (x) VALUES ('root only')")
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")
+        }
+        try queue.close()
+        chmod(path, 0o600)
+        return path
+    }
+
+    @Test(.enabled(if: isRoot, "needs root: plants files as another uid where root opens one"))
+    func openFile_throughALinkAHardLinkOrAFIFO_isRefused_andNeverBlocks() throws {
+        let directory = TemporaryDirectory()
+        chmod(directory.path, 0o755)
+        let secret = try Self.rootOnlyStore(in: directory)
+        let state = HostileVerticalFilesTests.hostileStateFolder(in: directory)
+        symlink(secret, "\(state)/link.sqlite")
+        link(secret, "\(state)/hard.sqlite")
+        mkfifo("\(state)/fifo.sqlite", 0o600)
+        symlink(directory.path, "\(state)/folder")
+        // Root's file moved into the vertical's folder: one name, plain, but not the vertical's to read.
+        let moved = "\(state)/moved.sqlite"
+        link(secret, moved)
+        unlink(secret)
+        let started = ContinuousClock.now
+        for planted in ["link.sqlite", "hard.sqlite", "fifo.sqlite", "folder/root-only.sqlite", "moved.sqlite"] {
+            #expect(throws: StoreError.self, "\(planted) was opened") {
+                let fd = try FolderOwnerAccess.openFile("\(state)/\(planted)")
+                close(fd)
+            }
+        }
+        #expect(ContinuousClock.now - started < .seconds(5), "the FIFO blocked the open")
+        // The vertical's own plain file opens.
+        let own = "\(state)/own.sqlite"
+        close(open(own, O_WRONLY | O_CREAT | O_EXCL, 0o600))
+        chown(own, Self.vertical, Self.vertical)
+        let fd = try FolderOwnerAccess.openFile(own)
+        close(fd)
+    }
+
+    @Test(.enabled(if: isRoot, "needs root: switches a thread to another uid"))
+    func run_asAFoldersOwner_dropsTheSupplementaryGroups_onThatThreadAlone() throws {
+        let directory = TemporaryDirectory()
+        chmod(directory.path, 0o755)
+        // A file group 0 may write: root's groups would reach it, the vertical's user cannot.
+        let shared = directory.file("group-zero")
+        close(open(shared, O_WRONLY | O_CREAT | O_EXCL, 0o660))
+        chown(shared, 0, 0)
+        setgroups(1, [0])
+        let before = getgroups(0, nil)
+        let inside = try FolderOwnerAccess.run(as: (Self.vertical, Self.vertical)) {
+            (groups: getgroups(0, nil), opened: open(shared, O_RDWR | O_CLOEXEC))
+        }
+        if inside.opened >= 0 { close(inside.opened) }
+        #expect(inside.groups == 0, "the thread kept supplementary groups as the vertical")
+        #expect(inside.opened < 0, "a file of group 0 was opened as the vertical")
+        #expect(getgroups(0, nil) == before, "the thread's groups came back")
+    }
+
+    @Test(.enabled(if: isRoot, "needs root: restores into a folder another uid owns"))
+    func restore_keepsTheReplacedStoreInRootsFolder_andRefusesALinkedSource() throws {
+        let directory = TemporaryDirectory()
+        chmod(directory.path, 0o755)
+        let secret = try Self.rootOnlyStore(in: directory)
+        let state = HostileVerticalFilesTests.hostileStateFolder(in: directory)
+        let store = "\(state)/echo.sqlite"
+        try HostileVerticalFilesTests.makeStore(store, rows: 1)
+        for file in FolderEntries.names(in: state) { chown("\(state)/\(file)", Self.vertical, Self.vertical) }
+        let kept = directory.file("replaced")
+        mkdir(kept, 0o700)
+
+        // The vertical names a link to root's store, and a FIFO, as the backup to put back.
+        symlink(secret, "\(state)/backup-link.sqlite")
+        mkfifo("\(state)/backup-fifo.sqlite", 0o600)
+        for planted in ["backup-link.sqlite", "backup-fifo.sqlite"] {
+            #expect(throws: StoreError.self) {
+                try SQLiteStore.restore("\(state)/\(planted)", to: store, keepIn: kept, fileInFolder: true)
+            }
+        }
+        let rows = try DatabaseQueue(path: store).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") }
+        #expect(rows == 1, "the store was replaced by what the link named")
+
+        // A good backup goes in; the store it replaces is kept in root's folder, not the vertical's.
+        let backup = directory.file("backup.sqlite")
+        try HostileVerticalFilesTests.makeStore(backup, rows: 3)
+        let keptPath = try #require(try SQLiteStore.restore(backup, to: store, keepIn: kept))
+        #expect(keptPath.hasPrefix(kept + "/"), "kept at \(keptPath)")
+        #expect(HostileVerticalFilesTests.owner(keptPath) == 0)
+        #expect(!FolderEntries.names(in: state).contains { $0.contains("before-restore") }, "kept in the vertical's folder")
+        let keptRows = try DatabaseQueue(path: keptPath).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") }
+        #expect(keptRows == 1, "the replaced store is kept whole")
+        #expect(HostileVerticalFilesTests.owner(store) == Self.vertical)
+    }
+
+    @Test func take_copiesASparseBackupSparse_andRefusesOneOverTheBound() throws {
+        let directory = TemporaryDirectory()
+        let state = directory.file("state")
+        mkdir(state, 0o700)
+        mkdir("\(state)/backups", 0o700)
+        let out = directory.file("out")
+        mkdir(out, 0o700)
+        func sparse(_ name: String, data: Int) {
+            let fd = open("\(state)/backups/\(name)", O_WRONLY | O_CREAT | O_EXCL, 0o600)
+            ftruncate(fd, 256 << 20)
+            let bytes = [UInt8](repeating: 7, count: data)
+            _ = pwrite(fd, bytes, bytes.count, 0)
+            close(fd)
+        }
+        sparse("small.sqlite", data: 4096)
+        let taken = try BackupFile.take("small.sqlite", fromStateFolder: state, intoFolder: out, as: "echo.sqlite", maxBytes: 1 << 20)
+        var info = stat()
+        #expect(stat(taken.path, &info) == 0 && info.st_size == 256 << 20, "the copy keeps its length")
+        #expect(Int(info.st_blocks) * 512 < 1 << 20, "the copy is dense: \(info.st_blocks) blocks")
+
+        sparse("large.sqlite", data: 2 << 20)
+        let refused = #expect(throws: StoreError.self) {
+            try BackupFile.take("large.sqlite", fromStateFolder: state, intoFolder: out, as: "echo.sqlite", maxBytes: 1 << 20)
+        }
+        #expect(refused?.message.contains("VERTICALS_BACKUP_MAX_BYTES") == true, "\(refused?.message ?? "")")
+        #expect(access("\(state)/backups/large.sqlite", F_OK) == 0, "the refused backup is left where it is")
+        #expect(FolderEntries.names(in: out) == ["echo.sqlite"], "nothing more was written")
+    }
+
+    @Test(.enabled(if: isRoot, "needs root: gives a folder to a service's own user"))
+    func ownershipWalk_ofFiftyThousandEntries_leavesStatusAnswered() async throws {
+        let accounts = UserPerVerticalProcessTests.TestAccounts()
+        let directory = TemporaryDirectory()
+        let bin = try UserPerVerticalProcessTests.reachableBin(in: directory)
+        let run = directory.file("run")
+        let state = "\(run)/state/echo"
+        mkdir(run, 0o755)
+        mkdir("\(run)/state", 0o711)
+        mkdir(state, 0o700)
+        for index in 0..<50_000 { close(open("\(state)/f\(index)", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)) }
+        let harness = try EngineHarness([.testd("echo")], runDirectory: run, programDirectory: bin, serviceUsers: accounts.users)
+        try await harness.start()
+        // Status asked again and again while the walk runs: on the loop, the walk would hold every
+        // answer until it ended, and none would come back while the service has no process yet.
+        var duringTheWalk: [Duration] = []
+        let began = ContinuousClock.now
+        while true {
+            let asked = ContinuousClock.now
+            let status = try await harness.status("echo")
+            if status.state == .ready { break }
+            if status.pid == nil && status.state == .starting { duringTheWalk.append(ContinuousClock.now - asked) }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        let span = ContinuousClock.now - began
+        try #require(!duringTheWalk.isEmpty, "no status was answered while the walk ran")
+        let slowest = duringTheWalk.max() ?? .zero
+        let median = duringTheWalk.sorted()[duringTheWalk.count / 2]
+        let uid = try #require(accounts.uid("echo"))
+        // A walk on the loop would let at most the one status asked before it began come back
+        // without a process: the spawn follows the walk in the same turn. How long each answer
+        // took is printed, not asserted: a loaded machine decides it.
+        #expect(duringTheWalk.count >= 2, "status was answered \(duringTheWalk.count) times while the walk ran")
+        #expect(HostileVerticalFilesTests.owner("\(state)/f49999") == uid)
+        #expect(HostileVerticalFilesTests.owner(state) == uid)
+        print("ownership walk of 50000 entries: \(duringTheWalk.count) status answers during it, median \(median), slowest \(slowest); start to ready \(span)")
+        await harness.shutdown()
+    }
+
+    @Test(.enabled(if: isRoot, "needs root: runs a service as its own user"))
+    func upgrade_toAnExecutableTheServicesUserCannotReach_isRefused_beforeAnythingStarts() async throws {
+        let accounts = UserPerVerticalProcessTests.TestAccounts()
+        let directory = TemporaryDirectory()
+        let bin = try UserPerVerticalProcessTests.reachableBin(in: directory)
+        // Root's own copy of the program, in a folder only root may enter.
+        let hidden = directory.file("root-only")
+        mkdir(hidden, 0o700)
+        link("\(bin)/vt-testd", "\(hidden)/vt-testd")
+        let harness = try EngineHarness(
+            [.testd("echo")], runDirectory: directory.file("run"), programDirectory: bin, serviceUsers: accounts.users)
+        try await harness.start()
+        try await harness.waitFor("echo", .ready)
+        let pid = try await harness.status("echo").pid
+
+        let refused = await #expect(throws: ServiceError.self) {
+            _ = try await harness.engine.upgradeService("echo", executable: "\(hidden)/vt-testd")
+        }
+        #expect(refused?.code == .invalidInput, "\(String(describing: refused))")
+        #expect(refused?.message.contains(hidden) == true, "\(refused?.message ?? "")")
+        #expect(try await harness.status("echo").pid == pid, "the service was touched")
+        await harness.shutdown()
+    }
+
+    @Test func aService_receivesNoneOfTheSupervisorsEnvironment_butWhatIsAllowed() async throws {
+        // The operator's TLS files and a secret in the shell that ran `up`.
+        setenv("VERTICALS_TLS_KEY", "/etc/verticals/certs/operator/tls.key", 1)
+        setenv("VT_ROOTWORK_SECRET", "the operator's", 1)
+        defer {
+            unsetenv("VERTICALS_TLS_KEY")
+            unsetenv("VT_ROOTWORK_SECRET")
+        }
+        let directory = TemporaryDirectory()
+        let seen = directory.file("seen")
+        var spec = ServiceSpec.script("dump", "env > \(seen); exec sleep 30")
+        spec.environment["FROM_THE_MANIFEST"] = "yes"
+        let harness = try EngineHarness([spec], runDirectory: directory.file("run")) { configuration in
+            // The supervisor's own environment, as `up` gives it: this process's.
+            let tag = configuration.environment["VT_TEST_TAG"]
+            configuration.environment = EngineConfiguration(
+                runDirectory: configuration.runDirectory, execShim: configuration.execShim,
+                programDirectory: configuration.programDirectory
+            ).environment
+            configuration.environment["VT_TEST_TAG"] = tag
+        }
+        try await harness.start()
+        try await harness.waitFor("dump", .ready)
+        #expect(eventually(timeout: .seconds(10)) { (readFile(seen) ?? "").contains("FROM_THE_MANIFEST=yes") })
+        let environment = readFile(seen) ?? ""
+        #expect(!environment.contains("VERTICALS_TLS_KEY"), "the operator's key reached the service")
+        #expect(!environment.contains("VT_ROOTWORK_SECRET"), "the supervisor's environment reached the service")
+        #expect(environment.contains("PATH="))
+        await harness.shutdown()
+    }
+
+    @Test func controlSocket_isTheSupervisorsUserAlone() {
+        #expect(ControlSocket.mode == 0o600)
+    }
+}
