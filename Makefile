@@ -110,7 +110,8 @@ install: deps
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/lib/systemd/system" \
 		"$(DESTDIR)$(PREFIX)/lib/sysusers.d" "$(DESTDIR)$(PREFIX)/lib/tmpfiles.d" "$(DESTDIR)$(PREFIX)/etc/verticals"; \
 	for program in $(PROGRAMS); do install -m 0755 "$$bin/$$program" "$(DESTDIR)$(PREFIX)/bin/"; done; \
-	install -m 0644 "$$units"/*.socket "$$units"/*.service "$$units"/*.target "$(DESTDIR)$(PREFIX)/lib/systemd/system/"; \
+	install -m 0644 "$$units"/*.socket "$$units"/*.service "$$units"/*.target "$$units"/verticals-secrets.conf \
+		"$(DESTDIR)$(PREFIX)/lib/systemd/system/"; \
 	install -m 0644 "$$units/sysusers.d/verticals.conf" "$(DESTDIR)$(PREFIX)/lib/sysusers.d/verticals.conf"; \
 	install -m 0644 "$$units/tmpfiles.d/verticals.conf" "$(DESTDIR)$(PREFIX)/lib/tmpfiles.d/verticals.conf"; \
 	install -d "$(DESTDIR)$(PREFIX)/share/man/man1"; install -m 0644 docs/man/*.1 "$(DESTDIR)$(PREFIX)/share/man/man1/"; \
