@@ -26,6 +26,11 @@ public enum SupervisorSettings {
     public static let spawn = Setting.choice(
         "VERTICALS_SPAWN", among: ["shim"], default: nil, defaultText: "unset: libuv's spawn where it can",
         doc: "shim: start every service through vt-exec.")
+    /// Where the CLI reads which vertical receives each kind of secret, without a supervisor.
+    public static let secretsFile = Setting.text(
+        "VERTICALS_SECRETS_FILE", type: "path", default: nil,
+        defaultText: "the supervisor's status, else verticals-secrets.conf beside the systemd units",
+        doc: "A file as export systemd writes verticals-secrets.conf, owned by root or this user, for a suite no supervisor runs.")
 
     /// Every setting the supervisor's programs read.
     public static let declaration = SettingsDeclaration(
@@ -33,5 +38,6 @@ public enum SupervisorSettings {
         [
             DaemonSettings.runDir, DaemonSettings.socketDir, pointerDir, serviceUsers, operatorGroup, spawn,
             DaemonSettings.logLevel, DaemonSettings.endpoint, DaemonSettings.tlsCert, DaemonSettings.tlsKey, DaemonSettings.tlsCA,
+            secretsFile,
         ])
 }
