@@ -125,7 +125,7 @@ install: deps
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/lib/systemd/system" \
 		"$(DESTDIR)$(PREFIX)/lib/sysusers.d" "$(DESTDIR)$(PREFIX)/lib/tmpfiles.d" "$(DESTDIR)$(PREFIX)/etc/verticals"; \
 	for program in $(PROGRAMS); do install -m 0755 "$$bin/$$program" "$(DESTDIR)$(PREFIX)/bin/"; done; \
-	for unit in "$$units"/*.socket "$$units"/*.service "$$units"/*.target; do \
+	for unit in "$$units"/*.socket "$$units"/*.service "$$units"/*.target "$$units"/verticals-secrets.conf; do \
 		[ ! -e "$$unit" ] || install -m 0644 "$$unit" "$(DESTDIR)$(PREFIX)/lib/systemd/system/"; done; \
 	install -m 0644 "$$units/sysusers.d/verticals.conf" "$(DESTDIR)$(PREFIX)/lib/sysusers.d/verticals.conf"; \
 	install -m 0644 "$$units/tmpfiles.d/verticals.conf" "$(DESTDIR)$(PREFIX)/lib/tmpfiles.d/verticals.conf"; \

@@ -46,6 +46,11 @@ public struct SuiteCertificates: Sendable {
         if let bad = (services + [namespace]).first(where: { $0.isEmpty || !$0.utf8.allSatisfy(isNameByte) }) {
             throw CertificatesError("cannot name \"\(bad)\" in a certificate: use letters, digits, '-', '_' and '.'")
         }
+        // The operator's folder and name are the operator's alone (the manifest refuses the name too).
+        if services.contains(operatorName) {
+            throw CertificatesError(
+                "a service cannot be named \"\(operatorName)\": that certificate and folder are the operator's")
+        }
         let notBefore = time_t(now.timeIntervalSince1970) - 60
         let notAfter = time_t(now.timeIntervalSince1970) + time_t(days) * 86_400
         let authorityKey = try OpenSSLKey()

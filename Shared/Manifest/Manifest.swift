@@ -1,3 +1,4 @@
+import VerticalsContract
 import VerticalsWire
 
 /// The suite as `deploy/suite.toml` declares it: every service and how to supervise it.
@@ -127,6 +128,10 @@ public struct ServiceSpec: Sendable, Equatable {
     /// `DIR/NAME/tls.crt`, `tls.key` and `ca.crt` as its TLS files, and its callers' names (with
     /// the operator's) as its allowed peers (``ServiceAccounts/applyCertificates(to:for:in:)``).
     public var certificates: String?
+
+    /// `receives = ["sessions", "password"]`: the kinds of secret the CLI sends to this service,
+    /// and to no other (``Manifest/secretRecipients``); at most one service receives each kind.
+    public var receives: [SecretKind] = []
 
     /// A service with defaults for everything but its name and program.
     public init(name: String, executable: String) {

@@ -1,3 +1,5 @@
+import VerticalsContract
+
 /// Every key a manifest's `[services.NAME]` table (and `[defaults]`) takes, with its type, its
 /// default and what it does: the table of docs/reference/manifest.md (`svc-supervisor check
 /// --list-keys` prints it, `scripts/reference.sh` writes it). Defaults are read from the model's
@@ -78,6 +80,8 @@ package enum ManifestKeyReference {
             doc: "The user it runs as when svc-supervisor runs as root, and under systemd."),
         Key(path: "certificates", type: "string (a folder)", defaultValue: "none",
             doc: "A folder as `svc-supervisor certs` writes it: its TLS files and its callers' names as allowed peers."),
+        Key(path: "receives", type: "array of " + names(SecretKind.self), defaultValue: "`[]`",
+            doc: "The kinds of secret the CLI sends to this service and to no other (`login`: sessions, `admin create`: first_admin, `password`, `admin grant`/`revoke`: roles, `logout`); one service per kind, never in `[defaults]`."),
         Key(path: "start", type: names(StartMode.self), defaultValue: "`\"\(spec.start.rawValue)\"`",
             doc: "Start with the suite, or at the first connection to its socket (needs `socket = true`)."),
         Key(path: "idle_exit", type: "duration", defaultValue: "never",
@@ -117,6 +121,22 @@ package enum ManifestKeyReference {
             let cells = ["`\(key.path)`", key.type, key.defaultValue, key.doc].map { $0.replacingPipes() }
             lines.append("| " + cells.joined(separator: " | ") + " |")
         }
+        lines += [
+            "", "## Names", "",
+            "A service's name is a lowercase letter, then lowercase letters, digits and `-`, at most "
+                + "\(ServiceName.maxLength) characters: it names the socket, the log, the state folder and the unit.",
+            "A name that a role or the suite's own files use is not a vertical's name: `check`, `up`, `certs`, "
+                + "`init` and `new` refuse each of these.", "",
+        ]
+        lines += ServiceName.roles.map { "- `\($0.name)`: \($0.usedBy)." }
+        lines += [
+            "", "## Secrets", "",
+            "Which vertical receives each kind of secret is the manifest's word alone (`receives`): `svc-supervisor "
+                + "status` serves it, and `export systemd` writes it to `verticals-secrets.conf` beside the units. "
+                + "The CLI sends a password or a token only there, never to a vertical chosen by what it describes "
+                + "of itself, and refuses a description that claims a kind the manifest gives another vertical. "
+                + "Two services that receive one kind are refused by `check` and `up`.",
+        ]
         return lines.joined(separator: "\n") + "\n"
     }
 }

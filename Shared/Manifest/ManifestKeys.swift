@@ -10,6 +10,7 @@ package enum ManifestKeys {
         "executable", "args", "env", "depends_on", "restart", "backoff", "budget", "readiness", "ready_timeout",
         "stop_signal", "stop_timeout", "watchdog", "log_max_bytes", "socket", "store", "endpoint",
         "strategy", "group", "liveness", "limits", "logs", "user", "certificates", "start", "idle_exit", "host",
+        "receives",
     ]
     /// Keys of the `backoff` table.
     package static let backoff = ["initial", "max", "multiplier", "reset_after"]

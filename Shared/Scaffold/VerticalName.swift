@@ -1,3 +1,5 @@
+import VerticalsManifest
+
 /// The name of a new vertical in each form the checkout needs: `billing` for the manifest,
 /// the socket and the operations; `Billing` for the contract, the folders and the targets.
 public struct VerticalName: Sendable, Equatable, CustomStringConvertible {
@@ -30,6 +32,7 @@ public struct VerticalName: Sendable, Equatable, CustomStringConvertible {
                 name, reason: "a vertical's name is a lower-case letter followed by lower-case letters or digits"
                     + " (at most 32), e.g. billing: it names the socket, the operations and a Swift type")
         }
+        if let role = ServiceName.roleProblem(name) { throw .invalidName(name, reason: role) }
         guard !Self.reserved.contains(name) else {
             throw .invalidName(name, reason: "\"\(name)\" is reserved by the Verticals tools or by Swift")
         }

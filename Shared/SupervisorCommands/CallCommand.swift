@@ -74,17 +74,21 @@ struct CallCommand: AsyncParsableCommand {
             do { document = try JSONValue(parsing: text) } catch {
                 throw CLIError(status: 64, "\(descriptor.fullName) takes \(schema.name) as its input: not JSON: \(error)")
             }
-            let input = try LearnedCall.input(
-                try TokenAttacher.forCurrentUser(schema: schema).attach(to: document), for: descriptor)
-            if let event = descriptor.event {
-                // A stream: its events, one JSON line each, as they come.
-                try await StreamCaller.printEvents(descriptor, event: event, input, of: contract, learned: learned)
-                return nil
+            let attacher = TokenAttacher.forCurrentUser(schema: schema)
+            let attached = try attacher.attach(to: document)
+            let input = try LearnedCall.input(attached, for: descriptor)
+            // A token or a secret goes only to a listener that passes the check `login` makes.
+            return try await CredentialCallee.checked(if: attacher.carriesCredential(attached), connection: connection) {
+                if let event = descriptor.event {
+                    // A stream: its events, one JSON line each, as they come.
+                    try await StreamCaller.printEvents(descriptor, event: event, input, of: contract, learned: learned)
+                    return nil
+                }
+                let reply = try await VerticalCaller.$traceparent.withValue(traceparent) {
+                    try await LearnedCall.sendRaw(descriptor, input, of: contract, learned: learned)
+                }
+                return (descriptor, reply)
             }
-            let reply = try await VerticalCaller.$traceparent.withValue(traceparent) {
-                try await LearnedCall.sendRaw(descriptor, input, of: contract, learned: learned)
-            }
-            return (descriptor, reply)
         }
         if let (descriptor, reply) = output {
             let (value, schema) = try await LearnedCall.newestOutput(reply, of: descriptor, service: service, learned: learned)

@@ -68,8 +68,9 @@ struct OpenCommand: AsyncParsableCommand {
         try Self.refuseSecrets(in: match.json, of: schema)
         let attacher = TokenAttacher.forCurrentUser(schema: schema)
         let input: MessageValue
+        let attached = dryRun ? match.json : try attacher.attach(to: match.json)
         do {
-            input = try match.input(dryRun ? match.json : try attacher.attach(to: match.json))
+            input = try match.input(attached)
         } catch let error as RouteError {
             throw CLIError(status: 64, "\(error)")
         }
@@ -79,7 +80,10 @@ struct OpenCommand: AsyncParsableCommand {
             return
         }
         do {
-            let output = try await LearnedCall.send(match.operation, input, of: contract.contract, learned: learned)
+            let credential = attacher.carriesCredential(attached)
+            let output = try await CredentialCallee.checked(if: credential, connection: connection) {
+                try await LearnedCall.send(match.operation, input, of: contract.contract, learned: learned)
+            }
             Terminal.json(try output.jsonText(as: match.operation.output.schema, pretty: true))
         } catch let stale as LearnedCall.Stale where contract.fresh {
             throw stale.refusal
@@ -108,7 +112,7 @@ struct OpenCommand: AsyncParsableCommand {
         let cached = await learned.contracts(of: verticals, fresh: false)
         if !asked {
             do {
-                return try found(url, in: cached)
+                return try found(url, in: cached, verticals: verticals)
             } catch let error as RouteError {
                 guard error.code == .noRoute, cached.contains(where: { !$0.fresh }) else { throw error }
             }
@@ -116,12 +120,17 @@ struct OpenCommand: AsyncParsableCommand {
         // A route the cache may lack (or a refusal it may explain): ask the verticals again, once
         // (keeping what is cached of those that do not answer).
         let fresh = await learned.contracts(of: verticals, fresh: true)
-        return try found(url, in: fresh + cached.filter { old in !fresh.contains { $0.contract.name == old.contract.name } })
+        return try found(
+            url, in: fresh + cached.filter { old in !fresh.contains { $0.contract.name == old.contract.name } },
+            verticals: verticals)
     }
 
-    /// The route `url` matches among those of `contracts`, and the contract it belongs to.
-    static func found(_ url: String, in contracts: [LearnedContracts.Found]) throws -> (RouteTable.Match, LearnedContracts.Found) {
-        let match = try RouteTable(described: contracts.map(\.contract)).match(url)
+    /// The route `url` matches among those of `contracts`, and the contract it belongs to; a
+    /// vertical serves only URLs under its own prefix, none under another of `verticals`.
+    static func found(
+        _ url: String, in contracts: [LearnedContracts.Found], verticals: [String] = []
+    ) throws -> (RouteTable.Match, LearnedContracts.Found) {
+        let match = try RouteTable(described: contracts.map(\.contract), verticals: Set(verticals)).match(url)
         guard let contract = contracts.first(where: { $0.contract.name == match.operation.service }) else {
             throw CLIError(status: 70, "\(match.operation.fullName) matched, but no contract of its vertical is known")
         }

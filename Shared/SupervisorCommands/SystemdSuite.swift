@@ -19,6 +19,17 @@ enum SystemdSuite {
         access("/run/systemd/system", F_OK) == 0 && access(systemctl, X_OK) == 0 && access(journalctl, X_OK) == 0
     }
 
+    /// The folder that holds `verticals.target` (its `FragmentPath`), where `export systemd`'s
+    /// files were installed beside the units; nil when systemd knows no such unit.
+    static func unitFolder() -> String? {
+        var path: String?
+        ProgramOutput.lines(systemctl, ["show", "--property=FragmentPath", "--value", "\(unitPrefix.dropLast()).target"]) { line in
+            if path == nil, line.hasPrefix("/") { path = line }
+        }
+        guard let path, let slash = path.lastIndex(of: "/") else { return nil }
+        return String(path[..<slash])
+    }
+
     /// Whether `verticals-NAME.service` is a unit systemd knows.
     static func hasUnit(_ name: String) -> Bool {
         var found = false

@@ -212,6 +212,6 @@ struct SystemdExportTests {
             #expect(error.description.contains("at most 21 characters"))
         }
         let fits = try DeployFixture.manifest("[services.\(name.dropLast())]\nexecutable = \"svc\"\n")
-        #expect(try SystemdExport.files(for: fits).count == 6)
+        #expect(try SystemdExport.files(for: fits).count == 7)  // its socket and service, the target, the supervisor, users, folders, secrets
     }
 }

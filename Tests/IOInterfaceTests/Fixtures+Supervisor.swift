@@ -13,9 +13,10 @@ extension Supervisor.ServiceStatus {
     static let full = Self(
         name: "identity", state: .ready, pid: 4242, uptimeSeconds: 93.25, restarts: 2, lastExit: "killed by signal 9",
         ready: true, statusText: "serving 5 operations", readySince: Timestamp(microsecondsSinceEpoch: 1_795_426_200_250_000),
-        restartsInWindow: 1, backoffRemainingSeconds: 0.75, exitReason: .liveness, rssBytes: 26_214_400)
+        restartsInWindow: 1, backoffRemainingSeconds: 0.75, exitReason: .liveness, rssBytes: 26_214_400,
+        receives: ["sessions", "password"])
     static let minimal = Self(
-        name: "", state: .unknown("hibernating"), restarts: 0, lastExit: "", ready: false, statusText: "")
+        name: "", state: .unknown("hibernating"), restarts: 0, lastExit: "", ready: false, statusText: "", receives: [])
 }
 
 extension Supervisor.StatusList {

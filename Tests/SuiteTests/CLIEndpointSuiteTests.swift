@@ -28,13 +28,15 @@ struct CLIEndpointSuiteTests {
             "VERTICALS_ENDPOINT_IDENTITY": "tcp:127.0.0.1:\(port)", "VERTICALS_TLS": "off",
             "VERTICALS_SOCKET_DIR": directory.file("sockets"), "XDG_CACHE_HOME": directory.file("cache"),
             "XDG_STATE_HOME": directory.file("state-home"), "HOME": directory.path,
-        ]
+        ].merging(SecretRecipientsFixture.environment(in: directory, "sessions = identity")) { $1 }
         let password = "correct horse battery"
         let registered = try runCommand(
             "svc-supervisor",
             ["call", "identity", "register", #"{"email": "pat@example.org", "password": "\#(password)", "displayName": "Pat"}"#],
             environment: environment, in: directory)
-        #expect(registered.status == 0, "\(registered.standardError)")
+        // A password in a call's Input is a credential too: it goes only to a checked listener.
+        #expect(registered.status != 0, "\(registered.standardOutput)")
+        #expect(registered.standardError.contains("over plain TCP nobody vouches for the listener"), "\(registered.standardError)")
         let login = try runCommand(
             "svc-supervisor", ["login", "pat@example.org"], environment: environment, in: directory, standardInput: password + "\n")
         #expect(login.status != 0, "\(login.standardError)")

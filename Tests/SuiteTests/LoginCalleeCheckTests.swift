@@ -51,7 +51,9 @@ struct LoginCalleeCheckTests {
                 "-c", "cd '\(directory.path)' && exec '\(DaemonProcess.productsDirectory)/svc-supervisor' login ada@example.org "
                     + "--socket-dir '\(directory.file("sockets"))'",
             ],
-            environment: ["XDG_STATE_HOME": directory.file("home")], in: directory,
+            environment: ["XDG_STATE_HOME": directory.file("home")]
+                .merging(SecretRecipientsFixture.environment(in: directory, "sessions = identity")) { $1 },
+            in: directory,
             standardInput: "correct horse battery staple\n")
     }
 
@@ -95,5 +97,63 @@ struct LoginCalleeCheckTests {
         #expect(result.status == 1, "\(result.standardError)")
         #expect(result.standardError.contains("wrong e-mail address or password"), "\(result.standardError)")
         #expect(try await Self.served("identity.login", in: directory) == 1)
+    }
+    /// `call` attaches the stored session token only after the same check: a user's CLI (here
+    /// `daemon`, uid 1) run in a folder whose `./.run` another user (nobody) made, with no pointer,
+    /// as on a systemd host, sends no token to the identity planted there, held by that user.
+    @Test func callWithTheStoredToken_toAPlantedSocketInAnotherUsersRunFolder_isRefused() async throws {
+        let victim: UInt32 = 1
+        let directory = TemporaryDirectory()
+        chmod(directory.path, 0o755)
+        let run = directory.file(".run")
+        let sockets = "\(run)/sockets"
+        let state = "\(run)/state"
+        for folder in [run, sockets, state] {
+            mkdir(folder, 0o755)
+            chown(folder, Self.nobody, Self.nobody)
+        }
+        let planted = try DaemonProcess(
+            "/usr/bin/setpriv",
+            ["--reuid", "\(Self.nobody)", "--regid", "\(Self.nobody)", "--clear-groups", "\(DaemonProcess.productsDirectory)/svc-identity"],
+            environment: [
+                "VERTICALS_SOCKET_DIR": sockets, "STATE_DIRECTORY": state, "VERTICALS_ALLOWED_UIDS": "\(victim)",
+                "IDENTITY_PWHASH_OPSLIMIT": "1", "IDENTITY_PWHASH_MEMLIMIT": "8192",
+            ])
+        defer { planted.stop() }
+        #expect(eventually { access("\(sockets)/identity.sock", F_OK) == 0 }, "svc-identity never made its socket")
+        chmod("\(sockets)/identity.sock", 0o666)  // the planter lets the victim connect, and answers it
+        let home = directory.file("home")
+        let cache = directory.file("cache")
+        for folder in [home, "\(home)/verticals", cache] {
+            mkdir(folder, 0o700)
+            chown(folder, victim, victim)
+        }
+        let session = "\(home)/verticals/session.json"
+        SecretRecipientsFixture.write(#"{"token": "the-operators-session-token"}"#, to: session)
+        chmod(session, 0o600)
+        chown(session, victim, victim)
+
+        let result = try runCommand(
+            "/usr/bin/setpriv",
+            [
+                "--reuid", "\(victim)", "--regid", "\(victim)", "--clear-groups", "/bin/sh", "-c",
+                "cd '\(directory.path)' && exec '\(DaemonProcess.productsDirectory)/svc-supervisor' call identity authenticate",
+            ],
+            environment: ["XDG_STATE_HOME": home, "XDG_CACHE_HOME": cache, "HOME": home], in: directory)
+
+        #expect(result.status != 0, "\(result.standardOutput)")
+        #expect(result.standardError.contains("held by uid \(Self.nobody)"), "\(result.standardError)")
+        let loop = try EventLoop(name: "metrics-reader")
+        let client = ServiceClient(loop: loop, sockets: SocketDirectory(sockets))
+        defer {
+            client.close()
+            loop.shutdown()
+        }
+        let reply = try await client.callRaw(service: "identity", operation: Daemon.metrics.fullName, body: Empty().encodedBody())
+        let exposition = try Daemon.Metrics(decoding: reply).exposition
+        #expect(exposition.contains("verticals_requests_total{operation=\"daemon.describe\"} 1"), "the CLI never reached it: \(exposition)")
+        #expect(
+            exposition.contains("verticals_requests_total{operation=\"identity.authenticate\"} 0"),
+            "the token reached the planted socket: \(exposition)")
     }
 }

@@ -57,6 +57,7 @@ struct LoginCertificateCheckTests {
     static func login(to endpoint: String, certs: String, in directory: TemporaryDirectory) throws -> CommandResult {
         var environment = environment("identity", at: endpoint, certs: certs)
         environment["XDG_STATE_HOME"] = directory.file("home")
+        environment.merge(SecretRecipientsFixture.environment(in: directory, "sessions = identity")) { $1 }
         mkdir(directory.file("sockets"), 0o700)
         return try supervisorCLI(
             ["login", "ada@example.org", "--socket-dir", directory.file("sockets")],

@@ -17,7 +17,10 @@ struct OperatorCommandTests {
     ) throws -> CommandResult {
         try runCommand(
             "svc-supervisor", arguments + ["--socket-dir", suite.sockets.path],
-            environment: ["XDG_STATE_HOME": home], in: suite.directory, standardInput: input)
+            environment: [
+                "XDG_STATE_HOME": home,
+            ].merging(SecretRecipientsFixture.environment(in: suite.directory, SecretRecipientsFixture.all(to: "identity"))) { $1 },
+            in: suite.directory, standardInput: input)
     }
 
     @Test func firstAdmin_logsIn_createsAClinic_whileAPatientIsRefused_andLogoutRevokes() throws {

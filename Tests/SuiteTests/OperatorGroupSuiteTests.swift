@@ -35,13 +35,19 @@ struct OperatorGroupSuiteTests {
             // Copied out at once: getpwnam's answer lives in a buffer the next look-up reuses.
             let uid = try #require(getpwnam(member)).pointee.pw_uid
             let gid = try #require(getgrnam(prefix + "ops")).pointee.gr_gid
+            // The member cannot ask the supervisor's status which vertical receives the first admin's
+            // password: a root-owned file says it, as export systemd's verticals-secrets.conf does.
+            let secrets = "\(run)-secrets.conf"
+            SecretRecipientsFixture.write("first_admin = identity", to: secrets)
+            defer { unlink(secrets) }
             // Through `admin create`: the member cannot ask the supervisor (its control socket is root's),
             // so the CLI trusts identity's socket because only root can have placed it.
             let created = try runCommand(
                 "/usr/bin/setpriv",
                 ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups",
                  "\(bin)/svc-supervisor", "admin", "create", "ada@example.org", "--display-name", "Ada", "--run-dir", run],
-                environment: ["HOME": "/nonexistent"], in: directory, standardInput: "correct-horse-battery\n")
+                environment: ["HOME": "/nonexistent", "VERTICALS_SECRETS_FILE": secrets], in: directory,
+                standardInput: "correct-horse-battery\n")
             #expect(created.status == 0, "the operator group's member: \(created.standardError)")
             #expect(created.standardOutput.contains("\"admin\""), "\(created.standardOutput)")
             let audited = eventually(timeout: .seconds(30)) {

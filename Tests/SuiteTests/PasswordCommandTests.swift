@@ -32,7 +32,8 @@ struct PasswordCommandTests {
                     "-c", "cd '\(directory.path)' && exec '\(DaemonProcess.productsDirectory)/svc-supervisor' "
                         + (arguments + ["--socket-dir", directory.file("sockets")]).map { "'\($0)'" }.joined(separator: " "),
                 ],
-                environment: ["XDG_STATE_HOME": directory.file(home), "XDG_CACHE_HOME": directory.file("cache")],
+                environment: ["XDG_STATE_HOME": directory.file(home), "XDG_CACHE_HOME": directory.file("cache")]
+                    .merging(SecretRecipientsFixture.environment(in: directory, SecretRecipientsFixture.all(to: "identity"))) { $1 },
                 in: directory, standardInput: input)
         }
 

@@ -69,9 +69,9 @@ struct ExpositionTests {
     @Test func supervisorFamilies_giveOneStateSamplePerKnownState_andRSSOfLiveProcesses() throws {
         let services = [
             Supervisor.ServiceStatus(
-                name: "catalog", state: .ready, pid: 42, restarts: 2, lastExit: "", ready: true, statusText: ""),
+                name: "catalog", state: .ready, pid: 42, restarts: 2, lastExit: "", ready: true, statusText: "", receives: []),
             Supervisor.ServiceStatus(
-                name: "archive", state: .failed, restarts: 5, lastExit: "killed", ready: false, statusText: ""),
+                name: "archive", state: .failed, restarts: 5, lastExit: "killed", ready: false, statusText: "", receives: []),
         ]
         var suite = Exposition()
         try suite.add(

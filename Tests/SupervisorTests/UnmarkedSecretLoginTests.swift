@@ -31,7 +31,8 @@ struct UnmarkedSecretLoginTests {
     static func cli(_ arguments: [String], in directory: TemporaryDirectory) throws -> CommandResult {
         try supervisorCLI(
             arguments + ["--socket-dir", directory.file("sockets")],
-            environment: ["XDG_STATE_HOME": directory.file("home"), "HOME": directory.file("home")],
+            environment: ["XDG_STATE_HOME": directory.file("home"), "HOME": directory.file("home")]
+                .merging(SecretRecipientsFixture.environment(in: directory, SecretRecipientsFixture.all(to: vertical))) { $1 },
             standardInput: "\(typed)\n", in: directory)
     }
 

@@ -18,9 +18,12 @@ struct ExportCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "systemd",
             abstract: "Write a .socket and .service per vertical, verticals.target, svc-supervisor.service, "
-                + "and sysusers.d and tmpfiles.d files.",
+                + "sysusers.d and tmpfiles.d files, and verticals-secrets.conf.",
             discussion: """
-                Bare executable names become <prefix>/bin/<name>; programs need not exist yet. Files of
+                Bare executable names become <prefix>/bin/<name>; programs need not exist yet.
+                verticals-secrets.conf names the vertical that receives each kind of secret (the
+                manifest's receives): install it beside the units, owned by root, for login, admin,
+                password and logout to read. Files of
                 the folder that the manifest no longer produces (verticals-*.socket, verticals-*.service)
                 are removed. Exit status: 0, or 65 (EX_DATAERR) when the manifest has problems or cannot
                 run under systemd, 73 (EX_CANTCREAT) when a file cannot be written.

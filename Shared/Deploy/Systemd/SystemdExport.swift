@@ -12,7 +12,8 @@ import VerticalsManifest
 ///
 /// Per service with a socket, `verticals-<name>.socket` (`VerticalSocketUnit`); per service
 /// `verticals-<name>.service` (`VerticalServiceUnit`); then `verticals.target`,
-/// `svc-supervisor.service`, `sysusers.d/verticals.conf` and `tmpfiles.d/verticals.conf`.
+/// `svc-supervisor.service`, `sysusers.d/verticals.conf`, `tmpfiles.d/verticals.conf` and
+/// `verticals-secrets.conf` (`SecretRecipientsUnitFile`).
 public enum SystemdExport {
     /// The first lines of every generated file.
     static let generatedHeader = [
@@ -48,6 +49,7 @@ public enum SystemdExport {
             local, layout: layout, network: SystemdNetwork.union(networks))
         files[SystemUsersFile.path] = SystemUsersFile.text(local, layout: layout)
         files[TemporaryFilesFile.path] = TemporaryFilesFile.text(layout: layout)
+        files[SecretRecipientsUnitFile.path] = SecretRecipientsUnitFile.text(manifest)
         return files
     }
 

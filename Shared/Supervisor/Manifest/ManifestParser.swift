@@ -87,6 +87,7 @@ public enum ManifestParser {
         var services: [ServiceSpec] = []
         for name in order(of: declared.keys, headers: headers) where !name.hasPrefix(duplicateMarker) {
             problems += ServiceName.problems(name)
+            if let role = ServiceName.roleProblem(name) { problems.append(ManifestError(service: name, role)) }
             guard case .table(let own)? = declared[name] else {
                 problems.append(ManifestError(service: name, "must be a table ([services.\(name)])"))
                 continue
@@ -99,6 +100,7 @@ public enum ManifestParser {
         let manifest = Manifest(services: services)
         problems += manifest.dependencyProblems()
         problems += ServiceAccounts.sharedUserProblems(manifest)
+        problems += manifest.secretProblems()
         return (manifest, problems)
     }
 

@@ -105,6 +105,7 @@ struct ServiceDecoder {
             spec.certificates = folder.hasPrefix("/")
                 ? folder : ExecutableResolver.normalized("\(resolver.baseDirectory)/\(folder)")
         }
+        if let value = table["receives"] { spec.receives = receives(value) }
         decodeSupervision(table, into: &spec)
         return spec
     }

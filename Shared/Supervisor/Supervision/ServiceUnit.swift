@@ -107,7 +107,8 @@ final class ServiceUnit {
             ready: ready, statusText: statusText, readySince: ready ? readySince : nil,
             restartsInWindow: ledger.restartsInWindow(at: now),
             backoffRemainingSeconds: state == .backoff ? backoffUntil.map { max(0, Self.seconds($0 - now)) } : nil,
-            exitReason: exitReason, rssBytes: pid.flatMap(ProcessState.residentBytes))
+            exitReason: exitReason, rssBytes: pid.flatMap(ProcessState.residentBytes),
+            receives: spec.receives.map(\.rawValue))
     }
 
     static func seconds(_ duration: Duration) -> Double {

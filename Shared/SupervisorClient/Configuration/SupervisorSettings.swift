@@ -38,6 +38,11 @@ public enum SupervisorSettings {
         "VERTICALS_BACKUP_MAX_BYTES", default: 1 << 34, in: 1...Int.max, unit: "bytes",
         doc: "The largest backup svc-supervisor backup takes from a vertical's folder (its data, holes not counted); "
             + "a larger one is refused and left where it is.")
+    /// Where the CLI reads which vertical receives each kind of secret, without a supervisor.
+    public static let secretsFile = Setting.text(
+        "VERTICALS_SECRETS_FILE", type: "path", default: nil,
+        defaultText: "the supervisor's status, else verticals-secrets.conf beside the systemd units",
+        doc: "A file as export systemd writes verticals-secrets.conf, owned by root or this user, for a suite no supervisor runs.")
 
     /// Every setting the supervisor's programs read.
     public static let declaration = SettingsDeclaration(
@@ -46,6 +51,6 @@ public enum SupervisorSettings {
             DaemonSettings.runDir, DaemonSettings.socketDir, pointerDir, serviceUsers, operatorGroup, spawn,
             passEnvironment, backupMaxBytes,
             DaemonSettings.logLevel, DaemonSettings.endpoint, DaemonSettings.tls, DaemonSettings.tlsCert, DaemonSettings.tlsKey,
-            DaemonSettings.tlsCA,
+            DaemonSettings.tlsCA, secretsFile,
         ])
 }

@@ -59,9 +59,23 @@ public struct RouteTable: Sendable {
         entries = operations.compactMap { operation in operation.route.map { Entry(route: $0, operation: operation) } }
     }
 
-    /// The routes of the contracts running daemons described.
-    public init(described contracts: [DescribedContract]) {
-        self.init(operations: contracts.flatMap(\.operations))
+    /// The routes of the contracts running daemons described, each vertical's kept to its own
+    /// prefix (``owns(_:of:among:)``) among theirs and the names in `verticals` (those known but
+    /// not answering): a description cannot take a URL of another vertical.
+    public init(described contracts: [DescribedContract], verticals: Set<String> = []) {
+        let names = verticals.union(contracts.map(\.name))
+        self.init(operations: contracts.flatMap(\.operations).filter { operation in
+            operation.route.map { Self.owns($0, of: operation.service, among: names) } ?? true
+        })
+    }
+
+    /// Whether a vertical named `service` may serve `route` beside the verticals `names`: the
+    /// route starts with a literal segment (a leading `{field}` would take every URL of its
+    /// length), and that segment is no other vertical's name (`/identity/…` is identity's alone,
+    /// whatever another vertical describes).
+    public static func owns(_ route: Route, of service: String, among names: Set<String>) -> Bool {
+        guard case .literal(let first)? = route.segments.first else { return false }
+        return first == service || !names.contains(first)
     }
 
     /// The routes declared by compiled `contracts` (tests, and tools that link them).

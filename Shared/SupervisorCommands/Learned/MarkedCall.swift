@@ -5,15 +5,13 @@ import VerticalsWire
 
 /// A call of "the operation that does X" (``OperationMark``) without knowing at build time which
 /// vertical serves it: `login` calls the one marked `issuesSession`, `admin create` the one marked
-/// `createsFirstAdmin`. The vertical is one the suite names — the supervisor, the manifest or
-/// `VERTICALS_ENDPOINT_*` (``SuiteVerticals/named``); only where none names any (systemd's socket
-/// folder alone), one whose socket is there. The first whose cached description has the mark is
-/// called (one round trip); else each is asked until one has it.
+/// `createsFirstAdmin`. The vertical is the one the manifest names to receive that kind of secret
+/// (``SecretRecipients``: a service's `receives`, served by the supervisor's `status` or written
+/// beside the systemd units), never one chosen from what verticals describe or a cache holds. Its
+/// description must carry the mark and claim no mark the manifest gives another vertical.
 ///
-/// Every connection these calls make is checked first (``TrustedCallee``): they carry secrets
-/// and session tokens, which a socket planted where the CLI looks must never receive. The
-/// supervisor's control socket is checked the same way before its `status` is believed about
-/// which process runs each vertical.
+/// Every connection these calls make is checked first (``CredentialCallee``): they carry secrets
+/// and session tokens, which a socket planted where the CLI looks must never receive.
 enum MarkedCall {
     /// Calls the operation marked `mark` with the Input `input` builds from its learned schema
     /// (``MarkedInput``: once, after the vertical is found and checked, its secrets read for
@@ -21,23 +19,18 @@ enum MarkedCall {
     static func call(
         _ mark: OperationMark, _ input: MarkedInput, subject: String, connection: VerticalConnectionOptions
     ) async throws -> (operation: DescribedOperation, output: JSONValue) {
-        // The supervisor is believed about which process is which vertical only when it passes the check itself.
-        let suite = await SuiteVerticals.find(connection: connection, manifest: nil, supervisorCheck: TrustedCallee.check())
-        let sockets = connection.sockets
-        let rootPlaced = Set(suite.names.filter { name in
-            guard case .unix(let path) = sockets.endpoint(for: name) else { return false }
-            return RootPlacedSocket.isRootPlaced(path)
-        })
-        let check = TrustedCallee.check(supervised: suite.supervisedPIDs, rootPlaced: rootPlaced)
-        return try await VerticalCaller.$calleeCheck.withValue(check) {
+        let callee = await CredentialCallee.find(connection: connection)
+        let recipients = try SecretRecipients.find(suite: callee.suite)
+        let service = try recipients.service(for: mark)
+        return try await VerticalCaller.$calleeCheck.withValue(callee.check) {
             let learned = LearnedContracts(connection: connection)
-            let service = try await server(of: mark, learned: learned, suite: suite)
-            let (described, _) = try await learned.cachedOrFetched(service, label: "\(service) (\(mark))")
+            let described = try await server(of: mark, service: service, recipients: recipients, learned: learned)
             guard let operation = described.operation(marked: mark) else {
                 throw CLIError(status: 69, "\(service) no longer serves an operation marked \(mark)")
             }
             let members = try input.members(for: operation, subject: subject)
             return try await LearnedCall(learned: learned, service: service).run(label: "\(service) (\(mark))") { contract in
+                if let disagreement = recipients.disagreement(of: service, contract) { throw CLIError(status: 77, disagreement) }
                 guard let operation = contract.operation(marked: mark) else {
                     throw LearnedCall.Stale(
                         refusal: CLIError(status: 69, "\(service) no longer serves an operation marked \(mark)"))
@@ -49,27 +42,27 @@ enum MarkedCall {
         }
     }
 
-    /// The vertical that serves the operation marked `mark`, found by the cache, else by asking
-    /// each of the verticals `suite` names (``SuiteVerticals/named``: the supervisor's list, the
-    /// manifest's, `VERTICALS_ENDPOINT_*`), else, where nothing names any, those with a socket in
-    /// the socket folder. Found before anything is read from the person, so that reading the
-    /// checkout's manifest may hand the command over to svc-supervisor-engine.
-    static func server(of mark: OperationMark, learned: LearnedContracts, suite: SuiteVerticals) async throws -> String {
-        let names = suite.named.isEmpty ? suite.names : suite.named
-        if let known = names.first(where: { learned.cached($0)?.operation(marked: mark) != nil }) { return known }
-        var refused: [TerminalText] = []
-        for name in names {
-            do {
-                if try await learned.fetch(name).operation(marked: mark) != nil { return name }
-            } catch let error as CLIError {
-                // Not answering is common (a vertical stopped); a listener the check refused is news.
-                if error.description.contains("\(ErrorCode.permissionDenied)") { refused.append(error.message) }
-            }
+    /// The description of `service`, the vertical the manifest names to receive what `mark`
+    /// carries, asked of it now (never a cache: it decides what is read from the person).
+    /// Refused when it lacks the mark, or claims a mark the manifest gives another vertical.
+    static func server(
+        of mark: OperationMark, service: String, recipients: SecretRecipients, learned: LearnedContracts
+    ) async throws -> DescribedContract {
+        let described: DescribedContract
+        do {
+            described = try await learned.fetch(service, label: "\(service) (\(mark))")
+        } catch let error as CLIError where error.description.contains("\(ErrorCode.permissionDenied)") {
+            // The listener check refused it (``CredentialCallee``): nothing was sent, and that is news.
+            throw CLIError(status: 77, error.description)
         }
-        let asked = names.isEmpty ? "none; \(suite.known)" : names.joined(separator: ", ")
-        throw CLIError(
-            status: refused.isEmpty ? 69 : 77,
-            TerminalText(lines: ["no running vertical serves an operation marked \(mark) (asked: \(asked))"] + refused))
+        if let disagreement = recipients.disagreement(of: service, described) { throw CLIError(status: 77, disagreement) }
+        guard described.operation(marked: mark) != nil else {
+            throw CLIError(
+                status: 69,
+                "\(service), which the manifest names to receive \"\(SecretKind(mark: mark).map(\.rawValue) ?? mark.rawValue)\" "
+                    + "(\(recipients.source)), serves no operation marked \(mark)")
+        }
+        return described
     }
 }
 

@@ -23,6 +23,9 @@ struct SuiteVerticals {
     /// accepts as a vertical's listener besides the uids it knows: the supervisor's word for which
     /// process is identity, whatever user the manifest gives it.
     var supervisedPIDs: [String: Int32] = [:]
+    /// Which vertical receives each kind of secret, from the `status` of a supervisor that passed
+    /// the check (its manifest's `receives`); nil when no checked supervisor answered.
+    var secretRecipients: [SecretKind: String]?
 
     /// The manifest of the checkout the command runs in, read when no supervisor answers.
     static let defaultManifest = "deploy/suite.toml"
@@ -48,6 +51,7 @@ struct SuiteVerticals {
         let runDirectory = StreamCaller.runDirectory(of: connection.sockets).path
         var supervised = false
         var pids: [String: Int32] = [:]
+        var recipients: [SecretKind: String]?
         if access("\(runDirectory)/supervisor.sock", F_OK) == 0,
             let list = try? await ControlClient.call(
                 Supervisor.status, Empty(), runDirectory: runDirectory, timeout: connection.deadline,
@@ -56,8 +60,12 @@ struct SuiteVerticals {
             add(list.services.map(\.name), from: "the supervisor at \(runDirectory)")
             supervised = true
             if supervisorCheck != nil {
+                recipients = [:]
                 for service in list.services {
                     if let pid = service.pid.flatMap(Int32.init(exactly:)) { pids[service.name] = pid }
+                    for kind in service.receives.compactMap(SecretKind.init(rawValue:)) where recipients?[kind] == nil {
+                        recipients?[kind] = service.name
+                    }
                 }
             }
         }
@@ -71,7 +79,8 @@ struct SuiteVerticals {
         add(endpointNames, from: "\(SocketDirectory.endpointVariablePrefix)*")
         let named = names
         add(UnknownVertical.socketNames(in: connection.sockets.path), from: connection.sockets.path)
-        return SuiteVerticals(names: names, named: named, sources: sources, supervisedPIDs: pids)
+        return SuiteVerticals(
+            names: names, named: named, sources: sources, supervisedPIDs: pids, secretRecipients: recipients)
     }
 
     /// "known: a, b (from …)", or what was looked at when nothing was found.

@@ -5,8 +5,8 @@ import VerticalsSupervisorClient
 import VerticalsWire
 
 /// `svc-supervisor admin create|grant|revoke`: the first administrator and role management,
-/// through the operations a running vertical marks `createsFirstAdmin`, `grantsRole` and
-/// `revokesRole`, found through `daemon.describe`; each Input is built from the operation's
+/// through the operations marked `createsFirstAdmin`, `grantsRole` and `revokesRole` of the
+/// vertical the manifest names to receive `first_admin` and `roles` (``SecretRecipients``); each Input is built from the operation's
 /// schema (``MarkedInput``).
 struct AdminCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

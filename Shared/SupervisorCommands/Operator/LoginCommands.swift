@@ -3,17 +3,19 @@ import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire
 
-/// `svc-supervisor login VALUE…`: logs in through the suite's operation marked `issuesSession`,
-/// its Input built from the operation's schema (``MarkedInput``), and keeps the session for the
+/// `svc-supervisor login VALUE…`: logs in through the operation marked `issuesSession` of the
+/// vertical the manifest names to receive sessions (``SecretRecipients``), its Input built from the operation's schema (``MarkedInput``), and keeps the session for the
 /// current user (``StoredLogin``), so `call` attaches its token where an operation needs one.
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
         abstract: "Log in through the operation marked issuesSession and keep the session token for this user (mode 0600).",
         discussion: """
-            The operation called is the one a running vertical marks as issuing sessions, found through
-            daemon.describe among the verticals the supervisor, the manifest or VERTICALS_ENDPOINT_* name.
-            The values given fill its Input's required fields in order (svc-supervisor describe shows
+            The vertical called is the one the manifest names to receive sessions (receives =
+            ["sessions"]), as the supervisor's status says it, else verticals-secrets.conf beside the
+            systemd units or VERTICALS_SECRETS_FILE: never one chosen by what verticals describe. Its
+            operation marked issuesSession is called; a description that claims a kind of secret the
+            manifest gives another vertical is refused. The values given fill its Input's required fields in order (svc-supervisor describe shows
             them); --field-name VALUE gives any field by name. Before a secret is sent, the vertical's
             socket must be held by root, this user, its verticals-NAME user or the process the supervisor
             runs as it, or lie where only root can have placed it (over TLS, its certificate must name it). The token goes to $XDG_STATE_HOME/verticals/session.json (else

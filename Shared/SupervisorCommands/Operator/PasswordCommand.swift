@@ -3,8 +3,8 @@ import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire
 
-/// `svc-supervisor password`: changes the logged-in account's password through the operation a
-/// running vertical marks `changesPassword`, with the stored token;
+/// `svc-supervisor password`: changes the logged-in account's password through the operation
+/// marked `changesPassword` of the vertical the manifest names to receive `password`, with the stored token;
 /// the current and the new password are the fields it marks secret, read with echo off. Every
 /// session of the account ends with it, the stored one too, which is then forgotten.
 struct PasswordCommand: AsyncParsableCommand {

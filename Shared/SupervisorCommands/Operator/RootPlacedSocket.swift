@@ -12,12 +12,20 @@ package enum RootPlacedSocket {
     /// Whether the socket at `path` (absolute, or relative to the current folder) was placed by
     /// root or `euid`, by the rules above.
     package static func isRootPlaced(_ path: String, euid: UInt32 = geteuid()) -> Bool {
-        let trusted: Set<UInt32> = [0, euid]
+        isPlaced(path, type: S_IFSOCK, by: [0, euid])
+    }
+
+    /// Whether the file of `type` (`S_IFSOCK`, `S_IFREG`) at `path` is owned by one of `trusted`,
+    /// as is every folder on its path, none of which anyone else may write (sticky folders
+    /// excepted), with no symbolic link on the way: only `trusted` can have put it there.
+    package static func isPlaced(_ path: String, type: mode_t, by trusted: Set<UInt32>) -> Bool {
         let absolute = path.hasPrefix("/") ? path : "\(currentFolder())/\(path)"
         let components = absolute.split(separator: "/").map(String.init).filter { $0 != "." }
         guard !components.isEmpty, !components.contains("..") else { return false }
         var info = stat()
-        guard lstat(absolute, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK, trusted.contains(info.st_uid) else { return false }
+        guard lstat(absolute, &info) == 0, info.st_mode & S_IFMT == type, trusted.contains(info.st_uid) else { return false }
+        // A file anyone else may write says what they wrote.
+        if type == S_IFREG, info.st_mode & (S_IWGRP | S_IWOTH) != 0 { return false }
         var folders = ["/"]
         var current = ""
         for component in components.dropLast() {

@@ -5,7 +5,7 @@ import VerticalsWire
 /// Puts the stored login's token into a call's JSON Input when the operation needs one and
 /// the JSON gives none: when the Input's schema has a *required* `token` string field and the
 /// object has no `token` key (or `null`). A token the user wrote is always kept. Used by `call`
-/// (and meant for `open`).
+/// and `open`, which then send the Input only through ``CredentialCallee``'s listener check.
 ///
 /// ```swift
 /// let attacher = TokenAttacher(schema: descriptor.input.schema) {
@@ -34,6 +34,16 @@ struct TokenAttacher {
         schema.fields.contains { field in
             guard field.name == Self.field, case .required = field.presence, case .string = field.type else { return false }
             return true
+        }
+    }
+
+    /// Whether `input` carries a credential: a `token` string, or a value for a field the schema
+    /// marks secret. Such an Input goes only to a checked listener (``CredentialCallee``).
+    func carriesCredential(_ input: JSONValue) -> Bool {
+        guard case .object(let members) = input else { return false }
+        return members.contains { member in
+            guard member.value != .null else { return false }
+            return member.key == Self.field || schema.field(named: member.key)?.secret == true
         }
     }
 

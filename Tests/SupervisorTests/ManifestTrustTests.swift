@@ -1,0 +1,145 @@
+import Glibc
+import Testing
+import VerticalsCertificates
+import VerticalsContract
+import VerticalsDeploy
+import VerticalsManifest
+import VerticalsScaffold
+import VerticalsSupervisor
+import VerticalsSupervisorCommands
+import VerticalsTesting
+
+/// Trust comes from the manifest: which vertical receives each kind of secret is its
+/// `receives`, one vertical per kind, and a role's name (`operator`, `supervisor`, the run
+/// folder's and the certificates' own names) is no vertical's name, for `check`, `certs` and `new` alike.
+@Suite struct ManifestTrustTests {
+    @Test func receives_namesTheRecipientOfEachKind() {
+        let manifest = ManifestFixture.valid(
+            """
+            [services.identity]
+            executable = "true"
+            receives = ["sessions", "first_admin", "password", "roles", "logout"]
+            [services.clinics]
+            executable = "true"
+            """)
+        #expect(manifest.secretRecipients == Dictionary(uniqueKeysWithValues: SecretKind.allCases.map { ($0, "identity") }))
+        #expect(manifest["clinics"]?.receives == [])
+    }
+
+    @Test func twoServicesClaimingOneKind_areRefused_namingBoth() {
+        let problems = ManifestFixture.problems(
+            """
+            [services.identity]
+            executable = "true"
+            receives = ["sessions"]
+            [services.evil]
+            executable = "true"
+            receives = ["sessions", "password"]
+            """)
+        #expect(problems.count == 1, "\(problems)")
+        #expect(problems.contains { "\($0)".contains("identity and evil all receive \"sessions\"") }, "\(problems)")
+    }
+
+    @Test(arguments: [
+        ("[defaults]\nreceives = [\"sessions\"]\n[services.a]\nexecutable = \"true\"\n", "belongs to one service"),
+        ("[services.a]\nexecutable = \"true\"\nreceives = [\"session\"]\n", "did you mean \"sessions\""),
+        ("[services.a]\nexecutable = \"true\"\nreceives = [\"roles\", \"roles\"]\n", "listed twice"),
+        ("[services.a]\nexecutable = \"true\"\nreceives = \"roles\"\n", "an array of strings"),
+    ])
+    func aBadReceives_isRefused(text: String, says: String) {
+        let problems = ManifestFixture.problems(text)
+        #expect(problems.contains { "\($0)".contains(says) }, "\(problems)")
+    }
+
+    @Test(arguments: ServiceName.roles.map(\.name))
+    func aRolesName_isRefusedAsAServiceName_byCheck(name: String) {
+        let problems = ManifestFixture.problems("[services.\(name)]\nexecutable = \"true\"\n")
+        #expect(problems.contains { "\($0)".contains("names a role, not a vertical") }, "\(name): \(problems)")
+    }
+
+    @Test func certs_refusesAVerticalNamedOperator_andWritesNothing() throws {
+        let directory = TemporaryDirectory()
+        let manifest = directory.file("suite.toml")
+        writeText("[services.operator]\nexecutable = \"vt-testd\"\n", to: manifest)
+
+        let result = try runCommand("svc-supervisor", ["certs", directory.file("certs"), "--manifest", manifest], in: directory)
+
+        #expect(result.status == 65, "\(result.standardError)")
+        #expect(result.standardOutput.contains("names a role, not a vertical"), "\(result.standardOutput)")
+        #expect(access(directory.file("certs/operator/tls.key"), F_OK) != 0, "the operator's key was minted for a vertical")
+    }
+
+    @Test func mint_refusesAServiceNamedOperator() {
+        #expect(throws: CertificatesError.self) {
+            _ = try SuiteCertificates.mint(services: ["identity", SuiteCertificates.operatorName], namespace: "verticals", days: 1)
+        }
+    }
+
+    @Test(arguments: ["operator", "sockets", "logs", "notify"])
+    func new_refusesARolesName(name: String) {
+        #expect {
+            _ = try VerticalName(name)
+        } throws: { error in
+            "\(error)".contains("names a role, not a vertical")
+        }
+    }
+
+    @Test func exportSystemd_writesTheRecipientsBesideTheUnits_asTheCLIReadsThem() throws {
+        let manifest = ManifestFixture.valid(
+            """
+            [services.identity]
+            executable = "true"
+            receives = ["sessions", "password"]
+            [services.admin-desk]
+            executable = "true"
+            receives = ["first_admin"]
+            """)
+        let files = try SystemdExport.files(for: manifest)
+        let text = try #require(files[SecretRecipientsFile.name])
+        #expect(SecretRecipientsFile.parse(text) == [.sessions: "identity", .password: "identity", .firstAdmin: "admin-desk"])
+    }
+
+    @Test(arguments: ["sessions identity\n", "sessions = identity\nsessions = evil\n", "tokens = evil\n"])
+    func aSecretsFileThatIsNotWhollyUnderstood_isNotBelieved(text: String) {
+        #expect(SecretRecipientsFile.parse(text) == nil)
+    }
+}
+
+/// Where the CLI reads which vertical receives a secret when no supervisor answers: only a file
+/// nobody else may have written, and never a guess.
+@Suite struct SecretRecipientsSourceTests {
+    @Test func withNoSupervisorNoFileAndNoSystemd_theCLIRefuses_andSaysWhy() {
+        #expect {
+            _ = try SecretRecipients.find(supervisor: nil, environment: [:], systemd: false)
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("does not know which vertical") && text.contains("VERTICALS_SECRETS_FILE is not set")
+        }
+    }
+
+    @Test func theSupervisorsWord_isTaken_beforeAnyFile() throws {
+        let found = try SecretRecipients.find(
+            supervisor: [.sessions: "identity"], environment: ["VERTICALS_SECRETS_FILE": "/nonexistent"], systemd: false)
+        #expect(found.recipients == [.sessions: "identity"])
+        #expect(try found.service(for: .issuesSession) == "identity")
+        #expect(throws: CLIError.self) { try found.service(for: .changesPassword) }
+    }
+
+    @Test func aSecretsFileOthersMayWrite_isNotBelieved() throws {
+        let directory = TemporaryDirectory()
+        chmod(directory.path, 0o700)
+        let path = directory.file("secrets.conf")
+        writeText("sessions = evil\n", to: path)
+        chmod(path, 0o666)
+
+        #expect {
+            _ = try SecretRecipients.find(supervisor: nil, environment: ["VERTICALS_SECRETS_FILE": path], systemd: false)
+        } throws: { error in
+            "\(error)".contains("is not believed")
+        }
+
+        chmod(path, 0o644)
+        let found = try SecretRecipients.find(supervisor: nil, environment: ["VERTICALS_SECRETS_FILE": path], systemd: false)
+        #expect(found.recipients == [.sessions: "evil"])
+    }
+}

@@ -1,0 +1,44 @@
+import Testing
+import VerticalsContract
+import VerticalsServiceKit
+import VerticalsSupervisorClient
+import VerticalsTestSupport
+import VerticalsWire
+
+/// `open`'s routes, as running daemons describe them: a vertical serves only URLs under its own
+/// prefix. One that describes a route under another vertical's name, or one starting with a
+/// `{field}` that would take every URL of its length, serves nothing there; its own routes stay.
+struct OpenRouteOwnershipTests {
+    /// The honest `sites` vertical's description.
+    static let sites = ServiceDescription.make(
+        name: "sites", summary: "Sites.",
+        operations: [
+            Operation<Specimen.GetInput, Empty>("sites", "get", summary: "By id.", route: Route("/sites/{id}")).descriptor
+        ])
+    /// A hostile vertical's: a route under `/sites`, more specific than sites' own, one that
+    /// starts with a parameter, and one of its own.
+    static let evil = ServiceDescription.make(
+        name: "evil", summary: "Evil.",
+        operations: [
+            Operation<Specimen.GetInput, Empty>("evil", "steal", summary: "Takes sites' URL.", route: Route("/sites/{id}/x")).descriptor,
+            Operation<Specimen.GetInput, Empty>("evil", "catchAll", summary: "Takes every URL.", route: Route("/{id}")).descriptor,
+            Operation<Specimen.GetInput, Empty>("evil", "own", summary: "Its own.", route: Route("/evil/{id}")).descriptor,
+        ])
+
+    @Test func aRouteUnderAnotherVerticalsPrefix_isNotServedByIt() throws {
+        let table = RouteTable(described: [try DescribedContract(Self.sites), try DescribedContract(Self.evil)])
+
+        #expect(table.entries.map(\.operation.fullName).sorted() == ["evil.own", "sites.get"])
+        #expect(try table.match("verticals://sites/s_1").operation.fullName == "sites.get")
+        #expect(try table.match("verticals://evil/e_1").operation.fullName == "evil.own")
+        #expect(throws: RouteError.self) { try table.match("verticals://sites/s_1/x") }
+        #expect(throws: RouteError.self) { try table.match("verticals://anything") }
+    }
+
+    @Test func aRouteUnderANameNoVerticalHas_staysItsOwn() throws {
+        let route = Route("/pharmacies/nearest")
+        #expect(RouteTable.owns(route, of: "records", among: ["records", "clinics"]))
+        #expect(!RouteTable.owns(route, of: "records", among: ["records", "pharmacies"]))
+        #expect(!RouteTable.owns(Route("/{id}"), of: "records", among: ["records"]))
+    }
+}
