@@ -8,7 +8,7 @@ import VerticalsSupervisorClient
 @Suite("SuiteExposition: what a daemon exposes cannot take the suite's metrics")
 struct SuiteExpositionTests {
     static let services = ["honest", "evil1", "evil2", "broken", "quiet"].map { name in
-        Supervisor.ServiceStatus(name: name, state: .ready, pid: 7, restarts: 0, lastExit: "", ready: true, statusText: "")
+        Supervisor.ServiceStatus(name: name, state: .ready, pid: 7, restarts: 0, lastExit: "", ready: true, statusText: "", receives: [])
     }
 
     static let honest = """
