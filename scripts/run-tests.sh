@@ -42,6 +42,16 @@ else
 fi
 bash "$(dirname "$0")/kill-tagged.sh" "$tag"
 
+# What this run left out, and why: a test that needs root, or something this host lacks, skips
+# and says so in place; here they are counted by reason, so a run as an ordinary user shows what
+# root would add. Swift Testing marks a skipped test or suite with ➜.
+skipped=$(grep -E '^➜ (Test|Suite) .* skipped' "$log")
+if [ -n "$skipped" ]; then
+    echo
+    echo "==== $(grep -c . <<<"$skipped") tests and suites skipped as $(id -un) (uid $(id -u)), by reason ===="
+    sed -E 's/^.* skipped(: )?//' <<<"$skipped" | sort | uniq -c | sort -rn
+fi
+
 if [ "$status" -ne 0 ]; then
     echo
     echo "==== failed tests and their issues (also above, in place) ===="

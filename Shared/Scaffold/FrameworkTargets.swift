@@ -22,13 +22,20 @@ public struct FrameworkTargets: Sendable, Equatable {
 
     /// Reads the target names of the package at `checkout` with `swift package dump-package`, in a
     /// scratch folder of its own (the checkout's `.build` may be locked by a build that is running).
+    ///
+    /// SwiftPM's answer is its exit status and the JSON on its standard output. What it says on
+    /// standard error does not change that answer (it warns, for one, when the home folder's caches
+    /// cannot be written, as in a read-only home), so standard error is kept apart and shown only
+    /// when there is no answer.
     public static func read(checkout: String) throws(ScaffoldError) -> FrameworkTargets {
         var template = Array("/tmp/vt-dump.XXXXXX".utf8CString)
         guard let scratch = mkdtemp(&template).map({ String(cString: $0) }) else {
             throw .checkout("could not make a scratch folder in /tmp to read \(checkout)/Package.swift (errno \(errno))")
         }
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let command = "cd \(shellQuoted(checkout)) && swift package --scratch-path \(shellQuoted(scratch)) dump-package 2>&1"
+        let errors = "\(scratch)/stderr"
+        let command = "cd \(shellQuoted(checkout)) && swift package --scratch-path \(shellQuoted("\(scratch)/build"))"
+            + " dump-package 2>\(shellQuoted(errors))"
         guard let pipe = popen(command, "r") else {
             throw .checkout("could not run swift package dump-package in \(checkout) (errno \(errno))")
         }
@@ -39,9 +46,10 @@ public struct FrameworkTargets: Sendable, Equatable {
             if count == 0 { break }
             output += buffer[..<count]
         }
-        let status = pclose(pipe)
+        let waited = pclose(pipe)
+        let status = waited & 0x7f == 0 ? (waited >> 8) & 0xff : 128 + waited & 0x7f
         // The shell's 127: no `swift` on PATH.
-        guard status != 127 << 8 else {
+        guard status != 127 else {
             throw .checkout(
                 "could not run `swift` to read the framework's targets in \(checkout) (swift package dump-package): put the"
                     + " Swift toolchain on PATH, as building the product needs it too")
@@ -51,9 +59,13 @@ public struct FrameworkTargets: Sendable, Equatable {
             let targets: [Named]
         }
         guard status == 0, let dump = try? JSONDecoder().decode(Dump.self, from: Data(output)) else {
+            let said = status == 0
+                ? "it printed no package description: " + String(decoding: output.prefix(400), as: UTF8.self)
+                // Its last lines: the error comes after any warnings.
+                : String(decoding: (FileManager.default.contents(atPath: errors) ?? Data()).suffix(400), as: UTF8.self)
             throw .checkout(
                 "could not read the framework's targets in \(checkout) with swift package dump-package (status \(status)): "
-                    + String(decoding: output.prefix(400), as: UTF8.self))
+                    + said)
         }
         return FrameworkTargets(checkout: checkout, names: Set(dump.targets.map(\.name)))
     }

@@ -20,8 +20,8 @@ package struct SuiteLocation: Sendable {
     /// The text `--help` shows for `--run-dir`, the same in every command.
     package static let help = """
         The suite's run directory (its `up --run-dir`). Default: $VERTICALS_RUN_DIR, else the one a running \
-        `up` points to from $XDG_RUNTIME_DIR/verticals or /run/verticals ($VERTICALS_POINTER_DIR overrides), \
-        else .run here.
+        `up` points to from $XDG_RUNTIME_DIR/verticals, /tmp/verticals-UID or /run/verticals \
+        ($VERTICALS_POINTER_DIR overrides), else .run here.
         """
 
     /// Where root looks when nothing names the suite: systemd's `/run/verticals` (its sockets are
@@ -46,7 +46,9 @@ package struct SuiteLocation: Sendable {
                 tried.append("\(pointer.path) → \(target.runDirectory) (svc-supervisor pid \(target.pid))")
                 return SuiteLocation(runDirectory: target.runDirectory, tried: tried, isFallback: false)
             }
-            tried.append("\(pointer.path) (\(pointer.isStale ? "stale: its supervisor is gone" : "none"))")
+            let state = pointer.refusal.map { "ignored: \(pointer.folder) \($0)" }
+                ?? (pointer.isStale ? "stale: its supervisor is gone" : "none")
+            tried.append("\(pointer.path) (\(state))")
         }
         if euid == 0 {
             tried.append("\(rootFallback) (as root, never .run in the current folder)")

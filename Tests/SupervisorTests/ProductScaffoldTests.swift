@@ -177,8 +177,9 @@ import VerticalsTesting
     @Test func initCommand_dependsOnTheCheckoutItIsGiven_andRefusesHalfAFrameworkSource() throws {
         let directory = TemporaryDirectory()
         let product = directory.file("acme")
-        // `init` reads the framework's targets with the toolchain's `swift`, which a product's user has on PATH.
-        let path = ["PATH": getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"]
+        // `init` reads the framework's targets with the toolchain's `swift`, which a product's user has on PATH,
+        // and a HOME (without one, Foundation puts SwiftPM's user cache in /home/.cache, whoever runs it).
+        let path = PackageBuild.toolchainEnvironment
         let planned = try runCommand(
             "svc-supervisor", ["init", product, "--dry-run", "--framework-path", ManifestFixture.repositoryRoot], environment: path,
             in: directory)
@@ -199,5 +200,41 @@ import VerticalsTesting
             #expect(refused.status == 64 && refused.standardError.contains(says), "\(arguments): \(refused.standardError)")
             #expect(access(product, F_OK) != 0, "\(arguments): a refused init wrote something")
         }
+    }
+
+    /// SwiftPM's answer is its status and its JSON: in a home folder nobody can write (a read-only
+    /// home, as in many CI containers), it warns about its caches on standard error, and `init` and
+    /// `new` still read the framework's targets, refusing a vertical that takes one of their names.
+    @Test func initAndNew_inAHomeTheyCannotWrite_stillReadTheFrameworksTargets() throws {
+        let directory = TemporaryDirectory()
+        let product = directory.file("acme")
+        // Under a regular file: not even root can make its .cache. The compiler's module cache,
+        // which the manifest's compilation needs, goes to the test's folder instead.
+        writeText("", to: directory.file("file"))
+        var environment = PackageBuild.toolchainEnvironment
+        environment["HOME"] = directory.file("file/home")
+        environment["XDG_CACHE_HOME"] = nil
+        environment["CLANG_MODULE_CACHE_PATH"] = directory.file("module-cache")
+        let warned = try runCommand(
+            "/usr/bin/env",
+            ["swift", "package", "--package-path", ManifestFixture.repositoryRoot, "--scratch-path", directory.file("scratch"), "dump-package"],
+            environment: environment, in: directory, timeout: .seconds(120))
+        try #require(warned.status == 0 && warned.standardError.contains("warning:"), "SwiftPM did not warn: \(warned.standardError)")
+
+        let taken = try #require(Self.verticalNames(of: try FrameworkTargets.read(checkout: ManifestFixture.repositoryRoot)).first)
+        let created = try runCommand(
+            "svc-supervisor", ["init", product, "--skip-fixtures", "--framework-path", ManifestFixture.repositoryRoot],
+            environment: environment, in: directory, timeout: .seconds(120))
+        #expect(created.status == 0, "\(created.standardError)")
+        let added = try runCommand(
+            "svc-supervisor", ["new", "billing", "--root", product, "--dry-run"], environment: environment, in: directory,
+            timeout: .seconds(120))
+        #expect(added.status == 0 && added.standardOutput.contains("would create vertical billing"), "\(added.standardOutput)\(added.standardError)")
+        let refused = try runCommand(
+            "svc-supervisor", ["new", taken.name, "--root", product, "--dry-run"], environment: environment, in: directory,
+            timeout: .seconds(120))
+        #expect(
+            refused.status == 64 && refused.standardError.contains("\(taken.typeName)Service is also a target of the Verticals package"),
+            "\(refused.standardError)")
     }
 }

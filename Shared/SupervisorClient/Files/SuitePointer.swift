@@ -15,10 +15,15 @@ import VerticalsContract
 /// - else `/run/verticals` for root (the file is 0640, of the operator group when that group
 ///   exists, `verticals` unless `VERTICALS_OPERATOR_GROUP` names another, so the operators who
 ///   may use the sockets may read it);
-/// - else `$XDG_RUNTIME_DIR/verticals` for a user.
+/// - else, for a user, `$XDG_RUNTIME_DIR/verticals` when `$XDG_RUNTIME_DIR` is a folder of the
+///   user's (systemd makes one at login; `su` and `setpriv` keep the caller's, or set none), else
+///   `/tmp/verticals-UID`. Either is made 0700, and counts only while it is a folder of the user's
+///   that nobody else may write in, never a link (``UserFolder``): a folder in `/tmp` may have
+///   been made first by another user, to hand this user's CLI a pointer to a suite of theirs.
 ///
-/// A user's CLI reads its own folder, then `/run/verticals`. A note whose supervisor is gone
-/// (killed, crashed) is stale and ignored; `up` removes its own note when it ends cleanly.
+/// A user's CLI reads both of its folders, then `/run/verticals`: a suite started from a shell
+/// without `$XDG_RUNTIME_DIR` is found from one with it. A note whose supervisor is gone (killed,
+/// crashed) is stale and ignored; `up` removes its own note when it ends cleanly.
 ///
 /// ```swift
 /// let pointer = SuitePointer.places(environment: ProcessEnvironment.current).first
@@ -34,9 +39,18 @@ public struct SuitePointer: Sendable, Equatable {
 
     /// The folder that holds the note.
     public let folder: String
+    /// The user whose private folder it must be (``UserFolder``): a user's own places; nil for
+    /// root's folder and one `$VERTICALS_POINTER_DIR` names, which are taken as they are.
+    public let owner: uid_t?
 
-    /// A pointer in `folder`.
-    public init(folder: String) { self.folder = folder }
+    /// A pointer in `folder`, which must be a private folder of `owner`'s when one is given.
+    public init(folder: String, owner: uid_t? = nil) {
+        self.folder = folder
+        self.owner = owner
+    }
+
+    /// The folder a user's `up` falls back to without a runtime folder of their own.
+    public static func userFallbackFolder(uid: uid_t) -> String { "/tmp/verticals-\(uid)" }
 
     /// The note's path.
     public var path: String { "\(folder)/\(Self.fileName)" }
@@ -50,20 +64,46 @@ public struct SuitePointer: Sendable, Equatable {
     }
 
     /// The pointers to look at, in order; `up` writes the first. Empty when pointers are off.
-    public static func places(environment: [String: String], isRoot: Bool = geteuid() == 0) -> [SuitePointer] {
+    public static func places(
+        environment: [String: String], isRoot: Bool = geteuid() == 0, uid: uid_t = geteuid()
+    ) -> [SuitePointer] {
         if let folder = environment[folderVariable] { return folder.isEmpty ? [] : [SuitePointer(folder: folder)] }
         if isRoot { return [SuitePointer(folder: systemFolder)] }
         var places: [SuitePointer] = []
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
-            places.append(SuitePointer(folder: "\(runtime)/verticals"))
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/"), Self.isFolder(runtime, ownedBy: uid) {
+            places.append(SuitePointer(folder: "\(runtime)/verticals", owner: uid))
         }
+        places.append(SuitePointer(folder: userFallbackFolder(uid: uid), owner: uid))
         return places + [SuitePointer(folder: systemFolder)]
+    }
+
+    /// Whether `path` is a folder (or a link to one) that `uid` owns: another user's
+    /// `$XDG_RUNTIME_DIR`, kept by `su`, is no place for this user's note.
+    static func isFolder(_ path: String, ownedBy uid: uid_t) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR && info.st_uid == uid
+    }
+
+    /// Whether the folder may hold a note for this reader: always, unless it must be a private
+    /// folder of ``owner``'s and is not.
+    public var isTrusted: Bool { owner.map { UserFolder.isPrivate(folder, to: $0) } ?? true }
+
+    /// Why the folder, which exists, may hold no note for this reader, in words; nil when it may,
+    /// or when there is no folder.
+    package var refusal: String? {
+        var info = stat()
+        guard let owner, lstat(folder, &info) == 0 else { return nil }
+        return UserFolder.problem(folder, uid: owner)
     }
 
     /// Writes the note for the supervisor `pid` serving `runDirectory` (replacing any other),
     /// readable by `group` when written by root and that group exists.
     public func write(runDirectory: String, pid: Int32 = getpid(), group: String = "verticals") throws(SupervisorError) {
-        try RunDirectory.makeDirectories(folder, mode: 0o755)
+        if let owner {
+            try UserFolder.make(folder, for: owner)
+        } else {
+            try RunDirectory.makeDirectories(folder, mode: 0o755)
+        }
         let temporary = "\(path).\(pid)"
         unlink(temporary)  // a new file, never through a link left there
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o640)
@@ -96,14 +136,14 @@ public struct SuitePointer: Sendable, Equatable {
 
     /// The note's target while its supervisor runs; nil when there is no note, or a stale one.
     public func liveTarget() -> Target? {
-        guard let target = Self.parse(PidRecord.readSmallFile(path)), Self.supervisorRuns(target.pid) else {
+        guard isTrusted, let target = Self.parse(PidRecord.readSmallFile(path)), Self.supervisorRuns(target.pid) else {
             return nil
         }
         return target
     }
 
     /// Whether there is a note whose supervisor is gone.
-    public var isStale: Bool { Self.parse(PidRecord.readSmallFile(path)) != nil && liveTarget() == nil }
+    public var isStale: Bool { isTrusted && Self.parse(PidRecord.readSmallFile(path)) != nil && liveTarget() == nil }
 
     package static func parse(_ text: String?) -> Target? {
         let lines = text?.split(separator: "\n") ?? []
