@@ -71,7 +71,7 @@ struct OpenCommand: AsyncParsableCommand {
         let attached = dryRun ? match.json : try attacher.attach(to: match.json)
         do {
             input = try match.input(attached)
-        } catch let error as RouteError {
+        } catch {
             throw CLIError(status: 64, "\(error)")
         }
         if dryRun {

@@ -57,7 +57,7 @@ import VerticalsTesting
             let refused = try cut(arguments + ["--no-checks"], in: clone, directory)
             #expect(refused.status == 2 && refused.standardError.contains(says), "\(arguments): \(refused.standardError)")
         }
-        FileManager.default.createFile(atPath: "\(clone)/stray.txt", contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: "\(clone)/stray.txt", contents: Data("x".utf8))
         let dirty = try cut(["99.0.0", "--no-checks"], in: clone, directory)
         #expect(dirty.status == 2 && dirty.standardError.contains("work tree has changes"), "\(dirty.standardError)")
         #expect(try git(["rev-parse", "HEAD"], in: clone, directory) == head, "a refused cut commits nothing")
