@@ -71,6 +71,19 @@ import VerticalsContractGen
         }
     }
 
+    @Test func anEnumeration_findsAKnownCaseByLengthThenBytes() throws {
+        let swift = try Self.generated()
+        for expected in [
+            "public static func knownCase(named utf8: UnsafeBufferPointer<UInt8>) -> Colour? {",
+            "switch utf8.count {",
+            "case 3 where bytes(utf8, spell: \"red\"): .red",
+            "case 5 where bytes(utf8, spell: \"green\"): .green",
+            "default: nil",
+        ] {
+            #expect(swift.contains(expected), "missing: \(expected)\n\(swift)")
+        }
+    }
+
     @Test(arguments: [
         (["One line."], "One line."),
         (["Two lines", "of one sentence."], "Two lines of one sentence."),

@@ -146,6 +146,27 @@ public struct SwiftEmitter {
         line("}")
         indent -= 1
         line("}")
+        emitKnownCase(enumeration)
+        indent -= 1
+        line("}")
+    }
+
+    /// `knownCase(named:)`: the case picked by the name's length, then its bytes compared in
+    /// place, with no String made (a decoder's path for every enumeration field).
+    private mutating func emitKnownCase(_ enumeration: EnumDeclaration) {
+        line("/// The known case whose name is exactly `utf8`, byte for byte, or nil.")
+        line("public static func knownCase(named utf8: UnsafeBufferPointer<UInt8>) -> \(enumeration.name)? {")
+        indent += 1
+        if enumeration.cases.isEmpty {
+            line("nil")
+        } else {
+            line("switch utf8.count {")
+            for known in enumeration.cases {
+                line("case \(known.name.utf8.count) where bytes(utf8, spell: \(Self.quoted(known.name))): .\(known.name)")
+            }
+            line("default: nil")
+            line("}")
+        }
         indent -= 1
         line("}")
     }

@@ -63,16 +63,21 @@ public struct ByteReader: Sendable {
         let start = index
         var result: UInt64 = 0
         var shift: UInt64 = 0
-        while index < end {
-            let byte = storage[index]
-            index += 1
-            if shift == 63 && byte > 1 { throw Underflow(offset: start) }
-            result |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { return result }
+        var at = start
+        while at < end {
+            let byte = storage[at]
+            at += 1
+            // Masking shifts: `shift` stays below 64, so no over-shift check is needed.
+            result |= UInt64(byte & 0x7F) &<< shift
+            if byte < 0x80 {
+                // The tenth byte carries bit 63 only.
+                guard shift < 63 || byte <= 1 else { break }
+                index = at
+                return result
+            }
             shift += 7
             if shift > 63 { break }
         }
-        index = start
         throw Underflow(offset: start)
     }
 

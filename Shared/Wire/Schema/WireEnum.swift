@@ -24,6 +24,10 @@ public protocol WireEnum: WireField, Hashable, CustomStringConvertible {
     init(unknown raw: String)
     /// The name this case travels under.
     var wireName: String { get }
+    /// The known case whose name is exactly `utf8`, byte for byte, or nil: how a decoder finds a
+    /// case without making a String. The default walks ``knownCases``; the contract generator
+    /// emits one that picks by length, then compares bytes.
+    static func knownCase(named utf8: UnsafeBufferPointer<UInt8>) -> Self?
 }
 
 extension WireEnum {
@@ -35,6 +39,17 @@ extension WireEnum {
             return
         }
         self.init(unknown: wireName)
+    }
+
+    /// Whether `utf8` holds exactly the bytes of `name`: what a generated
+    /// ``knownCase(named:)`` compares once the length matched.
+    @inlinable
+    public static func bytes(_ utf8: UnsafeBufferPointer<UInt8>, spell name: StaticString) -> Bool {
+        name.withUTF8Buffer { name in
+            guard name.count == utf8.count else { return false }
+            for index in 0..<name.count where name[index] != utf8[index] { return false }
+            return true
+        }
     }
 
     /// Whether this is one of ``knownCases``.

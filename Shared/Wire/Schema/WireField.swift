@@ -138,7 +138,7 @@ extension WireEnum {
 
     /// The known case whose name is exactly `utf8`, byte for byte.
     @inlinable
-    static func knownCase(named utf8: UnsafeBufferPointer<UInt8>) -> Self? {
+    public static func knownCase(named utf8: UnsafeBufferPointer<UInt8>) -> Self? {
         for known in knownCases {
             let name = known.wireName.utf8
             guard name.count == utf8.count else { continue }
