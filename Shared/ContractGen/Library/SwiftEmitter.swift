@@ -162,7 +162,7 @@ public struct SwiftEmitter {
         } else {
             line("switch utf8.count {")
             for known in enumeration.cases {
-                line("case \(known.name.utf8.count) where bytes(utf8, spell: \(Self.quoted(known.name))): .\(known.name)")
+                line("case \(known.name.utf8.count) where bytes(utf8, spell: \(SwiftSyntax.stringLiteral(known.name))): .\(known.name)")
             }
             line("default: nil")
             line("}")

@@ -18,7 +18,7 @@ import VerticalsContract
 /// - else, for a user, `$XDG_RUNTIME_DIR/verticals` when `$XDG_RUNTIME_DIR` is a folder of the
 ///   user's (systemd makes one at login; `su` and `setpriv` keep the caller's, or set none), else
 ///   `/tmp/verticals-UID`. Either is made 0700, and counts only while it is a folder of the user's
-///   that nobody else may write in, never a link (``UserFolder``): a folder in `/tmp` may have
+///   that nobody else may write in, never a link (`UserFolder`): a folder in `/tmp` may have
 ///   been made first by another user, to hand this user's CLI a pointer to a suite of theirs.
 ///
 /// A user's CLI reads both of its folders, then `/run/verticals`: a suite started from a shell
@@ -39,7 +39,7 @@ public struct SuitePointer: Sendable, Equatable {
 
     /// The folder that holds the note.
     public let folder: String
-    /// The user whose private folder it must be (``UserFolder``): a user's own places; nil for
+    /// The user whose private folder it must be (`UserFolder`): a user's own places; nil for
     /// root's folder and one `$VERTICALS_POINTER_DIR` names, which are taken as they are.
     public let owner: uid_t?
 
