@@ -77,7 +77,9 @@ enum DeployFixture {
     static func verify(
         _ files: [String: String], in directory: TemporaryDirectory, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> [String] {
-        let units = files.keys.filter { !$0.contains("/") }.sorted().map { directory.file("units/\($0)") }
+        let unitKinds = [".service", ".socket", ".target"]
+        let units = files.keys.filter { name in !name.contains("/") && unitKinds.contains { name.hasSuffix($0) } }.sorted()
+            .map { directory.file("units/\($0)") }
         let result = try runCommand("/usr/bin/systemd-analyze", ["verify", "--man=no"] + units, in: directory)
         #expect(result.status == 0, sourceLocation: sourceLocation)
         #expect(result.standardOutput.isEmpty, "\(result.standardOutput)", sourceLocation: sourceLocation)

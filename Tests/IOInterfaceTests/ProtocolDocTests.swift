@@ -26,11 +26,11 @@ struct ProtocolDocTests {
         Envelope(kind: .error, correlationID: 1),
         body: ServiceError(.unauthenticated, "wrong e-mail address or password"))
 
-    /// § 4, rule 6, and the recipe of § 1b: a ping and its pong.
+    /// PROTOCOL.md § 4, rule 6, and the recipe of § 1b: a ping and its pong.
     static let ping = Message.frame(Envelope(kind: .ping, correlationID: 1), body: Empty())
     static let pong = Message.frame(Envelope(kind: .pong, correlationID: 1), body: Empty())
 
-    /// § 3, "Versions": what a version-1 server answers a frame of version 2, before it closes.
+    /// PROTOCOL.md § 3, "Versions": what a version-1 server answers a frame of version 2, before it closes.
     static let versionRefusal = Message.frame(
         Envelope(kind: .error, correlationID: 0),
         body: ServiceError(.protocolError, "\(EnvelopeError.unsupportedVersion(2))"))

@@ -38,6 +38,7 @@ struct OperationRoutesSuiteTests {
         return """
             [services.identity]
             executable = "svc-identity"
+            receives = ["sessions", "first_admin", "password", "roles", "logout"]
             \(user("identity"))env = { IDENTITY_PWHASH_OPSLIMIT = "1", IDENTITY_PWHASH_MEMLIMIT = "8192", VERTICALS_LOG_LEVEL = "notice" }
             [services.clinics]
             executable = "svc-clinics"

@@ -16,6 +16,7 @@ struct OperatorSessionTests {
             env = { IDENTITY_PWHASH_OPSLIMIT = "1", IDENTITY_PWHASH_MEMLIMIT = "8192" }
             [services.identity]
             executable = "svc-identity"
+            receives = ["sessions", "first_admin", "password", "roles", "logout"]
             [services.clinics]
             executable = "svc-clinics"
             depends_on = ["identity"]

@@ -60,6 +60,7 @@ final class SupervisedSuite {
             stop_timeout = "5s"
             [services.identity]
             executable = "svc-identity"
+            receives = ["sessions", "first_admin", "password", "roles", "logout"]
             env = { IDENTITY_PWHASH_OPSLIMIT = "1", IDENTITY_PWHASH_MEMLIMIT = "8192" }
             [services.clinics]
             executable = "svc-clinics"

@@ -24,10 +24,13 @@ extension EngineProcessTests {
             try await harness.waitFor("plain", .ready)
             let pid = try #require(try await harness.status("plain").pid)
             #expect(getsid(Int32(pid)) == Int32(pid))
-            // The in-place start returns while the child is still in execve: its new
-            // environment shows in /proc a moment later.
-            #expect(eventually { Self.environment(of: Int32(pid)).contains("LISTEN_PID=\(pid)") })
-            #expect(Self.environment(of: Int32(pid)).contains("LISTEN_FDS=1"))
+            // The in-place start returns while the child is still in execve (the script's shell,
+            // then its `exec sleep`): its new environment shows in /proc a moment later, and reads
+            // empty while an exec replaces it, so both entries are looked for in one reading.
+            #expect(eventually {
+                let environment = Self.environment(of: Int32(pid))
+                return environment.contains("LISTEN_PID=\(pid)") && environment.contains("LISTEN_FDS=1")
+            })
             let record = try #require(readFile(harness.run.pidFile(for: "plain")))
             #expect(record.contains("\(pid)"), "\(record)")
             await harness.shutdown()

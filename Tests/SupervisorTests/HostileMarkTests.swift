@@ -44,10 +44,10 @@ struct HostileMarkTests {
 
         let result = try Self.cli(
             ["login", "ada@example.org"], in: directory,
-            environment: SecretRecipientsFixture.environment(in: directory, "sessions = identity"))
+            environment: SecretRecipientsFixture.environment(in: directory, "sessions = keeper"))
 
         #expect(result.status != 0, "\(result.standardOutput)")
-        #expect(result.standardError.contains("identity"), "\(result.standardError)")
+        #expect(result.standardError.contains("keeper"), "\(result.standardError)")
         #expect(try await Self.served("\(Self.vertical).signIn", in: directory) == 0, "the password reached the hostile vertical")
         #expect(try await Self.served("daemon.describe", in: directory) == 0, "the CLI chose among descriptions")
         #expect(access(directory.file("home/verticals/session.json"), F_OK) != 0)
@@ -61,11 +61,11 @@ struct HostileMarkTests {
         // accounts receives the first admin's password, but also describes itself as issuing sessions.
         let result = try Self.cli(
             ["admin", "create", "ada@example.org"], in: directory,
-            environment: SecretRecipientsFixture.environment(in: directory, "sessions = identity\nfirst_admin = accounts"))
+            environment: SecretRecipientsFixture.environment(in: directory, "sessions = keeper\nfirst_admin = accounts"))
 
         #expect(result.status == 77, "\(result.standardError)")
         #expect(result.standardError.contains("accounts describes accounts.signIn as marked issuesSession"), "\(result.standardError)")
-        #expect(result.standardError.contains("gives \"sessions\" to identity"), "\(result.standardError)")
+        #expect(result.standardError.contains("gives \"sessions\" to keeper"), "\(result.standardError)")
         #expect(try await Self.served("\(Self.vertical).signIn", in: directory) == 0, "the password reached a disagreeing vertical")
     }
 

@@ -16,28 +16,28 @@ import VerticalsTesting
     @Test func receives_namesTheRecipientOfEachKind() {
         let manifest = ManifestFixture.valid(
             """
-            [services.identity]
+            [services.accounts]
             executable = "true"
-            receives = ["sessions", "first_admin", "password", "roles", "logout"]
-            [services.clinics]
+            receives = [\(SecretKind.allCases.map { "\"\($0)\"" }.joined(separator: ", "))]
+            [services.catalog]
             executable = "true"
             """)
-        #expect(manifest.secretRecipients == Dictionary(uniqueKeysWithValues: SecretKind.allCases.map { ($0, "identity") }))
-        #expect(manifest["clinics"]?.receives == [])
+        #expect(manifest.secretRecipients == Dictionary(uniqueKeysWithValues: SecretKind.allCases.map { ($0, "accounts") }))
+        #expect(manifest["catalog"]?.receives == [])
     }
 
     @Test func twoServicesClaimingOneKind_areRefused_namingBoth() {
         let problems = ManifestFixture.problems(
             """
-            [services.identity]
+            [services.accounts]
             executable = "true"
             receives = ["sessions"]
             [services.evil]
             executable = "true"
-            receives = ["sessions", "password"]
+            receives = ["sessions", "\(SecretKind.password)"]
             """)
         #expect(problems.count == 1, "\(problems)")
-        #expect(problems.contains { "\($0)".contains("identity and evil all receive \"sessions\"") }, "\(problems)")
+        #expect(problems.contains { "\($0)".contains("accounts and evil all receive \"sessions\"") }, "\(problems)")
     }
 
     @Test(arguments: [
@@ -71,7 +71,7 @@ import VerticalsTesting
 
     @Test func mint_refusesAServiceNamedOperator() {
         #expect(throws: CertificatesError.self) {
-            _ = try SuiteCertificates.mint(services: ["identity", SuiteCertificates.operatorName], namespace: "verticals", days: 1)
+            _ = try SuiteCertificates.mint(services: ["accounts", SuiteCertificates.operatorName], namespace: "verticals", days: 1)
         }
     }
 
@@ -87,19 +87,19 @@ import VerticalsTesting
     @Test func exportSystemd_writesTheRecipientsBesideTheUnits_asTheCLIReadsThem() throws {
         let manifest = ManifestFixture.valid(
             """
-            [services.identity]
+            [services.accounts]
             executable = "true"
-            receives = ["sessions", "password"]
+            receives = ["sessions", "\(SecretKind.password)"]
             [services.admin-desk]
             executable = "true"
             receives = ["first_admin"]
             """)
         let files = try SystemdExport.files(for: manifest)
         let text = try #require(files[SecretRecipientsFile.name])
-        #expect(SecretRecipientsFile.parse(text) == [.sessions: "identity", .password: "identity", .firstAdmin: "admin-desk"])
+        #expect(SecretRecipientsFile.parse(text) == [.sessions: "accounts", .password: "accounts", .firstAdmin: "admin-desk"])
     }
 
-    @Test(arguments: ["sessions identity\n", "sessions = identity\nsessions = evil\n", "tokens = evil\n"])
+    @Test(arguments: ["sessions accounts\n", "sessions = accounts\nsessions = evil\n", "tokens = evil\n"])
     func aSecretsFileThatIsNotWhollyUnderstood_isNotBelieved(text: String) {
         #expect(SecretRecipientsFile.parse(text) == nil)
     }
@@ -119,9 +119,9 @@ import VerticalsTesting
 
     @Test func theSupervisorsWord_isTaken_beforeAnyFile() throws {
         let found = try SecretRecipients.find(
-            supervisor: [.sessions: "identity"], environment: ["VERTICALS_SECRETS_FILE": "/nonexistent"], systemd: false)
-        #expect(found.recipients == [.sessions: "identity"])
-        #expect(try found.service(for: .issuesSession) == "identity")
+            supervisor: [.sessions: "accounts"], environment: ["VERTICALS_SECRETS_FILE": "/nonexistent"], systemd: false)
+        #expect(found.recipients == [.sessions: "accounts"])
+        #expect(try found.service(for: .issuesSession) == "accounts")
         #expect(throws: CLIError.self) { try found.service(for: .changesPassword) }
     }
 

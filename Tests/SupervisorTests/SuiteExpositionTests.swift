@@ -21,13 +21,13 @@ struct SuiteExpositionTests {
 
         """
 
-    /// Declares the supervisor's state family with another type, claims to be identity, and
+    /// Declares the supervisor's state family with another type, claims to be accounts, and
     /// gives another daemon's family with another type.
     static let evil1 = """
         # TYPE verticals_service_state counter
-        verticals_service_state{service="identity",state="ready"} 1
+        verticals_service_state{service="accounts",state="ready"} 1
         # TYPE verticals_requests_total counter
-        verticals_requests_total{service="identity",operation="identity.logIn"} 99
+        verticals_requests_total{service="accounts",operation="accounts.logIn"} 99
         verticals_requests_total{service="a",exported_service="b",operation="x"} 1
         # TYPE shared_thing counter
         shared_thing 5
@@ -71,7 +71,7 @@ struct SuiteExpositionTests {
         #expect(metrics.value("shared_thing", ["service": "honest"]) == 1)
         #expect(metrics.types["verticals_service_state"] == "gauge")
         #expect(metrics.value("verticals_service_state", ["service": "evil1", "state": "ready"]) == 1)
-        #expect(metrics.value("verticals_service_state", ["service": "identity"]) == nil)
+        #expect(metrics.value("verticals_service_state", ["service": "accounts"]) == nil)
         #expect(metrics.types["shared_thing"] == "gauge")
         #expect(metrics.value("queue_count", ["service": "honest"]) == 4)
         #expect(metrics.types["queue"] == nil)
@@ -83,7 +83,7 @@ struct SuiteExpositionTests {
         #expect(
             metrics.value(
                 "verticals_requests_total",
-                ["service": "evil1", "exported_service": "identity", "operation": "identity.logIn"]) == 99)
+                ["service": "evil1", "exported_service": "accounts", "operation": "accounts.logIn"]) == 99)
         #expect(metrics.value("verticals_requests_total", ["operation": "x"]) == nil, "service and exported_service both set")
     }
 

@@ -57,7 +57,7 @@ struct VisibleTextTests {
 
     @Test func cliErrorOfARefusal_showsTheVerticalsMessageAndDetails_onItsOwnLines() {
         let refusal = ServiceError(.notFound, Self.hostile, details: [ErrorDetail("why\u{1B}[2J", "\r\u{202E}")])
-        let error = CLIError(refusal: refusal, of: "clinics.get")
+        let error = CLIError(refusal: refusal, of: "catalog.get")
         let lines = error.description.split(separator: "\n")
         #expect(lines.count == 2, "\(error.description.debugDescription)")
         #expect(!error.description.unicodeScalars.contains { $0 != "\n" && VisibleText.isEscaped($0) })

@@ -35,7 +35,7 @@ enum DaemonPage {
             ".Sh SYNOPSIS", ".Nm",
             ".Op Fl -check | Fl -probe | Fl -print-settings | Fl -version | Fl -help",
             ".Sh DESCRIPTION",
-            "Each vertical of a Verticals suite is one daemon, svc-NAME (svc-identity, svc-clinics, ...).",
+            "Each vertical of a Verticals suite is one daemon, svc-NAME, named for its vertical.",
             "With no argument it serves its vertical: on the socket its service manager hands over",
             "(LISTEN_FDS), else on VERTICALS_LISTEN, else on NAME.sock in its socket folder; it tells the",
             "manager it is ready (READY=1 on NOTIFY_SOCKET), and on SIGTERM it stops taking requests,",

@@ -1,4 +1,5 @@
 import Glibc
+import VerticalsContract
 import VerticalsSupervisorClient
 
 /// A `verticals-secrets.conf` for a test suite that no supervisor runs: the CLI sends a password
@@ -11,7 +12,7 @@ import VerticalsSupervisorClient
 public enum SecretRecipientsFixture {
     /// Every kind of secret, given to `service`: `KIND = SERVICE` lines.
     public static func all(to service: String) -> String {
-        ["sessions", "first_admin", "password", "roles", "logout"].map { "\($0) = \(service)" }.joined(separator: "\n")
+        SecretKind.allCases.map { "\($0) = \(service)" }.joined(separator: "\n")
     }
 
     /// Writes `lines` to `<directory>/verticals-secrets.conf` (0644, this user's) and returns the
