@@ -20,15 +20,26 @@ func withEventLoop<T>(name: String = "test-loop", _ body: (EventLoop) async thro
     return try await body(loop)
 }
 
-/// A loopback TCP port that refuses connections: a listener held it a moment ago and closed it.
-/// The kernel hands ephemeral ports out in turn, so another socket rarely takes it meanwhile.
+/// A loopback TCP port that refuses connections: a socket is bound to it and does not listen,
+/// which the kernel answers with a reset. The socket stays bound until the test process ends, so
+/// no other test's socket takes the port meanwhile (a port closed and handed back could be).
 func refusingLoopbackPort() throws -> UInt16 {
-    let closed = try TCPSocket.listen(host: "127.0.0.1", port: 0)
-    defer { close(closed) }
-    guard case .tcp(_, let port)? = TCPSocket.localEndpoint(of: closed) else {
+    let held = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard held >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(held, $0, length) == 0 && getsockname(held, $0, &length) == 0
+        }
+    }
+    guard bound else {
+        close(held)
         throw POSIXError(.EADDRNOTAVAIL)
     }
-    return port
+    return UInt16(bigEndian: address.sin_port)
 }
 
 /// Runs loop-confined setup on the loop thread and returns its result (non-Sendable values
