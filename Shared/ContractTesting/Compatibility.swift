@@ -2,7 +2,7 @@ import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire
 
-/// Compares two versions of the suite's contracts (``ContractLock``s) and names every
+/// Compares two versions of the suite's contracts (`ContractLock`s) and names every
 /// difference a deployed peer could notice: the breaking-change guard.
 ///
 /// Breaking: a service or operation removed (or renamed), a field removed, a tag reused

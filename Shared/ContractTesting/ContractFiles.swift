@@ -1,5 +1,6 @@
 import Foundation
 import VerticalsContract
+import VerticalsServiceKit
 
 /// Where the contract tests keep their committed files, under `Tests/Contracts/` of a
 /// checkout: the lock, the golden fixtures of today, and frozen previous versions.

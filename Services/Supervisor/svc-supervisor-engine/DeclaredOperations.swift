@@ -1,5 +1,5 @@
 import Glibc
-import VerticalsContractTesting
+import VerticalsContract
 import VerticalsManifest
 import VerticalsServiceKit
 import VerticalsSupervisorClient

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import VerticalsContract
+import VerticalsServiceKit
 
 /// A product's contract tool (`vt-contracts` here): `check`, `update` and `freeze` over the
 /// lock and golden fixtures under `Tests/Contracts/` (``ContractFiles``), for the contracts the
@@ -13,7 +14,7 @@ import VerticalsContract
 /// ContractsTool.main(contracts: Contracts.all)
 /// ```
 ///
-/// The framework's control and built-in contracts are added by ``ContractLock/contracts(_:)``.
+/// The framework's control and built-in contracts are added by `ContractLock.contracts(_:)`.
 public enum ContractsTool {
     /// Parses the command line (or `arguments`), runs the subcommand for `contracts`, and exits.
     public static func main(contracts: [any ServiceContract.Type], arguments: [String]? = nil) -> Never {

@@ -38,6 +38,7 @@ enum ProductTemplate {
                 name: "\#(p.typeName)ContractTests",
                 dependencies: [
                     "\#(p.interfaceModule)", verticalsProduct("VerticalsContract"), verticalsProduct("VerticalsContractTesting"),
+                    verticalsProduct("VerticalsServiceKit"),
                 ],
                 path: "Tests/Contracts/Tests"
             ),
@@ -117,6 +118,7 @@ enum ProductTemplate {
         import Testing
         import VerticalsContract
         import VerticalsContractTesting
+        import VerticalsServiceKit
 
         /// Today's contracts against the committed lock and golden fixtures (`Tests/Contracts`):
         /// a deployed peer never meets a breaking change, and the wire bytes stay what they were.

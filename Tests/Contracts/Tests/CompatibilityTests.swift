@@ -2,6 +2,7 @@ import IOInterface
 import Testing
 import VerticalsContract
 import VerticalsContractTesting
+import VerticalsServiceKit
 
 /// The comparator behind the guard, on synthetic before/after descriptions: one change of
 /// each kind, named as such, breaking or not as a deployed peer would see it.

@@ -3,6 +3,7 @@ import IOInterface
 import Testing
 import VerticalsContract
 import VerticalsContractTesting
+import VerticalsServiceKit
 import VerticalsWire
 
 /// The golden wire fixtures (`Tests/Contracts/Fixtures/<service>/<operation>.json`): every

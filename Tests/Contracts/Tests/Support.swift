@@ -3,6 +3,7 @@ import IOInterface
 import Testing
 import VerticalsContract
 import VerticalsContractTesting
+import VerticalsServiceKit
 import VerticalsWire
 
 /// The committed files of this checkout.

@@ -1,10 +1,10 @@
 import VerticalsContract
-import VerticalsServiceKit
 import VerticalsWire
 
 /// The machine-readable description of every contract of a product (its verticals, then the
 /// supervisor's control interface and the `daemon.*` built-ins), committed as
-/// `Tests/Contracts/contracts.lock.json` and compared with today's by ``Compatibility``.
+/// `Tests/Contracts/contracts.lock.json` and compared with today's by `Compatibility` of
+/// `VerticalsContractTesting`.
 /// The product's contracts are passed in (its `Contracts.all`): the library knows none.
 ///
 /// Each entry is a `Daemon/Description`, built by `ServiceDescription` from the field

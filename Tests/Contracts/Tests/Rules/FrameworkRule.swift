@@ -6,7 +6,8 @@ import VerticalsContractTesting
 /// framework compiles none of it; and the runtime (``runtime``) reaches no database library,
 /// which a vertical opts into with VerticalsStorage; the lean `svc-supervisor` reaches no
 /// TOML reader, store, engine or observability stack (``heavyForLean``); and the modules that
-/// describe a suite without running it (``describers``) reach none of ``heavyForDescribers``.
+/// describe a suite without running it (``describers``) reach none of ``heavyForDescribers``;
+/// and no shipped program (``shippedPrograms(_:)``) links a testing library.
 ///
 /// Which targets are which follows from the package graph (``Border``), so a new target is
 /// placed the day it is added: the framework is everything a `Verticals*` product or a
@@ -83,6 +84,15 @@ enum FrameworkRule {
         "TOMLKit", "GRDB", "GRDBSQLite", "VerticalsStorage", "VerticalsSupervisor", "VerticalsScaffold",
     ]
 
+    /// The programs `make install` ships in `graph`: the supervisor's and the verticals' daemons,
+    /// every `svc-` executable.
+    static func shippedPrograms(_ graph: PackageGraph) -> [VerticalRule.Target] {
+        graph.targets.filter { graph.types[$0.name] == "executable" && $0.name.hasPrefix("svc-") }
+    }
+
+    /// The libraries only tests link: a shipped program reaches none of them.
+    static let testingLibraries: Set<String> = ["VerticalsTesting", "VerticalsContractTesting"]
+
     /// The modules that describe a suite without running it: the manifest model, the exports
     /// (systemd, Kubernetes, Containerfile) and the scaffold of `svc-supervisor new` and `init`.
     static let describers = ["VerticalsManifest", "VerticalsDeploy", "VerticalsScaffold"]
@@ -146,6 +156,11 @@ enum FrameworkRule {
                 problems.append(
                     "\(lean.name) reaches \(name) through \(path): "
                         + "the program every scripted call starts must not load it (svc-supervisor-engine does)")
+            }
+        }
+        for program in shippedPrograms(graph) {
+            for (name, path) in paths(from: program, to: testingLibraries, byName) {
+                problems.append("\(program.name) reaches the testing library \(name) through \(path): a shipped program links no test code")
             }
         }
         return problems + describerViolations(targets)
