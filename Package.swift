@@ -11,6 +11,10 @@ import PackageDescription
 
 /// GRDB, named by every target that imports it (no module re-exports it).
 let grdb: Target.Dependency = .product(name: "GRDB", package: "GRDB.swift")
+/// swift-log, named by every target that imports it.
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+/// What every vertical's tests import beside the vertical's own library.
+let verticalTests: [Target.Dependency] = ["IOInterface", "VerticalsContract", "VerticalsWire", "VerticalsTesting"]
 
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -134,7 +138,7 @@ let package = Package(
         // bounded queue. What a span is it reads through `OTLPSpan`, so it needs no runtime.
         .target(
             name: "VerticalsOTLP",
-            dependencies: ["VerticalsContract", .product(name: "Tracing", package: "swift-distributed-tracing")],
+            dependencies: ["VerticalsContract", "VerticalsWire", .product(name: "Tracing", package: "swift-distributed-tracing")],
             path: "Shared/OTLP",
             swiftSettings: strict
         ),
@@ -167,7 +171,7 @@ let package = Package(
         // The product's one session check (identity.authenticate, roles), shared by every vertical that
         // takes a token. Product code, not framework: it knows the Identity contract.
         .target(
-            name: "Sessions", dependencies: ["VerticalsWire", "VerticalsServiceKit", "VerticalsStorage", grdb, "IOInterface", "VerticalsContract"],
+            name: "Sessions", dependencies: ["VerticalsWire", "VerticalsServiceKit", "VerticalsStorage", "IOInterface", "VerticalsContract"],
             path: "Shared/Example/Sessions", swiftSettings: strict
         ),
 
@@ -223,11 +227,19 @@ let package = Package(
 
         // MARK: Services — one library (Domain, Data, Endpoint, World), one daemon, one test target each
     ]
-        + vertical("Identity", extra: ["CSodium"])
-        + vertical("Clinics")
-        + vertical("Appointments")
-        + vertical("Records")
-        + vertical("Notifications")
+        // What each vertical's code and tests import: the session check (Sessions), a use case's own
+        // spans (Tracing), a test's own store (GRDB) or clock on the loop (VerticalsEventLoop).
+        + vertical(
+            "Identity", library: ["Sessions", "CSodium", logging],
+            tests: verticalTests + ["VerticalsServiceKit", "VerticalsStorage", "VerticalsEventLoop", grdb])
+        + vertical(
+            "Clinics", library: ["Sessions", logging],
+            tests: verticalTests + ["VerticalsServiceKit", "VerticalsStorage", "SessionsTesting"])
+        + vertical(
+            "Appointments", library: ["Sessions", logging, .product(name: "Tracing", package: "swift-distributed-tracing")],
+            tests: verticalTests + ["VerticalsServiceKit", "VerticalsStorage", "SessionsTesting", grdb, logging])
+        + vertical("Records", library: ["Sessions", logging], tests: verticalTests + ["VerticalsServiceKit", "SessionsTesting"])
+        + vertical("Notifications", library: ["Sessions"], tests: verticalTests + ["VerticalsServiceKit", "VerticalsStorage", grdb])
         + [
         // MARK: The supervisor's libraries (Shared/) and programs (Services/Supervisor/): not a vertical,
         // it learns every contract from the running daemons and links no vertical's code
@@ -265,7 +277,8 @@ let package = Package(
         // in, text out, plus the systemd units exported for the planned manifest (read by the caller's
         // manifest reader), so `init` and `new` link no engine, TOMLKit or GRDB.
         .target(
-            name: "VerticalsScaffold", dependencies: ["VerticalsDeploy", "VerticalsManifest", "VerticalsContract"], path: "Shared/Scaffold",
+            name: "VerticalsScaffold", dependencies: ["VerticalsDeploy", "VerticalsManifest", "VerticalsContract", "VerticalsWire"],
+            path: "Shared/Scaffold",
             swiftSettings: strict
         ),
         // The commands that talk to a running suite (call, open, status, logs, …), shared by both programs.
@@ -299,10 +312,8 @@ let package = Package(
                 // No IOInterface: the CLI learns each vertical's contract from the daemon (daemon.describe).
                 "VerticalsSupervisorCommands", "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold",
                 "VerticalsCertificates", "VerticalsManifest", "VerticalsDeploy",
-                "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop", "VerticalsStorage",
+                "VerticalsServiceKit", "VerticalsContract", "VerticalsStorage",
                 "VerticalsWire", "CFrameworkDefaults", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // The contract lock, for `check` (depends_on's operations against the committed contracts).
-                "VerticalsContractTesting",
             ],
             path: "Services/Supervisor/svc-supervisor-engine",
             swiftSettings: strict
@@ -356,7 +367,7 @@ let package = Package(
         .executableTarget(
             name: "vt-lifecycled",
             dependencies: [
-                "VerticalsServiceLifecycle", "VerticalsServiceKit", "VerticalsContract", "VerticalsTestSupport",
+                "VerticalsServiceLifecycle", "VerticalsServiceKit", "VerticalsTestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/Support/vt-lifecycled",
@@ -394,7 +405,8 @@ let package = Package(
             name: "ServiceKitTests",
             dependencies: [
                 "VerticalsServiceKit", "VerticalsContract", "VerticalsWire", "VerticalsEventLoop", "VerticalsStorage", grdb,
-                "VerticalsTestSupport", "VerticalsTesting", "vt-testd", "vt-lifecycled",
+                "VerticalsTestSupport", "VerticalsTesting", "vt-testd", "vt-lifecycled", logging,
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Tests/ServiceKitTests"
         ),
@@ -412,7 +424,7 @@ let package = Package(
         // Kubernetes objects' graph, the Containerfile's runtime stage, the validator, files on disk.
         .target(
             name: "VerticalsDeployTesting",
-            dependencies: ["VerticalsDeploy", "VerticalsManifest", "VerticalsSupervisorClient", "VerticalsTesting"],
+            dependencies: ["VerticalsDeploy", "VerticalsSupervisorClient", "VerticalsTesting"],
             path: "Tests/Support/DeployTesting", swiftSettings: strict
         ),
         // The exports (systemd, Kubernetes, the Containerfile) on a suite of vt-testd verticals of
@@ -433,7 +445,7 @@ let package = Package(
         .testTarget(
             name: "SuiteDeployTests",
             dependencies: [
-                "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsManifest", "VerticalsDeploy",
+                "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsDeploy",
                 "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
                 "VerticalsTesting", "VerticalsDeployTesting",
                 // Each vertical's World, for its declared calls (DeclaredRoutesTests).
@@ -462,34 +474,32 @@ let package = Package(
 /// `Services/<Name>/Sources`), the daemon `svc-<name>` (`Services/<Name>/main`), and
 /// `<Name>ServiceTests` (`Tests/Services/<Name>Tests`). A vertical depends on Shared/
 /// modules only — never on another vertical (the contract tests prove it).
-func vertical(_ name: String, extra: [Target.Dependency] = []) -> [Target] {
-    let library = "\(name)Service"
+///
+/// Each target declares what it imports, and nothing else (`DependencyUseTests`). Without
+/// `library` and `tests`, the targets declare what `svc-supervisor new`'s templates import;
+/// `library` adds to the library's, `tests` replaces what the tests use beside the library.
+func vertical(_ name: String, library: [Target.Dependency] = [], tests: [Target.Dependency]? = nil) -> [Target] {
+    let service = "\(name)Service"
     return [
         .target(
-            name: library,
+            name: service,
             dependencies: [
-                "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsWire", "VerticalsStorage", "Sessions",
-                .product(name: "Logging", package: "swift-log"),
+                "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsWire", "VerticalsStorage",
                 // Each vertical's Data layer writes its SQL through GRDB itself (Storage no longer re-exports it).
                 grdb,
-                // A use case's own spans (`withSpan`), under the request's server span.
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-            ] + extra,
+            ] + library,
             path: "Services/\(name)/Sources",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "svc-\(name.lowercased())",
-            dependencies: [.target(name: library), "VerticalsServiceKit", "VerticalsStorage", "IOInterface", "VerticalsContract"],
+            dependencies: [.target(name: service), "VerticalsServiceKit", "IOInterface", "VerticalsContract"],
             path: "Services/\(name)/main",
             swiftSettings: strict
         ),
         .testTarget(
-            name: "\(library)Tests",
-            dependencies: [
-                .target(name: library), "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsWire", "VerticalsEventLoop",
-                "VerticalsStorage", "VerticalsTesting", "SessionsTesting", grdb,
-            ],
+            name: "\(service)Tests",
+            dependencies: [.target(name: service)] + (tests ?? verticalTests + ["VerticalsServiceKit", "VerticalsStorage"]),
             path: "Tests/Services/\(name)Tests"
         ),
     ]
