@@ -31,7 +31,7 @@ package enum ManifestKeyReference {
         Key(path: "env", type: "table of strings", defaultValue: "`{}`",
             doc: "Extra environment variables, merged key by key with `[defaults]`; those the supervisor sets itself (`LISTEN_FDS`, `NOTIFY_SOCKET`, …) are refused."),
         Key(path: "depends_on", type: "array of strings", defaultValue: "`[]`",
-            doc: "Services (`\"identity\"`) or single operations (`\"identity.authenticate\"`) that must be ready first; the only services it admits as callers."),
+            doc: "Services (`\"payments\"`) or single operations (`\"payments.charge\"`) that must be ready first; the only services it admits as callers."),
         Key(path: "restart", type: names(RestartPolicy.self), defaultValue: "`\"\(spec.restart.rawValue)\"`",
             doc: "When it is restarted after it exits."),
         Key(path: "strategy", type: names(RestartStrategy.self), defaultValue: "`\"\(spec.strategy.rawValue)\"`",

@@ -18,7 +18,7 @@ struct CallCommand: AsyncParsableCommand {
         abstract: "Call a vertical's operation with a JSON Input and print the JSON Output.",
         discussion: """
             Examples:
-              svc-supervisor call clinics nearest '{"latitude": 51.5, "longitude": -0.12, "limit": 3}'
+              svc-supervisor call orders search '{"query": "lamp", "limit": 3}'
               echo '{"name": "Ada"}' | svc-supervisor call greeter hello -
             The operations and their Input/Output fields come from the running vertical (daemon.describe),
             cached per socket in $XDG_CACHE_HOME/verticals/describe (else ~/.cache/verticals/describe) and
@@ -31,7 +31,7 @@ struct CallCommand: AsyncParsableCommand {
             `svc-supervisor trace ID` prints them) follow on standard error, so standard output stays the Output.
             """)
 
-    @Argument(help: "The vertical, e.g. clinics.")
+    @Argument(help: "The vertical, as the manifest names it.")
     var service: String
 
     @Argument(help: "The operation, e.g. nearest.")

@@ -20,7 +20,7 @@ struct DescribeCommand: AsyncParsableCommand {
             vertical, 69 when it cannot be reached.
             """)
 
-    @Argument(help: "The vertical, e.g. clinics.")
+    @Argument(help: "The vertical, as the manifest names it.")
     var service: String
 
     @Flag(help: "Print the description as JSON (daemon.Description).")

@@ -15,7 +15,7 @@ struct LogsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logs", abstract: "Print a service's log (stdout, stderr and the supervisor's notes).")
 
-    @Argument(help: "The service, e.g. clinics.") var name: String?
+    @Argument(help: "The service, as the manifest names it.") var name: String?
     @Flag(help: "Every service's log, interleaved by time, each line led by the service's name.") var all = false
     @Option(name: [.customShort("n"), .long], help: "How many of the last lines to print.") var lines = 50
     @Flag(name: .short, help: "Keep printing new lines as they come (Ctrl-C stops).") var follow = false
@@ -29,7 +29,7 @@ struct LogsCommand: AsyncParsableCommand {
     func validate() throws {
         guard lines >= 0 else { throw ValidationError("-n must be 0 or more") }
         switch (name, all) {
-        case (nil, false): throw ValidationError("name a service, e.g. `logs clinics`, or give --all")
+        case (nil, false): throw ValidationError("name a service (`logs NAME`), or give --all")
         case (.some, true): throw ValidationError("give a service's name or --all, not both")
         case (let name?, false):
             guard !name.contains("/"), !name.isEmpty else { throw ValidationError("\"\(name)\" is not a service name") }

@@ -12,9 +12,8 @@ struct OpenCommand: AsyncParsableCommand {
         abstract: "Open a verticals:// URL: match it against the running verticals' routes, call, print the JSON reply.",
         discussion: """
             Examples:
-              svc-supervisor open 'verticals://clinics/nearest?lat=51.5&lon=-0.12&limit=3'
-              svc-supervisor open 'verticals://clinics/search?q=bridge'
-              svc-supervisor open verticals://appointments/APPOINTMENT-ID   (after svc-supervisor login)
+              svc-supervisor open 'verticals://orders/search?q=lamp&limit=3'
+              svc-supervisor open verticals://orders/ORDER-ID   (after svc-supervisor login)
             The routes are those the verticals with a socket in the suite's socket folder describe
             (daemon.describe, cached per socket like `call`'s; asked again when no route matches, or when
             the vertical refuses the call as one its cached description may be out of date for).

@@ -16,7 +16,7 @@ struct StartCommand: AsyncParsableCommand {
             75 (EX_TEMPFAIL) still not ready when --wait ends.
             """)
 
-    @Argument(help: "The service, e.g. clinics.") var name: String
+    @Argument(help: "The service, as the manifest names it.") var name: String
     @OptionGroup var runDirectory: RunDirectoryOption
 
     @Flag(name: .long, help: "Return as soon as the supervisor has the request, without waiting for ready.")
@@ -69,7 +69,7 @@ struct StopCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stop", abstract: "Stop a service (stop signal, SIGKILL after its stop timeout) and keep it down.")
 
-    @Argument(help: "The service, e.g. clinics.") var name: String
+    @Argument(help: "The service, as the manifest names it.") var name: String
     @OptionGroup var runDirectory: RunDirectoryOption
 
     func run() async throws {
@@ -87,7 +87,7 @@ struct RestartCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restart", abstract: "Stop a service, then start it again.")
 
-    @Argument(help: "The service, e.g. clinics.") var name: String
+    @Argument(help: "The service, as the manifest names it.") var name: String
     @OptionGroup var runDirectory: RunDirectoryOption
 
     func run() async throws {
@@ -161,7 +161,7 @@ struct UpgradeCommand: AsyncParsableCommand {
             or being upgraded or restored already.
             """)
 
-    @Argument(help: "The service, e.g. appointments.") var name: String
+    @Argument(help: "The service, as the manifest names it.") var name: String
     @Option(name: .long, help: "The new build's program: a path, or a name looked up as the manifest's executable.")
     var executable: String?
     @OptionGroup var runDirectory: RunDirectoryOption

@@ -14,7 +14,7 @@ struct TraceCommand: AsyncParsableCommand {
         abstract: "Print one trace as a waterfall, or the slowest recent requests, from the daemons' span rings.",
         discussion: """
             Examples:
-              svc-supervisor call --trace appointments book '{…}'   (prints the call's trace id and waterfall)
+              svc-supervisor call --trace orders place '{…}'   (prints the call's trace id and waterfall)
               svc-supervisor trace 4bf92f3577b34da6a3ce929d0e0e4736
               svc-supervisor trace --slowest 10
             Each running daemon keeps its recent spans in a ring (1024): a summary of every request it served,

@@ -59,13 +59,13 @@ public struct ContractParser {
             throw error("a /// comment documents the message, enum, field or case below it; use // for the file")
         }
         guard case .identifier("contract") = current.kind else {
-            throw error("expected 'contract NAME' first (e.g. `contract clinics`), found \(currentText)")
+            throw error("expected 'contract NAME' first (e.g. `contract payments`), found \(currentText)")
         }
         _ = advance()
         let location = current.location
         let name = try identifier("the contract's name")
         guard name.first.map({ $0.isLowercase }) == true else {
-            throw error("a contract's name is its wire name, in lower camel case (e.g. `clinics`)", at: location)
+            throw error("a contract's name is its wire name, in lower camel case (e.g. `payments`)", at: location)
         }
         var declarations: [Declaration] = []
         while true {

@@ -67,7 +67,7 @@ enum KubernetesReadme {
             `svc-supervisor certs` mints for an operator's CLI), besides the vertical itself, and its
             `VERTICALS_ALLOWED_OPERATIONS` the operations each of them names in `depends_on`: a vertical
             may call only those, the operator certificate every one, and only it the operator-only ones
-            (`daemon.backup`, `daemon.setLogLevel`, identity's admin operations).
+            (`daemon.backup`, `daemon.setLogLevel`, and every operation its contract marks `operatorOnly`).
             Without it, `svc-supervisor certs DIR --namespace \(layout.namespace)` and, per vertical,
             `kubectl -n \(layout.namespace) create secret generic <name>-tls --from-file=DIR/<name>/`.
 

@@ -20,10 +20,10 @@ enum ServiceTemplate {
             /// \#(v.name)'s own. Calls: \#(peers)
             package struct World: VerticalWorld {
                 /// What \#(v.name) calls: its caller refuses any other, and its daemon warns when its
-                /// `depends_on` in deploy/suite.toml differs. A whole vertical (`Callees(Identity.self)`,
-                /// `depends_on = ["identity"]`) is every operation of it that is not operator-only; name
+                /// `depends_on` in deploy/suite.toml differs. A whole vertical (`Callees(Payments.self)`,
+                /// `depends_on = ["payments"]`) is every operation of it that is not operator-only; name
                 /// the operations, here and in `depends_on`, once it calls them
-                /// (`Callees(Identity.authenticate)`, `depends_on = ["identity.authenticate"]`).
+                /// (`Callees(Payments.charge)`, `depends_on = ["payments.charge"]`).
                 package static let calls: Callees = \#(callees)
                 /// The clock, ids, store, caller and logger.
                 package var parts: WorldParts

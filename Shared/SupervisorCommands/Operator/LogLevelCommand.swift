@@ -8,12 +8,12 @@ struct LogLevelCommand: AsyncParsableCommand {
         commandName: "log-level",
         abstract: "Show or change a running vertical's log level (until it exits; VERTICALS_LOG_LEVEL sets the start).",
         discussion: """
-            Example: svc-supervisor log-level clinics debug
+            Example: svc-supervisor log-level orders debug
             Exit status: 0 on success, 1 when the vertical refuses, 64 when the suite has
             no such vertical, 69 when it cannot be reached.
             """)
 
-    @Argument(help: "The vertical, e.g. clinics.") var service: String
+    @Argument(help: "The vertical, as the manifest names it.") var service: String
     @Argument(help: "trace, debug, info, notice, warning, error or critical.") var level: String?
     @OptionGroup var connection: VerticalConnectionOptions
 

@@ -25,8 +25,91 @@ enum ReferenceKnowledge {
         return nil
     }
 
+    /// What in the text of a string literal of framework code (`literal`, interpolations left out)
+    /// uses a vertical of the reference suite as a name, or nil: an operation (`identity.login`),
+    /// a possessive (`identity's`), an example (`e.g. clinics`), its daemon (`svc-clinics`), or
+    /// the two names that are no English word a framework would use (`clinics`, `appointments`).
+    /// Plain English stays allowed: "a caller with no identity", "log records", "notifications".
+    static func matchInString(_ literal: String) throws -> String? {
+        let names = "identity|clinics|appointments|records|notifications"
+        for pattern in [
+            "\\b(\(names))\\.[a-z]", "\\b(\(names))'s\\b", "\\be\\.g\\.,? `?(\(names))\\b", "\\b(svc|verticals)-(\(names))\\b",
+            "\\b(clinics|appointments|Clinics|Appointments)\\b",
+        ] {
+            if let match = literal.firstMatch(of: try Regex(pattern).wordBoundaryKind(.simple)) { return String(literal[match.range]) }
+        }
+        return nil
+    }
+
+    /// The text of each string literal of Swift `source`, with its line number: a `"…"` literal
+    /// and each line of a multi-line one, interpolations (`\(…)`, `\#(…)`) left out. Comments are skipped.
+    static func stringLiterals(in source: String) -> [(line: Int, text: String)] {
+        var found: [(line: Int, text: String)] = []
+        var inMultiLine = false
+        for (index, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let code = line.trimmingCharacters(in: .whitespaces)
+            if inMultiLine {
+                if code.hasPrefix("\"\"\"") { inMultiLine = false } else { found.append((index + 1, withoutInterpolations(String(line)))) }
+                continue
+            }
+            if code.hasPrefix("//") { continue }
+            if code.hasSuffix("\"\"\"") && !code.hasPrefix("\"\"\"") {
+                inMultiLine = true
+                continue
+            }
+            // Single-line literals: from a quote to the next unescaped one, up to a comment.
+            var text: String?
+            var escaped = false
+            var previous: Character?
+            for character in code {
+                defer { previous = character }
+                if text == nil && character == "/" && previous == "/" { break }
+                if var open = text {
+                    if escaped {
+                        escaped = false
+                        open.append(character)
+                    } else if character == "\\" {
+                        escaped = true
+                        open.append(character)
+                    } else if character == "\"" {
+                        found.append((index + 1, withoutInterpolations(open)))
+                        text = nil
+                        continue
+                    } else {
+                        open.append(character)
+                    }
+                    text = open
+                } else if character == "\"" {
+                    text = ""
+                }
+            }
+        }
+        return found
+    }
+
+    /// `literal` without its interpolations: `\(identity.user)` is code, not text.
+    private static func withoutInterpolations(_ literal: String) -> String {
+        let literal = literal.replacing("\\#(", with: "\\(")
+        var text = ""
+        var depth = 0
+        var previous: Character?
+        for character in literal {
+            if depth > 0 {
+                if character == "(" { depth += 1 } else if character == ")" { depth -= 1 }
+            } else if character == "(" && previous == "\\" {
+                text.removeLast()
+                depth = 1
+            } else {
+                text.append(character)
+            }
+            previous = character
+        }
+        return text
+    }
+
     /// Every line of the Swift and contract files of `targets` (their paths relative to `root`)
     /// that names the reference suite, as `path:line: what`; `inTest`: they are tests (``match(in:inTest:)``).
+    /// In framework code (not `inTest`), the text of its string literals too (``matchInString(_:)``).
     static func lines(in targets: [VerticalRule.Target], root: String, inTest: Bool = false) throws -> [String] {
         var found: [String] = []
         for target in targets {
@@ -37,6 +120,12 @@ enum ReferenceKnowledge {
                 for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                     if let hit = try match(in: String(line), inTest: inTest) {
                         found.append("\(target.path)/\(file):\(number + 1): \(hit)")
+                    }
+                }
+                guard !inTest, file.hasSuffix(".swift") else { continue }
+                for (number, literal) in stringLiterals(in: text) {
+                    if let hit = try matchInString(literal), !found.contains(where: { $0.hasPrefix("\(target.path)/\(file):\(number):") }) {
+                        found.append("\(target.path)/\(file):\(number): \(hit) (in a string)")
                     }
                 }
             }

@@ -81,6 +81,24 @@ struct VerticalRuleTests {
         #expect(problems.count == 4, "\(problems)")
     }
 
+    @Test func aShippedProgramReachingATestingLibrary_isNamedWithThePath() {
+        let targets = [
+            VerticalRule.Target(name: "VerticalsContractTesting", path: "Shared/ContractTesting", dependencies: []),
+            VerticalRule.Target(name: "VerticalsChecks", path: "Shared/Checks", dependencies: ["VerticalsContractTesting"]),
+            VerticalRule.Target(name: "svc-supervisor-engine", path: "Services/Supervisor/svc-supervisor-engine", dependencies: ["VerticalsChecks"]),
+            VerticalRule.Target(name: "vt-contracts", path: "Tests/Contracts/Tool", dependencies: ["VerticalsContractTesting"]),
+        ]
+        let graph = PackageGraph(
+            targets: targets, types: ["svc-supervisor-engine": "executable", "vt-contracts": "executable"],
+            products: [.init(name: "svc-supervisor-engine", kind: "executable", targets: ["svc-supervisor-engine"])])
+        let problems = FrameworkRule.violations(graph).filter { $0.contains("testing library") }
+        #expect(
+            problems == [
+                "svc-supervisor-engine reaches the testing library VerticalsContractTesting through "
+                    + "svc-supervisor-engine → VerticalsChecks → VerticalsContractTesting: a shipped program links no test code"
+            ], "\(problems)")
+    }
+
     /// The exports and the scaffold describe a suite: they link the manifest model and the
     /// contract core, never the engine, its TOML reader, a store, the runtime or the loop.
     @Test func theExportsAndTheScaffold_reachNoEngineTOMLStoreOrRuntime() throws {
@@ -162,6 +180,22 @@ struct VerticalRuleTests {
         #expect(try ReferenceKnowledge.match(in: #"    members.append(("displayName", .string(name)))"#) == "\"displayName\"")
         #expect(try ReferenceKnowledge.match(in: #"    let peer = "svc-clinics""#) == "svc-clinics")
         #expect(try ReferenceKnowledge.match(in: "    /// e.g. `identity.login` and `email`") == nil, "a comment may show the example")
+        // Inside a string, a vertical used as a name; plain English passes, and so does code interpolated.
+        #expect(try ReferenceKnowledge.matchInString("the admin's (`daemon.backup`, identity's admin operations)") == "identity's")
+        #expect(try ReferenceKnowledge.matchInString("Services (`\"identity.authenticate\"`)") == "identity.a")
+        #expect(try ReferenceKnowledge.matchInString("The vertical, e.g. clinics.") == "e.g. clinics")
+        #expect(try ReferenceKnowledge.matchInString("svc-supervisor open 'verticals://clinics/search'") == "clinics")
+        #expect(try ReferenceKnowledge.matchInString("a caller with no identity, and its log records") == nil)
+        let source = ##"""
+            let user = identity.user.name  // "identity's"
+            let text = "as \(identity.user.name), e.g. clinics"
+            let help = """
+                Example: svc-supervisor log-level \#(identity.name) debug
+                """
+            """##
+        #expect(ReferenceKnowledge.stringLiterals(in: source).map(\.text) == [
+            "as , e.g. clinics", "    Example: svc-supervisor log-level  debug",
+        ])
     }
 
     /// The framework's tests know nothing of the reference suite either: every test target that

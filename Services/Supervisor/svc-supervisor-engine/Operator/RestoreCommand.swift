@@ -16,9 +16,9 @@ struct RestoreCommand: AsyncParsableCommand {
         abstract: "Put a backup in place of a stopped vertical's store (the old one is kept, and its path printed).",
         discussion: """
             Example:
-              svc-supervisor stop clinics
-              svc-supervisor restore clinics /var/backups/verticals/clinics-20261122T123000Z.sqlite
-              svc-supervisor start clinics
+              svc-supervisor stop orders
+              svc-supervisor restore orders /var/backups/verticals/orders-20261122T123000Z.sqlite
+              svc-supervisor start orders
             The replaced store is kept whole as NAME.before-restore-<UTC time>.sqlite in the
             supervisor's own <run>/replaced/NAME/; restoring that file returns to the state before.
             FILE is taken with no symbolic link on its path, as the owner of the first folder on it
@@ -26,7 +26,7 @@ struct RestoreCommand: AsyncParsableCommand {
             something holds its store); 65 when FILE is not a whole SQLite store, or is another vertical's.
             """)
 
-    @Argument(help: "The vertical, e.g. clinics.") var service: String
+    @Argument(help: "The vertical, as the manifest names it.") var service: String
     @Argument(help: "The backup file (from `svc-supervisor backup`).") var file: String
     @OptionGroup var runDirectory: RunDirectoryOption
 
