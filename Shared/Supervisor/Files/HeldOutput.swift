@@ -51,10 +51,20 @@ final class HeldOutput {
         }
     }
 
-    /// Reads whatever the pipes hold now (an exited process's last lines, before its exit is noted).
+    /// Reads what the pipes hold now (an exited process's last lines, before its exit is noted):
+    /// at most ``drainLimit`` bytes a pipe, as one of its processes may live on and keep writing.
     func drain() {
-        for (stream, _) in polls { read(stream: stream) }
+        for (stream, _) in polls { read(stream: stream, upTo: Self.drainLimit) }
     }
+
+    /// What one wake-up of the loop reads from a pipe: a service writing without pause must not
+    /// keep the loop from everything else (`status`, other services' lines, restarts, `down`).
+    /// What is left is read at the loop's next turn; meanwhile the pipe fills, and its writer
+    /// waits, as with any pipe.
+    static let readLimit = 65_536
+
+    /// What ``drain()`` reads from a pipe at most: more than a pipe holds by default (64 KiB).
+    static let drainLimit = 1 << 20
 
     /// Stops reading and closes both pipes. Idempotent.
     func close() {
@@ -65,12 +75,15 @@ final class HeldOutput {
         stderrFD = -1
     }
 
-    private func read(stream: Int32) {
+    /// Reads up to `limit` bytes of `stream`'s pipe, in chunks to `onData`.
+    private func read(stream: Int32, upTo limit: Int = HeldOutput.readLimit) {
         guard let poll = polls.first(where: { $0.stream == stream })?.poll else { return }
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = Glibc.read(poll.fd, &chunk, chunk.count)
+        var chunk = [UInt8](repeating: 0, count: min(65_536, limit))
+        var taken = 0
+        while taken < limit {
+            let count = Glibc.read(poll.fd, &chunk, min(chunk.count, limit - taken))
             if count > 0 {
+                taken += count
                 onData(stream, Array(chunk[..<count]))
             } else if count < 0 && errno == EINTR {
                 continue
@@ -78,5 +91,6 @@ final class HeldOutput {
                 return  // EAGAIN: all read; 0 cannot happen while the write ends are held
             }
         }
+        // The limit reached: the poll (level-triggered) calls again at the loop's next turn.
     }
 }

@@ -81,8 +81,13 @@ final class NotifySocket {
         chmod(path, 0o666)
         self.path = path
         do {
+            // At most `readLimit` datagrams a wake-up: anyone may send, and a flood must not keep
+            // the loop from the rest; what waits is read at the loop's next turn.
             poll = try FDPoll(fd: fd, on: loop) {
-                while let message = NotifySocket.receive(fd) { onMessage(message) }
+                for _ in 0..<NotifySocket.readLimit {
+                    guard let message = NotifySocket.receive(fd) else { return }
+                    onMessage(message)
+                }
             }
         } catch {
             Glibc.close(fd)
@@ -90,6 +95,9 @@ final class NotifySocket {
             throw SupervisorError("cannot watch the notify socket: \(error)")
         }
     }
+
+    /// How many datagrams one wake-up of the loop reads at most.
+    static let readLimit = 64
 
     /// Stops listening and removes the socket file.
     func close() {

@@ -15,7 +15,8 @@ import VerticalsWire
 /// When a line would take the file past `maxBytes`, or its first line is older than
 /// `rotation.maxAge`, the file is rotated: it becomes `<name>.log.1.gz` (see ``LogArchive``;
 /// `rotation.keep` files are kept) and a new file starts. Lines are written synchronously on the
-/// loop thread (small, local appends); compression runs off it. Loop-confined.
+/// loop thread (local appends, the lines of one chunk in one `write`, stamped with the time the
+/// chunk was read); compression runs off it. Loop-confined.
 final class ServiceLog {
     let path: String
     var maxBytes: Int
@@ -27,11 +28,17 @@ final class ServiceLog {
     private var rotations = 0
     /// The unfinished last line of each stream (1, 2).
     private var partial: [Int32: [UInt8]] = [:]
+    /// How the Swift runtime's crash report begins.
+    private static let crashHeadline = Array("*** Program crashed: ".utf8)
     /// A line longer than this is cut and written in pieces.
     private static let maxLineBytes = 16_384
     /// The last line the service wrote to stderr (at most 512 bytes of it), and when: the reason
     /// of a failed exit says it (see ``exitExplanation(neverReady:)``).
-    private(set) var lastErrorLine: (text: String, at: ContinuousClock.Instant)?
+    var lastErrorLine: (text: String, at: ContinuousClock.Instant)? {
+        lastErrorBytes.map { (PrintableText.of(String(decoding: $0.bytes, as: UTF8.self)), $0.at) }
+    }
+    /// The raw bytes of ``lastErrorLine``: made text only when asked, not for every line written.
+    private var lastErrorBytes: (bytes: [UInt8], at: ContinuousClock.Instant)?
     /// The Swift runtime's crash report headline (`*** Program crashed: … ***`), if the process
     /// printed one: the lines after it are a backtrace, so its last line says nothing.
     private(set) var crashLine: String?
@@ -41,6 +48,8 @@ final class ServiceLog {
     /// Who follows the log (``Supervisor/logs``): each gets every line written, without its
     /// newline, and is told when the log closes (its service left the manifest, or the supervisor ends).
     private var followers: [UInt64: (line: (String) -> Void, end: () -> Void)] = [:]
+    /// Stamped lines not yet written: a chunk's lines go to the file in one `write`.
+    private var batch: [UInt8] = []
 
     init(path: String, maxBytes: Int, rotation: LogRotation = LogRotation()) {
         self.path = path
@@ -51,32 +60,50 @@ final class ServiceLog {
 
     /// Appends a chunk of `stream` (1 stdout, 2 stderr); complete lines are written now.
     func append(stream: Int32, _ bytes: [UInt8]) {
+        let stamp = Stamp(Self.clock(), stream: Self.name(of: stream))
         var pending = partial[stream, default: []]
         pending.append(contentsOf: bytes)
         var start = 0
         while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            write(line: pending[start..<newline], stream: Self.name(of: stream))
+            add(line: pending[start..<newline], stamp)
             start = newline + 1
         }
         pending.removeFirst(start)
         while pending.count > Self.maxLineBytes {
-            write(line: pending[..<Self.maxLineBytes], stream: Self.name(of: stream))
+            add(line: pending[..<Self.maxLineBytes], stamp)
             pending.removeFirst(Self.maxLineBytes)
         }
         partial[stream] = pending
+        writeBatch()
+    }
+
+    /// What begins each line of one chunk: its time and stream, made once for all of them.
+    private struct Stamp {
+        let head: [UInt8]
+        let seconds: Int
+        let isStandardError: Bool
+
+        init(_ clock: (stamp: String, seconds: Int), stream: String) {
+            head = Array("\(clock.stamp) \(stream) ".utf8)
+            seconds = clock.seconds
+            isStandardError = stream == "stderr"
+        }
     }
 
     /// Writes what is left of unfinished lines (the process ended).
     func flush() {
+        let clock = Self.clock()
         for (stream, pending) in partial.sorted(by: { $0.key < $1.key }) where !pending.isEmpty {
-            write(line: pending[...], stream: Self.name(of: stream))
+            add(line: pending[...], Stamp(clock, stream: Self.name(of: stream)))
         }
         partial.removeAll()
+        writeBatch()
     }
 
     /// Writes a note of the supervisor's about this service.
     func note(_ text: String) {
-        write(line: Array(text.utf8)[...], stream: "supervisor")
+        add(line: Array(text.utf8)[...], Stamp(Self.clock(), stream: "supervisor"))
+        writeBatch()
     }
 
     func close() {
@@ -88,22 +115,39 @@ final class ServiceLog {
         for follower in ended { follower.end() }
     }
 
-    private func write(line: ArraySlice<UInt8>, stream: String) {
-        let (stamp, seconds) = Self.clock()
-        var bytes = Array("\(stamp) \(stream) ".utf8)
-        bytes.append(contentsOf: line)
-        bytes.append(UInt8(ascii: "\n"))
-        if stream == "stderr", !line.isEmpty { noteErrorLine(line) }
+    /// Adds `line` to the batch after `stamp`, rotating first when it would take the file past
+    /// its size or the file is too old.
+    private func add(line: ArraySlice<UInt8>, _ stamp: Stamp) {
+        if stamp.isStandardError, !line.isEmpty { noteErrorLine(line) }
         if !followers.isEmpty {
-            let text = String(decoding: bytes.dropLast(), as: UTF8.self)
+            let text = String(decoding: stamp.head + line, as: UTF8.self)
             for follower in followers.values { follower.line(text) }
         }
-        if size > 0 && (size + bytes.count > maxBytes || isTooOld(at: seconds)) { rotate() }
-        guard fd >= 0 else { return }
-        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        if written > 0 {
-            size += written
-            if firstLineAt == nil { firstLineAt = seconds }
+        let length = stamp.head.count + line.count + 1
+        let written = size + batch.count
+        if written > 0 && (written + length > maxBytes || isTooOld(at: stamp.seconds)) {
+            writeBatch()
+            rotate()
+        }
+        batch.append(contentsOf: stamp.head)
+        batch.append(contentsOf: line)
+        batch.append(UInt8(ascii: "\n"))
+        if firstLineAt == nil && fd >= 0 { firstLineAt = stamp.seconds }
+    }
+
+    /// Writes the batch to the file, all of it (a short write is continued).
+    private func writeBatch() {
+        defer { batch.removeAll(keepingCapacity: batch.count <= 1 << 20) }
+        guard fd >= 0, !batch.isEmpty else { return }
+        batch.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
+                size += written
+            }
         }
     }
 
@@ -132,7 +176,7 @@ final class ServiceLog {
 
     /// Forgets what the last process said (a new one starts).
     func forgetErrorLines() {
-        lastErrorLine = nil
+        lastErrorBytes = nil
         crashLine = nil
     }
 
@@ -149,10 +193,11 @@ final class ServiceLog {
 
     private func noteErrorLine(_ line: ArraySlice<UInt8>) {
         // It becomes part of `status` (the last exit's reason): nothing there may steer a terminal.
+        lastErrorBytes = (Array(line.prefix(512)), .now)
+        guard crashLine == nil, line.starts(with: Self.crashHeadline) else { return }
         let text = PrintableText.of(String(decoding: line.prefix(512), as: UTF8.self))
-        lastErrorLine = (text, .now)
         let headline = "*** Program crashed: "
-        if crashLine == nil, text.hasPrefix(headline) {
+        if text.hasPrefix(headline) {
             var what = text.dropFirst(headline.count)
             if what.hasSuffix(" ***") { what = what.dropLast(4) }
             crashLine = "crashed: \(what)"
