@@ -116,4 +116,25 @@ struct SuiteExpositionTests {
         #expect(metrics.value("evil_total", ["service": "evil2", "a": "\\x1b]0;owned\\x07"]) == 3)
         #expect(metrics.value("evil_total", ["service": "evil2", "a": "1"]) == 1)
     }
+
+    /// A daemon answering with as many families as a frame holds lines: the merge looks each
+    /// family up once (it compared each with every other, hours of root's CPU at a frame's worth),
+    /// and a second daemon's families that clash with them are still dropped.
+    @Test(.timeLimit(.minutes(1)))
+    func aDaemonWithAHundredThousandFamilies_isMerged_andClashesAreStillFound() throws {
+        let count = 100_000
+        var many = ""
+        for index in 0..<count { many += "# TYPE many_\(index) gauge\nmany_\(index) \(index)\n" }
+        let clashing = "# TYPE many_7 counter\nmany_7 1\n# TYPE many_8_bucket gauge\nmany_8_bucket 1\n# TYPE fresh gauge\nfresh 2\n"
+        var suite = SuiteExposition()
+        suite.add("honest", exposition: many)
+        suite.add("evil1", exposition: clashing)
+        let merged = suite.merged(Self.services, residentBytes: { _ in nil })
+        #expect(merged.unparsed.isEmpty)
+        #expect(merged.rewritten["honest"] == nil)
+        #expect(merged.rewritten["evil1"] == [.conflictingFamily: 1], "\(merged.rewritten)")
+        let metrics = try StrictExposition(merged.text)
+        #expect(metrics.value("many_99999", ["service": "honest"]) == 99_999)
+        #expect(metrics.value("fresh", ["service": "evil1"]) == 2)
+    }
 }

@@ -62,6 +62,17 @@ public struct Exposition: Sendable, Equatable {
 
     /// The families, in the order first met.
     public private(set) var families: [Family] = []
+    /// Where each family sits in ``families``, by name: a merge of many families looks each up
+    /// once, rather than searching them all (an exposition is what a vertical wrote, and may
+    /// hold as many families as a frame does lines).
+    private var positions: [String: Int] = [:]
+
+    public static func == (lhs: Exposition, rhs: Exposition) -> Bool { lhs.families == rhs.families }
+
+    /// The family named `name`, if any.
+    public func family(named name: String) -> Family? {
+        positions[name].map { families[$0] }
+    }
 
     /// An empty exposition.
     public init() {}
@@ -74,13 +85,14 @@ public struct Exposition: Sendable, Equatable {
                 guard let service else { return sample }
                 return Sample(name: sample.name, labels: [("service", service)] + sample.labels, value: sample.value)
             }
-            if let index = self.families.firstIndex(where: { $0.name == family.name }) {
+            if let index = positions[family.name] {
                 guard self.families[index].type == family.type else {
                     throw ParseError(
                         line: 0, reason: "\(family.name) is a \(self.families[index].type) and a \(family.type)")
                 }
                 self.families[index].samples += samples
             } else {
+                positions[family.name] = self.families.count
                 self.families.append(Family(name: family.name, type: family.type, help: family.help, samples: samples))
             }
         }
@@ -90,9 +102,10 @@ public struct Exposition: Sendable, Equatable {
     /// caller checked) joins it. ``SuiteExposition`` checks what it appends.
     mutating func append(_ families: [Family]) {
         for family in families {
-            if let index = self.families.firstIndex(where: { $0.name == family.name }) {
+            if let index = positions[family.name] {
                 self.families[index].samples += family.samples
             } else {
+                positions[family.name] = self.families.count
                 self.families.append(family)
             }
         }
@@ -124,6 +137,7 @@ public struct Exposition: Sendable, Equatable {
     /// no such line makes an `untyped` family of its own.
     public static func parse(_ text: String) throws(ParseError) -> [Family] {
         var families: [Family] = []
+        var named: Set<String> = []
         var helps: [String: String] = [:]
         for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = Substring(rawLine)
@@ -142,7 +156,7 @@ public struct Exposition: Sendable, Equatable {
                 guard ["counter", "gauge", "histogram", "summary", "untyped"].contains(type) else {
                     throw ParseError(line: number, reason: "\"\(type)\" is not a metric type")
                 }
-                guard !families.contains(where: { $0.name == name }) else {
+                guard named.insert(name).inserted else {
                     throw ParseError(line: number, reason: "a second # TYPE line for \(name)")
                 }
                 families.append(Family(name: name, type: type, help: helps[name]))
@@ -151,9 +165,10 @@ public struct Exposition: Sendable, Equatable {
             let sample = try parseSample(line, number: number)
             if let index = families.indices.last, belongs(sample.name, to: families[index].name) {
                 families[index].samples.append(sample)
-            } else if families.contains(where: { belongs(sample.name, to: $0.name) }) {
+            } else if familyNames(of: sample.name).contains(where: named.contains) {
                 throw ParseError(line: number, reason: "a sample of \(sample.name) apart from the rest of its family")
             } else {
+                named.insert(sample.name)
                 families.append(Family(name: sample.name, type: "untyped", help: helps[sample.name], samples: [sample]))
             }
         }
@@ -162,7 +177,18 @@ public struct Exposition: Sendable, Equatable {
 
     private static func belongs(_ sample: String, to family: String) -> Bool {
         guard sample.hasPrefix(family) else { return false }
-        return ["", "_bucket", "_sum", "_count", "_total", "_created"].contains(String(sample.dropFirst(family.count)))
+        return sampleSuffixes.contains(String(sample.dropFirst(family.count)))
+    }
+
+    /// What a sample's name may add to its family's.
+    private static let sampleSuffixes = ["", "_bucket", "_sum", "_count", "_total", "_created"]
+
+    /// The names of the families sample `name` may belong to: itself, and itself without each
+    /// suffix it ends in.
+    private static func familyNames(of name: String) -> [String] {
+        sampleSuffixes.compactMap { suffix in
+            suffix.isEmpty ? name : name.hasSuffix(suffix) ? String(name.dropLast(suffix.count)) : nil
+        }
     }
 
     private static func parseSample(_ line: Substring, number: Int) throws(ParseError) -> Sample {

@@ -95,12 +95,14 @@ public struct SuiteExposition: Sendable {
         }
         var suite = Exposition()
         suite.append(SuiteMetrics.supervisorFamilies(services, scraped: scraped, residentBytes: residentBytes))
+        var owners = SampleOwners(suite.families)
         var rewritten: [String: [Rewrite: Int]] = [:]
         for (service, families) in parsed {
             var counts: [Rewrite: Int] = [:]
             for family in families {
-                if let kept = Self.admit(family, service: service, into: suite, counts: &counts) {
+                if let kept = Self.admit(family, service: service, owners: owners, counts: &counts) {
                     suite.append([kept])
+                    owners.add(kept)
                 }
             }
             if !counts.isEmpty { rewritten[service] = counts }
@@ -112,7 +114,7 @@ public struct SuiteExposition: Sendable {
     /// `family` of `service` as it may join `suite`: labelled with its service, its samples
     /// cleaned; nil when the whole family is dropped. Every change is counted in `counts`.
     static func admit(
-        _ family: Exposition.Family, service: String, into suite: Exposition, counts: inout [Rewrite: Int]
+        _ family: Exposition.Family, service: String, owners: SampleOwners, counts: inout [Rewrite: Int]
     ) -> Exposition.Family? {
         func drop(_ reason: Rewrite, _ count: Int = 1) { counts[reason, default: 0] += count }
         let names = sampleNames(of: family)
@@ -120,12 +122,9 @@ public struct SuiteExposition: Sendable {
             drop(.supervisorFamily, family.samples.count)
             return nil
         }
-        for other in suite.families {
-            let sameFamily = other.name == family.name && other.type == family.type
-            if !sameFamily, other.name == family.name || !sampleNames(of: other).isDisjoint(with: names) {
-                drop(.conflictingFamily, family.samples.count)
-                return nil
-            }
+        if owners.conflict(family, names: names) {
+            drop(.conflictingFamily, family.samples.count)
+            return nil
         }
         var kept = Exposition.Family(name: family.name, type: family.type, help: family.help)
         var series = Set<String>()
@@ -156,6 +155,30 @@ public struct SuiteExposition: Sendable {
             return nil
         }
         return kept.samples.isEmpty ? nil : kept
+    }
+
+    /// The families merged so far, by name and by each sample name they may have: whether a
+    /// family may join is a few lookups, however many joined before it.
+    struct SampleOwners {
+        private var types: [String: String] = [:]
+        /// Each sample name, with the name of the family that may have it.
+        private var owners: [String: String] = [:]
+
+        init(_ families: [Exposition.Family]) {
+            for family in families { add(family) }
+        }
+
+        mutating func add(_ family: Exposition.Family) {
+            types[family.name] = family.type
+            for name in SuiteExposition.sampleNames(of: family) { owners[name] = family.name }
+        }
+
+        /// Whether `family` (whose sample names are `names`) clashes with one merged before: one
+        /// of its name with another type, or another family whose sample names overlap its own.
+        func conflict(_ family: Exposition.Family, names: Set<String>) -> Bool {
+            if let type = types[family.name], type != family.type { return true }
+            return names.contains { name in owners[name].map { $0 != family.name } ?? false }
+        }
     }
 
     /// The sample names a family of its type may have.
