@@ -48,6 +48,10 @@ extension EngineProcessTests {
             LogArchive.waitForPending()
             #expect(access(log + ".1.gz", F_OK) == 0 && access(log + ".2.gz", F_OK) == 0)
             #expect(access(log + ".3.gz", F_OK) != 0 && access(log + ".1", F_OK) != 0)
+            for archive in [log + ".1.gz", log + ".2.gz"] {
+                var info = stat()
+                #expect(stat(archive, &info) == 0 && info.st_mode & 0o777 == 0o640, "\(archive): the live log's mode, whatever the umask")
+            }
             let newer = try runCommand("/usr/bin/gzip", ["-dc", log + ".1.gz"], in: harness.directory)
             let older = try runCommand("/usr/bin/gzip", ["-dc", log + ".2.gz"], in: harness.directory)
             #expect(newer.status == 0 && older.status == 0, "\(newer.standardError)")

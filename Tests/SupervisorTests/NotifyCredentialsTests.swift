@@ -21,6 +21,8 @@ struct PrintableTextTests {
         ("c1 \u{9B}2Jcsi \u{9D}osc\u{9C}st \u{85}nel", "c1 csi st nel"),
         ("\u{1B}(Bcharset \u{1B}7saved", "charset saved"),
         ("bidi \u{202E}desrever\u{202C} \u{2066}iso\u{2069}", "bidi desrever iso"),
+        ("marks \u{200E}lrm\u{200F}rlm\u{061C}alm", "marks lrmrlmalm"),
+        ("one line\u{2028}split\u{2029}twice", "one linesplittwice"),
         ("unterminated \u{1B}]0;title without end", "unterminated "),
         ("trailing escape \u{1B}", "trailing escape "),
         ("ünïcödé ✓ 日本", "ünïcödé ✓ 日本"),

@@ -61,7 +61,14 @@ enum LogArchive {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { return false }
         defer { close(input) }
-        guard let output = gzopen(destination, "wb6") else { return false }
+        // The archive is made with the live log's mode (0640), not gzopen's 0666 less the umask,
+        // and never through a link; gzclose closes the descriptor.
+        let file = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o640)
+        guard file >= 0 else { return false }
+        guard let output = gzdopen(file, "wb6") else {
+            close(file)
+            return false
+        }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var ok = true
         while ok {

@@ -1,10 +1,13 @@
+import VerticalsSupervisorClient
+
 /// Text a service sent (`STATUS=` and the other values of a notify datagram) made safe to show
 /// in `status` and to write to a log that an operator reads on a terminal: C0 and C1 control
 /// characters and DEL are dropped, and an escape sequence is dropped whole (CSI `ESC [ … m`,
 /// OSC `ESC ] … BEL`, DCS/SOS/PM/APC strings up to their terminator, two-character escapes),
-/// so that no colour, cursor move, title change or hyperlink survives as text either. The
-/// bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069), which reorder what a
-/// terminal shows, go too.
+/// so that no colour, cursor move, title change or hyperlink survives as text either. Every other
+/// character that `VisibleText` shows as an escape goes too (one rule for what steers a
+/// terminal): the bidirectional overrides, isolates and marks, which reorder what a terminal
+/// shows, and the line and paragraph separators, which split a line.
 ///
 /// ```swift
 /// PrintableText.of("\u{1B}[2J\u{1B}]0;owned\u{07}serving")  // "serving"
@@ -21,9 +24,8 @@ enum PrintableText {
             case 0x1B: index = afterEscape(scalars, index + 1)
             case 0x9B: index = afterControlSequence(scalars, index + 1)
             case 0x90, 0x98, 0x9D, 0x9E, 0x9F: index = afterControlString(scalars, index + 1)
-            case 0x00..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: index += 1
             default:
-                kept.append(scalars[index])
+                if !VisibleText.isEscaped(scalars[index]) { kept.append(scalars[index]) }
                 index += 1
             }
         }
