@@ -76,7 +76,12 @@ public enum BackupFile {
                 message: "\(source) is not a backup its vertical wrote (a plain file of uid \(folderInfo.st_uid) "
                     + "with one name): it is left where it is; look at what put it there")
         }
-        let data = try dataBytes(input, named: source, size: Int(info.st_size))
+        // Measured once, and copied as measured: the vertical still owns the file and may grow it
+        // meanwhile, and what it adds after this look is not copied, so the bound and the free
+        // space checked here are the bound and the space the copy takes.
+        let size = Int(info.st_size)
+        let ranges = try dataRanges(input, named: source, size: size)
+        let data = ranges.reduce(0) { $0 + $1.count }
         guard data <= maxBytes else {
             throw StoreError(
                 message: "\(source) holds \(data) bytes of data, over the \(maxBytes) a backup may "
@@ -89,7 +94,7 @@ public enum BackupFile {
             let path = "\(folder)/\(numbered(target, attempt))"
             do {
                 guard lseek(input, 0, SEEK_SET) == 0 else { throw StoreError.system("cannot read \(source)") }
-                try copy(input, named: source, to: path, mode: 0o600)
+                try copy(input, named: source, to: path, mode: 0o600, measured: (size, ranges))
                 try sync(path)
             } catch let error as StoreError where error.message.hasPrefix(StoreError.existsPrefix) {
                 continue
@@ -99,7 +104,7 @@ public enum BackupFile {
             }
             syncFolder(of: path)
             _ = try? FolderOwnerAccess.run(as: owner) { unlinkat(backups, name, 0) }
-            return (path, Int(info.st_size))
+            return (path, size)
         }
         throw StoreError(message: "\(folder) holds a thousand backups named \(target) already: choose another folder")
     }
@@ -204,11 +209,22 @@ public enum BackupFile {
     /// Copies the open file `input` (`source` names it in errors) to a new file `destination`
     /// (created with `mode`, never over an existing file or through a link): its data, with its
     /// holes left holes (`SEEK_DATA`/`SEEK_HOLE`), so a sparse file costs its data and no more.
-    static func copy(_ input: Int32, named source: String, to destination: String, mode: mode_t) throws {
-        var info = stat()
-        guard fstat(input, &info) == 0 else { throw StoreError.system("cannot read \(source)") }
-        let size = Int(info.st_size)
-        let ranges = try dataRanges(input, named: source, size: size)
+    /// `measured`: the size and data ranges already read of it, the most that is copied, whatever
+    /// the file holds by then; else they are read here.
+    static func copy(
+        _ input: Int32, named source: String, to destination: String, mode: mode_t,
+        measured: (size: Int, ranges: [Range<Int>])? = nil
+    ) throws {
+        let size: Int
+        let ranges: [Range<Int>]
+        if let measured {
+            (size, ranges) = measured
+        } else {
+            var info = stat()
+            guard fstat(input, &info) == 0 else { throw StoreError.system("cannot read \(source)") }
+            size = Int(info.st_size)
+            ranges = try dataRanges(input, named: source, size: size)
+        }
         let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard output >= 0 else {
             if errno == EEXIST { throw StoreError.exists(destination) }

@@ -106,7 +106,7 @@ extension SQLiteStore {
         try BackupFile.copy(main, named: path, to: kept, mode: 0o600)
         if let wal { try BackupFile.copy(wal, named: path + "-wal", to: kept + "-wal", mode: 0o600) }
         do {
-            let copy = try DatabaseQueue(path: kept)
+            let copy = try DatabaseQueue(path: kept, configuration: Self.untrustedFile(readonly: false))
             try copy.writeWithoutTransaction { db in
                 _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
                 _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")
@@ -119,12 +119,25 @@ extension SQLiteStore {
         return kept
     }
 
+    /// How the supervisor opens a store a vertical wrote (a backup to check, a replaced store to
+    /// keep): its schema is the vertical's, so nothing in it runs (no function or virtual table a
+    /// view or trigger names, `trusted_schema = OFF`), and a damaged page is refused before it is
+    /// read (`cell_size_check`). What a vertical's bytes can still make of SQLite's C parser in
+    /// the supervisor's process is said in docs/SECURITY.md.
+    static func untrustedFile(readonly: Bool) -> Configuration {
+        var configuration = Configuration()
+        configuration.readonly = readonly
+        configuration.qos = SQLiteStore.queueQoS
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA trusted_schema = OFF; PRAGMA cell_size_check = ON")
+        }
+        return configuration
+    }
+
     /// Throws unless `file` (a copy of the backup `source`, which errors name) opens as an SQLite
     /// store that passes `PRAGMA integrity_check` and belongs to `owner` or to no vertical yet.
     static func checkBackup(_ file: String, named source: String, of owner: StoreOwner, knownOwners: [String]) throws {
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.qos = SQLiteStore.queueQoS
+        let configuration = Self.untrustedFile(readonly: true)
         let verdict: String
         do {
             let queue = try DatabaseQueue(path: file, configuration: configuration)
