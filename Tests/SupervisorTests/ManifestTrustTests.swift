@@ -6,6 +6,7 @@ import VerticalsDeploy
 import VerticalsManifest
 import VerticalsScaffold
 import VerticalsSupervisor
+import VerticalsSupervisorClient
 import VerticalsSupervisorCommands
 import VerticalsTesting
 
@@ -141,5 +142,27 @@ import VerticalsTesting
         chmod(path, 0o644)
         let found = try SecretRecipients.find(supervisor: nil, environment: ["VERTICALS_SECRETS_FILE": path], systemd: false)
         #expect(found.recipients == [.sessions: "evil"])
+    }
+
+    /// A member of the operator group may not ask the supervisor (its control socket is root's):
+    /// it reads the file the supervisor wrote in its run folder, believed only when its owner
+    /// alone could have written it.
+    @Test func theRunFoldersFile_isRead_whenNoSupervisorAnswers_andPassedOverWhenOthersMayWrite() throws {
+        let directory = TemporaryDirectory()
+        chmod(directory.path, 0o700)
+        let run = RunDirectory(directory.file("run"))
+        mkdir(run.path, 0o755)
+        writeText("password = accounts\nsessions = accounts\n", to: run.secretRecipientsFile)
+        chmod(run.secretRecipientsFile, 0o644)
+        let found = try SecretRecipients.find(supervisor: nil, runFile: run.secretRecipientsFile, environment: [:], systemd: false)
+        #expect(found.recipients == [.password: "accounts", .sessions: "accounts"])
+        #expect(found.source == run.secretRecipientsFile)
+
+        chmod(run.secretRecipientsFile, 0o666)
+        #expect {
+            _ = try SecretRecipients.find(supervisor: nil, runFile: run.secretRecipientsFile, environment: [:], systemd: false)
+        } throws: { error in
+            "\(error)".contains("\(run.secretRecipientsFile) is not believed")
+        }
     }
 }

@@ -28,6 +28,7 @@ extension SupervisorEngine {
             unit.log.close()
         }
         manifest = newManifest
+        writeSecretRecipients()
         peerEndpoints = endpoints
         self.routes = routes
         order = (try? StartOrder.of(newManifest)) ?? newManifest.services.map(\.name)

@@ -129,6 +129,7 @@ public actor SupervisorEngine {
     public func start() async throws {
         let run = configuration.runDirectory
         try run.prepare()
+        writeSecretRecipients()
         killLeftovers()
         order = try StartOrder.of(manifest)
         notifySocket = try NotifySocket(path: run.notifySocket, loop: loop) { message in

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VerticalsContract
 
 /// The layout of a supervisor's run directory (`.run/` under `make run`):
 ///
@@ -55,6 +56,9 @@ public struct RunDirectory: Sendable, Equatable {
     /// Where the supervisor keeps the stores of service `name` a restore replaced: a folder of the
     /// supervisor's own (0700), never the service's.
     public func replacedStoresDirectory(for name: String) -> String { "\(path)/replaced/\(name)" }
+    /// Which vertical receives each kind of secret, as the running manifest's `receives` says:
+    /// written by the supervisor, read by a CLI that may not ask it (the control socket is its user's).
+    public var secretRecipientsFile: String { "\(path)/\(SecretRecipientsFile.name)" }
 
     /// Creates ``replacedStoresDirectory(for:)`` (0700) and checks it and its parent are this
     /// user's folders, not links.

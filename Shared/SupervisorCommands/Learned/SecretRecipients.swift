@@ -8,9 +8,12 @@ import VerticalsSupervisorClient
 /// `daemon.describe` and never a cache. In order:
 ///
 /// 1. the `status` of a supervisor whose control socket passed the listener check;
-/// 2. the file `VERTICALS_SECRETS_FILE` names (as `export systemd` writes it), owned by root or
+/// 2. the file that supervisor writes in its run folder, owned by root or this user in folders
+///    nobody else may write (what a member of the operator group, who may not ask root's
+///    supervisor, reads);
+/// 3. the file `VERTICALS_SECRETS_FILE` names (as `export systemd` writes it), owned by root or
 ///    this user in folders nobody else may write;
-/// 3. on a systemd host, `verticals-secrets.conf` beside `verticals.target`, owned by root in
+/// 4. on a systemd host, `verticals-secrets.conf` beside `verticals.target`, owned by root in
 ///    root's folders.
 ///
 /// With none of them the CLI refuses, and says which it looked for.
@@ -22,20 +25,26 @@ package struct SecretRecipients: Equatable {
 
     /// The recipients `suite` learned from its supervisor, else those of the files above.
     static func find(suite: SuiteVerticals) throws -> SecretRecipients {
-        try find(supervisor: suite.secretRecipients)
+        try find(supervisor: suite.secretRecipients, runFile: suite.secretRecipientsFile)
     }
 
     /// The recipients a checked supervisor's `status` gave (`supervisor`), else those of the
     /// files above, read with `environment`, for a CLI running as `euid`; `systemd`: whether
     /// systemd runs the suite here.
     package static func find(
-        supervisor: [SecretKind: String]?, environment: [String: String] = ProcessEnvironment.current,
+        supervisor: [SecretKind: String]?, runFile: String? = nil, environment: [String: String] = ProcessEnvironment.current,
         euid: UInt32 = geteuid(), systemd: Bool = SystemdSuite.isRunning
     ) throws -> SecretRecipients {
         if let recipients = supervisor {
             return SecretRecipients(recipients: recipients, source: "the supervisor's status")
         }
         var looked = ["no supervisor that passed the listener check answered status"]
+        if let runFile, access(runFile, F_OK) == 0 {
+            if RootPlacedSocket.isPlaced(runFile, type: S_IFREG, by: [0, euid]) {
+                return try read(runFile, trusting: [0, euid], variable: false)
+            }
+            looked.append("\(runFile) is not believed (not root's or this user's alone, in folders nobody else may write)")
+        }
         if let path = environment[SupervisorSettings.secretsFile.name], !path.isEmpty {
             return try read(path, trusting: [0, euid], variable: true)
         }

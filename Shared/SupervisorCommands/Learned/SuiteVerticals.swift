@@ -26,6 +26,10 @@ struct SuiteVerticals {
     /// Which vertical receives each kind of secret, from the `status` of a supervisor that passed
     /// the check (its manifest's `receives`); nil when no checked supervisor answered.
     var secretRecipients: [SecretKind: String]?
+    /// The recipients file of the run folder the supervisor's sockets are in
+    /// (``RunDirectory/secretRecipientsFile``), when no checked supervisor answered: a member of
+    /// the operator group may not ask the supervisor, and reads what it wrote there.
+    var secretRecipientsFile: String?
 
     /// The manifest of the checkout the command runs in, read when no supervisor answers.
     static let defaultManifest = "deploy/suite.toml"
@@ -79,8 +83,10 @@ struct SuiteVerticals {
         add(endpointNames, from: "\(SocketDirectory.endpointVariablePrefix)*")
         let named = names
         add(UnknownVertical.socketNames(in: connection.sockets.path), from: connection.sockets.path)
-        return SuiteVerticals(
+        var suite = SuiteVerticals(
             names: names, named: named, sources: sources, supervisedPIDs: pids, secretRecipients: recipients)
+        if recipients == nil { suite.secretRecipientsFile = RunDirectory(runDirectory).secretRecipientsFile }
+        return suite
     }
 
     /// "known: a, b (from …)", or what was looked at when nothing was found.
