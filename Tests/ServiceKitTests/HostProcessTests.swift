@@ -133,6 +133,38 @@ struct HostProcessTests {
         try raw.send(Message.frame(Envelope(kind: .cancel, correlationID: 1), rawBody: EmptyCollection()))
     }
 
+    /// A caller cancels request 5 and at once uses id 5 again. The first handler ends on its
+    /// cancellation after the second request is filed under the same id: its late answer must not
+    /// take the second request's place, nor be sent as the answer to it.
+    @Test func host_idUsedAgainAfterACancel_isAnsweredByItsOwnRequest() throws {
+        let suite = try SuiteFixture.servingEcho()
+        let raw = try RawClient(path: suite.socket(), receiveTimeout: .seconds(30))
+        let first = TestEcho.EchoInput(text: "first", delayMilliseconds: 20_000).encodedBody()
+        try raw.sendRequest(id: 5, operation: "echo.echo", body: first)
+        // The cancel and the new request in one write: read in one turn, so the second request is
+        // filed before the first handler, woken by its cancellation, can answer.
+        let second = TestEcho.EchoInput(text: "second", delayMilliseconds: 200).encodedBody()
+        try raw.send(
+            Message.frame(Envelope(kind: .cancel, correlationID: 5), rawBody: EmptyCollection())
+                + Message.frame(Envelope(kind: .request, correlationID: 5, operation: "echo.echo"), rawBody: second))
+        guard case .message(let answer) = raw.receive() else {
+            Issue.record("no answer to the second request 5")
+            return
+        }
+        #expect(answer.envelope.correlationID == 5)
+        #expect(answer.envelope.kind == .response, "answered \(answer.envelope.kind), the first request's end")
+        if answer.envelope.kind == .response {
+            #expect(try answer.decodeBody(as: TestEcho.EchoOutput.self).text == "second")
+        }
+        // One answer for it, and nothing after: a ping's answer comes next.
+        try raw.sendRequest(id: 6, operation: "echo.echo", body: TestEcho.EchoInput(text: "after").encodedBody())
+        guard case .message(let next) = raw.receive() else {
+            Issue.record("no answer to request 6")
+            return
+        }
+        #expect(next.envelope.correlationID == 6)
+    }
+
     @Test func host_garbageFrame_answersProtocolErrorClosesThatConnectionAndServesOthers() async throws {
         let suite = try SuiteFixture.servingEcho()
         let bad = try RawClient(path: suite.socket())

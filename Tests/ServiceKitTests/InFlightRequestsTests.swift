@@ -6,9 +6,9 @@ import Testing
 /// the first in a slot of its own and the others in a dictionary, found and removed wherever
 /// they sit.
 struct InFlightRequestsTests {
-    static func entry(deadline: MonotonicInstant? = nil) -> ServerConnection.InFlight {
+    static func entry(deadline: MonotonicInstant? = nil, serial: UInt64 = 1) -> ServerConnection.InFlight {
         ServerConnection.InFlight(
-            task: nil, deadline: deadline, started: .now, counts: OperationCounts(name: "test.op"), isStream: false)
+            task: nil, serial: serial, deadline: deadline, started: .now, counts: OperationCounts(name: "test.op"), isStream: false)
     }
 
     @Test func insert_givenOneRequest_findsCountsAndRemovesIt() {
@@ -37,6 +37,20 @@ struct InFlightRequestsTests {
         for id: UInt64 in [3, 4, 2] { #expect(requests.removeValue(forKey: id) != nil) }
         #expect(requests.count == 0)
         #expect(requests.removeValue(forKey: 2) == nil)
+    }
+
+    /// A cancelled request's id used again while its handler still runs: the old handler's late
+    /// answer finds the id filed for the new request, and must leave it there.
+    @Test func removeValue_ofAnIdNowAnotherRequests_leavesTheNewOneFiled() {
+        var requests = ServerConnection.InFlightRequests()
+        requests.insert(Self.entry(serial: 2), id: 5)
+        requests.insert(Self.entry(serial: 3), id: 6)
+        #expect(requests.removeValue(forKey: 5, serial: 1) == nil, "the slot's request is another's")
+        #expect(requests.removeValue(forKey: 6, serial: 1) == nil, "the dictionary's request is another's")
+        #expect(requests.count == 2)
+        #expect(requests.removeValue(forKey: 6, serial: 3)?.serial == 3)
+        #expect(requests.removeValue(forKey: 5, serial: 2)?.serial == 2)
+        #expect(requests.count == 0)
     }
 
     @Test func deadlines_givenRequestsWithAndWithoutOne_listsEachRequestOnce() {

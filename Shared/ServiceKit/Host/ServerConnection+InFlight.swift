@@ -39,6 +39,16 @@ extension ServerConnection {
             return others.isEmpty ? nil : others.removeValue(forKey: id)
         }
 
+        /// Removes and returns request `id` when it is the connection's `serial`th request; nil
+        /// when it is not filed, or when the id is now another request's.
+        mutating func removeValue(forKey id: UInt64, serial: UInt64) -> InFlight? {
+            if single != nil && singleID == id {
+                return single?.serial == serial ? single.take() : nil
+            }
+            guard !others.isEmpty, others[id]?.serial == serial else { return nil }
+            return others.removeValue(forKey: id)
+        }
+
         /// Calls `body` with each filed request, in no order.
         func forEach(_ body: (UInt64, InFlight) -> Void) {
             if let single { body(singleID, single) }

@@ -22,6 +22,10 @@ final class ServerConnection: @unchecked Sendable {
     struct InFlight {
         /// The handler's task; nil while it runs inline, before its first suspension.
         var task: Task<Void, Never>?
+        /// Which request of the connection this is, counted from 1: a caller may use an id again
+        /// once its request was cancelled or timed out, while that request's handler still runs;
+        /// its late answer must not take the new request's entry (``finished(_:_:_:serial:answeredAtOnce:)``).
+        let serial: UInt64
         let deadline: MonotonicInstant?
         let started: MonotonicInstant
         let counts: OperationCounts
@@ -79,6 +83,8 @@ final class ServerConnection: @unchecked Sendable {
     /// Bumped as ``serveInline(_:)``'s task starts inline in the read callback and again once it
     /// returns there, so a task that suspended and resumed later sees it is no longer inline.
     private var inlineBatch: UInt64 = 0
+    /// The ``InFlight/serial`` of the last request admitted.
+    private var serials: UInt64 = 0
     /// The timer entry that checks the earliest deadline of a request in flight (see `+Deadlines`).
     var deadlineCheck = DeadlineCheck()
     private(set) var logger: Logger
@@ -157,7 +163,7 @@ final class ServerConnection: @unchecked Sendable {
         } catch {
             (failure, frame) = failed(request.id, error, request.context)
         }
-        finished(request.id, frame, failure, answeredAtOnce: true)
+        finished(request.id, frame, failure, serial: request.entry.serial, answeredAtOnce: true)
     }
 
     /// The code and error frame that answer request `id` whose handler threw `error`.
@@ -277,8 +283,9 @@ final class ServerConnection: @unchecked Sendable {
                 traceparent: envelope.traceparent, peer: connection.peerCredentials, caller: caller,
                 callerIsOperator: grant.isOperator, logger: logger, events: self)
         }
+        serials &+= 1
         var entry = InFlight(
-            task: nil, deadline: deadline?.instant, started: now, counts: counts, isStream: operation.isStream,
+            task: nil, serial: serials, deadline: deadline?.instant, started: now, counts: counts, isStream: operation.isStream,
             audited: operation.audited, traced: traces == nil ? nil : context)
         if let idleExit, operation.keepsDaemonUp {
             entry.keepsUp = true
@@ -334,7 +341,7 @@ final class ServerConnection: @unchecked Sendable {
                         (failure, frame) = failed(request.id, error, request.context)
                     }
                     loop.preconditionInEventLoop()
-                    finished(request.id, frame, failure)
+                    finished(request.id, frame, failure, serial: request.entry.serial)
                     // Only while still inline: once a handler suspended, the frames after it belong to
                     // the read callback again (its order, its backpressure).
                     guard inlineBatch == batch else { return }
@@ -368,11 +375,14 @@ final class ServerConnection: @unchecked Sendable {
             ?? ServiceError(.internal, "internal error while serving \(context.operation)")
     }
 
-    private func finished(_ id: UInt64, _ frame: [UInt8], _ failure: ErrorCode?, answeredAtOnce: Bool = false) {
+    /// Request `id` (the connection's `serial`th) is answered with `frame`: written, unless the
+    /// request was already answered (its deadline passed, or the caller cancelled it, and maybe
+    /// used its id again since), then counted.
+    private func finished(_ id: UInt64, _ frame: [UInt8], _ failure: ErrorCode?, serial: UInt64, answeredAtOnce: Bool = false) {
         let entry: InFlight
         if let inline = running.take(id) {
             entry = inline
-        } else if let filed = inFlight.removeValue(forKey: id) {
+        } else if let filed = inFlight.removeValue(forKey: id, serial: serial) {
             entry = filed
         } else {
             // Absent when the deadline passed or the caller cancelled: that answer was already given.
