@@ -43,6 +43,30 @@ static inline int vt_ssl_peer_uri(SSL *ssl, const char *prefix, char *out, size_
     return found;
 }
 
+/// Whether the oldest error on this thread's OpenSSL queue (left queued) is about a
+/// certificate: an alert in which the peer refused ours (bad, unsupported, revoked, expired,
+/// unknown, from an unknown CA, access denied, or none given where one is required), or ours
+/// refusing the peer's. Trying again with the same certificates cannot help.
+static inline int vt_ssl_error_is_certificate(void) {
+    unsigned long code = ERR_peek_error();
+    if (code == 0 || ERR_GET_LIB(code) != ERR_LIB_SSL) return 0;
+    switch (ERR_GET_REASON(code)) {
+    case SSL_R_SSLV3_ALERT_BAD_CERTIFICATE:
+    case SSL_R_SSLV3_ALERT_UNSUPPORTED_CERTIFICATE:
+    case SSL_R_SSLV3_ALERT_CERTIFICATE_REVOKED:
+    case SSL_R_SSLV3_ALERT_CERTIFICATE_EXPIRED:
+    case SSL_R_SSLV3_ALERT_CERTIFICATE_UNKNOWN:
+    case SSL_R_TLSV1_ALERT_UNKNOWN_CA:
+    case SSL_R_TLSV1_ALERT_ACCESS_DENIED:
+    case SSL_R_TLSV13_ALERT_CERTIFICATE_REQUIRED:
+    case SSL_R_CERTIFICATE_VERIFY_FAILED:
+    case SSL_R_PEER_DID_NOT_RETURN_A_CERTIFICATE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /// The oldest error on this thread's OpenSSL queue, as text (cleared), for logs.
 static inline void vt_ssl_error_text(char *out, size_t capacity) {
     unsigned long code = ERR_get_error();

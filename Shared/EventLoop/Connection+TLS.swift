@@ -31,8 +31,8 @@ extension Connection {
         do {
             tls = try TLSSession(context: context)
         } catch {
-            loop.deferOnLoop { onSecured(.tls(error.description)) }
-            beginClose(error: .tls(error.description))
+            loop.deferOnLoop { onSecured(.tls(error)) }
+            beginClose(error: .tls(error))
             return
         }
         self.expectedPeer = expectedPeer
@@ -56,7 +56,7 @@ extension Connection {
             open = try tls.receive(bytes) { plaintext in decoder.append(plaintext) }
         } catch {
             flushTLSOutput()  // the alert tells the peer why
-            failTLS(.tls(error.description))
+            failTLS(.tls(error))
             return
         }
         flushTLSOutput()
@@ -72,7 +72,7 @@ extension Connection {
     private func secured() {
         if let expectedPeer, tls?.peerName != expectedPeer {
             let presented = tls?.peerName.map { "verticals://\($0)" } ?? "no verticals:// name"
-            failTLS(.tls("the server's certificate names \(presented), not verticals://\(expectedPeer)"))
+            failTLS(.certificate("the server's certificate names \(presented), not verticals://\(expectedPeer)"))
             return
         }
         isHandshaking = false

@@ -19,6 +19,7 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         case closed
         case system(operation: String, code: Int32)
         case tls(String)
+        case certificate(String)
         case spawn(step: String, code: Int32)
     }
 
@@ -51,6 +52,25 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
     /// peer name, a handshake not finished in time, a corrupt record.
     public static func tls(_ message: String) -> EventLoopError {
         EventLoopError(reason: .tls(message))
+    }
+
+    /// A TLS handshake or record failed over a certificate: the peer refused this side's (an
+    /// alert), or this side refused the peer's, or it does not name the peer expected. Its
+    /// ``kind`` is `tls`; ``refusesCertificate`` tells it apart.
+    public static func certificate(_ message: String) -> EventLoopError {
+        EventLoopError(reason: .certificate(message))
+    }
+
+    /// The TLS failure `error` is: ``certificate(_:)`` when it refused a certificate, else ``tls(_:)``.
+    public static func tls(_ error: TLSError) -> EventLoopError {
+        error.refusesCertificate ? .certificate(error.description) : .tls(error.description)
+    }
+
+    /// Whether a certificate was refused, by either side: trying again with the same
+    /// certificates cannot help.
+    public var refusesCertificate: Bool {
+        if case .certificate = reason { return true }
+        return false
     }
 
     /// A step of a `ChildProcess/Options/Launch/vfork(parentDeathSignal:)` start failed in the
@@ -88,7 +108,7 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         case .notFound: .notFound
         case .closed: .closed
         case .system: .system
-        case .tls: .tls
+        case .tls, .certificate: .tls
         case .spawn: .spawn
         }
     }
@@ -122,7 +142,7 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         case .connectionRefused: UV_ECONNREFUSED.rawValue
         case .addressInUse: UV_EADDRINUSE.rawValue
         case .pathTooLong: UV_ENAMETOOLONG.rawValue
-        case .tls: UV_EPROTO.rawValue
+        case .tls, .certificate: UV_EPROTO.rawValue
         case .closed: nil
         }
     }
@@ -146,7 +166,7 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
             "closed: the connection or event loop was closed before the operation completed"
         case .system(let operation, let code):
             "\(operation) failed: \(Self.name(of: code)) (\(Self.message(of: code)))"
-        case .tls(let message):
+        case .tls(let message), .certificate(let message):
             message
         case .spawn(let step, let code):
             "spawn: \(step): \(Self.name(of: code)) (\(Self.message(of: code)))"

@@ -46,12 +46,13 @@ struct TLSHostTests {
         return ServiceClient(loop: loop, sockets: SocketDirectory.from(environment: environment), defaultTimeout: .seconds(20))
     }
 
-    func expectRefused(_ client: ServiceClient, _ code: ErrorCode, _ what: String) async {
+    func expectRefused(_ client: ServiceClient, _ code: ErrorCode, _ what: String, retryable: Bool? = nil) async {
         do {
             _ = try await client.call(echo.echo, .init(text: "refused?"))
             Issue.record("\(what) was served")
         } catch {
             #expect(error.code == code, "\(what): \(error)")
+            if let retryable { #expect(error.retryable == retryable, "\(what): \(error)") }
         }
     }
 
@@ -77,7 +78,9 @@ struct TLSHostTests {
         let stranger = client(
             TestCertificateAuthority.Issued(certificate: other.certificate, key: other.key, authority: ca.certificate), loop: loop)
         defer { stranger.close() }
-        await expectRefused(stranger, .unavailable, "a caller another CA signed")
+        // The server's alert (unknown CA) reaches the caller as what it is: a certificate refused,
+        // which no retry with the same certificate mends; not a callee that cannot be reached.
+        await expectRefused(stranger, .permissionDenied, "a caller another CA signed", retryable: false)
 
         let honest = client(try ca.issue("orders"), loop: loop)
         defer { honest.close() }
@@ -94,7 +97,8 @@ struct TLSHostTests {
             _ = try await orders.call(echo.echo, .init(text: "x"))
             Issue.record("called echo on a server whose certificate names ledger")
         } catch {
-            #expect(error.code == .unavailable)
+            #expect(error.code == .permissionDenied)
+            #expect(!error.retryable)
             #expect(error.message.contains("verticals://ledger, not verticals://echo"), "\(error.message)")
         }
     }

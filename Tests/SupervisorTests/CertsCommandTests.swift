@@ -104,7 +104,10 @@ struct CertsCommandTests {
 
         let stranger = try TestCertificateAuthority(in: directory, name: "other-ca").issue("operator")
         let refused = try call(as: (stranger.certificate, stranger.key, "\(certs)/operator/ca.crt"))
-        #expect(refused.status == 69 && refused.standardError.contains("TLS"), "another CA's certificate: \(refused.standardError)")
+        // Refused for its certificate, which no retry mends: permissionDenied (exit 1), not unreachable (69).
+        #expect(
+            refused.status == 1 && refused.standardError.contains("permissionDenied") && refused.standardError.contains("TLS"),
+            "another CA's certificate: \(refused.status) \(refused.standardError)")
 
         // A minted certificate the daemon's allow-list does not name: served no request.
         let undeclared = try call(as: ("\(certs)/catalog/tls.crt", "\(certs)/catalog/tls.key", "\(certs)/catalog/ca.crt"))

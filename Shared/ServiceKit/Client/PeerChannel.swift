@@ -145,6 +145,10 @@ final class PeerChannel {
                     connect()
                 }
             }
+        case .failure(let error) where error.refusesCertificate:
+            connectRetryDelay = Self.firstConnectRetry
+            state = .idle
+            failAll(certificateRefused(error))
         case .failure(let error):
             connectRetryDelay = Self.firstConnectRetry
             state = .idle
@@ -152,6 +156,14 @@ final class PeerChannel {
                 .unavailable, "\(service) is not reachable at \(endpoint): \(error)",
                 details: [ErrorDetail("service", service)], retryable: true))
         }
+    }
+
+    /// A certificate refused, by the callee or by this side: `permissionDenied`, and not worth a
+    /// retry, which would present the same certificates again; the error says whose was refused.
+    private func certificateRefused(_ error: EventLoopError) -> ServiceError {
+        ServiceError(
+            .permissionDenied, "\(service) at \(endpoint) and this vertical do not accept each other's certificates: \(error)",
+            details: [ErrorDetail("service", service)])
     }
 
     private func connected(_ connection: Connection) {
@@ -178,6 +190,12 @@ final class PeerChannel {
         }
         connection.onClose = { [self] error in
             if case .connected(let current) = self.state, current === connection { self.state = .idle }
+            // TLS 1.3: the callee checks this side's certificate after the client's handshake is
+            // done, so its refusal arrives as the first thing read.
+            if let error, error.refusesCertificate {
+                self.failAll(self.certificateRefused(error))
+                return
+            }
             let reason = error.map { ": \($0)" } ?? ""
             self.failAll(ServiceError(
                 .unavailable, "the connection to \(self.service) closed before it answered\(reason)",
