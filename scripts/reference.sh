@@ -8,7 +8,8 @@
 #                                  settings and exit statuses),
 #                                  docs/reference/svc-supervisor.md (every command on one page) and
 #                                  docs/reference/manifest.md (every manifest key, from the decoder's list),
-#                                  docs/reference/environment.md (every variable each program reads)
+#                                  docs/reference/environment.md (every variable each program reads),
+#                                  and docs/FRAMEWORK.md's table of modules (scripts/framework-table.py)
 #   scripts/reference.sh --check   generate into .build and fail, naming each page, when what is
 #                                  committed differs from what the code gives now (make test runs it)
 #
@@ -136,6 +137,8 @@ if $check; then
     done
     cmp -s "$markdown" docs/reference/svc-supervisor.md || stale+=(docs/reference/svc-supervisor.md)
     cmp -s "$environment" docs/reference/environment.md || stale+=(docs/reference/environment.md)
+    "$SWIFT" package dump-package | python3 scripts/framework-table.py --check >/dev/null \
+        || stale+=("docs/FRAMEWORK.md (its table of modules, from Package.swift)")
     if [ ${#stale[@]} -gt 0 ]; then
         echo "reference: these pages differ from what the command line gives now; run \`make reference\`:" >&2
         printf '  %s\n' "${stale[@]}" >&2
@@ -148,5 +151,6 @@ else
     cp "$markdown" docs/reference/svc-supervisor.md
     cp "$keys" docs/reference/manifest.md
     cp "$environment" docs/reference/environment.md
+    "$SWIFT" package dump-package | python3 scripts/framework-table.py >/dev/null
     echo "wrote docs/man ($(ls docs/man | wc -l) pages), docs/reference/svc-supervisor.md, manifest.md and environment.md"
 fi
