@@ -251,6 +251,57 @@ struct RootWorkTests {
         await harness.shutdown()
     }
 
+    /// A manifest's `VERTICALS_TLS_KEY` naming a file of root's that is no key (`/etc/shadow`
+    /// passes every other check): root hands over only `DIR/NAME/tls.key`, and leaves the rest as
+    /// it was.
+    @Test(.enabled(if: isRoot, "needs root: gives a key to another uid"))
+    func keyHandover_ofAFileNotLaidOutAsAKey_isRefused_andTheFileIsLeftRoots() throws {
+        let directory = TemporaryDirectory()
+        chmod(directory.path, 0o755)
+        let secret = directory.file("secret")
+        writeText("root's alone\n", to: secret)
+        chmod(secret, 0o600)
+        #expect(throws: SupervisorError.self) {
+            try KeyHandover.give(secret, service: "evil", uid: 65534, gid: 65534, userName: "nobody")
+        }
+        mkdir(directory.file("other"), 0o700)
+        let othersKey = directory.file("other/tls.key")
+        writeText("another service's key\n", to: othersKey)
+        #expect(throws: SupervisorError.self) {
+            try KeyHandover.give(othersKey, service: "evil", uid: 65534, gid: 65534, userName: "nobody")
+        }
+        #expect(HostileVerticalFilesTests.owner(secret) == 0 && HostileVerticalFilesTests.owner(othersKey) == 0)
+
+        mkdir(directory.file("evil"), 0o700)
+        let key = directory.file("evil/tls.key")
+        writeText("its own key\n", to: key)
+        try KeyHandover.give(key, service: "evil", uid: 65534, gid: 65534, userName: "nobody")
+        #expect(HostileVerticalFilesTests.owner(key) == 65534 && HostileVerticalFilesTests.owner(directory.file("evil")) == 65534)
+    }
+
+    /// Whoever may write the manifest root applies would have root run any program as any
+    /// account: as root, `up` reads only a manifest root alone can have written.
+    @Test(.enabled(if: isRoot, "needs root: a manifest root refuses to read"))
+    func up_asRoot_refusesAManifestAnotherUserMayWrite() throws {
+        let directory = TemporaryDirectory()
+        let manifest = directory.file("suite.toml")
+        writeText("[services.echo]\nexecutable = \"/bin/sleep\"\nargs = [\"600\"]\nsocket = false\n", to: manifest)
+        for others in [true, false] {
+            // Writable by others; then others' own.
+            if others {
+                chmod(manifest, 0o666)
+            } else {
+                chmod(manifest, 0o644)
+                chown(manifest, 65534, 65534)
+            }
+            let result = try runCommand(
+                "svc-supervisor", ["up", "--manifest", manifest, "--run-dir", directory.file("run")],
+                environment: ["VERTICALS_POINTER_DIR": directory.file("pointer")], in: directory)
+            #expect(result.status != 0 && result.standardError.contains("is not root's alone"), "\(result.status): \(result.standardError)")
+            #expect(access(directory.file("run/supervisor.sock"), F_OK) != 0, "a supervisor started")
+        }
+    }
+
     @Test func controlSocket_isTheSupervisorsUserAlone() {
         #expect(ControlSocket.mode == 0o600)
     }

@@ -6,8 +6,12 @@ import VerticalsSupervisorClient
 /// A service's TLS key given to the service's user by root (`svc-supervisor up` with a user per
 /// vertical), without following a link anyone planted on the way.
 ///
-/// The key's folder is opened `O_NOFOLLOW` and must be root's or the user's already; when it is
-/// named for the service (`DIR/NAME/tls.key`, as `svc-supervisor certs` writes it) it becomes
+/// Root hands over only a key laid out as `svc-supervisor certs` writes one, `DIR/NAME/tls.key`
+/// for service NAME: a path the manifest names otherwise (`/etc/shadow`) is refused, so a value of
+/// the manifest never makes root give away a file of its own. A key elsewhere that the service's
+/// user can already read needs no hand-over.
+///
+/// The key's folder is opened `O_NOFOLLOW` and must be root's or the user's already; it becomes
 /// the user's, 0700. The key is opened from that folder's descriptor, `O_NOFOLLOW`, must be a
 /// plain file with one name, and becomes the user's, 0600.
 enum KeyHandover {
@@ -19,6 +23,11 @@ enum KeyHandover {
         let name = slash.map { String(key[key.index(after: $0)...]) } ?? key
         func refused(_ what: String) -> SupervisorError {
             SupervisorError("cannot give \(service)'s TLS key \(key) to user \(userName): \(what)")
+        }
+        guard name == "tls.key", folderPath.split(separator: "/").last.map(String.init) == service else {
+            throw refused(
+                "root hands over only a key laid out as `svc-supervisor certs` writes it, DIR/\(service)/tls.key; "
+                    + "move it there, or make it readable by the user yourself")
         }
         let folder = open(folderPath, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard folder >= 0 else { throw refused("cannot open \(folderPath) (a link is refused): \(SupervisorError.errnoText())") }
@@ -36,8 +45,6 @@ enum KeyHandover {
             throw refused("it is not a plain file with one name")
         }
         guard fchown(file, uid, gid) == 0, fchmod(file, 0o600) == 0 else { throw refused(SupervisorError.errnoText()) }
-        if folderPath.split(separator: "/").last.map(String.init) == service {
-            guard fchown(folder, uid, gid) == 0, fchmod(folder, 0o700) == 0 else { throw refused(SupervisorError.errnoText()) }
-        }
+        guard fchown(folder, uid, gid) == 0, fchmod(folder, 0o700) == 0 else { throw refused(SupervisorError.errnoText()) }
     }
 }
