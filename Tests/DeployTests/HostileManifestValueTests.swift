@@ -123,13 +123,39 @@ import VerticalsTesting
         let workload = try #require(documents.first { ["Deployment", "StatefulSet"].contains($0["kind"] as? String) })
         let pod = (((workload["spec"] as? [String: Any])?["template"] as? [String: Any])?["spec"] as? [String: Any])
         let container = try #require((pod?["containers"] as? [[String: Any]])?.first)
-        #expect(container["command"] as? [String] == [spec.executable] + spec.arguments)
+        // The kubelet expands `$(NAME)` in a command from the container's environment and makes
+        // `$$` one `$`: what it runs must be the manifest's words.
+        #expect((container["command"] as? [String])?.map(Self.kubeletExpanded) == [spec.executable] + spec.arguments)
 
         let containerfile = try #require(files["Containerfile"])
         let programs = try ContainerfileReader.programs(containerfile, in: directory)
         #expect(programs.built == programs.copied)
         #expect(programs.built.contains(String(spec.executable.split(separator: "/").last ?? "")))
         #expect(ContainerfileReader.instructions(containerfile) == ContainerfileReader.instructions(Self.plainContainerfile))
+    }
+
+    /// `word` as the kubelet runs it: `$$` becomes `$`, and a `$(NAME)` reference becomes
+    /// `<expanded NAME>`, which no manifest word contains, so a reference left unescaped fails.
+    static func kubeletExpanded(_ word: String) -> String {
+        var result = ""
+        var rest = Substring(word)
+        while let first = rest.first {
+            rest = rest.dropFirst()
+            guard first == "$" else {
+                result.append(first)
+                continue
+            }
+            if rest.first == "$" {
+                result.append("$")
+                rest = rest.dropFirst()
+            } else if rest.first == "(", let close = rest.firstIndex(of: ")") {
+                result += "<expanded \(rest[rest.index(after: rest.startIndex)..<close])>"
+                rest = rest[rest.index(after: close)...]
+            } else {
+                result.append("$")
+            }
+        }
+        return result
     }
 
     /// The Containerfile of a manifest with no hostile value: the directives any other must have.

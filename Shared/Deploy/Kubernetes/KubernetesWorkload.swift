@@ -116,7 +116,9 @@ enum KubernetesWorkload {
             ("name", .string(spec.name)),
             ("image", .string(layout.image)),
             ("imagePullPolicy", "IfNotPresent"),
-            ("command", .list(([spec.executable] + spec.arguments).map { .string($0) })),
+            // The kubelet expands `$(NAME)` in a command and makes `$$` one `$`: every `$` doubled, it
+            // runs the manifest's words as they are.
+            ("command", .list(([spec.executable] + spec.arguments).map { .string($0.replacing("$", with: "$$")) })),
             ("ports", .list([.map([("name", .string(layout.portName)), ("containerPort", .int(layout.port)), ("protocol", "TCP")])])),
             ("envFrom", .list([.map([("configMapRef", .map([("name", .string(layout.configMap(spec.name)))]))])])),
         ]

@@ -20,6 +20,7 @@ public enum HostileText {
             "\") ; public func owned() { } ; let x = (\"",
             "- key: value\nother: [1, 2]",
             "&anchor *alias !tag |\n  block",
+            "--key=$(VERTICALS_TLS_KEY)", "$$(HOME)",
             "yes", "null", "~", "0x1f", "1e3", ".inf", "",
             String(repeating: "%$\\\"'", count: 400),
         ]
