@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import VerticalsDeploy
 import VerticalsSupervisor
+import VerticalsSupervisorClient
+import VerticalsTesting
 
 /// How each manifest key becomes a unit setting (`SystemdExport`, in-process).
 struct SystemdExportTests {
@@ -78,6 +80,37 @@ struct SystemdExportTests {
         #expect(DeployFixture.values("RestartPreventExitStatus", in: beta) == [])
         #expect(DeployFixture.values("WatchdogSec", in: beta) == ["20s"])
         #expect(DeployFixture.values("Type", in: beta) == ["exec"])
+    }
+
+    /// What `svc-supervisor up` applies through vt-exec and its cgroups, systemd applies from the
+    /// unit: no host grants a vertical more than another.
+    @Test func limits_becomeTheUnitsLimits_andSystemdReadsThem() throws {
+        let directory = TemporaryDirectory()
+        let layout = SystemdLayout(prefix: directory.path)
+        let (manifest, problems) = ManifestParser.parse(
+            text: """
+                [services.alpha]
+                executable = "\(DeployFixture.program)"
+                limits = { memory = "64MiB", cpu = "10%", open_files = 64, data = "512MiB", core = 0, cpu_seconds = 3600, nice = 5 }
+                [services.beta]
+                executable = "\(DeployFixture.program)"
+                """,
+            baseDirectory: "/etc/vt", binDirectory: layout.binDirectory, checkExecutables: false)
+        #expect(problems.isEmpty, "\(problems)")
+        let files = try SystemdExport.files(for: manifest, layout: layout)
+        let alpha = try #require(files["verticals-alpha.service"])
+        #expect(DeployFixture.values("MemoryMax", in: alpha) == ["67108864"])
+        #expect(DeployFixture.values("CPUQuota", in: alpha) == ["10%"])
+        #expect(DeployFixture.values("LimitNOFILE", in: alpha) == ["64"])
+        #expect(DeployFixture.values("LimitDATA", in: alpha) == ["536870912"])
+        #expect(DeployFixture.values("LimitCORE", in: alpha) == ["0"])
+        #expect(DeployFixture.values("LimitCPU", in: alpha) == ["3600"])
+        #expect(DeployFixture.values("Nice", in: alpha) == ["5"])
+        let beta = try #require(files["verticals-beta.service"])
+        #expect(["MemoryMax", "CPUQuota", "LimitNOFILE", "Nice"].allSatisfy { DeployFixture.values($0, in: beta).isEmpty })
+        try DeployFixture.linkPrograms(in: directory)
+        _ = try GeneratedFolder(path: directory.file("units")).replace(with: files) { _ in false }
+        try DeployFixture.verify(files, in: directory)
     }
 
     @Test func everyServiceIsSandboxed_withoutHidingItsUid() throws {

@@ -19,9 +19,24 @@ import VerticalsManifest
 /// | `idle_exit` | `Environment=VERTICALS_IDLE_EXIT_SECONDS=`: the daemon exits 0, the `.socket` starts it again |
 /// | `log_max_bytes` | — (the journal rotates: `SystemMaxUse=` in journald.conf) |
 /// | `endpoint` of a peer in `depends_on` | `Environment=VERTICALS_ENDPOINT_<PEER>=`; no `Wants=` when it runs on another host |
+/// | `limits` | `MemoryMax=`, `CPUQuota=` (percent of one CPU), `LimitNOFILE=`, `LimitDATA=`, `LimitCORE=`, `LimitCPU=`, `Nice=` |
 /// | `certificates` | `LoadCredential=` of its three files, `VERTICALS_TLS_*` = `%d/…` (the credentials folder) |
 /// | `endpoint`, peers' endpoints, `OTEL_EXPORTER_OTLP_ENDPOINT` | the network of ``SystemdNetwork`` |
 enum VerticalServiceUnit {
+    /// The manifest's `limits` as the unit's settings: what vt-exec and the supervisor's cgroups
+    /// apply under `svc-supervisor up`, systemd applies here, so no host grants a vertical more.
+    static func limits(_ limits: ResourceLimits) -> [(String, String)] {
+        var settings: [(String, String)] = []
+        if let bytes = limits.memoryBytes { settings.append(("MemoryMax", "\(bytes)")) }
+        if let percent = limits.cpuPercent { settings.append(("CPUQuota", "\(percent)%")) }
+        if let files = limits.openFiles { settings.append(("LimitNOFILE", "\(files)")) }
+        if let bytes = limits.dataBytes { settings.append(("LimitDATA", "\(bytes)")) }
+        if let bytes = limits.coreBytes { settings.append(("LimitCORE", "\(bytes)")) }
+        if let seconds = limits.cpuSeconds { settings.append(("LimitCPU", "\(seconds)")) }
+        if let nice = limits.nice { settings.append(("Nice", "\(nice)")) }
+        return settings
+    }
+
     /// The TLS files of a `certificates` folder, as credentials: (variable, file).
     static let credentials = [
         (DaemonSettings.tlsCert.name, "tls.crt"), (DaemonSettings.tlsKey.name, "tls.key"), (DaemonSettings.tlsCA.name, "ca.crt"),
@@ -119,6 +134,7 @@ enum VerticalServiceUnit {
         if let watchdog = spec.watchdog {
             service.set("WatchdogSec", SystemdSyntax.timeSpan(watchdog))
         }
+        for (key, value) in limits(spec.limits) { service.set(key, value) }
         for (index, setting) in SystemdSandbox.settings(network: network).enumerated() {
             service.set(
                 setting.key, setting.value,
