@@ -23,7 +23,7 @@ import VerticalsWire
         #expect(got.notified && got.notification == .sent)
     }
 
-    @Test(.timeLimit(.minutes(1)))  // a book that waited for notifications would hang here, held
+    @Test(.timeLimit(.minutes(5)))  // a book that waited for notifications would hang here, held
     func book_answersAfterItsOneCommit_beforeNotificationsAnswers_thenTheOutboxDeliversOnce() async throws {
         let notifications = NotificationsFake()
         notifications.hold.close()  // notifications is slow: every send waits for the test
@@ -56,7 +56,7 @@ import VerticalsWire
         #expect(notifications.hold.arrived == 1)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func bookingsMadeWhileASendIsUnderWay_areSentTogether_andRecordedInOneCommit() async throws {
         let notifications = NotificationsFake()
         notifications.hold.close()
@@ -79,7 +79,7 @@ import VerticalsWire
         for booking in booked { #expect(try await world.store.booking(id: booking.id)?.notified == true) }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func book_whileTheDaemonDrains_leavesTheMessageInTheOutbox_andTheNextStartDeliversItOnce() async throws {
         let notifications = NotificationsFake()
         let background = BackgroundWork(loop: nil)
