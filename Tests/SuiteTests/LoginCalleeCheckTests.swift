@@ -120,7 +120,12 @@ struct LoginCalleeCheckTests {
                 "IDENTITY_PWHASH_OPSLIMIT": "1", "IDENTITY_PWHASH_MEMLIMIT": "8192",
             ])
         defer { planted.stop() }
-        #expect(eventually { access("\(sockets)/identity.sock", F_OK) == 0 }, "svc-identity never made its socket")
+        // The daemon binds, then makes its socket 0660: the planter's 0666 must come after that.
+        #expect(
+            eventually {
+                var info = stat()
+                return stat("\(sockets)/identity.sock", &info) == 0 && info.st_mode & 0o777 == 0o660
+            }, "svc-identity never made its socket")
         chmod("\(sockets)/identity.sock", 0o666)  // the planter lets the victim connect, and answers it
         let home = directory.file("home")
         let cache = directory.file("cache")
