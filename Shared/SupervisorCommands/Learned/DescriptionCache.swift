@@ -10,7 +10,9 @@ import VerticalsWire
 ///
 /// Only ever a hint: a file that does not decode is ignored (and replaced at the next store), a
 /// folder that cannot be written means no cache, and ``LearnedContracts`` refreshes an entry
-/// whenever an answer shows it stale.
+/// whenever an answer shows it stale. A folder that is not this user's alone
+/// (``RootPlacedSocket/isOwnFolder(_:euid:)``: root with another user's `HOME`, a link on the way)
+/// is neither read nor written: what it holds would steer this user's calls.
 struct DescriptionCache {
     /// The folder, or nil when neither `XDG_CACHE_HOME` nor `HOME` is an absolute path (no cache).
     let folder: String?
@@ -43,7 +45,7 @@ struct DescriptionCache {
 
     /// The verticals with a description cached for a socket in `folder` (`NAME.sock`), sorted.
     func names(inSocketFolder folder: String) -> [String] {
-        guard let cacheFolder = self.folder, let prefix = file(for: folder + "/")?.dropLast(".describe".count) else {
+        guard let cacheFolder = self.folder, RootPlacedSocket.isOwnFolder(cacheFolder), let prefix = file(for: folder + "/")?.dropLast(".describe".count) else {
             return []
         }
         let escapedFolder = String(prefix.dropFirst(cacheFolder.count + 1))
@@ -56,7 +58,9 @@ struct DescriptionCache {
 
     /// The description stored for `endpoint`; nil when there is none or it does not decode.
     func load(endpoint: String) -> Daemon.Description? {
-        guard let path = file(for: endpoint), let bytes = Self.contents(of: path) else { return nil }
+        guard let folder, RootPlacedSocket.isOwnFolder(folder), let path = file(for: endpoint),
+            let bytes = Self.contents(of: path)
+        else { return nil }
         return try? Daemon.Description(decoding: bytes)
     }
 
@@ -70,6 +74,7 @@ struct DescriptionCache {
             current += "/" + component
             if mkdir(current, 0o700) != 0 && errno != EEXIST { return false }
         }
+        guard RootPlacedSocket.isOwnFolder(folder) else { return false }
         let temporary = "\(path).\(getpid()).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return false }
@@ -85,7 +90,7 @@ struct DescriptionCache {
 
     /// The whole file at `path`, or nil when it cannot be read.
     static func contents(of path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var bytes: [UInt8] = []

@@ -40,6 +40,16 @@ package enum RootPlacedSocket {
         return true
     }
 
+    /// Whether `path` is a folder of `euid`'s alone: owned by it and writable by nobody else, in
+    /// folders of root's or its own by the rules above, with no link on the way. Where the CLI keeps
+    /// what it learned or a session (`~/.cache`, `~/.local/state`), so that what it reads back is
+    /// what it wrote, even when run as root with another user's `HOME` (`sudo -E`).
+    package static func isOwnFolder(_ path: String, euid: UInt32 = geteuid()) -> Bool {
+        guard isPlaced(path, type: S_IFDIR, by: [0, euid]) else { return false }
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_uid == euid && info.st_mode & (S_IWGRP | S_IWOTH) == 0
+    }
+
     /// The current folder, or `/nonexistent` when it cannot be read (nothing is then vouched for).
     private static func currentFolder() -> String {
         guard let folder = getcwd(nil, 0) else { return "/nonexistent" }  // glibc allocates it

@@ -29,6 +29,7 @@ struct StoredLogin {
 
     /// The stored session, or nil when nobody is logged in.
     func load() throws(CLIError) -> StoredSession? {
+        try checkFolder()
         guard let text = WholeFile.read(path) else {
             if errno == ENOENT { return nil }
             throw CLIError(status: 74, "cannot read \(path): \(String(cString: strerror(errno)))")
@@ -45,6 +46,7 @@ struct StoredLogin {
     func save(_ session: StoredSession) throws(CLIError) {
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
         try makeFolders(folder)
+        try checkFolder()
         let text = session.document.serialized(pretty: true) + "\n"
         let temporary = "\(path).\(getpid()).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -66,6 +68,18 @@ struct StoredLogin {
         if unlink(path) == 0 { return true }
         if errno == ENOENT { return false }
         throw CLIError(status: 74, "cannot remove \(path): \(String(cString: strerror(errno)))")
+    }
+
+    /// Throws unless the file's folder, when there is one, is this user's alone
+    /// (``RootPlacedSocket/isOwnFolder(_:euid:)``): a token read from, or written to, a folder
+    /// another user may write (root with another user's `HOME`) would be theirs to plant or take.
+    private func checkFolder() throws(CLIError) {
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+        guard access(folder, F_OK) == 0, !RootPlacedSocket.isOwnFolder(folder) else { return }
+        throw CLIError(
+            status: 77,
+            "\(folder) is not a folder of this user's alone (uid \(geteuid())), in folders nobody else may write: "
+                + "the login is neither read nor kept there. Run as the user whose HOME it is, or set XDG_STATE_HOME")
     }
 
     /// Creates `folder` and its parents, the last one 0700 (a token is a password for a day).
