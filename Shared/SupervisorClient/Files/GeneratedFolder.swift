@@ -3,8 +3,8 @@ import Glibc
 import VerticalsServiceKit
 #endif
 
-/// A folder of generated files (`deploy/systemd`): writes what changed, each by rename so a
-/// reader never sees half a file, leaves the rest untouched, and removes the files it owns
+/// A folder of generated files (`deploy/systemd`): writes what changed, each whole
+/// (``ReplacedFile``) so a reader never sees half a file, leaves the rest untouched, and removes the files it owns
 /// that are no longer generated.
 ///
 /// ```swift
@@ -38,7 +38,7 @@ public struct GeneratedFolder: Sendable {
             let target = "\(path)/\(relative)"
             if WholeFile.read(target) == text { continue }
             try RunDirectory.makeDirectories(String(target[..<(target.lastIndex(of: "/") ?? target.startIndex)]), mode: 0o755)
-            try write(text, to: target)
+            try ReplacedFile.write(Array(text.utf8), to: target, mode: 0o644)
             report.written.append(relative)
         }
         for name in topLevelNames().sorted() where owning(name) && files[name] == nil {
@@ -48,30 +48,6 @@ public struct GeneratedFolder: Sendable {
             report.removed.append(name)
         }
         return report
-    }
-
-    private func write(_ text: String, to target: String) throws(SupervisorError) {
-        let temporary = "\(target).tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw SupervisorError("cannot write \(target): \(SupervisorError.errnoText())") }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else {
-                let reason = SupervisorError.errnoText()
-                close(fd)
-                unlink(temporary)
-                throw SupervisorError("cannot write \(target): \(reason)")
-            }
-            offset += count
-        }
-        close(fd)
-        guard rename(temporary, target) == 0 else {
-            let reason = SupervisorError.errnoText()
-            unlink(temporary)
-            throw SupervisorError("cannot write \(target): \(reason)")
-        }
     }
 
     private func topLevelNames() -> [String] {

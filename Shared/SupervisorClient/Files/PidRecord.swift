@@ -44,13 +44,7 @@ package struct PidRecord: Equatable {
     }
 
     package func write(to path: String) {
-        unlink(path + ".tmp")  // a new file, never through a link left there
-        let fd = open(path + ".tmp", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o640)
-        guard fd >= 0 else { return }
-        let bytes = Array(line.utf8)
-        _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        Glibc.close(fd)
-        rename(path + ".tmp", path)
+        try? ReplacedFile.write(Array(line.utf8), to: path, mode: 0o640)
     }
 
     /// Kills what a record left by an earlier supervisor still names; returns what it did, for the log.

@@ -104,21 +104,8 @@ public struct SuitePointer: Sendable, Equatable {
         } else {
             try RunDirectory.makeDirectories(folder, mode: 0o755)
         }
-        let temporary = "\(path).\(pid)"
-        unlink(temporary)  // a new file, never through a link left there
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o640)
-        guard descriptor >= 0 else {
-            throw SupervisorError("cannot write \(temporary): \(SupervisorError.errnoText())")
-        }
-        if geteuid() == 0, let entry = getgrnam(group) { _ = fchown(descriptor, 0, entry.pointee.gr_gid) }
-        let bytes = Array("\(runDirectory)\n\(pid)\n".utf8)
-        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
-        guard written == bytes.count, rename(temporary, path) == 0 else {
-            let reason = SupervisorError.errnoText()
-            unlink(temporary)
-            throw SupervisorError("cannot write \(path): \(reason)")
-        }
+        let readers = geteuid() == 0 ? getgrnam(group).map { $0.pointee.gr_gid } : nil
+        try ReplacedFile.write(Array("\(runDirectory)\n\(pid)\n".utf8), to: path, mode: 0o640, group: readers)
     }
 
     /// Removes the note if supervisor `pid` wrote it (another `up` may have replaced it since);

@@ -6,7 +6,7 @@ import VerticalsWire
 /// The descriptions (`daemon.describe`) the CLI learned, one file per endpoint (socket path), so
 /// that a call with a warm cache is one round trip: `$XDG_CACHE_HOME/verticals/describe/`, else
 /// `~/.cache/verticals/describe/` (``file(for:)`` names the file). Each file holds the description's wire bytes (compact and
-/// quick to decode), written to a temporary file and renamed, so a reader sees a whole one.
+/// quick to decode), each replaced whole (`ReplacedFile`), so a reader sees a whole one.
 ///
 /// Only ever a hint: a file that does not decode is ignored (and replaced at the next store), a
 /// folder that cannot be written means no cache, and ``LearnedContracts`` refreshes an entry
@@ -75,17 +75,7 @@ struct DescriptionCache {
             if mkdir(current, 0o700) != 0 && errno != EEXIST { return false }
         }
         guard RootPlacedSocket.isOwnFolder(folder) else { return false }
-        let temporary = "\(path).\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { return false }
-        let bytes = description.encodedBody()
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        guard written == bytes.count, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            return false
-        }
-        return true
+        return (try? ReplacedFile.write(description.encodedBody(), to: path, mode: 0o600)) != nil
     }
 
     /// The whole file at `path`, or nil when it cannot be read.

@@ -1,6 +1,7 @@
 import Glibc
 import VerticalsContract
 import VerticalsServiceKit
+import VerticalsSupervisorClient
 import VerticalsWire
 
 /// The session token `svc-supervisor login` keeps for the current user, so `call` (and `open`)
@@ -8,7 +9,7 @@ import VerticalsWire
 /// `~/.local/state/verticals/session.json`, mode 0600 in a 0700 folder, holding the Output of
 /// the operation that issued it (marked `issuesSession`, e.g. `identity.login`) in its JSON
 /// form: an object with a `token` string, and whatever else the session says (`expiresAt`).
-/// Written to a temporary file and renamed, so a
+/// Replaced whole (`ReplacedFile`), so a
 /// reader sees the old session or the new one, never half of one.
 struct StoredLogin {
     /// The file's path.
@@ -48,17 +49,10 @@ struct StoredLogin {
         try makeFolders(folder)
         try checkFolder()
         let text = session.document.serialized(pretty: true) + "\n"
-        let temporary = "\(path).\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw CLIError(status: 73, "cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == bytes.count, synced, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw CLIError(status: 73, "cannot write \(path): \(reason)")
+        do {
+            try ReplacedFile.write(Array(text.utf8), to: path, mode: 0o600, durable: true)
+        } catch {
+            throw CLIError(status: 73, error.description)
         }
     }
 

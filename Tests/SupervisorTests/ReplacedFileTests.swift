@@ -1,0 +1,62 @@
+import Glibc
+import Testing
+import VerticalsServiceKit
+import VerticalsSupervisorClient
+import VerticalsTesting
+
+/// Files replaced whole (``ReplacedFile``): the pointer, the pid record, the secrets file, the
+/// stored login, the describe cache and generated folders all write this way.
+struct ReplacedFileTests {
+    @Test func aLinkPlantedAtTheStagingName_isReplaced_notWrittenThrough() throws {
+        let directory = TemporaryDirectory()
+        let victim = directory.file("victim")
+        let target = directory.file("pointer")
+        #expect(writePlainly("untouched", to: victim))
+        symlink(victim, "\(target).\(getpid()).tmp")
+
+        try ReplacedFile.write(Array("new\n".utf8), to: target, mode: 0o640)
+
+        #expect(WholeFile.read(target) == "new\n")
+        #expect(WholeFile.read(victim) == "untouched", "written through a planted link")
+        var info = stat()
+        #expect(lstat(target, &info) == 0 && info.st_mode & S_IFMT == S_IFREG)
+        #expect(access("\(target).\(getpid()).tmp", F_OK) != 0, "the staging name is left behind")
+    }
+
+    /// The umask is the process's and left alone (tests run in parallel); the usual 022 would
+    /// narrow 0666.
+    @Test(arguments: [0o600, 0o640, 0o666] as [mode_t])
+    func theModeIsExact_whateverTheUmask(mode: mode_t) throws {
+        let directory = TemporaryDirectory()
+        let target = directory.file("file")
+        try ReplacedFile.write([1, 2, 3], to: target, mode: mode)
+        var info = stat()
+        #expect(stat(target, &info) == 0)
+        #expect(info.st_mode & 0o7777 == mode)
+    }
+
+    @Test func aFailedReplacement_keepsTheOldFile_leavesNoStagingFile_andSaysWhy() throws {
+        let directory = TemporaryDirectory()
+        let target = directory.file("taken")
+        mkdir(target, 0o755)  // rename of a file over a folder fails with EISDIR
+        #expect(throws: SupervisorError.self) { try ReplacedFile.write(Array("x".utf8), to: target, mode: 0o644) }
+        do {
+            try ReplacedFile.write(Array("x".utf8), to: target, mode: 0o644)
+        } catch {
+            #expect(error.description.hasPrefix("cannot write \(target): "))
+            #expect(error.description.contains(String(cString: strerror(EISDIR))))
+        }
+        var info = stat()
+        #expect(stat(target, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR)
+        #expect(access("\(target).\(getpid()).tmp", F_OK) != 0)
+    }
+}
+
+/// Writes `text` to `path` the ordinary way, for a test's own setup.
+private func writePlainly(_ text: String, to path: String) -> Bool {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    let bytes = Array(text.utf8)
+    return bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) } == bytes.count
+}
