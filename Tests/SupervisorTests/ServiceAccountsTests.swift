@@ -191,4 +191,61 @@ import VerticalsTesting
         #expect(PathReach.problem(program, .execute, uid: 4242, gid: 4242, groups: [group])?.contains("may not execute") == true)
         #expect(PathReach.problem(directory.file("missing"), .search, uid: 1, gid: 1, groups: []) != nil)
     }
+
+    /// Who could change a program: the file and every folder above it, as written and as its
+    /// links lead, must be root's or the user's, and writable by no one else (``ProgramWriters``).
+    @Test func programWriters_namesTheFirstPlaceSomeoneElseCouldChange() throws {
+        let me = geteuid()
+        let directory = TemporaryDirectory()
+        chmod(directory.path, 0o755)
+        let bin = directory.file("bin")
+        mkdir(bin, 0o755)
+        let program = "\(bin)/program"
+        close(open(program, O_CREAT | O_WRONLY, 0o755))
+        #expect(ProgramWriters.problem(program, uid: me) == nil)
+
+        chmod(bin, 0o777)
+        #expect(ProgramWriters.problem(program, uid: me)?.hasPrefix("\(bin) may be written by any user") == true)
+        chmod(bin, 0o1777)  // sticky: passes when root's (as /tmp), not when an ordinary user's
+        #expect((ProgramWriters.problem(program, uid: me) == nil) == (me == 0))
+        chmod(bin, 0o755)
+        chmod(program, 0o757)
+        #expect(ProgramWriters.problem(program, uid: me)?.hasPrefix("\(program) may be written by any user") == true)
+        chmod(program, 0o775)
+        var info = stat()
+        try #require(stat(program, &info) == 0)
+        #expect((ProgramWriters.problem(program, uid: me) == nil) == (info.st_gid == 0), "group write passes for group 0 alone")
+        chmod(program, 0o755)
+
+        let open = directory.file("open")
+        mkdir(open, 0o777)
+        chmod(open, 0o777)
+        symlink(bin, "\(open)/bin")
+        #expect(ProgramWriters.problem("\(open)/bin/program", uid: me)?.hasPrefix("\(open) may be written by any user") == true)
+        let link = directory.file("link")
+        symlink(open, link)
+        #expect(
+            ProgramWriters.problem("\(link)/bin/program", uid: me)?.hasPrefix("\(open) may be written by any user") == true,
+            "a link that leads through a folder any user may write")
+        #expect(ProgramWriters.problem("\(directory.path)/./bin/../bin/program", uid: me) == nil)
+        #expect(ProgramWriters.problem("relative/program", uid: me) != nil)
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "needs root: gives a folder to another user"))
+    func programWriters_refusesAFolderOfAnotherUser() {
+        let directory = TemporaryDirectory()
+        chmod(directory.path, 0o755)
+        let bin = directory.file("bin")
+        mkdir(bin, 0o755)
+        let program = "\(bin)/program"
+        close(open(program, O_CREAT | O_WRONLY, 0o755))
+        chown(bin, 4242, 4242)
+        #expect(ProgramWriters.problem(program, uid: 4343)?.hasPrefix("\(bin) belongs to uid 4242") == true)
+        #expect(ProgramWriters.problem(program, uid: 4242) == nil, "the service user's own folder")
+        chmod(bin, 0o1777)
+        chown(bin, 0, 0)
+        #expect(ProgramWriters.problem(program, uid: 4343) == nil, "a sticky folder of root's, like /tmp")
+        chown(program, 4242, 4242)
+        #expect(ProgramWriters.problem(program, uid: 4343)?.hasPrefix("\(program) belongs to uid 4242") == true)
+    }
 }

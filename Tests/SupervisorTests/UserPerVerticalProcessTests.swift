@@ -259,6 +259,39 @@ struct UserPerVerticalProcessTests {
         #expect(EngineHarness.processes(taggedWith: harness.tag).isEmpty, "nothing started")
         await harness.shutdown()
     }
+
+    /// A build any user could replace (a folder of mode 0777): refused at `up` before anything
+    /// starts, so no one else's code runs as the vertical.
+    @Test func anExecutableOthersCouldReplace_refusesToStart_namingTheFolder() async throws {
+        let host = try Host(binMode: 0o777)
+        let harness = try host.harness([.testd("echo")])
+        let error = await #expect(throws: SupervisorError.self) { try await harness.start() }
+        #expect(error?.description.contains("\(host.bin) may be written by any user") == true, "\(error?.description ?? "")")
+        #expect(EngineHarness.processes(taggedWith: harness.tag).isEmpty, "nothing started")
+        await harness.shutdown()
+    }
+
+    /// `upgrade --executable` to a build another user owns is refused, and the old process serves on.
+    @Test func anUpgradeToABuildAnotherUserOwns_isRefused_andTheOldProcessServesOn() async throws {
+        let host = try Host()
+        let harness = try host.harness([.testd("echo")])
+        try await harness.start()
+        try await harness.waitFor("echo", .ready)
+        let before = try await harness.status("echo").pid
+
+        let theirs = host.directory.file("theirs")
+        mkdir(theirs, 0o755)
+        let copied = try runCommand("/bin/cp", ["\(host.bin)/vt-testd", "\(theirs)/vt-testd"], in: host.directory)
+        #expect(copied.status == 0)
+        chown(theirs, 4242, 4242)
+        let error = await #expect(throws: ServiceError.self) {
+            _ = try await harness.engine.upgradeService("echo", executable: "\(theirs)/vt-testd")
+        }
+        #expect(error?.code == .invalidInput)
+        #expect(error?.message.contains("\(theirs) belongs to uid 4242") == true, "\(error?.message ?? "")")
+        #expect(try await harness.status("echo").pid == before, "the old process serves on")
+        await harness.shutdown()
+    }
 }
 
 /// Folders made before the engine runs, as an earlier run would have left them.

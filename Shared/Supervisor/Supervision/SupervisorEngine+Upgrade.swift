@@ -75,9 +75,13 @@ extension SupervisorEngine {
                 details: [ErrorDetail("field", "executable")])
         }
         // Root never opens it: vt-exec execs it as the service's user, whom the kernel checks. The
-        // same check as the manifest's executable at `up` says so before anything starts.
+        // same checks as the manifest's executable at `up` (that user reaches it, and no one else
+        // could change it) say so before anything starts.
         do {
-            if let identity = try identity(of: unit.spec) { try check(unit.spec, identity, "the executable", program, .execute) }
+            if let identity = try identity(of: unit.spec) {
+                try check(unit.spec, identity, "the executable", program, .execute)
+                try checkWriters(unit.spec, identity, program)
+            }
         } catch {
             throw ServiceError(.invalidInput, "\(error)", details: [ErrorDetail("field", "executable")])
         }

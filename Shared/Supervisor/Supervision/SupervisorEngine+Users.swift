@@ -45,6 +45,7 @@ extension SupervisorEngine {
             for (what, path, need) in checks {
                 try check(spec, identity, what, path, need)
             }
+            try checkWriters(spec, identity, configuration.program(spec.executable))
         }
     }
 
@@ -138,6 +139,15 @@ extension SupervisorEngine {
             throw SupervisorError("\(spec.name): user \(name) is root; a service runs as an unprivileged user")
         }
         return ServiceIdentity(user: user, operatorGID: operatorGID)
+    }
+
+    /// Throws unless only root and `spec`'s user can change the program at `path` (``ProgramWriters``).
+    func checkWriters(_ spec: ServiceSpec, _ identity: ServiceIdentity, _ path: String) throws(SupervisorError) {
+        if let problem = ProgramWriters.problem(path, uid: identity.user.uid) {
+            throw SupervisorError(
+                "\(spec.name) runs as user \(identity.user.name), and its executable \(path) is not root's alone: "
+                    + "\(problem). Install it where only root writes (e.g. `make install`)")
+        }
     }
 
     /// Throws unless `spec`'s user can reach `path` as `need` says, naming `what` it is.
