@@ -171,13 +171,19 @@ import VerticalsTesting
         }
     }
 
+    /// An empty 0755 `program` in a folder of `folderMode` in `directory` (made 0755).
+    static func program(in directory: TemporaryDirectory, folderMode: mode_t = 0o755) -> (folder: String, program: String) {
+        chmod(directory.path, 0o755)
+        let folder = directory.file("bin")
+        mkdir(folder, folderMode)
+        let program = "\(folder)/program"
+        close(open(program, O_CREAT | O_WRONLY, 0o755))
+        return (folder, program)
+    }
+
     @Test func pathReach_namesTheFolderThatStopsTheUser() throws {
         let directory = TemporaryDirectory()
-        chmod(directory.path, 0o755)
-        let closed = directory.file("closed")
-        mkdir(closed, 0o700)
-        let program = "\(closed)/program"
-        close(open(program, O_CREAT | O_WRONLY, 0o755))
+        let (closed, program) = Self.program(in: directory, folderMode: 0o700)
         let problem = PathReach.problem(program, .execute, uid: 4242, gid: 4242, groups: [])
         #expect(problem?.hasPrefix("\(closed) is not searchable by uid 4242") == true, "\(problem ?? "nil")")
         // Open to its group, whichever group the folder got (only root may give it another one).
@@ -197,11 +203,7 @@ import VerticalsTesting
     @Test func programWriters_namesTheFirstPlaceSomeoneElseCouldChange() throws {
         let me = geteuid()
         let directory = TemporaryDirectory()
-        chmod(directory.path, 0o755)
-        let bin = directory.file("bin")
-        mkdir(bin, 0o755)
-        let program = "\(bin)/program"
-        close(open(program, O_CREAT | O_WRONLY, 0o755))
+        let (bin, program) = Self.program(in: directory)
         #expect(ProgramWriters.problem(program, uid: me) == nil)
 
         chmod(bin, 0o777)
@@ -234,11 +236,7 @@ import VerticalsTesting
     @Test(.enabled(if: geteuid() == 0, "needs root: gives a folder to another user"))
     func programWriters_refusesAFolderOfAnotherUser() {
         let directory = TemporaryDirectory()
-        chmod(directory.path, 0o755)
-        let bin = directory.file("bin")
-        mkdir(bin, 0o755)
-        let program = "\(bin)/program"
-        close(open(program, O_CREAT | O_WRONLY, 0o755))
+        let (bin, program) = Self.program(in: directory)
         chown(bin, 4242, 4242)
         #expect(ProgramWriters.problem(program, uid: 4343)?.hasPrefix("\(bin) belongs to uid 4242") == true)
         #expect(ProgramWriters.problem(program, uid: 4242) == nil, "the service user's own folder")
