@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import VerticalsContract
 import VerticalsEventLoop
+import VerticalsSupervisorClient
 import VerticalsTesting
 @testable import VerticalsSupervisor
 
@@ -78,6 +79,35 @@ extension EngineProcessTests {
             await harness.shutdown()
             // Closing the engine removes its cgroups once their processes are gone.
             #expect(access("/sys/fs/cgroup/memory" + memory, F_OK) != 0)
+        }
+
+        /// A fork bomb stays inside its vertical: past `limits.tasks` its forks fail, and the
+        /// kernel counts them in its own pids cgroup.
+        @Test(.enabled(if: Cgroups().pids != nil, "no usable pids cgroup (v2 delegated, or v1 as root) on this host"))
+        func aServiceForkingPastItsTasksLimit_isStoppedAtTheLimit_inItsOwnCgroup() async throws {
+            var spec = Self.once(
+                "forky", "i=0; while [ $i -lt 40 ]; do sleep 60 & i=$((i+1)); done; exec sleep 60", ResourceLimits(tasks: 8))
+            spec.restart = .always
+            let harness = try EngineHarness([spec])
+            try await harness.start()
+            let place = try #require(Cgroups().pids)
+            var name: String?
+            _ = eventually {
+                name = FolderEntries.names(in: place.parent).first { $0.hasPrefix("vt-\(getpid())-") && $0.hasSuffix("-forky") }
+                return name != nil
+            }
+            let folder = "\(place.parent)/\(try #require(name, "the engine made no pids cgroup for forky"))"
+            #expect(readFile("\(folder)/pids.max") == "8\n")
+            let refused = eventually {
+                let events = readFile("\(folder)/pids.events") ?? ""
+                let count = events.split(separator: "\n").first { $0.hasPrefix("max ") }.flatMap { Int($0.dropFirst(4)) }
+                return (count ?? 0) > 0
+            }
+            #expect(refused, "no fork was refused at the limit")
+            let procs = (readFile("\(folder)/cgroup.procs") ?? "").split(separator: "\n").count
+            #expect(procs <= 8, "\(procs) processes in a cgroup of 8 tasks")
+            await harness.shutdown()
+            #expect(access(folder, F_OK) != 0, "the cgroup is removed with the engine")
         }
 
         @Test func aServiceOverItsCPUTime_isStoppedBySIGXCPU_andReportedSo() async throws {

@@ -17,7 +17,7 @@ import VerticalsSupervisor
             executable = "true"
             strategy = "one_for_all"
             group = "pair"
-            limits = { open_files = 256, data = "1GiB", core = 0, cpu_seconds = 600, nice = -5, memory = "64MiB", cpu = "150%" }
+            limits = { open_files = 256, data = "1GiB", core = 0, cpu_seconds = 600, nice = -5, memory = "64MiB", cpu = "150%", tasks = 64 }
             """)
         let one = try #require(manifest["one"])
         #expect(one.backoff.resetAfter == .seconds(30) && one.backoff.initial == .milliseconds(100))
@@ -29,7 +29,7 @@ import VerticalsSupervisor
             two.limits
                 == ResourceLimits(
                     openFiles: 256, dataBytes: 1 << 30, coreBytes: 0, cpuSeconds: 600, nice: -5, memoryBytes: 64 << 20,
-                    cpuPercent: 150))
+                    cpuPercent: 150, tasks: 64))
         #expect(one.limits == ResourceLimits())
         #expect(one.logRotation == LogRotation(maxAge: .seconds(86_400), keep: 3, compress: false))
         #expect(two.logRotation == LogRotation())

@@ -133,6 +133,7 @@ enum KubernetesReadme {
             | `limits.open_files`, `data`, `core`, `cpu_seconds` (rlimits) | set by vt-exec | none per pod: the container runtime's defaults |
             | `limits.nice` | niceness | none: CPU `requests` weigh pods against each other |
             | `limits.memory`, `limits.cpu` | cgroup of the service | `resources` (requests = limits); without them a pod is BestEffort |
+            | `limits.tasks` | pids cgroup of the service | none per container: the kubelet's `podPidsLimit` bounds every pod alike |
             | `readiness = "notify"`, `watchdog` | sd_notify READY=1, WATCHDOG=1 | the startup and readiness probes; liveness over `daemon.health` |
             | `socket` (the socket held across restarts) | callers wait in the backlog | the Service; callers retry while no pod is ready |
             | `log_max_bytes`, `logs` | rotated files | standard error, rotated by the kubelet (`containerLogMaxSize`) |

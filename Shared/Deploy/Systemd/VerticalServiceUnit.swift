@@ -19,7 +19,7 @@ import VerticalsManifest
 /// | `idle_exit` | `Environment=VERTICALS_IDLE_EXIT_SECONDS=`: the daemon exits 0, the `.socket` starts it again |
 /// | `log_max_bytes` | — (the journal rotates: `SystemMaxUse=` in journald.conf) |
 /// | `endpoint` of a peer in `depends_on` | `Environment=VERTICALS_ENDPOINT_<PEER>=`; no `Wants=` when it runs on another host |
-/// | `limits` | `MemoryMax=`, `CPUQuota=` (percent of one CPU), `LimitNOFILE=`, `LimitDATA=`, `LimitCORE=`, `LimitCPU=`, `Nice=` |
+/// | `limits` | `MemoryMax=`, `CPUQuota=` (percent of one CPU), `TasksMax=`, `LimitNOFILE=`, `LimitDATA=`, `LimitCORE=`, `LimitCPU=`, `Nice=` |
 /// | `certificates` | `LoadCredential=` of its three files, `VERTICALS_TLS_*` = `%d/…` (the credentials folder) |
 /// | `endpoint`, peers' endpoints, `OTEL_EXPORTER_OTLP_ENDPOINT` | the network of ``SystemdNetwork`` |
 enum VerticalServiceUnit {
@@ -29,6 +29,7 @@ enum VerticalServiceUnit {
         var settings: [(String, String)] = []
         if let bytes = limits.memoryBytes { settings.append(("MemoryMax", "\(bytes)")) }
         if let percent = limits.cpuPercent { settings.append(("CPUQuota", "\(percent)%")) }
+        if let tasks = limits.tasks { settings.append(("TasksMax", "\(tasks)")) }
         if let files = limits.openFiles { settings.append(("LimitNOFILE", "\(files)")) }
         if let bytes = limits.dataBytes { settings.append(("LimitDATA", "\(bytes)")) }
         if let bytes = limits.coreBytes { settings.append(("LimitCORE", "\(bytes)")) }

@@ -4,7 +4,7 @@ import Glibc
 import Synchronization
 import VerticalsSupervisorClient
 
-/// Per-service cgroups for the `memory` and `cpu` limits, beside the supervisor's own cgroup.
+/// Per-service cgroups for the `memory`, `cpu` and `tasks` limits, beside the supervisor's own cgroup.
 ///
 /// Each controller is taken from cgroup v2 where the supervisor's v2 cgroup is writable and
 /// delegates it (`cgroup.subtree_control` lists it), else from its v1 hierarchy where that is
@@ -23,6 +23,7 @@ final class Cgroups {
 
     let memory: Place?
     let cpu: Place?
+    let pids: Place?
     /// Why a controller is missing, for the note when a limit cannot be applied.
     let missing: [String: String]
     private let prefix: String
@@ -58,6 +59,7 @@ final class Cgroups {
         }
         memory = place("memory", v1Mount: "/sys/fs/cgroup/memory", v1Keys: ["memory"])
         cpu = place("cpu", v1Mount: "/sys/fs/cgroup/cpu", v1Keys: ["cpu", "cpu,cpuacct", "cpuacct,cpu"])
+        pids = place("pids", v1Mount: "/sys/fs/cgroup/pids", v1Keys: ["pids"])
         self.missing = missing
     }
 
@@ -103,6 +105,18 @@ final class Cgroups {
                 notes.append("cpu limit skipped: \(missing["cpu"] ?? "no cpu cgroup")")
             }
         }
+        if let tasks = limits.tasks {
+            if let place = pids {
+                let folder = "\(place.parent)/\(prefix)\(service)"
+                if make(folder) && write("\(tasks)", to: "\(folder)/pids.max") {
+                    if !folders.contains(folder) { folders.append(folder) }
+                } else {
+                    notes.append("tasks limit skipped: cannot set it in \(folder): \(Self.lastError())")
+                }
+            } else {
+                notes.append("tasks limit skipped: \(missing["pids"] ?? "no pids cgroup")")
+            }
+        }
         return (folders, notes)
     }
 
@@ -143,7 +157,7 @@ final class Cgroups {
     /// only when the pid in its name (`vt-<pid>-<engine>-<service>`) runs no process at all.
     func sweepLeftovers(services: Set<String>) -> [String] {
         var notes: [String] = []
-        for parent in Set([memory, cpu].compactMap { $0?.parent }) {
+        for parent in Set([memory, cpu, pids].compactMap { $0?.parent }) {
             for entry in FolderEntries.names(in: parent) where entry.hasPrefix("vt-") {
                 let parts = entry.dropFirst(3).split(separator: "-", maxSplits: 2).map(String.init)
                 guard parts.count == 3, let pid = Int32(parts[0]), pid > 1, pid != getpid(), services.contains(parts[2]),
@@ -166,10 +180,17 @@ final class Cgroups {
         return notes
     }
 
-    /// Removes every folder made, killing what is left in each first (call once the services are stopped).
+    /// Removes every folder made, killing what is left in each first (call once the services are
+    /// stopped). A killed process leaves `cgroup.procs` only once it has exited, and a folder
+    /// with one in it cannot be removed: each is waited for, up to a second a folder.
     func removeAll() {
         for folder in made {
-            for pid in Self.processes(in: folder) { kill(pid, SIGKILL) }
+            for _ in 0..<100 {
+                let pids = Self.processes(in: folder)
+                if pids.isEmpty { break }
+                for pid in pids { kill(pid, SIGKILL) }
+                usleep(10_000)
+            }
             rmdir(folder)
         }
         made.removeAll()

@@ -27,6 +27,7 @@ extension ServiceDecoder {
             }
         }
         if let value = table["cpu"] { limits.cpuPercent = percent(value) }
+        if let value = table["tasks"] { limits.tasks = count(value, at: "limits.tasks", in: 1...4_194_304) }
         return limits
     }
 
