@@ -264,7 +264,7 @@ extension StoreError {
     }
 
     /// `what` failed with the current `errno`.
-    static func system(_ what: String) -> StoreError {
+    package static func system(_ what: String) -> StoreError {
         StoreError(message: "\(what): \(String(cString: strerror(errno)))")
     }
 }

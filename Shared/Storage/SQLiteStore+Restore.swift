@@ -10,7 +10,8 @@ extension SQLiteStore {
     ///    (``FolderOwnerAccess/openFile(_:)``): no link on the way, as the owner of the first
     ///    folder that is not root's, only a plain file with one name, and a FIFO never blocks.
     /// 2. It is copied beside `path` and synced, and the copy must be a whole SQLite store
-    ///    (`PRAGMA integrity_check`) of `owner` or of no vertical yet (an older build's backup,
+    ///    (`PRAGMA integrity_check`, read by `reader`: see ``UntrustedStoreReader``) of `owner` or
+    ///    of no vertical yet (an older build's backup,
     ///    application_id 0): another vertical's store is refused, naming it when `knownOwners`
     ///    holds its name (see ``StoreOwner``).
     /// 3. The store it replaces is kept *whole* in `keptFolder`, a folder of the caller's (root's
@@ -38,7 +39,7 @@ extension SQLiteStore {
     @discardableResult
     public static func restore(
         _ file: String, to path: String, owner: StoreOwner? = nil, knownOwners: [String] = [],
-        keepIn keptFolder: String? = nil, fileInFolder: Bool = false
+        keepIn keptFolder: String? = nil, fileInFolder: Bool = false, reader: UntrustedStoreReader = .inProcess
     ) throws -> String? {
         let owner = owner ?? StoreOwner(fileName: path)
         let folder = BackupFile.folder(of: path)
@@ -55,10 +56,12 @@ extension SQLiteStore {
         defer { withExtendedLifetime(lock) {} }
         let temporary = "\(path).restore-\(getpid())"
         do {
-            let old = try FolderOwnerAccess.run(as: access) {
+            try FolderOwnerAccess.run(as: access) {
                 unlink(temporary)  // left by a restore that died, since we hold the lock
                 try BackupFile.copy(source, named: file, to: temporary, mode: 0o600)
-                try checkBackup(temporary, named: file, of: owner, knownOwners: knownOwners)
+            }
+            try reader.check(temporary, file, owner, knownOwners)
+            let old = try FolderOwnerAccess.run(as: access) {
                 for suffix in ["-wal", "-shm"] { unlink(temporary + suffix) }  // the check's, if any
                 // A -wal that is not a plain one-name file (a planted link) holds none of the store's
                 // commits: it is not kept, and goes with the -shm below.
@@ -70,11 +73,7 @@ extension SQLiteStore {
                 old.wal.map { _ = close($0) }
             }
             let kept = try old.main.map { main in
-                // In the caller's own folder as the caller; beside the store as the store's owner.
-                guard let keptFolder else {
-                    return try FolderOwnerAccess.run(as: access) { try keepWhole(main, wal: old.wal, of: path, in: folder) }
-                }
-                return try keepWhole(main, wal: old.wal, of: path, in: keptFolder)
+                try keepWhole(main, wal: old.wal, of: path, in: keptFolder, as: access, reader: reader)
             }
             try FolderOwnerAccess.run(as: access) {
                 for suffix in ["-wal", "-shm"] where unlink(path + suffix) != 0 && errno != ENOENT {
@@ -89,34 +88,68 @@ extension SQLiteStore {
         }
     }
 
-    /// Copies the store open as `main` (and its `-wal`, open as `wal`) into `folder` under a new
-    /// name for `path`'s store, holes kept as holes, and checkpoints the copy so its main file alone
-    /// is whole; a copy SQLite cannot read is kept with its `-wal` beside it. Refused when `folder`
-    /// has less free space than the store's data. Returns the copy's path.
-    static func keepWhole(_ main: Int32, wal: Int32?, of path: String, in folder: String) throws -> String {
+    /// Keeps the store open as `main` (and its `-wal`, open as `wal`) whole, under a new name for
+    /// `path`'s store in `keptFolder` (root's own), or in the store's folder when nil. The copy is
+    /// made beside the store as its folder's owner, checkpointed there by `reader` so its main
+    /// file alone is whole (one SQLite cannot read is kept as its files are, the `-wal` beside
+    /// it), then copied out, holes kept as holes. Refused when a folder it goes through has less
+    /// free space than the store's data. Returns the kept copy's path.
+    static func keepWhole(
+        _ main: Int32, wal: Int32?, of path: String, in keptFolder: String?, as access: FolderOwnerAccess.Owner,
+        reader: UntrustedStoreReader
+    ) throws -> String {
+        let folder = BackupFile.folder(of: path)
         let name = String(path[path.index(after: path.lastIndex(of: "/") ?? path.startIndex)...])
         let stem = name.hasSuffix(".sqlite") ? String(name.dropLast(".sqlite".count)) : name
-        // Bounded by the space the folder has: a sparse store costs its data, never its length.
+        // Bounded by the space the folders have: a sparse store costs its data, never its length.
         let walData = try wal.map { try BackupFile.dataBytes(of: $0, named: path + "-wal") } ?? 0
         let data = try BackupFile.dataBytes(of: main, named: path) + walData
-        if let free = BackupFile.freeBytes(in: folder), data > free {
-            throw StoreError(message: "\(folder) has \(free) bytes free, and the store to keep holds \(data): free some space first")
+        for place in Set([folder, keptFolder ?? folder]) {
+            if let free = BackupFile.freeBytes(in: place), data > free {
+                throw StoreError(message: "\(place) has \(free) bytes free, and the store to keep holds \(data): free some space first")
+            }
         }
-        let kept = BackupFile.unused("\(folder)/\(stem).before-restore-\(BackupFile.timestamp()).sqlite")
-        try BackupFile.copy(main, named: path, to: kept, mode: 0o600)
-        if let wal { try BackupFile.copy(wal, named: path + "-wal", to: kept + "-wal", mode: 0o600) }
+        let staged = "\(path).keep-\(getpid())"
+        let clear = { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(staged + suffix) } }
+        try FolderOwnerAccess.run(as: access) {
+            clear()  // left by a restore that died, since the caller holds the store's lock
+            try BackupFile.copy(main, named: path, to: staged, mode: 0o600)
+            if let wal { try BackupFile.copy(wal, named: path + "-wal", to: staged + "-wal", mode: 0o600) }
+        }
+        defer { _ = try? FolderOwnerAccess.run(as: access) { clear() } }
+        reader.checkpoint(staged)
+        // What the checkpoint left, taken as the folder's owner: plain one-name files alone.
+        let (keptMain, keptWal) = try FolderOwnerAccess.run(as: access) {
+            (try FolderOwnerAccess.openPlainFileIfAny(staged), (try? FolderOwnerAccess.openPlainFileIfAny(staged + "-wal")) ?? nil)
+        }
+        defer {
+            keptMain.map { _ = close($0) }
+            keptWal.map { _ = close($0) }
+        }
+        guard let keptMain else { throw StoreError(message: "the copy of \(path) to keep went missing from \(folder)") }
+        let copyOut = { () throws -> String in
+            let kept = BackupFile.unused("\(keptFolder ?? folder)/\(stem).before-restore-\(BackupFile.timestamp()).sqlite")
+            try BackupFile.copy(keptMain, named: staged, to: kept, mode: 0o600)
+            if let keptWal { try BackupFile.copy(keptWal, named: staged + "-wal", to: kept + "-wal", mode: 0o600) }
+            try BackupFile.sync(kept)
+            return kept
+        }
+        return keptFolder == nil ? try FolderOwnerAccess.run(as: access, copyOut) : try copyOut()
+    }
+
+    /// Folds `file`'s `-wal` into it and leaves it in rollback-journal mode, so its main file
+    /// alone is whole; a file SQLite cannot read is left as it is.
+    static func checkpointWhole(_ file: String) {
         do {
-            let copy = try DatabaseQueue(path: kept, configuration: Self.untrustedFile(readonly: false))
+            let copy = try DatabaseQueue(path: file, configuration: Self.untrustedFile(readonly: false))
             try copy.writeWithoutTransaction { db in
                 _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
                 _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")
             }
             try copy.close()
-            try BackupFile.sync(kept)
         } catch {
-            // Damaged beyond SQLite's reading: kept as its files were, the -wal beside it.
+            // Damaged beyond SQLite's reading: kept as its files are, the -wal beside it.
         }
-        return kept
     }
 
     /// How the supervisor opens a store a vertical wrote (a backup to check, a replaced store to

@@ -17,7 +17,7 @@ public struct StoreError: Error, CustomStringConvertible {
     public let isMissing: Bool
     public var description: String { message }
 
-    init(
+    package init(
         message: String, isHeld: Bool = false, holderPID: Int32? = nil, restartCannotHelp: Bool = false,
         isMissing: Bool = false
     ) {

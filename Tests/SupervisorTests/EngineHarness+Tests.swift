@@ -33,6 +33,7 @@ final class EngineHarness {
                 "VERTICALS_PASS_ENVIRONMENT": "VT_TEST_TAG VERTICALS_LOG_LEVEL",
             ])
         configuration.serviceUsers = serviceUsers
+        configuration.storeReader = "\(DaemonProcess.productsDirectory)/svc-supervisor-engine"
         configure(&configuration)
         engine = SupervisorEngine(manifest: Manifest(services: services), configuration: configuration, loop: loop)
     }

@@ -11,7 +11,7 @@ struct ReplacedFileTests {
         let directory = TemporaryDirectory()
         let victim = directory.file("victim")
         let target = directory.file("pointer")
-        #expect(writePlainly("untouched", to: victim))
+        #expect(writeFile("untouched", to: victim))
         symlink(victim, "\(target).\(getpid()).tmp")
 
         try ReplacedFile.write(Array("new\n".utf8), to: target, mode: 0o640)
@@ -50,13 +50,4 @@ struct ReplacedFileTests {
         #expect(stat(target, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR)
         #expect(access("\(target).\(getpid()).tmp", F_OK) != 0)
     }
-}
-
-/// Writes `text` to `path` the ordinary way, for a test's own setup.
-private func writePlainly(_ text: String, to path: String) -> Bool {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { return false }
-    defer { close(descriptor) }
-    let bytes = Array(text.utf8)
-    return bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) } == bytes.count
 }

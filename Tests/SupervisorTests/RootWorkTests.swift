@@ -196,6 +196,64 @@ struct RootWorkTests {
         await harness.shutdown()
     }
 
+    /// The vertical's bytes, the backup to check and the store to keep, are read by SQLite in a
+    /// child as the vertical's user (``StoreReaderChild``), never in root's process: the reader here
+    /// records who runs it, then is the real one.
+    @Test(.enabled(if: isRoot, "needs root: runs a service as its own user"))
+    func restore_readsTheVerticalsStores_inAChildAsTheVerticalsUser() async throws {
+        let accounts = UserPerVerticalProcessTests.TestAccounts()
+        let directory = TemporaryDirectory()
+        let bin = try UserPerVerticalProcessTests.reachableBin(in: directory)
+        let record = directory.file("record")
+        mkdir(record, 0o777)
+        chmod(record, 0o777)
+        let reader = "\(bin)/store-reader"
+        let script = """
+            #!/bin/sh
+            echo "$(/usr/bin/id -u) $2" >> \(record)/runs
+            exec \(DaemonProcess.productsDirectory)/svc-supervisor-engine "$@"
+
+            """
+        #expect(writeFile(script, to: reader))
+        chmod(reader, 0o755)
+        let harness = try EngineHarness(
+            [.testd("echo")], runDirectory: directory.file("run"), programDirectory: bin, serviceUsers: accounts.users
+        ) { $0.storeReader = reader }
+        try await harness.start()
+        try await harness.waitFor("echo", .ready)
+        let uid = try #require(accounts.uid("echo"))
+        _ = try await harness.engine.stopService("echo")
+        try await harness.waitFor("echo", .stopped)
+        let state = RunDirectory(directory.file("run")).stateDirectory(for: "echo")
+        let store = state + "/echo.sqlite"
+        try HostileVerticalFilesTests.makeStore(store, rows: 1)
+        for file in FolderEntries.names(in: state) {
+            chown("\(state)/\(file)", uid, uid)
+        }
+        let backup = directory.file("backup.sqlite")
+        try HostileVerticalFilesTests.makeStore(backup, rows: 3)
+
+        let result = try await harness.engine.restoreStore("echo", from: backup)
+
+        let runs = (readFile("\(record)/runs") ?? "").split(separator: "\n").map(String.init)
+        #expect(runs == ["\(uid) check", "\(uid) checkpoint"], "\(runs)")
+        let kept = try #require(result.kept)
+        let keptRows = try await DatabaseQueue(path: kept).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") }
+        #expect(keptRows == 1, "the replaced store is kept whole")
+        #expect(access(kept + "-wal", F_OK) != 0, "the kept store is one file")
+        let rows = try await DatabaseQueue(path: store).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") }
+        #expect(rows == 3)
+        #expect(!FolderEntries.names(in: state).contains { $0.contains(".keep-") })
+
+        // A damaged backup is refused with the child's reason, and the store stays.
+        let damaged = directory.file("damaged.sqlite")
+        #expect(writeFile(String(repeating: "not a store ", count: 400), to: damaged))
+        let refused = await #expect(throws: ServiceError.self) { _ = try await harness.engine.restoreStore("echo", from: damaged) }
+        #expect(refused?.code == .invalidInput)
+        #expect(refused?.message.contains("is not an SQLite store") == true, "\(refused?.message ?? "")")
+        await harness.shutdown()
+    }
+
     @Test(.enabled(if: isRoot, "needs root: runs a service as its own user"))
     func upgrade_toAnExecutableTheServicesUserCannotReach_isRefused_beforeAnythingStarts() async throws {
         let accounts = UserPerVerticalProcessTests.TestAccounts()

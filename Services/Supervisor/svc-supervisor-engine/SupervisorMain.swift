@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import VerticalsSupervisorCommands
 import VerticalsServiceKit
+import VerticalsStorage
 import VerticalsSupervisor
 
 /// svc-supervisor-engine's entry point, and the one place its process exits: every command,
@@ -16,6 +17,9 @@ import VerticalsSupervisor
 @main
 enum SupervisorMain {
     static func main() {
+        // A child the supervisor runs as a vertical's user, to read that vertical's store: nothing
+        // else of this program runs in it.
+        if let status = UntrustedStoreCommand.run(Array(CommandLine.arguments.dropFirst())) { exit(status) }
         ManifestNames.reader.withLock {
             $0 = { path in
                 ManifestParser.load(path: path, binDirectory: "/", checkExecutables: false).0.services

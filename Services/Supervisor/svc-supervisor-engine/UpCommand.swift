@@ -64,6 +64,7 @@ struct UpCommand: ParsableCommand {
         var configuration = EngineConfiguration(
             runDirectory: RunDirectory(run), execShim: "\(programs)/vt-exec", programDirectory: programs)
         configuration.serviceUsers = Self.serviceUsers(ProcessEnvironment.current)
+        configuration.storeReader = "\(programs)/svc-supervisor-engine"
         let path = manifest
         let pointer = SuitePointer.places(environment: ProcessEnvironment.current).first
         return SupervisorDaemon.run(

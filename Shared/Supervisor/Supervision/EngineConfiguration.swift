@@ -28,6 +28,11 @@ public struct EngineConfiguration: Sendable {
     /// Each service as its own user (svc-supervisor as root), or nil (the default): every
     /// service runs as the supervisor's user.
     public var serviceUsers: ServiceUsers? = nil
+    /// The program that reads a store a vertical wrote (a backup to restore, a store to keep) in
+    /// a child as that vertical's user (`svc-supervisor-engine`, which answers
+    /// `UntrustedStoreCommand`), with ``serviceUsers``. Nil: read in this process, as the owner
+    /// of the store's folder.
+    public var storeReader: String? = nil
 
     /// A configuration. `environment` is the supervisor's own (by default this process's): its
     /// children receive only what ``ChildEnvironment/inherited(from:)`` keeps of it.

@@ -29,6 +29,13 @@ extension SupervisorEngine {
         transition(unit) { $0.restoreBegun() }
         let path = configuration.runDirectory.stateDirectory(for: name) + "/\(name).sqlite"
         let known = order
+        let reader: UntrustedStoreReader
+        do {
+            reader = try untrustedStoreReader(for: unit.spec)
+        } catch {
+            transition(unit) { $0.restoreEnded() }
+            throw ServiceError(.internal, "cannot restore \(name): \(error)")
+        }
         let keptFolder: String
         do {
             keptFolder = try configuration.runDirectory.prepareReplacedStores(for: name)
@@ -41,13 +48,22 @@ extension SupervisorEngine {
         }
         do {
             let kept = try await Offload.run {
-                try SQLiteStore.restore(file, to: path, owner: StoreOwner(name), knownOwners: known, keepIn: keptFolder)
+                try SQLiteStore.restore(
+                    file, to: path, owner: StoreOwner(name), knownOwners: known, keepIn: keptFolder, reader: reader)
             }
             logger.notice("restored \(path) from \(file)\(kept.map { "; the replaced store is kept as \($0)" } ?? "")")
             return Supervisor.RestoreResult(path: path, kept: kept)
         } catch let error as StoreError {
             throw ServiceError(error.isHeld ? .conflict : .invalidInput, "cannot restore \(name): \(error.message)")
         }
+    }
+
+    /// How a store `spec`'s vertical wrote is read: in a child as its user when it has one
+    /// (``StoreReaderChild``), else in this process.
+    func untrustedStoreReader(for spec: ServiceSpec) throws -> UntrustedStoreReader {
+        guard let program = configuration.storeReader, let identity = try identity(of: spec) else { return .inProcess }
+        return StoreReaderChild(execShim: configuration.execShim, program: program, uid: identity.user.uid, gid: identity.user.gid)
+            .reader
     }
 
     /// Refuses `action` of `unit` with `conflict` while a backup is put in place of its store.

@@ -343,6 +343,7 @@ extension SupervisorEngine {
         let path = configuration.runDirectory.stateDirectory(for: name) + "/\(name).sqlite"
         let known = order
         let keptFolder = try? configuration.runDirectory.prepareReplacedStores(for: name)
+        let reader = Result { try untrustedStoreReader(for: unit.spec) }
         // Isolated to the engine (whose executor is the loop), and preferring the loop for the
         // nonisolated `Offload.run`: on the global executor it would start libdispatch's
         // worker-pool monitor, which then wakes the supervisor every second.
@@ -358,7 +359,7 @@ extension SupervisorEngine {
                         }
                         return try SQLiteStore.restore(
                             backup, to: path, owner: StoreOwner(name), knownOwners: known, keepIn: keptFolder,
-                            fileInFolder: true)
+                            fileInFolder: true, reader: try reader.get())
                     }
                     outcome = "the store backup \(backup) was put back"
                         + (kept.map { " (the migrated store is kept as \($0))" } ?? "")

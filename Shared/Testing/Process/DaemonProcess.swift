@@ -154,6 +154,17 @@ public func readFile(_ path: String) -> String? {
     WholeFile.read(path)
 }
 
+/// Writes `text` to `path` (made with `mode` when new, else truncated), the ordinary way, for a
+/// test's own setup; false when it cannot.
+@discardableResult
+public func writeFile(_ text: String, to path: String, mode: mode_t = 0o644) -> Bool {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    let bytes = Array(text.utf8)
+    return bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count
+}
+
 /// Reads a file whole as bytes (a store, a binary, `/proc/PID/environ`), or nil when it cannot
 /// be read.
 public func readFileBytes(_ path: String) -> [UInt8]? {
