@@ -17,6 +17,7 @@
 #   make bench   release build, then every benchmark against its baseline (bench/results.json, bench/latency.png)
 #   make docs    the framework's API documentation (DocC), warnings as errors, into .build/docs
 #   make docs-check  the docs served on 127.0.0.1 and a symbol's page opened in headless Chromium
+#   make docs-serve [PORT=8000]  the docs served on 127.0.0.1 to read in a browser (Ctrl-C stops it)
 #   make api-check   before a release tag: the framework's public API against the last release (CHANGELOG.md)
 #   make release-cut VERSION=X.Y.Z   date CHANGELOG's Unreleased, set the version, check, tag (CONTRIBUTING.md)
 # Swift from PATH, else the toolchain at /opt/swift; its folder goes first on PATH for every recipe,
@@ -60,7 +61,7 @@ SOAK_SECONDS ?= 600
 # Seconds per fuzz target in `make test`: a smoke run that the targets build, load their seeds and run.
 FUZZ_SMOKE_SECONDS ?= 3
 
-.PHONY: all deps build release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal image fresh-debian-rehearsal fuzz fuzz-live soak bench hummingbird-demo api-check release-cut docs docs-check clean
+.PHONY: all deps build release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal image fresh-debian-rehearsal fuzz fuzz-live soak bench hummingbird-demo api-check release-cut docs docs-check docs-serve clean
 
 all: build
 
@@ -276,6 +277,9 @@ docs: build
 
 docs-check: docs
 	bash scripts/docs-page-check.sh
+
+docs-serve: docs
+	bash scripts/docs-serve.sh $(or $(PORT),8000)
 
 release-cut: deps
 	bash scripts/release-cut.sh $(VERSION)
