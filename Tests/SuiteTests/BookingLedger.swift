@@ -12,10 +12,18 @@ enum BookingLedger {
     static func verify(
         _ client: ServiceClient, patient: String, outcome: Booker.Outcome, slots: [Timestamp]
     ) async throws -> Int {
-        let window = Appointments.ListInput(
-            token: patient, from: slots.first!.adding(.seconds(-3_600)), to: slots.last!.adding(.seconds(3_600)),
-            includeCancelled: true)
-        let stored = try await retrying { try await client.call(Appointments.list, window) }.appointments
+        // Every page: a booker that booked past one page's worth (under a slow machine's longer
+        // upgrades) was once counted short by the first page alone.
+        var stored: [Appointments.Appointment] = []
+        var cursor: String?
+        repeat {
+            let page = Appointments.ListInput(
+                token: patient, from: slots.first!.adding(.seconds(-3_600)), to: slots.last!.adding(.seconds(3_600)),
+                includeCancelled: true, limit: 200, cursor: cursor)
+            let answer = try await retrying { try await client.call(Appointments.list, page) }
+            stored += answer.appointments
+            cursor = answer.nextCursor
+        } while cursor != nil
         let acknowledged = Set(outcome.acknowledged.values)
         #expect(acknowledged.count == outcome.acknowledged.count, "two request ids were answered with one booking")
         #expect(stored.count == outcome.acknowledged.count, "stored \(stored.count), acknowledged \(outcome.acknowledged.count)")
