@@ -1,5 +1,4 @@
 import VerticalsContract
-import VerticalsServiceKit
 import VerticalsWire
 
 /// Compares two versions of the suite's contracts (`ContractLock`s) and names every
