@@ -5,7 +5,7 @@ import IOInterface
 import VerticalsContract
 import VerticalsServiceKit
 
-let status = DaemonMain.run(Clinics.self, settings: World.Settings.declaration) { runtime in
+let status = DaemonMain.run(Clinics.self, settings: World.Settings.declaration, calls: World.calls) { runtime in
     let world = try World.live(runtime: runtime)
     return ServedVertical(Endpoint.routes(world: world), store: world.database)
 }

@@ -5,7 +5,7 @@ import IdentityService
 import VerticalsContract
 import VerticalsServiceKit
 
-let status = DaemonMain.run(Identity.self, settings: Settings.declaration) { runtime in
+let status = DaemonMain.run(Identity.self, settings: Settings.declaration, calls: World.calls) { runtime in
     let world = try World.live(runtime: runtime)
     return ServedVertical(Endpoint.routes(world: world), store: world.database)
 }

@@ -5,7 +5,7 @@ import NotificationsService
 import VerticalsContract
 import VerticalsServiceKit
 
-let status = DaemonMain.run(Notifications.self) { runtime in
+let status = DaemonMain.run(Notifications.self, calls: World.calls) { runtime in
     let world = try World.live(runtime: runtime)
     return ServedVertical(Endpoint.routes(world: world), store: world.database)
 }

@@ -22,3 +22,18 @@ extension NamedOperation {
 extension Operation: NamedOperation {}
 extension StreamOperation: NamedOperation {}
 extension OperationDescriptor: NamedOperation {}
+
+/// A ``NamedOperation`` that carries its whole descriptor (Input, Output, errors) as this build
+/// links it: what a caller's `Callees` keeps, so `--describe` can say which schemas the caller
+/// was compiled against.
+public protocol LinkedOperation: NamedOperation {
+    /// The operation's descriptor as this build links it.
+    var descriptor: OperationDescriptor { get }
+}
+
+extension Operation: LinkedOperation {}
+extension StreamOperation: LinkedOperation {}
+extension OperationDescriptor: LinkedOperation {
+    /// Itself.
+    public var descriptor: OperationDescriptor { self }
+}

@@ -233,7 +233,7 @@ enum ServiceTemplate {
         // svc-\#(v.name): \#(v.typeName)'s daemon.
         \#(imports)
 
-        let status = DaemonMain.run(\#(v.typeName).self) { runtime in
+        let status = DaemonMain.run(\#(v.typeName).self, calls: World.calls) { runtime in
             let world = try World.live(runtime: runtime)
             return ServedVertical(Endpoint.routes(world: world), store: world.database)
         }

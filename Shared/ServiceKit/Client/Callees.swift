@@ -35,20 +35,34 @@ public struct Callees: Sendable, Equatable, CustomStringConvertible {
     /// The called verticals' names (their contracts' `ServiceContract/name`), in declaration order.
     public let names: [String]
 
+    /// The declared operations as this build links them (Input, Output, error codes): what the
+    /// caller was compiled against, which `--describe` prints (``builtAgainst``). Empty for the
+    /// entries given by name alone (``init(names:)``), which ``undescribedEntries`` lists.
+    public let linked: [OperationDescriptor]
+
     /// The operations given, e.g. `Callees(Identity.authenticate, Clinics.checkSlot)`.
     public init(_ operations: any NamedOperation...) {
-        self.init(names: operations.map(\.qualifiedName))
+        self.init(
+            names: operations.map(\.qualifiedName),
+            linked: operations.compactMap { ($0 as? any LinkedOperation)?.descriptor })
     }
 
     /// Every operation that is not operator-only of the verticals whose contracts are given: a
     /// product's convenience. Prefer naming the operations.
     public init(_ contracts: any ServiceContract.Type...) {
-        self.init(names: contracts.map { $0.name })
+        self.init(
+            names: contracts.map { $0.name },
+            linked: contracts.flatMap { $0.operations.filter { !$0.isOperatorOnly } })
     }
 
     /// The calls named, `service.operation` or a bare `service`: for a vertical written in another
-    /// language, with no Swift contract to name its operations with.
+    /// language, with no Swift contract to name its operations with. Such a list knows no schema
+    /// (``undescribedEntries`` is all of it).
     public init(names: [String]) {
+        self.init(names: names, linked: [])
+    }
+
+    private init(names: [String], linked: [OperationDescriptor]) {
         var unique: [String] = []
         for name in names.map(\.trimmed) where !name.isEmpty && !unique.contains(name) { unique.append(name) }
         entries = unique
@@ -58,6 +72,16 @@ public struct Callees: Sendable, Equatable, CustomStringConvertible {
             if !services.contains(service) { services.append(service) }
         }
         self.names = services
+        var kept: [OperationDescriptor] = []
+        for operation in linked where !kept.contains(where: { $0.fullName == operation.fullName }) {
+            kept.append(operation)
+        }
+        self.linked = kept
+    }
+
+    /// Equal when they declare the same entries and link the same operations (by name).
+    public static func == (lhs: Callees, rhs: Callees) -> Bool {
+        lhs.entries == rhs.entries && lhs.linked.map(\.fullName) == rhs.linked.map(\.fullName)
     }
 
     /// A vertical that calls no other.

@@ -25,23 +25,34 @@ import VerticalsEventLoop
 /// `ServiceGroup` with `VerticalsServiceLifecycle`'s `DaemonMain.run(_:beside:_:)`.
 public enum DaemonMain {
     /// Runs `contract`'s daemon; `build` makes its World (opening its store) and says what to serve.
-    /// Answers `--help` and `--version` first, nothing opened; see ``DaemonArguments``.
+    /// Answers `--help`, `--version` and `--describe` first, nothing opened; see ``DaemonArguments``.
+    /// `calls` is the World's `calls`: what `--describe` says this build was compiled against
+    /// (without it, `--describe` says the build did not declare its calls).
     public static func run(
-        _ contract: any ServiceContract.Type, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-        _ build: (ServiceRuntime) throws -> ServedVertical
-    ) -> Int32 {
-        run(name: contract.name, summary: contract.summary, arguments: arguments, build)
-    }
-
-    /// ``run(_:arguments:_:)`` for a vertical that reads settings of its own: `settings` declares
-    /// them, `--check` validates them and `--print-settings` prints their reference.
-    public static func run(
-        _ contract: any ServiceContract.Type, settings: SettingsDeclaration,
+        _ contract: any ServiceContract.Type, calls: Callees? = nil,
         arguments: [String] = Array(CommandLine.arguments.dropFirst()), _ build: (ServiceRuntime) throws -> ServedVertical
     ) -> Int32 {
-        run(name: contract.name, summary: contract.summary, settings: settings, arguments: arguments, build) { runtime, served in
-            runtime.serve(served)
-        }
+        run(
+            name: contract.name, summary: contract.summary, arguments: arguments, describe: describer(contract, calls),
+            build
+        ) { runtime, served in runtime.serve(served) }
+    }
+
+    /// ``run(_:calls:arguments:_:)`` for a vertical that reads settings of its own: `settings` declares
+    /// them, `--check` validates them and `--print-settings` prints their reference.
+    public static func run(
+        _ contract: any ServiceContract.Type, settings: SettingsDeclaration, calls: Callees? = nil,
+        arguments: [String] = Array(CommandLine.arguments.dropFirst()), _ build: (ServiceRuntime) throws -> ServedVertical
+    ) -> Int32 {
+        run(
+            name: contract.name, summary: contract.summary, settings: settings, arguments: arguments,
+            describe: describer(contract, calls), build
+        ) { runtime, served in runtime.serve(served) }
+    }
+
+    /// What `--describe` prints for `contract`'s build calling `calls`, made only when asked.
+    package static func describer(_ contract: any ServiceContract.Type, _ calls: Callees?) -> () -> BuildDescription {
+        { BuildDescription.of(name: contract.name, summary: contract.summary, operations: contract.operations, calls: calls) }
     }
 
     /// Runs vertical `name`'s daemon; `arguments` are the ones the daemon did not take itself
@@ -57,11 +68,13 @@ public enum DaemonMain {
     /// the daemon ends): the one path of every entry point from the command line to the exit status.
     package static func run(
         name: String, summary: String, settings: SettingsDeclaration? = nil, arguments: [String],
+        describe: (() -> BuildDescription)? = nil,
         _ build: (ServiceRuntime) throws -> ServedVertical, serve: (ServiceRuntime, ServedVertical) -> DaemonExit
     ) -> Int32 {
         let runtime: ServiceRuntime
         do {
-            runtime = try ServiceRuntime.boot(name: name, summary: summary, settings: settings, arguments: arguments)
+            runtime = try ServiceRuntime.boot(
+                name: name, summary: summary, settings: settings, arguments: arguments, describe: describe)
         } catch {
             let end = DaemonExit(error)
             end.report(logger: nil)

@@ -5,8 +5,8 @@ import Logging
 import VerticalsContract
 import VerticalsEventLoop
 
-/// What a daemon's command line asks for: serve (no arguments), `--check`, `--probe`, `--help`
-/// or `--version`. Every vertical gets these from `ServiceRuntime/boot(_:)`, before anything
+/// What a daemon's command line asks for: serve (no arguments), `--check`, `--probe`, `--help`,
+/// `--version`, `--print-settings` or `--describe`. Every vertical gets these from `ServiceRuntime/boot(_:)`, before anything
 /// touches a socket.
 public enum DaemonArguments: Equatable, Sendable {
     /// Serve the vertical (the normal case).
@@ -24,6 +24,9 @@ public enum DaemonArguments: Equatable, Sendable {
     /// Print the vertical's own settings (its `SettingsDeclaration`) as Markdown and exit 0: what
     /// the ENVIRONMENT reference is generated from.
     case printSettings
+    /// Print the build's contract and what it was compiled against for the operations it calls
+    /// (``BuildDescription``, as JSON) and exit 0: what `svc-supervisor can-i-deploy` reads.
+    case describe
 
     /// The suite's version, printed by `--version`: `VerticalsVersion/current`.
     public static let suiteVersion = VerticalsVersion.current
@@ -38,6 +41,7 @@ public enum DaemonArguments: Equatable, Sendable {
         case "--help", "-h": return .success(.help)
         case "--version": return .success(.version)
         case "--print-settings": return .success(.printSettings)
+        case "--describe": return .success(.describe)
         default: return .failure(UsageError(argument: first))
         }
     }
@@ -53,7 +57,7 @@ public enum DaemonArguments: Equatable, Sendable {
         """
         svc-\(name): the \(name) vertical\(summary.isEmpty ? "" : " — \(summary)")
 
-        Usage: svc-\(name) [--check | --probe | --help | --version | --print-settings]
+        Usage: svc-\(name) [--check | --probe | --help | --version | --print-settings | --describe]
           (no argument)  serve on the socket under Paths, or on the one handed over in LISTEN_FDS
           --check        validate the environment and check the store (this vertical's, not a newer build's; then
                          migrated), then exit: 0 when all is well; 78 when a restart could not help. Never creates
@@ -63,6 +67,8 @@ public enum DaemonArguments: Equatable, Sendable {
           --help         print this and exit
           --version      print the version and exit
           --print-settings  print the settings svc-\(name) reads beside every daemon's, as Markdown, and exit
+          --describe     print this build's contract and the schemas it was built against for the operations it
+                         calls (JSON, what svc-supervisor can-i-deploy reads), and exit; opens nothing
 
         Environment: systemd's STATE_DIRECTORY, NOTIFY_SOCKET, LISTEN_FDS/LISTEN_PID and WATCHDOG_USEC, and the
         settings of every daemon (VERTICALS_*, OTEL_*: docs/reference/environment.md), which --check validates.

@@ -71,7 +71,8 @@ public final class ServiceRuntime: Sendable {
     /// - Throws: the ``DaemonExit`` that ends the process instead: answered, usage (64),
     ///   configuration invalid (78) or cannot start (70).
     static func boot(
-        name: String, summary: String, settings: SettingsDeclaration? = nil, arguments: [String]
+        name: String, summary: String, settings: SettingsDeclaration? = nil, arguments: [String],
+        describe: (() -> BuildDescription)? = nil
     ) throws(DaemonExit) -> ServiceRuntime {
         let mode: DaemonArguments
         switch DaemonArguments.parse(arguments) {
@@ -89,6 +90,19 @@ public final class ServiceRuntime: Sendable {
             throw .answered("svc-\(name) \(DaemonArguments.suiteVersion)\n")
         case .printSettings:
             throw .answered(settings?.markdown ?? "")
+        case .describe:
+            guard let describe else {
+                throw .usage(
+                    "svc-\(name) --describe: this daemon's main names no contract (DaemonMain.run(name:)), so its build "
+                        + "cannot describe itself; start it with DaemonMain.run(Contract.self, calls:)\n")
+            }
+            let text: String
+            do {
+                text = try describe().printed()
+            } catch {
+                throw .cannotStart("svc-\(name) --describe: the description does not print as JSON: \(error)\n")
+            }
+            throw .answered(text)
         case .probe:
             throw probe(name: name)
         case .serve, .check: break
