@@ -258,6 +258,8 @@ let package = Package(
                 "VerticalsSupervisorClient", "VerticalsManifest", "VerticalsDeploy",
                 "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop", "VerticalsStorage", "VerticalsWire",
                 "CZlib",
+                // vt_spawn: a build's `--describe` run with nothing inherited (BuildDescriber).
+                "CSpawn",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
             ],

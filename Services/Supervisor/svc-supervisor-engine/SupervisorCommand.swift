@@ -34,7 +34,8 @@ struct SupervisorCommand: AsyncParsableCommand {
             CommandGroup(name: "Services", subcommands: FrontCommands.services),
             CommandGroup(name: "Calls", subcommands: FrontCommands.calls),
             CommandGroup(name: "Data", subcommands: [BackupCommand.self, RestoreCommand.self]),
-            CommandGroup(name: "Deploy", subcommands: [CheckCommand.self, ExportCommand.self, CertsCommand.self]),
+            CommandGroup(
+                name: "Deploy", subcommands: [CheckCommand.self, CanIDeployCommand.self, ExportCommand.self, CertsCommand.self]),
             CommandGroup(name: "Development", subcommands: [NewCommand.self, InitCommand.self]),
         ])
 }
