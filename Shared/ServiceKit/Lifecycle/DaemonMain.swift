@@ -56,12 +56,15 @@ public enum DaemonMain {
     }
 
     /// Runs vertical `name`'s daemon; `arguments` are the ones the daemon did not take itself
-    /// (default: all after the program name).
+    /// (default: all after the program name). `describe` is what `--describe` prints (e.g.
+    /// ``BuildDescription/of(name:summary:operations:calls:)``); without it `--describe` is refused.
     public static func run(
         name: String, summary: String = "", arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-        _ build: (ServiceRuntime) throws -> ServedVertical
+        describe: (() -> BuildDescription)? = nil, _ build: (ServiceRuntime) throws -> ServedVertical
     ) -> Int32 {
-        run(name: name, summary: summary, arguments: arguments, build) { runtime, served in runtime.serve(served) }
+        run(name: name, summary: summary, arguments: arguments, describe: describe, build) { runtime, served in
+            runtime.serve(served)
+        }
     }
 
     /// Runs vertical `name`'s daemon, serving what `build` made with `serve` (which blocks until

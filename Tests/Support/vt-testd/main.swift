@@ -21,7 +21,16 @@ import VerticalsWire
 let named = CommandLine.arguments.count > 1 && !CommandLine.arguments[1].hasPrefix("-")
 let name = named ? CommandLine.arguments[1] : "echo"
 if HostileFiles.actOnce(name: name) { exit(0) }
-let status = DaemonMain.run(name: name, arguments: Array(CommandLine.arguments.dropFirst(named ? 2 : 1))) { runtime in
+// `--describe` says it serves TestEcho as NAME and calls beta.echo: the callee the suites of the
+// can-i-deploy tests name `beta` (its relay calls whoever it is told, which no build can declare).
+let describe = {
+    BuildDescription.of(
+        name: name, summary: "", operations: TestEcho(service: name).operations,
+        calls: Callees(TestEcho(service: "beta").echo))
+}
+let status = DaemonMain.run(
+    name: name, summary: "", arguments: Array(CommandLine.arguments.dropFirst(named ? 2 : 1)), describe: describe
+) { runtime in
     guard let count = runtime.environment["VT_TESTD_MIGRATIONS"].flatMap(Int.init), count > 0 else {
         var router = routes(name: name, client: runtime.client)
         HostileFiles.add(to: &router, stateDirectory: runtime.stateDirectory)
