@@ -14,6 +14,8 @@ enum DaemonPage {
             + "socket folder, or VERTICALS_ENDPOINT_NAME, over mutual TLS with its own certificate on TCP), within "
             + "VERTICALS_PROBE_TIMEOUT_SECONDS: exit 0 when it answers, 1 otherwise (an exec probe)."),
         ("--print-settings", "Print the settings this vertical reads beside every daemon's, as Markdown, and exit."),
+        ("--describe", "Print this build's contract and the schemas it was built against for the operations it calls "
+            + "(JSON, what svc-supervisor can-i-deploy reads), and exit; opens nothing."),
         ("--version", "Print the version and exit."),
         ("--help", "Print the usage, the variables read and the paths that would be used, and exit."),
     ]
@@ -33,7 +35,7 @@ enum DaemonPage {
             ".Dd \(date)", ".Dt VERTICALS-DAEMON 8", ".Os",
             ".Sh NAME", ".Nm svc-NAME", ".Nd \"a vertical's daemon: serve it, check it, probe it\"",
             ".Sh SYNOPSIS", ".Nm",
-            ".Op Fl -check | Fl -probe | Fl -print-settings | Fl -version | Fl -help",
+            ".Op Fl -check | Fl -probe | Fl -print-settings | Fl -describe | Fl -version | Fl -help",
             ".Sh DESCRIPTION",
             "Each vertical of a Verticals suite is one daemon, svc-NAME, named for its vertical.",
             "With no argument it serves its vertical: on the socket its service manager hands over",
