@@ -314,7 +314,7 @@ let package = Package(
                 // No IOInterface: the CLI learns each vertical's contract from the daemon (daemon.describe).
                 "VerticalsSupervisorCommands", "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold",
                 "VerticalsCertificates", "VerticalsManifest", "VerticalsDeploy",
-                "VerticalsServiceKit", "VerticalsContract", "VerticalsStorage",
+                "VerticalsServiceKit", "VerticalsContract", "VerticalsStorage", "VerticalsEventLoop",
                 "VerticalsWire", "CFrameworkDefaults", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Supervisor/svc-supervisor-engine",

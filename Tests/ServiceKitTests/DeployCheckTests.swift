@@ -96,9 +96,9 @@ struct DeployCheckTests {
         var serves = Self.shop()
         row.serves(&serves)
 
-        let edge = DeployCheck.judge(caller: "appointments", builtAgainst: builtAgainst, serves: serves)
+        let edge = DeployCheck.judge(caller: "orders", builtAgainst: builtAgainst, serves: serves)
 
-        #expect(edge.caller == "appointments" && edge.callee == "shop")
+        #expect(edge.caller == "orders" && edge.callee == "shop")
         switch (row.breaking, edge.outcome) {
         case (nil, .compatible(let additive)):
             #expect(additive.allSatisfy { !$0.isBreaking && $0.kind != .operationAdded }, "\(additive)")

@@ -59,7 +59,7 @@ struct CLIMannersTests {
             "SUITE": "up status down reload metrics trace",
             "SERVICES": "start stop restart upgrade logs log-level",
             "CALLS": "call open operations describe routes login logout password admin",
-            "DATA": "backup restore", "DEPLOY": "check export certs", "DEVELOPMENT": "new init",
+            "DATA": "backup restore", "DEPLOY": "check can-i-deploy export certs", "DEVELOPMENT": "new init",
         ].mapValues { $0.split(separator: " ").map(String.init) }
         // Each heading, then the command names listed under it up to the next heading.
         var listed: [String: [String]] = [:]
