@@ -3,7 +3,7 @@ import VerticalsContract
 import VerticalsServiceKit
 
 extension DaemonMain {
-    /// Runs `contract`'s daemon as ``DaemonMain/run(_:arguments:_:)`` does, in one
+    /// Runs `contract`'s daemon as ``DaemonMain/run(_:calls:arguments:_:)`` does, in one
     /// swift-service-lifecycle `ServiceGroup` with the services `beside` makes: they start first,
     /// in their order, then the vertical (``VerticalService``). SIGTERM or SIGINT shuts the group
     /// down gracefully in reverse order: the vertical drains its in-flight requests first, then
@@ -24,24 +24,31 @@ extension DaemonMain {
     ///
     /// - Returns: the exit status (``DaemonExit``): `beside` throwing is status 70, as any
     ///   start-up failure.
+    ///
+    /// `calls` is the World's `calls`, which `--describe` prints as what the build was compiled against.
     public static func run(
-        _ contract: any ServiceContract.Type, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-        beside: (ServiceRuntime) throws -> [any Service], _ build: (ServiceRuntime) throws -> ServedVertical
-    ) -> Int32 {
-        run(name: contract.name, summary: contract.summary, arguments: arguments, beside: beside, build)
-    }
-
-    /// ``run(_:arguments:beside:_:)`` for a vertical that reads settings of its own: `settings`
-    /// declares them (see ``DaemonMain/run(_:settings:arguments:_:)``).
-    public static func run(
-        _ contract: any ServiceContract.Type, settings: SettingsDeclaration,
+        _ contract: any ServiceContract.Type, calls: Callees? = nil,
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         beside: (ServiceRuntime) throws -> [any Service], _ build: (ServiceRuntime) throws -> ServedVertical
     ) -> Int32 {
-        run(name: contract.name, summary: contract.summary, settings: settings, arguments: arguments, beside: beside, build)
+        run(
+            name: contract.name, summary: contract.summary, settings: nil, arguments: arguments,
+            describe: describer(contract, calls), beside: beside, build)
     }
 
-    /// ``run(_:arguments:beside:_:)`` for vertical `name`.
+    /// ``run(_:calls:arguments:beside:_:)`` for a vertical that reads settings of its own: `settings`
+    /// declares them (see ``DaemonMain/run(_:settings:calls:arguments:_:)``).
+    public static func run(
+        _ contract: any ServiceContract.Type, settings: SettingsDeclaration, calls: Callees? = nil,
+        arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        beside: (ServiceRuntime) throws -> [any Service], _ build: (ServiceRuntime) throws -> ServedVertical
+    ) -> Int32 {
+        run(
+            name: contract.name, summary: contract.summary, settings: settings, arguments: arguments,
+            describe: describer(contract, calls), beside: beside, build)
+    }
+
+    /// ``run(_:calls:arguments:beside:_:)`` for vertical `name`.
     public static func run(
         name: String, summary: String = "", arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         beside: (ServiceRuntime) throws -> [any Service], _ build: (ServiceRuntime) throws -> ServedVertical
@@ -52,9 +59,11 @@ extension DaemonMain {
     /// ``run(name:summary:arguments:beside:_:)`` with the vertical's own `settings`, when it declares any.
     static func run(
         name: String, summary: String, settings: SettingsDeclaration?, arguments: [String],
+        describe: (() -> BuildDescription)? = nil,
         beside: (ServiceRuntime) throws -> [any Service], _ build: (ServiceRuntime) throws -> ServedVertical
     ) -> Int32 {
-        run(name: name, summary: summary, settings: settings, arguments: arguments, build) { runtime, served in
+        run(name: name, summary: summary, settings: settings, arguments: arguments, describe: describe, build) {
+            runtime, served in
             let others: [any Service]
             do {
                 others = try beside(runtime)

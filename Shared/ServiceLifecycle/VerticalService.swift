@@ -16,7 +16,7 @@ import VerticalsServiceKit
 /// ServiceGroup(configuration: .init(services: [.init(service: http), .init(service: vertical)], …))
 /// ```
 ///
-/// `DaemonMain/run(_:arguments:beside:_:)` builds one and its group; build one yourself only
+/// `DaemonMain/run(_:calls:arguments:beside:_:)` builds one and its group; build one yourself only
 /// with a lifecycle that watches no signal (`signals: []`): the group owns them.
 public struct VerticalService: Service {
     /// The vertical's parts, run on its loop.
