@@ -49,6 +49,7 @@ struct BuildDescriptionTests {
         ("a field table that does not read back",
          Array(#"{"serves": {"name": "a", "messages": [{"name": "a.M", "fields": [{"tag": 1, "name": "x", "type": "message a.Missing", "presence": "required"}]}]}}"#.utf8),
          .malformed),
+        ("nested without end", Array(String(repeating: #"{"serves": "#, count: 10_000).utf8), .malformed),
         ("one byte over the bound", [UInt8](repeating: 0x20, count: BuildDescription.maxBytes + 1), .tooLarge),
     ]
 

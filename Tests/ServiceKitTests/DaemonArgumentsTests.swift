@@ -5,7 +5,7 @@ import Testing
 struct DaemonArgumentsTests {
     @Test(arguments: [
         ([], DaemonArguments.serve), (["--check"], .check), (["--help"], .help), (["-h"], .help),
-        (["--version"], .version), (["--probe"], .probe),
+        (["--version"], .version), (["--probe"], .probe), (["--describe"], .describe),
     ])
     func parse_givenAKnownArgument_choosesItsMode(arguments: [String], mode: DaemonArguments) throws {
         #expect(try DaemonArguments.parse(arguments).get() == mode)

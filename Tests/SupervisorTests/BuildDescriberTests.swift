@@ -78,6 +78,16 @@ struct BuildDescriberTests {
         #expect(ContinuousClock.now - started < .seconds(30), "waited for the sleep, not the limit")
     }
 
+    @Test func aBuildThatClosesItsOutputAndHangs_isKilledAtTheTimeLimitToo() throws {
+        let scripts = Scripts()
+        var describer = Self.describer
+        describer.timeout = .milliseconds(300)
+        let started = ContinuousClock.now
+        let error = try #require(Self.refusal(scripts.script("quiet", "exec >&- 2>&-\n/bin/sleep 60"), describer))
+        #expect(error.reason == .timedOut, "\(error)")
+        #expect(ContinuousClock.now - started < .seconds(30), "waited for the sleep, not the limit")
+    }
+
     @Test func aBuildThatPrintsWithoutEnd_isCutAtTheCap() throws {
         let scripts = Scripts()
         var describer = Self.describer
