@@ -16,18 +16,20 @@ struct CanIDeployCommand: AsyncParsableCommand {
         commandName: "can-i-deploy",
         abstract: "Say whether a new build of a vertical is compatible with the builds that run beside it.",
         discussion: """
-            The new build is asked what it serves and what it was built against (PATH --describe), run as
-            untrusted code: as root, as the vertical's own user from the manifest, never as root; otherwise as
+            The new build is asked what it serves and what it was built against (PATH --describe), run as \
+            untrusted code: as root, as the vertical's own user from the manifest, never as root; otherwise as \
             you; with an empty environment, in /, with nothing inherited, a time limit and an output cap.
-            Each running caller of NAME (a service whose depends_on names it) is asked the same of its
-            running executable (/proc/PID/exe, the build that runs even when its file was replaced; a caller
-            that is not running, of its program on disk). Each vertical the new build calls is asked
-            daemon.describe. One rule judges every edge: what the caller was built against for the
-            operations it declares, compared with what the callee's build serves (docs/CONTRACTS.md).
-            Exit status: 0 yes; 2 no, each breaking edge named (caller, operation, field, why); 4 no
-            answer, as an edge could not be compared (a vertical not reachable or not describing itself)
-            and none breaks; 1 the new build cannot describe itself; 64 no such service; 65 an invalid
-            manifest; 69 no supervisor answers.
+
+            Each running caller of NAME (a service whose depends_on names it) is asked the same of its running \
+            executable (/proc/PID/exe: the build that runs, even when its file was replaced; a caller that is \
+            not running, of its program on disk). Each vertical the new build calls is asked daemon.describe. \
+            One rule judges every edge: what the caller was built against for the operations it declares, \
+            compared with what the callee's build serves (docs/CONTRACTS.md).
+
+            Exit status: 0 yes; 2 no, each breaking edge named (caller, operation, field, why); 4 no answer, \
+            as an edge could not be compared (a vertical not reachable or not describing itself) and none \
+            breaks; 1 the new build cannot describe itself; 64 no such service; 65 an invalid manifest; 69 no \
+            supervisor answers.
             """)
 
     /// The exit status when the new build breaks a running peer.
