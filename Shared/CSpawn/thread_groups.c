@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <stddef.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -16,4 +17,8 @@
 
 int vt_thread_setgroups(size_t count, const gid_t *groups) {
     return (int)syscall(SYS_setgroups, count, groups);
+}
+
+int vt_forbid_tracing(void) {
+    return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }

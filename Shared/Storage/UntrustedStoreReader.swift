@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CSpawn
 import GRDB
 
 /// How the supervisor reads a store a vertical wrote: the backup it restores (checked whole and
@@ -47,7 +48,8 @@ public struct UntrustedStoreReader: Sendable {
 /// - `PROGRAM --read-untrusted-store checkpoint FILE`: exit 0 (a file SQLite cannot read is left).
 ///
 /// `svc-supervisor-engine` is that program: the supervisor runs it through `vt-exec` as the
-/// vertical's user, with an empty environment and no descriptor but its standard ones.
+/// vertical's user, with the vertical's own session options, limits and cgroups, an empty
+/// environment and no descriptor but its standard ones; it forbids tracing itself first.
 public enum UntrustedStoreCommand {
     /// The first argument that selects it.
     public static let flag = "--read-untrusted-store"
@@ -56,6 +58,12 @@ public enum UntrustedStoreCommand {
     /// ask for it.
     public static func run(_ arguments: [String]) -> Int32? {
         guard arguments.first == flag else { return nil }
+        // Other processes of the vertical's user may not trace this one or write its memory
+        // while it reads: what it answers is the supervisor's to believe.
+        guard vt_forbid_tracing() == 0 else {
+            say("cannot forbid tracing: \(String(cString: strerror(errno)))")
+            return 70
+        }
         let rest = Array(arguments.dropFirst())
         switch rest.first {
         case "check" where rest.count >= 4:

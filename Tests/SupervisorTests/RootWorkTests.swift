@@ -197,8 +197,8 @@ struct RootWorkTests {
     }
 
     /// The vertical's bytes, the backup to check and the store to keep, are read by SQLite in a
-    /// child as the vertical's user (``StoreReaderChild``), never in root's process: the reader here
-    /// records who runs it, then is the real one.
+    /// child as the vertical's user (``StoreReaderChild``), never in root's process, and in a
+    /// session of its own: the reader here records who runs it and where, then is the real one.
     @Test(.enabled(if: isRoot, "needs root: runs a service as its own user"))
     func restore_readsTheVerticalsStores_inAChildAsTheVerticalsUser() async throws {
         let accounts = UserPerVerticalProcessTests.TestAccounts()
@@ -211,6 +211,7 @@ struct RootWorkTests {
         let script = """
             #!/bin/sh
             echo "$(/usr/bin/id -u) $2" >> \(record)/runs
+            echo "$$ $(/usr/bin/cut -d' ' -f6,7 /proc/$$/stat)" >> \(record)/sessions
             exec \(DaemonProcess.productsDirectory)/svc-supervisor-engine "$@"
 
             """
@@ -237,6 +238,12 @@ struct RootWorkTests {
 
         let runs = (readFile("\(record)/runs") ?? "").split(separator: "\n").map(String.init)
         #expect(runs == ["\(uid) check", "\(uid) checkpoint"], "\(runs)")
+        // A session of its own and no controlling terminal, as the vertical has: nothing it can
+        // type into root's terminal.
+        for line in (readFile("\(record)/sessions") ?? "").split(separator: "\n") {
+            let words = line.split(separator: " ")
+            #expect(words.count == 3 && words[0] == words[1] && words[2] == "0", "pid, session, tty: \(line)")
+        }
         let kept = try #require(result.kept)
         let keptRows = try await DatabaseQueue(path: kept).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") }
         #expect(keptRows == 1, "the replaced store is kept whole")

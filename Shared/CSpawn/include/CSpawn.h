@@ -91,6 +91,10 @@ const char *vt_spawn_step_name(int step);
  * moment must not do. Returns 0, or -1 with errno set. */
 int vt_thread_setgroups(size_t count, const gid_t *groups);
 
+/* prctl(PR_SET_DUMPABLE, 0): no process of the same user may ptrace this one or open its memory
+ * (/proc/PID/mem), as if it had changed credentials. 0, or -1 with errno. */
+int vt_forbid_tracing(void);
+
 #ifdef __cplusplus
 }
 #endif

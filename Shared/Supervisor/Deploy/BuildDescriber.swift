@@ -3,7 +3,7 @@ import Glibc
 import VerticalsManifest
 import VerticalsServiceKit
 
-/// Runs a build's `--describe` as untrusted code and reads its ``BuildDescription``: the program
+/// Runs a build's `--describe` as untrusted code and reads its `BuildDescription`: the program
 /// may be anyone's, so it gets nothing it could use. As root it runs as the vertical's own user
 /// through vt-exec (`PR_SET_NO_NEW_PRIVS`), never as root; otherwise as the user who asks. Always:
 /// an empty environment, `/` as its folder, stdin from `/dev/null`, no descriptor but its three,

@@ -5,18 +5,19 @@ import VerticalsStorage
 import VerticalsSupervisorClient
 
 /// Reads a store a vertical wrote in a child that runs as that vertical's user
-/// (``UntrustedStoreReader``): `vt-exec` drops to the user, with no new privileges and no
+/// (``UntrustedStoreReader``): `vt-exec` starts it as it starts the vertical (a session of its
+/// own, the vertical's limits and cgroups), drops to the user with no new privileges and no
 /// descriptor but the standard ones, then runs ``program`` with ``UntrustedStoreCommand``'s
-/// arguments and an empty environment. Whatever the vertical's bytes make of SQLite's C code, they
+/// arguments and an empty environment; the program forbids tracing itself before it reads. Whatever the vertical's bytes make of SQLite's C code, they
 /// make it in a process of the vertical's own, never in root's.
 struct StoreReaderChild: Sendable {
     /// `vt-exec`.
     let execShim: String
     /// The program that answers ``UntrustedStoreCommand`` (`svc-supervisor-engine`).
     let program: String
-    /// The vertical's user and group.
-    let uid: UInt32
-    let gid: UInt32
+    /// vt-exec's options: the vertical's own as a service (a session of its own, so no
+    /// controlling terminal of root's; its rlimits and cgroups), then its user and group alone.
+    let options: [String]
     /// How long one read may take before the child is killed and the read refused.
     var timeLimit: Duration = .seconds(600)
 
@@ -36,8 +37,7 @@ struct StoreReaderChild: Sendable {
     /// Runs the child with `arguments` after the flag; its exit status (or -1 when a signal ended
     /// it) and the first 64 KiB of its standard error, trimmed.
     func run(_ arguments: [String]) throws(StoreError) -> (status: Int32, said: String) {
-        let argv = [execShim, "--user", String(uid), "--group", String(gid), "--pdeathsig", "9", "--", program,
-                    UntrustedStoreCommand.flag] + arguments
+        let argv = [execShim] + options + ["--", program, UntrustedStoreCommand.flag] + arguments
         // Close-on-exec from birth (the loop thread spawns verticals meanwhile), which `pipe`
         // alone is not: a socket pair is made so in one call.
         var pipeEnds: [Int32] = [-1, -1]

@@ -31,7 +31,7 @@ extension SupervisorEngine {
         let known = order
         let reader: UntrustedStoreReader
         do {
-            reader = try untrustedStoreReader(for: unit.spec)
+            reader = try untrustedStoreReader(for: unit)
         } catch {
             transition(unit) { $0.restoreEnded() }
             throw ServiceError(.internal, "cannot restore \(name): \(error)")
@@ -58,11 +58,12 @@ extension SupervisorEngine {
         }
     }
 
-    /// How a store `spec`'s vertical wrote is read: in a child as its user when it has one
-    /// (``StoreReaderChild``), else in this process.
-    func untrustedStoreReader(for spec: ServiceSpec) throws -> UntrustedStoreReader {
-        guard let program = configuration.storeReader, let identity = try identity(of: spec) else { return .inProcess }
-        return StoreReaderChild(execShim: configuration.execShim, program: program, uid: identity.user.uid, gid: identity.user.gid)
+    /// How a store `unit`'s vertical wrote is read: in a child as its user when it has one, started
+    /// as the vertical is (``StoreReaderChild``), else in this process.
+    func untrustedStoreReader(for unit: ServiceUnit) throws -> UntrustedStoreReader {
+        guard let program = configuration.storeReader, let identity = try identity(of: unit.spec) else { return .inProcess }
+        let user = ["--user", String(identity.user.uid), "--group", String(identity.user.gid)]
+        return StoreReaderChild(execShim: configuration.execShim, program: program, options: execOptions(for: unit) + user)
             .reader
     }
 

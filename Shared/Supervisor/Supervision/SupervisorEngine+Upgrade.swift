@@ -343,7 +343,7 @@ extension SupervisorEngine {
         let path = configuration.runDirectory.stateDirectory(for: name) + "/\(name).sqlite"
         let known = order
         let keptFolder = try? configuration.runDirectory.prepareReplacedStores(for: name)
-        let reader = Result { try untrustedStoreReader(for: unit.spec) }
+        let reader = Result { try untrustedStoreReader(for: unit) }
         // Isolated to the engine (whose executor is the loop), and preferring the loop for the
         // nonisolated `Offload.run`: on the global executor it would start libdispatch's
         // worker-pool monitor, which then wakes the supervisor every second.
