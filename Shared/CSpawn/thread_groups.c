@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <stddef.h>
 #include <sys/prctl.h>
+#include <sys/xattr.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -21,4 +22,8 @@ int vt_thread_setgroups(size_t count, const gid_t *groups) {
 
 int vt_forbid_tracing(void) {
     return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}
+
+long vt_access_acl_size(const char *path) {
+    return (long)lgetxattr(path, "system.posix_acl_access", NULL, 0);
 }

@@ -246,4 +246,37 @@ import VerticalsTesting
         chown(program, 4242, 4242)
         #expect(ProgramWriters.problem(program, uid: 4343)?.hasPrefix("\(program) belongs to uid 4242") == true)
     }
+
+    /// What the program loads counts as the program: a library beside it (`$ORIGIN` comes before
+    /// the system's folders), a script's interpreter, and a file whose ACL lets someone write it.
+    @Test(.enabled(if: geteuid() == 0, "needs root: gives files to another user"))
+    func programWriters_coversLibrariesBesideIt_aScriptsInterpreter_andACLs() throws {
+        let directory = TemporaryDirectory()
+        let (bin, program) = Self.program(in: directory)
+        let library = "\(bin)/libuv.so.1"
+        close(open(library, O_CREAT | O_WRONLY, 0o644))
+        #expect(ProgramWriters.problem(program, uid: 4343) == nil)
+        chown(library, 4242, 4242)
+        #expect(ProgramWriters.problem(program, uid: 4343)?.hasPrefix("\(library) belongs to uid 4242") == true)
+        chown(library, 0, 0)
+        chmod(library, 0o666)
+        #expect(ProgramWriters.problem(program, uid: 4343)?.hasPrefix("\(library) may be written by any user") == true)
+        chmod(library, 0o644)
+
+        let open = directory.file("open")
+        mkdir(open, 0o777)
+        chmod(open, 0o777)
+        close(Glibc.open("\(open)/interpreter", O_CREAT | O_WRONLY, 0o755))
+        #expect(writeFile("#!\(open)/interpreter -x\necho\n", to: program, mode: 0o755))
+        #expect(ProgramWriters.problem(program, uid: 4343)?.hasPrefix("\(program) is a script run by \(open)/interpreter") == true)
+        #expect(writeFile("#!/bin/sh\necho\n", to: program, mode: 0o755))
+        #expect(ProgramWriters.problem(program, uid: 4343) == nil)
+
+        // An ACL that lets uid 4242 write the library, its mode bits still 0664 root:root.
+        let acl = "import os,struct; os.setxattr('\(library)','system.posix_acl_access',struct.pack('<I',2)+"
+            + "b''.join(struct.pack('<HHI',t,p,i) for t,p,i in [(1,6,0xffffffff),(2,6,4242),(4,4,0xffffffff),(16,6,0xffffffff),(32,4,0xffffffff)]))"
+        let set = try runCommand("/usr/bin/python3", ["-c", acl], in: directory)
+        try #require(set.status == 0, "this file system keeps no ACL: \(set.standardError)")
+        #expect(ProgramWriters.problem(program, uid: 4343)?.hasPrefix("\(library) has an access ACL") == true)
+    }
 }

@@ -271,6 +271,22 @@ struct UserPerVerticalProcessTests {
         await harness.shutdown()
     }
 
+    /// A program given away after `up` is not started again: every start checks it anew.
+    @Test func aProgramGivenAwayAfterUp_isNotStartedAgain() async throws {
+        let host = try Host()
+        let harness = try host.harness([.testd("echo")])
+        try await harness.start()
+        try await harness.waitFor("echo", .ready)
+        _ = try await harness.engine.stopService("echo")
+        try await harness.waitFor("echo", .stopped)
+        chmod(host.bin, 0o777)
+        _ = try? await harness.engine.startService("echo")
+        let status = try await harness.status("echo")
+        #expect(status.pid == nil, "started from a folder any user may write")
+        #expect(status.lastExit.contains("\(host.bin) may be written by any user"), "\(status.lastExit)")
+        await harness.shutdown()
+    }
+
     /// `upgrade --executable` to a build another user owns is refused, and the old process serves on.
     @Test func anUpgradeToABuildAnotherUserOwns_isRefused_andTheOldProcessServesOn() async throws {
         let host = try Host()

@@ -95,6 +95,10 @@ int vt_thread_setgroups(size_t count, const gid_t *groups);
  * (/proc/PID/mem), as if it had changed credentials. 0, or -1 with errno. */
 int vt_forbid_tracing(void);
 
+/* The size of the access ACL of `path` (lgetxattr "system.posix_acl_access", the link itself, not
+ * what it points to): > 0 when it has one beyond its mode bits, else -1 with errno (ENODATA: none). */
+long vt_access_acl_size(const char *path);
+
 #ifdef __cplusplus
 }
 #endif

@@ -114,6 +114,8 @@ extension SupervisorEngine {
         var inherited: [Int32] = []
         try run.prepare(service: spec.name)
         let identity = try self.identity(of: spec)
+        // Again at every start: what was root's at `up` may have been given away since.
+        if let identity { try checkWriters(spec, identity, program) }
         try applyUser(identity, to: spec, environment: &environment)
         try bindSocket(unit)
         let output = try heldOutput(unit)
