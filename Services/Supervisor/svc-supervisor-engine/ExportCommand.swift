@@ -1,3 +1,4 @@
+import Glibc
 import VerticalsSupervisorCommands
 import ArgumentParser
 import VerticalsDeploy
@@ -134,6 +135,21 @@ extension ExportCommand {
         } catch {
             Terminal.print("\(manifest): \(error)")
             throw ExitCode(65)
+        }
+        // Root writes units a later `make install` or systemd takes as they are: into a folder
+        // only root can change, never one another user could swap them in.
+        if geteuid() == 0 {
+            let absolute = out.hasPrefix("/") ? out : "\(RunDirectory(".").path)/\(out)"
+            do {
+                try RunDirectory.makeDirectories(absolute, mode: 0o755)
+            } catch {
+                Terminal.print("\(error)")
+                throw ExitCode(73)
+            }
+            if let problem = ProgramWriters.pathProblem(absolute, uid: 0) {
+                Terminal.print("refused to write \(out) as root: \(problem)")
+                throw ExitCode(73)
+            }
         }
         do {
             let report = try GeneratedFolder(path: out).replace(with: files, owning: isOwned)

@@ -15,7 +15,7 @@ import CSpawn
 /// A folder others may write passes only with its sticky bit set and an owner of root (`/tmp`):
 /// there, only the owner of the entry below may rename or remove it, and that entry is checked
 /// in turn. Group write passes only for group 0, whose members are root's own.
-enum ProgramWriters {
+package enum ProgramWriters {
     /// Nil when only root and `uid` can change `path`, else the first file, folder or link
     /// someone else could change, and why.
     ///
@@ -39,8 +39,9 @@ enum ProgramWriters {
         return nil
     }
 
-    /// ``problem(_:uid:)`` for the path alone: its links, folders and last entry.
-    private static func pathProblem(_ path: String, uid: UInt32) -> String? {
+    /// ``problem(_:uid:)`` for the path alone: its links, folders and last entry (a folder root
+    /// writes generated files into, as well as a program).
+    package static func pathProblem(_ path: String, uid: UInt32) -> String? {
         guard path.hasPrefix("/") else { return "\(path) is not an absolute path" }
         if let problem = entryProblem("/", of: path, uid: uid, isLast: false) { return problem }
         var pending = path.split(separator: "/").map(String.init).reversed() as [String]
