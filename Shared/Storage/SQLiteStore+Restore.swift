@@ -51,6 +51,8 @@ extension SQLiteStore {
         }
         let source = try FolderOwnerAccess.openFile(file)
         defer { close(source) }
+        // Another vertical's backup never lands in this one's folder, not even to be checked.
+        try owner.checkHeader(source, path: file, candidates: { knownOwners })
         let access = try FolderOwnerAccess.owner(of: folder)
         let lock = try FolderOwnerAccess.run(as: access) { try StoreLock.acquire("\(path).lock", for: path) }
         defer { withExtendedLifetime(lock) {} }

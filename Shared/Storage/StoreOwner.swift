@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import GRDB
 
 /// Which vertical a store belongs to, written into the store itself as SQLite's
@@ -67,7 +70,25 @@ public struct StoreOwner: Sendable, Equatable, CustomStringConvertible {
     /// Throws unless `db` is this owner's store or carries no owner yet (application_id 0).
     /// `path` and `candidates` only make the message: it names the store's owner when a candidate's id matches.
     func check(_ db: Database, path: String, candidates: () -> [String] = { [] }) throws {
-        let found = try Self.applicationID(of: db)
+        try check(applicationID: try Self.applicationID(of: db), path: path, candidates: candidates)
+    }
+
+    /// Throws unless the first bytes of the file open as `file` are an SQLite header whose
+    /// application_id is this owner's or none, read with `pread` alone (no SQLite): what root can
+    /// know of a vertical's or an operator's file before any byte of it goes anywhere.
+    func checkHeader(_ file: Int32, path: String, candidates: () -> [String] = { [] }) throws {
+        var header = [UInt8](repeating: 0, count: 100)
+        let count = pread(file, &header, header.count, 0)
+        guard count == header.count, header.starts(with: Array("SQLite format 3\u{0}".utf8)) else {
+            throw StoreError(message: "\(path) is not an SQLite store: its first bytes are not an SQLite header")
+        }
+        // The header's application_id: four bytes, big-endian, at offset 68.
+        let id = header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        try check(applicationID: Int32(bitPattern: id), path: path, candidates: candidates)
+    }
+
+    /// Throws unless `found` is this owner's application_id or none.
+    private func check(applicationID found: Int32, path: String, candidates: () -> [String]) throws {
         guard found != 0, found != applicationID else { return }
         throw StoreError(
             message: "\(path) is \(Self.describe(applicationID: found, among: candidates())) store, not \(name)'s "

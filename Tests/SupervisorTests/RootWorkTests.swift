@@ -252,6 +252,18 @@ struct RootWorkTests {
         #expect(rows == 3)
         #expect(!FolderEntries.names(in: state).contains { $0.contains(".keep-") })
 
+        // Another vertical's backup is refused from its header, before a byte of it reaches the
+        // folder or a reader runs.
+        let foreign = directory.file("records-backup.sqlite")
+        try HostileVerticalFilesTests.makeStore(foreign, rows: 2)
+        try await DatabaseQueue(path: foreign).write { db in
+            try db.execute(sql: "PRAGMA application_id = \(StoreOwner("records").applicationID)")
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")
+        }
+        let other = await #expect(throws: ServiceError.self) { _ = try await harness.engine.restoreStore("echo", from: foreign) }
+        #expect(other?.message.contains("another vertical's") == true || other?.message.contains("not echo's") == true, "\(other?.message ?? "")")
+        #expect((readFile("\(record)/runs") ?? "").split(separator: "\n").count == 2, "a reader ran for another vertical's backup")
+
         // A damaged backup is refused with the child's reason, and the store stays.
         let damaged = directory.file("damaged.sqlite")
         #expect(writeFile(String(repeating: "not a store ", count: 400), to: damaged))
