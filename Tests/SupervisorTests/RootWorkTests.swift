@@ -254,10 +254,10 @@ struct RootWorkTests {
 
         // Another vertical's backup is refused from its header, before a byte of it reaches the
         // folder or a reader runs.
-        let foreign = directory.file("records-backup.sqlite")
+        let foreign = directory.file("ledger-backup.sqlite")
         try HostileVerticalFilesTests.makeStore(foreign, rows: 2)
         try await DatabaseQueue(path: foreign).write { db in
-            try db.execute(sql: "PRAGMA application_id = \(StoreOwner("records").applicationID)")
+            try db.execute(sql: "PRAGMA application_id = \(StoreOwner("ledger").applicationID)")
             _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")
         }
         let other = await #expect(throws: ServiceError.self) { _ = try await harness.engine.restoreStore("echo", from: foreign) }
