@@ -1,7 +1,9 @@
 import GRDB
 import Glibc
+import Synchronization
 import Testing
 import VerticalsContract
+import VerticalsEventLoop
 import VerticalsWire
 import VerticalsStorage
 import VerticalsSupervisorClient
@@ -164,13 +166,20 @@ struct RootWorkTests {
         let engine = harness.engine
         let samples = stride(from: 0, to: 50_000, by: 1_567).map { "\(state)/f\($0)" }
         let walking: @Sendable () -> Bool = { HostileVerticalFilesTests.owner(state) == 0 && samples.contains { HostileVerticalFilesTests.owner($0) != 0 } }
-        let began = ContinuousClock.now
-        let asking = Task { () -> [Duration] in
+        // The asker runs on a thread of its own, not the shared pool, which a full parallel run
+        // on two loaded cores can keep from it for longer than the walk lasts; and it is asking
+        // before the start.
+        let askerLoop = try EventLoop(name: "status-asker")
+        let askerIsAsking = AtomicFlag()
+        defer { askerLoop.shutdown() }
+        let asking = Task(executorPreference: askerLoop) { () -> [Duration] in
             var answered: [Duration] = []
             while !Task.isCancelled {
                 let underWay = walking()
                 let asked = ContinuousClock.now
-                guard let status = try? await engine.status().first(where: { $0.name == "echo" }) else {
+                let answer = try? await engine.status()
+                askerIsAsking.value.store(true, ordering: .releasing)
+                guard let status = answer?.first(where: { $0.name == "echo" }) else {
                     await Task.yield()
                     continue
                 }
@@ -181,6 +190,8 @@ struct RootWorkTests {
             return answered
         }
         defer { asking.cancel() }
+        #expect(eventually { askerIsAsking.value.load(ordering: .acquiring) }, "the asker never asked")
+        let began = ContinuousClock.now
         try await harness.start()
         try await harness.waitFor("echo", .ready)
         let duringTheWalk = await asking.value
@@ -382,4 +393,9 @@ struct RootWorkTests {
     @Test func controlSocket_isTheSupervisorsUserAlone() {
         #expect(ControlSocket.mode == 0o600)
     }
+}
+
+/// A flag one task raises and another reads.
+private final class AtomicFlag: Sendable {
+    let value = Atomic<Bool>(false)
 }
