@@ -3,9 +3,8 @@
 #
 # Runs the test bundle twice: everything but the supervision engine's process tests, in
 # parallel; then those, on their own. They measure how fast the supervisor reacts (backoff
-# gaps, readiness and liveness deadlines) with the engine in the test process, and the other
-# suites' process tests block Swift Testing's worker threads (2 on a 2-core machine) for
-# seconds at a time; alone they take ~16 s and decide nothing by luck.
+# gaps, readiness and liveness deadlines) with the engine in the test process: beside the other
+# suites' daemons they would decide by luck.
 #
 # Every child a test starts carries this run's own VT_TEST_TAG; whatever is left of them is
 # killed at the end, and another run on the same machine is left alone. On a failure, the
@@ -25,6 +24,11 @@ TMPDIR=$(mktemp -d /tmp/vt-tmp.XXXXXX)
 chmod 755 "$TMPDIR"  # as /tmp is to them: services a root test runs as their own users may look in it
 export TMPDIR
 trap 'rm -f "$log"; rm -rf "$TMPDIR"' EXIT
+# Swift Testing starts every test case of the run at once unless told a width. The suites that
+# block a thread run each test case on a thread of its own (their `.blocking` trait), so nothing
+# else bounds how many daemons and commands run side by side: this does, a few per core, enough
+# to overlap their waits without starving each other's time limits.
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${VT_TEST_WIDTH:-$((4 * $(nproc)))}"
 engine_suite=EngineProcessTests
 builders=(NewCommandTests InitCommandTests)
 

@@ -3,7 +3,7 @@ import Testing
 import VerticalsContractGen
 
 /// `vt-contractgen` as VerticalsContractPlugin runs it: files in, files out, an exit status.
-@Suite struct ContractGenCommandTests {
+@Suite(.blocking) struct ContractGenCommandTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("contractgen-\(getpid())-\(UUID().uuidString)")
 
     func write(_ name: String, _ text: String) throws -> String {

@@ -8,7 +8,7 @@ import VerticalsTesting
 /// contract carries text, given each of ``HostileText``'s strings, is either refused by the
 /// lexer (at file:line:column) or generates Swift that `swiftc -dump-parse` reads as the same
 /// declarations as a plain text gives, and no error.
-@Suite struct ContractHostileTextTests {
+@Suite(.blocking) struct ContractHostileTextTests {
     /// The places a contract's text reaches the generated Swift.
     enum Position: String, CaseIterable, Sendable {
         case messageDoc, fieldDoc, caseDoc, stringDefault, fileName

@@ -1,3 +1,4 @@
+import Testing
 import VerticalsTesting
 
 /// Reads a Containerfile back by its grammar: an instruction starts a line, a line ending in

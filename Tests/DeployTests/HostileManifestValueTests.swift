@@ -12,7 +12,7 @@ import VerticalsTesting
 /// (naming the key), or read back from each exported file as exactly that value: the systemd
 /// unit by `systemd-analyze verify` (no output at all) and systemd's reading of each directive,
 /// the Kubernetes YAML by PyYAML, the Containerfile by its directive grammar and `sh`.
-@Suite struct HostileManifestValueTests {
+@Suite(.blocking) struct HostileManifestValueTests {
     /// The keys of a service that reach an export.
     enum Key: String, CaseIterable, Sendable {
         case args, env, executable, certificates, user, host, dependsOn = "depends_on", name

@@ -7,7 +7,7 @@ import VerticalsTesting
 
 /// `export kubernetes`: the objects' content per manifest key, the refusals, the YAML emitter's
 /// quoting, and the command (files written only when changed).
-@Suite struct KubernetesExportTests {
+@Suite(.blocking) struct KubernetesExportTests {
     static func objects(_ text: String) throws -> [KubernetesObject] {
         KubernetesFixture.all(try KubernetesExport.objects(for: KubernetesFixture.manifest(text)))
     }

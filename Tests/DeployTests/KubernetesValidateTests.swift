@@ -13,7 +13,7 @@ import VerticalsTesting
 /// with PyYAML, as exactly the tree the graph tests inspect. `scripts/install-deps.sh` installs
 /// the validator into the checkout's virtual environment (`.build/venv`, which `make test` puts first
 /// on `PATH`); this suite fails (never skips) without it.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(3)))
 struct KubernetesValidateTests {
     /// Runs the validator over the `.yaml` files in `folder`; every object must pass, and be counted.
     static func validate(_ folder: String, objects expected: Int, in directory: TemporaryDirectory) throws {

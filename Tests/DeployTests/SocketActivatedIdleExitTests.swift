@@ -10,7 +10,7 @@ import VerticalsTesting
 /// `idle_exit` under systemd: a vertical (the test daemon, as `echo`) started by the real
 /// `systemd-socket-activate` at its first call, with the idle-exit variable its exported unit
 /// sets, serves that call and then exits 0 by itself once idle (a `.socket` would start it again).
-@Suite(.serialized, .timeLimit(.minutes(2))) struct SocketActivatedIdleExitTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2))) struct SocketActivatedIdleExitTests {
     @Test func socketActivatedVertical_withItsUnitsIdleExit_servesThenExitsZero() async throws {
         let manifest = try DeployFixture.manifest(
             """

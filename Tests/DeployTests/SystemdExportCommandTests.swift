@@ -8,7 +8,7 @@ import VerticalsTesting
 
 /// `svc-supervisor export systemd`: it writes what ``SystemdExport`` makes of the manifest, then
 /// only what changed, removes the units a manifest no longer has, and refuses a broken manifest.
-@Suite(.serialized) struct SystemdExportCommandTests {
+@Suite(.blocking, .serialized) struct SystemdExportCommandTests {
     @Test func exportCommand_writesOnlyWhatChanged_andRemovesUnitsNoLongerInTheManifest() throws {
         let directory = TemporaryDirectory()
         try DeployFixture.expectExportWritesThenOnlyWhatChanged(

@@ -6,6 +6,7 @@ import VerticalsSupervisorClient
 import VerticalsTesting
 
 /// How each manifest key becomes a unit setting (`SystemdExport`, in-process).
+@Suite(.blocking)
 struct SystemdExportTests {
     private let twoServices = """
         [defaults]

@@ -7,7 +7,7 @@ import VerticalsTesting
 
 /// Each host's units of the tests' two-host suite (``SystemdHostsFixture``) as systemd's own
 /// tools read them, programs linked to the ones this build made.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct SystemdHostsToolsTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2))) struct SystemdHostsToolsTests {
     /// Host `host`'s units written to `<directory>/units`, programs in `<directory>/bin`.
     static func install(host: String, in directory: TemporaryDirectory) throws -> [String: String] {
         try DeployFixture.linkPrograms(in: directory)

@@ -5,7 +5,7 @@ import VerticalsTesting
 
 /// The exported files as systemd's own tools read them, with every `ExecStart=` pointing at
 /// the programs this build made.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct SystemdToolsTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2))) struct SystemdToolsTests {
     /// `systemd-analyze verify` exits 0 even for unknown keys or bad values; it only prints
     /// them. So any output at all is a failure.
     @Test func verify_acceptsEveryUnit_withoutASingleWarning() throws {

@@ -11,7 +11,7 @@ import VerticalsWire
 /// A vertical (the test daemon, as `echo`) handed a TCP socket by `systemd-socket-activate -l
 /// 127.0.0.1:PORT`: it finds the fd is TCP (getsockname), serves plain TCP because
 /// `VERTICALS_TLS=off` asks for it, and a caller reaches it through `VERTICALS_ENDPOINT_ECHO`.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct TCPSocketActivationTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2))) struct TCPSocketActivationTests {
     @Test func aVertical_socketActivatedOnTCPLoopback_servesARealCall() async throws {
         let directory = TemporaryDirectory()
         let port = try freeLoopbackPort()

@@ -4,7 +4,7 @@ import VerticalsTesting
 /// The Swift runtime's libdispatch renices each worker thread it starts; under the exported
 /// units that `setpriority` must succeed, or every start logs "Failed to set thread priority".
 /// (How systemd-analyze itself reads the filter is checked in SystemdToolsTests.)
-@Suite(.serialized) struct ThreadPriorityFilterTests {
+@Suite(.blocking, .serialized) struct ThreadPriorityFilterTests {
     @Test(arguments: DeployFixture.verticals)
     func everyVerticalUnit_allowsSetpriorityAfterDenyingResources_withinLimitNICE(vertical: String) throws {
         let files = try DeployFixture.installForTools(in: TemporaryDirectory())

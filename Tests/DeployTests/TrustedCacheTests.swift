@@ -4,7 +4,7 @@ import VerticalsTesting
 
 /// `scripts/trusted-cache.sh`, which the root scripts run on their cache folder before they
 /// chroot into a Debian root it holds: a folder another user owns or may write is refused.
-@Suite(.timeLimit(.minutes(5))) struct TrustedCacheTests {
+@Suite(.blocking, .timeLimit(.minutes(5))) struct TrustedCacheTests {
     static let script = "\(DeployFixture.repositoryRoot)/scripts/trusted-cache.sh"
 
     /// Folder `name` of `directory`, made with `mode`.

@@ -8,7 +8,7 @@ import VerticalsWire
 
 /// The blocking-work pool is bounded, and `daemon.health` tells a busy pool from a wedged one
 /// without waiting behind its queue. Each test has a pool of its own, never the process's.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.blocking, .timeLimit(.minutes(2)))
 struct BlockingPoolTests {
     /// Jobs that wait until the test opens the gate, counting those that started; the gate opens
     /// by itself after a minute, so that no test leaves a thread blocked for ever.

@@ -7,7 +7,7 @@ import VerticalsWire
 
 /// `--describe`: what a build says it serves and what it was compiled against, printed as JSON and
 /// read back with a typed error on anything malformed.
-@Suite("A build describes itself (--describe)")
+@Suite("A build describes itself (--describe)", .blocking)
 struct BuildDescriptionTests {
     @Test func callees_madeFromOperations_keepTheirSchemas_andOnesGivenByName_sayTheyHaveNone() {
         let calls = Callees(TestEcho(service: "beta").echo)

@@ -6,7 +6,7 @@ import VerticalsTesting
 import VerticalsWire
 
 /// The typed client against real daemons: reconnection, unavailability, deadlines, cancellation.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct ClientProcessTests {
     let echo = TestEcho()
 
@@ -116,7 +116,7 @@ struct ClientProcessTests {
 }
 
 /// How a daemon gets its socket: bound itself, or handed over by a service manager.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct SocketHandOffTests {
     let echo = TestEcho()
 

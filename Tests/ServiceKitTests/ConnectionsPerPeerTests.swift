@@ -7,7 +7,7 @@ import VerticalsWire
 /// One caller may hold ``ConnectionLimits/maxConnectionsPerPeer`` connections, so that it cannot
 /// take all of a daemon's: past its cap it is refused `resourceExhausted` and closed, while
 /// another caller still connects; the refusals are logged at most once a second.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct ConnectionsPerPeerTests {
     @Test func defaults_andTheEnvironment() {
         #expect(ConnectionLimits().maxConnectionsPerPeer == 128)

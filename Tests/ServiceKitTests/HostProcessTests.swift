@@ -7,7 +7,7 @@ import VerticalsTesting
 import VerticalsWire
 
 /// A host and a client in separate processes over a real Unix socket: every answer path.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct HostProcessTests {
     let echo = TestEcho()
 

@@ -9,7 +9,7 @@ import VerticalsWire
 /// Clients that break the rules, against a live `vt-testd` in its own process. After each, the
 /// bad connection got a typed error or was closed, a well-behaved client is still served, and
 /// the daemon's resident memory stays under ``HostileClientTests/residentBound``.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(3)))
 struct HostileClientTests {
     /// The memory bound every daemon here must stay under: vt-testd idles at about 10 MiB;
     /// the limits (frame 4 MiB, outbound 16 MiB per connection at worst) keep it far below this.

@@ -6,7 +6,7 @@ import VerticalsTesting
 
 /// `VERTICALS_IDLE_EXIT_SECONDS` on a daemon alone, no supervisor: it exits 0 by
 /// itself, and waiting for that deadline costs no wake-up before it.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct IdleExitProcessTests {
     let echo = TestEcho()
 

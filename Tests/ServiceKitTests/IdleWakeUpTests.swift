@@ -14,7 +14,7 @@ import VerticalsWire
 /// during it. The count is the daemon's own context switches (every thread, voluntary or not);
 /// a loaded machine does not add any to a process that sleeps, it only delays the one that
 /// wakes. A window of a few seconds catches anything that wakes once a second or more often.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct IdleWakeUpTests {
     let echo = TestEcho()
 

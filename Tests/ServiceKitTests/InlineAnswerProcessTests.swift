@@ -7,7 +7,7 @@ import VerticalsWire
 /// The host answers a handler that never suspends within the read callback, filing a request in
 /// flight only once its handler suspends: requests answered inline must leave a suspended one
 /// on the same connection to its own deadline or cancellation, and must not be mistaken for it.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct InlineAnswerProcessTests {
     let echo = TestEcho()
 

@@ -11,7 +11,7 @@ import VerticalsWire
 /// A host on several event loops (`VERTICALS_LOOPS`): each connection lives on one
 /// loop, its handlers run there, and the connection limit, drain, idle exit and metrics stay
 /// exact across loops. In-process, so the handler can say which thread it runs on.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct MultiLoopHostTests {
     static let echo = TestEcho()
 

@@ -8,7 +8,7 @@ import VerticalsWire
 
 /// `VERTICALS_LOOPS` on a real daemon: a loop thread per count, an idle daemon whose loops all
 /// hold connections still wakes never, and a count that is not one stops it with status 78.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct MultiLoopProcessTests {
     let echo = TestEcho()
 

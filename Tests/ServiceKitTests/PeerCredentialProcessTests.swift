@@ -8,7 +8,7 @@ import VerticalsWire
 /// `SO_PEERCRED` access control with real uids: a `vt-testd` run as uid 4242 (through
 /// `setpriv`, no passwd entry needed) relays a call to an `echo` daemon run as the test's own
 /// uid. Needs root to switch uids; skipped with that reason otherwise.
-@Suite(.serialized, .timeLimit(.minutes(2)), .enabled(if: geteuid() == 0, "needs root to run a caller as another uid"))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)), .enabled(if: geteuid() == 0, "needs root to run a caller as another uid"))
 struct PeerCredentialProcessTests {
     static let strangerUID = 4242
 

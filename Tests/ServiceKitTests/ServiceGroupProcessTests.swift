@@ -6,7 +6,7 @@ import VerticalsTesting
 
 /// A vertical and a plain swift-service-lifecycle service in one `ServiceGroup`, in a separate
 /// process (`vt-lifecycled`): one SIGTERM shuts both down gracefully, in order.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct ServiceGroupProcessTests {
     /// Starts `vt-lifecycled echo` for `suite` with `extra` in its environment; its standard
     /// error goes to the returned log file.

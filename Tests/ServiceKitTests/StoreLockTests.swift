@@ -6,7 +6,7 @@ import VerticalsTesting
 
 /// One process serves a store at a time: `SQLiteStore.open` holds `<store>.lock` while the store
 /// is open, refuses a store another pool or process holds, and lets go when the pool does.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(1)))
 struct StoreLockTests {
     static let migrator = StoreSafetyTests.migrator(["v1"])
 

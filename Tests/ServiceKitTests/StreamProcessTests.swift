@@ -9,7 +9,7 @@ import VerticalsWire
 /// Streaming operations over a real socket, against `vt-testd`'s `echo.count`: events in order
 /// then the end, an error ending a stream, the caller's cancel stopping the producer, and a
 /// reader that does not read holding the producer back with the daemon's memory bounded.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(3)))
 struct StreamProcessTests {
     let echo = TestEcho()
 

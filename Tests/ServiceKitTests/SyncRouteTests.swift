@@ -10,7 +10,7 @@ import VerticalsWire
 /// Handlers that answer without suspending (`Router.onSync`): served straight in the read
 /// callback with no task, they must answer, fail, count and set the request's context exactly as
 /// an `on` handler does, and keep their place beside async handlers in one read.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct SyncRouteTests {
     static let echo = TestEcho()
 

@@ -9,7 +9,7 @@ import VerticalsWire
 
 /// A real `vt-testd` served over TCP loopback (`VERTICALS_LISTEN`, `VERTICALS_TLS=off`), called
 /// through `VERTICALS_ENDPOINT_ECHO`; the plain-TCP rules; hostile clients over TCP.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(3)))
 struct TCPHostTests {
     let echo = TestEcho()
 

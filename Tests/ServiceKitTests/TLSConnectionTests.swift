@@ -10,7 +10,7 @@ import VerticalsWire
 /// one another CA signed, the wrong name, or a handshake that never finishes is refused. The
 /// certificate rules of docs/PROTOCOL.md § 1a (`+CertificateRules`) and the ClientHello a client
 /// sends (`+ClientHello`) are in extensions.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct TLSConnectionTests {
     /// What a TLS echo server saw: accepted peers' names and accept errors.
     final class Seen: Sendable {

@@ -10,7 +10,7 @@ import VerticalsWire
 /// A real `vt-testd` on TCP with mutual TLS (the default on TCP: `VERTICALS_TLS_CERT`, `_KEY`,
 /// `_CA`), called by clients presenting vertical certificates: the name in the certificate is the
 /// caller, the existing rules apply to it, and rotated files are taken without a restart.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(3)))
 struct TLSHostTests {
     let echo = TestEcho()
     let directory = TemporaryDirectory()

@@ -6,7 +6,7 @@ import VerticalsEventLoop
 
 /// ``TimerQueue``: entries run on the loop in deadline order, a cancelled one never runs, and a
 /// handle cancelled after its entry ran (or cancelled twice) changes nothing.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.blocking, .timeLimit(.minutes(1)))
 struct TimerQueueTests {
     /// Carries the loop-confined queue across the test's awaits; only touched on its loop.
     struct Bound: @unchecked Sendable {

@@ -7,7 +7,7 @@ import VerticalsWire
 
 /// Spans across processes: `vt-testd relay` calls `vt-testd echo` while serving,
 /// and each daemon's ring (`daemon.traces`) shows the spans with their parent links.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(3)))
 struct TracingProcessTests {
     /// What `service`'s `daemon.traces` answers to `input`.
     static func traces(_ suite: SuiteFixture, _ service: String, _ input: Daemon.TracesInput) async throws -> Daemon.Traces {

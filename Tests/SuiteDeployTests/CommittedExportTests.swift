@@ -7,7 +7,7 @@ import VerticalsTesting
 /// `deploy/systemd/` and `deploy/kubernetes/` are generated: each must be exactly what
 /// `svc-supervisor export` writes from `deploy/suite.toml` now, and the Kubernetes objects pass
 /// `kubernetes-validate --strict` (this suite fails, never skips, without the validator).
-@Suite(.serialized, .timeLimit(.minutes(3))) struct CommittedExportTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(3))) struct CommittedExportTests {
     @Test func committedSystemdUnits_areAFreshExport() throws {
         let fresh = try SystemdExport.files(for: SuiteDeployFixture.suiteManifest())
         let committed = ExportedFiles.onDisk("\(SuiteDeployFixture.repositoryRoot)/deploy/systemd")

@@ -10,7 +10,7 @@ import VerticalsTesting
 /// mapped to Debian packages with `dpkg -S`, must be among the packages the Containerfile's
 /// runtime stage installs (or libc6, in every Debian image). Needs Debian's dpkg: skipped with
 /// a message elsewhere.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.blocking, .timeLimit(.minutes(2)))
 struct KubernetesImageLibrariesTests {
     /// The packages the runtime stage's `apt-get install` names.
     static func runtimePackages(_ containerfile: String) -> Set<String> {

@@ -31,7 +31,7 @@ import VerticalsTesting
 ///
 /// Root only, and the first run downloads a Debian base (cached after); skipped with a message
 /// without root or without the Debian mirror.
-@Suite(.serialized, .timeLimit(.minutes(20)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(20)))
 struct KubernetesRehearsalTests {
     static let script = "\(SuiteDeployFixture.repositoryRoot)/scripts/kubernetes-rehearsal.sh"
 

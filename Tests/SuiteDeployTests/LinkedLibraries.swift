@@ -1,3 +1,4 @@
+import Testing
 import VerticalsDeployTesting
 import VerticalsTesting
 

@@ -15,7 +15,7 @@ import VerticalsWire
 /// All five run at once, so each vertical's call reaches its peers through their sockets as
 /// under systemd: notifications, records and appointments authenticate the caller with
 /// identity, and each peer is activated by the first call that reaches it.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct SocketActivationTests {
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2))) struct SocketActivationTests {
     @Test func everyVertical_socketActivated_reportsReady_andServesARealCall() async throws {
         let directory = TemporaryDirectory()
         let sockets = SocketDirectory(directory.file("sockets"))

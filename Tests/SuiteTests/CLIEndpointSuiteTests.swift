@@ -4,7 +4,7 @@ import VerticalsTesting
 
 /// `svc-supervisor login` against the reference suite's identity served on TCP through
 /// `VERTICALS_ENDPOINT_<NAME>` (CLIEndpointTests covers `call` over the test daemon).
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct CLIEndpointSuiteTests {
     /// `login` finds the vertical that issues sessions among the suite's verticals, one named
     /// only by `VERTICALS_ENDPOINT_IDENTITY` included (no socket, no supervisor here): it used

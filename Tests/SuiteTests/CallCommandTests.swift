@@ -5,7 +5,7 @@ import VerticalsContract
 import VerticalsTesting
 
 /// `svc-supervisor call` as a user runs it: real argv, real processes, real sockets.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct CallCommandTests {
     @Test func call_givenValidJSON_printsTheOutputAsJSON() throws {
         let suite = try SuiteLauncher()

@@ -4,7 +4,7 @@ import VerticalsTesting
 
 /// `svc-supervisor call` to a vertical the supervisor keeps down: an operator's stop removes
 /// its socket, so the call is refused at once, and the error says why and what to run.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct CallHintTests {
     @Test func call_toAStoppedVertical_failsAtOnce_namingItsStateAndTheCommandThatStartsIt() throws {
         let directory = TemporaryDirectory()

@@ -5,7 +5,7 @@ import VerticalsStorage
 import VerticalsTesting
 
 /// Every daemon's own command line: `--help`, `--version` and `--check`, as an operator runs them.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct DaemonCommandLineTests {
     static let daemons = ["svc-identity", "svc-clinics", "svc-notifications", "svc-records", "svc-appointments"]
 

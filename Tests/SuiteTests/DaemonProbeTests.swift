@@ -5,7 +5,7 @@ import VerticalsTesting
 /// `svc-NAME --probe`, the exec probe of `export kubernetes`: `daemon.health` on the running
 /// daemon where a caller would find it; 0 when it answers, 1 when nothing answers or the
 /// answer misses the deadline, 64 for a deadline that is not one. It opens no store.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct DaemonProbeTests {
     @Test func probe_isHealthyWhileTheDaemonServes_andUnhealthyWhenStoppedOrGone() throws {
         let directory = TemporaryDirectory()

@@ -6,7 +6,7 @@ import VerticalsTesting
 /// lock (Tests/Contracts/contracts.lock.json beside the manifest's folder, or --contracts): a
 /// misspelt operation and an operator-only one are problems naming the service, the entry and the
 /// lock; a vertical the lock does not hold is left alone; without a lock nothing is judged.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(1)))
 struct DependsOnContractsCheckTests {
     /// This checkout's lock: every reference contract, as `make contracts-update` wrote it.
     static let lock: String = {

@@ -16,7 +16,7 @@ enum TinyDisk {
 /// What a caller sees when a disk fills: under the vertical (where it writes its backup), a typed
 /// `resourceExhausted` through the real host path (SQLITE_FULL from the online backup); under the
 /// operator's folder (where the CLI moves it), the CLI says so. Never a crash or a half-written file.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(1)))
 struct DiskFullTests {
     /// The names in `folder`.
     static func entries(_ folder: String) -> [String] {

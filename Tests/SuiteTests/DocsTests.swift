@@ -6,7 +6,7 @@ import VerticalsTesting
 /// against a live suite under svc-supervisor (one per page), with the rules of ``DocBlock``.
 /// A block that cannot run in a test says why on the line before it (`<!-- not run: REASON -->`),
 /// and the skipped blocks are listed with their reasons.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(10)))
 struct DocsTests {
     /// The package root, where README.md, docs/ and deploy/ are.
     static let packageRoot = String(#filePath).split(separator: "/").dropLast(3).map { "/" + $0 }.joined()

@@ -16,7 +16,7 @@ import VerticalsWire
 /// `make test` runs two rounds of kills; `make soak` sets `VT_SOAK_SECONDS` and rounds go on for
 /// that long (at most ~13 minutes: the suite's time limit), a new patient per round, and it
 /// prints what it measured.
-@Suite(.serialized, .timeLimit(.minutes(15)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(15)))
 struct FaultInjectionTests {
     static let victims = ["appointments", "identity", "notifications", "supervisor"]
 

@@ -8,7 +8,7 @@ import VerticalsTesting
 /// operation from daemon.describe and fuzzes it for a few seconds over Unix sockets, then over
 /// TCP with mutual TLS. It holds when no daemon exited, no answer was `internal` and every
 /// answer was the Output or a typed error; a failure prints the finding with its replay.
-@Suite(.serialized, .timeLimit(.minutes(6)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(6)))
 struct FuzzLiveTests {
     /// Seconds of fuzzing in `make test` (both transports together); VT_FUZZ_LIVE_SECONDS changes it.
     static let seconds = ProcessEnvironment.current["VT_FUZZ_LIVE_SECONDS"] ?? "10"

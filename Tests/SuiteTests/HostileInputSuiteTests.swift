@@ -7,7 +7,7 @@ import VerticalsWire
 
 /// Inputs that once stopped a daemon, sent to the real ones over their sockets: each is answered
 /// with a typed error, and the daemon that got it goes on serving, the same process.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct HostileInputSuiteTests {
     @Test func checkSlot_withTheAttacksTimestamps_isInvalidInput_fiveTimes_andClinicsStaysUp() async throws {
         let suite = try SuiteLauncher()

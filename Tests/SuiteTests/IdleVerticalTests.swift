@@ -8,7 +8,7 @@ import VerticalsWire
 
 /// A reference vertical, store and all, sleeps once it has answered: no thread of it wakes while
 /// nothing happens (the framework's own idle checks run the test daemon, in IdleWakeUpTests).
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct IdleVerticalTests {
     @Test func clinicsIdleAfterACall_wakesNever() async throws {
         let directory = TemporaryDirectory()

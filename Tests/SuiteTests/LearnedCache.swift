@@ -1,3 +1,4 @@
+import Testing
 import Foundation
 import VerticalsContract
 import VerticalsServiceKit

@@ -9,7 +9,7 @@ import VerticalsWire
 /// `svc-supervisor login` sends the password only to a vertical whose socket root, the CLI's
 /// user or the vertical's own user holds (`SO_PEERCRED`, on the CLI's side): a socket planted in a
 /// folder the CLI searches, by a real identity that carries the session mark, receives nothing.
-@Suite(
+@Suite(.blocking,
     .serialized, .timeLimit(.minutes(2)),
     .enabled(if: geteuid() == 0, "needs root to run the planted vertical as another user (nobody)"))
 struct LoginCalleeCheckTests {

@@ -9,7 +9,7 @@ import VerticalsTesting
 /// (from `svc-supervisor certs`) at the address `VERTICALS_ENDPOINT_IDENTITY` names receives no
 /// request at all, not even `daemon.describe`, and the refusal names both certificates' names.
 /// With identity's own certificate the same command reaches it and the password is checked.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct LoginCertificateCheckTests {
     /// svc-identity on a free loopback port over mutual TLS with `presenting`'s certificate.
     static func identity(presenting name: String, certs: String) throws -> (daemon: DaemonProcess, endpoint: String) {

@@ -12,7 +12,7 @@ extension NamespaceTests {
     /// of a ``SplitSuite``: before the TLS handshake (a stranger's bytes, a handshake that never
     /// finishes, a byte-a-second sender, abandoned connections) and inside mutual TLS as the operator
     /// (bad lengths, truncated frames, a client that never reads). After each, clinics still serves.
-    @Suite struct NamespaceHostileTests {
+    @Suite(.blocking) struct NamespaceHostileTests {
         /// Short timeouts on clinics, so that what a hostile client holds is let go in seconds.
         static let patience = [
             "clinics": [

@@ -11,7 +11,7 @@ extension NamespaceTests {
     /// The reference suite split across two hosts (network namespaces) over TCP with mutual TLS
     /// (``SplitSuite``): the booking journey crosses them, strangers and undeclared callers are
     /// refused, and kill -9 on one host loses and doubles no acknowledged booking. Root only.
-    @Suite struct NamespaceSuiteTests {
+    @Suite(.blocking) struct NamespaceSuiteTests {
         @Test func bookingJourney_crossesTwoHosts_overMutualTLS_byServiceName() async throws {
             let suite = try SplitSuite()
             try await suite.up()

@@ -15,7 +15,7 @@ extension NamespaceTests {
     /// `/etc/netns/<namespace>/hosts`), its volume mounts as folders, certificates from
     /// `svc-supervisor certs`, and nftables rules compiled from the exported NetworkPolicies. The
     /// booking journey passes, and an edge the graph lacks (records → notifications) is dropped.
-    @Suite(.enabled(if: NetworkLab.nftPath != nil, "no nft command (apt-get install nftables)"))
+    @Suite(.blocking, .enabled(if: NetworkLab.nftPath != nil, "no nft command (apt-get install nftables)"))
     struct NamespaceTopologyTests {
         @Test func exportedTopology_runsPerNamespace_journeyPasses_andAnUndeclaredEdgeIsDropped() async throws {
             let directory = TemporaryDirectory()

@@ -7,7 +7,7 @@ import VerticalsWire
 
 /// `svc-supervisor new` on a copy of this checkout, built and run: the scaffold compiles,
 /// its daemon starts, and its example operation answers over the wire.
-@Suite(.serialized, .timeLimit(.minutes(20)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(20)))
 struct NewCommandTests {
     /// The repository's root, from this file's place in it.
     static let repositoryRoot: String = {

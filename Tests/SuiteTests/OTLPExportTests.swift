@@ -10,7 +10,7 @@ import VerticalsWire
 /// decoding `ExportTraceServiceRequest` with opentelemetry-proto's classes): one booking is one
 /// trace whose spans, from three daemons, link parent to child; with the receiver gone, the
 /// export queue stays bounded and the drop counter rises.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(3)))
 struct OTLPExportTests {
     /// One span as the receiver wrote it.
     struct ReceivedSpan {

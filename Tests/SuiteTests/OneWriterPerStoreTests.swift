@@ -4,7 +4,7 @@ import VerticalsTesting
 
 /// A second daemon pointed at a store a running one serves: refused with the first one's pid,
 /// which keeps serving; `--check` passes without opening the store; the operator sees why.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct OneWriterPerStoreTests {
     @Test func secondIdentity_onOneStateDirectory_exitsNamingTheFirst_whichKeepsServing() throws {
         let directory = TemporaryDirectory()

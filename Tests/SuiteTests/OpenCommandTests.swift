@@ -6,7 +6,7 @@ import VerticalsServiceKit
 import VerticalsTesting
 
 /// `svc-supervisor open` and `routes` as a user runs them: real argv, real daemons.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct OpenCommandTests {
     @Test func open_givenARouteWithAliasedQuery_callsTheOperationAndPrintsItsOutput() throws {
         let suite = try SuiteLauncher()

@@ -12,7 +12,7 @@ import VerticalsWire
 /// operation of a declared vertical is refused naming the edge, `identity.grantRole` with an
 /// admin's token is refused as operator-only, and the operator's own call still works and is
 /// audited with its caller.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(3)))
 struct OperationRoutesSuiteTests {
     /// The reference suite's operator-only operations carry the mark, `describe` says so, and
     /// nothing else does.

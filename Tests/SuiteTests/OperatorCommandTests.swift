@@ -6,7 +6,7 @@ import VerticalsTesting
 
 /// A new operator's first session through the CLI: the first admin, login, a call that needs
 /// a token, role changes, logout — real argv, real daemons, real sockets.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct OperatorCommandTests {
     static let password = "correct horse battery staple"
     static let clinic = #"{"name": "Hill Clinic", "address": "1 Hill St, Leeds", "latitude": 53.8, "longitude": -1.55, "timeZone": "Europe/London", "services": ["gp"]}"#

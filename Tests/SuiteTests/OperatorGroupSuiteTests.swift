@@ -8,7 +8,7 @@ import VerticalsTesting
 /// admits it, while a vertical's user may not; and root's `svc-supervisor login` trusts the suite's
 /// own identity, whose socket the supervisor handed to a process of that user (the CLI believes
 /// the supervisor's `status` about which process that is, or the socket's root-only folder).
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(3)))
 struct OperatorGroupSuiteTests {
     /// identity, clinics (declaring identity.authenticate) and notifications, each as its user.
     static func manifest(prefix: String) -> String {

@@ -5,7 +5,7 @@ import VerticalsTesting
 /// A new operator's first session under `svc-supervisor up`: the first admin, login, a clinic
 /// added with the stored token, a backup while serving, a restore refused while running and
 /// done once stopped, and a log level changed live.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct OperatorSessionTests {
     static let password = "correct horse battery staple"
 

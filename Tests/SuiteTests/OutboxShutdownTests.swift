@@ -8,7 +8,7 @@ import VerticalsTesting
 /// Appointments' outbox retries are the daemon's own background work, a service of its group:
 /// SIGTERM during a retry backoff ends them with the daemon, within its drain time, and what was
 /// not delivered is sent after the next start.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(3)))
 struct OutboxShutdownTests {
     @Test func sigtermDuringARetryBackoff_exitsWithinTheDrainTime_andTheNextStartDelivers() async throws {
         let suite = try SuiteLauncher()

@@ -5,7 +5,7 @@ import VerticalsTesting
 /// `svc-supervisor password` and `logout --everywhere` against a real svc-identity: the CLI finds
 /// the operations by their marks, asks for the fields they mark secret on standard input, and every
 /// session of the account ends.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct PasswordCommandTests {
     /// svc-identity in `directory`, and a CLI pointed at it with its own login store.
     struct Fixture {

@@ -4,7 +4,7 @@ import VerticalsTesting
 
 /// The reference suite's own manifest, deploy/suite.toml: read by the supervisor's parser and
 /// checked by `svc-supervisor check` against the built daemons.
-@Suite struct ReferenceManifestTests {
+@Suite(.blocking) struct ReferenceManifestTests {
     @Test func realSuite_withTheBuiltBinaries_hasNoProblems() throws {
         let (manifest, problems) = ManifestParser.load(
             path: "\(NewCommandTests.repositoryRoot)/deploy/suite.toml", binDirectory: DaemonProcess.productsDirectory)

@@ -5,7 +5,7 @@ import VerticalsTesting
 
 /// A call whose vertical depends on one the operator stopped: refused at once, and the error
 /// the CLI prints names the stopped dependency and how to start it, not the vertical asked.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct StoppedDependencyTests {
     @Test func book_whileClinicsIsStopped_failsAtOnce_namingClinicsAndHowToStartIt() async throws {
         let suite = try SupervisedSuite()

@@ -9,7 +9,7 @@ import VerticalsTesting
 ///
 /// The run gets a tag nested in this run's (`TAG+…`), so that this test's `kill-tagged` spares the
 /// test process while the whole run's `kill-tagged` would still find it.
-@Suite(
+@Suite(.blocking,
     .serialized, .timeLimit(.minutes(25)),
     .enabled(if: SystemdHosts.unavailableReason == nil, "two systemd hosts: \(SystemdHosts.unavailableReason ?? "")"))
 struct SystemdHostsCleanupTests {

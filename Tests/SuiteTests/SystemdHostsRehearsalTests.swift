@@ -15,7 +15,7 @@ import VerticalsWire
 /// As root `make test` runs it, and `make systemd-rehearsal` alone (it boots `systemd-nspawn`
 /// containers: about 20 s once the root is cached, a few minutes for the first debootstrap);
 /// elsewhere it is skipped, saying why.
-@Suite(
+@Suite(.blocking,
     .serialized, .timeLimit(.minutes(25)),
     .enabled(if: SystemdHosts.unavailableReason == nil, "two systemd hosts: \(SystemdHosts.unavailableReason ?? "")"))
 struct SystemdHostsRehearsalTests {

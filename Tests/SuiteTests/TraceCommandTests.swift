@@ -5,7 +5,7 @@ import VerticalsContract
 import VerticalsTesting
 
 /// `svc-supervisor call --trace`, `trace ID` and `trace --slowest N` against a supervised suite.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(3)))
 struct TraceCommandTests {
     @Test func callTrace_printsItsTraceAndWaterfall_andTraceFindsItAgain() async throws {
         let suite = try await SupervisedSuite.ready()

@@ -10,7 +10,7 @@ import VerticalsWire
 /// own, while `svc-supervisor upgrade` hands appointments and then identity over to new processes
 /// (the same executable as the "new build"). No booking call may see any error, not even one it
 /// could retry, and every acknowledged booking is stored and notified exactly once.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(3)))
 struct UpgradeUnderLoadTests {
     static let bookers = 16
 

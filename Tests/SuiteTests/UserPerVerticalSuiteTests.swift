@@ -16,7 +16,7 @@ import VerticalsWire
 /// Users and the operator group carry a test-unique prefix (manifest `user`,
 /// `VERTICALS_OPERATOR_GROUP`) and are deleted afterwards; the programs are linked or copied
 /// into a 0755 folder, which every service user can reach.
-@Suite(
+@Suite(.blocking,
     .serialized, .timeLimit(.minutes(3)),
     .enabled(if: geteuid() == 0, "needs root: creates users and runs each vertical as its own"))
 struct UserPerVerticalSuiteTests {

@@ -7,7 +7,7 @@ import VerticalsTesting
 import VerticalsWire
 
 /// The reference suite end to end: five daemons, real SQLite stores, calls only through IOInterface.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(3)))
 struct WholeSuiteTests {
     /// The patient's inbox size, polled until it reaches `count`, up to a bound in time rather
     /// than in tries: a slow call on a loaded machine does not shorten it.

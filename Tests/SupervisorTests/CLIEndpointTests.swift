@@ -4,7 +4,7 @@ import VerticalsTesting
 
 /// `svc-supervisor call` reaches a vertical served on TCP through `VERTICALS_ENDPOINT_<NAME>`,
 /// and refuses plain TCP that was not asked for with a message naming the variable.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct CLIEndpointTests {
     @Test func call_reachesAVerticalOnTCP_throughVERTICALS_ENDPOINT() throws {
         let directory = TemporaryDirectory()

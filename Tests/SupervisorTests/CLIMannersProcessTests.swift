@@ -6,7 +6,7 @@ extension EngineProcessTests {
     /// `svc-supervisor` with one set of manners, against a real `up`: found from any folder through
     /// its pointer, sysexits for unknown names and failed services, `start` that waits, a status
     /// table that fits, and one line per crash, restart and give-up on up's own output.
-    @Suite("svc-supervisor's manners with a supervisor")
+    @Suite("svc-supervisor's manners with a supervisor", .blocking)
     struct CLIManners {
         static let longReason =
             "cannot open the store at /var/lib/verticals/flaky/flaky.sqlite: another process holds it, "

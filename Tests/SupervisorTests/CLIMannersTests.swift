@@ -5,7 +5,7 @@ import VerticalsTesting
 
 /// `svc-supervisor` with one set of manners, without a supervisor: where it looks for the suite,
 /// sysexits, `--version`, `--help`. Real argv, the real binary.
-@Suite("svc-supervisor's manners without a supervisor")
+@Suite("svc-supervisor's manners without a supervisor", .blocking)
 struct CLIMannersTests {
     @Test func status_withNothingFound_saysWhereItLooked_andHowToPointAtTheSuite() throws {
         let directory = TemporaryDirectory()

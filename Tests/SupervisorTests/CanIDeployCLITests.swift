@@ -11,7 +11,7 @@ import VerticalsWire
 /// `beta.echo` (its `--describe` says so; the manifest's `depends_on` too). A "new build" is a
 /// script printing a build description the test made, run as untrusted code (as the manifest's user
 /// when root).
-@Suite("svc-supervisor can-i-deploy", .serialized, .timeLimit(.minutes(3)))
+@Suite("svc-supervisor can-i-deploy", .blocking, .serialized, .timeLimit(.minutes(3)))
 struct CanIDeployCLITests {
     final class RunningSuite {
         let directory = TemporaryDirectory()

@@ -4,7 +4,7 @@ import VerticalsTesting
 
 /// `svc-supervisor certs DIR`: a working mutual-TLS suite's certificates in one
 /// command, checked by OpenSSL's own tool and by a live daemon over TCP.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.blocking, .timeLimit(.minutes(2)))
 struct CertsCommandTests {
     static let manifest = "[services.echo]\nexecutable = \"vt-testd\"\n[services.catalog]\nexecutable = \"vt-testd\"\nargs = [\"catalog\"]\n"
 

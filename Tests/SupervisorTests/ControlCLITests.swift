@@ -2,7 +2,7 @@ import Testing
 import VerticalsTesting
 
 /// The CLI's behaviour without a running supervisor: real argv, real exit statuses.
-@Suite("svc-supervisor without a supervisor")
+@Suite("svc-supervisor without a supervisor", .blocking)
 struct ControlCLITests {
     @Test(arguments: [["status"], ["stop", "ledger"], ["reload"], ["down"]])
     func command_withNoSupervisor_exits69_sayingHowToStartOne(arguments: [String]) throws {

@@ -4,7 +4,7 @@ import VerticalsTesting
 
 extension EngineProcessTests {
     /// `svc-supervisor up` as a real process, on a manifest file.
-    @Suite("svc-supervisor up")
+    @Suite("svc-supervisor up", .blocking)
     struct Daemon {
         /// alpha, beta after it, and a worker with two children of its own.
         private func manifest(in directory: TemporaryDirectory) -> String {

@@ -11,7 +11,7 @@ import VerticalsWire
 extension EngineProcessTests {
     /// The Supervisor contract served on `<run>/supervisor.sock` over a real engine, called
     /// with the typed client as the CLI does.
-    @Suite("control socket")
+    @Suite("control socket", .blocking)
     struct Control {
         /// An engine plus its control host, and a client on a loop of its own.
         final class Served {

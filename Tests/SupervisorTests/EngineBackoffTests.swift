@@ -8,7 +8,7 @@ import VerticalsTesting
 
 extension EngineProcessTests {
     /// Backoff that forgives a healthy run, and never a dead one.
-    @Suite("backoff that forgives")
+    @Suite("backoff that forgives", .blocking)
     struct Forgiveness {
         /// Ready (`READY=1` from its main process), then exits 1 after `seconds`.
         static func readyThenExit(

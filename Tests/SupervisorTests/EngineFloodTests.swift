@@ -8,7 +8,7 @@ import VerticalsTesting
 extension EngineProcessTests {
     /// A vertical may write without pause, to its output or to the notify socket: the loop reads
     /// a bounded amount of each at a wake-up, so `status`, the other services and `down` go on.
-    @Suite("a flood of output or datagrams")
+    @Suite("a flood of output or datagrams", .blocking)
     struct Flood {
         /// Whether `harness`'s engine, of two services, answers `status` twenty times within a
         /// minute. When it does not, its loop is held: the flooding processes are killed, so that

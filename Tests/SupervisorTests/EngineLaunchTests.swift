@@ -9,7 +9,7 @@ extension EngineProcessTests {
     /// A service that needs nothing of vt-exec's but a session and PDEATHSIG starts in place,
     /// without it (a vfork-style clone, no second exec); anything more, or `VERTICALS_SPAWN=shim`, goes through vt-exec.
     /// A vt-exec path that does not exist tells the two apart.
-    @Suite("starting in place or through vt-exec")
+    @Suite("starting in place or through vt-exec", .blocking)
     struct Launching {
         static let missingShim = "/nonexistent/vt-exec"
 

@@ -8,12 +8,12 @@ import VerticalsTesting
 
 /// Every engine test that spawns real children (vt-testd, shell scripts), one at a time;
 /// enabled once vt-exec takes `--setsid --pdeathsig SIG --`.
-@Suite("Engine with real processes", .serialized, .enabled(if: EngineHarness.shimTakesFlags))
+@Suite("Engine with real processes", .blocking, .serialized, .enabled(if: EngineHarness.shimTakesFlags))
 struct EngineProcessTests {}
 
 extension EngineProcessTests {
     /// Order, readiness, restarts and stopping.
-    @Suite("starting, readiness, restarts and stopping")
+    @Suite("starting, readiness, restarts and stopping", .blocking)
     struct Lifecycle {
         @Test func dependent_startsOnlyAfterItsDependencyIsReady() async throws {
             let harness = try EngineHarness([.testd("beta", dependsOn: ["alpha"]), .testd("alpha")])

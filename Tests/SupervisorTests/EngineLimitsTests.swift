@@ -8,7 +8,7 @@ import VerticalsTesting
 
 extension EngineProcessTests {
     /// Limits applied between fork and exec, and a limit kill told apart from a crash.
-    @Suite("resource limits")
+    @Suite("resource limits", .blocking)
     struct Limits {
         static func once(_ name: String, _ script: String, _ limits: ResourceLimits) -> ServiceSpec {
             var spec = ServiceSpec.script(name, script)

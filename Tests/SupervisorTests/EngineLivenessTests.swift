@@ -9,7 +9,7 @@ import VerticalsWire
 
 extension EngineProcessTests {
     /// `daemon.health` on an interval: a daemon alive but answering nothing is restarted.
-    @Suite("liveness over the protocol")
+    @Suite("liveness over the protocol", .blocking)
     struct Liveness {
         static func checked(_ name: String, timeout: Duration = .milliseconds(300)) -> ServiceSpec {
             var spec = ServiceSpec.testd(name)

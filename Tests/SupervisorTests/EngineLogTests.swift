@@ -8,7 +8,7 @@ import VerticalsTesting
 
 extension EngineProcessTests {
     /// Logs: pipes held across restarts, rotation by size and age, kept files, gzip.
-    @Suite("logs")
+    @Suite("logs", .blocking)
     struct Logs {
         @Test func everyProcessWritesIntoTheSamePipe_andNoLineIsLostAcrossARestart() async throws {
             var spec = ServiceSpec.script(

@@ -8,7 +8,7 @@ extension EngineProcessTests {
     /// Numbers to read, not a timed test: runs only with `VT_MEASURE=1`.
     ///
     ///     VT_MEASURE=1 swift test --filter EngineProcessTests.Measure
-    @Suite("measurements", .enabled(if: getenv("VT_MEASURE") != nil))
+    @Suite("measurements", .blocking, .enabled(if: getenv("VT_MEASURE") != nil))
     struct Measure {
         @Test func killToReady_median_over20Kills() async throws {
             var spec = ServiceSpec.testd("echo")

@@ -12,7 +12,7 @@ extension EngineProcessTests {
     /// holds, starts the service for the caller waiting in its backlog, and takes its idle exit
     /// as a clean stop that waits for the next caller. Every wait is for a fact (an engine event,
     /// an answer, a status), bounded.
-    @Suite("on-demand start and idle exit")
+    @Suite("on-demand start and idle exit", .blocking)
     struct OnDemand {
         static func onDemand(_ name: String, idleExit: Duration? = nil, dependsOn: [String] = []) -> ServiceSpec {
             var spec = ServiceSpec.testd(name, dependsOn: dependsOn)

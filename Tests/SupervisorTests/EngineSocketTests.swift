@@ -9,7 +9,7 @@ import VerticalsWire
 
 /// The sockets the engine holds for its services, the notify socket, logs and pid files.
 extension EngineProcessTests {
-    @Suite("sockets, logs and leftovers")
+    @Suite("sockets, logs and leftovers", .blocking)
     struct Sockets {
         private func echo(_ client: RawClient, id: UInt64, text: String) throws {
             try client.send(

@@ -8,7 +8,7 @@ import VerticalsWire
 extension EngineProcessTests {
     /// What `status` tells an operator in one call: ready since, restarts in the window,
     /// backoff remaining, the reason of the last exit, and memory.
-    @Suite("status in one call")
+    @Suite("status in one call", .blocking)
     struct Status {
         @Test func aReadyService_showsWhenItBecameReadyAndItsMemory() async throws {
             let harness = try EngineHarness([.testd("alpha")])

@@ -7,7 +7,7 @@ import VerticalsTesting
 
 extension EngineProcessTests {
     /// OTP's restart strategies, with the order of stops and starts read from the engine's events.
-    @Suite("restart strategies")
+    @Suite("restart strategies", .blocking)
     struct Strategies {
         static func quick(_ spec: ServiceSpec, _ strategy: RestartStrategy = .oneForOne, group: String? = nil)
             -> ServiceSpec

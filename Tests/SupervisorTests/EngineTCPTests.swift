@@ -12,7 +12,7 @@ import VerticalsWire
 /// does a Unix socket; a remote service (endpoint, no executable) is neither started nor waited
 /// for, and every started service is told both addresses.
 extension EngineProcessTests {
-    @Suite("TCP endpoints and remote services")
+    @Suite("TCP endpoints and remote services", .blocking)
     struct TCPEndpoints {
         @Test func tcpService_isBoundAndHandedOver_remoteOneIsOnlyAnnounced() async throws {
             let port = try freeLoopbackPort()

@@ -16,7 +16,7 @@ extension EngineProcessTests {
     /// the hand-over under calls, a new process that fails before it (the old one serves on), one
     /// that fails after it (the previous executable again, the store backup put back), and a
     /// migrating build's backup. Every wait is for a fact, bounded.
-    @Suite("upgrade")
+    @Suite("upgrade", .blocking)
     struct Upgrade {
         /// vt-testd as vertical `name`, with a store of `migrations` migrations.
         static func stored(_ name: String, migrations: Int = 1) -> ServiceSpec {

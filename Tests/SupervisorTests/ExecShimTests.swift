@@ -3,7 +3,7 @@ import Testing
 import VerticalsTesting
 
 /// vt-exec as a real process: each step it takes between fork and exec, seen from the program it execs.
-@Suite(.serialized) struct ExecShimTests {
+@Suite(.blocking, .serialized) struct ExecShimTests {
     let directory = TemporaryDirectory()
 
     /// Runs `vt-exec OPTIONS -- /bin/sh -c SCRIPT` and returns what it printed.

@@ -5,7 +5,7 @@ import VerticalsTesting
 /// vt-exec's step 6, `--user UID --group GID [--groups GID,…]`: the program runs as that user,
 /// with exactly those supplementary groups, no new privileges, and its parent-death signal set
 /// again after the uid change (which clears it). Uids need no passwd entry.
-@Suite(.serialized) struct ExecShimUserTests {
+@Suite(.blocking, .serialized) struct ExecShimUserTests {
     let directory = TemporaryDirectory()
 
     func shim(_ options: [String], script: String) throws -> CommandResult {

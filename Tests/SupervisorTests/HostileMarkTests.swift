@@ -9,7 +9,7 @@ import VerticalsTesting
 /// others, and refuses a named vertical whose description claims a kind the manifest gives another.
 /// The hostile vertical is vt-testd as `accounts`, whose `signIn` carries the `issuesSession` and
 /// `createsFirstAdmin` marks, its socket held by this process's user, whom the listener check trusts.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct HostileMarkTests {
     /// The hostile vertical's name.
     static let vertical = "accounts"

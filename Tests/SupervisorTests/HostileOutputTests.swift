@@ -13,7 +13,7 @@ func isInert(_ text: String) -> Bool {
 extension EngineProcessTests {
     /// A vertical that writes to its log what would take over the operator's terminal: `logs`
     /// shows it as escapes, in a pipe as on a terminal; `--raw` gives the bytes.
-    @Suite("What a vertical writes reaches the operator shown, not obeyed")
+    @Suite("What a vertical writes reaches the operator shown, not obeyed", .blocking)
     struct HostileOutput {
         /// A title change, a screen clear, an OSC 52 clipboard write, a carriage return over the
         /// time stamp, a right-to-left override and a byte that is not UTF-8; then a colour on stderr.
@@ -61,7 +61,7 @@ extension EngineProcessTests {
 }
 
 /// The other texts a vertical's daemon supplies, shown by the commands that print them.
-@Suite("Vertical text in status, trace and describe")
+@Suite("Vertical text in status, trace and describe", .blocking)
 struct VerticalTextRenderingTests {
     @Test func traceWaterfall_showsASpansNameServiceAndCode_asEscapes() {
         let span = Daemon.SpanInfo(

@@ -15,7 +15,7 @@ import VerticalsWire
 /// (`VT_TESTD_HOSTILE_FILES`, run as a vertical's own uid) tries each trick on the root
 /// supervisor's file handling, and a sentinel file of root's outside the vertical's folders stays
 /// as it was.
-@Suite(
+@Suite(.blocking,
     .serialized, .timeLimit(.minutes(3)),
     .enabled(if: geteuid() == 0, "needs root: runs a hostile vertical as another uid against root's file handling"))
 struct HostileVerticalFilesTests {
@@ -335,6 +335,7 @@ struct HostileVerticalFilesTests {
 }
 
 /// A store is created owner-only whatever the umask, and SQLite gives its `-wal` and `-shm` the same.
+@Suite(.blocking)
 struct StoreModeTests {
     @Test func storeAndItsWAL_areOwnerOnly_underUmaskZero() throws {
         let directory = TemporaryDirectory()

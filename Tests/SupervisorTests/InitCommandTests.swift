@@ -12,7 +12,7 @@ import VerticalsWire
 /// last commit tagged `vX.Y.Z` (scripts/release-clone.sh), standing in for the published
 /// repository, so the product builds the committed framework, not uncommitted changes.
 /// The product's build compiles none of the reference suite, and its daemon holds none of it.
-@Suite(.serialized, .timeLimit(.minutes(40)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(40)))
 struct InitCommandTests {
     /// The reference suite of this checkout, which a product's build must never compile and whose
     /// names no product binary may contain (an operation's full name is put together at run time,

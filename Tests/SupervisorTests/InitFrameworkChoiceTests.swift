@@ -5,7 +5,7 @@ import VerticalsTesting
 
 /// Which framework `svc-supervisor init` depends on: its flags, else the release the framework's build
 /// named (`make release FRAMEWORK_URL=… FRAMEWORK_VERSION=…`), else a refusal that says how to proceed.
-@Suite struct InitFrameworkChoiceTests {
+@Suite(.blocking) struct InitFrameworkChoiceTests {
     static let none = FrameworkChoice(path: nil, url: nil, version: nil)
 
     func source(_ choice: FrameworkChoice, url: String = "", version: String = "") throws(ScaffoldError) -> FrameworkSource {

@@ -10,7 +10,7 @@ import VerticalsWire
 /// `svc-supervisor call` against `vt-testd`, whose `test.*` contract lives in VerticalsTestSupport and is
 /// not linked into svc-supervisor: the CLI learns it from the daemon (`daemon.describe`), caches
 /// it per socket, and refreshes a stale cache once.
-@Suite("svc-supervisor learns contracts from the running daemon")
+@Suite("svc-supervisor learns contracts from the running daemon", .blocking)
 struct LearnedContractCLITests {
     /// A directory with `sockets/` and a cache folder, and `vt-testd test` serving in it.
     final class Served {

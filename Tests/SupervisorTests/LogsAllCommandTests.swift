@@ -6,7 +6,7 @@ import VerticalsWire
 
 extension EngineProcessTests {
     /// `svc-supervisor logs --all [-f]`: every service's lines, by time, named.
-    @Suite("logs --all")
+    @Suite("logs --all", .blocking)
     struct LogsAll {
         static func writer(_ name: String, lines: Int, delay: String = "0") -> ServiceSpec {
             .script(

@@ -4,7 +4,7 @@ import VerticalsSupervisor
 import VerticalsTesting
 
 /// `svc-supervisor check` end to end: the real binary on real files.
-@Suite(.serialized) struct ManifestCheckCommandTests {
+@Suite(.blocking, .serialized) struct ManifestCheckCommandTests {
     let directory = TemporaryDirectory()
 
     @Test func brokenManifest_listsEveryProblem_andExits65() throws {

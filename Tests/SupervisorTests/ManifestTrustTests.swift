@@ -13,7 +13,7 @@ import VerticalsTesting
 /// Trust comes from the manifest: which vertical receives each kind of secret is its
 /// `receives`, one vertical per kind, and a role's name (`operator`, `supervisor`, the run
 /// folder's and the certificates' own names) is no vertical's name, for `check`, `certs` and `new` alike.
-@Suite struct ManifestTrustTests {
+@Suite(.blocking) struct ManifestTrustTests {
     @Test func receives_namesTheRecipientOfEachKind() {
         let manifest = ManifestFixture.valid(
             """
@@ -108,7 +108,7 @@ import VerticalsTesting
 
 /// Where the CLI reads which vertical receives a secret when no supervisor answers: only a file
 /// nobody else may have written, and never a guess.
-@Suite struct SecretRecipientsSourceTests {
+@Suite(.blocking) struct SecretRecipientsSourceTests {
     @Test func withNoSupervisorNoFileAndNoSystemd_theCLIRefuses_andSaysWhy() {
         #expect {
             _ = try SecretRecipients.find(supervisor: nil, environment: [:], systemd: false)

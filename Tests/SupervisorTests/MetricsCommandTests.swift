@@ -9,7 +9,7 @@ import VerticalsWire
 extension EngineProcessTests {
     /// `svc-supervisor metrics` against a real supervisor and real daemons, its output read by a
     /// strict parser of the text format written for the test (``StrictExposition``).
-    @Suite("svc-supervisor metrics")
+    @Suite("svc-supervisor metrics", .blocking)
     struct Metrics {
         /// Sends `alpha` three echoes and two failing requests, and reads the five answers.
         private func exercise(_ socket: String) throws {

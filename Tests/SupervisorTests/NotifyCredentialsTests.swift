@@ -43,7 +43,7 @@ struct PrintableTextTests {
 
 extension EngineProcessTests {
     /// The notify socket believes the kernel's credentials, never a `MAINPID=` a sender claims.
-    @Suite("notify credentials")
+    @Suite("notify credentials", .blocking)
     struct NotifyCredentials {
         /// Sends one datagram to `socket` from a process of `uid`:`gid` that exits at once
         /// (`setpriv`, Python from its 0755 path); returns its exit status.

@@ -7,7 +7,7 @@ import VerticalsWire
 extension EngineProcessTests {
     /// `svc-supervisor up` on a manifest with an on-demand, idle-exiting vertical (as
     /// under `make run`): what `status` says before, during and after.
-    @Suite("svc-supervisor up, on demand")
+    @Suite("svc-supervisor up, on demand", .blocking)
     struct OnDemandCLI {
         /// `svc-supervisor status`'s row for `service`, or nil.
         private func row(_ service: String, _ directory: TemporaryDirectory, run: String) -> String? {

@@ -6,7 +6,7 @@ import VerticalsTesting
 
 /// `svc-supervisor init`'s plan and files, and `new` inside the product it makes (no build: the
 /// product is built and called in InitCommandTests).
-@Suite struct ProductScaffoldTests {
+@Suite(.blocking) struct ProductScaffoldTests {
     static let framework = FrameworkSource.path(ManifestFixture.repositoryRoot)
     /// For the plans whose point is not a clash with the framework's targets: none are read.
     static let noTargets = FrameworkTargets(checkout: ManifestFixture.repositoryRoot, names: [])

@@ -4,7 +4,7 @@ import VerticalsTesting
 
 /// scripts/release-clone.sh: a bare repository with one commit of this checkout tagged as a release,
 /// what `init`'s product test depends on by URL and `make api-check` compares against without a tag.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.blocking, .timeLimit(.minutes(2)))
 struct ReleaseCloneTests {
     func script(_ arguments: [String], in directory: TemporaryDirectory) throws -> CommandResult {
         try runCommand(

@@ -14,7 +14,7 @@ import VerticalsTesting
 /// Root works in a folder a vertical can write only as that vertical, through one way in
 /// (``FolderOwnerAccess``): attacked as the vertical's uid would, by planting links, hard links,
 /// FIFOs and sparse files where root reads, keeps or walks.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(3)))
 struct RootWorkTests {
     static let vertical = HostileVerticalFilesTests.hostileID
     static var isRoot: Bool { geteuid() == 0 }

@@ -5,7 +5,7 @@ import VerticalsSupervisor
 import VerticalsTesting
 
 /// `svc-supervisor new` in a scratch checkout made of the real files it reads and edits.
-@Suite struct ScaffoldTests {
+@Suite(.blocking) struct ScaffoldTests {
     /// A scratch checkout: the repository's Package.swift, contract list, manifest and units.
     final class Checkout {
         let tree = TemporaryDirectory()

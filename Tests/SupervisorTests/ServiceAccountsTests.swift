@@ -6,7 +6,7 @@ import VerticalsTesting
 
 /// Users and routes from one place: the systemd export and the supervisor as root
 /// take who runs what, and who may call whom, from ``ServiceAccounts``.
-@Suite struct ServiceAccountsTests {
+@Suite(.blocking) struct ServiceAccountsTests {
     static let manifestText = """
         [services.ledger]
         executable = "/bin/true"

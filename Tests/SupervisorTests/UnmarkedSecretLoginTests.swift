@@ -9,7 +9,7 @@ import VerticalsTesting
 /// standard input, and the daemon serves no request of it, whether the password was typed or
 /// given on the command line. The daemon is a real one (vt-testd with `VT_TESTD_UNMARKED_SECRET=1`),
 /// its socket where the CLI looks and held by this process's user, whom the CLI trusts.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct UnmarkedSecretLoginTests {
     /// The hostile vertical's name.
     static let vertical = "accounts"

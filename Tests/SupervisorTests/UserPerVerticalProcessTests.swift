@@ -14,7 +14,7 @@ import VerticalsWire
 ///
 /// The suite: `echo`, `caller` (declares `depends_on = ["echo"]`) and `stranger` (declares
 /// nothing), all `vt-testd`, copied into a 0755 folder the service users can reach.
-@Suite(
+@Suite(.blocking,
     .serialized, .timeLimit(.minutes(3)),
     .enabled(if: geteuid() == 0, "needs root: creates users and runs each vertical as its own"))
 struct UserPerVerticalProcessTests {

@@ -6,7 +6,7 @@ extension EngineProcessTests {
     /// An ordinary user's `up`, with no pointer folder set: its pointer goes to the user's runtime
     /// folder, where `status` from any other folder finds it, and `up` starts without a warning.
     @Suite(
-        "a user's suite found from anywhere",
+        "a user's suite found from anywhere", .blocking,
         .enabled(if: geteuid() != 0, "as root, up's pointer is /run/verticals, a real suite's place (SuitePointerTests covers root)"))
     struct UserPointer {
         @Test func aUsersUp_pointsFromItsRuntimeFolder_andStatusFromAnotherFolderFindsIt() throws {

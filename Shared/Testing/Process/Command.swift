@@ -1,4 +1,5 @@
 import Glibc
+import Testing
 import VerticalsSupervisorClient
 
 /// What a finished command printed and how it ended.
@@ -15,8 +16,9 @@ public struct CommandResult: Sendable {
 /// files of `directory`; kills it after `timeout`.
 public func runCommand(
     _ executable: String, _ arguments: [String], environment: [String: String] = [:], in directory: TemporaryDirectory,
-    standardInput: String? = nil, timeout: Duration = .seconds(30)
+    standardInput: String? = nil, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> CommandResult {
+    requireOwnThread("runCommand", sourceLocation: sourceLocation)
     let path = executable.hasPrefix("/") ? executable : "\(DaemonProcess.productsDirectory)/\(executable)"
     let id = UInt32.random(in: 0...UInt32.max)
     let outPath = directory.file("out-\(id)")

@@ -1,4 +1,5 @@
 import Glibc
+import Testing
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsSupervisorClient
@@ -27,8 +28,9 @@ public final class DaemonProcess {
     /// with `standardStreams`, that descriptor is its standard input and output (one end of a socketpair).
     public init(
         _ executable: String, _ arguments: [String] = [], environment: [String: String] = [:], stderrPath: String? = nil,
-        standardStreams: Int32? = nil
+        standardStreams: Int32? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
+        requireOwnThread("DaemonProcess", sourceLocation: sourceLocation)
         let path = executable.hasPrefix("/") ? executable : "\(Self.productsDirectory)/\(executable)"
         var env = TestChild.environment(environment)
         if env[DaemonSettings.logLevel.name] == nil { env[DaemonSettings.logLevel.name] = "warning" }
@@ -182,7 +184,10 @@ public func readFileBytes(_ path: String) -> [UInt8]? {
 
 /// Polls `condition` every 5 ms until it holds or `timeout` passes. The bound only ends a wait
 /// for what never comes, so it is one no stall of a loaded 2-core machine reaches.
-public func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) -> Bool {
+public func eventually(
+    timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
+) -> Bool {
+    requireOwnThread("eventually", sourceLocation: sourceLocation)
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }
@@ -192,7 +197,7 @@ public func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool
 }
 
 /// Whether `condition` becomes true within `timeout`, asked again every `interval`: the async
-/// form of ``eventually(timeout:_:)``, for a condition that calls a daemon. A condition that
+/// form of ``eventually(timeout:sourceLocation:_:)``, for a condition that calls a daemon. A condition that
 /// throws counts as false.
 public func eventuallyAsync(
     timeout: Duration = .seconds(20), every interval: Duration = .milliseconds(5), _ condition: () async throws -> Bool

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Testing
 import Synchronization
 
 /// Separate "hosts" on one machine: a network namespace per host (`ip netns`), each with its own
@@ -106,7 +107,7 @@ public final class NetworkLab {
             stderrPath: stderrPath)
     }
 
-    /// Runs `executable` on `host` to completion (``runCommand(_:_:environment:in:standardInput:timeout:)``).
+    /// Runs `executable` on `host` to completion (``runCommand(_:_:environment:in:standardInput:timeout:sourceLocation:)``).
     public func run(on host: String, _ executable: String, _ arguments: [String], timeout: Duration = .seconds(30)) throws -> CommandResult {
         try runCommand(Self.ipPath ?? "ip", ["netns", "exec", namespace(of: host), executable] + arguments, in: scratch, timeout: timeout)
     }

@@ -1,4 +1,5 @@
 import Glibc
+import Testing
 
 /// `swift build` of a whole package from a test (a product `init` made, a checkout `new` grew),
 /// with the checks every such test makes: the build succeeds and prints no warning of ours.

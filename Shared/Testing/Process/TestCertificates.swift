@@ -1,3 +1,4 @@
+import Testing
 import Glibc
 
 /// A throwaway certificate authority for TLS tests, minted with the `openssl` command: EC P-256

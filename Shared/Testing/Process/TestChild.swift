@@ -3,7 +3,7 @@ import VerticalsEventLoop
 import VerticalsSupervisorClient
 
 /// How a test starts a child process: the environment every child gets, and `posix_spawn`
-/// with the argument and environment arrays it takes (``runCommand(_:_:environment:in:standardInput:timeout:)``
+/// with the argument and environment arrays it takes (``runCommand(_:_:environment:in:standardInput:timeout:sourceLocation:)``
 /// and ``DaemonProcess``).
 enum TestChild {
     /// `environment` as a test's child sees it: the run's `VT_TEST_TAG` (so a run's leftovers are

@@ -3,7 +3,7 @@ import Testing
 import VerticalsContractTesting
 
 /// Every target declares what it imports and nothing else (``DependencyUse``).
-@Suite("Dependencies as used")
+@Suite("Dependencies as used", .blocking)
 struct DependencyUseTests {
     @Test func everySwiftTarget_declaresWhatItImports_andNothingElse() throws {
         let graph = try VerticalRuleTests.packageGraph()

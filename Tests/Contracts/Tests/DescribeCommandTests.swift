@@ -8,7 +8,7 @@ import VerticalsTesting
 
 /// `svc-supervisor describe` against a live daemon: the answer comes over the wire from
 /// `daemon.describe`, not from the CLI's own copy of the contracts.
-@Suite("svc-supervisor describe", .serialized, .timeLimit(.minutes(2)))
+@Suite("svc-supervisor describe", .blocking, .serialized, .timeLimit(.minutes(2)))
 struct DescribeCommandTests {
     @Test func describe_json_isTheDaemonsOwnDescription() throws {
         let harness = try ProviderHarness("clinics")
@@ -54,7 +54,7 @@ struct DescribeCommandTests {
 
 /// `describe` in the deployment it is for: a vertical run by `svc-supervisor up`, and the
 /// supervisor's own control socket.
-@Suite("svc-supervisor describe under svc-supervisor up", .serialized, .timeLimit(.minutes(2)))
+@Suite("svc-supervisor describe under svc-supervisor up", .blocking, .serialized, .timeLimit(.minutes(2)))
 struct DescribeUnderSupervisorTests {
     @Test func describe_aSupervisedVertical_andTheSupervisorItself() throws {
         let directory = TemporaryDirectory()

@@ -6,7 +6,7 @@ import VerticalsTesting
 /// One version in one place: ``VerticalsVersion/current`` is CHANGELOG.md's latest release (or,
 /// between releases, a later one with `-dev`), and what `svc-supervisor --version`, the Kubernetes
 /// export and `init` say.
-@Suite("One version")
+@Suite("One version", .blocking)
 struct OneVersionTests {
     static let version = VerticalsVersion.current
     static let root = TrackerReferenceTests.repositoryRoot

@@ -7,7 +7,7 @@ import VerticalsContractTesting
 /// Consumer-driven contracts: each consumer's `Services/<Consumer>/Contracts/<provider>.json`
 /// replayed against the real provider daemon with a fresh store. An interaction the
 /// provider does not honour fails here, naming the consumer, the interaction and its file.
-@Suite("Provider verification", .serialized, .timeLimit(.minutes(2)))
+@Suite("Provider verification", .blocking, .serialized, .timeLimit(.minutes(2)))
 struct ProviderVerificationTests {
     static let root = files.folder.deletingLastPathComponent().deletingLastPathComponent()
 

@@ -7,7 +7,7 @@ import VerticalsTesting
 /// Unreleased changes dated under the release, the version set in its one place, the tag on that
 /// commit, and the next version with `-dev` after it. Its checks (api-check, a product built from
 /// the tag) are the ones `make test` runs elsewhere, so `--no-checks` here.
-@Suite struct ReleaseCutTests {
+@Suite(.blocking) struct ReleaseCutTests {
     static let root = TrackerReferenceTests.repositoryRoot
     static let identity = [
         "GIT_AUTHOR_NAME": "Release Test", "GIT_AUTHOR_EMAIL": "release@localhost",

@@ -5,7 +5,7 @@ import VerticalsTesting
 /// Every tracked file is text a reader can use: it cites no issue of the project's own tracker
 /// (which no reader has), and says where a figure was measured instead of "here". A public
 /// upstream reference (`owner/repo#N`) and a section of docs/PROTOCOL.md are fine.
-@Suite("No tracker references")
+@Suite("No tracker references", .blocking)
 struct TrackerReferenceTests {
     @Test func trackedFiles_citeNoTrackerIssue_andNoPlaceOfMeasurement() throws {
         let root = Self.repositoryRoot

@@ -5,7 +5,7 @@ import VerticalsTesting
 
 /// The vertical rule (a service depends on Shared/ modules and well-kept packages only, never on
 /// another service), proven from the package's own description so that it cannot rot.
-@Suite("The vertical rule")
+@Suite("The vertical rule", .blocking)
 struct VerticalRuleTests {
     @Test func noServiceReachesAnotherService_andIOInterfaceUsesOnlyWire() throws {
         let targets = try Self.packageTargets()

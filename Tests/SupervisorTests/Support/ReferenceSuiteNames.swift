@@ -1,3 +1,4 @@
+import Testing
 import VerticalsTesting
 
 /// The reference suite of a checkout, found from its contract files

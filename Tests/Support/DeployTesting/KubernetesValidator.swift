@@ -1,3 +1,4 @@
+import Testing
 import Glibc
 import VerticalsDeploy
 import VerticalsSupervisorClient
