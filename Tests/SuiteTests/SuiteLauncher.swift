@@ -52,12 +52,15 @@ final class SuiteLauncher {
         #expect(listening, "\(name) never listened at \(path)")
     }
 
-    /// The first start at 10, 11 or 14 h UTC, `after` days or more from now, that clinics says is bookable for a GP.
-    func openSlot(clinic: String, after days: Int) async -> Timestamp? {
+    /// The first start at 10, 11 or 14 h UTC, `after` days or more from now and later than
+    /// `later`, that clinics says is bookable for a GP. (Days are not enough to keep two slots
+    /// apart: over a weekend the first open day after one and after two days is the same Monday.)
+    func openSlot(clinic: String, after days: Int, laterThan later: Timestamp? = nil) async -> Timestamp? {
         let today = Timestamp.now.microsecondsSinceEpoch / 86_400_000_000 * 86_400
         for day in days..<(days + 14) {
             for hour in [10, 11, 14] {
                 let start = Timestamp(secondsSinceEpoch: today + Int64(day) * 86_400 + Int64(hour) * 3_600)
+                if let later, start <= later { continue }
                 let check = try? await client.call(
                     Clinics.checkSlot, .init(clinicID: clinic, service: .gp, startsAt: start, endsAt: start.adding(.seconds(1_200))))
                 if check?.isOpen == true && check?.offersService == true { return start }

@@ -84,7 +84,7 @@ struct WholeSuiteTests {
 
         // Notifications down: booking still succeeds; the notification arrives once it is back.
         suite.stop("notifications")
-        let second = try #require(await suite.openSlot(clinic: clinic.id, after: 2))
+        let second = try #require(await suite.openSlot(clinic: clinic.id, after: 2, laterThan: first))
         let offline = try await client.call(Appointments.book, gpVisit(second, "follow-up", "journey-2"))
         #expect(offline.status == .booked)
         #expect(offline.notified == false && offline.notification == .queued)
