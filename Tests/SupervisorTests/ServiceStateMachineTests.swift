@@ -405,6 +405,37 @@ import VerticalsContract
         #expect(machine.ledger.forgivenessDue == nil)
     }
 
+    /// Readiness is the machine's record: set by `ready`, and gone at every exit, whatever the
+    /// state then (a stop, a crash, an upgrade's old process handing over).
+    @Test func givenAReadyProcess_whenItExits_inAnyStateWithAProcess_thenNoneIsReady() {
+        for state: State in [.stopping, .ready, .upgrading(.handingOver)] {
+            var machine = Self.machine(in: .starting)
+            _ = machine.ready(at: Self.now)
+            #expect(machine.readyAt == Self.now)
+            if state == .stopping { _ = machine.stopRequested() }
+            if state == .upgrading(.handingOver) { _ = machine.upgradeBegun(); _ = machine.upgradeProcessWaitsForStore() }
+            #expect(machine.state == state)
+            _ = machine.exited(.init(success: true), at: Self.now)
+            #expect(machine.readyAt == nil, "after an exit in \(state)")
+        }
+    }
+
+    /// A reload's new policy applies from the next exit on; the restarts counted stay counted.
+    @Test func givenRestartsCounted_whenThePolicyChanges_thenTheNextExitFollowsTheNewOne_withinTheSameBudget() {
+        var machine = Self.machine(in: .ready)
+        #expect(machine.exited(.init(success: false), at: Self.now) == [.recordExit(.crash), .restart(after: Self.restartsAfter)])
+        _ = machine.backoffElapsed()
+        _ = machine.dependenciesChecked(missing: [])
+        _ = machine.spawned()
+        _ = machine.ready(at: Self.now)
+        machine.configure(
+            restart: .never, backoff: Self.backoff, budget: RestartBudget(maxRestarts: 1, window: .seconds(60)),
+            notifiesReady: true, startsOnDemand: false)
+        #expect(machine.restart == .never)
+        #expect(machine.ledger.restartsInWindow(at: Self.now) == 1)
+        #expect(machine.exited(.init(success: false), at: Self.now) == [.recordExit(.crash), .giveUp(.policy)])
+    }
+
     /// A kill for a failure is remembered until the exit, whatever status it reports.
     @Test func givenAMissedWatchdog_whenTheKilledProcessExits_thenItIsRecordedAsTheWatchdogs_andRestarted() {
         var machine = Self.machine(in: .ready)

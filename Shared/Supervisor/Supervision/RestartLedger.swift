@@ -57,6 +57,12 @@ struct RestartLedger: Sendable, Equatable {
         forgiven = false
     }
 
+    /// The process ended, whatever follows (a restart, a stop, an idle wait): it is not ready.
+    mutating func processEnded() {
+        readyAt = nil
+        forgiven = false
+    }
+
     /// The process reported ready at `instant` (or, without readiness, started then).
     mutating func becameReady(at instant: ContinuousClock.Instant) {
         readyAt = instant

@@ -202,7 +202,7 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// Whether it should run: set by a start, cleared by a stop, a shutdown and giving up.
     private(set) var wanted = false
     /// Backoff and restart budget, fed the instants events bring.
-    var ledger: RestartLedger
+    private(set) var ledger: RestartLedger
     /// Whether an upgrade's new process has said `READY=1` (it served before the old one left).
     private(set) var upgradeReady = false
     /// Liveness checks failed in a row in the current ready run.
@@ -210,11 +210,15 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// The failure the supervisor killed the running process for, until it exits.
     private(set) var pendingFailure: Supervisor.ExitReason?
     /// The manifest's `restart`.
-    var restart: RestartPolicy
+    private(set) var restart: RestartPolicy
     /// `readiness = notify`: the process says `READY=1`; else it is ready once spawned.
-    var notifiesReady: Bool
+    private(set) var notifiesReady: Bool
     /// `start = "on-demand"`: a clean exit waits for the next caller instead of a restart.
-    var startsOnDemand: Bool
+    private(set) var startsOnDemand: Bool
+
+    /// When the running process became ready: nil before it is, and once it has ended. The one
+    /// record of readiness: the dependency check and the exit's explanation read it here.
+    var readyAt: ContinuousClock.Instant? { ledger.readyAt }
 
     /// A stopped, unwanted service.
     init(restart: RestartPolicy, backoff: Backoff, budget: RestartBudget, notifiesReady: Bool, startsOnDemand: Bool = false) {
@@ -260,6 +264,18 @@ struct ServiceStateMachine: Sendable, Equatable {
             guard state.wire == .stopped || state.wire == .failed else { return .notStopped }
             return isRestoring ? .restoring : nil
         }
+    }
+
+    /// The manifest changed the service's policy (a reload): it applies from the next event on;
+    /// the restarts already counted stay counted.
+    mutating func configure(
+        restart: RestartPolicy, backoff: Backoff, budget: RestartBudget, notifiesReady: Bool, startsOnDemand: Bool
+    ) {
+        self.restart = restart
+        self.notifiesReady = notifiesReady
+        self.startsOnDemand = startsOnDemand
+        ledger.backoff = backoff
+        ledger.budget = budget
     }
 
     // MARK: Starting
@@ -455,6 +471,7 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// ended is recorded first (a failure the supervisor killed it for, a limit, a stop asked
     /// for, a clean exit or a crash), then it stops, goes idle, restarts or stays down.
     mutating func exited(_ exit: Exit, at now: ContinuousClock.Instant) -> [Action] {
+        ledger.processEnded()  // whatever the state: no process of its is ready now
         switch state {
         case .stopped, .failed, .idle, .waiting, .backoff, .restoring: return []  // no process to end
         case .starting, .ready, .stopping, .upgrading: break

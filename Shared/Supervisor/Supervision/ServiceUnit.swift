@@ -9,11 +9,9 @@ import VerticalsWire
 final class ServiceUnit {
     var spec: ServiceSpec {
         didSet {
-            machine.restart = spec.restart
-            machine.notifiesReady = spec.readiness == .notify
-            machine.startsOnDemand = spec.startsOnDemand
-            machine.ledger.backoff = spec.backoff
-            machine.ledger.budget = spec.budget
+            machine.configure(
+                restart: spec.restart, backoff: spec.backoff, budget: spec.budget, notifiesReady: spec.readiness == .notify,
+                startsOnDemand: spec.startsOnDemand)
         }
     }
     /// Where it is in its life: every change of state is an event fed to it
@@ -34,16 +32,13 @@ final class ServiceUnit {
     /// datagram counts only when the kernel names both as its sender.
     var uid: UInt32?
     var startedAt: ContinuousClock.Instant?
-    var readyAt: ContinuousClock.Instant?
-    var ready: Bool { readyAt != nil }
+    /// Whether its running process is ready (the machine's record).
+    var ready: Bool { machine.readyAt != nil }
 
     /// Restarts since the supervisor started (shown in `status`).
     var restarts = 0
     /// Backoff and restart budget: pure policy, fed the instants of what happened (the machine's).
-    var ledger: RestartLedger {
-        get { machine.ledger }
-        set { machine.ledger = newValue }
-    }
+    var ledger: RestartLedger { machine.ledger }
     var lastExit = ""
     /// ``lastExit`` as a category, for `status`.
     var exitReason: Supervisor.ExitReason?

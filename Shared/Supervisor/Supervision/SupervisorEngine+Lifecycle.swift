@@ -68,7 +68,6 @@ extension SupervisorEngine {
         unit.pid = child.pid
         unit.uid = identity?.user.uid ?? geteuid()
         unit.startedAt = .now
-        unit.readyAt = nil
         unit.statusText = ""
         // vt-exec, or the in-place start, calls setsid before exec, so the child leads its own
         // process group.
@@ -231,8 +230,7 @@ extension SupervisorEngine {
         unit.child = nil
         unit.pid = nil
         unit.startedAt = nil
-        let neverReady = unit.readyAt == nil
-        unit.readyAt = nil
+        let neverReady = unit.machine.readyAt == nil  // until the machine hears of the exit, below
         // Its last lines may still be in the pipe: they go before the note of its end.
         unit.output?.drain()
         unit.log.flush()

@@ -38,9 +38,7 @@ extension SupervisorEngine {
                 unit.log.note("its callers changed in the manifest (depends_on): restarting with the new allow-list")
             }
             if !spec.socket { releaseSocket(unit) }
-            unit.spec = spec
-            unit.ledger.backoff = spec.backoff
-            unit.ledger.budget = spec.budget
+            unit.spec = spec  // and the machine's policy with it
             unit.log.maxBytes = spec.logMaxBytes
             unit.log.rotation = spec.logRotation
             unit.log.note("changed in the manifest: restarting")

@@ -37,7 +37,6 @@ extension SupervisorEngine {
             case .stopping where before.wire == .starting || before.wire == .ready: unit.statusText = "stopping"
             case .ready:
                 let now = ContinuousClock.now
-                unit.readyAt = now
                 unit.readySince = .now
                 unit.holds.removeAll()
                 if let startedAt = unit.startedAt { unit.log.note("ready after \(ServiceUnit.text(now - startedAt))") }

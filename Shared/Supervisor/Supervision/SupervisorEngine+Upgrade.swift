@@ -215,7 +215,6 @@ extension SupervisorEngine {
         unit.pid = upgrade.pid
         unit.uid = upgrade.uid
         unit.startedAt = upgrade.startedAt
-        unit.readyAt = nil
         PidRecord.of(pid: upgrade.pid, processGroup: upgrade.pid)?.write(
             to: configuration.runDirectory.pidFile(for: unit.spec.name))
         if upgrade.readyAt == nil {
