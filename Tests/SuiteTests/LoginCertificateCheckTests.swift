@@ -11,11 +11,13 @@ import VerticalsTesting
 /// With identity's own certificate the same command reaches it and the password is checked.
 @Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct LoginCertificateCheckTests {
-    /// svc-identity on a free loopback port over mutual TLS with `presenting`'s certificate.
-    static func identity(presenting name: String, certs: String) throws -> (daemon: DaemonProcess, endpoint: String) {
+    /// svc-identity on a free loopback port over mutual TLS with `presenting`'s certificate, its
+    /// store in `state` (which must outlive it: a daemon whose folder is removed makes it again).
+    static func identity(
+        presenting name: String, certs: String, state: TemporaryDirectory
+    ) throws -> (daemon: DaemonProcess, endpoint: String) {
         let port = try freeLoopbackPort()
         let endpoint = "tcp:127.0.0.1:\(port)"
-        let state = TemporaryDirectory()
         let daemon = try DaemonProcess(
             "svc-identity",
             environment: [
@@ -69,8 +71,9 @@ struct LoginCertificateCheckTests {
     static func login(toIdentityPresenting name: String) async throws -> (result: CommandResult, logins: Int?, describes: Int?) {
         let directory = TemporaryDirectory()
         let certs = try MintedCertificates.make(for: ["identity", "clinics"], in: directory)
-        let (daemon, endpoint) = try identity(presenting: name, certs: certs)
-        defer { daemon.stop() }
+        let state = TemporaryDirectory()
+        let (daemon, endpoint) = try identity(presenting: name, certs: certs, state: state)
+        defer { withExtendedLifetime(state) { daemon.stop() } }
         try await waitUntilServing(presenting: name, at: endpoint, certs: certs)
 
         let result = try login(to: endpoint, certs: certs, in: directory)
