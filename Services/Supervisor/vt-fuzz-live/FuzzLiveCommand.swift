@@ -54,14 +54,16 @@ struct FuzzLiveCommand: AsyncParsableCommand {
         if transport != .tcp { phases.append(("unix", .unix)) }
         if transport != .unix { phases.append(("tcp", .tcpWithMutualTLS)) }
         // The seconds are fuzzing time, shared by the transports; starting and learning a suite
-        // come on top.
-        var remaining = Duration.milliseconds(Int64(seconds * 1000))
+        // come on top. A transport gets what the ones before it left, and never less than its
+        // share: one that ran over (a slow answer waited for) does not starve the next.
+        let total = Duration.milliseconds(Int64(seconds * 1000))
+        var remaining = total
         for (index, (name, kind)) in phases.enumerated() {
             let phase = LivePhase(
                 kind: kind, manifest: manifestPath, seed: seed, findingsFolder: findingsFolder, keep: keep)
             do {
                 let (findings, used) = try await phase.run(
-                    for: remaining / (phases.count - index), maxRequests: maxRequests, stopAfter: stopAfter,
+                    for: max(remaining / (phases.count - index), total / phases.count), maxRequests: maxRequests, stopAfter: stopAfter,
                     replay: replay.map { ($0, FuzzRequest.Session(rawValue: replayAs) ?? .none) })
                 found += findings
                 remaining -= used

@@ -38,6 +38,8 @@ final class LiveFuzzer {
     /// Each operation's quickest answer so far, by label (one slow answer may be the machine's;
     /// every answer slow is the operation's): the sweep takes the quickest operations first.
     private var quickest: [String: Duration] = [:]
+    /// Requests that took longer than ``patience`` and were sent again, by operation.
+    private var slow: [String: Int] = [:]
     /// Requests sent by each stage: learning ids, the sweep, random inputs.
     private(set) var phaseCounts = (learn: 0, sweep: 0, random: 0)
     /// Each service's pid and restart count at the last look.
@@ -229,9 +231,7 @@ final class LiveFuzzer {
         let start = ContinuousClock.now
         defer { quickest[request.target.label] = min(quickest[request.target.label] ?? .seconds(60), .now - start) }
         do {
-            let reply = try await client.callRaw(
-                service: request.target.vertical, operation: operation.fullName, body: request.body,
-                timeout: .seconds(10))
+            let reply = try await answer(to: request)
             count("ok")
             do {
                 let output = try MessageValue(decoding: reply, as: operation.output.schema)
@@ -245,7 +245,8 @@ final class LiveFuzzer {
             switch error.code {
             case .internal: problem = "answered internal: \(error.message)"
             case .unknown(let code): problem = "answered an error code no contract knows: \(code): \(error.message)"
-            case .deadlineExceeded: problem = "no answer within 10 s (\(error.message))"
+            case .deadlineExceeded:
+                problem = "no answer within \(Self.patience) s, nor within \(Self.longPatience) s when sent again (\(error.message))"
             default: problem = nil
             }
             // Judged by the supervisor's table below: a daemon that died mid-request.
@@ -280,6 +281,28 @@ final class LiveFuzzer {
     }
 
     private func count(_ key: String) { answers[key, default: 0] += 1 }
+
+    /// Seconds a request may take before it is suspected of hanging.
+    static let patience = 10
+    /// Seconds a suspected request gets when sent again: a hang does not answer then either, a
+    /// machine busy with other work does.
+    static let longPatience = 60
+
+    /// The answer to `request`; one that takes longer than ``patience`` is sent again with
+    /// ``longPatience``, and only a second silence is thrown (`deadlineExceeded`), so a loaded
+    /// machine's slow answer is counted as slow (the summary says how many), not reported as a hang.
+    private func answer(to request: FuzzRequest) async throws(ServiceError) -> [UInt8] {
+        do {
+            return try await client.callRaw(
+                service: request.target.vertical, operation: request.target.operation.fullName, body: request.body,
+                timeout: .seconds(Self.patience))
+        } catch where error.code == .deadlineExceeded {
+            slow[request.target.label, default: 0] += 1
+            return try await client.callRaw(
+                service: request.target.vertical, operation: request.target.operation.fullName, body: request.body,
+                timeout: .seconds(Self.longPatience))
+        }
+    }
 
     private func record(_ request: FuzzRequest, _ symptom: String) {
         let finding = Finding(
@@ -356,6 +379,11 @@ final class LiveFuzzer {
             lines.append(
                 "  not reached: "
                     + unanswered.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
+        if !slow.isEmpty {
+            lines.append(
+                "  slower than \(Self.patience) s, sent again: "
+                    + slow.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
         if !quarantined.isEmpty {
             lines.append("  not sent again after a daemon exit: \(quarantined.sorted().joined(separator: ", "))")
