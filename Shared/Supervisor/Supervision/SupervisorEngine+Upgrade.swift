@@ -174,7 +174,6 @@ extension SupervisorEngine {
     /// stop signal, SIGKILL after its stop timeout, the machine's actions after this one), which
     /// releases the store's lock. Done before `stopping` is said.
     func beginHandOver(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
-        upgrade.stage = .handingOver
         upgrade.handOverAt = .now
         // The old process's stop timeout bounds this stage; the new one's readiness clock starts
         // again once the old one is gone.
@@ -209,7 +208,7 @@ extension SupervisorEngine {
     /// the unit's), and opens the store while callers wait in the backlog. Done before the
     /// machine's `starting` is said, so it is said with the new pid.
     func promote(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
-        upgrade.stage = .finishing
+        upgrade.promotedAt = .now
         unlink(upgradePidFile(unit))
         unit.child = upgrade.child
         unit.pid = upgrade.pid
@@ -248,7 +247,7 @@ extension SupervisorEngine {
     /// The upgrade's new process ended: before it was the unit's own (the old one still there),
     /// its end fails the upgrade here; once it is, its exit is the unit's own (``exited(_:_:)``).
     private func upgradeProcessExited(_ unit: ServiceUnit, _ child: ChildProcess, _ status: ExitStatus) {
-        guard let upgrade = unit.upgrade, upgrade.child === child, upgrade.stage != .finishing else {
+        guard let upgrade = unit.upgrade, upgrade.child === child, !upgrade.isPromoted else {
             if unit.child === child {
                 exited(unit, status)
             } else {
@@ -271,8 +270,7 @@ extension SupervisorEngine {
         }
         upgrade.failure = reason
         unit.log.note("upgrade: new pid \(pid) \(reason)")
-        switch upgrade.stage {
-        case .preparing:
+        if upgrade.handOverAt == nil {
             unit.upgrade = nil
             upgrade.timer.stop()
             unit.statusText = upgrade.statusText
@@ -283,8 +281,8 @@ extension SupervisorEngine {
                 .unavailable,
                 "\(unit.spec.name) was not upgraded: \(why) (pid \(pid), \(upgrade.program)) before the hand-over; "
                     + "pid \(upgrade.oldPID) still serves; `svc-supervisor logs \(unit.spec.name)` shows what it said",
-                details: Self.details(upgrade, stage: "beforeHandOver"), retryable: false)))
-        case .handingOver:
+                details: Self.details(upgrade), retryable: false)))
+        } else {
             transition(unit) { $0.upgradeProcessFailed() }
             // The old one drains already and cannot be called back: once it is gone, the
             // previous executable starts again (the machine's rollback).
@@ -292,8 +290,6 @@ extension SupervisorEngine {
                 unit.statusText = "upgrade failed: new pid \(pid) \(reason); starting \(upgrade.previousExecutable) "
                     + "again once pid \(upgrade.oldPID) is gone"
             }
-        case .finishing:
-            break
         }
     }
 
@@ -311,7 +307,7 @@ extension SupervisorEngine {
         guard let upgrade = unit.upgrade, upgrade.abandoned == nil else { return }
         upgrade.abandoned = why
         unit.log.note("upgrade: abandoned: \(why)")
-        if upgrade.stage != .finishing {
+        if !upgrade.isPromoted {
             upgrade.killReason = "killed: the upgrade was abandoned (\(why))"
             if kill(-upgrade.pid, SIGKILL) != 0 { try? upgrade.child.kill(SIGKILL) }
         }
@@ -323,7 +319,7 @@ extension SupervisorEngine {
         unlink(upgradePidFile(unit))
         upgrade.finish(.failure(ServiceError(
             .unavailable, "\(unit.spec.name) was not upgraded: the upgrade was abandoned: \(why)",
-            details: Self.details(upgrade, stage: upgrade.stage == .preparing ? "beforeHandOver" : "afterHandOver"),
+            details: Self.details(upgrade),
             retryable: false)))
     }
 
@@ -404,17 +400,17 @@ extension SupervisorEngine {
             self.stateFollowers[id] = nil
             upgrade.finish(.failure(ServiceError(
                 .unavailable, "\(head); \(outcome); `svc-supervisor logs \(name)` shows what it said",
-                details: Self.details(upgrade, stage: "afterHandOver"), retryable: false)))
+                details: Self.details(upgrade), retryable: false)))
         }
         unit.statusText = ""
         startWhenReady(unit)
     }
 
     /// The pids and stage of a failed upgrade, for its error's details.
-    private static func details(_ upgrade: UpgradeRun, stage: String) -> [ErrorDetail] {
+    private static func details(_ upgrade: UpgradeRun) -> [ErrorDetail] {
         [
             ErrorDetail("oldPid", String(upgrade.oldPID)), ErrorDetail("newPid", String(upgrade.pid)),
-            ErrorDetail("stage", stage),
+            ErrorDetail("stage", upgrade.stageDetail),
         ]
     }
 }

@@ -5,18 +5,6 @@ import VerticalsWire
 /// One `svc-supervisor upgrade` of a service, from the new process's start until it is ready or
 /// the upgrade has failed. Part of the engine's state, like its ``ServiceUnit`` (see `SupervisorEngine+Upgrade`).
 final class UpgradeRun {
-    /// Where the upgrade is.
-    enum Stage: Equatable {
-        /// The new process prepares what needs no store, while the old one serves alone.
-        case preparing
-        /// The new process waits for the store (or serves already): the old one was told to stop
-        /// accepting, drain and exit, which releases the store's lock.
-        case handingOver
-        /// The old process is gone and the new one is the unit's own: it opens the store and
-        /// sends `READY=1`, while callers wait in the backlog.
-        case finishing
-    }
-
     /// The program the new process runs.
     let program: String
     /// The manifest `executable` the unit runs once the upgrade is done (`--executable`, or the
@@ -32,10 +20,16 @@ final class UpgradeRun {
     /// The uid the new process runs as (see ``ServiceUnit/uid``).
     let uid: UInt32
     let startedAt: ContinuousClock.Instant
-    var stage = Stage.preparing
-    /// When the old process was told to stop accepting, and when it was gone.
+    /// When the old process was told to stop accepting (or was gone before it was told), and
+    /// when it was gone.
     var handOverAt: ContinuousClock.Instant?
     var oldExitedAt: ContinuousClock.Instant?
+    /// When the new process became the unit's own (the old one gone).
+    ///
+    /// Facts with their instants, not a stage: the stage is the machine's
+    /// (``ServiceStateMachine/State/upgrading(_:)``), and an abandoned upgrade, whose machine has
+    /// left it for `stopping`, still knows from these whether it was handed over or promoted.
+    var promotedAt: ContinuousClock.Instant?
     /// When the new process sent `READY=1`.
     var readyAt: ContinuousClock.Instant?
     /// Why the new process ended, once it has, before the upgrade was done.
@@ -68,6 +62,12 @@ final class UpgradeRun {
         self.timer = LoopTimer(loop: loop)
         self.answer = answer
     }
+
+    /// Whether the new process is the unit's own: its exit is then the unit's.
+    var isPromoted: Bool { promotedAt != nil }
+
+    /// Where a failed upgrade stood, for its error's `stage` detail.
+    var stageDetail: String { handOverAt == nil ? "beforeHandOver" : "afterHandOver" }
 
     /// Answers the call (the first time only) and stops the timer.
     func finish(_ result: Result<Supervisor.UpgradeResult, ServiceError>) {
