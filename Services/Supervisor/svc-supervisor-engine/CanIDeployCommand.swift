@@ -23,10 +23,12 @@ struct CanIDeployCommand: AsyncParsableCommand {
             Each running caller of NAME (a service whose depends_on names it) is asked the same of its running \
             executable (/proc/PID/exe: the build that runs, even when its file was replaced; a caller that is \
             not running, of its program on disk). Each vertical the new build calls is asked daemon.describe. \
-            One rule judges every edge: what the caller was built against for the operations it declares, \
-            compared with what the callee's build serves (docs/CONTRACTS.md).
+            One table judges every edge: what the caller was built against for the operations it declares, \
+            against what the callee's build serves, the caller writing each Input and reading each Output; each \
+            difference is a refusal, a warning or nothing (docs/PROTOCOL.md section 8, docs/CONTRACTS.md).
 
-            Exit status: 0 yes; 2 no, each breaking edge named (caller, operation, field, why); 4 no answer, \
+            Exit status: 0 yes, each warning named; 2 no, each refused difference named (caller, operation, \
+            field, both sides); 4 no answer, \
             as an edge could not be compared (a vertical not reachable or not describing itself) and none \
             breaks; 1 the new build cannot describe itself; 64 no such service; 65 an invalid manifest; 69 no \
             supervisor answers.
@@ -52,7 +54,11 @@ struct CanIDeployCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds a build may take to describe itself.")
     var describeTimeout: Double = 10
 
-    @Flag(help: "Print the answer as JSON: {vertical, answer, edges: [{caller, callee, outcome, reason?, findings}]}.")
+    @Flag(
+        help: """
+            Print the answer as JSON: {vertical, answer, edges: [{caller, callee, outcome, reason?, findings: \
+            [{kind, verdict, breaking, direction, operation, place, detail}]}]}.
+            """)
     var json = false
 
     @OptionGroup var connection: VerticalConnectionOptions
@@ -201,8 +207,8 @@ enum DeployReportJSON {
     static func edge(_ edge: DeployEdge) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("caller", .string(edge.caller)), ("callee", .string(edge.callee))]
         switch edge.outcome {
-        case .compatible(let additive):
-            members += [("outcome", .string("compatible")), ("findings", .array(additive.map(finding)))]
+        case .compatible(let findings):
+            members += [("outcome", .string("compatible")), ("findings", .array(findings.map(finding)))]
         case .breaking(let findings):
             members += [("outcome", .string("breaking")), ("findings", .array(findings.map(finding)))]
         case .unknown(let reason):
@@ -211,10 +217,12 @@ enum DeployReportJSON {
         return .object(members)
     }
 
-    static func finding(_ finding: Compatibility.Finding) -> JSONValue {
+    static func finding(_ finding: ContractPair.Finding) -> JSONValue {
         .object([
-            ("kind", .string(finding.kind.rawValue)), ("breaking", .bool(finding.isBreaking)),
-            ("place", .string(finding.place)), ("detail", .string(finding.detail)),
+            ("kind", .string(finding.difference.rawValue)), ("verdict", .string(finding.verdict.rawValue)),
+            ("breaking", .bool(finding.verdict == .refuse)), ("direction", .string(finding.direction.rawValue)),
+            ("operation", .string(finding.operation)), ("place", .string(finding.place)),
+            ("detail", .string(finding.detail)),
         ])
     }
 }

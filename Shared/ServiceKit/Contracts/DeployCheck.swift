@@ -3,27 +3,28 @@ import VerticalsContract
 /// Whether a new build of one vertical can join the builds that run: `svc-supervisor
 /// can-i-deploy`'s judgement, with no I/O (the command gathers the descriptions).
 ///
-/// One rule covers both directions of every edge: ``Compatibility/compare(_:_:)`` of *old* = what
-/// the caller was built against for the operations it declares, and *new* = what the callee's
-/// build serves. The callee reads an Input (reader new), the caller reads an Output (reader old),
-/// and only the operations the caller declares count.
+/// Every edge is judged as a pair (``ContractPair``): what the caller was built against, for the
+/// operations it declares, against what the callee's build serves. The caller writes each Input
+/// and the callee reads it; the callee writes each Output and the caller reads it; the table of
+/// PROTOCOL.md § 8 says what each difference comes to in each direction.
 ///
 /// ```swift
 /// let edge = DeployCheck.judge(caller: "appointments", builtAgainst: running.builtAgainst("clinics"),
 ///                              serves: newBuild.serves)
 /// ```
 public enum DeployCheck {
-    /// The edge from `caller` to the vertical `serves` describes, judged: compatible (with the
-    /// additive findings), or breaking (with every breaking finding).
+    /// The edge from `caller` to the vertical `serves` describes, judged: breaking (every
+    /// difference the table refuses), or compatible (with the warnings and harmless differences).
     public static func judge(
         caller: String, builtAgainst: Daemon.Description, serves: Daemon.Description
     ) -> DeployEdge {
         // The operations the caller does not declare are the callee's business alone.
-        let findings = Compatibility.compare(builtAgainst, serves).filter { $0.kind != .operationAdded }
-        let breaking = findings.filter(\.isBreaking)
+        let findings = ContractPair.compare(builtAgainst: builtAgainst, serves: serves)
+            .filter { $0.difference != .operationNotDeclared }
+        let refused = findings.filter { $0.verdict == .refuse }
         return DeployEdge(
             caller: caller, callee: serves.name,
-            outcome: breaking.isEmpty ? .compatible(additive: findings) : .breaking(breaking))
+            outcome: refused.isEmpty ? .compatible(findings) : .breaking(refused))
     }
 }
 
@@ -31,10 +32,10 @@ public enum DeployCheck {
 public struct DeployEdge: Sendable, Hashable, CustomStringConvertible {
     /// What the pair comes to.
     public enum Outcome: Sendable, Hashable {
-        /// The caller keeps working; `additive` lists what changed without harm.
-        case compatible(additive: [Compatibility.Finding])
-        /// The caller would fail: every breaking finding.
-        case breaking([Compatibility.Finding])
+        /// The caller keeps working: the differences found, warnings first.
+        case compatible([ContractPair.Finding])
+        /// The caller would fail: every difference the table refuses.
+        case breaking([ContractPair.Finding])
         /// Nothing could be compared (a vertical not reachable, a build that did not describe
         /// itself, calls declared by name alone): the reason. Never a yes.
         case unknown(String)
@@ -68,14 +69,23 @@ public struct DeployEdge: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch outcome {
-        case .compatible(let additive):
-            "\(caller) → \(callee): compatible" + (additive.isEmpty ? "" : " (\(additive.count) additive change(s))")
+        case .compatible(let findings):
+            "\(caller) → \(callee): compatible"
+                + (findings.isEmpty ? "" : " (\(findings.count) difference(s) that refuse nothing)")
+                + Self.lines(findings.filter { $0.verdict == .warn })
         case .breaking(let findings):
-            "\(caller) → \(callee): BREAKS\n" + findings.map { "    \($0.kind.rawValue): \($0.place): \($0.detail)" }
-                .joined(separator: "\n")
+            "\(caller) → \(callee): BREAKS" + Self.lines(findings)
         case .unknown(let reason):
             "\(caller) → \(callee): not checked: \(reason)"
         }
+    }
+
+    /// A line for each finding: verdict, operation, place and why.
+    private static func lines(_ findings: [ContractPair.Finding]) -> String {
+        findings.map {
+            "\n    \($0.verdict.rawValue) \($0.difference.rawValue): \($0.operation)"
+                + ($0.place.isEmpty ? "" : " \($0.place)") + ": \($0.detail)"
+        }.joined()
     }
 }
 
