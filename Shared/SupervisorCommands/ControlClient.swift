@@ -53,7 +53,9 @@ package enum ControlClient {
             return try await client.call(operation, input, timeout: timeout)
         } catch {
             let socket = "\(SocketDirectory(runDirectory).path)/supervisor.sock"
-            if error.code == .unavailable {
+            // The client's own `unavailable` names the service it could not reach; one the
+            // supervisor answers (an upgrade whose new process failed) is a refusal like any other.
+            if error.code == .unavailable, error.details.contains(where: { $0.key == "service" }) {
                 throw CLIError(status: 69, "no supervisor at \(socket): start it with `make run`")
             }
             if error.code == .notFound {
