@@ -10,7 +10,7 @@ package enum CLIExitStatus {
         ExitStatusMeaning(
             1, "what was asked did not happen: a vertical answered with an error, a service did not start, "
                 + "a file could not be written"),
-        ExitStatusMeaning(2, "`can-i-deploy`: no, the new build breaks a running caller or callee (each edge is named)"),
+        ExitStatusMeaning(2, "`can-i-deploy`: no, and `upgrade`: refused, as the new build breaks a running caller or callee (each edge is named)"),
         ExitStatusMeaning(3, "`status`: a service is failed"),
         ExitStatusMeaning(
             4, "`can-i-deploy`: no answer, as a vertical could not be reached or described and no edge breaks"),

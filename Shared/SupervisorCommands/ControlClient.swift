@@ -24,14 +24,15 @@ package struct RunDirectoryOption: ParsableArguments {
 package enum ControlClient {
     /// Calls `operation` on the suite at `location`; a supervisor that does not answer is exit
     /// status 69 with where was looked, an unknown service 64 (EX_USAGE), another refusal the
-    /// status `statuses` gives its code, else 1.
+    /// status `reasons` gives its `reason` detail, else the one `statuses` gives its code, else 1.
     package static func call<Input, Output>(
         _ operation: Operation<Input, Output>, _ input: Input, location: SuiteLocation, timeout: Duration = .seconds(60),
-        statuses: [ErrorCode: Int32] = [:]
+        statuses: [ErrorCode: Int32] = [:], reasons: [String: Int32] = [:]
     ) async throws -> Output {
         do {
             return try await call(
-                operation, input, runDirectory: location.runDirectory, timeout: timeout, statuses: statuses)
+                operation, input, runDirectory: location.runDirectory, timeout: timeout, statuses: statuses,
+                reasons: reasons)
         } catch let error as CLIError where error.status == 69 {
             throw CLIError(status: 69, TerminalText(lines: [error.message] + location.advice.map { "\($0)" }))
         }
@@ -41,7 +42,7 @@ package enum ControlClient {
     /// `calleeCheck`, when given, must pass the control socket's listener before a byte is sent.
     package static func call<Input, Output>(
         _ operation: Operation<Input, Output>, _ input: Input, runDirectory: String, timeout: Duration = .seconds(60),
-        statuses: [ErrorCode: Int32] = [:], calleeCheck: CalleeCheck? = nil
+        statuses: [ErrorCode: Int32] = [:], reasons: [String: Int32] = [:], calleeCheck: CalleeCheck? = nil
     ) async throws -> Output {
         let loop = try EventLoop(name: "svc-supervisor")
         let client = ServiceClient(loop: loop, sockets: SocketDirectory(runDirectory), calleeCheck: calleeCheck)
@@ -62,8 +63,9 @@ package enum ControlClient {
                 // The supervisor names what it knows: an unknown service is bad usage (EX_USAGE).
                 throw CLIError(status: 64, "\(operation.fullName): \(error.message)")
             }
+            let reason = error.details.first { $0.key == "reason" }.flatMap { reasons[$0.value] }
             throw CLIError(
-                status: statuses[error.code] ?? 1, "\(operation.fullName) failed: \(error.code): \(error.message)")
+                status: reason ?? statuses[error.code] ?? 1, "\(operation.fullName) failed: \(error.code): \(error.message)")
         }
     }
 

@@ -156,14 +156,20 @@ struct UpgradeCommand: AsyncParsableCommand {
 
             A service still starting is upgraded once it is ready (within a minute).
 
-            Exit status: 0 upgraded, 1 not upgraded (why is printed), 64 unknown service,
-            65 the program cannot be run, 69 no supervisor answers, 75 the service is not ready
-            or being upgraded or restored already.
+            First the supervisor judges the new build as can-i-deploy does, against the builds
+            that run beside it, and refuses one that breaks a running caller or callee, naming
+            each edge; --force upgrades anyway. A build that cannot describe itself is upgraded,
+            and the service's log says it was not checked.
+
+            Exit status: 0 upgraded, 1 not upgraded (why is printed), 2 the new build breaks a
+            running caller or callee, 64 unknown service, 65 the program cannot be run, 69 no
+            supervisor answers, 75 the service is not ready or being upgraded or restored already.
             """)
 
     @Argument(help: "The service, as the manifest names it.") var name: String
     @Option(name: .long, help: "The new build's program: a path, or a name looked up as the manifest's executable.")
     var executable: String?
+    @Flag(help: "Upgrade even when the new build breaks a running caller or callee.") var force = false
     @OptionGroup var runDirectory: RunDirectoryOption
 
     func run() async throws {
@@ -175,8 +181,8 @@ struct UpgradeCommand: AsyncParsableCommand {
             try await waitWhileStarting(location: runDirectory.location)
             // The new process's readiness and the old one's drain, each bounded by its manifest timeout.
             let result = try await ControlClient.call(
-                Supervisor.upgrade, .init(name: name, executable: program), location: runDirectory.location,
-                timeout: .seconds(600), statuses: [.conflict: 75, .invalidInput: 65])
+                Supervisor.upgrade, .init(name: name, executable: program, force: force), location: runDirectory.location,
+                timeout: .seconds(600), statuses: [.conflict: 75, .invalidInput: 65], reasons: ["breaksRunningPeers": 2])
             Terminal.print("\(result.name): upgraded, pid \(result.oldPid) → pid \(result.newPid) (\(result.executable))")
             let prepared = Self.seconds(result.prepareSeconds)
             let (gap, drain) = (Self.seconds(result.gapSeconds), Self.seconds(result.drainSeconds))

@@ -108,6 +108,27 @@ struct CanIDeployCLITests {
         #expect(unreachable.standardOutput.contains("alpha → gamma: not checked: gamma cannot be reached"), "\(unreachable.standardOutput)")
     }
 
+    @Test func upgrade_refusesABuildThatBreaksARunningCallee_unlessForced() throws {
+        let suite = try RunningSuite()
+        let beta = Callees(TestEcho(service: "beta").echo)
+        let newer = try suite.newBuild("alpha-newer", Self.builtAgainstANewerBeta(Self.build("alpha", calls: beta)))
+
+        let refused = try runCommand(
+            "svc-supervisor", ["upgrade", "alpha", "--executable", newer, "--run-dir", suite.run], in: suite.directory)
+        #expect(refused.status == 2, "\(refused.standardOutput)\(refused.standardError)")
+        #expect(
+            refused.standardError.contains("alpha → beta: BREAKS") && refused.standardError.contains("EchoOutput.shard"),
+            "\(refused.standardError)")
+
+        // Forced, the check is skipped and the build is started: a script, not a daemon, so the
+        // upgrade fails before the hand-over (status 1), and the old process serves on.
+        let forced = try runCommand(
+            "svc-supervisor", ["upgrade", "alpha", "--executable", newer, "--force", "--run-dir", suite.run],
+            in: suite.directory)
+        #expect(forced.status == 1, "\(forced.standardOutput)\(forced.standardError)")
+        #expect(forced.standardError.contains("before the hand-over") && !forced.standardError.contains("BREAKS"), "\(forced.standardError)")
+    }
+
     @Test func aNewCallee_isJudgedAgainstWhatItsRunningCallerWasBuiltAgainst() throws {
         let suite = try RunningSuite()
         var dropped = Self.build("beta")

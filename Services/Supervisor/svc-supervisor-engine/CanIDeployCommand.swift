@@ -113,72 +113,23 @@ struct CanIDeployCommand: AsyncParsableCommand {
         _ newBuild: BuildDescription, suite: Manifest, running: [Supervisor.ServiceStatus], describer: BuildDescriber
     ) -> [DeployEdge] {
         ServiceAccounts.callers(of: name, in: suite).compactMap { caller in
-            let pid = running.first { $0.name == caller.name }?.pid
-            // The build that runs, even if its file was replaced since; else the one that would start.
-            let program = pid.map { "/proc/\($0)/exe" } ?? caller.executable
-            let build: BuildDescription
-            do {
-                build = try describer.describe(program, as: try BuildDescriber.account(for: caller))
-            } catch {
-                let which = pid.map { "its running build (pid \($0))" } ?? "its program"
-                return DeployEdge(caller: caller.name, callee: name, outcome: .unknown("\(which) cannot describe itself: \(error)"))
-            }
-            guard build.callsDeclared else {
-                return DeployEdge(
-                    caller: caller.name, callee: name,
-                    outcome: .unknown("its build does not say what it calls (DaemonMain.run without calls:)"))
-            }
-            if let against = build.builtAgainst(name) {
-                return DeployCheck.judge(caller: caller.name, builtAgainst: against, serves: newBuild.serves)
-            }
-            if build.calls(name) {
-                return DeployEdge(
-                    caller: caller.name, callee: name,
-                    outcome: .unknown("it declares its calls to \(name) by name alone: no schema to compare"))
-            }
-            return nil  // depends_on names NAME, but its build calls nothing of it.
+            let account = Result { () throws(BuildDescribeError) in try BuildDescriber.account(for: caller) }
+            let pid = running.first { $0.name == caller.name }?.pid.map { Int32($0) }
+            return DeployEdges.edge(
+                from: .init(name: caller.name, pid: pid, program: caller.executable, account: account), to: name,
+                newBuild: newBuild, describer: describer)
         }
     }
 
     /// Each vertical the new build calls, judged against what its running daemon serves.
     func calleeEdges(_ newBuild: BuildDescription) async throws -> [DeployEdge] {
-        guard newBuild.callsDeclared else {
-            return [
-                DeployEdge(
-                    caller: name, callee: "*",
-                    outcome: .unknown("the new build does not say what it calls (DaemonMain.run without calls:)"))
-            ]
-        }
-        var edges = newBuild.undescribed.map {
-            DeployEdge(caller: name, callee: Callees.service(of: $0), outcome: .unknown("\($0) is declared by name alone: no schema to compare"))
-        }
-        guard !newBuild.callees.isEmpty else { return edges }
         let loop = try EventLoop(name: "svc-supervisor-can-i-deploy")
         let client = ServiceClient(loop: loop, sockets: connection.sockets)
         defer {
             client.close()
             loop.shutdown()
         }
-        for against in newBuild.callees {
-            do {
-                let reply = try await client.callRaw(
-                    service: against.name, operation: Daemon.describe.fullName, body: Empty().encodedBody(),
-                    timeout: connection.deadline)
-                let served = try Daemon.Description(decoding: reply)
-                edges.append(DeployCheck.judge(caller: name, builtAgainst: against, serves: served))
-            } catch let error as ServiceError {
-                edges.append(
-                    DeployEdge(
-                        caller: name, callee: against.name,
-                        outcome: .unknown("\(against.name) cannot be reached: \(error.code): \(error.message)")))
-            } catch {
-                edges.append(
-                    DeployEdge(
-                        caller: name, callee: against.name,
-                        outcome: .unknown("\(against.name) answered daemon.describe with what is not a description: \(error)")))
-            }
-        }
-        return edges
+        return await DeployEdges.calleeEdges(of: name, newBuild: newBuild, client: client, timeout: connection.deadline)
     }
 
     func print(answer: DeployAnswer, edges: [DeployEdge]) {

@@ -40,7 +40,7 @@ public enum ControlEndpoint {
             try await engine.restoreStore(input.name, from: input.file)
         }
         router.on(Supervisor.upgrade) { input, _ in
-            try await engine.upgradeService(input.name, executable: input.executable)
+            try await engine.upgradeService(input.name, executable: input.executable, force: input.force)
         }
         router.onStream(Supervisor.logs) { input, _ in
             guard (0...Supervisor.LogsInput.maxLines).contains(input.lines) else {

@@ -33,11 +33,24 @@ extension SupervisorEngine {
     /// Upgrades ready service `name` to a new process of `executable` (default: its own), handing
     /// the socket and store over as above; answers once the new process is ready.
     ///
+    /// Unless `force`, the new build is judged first against the builds that run, as
+    /// `svc-supervisor can-i-deploy` judges it (``checkDeploy(_:program:)``).
+    ///
     /// - Throws: `notFound`; `conflict` unless the service is ready, or while another upgrade or a
-    ///   restore of it is under way; `invalidInput` when the program cannot be run; `unavailable`
+    ///   restore of it is under way, or when the new build breaks a running caller or callee
+    ///   (reason `breaksRunningPeers`); `invalidInput` when the program cannot be run; `unavailable`
     ///   when the new process failed (before the hand-over: the old one still serves; after it:
     ///   the previous executable was started again), saying why.
-    public func upgradeService(_ name: String, executable: String?) async throws -> Supervisor.UpgradeResult {
+    public func upgradeService(_ name: String, executable: String?, force: Bool = false) async throws -> Supervisor.UpgradeResult {
+        if !force {
+            let unit = try unit(name)
+            let program = configuration.program(executable.flatMap { $0.isEmpty ? nil : $0 } ?? unit.spec.executable)
+            // A service that cannot be upgraded now, or a program that cannot run, is refused
+            // below as it was; only a candidate is judged.
+            if unit.machine.refusal(of: .upgrade) == nil, access(program, X_OK) == 0 {
+                try await checkDeploy(unit, program: program)
+            }
+        }
         let result = try await withCheckedThrowingContinuation {
             (continuation: CheckedContinuation<Result<Supervisor.UpgradeResult, ServiceError>, any Error>) in
             do {

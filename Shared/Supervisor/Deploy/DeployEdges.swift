@@ -1,0 +1,95 @@
+import VerticalsContract
+import VerticalsServiceKit
+import VerticalsWire
+
+/// The edges `can-i-deploy` judges for a new build of one vertical, gathered the same way by
+/// the command and by the engine's `upgrade`: each caller's running build (or its program on
+/// disk) described as untrusted code, each callee asked `daemon.describe`, and every pair judged
+/// by ``DeployCheck``.
+public enum DeployEdges {
+    /// One caller of the vertical, as the suite runs it.
+    public struct Caller: Sendable {
+        /// Its name.
+        public var name: String
+        /// Its running process, if it runs: its build is read from `/proc/PID/exe`, the build
+        /// that runs even when its file was replaced since.
+        public var pid: Int32?
+        /// Its program on disk, for a caller that does not run.
+        public var program: String
+        /// Who its build is described as (nil: the asker itself, not root).
+        public var account: Result<BuildDescriber.Account?, BuildDescribeError>
+
+        /// Creates the caller.
+        public init(name: String, pid: Int32?, program: String, account: Result<BuildDescriber.Account?, BuildDescribeError>) {
+            self.name = name
+            self.pid = pid
+            self.program = program
+            self.account = account
+        }
+    }
+
+    /// The edge from `caller` to `name`, whose new build is `newBuild`; nil when the caller's build
+    /// calls nothing of it. Runs the caller's build (`--describe`), so off any event loop.
+    public static func edge(
+        from caller: Caller, to name: String, newBuild: BuildDescription, describer: BuildDescriber
+    ) -> DeployEdge? {
+        let build: BuildDescription
+        do {
+            build = try describer.describe(caller.pid.map { "/proc/\($0)/exe" } ?? caller.program, as: try caller.account.get())
+        } catch {
+            let which = caller.pid.map { "its running build (pid \($0))" } ?? "its program"
+            return DeployEdge(caller: caller.name, callee: name, outcome: .unknown("\(which) cannot describe itself: \(error)"))
+        }
+        guard build.callsDeclared else {
+            return DeployEdge(
+                caller: caller.name, callee: name,
+                outcome: .unknown("its build does not say what it calls (DaemonMain.run without calls:)"))
+        }
+        if let against = build.builtAgainst(name) {
+            return DeployCheck.judge(caller: caller.name, builtAgainst: against, serves: newBuild.serves)
+        }
+        if build.calls(name) {
+            return DeployEdge(
+                caller: caller.name, callee: name,
+                outcome: .unknown("it declares its calls to \(name) by name alone: no schema to compare"))
+        }
+        return nil  // depends_on names it, but its build calls nothing of it.
+    }
+
+    /// Each vertical `newBuild` (of `name`) calls, judged against what its running daemon serves
+    /// as `client` reaches it.
+    public static func calleeEdges(
+        of name: String, newBuild: BuildDescription, client: ServiceClient, timeout: Duration
+    ) async -> [DeployEdge] {
+        guard newBuild.callsDeclared else {
+            return [
+                DeployEdge(
+                    caller: name, callee: "*",
+                    outcome: .unknown("the new build does not say what it calls (DaemonMain.run without calls:)"))
+            ]
+        }
+        var edges = newBuild.undescribed.map {
+            DeployEdge(
+                caller: name, callee: Callees.service(of: $0), outcome: .unknown("\($0) is declared by name alone: no schema to compare"))
+        }
+        for against in newBuild.callees {
+            do {
+                let reply = try await client.callRaw(
+                    service: against.name, operation: Daemon.describe.fullName, body: Empty().encodedBody(), timeout: timeout)
+                let served = try Daemon.Description(decoding: reply)
+                edges.append(DeployCheck.judge(caller: name, builtAgainst: against, serves: served))
+            } catch let error as ServiceError {
+                edges.append(
+                    DeployEdge(
+                        caller: name, callee: against.name,
+                        outcome: .unknown("\(against.name) cannot be reached: \(error.code): \(error.message)")))
+            } catch {
+                edges.append(
+                    DeployEdge(
+                        caller: name, callee: against.name,
+                        outcome: .unknown("\(against.name) answered daemon.describe with what is not a description: \(error)")))
+            }
+        }
+        return edges
+    }
+}
