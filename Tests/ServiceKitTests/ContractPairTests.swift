@@ -115,4 +115,25 @@ struct ContractPairTests {
         let findings = ContractPair.compare(builtAgainst: caller, serves: Self.shop())
         #expect(findings.map(\.difference) == [.operationNotServed] && findings[0].operation == "put", "\(findings)")
     }
+
+    /// A callee's description is its answer: a chain of 10,000 messages, each holding the next, is
+    /// judged without taking the stack (refused past the walk's depth, unread).
+    @Test func aChainOfNestedMessages_deeperThanTheWalk_isRefusedNotFollowed() {
+        func chain(_ count: Int) -> Daemon.Description {
+            let messages = (0..<count).map { index in
+                Daemon.MessageInfo(
+                    name: "deep.M\(index)", doc: "",
+                    fields: index == count - 1
+                        ? [.init(tag: 1, name: "end", type: "string", presence: .optional)]
+                        : [.init(tag: 1, name: "next", type: "message deep.M\(index + 1)", presence: .optional)])
+            }
+            return Daemon.Description(
+                name: "deep", summary: "",
+                operations: [.init(name: "dig", summary: "", input: "deep.M0", output: "deep.M0", errors: [], service: "deep")],
+                messages: messages, enums: [])
+        }
+        let findings = ContractPair.compare(builtAgainst: chain(10_000), serves: chain(10_000))
+        #expect(findings.map(\.difference) == [.typeDiffers, .typeDiffers], "\(findings.prefix(4))")
+        #expect(findings.allSatisfy { $0.detail.contains("nested deeper than") && $0.verdict == .refuse })
+    }
 }

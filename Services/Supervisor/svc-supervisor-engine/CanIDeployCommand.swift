@@ -129,7 +129,8 @@ struct CanIDeployCommand: AsyncParsableCommand {
             client.close()
             loop.shutdown()
         }
-        return await DeployEdges.calleeEdges(of: name, newBuild: newBuild, client: client, timeout: connection.deadline)
+        let served = await DeployEdges.servedByCallees(of: newBuild, client: client, timeout: connection.deadline)
+        return DeployEdges.calleeEdges(of: name, newBuild: newBuild, served: served)
     }
 
     func print(answer: DeployAnswer, edges: [DeployEdge]) {

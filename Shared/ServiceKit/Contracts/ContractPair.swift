@@ -196,6 +196,11 @@ private struct PairWalk {
     let operation: String
     var findings: [ContractPair.Finding] = []
     private var compared: Set<String> = []
+    /// How many messages deep the walk is: a description is a peer's answer, and a chain of
+    /// messages each holding the next must not take the stack.
+    private var depth = 0
+    /// The deepest nesting compared; deeper is refused, unread.
+    static let maxDepth = 64
 
     init(operation: String) {
         self.operation = operation
@@ -261,7 +266,13 @@ private struct PairWalk {
         }
         switch (written.type, read.type) {
         case (.message(let one), .message(let other)):
+            guard depth < Self.maxDepth else {
+                note(.typeDiffers, direction, at, "messages nested deeper than \(Self.maxDepth): not compared")
+                return
+            }
+            depth += 1
             compare(writer: (writer.catalog, one.name), reader: (reader.catalog, other.name), direction: direction)
+            depth -= 1
         case (.enumeration(let one), .enumeration(let other)):
             for name in one.cases where !other.cases.contains(name) {
                 note(.caseOnlyWriterHas, direction, at, "\(writes) may send case `\(name)`, which \(reads) does not know")

@@ -56,11 +56,40 @@ public enum DeployEdges {
         return nil  // depends_on names it, but its build calls nothing of it.
     }
 
-    /// Each vertical `newBuild` (of `name`) calls, judged against what its running daemon serves
-    /// as `client` reaches it.
+    /// What each vertical `newBuild` (of `name`) calls serves, asked with `daemon.describe` as
+    /// `client` reaches it; ``calleeEdges(of:newBuild:served:)`` judges them.
+    public static func servedByCallees(
+        of newBuild: BuildDescription, client: ServiceClient, timeout: Duration
+    ) async -> [String: Result<Daemon.Description, DescribeFailure>] {
+        var served: [String: Result<Daemon.Description, DescribeFailure>] = [:]
+        for against in newBuild.callsDeclared ? newBuild.callees : [] {
+            do {
+                let reply = try await client.callRaw(
+                    service: against.name, operation: Daemon.describe.fullName, body: Empty().encodedBody(), timeout: timeout)
+                served[against.name] = .success(try Daemon.Description(decoding: reply))
+            } catch let error as ServiceError {
+                served[against.name] = .failure(
+                    DescribeFailure(reason: "\(against.name) cannot be reached: \(error.code): \(error.message)"))
+            } catch {
+                served[against.name] = .failure(
+                    DescribeFailure(reason: "\(against.name) answered daemon.describe with what is not a description: \(error)"))
+            }
+        }
+        return served
+    }
+
+    /// Why a callee's description could not be had.
+    public struct DescribeFailure: Error, Sendable {
+        /// In words.
+        public var reason: String
+    }
+
+    /// Each vertical `newBuild` (of `name`) calls, judged against what it `served`
+    /// (``servedByCallees(of:client:timeout:)``). Pure, but as long as the descriptions: off any
+    /// event loop when they came from peers.
     public static func calleeEdges(
-        of name: String, newBuild: BuildDescription, client: ServiceClient, timeout: Duration
-    ) async -> [DeployEdge] {
+        of name: String, newBuild: BuildDescription, served: [String: Result<Daemon.Description, DescribeFailure>]
+    ) -> [DeployEdge] {
         guard newBuild.callsDeclared else {
             return [
                 DeployEdge(
@@ -73,21 +102,13 @@ public enum DeployEdges {
                 caller: name, callee: Callees.service(of: $0), outcome: .unknown("\($0) is declared by name alone: no schema to compare"))
         }
         for against in newBuild.callees {
-            do {
-                let reply = try await client.callRaw(
-                    service: against.name, operation: Daemon.describe.fullName, body: Empty().encodedBody(), timeout: timeout)
-                let served = try Daemon.Description(decoding: reply)
-                edges.append(DeployCheck.judge(caller: name, builtAgainst: against, serves: served))
-            } catch let error as ServiceError {
-                edges.append(
-                    DeployEdge(
-                        caller: name, callee: against.name,
-                        outcome: .unknown("\(against.name) cannot be reached: \(error.code): \(error.message)")))
-            } catch {
-                edges.append(
-                    DeployEdge(
-                        caller: name, callee: against.name,
-                        outcome: .unknown("\(against.name) answered daemon.describe with what is not a description: \(error)")))
+            switch served[against.name] {
+            case .success(let description)?:
+                edges.append(DeployCheck.judge(caller: name, builtAgainst: against, serves: description))
+            case .failure(let failure)?:
+                edges.append(DeployEdge(caller: name, callee: against.name, outcome: .unknown(failure.reason)))
+            case nil:
+                edges.append(DeployEdge(caller: name, callee: against.name, outcome: .unknown("\(against.name) was not asked")))
             }
         }
         return edges

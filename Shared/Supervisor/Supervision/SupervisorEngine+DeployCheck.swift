@@ -26,16 +26,18 @@ extension SupervisorEngine {
                 name: $0.spec.name, pid: $0.pid, program: configuration.program($0.spec.executable),
                 account: describeAccount(of: $0.spec))
         }
-        var edges: [DeployEdge]
+        // The callees' descriptions are a vertical's answers, as long as a frame: read and judged
+        // off the loop, as the callers' builds are run.
+        let served = await DeployEdges.servedByCallees(of: newBuild, client: healthClient, timeout: .seconds(10))
         do {
-            edges = try await Offload.run {
+            let edges = try await Offload.run {
                 callers.compactMap { DeployEdges.edge(from: $0, to: name, newBuild: newBuild, describer: describer) }
+                    + DeployEdges.calleeEdges(of: name, newBuild: newBuild, served: served)
             }
+            return (edges, nil)
         } catch {
-            return ([], "the callers' builds could not be described: \(error)")
+            return ([], "the builds could not be judged: \(error)")
         }
-        edges += await DeployEdges.calleeEdges(of: name, newBuild: newBuild, client: healthClient, timeout: .seconds(10))
-        return (edges, nil)
     }
 
     /// Who a build of `spec` is described as: as root, its own user (`user`, else the prefix and
