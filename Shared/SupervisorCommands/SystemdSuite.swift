@@ -6,7 +6,7 @@ import VerticalsWire
 /// The suite as systemd runs it (the units of `svc-supervisor export systemd`), for the commands
 /// that otherwise ask a running svc-supervisor: which verticals this host runs and where they
 /// listen (their `.socket` units), and their logs (the journal, `journalctl -o json`).
-enum SystemdSuite {
+package enum SystemdSuite {
     /// Unit names start with this (the export's default layout).
     static let unitPrefix = "verticals-"
     /// Where the units' Unix sockets are.
@@ -15,7 +15,7 @@ enum SystemdSuite {
     static let journalctl = "/usr/bin/journalctl"
 
     /// Whether systemd runs this host (sd_booted: `/run/systemd/system` exists) and its tools are here.
-    static var isRunning: Bool {
+    package static var isRunning: Bool {
         access("/run/systemd/system", F_OK) == 0 && access(systemctl, X_OK) == 0 && access(journalctl, X_OK) == 0
     }
 
@@ -28,6 +28,16 @@ enum SystemdSuite {
         }
         guard let path, let slash = path.lastIndex(of: "/") else { return nil }
         return String(path[..<slash])
+    }
+
+    /// The main process of `verticals-NAME.service`, while it runs (`MainPID`; nil when it does
+    /// not, or systemd does not know the unit).
+    package static func mainPID(of name: String) -> Int32? {
+        var pid: Int32?
+        ProgramOutput.lines(systemctl, ["show", "--property=MainPID", "--value", "\(unitPrefix)\(name).service"]) { line in
+            if pid == nil, let value = Int32(line), value > 0 { pid = value }
+        }
+        return pid
     }
 
     /// Whether `verticals-NAME.service` is a unit systemd knows.

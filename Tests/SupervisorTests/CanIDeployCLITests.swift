@@ -153,6 +153,49 @@ struct CanIDeployCLITests {
         }
     }
 
+    /// Where no supervisor answers (systemd's units, or nothing runs), a caller is judged by its
+    /// program on disk, not refused as "no supervisor".
+    @Test func withoutASupervisor_aCallerIsJudgedByItsProgramOnDisk() throws {
+        let directory = TemporaryDirectory()
+        chmod(directory.path, 0o755)
+        writeText(
+            """
+            [services.alpha]
+            executable = "vt-testd"
+            depends_on = ["beta"]
+            user = "nobody"
+            [services.beta]
+            executable = "vt-testd"
+            user = "games"
+
+            """, to: directory.file("suite.toml"))
+        var dropped = Self.build("beta")
+        let output = TestEcho.EchoOutput.schema.name
+        let index = try #require(dropped.serves.messages.firstIndex { $0.name == output })
+        dropped.serves.messages[index].fields.removeAll { $0.name == "servedBy" }
+        let json = directory.file("beta.json")
+        writeText(try dropped.printed(), to: json)
+        chmod(json, 0o644)
+        let script = directory.file("beta-dropped")
+        writeText("#!/bin/sh\nexec /bin/cat \(json)\n", to: script)
+        chmod(script, 0o755)
+
+        let result = try runCommand(
+            "svc-supervisor",
+            ["can-i-deploy", "beta", "--executable", script, "--manifest", directory.file("suite.toml"),
+             "--run-dir", directory.file("run")], in: directory)
+
+        #expect(result.status != 69, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardError.contains("judged by its program on disk") || result.standardError.contains("systemd's units"), "\(result.standardError)")
+        if geteuid() == 0 {
+            // As root, `nobody` describes the caller's program, which it may not reach in every checkout.
+            #expect(result.standardOutput.contains("alpha → beta: BREAKS") || result.standardOutput.contains("alpha → beta: not checked"), "\(result.standardOutput)")
+        } else {
+            #expect(result.status == 2, "\(result.standardOutput)\(result.standardError)")
+            #expect(result.standardOutput.contains("alpha → beta: BREAKS"), "\(result.standardOutput)")
+        }
+    }
+
     @Test func aBuildThatCannotDescribeItself_orAnUnknownService_isATypedRefusal() throws {
         let suite = try RunningSuite()
         let script = suite.directory.file("broken")

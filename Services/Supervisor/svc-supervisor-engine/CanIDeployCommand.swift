@@ -22,7 +22,8 @@ struct CanIDeployCommand: AsyncParsableCommand {
 
             Each running caller of NAME (a service whose depends_on names it) is asked the same of its running \
             executable (/proc/PID/exe: the build that runs, even when its file was replaced; a caller that is \
-            not running, of its program on disk). Each vertical the new build calls is asked daemon.describe. \
+            not running, of its program on disk; where no supervisor answers, the main process of its systemd unit, \
+            else its program on disk). Each vertical the new build calls is asked daemon.describe. \
             One table judges every edge: what the caller was built against for the operations it declares, \
             against what the callee's build serves, the caller writing each Input and reading each Output; each \
             difference is a refusal, a warning or nothing (docs/PROTOCOL.md section 8, docs/CONTRACTS.md).
@@ -93,9 +94,7 @@ struct CanIDeployCommand: AsyncParsableCommand {
             } catch {
                 throw CLIError(status: 1, "the new build of \(name) cannot describe itself: \(error)")
             }
-            let running = try await ControlClient.call(
-                Supervisor.status, Empty(), location: connection.suite.location
-            ).services
+            let running = try await runningCallers(of: suite)
             var edges = callerEdges(newBuild, suite: suite, running: running, describer: describer)
             edges += try await calleeEdges(newBuild)
             answer = DeployAnswer(edges)
@@ -108,13 +107,31 @@ struct CanIDeployCommand: AsyncParsableCommand {
         }
     }
 
+    /// The running process of each caller of NAME, by name: from the supervisor; where none
+    /// answers, from systemd's units on this host (their `MainPID`); else none, and each caller
+    /// is judged by its program on disk (said on standard error).
+    func runningCallers(of suite: Manifest) async throws -> [String: Int32] {
+        do {
+            let services = try await ControlClient.call(Supervisor.status, Empty(), location: connection.suite.location).services
+            return Dictionary(services.compactMap { service in service.pid.map { (service.name, Int32($0)) } }) { first, _ in first }
+        } catch let error as CLIError where error.status == 69 {
+            let callers = ServiceAccounts.callers(of: name, in: suite).map(\.name)
+            guard SystemdSuite.isRunning else {
+                Terminal.error("no supervisor answers: each caller is judged by its program on disk")
+                return [:]
+            }
+            Terminal.error("no supervisor answers: the callers' running builds are those of systemd's units")
+            return Dictionary(callers.compactMap { caller in SystemdSuite.mainPID(of: caller).map { (caller, $0) } }) { first, _ in first }
+        }
+    }
+
     /// Each caller of NAME in the manifest, judged from what its build was compiled against.
     func callerEdges(
-        _ newBuild: BuildDescription, suite: Manifest, running: [Supervisor.ServiceStatus], describer: BuildDescriber
+        _ newBuild: BuildDescription, suite: Manifest, running: [String: Int32], describer: BuildDescriber
     ) -> [DeployEdge] {
         ServiceAccounts.callers(of: name, in: suite).compactMap { caller in
             let account = Result { () throws(BuildDescribeError) in try BuildDescriber.account(for: caller) }
-            let pid = running.first { $0.name == caller.name }?.pid.map { Int32($0) }
+            let pid = running[caller.name]
             return DeployEdges.edge(
                 from: .init(name: caller.name, pid: pid, program: caller.executable, account: account), to: name,
                 newBuild: newBuild, describer: describer)
