@@ -5,7 +5,7 @@ import VerticalsWire
 /// The edges `can-i-deploy` judges for a new build of one vertical, gathered the same way by
 /// the command and by the engine's `upgrade`: each caller's running build (or its program on
 /// disk) described as untrusted code, each callee asked `daemon.describe`, and every pair judged
-/// by ``DeployCheck``.
+/// by `DeployCheck` (VerticalsServiceKit).
 public enum DeployEdges {
     /// One caller of the vertical, as the suite runs it.
     public struct Caller: Sendable {

@@ -34,7 +34,7 @@ extension SupervisorEngine {
     /// the socket and store over as above; answers once the new process is ready.
     ///
     /// Unless `force`, the new build is judged first against the builds that run, as
-    /// `svc-supervisor can-i-deploy` judges it (``checkDeploy(_:program:)``).
+    /// `svc-supervisor can-i-deploy` judges it (`checkDeploy(_:program:)`).
     ///
     /// - Throws: `notFound`; `conflict` unless the service is ready, or while another upgrade or a
     ///   restore of it is under way, or when the new build breaks a running caller or callee
