@@ -54,13 +54,20 @@ struct IdleWakeUpTests {
             try await Task.sleep(for: .seconds(1))
             guard ContinuousClock.now - pinged < .milliseconds(2500) else { continue }
             #expect(raw.sendWithoutBlocking(Array(frame.prefix(6))) == 6)
-            guard case .message(let message) = raw.receive() else {
+            switch raw.receive() {
+            case .message(let message):
+                #expect((try? message.decodeBody(as: ServiceError.self))?.code == .deadlineExceeded)
+                return
+            case .closed:
+                // Closed unanswered: the idle close came first, the daemon not having read the
+                // half frame before the connection's idle deadline (a loaded machine can hold it
+                // up that long). Not the case judged here: again.
+                continue
+            case .timedOut:
                 Issue.record("the half-sent frame's connection was neither answered nor closed within 20 s")
                 return
             }
-            #expect((try? message.decodeBody(as: ServiceError.self))?.code == .deadlineExceeded)
-            return
         }
-        Issue.record("five attempts in a row paused for over 2.5 s before sending: the machine is too loaded to judge")
+        Issue.record("five attempts paused for over 2.5 s before sending, or met the idle close: too loaded to judge")
     }
 }
