@@ -4,7 +4,9 @@ import VerticalsTesting
 
 /// Writes `text` to `path`, e.g. a test's manifest.
 func writeText(_ text: String, to path: String) {
-    let file = fopen(path, "w")
+    // Close-on-exec: a child another test spawns meanwhile must not keep this file open for
+    // writing, or a script written here could not be run ("Text file busy").
+    let file = fopen(path, "we")
     fputs(text, file)
     fclose(file)
 }

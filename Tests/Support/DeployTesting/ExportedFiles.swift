@@ -37,7 +37,8 @@ public enum ExportedFiles {
 
 /// Writes `text` to `path`; whether it worked.
 public func writeText(_ text: String, to path: String) -> Bool {
-    guard let file = fopen(path, "w") else { return false }
+    // Close-on-exec, so that a child another test spawns meanwhile keeps no write handle to it.
+    guard let file = fopen(path, "we") else { return false }
     defer { fclose(file) }
     return fputs(text, file) >= 0
 }
