@@ -48,6 +48,9 @@ extension SupervisorEngine {
             // A service that cannot be upgraded now, or a program that cannot run, is refused
             // below as it was; only a candidate is judged.
             if unit.machine.refusal(of: .upgrade) == nil, access(program, X_OK) == 0 {
+                // Judging runs the program (as the service's user): first the checks that let it
+                // run at all, so a program someone else could change is refused before it runs.
+                try checkProgram(unit, program)
                 try await checkDeploy(unit, program: program)
             }
         }
@@ -87,17 +90,7 @@ extension SupervisorEngine {
                 .invalidInput, "cannot run \(program): \(SupervisorError.errnoText())",
                 details: [ErrorDetail("field", "executable")])
         }
-        // Root never opens it: vt-exec execs it as the service's user, whom the kernel checks. The
-        // same checks as the manifest's executable at `up` (that user reaches it, and no one else
-        // could change it) say so before anything starts.
-        do {
-            if let identity = try identity(of: unit.spec) {
-                try check(unit.spec, identity, "the executable", program, .execute)
-                try checkWriters(unit.spec, identity, program)
-            }
-        } catch {
-            throw ServiceError(.invalidInput, "\(error)", details: [ErrorDetail("field", "executable")])
-        }
+        try checkProgram(unit, program)
         let launched: (options: ChildProcess.Options, identity: ServiceIdentity?)
         do {
             launched = try launch(unit, program: program, environment: [SQLiteStore.HandOver.environmentKey: "1"])
@@ -133,6 +126,20 @@ extension SupervisorEngine {
         upgrade.timer.start(after: timeout) { [weak unit, weak upgrade] in
             guard let unit, let upgrade, unit.upgrade === upgrade else { return }
             self.transition(unit) { $0.upgradeReadyTimeoutElapsed() }
+        }
+    }
+
+    /// Root never opens `program`: vt-exec execs it as the service's user, whom the kernel checks.
+    /// The same checks as the manifest's executable at `up` (that user reaches it, and no one else
+    /// could change it) say so before anything runs it.
+    private func checkProgram(_ unit: ServiceUnit, _ program: String) throws(ServiceError) {
+        do {
+            if let identity = try identity(of: unit.spec) {
+                try check(unit.spec, identity, "the executable", program, .execute)
+                try checkWriters(unit.spec, identity, program)
+            }
+        } catch {
+            throw ServiceError(.invalidInput, "\(error)", details: [ErrorDetail("field", "executable")])
         }
     }
 
