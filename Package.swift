@@ -146,7 +146,7 @@ let package = Package(
             name: "VerticalsServiceKit",
             // No database: a store is a `VerticalStore` that VerticalsStorage (or another library) provides.
             dependencies: [
-                "VerticalsEventLoop", "VerticalsWire", "VerticalsContract", "VerticalsOTLP",
+                "CSSL", "VerticalsEventLoop", "VerticalsWire", "VerticalsContract", "VerticalsOTLP",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

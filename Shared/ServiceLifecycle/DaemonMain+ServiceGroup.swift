@@ -33,7 +33,7 @@ extension DaemonMain {
     ) -> Int32 {
         run(
             name: contract.name, summary: contract.summary, settings: nil, arguments: arguments,
-            describe: describer(contract, calls), beside: beside, build)
+            describe: describer(contract, calls), calls: calls, beside: beside, build)
     }
 
     /// ``run(_:calls:arguments:beside:_:)`` for a vertical that reads settings of its own: `settings`
@@ -45,7 +45,7 @@ extension DaemonMain {
     ) -> Int32 {
         run(
             name: contract.name, summary: contract.summary, settings: settings, arguments: arguments,
-            describe: describer(contract, calls), beside: beside, build)
+            describe: describer(contract, calls), calls: calls, beside: beside, build)
     }
 
     /// ``run(_:calls:arguments:beside:_:)`` for vertical `name`.
@@ -59,10 +59,10 @@ extension DaemonMain {
     /// ``run(name:summary:arguments:beside:_:)`` with the vertical's own `settings`, when it declares any.
     static func run(
         name: String, summary: String, settings: SettingsDeclaration?, arguments: [String],
-        describe: (() -> BuildDescription)? = nil,
+        describe: (() -> BuildDescription)? = nil, calls: Callees? = nil,
         beside: (ServiceRuntime) throws -> [any Service], _ build: (ServiceRuntime) throws -> ServedVertical
     ) -> Int32 {
-        run(name: name, summary: summary, settings: settings, arguments: arguments, describe: describe, build) {
+        run(name: name, summary: summary, settings: settings, arguments: arguments, describe: describe, calls: calls, build) {
             runtime, served in
             let others: [any Service]
             do {

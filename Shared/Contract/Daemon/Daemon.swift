@@ -12,6 +12,9 @@ public enum Daemon: ServiceContract {
     public static let summary = "Operations every daemon answers: introspection, health and run-time settings."
 
     public static var operations: [OperationDescriptor] {
-        [describe.descriptor, health.descriptor, setLogLevel.descriptor, backup.descriptor, metrics.descriptor, traces.descriptor]
+        [
+            describe.descriptor, health.descriptor, setLogLevel.descriptor, backup.descriptor, metrics.descriptor,
+            traces.descriptor, contractCheck.descriptor,
+        ]
     }
 }

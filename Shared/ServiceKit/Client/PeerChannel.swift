@@ -1,4 +1,5 @@
 import Logging
+import VerticalsContract
 import VerticalsEventLoop
 import VerticalsWire
 
@@ -13,8 +14,25 @@ final class PeerChannel {
     private enum State {
         case idle
         case connecting
+        /// Connected, and waiting for the callee's answer to `daemon.contractCheck` before any call
+        /// is sent (``CalleeContracts``).
+        case checking(Connection, CalleeContracts.Expected)
         case connected(Connection)
+
+        /// The connection, once there is one.
+        var connection: Connection? {
+            switch self {
+            case .idle, .connecting: nil
+            case .checking(let connection, _), .connected(let connection): connection
+            }
+        }
     }
+
+    /// The correlation id of the contract check a new connection begins with: one no call takes
+    /// (calls count up from 1).
+    static let contractCheckID = UInt64.max
+    /// The deadline the contract check is sent with.
+    static let contractCheckTimeout: UInt64 = 10_000_000
 
     let service: String
     /// Where the callee listens: its socket in the folder, or the endpoint the environment names.
@@ -29,7 +47,11 @@ final class PeerChannel {
     private let logger: Logger
     /// What a new connection is checked for before it carries a call (``CalleeCheck``).
     private let calleeCheck: CalleeCheck?
+    /// What this build was compiled against, asked about on each new connection (nil: nothing).
+    private let contracts: CalleeContracts?
     private var state = State.idle
+    /// The operations the current connection's contract check refused, with their errors.
+    private var refused: [String: ServiceError] = [:]
     // `@exclusivity(unchecked)` on the two a call changes in place: a class's stored property
     // mutated through a method (`pending.insert`, `removeValue`, `deadlineCheck.watch`) is
     // checked at run time, three accesses and ~400 instructions a call. Sound because the channel
@@ -52,9 +74,11 @@ final class PeerChannel {
 
     init(
         service: String, endpoint: SocketEndpoint, problem: String? = nil, tls: TLSReloader? = nil, loop: EventLoop,
-        options: ConnectionOptions, timers: TimerQueue, logger: Logger, calleeCheck: CalleeCheck? = nil
+        options: ConnectionOptions, timers: TimerQueue, logger: Logger, calleeCheck: CalleeCheck? = nil,
+        contracts: CalleeContracts? = nil
     ) {
         self.calleeCheck = calleeCheck
+        self.contracts = contracts
         self.service = service
         self.endpoint = endpoint
         self.problem = problem
@@ -76,12 +100,16 @@ final class PeerChannel {
                 .unavailable, "\(service) cannot be called: \(problem)", details: [ErrorDetail("service", service)])))
             return
         }
+        if !refused.isEmpty, let error = refused[call.operation] {
+            call.complete(.failure(error))
+            return
+        }
         watchDeadline(call.deadline.instant)
         pending.insert((call, bytes))
         switch state {
         case .connected(let connection):
             connection.write(bytes)
-        case .connecting:
+        case .connecting, .checking:
             unsent.append((call.id, bytes))
         case .idle:
             unsent.append((call.id, bytes))
@@ -99,7 +127,7 @@ final class PeerChannel {
     /// Closes the connection; calls in flight fail with `unavailable`.
     func close() {
         closedForGood = true
-        if case .connected(let connection) = state { connection.close() }
+        state.connection?.close()
         failAll(ServiceError(.unavailable, "the client is closed"))
     }
 
@@ -182,14 +210,19 @@ final class PeerChannel {
                 details: [ErrorDetail("service", service)]))
             return
         }
-        state = .connected(connection)
+        refused = [:]
+        let expected = contracts?.expected(for: service)
+        state = expected.map { .checking(connection, $0) } ?? .connected(connection)
         // Strong captures: a connection drops its handlers once closed, which ends the cycles.
         connection.onFrame = { [self] payload in received(payload, on: connection) }
         connection.onFrameError = { [self] error in
             broken(connection, ServiceError(.protocolError, "\(service) broke framing: \(error)"))
         }
         connection.onClose = { [self] error in
-            if case .connected(let current) = self.state, current === connection { self.state = .idle }
+            if self.state.connection === connection {
+                self.state = .idle
+                self.refused = [:]
+            }
             // TLS 1.3: the callee checks this side's certificate after the client's handshake is
             // done, so its refusal arrives as the first thing read.
             if let error, error.refusesCertificate {
@@ -202,11 +235,63 @@ final class PeerChannel {
                 details: [ErrorDetail("service", self.service)], retryable: true))
         }
         connection.startReading()
+        if let expected {
+            connection.write(Message.frame(
+                Envelope(
+                    kind: .request, correlationID: Self.contractCheckID, operation: Daemon.contractCheck.fullName,
+                    deadlineMicroseconds: Self.contractCheckTimeout),
+                body: Daemon.ContractCheckInput(operations: expected.operations, fingerprint: expected.fingerprint)))
+            return
+        }
+        sendUnsent(on: connection)
+    }
+
+    /// Sends the calls that waited for the connection, but those its contract check refused.
+    private func sendUnsent(on connection: Connection) {
         let queued = unsent
         unsent.removeAll()
         for (id, bytes) in queued where pending.contains(id) {
+            if !refused.isEmpty, let operation = pending[id]?.call.operation, let error = refused[operation] {
+                _ = pending.removeValue(forKey: id)?.call.complete(.failure(error))
+                continue
+            }
             connection.write(bytes)
         }
+    }
+
+    /// The callee's answer to the contract check `connection` began with: judged, logged once,
+    /// kept for `daemon.health`; then the calls that waited go out, but those it refuses.
+    private func contractChecked(_ message: Message, on connection: Connection, expected: CalleeContracts.Expected) {
+        guard let contracts else { return }
+        let found: CalleeContracts.Found
+        switch message.envelope.kind {
+        case .response:
+            do {
+                found = contracts.found(
+                    try message.decodeBody(as: Daemon.ContractCheck.self), service: service, expected: expected)
+            } catch {
+                found = contracts.unchecked(
+                    service, expected: expected, why: "its answer to daemon.contractCheck does not read: \(error)")
+            }
+        default:
+            let error = (try? message.decodeBody(as: ServiceError.self)).map { "\($0)" } ?? "an undecodable error"
+            found = contracts.unchecked(
+                service, expected: expected, why: "it does not answer daemon.contractCheck (an older build?): \(error)")
+        }
+        switch found.state {
+        case .incompatible:
+            logger.error(
+                "\(service) serves a contract this build does not speak; refusing \(found.refused.keys.sorted().joined(separator: ", ")): \(found.findings.joined(separator: "; "))")
+        case .compatible where !found.findings.isEmpty:
+            logger.warning("\(service)'s contract differs from this build's: \(found.findings.joined(separator: "; "))")
+        case .unchecked:
+            logger.info("calls to \(service) go unchecked: \(found.findings.joined(separator: "; "))")
+        case .compatible:
+            break
+        }
+        refused = found.refused
+        state = .connected(connection)
+        sendUnsent(on: connection)
     }
 
     /// Why a TLS peer is not `service`, when its verified certificate names another vertical.
@@ -224,6 +309,10 @@ final class PeerChannel {
             return
         }
         let id = message.envelope.correlationID
+        if id == Self.contractCheckID, case .checking(let current, let expected) = state, current === connection {
+            contractChecked(message, on: connection, expected: expected)
+            return
+        }
         switch message.envelope.kind {
         case .response, .pong:
             complete(id, .success(message))
@@ -257,7 +346,7 @@ final class PeerChannel {
     }
 
     private func resendOnANewConnection(leaving connection: Connection) {
-        if case .connected(let current) = state, current === connection { state = .idle }
+        if state.connection === connection { state = .idle }
         connection.onClose = nil
         connection.onFrame = nil
         connection.close()

@@ -35,21 +35,29 @@ public final class ServiceClient: Sendable {
     // Loop-confined state lives in `channels`, touched only on `loop` (see PeerChannel).
     private let channels: ChannelTable
 
+    /// What this client's builds were compiled against, asked about on each new connection; nil
+    /// when it asks nothing (a tool that calls by name, like `svc-supervisor call`).
+    public let contracts: CalleeContracts?
+
     /// A client whose connections run on `loop`; with `calleeCheck`, each new connection is
     /// checked before anything is sent on it, and a callee it refuses fails the calls
-    /// `permissionDenied`, naming why.
+    /// `permissionDenied`, naming why. With `contracts`, each new connection to a callee they
+    /// describe begins with `daemon.contractCheck`, and the operations it refuses fail at once
+    /// (``CalleeContracts``).
     public init(
         loop: EventLoop, sockets: SocketDirectory, defaultTimeout: Duration = .seconds(5),
         options: ConnectionOptions = ConnectionOptions(), logger: Logger = Logger(label: "client"),
-        calleeCheck: CalleeCheck? = nil
+        calleeCheck: CalleeCheck? = nil, contracts: CalleeContracts? = nil
     ) {
+        self.contracts = contracts
         self.loop = loop
         self.sockets = sockets
         self.defaultTimeout = defaultTimeout
         self.defaultTimeoutNanoseconds = defaultTimeout.wholeNanoseconds
         self.options = options
         self.channels = ChannelTable(
-            loop: loop, sockets: sockets, options: options, logger: logger, calleeCheck: calleeCheck)
+            loop: loop, sockets: sockets, options: options, logger: logger, calleeCheck: calleeCheck,
+            contracts: contracts)
     }
 
     /// Calls `operation` on its vertical and returns its Output.
@@ -193,11 +201,14 @@ final class ChannelTable: @unchecked Sendable {
 
     /// What each new connection is checked for before it carries a call (nil: nothing).
     private let calleeCheck: CalleeCheck?
+    /// What each new connection asks the callee about (nil: nothing).
+    private let contracts: CalleeContracts?
 
     init(
         loop: EventLoop, sockets: SocketDirectory, options: ConnectionOptions, logger: Logger,
-        calleeCheck: CalleeCheck? = nil
+        calleeCheck: CalleeCheck? = nil, contracts: CalleeContracts? = nil
     ) {
+        self.contracts = contracts
         self.loop = loop
         self.sockets = sockets
         self.options = options
@@ -216,7 +227,7 @@ final class ChannelTable: @unchecked Sendable {
         let channel = PeerChannel(
             service: service, endpoint: sockets.endpoint(for: service),
             problem: sockets.endpointProblems[SocketDirectory.endpointKey(for: service)], tls: tls, loop: loop,
-            options: options, timers: timers, logger: logger, calleeCheck: calleeCheck)
+            options: options, timers: timers, logger: logger, calleeCheck: calleeCheck, contracts: contracts)
         channels[service] = channel
         lastChannel = channel
         return channel

@@ -29,8 +29,9 @@ import VerticalsEventLoop
 /// the manifest's `depends_on`) names the operations each caller may call; `caller:*` is every
 /// operation that is not operator-only (a bare vertical in `depends_on`). Once it is set, a
 /// caller the daemon knows as a vertical of the suite (by uid through `VERTICALS_SUITE_USERS`,
-/// or by its certificate's name) may call only its own entries, plus `daemon.health` and
-/// `daemon.describe`; others get `permissionDenied` naming the missing edge (``CallerGrant``).
+/// or by its certificate's name) may call only its own entries, plus `daemon.health`,
+/// `daemon.describe` and `daemon.contractCheck`; others get `permissionDenied` naming the
+/// missing edge (``CallerGrant``).
 /// Unset, admitted callers may call every operation that is not operator-only, as before.
 ///
 /// Operator-only operations (`OperationMark/operatorOnly`): only the operator may call them:
@@ -91,7 +92,7 @@ public struct PeerAccess: Sendable, Equatable {
     /// The variable that carries ``allowedOperations``.
     public static let allowedOperationsVariable = DaemonSettings.allowedOperations.name
     /// The built-ins every admitted caller may call, whatever its entries: they only look.
-    public static let everyCallersBuiltins: Set<String> = ["daemon.health", "daemon.describe"]
+    public static let everyCallersBuiltins: Set<String> = ["daemon.health", "daemon.describe", "daemon.contractCheck"]
 
     /// A policy allowing `ownUID`, root, and the given ids.
     public init(ownUID: UInt32 = geteuid(), allowedUIDs: Set<UInt32> = [], allowedGIDs: Set<UInt32> = [], unresolved: [String] = []) {

@@ -34,7 +34,7 @@ public enum DaemonMain {
     ) -> Int32 {
         run(
             name: contract.name, summary: contract.summary, arguments: arguments, describe: describer(contract, calls),
-            build
+            calls: calls, build
         ) { runtime, served in runtime.serve(served) }
     }
 
@@ -46,7 +46,7 @@ public enum DaemonMain {
     ) -> Int32 {
         run(
             name: contract.name, summary: contract.summary, settings: settings, arguments: arguments,
-            describe: describer(contract, calls), build
+            describe: describer(contract, calls), calls: calls, build
         ) { runtime, served in runtime.serve(served) }
     }
 
@@ -71,13 +71,13 @@ public enum DaemonMain {
     /// the daemon ends): the one path of every entry point from the command line to the exit status.
     package static func run(
         name: String, summary: String, settings: SettingsDeclaration? = nil, arguments: [String],
-        describe: (() -> BuildDescription)? = nil,
+        describe: (() -> BuildDescription)? = nil, calls: Callees? = nil,
         _ build: (ServiceRuntime) throws -> ServedVertical, serve: (ServiceRuntime, ServedVertical) -> DaemonExit
     ) -> Int32 {
         let runtime: ServiceRuntime
         do {
             runtime = try ServiceRuntime.boot(
-                name: name, summary: summary, settings: settings, arguments: arguments, describe: describe)
+                name: name, summary: summary, settings: settings, arguments: arguments, describe: describe, calls: calls)
         } catch {
             let end = DaemonExit(error)
             end.report(logger: nil)

@@ -36,8 +36,13 @@ public final class ServiceRuntime: Sendable {
     /// True under `--check`: ``DaemonMain`` reports the checks passed instead of serving.
     public let checkOnly: Bool
 
-    /// Creates the runtime of vertical `name` from `environment`.
-    public init(name: String, environment: [String: String] = ProcessEnvironment.current, checkOnly: Bool = false) throws {
+    /// Creates the runtime of vertical `name` from `environment`. With `calls` (the World's
+    /// `calls`), the client asks each callee on each new connection whether it serves what this
+    /// build was compiled against (``CalleeContracts``).
+    public init(
+        name: String, environment: [String: String] = ProcessEnvironment.current, checkOnly: Bool = false,
+        calls: Callees? = nil
+    ) throws {
         self.name = name
         self.checkOnly = checkOnly
         self.environment = environment
@@ -53,10 +58,17 @@ public final class ServiceRuntime: Sendable {
             }
             TracingBootstrap.bootstrap(recorder: recorder)
         }
+        let notifier = Notifier(environment: environment)
+        let contracts = calls.flatMap { calls in
+            calls.linked.isEmpty
+                ? nil : CalleeContracts(caller: name, callees: calls) { line in _ = notifier.notify("STATUS=\(line)") }
+        }
+        configuration.calleeContracts = contracts
         self.configuration = configuration
         Offload.configure(configuration.blockingWork)
         client = ServiceClient(
-            loop: loop, sockets: configuration.socketDirectory, logger: Logger(label: "\(name).client"))
+            loop: loop, sockets: configuration.socketDirectory, logger: Logger(label: "\(name).client"),
+            contracts: contracts)
         background = BackgroundWork(loop: loop)
     }
 
@@ -72,7 +84,7 @@ public final class ServiceRuntime: Sendable {
     ///   configuration invalid (78) or cannot start (70).
     static func boot(
         name: String, summary: String, settings: SettingsDeclaration? = nil, arguments: [String],
-        describe: (() -> BuildDescription)? = nil
+        describe: (() -> BuildDescription)? = nil, calls: Callees? = nil
     ) throws(DaemonExit) -> ServiceRuntime {
         let mode: DaemonArguments
         switch DaemonArguments.parse(arguments) {
@@ -109,7 +121,7 @@ public final class ServiceRuntime: Sendable {
         }
         let runtime: ServiceRuntime
         do {
-            runtime = try ServiceRuntime(name: name, checkOnly: mode == .check)
+            runtime = try ServiceRuntime(name: name, checkOnly: mode == .check, calls: calls)
         } catch {
             throw .cannotStart("\(name): cannot start: \(error)\n")
         }

@@ -13,6 +13,7 @@ enum Builtins {
         traces: TraceRecorder? = nil, loops: HostLoops? = nil
     ) {
         installDescribe(into: &router, configuration: configuration)
+        installContractCheck(into: &router, configuration: configuration)
         installHealth(into: &router, configuration: configuration, loops: loops)
         installLogLevel(into: &router, configuration: configuration)
         installBackup(into: &router, configuration: configuration)

@@ -23,13 +23,15 @@ extension Builtins {
     ) {
         guard !router.routes(Daemon.health.fullName) else { return }
         let service = configuration.name
+        let contracts = configuration.calleeContracts
         router.on(Daemon.health) { _, _ in
             let start = MonotonicInstant.now
             try await loops?.eachTakesATurn()
             try await Offload.proveMoving(pool)
             return Daemon.Health(
                 service: service, pid: Int(getpid()),
-                offloadMicroseconds: Int((MonotonicInstant.now.nanoseconds - start.nanoseconds) / 1_000))
+                offloadMicroseconds: Int((MonotonicInstant.now.nanoseconds - start.nanoseconds) / 1_000),
+                callees: contracts?.health ?? [])
         }
     }
 }

@@ -6,8 +6,9 @@ extension Builtins {
     static func installMetrics(into router: inout Router, configuration: HostConfiguration, metrics: HostMetrics) {
         guard !router.routes(Daemon.metrics.fullName) else { return }
         let service = configuration.name
+        let contracts = configuration.calleeContracts
         router.on(Daemon.metrics) { _, _ in
-            Daemon.Metrics(service: service, exposition: await metrics.exposition())
+            Daemon.Metrics(service: service, exposition: await metrics.exposition() + (contracts?.exposition ?? ""))
         }
     }
 }
