@@ -58,12 +58,15 @@ public enum DaemonMain {
     /// Runs vertical `name`'s daemon; `arguments` are the ones the daemon did not take itself
     /// (default: all after the program name). `describe` is what `--describe` prints (e.g.
     /// ``BuildDescription/of(name:summary:operations:calls:)``); without it `--describe` is refused.
+    /// With `calls`, the client asks each callee at connect whether it serves what they declare
+    /// (``CalleeContracts``).
     public static func run(
         name: String, summary: String = "", arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-        describe: (() -> BuildDescription)? = nil, _ build: (ServiceRuntime) throws -> ServedVertical
+        describe: (() -> BuildDescription)? = nil, calls: Callees? = nil,
+        _ build: (ServiceRuntime) throws -> ServedVertical
     ) -> Int32 {
-        run(name: name, summary: summary, arguments: arguments, describe: describe, build) { runtime, served in
-            runtime.serve(served)
+        run(name: name, summary: summary, arguments: arguments, describe: describe, calls: calls, build) {
+            runtime, served in runtime.serve(served)
         }
     }
 

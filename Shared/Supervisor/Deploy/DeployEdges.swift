@@ -1,3 +1,4 @@
+import Glibc
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire
@@ -35,7 +36,7 @@ public enum DeployEdges {
     ) -> DeployEdge? {
         let build: BuildDescription
         do {
-            build = try describer.describe(caller.pid.map { "/proc/\($0)/exe" } ?? caller.program, as: try caller.account.get())
+            build = try describer.describe(caller.pid.map(runningBuild) ?? caller.program, as: try caller.account.get())
         } catch {
             let which = caller.pid.map { "its running build (pid \($0))" } ?? "its program"
             return DeployEdge(caller: caller.name, callee: name, outcome: .unknown("\(which) cannot describe itself: \(error)"))
@@ -54,6 +55,25 @@ public enum DeployEdges {
                 outcome: .unknown("it declares its calls to \(name) by name alone: no schema to compare"))
         }
         return nil  // depends_on names it, but its build calls nothing of it.
+    }
+
+    /// The file process `pid` runs, as a path the describing user can execute: the path it was
+    /// started from while that path still holds the same file (device and inode), else
+    /// `/proc/PID/exe`, which holds the build even when its file was replaced since. Another user
+    /// may not follow `/proc/PID/exe` (it takes the right to trace the process): a service that
+    /// runs as root, with service users off, is described as its manifest's user, who may not.
+    static func runningBuild(_ pid: Int32) -> String {
+        let link = "/proc/\(pid)/exe"
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(link, &buffer, buffer.count - 1)
+        guard count > 0 else { return link }
+        let path = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var running = stat()
+        var named = stat()
+        guard path.hasPrefix("/"), stat(link, &running) == 0, stat(path, &named) == 0,
+            running.st_dev == named.st_dev, running.st_ino == named.st_ino
+        else { return link }
+        return path
     }
 
     /// What each vertical `newBuild` (of `name`) calls serves, asked with `daemon.describe` as

@@ -1,5 +1,5 @@
 // vt-testd: a test-only vertical built on ServiceKit, used by the process tests.
-// Usage: vt-testd [NAME]   (serves the TestEcho contract as vertical NAME, default "echo",
+// Usage: vt-testd [NAME]   (serves the TestEcho contract as vertical NAME, default $VT_TESTD_NAME or "echo",
 // and NAME.wedge, which deadlocks the daemon for the liveness tests)
 //
 // With VT_TESTD_MIGRATIONS=N it also opens a store of its own as a vertical does (WorldParts.live:
@@ -9,6 +9,7 @@
 // VT_TESTD_HOSTILE_FILES makes it attack the root supervisor's file handling (HostileFiles.swift).
 // VT_TESTD_UNMARKED_SECRET=1 also serves NAME.signIn, marked as the suite's login but with a password
 // field not marked secret (TestEcho.unmarkedSignIn), which the CLI must refuse to fill or send.
+// VT_TESTD_CONTRACT=2|breaking serves and calls another version of echo (ContractVersion.swift).
 import GRDB
 import Glibc
 import Synchronization
@@ -19,20 +20,31 @@ import VerticalsStorage
 import VerticalsWire
 
 let named = CommandLine.arguments.count > 1 && !CommandLine.arguments[1].hasPrefix("-")
-let name = named ? CommandLine.arguments[1] : "echo"
+// VT_TESTD_NAME names it where no argument can: a build's `--describe` is run without the
+// manifest's arguments (a script that sets it stands for another build of one vertical).
+let name = named ? CommandLine.arguments[1] : ProcessEnvironment.current["VT_TESTD_NAME"] ?? "echo"
 if HostileFiles.actOnce(name: name) { exit(0) }
 // `--describe` says it serves TestEcho as NAME and calls beta.echo: the callee the suites of the
-// can-i-deploy tests name `beta` (its relay calls whoever it is told, which no build can declare).
+// can-i-deploy and mixed-version tests name `beta` (its relay calls whoever it is told, which no
+// build can declare); the client checks beta's contract at connect.
+let version = ContractVersion.from(ProcessEnvironment.current)
+let calls: Callees =
+    switch version {
+    case .v1: Callees(TestEcho(service: "beta").echo)
+    case .v2: Callees(ContractVersion.echoV2("beta"))
+    case .breaking: Callees(ContractVersion.echoBreaking("beta"))
+    }
 let describe = {
-    BuildDescription.of(
-        name: name, summary: "", operations: TestEcho(service: name).operations,
-        calls: Callees(TestEcho(service: "beta").echo))
+    var operations = TestEcho(service: name).operations
+    operations[0] = version.echo(name)
+    return BuildDescription.of(name: name, summary: "", operations: operations, calls: calls)
 }
 let status = DaemonMain.run(
-    name: name, summary: "", arguments: Array(CommandLine.arguments.dropFirst(named ? 2 : 1)), describe: describe
+    name: name, summary: "", arguments: Array(CommandLine.arguments.dropFirst(named ? 2 : 1)), describe: describe,
+    calls: calls
 ) { runtime in
     guard let count = runtime.environment["VT_TESTD_MIGRATIONS"].flatMap(Int.init), count > 0 else {
-        var router = routes(name: name, client: runtime.client)
+        var router = routes(name: name, client: runtime.client, version: version)
         HostileFiles.add(to: &router, stateDirectory: runtime.stateDirectory)
         if runtime.environment["VT_TESTD_UNMARKED_SECRET"] == "1" {
             router.on(TestEcho(service: name).unmarkedSignIn) { _, _ in .init(token: "token-for-anyone") }
@@ -40,9 +52,9 @@ let status = DaemonMain.run(
         return ServedVertical(router)
     }
     var migrator = DatabaseMigrator()
-    for version in 1...count {
-        migrator.registerMigration("v\(version)") { db in
-            try db.execute(sql: "CREATE TABLE v\(version) (id INTEGER PRIMARY KEY)")
+    for migration in 1...count {
+        migrator.registerMigration("v\(migration)") { db in
+            try db.execute(sql: "CREATE TABLE v\(migration) (id INTEGER PRIMARY KEY)")
         }
     }
     let parts = try WorldParts.live(runtime: runtime, migrator: migrator, newID: RandomID.uuidString, calls: .none)
@@ -50,17 +62,28 @@ let status = DaemonMain.run(
     if runtime.environment["VT_TESTD_FAIL_AFTER_STORE"] == "1" {
         throw ServiceError(.internal, "VT_TESTD_FAIL_AFTER_STORE: failing after the store was opened, as asked")
     }
-    return ServedVertical(routes(name: name, client: runtime.client), store: parts.database)
+    return ServedVertical(routes(name: name, client: runtime.client, version: version), store: parts.database)
 }
 exit(status)
 
-/// TestEcho's operations, served as vertical `name` (with `name.wedge`); `relay` calls other verticals with `client`.
-func routes(name: String, client: ServiceClient) -> Router {
+/// TestEcho's operations, served as vertical `name` (with `name.wedge`), echo as of `version`;
+/// `relay` calls other verticals with `client`.
+func routes(name: String, client: ServiceClient, version: ContractVersion) -> Router {
     let contract = TestEcho(service: name)
     var router = Router(service: name)
-    router.on(contract.echo) { input, _ in
-        if input.delayMilliseconds > 0 { try await Task.sleep(for: .milliseconds(input.delayMilliseconds)) }
-        return .init(text: input.text, servedBy: Int(getpid()))
+    switch version {
+    case .v1:
+        router.on(contract.echo) { input, _ in
+            if input.delayMilliseconds > 0 { try await Task.sleep(for: .milliseconds(input.delayMilliseconds)) }
+            return .init(text: input.text, servedBy: Int(getpid()))
+        }
+    case .v2:
+        router.on(ContractVersion.echoV2(name)) { input, _ in
+            if input.delayMilliseconds > 0 { try await Task.sleep(for: .milliseconds(input.delayMilliseconds)) }
+            return .init(text: input.text, servedBy: Int(getpid()), note: input.note)
+        }
+    case .breaking:
+        router.on(ContractVersion.echoBreaking(name)) { input, _ in .init(text: input.text, servedBy: Int(getpid())) }
     }
     router.on(contract.fail) { input, _ in
         throw ServiceError(input.code, input.message)
@@ -71,8 +94,20 @@ func routes(name: String, client: ServiceClient) -> Router {
     }
     router.on(contract.relay) { input, context in
         let remaining = context.deadline.map { Int($0.remaining.components.seconds * 1_000_000 + $0.remaining.components.attoseconds / 1_000_000_000_000) } ?? 0
-        let echoed = try await client.call(
-            TestEcho(service: input.target).echo, .init(text: input.text, delayMilliseconds: input.delayMilliseconds))
+        let echoed: TestEcho.EchoOutput
+        switch version {
+        case .v1:
+            echoed = try await client.call(
+                TestEcho(service: input.target).echo, .init(text: input.text, delayMilliseconds: input.delayMilliseconds))
+        case .v2:
+            let answer = try await client.call(
+                ContractVersion.echoV2(input.target),
+                .init(text: input.text, delayMilliseconds: input.delayMilliseconds, note: "from version 2"))
+            echoed = .init(text: answer.text, servedBy: answer.servedBy)
+        case .breaking:
+            let answer = try await client.call(ContractVersion.echoBreaking(input.target), .init(text: input.text, volume: 1))
+            echoed = answer
+        }
         return .init(echoed: echoed, remainingMicroseconds: remaining)
     }
     router.onStream(contract.count) { input, _ in
