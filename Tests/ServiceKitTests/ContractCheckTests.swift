@@ -18,44 +18,6 @@ struct ContractCheckTests {
         let value = Atomic<Int>(0)
     }
 
-    /// `test.EchoInput` as a later build of `echo` reads it: it gained a required field, which a
-    /// caller built against the earlier one never sends.
-    struct EchoInputWithVolume: WireMessage {
-        var text: String
-        var volume: Int
-
-        static let schema = MessageSchema(
-            "test.EchoInput",
-            [
-                .required(1, "text", .string),
-                .defaulted(2, "delayMilliseconds", .int, .int(0)),
-                .required(3, "volume", .int),
-            ])
-
-        func encode(to body: inout BodyWriter) {
-            body.write(1, text)
-            body.write(3, volume)
-        }
-
-        init(text: String, volume: Int) {
-            self.text = text
-            self.volume = volume
-        }
-
-        init(from body: inout BodyReader) throws(WireDecodingError) {
-            var text: String?
-            var volume: Int?
-            while let tag = try body.nextTag() {
-                switch tag {
-                case 1: text = try body.read()
-                case 3: volume = try body.read()
-                default: try body.skip()
-                }
-            }
-            self.init(text: try body.required(text, 1), volume: try body.required(volume, 3))
-        }
-    }
-
     /// A router of `echo` serving `echo` as given and `fail` as vt-testd does; `served` counts the
     /// requests its `echo` handler ran.
     static func router(
@@ -93,7 +55,7 @@ struct ContractCheckTests {
 
     /// `echo` as the later build serves it.
     static func louderEcho(_ router: inout Router, _ served: Count) {
-        let operation = Operation<EchoInputWithVolume, TestEcho.EchoOutput>(
+        let operation = Operation<TestEcho.EchoInputBreaking, TestEcho.EchoOutput>(
             "echo", "echo", summary: "Echo the text, optionally after a delay.")
         router.on(operation) { input, _ in
             served.value.add(1, ordering: .relaxed)
