@@ -8,6 +8,7 @@
 //   vt-bench nio-echo-server PATH [THREADS]
 //   vt-bench nio-echo-latency PATH PAYLOAD COUNT OUT
 //   vt-bench connect-cost tcp:HOST:PORT COUNT   (TLS from VERTICALS_TLS_*, else plain)
+//   vt-bench first-call DIR COUNT
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -27,6 +28,8 @@ case "nio-echo-server" where arguments.count == 2 || arguments.count == 3:
 case "nio-echo-latency" where arguments.count == 5:
     await NIOEcho.latency(
         path: arguments[1], payload: Int(arguments[2]) ?? 97, count: Int(arguments[3]) ?? 20_000, output: arguments[4])
+case "first-call" where arguments.count == 3:
+    EchoRoles.firstCall(socketDirectory: arguments[1], count: Int(arguments[2]) ?? 200)
 case "connect-cost" where arguments.count == 3:
     await EchoRoles.connectCost(endpoint: arguments[1], count: Int(arguments[2]) ?? 200)
 case nil, "run":

@@ -33,6 +33,11 @@ struct BenchRun {
             rpc.runServerMemory()
             took("rpc")
         }
+        // Part of rpc; `BENCH_SECTIONS=contract-check` runs it alone.
+        if settings.runs("rpc") || settings.runs("contract-check") {
+            ContractCheckBenchmark(settings: settings, report: report, directory: directory).run()
+            took("contract check")
+        }
         // Part of rpc; `BENCH_SECTIONS=rpc-loops` runs it alone.
         if settings.runs("rpc") || settings.runs("rpc-loops") {
             LoopsBenchmark(settings: settings, report: report, directory: directory).run()

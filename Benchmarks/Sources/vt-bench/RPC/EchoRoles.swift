@@ -66,7 +66,7 @@ enum EchoRoles {
     static func throughput(socketDirectory: String, size: Int, connections: Int, depth: Int, seconds: Double) async {
         let loop = makeLoop()
         let clients = (0..<connections).map { _ in
-            ServiceClient(loop: loop, sockets: peers(socketDirectory))
+            ServiceClient(loop: loop, sockets: peers(socketDirectory), contracts: contracts())
         }
         let input = BenchEcho.Blob(size: size)
         let state = ThroughputState()
@@ -136,9 +136,41 @@ enum EchoRoles {
         loop.shutdown()
     }
 
+    /// `vt-bench first-call DIR COUNT`: COUNT clients one after the other, each opening its
+    /// connection with its first call and closing it; prints `micros=M`, the median microseconds
+    /// from the call to its answer (the connect, and the contract check when the client asks).
+    static func firstCall(socketDirectory: String, count: Int) {
+        let loop = makeLoop()
+        let input = BenchEcho.Blob(size: 64)
+        let samples = waitFor(loop) { () -> [UInt64] in
+            var samples: [UInt64] = []
+            for _ in 0..<count {
+                let client = ServiceClient(loop: loop, sockets: peers(socketDirectory), contracts: contracts())
+                let start = monotonicNanoseconds()
+                do {
+                    _ = try await client.call(BenchEcho.echo, input)
+                } catch {
+                    fail("echo call failed: \(error)")
+                }
+                samples.append(monotonicNanoseconds() - start)
+                client.close()
+            }
+            return samples.sorted()
+        }
+        print("micros=\(Double(samples[samples.count / 2]) / 1000)")
+        loop.shutdown()
+    }
+
+    /// With `VT_BENCH_CONTRACTS=on`, what a vertical's client declares: `bench.echo`, checked at
+    /// each new connection (`daemon.contractCheck`); else nothing, and no check.
+    private static func contracts() -> CalleeContracts? {
+        guard ProcessEnvironment.current["VT_BENCH_CONTRACTS"] == "on" else { return nil }
+        return CalleeContracts(caller: "bench-client", callees: Callees(BenchEcho.echo))
+    }
+
     private static func makeClient(_ socketDirectory: String) -> (EventLoop, ServiceClient) {
         let loop = makeLoop()
-        return (loop, ServiceClient(loop: loop, sockets: peers(socketDirectory)))
+        return (loop, ServiceClient(loop: loop, sockets: peers(socketDirectory), contracts: contracts()))
     }
 
     /// The echo in `socketDirectory`, unless `VERTICALS_ENDPOINT_BENCH` names it (the `tcp` section).
