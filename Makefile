@@ -11,6 +11,7 @@
 #   make systemd-rehearsal     as root: the suite on two systemd hosts (containers), units from export systemd --host
 #   make image   as root: the image built with buildah from local bases, archived in .build/image, loaded and run
 #   make soak    book under repeated kill -9 of the suite's daemons and the supervisor for SOAK_SECONDS (default 600)
+#   make soak-versions  each vertical upgraded in turn between two builds, under mixed load for SOAK_SECONDS (default 600)
 #   make fuzz    run each libFuzzer target (Fuzz/) for FUZZ_SECONDS (default 60) from its committed seeds
 #   make fuzz-live  a live suite fuzzed from daemon.describe for FUZZ_SECONDS (FUZZ_SEED=S, REPLAY=HEX: docs/fuzz-live.md)
 #   make hummingbird-demo  a vertical that also serves GET /healthz over HTTP (Examples/HummingbirdDemo), in the foreground
@@ -61,7 +62,7 @@ SOAK_SECONDS ?= 600
 # Seconds per fuzz target in `make test`: a smoke run that the targets build, load their seeds and run.
 FUZZ_SMOKE_SECONDS ?= 3
 
-.PHONY: all deps build release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal image fresh-debian-rehearsal fuzz fuzz-live soak bench hummingbird-demo api-check release-cut docs docs-check docs-serve clean
+.PHONY: all deps build release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal image fresh-debian-rehearsal fuzz fuzz-live soak soak-versions bench hummingbird-demo api-check release-cut docs docs-check docs-serve clean
 
 all: build
 
@@ -212,6 +213,13 @@ soak: deps
 	tag=soak-$$$$-$$(date +%s); status=0; \
 		VT_TEST_TAG=$$tag VT_SOAK_SECONDS=$(SOAK_SECONDS) $(SWIFT) test --skip-build --filter FaultInjectionTests || status=$$?; \
 		bash scripts/kill-tagged.sh "$$tag"; exit $$status
+
+# One vertical at a time between this build and one derived from it in a temporary copy (an
+# optional field in every vertical, a store migration in two), under booking, login, search,
+# records and inbox load, and a breaking build that must be refused. Prints calls made and failed,
+# writes lost, p99 during the upgrades against the rest and every pair that met.
+soak-versions: deps
+	SOAK_SECONDS=$(SOAK_SECONDS) SWIFT=$(SWIFT) bash scripts/soak-versions.sh
 
 # The decoders under libFuzzer + ASan: frame, envelope, every IOInterface body, the JSON of `call`, the
 # manifest. Prints executions and coverage per target; a crash lands in .build-fuzz/crashes/.

@@ -42,6 +42,8 @@ struct Booker: Sendable {
     let clinic: String
     let slots: [Timestamp]
     let round: Int
+    /// The wait after each booking: a long soak paces its bookers to last.
+    var pause = Duration.milliseconds(40)
     let stop = StopFlag()
     let attempts = AttemptCount()
 
@@ -75,7 +77,7 @@ struct Booker: Sendable {
                     try? await Task.sleep(for: .milliseconds(50))
                 }
             }
-            try? await Task.sleep(for: .milliseconds(40))
+            try? await Task.sleep(for: pause)
         }
         return outcome
     }

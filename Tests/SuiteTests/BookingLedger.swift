@@ -31,8 +31,7 @@ enum BookingLedger {
         // The outbox delivers in the background: wait for it, then count per booking.
         var keys: [String] = []
         for _ in 0..<300 {
-            let inbox = try? await client.call(Notifications.inbox, .init(token: patient, limit: 200))
-            keys = inbox?.notifications.compactMap(\.deduplicationKey) ?? keys
+            keys = await inboxKeys(client, patient: patient) ?? keys
             if keys.count >= acknowledged.count { break }
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -42,6 +41,20 @@ enum BookingLedger {
         let storedIDs = Set(stored.map(\.id))
         return storedIDs.symmetricDifference(acknowledged).count + (stored.count - storedIDs.count)
             + Set(keys).symmetricDifference(expected).count + (keys.count - Set(keys).count)
+    }
+
+    /// The deduplication keys of every notification in `patient`'s inbox, page by page (a long
+    /// soak books more than one page); nil when a page could not be read.
+    static func inboxKeys(_ client: ServiceClient, patient: String) async -> [String]? {
+        var keys: [String] = []
+        var cursor: String?
+        repeat {
+            guard let page = try? await client.call(Notifications.inbox, .init(token: patient, limit: 200, cursor: cursor))
+            else { return nil }
+            keys += page.notifications.compactMap(\.deduplicationKey)
+            cursor = page.nextCursor
+        } while cursor != nil
+        return keys
     }
 
     /// `count` non-overlapping 20-minute GP slots clinics says are open, from `fromDay` days on.
