@@ -21,8 +21,12 @@ import VerticalsServiceKit
 ///   reports its replacement ready (its status, polled each millisecond), then again once the
 ///   replacement has settled too.
 ///
-/// Target: the first of each within 1.1× of the later one, so that nothing done to lower a
-/// memory figure (a page given back after start-up, say) is paid by the first user.
+/// The first request has no target: against a warm request it would compare a one-time cost of
+/// the Swift runtime with a request that no longer pays it, which only work moved before READY=1
+/// (into every start and restart) could meet. It is shown against the C echo's own first
+/// request after the same settle, and against its warm one. The first restart's target: within
+/// 1.1× of a later one, so that nothing done to lower a memory figure (a page given back after
+/// start-up, say) is paid by the first user.
 struct AfterSettle {
     let settings: BenchSettings
     let report: Report
@@ -88,8 +92,11 @@ struct AfterSettle {
         }
         report.add(
             "supervisor", "first request after settle: new caller → \(victim).nearest", unit: "ms",
-            ours: firstRequests, baselineName: "warm", baseline: warmRequests, ratioName: "first/warm",
-            target: .atMost(Self.target))
+            ours: firstRequests, baselineName: "warm", baseline: warmRequests, ratioName: "first/warm")
+        report.add(
+            "supervisor", "  its first/warm against the C echo's first/warm", unit: "×",
+            ours: zip(firstRequests, warmRequests).map { $0 / $1 }, baselineName: "C echo",
+            baseline: zip(cFirst, cWarm).map { $0 / $1 }, ratioName: "ours/C")
         report.add(
             "supervisor", "  CPU \(victim) spent on that request (all threads, schedstat)", unit: "ms",
             ours: firstCPU, baselineName: "warm", baseline: warmCPU, ratioName: "first/warm")
