@@ -76,17 +76,19 @@ final class Report: Sendable {
     }
 
     /// Adds a figure with its baseline; `ratio` is ours ÷ baseline round by round unless `inverted`
-    /// (baseline ÷ ours, for "within N× of the ceiling").
+    /// (baseline ÷ ours, for "within N× of the ceiling"). With `failed`, the row misses its target
+    /// whatever the ratio, and a note says why (the run broke a condition of the row).
     func add(
         _ section: String, _ name: String, unit: String, ours: [Double], baselineName: String, baseline: [Double],
-        ratioName: String, inverted: Bool = false, target: Target? = nil
+        ratioName: String, inverted: Bool = false, target: Target? = nil, failed: String? = nil
     ) {
         let ratio = inverted ? Summary.ratio(baseline, over: ours) : Summary.ratio(ours, over: baseline)
         let row = ResultRow(
             section: section, name: name, unit: unit, value: Summary(ours), baselineName: baselineName,
             baseline: Summary(baseline), ratioName: ratioName, ratio: ratio, target: target,
-            holds: target.map { $0.holds(ratio.median) })
+            holds: target.map { failed == nil && $0.holds(ratio.median) })
         state.withLock { $0.rows.append(row) }
+        if let failed { note("\(section) \(name.trimmingCharacters(in: .whitespaces)): missed because \(failed)") }
     }
 
     /// A latency distribution for the plot: (percentile, microseconds) points.
