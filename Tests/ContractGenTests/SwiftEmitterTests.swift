@@ -63,7 +63,8 @@ import VerticalsContractGen
             "body.write(1, text)", "body.write(6, self.body)",
             "var limit = 20", "var fallback: Shop.Colour = .red", "var tags: [String] = []", "var bodyValue: [UInt8]?",
             "case 4: try body.append(to: &tags)", "case 2: limit = try body.read()",
-            "text: try body.required(text, 1), limit: limit",
+            "guard let text else { throw WireDecodingError.missingField(tag: 1) }",
+            "self.init(text: text, limit: limit, colour: colour, tags: tags, fallback: fallback, body: bodyValue)",
             "public static let schema = EnumSchema(\"shop.Colour\", knownCases)",
             "case .green: \"green\"",
         ] {

@@ -143,13 +143,13 @@ extension SwiftEmitter {
         line("}")
         indent -= 1
         line("}")
-        let arguments = message.fields.map { field in
-            switch field.presence {
-            case .required: "\(field.name): try body.required(\(local(field)), \(field.tag))"
-            default: "\(field.name): \(local(field))"
-            }
+        // Each required field unwrapped by `guard let`, which hands its value on to the
+        // initialiser; passed through a function that returns it (`body.required`), each string
+        // field cost a retain and a release, a tenth of decoding a booking.
+        for field in message.fields where field.presence == .required {
+            line("guard let \(local(field)) else { throw WireDecodingError.missingField(tag: \(field.tag)) }")
         }
-        emitCall("self.init", arguments)
+        emitCall("self.init", message.fields.map { "\($0.name): \(local($0))" })
         indent -= 1
         line("}")
     }

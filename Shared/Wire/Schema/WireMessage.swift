@@ -23,8 +23,10 @@
 ///             default: try body.skip()
 ///             }
 ///         }
-///         self.email = try body.required(email, 1)
-///         self.password = try body.required(password, 2)
+///         guard let email else { throw WireDecodingError.missingField(tag: 1) }
+///         guard let password else { throw WireDecodingError.missingField(tag: 2) }
+///         self.email = email
+///         self.password = password
 ///     }
 /// }
 /// ```
