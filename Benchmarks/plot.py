@@ -2,10 +2,13 @@
 """Draws bench/latency.png from bench/results.json: the RPC latency distributions of our stack
 and its peers (the C libuv echo, the SwiftNIO raw echo, gRPC Swift 2), one panel per placement,
 percentile on a log scale of 1/(1-p); and beside them each peer's requests/s at 1 connection x 64
-in flight, median and range over the rounds.
+in flight, median and range over the rounds. When the run measured curves (how a figure grows
+with the work), it draws them beside it, in curves.png: one panel a curve, log-log, with its
+growth named in the title.
 
     python3 Benchmarks/plot.py bench/results.json bench/latency.png
 """
+import os
 import json
 import sys
 
@@ -18,6 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 def main(source: str, target: str) -> None:
     with open(source) as f:
         results = json.load(f)
+    draw_curves(results, os.path.join(os.path.dirname(target) or ".", "curves.png"))
     distributions = results.get("distributions", {})
     if not distributions:
         print("plot: no latency distributions in", source, "(was the rpc section run?)")
@@ -74,6 +78,29 @@ def draw_throughput(axis, rates: dict) -> None:
     axis.set_ylabel("thousand requests/s")
     axis.set_title("RPC throughput, 1 connection × 64 in flight, 64 B")
     axis.grid(True, axis="y", alpha=0.3)
+
+
+def draw_curves(results: dict, target: str) -> None:
+    """One panel a curve: the median at each point, the rounds' range as a band, log-log."""
+    curves = results.get("curves", [])
+    if not curves:
+        return
+    figure, axes = plt.subplots(1, len(curves), figsize=(6 * len(curves), 4.5), squeeze=False)
+    for axis, curve in zip(axes[0], curves):
+        xs = curve["points"]
+        medians = [v["median"] for v in curve["values"]]
+        axis.plot(xs, medians, "o-")
+        axis.fill_between(xs, [v["min"] for v in curve["values"]], [v["max"] for v in curve["values"]], alpha=0.2)
+        axis.set_xscale("log")
+        axis.set_yscale("log")
+        axis.set_xlabel(curve["work"])
+        axis.set_ylabel(f'{curve["name"]} ({curve["unit"]})')
+        axis.set_title(f'{curve["name"]}: {curve["growth"]}')
+        axis.grid(True, which="both", alpha=0.3)
+    figure.suptitle(f"make bench, {results.get('startedAt', '')}, {results.get('rounds', '?')} rounds")
+    figure.tight_layout()
+    figure.savefig(target, dpi=110)
+    print("plot: wrote", target)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@
 //   vt-bench                     the whole run (settings from the environment: see BenchSettings)
 //   vt-bench echo-server         roles the run starts as child processes (see EchoRoles)
 //   vt-bench echo-latency DIR SIZE COUNT OUT
-//   vt-bench echo-throughput DIR SIZE CONNECTIONS DEPTH SECONDS
+//   vt-bench echo-throughput DIR SIZE CONNECTIONS DEPTH SECONDS [timed]
 //   vt-bench nio-echo-server PATH [THREADS]
 //   vt-bench nio-echo-latency PATH PAYLOAD COUNT OUT
 //   vt-bench connect-cost tcp:HOST:PORT COUNT   (TLS from VERTICALS_TLS_*, else plain)
@@ -19,10 +19,10 @@ case "echo-latency" where arguments.count == 5:
     EchoRoles.latency(
         socketDirectory: arguments[1], size: Int(arguments[2]) ?? 64, count: Int(arguments[3]) ?? 20_000,
         output: arguments[4])
-case "echo-throughput" where arguments.count == 6:
+case "echo-throughput" where arguments.count == 6 || arguments.count == 7:
     await EchoRoles.throughput(
         socketDirectory: arguments[1], size: Int(arguments[2]) ?? 64, connections: Int(arguments[3]) ?? 1,
-        depth: Int(arguments[4]) ?? 64, seconds: Double(arguments[5]) ?? 1)
+        depth: Int(arguments[4]) ?? 64, seconds: Double(arguments[5]) ?? 1, timed: arguments.count == 7)
 case "nio-echo-server" where arguments.count == 2 || arguments.count == 3:
     await NIOEcho.server(path: arguments[1], threads: arguments.count == 3 ? Int(arguments[2]) ?? 1 : 1)
 case "nio-echo-latency" where arguments.count == 5:

@@ -43,6 +43,10 @@ struct BenchRun {
             LoopsBenchmark(settings: settings, report: report, directory: directory).run()
             took("rpc loops")
         }
+        if settings.runs("curves") {
+            InFlightCurve(settings: settings, report: report, directory: directory).run()
+            took("curves")
+        }
         if settings.runs("instructions") {
             InstructionsBenchmark(settings: settings, report: report, directory: directory).run()
             took("instructions")

@@ -33,7 +33,7 @@ struct BenchSettings: Sendable {
     var rootDirectory: String
 
     static let allSections: [String] = [
-        "codec", "rpc", "instructions", "tcp", "cli", "supervisor", "suite", "mixed", "upgrade", "memory",
+        "codec", "rpc", "curves", "instructions", "tcp", "cli", "supervisor", "suite", "mixed", "upgrade", "memory",
     ]
 
     /// The settings from `environment`; exits with a message when a program is missing.

@@ -37,11 +37,50 @@ struct ResultRow: Codable, Sendable {
     var holds: Bool?
 }
 
+/// How a figure grows with the work: one value (a summary over the rounds) at each point, and
+/// the growth named from the slope of log(figure) over log(work) across the upper points.
+struct Curve: Codable, Sendable {
+    var name: String
+    /// What the work is, e.g. "requests in flight on one connection".
+    var work: String
+    var unit: String
+    var points: [Double]
+    var values: [Summary]
+    /// "constant", "linear", "square root", "falling", or "as work^k".
+    var growth: String
+
+    init(name: String, work: String, unit: String, points: [Double], values: [Summary]) {
+        self.name = name
+        self.work = work
+        self.unit = unit
+        self.points = points
+        self.values = values
+        growth = Self.growth(points: points, medians: values.map(\.median))
+    }
+
+    /// The exponent k of figure ∝ work^k between the middle point and the last, named.
+    static func growth(points: [Double], medians: [Double]) -> String {
+        guard points.count >= 2 else { return "one point" }
+        let from = points.count / 2
+        let to = points.count - 1
+        guard points[from] > 0, points[to] > points[from], medians[from] > 0, medians[to] > 0 else { return "—" }
+        let k = log(medians[to] / medians[from]) / log(points[to] / points[from])
+        switch k {
+        case ..<(-0.15): return "falling (work^\(Format.number(k)))"
+        case ..<0.15: return "constant"
+        case 0.35..<0.65: return "square root"
+        case 0.85..<1.15: return "linear"
+        default: return "as work^\(Format.number(k))"
+        }
+    }
+}
+
 /// Everything a run measured: the table, the latency distributions for the plot, and the settings.
 final class Report: Sendable {
     private struct State {
         var rows: [ResultRow] = []
         var distributions: [String: [[Double]]] = [:]
+        var curves: [Curve] = []
         var notes: [String] = []
     }
     private let state = Mutex(State())
@@ -96,6 +135,18 @@ final class Report: Sendable {
         state.withLock { $0.distributions[name] = points }
     }
 
+    /// A curve for the plot; each of its points is a row of the table, and its growth a note.
+    func addCurve(_ section: String, _ curve: Curve) {
+        // Points are counts (requests in flight, services): whole numbers print as such.
+        func point(_ value: Double) -> String { value == value.rounded() ? "\(Int(value))" : Format.number(value) }
+        for (at, value) in zip(curve.points, curve.values) {
+            add(section, "\(curve.name), \(point(at)) \(curve.work)", unit: curve.unit, value)
+        }
+        state.withLock { $0.curves.append(curve) }
+        let points = curve.points.map(point).joined(separator: ", ")
+        note("\(section) \(curve.name) over \(curve.work) (\(points)): \(curve.growth)")
+    }
+
     /// A line printed under the table and kept in the JSON.
     func note(_ text: String) {
         state.withLock { $0.notes.append(text) }
@@ -120,9 +171,11 @@ final class Report: Sendable {
         return (out + notes.map { "note: \($0)" }).joined(separator: "\n")
     }
 
-    /// results.json: the settings, rows, distributions and notes.
+    /// results.json: the settings, rows, distributions, curves and notes.
     func write(to path: String, settings: BenchSettings, startedAt: Date) throws {
-        let (rows, distributions, notes) = state.withLock { ($0.rows, $0.distributions, $0.notes) }
+        let (rows, distributions, curves, notes) = state.withLock {
+            ($0.rows, $0.distributions, $0.curves, $0.notes)
+        }
         struct Document: Encodable {
             var startedAt: String
             var host: String
@@ -130,12 +183,13 @@ final class Report: Sendable {
             var idleSeconds: Int
             var rows: [ResultRow]
             var distributions: [String: [[Double]]]
+            var curves: [Curve]
             var notes: [String]
         }
         let document = Document(
             startedAt: ISO8601DateFormatter().string(from: startedAt), host: ProcessInfo.processInfo.hostName,
             rounds: settings.rounds, idleSeconds: settings.idleSeconds, rows: rows, distributions: distributions,
-            notes: notes)
+            curves: curves, notes: notes)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(document).write(to: URL(fileURLWithPath: path))

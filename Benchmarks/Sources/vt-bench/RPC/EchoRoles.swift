@@ -63,25 +63,34 @@ enum EchoRoles {
     /// `vt-bench echo-throughput DIR SIZE CONNECTIONS DEPTH SECONDS`: CONNECTIONS typed clients
     /// (one connection each) with DEPTH calls in flight on each; after 0.25 s of warm-up counts
     /// answers for SECONDS and prints `requests=N seconds=S`, as the C client does.
-    static func throughput(socketDirectory: String, size: Int, connections: Int, depth: Int, seconds: Double) async {
+    /// With `timed`, each call's round trip is kept while counting, and the line adds `p99=µs`.
+    static func throughput(
+        socketDirectory: String, size: Int, connections: Int, depth: Int, seconds: Double, timed: Bool = false
+    ) async {
         let loop = makeLoop()
         let clients = (0..<connections).map { _ in
             ServiceClient(loop: loop, sockets: peers(socketDirectory), contracts: contracts())
         }
         let input = BenchEcho.Blob(size: size)
         let state = ThroughputState()
-        await withTaskGroup(of: Void.self) { group in
+        await withTaskGroup(of: [UInt64].self) { group in
             for client in clients {
                 for _ in 0..<depth {
                     group.addTask(executorPreference: loop) {
+                        var roundTrips: [UInt64] = []
                         while !state.stopped.load(ordering: .relaxed) {
+                            let began = timed ? monotonicNanoseconds() : 0
                             do {
                                 _ = try await client.call(BenchEcho.echo, input)
                             } catch {
                                 fail("echo call failed: \(error)")
                             }
-                            if state.counting.load(ordering: .relaxed) { state.answered.add(1, ordering: .relaxed) }
+                            if state.counting.load(ordering: .relaxed) {
+                                state.answered.add(1, ordering: .relaxed)
+                                if timed { roundTrips.append(monotonicNanoseconds() - began) }
+                            }
                         }
+                        return roundTrips
                     }
                 }
             }
@@ -92,8 +101,9 @@ enum EchoRoles {
             let answered = state.answered.load(ordering: .relaxed)
             let elapsed = ContinuousClock.now - start
             state.stopped.store(true, ordering: .relaxed)
-            print("requests=\(answered) seconds=\(elapsed.seconds)")
-            await group.waitForAll()
+            let roundTrips = await group.reduce(into: [UInt64]()) { $0 += $1 }.sorted()
+            let p99 = roundTrips.isEmpty ? "" : " p99=\(Double(roundTrips[roundTrips.count * 99 / 100]) / 1000)"
+            print("requests=\(answered) seconds=\(elapsed.seconds)\(timed ? p99 : "")")
         }
         for client in clients { client.close() }
         loop.shutdown()
