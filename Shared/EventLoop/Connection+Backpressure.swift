@@ -3,6 +3,7 @@ import CLibUV
 /// Backpressure: a connection whose outbound queue passes the high-water mark stops reading
 /// (and stops delivering already-buffered frames) until the queue drains to the low-water mark,
 /// so a peer that sends requests but never reads replies cannot grow our memory without bound.
+/// A client's connection keeps reading (``ConnectionOptions/pausesReadingPastHighWater``).
 extension Connection {
     /// Bytes handed to ``write(_:completion:)`` that the kernel has not taken yet.
     public var queuedByteCount: Int {
@@ -19,7 +20,7 @@ extension Connection {
 
     func didQueue(_ count: Int) {
         queuedBytes += count
-        if !isPausedForBackpressure, queuedBytes > options.highWaterMark {
+        if options.pausesReadingPastHighWater, !isPausedForBackpressure, queuedBytes > options.highWaterMark {
             isPausedForBackpressure = true
             updateReading()
         }

@@ -9,6 +9,12 @@ public struct ConnectionOptions: Sendable {
     public var highWaterMark: Int
     /// Queued outbound bytes at or below which a paused connection reads again.
     public var lowWaterMark: Int
+    /// Whether reading stops while the outbound queue is past ``highWaterMark`` (backpressure): a
+    /// server's guard against a peer that sends requests and never reads the answers. A client's
+    /// connection reads on whatever it has queued: what it reads are the answers it waits for,
+    /// and a client that stopped reading while its requests outgrew the mark would leave both
+    /// sides waiting for the other once the server's answers filled the socket.
+    public var pausesReadingPastHighWater: Bool
     /// The most bytes taken from the socket in one read.
     public var readBufferSize: Int
     /// How long ``Connection/closeAfterFlush()`` waits for queued bytes to drain before closing anyway.
@@ -20,7 +26,8 @@ public struct ConnectionOptions: Sendable {
         highWaterMark: Int = 1 << 20,
         lowWaterMark: Int = 256 << 10,
         readBufferSize: Int = 64 << 10,
-        flushTimeout: Duration = .seconds(1)
+        flushTimeout: Duration = .seconds(1),
+        pausesReadingPastHighWater: Bool = true
     ) {
         precondition(lowWaterMark >= 0 && lowWaterMark <= highWaterMark, "need 0 <= lowWaterMark <= highWaterMark")
         precondition(readBufferSize > 0, "readBufferSize must be positive")
@@ -29,5 +36,6 @@ public struct ConnectionOptions: Sendable {
         self.lowWaterMark = lowWaterMark
         self.readBufferSize = readBufferSize
         self.flushTimeout = flushTimeout
+        self.pausesReadingPastHighWater = pausesReadingPastHighWater
     }
 }

@@ -19,6 +19,33 @@ struct BackpressureTests {
         return accepted
     }
 
+    @Test func aConnectionThatDoesNotPause_keepsReadingPastHighWater() async throws {
+        try await withTemporaryDirectory { directory in
+            try await withEventLoop { loop in
+                let path = directory + "/bp.sock"
+                let options = ConnectionOptions(
+                    highWaterMark: 1 << 20, lowWaterMark: 256 << 10, pausesReadingPastHighWater: false)
+                let accepted = try await Self.acceptOne(at: path, on: loop, options: options)
+                let client = try RawClient(connectingTo: path)
+                let connection = try await accepted.value()
+                let frames = Recorder<[UInt8]>()
+                let chunk = frame([UInt8](repeating: 0xAB, count: 256 << 10))
+
+                // 3 MiB the peer does not read: queued past the mark, and reading goes on.
+                let (paused, queued) = try await loop.submit { () -> (Bool, Int) in
+                    connection.value.onFrame = { frames.append($0) }
+                    for _ in 0..<12 { connection.value.write(chunk) }
+                    return (connection.value.isReadingPaused, connection.value.queuedByteCount)
+                }
+                #expect(!paused)
+                #expect(queued > options.highWaterMark)
+                try client.send(frame("read on"))
+                try await eventually("the frame sent past the mark arrived") { frames.values.count == 1 }
+                #expect(frames.values == [Array("read on".utf8)])
+            }
+        }
+    }
+
     @Test func peerThatNeverReads_pausesReadingPastHighWater_andReadingResumesOnceItDrains() async throws {
         try await withTemporaryDirectory { directory in
             try await withEventLoop { loop in

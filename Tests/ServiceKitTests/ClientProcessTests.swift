@@ -41,6 +41,23 @@ struct ClientProcessTests {
         #expect(servedBy == Int(second.pid))
     }
 
+    @Test func callsWhoseRequestsOutgrowTheHighWaterMarkTogether_areAllAnswered() async throws {
+        // Four 1 MiB calls at once: the client's queue passes the callee's 1 MiB high-water mark
+        // while the callee's answers fill the socket. A client that stopped reading for its own
+        // queue left each side waiting for the other until the calls' deadline.
+        let suite = try SuiteFixture()
+        _ = try suite.start()
+        let client = suite.client
+        let echo = self.echo
+        let text = String(repeating: "x", count: 1 << 20)
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<4 {
+                group.addTask { try await client.call(echo.echo, .init(text: text), timeout: .seconds(20)).text.utf8.count }
+            }
+            for try await answered in group { #expect(answered == 1 << 20) }
+        }
+    }
+
     @Test func call_whileTheCalleeDiesMidCall_failsUnavailableNotHanging() async throws {
         let suite = try SuiteFixture()
         let daemon = try suite.start()

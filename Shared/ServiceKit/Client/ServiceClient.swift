@@ -43,7 +43,8 @@ public final class ServiceClient: Sendable {
     /// checked before anything is sent on it, and a callee it refuses fails the calls
     /// `permissionDenied`, naming why. With `contracts`, each new connection to a callee they
     /// describe begins with `daemon.contractCheck`, and the operations it refuses fail at once
-    /// (``CalleeContracts``).
+    /// (``CalleeContracts``). Its connections read whatever they have queued: `options`'
+    /// `pausesReadingPastHighWater` is a server's guard, and a client's is turned off.
     public init(
         loop: EventLoop, sockets: SocketDirectory, defaultTimeout: Duration = .seconds(5),
         options: ConnectionOptions = ConnectionOptions(), logger: Logger = Logger(label: "client"),
@@ -54,6 +55,9 @@ public final class ServiceClient: Sendable {
         self.sockets = sockets
         self.defaultTimeout = defaultTimeout
         self.defaultTimeoutNanoseconds = defaultTimeout.wholeNanoseconds
+        // A client reads whatever it has queued: the answers it reads are what frees its calls.
+        var options = options
+        options.pausesReadingPastHighWater = false
         self.options = options
         self.channels = ChannelTable(
             loop: loop, sockets: sockets, options: options, logger: logger, calleeCheck: calleeCheck,
