@@ -3,8 +3,8 @@
 and its peers (the C libuv echo, the SwiftNIO raw echo, gRPC Swift 2), one panel per placement,
 percentile on a log scale of 1/(1-p); and beside them each peer's requests/s at 1 connection x 64
 in flight, median and range over the rounds. When the run measured curves (how a figure grows
-with the work), it draws them beside it, in curves.png: one panel a curve, log-log, with its
-growth named in the title.
+with the work), it draws them beside it, in curves.png: a panel per kind of work and unit,
+log-log, each curve's growth named in its legend.
 
     python3 Benchmarks/plot.py bench/results.json bench/latency.png
 """
@@ -81,22 +81,28 @@ def draw_throughput(axis, rates: dict) -> None:
 
 
 def draw_curves(results: dict, target: str) -> None:
-    """One panel a curve: the median at each point, the rounds' range as a band, log-log."""
+    """One panel per kind of work and unit (ours and its baseline share one), log-log: the median
+    at each point, the rounds' range as a band, each curve's growth named in its legend."""
     curves = results.get("curves", [])
     if not curves:
         return
-    figure, axes = plt.subplots(1, len(curves), figsize=(6 * len(curves), 4.5), squeeze=False)
-    for axis, curve in zip(axes[0], curves):
-        xs = curve["points"]
-        medians = [v["median"] for v in curve["values"]]
-        axis.plot(xs, medians, "o-")
-        axis.fill_between(xs, [v["min"] for v in curve["values"]], [v["max"] for v in curve["values"]], alpha=0.2)
+    panels = {}
+    for curve in curves:
+        panels.setdefault((curve["work"], curve["unit"]), []).append(curve)
+    figure, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4.5), squeeze=False)
+    for axis, ((work, unit), members) in zip(axes[0], panels.items()):
+        for curve in members:
+            xs = curve["points"]
+            lows = [v["min"] for v in curve["values"]]
+            highs = [v["max"] for v in curve["values"]]
+            axis.plot(xs, [v["median"] for v in curve["values"]], "o-", label=f'{curve["name"]}: {curve["growth"]}')
+            axis.fill_between(xs, lows, highs, alpha=0.2)
         axis.set_xscale("log")
         axis.set_yscale("log")
-        axis.set_xlabel(curve["work"])
-        axis.set_ylabel(f'{curve["name"]} ({curve["unit"]})')
-        axis.set_title(f'{curve["name"]}: {curve["growth"]}')
+        axis.set_xlabel(work)
+        axis.set_ylabel(unit)
         axis.grid(True, which="both", alpha=0.3)
+        axis.legend()
     figure.suptitle(f"make bench, {results.get('startedAt', '')}, {results.get('rounds', '?')} rounds")
     figure.tight_layout()
     figure.savefig(target, dpi=110)

@@ -45,6 +45,7 @@ struct BenchRun {
         }
         if settings.runs("curves") {
             InFlightCurve(settings: settings, report: report, directory: directory).run()
+            PayloadCurve(settings: settings, report: report, directory: directory).run()
             took("curves")
         }
         if settings.runs("instructions") {

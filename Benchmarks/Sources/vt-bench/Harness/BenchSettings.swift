@@ -67,6 +67,15 @@ struct BenchSettings: Sendable {
 
     /// Whether `section` is to run.
     func runs(_ section: String) -> Bool { sections.contains(section) }
+
+    /// Measures each of `points` points once a round, for ``rounds`` rounds: a curve's points
+    /// interleaved, so that no point always runs first or on a machine busier than the others'.
+    func interleaved(_ label: String, points: Int, _ measure: (Int) -> Void) {
+        for round in 1...rounds {
+            progress("\(label), round \(round)/\(rounds)")
+            for index in 0..<points { measure(index) }
+        }
+    }
 }
 
 /// Stops the run with `message` on standard error.

@@ -135,11 +135,11 @@ final class Report: Sendable {
         state.withLock { $0.distributions[name] = points }
     }
 
-    /// A curve for the plot; each of its points is a row of the table, and its growth a note.
-    func addCurve(_ section: String, _ curve: Curve) {
+    /// A curve for the plot; its growth is a note, and with `rows` each of its points a row of the table.
+    func addCurve(_ section: String, _ curve: Curve, rows: Bool = true) {
         // Points are counts (requests in flight, services): whole numbers print as such.
         func point(_ value: Double) -> String { value == value.rounded() ? "\(Int(value))" : Format.number(value) }
-        for (at, value) in zip(curve.points, curve.values) {
+        for (at, value) in zip(curve.points, curve.values) where rows {
             add(section, "\(curve.name), \(point(at)) \(curve.work)", unit: curve.unit, value)
         }
         state.withLock { $0.curves.append(curve) }

@@ -20,15 +20,12 @@ struct InFlightCurve {
         var rates = [[Double]](repeating: [], count: depths.count)
         var tails = rates
         rpc.withServer(.ours, cpu: nil, mode: "throughput") { socketDirectory, _ in
-            for round in 1...settings.rounds {
-                progress("curves: in flight, round \(round)/\(settings.rounds)")
-                for (index, depth) in depths.enumerated() {
-                    let line = Subprocess.run(
-                        RPCBenchmark.ownExecutable,
-                        ["echo-throughput", socketDirectory, "64", "1", "\(depth)", "1", "timed"], cpu: nil)
-                    rates[index].append(RPCBenchmark.requestsPerSecond(printed: line, by: "ours"))
-                    tails[index].append(Self.p99(printed: line))
-                }
+            settings.interleaved("curves: in flight", points: depths.count) { index in
+                let line = Subprocess.run(
+                    RPCBenchmark.ownExecutable,
+                    ["echo-throughput", socketDirectory, "64", "1", "\(depths[index])", "1", "timed"], cpu: nil)
+                rates[index].append(RPCBenchmark.requestsPerSecond(printed: line, by: "ours"))
+                tails[index].append(Self.p99(printed: line))
             }
         }
         let points = depths.map(Double.init)

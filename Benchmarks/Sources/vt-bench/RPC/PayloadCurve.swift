@@ -1,0 +1,66 @@
+import Foundation
+import VerticalsWire
+
+/// Section "curves", payload: one connection with 4 calls in flight from our typed client to our
+/// echo server, bodies from 64 B to the largest the 4 MiB frame limit admits with its envelope,
+/// against the C libuv echo of frames of the same length over the same kind of socket (a copy
+/// in and out, with no envelope, codec or handler), one second a point, ours and C interleaved
+/// point by point, round by round. MB/s counts the body's bytes once a round trip. Target: ours
+/// at least half the C echo's MB/s from 1 MiB up. The quick run takes four sizes.
+struct PayloadCurve {
+    let settings: BenchSettings
+    let report: Report
+    let directory: String
+    static let depth = 4
+
+    /// The largest `echo` body whose request frame fits the default frame limit.
+    static let largestBody: Int = {
+        var size = FrameDecoder.defaultMaxFrameSize
+        while BenchEcho.framePayloadLength(bodySize: size) > FrameDecoder.defaultMaxFrameSize {
+            size -= BenchEcho.framePayloadLength(bodySize: size) - FrameDecoder.defaultMaxFrameSize
+        }
+        return size
+    }()
+
+    var sizes: [Int] {
+        settings.rounds <= 2
+            ? [64, 16 << 10, 1 << 20, Self.largestBody] : [64, 1 << 10, 16 << 10, 256 << 10, 1 << 20, Self.largestBody]
+    }
+
+    func run() {
+        let rpc = RPCBenchmark(settings: settings, report: report, directory: directory)
+        var ours = [[Double]](repeating: [], count: sizes.count)
+        var c = ours
+        rpc.withServer(.ours, cpu: nil, mode: "throughput") { oursDirectory, _ in
+            rpc.withServer(.c, cpu: nil, mode: "throughput") { cDirectory, _ in
+                settings.interleaved("curves: payload", points: sizes.count) { index in
+                    let size = sizes[index]
+                    let oursLine = Subprocess.run(
+                        RPCBenchmark.ownExecutable,
+                        ["echo-throughput", oursDirectory, "\(size)", "1", "\(Self.depth)", "1"], cpu: nil)
+                    let frame = BenchEcho.framePayloadLength(bodySize: size)
+                    let cLine = Subprocess.run(
+                        settings.uvEcho, ["throughput", "\(cDirectory)/c.sock", "\(frame)", "1", "\(Self.depth)", "1"],
+                        cpu: nil)
+                    let megabytes = Double(size) / 1_000_000
+                    ours[index].append(RPCBenchmark.requestsPerSecond(printed: oursLine, by: "ours") * megabytes)
+                    c[index].append(RPCBenchmark.requestsPerSecond(printed: cLine, by: "C") * megabytes)
+                }
+            }
+        }
+        for (index, size) in sizes.enumerated() {
+            report.add(
+                "curves", "payload \(RPCBenchmark.label(size)), 1 connection × \(Self.depth) in flight", unit: "MB/s",
+                ours: ours[index], baselineName: "C echo", baseline: c[index], ratioName: "ours/C",
+                target: size >= 1 << 20 ? .atLeast(0.5) : nil)
+        }
+        let points = sizes.map(Double.init)
+        let work = "body bytes, 1 connection × \(Self.depth) in flight"
+        report.addCurve(
+            "curves", Curve(name: "MB/s, ours", work: work, unit: "MB/s", points: points, values: ours.map(Summary.init)),
+            rows: false)
+        report.addCurve(
+            "curves", Curve(name: "MB/s, C echo", work: work, unit: "MB/s", points: points, values: c.map(Summary.init)),
+            rows: false)
+    }
+}
