@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "VerticalsWire", targets: ["VerticalsWire"]),
         .library(name: "VerticalsEventLoop", targets: ["VerticalsEventLoop"]),
         .library(name: "VerticalsContract", targets: ["VerticalsContract"]),
+        .library(name: "VerticalsClient", targets: ["VerticalsClient"]),
         .library(name: "VerticalsServiceKit", targets: ["VerticalsServiceKit"]),
         // Spans to an OpenTelemetry collector over OTLP/HTTP, apart from the request path; the
         // runtime starts it when `OTEL_EXPORTER_OTLP_ENDPOINT` names a collector.
@@ -142,11 +143,20 @@ let package = Package(
             path: "Shared/OTLP",
             swiftSettings: strict
         ),
+        // Calling other verticals: `ServiceClient`, its connections and deadlines, the socket folder and
+        // TLS, and what a build says of the contracts it speaks. No metrics, tracing or host: a tool
+        // that only calls (svc-supervisor) links this alone.
+        .target(
+            name: "VerticalsClient",
+            dependencies: ["CSSL", "VerticalsEventLoop", "VerticalsWire", "VerticalsContract", logging],
+            path: "Shared/Client",
+            swiftSettings: strict
+        ),
         .target(
             name: "VerticalsServiceKit",
             // No database: a store is a `VerticalStore` that VerticalsStorage (or another library) provides.
             dependencies: [
-                "CSSL", "VerticalsEventLoop", "VerticalsWire", "VerticalsContract", "VerticalsOTLP",
+                "VerticalsClient", "VerticalsEventLoop", "VerticalsWire", "VerticalsContract", "VerticalsOTLP",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -160,7 +170,7 @@ let package = Package(
         .target(
             name: "VerticalsServiceLifecycle",
             dependencies: [
-                "VerticalsServiceKit", "VerticalsContract",
+                "VerticalsServiceKit", "VerticalsClient", "VerticalsContract",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -171,14 +181,15 @@ let package = Package(
         // The product's one session check (identity.authenticate, roles), shared by every vertical that
         // takes a token. Product code, not framework: it knows the Identity contract.
         .target(
-            name: "Sessions", dependencies: ["VerticalsWire", "VerticalsServiceKit", "VerticalsStorage", "IOInterface", "VerticalsContract"],
+            name: "Sessions", dependencies: ["VerticalsWire", "VerticalsClient", "VerticalsServiceKit", "VerticalsStorage", "IOInterface", "VerticalsContract"],
             path: "Shared/Example/Sessions", swiftSettings: strict
         ),
 
         .target(
             name: "VerticalsStorage",
             dependencies: [
-                "VerticalsWire", "VerticalsContract", "VerticalsServiceKit", grdb, .product(name: "Logging", package: "swift-log"),
+                "VerticalsWire", "VerticalsContract", "VerticalsClient", "VerticalsServiceKit", grdb,
+                .product(name: "Logging", package: "swift-log"),
                 // A thread's own supplementary groups (FolderOwnerAccess).
                 "CSpawn",
                 // The SQLite C API, to tie the store's lock to its writer connection (StoreLock).
@@ -208,7 +219,8 @@ let package = Package(
         .target(
             name: "VerticalsTesting",
             dependencies: [
-                "VerticalsServiceKit", "VerticalsEventLoop", "VerticalsContract", "VerticalsStorage", "VerticalsWire", "VerticalsSupervisorClient",
+                "VerticalsServiceKit", "VerticalsClient", "VerticalsEventLoop", "VerticalsContract", "VerticalsStorage", "VerticalsWire",
+                "VerticalsSupervisorClient",
                 grdb, .product(name: "Logging", package: "swift-log"),
             ],
             path: "Shared/Testing",
@@ -219,7 +231,7 @@ let package = Package(
         .target(
             name: "VerticalsContractTesting",
             dependencies: [
-                "VerticalsContract", "VerticalsServiceKit", "VerticalsWire",
+                "VerticalsContract", "VerticalsClient", "VerticalsServiceKit", "VerticalsWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Shared/ContractTesting", swiftSettings: strict
@@ -234,11 +246,13 @@ let package = Package(
             tests: verticalTests + ["VerticalsServiceKit", "VerticalsStorage", "VerticalsEventLoop", grdb])
         + vertical(
             "Clinics", library: ["Sessions", logging],
-            tests: verticalTests + ["VerticalsServiceKit", "VerticalsStorage", "SessionsTesting"])
+            tests: verticalTests + ["VerticalsServiceKit", "VerticalsClient", "VerticalsStorage", "SessionsTesting"])
         + vertical(
             "Appointments", library: ["Sessions", logging, .product(name: "Tracing", package: "swift-distributed-tracing")],
             tests: verticalTests + ["VerticalsServiceKit", "VerticalsStorage", "SessionsTesting", grdb, logging])
-        + vertical("Records", library: ["Sessions", logging], tests: verticalTests + ["VerticalsServiceKit", "SessionsTesting"])
+        + vertical(
+            "Records", library: ["Sessions", logging],
+            tests: verticalTests + ["VerticalsServiceKit", "VerticalsClient", "SessionsTesting"])
         + vertical("Notifications", library: ["Sessions"], tests: verticalTests + ["VerticalsServiceKit", "VerticalsStorage", grdb])
         + [
         // MARK: The supervisor's libraries (Shared/) and programs (Services/Supervisor/): not a vertical,
@@ -247,7 +261,7 @@ let package = Package(
         // pointer, metrics exposition. No manifest, no TOML, no store: the lean `svc-supervisor` links it.
         .target(
             name: "VerticalsSupervisorClient",
-            dependencies: ["VerticalsServiceKit", "VerticalsContract", "VerticalsWire"],
+            dependencies: ["VerticalsClient", "VerticalsContract", "VerticalsWire"],
             path: "Shared/SupervisorClient",
             swiftSettings: strict
         ),
@@ -256,7 +270,7 @@ let package = Package(
             name: "VerticalsSupervisor",
             dependencies: [
                 "VerticalsSupervisorClient", "VerticalsManifest", "VerticalsDeploy",
-                "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop", "VerticalsStorage", "VerticalsWire",
+                "VerticalsServiceKit", "VerticalsClient", "VerticalsContract", "VerticalsEventLoop", "VerticalsStorage", "VerticalsWire",
                 "CZlib",
                 // vt_spawn: a build's `--describe` run with nothing inherited (BuildDescriber).
                 "CSpawn",
@@ -287,7 +301,7 @@ let package = Package(
         .target(
             name: "VerticalsSupervisorCommands",
             dependencies: [
-                "VerticalsSupervisorClient", "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop",
+                "VerticalsSupervisorClient", "VerticalsClient", "VerticalsContract", "VerticalsEventLoop",
                 "VerticalsWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Shared/SupervisorCommands",
@@ -298,7 +312,7 @@ let package = Package(
         .executableTarget(
             name: "svc-supervisor",
             dependencies: [
-                "VerticalsSupervisorCommands", "VerticalsServiceKit",
+                "VerticalsSupervisorCommands", "VerticalsContract",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Supervisor/svc-supervisor",
@@ -314,7 +328,7 @@ let package = Package(
                 // No IOInterface: the CLI learns each vertical's contract from the daemon (daemon.describe).
                 "VerticalsSupervisorCommands", "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold",
                 "VerticalsCertificates", "VerticalsManifest", "VerticalsDeploy",
-                "VerticalsServiceKit", "VerticalsContract", "VerticalsStorage", "VerticalsEventLoop",
+                "VerticalsServiceKit", "VerticalsClient", "VerticalsContract", "VerticalsStorage", "VerticalsEventLoop",
                 "VerticalsWire", "CFrameworkDefaults", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Supervisor/svc-supervisor-engine",
@@ -333,7 +347,7 @@ let package = Package(
             name: "vt-fuzz-live",
             dependencies: [
                 "VerticalsSupervisorCommands", "VerticalsSupervisorClient", "VerticalsContractTesting", "VerticalsServiceKit",
-                "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
+                "VerticalsClient", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Supervisor/vt-fuzz-live",
@@ -359,7 +373,8 @@ let package = Package(
         .executableTarget(
             name: "vt-testd",
             dependencies: [
-                "VerticalsWire", "VerticalsServiceKit", "VerticalsStorage", "VerticalsContract", "VerticalsTestSupport", grdb,
+                "VerticalsWire", "VerticalsServiceKit", "VerticalsClient", "VerticalsStorage", "VerticalsContract",
+                "VerticalsTestSupport", grdb,
             ],
             path: "Tests/Support/vt-testd",
             swiftSettings: strict
@@ -383,8 +398,8 @@ let package = Package(
         .testTarget(
             name: "ContractTests",
             dependencies: [
-                "VerticalsContractTesting", "IOInterface", "VerticalsContract", "VerticalsServiceKit", "VerticalsWire", "VerticalsEventLoop",
-                "VerticalsTesting",
+                "VerticalsContractTesting", "IOInterface", "VerticalsContract", "VerticalsServiceKit", "VerticalsClient", "VerticalsWire",
+                "VerticalsEventLoop", "VerticalsTesting",
                 "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor", "svc-supervisor-engine",
             ],
             path: "Tests/Contracts/Tests"
@@ -406,8 +421,8 @@ let package = Package(
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [
-                "VerticalsServiceKit", "VerticalsContract", "VerticalsWire", "VerticalsEventLoop", "VerticalsStorage", grdb,
-                "VerticalsTestSupport", "VerticalsTesting", "vt-testd", "vt-lifecycled", logging,
+                "VerticalsServiceKit", "VerticalsClient", "VerticalsContract", "VerticalsWire", "VerticalsEventLoop", "VerticalsStorage",
+                grdb, "VerticalsTestSupport", "VerticalsTesting", "vt-testd", "vt-lifecycled", logging,
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Tests/ServiceKitTests"
@@ -416,7 +431,7 @@ let package = Package(
             name: "SupervisorTests",
             dependencies: [
                 "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold", "VerticalsManifest", "VerticalsDeploy",
-                "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
+                "VerticalsServiceKit", "VerticalsClient", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
                 "VerticalsTesting", "VerticalsTestSupport", "vt-testd", "vt-exec", "svc-supervisor", "svc-supervisor-engine", grdb,
                 "VerticalsCertificates", "VerticalsStorage", "VerticalsSupervisorCommands",
             ],
@@ -435,7 +450,7 @@ let package = Package(
             name: "DeployTests",
             dependencies: [
                 "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold", "VerticalsManifest", "VerticalsDeploy",
-                "VerticalsServiceKit", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
+                "VerticalsServiceKit", "VerticalsClient", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
                 "VerticalsTesting", "VerticalsTestSupport", "VerticalsDeployTesting", "vt-testd", "svc-supervisor",
                 "svc-supervisor-engine",
             ],
@@ -448,7 +463,7 @@ let package = Package(
             name: "SuiteDeployTests",
             dependencies: [
                 "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsDeploy",
-                "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
+                "VerticalsServiceKit", "VerticalsClient", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
                 "VerticalsTesting", "VerticalsDeployTesting",
                 // Each vertical's World, for its declared calls (DeclaredRoutesTests).
                 "IdentityService", "ClinicsService", "AppointmentsService", "RecordsService", "NotificationsService",
@@ -459,8 +474,8 @@ let package = Package(
         .testTarget(
             name: "SuiteTests",
             dependencies: [
-                "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire", "VerticalsTesting",
-                "VerticalsStorage", grdb,
+                "VerticalsServiceKit", "VerticalsClient", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
+                "VerticalsTesting", "VerticalsStorage", grdb,
                 // The reference manifest and routes: ManifestParser and RouteTable (ReferenceManifestTests, ReferenceRoutesTests).
                 "VerticalsSupervisor", "VerticalsSupervisorClient",
                 "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor", "svc-supervisor-engine",
@@ -486,7 +501,7 @@ func vertical(_ name: String, library: [Target.Dependency] = [], tests: [Target.
         .target(
             name: service,
             dependencies: [
-                "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsWire", "VerticalsStorage",
+                "VerticalsServiceKit", "VerticalsClient", "IOInterface", "VerticalsContract", "VerticalsWire", "VerticalsStorage",
                 // Each vertical's Data layer writes its SQL through GRDB itself (Storage no longer re-exports it).
                 grdb,
             ] + library,

@@ -41,14 +41,14 @@ let package = Package(
         // The CLI row's baseline: `svc-supervisor call clinics nearest` with the contract compiled in.
         .executableTarget(
             name: "vt-bench-call",
-            dependencies: verticals("IOInterface", "VerticalsEventLoop", "VerticalsServiceKit", "VerticalsWire"),
+            dependencies: verticals("IOInterface", "VerticalsEventLoop", "VerticalsClient", "VerticalsWire"),
             path: "Sources/vt-bench-call",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "vt-bench",
             dependencies: verticals(
-                "VerticalsWire", "VerticalsEventLoop", "IOInterface", "VerticalsContract", "VerticalsServiceKit",
+                "VerticalsWire", "VerticalsEventLoop", "IOInterface", "VerticalsContract", "VerticalsClient", "VerticalsServiceKit",
                 "VerticalsStorage", "VerticalsSupervisor", "VerticalsSupervisorClient", "AppointmentsService"
             ) + [
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

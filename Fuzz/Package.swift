@@ -24,12 +24,12 @@ let package = Package(
         fuzzTarget("fuzz-frame", "Frame", ["VerticalsWire"]),
         fuzzTarget("fuzz-envelope", "Envelope", ["VerticalsWire"]),
         // The libFuzzer driver, and every IOInterface message type in one fixed order, with its
-        // schema as compiled and as rebuilt from `describe` (ServiceKit converts).
+        // schema as compiled and as rebuilt from `describe` (VerticalsClient converts).
         .target(
             name: "FuzzSupport",
             dependencies: [
                 .product(name: "IOInterface", package: root), .product(name: "VerticalsContract", package: root),
-                .product(name: "VerticalsServiceKit", package: root),
+                .product(name: "VerticalsClient", package: root),
             ],
             path: "Targets/Support"),
         fuzzTarget("fuzz-body", "Body", ["VerticalsWire", "IOInterface", "VerticalsContract"]),

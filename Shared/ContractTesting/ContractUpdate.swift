@@ -1,4 +1,5 @@
 import Foundation
+import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
 

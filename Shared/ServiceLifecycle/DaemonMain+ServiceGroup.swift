@@ -1,4 +1,5 @@
 import ServiceLifecycle
+import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Glibc
 import VerticalsContract
-import VerticalsServiceKit
+import VerticalsClient
 import VerticalsSupervisorClient
 import VerticalsWire
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import Glibc
 import VerticalsContract
 import VerticalsEventLoop
-import VerticalsServiceKit
+import VerticalsClient
 import VerticalsSupervisorClient
 import VerticalsWire
 

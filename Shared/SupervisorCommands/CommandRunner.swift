@@ -1,6 +1,6 @@
 import ArgumentParser
 import Glibc
-import VerticalsServiceKit
+import VerticalsClient
 import VerticalsSupervisorClient
 
 /// Runs a parsed command to its end, as ArgumentParser's async `main` would, without its

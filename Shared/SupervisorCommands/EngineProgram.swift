@@ -1,5 +1,5 @@
 import Glibc
-import VerticalsServiceKit
+import VerticalsClient
 
 /// `svc-supervisor-engine`, the program beside `svc-supervisor` that holds the supervisor's
 /// engine: the manifest (TOML), supervision, exports, scaffolding and stores.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Glibc
-import VerticalsServiceKit
+import VerticalsClient
 
 /// `svc-supervisor logs NAME [-n N] [-f]`: a service's log, read straight from its file;
 /// `svc-supervisor logs --all [-n N] [-f]`: every service's, interleaved by time, each line

@@ -1,7 +1,7 @@
 import Glibc
 import VerticalsContract
 import VerticalsEventLoop
-import VerticalsServiceKit
+import VerticalsClient
 import VerticalsWire
 
 /// `logs NAME -f` through the running supervisor: its ``Supervisor/logs`` stream gives the last

@@ -1,7 +1,7 @@
 import ArgumentParser
 import VerticalsContract
 import VerticalsEventLoop
-import VerticalsServiceKit
+import VerticalsClient
 import VerticalsSupervisorClient
 import VerticalsWire
 

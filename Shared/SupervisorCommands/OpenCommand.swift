@@ -1,6 +1,6 @@
 import ArgumentParser
 import VerticalsContract
-import VerticalsServiceKit
+import VerticalsClient
 import VerticalsSupervisorClient
 import VerticalsWire
 

@@ -1,6 +1,6 @@
 import Glibc
 import VerticalsContract
-import VerticalsServiceKit
+import VerticalsClient
 import VerticalsSupervisorClient
 
 /// Where a command finds the running suite, the same way for every command: `--run-dir`, else

@@ -1,6 +1,6 @@
 import Glibc
 import VerticalsContract
-import VerticalsServiceKit
+import VerticalsClient
 import VerticalsWire
 
 /// The suite as systemd runs it (the units of `svc-supervisor export systemd`), for the commands

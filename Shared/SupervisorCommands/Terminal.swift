@@ -1,5 +1,5 @@
 import Glibc
-import VerticalsServiceKit
+import VerticalsClient
 import VerticalsSupervisorClient
 
 /// The one printer of both programs: everything `svc-supervisor` and `svc-supervisor-engine`
@@ -28,7 +28,7 @@ package enum Terminal {
 
     /// Prints `text` and a newline on standard error.
     package static func error(_ text: TerminalText) {
-        VerticalsServiceKit.StandardError.write((text + "\n").visible)
+        VerticalsClient.StandardError.write((text + "\n").visible)
     }
 
     /// Prints `text`, all of it shown through ``VisibleText``, and a newline on standard error.
@@ -39,7 +39,7 @@ package enum Terminal {
 
     /// Prints `text` on standard error with no newline (a prompt).
     package static func prompt(_ text: TerminalText) {
-        VerticalsServiceKit.StandardError.write(text.visible)
+        VerticalsClient.StandardError.write(text.visible)
     }
 
     /// Prints a JSON document (one of ours, from the contract's codec) on standard output: its

@@ -1,6 +1,6 @@
 import ArgumentParser
 import VerticalsContract
-import VerticalsServiceKit
+import VerticalsClient
 
 /// The options of a CLI command that talks to a vertical's socket (`call`, `open`, `describe`,
 /// `log-level`, `login`, `logout`, `admin`, `backup`).

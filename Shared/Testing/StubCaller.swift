@@ -1,4 +1,5 @@
 import Synchronization
+import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire

@@ -1,5 +1,6 @@
 import GRDB
 import Logging
+import VerticalsClient
 import VerticalsServiceKit
 import VerticalsStorage
 
@@ -7,7 +8,7 @@ extension WorldParts {
     /// The parts of a unit test's World: an in-memory store migrated by `migrator` (or
     /// `database`, to share one store between two Worlds), the clock `clock`, ids from `newID`
     /// (`t1`, `t2`, … unless told), `caller` (a strict ``StubCaller`` stubbing nothing unless
-    /// told: any call fails the test), limited to `calls` (a ``DeclaredCaller``: a call the World
+    /// told: any call fails the test), limited to `calls` (a `DeclaredCaller`: a call the World
     /// does not declare fails the test as `permissionDenied`), and a logger labelled `label`.
     ///
     /// ```swift

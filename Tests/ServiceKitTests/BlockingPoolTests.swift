@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import Testing
+import VerticalsClient
 import VerticalsContract
 @testable import VerticalsServiceKit
 import VerticalsTesting

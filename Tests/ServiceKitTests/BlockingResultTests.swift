@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import Testing
+import VerticalsClient
 import VerticalsServiceKit
 
 /// ``BlockingResult``: the thread blocked in `wait` gets the value another thread sets.

@@ -1,4 +1,5 @@
 import Synchronization
+@testable import VerticalsClient
 import VerticalsTestSupport
 import Testing
 import VerticalsContract

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
 

@@ -1,4 +1,5 @@
 import Testing
+import VerticalsClient
 import VerticalsServiceKit
 
 /// One rule for where a daemon puts its socket and its state (``DaemonPaths``).

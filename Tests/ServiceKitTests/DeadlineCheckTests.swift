@@ -1,5 +1,6 @@
 import Testing
 
+import VerticalsClient
 @testable import VerticalsServiceKit
 
 /// The sweep behind ``DeadlineCheck``: which deadlines are due, and which one to watch next.

@@ -1,4 +1,5 @@
 import Synchronization
+import VerticalsClient
 import VerticalsTestSupport
 import Testing
 import VerticalsContract

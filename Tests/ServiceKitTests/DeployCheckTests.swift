@@ -1,4 +1,5 @@
 import Testing
+import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
 

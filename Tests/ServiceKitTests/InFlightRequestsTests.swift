@@ -1,5 +1,6 @@
 import Testing
 
+import VerticalsClient
 @testable import VerticalsServiceKit
 
 /// ``ServerConnection/InFlightRequests``: a connection's suspended requests by correlation id,

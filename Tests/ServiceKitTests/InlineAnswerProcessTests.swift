@@ -1,3 +1,4 @@
+import VerticalsClient
 import VerticalsTestSupport
 import Testing
 import VerticalsServiceKit

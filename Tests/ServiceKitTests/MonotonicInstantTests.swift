@@ -1,5 +1,6 @@
 import Testing
 
+import VerticalsClient
 @testable import VerticalsServiceKit
 
 /// The request path's clock reading: the same clock as `ContinuousClock`, arithmetic that

@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import VerticalsClient
 import VerticalsTestSupport
 import Testing
 import VerticalsContract

@@ -1,4 +1,5 @@
 import Glibc
+import VerticalsClient
 import VerticalsTestSupport
 import Testing
 import VerticalsContract

@@ -2,6 +2,7 @@ import GRDB
 import Glibc
 import Logging
 import Testing
+import VerticalsClient
 import VerticalsContract
 import VerticalsStorage
 import VerticalsTesting

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+@testable import VerticalsClient
 import VerticalsWire
 
 @testable import VerticalsServiceKit

@@ -1,5 +1,6 @@
 import Testing
 import Tracing
+import VerticalsClient
 import VerticalsWire
 
 @testable import VerticalsServiceKit

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+import VerticalsClient
 import VerticalsEventLoop
 
 @testable import VerticalsServiceKit

@@ -7,6 +7,7 @@ import IdentityService
 import NotificationsService
 import RecordsService
 import IOInterface  // IOInterface: checks the reference suite's World.calls against its manifest and consumer contracts
+import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
 @testable import VerticalsDeploy

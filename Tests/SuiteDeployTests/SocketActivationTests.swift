@@ -1,6 +1,7 @@
 import Glibc
 import IOInterface  // IOInterface: the reference suite under systemd-socket-activate, each vertical serving a real call
 import Testing
+import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit

@@ -1,5 +1,6 @@
 import IOInterface
 import Synchronization
+import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire

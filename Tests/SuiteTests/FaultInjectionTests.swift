@@ -1,6 +1,7 @@
 import Glibc
 import IOInterface
 import Testing
+import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit

@@ -1,5 +1,6 @@
 import Testing
 import Foundation
+import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsTesting

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit

@@ -2,6 +2,7 @@ import Foundation
 import IOInterface
 import Synchronization
 import Testing
+import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit

@@ -1,6 +1,7 @@
 import Glibc
 import IOInterface
 import Testing
+import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsTesting

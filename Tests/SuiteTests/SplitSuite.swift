@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import IOInterface
 import Testing
+import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit

@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import Glibc
+import VerticalsClient
 import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsTesting

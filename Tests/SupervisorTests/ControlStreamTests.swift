@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsSupervisor

@@ -1,6 +1,7 @@
 import GRDB
 import Glibc
 import Synchronization
+import VerticalsClient
 import VerticalsTestSupport
 import Testing
 import VerticalsContract

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import VerticalsClient
 import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsTesting

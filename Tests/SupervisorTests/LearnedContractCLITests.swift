@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import VerticalsClient
 import VerticalsTestSupport
 import Testing
 import VerticalsContract

@@ -1,4 +1,5 @@
 import Testing
+import VerticalsClient
 import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsSupervisorCommands

@@ -7,8 +7,8 @@
 //   vt-bench-call --startup          exits at once: the cost of starting this program
 import Glibc
 import IOInterface
+import VerticalsClient
 import VerticalsEventLoop
-import VerticalsServiceKit
 import VerticalsWire
 
 /// Writes `text` and a newline to standard error.

@@ -1,6 +1,6 @@
 import IOInterface
+import VerticalsClient
 import VerticalsContract
-import VerticalsServiceKit
 import VerticalsWire
 
 /// Every message type the suite puts on the wire, in a fixed order (so byte 0 of an input

@@ -1,5 +1,6 @@
 import IOInterface
 import Logging
+import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsStorage

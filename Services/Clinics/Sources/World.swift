@@ -1,6 +1,7 @@
 import GRDB
 import IOInterface
 import Logging
+import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsStorage

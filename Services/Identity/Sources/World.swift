@@ -3,6 +3,7 @@ import Glibc
 #endif
 import IOInterface
 import Logging
+import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsStorage

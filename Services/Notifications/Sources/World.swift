@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsStorage

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsManifest

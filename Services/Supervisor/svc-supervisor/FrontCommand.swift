@@ -1,6 +1,6 @@
 import ArgumentParser
 import VerticalsSupervisorCommands
-import VerticalsServiceKit
+import VerticalsContract
 
 /// The lean `svc-supervisor`: the commands that talk to a running suite, parsed and run in a
 /// program that links no manifest reader, store or Foundation, so a scripted `call` starts about
@@ -13,7 +13,7 @@ struct FrontCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "svc-supervisor",
         abstract: "Run and inspect a suite of Verticals daemons.",
-        version: "svc-supervisor \(DaemonArguments.suiteVersion)",
+        version: "svc-supervisor \(VerticalsVersion.current)",
         subcommands: FrontCommands.all)
 
     /// Whether this program runs the command line that starts with `first` itself.

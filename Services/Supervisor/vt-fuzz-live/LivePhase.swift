@@ -1,4 +1,5 @@
 import Glibc
+import VerticalsClient
 import VerticalsSupervisorCommands
 import VerticalsContract
 import VerticalsEventLoop

@@ -1,4 +1,5 @@
 import Glibc
+import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
 

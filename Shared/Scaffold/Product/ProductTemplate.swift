@@ -38,7 +38,7 @@ enum ProductTemplate {
                 name: "\#(p.typeName)ContractTests",
                 dependencies: [
                     "\#(p.interfaceModule)", verticalsProduct("VerticalsContract"), verticalsProduct("VerticalsContractTesting"),
-                    verticalsProduct("VerticalsServiceKit"),
+                    verticalsProduct("VerticalsClient"),
                 ],
                 path: "Tests/Contracts/Tests"
             ),
@@ -63,8 +63,8 @@ enum ProductTemplate {
         func vertical(_ name: String) -> [Target] {
             let library = "\(name)Service"
             let common: [Target.Dependency] = [
-                "\#(p.interfaceModule)", verticalsProduct("VerticalsServiceKit"), verticalsProduct("VerticalsContract"),
-                verticalsProduct("VerticalsWire"), verticalsProduct("VerticalsStorage"),
+                "\#(p.interfaceModule)", verticalsProduct("VerticalsServiceKit"), verticalsProduct("VerticalsClient"),
+                verticalsProduct("VerticalsContract"), verticalsProduct("VerticalsWire"), verticalsProduct("VerticalsStorage"),
             ]
             return [
                 .target(name: library, dependencies: common + [grdb], path: "Services/\(name)/Sources", swiftSettings: strict),
@@ -116,9 +116,9 @@ enum ProductTemplate {
         import Foundation
         import \#(p.interfaceModule)
         import Testing
+        import VerticalsClient
         import VerticalsContract
         import VerticalsContractTesting
-        import VerticalsServiceKit
 
         /// Today's contracts against the committed lock and golden fixtures (`Tests/Contracts`):
         /// a deployed peer never meets a breaking change, and the wire bytes stay what they were.

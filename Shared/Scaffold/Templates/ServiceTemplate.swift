@@ -10,7 +10,8 @@ enum ServiceTemplate {
             : calls.map(\.name).joined(separator: ", ")
                 + " (its `depends_on` in deploy/suite.toml), e.g.\n/// `try await caller.call(\(calls[0].typeName).<operation>, …)`."
         return #"""
-            \#(imports)import VerticalsServiceKit
+            \#(imports)import VerticalsClient
+            import VerticalsServiceKit
             import VerticalsStorage
 
             /// Everything \#(v.name)'s use cases depend on, built once: in `main.swift` by

@@ -1,3 +1,4 @@
+import VerticalsClient
 import VerticalsEventLoop
 
 /// What one admitted connection's caller may call, decided once when it is admitted: whether it
@@ -58,7 +59,7 @@ extension PeerAccess {
         // Admitted by a hand-written VERTICALS_ALLOWED_UIDS (someone the operator let in, not a
         // vertical): its entries under its user name or uid when the table has any, else every
         // operation that is not operator-only, as the allow-list said.
-        let user = Self.userName(of: peer.uid)
+        let user = AccountEntry.userName(of: peer.uid)
         let named = allowedOperations.flatMap { table -> Set<String>? in
             let entries = (user.flatMap { table[$0] } ?? []).union(table["\(peer.uid)"] ?? [])
             return entries.isEmpty ? nil : entries

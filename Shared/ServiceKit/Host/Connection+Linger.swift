@@ -1,3 +1,4 @@
+import VerticalsClient
 import VerticalsEventLoop
 
 extension Connection {

@@ -1,3 +1,4 @@
+import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsWire
@@ -44,7 +45,7 @@ public struct HostConfiguration: Sendable {
     /// The recorder the host's spans go to; nil: the host makes its own from ``tracing``.
     /// (``ServiceRuntime`` sets it, so spans outside requests reach the same ring.)
     public var traceRecorder: TraceRecorder?
-    /// What the daemon's client found its callees serving (``CalleeContracts``): `daemon.health`
+    /// What the daemon's client found its callees serving (`CalleeContracts`): `daemon.health`
     /// and `daemon.metrics` report it. ``ServiceRuntime`` sets it; nil: the daemon asks nothing.
     public var calleeContracts: CalleeContracts?
     /// The environment the configuration was read from (for `NOTIFY_SOCKET`, `WATCHDOG_USEC`).

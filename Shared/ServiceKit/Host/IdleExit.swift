@@ -1,4 +1,5 @@
 import Synchronization
+import VerticalsClient
 import VerticalsEventLoop
 
 /// `VERTICALS_IDLE_EXIT_SECONDS` (the manifest's `idle_exit`): the host exits once it has been

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
 
@@ -115,7 +116,7 @@ public struct PeerAccess: Sendable, Equatable {
         for entry in entries(environment[DaemonSettings.suiteUsers.name]) {
             guard let colon = entry.firstIndex(of: ":") else { continue }
             let user = String(entry[entry.index(after: colon)...])
-            if let uid = UInt32(user) ?? userID(named: user) { access.suiteServices[uid] = String(entry[..<colon]) }
+            if let uid = UInt32(user) ?? AccountEntry.userID(named: user) { access.suiteServices[uid] = String(entry[..<colon]) }
         }
         access.allowedPeers = Set(entries(environment[DaemonSettings.allowedPeers.name]))
         access.internalPeers = Set(entries(environment[DaemonSettings.internalPeers.name]))
@@ -135,7 +136,7 @@ public struct PeerAccess: Sendable, Equatable {
             access.allowedOperations = table
         }
         for entry in entries(environment[DaemonSettings.allowedGIDs.name]) {
-            if let gid = UInt32(entry) ?? groupID(named: entry) {
+            if let gid = UInt32(entry) ?? AccountEntry.groupID(named: entry) {
                 access.allowedGIDs.insert(gid)
             } else {
                 access.unresolved.append("VERTICALS_ALLOWED_GIDS: no group \"\(entry)\"")
@@ -182,7 +183,7 @@ public struct PeerAccess: Sendable, Equatable {
     /// is one of the suite's, else its user) and, for a vertical, the `depends_on` it lacks.
     public func refusal(of peer: PeerCredentials?, service: String) -> String {
         guard let peer else { return "a caller of unknown credentials may not call \(service)" }
-        let user = Self.userName(of: peer.uid).map { " (user \($0))" } ?? ""
+        let user = AccountEntry.userName(of: peer.uid).map { " (user \($0))" } ?? ""
         let who = "uid \(peer.uid)\(user) gid \(peer.gid)"
         if let caller = suiteServices[peer.uid] {
             return "\(who) is vertical \(caller), which does not declare \(service): "
@@ -196,7 +197,7 @@ public struct PeerAccess: Sendable, Equatable {
     public func callerName(_ peer: PeerCredentials?) -> String? {
         guard let peer else { return nil }
         if let vertical = suiteServices[peer.uid] { return "vertical \(vertical)" }
-        return Self.userName(of: peer.uid)
+        return AccountEntry.userName(of: peer.uid)
     }
 
     /// Why `peer` may not call internal `operation` of vertical `service`.
@@ -212,7 +213,7 @@ public struct PeerAccess: Sendable, Equatable {
     private mutating func uids(_ environment: [String: String], _ variable: String) -> Set<UInt32> {
         var uids: Set<UInt32> = []
         for entry in Self.entries(environment[variable]) {
-            if let uid = UInt32(entry) ?? Self.userID(named: entry) {
+            if let uid = UInt32(entry) ?? AccountEntry.userID(named: entry) {
                 uids.insert(uid)
             } else {
                 unresolved.append("\(variable): no user \"\(entry)\"")
@@ -224,19 +225,5 @@ public struct PeerAccess: Sendable, Equatable {
     private static func entries(_ text: String?) -> [String] {
         guard let text else { return [] }
         return text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
-    }
-
-    /// The uid of the user `name` (the password database), if there is one.
-    package static func userID(named name: String) -> UInt32? {
-        AccountEntry.find(passwd(), { getpwnam_r(name, &$0, &$1, $1.count, &$2) }) { $0.pw_uid }
-    }
-
-    /// The name of the user with `uid` (the password database), if there is one.
-    package static func userName(of uid: UInt32) -> String? {
-        AccountEntry.find(passwd(), { getpwuid_r(uid, &$0, &$1, $1.count, &$2) }) { $0.pw_name.map { String(cString: $0) } }
-    }
-
-    private static func groupID(named name: String) -> UInt32? {
-        AccountEntry.find(group(), { getgrnam_r(name, &$0, &$1, $1.count, &$2) }) { $0.gr_gid }
     }
 }

@@ -1,3 +1,4 @@
+import VerticalsClient
 import Logging
 import VerticalsContract
 import VerticalsEventLoop
@@ -11,7 +12,7 @@ import VerticalsEventLoop
 /// A class, not a struct: a request's context is copied several times on its way (into its
 /// task, its task-local, the handler), and a struct's copy retains each of its references
 /// (the logger's among them) where a class's retains one.
-public final class RequestContext: Sendable {
+public final class RequestContext: CallOrigin {
     /// `service.operation` being served.
     public let operation: String
     /// The caller's correlation id on its connection.
@@ -89,6 +90,7 @@ public final class RequestContext: Sendable {
         self.events = events
     }
 
-    /// The context of the request the current task serves, if any.
-    @TaskLocal public static var current: RequestContext?
+    /// The context of the request the current task serves, if any (`Serving/request`, which
+    /// the host binds while a handler runs).
+    public static var current: RequestContext? { Serving.request as? RequestContext }
 }

@@ -1,4 +1,5 @@
-/// Request deadlines: one ``DeadlineCheck`` per connection answers every request still in
+import VerticalsClient
+/// Request deadlines: one `DeadlineCheck` per connection answers every request still in
 /// flight at its deadline with `deadlineExceeded` and cancels its handler.
 extension ServerConnection {
     /// Makes sure request deadlines are checked by `deadline`.

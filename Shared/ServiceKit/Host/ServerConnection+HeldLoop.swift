@@ -1,4 +1,5 @@
 import Logging
+import VerticalsClient
 import VerticalsEventLoop
 
 // A handler routed with `onSync` runs on the loop thread: while it runs, no other connection on

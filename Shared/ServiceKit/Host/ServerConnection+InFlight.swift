@@ -1,3 +1,4 @@
+import VerticalsClient
 extension ServerConnection {
     /// The requests of a connection whose handlers suspended, by correlation id.
     ///
@@ -55,7 +56,7 @@ extension ServerConnection {
             for (id, entry) in others { body(id, entry) }
         }
 
-        /// Each filed request's id and deadline, for ``DeadlineCheck/sweep(_:)``.
+        /// Each filed request's id and deadline, for `DeadlineCheck/sweep(_:)`.
         var deadlines: [(UInt64, MonotonicInstant?)] {
             var all: [(UInt64, MonotonicInstant?)] = []
             forEach { id, entry in all.append((id, entry.deadline)) }

@@ -1,3 +1,4 @@
+import VerticalsClient
 import VerticalsWire
 
 /// A connection's timeouts, checked by the host's sweep (see `ServiceHost+Timeouts.swift`): the

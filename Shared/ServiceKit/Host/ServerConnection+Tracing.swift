@@ -1,5 +1,6 @@
 import Logging
 import Tracing
+import VerticalsClient
 import VerticalsWire
 
 extension ServerConnection {

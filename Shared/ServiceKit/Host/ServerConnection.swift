@@ -1,4 +1,5 @@
 import Logging
+import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsWire
@@ -157,7 +158,7 @@ final class ServerConnection: @unchecked Sendable {
         let frame: [UInt8]
         var failure: ErrorCode?
         do {
-            frame = try RequestContext.$current.withValue(request.context) {
+            frame = try Serving.$request.withValue(request.context) {
                 try answer(request.message, request.context)
             }
         } catch {
@@ -334,7 +335,7 @@ final class ServerConnection: @unchecked Sendable {
                     let frame: [UInt8]
                     var failure: ErrorCode?
                     do {
-                        frame = try await RequestContext.$current.withValue(request.context) {
+                        frame = try await Serving.$request.withValue(request.context) {
                             try await request.route(request.message, request.context)
                         }
                     } catch {

@@ -1,3 +1,4 @@
+import VerticalsClient
 import VerticalsEventLoop
 
 /// The connection timeouts of ``ConnectionLimits``, enforced by one timer that looks at every

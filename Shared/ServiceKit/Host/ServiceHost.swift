@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Logging
 import Synchronization
+import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsWire
@@ -175,7 +176,7 @@ public final class ServiceHost: @unchecked Sendable {
     }
 
     /// The numeric address of `VERTICALS_LISTEN`'s TCP endpoint when that is what the host will
-    /// serve (no inherited socket), checked against ``TransportSecurity`` first.
+    /// serve (no inherited socket), checked against `TransportSecurity` first.
     private func resolveConfiguredTCP() throws -> SocketEndpoint? {
         if let problem = configuration.listenProblem {
             throw ServiceError(.invalidInput, "VERTICALS_LISTEN: \(problem)")
@@ -425,7 +426,7 @@ public final class ServiceHost: @unchecked Sendable {
     }
 
     /// Mutual TLS on `listener` from `files`, looked at again whenever their folders change
-    /// (``TLSFileWatch``): rotated files serve new connections; established ones keep their session.
+    /// (`TLSFileWatch`): rotated files serve new connections; established ones keep their session.
     private func startTLS(_ listener: StreamListener, files: TLSFiles) throws {
         let reloader = TLSReloader(files: files, role: .server)
         let context: TLSContext

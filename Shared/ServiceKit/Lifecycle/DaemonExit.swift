@@ -1,4 +1,5 @@
 import Logging
+import VerticalsClient
 import VerticalsContract
 
 /// How a daemon's process ends, and the one place that maps it to an exit status (sysexits(3)).

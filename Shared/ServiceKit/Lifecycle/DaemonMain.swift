@@ -1,3 +1,4 @@
+import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
 
@@ -57,9 +58,9 @@ public enum DaemonMain {
 
     /// Runs vertical `name`'s daemon; `arguments` are the ones the daemon did not take itself
     /// (default: all after the program name). `describe` is what `--describe` prints (e.g.
-    /// ``BuildDescription/of(name:summary:operations:calls:)``); without it `--describe` is refused.
+    /// `BuildDescription/of(name:summary:operations:calls:)`); without it `--describe` is refused.
     /// With `calls`, the client asks each callee at connect whether it serves what they declare
-    /// (``CalleeContracts``).
+    /// (`CalleeContracts`).
     public static func run(
         name: String, summary: String = "", arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         describe: (() -> BuildDescription)? = nil, calls: Callees? = nil,

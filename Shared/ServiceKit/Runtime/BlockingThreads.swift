@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Synchronization
+import VerticalsClient
 
 /// Threads the framework owns for blocking work (``Offload``): started when work first needs
 /// one, up to ``limit``, each then parked on a semaphore until the next job. A parked thread

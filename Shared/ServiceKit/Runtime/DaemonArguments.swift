@@ -25,7 +25,7 @@ public enum DaemonArguments: Equatable, Sendable {
     /// the ENVIRONMENT reference is generated from.
     case printSettings
     /// Print the build's contract and what it was compiled against for the operations it calls
-    /// (``BuildDescription``, as JSON) and exit 0: what `svc-supervisor can-i-deploy` reads.
+    /// (`BuildDescription`, as JSON) and exit 0: what `svc-supervisor can-i-deploy` reads.
     case describe
 
     /// The suite's version, printed by `--version`: `VerticalsVersion/current`.

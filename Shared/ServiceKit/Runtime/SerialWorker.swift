@@ -1,3 +1,4 @@
+import VerticalsClient
 /// One framework-owned thread that runs blocking jobs in the order they were given: file work
 /// that must not stall the loop and must happen in sequence (the supervisor's log rotations).
 ///

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Logging
+import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsOTLP
@@ -38,7 +39,7 @@ public final class ServiceRuntime: Sendable {
 
     /// Creates the runtime of vertical `name` from `environment`. With `calls` (the World's
     /// `calls`), the client asks each callee on each new connection whether it serves what this
-    /// build was compiled against (``CalleeContracts``).
+    /// build was compiled against (`CalleeContracts`).
     public init(
         name: String, environment: [String: String] = ProcessEnvironment.current, checkOnly: Bool = false,
         calls: Callees? = nil
@@ -68,7 +69,7 @@ public final class ServiceRuntime: Sendable {
         Offload.configure(configuration.blockingWork)
         client = ServiceClient(
             loop: loop, sockets: configuration.socketDirectory, logger: Logger(label: "\(name).client"),
-            contracts: contracts)
+            contracts: contracts, tracing: configuration.tracing.enabled ? VerticalsCallTracing() : nil)
         background = BackgroundWork(loop: loop)
     }
 
@@ -172,7 +173,7 @@ public final class ServiceRuntime: Sendable {
         return .unhealthy("svc-\(name) --probe: unhealthy: \(failure)\n")
     }
 
-    /// The vertical's state directory, by ``DaemonPaths``' rule: `$STATE_DIRECTORY` (systemd,
+    /// The vertical's state directory, by `DaemonPaths`' rule: `$STATE_DIRECTORY` (systemd,
     /// svc-supervisor), else `$VERTICALS_RUN_DIR/state/<name>`, else `/var/lib/verticals/<name>`
     /// as root, else `.run/state/<name>`.
     public var stateDirectory: String {

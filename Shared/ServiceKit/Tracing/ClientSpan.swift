@@ -1,7 +1,8 @@
 import Tracing
+import VerticalsClient
 import VerticalsWire
 
-/// The client span of one call (``ServiceClient``): made only when the trace is sampled; an
+/// The client span of one call (`ServiceClient`): made only when the trace is sampled; an
 /// unsampled call costs no span, only the traceparent naming its parent (its request's span).
 enum ClientSpan {
     /// The traceparent to send and, when sampled, the call's span, child of `parent`.
@@ -27,5 +28,26 @@ enum ClientSpan {
             span.endRPC(error.code, requestBytes: requestBytes, responseBytes: nil)
         }
         span.end(atNanoseconds: SpanClock.epochNanoseconds(.now))
+    }
+}
+
+/// The runtime's `CallTracing`: a call's parent is the current ``ServiceContext``'s span (a use
+/// case's own `withSpan`), else the span of the request it serves.
+struct VerticalsCallTracing: CallTracing {
+    func startCall(
+        _ operation: String, service: String, origin: (any CallOrigin)?, at now: MonotonicInstant
+    ) -> (traceparent: String, span: (any CallSpan)?)? {
+        guard let parent = ServiceContext.current?.verticalsSpan ?? (origin as? RequestContext)?.spanParent else { return nil }
+        let (traceparent, span) = ClientSpan.start(operation, service: service, parent: parent, at: now)
+        return (traceparent, span.map(ClientCallSpan.init))
+    }
+}
+
+/// A sampled call's span (one reference: it fits an existential's inline buffer).
+struct ClientCallSpan: CallSpan {
+    let span: VerticalsSpan
+
+    func endCall(_ result: Result<Message, ServiceError>, requestBytes: Int) {
+        ClientSpan.end(span, result, requestBytes: requestBytes)
     }
 }

@@ -1,4 +1,5 @@
 import Tracing
+import VerticalsClient
 import VerticalsWire
 
 /// A finished span as a daemon keeps it (``SpanRing``) and exports it: where it sits in its

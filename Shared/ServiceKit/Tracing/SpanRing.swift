@@ -1,5 +1,6 @@
 import Synchronization
 import Tracing
+import VerticalsClient
 import VerticalsWire
 
 /// A daemon's recent spans, in a fixed ring (default 1024): the newest overwrite the oldest.

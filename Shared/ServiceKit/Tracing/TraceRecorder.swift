@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import Tracing
+import VerticalsClient
 import VerticalsWire
 
 /// Where a daemon's finished spans go: its ring (every server span, sampled or not) and, for

@@ -1,5 +1,6 @@
 import Synchronization
 import Tracing
+import VerticalsClient
 import VerticalsWire
 
 /// A span of a Verticals daemon, as swift-distributed-tracing sees it: server spans (one per

@@ -1,4 +1,5 @@
 import Tracing
+import VerticalsClient
 
 /// The swift-distributed-tracing `Tracer` of a Verticals daemon, bootstrapped once per process
 /// by ``ServiceRuntime`` (``TracingBootstrap``), so a use case adds a span of its own with the

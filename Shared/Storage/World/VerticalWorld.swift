@@ -1,5 +1,6 @@
 import GRDB
 import Logging
+import VerticalsClient
 import VerticalsServiceKit
 import VerticalsWire
 

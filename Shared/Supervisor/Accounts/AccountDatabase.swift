@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VerticalsClient
 import VerticalsServiceKit
 
 /// Users and groups as the system's account database (NSS: `/etc/passwd`, `/etc/group`) says.

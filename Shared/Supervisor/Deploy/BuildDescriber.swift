@@ -1,5 +1,6 @@
 import CSpawn
 import Glibc
+import VerticalsClient
 import VerticalsManifest
 import VerticalsServiceKit
 

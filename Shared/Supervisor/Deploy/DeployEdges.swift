@@ -1,4 +1,5 @@
 import Glibc
+import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire

@@ -1,4 +1,5 @@
 import TOMLKit
+import VerticalsClient
 import VerticalsManifest
 import VerticalsServiceKit
 import VerticalsSupervisorClient

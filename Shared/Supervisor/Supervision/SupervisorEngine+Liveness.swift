@@ -1,3 +1,4 @@
+import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire

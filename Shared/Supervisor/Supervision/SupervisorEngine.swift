@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Logging
+import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit

@@ -1,5 +1,5 @@
+import VerticalsClient
 import VerticalsContract
-import VerticalsServiceKit
 import VerticalsWire
 
 /// A vertical's contract as its running daemon describes it (`daemon.describe`): what the CLI

@@ -1,6 +1,6 @@
 #if canImport(Glibc)
 import Glibc
-import VerticalsServiceKit
+import VerticalsClient
 #endif
 
 /// A folder of generated files (`deploy/systemd`): writes what changed, each whole

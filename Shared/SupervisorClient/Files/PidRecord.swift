@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import VerticalsServiceKit
+import VerticalsClient
 
 /// What `<run>/pids/<name>` says about a running child: its pid, its process group and its
 /// start time (`/proc/<pid>/stat` field 22, clock ticks since boot), so that the next `up`

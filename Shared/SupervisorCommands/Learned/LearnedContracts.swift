@@ -1,5 +1,5 @@
 import VerticalsContract
-import VerticalsServiceKit
+import VerticalsClient
 import VerticalsSupervisorClient
 import VerticalsWire
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 import VerticalsContract
-import VerticalsServiceKit
+import VerticalsClient
 import VerticalsSupervisorClient
 
 /// What `operations` and `routes` list: each vertical asked (one named, or every one of the

@@ -1,6 +1,6 @@
 import Glibc
 import VerticalsContract
-import VerticalsServiceKit
+import VerticalsClient
 import VerticalsSupervisorClient
 
 /// Which vertical the CLI sends each kind of secret to (``SecretKind``): the manifest's

@@ -1,7 +1,7 @@
 import Glibc
 import Synchronization
 import VerticalsContract
-import VerticalsServiceKit
+import VerticalsClient
 import VerticalsSupervisorClient
 import VerticalsWire
 

@@ -1,5 +1,5 @@
 import Glibc
-import VerticalsServiceKit
+import VerticalsClient
 import VerticalsSupervisorClient
 
 /// The one listener check of every command that sends a credential (a password, a session

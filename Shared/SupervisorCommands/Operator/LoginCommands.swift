@@ -1,6 +1,6 @@
 import ArgumentParser
 import VerticalsContract
-import VerticalsServiceKit
+import VerticalsClient
 import VerticalsWire
 
 /// `svc-supervisor login VALUE…`: logs in through the operation marked `issuesSession` of the

@@ -1,6 +1,6 @@
 import ArgumentParser
 import VerticalsContract
-import VerticalsServiceKit
+import VerticalsClient
 import VerticalsWire
 
 /// `svc-supervisor password`: changes the logged-in account's password through the operation

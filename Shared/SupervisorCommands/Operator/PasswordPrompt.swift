@@ -1,5 +1,5 @@
 import Glibc
-import VerticalsServiceKit
+import VerticalsClient
 
 /// Reads a password: on a terminal, after a prompt with echo off (restored whatever happens);
 /// otherwise the first line of standard input, so scripts can pipe it in

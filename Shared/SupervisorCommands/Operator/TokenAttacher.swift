@@ -1,5 +1,5 @@
 import VerticalsContract
-import VerticalsServiceKit
+import VerticalsClient
 import VerticalsWire
 
 /// Puts the stored login's token into a call's JSON Input when the operation needs one and

@@ -1,9 +1,9 @@
 import Glibc
 import VerticalsEventLoop
-import VerticalsServiceKit
+import VerticalsClient
 
 /// Who the CLI sends a secret to (a password, a session token): the vertical it means, checked on
-/// the connection itself before the first byte (``CalleeCheck``).
+/// the connection itself before the first byte (`CalleeCheck`).
 ///
 /// - On a Unix socket, the listener's uid (`SO_PEERCRED`) must be root (the supervisor or systemd
 ///   bound the socket and handed it over), the CLI's own uid (a suite the user runs), or the
@@ -39,7 +39,7 @@ package enum TrustedCallee {
             let pid = supervised[service]
             // The daemon listens on the socket the supervisor handed it, so the kernel names the daemon.
             if let pid, pid > 0, credentials.pid == pid { return nil }
-            return "its socket is held by uid \(credentials.uid)\(PeerAccess.userName(of: credentials.uid).map { " (user \($0))" } ?? ""), "
+            return "its socket is held by uid \(credentials.uid)\(AccountEntry.userName(of: credentials.uid).map { " (user \($0))" } ?? ""), "
                 + "pid \(credentials.pid), where only \(allowed.described)"
                 + (pid.map { " or the supervisor's \(service) (pid \($0))" } ?? "") + " may hold it. It may have been planted "
                 + "where the CLI looks: nothing was sent. Point at the suite with --run-dir or --socket-dir"
@@ -58,7 +58,7 @@ package enum TrustedCallee {
         var names = ["root"]
         if euid != 0 { names.append("uid \(euid) (this user)") }
         let systemUser = "verticals-\(service)"
-        if let uid = PeerAccess.userID(named: systemUser) {
+        if let uid = AccountEntry.userID(named: systemUser) {
             uids.insert(uid)
             names.append("\(systemUser) (uid \(uid))")
         }

@@ -1,6 +1,6 @@
 import Glibc
 import VerticalsContract
-import VerticalsServiceKit
+import VerticalsClient
 import VerticalsWire
 
 /// Why a vertical did not answer, when a supervisor knows: a call to a failed or starting

@@ -1,6 +1,6 @@
 import VerticalsContract
 import VerticalsEventLoop
-import VerticalsServiceKit
+import VerticalsClient
 import VerticalsSupervisorClient
 import VerticalsWire
 

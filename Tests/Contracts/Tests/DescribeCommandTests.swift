@@ -1,6 +1,7 @@
 import Foundation
 import IOInterface
 import Testing
+import VerticalsClient
 import VerticalsContract
 import VerticalsContractTesting
 import VerticalsServiceKit

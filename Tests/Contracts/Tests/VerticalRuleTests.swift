@@ -81,6 +81,36 @@ struct VerticalRuleTests {
         #expect(problems.count == 4, "\(problems)")
     }
 
+    /// The lean programs call verticals through VerticalsClient; the daemon runtime, and the
+    /// metrics, tracing and OTLP libraries it links, stay out of them.
+    @Test func aLeanProgramReachingTheRuntimeOrTheObservabilityStack_isNamedWithThePath() {
+        let targets: [VerticalRule.Target] = [
+            VerticalRule.Target(name: "VerticalsClient", path: "Shared/Client", dependencies: []),
+            VerticalRule.Target(name: "VerticalsOTLP", path: "Shared/OTLP", dependencies: ["Tracing"]),
+            VerticalRule.Target(
+                name: "VerticalsServiceKit", path: "Shared/ServiceKit",
+                dependencies: ["VerticalsClient", "VerticalsOTLP", "Prometheus", "CoreMetrics"]),
+            VerticalRule.Target(
+                name: "VerticalsSupervisorClient", path: "Shared/SupervisorClient", dependencies: ["VerticalsServiceKit"]),
+            VerticalRule.Target(
+                name: "svc-supervisor", path: "Services/Supervisor/svc-supervisor", dependencies: ["VerticalsClient"]),
+            VerticalRule.Target(
+                name: "vt-settings", path: "Services/Supervisor/vt-settings", dependencies: ["VerticalsSupervisorClient"]),
+        ]
+        let graph = PackageGraph(
+            targets: targets, types: ["svc-supervisor": "executable", "vt-settings": "executable"],
+            products: [.init(name: "svc-supervisor", kind: "executable", targets: ["svc-supervisor"])])
+        let problems = FrameworkRule.violations(graph).filter { $0.contains("a lean program") }
+        for path in [
+            "vt-settings reaches VerticalsServiceKit through vt-settings → VerticalsSupervisorClient → VerticalsServiceKit",
+            "vt-settings reaches Prometheus through vt-settings → VerticalsSupervisorClient → VerticalsServiceKit → Prometheus",
+            "vt-settings reaches Tracing through vt-settings → VerticalsSupervisorClient → VerticalsServiceKit → VerticalsOTLP → Tracing",
+        ] {
+            #expect(problems.contains { $0.hasPrefix(path + ":") }, "\(problems)")
+        }
+        #expect(!problems.contains { $0.hasPrefix("svc-supervisor ") }, "\(problems)")
+    }
+
     @Test func aShippedProgramReachingATestingLibrary_isNamedWithThePath() {
         let targets = [
             VerticalRule.Target(name: "VerticalsContractTesting", path: "Shared/ContractTesting", dependencies: []),

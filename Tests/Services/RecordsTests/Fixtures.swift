@@ -1,6 +1,7 @@
 import IOInterface
 import SessionsTesting
 import Testing
+import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
 

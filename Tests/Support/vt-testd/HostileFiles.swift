@@ -15,6 +15,7 @@
 //   upgrade-backup=PATH  once its store is open (VT_TESTD_MIGRATIONS), tells the supervisor over
 //                        NOTIFY_SOCKET that it backed the store up as PATH, a file it did not write.
 import Glibc
+import VerticalsClient
 import VerticalsStorage
 import VerticalsContract
 import VerticalsServiceKit

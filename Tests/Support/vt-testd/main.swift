@@ -13,6 +13,7 @@
 import GRDB
 import Glibc
 import Synchronization
+import VerticalsClient
 import VerticalsTestSupport
 import VerticalsContract
 import VerticalsServiceKit

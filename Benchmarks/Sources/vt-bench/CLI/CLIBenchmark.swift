@@ -89,6 +89,23 @@ struct CLIBenchmark {
         report.add(
             "cli", "first call, cold cache: describe + call (n=\(samples))", unit: "ms", ours: cold,
             baselineName: "warm cache", baseline: warm, ratioName: "cold/warm")
+        // What each lean program weighs: it links the calling part (VerticalsClient) and not the
+        // daemon runtime, metrics, tracing or OTLP; the engine links everything.
+        if let engine = Self.mebibytes(of: "\(settings.binDirectory)/svc-supervisor-engine") {
+            for program in ["svc-supervisor", "vt-settings"] {
+                guard let size = Self.mebibytes(of: "\(settings.binDirectory)/\(program)") else { continue }
+                report.add(
+                    "cli", "program size: \(program)", unit: "MiB", ours: [size], baselineName: "svc-supervisor-engine",
+                    baseline: [engine], ratioName: "\(program)/engine")
+            }
+        }
+    }
+
+    /// The size of the file at `path` in MiB, if it is there.
+    static func mebibytes(of path: String) -> Double? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return Double(status.st_size) / 1_048_576
     }
 
     /// Runs `command` to its end with standard output in `output`; what it printed and how long it took.

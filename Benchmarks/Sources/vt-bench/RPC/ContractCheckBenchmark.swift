@@ -1,5 +1,6 @@
 import Foundation
 import Histogram
+import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire

@@ -1,6 +1,7 @@
 import Foundation
 import IOInterface
 import Synchronization
+import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit

@@ -1,4 +1,5 @@
 import IOInterface
+import VerticalsClient
 import VerticalsEventLoop
 import VerticalsServiceKit
 

@@ -2,6 +2,7 @@ import AppointmentsService
 import Foundation
 import IOInterface
 import Synchronization
+import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit

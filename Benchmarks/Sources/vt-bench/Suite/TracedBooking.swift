@@ -1,4 +1,5 @@
 import Foundation
+import VerticalsClient
 import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsWire

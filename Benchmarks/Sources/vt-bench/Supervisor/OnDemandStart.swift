@@ -1,5 +1,6 @@
 import Foundation
 import IOInterface
+import VerticalsClient
 import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsSupervisor

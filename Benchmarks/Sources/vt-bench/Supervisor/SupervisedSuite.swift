@@ -1,5 +1,6 @@
 import Foundation
 import IOInterface
+import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsServiceKit

@@ -1,3 +1,4 @@
+import VerticalsClient
 import VerticalsSupervisorCommands
 import ArgumentParser
 import Glibc

@@ -1,4 +1,5 @@
 import Synchronization
+import VerticalsClient
 import VerticalsContract
 import VerticalsWire
 
@@ -8,7 +9,7 @@ extension Builtins {
     static let contractCheckLimit = 1024
 
     /// Serves `daemon.contractCheck`: the fingerprint of the operations asked about as this
-    /// daemon serves them (``ContractFingerprint``), and their description when the caller's
+    /// daemon serves them (`ContractFingerprint`), and their description when the caller's
     /// fingerprint differs. Answered on the loop (`onSync`); the fingerprint of each set asked
     /// about is kept, so a suite's callers, which ask about the same few sets on every new
     /// connection, cost one table lookup after the first.

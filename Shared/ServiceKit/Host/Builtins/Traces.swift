@@ -1,4 +1,5 @@
 import Tracing
+import VerticalsClient
 import VerticalsContract
 import VerticalsWire
 

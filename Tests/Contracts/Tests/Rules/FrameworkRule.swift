@@ -4,8 +4,8 @@ import VerticalsContractTesting
 /// framework target reaches the reference suite (its contracts in IOInterface, its verticals'
 /// code, its session check), directly or through other targets, so a product built on the
 /// framework compiles none of it; and the runtime (``runtime``) reaches no database library,
-/// which a vertical opts into with VerticalsStorage; the lean `svc-supervisor` reaches no
-/// TOML reader, store, engine or observability stack (``heavyForLean``); and the modules that
+/// which a vertical opts into with VerticalsStorage; the lean programs (``leanPrograms``) reach no
+/// TOML reader, store, engine, daemon runtime or observability stack (``heavyForLean``); and the modules that
 /// describe a suite without running it (``describers``) reach none of ``heavyForDescribers``;
 /// and no shipped program (``shippedPrograms(_:)``) links a testing library.
 ///
@@ -74,14 +74,17 @@ enum FrameworkRule {
     /// `ServiceGroup` links, through VerticalsServiceLifecycle.
     static let ecosystemLifecycle: Set<String> = ["ServiceLifecycle"]
 
-    /// The program a script runs for every call, which must load fast: it reaches none of
+    /// The programs that must load fast and stay small: `svc-supervisor`, which a script runs for
+    /// every call, and `vt-settings`, which prints the settings reference. They reach none of
     /// ``heavyForLean`` (svc-supervisor-engine does what needs them).
-    static let leanProgram = "svc-supervisor"
+    static let leanPrograms = ["svc-supervisor", "vt-settings"]
 
-    /// What the lean program must not reach: the manifest's TOML reader (which brings Foundation
-    /// and ICU), SQLite, and the targets that link them.
+    /// What a lean program must not reach: the manifest's TOML reader (which brings Foundation
+    /// and ICU), SQLite, the daemon runtime, the metrics and tracing libraries and the OTLP
+    /// exporter, and the targets that link them. Calling a vertical needs VerticalsClient alone.
     static let heavyForLean: Set<String> = [
         "TOMLKit", "GRDB", "GRDBSQLite", "VerticalsStorage", "VerticalsSupervisor", "VerticalsScaffold",
+        "VerticalsServiceKit", "Prometheus", "CoreMetrics", "Tracing", "VerticalsOTLP",
     ]
 
     /// The programs `make install` ships in `graph`: the supervisor's and the verticals' daemons,
@@ -151,11 +154,11 @@ enum FrameworkRule {
                         + "only a daemon that joins a ServiceGroup links it, through VerticalsServiceLifecycle")
             }
         }
-        if let lean = byName[leanProgram] {
+        for lean in leanPrograms.compactMap({ byName[$0] }) {
             for (name, path) in paths(from: lean, to: heavyForLean, byName) {
                 problems.append(
                     "\(lean.name) reaches \(name) through \(path): "
-                        + "the program every scripted call starts must not load it (svc-supervisor-engine does)")
+                        + "a lean program must not load it (svc-supervisor-engine does)")
             }
         }
         for program in shippedPrograms(graph) {

@@ -1,6 +1,7 @@
 import IOInterface
 import Logging
 import Synchronization
+import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsWire

@@ -5,7 +5,7 @@ import Synchronization
 
 /// A value a task hands to a thread blocked waiting for it: how a daemon's synchronous `main`
 /// waits for its services, which run on the loop, without an async `main` (whose top-level
-/// `await`s hop to libdispatch's queues; see ``DaemonMain/runOnLoop(_:_:)``).
+/// `await`s hop to libdispatch's queues; see `DaemonMain/runOnLoop(_:_:)`).
 ///
 /// ```swift
 /// let finished = BlockingResult<Int32>()

@@ -56,7 +56,7 @@ public struct MonotonicInstant: Sendable, Hashable, Comparable {
 
 extension Duration {
     /// This duration in whole nanoseconds, saturating at `Int64`'s range (about 292 years).
-    var wholeNanoseconds: Int64 {
+    package var wholeNanoseconds: Int64 {
         let (seconds, attoseconds) = components
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         guard !overflow else { return seconds < 0 ? .min : .max }

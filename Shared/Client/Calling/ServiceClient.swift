@@ -1,6 +1,5 @@
 import Logging
 import Synchronization
-import Tracing
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsWire
@@ -18,8 +17,9 @@ import VerticalsWire
 /// let principal = try await client.call(Identity.authenticate, .init(token: token))
 /// ```
 ///
-/// Deadlines: a call made while serving a request (``RequestContext/current``) carries that
-/// request's remaining deadline, never a fresh one; `timeout` can only shorten it.
+/// Deadlines: a call made while serving a request (``Serving/request``) carries that
+/// request's remaining deadline, never a fresh one; `timeout` can only shorten it. Spans: a
+/// client given a ``CallTracing`` (a daemon's runtime gives its own) makes one per sampled call.
 public final class ServiceClient: Sendable {
     /// The loop the connections live on.
     public let loop: EventLoop
@@ -34,6 +34,7 @@ public final class ServiceClient: Sendable {
     private let requestSize = FrameSizeHint()
     // Loop-confined state lives in `channels`, touched only on `loop` (see PeerChannel).
     private let channels: ChannelTable
+    private let tracing: (any CallTracing)?
 
     /// What this client's builds were compiled against, asked about on each new connection; nil
     /// when it asks nothing (a tool that calls by name, like `svc-supervisor call`).
@@ -44,13 +45,15 @@ public final class ServiceClient: Sendable {
     /// `permissionDenied`, naming why. With `contracts`, each new connection to a callee they
     /// describe begins with `daemon.contractCheck`, and the operations it refuses fail at once
     /// (``CalleeContracts``). Its connections read whatever they have queued: `options`'
-    /// `pausesReadingPastHighWater` is a server's guard, and a client's is turned off.
+    /// `pausesReadingPastHighWater` is a server's guard, and a client's is turned off. With
+    /// `tracing`, each call made in a trace sends its own span's traceparent.
     public init(
         loop: EventLoop, sockets: SocketDirectory, defaultTimeout: Duration = .seconds(5),
         options: ConnectionOptions = ConnectionOptions(), logger: Logger = Logger(label: "client"),
-        calleeCheck: CalleeCheck? = nil, contracts: CalleeContracts? = nil
+        calleeCheck: CalleeCheck? = nil, contracts: CalleeContracts? = nil, tracing: (any CallTracing)? = nil
     ) {
         self.contracts = contracts
+        self.tracing = tracing
         self.loop = loop
         self.sockets = sockets
         self.defaultTimeout = defaultTimeout
@@ -116,7 +119,7 @@ public final class ServiceClient: Sendable {
         frame: @Sendable (Envelope) -> [UInt8]
     ) async throws(ServiceError) -> Message {
         let now = MonotonicInstant.now  // one clock read for the deadline, its check and its wire form
-        let served = RequestContext.current
+        let served = Serving.request
         // A stream has no deadline of its own unless given one (it may follow for ever): it sends
         // none, and its call waits "for ever" (a century) unless a served request's deadline is earlier.
         let unbounded = onEvent != nil && timeout == nil
@@ -129,9 +132,11 @@ public final class ServiceClient: Sendable {
         let id = nextCorrelationID.wrappingAdd(1, ordering: .relaxed).oldValue
         // The call's place in its trace: a client span when sampled, else the parent's ids passed on.
         var traceparent = given ?? served?.traceparent
-        var span: VerticalsSpan?
-        if given == nil, kind == .request, let parent = ServiceContext.current?.verticalsSpan ?? served?.spanParent {
-            (traceparent, span) = ClientSpan.start(operation, service: service, parent: parent, at: now)
+        var span: (any CallSpan)?
+        if given == nil, kind == .request, let tracing,
+            let started = tracing.startCall(operation, service: service, origin: served, at: now)
+        {
+            (traceparent, span) = started
         }
         let envelope = Envelope(
             kind: kind, correlationID: id, operation: operation,
@@ -165,7 +170,7 @@ public final class ServiceClient: Sendable {
         } onCancel: {
             loop.execute { channels.channel(for: service).cancel(id) }
         }
-        if let span { ClientSpan.end(span, result, requestBytes: bytes.count) }
+        span?.endCall(result, requestBytes: bytes.count)
         return try result.get()
     }
 }

@@ -71,9 +71,9 @@ public struct TraceIdentity: Sendable, Hashable {
 }
 
 /// Lowercase hexadecimal for trace ids (no Foundation).
-enum Hex {
+package enum Hex {
     /// `value` as 16 hex digits.
-    static func word(_ value: UInt64) -> String {
+    package static func word(_ value: UInt64) -> String {
         String(unsafeUninitializedCapacity: 16) { buffer in
             write(value, into: buffer, at: 0)
             return 16
@@ -81,7 +81,7 @@ enum Hex {
     }
 
     /// Writes `value` as 16 hex digits into `buffer` from `start`.
-    static func write(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+    package static func write(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
         for index in 0..<16 {
             let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xf
             buffer[start + index] = nibble < 10 ? 0x30 + nibble : 0x61 + nibble - 10
@@ -89,7 +89,7 @@ enum Hex {
     }
 
     /// The number `count` hex digits (≤ 16) at `start` spell, or nil if one is not a lowercase hex digit.
-    static func value(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> UInt64? {
+    package static func value(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> UInt64? {
         var value: UInt64 = 0
         for byte in bytes[start..<start + count] {
             let digit: UInt8
@@ -104,7 +104,7 @@ enum Hex {
     }
 
     /// Parses 32 (trace id) or 16 (span id) hex digits; nil otherwise.
-    static func traceID(_ text: String) -> (high: UInt64, low: UInt64)? {
+    package static func traceID(_ text: String) -> (high: UInt64, low: UInt64)? {
         var text = text.lowercased()
         return text.withUTF8 { bytes in
             guard bytes.count == 32, let high = value(bytes, 0, 16), let low = value(bytes, 16, 16) else { return nil }

@@ -8,19 +8,19 @@ import VerticalsEventLoop
 /// for its listener, at each new connection for its client. A change that does not load (a key
 /// written before its certificate, say) keeps the previous context until the files agree.
 /// Loop-confined, like its owner.
-final class TLSReloader {
-    let files: TLSFiles
-    let role: TLSContext.Role
+package final class TLSReloader {
+    package let files: TLSFiles
+    package let role: TLSContext.Role
     private var context: TLSContext?
     private var signature: [Int] = []
 
-    init(files: TLSFiles, role: TLSContext.Role) {
+    package init(files: TLSFiles, role: TLSContext.Role) {
         self.files = files
         self.role = role
     }
 
     /// The context for the files as they are now; `changed` is true when it was made again.
-    func current() throws(TLSError) -> (context: TLSContext, changed: Bool) {
+    package func current() throws(TLSError) -> (context: TLSContext, changed: Bool) {
         let now = Self.signature(of: [files.certificate, files.key, files.authority])
         if let context, now == signature { return (context, false) }
         do {
@@ -35,7 +35,7 @@ final class TLSReloader {
     }
 
     /// Inode, size and modification time of each file: what a rotation (rename or rewrite) changes.
-    static func signature(of paths: [String]) -> [Int] {
+    package static func signature(of paths: [String]) -> [Int] {
         paths.flatMap { path -> [Int] in
             var info = stat()
             guard stat(path, &info) == 0 else { return [-1] }

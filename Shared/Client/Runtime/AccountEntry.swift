@@ -23,4 +23,19 @@ package enum AccountEntry {
         guard call(&entry, &buffer, &result) == 0, result != nil else { return nil }
         return read(entry)
     }
+
+    /// The uid of the user `name` (the password database), if there is one.
+    package static func userID(named name: String) -> UInt32? {
+        find(passwd(), { getpwnam_r(name, &$0, &$1, $1.count, &$2) }) { $0.pw_uid }
+    }
+
+    /// The name of the user with `uid` (the password database), if there is one.
+    package static func userName(of uid: UInt32) -> String? {
+        find(passwd(), { getpwuid_r(uid, &$0, &$1, $1.count, &$2) }) { $0.pw_name.map { String(cString: $0) } }
+    }
+
+    /// The gid of the group `name` (the group database), if there is one.
+    package static func groupID(named name: String) -> UInt32? {
+        find(group(), { getgrnam_r(name, &$0, &$1, $1.count, &$2) }) { $0.gr_gid }
+    }
 }

@@ -13,16 +13,16 @@ import VerticalsEventLoop
 /// Both the folder a path names and the folder its symlinks resolve to are watched: a
 /// Kubernetes Secret volume swaps its `..data` link in the first, a link into another folder
 /// changes in the second. Loop-confined, like its owner.
-final class TLSFileWatch {
+package final class TLSFileWatch {
     private var watches: [FileWatch] = []
     private var timer: LoopTimer?
 
     /// How the files are watched, for the start-up log.
-    let description: String
+    package let description: String
 
     /// Starts watching `files`; `onChange` runs on `loop`'s thread, maybe more than once per
     /// rotation (the owner's look decides whether anything changed).
-    init(files: TLSFiles, environment: [String: String], loop: EventLoop, onChange: @escaping () -> Void) {
+    package init(files: TLSFiles, environment: [String: String], loop: EventLoop, onChange: @escaping () -> Void) {
         if let seconds = environment[DaemonSettings.tlsReloadSeconds.name].flatMap(Double.init) {
             let timer = Self.timer(every: seconds, loop: loop, onChange: onChange)
             self.timer = timer
@@ -51,7 +51,7 @@ final class TLSFileWatch {
     }
 
     /// Stops watching. Idempotent.
-    func close() {
+    package func close() {
         for watch in watches { watch.close() }
         watches.removeAll()
         timer?.close()
@@ -66,7 +66,7 @@ final class TLSFileWatch {
     }
 
     /// The distinct folders holding `paths`, as named and as their symlinks resolve.
-    static func folders(of paths: [String]) -> [String] {
+    package static func folders(of paths: [String]) -> [String] {
         var folders: [String] = []
         for path in paths {
             var candidates = [folder(of: path)]

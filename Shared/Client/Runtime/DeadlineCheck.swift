@@ -15,12 +15,14 @@
 /// ```
 ///
 /// Loop-confined, as its ``TimerQueue`` is.
-struct DeadlineCheck {
+package struct DeadlineCheck {
     private var entry: TimerQueue.Handle?
     private var armedFor: MonotonicInstant?
 
+    package init() {}
+
     /// Makes sure `check` runs by `deadline`: schedules it unless a check already comes no later.
-    mutating func watch(_ deadline: MonotonicInstant, on timers: TimerQueue, _ check: @escaping () -> Void) {
+    package mutating func watch(_ deadline: MonotonicInstant, on timers: TimerQueue, _ check: @escaping () -> Void) {
         if let armedFor, armedFor <= deadline { return }
         if let entry { timers.cancel(entry) }
         armedFor = deadline
@@ -28,20 +30,20 @@ struct DeadlineCheck {
     }
 
     /// Forgets the entry that just fired; call first thing in the check.
-    mutating func fired() {
+    package mutating func fired() {
         entry = nil
         armedFor = nil
     }
 
     /// Drops the pending check (the owner closed).
-    mutating func cancel(_ timers: TimerQueue) {
+    package mutating func cancel(_ timers: TimerQueue) {
         if let entry { timers.cancel(entry) }
         fired()
     }
 
     /// The keys whose deadline is due now — within the 1 ms granularity of ``TimerQueue``, as its
     /// own entries are — and the earliest deadline of the others, to watch next.
-    static func sweep<Key>(
+    package static func sweep<Key>(
         _ deadlines: some Sequence<(Key, MonotonicInstant?)>
     ) -> (due: [Key], next: MonotonicInstant?) {
         let now = MonotonicInstant.now + .milliseconds(1)

@@ -10,10 +10,10 @@ import VerticalsEventLoop
 /// one clears its action, with no hashing, and a daemon's first request makes no dictionary
 /// keyed by `UInt64`, whose storage's first instantiation in a process has the Swift runtime
 /// look `UInt64: Hashable` up in every conformance record of the binary.
-final class TimerQueue {
+package final class TimerQueue {
     /// A scheduled action, from ``TimerQueue/schedule(at:_:)``: hand it to ``TimerQueue/cancel(_:)``
     /// to forget it. Loop-confined, as its queue.
-    final class Handle {
+    package final class Handle {
         /// Nil once it ran or was cancelled.
         fileprivate var action: (() -> Void)?
 
@@ -34,13 +34,13 @@ final class TimerQueue {
     private var pending = 0
     private var armedFor: MonotonicInstant?
 
-    init(loop: EventLoop) {
+    package init(loop: EventLoop) {
         self.loop = loop
     }
 
     /// Runs `action` on the loop at `deadline` unless cancelled first; returns a handle for ``cancel(_:)``.
     @discardableResult
-    func schedule(at deadline: MonotonicInstant, _ action: @escaping () -> Void) -> Handle {
+    package func schedule(at deadline: MonotonicInstant, _ action: @escaping () -> Void) -> Handle {
         loop.preconditionInEventLoop()
         let handle = Handle(action)
         pending += 1
@@ -50,7 +50,7 @@ final class TimerQueue {
     }
 
     /// Forgets a scheduled action (lazily: its heap entry is skipped when it comes up).
-    func cancel(_ handle: Handle) {
+    package func cancel(_ handle: Handle) {
         guard handle.action != nil else { return }
         handle.action = nil
         pending -= 1
@@ -62,7 +62,7 @@ final class TimerQueue {
     }
 
     /// Stops the timer for good.
-    func close() {
+    package func close() {
         for entry in heap { entry.handle.action = nil }
         pending = 0
         heap.removeAll()
