@@ -336,7 +336,7 @@ let package = Package(
         ),
         // `vt-settings`: the ENVIRONMENT reference, printed from the settings declarations (scripts/reference.sh).
         .executableTarget(
-            name: "vt-settings", dependencies: ["VerticalsSupervisorClient", "VerticalsContract"],
+            name: "vt-settings", dependencies: ["VerticalsContract"],
             path: "Services/Supervisor/vt-settings", swiftSettings: strict
         ),
         // The exec shim: what uv_spawn cannot do between fork and exec (setsid, PDEATHSIG, rlimits, LISTEN_PID).

@@ -1,4 +1,5 @@
 import Glibc
+import VerticalsContract
 import VerticalsEventLoop
 import VerticalsSupervisorClient
 
