@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "VerticalsEventLoop", targets: ["VerticalsEventLoop"]),
         .library(name: "VerticalsContract", targets: ["VerticalsContract"]),
         .library(name: "VerticalsClient", targets: ["VerticalsClient"]),
+        .library(name: "VerticalsObservability", targets: ["VerticalsObservability"]),
         .library(name: "VerticalsServiceKit", targets: ["VerticalsServiceKit"]),
         // Spans to an OpenTelemetry collector over OTLP/HTTP, apart from the request path; the
         // runtime starts it when `OTEL_EXPORTER_OTLP_ENDPOINT` names a collector.
@@ -152,14 +153,27 @@ let package = Package(
             path: "Shared/Client",
             swiftSettings: strict
         ),
+        // What a daemon tells its operator: the host's metrics (Prometheus), the spans it records and
+        // exports (swift-distributed-tracing, OTLP) and the log wiring. It reads the served request's
+        // trace through `Serving.request`, so it needs no host.
         .target(
-            name: "VerticalsServiceKit",
-            // No database: a store is a `VerticalStore` that VerticalsStorage (or another library) provides.
+            name: "VerticalsObservability",
             dependencies: [
                 "VerticalsClient", "VerticalsEventLoop", "VerticalsWire", "VerticalsContract", "VerticalsOTLP",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            path: "Shared/Observability",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "VerticalsServiceKit",
+            // No database: a store is a `VerticalStore` that VerticalsStorage (or another library) provides.
+            dependencies: [
+                "VerticalsClient", "VerticalsObservability", "VerticalsEventLoop", "VerticalsWire", "VerticalsContract",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Shared/ServiceKit",
@@ -328,8 +342,8 @@ let package = Package(
                 // No IOInterface: the CLI learns each vertical's contract from the daemon (daemon.describe).
                 "VerticalsSupervisorCommands", "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold",
                 "VerticalsCertificates", "VerticalsManifest", "VerticalsDeploy",
-                "VerticalsServiceKit", "VerticalsClient", "VerticalsContract", "VerticalsStorage", "VerticalsEventLoop",
-                "VerticalsWire", "CFrameworkDefaults", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "VerticalsServiceKit", "VerticalsObservability", "VerticalsClient", "VerticalsContract", "VerticalsStorage",
+                "VerticalsEventLoop", "VerticalsWire", "CFrameworkDefaults", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/Supervisor/svc-supervisor-engine",
             swiftSettings: strict
@@ -421,7 +435,8 @@ let package = Package(
         .testTarget(
             name: "ServiceKitTests",
             dependencies: [
-                "VerticalsServiceKit", "VerticalsClient", "VerticalsContract", "VerticalsWire", "VerticalsEventLoop", "VerticalsStorage",
+                "VerticalsServiceKit", "VerticalsObservability", "VerticalsClient", "VerticalsContract", "VerticalsWire",
+                "VerticalsEventLoop", "VerticalsStorage",
                 grdb, "VerticalsTestSupport", "VerticalsTesting", "vt-testd", "vt-lifecycled", logging,
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],

@@ -1,6 +1,7 @@
 import Testing
 
 import VerticalsClient
+@testable import VerticalsObservability
 @testable import VerticalsServiceKit
 
 /// ``ServerConnection/InFlightRequests``: a connection's suspended requests by correlation id,

@@ -7,6 +7,7 @@ import VerticalsContract
 import VerticalsStorage
 import VerticalsTesting
 import VerticalsWire
+@testable import VerticalsObservability
 @testable import VerticalsServiceKit
 
 /// `daemon.setLogLevel` and `daemon.backup`, served in-process through the router the host

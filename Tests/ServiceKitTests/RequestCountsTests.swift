@@ -1,6 +1,7 @@
 import Testing
 import VerticalsWire
 
+@testable import VerticalsObservability
 @testable import VerticalsServiceKit
 
 /// The per-loop request counts behind `daemon.metrics`: the histogram's buckets and sums, the

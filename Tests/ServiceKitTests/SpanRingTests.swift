@@ -3,6 +3,7 @@ import Tracing
 import VerticalsClient
 import VerticalsWire
 
+@testable import VerticalsObservability
 @testable import VerticalsServiceKit
 
 /// The ring of recent spans reuses its slots: a span written over one that had a code, a

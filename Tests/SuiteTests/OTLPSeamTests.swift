@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import VerticalsTesting
 
-/// The OTLP exporter stands apart from the request path: VerticalsOTLP links no runtime, and in
-/// VerticalsServiceKit only the runtime that wires it (``ServiceRuntime`` and its one seam file)
-/// imports it; the host, router, client and tracing code see `SpanExporting` alone.
+/// The OTLP exporter stands apart from the request path: VerticalsOTLP links no runtime, only
+/// VerticalsObservability's one seam file imports it, and the host, router, client and the rest of
+/// tracing see `SpanExporting` alone.
 struct OTLPSeamTests {
     /// The files of the module in `folder` (relative to the package root) whose code imports `module`.
     static func importers(of module: String, under folder: String) -> [String] {
@@ -15,11 +15,10 @@ struct OTLPSeamTests {
         }.sorted()
     }
 
-    @Test func onlyTheRuntimeImportsVerticalsOTLP_andItImportsNoRuntime() {
-        #expect(Self.importers(of: "VerticalsOTLP", under: "Shared/ServiceKit") == [
-            "Runtime/OTLPExport.swift", "Runtime/ServiceRuntime.swift",
-        ])
-        for module in ["VerticalsServiceKit", "VerticalsEventLoop", "VerticalsStorage"] {
+    @Test func onlyTheSeamFileImportsVerticalsOTLP_andItImportsNoRuntime() {
+        #expect(Self.importers(of: "VerticalsOTLP", under: "Shared/Observability") == ["Tracing/OTLPExport.swift"])
+        #expect(Self.importers(of: "VerticalsOTLP", under: "Shared/ServiceKit") == [])
+        for module in ["VerticalsServiceKit", "VerticalsObservability", "VerticalsEventLoop", "VerticalsStorage"] {
             #expect(Self.importers(of: module, under: "Shared/OTLP") == [], "VerticalsOTLP imports \(module)")
         }
         // The scan reads what it should: the exporter's own files import what they use.

@@ -1,11 +1,12 @@
-import VerticalsClient
-import VerticalsSupervisorCommands
 import ArgumentParser
 import Glibc
+import VerticalsClient
 import VerticalsContract
+import VerticalsObservability
 import VerticalsServiceKit
 import VerticalsSupervisor
 import VerticalsSupervisorClient
+import VerticalsSupervisorCommands
 
 /// `svc-supervisor up [--manifest deploy/suite.toml] [--run-dir .run]`: the daemon, in the foreground.
 ///

@@ -1,6 +1,7 @@
 import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
+import VerticalsObservability
 import VerticalsWire
 
 /// How a vertical's host serves: its name, where it listens, and its limits.
@@ -40,7 +41,7 @@ public struct HostConfiguration: Sendable {
     /// ``drainTimeout`` unless `VERTICALS_DRAIN_SECONDS` says otherwise (what exports add to a grace period).
     public static let defaultDrainTimeout: Duration = DaemonEnvironment.defaultDrainTimeout
     /// Whether the host traces and at what ratio it samples the traces it starts
-    /// (`VERTICALS_TRACING`, `VERTICALS_TRACE_SAMPLE_RATIO`; see ``TraceSampling``).
+    /// (`VERTICALS_TRACING`, `VERTICALS_TRACE_SAMPLE_RATIO`; see `TraceSampling`).
     public var tracing = TraceSampling()
     /// The recorder the host's spans go to; nil: the host makes its own from ``tracing``.
     /// (``ServiceRuntime`` sets it, so spans outside requests reach the same ring.)

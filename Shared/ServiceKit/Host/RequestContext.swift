@@ -1,7 +1,8 @@
-import VerticalsClient
 import Logging
+import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
+import VerticalsObservability
 
 /// What a handler knows about the request it serves, besides its Input.
 ///
@@ -12,7 +13,7 @@ import VerticalsEventLoop
 /// A class, not a struct: a request's context is copied several times on its way (into its
 /// task, its task-local, the handler), and a struct's copy retains each of its references
 /// (the logger's among them) where a class's retains one.
-public final class RequestContext: CallOrigin {
+public final class RequestContext: TracedRequest {
     /// `service.operation` being served.
     public let operation: String
     /// The caller's correlation id on its connection.
@@ -32,14 +33,10 @@ public final class RequestContext: CallOrigin {
     /// admits. A use case that must know asks this rather than re-deriving it from ``peer``.
     public let callerIsOperator: Bool
     /// The server span's place in its trace (nil when the daemon traces nothing,
-    /// `VERTICALS_TRACING=off`). Log lines written while serving carry its ids (``LoggingBootstrap``).
+    /// `VERTICALS_TRACING=off`). Log lines written while serving carry its ids (`LoggingBootstrap`).
     public let trace: TraceIdentity?
     /// The server span, made only when the trace is sampled.
     public let span: VerticalsSpan?
-    /// Where the request's spans go: its server span's recorder. Only a sampled trace's spans are
-    /// kept, and a sampled request always has its server span, so an unsampled one needs none (nor
-    /// pays a reference it would retain and release).
-    var recorder: TraceRecorder? { span?.recorder }
     /// A logger labelled with the operation and correlation id.
     ///
     /// Labelled when asked for, not per request: setting metadata on swift-log's stream
@@ -64,11 +61,6 @@ public final class RequestContext: CallOrigin {
             operation: operation, correlationID: correlationID, deadline: deadline, traceparent: traceparent,
             peer: peer, caller: caller ?? peer.map { "uid \($0.uid)" }, callerIsOperator: callerIsOperator, logger: logger,
             events: nil)
-    }
-
-    /// The parent of the calls and spans made while serving it (nil when tracing is off).
-    var spanParent: SpanParent? {
-        trace.map { SpanParent(identity: $0, recorder: recorder) }
     }
 
     /// Creates a context whose streaming operation sends its events to `events`.

@@ -1,4 +1,5 @@
 import VerticalsContract
+import VerticalsObservability
 /// What the request path needs of one routed operation, found with one lookup by name: its
 /// route, its counts, and whether only internal peers may call it. The host builds the table once (``ServiceHost/served``).
 ///

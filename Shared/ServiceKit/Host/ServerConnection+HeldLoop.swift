@@ -1,6 +1,7 @@
 import Logging
 import VerticalsClient
 import VerticalsEventLoop
+import VerticalsObservability
 
 // A handler routed with `onSync` runs on the loop thread: while it runs, no other connection on
 // that loop is read or answered. One that waits (for a store, a lock, another vertical) stalls

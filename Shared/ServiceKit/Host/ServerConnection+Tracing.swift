@@ -1,6 +1,7 @@
 import Logging
 import Tracing
 import VerticalsClient
+import VerticalsObservability
 import VerticalsWire
 
 extension ServerConnection {

@@ -2,6 +2,7 @@ import Logging
 import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
+import VerticalsObservability
 import VerticalsWire
 
 /// One client's connection to a host: decodes its frames, runs its requests

@@ -1,6 +1,7 @@
 import Logging
 import Synchronization
 import VerticalsEventLoop
+import VerticalsObservability
 
 /// Serving on several event loops (``HostConfiguration/loops``, `VERTICALS_LOOPS`).
 ///

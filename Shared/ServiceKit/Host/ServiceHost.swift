@@ -6,6 +6,7 @@ import Synchronization
 import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
+import VerticalsObservability
 import VerticalsWire
 
 /// Serves one vertical's operations on its Unix socket or TCP endpoint: the daemon runtime.

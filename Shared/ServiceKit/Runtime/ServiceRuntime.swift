@@ -5,7 +5,7 @@ import Logging
 import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
-import VerticalsOTLP
+import VerticalsObservability
 import VerticalsWire
 
 /// Everything a vertical's daemon shares: its environment, logger, the one event loop
@@ -54,9 +54,7 @@ public final class ServiceRuntime: Sendable {
         if configuration.tracing.enabled {
             let recorder = TraceRecorder(service: name, sampling: configuration.tracing)
             configuration.traceRecorder = recorder
-            if let exporter = try OTLPExporter.from(environment: environment, service: name) {
-                recorder.add(exporter: exporter)
-            }
+            try recorder.addExporter(environment: environment)
             TracingBootstrap.bootstrap(recorder: recorder)
         }
         let notifier = Notifier(environment: environment)

@@ -1,4 +1,5 @@
 import VerticalsContract
+import VerticalsObservability
 
 /// Installs the ``Daemon`` operations (`daemon.*`) that every host answers beside its
 /// vertical's own. Each built-in lives in its own file in this folder as a

@@ -1,5 +1,6 @@
 import Logging
 import VerticalsContract
+import VerticalsObservability
 import VerticalsWire
 
 extension Builtins {

@@ -1,4 +1,5 @@
 import VerticalsContract
+import VerticalsObservability
 
 extension Builtins {
     /// Serves `daemon.metrics`: the host's registry (``HostMetrics``) in the Prometheus text

@@ -1,6 +1,7 @@
 import Tracing
 import VerticalsClient
 import VerticalsContract
+import VerticalsObservability
 import VerticalsWire
 
 extension Builtins {

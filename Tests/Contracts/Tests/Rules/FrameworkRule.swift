@@ -80,11 +80,12 @@ enum FrameworkRule {
     static let leanPrograms = ["svc-supervisor", "vt-settings"]
 
     /// What a lean program must not reach: the manifest's TOML reader (which brings Foundation
-    /// and ICU), SQLite, the daemon runtime, the metrics and tracing libraries and the OTLP
-    /// exporter, and the targets that link them. Calling a vertical needs VerticalsClient alone.
+    /// and ICU), SQLite, the daemon runtime, observability (its module, the metrics and tracing
+    /// libraries and the OTLP exporter), and the targets that link them. Calling a vertical needs
+    /// VerticalsClient alone.
     static let heavyForLean: Set<String> = [
         "TOMLKit", "GRDB", "GRDBSQLite", "VerticalsStorage", "VerticalsSupervisor", "VerticalsScaffold",
-        "VerticalsServiceKit", "Prometheus", "CoreMetrics", "Tracing", "VerticalsOTLP",
+        "VerticalsServiceKit", "VerticalsObservability", "Prometheus", "CoreMetrics", "Tracing", "VerticalsOTLP",
     ]
 
     /// The programs `make install` ships in `graph`: the supervisor's and the verticals' daemons,

@@ -4,15 +4,15 @@ import VerticalsWire
 /// the `daemon.metrics` exposition: `verticals_requests_total`, `verticals_request_errors_total`
 /// (by `code`, only codes that occurred) and the histogram `verticals_request_duration_seconds`,
 /// each by `operation` (PROTOCOL.md).
-struct RequestCounts: Sendable, Equatable {
+package struct RequestCounts: Sendable, Equatable {
     /// One operation's counts.
-    struct Totals: Sendable, Equatable {
-        var requests: UInt64 = 0
-        var errors: [ErrorCode: UInt64] = [:]
-        var latency = LatencyHistogram()
-        var heldLoop: UInt64 = 0
+    package struct Totals: Sendable, Equatable {
+        package var requests: UInt64 = 0
+        package var errors: [ErrorCode: UInt64] = [:]
+        package var latency = LatencyHistogram()
+        package var heldLoop: UInt64 = 0
 
-        mutating func add(_ other: Totals) {
+        package mutating func add(_ other: Totals) {
             requests &+= other.requests
             errors.merge(other.errors, uniquingKeysWith: &+)
             latency.add(other.latency)
@@ -21,18 +21,21 @@ struct RequestCounts: Sendable, Equatable {
     }
 
     /// The `operation` label of requests for an operation the host does not route.
-    static let unroutedName = "(unrouted)"
+    package static let unroutedName = "(unrouted)"
 
     /// By operation name.
-    var operations: [String: Totals] = [:]
+    package var operations: [String: Totals] = [:]
+
+    /// No operation counted yet.
+    package init() {}
 
     /// Adds another loop's counts to these.
-    mutating func add(_ other: RequestCounts) {
+    package mutating func add(_ other: RequestCounts) {
         for (name, totals) in other.operations { operations[name, default: Totals()].add(totals) }
     }
 
     /// The families in the Prometheus text format (0.0.4), operations in name order.
-    var exposition: String {
+    package var exposition: String {
         let names = operations.keys.sorted()
         var text = "# TYPE verticals_requests_total counter\n"
         for name in names {
@@ -72,7 +75,7 @@ struct RequestCounts: Sendable, Equatable {
     }
 
     /// `value` escaped for a label (backslash, double quote and newline), as the format requires.
-    static func escaped(_ value: String) -> String {
+    package static func escaped(_ value: String) -> String {
         guard value.contains(where: { $0 == "\\" || $0 == "\"" || $0 == "\n" }) else { return value }
         var escaped = ""
         for character in value {

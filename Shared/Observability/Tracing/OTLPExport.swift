@@ -1,8 +1,8 @@
 import VerticalsOTLP
 
-// The one seam between the runtime and VerticalsOTLP: ``ServiceRuntime`` adds the exporter the
+// The one seam between tracing and VerticalsOTLP: the runtime adds the exporter the
 // environment names to its recorder (a ``SpanExporting``), and the exporter reads each record
-// (an `OTLPSpan`) on its own thread. No other file of the runtime imports VerticalsOTLP.
+// (an `OTLPSpan`) on its own thread. No other file imports VerticalsOTLP.
 
 extension OTLPExporter: SpanExporting {
     /// Queues `record` for the collector, as any other `OTLPSpan`.
@@ -26,4 +26,14 @@ extension SpanRecord: OTLPSpan {
     public var parentSpanID: UInt64 { identity.parentSpanID }
     /// The wire error code's name when the span failed.
     public var failure: String? { code.map { "\($0)" } }
+}
+
+extension TraceRecorder {
+    /// Adds the OTLP exporter `environment` names (`OTEL_EXPORTER_OTLP_ENDPOINT` and its kin), if
+    /// it names one; throws when what it names is not usable.
+    public func addExporter(environment: [String: String]) throws {
+        if let exporter = try OTLPExporter.from(environment: environment, service: service) {
+            add(exporter: exporter)
+        }
+    }
 }

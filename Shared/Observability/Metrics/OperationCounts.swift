@@ -6,9 +6,9 @@ import VerticalsWire
 /// (``LoopCounts/snapshot()``, which `daemon.metrics` runs on each loop), which is what makes
 /// the `@unchecked Sendable` below sound. So counting a request takes no atomic operation and
 /// no lock, and no two loops write the same memory.
-final class OperationCounts: @unchecked Sendable {
+package final class OperationCounts: @unchecked Sendable {
     /// The operation's full name (``RequestCounts/unroutedName`` for the unrouted).
-    let name: String
+    package let name: String
     // `@exclusivity(unchecked)`: a class's stored property changed in place is checked for
     // overlapping access at run time (swift_beginAccess/endAccess, about 80 instructions a
     // request each for `requests` and `latency`). Loop-confined and only ever changed by the
@@ -28,20 +28,20 @@ final class OperationCounts: @unchecked Sendable {
     @exclusivity(unchecked) private var lastHeldWarning: Int64?
 
     /// Counts for the operation `name`, all zero.
-    init(name: String) { self.name = name }
+    package init(name: String) { self.name = name }
 
     /// Counts one request received.
-    func requested() { requests &+= 1 }
+    package func requested() { requests &+= 1 }
 
     /// Counts one answer with error `code`.
-    func failed(_ code: ErrorCode) { errors[code, default: 0] &+= 1 }
+    package func failed(_ code: ErrorCode) { errors[code, default: 0] &+= 1 }
 
     /// Records one request's time from receipt to answer.
-    func took(nanoseconds: Int64) { latency.record(nanoseconds: nanoseconds) }
+    package func took(nanoseconds: Int64) { latency.record(nanoseconds: nanoseconds) }
 
     /// Counts one request that held the loop too long, at `now` (monotonic nanoseconds). Returns
     /// how many did since the last warning when another is due (at most one a minute), else nil.
-    func heldTheLoop(at now: Int64) -> UInt64? {
+    package func heldTheLoop(at now: Int64) -> UInt64? {
         heldLoop &+= 1
         heldSinceWarning &+= 1
         if let last = lastHeldWarning, now - last < Self.heldWarningInterval { return nil }
@@ -52,10 +52,10 @@ final class OperationCounts: @unchecked Sendable {
 
     /// At most one warning a minute per operation and loop: a handler that always blocks would
     /// otherwise log at the rate it is called.
-    static let heldWarningInterval: Int64 = 60_000_000_000
+    package static let heldWarningInterval: Int64 = 60_000_000_000
 
     /// A copy of the counts, to add to other loops'.
-    var totals: RequestCounts.Totals {
+    package var totals: RequestCounts.Totals {
         RequestCounts.Totals(requests: requests, errors: errors, latency: latency, heldLoop: heldLoop)
     }
 }
@@ -63,26 +63,26 @@ final class OperationCounts: @unchecked Sendable {
 /// Every operation's counts on one loop: the table a host's ``ServedOperation``s point into,
 /// plus one for requests naming an operation the host does not route. Loop-confined, as
 /// ``OperationCounts``.
-final class LoopCounts: @unchecked Sendable {
+package final class LoopCounts: @unchecked Sendable {
     /// By full operation name.
-    let operations: [String: OperationCounts]
+    package let operations: [String: OperationCounts]
     /// Requests for an operation this host does not route (kept apart: the name is the caller's).
-    let unrouted = OperationCounts(name: RequestCounts.unroutedName)
+    package let unrouted = OperationCounts(name: RequestCounts.unroutedName)
 
     /// Counts for each of `operationNames`, all zero.
-    init(operationNames: some Sequence<String>) {
+    package init(operationNames: some Sequence<String>) {
         var operations: [String: OperationCounts] = [:]
         for name in operationNames { operations[name] = OperationCounts(name: name) }
         self.operations = operations
     }
 
     /// The counts of `operation`, or ``unrouted``.
-    func operation(_ operation: String) -> OperationCounts {
+    package func operation(_ operation: String) -> OperationCounts {
         operations[operation] ?? unrouted
     }
 
     /// This loop's counts now (call on its loop).
-    func snapshot() -> RequestCounts {
+    package func snapshot() -> RequestCounts {
         var counts = RequestCounts()
         for (name, operation) in operations { counts.operations[name] = operation.totals }
         counts.operations[RequestCounts.unroutedName] = unrouted.totals

@@ -1,5 +1,6 @@
 import Logging
 import Synchronization
+import VerticalsClient
 import VerticalsContract
 
 /// Sets up swift-log once per process: lines to standard error (svc-supervisor and
@@ -25,10 +26,10 @@ public enum LoggingBootstrap {
 }
 
 extension Logger.MetadataProvider {
-    /// The trace and span ids of the request the current task serves (``RequestContext/current``),
+    /// The trace and span ids of the request the current task serves (`Serving/request`, a ``TracedRequest``),
     /// added to every line logged while serving it. Read only when a line is written.
     public static let requestTrace = Logger.MetadataProvider {
-        guard let trace = RequestContext.current?.trace else { return [:] }
+        guard let trace = Serving.traced?.trace else { return [:] }
         return ["trace_id": "\(trace.traceID)", "span_id": "\(trace.spanIDText)"]
     }
 }

@@ -6,10 +6,10 @@
 /// additions. The shared, locked `Duration` histogram it replaces cost about 860 instructions a
 /// request (a mutex, `Duration` comparisons in 128-bit arithmetic) and made every loop of a
 /// daemon write the same cache lines.
-struct LatencyHistogram: Sendable, Equatable {
+package struct LatencyHistogram: Sendable, Equatable {
     /// The buckets' upper bounds in nanoseconds, ascending: requests here take tens of
     /// microseconds to a few milliseconds, so finer than the web-sized default.
-    static let bounds: [Int64] = [
+    package static let bounds: [Int64] = [
         100_000, 250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000, 25_000_000, 50_000_000,
         100_000_000, 250_000_000, 500_000_000, 1_000_000_000, 2_500_000_000, 5_000_000_000, 10_000_000_000,
     ]
@@ -24,7 +24,7 @@ struct LatencyHistogram: Sendable, Equatable {
 
     /// Records one observation of `nanoseconds` (a negative one, from a clock read out of
     /// order, counts as zero).
-    mutating func record(nanoseconds: Int64) {
+    package mutating func record(nanoseconds: Int64) {
         let value = max(0, nanoseconds)
         var index = 0
         let bounds = Self.bounds
@@ -35,14 +35,14 @@ struct LatencyHistogram: Sendable, Equatable {
     }
 
     /// Adds `other`'s observations to these (another loop's, when rendering).
-    mutating func add(_ other: LatencyHistogram) {
+    package mutating func add(_ other: LatencyHistogram) {
         for index in buckets.indices { buckets[index] &+= other.buckets[index] }
         count &+= other.count
         sumNanoseconds &+= other.sumNanoseconds
     }
 
     /// The cumulative count at each bound, in order (the `le` samples, `+Inf` excluded).
-    var cumulative: [UInt64] {
+    package var cumulative: [UInt64] {
         var running: UInt64 = 0
         return Self.bounds.indices.map { index in
             running &+= buckets[index]
@@ -52,7 +52,7 @@ struct LatencyHistogram: Sendable, Equatable {
 
     /// `nanoseconds` as seconds in decimal, without trailing zeros (`0.0001`, `2.5`, `10`), for
     /// an `le` label or a `_sum` sample: exact, where a `Double` would print `0.00025000000000000005`.
-    static func seconds(nanoseconds: UInt64) -> String {
+    package static func seconds(nanoseconds: UInt64) -> String {
         let whole = nanoseconds / 1_000_000_000
         var fraction = nanoseconds % 1_000_000_000
         guard fraction > 0 else { return "\(whole)" }

@@ -2,7 +2,7 @@ import Tracing
 import VerticalsClient
 
 /// The swift-distributed-tracing `Tracer` of a Verticals daemon, bootstrapped once per process
-/// by ``ServiceRuntime`` (``TracingBootstrap``), so a use case adds a span of its own with the
+/// by the daemon's runtime (``TracingBootstrap``), so a use case adds a span of its own with the
 /// ecosystem's API:
 ///
 /// ```swift
@@ -12,7 +12,7 @@ import VerticalsClient
 /// ```
 ///
 /// A span's parent is the span current in its `ServiceContext`, else the request the task
-/// serves (``RequestContext/current``), whose server span the host made: no second task-local
+/// serves (`Serving/request`, a ``TracedRequest``), whose server span the host made: no second task-local
 /// is bound per request. A span started outside any request starts a trace, sampled at this
 /// daemon's ratio, and goes to `recorder`.
 public struct VerticalsTracer: Tracer {
@@ -71,7 +71,7 @@ public struct VerticalsTracer: Tracer {
 extension SpanParent {
     /// The span of the request the current task serves, if tracing is on.
     static var ofCurrentRequest: SpanParent? {
-        RequestContext.current?.spanParent
+        Serving.traced?.spanParent
     }
 
     /// The parent of a call or span started now: the current ``ServiceContext``'s span, else the

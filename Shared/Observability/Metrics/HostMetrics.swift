@@ -12,17 +12,17 @@ import VerticalsWire
 /// Cost on the request path: none here. A request is counted in its loop's ``OperationCounts``
 /// (plain additions, no lock or atomic), and the loops' counts are added up only when metrics
 /// are read. The in-flight gauge, like the queue depth, is sampled then too.
-final class HostMetrics: Sendable {
+package final class HostMetrics: Sendable {
     /// The registry `daemon.metrics` renders.
-    let registry: PrometheusCollectorRegistry
+    package let registry: PrometheusCollectorRegistry
     /// Connections open now.
-    let connectionsOpen: CoreMetrics.Meter
+    package let connectionsOpen: CoreMetrics.Meter
     /// Connections accepted since start.
-    let connectionsAccepted: CoreMetrics.Counter
+    package let connectionsAccepted: CoreMetrics.Counter
     /// Requests being served now, sampled when metrics are read (see ``countInFlight(with:)``).
-    let inFlight: CoreMetrics.Meter
+    package let inFlight: CoreMetrics.Meter
     /// Work items waiting for the loop thread, sampled when metrics are read.
-    let queueDepth: CoreMetrics.Meter
+    package let queueDepth: CoreMetrics.Meter
     /// Samples every loop: its requests in flight, queue depth and request counts; set once by
     /// the host, awaited when metrics are read (from whichever loop the asking connection lives on).
     private let loadCounter = Mutex<(@Sendable () async -> LoadSample)?>(nil)
@@ -32,14 +32,17 @@ final class HostMetrics: Sendable {
     private let factory: PrometheusMetricsFactory
 
     /// What every loop holds now, summed (``countLoad(with:)``).
-    struct LoadSample: Sendable {
-        var inFlight = 0
-        var queued = 0
-        var requests = RequestCounts()
+    package struct LoadSample: Sendable {
+        package var inFlight = 0
+        package var queued = 0
+        package var requests = RequestCounts()
+
+        /// Nothing in flight, nothing counted.
+        package init() {}
     }
 
     /// A host's registry, empty.
-    init() {
+    package init() {
         registry = PrometheusCollectorRegistry()
         let factory = PrometheusMetricsFactory(registry: registry)
         connectionsOpen = CoreMetrics.Meter(label: "verticals_connections_open", factory: factory)
@@ -51,12 +54,12 @@ final class HostMetrics: Sendable {
 
     /// Makes `sample` the source of the in-flight and queue-depth gauges and of the request
     /// counts: the host sums them over every loop it serves on (each read on its own loop).
-    func countLoad(with sample: @escaping @Sendable () async -> LoadSample) {
+    package func countLoad(with sample: @escaping @Sendable () async -> LoadSample) {
         loadCounter.withLock { $0 = sample }
     }
 
     /// Reads the span export's counts with `read` at each exposition.
-    func countExports(with read: @escaping @Sendable () -> SpanExportStatistics?) {
+    package func countExports(with read: @escaping @Sendable () -> SpanExportStatistics?) {
         exportCounts.withLock { $0.read = read }
     }
 
@@ -75,7 +78,7 @@ final class HostMetrics: Sendable {
 
     /// The text exposition of every metric, the queue depth, requests in flight and request
     /// counts (of every loop) sampled now: the `daemon.metrics` handler, on any of the host's loops.
-    func exposition() async -> String {
+    package func exposition() async -> String {
         updateExportCounts()
         var requests = RequestCounts()
         if let sample = loadCounter.withLock({ $0 }) {

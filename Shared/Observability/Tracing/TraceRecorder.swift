@@ -61,7 +61,7 @@ public final class TraceRecorder: Sendable {
 
     /// Keeps the summary of an unsampled server span (a ``SpanRecord`` with no attributes): in the
     /// ring, and exported when it failed.
-    func recordSummary(
+    package func recordSummary(
         _ identity: TraceIdentity, name: String, started: MonotonicInstant, ended: MonotonicInstant, code: ErrorCode?
     ) {
         let start = epochNanoseconds(started)
@@ -92,14 +92,14 @@ public final class TraceRecorder: Sendable {
 
     /// `instant` as nanoseconds since the Unix epoch (``SpanClock``), with the offset read once
     /// into this object rather than through a lazy global's `swift_once` per call.
-    func epochNanoseconds(_ instant: MonotonicInstant) -> UInt64 {
+    package func epochNanoseconds(_ instant: MonotonicInstant) -> UInt64 {
         UInt64(max(0, instant.nanoseconds &+ clockOffset))
     }
     private let clockOffset = SpanClock.offset
 
     /// The identity of a server span for a request that brought `traceparent`: its child, or the
     /// root of a new trace sampled at this daemon's ratio when it brought none (or a broken one).
-    func serverIdentity(traceparent: String?) -> TraceIdentity {
+    package func serverIdentity(traceparent: String?) -> TraceIdentity {
         if let traceparent, let parent = TraceIdentity.parse(traceparent: traceparent) {
             return TraceIdentity(
                 traceHigh: parent.traceHigh, traceLow: parent.traceLow, spanID: TraceIDs.next(),
@@ -144,7 +144,7 @@ public struct SpanExportStatistics: Sendable, Equatable {
 
 /// Wall-clock time for spans without a second clock read per request: the monotonic instant the
 /// request path already has, plus the offset between the two clocks read once per process.
-enum SpanClock {
+package enum SpanClock {
     static let offset: Int64 = {
         var real = timespec()
         clock_gettime(CLOCK_REALTIME, &real)
@@ -153,7 +153,7 @@ enum SpanClock {
     }()
 
     /// `instant` as nanoseconds since the Unix epoch.
-    static func epochNanoseconds(_ instant: MonotonicInstant) -> UInt64 {
+    package static func epochNanoseconds(_ instant: MonotonicInstant) -> UInt64 {
         UInt64(max(0, instant.nanoseconds &+ offset))
     }
 }

@@ -29,7 +29,7 @@ public final class VerticalsSpan: Tracing.Span {
     private let startNanoseconds: UInt64
     private let state: Mutex<State>
 
-    init(
+    package init(
         name: String, identity: TraceIdentity, kind: SpanKind, recorder: TraceRecorder?, startNanoseconds: UInt64,
         rpc: RPCFields? = nil
     ) {
@@ -94,7 +94,7 @@ public final class VerticalsSpan: Tracing.Span {
     public func addLink(_ link: SpanLink) {}
 
     /// Sets how the RPC ended (`nil`: success), the request's and the answer's sizes when known.
-    func endRPC(_ code: ErrorCode?, requestBytes: Int? = nil, responseBytes: Int?) {
+    package func endRPC(_ code: ErrorCode?, requestBytes: Int? = nil, responseBytes: Int?) {
         state.withLock { state in
             state.code = code
             if let requestBytes { state.rpc?.requestBytes = requestBytes }
@@ -108,7 +108,7 @@ public final class VerticalsSpan: Tracing.Span {
     }
 
     /// Ends it at `nanoseconds` since the epoch (see ``end(at:)``).
-    func end(atNanoseconds nanoseconds: UInt64) {
+    package func end(atNanoseconds nanoseconds: UInt64) {
         guard let recorder, identity.sampled else { return }
         // Recorded from inside the lock, its parts moved out of the state (its attributes and RPC
         // facts are not read after the end): a copy of the state, or of a record made of it, cost

@@ -21,7 +21,7 @@ public enum RuntimeLogLevel {
 
     /// Whether the process's level lets `debug` lines through: one atomic load (reading
     /// ``current`` builds `Logger.Level.allCases`, an array, each time). For a per-request check.
-    static var allowsDebug: Bool {
+    package static var allowsDebug: Bool {
         raw.load(ordering: .relaxed) <= debugIndex
     }
     static let debugIndex: UInt8 = 1

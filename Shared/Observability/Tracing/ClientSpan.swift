@@ -33,11 +33,14 @@ enum ClientSpan {
 
 /// The runtime's `CallTracing`: a call's parent is the current ``ServiceContext``'s span (a use
 /// case's own `withSpan`), else the span of the request it serves.
-struct VerticalsCallTracing: CallTracing {
-    func startCall(
+package struct VerticalsCallTracing: CallTracing {
+    /// The runtime's tracing, which holds nothing of its own: the recorder is the span parent's.
+    package init() {}
+
+    package func startCall(
         _ operation: String, service: String, origin: (any CallOrigin)?, at now: MonotonicInstant
     ) -> (traceparent: String, span: (any CallSpan)?)? {
-        guard let parent = ServiceContext.current?.verticalsSpan ?? (origin as? RequestContext)?.spanParent else { return nil }
+        guard let parent = ServiceContext.current?.verticalsSpan ?? (origin as? any TracedRequest)?.spanParent else { return nil }
         let (traceparent, span) = ClientSpan.start(operation, service: service, parent: parent, at: now)
         return (traceparent, span.map(ClientCallSpan.init))
     }
