@@ -22,6 +22,7 @@ import VerticalsContract
         case exitedCleanly, exitedWithFailure, exitedRestartCannotHelp, exitedIdle, exitedAtALimit
         case restoreBegun, restoreEnded, upgradeBegun, upgradeProcessWaitsForStore, upgradeProcessReady
         case upgradeProcessFailed, upgradeReadyTimeoutElapsed
+        case stoppedWithPeer, restartRequestedWithPeer
 
         var description: String { rawValue }
 
@@ -63,17 +64,27 @@ import VerticalsContract
             case .upgradeProcessReady: return machine.upgradeProcessReady()
             case .upgradeProcessFailed: return machine.upgradeProcessFailed()
             case .upgradeReadyTimeoutElapsed: return machine.upgradeReadyTimeoutElapsed()
+            case .stoppedWithPeer: return machine.stoppedWithPeer()
+            case .restartRequestedWithPeer: return machine.restartRequestedWithPeer()
             }
         }
     }
 
-    /// What a pair leads to: the next state, whether the service is wanted then, the actions.
+    /// What a pair leads to: the next state, whether the service is wanted then, the actions,
+    /// and what the machine recorded (the table's machine starts with no exit and no restart).
     struct Outcome: Sendable, Equatable, CustomStringConvertible {
         let state: State
         let wanted: Bool
         let actions: [Action]
+        /// Why its process ended, as `status` shows it.
+        var recorded: Supervisor.ExitReason? = nil
+        /// Restarts counted.
+        var restarts = 0
 
-        var description: String { "\(state)\(wanted ? " wanted" : "") \(actions)" }
+        var description: String {
+            "\(state)\(wanted ? " wanted" : "") \(actions)"
+                + (recorded.map { " recorded \($0)" } ?? "") + (restarts > 0 ? " restarts \(restarts)" : "")
+        }
     }
 
     /// Whether the service is wanted when the table starts it in `state`: as it would be there in
@@ -100,14 +111,14 @@ import VerticalsContract
         [
             .upgrading(.preparing): Outcome(
                 state: .upgrading(.finishing), wanted: true,
-                actions: [.recordExit(serving), .promoteUpgrade, .armUpgradeReadyTimeout]),
+                actions: [.promoteUpgrade, .armUpgradeReadyTimeout], recorded: serving),
             .upgrading(.handingOver): Outcome(
                 state: .upgrading(.finishing), wanted: true,
-                actions: [.recordExit(draining), .promoteUpgrade, .armUpgradeReadyTimeout]),
+                actions: [.promoteUpgrade, .armUpgradeReadyTimeout], recorded: draining),
             .upgrading(.newProcessFailed): Outcome(
-                state: .waiting, wanted: true, actions: [.recordExit(draining), .rollBackUpgrade]),
+                state: .waiting, wanted: true, actions: [.rollBackUpgrade], recorded: draining),
             .upgrading(.finishing): Outcome(
-                state: .waiting, wanted: true, actions: [.recordExit(serving), .rollBackUpgrade]),
+                state: .waiting, wanted: true, actions: [.rollBackUpgrade], recorded: serving),
         ]
     }
 
@@ -118,9 +129,11 @@ import VerticalsContract
         recording reason: Supervisor.ExitReason, then next: State, wanted: Bool, _ then: [Action],
         whileStopping stopping: Supervisor.ExitReason
     ) -> [State: Outcome] {
-        let running = Outcome(state: next, wanted: wanted, actions: [.recordExit(reason)] + then)
+        let running = Outcome(
+            state: next, wanted: wanted, actions: then, recorded: reason,
+            restarts: then.contains { if case .restart = $0 { true } else { false } } ? 1 : 0)
         return [
-            .stopping: Outcome(state: .stopped, wanted: false, actions: [.recordExit(stopping), .notifyStopWaiters]),
+            .stopping: Outcome(state: .stopped, wanted: false, actions: [.notifyStopWaiters], recorded: stopping),
             .starting: running,
             .ready: running,
         ].merging(upgradeExits(serving: reason, draining: stopping)) { row, _ in row }
@@ -167,7 +180,8 @@ import VerticalsContract
         ],
         .spawnFailed: [
             .starting: Outcome(
-                state: .backoff, wanted: true, actions: [.recordExit(.startFailed), .restart(after: restartsAfter)])
+                state: .backoff, wanted: true, actions: [.restart(after: restartsAfter)], recorded: .startFailed,
+                restarts: 1)
         ],
         .ready: [
             .starting: Outcome(state: .ready, wanted: true, actions: readyActions),
@@ -272,6 +286,25 @@ import VerticalsContract
             .upgrading(.preparing): Outcome(state: .ready, wanted: true, actions: []),
             .upgrading(.handingOver): Outcome(state: .upgrading(.newProcessFailed), wanted: true, actions: []),
         ],
+        // A strategy's peer: in any state, the stop is recorded, and its return counted, as a
+        // start that keeps the budget.
+        .stoppedWithPeer: Dictionary(uniqueKeysWithValues: State.all.map { state in
+            (state, Outcome(state: state, wanted: wantedIn(state), actions: [], recorded: .stop))
+        }),
+        .restartRequestedWithPeer: Dictionary(uniqueKeysWithValues: State.all.map { state in
+            let start = startedNotFresh[state]
+            return (
+                state,
+                Outcome(
+                    state: state, wanted: start?.wanted ?? wantedIn(state), actions: start?.actions ?? [], restarts: 1)
+            )
+        }),
+    ]
+
+    /// A start that keeps the budget, in the states where it changes something: as any start.
+    static let startedNotFresh: [State: (wanted: Bool, actions: [Action])] = [
+        .stopped: (true, [.checkDependencies]), .failed: (true, [.checkDependencies]),
+        .idle: (true, [.checkDependencies]), .stopping: (true, []),
     ]
 
     /// Every state × event pair, named for the test's output.
@@ -298,7 +331,10 @@ import VerticalsContract
         let ignored = Outcome(state: pair.state, wanted: Self.wantedIn(pair.state), actions: [])
         let expected = Self.table[pair.event]?[pair.state] ?? ignored
         let actions = pair.event.send(to: &machine)
-        #expect(Outcome(state: machine.state, wanted: machine.wanted, actions: actions) == expected)
+        #expect(
+            Outcome(
+                state: machine.state, wanted: machine.wanted, actions: actions, recorded: machine.exitReason,
+                restarts: machine.restarts) == expected)
     }
 
     /// What each state answers to a start, a restart, an upgrade and a restore, in that order:
@@ -353,13 +389,16 @@ import VerticalsContract
         var machine = Machine(
             state: .ready, wanted: true, restart: .always, backoff: Self.backoff,
             budget: RestartBudget(maxRestarts: 1, window: .seconds(60)), notifiesReady: true)
-        #expect(machine.exited(.init(success: false), at: Self.now) == [.recordExit(.crash), .restart(after: Self.restartsAfter)])
+        #expect(machine.exited(.init(success: false), at: Self.now) == [.restart(after: Self.restartsAfter)])
+        #expect(machine.exitReason == .crash)
         #expect(machine.backoffElapsed() == [.checkDependencies])
         #expect(machine.dependenciesChecked(missing: []) == [.spawn])
         #expect(machine.spawned() == [.armTimer(.readiness)])
         #expect(
             machine.exited(.init(success: false), at: Self.now + .seconds(1))
-                == [.recordExit(.crash), .giveUp(.budgetSpent(count: 1))])
+                == [.giveUp(.budgetSpent(count: 1))])
+        #expect(machine.exitReason == .crash)
+        #expect(machine.restarts == 1, "the give-up is no restart")
         #expect(machine.state == .failed)
         #expect(!machine.wanted)
     }
@@ -369,7 +408,8 @@ import VerticalsContract
         var machine = Machine(
             state: .ready, wanted: true, restart: .never, backoff: Self.backoff,
             budget: RestartBudget(maxRestarts: 5, window: .seconds(60)), notifiesReady: true)
-        #expect(machine.exited(.init(success: false), at: Self.now) == [.recordExit(.crash), .giveUp(.policy)])
+        #expect(machine.exited(.init(success: false), at: Self.now) == [.giveUp(.policy)])
+        #expect(machine.exitReason == .crash)
         #expect(machine.state == .failed)
     }
 
@@ -378,7 +418,8 @@ import VerticalsContract
         var machine = Machine(
             state: .ready, wanted: true, restart: .always, backoff: Self.backoff,
             budget: RestartBudget(maxRestarts: 5, window: .seconds(60)), notifiesReady: true)
-        #expect(machine.exited(.init(success: true), at: Self.now) == [.recordExit(.exit), .restart(after: Self.restartsAfter)])
+        #expect(machine.exited(.init(success: true), at: Self.now) == [.restart(after: Self.restartsAfter)])
+        #expect(machine.exitReason == .exit)
         #expect(machine.state == .backoff)
     }
 
@@ -423,7 +464,8 @@ import VerticalsContract
     /// A reload's new policy applies from the next exit on; the restarts counted stay counted.
     @Test func givenRestartsCounted_whenThePolicyChanges_thenTheNextExitFollowsTheNewOne_withinTheSameBudget() {
         var machine = Self.machine(in: .ready)
-        #expect(machine.exited(.init(success: false), at: Self.now) == [.recordExit(.crash), .restart(after: Self.restartsAfter)])
+        #expect(machine.exited(.init(success: false), at: Self.now) == [.restart(after: Self.restartsAfter)])
+        #expect(machine.exitReason == .crash)
         _ = machine.backoffElapsed()
         _ = machine.dependenciesChecked(missing: [])
         _ = machine.spawned()
@@ -433,14 +475,16 @@ import VerticalsContract
             notifiesReady: true, startsOnDemand: false)
         #expect(machine.restart == .never)
         #expect(machine.ledger.restartsInWindow(at: Self.now) == 1)
-        #expect(machine.exited(.init(success: false), at: Self.now) == [.recordExit(.crash), .giveUp(.policy)])
+        #expect(machine.exited(.init(success: false), at: Self.now) == [.giveUp(.policy)])
+        #expect(machine.exitReason == .crash)
     }
 
     /// A kill for a failure is remembered until the exit, whatever status it reports.
     @Test func givenAMissedWatchdog_whenTheKilledProcessExits_thenItIsRecordedAsTheWatchdogs_andRestarted() {
         var machine = Self.machine(in: .ready)
         #expect(machine.watchdogMissed() == [.killForFailure(.watchdog)])
-        #expect(machine.exited(.init(success: true), at: Self.now) == [.recordExit(.watchdog), .restart(after: Self.restartsAfter)])
+        #expect(machine.exited(.init(success: true), at: Self.now) == [.restart(after: Self.restartsAfter)])
+        #expect(machine.exitReason == .watchdog)
         #expect(machine.pendingFailure == nil)
     }
 
@@ -449,7 +493,8 @@ import VerticalsContract
         var machine = Self.machine(in: .ready)
         #expect(machine.upgradeBegun() == [])
         #expect(machine.upgradeProcessReady() == Self.handOverActions)
-        #expect(machine.exited(.init(success: true), at: Self.now) == [.recordExit(.stop), .promoteUpgrade, .completeUpgrade])
+        #expect(machine.exited(.init(success: true), at: Self.now) == [.promoteUpgrade, .completeUpgrade])
+        #expect(machine.exitReason == .stop)
         #expect(machine.ready(at: Self.now) == Self.readyActions)
         #expect(machine.state == .ready)
     }
@@ -461,14 +506,16 @@ import VerticalsContract
         #expect(machine.upgradeProcessWaitsForStore() == Self.handOverActions)
         #expect(
             machine.exited(.init(success: true), at: Self.now)
-                == [.recordExit(.stop), .promoteUpgrade, .armUpgradeReadyTimeout])
+                == [.promoteUpgrade, .armUpgradeReadyTimeout])
+        #expect(machine.exitReason == .stop)
         #expect(machine.upgradeProcessReady() == [.completeUpgrade])
     }
 
     /// A process that exits 0 before readiness is not idled (it would start again at once).
     @Test func givenAnOnDemandServiceNeverReady_whenItExitsCleanly_thenItIsNotIdle() {
         var machine = Self.machine(in: .starting)
-        #expect(machine.exited(.init(success: true, wasReady: false, socketHeld: true), at: Self.now) == [.recordExit(.exit)])
+        #expect(machine.exited(.init(success: true, wasReady: false, socketHeld: true), at: Self.now) == [])
+        #expect(machine.exitReason == .exit)
         #expect(machine.state == .stopped)
     }
 
@@ -477,7 +524,8 @@ import VerticalsContract
         var machine = Machine(
             state: .ready, wanted: true, restart: .onFailure, backoff: Self.backoff,
             budget: RestartBudget(maxRestarts: 5, window: .seconds(60)), notifiesReady: true, startsOnDemand: false)
-        #expect(machine.exited(.init(success: true, wasReady: true, socketHeld: true), at: Self.now) == [.recordExit(.exit)])
+        #expect(machine.exited(.init(success: true, wasReady: true, socketHeld: true), at: Self.now) == [])
+        #expect(machine.exitReason == .exit)
         #expect(machine.state == .stopped)
     }
 
@@ -495,7 +543,8 @@ import VerticalsContract
         var machine = Self.machine(in: .stopping)
         #expect(machine.startRequested(fresh: true) == [])
         #expect(
-            machine.exited(.init(success: true), at: Self.now) == [.recordExit(.stop), .notifyStopWaiters, .checkDependencies])
+            machine.exited(.init(success: true), at: Self.now) == [.notifyStopWaiters, .checkDependencies])
+        #expect(machine.exitReason == .stop)
         #expect(machine.dependenciesChecked(missing: []) == [.spawn])
         #expect(machine.state == .starting)
     }

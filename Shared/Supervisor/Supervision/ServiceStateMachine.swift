@@ -143,12 +143,11 @@ struct ServiceStateMachine: Sendable, Equatable {
         case stopWatchingForDemand
         /// Call everyone waiting for the process to be gone.
         case notifyStopWaiters
-        /// Count a restart, take the strategy's peers down with it, then arm the backoff timer.
+        /// Take the strategy's peers down with it, then arm the backoff timer (the machine has
+        /// counted the restart).
         case restart(after: Duration)
         /// Say it stays down, and why.
         case giveUp(GiveUp)
-        /// Record why the process ended, for `status`.
-        case recordExit(Supervisor.ExitReason)
         /// The new process is ready to take over: note the hand-over's start (the old process is
         /// told to go by the actions after it).
         case beginHandOver
@@ -209,6 +208,10 @@ struct ServiceStateMachine: Sendable, Equatable {
     private(set) var livenessFailures = 0
     /// The failure the supervisor killed the running process for, until it exits.
     private(set) var pendingFailure: Supervisor.ExitReason?
+    /// Why its last process ended (`status`'s exit reason): nil until one has.
+    private(set) var exitReason: Supervisor.ExitReason?
+    /// Restarts since the supervisor started: after a failure, and with a strategy's peer.
+    private(set) var restarts = 0
     /// The manifest's `restart`.
     private(set) var restart: RestartPolicy
     /// `readiness = notify`: the process says `READY=1`; else it is ready once spawned.
@@ -353,7 +356,8 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// The process asked for by ``Action/spawn`` could not be started: a failed exit.
     mutating func spawnFailed(at now: ContinuousClock.Instant) -> [Action] {
         guard state == .starting else { return [] }
-        return [.recordExit(.startFailed)] + afterUnexpectedExit(failure: true, restartCannotHelp: false, at: now)
+        exitReason = .startFailed
+        return afterUnexpectedExit(failure: true, restartCannotHelp: false, at: now)
     }
 
     /// `READY=1` (or, without readiness, the spawn itself), or an upgrade's new process, now the
@@ -421,6 +425,22 @@ struct ServiceStateMachine: Sendable, Equatable {
         state == .starting || state == .ready ? [.stopHealthChecks] : []
     }
 
+    // MARK: A strategy's peers
+
+    /// The supervisor stopped it to restart it with a failed peer (`one_for_all`,
+    /// `rest_for_one`): that is why it ended, whatever its process said, or if it had none.
+    mutating func stoppedWithPeer() -> [Action] {
+        exitReason = .stop
+        return []
+    }
+
+    /// It comes back with the peer whose failure took it down: a restart of its own, on the
+    /// budget it had.
+    mutating func restartRequestedWithPeer() -> [Action] {
+        restarts += 1
+        return startRequested(fresh: false)
+    }
+
     // MARK: Stopping
 
     /// A stop (operator, restart, strategy peer): stop signal, then SIGKILL after the stop timeout.
@@ -482,10 +502,9 @@ struct ServiceStateMachine: Sendable, Equatable {
         // backoff, no restart budget spent; the next caller starts it again. Not for a process
         // that never became ready: one that exits 0 at once would be started again at once.
         let waitsForDemand = startsOnDemand && !failure && exit.socketHeld && exit.wasReady
-        let record = Action.recordExit(
-            pendingFailure ?? (exit.limit ? .limit : asked ? .stop : exit.success ? .exit : .crash))
+        exitReason = pendingFailure ?? (exit.limit ? .limit : asked ? .stop : exit.success ? .exit : .crash)
         pendingFailure = nil
-        return [record] + afterExit(exit, failure: failure, waitsForDemand: waitsForDemand, at: now)
+        return afterExit(exit, failure: failure, waitsForDemand: waitsForDemand, at: now)
     }
 
     /// What follows an exit in a state that has a process.
@@ -528,13 +547,13 @@ struct ServiceStateMachine: Sendable, Equatable {
             state = .failed
             return [.giveUp(.restartCannotHelp)]
         }
-        let restarts =
+        let restartsByPolicy =
             switch restart {
             case .always: true
             case .onFailure: failure
             case .never: false
             }
-        guard restarts else {
+        guard restartsByPolicy else {
             wanted = false
             state = failure ? .failed : .stopped
             return failure ? [.giveUp(.policy)] : []
@@ -546,6 +565,7 @@ struct ServiceStateMachine: Sendable, Equatable {
             return [.giveUp(.budgetSpent(count: count))]
         case .restart(let delay):
             state = .backoff
+            restarts += 1
             return [.restart(after: delay)]
         }
     }

@@ -35,13 +35,13 @@ final class ServiceUnit {
     /// Whether its running process is ready (the machine's record).
     var ready: Bool { machine.readyAt != nil }
 
-    /// Restarts since the supervisor started (shown in `status`).
-    var restarts = 0
+    /// Restarts since the supervisor started (shown in `status`; the machine's count).
+    var restarts: Int { machine.restarts }
     /// Backoff and restart budget: pure policy, fed the instants of what happened (the machine's).
     var ledger: RestartLedger { machine.ledger }
     var lastExit = ""
-    /// ``lastExit`` as a category, for `status`.
-    var exitReason: Supervisor.ExitReason?
+    /// ``lastExit`` as a category, for `status` (the machine's record).
+    var exitReason: Supervisor.ExitReason? { machine.exitReason }
     var statusText = ""
     /// When it became ready, by the wall clock, for `status`.
     var readySince: Timestamp?

@@ -50,8 +50,7 @@ extension SupervisorEngine {
         }
         stopOneByOne(peers.reversed()[...], reason: reason) {
             for peer in peers {
-                peer.restarts += 1
-                self.want(peer, fresh: false)
+                self.transition(peer) { $0.restartRequestedWithPeer() }
             }
             done()
         }
@@ -65,7 +64,7 @@ extension SupervisorEngine {
         next.log.note(reason)
         stop(next) {
             next.lastExit = reason
-            next.exitReason = .stop
+            self.transition(next) { $0.stoppedWithPeer() }
             self.stopOneByOne(pending.dropFirst(), reason: reason, then: done)
         }
     }

@@ -45,12 +45,9 @@ extension SupervisorEngine {
         }
         for action in actions {
             switch action {
-            case .recordExit(let reason):
-                unit.exitReason = reason
             case .wait(let missing):
                 unit.statusText = "waiting for \(missing.joined(separator: ", "))"
             case .restart(let delay):
-                unit.restarts += 1
                 unit.statusText = "restarting in \(ServiceUnit.text(delay))"
                 unit.log.note("\(unit.lastExit); restart \(unit.restarts) in \(ServiceUnit.text(delay))")
                 // The foreground `up` says each crash on its own output, not only in the service's log.
@@ -88,7 +85,7 @@ extension SupervisorEngine {
         switch action {
         case .checkDependencies:
             startWhenReady(unit)
-        case .wait, .giveUp, .recordExit:
+        case .wait, .giveUp:
             break  // said by describe
         case .spawn:
             spawn(unit)
