@@ -11,7 +11,7 @@ public enum RuntimeLogLevel {
     /// ``debugIndex``: a global with a literal value is set when the program loads, where one
     /// computed at first use is checked at every read, and ``allowsDebug`` runs per request;
     /// `RuntimeLogLevelTests` holds both to `allCases`).
-    private static let raw = Atomic<UInt8>(2)
+    @usableFromInline static let raw = Atomic<UInt8>(2)
 
     /// The level every logger of the process follows (unless one set its own).
     public static var current: Logger.Level {
@@ -21,10 +21,10 @@ public enum RuntimeLogLevel {
 
     /// Whether the process's level lets `debug` lines through: one atomic load (reading
     /// ``current`` builds `Logger.Level.allCases`, an array, each time). For a per-request check.
-    package static var allowsDebug: Bool {
+    @inlinable package static var allowsDebug: Bool {
         raw.load(ordering: .relaxed) <= debugIndex
     }
-    static let debugIndex: UInt8 = 1
+    @usableFromInline static let debugIndex: UInt8 = 1
 
     static func index(of level: Logger.Level) -> UInt8 {
         UInt8(Logger.Level.allCases.firstIndex(of: level) ?? 2)

@@ -16,15 +16,15 @@ package struct LatencyHistogram: Sendable, Equatable {
 
     /// Observations that fell in each bucket alone (not cumulative: the rendering adds them
     /// up); one more than ``bounds``, the last for those above every bound.
-    private(set) var buckets = [UInt64](repeating: 0, count: LatencyHistogram.bounds.count + 1)
+    @usableFromInline var buckets = [UInt64](repeating: 0, count: LatencyHistogram.bounds.count + 1)
     /// Observations recorded.
-    private(set) var count: UInt64 = 0
+    @usableFromInline var count: UInt64 = 0
     /// Their sum, in nanoseconds.
-    private(set) var sumNanoseconds: UInt64 = 0
+    @usableFromInline var sumNanoseconds: UInt64 = 0
 
     /// Records one observation of `nanoseconds` (a negative one, from a clock read out of
     /// order, counts as zero).
-    package mutating func record(nanoseconds: Int64) {
+    @inlinable package mutating func record(nanoseconds: Int64) {
         let value = max(0, nanoseconds)
         var index = 0
         let bounds = Self.bounds

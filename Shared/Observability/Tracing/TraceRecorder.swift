@@ -92,10 +92,10 @@ public final class TraceRecorder: Sendable {
 
     /// `instant` as nanoseconds since the Unix epoch (``SpanClock``), with the offset read once
     /// into this object rather than through a lazy global's `swift_once` per call.
-    package func epochNanoseconds(_ instant: MonotonicInstant) -> UInt64 {
+    @inlinable package func epochNanoseconds(_ instant: MonotonicInstant) -> UInt64 {
         UInt64(max(0, instant.nanoseconds &+ clockOffset))
     }
-    private let clockOffset = SpanClock.offset
+    @usableFromInline let clockOffset = SpanClock.offset
 
     /// The identity of a server span for a request that brought `traceparent`: its child, or the
     /// root of a new trace sampled at this daemon's ratio when it brought none (or a broken one).

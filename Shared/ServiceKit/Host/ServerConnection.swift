@@ -409,6 +409,8 @@ final class ServerConnection: @unchecked Sendable {
     /// Counts an answered (or abandoned) request: its latency and its error code if any.
     /// Every request that began ends here exactly once, which is what keeps ``IdleExit``'s count true.
     /// `answeredAtOnce`: by a handler that ran on the loop (``Router/onSync(_:_:)``), whose time held it.
+    /// Inlined into its callers: each passes the entry it holds, which a call would copy.
+    @inline(__always)
     private func count(_ entry: InFlight, _ failure: ErrorCode?, responseBytes: Int? = nil, answeredAtOnce: Bool = false) {
         if entry.keepsUp { idleExit?.ended() }
         let now = MonotonicInstant.now
