@@ -438,9 +438,17 @@ let package = Package(
                 "VerticalsServiceKit", "VerticalsObservability", "VerticalsClient", "VerticalsContract", "VerticalsWire",
                 "VerticalsEventLoop", "VerticalsStorage",
                 grdb, "VerticalsTestSupport", "VerticalsTesting", "vt-testd", "vt-lifecycled", logging,
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Tests/ServiceKitTests"
+        ),
+        // Observability alone, with no host: the served request reaches it through `Serving.request`.
+        .testTarget(
+            name: "ObservabilityTests",
+            dependencies: [
+                "VerticalsObservability", "VerticalsClient", "VerticalsWire", logging,
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            path: "Tests/ObservabilityTests"
         ),
         .testTarget(
             name: "SupervisorTests",

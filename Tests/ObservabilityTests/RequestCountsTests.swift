@@ -2,7 +2,6 @@ import Testing
 import VerticalsWire
 
 @testable import VerticalsObservability
-@testable import VerticalsServiceKit
 
 /// The per-loop request counts behind `daemon.metrics`: the histogram's buckets and sums, the
 /// adding up of loops, and the exposition text they render.

@@ -2,7 +2,6 @@ import Logging
 import Testing
 
 @testable import VerticalsObservability
-@testable import VerticalsServiceKit
 
 /// The run-time log level's literals stand for the levels they are meant to: `info` at start,
 /// `debug` for the per-request check.

@@ -4,7 +4,6 @@ import VerticalsClient
 import VerticalsWire
 
 @testable import VerticalsObservability
-@testable import VerticalsServiceKit
 
 /// The ring of recent spans reuses its slots: a span written over one that had a code, a
 /// service or details must not show them.

@@ -1,6 +1,5 @@
 import Testing
 @testable import VerticalsObservability
-@testable import VerticalsServiceKit
 
 /// New traces' ids (one draw each) and the sampling ratio's threshold.
 struct TraceIDsTests {

@@ -238,7 +238,8 @@ struct VerticalRuleTests {
         let tests = try FrameworkRule.frameworkTests(dumpPackageJSON: Self.dumpPackage())
         let names = Set(tests.map(\.name))
         let expected: Set = [
-            "WireTests", "EventLoopTests", "ContractGenTests", "VerticalsTestingTests", "ServiceKitTests", "SupervisorTests",
+            "WireTests", "EventLoopTests", "ContractGenTests", "VerticalsTestingTests", "ServiceKitTests", "ObservabilityTests",
+            "SupervisorTests",
             "DeployTests", "VerticalsTestSupport", "VerticalsDeployTesting", "vt-testd", "vt-lifecycled",
         ]
         #expect(
