@@ -228,7 +228,6 @@ struct MixedLoad {
         }
     }
 
-    /// Each client calls its ``schedule`` in a loop for `duration`.
     /// Each of `clients` calls `schedule` in a loop for `duration`; each of `loginClients` logs in
     /// back to back meanwhile. The cycle's round and the logins' apart.
     func mix(
@@ -236,7 +235,8 @@ struct MixedLoad {
         _ schedule: [Kind] = MixedLoad.schedule, loginClients: [ServiceClient] = []
     ) async -> (cycle: Round, logins: Round) {
         let start = ContinuousClock.now
-        let logins = Task(executorPreference: loop) {
+        // No task at all when nothing logs in: the cycle alone shares its loop with nothing.
+        let logins = loginClients.isEmpty ? nil : Task(executorPreference: loop) {
             await withTaskGroup(of: Round.self) { group in
                 for (index, client) in loginClients.enumerated() {
                     group.addTask(executorPreference: loop) {
@@ -280,7 +280,7 @@ struct MixedLoad {
         }
         var result = rounds
         result.seconds = (ContinuousClock.now - start).seconds
-        return (result, await logins.value)
+        return (result, await logins?.value ?? Round())
     }
 
     /// One request of `kind` as patient `patient`.
