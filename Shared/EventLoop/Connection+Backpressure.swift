@@ -8,35 +8,13 @@ extension Connection {
     /// Bytes handed to ``write(_:completion:)`` that the kernel has not taken yet.
     public var queuedByteCount: Int {
         loop.preconditionInEventLoop()
-        return queuedBytes
+        return machine.queuedBytes
     }
 
     /// True while backpressure holds reading (the queue passed the high-water mark and has not
     /// yet drained to the low-water mark).
     public var isReadingPaused: Bool {
         loop.preconditionInEventLoop()
-        return isPausedForBackpressure
-    }
-
-    func didQueue(_ count: Int) {
-        queuedBytes += count
-        if options.pausesReadingPastHighWater, !isPausedForBackpressure, queuedBytes > options.highWaterMark {
-            isPausedForBackpressure = true
-            updateReading()
-        }
-    }
-
-    func didDrain(_ count: Int) {
-        queuedBytes -= count
-        switch state {
-        case .open where isPausedForBackpressure && queuedBytes <= options.lowWaterMark:
-            isPausedForBackpressure = false
-            deliverFrames()  // frames decoded while paused come first
-            updateReading()
-        case .flushing where pendingWriteCount == 0:
-            beginClose(error: nil)
-        default:
-            break
-        }
+        return machine.inbound.paused
     }
 }

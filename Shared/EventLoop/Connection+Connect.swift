@@ -72,11 +72,10 @@ extension Connection {
     static let onConnected: uv_connect_cb = { request, status in
         let pending = ConnectRequest.take(request!)
         let connection = pending.connection
-        if status == 0, connection.state == .connecting {
-            connection.state = .open
+        if status == 0, connection.machine.connected() {
             if connection.transport == .tcp { StreamHandle.tuneConnected(connection.stream) }
             pending.completion(.success(connection))
-        } else if status != 0, connection.state == .connecting, let next = pending.carried.first,
+        } else if status != 0, connection.machine.state == .connecting, let next = pending.carried.first,
             !connection.loop.isShuttingDown
         {
             // A host name with another address (IPv6 and IPv4, say): a failed handle cannot connect

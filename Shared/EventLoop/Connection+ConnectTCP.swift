@@ -70,7 +70,7 @@ extension Connection {
     /// The TCP peer's address (`getpeername`), for logs; nil for a Unix socket or once closed.
     public var peerEndpoint: SocketEndpoint? {
         loop.preconditionInEventLoop()
-        guard transport == .tcp, state == .open || state == .flushing else { return nil }
+        guard transport == .tcp, machine.isConnected else { return nil }
         // libuv takes the length as an `int`, the size of a `socklen_t`.
         let peer = SocketAddress(writtenBy: { address, length in
             length.withMemoryRebound(to: Int32.self, capacity: 1) { uv_tcp_getpeername(StreamHandle.tcp(stream), address, $0) }
@@ -104,7 +104,7 @@ extension Connection {
         defer { if let results { uv_freeaddrinfo(results) } }
         let connection = pending.connection
         connection.pendingResolve = nil
-        guard connection.state == .connecting else {
+        guard connection.machine.state == .connecting else {
             pending.completion(.failure(.closed))  // the loop shut down meanwhile
             return
         }

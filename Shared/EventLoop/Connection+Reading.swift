@@ -6,11 +6,8 @@ extension Connection {
     /// Idempotent; ignored once closing or flushing.
     public func startReading() {
         loop.preconditionInEventLoop()
-        guard state == .open, !wantsReading else { return }
-        wantsReading = true
-        updateReading()
-        // Frames that arrived with the end of a TLS handshake, before anyone wanted them.
-        if decoder.bufferedByteCount > 0 { deliverFrames() }
+        // Delivers the frames that arrived with the end of a TLS handshake, before anyone wanted them.
+        perform(machine.startReading())
     }
 
     /// Bytes received but not yet delivered as a frame: a frame still arriving, or whole frames
@@ -21,26 +18,10 @@ extension Connection {
         return decoder.bufferedByteCount
     }
 
-    /// Starts or stops libuv reading to match the owner's wish, backpressure and framing state.
-    func updateReading() {
-        let shouldRead = (wantsReading || isHandshaking) && state == .open && !isPausedForBackpressure && !framingFailed
-        if shouldRead, !isReadStarted {
-            let status = uv_read_start(stream, Connection.onAllocate, Connection.onRead)
-            guard status == 0 else {
-                beginClose(error: .uv("read", status))
-                return
-            }
-            isReadStarted = true
-        } else if !shouldRead, isReadStarted, state < .closing {
-            uv_read_stop(stream)
-            isReadStarted = false
-        }
-    }
-
     /// Decodes and delivers buffered frames until the buffer holds no whole frame, or the
     /// connection stops wanting them (closed from a handler, paused, framing broken).
     func deliverFrames() {
-        guard !isDelivering, wantsReading else { return }
+        guard !isDelivering, machine.wantsFrames else { return }
         isDelivering = true
         defer { isDelivering = false }
         while let payload = nextBufferedFrame() {
@@ -54,12 +35,11 @@ extension Connection {
     /// closed, paused by backpressure, or framing broken (reported as `deliverFrames()` does).
     /// On the loop thread only, from a frame handler or a task that runs inline in one.
     public func nextBufferedFrame() -> [UInt8]? {
-        guard state == .open, !isPausedForBackpressure, !framingFailed else { return nil }
+        guard machine.deliversFrames else { return nil }
         do {
             return try decoder.nextFrame()
         } catch {
-            framingFailed = true
-            updateReading()
+            perform(machine.framingFailed())
             if let frameErrorHandler {
                 frameErrorHandler(error)
             } else {
@@ -83,11 +63,7 @@ extension Connection {
             connection.deliverFrames()
         } else if count == Int(UV_EOF.rawValue) {
             // The peer finished sending, but may still read (a half-close): flush what is queued.
-            if connection.state == .open {
-                connection.closeAfterFlush()
-            } else {
-                connection.beginClose(error: nil)
-            }
+            connection.perform(connection.machine.endOfStream())
         } else if count < 0 {
             connection.beginClose(error: .uv("read", Int32(count)))
         }

@@ -24,7 +24,7 @@ extension Connection {
     func beginTLS(
         _ context: TLSContext, expectedPeer: String?, timeout: Duration, _ onSecured: @escaping (EventLoopError?) -> Void
     ) {
-        guard state == .open else {
+        guard machine.state == .open else {
             loop.deferOnLoop { onSecured(.closed) }
             return
         }
@@ -37,19 +37,18 @@ extension Connection {
         }
         self.expectedPeer = expectedPeer
         securedHandler = onSecured
-        isHandshaking = true
         let deadline = LoopTimer(loop: loop)
         deadline.start(after: timeout) { [weak self] in
             self?.failTLS(.tls("the TLS handshake did not finish within \(timeout)"))
         }
         handshakeDeadline = deadline
-        updateReading()
+        perform(machine.handshakeBegan())
         if context.role == .client { receiveTLS(UnsafeRawBufferPointer(start: nil, count: 0)) }  // ClientHello
     }
 
     /// Ciphertext from the socket: advances the handshake, or opens records into the decoder.
     func receiveTLS(_ bytes: UnsafeRawBufferPointer) {
-        guard let tls, state == .open || state == .flushing else { return }
+        guard let tls, machine.isConnected else { return }
         let wasEstablished = tls.isEstablished
         let open: Bool
         do {
@@ -61,9 +60,9 @@ extension Connection {
         }
         flushTLSOutput()
         if !wasEstablished, tls.isEstablished { secured() }
-        guard state == .open || state == .flushing else { return }
+        guard machine.isConnected else { return }
         if !open {
-            if state == .open { closeAfterFlush() } else { beginClose(error: nil) }
+            perform(machine.endOfStream())
             return
         }
         if tls.isEstablished { deliverFrames() }
@@ -75,10 +74,9 @@ extension Connection {
             failTLS(.certificate("the server's certificate names \(presented), not verticals://\(expectedPeer)"))
             return
         }
-        isHandshaking = false
         handshakeDeadline?.close()
         handshakeDeadline = nil
-        updateReading()
+        perform(machine.handshakeEnded())
         let handler = securedHandler
         securedHandler = nil
         handler?(nil)

@@ -40,18 +40,18 @@ extension Connection {
     /// ``queuedByteCount`` (and so in backpressure).
     public func write(_ bytes: [UInt8], completion: ((EventLoopError?) -> Void)? = nil) {
         loop.preconditionInEventLoop()
-        guard state == .open else {
+        guard machine.acceptsWrites else {
             complete(completion, .closed)
             return
         }
-        if corked.isEmpty && pendingWriteCount > 0 {
+        if corked.isEmpty && machine.pendingWrites > 0 {
             // libuv's queue is not empty: it keeps the order, and the kernel is not taking more now.
             send(bytes, completion: completion)
             return
         }
         corked.append(contentsOf: bytes)
         if let completion { corkedCompletions.append(completion) }
-        didQueue(bytes.count)
+        perform(machine.queued(bytes.count))
         if corked.count >= Connection.corkLimit {
             flushCorked()
         } else if !isFlushScheduled {
@@ -68,23 +68,23 @@ extension Connection {
 
     /// Sends what this turn's writes corked, if the connection still sends.
     func flushCorked() {
-        guard !corked.isEmpty, state == .open || state == .flushing else { return }
+        guard !corked.isEmpty, machine.isConnected else { return }
         var bytes: [UInt8] = []
         swap(&bytes, &corked)
         let completions = corkedCompletions
         corkedCompletions = []
-        queuedBytes -= bytes.count  // handed over now: `send` counts what the kernel leaves
+        machine.handedOver(bytes.count)  // `send` counts what the kernel leaves
         send(bytes, completion: completions.isEmpty ? nil : { error in for completion in completions { completion(error) } })
         if corked.isEmpty {
             bytes.removeAll(keepingCapacity: true)
             swap(&bytes, &corked)  // the next turn reuses the buffer
         }
-        didDrain(0)  // resumes reading below the low-water mark; closes a flushing connection that is done
+        perform(machine.drained(0))  // resumes reading below the low-water mark; closes a flushing connection that is done
     }
 
     /// Forgets corked bytes when the connection closes; their completions get ``EventLoopError/closed``.
     func dropCorked() {
-        queuedBytes -= corked.count
+        machine.dropped(corked.count)
         corked = []
         for completion in corkedCompletions { complete(completion, .closed) }
         corkedCompletions = []
@@ -111,7 +111,7 @@ extension Connection {
     func sendWire(_ bytes: [UInt8], completion: ((EventLoopError?) -> Void)?) {
         bytes.withUnsafeBytes { raw in
             var written = 0
-            if pendingWriteCount == 0, raw.count > 0 {
+            if machine.pendingWrites == 0, raw.count > 0 {
                 var buffer = uv_buf_init(
                     UnsafeMutableRawPointer(mutating: raw.baseAddress!).assumingMemoryBound(to: CChar.self),
                     UInt32(raw.count))
@@ -145,8 +145,7 @@ extension Connection {
             complete(completion, error)
             return
         }
-        pendingWriteCount += 1
-        didQueue(rest.count)
+        perform(machine.writeQueued(rest.count))
     }
 
     func complete(_ completion: ((EventLoopError?) -> Void)?, _ error: EventLoopError?) {
@@ -155,13 +154,12 @@ extension Connection {
     }
 
     private func didFinish(_ write: PendingWrite, status: Int32) {
-        pendingWriteCount -= 1
         let error: EventLoopError? = status == 0 ? nil : .uv("write", status)  // ECANCELED maps to .closed
         if let error, error != .closed {
             beginClose(error: error)
         }
         write.completion?(error)
-        didDrain(write.bytes.count)
+        perform(machine.writeFinished(write.bytes.count))
     }
 
     static let onWritten: uv_write_cb = { request, status in

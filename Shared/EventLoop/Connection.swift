@@ -32,9 +32,7 @@ public final class Connection: @unchecked Sendable {
     // `id`, `loop` and `options`, starts with `loop.preconditionInEventLoop()`, and libuv runs
     // every callback on the loop thread; so every `var` is only touched on that thread.
 
-    enum State: Comparable {
-        case connecting, open, flushing, closing, closed
-    }
+    typealias State = ConnectionStateMachine.State
 
     /// Unique within the process, for logs and maps.
     public let id: UInt64
@@ -46,31 +44,28 @@ public final class Connection: @unchecked Sendable {
     /// Unix socket or TCP.
     public let transport: SocketEndpoint.Transport
     let stream: UnsafeMutablePointer<uv_stream_t>  // a uv_pipe_t or uv_tcp_t (StreamHandle); freed in the close callback
-    var state: State
+    // `@exclusivity(unchecked)` on the state machine and the request path's buffers: a class's
+    // stored property mutated through a method (`machine.queued(_:)`, `decoder.nextFrame()`,
+    // `corked.append`) is checked at run time, about 60 instructions an access and ~400 a request
+    // in all. Sound because they are loop-confined (above) and no access overlaps another: the
+    // methods that mutate them are the machine's, Wire's decoder's and Array's, which never call
+    // back into this connection.
+    /// The lifecycle, reading and backpressure: every change of them is an event of the machine,
+    /// and what it answers is carried out by ``perform(_:)``.
+    @exclusivity(unchecked) var machine: ConnectionStateMachine
     var closeError: EventLoopError?
-    // `@exclusivity(unchecked)` on the request path's buffers: a class's stored property mutated
-    // through a method (`decoder.nextFrame()`, `corked.append`) is checked at run time, about 60
-    // instructions an access and ~400 a request in all. Sound because they are loop-confined
-    // (above) and no access overlaps another: the methods that mutate them are Wire's decoder and
-    // Array's, which never call back into this connection.
     @exclusivity(unchecked) var decoder: FrameDecoder
-    var wantsReading = false
-    var isReadStarted = false
-    var isPausedForBackpressure = false
-    var framingFailed = false
+    /// True while ``deliverFrames()`` runs, so a handler that closes or pauses does not re-enter it.
     @exclusivity(unchecked) var isDelivering = false
-    var queuedBytes = 0
-    var pendingWriteCount = 0
     /// Frames written this loop turn, sent together at its end (see Connection+Writing).
     @exclusivity(unchecked) var corked: [UInt8] = []
     @exclusivity(unchecked) var corkedCompletions: [(EventLoopError?) -> Void] = []
+    /// Registered with the loop for this turn's end-of-turn flush.
     var isFlushScheduled = false
     var flushDeadline: LoopTimer?
     var cachedCredentials: PeerCredentials?
     /// TLS on this connection (``beginTLS(_:expectedPeer:timeout:_:)``), nil for plain streams.
     var tls: TLSSession?
-    /// True until the TLS handshake completes: reading runs for it, frames are not delivered yet.
-    var isHandshaking = false
     var securedHandler: ((EventLoopError?) -> Void)?
     var handshakeDeadline: LoopTimer?
     /// The vertical the client expects at the other end (its certificate's `verticals://NAME`).
@@ -88,7 +83,7 @@ public final class Connection: @unchecked Sendable {
         self.id = Connection.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         self.loop = loop
         self.options = options
-        self.state = state
+        self.machine = ConnectionStateMachine(state, options: options)
         self.decoder = FrameDecoder(maxFrameSize: options.maxFrameSize)
         self.transport = transport
         self.stream = StreamHandle.make(transport, on: loop)
@@ -120,7 +115,7 @@ public final class Connection: @unchecked Sendable {
     /// True once the connection is closing or closed: writes fail with ``EventLoopError/closed``.
     public var isClosed: Bool {
         loop.preconditionInEventLoop()
-        return state >= .closing
+        return machine.state >= .closing
     }
 
     /// The peer's pid, uid and gid (`SO_PEERCRED`), or nil once closed — and always nil over
@@ -128,7 +123,7 @@ public final class Connection: @unchecked Sendable {
     public var peerCredentials: PeerCredentials? {
         loop.preconditionInEventLoop()
         if let cachedCredentials { return cachedCredentials }
-        guard transport == .unix, state == .open || state == .flushing else { return nil }
+        guard transport == .unix, machine.isConnected else { return nil }
         var fd: uv_os_fd_t = -1
         guard uv_fileno(stream.asHandle, &fd) == 0 else { return nil }
         cachedCredentials = PeerCredentials.read(fromSocket: fd)
@@ -147,28 +142,38 @@ public final class Connection: @unchecked Sendable {
     /// with ``EventLoopError/closed``.
     public func closeAfterFlush() {
         loop.preconditionInEventLoop()
-        guard state == .open else { return }
-        state = .flushing
-        updateReading()
-        if !corked.isEmpty {
+        perform(machine.flushRequested())
+    }
+
+    /// Carries out what the machine answered to an event, in the order ``ConnectionStateMachine/Actions`` lists.
+    func perform(_ actions: ConnectionStateMachine.Actions) {
+        guard !actions.isEmpty else { return }
+        if actions.contains(.stopReading) { uv_read_stop(stream) }
+        if actions.contains(.deliverFrames) {
+            deliverFrames()
+            perform(machine.framesDelivered())  // reading as the handlers left it: they may have paused or closed
+        }
+        if actions.contains(.startReading) {
+            let status = uv_read_start(stream, Connection.onAllocate, Connection.onRead)
+            if status != 0 { beginClose(error: .uv("read", status)) }
+        }
+        if actions.contains(.flushCorked) {
             flushCorked()
-            guard state == .flushing else { return }  // written at once, and closed
+            perform(machine.flushStarted())  // nothing if the flush closed it already
         }
-        guard pendingWriteCount > 0 else {
-            beginClose(error: nil)
-            return
+        if actions.contains(.armFlushDeadline) {
+            let deadline = LoopTimer(loop: loop)
+            deadline.start(after: options.flushTimeout) { [weak self] in
+                self?.beginClose(error: .system(operation: "closeAfterFlush", code: UV_ETIMEDOUT.rawValue))
+            }
+            flushDeadline = deadline
         }
-        let deadline = LoopTimer(loop: loop)
-        deadline.start(after: options.flushTimeout) { [weak self] in
-            self?.beginClose(error: .system(operation: "closeAfterFlush", code: UV_ETIMEDOUT.rawValue))
-        }
-        flushDeadline = deadline
+        if actions.contains(.close) { beginClose(error: nil) }
     }
 
     /// The one path to closing: stops everything and asks libuv to close the handle.
     func beginClose(error: EventLoopError?) {
-        guard state < .closing else { return }
-        state = .closing
+        guard machine.closeRequested() else { return }
         closeError = error
         dropCorked()
         flushDeadline?.close()
@@ -182,7 +187,7 @@ public final class Connection: @unchecked Sendable {
 
     /// After libuv's close callback: the handle memory is gone; tell the owner, drop the handlers.
     private func didClose() {
-        state = .closed
+        machine.closed()
         StreamHandle.deallocate(stream)
         if let secured = securedHandler {
             securedHandler = nil
