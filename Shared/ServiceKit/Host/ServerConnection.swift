@@ -90,13 +90,11 @@ final class ServerConnection: @unchecked Sendable {
     /// The timer entry that checks the earliest deadline of a request in flight (see `+Deadlines`).
     var deadlineCheck = DeadlineCheck()
     private(set) var logger: Logger
-    /// Frames received so far; the timeout sweep compares it between looks (see `+Timeouts`).
-    var framesReceived: UInt64 = 0
-    var framesAtLastSweep: UInt64 = 0
-    /// When the sweep last saw the frame count change (or the connection arrive).
-    var quietSince = MonotonicInstant.now
-    /// When the sweep first saw part of a frame waiting for the rest, if it does now.
-    var partialFrameSince: MonotonicInstant?
+    /// The handshake, frame and idle clocks the host's sweep looks at (see `+Timeouts`).
+    // `@exclusivity(unchecked)`: counted on every frame, where a checked access through a method
+    // costs about 60 instructions a request. Sound because this object is loop-confined (above)
+    // and the machine's methods never call back into it, so no two accesses overlap.
+    @exclusivity(unchecked) var timeouts = ConnectionTimeouts(arrived: .now)
 
     init(connection: Connection, host: ServiceHost, caller: String?) {
         self.connection = connection
@@ -182,8 +180,8 @@ final class ServerConnection: @unchecked Sendable {
     /// Deals with one frame: a request ready to serve is returned; anything else (a cancel, a
     /// ping, a request refused before it runs, a broken frame) is answered here, and nil returned.
     private func prepare(_ payload: [UInt8]) -> Prepared? {
-        framesReceived &+= 1
-        if sweepRest.isResting { noteFrameWhileSweepRests() }
+        timeouts.frameReceived()
+        if sweepRest.isResting { timeouts.frameWhileSweepRests(now: .now) }
         let message: Message
         do {
             message = try Message(payload: payload)

@@ -9,7 +9,7 @@ import VerticalsEventLoop
 /// between calls, as a vertical does to the verticals it calls): it is then armed once, for the
 /// earliest idle timeout, so an idle daemon with open connections sleeps instead of waking
 /// every sweep interval. A frame that comes meanwhile restarts its connection's
-/// idle clock itself (``ServerConnection/noteFrameWhileSweepRests()``), so a call on a kept
+/// idle clock itself (``ConnectionTimeouts/frameWhileSweepRests(now:)``), so a call on a kept
 /// connection (a liveness check, say) costs no sweep either; when the timer fires, it looks at
 /// every connection and rests again, or resumes regular looks if one is not settled (a request
 /// still in flight). A new connection resumes them at once (its handshake timeout). What the
