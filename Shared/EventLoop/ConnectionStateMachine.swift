@@ -55,7 +55,7 @@ struct ConnectionStateMachine: Sendable, Hashable {
     /// followed by an event of their own, since what comes next depends on what they did:
     /// ``deliverFrames`` by ``framesDelivered()`` (a handler may pause or close), ``flushCorked``
     /// by ``flushStarted()`` (the kernel may take everything).
-    struct Actions: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    struct Actions: NamedActions, Sendable, Hashable {
         let rawValue: UInt8
 
         /// `uv_read_stop`.
@@ -75,8 +75,6 @@ struct ConnectionStateMachine: Sendable, Hashable {
             (.stopReading, "stopReading"), (.deliverFrames, "deliverFrames"), (.startReading, "startReading"),
             (.flushCorked, "flushCorked"), (.armFlushDeadline, "armFlushDeadline"), (.close, "close"),
         ]
-
-        var description: String { "[" + Self.names.filter { contains($0.0) }.map(\.1).joined(separator: ", ") + "]" }
     }
 
     private(set) var state: State

@@ -9,8 +9,8 @@ extension ServerConnection {
     /// the listening socket (svc-supervisor, systemd), that new connection waits in the backlog
     /// for the vertical's next process, so a restart or an upgrade costs the caller a wait, not
     /// an error; after a stop the caller learns the vertical is gone when it connects.
-    func closeIfDrained() {
-        guard hostIsDraining, inFlightCount == 0, !isClosing, !connection.isClosed else { return }
+    func handOver() {
+        guard !connection.isClosed else { return }
         close(ServiceError(
             .unavailable, "\(serviceName) is shutting down: closing; connect again",
             details: [ServiceError.unreadDetail], retryable: true))

@@ -15,7 +15,7 @@ extension ServerConnection: EventSink {
         loop.preconditionInEventLoop()
         try Task.checkCancellation()
         // Closing (a protocol error, a timeout) or closed: the stream's last answer is not sent.
-        guard !connection.isClosed, !isClosing else { throw CancellationError() }
+        guard !connection.isClosed, machine.answers else { throw CancellationError() }
         guard connection.queuedByteCount + frame.count > connection.options.highWaterMark else {
             connection.write(frame)
             return

@@ -72,11 +72,12 @@ final class ServerConnection: @unchecked Sendable {
     private let idleExit: IdleExit?
     /// Where server spans go; nil when the host traces nothing (`VERTICALS_TRACING=off`).
     let traces: TraceRecorder?
-    /// Set by the host when it starts draining (read per request, so not through `host`).
-    var hostIsDraining = false
-    /// Set once the connection closes with a reason (``close(correlationID:_:)``): that error is
-    /// the last frame sent, so answers of requests still running are dropped (PROTOCOL.md § 4).
-    private(set) var isClosing = false
+    /// Serving, draining with the host, or closing after its last frame (``close(correlationID:_:)``:
+    /// that error is the last frame sent, so answers of requests still running are dropped,
+    /// PROTOCOL.md § 4). Read per request, so kept here rather than asked of `host`.
+    private(set) var machine: ServerConnectionStateMachine
+    /// Whether the connection's last frame was written.
+    var isClosing: Bool { machine.isClosing }
     /// The host's name, for the hand-over's error.
     var serviceName: String { host.configuration.name }
     var inFlight = InFlightRequests()
@@ -110,7 +111,7 @@ final class ServerConnection: @unchecked Sendable {
         self.maxInFlight = host.configuration.maxInFlightPerConnection
         self.maxOutboundBytes = host.configuration.limits.maxOutboundBytes
         self.syncHandlerWarning = host.configuration.syncHandlerWarning.wholeNanoseconds
-        self.hostIsDraining = host.isDraining
+        self.machine = ServerConnectionStateMachine(hostIsDraining: host.isDraining)
         let grant = host.configuration.access.grant(
             peer: connection.peerCredentials, peerName: connection.peerName, secure: connection.isSecure)
         self.grant = grant
@@ -197,7 +198,7 @@ final class ServerConnection: @unchecked Sendable {
             if let entry = inFlight.removeValue(forKey: envelope.correlationID) {
                 entry.task?.cancel()
                 count(entry, .cancelled)
-                if hostIsDraining { closeIfDrained() }
+                perform(machine.requestEnded(remaining: inFlightCount))
             }
         case .ping:
             connection.write(
@@ -229,9 +230,10 @@ final class ServerConnection: @unchecked Sendable {
         let operation = servedOperation(named: envelope.operation)
         let counts = operation?.counts ?? self.counts.unrouted
         counts.requested()
-        if hostIsDraining {
-            // Left unread, answered by the next process: see ``closeIfDrained()``.
-            closeIfDrained()
+        let arrival = machine.requestArrived(inFlight: inFlightCount)
+        guard arrival.isEmpty else {
+            // Left unread: answered by the next process (see ``handOver()``), or after the last frame, by no one.
+            perform(arrival)
             return nil
         }
         guard let operation else {
@@ -388,7 +390,7 @@ final class ServerConnection: @unchecked Sendable {
             // Absent when the deadline passed or the caller cancelled: that answer was already given.
             return
         }
-        if !connection.isClosed, !isClosing {
+        if !connection.isClosed, machine.answers {
             connection.write(frame)
             let limit = maxOutboundBytes
             if connection.queuedByteCount > limit {
@@ -398,10 +400,15 @@ final class ServerConnection: @unchecked Sendable {
             }
         }
         count(entry, failure, responseBytes: frame.count, answeredAtOnce: answeredAtOnce)
-        if hostIsDraining {
-            closeIfDrained()
-            host.requestFinished()
-        }
+        perform(machine.requestEnded(remaining: inFlightCount))
+    }
+
+    /// Carries out what the machine answered, in the order ``ServerConnectionStateMachine/Actions`` lists.
+    private func perform(_ actions: ServerConnectionStateMachine.Actions) {
+        guard !actions.isEmpty else { return }
+        if actions.contains(.endStreams) { endStreams() }
+        if actions.contains(.handOver) { handOver() }
+        if actions.contains(.tellHost) { host.requestFinished() }
     }
 
     /// Counts an answered (or abandoned) request: its latency and its error code if any.
@@ -458,9 +465,14 @@ final class ServerConnection: @unchecked Sendable {
     /// The host starts draining: requests in flight may finish, but a stream, which may never
     /// end by itself, is ended now with a retryable `unavailable` (its caller may call again
     /// once the service is back), so it does not hold the drain until its timeout. A connection
-    /// with nothing in flight is handed over at once (``closeIfDrained()``).
+    /// with nothing in flight is handed over at once (``handOver()``).
     func beginDraining() {
-        hostIsDraining = true
+        var streams = 0
+        inFlight.forEach { _, entry in if entry.isStream { streams += 1 } }
+        perform(machine.hostBeganDraining(inFlight: inFlightCount, streams: streams))
+    }
+
+    private func endStreams() {
         var streams: [UInt64] = []
         inFlight.forEach { id, entry in if entry.isStream { streams.append(id) } }
         for id in streams {
@@ -471,7 +483,6 @@ final class ServerConnection: @unchecked Sendable {
                 .unavailable, "\(host.configuration.name) is shutting down: the stream ends here; call again later",
                 retryable: true))
         }
-        closeIfDrained()
     }
 
     /// Answers request `id` `deadlineExceeded` and cancels its handler (from the deadline check).
@@ -480,14 +491,11 @@ final class ServerConnection: @unchecked Sendable {
         count(entry, .deadlineExceeded)
         entry.task?.cancel()
         answer(id, ServiceError(.deadlineExceeded, "the caller's deadline passed before an answer was ready"))
-        if hostIsDraining {
-            closeIfDrained()
-            host.requestFinished()
-        }
+        perform(machine.requestEnded(remaining: inFlightCount))
     }
 
     private func answer(_ id: UInt64, _ error: ServiceError) {
-        guard !connection.isClosed, !isClosing else { return }
+        guard !connection.isClosed, machine.answers else { return }
         connection.write(Self.errorFrame(id, error))
     }
 
@@ -500,10 +508,9 @@ final class ServerConnection: @unchecked Sendable {
     /// That error is the last frame the connection carries: requests still in flight are
     /// cancelled and never answered, so no id gets a second final answer after it.
     func close(correlationID: UInt64 = 0, _ error: ServiceError) {
-        guard !isClosing else { return }
+        guard machine.closeRequested() else { return }
         logger.notice("closing connection: \(error.code): \(error.message)")
-        answer(correlationID, error)
-        isClosing = true
+        if !connection.isClosed { connection.write(Self.errorFrame(correlationID, error)) }
         abandonInFlight()
         connection.closeLingering(timers: timers)
     }

@@ -153,7 +153,7 @@ public final class ServiceHost: @unchecked Sendable {
     }
 
     /// Stops accepting, lets in-flight requests finish (up to the drain timeout), closes every
-    /// connection (handing each over, see `ServerConnection.closeIfDrained`), and returns once
+    /// connection (handing each over, see `ServerConnection.handOver`), and returns once
     /// all are closed.
     public func stop() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
