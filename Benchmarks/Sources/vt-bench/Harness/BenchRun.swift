@@ -46,7 +46,12 @@ struct BenchRun {
         if settings.runs("curves") {
             InFlightCurve(settings: settings, report: report, directory: directory).run()
             PayloadCurve(settings: settings, report: report, directory: directory).run()
-            took("curves")
+            took("curves: in flight and payload")
+        }
+        // Part of curves; `BENCH_SECTIONS=curves-connections` runs it alone.
+        if settings.runs("curves") || settings.runs("curves-connections") {
+            ConnectionsCurve(settings: settings, report: report, directory: directory).run()
+            took("curves: connections")
         }
         if settings.runs("instructions") {
             InstructionsBenchmark(settings: settings, report: report, directory: directory).run()
