@@ -48,10 +48,16 @@ struct BenchRun {
             PayloadCurve(settings: settings, report: report, directory: directory).run()
             took("curves: in flight and payload")
         }
-        // Part of curves; `BENCH_SECTIONS=curves-connections` runs it alone.
+        // Parts of curves; `BENCH_SECTIONS=curves-connections` or `curves-services` runs one alone.
         if settings.runs("curves") || settings.runs("curves-connections") {
             ConnectionsCurve(settings: settings, report: report, directory: directory).run()
             took("curves: connections")
+        }
+        if settings.runs("curves") || settings.runs("curves-services") {
+            let loop = makeLoop("bench-services")
+            await ServicesCurve(settings: settings, report: report, directory: directory, loop: loop).run()
+            loop.shutdown()
+            took("curves: services")
         }
         if settings.runs("instructions") {
             InstructionsBenchmark(settings: settings, report: report, directory: directory).run()

@@ -63,6 +63,8 @@ struct Curve: Codable, Sendable {
         guard points.count >= 2 else { return "one point" }
         let from = points.count / 2
         let to = points.count - 1
+        // Nothing at either end (an idle process's wake-ups): no slope, and nothing grew.
+        if medians[from] == 0, medians[to] == 0 { return "constant (0)" }
         guard points[from] > 0, points[to] > points[from], medians[from] > 0, medians[to] > 0 else { return "—" }
         let k = log(medians[to] / medians[from]) / log(points[to] / points[from])
         switch k {
