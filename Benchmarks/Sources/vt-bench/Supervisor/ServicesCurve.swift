@@ -8,8 +8,10 @@ import VerticalsEventLoop
 /// ``statusCalls`` `status` calls one after the other through its control socket (what
 /// `svc-supervisor status` asks, every service's line in the answer); and the wake-ups (context
 /// switches, all threads, per minute) of the supervisor and of all the services together over an
-/// idle window of at most ``longestWindow``. The quick run takes 5, 50 and 200; the full run adds 20
-/// and 100. As root, `make bench` runs the services as its own user (`VERTICALS_SERVICE_USERS=off`).
+/// idle window of at most ``longestWindow``. The quick run takes 5, 50 and 200; the full run adds 20,
+/// and takes at most ``mostRounds`` rounds whatever `BENCH_ROUNDS` says (a point costs some 25 s,
+/// most of it the settle and the window, and the figures repeat from round to round). As root,
+/// `make bench` runs the services as its own user (`VERTICALS_SERVICE_USERS=off`).
 ///
 /// An idle suite is asleep however many services it holds (no wake-ups at any point); the
 /// supervisor's memory grows at most linearly with its services.
@@ -23,8 +25,11 @@ struct ServicesCurve {
     /// The idle window's longest: `BENCH_IDLE_SECONDS` is the supervisor section's, a minute by
     /// default, and the curve watches one window a point a round.
     static let longestWindow = 10
+    /// Rounds at most.
+    static let mostRounds = 3
 
-    var counts: [Int] { settings.rounds <= 2 ? [5, 50, 200] : [5, 20, 50, 100, 200] }
+    var counts: [Int] { settings.rounds <= 2 ? [5, 50, 200] : [5, 20, 50, 200] }
+    var rounds: Int { min(settings.rounds, Self.mostRounds) }
 
     /// What one point measured.
     struct Point {
@@ -50,8 +55,8 @@ struct ServicesCurve {
             manifests.append(path)
         }
         var measured = [[Point]](repeating: [], count: counts.count)
-        for round in 1...settings.rounds {
-            progress("curves: services, round \(round)/\(settings.rounds)")
+        for round in 1...rounds {
+            progress("curves: services, round \(round)/\(rounds)")
             for index in counts.indices {
                 measured[index].append(
                     await measure(manifest: manifests[index], runDirectory: "\(directory)/services-\(round)-\(index)"))
