@@ -81,16 +81,22 @@ def draw_throughput(axis, rates: dict) -> None:
 
 
 def draw_curves(results: dict, target: str) -> None:
-    """One panel per kind of work and unit (ours and its baseline share one), log-log: the median
-    at each point, the rounds' range as a band, each curve's growth named in its legend."""
+    """One panel per kind of work and unit (ours and its baseline share one), three to a row,
+    log-log: the median at each point, the rounds' range as a band, each curve's growth named in its
+    legend. A panel with a figure at or below zero (an idle process's wake-ups) is linear near zero
+    (symlog), where a log scale has no place for it."""
     curves = results.get("curves", [])
     if not curves:
         return
     panels = {}
     for curve in curves:
         panels.setdefault((curve["work"], curve["unit"]), []).append(curve)
-    figure, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4.5), squeeze=False)
-    for axis, ((work, unit), members) in zip(axes[0], panels.items()):
+    columns = min(3, len(panels))
+    rows = -(-len(panels) // columns)
+    figure, axes = plt.subplots(rows, columns, figsize=(6 * columns, 4.5 * rows), squeeze=False)
+    for axis in axes.flat[len(panels):]:
+        axis.set_visible(False)
+    for axis, ((work, unit), members) in zip(axes.flat, panels.items()):
         for curve in members:
             xs = curve["points"]
             lows = [v["min"] for v in curve["values"]]
@@ -98,7 +104,10 @@ def draw_curves(results: dict, target: str) -> None:
             axis.plot(xs, [v["median"] for v in curve["values"]], "o-", label=f'{curve["name"]}: {curve["growth"]}')
             axis.fill_between(xs, lows, highs, alpha=0.2)
         axis.set_xscale("log")
-        axis.set_yscale("log")
+        if any(v["min"] <= 0 for curve in members for v in curve["values"]):
+            axis.set_yscale("symlog", linthresh=1)
+        else:
+            axis.set_yscale("log")
         axis.set_xlabel(work)
         axis.set_ylabel(unit)
         axis.grid(True, which="both", alpha=0.3)

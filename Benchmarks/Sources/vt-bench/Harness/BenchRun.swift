@@ -46,7 +46,18 @@ struct BenchRun {
         if settings.runs("curves") {
             InFlightCurve(settings: settings, report: report, directory: directory).run()
             PayloadCurve(settings: settings, report: report, directory: directory).run()
-            took("curves")
+            took("curves: in flight and payload")
+        }
+        // Parts of curves; `BENCH_SECTIONS=curves-connections` or `curves-services` runs one alone.
+        if settings.runs("curves") || settings.runs("curves-connections") {
+            ConnectionsCurve(settings: settings, report: report, directory: directory).run()
+            took("curves: connections")
+        }
+        if settings.runs("curves") || settings.runs("curves-services") {
+            let loop = makeLoop("bench-services")
+            await ServicesCurve(settings: settings, report: report, directory: directory, loop: loop).run()
+            loop.shutdown()
+            took("curves: services")
         }
         if settings.runs("instructions") {
             InstructionsBenchmark(settings: settings, report: report, directory: directory).run()

@@ -58,11 +58,14 @@ struct Curve: Codable, Sendable {
         growth = Self.growth(points: points, medians: values.map(\.median))
     }
 
-    /// The exponent k of figure ∝ work^k between the middle point and the last, named.
+    /// The exponent k of figure ∝ work^k between the middle point and the last (the first and the
+    /// last of two, as a curve cut short by a limit may have), named.
     static func growth(points: [Double], medians: [Double]) -> String {
         guard points.count >= 2 else { return "one point" }
-        let from = points.count / 2
+        let from = min(points.count / 2, points.count - 2)
         let to = points.count - 1
+        // Nothing at either end (an idle process's wake-ups): no slope, and nothing grew.
+        if medians[from] == 0, medians[to] == 0 { return "constant (0)" }
         guard points[from] > 0, points[to] > points[from], medians[from] > 0, medians[to] > 0 else { return "—" }
         let k = log(medians[to] / medians[from]) / log(points[to] / points[from])
         switch k {

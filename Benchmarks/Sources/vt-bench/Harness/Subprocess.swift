@@ -42,11 +42,17 @@ enum Subprocess {
     static func run(_ program: String, _ arguments: [String], cpu: Int? = nil, environment: [String: String] = [:])
         -> String
     {
-        let process = start(program, arguments, cpu: cpu, environment: environment, captureOutput: true)
+        finish(start(program, arguments, cpu: cpu, environment: environment, captureOutput: true))
+    }
+
+    /// Waits for `process`, started with `captureOutput`, to end and returns what it printed; a
+    /// failure stops the run. For a client the run watches something else beside while it works.
+    static func finish(_ process: Process) -> String {
         let output = (process.standardOutput as? Pipe)?.fileHandleForReading.readDataToEndOfFile() ?? Data()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            fail("\(program) \(arguments.joined(separator: " ")) exited with status \(process.terminationStatus)")
+            let command = ([process.executableURL?.path ?? "?"] + (process.arguments ?? [])).joined(separator: " ")
+            fail("\(command) exited with status \(process.terminationStatus)")
         }
         return String(decoding: output, as: UTF8.self)
     }

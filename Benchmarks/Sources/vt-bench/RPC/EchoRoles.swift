@@ -64,7 +64,7 @@ enum EchoRoles {
     /// `vt-bench echo-throughput DIR SIZE CONNECTIONS DEPTH SECONDS`: CONNECTIONS typed clients
     /// (one connection each) with DEPTH calls in flight on each; after 0.25 s of warm-up counts
     /// answers for SECONDS and prints `requests=N seconds=S`, as the C client does.
-    /// With `timed`, each call's round trip is kept while counting, and the line adds `p99=µs`.
+    /// With `timed`, each call's round trip is kept while counting, and the line adds `p50=µs p99=µs`.
     static func throughput(
         socketDirectory: String, size: Int, connections: Int, depth: Int, seconds: Double, timed: Bool = false
     ) async {
@@ -103,8 +103,12 @@ enum EchoRoles {
             let elapsed = ContinuousClock.now - start
             state.stopped.store(true, ordering: .relaxed)
             let roundTrips = await group.reduce(into: [UInt64]()) { $0 += $1 }.sorted()
-            let p99 = roundTrips.isEmpty ? "" : " p99=\(Double(roundTrips[roundTrips.count * 99 / 100]) / 1000)"
-            print("requests=\(answered) seconds=\(elapsed.seconds)\(timed ? p99 : "")")
+            let percentiles =
+                roundTrips.isEmpty
+                ? ""
+                : " p50=\(Double(roundTrips[roundTrips.count / 2]) / 1000)"
+                    + " p99=\(Double(roundTrips[roundTrips.count * 99 / 100]) / 1000)"
+            print("requests=\(answered) seconds=\(elapsed.seconds)\(timed ? percentiles : "")")
         }
         for client in clients { client.close() }
         loop.shutdown()

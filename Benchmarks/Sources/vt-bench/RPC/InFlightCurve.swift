@@ -25,7 +25,7 @@ struct InFlightCurve {
                     RPCBenchmark.ownExecutable,
                     ["echo-throughput", socketDirectory, "64", "1", "\(depths[index])", "1", "timed"], cpu: nil)
                 rates[index].append(RPCBenchmark.requestsPerSecond(printed: line, by: "ours"))
-                tails[index].append(Self.p99(printed: line))
+                tails[index].append(Self.percentile("p99", printed: line))
             }
         }
         let points = depths.map(Double.init)
@@ -36,11 +36,11 @@ struct InFlightCurve {
             "curves", Curve(name: "p99", work: work, unit: "µs", points: points, values: tails.map(Summary.init)))
     }
 
-    /// The microseconds of `p99=` in a timed throughput client's line.
-    static func p99(printed line: String) -> Double {
-        for field in line.split(whereSeparator: \.isWhitespace) where field.hasPrefix("p99=") {
-            if let value = Double(field.dropFirst(4)) { return value }
+    /// The microseconds of `name=` (`p50`, `p99`) in a timed throughput client's line.
+    static func percentile(_ name: String, printed line: String) -> Double {
+        for field in line.split(whereSeparator: \.isWhitespace) where field.hasPrefix("\(name)=") {
+            if let value = Double(field.dropFirst(name.count + 1)) { return value }
         }
-        fail("the timed throughput client printed no p99: \(line)")
+        fail("the timed throughput client printed no \(name): \(line)")
     }
 }

@@ -27,10 +27,11 @@ final class SupervisedSuite {
     var sockets: SocketDirectory { SocketDirectory("\(runDirectory)/sockets") }
 
     /// Starts the suite (the suite's manifest, or `manifest`; `environment` added to what every
-    /// service inherits) and returns once every service is ready.
+    /// service inherits) and returns once every service is ready; the run stops when they are not
+    /// within `readyWithin`.
     static func up(
         _ settings: BenchSettings, manifest: String? = nil, environment: [String: String] = [:], runDirectory: String,
-        loop: EventLoop
+        loop: EventLoop, readyWithin: Duration = .seconds(60)
     ) async -> SupervisedSuite {
         let start = ContinuousClock.now
         let process = Subprocess.start(
@@ -43,7 +44,7 @@ final class SupervisedSuite {
                     .joined(separator: " "),
             ]) { ours, _ in ours })
         let suite = SupervisedSuite(runDirectory: runDirectory, process: process, loop: loop)
-        let deadline = start + .seconds(60)
+        let deadline = start + readyWithin
         while ContinuousClock.now < deadline {
             guard process.isRunning else { fail("svc-supervisor up exited with status \(process.terminationStatus)") }
             if let services = try? await suite.control.call(Supervisor.status, Empty(), timeout: .seconds(2)).services,
@@ -54,7 +55,7 @@ final class SupervisedSuite {
             }
             try? await Task.sleep(for: .milliseconds(2))
         }
-        fail("the suite was not ready 60 s after svc-supervisor up (see \(runDirectory)/logs)")
+        fail("the suite was not ready \(readyWithin) after svc-supervisor up (see \(runDirectory)/logs)")
     }
 
     /// Every service's status.
