@@ -43,11 +43,7 @@ import Testing
         return machine
     }
 
-    struct Outcome: Sendable, Equatable, CustomStringConvertible {
-        let state: State
-        let actions: Actions
-        var description: String { "\(state) \(actions)" }
-    }
+    typealias Outcome = MachineOutcome<State, Actions>
 
     /// Every pair that changes something or asks for something; every pair not listed must
     /// leave the state as it was and ask for nothing.

@@ -92,21 +92,14 @@ extension ServiceHost {
 
     /// Tells every shard to drain (the accepting host began to); its stop waits for them all.
     func drainShards() {
-        guard primary == nil, !shards.isEmpty, shardsDraining == 0 else { return }
-        for shard in shards where shard.loop.execute({ shard.beginDrain() }) {
-            shardsDraining += 1
-        }
+        guard primary == nil else { return }
+        let told = shards.filter { shard in shard.loop.execute { shard.beginDrain() } }
+        stopMachine.shardsToldToDrain(told.count)
     }
 
     /// The drain timeout passed: every shard abandons what it still serves.
     func timeOutShards() {
         for shard in shards { _ = shard.loop.execute { shard.timeOutDrain() } }
-    }
-
-    /// A shard finished draining (on the accepting host's loop).
-    func shardDrained() {
-        shardsDraining -= 1
-        resumeStopWaitersIfDone()
     }
 
     /// The idle exit is due: each shard closes its connections that have nothing in flight and

@@ -53,8 +53,6 @@ public final class ServiceHost: @unchecked Sendable {
     var shards: [ServiceHost] = []
     /// Connections open on this loop, read by the accepting host's picker on its own loop.
     let openHere = Atomic<Int>(0)
-    /// Shards that have not finished draining (the accepting host's loop).
-    var shardsDraining = 0
     /// Every loop of the host, for `daemon.health` (set by the accepting host as it starts its shards).
     var loops: HostLoops?
 
@@ -72,12 +70,12 @@ public final class ServiceHost: @unchecked Sendable {
     /// Set while the sweep rests until the earliest idle deadline (see `+Timeouts`).
     let sweepRest = SweepRest()
     private var watchdog: LoopTimer?
-    private(set) var isDraining = false
+    /// Serving, draining, closing its last connections or drained, and the shards still draining:
+    /// every step of a stop is an event of the machine, and what it answers is carried out by
+    /// ``perform(_:)``.
+    var stopMachine: HostStopStateMachine
     private var drainTimer: TimerQueue.Handle?
     private var stopWaiters: [@Sendable () -> Void] = []
-    private(set) var stopped = false
-    /// Set once this loop's drain ended and its last connection closed (``endStop()``).
-    private var drained = false
     /// The idle exit's clock, while the host serves with ``HostConfiguration/idleExit`` set
     /// (the accepting host's; each shard holds the same, set before its first connection).
     var idleExit: IdleExit?
@@ -122,7 +120,14 @@ public final class ServiceHost: @unchecked Sendable {
         self.notifier = Notifier(environment: configuration.environment)
         self.primary = primary
         self.census = census
+        self.stopMachine = HostStopStateMachine(isShard: primary != nil)
     }
+
+    /// Whether the host stopped accepting.
+    var isDraining: Bool { stopMachine.isDraining }
+
+    /// Whether the drain is over on this loop: its connections close, or have.
+    var stopped: Bool { stopMachine.state == .closing || stopMachine.state == .drained }
 
     /// Starts listening and serving; returns once the socket is ready. Throws a typed
     /// `EventLoopError` when the socket cannot be had (path too long, address in use).
@@ -158,12 +163,8 @@ public final class ServiceHost: @unchecked Sendable {
     public func stop() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             loop.execute { [self] in
-                if drained && shardsDraining == 0 {
-                    continuation.resume()
-                    return
-                }
                 stopWaiters.append { continuation.resume() }
-                beginDrain()
+                perform(stopMachine.stopRequested())
             }
         }
         stopShardLoops()
@@ -323,8 +324,7 @@ public final class ServiceHost: @unchecked Sendable {
         census.release(caller: server.caller)
         stopSweepingIfIdle()
         metrics.connectionsOpen.decrement()
-        if isDraining { finishDrainIfIdle() }
-        if stopped, connections.isEmpty { endStop() }
+        perform(stopMachine.connectionClosed(remaining: connections.count))
     }
 
     /// Takes `server` out of ``connections``: the last one takes its place.
@@ -344,15 +344,43 @@ public final class ServiceHost: @unchecked Sendable {
     }
 
     func requestFinished() {
-        if isDraining { finishDrainIfIdle() }
+        perform(stopMachine.requestFinished())
     }
 
+    /// Stops accepting and drains (SIGTERM, the idle exit, ``stop()``).
     func beginDrain() {
-        guard !isDraining else {
-            finishDrainIfIdle()
-            return
+        perform(stopMachine.drainRequested())
+    }
+
+    /// The drain timeout passed: what is still in flight on this loop is abandoned.
+    func timeOutDrain() {
+        let left = requestsInFlight
+        let actions = stopMachine.drainEnded(connectionsOpen: connections.count)
+        if !actions.isEmpty { logger.warning("drain timeout: abandoning \(left) in-flight requests") }
+        perform(actions)
+    }
+
+    /// A shard finished draining (on the accepting host's loop).
+    func shardDrained() {
+        perform(stopMachine.shardDrained())
+    }
+
+    /// Carries out what the stop's machine answered, in the order ``HostStopStateMachine/Actions`` lists.
+    private func perform(_ actions: HostStopStateMachine.Actions) {
+        guard !actions.isEmpty else { return }
+        if actions.contains(.startDrain) { startDrain() }
+        if actions.contains(.finishIfIdle), connections.allSatisfy({ $0.inFlightCount == 0 }) {
+            perform(stopMachine.drainEnded(connectionsOpen: connections.count))
         }
-        isDraining = true
+        if actions.contains(.finishDrain) { finishDrain() }
+        if actions.contains(.tellAcceptingHost), let primary {
+            timers.close()
+            primary.loop.execute { primary.shardDrained() }
+        }
+        if actions.contains(.resumeStopWaiters) { resumeStopWaiters() }
+    }
+
+    private func startDrain() {
         for server in connections { server.beginDraining() }
         if primary == nil { notifier.notify("STOPPING=1", "STATUS=draining") }
         drainShards()
@@ -368,25 +396,9 @@ public final class ServiceHost: @unchecked Sendable {
                 timeOutDrain()
             }
         }
-        finishDrainIfIdle()
-    }
-
-    private func finishDrainIfIdle() {
-        guard !stopped, connections.allSatisfy({ $0.inFlightCount == 0 }) else { return }
-        finishDrain()
-    }
-
-    /// The drain timeout passed: what is still in flight on this loop is abandoned.
-    func timeOutDrain() {
-        guard !stopped else { return }
-        let left = requestsInFlight
-        logger.warning("drain timeout: abandoning \(left) in-flight requests")
-        finishDrain()
     }
 
     private func finishDrain() {
-        guard !stopped else { return }
-        stopped = true
         // A connection closed with a reason (handed over, idle) lingers until its client has read
         // it and hung up, at most its grace: the process must not end under it, or a client that
         // writes meanwhile sees its write fail instead of the reason that makes it send again.
@@ -397,26 +409,10 @@ public final class ServiceHost: @unchecked Sendable {
         idleExit = nil
         sweepTimer?.close()
         sweepTimer = nil
-        if connections.isEmpty { endStop() }
     }
 
-    /// This loop's drain ended and its last connection closed: a shard tells the accepting host,
-    /// which ends the stop once every loop is done.
-    private func endStop() {
-        guard stopped, !drained else { return }
-        drained = true
-        if let primary {
-            timers.close()
-            primary.loop.execute { primary.shardDrained() }
-            return
-        }
-        resumeStopWaitersIfDone()
-    }
-
-    /// Ends ``stop()`` once this host and every shard finished draining (accepting host's loop);
-    /// until then its drain timer stays, as the shards' drain timeout.
-    func resumeStopWaitersIfDone() {
-        guard drained, shardsDraining == 0 else { return }
+    /// Ends ``stop()``: this host and every shard finished draining (accepting host's loop).
+    private func resumeStopWaiters() {
         if let drainTimer { timers.cancel(drainTimer) }
         drainTimer = nil
         timers.close()
