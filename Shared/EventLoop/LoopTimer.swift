@@ -56,6 +56,15 @@ public final class LoopTimer: @unchecked Sendable {
         return !isClosing && uv_is_active(timer.asHandle) != 0
     }
 
+    /// How long until the timer fires, to the millisecond (libuv's resolution); nil while it is
+    /// not scheduled.
+    public var remaining: Duration? {
+        loop.preconditionInEventLoop()
+        guard isActive else { return nil }
+        uv_update_time(loop.loop)  // from now, not from the start of this loop iteration
+        return .milliseconds(Int64(clamping: uv_timer_get_due_in(timer)))
+    }
+
     /// Stops the timer for good and releases its callback. Idempotent.
     public func close() {
         loop.preconditionInEventLoop()

@@ -26,6 +26,29 @@ struct TimerTests {
         }
     }
 
+    @Test func remaining_isTheDelayLessWhatPassed_andNilOnceStopped() async throws {
+        try await withEventLoop { loop in
+            let clock = ContinuousClock()
+            let start = clock.now
+            let timer = try await onLoop(loop) {
+                let timer = LoopTimer(loop: loop)
+                timer.start(after: .seconds(60)) {}
+                return timer
+            }
+            let (left, afterStop) = try await loop.submit { () -> (Duration?, Duration?) in
+                let left = timer.value.remaining
+                timer.value.stop()
+                return (left, timer.value.remaining)
+            }
+            let passed = clock.now - start
+            let remaining = try #require(left)
+            // libuv keeps whole milliseconds: at most the delay, at least the delay less what passed and one.
+            #expect(remaining <= .seconds(60) && remaining >= .seconds(60) - passed - .milliseconds(1), "\(remaining)")
+            #expect(afterStop == nil)
+            try await loop.submit { timer.value.close() }
+        }
+    }
+
     @Test func repeatingTimer_firesUntilStopped() async throws {
         try await withEventLoop { loop in
             let ticks = Countdown(3, "three ticks")

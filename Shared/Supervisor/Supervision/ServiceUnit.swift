@@ -45,8 +45,6 @@ final class ServiceUnit {
     var statusText = ""
     /// When it became ready, by the wall clock, for `status`.
     var readySince: Timestamp?
-    /// When the backoff it waits out ends.
-    var backoffUntil: ContinuousClock.Instant?
     /// Why the supervisor killed the running process (ready timeout, watchdog, liveness), if it
     /// did, in words; the machine keeps the kind.
     var failureText: String?
@@ -101,7 +99,8 @@ final class ServiceUnit {
             uptimeSeconds: startedAt.map { Self.seconds(now - $0) }, restarts: restarts, lastExit: lastExit,
             ready: ready, statusText: statusText, readySince: ready ? readySince : nil,
             restartsInWindow: ledger.restartsInWindow(at: now),
-            backoffRemainingSeconds: state == .backoff ? backoffUntil.map { max(0, Self.seconds($0 - now)) } : nil,
+            // In backoff, `timer` is the backoff's (armed once a strategy's peers are down).
+            backoffRemainingSeconds: state == .backoff ? timer.remaining.map(Self.seconds) : nil,
             exitReason: exitReason, rssBytes: pid.flatMap(ProcessState.residentBytes),
             receives: spec.receives.map(\.rawValue))
     }

@@ -262,7 +262,6 @@ extension SupervisorEngine {
 
     /// Arms the backoff timer; its expiry is the machine's ``ServiceStateMachine/backoffElapsed()``.
     func startAfterBackoff(_ unit: ServiceUnit, _ delay: Duration) {
-        unit.backoffUntil = .now + delay
         unit.timer.start(after: delay) { [weak unit] in
             guard let unit, unit.state == .backoff else { return }
             self.logger.notice("\(unit.spec.name): restarting (restart \(unit.restarts))")
