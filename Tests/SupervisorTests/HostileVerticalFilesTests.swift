@@ -231,8 +231,13 @@ struct HostileVerticalFilesTests {
         try await harness.start()
         try await harness.waitFor("echo", .ready)
         let main = Int32(try #require(try await harness.status("echo").pid))
-        let escaped = EngineHarness.processes(taggedWith: harness.tag).filter { readFile("/proc/\($0)/comm") == "sleep\n" }
-        try #require(escaped.count == 1, "the vertical started one process of its own")
+        // `setsid -f` forks and returns: its child may exec `sleep` a moment after the vertical is ready.
+        var escaped: [Int32] = []
+        let started = eventually(timeout: .seconds(10)) {
+            escaped = EngineHarness.processes(taggedWith: harness.tag).filter { readFile("/proc/\($0)/comm") == "sleep\n" }
+            return escaped.count == 1
+        }
+        try #require(started, "the vertical started one process of its own")
         #expect(getpgid(escaped[0]) != getpgid(main), "it left the service's process group")
 
         _ = try await harness.engine.stopService("echo")
