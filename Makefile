@@ -256,10 +256,12 @@ hummingbird-demo: deps
 	VERTICALS_SOCKET_DIR="$(RUN_DIR)/sockets" VERTICALS_RUN_DIR="$(RUN_DIR)" \
 		"$$($(SWIFT) build --package-path Examples/HummingbirdDemo --show-bin-path)/svc-greeter"
 
+# Benchmarks/ depends on the framework by path, whose added source files a cached build plan does
+# not see ("cannot find 'X' in scope" after a pull): its build is planned afresh, a few seconds.
 bench: release
 	@mkdir -p bench
 	gcc -O2 -Wall -Wextra -o bench/uv_echo Benchmarks/CEcho/uv_echo.c $$(pkg-config --cflags --libs libuv)
-	$(SWIFT) build -c release $(RELEASE_FLAGS) --package-path Benchmarks
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --disable-build-manifest-caching --package-path Benchmarks
 	@"$(PYTHON_ENV)/bin/python3" -c 'import matplotlib' 2>/dev/null || "$(PYTHON_ENV)/bin/python3" -m pip install --quiet matplotlib
 	status=0; tag=bench-$$$$; VERTICALS_SERVICE_USERS=off VT_BENCH_TAG=$$tag VT_ROOT="$(CURDIR)" VT_BIN="$$($(SWIFT) build -c release --show-bin-path)" UV_ECHO="$(CURDIR)/bench/uv_echo" \
 		"$$($(SWIFT) build -c release --package-path Benchmarks --show-bin-path)/vt-bench" || status=$$?; \
