@@ -63,11 +63,11 @@ import Testing
         .requestFinished: [.draining: Outcome(state: .draining, actions: .finishIfIdle)],
         .lastConnectionClosed: [
             .draining: Outcome(state: .draining, actions: .finishIfIdle),
-            .closing: Outcome(state: .drained, actions: .resumeStopWaiters),
+            .closing: Outcome(state: .drained, actions: [.finishStop, .resumeStopWaiters]),
         ],
         .connectionClosedWithOneLeft: [.draining: Outcome(state: .draining, actions: .finishIfIdle)],
         .drainEndedWithNoConnection: [
-            .draining: Outcome(state: .drained, actions: [.finishDrain, .resumeStopWaiters])
+            .draining: Outcome(state: .drained, actions: [.finishDrain, .finishStop, .resumeStopWaiters])
         ],
         .drainEndedWithConnections: [.draining: Outcome(state: .closing, actions: .finishDrain)],
         .shardDrained: [:],  // no shard was told
@@ -115,7 +115,7 @@ import Testing
         actions = machine.shardDrained()
         #expect(actions.isEmpty)
         actions = machine.shardDrained()
-        #expect(actions == .resumeStopWaiters)
+        #expect(actions == [.finishStop, .resumeStopWaiters])
         actions = machine.shardDrained()
         #expect(actions.isEmpty && machine.shardsDraining == 0)  // one too many is ignored
     }

@@ -257,11 +257,11 @@ struct MultiLoopHostTests {
         let (served, held) = try #require(setup, "no request held on the second loop before an idle exit in 8 attempts")
         try await Task.sleep(for: idle * 3)
         let host = served.host
-        #expect(try await !host.loop.submit { host.stopped }, "exited while a loop served a request")
+        #expect(try await !host.loop.submit { host.stopMachine.hasDrained }, "exited while a loop served a request")
         served.gate.open()
         #expect(try await held.value == "echo-1/echo-1")
         // Idle everywhere now: it exits, the idle period after the request ended.
-        #expect(await eventuallyAsync { (try? await host.loop.submit { host.stopped }) == true })
+        #expect(await eventuallyAsync { (try? await host.loop.submit { host.stopMachine.hasDrained }) == true })
         await served.close()
     }
 }

@@ -34,12 +34,16 @@ struct HostStopStateMachine: Sendable, Hashable {
         static let finishDrain = Actions(rawValue: 1 << 2)
         /// A shard's loop is drained: tell the accepting host.
         static let tellAcceptingHost = Actions(rawValue: 1 << 3)
-        /// Every loop is drained: the host's stop returns.
+        /// Every loop is drained, for the first time: cancel the drain timeout, close the
+        /// timers, say it stopped.
+        static let finishStop = Actions(rawValue: 1 << 5)
+        /// Every loop is drained: the host's stop returns (again, for a stop asked afterwards).
         static let resumeStopWaiters = Actions(rawValue: 1 << 4)
 
         static let names: [(Actions, String)] = [
             (.startDrain, "startDrain"), (.finishIfIdle, "finishIfIdle"), (.finishDrain, "finishDrain"),
-            (.tellAcceptingHost, "tellAcceptingHost"), (.resumeStopWaiters, "resumeStopWaiters"),
+            (.tellAcceptingHost, "tellAcceptingHost"), (.finishStop, "finishStop"),
+            (.resumeStopWaiters, "resumeStopWaiters"),
         ]
     }
 
@@ -55,6 +59,9 @@ struct HostStopStateMachine: Sendable, Hashable {
 
     /// Whether the host stopped accepting.
     var isDraining: Bool { state != .serving }
+
+    /// Whether the drain is over on this loop: its connections close, or have.
+    var hasDrained: Bool { state == .closing || state == .drained }
 
     /// ``ServiceHost/stop()`` was called: it returns at once when every loop is drained already;
     /// otherwise the drain begins (or goes on).
@@ -105,13 +112,16 @@ struct HostStopStateMachine: Sendable, Hashable {
     mutating func shardDrained() -> Actions {
         guard shardsDraining > 0 else { return [] }
         shardsDraining -= 1
-        return state == .drained && shardsDraining == 0 ? .resumeStopWaiters : []
+        return state == .drained && shardsDraining == 0 ? Self.stopped : []
     }
 
     /// This loop's last connection closed after the drain.
     private mutating func drainedHere() -> Actions {
         state = .drained
         if isShard { return .tellAcceptingHost }
-        return shardsDraining == 0 ? .resumeStopWaiters : []
+        return shardsDraining == 0 ? Self.stopped : []
     }
+
+    /// What ends the stop once every loop is drained.
+    private static let stopped: Actions = [.finishStop, .resumeStopWaiters]
 }

@@ -404,9 +404,10 @@ final class ServerConnection: @unchecked Sendable {
     }
 
     /// Carries out what the machine answered, in the order ``ServerConnectionStateMachine/Actions`` lists.
-    private func perform(_ actions: ServerConnectionStateMachine.Actions) {
+    /// `streams`: the open streams' ids, for ``ServerConnectionStateMachine/Actions/endStreams``.
+    private func perform(_ actions: ServerConnectionStateMachine.Actions, streams: [UInt64] = []) {
         guard !actions.isEmpty else { return }
-        if actions.contains(.endStreams) { endStreams() }
+        if actions.contains(.endStreams) { endStreams(streams) }
         if actions.contains(.handOver) { handOver() }
         if actions.contains(.tellHost) { host.requestFinished() }
     }
@@ -467,14 +468,14 @@ final class ServerConnection: @unchecked Sendable {
     /// once the service is back), so it does not hold the drain until its timeout. A connection
     /// with nothing in flight is handed over at once (``handOver()``).
     func beginDraining() {
-        var streams = 0
-        inFlight.forEach { _, entry in if entry.isStream { streams += 1 } }
-        perform(machine.hostBeganDraining(inFlight: inFlightCount, streams: streams))
-    }
-
-    private func endStreams() {
         var streams: [UInt64] = []
         inFlight.forEach { id, entry in if entry.isStream { streams.append(id) } }
+        perform(machine.hostBeganDraining(inFlight: inFlightCount, streams: streams.count), streams: streams)
+    }
+
+    /// Ends the open streams `streams` (request ids) with `unavailable`: a drain does not wait
+    /// for a stream, which may never end on its own.
+    private func endStreams(_ streams: [UInt64]) {
         for id in streams {
             guard let entry = inFlight.removeValue(forKey: id) else { continue }
             entry.task?.cancel()

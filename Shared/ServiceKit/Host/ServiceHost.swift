@@ -126,9 +126,6 @@ public final class ServiceHost: @unchecked Sendable {
     /// Whether the host stopped accepting.
     var isDraining: Bool { stopMachine.isDraining }
 
-    /// Whether the drain is over on this loop: its connections close, or have.
-    var stopped: Bool { stopMachine.state == .closing || stopMachine.state == .drained }
-
     /// Starts listening and serving; returns once the socket is ready. Throws a typed
     /// `EventLoopError` when the socket cannot be had (path too long, address in use).
     ///
@@ -377,6 +374,7 @@ public final class ServiceHost: @unchecked Sendable {
             timers.close()
             primary.loop.execute { primary.shardDrained() }
         }
+        if actions.contains(.finishStop) { finishStop() }
         if actions.contains(.resumeStopWaiters) { resumeStopWaiters() }
     }
 
@@ -411,14 +409,18 @@ public final class ServiceHost: @unchecked Sendable {
         sweepTimer = nil
     }
 
-    /// Ends ``stop()``: this host and every shard finished draining (accepting host's loop).
-    private func resumeStopWaiters() {
+    /// This host and every shard finished draining (accepting host's loop), once.
+    private func finishStop() {
         if let drainTimer { timers.cancel(drainTimer) }
         drainTimer = nil
         timers.close()
+        logger.info("stopped")
+    }
+
+    /// Ends ``stop()``: every loop is drained.
+    private func resumeStopWaiters() {
         let waiters = stopWaiters
         stopWaiters.removeAll()
-        logger.info("stopped")
         for waiter in waiters { waiter() }
     }
 
