@@ -548,4 +548,66 @@ import VerticalsContract
         #expect(machine.dependenciesChecked(missing: []) == [.spawn])
         #expect(machine.state == .starting)
     }
+
+    /// A `one_for_all` member waits for the members before it; readiness clears the holds, a
+    /// restart with its peer keeps them, a fresh start and an on-demand activation drop them.
+    @Test func givenHoldsFromAGroupRestart_whenItBecomesReadyOrStartsAfresh_thenTheyAreGone() {
+        var machine = Self.machine(in: .backoff)
+        #expect(machine.heldUntilReady(["db", "cache"]) == [])
+        #expect(machine.holds == ["db", "cache"])
+        #expect(machine.restartRequestedWithPeer() == [])
+        #expect(machine.holds == ["db", "cache"], "a restart with its peer keeps what it waits for")
+        #expect(machine.backoffElapsed() == [.checkDependencies])
+        #expect(machine.dependenciesChecked(missing: []) == [.spawn])
+        #expect(machine.ready(at: Self.now) == Self.readyActions)
+        #expect(machine.holds.isEmpty)
+
+        var fresh = Self.machine(in: .failed)
+        _ = fresh.heldUntilReady(["db"])
+        _ = fresh.startRequested(fresh: true)
+        #expect(fresh.holds.isEmpty)
+
+        var onDemand = Self.machine(in: .stopped)
+        _ = onDemand.heldUntilReady(["db"])
+        _ = onDemand.activatedOnDemand()
+        #expect(onDemand.holds.isEmpty)
+    }
+
+    /// What it waits for is the last check's answer; a rollback into `waiting` starts with none,
+    /// so the first check after it is said even when its list is the one before the upgrade.
+    @Test func givenAWaitingService_whenTheChecksAnswer_thenItRecordsWhatItAwaits() {
+        var machine = Self.machine(in: .stopped)
+        _ = machine.startRequested(fresh: true)
+        #expect(machine.dependenciesChecked(missing: ["db", "cache"]) == [.wait(for: ["db", "cache"])])
+        #expect(machine.awaited == ["db", "cache"])
+        #expect(machine.dependenciesChecked(missing: ["cache"]) == [.wait(for: ["cache"])])
+        #expect(machine.awaited == ["cache"])
+        #expect(machine.dependenciesChecked(missing: []) == [.spawn])
+        #expect(machine.awaited.isEmpty)
+
+        var upgrading = Self.machine(in: .upgrading(.finishing))
+        _ = upgrading.dependenciesChecked(missing: ["db"])
+        #expect(upgrading.exited(.init(success: false), at: Self.now) == [.rollBackUpgrade])
+        #expect(upgrading.state == .waiting)
+        #expect(upgrading.awaited.isEmpty)
+    }
+
+    /// The exit that decides the backoff or the giving up leaves its reason with the state.
+    @Test func givenAFailingService_whenItExits_thenTheDelayOrWhyItStaysDownIsRecorded() {
+        var machine = Self.machine(in: .ready)
+        #expect(machine.exited(.init(success: false), at: Self.now) == [.restart(after: .milliseconds(100))])
+        #expect(machine.backoffDelay == .milliseconds(100))
+        #expect(machine.gaveUp == nil)
+
+        var spent = Machine(
+            state: .ready, wanted: true, restart: .always, backoff: Self.backoff,
+            budget: RestartBudget(maxRestarts: 0, window: .seconds(60)), notifiesReady: true)
+        #expect(spent.exited(.init(success: false), at: Self.now) == [.giveUp(.budgetSpent(count: 0))])
+        #expect(spent.gaveUp == .budgetSpent(count: 0))
+        #expect(spent.state == .failed && !spent.wanted)
+
+        var cannotHelp = Self.machine(in: .starting)
+        _ = cannotHelp.exited(.init(success: false, restartCannotHelp: true), at: Self.now)
+        #expect(cannotHelp.gaveUp == .restartCannotHelp)
+    }
 }

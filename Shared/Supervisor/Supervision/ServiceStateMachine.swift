@@ -212,6 +212,16 @@ struct ServiceStateMachine: Sendable, Equatable {
     private(set) var exitReason: Supervisor.ExitReason?
     /// Restarts since the supervisor started: after a failure, and with a strategy's peer.
     private(set) var restarts = 0
+    /// Services that must be ready before it starts again, beside its dependencies: the members
+    /// before it in a `one_for_all` group that is restarting. Cleared once it is ready, and by a
+    /// fresh start.
+    private(set) var holds: Set<String> = []
+    /// What it waits for while `waiting`: the dependencies and holds not ready at the last check.
+    private(set) var awaited: [String] = []
+    /// The backoff before its next start, decided by the exit that put it in `backoff`.
+    private(set) var backoffDelay: Duration = .zero
+    /// Why it stays down, decided by the exit that put it in `failed`; nil until one has.
+    private(set) var gaveUp: GiveUp?
     /// The manifest's `restart`.
     private(set) var restart: RestartPolicy
     /// `readiness = notify`: the process says `READY=1`; else it is ready once spawned.
@@ -220,7 +230,7 @@ struct ServiceStateMachine: Sendable, Equatable {
     private(set) var startsOnDemand: Bool
 
     /// When the running process became ready: nil before it is, and once it has ended. The one
-    /// record of readiness: the dependency check and the exit's explanation read it here.
+    /// record of readiness: the dependency check, `status` and the exit's explanation read it here.
     var readyAt: ContinuousClock.Instant? { ledger.readyAt }
 
     /// A stopped, unwanted service.
@@ -287,7 +297,10 @@ struct ServiceStateMachine: Sendable, Equatable {
     mutating func startRequested(fresh: Bool) -> [Action] {
         if isRestoring { return [] }
         wanted = true
-        if fresh { ledger.reset() }
+        if fresh {
+            ledger.reset()
+            holds = []
+        }
         switch state {
         case .stopped, .failed, .idle: return [.checkDependencies]
         default: return []
@@ -299,6 +312,7 @@ struct ServiceStateMachine: Sendable, Equatable {
         if isRestoring { return [] }
         wanted = true
         ledger.reset()
+        holds = []
         switch state {
         case .stopped, .failed:
             state = .idle
@@ -320,6 +334,7 @@ struct ServiceStateMachine: Sendable, Equatable {
         switch state {
         case .stopped, .failed, .waiting, .backoff, .idle:
             let leavesIdle: [Action] = state == .idle ? [.stopWatchingForDemand] : []
+            awaited = missing
             guard missing.isEmpty else {
                 state = .waiting
                 return leavesIdle + [.wait(for: missing)]
@@ -367,6 +382,7 @@ struct ServiceStateMachine: Sendable, Equatable {
         case .starting, .upgrading(.finishing):
             state = .ready
             ledger.becameReady(at: now)
+            holds = []
             livenessFailures = 0
             return [.cancelTimer, .armWatchdog, .armForgiveness, .armLiveness, .startDependents]
         default:
@@ -431,6 +447,13 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// `rest_for_one`): that is why it ended, whatever its process said, or if it had none.
     mutating func stoppedWithPeer() -> [Action] {
         exitReason = .stop
+        return []
+    }
+
+    /// It comes back after `peers` (the members before it in its `one_for_all` group) are ready
+    /// again, beside its dependencies.
+    mutating func heldUntilReady(_ peers: some Sequence<String>) -> [Action] {
+        holds.formUnion(peers)
         return []
     }
 
@@ -531,6 +554,7 @@ struct ServiceStateMachine: Sendable, Equatable {
             return [.promoteUpgrade, upgradeReady ? .completeUpgrade : .armUpgradeReadyTimeout]
         case .upgrading(.newProcessFailed), .upgrading(.finishing):
             state = .waiting
+            awaited = []  // what it waits for is checked once the rollback is under way
             wanted = true
             return [.rollBackUpgrade]
         case .stopped, .failed, .idle, .waiting, .backoff, .restoring:
@@ -542,11 +566,7 @@ struct ServiceStateMachine: Sendable, Equatable {
     private mutating func afterUnexpectedExit(
         failure: Bool, restartCannotHelp: Bool, at now: ContinuousClock.Instant
     ) -> [Action] {
-        if restartCannotHelp {
-            wanted = false
-            state = .failed
-            return [.giveUp(.restartCannotHelp)]
-        }
+        if restartCannotHelp { return giveUp(.restartCannotHelp) }
         let restartsByPolicy =
             switch restart {
             case .always: true
@@ -554,20 +574,30 @@ struct ServiceStateMachine: Sendable, Equatable {
             case .never: false
             }
         guard restartsByPolicy else {
-            wanted = false
-            state = failure ? .failed : .stopped
-            return failure ? [.giveUp(.policy)] : []
+            guard failure else {
+                wanted = false
+                state = .stopped
+                return []
+            }
+            return giveUp(.policy)
         }
         switch ledger.afterExit(at: now) {
         case .giveUp(let count):
-            wanted = false
-            state = .failed
-            return [.giveUp(.budgetSpent(count: count))]
+            return giveUp(.budgetSpent(count: count))
         case .restart(let delay):
             state = .backoff
+            backoffDelay = delay
             restarts += 1
             return [.restart(after: delay)]
         }
+    }
+
+    /// It stays down, failed, until an operator starts it.
+    private mutating func giveUp(_ why: GiveUp) -> [Action] {
+        wanted = false
+        state = .failed
+        gaveUp = why
+        return [.giveUp(why)]
     }
 
     // MARK: Restore

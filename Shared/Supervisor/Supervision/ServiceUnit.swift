@@ -42,15 +42,13 @@ final class ServiceUnit {
     var lastExit = ""
     /// ``lastExit`` as a category, for `status` (the machine's record).
     var exitReason: Supervisor.ExitReason? { machine.exitReason }
+    /// The line `status` shows beside the state: the supervisor's account of the state it entered
+    /// (waiting for whom, restarting when, why it stays down, an upgrade's stage), until the
+    /// process says one of its own (`STATUS=`).
     var statusText = ""
-    /// When it became ready, by the wall clock, for `status`.
-    var readySince: Timestamp?
     /// Why the supervisor killed the running process (ready timeout, watchdog, liveness), if it
     /// did, in words; the machine keeps the kind.
     var failureText: String?
-    /// Services that must be ready before this one starts again, beside `depends_on`: the
-    /// members before it in a `one_for_all` group that is restarting. Cleared once it is ready.
-    var holds: Set<String> = []
     /// Limits that could not be applied, each noted once in the log.
     var limitNotes: Set<String> = []
     /// The OOM kills of its memory cgroup when the running process started.
@@ -97,12 +95,18 @@ final class ServiceUnit {
         Supervisor.ServiceStatus(
             name: spec.name, state: state, pid: pid.map(Int.init),
             uptimeSeconds: startedAt.map { Self.seconds(now - $0) }, restarts: restarts, lastExit: lastExit,
-            ready: ready, statusText: statusText, readySince: ready ? readySince : nil,
+            ready: ready, statusText: statusText, readySince: readySince(now: now),
             restartsInWindow: ledger.restartsInWindow(at: now),
             // In backoff, `timer` is the backoff's (armed once a strategy's peers are down).
             backoffRemainingSeconds: state == .backoff ? timer.remaining.map(Self.seconds) : nil,
             exitReason: exitReason, rssBytes: pid.flatMap(ProcessState.residentBytes),
             receives: spec.receives.map(\.rawValue))
+    }
+
+    /// When it became ready, by the wall clock: the machine's instant, as long ago as it was, the
+    /// way `ps` derives a start time from the boot time. Nil while it is not ready.
+    func readySince(now: ContinuousClock.Instant) -> Timestamp? {
+        machine.readyAt.map { Timestamp.now.adding(.zero - (now - $0)) }
     }
 
     static func seconds(_ duration: Duration) -> Double {

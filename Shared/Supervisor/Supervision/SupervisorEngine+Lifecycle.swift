@@ -14,7 +14,6 @@ extension SupervisorEngine {
     /// Marks `unit` as wanted and starts it once its dependencies are ready. `fresh` (a start
     /// asked for, not a restart) gives it a new restart budget and backoff.
     func want(_ unit: ServiceUnit, fresh: Bool) {
-        if fresh { unit.holds.removeAll() }
         transition(unit) { $0.startRequested(fresh: fresh) }
     }
 
@@ -23,7 +22,7 @@ extension SupervisorEngine {
     /// demand counts as ready: a call to it starts it, and waits in its backlog meanwhile.
     func startWhenReady(_ unit: ServiceUnit) {
         guard !isClosed else { return }
-        let missing = (unit.spec.dependsOn + unit.holds.sorted()).filter {
+        let missing = (unit.spec.dependsOn + unit.machine.holds.sorted()).filter {
             units[$0].map { !$0.ready && !$0.spec.startsOnDemand } ?? false
         }
         transition(unit) { $0.dependenciesChecked(missing: missing) }
@@ -246,7 +245,6 @@ extension SupervisorEngine {
             reason += ": " + why
         }
         unit.failureText = nil
-        unit.readySince = nil
         unit.lastExit = reason
         unit.log.note("pid \(pid) \(reason)")
         if let upgrade = unit.upgrade { upgradeSawExit(unit, upgrade, pid: pid, reason: reason) }

@@ -17,7 +17,6 @@ extension SupervisorEngine {
             want(unit, fresh: true)
             return
         }
-        unit.holds.removeAll()
         transition(unit) { $0.activatedOnDemand() }
     }
 

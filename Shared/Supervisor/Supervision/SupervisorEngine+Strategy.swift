@@ -45,7 +45,7 @@ extension SupervisorEngine {
             let members = Set(([failed] + peers).map(\.spec.name))
             let inOrder = order.filter(members.contains)
             for (index, name) in inOrder.enumerated() {
-                units[name]?.holds.formUnion(inOrder[..<index])
+                if let unit = units[name] { transition(unit) { $0.heldUntilReady(inOrder[..<index]) } }
             }
         }
         stopOneByOne(peers.reversed()[...], reason: reason) {

@@ -7,76 +7,74 @@ import VerticalsContract
 // state is said to observers, and the actions that come out are performed (processes, signals,
 // timers, sockets). All on the loop thread.
 extension SupervisorEngine {
-    /// Feeds one event to `unit`'s machine, then says the new state (its status text first) and
-    /// performs the actions the machine returned, in order.
+    /// Feeds one event to `unit`'s machine, says the state it enters (its status text first),
+    /// then performs the actions the machine returned, in order.
     func transition(_ unit: ServiceUnit, _ event: (inout ServiceStateMachine) -> [ServiceStateMachine.Action]) {
-        let before = unit.machine.state
+        let before = unit.machine
         let actions = event(&unit.machine)
-        let after = unit.machine.state
-        describe(unit, from: before, to: after, actions)
+        let waitsAnew = enter(unit, from: before)
         // A spawn says `starting` itself once the process has a pid.
-        let spawns = actions.contains(.spawn)
-        if !spawns, before.wire != after.wire || actions.contains(where: \.isWait) { emit(unit) }
+        if !actions.contains(.spawn), before.state.wire != unit.machine.state.wire || waitsAnew { emit(unit) }
         for action in actions { perform(action, unit) }
     }
 
-    /// What status, log and `restarts` say about a transition, before observers hear of it.
-    private func describe(
-        _ unit: ServiceUnit, from before: ServiceStateMachine.State, to after: ServiceStateMachine.State,
-        _ actions: [ServiceStateMachine.Action]
-    ) {
+    /// What entering its new state means for `unit` before observers hear of it: its status
+    /// text and the log's line, and an upgrade's hand-over, promotion or rollback. Returns
+    /// whether it now waits for another list of services (said again, as the list changes).
+    private func enter(_ unit: ServiceUnit, from before: ServiceStateMachine) -> Bool {
+        let after = unit.machine
         let spec = unit.spec
-        if before != after {
-            switch after {
-            case .stopped, .starting: unit.statusText = ""
-            case .idle:
-                if before.wire == .starting || before.wire == .ready {
-                    unit.log.note("exited cleanly: idle until the next caller connects")
-                }
-                unit.statusText = "starts at the first connection"
-            case .stopping where before.wire == .starting || before.wire == .ready: unit.statusText = "stopping"
-            case .ready:
-                let now = ContinuousClock.now
-                unit.readySince = .now
-                unit.holds.removeAll()
-                if let startedAt = unit.startedAt { unit.log.note("ready after \(ServiceUnit.text(now - startedAt))") }
-            default: break
-            }
+        if after.state == .waiting, !before.isUpgrading, !before.isRestoring,
+            before.state != .waiting || before.awaited != after.awaited
+        {
+            unit.statusText = "waiting for \(after.awaited.joined(separator: ", "))"
+            return true
         }
-        for action in actions {
-            switch action {
-            case .wait(let missing):
-                unit.statusText = "waiting for \(missing.joined(separator: ", "))"
-            case .restart(let delay):
-                unit.statusText = "restarting in \(ServiceUnit.text(delay))"
-                unit.log.note("\(unit.lastExit); restart \(unit.restarts) in \(ServiceUnit.text(delay))")
-                // The foreground `up` says each crash on its own output, not only in the service's log.
-                logger.warning("\(spec.name) \(unit.lastExit); restart \(unit.restarts) in \(ServiceUnit.text(delay))")
-            case .giveUp(let why):
-                let text: String
-                switch why {
-                case .restartCannotHelp:
-                    text = "not restarted: exit status \(DaemonExitStatus.restartCannotHelp) says a restart cannot help; "
-                        + "fix the cause, then `svc-supervisor start \(spec.name)`"
-                case .policy:
-                    text = "not restarted (restart = \(spec.restart.rawValue))"
-                case .budgetSpent(let count):
-                    text = "restarted \(count) times within \(ServiceUnit.text(spec.budget.window)); "
-                        + "stays down until `svc-supervisor start \(spec.name)`"
-                }
-                unit.statusText = text
-                if why != .policy { unit.log.note(text) }
-                logger.error("\(spec.name) failed: \(unit.lastExit); \(text)")
-            case .beginHandOver:
-                if let upgrade = unit.upgrade { beginHandOver(unit, upgrade) }
-            case .promoteUpgrade:
-                if let upgrade = unit.upgrade { promote(unit, upgrade) }
-            case .rollBackUpgrade:
-                if let upgrade = unit.upgrade { describeRollBack(unit, upgrade) }
-            default:
-                break
+        guard before.state != after.state else { return false }
+        switch after.state {
+        case .stopped, .starting:
+            unit.statusText = ""
+        case .idle:
+            if before.state.wire == .starting || before.state.wire == .ready {
+                unit.log.note("exited cleanly: idle until the next caller connects")
             }
+            unit.statusText = "starts at the first connection"
+        case .stopping where before.state.wire == .starting || before.state.wire == .ready:
+            unit.statusText = "stopping"
+        case .ready where before.state != .upgrading(.preparing):  // not the old process serving on
+            if let startedAt = unit.startedAt { unit.log.note("ready after \(ServiceUnit.text(.now - startedAt))") }
+        case .backoff:
+            let delay = ServiceUnit.text(after.backoffDelay)
+            unit.statusText = "restarting in \(delay)"
+            unit.log.note("\(unit.lastExit); restart \(unit.restarts) in \(delay)")
+            // The foreground `up` says each crash on its own output, not only in the service's log.
+            logger.warning("\(spec.name) \(unit.lastExit); restart \(unit.restarts) in \(delay)")
+        case .failed where !before.isRestoring:
+            guard let why = after.gaveUp else { break }
+            let text: String
+            switch why {
+            case .restartCannotHelp:
+                text = "not restarted: exit status \(DaemonExitStatus.restartCannotHelp) says a restart cannot help; "
+                    + "fix the cause, then `svc-supervisor start \(spec.name)`"
+            case .policy:
+                text = "not restarted (restart = \(spec.restart.rawValue))"
+            case .budgetSpent(let count):
+                text = "restarted \(count) times within \(ServiceUnit.text(spec.budget.window)); "
+                    + "stays down until `svc-supervisor start \(spec.name)`"
+            }
+            unit.statusText = text
+            if why != .policy { unit.log.note(text) }
+            logger.error("\(spec.name) failed: \(unit.lastExit); \(text)")
+        case .upgrading(.handingOver):
+            if let upgrade = unit.upgrade { beginHandOver(unit, upgrade) }
+        case .upgrading(.finishing):
+            if let upgrade = unit.upgrade { promote(unit, upgrade) }
+        case .waiting where before.isUpgrading:
+            if let upgrade = unit.upgrade { describeRollBack(unit, upgrade) }
+        default:
+            break
         }
+        return false
     }
 
     /// Performs one action of a transition.
@@ -85,8 +83,8 @@ extension SupervisorEngine {
         switch action {
         case .checkDependencies:
             startWhenReady(unit)
-        case .wait, .giveUp:
-            break  // said by describe
+        case .wait, .giveUp, .beginHandOver, .promoteUpgrade:
+            break  // done on entering the state the machine moved to (`enter`)
         case .spawn:
             spawn(unit)
         case .armTimer(.readiness):
@@ -146,8 +144,6 @@ extension SupervisorEngine {
             for waiter in waiters { waiter() }
         case .restart(let delay):
             restartWithPeers(unit, after: delay)
-        case .beginHandOver, .promoteUpgrade:
-            break  // done by describe, before the new state is said
         case .armUpgradeReadyTimeout:
             if let upgrade = unit.upgrade { armFinishingTimeout(unit, upgrade) }
         case .completeUpgrade:
@@ -179,14 +175,5 @@ extension SupervisorEngine {
             guard let unit, unit.state == .backoff else { return }
             self.startAfterBackoff(unit, delay)
         }
-    }
-}
-
-extension ServiceStateMachine.Action {
-    /// Whether it says which dependencies the service waits for (said again each time, as the
-    /// list changes).
-    var isWait: Bool {
-        if case .wait = self { return true }
-        return false
     }
 }
