@@ -30,6 +30,7 @@ let package = Package(
         // The framework (CHANGELOG.md: its public API, under semantic versioning).
         .library(name: "VerticalsWire", targets: ["VerticalsWire"]),
         .library(name: "VerticalsEventLoop", targets: ["VerticalsEventLoop"]),
+        .library(name: "VerticalsSettings", targets: ["VerticalsSettings"]),
         .library(name: "VerticalsContract", targets: ["VerticalsContract"]),
         .library(name: "VerticalsClient", targets: ["VerticalsClient"]),
         .library(name: "VerticalsObservability", targets: ["VerticalsObservability"]),
@@ -114,10 +115,15 @@ let package = Package(
             name: "VerticalsEventLoop", dependencies: ["CLibUV", "CSSL", "CSpawn", "VerticalsWire"], path: "Shared/EventLoop",
             swiftSettings: strict
         ),
-        // The contract core: what a contract is (`ServiceContract`, `Operation`, `Route`), the `daemon.*`
-        // built-ins every daemon answers and the supervisor's control contract. No vertical's contract.
+        // A program's settings as typed declarations read from its environment (`Setting`,
+        // `SettingsDeclaration`): what `--check` validates and `vt-settings` prints. No dependency.
+        .target(name: "VerticalsSettings", path: "Shared/Settings", swiftSettings: strict),
+        // The contract core: what a contract is (`ServiceContract`, `Operation`, `Route`), and the
+        // framework's own contracts: the `daemon.*` built-ins every daemon answers, the supervisor's
+        // control contract, and the settings each declares. No vertical's contract.
         .target(
-            name: "VerticalsContract", dependencies: ["VerticalsWire"], path: "Shared/Contract", swiftSettings: strict,
+            name: "VerticalsContract", dependencies: ["VerticalsWire", "VerticalsSettings"], path: "Shared/Contract",
+            swiftSettings: strict,
             plugins: ["VerticalsContractPlugin"]
         ),
         // The reference suite's contracts (DTOs and protocols only), one `*.vcontract` file per vertical;
@@ -173,6 +179,7 @@ let package = Package(
             // No database: a store is a `VerticalStore` that VerticalsStorage (or another library) provides.
             dependencies: [
                 "VerticalsClient", "VerticalsObservability", "VerticalsEventLoop", "VerticalsWire", "VerticalsContract",
+                "VerticalsSettings",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
@@ -184,7 +191,7 @@ let package = Package(
         .target(
             name: "VerticalsServiceLifecycle",
             dependencies: [
-                "VerticalsServiceKit", "VerticalsClient", "VerticalsContract",
+                "VerticalsServiceKit", "VerticalsClient", "VerticalsContract", "VerticalsSettings",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -253,19 +260,19 @@ let package = Package(
 
         // MARK: Services — one library (Domain, Data, Endpoint, World), one daemon, one test target each
     ]
-        // What each vertical's code and tests import: the session check (Sessions), a use case's own
-        // spans (Tracing), a test's own store (GRDB) or clock on the loop (VerticalsEventLoop).
+        // What each vertical's code and tests import: the session check (Sessions), its settings
+        // (VerticalsSettings), a use case's own spans (Tracing), a test's own store (GRDB) or clock on the loop (VerticalsEventLoop).
         + vertical(
-            "Identity", library: ["Sessions", "CSodium", logging],
+            "Identity", library: ["Sessions", "CSodium", "VerticalsSettings", logging],
             tests: verticalTests + ["VerticalsServiceKit", "VerticalsStorage", "VerticalsEventLoop", grdb])
         + vertical(
-            "Clinics", library: ["Sessions", logging],
+            "Clinics", library: ["Sessions", "VerticalsSettings", logging],
             tests: verticalTests + ["VerticalsServiceKit", "VerticalsClient", "VerticalsStorage", "SessionsTesting"])
         + vertical(
-            "Appointments", library: ["Sessions", logging, .product(name: "Tracing", package: "swift-distributed-tracing")],
+            "Appointments", library: ["Sessions", "VerticalsSettings", logging, .product(name: "Tracing", package: "swift-distributed-tracing")],
             tests: verticalTests + ["VerticalsServiceKit", "VerticalsStorage", "SessionsTesting", grdb, logging])
         + vertical(
-            "Records", library: ["Sessions", logging],
+            "Records", library: ["Sessions", "VerticalsSettings", logging],
             tests: verticalTests + ["VerticalsServiceKit", "VerticalsClient", "SessionsTesting"])
         + vertical("Notifications", library: ["Sessions"], tests: verticalTests + ["VerticalsServiceKit", "VerticalsStorage", grdb])
         + [
@@ -350,7 +357,7 @@ let package = Package(
         ),
         // `vt-settings`: the ENVIRONMENT reference, printed from the settings declarations (scripts/reference.sh).
         .executableTarget(
-            name: "vt-settings", dependencies: ["VerticalsContract"],
+            name: "vt-settings", dependencies: ["VerticalsContract", "VerticalsSettings"],
             path: "Services/Supervisor/vt-settings", swiftSettings: strict
         ),
         // The exec shim: what uv_spawn cannot do between fork and exec (setsid, PDEATHSIG, rlimits, LISTEN_PID).
@@ -456,7 +463,7 @@ let package = Package(
                 "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold", "VerticalsManifest", "VerticalsDeploy",
                 "VerticalsServiceKit", "VerticalsClient", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
                 "VerticalsTesting", "VerticalsTestSupport", "vt-testd", "vt-exec", "svc-supervisor", "svc-supervisor-engine", grdb,
-                "VerticalsCertificates", "VerticalsStorage", "VerticalsSupervisorCommands",
+                "VerticalsCertificates", "VerticalsStorage", "VerticalsSupervisorCommands", "VerticalsSettings",
             ],
             path: "Tests/SupervisorTests"
         ),

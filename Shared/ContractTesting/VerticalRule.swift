@@ -54,8 +54,9 @@ public enum VerticalRule {
     }
 
     /// What the contracts module may depend on: the wire's types and the contract core (DTOs and
-    /// protocols only, as the seeds' interface modules are).
-    static let interfaceMayUse: Set<String> = ["VerticalsWire", "VerticalsContract"]
+    /// protocols only, as the seeds' interface modules are), with the settings model the core
+    /// declares the framework's own settings in.
+    static let interfaceMayUse: Set<String> = ["VerticalsWire", "VerticalsContract", "VerticalsSettings"]
 
     /// Every breach of the rule, in words naming the targets and the path between them.
     public static func violations(_ targets: [Target]) -> [String] {

@@ -2,6 +2,7 @@ import ServiceLifecycle
 import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
+import VerticalsSettings
 
 extension DaemonMain {
     /// Runs `contract`'s daemon as ``DaemonMain/run(_:calls:arguments:_:)`` does, in one

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import VerticalsContract
+import VerticalsSettings
 import VerticalsSupervisorClient
 import VerticalsTesting
 

@@ -1,4 +1,5 @@
 import VerticalsContract
+import VerticalsSettings
 
 extension World.Settings {
     /// Bookings one clinic takes at once for one service.

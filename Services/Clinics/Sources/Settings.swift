@@ -1,4 +1,5 @@
 import VerticalsContract
+import VerticalsSettings
 
 extension World.Settings {
     /// Whether a fresh store starts with the seed directory.

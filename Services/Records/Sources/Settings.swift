@@ -1,4 +1,5 @@
 import VerticalsContract
+import VerticalsSettings
 
 extension World.Settings {
     /// How long a history waits for clinic names.

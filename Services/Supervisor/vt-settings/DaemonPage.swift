@@ -1,4 +1,5 @@
 import VerticalsContract
+import VerticalsSettings
 
 /// verticals-daemon(8): what every vertical's daemon `svc-NAME` takes and reads, written from the
 /// declarations the daemons use — the ENVIRONMENT section from ``DaemonSettings/declaration``, the

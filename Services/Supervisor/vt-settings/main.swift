@@ -6,6 +6,7 @@
 //   vt-settings --daemon-page DATE  verticals-daemon(8): every daemon's options, settings and exit statuses
 import Glibc
 import VerticalsContract
+import VerticalsSettings
 
 switch Array(CommandLine.arguments.dropFirst()) {
 case []:

@@ -1,3 +1,4 @@
+import VerticalsSettings
 import VerticalsWire
 
 /// Every environment variable a vertical's daemon reads through the framework, declared once:

@@ -1,3 +1,5 @@
+import VerticalsSettings
+
 /// Every environment variable `svc-supervisor` and `svc-supervisor-engine` read, declared once.
 /// The daemons' own settings (`DaemonSettings`) that the supervisor also reads (the run and
 /// socket folders, `VERTICALS_TLS` and the operator's TLS files) are listed here by their one declaration.

@@ -1,5 +1,6 @@
 import VerticalsContract
 import VerticalsEventLoop
+import VerticalsSettings
 import VerticalsWire
 
 /// What one daemon grants its clients: every bound a hostile or broken client could

@@ -1,6 +1,7 @@
 import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
+import VerticalsSettings
 
 /// The whole life of a vertical's daemon, for its `main.swift`: read the command line, build
 /// the runtime and the World, serve until SIGTERM or SIGINT, drain in order, and return the exit

@@ -4,6 +4,7 @@ import Glibc
 import Logging
 import VerticalsContract
 import VerticalsEventLoop
+import VerticalsSettings
 
 /// What a daemon's command line asks for: serve (no arguments), `--check`, `--probe`, `--help`,
 /// `--version`, `--print-settings` or `--describe`. Every vertical gets these from `ServiceRuntime/boot(_:)`, before anything

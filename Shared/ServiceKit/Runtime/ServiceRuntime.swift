@@ -6,6 +6,7 @@ import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsObservability
+import VerticalsSettings
 import VerticalsWire
 
 /// Everything a vertical's daemon shares: its environment, logger, the one event loop

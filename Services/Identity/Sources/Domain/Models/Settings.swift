@@ -1,5 +1,6 @@
 import VerticalsContract
 import VerticalsServiceKit
+import VerticalsSettings
 
 /// How identity behaves: what a deployment may tune, read once at start-up.
 package struct Settings: Sendable {
