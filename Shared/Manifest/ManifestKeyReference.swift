@@ -95,7 +95,7 @@ package enum ManifestKeyReference {
         Key(path: "liveness.failures", type: "integer, 1 to 1000", defaultValue: "`\(LivenessCheck().failures)`",
             doc: "Failed calls in a row that make it dead."),
         Key(path: "limits", type: "table", defaultValue: "none (the supervisor's own are inherited)",
-            doc: "Resource limits, set between fork and exec and, for `memory`, `cpu` and `tasks`, through a cgroup of its own."),
+            doc: "Resource limits, set between fork and exec and, for `memory`, `cpu`, `cpu_weight` and `tasks`, through a cgroup of its own."),
         Key(path: "limits.open_files", type: "integer", defaultValue: "inherited", doc: "RLIMIT_NOFILE: open file descriptors."),
         Key(path: "limits.data", type: "size", defaultValue: "inherited", doc: "RLIMIT_DATA: heap and data segments."),
         Key(path: "limits.core", type: "size (0: no core dumps)", defaultValue: "inherited", doc: "RLIMIT_CORE."),
@@ -104,6 +104,8 @@ package enum ManifestKeyReference {
         Key(path: "limits.memory", type: "size, at least `\"4MiB\"`", defaultValue: "none",
             doc: "cgroup memory limit; past it the kernel's OOM killer ends it."),
         Key(path: "limits.cpu", type: "string `\"N%\"` of one CPU", defaultValue: "none", doc: "cgroup CPU quota."),
+        Key(path: "limits.cpu_weight", type: "integer, 1 to 10000", defaultValue: "none (100, as every service's)",
+            doc: "cgroup CPU weight (`cpu.weight`, systemd's `CPUWeight=`): its share of the processors while others want them too, against their 100; nothing is taken while the processors are free."),
         Key(path: "limits.tasks", type: "integer, 1 to 4194304", defaultValue: "none",
             doc: "cgroup limit on its processes and threads together (`pids.max`, systemd's `TasksMax=`): past it, `fork` and new threads fail in it alone."),
     ]

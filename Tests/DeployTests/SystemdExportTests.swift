@@ -92,7 +92,7 @@ struct SystemdExportTests {
             text: """
                 [services.alpha]
                 executable = "\(DeployFixture.program)"
-                limits = { memory = "64MiB", cpu = "10%", open_files = 64, data = "512MiB", core = 0, cpu_seconds = 3600, nice = 5, tasks = 128 }
+                limits = { memory = "64MiB", cpu = "10%", open_files = 64, data = "512MiB", core = 0, cpu_seconds = 3600, nice = 5, cpu_weight = 20, tasks = 128 }
                 [services.beta]
                 executable = "\(DeployFixture.program)"
                 """,
@@ -108,8 +108,9 @@ struct SystemdExportTests {
         #expect(DeployFixture.values("LimitCPU", in: alpha) == ["3600"])
         #expect(DeployFixture.values("Nice", in: alpha) == ["5"])
         #expect(DeployFixture.values("TasksMax", in: alpha) == ["128"])
+        #expect(DeployFixture.values("CPUWeight", in: alpha) == ["20"])
         let beta = try #require(files["verticals-beta.service"])
-        #expect(["MemoryMax", "CPUQuota", "TasksMax", "LimitNOFILE", "Nice"].allSatisfy { DeployFixture.values($0, in: beta).isEmpty })
+        #expect(["MemoryMax", "CPUQuota", "CPUWeight", "TasksMax", "LimitNOFILE", "Nice"].allSatisfy { DeployFixture.values($0, in: beta).isEmpty })
         try DeployFixture.linkPrograms(in: directory)
         _ = try GeneratedFolder(path: directory.file("units")).replace(with: files) { _ in false }
         try DeployFixture.verify(files, in: directory)

@@ -55,7 +55,8 @@ extension EngineProcessTests {
         @Test(.enabled(if: memoryCgroup && Cgroups().cpu != nil, "no usable memory and cpu cgroups on this host"))
         func memoryAndCPULimits_putTheServiceInItsOwnCgroups_withThoseLimits() async throws {
             var spec = Self.once(
-                "capped", "cat /proc/$$/cgroup; exec sleep 30", ResourceLimits(memoryBytes: 64 << 20, cpuPercent: 20))
+                "capped", "cat /proc/$$/cgroup; exec sleep 30",
+                ResourceLimits(memoryBytes: 64 << 20, cpuPercent: 20, cpuWeight: 20))
             spec.restart = .always
             let harness = try EngineHarness([spec])
             try await harness.start()
@@ -75,6 +76,7 @@ extension EngineProcessTests {
             }
             if let place = cgroups.cpu, !place.isV2 {
                 #expect(readFile("/sys/fs/cgroup/cpu\(cpu)/cpu.cfs_quota_us") == "20000\n")
+                #expect(readFile("/sys/fs/cgroup/cpu\(cpu)/cpu.shares") == "\(Cgroups.shares(weight: 20))\n")
             }
             await harness.shutdown()
             // Closing the engine removes its cgroups once their processes are gone.

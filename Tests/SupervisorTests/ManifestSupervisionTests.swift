@@ -17,7 +17,7 @@ import VerticalsSupervisor
             executable = "true"
             strategy = "one_for_all"
             group = "pair"
-            limits = { open_files = 256, data = "1GiB", core = 0, cpu_seconds = 600, nice = -5, memory = "64MiB", cpu = "150%", tasks = 64 }
+            limits = { open_files = 256, data = "1GiB", core = 0, cpu_seconds = 600, nice = -5, memory = "64MiB", cpu = "150%", cpu_weight = 20, tasks = 64 }
             """)
         let one = try #require(manifest["one"])
         #expect(one.backoff.resetAfter == .seconds(30) && one.backoff.initial == .milliseconds(100))
@@ -29,7 +29,7 @@ import VerticalsSupervisor
             two.limits
                 == ResourceLimits(
                     openFiles: 256, dataBytes: 1 << 30, coreBytes: 0, cpuSeconds: 600, nice: -5, memoryBytes: 64 << 20,
-                    cpuPercent: 150, tasks: 64))
+                    cpuPercent: 150, cpuWeight: 20, tasks: 64))
         #expect(one.limits == ResourceLimits())
         #expect(one.logRotation == LogRotation(maxAge: .seconds(86_400), keep: 3, compress: false))
         #expect(two.logRotation == LogRotation())
@@ -51,6 +51,8 @@ import VerticalsSupervisor
         ("limits = { memory = \"lots\" }", "limits.memory", "not a size"),
         ("limits = { cpu = 50 }", "limits.cpu", "\"50%\""),
         ("limits = { cpu = \"0%\" }", "limits.cpu", "from \"1%\""),
+        ("limits = { cpu_weight = 0 }", "limits.cpu_weight", "from 1 to 10000"),
+        ("limits = { cpu_weight = \"low\" }", "limits.cpu_weight", "must be an integer"),
         ("logs = { keep = -1 }", "logs.keep", "from 0 to 1000"),
         ("logs = { compress = \"yes\" }", "logs.compress", "must be a boolean"),
         ("logs = { max_age = \"1 day\" }", "logs.max_age", "is not a duration"),

@@ -131,7 +131,7 @@ enum KubernetesReadme {
             | exit 78 (a restart cannot help) | never restarted | restarted like any exit, into `CrashLoopBackOff`; the log says why |
             | `depends_on` start order | dependencies ready first | no order: pods start together, and a caller retries until its dependency is ready |
             | `limits.open_files`, `data`, `core`, `cpu_seconds` (rlimits) | set by vt-exec | none per pod: the container runtime's defaults |
-            | `limits.nice` | niceness | none: CPU `requests` weigh pods against each other |
+            | `limits.nice`, `limits.cpu_weight` | niceness; the cgroup's CPU weight | none: CPU `requests` weigh pods against each other |
             | `limits.memory`, `limits.cpu` | cgroup of the service | `resources` (requests = limits); without them a pod is BestEffort |
             | `limits.tasks` | pids cgroup of the service | none per container: the kubelet's `podPidsLimit` bounds every pod alike |
             | `readiness = "notify"`, `watchdog` | sd_notify READY=1, WATCHDOG=1 | the startup and readiness probes; liveness over `daemon.health` |

@@ -29,6 +29,7 @@ enum VerticalServiceUnit {
         var settings: [(String, String)] = []
         if let bytes = limits.memoryBytes { settings.append(("MemoryMax", "\(bytes)")) }
         if let percent = limits.cpuPercent { settings.append(("CPUQuota", "\(percent)%")) }
+        if let weight = limits.cpuWeight { settings.append(("CPUWeight", "\(weight)")) }
         if let tasks = limits.tasks { settings.append(("TasksMax", "\(tasks)")) }
         if let files = limits.openFiles { settings.append(("LimitNOFILE", "\(files)")) }
         if let bytes = limits.dataBytes { settings.append(("LimitDATA", "\(bytes)")) }

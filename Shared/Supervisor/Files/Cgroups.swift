@@ -4,7 +4,7 @@ import Glibc
 import Synchronization
 import VerticalsSupervisorClient
 
-/// Per-service cgroups for the `memory`, `cpu` and `tasks` limits, beside the supervisor's own cgroup.
+/// Per-service cgroups for the `memory`, `cpu`, `cpu_weight` and `tasks` limits, beside the supervisor's own cgroup.
 ///
 /// Each controller is taken from cgroup v2 where the supervisor's v2 cgroup is writable and
 /// delegates it (`cgroup.subtree_control` lists it), else from its v1 hierarchy where that is
@@ -105,6 +105,22 @@ final class Cgroups {
                 notes.append("cpu limit skipped: \(missing["cpu"] ?? "no cpu cgroup")")
             }
         }
+        if let weight = limits.cpuWeight {
+            if let place = cpu {
+                let folder = "\(place.parent)/\(prefix)\(service)"
+                let written =
+                    place.isV2
+                    ? make(folder) && write("\(weight)", to: "\(folder)/cpu.weight")
+                    : make(folder) && write("\(Self.shares(weight: weight))", to: "\(folder)/cpu.shares")
+                if written {
+                    if !folders.contains(folder) { folders.append(folder) }
+                } else {
+                    notes.append("cpu weight skipped: cannot set it in \(folder): \(Self.lastError())")
+                }
+            } else {
+                notes.append("cpu weight skipped: \(missing["cpu"] ?? "no cpu cgroup")")
+            }
+        }
         if let tasks = limits.tasks {
             if let place = pids {
                 let folder = "\(place.parent)/\(prefix)\(service)"
@@ -118,6 +134,12 @@ final class Cgroups {
             }
         }
         return (folders, notes)
+    }
+
+    /// cgroup v1's `cpu.shares` for a v2 `cpu.weight`, as systemd maps `CPUWeight=` (100 → 1024,
+    /// the default of both), at least the kernel's 2.
+    static func shares(weight: Int) -> Int {
+        max(2, weight * 1024 / 100)
     }
 
     /// How many times the kernel's OOM killer has killed in `service`'s memory cgroup.

@@ -27,6 +27,7 @@ extension ServiceDecoder {
             }
         }
         if let value = table["cpu"] { limits.cpuPercent = percent(value) }
+        if let value = table["cpu_weight"] { limits.cpuWeight = count(value, at: "limits.cpu_weight", in: 1...10_000) }
         if let value = table["tasks"] { limits.tasks = count(value, at: "limits.tasks", in: 1...4_194_304) }
         return limits
     }
