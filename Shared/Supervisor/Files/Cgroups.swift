@@ -68,70 +68,47 @@ final class Cgroups {
     func prepare(service: String, limits: ResourceLimits) -> (folders: [String], notes: [String]) {
         var folders: [String] = []
         var notes: [String] = []
+        /// Makes `service`'s folder in `controller`'s place and lets `write` set the limit there;
+        /// the folder joins the list, or a note says why `what` was skipped.
+        func apply(_ what: String, controller: String, _ place: Place?, _ write: (_ folder: String, _ isV2: Bool) -> Bool) {
+            guard let place else {
+                notes.append("\(what) skipped: \(missing[controller] ?? "no \(controller) cgroup")")
+                return
+            }
+            let folder = "\(place.parent)/\(prefix)\(service)"
+            guard make(folder), write(folder, place.isV2) else {
+                notes.append("\(what) skipped: cannot set it in \(folder): \(Self.lastError())")
+                return
+            }
+            if !folders.contains(folder) { folders.append(folder) }
+        }
         if let bytes = limits.memoryBytes {
-            if let place = memory {
-                let folder = "\(place.parent)/\(prefix)\(service)"
-                let written =
-                    place.isV2
-                    ? make(folder) && write("\(bytes)", to: "\(folder)/memory.max")
+            apply("memory limit", controller: "memory", memory) { folder, isV2 in
+                isV2
+                    ? write("\(bytes)", to: "\(folder)/memory.max")
                         && (access("\(folder)/memory.swap.max", F_OK) != 0 || write("0", to: "\(folder)/memory.swap.max"))
-                    : make(folder) && write("\(bytes)", to: "\(folder)/memory.limit_in_bytes")
+                    : write("\(bytes)", to: "\(folder)/memory.limit_in_bytes")
                         && (access("\(folder)/memory.memsw.limit_in_bytes", F_OK) != 0
                             || write("\(bytes)", to: "\(folder)/memory.memsw.limit_in_bytes"))
-                if written {
-                    folders.append(folder)
-                } else {
-                    notes.append("memory limit skipped: cannot set it in \(folder): \(Self.lastError())")
-                }
-            } else {
-                notes.append("memory limit skipped: \(missing["memory"] ?? "no memory cgroup")")
             }
         }
         if let percent = limits.cpuPercent {
-            if let place = cpu {
-                let folder = "\(place.parent)/\(prefix)\(service)"
-                let quota = percent * 1_000
-                let written =
-                    place.isV2
-                    ? make(folder) && write("\(quota) 100000", to: "\(folder)/cpu.max")
-                    : make(folder) && write("100000", to: "\(folder)/cpu.cfs_period_us")
-                        && write("\(quota)", to: "\(folder)/cpu.cfs_quota_us")
-                if written {
-                    if !folders.contains(folder) { folders.append(folder) }
-                } else {
-                    notes.append("cpu limit skipped: cannot set it in \(folder): \(Self.lastError())")
-                }
-            } else {
-                notes.append("cpu limit skipped: \(missing["cpu"] ?? "no cpu cgroup")")
+            let quota = percent * 1_000
+            apply("cpu limit", controller: "cpu", cpu) { folder, isV2 in
+                isV2
+                    ? write("\(quota) 100000", to: "\(folder)/cpu.max")
+                    : write("100000", to: "\(folder)/cpu.cfs_period_us") && write("\(quota)", to: "\(folder)/cpu.cfs_quota_us")
             }
         }
         if let weight = limits.cpuWeight {
-            if let place = cpu {
-                let folder = "\(place.parent)/\(prefix)\(service)"
-                let written =
-                    place.isV2
-                    ? make(folder) && write("\(weight)", to: "\(folder)/cpu.weight")
-                    : make(folder) && write("\(Self.shares(weight: weight))", to: "\(folder)/cpu.shares")
-                if written {
-                    if !folders.contains(folder) { folders.append(folder) }
-                } else {
-                    notes.append("cpu weight skipped: cannot set it in \(folder): \(Self.lastError())")
-                }
-            } else {
-                notes.append("cpu weight skipped: \(missing["cpu"] ?? "no cpu cgroup")")
+            apply("cpu weight", controller: "cpu", cpu) { folder, isV2 in
+                isV2
+                    ? write("\(weight)", to: "\(folder)/cpu.weight")
+                    : write("\(Self.shares(weight: weight))", to: "\(folder)/cpu.shares")
             }
         }
         if let tasks = limits.tasks {
-            if let place = pids {
-                let folder = "\(place.parent)/\(prefix)\(service)"
-                if make(folder) && write("\(tasks)", to: "\(folder)/pids.max") {
-                    if !folders.contains(folder) { folders.append(folder) }
-                } else {
-                    notes.append("tasks limit skipped: cannot set it in \(folder): \(Self.lastError())")
-                }
-            } else {
-                notes.append("tasks limit skipped: \(missing["pids"] ?? "no pids cgroup")")
-            }
+            apply("tasks limit", controller: "pids", pids) { folder, _ in write("\(tasks)", to: "\(folder)/pids.max") }
         }
         return (folders, notes)
     }
