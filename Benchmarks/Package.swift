@@ -25,12 +25,16 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", exact: "2.9.2"),
     ],
     targets: [
+        // What a throughput client's counting window costs in CPU at both ends, for vt-bench's
+        // clients and vt-grpc-echo's alike.
+        .target(name: "BenchWindow", path: "Sources/BenchWindow", swiftSettings: swiftSettings),
         // The memory section's floor: a Swift program that only sleeps, linked like the release programs.
         .executableTarget(name: "vt-sleep", path: "Sources/vt-sleep"),
         // The RPC section's gRPC peer: a unary echo server and its clients, started by vt-bench.
         .executableTarget(
             name: "vt-grpc-echo",
             dependencies: [
+                "BenchWindow",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -51,6 +55,7 @@ let package = Package(
                 "VerticalsWire", "VerticalsEventLoop", "IOInterface", "VerticalsContract", "VerticalsClient", "VerticalsServiceKit",
                 "VerticalsStorage", "VerticalsSupervisor", "VerticalsSupervisorClient", "AppointmentsService"
             ) + [
+                "BenchWindow",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -17,7 +17,10 @@
  *   uv_echo throughput PATH PAYLOAD CONNECTIONS DEPTH SECONDS
  *   uv_echo throughput-frame PATH FRAMEFILE CONNECTIONS DEPTH SECONDS  (our frames, ids 1…DEPTH)
  *       CONNECTIONS connections with DEPTH frames in flight each; after a 0.25 s warm-up,
- *       counts answered frames for SECONDS and prints "requests=N seconds=S".
+ *       counts answered frames for SECONDS and prints "requests=N seconds=S". When the
+ *       environment's VT_BENCH_SERVER_PID names the server, the line ends with
+ *       " server_cpu=S client_cpu=S": the CPU seconds each spent while counting (the server's
+ *       /proc/PID/stat utime + stime, the client's own getrusage), read as the count starts and ends.
  *
  * PATH may also be tcp:IPV4:PORT (e.g. tcp:127.0.0.1:7400): the same echo over TCP loopback,
  * TCP_NODELAY on both ends, the baseline of the TCP rows.
@@ -29,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <uv.h>
 
 #define CHECK(expr)                                                                      \
@@ -306,8 +311,43 @@ static void throughput_frame_read(uv_stream_t *stream, ssize_t nread, const uv_b
 static uint64_t tput_started;
 static double tput_seconds;
 
+/* The counting window's CPU at both ends (see the usage above): the server's pid, or 0. */
+static struct {
+    long server_pid;
+    double server_at_start, client_at_start;
+} window_cpu;
+
+/* A process's CPU seconds from /proc/PID/stat (utime + stime, fields 14 and 15), or -1. */
+static double process_cpu_seconds(long pid) {
+    char path[64], stat[1024];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *file = fopen(path, "r");
+    if (!file) return -1;
+    size_t n = fread(stat, 1, sizeof stat - 1, file);
+    fclose(file);
+    stat[n] = 0;
+    const char *after = strrchr(stat, ')'); /* past "pid (comm)" */
+    unsigned long long user, system;
+    if (!after || sscanf(after + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &user, &system) != 2)
+        return -1;
+    return (double)(user + system) / (double)sysconf(_SC_CLK_TCK);
+}
+
+static double own_cpu_seconds(void) {
+    struct rusage usage;
+    if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+    return (double)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+           (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
 static void on_warm(uv_timer_t *timer) {
     (void)timer;
+    const char *server = getenv("VT_BENCH_SERVER_PID");
+    window_cpu.server_pid = server ? atol(server) : 0;
+    if (window_cpu.server_pid > 0) {
+        window_cpu.server_at_start = process_cpu_seconds(window_cpu.server_pid);
+        window_cpu.client_at_start = own_cpu_seconds();
+    }
     tput.counting = 1;
     tput.answered = 0;
     tput_started = uv_hrtime();
@@ -315,7 +355,14 @@ static void on_warm(uv_timer_t *timer) {
 
 static void on_done(uv_timer_t *timer) {
     double elapsed = (double)(uv_hrtime() - tput_started) / 1e9;
-    printf("requests=%llu seconds=%.6f\n", (unsigned long long)tput.answered, elapsed);
+    if (window_cpu.server_pid > 0) {
+        double client = own_cpu_seconds() - window_cpu.client_at_start;
+        double server = process_cpu_seconds(window_cpu.server_pid) - window_cpu.server_at_start;
+        printf("requests=%llu seconds=%.6f server_cpu=%.6f client_cpu=%.6f\n", (unsigned long long)tput.answered,
+               elapsed, server, client);
+    } else {
+        printf("requests=%llu seconds=%.6f\n", (unsigned long long)tput.answered, elapsed);
+    }
     fflush(stdout);
     (void)timer;
     exit(0);

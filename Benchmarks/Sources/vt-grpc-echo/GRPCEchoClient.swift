@@ -1,15 +1,15 @@
+import BenchWindow
 import Foundation
 import GRPCCore
 import GRPCNIOTransportHTTP2Posix
-import NIOPosix
 import Synchronization
 
 /// The clients that time the gRPC echo, each as its own process, answering as the C client does.
 enum GRPCEchoClient {
     /// One call in flight; after COUNT/10 warm-up calls, writes COUNT round-trip times
     /// (nanoseconds, native uint64) to `output`.
-    static func latency(path: String, mode: GRPCEchoSettings.Mode, size: Int, count: Int, output: String) async {
-        let samples = await withClients(path: path, mode: mode, count: 1) { clients in
+    static func latency(path: String, setup: GRPCEchoSettings.Setup, size: Int, count: Int, output: String) async {
+        let samples = await withClients(path: path, setup: setup, count: 1) { clients in
             let client = clients[0]
             let payload = [UInt8](repeating: 0x5A, count: size)
             var samples: [UInt64] = []
@@ -31,12 +31,13 @@ enum GRPCEchoClient {
     }
 
     /// CONNECTIONS clients (one HTTP/2 connection each) with DEPTH calls in flight on each; after
-    /// 0.25 s of warm-up counts answers for SECONDS and prints `requests=N seconds=S`.
+    /// 0.25 s of warm-up counts answers for SECONDS and prints `requests=N seconds=S`, with the
+    /// CPU both ends spent while counting when the environment names the server (``WindowCPU``).
     static func throughput(
-        path: String, mode: GRPCEchoSettings.Mode, size: Int, connections: Int, depth: Int, seconds: Double
+        path: String, setup: GRPCEchoSettings.Setup, size: Int, connections: Int, depth: Int, seconds: Double
     ) async {
         let window = CountingWindow()
-        let line = await withClients(path: path, mode: mode, count: connections) { clients in
+        let line = await withClients(path: path, setup: setup, count: connections) { clients in
             let payload = [UInt8](repeating: 0x5A, count: size)
             return try await withThrowingTaskGroup(of: Void.self) { group in
                 for client in clients {
@@ -52,15 +53,17 @@ enum GRPCEchoClient {
                     }
                 }
                 try await Task.sleep(for: .milliseconds(250))
+                let cpu = WindowCPU.open()
                 window.phase.store(CountingWindow.counting, ordering: .relaxed)
                 let start = ContinuousClock.now
                 try await Task.sleep(for: .seconds(seconds))
                 let counted = window.answered.load(ordering: .relaxed)
                 window.phase.store(CountingWindow.over, ordering: .relaxed)
                 let elapsed = ContinuousClock.now - start
+                let spent = cpu?.close() ?? ""
                 try await group.waitForAll()
                 let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-                return "requests=\(counted) seconds=\(elapsedSeconds)"
+                return "requests=\(counted) seconds=\(elapsedSeconds)\(spent)"
             }
         }
         print(line)
@@ -76,36 +79,38 @@ enum GRPCEchoClient {
         }
     }
 
-    /// Runs `body` with `count` connected clients of the server on `path`, on one event loop
-    /// thread, then shuts them down; a failure stops the program.
+    /// Runs `body` with `count` connected clients of the server on `path`, on `setup`'s event
+    /// loop group and task executor, then shuts them down; a failure stops the program.
     private static func withClients<Value: Sendable>(
-        path: String, mode: GRPCEchoSettings.Mode, count: Int,
+        path: String, setup: GRPCEchoSettings.Setup, count: Int,
         _ body: @escaping @Sendable ([GRPCClient<HTTP2ClientTransport.Posix>]) async throws -> Value
     ) async -> Value {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: GRPCEchoSettings.eventLoopThreads)
+        let group = GRPCEchoSettings.eventLoopGroup(setup)
         do {
             let clients = try (0..<count).map { _ in
                 GRPCClient(
                     transport: try HTTP2ClientTransport.Posix(
                         target: .unixDomainSocket(path: path), transportSecurity: .plaintext,
-                        config: GRPCEchoSettings.client(mode), eventLoopGroup: group))
+                        config: GRPCEchoSettings.client(setup), eventLoopGroup: group))
             }
-            return try await withThrowingTaskGroup(of: Value?.self) { tasks in
-                for client in clients {
-                    tasks.addTask {
-                        try await client.runConnections()
-                        return nil
+            return try await withTaskExecutorPreference(GRPCEchoSettings.taskExecutor(setup)) {
+                try await withThrowingTaskGroup(of: Value?.self) { tasks in
+                    for client in clients {
+                        tasks.addTask {
+                            try await client.runConnections()
+                            return nil
+                        }
                     }
+                    tasks.addTask {
+                        let value = try await body(clients)
+                        for client in clients { client.beginGracefulShutdown() }
+                        return value
+                    }
+                    var result: Value?
+                    for try await value in tasks where value != nil { result = value }
+                    guard let result else { stop("the clients ended without an answer") }
+                    return result
                 }
-                tasks.addTask {
-                    let value = try await body(clients)
-                    for client in clients { client.beginGracefulShutdown() }
-                    return value
-                }
-                var result: Value?
-                for try await value in tasks where value != nil { result = value }
-                guard let result else { stop("the clients ended without an answer") }
-                return result
             }
         } catch {
             stop("calls to \(path) failed: \(error)")

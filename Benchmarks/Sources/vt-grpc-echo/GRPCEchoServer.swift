@@ -1,15 +1,13 @@
 import GRPCCore
 import GRPCNIOTransportHTTP2Posix
-import NIOPosix
 
-/// `vt-grpc-echo server PATH MODE`: answers each unary call with its request, on PATH, until
+/// `vt-grpc-echo server PATH SETUP`: answers each unary call with its request, on PATH, until
 /// SIGTERM ends the process.
 enum GRPCEchoServer {
-    static func serve(path: String, mode: GRPCEchoSettings.Mode) async {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: GRPCEchoSettings.eventLoopThreads)
+    static func serve(path: String, setup: GRPCEchoSettings.Setup) async {
         let transport = HTTP2ServerTransport.Posix(
             address: .unixDomainSocket(path: path), transportSecurity: .plaintext,
-            config: GRPCEchoSettings.server(mode), eventLoopGroup: group)
+            config: GRPCEchoSettings.server(setup), eventLoopGroup: GRPCEchoSettings.eventLoopGroup(setup))
         var router = RPCRouter<HTTP2ServerTransport.Posix>()
         router.registerHandler(
             forMethod: GRPCEchoSettings.method, deserializer: PassThroughCoding(), serializer: PassThroughCoding()
@@ -19,7 +17,9 @@ enum GRPCEchoServer {
         }
         let server = GRPCServer(transport: transport, router: router)
         do {
-            try await server.serve()
+            try await withTaskExecutorPreference(GRPCEchoSettings.taskExecutor(setup)) {
+                try await server.serve()
+            }
         } catch {
             stop("the server on \(path) stopped: \(error)")
         }

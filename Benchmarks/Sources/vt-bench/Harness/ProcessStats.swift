@@ -1,3 +1,4 @@
+import BenchWindow
 import Foundation
 
 /// What /proc says of a process: its memory, CPU time consumed and context switches.
@@ -53,13 +54,7 @@ enum ProcessStats {
 
     /// User + system CPU seconds consumed so far (`utime` + `stime`), or nil when the process is gone.
     static func cpuSeconds(_ pid: Int32) -> Double? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return nil }
-        // After "pid (comm)": state is field 3; utime and stime are fields 14 and 15.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        CPUTime.seconds(of: pid)
     }
 
     /// Context switches of each thread of the process so far (voluntary + involuntary, from

@@ -1,3 +1,4 @@
+import BenchWindow
 import Foundation
 import IOInterface
 import Synchronization
@@ -63,7 +64,8 @@ enum EchoRoles {
 
     /// `vt-bench echo-throughput DIR SIZE CONNECTIONS DEPTH SECONDS`: CONNECTIONS typed clients
     /// (one connection each) with DEPTH calls in flight on each; after 0.25 s of warm-up counts
-    /// answers for SECONDS and prints `requests=N seconds=S`, as the C client does.
+    /// answers for SECONDS and prints `requests=N seconds=S`, as the C client does, with the CPU
+    /// both ends spent while counting when the environment names the server (``WindowCPU``).
     /// With `timed`, each call's round trip is kept while counting, and the line adds `p50=µs p99=µs`.
     static func throughput(
         socketDirectory: String, size: Int, connections: Int, depth: Int, seconds: Double, timed: Bool = false
@@ -96,19 +98,21 @@ enum EchoRoles {
                 }
             }
             try? await Task.sleep(for: .milliseconds(250))
+            let cpu = WindowCPU.open()
             state.counting.store(true, ordering: .relaxed)
             let start = ContinuousClock.now
             try? await Task.sleep(for: .seconds(seconds))
             let answered = state.answered.load(ordering: .relaxed)
             let elapsed = ContinuousClock.now - start
             state.stopped.store(true, ordering: .relaxed)
+            let spent = cpu?.close() ?? ""
             let roundTrips = await group.reduce(into: [UInt64]()) { $0 += $1 }.sorted()
             let percentiles =
                 roundTrips.isEmpty
                 ? ""
                 : " p50=\(Double(roundTrips[roundTrips.count / 2]) / 1000)"
                     + " p99=\(Double(roundTrips[roundTrips.count * 99 / 100]) / 1000)"
-            print("requests=\(answered) seconds=\(elapsed.seconds)\(timed ? percentiles : "")")
+            print("requests=\(answered) seconds=\(elapsed.seconds)\(timed ? percentiles : "")\(spent)")
         }
         for client in clients { client.close() }
         loop.shutdown()

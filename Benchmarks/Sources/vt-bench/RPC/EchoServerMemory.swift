@@ -67,7 +67,7 @@ extension RPCBenchmark {
         switch stack {
         case .c: "\(directory)/c.sock"
         case .nio: "\(directory)/nio.sock"
-        case .grpc: "\(directory)/grpc.sock"
+        case .grpc, .grpcTuned, .grpcTunedUncoalesced: "\(directory)/grpc.sock"
         case .ours, .oursServer, .oursClient: "\(directory)/\(BenchEcho.name).sock"
         }
     }
