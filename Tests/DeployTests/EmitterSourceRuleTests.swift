@@ -36,7 +36,7 @@ import VerticalsTesting
         "variable": "an environment variable name (letters, digits, '_')", "key": "an environment variable name",
         "budget": "numbers and durations", "backoff": "numbers and durations", "microseconds": "a number",
         "milliseconds": "a number", "percent": "a number", "fraction": "a number", "bytes": "a number",
-        "files": "a number", "seconds": "a number", "nice": "a number", "tasks": "a number",
+        "files": "a number", "seconds": "a number", "nice": "a number", "tasks": "a number", "weight": "a number",
         "unit": "a number", "prefix": "the operator's --prefix", "trimmed": "the operator's --prefix",
         "kind": "a fixed word", "what": "a fixed phrase", "file": "a credential's fixed file name",
         "buildArgument": "a constant", "buildImage": "a constant", "runtimeArgument": "a constant",
