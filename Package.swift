@@ -313,11 +313,17 @@ let package = Package(
         // The templates and edits of `svc-supervisor new` and `init`, apart from the engine: plain text
         // in, text out, plus the systemd units exported for the planned manifest (read by the caller's
         // manifest reader), so `init` and `new` link no engine, TOMLKit or GRDB.
+        // Its templates are the files of Shared/Scaffold/Templates, embedded at build time by
+        // VerticalsEmbedPlugin: an installed engine reads no bundle.
         .target(
             name: "VerticalsScaffold", dependencies: ["VerticalsDeploy", "VerticalsManifest", "VerticalsContract", "VerticalsWire"],
             path: "Shared/Scaffold",
-            swiftSettings: strict
+            swiftSettings: strict,
+            plugins: ["VerticalsEmbedPlugin"]
         ),
+        // Text files as Swift string literals, on every build. No dependency, so it builds in seconds.
+        .executableTarget(name: "vt-embed", path: "Shared/Embed/vt-embed", swiftSettings: strict),
+        .plugin(name: "VerticalsEmbedPlugin", capability: .buildTool(), dependencies: ["vt-embed"], path: "Shared/Embed/Plugin"),
         // The commands that talk to a running suite (call, open, status, logs, …), shared by both programs.
         .target(
             name: "VerticalsSupervisorCommands",

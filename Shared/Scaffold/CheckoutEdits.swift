@@ -39,16 +39,8 @@ enum CheckoutEdits {
 
     /// The manifest with a `[services.<name>]` table appended.
     static func manifest(_ text: String, adding v: VerticalName, calls: [VerticalName]) -> String {
-        let dependsOn = calls.map { "\"\($0.name)\"" }.joined(separator: ", ")
-        let calling = calls.isEmpty ? "" : " It calls \(calls.map(\.name).joined(separator: ", "))."
-        return text + (text.hasSuffix("\n") ? "" : "\n") + """
-
-            # \(v.typeName), created by `svc-supervisor new`: say here what it owns.\(calling)
-            [services.\(v.name)]
-            executable = "\(v.executable)"
-            depends_on = [\(dependsOn)]
-
-            """
+        let entry = Template.manifestEntry.render(Template.values(of: v, calls: calls, interface: ""))
+        return text + (text.hasSuffix("\n") ? "" : "\n") + "\n" + entry
     }
 }
 

@@ -90,22 +90,23 @@ public struct Scaffold: Sendable {
     ) -> [(path: String, contents: String)] {
         let contract = "\(interfaceFolder ?? "Shared/\(interface)")/Verticals/\(v.typeName)"
         let service = "Services/\(v.typeName)"
-        return [
-            ("\(contract)/\(v.typeName).swift", ContractTemplate.contract(v)),
-            ("\(contract)/\(v.name).vcontract", ContractTemplate.messages(v)),
-            ("\(service)/Sources/World.swift", ServiceTemplate.world(v, calls: calls, interface: interface)),
-            ("\(service)/Sources/Domain/Models/\(v.typeName)Failure.swift", ServiceTemplate.failure(v)),
-            ("\(service)/Sources/Domain/Models/Greeting.swift", ServiceTemplate.model(v)),
-            ("\(service)/Sources/Domain/UseCases/Greet.swift", ServiceTemplate.useCase(v)),
-            ("\(service)/Sources/Data/Migrations.swift", ServiceTemplate.migrations(v)),
-            ("\(service)/Sources/Data/GreetingRepository.swift", ServiceTemplate.repository(v)),
-            ("\(service)/Sources/Endpoint/Endpoint.swift", ServiceTemplate.endpoint(v, interface: interface)),
-            ("\(service)/Sources/Endpoint/\(v.typeName)Failure+ServiceError.swift", ServiceTemplate.serviceError(v)),
-            ("\(service)/main/main.swift", ServiceTemplate.main(v, interface: interface)),
-            ("Tests/Services/\(v.typeName)Tests/Fixtures.swift", TestTemplate.fixtures(v)),
-            ("Tests/Services/\(v.typeName)Tests/HelloTests.swift", TestTemplate.hello(v, interface: interface)),
-        ] + (examples
-            ? [("Tests/\(interface)Tests/Fixtures+\(v.typeName).swift", TestTemplate.examples(v, interface: interface))] : [])
+        let files: [(String, Template)] = [
+            ("\(contract)/\(v.typeName).swift", .contract),
+            ("\(contract)/\(v.name).vcontract", .messages),
+            ("\(service)/Sources/World.swift", .world),
+            ("\(service)/Sources/Domain/Models/\(v.typeName)Failure.swift", .failure),
+            ("\(service)/Sources/Domain/Models/Greeting.swift", .model),
+            ("\(service)/Sources/Domain/UseCases/Greet.swift", .useCase),
+            ("\(service)/Sources/Data/Migrations.swift", .migrations),
+            ("\(service)/Sources/Data/GreetingRepository.swift", .repository),
+            ("\(service)/Sources/Endpoint/Endpoint.swift", .endpoint),
+            ("\(service)/Sources/Endpoint/\(v.typeName)Failure+ServiceError.swift", .serviceError),
+            ("\(service)/main/main.swift", .main),
+            ("Tests/Services/\(v.typeName)Tests/Fixtures.swift", .testFixtures),
+            ("Tests/Services/\(v.typeName)Tests/HelloTests.swift", .helloTests),
+        ] + (examples ? [("Tests/\(interface)Tests/Fixtures+\(v.typeName).swift", .examples)] : [])
+        let values = Template.values(of: v, calls: calls, interface: interface)
+        return files.map { path, template in (path, template.render(values)) }
     }
 
     /// The manifest's text as it will be once applied.

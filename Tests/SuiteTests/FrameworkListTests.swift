@@ -8,7 +8,7 @@ struct FrameworkListTests {
     /// Every `Verticals*` library and plugin product Package.swift declares.
     static func packageProducts(_ manifest: String) throws -> Set<String> {
         var names: Set<String> = []
-        for match in manifest.matches(of: try Regex(#"\.(?:library|plugin)\(name: "(Verticals\w+)""#)) {
+        for match in manifest.matches(of: try Regex(#"\.(?:library|plugin)\(name: "(Verticals\w+)", targets:"#)) {
             if let name = match.output[1].substring { names.insert(String(name)) }
         }
         return names

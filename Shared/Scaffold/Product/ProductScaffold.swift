@@ -37,18 +37,22 @@ public struct ProductScaffold: Sendable {
         self.framework = framework
         self.root = root
         let interface = product.interfaceModule
-        files = [
-            ("Package.swift", ProductTemplate.package(product, framework: framework, vertical: v)),
-            ("Shared/\(interface)/Contracts.swift", ProductTemplate.contracts(product, vertical: v)),
-            ("Tests/Contracts/Tool/main.swift", ProductTemplate.contractsTool(product)),
-            ("Tests/Contracts/Tests/ContractGuardTests.swift", ProductTemplate.contractTests(product)),
-            ("deploy/suite.toml", CheckoutEdits.manifest(ProductTemplate.manifest(product), adding: v, calls: [])),
-            ("Makefile", ProductTemplate.makefile(product, framework: framework)),
-            (".ci/run", ProductTemplate.ci(product)),
-            ("README.md", ProductTemplate.readme(product, vertical: v)),
-            (".gitignore", ProductTemplate.gitignore),
-            (".containerignore", ProductTemplate.containerignore),
-        ] + Scaffold.files(of: v, calls: [], interface: interface, examples: false)
+        let values = Template.values(of: product, framework: framework, vertical: v)
+        let files: [(String, Template)] = [
+            ("Package.swift", .package),
+            ("Shared/\(interface)/Contracts.swift", .contracts),
+            ("Tests/Contracts/Tool/main.swift", .contractsTool),
+            ("Tests/Contracts/Tests/ContractGuardTests.swift", .contractTests),
+            ("Makefile", .makefile),
+            (".ci/run", .ci),
+            ("README.md", .readme),
+            (".gitignore", .gitignore),
+            (".containerignore", .containerignore),
+        ]
+        self.files =
+            files.map { path, template in (path, template.render(values)) }
+            + [("deploy/suite.toml", CheckoutEdits.manifest(Template.manifest.render(values), adding: v, calls: []))]
+            + Scaffold.files(of: v, calls: [], interface: interface, examples: false)
     }
 
     /// Refuses `root` when it exists and is not an empty folder (a file, or a folder that cannot be

@@ -107,23 +107,28 @@ enum ReferenceKnowledge {
         return text
     }
 
-    /// Every line of the Swift and contract files of `targets` (their paths relative to `root`)
+    /// Every line of the Swift, contract and template files of `targets` (their paths relative to `root`)
     /// that names the reference suite, as `path:line: what`; `inTest`: they are tests (``match(in:inTest:)``).
-    /// In framework code (not `inTest`), the text of its string literals too (``matchInString(_:)``).
+    /// In framework code (not `inTest`), the text of its string literals and templates too (``matchInString(_:)``).
     static func lines(in targets: [VerticalRule.Target], root: String, inTest: Bool = false) throws -> [String] {
         var found: [String] = []
         for target in targets {
             let folder = "\(root)/\(target.path)"
             let files = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []
-            for file in files.sorted() where file.hasSuffix(".swift") || file.hasSuffix(".vcontract") {
+            for file in files.sorted() where [".swift", ".vcontract", ".template"].contains(where: file.hasSuffix) {
                 let text = (try? String(contentsOfFile: "\(folder)/\(file)", encoding: .utf8)) ?? ""
                 for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                     if let hit = try match(in: String(line), inTest: inTest) {
                         found.append("\(target.path)/\(file):\(number + 1): \(hit)")
                     }
                 }
-                guard !inTest, file.hasSuffix(".swift") else { continue }
-                for (number, literal) in stringLiterals(in: text) {
+                guard !inTest, !file.hasSuffix(".vcontract") else { continue }
+                // A template is text a product receives: every line of it is read as a string's.
+                let literals =
+                    file.hasSuffix(".template")
+                    ? text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { ($0 + 1, String($1)) }
+                    : stringLiterals(in: text)
+                for (number, literal) in literals {
                     if let hit = try matchInString(literal), !found.contains(where: { $0.hasPrefix("\(target.path)/\(file):\(number):") }) {
                         found.append("\(target.path)/\(file):\(number): \(hit) (in a string)")
                     }
