@@ -57,19 +57,6 @@ enum ProcessStats {
         CPUTime.seconds(of: pid)
     }
 
-    /// Context switches of each thread of the process so far (voluntary + involuntary, from
-    /// `/proc/PID/task/TID/status`), by thread id; nil when the process is gone. A sleeping
-    /// thread adds none: each one is a wake-up (or a preemption while it ran).
-    /// CPU seconds (user + system) of this process's children that have ended and been waited
-    /// for (`RUSAGE_CHILDREN`): a client run with ``Subprocess/run(_:_:cpu:environment:)`` counts
-    /// in it once it returns.
-    static func endedChildrenCPUSeconds() -> Double {
-        var usage = rusage()
-        guard getrusage(RUSAGE_CHILDREN.rawValue, &usage) == 0 else { return 0 }
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-    }
-
     /// What the scheduler and the page tables say of a process over all its threads: CPU time
     /// run and time spent runnable but waiting for a CPU (`/proc/PID/task/TID/schedstat`, in ns),
     /// page faults (`/proc/PID/stat`) and its threads.
@@ -114,6 +101,9 @@ enum ProcessStats {
             runNanoseconds: run, waitNanoseconds: wait, minorFaults: minor, majorFaults: major, threads: threads.count)
     }
 
+    /// Context switches of each thread of the process so far (voluntary + involuntary, from
+    /// `/proc/PID/task/TID/status`), by thread id; nil when the process is gone. A sleeping
+    /// thread adds none: each one is a wake-up (or a preemption while it ran).
     static func contextSwitchesByThread(_ pid: Int32) -> [String: Double]? {
         guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
         var counts: [String: Double] = [:]

@@ -1,9 +1,10 @@
+import BenchWindow
 import Foundation
 import Histogram
 
 /// Every core: our echo server with `VERTICALS_LOOPS=2` against the same build with
 /// `VERTICALS_LOOPS=1`, client and server unpinned (the server may use both cores), in the same
-/// rounds: 4 × 64 throughput (target ≥ 1.6×), the server's CPU per request over that run
+/// rounds: 4 × 64 throughput (target ≥ 1.6×), the server's CPU per request over its counting window
 /// (≤ 1.1×) and 1-in-flight p50 latency (≤ 1.05×); beside it, the raw SwiftNIO echo on a
 /// `MultiThreadedEventLoopGroup` of as many threads. Throughput is driven twice: by the C client
 /// sending our frames (the judged rows: it leaves the cores to the server) and by our own client.
@@ -96,33 +97,33 @@ struct LoopsBenchmark {
 
     enum Client { case ours, c }
 
+    /// One 4 × 64 run of `client` against a server of `loops` loops. Both clients read both
+    /// ends' CPU as their counting window opens and closes (``WindowCPU``), so neither start-up,
+    /// warm-up nor wind-down counts in the CPU per request.
     private func throughput(loops: Int, client: Client) -> Load {
         withServer(loops: loops) { pid in
-            let before = ProcessStats.cpuSeconds(pid) ?? 0
-            let clientBefore = ProcessStats.endedChildrenCPUSeconds()
+            let environment = [WindowCPU.serverVariable: "\(pid)"]
             let line =
                 switch client {
                 case .ours:
                     Subprocess.run(
                         RPCBenchmark.ownExecutable,
-                        ["echo-throughput", directory, "64", "4", "64", "\(throughputSeconds)"])
+                        ["echo-throughput", directory, "64", "4", "64", "\(throughputSeconds)"], environment: environment)
                 case .c:
                     Subprocess.run(
                         settings.uvEcho,
                         [
                             "throughput-frame", "\(directory)/\(BenchEcho.name).sock", requestFrameFile(), "4", "64",
                             "\(throughputSeconds)",
-                        ])
+                        ], environment: environment)
                 }
-            let after = ProcessStats.cpuSeconds(pid) ?? 0
-            let client = ProcessStats.endedChildrenCPUSeconds() - clientBefore
-            let rate = RPCBenchmark.requestsPerSecond(printed: line, by: "ours")
-            // The CPU covers the client's warm-up and wind-down too (about a quarter more time
-            // than the counted second), alike for both counts; the ratio is what is judged.
-            let requests = max(1, rate * (throughputSeconds + 0.25))
+            let fields = RPCBenchmark.fields(printed: line)
+            guard let requests = fields["requests"], let server = fields["server_cpu"], let clientCPU = fields["client_cpu"]
+            else { fail("the \(client) throughput client printed no CPU of its window: \(line)") }
             return Load(
-                rate: rate, cpuMicrosecondsPerRequest: (after - before) * 1_000_000 / requests,
-                clientCPUMicrosecondsPerRequest: client * 1_000_000 / requests)
+                rate: RPCBenchmark.requestsPerSecond(printed: line, by: "ours"),
+                cpuMicrosecondsPerRequest: server * 1_000_000 / max(1, requests),
+                clientCPUMicrosecondsPerRequest: clientCPU * 1_000_000 / max(1, requests))
         }
     }
 
