@@ -22,17 +22,31 @@ struct PackageGraph: Sendable {
         (self.targets, self.types, self.products) = (targets, types, products)
     }
 
-    /// Reads `dump-package`'s JSON; `products` may be absent (a made-up package of a test).
+    /// Reads `dump-package`'s JSON; `products` may be absent (a made-up package of a test). A
+    /// target's build-tool plugins of this package count among its dependencies: building it
+    /// builds them and their tools.
     init(dumpPackageJSON text: String) throws {
-        targets = try VerticalRule.targets(dumpPackageJSON: text)
+        var targets = try VerticalRule.targets(dumpPackageJSON: text)
         guard case .object(let root) = try JSONValue(parsing: text) else { throw VerticalRuleError.notAPackage }
         var types: [String: String] = [:]
+        var plugins: [String: [String]] = [:]
         if case .array(let list)? = root.first(where: { $0.key == "targets" })?.value {
             for case .object(let members) in list {
                 guard case .string(let name)? = members.first(where: { $0.key == "name" })?.value else { continue }
                 if case .string(let type)? = members.first(where: { $0.key == "type" })?.value { types[name] = type }
+                // {"pluginUsages": [{"plugin": [name, package or null]}]}: null is this package's.
+                if case .array(let usages)? = members.first(where: { $0.key == "pluginUsages" })?.value {
+                    for case .object(let usage) in usages {
+                        guard case .array(let fields)? = usage.first?.value, case .string(let plugin)? = fields.first,
+                            fields.count < 2 || fields[1] == .null
+                        else { continue }
+                        plugins[name, default: []].append(plugin)
+                    }
+                }
             }
         }
+        for index in targets.indices { targets[index].dependencies += plugins[targets[index].name] ?? [] }
+        self.targets = targets
         self.types = types
         var products: [Product] = []
         if case .array(let list)? = root.first(where: { $0.key == "products" })?.value {
