@@ -58,6 +58,8 @@ let package = Package(
         .library(name: "VerticalsCertificates", targets: ["VerticalsCertificates"]),
         // Contract files (`*.vcontract`) to Swift: apply it to a target that holds them (docs/CONTRACTS.md).
         .plugin(name: "VerticalsContractPlugin", targets: ["VerticalsContractPlugin"]),
+        // `Contracts.all` from a contracts module's contract files, in name order: no list kept by hand.
+        .plugin(name: "VerticalsContractListPlugin", targets: ["VerticalsContractListPlugin"]),
         // A product's `make run` builds these beside its own daemons (svc-supervisor finds programs beside itself).
         .executable(name: "svc-supervisor", targets: ["svc-supervisor"]),
         .executable(name: "svc-supervisor-engine", targets: ["svc-supervisor-engine"]),
@@ -141,6 +143,10 @@ let package = Package(
         .plugin(
             name: "VerticalsContractPlugin", capability: .buildTool(), dependencies: ["vt-contractgen"],
             path: "Shared/ContractGen/Plugin"
+        ),
+        .plugin(
+            name: "VerticalsContractListPlugin", capability: .buildTool(), dependencies: ["vt-contractgen"],
+            path: "Shared/ContractGen/ListPlugin"
         ),
         // The OTLP/HTTP exporter: the protobuf messages, one blocking POST on a thread of its own, a
         // bounded queue. What a span is it reads through `OTLPSpan`, so it needs no runtime.

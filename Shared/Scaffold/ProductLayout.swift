@@ -13,6 +13,10 @@ public struct ProductLayout: Sendable, Equatable {
     public let interfaceFolder: String
     /// The executable target of the contract tool (lock and golden fixtures), e.g. `vt-contracts`.
     public let contractsTool: String
+    /// Whether `Contracts.all` is generated from the module's contract files
+    /// (VerticalsContractListPlugin, as `init` makes a product), so that `new` edits no list; a
+    /// product made before, and this repository, keep it by hand in `Contracts.swift`.
+    public let generatesContractList: Bool
 
     /// The package manifest, relative to ``root``.
     public static let packagePath = "Package.swift"
@@ -20,6 +24,8 @@ public struct ProductLayout: Sendable, Equatable {
     public static let manifestPath = "deploy/suite.toml"
     /// What only the framework's own Package.swift says (its package's name).
     public static let frameworkPackageMarker = "name: \"Verticals\","
+    /// What a Package.swift says when a contracts module's `Contracts.all` is generated.
+    static let contractListPlugin = "VerticalsContractListPlugin"
     /// The line of `Contracts.swift` that opens the product's contract list.
     static let contractListMarker = "public static let all: [any ServiceContract.Type] = ["
 
@@ -30,34 +36,46 @@ public struct ProductLayout: Sendable, Equatable {
 
     /// Creates a layout from its parts (``read(root:)`` finds them in a product); the contracts
     /// module's folder defaults to `Shared/<module>`.
-    public init(root: String, interfaceModule: String, interfaceFolder: String? = nil, contractsTool: String) {
+    public init(
+        root: String, interfaceModule: String, interfaceFolder: String? = nil, contractsTool: String,
+        generatesContractList: Bool = false
+    ) {
         self.root = root
         self.interfaceModule = interfaceModule
         self.interfaceFolder = interfaceFolder ?? "Shared/\(interfaceModule)"
         self.contractsTool = contractsTool
+        self.generatesContractList = generatesContractList
     }
 
     /// Reads the product at `root`: its contracts module is the folder of `Shared/` (or of a group
-    /// folder inside it, such as `Shared/Example/`) whose `Contracts.swift` declares `Contracts.all`;
-    /// its contract tool, the executable of Package.swift named `…-contracts`.
+    /// folder inside it, such as `Shared/Example/`) whose `Contracts.swift` declares `Contracts.all`,
+    /// or, when Package.swift applies VerticalsContractListPlugin, the one that holds a `Verticals/`
+    /// folder; its contract tool, the executable of Package.swift named `…-contracts`.
     public static func read(root: String) throws(ScaffoldError) -> ProductLayout {
         let package = try Scaffold.read(root, packagePath)
         let folders = subfolders(of: "Shared", in: root).flatMap { [$0] + subfolders(of: $0, in: root) }
-        let modules = folders.filter { folder in
+        let listed = folders.filter { folder in
             FileManager.default.contents(atPath: "\(root)/\(folder)/Contracts.swift")
                 .map { String(decoding: $0, as: UTF8.self).contains(contractListMarker) } ?? false
         }
+        let generates = package.contains(contractListPlugin)
+        let modules =
+            generates
+            ? folders.filter { !listed.contains($0) && Scaffold.exists(root, "\($0)/Verticals") } + listed : listed
         guard modules.count == 1, let folder = modules.first else {
             throw .checkout(
                 modules.isEmpty
                     ? "\(root) has no contracts module: no Shared/<Module>/Contracts.swift declares `\(contractListMarker)…]`"
+                        + (generates ? ", and no Shared/<Module>/ holds a Verticals/ folder" : "")
                     : "\(root) has several contracts modules (\(modules.joined(separator: ", "))); keep `Contracts.all` in one")
         }
         guard let tool = targetNames(in: package).first(where: { $0.hasSuffix("-contracts") }) else {
             throw .checkout("\(root)/Package.swift has no contract tool (an executable target named `…-contracts`)")
         }
         let module = String(folder[folder.index(after: folder.lastIndex(of: "/")!)...])
-        return ProductLayout(root: root, interfaceModule: module, interfaceFolder: folder, contractsTool: tool)
+        return ProductLayout(
+            root: root, interfaceModule: module, interfaceFolder: folder, contractsTool: tool,
+            generatesContractList: !listed.contains(folder))
     }
 
     /// What `folder` (relative to `root`) holds, sorted, as paths relative to `root`; none when it

@@ -5,8 +5,8 @@ import FoundationEssentials
 ///
 /// It creates the contract in the product's contracts module (``ProductLayout``: IOInterface in
 /// this repository), `Services/<Name>/` (Domain, Data with a first migration, Endpoint, World,
-/// `main.swift`), unit tests, and adds the vertical to Package.swift, `Contracts.all` and
-/// `deploy/suite.toml`. Extra outputs (contract fixtures, systemd units) are added by the caller
+/// `main.swift`), unit tests, and adds the vertical to Package.swift, to `Contracts.all` when the
+/// product keeps that list by hand, and to `deploy/suite.toml`. Extra outputs (contract fixtures, systemd units) are added by the caller
 /// from ``plannedFiles``.
 public struct Scaffold: Sendable {
     /// The vertical to create.
@@ -41,7 +41,8 @@ public struct Scaffold: Sendable {
         let root = layout.root
         self.root = root
         let package = try Self.read(root, Self.packagePath)
-        let contracts = try Self.read(root, layout.contractsPath)
+        // A generated `Contracts.all` lists the new contract by itself.
+        let contracts = layout.generatesContractList ? nil : try Self.read(root, layout.contractsPath)
         let manifest = try Self.read(root, Self.manifestPath)
         // The codec examples are optional: a product made by `init` checks its bytes with golden fixtures alone.
         let examples = Self.exists(root, layout.examplesPath) ? try Self.read(root, layout.examplesPath) : nil
@@ -71,10 +72,10 @@ public struct Scaffold: Sendable {
         newFiles = Self.files(
             of: v, calls: peers, interface: layout.interfaceModule, interfaceFolder: layout.interfaceFolder,
             examples: examples != nil)
-        editedFiles = [
-            (Self.packagePath, try CheckoutEdits.package(package, adding: v)),
-            (layout.contractsPath, try CheckoutEdits.contracts(contracts, adding: v, in: layout.contractsPath)),
-        ]
+        editedFiles = [(Self.packagePath, try CheckoutEdits.package(package, adding: v))]
+        if let contracts {
+            editedFiles.append((layout.contractsPath, try CheckoutEdits.contracts(contracts, adding: v, in: layout.contractsPath)))
+        }
         if let examples {
             editedFiles.append((layout.examplesPath, try CheckoutEdits.examples(examples, adding: v, in: layout.examplesPath)))
         }

@@ -36,4 +36,20 @@ import VerticalsContractGen
         #expect(ContractGenCommand.run(["--output"]) == 64)
         #expect(ContractGenCommand.run(["--output", output, folder.path + "/missing.vcontract"]) == 66)
     }
+
+    @Test func list_namesEveryContractInNameOrder_andABadFileFailsIt() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let shop = try write("shop.vcontract", "contract shop\n/// A.\nmessage A {\n    /// B.\n    1 b: string\n}\n")
+        let billing = try write("billing.vcontract", "contract billing\n")
+        let list = folder.appendingPathComponent("Contracts.list.swift").path
+        #expect(ContractGenCommand.run(["--list", list, shop, billing]) == 0)
+        let text = try String(contentsOfFile: list, encoding: .utf8)
+        #expect(text.contains("public enum Contracts {"))
+        #expect(text.contains("public static let all: [any ServiceContract.Type] = [Billing.self, Shop.self]\n"))
+
+        let bad = try write("bad.vcontract", "message A {\n")
+        #expect(ContractGenCommand.run(["--list", list, shop, bad]) == 1)
+        #expect(try String(contentsOfFile: list, encoding: .utf8) == text, "a failed run leaves the last list")
+        #expect(ContractGenCommand.run(["--list", list]) == 64)
+    }
 }

@@ -24,7 +24,8 @@ import VerticalsTesting
         #expect(package.contains("name: \"acme-contracts\""))
         #expect(package.contains("    + vertical(\"Greeter\")\n"))
         #expect(!package.contains("IOInterface"), "the product's own module is not the framework's IOInterface")
-        #expect(read(root, "Shared/AcmeInterface/Contracts.swift")?.contains("= [Greeter.self]") == true)
+        #expect(package.contains(".plugin(name: \"VerticalsContractListPlugin\", package: verticals)"))
+        #expect(read(root, "Shared/AcmeInterface/Contracts.swift") == nil, "Contracts.all is generated, not kept by hand")
         #expect(read(root, "Services/Greeter/main/main.swift")?.contains("import AcmeInterface\n") == true)
         #expect(read(root, "deploy/suite.toml")?.contains("[services.greeter]\nexecutable = \"svc-greeter\"") == true)
         #expect(read(root, "Makefile")?.contains("\n\t\"$(BIN)/svc-supervisor\" up --manifest deploy/suite.toml") == true)
@@ -50,11 +51,17 @@ import VerticalsTesting
 
         // `new` reads the product: its contracts module, its contract tool, no codec examples.
         let layout = try ProductLayout.read(root: root)
-        #expect(layout == ProductLayout(root: root, interfaceModule: "AcmeInterface", contractsTool: "acme-contracts"))
+        #expect(
+            layout
+                == ProductLayout(
+                    root: root, interfaceModule: "AcmeInterface", contractsTool: "acme-contracts", generatesContractList: true))
         let scaffold = try Scaffold(name: "billing", calls: ["greeter"], root: root)
         try scaffold.apply()
         #expect(read(root, "Package.swift")?.contains("    + vertical(\"Greeter\")\n    + vertical(\"Billing\")\n") == true)
-        #expect(read(root, "Shared/AcmeInterface/Contracts.swift")?.contains("= [Greeter.self, Billing.self]") == true)
+        #expect(scaffold.plannedFiles.filter { !$0.hasPrefix("Services/") && !$0.hasPrefix("Tests/Services/") } == [
+            "Shared/AcmeInterface/Verticals/Billing/Billing.swift", "Shared/AcmeInterface/Verticals/Billing/billing.vcontract",
+            "Package.swift", "deploy/suite.toml",
+        ], "new writes files and edits only Package.swift's list and the manifest")
         #expect(read(root, "Shared/AcmeInterface/Verticals/Billing/billing.vcontract") != nil)
         #expect(read(root, "Services/Billing/Sources/Endpoint/Endpoint.swift")?.contains("import AcmeInterface\n") == true)
         #expect(!scaffold.plannedFiles.contains { $0.hasPrefix("Tests/AcmeInterfaceTests") })
@@ -185,7 +192,8 @@ import VerticalsTesting
             in: directory)
         #expect(planned.status == 0, "\(planned.standardError)")
         #expect(planned.standardOutput.contains("would create product Acme in \(product), on the framework at \(ManifestFixture.repositoryRoot),"))
-        #expect(planned.standardOutput.contains("  + Shared/AcmeInterface/Contracts.swift"))
+        #expect(planned.standardOutput.contains("  + Shared/AcmeInterface/Verticals/Greeter/greeter.vcontract"))
+        #expect(!planned.standardOutput.contains("Contracts.swift"))
         #expect(access(product, F_OK) != 0, "--dry-run wrote something")
 
         let taken = try #require(Self.verticalNames(of: try FrameworkTargets.read(checkout: ManifestFixture.repositoryRoot)).first)

@@ -8,14 +8,19 @@ import Darwin
 /// `DIR/FILE.vcontract.swift` for each file, or prints every `file:line:col: error: …` and
 /// fails. VerticalsContractPlugin runs it on every build of a target holding contract files.
 ///
+/// `vt-contractgen --list FILE.swift FILE.vcontract…` writes instead one file declaring
+/// `Contracts.all`, every contract of the files in name order (``ContractList``), for
+/// VerticalsContractListPlugin.
+///
 /// The executable's `main` is C (`Tool/main.c`) and calls ``run(_:)`` through
 /// `vt_contractgen_main`; why: see there.
 public enum ContractGenCommand {
     /// Runs the command with `arguments` (without the program name); returns the exit status:
     /// 0, 1 for errors in the contracts, 64 for bad usage, 66/73 for files it cannot read or write.
     public static func run(_ arguments: [String]) -> Int32 {
+        if arguments.first == "--list" { return list(Array(arguments.dropFirst())) }
         guard arguments.count >= 2, arguments[0] == "--output" else {
-            return fail("usage: vt-contractgen --output DIR FILE.vcontract...", 64)
+            return fail("usage: vt-contractgen --output DIR FILE.vcontract... | --list FILE.swift FILE.vcontract...", 64)
         }
         let output = arguments[1]
         let paths = Array(arguments.dropFirst(2))
@@ -37,6 +42,26 @@ public enum ContractGenCommand {
             }
             return 0
         }
+    }
+
+    /// `--list FILE.swift FILE.vcontract…`: `Contracts.all` of the contract files, in `FILE.swift`.
+    private static func list(_ arguments: [String]) -> Int32 {
+        guard arguments.count >= 2 else {
+            return fail("usage: vt-contractgen --list FILE.swift FILE.vcontract...", 64)
+        }
+        var files: [ContractFile] = []
+        for path in arguments.dropFirst() {
+            guard let text = read(path) else { return fail("error: cannot read \(path): \(String(cString: strerror(errno)))", 66) }
+            do {
+                files.append(try ContractParser.parse(text, path: path))
+            } catch {
+                return fail(error.description, 1)
+            }
+        }
+        guard writeIfChanged(ContractList.swift(for: files), to: arguments[0]) else {
+            return fail("error: cannot write \(arguments[0])", 73)
+        }
+        return 0
     }
 
     private static func fail(_ message: String, _ status: Int32) -> Int32 {

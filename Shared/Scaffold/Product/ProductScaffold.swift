@@ -5,7 +5,8 @@ import FoundationEssentials
 /// (or new) folder together, or, on any refusal or failure, nothing at all.
 ///
 /// It holds Package.swift (framework products only, plus GRDB for the verticals' Data layers),
-/// its contracts module `Shared/<Product>Interface` with `Contracts.all`, one vertical made as
+/// its contracts module `Shared/<Product>Interface` (whose `Contracts.all` VerticalsContractListPlugin
+/// generates), one vertical made as
 /// `new` makes one (``Scaffold``), its contract tool and contract tests (`Tests/Contracts`),
 /// `deploy/suite.toml`, a Makefile, `.ci/run`, a README, a `.gitignore` and a `.containerignore`.
 /// The lock and golden fixtures are written afterwards by the product's own contract tool (the caller runs it).
@@ -40,7 +41,6 @@ public struct ProductScaffold: Sendable {
         let values = Template.values(of: product, framework: framework, vertical: v)
         let files: [(String, Template)] = [
             ("Package.swift", .package),
-            ("Shared/\(interface)/Contracts.swift", .contracts),
             ("Tests/Contracts/Tool/main.swift", .contractsTool),
             ("Tests/Contracts/Tests/ContractGuardTests.swift", .contractTests),
             ("Makefile", .makefile),

@@ -67,8 +67,6 @@ extension Template {
 
     /// `Package.swift`.
     static let package = Template("Product/Package.swift")
-    /// `Shared/<Interface>/Contracts.swift`: `Contracts.all`.
-    static let contracts = Template("Product/Contracts.swift")
     /// `Tests/Contracts/Tool/main.swift`: the contract tool.
     static let contractsTool = Template("Product/ContractsTool.swift")
     /// `Tests/Contracts/Tests/ContractGuardTests.swift`: the lock and golden fixtures, checked by `make test`.
@@ -90,7 +88,7 @@ extension Template {
     static let all: [Template] = [
         contract, messages, world, failure, model, useCase, migrations, repository, endpoint, serviceError, main,
         testFixtures, helloTests, examples, manifestEntry,
-        package, contracts, contractsTool, contractTests, manifest, makefile, ci, readme, gitignore, containerignore,
+        package, contractsTool, contractTests, manifest, makefile, ci, readme, gitignore, containerignore,
     ]
 }
 
