@@ -159,6 +159,17 @@ struct InitCommandTests {
         }
         let unit = readFile("\(staged)/usr/lib/systemd/system/verticals-greeter.service") ?? ""
         #expect(unit.contains("/usr/bin/"), "the installed unit runs its programs from its own prefix: \(unit)")
+
+        // 9. `new` in the product writes the vertical's files, adds it to Package.swift's list and to
+        // the manifest, and edits no contract list: `Contracts.all` is generated, so the product's
+        // contract tool, which `new` runs to write the lock and fixtures, already lists billing.
+        let added = try runCommand(
+            "svc-supervisor", ["new", "billing", "--calls", "greeter", "--root", product, "--build-jobs", "\(PackageBuild.jobs)"],
+            environment: PackageBuild.environment(in: directory), in: directory, timeout: .seconds(900))
+        #expect(added.status == 0, "\(added.standardOutput)\(added.standardError)")
+        #expect(readFile("\(product)/Shared/AcmeInterface/Contracts.swift") == nil, "new wrote a contract list")
+        let lock = readFile("\(product)/Tests/Contracts/contracts.lock.json") ?? ""
+        #expect(lock.contains("\"billing.Greeting\"") && lock.contains("\"greeter.Greeting\""), "\(lock.prefix(400))")
     }
 
     /// `swift build <what>` in `product`; fails the test with the build's tail (and any warning) otherwise.
