@@ -6,8 +6,8 @@ import FoundationEssentials
 /// It creates the contract in the product's contracts module (``ProductLayout``: IOInterface in
 /// this repository), `Services/<Name>/` (Domain, Data with a first migration, Endpoint, World,
 /// `main.swift`), unit tests, and adds the vertical to Package.swift, to `Contracts.all` when the
-/// product keeps that list by hand, and to `deploy/suite.toml`. Extra outputs (contract fixtures, systemd units) are added by the caller
-/// from ``plannedFiles``.
+/// product keeps that list by hand, and to `deploy/suite.toml`. Extra outputs (contract fixtures,
+/// systemd units) are added by the caller from ``plannedFiles``.
 public struct Scaffold: Sendable {
     /// The vertical to create.
     public let vertical: VerticalName
