@@ -136,6 +136,45 @@ import VerticalsTesting
         #expect(readFile(directory.file("p")) == nil && access(directory.file("p"), F_OK) != 0)
     }
 
+    /// The framework's location goes into Package.swift (a Swift literal) and the Makefile (a make
+    /// value its recipes hand to a shell): one that either would read as code is refused, and a URL
+    /// is written as one escaped literal whatever it holds.
+    @Test(arguments: [
+        (FrameworkSource.url("https://host/team/v$(shell touch pwned).git", version: "0.2.0"), "package identity"),
+        (.url("https://host/team/v\"erticals", version: "0.2.0"), "package identity"),
+        (.url("https://host/team/v\nerticals", version: "0.2.0"), "package identity"),
+        (.url("https://host/team/.git", version: "0.2.0"), "package identity"),
+        (.url("https://host/\nteam/verticals.git", version: "0.2.0"), "control character"),
+        (.path("/tmp/$(shell touch pwned)/verticals"), "holds \"$\""),
+        (.path("/tmp/a b/verticals"), "holds \" \""),
+        (.path("/tmp/a#b/verticals"), "holds \"#\""),
+        (.path("/tmp/a`id`b/verticals"), "holds \"`\""),
+        (.path("/tmp/a\"b/verticals"), "holds \"\\\"\""),
+    ])
+    func init_refusesAFrameworkLocationItsFilesWouldReadAsCode(framework: FrameworkSource, says: String) throws {
+        let directory = TemporaryDirectory()
+        #expect {
+            _ = try ProductScaffold(root: directory.file("p"), name: "acme", vertical: "greeter", framework: framework, frameworkTargets: Self.noTargets)
+        } throws: { ($0 as? ScaffoldError)?.code == .checkout && "\($0)".contains(says) }
+        #expect(access(directory.file("p"), F_OK) != 0, "nothing is written")
+    }
+
+    @Test func init_writesAnyURLAsOneSwiftLiteral_thatSwiftParses() throws {
+        let directory = TemporaryDirectory()
+        let root = directory.file("acme")
+        let url = #"https://host/a"b\(c)\d/verticals.git"#
+        try ProductScaffold(
+            root: root, name: "acme", vertical: "greeter", framework: .url(url, version: "0.2.0"), frameworkTargets: Self.noTargets
+        ).apply()
+        let package = try #require(read(root, "Package.swift"))
+        #expect(package.contains(#".package(url: "https://host/a\"b\\(c)\\d/verticals.git", from: "0.2.0")"#))
+        #expect(package.contains("let verticals = \"verticals\"\n"))
+        let parsed = try runCommand(
+            "/bin/sh", ["-c", "swiftc -parse \"$0\" 2>&1", "\(root)/Package.swift"],
+            environment: PackageBuild.environment(in: directory), in: directory, timeout: .seconds(120))
+        #expect(parsed.status == 0, "\(parsed.standardOutput)")
+    }
+
     @Test func init_whenAWriteFails_takesBackEverythingItWrote() throws {
         let directory = TemporaryDirectory()
         let root = directory.file("acme")

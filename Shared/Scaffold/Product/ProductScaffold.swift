@@ -22,7 +22,8 @@ public struct ProductScaffold: Sendable {
     public let files: [(path: String, contents: String)]
 
     /// Plans product `name` at `root` with one vertical, `vertical`; throws, writing nothing, when
-    /// a name is invalid, a target of the vertical is one of `frameworkTargets` (the framework's
+    /// a name is invalid, `framework`'s location is one the product's files cannot carry
+    /// (``FrameworkSource/check()``), a target of the vertical is one of `frameworkTargets` (the framework's
     /// package's, read from the checkout the product will depend on), or `root` exists and is not
     /// an empty folder.
     public init(
@@ -30,6 +31,7 @@ public struct ProductScaffold: Sendable {
     ) throws(ScaffoldError) {
         let product = try ProductName(name)
         let v = try VerticalName(vertical)
+        try framework.check()
         try frameworkTargets.refuse(clashesOf: v)
         try Self.checkEmpty(root)
         self.product = product

@@ -127,7 +127,7 @@ extension Template {
         }
         return values(of: v, calls: [], interface: p.interfaceModule).merging([
             "Product": p.typeName, "product": p.name, "contractsTool": p.contractsTool,
-            "frameworkDeclaration": framework.declaration, "frameworkIdentity": framework.identity,
+            "frameworkDeclaration": framework.declaration, "frameworkIdentity": swiftLiteral(framework.identity),
             "frameworkCheckout": checkout, "imageVolumes": imageVolumes,
         ]) { _, product in product }
     }
