@@ -144,17 +144,45 @@ struct BlockingPoolTests {
 
     @Test func limits_areReadFromTheEnvironment_andABadValueKeepsTheDefault_andIsNamedByCheck() {
         let set = BlockingWorkLimits.from(
-            environment: ["VERTICALS_BLOCKING_QUEUE": "8", "VERTICALS_BLOCKING_STALL_SECONDS": "2.5"])
-        #expect(set == BlockingWorkLimits(queueLimit: 8, stallLimit: .milliseconds(2_500)))
+            environment: [
+                "VERTICALS_BLOCKING_QUEUE": "8", "VERTICALS_BLOCKING_STALL_SECONDS": "2.5", "VERTICALS_COMPUTE_NICE": "3",
+            ])
+        #expect(set == BlockingWorkLimits(queueLimit: 8, stallLimit: .milliseconds(2_500), computeNice: 3))
         #expect(HostConfiguration.from(environment: ["VERTICALS_BLOCKING_QUEUE": "0"], name: "echo", pid: 1).blockingWork.queueLimit == 0)
-        let bad = ["VERTICALS_BLOCKING_QUEUE": "-1", "VERTICALS_BLOCKING_STALL_SECONDS": "never"]
+        let bad = ["VERTICALS_BLOCKING_QUEUE": "-1", "VERTICALS_BLOCKING_STALL_SECONDS": "never", "VERTICALS_COMPUTE_NICE": "20"]
         #expect(BlockingWorkLimits.from(environment: bad) == BlockingWorkLimits())
         let problems = BlockingWorkLimits.problems(in: bad)
-        #expect(problems.count == 2, "\(problems)")
+        #expect(problems.count == 3, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("VERTICALS_COMPUTE_NICE=20") })
         #expect(problems.contains { $0.hasPrefix("VERTICALS_BLOCKING_QUEUE=-1") })
         #expect(problems.contains { $0.hasPrefix("VERTICALS_BLOCKING_STALL_SECONDS=never") })
         #expect(BlockingWorkLimits.problems(in: ["VERTICALS_BLOCKING_QUEUE": "16"]).isEmpty)
         let checked = DaemonArguments.problems(in: .from(environment: bad, name: "echo", pid: 1), environment: bad)
         #expect(checked.contains { $0.hasPrefix("VERTICALS_BLOCKING_QUEUE=-1") }, "--check names it: \(checked)")
+    }
+
+    /// The nice value of the calling thread (Linux keeps one per thread), from `/proc/thread-self/stat`.
+    static func threadNice() -> Int32 {
+        // Field 19 (nice), counted after the command's closing parenthesis, which a name may hold.
+        guard let stat = readFile("/proc/thread-self/stat"), let end = stat.lastIndex(of: ")") else { return .min }
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        return fields.count > 16 ? Int32(fields[16]) ?? .min : .min
+    }
+
+    /// CPU-bound work runs below serving: a pool's threads start `nice` steps below the thread
+    /// that starts them (at most at 19), the blocking-work pool's at the same priority, and
+    /// `Offload.compute` runs its work on the process's compute pool, at the default 10 steps.
+    @Test func computeThreads_runNiceStepsBelowTheDaemon_blockingThreadsAtItsOwnPriority() async throws {
+        let base = Self.threadNice()
+        let lowered = BlockingThreads(limit: 1, queueLimit: nil, name: "compute-work", nice: 3)
+        #expect(try await Offload.run(on: lowered) { Self.threadNice() } == min(19, base + 3))
+        let floor = BlockingThreads(limit: 1, queueLimit: nil, nice: 40)
+        #expect(try await Offload.run(on: floor) { Self.threadNice() } == 19)
+        let same = BlockingThreads(limit: 1, queueLimit: nil)
+        #expect(try await Offload.run(on: same) { Self.threadNice() } == base)
+        #expect(try await Offload.run(on: same) { Self.threadNice() } == base, "nothing lowered the pool's thread meanwhile")
+        let computed = try await Offload.compute { (Self.threadNice(), readFile("/proc/thread-self/comm")) }
+        #expect(computed.0 == min(19, base + Int32(BlockingWorkLimits.defaultComputeNice)))
+        #expect(computed.1 == "compute-work\n")
     }
 }

@@ -25,7 +25,7 @@ package struct World: VerticalWorld {
     /// Argon2id with ``Settings/passwordLimits``.
     package var passwords: PasswordHasher
     /// Whether a password matches a stored hash, verified off the loop: ``passwords`` through
-    /// `Offload` (nil for an unknown account: verified against the dummy hash, which costs as
+    /// `Offload.compute` (nil for an unknown account: verified against the dummy hash, which costs as
     /// long). A test may wrap it, to count verifications or to hold one in flight.
     package var verifyPassword: @Sendable (_ password: String, _ storedHash: String?) async throws -> Bool
 
@@ -36,7 +36,7 @@ package struct World: VerticalWorld {
         let passwords = try PasswordHasher(limits: settings.passwordLimits)
         self.passwords = passwords
         verifyPassword = { password, storedHash in
-            try await Offload.run {
+            try await Offload.compute {
                 guard let storedHash else { return passwords.verifyNothing(password) }
                 return passwords.verify(password, against: storedHash)
             }

@@ -112,11 +112,15 @@ public enum DaemonSettings {
     /// Blocking jobs waiting.
     public static let blockingQueue = Setting.integer(
         "VERTICALS_BLOCKING_QUEUE", default: 256, in: 0...1_000_000, unit: "jobs",
-        doc: "Jobs that may wait for a blocking-work thread; past it, resourceExhausted.")
+        doc: "Jobs that may wait for a thread of each pool (blocking work, compute); past it, resourceExhausted.")
     /// A stuck blocking job.
     public static let blockingStallSeconds = Setting.number(
         "VERTICALS_BLOCKING_STALL_SECONDS", unit: "seconds", default: 30, above: 0, atMost: 86_400,
         doc: "How long every blocking-work thread may run one job before health fails.")
+    /// How far CPU-bound work yields to serving.
+    public static let computeNice = Setting.integer(
+        "VERTICALS_COMPUTE_NICE", default: 10, in: 0...19, unit: "nice steps",
+        doc: "How many nice steps below the daemon Offload.compute's threads run (password hashing), so serving goes first.")
 
     // MARK: Transport security
 
@@ -218,7 +222,7 @@ public enum DaemonSettings {
             runDir, socketDir, listen, endpoint, dependsOn, logLevel, loops, drainSeconds, idleExitSeconds,
             syncWarnMilliseconds, probeTimeoutSeconds, backupKeep, storeHandover, maxFrameBytes, maxInFlight, maxConnections,
             maxConnectionsPerPeer, outboundHighWaterBytes, maxOutboundBytes, handshakeTimeoutSeconds, frameTimeoutSeconds,
-            idleTimeoutSeconds, blockingQueue, blockingStallSeconds, tls, tlsCert, tlsKey, tlsCA, tlsReloadSeconds,
+            idleTimeoutSeconds, blockingQueue, blockingStallSeconds, computeNice, tls, tlsCert, tlsKey, tlsCA, tlsReloadSeconds,
             allowedUIDs, internalUIDs, allowedGIDs, allowedPeers, internalPeers, allowedOperations, internalOperations,
             auditOperations, suiteUsers, tracing, traceSampleRatio, otlpEndpoint, otlpTracesEndpoint, otlpQueueSize,
             otlpBatchSize, otlpScheduleDelay, otlpTimeout,

@@ -22,8 +22,16 @@ final class BlockingThreads: @unchecked Sendable {
     static let shared = BlockingThreads(
         limit: max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))), queueLimit: BlockingWorkLimits.defaultQueueLimit)
 
+    /// The process's pool for CPU-bound work (``Offload/compute(_:)``): as many threads as
+    /// processors, each ``BlockingWorkLimits/computeNice`` steps below the daemon.
+    static let compute = BlockingThreads(
+        limit: max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))), queueLimit: BlockingWorkLimits.defaultQueueLimit,
+        name: "compute-work", nice: BlockingWorkLimits.defaultComputeNice)
+
     /// The most threads it starts.
     let limit: Int
+    /// What its threads are called in `/proc` (what `top -H` and `ps -L` show).
+    let name: String
     private let ready: UnsafeMutablePointer<sem_t>
     private let state: Mutex<State>
 
@@ -39,6 +47,8 @@ final class BlockingThreads: @unchecked Sendable {
         var stallLimit: Duration
         /// When each thread (by the index it was started with) took the job it runs; nil while it has none.
         var busySince: [MonotonicInstant?] = []
+        /// Nice steps below the thread that starts it at which a new thread runs (0: the same).
+        var nice: Int
         /// Jobs waiting that no idle thread will take.
         var uncovered: Int { jobs.count - next - idle }
     }
@@ -53,10 +63,15 @@ final class BlockingThreads: @unchecked Sendable {
         case wedged(threads: Int, since: Duration)
     }
 
-    /// A pool of up to `limit` threads that lets `queueLimit` jobs wait (nil: any number).
-    init(limit: Int, queueLimit: Int?, stallLimit: Duration = BlockingWorkLimits.defaultStallLimit) {
+    /// A pool of up to `limit` threads named `name` that lets `queueLimit` jobs wait (nil: any
+    /// number), each thread `nice` steps below the thread that starts it.
+    init(
+        limit: Int, queueLimit: Int?, stallLimit: Duration = BlockingWorkLimits.defaultStallLimit,
+        name: String = "blocking-work", nice: Int = 0
+    ) {
         self.limit = limit
-        state = Mutex(State(queueLimit: queueLimit, stallLimit: stallLimit))
+        self.name = name
+        state = Mutex(State(queueLimit: queueLimit, stallLimit: stallLimit, nice: nice))
         ready = .allocate(capacity: 1)
         sem_init(ready, 0, 0)
     }
@@ -64,11 +79,13 @@ final class BlockingThreads: @unchecked Sendable {
     /// How many jobs may wait beyond what its threads take at once; nil: any number.
     var queueLimit: Int? { state.withLock { $0.queueLimit } }
 
-    /// Applies `limits` to the jobs given from now on.
-    func configure(_ limits: BlockingWorkLimits) {
+    /// Applies `limits` to the jobs given from now on; `nice` (nil: unchanged) to the threads
+    /// started from now on.
+    func configure(_ limits: BlockingWorkLimits, nice: Int? = nil) {
         state.withLock {
             $0.queueLimit = limits.queueLimit
             $0.stallLimit = limits.stallLimit
+            if let nice { $0.nice = nice }
         }
     }
 
@@ -121,10 +138,12 @@ final class BlockingThreads: @unchecked Sendable {
 
     private func startThread(index: Int) {
         var thread = pthread_t()
-        let retained = Unmanaged.passRetained(Started(pool: self, index: index)).toOpaque()
+        let nice = state.withLock { $0.nice }
+        let retained = Unmanaged.passRetained(Started(pool: self, index: index, nice: nice)).toOpaque()
         let status = pthread_create(&thread, nil, { argument in
             let started = Unmanaged<Started>.fromOpaque(argument!).takeRetainedValue()
-            BlockingThreads.nameThread()
+            BlockingThreads.nameThread(started.pool.name)
+            BlockingThreads.lowerPriority(by: started.nice)
             started.pool.work(index: started.index)
             return nil
         }, retained)
@@ -139,22 +158,36 @@ final class BlockingThreads: @unchecked Sendable {
         }
     }
 
-    /// What a new thread is handed: its pool and its index in ``State/busySince``.
+    /// What a new thread is handed: its pool, its index in ``State/busySince`` and its nice steps.
     private final class Started {
         let pool: BlockingThreads
         let index: Int
-        init(pool: BlockingThreads, index: Int) {
-            self.pool = pool
-            self.index = index
+        let nice: Int
+        init(pool: BlockingThreads, index: Int, nice: Int) {
+            (self.pool, self.index, self.nice) = (pool, index, nice)
         }
     }
 
-    /// Names the calling thread `blocking-work` in `/proc` (what `top -H` and `ps -L` show).
-    private static func nameThread() {
+    /// Names the calling thread `name` in `/proc` (what `top -H` and `ps -L` show).
+    private static func nameThread(_ name: String) {
         let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { return }
-        _ = Array("blocking-work".utf8).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        _ = Array(name.utf8).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         close(fd)
+    }
+
+    /// Moves the calling thread `steps` nice values down from the one it inherited (at most to
+    /// 19). On Linux a nice value is a thread's own, so the daemon's other threads keep theirs;
+    /// any process may lower its threads' priority, and none needs raising it back. Where the
+    /// processor is contended, the scheduler then gives the event loops of the same group about
+    /// ten times this thread's share at 10 steps; where it is free, the thread runs at full speed.
+    /// (`who` 0 is the calling thread: Linux keeps the value per thread, against POSIX.)
+    private static func lowerPriority(by steps: Int) {
+        guard steps > 0 else { return }
+        errno = 0
+        let inherited = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        guard errno == 0 else { return }
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, min(19, inherited + Int32(steps)))
     }
 
     /// Takes and runs jobs for as long as the process lives, as thread `index`.

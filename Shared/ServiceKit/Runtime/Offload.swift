@@ -21,6 +21,21 @@ public enum Offload {
         try await run(on: .shared, work)
     }
 
+    /// Runs CPU-bound `work` (a password hash) on a thread that yields the processor to serving,
+    /// and returns its result: a pool of its own, as many threads as processors, each
+    /// ``BlockingWorkLimits/computeNice`` nice steps below the daemon. So a burst of such work
+    /// does not make the daemon's event loops, or, in the same scheduling group, other
+    /// daemons, wait for a processor; it still runs at full speed on a free one. Blocking I/O
+    /// belongs in ``run(_:)``, whose threads keep the daemon's priority. Throws
+    /// `resourceExhausted` without running it when the pool's queue is full.
+    ///
+    /// ```swift
+    /// let hash = try await Offload.compute { try passwords.hash(password) }
+    /// ```
+    public static func compute<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await run(on: .compute, work)
+    }
+
     /// ``run(_:)`` on `pool`.
     static func run<T: Sendable>(on pool: BlockingThreads, _ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
@@ -31,9 +46,11 @@ public enum Offload {
         }
     }
 
-    /// Applies `limits` to the process's pool, for the work given from now on.
+    /// Applies `limits` to the process's pools, for the work given from now on (and
+    /// ``BlockingWorkLimits/computeNice`` to the ``compute(_:)`` threads started from now on).
     public static func configure(_ limits: BlockingWorkLimits) {
         BlockingThreads.shared.configure(limits)
+        BlockingThreads.compute.configure(limits, nice: limits.computeNice)
     }
 
     /// Proves `pool` is not wedged without waiting behind its queue: an empty job through it
@@ -59,7 +76,7 @@ public enum Offload {
     private static func queueFull(_ pool: BlockingThreads) -> ServiceError {
         ServiceError(
             .resourceExhausted,
-            "the blocking-work queue is full: its \(pool.limit) threads are busy and \(pool.queueLimit ?? 0) jobs wait "
+            "the \(pool.name) queue is full: its \(pool.limit) threads are busy and \(pool.queueLimit ?? 0) jobs wait "
                 + "(\(BlockingWorkLimits.queueVariable)); try again shortly")
     }
 }

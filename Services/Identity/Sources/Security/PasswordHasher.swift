@@ -14,7 +14,7 @@ import CSodium
 /// - `crypto_pwhash_str_verify` compares in constant time.
 ///
 /// Every call here is slow on purpose (≈ 50–100 ms and 64 MiB at the interactive limits): run
-/// it off the event loop, with `Offload.run`.
+/// it off the event loop, with `Offload.compute`.
 package struct PasswordHasher: Sendable {
     /// Argon2id's cost parameters.
     package struct Limits: Sendable, Equatable {

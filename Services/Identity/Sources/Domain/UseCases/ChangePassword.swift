@@ -44,7 +44,7 @@ package struct ChangePassword: Sendable {
         }
         world.loginThrottle.ended(attempt, at: world.now())
         let passwords = world.passwords
-        let hash = try await Offload.run { try passwords.hash(newPassword) }
+        let hash = try await Offload.compute { try passwords.hash(newPassword) }
         // Whatever raised the generation since it was read ended every session, this one's too,
         // which the same transaction finds first; a stale generation alone is refused as well.
         guard

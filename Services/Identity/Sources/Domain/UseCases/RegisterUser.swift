@@ -88,7 +88,7 @@ package struct RegisterUser: Sendable {
         // nothing and spares an Argon2id hash; the UNIQUE constraint still decides races.
         guard try await !world.users.exists(email: email) else { throw IdentityFailure.emailTaken }
         let passwords = world.passwords
-        let hash = try await Offload.run { try passwords.hash(password) }
+        let hash = try await Offload.compute { try passwords.hash(password) }
         let roles: [Identity.Role] = firstAdmin ? [.patient, .admin] : [.patient]
         let user = User(
             id: world.newID(), email: email, displayName: displayName, roles: roles, createdAt: world.now())
