@@ -26,7 +26,8 @@ public enum Offload {
     /// ``BlockingWorkLimits/computeNice`` nice steps below the daemon. So a burst of such work
     /// does not make the daemon's event loops, or, in the same scheduling group, other
     /// daemons, wait for a processor; it still runs at full speed on a free one. Blocking I/O
-    /// belongs in ``run(_:)``, whose threads keep the daemon's priority. Throws
+    /// belongs in ``run(_:)``, whose threads keep the daemon's priority, and which `daemon.health`
+    /// proves moving: a job here computes, and does not wait on anything that could wedge. Throws
     /// `resourceExhausted` without running it when the pool's queue is full.
     ///
     /// ```swift
