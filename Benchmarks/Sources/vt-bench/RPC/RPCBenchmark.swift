@@ -149,6 +149,9 @@ struct RPCBenchmark {
                     "rpc latency", "\(name) p50", unit: "µs", ours: p50[ours]!, lowerIsBetter: true,
                     target: .atMost(Self.grpcLatencyTarget)
                 ) { stack, at in p50["\(stack.rawValue) \(Self.label(size)) \((at ?? placement).name)"]! }
+                addTunedGRPC(
+                    "rpc latency", "\(name) p99", unit: "µs", ours: p99[ours]!, lowerIsBetter: true, target: nil
+                ) { stack, at in p99["\(stack.rawValue) \(Self.label(size)) \((at ?? placement).name)"]! }
                 for key in [ours, c, nio, grpc] {
                     let points = merged[key]!.percentiles(ticksPerHalfDistance: 5).map {
                         [$0.percentile, Double($0.value) / 1000]
@@ -222,11 +225,11 @@ struct RPCBenchmark {
 
     /// The tuned peer's rows of one figure, `name`: the tuned peer pinned like ours and unpinned,
     /// each with the better of its two flush coalescing settings, against the peer as first set
-    /// up; then ours against the best of all the gRPC configurations, which the target judges. A
+    /// up; then ours against the best of all the gRPC configurations, which the target (if any) judges. A
     /// note says which flush coalescing won and which configuration is the best. `figure` gives
     /// a configuration's values by round.
     func addTunedGRPC(
-        _ section: String, _ name: String, unit: String, ours: [Double], lowerIsBetter: Bool, target: Target,
+        _ section: String, _ name: String, unit: String, ours: [Double], lowerIsBetter: Bool, target: Target?,
         _ figure: (Stack, Placement?) -> [Double]
     ) {
         let better = { (a: [Double], b: [Double]) in
