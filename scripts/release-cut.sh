@@ -12,7 +12,9 @@
 #    regenerates what names it (deploy/kubernetes, docs/reference and docs/man), then commits.
 # 4. Unless --no-checks: `make api-check` against the last release, and the test that builds a
 #    product from a release tag (InitCommandTests). A failed check stops here, before the tag: fix
-#    it, amend the commit, run again with the same version.
+#    it, amend the commit, run again with the same version. A release that may break the API (a
+#    minor release before 1.0, or a major one) accepts the breaks docs/api-breaks/X.Y.Z.txt lists,
+#    one digester message a line, each also described in CHANGELOG.md; any other break fails.
 # 5. Tags vX.Y.Z locally (push it yourself), then starts the next version: --next, or the next
 #    minor release with -dev (0.2.0 → 0.3.0-dev), committed as its own change.
 #
@@ -80,8 +82,17 @@ echo "release-cut: committed release $version ($(git rev-parse --short HEAD))"
 # 4. The checks a release must pass, before its tag.
 if (( checks )); then
     echo "release-cut: make api-check against $last"
-    if ! API_BASELINE="$baseline" make --no-print-directory api-check; then
-        echo "release-cut: the API check failed: list the breaks in $changelog, amend, and run again" >&2
+    breaks="docs/api-breaks/$version.txt"
+    IFS=. read -r major minor patch <<< "$version"
+    allowlist=""
+    if [[ -f "$breaks" ]]; then
+        (( (major == 0 && patch == 0) || (minor == 0 && patch == 0) )) \
+            || { echo "release-cut: $version may not break the API, yet $breaks lists breaks" >&2; exit 1; }
+        allowlist="$repo/$breaks"
+    fi
+    if ! API_BASELINE="$baseline" API_ALLOWLIST="$allowlist" make --no-print-directory api-check; then
+        echo "release-cut: the API check failed: a break this release makes on purpose goes in $changelog and," \
+            "as the check prints it, in $breaks (a minor release before 1.0, or a major one); amend, and run again" >&2
         exit 1
     fi
     echo "release-cut: a product from the release tag (InitCommandTests)"
