@@ -9,7 +9,7 @@
 /// `scripts/release-cut.sh` moves both at a release; a test compares them.
 public enum VerticalsVersion {
     /// This build's version: a release `X.Y.Z`, or the next release and `-dev` between releases.
-    public static let current = "0.2.0"
+    public static let current = "0.3.0-dev"
 
     /// The release this build is, or will be: ``current`` without its pre-release tag. The
     /// templates `init` and `new` write use this build's API, so a product they make needs at
