@@ -18,14 +18,16 @@ final class BlockingThreads: @unchecked Sendable {
     // for use from any thread, allocated in init and never freed (the one pool lives as long as
     // the process, and its threads wait on it for ever).
 
+    /// The threads each of the process's pools may start: one per processor, at least two.
+    private static let processorThreads = max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+
     /// The process's pool.
-    static let shared = BlockingThreads(
-        limit: max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))), queueLimit: BlockingWorkLimits.defaultQueueLimit)
+    static let shared = BlockingThreads(limit: processorThreads, queueLimit: BlockingWorkLimits.defaultQueueLimit)
 
     /// The process's pool for CPU-bound work (``Offload/compute(_:)``): as many threads as
     /// processors, each ``BlockingWorkLimits/computeNice`` steps below the daemon.
     static let compute = BlockingThreads(
-        limit: max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))), queueLimit: BlockingWorkLimits.defaultQueueLimit,
+        limit: processorThreads, queueLimit: BlockingWorkLimits.defaultQueueLimit,
         name: "compute-work", nice: BlockingWorkLimits.defaultComputeNice)
 
     /// The most threads it starts.
