@@ -112,10 +112,12 @@ public struct ByteReader: Sendable {
     mutating func readBigEndian<Integer: FixedWidthInteger & UnsignedInteger>() throws(Underflow) -> Integer {
         let width = MemoryLayout<Integer>.size
         guard remaining >= width else { throw Underflow(offset: index) }
-        var value: Integer = 0
-        for offset in 0..<width { value = value << 8 | Integer(storage[index + offset]) }
+        // One unaligned load instead of a checked index per byte, so the storage's own bounds
+        // are checked here too: `end` is the caller's and could claim more than it holds.
+        guard index >= 0, index <= storage.count - width else { throw Underflow(offset: index) }
+        let value = storage.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: index, as: Integer.self) }
         index += width
-        return value
+        return Integer(bigEndian: value)
     }
 
     /// Reads `count` raw bytes.
