@@ -154,6 +154,7 @@ final class ServerConnection: @unchecked Sendable {
 
     /// Serves `request`, running inline as `running`, with its handler that does not suspend
     /// (``Router/onSync(_:_:)``): right here, on the loop thread, with no task.
+    @inline(never)
     private func serveAtOnce(_ request: Prepared, _ answer: Router.SyncRoute) {
         let frame: [UInt8]
         var failure: ErrorCode?
@@ -168,6 +169,7 @@ final class ServerConnection: @unchecked Sendable {
     }
 
     /// The code and error frame that answer request `id` whose handler threw `error`.
+    @inline(never)
     private func failed(_ id: UInt64, _ error: any Error, _ context: RequestContext) -> (ErrorCode, [UInt8]) {
         let answer: ServiceError
         switch error {
@@ -348,11 +350,7 @@ final class ServerConnection: @unchecked Sendable {
                     // the read callback again (its order, its backpressure).
                     guard inlineBatch == batch else { return }
                 }
-                next = nil
-                while next == nil, let payload = connection.nextBufferedFrame() {
-                    next = prepare(payload)
-                }
-                if let next { running = Running(id: next.id, entry: next.entry) }
+                next = nextBufferedRequest()
             }
         }
         inlineBatch &+= 1
@@ -370,6 +368,25 @@ final class ServerConnection: @unchecked Sendable {
         }
     }
 
+    /// The next request already received, prepared and running inline; nil when no whole frame
+    /// is buffered.
+    ///
+    /// Kept out of the inline task's closure, as are the other synchronous steps it takes
+    /// (``serveAtOnce(_:_:)``, ``failed(_:_:_:)``, ``finished(_:_:_:serial:answeredAtOnce:)``): every
+    /// local of an async function lives in its frame, which the task's allocator holds. Inlined,
+    /// they made the closure's frame 864 bytes, past the task's first slab, so each request's task
+    /// allocated three more slabs with `malloc`; out of line, their locals are on the thread's stack.
+    @inline(never)
+    private func nextBufferedRequest() -> Prepared? {
+        while let payload = connection.nextBufferedFrame() {
+            if let request = prepare(payload) {
+                running = Running(id: request.id, entry: request.entry)
+                return request
+            }
+        }
+        return nil
+    }
+
     /// The answer to a handler's untyped `error` (logged): a store failure's own code, else `internal`.
     private func refusal(for error: any Error, _ context: RequestContext) -> ServiceError {
         context.logger.error("handler failed: \(error)")
@@ -380,6 +397,7 @@ final class ServerConnection: @unchecked Sendable {
     /// Request `id` (the connection's `serial`th) is answered with `frame`: written, unless the
     /// request was already answered (its deadline passed, or the caller cancelled it, and maybe
     /// used its id again since), then counted.
+    @inline(never)
     private func finished(_ id: UInt64, _ frame: [UInt8], _ failure: ErrorCode?, serial: UInt64, answeredAtOnce: Bool = false) {
         let entry: InFlight
         if let inline = running.take(id) {
