@@ -7,8 +7,10 @@ import Foundation
 /// holds every one). An idle connection made one call and then sits open, as a client that
 /// called once does. The 64 active are 64 typed clients, one call in flight each, for
 /// ``seconds``: the p50 and p99 of their round trips. Private dirty memory per connection is the
-/// server's growth from its settled start to holding them all (read halfway through the calls, so
-/// the active connections' buffers count too), over the connections. Each point starts the
+/// server's growth from its settled start to holding them all, over the connections, read halfway
+/// through a second, shorter run of the same calls (so the active connections' buffers count
+/// too): reading it lists the server's descriptors and walks its mappings, work that would
+/// otherwise compete with the timed calls for the processors. Each point starts the
 /// server afresh, since memory a process once used stays resident; the points interleaved round
 /// by round. The quick run takes 64, 1,000 and 10,000; the full run adds 256 and 3,000.
 ///
@@ -20,8 +22,10 @@ struct ConnectionsCurve {
     let directory: String
     /// The connections that call, among all those held.
     static let active = 64
-    /// How long the active connections call at each point.
+    /// How long the active connections call at each point, for their round trips.
     static let seconds = 2.0
+    /// How long they call again while the server's memory is read, halfway through.
+    static let memorySeconds = 1.0
     /// Descriptors beyond the connections a process needs (its listener, logs, the event loop's):
     /// the bench and the server each hold the connections and this many more, at most.
     static let headroom = 128
@@ -73,7 +77,8 @@ struct ConnectionsCurve {
     }
 
     /// Holds `connections` on the server `pid` listening in `socketDirectory`, the active ones
-    /// calling, and reads the server's memory halfway through their calls.
+    /// calling: once for their round trips, with nothing else running, then again while the
+    /// server's memory is read halfway through their calls.
     private func measure(connections: Int, socketDirectory: String, server pid: Int32) -> Point {
         // Past start-up's last allocations, so the growth is the connections'.
         usleep(1_500_000)
@@ -82,15 +87,19 @@ struct ConnectionsCurve {
         let path = RPCBenchmark.socketPath(.ours, in: socketDirectory)
         let idle = (0..<(connections - Self.active)).map { _ in Self.calledOnce(path) }
         defer { for fd in idle { close(fd) } }
-        let client = Subprocess.start(
-            RPCBenchmark.ownExecutable,
-            ["echo-throughput", socketDirectory, "64", "\(Self.active)", "1", "\(Self.seconds)", "timed"],
-            captureOutput: true)
+        func calls(_ seconds: Double) -> Process {
+            Subprocess.start(
+                RPCBenchmark.ownExecutable,
+                ["echo-throughput", socketDirectory, "64", "\(Self.active)", "1", "\(seconds)", "timed"],
+                captureOutput: true)
+        }
+        let line = Subprocess.finish(calls(Self.seconds))
+        let again = calls(Self.memorySeconds)
         // The client's 0.25 s of warm-up, then half its calls.
-        usleep(useconds_t((0.25 + Self.seconds / 2) * 1_000_000))
+        usleep(useconds_t((0.25 + Self.memorySeconds / 2) * 1_000_000))
         let held = IdleConnections.openDescriptors(pid) - descriptors
         let loaded = memory(pid)
-        let line = Subprocess.finish(client)
+        _ = Subprocess.finish(again)
         guard held >= connections else { fail("the echo server held \(held) of \(connections) connections") }
         return Point(
             p50: InFlightCurve.percentile("p50", printed: line), p99: InFlightCurve.percentile("p99", printed: line),
