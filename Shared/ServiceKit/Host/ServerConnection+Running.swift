@@ -38,7 +38,8 @@ extension ServerConnection {
 }
 
 extension ServerConnection {
-    /// A request that passed every check before its handler runs: what ``serveInline(_:)`` needs.
+    /// A request that passed every check, whose handler may suspend: what ``serveInline(_:)``
+    /// needs. (One that answers at once is served as it is prepared, with none of this.)
     ///
     /// A class: it is handed into the handler's task and on, and a struct of this size cost a
     /// retain of each of its references at every copy.
@@ -46,19 +47,13 @@ extension ServerConnection {
         let id: UInt64
         let message: Message
         let route: Router.Route
-        /// The route without suspending, when it has one: served with no task.
-        let answersAtOnce: Router.SyncRoute?
         let context: RequestContext
         let entry: InFlight
 
-        init(
-            id: UInt64, message: Message, route: @escaping Router.Route, answersAtOnce: Router.SyncRoute?,
-            context: RequestContext, entry: InFlight
-        ) {
+        init(id: UInt64, message: Message, route: @escaping Router.Route, context: RequestContext, entry: InFlight) {
             self.id = id
             self.message = message
             self.route = route
-            self.answersAtOnce = answersAtOnce
             self.context = context
             self.entry = entry
         }

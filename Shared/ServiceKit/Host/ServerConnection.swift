@@ -144,28 +144,24 @@ final class ServerConnection: @unchecked Sendable {
 
     private func received(_ payload: [UInt8]) {
         guard let request = prepare(payload) else { return }
-        if let answer = request.answersAtOnce {
-            running = Running(id: request.id, entry: request.entry)
-            serveAtOnce(request, answer)
-        } else {
-            serveInline(request)
-        }
+        serveInline(request)
     }
 
-    /// Serves `request`, running inline as `running`, with its handler that does not suspend
-    /// (``Router/onSync(_:_:)``): right here, on the loop thread, with no task.
+    /// Serves request `id` (the connection's `serial`th), running inline as `running`, with
+    /// its handler that does not suspend (``Router/onSync(_:_:)``): right here, on the loop
+    /// thread, with no task and no ``Prepared``.
     @inline(never)
-    private func serveAtOnce(_ request: Prepared, _ answer: Router.SyncRoute) {
+    private func serveAtOnce(
+        _ id: UInt64, _ message: Message, _ context: RequestContext, serial: UInt64, _ answer: Router.SyncRoute
+    ) {
         let frame: [UInt8]
         var failure: ErrorCode?
         do {
-            frame = try Serving.$request.withValue(request.context) {
-                try answer(request.message, request.context)
-            }
+            frame = try Serving.$request.withValue(context) { try answer(message, context) }
         } catch {
-            (failure, frame) = failed(request.id, error, request.context)
+            (failure, frame) = failed(id, error, context)
         }
-        finished(request.id, frame, failure, serial: request.entry.serial, answeredAtOnce: true)
+        finished(id, frame, failure, serial: serial, answeredAtOnce: true)
     }
 
     /// The code and error frame that answer request `id` whose handler threw `error`.
@@ -180,8 +176,9 @@ final class ServerConnection: @unchecked Sendable {
         return (answer.code, Self.errorFrame(id, answer))
     }
 
-    /// Deals with one frame: a request ready to serve is returned; anything else (a cancel, a
-    /// ping, a request refused before it runs, a broken frame) is answered here, and nil returned.
+    /// Deals with one frame: a request whose handler may suspend is returned, ready to serve;
+    /// anything else (one whose handler answers at once, a cancel, a ping, a request refused
+    /// before it runs, a broken frame) is answered here, and nil returned.
     private func prepare(_ payload: [UInt8]) -> Prepared? {
         timeouts.frameReceived()
         if sweepRest.isResting { timeouts.frameWhileSweepRests(now: .now) }
@@ -295,9 +292,12 @@ final class ServerConnection: @unchecked Sendable {
             entry.keepsUp = true
             idleExit.began()
         }
-        return Prepared(
-            id: id, message: message, route: operation.route, answersAtOnce: operation.answersAtOnce, context: context,
-            entry: entry)
+        if let answer = operation.answersAtOnce {
+            running = Running(id: id, entry: entry)
+            serveAtOnce(id, message, context, serial: serials, answer)
+            return nil
+        }
+        return Prepared(id: id, message: message, route: operation.route, context: context, entry: entry)
     }
 
     /// The operation `name` routes to, if any: the last one looked up when the name repeats (a
@@ -328,28 +328,24 @@ final class ServerConnection: @unchecked Sendable {
         let task = Task.immediate(executorPreference: self.loop) { [self] in
             var next: Prepared? = first
             while let request = next {
-                if let answer = request.answersAtOnce {
-                    serveAtOnce(request, answer)
-                } else {
-                    // The handler's scope written out here, not in a function, and its task-local
-                    // binding around the route alone (a closure that small is inlined): entering or
-                    // returning from an async function or closure is one more executor switch, and
-                    // each takes the task's status-record lock.
-                    let frame: [UInt8]
-                    var failure: ErrorCode?
-                    do {
-                        frame = try await Serving.$request.withValue(request.context) {
-                            try await request.route(request.message, request.context)
-                        }
-                    } catch {
-                        (failure, frame) = failed(request.id, error, request.context)
+                // The handler's scope written out here, not in a function, and its task-local
+                // binding around the route alone (a closure that small is inlined): entering or
+                // returning from an async function or closure is one more executor switch, and
+                // each takes the task's status-record lock.
+                let frame: [UInt8]
+                var failure: ErrorCode?
+                do {
+                    frame = try await Serving.$request.withValue(request.context) {
+                        try await request.route(request.message, request.context)
                     }
-                    loop.preconditionInEventLoop()
-                    finished(request.id, frame, failure, serial: request.entry.serial)
-                    // Only while still inline: once a handler suspended, the frames after it belong to
-                    // the read callback again (its order, its backpressure).
-                    guard inlineBatch == batch else { return }
+                } catch {
+                    (failure, frame) = failed(request.id, error, request.context)
                 }
+                loop.preconditionInEventLoop()
+                finished(request.id, frame, failure, serial: request.entry.serial)
+                // Only while still inline: once a handler suspended, the frames after it belong to
+                // the read callback again (its order, its backpressure).
+                guard inlineBatch == batch else { return }
                 next = nextBufferedRequest()
             }
         }
@@ -372,7 +368,7 @@ final class ServerConnection: @unchecked Sendable {
     /// is buffered.
     ///
     /// Kept out of the inline task's closure, as are the other synchronous steps it takes
-    /// (``serveAtOnce(_:_:)``, ``failed(_:_:_:)``, ``finished(_:_:_:serial:answeredAtOnce:)``): every
+    /// (``serveAtOnce(_:_:_:serial:_:)``, ``failed(_:_:_:)``, ``finished(_:_:_:serial:answeredAtOnce:)``): every
     /// local of an async function lives in its frame, which the task's allocator holds. Inlined,
     /// they made the closure's frame 864 bytes, past the task's first slab, so each request's task
     /// allocated three more slabs with `malloc`; out of line, their locals are on the thread's stack.
