@@ -29,8 +29,12 @@ struct InstructionsBenchmark {
     var count = 2_000
     /// Rounds at the most, whatever `BENCH_ROUNDS` asks: callgrind's counts repeat to the
     /// instruction from round to round, so more rounds only lengthen the run (each round is
-    /// 28 lives under valgrind); three still show a count that does move.
+    /// 28 lives under valgrind); three still show a count that does move. The quick run
+    /// (`BENCH_ROUNDS` ≤ 2) takes one: its second round repeated the first to the instruction.
     static let maxRounds = 3
+
+    /// The rounds this run takes.
+    var rounds: Int { settings.rounds <= 2 ? 1 : min(settings.rounds, Self.maxRounds) }
 
     enum Server: String, CaseIterable {
         case c = "C libuv echo"
@@ -88,7 +92,6 @@ struct InstructionsBenchmark {
         let profiles = "\(settings.outputDirectory)/callgrind"
         try? FileManager.default.createDirectory(atPath: profiles, withIntermediateDirectories: true)
         var perRequest: [String: [Double]] = [:]
-        let rounds = min(settings.rounds, Self.maxRounds)
         for round in 1...rounds {
             progress("instructions round \(round)/\(rounds) (callgrind)")
             for size in RPCBenchmark.sizes {
