@@ -41,6 +41,49 @@ struct FrameDecoderTests {
         #expect(try decode(stream, cuts: Array(0..<stream.count)).get() == payloads, "one byte at a time")
     }
 
+    @Test("long frames, gathered on their own, come out whole and in order among short ones", arguments: UInt64(1)...4)
+    func decoder_givenFramesLongerThanTheGatherThreshold_yieldsTheSameFramesForAnySplit(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let long = FrameDecoder.gatherThreshold
+        let payloads = (0..<8).map { index in
+            random.bytes(index % 2 == 0 ? Int.random(in: 1...300, using: &random) : Int.random(in: long + 1...3 * long, using: &random))
+        }
+        let stream = payloads.flatMap { FrameEncoder.frame($0) }
+        for _ in 0..<6 {
+            let cuts = (0..<Int.random(in: 0...40, using: &random)).map { _ in Int.random(in: 0...stream.count, using: &random) }
+            #expect(try decode(stream, cuts: cuts.sorted()).get() == payloads)
+        }
+    }
+
+    @Test func decoder_gatheringALongFrame_countsItsHeaderAndBytesAsBuffered_andThenTheBytesAfterIt() throws {
+        let payload = [UInt8](repeating: 5, count: FrameDecoder.gatherThreshold + 10)
+        let stream = FrameEncoder.frame(payload) + FrameEncoder.frame([1, 2])
+        var decoder = FrameDecoder()
+        decoder.append(stream[..<100])
+        #expect(try decoder.nextFrame() == nil)
+        #expect(decoder.bufferedByteCount == 100)
+        // The rest of the long frame, the whole short one and nothing more in one chunk.
+        decoder.append(stream[100...])
+        #expect(decoder.bufferedByteCount == stream.count)
+        #expect(try decoder.nextFrame() == payload)
+        #expect(decoder.bufferedByteCount == 6)
+        #expect(try decoder.nextFrame() == [1, 2])
+        #expect(try decoder.nextFrame() == nil)
+        #expect(decoder.bufferedByteCount == 0)
+    }
+
+    @Test func decoder_givenOnlyTheHeaderOfTheLongestFrame_buffersOnlyWhatArrived() throws {
+        var decoder = FrameDecoder()
+        var header = ByteWriter()
+        header.writeUInt32BE(UInt32(FrameDecoder.defaultMaxFrameSize))
+        decoder.append(header.bytes + [7])
+        #expect(try decoder.nextFrame() == nil)
+        #expect(decoder.bufferedByteCount == 5)
+        decoder.append(UnsafeRawBufferPointer(start: nil, count: 0))
+        #expect(try decoder.nextFrame() == nil)
+        #expect(decoder.bufferedByteCount == 5)
+    }
+
     @Test func decoder_givenLengthZero_failsWithEmptyFrame() {
         #expect(throws: FrameError.emptyFrame) {
             var decoder = FrameDecoder()
