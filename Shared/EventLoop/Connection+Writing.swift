@@ -1,23 +1,33 @@
 import CLibUV
 
-/// One queued write: the bytes the kernel did not take at once, copied into memory this object
-/// owns, and its `uv_write_t`. Retained into the request's `data` until the write callback.
+/// One queued write: the bytes the kernel did not take at once, and its `uv_write_t`. Retained
+/// into the request's `data` until the write callback.
 final class PendingWrite {
     let request = UnsafeMutablePointer<uv_write_t>.allocate(capacity: 1)
-    let bytes: UnsafeMutableRawBufferPointer
+    /// The frame (or frames) the write came from. Held, never copied: libuv writes from
+    /// ``rest``, which points into its elements.
+    private let frame: [UInt8]
+    /// The part of ``frame`` the kernel has not taken.
+    let rest: UnsafeRawBufferPointer
     let connection: Connection
     let completion: ((EventLoopError?) -> Void)?
 
-    init(copying source: UnsafeRawBufferPointer, connection: Connection, completion: ((EventLoopError?) -> Void)?) {
-        bytes = .allocate(byteCount: source.count, alignment: 1)
-        bytes.copyMemory(from: source)
+    /// Holds `frame` from byte `offset` on for libuv to write.
+    ///
+    /// `rest` outlives the `withUnsafeBytes` that made it, which the standard library does not
+    /// promise in general. It holds here: an array's elements live in one heap object that never
+    /// moves (Swift does not relocate objects, and on Linux every array is native and contiguous),
+    /// `frame` is a `let` that keeps that object alive until this write is freed, and nothing can
+    /// mutate it, so it is never reallocated or copied on write.
+    init(holding frame: [UInt8], from offset: Int, connection: Connection, completion: ((EventLoopError?) -> Void)?) {
+        self.frame = frame
+        rest = frame.withUnsafeBytes { UnsafeRawBufferPointer(rebasing: $0[offset...]) }
         self.connection = connection
         self.completion = completion
     }
 
     deinit {
         request.deallocate()
-        bytes.deallocate()
     }
 }
 
@@ -32,8 +42,9 @@ extension Connection {
     /// Frames written during one loop turn are sent together at its end (after the I/O
     /// callbacks and the jobs they resumed): one `uv_try_write` for all the answers a burst of
     /// requests produced, instead of one syscall each. The kernel gets them in the same turn,
-    /// so a lone request/response waits for nothing. Only the rest the kernel does not take is
-    /// queued, copied. `completion` runs later on the loop thread, never inside this call: nil
+    /// so a lone request/response waits for nothing. A frame of ``corkLimit`` bytes or more is
+    /// not corked: it goes at once, after what the turn corked before it. What the kernel does
+    /// not take is queued in libuv, which writes it from `bytes` itself (held, not copied). `completion` runs later on the loop thread, never inside this call: nil
     /// once the kernel took every byte, ``EventLoopError/closed`` if the connection closed first
     /// (or was already closing, or ``closeAfterFlush()`` was called), else the write error
     /// (which also closes the connection). Bytes waiting for the end of the turn count in
@@ -46,6 +57,13 @@ extension Connection {
         }
         if corked.isEmpty && machine.pendingWrites > 0 {
             // libuv's queue is not empty: it keeps the order, and the kernel is not taking more now.
+            send(bytes, completion: completion)
+            return
+        }
+        if bytes.count >= Connection.corkLimit, machine.isConnected {
+            // A frame this long fills a write on its own: sent after what this turn corked,
+            // from its own bytes rather than copied into the cork.
+            flushCorked()
             send(bytes, completion: completion)
             return
         }
@@ -128,15 +146,17 @@ extension Connection {
             if written == raw.count {
                 complete(completion, nil)
             } else {
-                enqueueWrite(UnsafeRawBufferPointer(rebasing: raw[written...]), completion: completion)
+                enqueueWrite(bytes, from: written, completion: completion)
             }
         }
     }
 
-    private func enqueueWrite(_ rest: UnsafeRawBufferPointer, completion: ((EventLoopError?) -> Void)?) {
-        let pending = PendingWrite(copying: rest, connection: self, completion: completion)
+    private func enqueueWrite(_ bytes: [UInt8], from offset: Int, completion: ((EventLoopError?) -> Void)?) {
+        let pending = PendingWrite(holding: bytes, from: offset, connection: self, completion: completion)
+        let rest = pending.rest
         uv_req_set_data(pending.request.asRequest, Unmanaged.passRetained(pending).toOpaque())
-        var buffer = uv_buf_init(pending.bytes.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(rest.count))
+        var buffer = uv_buf_init(
+            UnsafeMutableRawPointer(mutating: rest.baseAddress!).assumingMemoryBound(to: CChar.self), UInt32(rest.count))
         let status = uv_write(pending.request, stream, &buffer, 1, Connection.onWritten)
         guard status == 0 else {
             Unmanaged.passUnretained(pending).release()  // no callback will come
@@ -159,7 +179,7 @@ extension Connection {
             beginClose(error: error)
         }
         write.completion?(error)
-        perform(machine.writeFinished(write.bytes.count))
+        perform(machine.writeFinished(write.rest.count))
     }
 
     static let onWritten: uv_write_cb = { request, status in

@@ -71,6 +71,46 @@ struct EchoServerTests {
         }
     }
 
+    /// Frames longer than a read and than the socket's buffer, between short ones, all written in
+    /// one turn: the long ones skip the cork and wait in libuv's queue from their own bytes, the
+    /// short ones are corked around them; the decoder gathers the long ones on both ends.
+    @Test func longFramesBetweenShortOnes_writtenInOneTurn_comeBackWholeAndInOrder() async throws {
+        let payloads: [[UInt8]] = [
+            Array("first".utf8),
+            (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) },
+            Array("between".utf8),
+            (0..<(300 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 7) },
+            (0..<(FrameDecoder.gatherThreshold + 1)).map { UInt8(truncatingIfNeeded: $0) },
+            Array("last".utf8),
+        ]
+        try await withTemporaryDirectory { directory in
+            try await withEventLoop { loop in
+                let path = directory + "/long.sock"
+                _ = try await startEchoServer(at: path, on: loop)
+                let received = Recorder<[UInt8]>()
+                let done = Expectation<Void>("every echo")
+                try await loop.submit {
+                    Connection.connect(path: path, on: loop) { result in
+                        guard case .success(let connection) = result else { return }
+                        connection.onFrame = { [unowned connection] payload in
+                            received.append(payload)
+                            if received.values.count == payloads.count {
+                                connection.close()
+                                done.fulfill(())
+                            }
+                        }
+                        connection.startReading()
+                        for payload in payloads { connection.write(frame(payload)) }
+                    }
+                }
+                try await done.value(timeout: .seconds(60))
+                let same = received.values == payloads  // (no megabyte diff on failure)
+                #expect(received.values.map(\.count) == payloads.map(\.count))
+                #expect(same)
+            }
+        }
+    }
+
     @Test func writeCompletion_runsAfterTheWriteAndNeverInline() async throws {
         try await withTemporaryDirectory { directory in
             try await withEventLoop { loop in
