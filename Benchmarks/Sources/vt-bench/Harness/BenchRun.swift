@@ -43,12 +43,16 @@ struct BenchRun {
             LoopsBenchmark(settings: settings, report: report, directory: directory).run()
             took("rpc loops")
         }
+        // Parts of curves; `BENCH_SECTIONS=curves-payload`, `curves-connections` or `curves-services`
+        // runs one alone.
         if settings.runs("curves") {
             InFlightCurve(settings: settings, report: report, directory: directory).run()
-            PayloadCurve(settings: settings, report: report, directory: directory).run()
-            took("curves: in flight and payload")
+            took("curves: in flight")
         }
-        // Parts of curves; `BENCH_SECTIONS=curves-connections` or `curves-services` runs one alone.
+        if settings.runs("curves") || settings.runs("curves-payload") {
+            PayloadCurve(settings: settings, report: report, directory: directory).run()
+            took("curves: payload")
+        }
         if settings.runs("curves") || settings.runs("curves-connections") {
             ConnectionsCurve(settings: settings, report: report, directory: directory).run()
             took("curves: connections")
