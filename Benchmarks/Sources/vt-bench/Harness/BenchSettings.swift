@@ -6,8 +6,8 @@ import Foundation
 /// (default 60) for the supervisor's idle window; `BENCH_KILLS` (default 20) kill -9 samples;
 /// `BENCH_SECTIONS` (default all) a comma-separated subset of codec, rpc, instructions, tcp, cli,
 /// supervisor, suite, mixed, upgrade, memory (and parts alone: `rpc-loops`, the N-loop rows of
-/// rpc; `contract-check`, the connect-time check's rows of rpc; `curves-connections` and
-/// `curves-services`, two curves of curves; `on-demand` and `after-settle`, two parts of supervisor).
+/// rpc; `contract-check`, the connect-time check's rows of rpc; `curves-payload`,
+/// `curves-connections` and `curves-services`, three curves of curves; `on-demand` and `after-settle`, two parts of supervisor).
 struct BenchSettings: Sendable {
     /// Rounds of each A/B comparison (≥ 5 for a published run).
     var rounds: Int

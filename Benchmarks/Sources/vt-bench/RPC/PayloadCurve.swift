@@ -7,11 +7,20 @@ import VerticalsWire
 /// in and out, with no envelope, codec or handler), one second a point, ours and C interleaved
 /// point by point, round by round. MB/s counts the body's bytes once a round trip. Target: ours
 /// at least half the C echo's MB/s from 1 MiB up. The quick run takes four sizes.
+///
+/// From 1 MiB up, a third server runs beside them with its outbound high-water mark raised
+/// above the four answers in flight (`VERTICALS_OUTBOUND_HIGH_WATER_BYTES`, no target): at the
+/// default 1 MiB, one long answer queued stops the server reading the next request until the
+/// answer has drained (backpressure, a server's guard against a peer that does not read), so
+/// the two directions take turns where the C echo, which has no such guard, sends both at once.
+/// The pair of rows shows what that guard costs at these sizes.
 struct PayloadCurve {
     let settings: BenchSettings
     let report: Report
     let directory: String
     static let depth = 4
+    /// The raised server's outbound high-water mark: the four largest answers fit under it.
+    static let raisedHighWater = 16 << 20
 
     /// The largest `echo` body whose request frame fits the default frame limit.
     static let largestBody: Int = {
@@ -29,22 +38,31 @@ struct PayloadCurve {
 
     func run() {
         let rpc = RPCBenchmark(settings: settings, report: report, directory: directory)
+        let raisedDirectory = directory + "/raised-high-water"
+        try? FileManager.default.createDirectory(atPath: raisedDirectory, withIntermediateDirectories: true)
+        let raisedRPC = RPCBenchmark(settings: settings, report: report, directory: raisedDirectory)
         var ours = [[Double]](repeating: [], count: sizes.count)
         var c = ours
+        var raised = ours
+        func megabytesPerSecond(_ server: String, _ size: Int) -> Double {
+            let line = Subprocess.run(
+                RPCBenchmark.ownExecutable, ["echo-throughput", server, "\(size)", "1", "\(Self.depth)", "1"], cpu: nil)
+            return RPCBenchmark.requestsPerSecond(printed: line, by: "ours") * Double(size) / 1_000_000
+        }
+        let raising = ["VERTICALS_OUTBOUND_HIGH_WATER_BYTES": "\(Self.raisedHighWater)"]
         rpc.withServer(.ours, cpu: nil, mode: "throughput") { oursDirectory, _ in
-            rpc.withServer(.c, cpu: nil, mode: "throughput") { cDirectory, _ in
-                settings.interleaved("curves: payload", points: sizes.count) { index in
-                    let size = sizes[index]
-                    let oursLine = Subprocess.run(
-                        RPCBenchmark.ownExecutable,
-                        ["echo-throughput", oursDirectory, "\(size)", "1", "\(Self.depth)", "1"], cpu: nil)
-                    let frame = BenchEcho.framePayloadLength(bodySize: size)
-                    let cLine = Subprocess.run(
-                        settings.uvEcho, ["throughput", "\(cDirectory)/c.sock", "\(frame)", "1", "\(Self.depth)", "1"],
-                        cpu: nil)
-                    let megabytes = Double(size) / 1_000_000
-                    ours[index].append(RPCBenchmark.requestsPerSecond(printed: oursLine, by: "ours") * megabytes)
-                    c[index].append(RPCBenchmark.requestsPerSecond(printed: cLine, by: "C") * megabytes)
+            raisedRPC.withServer(.ours, cpu: nil, mode: "throughput", environment: raising) { raisedServer, _ in
+                rpc.withServer(.c, cpu: nil, mode: "throughput") { cDirectory, _ in
+                    settings.interleaved("curves: payload", points: sizes.count) { index in
+                        let size = sizes[index]
+                        ours[index].append(megabytesPerSecond(oursDirectory, size))
+                        let frame = BenchEcho.framePayloadLength(bodySize: size)
+                        let cLine = Subprocess.run(
+                            settings.uvEcho,
+                            ["throughput", "\(cDirectory)/c.sock", "\(frame)", "1", "\(Self.depth)", "1"], cpu: nil)
+                        c[index].append(RPCBenchmark.requestsPerSecond(printed: cLine, by: "C") * Double(size) / 1_000_000)
+                        if size >= 1 << 20 { raised[index].append(megabytesPerSecond(raisedServer, size)) }
+                    }
                 }
             }
         }
@@ -53,6 +71,13 @@ struct PayloadCurve {
                 "curves", "payload \(RPCBenchmark.label(size)), 1 connection × \(Self.depth) in flight", unit: "MB/s",
                 ours: ours[index], baselineName: "C echo", baseline: c[index], ratioName: "ours/C",
                 target: size >= 1 << 20 ? .atLeast(0.5) : nil)
+            if !raised[index].isEmpty {
+                report.add(
+                    "curves",
+                    "payload \(RPCBenchmark.label(size)), 1 connection × \(Self.depth) in flight, "
+                        + "outbound high water \(Self.raisedHighWater >> 20) MiB",
+                    unit: "MB/s", ours: raised[index], baselineName: "C echo", baseline: c[index], ratioName: "ours/C")
+            }
         }
         let points = sizes.map(Double.init)
         let work = "body bytes, 1 connection × \(Self.depth) in flight"
