@@ -111,10 +111,9 @@ public struct ByteReader: Sendable {
     @inlinable
     mutating func readBigEndian<Integer: FixedWidthInteger & UnsignedInteger>() throws(Underflow) -> Integer {
         let width = MemoryLayout<Integer>.size
-        guard remaining >= width else { throw Underflow(offset: index) }
         // One unaligned load instead of a checked index per byte, so the storage's own bounds
-        // are checked here too: `end` is the caller's and could claim more than it holds.
-        guard index >= 0, index <= storage.count - width else { throw Underflow(offset: index) }
+        // are checked with the reader's: `end` is the caller's and could claim more than it holds.
+        guard remaining >= width, index >= 0, index <= storage.count - width else { throw Underflow(offset: index) }
         let value = storage.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: index, as: Integer.self) }
         index += width
         return Integer(bigEndian: value)

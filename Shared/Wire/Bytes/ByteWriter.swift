@@ -71,22 +71,26 @@ public struct ByteWriter: Sendable {
         writeBigEndian(value)
     }
 
-    /// Appends `value` most significant byte first, as one append of its bytes.
-    ///
-    /// Through a typed buffer pointer, whose append is a capacity check and a copy: a byte at a
-    /// time costs a uniqueness and capacity check per byte (about 150 instructions for a 64-bit
-    /// integer, against about 50), and the raw-bytes view takes Array's generic sequence path.
+    /// Appends `value` most significant byte first.
     @inlinable
     mutating func writeBigEndian(_ value: some FixedWidthInteger) {
-        withUnsafeBytes(of: value.bigEndian) { raw in
-            bytes.append(contentsOf: raw.assumingMemoryBound(to: UInt8.self))
-        }
+        writeBytes(ofStored: value.bigEndian)
     }
 
     /// Appends a little-endian 64-bit integer (the body codec's fixed64).
     @inlinable
     public mutating func writeUInt64LE(_ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { raw in
+        writeBytes(ofStored: value.littleEndian)
+    }
+
+    /// Appends the bytes of `value` as it lies in memory (already in the byte order wanted), as
+    /// one append through a typed buffer pointer, whose append is a capacity check and a copy: a
+    /// byte at a time costs a uniqueness and capacity check per byte (about 150 instructions for
+    /// a 64-bit integer, against about 50), and the raw-bytes view takes Array's generic sequence
+    /// path.
+    @inlinable
+    mutating func writeBytes(ofStored value: some FixedWidthInteger) {
+        withUnsafeBytes(of: value) { raw in
             bytes.append(contentsOf: raw.assumingMemoryBound(to: UInt8.self))
         }
     }
