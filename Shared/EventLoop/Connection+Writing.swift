@@ -42,9 +42,10 @@ extension Connection {
     /// Frames written during one loop turn are sent together at its end (after the I/O
     /// callbacks and the jobs they resumed): one `uv_try_write` for all the answers a burst of
     /// requests produced, instead of one syscall each. The kernel gets them in the same turn,
-    /// so a lone request/response waits for nothing. A frame of ``corkLimit`` bytes or more is
-    /// not corked: it goes at once, after what the turn corked before it. What the kernel does
-    /// not take is queued in libuv, which writes it from `bytes` itself (held, not copied). `completion` runs later on the loop thread, never inside this call: nil
+    /// so a lone request/response waits for nothing. A frame of 2 KiB or more is not corked: it
+    /// goes at once, after what the turn corked before it. What the kernel does not take is
+    /// queued in libuv, which writes it from `bytes` itself (held, not copied). `completion`
+    /// runs later on the loop thread, never inside this call: nil
     /// once the kernel took every byte, ``EventLoopError/closed`` if the connection closed first
     /// (or was already closing, or ``closeAfterFlush()`` was called), else the write error
     /// (which also closes the connection). Bytes waiting for the end of the turn count in
