@@ -238,6 +238,28 @@ struct HostileClientTests {
         try await expectStillServing(suite, daemon)
     }
 
+    /// A header that declares a frame at the size limit reserves room for it, and a client that
+    /// sends a little of it and stalls keeps it only until the frame timeout. The room is
+    /// reserved, not written: with many such connections open at once, the daemon's resident
+    /// memory stays under the bound their declared frames would break many times over.
+    @Test func framesDeclaredAtTheLimitThenStalled_holdNoMemoryTheyDidNotSend_andCloseAtTheFrameTimeout() async throws {
+        let suite = try SuiteFixture()
+        let daemon = try start(suite, extra: ["VERTICALS_FRAME_TIMEOUT_SECONDS": "1"])
+        let declared = FrameDecoder.defaultMaxFrameSize
+        let connections = 2 * Self.residentBound / declared  // declared frames twice the bound
+        let sent = [UInt8](repeating: 0x5A, count: 60 << 10)
+        let stalled = try (0..<connections).map { _ in
+            let raw = try RawClient(path: suite.socket(), receiveTimeout: .seconds(60))
+            #expect(raw.pingAnswered(), "past the handshake, whose own timeout bounds a first frame")
+            try raw.send(withUnsafeBytes(of: UInt32(declared).bigEndian, Array.init) + sent)
+            return raw
+        }
+        // Served after the loop has read what the stalled connections sent.
+        try await expectStillServing(suite, daemon)
+        for raw in stalled { raw.expectErrorThenClosed(.deadlineExceeded) }
+        try await expectStillServing(suite, daemon)
+    }
+
     @Test func idleConnection_isClosedWithARetryableUnavailable() async throws {
         let suite = try SuiteFixture()
         let daemon = try start(suite, extra: ["VERTICALS_IDLE_TIMEOUT_SECONDS": "0.5"])
