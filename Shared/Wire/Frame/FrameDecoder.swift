@@ -104,10 +104,7 @@ public struct FrameDecoder: Sendable {
         let start = readIndex + 4
         let payload = Array(buffer[start..<start + Int(length)])
         readIndex = start + Int(length)
-        if readIndex == buffer.count {
-            buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 16)
-            readIndex = 0
-        }
+        if readIndex == buffer.count { emptyBuffer() }
         return payload
     }
 
@@ -116,6 +113,12 @@ public struct FrameDecoder: Sendable {
         gathered.reserveCapacity(length)
         gathered.append(contentsOf: buffer[(readIndex + FrameEncoder.headerSize)...])
         gatheredLength = length
+        emptyBuffer()
+    }
+
+    /// Empties the buffer once everything in it was taken, keeping its memory when it is small
+    /// (the next frames reuse it) and handing it back when a burst made it large.
+    private mutating func emptyBuffer() {
         buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 16)
         readIndex = 0
     }
