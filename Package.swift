@@ -184,7 +184,7 @@ let package = Package(
             name: "VerticalsServiceKit",
             // No database: a store is a `VerticalStore` that VerticalsStorage (or another library) provides.
             dependencies: [
-                "VerticalsClient", "VerticalsObservability", "VerticalsEventLoop", "VerticalsWire", "VerticalsContract",
+                "CSpawn", "VerticalsClient", "VerticalsObservability", "VerticalsEventLoop", "VerticalsWire", "VerticalsContract",
                 "VerticalsSettings",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),

@@ -20,6 +20,9 @@ import VerticalsServiceKit
 import VerticalsStorage
 import VerticalsWire
 
+// A compute process of its own (ComputeProcessesTests start it so): TestCompute answers.
+if let status = ComputeProcesses.serve(CommandLine.arguments.dropFirst(), TestCompute.answer) { exit(status) }
+
 let named = CommandLine.arguments.count > 1 && !CommandLine.arguments[1].hasPrefix("-")
 // VT_TESTD_NAME names it where no argument can: a build's `--describe` is run without the
 // manifest's arguments (a script that sets it stands for another build of one vertical).
