@@ -22,24 +22,37 @@ package struct World: VerticalWorld {
     package var parts: WorldParts
     /// Session lifetime, admin bootstrap, Argon2id limits.
     package var settings: Settings
-    /// Argon2id with ``Settings/passwordLimits``.
+    /// Argon2id with ``Settings/passwordLimits``: its limits and its dummy hash (hash and verify
+    /// with ``hashPassword`` and ``verifyPassword``, which run off the loop).
     package var passwords: PasswordHasher
-    /// Whether a password matches a stored hash, verified off the loop: ``passwords`` through
-    /// `Offload.compute` (nil for an unknown account: verified against the dummy hash, which costs as
-    /// long). A test may wrap it, to count verifications or to hold one in flight.
+    /// Whether a password matches a stored hash, verified off the loop (see ``init(parts:settings:hashing:)``;
+    /// nil for an unknown account: verified against the dummy hash, which costs as long). A test
+    /// may wrap it, to count verifications or to hold one in flight.
     package var verifyPassword: @Sendable (_ password: String, _ storedHash: String?) async throws -> Bool
+    /// A new hash of a password with ``Settings/passwordLimits``, made off the loop like ``verifyPassword``.
+    package var hashPassword: @Sendable (_ password: String) async throws -> String
 
-    /// Creates a World from its parts.
-    package init(parts: WorldParts, settings: Settings) throws {
+    /// Creates a World from its parts. Its hashes run in `hashing`'s processes, or, when nil
+    /// (tests of the use cases), on `Offload.compute`'s threads of this process.
+    package init(parts: WorldParts, settings: Settings, hashing: ComputeProcesses? = nil) throws {
         self.parts = parts
         self.settings = settings
         let passwords = try PasswordHasher(limits: settings.passwordLimits)
         self.passwords = passwords
-        verifyPassword = { password, storedHash in
-            try await Offload.compute {
-                guard let storedHash else { return passwords.verifyNothing(password) }
-                return passwords.verify(password, against: storedHash)
+        if let hashing {
+            verifyPassword = { password, storedHash in
+                let matches = try await PasswordJob.verify(password, against: storedHash ?? passwords.dummyHash, in: hashing)
+                return storedHash == nil ? false : matches
             }
+            hashPassword = { password in try await PasswordJob.hash(password, limits: passwords.limits, in: hashing) }
+        } else {
+            verifyPassword = { password, storedHash in
+                try await Offload.compute {
+                    guard let storedHash else { return passwords.verifyNothing(password) }
+                    return passwords.verify(password, against: storedHash)
+                }
+            }
+            hashPassword = { password in try await Offload.compute { try passwords.hash(password) } }
         }
         loginThrottle = LoginThrottle(limits: settings.loginAttempts)
     }
@@ -55,12 +68,14 @@ package struct World: VerticalWorld {
     /// Sessions in the store.
     package var sessions: SessionRepository { SessionRepository(database: database, cache: sessionCache) }
 
-    /// The daemon's World: settings from the environment (see ``Settings/from(environment:)``) and
+    /// The daemon's World: settings from the environment (see ``Settings/from(environment:)``),
+    /// hashes in compute processes of its own (`main.swift` answers `ComputeProcesses.serve`), and
     /// the common parts (``WorldParts/live(runtime:migrator:newID:calls:)``: full durability, as a session
     /// acknowledged to a client must survive a power cut, or a logged-out token could come back).
     package static func live(runtime: ServiceRuntime) throws -> World {
         try World(
             parts: .live(runtime: runtime, migrator: Migrations.all, newID: RandomID.uuidString, calls: calls),
-            settings: .from(environment: runtime.environment))
+            settings: .from(environment: runtime.environment),
+            hashing: ComputeProcesses(nice: runtime.configuration.blockingWork.computeNice))
     }
 }

@@ -14,7 +14,8 @@ import CSodium
 /// - `crypto_pwhash_str_verify` compares in constant time.
 ///
 /// Every call here is slow on purpose (≈ 50–100 ms and 64 MiB at the interactive limits): run
-/// it off the event loop, with `Offload.compute`.
+/// it off the event loop, with `Offload.compute`, or in the daemon's compute processes
+/// (``PasswordJob``), as ``World`` does.
 package struct PasswordHasher: Sendable {
     /// Argon2id's cost parameters.
     package struct Limits: Sendable, Equatable {
@@ -52,7 +53,7 @@ package struct PasswordHasher: Sendable {
     package let limits: Limits
     /// A hash of a random password, made with ``limits``: login verifies against it when the
     /// e-mail address is unknown, so an unknown address costs as much time as a wrong password.
-    private let dummyHash: String
+    package let dummyHash: String
 
     /// A hasher with `limits`; makes its dummy hash, so it takes as long as one hash.
     package init(limits: Limits) throws {
@@ -71,6 +72,11 @@ package struct PasswordHasher: Sendable {
 
     /// Whether `password` matches `storedHash`, compared in constant time.
     package func verify(_ password: String, against storedHash: String) -> Bool {
+        Self.verify(password, against: storedHash)
+    }
+
+    /// Whether `password` matches `storedHash`, compared in constant time (libsodium must be ready).
+    package static func verify(_ password: String, against storedHash: String) -> Bool {
         let bytes = Array(password.utf8)
         return crypto_pwhash_str_verify(storedHash, bytes.map { CChar(bitPattern: $0) }, UInt64(bytes.count)) == 0
     }
@@ -88,7 +94,9 @@ package struct PasswordHasher: Sendable {
         crypto_pwhash_str_needs_rehash(storedHash, limits.operations, limits.memoryBytes) != 0
     }
 
-    private static func hash(_ password: String, limits: Limits) throws -> String {
+    /// A new Argon2id hash of `password` with `limits`, which must be ``Limits/valid`` (libsodium
+    /// must be ready).
+    package static func hash(_ password: String, limits: Limits) throws -> String {
         let bytes = Array(password.utf8).map { CChar(bitPattern: $0) }
         var output = [CChar](repeating: 0, count: Int(crypto_pwhash_STRBYTES))
         let status = crypto_pwhash_str_alg(

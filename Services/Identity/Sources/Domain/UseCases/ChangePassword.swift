@@ -43,8 +43,7 @@ package struct ChangePassword: Sendable {
             throw IdentityFailure.wrongPassword
         }
         world.loginThrottle.ended(attempt, at: world.now())
-        let passwords = world.passwords
-        let hash = try await Offload.compute { try passwords.hash(newPassword) }
+        let hash = try await world.hashPassword(newPassword)
         // Whatever raised the generation since it was read ended every session, this one's too,
         // which the same transaction finds first; a stale generation alone is refused as well.
         guard

@@ -76,7 +76,7 @@ package struct LogIn: Sendable {
     private func rehashIfNeeded(_ found: UserRepository.Credentials, password: String) async throws {
         let passwords = world.passwords
         guard passwords.needsRehash(found.passwordHash) else { return }
-        let stronger = try await Offload.compute { try passwords.hash(password) }
+        let stronger = try await world.hashPassword(password)
         if try await world.users.updatePasswordHash(of: found, to: stronger) {
             world.logger.info("re-hashed the password of user \(found.user.id) with \(passwords.limits)")
         }

@@ -87,8 +87,7 @@ package struct RegisterUser: Sendable {
         // Registration says `conflict` for a taken address anyway, so checking first leaks
         // nothing and spares an Argon2id hash; the UNIQUE constraint still decides races.
         guard try await !world.users.exists(email: email) else { throw IdentityFailure.emailTaken }
-        let passwords = world.passwords
-        let hash = try await Offload.compute { try passwords.hash(password) }
+        let hash = try await world.hashPassword(password)
         let roles: [Identity.Role] = firstAdmin ? [.patient, .admin] : [.patient]
         let user = User(
             id: world.newID(), email: email, displayName: displayName, roles: roles, createdAt: world.now())

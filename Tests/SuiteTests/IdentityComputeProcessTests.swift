@@ -1,0 +1,110 @@
+import Glibc
+import IOInterface
+import Testing
+import VerticalsClient
+import VerticalsEventLoop
+import VerticalsServiceKit
+import VerticalsTesting
+import VerticalsWire
+
+/// Identity hashes passwords in compute processes of its own (`ComputeProcesses`): each in a
+/// session of its own, below the daemon, replaced when one dies, and gone with the daemon.
+@Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
+struct IdentityComputeProcessTests {
+    static let password = "correct horse battery staple"
+
+    @Test func loginsHashInALowerSession_aKilledWorkerIsReplaced_andEveryWorkerEndsWithIdentity() async throws {
+        let directory = TemporaryDirectory()
+        var environment = VerticalTestEnvironment.variables(
+            for: "identity", sockets: directory.file("sockets"), runDirectory: directory.path)
+        environment.merge(ReferenceSuiteSettings.fastPasswordHashing) { $1 }
+        environment["VERTICALS_COMPUTE_NICE"] = "7"
+        let daemon = try DaemonProcess("svc-identity", environment: environment)
+        defer { daemon.stop() }
+        let loop = try EventLoop(name: "test-client")
+        let client = ServiceClient(loop: loop, sockets: SocketDirectory(directory.file("sockets")), defaultTimeout: .seconds(30))
+        defer {
+            client.close()
+            loop.shutdown()
+        }
+        let registered = await eventuallyAsync(timeout: .seconds(90)) {
+            _ = try await client.call(
+                Identity.register, .init(email: "ada@example.org", password: Self.password, displayName: "Ada"))
+            return true
+        }
+        try #require(registered, "svc-identity never registered a user")
+        _ = try await client.call(Identity.login, .init(email: "ada@example.org", password: Self.password))
+
+        let workers = Self.children(of: daemon.pid)
+        try #require(!workers.isEmpty, "no compute process under svc-identity \(daemon.pid)")
+        let daemonProcess = try #require(ProcessStat(pid: daemon.pid))
+        for worker in workers {
+            let stat = try #require(ProcessStat(pid: worker))
+            #expect(readFile("/proc/\(worker)/cmdline")?.contains(ComputeProcesses.flag) == true)
+            #expect(stat.session == worker && stat.session != daemonProcess.session, "a session of its own")
+            #expect(stat.nice >= daemonProcess.nice + 7, "below the daemon: \(stat.nice) against \(daemonProcess.nice)")
+            // Where the kernel has autogroups (this process has one), the worker's own is lowered.
+            if access("/proc/self/autogroup", F_OK) == 0 {
+                let group = readFile("/proc/\(worker)/autogroup") ?? "unreadable"
+                #expect(group.hasSuffix(" nice 7\n"), "its autogroup lowered: \(group)")
+            }
+        }
+
+        // A worker killed while idle: the next login is answered by a new one, and the dead one reaped.
+        let killed = workers[0]
+        #expect(kill(killed, SIGKILL) == 0)
+        #expect(await eventuallyAsync { ProcessStat(pid: killed)?.state == "Z" })
+        _ = try await client.call(Identity.login, .init(email: "ada@example.org", password: Self.password))
+        #expect(ProcessStat(pid: killed) == nil, "the killed worker was reaped")
+        let replaced = Self.children(of: daemon.pid)
+        #expect(!replaced.isEmpty && !replaced.contains(killed), "\(replaced)")
+
+        // A wrong password is still refused through the workers.
+        do {
+            _ = try await client.call(Identity.login, .init(email: "ada@example.org", password: "wrong horse"))
+            Issue.record("a wrong password logged in")
+        } catch {
+            #expect(error.code == .unauthenticated, "\(error)")
+        }
+
+        daemon.signal(SIGKILL)
+        _ = daemon.waitForExit()
+        for worker in replaced {
+            #expect(await eventuallyAsync { ProcessStat(pid: worker).map { $0.state == "Z" } ?? true }, "worker \(worker) outlived identity")
+        }
+    }
+
+    /// The live processes whose parent is `pid`.
+    static func children(of pid: pid_t) -> [pid_t] {
+        guard let proc = opendir("/proc") else { return [] }
+        defer { closedir(proc) }
+        var found: [pid_t] = []
+        while let entry = readdir(proc) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let child = pid_t(name), let stat = ProcessStat(pid: child) else { continue }
+            if stat.parent == pid && stat.state != "Z" { found.append(child) }
+        }
+        return found
+    }
+}
+
+/// The fields of `/proc/PID/stat` these tests read.
+struct ProcessStat: Equatable {
+    let state: String
+    let parent: pid_t
+    let session: pid_t
+    let nice: Int
+
+    init?(pid: pid_t) {
+        // After the command's closing parenthesis: state, ppid, pgrp, session, … nice is field 19.
+        guard let text = readFile("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 16, let parent = pid_t(fields[1]), let session = pid_t(fields[3]), let nice = Int(fields[16]) else {
+            return nil
+        }
+        state = String(fields[0])
+        self.parent = parent
+        self.session = session
+        self.nice = nice
+    }
+}
