@@ -119,8 +119,8 @@ public enum DaemonSettings {
         doc: "How long every blocking-work thread may run one job before health fails.")
     /// How far CPU-bound work yields to serving.
     public static let computeNice = Setting.integer(
-        "VERTICALS_COMPUTE_NICE", default: 10, in: 0...19, unit: "nice steps",
-        doc: "How many nice steps below the daemon Offload.compute's threads run (password hashing), so serving goes first.")
+        "VERTICALS_COMPUTE_NICE", default: 19, in: 0...19, unit: "nice steps",
+        doc: "How many nice steps below the daemon CPU-bound work runs (password hashing: Offload.compute's threads, the scheduling group of each compute process), so serving goes first.")
 
     // MARK: Transport security
 

@@ -21,10 +21,13 @@ public struct BlockingWorkLimits: Sendable, Equatable {
     /// `VERTICALS_BLOCKING_STALL_SECONDS`. Above the longest job a daemon runs (a backup of its
     /// store), so that a busy pool is not taken for a stuck one.
     public var stallLimit = BlockingWorkLimits.defaultStallLimit
-    /// How many nice steps below the daemon the threads of ``Offload/compute(_:)`` run (0 to 19):
-    /// CPU-bound work such as password hashing then yields the processor to the event loops
-    /// wherever the two compete, and still runs whenever a processor is free.
-    /// `VERTICALS_COMPUTE_NICE`. A thread takes it when it starts.
+    /// How many nice steps below the daemon the threads of ``Offload/compute(_:)`` run, and the
+    /// scheduling group of each of ``ComputeProcesses``' workers (0 to 19): CPU-bound work such as
+    /// password hashing then yields the processor to the event loops, the daemon's and the other
+    /// daemons', wherever they compete, and still runs whenever a processor is free. The default,
+    /// 19, lets it take a processor only when nothing else much wants one; a lower value makes it
+    /// keep more of its pace under sustained full load, at the cost of the other requests' latency.
+    /// `VERTICALS_COMPUTE_NICE`. A thread or worker takes it when it starts.
     public var computeNice = BlockingWorkLimits.defaultComputeNice
 
     /// ``queueLimit`` unless `VERTICALS_BLOCKING_QUEUE` says otherwise.
@@ -32,7 +35,7 @@ public struct BlockingWorkLimits: Sendable, Equatable {
     /// ``stallLimit`` unless `VERTICALS_BLOCKING_STALL_SECONDS` says otherwise.
     public static let defaultStallLimit: Duration = .seconds(30)
     /// ``computeNice`` unless `VERTICALS_COMPUTE_NICE` says otherwise.
-    public static let defaultComputeNice = 10
+    public static let defaultComputeNice = 19
     /// The variable ``queueLimit`` is read from.
     public static let queueVariable = DaemonSettings.blockingQueue.name
     /// The variable ``stallLimit`` is read from.
