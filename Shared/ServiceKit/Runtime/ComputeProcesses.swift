@@ -24,7 +24,8 @@ import VerticalsWire
 /// itself, as the daemon's secrets pass through it, and dies with the thread that started it
 /// (`PR_SET_PDEATHSIG`: one of ``Offload/compute(_:)``'s threads, which live as long as the
 /// process). It answers one request at a time; the daemon starts one when a job finds none idle,
-/// so there are never more than ``Offload/compute(_:)``'s threads, and keeps it for the next.
+/// so there are never more than ``Offload/compute(_:)``'s threads, and keeps two for the next
+/// jobs; a worker costs about what an idle daemon's runtime does, and nothing while it waits.
 ///
 /// The daemon's `main.swift` answers ``serve(_:_:)`` before anything else, with the work it does:
 ///
@@ -41,6 +42,10 @@ public final class ComputeProcesses: Sendable {
     public static let flag = "--compute-process"
     /// The longest request or answer, in bytes: one message on the socket.
     public static let messageLimit = 64 * 1024
+    /// The most workers kept idle for the next jobs: one a burst started beyond them ends when
+    /// its job does, so a host with many processors does not keep a runtime's worth of memory
+    /// for each of them after the burst.
+    static let idleLimit = 2
 
     /// The program a worker runs.
     private let program: String
@@ -90,7 +95,12 @@ public final class ComputeProcesses: Sendable {
             let worker = try idle.withLock { $0.popLast() } ?? start()
             do {
                 let answer = try worker.exchange(request)
-                idle.withLock { $0.append(worker) }
+                let kept = idle.withLock {
+                    guard $0.count < Self.idleLimit else { return false }
+                    $0.append(worker)
+                    return true
+                }
+                if !kept { worker.retire() }
                 return try Self.unwrap(answer)
             } catch let lost as WorkerLost {
                 worker.retire()
