@@ -43,6 +43,11 @@ struct IdentityComputeProcessTests {
             #expect(readFile("/proc/\(worker)/cmdline")?.contains(ComputeProcesses.flag) == true)
             #expect(stat.session == worker && stat.session != daemonProcess.session, "a session of its own")
             #expect(stat.nice >= daemonProcess.nice + 7, "below the daemon: \(stat.nice) against \(daemonProcess.nice)")
+            // Not dumpable: its /proc files are root's, so no process of its user reads its memory
+            // (as root, everything is root's, and there is nothing to tell).
+            if getuid() != 0 {
+                #expect(Self.owner(of: "/proc/\(worker)/mem") == 0, "worker \(worker) is dumpable")
+            }
             // Where the kernel has autogroups (this process has one), the worker's own is lowered.
             if access("/proc/self/autogroup", F_OK) == 0 {
                 let group = readFile("/proc/\(worker)/autogroup") ?? "unreadable"
@@ -72,6 +77,12 @@ struct IdentityComputeProcessTests {
         for worker in replaced {
             #expect(await eventuallyAsync { ProcessStat(pid: worker).map { $0.state == "Z" } ?? true }, "worker \(worker) outlived identity")
         }
+    }
+
+    /// The owner of `path`, or nil when it cannot be read.
+    static func owner(of path: String) -> uid_t? {
+        var status = stat()
+        return stat(path, &status) == 0 ? status.st_uid : nil
     }
 
     /// The live processes whose parent is `pid`.
