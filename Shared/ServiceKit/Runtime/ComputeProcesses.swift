@@ -290,8 +290,9 @@ extension ComputeProcesses {
         defer { close(group) }
         let value = Array("\(nice)\n".utf8)
         // Without CAP_SYS_ADMIN the kernel takes one change per tenth of a second from the whole
-        // host (EAGAIN in between); a worker starts rarely, so it waits for its turn a few times.
-        for _ in 0..<50 {
+        // host (EAGAIN in between); a worker starts rarely, so it waits for its turn, up to two
+        // seconds: room for twenty workers starting at once on the host.
+        for _ in 0..<100 {
             if value.withUnsafeBytes({ write(group, $0.baseAddress, $0.count) }) == value.count { return }
             guard errno == EAGAIN || errno == EINTR else { break }
             var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
