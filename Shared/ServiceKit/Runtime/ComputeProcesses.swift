@@ -188,7 +188,10 @@ public final class ComputeProcesses: Sendable {
 
         /// Sends `request` and waits for the answer.
         func exchange(_ request: [UInt8]) throws(WorkerLost) -> [UInt8] {
-            let sent = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            var sent = 0
+            repeat {
+                sent = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            } while sent < 0 && errno == EINTR
             guard sent == request.count else {
                 throw WorkerLost(reason: "\(pid) took no request: \(sent < 0 ? String(cString: strerror(errno)) : "short send")")
             }
@@ -266,7 +269,10 @@ extension ComputeProcesses {
                     answer = [Answer.failed] + Array("an answer of \(answer.count) bytes is over \(messageLimit)".utf8)
                 }
             }
-            let sent = answer.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            var sent = 0
+            repeat {
+                sent = answer.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            } while sent < 0 && errno == EINTR
             guard sent == answer.count else { return sent < 0 && errno == EPIPE ? 0 : 74 }
         }
     }
