@@ -122,10 +122,10 @@ extension ChildProcess {
 }
 
 /// A NULL-terminated array of C strings that lives as long as this value (for argv and envp).
-final class CStringArray {
+package final class CStringArray {
     private var pointers: [UnsafeMutablePointer<CChar>?]
 
-    init(_ strings: [String]) {
+    package init(_ strings: [String]) {
         pointers = strings.map { strdup($0) } + [nil]
     }
 
@@ -139,7 +139,7 @@ final class CStringArray {
     }
 
     /// The `char **` for C; valid while `body` runs.
-    func withPointer<Result>(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Result) -> Result {
+    package func withPointer<Result>(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Result) -> Result {
         pointers.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
     }
 }

@@ -107,12 +107,9 @@ struct ProcessStat: Equatable {
     let nice: Int
 
     init?(pid: pid_t) {
-        // After the command's closing parenthesis: state, ppid, pgrp, session, … nice is field 19.
-        guard let text = readFile("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 16, let parent = pid_t(fields[1]), let session = pid_t(fields[3]), let nice = Int(fields[16]) else {
-            return nil
-        }
+        guard let fields = DaemonProcess.statFields(of: pid), fields.count > 16, let parent = pid_t(fields[1]),
+            let session = pid_t(fields[3]), let nice = Int(fields[16])
+        else { return nil }
         state = String(fields[0])
         self.parent = parent
         self.session = session

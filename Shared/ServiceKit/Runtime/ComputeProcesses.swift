@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CSpawn
 import Synchronization
+import VerticalsEventLoop
 import VerticalsWire
 
 /// CPU-bound work (a password hash) run in processes of the daemon's own program, each in a
@@ -124,11 +125,8 @@ public final class ComputeProcesses: Sendable {
             close(ends[0])
             throw ServiceError(.unavailable, "cannot open /dev/null for a compute process: \(String(cString: strerror(errno)))")
         }
-        var arguments: [UnsafeMutablePointer<CChar>?] = []
-        for argument in [name, Self.flag, String(nice)] { arguments.append(strdup(argument)) }
-        arguments.append(nil)
-        let environment: [UnsafeMutablePointer<CChar>?] = [nil]
-        defer { for argument in arguments { free(argument) } }
+        let arguments = CStringArray([name, Self.flag, String(nice)])
+        let environment = CStringArray([])
         var request = vt_spawn_request()
         request.new_session = 1
         request.parent_death_signal = SIGKILL
@@ -136,13 +134,13 @@ public final class ComputeProcesses: Sendable {
         var pid: pid_t = 0
         var failure = vt_spawn_failure()
         let fds = [null, null, 2, ends[1]]
-        let status = arguments.withUnsafeBufferPointer { argv in
-            environment.withUnsafeBufferPointer { envp in
+        let status = arguments.withPointer { argv in
+            environment.withPointer { envp in
                 fds.withUnsafeBufferPointer { fds in
                     program.withCString { path in
                         request.path = path
-                        request.argv = argv.baseAddress
-                        request.envp = envp.baseAddress
+                        request.argv = UnsafePointer(argv)
+                        request.envp = UnsafePointer(envp)
                         request.fds = fds.baseAddress
                         request.fd_count = Int32(fds.count)
                         return vt_spawn(&request, &pid, &failure)

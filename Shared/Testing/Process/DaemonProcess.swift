@@ -85,11 +85,18 @@ public final class DaemonProcess {
 
     /// The process's user+system CPU time in clock ticks (from /proc).
     public func cpuTicks() -> Int? {
-        guard let text = readFile("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
-        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard let fields = Self.statFields(of: pid) else { return nil }
         // After the command: state(0) ppid(1) ... utime(11) stime(12).
         guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
         return user + system
+    }
+
+    /// The fields of `/proc/PID/stat` after the command's closing parenthesis (the command may
+    /// hold spaces and parentheses): state at 0, ppid 1, session 3, utime 11, nice 16; nil once
+    /// the process is gone.
+    public static func statFields(of pid: pid_t) -> [Substring]? {
+        guard let text = readFile("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
+        return text[text.index(after: close)...].split(separator: " ")
     }
 
     /// Context switches (voluntary and involuntary) of all the process's threads so far, from
