@@ -49,15 +49,26 @@ extension Connection {
         }
     }
 
+    /// Reads into the rest of a long frame being gathered when there is one (on a plain stream:
+    /// TLS's bytes must be decrypted first), so its bytes skip the loop's read buffer and the copy
+    /// out of it; otherwise into the loop's read buffer. `onRead` tells the two apart by address.
     static let onAllocate: uv_alloc_cb = { handle, _, buffer in
         let connection = HandleData.owner(of: handle, as: Connection.self)
-        buffer!.pointee = connection.loop.readBuffer(size: connection.options.readBufferSize)
+        if connection.tls == nil, let space = connection.decoder.gatheringSpace() {
+            buffer!.pointee = uv_buf_init(
+                space.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(space.count))
+        } else {
+            buffer!.pointee = connection.loop.readBuffer(size: connection.options.readBufferSize)
+        }
     }
 
     static let onRead: uv_read_cb = { stream, count, buffer in
         let connection = HandleData.owner(of: stream?.asHandle, as: Connection.self)
         if count > 0, connection.tls != nil {
             connection.receiveTLS(UnsafeRawBufferPointer(start: buffer!.pointee.base, count: count))
+        } else if count > 0, UnsafeMutableRawPointer(buffer!.pointee.base) != connection.loop.readBuffer {
+            connection.decoder.didReceive(intoGatheringSpace: count)
+            connection.deliverFrames()
         } else if count > 0 {
             connection.decoder.append(UnsafeRawBufferPointer(start: buffer!.pointee.base, count: count))
             connection.deliverFrames()

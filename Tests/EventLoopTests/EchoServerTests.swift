@@ -73,7 +73,8 @@ struct EchoServerTests {
 
     /// Frames longer than a read and than the socket's buffer, between short ones, all written in
     /// one turn: the long ones skip the cork and wait in libuv's queue from their own bytes, the
-    /// short ones are corked around them; the decoder gathers the long ones on both ends.
+    /// short ones are corked around them; on both ends the long ones are read straight into
+    /// arrays of their own (`FrameDecoder.gatheringSpace()`).
     @Test func longFramesBetweenShortOnes_writtenInOneTurn_comeBackWholeAndInOrder() async throws {
         let payloads: [[UInt8]] = [
             Array("first".utf8),

@@ -7,8 +7,8 @@
 #   by server, mid-write on either side, after a flush — then two loops shut down, plus a
 #   shutdown with 300 connections and queued writes still open, and execute() from three
 #   threads racing shutdown), and the echo and backpressure tests (EchoServerTests,
-#   BackpressureTests: long frames that libuv writes from the frame's own array while it waits
-#   in the queue, and queued writes cancelled by a close). It fails on any ASan/LSan report or
+#   BackpressureTests: long frames that libuv reads straight into the frame's own array and
+#   writes from it while it waits in the queue, and queued writes cancelled by a close). It fails on any ASan/LSan report or
 #   test failure:
 #     - leaks: a handle, write buffer, request or Swift owner not released by its callback
 #       (LSan runs at exit, after every loop was shut down);

@@ -41,7 +41,36 @@ struct FrameDecoderTests {
         #expect(try decode(stream, cuts: Array(0..<stream.count)).get() == payloads, "one byte at a time")
     }
 
-    @Test("long frames, gathered on their own, come out whole and in order among short ones", arguments: UInt64(1)...4)
+    /// Feeds `stream` as a libuv reader does: each chunk (cut at `cuts`) goes into the decoder's
+    /// gathering space while it offers one, as far as it reaches, and through `append` otherwise.
+    /// Returns the frames and how many bytes went into the gathering space.
+    private func decodeReadingIntoTheGatheringSpace(_ stream: [UInt8], cuts: [Int]) throws -> (frames: [[UInt8]], direct: Int) {
+        var decoder = FrameDecoder()
+        var frames: [[UInt8]] = []
+        var start = 0
+        var direct = 0
+        for end in cuts + [stream.count] {
+            while start < end {
+                if let space = decoder.gatheringSpace() {
+                    let count = min(space.count, end - start)
+                    stream[start..<start + count].withUnsafeBytes { space.copyMemory(from: $0) }
+                    decoder.didReceive(intoGatheringSpace: count)
+                    direct += count
+                    start += count
+                } else {
+                    decoder.append(stream[start..<end])
+                    start = end
+                }
+                while let frame = try decoder.nextFrame() { frames.append(frame) }
+            }
+        }
+        #expect(decoder.gatheringSpace() == nil)
+        return (frames, direct)
+    }
+
+    @Test(
+        "long frames, gathered on their own, come out whole and in order among short ones, appended or read into the gathering space",
+        arguments: UInt64(1)...4)
     func decoder_givenFramesLongerThanTheGatherThreshold_yieldsTheSameFramesForAnySplit(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let long = FrameDecoder.gatherThreshold
@@ -49,10 +78,37 @@ struct FrameDecoderTests {
             random.bytes(index % 2 == 0 ? Int.random(in: 1...300, using: &random) : Int.random(in: long + 1...3 * long, using: &random))
         }
         let stream = payloads.flatMap { FrameEncoder.frame($0) }
+        // Reads of at most 64 KiB, as a loop's read buffer takes them, then random splits.
+        var splits = [Array(stride(from: 1 << 16, to: stream.count, by: 1 << 16))]
         for _ in 0..<6 {
-            let cuts = (0..<Int.random(in: 0...40, using: &random)).map { _ in Int.random(in: 0...stream.count, using: &random) }
-            #expect(try decode(stream, cuts: cuts.sorted()).get() == payloads)
+            splits.append((0..<Int.random(in: 0...40, using: &random)).map { _ in Int.random(in: 0...stream.count, using: &random) }.sorted())
         }
+        for (index, cuts) in splits.enumerated() {
+            #expect(try decode(stream, cuts: cuts).get() == payloads)
+            let (frames, direct) = try decodeReadingIntoTheGatheringSpace(stream, cuts: cuts)
+            #expect(frames == payloads)
+            if index == 0 { #expect(direct > 0, "no byte was received into the gathering space") }
+        }
+    }
+
+    @Test func decoder_offersAGatheringSpace_onlyForTheMissingBytesOfALongFrame() throws {
+        let payload = [UInt8](repeating: 9, count: FrameDecoder.gatherThreshold + 10)
+        var decoder = FrameDecoder()
+        #expect(decoder.gatheringSpace() == nil)
+        decoder.append(FrameEncoder.frame([1]) + FrameEncoder.frame(payload)[..<50])
+        #expect(decoder.gatheringSpace() == nil, "nothing is gathered before the long frame's header is read")
+        #expect(try decoder.nextFrame() == [1])
+        #expect(try decoder.nextFrame() == nil)
+        let offered = decoder.gatheringSpace()
+        let space = try #require(offered)
+        #expect(space.count == payload.count - 46)
+        #expect(decoder.bufferedByteCount == 50)
+        space.initializeMemory(as: UInt8.self, repeating: 9)
+        decoder.didReceive(intoGatheringSpace: space.count)
+        #expect(decoder.gatheringSpace() == nil, "a whole frame offers no space")
+        #expect(decoder.bufferedByteCount == payload.count + 4)
+        #expect(try decoder.nextFrame() == payload)
+        #expect(decoder.bufferedByteCount == 0)
     }
 
     @Test func decoder_gatheringALongFrame_countsItsHeaderAndBytesAsBuffered_andThenTheBytesAfterIt() throws {

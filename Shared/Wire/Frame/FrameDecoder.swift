@@ -7,11 +7,11 @@
 /// cannot be resynchronised, so the connection must close.
 ///
 /// A frame longer than 64 KiB that has not fully arrived is gathered in an array of
-/// its own, reserved whole when its length arrives (as tokio-util's `LengthDelimitedCodec`
-/// reserves), and handed out as that array: its bytes are copied once, from the read, where a
-/// shared buffer would copy them again as it grows and once more to cut the frame out. The
-/// limit bounds the reservation, and pages not yet written take no memory the process did not
-/// already hold.
+/// its own, allocated whole when its length arrives (as tokio-util's `LengthDelimitedCodec`
+/// reserves), and handed out as that array: where a shared buffer would copy its bytes again as
+/// it grows and once more to cut the frame out, a reader can receive them straight into it
+/// (``gatheringSpace()``), or they are copied once from the read. The limit bounds the
+/// allocation, and pages not yet written take no memory the process did not already hold.
 ///
 /// ```swift
 /// var decoder = FrameDecoder(maxFrameSize: 4 << 20)
@@ -32,11 +32,13 @@ public struct FrameDecoder: Sendable {
     private var buffer: [UInt8] = []
     private var readIndex = 0
     private var failure: FrameError?
-    /// The payload of a long frame still arriving (its header already consumed), and its length;
-    /// 0 when none is. While one is, ``buffer`` is empty: every byte received is this frame's
-    /// until it is whole.
+    /// The payload of a long frame still arriving (its header already consumed), allocated at its
+    /// whole length, and how many of its bytes have arrived; empty when none is. While one is,
+    /// ``buffer`` is empty: every byte received is this frame's until it is whole. The bytes past
+    /// `gatheredCount` are not yet written (see ``gather(length:)``) and nothing reads them: the
+    /// array is handed out only once `gatheredCount` reaches its count.
     private var gathered: [UInt8] = []
-    private var gatheredLength = 0
+    private var gatheredCount = 0
 
     /// Creates a decoder that accepts payloads of 1 to `maxFrameSize` bytes.
     public init(maxFrameSize: Int = FrameDecoder.defaultMaxFrameSize) {
@@ -46,15 +48,19 @@ public struct FrameDecoder: Sendable {
 
     /// Bytes received but not yet returned as a frame.
     public var bufferedByteCount: Int {
-        buffer.count - readIndex + (gatheredLength > 0 ? FrameEncoder.headerSize + gathered.count : 0)
+        buffer.count - readIndex + (gathered.isEmpty ? 0 : FrameEncoder.headerSize + gatheredCount)
     }
 
     /// Appends received bytes.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         var rest = bytes
-        if gatheredLength > 0 {
-            let taken = min(rest.count, gatheredLength - gathered.count)
-            gathered.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest[..<taken]))
+        if !gathered.isEmpty {
+            let taken = min(rest.count, gathered.count - gatheredCount)
+            gathered.withUnsafeMutableBytes { storage in
+                UnsafeMutableRawBufferPointer(rebasing: storage[gatheredCount...]).copyMemory(
+                    from: UnsafeRawBufferPointer(rebasing: rest[..<taken]))
+            }
+            gatheredCount += taken
             rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
             guard !rest.isEmpty else { return }
         }
@@ -62,9 +68,34 @@ public struct FrameDecoder: Sendable {
         buffer.append(contentsOf: rest)
     }
 
+    /// Where the rest of a long frame still arriving goes, for a reader that receives into it
+    /// directly and then calls ``didReceive(intoGatheringSpace:)`` with the count: this spares the
+    /// bytes a copy from a read buffer. Nil when no long frame is being gathered; then bytes come
+    /// in through `append(_:)`. The space is exactly the frame's missing bytes, so a read into it
+    /// never takes the start of the next frame.
+    ///
+    /// The pointer outlives `withUnsafeMutableBytes`, which the standard library does not promise
+    /// in general; here it holds until the decoder is next used. The array it points into is this
+    /// decoder's alone (unique, so taking the pointer copies nothing), and its storage neither
+    /// grows nor moves until the array is mutated again, which only
+    /// ``didReceive(intoGatheringSpace:)``, `append(_:)` and ``nextFrame()`` do. A libuv reader
+    /// takes the pointer in its allocation callback and writes through it in the `read` that
+    /// follows at once, before its read callback reports the count; `make test`'s memcheck runs
+    /// long frames through that path under AddressSanitizer.
+    package mutating func gatheringSpace() -> UnsafeMutableRawBufferPointer? {
+        guard !gathered.isEmpty, gatheredCount < gathered.count else { return nil }
+        return gathered.withUnsafeMutableBytes { UnsafeMutableRawBufferPointer(rebasing: $0[gatheredCount...]) }
+    }
+
+    /// Counts `count` bytes a reader received into ``gatheringSpace()``.
+    package mutating func didReceive(intoGatheringSpace count: Int) {
+        precondition(count >= 0 && count <= gathered.count - gatheredCount, "received more than the gathering space")
+        gatheredCount += count
+    }
+
     /// Appends received bytes.
     public mutating func append(_ bytes: some Sequence<UInt8>) {
-        guard gatheredLength == 0 else {
+        guard gathered.isEmpty else {
             Array(bytes).withUnsafeBytes { append($0) }
             return
         }
@@ -76,9 +107,9 @@ public struct FrameDecoder: Sendable {
     /// or throws when the stream is invalid (and on every call after that).
     public mutating func nextFrame() throws(FrameError) -> [UInt8]? {
         if let failure { throw failure }
-        if gatheredLength > 0 {
-            guard gathered.count == gatheredLength else { return nil }
-            gatheredLength = 0
+        if !gathered.isEmpty {
+            guard gatheredCount == gathered.count else { return nil }
+            gatheredCount = 0
             var payload: [UInt8] = []
             swap(&payload, &gathered)
             return payload
@@ -108,11 +139,20 @@ public struct FrameDecoder: Sendable {
         return payload
     }
 
-    /// Moves the start of a long frame, the last thing buffered, into an array reserved for all of it.
+    /// Moves the start of a long frame, the last thing buffered, into an array allocated for all of it.
+    ///
+    /// The array is made at its full count without writing its bytes (zeroing them would touch
+    /// every page of up to the frame limit before a byte arrives, and cost a pass as long as the
+    /// copy a direct read saves). `UInt8` is a trivial type, so bytes not yet written hold no
+    /// object that could be broken; they are written by the reads before anything reads them
+    /// (``gathered``), and a frame that never completes is dropped unread.
     private mutating func gather(length: Int) {
-        gathered.reserveCapacity(length)
-        gathered.append(contentsOf: buffer[(readIndex + FrameEncoder.headerSize)...])
-        gatheredLength = length
+        let start = buffer[(readIndex + FrameEncoder.headerSize)...]
+        gathered = [UInt8](unsafeUninitializedCapacity: length) { storage, count in
+            _ = storage.initialize(fromContentsOf: start)
+            count = length
+        }
+        gatheredCount = start.count
         emptyBuffer()
     }
 
