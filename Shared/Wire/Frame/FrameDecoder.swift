@@ -10,7 +10,7 @@
 /// its own, allocated whole when its length arrives (as tokio-util's `LengthDelimitedCodec`
 /// reserves), and handed out as that array: where a shared buffer would copy its bytes again as
 /// it grows and once more to cut the frame out, a reader can receive them straight into it
-/// (``gatheringSpace()``), or they are copied once from the read. The limit bounds the
+/// (`gatheringSpace()`), or they are copied once from the read. The limit bounds the
 /// allocation, and pages not yet written take no memory the process did not already hold.
 ///
 /// ```swift
