@@ -54,13 +54,10 @@ public struct FrameDecoder: Sendable {
     /// Appends received bytes.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         var rest = bytes
-        if !gathered.isEmpty {
-            let taken = min(rest.count, gathered.count - gatheredCount)
-            gathered.withUnsafeMutableBytes { storage in
-                UnsafeMutableRawBufferPointer(rebasing: storage[gatheredCount...]).copyMemory(
-                    from: UnsafeRawBufferPointer(rebasing: rest[..<taken]))
-            }
-            gatheredCount += taken
+        if let space = gatheringSpace() {
+            let taken = min(rest.count, space.count)
+            space.copyMemory(from: UnsafeRawBufferPointer(rebasing: rest[..<taken]))
+            didReceive(intoGatheringSpace: taken)
             rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
             guard !rest.isEmpty else { return }
         }
