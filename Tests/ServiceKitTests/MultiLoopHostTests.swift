@@ -5,6 +5,7 @@ import VerticalsTestSupport
 import Testing
 import VerticalsContract
 import VerticalsEventLoop
+import VerticalsObservability
 @testable import VerticalsServiceKit
 import VerticalsTesting
 import VerticalsWire
@@ -212,6 +213,23 @@ struct MultiLoopHostTests {
         // The metrics request itself, summed over both loops' connections.
         #expect(lines.contains("verticals_requests_in_flight 1.0"))
         #expect(lines.contains("verticals_connections_accepted_total 4"))
+        await served.close()
+    }
+
+    @Test func traces_ofEveryLoop_areRecordedInTheLoopsOwnLane_andReadTogether() async throws {
+        let served = try await Served(loops: 2) { $0.tracing = TraceSampling(ratio: 0) }
+        for _ in 0..<4 {
+            let client = served.client()
+            for _ in 0..<5 { _ = try await client.call(Self.echo.echo, .init(text: "t")) }
+        }
+        let traces = try #require(served.host.traces)
+        // Two connections on each loop, five calls each: each loop's ten spans in its own lane.
+        let lanes = traces.ring.lanes.map { $0.records(ownService: "echo").filter { $0.name == "echo.echo" }.count }
+        #expect(lanes == [10, 10], "\(lanes)")
+        let all = traces.ring.all().filter { $0.name == "echo.echo" }
+        #expect(all.count == 20)
+        let ends = all.map { $0.startNanoseconds + $0.durationNanoseconds }
+        #expect(ends == ends.sorted())
         await served.close()
     }
 

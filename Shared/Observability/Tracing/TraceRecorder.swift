@@ -7,7 +7,9 @@ import VerticalsWire
 /// Where a daemon's finished spans go: its ring (every server span, sampled or not) and, for
 /// the spans kept in full (sampled, or a failed request's), its exporter if one is set.
 ///
-/// One per host; the spans of a request reach the recorder of the host that served it.
+/// One per host; the spans of a request reach the recorder of the host that served it. A host on
+/// several event loops records through one lane per loop (`lanes`), so that a request
+/// writes nothing another loop writes.
 public final class TraceRecorder: Sendable {
     /// The vertical whose spans these are (OpenTelemetry `service.name`).
     public let service: String
@@ -15,33 +17,38 @@ public final class TraceRecorder: Sendable {
     public let sampling: TraceSampling
     /// The recent spans, for `daemon.traces`.
     public let ring: SpanRing
-    private let exporters: Mutex<[any SpanExporting]>
-    /// ``sampling``'s threshold, worked out once (``TraceSampling/threshold``): a new trace is
-    /// sampled when its id's low half is below it, or when every trace is.
-    private let sampleBelow: UInt64
-    private let samplesAll: Bool
-    /// The counter new traces' ids are drawn from (``TraceIDs/root(draw:)``), seeded at random.
-    private let idCounter = Atomic<UInt64>(UInt64.random(in: 1...UInt64.max))
+    private let exporters: SpanExporters
+    /// One per lane of ``ring``.
+    private let lanes: [TraceLane]
 
-    /// A recorder for `service`'s spans, sampling as `sampling` says.
-    public init(service: String, sampling: TraceSampling, ringCapacity: Int = 1024) {
+    /// A recorder for `service`'s spans, sampling as `sampling` says, keeping the last
+    /// `ringCapacity` in its ring: for a host on one event loop.
+    public convenience init(service: String, sampling: TraceSampling, ringCapacity: Int = 1024) {
+        self.init(service: service, sampling: sampling, ringCapacity: ringCapacity, lanes: 1)
+    }
+
+    /// A recorder for `service`'s spans, sampling as `sampling` says, keeping the last
+    /// `ringCapacity` in its ring, split into `lanes` lanes: one per event loop that serves
+    /// requests (`VERTICALS_LOOPS`).
+    public init(service: String, sampling: TraceSampling, ringCapacity: Int = 1024, lanes: Int) {
         self.service = service
         self.sampling = sampling
-        self.sampleBelow = sampling.threshold ?? .max
-        self.samplesAll = sampling.threshold == nil
-        self.ring = SpanRing(capacity: ringCapacity, service: service)
-        self.exporters = Mutex([])
+        let ring = SpanRing(capacity: ringCapacity, service: service, lanes: lanes)
+        let exporters = SpanExporters()
+        self.ring = ring
+        self.exporters = exporters
+        self.lanes = ring.lanes.map { TraceLane(ring: $0, service: service, sampling: sampling, exporters: exporters) }
     }
 
     /// Sends every span kept in full from now on to `exporter` too.
     public func add(exporter: any SpanExporting) {
-        exporters.withLock { $0.append(exporter) }
+        exporters.add(exporter)
     }
 
     /// What the exporters that count (an OTLP exporter) queued, sent and dropped, summed; nil:
     /// none is set.
     public var exportStatistics: SpanExportStatistics? {
-        let counts = exporters.withLock { $0 }.compactMap(\.exportStatistics)
+        let counts = exporters.all.compactMap(\.exportStatistics)
         guard !counts.isEmpty else { return nil }
         var sum = SpanExportStatistics(queued: 0, exported: 0, dropped: 0)
         for statistics in counts {
@@ -56,19 +63,19 @@ public final class TraceRecorder: Sendable {
     public func record(_ record: SpanRecord) {
         ring.append(record)
         guard record.identity.sampled || record.code != nil else { return }
-        for exporter in exporters.withLock({ $0 }) { exporter.export(record) }
+        for exporter in exporters.all { exporter.export(record) }
     }
 
-    /// Keeps the summary of an unsampled server span (a ``SpanRecord`` with no attributes): in the
-    /// ring, and exported when it failed.
+    /// The lane of event loop `index` (counted from 0, the loop that accepts).
+    package func lane(_ index: Int) -> TraceLane {
+        lanes[index % lanes.count]
+    }
+
+    /// Keeps the summary of an unsampled server span, as the first lane's `recordSummary`.
     package func recordSummary(
         _ identity: TraceIdentity, name: String, started: MonotonicInstant, ended: MonotonicInstant, code: ErrorCode?
     ) {
-        let start = epochNanoseconds(started)
-        let end = epochNanoseconds(ended)
-        record(
-            identity, name: name, kind: .server, startNanoseconds: start,
-            durationNanoseconds: end > start ? end - start : 0, code: code, details: nil)
+        lanes[0].recordSummary(identity, name: name, started: started, ended: ended, code: code)
     }
 
     /// Keeps a finished span given by its fields, as ``record(_:)`` does: written into the ring
@@ -81,13 +88,9 @@ public final class TraceRecorder: Sendable {
         ring.append(
             identity, name: name, kind: kind, service: nil, startNanoseconds: startNanoseconds,
             durationNanoseconds: durationNanoseconds, code: code, details: details)
-        guard identity.sampled || code != nil else { return }
-        let exporters = exporters.withLock { $0 }
-        guard !exporters.isEmpty else { return }
-        let record = SpanRecord(
-            identity: identity, name: name, kind: kind, service: service, startNanoseconds: startNanoseconds,
+        exporters.export(
+            identity, name: name, kind: kind, service: service, startNanoseconds: startNanoseconds,
             durationNanoseconds: durationNanoseconds, code: code, details: details)
-        for exporter in exporters { exporter.export(record) }
     }
 
     /// `instant` as nanoseconds since the Unix epoch (``SpanClock``), with the offset read once
@@ -97,17 +100,99 @@ public final class TraceRecorder: Sendable {
     }
     @usableFromInline let clockOffset = SpanClock.offset
 
+    /// The identity of a server span, as the first lane's `serverIdentity(traceparent:)`.
+    package func serverIdentity(traceparent: String?) -> TraceIdentity {
+        lanes[0].serverIdentity(traceparent: traceparent)
+    }
+}
+
+/// One event loop's way into its host's ``TraceRecorder``: that loop's lane of the ring, and its
+/// own counter for new ids. Everything a request writes for its span is the lane's alone, so
+/// two loops serving requests side by side never take the same lock, update the same atomic or
+/// write the same cache line for them: on two loops, a shared lock and counter had each request
+/// wait for cache lines the other loop's core held. A kept span's exporters are shared.
+package final class TraceLane: Sendable {
+    private let ring: SpanRing.Lane
+    private let exporters: SpanExporters
+    private let service: String
+    /// The sampling threshold, worked out once (``TraceSampling/threshold``): a new trace is
+    /// sampled when its id's low half is below it, or when every trace is.
+    private let sampleBelow: UInt64
+    private let samplesAll: Bool
+    private let clockOffset = SpanClock.offset
+    /// The counter this lane's new ids are drawn from (``TraceIDs``), seeded at random.
+    private let idCounter = Atomic<UInt64>(UInt64.random(in: 1...UInt64.max))
+    /// Keeps the next lane's counter off this one's cache line, whichever of the two the
+    /// allocator placed first.
+    private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+    init(ring: SpanRing.Lane, service: String, sampling: TraceSampling, exporters: SpanExporters) {
+        self.ring = ring
+        self.service = service
+        self.exporters = exporters
+        self.sampleBelow = sampling.threshold ?? .max
+        self.samplesAll = sampling.threshold == nil
+    }
+
     /// The identity of a server span for a request that brought `traceparent`: its child, or the
     /// root of a new trace sampled at this daemon's ratio when it brought none (or a broken one).
     package func serverIdentity(traceparent: String?) -> TraceIdentity {
+        let draw = idCounter.wrappingAdd(TraceIDs.gamma, ordering: .relaxed).newValue
         if let traceparent, let parent = TraceIdentity.parse(traceparent: traceparent) {
             return TraceIdentity(
-                traceHigh: parent.traceHigh, traceLow: parent.traceLow, spanID: TraceIDs.next(),
+                traceHigh: parent.traceHigh, traceLow: parent.traceLow, spanID: TraceIDs.id(draw: draw),
                 parentSpanID: parent.parent, sampled: parent.sampled)
         }
-        let root = TraceIDs.root(draw: idCounter.wrappingAdd(TraceIDs.gamma, ordering: .relaxed).newValue)
+        let root = TraceIDs.root(draw: draw)
         return TraceIdentity(
             traceHigh: root.high, traceLow: root.low, spanID: root.span, sampled: samplesAll || root.low < sampleBelow)
+    }
+
+    /// Keeps the summary of an unsampled server span (a ``SpanRecord`` with no attributes): in
+    /// this lane of the ring, and exported when it failed.
+    package func recordSummary(
+        _ identity: TraceIdentity, name: String, started: MonotonicInstant, ended: MonotonicInstant, code: ErrorCode?
+    ) {
+        let start = epochNanoseconds(started)
+        let end = epochNanoseconds(ended)
+        let duration = end > start ? end - start : 0
+        ring.append(
+            identity, name: name, kind: .server, service: nil, startNanoseconds: start, durationNanoseconds: duration,
+            code: code, details: nil)
+        exporters.export(
+            identity, name: name, kind: .server, service: service, startNanoseconds: start,
+            durationNanoseconds: duration, code: code, details: nil)
+    }
+
+    /// `instant` as nanoseconds since the Unix epoch (``SpanClock``).
+    package func epochNanoseconds(_ instant: MonotonicInstant) -> UInt64 {
+        UInt64(max(0, instant.nanoseconds &+ clockOffset))
+    }
+}
+
+/// A recorder's exporters, shared by its lanes: read only for a span kept in full.
+final class SpanExporters: Sendable {
+    private let exporters = Mutex<[any SpanExporting]>([])
+
+    func add(_ exporter: any SpanExporting) {
+        exporters.withLock { $0.append(exporter) }
+    }
+
+    var all: [any SpanExporting] { exporters.withLock { $0 } }
+
+    /// Sends the span given by its fields to every exporter when it is kept in full (sampled, or
+    /// failed): the record is made only then.
+    func export(
+        _ identity: TraceIdentity, name: String, kind: SpanKind, service: String, startNanoseconds: UInt64,
+        durationNanoseconds: UInt64, code: ErrorCode?, details: SpanDetails?
+    ) {
+        guard identity.sampled || code != nil else { return }
+        let exporters = all
+        guard !exporters.isEmpty else { return }
+        let record = SpanRecord(
+            identity: identity, name: name, kind: kind, service: service, startNanoseconds: startNanoseconds,
+            durationNanoseconds: durationNanoseconds, code: code, details: details)
+        for exporter in exporters { exporter.export(record) }
     }
 }
 

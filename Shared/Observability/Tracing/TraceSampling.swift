@@ -64,6 +64,11 @@ enum TraceIDs {
         return (low, high, span == 0 ? 1 : span)
     }
 
+    /// A span's id from `draw`, a fresh value of a counter stepped by ``gamma``, as ``next()`` makes one.
+    static func id(draw: UInt64) -> UInt64 {
+        mix(draw)
+    }
+
     /// SplitMix64's finaliser of `seed`, never 0.
     private static func mix(_ seed: UInt64) -> UInt64 {
         var z = seed

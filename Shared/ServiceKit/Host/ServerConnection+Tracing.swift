@@ -25,12 +25,12 @@ extension ServerConnection {
         _ context: RequestContext, started: MonotonicInstant, ended: MonotonicInstant, _ failure: ErrorCode?,
         responseBytes: Int?
     ) {
-        guard let traces, let trace = context.trace else { return }
+        guard let traceLane, let trace = context.trace else { return }
         if let span = context.span {
             span.endRPC(failure, responseBytes: responseBytes)
-            span.end(atNanoseconds: traces.epochNanoseconds(ended))
+            span.end(atNanoseconds: traceLane.epochNanoseconds(ended))
         } else {
-            traces.recordSummary(trace, name: context.operation, started: started, ended: ended, code: failure)
+            traceLane.recordSummary(trace, name: context.operation, started: started, ended: ended, code: failure)
         }
         if RuntimeLogLevel.allowsDebug { logServed(context, trace, ended - started, failure) }
     }
@@ -40,9 +40,9 @@ extension ServerConnection {
     /// the exporter as any failed request's span. (A request left unread while the host drains
     /// is no refusal: the next process serves it, and its span.)
     func recordRefusal(_ envelope: Envelope, _ code: ErrorCode, receivedAt: MonotonicInstant) {
-        guard let traces else { return }
-        let trace = traces.serverIdentity(traceparent: envelope.traceparent)
-        traces.recordSummary(trace, name: envelope.operation, started: receivedAt, ended: .now, code: code)
+        guard let traceLane else { return }
+        let trace = traceLane.serverIdentity(traceparent: envelope.traceparent)
+        traceLane.recordSummary(trace, name: envelope.operation, started: receivedAt, ended: .now, code: code)
     }
 
     /// The one `debug` line of a request served: operation, code, duration, trace and span ids.

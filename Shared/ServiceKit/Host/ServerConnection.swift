@@ -72,6 +72,8 @@ final class ServerConnection: @unchecked Sendable {
     private let idleExit: IdleExit?
     /// Where server spans go; nil when the host traces nothing (`VERTICALS_TRACING=off`).
     let traces: TraceRecorder?
+    /// This loop's lane of ``traces``: the request path records there (ids, summaries).
+    let traceLane: TraceLane?
     /// Serving, draining with the host, or closing after its last frame (``close(correlationID:_:)``:
     /// that error is the last frame sent, so answers of requests still running are dropped,
     /// PROTOCOL.md § 4). Read per request, so kept here rather than asked of `host`.
@@ -106,6 +108,7 @@ final class ServerConnection: @unchecked Sendable {
         self.sweepRest = host.sweepRest
         self.idleExit = host.idleExit
         self.traces = host.traces
+        self.traceLane = host.traceLane
         self.timers = host.timers
         self.loop = host.loop
         self.maxInFlight = host.configuration.maxInFlightPerConnection
@@ -271,13 +274,15 @@ final class ServerConnection: @unchecked Sendable {
         let now = received
         let deadline = Deadline(wireMicroseconds: envelope.deadlineMicroseconds, receivedAt: now)
         let context: RequestContext
-        if let traces {
-            let trace = traces.serverIdentity(traceparent: envelope.traceparent)
+        if let traceLane {
+            let trace = traceLane.serverIdentity(traceparent: envelope.traceparent)
+            var span: VerticalsSpan? = nil
+            if trace.sampled, let traces { span = serverSpan(trace, message, traces, now) }
             context = RequestContext(
                 operation: envelope.operation, correlationID: id, deadline: deadline,
                 traceparent: envelope.traceparent, peer: connection.peerCredentials, caller: caller,
                 callerIsOperator: grant.isOperator, logger: logger, events: self,
-                trace: trace, span: trace.sampled ? serverSpan(trace, message, traces, now) : nil)
+                trace: trace, span: span)
         } else {
             context = RequestContext(
                 operation: envelope.operation, correlationID: id, deadline: deadline,
@@ -287,7 +292,7 @@ final class ServerConnection: @unchecked Sendable {
         serials &+= 1
         var entry = InFlight(
             task: nil, serial: serials, deadline: deadline?.instant, started: now, counts: counts, isStream: operation.isStream,
-            audited: operation.audited, traced: traces == nil ? nil : context)
+            audited: operation.audited, traced: traceLane == nil ? nil : context)
         if let idleExit, operation.keepsDaemonUp {
             entry.keepsUp = true
             idleExit.began()

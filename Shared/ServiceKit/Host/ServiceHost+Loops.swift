@@ -31,7 +31,7 @@ extension ServiceHost {
                 logger[metadataKey: "loop"] = "\(index)"
                 made.append(ServiceHost(
                     configuration: configuration, router: router, metrics: metrics, traces: traces, loop: loop,
-                    logger: logger, primary: self, census: census))
+                    logger: logger, primary: self, census: census, lane: index))
             }
         } catch {
             for shard in made { shard.loop.shutdown() }

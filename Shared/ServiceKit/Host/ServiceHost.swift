@@ -43,6 +43,8 @@ public final class ServiceHost: @unchecked Sendable {
     let counts: LoopCounts
     /// Where the host's spans go and its ring of recent spans (nil: `VERTICALS_TRACING=off`).
     public let traces: TraceRecorder?
+    /// This loop's lane of ``traces``, where its requests' spans are recorded.
+    let traceLane: TraceLane?
     let timers: TimerQueue
     let notifier: Notifier
     /// What every loop's host shares: the connections open on all of them.
@@ -88,13 +90,14 @@ public final class ServiceHost: @unchecked Sendable {
         var router = router
         let metrics = HostMetrics()
         let traces = configuration.tracing.enabled
-            ? configuration.traceRecorder ?? TraceRecorder(service: configuration.name, sampling: configuration.tracing)
+            ? configuration.traceRecorder
+                ?? TraceRecorder(service: configuration.name, sampling: configuration.tracing, lanes: configuration.loops)
             : nil
         let loops = HostLoops()
         Builtins.install(into: &router, configuration: configuration, metrics: metrics, traces: traces, loops: loops)
         self.init(
             configuration: configuration, router: router, metrics: metrics, traces: traces, loop: loop,
-            logger: logger ?? Logger(label: configuration.name), primary: nil, census: HostCensus())
+            logger: logger ?? Logger(label: configuration.name), primary: nil, census: HostCensus(), lane: 0)
         self.loops = loops
         // Unowned: the metrics live no longer than their host (summed over its loops, see +Loops).
         metrics.countLoad { [unowned self] in await self.sampleLoad() }
@@ -102,15 +105,16 @@ public final class ServiceHost: @unchecked Sendable {
     }
 
     /// A host on `loop` serving `router` (built-ins installed) with shared `metrics`, `traces`
-    /// and `census`: the accepting host (`primary` nil) or a shard of it.
+    /// and `census`: the accepting host (`primary` nil, loop 0) or a shard of it (loop `lane`).
     init(
         configuration: HostConfiguration, router: Router, metrics: HostMetrics, traces: TraceRecorder?,
-        loop: EventLoop, logger: Logger, primary: ServiceHost?, census: HostCensus
+        loop: EventLoop, logger: Logger, primary: ServiceHost?, census: HostCensus, lane: Int
     ) {
         self.configuration = configuration
         self.router = router
         self.metrics = metrics
         self.traces = traces
+        self.traceLane = traces?.lane(lane)
         let counts = LoopCounts(operationNames: router.routes.keys)
         self.counts = counts
         self.served = ServedOperation.table(router, counts: counts, access: configuration.access)

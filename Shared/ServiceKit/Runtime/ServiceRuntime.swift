@@ -53,7 +53,7 @@ public final class ServiceRuntime: Sendable {
         loop = try EventLoop(name: name)
         var configuration = HostConfiguration.from(environment: environment, name: name, pid: getpid())
         if configuration.tracing.enabled {
-            let recorder = TraceRecorder(service: name, sampling: configuration.tracing)
+            let recorder = TraceRecorder(service: name, sampling: configuration.tracing, lanes: configuration.loops)
             configuration.traceRecorder = recorder
             try recorder.addExporter(environment: environment)
             TracingBootstrap.bootstrap(recorder: recorder)
