@@ -62,20 +62,12 @@ public final class TraceRecorder: Sendable {
     /// Keeps a finished span: in the ring always; exported when sampled or failed.
     public func record(_ record: SpanRecord) {
         ring.append(record)
-        guard record.identity.sampled || record.code != nil else { return }
-        for exporter in exporters.all { exporter.export(record) }
+        exporters.export(record)
     }
 
     /// The lane of event loop `index` (counted from 0, the loop that accepts).
     package func lane(_ index: Int) -> TraceLane {
         lanes[index % lanes.count]
-    }
-
-    /// Keeps the summary of an unsampled server span, as the first lane's `recordSummary`.
-    package func recordSummary(
-        _ identity: TraceIdentity, name: String, started: MonotonicInstant, ended: MonotonicInstant, code: ErrorCode?
-    ) {
-        lanes[0].recordSummary(identity, name: name, started: started, ended: ended, code: code)
     }
 
     /// Keeps a finished span given by its fields, as ``record(_:)`` does: written into the ring
@@ -92,13 +84,6 @@ public final class TraceRecorder: Sendable {
             identity, name: name, kind: kind, service: service, startNanoseconds: startNanoseconds,
             durationNanoseconds: durationNanoseconds, code: code, details: details)
     }
-
-    /// `instant` as nanoseconds since the Unix epoch (``SpanClock``), with the offset read once
-    /// into this object rather than through a lazy global's `swift_once` per call.
-    @inlinable package func epochNanoseconds(_ instant: MonotonicInstant) -> UInt64 {
-        UInt64(max(0, instant.nanoseconds &+ clockOffset))
-    }
-    @usableFromInline let clockOffset = SpanClock.offset
 
     /// The identity of a server span, as the first lane's `serverIdentity(traceparent:)`.
     package func serverIdentity(traceparent: String?) -> TraceIdentity {
@@ -119,6 +104,8 @@ package final class TraceLane: Sendable {
     /// sampled when its id's low half is below it, or when every trace is.
     private let sampleBelow: UInt64
     private let samplesAll: Bool
+    /// ``SpanClock/offset``, read once into the lane rather than through a lazy global's
+    /// `swift_once` per request.
     private let clockOffset = SpanClock.offset
     /// The counter this lane's new ids are drawn from (``TraceIDs``), seeded at random.
     private let idCounter = Atomic<UInt64>(UInt64.random(in: 1...UInt64.max))
@@ -166,7 +153,7 @@ package final class TraceLane: Sendable {
 
     /// `instant` as nanoseconds since the Unix epoch (``SpanClock``).
     package func epochNanoseconds(_ instant: MonotonicInstant) -> UInt64 {
-        UInt64(max(0, instant.nanoseconds &+ clockOffset))
+        SpanClock.epochNanoseconds(instant, offset: clockOffset)
     }
 }
 
@@ -180,19 +167,31 @@ final class SpanExporters: Sendable {
 
     var all: [any SpanExporting] { exporters.withLock { $0 } }
 
-    /// Sends the span given by its fields to every exporter when it is kept in full (sampled, or
-    /// failed): the record is made only then.
+    /// Sends `record` to every exporter when it is kept in full.
+    func export(_ record: SpanRecord) {
+        guard Self.keptInFull(record.identity, record.code) else { return }
+        for exporter in all { exporter.export(record) }
+    }
+
+    /// Sends the span given by its fields to every exporter when it is kept in full: the record
+    /// is made only then.
     func export(
         _ identity: TraceIdentity, name: String, kind: SpanKind, service: String, startNanoseconds: UInt64,
         durationNanoseconds: UInt64, code: ErrorCode?, details: SpanDetails?
     ) {
-        guard identity.sampled || code != nil else { return }
+        guard Self.keptInFull(identity, code) else { return }
         let exporters = all
         guard !exporters.isEmpty else { return }
         let record = SpanRecord(
             identity: identity, name: name, kind: kind, service: service, startNanoseconds: startNanoseconds,
             durationNanoseconds: durationNanoseconds, code: code, details: details)
         for exporter in exporters { exporter.export(record) }
+    }
+
+    /// Whether a span is exported: when sampled, or when its request failed (a failed request's
+    /// local span is always kept).
+    private static func keptInFull(_ identity: TraceIdentity, _ code: ErrorCode?) -> Bool {
+        identity.sampled || code != nil
     }
 }
 
@@ -239,6 +238,11 @@ package enum SpanClock {
 
     /// `instant` as nanoseconds since the Unix epoch.
     package static func epochNanoseconds(_ instant: MonotonicInstant) -> UInt64 {
+        epochNanoseconds(instant, offset: offset)
+    }
+
+    /// `instant` as nanoseconds since the Unix epoch, given ``offset`` read earlier.
+    static func epochNanoseconds(_ instant: MonotonicInstant, offset: Int64) -> UInt64 {
         UInt64(max(0, instant.nanoseconds &+ offset))
     }
 }

@@ -8,11 +8,13 @@ extension ServerConnection {
     /// The server span of a sampled request, with the RPC attributes known when it starts
     /// (OpenTelemetry RPC semantic conventions: `rpc.system`, `rpc.service`, `rpc.method`; the
     /// Unix peer's pid and uid, or the TCP transport; the request's size in bytes).
-    func serverSpan(_ trace: TraceIdentity, _ message: Message, _ traces: TraceRecorder, _ now: MonotonicInstant) -> VerticalsSpan {
+    func serverSpan(
+        _ trace: TraceIdentity, _ message: Message, _ traces: TraceRecorder, _ lane: TraceLane, _ now: MonotonicInstant
+    ) -> VerticalsSpan {
         let peer = connection.peerCredentials
         return VerticalsSpan(
             name: message.envelope.operation, identity: trace, kind: .server, recorder: traces,
-            startNanoseconds: traces.epochNanoseconds(now),
+            startNanoseconds: lane.epochNanoseconds(now),
             rpc: RPCFields(
                 operation: message.envelope.operation, transport: peer == nil ? "tcp" : "unix", peer: peer,
                 requestBytes: message.payload.count))

@@ -277,7 +277,7 @@ final class ServerConnection: @unchecked Sendable {
         if let traceLane {
             let trace = traceLane.serverIdentity(traceparent: envelope.traceparent)
             var span: VerticalsSpan? = nil
-            if trace.sampled, let traces { span = serverSpan(trace, message, traces, now) }
+            if trace.sampled, let traces { span = serverSpan(trace, message, traces, traceLane, now) }
             context = RequestContext(
                 operation: envelope.operation, correlationID: id, deadline: deadline,
                 traceparent: envelope.traceparent, peer: connection.peerCredentials, caller: caller,
