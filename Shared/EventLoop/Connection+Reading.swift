@@ -67,6 +67,8 @@ extension Connection {
         if count > 0, connection.tls != nil {
             connection.receiveTLS(UnsafeRawBufferPointer(start: buffer!.pointee.base, count: count))
         } else if count > 0, UnsafeMutableRawPointer(buffer!.pointee.base) != connection.loop.readBuffer {
+            // Part of a long frame: noted here, on its reads, rather than on every frame.
+            connection.loop.movedLongFrame()
             connection.decoder.didReceive(intoGatheringSpace: count)
             connection.deliverFrames()
         } else if count > 0 {

@@ -59,6 +59,7 @@ extension Connection {
             return
         }
         flushTLSOutput()
+        if decoder.isGathering { loop.movedLongFrame() }
         if !wasEstablished, tls.isEstablished { secured() }
         guard machine.isConnected else { return }
         if !open {

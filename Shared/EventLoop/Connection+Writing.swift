@@ -1,4 +1,5 @@
 import CLibUV
+import VerticalsWire
 
 /// One queued write: the bytes the kernel did not take at once, and its `uv_write_t`. Retained
 /// into the request's `data` until the write callback.
@@ -58,12 +59,14 @@ extension Connection {
         }
         if corked.isEmpty && machine.pendingWrites > 0 {
             // libuv's queue is not empty: it keeps the order, and the kernel is not taking more now.
+            if bytes.count >= Connection.corkLimit { notingLongFrame(bytes) }
             send(bytes, completion: completion)
             return
         }
         if bytes.count >= Connection.corkLimit, machine.isConnected {
             // A frame this long fills a write on its own: sent after what this turn corked,
             // from its own bytes rather than copied into the cork.
+            notingLongFrame(bytes)
             flushCorked()
             send(bytes, completion: completion)
             return
@@ -77,6 +80,13 @@ extension Connection {
             isFlushScheduled = true
             loop.flushAtEndOfTurn(self)
         }
+    }
+
+    /// Tells the loop when `bytes`, a frame too long for the cork, is a long frame (see
+    /// `EventLoop+MemoryRelease.swift`). Out of line, so the short frames' path stays as it was.
+    @inline(never)
+    private func notingLongFrame(_ bytes: [UInt8]) {
+        if bytes.count > FrameEncoder.headerSize + FrameDecoder.gatherThreshold { loop.movedLongFrame() }
     }
 
     /// The end-of-turn flush that ``write(_:completion:)`` scheduled.

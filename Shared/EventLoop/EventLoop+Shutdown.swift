@@ -23,6 +23,7 @@ extension EventLoop {
                 run(work)
             }
         } while closeOwnedHandles() > 0
+        memoryRelease = nil  // closed above; it holds the loop, which would otherwise never go
 
         closeInternalHandles()
         uv_run(loop, UV_RUN_DEFAULT)

@@ -66,6 +66,12 @@ public final class EventLoop: @unchecked Sendable {
     var readBufferCapacity = 0
     /// Loop-confined: reaps the children started with `vt_spawn`, from the first one on.
     var childReaper: ChildReaper?
+    /// Loop-confined: hands free memory back after a burst of long frames, from the first long
+    /// frame on (see `EventLoop+MemoryRelease.swift`); whether another came since it was armed;
+    /// and how many times it handed memory back.
+    var memoryRelease: LoopTimer?
+    var longFrameSinceArmed = false
+    package var memoryReleaseCount = 0
 
     private static let sigpipeIgnored: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 

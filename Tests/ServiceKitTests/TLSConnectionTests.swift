@@ -109,6 +109,52 @@ struct TLSConnectionTests {
         #expect(seen.errors.withLock { $0 }.isEmpty)
     }
 
+    /// A long frame read over TLS (decrypted into the decoder, not read into its own array) has
+    /// the server's loop hand back what it frees once long frames stop, as on a plain stream. The
+    /// server answers with the length alone, so only its read is long, and the client is on a
+    /// loop of its own.
+    @Test func longFrameReadOverTLS_armsTheServerLoopsMemoryRelease() async throws {
+        defer { loop.shutdown() }
+        let clientLoop = try EventLoop(name: "tls-client")
+        defer { clientLoop.shutdown() }
+        let serverContext = try TLSContext(files: Self.files(try ca.issue("echo")), role: .server)
+        let listener = try await loop.submit { [loop] in
+            let listener = try StreamListener.bind(endpoint: .tcp(host: "127.0.0.1", port: 0), on: loop)
+            listener.useTLS(serverContext, handshakeTimeout: .seconds(10))
+            listener.start { connection in
+                connection.onFrame = { [unowned connection] payload in
+                    connection.write(FrameEncoder.frame(Array("\(payload.count)".utf8)))
+                }
+                connection.startReading()
+            }
+            return Bound(value: listener)
+        }
+        let endpoint = try await loop.submit { listener.value.localEndpoint! }
+        let clientContext = try TLSContext(files: Self.files(try ca.issue("orders")), role: .client)
+        let long = [UInt8](repeating: 9, count: 1 << 20)
+        let answer: String = await withCheckedContinuation { continuation in
+            clientLoop.execute { [clientLoop] in
+                Connection.connect(to: endpoint, on: clientLoop, tls: clientContext, peerName: "echo") { result in
+                    guard case .success(let connection) = result else {
+                        continuation.resume(returning: "no connection: \(result)")
+                        return
+                    }
+                    connection.onFrame = { [unowned connection] payload in
+                        continuation.resume(returning: String(decoding: payload, as: UTF8.self))
+                        connection.onFrame = nil
+                        connection.close()
+                    }
+                    connection.startReading()
+                    connection.write(FrameEncoder.frame(long))
+                }
+            }
+        }
+        #expect(answer == "\(long.count)")
+        let released = try await loop.submit { [loop] in loop.isMemoryReleaseArmed || loop.memoryReleaseCount > 0 }
+        #expect(released, "a long frame read over TLS left no release armed")
+        try await loop.submit { listener.value.close() }
+    }
+
     @Test func serverNamingAnotherVertical_isRefusedByTheClient() async throws {
         defer { loop.shutdown() }
         let seen = Seen()

@@ -99,6 +99,14 @@ int vt_forbid_tracing(void);
  * what it points to): > 0 when it has one beyond its mode bits, else -1 with errno (ENODATA: none). */
 long vt_access_acl_size(const char *path);
 
+/* glibc's malloc policy for a process that moves long frames (memory.c). vt_memory_keep_freed:
+ * blocks below 32 MiB come from the heaps and up to 32 MiB free at a heap's top stays there, unless
+ * GLIBC_TUNABLES sets a glibc.malloc. tunable (then it does nothing and returns 0); 1 when it set
+ * them. vt_memory_release: hands back to the kernel the free memory of every heap, the free top
+ * of the calling thread's heap included. */
+int vt_memory_keep_freed(void);
+void vt_memory_release(void);
+
 #ifdef __cplusplus
 }
 #endif

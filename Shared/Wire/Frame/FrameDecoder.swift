@@ -51,6 +51,9 @@ public struct FrameDecoder: Sendable {
         buffer.count - readIndex + (gathered.isEmpty ? 0 : FrameEncoder.headerSize + gatheredCount)
     }
 
+    /// Whether a long frame is being gathered (see ``gatheringSpace()``).
+    package var isGathering: Bool { !gathered.isEmpty }
+
     /// Appends received bytes.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         var rest = bytes
