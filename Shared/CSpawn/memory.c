@@ -3,6 +3,7 @@
  * once they stop. The event loop calls these (EventLoop+MemoryRelease.swift says when and why).
  */
 #include <malloc.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "CSpawn.h"
@@ -19,6 +20,9 @@
 #define VT_RELEASE_BLOCK (VT_MMAP_THRESHOLD - (1 << 20))
 
 static int vt_keeping;
+/* One release at a time: a loop's release must not raise the threshold while another loop's
+ * block is being freed at glibc's own. */
+static pthread_mutex_t vt_release_lock = PTHREAD_MUTEX_INITIALIZER;
 
 int vt_memory_keep_freed(void) {
     const char *tunables = getenv("GLIBC_TUNABLES");
@@ -36,12 +40,15 @@ void vt_memory_release(void) {
      * threshold. So, with the threshold back at glibc's own for a moment, a block larger than any
      * free one (taken from the top, its pages untouched) is freed back into it, and the top is
      * trimmed. `volatile` keeps the compiler from removing the pair. */
-    if (__atomic_load_n(&vt_keeping, __ATOMIC_RELAXED)) {
+    pthread_mutex_lock(&vt_release_lock);
+    int keeping = __atomic_load_n(&vt_keeping, __ATOMIC_RELAXED);
+    if (keeping) {
         mallopt(M_TRIM_THRESHOLD, VT_GLIBC_TRIM_THRESHOLD);
         void *volatile block = malloc(VT_RELEASE_BLOCK);
         free(block);
     }
     malloc_trim(0);
-    if (__atomic_load_n(&vt_keeping, __ATOMIC_RELAXED))
+    if (keeping)
         mallopt(M_TRIM_THRESHOLD, VT_TRIM_THRESHOLD);
+    pthread_mutex_unlock(&vt_release_lock);
 }
