@@ -13,15 +13,15 @@ import CSpawn
 /// The first long frame a process reads or writes therefore has glibc keep what it frees: blocks
 /// below 32 MiB come from its heaps (`M_MMAP_THRESHOLD`, the most glibc's own adjustment ever
 /// reaches), and up to 32 MiB free at a heap's top stays there (`M_TRIM_THRESHOLD`: eight frames
-/// at the default limit, four requests and four answers). What is
-/// kept is handed back once the traffic stops: a loop that moved a long frame hands back the
-/// free memory of every heap (`vt_memory_release`: `malloc_trim`, and its own heap's free top,
-/// which `malloc_trim` leaves) after ``memoryReleaseDelay`` with no further long frame, then not
-/// again until the next one. That also returns free pages in the middle of a heap, which glibc's
-/// own trimming never does. An idle daemon so holds no more than it did, wakes once after a burst
-/// of long frames, and never while it is idle; a process that moves only short frames keeps
-/// glibc's defaults. A `GLIBC_TUNABLES` that sets any `glibc.malloc.` tunable is the operator's
-/// policy and is left alone (the release after a burst still runs).
+/// at the default limit, four requests and four answers). What is kept is handed back once the
+/// traffic stops: a loop that moved a long frame hands back the free memory of every heap
+/// (`vt_memory_release`: `malloc_trim`, and its own heap's free top, which `malloc_trim` leaves)
+/// after ``memoryReleaseDelay`` with no further long frame, then not again until the next one.
+/// That also returns free pages in the middle of a heap, which glibc's own trimming never does.
+/// An idle daemon so holds no more than it did, wakes once after a burst of long frames, and
+/// never while it is idle; a process that moves only short frames keeps glibc's defaults. A
+/// `GLIBC_TUNABLES` that sets any `glibc.malloc.` tunable is the operator's policy and is left
+/// alone (the release after a burst still runs).
 extension EventLoop {
     /// How long after its last long frame a loop hands its free memory back.
     package static let memoryReleaseDelay: Duration = .seconds(2)
