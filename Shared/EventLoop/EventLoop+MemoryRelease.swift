@@ -46,23 +46,24 @@ extension EventLoop {
             return
         }
         guard !isShuttingDown else { return }
-        let timer = memoryRelease ?? LoopTimer(loop: self)
         if memoryRelease == nil {
+            let timer = LoopTimer(loop: self)
             uv_unref(timer.timer.asHandle)  // never what keeps the loop running
             memoryRelease = timer
         }
+        armMemoryRelease()
+    }
+
+    /// Starts the release's delay afresh.
+    private func armMemoryRelease() {
         longFrameSinceArmed = false
-        timer.start(after: Self.memoryReleaseDelay) { [unowned self] in releaseMemoryIfQuiet() }
+        memoryRelease?.start(after: Self.memoryReleaseDelay) { [unowned self] in releaseMemoryIfQuiet() }
     }
 
     /// The release timer fired: waits another delay if a long frame came meanwhile, else hands
     /// the free memory back.
     private func releaseMemoryIfQuiet() {
-        if longFrameSinceArmed {
-            longFrameSinceArmed = false
-            memoryRelease?.start(after: Self.memoryReleaseDelay) { [unowned self] in releaseMemoryIfQuiet() }
-            return
-        }
+        guard !longFrameSinceArmed else { return armMemoryRelease() }
         vt_memory_release()
         memoryReleaseCount += 1
     }
