@@ -2,15 +2,48 @@
 /// Package.swift, its contract in `Contracts.all`, its service in the manifest. Pure text in,
 /// text out, so a refusal changes nothing and the edits are tested without a checkout.
 enum CheckoutEdits {
-    /// Package.swift with `+ vertical("<Name>")` after the last `+ vertical(…)` line.
+    /// Package.swift with `+ vertical("<Name>")` after the last `+ vertical(…)` call, which may
+    /// span several lines (as `swift format` wraps a long one).
     static func package(_ text: String, adding v: VerticalName) throws(ScaffoldError) -> String {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard let last = lines.lastIndex(where: { $0.trimmingLeadingSpaces().hasPrefix("+ vertical(\"") }) else {
+        guard let last = lines.lastIndex(where: { $0.trimmingLeadingSpaces().hasPrefix("+ vertical(") }),
+            let end = callEnd(in: lines, from: last)
+        else {
             throw .checkout("Package.swift has no `+ vertical(\"Name\")` line to add \(v.typeName)'s targets after")
         }
         let indent = String(lines[last].prefix { $0 == " " })
-        lines.insert("\(indent)+ vertical(\"\(v.typeName)\")", at: last + 1)
+        lines.insert("\(indent)+ vertical(\"\(v.typeName)\")", at: end + 1)
         return lines.joined(separator: "\n")
+    }
+
+    /// The index of the line where the call opened on line `start` closes its parentheses
+    /// (those inside string literals not counted), or nil when it never does.
+    private static func callEnd(in lines: [String], from start: Int) -> Int? {
+        var depth = 0
+        for index in start..<lines.count {
+            var inString = false
+            var escaped = false
+            for character in lines[index] {
+                if inString {
+                    if escaped {
+                        escaped = false
+                    } else if character == "\\" {
+                        escaped = true
+                    } else if character == "\"" {
+                        inString = false
+                    }
+                    continue
+                }
+                switch character {
+                case "\"": inString = true
+                case "(": depth += 1
+                case ")": depth -= 1
+                default: break
+                }
+            }
+            if depth <= 0 { return index }
+        }
+        return nil
     }
 
     /// The contract list with `<Name>.self` appended to `Contracts.all`.

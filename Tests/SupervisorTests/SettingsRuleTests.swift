@@ -127,9 +127,11 @@ import VerticalsTesting
         let declarations = text.split(separator: "= Setting.").dropFirst()
         return declarations.compactMap { declaration in
             let name = declaration.split(separator: "\"").dropFirst().first.map(String.init) ?? "?"
-            let afterDoc = declaration.split(separator: "doc: \"", maxSplits: 1, omittingEmptySubsequences: false)
+            // The doc's text may start on the line after `doc:`, where a formatter wraps a long one.
+            let afterDoc = declaration.split(separator: "doc:", maxSplits: 1, omittingEmptySubsequences: false)
             guard afterDoc.count == 2 else { return name }
-            return afterDoc[1].first == "\"" ? name : nil
+            let text = afterDoc[1].drop { $0 == " " || $0 == "\n" }
+            return text.first != "\"" || text.dropFirst().first == "\"" ? name : nil
         }
     }
 
