@@ -4,6 +4,7 @@
 #   make install [PREFIX=/usr/local] [DESTDIR=] [MANIFEST=deploy/suite.toml] [HOST=NAME]
 #                the release binaries, systemd units (those of HOST), sysusers/tmpfiles files, man pages
 #                [FRAMEWORK_URL=URL FRAMEWORK_VERSION=X.Y.Z]   the release `svc-supervisor init` depends on by default
+#   make format  format every Swift file as .swift-format says (make test fails when one is not)
 #   make contracts-update   after a deliberate contract change: rewrite Tests/Contracts' lock and golden fixtures
 #   make reference   after a change to the command line or a setting: regenerate docs/man and docs/reference
 #   make kubernetes-export  after a manifest change: regenerate deploy/kubernetes (docs/kubernetes.md)
@@ -62,7 +63,7 @@ SOAK_SECONDS ?= 600
 # Seconds per fuzz target in `make test`: a smoke run that the targets build, load their seeds and run.
 FUZZ_SMOKE_SECONDS ?= 3
 
-.PHONY: all deps build release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal image fresh-debian-rehearsal fuzz fuzz-live soak soak-versions bench hummingbird-demo api-check release-cut docs docs-check docs-serve clean
+.PHONY: all deps build format release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal image fresh-debian-rehearsal fuzz fuzz-live soak soak-versions bench hummingbird-demo api-check release-cut docs docs-check docs-serve clean
 
 all: build
 
@@ -72,6 +73,10 @@ deps:
 build: deps
 	$(SWIFT) build
 	$(MAKE) --no-print-directory exec-shim
+
+# The toolchain's `swift format` over every tracked Swift file (scripts/format.sh).
+format:
+	SWIFT="$(SWIFT)" bash scripts/format.sh
 
 # Program by program: a static build of every target would include VerticalsTesting, and the
 # toolchain's static SDK has no Testing module to link it with.
@@ -100,6 +105,7 @@ run: build
 # Its last line is what the run cost here: the time since the build started and the build folder's size.
 test: deps
 	@date +%s > .build/test-started
+	SWIFT="$(SWIFT)" bash scripts/format.sh --check
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory exec-shim
 	SWIFT="$(SWIFT)" bash scripts/reference.sh --check

@@ -17,7 +17,7 @@ let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 let verticalTests: [Target.Dependency] = ["IOInterface", "VerticalsContract", "VerticalsWire", "VerticalsTesting"]
 
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 // Linux only: the runtime uses Glibc, libuv and zlib through pkg-config, SO_PEERCRED, prctl,
@@ -114,7 +114,8 @@ let package = Package(
         .target(name: "CSpawn", path: "Shared/CSpawn"),
         .target(name: "VerticalsWire", path: "Shared/Wire", swiftSettings: strict),
         .target(
-            name: "VerticalsEventLoop", dependencies: ["CLibUV", "CSSL", "CSpawn", "VerticalsWire"], path: "Shared/EventLoop",
+            name: "VerticalsEventLoop", dependencies: ["CLibUV", "CSSL", "CSpawn", "VerticalsWire"],
+            path: "Shared/EventLoop",
             swiftSettings: strict
         ),
         // A program's settings as typed declarations read from its environment (`Setting`,
@@ -131,7 +132,8 @@ let package = Package(
         // The reference suite's contracts (DTOs and protocols only), one `*.vcontract` file per vertical;
         // VerticalsContractPlugin generates their Swift.
         .target(
-            name: "IOInterface", dependencies: ["VerticalsWire", "VerticalsContract"], path: "Shared/Example/IOInterface",
+            name: "IOInterface", dependencies: ["VerticalsWire", "VerticalsContract"],
+            path: "Shared/Example/IOInterface",
             swiftSettings: strict, plugins: ["VerticalsContractPlugin"]
         ),
         // The contract language (docs/CONTRACTS.md): parser, checker and Swift emitter, then the generator
@@ -152,7 +154,9 @@ let package = Package(
         // bounded queue. What a span is it reads through `OTLPSpan`, so it needs no runtime.
         .target(
             name: "VerticalsOTLP",
-            dependencies: ["VerticalsContract", "VerticalsWire", .product(name: "Tracing", package: "swift-distributed-tracing")],
+            dependencies: [
+                "VerticalsContract", "VerticalsWire", .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
             path: "Shared/OTLP",
             swiftSettings: strict
         ),
@@ -184,7 +188,8 @@ let package = Package(
             name: "VerticalsServiceKit",
             // No database: a store is a `VerticalStore` that VerticalsStorage (or another library) provides.
             dependencies: [
-                "CSpawn", "VerticalsClient", "VerticalsObservability", "VerticalsEventLoop", "VerticalsWire", "VerticalsContract",
+                "CSpawn", "VerticalsClient", "VerticalsObservability", "VerticalsEventLoop", "VerticalsWire",
+                "VerticalsContract",
                 "VerticalsSettings",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
@@ -208,7 +213,11 @@ let package = Package(
         // The product's one session check (identity.authenticate, roles), shared by every vertical that
         // takes a token. Product code, not framework: it knows the Identity contract.
         .target(
-            name: "Sessions", dependencies: ["VerticalsWire", "VerticalsClient", "VerticalsServiceKit", "VerticalsStorage", "IOInterface", "VerticalsContract"],
+            name: "Sessions",
+            dependencies: [
+                "VerticalsWire", "VerticalsClient", "VerticalsServiceKit", "VerticalsStorage", "IOInterface",
+                "VerticalsContract",
+            ],
             path: "Shared/Example/Sessions", swiftSettings: strict
         ),
 
@@ -246,7 +255,8 @@ let package = Package(
         .target(
             name: "VerticalsTesting",
             dependencies: [
-                "VerticalsServiceKit", "VerticalsClient", "VerticalsEventLoop", "VerticalsContract", "VerticalsStorage", "VerticalsWire",
+                "VerticalsServiceKit", "VerticalsClient", "VerticalsEventLoop", "VerticalsContract", "VerticalsStorage",
+                "VerticalsWire",
                 "VerticalsSupervisorClient",
                 grdb, .product(name: "Logging", package: "swift-log"),
             ],
@@ -275,257 +285,296 @@ let package = Package(
             "Clinics", library: ["Sessions", "VerticalsSettings", logging],
             tests: verticalTests + ["VerticalsServiceKit", "VerticalsClient", "VerticalsStorage", "SessionsTesting"])
         + vertical(
-            "Appointments", library: ["Sessions", "VerticalsSettings", logging, .product(name: "Tracing", package: "swift-distributed-tracing")],
+            "Appointments",
+            library: [
+                "Sessions", "VerticalsSettings", logging,
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
             tests: verticalTests + ["VerticalsServiceKit", "VerticalsStorage", "SessionsTesting", grdb, logging])
         + vertical(
             "Records", library: ["Sessions", "VerticalsSettings", logging],
             tests: verticalTests + ["VerticalsServiceKit", "VerticalsClient", "SessionsTesting"])
-        + vertical("Notifications", library: ["Sessions"], tests: verticalTests + ["VerticalsServiceKit", "VerticalsStorage", grdb])
+        + vertical(
+            "Notifications", library: ["Sessions"],
+            tests: verticalTests + ["VerticalsServiceKit", "VerticalsStorage", grdb])
         + [
-        // MARK: The supervisor's libraries (Shared/) and programs (Services/Supervisor/): not a vertical,
-        // it learns every contract from the running daemons and links no vertical's code
-        // What talks to a running suite: described contracts, route tables, the run folder and its
-        // pointer, metrics exposition. No manifest, no TOML, no store: the lean `svc-supervisor` links it.
-        .target(
-            name: "VerticalsSupervisorClient",
-            dependencies: ["VerticalsClient", "VerticalsContract", "VerticalsWire"],
-            path: "Shared/SupervisorClient",
-            swiftSettings: strict
-        ),
-        // The engine: the manifest's reader (TOMLKit), supervision, users.
-        .target(
-            name: "VerticalsSupervisor",
-            dependencies: [
-                "VerticalsSupervisorClient", "VerticalsManifest", "VerticalsDeploy",
-                "VerticalsServiceKit", "VerticalsClient", "VerticalsContract", "VerticalsEventLoop", "VerticalsStorage", "VerticalsWire",
-                "CZlib",
-                // vt_spawn: a build's `--describe` run with nothing inherited (BuildDescriber).
-                "CSpawn",
-                .product(name: "TOMLKit", package: "TOMLKit"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Shared/Supervisor",
-            swiftSettings: strict
-        ),
-        // `svc-supervisor certs`: a suite CA and one certificate per service and for the operator.
-        .target(
-            name: "VerticalsCertificates",
-            // OpenSSL's X509 API, already linked for TLS: swift-certificates and swift-crypto (BoringSSL)
-            // were 800 compile steps, 3 minutes of every product's first build on 2 cores, for this command.
-            dependencies: ["CSSL"],
-            path: "Shared/Certificates",
-            swiftSettings: strict
-        ),
-        // The templates and edits of `svc-supervisor new` and `init`, apart from the engine: plain text
-        // in, text out, plus the systemd units exported for the planned manifest (read by the caller's
-        // manifest reader), so `init` and `new` link no engine, TOMLKit or GRDB.
-        // Its templates are the files of Shared/Scaffold/Templates, embedded at build time by
-        // VerticalsEmbedPlugin: an installed engine reads no bundle.
-        .target(
-            name: "VerticalsScaffold", dependencies: ["VerticalsDeploy", "VerticalsManifest", "VerticalsContract", "VerticalsWire"],
-            path: "Shared/Scaffold",
-            swiftSettings: strict,
-            plugins: ["VerticalsEmbedPlugin"]
-        ),
-        // Text files as Swift string literals, on every build. No dependency, so it builds in seconds.
-        .executableTarget(name: "vt-embed", path: "Shared/Embed/vt-embed", swiftSettings: strict),
-        .plugin(name: "VerticalsEmbedPlugin", capability: .buildTool(), dependencies: ["vt-embed"], path: "Shared/Embed/Plugin"),
-        // The commands that talk to a running suite (call, open, status, logs, …), shared by both programs.
-        .target(
-            name: "VerticalsSupervisorCommands",
-            dependencies: [
-                "VerticalsSupervisorClient", "VerticalsClient", "VerticalsContract", "VerticalsEventLoop",
-                "VerticalsWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Shared/SupervisorCommands",
-            swiftSettings: strict
-        ),
-        // `svc-supervisor`: the commands that talk to a running suite, in a program that loads fast
-        // (no Foundation, ICU, TOML or SQLite); it hands every other command to svc-supervisor-engine.
-        .executableTarget(
-            name: "svc-supervisor",
-            dependencies: [
-                "VerticalsSupervisorCommands", "VerticalsContract",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Services/Supervisor/svc-supervisor",
-            swiftSettings: strict
-        ),
-        // The framework release `init` defaults to, as `make release FRAMEWORK_URL=… FRAMEWORK_VERSION=…` set it.
-        .target(name: "CFrameworkDefaults", path: "Shared/CFrameworkDefaults"),
-        // `svc-supervisor-engine`: every command, `up`, `check`, `export`, `new`, `init`, `backup` and
-        // `restore` included. Installed beside svc-supervisor, which execs it for those.
-        .executableTarget(
-            name: "svc-supervisor-engine",
-            dependencies: [
-                // No IOInterface: the CLI learns each vertical's contract from the daemon (daemon.describe).
-                "VerticalsSupervisorCommands", "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold",
-                "VerticalsCertificates", "VerticalsManifest", "VerticalsDeploy",
-                "VerticalsServiceKit", "VerticalsObservability", "VerticalsClient", "VerticalsContract", "VerticalsStorage",
-                "VerticalsEventLoop", "VerticalsWire", "CFrameworkDefaults", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Services/Supervisor/svc-supervisor-engine",
-            swiftSettings: strict
-        ),
-        // `vt-settings`: the ENVIRONMENT reference, printed from the settings declarations (scripts/reference.sh).
-        .executableTarget(
-            name: "vt-settings", dependencies: ["VerticalsContract", "VerticalsSettings"],
-            path: "Services/Supervisor/vt-settings", swiftSettings: strict
-        ),
-        // The exec shim: what uv_spawn cannot do between fork and exec (setsid, PDEATHSIG, rlimits, LISTEN_PID).
-        .executableTarget(name: "vt-exec", path: "Services/Supervisor/vt-exec"),
-        // `make fuzz-live`: a live suite fuzzed from what its daemons describe (daemon.describe), with
-        // edge values of every field's type; knows no vertical, only the framework's marks.
-        .executableTarget(
-            name: "vt-fuzz-live",
-            dependencies: [
-                "VerticalsSupervisorCommands", "VerticalsSupervisorClient", "VerticalsContractTesting", "VerticalsServiceKit",
-                "VerticalsClient", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Services/Supervisor/vt-fuzz-live",
-            swiftSettings: strict
-        ),
+            // MARK: The supervisor's libraries (Shared/) and programs (Services/Supervisor/): not a vertical,
+            // it learns every contract from the running daemons and links no vertical's code
+            // What talks to a running suite: described contracts, route tables, the run folder and its
+            // pointer, metrics exposition. No manifest, no TOML, no store: the lean `svc-supervisor` links it.
+            .target(
+                name: "VerticalsSupervisorClient",
+                dependencies: ["VerticalsClient", "VerticalsContract", "VerticalsWire"],
+                path: "Shared/SupervisorClient",
+                swiftSettings: strict
+            ),
+            // The engine: the manifest's reader (TOMLKit), supervision, users.
+            .target(
+                name: "VerticalsSupervisor",
+                dependencies: [
+                    "VerticalsSupervisorClient", "VerticalsManifest", "VerticalsDeploy",
+                    "VerticalsServiceKit", "VerticalsClient", "VerticalsContract", "VerticalsEventLoop",
+                    "VerticalsStorage", "VerticalsWire",
+                    "CZlib",
+                    // vt_spawn: a build's `--describe` run with nothing inherited (BuildDescriber).
+                    "CSpawn",
+                    .product(name: "TOMLKit", package: "TOMLKit"),
+                    .product(name: "Logging", package: "swift-log"),
+                ],
+                path: "Shared/Supervisor",
+                swiftSettings: strict
+            ),
+            // `svc-supervisor certs`: a suite CA and one certificate per service and for the operator.
+            .target(
+                name: "VerticalsCertificates",
+                // OpenSSL's X509 API, already linked for TLS: swift-certificates and swift-crypto (BoringSSL)
+                // were 800 compile steps, 3 minutes of every product's first build on 2 cores, for this command.
+                dependencies: ["CSSL"],
+                path: "Shared/Certificates",
+                swiftSettings: strict
+            ),
+            // The templates and edits of `svc-supervisor new` and `init`, apart from the engine: plain text
+            // in, text out, plus the systemd units exported for the planned manifest (read by the caller's
+            // manifest reader), so `init` and `new` link no engine, TOMLKit or GRDB.
+            // Its templates are the files of Shared/Scaffold/Templates, embedded at build time by
+            // VerticalsEmbedPlugin: an installed engine reads no bundle.
+            .target(
+                name: "VerticalsScaffold",
+                dependencies: ["VerticalsDeploy", "VerticalsManifest", "VerticalsContract", "VerticalsWire"],
+                path: "Shared/Scaffold",
+                swiftSettings: strict,
+                plugins: ["VerticalsEmbedPlugin"]
+            ),
+            // Text files as Swift string literals, on every build. No dependency, so it builds in seconds.
+            .executableTarget(name: "vt-embed", path: "Shared/Embed/vt-embed", swiftSettings: strict),
+            .plugin(
+                name: "VerticalsEmbedPlugin", capability: .buildTool(), dependencies: ["vt-embed"],
+                path: "Shared/Embed/Plugin"),
+            // The commands that talk to a running suite (call, open, status, logs, …), shared by both programs.
+            .target(
+                name: "VerticalsSupervisorCommands",
+                dependencies: [
+                    "VerticalsSupervisorClient", "VerticalsClient", "VerticalsContract", "VerticalsEventLoop",
+                    "VerticalsWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                ],
+                path: "Shared/SupervisorCommands",
+                swiftSettings: strict
+            ),
+            // `svc-supervisor`: the commands that talk to a running suite, in a program that loads fast
+            // (no Foundation, ICU, TOML or SQLite); it hands every other command to svc-supervisor-engine.
+            .executableTarget(
+                name: "svc-supervisor",
+                dependencies: [
+                    "VerticalsSupervisorCommands", "VerticalsContract",
+                    .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                ],
+                path: "Services/Supervisor/svc-supervisor",
+                swiftSettings: strict
+            ),
+            // The framework release `init` defaults to, as `make release FRAMEWORK_URL=… FRAMEWORK_VERSION=…` set it.
+            .target(name: "CFrameworkDefaults", path: "Shared/CFrameworkDefaults"),
+            // `svc-supervisor-engine`: every command, `up`, `check`, `export`, `new`, `init`, `backup` and
+            // `restore` included. Installed beside svc-supervisor, which execs it for those.
+            .executableTarget(
+                name: "svc-supervisor-engine",
+                dependencies: [
+                    // No IOInterface: the CLI learns each vertical's contract from the daemon (daemon.describe).
+                    "VerticalsSupervisorCommands", "VerticalsSupervisor", "VerticalsSupervisorClient",
+                    "VerticalsScaffold",
+                    "VerticalsCertificates", "VerticalsManifest", "VerticalsDeploy",
+                    "VerticalsServiceKit", "VerticalsObservability", "VerticalsClient", "VerticalsContract",
+                    "VerticalsStorage",
+                    "VerticalsEventLoop", "VerticalsWire", "CFrameworkDefaults",
+                    .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                ],
+                path: "Services/Supervisor/svc-supervisor-engine",
+                swiftSettings: strict
+            ),
+            // `vt-settings`: the ENVIRONMENT reference, printed from the settings declarations (scripts/reference.sh).
+            .executableTarget(
+                name: "vt-settings", dependencies: ["VerticalsContract", "VerticalsSettings"],
+                path: "Services/Supervisor/vt-settings", swiftSettings: strict
+            ),
+            // The exec shim: what uv_spawn cannot do between fork and exec (setsid, PDEATHSIG, rlimits, LISTEN_PID).
+            .executableTarget(name: "vt-exec", path: "Services/Supervisor/vt-exec"),
+            // `make fuzz-live`: a live suite fuzzed from what its daemons describe (daemon.describe), with
+            // edge values of every field's type; knows no vertical, only the framework's marks.
+            .executableTarget(
+                name: "vt-fuzz-live",
+                dependencies: [
+                    "VerticalsSupervisorCommands", "VerticalsSupervisorClient", "VerticalsContractTesting",
+                    "VerticalsServiceKit",
+                    "VerticalsClient", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
+                    .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                ],
+                path: "Services/Supervisor/vt-fuzz-live",
+                swiftSettings: strict
+            ),
 
-        // MARK: Tests
-        .target(
-            name: "VerticalsTestSupport", dependencies: ["VerticalsWire", "VerticalsContract"], path: "Tests/Support/TestContract",
-            swiftSettings: strict, plugins: ["VerticalsContractPlugin"]
-        ),
-        // Identity as the other verticals' tests stub it: sessions by token, or down (product, like Sessions).
-        .target(
-            name: "SessionsTesting",
-            dependencies: ["VerticalsTesting", "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsWire"],
-            path: "Tests/Support/SessionsTesting", swiftSettings: strict
-        ),
-        .testTarget(
-            name: "VerticalsTestingTests",
-            dependencies: ["VerticalsWire", "VerticalsTesting", "VerticalsServiceKit", "VerticalsTestSupport", "VerticalsContract"],
-            path: "Tests/Support/TestingTests"
-        ),
-        .executableTarget(
-            name: "vt-testd",
-            dependencies: [
-                "VerticalsWire", "VerticalsServiceKit", "VerticalsClient", "VerticalsStorage", "VerticalsContract",
-                "VerticalsTestSupport", grdb,
-            ],
-            path: "Tests/Support/vt-testd",
-            swiftSettings: strict
-        ),
-        // A test vertical (the TestEcho contract) beside a plain swift-service-lifecycle service in one
-        // ServiceGroup, each saying on standard error when it stops: the group's shutdown order.
-        .executableTarget(
-            name: "vt-lifecycled",
-            dependencies: [
-                "VerticalsServiceLifecycle", "VerticalsServiceKit", "VerticalsTestSupport",
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            path: "Tests/Support/vt-lifecycled",
-            swiftSettings: strict
-        ),
-        // The reference suite's tool: `ContractsTool.main(contracts: Contracts.all)`.
-        .executableTarget(
-            name: "vt-contracts", dependencies: ["VerticalsContractTesting", "IOInterface"], path: "Tests/Contracts/Tool",
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "ContractTests",
-            dependencies: [
-                "VerticalsContractTesting", "IOInterface", "VerticalsContract", "VerticalsServiceKit", "VerticalsClient", "VerticalsWire",
-                "VerticalsEventLoop", "VerticalsTesting",
-                "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor", "svc-supervisor-engine",
-            ],
-            path: "Tests/Contracts/Tests"
-        ),
-        .testTarget(
-            name: "WireTests", dependencies: ["VerticalsWire", "VerticalsTestSupport", "VerticalsContract", "VerticalsTesting"], path: "Tests/WireTests"
-        ),
-        .testTarget(
-            name: "EventLoopTests", dependencies: ["VerticalsEventLoop", "VerticalsWire", "CSpawn"], path: "Tests/EventLoopTests",
-            exclude: ["memcheck.sh"]
-        ),
-        .testTarget(
-            name: "ContractGenTests", dependencies: ["VerticalsContractGen", "VerticalsDeployTesting", "VerticalsTesting"],
-            path: "Tests/ContractGenTests"
-        ),
-        .testTarget(
-            name: "IOInterfaceTests", dependencies: ["IOInterface", "VerticalsContract", "VerticalsWire"], path: "Tests/IOInterfaceTests"
-        ),
-        .testTarget(
-            name: "ServiceKitTests",
-            dependencies: [
-                "VerticalsServiceKit", "VerticalsObservability", "VerticalsClient", "VerticalsContract", "VerticalsWire",
-                "VerticalsEventLoop", "VerticalsStorage",
-                grdb, "VerticalsTestSupport", "VerticalsTesting", "vt-testd", "vt-lifecycled", logging,
-            ],
-            path: "Tests/ServiceKitTests"
-        ),
-        // Observability alone, with no host: the served request reaches it through `Serving.request`.
-        .testTarget(
-            name: "ObservabilityTests",
-            dependencies: [
-                "VerticalsObservability", "VerticalsClient", "VerticalsWire", logging,
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-            ],
-            path: "Tests/ObservabilityTests"
-        ),
-        .testTarget(
-            name: "SupervisorTests",
-            dependencies: [
-                "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold", "VerticalsManifest", "VerticalsDeploy",
-                "VerticalsServiceKit", "VerticalsClient", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
-                "VerticalsTesting", "VerticalsTestSupport", "vt-testd", "vt-exec", "svc-supervisor", "svc-supervisor-engine", grdb,
-                "VerticalsCertificates", "VerticalsStorage", "VerticalsSupervisorCommands", "VerticalsSettings",
-            ],
-            path: "Tests/SupervisorTests"
-        ),
-        // What the deploy tests of the framework and of the reference suite both read: the exported
-        // Kubernetes objects' graph, the Containerfile's runtime stage, the validator, files on disk.
-        .target(
-            name: "VerticalsDeployTesting",
-            dependencies: ["VerticalsDeploy", "VerticalsSupervisorClient", "VerticalsTesting"],
-            path: "Tests/Support/DeployTesting", swiftSettings: strict
-        ),
-        // The exports (systemd, Kubernetes, the Containerfile) on a suite of vt-testd verticals of
-        // the tests' own, against systemd's tools (verify, security, sysusers, tmpfiles, socket-activate).
-        .testTarget(
-            name: "DeployTests",
-            dependencies: [
-                "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold", "VerticalsManifest", "VerticalsDeploy",
-                "VerticalsServiceKit", "VerticalsClient", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
-                "VerticalsTesting", "VerticalsTestSupport", "VerticalsDeployTesting", "vt-testd", "svc-supervisor",
-                "svc-supervisor-engine",
-            ],
-            path: "Tests/DeployTests", exclude: ["Fixtures"]
-        ),
-        // The reference suite's own deployment: the committed exports under deploy/, the routes its
-        // verticals' code declares against deploy/suite.toml, its image rehearsed, its verticals
-        // socket-activated.
-        .testTarget(
-            name: "SuiteDeployTests",
-            dependencies: [
-                "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsDeploy",
-                "VerticalsServiceKit", "VerticalsClient", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
-                "VerticalsTesting", "VerticalsDeployTesting",
-                // Each vertical's World, for its declared calls (DeclaredRoutesTests).
-                "IdentityService", "ClinicsService", "AppointmentsService", "RecordsService", "NotificationsService",
-                "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor", "svc-supervisor-engine",
-            ],
-            path: "Tests/SuiteDeployTests"
-        ),
-        .testTarget(
-            name: "SuiteTests",
-            dependencies: [
-                "VerticalsServiceKit", "VerticalsClient", "IOInterface", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
-                "VerticalsTesting", "VerticalsStorage", grdb,
-                // The reference manifest and routes: ManifestParser and RouteTable (ReferenceManifestTests, ReferenceRoutesTests).
-                "VerticalsSupervisor", "VerticalsSupervisorClient",
-                "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications", "svc-supervisor", "svc-supervisor-engine",
-                "vt-fuzz-live",
-            ],
-            path: "Tests/SuiteTests"
-        ),
-    ],
+            // MARK: Tests
+            .target(
+                name: "VerticalsTestSupport", dependencies: ["VerticalsWire", "VerticalsContract"],
+                path: "Tests/Support/TestContract",
+                swiftSettings: strict, plugins: ["VerticalsContractPlugin"]
+            ),
+            // Identity as the other verticals' tests stub it: sessions by token, or down (product, like Sessions).
+            .target(
+                name: "SessionsTesting",
+                dependencies: [
+                    "VerticalsTesting", "VerticalsServiceKit", "IOInterface", "VerticalsContract", "VerticalsWire",
+                ],
+                path: "Tests/Support/SessionsTesting", swiftSettings: strict
+            ),
+            .testTarget(
+                name: "VerticalsTestingTests",
+                dependencies: [
+                    "VerticalsWire", "VerticalsTesting", "VerticalsServiceKit", "VerticalsTestSupport",
+                    "VerticalsContract",
+                ],
+                path: "Tests/Support/TestingTests"
+            ),
+            .executableTarget(
+                name: "vt-testd",
+                dependencies: [
+                    "VerticalsWire", "VerticalsServiceKit", "VerticalsClient", "VerticalsStorage", "VerticalsContract",
+                    "VerticalsTestSupport", grdb,
+                ],
+                path: "Tests/Support/vt-testd",
+                swiftSettings: strict
+            ),
+            // A test vertical (the TestEcho contract) beside a plain swift-service-lifecycle service in one
+            // ServiceGroup, each saying on standard error when it stops: the group's shutdown order.
+            .executableTarget(
+                name: "vt-lifecycled",
+                dependencies: [
+                    "VerticalsServiceLifecycle", "VerticalsServiceKit", "VerticalsTestSupport",
+                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                ],
+                path: "Tests/Support/vt-lifecycled",
+                swiftSettings: strict
+            ),
+            // The reference suite's tool: `ContractsTool.main(contracts: Contracts.all)`.
+            .executableTarget(
+                name: "vt-contracts", dependencies: ["VerticalsContractTesting", "IOInterface"],
+                path: "Tests/Contracts/Tool",
+                swiftSettings: strict
+            ),
+            .testTarget(
+                name: "ContractTests",
+                dependencies: [
+                    "VerticalsContractTesting", "IOInterface", "VerticalsContract", "VerticalsServiceKit",
+                    "VerticalsClient", "VerticalsWire",
+                    "VerticalsEventLoop", "VerticalsTesting",
+                    "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications",
+                    "svc-supervisor", "svc-supervisor-engine",
+                ],
+                path: "Tests/Contracts/Tests"
+            ),
+            .testTarget(
+                name: "WireTests",
+                dependencies: ["VerticalsWire", "VerticalsTestSupport", "VerticalsContract", "VerticalsTesting"],
+                path: "Tests/WireTests"
+            ),
+            .testTarget(
+                name: "EventLoopTests", dependencies: ["VerticalsEventLoop", "VerticalsWire", "CSpawn"],
+                path: "Tests/EventLoopTests",
+                exclude: ["memcheck.sh"]
+            ),
+            .testTarget(
+                name: "ContractGenTests",
+                dependencies: ["VerticalsContractGen", "VerticalsDeployTesting", "VerticalsTesting"],
+                path: "Tests/ContractGenTests"
+            ),
+            .testTarget(
+                name: "IOInterfaceTests", dependencies: ["IOInterface", "VerticalsContract", "VerticalsWire"],
+                path: "Tests/IOInterfaceTests"
+            ),
+            .testTarget(
+                name: "ServiceKitTests",
+                dependencies: [
+                    "VerticalsServiceKit", "VerticalsObservability", "VerticalsClient", "VerticalsContract",
+                    "VerticalsWire",
+                    "VerticalsEventLoop", "VerticalsStorage",
+                    grdb, "VerticalsTestSupport", "VerticalsTesting", "vt-testd", "vt-lifecycled", logging,
+                ],
+                path: "Tests/ServiceKitTests"
+            ),
+            // Observability alone, with no host: the served request reaches it through `Serving.request`.
+            .testTarget(
+                name: "ObservabilityTests",
+                dependencies: [
+                    "VerticalsObservability", "VerticalsClient", "VerticalsWire", logging,
+                    .product(name: "Tracing", package: "swift-distributed-tracing"),
+                ],
+                path: "Tests/ObservabilityTests"
+            ),
+            .testTarget(
+                name: "SupervisorTests",
+                dependencies: [
+                    "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold", "VerticalsManifest",
+                    "VerticalsDeploy",
+                    "VerticalsServiceKit", "VerticalsClient", "VerticalsContract", "VerticalsEventLoop",
+                    "VerticalsWire",
+                    "VerticalsTesting", "VerticalsTestSupport", "vt-testd", "vt-exec", "svc-supervisor",
+                    "svc-supervisor-engine", grdb,
+                    "VerticalsCertificates", "VerticalsStorage", "VerticalsSupervisorCommands", "VerticalsSettings",
+                ],
+                path: "Tests/SupervisorTests"
+            ),
+            // What the deploy tests of the framework and of the reference suite both read: the exported
+            // Kubernetes objects' graph, the Containerfile's runtime stage, the validator, files on disk.
+            .target(
+                name: "VerticalsDeployTesting",
+                dependencies: ["VerticalsDeploy", "VerticalsSupervisorClient", "VerticalsTesting"],
+                path: "Tests/Support/DeployTesting", swiftSettings: strict
+            ),
+            // The exports (systemd, Kubernetes, the Containerfile) on a suite of vt-testd verticals of
+            // the tests' own, against systemd's tools (verify, security, sysusers, tmpfiles, socket-activate).
+            .testTarget(
+                name: "DeployTests",
+                dependencies: [
+                    "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold", "VerticalsManifest",
+                    "VerticalsDeploy",
+                    "VerticalsServiceKit", "VerticalsClient", "VerticalsContract", "VerticalsEventLoop",
+                    "VerticalsWire",
+                    "VerticalsTesting", "VerticalsTestSupport", "VerticalsDeployTesting", "vt-testd", "svc-supervisor",
+                    "svc-supervisor-engine",
+                ],
+                path: "Tests/DeployTests", exclude: ["Fixtures"]
+            ),
+            // The reference suite's own deployment: the committed exports under deploy/, the routes its
+            // verticals' code declares against deploy/suite.toml, its image rehearsed, its verticals
+            // socket-activated.
+            .testTarget(
+                name: "SuiteDeployTests",
+                dependencies: [
+                    "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsDeploy",
+                    "VerticalsServiceKit", "VerticalsClient", "IOInterface", "VerticalsContract", "VerticalsEventLoop",
+                    "VerticalsWire",
+                    "VerticalsTesting", "VerticalsDeployTesting",
+                    // Each vertical's World, for its declared calls (DeclaredRoutesTests).
+                    "IdentityService", "ClinicsService", "AppointmentsService", "RecordsService",
+                    "NotificationsService",
+                    "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications",
+                    "svc-supervisor", "svc-supervisor-engine",
+                ],
+                path: "Tests/SuiteDeployTests"
+            ),
+            .testTarget(
+                name: "SuiteTests",
+                dependencies: [
+                    "VerticalsServiceKit", "VerticalsClient", "IOInterface", "VerticalsContract", "VerticalsEventLoop",
+                    "VerticalsWire",
+                    "VerticalsTesting", "VerticalsStorage", grdb,
+                    // The reference manifest and routes: ManifestParser and RouteTable (ReferenceManifestTests, ReferenceRoutesTests).
+                    "VerticalsSupervisor", "VerticalsSupervisorClient",
+                    "svc-identity", "svc-clinics", "svc-appointments", "svc-records", "svc-notifications",
+                    "svc-supervisor", "svc-supervisor-engine",
+                    "vt-fuzz-live",
+                ],
+                path: "Tests/SuiteTests"
+            ),
+        ],
     swiftLanguageModes: [.v6]
 )
 
@@ -543,7 +592,8 @@ func vertical(_ name: String, library: [Target.Dependency] = [], tests: [Target.
         .target(
             name: service,
             dependencies: [
-                "VerticalsServiceKit", "VerticalsClient", "IOInterface", "VerticalsContract", "VerticalsWire", "VerticalsStorage",
+                "VerticalsServiceKit", "VerticalsClient", "IOInterface", "VerticalsContract", "VerticalsWire",
+                "VerticalsStorage",
                 // Each vertical's Data layer writes its SQL through GRDB itself (Storage no longer re-exports it).
                 grdb,
             ] + library,
@@ -558,7 +608,8 @@ func vertical(_ name: String, library: [Target.Dependency] = [], tests: [Target.
         ),
         .testTarget(
             name: "\(service)Tests",
-            dependencies: [.target(name: service)] + (tests ?? verticalTests + ["VerticalsServiceKit", "VerticalsStorage"]),
+            dependencies: [.target(name: service)]
+                + (tests ?? verticalTests + ["VerticalsServiceKit", "VerticalsStorage"]),
             path: "Tests/Services/\(name)Tests"
         ),
     ]

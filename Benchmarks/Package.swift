@@ -52,7 +52,8 @@ let package = Package(
         .executableTarget(
             name: "vt-bench",
             dependencies: verticals(
-                "VerticalsWire", "VerticalsEventLoop", "IOInterface", "VerticalsContract", "VerticalsClient", "VerticalsServiceKit",
+                "VerticalsWire", "VerticalsEventLoop", "IOInterface", "VerticalsContract", "VerticalsClient",
+                "VerticalsServiceKit",
                 "VerticalsStorage", "VerticalsSupervisor", "VerticalsSupervisorClient", "AppointmentsService"
             ) + [
                 "BenchWindow",

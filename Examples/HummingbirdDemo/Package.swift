@@ -27,7 +27,7 @@ let package = Package(
             ],
             path: "Sources/svc-greeter",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

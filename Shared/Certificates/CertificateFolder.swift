@@ -64,7 +64,8 @@ public struct CertificateFolder: Sendable {
             if let open = folders[folderName] {
                 folder = open
             } else {
-                folder = try openFolder(folderName, shownAs: "\(path)/\(folderName)", mode: 0o700, at: top, mustBeOwn: false)
+                folder = try openFolder(
+                    folderName, shownAs: "\(path)/\(folderName)", mode: 0o700, at: top, mustBeOwn: false)
                 folders[folderName] = folder
             }
             let name = slash.map { String(file.path[file.path.index(after: $0)...]) } ?? file.path
@@ -84,7 +85,8 @@ public struct CertificateFolder: Sendable {
         }
         let fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
-            throw CertificatesError("cannot open \(shown) (a symbolic link is refused): \(String(cString: strerror(errno)))")
+            throw CertificatesError(
+                "cannot open \(shown) (a symbolic link is refused): \(String(cString: strerror(errno)))")
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else {

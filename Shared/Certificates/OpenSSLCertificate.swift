@@ -8,7 +8,9 @@ final class OpenSSLKey {
 
     /// A new P-256 key pair from OpenSSL's default random source.
     init() throws(CertificatesError) {
-        guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { throw .openSSL("EVP_PKEY_CTX_new_from_name") }
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else {
+            throw .openSSL("EVP_PKEY_CTX_new_from_name")
+        }
         defer { EVP_PKEY_CTX_free(context) }
         var key: OpaquePointer?
         guard EVP_PKEY_keygen_init(context) == 1, EVP_PKEY_CTX_set_group_name(context, "P-256") == 1,
@@ -94,7 +96,7 @@ final class OpenSSLCertificate {
         defer { BIO_free(bio) }
         guard write(bio) == 1 else { throw .openSSL("writing \(what) as PEM") }
         var bytes: UnsafeMutablePointer<CChar>?
-        let count = BIO_ctrl(bio, BIO_CTRL_INFO, 0, &bytes)  // BIO_get_mem_data, a macro
+        let count = BIO_ctrl(bio, BIO_CTRL_INFO, 0, &bytes) // BIO_get_mem_data, a macro
         guard count > 0, let bytes else { throw .openSSL("reading \(what)'s PEM") }
         return String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self)
     }

@@ -84,7 +84,8 @@ public struct SuiteCertificates: Sendable {
     /// A byte a service or namespace name may hold in a certificate.
     private static func isNameByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
             UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
             true
         default: false

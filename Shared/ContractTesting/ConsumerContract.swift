@@ -53,7 +53,8 @@ public struct ConsumerContract: Sendable {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { continue }
             for name in names.sorted() where name.hasSuffix(".json") {
                 let url = folder.appendingPathComponent(name)
-                contracts.append(try ConsumerContract(text: try String(contentsOf: url, encoding: .utf8), path: url.path))
+                contracts.append(
+                    try ConsumerContract(text: try String(contentsOf: url, encoding: .utf8), path: url.path))
             }
         }
         return contracts
@@ -117,7 +118,9 @@ extension JSONValue {
                 if case .string(let inner) = value { replacement = inner } else { replacement = value.serialized() }
                 result = result.replacingOccurrences(of: "{{\(name)}}", with: replacement)
             }
-            if let open = result.range(of: "{{"), let close = result.range(of: "}}", range: open.upperBound..<result.endIndex) {
+            if let open = result.range(of: "{{"),
+                let close = result.range(of: "}}", range: open.upperBound..<result.endIndex)
+            {
                 throw UnknownVariable(name: String(result[open.upperBound..<close.lowerBound]))
             }
             return .string(result)

@@ -66,7 +66,9 @@ public enum FieldDifference {
             let fieldPath = "\(path).\(name)"
             let (a, b) = (old[tag], new[tag])
             if a == b { continue }
-            if case .message(let x)? = a, case .message(let y)? = b, case .message(let type)? = schema.field(tag: tag)?.type {
+            if case .message(let x)? = a, case .message(let y)? = b,
+                case .message(let type)? = schema.field(tag: tag)?.type
+            {
                 if let found = first(x, y, type.schema, path: fieldPath) { return found }
                 continue
             }

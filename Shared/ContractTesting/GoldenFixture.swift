@@ -111,7 +111,9 @@ extension GoldenFixture {
         guard case .string(let operation) = try member(root, "operation") else {
             throw FixtureFileError(path: path, problem: "`operation` must be a string")
         }
-        var samples = [try sample("input", try member(root, "input")), try sample("output", try member(root, "output"))]
+        var samples = [
+            try sample("input", try member(root, "input")), try sample("output", try member(root, "output")),
+        ]
         if case .object(let members) = root, let event = members.first(where: { $0.key == "event" }) {
             samples.append(try sample("event", event.value))
         }

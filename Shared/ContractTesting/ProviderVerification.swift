@@ -22,14 +22,17 @@ public enum ProviderVerification {
         state: (String) async throws -> [String: JSONValue]?,
         call: (OperationDescriptor, [UInt8]) async throws -> [UInt8]
     ) async -> [String] {
-        let who = "\(contract.consumer) → \(provider).\(interaction.operation) (\"\(interaction.description)\", \(contract.path))"
+        let who =
+            "\(contract.consumer) → \(provider).\(interaction.operation) (\"\(interaction.description)\", \(contract.path))"
         guard let operation else {
             return ["\(who): \(provider) no longer declares \(interaction.operation), which \(contract.consumer) calls"]
         }
         let variables: [String: JSONValue]
         do {
             guard let set = try await state(interaction.state) else {
-                return ["\(who): \(provider) has no provider state \"\(interaction.state)\" (add it to the provider's verification)"]
+                return [
+                    "\(who): \(provider) has no provider state \"\(interaction.state)\" (add it to the provider's verification)"
+                ]
             }
             variables = set
         } catch {
@@ -47,8 +50,11 @@ public enum ProviderVerification {
             guard let expected = interaction.output else {
                 return ["\(who): expected error \(interaction.error ?? "?"), the provider answered with an Output"]
             }
-            let output = try MessageValue(decoding: reply, as: operation.output.schema).json(as: operation.output.schema)
-            if let mismatch = try expected.substituting(variables).subsetMismatch(in: output, path: operation.output.schema.name) {
+            let output = try MessageValue(decoding: reply, as: operation.output.schema).json(
+                as: operation.output.schema)
+            if let mismatch = try expected.substituting(variables).subsetMismatch(
+                in: output, path: operation.output.schema.name)
+            {
                 return ["\(who): \(mismatch)"]
             }
             return []

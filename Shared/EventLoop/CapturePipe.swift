@@ -4,7 +4,7 @@ import CLibUV
 /// end of file, then closes itself.
 final class CapturePipe {
     let loop: EventLoop
-    let pipe: UnsafeMutablePointer<uv_pipe_t>  // freed in the close callback
+    let pipe: UnsafeMutablePointer<uv_pipe_t> // freed in the close callback
     var onData: (([UInt8]) -> Void)?
     var onEnd: (() -> Void)?
     var isClosing = false
@@ -37,7 +37,7 @@ final class CapturePipe {
         if count > 0 {
             capture.onData?(Array(UnsafeRawBufferPointer(start: buffer!.pointee.base, count: count)))
         } else if count < 0 {
-            capture.close()  // end of file, or the pipe broke
+            capture.close() // end of file, or the pipe broke
         }
     }
 

@@ -74,7 +74,9 @@ extension ChildProcess {
                     request.fd_count = Int32(fds.count)
                     return program.withCString { path in
                         request.path = path
-                        guard let directory = options.workingDirectory else { return vt_spawn(&request, &pid, &failure) }
+                        guard let directory = options.workingDirectory else {
+                            return vt_spawn(&request, &pid, &failure)
+                        }
                         return directory.withCString { directory in
                             request.directory = directory
                             return vt_spawn(&request, &pid, &failure)
@@ -133,7 +135,7 @@ struct ChildDescriptors {
         guard vt_spawn_pipe(&ends) == 0 else { throw .uv("pipe2", -errno) }
         owned.append(ends[1])
         let capture = CapturePipe(loop: loop)
-        let status = uv_pipe_open(capture.pipe, ends[0])  // the handle owns the read end from here
+        let status = uv_pipe_open(capture.pipe, ends[0]) // the handle owns the read end from here
         guard status == 0 else {
             close(ends[0])
             capture.close()

@@ -40,8 +40,10 @@ public final class ChildProcess: @unchecked Sendable {
     /// How long after exit `onExit` waits for captured output to reach end of file.
     static let outputDrainTimeout = Duration.milliseconds(250)
 
-    init(loop: EventLoop, process: UnsafeMutablePointer<uv_process_t>, onOutput: ((Int32, [UInt8]) -> Void)?,
-         onExit: @escaping (ExitStatus) -> Void) {
+    init(
+        loop: EventLoop, process: UnsafeMutablePointer<uv_process_t>, onOutput: ((Int32, [UInt8]) -> Void)?,
+        onExit: @escaping (ExitStatus) -> Void
+    ) {
         self.loop = loop
         self.process = process
         self.pid = process.pointee.pid

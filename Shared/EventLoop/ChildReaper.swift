@@ -7,7 +7,7 @@ import Glibc
 /// other loop's are untouched. Loop-confined; created at the loop's first such spawn.
 final class ChildReaper {
     let loop: EventLoop
-    let handle: UnsafeMutablePointer<uv_signal_t>  // freed in the close callback
+    let handle: UnsafeMutablePointer<uv_signal_t> // freed in the close callback
     /// The children not reaped yet, by pid; the reaper keeps each alive until it exits.
     var children: [Int32: ChildProcess] = [:]
     var isClosing = false
@@ -74,7 +74,7 @@ final class ChildReaper {
 
     private static let onClosed: uv_close_cb = { handle in
         let reaper = HandleData.releaseOwner(of: handle, as: ChildReaper.self)
-        reaper.children = [:]  // as with uv_spawn's handles: past shutdown, no exit is reported
+        reaper.children = [:] // as with uv_spawn's handles: past shutdown, no exit is reported
         reaper.handle.deallocate()
     }
 }

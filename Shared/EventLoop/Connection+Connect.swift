@@ -11,7 +11,10 @@ final class ConnectStep<Request, Carried> {
     let carried: Carried
     let completion: (Result<Connection, EventLoopError>) -> Void
 
-    init(connection: Connection, carrying carried: Carried, completion: @escaping (Result<Connection, EventLoopError>) -> Void) {
+    init(
+        connection: Connection, carrying carried: Carried,
+        completion: @escaping (Result<Connection, EventLoopError>) -> Void
+    ) {
         self.connection = connection
         self.carried = carried
         self.completion = completion
@@ -65,7 +68,7 @@ extension Connection {
         pending.retainIntoRequest()
         uv_pipe_connect(pending.request, StreamHandle.pipe(connection.stream), path, Connection.onConnected)
         if loop.isShuttingDown {
-            connection.beginClose(error: nil)  // cancels the connect: completion gets .closed
+            connection.beginClose(error: nil) // cancels the connect: completion gets .closed
         }
     }
 
@@ -81,10 +84,11 @@ extension Connection {
             // A host name with another address (IPv6 and IPv4, say): a failed handle cannot connect
             // again, so the next address gets a new one.
             connection.beginClose(error: nil)
-            let retry = Connection(loop: connection.loop, options: connection.options, state: .connecting, transport: .tcp)
+            let retry = Connection(
+                loop: connection.loop, options: connection.options, state: .connecting, transport: .tcp)
             retry.connectTCP(to: next, fallbacks: Array(pending.carried.dropFirst()), pending.completion)
         } else {
-            connection.beginClose(error: nil)  // never handed out: nobody to tell
+            connection.beginClose(error: nil) // never handed out: nobody to tell
             pending.completion(.failure(status == 0 ? .closed : .uv("connect", status)))
         }
     }

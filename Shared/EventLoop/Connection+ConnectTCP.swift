@@ -73,7 +73,9 @@ extension Connection {
         guard transport == .tcp, machine.isConnected else { return nil }
         // libuv takes the length as an `int`, the size of a `socklen_t`.
         let peer = SocketAddress(writtenBy: { address, length in
-            length.withMemoryRebound(to: Int32.self, capacity: 1) { uv_tcp_getpeername(StreamHandle.tcp(stream), address, $0) }
+            length.withMemoryRebound(to: Int32.self, capacity: 1) {
+                uv_tcp_getpeername(StreamHandle.tcp(stream), address, $0)
+            }
         })
         return peer?.endpoint
     }
@@ -95,7 +97,7 @@ extension Connection {
             return
         }
         if loop.isShuttingDown {
-            beginClose(error: nil)  // cancels the connect: completion gets .closed
+            beginClose(error: nil) // cancels the connect: completion gets .closed
         }
     }
 
@@ -105,13 +107,17 @@ extension Connection {
         let connection = pending.connection
         connection.pendingResolve = nil
         guard connection.machine.state == .connecting else {
-            pending.completion(.failure(.closed))  // the loop shut down meanwhile
+            pending.completion(.failure(.closed)) // the loop shut down meanwhile
             return
         }
         let addresses = results.map(SocketAddress.list) ?? []
         guard status == 0, let address = addresses.first else {
             connection.beginClose(error: nil)
-            pending.completion(.failure(.system(operation: "getaddrinfo \(pending.carried)", code: status == 0 ? UV_EAI_NONAME.rawValue : status)))
+            pending.completion(
+                .failure(
+                    .system(
+                        operation: "getaddrinfo \(pending.carried)", code: status == 0 ? UV_EAI_NONAME.rawValue : status
+                    )))
             return
         }
         connection.connectTCP(to: address, fallbacks: Array(addresses.dropFirst()), pending.completion)

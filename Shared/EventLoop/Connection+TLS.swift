@@ -22,7 +22,8 @@ extension Connection {
     /// names it), else the error, after which the connection closes. `timeout` bounds the
     /// handshake, so a peer that never finishes it is let go.
     func beginTLS(
-        _ context: TLSContext, expectedPeer: String?, timeout: Duration, _ onSecured: @escaping (EventLoopError?) -> Void
+        _ context: TLSContext, expectedPeer: String?, timeout: Duration,
+        _ onSecured: @escaping (EventLoopError?) -> Void
     ) {
         guard machine.state == .open else {
             loop.deferOnLoop { onSecured(.closed) }
@@ -43,7 +44,7 @@ extension Connection {
         }
         handshakeDeadline = deadline
         perform(machine.handshakeBegan())
-        if context.role == .client { receiveTLS(UnsafeRawBufferPointer(start: nil, count: 0)) }  // ClientHello
+        if context.role == .client { receiveTLS(UnsafeRawBufferPointer(start: nil, count: 0)) } // ClientHello
     }
 
     /// Ciphertext from the socket: advances the handshake, or opens records into the decoder.
@@ -54,7 +55,7 @@ extension Connection {
         do {
             open = try tls.receive(bytes) { plaintext in decoder.append(plaintext) }
         } catch {
-            flushTLSOutput()  // the alert tells the peer why
+            flushTLSOutput() // the alert tells the peer why
             failTLS(.tls(error))
             return
         }

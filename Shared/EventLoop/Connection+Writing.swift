@@ -102,13 +102,15 @@ extension Connection {
         swap(&bytes, &corked)
         let completions = corkedCompletions
         corkedCompletions = []
-        machine.handedOver(bytes.count)  // `send` counts what the kernel leaves
-        send(bytes, completion: completions.isEmpty ? nil : { error in for completion in completions { completion(error) } })
+        machine.handedOver(bytes.count) // `send` counts what the kernel leaves
+        send(
+            bytes,
+            completion: completions.isEmpty ? nil : { error in for completion in completions { completion(error) } })
         if corked.isEmpty {
             bytes.removeAll(keepingCapacity: true)
-            swap(&bytes, &corked)  // the next turn reuses the buffer
+            swap(&bytes, &corked) // the next turn reuses the buffer
         }
-        perform(machine.drained(0))  // resumes reading below the low-water mark; closes a flushing connection that is done
+        perform(machine.drained(0)) // resumes reading below the low-water mark; closes a flushing connection that is done
     }
 
     /// Forgets corked bytes when the connection closes; their completions get ``EventLoopError/closed``.
@@ -167,10 +169,11 @@ extension Connection {
         let rest = pending.rest
         uv_req_set_data(pending.request.asRequest, Unmanaged.passRetained(pending).toOpaque())
         var buffer = uv_buf_init(
-            UnsafeMutableRawPointer(mutating: rest.baseAddress!).assumingMemoryBound(to: CChar.self), UInt32(rest.count))
+            UnsafeMutableRawPointer(mutating: rest.baseAddress!).assumingMemoryBound(to: CChar.self), UInt32(rest.count)
+        )
         let status = uv_write(pending.request, stream, &buffer, 1, Connection.onWritten)
         guard status == 0 else {
-            Unmanaged.passUnretained(pending).release()  // no callback will come
+            Unmanaged.passUnretained(pending).release() // no callback will come
             let error = EventLoopError.uv("write", status)
             beginClose(error: error)
             complete(completion, error)
@@ -185,7 +188,7 @@ extension Connection {
     }
 
     private func didFinish(_ write: PendingWrite, status: Int32) {
-        let error: EventLoopError? = status == 0 ? nil : .uv("write", status)  // ECANCELED maps to .closed
+        let error: EventLoopError? = status == 0 ? nil : .uv("write", status) // ECANCELED maps to .closed
         if let error, error != .closed {
             beginClose(error: error)
         }

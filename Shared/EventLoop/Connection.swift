@@ -43,7 +43,7 @@ public final class Connection: @unchecked Sendable {
 
     /// Unix socket or TCP.
     public let transport: SocketEndpoint.Transport
-    let stream: UnsafeMutablePointer<uv_stream_t>  // a uv_pipe_t or uv_tcp_t (StreamHandle); freed in the close callback
+    let stream: UnsafeMutablePointer<uv_stream_t> // a uv_pipe_t or uv_tcp_t (StreamHandle); freed in the close callback
     // `@exclusivity(unchecked)` on the state machine and the request path's buffers: a class's
     // stored property mutated through a method (`machine.queued(_:)`, `decoder.nextFrame()`,
     // `corked.append`) is checked at run time, about 60 instructions an access and ~400 a request
@@ -151,7 +151,7 @@ public final class Connection: @unchecked Sendable {
         if actions.contains(.stopReading) { uv_read_stop(stream) }
         if actions.contains(.deliverFrames) {
             deliverFrames()
-            perform(machine.framesDelivered())  // reading as the handlers left it: they may have paused or closed
+            perform(machine.framesDelivered()) // reading as the handlers left it: they may have paused or closed
         }
         if actions.contains(.startReading) {
             let status = uv_read_start(stream, Connection.onAllocate, Connection.onRead)
@@ -159,7 +159,7 @@ public final class Connection: @unchecked Sendable {
         }
         if actions.contains(.flushCorked) {
             flushCorked()
-            perform(machine.flushStarted())  // nothing if the flush closed it already
+            perform(machine.flushStarted()) // nothing if the flush closed it already
         }
         if actions.contains(.armFlushDeadline) {
             let deadline = LoopTimer(loop: loop)

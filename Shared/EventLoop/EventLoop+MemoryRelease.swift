@@ -48,7 +48,7 @@ extension EventLoop {
         guard !isShuttingDown else { return }
         if memoryRelease == nil {
             let timer = LoopTimer(loop: self)
-            uv_unref(timer.timer.asHandle)  // never what keeps the loop running
+            uv_unref(timer.timer.asHandle) // never what keeps the loop running
             memoryRelease = timer
         }
         armMemoryRelease()

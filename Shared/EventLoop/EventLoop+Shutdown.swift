@@ -16,14 +16,14 @@ extension EventLoop {
             var leftovers: [Work] = []
             queue.withLock { state in
                 state.lifecycle = .stopped
-                state.armed = true  // nothing may touch `wakeup` again
+                state.armed = true // nothing may touch `wakeup` again
                 swap(&state.items, &leftovers)
             }
             for work in leftovers {
                 run(work)
             }
         } while closeOwnedHandles() > 0
-        memoryRelease = nil  // closed above; it holds the loop, which would otherwise never go
+        memoryRelease = nil // closed above; it holds the loop, which would otherwise never go
 
         closeInternalHandles()
         uv_run(loop, UV_RUN_DEFAULT)
@@ -41,7 +41,7 @@ extension EventLoop {
 
     func closeInternalHandles() {
         for handle in [wakeup.asHandle, drainCheck.asHandle, pendingIdle.asHandle] where uv_is_closing(handle) == 0 {
-            uv_close(handle, nil)  // memory is freed in deinit
+            uv_close(handle, nil) // memory is freed in deinit
         }
     }
 
@@ -60,7 +60,7 @@ extension EventLoop {
         {
             owner.closeForShutdown()
         } else {
-            uv_close(handle, nil)  // not one of ours: nothing to release
+            uv_close(handle, nil) // not one of ours: nothing to release
         }
     }
 }

@@ -43,7 +43,7 @@ public final class EventLoop: @unchecked Sendable {
     let pendingIdle: UnsafeMutablePointer<uv_idle_t>
     let queue = Mutex(WorkQueue())
     private let threadID = Atomic<UInt>(0)
-    private var thread = pthread_t()  // written in init only
+    private var thread = pthread_t() // written in init only
     private let joined = Mutex(false)
 
     /// Loop-confined: the previous batch's array, reused so draining does not allocate.
@@ -141,7 +141,7 @@ public final class EventLoop: @unchecked Sendable {
         }
         if mustJoin {
             if pthread_self() == thread {
-                pthread_detach(thread)  // the loop thread dropped the last reference
+                pthread_detach(thread) // the loop thread dropped the last reference
             } else {
                 pthread_join(thread, nil)
             }
@@ -207,10 +207,11 @@ public final class EventLoop: @unchecked Sendable {
     /// On the loop thread it only schedules the stop (a thread cannot join itself); the loop
     /// finishes after the current callback returns.
     public func shutdown() {
-        _ = enqueue(.closure { [self] in
-            stopRequested = true
-            uv_stop(loop)
-        }, ifLifecycleIs: .running, then: .stopping)
+        _ = enqueue(
+            .closure { [self] in
+                stopRequested = true
+                uv_stop(loop)
+            }, ifLifecycleIs: .running, then: .stopping)
         guard !inEventLoop else { return }
         joined.withLock { done in
             guard !done else { return }

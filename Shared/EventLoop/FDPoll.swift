@@ -26,7 +26,7 @@ public final class FDPoll: @unchecked Sendable {
     public let loop: EventLoop
     /// The descriptor watched (and owned).
     public let fd: Int32
-    let handle: UnsafeMutablePointer<uv_poll_t>  // freed in the close callback
+    let handle: UnsafeMutablePointer<uv_poll_t> // freed in the close callback
     var callback: (() -> Void)?
     var isClosing = false
 
@@ -42,14 +42,14 @@ public final class FDPoll: @unchecked Sendable {
         handle = .allocate(capacity: 1)
         var status = uv_poll_init(loop.loop, handle, fd)
         guard status == 0 else {
-            handle.deallocate()  // a failed uv_poll_init leaves no handle in the loop
+            handle.deallocate() // a failed uv_poll_init leaves no handle in the loop
             throw .system(operation: "uv_poll_init", code: status)
         }
         callback = onReadable
         HandleData.retain(self, into: handle.asHandle)
         status = uv_poll_start(handle, Int32(UV_READABLE.rawValue), FDPoll.onEvent)
         guard status == 0 else {
-            ownsDescriptor = false  // the caller keeps the fd when init throws
+            ownsDescriptor = false // the caller keeps the fd when init throws
             close()
             throw .system(operation: "uv_poll_start", code: status)
         }

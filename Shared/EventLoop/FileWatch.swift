@@ -27,7 +27,7 @@ public final class FileWatch: @unchecked Sendable {
     public let loop: EventLoop
     /// The folder watched.
     public let folder: String
-    let handle: UnsafeMutablePointer<uv_fs_event_t>  // freed in the close callback
+    let handle: UnsafeMutablePointer<uv_fs_event_t> // freed in the close callback
     var callback: (() -> Void)?
     var isClosing = false
 
@@ -45,7 +45,7 @@ public final class FileWatch: @unchecked Sendable {
         handle = .allocate(capacity: 1)
         var status = uv_fs_event_init(loop.loop, handle)
         guard status == 0 else {
-            handle.deallocate()  // a failed init leaves no handle in the loop
+            handle.deallocate() // a failed init leaves no handle in the loop
             throw .uv("uv_fs_event_init", status)
         }
         callback = onChange

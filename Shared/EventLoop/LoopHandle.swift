@@ -46,7 +46,8 @@ enum HandleData {
     }
 
     /// Takes back the reference retained at init; call once, from the handle's close callback.
-    static func releaseOwner<Owner: AnyObject>(of handle: UnsafeMutablePointer<uv_handle_t>?, as _: Owner.Type) -> Owner {
+    static func releaseOwner<Owner: AnyObject>(of handle: UnsafeMutablePointer<uv_handle_t>?, as _: Owner.Type) -> Owner
+    {
         let owner = Unmanaged<Owner>.fromOpaque(uv_handle_get_data(handle)!).takeRetainedValue()
         uv_handle_set_data(handle, nil)
         return owner

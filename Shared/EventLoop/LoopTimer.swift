@@ -19,7 +19,7 @@ public final class LoopTimer: @unchecked Sendable {
 
     /// The loop this timer lives on.
     public let loop: EventLoop
-    let timer: UnsafeMutablePointer<uv_timer_t>  // freed in the close callback
+    let timer: UnsafeMutablePointer<uv_timer_t> // freed in the close callback
     var callback: (() -> Void)?
     var isClosing = false
 
@@ -38,7 +38,7 @@ public final class LoopTimer: @unchecked Sendable {
         loop.preconditionInEventLoop()
         guard !isClosing else { return }
         self.callback = callback
-        uv_update_time(loop.loop)  // measure from now, not from the start of this loop iteration
+        uv_update_time(loop.loop) // measure from now, not from the start of this loop iteration
         let repeatMilliseconds = interval.map { max(1, milliseconds($0)) } ?? 0
         uv_timer_start(timer, LoopTimer.onFire, milliseconds(delay), repeatMilliseconds)
     }
@@ -61,7 +61,7 @@ public final class LoopTimer: @unchecked Sendable {
     public var remaining: Duration? {
         loop.preconditionInEventLoop()
         guard isActive else { return nil }
-        uv_update_time(loop.loop)  // from now, not from the start of this loop iteration
+        uv_update_time(loop.loop) // from now, not from the start of this loop iteration
         return .milliseconds(Int64(clamping: uv_timer_get_due_in(timer)))
     }
 

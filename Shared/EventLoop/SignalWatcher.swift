@@ -19,7 +19,7 @@ public final class SignalWatcher: @unchecked Sendable {
     public let loop: EventLoop
     /// The signal watched.
     public let signal: Int32
-    let handle: UnsafeMutablePointer<uv_signal_t>  // freed in the close callback
+    let handle: UnsafeMutablePointer<uv_signal_t> // freed in the close callback
     var callback: ((Int32) -> Void)?
     var isClosing = false
 

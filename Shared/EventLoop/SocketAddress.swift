@@ -54,7 +54,9 @@ struct SocketAddress {
         guard let source = info.pointee.ai_addr, Int(info.pointee.ai_addrlen) <= MemoryLayout<sockaddr_storage>.size
         else { return nil }
         length = info.pointee.ai_addrlen
-        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: UnsafeRawBufferPointer(start: source, count: Int(length))) }
+        withUnsafeMutableBytes(of: &storage) {
+            $0.copyMemory(from: UnsafeRawBufferPointer(start: source, count: Int(length)))
+        }
     }
 
     init() {}
@@ -69,7 +71,9 @@ struct SocketAddress {
         var results: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &results)
         guard status == 0, let results else {
-            throw .system(operation: "getaddrinfo \(host)", code: status == EAI_NONAME ? UV_EAI_NONAME.rawValue : UV_EAI_FAIL.rawValue)
+            throw .system(
+                operation: "getaddrinfo \(host)",
+                code: status == EAI_NONAME ? UV_EAI_NONAME.rawValue : UV_EAI_FAIL.rawValue)
         }
         defer { freeaddrinfo(results) }
         return list(results)
@@ -114,7 +118,8 @@ struct SocketAddress {
                 _ = inet_ntop(AF_INET6, &v6.sin6_addr, &text, socklen_t(text.count))
             }
         }
-        return .tcp(host: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), port: port)
+        return .tcp(
+            host: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), port: port)
     }
 
     /// Calls `body` with the address as a `sockaddr` pointer and its length.

@@ -46,7 +46,7 @@ extension StreamListener {
         let status = uv_fileno(carrier.stream.asHandle, &fd)
         let moved = status == 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1
         let code = status != 0 ? status : -errno
-        carrier.beginClose(error: nil)  // closes `fd`; the duplicate keeps the socket open
+        carrier.beginClose(error: nil) // closes `fd`; the duplicate keeps the socket open
         let onError = handOffErrorHandler
         guard moved >= 0, let handler = handOffHandler else {
             if moved >= 0 { Glibc.close(moved) }
@@ -83,7 +83,7 @@ extension StreamListener {
             case .tcp: uv_tcp_open(StreamHandle.tcp(connection.stream), fd)
             }
         guard status == 0 else {
-            Glibc.close(fd)  // the handle never took it
+            Glibc.close(fd) // the handle never took it
             connection.beginClose(error: nil)
             onError?(target, .system(operation: transport == .unix ? "uv_pipe_open" : "uv_tcp_open", code: status))
             return

@@ -30,7 +30,7 @@ public final class StreamListener: @unchecked Sendable {
     /// Unix socket or TCP; every accepted ``Connection`` has the same.
     public let transport: SocketEndpoint.Transport
 
-    let stream: UnsafeMutablePointer<uv_stream_t>  // a uv_pipe_t or uv_tcp_t (StreamHandle); freed in the close callback
+    let stream: UnsafeMutablePointer<uv_stream_t> // a uv_pipe_t or uv_tcp_t (StreamHandle); freed in the close callback
     var tlsContext: TLSContext?
     var tlsHandshakeTimeout: Duration = .seconds(10)
     var connectionHandler: ((Connection) -> Void)?
@@ -43,7 +43,9 @@ public final class StreamListener: @unchecked Sendable {
     var hasWaitingPeer = false
     var isClosing = false
 
-    private init(loop: EventLoop, path: String?, options: ConnectionOptions, transport: SocketEndpoint.Transport = .unix) {
+    private init(
+        loop: EventLoop, path: String?, options: ConnectionOptions, transport: SocketEndpoint.Transport = .unix
+    ) {
         self.loop = loop
         self.path = path
         self.options = options
@@ -111,7 +113,7 @@ public final class StreamListener: @unchecked Sendable {
         }
         if let mode, chmod(path, mode_t(mode)) != 0 {
             let code = -errno
-            listener.close()  // libuv removes the file it bound
+            listener.close() // libuv removes the file it bound
             throw .system(operation: "chmod", code: code)
         }
         status = uv_listen(listener.stream, backlog, StreamListener.onPeer)
@@ -142,7 +144,7 @@ public final class StreamListener: @unchecked Sendable {
             case .tcp: uv_tcp_open(StreamHandle.tcp(listener.stream), fd)
             }
         guard status == 0 else {
-            listener.close()  // the handle never took the fd
+            listener.close() // the handle never took the fd
             throw .system(operation: transport == .unix ? "uv_pipe_open" : "uv_tcp_open", code: status)
         }
         status = uv_listen(listener.stream, backlog, StreamListener.onPeer)

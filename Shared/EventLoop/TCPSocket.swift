@@ -24,7 +24,8 @@ public enum TCPSocket {
             if bound == 0, Glibc.listen(fd, backlog) == 0 { return fd }
             let code = -errno
             Glibc.close(fd)
-            lastError = code == UV_EADDRINUSE.rawValue
+            lastError =
+                code == UV_EADDRINUSE.rawValue
                 ? .addressInUse("tcp:\(host):\(port)") : .system(operation: "bind tcp:\(host):\(port)", code: code)
         }
         throw lastError

@@ -22,7 +22,7 @@ final class TLSSession {
             SSL_free(ssl)
             throw .openSSL("cannot create TLS buffers")
         }
-        SSL_set_bio(ssl, incoming, outgoing)  // the SSL owns both from here
+        SSL_set_bio(ssl, incoming, outgoing) // the SSL owns both from here
         if context.role == .server { SSL_set_accept_state(ssl) } else { SSL_set_connect_state(ssl) }
         self.ssl = ssl
         self.incoming = incoming
@@ -59,7 +59,8 @@ final class TLSSession {
 
     /// Takes ciphertext from the socket; hands every byte of plaintext it yields to `plaintext`.
     /// Returns false when the peer ended TLS (close_notify).
-    func receive(_ bytes: UnsafeRawBufferPointer, plaintext: (UnsafeRawBufferPointer) -> Void) throws(TLSError) -> Bool {
+    func receive(_ bytes: UnsafeRawBufferPointer, plaintext: (UnsafeRawBufferPointer) -> Void) throws(TLSError) -> Bool
+    {
         if !bytes.isEmpty {
             guard BIO_write(incoming, bytes.baseAddress, Int32(bytes.count)) == Int32(bytes.count) else {
                 throw .openSSL("cannot buffer TLS input")

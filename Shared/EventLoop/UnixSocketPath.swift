@@ -43,11 +43,11 @@ enum UnixSocketPath {
         let failure = status == 0 ? 0 : errno
         switch failure {
         case 0, EAGAIN, EINPROGRESS:
-            throw .addressInUse(path)  // a live server: it accepted, or its backlog is full
+            throw .addressInUse(path) // a live server: it accepted, or its backlog is full
         case ECONNREFUSED:
             if unlink(path) != 0, errno != ENOENT { throw .system(operation: "unlink", code: -errno) }
         case ENOENT:
-            return  // removed meanwhile
+            return // removed meanwhile
         default:
             throw .system(operation: "connect", code: -failure)
         }

@@ -74,7 +74,7 @@ extension Manifest {
     /// are reported on their own).
     func cycles() -> [[String]] {
         let position = Dictionary(services.enumerated().map { ($1.name, $0) }) { first, _ in first }
-        var state: [String: Bool] = [:]  // false: on the current path; true: finished
+        var state: [String: Bool] = [:] // false: on the current path; true: finished
         var path: [String] = []
         var found: [[String]] = []
         var reported: Set<[String]> = []

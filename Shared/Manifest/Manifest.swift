@@ -25,11 +25,12 @@ public struct Manifest: Sendable, Equatable {
     public var runnable: Manifest {
         let remote = Set(services.filter(\.isRemote).map(\.name))
         guard !remote.isEmpty else { return self }
-        return Manifest(services: services.filter { !$0.isRemote }.map { service in
-            var service = service
-            service.dependsOn.removeAll { remote.contains($0) }
-            return service
-        })
+        return Manifest(
+            services: services.filter { !$0.isRemote }.map { service in
+                var service = service
+                service.dependsOn.removeAll { remote.contains($0) }
+                return service
+            })
     }
 
     /// Every TCP endpoint the manifest names, local or remote, by the service's name.

@@ -25,89 +25,152 @@ package enum ManifestKeyReference {
 
     /// Every key, in the order the page lists them.
     package static let keys: [Key] = [
-        Key(path: "executable", type: "string", defaultValue: "(required, unless `endpoint` names a remote service)",
-            doc: "The program: an absolute path, a path from the manifest's folder, or a bare name found beside svc-supervisor."),
+        Key(
+            path: "executable", type: "string", defaultValue: "(required, unless `endpoint` names a remote service)",
+            doc:
+                "The program: an absolute path, a path from the manifest's folder, or a bare name found beside svc-supervisor."
+        ),
         Key(path: "args", type: "array of strings", defaultValue: "`[]`", doc: "Arguments after the program name."),
-        Key(path: "env", type: "table of strings", defaultValue: "`{}`",
-            doc: "Extra environment variables, merged key by key with `[defaults]`; those the supervisor sets itself (`LISTEN_FDS`, `NOTIFY_SOCKET`, …) are refused."),
-        Key(path: "depends_on", type: "array of strings", defaultValue: "`[]`",
-            doc: "Services (`\"payments\"`) or single operations (`\"payments.charge\"`) that must be ready first; the only services it admits as callers."),
-        Key(path: "restart", type: names(RestartPolicy.self), defaultValue: "`\"\(spec.restart.rawValue)\"`",
+        Key(
+            path: "env", type: "table of strings", defaultValue: "`{}`",
+            doc:
+                "Extra environment variables, merged key by key with `[defaults]`; those the supervisor sets itself (`LISTEN_FDS`, `NOTIFY_SOCKET`, …) are refused."
+        ),
+        Key(
+            path: "depends_on", type: "array of strings", defaultValue: "`[]`",
+            doc:
+                "Services (`\"payments\"`) or single operations (`\"payments.charge\"`) that must be ready first; the only services it admits as callers."
+        ),
+        Key(
+            path: "restart", type: names(RestartPolicy.self), defaultValue: "`\"\(spec.restart.rawValue)\"`",
             doc: "When it is restarted after it exits."),
-        Key(path: "strategy", type: names(RestartStrategy.self), defaultValue: "`\"\(spec.strategy.rawValue)\"`",
+        Key(
+            path: "strategy", type: names(RestartStrategy.self), defaultValue: "`\"\(spec.strategy.rawValue)\"`",
             doc: "What else restarts with it: itself, the services started after it, or its whole `group`."),
-        Key(path: "group", type: "string", defaultValue: "none",
+        Key(
+            path: "group", type: "string", defaultValue: "none",
             doc: "The group a `one_for_all` service restarts with (only with that strategy)."),
-        Key(path: "backoff", type: "table", defaultValue: "", doc: "The delay before each restart, merged with `[defaults]`."),
-        Key(path: "backoff.initial", type: "duration", defaultValue: duration(spec.backoff.initial), doc: "The first delay."),
+        Key(
+            path: "backoff", type: "table", defaultValue: "",
+            doc: "The delay before each restart, merged with `[defaults]`."),
+        Key(
+            path: "backoff.initial", type: "duration", defaultValue: duration(spec.backoff.initial),
+            doc: "The first delay."),
         Key(path: "backoff.max", type: "duration", defaultValue: duration(spec.backoff.max), doc: "The longest delay."),
-        Key(path: "backoff.multiplier", type: "number, at least 1", defaultValue: "`\(spec.backoff.multiplier)`",
+        Key(
+            path: "backoff.multiplier", type: "number, at least 1", defaultValue: "`\(spec.backoff.multiplier)`",
             doc: "The growth of the delay per restart."),
-        Key(path: "backoff.reset_after", type: "duration", defaultValue: duration(spec.backoff.resetAfter),
+        Key(
+            path: "backoff.reset_after", type: "duration", defaultValue: duration(spec.backoff.resetAfter),
             doc: "How long a run must stay ready for the next delay to start from `initial` again."),
-        Key(path: "budget", type: "table", defaultValue: "", doc: "How many restarts it may spend, merged with `[defaults]`."),
-        Key(path: "budget.restarts", type: "integer, 0 or more", defaultValue: "`\(spec.budget.maxRestarts)`",
+        Key(
+            path: "budget", type: "table", defaultValue: "",
+            doc: "How many restarts it may spend, merged with `[defaults]`."),
+        Key(
+            path: "budget.restarts", type: "integer, 0 or more", defaultValue: "`\(spec.budget.maxRestarts)`",
             doc: "Restarts allowed within `window`; one more and the service is `failed`."),
         Key(path: "budget.window", type: "duration", defaultValue: duration(spec.budget.window), doc: "The window."),
-        Key(path: "readiness", type: names(Readiness.self), defaultValue: "`\"\(spec.readiness.rawValue)\"`",
+        Key(
+            path: "readiness", type: names(Readiness.self), defaultValue: "`\"\(spec.readiness.rawValue)\"`",
             doc: "How it says it is ready: `READY=1` on `NOTIFY_SOCKET`, or as soon as it runs."),
-        Key(path: "ready_timeout", type: "duration", defaultValue: duration(spec.readyTimeout),
+        Key(
+            path: "ready_timeout", type: "duration", defaultValue: duration(spec.readyTimeout),
             doc: "How long it may take to become ready before the start counts as failed."),
-        Key(path: "stop_signal", type: "signal name or number", defaultValue: "`\"\(ManifestUnits.signalName(spec.stopSignal))\"`",
+        Key(
+            path: "stop_signal", type: "signal name or number",
+            defaultValue: "`\"\(ManifestUnits.signalName(spec.stopSignal))\"`",
             doc: "The signal that asks it to stop."),
-        Key(path: "stop_timeout", type: "duration", defaultValue: duration(spec.stopTimeout),
+        Key(
+            path: "stop_timeout", type: "duration", defaultValue: duration(spec.stopTimeout),
             doc: "How long it may take to stop before SIGKILL."),
-        Key(path: "watchdog", type: "duration", defaultValue: "off",
+        Key(
+            path: "watchdog", type: "duration", defaultValue: "off",
             doc: "It must send `WATCHDOG=1` at least this often, or it is restarted as failed."),
-        Key(path: "log_max_bytes", type: "size: bytes, or a string such as `\"10MiB\"`", defaultValue: "`\(spec.logMaxBytes)`",
+        Key(
+            path: "log_max_bytes", type: "size: bytes, or a string such as `\"10MiB\"`",
+            defaultValue: "`\(spec.logMaxBytes)`",
             doc: "Its log file is rotated when it passes this size."),
-        Key(path: "logs", type: "table", defaultValue: "", doc: "Log rotation beside the size, merged with `[defaults]`."),
-        Key(path: "logs.max_age", type: "duration", defaultValue: spec.logRotation.maxAge.map(duration) ?? "none",
+        Key(
+            path: "logs", type: "table", defaultValue: "",
+            doc: "Log rotation beside the size, merged with `[defaults]`."),
+        Key(
+            path: "logs.max_age", type: "duration", defaultValue: spec.logRotation.maxAge.map(duration) ?? "none",
             doc: "Rotate when the file's first line is older than this."),
-        Key(path: "logs.keep", type: "integer, 0 to 1000", defaultValue: "`\(spec.logRotation.keep)`",
+        Key(
+            path: "logs.keep", type: "integer, 0 to 1000", defaultValue: "`\(spec.logRotation.keep)`",
             doc: "Rotated files kept (0: the old file is deleted)."),
-        Key(path: "logs.compress", type: "boolean", defaultValue: "`\(spec.logRotation.compress)`",
+        Key(
+            path: "logs.compress", type: "boolean", defaultValue: "`\(spec.logRotation.compress)`",
             doc: "Whether rotated files are gzip-compressed."),
-        Key(path: "socket", type: "boolean", defaultValue: "`\(spec.socket)`",
+        Key(
+            path: "socket", type: "boolean", defaultValue: "`\(spec.socket)`",
             doc: "Whether the supervisor binds `NAME.sock` and hands it over (`LISTEN_FDS`)."),
-        Key(path: "store", type: "boolean", defaultValue: "`\(spec.store)`",
+        Key(
+            path: "store", type: "boolean", defaultValue: "`\(spec.store)`",
             doc: "Whether it keeps a store in its state folder (a StatefulSet with a volume in the Kubernetes export)."),
-        Key(path: "endpoint", type: "string `tcp:HOST:PORT`", defaultValue: "none (a Unix socket)",
-            doc: "A TCP address to bind and hand over instead of `NAME.sock`; without `executable`, a service on another host."),
-        Key(path: "host", type: "string", defaultValue: "none (every host)",
+        Key(
+            path: "endpoint", type: "string `tcp:HOST:PORT`", defaultValue: "none (a Unix socket)",
+            doc:
+                "A TCP address to bind and hand over instead of `NAME.sock`; without `executable`, a service on another host."
+        ),
+        Key(
+            path: "host", type: "string", defaultValue: "none (every host)",
             doc: "The host it runs on when one manifest describes several (`export systemd --host`)."),
-        Key(path: "user", type: "string", defaultValue: "`verticals-NAME`",
+        Key(
+            path: "user", type: "string", defaultValue: "`verticals-NAME`",
             doc: "The user it runs as when svc-supervisor runs as root, and under systemd."),
-        Key(path: "certificates", type: "string (a folder)", defaultValue: "none",
+        Key(
+            path: "certificates", type: "string (a folder)", defaultValue: "none",
             doc: "A folder as `svc-supervisor certs` writes it: its TLS files and its callers' names as allowed peers."),
-        Key(path: "receives", type: "array of " + names(SecretKind.self), defaultValue: "`[]`",
-            doc: "The kinds of secret the CLI sends to this service and to no other (`login`: sessions, `admin create`: first_admin, `password`, `admin grant`/`revoke`: roles, `logout`); one service per kind, never in `[defaults]`."),
-        Key(path: "start", type: names(StartMode.self), defaultValue: "`\"\(spec.start.rawValue)\"`",
+        Key(
+            path: "receives", type: "array of " + names(SecretKind.self), defaultValue: "`[]`",
+            doc:
+                "The kinds of secret the CLI sends to this service and to no other (`login`: sessions, `admin create`: first_admin, `password`, `admin grant`/`revoke`: roles, `logout`); one service per kind, never in `[defaults]`."
+        ),
+        Key(
+            path: "start", type: names(StartMode.self), defaultValue: "`\"\(spec.start.rawValue)\"`",
             doc: "Start with the suite, or at the first connection to its socket (needs `socket = true`)."),
-        Key(path: "idle_exit", type: "duration", defaultValue: "never",
+        Key(
+            path: "idle_exit", type: "duration", defaultValue: "never",
             doc: "It exits once idle this long, and the next caller starts it again (needs `socket = true`)."),
-        Key(path: "liveness", type: "table", defaultValue: "off",
+        Key(
+            path: "liveness", type: "table", defaultValue: "off",
             doc: "Calls `daemon.health` on its socket; enough failed calls in a row restart it as failed."),
-        Key(path: "liveness.interval", type: "duration", defaultValue: duration(LivenessCheck().interval),
+        Key(
+            path: "liveness.interval", type: "duration", defaultValue: duration(LivenessCheck().interval),
             doc: "The wait between one check's end and the next."),
-        Key(path: "liveness.timeout", type: "duration", defaultValue: duration(LivenessCheck().timeout),
+        Key(
+            path: "liveness.timeout", type: "duration", defaultValue: duration(LivenessCheck().timeout),
             doc: "How long one call may take."),
-        Key(path: "liveness.failures", type: "integer, 1 to 1000", defaultValue: "`\(LivenessCheck().failures)`",
+        Key(
+            path: "liveness.failures", type: "integer, 1 to 1000", defaultValue: "`\(LivenessCheck().failures)`",
             doc: "Failed calls in a row that make it dead."),
-        Key(path: "limits", type: "table", defaultValue: "none (the supervisor's own are inherited)",
-            doc: "Resource limits, set between fork and exec and, for `memory`, `cpu`, `cpu_weight` and `tasks`, through a cgroup of its own."),
-        Key(path: "limits.open_files", type: "integer", defaultValue: "inherited", doc: "RLIMIT_NOFILE: open file descriptors."),
+        Key(
+            path: "limits", type: "table", defaultValue: "none (the supervisor's own are inherited)",
+            doc:
+                "Resource limits, set between fork and exec and, for `memory`, `cpu`, `cpu_weight` and `tasks`, through a cgroup of its own."
+        ),
+        Key(
+            path: "limits.open_files", type: "integer", defaultValue: "inherited",
+            doc: "RLIMIT_NOFILE: open file descriptors."),
         Key(path: "limits.data", type: "size", defaultValue: "inherited", doc: "RLIMIT_DATA: heap and data segments."),
         Key(path: "limits.core", type: "size (0: no core dumps)", defaultValue: "inherited", doc: "RLIMIT_CORE."),
         Key(path: "limits.cpu_seconds", type: "integer", defaultValue: "inherited", doc: "RLIMIT_CPU: CPU seconds."),
         Key(path: "limits.nice", type: "integer, -20 to 19", defaultValue: "inherited", doc: "Niceness."),
-        Key(path: "limits.memory", type: "size, at least `\"4MiB\"`", defaultValue: "none",
+        Key(
+            path: "limits.memory", type: "size, at least `\"4MiB\"`", defaultValue: "none",
             doc: "cgroup memory limit; past it the kernel's OOM killer ends it."),
         Key(path: "limits.cpu", type: "string `\"N%\"` of one CPU", defaultValue: "none", doc: "cgroup CPU quota."),
-        Key(path: "limits.cpu_weight", type: "integer, 1 to 10000", defaultValue: "none (100, as every service's)",
-            doc: "cgroup CPU weight (`cpu.weight`, systemd's `CPUWeight=`): its share of the processors while others want them too, against their 100; nothing is taken while the processors are free."),
-        Key(path: "limits.tasks", type: "integer, 1 to 4194304", defaultValue: "none",
-            doc: "cgroup limit on its processes and threads together (`pids.max`, systemd's `TasksMax=`): past it, `fork` and new threads fail in it alone."),
+        Key(
+            path: "limits.cpu_weight", type: "integer, 1 to 10000", defaultValue: "none (100, as every service's)",
+            doc:
+                "cgroup CPU weight (`cpu.weight`, systemd's `CPUWeight=`): its share of the processors while others want them too, against their 100; nothing is taken while the processors are free."
+        ),
+        Key(
+            path: "limits.tasks", type: "integer, 1 to 4194304", defaultValue: "none",
+            doc:
+                "cgroup limit on its processes and threads together (`pids.max`, systemd's `TasksMax=`): past it, `fork` and new threads fail in it alone."
+        ),
     ]
 
     /// The page: a Markdown table of ``keys``.

@@ -19,7 +19,9 @@ package enum ManifestKeys {
     /// Keys of the `liveness` table.
     package static let liveness = ["interval", "timeout", "failures"]
     /// Keys of the `limits` table.
-    package static let limits = ["open_files", "data", "core", "cpu_seconds", "nice", "memory", "cpu", "cpu_weight", "tasks"]
+    package static let limits = [
+        "open_files", "data", "core", "cpu_seconds", "nice", "memory", "cpu", "cpu_weight", "tasks",
+    ]
     /// Keys of the `logs` table.
     package static let logs = ["max_age", "keep", "compress"]
     /// Service keys whose tables merge key by key with `[defaults]` instead of replacing them.

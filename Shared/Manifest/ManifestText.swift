@@ -27,7 +27,8 @@ public enum ManifestText {
     public static func isProgramName(_ name: String) -> Bool {
         guard !name.isEmpty, name != ".", name != ".." else { return false }
         return name.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                || "._-".unicodeScalars.contains($0)
         }
     }
 

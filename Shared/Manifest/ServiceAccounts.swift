@@ -44,8 +44,12 @@ public enum ServiceAccounts {
         let callers = callers(of: spec.name, in: manifest).map(identity)
         if !callers.isEmpty {
             let list = callers.joined(separator: ",")
-            if environment[DaemonSettings.allowedUIDs.name] == nil { environment[DaemonSettings.allowedUIDs.name] = list }
-            if environment[DaemonSettings.internalOperations.name] != nil, environment[DaemonSettings.internalUIDs.name] == nil {
+            if environment[DaemonSettings.allowedUIDs.name] == nil {
+                environment[DaemonSettings.allowedUIDs.name] = list
+            }
+            if environment[DaemonSettings.internalOperations.name] != nil,
+                environment[DaemonSettings.internalUIDs.name] == nil
+            {
                 environment[DaemonSettings.internalUIDs.name] = list
             }
         }
@@ -80,7 +84,8 @@ public enum ServiceAccounts {
     /// `daemon.describe`). The same edges as ``applyAccess(to:for:in:operatorGroup:identity:)``'s
     /// uids and ``applyPeers(to:for:in:)``'s certificate names, per operation; svc-supervisor,
     /// the systemd units and the Kubernetes ConfigMaps all set it here.
-    public static func applyRoutes(to environment: inout [String: String], for spec: ServiceSpec, in manifest: Manifest) {
+    public static func applyRoutes(to environment: inout [String: String], for spec: ServiceSpec, in manifest: Manifest)
+    {
         guard environment[allowedOperationsVariable] == nil else { return }
         environment[allowedOperationsVariable] = allowedOperations(of: spec.name, in: manifest).joined(separator: ",")
     }
@@ -100,10 +105,13 @@ public enum ServiceAccounts {
     /// peers (``applyPeers(to:for:in:)``), unless its `env` set them: `VERTICALS_TLS_CERT`, `_KEY`,
     /// `_CA` = `DIR/NAME/tls.crt`, `tls.key`, `ca.crt` (the layout `svc-supervisor certs` writes).
     /// Nothing without a folder.
-    public static func applyCertificates(to environment: inout [String: String], for spec: ServiceSpec, in manifest: Manifest) {
+    public static func applyCertificates(
+        to environment: inout [String: String], for spec: ServiceSpec, in manifest: Manifest
+    ) {
         guard let folder = spec.certificates else { return }
         let files = [
-            (DaemonSettings.tlsCert.name, "tls.crt"), (DaemonSettings.tlsKey.name, "tls.key"), (DaemonSettings.tlsCA.name, "ca.crt"),
+            (DaemonSettings.tlsCert.name, "tls.crt"), (DaemonSettings.tlsKey.name, "tls.key"),
+            (DaemonSettings.tlsCA.name, "ca.crt"),
         ]
         for (name, file) in files where environment[name] == nil {
             environment[name] = "\(folder)/\(spec.name)/\(file)"
@@ -117,12 +125,15 @@ public enum ServiceAccounts {
     /// graph as the uid allow-lists of ``applyAccess(to:for:in:operatorGroup:identity:)``; used
     /// by the supervisor and the systemd units (with ``applyCertificates(to:for:in:)``) and by
     /// the Kubernetes ConfigMaps.
-    public static func applyPeers(to environment: inout [String: String], for spec: ServiceSpec, in manifest: Manifest) {
+    public static func applyPeers(to environment: inout [String: String], for spec: ServiceSpec, in manifest: Manifest)
+    {
         let callers = callers(of: spec.name, in: manifest).map(\.name)
         if environment[DaemonSettings.allowedPeers.name] == nil {
             environment[DaemonSettings.allowedPeers.name] = (callers + [operatorPeer]).joined(separator: ",")
         }
-        if environment[DaemonSettings.internalOperations.name] != nil, environment[DaemonSettings.internalPeers.name] == nil, !callers.isEmpty {
+        if environment[DaemonSettings.internalOperations.name] != nil,
+            environment[DaemonSettings.internalPeers.name] == nil, !callers.isEmpty
+        {
             environment[DaemonSettings.internalPeers.name] = callers.joined(separator: ",")
         }
     }
@@ -138,7 +149,8 @@ public enum ServiceAccounts {
                 problems.append(
                     ManifestError(
                         service: spec.name, key: "user",
-                        "\"\(user)\" is \(other)'s user too: each service needs its own, or their routes cannot be told apart"))
+                        "\"\(user)\" is \(other)'s user too: each service needs its own, or their routes cannot be told apart"
+                    ))
             } else {
                 first[user] = spec.name
             }

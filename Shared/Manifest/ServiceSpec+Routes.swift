@@ -53,7 +53,8 @@ extension ServiceSpec {
         for callee in services where whole.contains(callee) && operations[callee] != nil {
             problems.append(
                 "names \"\(callee)\" whole and \(operations[callee]!.map { "\"\(callee).\($0)\"" }.joined(separator: ", ")) "
-                    + "by operation: name its operations, or the vertical alone (every operation of it that is not operator-only)")
+                    + "by operation: name its operations, or the vertical alone (every operation of it that is not operator-only)"
+            )
         }
         dependsOn = services
         dependsOnOperations = operations.filter { !whole.contains($0.key) }
@@ -63,6 +64,8 @@ extension ServiceSpec {
     /// Whether `name` can be an operation's name: `[a-z][A-Za-z0-9]*`, as the contracts write them.
     public static func isOperationName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
-        return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+        return name.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+        }
     }
 }

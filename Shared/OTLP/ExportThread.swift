@@ -8,13 +8,15 @@ enum ExportThread {
     static func start(_ job: @escaping @Sendable () -> Void) -> Bool {
         let box = Unmanaged.passRetained(Job(job)).toOpaque()
         var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { argument in
-            let job = Unmanaged<Job>.fromOpaque(argument!).takeRetainedValue()
-            let comm = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-            if comm >= 0 { _ = write(comm, "otlp-export", 11); close(comm) }
-            job.run()
-            return nil
-        }, box)
+        let status = pthread_create(
+            &thread, nil,
+            { argument in
+                let job = Unmanaged<Job>.fromOpaque(argument!).takeRetainedValue()
+                let comm = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+                if comm >= 0 { _ = write(comm, "otlp-export", 11); close(comm) }
+                job.run()
+                return nil
+            }, box)
         guard status == 0 else {
             Unmanaged<Job>.fromOpaque(box).release()
             return false

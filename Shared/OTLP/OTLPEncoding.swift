@@ -37,9 +37,9 @@ enum OTLPEncoding {
         writer.message(15) { status in
             if let failure = span.failure {
                 status.string(2, failure)
-                status.varint(3, 2)  // STATUS_CODE_ERROR
+                status.varint(3, 2) // STATUS_CODE_ERROR
             } else {
-                status.varint(3, 1)  // STATUS_CODE_OK
+                status.varint(3, 1) // STATUS_CODE_OK
             }
         }
     }

@@ -82,7 +82,9 @@ public final class OTLPExporter: Sendable {
         } else {
             return nil
         }
-        func number(_ key: String, _ fallback: Int) -> Int { environment[key].flatMap { Int($0) }.map { max(1, $0) } ?? fallback }
+        func number(_ key: String, _ fallback: Int) -> Int {
+            environment[key].flatMap { Int($0) }.map { max(1, $0) } ?? fallback
+        }
         return OTLPExporter(
             endpoint: endpoint, service: service, capacity: number(DaemonSettings.otlpQueueSize.name, 2048),
             batchSize: number(DaemonSettings.otlpBatchSize.name, 512),
@@ -126,9 +128,15 @@ public final class OTLPExporter: Sendable {
                 state.queue.removeFirst(batch.count)
                 return batch
             }
-            let accepted = batch.isEmpty || OTLPPost.post(OTLPEncoding.request(service: service, spans: batch), to: endpoint, timeout: timeout)
+            let accepted =
+                batch.isEmpty
+                || OTLPPost.post(OTLPEncoding.request(service: service, spans: batch), to: endpoint, timeout: timeout)
             let done = state.withLock { state -> Bool in
-                if accepted { state.statistics.exported += batch.count } else { state.statistics.dropped += batch.count }
+                if accepted {
+                    state.statistics.exported += batch.count
+                } else {
+                    state.statistics.dropped += batch.count
+                }
                 guard state.queue.isEmpty else { return false }
                 state.sending = false
                 return true

@@ -21,7 +21,8 @@ enum OTLPPost {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         // SO_SNDTIMEO bounds a blocking connect on Linux too.
         guard connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else { return false }
-        let head = "POST \(endpoint.path) HTTP/1.1\r\nHost: \(endpoint.host):\(endpoint.port)\r\n"
+        let head =
+            "POST \(endpoint.path) HTTP/1.1\r\nHost: \(endpoint.host):\(endpoint.port)\r\n"
             + "Content-Type: application/x-protobuf\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         guard writeAll(fd, Array(head.utf8) + body) else { return false }
         var answer = [UInt8](repeating: 0, count: 512)
@@ -38,7 +39,9 @@ enum OTLPPost {
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var sent = 0
         while sent < bytes.count {
-            let count = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+            let count = bytes.withUnsafeBytes {
+                send(fd, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
+            }
             if count < 0, errno == EINTR { continue }
             if count <= 0 { return false }
             sent += count

@@ -30,11 +30,13 @@ public struct FrameworkTargets: Sendable, Equatable {
     public static func read(checkout: String) throws(ScaffoldError) -> FrameworkTargets {
         var template = Array("/tmp/vt-dump.XXXXXX".utf8CString)
         guard let scratch = mkdtemp(&template).map({ String(cString: $0) }) else {
-            throw .checkout("could not make a scratch folder in /tmp to read \(checkout)/Package.swift (errno \(errno))")
+            throw .checkout(
+                "could not make a scratch folder in /tmp to read \(checkout)/Package.swift (errno \(errno))")
         }
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let errors = "\(scratch)/stderr"
-        let command = "cd \(shellQuoted(checkout)) && swift package --scratch-path \(shellQuoted("\(scratch)/build"))"
+        let command =
+            "cd \(shellQuoted(checkout)) && swift package --scratch-path \(shellQuoted("\(scratch)/build"))"
             + " dump-package 2>\(shellQuoted(errors))"
         guard let pipe = popen(command, "r") else {
             throw .checkout("could not run swift package dump-package in \(checkout) (errno \(errno))")
@@ -59,7 +61,8 @@ public struct FrameworkTargets: Sendable, Equatable {
             let targets: [Named]
         }
         guard status == 0, let dump = try? JSONDecoder().decode(Dump.self, from: Data(output)) else {
-            let said = status == 0
+            let said =
+                status == 0
                 ? "it printed no package description: " + String(decoding: output.prefix(400), as: UTF8.self)
                 // Its last lines: the error comes after any warnings.
                 : String(decoding: (FileManager.default.contents(atPath: errors) ?? Data()).suffix(400), as: UTF8.self)

@@ -67,7 +67,8 @@ public struct ProductLayout: Sendable, Equatable {
                 modules.isEmpty
                     ? "\(root) has no contracts module: no Shared/<Module>/Contracts.swift declares `\(contractListMarker)…]`"
                         + (generates ? ", and no Shared/<Module>/ holds a Verticals/ folder" : "")
-                    : "\(root) has several contracts modules (\(modules.joined(separator: ", "))); keep `Contracts.all` in one")
+                    : "\(root) has several contracts modules (\(modules.joined(separator: ", "))); keep `Contracts.all` in one"
+            )
         }
         guard let tool = targetNames(in: package).first(where: { $0.hasSuffix("-contracts") }) else {
             throw .checkout("\(root)/Package.swift has no contract tool (an executable target named `…-contracts`)")

@@ -25,7 +25,8 @@ extension Scaffold {
         let layout = SystemdLayout()
         let (manifest, problems) = read(plannedManifest, "\(root)/deploy", layout.binDirectory)
         guard problems.isEmpty else {
-            throw .checkout("\(Self.manifestPath) would have problems: \(problems.map { "\($0)" }.joined(separator: "; "))")
+            throw .checkout(
+                "\(Self.manifestPath) would have problems: \(problems.map { "\($0)" }.joined(separator: "; "))")
         }
         let files: [String: String]
         do {
@@ -35,7 +36,9 @@ extension Scaffold {
         }
         for (name, contents) in files.sorted(by: { $0.key < $1.key }) {
             let path = "\(Self.systemdFolder)/\(name)"
-            let current = FileManager.default.contents(atPath: "\(root)/\(path)").map { String(decoding: $0, as: UTF8.self) }
+            let current = FileManager.default.contents(atPath: "\(root)/\(path)").map {
+                String(decoding: $0, as: UTF8.self)
+            }
             if current != contents { add(path: path, contents: contents) }
         }
     }

@@ -49,7 +49,8 @@ public struct Scaffold: Sendable {
 
         // In a product, the framework's package is in the same graph: its target names are taken.
         if !package.contains(ProductLayout.frameworkPackageMarker) {
-            try FrameworkTargets.read(checkout: try FrameworkTargets.checkout(ofProduct: root)).refuse(clashesOf: vertical)
+            try FrameworkTargets.read(checkout: try FrameworkTargets.checkout(ofProduct: root)).refuse(
+                clashesOf: vertical)
         }
 
         let services = Self.manifestServices(manifest)
@@ -62,8 +63,12 @@ public struct Scaffold: Sendable {
 
         let v = vertical
         let example = "Tests/\(layout.interfaceModule)Tests/Fixtures+\(v.typeName).swift"
-        let folders = ["Services/\(v.typeName)", "\(layout.interfaceFolder)/Verticals/\(v.typeName)", "Tests/Services/\(v.typeName)Tests"]
-        let taken = folders.filter { Self.exists(root, $0) }
+        let folders = [
+            "Services/\(v.typeName)", "\(layout.interfaceFolder)/Verticals/\(v.typeName)",
+            "Tests/Services/\(v.typeName)Tests",
+        ]
+        let taken =
+            folders.filter { Self.exists(root, $0) }
             + (services.contains(v.name) ? ["[services.\(v.name)] in \(Self.manifestPath)"] : [])
             + (package.contains("vertical(\"\(v.typeName)\"") ? ["vertical(\"\(v.typeName)\") in Package.swift"] : [])
             + (examples != nil && Self.exists(root, example) ? [example] : [])
@@ -74,10 +79,12 @@ public struct Scaffold: Sendable {
             examples: examples != nil)
         editedFiles = [(Self.packagePath, try CheckoutEdits.package(package, adding: v))]
         if let contracts {
-            editedFiles.append((layout.contractsPath, try CheckoutEdits.contracts(contracts, adding: v, in: layout.contractsPath)))
+            editedFiles.append(
+                (layout.contractsPath, try CheckoutEdits.contracts(contracts, adding: v, in: layout.contractsPath)))
         }
         if let examples {
-            editedFiles.append((layout.examplesPath, try CheckoutEdits.examples(examples, adding: v, in: layout.examplesPath)))
+            editedFiles.append(
+                (layout.examplesPath, try CheckoutEdits.examples(examples, adding: v, in: layout.examplesPath)))
         }
         editedFiles.append((Self.manifestPath, CheckoutEdits.manifest(manifest, adding: v, calls: peers)))
     }
@@ -91,21 +98,22 @@ public struct Scaffold: Sendable {
     ) -> [(path: String, contents: String)] {
         let contract = "\(interfaceFolder ?? "Shared/\(interface)")/Verticals/\(v.typeName)"
         let service = "Services/\(v.typeName)"
-        let files: [(String, Template)] = [
-            ("\(contract)/\(v.typeName).swift", .contract),
-            ("\(contract)/\(v.name).vcontract", .messages),
-            ("\(service)/Sources/World.swift", .world),
-            ("\(service)/Sources/Domain/Models/\(v.typeName)Failure.swift", .failure),
-            ("\(service)/Sources/Domain/Models/Greeting.swift", .model),
-            ("\(service)/Sources/Domain/UseCases/Greet.swift", .useCase),
-            ("\(service)/Sources/Data/Migrations.swift", .migrations),
-            ("\(service)/Sources/Data/GreetingRepository.swift", .repository),
-            ("\(service)/Sources/Endpoint/Endpoint.swift", .endpoint),
-            ("\(service)/Sources/Endpoint/\(v.typeName)Failure+ServiceError.swift", .serviceError),
-            ("\(service)/main/main.swift", .main),
-            ("Tests/Services/\(v.typeName)Tests/Fixtures.swift", .testFixtures),
-            ("Tests/Services/\(v.typeName)Tests/HelloTests.swift", .helloTests),
-        ] + (examples ? [("Tests/\(interface)Tests/Fixtures+\(v.typeName).swift", .examples)] : [])
+        let files: [(String, Template)] =
+            [
+                ("\(contract)/\(v.typeName).swift", .contract),
+                ("\(contract)/\(v.name).vcontract", .messages),
+                ("\(service)/Sources/World.swift", .world),
+                ("\(service)/Sources/Domain/Models/\(v.typeName)Failure.swift", .failure),
+                ("\(service)/Sources/Domain/Models/Greeting.swift", .model),
+                ("\(service)/Sources/Domain/UseCases/Greet.swift", .useCase),
+                ("\(service)/Sources/Data/Migrations.swift", .migrations),
+                ("\(service)/Sources/Data/GreetingRepository.swift", .repository),
+                ("\(service)/Sources/Endpoint/Endpoint.swift", .endpoint),
+                ("\(service)/Sources/Endpoint/\(v.typeName)Failure+ServiceError.swift", .serviceError),
+                ("\(service)/main/main.swift", .main),
+                ("Tests/Services/\(v.typeName)Tests/Fixtures.swift", .testFixtures),
+                ("Tests/Services/\(v.typeName)Tests/HelloTests.swift", .helloTests),
+            ] + (examples ? [("Tests/\(interface)Tests/Fixtures+\(v.typeName).swift", .examples)] : [])
         let values = Template.values(of: v, calls: calls, interface: interface)
         return files.map { path, template in (path, template.render(values)) }
     }

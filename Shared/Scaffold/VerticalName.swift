@@ -29,7 +29,8 @@ public struct VerticalName: Sendable, Equatable, CustomStringConvertible {
             name.count <= 32
         else {
             throw .invalidName(
-                name, reason: "a vertical's name is a lower-case letter followed by lower-case letters or digits"
+                name,
+                reason: "a vertical's name is a lower-case letter followed by lower-case letters or digits"
                     + " (at most 32), e.g. billing: it names the socket, the operations and a Swift type")
         }
         if let role = ServiceName.roleProblem(name) { throw .invalidName(name, reason: role) }

@@ -64,7 +64,10 @@ extension DaemonMain {
         describe: (() -> BuildDescription)? = nil, calls: Callees? = nil,
         beside: (ServiceRuntime) throws -> [any Service], _ build: (ServiceRuntime) throws -> ServedVertical
     ) -> Int32 {
-        run(name: name, summary: summary, settings: settings, arguments: arguments, describe: describe, calls: calls, build) {
+        run(
+            name: name, summary: summary, settings: settings, arguments: arguments, describe: describe, calls: calls,
+            build
+        ) {
             runtime, served in
             let others: [any Service]
             do {

@@ -7,8 +7,10 @@ extension Setting where Value == Int {
         unit: String = "integer", doc: String
     ) -> Setting<Int> {
         Setting(
-            name, type: unit, default: defaultValue, defaultText: defaultText ?? defaultValue.map { "\($0)" } ?? "unset",
-            allowed: range.upperBound == Int.max ? "≥ \(range.lowerBound)" : "\(range.lowerBound)...\(range.upperBound)", doc: doc
+            name, type: unit, default: defaultValue,
+            defaultText: defaultText ?? defaultValue.map { "\($0)" } ?? "unset",
+            allowed: range.upperBound == Int.max
+                ? "≥ \(range.lowerBound)" : "\(range.lowerBound)...\(range.upperBound)", doc: doc
         ) { text in Int(text).flatMap { range.contains($0) ? $0 : nil } }
     }
 }
@@ -23,7 +25,8 @@ extension Setting where Value == Double {
         return Setting(
             name, type: unit, default: defaultValue,
             defaultText: defaultText ?? defaultValue.map(Self.plain) ?? "unset",
-            allowed: [lower, atMost.map { "≤ \(Self.plain($0))" } ?? ""].filter { !$0.isEmpty }.joined(separator: ", "), doc: doc
+            allowed: [lower, atMost.map { "≤ \(Self.plain($0))" } ?? ""].filter { !$0.isEmpty }.joined(separator: ", "),
+            doc: doc
         ) { text in
             guard let value = Double(text), value.isFinite, value <= atMost ?? .infinity else { return nil }
             if let above, value <= above { return nil }
@@ -57,7 +60,8 @@ extension Setting where Value == String {
         allowed: String = "any", doc: String
     ) -> Setting<String> {
         Setting(
-            name, type: type, default: defaultValue, defaultText: defaultText ?? defaultValue ?? "unset", allowed: allowed,
+            name, type: type, default: defaultValue, defaultText: defaultText ?? defaultValue ?? "unset",
+            allowed: allowed,
             doc: doc
         ) { $0 }
     }

@@ -27,7 +27,10 @@ public struct SettingsDeclaration: Sendable {
 
     /// The reference: a `## owner` heading, the summary, and one table row per setting.
     public var markdown: String {
-        var lines = ["## \(owner)", "", summary, "", "| variable | type | default | allowed | what it does |", "|---|---|---|---|---|"]
+        var lines = [
+            "## \(owner)", "", summary, "", "| variable | type | default | allowed | what it does |",
+            "|---|---|---|---|---|",
+        ]
         for entry in entries {
             let cells = [entry.name, entry.type, entry.defaultText, entry.allowed, entry.doc].map {
                 $0.replacingAll("|", with: "\\|")
@@ -42,7 +45,8 @@ public struct SettingsDeclaration: Sendable {
         var lines = [".Sh ENVIRONMENT", Self.mdocText(summary), ".Bl -tag -width 6n"]
         for entry in entries {
             lines.append(".It Ev \(entry.name)")
-            lines.append(Self.mdocText("\(entry.doc) (\(entry.type); default \(entry.defaultText); allowed \(entry.allowed))"))
+            lines.append(
+                Self.mdocText("\(entry.doc) (\(entry.type); default \(entry.defaultText); allowed \(entry.allowed))"))
         }
         lines.append(".El")
         return lines.joined(separator: "\n") + "\n"

@@ -88,7 +88,8 @@ public enum BackupFile {
                     + "(VERTICALS_BACKUP_MAX_BYTES): it is left where it is")
         }
         if let free = freeBytes(in: folder), data > free {
-            throw StoreError(message: "\(folder) has \(free) bytes free, and \(source) holds \(data): free some space first")
+            throw StoreError(
+                message: "\(folder) has \(free) bytes free, and \(source) holds \(data): free some space first")
         }
         for attempt in 1...1000 {
             let path = "\(folder)/\(numbered(target, attempt))"
@@ -135,8 +136,8 @@ public enum BackupFile {
         while position < size {
             let data = lseek(input, off_t(position), seekData)
             if data < 0 {
-                if errno == ENXIO { break }  // only a hole is left
-                if errno == EINVAL && ranges.isEmpty { return [0..<size] }  // no SEEK_DATA here
+                if errno == ENXIO { break } // only a hole is left
+                if errno == EINVAL && ranges.isEmpty { return [0..<size] } // no SEEK_DATA here
                 throw StoreError.system("cannot read \(source)")
             }
             let hole = lseek(input, data, seekHole)
@@ -237,7 +238,7 @@ public enum BackupFile {
             while offset < range.upperBound {
                 let wanted = min(buffer.count, range.upperBound - offset)
                 let count = pread(input, &buffer, wanted, off_t(offset))
-                if count == 0 { break }  // the file shrank meanwhile
+                if count == 0 { break } // the file shrank meanwhile
                 guard count > 0 else { throw StoreError.system("cannot read \(source)") }
                 var written = 0
                 while written < count {

@@ -46,7 +46,9 @@ public enum FolderOwnerAccess {
         }
         let saved = supplementaryGroups()
         // Groups first: setgroups needs CAP_SETGID, which the thread keeps until its fsuid changes.
-        guard vt_thread_setgroups(0, nil) == 0 else { throw StoreError.system("cannot drop the groups to act as uid \(owner.uid)") }
+        guard vt_thread_setgroups(0, nil) == 0 else {
+            throw StoreError.system("cannot drop the groups to act as uid \(owner.uid)")
+        }
         _ = setGroup(owner.gid)
         _ = setUser(owner.uid)
         defer {
@@ -55,7 +57,9 @@ public enum FolderOwnerAccess {
             saved.withUnsafeBufferPointer { _ = vt_thread_setgroups($0.count, $0.baseAddress) }
         }
         // setfsuid answers the previous value, never an error: ask again to see it took.
-        guard UInt32(bitPattern: setUser(UInt32.max)) == owner.uid, UInt32(bitPattern: setGroup(UInt32.max)) == owner.gid else {
+        guard UInt32(bitPattern: setUser(UInt32.max)) == owner.uid,
+            UInt32(bitPattern: setGroup(UInt32.max)) == owner.gid
+        else {
             throw StoreError(message: "cannot act as uid \(owner.uid): the file-system identity did not change")
         }
         return try body()
@@ -90,16 +94,21 @@ public enum FolderOwnerAccess {
         for part in parts.dropLast() {
             walked += "/" + part
             let next = try run(as: owner) { openat(folder, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
-            guard next >= 0 else { throw StoreError.system("cannot open the folder \(walked) (a symbolic link is refused)") }
+            guard next >= 0 else {
+                throw StoreError.system("cannot open the folder \(walked) (a symbolic link is refused)")
+            }
             close(folder)
             folder = next
             var info = stat()
             guard fstat(folder, &info) == 0 else { throw StoreError.system("cannot read \(walked)") }
             if owner.uid == 0 && info.st_uid != 0 { owner = (info.st_uid, info.st_gid) }
         }
-        let file = try run(as: owner) { openat(folder, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
+        let file = try run(as: owner) {
+            openat(folder, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        }
         guard file >= 0 else {
-            throw StoreError.system("cannot open \(path)\(owner.uid == 0 ? "" : " as uid \(owner.uid)") (a symbolic link is refused)")
+            throw StoreError.system(
+                "cannot open \(path)\(owner.uid == 0 ? "" : " as uid \(owner.uid)") (a symbolic link is refused)")
         }
         return try plain(file, path)
     }
@@ -120,7 +129,8 @@ public enum FolderOwnerAccess {
         var info = stat()
         guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1 else {
             close(file)
-            throw StoreError(message: "\(path) is not a plain file with one name (a FIFO, a device or a hard link is refused)")
+            throw StoreError(
+                message: "\(path) is not a plain file with one name (a FIFO, a device or a hard link is refused)")
         }
         return file
     }
@@ -135,11 +145,12 @@ public enum FolderOwnerAccess {
     }
 
     /// `setfsuid` and `setfsgid`, which Swift's Glibc module does not import (`<sys/fsuid.h>`).
-    private static let switches: (user: (@convention(c) (UInt32) -> Int32)?, group: (@convention(c) (UInt32) -> Int32)?) = {
-        typealias Switch = @convention(c) (UInt32) -> Int32
-        func look(_ name: String) -> Switch? {
-            dlsym(UnsafeMutableRawPointer(bitPattern: 0), name).map { unsafeBitCast($0, to: Switch.self) }
-        }
-        return (look("setfsuid"), look("setfsgid"))
-    }()
+    private static let switches:
+        (user: (@convention(c) (UInt32) -> Int32)?, group: (@convention(c) (UInt32) -> Int32)?) = {
+            typealias Switch = @convention(c) (UInt32) -> Int32
+            func look(_ name: String) -> Switch? {
+                dlsym(UnsafeMutableRawPointer(bitPattern: 0), name).map { unsafeBitCast($0, to: Switch.self) }
+            }
+            return (look("setfsuid"), look("setfsgid"))
+        }()
 }

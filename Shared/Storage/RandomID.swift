@@ -15,8 +15,8 @@ public enum RandomID {
         var generator = SystemRandomNumberGenerator()
         var high = generator.next() as UInt64
         var low = generator.next() as UInt64
-        high = (high & ~0xF000) | 0x4000  // version 4
-        low = (low & ~(0xC000 << 48)) | (0x8000 << 48)  // variant 10
+        high = (high & ~0xF000) | 0x4000 // version 4
+        low = (low & ~(0xC000 << 48)) | (0x8000 << 48) // variant 10
         return String(unsafeUninitializedCapacity: 36) { buffer in
             var position = 0
             for nibble in 0..<32 {

@@ -59,12 +59,12 @@ extension SQLiteStore {
         let temporary = "\(path).restore-\(getpid())"
         do {
             try FolderOwnerAccess.run(as: access) {
-                unlink(temporary)  // left by a restore that died, since we hold the lock
+                unlink(temporary) // left by a restore that died, since we hold the lock
                 try BackupFile.copy(source, named: file, to: temporary, mode: 0o600)
             }
             try reader.check(temporary, file, owner, knownOwners)
             let old = try FolderOwnerAccess.run(as: access) {
-                for suffix in ["-wal", "-shm"] { unlink(temporary + suffix) }  // the check's, if any
+                for suffix in ["-wal", "-shm"] { unlink(temporary + suffix) } // the check's, if any
                 // A -wal that is not a plain one-name file (a planted link) holds none of the store's
                 // commits: it is not kept, and goes with the -shm below.
                 let wal = (try? FolderOwnerAccess.openPlainFileIfAny(path + "-wal")) ?? nil
@@ -108,13 +108,15 @@ extension SQLiteStore {
         let data = try BackupFile.dataBytes(of: main, named: path) + walData
         for place in Set([folder, keptFolder ?? folder]) {
             if let free = BackupFile.freeBytes(in: place), data > free {
-                throw StoreError(message: "\(place) has \(free) bytes free, and the store to keep holds \(data): free some space first")
+                throw StoreError(
+                    message:
+                        "\(place) has \(free) bytes free, and the store to keep holds \(data): free some space first")
             }
         }
         let staged = "\(path).keep-\(getpid())"
         let clear = { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(staged + suffix) } }
         try FolderOwnerAccess.run(as: access) {
-            clear()  // left by a restore that died, since the caller holds the store's lock
+            clear() // left by a restore that died, since the caller holds the store's lock
             try BackupFile.copy(main, named: path, to: staged, mode: 0o600)
             if let wal { try BackupFile.copy(wal, named: path + "-wal", to: staged + "-wal", mode: 0o600) }
         }
@@ -122,7 +124,10 @@ extension SQLiteStore {
         reader.checkpoint(staged)
         // What the checkpoint left, taken as the folder's owner: plain one-name files alone.
         let (keptMain, keptWal) = try FolderOwnerAccess.run(as: access) {
-            (try FolderOwnerAccess.openPlainFileIfAny(staged), (try? FolderOwnerAccess.openPlainFileIfAny(staged + "-wal")) ?? nil)
+            (
+                try FolderOwnerAccess.openPlainFileIfAny(staged),
+                (try? FolderOwnerAccess.openPlainFileIfAny(staged + "-wal")) ?? nil
+            )
         }
         defer {
             keptMain.map { _ = close($0) }
@@ -130,7 +135,8 @@ extension SQLiteStore {
         }
         guard let keptMain else { throw StoreError(message: "the copy of \(path) to keep went missing from \(folder)") }
         let copyOut = { () throws -> String in
-            let kept = BackupFile.unused("\(keptFolder ?? folder)/\(stem).before-restore-\(BackupFile.timestamp()).sqlite")
+            let kept = BackupFile.unused(
+                "\(keptFolder ?? folder)/\(stem).before-restore-\(BackupFile.timestamp()).sqlite")
             try BackupFile.copy(keptMain, named: staged, to: kept, mode: 0o600)
             if let keptWal { try BackupFile.copy(keptWal, named: staged + "-wal", to: kept + "-wal", mode: 0o600) }
             try BackupFile.sync(kept)

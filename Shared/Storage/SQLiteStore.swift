@@ -94,7 +94,7 @@ public enum SQLiteStore {
             if !checking { try backUpBeforeMigrating(pool, migrator: migrator, path: path) }
             try migrator.migrate(pool)
         } catch {
-            try? pool.close()  // releases the lock now, not whenever the pool is freed
+            try? pool.close() // releases the lock now, not whenever the pool is freed
             throw StoreError.unreadable(path, error)
         }
         return pool
@@ -158,7 +158,8 @@ public enum SQLiteStore {
         for component in path.split(separator: "/") {
             current += "/" + component
             if mkdir(current, 0o750) != 0 && errno != EEXIST {
-                throw StoreError(message: "cannot create the state directory \(current): \(String(cString: strerror(errno)))")
+                throw StoreError(
+                    message: "cannot create the state directory \(current): \(String(cString: strerror(errno)))")
             }
         }
     }

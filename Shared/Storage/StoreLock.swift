@@ -55,7 +55,9 @@ final class StoreLock: Sendable {
     /// With `handOver` (an upgrade's new process), a lock another process holds is waited for
     /// instead: ``SQLiteStore/HandOver/waiting`` is called, then `flock` blocks until the holder
     /// releases it (it exits, or closes the store).
-    static func acquire(_ path: String, for storePath: String, handOver: SQLiteStore.HandOver? = nil) throws -> StoreLock {
+    static func acquire(_ path: String, for storePath: String, handOver: SQLiteStore.HandOver? = nil) throws
+        -> StoreLock
+    {
         // Never through a symbolic link, and never into something that is not a plain file: the
         // folder may belong to a vertical, and root's `restore` takes this lock too.
         let flags = O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK
@@ -129,10 +131,12 @@ extension StoreError {
             holder = "this process (pid \(pid)) has it open already; close that first"
         } else if let pid {
             let program = programName(pid).map { "\($0) " } ?? ""
-            holder = "another process, \(program)(pid \(pid)), is serving it; stop that one, "
+            holder =
+                "another process, \(program)(pid \(pid)), is serving it; stop that one, "
                 + "or give this one its own STATE_DIRECTORY"
         } else {
-            holder = "another process is serving it (it has not written its pid yet); stop that one, "
+            holder =
+                "another process is serving it (it has not written its pid yet); stop that one, "
                 + "or give this one its own STATE_DIRECTORY"
         }
         return StoreError(

@@ -14,14 +14,17 @@ import GRDB
 public struct UntrustedStoreReader: Sendable {
     /// Throws a ``StoreError`` unless `file` (a copy of the backup `source`, which errors name) is
     /// a whole SQLite store of `owner` or of no vertical yet.
-    public let check: @Sendable (_ file: String, _ source: String, _ owner: StoreOwner, _ knownOwners: [String]) throws -> Void
+    public let check:
+        @Sendable (_ file: String, _ source: String, _ owner: StoreOwner, _ knownOwners: [String]) throws -> Void
     /// Folds `file`'s `-wal` into it, so its main file alone is whole; a file SQLite cannot read
     /// is left as it is.
     public let checkpoint: @Sendable (_ file: String) -> Void
 
     /// A reader that does both its own way.
     public init(
-        check: @escaping @Sendable (_ file: String, _ source: String, _ owner: StoreOwner, _ knownOwners: [String]) throws -> Void,
+        check:
+            @escaping @Sendable (_ file: String, _ source: String, _ owner: StoreOwner, _ knownOwners: [String]) throws
+            -> Void,
         checkpoint: @escaping @Sendable (_ file: String) -> Void
     ) {
         self.check = check
@@ -68,7 +71,8 @@ public enum UntrustedStoreCommand {
         switch rest.first {
         case "check" where rest.count >= 4:
             do {
-                try SQLiteStore.checkBackup(rest[1], named: rest[2], of: StoreOwner(rest[3]), knownOwners: Array(rest.dropFirst(4)))
+                try SQLiteStore.checkBackup(
+                    rest[1], named: rest[2], of: StoreOwner(rest[3]), knownOwners: Array(rest.dropFirst(4)))
                 return 0
             } catch let error as StoreError {
                 say(error.message)
@@ -92,4 +96,3 @@ public enum UntrustedStoreCommand {
         _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
 }
-

@@ -8,16 +8,21 @@ package enum CLIExitStatus {
     package static let all: [ExitStatusMeaning] = [
         ExitStatusMeaning(0, "success"),
         ExitStatusMeaning(
-            1, "what was asked did not happen: a vertical answered with an error, a service did not start, "
+            1,
+            "what was asked did not happen: a vertical answered with an error, a service did not start, "
                 + "a file could not be written"),
-        ExitStatusMeaning(2, "`can-i-deploy`: no, and `upgrade`: refused, as the new build breaks a running caller or callee (each edge is named)"),
+        ExitStatusMeaning(
+            2,
+            "`can-i-deploy`: no, and `upgrade`: refused, as the new build breaks a running caller or callee (each edge is named)"
+        ),
         ExitStatusMeaning(3, "`status`: a service is failed"),
         ExitStatusMeaning(
             4, "`can-i-deploy`: no answer, as a vertical could not be reached or described and no edge breaks"),
         ExitStatusMeaning(64, "EX_USAGE", "bad usage, or an unknown service, operation or input"),
         ExitStatusMeaning(65, "EX_DATAERR", "an invalid manifest"),
         ExitStatusMeaning(66, "EX_NOINPUT", "no such log file"),
-        ExitStatusMeaning(69, "EX_UNAVAILABLE", "nothing answers (no supervisor, a vertical down), or no svc-supervisor-engine"),
+        ExitStatusMeaning(
+            69, "EX_UNAVAILABLE", "nothing answers (no supervisor, a vertical down), or no svc-supervisor-engine"),
         ExitStatusMeaning(70, "EX_SOFTWARE", "an internal error"),
         ExitStatusMeaning(71, "EX_OSERR", "the system failed it (the working folder cannot be read)"),
         ExitStatusMeaning(73, "EX_CANTCREAT", "a file or folder cannot be created"),

@@ -72,13 +72,15 @@ struct CallCommand: AsyncParsableCommand {
             let schema = descriptor.input.schema
             let document: JSONValue
             do { document = try JSONValue(parsing: text) } catch {
-                throw CLIError(status: 64, "\(descriptor.fullName) takes \(schema.name) as its input: not JSON: \(error)")
+                throw CLIError(
+                    status: 64, "\(descriptor.fullName) takes \(schema.name) as its input: not JSON: \(error)")
             }
             let attacher = TokenAttacher.forCurrentUser(schema: schema)
             let attached = try attacher.attach(to: document)
             let input = try LearnedCall.input(attached, for: descriptor)
             // A token or a secret goes only to a listener that passes the check `login` makes.
-            return try await CredentialCallee.checked(if: attacher.carriesCredential(attached), connection: connection) {
+            return try await CredentialCallee.checked(if: attacher.carriesCredential(attached), connection: connection)
+            {
                 if let event = descriptor.event {
                     // A stream: its events, one JSON line each, as they come.
                     try await StreamCaller.printEvents(descriptor, event: event, input, of: contract, learned: learned)
@@ -91,7 +93,8 @@ struct CallCommand: AsyncParsableCommand {
             }
         }
         if let (descriptor, reply) = output {
-            let (value, schema) = try await LearnedCall.newestOutput(reply, of: descriptor, service: service, learned: learned)
+            let (value, schema) = try await LearnedCall.newestOutput(
+                reply, of: descriptor, service: service, learned: learned)
             Terminal.json(try value.jsonText(as: schema, pretty: true))
         }
     }

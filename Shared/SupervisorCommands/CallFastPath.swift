@@ -47,7 +47,7 @@ package enum CallFastPath {
         call.operation = positional[1]
         call.json = positional.count == 3 ? positional[2] : "{}"
         call.connection = connection
-        call.trace = false  // every property of a command made by hand must be set (`--trace` takes the slow path)
+        call.trace = false // every property of a command made by hand must be set (`--trace` takes the slow path)
         return call
     }
 

@@ -19,7 +19,7 @@ struct CallTrace {
         if let status = try? await ControlClient.call(Supervisor.status, Empty(), runDirectory: connection.suite.path) {
             services = status.services.filter { $0.pid != nil }.map(\.name)
         } else {
-            services = [service]  // no supervisor (e.g. under systemd): the called vertical alone
+            services = [service] // no supervisor (e.g. under systemd): the called vertical alone
         }
         let ownSpan = identity.spanIDText
         var spans: [Daemon.SpanInfo] = []

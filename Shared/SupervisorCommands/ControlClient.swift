@@ -26,7 +26,8 @@ package enum ControlClient {
     /// status 69 with where was looked, an unknown service 64 (EX_USAGE), another refusal the
     /// status `reasons` gives its `reason` detail, else the one `statuses` gives its code, else 1.
     package static func call<Input, Output>(
-        _ operation: Operation<Input, Output>, _ input: Input, location: SuiteLocation, timeout: Duration = .seconds(60),
+        _ operation: Operation<Input, Output>, _ input: Input, location: SuiteLocation,
+        timeout: Duration = .seconds(60),
         statuses: [ErrorCode: Int32] = [:], reasons: [String: Int32] = [:]
     ) async throws -> Output {
         do {
@@ -65,7 +66,8 @@ package enum ControlClient {
             }
             let reason = error.details.first { $0.key == "reason" }.flatMap { reasons[$0.value] }
             throw CLIError(
-                status: reason ?? statuses[error.code] ?? 1, "\(operation.fullName) failed: \(error.code): \(error.message)")
+                status: reason ?? statuses[error.code] ?? 1,
+                "\(operation.fullName) failed: \(error.code): \(error.message)")
         }
     }
 

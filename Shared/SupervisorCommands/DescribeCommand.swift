@@ -76,7 +76,8 @@ enum DescriptionText {
         var lines: [TerminalText] = ["\(description.name) — \(description.summary)", "", "operations:"]
         for operation in description.operations {
             let input =
-                schemas.message(named: operation.input)?.fields.map(signature).joined(separator: ", ") ?? operation.input
+                schemas.message(named: operation.input)?.fields.map(signature).joined(separator: ", ")
+                ?? operation.input
             // A built-in travels as `daemon.<name>`; the vertical's own operations as `<vertical>.<name>`.
             let name = operation.service == description.name ? operation.name : "\(operation.service).\(operation.name)"
             let output = operation.event.map { "stream of \($0)" } ?? operation.output
@@ -92,7 +93,9 @@ enum DescriptionText {
             lines.append(message.doc.isEmpty ? "  \(message.name)" : "  \(message.name) — \(message.doc)")
             for field in message.fields {
                 lines.append(
-                    field.doc.isEmpty ? "    \(field.tag)  \(signature(field))" : "    \(field.tag)  \(signature(field))  — \(field.doc)")
+                    field.doc.isEmpty
+                        ? "    \(field.tag)  \(signature(field))"
+                        : "    \(field.tag)  \(signature(field))  — \(field.doc)")
             }
         }
         if !schemas.enumerations.isEmpty {
@@ -116,7 +119,8 @@ enum DescriptionText {
     static func signature(_ field: FieldDescriptor) -> String {
         switch field.presence {
         case .optional: "\(field.name)?: \(field.type)"
-        case .defaulted(let value): "\(field.name): \(field.type) = \(ServiceDescription.jsonText(of: value, type: field.type))"
+        case .defaulted(let value):
+            "\(field.name): \(field.type) = \(ServiceDescription.jsonText(of: value, type: field.type))"
         case .repeated: "\(field.name): [\(field.type)]"
         case .required: "\(field.name): \(field.type)"
         }

@@ -24,7 +24,9 @@ package enum EngineProgram {
         pointers.append(nil)
         execv(path, pointers)
         let reason = String(cString: strerror(errno))
-        Terminal.error("svc-supervisor: cannot run \(path): \(reason); it is built and installed beside svc-supervisor (swift build, make install)")
+        Terminal.error(
+            "svc-supervisor: cannot run \(path): \(reason); it is built and installed beside svc-supervisor (swift build, make install)"
+        )
         exit(69)
     }
 }

@@ -19,10 +19,11 @@ struct LogsCommand: AsyncParsableCommand {
     @Flag(help: "Every service's log, interleaved by time, each line led by the service's name.") var all = false
     @Option(name: [.customShort("n"), .long], help: "How many of the last lines to print.") var lines = 50
     @Flag(name: .short, help: "Keep printing new lines as they come (Ctrl-C stops).") var follow = false
-    @Flag(help: """
-        Print each line's bytes as the vertical wrote them. Without it, control characters, escape \
-        sequences, bidirectional controls and bytes that are not UTF-8 show as visible escapes.
-        """)
+    @Flag(
+        help: """
+            Print each line's bytes as the vertical wrote them. Without it, control characters, escape \
+            sequences, bidirectional controls and bytes that are not UTF-8 show as visible escapes.
+            """)
     var raw = false
     @OptionGroup var runDirectory: RunDirectoryOption
 
@@ -90,7 +91,7 @@ struct LogsCommand: AsyncParsableCommand {
         let watcher = try LogFile.watch(folder)
         var events = [UInt8](repeating: 0, count: 4096)
         while read(watcher, &events, events.count) > 0 {
-            if file.wasReplaced { file = LogFile(path: path) }  // rotated: the new file from its start
+            if file.wasReplaced { file = LogFile(path: path) } // rotated: the new file from its start
             partial += file.readToEnd()
             // Whole lines only: a line cut between two reads shows once, whole.
             guard let end = partial.lastIndex(of: UInt8(ascii: "\n")) else { continue }

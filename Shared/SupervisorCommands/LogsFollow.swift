@@ -39,7 +39,7 @@ enum LogsFollow {
                 Terminal.logLine(Array(line.text.utf8), raw: raw)
                 Terminal.flush()
             }
-        } catch where error.code == .notFound || error.code == .invalidInput {
+        } catch  where error.code == .notFound || error.code == .invalidInput {
             throw CLIError(refusal: error, of: Supervisor.logs.fullName)
         } catch {
             Terminal.error("note: the supervisor's log stream ended (\(error.code)); following the file")

@@ -9,7 +9,8 @@ import VerticalsWire
 struct OpenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "open",
-        abstract: "Open a verticals:// URL: match it against the running verticals' routes, call, print the JSON reply.",
+        abstract:
+            "Open a verticals:// URL: match it against the running verticals' routes, call, print the JSON reply.",
         discussion: """
             Examples:
               svc-supervisor open 'verticals://orders/search?q=lamp&limit=3'
@@ -38,7 +39,8 @@ struct OpenCommand: AsyncParsableCommand {
             // The verticals with a socket here, and those whose description is cached for one here
             // (a URL that does not fit a route is refused from what is known, running or not).
             let running = UnknownVertical.socketNames(in: connection.sockets.path)
-            let names = running + learned.cache.names(inSocketFolder: connection.sockets.path).filter { !running.contains($0) }
+            let names =
+                running + learned.cache.names(inSocketFolder: connection.sockets.path).filter { !running.contains($0) }
             do {
                 try await open(among: names, learned: learned, fresh: false)
             } catch is LearnedCall.Stale {

@@ -10,7 +10,7 @@ enum ProgramOutput {
         var pipeFDs: [Int32] = [0, 0]
         guard pipe(&pipeFDs) == 0 else { return nil }
         _ = fcntl(pipeFDs[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(pipeFDs[1], F_SETFD, FD_CLOEXEC)  // the child's copy is its stdout, made by dup2
+        _ = fcntl(pipeFDs[1], F_SETFD, FD_CLOEXEC) // the child's copy is its stdout, made by dup2
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

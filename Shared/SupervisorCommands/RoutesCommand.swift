@@ -36,9 +36,10 @@ struct RoutesCommand: AsyncParsableCommand {
 
     /// The query parameters of a route, with their types and aliases: `lat=latitude: double`.
     static func parameters(_ entry: RouteTable.Entry) -> String {
-        let inPath = Set(entry.route.segments.compactMap { segment -> String? in
-            if case .parameter(let name) = segment { entry.route.field(named: name) } else { nil }
-        })
+        let inPath = Set(
+            entry.route.segments.compactMap { segment -> String? in
+                if case .parameter(let name) = segment { entry.route.field(named: name) } else { nil }
+            })
         let alias = Dictionary(entry.route.aliases.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
         let query = entry.operation.input.schema.fields.filter { !inPath.contains($0.name) }.map { field in
             let name = alias[field.name].map { "\($0)=\(field.name)" } ?? field.name

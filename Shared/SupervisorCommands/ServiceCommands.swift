@@ -43,7 +43,8 @@ struct StartCommand: AsyncParsableCommand {
                     let why = status.statusText.isEmpty ? "" : " (\(status.statusText))"
                     let seconds = StatusCommand.oneDecimal(wait)
                     let next = "`svc-supervisor status \(name)` shows why, `svc-supervisor logs \(name)` what it said"
-                    throw CLIError(status: 75, "\(name) is still \(status.state.wireName) after \(seconds)s\(why); \(next)")
+                    throw CLIError(
+                        status: 75, "\(name) is still \(status.state.wireName) after \(seconds)s\(why); \(next)")
                 }
                 try await Task.sleep(for: .milliseconds(100))
                 let list = try await ControlClient.call(Supervisor.status, Empty(), location: location)
@@ -55,7 +56,8 @@ struct StartCommand: AsyncParsableCommand {
             guard status.state == .ready else {
                 let why = [status.lastExit, status.statusText].filter { !$0.isEmpty }.joined(separator: "; ")
                 throw CLIError(
-                    status: 1, "\(name) \(status.state.wireName)" + (why.isEmpty ? "" : ": \(why)")
+                    status: 1,
+                    "\(name) \(status.state.wireName)" + (why.isEmpty ? "" : ": \(why)")
                         + "; `svc-supervisor logs \(name)` shows what it said")
             }
             let pid = status.pid.map { " (pid \($0))" } ?? ""
@@ -181,12 +183,16 @@ struct UpgradeCommand: AsyncParsableCommand {
             try await waitWhileStarting(location: runDirectory.location)
             // The new process's readiness and the old one's drain, each bounded by its manifest timeout.
             let result = try await ControlClient.call(
-                Supervisor.upgrade, .init(name: name, executable: program, force: force), location: runDirectory.location,
-                timeout: .seconds(600), statuses: [.conflict: 75, .invalidInput: 65], reasons: ["breaksRunningPeers": 2])
-            Terminal.print("\(result.name): upgraded, pid \(result.oldPid) → pid \(result.newPid) (\(result.executable))")
+                Supervisor.upgrade, .init(name: name, executable: program, force: force),
+                location: runDirectory.location,
+                timeout: .seconds(600), statuses: [.conflict: 75, .invalidInput: 65], reasons: ["breaksRunningPeers": 2]
+            )
+            Terminal.print(
+                "\(result.name): upgraded, pid \(result.oldPid) → pid \(result.newPid) (\(result.executable))")
             let prepared = Self.seconds(result.prepareSeconds)
             let (gap, drain) = (Self.seconds(result.gapSeconds), Self.seconds(result.drainSeconds))
-            Terminal.print("  prepared in \(prepared) while pid \(result.oldPid) served; callers waited \(gap) (drain \(drain))")
+            Terminal.print(
+                "  prepared in \(prepared) while pid \(result.oldPid) served; callers waited \(gap) (drain \(drain))")
             if let backup = result.backup {
                 Terminal.print("  the store was migrated; its backup from before: \(backup)")
             }

@@ -54,7 +54,9 @@ struct StatusCommand: AsyncParsableCommand {
 
     /// One service, a field per line, nothing shortened.
     static func details(_ service: Supervisor.ServiceStatus) -> [TerminalText] {
-        let header = ["NAME", "STATE", "PID", "UPTIME", "READY SINCE", "RESTARTS", "BACKOFF", "RSS", "LAST EXIT", "STATUS"]
+        let header = [
+            "NAME", "STATE", "PID", "UPTIME", "READY SINCE", "RESTARTS", "BACKOFF", "RSS", "LAST EXIT", "STATUS",
+        ]
         let cells = row(service)
         let width = header.map(\.count).max() ?? 0
         return zip(header, cells).map { label, cell in
@@ -66,7 +68,9 @@ struct StatusCommand: AsyncParsableCommand {
     /// (LAST EXIT and STATUS give way, ending in "…"). RESTARTS is the total, then those in
     /// the budget's window; READY SINCE is local time; LAST EXIT leads with the reason's category.
     static func table(_ services: [Supervisor.ServiceStatus], width: Int? = nil) -> [TerminalText] {
-        let header = ["NAME", "STATE", "PID", "UPTIME", "READY SINCE", "RESTARTS", "BACKOFF", "RSS", "LAST EXIT", "STATUS"]
+        let header = [
+            "NAME", "STATE", "PID", "UPTIME", "READY SINCE", "RESTARTS", "BACKOFF", "RSS", "LAST EXIT", "STATUS",
+        ]
         return StatusTable(header: header, rows: services.map(row), shrinkable: [8, 9]).text(width: width)
     }
 
@@ -80,7 +84,9 @@ struct StatusCommand: AsyncParsableCommand {
         let rss: String = service.rssBytes.map { memory($0) } ?? "-"
         let reason: String = service.exitReason.map { "\($0.wireName): " } ?? ""
         let exit = service.lastExit.isEmpty ? "-" : reason + service.lastExit
-        return [service.name, stateText(service.state), pid, up, since, restarts, backoff, rss, exit, service.statusText]
+        return [
+            service.name, stateText(service.state), pid, up, since, restarts, backoff, rss, exit, service.statusText,
+        ]
     }
 
     /// The state as `status` says it: `idle (on demand)` for an idle on-demand service (its

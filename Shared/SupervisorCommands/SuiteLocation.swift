@@ -46,7 +46,8 @@ package struct SuiteLocation: Sendable {
                 tried.append("\(pointer.path) → \(target.runDirectory) (svc-supervisor pid \(target.pid))")
                 return SuiteLocation(runDirectory: target.runDirectory, tried: tried, isFallback: false)
             }
-            let state = pointer.refusal.map { "ignored: \(pointer.folder) \($0)" }
+            let state =
+                pointer.refusal.map { "ignored: \(pointer.folder) \($0)" }
                 ?? (pointer.isStale ? "stale: its supervisor is gone" : "none")
             tried.append("\(pointer.path) (\(state))")
         }

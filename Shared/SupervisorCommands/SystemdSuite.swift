@@ -23,7 +23,9 @@ package enum SystemdSuite {
     /// files were installed beside the units; nil when systemd knows no such unit.
     static func unitFolder() -> String? {
         var path: String?
-        ProgramOutput.lines(systemctl, ["show", "--property=FragmentPath", "--value", "\(unitPrefix.dropLast()).target"]) { line in
+        ProgramOutput.lines(
+            systemctl, ["show", "--property=FragmentPath", "--value", "\(unitPrefix.dropLast()).target"]
+        ) { line in
             if path == nil, line.hasPrefix("/") { path = line }
         }
         guard let path, let slash = path.lastIndex(of: "/") else { return nil }
@@ -34,7 +36,8 @@ package enum SystemdSuite {
     /// not, or systemd does not know the unit).
     package static func mainPID(of name: String) -> Int32? {
         var pid: Int32?
-        ProgramOutput.lines(systemctl, ["show", "--property=MainPID", "--value", "\(unitPrefix)\(name).service"]) { line in
+        ProgramOutput.lines(systemctl, ["show", "--property=MainPID", "--value", "\(unitPrefix)\(name).service"]) {
+            line in
             if pid == nil, let value = Int32(line), value > 0 { pid = value }
         }
         return pid
@@ -54,7 +57,9 @@ package enum SystemdSuite {
     /// from `environment` (`VERTICALS_TLS_*`: an operator's certificate, for TCP).
     static func verticals(environment: [String: String]) -> (names: [String], sockets: SocketDirectory) {
         var units: [String] = []
-        ProgramOutput.lines(systemctl, ["list-units", "--no-legend", "--plain", "--type=socket", "\(unitPrefix)*.socket"]) {
+        ProgramOutput.lines(
+            systemctl, ["list-units", "--no-legend", "--plain", "--type=socket", "\(unitPrefix)*.socket"]
+        ) {
             if let unit = $0.split(separator: " ").first, unit.hasSuffix(".socket") { units.append(String(unit)) }
         }
         var scoped = environment

@@ -63,7 +63,7 @@ package enum Terminal {
 
     /// Writes `bytes` to standard output as they are: for `--raw`, which asks for a vertical's own bytes.
     package static func raw(_ bytes: [UInt8]) {
-        flush()  // what was printed before comes first
+        flush() // what was printed before comes first
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + offset, $0.count - offset) }

@@ -27,10 +27,14 @@ package enum TraceWaterfall {
             let from = offset * width / total
             let length = max(1, span.durationMicroseconds * width / total)
             let bar = String(repeating: " ", count: from) + String(repeating: "█", count: min(length, width - from + 1))
-            let name = String(repeating: "  ", count: depth) + VisibleText.of(span.name) + (span.kind == "client" ? " (call)" : "")
-            let timing = pad(milliseconds(offset), 10, right: true) + "  "
+            let name =
+                String(repeating: "  ", count: depth) + VisibleText.of(span.name)
+                + (span.kind == "client" ? " (call)" : "")
+            let timing =
+                pad(milliseconds(offset), 10, right: true) + "  "
                 + pad(milliseconds(span.durationMicroseconds), 11, right: true)
-            let what = pad(VisibleText.of(span.code), 18) + "  " + pad(VisibleText.of(span.service), 14) + "  " + pad(name, 40)
+            let what =
+                pad(VisibleText.of(span.code), 18) + "  " + pad(VisibleText.of(span.service), 14) + "  " + pad(name, 40)
             lines.append(timing + "  " + what + "  " + bar)
             for child in (children[span.spanID] ?? []).sorted(by: { $0.startMicroseconds < $1.startMicroseconds }) {
                 visit(child, depth: depth + 1)
@@ -38,10 +42,13 @@ package enum TraceWaterfall {
         }
         // Roots: spans whose parent is not among those gathered (the trace's root, or one whose
         // parent's daemon did not answer or dropped it from its ring).
-        for root in unique.filter({ !ids.contains($0.parentSpanID) }).sorted(by: { $0.startMicroseconds < $1.startMicroseconds }) {
+        for root in unique.filter({ !ids.contains($0.parentSpanID) }).sorted(by: {
+            $0.startMicroseconds < $1.startMicroseconds
+        }) {
             visit(root, depth: 0)
         }
-        let header = pad("offset ms", 10, right: true) + "  " + pad("duration ms", 11, right: true) + "  "
+        let header =
+            pad("offset ms", 10, right: true) + "  " + pad("duration ms", 11, right: true) + "  "
             + pad("code", 18) + "  " + pad("service", 14) + "  " + pad("operation", 40)
         return ([header] + lines).map { "\($0)" }
     }
@@ -49,12 +56,14 @@ package enum TraceWaterfall {
     /// The slowest requests, slowest first: duration, code, service, operation, trace id.
     package static func slowest(_ spans: [Daemon.SpanInfo], count: Int) -> [TerminalText] {
         let sorted = spans.sorted { $0.durationMicroseconds > $1.durationMicroseconds }.prefix(count)
-        let header = pad("duration ms", 11, right: true) + "  " + pad("code", 18) + "  " + pad("service", 14) + "  "
+        let header =
+            pad("duration ms", 11, right: true) + "  " + pad("code", 18) + "  " + pad("service", 14) + "  "
             + pad("operation", 32) + "  trace"
         var lines = [header]
         for span in sorted {
             let timing = pad(milliseconds(span.durationMicroseconds), 11, right: true)
-            let what = pad(VisibleText.of(span.code), 18) + "  " + pad(VisibleText.of(span.service), 14) + "  "
+            let what =
+                pad(VisibleText.of(span.code), 18) + "  " + pad(VisibleText.of(span.service), 14) + "  "
                 + pad(VisibleText.of(span.name), 32)
             lines.append(timing + "  " + what + "  " + VisibleText.of(span.traceID))
         }

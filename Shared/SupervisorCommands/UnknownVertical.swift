@@ -15,12 +15,14 @@ package enum UnknownVertical {
     /// Throws a ``CLIError`` of status 64 when the suite `sockets` belongs to has no vertical `service`.
     package static func refuse(_ service: String, sockets: SocketDirectory) async throws {
         let environment = ProcessEnvironment.current
-        guard service != Supervisor.name, environment[SocketDirectory.endpointVariablePrefix + SocketDirectory.endpointKey(for: service)] == nil,
+        guard service != Supervisor.name,
+            environment[SocketDirectory.endpointVariablePrefix + SocketDirectory.endpointKey(for: service)] == nil,
             access(sockets.socketPath(for: service), F_OK) != 0
         else { return }
         let known: [String]
         let suite: String
-        let parent = sockets.path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let parent = sockets.path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(
+            separator: "/")
         let runDirectory = parent.isEmpty ? "." : parent
         if access("\(runDirectory)/supervisor.sock", F_OK) == 0,
             let list = try? await ControlClient.call(
@@ -40,6 +42,7 @@ package enum UnknownVertical {
 
     /// The verticals with a socket in `folder` (`NAME.sock`), sorted.
     package static func socketNames(in folder: String) -> [String] {
-        FolderEntries.names(in: folder).filter { $0.hasSuffix(".sock") }.map { String($0.dropLast(".sock".count)) }.sorted()
+        FolderEntries.names(in: folder).filter { $0.hasSuffix(".sock") }.map { String($0.dropLast(".sock".count)) }
+            .sorted()
     }
 }

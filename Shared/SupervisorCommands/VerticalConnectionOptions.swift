@@ -12,7 +12,9 @@ import VerticalsClient
 package struct VerticalConnectionOptions: ParsableArguments {
     @Option(
         name: .long,
-        help: "The folder of the suite's sockets, e.g. /run/verticals under systemd (default: those of the run directory).")
+        help:
+            "The folder of the suite's sockets, e.g. /run/verticals under systemd (default: those of the run directory)."
+    )
     package var socketDir: String?
 
     @OptionGroup package var suite: RunDirectoryOption

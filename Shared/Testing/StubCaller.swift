@@ -35,7 +35,8 @@ public final class StubCaller: ServiceCalling {
     /// Answers `operation` with `handler`; returns self for chaining.
     @discardableResult
     public func on<Input, Output>(
-        _ operation: Operation<Input, Output>, _ handler: @escaping @Sendable (Input) async throws(ServiceError) -> Output
+        _ operation: Operation<Input, Output>,
+        _ handler: @escaping @Sendable (Input) async throws(ServiceError) -> Output
     ) -> StubCaller {
         let erased: Handler = { (bytes: [UInt8]) async throws(ServiceError) -> [UInt8] in
             let input: Input

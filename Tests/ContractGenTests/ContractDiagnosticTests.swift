@@ -6,7 +6,8 @@ import VerticalsContractGen
 @Suite struct ContractDiagnosticTests {
     /// The first (and usually only) diagnostic `text` gets, as `file:line:col: error: message`.
     static func diagnostics(_ text: String, others: [String] = []) -> [String] {
-        let inputs = [ContractGenerator.Input(path: "bad.vcontract", text: text)]
+        let inputs =
+            [ContractGenerator.Input(path: "bad.vcontract", text: text)]
             + others.enumerated().map { ContractGenerator.Input(path: "other\($0.offset).vcontract", text: $0.element) }
         switch ContractGenerator.generate(inputs) {
         case .success: return []
@@ -126,8 +127,10 @@ import VerticalsContractGen
         let good = "contract shop\n/// A.\nmessage A {\n    /// S.\n    1 s: catalog.Service = gp\n}\n"
         #expect(Self.diagnostics(good, others: [other]) == [])
         let bad = "contract shop\n/// A.\nmessage A {\n    /// S.\n    1 s: catalog.Weekday\n}\n"
-        #expect(Self.diagnostics(bad, others: [other]).first?.hasPrefix(
-            "bad.vcontract:5:10: error: unknown type 'catalog.Weekday': expected a message or enum declared in contract 'catalog'") == true)
+        #expect(
+            Self.diagnostics(bad, others: [other]).first?.hasPrefix(
+                "bad.vcontract:5:10: error: unknown type 'catalog.Weekday': expected a message or enum declared in contract 'catalog'"
+            ) == true)
     }
 
     @Test func everyProblemOfEveryFile_isReportedInOneRun() {

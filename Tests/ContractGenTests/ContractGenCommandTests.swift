@@ -4,7 +4,8 @@ import VerticalsContractGen
 
 /// `vt-contractgen` as VerticalsContractPlugin runs it: files in, files out, an exit status.
 @Suite(.blocking) struct ContractGenCommandTests {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("contractgen-\(getpid())-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "contractgen-\(getpid())-\(UUID().uuidString)")
 
     func write(_ name: String, _ text: String) throws -> String {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -67,11 +67,14 @@ import VerticalsTesting
         #expect(!result.standardError.contains("error:"), "\(result.standardError)")
         return result.standardOutput.split(separator: "\n").compactMap { line in
             let trimmed = line.drop { $0 == " " }
-            guard trimmed.hasPrefix("("), let kind = trimmed.dropFirst().split(separator: " ").first, kind.hasSuffix("_decl")
+            guard trimmed.hasPrefix("("), let kind = trimmed.dropFirst().split(separator: " ").first,
+                kind.hasSuffix("_decl")
             else { return nil }
             let afterRange = trimmed.range(of: "] ").map { trimmed[$0.upperBound...] } ?? ""
-            let name = afterRange.hasPrefix("\"") || afterRange.hasPrefix("unbound \"")
-                ? afterRange.split(separator: "\"", omittingEmptySubsequences: false).dropFirst().first.map(String.init) ?? "" : ""
+            let name =
+                afterRange.hasPrefix("\"") || afterRange.hasPrefix("unbound \"")
+                ? afterRange.split(separator: "\"", omittingEmptySubsequences: false).dropFirst().first.map(String.init)
+                    ?? "" : ""
             return "\(kind) \(name)"
         }
     }

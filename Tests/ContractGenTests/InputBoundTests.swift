@@ -75,7 +75,8 @@ import VerticalsContractGen
     }
 
     @Test func anOutputHoldingAnInput_isFine() {
-        let text = "contract shop\n/// A.\nmessage A {\n    /// B.\n    1 b: [B]\n}\n/// B.\ninput B {\n    /// C.\n    1 c: string\n}\n"
+        let text =
+            "contract shop\n/// A.\nmessage A {\n    /// B.\n    1 b: [B]\n}\n/// B.\ninput B {\n    /// C.\n    1 c: string\n}\n"
         #expect(ContractDiagnosticTests.diagnostics(text) == [])
     }
 }

@@ -19,15 +19,24 @@ import VerticalsContractGen
         """
 
     @Test func secretFields_areMarkedInTheSchema_andNoOthers() throws {
-        let swift = try ContractGenerator.generate([.init(path: "Sources/Shop/shop.vcontract", text: Self.contract)]).get()[0]
-        #expect(swift.contains(#".required(2, "pin", .string, maxBytes: 8, doc: "The card's PIN.").markedSecret,"#), "\(swift)")
-        #expect(swift.contains(#".optional(3, "code", .string, maxBytes: 4096, doc: "A second factor, when the bank asks for one.").markedSecret,"#), "\(swift)")
-        #expect(swift.contains(#".required(1, "owner", .string, maxBytes: 4096, doc: "The card's owner."),"#), "\(swift)")
+        let swift = try ContractGenerator.generate([.init(path: "Sources/Shop/shop.vcontract", text: Self.contract)])
+            .get()[0]
+        #expect(
+            swift.contains(#".required(2, "pin", .string, maxBytes: 8, doc: "The card's PIN.").markedSecret,"#),
+            "\(swift)")
+        #expect(
+            swift.contains(
+                #".optional(3, "code", .string, maxBytes: 4096, doc: "A second factor, when the bank asks for one.").markedSecret,"#
+            ), "\(swift)")
+        #expect(
+            swift.contains(#".required(1, "owner", .string, maxBytes: 4096, doc: "The card's owner."),"#), "\(swift)")
     }
 
     @Test func anotherWordAfterAField_isReportedAtIt() {
         let text = "contract shop\n/// A.\ninput A {\n    /// B.\n    1 b: string hidden\n}\n"
         let found = ContractDiagnosticTests.diagnostics(text)
-        #expect(found.contains { $0.hasPrefix("bad.vcontract:5:17: error: a field's line may end with `secret`") }, "\(found)")
+        #expect(
+            found.contains { $0.hasPrefix("bad.vcontract:5:17: error: a field's line may end with `secret`") },
+            "\(found)")
     }
 }

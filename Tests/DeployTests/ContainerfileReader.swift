@@ -30,10 +30,12 @@ enum ContainerfileReader {
 
     /// The programs the build stage's `for program in …` loop builds, as `sh` expands its words,
     /// and those the `COPY --from=build /out/NAME …` instructions copy.
-    static func programs(_ text: String, in directory: TemporaryDirectory) throws -> (built: [String], copied: [String]) {
+    static func programs(_ text: String, in directory: TemporaryDirectory) throws -> (built: [String], copied: [String])
+    {
         var built: [String] = []
         for line in logicalLines(text) {
-            guard let start = line.range(of: "for program in "), let end = line.range(of: "; do", range: start.upperBound..<line.endIndex)
+            guard let start = line.range(of: "for program in "),
+                let end = line.range(of: "; do", range: start.upperBound..<line.endIndex)
             else { continue }
             let words = line[start.upperBound..<end.lowerBound]
             let result = try runCommand(
@@ -42,7 +44,9 @@ enum ContainerfileReader {
         }
         let copied = logicalLines(text).compactMap { line -> String? in
             let words = line.split(separator: " ")
-            guard words.count == 4, words[0] == "COPY", words[1] == "--from=build", words[2].hasPrefix("/out/") else { return nil }
+            guard words.count == 4, words[0] == "COPY", words[1] == "--from=build", words[2].hasPrefix("/out/") else {
+                return nil
+            }
             return String(words[2].dropFirst("/out/".count))
         }
         return (built, copied)

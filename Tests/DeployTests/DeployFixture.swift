@@ -12,7 +12,7 @@ enum DeployFixture {
     /// The repository's root, from this file's place in it.
     static let repositoryRoot: String = {
         var parts = #filePath.split(separator: "/")
-        parts.removeLast(3)  // Tests/DeployTests/DeployFixture.swift
+        parts.removeLast(3) // Tests/DeployTests/DeployFixture.swift
         return "/" + parts.joined(separator: "/")
     }()
 
@@ -78,7 +78,8 @@ enum DeployFixture {
         _ files: [String: String], in directory: TemporaryDirectory, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> [String] {
         let unitKinds = [".service", ".socket", ".target"]
-        let units = files.keys.filter { name in !name.contains("/") && unitKinds.contains { name.hasSuffix($0) } }.sorted()
+        let units = files.keys.filter { name in !name.contains("/") && unitKinds.contains { name.hasSuffix($0) } }
+            .sorted()
             .map { directory.file("units/\($0)") }
         let result = try runCommand("/usr/bin/systemd-analyze", ["verify", "--man=no"] + units, in: directory)
         #expect(result.status == 0, sourceLocation: sourceLocation)
@@ -89,7 +90,9 @@ enum DeployFixture {
 
     /// Runs `systemd-sysusers` on the exported `sysusers.d/verticals.conf` of `directory` (from
     /// ``installForTools(in:)``) against an empty system at `<directory>/root`; returns that root.
-    static func sysusersRoot(in directory: TemporaryDirectory, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    static func sysusersRoot(in directory: TemporaryDirectory, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> String
+    {
         let root = directory.file("root")
         mkdir(root, 0o755)
         mkdir("\(root)/etc", 0o755)
@@ -110,7 +113,8 @@ enum DeployFixture {
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> String {
         let out = directory.file(kind)
-        let first = try runCommand("svc-supervisor", ["export", kind, "--manifest", suitePath, "--out", out], in: directory)
+        let first = try runCommand(
+            "svc-supervisor", ["export", kind, "--manifest", suitePath, "--out", out], in: directory)
         #expect(first.status == 0, "\(first.standardOutput)\(first.standardError)", sourceLocation: sourceLocation)
         let count = expected.count
         #expect(
@@ -120,7 +124,8 @@ enum DeployFixture {
 
         #expect(writeText("stale\n", to: "\(out)/\(stale)"), sourceLocation: sourceLocation)
         #expect(writeText("mine\n", to: "\(out)/\(foreign)"), sourceLocation: sourceLocation)
-        let second = try runCommand("svc-supervisor", ["export", kind, "--manifest", suitePath, "--out", out], in: directory)
+        let second = try runCommand(
+            "svc-supervisor", ["export", kind, "--manifest", suitePath, "--out", out], in: directory)
         #expect(second.status == 0, "\(second.standardError)", sourceLocation: sourceLocation)
         #expect(
             second.standardOutput

@@ -51,7 +51,8 @@ import VerticalsTesting
         "scalar": "a scalar type", "section.name": "a fixed section name", "element": "a Swift type built above",
         "head": "Swift built above from identifiers", "docArgument": "Swift built above by SwiftSyntax",
         "operand": "a contract identifier", "arguments": "Swift built above from identifiers",
-        "bound": "a number", "list": "service names, joined by the README", "secret": "a fixed word", "suffix": "fixed Swift", "true": "a literal",
+        "bound": "a number", "list": "service names, joined by the README", "secret": "a fixed word",
+        "suffix": "fixed Swift", "true": "a literal",
     ]
 
     static let exempt = [
@@ -63,7 +64,9 @@ import VerticalsTesting
     static func sources() -> [(path: String, text: String)] {
         let root = DeployFixture.repositoryRoot
         var paths: [String] = []
-        for folder in ["Shared/Deploy", "Shared/Deploy/Systemd", "Shared/Deploy/Kubernetes", "Shared/ContractGen/Library"] {
+        for folder in [
+            "Shared/Deploy", "Shared/Deploy/Systemd", "Shared/Deploy/Kubernetes", "Shared/ContractGen/Library",
+        ] {
             for name in directoryEntries("\(root)/\(folder)") where name.hasSuffix(".swift") && !exempt.contains(name) {
                 if folder.hasSuffix("Library") && !name.hasPrefix("SwiftEmitter") { continue }
                 paths.append("\(folder)/\(name)")
@@ -109,7 +112,8 @@ import VerticalsTesting
             current = ""
         }
         for scalar in text.unicodeScalars {
-            let isName = scalar == "_" || scalar == "$" || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+            let isName =
+                scalar == "_" || scalar == "$" || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
                 || ("0"..."9").contains(scalar) || (scalar == "." && !current.isEmpty)
             if isName {
                 if current.isEmpty { startsAfterMember = previous == "." }
@@ -141,7 +145,8 @@ import VerticalsTesting
                 let bare = expression.hasPrefix("try ") ? String(expression.dropFirst(4)) : expression
                 if Self.quotingFunctions.contains(where: { bare.hasPrefix($0) }) { continue }
                 let unknown = Self.names(bare).filter { !Self.isAllowed($0) }
-                #expect(unknown.isEmpty, "\(path): \\(\(expression)) names \(unknown): quote it with the format's function")
+                #expect(
+                    unknown.isEmpty, "\(path): \\(\(expression)) names \(unknown): quote it with the format's function")
             }
         }
     }

@@ -44,7 +44,8 @@ import VerticalsTesting
             text: manifest(key, value), baseDirectory: "/etc/vt", binDirectory: bin, checkExecutables: false)
         guard problems.isEmpty else {
             for problem in problems {
-                let named = problem.key?.hasPrefix(key == .env ? "env." : key.rawValue) == true
+                let named =
+                    problem.key?.hasPrefix(key == .env ? "env." : key.rawValue) == true
                     || (key == .name && problem.service == value) || problem.message.hasPrefix("line ")
                     || (key == .dependsOn && problem.message.contains(value))
                 #expect(named, "\(problem)", sourceLocation: sourceLocation)
@@ -85,7 +86,9 @@ import VerticalsTesting
             SystemdUnitReader.unescapingSpecifiers($0.replacing("$$", with: "$"))
         }
         #expect(words == [spec.executable] + spec.arguments)
-        let environment = SystemdUnitReader.values("Environment", in: unit).flatMap { SystemdUnitReader.words($0) ?? ["?"] }
+        let environment = SystemdUnitReader.values("Environment", in: unit).flatMap {
+            SystemdUnitReader.words($0) ?? ["?"]
+        }
         #expect(environment.compactMap(SystemdUnitReader.unescapingSpecifiers).count == environment.count)
         if key == .env { #expect(environment.contains("GREETING=\(value.replacing("%", with: "%%"))")) }
         if key == .certificates, let folder = spec.certificates {
@@ -113,7 +116,10 @@ import VerticalsTesting
         let yaml = files.keys.filter { $0.hasSuffix(".yaml") }.sorted().map { directory.file("k8s/\($0)") }
         let result = try runCommand(
             "/usr/bin/python3",
-            ["-c", "import sys, yaml, json; print(json.dumps([d for f in sys.argv[1:] for d in yaml.safe_load_all(open(f))]))"]
+            [
+                "-c",
+                "import sys, yaml, json; print(json.dumps([d for f in sys.argv[1:] for d in yaml.safe_load_all(open(f))]))",
+            ]
                 + yaml, in: directory)
         #expect(result.status == 0, "\(result.standardError)")
         let documents = try #require(
@@ -131,7 +137,9 @@ import VerticalsTesting
         let programs = try ContainerfileReader.programs(containerfile, in: directory)
         #expect(programs.built == programs.copied)
         #expect(programs.built.contains(String(spec.executable.split(separator: "/").last ?? "")))
-        #expect(ContainerfileReader.instructions(containerfile) == ContainerfileReader.instructions(Self.plainContainerfile))
+        #expect(
+            ContainerfileReader.instructions(containerfile) == ContainerfileReader.instructions(Self.plainContainerfile)
+        )
     }
 
     /// `word` as the kubelet runs it: `$$` becomes `$`, and a `$(NAME)` reference becomes
@@ -161,7 +169,8 @@ import VerticalsTesting
     /// The Containerfile of a manifest with no hostile value: the directives any other must have.
     static let plainContainerfile: String = {
         let (manifest, _) = ManifestParser.parse(
-            text: Self.manifest(Key.args, "plain"), baseDirectory: "/etc/vt", binDirectory: KubernetesLayout().binDirectory,
+            text: Self.manifest(Key.args, "plain"), baseDirectory: "/etc/vt",
+            binDirectory: KubernetesLayout().binDirectory,
             checkExecutables: false)
         return (try? KubernetesExport.files(for: manifest))?["Containerfile"] ?? ""
     }()

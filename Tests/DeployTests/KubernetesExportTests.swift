@@ -44,7 +44,8 @@ import VerticalsTesting
         let stateful = try #require(objects.first { $0.name == "orders" && $0.kind == "StatefulSet" })
         #expect(stateful.node[path: "spec", "template", "spec", "containers"]?.elements.first?["resources"] == nil)
         // No liveness in the manifest: the export's default (10 s, 3 failures).
-        let defaultLiveness = stateful.node[path: "spec", "template", "spec", "containers"]?.elements.first?["livenessProbe"]
+        let defaultLiveness = stateful.node[path: "spec", "template", "spec", "containers"]?.elements.first?[
+            "livenessProbe"]
         #expect(defaultLiveness?["periodSeconds"] == 10 && defaultLiveness?["failureThreshold"] == 3)
     }
 
@@ -56,20 +57,32 @@ import VerticalsTesting
             #expect(object.node[path: "metadata", "namespace"] == "shop", "\(object.kind) \(object.name)")
         }
         #expect(objects.first?.kind == "Namespace" && objects.first?.name == "shop")
-        let images = objects.compactMap { $0.node[path: "spec", "template", "spec", "containers"]?.elements.first?["image"] }
+        let images = objects.compactMap {
+            $0.node[path: "spec", "template", "spec", "containers"]?.elements.first?["image"]
+        }
         #expect(images.count == 3 && images.allSatisfy { $0 == "registry.example/shop:2.0" })
     }
 
     @Test func aManifestKubernetesCannotRun_isRefused_namingTheServiceAndKey() throws {
         let cases: [(String, String)] = [
             ("[services.a]\nexecutable = \"/opt/a/bin/svc-a\"\n", "not in the image"),
-            ("[services.a]\nexecutable = \"svc-a\"\nenv = { VERTICALS_LISTEN = \"tcp:0.0.0.0:1\" }\n", "env.VERTICALS_LISTEN"),
-            ("[services.a]\nexecutable = \"svc-a\"\nenv = { VERTICALS_ENDPOINT_B = \"tcp:b:1\" }\n", "env.VERTICALS_ENDPOINT_B"),
+            (
+                "[services.a]\nexecutable = \"svc-a\"\nenv = { VERTICALS_LISTEN = \"tcp:0.0.0.0:1\" }\n",
+                "env.VERTICALS_LISTEN"
+            ),
+            (
+                "[services.a]\nexecutable = \"svc-a\"\nenv = { VERTICALS_ENDPOINT_B = \"tcp:b:1\" }\n",
+                "env.VERTICALS_ENDPOINT_B"
+            ),
         ]
         // (`operator` is a role, refused before any export: ManifestTrustTests.)
         for name in ["default-deny"] {
             let manifest = try KubernetesFixture.manifest("[services.\(name)]\nexecutable = \"svc-x\"\n")
-            #expect(throws: KubernetesExportError(service: name, "its NetworkPolicy would have the name of the suite's \(name) policy: rename the service")) {
+            #expect(
+                throws: KubernetesExportError(
+                    service: name,
+                    "its NetworkPolicy would have the name of the suite's \(name) policy: rename the service")
+            ) {
                 try KubernetesExport.files(for: manifest)
             }
         }
@@ -92,14 +105,18 @@ import VerticalsTesting
     }
 
     @Test func emitter_quotesWhatYAMLWouldReadAsSomethingElse_andLeavesNamesBare() {
-        for word in ["yes", "No", "ON", "off", "y", "null", "~", "true", "False", "", "1", "1e3", "0x1f", ".inf", "12:30",
-            "2026-11-23", "a: b", "#x", "- x", "x\ny", "*star", "&anchor", "!tag", "%p", "{x}", "[x]", "a,b", "@at", "`b",
-            "'q'", " lead", "trail ", "=", "<<", "tcp:0.0.0.0:7000", "?", "|", ">"]
-        {
+        for word in [
+            "yes", "No", "ON", "off", "y", "null", "~", "true", "False", "", "1", "1e3", "0x1f", ".inf", "12:30",
+            "2026-11-23", "a: b", "#x", "- x", "x\ny", "*star", "&anchor", "!tag", "%p", "{x}", "[x]", "a,b", "@at",
+            "`b",
+            "'q'", " lead", "trail ", "=", "<<", "tcp:0.0.0.0:7000", "?", "|", ">",
+        ] {
             #expect(!YAMLEmitter.isPlain(word), "\(word) must be quoted")
             #expect(YAMLEmitter.scalar(word).hasPrefix("\""))
         }
-        for name in ["ledger", "apps/v1", "app.kubernetes.io/name", "RuntimeDefault", "/usr/local/bin/vt-testd", "price-list"] {
+        for name in [
+            "ledger", "apps/v1", "app.kubernetes.io/name", "RuntimeDefault", "/usr/local/bin/vt-testd", "price-list",
+        ] {
             #expect(YAMLEmitter.scalar(name) == name)
         }
         #expect(YAMLEmitter.scalar("a\"b\\c\u{7}") == "\"a\\\"b\\\\c\\u0007\"")
@@ -115,15 +132,22 @@ import VerticalsTesting
     /// arguments, so every `FROM` names an argument, and without `--build-arg` the defaults are the
     /// public images; the build context keeps its build folders out (`.containerignore`).
     @Test func containerfile_takesItsBasesAsBuildArguments_defaultingToThePublicImages() throws {
-        let containerfile = try #require(try KubernetesExport.files(for: KubernetesFixture.suiteManifest())["Containerfile"])
+        let containerfile = try #require(
+            try KubernetesExport.files(for: KubernetesFixture.suiteManifest())["Containerfile"])
         let stage = ContainerfileRuntimeStage(containerfile)
-        #expect(stage.arguments == ["BUILD_IMAGE": "docker.io/library/swift:6.3-bookworm", "RUNTIME_IMAGE": "docker.io/library/debian:bookworm-slim"])
+        #expect(
+            stage.arguments == [
+                "BUILD_IMAGE": "docker.io/library/swift:6.3-bookworm",
+                "RUNTIME_IMAGE": "docker.io/library/debian:bookworm-slim",
+            ])
         let froms = containerfile.split(separator: "\n").filter { $0.hasPrefix("FROM ") }
         #expect(froms == ["FROM ${BUILD_IMAGE} AS build", "FROM ${RUNTIME_IMAGE}"], "\(froms)")
         #expect(stage.base == "docker.io/library/debian:bookworm-slim" && stage.debianSuite == "bookworm")
         #expect(containerfile.contains("libssl-dev"), "the build stage links OpenSSL (CSSL): it needs libssl-dev")
 
-        let ignored = Set((readFile("\(DeployFixture.repositoryRoot)/.containerignore") ?? "").split(separator: "\n").map(String.init))
+        let ignored = Set(
+            (readFile("\(DeployFixture.repositoryRoot)/.containerignore") ?? "").split(separator: "\n").map(String.init)
+        )
         for folder in [".build", ".run", ".git"] {
             #expect(ignored.contains(folder), ".containerignore must keep \(folder) out of the image's build context")
         }
@@ -138,14 +162,18 @@ import VerticalsTesting
             foreign: "notes.txt", in: directory)
 
         let bad = try runCommand(
-            "svc-supervisor", ["export", "kubernetes", "--manifest", manifest, "--namespace", "Not_A_Label", "--out", out],
+            "svc-supervisor",
+            ["export", "kubernetes", "--manifest", manifest, "--namespace", "Not_A_Label", "--out", out],
             in: directory)
         #expect(bad.status == 64 && bad.standardError.contains("--namespace"), "\(bad.status) \(bad.standardError)")
         let broken = directory.file("broken.toml")
         #expect(writeText("[services.a]\nexecutable = \"/opt/svc-a\"\n", to: broken))
         let refused = try runCommand(
-            "svc-supervisor", ["export", "kubernetes", "--manifest", broken, "--out", directory.file("none")], in: directory)
-        #expect(refused.status == 65 && refused.standardOutput.contains("services.a: executable"), "\(refused.standardOutput)")
+            "svc-supervisor", ["export", "kubernetes", "--manifest", broken, "--out", directory.file("none")],
+            in: directory)
+        #expect(
+            refused.status == 65 && refused.standardOutput.contains("services.a: executable"),
+            "\(refused.standardOutput)")
         #expect(access(directory.file("none"), F_OK) != 0)
     }
 }

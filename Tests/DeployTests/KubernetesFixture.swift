@@ -14,7 +14,8 @@ enum KubernetesFixture {
     /// Manifest `text`, with bare executables in the image's bin folder.
     static func manifest(_ text: String) throws -> Manifest {
         let (manifest, problems) = ManifestParser.parse(
-            text: text, baseDirectory: "/etc/vt", binDirectory: KubernetesLayout().binDirectory, checkExecutables: false)
+            text: text, baseDirectory: "/etc/vt", binDirectory: KubernetesLayout().binDirectory, checkExecutables: false
+        )
         guard problems.isEmpty else { throw FixtureError("\(problems)") }
         return manifest
     }

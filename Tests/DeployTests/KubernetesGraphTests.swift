@@ -12,7 +12,8 @@ import VerticalsSupervisor
 @Suite struct KubernetesGraphTests {
     /// Case 0: the tests' suite (``DeployFixture/suitePath``); case 1: ``KubernetesFixture/variedManifest``.
     static func manifest(_ index: Int) throws -> Manifest {
-        index == 0 ? try KubernetesFixture.suiteManifest() : try KubernetesFixture.manifest(KubernetesFixture.variedManifest)
+        index == 0
+            ? try KubernetesFixture.suiteManifest() : try KubernetesFixture.manifest(KubernetesFixture.variedManifest)
     }
 
     static func export(_ index: Int) throws -> (Manifest, [KubernetesObject], [String: String]) {
@@ -112,10 +113,12 @@ import VerticalsSupervisor
             let preStop = try #require(Self.container(workload)?[path: "lifecycle", "preStop", "sleep", "seconds"]?.int)
             let configMap = try #require(objects.first { $0.kind == "ConfigMap" && $0.name == "\(workload.name)-env" })
             let drainText = configMap.node[path: "data", "VERTICALS_DRAIN_SECONDS"]?.string
-            let drain = drainText.flatMap(Double.init) ?? Double(HostConfiguration.defaultDrainTimeout.components.seconds)
+            let drain =
+                drainText.flatMap(Double.init) ?? Double(HostConfiguration.defaultDrainTimeout.components.seconds)
             let stop = try #require(manifest[workload.name]).stopTimeout.components.seconds
             #expect(preStop >= 1)
-            #expect(Double(grace) >= Double(preStop) + drain, "\(workload.name): grace \(grace) < \(preStop) + \(drain)")
+            #expect(
+                Double(grace) >= Double(preStop) + drain, "\(workload.name): grace \(grace) < \(preStop) + \(drain)")
             #expect(Int64(grace) >= Int64(preStop) + stop, "\(workload.name): grace below preStop + stop_timeout")
         }
         // The varied manifest's 30 s drain and 45 s stop_timeout move its grace.
@@ -154,10 +157,13 @@ import VerticalsSupervisor
         let (manifest, objects, _) = try Self.export(index)
         let layout = KubernetesLayout()
         for spec in manifest.services {
-            let data = try #require(objects.first { $0.kind == "ConfigMap" && $0.name == "\(spec.name)-env" }?.node["data"]?.stringMap)
+            let data = try #require(
+                objects.first { $0.kind == "ConfigMap" && $0.name == "\(spec.name)-env" }?.node["data"]?.stringMap)
             #expect(data["VERTICALS_LISTEN"] == "tcp:0.0.0.0:\(layout.port)")
             #expect(data[KubernetesLayout.endpointVariable(spec.name)] == "tcp:127.0.0.1:\(layout.port)")
-            let endpoints = data.filter { $0.key.hasPrefix("VERTICALS_ENDPOINT_") && $0.key != KubernetesLayout.endpointVariable(spec.name) }
+            let endpoints = data.filter {
+                $0.key.hasPrefix("VERTICALS_ENDPOINT_") && $0.key != KubernetesLayout.endpointVariable(spec.name)
+            }
             #expect(Set(endpoints.keys) == Set(spec.dependsOn.map(KubernetesLayout.endpointVariable)))
             for dependency in spec.dependsOn {
                 let service = objects.first { $0.kind == "Service" && $0.name == dependency }

@@ -19,8 +19,12 @@ struct KubernetesValidateTests {
     static func validate(_ folder: String, objects expected: Int, in directory: TemporaryDirectory) throws {
         let report = try KubernetesValidator.validate(folder, root: DeployFixture.repositoryRoot, in: directory)
         #expect(report.status == 0, "kubernetes-validate failed:\n\(report.output)")
-        #expect(report.other.isEmpty, "kubernetes-validate said more than 'passed':\n\(report.other.joined(separator: "\n"))")
-        #expect(report.passed.count == expected, "\(report.passed.count) objects passed, \(expected) exported:\n\(report.output)")
+        #expect(
+            report.other.isEmpty,
+            "kubernetes-validate said more than 'passed':\n\(report.other.joined(separator: "\n"))")
+        #expect(
+            report.passed.count == expected,
+            "\(report.passed.count) objects passed, \(expected) exported:\n\(report.output)")
     }
 
     @Test func theTestsSuite_passesStrictValidation() throws {
@@ -28,7 +32,8 @@ struct KubernetesValidateTests {
         let manifest = try KubernetesFixture.suiteManifest()
         let out = directory.file("out")
         _ = try GeneratedFolder(path: out).replace(with: KubernetesExport.files(for: manifest)) { _ in false }
-        try Self.validate(out, objects: KubernetesFixture.all(try KubernetesExport.objects(for: manifest)).count, in: directory)
+        try Self.validate(
+            out, objects: KubernetesFixture.all(try KubernetesExport.objects(for: manifest)).count, in: directory)
     }
 
     @Test func variedManifest_passesStrictValidation_andReadsBackAsTheTree() throws {
@@ -36,7 +41,9 @@ struct KubernetesValidateTests {
         let manifest = try KubernetesFixture.manifest(KubernetesFixture.variedManifest)
         let layout = KubernetesLayout(namespace: "shop", image: "registry.example:5000/shop/verticals@sha256:0123")
         let out = directory.file("out")
-        _ = try GeneratedFolder(path: out).replace(with: KubernetesExport.files(for: manifest, layout: layout)) { _ in false }
+        _ = try GeneratedFolder(path: out).replace(with: KubernetesExport.files(for: manifest, layout: layout)) { _ in
+            false
+        }
         let objects = try KubernetesExport.objects(for: manifest, layout: layout)
         try Self.validate(out, objects: KubernetesFixture.all(objects).count, in: directory)
         for (file, fileObjects) in objects {
@@ -48,33 +55,43 @@ struct KubernetesValidateTests {
         let directory = TemporaryDirectory()
         let root = directory.file("acme")
         try ProductScaffold(
-            root: root, name: "acme", vertical: "greeter", framework: FrameworkSource.path(DeployFixture.repositoryRoot),
+            root: root, name: "acme", vertical: "greeter",
+            framework: FrameworkSource.path(DeployFixture.repositoryRoot),
             frameworkTargets: FrameworkTargets(checkout: DeployFixture.repositoryRoot, names: [])
         ).apply()
         try Scaffold(name: "billing", calls: ["greeter"], root: root).apply()
         let result = try runCommand(
             "svc-supervisor",
-            ["export", "kubernetes", "--manifest", "\(root)/deploy/suite.toml", "--namespace", "acme", "--out", "\(root)/deploy/kubernetes"],
+            [
+                "export", "kubernetes", "--manifest", "\(root)/deploy/suite.toml", "--namespace", "acme", "--out",
+                "\(root)/deploy/kubernetes",
+            ],
             in: directory)
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
         // Namespace, 2 policies, then 5 objects per vertical.
         try Self.validate("\(root)/deploy/kubernetes", objects: 3 + 2 * 5, in: directory)
-        #expect(readFile("\(root)/deploy/kubernetes/Containerfile")?.contains("COPY --from=build /out/svc-billing /usr/local/bin/svc-billing") == true)
+        #expect(
+            readFile("\(root)/deploy/kubernetes/Containerfile")?.contains(
+                "COPY --from=build /out/svc-billing /usr/local/bin/svc-billing") == true)
     }
 
     @Test func theValidator_isNotVacuous_anUnknownFieldFails() throws {
         let directory = TemporaryDirectory()
         let text = "apiVersion: v1\nkind: Service\nmetadata:\n  name: x\nspec:\n  portz: []\n"
         #expect(writeText(text, to: directory.file("bad.yaml")))
-        let report = try KubernetesValidator.run([directory.file("bad.yaml")], root: DeployFixture.repositoryRoot, in: directory)
+        let report = try KubernetesValidator.run(
+            [directory.file("bad.yaml")], root: DeployFixture.repositoryRoot, in: directory)
         #expect(report.status != 0 && report.output.contains("portz"))
     }
 
     @Test func emitter_readsBackWithPyYAML_forStringsThatNeedQuoting() throws {
         let words = [
-            "yes", "No", "ON", "off", "y", "n", "null", "~", "true", "", "1", "1e3", "0x1f", "0o17", ".inf", ".NaN", "12:30",
-            "2026-11-23", "a: b", "#x", "x #y", "- x", "x\ny", "*star", "&anchor", "!tag", "%p", "{x}", "[x]", "a,b", "@at",
-            "`b", "'q'", "\"dq\"", " lead", "trail ", "=", "<<", "tcp:0.0.0.0:7000", "?", "|", ">", "tab\tin", "back\\slash",
+            "yes", "No", "ON", "off", "y", "n", "null", "~", "true", "", "1", "1e3", "0x1f", "0o17", ".inf", ".NaN",
+            "12:30",
+            "2026-11-23", "a: b", "#x", "x #y", "- x", "x\ny", "*star", "&anchor", "!tag", "%p", "{x}", "[x]", "a,b",
+            "@at",
+            "`b", "'q'", "\"dq\"", " lead", "trail ", "=", "<<", "tcp:0.0.0.0:7000", "?", "|", ">", "tab\tin",
+            "back\\slash",
             "\u{7}bell", "é ü 名前", "\u{2028}", "plain-name", "/usr/local/bin/x",
         ]
         let node: YAMLNode = .map(
@@ -108,6 +125,8 @@ struct KubernetesValidateTests {
         let result = try runCommand(
             python, ["-c", script, path, expected], environment: ToolLookup.toolEnvironment, in: directory,
             timeout: .seconds(60))
-        #expect(result.status == 0 && result.standardOutput == "same\n", "\(path): \(result.standardOutput)\(result.standardError)")
+        #expect(
+            result.status == 0 && result.standardOutput == "same\n",
+            "\(path): \(result.standardOutput)\(result.standardError)")
     }
 }

@@ -12,7 +12,8 @@ import VerticalsTesting
     @Test func exportCommand_writesOnlyWhatChanged_andRemovesUnitsNoLongerInTheManifest() throws {
         let directory = TemporaryDirectory()
         try DeployFixture.expectExportWritesThenOnlyWhatChanged(
-            "systemd", expected: SystemdExport.files(for: DeployFixture.suiteManifest()), stale: "verticals-gone.service",
+            "systemd", expected: SystemdExport.files(for: DeployFixture.suiteManifest()),
+            stale: "verticals-gone.service",
             foreign: "README", in: directory)
     }
 
@@ -44,7 +45,8 @@ import VerticalsTesting
         #expect(refused.standardOutput.contains("\(open) may be written by any user"), "\(refused.standardOutput)")
         #expect(FolderEntries.names(in: "\(open)/units").isEmpty, "a unit was written")
         let written = try runCommand(
-            "svc-supervisor", ["export", "systemd", "--manifest", manifest, "--out", directory.file("units")], in: directory)
+            "svc-supervisor", ["export", "systemd", "--manifest", manifest, "--out", directory.file("units")],
+            in: directory)
         #expect(written.status == 0, "\(written.standardOutput)")
     }
 }

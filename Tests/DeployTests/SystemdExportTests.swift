@@ -42,13 +42,19 @@ struct SystemdExportTests {
             for: DeployFixture.manifest(
                 twoServices.replacingOccurrences(
                     of: "[services.alpha]\nexecutable = \"svc-alpha\"",
-                    with: "[services.alpha]\nexecutable = \"svc-alpha\"\nenv = { VERTICALS_INTERNAL_OPERATIONS = \"send\" }")
+                    with:
+                        "[services.alpha]\nexecutable = \"svc-alpha\"\nenv = { VERTICALS_INTERNAL_OPERATIONS = \"send\" }"
+                )
                     + "\n[services.gamma]\nexecutable = \"svc-gamma\"\ndepends_on = [\"alpha\"]\n"
                     + "env = { VERTICALS_ALLOWED_UIDS = \"1234\" }\n[services.delta]\nexecutable = \"svc-delta\"\n"
                     + "depends_on = [\"gamma\"]\n"))
         let alpha = try #require(files["verticals-alpha.service"])
-        #expect(DeployFixture.values("Environment", in: alpha).contains("\"VERTICALS_ALLOWED_UIDS=verticals-beta,verticals-gamma\""))
-        #expect(DeployFixture.values("Environment", in: alpha).contains("\"VERTICALS_INTERNAL_UIDS=verticals-beta,verticals-gamma\""))
+        #expect(
+            DeployFixture.values("Environment", in: alpha).contains(
+                "\"VERTICALS_ALLOWED_UIDS=verticals-beta,verticals-gamma\""))
+        #expect(
+            DeployFixture.values("Environment", in: alpha).contains(
+                "\"VERTICALS_INTERNAL_UIDS=verticals-beta,verticals-gamma\""))
         let gamma = try #require(files["verticals-gamma.service"])
         #expect(DeployFixture.values("Environment", in: gamma).contains("\"VERTICALS_ALLOWED_UIDS=1234\""))
         #expect(!DeployFixture.values("Environment", in: gamma).contains { $0.contains("INTERNAL") })
@@ -64,7 +70,7 @@ struct SystemdExportTests {
         #expect(DeployFixture.values("Restart", in: alpha) == ["always"])
         #expect(DeployFixture.values("RestartSec", in: alpha) == ["250ms"])
         #expect(DeployFixture.values("RestartPreventExitStatus", in: alpha) == ["78"], "a held store is not restarted")
-        #expect(DeployFixture.values("StartLimitBurst", in: alpha) == ["4"])  // the first start and 3 restarts
+        #expect(DeployFixture.values("StartLimitBurst", in: alpha) == ["4"]) // the first start and 3 restarts
         #expect(DeployFixture.values("StartLimitIntervalSec", in: alpha) == ["120s"])
         #expect(DeployFixture.values("TimeoutStartSec", in: alpha) == ["90s"])
         #expect(DeployFixture.values("TimeoutStopSec", in: alpha) == ["4s"])
@@ -110,7 +116,10 @@ struct SystemdExportTests {
         #expect(DeployFixture.values("TasksMax", in: alpha) == ["128"])
         #expect(DeployFixture.values("CPUWeight", in: alpha) == ["20"])
         let beta = try #require(files["verticals-beta.service"])
-        #expect(["MemoryMax", "CPUQuota", "CPUWeight", "TasksMax", "LimitNOFILE", "Nice"].allSatisfy { DeployFixture.values($0, in: beta).isEmpty })
+        #expect(
+            ["MemoryMax", "CPUQuota", "CPUWeight", "TasksMax", "LimitNOFILE", "Nice"].allSatisfy {
+                DeployFixture.values($0, in: beta).isEmpty
+            })
         try DeployFixture.linkPrograms(in: directory)
         _ = try GeneratedFolder(path: directory.file("units")).replace(with: files) { _ in false }
         try DeployFixture.verify(files, in: directory)
@@ -156,7 +165,7 @@ struct SystemdExportTests {
                 "/usr/local/bin/svc-supervisor up --manifest /usr/local/etc/verticals/suite.toml "
                     + "--run-dir /var/lib/verticals-supervisor"
             ])
-        #expect(DeployFixture.values("TimeoutStopSec", in: supervisor) == ["13s"])  // 4s + 4s + 5s
+        #expect(DeployFixture.values("TimeoutStopSec", in: supervisor) == ["13s"]) // 4s + 4s + 5s
         #expect(DeployFixture.values("Conflicts", in: supervisor) == ["verticals.target"])
     }
 
@@ -172,7 +181,9 @@ struct SystemdExportTests {
                 "CAP_SYS_RESOURCE", "CAP_SYS_NICE",
             ])
         for capability in kept {
-            #expect(supervisor.contains("\n# \(capability)") || supervisor.contains(" \(capability): "), "\(capability) says why")
+            #expect(
+                supervisor.contains("\n# \(capability)") || supervisor.contains(" \(capability): "),
+                "\(capability) says why")
         }
         for unused in ["CAP_SYS_ADMIN", "CAP_NET_BIND_SERVICE", "CAP_SYS_PTRACE", "CAP_SETPCAP", "CAP_NET_ADMIN"] {
             #expect(!kept.contains(Substring(unused)))
@@ -202,7 +213,10 @@ struct SystemdExportTests {
         let worker = try #require(files["verticals-worker.service"])
         #expect(DeployFixture.values("Requires", in: worker) == [])
         #expect(DeployFixture.values("ExecStart", in: worker) == ["/opt/worker"])
-        #expect(DeployFixture.values("Wants", in: try #require(files["verticals-api.service"])) == ["verticals-worker.service"])
+        #expect(
+            DeployFixture.values("Wants", in: try #require(files["verticals-api.service"])) == [
+                "verticals-worker.service"
+            ])
     }
 
     @Test func argsAndEnv_areQuotedSoSystemdReadsThemBackExactly() throws {
@@ -221,7 +235,8 @@ struct SystemdExportTests {
         #expect(
             DeployFixture.values("Environment", in: unit) == [
                 #""GREETING=hello \"world\" 50%% $USER""#, #""PLAIN=x""#, #""VERTICALS_ALLOWED_GIDS=verticals""#,
-                #""VERTICALS_ALLOWED_OPERATIONS=""#, #""VERTICALS_DEPENDS_ON=""#, #""VERTICALS_SOCKET_DIR=/run/verticals""#, #""VERTICALS_SUITE_USERS=alpha:verticals-alpha""#,
+                #""VERTICALS_ALLOWED_OPERATIONS=""#, #""VERTICALS_DEPENDS_ON=""#,
+                #""VERTICALS_SOCKET_DIR=/run/verticals""#, #""VERTICALS_SUITE_USERS=alpha:verticals-alpha""#,
             ])
     }
 
@@ -238,7 +253,7 @@ struct SystemdExportTests {
     }
 
     @Test func nameTooLongForASystemUser_isRefused_namingTheService() throws {
-        let name = "a" + String(repeating: "b", count: 21)  // verticals- + 22 = 32 > 31
+        let name = "a" + String(repeating: "b", count: 21) // verticals- + 22 = 32 > 31
         let manifest = try DeployFixture.manifest("[services.\(name)]\nexecutable = \"svc\"\n")
         #expect(throws: SystemdExportError.self) { try SystemdExport.files(for: manifest) }
         do {
@@ -248,6 +263,6 @@ struct SystemdExportTests {
             #expect(error.description.contains("at most 21 characters"))
         }
         let fits = try DeployFixture.manifest("[services.\(name.dropLast())]\nexecutable = \"svc\"\n")
-        #expect(try SystemdExport.files(for: fits).count == 7)  // its socket and service, the target, the supervisor, users, folders, secrets
+        #expect(try SystemdExport.files(for: fits).count == 7) // its socket and service, the target, the supervisor, users, folders, secrets
     }
 }

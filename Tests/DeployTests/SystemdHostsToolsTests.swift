@@ -46,7 +46,9 @@ import VerticalsTesting
         #expect(problems.isEmpty, "\(problems)")
         let files = try SystemdExport.files(for: manifest, layout: layout, host: "a")
         #expect(files["verticals-ledger.service"] == nil)
-        #expect(SystemdHostsFixture.words("IPAddressAllow", in: files["verticals-catalog.service"] ?? "").contains("10.0.0.9"))
+        #expect(
+            SystemdHostsFixture.words("IPAddressAllow", in: files["verticals-catalog.service"] ?? "").contains(
+                "10.0.0.9"))
         _ = try GeneratedFolder(path: directory.file("units")).replace(with: files) { _ in false }
         try DeployFixture.verify(files, in: directory)
     }
@@ -60,7 +62,8 @@ import VerticalsTesting
         let directory = TemporaryDirectory()
         _ = try Self.install(host: host, in: directory)
         let result = try runCommand(
-            "/usr/bin/systemd-analyze", ["security", "--offline=true", directory.file("units/verticals-\(name).service")],
+            "/usr/bin/systemd-analyze",
+            ["security", "--offline=true", directory.file("units/verticals-\(name).service")],
             in: directory)
         let score = try #require(SystemdToolsTests.exposure(result.standardOutput), "\(result.standardOutput)")
         #expect(score <= 1.1, "verticals-\(name).service scores \(score)")

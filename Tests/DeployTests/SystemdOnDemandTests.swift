@@ -28,7 +28,8 @@ struct SystemdOnDemandTests {
         #expect(DeployFixture.values("Wants", in: beta) == ["verticals-alpha.socket"])
         let alpha = try #require(files["verticals-alpha.service"])
         #expect(DeployFixture.values("Requires", in: alpha) == ["verticals-alpha.socket"])
-        #expect(DeployFixture.values("Restart", in: alpha) == ["on-failure"], "its idle exit (status 0) is not restarted")
+        #expect(
+            DeployFixture.values("Restart", in: alpha) == ["on-failure"], "its idle exit (status 0) is not restarted")
     }
 
     @Test func idleExit_isTheDaemonsVariable_inSeconds() throws {

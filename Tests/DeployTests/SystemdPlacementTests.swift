@@ -112,11 +112,13 @@ struct SystemdPlacementTests {
         let a = try SystemdHostsFixture.files(host: "a")
         let catalog = try #require(a["verticals-catalog.service"])
         #expect(DeployFixture.values("PrivateNetwork", in: catalog).isEmpty)
-        #expect(SystemdHostsFixture.words("RestrictAddressFamilies", in: catalog) == ["AF_UNIX", "AF_INET", "AF_INET6"])
+        #expect(
+            SystemdHostsFixture.words("RestrictAddressFamilies", in: catalog) == ["AF_UNIX", "AF_INET", "AF_INET6"])
         #expect(DeployFixture.values("PrivateUsers", in: catalog) == ["yes"])
         #expect(DeployFixture.values("SupplementaryGroups", in: catalog).isEmpty)
         // The one-host suite keeps no network at all.
-        let unix = try #require(try SystemdExport.files(for: DeployFixture.suiteManifest())["verticals-catalog.service"])
+        let unix = try #require(
+            try SystemdExport.files(for: DeployFixture.suiteManifest())["verticals-catalog.service"])
         #expect(DeployFixture.values("PrivateNetwork", in: unix) == ["yes"])
         #expect(DeployFixture.values("RestrictAddressFamilies", in: unix) == ["AF_UNIX"])
         #expect(DeployFixture.values("IPAddressAllow", in: unix).isEmpty)
@@ -141,7 +143,8 @@ struct SystemdPlacementTests {
             _ = try SystemdExport.files(for: manifest, host: "b")
         } throws: { error in
             let text = "\(error)"
-            return text.contains("services.catalog") && text.contains("ledger.internal") && text.contains("take addresses")
+            return text.contains("services.catalog") && text.contains("ledger.internal")
+                && text.contains("take addresses")
         }
     }
 
@@ -170,7 +173,8 @@ struct SystemdPlacementTests {
             executable = "svc-catalog"
             env = { OTEL_EXPORTER_OTLP_ENDPOINT = "COLLECTOR" }
             """
-        let byAddress = try DeployFixture.manifest(text.replacingOccurrences(of: "COLLECTOR", with: "http://[fd00::5]:4318"))
+        let byAddress = try DeployFixture.manifest(
+            text.replacingOccurrences(of: "COLLECTOR", with: "http://[fd00::5]:4318"))
         let catalog = try #require(try SystemdExport.files(for: byAddress)["verticals-catalog.service"])
         #expect(SystemdHostsFixture.words("IPAddressAllow", in: catalog) == ["fd00::5"])
         #expect(DeployFixture.values("PrivateNetwork", in: catalog).isEmpty)

@@ -30,11 +30,14 @@ import VerticalsTesting
         _ = try DeployFixture.installForTools(in: directory)
         let unit = directory.file("units/verticals-\(vertical).service")
         let result = try runCommand("/usr/bin/systemd-analyze", ["security", "--offline=true", unit], in: directory)
-        let score = try #require(Self.exposure(result.standardOutput), "\(result.standardOutput)\(result.standardError)")
+        let score = try #require(
+            Self.exposure(result.standardOutput), "\(result.standardOutput)\(result.standardError)")
         #expect(score <= 0.5, "verticals-\(vertical).service scores \(score)")
         // systemd 252 itself reads the allow line after the deny list as putting setpriority back
         // (libdispatch renices its worker threads; see SystemdSandbox.swift).
-        let resources = result.standardOutput.split(separator: "\n").first { $0.contains("SystemCallFilter=~@resources") }
+        let resources = result.standardOutput.split(separator: "\n").first {
+            $0.contains("SystemCallFilter=~@resources")
+        }
         #expect(resources?.contains("setpriority is allowed") == true, "\(result.standardOutput)")
         print("systemd-analyze security --offline=true verticals-\(vertical).service: \(score)")
     }
@@ -48,13 +51,17 @@ import VerticalsTesting
         let result = try runCommand("/usr/bin/systemd-analyze", ["security", "--offline=true", unit], in: directory)
         let lines = result.standardOutput.split(separator: "\n")
         for setting in [
-            "NoNewPrivileges=", "RestrictSUIDSGID=", "CapabilityBoundingSet=~CAP_SYS_ADMIN", "CapabilityBoundingSet=~CAP_SYS_PTRACE",
-            "CapabilityBoundingSet=~CAP_BPF", "CapabilityBoundingSet=~CAP_NET_ADMIN", "CapabilityBoundingSet=~CAP_SYS_MODULE",
+            "NoNewPrivileges=", "RestrictSUIDSGID=", "CapabilityBoundingSet=~CAP_SYS_ADMIN",
+            "CapabilityBoundingSet=~CAP_SYS_PTRACE",
+            "CapabilityBoundingSet=~CAP_BPF", "CapabilityBoundingSet=~CAP_NET_ADMIN",
+            "CapabilityBoundingSet=~CAP_SYS_MODULE",
         ] {
             let line = lines.first { $0.contains(" \(setting) ") }
             #expect(line?.hasPrefix("✓") == true, "\(setting): \(line ?? "absent")\n\(result.standardOutput)")
         }
-        print("systemd-analyze security --offline=true svc-supervisor.service: \(Self.exposure(result.standardOutput) ?? -1)")
+        print(
+            "systemd-analyze security --offline=true svc-supervisor.service: \(Self.exposure(result.standardOutput) ?? -1)"
+        )
     }
 
     @Test func sysusers_createsTheGroupAndOneStaticUserPerVertical() throws {
@@ -85,7 +92,9 @@ import VerticalsTesting
         #expect(info.st_mode & 0o7777 == 0o750)
         let group = (readFile("\(root)/etc/group") ?? "").split(separator: "\n").first { $0.hasPrefix("verticals:") }
         let gid = group.flatMap { $0.split(separator: ":", omittingEmptySubsequences: false).dropFirst(2).first }
-        #expect(info.st_uid == 0 && gid.flatMap { UInt32($0) } == info.st_gid, "owner \(info.st_uid):\(info.st_gid), group line \(group ?? "none")")
+        #expect(
+            info.st_uid == 0 && gid.flatMap { UInt32($0) } == info.st_gid,
+            "owner \(info.st_uid):\(info.st_gid), group line \(group ?? "none")")
     }
 
     /// The number in "→ Overall exposure level for NAME.service: 0.4 SAFE :-}".

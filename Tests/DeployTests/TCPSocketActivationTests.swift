@@ -19,7 +19,8 @@ import VerticalsWire
         let listener = try NotifyListener(path: directory.file("n-echo"))
         let variables = [
             "NOTIFY_SOCKET=\(listener.path)", "STATE_DIRECTORY=\(directory.file("state-echo"))",
-            "VERTICALS_SOCKET_DIR=\(directory.file("sockets"))", "VERTICALS_TLS=off", "VT_TEST_TAG", "VERTICALS_LOG_LEVEL",
+            "VERTICALS_SOCKET_DIR=\(directory.file("sockets"))", "VERTICALS_TLS=off", "VT_TEST_TAG",
+            "VERTICALS_LOG_LEVEL",
         ]
         let arguments =
             ["--listen=127.0.0.1:\(port)", "--fdname=verticals-echo.socket"] + variables.map { "--setenv=\($0)" }

@@ -18,7 +18,8 @@ import VerticalsTesting
     /// What `trusted_cache FOLDER` says when it refuses `folder` (exit 1), or nil when it trusts it
     /// (exit 0).
     static func refusal(of folder: String, in directory: TemporaryDirectory) throws -> String? {
-        let result = try runCommand("/bin/bash", ["-c", ". \"$1\"; trusted_cache \"$2\"", "bash", script, folder], in: directory)
+        let result = try runCommand(
+            "/bin/bash", ["-c", ". \"$1\"; trusted_cache \"$2\"", "bash", script, folder], in: directory)
         #expect(result.status == 0 || result.status == 1, "\(result.status): \(result.standardError)")
         return result.status == 0 ? nil : result.standardError
     }

@@ -108,8 +108,8 @@ struct BackpressureTests {
                     connection.value.write(frame("too late")) { completions.append($0) }
                 }
                 let error = try await closed.value()
-                #expect(error?.code == -110)  // UV_ETIMEDOUT
-                #expect(clock.now - start >= .milliseconds(99))  // libuv time is in whole milliseconds
+                #expect(error?.code == -110) // UV_ETIMEDOUT
+                #expect(clock.now - start >= .milliseconds(99)) // libuv time is in whole milliseconds
                 try await eventually("both completions ran") { completions.values.count == 2 }
                 #expect(completions.values.allSatisfy { $0 == .closed })
             }
@@ -131,7 +131,7 @@ struct BackpressureTests {
                     connection.value.closeAfterFlush()
                 }
                 let received = try await onItsOwnThread { try client.receiveUntilClosed() }
-                let identical = received == big + frame("last")  // (no 1 MiB diff on failure)
+                let identical = received == big + frame("last") // (no 1 MiB diff on failure)
                 #expect(received.count == big.count + 8)
                 #expect(identical)
             }

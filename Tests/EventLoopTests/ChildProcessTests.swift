@@ -32,9 +32,12 @@ struct ChildProcessTests {
             options.stdout = .capture
             options.stderr = .capture
             configure(&options)
-            return try ChildProcess.spawn(options, on: loop, onOutput: { stream, bytes in
-                if stream == 1 { output.value.value.stdout += bytes } else { output.value.value.stderr += bytes }
-            }) { status in
+            return try ChildProcess.spawn(
+                options, on: loop,
+                onOutput: { stream, bytes in
+                    if stream == 1 { output.value.value.stdout += bytes } else { output.value.value.stderr += bytes }
+                }
+            ) { status in
                 output.value.value.status = status
                 exited.fulfill(output.value.value)
             }
@@ -77,7 +80,7 @@ struct ChildProcessTests {
             let error = try await loop.submit { () -> EventLoopError? in
                 failure { () throws(EventLoopError) in try child.value.kill(SIGTERM) }
             }
-            #expect(error == .system(operation: "kill", code: -3))  // UV_ESRCH
+            #expect(error == .system(operation: "kill", code: -3)) // UV_ESRCH
         }
     }
 

@@ -21,16 +21,18 @@ extension ChildProcessTests {
         try await withTemporaryDirectory { directory in
             try await withEventLoop { loop in
                 let script = "echo \"$1|$GREETING|$(pwd)\"; echo oops >&2; exit 3"
-                let outcome = try await Self.run(script, on: loop, configure: { options in
-                    // "sh", not "/bin/sh": looked up in the child environment's PATH.
-                    options.executable = "sh"
-                    options.arguments += ["sh", "two words"]
-                    options.environment["PATH"] = "/usr/bin:/bin"
-                    options.environment["GREETING"] = "hello"
-                    options.workingDirectory = directory
-                    options.detached = true
-                    options.launch = .vfork(parentDeathSignal: SIGTERM)
-                })
+                let outcome = try await Self.run(
+                    script, on: loop,
+                    configure: { options in
+                        // "sh", not "/bin/sh": looked up in the child environment's PATH.
+                        options.executable = "sh"
+                        options.arguments += ["sh", "two words"]
+                        options.environment["PATH"] = "/usr/bin:/bin"
+                        options.environment["GREETING"] = "hello"
+                        options.workingDirectory = directory
+                        options.detached = true
+                        options.launch = .vfork(parentDeathSignal: SIGTERM)
+                    })
                 #expect(String(decoding: outcome.stdout, as: UTF8.self) == "two words|hello|\(directory)\n")
                 #expect(String(decoding: outcome.stderr, as: UTF8.self) == "oops\n")
                 #expect(outcome.status == ChildExitStatus(exitCode: 3, signal: 0))
@@ -38,7 +40,9 @@ extension ChildProcessTests {
         }
     }
 
-    @Test func vfork_childLeadsItsSession_hasItsPidInListenPID_onlyItsFDs_defaultSignals_andIsReportedOnce() async throws {
+    @Test func vfork_childLeadsItsSession_hasItsPidInListenPID_onlyItsFDs_defaultSignals_andIsReportedOnce()
+        async throws
+    {
         try await withEventLoop { loop in
             let value = Tagged()
             defer { killTaggedChildren(value.id) }
@@ -80,9 +84,12 @@ extension ChildProcessTests {
             // Close-on-exec descriptors go late in execve, and the dynamic loader of sleep holds
             // a library open for a moment: wait until only what stays is left.
             try await eventually("only fds 0-3 open in the child (at first: \(Self.openFDs(of: pid)))") {
-                try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap(Int.init).sorted() == [0, 1, 2, 3]
+                try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap(Int.init).sorted()
+                    == [0, 1, 2, 3]
             }
-            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/3") == "socket:[\(info.st_ino)]")
+            #expect(
+                try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/3")
+                    == "socket:[\(info.st_ino)]")
             #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/0") == "/dev/null")
             // This process ignores SIGPIPE (EventLoop does): the child must not.
             let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8).split(separator: "\n")
@@ -111,7 +118,9 @@ extension ChildProcessTests {
         try await withEventLoop { loop in
             let error = try await loop.submit { () -> EventLoopError? in
                 failure { () throws(EventLoopError) in
-                    _ = try ChildProcess.spawn(Self.inPlace("/nonexistent/vt-binary", [], tag: "missing"), on: loop) { _ in }
+                    _ = try ChildProcess.spawn(Self.inPlace("/nonexistent/vt-binary", [], tag: "missing"), on: loop) {
+                        _ in
+                    }
                 }
             }
             #expect(error == .spawn(step: "exec", code: -ENOENT))
@@ -167,7 +176,7 @@ extension ChildProcessTests {
         let pid = try await loop.submit {
             try ChildProcess.spawn(Self.inPlace("/bin/sleep", ["30"], tag: value.id), on: loop) { _ in }.pid
         }
-        loop.shutdown()  // joins the loop thread, which cloned the child: SIGTERM is sent
+        loop.shutdown() // joins the loop thread, which cloned the child: SIGTERM is sent
         // Nobody reaps it now (the loop's reaper is closed): it stays a zombie until this does.
         let deadline = ContinuousClock.now + .seconds(10)
         var exitStatus: Int32 = 0

@@ -4,7 +4,9 @@ import VerticalsEventLoop
 
 @Suite("Connection.connect and peer credentials")
 struct ConnectTests {
-    static func connect(_ path: String, on loop: EventLoop) async throws -> Result<LoopBound<Connection>, EventLoopError> {
+    static func connect(_ path: String, on loop: EventLoop) async throws -> Result<
+        LoopBound<Connection>, EventLoopError
+    > {
         let result = Expectation<Result<LoopBound<Connection>, EventLoopError>>("connect \(path)")
         try await loop.submit {
             Connection.connect(path: path, on: loop) { outcome in result.fulfill(outcome.map(LoopBound.init)) }
@@ -47,14 +49,16 @@ struct ConnectTests {
             try await withEventLoop { loop in
                 let path = directory + "/cred.sock"
                 let serverSide = Expectation<PeerCredentials?>("server-side credentials")
-                _ = try await startServer(at: path, on: loop) { connection in serverSide.fulfill(connection.peerCredentials) }
+                _ = try await startServer(at: path, on: loop) { connection in
+                    serverSide.fulfill(connection.peerCredentials)
+                }
                 let client = try await Self.connect(path, on: loop).get()
                 let clientSide = try await loop.submit { client.value.peerCredentials }
                 let us = PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid())
                 #expect(try await serverSide.value() == us)
                 #expect(clientSide == us)
                 try await loop.submit { client.value.close() }
-                #expect(try await loop.submit { client.value.peerCredentials } == us)  // cached
+                #expect(try await loop.submit { client.value.peerCredentials } == us) // cached
             }
         }
     }
@@ -77,7 +81,9 @@ struct ConnectTests {
 
     @Test func errors_describeWhatWentWrong() {
         #expect(EventLoopError.pathTooLong("/x", limit: 107).description.contains("107"))
-        #expect(EventLoopError.system(operation: "bind", code: -13).description == "bind failed: EACCES (permission denied)")
+        #expect(
+            EventLoopError.system(operation: "bind", code: -13).description == "bind failed: EACCES (permission denied)"
+        )
         #expect(EventLoopError.notFound.code == -2)
         #expect(EventLoopError.addressInUse("/a").path == "/a")
     }

@@ -72,9 +72,9 @@ import Testing
     /// the lifecycle as it was and ask for nothing.
     static let lifecycle: [Event: [State: Outcome]] = [
         .connected: [.connecting: Outcome(state: .open, actions: [])],
-        .startReading: [:],  // the open machine reads already; a connecting one cannot yet
+        .startReading: [:], // the open machine reads already; a connecting one cannot yet
         .framesDelivered: [:],
-        .handshakeBegan: [:],  // reading runs for the owner already
+        .handshakeBegan: [:], // reading runs for the owner already
         .framingFailed: [.open: Outcome(state: .open, actions: .stopReading)],
         .queuedPastHighWater: [.open: Outcome(state: .open, actions: .stopReading)],
         .writeFinished: [.flushing: Outcome(state: .flushing, actions: .close)],
@@ -150,7 +150,7 @@ import Testing
         case .startReading:
             guard !inbound.wanted else { return (next, []) }
             next.wanted = true
-            return (next, .deliverFrames)  // reading itself starts after delivery (framesDelivered)
+            return (next, .deliverFrames) // reading itself starts after delivery (framesDelivered)
         case .framesDelivered: return (next, [])
         case .handshakeBegan: next.handshaking = true
         case .handshakeEnded: next.handshaking = false
@@ -181,7 +181,8 @@ import Testing
                 if !Self.reads(next), Self.reads(inbound) { reading = .stopReading }
             }
             #expect(actions == reading.union(besides), "\(event) from \(inbound)")
-            #expect(machine.isReadStarted == (besides.contains(.deliverFrames) ? Self.reads(inbound) : Self.reads(next)))
+            #expect(
+                machine.isReadStarted == (besides.contains(.deliverFrames) ? Self.reads(inbound) : Self.reads(next)))
             #expect(machine.deliversFrames == (!next.paused && !next.broken), "\(event) from \(inbound)")
         }
     }
@@ -191,17 +192,17 @@ import Testing
     @Test func backpressure_pausesPastTheHighWaterMark_andResumesOnlyAtTheLowOne() {
         var machine = Self.machine(reading: Inbound(wanted: true))
         var answer = machine.queued(1_000)
-        #expect(answer == [])  // at the mark, not past it
+        #expect(answer == []) // at the mark, not past it
         answer = machine.queued(1)
         #expect(answer == .stopReading)
         answer = machine.queued(5_000)
-        #expect(answer == [])  // paused already
-        machine.handedOver(5_001)  // the kernel took the turn's bytes but one write's worth
+        #expect(answer == []) // paused already
+        machine.handedOver(5_001) // the kernel took the turn's bytes but one write's worth
         #expect(machine.queuedBytes == 1_000)
         answer = machine.drained(899)
-        #expect(answer == [])  // 101 left: above the low-water mark
+        #expect(answer == []) // 101 left: above the low-water mark
         answer = machine.drained(1)
-        #expect(answer == .deliverFrames)  // 100: at it
+        #expect(answer == .deliverFrames) // 100: at it
         answer = machine.framesDelivered()
         #expect(answer == .startReading)
         #expect(machine.queuedBytes == 100)
@@ -232,18 +233,18 @@ import Testing
     @Test func flushing_closesWhenTheLastQueuedWriteFinishes() {
         var machine = Self.machine(in: .open)
         var answer = machine.writeQueued(10)
-        #expect(answer == [])  // a second write
+        #expect(answer == []) // a second write
         answer = machine.flushRequested()
         #expect(answer == [.stopReading, .flushCorked])
         answer = machine.flushStarted()
         #expect(answer == .armFlushDeadline)
         answer = machine.writeFinished(10)
-        #expect(answer == [])  // one left
+        #expect(answer == []) // one left
         answer = machine.writeFinished(1)
         #expect(answer == .close)
         #expect(machine.queuedBytes == 0)
         let closing = machine.closeRequested()
         let again = machine.closeRequested()
-        #expect(closing && !again)  // once
+        #expect(closing && !again) // once
     }
 }

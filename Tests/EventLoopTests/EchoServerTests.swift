@@ -105,7 +105,7 @@ struct EchoServerTests {
                     }
                 }
                 try await done.value(timeout: .seconds(60))
-                let same = received.values == payloads  // (no megabyte diff on failure)
+                let same = received.values == payloads // (no megabyte diff on failure)
                 #expect(received.values.map(\.count) == payloads.map(\.count))
                 #expect(same)
             }
@@ -151,7 +151,7 @@ struct EchoServerTests {
                     connection.startReading()
                 }
                 let client = try RawClient(connectingTo: path)
-                try client.send(frame("one") + frame("two") + frame("three"))  // one write, one read
+                try client.send(frame("one") + frame("two") + frame("three")) // one write, one read
                 #expect(try await closed.value() == nil)
                 #expect(delivered.values == [Array("one".utf8)])
             }
@@ -171,11 +171,11 @@ struct EchoServerTests {
                     }
                     connection.startReading()
                 }
-                do { _ = try RawClient(connectingTo: path) }  // connects, then closes at once
+                do { _ = try RawClient(connectingTo: path) } // connects, then closes at once
                 let connection = try await closed.value()
                 let writeResult = Expectation<EventLoopError?>("write on a closed connection")
                 try await loop.submit {
-                    connection.value.close()  // idempotent: no second onClose
+                    connection.value.close() // idempotent: no second onClose
                     connection.value.write(frame("late")) { writeResult.fulfill($0) }
                 }
                 #expect(try await writeResult.value() == .closed)
@@ -195,9 +195,9 @@ struct EchoServerTests {
                 let client = try RawClient(connectingTo: path)
                 let request = frame([UInt8](repeating: 0x42, count: 1 << 20))
                 try client.send(request)
-                shutdown(client.fd, Int32(SHUT_WR))  // "that was all", but keep reading
+                shutdown(client.fd, Int32(SHUT_WR)) // "that was all", but keep reading
                 let answer = try await onItsOwnThread { try client.receiveUntilClosed() }
-                let identical = answer == request  // (a diff of 1 MiB arrays would take minutes)
+                let identical = answer == request // (a diff of 1 MiB arrays would take minutes)
                 #expect(answer.count == request.count)
                 #expect(identical)
             }

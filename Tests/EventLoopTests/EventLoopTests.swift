@@ -65,7 +65,7 @@ struct EventLoopTests {
     @Test func submit_afterShutdown_throwsClosed() async throws {
         let loop = try EventLoop()
         loop.shutdown()
-        loop.shutdown()  // idempotent
+        loop.shutdown() // idempotent
         await #expect(throws: EventLoopError.closed) { try await loop.submit { 1 } }
     }
 
@@ -77,7 +77,7 @@ struct EventLoopTests {
             stopped.fulfill(())
         }
         try await stopped.value()
-        loop.shutdown()  // joins the thread the loop stopped itself
+        loop.shutdown() // joins the thread the loop stopped itself
         await #expect(throws: EventLoopError.closed) { try await loop.submit { 1 } }
     }
 
@@ -98,7 +98,7 @@ struct EventLoopTests {
             _ = try await onLoop(loop) {
                 let listener = try UnixListener.bind(path: path, on: loop)
                 listener.start { connection in
-                    connection.onClose = { _ in closes.tick() }  // never reads: the client's write stays queued
+                    connection.onClose = { _ in closes.tick() } // never reads: the client's write stays queued
                     accepted.fulfill(())
                 }
                 let timer = LoopTimer(loop: loop)

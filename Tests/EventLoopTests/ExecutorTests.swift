@@ -66,7 +66,7 @@ struct ExecutorTests {
                 #expect(onLoop)
             }
             let viaAssume = try await loop.submit {
-                counter.assumeIsolated { $0.count }  // checkIsolated passes on the loop thread
+                counter.assumeIsolated { $0.count } // checkIsolated passes on the loop thread
             }
             #expect(viaAssume == 3)
         }

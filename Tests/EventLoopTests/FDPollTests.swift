@@ -23,7 +23,7 @@ struct FDPollTests {
                     var buffer = [UInt8](repeating: 0, count: 64)
                     while true {
                         let count = recv(reader, &buffer, buffer.count, 0)
-                        guard count > 0 else { break }  // EAGAIN: drained
+                        guard count > 0 else { break } // EAGAIN: drained
                         if loop.inEventLoop { received.append(String(decoding: buffer[..<count], as: UTF8.self)) }
                         two.tick()
                     }
@@ -36,7 +36,7 @@ struct FDPollTests {
 
             try await loop.submit {
                 poll.value.close()
-                poll.value.close()  // idempotent
+                poll.value.close() // idempotent
             }
             // The reader's number may be reused at once by another test's open, so the fact waited
             // for is the socket's: once its last descriptor is closed, the writer's peer is gone.

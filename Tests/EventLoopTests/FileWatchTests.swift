@@ -25,7 +25,7 @@ struct FileWatchTests {
                 #expect(onLoop.values.allSatisfy { $0 })
                 try await loop.submit {
                     watch.close()
-                    watch.close()  // idempotent
+                    watch.close() // idempotent
                 }
             }
         }

@@ -9,7 +9,7 @@ struct FramingTests {
         var bytes: [UInt8] {
             switch self {
             case .zeroLength: [0, 0, 0, 0]
-            case .oversized: [0, 0x10, 0, 1]  // 1 MiB + 1 against a 1 MiB limit
+            case .oversized: [0, 0x10, 0, 1] // 1 MiB + 1 against a 1 MiB limit
             }
         }
         var expected: FrameError {

@@ -42,7 +42,9 @@ struct LifetimeTests {
                             connection.close()
                         } else if payload.first == Ending.serverClosesMidWrite.rawValue {
                             connection.write(bigFrame) { error in
-                                if let error, error != .closed { failures.append("server mid-write: \(String(describing: error))") }
+                                if let error, error != .closed {
+                                    failures.append("server mid-write: \(String(describing: error))")
+                                }
                             }
                             connection.close()
                         } else if payload.count < 64 {
@@ -85,7 +87,9 @@ struct LifetimeTests {
                             connection.write(frame([ending.rawValue, 1, 2, 3]))
                         case .clientClosesMidWrite:
                             connection.write(bigFrame) { error in
-                                if let error, error != .closed { failures.append("mid-write completion: \(String(describing: error))") }
+                                if let error, error != .closed {
+                                    failures.append("mid-write completion: \(String(describing: error))")
+                                }
                             }
                             connection.close()
                         case .clientClosesAfterFlush:
@@ -102,12 +106,16 @@ struct LifetimeTests {
             #expect(failures.values.isEmpty, "\(failures.values.count) failures, first: \(failures.values.prefix(3))")
 
             // Every Connection object is gone once its handle closed: no retain cycle survives.
-            try await eventually("client connections released") { try await clientLoop.submit { clientCensus.value.alive == 0 } }
-            try await eventually("server connections released") { try await serverLoop.submit { serverCensus.value.alive == 0 } }
+            try await eventually("client connections released") {
+                try await clientLoop.submit { clientCensus.value.alive == 0 }
+            }
+            try await eventually("server connections released") {
+                try await serverLoop.submit { serverCensus.value.alive == 0 }
+            }
             #expect(try await clientLoop.submit { clientCensus.value.connections.count } == total)
 
             clientLoop.shutdown()
-            serverLoop.shutdown()  // also closes the listener, which removes its socket file
+            serverLoop.shutdown() // also closes the listener, which removes its socket file
             #expect(!fileExists(path))
         }
     }
@@ -125,7 +133,7 @@ struct LifetimeTests {
                 let listener = try UnixListener.bind(path: path, on: loop)
                 listener.start { connection in
                     connection.onClose = { _ in closes.tick() }
-                    accepted.tick()  // never reads: client writes stay queued
+                    accepted.tick() // never reads: client writes stay queued
                 }
                 let timer = LoopTimer(loop: loop)
                 timer.start(after: .seconds(3600), repeating: .seconds(1)) {}

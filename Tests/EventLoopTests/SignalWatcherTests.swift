@@ -8,7 +8,8 @@ struct SignalWatcherTests {
         try await withEventLoop { loop in
             let received = Expectation<(Int32, Bool)>("SIGUSR1")
             let watcher = try await onLoop(loop) {
-                try SignalWatcher(loop: loop, signal: SIGUSR1) { signal in received.fulfill((signal, loop.inEventLoop)) }
+                try SignalWatcher(loop: loop, signal: SIGUSR1) { signal in received.fulfill((signal, loop.inEventLoop))
+                }
             }
             // The handler is installed once init returned on the loop, so this cannot kill us.
             kill(getpid(), SIGUSR1)

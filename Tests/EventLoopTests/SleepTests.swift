@@ -35,7 +35,7 @@ struct SleepTests {
                 try await loop.sleep(for: .seconds(3_600))
             }
             try await started.reached.value()
-            try await loopHasTurned(loop)  // most often the timer is armed by now; either way it must end
+            try await loopHasTurned(loop) // most often the timer is armed by now; either way it must end
             sleeper.cancel()
             await #expect(throws: CancellationError.self) { try await sleeper.value }
         }

@@ -54,10 +54,15 @@ struct SocketEndpointTests {
     }
 
     @Test func loopback_isUnixAnd127AndColonColonOneAndLocalhost_only() throws {
-        for text in ["unix:/x.sock", "tcp:127.0.0.1:1", "tcp:127.8.9.10:1", "tcp:[::1]:1", "tcp:localhost:1", "tcp:[::ffff:127.0.0.1]:1"] {
+        for text in [
+            "unix:/x.sock", "tcp:127.0.0.1:1", "tcp:127.8.9.10:1", "tcp:[::1]:1", "tcp:localhost:1",
+            "tcp:[::ffff:127.0.0.1]:1",
+        ] {
             #expect(try SocketEndpoint(parsing: text).isLoopback, "\(text)")
         }
-        for text in ["tcp:0.0.0.0:1", "tcp:10.0.0.2:1", "tcp:[::]:1", "tcp:[fe80::1]:1", "tcp:example.org:1", "tcp:128.0.0.1:1"] {
+        for text in [
+            "tcp:0.0.0.0:1", "tcp:10.0.0.2:1", "tcp:[::]:1", "tcp:[fe80::1]:1", "tcp:example.org:1", "tcp:128.0.0.1:1",
+        ] {
             #expect(try !SocketEndpoint(parsing: text).isLoopback, "\(text)")
         }
     }

@@ -27,7 +27,9 @@ struct TCPConnectionTests {
         return (LoopBound(started.value.0), bound)
     }
 
-    static func connect(_ endpoint: SocketEndpoint, on loop: EventLoop) async throws -> Result<LoopBound<Connection>, EventLoopError> {
+    static func connect(_ endpoint: SocketEndpoint, on loop: EventLoop) async throws -> Result<
+        LoopBound<Connection>, EventLoopError
+    > {
         let result = Expectation<Result<LoopBound<Connection>, EventLoopError>>("connect \(endpoint)")
         try await loop.submit {
             Connection.connect(to: endpoint, on: loop) { outcome in result.fulfill(outcome.map(LoopBound.init)) }
@@ -38,7 +40,9 @@ struct TCPConnectionTests {
     /// Sends `count` frames split across writes and waits for every echo, in order.
     static func echoRoundTrip(_ endpoint: SocketEndpoint, on loop: EventLoop, count: Int = 20) async throws {
         let connection = try await connect(endpoint, on: loop).get()
-        let payloads = (0..<count).map { index in Array("frame \(index) ".utf8) + [UInt8](repeating: UInt8(index), count: index * 1500) }
+        let payloads = (0..<count).map { index in
+            Array("frame \(index) ".utf8) + [UInt8](repeating: UInt8(index), count: index * 1500)
+        }
         let done = Expectation<[[UInt8]]>("every echo")
         try await loop.submit {
             let connection = connection.value
@@ -131,7 +135,8 @@ struct TCPConnectionTests {
             let errors = Expectation<FrameError>("frame error")
             let listener = try await onLoop(loop) {
                 let listener = try StreamListener.bind(
-                    endpoint: .tcp(host: "127.0.0.1", port: 0), on: loop, options: ConnectionOptions(maxFrameSize: 1024))
+                    endpoint: .tcp(host: "127.0.0.1", port: 0), on: loop, options: ConnectionOptions(maxFrameSize: 1024)
+                )
                 listener.start { connection in
                     connection.onFrame = { _ in }
                     connection.onFrameError = { [unowned connection] error in
@@ -144,7 +149,7 @@ struct TCPConnectionTests {
             }
             let bound = try await loop.submit { listener.value.localEndpoint! }
             let client = try await Self.connect(bound, on: loop).get()
-            try await loop.submit { client.value.write([0, 0, 0x10, 0] + [UInt8](repeating: 1, count: 16)) }  // 4096 > 1024
+            try await loop.submit { client.value.write([0, 0, 0x10, 0] + [UInt8](repeating: 1, count: 16)) } // 4096 > 1024
             _ = try await errors.value()
             try await loop.submit {
                 client.value.close()

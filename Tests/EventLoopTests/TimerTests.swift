@@ -78,9 +78,11 @@ struct TimerTests {
             let weakToken = try await loop.submit { () -> WeakBox<Token> in
                 let token = Token()
                 let timer = LoopTimer(loop: loop)
-                timer.start(after: .milliseconds(20)) { _ = token; fired.tick() }
+                timer.start(after: .milliseconds(20)) {
+                    _ = token; fired.tick()
+                }
                 timer.close()
-                timer.close()  // idempotent
+                timer.close() // idempotent
                 return WeakBox(token)
             }
             // Past its due time, and the loop has run what was due by now (and the close

@@ -5,7 +5,8 @@ import VerticalsEventLoop
 @Suite("UnixListener: bind, adopt, close")
 struct UnixListenerTests {
     /// Checks that the server at `path` answers a fresh client's frame of `text` with the same frame.
-    static func expectEchoes(at path: String, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectEchoes(at path: String, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws
+    {
         let client = try RawClient(connectingTo: path)
         try client.send(frame(text))
         #expect(try client.receive(count: 4 + text.utf8.count) == frame(text), sourceLocation: sourceLocation)
@@ -123,7 +124,7 @@ struct UnixListenerTests {
                 let listener = try await startEchoServer(at: path, on: loop)
                 try await loop.submit {
                     listener.value.close()
-                    listener.value.close()  // idempotent
+                    listener.value.close() // idempotent
                 }
                 #expect(!fileExists(path))
             }
@@ -163,7 +164,7 @@ struct UnixListenerTests {
                 }
             }
             #expect(error?.kind == .system)
-            #expect(fcntl(fds[0], F_GETFD) >= 0)  // still open
+            #expect(fcntl(fds[0], F_GETFD) >= 0) // still open
         }
     }
 
@@ -199,7 +200,9 @@ enum FileManagerLite {
         defer { closedir(handle) }
         var names: [String] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name != "." && name != ".." { names.append(name) }
         }
         return names

@@ -20,7 +20,9 @@ struct ContractDocTests {
             }
         }
         for operation in (Contracts.all + Contracts.control).flatMap({ $0.operations }) {
-            for type in [operation.input, operation.output] + (operation.event.map { [$0] } ?? []) { visit(type.schema) }
+            for type in [operation.input, operation.output] + (operation.event.map { [$0] } ?? []) {
+                visit(type.schema)
+            }
         }
         return schemas
     }()
@@ -35,14 +37,17 @@ struct ContractDocTests {
         #expect(!schema.doc.isEmpty, "\(name) has no doc")
         for field in schema.fields {
             #expect(!field.doc.isEmpty, "\(name).\(field.name) has no doc")
-            #expect(!field.doc.contains("\n") && !field.doc.contains("``"), "\(name).\(field.name): one line, no DocC links")
+            #expect(
+                !field.doc.contains("\n") && !field.doc.contains("``"), "\(name).\(field.name): one line, no DocC links"
+            )
         }
     }
 
     @Test func aFieldsDoc_isTheFirstParagraphOfItsComment() throws {
         let cursor = try #require(Clinics.SearchInput.schema.field(named: "cursor"))
-        #expect(cursor.doc == "Where to continue: `ClinicList/nextCursor` of the previous page; absent for the first page. "
-            + "Opaque; a cursor that was altered or made for another list or filter is `invalidInput`.")
+        #expect(
+            cursor.doc == "Where to continue: `ClinicList/nextCursor` of the previous page; absent for the first page. "
+                + "Opaque; a cursor that was altered or made for another list or filter is `invalidInput`.")
         #expect(Clinics.OpeningHours.schema.doc == "One opening period on one weekday, in the clinic's own time zone.")
     }
 }

@@ -8,7 +8,8 @@ struct ContractTests {
     @Test func operationNames_areUniqueAcrossTheSuite() {
         var seen = Set<String>()
         var duplicates: [String] = []
-        for operation in (Contracts.all + Contracts.control).flatMap({ $0.operations }) where !seen.insert(operation.fullName).inserted {
+        for operation in (Contracts.all + Contracts.control).flatMap({ $0.operations })
+        where !seen.insert(operation.fullName).inserted {
             duplicates.append(operation.fullName)
         }
         #expect(duplicates.isEmpty, "operations declared twice: \(duplicates)")
@@ -39,7 +40,8 @@ struct ContractTests {
             uniqueKeysWithValues: (Contracts.all + Contracts.control).map { (String(describing: $0), $0) })
         for (contractType, operations) in declared {
             guard let contract = byName[contractType] else {
-                Issue.record("\(contractType) conforms to ServiceContract but is missing from Contracts.all (or .control)")
+                Issue.record(
+                    "\(contractType) conforms to ServiceContract but is missing from Contracts.all (or .control)")
                 continue
             }
             let listed = contract.operations.map(\.name)
@@ -81,7 +83,9 @@ enum SourceScan {
             let source = try String(contentsOf: file, encoding: .utf8)
             guard let contract = source.firstMatch(of: /enum\s+(\w+)\s*:\s*ServiceContract/)?.1 else { continue }
             let operations = source.matches(
-                of: /static\s+(?:let|var)\s+\w+\s*(?::\s*(?:Stream)?Operation<[^=]*)?=\s*(?:Stream)?Operation<[^(]*>\(\s*[^,]+,\s*"([^"]+)"/)
+                of:
+                    /static\s+(?:let|var)\s+\w+\s*(?::\s*(?:Stream)?Operation<[^=]*)?=\s*(?:Stream)?Operation<[^(]*>\(\s*[^,]+,\s*"([^"]+)"/
+            )
             result[String(contract), default: []] += operations.map { String($0.1) }
         }
         return result

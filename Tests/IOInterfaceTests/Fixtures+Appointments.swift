@@ -30,7 +30,8 @@ extension Appointments.Appointment {
     static let full = Self(
         id: "a_91b2", patientID: "u_7f3a", clinicID: "c_0001", clinicName: "Camden Road Health Centre", service: .gp,
         startsAt: Timestamp(secondsSinceEpoch: 1_795_428_000), endsAt: Timestamp(secondsSinceEpoch: 1_795_429_200),
-        reason: "persistent cough", status: .booked, createdAt: Timestamp(microsecondsSinceEpoch: 1_795_300_000_654_321),
+        reason: "persistent cough", status: .booked,
+        createdAt: Timestamp(microsecondsSinceEpoch: 1_795_300_000_654_321),
         notified: true, notification: .sent)
     static let minimal = Self(
         id: "", patientID: "", clinicID: "", clinicName: "", service: .gp, startsAt: .epoch, endsAt: .epoch,
@@ -39,7 +40,12 @@ extension Appointments.Appointment {
 
 extension Appointments.AppointmentList {
     static let full = Self(
-        appointments: [.full, Appointments.Appointment.full.with { $0.id = "a_91b3"; $0.status = .cancelled }],
+        appointments: [
+            .full,
+            Appointments.Appointment.full.with {
+                $0.id = "a_91b3"; $0.status = .cancelled
+            },
+        ],
         nextCursor: "AQIAAAGbXLzvkAEKYV85MWIyXzAwMDHTx1n0bDq8Qw")
     static let minimal = Self(appointments: [])
 }

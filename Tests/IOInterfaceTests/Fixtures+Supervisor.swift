@@ -12,7 +12,8 @@ extension Supervisor.ServiceName {
 extension Supervisor.ServiceStatus {
     static let full = Self(
         name: "identity", state: .ready, pid: 4242, uptimeSeconds: 93.25, restarts: 2, lastExit: "killed by signal 9",
-        ready: true, statusText: "serving 5 operations", readySince: Timestamp(microsecondsSinceEpoch: 1_795_426_200_250_000),
+        ready: true, statusText: "serving 5 operations",
+        readySince: Timestamp(microsecondsSinceEpoch: 1_795_426_200_250_000),
         restartsInWindow: 1, backoffRemainingSeconds: 0.75, exitReason: .liveness, rssBytes: 26_214_400,
         receives: ["sessions", "password"])
     static let minimal = Self(
@@ -71,5 +72,6 @@ extension Supervisor.UpgradeResult {
         name: "appointments", oldPid: 4121, newPid: 4388, executable: "/opt/verticals/2.1/svc-appointments",
         prepareSeconds: 0.21, gapSeconds: 0.083, drainSeconds: 0.012,
         backup: "/run/verticals/state/appointments/appointments.before-upgrade-20261125T101500Z.sqlite")
-    static let minimal = Self(name: "", oldPid: 0, newPid: 0, executable: "", prepareSeconds: 0, gapSeconds: 0, drainSeconds: 0)
+    static let minimal = Self(
+        name: "", oldPid: 0, newPid: 0, executable: "", prepareSeconds: 0, gapSeconds: 0, drainSeconds: 0)
 }

@@ -48,12 +48,14 @@ extension Identity.SessionsEnded {
 extension Identity.Account {
     static let full = Self(
         userID: "u_7f3a", email: "ada@example.org", displayName: "Ada Lovelace",
-        roles: [.patient, .admin, .unknown("auditor")], createdAt: Timestamp(microsecondsSinceEpoch: 1_795_426_200_123_456))
+        roles: [.patient, .admin, .unknown("auditor")],
+        createdAt: Timestamp(microsecondsSinceEpoch: 1_795_426_200_123_456))
     static let minimal = Self(userID: "u", email: "a@b.c", displayName: "", roles: [], createdAt: .epoch)
 }
 
 extension Identity.Session {
-    static let full = Self(token: Fixtures.token, expiresAt: Timestamp(secondsSinceEpoch: 1_795_426_200), userID: "u_7f3a")
+    static let full = Self(
+        token: Fixtures.token, expiresAt: Timestamp(secondsSinceEpoch: 1_795_426_200), userID: "u_7f3a")
     static let minimal = Self(token: "", expiresAt: Timestamp(microsecondsSinceEpoch: -1), userID: "")
 }
 
@@ -85,13 +87,15 @@ extension Clinics.OpeningHours {
         [Clinics.Weekday.monday, .tuesday, .wednesday, .thursday, .friday].flatMap {
             [Self(weekday: $0, opens: 480, closes: 750), Self(weekday: $0, opens: 810, closes: 1110)]
         } + [
-            Self(weekday: .saturday, opens: 540, closes: 780), Self(weekday: .unknown("holiday"), opens: 600, closes: 660),
+            Self(weekday: .saturday, opens: 540, closes: 780),
+            Self(weekday: .unknown("holiday"), opens: 600, closes: 660),
         ]
 }
 
 extension Clinics.CreateInput {
     static let full = Self(
-        token: Fixtures.token, name: "Hill Street Surgery", address: "12 Hill Street, London W1J 5NB", latitude: 51.508_1,
+        token: Fixtures.token, name: "Hill Street Surgery", address: "12 Hill Street, London W1J 5NB",
+        latitude: 51.508_1,
         longitude: -0.146_4, timeZone: "Europe/London", phone: "+44 20 7946 0000",
         services: [.gp, .pharmacy, .vaccination, .bloodTest, .unknown("acupuncture")], hours: Clinics.OpeningHours.week)
     static let minimal = Self(
@@ -127,7 +131,12 @@ extension Clinics.Clinic {
 
 extension Clinics.ClinicList {
     static let full = Self(
-        clinics: [.full, Clinics.Clinic.full.with { $0.id = "c_0002"; $0.phone = nil }, .minimal],
+        clinics: [
+            .full,
+            Clinics.Clinic.full.with {
+                $0.id = "c_0002"; $0.phone = nil
+            }, .minimal,
+        ],
         nextCursor: "AQIBDmhpbGwgc3RyZWV0AWNfMDAwMdKd9w")
     static let minimal = Self(clinics: [])
 }

@@ -15,19 +15,24 @@ struct ProtocolDocTableTests {
     ]
 
     @Test(
-        "PROTOCOL.md § 14's table of each describe message lists every field with its tag and presence", arguments: schemas)
+        "PROTOCOL.md § 14's table of each describe message lists every field with its tag and presence",
+        arguments: schemas)
     func describeTable_listsEveryFieldOfTheSchema(schema: MessageSchema) throws {
         let rows = try ProtocolPage.table(after: "#### `\(schema.name)`")
         let shown = rows.map { "\($0[0]) \($0[1]) \($0[3])" }
         let expected = schema.fields.map { field in
             "\(field.tag) `\(field.name)` \(Self.presence(field.presence))"
         }
-        #expect(shown == expected, "docs/PROTOCOL.md § 14 should list \(schema.name) as:\n\(expected.joined(separator: "\n"))")
+        #expect(
+            shown == expected,
+            "docs/PROTOCOL.md § 14 should list \(schema.name) as:\n\(expected.joined(separator: "\n"))")
     }
 
     @Test func tableOfContents_linksEveryNumberedSection() throws {
         let page = try String(contentsOf: ProtocolPage.url, encoding: .utf8)
-        let sections = page.split(separator: "\n").filter { $0.hasPrefix("## ") && $0.dropFirst(3).first?.isNumber == true }
+        let sections = page.split(separator: "\n").filter {
+            $0.hasPrefix("## ") && $0.dropFirst(3).first?.isNumber == true
+        }
         #expect(sections.count >= 15)
         for section in sections {
             let title = section.dropFirst(3)
@@ -50,7 +55,8 @@ struct ProtocolDocTableTests {
 extension ProtocolPage {
     /// The cells of each body row of the first Markdown table after the line `marker`.
     static func table(after marker: String) throws -> [[String]] {
-        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = try String(contentsOf: url, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
         guard let markerIndex = lines.firstIndex(where: { $0 == marker }),
             let header = lines[(markerIndex + 1)...].firstIndex(where: { $0.hasPrefix("|") })
         else { throw MissingBlock(marker: marker) }

@@ -95,7 +95,8 @@ enum ProtocolPage {
 
     /// The text of the first fenced block after the line `marker`.
     static func block(after marker: String) throws -> String {
-        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = try String(contentsOf: url, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
         guard let markerIndex = lines.firstIndex(where: { $0 == marker }),
             let open = lines[(markerIndex + 1)...].firstIndex(where: { $0.hasPrefix("```") }),
             let close = lines[(open + 1)...].firstIndex(where: { $0 == "```" })

@@ -11,7 +11,8 @@ struct SchemaConformanceTests {
         #expect(findings.isEmpty, "\(findings.map(\.description).joined(separator: "\n"))")
     }
 
-    @Test("full examples populate every field, optional and repeated ones included",
+    @Test(
+        "full examples populate every field, optional and repeated ones included",
         arguments: Fixtures.all.filter { $0.kind == .full && !type(of: $0.value).schema.fields.isEmpty })
     func fullExample_populatesEveryField(example: Example) throws {
         let schema = type(of: example.value).schema

@@ -8,10 +8,10 @@ import VerticalsWire
 struct RequestCountsTests {
     @Test func histogram_putsAValueOnABoundInThatBucket_andOneAboveInTheNext() {
         var histogram = LatencyHistogram()
-        histogram.record(nanoseconds: 100_000)  // exactly 100 µs: le="0.0001"
-        histogram.record(nanoseconds: 100_001)  // just over: le="0.00025"
-        histogram.record(nanoseconds: -5)  // a clock read out of order counts as 0
-        histogram.record(nanoseconds: 60_000_000_000)  // above every bound: +Inf only
+        histogram.record(nanoseconds: 100_000) // exactly 100 µs: le="0.0001"
+        histogram.record(nanoseconds: 100_001) // just over: le="0.00025"
+        histogram.record(nanoseconds: -5) // a clock read out of order counts as 0
+        histogram.record(nanoseconds: 60_000_000_000) // above every bound: +Inf only
         #expect(histogram.count == 4)
         #expect(histogram.sumNanoseconds == 60_000_200_001)
         let cumulative = histogram.cumulative
@@ -39,7 +39,7 @@ struct RequestCountsTests {
         second.operation("echo.echo").took(nanoseconds: 3_000_000)
         second.operation("echo.fail").requested()
         second.operation("echo.fail").failed(.notFound)
-        first.operation("nope.nope").requested()  // not routed: counted apart
+        first.operation("nope.nope").requested() // not routed: counted apart
         var total = first.snapshot()
         total.add(second.snapshot())
         #expect(total.operations["echo.echo"]?.requests == 2)
@@ -58,10 +58,11 @@ struct RequestCountsTests {
         let text = loop.snapshot().exposition
         let lines = text.split(separator: "\n").map(String.init)
         #expect(text.hasSuffix("\n"))
-        #expect(lines.filter { $0.hasPrefix("# TYPE") } == [
-            "# TYPE verticals_requests_total counter", "# TYPE verticals_request_errors_total counter",
-            "# TYPE verticals_request_duration_seconds histogram",
-        ])
+        #expect(
+            lines.filter { $0.hasPrefix("# TYPE") } == [
+                "# TYPE verticals_requests_total counter", "# TYPE verticals_request_errors_total counter",
+                "# TYPE verticals_request_duration_seconds histogram",
+            ])
         #expect(lines.contains("verticals_requests_total{operation=\"a.op\"} 1"))
         #expect(lines.contains("verticals_requests_total{operation=\"b.op\"} 0"))
         #expect(lines.contains("verticals_request_errors_total{operation=\"a.op\",code=\"conflict\"} 1"))

@@ -40,11 +40,11 @@ struct SpanRingTests {
                 trace, name: name, kind: .server, service: nil, startNanoseconds: start, durationNanoseconds: duration,
                 code: nil, details: nil)
         }
-        keep("a", lane: 1, start: 10, duration: 1)  // dropped: its lane keeps its last two
-        keep("b", lane: 1, start: 20, duration: 30)  // ends at 50
-        keep("c", lane: 0, start: 25, duration: 5)  // ends at 30
-        keep("d", lane: 1, start: 40, duration: 0)  // ends at 40
-        keep("e", lane: 0, start: 10, duration: 30)  // ends at 40, as d: lane 0 first
+        keep("a", lane: 1, start: 10, duration: 1) // dropped: its lane keeps its last two
+        keep("b", lane: 1, start: 20, duration: 30) // ends at 50
+        keep("c", lane: 0, start: 25, duration: 5) // ends at 30
+        keep("d", lane: 1, start: 40, duration: 0) // ends at 40
+        keep("e", lane: 0, start: 10, duration: 30) // ends at 40, as d: lane 0 first
         #expect(ring.all().map(\.name) == ["c", "e", "d", "b"])
         #expect(ring.all().allSatisfy { $0.service == "own" })
     }

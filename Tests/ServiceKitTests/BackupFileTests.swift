@@ -21,7 +21,8 @@ struct BackupFileTests {
 
     @Test func backup_isReadableByItsOwnerOnly_andNeverReplacesAFile() throws {
         let directory = TemporaryDirectory()
-        let live = try SQLiteStore.open(directory: directory.path, fileName: "s.sqlite", migrator: StoreSafetyTests.migrator(["v1"]))
+        let live = try SQLiteStore.open(
+            directory: directory.path, fileName: "s.sqlite", migrator: StoreSafetyTests.migrator(["v1"]))
         defer { try? live.close() }
         let path = directory.file("copy.sqlite")
 
@@ -51,7 +52,8 @@ struct BackupFileTests {
         for content in ["one", "two"] {
             Self.stage(content, as: "b-\(content)", in: state)
             let taken = try BackupFile.take(
-                "b-\(content)", fromStateFolder: state, intoFolder: directory.file("out"), as: "catalog-20261122T123000Z.sqlite")
+                "b-\(content)", fromStateFolder: state, intoFolder: directory.file("out"),
+                as: "catalog-20261122T123000Z.sqlite")
             #expect(taken.bytes == 3)
             #expect(access("\(state)/backups/b-\(content)", F_OK) != 0, "the vertical's copy stays behind")
         }

@@ -83,7 +83,8 @@ struct BlockingPoolTests {
         #expect(gate.waitForStarted(2))
         let health = try await Self.health(over: pool).serveInProcess(Daemon.health, Empty())
         #expect(health.service == "echo" && health.pid == Int(getpid()))
-        #expect(!gate.open.load(ordering: .acquiring) && gate.started.load(ordering: .relaxed) == 2,
+        #expect(
+            !gate.open.load(ordering: .acquiring) && gate.started.load(ordering: .relaxed) == 2,
             "answered while both threads were busy and four jobs still waited")
     }
 
@@ -93,10 +94,11 @@ struct BlockingPoolTests {
         let pool = BlockingThreads(limit: 2, queueLimit: 64, stallLimit: .milliseconds(400))
         let finished = Atomic<Int>(0)
         for _ in 0..<40 {
-            #expect(pool.run {
-                usleep(50_000)
-                finished.add(1, ordering: .relaxed)
-            })
+            #expect(
+                pool.run {
+                    usleep(50_000)
+                    finished.add(1, ordering: .relaxed)
+                })
         }
         // The pool's own reading, on this thread: an `await` between checks could leave this task
         // without a worker thread for longer than the whole backlog takes, while other suites'
@@ -145,11 +147,17 @@ struct BlockingPoolTests {
     @Test func limits_areReadFromTheEnvironment_andABadValueKeepsTheDefault_andIsNamedByCheck() {
         let set = BlockingWorkLimits.from(
             environment: [
-                "VERTICALS_BLOCKING_QUEUE": "8", "VERTICALS_BLOCKING_STALL_SECONDS": "2.5", "VERTICALS_COMPUTE_NICE": "3",
+                "VERTICALS_BLOCKING_QUEUE": "8", "VERTICALS_BLOCKING_STALL_SECONDS": "2.5",
+                "VERTICALS_COMPUTE_NICE": "3",
             ])
         #expect(set == BlockingWorkLimits(queueLimit: 8, stallLimit: .milliseconds(2_500), computeNice: 3))
-        #expect(HostConfiguration.from(environment: ["VERTICALS_BLOCKING_QUEUE": "0"], name: "echo", pid: 1).blockingWork.queueLimit == 0)
-        let bad = ["VERTICALS_BLOCKING_QUEUE": "-1", "VERTICALS_BLOCKING_STALL_SECONDS": "never", "VERTICALS_COMPUTE_NICE": "20"]
+        #expect(
+            HostConfiguration.from(environment: ["VERTICALS_BLOCKING_QUEUE": "0"], name: "echo", pid: 1).blockingWork
+                .queueLimit == 0)
+        let bad = [
+            "VERTICALS_BLOCKING_QUEUE": "-1", "VERTICALS_BLOCKING_STALL_SECONDS": "never",
+            "VERTICALS_COMPUTE_NICE": "20",
+        ]
         #expect(BlockingWorkLimits.from(environment: bad) == BlockingWorkLimits())
         let problems = BlockingWorkLimits.problems(in: bad)
         #expect(problems.count == 3, "\(problems)")
@@ -180,7 +188,9 @@ struct BlockingPoolTests {
         #expect(try await Offload.run(on: floor) { Self.threadNice() } == 19)
         let same = BlockingThreads(limit: 1, queueLimit: nil)
         #expect(try await Offload.run(on: same) { Self.threadNice() } == base)
-        #expect(try await Offload.run(on: same) { Self.threadNice() } == base, "nothing lowered the pool's thread meanwhile")
+        #expect(
+            try await Offload.run(on: same) { Self.threadNice() } == base, "nothing lowered the pool's thread meanwhile"
+        )
         let computed = try await Offload.compute { (Self.threadNice(), readFile("/proc/thread-self/comm")) }
         #expect(computed.0 == min(19, base + Int32(BlockingWorkLimits.defaultComputeNice)))
         #expect(computed.1 == "compute-work\n")

@@ -24,10 +24,12 @@ private final class Thread: @unchecked Sendable {
 
     init(_ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        pthread_create(&thread, nil, { argument in
-            Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue().body()
-            return nil
-        }, box)
+        pthread_create(
+            &thread, nil,
+            { argument in
+                Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue().body()
+                return nil
+            }, box)
     }
 
     func join() { pthread_join(thread, nil) }

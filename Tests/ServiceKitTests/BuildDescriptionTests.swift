@@ -32,7 +32,9 @@ struct BuildDescriptionTests {
 
         #expect(read == build)
         #expect(read.callsDeclared)
-        #expect(read.serves.operations.contains { $0.service == "daemon" && $0.name == "describe" }, "built-ins are served too")
+        #expect(
+            read.serves.operations.contains { $0.service == "daemon" && $0.name == "describe" },
+            "built-ins are served too")
         #expect(read.builtAgainst("beta") != nil && read.calls("beta") && !read.calls("gamma"))
     }
 
@@ -47,9 +49,13 @@ struct BuildDescriptionTests {
         ("not JSON", Array("serves: alpha".utf8), .malformed),
         ("no serves", Array("{}".utf8), .malformed),
         ("a wrong type", Array(#"{"serves": {"name": 3}}"#.utf8), .malformed),
-        ("a field table that does not read back",
-         Array(#"{"serves": {"name": "a", "messages": [{"name": "a.M", "fields": [{"tag": 1, "name": "x", "type": "message a.Missing", "presence": "required"}]}]}}"#.utf8),
-         .malformed),
+        (
+            "a field table that does not read back",
+            Array(
+                #"{"serves": {"name": "a", "messages": [{"name": "a.M", "fields": [{"tag": 1, "name": "x", "type": "message a.Missing", "presence": "required"}]}]}}"#
+                    .utf8),
+            .malformed
+        ),
         ("nested without end", Array(String(repeating: #"{"serves": "#, count: 10_000).utf8), .malformed),
         ("one byte over the bound", [UInt8](repeating: 0x20, count: BuildDescription.maxBytes + 1), .tooLarge),
     ]
@@ -67,7 +73,8 @@ struct BuildDescriptionTests {
     @Test func aRealDaemon_describesItsBuild_beforeOpeningAnything() throws {
         let directory = TemporaryDirectory()
         // No socket folder, no state directory: --describe must not need them.
-        let result = try runCommand("\(DaemonProcess.productsDirectory)/vt-testd", ["alpha", "--describe"], in: directory)
+        let result = try runCommand(
+            "\(DaemonProcess.productsDirectory)/vt-testd", ["alpha", "--describe"], in: directory)
 
         #expect(result.status == 0, "\(result.standardError)")
         let build = try BuildDescription.read(Array(result.standardOutput.utf8))

@@ -52,7 +52,9 @@ struct ClientProcessTests {
         let text = String(repeating: "x", count: 1 << 20)
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<4 {
-                group.addTask { try await client.call(echo.echo, .init(text: text), timeout: .seconds(20)).text.utf8.count }
+                group.addTask {
+                    try await client.call(echo.echo, .init(text: text), timeout: .seconds(20)).text.utf8.count
+                }
             }
             for try await answered in group { #expect(answered == 1 << 20) }
         }
@@ -81,7 +83,8 @@ struct ClientProcessTests {
         try suite.start("relay")
         let relay = TestEcho(service: "relay")
         // A deadline no stall of a loaded machine outruns; what arrives is at most what was given.
-        let output = try await suite.client.call(relay.relay, .init(target: "echo", text: "via relay"), timeout: .seconds(30))
+        let output = try await suite.client.call(
+            relay.relay, .init(target: "echo", text: "via relay"), timeout: .seconds(30))
         #expect(output.echoed.text == "via relay")
         #expect(output.remainingMicroseconds > 0 && output.remainingMicroseconds <= 30_000_000)
 
@@ -89,7 +92,8 @@ struct ClientProcessTests {
         let start = ContinuousClock.now
         let error = await #expect(throws: ServiceError.self) {
             try await suite.client.call(
-                relay.relay, .init(target: "echo", text: "too slow", delayMilliseconds: 600_000), timeout: .milliseconds(300))
+                relay.relay, .init(target: "echo", text: "too slow", delayMilliseconds: 600_000),
+                timeout: .milliseconds(300))
         }
         #expect(error?.code == .deadlineExceeded)
         // Far sooner than the ten minutes the callee would sleep (a stopwatch this loose no stall reaches).
@@ -107,7 +111,8 @@ struct ClientProcessTests {
         let long = try await suite.heldEcho("long", inFlightWithin: .seconds(30))
         // Answered at its own 200 ms deadline (by the callee or the channel), not after the 1 s handler.
         let error = await #expect(throws: ServiceError.self) {
-            try await client.call(echo.echo, .init(text: "short", delayMilliseconds: 1_000), timeout: .milliseconds(200))
+            try await client.call(
+                echo.echo, .init(text: "short", delayMilliseconds: 1_000), timeout: .milliseconds(200))
         }
         #expect(error?.code == .deadlineExceeded)
         long.cancel()
@@ -149,9 +154,12 @@ struct SocketHandOffTests {
         // Our daemon must not bind anything itself: its own socket directory does not exist.
         let manager = try DaemonProcess(
             activate,
-            ["-l", suite.socket(), "-E", "NOTIFY_SOCKET=\(suite.notify.path)", "-E", "VERTICALS_SOCKET_DIR=/nonexistent",
-             "-E", "VERTICALS_LOG_LEVEL=warning",
-             "\(DaemonProcess.productsDirectory)/vt-testd", "echo"],
+            [
+                "-l", suite.socket(), "-E", "NOTIFY_SOCKET=\(suite.notify.path)", "-E",
+                "VERTICALS_SOCKET_DIR=/nonexistent",
+                "-E", "VERTICALS_LOG_LEVEL=warning",
+                "\(DaemonProcess.productsDirectory)/vt-testd", "echo",
+            ],
             environment: [:])
         defer { manager.stop() }
         // The tool binds (creating the file) before it listens: wait for a connect to succeed, not

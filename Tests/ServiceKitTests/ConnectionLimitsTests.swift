@@ -33,14 +33,17 @@ struct ConnectionLimitsTests {
     @Test(arguments: ["0", "-5", "lots", "", "nan", "inf"])
     func from_valueThatIsNotPositive_keepsTheDefaultSoNoLimitTurnsOff(text: String) {
         let limits = ConnectionLimits.from(environment: [
-            "VERTICALS_MAX_CONNECTIONS": text, "VERTICALS_IDLE_TIMEOUT_SECONDS": text, "VERTICALS_MAX_FRAME_BYTES": text,
+            "VERTICALS_MAX_CONNECTIONS": text, "VERTICALS_IDLE_TIMEOUT_SECONDS": text,
+            "VERTICALS_MAX_FRAME_BYTES": text,
         ])
         #expect(limits == ConnectionLimits())
     }
 
     @Test func hostConfiguration_readsTheLimitsAndTheAllowLists() {
         let configuration = HostConfiguration.from(
-            environment: ["VERTICALS_MAX_IN_FLIGHT": "2", "VERTICALS_ALLOWED_UIDS": "1001, 1002", "VERTICALS_ALLOWED_GIDS": "0"],
+            environment: [
+                "VERTICALS_MAX_IN_FLIGHT": "2", "VERTICALS_ALLOWED_UIDS": "1001, 1002", "VERTICALS_ALLOWED_GIDS": "0",
+            ],
             name: "echo", pid: 1)
         #expect(configuration.maxInFlightPerConnection == 2)
         #expect(configuration.access.allowedUIDs == [1001, 1002])
@@ -121,7 +124,9 @@ struct AuditLineTests {
             service: "ledger", operation: "ledger.closeBooks", peer: PeerCredentials(pid: 42, uid: 0, gid: 0),
             callerName: "root", outcome: "ok")
         #expect(
-            line == "audit service=ledger operation=ledger.closeBooks caller=root caller_uid=0 caller_gid=0 caller_pid=42 outcome=ok")
+            line
+                == "audit service=ledger operation=ledger.closeBooks caller=root caller_uid=0 caller_gid=0 caller_pid=42 outcome=ok"
+        )
         let quoted = AuditLine.text(
             service: "a", operation: "a.b", peer: nil, callerName: "vertical catalog", outcome: "permissionDenied")
         #expect(quoted == "audit service=a operation=a.b caller=\"vertical catalog\" outcome=permissionDenied")
@@ -131,6 +136,9 @@ struct AuditLineTests {
     @Test func auditedOperations_builtinsAndTheEnvironment() {
         let access = PeerAccess.from(
             environment: ["VERTICALS_AUDIT_OPERATIONS": "closeBooks, openBooks"], service: "ledger", ownUID: 500)
-        #expect(access.auditedOperations == ["daemon.backup", "daemon.setLogLevel", "ledger.closeBooks", "ledger.openBooks"])
+        #expect(
+            access.auditedOperations == [
+                "daemon.backup", "daemon.setLogLevel", "ledger.closeBooks", "ledger.openBooks",
+            ])
     }
 }

@@ -24,7 +24,7 @@ struct ConnectionTableTests {
         #expect(try await Self.slots(served) == [0, 1, 2, 3])
         // The first, then what is now in the middle, then the last: the table shrinks each time.
         for (index, left) in [(0, 3), (1, 2), (1, 1)] {
-            clients.remove(at: index)  // its deinit closes the socket
+            clients.remove(at: index) // its deinit closes the socket
             var slots: [Int] = []
             for _ in 0..<500 {
                 slots = try await Self.slots(served)

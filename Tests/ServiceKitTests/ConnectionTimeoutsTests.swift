@@ -44,7 +44,8 @@ import VerticalsClient
         var paused = false
 
         var description: String {
-            "\(after)" + (receiving ? " receiving" : "") + (inFlight > 0 ? " in flight" : "") + (paused ? " paused" : "")
+            "\(after)" + (receiving ? " receiving" : "") + (inFlight > 0 ? " in flight" : "")
+                + (paused ? " paused" : "")
         }
     }
 
@@ -62,14 +63,14 @@ import VerticalsClient
         (.quiet, Look(after: .seconds(1), paused: true), .watch),
         (.quiet, Look(after: .seconds(1), inFlight: 1), .watch),
         (.quiet, Look(after: .seconds(1), receiving: true), .watch),
-        (.quiet, Look(after: .seconds(11), receiving: true), .watch),  // the frame's clock starts at this look
+        (.quiet, Look(after: .seconds(11), receiving: true), .watch), // the frame's clock starts at this look
         (.quiet, Look(after: .seconds(601)), .expired(.idle)),
         (.quiet, Look(after: .seconds(601), paused: true), .expired(.idle)),
         (.quiet, Look(after: .seconds(601), inFlight: 1), .watch),
         (.partialFrame, Look(after: .seconds(1), receiving: true), .watch),
         (.partialFrame, Look(after: .seconds(11), receiving: true), .expired(.frame)),
         (.partialFrame, Look(after: .seconds(11), receiving: true, inFlight: 1), .expired(.frame)),
-        (.partialFrame, Look(after: .seconds(11)), .settled(until: idleDue)),  // the rest came, or backpressure holds it
+        (.partialFrame, Look(after: .seconds(11)), .settled(until: idleDue)), // the rest came, or backpressure holds it
         (.partialFrame, Look(after: .seconds(601)), .expired(.idle)),
     ]
 
@@ -102,7 +103,7 @@ import VerticalsClient
                     now: Self.arrived + .seconds(seconds), receiving: true, inFlight: 0, readingPaused: false,
                     limits: Self.limits))
         }
-        #expect(verdicts == [.watch, .watch, .expired(.frame)])  // 9 s after the first look, then 11
+        #expect(verdicts == [.watch, .watch, .expired(.frame)]) // 9 s after the first look, then 11
     }
 
     @Test func aLookThatSeesNewFrames_restartsTheIdleClock() {

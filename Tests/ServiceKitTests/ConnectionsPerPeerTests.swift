@@ -15,7 +15,9 @@ struct ConnectionsPerPeerTests {
         let set = ConnectionLimits.from(environment: ["VERTICALS_MAX_CONNECTIONS_PER_PEER": "7"])
         #expect(set.maxConnectionsPerPeer == 7)
         for text in ["0", "-3", "many"] {
-            #expect(ConnectionLimits.from(environment: ["VERTICALS_MAX_CONNECTIONS_PER_PEER": text]).maxConnectionsPerPeer == 128)
+            #expect(
+                ConnectionLimits.from(environment: ["VERTICALS_MAX_CONNECTIONS_PER_PEER": text]).maxConnectionsPerPeer
+                    == 128)
         }
     }
 
@@ -52,12 +54,14 @@ struct ConnectionsPerPeerTests {
         // Listening: a probe from a third address, which counts for neither caller below.
         #expect(eventually { (try? RawClient(host: "127.0.0.1", port: port, from: "127.0.0.3")) != nil })
         var held: [RawClient] = []
-        #expect(eventually {
-            guard let client = try? RawClient(host: "127.0.0.1", port: port, from: "127.0.0.1"), client.pingAnswered()
-            else { return false }
-            held.append(client)
-            return held.count == 2
-        })
+        #expect(
+            eventually {
+                guard let client = try? RawClient(host: "127.0.0.1", port: port, from: "127.0.0.1"),
+                    client.pingAnswered()
+                else { return false }
+                held.append(client)
+                return held.count == 2
+            })
         let third = try RawClient(host: "127.0.0.1", port: port, from: "127.0.0.1")
         let refusal = try #require(third.receiveError(), "the third connection of 127.0.0.1 was not refused")
         #expect(refusal.envelope.correlationID == 0)
@@ -67,6 +71,7 @@ struct ConnectionsPerPeerTests {
         #expect(other.pingAnswered(), "another caller was refused while the first was at its cap")
         // A connection closed frees its caller's place.
         held.removeFirst()
-        #expect(eventually { (try? RawClient(host: "127.0.0.1", port: port, from: "127.0.0.1"))?.pingAnswered() == true })
+        #expect(
+            eventually { (try? RawClient(host: "127.0.0.1", port: port, from: "127.0.0.1"))?.pingAnswered() == true })
     }
 }

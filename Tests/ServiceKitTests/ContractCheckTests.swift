@@ -101,11 +101,13 @@ struct ContractCheckTests {
 
     @Test func anIncompatibleBuild_refusesTheOperationsItTouches_atOnce_andNoOther() async throws {
         let served = Count()
-        let hosted = try await HostedRouter(Self.router(echo: Self.louderEcho, served: served), loopName: "check-breaking")
+        let hosted = try await HostedRouter(
+            Self.router(echo: Self.louderEcho, served: served), loopName: "check-breaking")
         let (client, contracts) = client(of: hosted)
         let refused = await #expect(throws: ServiceError.self) { try await client.call(echo.echo, .init(text: "hi")) }
         #expect(refused?.code == .unimplemented)
-        let details = Dictionary(refused?.details.map { ($0.key, $0.value) } ?? [], uniquingKeysWith: { first, _ in first })
+        let details = Dictionary(
+            refused?.details.map { ($0.key, $0.value) } ?? [], uniquingKeysWith: { first, _ in first })
         #expect(details["incompatibleContract"] == ContractPair.Difference.requiredFieldOnlyReaderHas.rawValue)
         #expect(details["operation"] == "echo.echo")
         #expect(details["field"]?.contains("volume") == true, "names the field: \(details)")
@@ -144,7 +146,9 @@ struct ContractCheckTests {
         let (client, contracts) = client(of: hosted)
         // Unchecked, the call goes out: the callee's own reading of it decides, as before the check.
         let refused = await #expect(throws: ServiceError.self) { try await client.call(echo.echo, .init(text: "hi")) }
-        #expect(refused?.code == .invalidInput, "the callee refused the missing field itself: \(String(describing: refused))")
+        #expect(
+            refused?.code == .invalidInput,
+            "the callee refused the missing field itself: \(String(describing: refused))")
         let found = try #require(contracts.found["echo"])
         #expect(found.state == .unchecked)
         #expect(found.findings.first?.contains("daemon.contractCheck") == true)
@@ -157,7 +161,9 @@ struct ContractCheckTests {
         let served = Count()
         let hosted = try await HostedRouter(Self.router(echo: Self.louderEcho, served: served), loopName: "check-none")
         // Today's client without contracts: the call reaches the callee, which refuses what it lacks.
-        let refused = await #expect(throws: ServiceError.self) { try await hosted.client.call(echo.echo, .init(text: "hi")) }
+        let refused = await #expect(throws: ServiceError.self) {
+            try await hosted.client.call(echo.echo, .init(text: "hi"))
+        }
         #expect(refused?.code == .invalidInput)
         #expect(hosted.client.contracts == nil)
         #expect(served.value.load(ordering: .relaxed) == 0)
@@ -193,8 +199,8 @@ struct ContractCheckTests {
             service: "echo", fingerprint: ContractFingerprint.of(louder), version: "0.2.0", description: louder)
         let found = contracts.found(breaking, service: "echo", expected: expected)
         #expect(found.refused.keys.sorted() == ["echo.echo"])
-        _ = contracts.found(breaking, service: "echo", expected: expected)  // another connection, the same finding
-        _ = contracts.found(same, service: "echo", expected: expected)  // the callee is upgraded
+        _ = contracts.found(breaking, service: "echo", expected: expected) // another connection, the same finding
+        _ = contracts.found(same, service: "echo", expected: expected) // the callee is upgraded
         let said = lines.withLock { $0 }
         #expect(said.count == 2, "\(said)")
         #expect(said.first?.contains("refusing 1 operation of echo") == true)

@@ -32,9 +32,11 @@ struct ContractPairTests {
             #expect(
                 row.request == ContractPair.verdict(difference, .request).rawValue
                     && row.answer == ContractPair.verdict(difference, .answer).rawValue,
-                "\(difference): the page says \(row), the code \(ContractPair.verdict(difference, .request)), \(ContractPair.verdict(difference, .answer))")
+                "\(difference): the page says \(row), the code \(ContractPair.verdict(difference, .request)), \(ContractPair.verdict(difference, .answer))"
+            )
         }
-        #expect(rows.count == ContractPair.Difference.allCases.count, "rows the code does not know: \(rows.keys.sorted())")
+        #expect(
+            rows.count == ContractPair.Difference.allCases.count, "rows the code does not know: \(rows.keys.sorted())")
     }
 
     @Test func directionMatters_exactlyWhereTheWriterHasSomethingTheReaderLacks() {
@@ -49,17 +51,23 @@ struct ContractPairTests {
         var description = Daemon.Description(
             name: "shop", summary: "",
             operations: [
-                .init(name: "get", summary: "", input: "shop.GetInput", output: "shop.Item", errors: [.notFound], service: "shop")
+                .init(
+                    name: "get", summary: "", input: "shop.GetInput", output: "shop.Item", errors: [.notFound],
+                    service: "shop")
             ],
             messages: [
-                .init(name: "shop.GetInput", doc: "", fields: [
-                    .init(tag: 1, name: "id", type: "string", presence: .required),
-                    .init(tag: 2, name: "size", type: "enum shop.Size", presence: .optional),
-                ]),
-                .init(name: "shop.Item", doc: "", fields: [
-                    .init(tag: 1, name: "id", type: "string", presence: .required),
-                    .init(tag: 2, name: "size", type: "enum shop.Size", presence: .optional),
-                ]),
+                .init(
+                    name: "shop.GetInput", doc: "",
+                    fields: [
+                        .init(tag: 1, name: "id", type: "string", presence: .required),
+                        .init(tag: 2, name: "size", type: "enum shop.Size", presence: .optional),
+                    ]),
+                .init(
+                    name: "shop.Item", doc: "",
+                    fields: [
+                        .init(tag: 1, name: "id", type: "string", presence: .required),
+                        .init(tag: 2, name: "size", type: "enum shop.Size", presence: .optional),
+                    ]),
             ],
             enums: [.init(name: "shop.Size", cases: ["small", "large"])])
         edit(&description)
@@ -73,12 +81,16 @@ struct ContractPairTests {
 
     @Test func aNewerCallersOptionalField_isAWarningNamingIt_andTheSameFieldInAnAnswerIsNothing() {
         let caller = Self.shop { d in
-            Self.fields(&d, "shop.GetInput") { $0.append(.init(tag: 3, name: "locale", type: "string", presence: .optional)) }
+            Self.fields(&d, "shop.GetInput") {
+                $0.append(.init(tag: 3, name: "locale", type: "string", presence: .optional))
+            }
             Self.fields(&d, "shop.Item") { $0.append(.init(tag: 3, name: "price", type: "int", presence: .optional)) }
         }
         let findings = ContractPair.compare(builtAgainst: caller, serves: Self.shop())
         #expect(findings.map(\.difference) == [.fieldOnlyWriterHas, .optionalFieldOnlyReaderHas], "\(findings)")
-        #expect(findings[0].verdict == .warn && findings[0].place == "shop.GetInput.locale" && findings[0].operation == "get")
+        #expect(
+            findings[0].verdict == .warn && findings[0].place == "shop.GetInput.locale"
+                && findings[0].operation == "get")
         #expect(findings[1].verdict == .nothing && findings[1].direction == .answer)
     }
 
@@ -93,12 +105,16 @@ struct ContractPairTests {
 
     @Test func aRequiredFieldTheOtherSideNeverSends_refusesInBothDirections() {
         let callee = Self.shop { d in
-            Self.fields(&d, "shop.GetInput") { $0.append(.init(tag: 3, name: "locale", type: "string", presence: .required)) }
+            Self.fields(&d, "shop.GetInput") {
+                $0.append(.init(tag: 3, name: "locale", type: "string", presence: .required))
+            }
         }
         let caller = Self.shop { d in
             Self.fields(&d, "shop.Item") { $0.append(.init(tag: 3, name: "price", type: "int", presence: .required)) }
         }
-        for (builtAgainst, serves, direction) in [(Self.shop(), callee, ContractPair.Direction.request), (caller, Self.shop(), .answer)] {
+        for (builtAgainst, serves, direction) in [
+            (Self.shop(), callee, ContractPair.Direction.request), (caller, Self.shop(), .answer),
+        ] {
             let findings = ContractPair.compare(builtAgainst: builtAgainst, serves: serves)
             #expect(findings.map(\.difference) == [.requiredFieldOnlyReaderHas], "\(findings)")
             #expect(findings.first?.verdict == .refuse && findings.first?.direction == direction)
@@ -107,11 +123,15 @@ struct ContractPairTests {
 
     @Test func aTagWithAnotherName_aTypeAndADefault_refuse_andAnOperationServedByNoOne_too() {
         let renamed = Self.shop { d in Self.fields(&d, "shop.GetInput") { $0[0].name = "key" } }
-        #expect(ContractPair.compare(builtAgainst: Self.shop(), serves: renamed).map(\.difference) == [.tagNamesAnotherField])
+        #expect(
+            ContractPair.compare(builtAgainst: Self.shop(), serves: renamed).map(\.difference) == [
+                .tagNamesAnotherField
+            ])
         let retyped = Self.shop { d in Self.fields(&d, "shop.Item") { $0[0].type = "int" } }
         #expect(ContractPair.compare(builtAgainst: Self.shop(), serves: retyped).map(\.difference) == [.typeDiffers])
         let caller = Self.shop { d in
-            d.operations.append(.init(name: "put", summary: "", input: "shop.Item", output: "shop.Item", errors: [], service: "shop"))
+            d.operations.append(
+                .init(name: "put", summary: "", input: "shop.Item", output: "shop.Item", errors: [], service: "shop"))
         }
         let findings = ContractPair.compare(builtAgainst: caller, serves: Self.shop())
         #expect(findings.map(\.difference) == [.operationNotServed] && findings[0].operation == "put", "\(findings)")
@@ -130,7 +150,9 @@ struct ContractPairTests {
             }
             return Daemon.Description(
                 name: "deep", summary: "",
-                operations: [.init(name: "dig", summary: "", input: "deep.M0", output: "deep.M0", errors: [], service: "deep")],
+                operations: [
+                    .init(name: "dig", summary: "", input: "deep.M0", output: "deep.M0", errors: [], service: "deep")
+                ],
                 messages: messages, enums: [])
         }
         let findings = ContractPair.compare(builtAgainst: chain(10_000), serves: chain(10_000))

@@ -32,13 +32,17 @@ struct DaemonArgumentsTests {
         #expect(problems.count == 5, "\(problems)")
         #expect(problems.contains { $0.contains("VERTICALS_SYNC_WARN_MS=0") }, "\(problems)")
         let good = ["VERTICALS_SYNC_WARN_MS": "25"]
-        #expect(DaemonArguments.problems(in: .from(environment: good, name: "catalog", pid: 1), environment: good).isEmpty)
-        #expect(DaemonArguments.problems(in: .from(environment: [:], name: "catalog", pid: 1), environment: [:]).isEmpty)
+        #expect(
+            DaemonArguments.problems(in: .from(environment: good, name: "catalog", pid: 1), environment: good).isEmpty)
+        #expect(
+            DaemonArguments.problems(in: .from(environment: [:], name: "catalog", pid: 1), environment: [:]).isEmpty)
     }
 
     @Test func probeTimeout_isTheVariable_orTheDefault_andRefusesWhatIsNotADeadline() {
         #expect(DaemonArguments.probeTimeout(environment: [:]) == .success(DaemonArguments.defaultProbeTimeout))
-        #expect(DaemonArguments.probeTimeout(environment: ["VERTICALS_PROBE_TIMEOUT_SECONDS": "1.5"]) == .success(.milliseconds(1500)))
+        #expect(
+            DaemonArguments.probeTimeout(environment: ["VERTICALS_PROBE_TIMEOUT_SECONDS": "1.5"])
+                == .success(.milliseconds(1500)))
         for bad in ["soon", "0", "-2", "3601", "nan"] {
             #expect(
                 DaemonArguments.probeTimeout(environment: ["VERTICALS_PROBE_TIMEOUT_SECONDS": bad])
@@ -48,26 +52,34 @@ struct DaemonArgumentsTests {
 
     @Test func problems_nameBadEndpointsAndPlainTCPNotAskedFor() {
         let environment = [
-            "VERTICALS_LISTEN": "tcp:127.0.0.1:7001",  // no VERTICALS_TLS: refused
+            "VERTICALS_LISTEN": "tcp:127.0.0.1:7001", // no VERTICALS_TLS: refused
             "VERTICALS_ENDPOINT_LEDGER": "tcp:ledger",
         ]
-        let problems = DaemonArguments.problems(in: .from(environment: environment, name: "catalog", pid: 1), environment: environment)
+        let problems = DaemonArguments.problems(
+            in: .from(environment: environment, name: "catalog", pid: 1), environment: environment)
         #expect(problems.count == 2, "\(problems)")
         #expect(problems.contains { $0.contains("TCP needs TLS") })
         #expect(problems.contains { $0.contains("VERTICALS_ENDPOINT_LEDGER") && $0.contains("names no port") })
 
         let bad = ["VERTICALS_LISTEN": "tcp:[::1]"]
-        #expect(DaemonArguments.problems(in: .from(environment: bad, name: "catalog", pid: 1), environment: bad).count == 1)
+        #expect(
+            DaemonArguments.problems(in: .from(environment: bad, name: "catalog", pid: 1), environment: bad).count == 1)
         let unreadable = [
             "VERTICALS_LISTEN": "tcp:127.0.0.1:7001", "VERTICALS_TLS_CERT": "/nonexistent/echo.pem",
             "VERTICALS_TLS_KEY": "/nonexistent/echo.key", "VERTICALS_TLS_CA": "/nonexistent/ca.pem",
         ]
-        let tlsProblems = DaemonArguments.problems(in: .from(environment: unreadable, name: "catalog", pid: 1), environment: unreadable)
+        let tlsProblems = DaemonArguments.problems(
+            in: .from(environment: unreadable, name: "catalog", pid: 1), environment: unreadable)
         #expect(tlsProblems.count == 1 && tlsProblems[0].contains("/nonexistent/echo.pem"), "\(tlsProblems)")
         let halfNamed = ["VERTICALS_LISTEN": "tcp:127.0.0.1:7001", "VERTICALS_TLS_CERT": "/x.pem"]
-        let halfProblems = DaemonArguments.problems(in: .from(environment: halfNamed, name: "catalog", pid: 1), environment: halfNamed)
+        let halfProblems = DaemonArguments.problems(
+            in: .from(environment: halfNamed, name: "catalog", pid: 1), environment: halfNamed)
         #expect(halfProblems.contains { $0.contains("VERTICALS_TLS_KEY, VERTICALS_TLS_CA") }, "\(halfProblems)")
-        let fine = ["VERTICALS_LISTEN": "tcp:127.0.0.1:7001", "VERTICALS_TLS": "off", "VERTICALS_ENDPOINT_LEDGER": "tcp:[::1]:7002"]
-        #expect(DaemonArguments.problems(in: .from(environment: fine, name: "catalog", pid: 1), environment: fine).isEmpty)
+        let fine = [
+            "VERTICALS_LISTEN": "tcp:127.0.0.1:7001", "VERTICALS_TLS": "off",
+            "VERTICALS_ENDPOINT_LEDGER": "tcp:[::1]:7002",
+        ]
+        #expect(
+            DaemonArguments.problems(in: .from(environment: fine, name: "catalog", pid: 1), environment: fine).isEmpty)
     }
 }

@@ -12,8 +12,10 @@ struct DaemonExitTests {
         (.usage("svc-echo: unknown argument --x\n"), 64),
         (.socketUnavailable("cannot serve echo: address in use"), 69),
         (.cannotStart("svc-echo: cannot start: disk full\n"), DaemonExitStatus.startFailed),
-        (.cannotStart("svc-echo: cannot start: another process serves it\n", restartCannotHelp: true),
-         DaemonExitStatus.restartCannotHelp),
+        (
+            .cannotStart("svc-echo: cannot start: another process serves it\n", restartCannotHelp: true),
+            DaemonExitStatus.restartCannotHelp
+        ),
         (.configurationInvalid("svc-echo --check failed:\n"), Int32(78)),
         (DaemonExit(Unexpected()), Int32(70)),
     ])

@@ -64,7 +64,9 @@ struct DeclaredCallerTests {
 
         #expect(error?.code == .permissionDenied)
         #expect(error?.detail("edge") == "front → echo.fail")
-        #expect(error?.message.contains("declare it in World.calls and the manifest's depends_on = [\"echo.fail\"]") == true)
+        #expect(
+            error?.message.contains("declare it in World.calls and the manifest's depends_on = [\"echo.fail\"]") == true
+        )
         #expect(base.noted.withLock { $0 }.isEmpty, "refused before the caller")
     }
 
@@ -87,15 +89,29 @@ struct DeclaredCallerTests {
         let callees = Callees(relay.relay, echo.echo)
 
         #expect(callees.disagreement(environment: [:], vertical: "front") == nil, "no manager said depends_on")
-        #expect(callees.disagreement(environment: ["VERTICALS_DEPENDS_ON": "relay.relay, echo.echo"], vertical: "front") == nil)
-        #expect(callees.disagreement(environment: ["VERTICALS_DEPENDS_ON": "relay.relay,echo"], vertical: "front")?
-            .contains("declares depends_on echo, which the code never calls") == true, "a whole vertical grants more than the code calls")
+        #expect(
+            callees.disagreement(environment: ["VERTICALS_DEPENDS_ON": "relay.relay, echo.echo"], vertical: "front")
+                == nil)
+        #expect(
+            callees.disagreement(environment: ["VERTICALS_DEPENDS_ON": "relay.relay,echo"], vertical: "front")?
+                .contains("declares depends_on echo, which the code never calls") == true,
+            "a whole vertical grants more than the code calls")
         let missing = callees.disagreement(environment: ["VERTICALS_DEPENDS_ON": "relay.relay"], vertical: "front")
-        #expect(missing?.contains("its code calls echo.echo (World.calls), but the manifest's front lacks depends_on = [\"echo.echo\"]") == true, "\(missing ?? "nil")")
-        let unused = callees.disagreement(environment: ["VERTICALS_DEPENDS_ON": "relay.relay,echo.echo,relay.fail"], vertical: "front")
-        #expect(unused?.contains("declares depends_on relay.fail, which the code never calls") == true, "\(unused ?? "nil")")
-        #expect(callees.undeclaredDependencies(environment: ["VERTICALS_DEPENDS_ON": ""]) == ["relay.relay", "echo.echo"])
-        #expect(Callees(names: ["relay"]).undeclaredDependencies(environment: ["VERTICALS_DEPENDS_ON": "relay.relay"]) == ["relay"])
+        #expect(
+            missing?.contains(
+                "its code calls echo.echo (World.calls), but the manifest's front lacks depends_on = [\"echo.echo\"]")
+                == true, "\(missing ?? "nil")")
+        let unused = callees.disagreement(
+            environment: ["VERTICALS_DEPENDS_ON": "relay.relay,echo.echo,relay.fail"], vertical: "front")
+        #expect(
+            unused?.contains("declares depends_on relay.fail, which the code never calls") == true, "\(unused ?? "nil")"
+        )
+        #expect(
+            callees.undeclaredDependencies(environment: ["VERTICALS_DEPENDS_ON": ""]) == ["relay.relay", "echo.echo"])
+        #expect(
+            Callees(names: ["relay"]).undeclaredDependencies(environment: ["VERTICALS_DEPENDS_ON": "relay.relay"]) == [
+                "relay"
+            ])
         #expect(Callees.none.unusedDependencies(environment: ["VERTICALS_DEPENDS_ON": ""]).isEmpty)
     }
 

@@ -35,7 +35,9 @@ struct GroupCommitTests {
             return try await withThrowingTaskGroup(of: (Int, Result<Int, any Error>).self) { group in
                 for index in 0..<count {
                     group.addTask {
-                        do { return (index, .success(try await self.commits.write { db in try work(index, db) })) } catch {
+                        do {
+                            return (index, .success(try await self.commits.write { db in try work(index, db) }))
+                        } catch {
                             return (index, .failure(error))
                         }
                     }

@@ -97,7 +97,8 @@ struct HostProcessTests {
         let suite = try SuiteFixture.servingEcho()
         let start = ContinuousClock.now
         let error = await #expect(throws: ServiceError.self) {
-            try await suite.client.call(echo.echo, .init(text: "slow", delayMilliseconds: 600_000), timeout: .milliseconds(200))
+            try await suite.client.call(
+                echo.echo, .init(text: "slow", delayMilliseconds: 600_000), timeout: .milliseconds(200))
         }
         #expect(error?.code == .deadlineExceeded)
         // At the deadline, not when the handler's ten minutes are up (a loaded machine's stalls, 31 s
@@ -225,7 +226,7 @@ struct HostProcessTests {
         // backlog, and the drain reset it).
         let slow = try await suite.heldEcho("finish me", delayMilliseconds: 2_500, timeout: nil)
         try await suite.expectSIGTERMDrains(daemon, slow, answering: "finish me", exitWithin: .seconds(5))
-        #expect(suite.notify.waitFor("STOPPING=1"))  // sent before the exit: queued already, however slow we are to read it
+        #expect(suite.notify.waitFor("STOPPING=1")) // sent before the exit: queued already, however slow we are to read it
     }
 
     /// Whether `service` reports at least `count` requests in flight besides the scrape asking

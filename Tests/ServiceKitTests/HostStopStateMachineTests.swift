@@ -70,7 +70,7 @@ import Testing
             .draining: Outcome(state: .drained, actions: [.finishDrain, .finishStop, .resumeStopWaiters])
         ],
         .drainEndedWithConnections: [.draining: Outcome(state: .closing, actions: .finishDrain)],
-        .shardDrained: [:],  // no shard was told
+        .shardDrained: [:], // no shard was told
     ]
 
     /// Where a shard differs: its drained loop tells the accepting host.
@@ -109,15 +109,15 @@ import Testing
     @Test func theAcceptingHostsStop_waitsForItsLastShard() {
         var machine = Self.machine(in: .closing, shards: 2)
         var actions = machine.connectionClosed(remaining: 0)
-        #expect(machine.state == .drained && actions.isEmpty)  // two shards still drain
+        #expect(machine.state == .drained && actions.isEmpty) // two shards still drain
         actions = machine.stopRequested()
-        #expect(actions.isEmpty)  // a stop asked now waits too
+        #expect(actions.isEmpty) // a stop asked now waits too
         actions = machine.shardDrained()
         #expect(actions.isEmpty)
         actions = machine.shardDrained()
         #expect(actions == [.finishStop, .resumeStopWaiters])
         actions = machine.shardDrained()
-        #expect(actions.isEmpty && machine.shardsDraining == 0)  // one too many is ignored
+        #expect(actions.isEmpty && machine.shardsDraining == 0) // one too many is ignored
     }
 
     @Test func aShardThatDrainsFirst_doesNotEndTheStopOfAHostStillServing() {

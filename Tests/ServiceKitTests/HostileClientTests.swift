@@ -41,7 +41,8 @@ struct HostileClientTests {
         let daemon = try start(suite)
         for cut in [1, 3, 4, 20] {
             let raw = try RawClient(path: suite.socket())
-            let frame = Message.frame(Envelope(kind: .request, correlationID: 1, operation: "echo.echo"), rawBody: [1, 2, 3])
+            let frame = Message.frame(
+                Envelope(kind: .request, correlationID: 1, operation: "echo.echo"), rawBody: [1, 2, 3])
             try raw.send(Array(frame.prefix(cut)))
             raw.finishSending()
             raw.expectErrorThenClosed(nil)
@@ -126,13 +127,16 @@ struct HostileClientTests {
         let daemon = try start(suite)
         let raw = try RawClient(path: suite.socket())
         var frame = Message.frame(
-            Envelope(kind: .request, correlationID: 9, operation: "echo.echo"), rawBody: TestEcho.EchoInput(text: "v2").encodedBody())
-        frame[4] = 2  // the payload's first byte: the version
+            Envelope(kind: .request, correlationID: 9, operation: "echo.echo"),
+            rawBody: TestEcho.EchoInput(text: "v2").encodedBody())
+        frame[4] = 2 // the payload's first byte: the version
         try raw.send(frame)
         let answer = try #require(raw.receiveError())
         #expect(answer.error.code == .protocolError)
         #expect(answer.envelope.correlationID == 0)
-        #expect(answer.error.message.contains("envelope version 2 is not supported (this peer speaks 1)"), "\(answer.error.message)")
+        #expect(
+            answer.error.message.contains("envelope version 2 is not supported (this peer speaks 1)"),
+            "\(answer.error.message)")
         #expect(framesUntilClosed(raw).isEmpty)
         try await expectStillServing(suite, daemon)
     }
@@ -159,9 +163,9 @@ struct HostileClientTests {
         var abandoned: [RawClient] = []
         for _ in 0..<1000 { abandoned.append(try RawClient(path: suite.socket())) }
         try await expectStillServing(suite, daemon)
-        abandoned.removeAll()  // closes all 1,000 without a word
+        abandoned.removeAll() // closes all 1,000 without a word
         try await expectStillServing(suite, daemon)
-        for _ in 0..<1000 { _ = try RawClient(path: suite.socket()) }  // opened and closed at once
+        for _ in 0..<1000 { _ = try RawClient(path: suite.socket()) } // opened and closed at once
         try await expectStillServing(suite, daemon)
     }
 
@@ -246,7 +250,7 @@ struct HostileClientTests {
         let suite = try SuiteFixture()
         let daemon = try start(suite, extra: ["VERTICALS_FRAME_TIMEOUT_SECONDS": "1"])
         let declared = FrameDecoder.defaultMaxFrameSize
-        let connections = 2 * Self.residentBound / declared  // declared frames twice the bound
+        let connections = 2 * Self.residentBound / declared // declared frames twice the bound
         let sent = [UInt8](repeating: 0x5A, count: 60 << 10)
         let stalled = try (0..<connections).map { _ in
             let raw = try RawClient(path: suite.socket(), receiveTimeout: .seconds(60))

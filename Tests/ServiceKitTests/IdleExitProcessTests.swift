@@ -21,7 +21,8 @@ struct IdleExitProcessTests {
 
     @Test func daemonWaitingForItsIdleExit_withAnIdleOpenConnection_wakesNever() async throws {
         let suite = try SuiteFixture()
-        let daemon = try suite.start(extra: IdleWakeUpTests.quickSweep.merging([HostConfiguration.idleExitVariable: "60"]) { $1 })
+        let daemon = try suite.start(
+            extra: IdleWakeUpTests.quickSweep.merging([HostConfiguration.idleExitVariable: "60"]) { $1 })
         _ = try await suite.client.call(echo.echo, .init(text: "then idle"))
         let wakeUps = try await DaemonProcess.quietestWindow(of: daemon.pid)
         #expect(wakeUps == 0, "vt-testd woke \(wakeUps) times in every 3 s window while its idle exit was armed")

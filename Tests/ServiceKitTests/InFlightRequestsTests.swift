@@ -10,7 +10,8 @@ import VerticalsClient
 struct InFlightRequestsTests {
     static func entry(deadline: MonotonicInstant? = nil, serial: UInt64 = 1) -> ServerConnection.InFlight {
         ServerConnection.InFlight(
-            task: nil, serial: serial, deadline: deadline, started: .now, counts: OperationCounts(name: "test.op"), isStream: false)
+            task: nil, serial: serial, deadline: deadline, started: .now, counts: OperationCounts(name: "test.op"),
+            isStream: false)
     }
 
     @Test func insert_givenOneRequest_findsCountsAndRemovesIt() {

@@ -46,7 +46,9 @@ struct MonotonicInstantTests {
         // UInt64.max µs does not fit Int64 nanoseconds; Int64.max / 1000 + 1 µs overflows the product;
         // a deadline that fits alone overflows once added to a late enough instant.
         #expect(Deadline(wireMicroseconds: .max, receivedAt: received)?.instant.nanoseconds == .max)
-        #expect(Deadline(wireMicroseconds: UInt64(Int64.max / 1_000 + 1), receivedAt: received)?.instant.nanoseconds == .max)
+        #expect(
+            Deadline(wireMicroseconds: UInt64(Int64.max / 1_000 + 1), receivedAt: received)?.instant.nanoseconds == .max
+        )
         let late = MonotonicInstant(nanoseconds: .max - 500)
         #expect(Deadline(wireMicroseconds: 1, receivedAt: late)?.instant.nanoseconds == .max)
         #expect(Deadline(wireMicroseconds: 7, receivedAt: received)?.instant.nanoseconds == 1_000_007_000)

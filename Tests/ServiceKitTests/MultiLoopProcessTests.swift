@@ -15,13 +15,16 @@ struct MultiLoopProcessTests {
     @Test func fourLoopsHoldingIdleConnections_wakeNever() async throws {
         let suite = try SuiteFixture()
         let daemon = try suite.start(extra: IdleWakeUpTests.quickSweep.merging([LoopCount.variable: "4"]) { $1 })
-        #expect(Set(threadNames(daemon.pid)).isSuperset(of: ["echo", "echo-1", "echo-2", "echo-3"]), "\(threadNames(daemon.pid))")
+        #expect(
+            Set(threadNames(daemon.pid)).isSuperset(of: ["echo", "echo-1", "echo-2", "echo-3"]),
+            "\(threadNames(daemon.pid))")
         // Five connections, kept open: at least one on every loop (the fewest-connections pick).
         let raws = try (0..<4).map { _ in try RawClient(path: suite.socket()) }
         for raw in raws { #expect(raw.pingAnswered()) }
         _ = try await suite.client.call(echo.echo, .init(text: "then idle"))
         let wakeUps = try await DaemonProcess.quietestWindow(of: daemon.pid)
-        #expect(wakeUps == 0, "vt-testd on 4 loops woke \(wakeUps) times in every 3 s window with idle connections open")
+        #expect(
+            wakeUps == 0, "vt-testd on 4 loops woke \(wakeUps) times in every 3 s window with idle connections open")
         for raw in raws { #expect(raw.pingAnswered()) }
         #expect(try await suite.client.call(echo.echo, .init(text: "awake again")).text == "awake again")
     }
@@ -43,11 +46,15 @@ struct MultiLoopProcessTests {
         defer { closedir(tasks) }
         var names: [String] = []
         while let entry = readdir(tasks) {
-            let tid = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let tid = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard tid.first?.isNumber == true, let file = fopen("/proc/\(pid)/task/\(tid)/comm", "r") else { continue }
             var buffer = [CChar](repeating: 0, count: 32)
             if fgets(&buffer, 32, file) != nil {
-                names.append(String(decoding: buffer.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+                names.append(
+                    String(decoding: buffer.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                )
             }
             fclose(file)
         }

@@ -40,7 +40,9 @@ struct OffloadTests {
                     try await Offload.run {
                         arrived.count.add(1, ordering: .relaxed)
                         let deadline = ContinuousClock.now + .seconds(60)
-                        while arrived.count.load(ordering: .relaxed) < 2 && ContinuousClock.now < deadline { usleep(1_000) }
+                        while arrived.count.load(ordering: .relaxed) < 2 && ContinuousClock.now < deadline {
+                            usleep(1_000)
+                        }
                         return arrived.count.load(ordering: .relaxed) == 2
                     }
                 }

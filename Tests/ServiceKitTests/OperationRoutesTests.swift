@@ -35,7 +35,9 @@ struct OperationRoutesTests {
         #expect(access.allowedOperations?["mailer"] == ["balance", "statement"])
         #expect(access.allowedOperations?["orders"] == ["balance"], "a full name is taken within the daemon")
         #expect(access.allowedOperations?["archive"] == ["balance"])
-        #expect(PeerAccess.from(environment: [:], service: "ledger").allowedOperations == nil, "unset: no per-operation rule")
+        #expect(
+            PeerAccess.from(environment: [:], service: "ledger").allowedOperations == nil,
+            "unset: no per-operation rule")
     }
 
     @Test func aVertical_mayCallOnlyItsOwnOperations_andTheLookingBuiltins() {
@@ -45,7 +47,9 @@ struct OperationRoutesTests {
         #expect(catalog.allows("balance", operatorOnly: false))
         #expect(!catalog.allows("statement", operatorOnly: false), "a declared vertical's undeclared operation")
         #expect(!catalog.allows("closeBooks", operatorOnly: true))
-        #expect(catalog.allows("daemon.health", operatorOnly: false) && catalog.allows("daemon.describe", operatorOnly: false))
+        #expect(
+            catalog.allows("daemon.health", operatorOnly: false)
+                && catalog.allows("daemon.describe", operatorOnly: false))
         #expect(!catalog.allows("daemon.metrics", operatorOnly: false))
     }
 
@@ -110,11 +114,15 @@ struct OperationRoutesTests {
         let route = RouteRefusal.undeclaredRoute(
             caller: "catalog", operation: "ledger.statement", service: "ledger", declared: ["ledger.balance"])
         #expect(route.code == .permissionDenied && route.retryable == false)
-        #expect(route.message.hasPrefix("catalog may not call ledger.statement: its depends_on lacks it"), "\(route.message)")
+        #expect(
+            route.message.hasPrefix("catalog may not call ledger.statement: its depends_on lacks it"),
+            "\(route.message)")
         #expect(route.detail("edge") == "catalog → ledger.statement")
         #expect(route.detail("reason") == "undeclaredRoute")
         let marked = RouteRefusal.operatorOnly(caller: "catalog", operation: "ledger.closeBooks", service: "ledger")
-        #expect(marked.message.hasPrefix("catalog may not call ledger.closeBooks: it is operator-only"), "\(marked.message)")
+        #expect(
+            marked.message.hasPrefix("catalog may not call ledger.closeBooks: it is operator-only"), "\(marked.message)"
+        )
         #expect(marked.detail("edge") == "catalog → ledger.closeBooks")
         #expect(marked.detail("reason") == "operatorOnly")
     }
@@ -140,7 +148,10 @@ struct OperationRoutesTests {
         let line = AuditLine.text(
             service: "ledger", operation: "ledger.closeBooks", peer: nil, callerName: "verticals://operator",
             outcome: "ok", certificate: "operator")
-        #expect(line == "audit service=ledger operation=ledger.closeBooks caller=verticals://operator caller_certificate=verticals://operator outcome=ok")
+        #expect(
+            line
+                == "audit service=ledger operation=ledger.closeBooks caller=verticals://operator caller_certificate=verticals://operator outcome=ok"
+        )
     }
 }
 
@@ -164,7 +175,13 @@ struct OperationRoutesTests {
         let problems = host.routeProblems()
 
         #expect(problems.count == 2, "\(problems)")
-        #expect(problems.contains { $0.hasPrefix("VERTICALS_ALLOWED_OPERATIONS grants front echo.wipe, which is operator-only: ignored") })
-        #expect(problems.contains { $0.hasPrefix("VERTICALS_ALLOWED_OPERATIONS grants front echo.nosuch, which echo does not serve") })
+        #expect(
+            problems.contains {
+                $0.hasPrefix("VERTICALS_ALLOWED_OPERATIONS grants front echo.wipe, which is operator-only: ignored")
+            })
+        #expect(
+            problems.contains {
+                $0.hasPrefix("VERTICALS_ALLOWED_OPERATIONS grants front echo.nosuch, which echo does not serve")
+            })
     }
 }

@@ -29,7 +29,8 @@ struct OperatorBuiltinTests {
     static func store(in directory: TemporaryDirectory, rows: Int) throws -> DatabasePool {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in try db.execute(sql: "CREATE TABLE items (n INTEGER NOT NULL)") }
-        let pool = try SQLiteStore.open(directory: directory.file("state"), fileName: "tests.sqlite", migrator: migrator)
+        let pool = try SQLiteStore.open(
+            directory: directory.file("state"), fileName: "tests.sqlite", migrator: migrator)
         try pool.write { db in
             for n in 0..<rows { try db.execute(sql: "INSERT INTO items (n) VALUES (?)", arguments: [n]) }
         }
@@ -53,7 +54,9 @@ struct OperatorBuiltinTests {
 
     @Test func setLogLevel_givenAnUnknownLevel_isInvalidInputAndChangesNothing() async throws {
         let before = RuntimeLogLevel.current
-        let error = await serviceError { try await Self.router().serveInProcess(Daemon.setLogLevel, .init(level: .unknown("loud"))) }
+        let error = await serviceError {
+            try await Self.router().serveInProcess(Daemon.setLogLevel, .init(level: .unknown("loud")))
+        }
         #expect(error?.code == .invalidInput)
         #expect(RuntimeLogLevel.current == before)
     }
@@ -92,11 +95,14 @@ struct OperatorBuiltinTests {
 
         let again = await serviceError { try await router.serveInProcess(Daemon.backup, .init(path: "copy.sqlite")) }
         let storeless = await serviceError {
-            try await Self.router(stateDirectory: directory.file("state")).serveInProcess(Daemon.backup, .init(path: "other.sqlite"))
+            try await Self.router(stateDirectory: directory.file("state")).serveInProcess(
+                Daemon.backup, .init(path: "other.sqlite"))
         }
         let other = TemporaryDirectory()
         let folderlessRouter = Self.router(store: try Self.store(in: other, rows: 1))
-        let folderless = await serviceError { try await folderlessRouter.serveInProcess(Daemon.backup, .init(path: "x.sqlite")) }
+        let folderless = await serviceError {
+            try await folderlessRouter.serveInProcess(Daemon.backup, .init(path: "x.sqlite"))
+        }
 
         #expect(again?.code == .conflict)
         #expect(storeless?.code == .unimplemented)
@@ -105,7 +111,10 @@ struct OperatorBuiltinTests {
 
     /// Confined to the state folder's `backups/`: anything else is `invalidInput` naming the
     /// path, and nothing is written there.
-    @Test(arguments: ["/tmp/vt-backup-elsewhere.sqlite", "../x.sqlite", "..", ".hidden.sqlite", "a/b.sqlite", "", "STATE/../x.sqlite", "STATE/sub/x.sqlite"])
+    @Test(arguments: [
+        "/tmp/vt-backup-elsewhere.sqlite", "../x.sqlite", "..", ".hidden.sqlite", "a/b.sqlite", "", "STATE/../x.sqlite",
+        "STATE/sub/x.sqlite",
+    ])
     func backup_outsideTheBackupsFolder_isInvalidInput_andWritesNothing(path: String) async throws {
         let directory = TemporaryDirectory()
         let state = directory.file("state")
@@ -132,7 +141,9 @@ struct OperatorBuiltinTests {
 
         let target = directory.file("sentinel")
         #expect(symlink(target, "\(state)/backups/linked.sqlite") == 0)
-        let linkedFile = await serviceError { try await router.serveInProcess(Daemon.backup, .init(path: "linked.sqlite")) }
+        let linkedFile = await serviceError {
+            try await router.serveInProcess(Daemon.backup, .init(path: "linked.sqlite"))
+        }
         #expect(linkedFile?.code == .invalidInput, "\(String(describing: linkedFile))")
         #expect(access(target, F_OK) != 0, "the link was followed")
 
@@ -141,7 +152,9 @@ struct OperatorBuiltinTests {
         let router2 = Self.router(store: try Self.store(in: other, rows: 1), stateDirectory: state2)
         mkdir(other.file("elsewhere"), 0o700)
         #expect(symlink(other.file("elsewhere"), "\(state2)/backups") == 0)
-        let linkedFolder = await serviceError { try await router2.serveInProcess(Daemon.backup, .init(path: "x.sqlite")) }
+        let linkedFolder = await serviceError {
+            try await router2.serveInProcess(Daemon.backup, .init(path: "x.sqlite"))
+        }
         #expect(linkedFolder?.code == .invalidInput, "\(String(describing: linkedFolder))")
         #expect(access(other.file("elsewhere/x.sqlite"), F_OK) != 0, "written through the link")
     }

@@ -8,7 +8,9 @@ import VerticalsWire
 /// `SO_PEERCRED` access control with real uids: a `vt-testd` run as uid 4242 (through
 /// `setpriv`, no passwd entry needed) relays a call to an `echo` daemon run as the test's own
 /// uid. Needs root to switch uids; skipped with that reason otherwise.
-@Suite(.blocking, .serialized, .timeLimit(.minutes(2)), .enabled(if: geteuid() == 0, "needs root to run a caller as another uid"))
+@Suite(
+    .blocking, .serialized, .timeLimit(.minutes(2)),
+    .enabled(if: geteuid() == 0, "needs root to run a caller as another uid"))
 struct PeerCredentialProcessTests {
     static let strangerUID = 4242
 
@@ -57,7 +59,9 @@ struct PeerCredentialProcessTests {
         ([String: String](), "uid \(strangerUID)"),
         (["VERTICALS_ALLOWED_GIDS": "0", "VERTICALS_INTERNAL_OPERATIONS": "echo"], "echo.echo is internal"),
     ])
-    func callerOfAnotherUID_isDeniedWithPermissionDenied_namingWhy(extra: [String: String], excerpt: String) async throws {
+    func callerOfAnotherUID_isDeniedWithPermissionDenied_namingWhy(extra: [String: String], excerpt: String)
+        async throws
+    {
         let suite = try SuiteFixture()
         try suite.start("echo", extra: extra)
         let relay = try startStrangerRelay(suite)
@@ -73,14 +77,18 @@ struct PeerCredentialProcessTests {
     @Test(arguments: [
         ["VERTICALS_ALLOWED_UIDS": "\(strangerUID)"], ["VERTICALS_ALLOWED_UIDS": "1, 2,\(strangerUID)"],
         ["VERTICALS_ALLOWED_GIDS": "0"],
-        ["VERTICALS_ALLOWED_GIDS": "0", "VERTICALS_INTERNAL_OPERATIONS": "echo", "VERTICALS_INTERNAL_UIDS": "\(strangerUID)"],
+        [
+            "VERTICALS_ALLOWED_GIDS": "0", "VERTICALS_INTERNAL_OPERATIONS": "echo",
+            "VERTICALS_INTERNAL_UIDS": "\(strangerUID)",
+        ],
     ])
     func callerOnTheAllowList_isServed(allowList: [String: String]) async throws {
         let suite = try SuiteFixture()
         try suite.start("echo", extra: allowList)
         let relay = try startStrangerRelay(suite)
         defer { relay.stop() }
-        let output = try await suite.client.call(TestEcho(service: "relay").relay, .init(target: "echo", text: "allowed"))
+        let output = try await suite.client.call(
+            TestEcho(service: "relay").relay, .init(target: "echo", text: "allowed"))
         #expect(output.echoed.text == "allowed")
     }
 

@@ -20,7 +20,7 @@ struct ProcessTestingTests {
 
     @Test func notifyListener_thatCannotBind_closesItsSocketOnce() throws {
         let directory = TemporaryDirectory()
-        let missing = directory.file("missing/notify")  // no such folder: bind fails
+        let missing = directory.file("missing/notify") // no such folder: bind fails
         let stolen = descriptorsClosedUnderAnotherThread(repeating: {
             if (try? NotifyListener(path: missing)) != nil { Issue.record("bound in a missing folder") }
         })

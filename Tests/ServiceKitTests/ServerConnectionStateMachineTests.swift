@@ -113,8 +113,14 @@ import Testing
     @Test func aServingConnection_neverCountsWhatIsInFlight() {
         let machine = Self.machine(in: .serving)
         var counted = 0
-        let arrival = machine.requestArrived(inFlight: { counted += 1; return 0 }())
-        let ended = machine.requestEnded(remaining: { counted += 1; return 0 }())
+        let arrival = machine.requestArrived(
+            inFlight: {
+                counted += 1; return 0
+            }())
+        let ended = machine.requestEnded(
+            remaining: {
+                counted += 1; return 0
+            }())
         #expect(arrival.isEmpty && ended.isEmpty)
         #expect(counted == 0)
     }

@@ -12,7 +12,8 @@ struct ServiceGroupProcessTests {
     /// error goes to the returned log file.
     static func lifecycled(_ suite: SuiteFixture, _ extra: [String: String]) throws -> (DaemonProcess, log: String) {
         let log = suite.directory.file("stderr")
-        let daemon = try DaemonProcess("vt-lifecycled", ["echo"], environment: suite.environment(extra: extra), stderrPath: log)
+        let daemon = try DaemonProcess(
+            "vt-lifecycled", ["echo"], environment: suite.environment(extra: extra), stderrPath: log)
         return (daemon, log)
     }
 
@@ -31,8 +32,12 @@ struct ServiceGroupProcessTests {
             "other: graceful shutdown", "other: returned",
         ]
         let positions = order.map(position)
-        #expect(positions.allSatisfy { $0 != nil }, "missing from vt-lifecycled's standard error:\n\(lines.joined(separator: "\n"))")
-        #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "out of order:\n\(lines.joined(separator: "\n"))")
+        #expect(
+            positions.allSatisfy { $0 != nil },
+            "missing from vt-lifecycled's standard error:\n\(lines.joined(separator: "\n"))")
+        #expect(
+            positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(),
+            "out of order:\n\(lines.joined(separator: "\n"))")
         #expect(position("other: cancelled") == nil)
     }
 
@@ -45,11 +50,12 @@ struct ServiceGroupProcessTests {
         #expect(eventually { readFile(log)?.contains("serving echo on") == true }, "never served")
         // Quiet once two looks 100 ms apart agree: start-up's last steps follow that line. Threads
         // are compared one by one: a worker thread that ends on its own meanwhile is no wake-up.
-        #expect(eventually {
-            guard let first = daemon.contextSwitchesByThread() else { return false }
-            usleep(100_000)
-            return daemon.contextSwitchesByThread().map { DaemonProcess.wakeUps(from: first, to: $0) } == 0
-        })
+        #expect(
+            eventually {
+                guard let first = daemon.contextSwitchesByThread() else { return false }
+                usleep(100_000)
+                return daemon.contextSwitchesByThread().map { DaemonProcess.wakeUps(from: first, to: $0) } == 0
+            })
         let before = try #require(daemon.contextSwitchesByThread())
         try await Task.sleep(for: .seconds(2))
         let after = try #require(daemon.contextSwitchesByThread())

@@ -93,7 +93,8 @@ struct StoreLockTests {
             (0..<Int32(4096)).first { fd in
                 var target = [CChar](repeating: 0, count: 4096)
                 let count = readlink("/proc/self/fd/\(fd)", &target, target.count - 1)
-                return count > 0 && String(decoding: target[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) == lockFile
+                return count > 0
+                    && String(decoding: target[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) == lockFile
             }, "the open store holds no descriptor of its lock file")
         let copy = dup(original)
         try #require(copy >= 0)
@@ -111,15 +112,18 @@ struct StoreLockTests {
             try pool.write { db in try db.execute(sql: "INSERT INTO t_v1 (x) VALUES (1)") }
         }
         let again = try #require(
-            try? Self.open(directory), "the released pool kept its lock: \(String(describing: Self.refusal(directory)))")
+            try? Self.open(directory), "the released pool kept its lock: \(String(describing: Self.refusal(directory)))"
+        )
         #expect(try again.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t_v1") } == 1)
         try again.close()
     }
 
     @Test func open_refusedForANewerSchema_releasesTheLock() throws {
         let directory = TemporaryDirectory()
-        try SQLiteStore.open(directory: directory.path, fileName: "s.sqlite", migrator: StoreSafetyTests.migrator(["v1", "v2"]))
-            .close()
+        try SQLiteStore.open(
+            directory: directory.path, fileName: "s.sqlite", migrator: StoreSafetyTests.migrator(["v1", "v2"])
+        )
+        .close()
 
         let refusal = Self.refusal(directory)
         #expect(refusal?.isHeld == false, "the failed open left a lock behind: \(String(describing: refusal))")

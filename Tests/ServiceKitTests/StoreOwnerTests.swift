@@ -32,8 +32,9 @@ struct StoreOwnerTests {
         _ = try Self.store("catalog", in: root)
 
         let stamped = try DatabaseQueue(path: root.file("catalog/catalog.sqlite"))
-        #expect(try stamped.read { db in try Int.fetchOne(db, sql: "PRAGMA application_id") }
-            == Int(StoreOwner("catalog").applicationID))
+        #expect(
+            try stamped.read { db in try Int.fetchOne(db, sql: "PRAGMA application_id") }
+                == Int(StoreOwner("catalog").applicationID))
     }
 
     @Test func open_givenAnOlderBuildsStoreWithoutOwner_adoptsIt() throws {
@@ -47,8 +48,9 @@ struct StoreOwnerTests {
         let pool = try SQLiteStore.open(
             directory: root.file("catalog"), fileName: "catalog.sqlite", migrator: StoreSafetyTests.migrator(["v1"]))
         defer { try? pool.close() }
-        #expect(try pool.read { db in try Int.fetchOne(db, sql: "PRAGMA application_id") }
-            == Int(StoreOwner("catalog").applicationID))
+        #expect(
+            try pool.read { db in try Int.fetchOne(db, sql: "PRAGMA application_id") }
+                == Int(StoreOwner("catalog").applicationID))
         #expect(try pool.read { db in try String.fetchAll(db, sql: "SELECT x FROM t_v1") } == ["old"])
     }
 
@@ -60,14 +62,16 @@ struct StoreOwnerTests {
 
         let error = try #require(throws: StoreError.self) {
             try SQLiteStore.open(
-                directory: root.file("catalog"), fileName: "catalog.sqlite", migrator: StoreSafetyTests.migrator(["v1"]))
+                directory: root.file("catalog"), fileName: "catalog.sqlite", migrator: StoreSafetyTests.migrator(["v1"])
+            )
         }
         #expect(error.restartCannotHelp)
         #expect(error.message.contains("archive's store, not catalog's"), "\(error.message)")
         // Refused before anything was written: the file still says archive.
         let untouched = try DatabaseQueue(path: root.file("catalog/catalog.sqlite"))
-        #expect(try untouched.read { db in try Int.fetchOne(db, sql: "PRAGMA application_id") }
-            == Int(StoreOwner("archive").applicationID))
+        #expect(
+            try untouched.read { db in try Int.fetchOne(db, sql: "PRAGMA application_id") }
+                == Int(StoreOwner("archive").applicationID))
     }
 
     @Test func restore_givenAnotherVerticalsBackup_refusesNamingBoth_andLeavesTheStoreAlone() throws {
@@ -90,7 +94,8 @@ struct StoreOwnerTests {
         let error = try #require(throws: StoreError.self) {
             try SQLiteStore.$checking.withValue(true) {
                 try SQLiteStore.open(
-                    directory: root.file("catalog"), fileName: "catalog.sqlite", migrator: StoreSafetyTests.migrator(["v1"]))
+                    directory: root.file("catalog"), fileName: "catalog.sqlite",
+                    migrator: StoreSafetyTests.migrator(["v1"]))
             }
         }
         #expect(error.isMissing)
@@ -99,7 +104,8 @@ struct StoreOwnerTests {
         _ = try Self.store("catalog", in: root)
         try SQLiteStore.$checking.withValue(true) {
             try SQLiteStore.open(
-                directory: root.file("catalog"), fileName: "catalog.sqlite", migrator: StoreSafetyTests.migrator(["v1"]))
+                directory: root.file("catalog"), fileName: "catalog.sqlite", migrator: StoreSafetyTests.migrator(["v1"])
+            )
         }.close()
     }
 }

@@ -28,23 +28,29 @@ struct StoreSafetyTests {
 
     @Test func open_givenAStoreANewerBuildMigrated_refusesNamingTheUnknownMigrations() throws {
         let directory = TemporaryDirectory()
-        let newer = try SQLiteStore.open(directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1", "v2"]))
+        let newer = try SQLiteStore.open(
+            directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1", "v2"]))
         try newer.close()
 
         #expect {
             _ = try SQLiteStore.open(directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1"]))
         } throws: { error in
-            "\(error)".contains("newer schema") && "\(error)".contains("v2") && (error as? StoreError)?.restartCannotHelp == true
+            "\(error)".contains("newer schema") && "\(error)".contains("v2")
+                && (error as? StoreError)?.restartCannotHelp == true
         }
         // The same build, and a later one, still open it.
-        try SQLiteStore.open(directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1", "v2"])).close()
-        try SQLiteStore.open(directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1", "v2", "v3"]))
+        try SQLiteStore.open(directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1", "v2"]))
             .close()
+        try SQLiteStore.open(
+            directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1", "v2", "v3"])
+        )
+        .close()
     }
 
     @Test func restore_putsTheBackupInPlace_andKeepsTheReplacedStore() throws {
         let directory = TemporaryDirectory()
-        let live = try SQLiteStore.open(directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1"]))
+        let live = try SQLiteStore.open(
+            directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1"]))
         try live.write { db in try db.execute(sql: "INSERT INTO t_v1 (x) VALUES ('before')") }
         try SQLiteStore.backup(live, to: directory.file("backup.sqlite"))
         try live.write { db in try db.execute(sql: "INSERT INTO t_v1 (x) VALUES ('after')") }
@@ -62,13 +68,15 @@ struct StoreSafetyTests {
     /// `restore` keeps must hold them, in one file that `restore` takes back.
     @Test func restore_keepsTheReplacedStoreWhole_walIncluded_andRestoringItReturnsToThatState() throws {
         let directory = TemporaryDirectory()
-        let live = try SQLiteStore.open(directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1"]))
+        let live = try SQLiteStore.open(
+            directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1"]))
         try SQLiteStore.backup(live, to: directory.file("empty.sqlite"))
         try live.write { db in try db.execute(sql: "INSERT INTO t_v1 (x) VALUES ('a'), ('b')") }
         // The files as a stopped daemon leaves them: the two rows only in the -wal.
         mkdir(directory.file("stopped"), 0o700)
         for suffix in ["", "-wal"] {
-            try BackupFileTests.copy(directory.file("s.sqlite" + suffix), to: directory.file("stopped/s.sqlite" + suffix))
+            try BackupFileTests.copy(
+                directory.file("s.sqlite" + suffix), to: directory.file("stopped/s.sqlite" + suffix))
         }
         try live.close()
         let store = directory.file("stopped/s.sqlite")
@@ -77,7 +85,8 @@ struct StoreSafetyTests {
         #expect(kept.contains("before-restore"))
         #expect(access(kept + "-wal", F_OK) != 0, "the kept store is one file")
         let keptAgain = try SQLiteStore.restore(kept, to: store)
-        #expect(access(kept + "-wal", F_OK) != 0 && access(kept + "-shm", F_OK) != 0, "restoring it left files beside it")
+        #expect(
+            access(kept + "-wal", F_OK) != 0 && access(kept + "-shm", F_OK) != 0, "restoring it left files beside it")
 
         let back = try DatabaseQueue(path: store)
         #expect(try back.read { db in try String.fetchAll(db, sql: "SELECT x FROM t_v1 ORDER BY x") } == ["a", "b"])
@@ -87,7 +96,8 @@ struct StoreSafetyTests {
     /// A restore is often the answer to a store SQLite can no longer read: it is kept as it was.
     @Test func restore_overAStoreSQLiteCannotRead_keepsItsBytes_andPutsTheBackupInPlace() throws {
         let directory = TemporaryDirectory()
-        let live = try SQLiteStore.open(directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1"]))
+        let live = try SQLiteStore.open(
+            directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1"]))
         try live.write { db in try db.execute(sql: "INSERT INTO t_v1 (x) VALUES ('good')") }
         try SQLiteStore.backup(live, to: directory.file("backup.sqlite"))
         try live.close()
@@ -113,7 +123,9 @@ struct StoreSafetyTests {
         fclose(file)
 
         #expect(throws: StoreError.self) { try SQLiteStore.restore(junk, to: directory.file("s.sqlite")) }
-        #expect(throws: StoreError.self) { try SQLiteStore.restore(directory.file("missing"), to: directory.file("s.sqlite")) }
+        #expect(throws: StoreError.self) {
+            try SQLiteStore.restore(directory.file("missing"), to: directory.file("s.sqlite"))
+        }
         let store = try DatabaseQueue(path: directory.file("s.sqlite"))
         #expect(try store.read { db in try db.tableExists("t_v1") })
     }

@@ -42,7 +42,9 @@ struct StreamProcessTests {
         let suite = try SuiteFixture.servingEcho()
         var seen = 0
         do {
-            for try await _ in suite.client.stream(echo.count, .init(count: 0, delayMilliseconds: 5), timeout: .milliseconds(300)) {
+            for try await _ in suite.client.stream(
+                echo.count, .init(count: 0, delayMilliseconds: 5), timeout: .milliseconds(300))
+            {
                 seen += 1
             }
             Issue.record("an endless stream with a deadline ended without an error")
@@ -98,7 +100,8 @@ struct StreamProcessTests {
     @Test func cancelFrame_onTheWire_endsTheStreamWithoutAnAnswer() async throws {
         let suite = try SuiteFixture.servingEcho()
         let raw = try RawClient(path: suite.socket())
-        try raw.sendRequest(id: 9, operation: "echo.count", body: TestEcho.CountInput(count: 0, delayMilliseconds: 2).encodedBody())
+        try raw.sendRequest(
+            id: 9, operation: "echo.count", body: TestEcho.CountInput(count: 0, delayMilliseconds: 2).encodedBody())
         for _ in 0..<3 {
             guard case .message(let message) = raw.receive() else { throw RawSocketError("no event") }
             #expect(message.envelope.kind == .event)
@@ -117,7 +120,8 @@ struct StreamProcessTests {
         }
         try raw.send(Message.frame(Envelope(kind: .ping, correlationID: 11), rawBody: []))
         guard case .message(let pong) = raw.receive() else { throw RawSocketError("no pong") }
-        #expect(pong.envelope.kind == .pong, "after the cancel came \(pong.envelope.kind) \(pong.envelope.correlationID)")
+        #expect(
+            pong.envelope.kind == .pong, "after the cancel came \(pong.envelope.kind) \(pong.envelope.correlationID)")
     }
 
     @Test func readerThatDoesNotRead_holdsTheProducer_withMemoryBounded_untilItReads() async throws {
@@ -125,7 +129,8 @@ struct StreamProcessTests {
         let daemon = try suite.start()
         let eventBytes = 64 << 10
         let raw = try RawClient(path: suite.socket())
-        try raw.sendRequest(id: 1, operation: "echo.count", body: TestEcho.CountInput(count: 0, bytes: eventBytes).encodedBody())
+        try raw.sendRequest(
+            id: 1, operation: "echo.count", body: TestEcho.CountInput(count: 0, bytes: eventBytes).encodedBody())
         // Held: the endless stream makes nothing while another runs start to end.
         var sideEvents = 0
         let held = await eventuallyAsync { try await sideStreamRunsAlone(suite, counting: &sideEvents) }

@@ -89,13 +89,17 @@ struct SyncRouteTests {
     /// A handler answered at once that held the loop past the host's limit is counted (and
     /// warned about); under a limit it did not reach, it is not.
     @Test func aHandlerThatHoldsTheLoop_isCountedPastTheLimit_only() async throws {
-        let strict = try await HostedRouter(Self.router(), loopName: "sync-strict") { $0.syncHandlerWarning = .milliseconds(5) }
+        let strict = try await HostedRouter(Self.router(), loopName: "sync-strict") {
+            $0.syncHandlerWarning = .milliseconds(5)
+        }
         _ = try await strict.client.call(Self.echo.echo, .init(text: "hold"))
         _ = try await strict.client.call(Self.echo.echo, .init(text: "hold"))
         #expect(try await Self.heldLoop(strict) >= 2, "two 30 ms holds past a 5 ms limit")
         await strict.close()
 
-        let lenient = try await HostedRouter(Self.router(), loopName: "sync-lenient") { $0.syncHandlerWarning = .seconds(60) }
+        let lenient = try await HostedRouter(Self.router(), loopName: "sync-lenient") {
+            $0.syncHandlerWarning = .seconds(60)
+        }
         _ = try await lenient.client.call(Self.echo.echo, .init(text: "hold"))
         #expect(try await Self.heldLoop(lenient) == 0, "30 ms is within a 60 s limit")
         await lenient.close()
@@ -160,7 +164,8 @@ struct SyncRouteTests {
     @Test func anInvalidBody_isInvalidInput() async throws {
         let served = try await Self.served()
         do {
-            _ = try await served.client.callRaw(service: "echo", operation: Self.echo.echo.fullName, body: [0xFF, 0x01])
+            _ = try await served.client.callRaw(
+                service: "echo", operation: Self.echo.echo.fullName, body: [0xFF, 0x01])
             Issue.record("a broken body answered")
         } catch {
             #expect(error.code == .invalidInput)

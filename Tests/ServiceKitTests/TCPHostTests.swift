@@ -41,9 +41,11 @@ struct TCPHostTests {
         @discardableResult
         func start(extra: [String: String] = [:]) throws -> DaemonProcess {
             let patient = ["VERTICALS_HANDSHAKE_TIMEOUT_SECONDS": "120", "VERTICALS_FRAME_TIMEOUT_SECONDS": "120"]
-            let daemon = try suite.start(extra: environment.merging(patient) { $1 }.merging(extra) { $1 }, waitForSocket: false)
+            let daemon = try suite.start(
+                extra: environment.merging(patient) { $1 }.merging(extra) { $1 }, waitForSocket: false)
             let port = port
-            #expect(eventually { (try? RawClient(host: "127.0.0.1", port: port)) != nil }, "never listened on TCP \(port)")
+            #expect(
+                eventually { (try? RawClient(host: "127.0.0.1", port: port)) != nil }, "never listened on TCP \(port)")
             self.daemon = daemon
             return daemon
         }
@@ -84,7 +86,8 @@ struct TCPHostTests {
         // A truncated frame, then end of stream.
         for cut in [1, 3, 4, 20] {
             let raw = try fixture.raw()
-            let frame = Message.frame(Envelope(kind: .request, correlationID: 1, operation: "echo.echo"), rawBody: [1, 2, 3])
+            let frame = Message.frame(
+                Envelope(kind: .request, correlationID: 1, operation: "echo.echo"), rawBody: [1, 2, 3])
             try raw.send(Array(frame.prefix(cut)))
             raw.finishSending()
             raw.expectErrorThenClosed(nil)
@@ -131,7 +134,8 @@ struct TCPHostTests {
             #expect(error.code == .permissionDenied, "\(error)")
         }
         // Reading built-ins stay open: health (the supervisor's liveness check) works over TCP.
-        _ = try await fixture.client.callRaw(service: "echo", operation: Daemon.health.fullName, body: Empty().encodedBody())
+        _ = try await fixture.client.callRaw(
+            service: "echo", operation: Daemon.health.fullName, body: Empty().encodedBody())
         #expect(try await fixture.client.call(echo.echo, .init(text: "x")).text == "x")
     }
 
@@ -187,7 +191,7 @@ struct TCPHostTests {
         defer { loop.shutdown() }
         let sockets = SocketDirectory.from(environment: [
             "VERTICALS_SOCKET_DIR": "/tmp/none",
-            "VERTICALS_ENDPOINT_ECHO": "tcp:127.0.0.1:1",  // no VERTICALS_TLS: refused
+            "VERTICALS_ENDPOINT_ECHO": "tcp:127.0.0.1:1", // no VERTICALS_TLS: refused
             "VERTICALS_ENDPOINT_MY_SERVICE": "nonsense",
         ])
         #expect(sockets.endpoints.isEmpty)
@@ -205,7 +209,9 @@ struct TCPHostTests {
                 #expect(error.message.contains("VERTICALS_ENDPOINT_"), "\(error.message)")
             }
         }
-        let allowed = SocketDirectory.from(environment: ["VERTICALS_TLS": "off", "VERTICALS_ENDPOINT_MY_SERVICE": "tcp:[::1]:7001"])
+        let allowed = SocketDirectory.from(environment: [
+            "VERTICALS_TLS": "off", "VERTICALS_ENDPOINT_MY_SERVICE": "tcp:[::1]:7001",
+        ])
         #expect(allowed.endpoint(for: "my-service") == .tcp(host: "::1", port: 7001))
         #expect(SocketDirectory.endpointKey(for: "my-service") == "MY_SERVICE")
     }

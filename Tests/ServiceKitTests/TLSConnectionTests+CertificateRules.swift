@@ -24,7 +24,8 @@ extension TLSConnectionTests {
         let seen = Seen()
         let (listener, endpoint) = try await startServer("echo", seen: seen)
         let intermediate = try ca.intermediate("intermediate-ca")
-        #expect(try await echoOnce(endpoint, as: try intermediate.issue("orders"), expecting: "echo").get() == [[7, 7, 7]])
+        #expect(
+            try await echoOnce(endpoint, as: try intermediate.issue("orders"), expecting: "echo").get() == [[7, 7, 7]])
         #expect(seen.names.withLock { $0 } == ["orders"])
 
         let bare = try intermediate.issue("ledger", withChain: false)
@@ -32,7 +33,8 @@ extension TLSConnectionTests {
             #expect(frames.isEmpty, "a leaf sent without its intermediate was served")
         }
         #expect(eventually(timeout: .seconds(10)) { !seen.errors.withLock { $0 }.isEmpty })
-        #expect(seen.names.withLock { $0 } == ["orders"], "a leaf sent without its intermediate was handed to the server")
+        #expect(
+            seen.names.withLock { $0 } == ["orders"], "a leaf sent without its intermediate was handed to the server")
         try await loop.submit { listener.value.close() }
     }
 

@@ -12,7 +12,8 @@ extension TLSConnectionTests {
         defer { close(listener) }
         let context = try TLSContext(files: Self.files(try ca.issue("orders")), role: .client)
         loop.execute { [loop] in
-            Connection.connect(to: .tcp(host: "127.0.0.1", port: port), on: loop, tls: context, peerName: "echo") { _ in }
+            Connection.connect(to: .tcp(host: "127.0.0.1", port: port), on: loop, tls: context, peerName: "echo") { _ in
+            }
         }
         var poll = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
         try #require(Glibc.poll(&poll, 1, 20_000) == 1, "the client never connected")

@@ -56,7 +56,8 @@ struct TLSConnectionTests {
         }
     }
 
-    func connect(_ endpoint: SocketEndpoint, as issued: TestCertificateAuthority.Issued, expecting peer: String?) async throws
+    func connect(_ endpoint: SocketEndpoint, as issued: TestCertificateAuthority.Issued, expecting peer: String?)
+        async throws
         -> Result<Bound<Connection>, EventLoopError>
     {
         let context = try TLSContext(files: Self.files(issued), role: .client)
@@ -176,7 +177,8 @@ struct TLSConnectionTests {
         let stranger = try TestCertificateAuthority(in: directory, name: "other-ca")
         let issued = try stranger.issue("orders")
         // It trusts our CA (so it accepts the server), but its own certificate is the other CA's.
-        let mixed = TestCertificateAuthority.Issued(certificate: issued.certificate, key: issued.key, authority: ca.certificate)
+        let mixed = TestCertificateAuthority.Issued(
+            certificate: issued.certificate, key: issued.key, authority: ca.certificate)
         if case .success(let connection) = try await connect(endpoint, as: mixed, expecting: "echo") {
             // TLS 1.3: the client finishes first; the server's verdict arrives as an alert.
             #expect(await echo(connection, [[1, 2, 3]]).isEmpty, "a frame was served to a stranger")

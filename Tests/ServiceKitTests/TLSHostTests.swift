@@ -26,12 +26,17 @@ struct TLSHostTests {
     }
 
     static func variables(_ issued: TestCertificateAuthority.Issued) -> [String: String] {
-        ["VERTICALS_TLS_CERT": issued.certificate, "VERTICALS_TLS_KEY": issued.key, "VERTICALS_TLS_CA": issued.authority]
+        [
+            "VERTICALS_TLS_CERT": issued.certificate, "VERTICALS_TLS_KEY": issued.key,
+            "VERTICALS_TLS_CA": issued.authority,
+        ]
     }
 
     /// vt-testd serving `echo` on the port with `issued` (echo's certificate unless given).
     @discardableResult
-    func startDaemon(_ issued: TestCertificateAuthority.Issued? = nil, extra: [String: String] = [:]) throws -> DaemonProcess {
+    func startDaemon(_ issued: TestCertificateAuthority.Issued? = nil, extra: [String: String] = [:]) throws
+        -> DaemonProcess
+    {
         var environment = Self.variables(try issued ?? ca.issue("echo"))
         environment["VERTICALS_LISTEN"] = "tcp:127.0.0.1:\(port)"
         let daemon = try suite.start(extra: environment.merging(extra) { $1 }, waitForSocket: false)
@@ -42,9 +47,12 @@ struct TLSHostTests {
 
     /// A client presenting `issued` (or plain TCP when nil) that finds echo on the port.
     func client(_ issued: TestCertificateAuthority.Issued?, loop: EventLoop) -> ServiceClient {
-        var environment = ["VERTICALS_SOCKET_DIR": suite.socketDirectory.path, "VERTICALS_ENDPOINT_ECHO": "tcp:127.0.0.1:\(port)"]
+        var environment = [
+            "VERTICALS_SOCKET_DIR": suite.socketDirectory.path, "VERTICALS_ENDPOINT_ECHO": "tcp:127.0.0.1:\(port)",
+        ]
         if let issued { environment.merge(Self.variables(issued)) { $1 } } else { environment["VERTICALS_TLS"] = "off" }
-        return ServiceClient(loop: loop, sockets: SocketDirectory.from(environment: environment), defaultTimeout: .seconds(20))
+        return ServiceClient(
+            loop: loop, sockets: SocketDirectory.from(environment: environment), defaultTimeout: .seconds(20))
     }
 
     func expectRefused(_ client: ServiceClient, _ code: ErrorCode, _ what: String, retryable: Bool? = nil) async {
@@ -77,7 +85,8 @@ struct TLSHostTests {
 
         let other = try TestCertificateAuthority(in: directory, name: "other-ca").issue("orders")
         let stranger = client(
-            TestCertificateAuthority.Issued(certificate: other.certificate, key: other.key, authority: ca.certificate), loop: loop)
+            TestCertificateAuthority.Issued(certificate: other.certificate, key: other.key, authority: ca.certificate),
+            loop: loop)
         defer { stranger.close() }
         // The server's alert (unknown CA) reaches the caller as what it is: a certificate refused,
         // which no retry with the same certificate mends; not a callee that cannot be reached.
@@ -135,7 +144,9 @@ struct TLSHostTests {
         let refusal = try #require(nameless.receiveError(), "no error frame for a certificate without a name")
         #expect(refusal.envelope.correlationID == 0)
         #expect(refusal.error.code == .permissionDenied)
-        #expect(refusal.error.message.hasPrefix("a certificate that names no vertical (verticals://NAME) may not call echo"))
+        #expect(
+            refusal.error.message.hasPrefix("a certificate that names no vertical (verticals://NAME) may not call echo")
+        )
         #expect(refusal.error.details.isEmpty)
     }
 
@@ -178,7 +189,9 @@ struct TLSHostTests {
             if !answered { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(answered, "the rotated certificate was never served")
-        #expect(try await old.call(echo.echo, .init(text: "still")).text == "still", "the established connection was dropped")
+        #expect(
+            try await old.call(echo.echo, .init(text: "still")).text == "still",
+            "the established connection was dropped")
     }
 
     /// Watching for rotated files costs an idle daemon nothing: it used to look every 5 s
@@ -197,8 +210,12 @@ struct TLSHostTests {
 
     /// Copies `issued`'s files over `target`'s, each by a rename (as a rotation replaces them).
     static func install(_ issued: TestCertificateAuthority.Issued, at target: TestCertificateAuthority.Issued) throws {
-        for (from, to) in [(issued.key, target.key), (issued.certificate, target.certificate), (issued.authority, target.authority)] {
-            guard let text = readFile(from), let handle = fopen(to + ".new", "w") else { throw RawSocketError("copy \(from)") }
+        for (from, to) in [
+            (issued.key, target.key), (issued.certificate, target.certificate), (issued.authority, target.authority),
+        ] {
+            guard let text = readFile(from), let handle = fopen(to + ".new", "w") else {
+                throw RawSocketError("copy \(from)")
+            }
             fputs(text, handle)
             fclose(handle)
             guard rename(to + ".new", to) == 0 else { throw RawSocketError("rename \(to)") }

@@ -11,7 +11,9 @@ import VerticalsWire
 @Suite(.blocking, .serialized, .timeLimit(.minutes(3)))
 struct TracingProcessTests {
     /// What `service`'s `daemon.traces` answers to `input`.
-    static func traces(_ suite: SuiteFixture, _ service: String, _ input: Daemon.TracesInput) async throws -> Daemon.Traces {
+    static func traces(_ suite: SuiteFixture, _ service: String, _ input: Daemon.TracesInput) async throws
+        -> Daemon.Traces
+    {
         let reply = try await suite.client.callRaw(
             service: service, operation: Daemon.traces.fullName, body: input.encodedBody())
         return try Daemon.Traces(decoding: reply)
@@ -38,7 +40,9 @@ struct TracingProcessTests {
         let suite = try SuiteFixture(clientTimeout: .seconds(30))
         try suite.start("echo")
         try suite.start("relay")
-        let root = TraceIdentity(traceHigh: 0x4bf9_2f35_77b3_4da6, traceLow: 0xa3ce_929d_0e0e_4736, spanID: 0x00f0_67aa_0ba9_02b7, sampled: true)
+        let root = TraceIdentity(
+            traceHigh: 0x4bf9_2f35_77b3_4da6, traceLow: 0xa3ce_929d_0e0e_4736, spanID: 0x00f0_67aa_0ba9_02b7,
+            sampled: true)
         _ = try await suite.client.callRaw(
             service: "relay", operation: "relay.relay",
             body: TestEcho.RelayInput(target: "echo", text: "traced").encodedBody(), traceparent: root.traceparent)
@@ -103,7 +107,8 @@ struct TracingProcessTests {
         #expect(refused?.code == .unimplemented)
         let spans = try await Self.spans(suite, "echo", traceID: root.traceID, atLeast: 1)
         let span = try #require(spans.first, "no span for the refused request")
-        #expect(span.name == "echo.noSuchOperation" && span.code == "unimplemented" && span.parentSpanID == root.spanIDText)
+        #expect(
+            span.name == "echo.noSuchOperation" && span.code == "unimplemented" && span.parentSpanID == root.spanIDText)
     }
 
     /// With `VERTICALS_TRACING=off` the ring stays empty.
@@ -127,7 +132,9 @@ struct TracingProcessTests {
             service: "echo", operation: "echo.echo", body: TestEcho.EchoInput(text: "logged").encodedBody(),
             traceparent: root.traceparent)
         #expect(eventually { readFile(log)?.contains("served echo.echo code=ok duration_us=") == true })
-        let line = (readFile(log) ?? "").split(separator: "\n").first { $0.contains("served echo.echo") }.map(String.init) ?? ""
+        let line =
+            (readFile(log) ?? "").split(separator: "\n").first { $0.contains("served echo.echo") }.map(String.init)
+            ?? ""
         #expect(line.contains("trace_id=\(root.traceID)") && line.contains("span_id="), "\(line)")
     }
 }

@@ -16,7 +16,8 @@ import VerticalsTesting
         let differing = fresh.keys.filter { committed[$0] != nil && committed[$0] != fresh[$0] }.sorted()
         let advice = "run: svc-supervisor export systemd --out deploy/systemd"
         #expect(missing.isEmpty, "deploy/systemd lacks \(missing.joined(separator: ", ")); \(advice)")
-        #expect(extra.isEmpty, "deploy/systemd has files the manifest does not produce: \(extra.joined(separator: ", "))")
+        #expect(
+            extra.isEmpty, "deploy/systemd has files the manifest does not produce: \(extra.joined(separator: ", "))")
         for path in differing {
             let line = ExportedFiles.firstDifference(committed[path] ?? "", fresh[path] ?? "")
             Issue.record("deploy/systemd/\(path) differs from a fresh export at line \(line); \(advice)")
@@ -34,12 +35,17 @@ import VerticalsTesting
     }
 
     @Test func committedKubernetesExport_passesStrictValidation() throws {
-        let expected = try KubernetesExport.objects(for: SuiteDeployFixture.kubernetesManifest()).flatMap(\.objects).count
+        let expected = try KubernetesExport.objects(for: SuiteDeployFixture.kubernetesManifest()).flatMap(\.objects)
+            .count
         let report = try KubernetesValidator.validate(
             "\(SuiteDeployFixture.repositoryRoot)/deploy/kubernetes", root: SuiteDeployFixture.repositoryRoot,
             in: TemporaryDirectory())
         #expect(report.status == 0, "kubernetes-validate failed:\n\(report.output)")
-        #expect(report.other.isEmpty, "kubernetes-validate said more than 'passed':\n\(report.other.joined(separator: "\n"))")
-        #expect(report.passed.count == expected, "\(report.passed.count) objects passed, \(expected) exported:\n\(report.output)")
+        #expect(
+            report.other.isEmpty,
+            "kubernetes-validate said more than 'passed':\n\(report.other.joined(separator: "\n"))")
+        #expect(
+            report.passed.count == expected,
+            "\(report.passed.count) objects passed, \(expected) exported:\n\(report.output)")
     }
 }

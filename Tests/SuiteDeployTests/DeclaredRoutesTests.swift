@@ -6,7 +6,7 @@ import ClinicsService
 import IdentityService
 import NotificationsService
 import RecordsService
-import IOInterface  // IOInterface: checks the reference suite's World.calls against its manifest and consumer contracts
+import IOInterface // IOInterface: checks the reference suite's World.calls against its manifest and consumer contracts
 import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
@@ -45,7 +45,8 @@ struct DeclaredRoutesTests {
         let manifest = try SuiteDeployFixture.suiteManifest()
         for spec in manifest.services {
             let whole = spec.dependsOn.filter { spec.operations(of: $0) == nil }
-            #expect(whole.isEmpty, "deploy/suite.toml [services.\(spec.name)] names \(whole) whole: name the operations")
+            #expect(
+                whole.isEmpty, "deploy/suite.toml [services.\(spec.name)] names \(whole) whole: name the operations")
             let calls = Self.referenceWorldCalls[spec.name] ?? .none
             let bare = calls.entries.filter { !$0.contains(".") }
             #expect(bare.isEmpty, "\(spec.name)'s World.calls names \(bare) whole: name the operations")
@@ -65,10 +66,19 @@ struct DeclaredRoutesTests {
         let index = try #require(manifest.services.firstIndex { $0.name == "clinics" })
         manifest.services[index].setDependsOn(["identity.authenticate", "identity.grantRole"])
         var calls = Self.referenceWorldCalls
-        calls["records"] = Callees(Identity.authenticate, Identity.revokeRole, Clinics.get, Clinics.getMany, Clinics.nearest)
+        calls["records"] = Callees(
+            Identity.authenticate, Identity.revokeRole, Clinics.get, Clinics.getMany, Clinics.nearest)
         let problems = Self.operatorOnlyProblems(manifest: manifest, worldCalls: calls)
-        #expect(problems.contains { $0.hasPrefix("clinics → identity.grantRole: deploy/suite.toml [services.clinics] depends_on declares it, but it is operator-only") }, "\(problems)")
-        #expect(problems.contains { $0.hasPrefix("records → identity.revokeRole: World.calls declares it, but it is operator-only") }, "\(problems)")
+        #expect(
+            problems.contains {
+                $0.hasPrefix(
+                    "clinics → identity.grantRole: deploy/suite.toml [services.clinics] depends_on declares it, but it is operator-only"
+                )
+            }, "\(problems)")
+        #expect(
+            problems.contains {
+                $0.hasPrefix("records → identity.revokeRole: World.calls declares it, but it is operator-only")
+            }, "\(problems)")
     }
 
     /// The guard's own check: drop a declared operation from the manifest, and the test names the edge.
@@ -92,10 +102,11 @@ struct DeclaredRoutesTests {
         let index = try #require(manifest.services.firstIndex { $0.name == "clinics" })
         manifest.services[index].setDependsOn(["identity"])
         let mismatches = try Self.mismatches(manifest: manifest, root: SuiteDeployFixture.repositoryRoot)
-        #expect(mismatches.map(\.description) == [
-            "clinics → identity: deploy/suite.toml declares it in depends_on, but the code calls only identity.authenticate "
-                + "of it (World.calls in Services/Clinics/Sources/World.swift): name those operations instead"
-        ])
+        #expect(
+            mismatches.map(\.description) == [
+                "clinics → identity: deploy/suite.toml declares it in depends_on, but the code calls only identity.authenticate "
+                    + "of it (World.calls in Services/Clinics/Sources/World.swift): name those operations instead"
+            ])
     }
 
     @Test func anOperationTheCodeNeverCalls_isNamed() throws {
@@ -103,7 +114,10 @@ struct DeclaredRoutesTests {
         let index = try #require(manifest.services.firstIndex { $0.name == "clinics" })
         manifest.services[index].setDependsOn(["identity.authenticate", "identity.getUser"])
         let mismatches = try Self.mismatches(manifest: manifest, root: SuiteDeployFixture.repositoryRoot)
-        #expect(mismatches.map(\.description).contains { $0.hasPrefix("clinics → identity.getUser: deploy/suite.toml declares it") }, "\(mismatches)")
+        #expect(
+            mismatches.map(\.description).contains {
+                $0.hasPrefix("clinics → identity.getUser: deploy/suite.toml declares it")
+            }, "\(mismatches)")
     }
 
     /// A call the World drops while the manifest, a consumer contract and the sources keep it:
@@ -114,9 +128,17 @@ struct DeclaredRoutesTests {
         let mismatches = try Self.mismatches(
             manifest: SuiteDeployFixture.suiteManifest(), root: SuiteDeployFixture.repositoryRoot, worldCalls: calls)
         let texts = mismatches.map(\.description)
-        #expect(texts.contains { $0.hasPrefix("appointments → notifications.send: deploy/suite.toml declares it in depends_on, but the code does not") }, "\(texts)")
+        #expect(
+            texts.contains {
+                $0.hasPrefix(
+                    "appointments → notifications.send: deploy/suite.toml declares it in depends_on, but the code does not"
+                )
+            }, "\(texts)")
         #expect(texts.contains { $0.hasPrefix("appointments → notifications.send: a consumer contract") }, "\(texts)")
-        #expect(texts.contains { $0.hasPrefix("appointments → notifications.send: Sources/") && $0.contains("does not declare it") }, "\(texts)")
+        #expect(
+            texts.contains {
+                $0.hasPrefix("appointments → notifications.send: Sources/") && $0.contains("does not declare it")
+            }, "\(texts)")
     }
 
     /// A World that declares an operation no source calls, and no consumer contract pins: named.
@@ -126,10 +148,21 @@ struct DeclaredRoutesTests {
         var manifest = try SuiteDeployFixture.suiteManifest()
         let index = try #require(manifest.services.firstIndex { $0.name == "clinics" })
         manifest.services[index].setDependsOn(["identity.authenticate", "identity.getUser"])
-        let mismatches = try Self.mismatches(manifest: manifest, root: SuiteDeployFixture.repositoryRoot, worldCalls: calls)
+        let mismatches = try Self.mismatches(
+            manifest: manifest, root: SuiteDeployFixture.repositoryRoot, worldCalls: calls)
         let texts = mismatches.map(\.description)
-        #expect(texts.contains { $0.hasPrefix("clinics → identity.getUser: World.calls in Services/Clinics/Sources/World.swift declares it, but no source file calls it") }, "\(texts)")
-        #expect(texts.contains { $0.hasPrefix("clinics → identity.getUser: World.calls in Services/Clinics/Sources/World.swift declares it, but no consumer contract") }, "\(texts)")
+        #expect(
+            texts.contains {
+                $0.hasPrefix(
+                    "clinics → identity.getUser: World.calls in Services/Clinics/Sources/World.swift declares it, but no source file calls it"
+                )
+            }, "\(texts)")
+        #expect(
+            texts.contains {
+                $0.hasPrefix(
+                    "clinics → identity.getUser: World.calls in Services/Clinics/Sources/World.swift declares it, but no consumer contract"
+                )
+            }, "\(texts)")
     }
 
     /// One graph: the code's calls, per operation, are the edges of the systemd units' and the
@@ -139,9 +172,10 @@ struct DeclaredRoutesTests {
     /// sets the same variables through the same ``ServiceAccounts`` functions: ServiceAccountsTests.)
     @Test func everyHost_enforcesTheGraphTheCodeDeclares() throws {
         let manifest = try SuiteDeployFixture.suiteManifest()
-        let operations = Set(manifest.services.flatMap { spec in
-            (Self.referenceWorldCalls[spec.name]?.entries ?? []).map { [spec.name, $0] }
-        })
+        let operations = Set(
+            manifest.services.flatMap { spec in
+                (Self.referenceWorldCalls[spec.name]?.entries ?? []).map { [spec.name, $0] }
+            })
         #expect(operations.count == 10, "the reference suite's ten operation routes: \(operations)")
         let code = Set(operations.map { [$0[0], Callees.service(of: $0[1])] })
         #expect(code.count == 7, "the reference suite's seven routes between verticals")
@@ -153,18 +187,24 @@ struct DeclaredRoutesTests {
         var systemdOperations: Set<[String]> = []
         for spec in manifest.services {
             let environment = Dictionary(
-                VerticalServiceUnit.environment(spec, in: try SystemdPlacement(manifest, host: nil), layout: layout), uniquingKeysWith: { a, _ in a })
+                VerticalServiceUnit.environment(spec, in: try SystemdPlacement(manifest, host: nil), layout: layout),
+                uniquingKeysWith: { a, _ in a })
             for user in (environment["VERTICALS_ALLOWED_UIDS"] ?? "").split(separator: ",") {
                 systemdAllowed.insert([users[String(user)] ?? "? \(user)", spec.name])
             }
             for callee in (environment["VERTICALS_DEPENDS_ON"] ?? "").split(separator: ",") {
                 systemdDependsOn.insert([spec.name, String(callee)])
             }
-            systemdOperations.formUnion(Self.operationEdges(environment["VERTICALS_ALLOWED_OPERATIONS"], callee: spec.name))
+            systemdOperations.formUnion(
+                Self.operationEdges(environment["VERTICALS_ALLOWED_OPERATIONS"], callee: spec.name))
         }
         #expect(systemdAllowed == code, "systemd allow lists: \(systemdAllowed.symmetricDifference(code))")
-        #expect(systemdDependsOn == operations, "systemd VERTICALS_DEPENDS_ON: \(systemdDependsOn.symmetricDifference(operations))")
-        #expect(systemdOperations == operations, "systemd VERTICALS_ALLOWED_OPERATIONS: \(systemdOperations.symmetricDifference(operations))")
+        #expect(
+            systemdDependsOn == operations,
+            "systemd VERTICALS_DEPENDS_ON: \(systemdDependsOn.symmetricDifference(operations))")
+        #expect(
+            systemdOperations == operations,
+            "systemd VERTICALS_ALLOWED_OPERATIONS: \(systemdOperations.symmetricDifference(operations))")
 
         let kubernetes = try SuiteDeployFixture.kubernetesManifest()
         let objects = try KubernetesExport.objects(for: kubernetes).flatMap(\.objects)
@@ -175,24 +215,31 @@ struct DeclaredRoutesTests {
         var configMapOperations: Set<[String]> = []
         var peers: Set<[String]> = []
         for spec in kubernetes.services {
-            let data = try #require(objects.first { $0.kind == "ConfigMap" && $0.name == "\(spec.name)-env" }?.node["data"]?.stringMap)
-            for callee in (data["VERTICALS_DEPENDS_ON"] ?? "").split(separator: ",") { configMaps.insert([spec.name, String(callee)]) }
+            let data = try #require(
+                objects.first { $0.kind == "ConfigMap" && $0.name == "\(spec.name)-env" }?.node["data"]?.stringMap)
+            for callee in (data["VERTICALS_DEPENDS_ON"] ?? "").split(separator: ",") {
+                configMaps.insert([spec.name, String(callee)])
+            }
             configMapOperations.formUnion(Self.operationEdges(data["VERTICALS_ALLOWED_OPERATIONS"], callee: spec.name))
             let names = (data["VERTICALS_ALLOWED_PEERS"] ?? "").split(separator: ",").map(String.init)
             #expect(names.last == "operator", "\(spec.name) admits the operator: \(names)")
             for caller in names where caller != "operator" { peers.insert([caller, spec.name]) }
         }
-        #expect(configMaps == operations, "ConfigMaps' VERTICALS_DEPENDS_ON: \(configMaps.symmetricDifference(operations))")
-        #expect(configMapOperations == operations, "ConfigMaps' VERTICALS_ALLOWED_OPERATIONS: \(configMapOperations.symmetricDifference(operations))")
+        #expect(
+            configMaps == operations, "ConfigMaps' VERTICALS_DEPENDS_ON: \(configMaps.symmetricDifference(operations))")
+        #expect(
+            configMapOperations == operations,
+            "ConfigMaps' VERTICALS_ALLOWED_OPERATIONS: \(configMapOperations.symmetricDifference(operations))")
         #expect(peers == code, "ConfigMaps' VERTICALS_ALLOWED_PEERS: \(peers.symmetricDifference(code))")
     }
 
     /// `caller → callee.operation` edges of a callee's `VERTICALS_ALLOWED_OPERATIONS`.
     static func operationEdges(_ value: String?, callee: String) -> Set<[String]> {
-        Set((value ?? "").split(separator: ",").map { entry in
-            let parts = entry.split(separator: ":", maxSplits: 1).map(String.init)
-            return [parts[0], parts.count > 1 && parts[1] != "*" ? "\(callee).\(parts[1])" : callee]
-        })
+        Set(
+            (value ?? "").split(separator: ",").map { entry in
+                let parts = entry.split(separator: ":", maxSplits: 1).map(String.init)
+                return [parts[0], parts.count > 1 && parts[1] != "*" ? "\(callee).\(parts[1])" : callee]
+            })
     }
 
     // MARK: The checks
@@ -209,7 +256,8 @@ struct DeclaredRoutesTests {
             for (side, entries) in sides {
                 for entry in entries where entry.contains(".") {
                     guard let operation = Contracts.operation(entry) else {
-                        problems.append("\(spec.name) → \(entry): \(side) declares it, but no contract has that operation")
+                        problems.append(
+                            "\(spec.name) → \(entry): \(side) declares it, but no contract has that operation")
                         continue
                     }
                     if operation.isOperatorOnly {
@@ -248,7 +296,8 @@ struct DeclaredRoutesTests {
                 if !entry.contains("."), let used = calls.operations(of: entry), !used.isEmpty {
                     mismatches.append(
                         Mismatch(
-                            description: "\(spec.name) → \(entry): deploy/suite.toml declares it in depends_on, but the code "
+                            description:
+                                "\(spec.name) → \(entry): deploy/suite.toml declares it in depends_on, but the code "
                                 + "calls only \(used.map { "\(entry).\($0)" }.joined(separator: ", ")) of it (\(world)): "
                                 + "name those operations instead"))
                 } else {
@@ -268,7 +317,8 @@ struct DeclaredRoutesTests {
                 mismatches.append(
                     Mismatch(
                         description: "\(spec.name) → \(entry): \(world) declares it, but no consumer contract "
-                            + "(Services/\(folder)/Contracts/\(Callees.service(of: entry)).json) pins what it relies on"))
+                            + "(Services/\(folder)/Contracts/\(Callees.service(of: entry)).json) pins what it relies on"
+                    ))
             }
             for (operation, file) in called.sorted(by: { $0.key < $1.key }) where !calls.covers(operation) {
                 mismatches.append(
@@ -331,7 +381,9 @@ struct DeclaredRoutesTests {
                 let pattern = try! NSRegularExpression(pattern: "\\b\(type)\\.([a-z][A-Za-z0-9]*)\\b")
                 let range = NSRange(text.startIndex..., in: text)
                 for match in pattern.matches(in: text, range: range) {
-                    guard let operation = Range(match.range(at: 1), in: text).map({ String(text[$0]) }) else { continue }
+                    guard let operation = Range(match.range(at: 1), in: text).map({ String(text[$0]) }) else {
+                        continue
+                    }
                     called["\(name).\(operation)"] = called["\(name).\(operation)"] ?? relative
                 }
             }

@@ -26,12 +26,15 @@ struct KubernetesImageLibrariesTests {
         let containerfile = try #require(files["Containerfile"])
         let installed = Self.runtimePackages(containerfile)
         #expect(installed.contains("libuv1"), "parsed \(installed)")
-        let programs = KubernetesPolicyGraph.imagePrograms(containerfile).map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+        let programs = KubernetesPolicyGraph.imagePrograms(containerfile).map {
+            $0.split(separator: "/").last.map(String.init) ?? $0
+        }
         let directory = TemporaryDirectory()
         var needed: [String: Set<String>] = [:]
         for program in programs.sorted() {
             // The Swift runtime lives in the toolchain; the Containerfile links it in statically.
-            let libraries = try LinkedLibraries.of("\(DaemonProcess.productsDirectory)/\(program)", ldd: ldd, in: directory)
+            let libraries = try LinkedLibraries.of(
+                "\(DaemonProcess.productsDirectory)/\(program)", ldd: ldd, in: directory)
             for path in libraries where !LinkedLibraries.isSwiftRuntime(path) {
                 needed[path, default: []].insert(program)
             }
@@ -48,7 +51,8 @@ struct KubernetesImageLibrariesTests {
             let package = fallback.standardOutput.split(separator: ":").first.map(String.init) ?? "?"
             #expect(
                 installed.contains(package) || package == "libc6",
-                "\(users.sorted().joined(separator: ", ")) load \(library) from \(package), which the runtime stage does not install")
+                "\(users.sorted().joined(separator: ", ")) load \(library) from \(package), which the runtime stage does not install"
+            )
         }
     }
 }

@@ -71,7 +71,8 @@ struct KubernetesRehearsalTests {
         try stage.run.write(toFile: directory.file("stage"), atomically: true, encoding: .utf8)
         var started = ContinuousClock.now
         let built = try runCommand(
-            "/bin/bash", [Self.script, "base", suite, directory.file("stage")], environment: Self.environment, in: directory,
+            "/bin/bash", [Self.script, "base", suite, directory.file("stage")], environment: Self.environment,
+            in: directory,
             timeout: .seconds(900))
         if built.status == 3 {
             print("skipped: the image rehearsal cannot reach the Debian mirror: \(built.standardError)")
@@ -79,7 +80,9 @@ struct KubernetesRehearsalTests {
         }
         try #require(built.status == 0, "\(built.standardError)")
         let base = try #require(built.standardOutput.split(separator: "\n").last.map(String.init))
-        print("rehearsal: base \(base) ready in \(started.duration(to: .now)) (\(built.standardError.split(separator: "\n").last ?? ""))")
+        print(
+            "rehearsal: base \(base) ready in \(started.duration(to: .now)) (\(built.standardError.split(separator: "\n").last ?? ""))"
+        )
 
         let layer = try Self.programLayer(stage, ldd: ldd, in: directory)
         let secrets = try Self.secrets(objects, in: directory)
@@ -108,10 +111,12 @@ struct KubernetesRehearsalTests {
                 }
             }
             // The identity test: the certificate of a vertical this one does not admit.
-            let admitted = Set((pod.environment["VERTICALS_ALLOWED_PEERS"] ?? "").split(separator: ",").map(String.init))
+            let admitted = Set(
+                (pod.environment["VERTICALS_ALLOWED_PEERS"] ?? "").split(separator: ",").map(String.init))
             var stranger: [String] = []
             var strangerName: String?
-            if !admitted.isEmpty, let other = manifest.services.map(\.name).first(where: { $0 != pod.name && !admitted.contains($0) }),
+            if !admitted.isEmpty,
+                let other = manifest.services.map(\.name).first(where: { $0 != pod.name && !admitted.contains($0) }),
                 let folder = secrets["\(other)-tls"]
             {
                 let path = "/etc/verticals/\(other)-tls"
@@ -151,12 +156,16 @@ struct KubernetesRehearsalTests {
             line += "; with another's certificate: \(refused.output.split(separator: "\n").last ?? "")"
         }
         if let exec = transcript["exec"] { line += "; kubectl exec … svc-supervisor call: \(exec.status ?? -1)" }
-        let libraries = (transcript["libraries"]?.output ?? "").split(separator: "\n").map { $0.split(separator: "/").last ?? $0 }
+        let libraries = (transcript["libraries"]?.output ?? "").split(separator: "\n").map {
+            $0.split(separator: "/").last ?? $0
+        }
         return line + "; libraries: " + libraries.joined(separator: " ")
     }
 
     /// docs/kubernetes.md, "Deploying", step 5, inside clinics' pod.
-    static let readmeCall = ["/usr/local/bin/svc-supervisor", "call", "clinics", "nearest", #"{"latitude": 51.5, "longitude": -0.12}"#]
+    static let readmeCall = [
+        "/usr/local/bin/svc-supervisor", "call", "clinics", "nearest", #"{"latitude": 51.5, "longitude": -0.12}"#,
+    ]
 
     /// What one pod's transcript must show; `stranger`: the vertical whose certificate the pod's
     /// daemon must refuse.
@@ -165,7 +174,9 @@ struct KubernetesRehearsalTests {
         let text = transcript.text
         let context = Comment(rawValue: text)
         let before = try #require(transcript["check-before"], context)
-        #expect(before.status == 0 && before.output.contains("environment valid"), "\(name) --check on the empty claim: \(before.output)")
+        #expect(
+            before.status == 0 && before.output.contains("environment valid"),
+            "\(name) --check on the empty claim: \(before.output)")
         // A daemon that never served (a library the stage lacks, say) fails once, with the whole story.
         guard transcript["ready"]?.words.first == "yes" else {
             Issue.record("\(name) never answered its probe:\n\(text)")
@@ -177,10 +188,15 @@ struct KubernetesRehearsalTests {
         let fields = Dictionary(
             status.split(separator: "\n").map { line in
                 let parts = line.split(separator: ":", maxSplits: 1)
-                return (String(parts[0]), parts.count > 1 ? parts[1].split(whereSeparator: \.isWhitespace).joined(separator: " ") : "")
+                return (
+                    String(parts[0]),
+                    parts.count > 1 ? parts[1].split(whereSeparator: \.isWhitespace).joined(separator: " ") : ""
+                )
             }, uniquingKeysWith: { first, _ in first })
-        #expect(fields["Uid"] == Array(repeating: "\(pod.runUID)", count: 4).joined(separator: " "), "\(name): \(status)")
-        #expect(fields["Gid"] == Array(repeating: "\(pod.runGID)", count: 4).joined(separator: " "), "\(name): \(status)")
+        #expect(
+            fields["Uid"] == Array(repeating: "\(pod.runUID)", count: 4).joined(separator: " "), "\(name): \(status)")
+        #expect(
+            fields["Gid"] == Array(repeating: "\(pod.runGID)", count: 4).joined(separator: " "), "\(name): \(status)")
         #expect(fields["Groups"] == "\(pod.fsGroup)", "\(name): \(status)")
         #expect(fields["CapEff"] == "0000000000000000" && fields["CapPrm"] == "0000000000000000", "\(name): \(status)")
         #expect(fields["CapBnd"] == "0000000000000000", "\(name) could regain a capability: \(status)")
@@ -189,7 +205,9 @@ struct KubernetesRehearsalTests {
         // Every library from the root: the stage's packages, or the Swift runtime a debug build needs.
         let libraries = (transcript["libraries"]?.output ?? "").split(separator: "\n").map(String.init)
         #expect(libraries.contains { $0.contains("libuv.so") }, "\(name) maps libuv: \(libraries)")
-        #expect(!libraries.contains { $0.hasPrefix("outside:") }, "\(name) maps a library from outside the image: \(libraries)")
+        #expect(
+            !libraries.contains { $0.hasPrefix("outside:") },
+            "\(name) maps a library from outside the image: \(libraries)")
 
         let healthy = try #require(transcript["probe-healthy"], context)
         #expect(healthy.status == 0 && healthy.output == "svc-\(name) --probe: healthy", "\(name): \(healthy.output)")
@@ -202,34 +220,47 @@ struct KubernetesRehearsalTests {
                 refused.output.contains("permissionDenied: verticals://\(stranger) may not call \(name)"),
                 "\(name): \(refused.output)")
         }
-        #expect(transcript["stopped"]?.status == 0, "\(name) ends 0 on SIGTERM within its grace period\n\(transcript["daemon-log"]?.output ?? "")")
+        #expect(
+            transcript["stopped"]?.status == 0,
+            "\(name) ends 0 on SIGTERM within its grace period\n\(transcript["daemon-log"]?.output ?? "")")
         let stopped = try #require(transcript["probe-stopped"], context)
         #expect(stopped.status == 1 && stopped.output.contains("unhealthy"), "\(name): \(stopped.output)")
         let after = try #require(transcript["check-after"], context)
-        #expect(after.status == 0 && after.output.contains("this vertical's"), "\(name) --check on its store: \(after.output)")
+        #expect(
+            after.status == 0 && after.output.contains("this vertical's"),
+            "\(name) --check on its store: \(after.output)")
         let write = try #require(transcript["root-write"], context)
-        #expect(write.status != 0 && write.output.contains("Read-only file system"), "\(name)'s root is writable: \(write.output)")
+        #expect(
+            write.status != 0 && write.output.contains("Read-only file system"),
+            "\(name)'s root is writable: \(write.output)")
     }
 
     /// The layer of the stage's `COPY` lines: each program at its place, and, for a program
     /// linked to Swift's runtime dynamically (a debug build), the runtime's libraries at the
     /// toolchain's path, where the program looks for them: what a release build carries inside.
-    static func programLayer(_ stage: ContainerfileRuntimeStage, ldd: String, in directory: TemporaryDirectory) throws -> String {
+    static func programLayer(_ stage: ContainerfileRuntimeStage, ldd: String, in directory: TemporaryDirectory) throws
+        -> String
+    {
         let layer = directory.file("layer")
         mkdir(layer, 0o755)
         var swiftRuntime = Set<String>()
         try #require(!stage.copies.isEmpty, "the runtime stage copies no program")
         for copy in stage.copies {
             let program = "\(binDirectory)/\(copy.source.split(separator: "/").last ?? "")"
-            let installed = try runCommand("/usr/bin/install", ["-D", "-m", "0755", program, layer + copy.destination], in: directory)
+            let installed = try runCommand(
+                "/usr/bin/install", ["-D", "-m", "0755", program, layer + copy.destination], in: directory)
             try #require(installed.status == 0, "\(installed.standardError)")
-            swiftRuntime.formUnion(try LinkedLibraries.of(program, ldd: ldd, in: directory).filter(LinkedLibraries.isSwiftRuntime))
+            swiftRuntime.formUnion(
+                try LinkedLibraries.of(program, ldd: ldd, in: directory).filter(LinkedLibraries.isSwiftRuntime))
         }
         for library in swiftRuntime.sorted() {
-            let installed = try runCommand("/usr/bin/install", ["-D", "-m", "0644", library, layer + library], in: directory)
+            let installed = try runCommand(
+                "/usr/bin/install", ["-D", "-m", "0644", library, layer + library], in: directory)
             try #require(installed.status == 0, "\(installed.standardError)")
         }
-        print("rehearsal: programs from \(binDirectory); Swift runtime copied in: \(swiftRuntime.isEmpty ? "none (linked in)" : "\(swiftRuntime.count) libraries")")
+        print(
+            "rehearsal: programs from \(binDirectory); Swift runtime copied in: \(swiftRuntime.isEmpty ? "none (linked in)" : "\(swiftRuntime.count) libraries")"
+        )
         return layer
     }
 
@@ -239,7 +270,11 @@ struct KubernetesRehearsalTests {
         let certificates = directory.file("certs")
         let namespace = objects.first { $0.kind == "Namespace" }?.name ?? "verticals"
         let minted = try runCommand(
-            "svc-supervisor", ["certs", certificates, "--manifest", "\(SuiteDeployFixture.repositoryRoot)/deploy/suite.toml", "--namespace", namespace],
+            "svc-supervisor",
+            [
+                "certs", certificates, "--manifest", "\(SuiteDeployFixture.repositoryRoot)/deploy/suite.toml",
+                "--namespace", namespace,
+            ],
             in: directory)
         try #require(minted.status == 0, "svc-supervisor certs: \(minted.standardError)")
         var folders: [String: String] = [:]
@@ -251,7 +286,8 @@ struct KubernetesRehearsalTests {
                 let folder = directory.file("secret-\(name)")
                 mkdir(folder, 0o755)
                 for file in ["tls.crt", "tls.key", "ca.crt"] {
-                    let copied = try runCommand("/bin/cp", ["\(certificates)/\(holder)/\(file)", "\(folder)/\(file)"], in: directory)
+                    let copied = try runCommand(
+                        "/bin/cp", ["\(certificates)/\(holder)/\(file)", "\(folder)/\(file)"], in: directory)
                     try #require(copied.status == 0, "\(copied.standardError)")
                     chown("\(folder)/\(file)", 0, gid_t(pod.fsGroup))
                     chmod("\(folder)/\(file)", mode_t(mode))

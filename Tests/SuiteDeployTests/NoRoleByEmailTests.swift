@@ -29,7 +29,9 @@ import VerticalsTesting
             #expect(admin.isEmpty, "deploy/suite.toml gives \(service.name) \(admin)")
         }
         for (path, text) in try SystemdExport.files(for: manifest) {
-            let lines = text.split(separator: "\n").filter { $0.hasPrefix("Environment") && $0.uppercased().contains("ADMIN") }
+            let lines = text.split(separator: "\n").filter {
+                $0.hasPrefix("Environment") && $0.uppercased().contains("ADMIN")
+            }
             #expect(lines.isEmpty, "the exported \(path) sets an admin variable: \(lines)")
         }
     }

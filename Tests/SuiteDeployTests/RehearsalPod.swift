@@ -50,14 +50,19 @@ struct RehearsalPod {
         readOnlyRoot = container[path: "securityContext", "readOnlyRootFilesystem"]?.bool ?? false
         graceSeconds = pod["terminationGracePeriodSeconds"]?.int ?? 30
         startupSeconds =
-            (container[path: "startupProbe", "periodSeconds"]?.int ?? 10) * (container[path: "startupProbe", "failureThreshold"]?.int ?? 3)
-        let claims = Set(workload.node[path: "spec", "volumeClaimTemplates"]?.elements.compactMap { $0[path: "metadata", "name"]?.string } ?? [])
+            (container[path: "startupProbe", "periodSeconds"]?.int ?? 10)
+            * (container[path: "startupProbe", "failureThreshold"]?.int ?? 3)
+        let claims = Set(
+            workload.node[path: "spec", "volumeClaimTemplates"]?.elements.compactMap {
+                $0[path: "metadata", "name"]?.string
+            } ?? [])
         let podVolumes = pod["volumes"]?.elements ?? []
         volumes = try (container["volumeMounts"]?.elements ?? []).map { mount in
             let volume = try Self.require(mount["name"]?.string, "\(workload.name): a mount without a volume")
             let path = try Self.require(mount["mountPath"]?.string, "\(workload.name): \(volume) has no path")
             if claims.contains(volume) { return (.claim, path) }
-            let source = try Self.require(podVolumes.first { $0["name"]?.string == volume }, "\(workload.name): no volume \(volume)")
+            let source = try Self.require(
+                podVolumes.first { $0["name"]?.string == volume }, "\(workload.name): no volume \(volume)")
             if source["emptyDir"] != nil { return (.emptyDir, path) }
             if let secret = source[path: "secret", "secretName"]?.string {
                 return (.secret(name: secret, mode: source[path: "secret", "defaultMode"]?.int ?? 0o644), path)

@@ -1,5 +1,5 @@
 import Glibc
-import IOInterface  // IOInterface: the reference suite under systemd-socket-activate, each vertical serving a real call
+import IOInterface // IOInterface: the reference suite under systemd-socket-activate, each vertical serving a real call
 import Testing
 import VerticalsClient
 import VerticalsContract
@@ -51,7 +51,8 @@ import VerticalsWire
             daemons[name] = try DaemonProcess("/usr/bin/systemd-socket-activate", arguments)
             // systemd-socket-activate binds and listens at once (the file appears at bind, before
             // listen), and execs the daemon at the first connection.
-            #expect(eventually { isListening(unixSocket: sockets.socketPath(for: name)) }, "\(name): no listening socket")
+            #expect(
+                eventually { isListening(unixSocket: sockets.socketPath(for: name)) }, "\(name): no listening socket")
         }
 
         _ = try await client.call(

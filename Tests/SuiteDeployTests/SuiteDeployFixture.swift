@@ -8,7 +8,7 @@ enum SuiteDeployFixture {
     /// The repository's root, from this file's place in it.
     static let repositoryRoot: String = {
         var parts = #filePath.split(separator: "/")
-        parts.removeLast(3)  // Tests/SuiteDeployTests/SuiteDeployFixture.swift
+        parts.removeLast(3) // Tests/SuiteDeployTests/SuiteDeployFixture.swift
         return "/" + parts.joined(separator: "/")
     }()
 
@@ -29,7 +29,8 @@ enum SuiteDeployFixture {
     }
 
     private static func load(binDirectory: String) throws -> Manifest {
-        let (manifest, problems) = ManifestParser.load(path: manifestPath, binDirectory: binDirectory, checkExecutables: false)
+        let (manifest, problems) = ManifestParser.load(
+            path: manifestPath, binDirectory: binDirectory, checkExecutables: false)
         guard problems.isEmpty else { throw FixtureError("deploy/suite.toml: \(problems)") }
         return manifest
     }

@@ -54,7 +54,8 @@ struct Booker: Sendable {
             if stop.isSet && index >= 8 { break }
             let requestID = "round\(round)-\(index)"
             let input = Appointments.BookInput(
-                token: token, clinicID: clinic, service: .gp, startsAt: slot, durationMinutes: 20, reason: "fault \(index)",
+                token: token, clinicID: clinic, service: .gp, startsAt: slot, durationMinutes: 20,
+                reason: "fault \(index)",
                 requestID: requestID)
             let started = ContinuousClock.now
             while true {

@@ -27,7 +27,9 @@ enum BookingLedger {
         } while cursor != nil
         let acknowledged = Set(outcome.acknowledged.values)
         #expect(acknowledged.count == outcome.acknowledged.count, "two request ids were answered with one booking")
-        #expect(stored.count == outcome.acknowledged.count, "stored \(stored.count), acknowledged \(outcome.acknowledged.count)")
+        #expect(
+            stored.count == outcome.acknowledged.count,
+            "stored \(stored.count), acknowledged \(outcome.acknowledged.count)")
         #expect(Set(stored.map(\.id)) == acknowledged, "the store and the acknowledgements differ")
         // The outbox delivers in the background: wait for it, then count per booking.
         var keys: [String] = []
@@ -50,7 +52,9 @@ enum BookingLedger {
         var keys: [String] = []
         var cursor: String?
         repeat {
-            guard let page = try? await client.call(Notifications.inbox, .init(token: patient, limit: 200, cursor: cursor))
+            guard
+                let page = try? await client.call(
+                    Notifications.inbox, .init(token: patient, limit: 200, cursor: cursor))
             else { return nil }
             keys += page.notifications.compactMap(\.deduplicationKey)
             cursor = page.nextCursor
@@ -63,10 +67,11 @@ enum BookingLedger {
         let today = Timestamp.now.microsecondsSinceEpoch / 86_400_000_000 * 86_400
         var slots: [Timestamp] = []
         for day in fromDay..<(fromDay + 60) {
-            for half in 18..<36 {  // 09:00 to 17:30 UTC, every half hour
+            for half in 18..<36 { // 09:00 to 17:30 UTC, every half hour
                 let start = Timestamp(secondsSinceEpoch: today + Int64(day) * 86_400 + Int64(half) * 1_800)
                 let check = try? await client.call(
-                    Clinics.checkSlot, .init(clinicID: clinic, service: .gp, startsAt: start, endsAt: start.adding(.seconds(1_200))))
+                    Clinics.checkSlot,
+                    .init(clinicID: clinic, service: .gp, startsAt: start, endsAt: start.adding(.seconds(1_200))))
                 if check?.isOpen == true && check?.offersService == true { slots.append(start) }
                 if slots.count == count { return slots }
             }
@@ -88,14 +93,16 @@ enum BookingLedger {
             try await client.call(
                 Appointments.book,
                 .init(
-                    token: patient, clinicID: clinic, service: .gp, startsAt: slot, durationMinutes: 20, reason: "journey",
+                    token: patient, clinicID: clinic, service: .gp, startsAt: slot, durationMinutes: 20,
+                    reason: "journey",
                     requestID: "journey-1"))
         }
         var delivered = false
         let deadline = ContinuousClock.now + .seconds(30)
         while !delivered, ContinuousClock.now < deadline {
             let inbox = try? await client.call(Notifications.inbox, .init(token: patient, limit: 20))
-            delivered = inbox?.notifications.contains { $0.deduplicationKey == "appointments.booked:\(booking.id)" } == true
+            delivered =
+                inbox?.notifications.contains { $0.deduplicationKey == "appointments.booked:\(booking.id)" } == true
             if !delivered { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(delivered, "the booking's notification never reached the inbox")

@@ -32,15 +32,24 @@ struct CLIEndpointSuiteTests {
         let password = "correct horse battery"
         let registered = try runCommand(
             "svc-supervisor",
-            ["call", "identity", "register", #"{"email": "pat@example.org", "password": "\#(password)", "displayName": "Pat"}"#],
+            [
+                "call", "identity", "register",
+                #"{"email": "pat@example.org", "password": "\#(password)", "displayName": "Pat"}"#,
+            ],
             environment: environment, in: directory)
         // A password in a call's Input is a credential too: it goes only to a checked listener.
         #expect(registered.status != 0, "\(registered.standardOutput)")
-        #expect(registered.standardError.contains("over plain TCP nobody vouches for the listener"), "\(registered.standardError)")
+        #expect(
+            registered.standardError.contains("over plain TCP nobody vouches for the listener"),
+            "\(registered.standardError)")
         let login = try runCommand(
-            "svc-supervisor", ["login", "pat@example.org"], environment: environment, in: directory, standardInput: password + "\n")
+            "svc-supervisor", ["login", "pat@example.org"], environment: environment, in: directory,
+            standardInput: password + "\n")
         #expect(login.status != 0, "\(login.standardError)")
-        #expect(login.standardError.contains("identity at tcp:127.0.0.1:\(port) is not to be trusted"), "\(login.standardError)")
-        #expect(login.standardError.contains("over plain TCP nobody vouches for the listener"), "\(login.standardError)")
+        #expect(
+            login.standardError.contains("identity at tcp:127.0.0.1:\(port) is not to be trusted"),
+            "\(login.standardError)")
+        #expect(
+            login.standardError.contains("over plain TCP nobody vouches for the listener"), "\(login.standardError)")
     }
 }

@@ -10,7 +10,8 @@ struct CallCommandTests {
     @Test func call_givenValidJSON_printsTheOutputAsJSON() throws {
         let suite = try SuiteLauncher()
         try suite.start("clinics")
-        let result = try suite.supervisor("call", ["clinics", "nearest", #"{"latitude": 53.48, "longitude": -2.24, "limit": 1}"#])
+        let result = try suite.supervisor(
+            "call", ["clinics", "nearest", #"{"latitude": 53.48, "longitude": -2.24, "limit": 1}"#])
         try expectNearestInManchester(result, count: 1)
     }
 
@@ -48,7 +49,8 @@ struct CallCommandTests {
     @Test func call_whenTheVerticalIsNotRunning_exitsUnavailable() throws {
         let directory = TemporaryDirectory()
         let result = try runCommand(
-            "svc-supervisor", ["call", "--socket-dir", directory.file("sockets"), "clinics", "get", #"{"id": "c_0001"}"#],
+            "svc-supervisor",
+            ["call", "--socket-dir", directory.file("sockets"), "clinics", "get", #"{"id": "c_0001"}"#],
             in: directory)
         #expect(result.status == 69)
         #expect(result.standardError.contains("unavailable"))

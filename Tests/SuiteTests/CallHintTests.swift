@@ -20,9 +20,10 @@ struct CallHintTests {
         }
         // The default deadline (10 s): a refusal well inside it was not a wait in a backlog.
         let call = ["call", "--socket-dir", "\(run)/sockets", "clinics", "get", #"{"id": "c_0001"}"#]
-        #expect(eventually(timeout: .seconds(30)) {
-            (try? runCommand("svc-supervisor", call, in: directory))?.status == 0
-        })
+        #expect(
+            eventually(timeout: .seconds(30)) {
+                (try? runCommand("svc-supervisor", call, in: directory))?.status == 0
+            })
 
         let stop = try runCommand("svc-supervisor", ["stop", "clinics", "--run-dir", run], in: directory)
         #expect(stop.status == 0, "\(stop.standardError)")
@@ -31,13 +32,15 @@ struct CallHintTests {
         // `start` binds the socket again: the same call is answered.
         let start = try runCommand("svc-supervisor", ["start", "clinics", "--run-dir", run], in: directory)
         #expect(start.status == 0, "\(start.standardError)")
-        #expect(eventually(timeout: .seconds(30)) {
-            (try? runCommand("svc-supervisor", call, in: directory))?.status == 0
-        })
+        #expect(
+            eventually(timeout: .seconds(30)) {
+                (try? runCommand("svc-supervisor", call, in: directory))?.status == 0
+            })
 
         // Without a supervisor beside the sockets, nothing is added.
         let alone = try runCommand(
-            "svc-supervisor", ["call", "--socket-dir", directory.file("nowhere"), "clinics", "get", #"{"id": "c_0001"}"#],
+            "svc-supervisor",
+            ["call", "--socket-dir", directory.file("nowhere"), "clinics", "get", #"{"id": "c_0001"}"#],
             in: directory)
         #expect(alone.status == 69)
         #expect(!alone.standardError.contains("hint:"), "\(alone.standardError)")

@@ -33,11 +33,15 @@ struct DaemonCommandLineTests {
         let directory = TemporaryDirectory()
         let name = String(daemon.dropFirst("svc-".count))
 
-        let help = try runCommand(daemon, ["--help"], environment: ["VERTICALS_RUN_DIR": directory.file("run")], in: directory)
+        let help = try runCommand(
+            daemon, ["--help"], environment: ["VERTICALS_RUN_DIR": directory.file("run")], in: directory)
 
         #expect(help.status == 0, "\(help.standardError)")
-        #expect(help.standardOutput.contains("socket  \(directory.file("run"))/sockets/\(name).sock"), "\(help.standardOutput)")
-        #expect(help.standardOutput.contains("state   \(directory.file("run"))/state/\(name)"), "\(help.standardOutput)")
+        #expect(
+            help.standardOutput.contains("socket  \(directory.file("run"))/sockets/\(name).sock"),
+            "\(help.standardOutput)")
+        #expect(
+            help.standardOutput.contains("state   \(directory.file("run"))/state/\(name)"), "\(help.standardOutput)")
     }
 
     @Test(arguments: daemons)
@@ -70,7 +74,9 @@ struct DaemonCommandLineTests {
         for named in ["APPOINTMENTS_SLOT_CAPACITY=zero", "VERTICALS_MAX_IN_FLIGHT=-3", "OTEL_BSP_MAX_QUEUE_SIZE=0"] {
             #expect(check.standardError.contains("\(named) is not allowed: expected ≥ 1"), "\(check.standardError)")
         }
-        #expect(printed.status == 0 && printed.standardOutput.contains("| `APPOINTMENTS_SLOT_CAPACITY` |"), "\(printed.standardOutput)")
+        #expect(
+            printed.status == 0 && printed.standardOutput.contains("| `APPOINTMENTS_SLOT_CAPACITY` |"),
+            "\(printed.standardOutput)")
         #expect(access(directory.file("state"), F_OK) != 0, "no store made")
     }
 
@@ -100,7 +106,10 @@ struct DaemonCommandLineTests {
         let check = try runCommand("svc-records", ["--check"], environment: environment, in: directory)
 
         #expect(check.status == 0, "\(check.standardError)")
-        #expect(check.standardError.contains("its code calls clinics.getMany (World.calls), but the manifest's records lacks depends_on = [\"clinics.getMany\"]"), "\(check.standardError)")
+        #expect(
+            check.standardError.contains(
+                "its code calls clinics.getMany (World.calls), but the manifest's records lacks depends_on = [\"clinics.getMany\"]"
+            ), "\(check.standardError)")
 
         environment["VERTICALS_DEPENDS_ON"] = "identity.authenticate,clinics.get,clinics.getMany,clinics.nearest"
         let declared = try runCommand("svc-records", ["--check"], environment: environment, in: directory)

@@ -14,7 +14,8 @@ struct DaemonProbeTests {
         let daemon = try DaemonProcess("svc-clinics", environment: environment)
         defer { daemon.stop() }
         let socket = directory.file("sockets/clinics.sock")
-        try #require(eventually(timeout: .seconds(20)) { (try? RawClient(path: socket)) != nil }, "clinics never listened")
+        try #require(
+            eventually(timeout: .seconds(20)) { (try? RawClient(path: socket)) != nil }, "clinics never listened")
 
         let healthy = try runCommand("svc-clinics", ["--probe"], environment: environment, in: directory)
         #expect(healthy.status == 0, "\(healthy.standardError)")
@@ -29,7 +30,8 @@ struct DaemonProbeTests {
         let took = ContinuousClock.now - started
         daemon.signal(SIGCONT)
         #expect(stuck.status == 1, "\(stuck.standardOutput)\(stuck.standardError)")
-        #expect(stuck.standardError.hasPrefix("svc-clinics --probe: unhealthy: daemon.health: "), "\(stuck.standardError)")
+        #expect(
+            stuck.standardError.hasPrefix("svc-clinics --probe: unhealthy: daemon.health: "), "\(stuck.standardError)")
         #expect(stuck.standardError.contains("deadline"), "\(stuck.standardError)")
         #expect(took < .seconds(10), "the probe took \(took)")
 
@@ -39,12 +41,15 @@ struct DaemonProbeTests {
         daemon.stop()
         let gone = try runCommand("svc-clinics", ["--probe"], environment: environment, in: directory)
         #expect(gone.status == 1 && gone.standardError.contains("unhealthy"), "\(gone.standardError)")
-        #expect(access(directory.file("state-clinics/clinics.sqlite"), F_OK) == 0, "the daemon's store, not the probe's")
+        #expect(
+            access(directory.file("state-clinics/clinics.sqlite"), F_OK) == 0, "the daemon's store, not the probe's")
     }
 
     @Test func probe_withNothingServing_isUnhealthy_andCreatesNothing() throws {
         let directory = TemporaryDirectory()
-        let environment = ["VERTICALS_SOCKET_DIR": directory.file("sockets"), "STATE_DIRECTORY": directory.file("state")]
+        let environment = [
+            "VERTICALS_SOCKET_DIR": directory.file("sockets"), "STATE_DIRECTORY": directory.file("state"),
+        ]
         let probe = try runCommand("svc-records", ["--probe"], environment: environment, in: directory)
         #expect(probe.status == 1, "\(probe.standardError)")
         #expect(probe.standardError.contains("unhealthy"))
@@ -54,12 +59,16 @@ struct DaemonProbeTests {
     @Test func probe_withADeadlineThatIsNotOne_isAUsageError() throws {
         let directory = TemporaryDirectory()
         for value in ["soon", "0", "-1", "99999"] {
-            let environment = ["VERTICALS_SOCKET_DIR": directory.file("sockets"), "VERTICALS_PROBE_TIMEOUT_SECONDS": value]
+            let environment = [
+                "VERTICALS_SOCKET_DIR": directory.file("sockets"), "VERTICALS_PROBE_TIMEOUT_SECONDS": value,
+            ]
             let probe = try runCommand("svc-records", ["--probe"], environment: environment, in: directory)
             #expect(probe.status == 64, "\(value): \(probe.status) \(probe.standardError)")
             #expect(probe.standardError.contains("VERTICALS_PROBE_TIMEOUT_SECONDS=\(value)"))
             let check = try runCommand("svc-records", ["--check"], environment: environment, in: directory)
-            #expect(check.status == 78 && check.standardError.contains("VERTICALS_PROBE_TIMEOUT_SECONDS"), "--check says so too")
+            #expect(
+                check.status == 78 && check.standardError.contains("VERTICALS_PROBE_TIMEOUT_SECONDS"),
+                "--check says so too")
         }
     }
 }

@@ -19,7 +19,8 @@ struct DependsOnContractsCheckTests {
     static func checkout(_ manifest: String, withLock: Bool, in directory: TemporaryDirectory) throws -> String {
         for folder in ["deploy", "Tests", "Tests/Contracts"] { mkdir(directory.file(folder), 0o755) }
         if withLock {
-            let copied = try runCommand("/bin/cp", [lock, directory.file("Tests/Contracts/contracts.lock.json")], in: directory)
+            let copied = try runCommand(
+                "/bin/cp", [lock, directory.file("Tests/Contracts/contracts.lock.json")], in: directory)
             try #require(copied.status == 0, "\(copied.standardError)")
         }
         let path = directory.file("deploy/suite.toml")
@@ -42,7 +43,9 @@ struct DependsOnContractsCheckTests {
         executable = "svc-notifications"
         """
 
-    static func check(_ manifest: String, _ extra: [String] = [], in directory: TemporaryDirectory) throws -> CommandResult {
+    static func check(_ manifest: String, _ extra: [String] = [], in directory: TemporaryDirectory) throws
+        -> CommandResult
+    {
         try runCommand(
             "svc-supervisor", ["check", "--manifest", manifest, "--bin-dir", DaemonProcess.productsDirectory] + extra,
             in: directory)
@@ -55,11 +58,16 @@ struct DependsOnContractsCheckTests {
         let result = try Self.check(manifest, in: directory)
 
         #expect(result.status == 65, "\(result.standardOutput)")
-        #expect(result.standardOutput.contains(
-            "services.clinics.depends_on: identity.authenticat: identity declares no such operation in "), "\(result.standardOutput)")
-        #expect(result.standardOutput.contains(
-            "services.clinics.depends_on: identity.grantRole is operator-only"), "\(result.standardOutput)")
-        #expect(result.standardOutput.contains("2 problems"), "records' entries are all declared, elsewhere is not in the lock")
+        #expect(
+            result.standardOutput.contains(
+                "services.clinics.depends_on: identity.authenticat: identity declares no such operation in "),
+            "\(result.standardOutput)")
+        #expect(
+            result.standardOutput.contains(
+                "services.clinics.depends_on: identity.grantRole is operator-only"), "\(result.standardOutput)")
+        #expect(
+            result.standardOutput.contains("2 problems"),
+            "records' entries are all declared, elsewhere is not in the lock")
     }
 
     @Test func withoutALock_nothingIsJudged_butAMissingLockThatWasNamedIsAProblem() throws {

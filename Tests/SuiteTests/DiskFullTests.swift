@@ -23,7 +23,9 @@ struct DiskFullTests {
         var entries: [String] = []
         if let directory = opendir(folder) {
             while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                }
                 if name != "." && name != ".." { entries.append(name) }
             }
             closedir(directory)
@@ -45,20 +47,23 @@ struct DiskFullTests {
         try #require(mount("tmpfs", full, "tmpfs", 0, "size=16k") == 0)
         defer {
             umount(full)
-            withExtendedLifetime(suite) {}  // the temporary folder goes only after the unmounts
+            withExtendedLifetime(suite) {} // the temporary folder goes only after the unmounts
         }
 
         let backup = try suite.supervisor("backup", ["clinics", suite.directory.file("out")])
         let staged = Self.entries(staging)
         umount(staging)
-        let moved = try suite.supervisor("backup", ["--state-dir", suite.directory.file("state-clinics"), "clinics", full])
+        let moved = try suite.supervisor(
+            "backup", ["--state-dir", suite.directory.file("state-clinics"), "clinics", full])
 
         #expect(backup.status == 1)
         #expect(backup.standardError.contains("resourceExhausted"), "\(backup.standardError)")
         #expect(staged.isEmpty, "the vertical's half-written copy is removed: \(staged)")
         #expect(moved.status == 73)
         // Free space is checked before a byte is copied: the refusal says what is missing.
-        #expect(moved.standardError.contains("bytes free") && moved.standardError.contains("free some space first"), "\(moved.standardError)")
+        #expect(
+            moved.standardError.contains("bytes free") && moved.standardError.contains("free some space first"),
+            "\(moved.standardError)")
         #expect(Self.entries(full).isEmpty, "the half-written copy is removed: \(Self.entries(full))")
         let still = try suite.supervisor("call", ["clinics", "get", #"{"id": "c_0001"}"#])
         #expect(still.status == 0, "\(still.standardError)")

@@ -170,7 +170,9 @@ extension DocBlock {
         for (number, line) in lines {
             if let started = pending {
                 let joined = started.text + "\n" + line
-                if ShellText.continues(joined) { pending = (started.line, joined) } else {
+                if ShellText.continues(joined) {
+                    pending = (started.line, joined)
+                } else {
                     commands.append(Command(text: joined, line: started.line, expected: transcript ? [] : nil))
                     pending = nil
                 }
@@ -189,11 +191,15 @@ extension DocBlock {
                 guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
                 text = line
             }
-            if ShellText.continues(text) { pending = (number, text) } else {
+            if ShellText.continues(text) {
+                pending = (number, text)
+            } else {
                 commands.append(Command(text: text, line: number, expected: transcript ? [] : nil))
             }
         }
-        if let pending { commands.append(Command(text: pending.text, line: pending.line, expected: transcript ? [] : nil)) }
+        if let pending {
+            commands.append(Command(text: pending.text, line: pending.line, expected: transcript ? [] : nil))
+        }
         // A transcript command with no lines after it has its output unchecked; trailing blank lines are not output.
         return commands.map { command in
             var command = command
@@ -253,7 +259,9 @@ enum OutputPattern {
                 return "line \(index + 1) is \"\(output[index])\", expected \"\(pattern)\""
             }
         }
-        if output.count > expected.count { return "unexpected line \(expected.count + 1): \"\(output[expected.count])\"" }
+        if output.count > expected.count {
+            return "unexpected line \(expected.count + 1): \"\(output[expected.count])\""
+        }
         return nil
     }
 }

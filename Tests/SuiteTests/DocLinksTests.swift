@@ -15,7 +15,8 @@ struct DocLinksTests {
             }
             let folder = page.split(separator: "/").dropLast().joined(separator: "/")
             for target in Self.links(in: text) where !target.contains("://") && !target.hasPrefix("mailto:") {
-                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(
+                    String.init)
                 let path = parts[0].isEmpty ? page : Self.normalized((folder.isEmpty ? "" : folder + "/") + parts[0])
                 var info = stat()
                 guard stat(DocsTests.packageRoot + "/" + path, &info) == 0 else {
@@ -23,8 +24,11 @@ struct DocLinksTests {
                     continue
                 }
                 guard parts.count == 2, path.hasSuffix(".md") else { continue }
-                let anchors = Set(Self.headings(in: readFile(DocsTests.packageRoot + "/" + path) ?? "").map(Self.anchor))
-                if !anchors.contains(parts[1]) { broken.append("\(page): \(target): \(path) has no heading #\(parts[1])") }
+                let anchors = Set(
+                    Self.headings(in: readFile(DocsTests.packageRoot + "/" + path) ?? "").map(Self.anchor))
+                if !anchors.contains(parts[1]) {
+                    broken.append("\(page): \(target): \(path) has no heading #\(parts[1])")
+                }
             }
         }
         #expect(broken.isEmpty, "\(broken.joined(separator: "\n"))")

@@ -42,11 +42,14 @@ struct DocNumbers {
 
         init() throws {
             measurement = try Regex(#"(\d+(?:[.,  ]\d+)*)\s?("# + DocNumbers.units + #")(?![\w/])|×(\d+(?:\.\d+)?)"#)
-            bound = try Regex(#"(?:[≤≥<>]|\bat most|\bat least|\bup to|\bwithin|\bunder|\bmore than|\bless than|\bevery)\s*$"#)
+            bound = try Regex(
+                #"(?:[≤≥<>]|\bat most|\bat least|\bup to|\bwithin|\bunder|\bmore than|\bless than|\bevery)\s*$"#)
             setByCode = try Regex(
-                #"(?i)\b(limits?|defaults?|bounds?|maximum|minimum|at most|at least|timeouts?|deadlines?|must|configurable|targets?|budget|refuses?|rejects?|cap|high-water)\b"#)
+                #"(?i)\b(limits?|defaults?|bounds?|maximum|minimum|at most|at least|timeouts?|deadlines?|must|configurable|targets?|budget|refuses?|rejects?|cap|high-water)\b"#
+            )
             command = try Regex(
-                #"`(?:[A-Z_]+=\S* )*(?:make|swift|svc-[a-z-]+|vt-[a-z-]+|scripts/|bash|valgrind|perf|python3|systemd-analyze|hyperfine|time) ?[^`]*`"#)
+                #"`(?:[A-Z_]+=\S* )*(?:make|swift|svc-[a-z-]+|vt-[a-z-]+|scripts/|bash|valgrind|perf|python3|systemd-analyze|hyperfine|time) ?[^`]*`"#
+            )
             inlineCode = try Regex(#"`[^`]*`"#)
         }
     }
@@ -95,7 +98,8 @@ struct DocNumbers {
             if line.hasPrefix("|") {
                 let table = Self.table(around: index, in: lines)
                 setting = [lines[table.lowerBound]] + Self.caption(before: table.lowerBound, in: lines)
-                naming = Array(lines[table]) + Self.caption(before: table.lowerBound, in: lines)
+                naming =
+                    Array(lines[table]) + Self.caption(before: table.lowerBound, in: lines)
                     + [table.upperBound + 1 < lines.count ? lines[table.upperBound + 1] : ""]
             }
             if setting.contains(where: { $0.replacing(inlineCode, with: "``").contains(setByCode) }) { continue }

@@ -16,7 +16,9 @@ struct DocsTests {
         var pages: [String] = []
         if let folder = opendir(packageRoot + "/docs") {
             while let entry = readdir(folder) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                }
                 if name.hasSuffix(".md") { pages.append("docs/" + name) }
             }
             closedir(folder)
@@ -68,19 +70,24 @@ struct DocsTests {
         #expect(
             blocks[0].commands == [
                 .init(text: "svc-supervisor status", line: 3, expected: ["NAME  STATE", "identity  ready  …"]),
-                .init(text: "svc-supervisor call clinics create '{\"name\": \"Hill\",\n    \"latitude\": 53.8}'", line: 6, expected: nil),
+                .init(
+                    text: "svc-supervisor call clinics create '{\"name\": \"Hill\",\n    \"latitude\": 53.8}'", line: 6,
+                    expected: nil),
                 .init(text: "echo done \\\n    again", line: 8, expected: nil),
             ])
         #expect(
             blocks[1].commands == [
                 .init(
-                    text: "# a comment line\nsvc-supervisor routes   # every route\nmake build && \\\n    svc-supervisor reload",
+                    text:
+                        "# a comment line\nsvc-supervisor routes   # every route\nmake build && \\\n    svc-supervisor reload",
                     line: 15, expected: nil, isScript: true)
             ])
     }
 
     @Test func onlyTheFourReasons_skipABlock() throws {
-        for reason in ["needs a cluster", "needs systemd as PID 1", "runs the test suite itself", "long: run by make bench"] {
+        for reason in [
+            "needs a cluster", "needs systemd as PID 1", "runs the test suite itself", "long: run by make bench",
+        ] {
             let blocks = try DocBlock.blocks(in: "<!-- not run: \(reason) -->\n```sh\nmake bench\n```\n", page: "p.md")
             #expect(blocks.first?.skip?.description == reason)
             #expect(blocks.first?.commands == [])
@@ -90,11 +97,16 @@ struct DocsTests {
                 try DocBlock.blocks(in: "<!-- not run: \(reason) -->\n```sh\nmake bench\n```\n", page: "p.md")
             }
         }
-        #expect(throws: DocBlockProblem.self) { try DocBlock.blocks(in: "<!-- not run because slow -->\n```sh\nls\n```\n", page: "p.md") }
+        #expect(throws: DocBlockProblem.self) {
+            try DocBlock.blocks(in: "<!-- not run because slow -->\n```sh\nls\n```\n", page: "p.md")
+        }
         // A mark inside the block would be copied with it.
-        #expect(throws: DocBlockProblem.self) { try DocBlock.blocks(in: "```sh\n# not run: needs a cluster\nls\n```\n", page: "p.md") }
+        #expect(throws: DocBlockProblem.self) {
+            try DocBlock.blocks(in: "```sh\n# not run: needs a cluster\nls\n```\n", page: "p.md")
+        }
         // A mark applies to the block right after it only.
-        let two = try DocBlock.blocks(in: "<!-- not run: needs a cluster -->\n```sh\nls\n```\n\n```sh\nls\n```\n", page: "p.md")
+        let two = try DocBlock.blocks(
+            in: "<!-- not run: needs a cluster -->\n```sh\nls\n```\n\n```sh\nls\n```\n", page: "p.md")
         #expect(two.map { $0.skip == nil } == [false, true])
         #expect(throws: DocBlockProblem.self) { try DocBlock.blocks(in: "```sh\nls\n", page: "p.md") }
     }
@@ -155,10 +167,12 @@ struct DocsTests {
     static let manifest = SupervisedSuite.referenceManifest
         .replacing(
             "[services.appointments]",
-            with: "[services.records]\nexecutable = \"svc-records\"\ndepends_on = [\"identity\", \"clinics\"]\n[services.appointments]"
+            with:
+                "[services.records]\nexecutable = \"svc-records\"\ndepends_on = [\"identity\", \"clinics\"]\n[services.appointments]"
         )
         .replacing(
-            #"env = { IDENTITY_PWHASH_OPSLIMIT = "1","#, with: #"env = { VERTICALS_LOG_LEVEL = "info", IDENTITY_PWHASH_OPSLIMIT = "1","#)
+            #"env = { IDENTITY_PWHASH_OPSLIMIT = "1","#,
+            with: #"env = { VERTICALS_LOG_LEVEL = "info", IDENTITY_PWHASH_OPSLIMIT = "1","#)
 
     /// Runs `block` in one `bash` (so a variable one command sets serves the next), each command
     /// between markers, and gives every way it differs from the page.
@@ -189,7 +203,8 @@ struct DocsTests {
                 "XDG_CACHE_HOME": home + "/.cache", "LANG": "C.UTF-8", "COLUMNS": "160",
             ],
             in: suite.directory, timeout: .seconds(120))
-        return failures(of: block, output: result.standardOutput, timedOut: result.status == 124 || result.status == 137)
+        return failures(
+            of: block, output: result.standardOutput, timedOut: result.status == 124 || result.status == 137)
     }
 
     /// How the captured `output` of `block`'s script differs from the page.
@@ -204,7 +219,9 @@ struct DocsTests {
             }
             rest = rest[begin.upperBound...]
             guard let end = rest.range(of: "\n@@doc \(index) end ") else {
-                failures.append("\(where_) did not finish within the block's 110 s\(timedOut ? " (killed)" : ""):\n\(rest.suffix(800))")
+                failures.append(
+                    "\(where_) did not finish within the block's 110 s\(timedOut ? " (killed)" : ""):\n\(rest.suffix(800))"
+                )
                 break
             }
             let printed = String(rest[..<end.lowerBound])
@@ -218,7 +235,8 @@ struct DocsTests {
                 var lines = printed.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
                 while lines.last?.isEmpty == true { lines.removeLast() }
                 if let difference = OutputPattern.difference(lines, expected) {
-                    failures.append("\(where_) printed other than the page shows: \(difference)\n\(printed.suffix(800))")
+                    failures.append(
+                        "\(where_) printed other than the page shows: \(difference)\n\(printed.suffix(800))")
                 }
             }
         }

@@ -56,11 +56,14 @@ struct FaultInjectionTests {
             let outcome = await booking.value
             stats.add(outcome)
             #expect(outcome.failures.isEmpty, "bookings failed for good: \(outcome.failures.prefix(3))")
-            stats.discrepancies += try await BookingLedger.verify(suite.client, patient: patient, outcome: outcome, slots: slots)
+            stats.discrepancies += try await BookingLedger.verify(
+                suite.client, patient: patient, outcome: outcome, slots: slots)
         } while round < 2 || ContinuousClock.now - started < .seconds(soakSeconds)
         #expect(await suite.waitUntilAllReady())
         if soakSeconds > 0 {
-            print(stats.report(rounds: round, elapsed: ContinuousClock.now - started, residentAtEnd: suite.residentBytes()))
+            print(
+                stats.report(
+                    rounds: round, elapsed: ContinuousClock.now - started, residentAtEnd: suite.residentBytes()))
         }
         suite.down()
     }

@@ -32,7 +32,8 @@ struct FrameworkListTests {
         #expect(products.count >= 10 && products.contains("VerticalsScaffold"), "read \(products.sorted())")
         #expect(
             documented == products,
-            "docs/FRAMEWORK.md lacks \(products.subtracting(documented).sorted()), Package.swift has no \(documented.subtracting(products).sorted())")
+            "docs/FRAMEWORK.md lacks \(products.subtracting(documented).sorted()), Package.swift has no \(documented.subtracting(products).sorted())"
+        )
     }
 
     /// The folders docs/getting-started.md's layout names are the checkout's: each top-level
@@ -48,12 +49,20 @@ struct FrameworkListTests {
             if let top = line.firstMatch(of: #/^(\w+)/ /#) { named.append(String(top.output.1)) }
             if let shared = line.firstMatch(of: #/^  (\w+)/ /#) { named.append("Shared/\(shared.output.1)") }
         }
-        let listed = layout.matches(of: #/\(([A-Z]\w+)/,|, ([A-Z]\w+)/[,)]/#).compactMap { ($0.output.1 ?? $0.output.2).map { "Shared/\($0)" } }
-        let programs = ["svc-supervisor", "svc-supervisor-engine", "vt-exec", "vt-settings", "vt-fuzz-live"].filter { layout.contains($0) }
-        #expect(named.contains("Shared") && named.contains("Services") && listed.contains("Shared/Wire"), "read \(named), \(listed)")
+        let listed = layout.matches(of: #/\(([A-Z]\w+)/,|, ([A-Z]\w+)/[,)]/#).compactMap {
+            ($0.output.1 ?? $0.output.2).map { "Shared/\($0)" }
+        }
+        let programs = ["svc-supervisor", "svc-supervisor-engine", "vt-exec", "vt-settings", "vt-fuzz-live"].filter {
+            layout.contains($0)
+        }
+        #expect(
+            named.contains("Shared") && named.contains("Services") && listed.contains("Shared/Wire"),
+            "read \(named), \(listed)")
         for folder in named + listed + programs.map({ "Services/Supervisor/\($0)" }) + ["Services/Identity/CSodium"] {
             var isFolder = stat()
-            #expect(stat("\(root)/\(folder)", &isFolder) == 0 && isFolder.st_mode & S_IFMT == S_IFDIR, "\(folder) is named in the layout and is not a folder")
+            #expect(
+                stat("\(root)/\(folder)", &isFolder) == 0 && isFolder.st_mode & S_IFMT == S_IFDIR,
+                "\(folder) is named in the layout and is not a folder")
         }
     }
 

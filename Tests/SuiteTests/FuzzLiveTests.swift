@@ -35,7 +35,9 @@ struct FuzzLiveTests {
         #expect(
             fuzzed.count == 2 && fuzzed.allSatisfy { $0 > 20 }, "requests fuzzed per transport: \(fuzzed)\n\(output)")
         // The findings' headlines first: a log that keeps one line of the message still says what was found.
-        let headlines = output.split(separator: "\n").filter { $0.hasPrefix("FINDING") || $0.hasPrefix("vt-fuzz-live:") }
+        let headlines = output.split(separator: "\n").filter {
+            $0.hasPrefix("FINDING") || $0.hasPrefix("vt-fuzz-live:")
+        }
         #expect(
             result.status == 0,
             "vt-fuzz-live found something (exit \(result.status)): \(headlines.joined(separator: " | "))\n\(output)")

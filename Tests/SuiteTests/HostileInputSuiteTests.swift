@@ -14,7 +14,8 @@ struct HostileInputSuiteTests {
         let suite = try SuiteLauncher()
         try suite.start("clinics")
         let clinics = try #require(suite.daemons["clinics"])
-        let nearby = try await suite.client.call(Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 1))
+        let nearby = try await suite.client.call(
+            Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 1))
         let clinic = try #require(nearby.clinics.first?.clinic)
         // About the years −290000 and +290000: once `end - start` trapped (SIGILL), and five such
         // calls spent clinics' restart budget.
@@ -23,7 +24,9 @@ struct HostileInputSuiteTests {
             endsAt: Timestamp(microsecondsSinceEpoch: 9_151_000_000_000_000_000))
 
         for _ in 0..<5 {
-            let error = await #expect(throws: ServiceError.self) { try await suite.client.call(Clinics.checkSlot, attack) }
+            let error = await #expect(throws: ServiceError.self) {
+                try await suite.client.call(Clinics.checkSlot, attack)
+            }
             #expect(error?.code == .invalidInput)
             #expect(error?.detail("field") == "startsAt")
         }

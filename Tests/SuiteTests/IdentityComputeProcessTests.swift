@@ -22,7 +22,8 @@ struct IdentityComputeProcessTests {
         let daemon = try DaemonProcess("svc-identity", environment: environment)
         defer { daemon.stop() }
         let loop = try EventLoop(name: "test-client")
-        let client = ServiceClient(loop: loop, sockets: SocketDirectory(directory.file("sockets")), defaultTimeout: .seconds(30))
+        let client = ServiceClient(
+            loop: loop, sockets: SocketDirectory(directory.file("sockets")), defaultTimeout: .seconds(30))
         defer {
             client.close()
             loop.shutdown()
@@ -75,7 +76,9 @@ struct IdentityComputeProcessTests {
         daemon.signal(SIGKILL)
         _ = daemon.waitForExit()
         for worker in replaced {
-            #expect(await eventuallyAsync { ProcessStat(pid: worker).map { $0.state == "Z" } ?? true }, "worker \(worker) outlived identity")
+            #expect(
+                await eventuallyAsync { ProcessStat(pid: worker).map { $0.state == "Z" } ?? true },
+                "worker \(worker) outlived identity")
         }
     }
 
@@ -91,7 +94,9 @@ struct IdentityComputeProcessTests {
         defer { closedir(proc) }
         var found: [pid_t] = []
         while let entry = readdir(proc) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard let child = pid_t(name), let stat = ProcessStat(pid: child) else { continue }
             if stat.parent == pid && stat.state != "Z" { found.append(child) }
         }

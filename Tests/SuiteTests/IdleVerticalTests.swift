@@ -32,9 +32,11 @@ struct IdleVerticalTests {
         }
         // Ready once it answers; the answer also runs daemon.health's offloaded work.
         var healthy = false
-        let deadline = ContinuousClock.now + .seconds(90)  // a start on a loaded machine; the suite allows 2 minutes
+        let deadline = ContinuousClock.now + .seconds(90) // a start on a loaded machine; the suite allows 2 minutes
         while !healthy, ContinuousClock.now < deadline {
-            healthy = (try? await client.callRaw(service: "clinics", operation: Daemon.health.fullName, body: Empty().encodedBody())) != nil
+            healthy =
+                (try? await client.callRaw(
+                    service: "clinics", operation: Daemon.health.fullName, body: Empty().encodedBody())) != nil
             if !healthy { try await Task.sleep(for: .milliseconds(20)) }
         }
         try #require(healthy, "svc-clinics never answered daemon.health")

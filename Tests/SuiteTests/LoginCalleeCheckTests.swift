@@ -10,7 +10,8 @@ import VerticalsWire
 /// `svc-supervisor login` sends the password only to a vertical whose socket root, the CLI's
 /// user or the vertical's own user holds (`SO_PEERCRED`, on the CLI's side): a socket planted in a
 /// folder the CLI searches, by a real identity that carries the session mark, receives nothing.
-@Suite(.blocking,
+@Suite(
+    .blocking,
     .serialized, .timeLimit(.minutes(2)),
     .enabled(if: geteuid() == 0, "needs root to run the planted vertical as another user (nobody)"))
 struct LoginCalleeCheckTests {
@@ -49,7 +50,8 @@ struct LoginCalleeCheckTests {
         try runCommand(
             "/bin/sh",
             [
-                "-c", "cd '\(directory.path)' && exec '\(DaemonProcess.productsDirectory)/svc-supervisor' login ada@example.org "
+                "-c",
+                "cd '\(directory.path)' && exec '\(DaemonProcess.productsDirectory)/svc-supervisor' login ada@example.org "
                     + "--socket-dir '\(directory.file("sockets"))'",
             ],
             environment: ["XDG_STATE_HOME": directory.file("home")]
@@ -84,7 +86,8 @@ struct LoginCalleeCheckTests {
         #expect(result.status != 0)
         #expect(result.standardError.contains("held by uid \(Self.nobody)"), "\(result.standardError)")
         #expect(try await Self.served("identity.login", in: directory) == 0, "the password reached the planted socket")
-        #expect(try await Self.served("daemon.describe", in: directory) == 0, "the CLI spoke to the planted socket at all")
+        #expect(
+            try await Self.served("daemon.describe", in: directory) == 0, "the CLI spoke to the planted socket at all")
     }
 
     @Test func identityHeldByRoot_getsThePassword() async throws {
@@ -115,7 +118,10 @@ struct LoginCalleeCheckTests {
         }
         let planted = try DaemonProcess(
             "/usr/bin/setpriv",
-            ["--reuid", "\(Self.nobody)", "--regid", "\(Self.nobody)", "--clear-groups", "\(DaemonProcess.productsDirectory)/svc-identity"],
+            [
+                "--reuid", "\(Self.nobody)", "--regid", "\(Self.nobody)", "--clear-groups",
+                "\(DaemonProcess.productsDirectory)/svc-identity",
+            ],
             environment: [
                 "VERTICALS_SOCKET_DIR": sockets, "STATE_DIRECTORY": state, "VERTICALS_ALLOWED_UIDS": "\(victim)",
                 "IDENTITY_PWHASH_OPSLIMIT": "1", "IDENTITY_PWHASH_MEMLIMIT": "8192",
@@ -127,7 +133,7 @@ struct LoginCalleeCheckTests {
                 var info = stat()
                 return stat("\(sockets)/identity.sock", &info) == 0 && info.st_mode & 0o777 == 0o660
             }, "svc-identity never made its socket")
-        chmod("\(sockets)/identity.sock", 0o666)  // the planter lets the victim connect, and answers it
+        chmod("\(sockets)/identity.sock", 0o666) // the planter lets the victim connect, and answers it
         let home = directory.file("home")
         let cache = directory.file("cache")
         for folder in [home, "\(home)/verticals", cache] {
@@ -155,9 +161,12 @@ struct LoginCalleeCheckTests {
             client.close()
             loop.shutdown()
         }
-        let reply = try await client.callRaw(service: "identity", operation: Daemon.metrics.fullName, body: Empty().encodedBody())
+        let reply = try await client.callRaw(
+            service: "identity", operation: Daemon.metrics.fullName, body: Empty().encodedBody())
         let exposition = try Daemon.Metrics(decoding: reply).exposition
-        #expect(exposition.contains("verticals_requests_total{operation=\"daemon.describe\"} 1"), "the CLI never reached it: \(exposition)")
+        #expect(
+            exposition.contains("verticals_requests_total{operation=\"daemon.describe\"} 1"),
+            "the CLI never reached it: \(exposition)")
         #expect(
             exposition.contains("verticals_requests_total{operation=\"identity.authenticate\"} 0"),
             "the token reached the planted socket: \(exposition)")

@@ -69,7 +69,9 @@ struct LoginCertificateCheckTests {
 
     /// What `login` printed against svc-identity presenting `name`'s certificate, and the
     /// `identity.login` and `daemon.describe` requests that daemon then had served.
-    static func login(toIdentityPresenting name: String) async throws -> (result: CommandResult, logins: Int?, describes: Int?) {
+    static func login(toIdentityPresenting name: String) async throws -> (
+        result: CommandResult, logins: Int?, describes: Int?
+    ) {
         let directory = TemporaryDirectory()
         let certs = try MintedCertificates.make(for: ["identity", "clinics"], in: directory)
         let state = TemporaryDirectory()

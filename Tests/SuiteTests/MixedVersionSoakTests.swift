@@ -67,7 +67,8 @@ struct MixedVersionSoakTests {
             index += 1
             do {
                 let token = try await client.call(
-                    Identity.login, .init(email: email, password: "correct-horse-battery"), timeout: .seconds(30)).token
+                    Identity.login, .init(email: email, password: "correct-horse-battery"), timeout: .seconds(30)
+                ).token
                 _ = try await client.call(Clinics.search, .init(name: "a", limit: 5), timeout: .seconds(30))
                 let entry = try await client.call(
                     Records.addEntry, .init(token: token, kind: .note, text: "soak \(index)"), timeout: .seconds(30))
@@ -89,7 +90,7 @@ struct MixedVersionSoakTests {
         let seconds = environment["VT_SOAK_SECONDS"].flatMap { Int($0) }.map { max(30, $0) } ?? 120
         let suite = try SupervisedSuite(
             manifest: Self.manifest, services: ["identity", "clinics", "notifications", "records", "appointments"])
-        chmod(suite.directory.path, 0o755)  // the new builds are described as the manifest's users
+        chmod(suite.directory.path, 0o755) // the new builds are described as the manifest's users
         try await suite.up()
         #expect(await suite.waitUntilAllReady(), "the suite never came up")
         let clinics = try await suite.clinicsNearLondon()
@@ -115,15 +116,20 @@ struct MixedVersionSoakTests {
             let patient = try await suite.newPatient("soak\(index)")
             let pause = max(.milliseconds(40), Duration.seconds(seconds) / max(1, slots.count))
             bookers.append(
-                (Booker(client: suite.client, token: patient, clinic: clinics[index], slots: slots, round: index, pause: pause),
-                 patient, slots))
+                (
+                    Booker(
+                        client: suite.client, token: patient, clinic: clinics[index], slots: slots, round: index,
+                        pause: pause),
+                    patient, slots
+                ))
         }
         let reads = Reads()
         var emails: [String] = []
         for index in 0..<4 {
             let email = "reader\(index)-\(UInt32.random(in: 0...UInt32.max))@example.org"
             _ = try await suite.client.call(
-                Identity.register, .init(email: email, password: "correct-horse-battery", displayName: "reader \(index)"))
+                Identity.register,
+                .init(email: email, password: "correct-horse-battery", displayName: "reader \(index)"))
             emails.append(email)
         }
         let bookings = bookers.map { entry in Task { await entry.booker.run() } }
@@ -140,7 +146,9 @@ struct MixedVersionSoakTests {
         let started = ContinuousClock.now
         try await Task.sleep(for: stretch)
         for step in steps {
-            let executable = step.build == "new" ? "\(newBuild)/svc-\(step.service)" : "\(DaemonProcess.productsDirectory)/svc-\(step.service)"
+            let executable =
+                step.build == "new"
+                ? "\(newBuild)/svc-\(step.service)" : "\(DaemonProcess.productsDirectory)/svc-\(step.service)"
             let run = suite.run
             let began = ContinuousClock.now
             let result = try await Offload.run {
@@ -164,13 +172,15 @@ struct MixedVersionSoakTests {
         // The breaking clinics: refused before it runs.
         let asked = try await Offload.run { [run = suite.run, manifest = suite.manifest] in
             try runCommand(
-                "svc-supervisor", ["can-i-deploy", "clinics", "--executable", breaking, "--manifest", manifest, "--run-dir", run],
+                "svc-supervisor",
+                ["can-i-deploy", "clinics", "--executable", breaking, "--manifest", manifest, "--run-dir", run],
                 in: TemporaryDirectory(), timeout: .seconds(120))
         }
         #expect(asked.status == 2, "can-i-deploy: \(asked.standardOutput)\(asked.standardError)")
         let refused = try await Offload.run { [run = suite.run] in
             try runCommand(
-                "svc-supervisor", ["upgrade", "clinics", "--executable", breaking, "--run-dir", run], in: TemporaryDirectory(),
+                "svc-supervisor", ["upgrade", "clinics", "--executable", breaking, "--run-dir", run],
+                in: TemporaryDirectory(),
                 timeout: .seconds(120))
         }
         #expect(refused.status == 2, "upgrade: \(refused.standardOutput)\(refused.standardError)")
@@ -185,10 +195,13 @@ struct MixedVersionSoakTests {
         // Nothing lost: every booking acknowledged is stored once, every entry is in its history.
         var lost = 0
         for (entry, outcome) in zip(bookers, outcomes) {
-            lost += try await BookingLedger.verify(suite.client, patient: entry.patient, outcome: outcome, slots: entry.slots)
+            lost += try await BookingLedger.verify(
+                suite.client, patient: entry.patient, outcome: outcome, slots: entry.slots)
         }
         for email in emails {
-            let token = try await suite.client.call(Identity.login, .init(email: email, password: "correct-horse-battery")).token
+            let token = try await suite.client.call(
+                Identity.login, .init(email: email, password: "correct-horse-battery")
+            ).token
             var stored: Set<String> = []
             var cursor: String?
             repeat {
@@ -199,7 +212,8 @@ struct MixedVersionSoakTests {
             lost += reads.entries.withLock { $0[email, default: []] }.subtracting(stored).count
         }
         let failures = outcomes.flatMap(\.failures) + reads.failures.withLock { $0 }
-        let made = outcomes.reduce(0) { $0 + $1.acknowledged.count + $1.failures.count } + reads.made.load(ordering: .relaxed)
+        let made =
+            outcomes.reduce(0) { $0 + $1.acknowledged.count + $1.failures.count } + reads.made.load(ordering: .relaxed)
         #expect(failures.isEmpty, "\(failures.count) calls failed: \(failures.prefix(5))")
         #expect(lost == 0, "\(lost) writes lost")
 

@@ -17,13 +17,15 @@ extension NamespaceTests {
         /// Short timeouts on clinics, so that what a hostile client holds is let go in seconds.
         static let patience = [
             "clinics": [
-                "VERTICALS_HANDSHAKE_TIMEOUT_SECONDS": "2", "VERTICALS_FRAME_TIMEOUT_SECONDS": "2", "VERTICALS_IDLE_TIMEOUT_SECONDS": "3",
+                "VERTICALS_HANDSHAKE_TIMEOUT_SECONDS": "2", "VERTICALS_FRAME_TIMEOUT_SECONDS": "2",
+                "VERTICALS_IDLE_TIMEOUT_SECONDS": "3",
             ]
         ]
 
         func expectStillServing(_ suite: SplitSuite) async throws {
             let nearest = try await suite.client.call(
-                Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 3, service: .gp), timeout: .seconds(10))
+                Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 3, service: .gp),
+                timeout: .seconds(10))
             #expect(!nearest.clinics.isEmpty)
         }
 
@@ -43,7 +45,8 @@ extension NamespaceTests {
             }
             // A byte-a-second sender of a ClientHello's start: let go at the handshake timeout.
             let slow = try suite.raw(to: "clinics", receiveTimeout: .milliseconds(500))
-            let hello: [UInt8] = [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03] + [UInt8](repeating: 7, count: 32)
+            let hello: [UInt8] =
+                [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03] + [UInt8](repeating: 7, count: 32)
             var closed = false
             for byte in hello where !closed {
                 _ = slow.sendWithoutBlocking([byte])
@@ -68,7 +71,8 @@ extension NamespaceTests {
                 try raw.send(prefix + [1, 2, 3, 4])
                 raw.expectErrorThenClosed(.protocolError)
             }
-            let frame = Message.frame(Envelope(kind: .request, correlationID: 1, operation: Clinics.nearest.fullName), rawBody: [1, 2, 3])
+            let frame = Message.frame(
+                Envelope(kind: .request, correlationID: 1, operation: Clinics.nearest.fullName), rawBody: [1, 2, 3])
             // A truncated frame, then the end of the stream.
             for cut in [1, 3, 6] {
                 let raw = try suite.rawOverTLS(to: "clinics")
@@ -88,9 +92,11 @@ extension NamespaceTests {
             let suite = try SplitSuite(extra: Self.patience)
             try await suite.up()
             let raw = try suite.rawOverTLS(to: "clinics", receiveTimeout: .seconds(2))
-            let body = Clinics.NearestInput(latitude: 51.5074, longitude: -0.1278, limit: 20, service: .gp).encodedBody()
+            let body = Clinics.NearestInput(latitude: 51.5074, longitude: -0.1278, limit: 20, service: .gp)
+                .encodedBody()
             func request(_ id: UInt64) -> [UInt8] {
-                Message.frame(Envelope(kind: .request, correlationID: id, operation: Clinics.nearest.fullName), rawBody: body)
+                Message.frame(
+                    Envelope(kind: .request, correlationID: id, operation: Clinics.nearest.fullName), rawBody: body)
             }
             // One answered first: its size says how many requests 1 GiB of unread replies takes (the
             // kernel alone may hold ~40 MiB of them: tcp_rmem's 32 MiB, the sender's 4 MiB).
@@ -103,7 +109,8 @@ extension NamespaceTests {
             let residentBefore = suite.hostA.residentBytes()["clinics"] ?? 0
             let id = raw.sendUntilStalled(after: 1, upTo: limit, request)
             let grown = (suite.hostA.residentBytes()["clinics"] ?? 0) - residentBefore
-            #expect(id < limit, "clinics read \(id) requests (1 GiB of replies) without pausing a client that never reads")
+            #expect(
+                id < limit, "clinics read \(id) requests (1 GiB of replies) without pausing a client that never reads")
             #expect(grown < 64 << 20, "clinics grew by \(grown >> 20) MiB for a client that never reads")
             try await expectStillServing(suite)
             // Left unread past the idle timeout, the connection is closed.

@@ -23,7 +23,9 @@ extension NamespaceTests {
             // Routes come from the whole graph: a remote caller is admitted, a remote callee declared.
             #expect(appointments.contains("VERTICALS_DEPENDS_ON=identity,clinics,notifications"), "\(appointments)")
             let identity = Self.environment(of: suite.hostA.status()["identity"]?.pid)
-            #expect(identity.contains("VERTICALS_ALLOWED_PEERS=clinics,notifications,appointments,records,operator"), "\(identity)")
+            #expect(
+                identity.contains("VERTICALS_ALLOWED_PEERS=clinics,notifications,appointments,records,operator"),
+                "\(identity)")
 
             try await BookingLedger.journey(client)
             suite.down()
@@ -43,7 +45,9 @@ extension NamespaceTests {
             // No certificate: plain TCP from another host gets no answer, only a closed connection.
             let stranger = try suite.raw(to: "notifications")
             try stranger.send(Message.frame(Envelope(kind: .ping, correlationID: 1), rawBody: []))
-            if case .message(let message) = stranger.receive() { Issue.record("a stranger got an answer: \(message.envelope)") }
+            if case .message(let message) = stranger.receive() {
+                Issue.record("a stranger got an answer: \(message.envelope)")
+            }
             let plain = suite.caller(presenting: nil, loop: loop)
             defer { plain.close() }
             do {
@@ -85,21 +89,27 @@ extension NamespaceTests {
             try await suite.up()
             let client = suite.client
             let clinic = try #require(
-                try await client.call(Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 5, service: .gp))
-                    .clinics.first?.clinic.id)
+                try await client.call(
+                    Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 5, service: .gp)
+                )
+                .clinics.first?.clinic.id)
             let slots = await BookingLedger.openSlots(client, clinic: clinic, fromDay: 3, count: 40)
             #expect(slots.count == 40, "clinic \(clinic) had only \(slots.count) open slots")
             let patient = try await suite.hostA.newPatient("load")
             let booker = Booker(client: client, token: patient, clinic: clinic, slots: slots, round: 1)
             let booking = Task { await booker.run() }
             let started = ContinuousClock.now + .seconds(60)
-            while booker.attempts.current == 0, ContinuousClock.now < started { try await Task.sleep(for: .milliseconds(10)) }
+            while booker.attempts.current == 0, ContinuousClock.now < started {
+                try await Task.sleep(for: .milliseconds(10))
+            }
             #expect(booker.attempts.current > 0, "the booker made no call in a minute")
             // appointments on host b, then notifications on host a, while the booker books across them.
             for (host, victim) in [(suite.hostB, "appointments"), (suite.hostA, "notifications")] {
                 let before = booker.attempts.current
                 let moved = ContinuousClock.now + .seconds(30)
-                while booker.attempts.current < before + 3, ContinuousClock.now < moved { try await Task.sleep(for: .milliseconds(10)) }
+                while booker.attempts.current < before + 3, ContinuousClock.now < moved {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
                 try await host.kill(victim)
                 #expect(await host.waitUntilAllReady(timeout: .seconds(60)), "\(victim) never came back after kill -9")
             }

@@ -29,10 +29,13 @@ extension NamespaceTests {
             for host in lab.hosts { addresses[host] = lab.address(of: host) }
             try lab.writeHosts(addresses.filter { $0.key != "operator" })
             let certificates = directory.file("certs")
-            let minted = try runCommand("svc-supervisor", ["certs", certificates, "--manifest", manifest], in: directory)
+            let minted = try runCommand(
+                "svc-supervisor", ["certs", certificates, "--manifest", manifest], in: directory)
             try #require(minted.status == 0, "svc-supervisor certs: \(minted.standardError)")
 
-            for vertical in names { try lab.loadRules(on: vertical, topology.ruleset(for: vertical, addresses: addresses)) }
+            for vertical in names {
+                try lab.loadRules(on: vertical, topology.ruleset(for: vertical, addresses: addresses))
+            }
             try lab.loadRules(on: "operator", topology.operatorRuleset(addresses: addresses))
 
             var daemons: [DaemonProcess] = []
@@ -41,20 +44,29 @@ extension NamespaceTests {
                 let environment = try Self.podEnvironment(vertical, certificates: certificates, in: directory)
                 // Dependencies by Service name, as the ConfigMap gives them; the hosts files resolve them.
                 // (Each entry names an operation, `identity.authenticate`: its vertical is before the dot.)
-                let dependencies = Set(vertical.environment["VERTICALS_DEPENDS_ON", default: ""].split(separator: ",").map {
-                    Callees.service(of: String($0))
-                })
+                let dependencies = Set(
+                    vertical.environment["VERTICALS_DEPENDS_ON", default: ""].split(separator: ",").map {
+                        Callees.service(of: String($0))
+                    })
                 for dependency in dependencies {
-                    #expect(environment["VERTICALS_ENDPOINT_\(dependency.uppercased())"] == "tcp:\(dependency):\(vertical.port)")
+                    #expect(
+                        environment["VERTICALS_ENDPOINT_\(dependency.uppercased())"]
+                            == "tcp:\(dependency):\(vertical.port)")
                 }
                 daemons.append(
-                    try lab.spawn(on: vertical.name, vertical.program, environment: environment, stderrPath: directory.file("\(vertical.name).log")))
+                    try lab.spawn(
+                        on: vertical.name, vertical.program, environment: environment,
+                        stderrPath: directory.file("\(vertical.name).log")))
             }
             for vertical in topology.verticals {
                 let listening = eventually(timeout: .seconds(60)) {
-                    (try? lab.connect(from: "operator", to: addresses[vertical.name]!, port: UInt16(vertical.port), timeout: .seconds(1))) == .connected
+                    (try? lab.connect(
+                        from: "operator", to: addresses[vertical.name]!, port: UInt16(vertical.port),
+                        timeout: .seconds(1))) == .connected
                 }
-                #expect(listening, "\(vertical.name) never listened: \(readFile(directory.file("\(vertical.name).log")) ?? "")")
+                #expect(
+                    listening,
+                    "\(vertical.name) never listened: \(readFile(directory.file("\(vertical.name).log")) ?? "")")
             }
 
             // The operator's client, on the operator host, by address with the operator's certificate.
@@ -64,12 +76,16 @@ extension NamespaceTests {
             try await loop.submit { try NetworkNamespace.enter(operatorHost) }
             var environment = ["VERTICALS_SOCKET_DIR": directory.file("none")]
             for vertical in topology.verticals {
-                environment["VERTICALS_ENDPOINT_\(vertical.name.uppercased())"] = "tcp:\(addresses[vertical.name]!):\(vertical.port)"
+                environment["VERTICALS_ENDPOINT_\(vertical.name.uppercased())"] =
+                    "tcp:\(addresses[vertical.name]!):\(vertical.port)"
             }
-            for (variable, file) in [("VERTICALS_TLS_CERT", "tls.crt"), ("VERTICALS_TLS_KEY", "tls.key"), ("VERTICALS_TLS_CA", "ca.crt")] {
+            for (variable, file) in [
+                ("VERTICALS_TLS_CERT", "tls.crt"), ("VERTICALS_TLS_KEY", "tls.key"), ("VERTICALS_TLS_CA", "ca.crt"),
+            ] {
                 environment[variable] = "\(certificates)/operator/\(file)"
             }
-            let client = ServiceClient(loop: loop, sockets: SocketDirectory.from(environment: environment), defaultTimeout: .seconds(10))
+            let client = ServiceClient(
+                loop: loop, sockets: SocketDirectory.from(environment: environment), defaultTimeout: .seconds(10))
             defer { client.close() }
             try await BookingLedger.journey(client)
 
@@ -81,15 +97,24 @@ extension NamespaceTests {
             let recordsHost = lab.namespace(of: "records")
             try await recordsLoop.submit { try NetworkNamespace.enter(recordsHost) }
             var recordsEnvironment = environment
-            for (variable, file) in [("VERTICALS_TLS_CERT", "tls.crt"), ("VERTICALS_TLS_KEY", "tls.key"), ("VERTICALS_TLS_CA", "ca.crt")] {
+            for (variable, file) in [
+                ("VERTICALS_TLS_CERT", "tls.crt"), ("VERTICALS_TLS_KEY", "tls.key"), ("VERTICALS_TLS_CA", "ca.crt"),
+            ] {
                 recordsEnvironment[variable] = "\(certificates)/records/\(file)"
             }
             let records = ServiceClient(
-                loop: recordsLoop, sockets: SocketDirectory.from(environment: recordsEnvironment), defaultTimeout: .seconds(10))
+                loop: recordsLoop, sockets: SocketDirectory.from(environment: recordsEnvironment),
+                defaultTimeout: .seconds(10))
             defer { records.close() }
-            let unauthenticated = await SupervisedSuite.refusal { _ = try await records.call(Identity.authenticate, .init(token: "not-a-token")) }
-            #expect(unauthenticated?.code == .unauthenticated, "records → identity.authenticate is declared: \(String(describing: unauthenticated))")
-            let getUser = await SupervisedSuite.refusal { _ = try await records.call(Identity.getUser, .init(userID: "u_1")) }
+            let unauthenticated = await SupervisedSuite.refusal {
+                _ = try await records.call(Identity.authenticate, .init(token: "not-a-token"))
+            }
+            #expect(
+                unauthenticated?.code == .unauthenticated,
+                "records → identity.authenticate is declared: \(String(describing: unauthenticated))")
+            let getUser = await SupervisedSuite.refusal {
+                _ = try await records.call(Identity.getUser, .init(userID: "u_1"))
+            }
             #expect(getUser?.detail("edge") == "records → identity.getUser", "\(String(describing: getUser))")
             let grant = await SupervisedSuite.refusal {
                 _ = try await records.call(Identity.grantRole, .init(token: "t", email: "a@example.org", role: .admin))
@@ -97,12 +122,20 @@ extension NamespaceTests {
             #expect(grant?.detail("reason") == "operatorOnly", "\(String(describing: grant))")
 
             // The graph's edges connect; the edge it lacks is dropped (no answer, not even a reset).
-            let port = UInt16(topology.verticals.first { $0.name == "notifications" }?.port ?? 0)  // every vertical's: 7000
-            #expect(try lab.connect(from: "appointments", to: addresses["notifications"]!, port: port, timeout: .seconds(5)) == .connected)
-            #expect(try lab.connect(from: "records", to: addresses["clinics"]!, port: port, timeout: .seconds(5)) == .connected)
+            let port = UInt16(topology.verticals.first { $0.name == "notifications" }?.port ?? 0) // every vertical's: 7000
+            #expect(
+                try lab.connect(from: "appointments", to: addresses["notifications"]!, port: port, timeout: .seconds(5))
+                    == .connected)
+            #expect(
+                try lab.connect(from: "records", to: addresses["clinics"]!, port: port, timeout: .seconds(5))
+                    == .connected)
             #expect(topology.callees["records"]?.contains("notifications") == false)
-            #expect(try lab.connect(from: "records", to: addresses["notifications"]!, port: port, timeout: .seconds(2)) == .timedOut)
-            #expect(try lab.connect(from: "clinics", to: addresses["appointments"]!, port: port, timeout: .seconds(2)) == .timedOut)
+            #expect(
+                try lab.connect(from: "records", to: addresses["notifications"]!, port: port, timeout: .seconds(2))
+                    == .timedOut)
+            #expect(
+                try lab.connect(from: "clinics", to: addresses["appointments"]!, port: port, timeout: .seconds(2))
+                    == .timedOut)
         }
 
         /// `vertical`'s ConfigMap environment with each of its volume mounts made a folder of
@@ -113,7 +146,8 @@ extension NamespaceTests {
         ) throws -> [String: String] {
             var folders: [String: String] = [:]
             for (path, volume) in vertical.mounts {
-                let folder = volume == "tls" ? "\(certificates)/\(vertical.name)" : directory.file("\(vertical.name)-\(volume)")
+                let folder =
+                    volume == "tls" ? "\(certificates)/\(vertical.name)" : directory.file("\(vertical.name)-\(volume)")
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 folders[path] = folder
             }

@@ -12,7 +12,7 @@ struct NewCommandTests {
     /// The repository's root, from this file's place in it.
     static let repositoryRoot: String = {
         var parts = #filePath.split(separator: "/")
-        parts.removeLast(3)  // Tests/SuiteTests/NewCommandTests.swift
+        parts.removeLast(3) // Tests/SuiteTests/NewCommandTests.swift
         return "/" + parts.joined(separator: "/")
     }()
 
@@ -21,18 +21,24 @@ struct NewCommandTests {
         let copy = directory.file("tree")
         let copied = try runCommand(
             "/bin/sh",
-            ["-c", "mkdir \(copy) && tar -C \(Self.repositoryRoot) --exclude='./.build*' --exclude=./.git --exclude=./.run "
-                + "--exclude=./bench --exclude=./.swiftpm -cf - . | tar -C \(copy) -xf -"],
+            [
+                "-c",
+                "mkdir \(copy) && tar -C \(Self.repositoryRoot) --exclude='./.build*' --exclude=./.git --exclude=./.run "
+                    + "--exclude=./bench --exclude=./.swiftpm -cf - . | tar -C \(copy) -xf -",
+            ],
             in: directory)
         try #require(copied.status == 0, "\(copied.standardError)")
 
         // A name this checkout does not have yet, even when it already grew verticals with `new`.
         let manifest = readFile("\(copy)/deploy/suite.toml") ?? ""
-        let name = (0...).lazy.map { $0 == 0 ? "ledger" : "ledger\($0)" }.first { !manifest.contains("[services.\($0)]") }!
+        let name = (0...).lazy.map { $0 == 0 ? "ledger" : "ledger\($0)" }.first {
+            !manifest.contains("[services.\($0)]")
+        }!
         let typeName = name.prefix(1).uppercased() + name.dropFirst()
 
         let created = try runCommand(
-            "svc-supervisor", ["new", name, "--calls", "identity", "--root", copy, "--build-jobs", "\(PackageBuild.jobs)"],
+            "svc-supervisor",
+            ["new", name, "--calls", "identity", "--root", copy, "--build-jobs", "\(PackageBuild.jobs)"],
             environment: PackageBuild.environment(in: directory), in: directory, timeout: .seconds(900))
         try #require(created.status == 0, "\(created.standardOutput)\n\(created.standardError)")
         // Its golden fixture, written by the checkout's own vt-contracts with the new contract compiled in.
@@ -48,7 +54,8 @@ struct NewCommandTests {
 
         // The vertical's daemon and its unit tests compile in the copy, from nothing but what `new` wrote.
         for target in ["--product=svc-\(name)", "--target=\(typeName)ServiceTests"] {
-            let built = try PackageBuild.run(target, in: copy, log: "build.log", from: directory, timeout: .seconds(900))
+            let built = try PackageBuild.run(
+                target, in: copy, log: "build.log", from: directory, timeout: .seconds(900))
             try #require(built.status == 0, "swift build \(target) failed:\n\(built.standardOutput)")
             #expect(!built.standardOutput.contains("warning:"), "\(built.standardOutput)")
         }
@@ -59,10 +66,11 @@ struct NewCommandTests {
             environment: ["VERTICALS_SOCKET_DIR": sockets, "STATE_DIRECTORY": directory.file("state")])
         defer { daemon.stop() }
         var client: RawClient?
-        #expect(eventually(timeout: .seconds(20)) {
-            client = try? RawClient(path: "\(sockets)/\(name).sock")
-            return client != nil
-        })
+        #expect(
+            eventually(timeout: .seconds(20)) {
+                client = try? RawClient(path: "\(sockets)/\(name).sock")
+                return client != nil
+            })
         let connected = try #require(client)
         for expected in [1, 2] {
             try connected.sendRequest(id: UInt64(expected), operation: "\(name).hello", body: Self.hello("Ada"))

@@ -16,9 +16,9 @@ struct OTLPExportTests {
     /// One span as the receiver wrote it.
     struct ReceivedSpan {
         let service, name: String
-        let kind: Int  // OTLP: 1 internal, 2 server, 3 client
+        let kind: Int // OTLP: 1 internal, 2 server, 3 client
         let trace, span, parent: String
-        let status: Int  // 1 ok, 2 error
+        let status: Int // 1 ok, 2 error
 
         init?(_ line: Substring) {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -43,10 +43,13 @@ struct OTLPExportTests {
             spansFile = directory.file("otlp.spans")
             let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
             process = try DaemonProcess(
-                "/bin/sh", ["-c", #"exec python3 "$0" "$1" "$2" $3"#, script, portFile, spansFile, stall ? "--stall" : ""],
+                "/bin/sh",
+                ["-c", #"exec python3 "$0" "$1" "$2" $3"#, script, portFile, spansFile, stall ? "--stall" : ""],
                 environment: ["PATH": path], stderrPath: directory.file("otlp.stderr"))
-            #expect(eventually(timeout: .seconds(30)) { readFile(portFile).flatMap { Int($0) } != nil },
-                "the receiver never listened (is opentelemetry-proto installed? scripts/install-deps.sh): \(readFile(directory.file("otlp.stderr")) ?? "")")
+            #expect(
+                eventually(timeout: .seconds(30)) { readFile(portFile).flatMap { Int($0) } != nil },
+                "the receiver never listened (is opentelemetry-proto installed? scripts/install-deps.sh): \(readFile(directory.file("otlp.stderr")) ?? "")"
+            )
             port = readFile(portFile).flatMap { Int($0) } ?? 0
         }
 
@@ -65,15 +68,18 @@ struct OTLPExportTests {
         ]
         for name in SuiteLauncher.order { try suite.start(name, extra: tracing) }
         let client = suite.client
-        _ = try await client.call(Identity.register, .init(email: "ada@example.org", password: "analytical-engine", displayName: "Ada"))
+        _ = try await client.call(
+            Identity.register, .init(email: "ada@example.org", password: "analytical-engine", displayName: "Ada"))
         let ada = try await client.call(Identity.login, .init(email: "ada@example.org", password: "analytical-engine"))
         let clinic = try #require(
-            try await client.call(Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 1, service: .gp)).clinics.first?.clinic)
+            try await client.call(Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 1, service: .gp))
+                .clinics.first?.clinic)
         let slot = try #require(await suite.openSlot(clinic: clinic.id, after: 1))
         _ = try await client.call(
             Appointments.book,
-            .init(token: ada.token, clinicID: clinic.id, service: .gp, startsAt: slot, durationMinutes: 20,
-                  reason: "traced", requestID: "otlp-1"))
+            .init(
+                token: ada.token, clinicID: clinic.id, service: .gp, startsAt: slot, durationMinutes: 20,
+                reason: "traced", requestID: "otlp-1"))
 
         // The booking's trace: its root is appointments' server span; every call is a client span,
         // and each callee's server span is that client span's child. The notification the outbox
@@ -83,10 +89,14 @@ struct OTLPExportTests {
         // span's parent has arrived.
         var trace: [ReceivedSpan] = []
         let whole = eventually(timeout: .seconds(30)) {
-            guard let root = receiver.spans.first(where: { $0.name == "appointments.book" && $0.kind == 2 }) else { return false }
+            guard let root = receiver.spans.first(where: { $0.name == "appointments.book" && $0.kind == 2 }) else {
+                return false
+            }
             trace = receiver.spans.filter { $0.trace == root.trace }
             let ids = Set(trace.map(\.span))
-            return Set(trace.filter { $0.kind == 2 }.map(\.service)) == ["appointments", "identity", "clinics", "notifications"]
+            return Set(trace.filter { $0.kind == 2 }.map(\.service)) == [
+                "appointments", "identity", "clinics", "notifications",
+            ]
                 && trace.allSatisfy { $0.parent.isEmpty || ids.contains($0.parent) }
                 && trace.contains { $0.name == "appointments.commit" }
         }
@@ -97,8 +107,11 @@ struct OTLPExportTests {
         let byID = Dictionary(trace.map { ($0.span, $0) }) { first, _ in first }
         for served in trace where served.kind == 2 && served.span != root.span {
             let call = try #require(byID[served.parent], "\(served.service) \(served.name) has no parent in the trace")
-            #expect(call.kind == 3 && call.name == served.name && call.service != served.service, "\(call.service) \(call.name)")
-            #expect(byID[call.parent]?.kind == 2 || byID[call.parent]?.kind == 1, "a call's parent is a request or a span")
+            #expect(
+                call.kind == 3 && call.name == served.name && call.service != served.service,
+                "\(call.service) \(call.name)")
+            #expect(
+                byID[call.parent]?.kind == 2 || byID[call.parent]?.kind == 1, "a call's parent is a request or a span")
         }
         let commit = try #require(trace.first { $0.name == "appointments.commit" })
         #expect(commit.kind == 1 && commit.parent == root.span)
@@ -121,16 +134,22 @@ struct OTLPExportTests {
     @Test func stalledCollector_neitherBlocksRequests_norGrowsTheQueue() async throws {
         let suite = try SuiteLauncher()
         let receiver = try Receiver(in: suite.directory, stall: true)
-        try suite.start("clinics", extra: [
-            "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:\(receiver.port)", "OTEL_BSP_SCHEDULE_DELAY": "10",
-            "OTEL_BSP_MAX_QUEUE_SIZE": "16", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "4", "VERTICALS_TRACE_SAMPLE_RATIO": "1",
-        ])
+        try suite.start(
+            "clinics",
+            extra: [
+                "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:\(receiver.port)", "OTEL_BSP_SCHEDULE_DELAY": "10",
+                "OTEL_BSP_MAX_QUEUE_SIZE": "16", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "4",
+                "VERTICALS_TRACE_SAMPLE_RATIO": "1",
+            ])
         let client = suite.client
         for _ in 0..<64 {
-            let answer = try await client.call(Clinics.nearest, .init(latitude: 51.5, longitude: -0.12, limit: 1, service: .gp))
+            let answer = try await client.call(
+                Clinics.nearest, .init(latitude: 51.5, longitude: -0.12, limit: 1, service: .gp))
             #expect(answer.clinics.count <= 1)
         }
-        let (rose, dropped, queued) = await Self.exportCounters(of: "clinics", client) { dropped in dropped >= 64 - 16 - 4 }
+        let (rose, dropped, queued) = await Self.exportCounters(of: "clinics", client) { dropped in
+            dropped >= 64 - 16 - 4
+        }
         #expect(rose, "dropped \(dropped) of 64 spans behind a stalled collector (queue 16, one batch of 4 in flight)")
         #expect(queued <= 16, "the queue holds \(queued) spans, past its bound of 16")
         #expect(receiver.spans.isEmpty, "the stalled receiver answered nothing, so it wrote nothing")
@@ -144,7 +163,9 @@ struct OTLPExportTests {
         var dropped = 0.0
         var queued = 0.0
         let held = await eventuallyAsync(timeout: .seconds(30), every: .milliseconds(50)) {
-            guard let body = try? await client.callRaw(service: service, operation: Daemon.metrics.fullName, body: Empty().encodedBody()),
+            guard
+                let body = try? await client.callRaw(
+                    service: service, operation: Daemon.metrics.fullName, body: Empty().encodedBody()),
                 let text = try? Daemon.Metrics(decoding: body).exposition
             else { return false }
             dropped = Self.sample(text, "verticals_trace_spans_dropped_total") ?? 0

@@ -14,7 +14,8 @@ struct OneWriterPerStoreTests {
         let first = try DaemonProcess("svc-identity", environment: environment)
         defer { first.stop() }
         let socket = directory.file("a/identity.sock")
-        try #require(eventually(timeout: .seconds(20)) { (try? RawClient(path: socket)) != nil }, "identity never listened")
+        try #require(
+            eventually(timeout: .seconds(20)) { (try? RawClient(path: socket)) != nil }, "identity never listened")
 
         // Its own sockets, the same STATE_DIRECTORY.
         environment["VERTICALS_SOCKET_DIR"] = directory.file("b")

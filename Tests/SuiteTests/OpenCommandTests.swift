@@ -59,7 +59,8 @@ struct OpenCommandTests {
         let index = try #require(old.operations.firstIndex { $0.name == "nearest" })
         old.operations[index].name = "closest"
         let cache = LearnedCache.plant(old, socketDirectory: suite.sockets.path, in: suite.directory)
-        let result = try suite.supervisor("open", ["verticals://clinics/nearest?lat=53.48&lon=-2.24&limit=1"], environment: cache)
+        let result = try suite.supervisor(
+            "open", ["verticals://clinics/nearest?lat=53.48&lon=-2.24&limit=1"], environment: cache)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(try Clinics.NearbyClinics(json: result.standardOutput).clinics.count == 1)
     }

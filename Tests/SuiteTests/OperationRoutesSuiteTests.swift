@@ -24,9 +24,11 @@ struct OperationRoutesSuiteTests {
                 marked.append(operation.fullName)
             }
         }
-        #expect(Set(marked) == [
-            "daemon.backup", "daemon.setLogLevel", "identity.createAdmin", "identity.grantRole", "identity.revokeRole",
-        ])
+        #expect(
+            Set(marked) == [
+                "daemon.backup", "daemon.setLogLevel", "identity.createAdmin", "identity.grantRole",
+                "identity.revokeRole",
+            ])
         let description = ServiceDescription.of(Identity.self)
         let grant = description.operations.first { $0.name == "grantRole" }
         #expect(grant?.marks.contains("operatorOnly") == true, "\(String(describing: grant?.marks))")
@@ -54,25 +56,31 @@ struct OperationRoutesSuiteTests {
     /// suite's own user).
     static func adminToken(_ client: ServiceClient) async throws -> (token: String, email: String) {
         let email = "admin-\(UInt32.random(in: 0...UInt32.max))@example.org"
-        _ = try await client.call(Identity.createAdmin, .init(email: email, password: "correct-horse-battery", displayName: "Ada"))
+        _ = try await client.call(
+            Identity.createAdmin, .init(email: email, password: "correct-horse-battery", displayName: "Ada"))
         let token = try await client.call(Identity.login, .init(email: email, password: "correct-horse-battery")).token
         return (token, email)
     }
 
     @Test(.enabled(if: geteuid() == 0, "needs root: runs each vertical as its own user"))
     func overUnixSockets_fromAVerticalsUser_anUndeclaredOperation_andGrantRole_areRefused_namingTheEdge() async throws {
-        try await UserPerVerticalSuite.run(tag: "vtr", services: ["identity", "clinics", "notifications"], manifest: { prefix in
-            "[defaults]\nstop_timeout = \"5s\"\n" + Self.services(user: prefix)
-        }) { suite in
+        try await UserPerVerticalSuite.run(
+            tag: "vtr", services: ["identity", "clinics", "notifications"],
+            manifest: { prefix in
+                "[defaults]\nstop_timeout = \"5s\"\n" + Self.services(user: prefix)
+            }
+        ) { suite in
             let (prefix, directory, bin, run) = (suite.prefix, suite.directory, suite.bin, suite.run)
 
             let loop = try EventLoop(name: "routes-suite-client")
             defer { loop.shutdown() }
-            let client = ServiceClient(loop: loop, sockets: SocketDirectory("\(run)/sockets"), defaultTimeout: .seconds(10))
+            let client = ServiceClient(
+                loop: loop, sockets: SocketDirectory("\(run)/sockets"), defaultTimeout: .seconds(10))
             defer { client.close() }
             let admin = try await Self.adminToken(client)
             let patient = "patient-\(UInt32.random(in: 0...UInt32.max))@example.org"
-            let account = try await client.call(Identity.register, .init(email: patient, password: "correct-horse-battery", displayName: "Bo"))
+            let account = try await client.call(
+                Identity.register, .init(email: patient, password: "correct-horse-battery", displayName: "Bo"))
 
             // Copied out at once: getpwnam's answer lives in a buffer the next look-up (another test's) reuses.
             let clinicsUID = try #require(getpwnam(prefix + "clinics")).pointee.pw_uid
@@ -92,29 +100,37 @@ struct OperationRoutesSuiteTests {
                 "\(undeclared.standardError)")
 
             // grantRole with an admin's token: operator-only.
-            let grant = try asClinics("grantRole", "{\"token\": \"\(admin.token)\", \"email\": \"\(patient)\", \"role\": \"admin\"}")
+            let grant = try asClinics(
+                "grantRole", "{\"token\": \"\(admin.token)\", \"email\": \"\(patient)\", \"role\": \"admin\"}")
             #expect(grant.status != 0)
             #expect(
-                grant.standardError.contains("clinics may not call identity.grantRole: it is operator-only"), "\(grant.standardError)")
+                grant.standardError.contains("clinics may not call identity.grantRole: it is operator-only"),
+                "\(grant.standardError)")
 
             // The operator (root) may, and each call of it is audited with its caller.
-            let granted = try await client.call(Identity.grantRole, .init(token: admin.token, email: patient, role: .clinician))
+            let granted = try await client.call(
+                Identity.grantRole, .init(token: admin.token, email: patient, role: .clinician))
             #expect(granted.roles.contains(.clinician))
             let profile = try await client.call(Identity.getUser, .init(userID: account.userID))
             #expect(profile.displayName == "Bo", "root reaches every operation")
-            Self.expectIdentityAudited(run: run, [
-                "audit service=identity operation=identity.grantRole caller=\"vertical clinics\" caller_uid=\(clinicsUID)",
-                "outcome=permissionDenied",
-                "audit service=identity operation=identity.grantRole caller=root caller_uid=0",
-            ])
+            Self.expectIdentityAudited(
+                run: run,
+                [
+                    "audit service=identity operation=identity.grantRole caller=\"vertical clinics\" caller_uid=\(clinicsUID)",
+                    "outcome=permissionDenied",
+                    "audit service=identity operation=identity.grantRole caller=root caller_uid=0",
+                ])
             let logged = (readFile("\(run)/logs/identity.log") ?? "").contains("refused identity.getUser to clinics")
             #expect(logged, "the callee's log names the refused edge")
 
             // describe shows the mark, under the operation.
-            let described = try runCommand("\(bin)/svc-supervisor", ["describe", "identity", "--socket-dir", "\(run)/sockets"], in: directory)
+            let described = try runCommand(
+                "\(bin)/svc-supervisor", ["describe", "identity", "--socket-dir", "\(run)/sockets"], in: directory)
             #expect(described.status == 0, "\(described.standardError)")
             #expect(
-                described.standardOutput.contains("marks: grantsRole, operatorOnly (only the operator: root, the operator group or the operator certificate)"),
+                described.standardOutput.contains(
+                    "marks: grantsRole, operatorOnly (only the operator: root, the operator group or the operator certificate)"
+                ),
                 "\(described.standardOutput)")
         }
     }
@@ -132,7 +148,8 @@ struct OperationRoutesSuiteTests {
         }
         let manifest = directory.file("suite.toml")
         try Self.write(text, to: manifest)
-        let minted = try runCommand("svc-supervisor", ["certs", directory.file("certs"), "--manifest", manifest], in: directory)
+        let minted = try runCommand(
+            "svc-supervisor", ["certs", directory.file("certs"), "--manifest", manifest], in: directory)
         #expect(minted.status == 0, "certs: \(minted.standardError)")
         let run = directory.file("run")
         let supervisor = try DaemonProcess("svc-supervisor", ["up", "--manifest", manifest, "--run-dir", run])
@@ -145,19 +162,24 @@ struct OperationRoutesSuiteTests {
         defer { loop.shutdown() }
         func client(presenting name: String) -> ServiceClient {
             var environment = ["VERTICALS_SOCKET_DIR": directory.file("none")]
-            for (service, port) in ports { environment["VERTICALS_ENDPOINT_\(service.uppercased())"] = "tcp:127.0.0.1:\(port)" }
+            for (service, port) in ports {
+                environment["VERTICALS_ENDPOINT_\(service.uppercased())"] = "tcp:127.0.0.1:\(port)"
+            }
             let folder = directory.file("certs/\(name)")
             environment["VERTICALS_TLS_CERT"] = "\(folder)/tls.crt"
             environment["VERTICALS_TLS_KEY"] = "\(folder)/tls.key"
             environment["VERTICALS_TLS_CA"] = "\(folder)/ca.crt"
-            return ServiceClient(loop: loop, sockets: SocketDirectory.from(environment: environment), defaultTimeout: .seconds(10))
+            return ServiceClient(
+                loop: loop, sockets: SocketDirectory.from(environment: environment), defaultTimeout: .seconds(10))
         }
         let operatorClient = client(presenting: "operator")
         defer { operatorClient.close() }
         let ready = await eventuallyAsync(timeout: .seconds(60), every: .milliseconds(200)) {
             let health = Empty().encodedBody()
-            let identity = try? await operatorClient.callRaw(service: "identity", operation: Daemon.health.fullName, body: health)
-            let clinics = try? await operatorClient.callRaw(service: "clinics", operation: Daemon.health.fullName, body: health)
+            let identity = try? await operatorClient.callRaw(
+                service: "identity", operation: Daemon.health.fullName, body: health)
+            let clinics = try? await operatorClient.callRaw(
+                service: "clinics", operation: Daemon.health.fullName, body: health)
             return identity != nil && clinics != nil
         }
         #expect(ready, "identity over TLS: \(readFile("\(run)/logs/identity.log") ?? "")")
@@ -166,15 +188,20 @@ struct OperationRoutesSuiteTests {
         let patient = "patient-\(UInt32.random(in: 0...UInt32.max))@example.org"
         let account = try await operatorClient.call(
             Identity.register, .init(email: patient, password: "correct-horse-battery", displayName: "Bo"))
-        let session = try await operatorClient.call(Identity.login, .init(email: patient, password: "correct-horse-battery"))
+        let session = try await operatorClient.call(
+            Identity.login, .init(email: patient, password: "correct-horse-battery"))
 
         let clinics = client(presenting: "clinics")
         defer { clinics.close() }
         let principal = try await clinics.call(Identity.authenticate, .init(token: session.token))
         #expect(principal.userID == account.userID, "clinics → identity.authenticate is declared")
-        let undeclared = await SupervisedSuite.refusal { _ = try await clinics.call(Identity.getUser, .init(userID: account.userID)) }
+        let undeclared = await SupervisedSuite.refusal {
+            _ = try await clinics.call(Identity.getUser, .init(userID: account.userID))
+        }
         #expect(undeclared?.code == .permissionDenied)
-        #expect(undeclared?.message.hasPrefix("clinics may not call identity.getUser: its depends_on lacks it") == true, "\(String(describing: undeclared))")
+        #expect(
+            undeclared?.message.hasPrefix("clinics may not call identity.getUser: its depends_on lacks it") == true,
+            "\(String(describing: undeclared))")
         #expect(undeclared?.detail("edge") == "clinics → identity.getUser")
         let grant = await SupervisedSuite.refusal {
             _ = try await clinics.call(Identity.grantRole, .init(token: session.token, email: patient, role: .admin))
@@ -186,7 +213,8 @@ struct OperationRoutesSuiteTests {
         defer { notifications.close() }
         #expect(try await notifications.call(Identity.getUser, .init(userID: account.userID)).displayName == "Bo")
         let register = await SupervisedSuite.refusal {
-            _ = try await notifications.call(Identity.register, .init(email: "x-\(patient)", password: "correct-horse-battery", displayName: "X"))
+            _ = try await notifications.call(
+                Identity.register, .init(email: "x-\(patient)", password: "correct-horse-battery", displayName: "X"))
         }
         #expect(register?.detail("edge") == "notifications → identity.register", "\(String(describing: register))")
 
@@ -199,15 +227,18 @@ struct OperationRoutesSuiteTests {
                 service: "identity", operation: Daemon.setLogLevel.fullName, body: Daemon.LogLevelInput().encodedBody())
         }
         #expect(refusedLevel?.detail("reason") == "operatorOnly", "\(String(describing: refusedLevel))")
-        Self.expectIdentityAudited(run: run, [
-            "operation=identity.grantRole caller=clinics caller_certificate=verticals://clinics outcome=permissionDenied",
-            "operation=daemon.setLogLevel caller=verticals://operator caller_certificate=verticals://operator outcome=ok",
-            "operation=daemon.setLogLevel caller=clinics caller_certificate=verticals://clinics outcome=permissionDenied",
-        ])
+        Self.expectIdentityAudited(
+            run: run,
+            [
+                "operation=identity.grantRole caller=clinics caller_certificate=verticals://clinics outcome=permissionDenied",
+                "operation=daemon.setLogLevel caller=verticals://operator caller_certificate=verticals://operator outcome=ok",
+                "operation=daemon.setLogLevel caller=clinics caller_certificate=verticals://clinics outcome=permissionDenied",
+            ])
     }
 
     /// Expects identity's log in run directory `run` to hold every one of `lines` within 30 s.
-    static func expectIdentityAudited(run: String, _ lines: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectIdentityAudited(run: String, _ lines: [String], sourceLocation: SourceLocation = #_sourceLocation)
+    {
         let log = "\(run)/logs/identity.log"
         let audited = eventually(timeout: .seconds(30)) {
             let text = readFile(log) ?? ""

@@ -9,7 +9,8 @@ import VerticalsTesting
 @Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct OperatorCommandTests {
     static let password = "correct horse battery staple"
-    static let clinic = #"{"name": "Hill Clinic", "address": "1 Hill St, Leeds", "latitude": 53.8, "longitude": -1.55, "timeZone": "Europe/London", "services": ["gp"]}"#
+    static let clinic =
+        #"{"name": "Hill Clinic", "address": "1 Hill St, Leeds", "latitude": 53.8, "longitude": -1.55, "timeZone": "Europe/London", "services": ["gp"]}"#
 
     /// Runs `svc-supervisor ARGS` against `suite` with `home` as the user's state folder.
     static func cli(
@@ -18,8 +19,10 @@ struct OperatorCommandTests {
         try runCommand(
             "svc-supervisor", arguments + ["--socket-dir", suite.sockets.path],
             environment: [
-                "XDG_STATE_HOME": home,
-            ].merging(SecretRecipientsFixture.environment(in: suite.directory, SecretRecipientsFixture.all(to: "identity"))) { $1 },
+                "XDG_STATE_HOME": home
+            ].merging(
+                SecretRecipientsFixture.environment(in: suite.directory, SecretRecipientsFixture.all(to: "identity"))
+            ) { $1 },
             in: suite.directory, standardInput: input)
     }
 
@@ -52,11 +55,14 @@ struct OperatorCommandTests {
         #expect(added.standardOutput.contains("Hill Clinic"))
 
         let registered = try Self.cli(
-            ["call", "identity", "register",
-             #"{"email": "pat@example.org", "password": "\#(Self.password)", "displayName": "Pat"}"#],
+            [
+                "call", "identity", "register",
+                #"{"email": "pat@example.org", "password": "\#(Self.password)", "displayName": "Pat"}"#,
+            ],
             suite: suite, home: patientHome)
         #expect(registered.status == 0, "\(registered.standardError)")
-        let patientLogin = try Self.cli(["login", "pat@example.org"], suite: suite, home: patientHome, input: Self.password)
+        let patientLogin = try Self.cli(
+            ["login", "pat@example.org"], suite: suite, home: patientHome, input: Self.password)
         #expect(patientLogin.status == 0, "\(patientLogin.standardError)")
         let refused = try Self.cli(["call", "clinics", "create", Self.clinic], suite: suite, home: patientHome)
         #expect(refused.status == 1)
@@ -67,7 +73,8 @@ struct OperatorCommandTests {
         #expect(granted.standardOutput.contains(#""roles":["patient","admin"]"#), "\(granted.standardOutput)")
         let nowAllowed = try Self.cli(["call", "clinics", "create", Self.clinic], suite: suite, home: patientHome)
         #expect(nowAllowed.status == 0, "\(nowAllowed.standardError)")
-        let patientGrants = try Self.cli(["admin", "revoke", "ops@example.org", "admin"], suite: suite, home: patientHome)
+        let patientGrants = try Self.cli(
+            ["admin", "revoke", "ops@example.org", "admin"], suite: suite, home: patientHome)
         #expect(patientGrants.status == 0, "an admin now: \(patientGrants.standardError)")
 
         let logout = try Self.cli(["logout"], suite: suite, home: adminHome)
@@ -83,15 +90,20 @@ struct OperatorCommandTests {
         try suite.start("identity")
         let home = suite.directory.file("home")
 
-        let flag = try Self.cli(["login", "ada@example.org", "--shoe-size", "9"], suite: suite, home: home, input: Self.password)
+        let flag = try Self.cli(
+            ["login", "ada@example.org", "--shoe-size", "9"], suite: suite, home: home, input: Self.password)
         #expect(flag.status == 64, "\(flag.standardError)")
         #expect(flag.standardError.contains("--shoe-size: identity.login has no such field"), "\(flag.standardError)")
         // A field the contract marks secret is never taken from the command line (its history, the process list).
         let secret = try Self.cli(["login", "ada@example.org", "--password", Self.password], suite: suite, home: home)
         #expect(secret.status == 64, "\(secret.standardError)")
-        #expect(secret.standardError.contains("--password: identity.login has no such field to give"), "\(secret.standardError)")
+        #expect(
+            secret.standardError.contains("--password: identity.login has no such field to give"),
+            "\(secret.standardError)")
         let extra = try Self.cli(["login", "ada@example.org", "again"], suite: suite, home: home, input: Self.password)
-        #expect(extra.status == 64 && extra.standardError.contains("takes 1 value(s) in order (email)"), "\(extra.standardError)")
+        #expect(
+            extra.status == 64 && extra.standardError.contains("takes 1 value(s) in order (email)"),
+            "\(extra.standardError)")
         #expect(access(home + "/verticals/session.json", F_OK) != 0)
     }
 

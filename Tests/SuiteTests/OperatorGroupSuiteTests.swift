@@ -21,7 +21,8 @@ struct OperatorGroupSuiteTests {
             tag: "vto", services: ["identity", "clinics", "notifications"], manifest: Self.manifest
         ) { suite in
             let (prefix, directory, bin, run) = (suite.prefix, suite.directory, suite.bin, suite.run)
-            let input = "{\"email\": \"ada@example.org\", \"password\": \"correct-horse-battery\", \"displayName\": \"Ada\"}"
+            let input =
+                "{\"email\": \"ada@example.org\", \"password\": \"correct-horse-battery\", \"displayName\": \"Ada\"}"
 
             // A vertical's user, with the operator group beside its own as its daemon has: refused by the mark.
             let asClinics = try suite.call(as: "clinics", "identity", "createAdmin", input)
@@ -30,7 +31,9 @@ struct OperatorGroupSuiteTests {
 
             // An operator: a user of its own whose primary group is the operator group.
             let member = prefix + "oper"
-            let added = try runCommand("/usr/sbin/useradd", ["-r", "-M", "-g", prefix + "ops", "-s", "/usr/sbin/nologin", member], in: directory)
+            let added = try runCommand(
+                "/usr/sbin/useradd", ["-r", "-M", "-g", prefix + "ops", "-s", "/usr/sbin/nologin", member],
+                in: directory)
             try #require(added.status == 0, "useradd: \(added.standardError)")
             // Copied out at once: getpwnam's answer lives in a buffer the next look-up reuses.
             let uid = try #require(getpwnam(member)).pointee.pw_uid
@@ -44,8 +47,11 @@ struct OperatorGroupSuiteTests {
             // so the CLI trusts identity's socket because only root can have placed it.
             let created = try runCommand(
                 "/usr/bin/setpriv",
-                ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups",
-                 "\(bin)/svc-supervisor", "admin", "create", "ada@example.org", "--display-name", "Ada", "--run-dir", run],
+                [
+                    "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups",
+                    "\(bin)/svc-supervisor", "admin", "create", "ada@example.org", "--display-name", "Ada", "--run-dir",
+                    run,
+                ],
                 environment: ["HOME": "/nonexistent", "VERTICALS_SECRETS_FILE": secrets], in: directory,
                 standardInput: "correct-horse-battery\n")
             #expect(created.status == 0, "the operator group's member: \(created.standardError)")
@@ -59,7 +65,8 @@ struct OperatorGroupSuiteTests {
             // Root's login: identity's socket is held by its own user, named by the manifest.
             let login = try runCommand(
                 "\(bin)/svc-supervisor", ["login", "ada@example.org", "--run-dir", run],
-                environment: ["XDG_STATE_HOME": directory.file("home")], in: directory, standardInput: "correct-horse-battery\n")
+                environment: ["XDG_STATE_HOME": directory.file("home")], in: directory,
+                standardInput: "correct-horse-battery\n")
             #expect(login.status == 0, "\(login.standardError)")
             #expect(login.standardOutput.contains("logged in as ada@example.org"), "\(login.standardOutput)")
         }

@@ -83,7 +83,10 @@ struct OperatorSessionTests {
                 _ = try? runCommand("svc-supervisor", ["down", "--run-dir", session.run], in: session.directory)
                 supervisor.stop()
             }
-            #expect(eventually(timeout: .seconds(30)) { ["identity", "clinics"].allSatisfy { session.state($0) == "ready" } })
+            #expect(
+                eventually(timeout: .seconds(30)) {
+                    ["identity", "clinics"].allSatisfy { session.state($0) == "ready" }
+                })
             let password = OperatorSessionTests.password
             #expect(try session.cli(["admin", "create", "ops@example.org"], input: password + "\n").status == 0)
             #expect(try session.cli(["login", "ops@example.org"], input: password).status == 0)
@@ -160,7 +163,8 @@ struct OperatorSessionTests {
             #expect(foreign.standardError.contains("identity's store, not clinics's"), "\(foreign.standardError)")
             #expect(restored.status == 0, "\(restored.standardError)")
             #expect(withoutTheClinic == 0)
-            let kept = try #require(Self.path(in: restored.standardOutput, after: "kept as "), "\(restored.standardOutput)")
+            let kept = try #require(
+                Self.path(in: restored.standardOutput, after: "kept as "), "\(restored.standardOutput)")
             #expect(try session.cli(["stop", "clinics"]).status == 0)
             #expect(eventually { session.state("clinics") == "stopped" })
             let back = try session.cli(["restore", "clinics", kept])
@@ -174,7 +178,8 @@ struct OperatorSessionTests {
             let audits = session.auditLines("supervisor.restore")
             #expect(audits.count == 3, "\(audits)")
             #expect(audits.first?.contains("outcome=invalidInput") == true, "\(audits)")
-            #expect(audits.dropFirst().allSatisfy { $0.contains("outcome=ok") && $0.contains("caller_uid=\(getuid())") })
+            #expect(
+                audits.dropFirst().allSatisfy { $0.contains("outcome=ok") && $0.contains("caller_uid=\(getuid())") })
         }
     }
 }

@@ -19,19 +19,23 @@ struct OutboxShutdownTests {
         for name in ["identity", "clinics"] { try suite.start(name) }
         // Its log at `notice`, where each failed delivery says when the next retry is.
         let log = suite.directory.file("appointments.log")
-        try suite.start("appointments", extra: drain.merging(["VERTICALS_LOG_LEVEL": "notice"]) { $1 }, standardError: log)
+        try suite.start(
+            "appointments", extra: drain.merging(["VERTICALS_LOG_LEVEL": "notice"]) { $1 }, standardError: log)
         let client = suite.client
-        _ = try await client.call(Identity.register, .init(email: "ada@example.org", password: "analytical-engine", displayName: "Ada"))
+        _ = try await client.call(
+            Identity.register, .init(email: "ada@example.org", password: "analytical-engine", displayName: "Ada"))
         let ada = try await client.call(Identity.login, .init(email: "ada@example.org", password: "analytical-engine"))
-        let nearby = try await client.call(Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 1, service: .gp))
+        let nearby = try await client.call(
+            Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 1, service: .gp))
         let clinic = try #require(nearby.clinics.first?.clinic)
         let slot = try #require(await suite.openSlot(clinic: clinic.id, after: 1))
 
         // Notifications is not running: the booking holds, its notification waits in the outbox.
         let booked = try await client.call(
             Appointments.book,
-            .init(token: ada.token, clinicID: clinic.id, service: .gp, startsAt: slot, durationMinutes: 20,
-                  reason: "check-up", requestID: "outbox-1"))
+            .init(
+                token: ada.token, clinicID: clinic.id, service: .gp, startsAt: slot, durationMinutes: 20,
+                reason: "check-up", requestID: "outbox-1"))
         #expect(booked.notified == false)
 
         // The fact to wait for: the retry task itself failed twice after the booking's own try,

@@ -29,11 +29,15 @@ struct PasswordCommandTests {
             try runCommand(
                 "/bin/sh",
                 [
-                    "-c", "cd '\(directory.path)' && exec '\(DaemonProcess.productsDirectory)/svc-supervisor' "
-                        + (arguments + ["--socket-dir", directory.file("sockets")]).map { "'\($0)'" }.joined(separator: " "),
+                    "-c",
+                    "cd '\(directory.path)' && exec '\(DaemonProcess.productsDirectory)/svc-supervisor' "
+                        + (arguments + ["--socket-dir", directory.file("sockets")]).map { "'\($0)'" }.joined(
+                            separator: " "),
                 ],
                 environment: ["XDG_STATE_HOME": directory.file(home), "XDG_CACHE_HOME": directory.file("cache")]
-                    .merging(SecretRecipientsFixture.environment(in: directory, SecretRecipientsFixture.all(to: "identity"))) { $1 },
+                    .merging(
+                        SecretRecipientsFixture.environment(in: directory, SecretRecipientsFixture.all(to: "identity"))
+                    ) { $1 },
                 in: directory, standardInput: input)
         }
 
@@ -49,7 +53,8 @@ struct PasswordCommandTests {
         func registerAndLogInTwice() throws {
             try register()
             #expect(try cli(["login", "ada@example.org"], input: "correct horse battery\n").status == 0)
-            #expect(try cli(["login", "ada@example.org"], input: "correct horse battery\n", home: "laptop").status == 0)
+            #expect(
+                try cli(["login", "ada@example.org"], input: "correct horse battery\n", home: "laptop").status == 0)
         }
     }
 

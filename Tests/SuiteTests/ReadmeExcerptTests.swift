@@ -22,7 +22,9 @@ import VerticalsTesting
         var index = 0
         while index < lines.count {
             let line = lines[index]
-            if line.hasPrefix(marker), line.hasSuffix(" -->"), index + 1 < lines.count, lines[index + 1].hasPrefix("```") {
+            if line.hasPrefix(marker), line.hasSuffix(" -->"), index + 1 < lines.count,
+                lines[index + 1].hasPrefix("```")
+            {
                 let path = String(line.dropFirst(marker.count).dropLast(" -->".count))
                 var body: [String] = []
                 var cursor = index + 2
@@ -44,7 +46,9 @@ import VerticalsTesting
         let wanted = needle.map(strip)
         let lines = haystack.map(strip)
         guard !wanted.isEmpty, lines.count >= wanted.count else { return false }
-        return (0...(lines.count - wanted.count)).contains { start in Array(lines[start..<(start + wanted.count)]) == wanted }
+        return (0...(lines.count - wanted.count)).contains { start in
+            Array(lines[start..<(start + wanted.count)]) == wanted
+        }
     }
 
     @Test func everyExcerpt_isTheCodeOfTheFileItNames() throws {

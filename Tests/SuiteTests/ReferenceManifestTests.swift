@@ -10,7 +10,10 @@ import VerticalsTesting
             path: "\(NewCommandTests.repositoryRoot)/deploy/suite.toml", binDirectory: DaemonProcess.productsDirectory)
         #expect(problems == [])
         // The reference suite first, in file order; verticals added by `svc-supervisor new` follow.
-        #expect(manifest.services.map(\.name).prefix(5) == ["identity", "clinics", "notifications", "records", "appointments"])
+        #expect(
+            manifest.services.map(\.name).prefix(5) == [
+                "identity", "clinics", "notifications", "records", "appointments",
+            ])
         #expect(manifest.services.allSatisfy { $0.readiness == .notify && $0.socket })
         #expect(manifest["identity"]?.executable == "\(DaemonProcess.productsDirectory)/svc-identity")
         #expect(manifest["appointments"]?.dependsOn == ["identity", "clinics", "notifications"])
@@ -22,8 +25,14 @@ import VerticalsTesting
         let (manifest, _) = ManifestParser.load(
             path: "\(NewCommandTests.repositoryRoot)/deploy/suite.toml", binDirectory: DaemonProcess.productsDirectory)
         let reference: Set = ["identity", "clinics", "notifications", "records", "appointments"]
-        #expect(try manifest.startOrder().filter(reference.contains) == ["identity", "clinics", "notifications", "records", "appointments"])
-        #expect(try manifest.stopOrder().filter(reference.contains) == ["appointments", "records", "notifications", "clinics", "identity"])
+        #expect(
+            try manifest.startOrder().filter(reference.contains) == [
+                "identity", "clinics", "notifications", "records", "appointments",
+            ])
+        #expect(
+            try manifest.stopOrder().filter(reference.contains) == [
+                "appointments", "records", "notifications", "clinics", "identity",
+            ])
     }
 
     @Test func realSuite_isOk() throws {

@@ -20,7 +20,8 @@ struct ReferenceRoutesTests {
             }
             for name in named {
                 let field = fields.first { $0.name == name }
-                #expect(field != nil, "\(entry.summary) names \(name), not a field of \(entry.operation.input.schema.name)")
+                #expect(
+                    field != nil, "\(entry.summary) names \(name), not a field of \(entry.operation.input.schema.name)")
                 if case .message = field?.type { Issue.record("\(entry.summary): \(name) is a message") }
             }
         }

@@ -53,7 +53,8 @@ final class SplitSuite {
         // One manifest naming every service, for `certs`; then one per host.
         let certificates = files.file("certs")
         let whole = files.file("suite.toml")
-        try Self.manifest(for: nil, certificates: certificates, extra: extra).write(toFile: whole, atomically: true, encoding: .utf8)
+        try Self.manifest(for: nil, certificates: certificates, extra: extra).write(
+            toFile: whole, atomically: true, encoding: .utf8)
         let minted = try runCommand("svc-supervisor", ["certs", certificates, "--manifest", whole], in: files)
         guard minted.status == 0 else { throw RawSocketError("svc-supervisor certs: \(minted.standardError)") }
         let sockets = SocketDirectory.from(
@@ -71,7 +72,8 @@ final class SplitSuite {
     static func endpoints(in lab: NetworkLab, socketDirectory: String) -> [String: String] {
         var environment = ["VERTICALS_SOCKET_DIR": socketDirectory]
         for service in placement {
-            environment["VERTICALS_ENDPOINT_\(service.name.uppercased())"] = "tcp:\(lab.address(of: service.host)):\(service.port)"
+            environment["VERTICALS_ENDPOINT_\(service.name.uppercased())"] =
+                "tcp:\(lab.address(of: service.host)):\(service.port)"
         }
         return environment
     }
@@ -90,12 +92,14 @@ final class SplitSuite {
         for service in placement {
             text += "[services.\(service.name)]\n"
             text += "endpoint = \"tcp:\(service.name):\(service.port)\"\n"
-            text += "depends_on = [\(dependsOn[service.name, default: []].map { "\"\($0)\"" }.joined(separator: ", "))]\n"
+            text +=
+                "depends_on = [\(dependsOn[service.name, default: []].map { "\"\($0)\"" }.joined(separator: ", "))]\n"
             guard host == nil || host == service.host else { continue }
             text += "executable = \"svc-\(service.name)\"\n"
             let env = environment[service.name, default: [:]].merging(extra[service.name, default: [:]]) { $1 }
             if !env.isEmpty {
-                text += "env = { \(env.sorted { $0.key < $1.key }.map { "\($0.key) = \"\($0.value)\"" }.joined(separator: ", ")) }\n"
+                text +=
+                    "env = { \(env.sorted { $0.key < $1.key }.map { "\($0.key) = \"\($0.value)\"" }.joined(separator: ", ")) }\n"
             }
         }
         return text
@@ -117,7 +121,10 @@ final class SplitSuite {
 
     /// `VERTICALS_TLS_CERT`, `_KEY` and `_CA` for `issued`.
     static func variables(_ issued: TestCertificateAuthority.Issued) -> [String: String] {
-        ["VERTICALS_TLS_CERT": issued.certificate, "VERTICALS_TLS_KEY": issued.key, "VERTICALS_TLS_CA": issued.authority]
+        [
+            "VERTICALS_TLS_CERT": issued.certificate, "VERTICALS_TLS_KEY": issued.key,
+            "VERTICALS_TLS_CA": issued.authority,
+        ]
     }
 
     /// The address and port of `service`, as the operator's host reaches it.
@@ -133,15 +140,24 @@ final class SplitSuite {
         try await client.loop.submit { try NetworkNamespace.enter(operatorHost) }
         try await hostA.up()
         try await hostB.up()
-        #expect(await hostA.waitUntilAllReady(timeout: .seconds(90)), "host a's services never all became ready: \(hostA.status())")
-        #expect(await hostB.waitUntilAllReady(timeout: .seconds(90)), "host b's services never all became ready: \(hostB.status())")
+        #expect(
+            await hostA.waitUntilAllReady(timeout: .seconds(90)),
+            "host a's services never all became ready: \(hostA.status())")
+        #expect(
+            await hostB.waitUntilAllReady(timeout: .seconds(90)),
+            "host b's services never all became ready: \(hostB.status())")
     }
 
     /// A client on host `op` presenting `issued` (plain TCP when nil) that finds every vertical by address.
     func caller(presenting issued: TestCertificateAuthority.Issued?, loop: EventLoop) -> ServiceClient {
         var environment = Self.endpoints(in: lab, socketDirectory: files.file("none"))
-        if let issued { environment.merge(Self.variables(issued)) { $1 } } else { environment["VERTICALS_TLS"] = "off-insecure" }
-        return ServiceClient(loop: loop, sockets: SocketDirectory.from(environment: environment), defaultTimeout: .seconds(10))
+        if let issued {
+            environment.merge(Self.variables(issued)) { $1 }
+        } else {
+            environment["VERTICALS_TLS"] = "off-insecure"
+        }
+        return ServiceClient(
+            loop: loop, sockets: SocketDirectory.from(environment: environment), defaultTimeout: .seconds(10))
     }
 
     /// An event loop whose connections start on host `op`.
@@ -155,14 +171,17 @@ final class SplitSuite {
     /// A raw TCP client on host `op` connected to `service` (no TLS: what a stranger sends).
     func raw(to service: String, receiveTimeout: Duration = .seconds(10)) throws -> RawClient {
         let (host, port) = address(of: service)
-        return try NetworkNamespace.run(in: lab.namespace(of: "op")) { try RawClient(host: host, port: port, receiveTimeout: receiveTimeout) }
+        return try NetworkNamespace.run(in: lab.namespace(of: "op")) {
+            try RawClient(host: host, port: port, receiveTimeout: receiveTimeout)
+        }
     }
 
     /// A raw client on host `op` whose bytes reach `service` inside mutual TLS, as the operator.
     func rawOverTLS(to service: String, receiveTimeout: Duration = .seconds(10)) throws -> RawClient {
         let (host, port) = address(of: service)
         return try RawClient.overTLS(
-            host: host, port: port, files: operatorFiles, namespace: lab.namespace(of: "op"), receiveTimeout: receiveTimeout)
+            host: host, port: port, files: operatorFiles, namespace: lab.namespace(of: "op"),
+            receiveTimeout: receiveTimeout)
     }
 
     /// Stops both supervisors (b first: its services call a's).

@@ -22,7 +22,8 @@ final class SuiteLauncher {
 
     init() throws {
         loop = try EventLoop(name: "suite-test-client")
-        client = ServiceClient(loop: loop, sockets: SocketDirectory(directory.file("sockets")), defaultTimeout: .seconds(10))
+        client = ServiceClient(
+            loop: loop, sockets: SocketDirectory(directory.file("sockets")), defaultTimeout: .seconds(10))
     }
 
     /// Starts every vertical in dependency order.
@@ -63,7 +64,8 @@ final class SuiteLauncher {
                 let start = Timestamp(secondsSinceEpoch: today + Int64(day) * 86_400 + Int64(hour) * 3_600)
                 if let later, start <= later { continue }
                 let check = try? await client.call(
-                    Clinics.checkSlot, .init(clinicID: clinic, service: .gp, startsAt: start, endsAt: start.adding(.seconds(1_200))))
+                    Clinics.checkSlot,
+                    .init(clinicID: clinic, service: .gp, startsAt: start, endsAt: start.adding(.seconds(1_200))))
                 if check?.isOpen == true && check?.offersService == true { return start }
             }
         }
@@ -88,7 +90,8 @@ final class SuiteLauncher {
         _ command: String, _ arguments: [String], environment: [String: String] = [:], standardInput: String? = nil
     ) throws -> CommandResult {
         try runCommand(
-            "svc-supervisor", [command, "--socket-dir", sockets.path] + arguments, environment: environment, in: directory,
+            "svc-supervisor", [command, "--socket-dir", sockets.path] + arguments, environment: environment,
+            in: directory,
             standardInput: standardInput)
     }
 }

@@ -38,7 +38,8 @@ final class SupervisedSuite {
         fclose(file)
         loop = try EventLoop(name: "supervised-suite-client")
         client = ServiceClient(
-            loop: loop, sockets: clientSockets ?? SocketDirectory(directory.file("run") + "/sockets"), defaultTimeout: .seconds(5))
+            loop: loop, sockets: clientSockets ?? SocketDirectory(directory.file("run") + "/sockets"),
+            defaultTimeout: .seconds(5))
     }
 
     /// The typed error `body` threw (any other error as `internal`), or nil when it returned.
@@ -55,24 +56,24 @@ final class SupervisedSuite {
 
     /// Four verticals on Unix sockets, with fast restarts and a budget no test exhausts: the kills are the point.
     static let referenceManifest = """
-            [defaults]
-            backoff = { initial = "50ms", max = "500ms", multiplier = 2.0 }
-            budget = { restarts = 1000, window = "60s" }
-            stop_timeout = "5s"
-            [services.identity]
-            executable = "svc-identity"
-            receives = ["sessions", "first_admin", "password", "roles", "logout"]
-            env = { IDENTITY_PWHASH_OPSLIMIT = "1", IDENTITY_PWHASH_MEMLIMIT = "8192" }
-            [services.clinics]
-            executable = "svc-clinics"
-            [services.notifications]
-            executable = "svc-notifications"
-            depends_on = ["identity"]
-            [services.appointments]
-            executable = "svc-appointments"
-            depends_on = ["identity", "clinics", "notifications"]
-            env = { APPOINTMENTS_RETRY_MAX_MS = "200" }
-            """
+        [defaults]
+        backoff = { initial = "50ms", max = "500ms", multiplier = 2.0 }
+        budget = { restarts = 1000, window = "60s" }
+        stop_timeout = "5s"
+        [services.identity]
+        executable = "svc-identity"
+        receives = ["sessions", "first_admin", "password", "roles", "logout"]
+        env = { IDENTITY_PWHASH_OPSLIMIT = "1", IDENTITY_PWHASH_MEMLIMIT = "8192" }
+        [services.clinics]
+        executable = "svc-clinics"
+        [services.notifications]
+        executable = "svc-notifications"
+        depends_on = ["identity"]
+        [services.appointments]
+        executable = "svc-appointments"
+        depends_on = ["identity", "clinics", "notifications"]
+        env = { APPOINTMENTS_RETRY_MAX_MS = "200" }
+        """
 
     /// A new suite, up, with every service ready (an expectation that fails the test otherwise).
     static func ready() async throws -> SupervisedSuite {
@@ -100,8 +101,10 @@ final class SupervisedSuite {
 
     /// Each service's state word and pid, from `svc-supervisor status`.
     func status() -> [String: (state: String, pid: Int32?)] {
-        guard let result = try? runCommand("svc-supervisor", ["status", "--run-dir", run], in: directory, timeout: .seconds(5)),
-            result.status == 0 || result.status == 3  // 3: a service is failed; its row is still there
+        guard
+            let result = try? runCommand(
+                "svc-supervisor", ["status", "--run-dir", run], in: directory, timeout: .seconds(5)),
+            result.status == 0 || result.status == 3 // 3: a service is failed; its row is still there
         else { return [:] }
         return Self.rows(ofStatus: result.standardOutput)
     }
@@ -166,8 +169,13 @@ final class SupervisedSuite {
     /// Registers and logs in a new patient through `client`; returns the session token.
     static func newPatient(_ name: String, through client: ServiceClient) async throws -> String {
         let email = "\(name)-\(UInt32.random(in: 0...UInt32.max))@example.org"
-        _ = try await retrying { try await client.call(Identity.register, .init(email: email, password: "correct-horse-battery", displayName: name)) }
-        return try await retrying { try await client.call(Identity.login, .init(email: email, password: "correct-horse-battery")) }.token
+        _ = try await retrying {
+            try await client.call(
+                Identity.register, .init(email: email, password: "correct-horse-battery", displayName: name))
+        }
+        return try await retrying {
+            try await client.call(Identity.login, .init(email: email, password: "correct-horse-battery"))
+        }.token
     }
 
     /// Each service's resident memory now, in bytes.

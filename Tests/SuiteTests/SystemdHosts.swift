@@ -49,7 +49,9 @@ final class SystemdHosts {
         var environment = ["VT_HOSTS_BIN": DaemonProcess.productsDirectory]
         if oneHost { environment["VT_HOSTS_ONE"] = "1" } else { environment["VT_HOSTS_MANIFEST"] = Self.manifest }
         let result = try await offThePool { [environment] in
-            try runCommand("/bin/bash", [script, "up", work], environment: environment, in: TemporaryDirectory(), timeout: .seconds(1200))
+            try runCommand(
+                "/bin/bash", [script, "up", work], environment: environment, in: TemporaryDirectory(),
+                timeout: .seconds(1200))
         }
         return try SystemdHosts(directory: directory, booted: result, started: started)
     }
@@ -68,7 +70,9 @@ final class SystemdHosts {
         namespaces = ["a": values["HOST_A_NETNS"] ?? "", "b": values["HOST_B_NETNS"] ?? ""]
         certificates = values["CERTS"] ?? ""
         bootTime = ContinuousClock.now - started
-        print("systemd-hosts: up in \(bootTime) (\(result.standardError.split(separator: "\n").suffix(2).joined(separator: "; ")))")
+        print(
+            "systemd-hosts: up in \(bootTime) (\(result.standardError.split(separator: "\n").suffix(2).joined(separator: "; ")))"
+        )
     }
 
     /// Powers both hosts off and removes their namespaces, veth, overlays and files.
@@ -99,7 +103,8 @@ final class SystemdHosts {
         for line in (readFile(manifest) ?? "").split(separator: "\n") {
             if line.hasPrefix("[services.") { service = String(line.dropFirst("[services.".count).dropLast()) }
             if line.hasPrefix("endpoint = \""), let service {
-                environment["VERTICALS_ENDPOINT_\(service.uppercased())"] = String(line.dropFirst("endpoint = \"".count).dropLast())
+                environment["VERTICALS_ENDPOINT_\(service.uppercased())"] = String(
+                    line.dropFirst("endpoint = \"".count).dropLast())
             }
         }
         return environment
@@ -108,7 +113,8 @@ final class SystemdHosts {
     /// The three files of `name`'s certificate (a service, or `operator`).
     func files(of name: String) -> [String: String] {
         [
-            "VERTICALS_TLS_CERT": "\(certificates)/\(name)/tls.crt", "VERTICALS_TLS_KEY": "\(certificates)/\(name)/tls.key",
+            "VERTICALS_TLS_CERT": "\(certificates)/\(name)/tls.crt",
+            "VERTICALS_TLS_KEY": "\(certificates)/\(name)/tls.key",
             "VERTICALS_TLS_CA": "\(certificates)/\(name)/ca.crt",
         ]
     }
@@ -127,7 +133,8 @@ final class SystemdHosts {
         var environment = Self.endpoints()
         environment["VERTICALS_SOCKET_DIR"] = directory.file("none")
         if let name { environment.merge(files(of: name)) { $1 } } else { environment["VERTICALS_TLS"] = "off-insecure" }
-        return ServiceClient(loop: loop, sockets: SocketDirectory.from(environment: environment), defaultTimeout: .seconds(10))
+        return ServiceClient(
+            loop: loop, sockets: SocketDirectory.from(environment: environment), defaultTimeout: .seconds(10))
     }
 
     struct HostsError: Error, CustomStringConvertible {

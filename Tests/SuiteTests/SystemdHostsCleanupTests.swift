@@ -9,7 +9,8 @@ import VerticalsTesting
 ///
 /// The run gets a tag nested in this run's (`TAG+…`), so that this test's `kill-tagged` spares the
 /// test process while the whole run's `kill-tagged` would still find it.
-@Suite(.blocking,
+@Suite(
+    .blocking,
     .serialized, .timeLimit(.minutes(25)),
     .enabled(if: SystemdHosts.unavailableReason == nil, "two systemd hosts: \(SystemdHosts.unavailableReason ?? "")"))
 struct SystemdHostsCleanupTests {
@@ -59,7 +60,8 @@ struct SystemdHostsCleanupTests {
             try runCommand("/bin/bash", [killTagged, tag], in: TemporaryDirectory(), timeout: .seconds(180))
         }
         #expect(killed.status == 0)
-        #expect(killed.standardError.contains("taking down leftover systemd hosts in \(work)"), "\(killed.standardError)")
+        #expect(
+            killed.standardError.contains("taking down leftover systemd hosts in \(work)"), "\(killed.standardError)")
 
         #expect(Self.containers(of: names).isEmpty)
         #expect(mounts(under: work).isEmpty)

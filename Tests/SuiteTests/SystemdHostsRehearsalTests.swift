@@ -16,11 +16,14 @@ import VerticalsWire
 /// As root `make test` runs it, and `make systemd-rehearsal` alone (it boots `systemd-nspawn`
 /// containers: about 20 s once the root is cached, a few minutes for the first debootstrap);
 /// elsewhere it is skipped, saying why.
-@Suite(.blocking,
+@Suite(
+    .blocking,
     .serialized, .timeLimit(.minutes(25)),
     .enabled(if: SystemdHosts.unavailableReason == nil, "two systemd hosts: \(SystemdHosts.unavailableReason ?? "")"))
 struct SystemdHostsRehearsalTests {
-    @Test func twoSystemdHosts_bookFromB_refuseStrangers_loseNothingToKill9_logAndTraceWithoutASupervisor_andLogNoPriorityNoise()
+    @Test
+    func
+        twoSystemdHosts_bookFromB_refuseStrangers_loseNothingToKill9_logAndTraceWithoutASupervisor_andLogNoPriorityNoise()
         async throws
     {
         let started = ContinuousClock.now
@@ -54,7 +57,8 @@ struct SystemdHostsRehearsalTests {
         let plain = hosts.client(presenting: nil, loop: loop)
         defer { plain.close() }
         do {
-            _ = try await plain.call(Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 1, service: .gp))
+            _ = try await plain.call(
+                Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 1, service: .gp))
             Issue.record("a caller with no certificate was served")
         } catch {
             #expect(error.code == .unavailable, "\(error)")
@@ -87,7 +91,9 @@ struct SystemdHostsRehearsalTests {
         #expect(restarted != 0 && restarted != victim, "clinics never came back after kill -9 (pid \(victim))")
         let after = booker.attempts.current
         let more = ContinuousClock.now + .seconds(30)
-        while booker.attempts.current < after + 3, ContinuousClock.now < more { try await Task.sleep(for: .milliseconds(10)) }
+        while booker.attempts.current < after + 3, ContinuousClock.now < more {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         booker.stop.set()
         let outcome = await booking.value
         #expect(outcome.failures.isEmpty, "bookings failed for good: \(outcome.failures.prefix(3))")
@@ -101,7 +107,9 @@ struct SystemdHostsRehearsalTests {
             for name in names {
                 let logs = try hosts.inside(host, ["/usr/local/bin/svc-supervisor", "logs", name, "-n", "200"])
                 #expect(logs.status == 0, "logs \(name) on \(host): \(logs.standardError)")
-                #expect(logs.standardOutput.contains("serving \(name) on"), "logs \(name) on \(host): \(logs.standardOutput)")
+                #expect(
+                    logs.standardOutput.contains("serving \(name) on"),
+                    "logs \(name) on \(host): \(logs.standardOutput)")
             }
             let operatorFiles = "/etc/verticals/certs/operator"
             let asOperator = [
@@ -110,9 +118,12 @@ struct SystemdHostsRehearsalTests {
             ]
             let slowest = try hosts.inside(host, asOperator + ["--slowest", "5"])
             #expect(slowest.status == 0, "trace --slowest on \(host): \(slowest.standardError)")
-            let id = slowest.standardOutput.split(separator: "\n").dropFirst().first?.split(separator: " ").last.map(String.init)
+            let id = slowest.standardOutput.split(separator: "\n").dropFirst().first?.split(separator: " ").last.map(
+                String.init)
             let trace = try hosts.inside(host, asOperator + [id ?? "none"])
-            #expect(trace.status == 0 && trace.standardOutput.hasPrefix("trace \(id ?? "none")"), "trace on \(host): \(trace)")
+            #expect(
+                trace.status == 0 && trace.standardOutput.hasPrefix("trace \(id ?? "none")"),
+                "trace on \(host): \(trace)")
             #expect(names.contains { trace.standardOutput.contains($0) }, "\(trace.standardOutput)")
         }
 
@@ -125,7 +136,9 @@ struct SystemdHostsRehearsalTests {
             }
             #expect(noise.isEmpty, "host \(host): \(noise.count) lines, e.g. \(noise.first ?? "")")
         }
-        print("systemd rehearsal: \(outcome.acknowledged.count) bookings across kill -9, boot \(hosts.bootTime), all \(ContinuousClock.now - started)")
+        print(
+            "systemd rehearsal: \(outcome.acknowledged.count) bookings across kill -9, boot \(hosts.bootTime), all \(ContinuousClock.now - started)"
+        )
     }
 
     /// The one-host units of `deploy/suite.toml` (Unix sockets, no network) under the same systemd:
@@ -150,7 +163,8 @@ struct SystemdHostsRehearsalTests {
 
         // The same filter without its setpriority line, in a drop-in of clinics' unit.
         let dropIn = "/etc/systemd/system/verticals-clinics.service.d"
-        let filter = "[Service]\nSystemCallFilter=\nSystemCallFilter=@system-service\nSystemCallFilter=~@privileged @resources\n"
+        let filter =
+            "[Service]\nSystemCallFilter=\nSystemCallFilter=@system-service\nSystemCallFilter=~@privileged @resources\n"
         for command in [
             ["mkdir", "-p", dropIn], ["sh", "-c", "printf '\(filter)' >\(dropIn)/deny-setpriority.conf"],
             ["systemctl", "daemon-reload"], ["systemctl", "restart", "verticals-clinics.service"],
@@ -163,7 +177,8 @@ struct SystemdHostsRehearsalTests {
         var refused = false
         let logged = ContinuousClock.now + .seconds(20)
         while !refused, ContinuousClock.now < logged {
-            let log = try host.inside("a", ["journalctl", "--no-pager", "-o", "cat", "-u", "verticals-clinics.service"])
+            let log = try host.inside(
+                "a", ["journalctl", "--no-pager", "-o", "cat", "-u", "verticals-clinics.service"])
             refused = log.standardOutput.split(separator: "\n").contains {
                 $0.contains("Failed to set thread priority") && $0.hasSuffix("errno=1")
             }

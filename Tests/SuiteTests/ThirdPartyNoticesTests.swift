@@ -13,7 +13,8 @@ import VerticalsTesting
     @Test func everyDependencyOfThePackage_isNamed() throws {
         let root = DocsTests.packageRoot
         let package = try #require(readFile(root + "/Package.swift"))
-        let notices = try #require(readFile(root + "/THIRD-PARTY-NOTICES.md"), "the repository has no THIRD-PARTY-NOTICES.md")
+        let notices = try #require(
+            readFile(root + "/THIRD-PARTY-NOTICES.md"), "the repository has no THIRD-PARTY-NOTICES.md")
         #expect(readFile(root + "/LICENSE")?.contains("Apache License") == true, "LICENSE holds the Apache License 2.0")
 
         let urls = package.split(separator: "\n").compactMap { line -> String? in
@@ -27,7 +28,9 @@ import VerticalsTesting
             guard let start = line.range(of: "pkgConfig: \"") else { return nil }
             return String(line[start.upperBound...].prefix { $0 != "\"" })
         }
-        #expect(Set(libraries) == Set(Self.debianPackages.keys), "a new C library: add it here and to THIRD-PARTY-NOTICES.md")
+        #expect(
+            Set(libraries) == Set(Self.debianPackages.keys),
+            "a new C library: add it here and to THIRD-PARTY-NOTICES.md")
         for library in libraries {
             let debian = try #require(Self.debianPackages[library])
             #expect(notices.contains("| \(debian) |"), "THIRD-PARTY-NOTICES.md does not name \(library) (\(debian))")

@@ -28,7 +28,10 @@ struct UpgradeUnderLoadTests {
             let client = ServiceClient(
                 loop: suite.loop, sockets: SocketDirectory(suite.run + "/sockets"), defaultTimeout: .seconds(10))
             bookers.append(
-                (Booker(client: client, token: patient, clinic: clinics[index], slots: slots, round: index), client, patient, slots))
+                (
+                    Booker(client: client, token: patient, clinic: clinics[index], slots: slots, round: index), client,
+                    patient, slots
+                ))
         }
         let tasks = bookers.map { entry in Task { await entry.booker.run() } }
         // Every booker books before the first upgrade, between the two and after the second.
@@ -55,10 +58,13 @@ struct UpgradeUnderLoadTests {
             // Off the test's thread: the bookers' tasks share the cooperative pool (2 threads here).
             let result = try await Offload.run {
                 try runCommand(
-                    "svc-supervisor", ["upgrade", service, "--run-dir", run], in: TemporaryDirectory(), timeout: .seconds(120))
+                    "svc-supervisor", ["upgrade", service, "--run-dir", run], in: TemporaryDirectory(),
+                    timeout: .seconds(120))
             }
             #expect(result.status == 0, "upgrade \(service): \(result.standardError)")
-            #expect(result.standardOutput.contains("\(service): upgraded, pid \(before ?? 0) → pid"), "\(result.standardOutput)")
+            #expect(
+                result.standardOutput.contains("\(service): upgraded, pid \(before ?? 0) → pid"),
+                "\(result.standardOutput)")
             gaps[service] = result.standardOutput.split(separator: "\n").dropFirst().first.map(String.init) ?? ""
             upgrading.append(began...ContinuousClock.now)
             let after = suite.status()[service]?.pid

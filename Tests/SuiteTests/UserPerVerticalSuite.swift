@@ -68,8 +68,10 @@ struct UserPerVerticalSuite {
         let operatorGID = try #require(getgrnam(prefix + "ops")).pointee.gr_gid
         return try runCommand(
             "/usr/bin/setpriv",
-            ["--reuid=\(uid)", "--regid=\(gid)", "--groups=\(operatorGID)",
-             "\(bin)/svc-supervisor", "call", "--socket-dir", "\(run)/sockets", vertical, operation, json],
+            [
+                "--reuid=\(uid)", "--regid=\(gid)", "--groups=\(operatorGID)",
+                "\(bin)/svc-supervisor", "call", "--socket-dir", "\(run)/sockets", vertical, operation, json,
+            ],
             in: directory)
     }
 
@@ -78,8 +80,12 @@ struct UserPerVerticalSuite {
         Self.status(bin: bin, run: run, in: directory)
     }
 
-    static func status(bin: String, run: String, in directory: TemporaryDirectory) -> [String: (state: String, pid: Int32?)] {
-        guard let result = try? runCommand("\(bin)/svc-supervisor", ["status", "--run-dir", run], in: directory, timeout: .seconds(5))
+    static func status(bin: String, run: String, in directory: TemporaryDirectory) -> [String: (
+        state: String, pid: Int32?
+    )] {
+        guard
+            let result = try? runCommand(
+                "\(bin)/svc-supervisor", ["status", "--run-dir", run], in: directory, timeout: .seconds(5))
         else { return [:] }
         return SupervisedSuite.rows(ofStatus: result.standardOutput)
     }

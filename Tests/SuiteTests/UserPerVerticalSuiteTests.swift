@@ -17,15 +17,18 @@ import VerticalsWire
 /// Users and the operator group carry a test-unique prefix (manifest `user`,
 /// `VERTICALS_OPERATOR_GROUP`) and are deleted afterwards; the programs are linked or copied
 /// into a 0755 folder, which every service user can reach.
-@Suite(.blocking,
+@Suite(
+    .blocking,
     .serialized, .timeLimit(.minutes(3)),
     .enabled(if: geteuid() == 0, "needs root: creates users and runs each vertical as its own"))
 struct UserPerVerticalSuiteTests {
     static let services = ["identity", "clinics", "notifications", "appointments"]
 
     @Test func bookingJourney_passes_eachVerticalUnderItsUser_andAnUndeclaredCallIsRefused() async throws {
-        try await UserPerVerticalSuite.run(tag: "vtt", services: Self.services, manifest: { prefix in
-            """
+        try await UserPerVerticalSuite.run(
+            tag: "vtt", services: Self.services,
+            manifest: { prefix in
+                """
                 [defaults]
                 stop_timeout = "5s"
                 [services.identity]
@@ -46,25 +49,31 @@ struct UserPerVerticalSuiteTests {
                 user = "\(prefix)appointments"
                 depends_on = ["identity.authenticate", "clinics.checkSlot", "notifications.send"]
                 """
-        }) { suite in
+            }
+        ) { suite in
             let (prefix, directory, run) = (suite.prefix, suite.directory, suite.run)
 
             // ps: each vertical under its own user.
             for (name, row) in suite.status() {
                 let pid = try #require(row.pid)
                 let ps = try runCommand("/bin/ps", ["-o", "user:32=", "-p", String(pid)], in: directory)
-                #expect(ps.standardOutput.split(whereSeparator: { $0 == " " || $0 == "\n" }) == [Substring(prefix + name)])
+                #expect(
+                    ps.standardOutput.split(whereSeparator: { $0 == " " || $0 == "\n" }) == [Substring(prefix + name)])
             }
 
             // The booking journey, as root (an operator).
             let loop = try EventLoop(name: "users-suite-client")
             defer { loop.shutdown() }
-            let client = ServiceClient(loop: loop, sockets: SocketDirectory("\(run)/sockets"), defaultTimeout: .seconds(10))
+            let client = ServiceClient(
+                loop: loop, sockets: SocketDirectory("\(run)/sockets"), defaultTimeout: .seconds(10))
             defer { client.close() }
             let email = "users-\(UInt32.random(in: 0...UInt32.max))@example.org"
-            _ = try await client.call(Identity.register, .init(email: email, password: "correct-horse-battery", displayName: "Ada"))
-            let token = try await client.call(Identity.login, .init(email: email, password: "correct-horse-battery")).token
-            let nearby = try await client.call(Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 1, service: .gp))
+            _ = try await client.call(
+                Identity.register, .init(email: email, password: "correct-horse-battery", displayName: "Ada"))
+            let token = try await client.call(Identity.login, .init(email: email, password: "correct-horse-battery"))
+                .token
+            let nearby = try await client.call(
+                Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 1, service: .gp))
             let clinic = try #require(nearby.clinics.first?.clinic)
             let today = Timestamp.now.microsecondsSinceEpoch / 86_400_000_000 * 86_400
             var slot: Timestamp?
@@ -72,15 +81,18 @@ struct UserPerVerticalSuiteTests {
                 for hour in [10, 11, 14] where slot == nil {
                     let start = Timestamp(secondsSinceEpoch: today + Int64(day) * 86_400 + Int64(hour) * 3_600)
                     let check = try await client.call(
-                        Clinics.checkSlot, .init(clinicID: clinic.id, service: .gp, startsAt: start, endsAt: start.adding(.seconds(1_200))))
+                        Clinics.checkSlot,
+                        .init(clinicID: clinic.id, service: .gp, startsAt: start, endsAt: start.adding(.seconds(1_200)))
+                    )
                     if check.isOpen && check.offersService { slot = start }
                 }
             }
             let start = try #require(slot)
             let booked = try await client.call(
                 Appointments.book,
-                .init(token: token, clinicID: clinic.id, service: .gp, startsAt: start, durationMinutes: 20,
-                      reason: "cough", requestID: "users-1"))
+                .init(
+                    token: token, clinicID: clinic.id, service: .gp, startsAt: start, durationMinutes: 20,
+                    reason: "cough", requestID: "users-1"))
             #expect(booked.status == .booked, "a booking across four users")
             var inbox = 0
             for _ in 0..<100 where inbox == 0 {
@@ -92,7 +104,9 @@ struct UserPerVerticalSuiteTests {
             // An undeclared route, from inside clinics' user: clinics does not declare notifications.
             let undeclared = try suite.call(as: "clinics", "notifications", "inbox", "{\"token\": \"\(token)\"}")
             #expect(undeclared.status != 0)
-            #expect(undeclared.standardError.contains("vertical clinics, which does not declare notifications"), "\(undeclared.standardError)")
+            #expect(
+                undeclared.standardError.contains("vertical clinics, which does not declare notifications"),
+                "\(undeclared.standardError)")
             let logged = eventually(timeout: .seconds(10)) {
                 (readFile("\(run)/logs/notifications.log") ?? "").contains("depends_on = [\"notifications\"]")
             }
@@ -116,7 +130,9 @@ struct UserPerVerticalSuiteTests {
         defer { closedir(handle) }
         var found: [String] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard name != ".", name != ".." else { continue }
             let path = "\(folder)/\(name)"
             found.append(path)

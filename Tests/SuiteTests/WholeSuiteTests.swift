@@ -44,13 +44,16 @@ struct WholeSuiteTests {
         let client = suite.client
 
         // Identity: two patients.
-        _ = try await client.call(Identity.register, .init(email: "ada@example.org", password: "analytical-engine", displayName: "Ada"))
-        _ = try await client.call(Identity.register, .init(email: "bob@example.org", password: "difference-engine", displayName: "Bob"))
+        _ = try await client.call(
+            Identity.register, .init(email: "ada@example.org", password: "analytical-engine", displayName: "Ada"))
+        _ = try await client.call(
+            Identity.register, .init(email: "bob@example.org", password: "difference-engine", displayName: "Bob"))
         let ada = try await client.call(Identity.login, .init(email: "ada@example.org", password: "analytical-engine"))
         let bob = try await client.call(Identity.login, .init(email: "bob@example.org", password: "difference-engine"))
 
         // Clinics: the seeded directory answers nearest at once.
-        let nearby = try await client.call(Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 3, service: .gp))
+        let nearby = try await client.call(
+            Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 3, service: .gp))
         let clinic = try #require(nearby.clinics.first?.clinic)
         #expect(nearby.clinics.count == 3)
         #expect(nearby.clinics.map(\.distanceMetres) == nearby.clinics.map(\.distanceMetres).sorted())
@@ -67,7 +70,8 @@ struct WholeSuiteTests {
         #expect(booked.clinicName == clinic.name)
         let retried = try await client.call(Appointments.book, gpVisit(first, "cough", "journey-1"))
         #expect(retried.id == booked.id)
-        let window = Appointments.ListInput(token: ada.token, from: first.adding(.seconds(-86_400)), to: first.adding(.seconds(86_400 * 30)))
+        let window = Appointments.ListInput(
+            token: ada.token, from: first.adding(.seconds(-86_400)), to: first.adding(.seconds(86_400 * 30)))
         #expect(try await client.call(Appointments.list, window).appointments.map(\.id) == [booked.id])
         // `book` answered once the booking and its queued notification were durable; the outbox
         // delivers it after, and `get` then says so.
@@ -78,7 +82,8 @@ struct WholeSuiteTests {
         #expect(delivered.notification == .sent && delivered.notified)
 
         // Records: an entry at that clinic, read back with the clinic's name resolved.
-        let entry = try await client.call(Records.addEntry, .init(token: ada.token, kind: .allergy, text: "penicillin", clinicID: clinic.id))
+        let entry = try await client.call(
+            Records.addEntry, .init(token: ada.token, kind: .allergy, text: "penicillin", clinicID: clinic.id))
         let history = try await client.call(Records.history, .init(token: ada.token))
         #expect(history.entries.map(\.id) == [entry.id])
         #expect(history.entries.first?.clinicName == clinic.name)
@@ -94,15 +99,27 @@ struct WholeSuiteTests {
         #expect(await inboxCount(client, token: ada.token, reaching: 2) == 2)
 
         // Every cross-user access is refused.
-        try await expectCode(.permissionDenied) { try await client.call(Appointments.get, .init(token: bob.token, id: booked.id)) }
-        try await expectCode(.permissionDenied) { try await client.call(Appointments.cancel, .init(token: bob.token, id: booked.id)) }
+        try await expectCode(.permissionDenied) {
+            try await client.call(Appointments.get, .init(token: bob.token, id: booked.id))
+        }
+        try await expectCode(.permissionDenied) {
+            try await client.call(Appointments.cancel, .init(token: bob.token, id: booked.id))
+        }
         let adaNote = try #require(inbox.notifications.first)
-        try await expectCode(.permissionDenied) { try await client.call(Notifications.markRead, .init(token: bob.token, id: adaNote.id)) }
-        try await expectCode(.permissionDenied) { try await client.call(Records.deleteEntry, .init(token: bob.token, id: entry.id)) }
+        try await expectCode(.permissionDenied) {
+            try await client.call(Notifications.markRead, .init(token: bob.token, id: adaNote.id))
+        }
+        try await expectCode(.permissionDenied) {
+            try await client.call(Records.deleteEntry, .init(token: bob.token, id: entry.id))
+        }
         #expect(try await client.call(Records.history, .init(token: bob.token)).entries.isEmpty)
         #expect(try await client.call(Notifications.inbox, .init(token: bob.token)).notifications.isEmpty)
-        #expect(try await client.call(Appointments.list, .init(token: bob.token, from: window.from, to: window.to)).appointments.isEmpty)
-        try await expectCode(.unauthenticated) { try await client.call(Appointments.list, .init(token: "forged", from: window.from, to: window.to)) }
+        #expect(
+            try await client.call(Appointments.list, .init(token: bob.token, from: window.from, to: window.to))
+                .appointments.isEmpty)
+        try await expectCode(.unauthenticated) {
+            try await client.call(Appointments.list, .init(token: "forged", from: window.from, to: window.to))
+        }
 
         // Logout takes effect at once in every vertical, though identity answered for this token many times before.
         _ = try await client.call(Identity.logout, .init(token: ada.token))
@@ -115,26 +132,32 @@ struct WholeSuiteTests {
         let suite = try SuiteLauncher()
         try suite.startAll()
         let client = suite.client
-        _ = try await client.call(Identity.register, .init(email: "cy@example.org", password: "0123456789ab", displayName: "Cy"))
+        _ = try await client.call(
+            Identity.register, .init(email: "cy@example.org", password: "0123456789ab", displayName: "Cy"))
         let session = try await client.call(Identity.login, .init(email: "cy@example.org", password: "0123456789ab"))
         suite.stop("clinics")
         let start = ContinuousClock.now
         try await expectCode(.unavailable) {
             try await client.call(
                 Appointments.book,
-                .init(token: session.token, clinicID: "anything", service: .gp, startsAt: Timestamp.now.adding(.seconds(86_400)),
-                      durationMinutes: 20, reason: "", requestID: "down-1"),
+                .init(
+                    token: session.token, clinicID: "anything", service: .gp,
+                    startsAt: Timestamp.now.adding(.seconds(86_400)),
+                    durationMinutes: 20, reason: "", requestID: "down-1"),
                 timeout: .seconds(600))
         }
         // At once, not at the ten-minute deadline (the test's own limit is 3 minutes); a loaded
         // machine's stalls, 31 s seen, stay far below this bound.
         #expect(ContinuousClock.now - start < .seconds(90))
         let listed = try await client.call(
-            Appointments.list, .init(token: session.token, from: Timestamp.now, to: Timestamp.now.adding(.seconds(86_400 * 7))))
+            Appointments.list,
+            .init(token: session.token, from: Timestamp.now, to: Timestamp.now.adding(.seconds(86_400 * 7))))
         #expect(listed.appointments.isEmpty)
     }
 
-    private func expectCode<T>(_ code: ErrorCode, _ body: () async throws -> T, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    private func expectCode<T>(
+        _ code: ErrorCode, _ body: () async throws -> T, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         do {
             _ = try await body()
             Issue.record("expected \(code), got a value", sourceLocation: sourceLocation)

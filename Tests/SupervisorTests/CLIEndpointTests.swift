@@ -45,7 +45,8 @@ struct CLIEndpointTests {
             "vt-testd", ["echo"],
             environment: [
                 "VERTICALS_SOCKET_DIR": directory.file("sockets"), "VERTICALS_LISTEN": "tcp:127.0.0.1:\(port)",
-                "VERTICALS_TLS_CERT": echo.certificate, "VERTICALS_TLS_KEY": echo.key, "VERTICALS_TLS_CA": echo.authority,
+                "VERTICALS_TLS_CERT": echo.certificate, "VERTICALS_TLS_KEY": echo.key,
+                "VERTICALS_TLS_CA": echo.authority,
                 "VERTICALS_ALLOWED_PEERS": "operator",
             ])
         defer { daemon.stop() }

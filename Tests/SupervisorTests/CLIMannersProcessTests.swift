@@ -27,7 +27,8 @@ extension EngineProcessTests {
         /// plus `extra`; with `pointers`, its pointer in `<directory>/pointers`); `down` afterwards,
         /// whatever happens.
         private func withSuite(
-            extra: String = "", pointers: Bool = false, _ body: (TemporaryDirectory, String, DaemonProcess) throws -> Void
+            extra: String = "", pointers: Bool = false,
+            _ body: (TemporaryDirectory, String, DaemonProcess) throws -> Void
         ) throws {
             let directory = TemporaryDirectory()
             let run = directory.file("run")
@@ -75,7 +76,9 @@ extension EngineProcessTests {
                     elsewhere, ["status"], environment: environment.merging(["VERTICALS_RUN_DIR": elsewhere]) { $1 },
                     directory)
                 #expect(named.status == 69)
-                #expect(named.standardError.contains("no supervisor at \(elsewhere)/supervisor.sock"), "\(named.standardError)")
+                #expect(
+                    named.standardError.contains("no supervisor at \(elsewhere)/supervisor.sock"),
+                    "\(named.standardError)")
 
                 let down = try runIn(elsewhere, ["down"], environment: environment, directory)
                 #expect(down.status == 0, "\(down.standardError)")
@@ -143,8 +146,12 @@ extension EngineProcessTests {
 
         @Test func start_waitsUntilReadyOrFailed_andSaysWhich() throws {
             try withSuite(extra: flaky) { directory, run, _ in
-                #expect(eventually { (try? runCommand("svc-supervisor", ["status", "--run-dir", run], in: directory))?.status == 3 })
-                #expect(try runCommand("svc-supervisor", ["stop", "alpha", "--run-dir", run], in: directory).status == 0)
+                #expect(
+                    eventually {
+                        (try? runCommand("svc-supervisor", ["status", "--run-dir", run], in: directory))?.status == 3
+                    })
+                #expect(
+                    try runCommand("svc-supervisor", ["stop", "alpha", "--run-dir", run], in: directory).status == 0)
 
                 let started = try runCommand("svc-supervisor", ["start", "alpha", "--run-dir", run], in: directory)
                 #expect(started.status == 0, "\(started.standardError)")
@@ -154,7 +161,8 @@ extension EngineProcessTests {
                 #expect(failed.status == 1)
                 #expect(failed.standardError.contains("flaky failed: exited with status 3"), "\(failed.standardError)")
 
-                let atOnce = try runCommand("svc-supervisor", ["start", "flaky", "--no-wait", "--run-dir", run], in: directory)
+                let atOnce = try runCommand(
+                    "svc-supervisor", ["start", "flaky", "--no-wait", "--run-dir", run], in: directory)
                 #expect(atOnce.status == 0, "\(atOnce.standardError)")
                 #expect(!atOnce.standardOutput.contains("ready"), "\(atOnce.standardOutput)")
             }
@@ -169,13 +177,15 @@ extension EngineProcessTests {
                 socket = false
                 """
             try withSuite(extra: slow) { directory, run, _ in
-                #expect(eventually {
-                    let table = try? runCommand("svc-supervisor", ["status", "--run-dir", run], in: directory)
-                    return table?.standardOutput.split(separator: "\n").contains {
-                        $0.hasPrefix("slow ") && $0.contains(" starting ")
-                    } == true
-                })
-                #expect(try runCommand("svc-supervisor", ["stop", "slow", "--run-dir", run], in: directory).status == 0)
+                #expect(
+                    eventually {
+                        let table = try? runCommand("svc-supervisor", ["status", "--run-dir", run], in: directory)
+                        return table?.standardOutput.split(separator: "\n").contains {
+                            $0.hasPrefix("slow ") && $0.contains(" starting ")
+                        } == true
+                    })
+                #expect(
+                    try runCommand("svc-supervisor", ["stop", "slow", "--run-dir", run], in: directory).status == 0)
                 let result = try runCommand(
                     "svc-supervisor", ["start", "slow", "--wait", "0.3", "--run-dir", run], in: directory)
                 #expect(result.status == 75)
@@ -197,9 +207,11 @@ extension EngineProcessTests {
                 backoff = { initial = "10ms", max = "10ms" }
                 budget = { restarts = 2, window = "60s" }
                 """
-            let command = "exec '\(DaemonProcess.productsDirectory)/svc-supervisor' up"
+            let command =
+                "exec '\(DaemonProcess.productsDirectory)/svc-supervisor' up"
                 + " --manifest '\(manifest(in: directory, extra: crashy))' --run-dir '\(run)' 2>'\(output)'"
-            let supervisor = try DaemonProcess("/bin/sh", ["-c", command], environment: ["VERTICALS_LOG_LEVEL": "info"])
+            let supervisor = try DaemonProcess(
+                "/bin/sh", ["-c", command], environment: ["VERTICALS_LOG_LEVEL": "info"])
             defer {
                 _ = try? runCommand("svc-supervisor", ["down", "--run-dir", run], in: directory)
                 supervisor.waitForExit()
@@ -208,7 +220,9 @@ extension EngineProcessTests {
             let lines = (readFile(output) ?? "").split(separator: "\n").filter { $0.contains("crashy") }
             #expect(lines.filter { $0.contains("crashy exited with status 3; restart ") }.count == 2, "\(lines)")
             #expect(lines.filter { $0.contains("crashy: restarting (restart ") }.count == 2, "\(lines)")
-            #expect(lines.filter { $0.contains("crashy failed: exited with status 3; restarted 2 times") }.count == 1, "\(lines)")
+            #expect(
+                lines.filter { $0.contains("crashy failed: exited with status 3; restarted 2 times") }.count == 1,
+                "\(lines)")
         }
     }
 }

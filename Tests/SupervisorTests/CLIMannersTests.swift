@@ -19,7 +19,8 @@ struct CLIMannersTests {
         let fallback = geteuid() == 0 ? "/run/verticals" : ".run"
         #expect(result.standardError.contains("no supervisor at \(fallback)/supervisor.sock: start it with `make run`"))
         #expect(result.standardError.contains("\(pointers)/supervisor-run-dir (stale: its supervisor is gone)"))
-        let lastTried = geteuid() == 0 ? "/run/verticals (as root, never .run in the current folder)" : ".run in \(directory.path)"
+        let lastTried =
+            geteuid() == 0 ? "/run/verticals (as root, never .run in the current folder)" : ".run in \(directory.path)"
         #expect(result.standardError.contains(lastTried), "\(result.standardError)")
         #expect(result.standardError.contains("pass --run-dir DIR or set VERTICALS_RUN_DIR=DIR"))
     }
@@ -80,11 +81,13 @@ struct CLIMannersTests {
 
     @Test(arguments: [
         ["status"], ["start"], ["stop"], ["restart"], ["reload"], ["down"], ["logs"], ["metrics"], ["call"], ["open"],
-        ["describe"], ["log-level"], ["login"], ["logout"], ["admin", "create"], ["admin", "grant"], ["backup"], ["trace"],
+        ["describe"], ["log-level"], ["login"], ["logout"], ["admin", "create"], ["admin", "grant"], ["backup"],
+        ["trace"],
     ])
     func help_ofEveryCommandThatFindsTheSuite_saysWhereItLooks(command: [String]) throws {
         let directory = TemporaryDirectory()
-        let result = try runCommand("svc-supervisor", command + ["--help"], environment: ["COLUMNS": "400"], in: directory)
+        let result = try runCommand(
+            "svc-supervisor", command + ["--help"], environment: ["COLUMNS": "400"], in: directory)
         #expect(result.status == 0)
         let help = result.standardOutput
         #expect(help.contains("--run-dir") && help.contains("$VERTICALS_RUN_DIR"), "\(help)")

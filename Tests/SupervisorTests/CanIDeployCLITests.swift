@@ -38,8 +38,11 @@ struct CanIDeployCLITests {
                 user = "games"
 
                 """, to: directory.file("suite.toml"))
-            supervisor = try DaemonProcess("svc-supervisor", ["up", "--manifest", directory.file("suite.toml"), "--run-dir", directory.file("run")])
-            #expect(eventually { suiteReady(self.directory, run: self.run, services: 2) }, "the suite never became ready")
+            supervisor = try DaemonProcess(
+                "svc-supervisor",
+                ["up", "--manifest", directory.file("suite.toml"), "--run-dir", directory.file("run")])
+            #expect(
+                eventually { suiteReady(self.directory, run: self.run, services: 2) }, "the suite never became ready")
         }
 
         /// A new build: a script that prints `build`'s `--describe` output.
@@ -55,7 +58,8 @@ struct CanIDeployCLITests {
 
         func canIDeploy(_ arguments: [String]) throws -> CommandResult {
             try runCommand(
-                "svc-supervisor", ["can-i-deploy"] + arguments + ["--manifest", manifest, "--run-dir", run], in: directory)
+                "svc-supervisor", ["can-i-deploy"] + arguments + ["--manifest", manifest, "--run-dir", run],
+                in: directory)
         }
 
         deinit {
@@ -74,7 +78,8 @@ struct CanIDeployCLITests {
         var build = build
         let output = TestEcho.EchoOutput.schema.name
         for index in build.callees.indices where build.callees[index].name == "beta" {
-            for message in build.callees[index].messages.indices where build.callees[index].messages[message].name == output {
+            for message in build.callees[index].messages.indices
+            where build.callees[index].messages[message].name == output {
                 build.callees[index].messages[message].fields.append(
                     .init(tag: 99, name: "shard", type: "string", presence: .required))
             }
@@ -86,7 +91,9 @@ struct CanIDeployCLITests {
         let suite = try RunningSuite()
         let beta = Callees(TestEcho(service: "beta").echo)
 
-        let same = try suite.canIDeploy(["alpha", "--executable", try suite.newBuild("alpha-same", Self.build("alpha", calls: beta))])
+        let same = try suite.canIDeploy([
+            "alpha", "--executable", try suite.newBuild("alpha-same", Self.build("alpha", calls: beta)),
+        ])
         #expect(same.status == 0, "\(same.standardOutput)\(same.standardError)")
         #expect(same.standardOutput.hasPrefix("yes"), "\(same.standardOutput)")
 
@@ -98,15 +105,24 @@ struct CanIDeployCLITests {
 
         let json = try suite.canIDeploy(["alpha", "--executable", newer, "--json"])
         #expect(json.status == 2)
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         #expect(document["answer"] as? String == "no")
         let edges = try #require(document["edges"] as? [[String: Any]])
-        #expect(edges.contains { $0["caller"] as? String == "alpha" && $0["callee"] as? String == "beta" && $0["outcome"] as? String == "breaking" })
+        #expect(
+            edges.contains {
+                $0["caller"] as? String == "alpha" && $0["callee"] as? String == "beta"
+                    && $0["outcome"] as? String == "breaking"
+            })
 
         let gamma = Callees(TestEcho(service: "beta").echo, TestEcho(service: "gamma").echo)
-        let unreachable = try suite.canIDeploy(["alpha", "--executable", try suite.newBuild("alpha-gamma", Self.build("alpha", calls: gamma))])
+        let unreachable = try suite.canIDeploy([
+            "alpha", "--executable", try suite.newBuild("alpha-gamma", Self.build("alpha", calls: gamma)),
+        ])
         #expect(unreachable.status == 4, "\(unreachable.standardOutput)\(unreachable.standardError)")
-        #expect(unreachable.standardOutput.contains("alpha → gamma: not checked: gamma cannot be reached"), "\(unreachable.standardOutput)")
+        #expect(
+            unreachable.standardOutput.contains("alpha → gamma: not checked: gamma cannot be reached"),
+            "\(unreachable.standardOutput)")
     }
 
     @Test func upgrade_refusesABuildThatBreaksARunningCallee_unlessForced() throws {
@@ -118,7 +134,8 @@ struct CanIDeployCLITests {
             "svc-supervisor", ["upgrade", "alpha", "--executable", newer, "--run-dir", suite.run], in: suite.directory)
         #expect(refused.status == 2, "\(refused.standardOutput)\(refused.standardError)")
         #expect(
-            refused.standardError.contains("alpha → beta: BREAKS") && refused.standardError.contains("EchoOutput.shard"),
+            refused.standardError.contains("alpha → beta: BREAKS")
+                && refused.standardError.contains("EchoOutput.shard"),
             "\(refused.standardError)")
 
         // Forced, the check is skipped and the build is started: a script, not a daemon, so the
@@ -127,7 +144,9 @@ struct CanIDeployCLITests {
             "svc-supervisor", ["upgrade", "alpha", "--executable", newer, "--force", "--run-dir", suite.run],
             in: suite.directory)
         #expect(forced.status == 1, "\(forced.standardOutput)\(forced.standardError)")
-        #expect(forced.standardError.contains("before the hand-over") && !forced.standardError.contains("BREAKS"), "\(forced.standardError)")
+        #expect(
+            forced.standardError.contains("before the hand-over") && !forced.standardError.contains("BREAKS"),
+            "\(forced.standardError)")
     }
 
     @Test func aNewCallee_isJudgedAgainstWhatItsRunningCallerWasBuiltAgainst() throws {
@@ -178,14 +197,20 @@ struct CanIDeployCLITests {
 
         let result = try runCommand(
             "svc-supervisor",
-            ["can-i-deploy", "beta", "--executable", script, "--manifest", directory.file("suite.toml"),
-             "--run-dir", directory.file("run")], in: directory)
+            [
+                "can-i-deploy", "beta", "--executable", script, "--manifest", directory.file("suite.toml"),
+                "--run-dir", directory.file("run"),
+            ], in: directory)
 
         #expect(result.status != 69, "\(result.standardOutput)\(result.standardError)")
-        #expect(result.standardError.contains("judged by its program on disk") || result.standardError.contains("systemd's units"), "\(result.standardError)")
+        #expect(
+            result.standardError.contains("judged by its program on disk")
+                || result.standardError.contains("systemd's units"), "\(result.standardError)")
         if geteuid() == 0 {
             // As root, `nobody` describes the caller's program, which it may not reach in every checkout.
-            #expect(result.standardOutput.contains("alpha → beta: BREAKS") || result.standardOutput.contains("alpha → beta: not checked"), "\(result.standardOutput)")
+            #expect(
+                result.standardOutput.contains("alpha → beta: BREAKS")
+                    || result.standardOutput.contains("alpha → beta: not checked"), "\(result.standardOutput)")
         } else {
             #expect(result.status == 2, "\(result.standardOutput)\(result.standardError)")
             #expect(result.standardOutput.contains("alpha → beta: BREAKS"), "\(result.standardOutput)")
@@ -200,7 +225,9 @@ struct CanIDeployCLITests {
 
         let broken = try suite.canIDeploy(["alpha", "--executable", script])
         #expect(broken.status == 1, "\(broken.standardError)")
-        #expect(broken.standardError.contains("cannot describe itself") && broken.standardError.contains("status 3"), "\(broken.standardError)")
+        #expect(
+            broken.standardError.contains("cannot describe itself") && broken.standardError.contains("status 3"),
+            "\(broken.standardError)")
 
         let unknown = try suite.canIDeploy(["gamma", "--executable", script])
         #expect(unknown.status == 64, "\(unknown.standardError)")

@@ -6,7 +6,8 @@ import VerticalsTesting
 /// command, checked by OpenSSL's own tool and by a live daemon over TCP.
 @Suite(.blocking, .timeLimit(.minutes(2)))
 struct CertsCommandTests {
-    static let manifest = "[services.echo]\nexecutable = \"vt-testd\"\n[services.catalog]\nexecutable = \"vt-testd\"\nargs = [\"catalog\"]\n"
+    static let manifest =
+        "[services.echo]\nexecutable = \"vt-testd\"\n[services.catalog]\nexecutable = \"vt-testd\"\nargs = [\"catalog\"]\n"
 
     static func write(_ text: String, to path: String) {
         let file = fopen(path, "w")
@@ -17,7 +18,8 @@ struct CertsCommandTests {
     static func mint(in directory: TemporaryDirectory, _ extra: [String] = []) throws -> CommandResult {
         let manifest = directory.file("suite.toml")
         Self.write(Self.manifest, to: manifest)
-        return try runCommand("svc-supervisor", ["certs", directory.file("certs"), "--manifest", manifest] + extra, in: directory)
+        return try runCommand(
+            "svc-supervisor", ["certs", directory.file("certs"), "--manifest", manifest] + extra, in: directory)
     }
 
     @Test func certs_writesACAAndOneIdentityPerServiceAndTheOperator_asOpenSSLReadsThem() throws {
@@ -30,18 +32,23 @@ struct CertsCommandTests {
         for name in ["echo", "catalog", "operator"] {
             let verified = try runCommand(
                 "/usr/bin/openssl", ["verify", "-CAfile", "\(certs)/ca.crt", "\(certs)/\(name)/tls.crt"], in: directory)
-            #expect(verified.status == 0 && verified.standardOutput.contains(": OK"), "\(name): \(verified.standardError)")
+            #expect(
+                verified.status == 0 && verified.standardOutput.contains(": OK"), "\(name): \(verified.standardError)")
             let text = try runCommand(
-                "/usr/bin/openssl", ["x509", "-in", "\(certs)/\(name)/tls.crt", "-noout", "-ext", "subjectAltName,extendedKeyUsage"],
+                "/usr/bin/openssl",
+                ["x509", "-in", "\(certs)/\(name)/tls.crt", "-noout", "-ext", "subjectAltName,extendedKeyUsage"],
                 in: directory)
             #expect(text.standardOutput.contains("URI:verticals://\(name)"), "\(text.standardOutput)")
             #expect(text.standardOutput.contains("TLS Web Server Authentication, TLS Web Client Authentication"))
             var info = stat()
             #expect(stat("\(certs)/\(name)/tls.key", &info) == 0 && info.st_mode & 0o777 == 0o600, "a key is 0600")
-            #expect(readFile("\(certs)/\(name)/ca.crt") == readFile("\(certs)/ca.crt"), "the CA beside each, as in a Secret")
+            #expect(
+                readFile("\(certs)/\(name)/ca.crt") == readFile("\(certs)/ca.crt"), "the CA beside each, as in a Secret"
+            )
         }
         let catalog = try runCommand(
-            "/usr/bin/openssl", ["x509", "-in", "\(certs)/catalog/tls.crt", "-noout", "-ext", "subjectAltName"], in: directory)
+            "/usr/bin/openssl", ["x509", "-in", "\(certs)/catalog/tls.crt", "-noout", "-ext", "subjectAltName"],
+            in: directory)
         #expect(catalog.standardOutput.contains("DNS:catalog.verticals.svc"), "\(catalog.standardOutput)")
         var info = stat()
         #expect(stat("\(certs)/ca.key", &info) == 0 && info.st_mode & 0o777 == 0o600)
@@ -67,7 +74,8 @@ struct CertsCommandTests {
         #expect(days.status == 64 && days.standardError.contains("--days"), "\(days.standardError)")
         let broken = directory.file("broken.toml")
         Self.write("[services.x]\nexecutable = \"x\"\ndepends_on = [\"nobody\"]\n", to: broken)
-        let problems = try runCommand("svc-supervisor", ["certs", directory.file("c2"), "--manifest", broken], in: directory)
+        let problems = try runCommand(
+            "svc-supervisor", ["certs", directory.file("c2"), "--manifest", broken], in: directory)
         #expect(problems.status == 65, "\(problems.standardOutput)\(problems.standardError)")
     }
 
@@ -99,18 +107,21 @@ struct CertsCommandTests {
                 ], in: directory)
         }
 
-        let answered = try call(as: ("\(certs)/operator/tls.crt", "\(certs)/operator/tls.key", "\(certs)/operator/ca.crt"))
+        let answered = try call(
+            as: ("\(certs)/operator/tls.crt", "\(certs)/operator/tls.key", "\(certs)/operator/ca.crt"))
         #expect(answered.status == 0 && answered.standardOutput.contains("\"minted\""), "\(answered.standardError)")
 
         let stranger = try TestCertificateAuthority(in: directory, name: "other-ca").issue("operator")
         let refused = try call(as: (stranger.certificate, stranger.key, "\(certs)/operator/ca.crt"))
         // Refused for its certificate, which no retry mends: permissionDenied (exit 1), not unreachable (69).
         #expect(
-            refused.status == 1 && refused.standardError.contains("permissionDenied") && refused.standardError.contains("TLS"),
+            refused.status == 1 && refused.standardError.contains("permissionDenied")
+                && refused.standardError.contains("TLS"),
             "another CA's certificate: \(refused.status) \(refused.standardError)")
 
         // A minted certificate the daemon's allow-list does not name: served no request.
-        let undeclared = try call(as: ("\(certs)/catalog/tls.crt", "\(certs)/catalog/tls.key", "\(certs)/catalog/ca.crt"))
+        let undeclared = try call(
+            as: ("\(certs)/catalog/tls.crt", "\(certs)/catalog/tls.key", "\(certs)/catalog/ca.crt"))
         #expect(undeclared.standardError.contains("permissionDenied"), "\(undeclared.standardError)")
     }
 }

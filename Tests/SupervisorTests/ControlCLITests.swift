@@ -10,7 +10,8 @@ struct ControlCLITests {
         let result = try runCommand("svc-supervisor", arguments + ["--run-dir", directory.path], in: directory)
         #expect(result.status == 69)
         #expect(
-            result.standardError.contains("no supervisor at \(directory.path)/supervisor.sock: start it with `make run`"),
+            result.standardError.contains(
+                "no supervisor at \(directory.path)/supervisor.sock: start it with `make run`"),
             "\(result.standardError)")
     }
 

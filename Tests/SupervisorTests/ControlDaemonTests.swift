@@ -39,11 +39,12 @@ extension EngineProcessTests {
             first.signal(SIGKILL)
             first.waitForExit()
             // vt-exec's PDEATHSIG takes the direct children; the next `up` takes the worker's sleeps.
-            #expect(eventually(timeout: .seconds(30)) {
-                EngineHarness.processes(taggedWith: tag, key: "VT_DAEMON_TAG").allSatisfy { pid in
-                    readFile("/proc/\(pid)/cmdline")?.hasPrefix("sleep") == true
-                }
-            })
+            #expect(
+                eventually(timeout: .seconds(30)) {
+                    EngineHarness.processes(taggedWith: tag, key: "VT_DAEMON_TAG").allSatisfy { pid in
+                        readFile("/proc/\(pid)/cmdline")?.hasPrefix("sleep") == true
+                    }
+                })
 
             let second = try DaemonProcess("svc-supervisor", arguments, environment: ["VT_DAEMON_TAG": tag])
             #expect(eventually { allReady(directory, run: run) })
@@ -53,7 +54,8 @@ extension EngineProcessTests {
             // The worker's sleeps get the group's SIGKILL after its shell is reaped: on a loaded
             // machine one may still be on its way out when `up` has exited.
             #expect(
-                eventually { EngineHarness.processes(taggedWith: tag, key: "VT_DAEMON_TAG").isEmpty }, "left running after down")
+                eventually { EngineHarness.processes(taggedWith: tag, key: "VT_DAEMON_TAG").isEmpty },
+                "left running after down")
             for pid in EngineHarness.processes(taggedWith: tag, key: "VT_DAEMON_TAG") { kill(pid, SIGKILL) }
         }
     }

@@ -99,8 +99,10 @@ extension EngineProcessTests.Control {
         let output = directory.file("out")
         let cli = try DaemonProcess(
             "/bin/sh",
-            ["-c", "exec \"$0\" logs talker -f -n 5 --run-dir \"$1\" > \"$2\" 2>&1",
-             "\(DaemonProcess.productsDirectory)/svc-supervisor", elsewhere, output])
+            [
+                "-c", "exec \"$0\" logs talker -f -n 5 --run-dir \"$1\" > \"$2\" 2>&1",
+                "\(DaemonProcess.productsDirectory)/svc-supervisor", elsewhere, output,
+            ])
         #expect(eventually { readFile(output)?.contains("stdout early") == true }, "\(readFile(output) ?? "")")
         #expect(creat(trigger, 0o644) >= 0)
         #expect(eventually { readFile(output)?.contains("stdout after-the-call") == true }, "\(readFile(output) ?? "")")

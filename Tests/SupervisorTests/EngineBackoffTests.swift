@@ -26,7 +26,9 @@ extension EngineProcessTests {
             let events = harness.events(of: name)
             var waits: [Duration] = []
             for (index, event) in events.enumerated() where event.state == .backoff {
-                if let next = events[index...].first(where: { $0.state == .starting }) { waits.append(next.at - event.at) }
+                if let next = events[index...].first(where: { $0.state == .starting }) {
+                    waits.append(next.at - event.at)
+                }
             }
             return waits
         }

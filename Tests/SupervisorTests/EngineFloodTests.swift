@@ -54,11 +54,13 @@ extension EngineProcessTests {
 
         @Test func aFloodOfNotifyDatagrams_leavesStatusAnswered() async throws {
             // Four processes of one service, each sending as fast as it can.
-            let sender = "import os, socket\nsock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)\nsock.setblocking(False)\n"
+            let sender =
+                "import os, socket\nsock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)\nsock.setblocking(False)\n"
                 + "while True:\n    try: sock.sendto(b\"STATUS=flooding\", os.environ[\"NOTIFY_SOCKET\"])\n"
                 + "    except OSError: pass\n"
             let flood = ServiceSpec.script(
-                "notifier", "for i in 1 2 3; do /usr/bin/python3 -c '\(sender)' & done; exec /usr/bin/python3 -c '\(sender)'")
+                "notifier",
+                "for i in 1 2 3; do /usr/bin/python3 -c '\(sender)' & done; exec /usr/bin/python3 -c '\(sender)'")
             let harness = try EngineHarness([flood, .script("quiet", "exec sleep 600")])
             try await harness.start()
             try await harness.waitFor("quiet", .ready)

@@ -124,7 +124,9 @@ final class EngineHarness {
         var found: [Int32] = []
         let needle = Array("\(key)=\(tag)".utf8)
         while let entry = readdir(proc) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard let pid = Int32(name), pid != getpid() else { continue }
             guard let environ = readFileBytes("/proc/\(pid)/environ") else { continue }
             if environ.split(separator: 0).contains(where: { Array($0) == needle }), isAlive(pid) { found.append(pid) }

@@ -18,7 +18,7 @@ extension EngineProcessTests {
             spec.socket = true
             let harness = try EngineHarness([spec]) { configuration in
                 configuration.execShim = Self.missingShim
-                configuration.spawnsThroughShim = false  // also under VERTICALS_SPAWN=shim
+                configuration.spawnsThroughShim = false // also under VERTICALS_SPAWN=shim
             }
             try await harness.start()
             try await harness.waitFor("plain", .ready)
@@ -27,10 +27,11 @@ extension EngineProcessTests {
             // The in-place start returns while the child is still in execve (the script's shell,
             // then its `exec sleep`): its new environment shows in /proc a moment later, and reads
             // empty while an exec replaces it, so both entries are looked for in one reading.
-            #expect(eventually {
-                let environment = Self.environment(of: Int32(pid))
-                return environment.contains("LISTEN_PID=\(pid)") && environment.contains("LISTEN_FDS=1")
-            })
+            #expect(
+                eventually {
+                    let environment = Self.environment(of: Int32(pid))
+                    return environment.contains("LISTEN_PID=\(pid)") && environment.contains("LISTEN_FDS=1")
+                })
             let record = try #require(readFile(harness.run.pidFile(for: "plain")))
             #expect(record.contains("\(pid)"), "\(record)")
             await harness.shutdown()
@@ -43,7 +44,8 @@ extension EngineProcessTests {
 
         /// The `lastExit` of `spec` (never restarted) under an engine whose vt-exec is missing:
         /// it names vt-exec when the start went through it.
-        private func lastExitWithoutVtExec(_ spec: ServiceSpec, spawnsThroughShim: Bool = false) async throws -> String {
+        private func lastExitWithoutVtExec(_ spec: ServiceSpec, spawnsThroughShim: Bool = false) async throws -> String
+        {
             var spec = spec
             spec.restart = .never
             let harness = try EngineHarness([spec]) { configuration in

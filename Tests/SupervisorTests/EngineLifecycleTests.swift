@@ -82,7 +82,8 @@ extension EngineProcessTests {
         }
 
         @Test func exitBeforeReadiness_showsTheLastStderrLineAsTheReason() async throws {
-            let script = "echo 'starting' >&2; echo 'svc-held: cannot start: the store is locked' >&2; echo done; exit 70"
+            let script =
+                "echo 'starting' >&2; echo 'svc-held: cannot start: the store is locked' >&2; echo done; exit 70"
             let lastExit = try await lastExit(of: script, readiness: .notify)
             #expect(lastExit == "exited with status 70: svc-held: cannot start: the store is locked", "\(lastExit)")
         }
@@ -101,7 +102,9 @@ extension EngineProcessTests {
                 + "echo '*** Program crashed: Illegal instruction at 0x000055b2fcb39750 ***' >&2; "
                 + "echo 'Thread 0 crashed:' >&2; echo 'Backtrace took 0.00s' >&2; kill -ILL $$"
             let lastExit = try await lastExit(of: script, readiness: .none)
-            #expect(lastExit == "killed by signal 4 (SIGILL): crashed: Illegal instruction at 0x000055b2fcb39750", "\(lastExit)")
+            #expect(
+                lastExit == "killed by signal 4 (SIGILL): crashed: Illegal instruction at 0x000055b2fcb39750",
+                "\(lastExit)")
         }
 
         @Test func aKillFromOutside_isNotExplainedByTheLastStderrLine() async throws {
@@ -120,7 +123,9 @@ extension EngineProcessTests {
             #expect(status.restarts == 0)
             #expect(harness.events(of: "held").filter { $0.state == .starting }.count == 1)
             #expect(status.statusText.contains("restart cannot help"), "\(status.statusText)")
-            #expect(status.lastExit == "exited with status 78: svc-held: cannot start: the store is locked", "\(status.lastExit)")
+            #expect(
+                status.lastExit == "exited with status 78: svc-held: cannot start: the store is locked",
+                "\(status.lastExit)")
 
             // Once the cause is fixed, a start asked for runs it again.
             _ = try await harness.engine.startService("held")

@@ -21,7 +21,8 @@ extension EngineProcessTests {
 
         @Test func rlimitsAndNiceness_areTheServicesOwn() async throws {
             let spec = Self.once(
-                "limited", "echo \"nofile=$(ulimit -n) data=$(ulimit -d) core=$(ulimit -c) cpu=$(ulimit -t) nice=$(nice)\"",
+                "limited",
+                "echo \"nofile=$(ulimit -n) data=$(ulimit -d) core=$(ulimit -c) cpu=$(ulimit -t) nice=$(nice)\"",
                 ResourceLimits(openFiles: 100, dataBytes: 512 << 20, coreBytes: 0, cpuSeconds: 60, nice: 7))
             let harness = try EngineHarness([spec])
             try await harness.start()
@@ -64,7 +65,9 @@ extension EngineProcessTests {
             #expect(eventually { (readFile(log) ?? "").contains(":memory:") })
             let lines = (readFile(log) ?? "").split(separator: "\n")
             let path = { (controller: String) -> String? in
-                lines.first { $0.contains(":\(controller):") }.flatMap { $0.split(separator: ":").last.map(String.init) }
+                lines.first { $0.contains(":\(controller):") }.flatMap {
+                    $0.split(separator: ":").last.map(String.init)
+                }
             }
             let memory = try #require(path("memory"))
             let cpu = try #require(path("cpu"))
@@ -88,21 +91,26 @@ extension EngineProcessTests {
         @Test(.enabled(if: Cgroups().pids != nil, "no usable pids cgroup (v2 delegated, or v1 as root) on this host"))
         func aServiceForkingPastItsTasksLimit_isStoppedAtTheLimit_inItsOwnCgroup() async throws {
             var spec = Self.once(
-                "forky", "i=0; while [ $i -lt 40 ]; do sleep 60 & i=$((i+1)); done; exec sleep 60", ResourceLimits(tasks: 8))
+                "forky", "i=0; while [ $i -lt 40 ]; do sleep 60 & i=$((i+1)); done; exec sleep 60",
+                ResourceLimits(tasks: 8))
             spec.restart = .always
             let harness = try EngineHarness([spec])
             try await harness.start()
             let place = try #require(Cgroups().pids)
             var name: String?
             _ = eventually {
-                name = FolderEntries.names(in: place.parent).first { $0.hasPrefix("vt-\(getpid())-") && $0.hasSuffix("-forky") }
+                name = FolderEntries.names(in: place.parent).first {
+                    $0.hasPrefix("vt-\(getpid())-") && $0.hasSuffix("-forky")
+                }
                 return name != nil
             }
             let folder = "\(place.parent)/\(try #require(name, "the engine made no pids cgroup for forky"))"
             #expect(readFile("\(folder)/pids.max") == "8\n")
             let refused = eventually {
                 let events = readFile("\(folder)/pids.events") ?? ""
-                let count = events.split(separator: "\n").first { $0.hasPrefix("max ") }.flatMap { Int($0.dropFirst(4)) }
+                let count = events.split(separator: "\n").first { $0.hasPrefix("max ") }.flatMap {
+                    Int($0.dropFirst(4))
+                }
                 return (count ?? 0) > 0
             }
             #expect(refused, "no fork was refused at the limit")
@@ -118,7 +126,8 @@ extension EngineProcessTests {
             try await harness.start()
             try await harness.waitFor("spinner", .failed, timeout: .seconds(30))
             let status = try await harness.status("spinner")
-            #expect(status.lastExit == "limit: cpu_seconds 1 used up; killed by signal 24 (SIGXCPU)", "\(status.lastExit)")
+            #expect(
+                status.lastExit == "limit: cpu_seconds 1 used up; killed by signal 24 (SIGXCPU)", "\(status.lastExit)")
             await harness.shutdown()
         }
     }

@@ -39,7 +39,8 @@ extension EngineProcessTests {
         /// `daemon.metrics` (asked on a connection of its own), or nil if it did not answer.
         static func healthCallsAnswered(at socket: String) -> Int? {
             guard let client = try? RawClient(path: socket),
-                (try? client.sendRequest(id: 1, operation: VerticalsContract.Daemon.metrics.fullName, body: Empty().encodedBody())) != nil,
+                (try? client.sendRequest(
+                    id: 1, operation: VerticalsContract.Daemon.metrics.fullName, body: Empty().encodedBody())) != nil,
                 case .message(let message) = client.receive(),
                 let exposition = try? message.decodeBody(as: VerticalsContract.Daemon.Metrics.self).exposition
             else { return nil }
@@ -75,7 +76,8 @@ extension EngineProcessTests {
             let ready = try await harness.waitFor("stuck", .ready, count: 2)
             let status = try await harness.status("stuck")
             #expect(status.pid != before && status.restarts == 1)
-            #expect(status.lastExit.hasPrefix("liveness: no answer to daemon.health within 300 ms"), "\(status.lastExit)")
+            #expect(
+                status.lastExit.hasPrefix("liveness: no answer to daemon.health within 300 ms"), "\(status.lastExit)")
             #expect(status.lastExit.contains("last status: serving"), "\(status.lastExit)")
             // Two failed checks of 300 ms each, 100 ms apart, before the kill.
             #expect(ready.at > restarted.at)

@@ -50,7 +50,9 @@ extension EngineProcessTests {
             #expect(access(log + ".3.gz", F_OK) != 0 && access(log + ".1", F_OK) != 0)
             for archive in [log + ".1.gz", log + ".2.gz"] {
                 var info = stat()
-                #expect(stat(archive, &info) == 0 && info.st_mode & 0o777 == 0o640, "\(archive): the live log's mode, whatever the umask")
+                #expect(
+                    stat(archive, &info) == 0 && info.st_mode & 0o777 == 0o640,
+                    "\(archive): the live log's mode, whatever the umask")
             }
             let newer = try runCommand("/usr/bin/gzip", ["-dc", log + ".1.gz"], in: harness.directory)
             let older = try runCommand("/usr/bin/gzip", ["-dc", log + ".2.gz"], in: harness.directory)

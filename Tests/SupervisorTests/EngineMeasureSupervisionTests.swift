@@ -123,19 +123,21 @@ extension EngineProcessTests.Measure {
         let tag = "measure-\(UInt32.random(in: 0...UInt32.max))"
         let supervisor = try DaemonProcess(
             "svc-supervisor", ["up", "--manifest", manifest, "--run-dir", run], environment: ["VT_DAEMON_TAG": tag])
-        #expect(eventually(timeout: .seconds(60)) {
-            guard let status = try? runCommand("svc-supervisor", ["status", "--run-dir", run], in: directory) else {
-                return false
-            }
-            return status.standardOutput.split(separator: "\n").dropFirst().filter { $0.contains(" ready ") }.count
-                == services
-        })
+        #expect(
+            eventually(timeout: .seconds(60)) {
+                guard let status = try? runCommand("svc-supervisor", ["status", "--run-dir", run], in: directory) else {
+                    return false
+                }
+                return status.standardOutput.split(separator: "\n").dropFirst().filter { $0.contains(" ready ") }.count
+                    == services
+            })
         try await Task.sleep(for: .seconds(2))
         let before = supervisor.contextSwitches() ?? 0
         try await Task.sleep(for: .seconds(30))
         let after = supervisor.contextSwitches() ?? 0
         let rss = readFile("/proc/\(supervisor.pid)/status")?.split(separator: "\n").first { $0.hasPrefix("VmRSS") }
-        print("svc-supervisor idle with \(services) services: \(rss ?? "?"), \((after - before) * 2) wake-ups per minute")
+        print(
+            "svc-supervisor idle with \(services) services: \(rss ?? "?"), \((after - before) * 2) wake-ups per minute")
         _ = try runCommand("svc-supervisor", ["down", "--run-dir", run], in: directory)
         supervisor.waitForExit()
         for pid in EngineHarness.processes(taggedWith: tag, key: "VT_DAEMON_TAG") { kill(pid, SIGKILL) }

@@ -34,11 +34,11 @@ extension EngineProcessTests {
             await harness.shutdown()
         }
 
-
         @Test func idleLoop_withFiveServices_wakesNever() async throws {
-            let harness = try EngineHarness(["ledger", "catalog", "mailer", "archive", "orders"].map {
-                ServiceSpec.testd($0)
-            })
+            let harness = try EngineHarness(
+                ["ledger", "catalog", "mailer", "archive", "orders"].map {
+                    ServiceSpec.testd($0)
+                })
             try await harness.start()
             for name in ["ledger", "catalog", "mailer", "archive", "orders"] {
                 try await harness.waitFor(name, .ready)

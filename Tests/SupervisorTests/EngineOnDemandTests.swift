@@ -54,7 +54,9 @@ extension EngineProcessTests {
             // For a reader (the bench's on-demand section, in the small): the first answer against the engine's own
             // "ready after" (spawn to READY=1) of the same start.
             let log = readFile(harness.run.log(for: "lazy")) ?? ""
-            let ready = log.split(separator: "\n").first { $0.contains("ready after") }.map { $0.split(separator: " ").suffix(2).joined(separator: " ") }
+            let ready = log.split(separator: "\n").first { $0.contains("ready after") }.map {
+                $0.split(separator: " ").suffix(2).joined(separator: " ")
+            }
             print("on-demand lazy: connect to first answer \(answered); spawn to READY=1 \(ready ?? "?")")
             await harness.shutdown()
         }
@@ -141,7 +143,9 @@ extension EngineProcessTests {
             await harness.shutdown()
         }
 
-        @Test func livenessChecks_doNotKeepItUp_andAnAlwaysStartedServiceWithAnIdleExit_waitsForItsNextCaller() async throws {
+        @Test func livenessChecks_doNotKeepItUp_andAnAlwaysStartedServiceWithAnIdleExit_waitsForItsNextCaller()
+            async throws
+        {
             var spec = ServiceSpec.testd("checked")
             spec.idleExit = .seconds(1)
             spec.liveness = LivenessCheck(interval: .milliseconds(100), timeout: .seconds(5), failures: 2)

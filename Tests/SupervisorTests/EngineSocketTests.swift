@@ -40,7 +40,8 @@ extension EngineProcessTests {
 
         @Test func clientConnectingWhileTheServiceRestarts_waitsInTheBacklog_andIsServed() async throws {
             let harness = try EngineHarness([
-                ServiceSpec.testd("echo").restarting(after: Backoff(initial: .milliseconds(200), max: .seconds(1), multiplier: 2))
+                ServiceSpec.testd("echo").restarting(
+                    after: Backoff(initial: .milliseconds(200), max: .seconds(1), multiplier: 2))
             ])
             let (oldPID, _) = try await harness.startThenKill("echo")
             // Nobody serves now: the connection waits in the kernel's backlog of the held socket.

@@ -37,7 +37,8 @@ extension EngineProcessTests {
             let left = try #require(waiting.backoffRemainingSeconds)
             // What is left is the minute less the time since the backoff began (and no less).
             let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            #expect(left <= 60 && left >= 60 - elapsedSeconds - 0.01, "\(left) s left, \(elapsed) since the backoff began")
+            #expect(
+                left <= 60 && left >= 60 - elapsedSeconds - 0.01, "\(left) s left, \(elapsed) since the backoff began")
             #expect(waiting.readySince == nil && waiting.rssBytes == nil && waiting.pid == nil)
             await harness.shutdown()
         }

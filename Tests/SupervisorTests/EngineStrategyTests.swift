@@ -23,7 +23,9 @@ extension EngineProcessTests {
         static func index(
             _ harness: EngineHarness, _ service: String, _ state: Supervisor.ServiceState, _ count: Int
         ) throws -> Int {
-            let matching = harness.events.enumerated().filter { $0.element.service == service && $0.element.state == state }
+            let matching = harness.events.enumerated().filter {
+                $0.element.service == service && $0.element.state == state
+            }
             try #require(matching.count >= count, "\(service) \(state) ×\(count): \(harness.events)")
             return matching[count - 1].offset
         }
@@ -89,7 +91,8 @@ extension EngineProcessTests {
 
         @Test func oneForAll_restartsTheWholeGroupInStartOrder_andNothingElse() async throws {
             let harness = try EngineHarness([
-                Self.quick(.testd("first"), .oneForAll, group: "g"), Self.quick(.testd("second"), .oneForAll, group: "g"),
+                Self.quick(.testd("first"), .oneForAll, group: "g"),
+                Self.quick(.testd("second"), .oneForAll, group: "g"),
                 Self.quick(.testd("third"), .oneForAll, group: "g"), Self.quick(.testd("outside")),
             ])
             try await Self.startReady(harness, ["first", "second", "third", "outside"])

@@ -21,7 +21,7 @@ extension EngineProcessTests {
             echo.endpoint = .tcp(host: "127.0.0.1", port: port)
             echo.environment = ["VERTICALS_TLS": "off"]
             var far = ServiceSpec(name: "far-away", executable: "")
-            far.endpoint = .tcp(host: "192.0.2.7", port: 7001)  // TEST-NET-1: never reached here
+            far.endpoint = .tcp(host: "192.0.2.7", port: 7001) // TEST-NET-1: never reached here
             let directory = TemporaryDirectory()
             let seen = directory.file("seen")
             var probe = ServiceSpec.script(
@@ -34,8 +34,10 @@ extension EngineProcessTests {
 
             #expect(access(harness.run.socket(for: "echo"), F_OK) != 0, "no Unix socket for a TCP service")
             let client = try RawClient(host: "127.0.0.1", port: port)
-            try client.send(Message.frame(
-                Envelope(kind: .request, correlationID: 1, operation: "echo.echo"), body: TestEcho.EchoInput(text: "tcp")))
+            try client.send(
+                Message.frame(
+                    Envelope(kind: .request, correlationID: 1, operation: "echo.echo"),
+                    body: TestEcho.EchoInput(text: "tcp")))
             guard case .message(let message) = client.receive() else { throw HarnessTimeout("no answer over TCP") }
             #expect(try message.decodeBody(as: TestEcho.EchoOutput.self).text == "tcp")
 
@@ -54,13 +56,14 @@ extension EngineProcessTests {
             let directory = TemporaryDirectory()
             let seen = directory.file("seen")
             var caller = ServiceSpec(name: "far-caller", executable: "")
-            caller.endpoint = .tcp(host: "192.0.2.7", port: 7001)  // TEST-NET-1: never reached here
+            caller.endpoint = .tcp(host: "192.0.2.7", port: 7001) // TEST-NET-1: never reached here
             caller.setDependsOn(["probe.look", "probe.touch"])
             var callee = ServiceSpec(name: "far-callee", executable: "")
             callee.endpoint = .tcp(host: "192.0.2.8", port: 7002)
             var probe = ServiceSpec.script(
                 "probe",
-                "echo \"$VERTICALS_ALLOWED_PEERS $VERTICALS_DEPENDS_ON $VERTICALS_ALLOWED_OPERATIONS\" > \(seen); exec sleep 60")
+                "echo \"$VERTICALS_ALLOWED_PEERS $VERTICALS_DEPENDS_ON $VERTICALS_ALLOWED_OPERATIONS\" > \(seen); exec sleep 60"
+            )
             probe.setDependsOn(["far-callee.serve"])
             probe.certificates = directory.file("certs")
             let harness = try EngineHarness([caller, callee, probe])
@@ -71,7 +74,7 @@ extension EngineProcessTests {
             #expect(readFile(seen) == "far-caller,operator far-callee.serve far-caller:look,far-caller:touch\n")
             await harness.shutdown()
         }
-    
+
         /// `certificates = DIR`: the service serves mutual TLS with `DIR/NAME/`'s files
         /// and admits its declared callers and the operator; the supervisor's liveness checks
         /// present the operator's certificate, so a checked TLS service is never restarted.
@@ -91,14 +94,16 @@ extension EngineProcessTests {
             var sockets = SocketDirectory(directory.file("no-sockets"))
             sockets.endpoints[SocketDirectory.endpointKey(for: "echo")] = .tcp(host: "127.0.0.1", port: port)
             sockets.tls = TLSFiles(
-                certificate: "\(certs)/operator/tls.crt", key: "\(certs)/operator/tls.key", authority: "\(certs)/operator/ca.crt")
+                certificate: "\(certs)/operator/tls.crt", key: "\(certs)/operator/tls.key",
+                authority: "\(certs)/operator/ca.crt")
             let client = ServiceClient(loop: loop, sockets: sockets)
             defer { client.close() }
             var lastError = "none"
             func healthChecks() async -> Int? {
                 do {
                     let body = try await client.callRaw(
-                        service: "echo", operation: VerticalsContract.Daemon.metrics.fullName, body: Empty().encodedBody())
+                        service: "echo", operation: VerticalsContract.Daemon.metrics.fullName,
+                        body: Empty().encodedBody())
                     let metrics = try VerticalsContract.Daemon.Metrics(decoding: body)
                     return EngineProcessTests.Liveness.healthCalls(in: metrics.exposition)
                 } catch {
@@ -115,10 +120,11 @@ extension EngineProcessTests {
             }
             #expect(
                 counted >= 10,
-                "the supervisor's liveness checks never reached the daemon over TLS (\(counted); last error: \(lastError); log: \(readFile(harness.run.log(for: "echo")) ?? "-"))")
+                "the supervisor's liveness checks never reached the daemon over TLS (\(counted); last error: \(lastError); log: \(readFile(harness.run.log(for: "echo")) ?? "-"))"
+            )
             let status = try await harness.status("echo")
             #expect(status.state == .ready && status.restarts == 0, "\(status)")
             await harness.shutdown()
         }
-}
+    }
 }

@@ -29,8 +29,10 @@ extension EngineProcessTests {
         /// A program that runs vt-testd with `environment` added: a "new build" of it.
         static func build(_ directory: TemporaryDirectory, _ name: String, _ environment: [String: String]) -> String {
             let path = directory.file(name)
-            let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            writeText("#!/bin/sh\nexec env \(assignments) \"\(DaemonProcess.productsDirectory)/vt-testd\" \"$@\"\n", to: path)
+            let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+                separator: " ")
+            writeText(
+                "#!/bin/sh\nexec env \(assignments) \"\(DaemonProcess.productsDirectory)/vt-testd\" \"$@\"\n", to: path)
             chmod(path, 0o755)
             return path
         }
@@ -42,7 +44,9 @@ extension EngineProcessTests {
             let queue = try DatabaseQueue(
                 path: harness.run.stateDirectory(for: name) + "/\(name).sqlite", configuration: configuration)
             defer { try? queue.close() }
-            return try queue.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
+            return try queue.read { db in
+                try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
+            }
         }
 
         /// Calls `echo` of `service` in a loop on a client of its own until stopped; counts answers
@@ -83,7 +87,9 @@ extension EngineProcessTests {
                 clients.append(client)
                 tasks.append(Task { await caller.run(client, "kept") })
             }
-            #expect(eventually { caller.served.withLock { $0[Int(old), default: 0] } >= 20 }, "the old process served nothing")
+            #expect(
+                eventually { caller.served.withLock { $0[Int(old), default: 0] } >= 20 },
+                "the old process served nothing")
 
             let result = try await harness.engine.upgradeService("kept", executable: nil)
             #expect(result.oldPid == Int(old) && result.newPid != Int(old), "\(result)")
@@ -94,15 +100,20 @@ extension EngineProcessTests {
             #expect(result.gapSeconds > 0 && result.drainSeconds > 0, "\(result)")
             let status = try await harness.status("kept")
             #expect(status.state == .ready && status.pid == result.newPid, "\(status)")
-            #expect(eventually { caller.served.withLock { $0[result.newPid, default: 0] } >= 20 }, "the new process served nothing")
+            #expect(
+                eventually { caller.served.withLock { $0[result.newPid, default: 0] } >= 20 },
+                "the new process served nothing")
             caller.stop.store(true, ordering: .relaxed)
             for task in tasks { await task.value }
             for client in clients { client.close() }
-            #expect(caller.errors.withLock { $0 }.isEmpty, "callers saw errors: \(caller.errors.withLock { $0.prefix(3) })")
+            #expect(
+                caller.errors.withLock { $0 }.isEmpty, "callers saw errors: \(caller.errors.withLock { $0.prefix(3) })")
             #expect(kill(Int32(old), 0) != 0, "the old process is still there")
             // Told apart in the log: the hand-over and the outcome.
             let log = readFile(harness.run.log(for: "kept")) ?? ""
-            #expect(log.contains("upgrade: hand-over: stopping pid \(old)") && log.contains("upgraded: pid \(old) → pid \(result.newPid)"))
+            #expect(
+                log.contains("upgrade: hand-over: stopping pid \(old)")
+                    && log.contains("upgraded: pid \(old) → pid \(result.newPid)"))
             print("upgrade of vt-testd with a store: \(result)")
             await harness.shutdown()
         }
@@ -113,7 +124,9 @@ extension EngineProcessTests {
             try await harness.waitFor("bare", .ready)
             let old = try #require(try await harness.status("bare").pid)
             let result = try await harness.engine.upgradeService("bare", executable: "vt-testd")
-            #expect(result.oldPid == Int(old) && result.gapSeconds == 0, "the new process served before the old one stopped: \(result)")
+            #expect(
+                result.oldPid == Int(old) && result.gapSeconds == 0,
+                "the new process served before the old one stopped: \(result)")
             #expect(try await harness.status("bare").pid == result.newPid)
             await harness.shutdown()
         }
@@ -128,7 +141,9 @@ extension EngineProcessTests {
                 Issue.record("an upgrade to /bin/false succeeded")
             } catch let error as ServiceError {
                 #expect(error.code == .unavailable, "\(error)")
-                #expect(error.message.contains("before the hand-over") && error.message.contains("pid \(old) still serves"), "\(error.message)")
+                #expect(
+                    error.message.contains("before the hand-over") && error.message.contains("pid \(old) still serves"),
+                    "\(error.message)")
                 #expect(error.message.contains("exited with status 1"), "\(error.message)")
             }
             let status = try await harness.status("steady")
@@ -167,14 +182,19 @@ extension EngineProcessTests {
             let status = try await harness.status("fragile")
             #expect(status.state == .ready && status.pid != nil && status.pid != Int(old), "\(status)")
             let client = try RawClient(path: harness.run.socket(for: "fragile"), receiveTimeout: .seconds(10))
-            #expect(try EngineProcessTests.OnDemand.echo(client, service: "fragile", id: 1, text: "back").servedBy == status.pid)
+            #expect(
+                try EngineProcessTests.OnDemand.echo(client, service: "fragile", id: 1, text: "back").servedBy
+                    == status.pid)
             #expect(try Self.migrations(harness, "fragile") == ["v1"])
             let state = FolderEntries.names(in: harness.run.stateDirectory(for: "fragile"))
             #expect(state.contains { $0.hasPrefix("fragile.before-upgrade-") }, "no backup beside the store: \(state)")
             // The migrated store is kept in the supervisor's own folder, never the vertical's.
             let replaced = FolderEntries.names(in: harness.run.replacedStoresDirectory(for: "fragile"))
-            #expect(replaced.contains { $0.hasPrefix("fragile.before-restore-") }, "the migrated store was not kept: \(replaced)")
-            #expect(!state.contains { $0.hasPrefix("fragile.before-restore-") }, "kept in the vertical's folder: \(state)")
+            #expect(
+                replaced.contains { $0.hasPrefix("fragile.before-restore-") },
+                "the migrated store was not kept: \(replaced)")
+            #expect(
+                !state.contains { $0.hasPrefix("fragile.before-restore-") }, "kept in the vertical's folder: \(state)")
             // A restart runs the previous program again, not the broken one.
             _ = try await harness.engine.restartService("fragile")
             try await harness.waitFor("fragile", .ready, count: 3)

@@ -135,7 +135,9 @@ import VerticalsTesting
         // on (the orphan not scheduled since, on a loaded machine) still shows in SigPnd/ShdPnd.
         #expect(Self.isRunning(orphan))
         let pending = Self.pendingSignals(orphan)
-        #expect(pending == 0, "signals pending for the orphan (mask): \(pending.map { String($0, radix: 16) } ?? "unreadable")")
+        #expect(
+            pending == 0,
+            "signals pending for the orphan (mask): \(pending.map { String($0, radix: 16) } ?? "unreadable")")
     }
 
     /// The signals pending for `pid`'s main thread and its whole process (SigPnd | ShdPnd), as a mask.

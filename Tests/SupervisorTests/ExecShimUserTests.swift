@@ -35,8 +35,11 @@ import VerticalsTesting
         chmod(directory.path, 0o755)
         let result = try runCommand(
             "/usr/bin/setpriv",
-            ["--groups=10,20", "\(DaemonProcess.productsDirectory)/vt-exec", "--user", "4244", "--group", "4245", "--",
-             "/bin/sh", "-c", "grep '^Groups:' /proc/self/status"], in: directory)
+            [
+                "--groups=10,20", "\(DaemonProcess.productsDirectory)/vt-exec", "--user", "4244", "--group", "4245",
+                "--",
+                "/bin/sh", "-c", "grep '^Groups:' /proc/self/status",
+            ], in: directory)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.split(whereSeparator: \.isWhitespace) == ["Groups:"], "\(result.standardOutput)")
     }
@@ -50,7 +53,8 @@ import VerticalsTesting
             import ctypes; v = ctypes.c_int(); ctypes.CDLL(None).prctl(2, ctypes.byref(v)); print(v.value)
             """
         let result = try runCommand(
-            "vt-exec", ["--pdeathsig", "SIGTERM", "--user", "4244", "--group", "4245", "--", "/usr/bin/python3", "-c", python],
+            "vt-exec",
+            ["--pdeathsig", "SIGTERM", "--user", "4244", "--group", "4245", "--", "/usr/bin/python3", "-c", python],
             in: directory, timeout: .seconds(10))
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput == "\(SIGTERM)\n")
@@ -62,8 +66,10 @@ import VerticalsTesting
         chmod(directory.path, 0o755)
         let result = try runCommand(
             "/usr/bin/setpriv",
-            ["--reuid=4244", "--regid=4244", "--clear-groups", "\(DaemonProcess.productsDirectory)/vt-exec",
-             "--user", "0", "--group", "0", "--", "/bin/echo", "ran"], in: directory)
+            [
+                "--reuid=4244", "--regid=4244", "--clear-groups", "\(DaemonProcess.productsDirectory)/vt-exec",
+                "--user", "0", "--group", "0", "--", "/bin/echo", "ran",
+            ], in: directory)
         #expect(result.status == 1)
         #expect(result.standardError.hasPrefix("vt-exec: setgroups: "), "\(result.standardError)")
         #expect(result.standardOutput.isEmpty)

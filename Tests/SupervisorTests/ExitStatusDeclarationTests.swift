@@ -9,7 +9,9 @@ import VerticalsTesting
 /// one, fails here.
 struct ExitStatusDeclarationTests {
     /// The folders of the two programs' sources (vt-fuzz-live and the product templates are others').
-    static let folders = ["Services/Supervisor/svc-supervisor-engine", "Shared/SupervisorCommands", "Services/Supervisor/svc-supervisor"]
+    static let folders = [
+        "Services/Supervisor/svc-supervisor-engine", "Shared/SupervisorCommands", "Services/Supervisor/svc-supervisor",
+    ]
     static let files = ["Shared/Supervisor/Control/SupervisorDaemon.swift"]
 
     /// Every status the sources exit with, as `ExitCode(N)`, `CLIError(status: N`, `exit(N)`, or in a
@@ -75,7 +77,8 @@ struct ExitStatusDeclarationTests {
             }
         }
         #expect(checked > 40, "the scan found \(checked) statuses: it no longer reads the sources")
-        #expect(undeclared.isEmpty, "statuses CLIExitStatus.all lacks (declare them, with their meaning): \(undeclared)")
+        #expect(
+            undeclared.isEmpty, "statuses CLIExitStatus.all lacks (declare them, with their meaning): \(undeclared)")
     }
 
     @Test func theScan_findsEachWayOfExiting() throws {

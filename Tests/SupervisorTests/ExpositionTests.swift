@@ -31,9 +31,10 @@ struct ExpositionTests {
 
         let metrics = try StrictExposition(suite.text)
 
-        #expect(suite.families.map(\.name) == [
-            "verticals_requests_total", "verticals_request_duration_seconds", "verticals_connections_open",
-        ])
+        #expect(
+            suite.families.map(\.name) == [
+                "verticals_requests_total", "verticals_request_duration_seconds", "verticals_connections_open",
+            ])
         #expect(metrics.value("verticals_requests_total", ["service": "catalog", "operation": "catalog.get"]) == 4)
         #expect(metrics.value("verticals_requests_total", ["service": "archive", "operation": "archive.history"]) == 1)
         #expect(metrics.value("verticals_connections_open", ["service": "archive"]) == 2)
@@ -69,9 +70,11 @@ struct ExpositionTests {
     @Test func supervisorFamilies_giveOneStateSamplePerKnownState_andRSSOfLiveProcesses() throws {
         let services = [
             Supervisor.ServiceStatus(
-                name: "catalog", state: .ready, pid: 42, restarts: 2, lastExit: "", ready: true, statusText: "", receives: []),
+                name: "catalog", state: .ready, pid: 42, restarts: 2, lastExit: "", ready: true, statusText: "",
+                receives: []),
             Supervisor.ServiceStatus(
-                name: "archive", state: .failed, restarts: 5, lastExit: "killed", ready: false, statusText: "", receives: []),
+                name: "archive", state: .failed, restarts: 5, lastExit: "killed", ready: false, statusText: "",
+                receives: []),
         ]
         var suite = Exposition()
         try suite.add(

@@ -16,16 +16,21 @@ import VerticalsTesting
         "symlink", "mkdir", "rmdir", "access", "chmod", "truncate", "fopen", "opendir", "readlink", "realpath",
     ]
     /// What names a vertical's folder in the sources.
-    static let markers = ["stateDirectory(for", "runtimeDirectory(for", "stateFolder", "STATE_DIRECTORY", "RUNTIME_DIRECTORY"]
+    static let markers = [
+        "stateDirectory(for", "runtimeDirectory(for", "stateFolder", "STATE_DIRECTORY", "RUNTIME_DIRECTORY",
+    ]
     /// The functions allowed both, and why.
     static let sanctioned: [String: String] = [
-        "BackupFile.swift take": "opens the state folder O_NOFOLLOW, then backups/ and the file as its owner (FolderOwnerAccess)",
-        "SupervisorEngine+Upgrade.swift rollBack": "its only call removes root's own pid record; the store goes through SQLiteStore.restore",
+        "BackupFile.swift take":
+            "opens the state folder O_NOFOLLOW, then backups/ and the file as its owner (FolderOwnerAccess)",
+        "SupervisorEngine+Upgrade.swift rollBack":
+            "its only call removes root's own pid record; the store goes through SQLiteStore.restore",
     ]
 
     @Test func noFunction_touchesAVerticalsFolder_butThroughTheOneWayIn() {
         let root = ManifestFixture.repositoryRoot
-        let files = Self.sources.flatMap { SettingsRuleTests.swiftFiles(under: "\(root)/\($0)") }
+        let files =
+            Self.sources.flatMap { SettingsRuleTests.swiftFiles(under: "\(root)/\($0)") }
             + Self.storageFiles.map { "\(root)/Shared/Storage/\($0)" }
         #expect(files.count > 40, "the walk found the sources: \(files.count)")
         var found: [String] = []
@@ -37,7 +42,8 @@ import VerticalsTesting
         let listing = unsanctioned.joined(separator: "\n")
         #expect(
             unsanctioned.isEmpty,
-            "these name a vertical's folder and call the file system by path: go through FolderOwnerAccess:\n\(listing)")
+            "these name a vertical's folder and call the file system by path: go through FolderOwnerAccess:\n\(listing)"
+        )
         let stale = Self.sanctioned.keys.filter { !found.contains($0) }
         #expect(stale.isEmpty, "sanctioned but gone: \(stale)")
     }

@@ -26,16 +26,20 @@ struct HostileMarkTests {
     }
 
     /// `svc-supervisor ARGUMENTS… --socket-dir <directory>/sockets` with `environment`, a password on standard input.
-    static func cli(_ arguments: [String], in directory: TemporaryDirectory, environment: [String: String]) throws -> CommandResult {
+    static func cli(_ arguments: [String], in directory: TemporaryDirectory, environment: [String: String]) throws
+        -> CommandResult
+    {
         try supervisorCLI(
             arguments + ["--socket-dir", directory.file("sockets")],
-            environment: ["XDG_STATE_HOME": directory.file("home"), "HOME": directory.file("home")].merging(environment) { $1 },
+            environment: ["XDG_STATE_HOME": directory.file("home"), "HOME": directory.file("home")].merging(environment)
+            { $1 },
             standardInput: "operators-password\n", in: directory)
     }
 
     /// The requests of `operation` the hostile vertical served.
     static func served(_ operation: String, in directory: TemporaryDirectory) async throws -> Int {
-        try await ServedRequests.count(of: operation, service: vertical, sockets: SocketDirectory(directory.file("sockets")))
+        try await ServedRequests.count(
+            of: operation, service: vertical, sockets: SocketDirectory(directory.file("sockets")))
     }
 
     @Test func aVerticalThatDescribesALogin_isNeverAsked_whenTheManifestNamesAnother() async throws {
@@ -49,7 +53,9 @@ struct HostileMarkTests {
 
         #expect(result.status != 0, "\(result.standardOutput)")
         #expect(result.standardError.contains("keeper"), "\(result.standardError)")
-        #expect(try await Self.served("\(Self.vertical).signIn", in: directory) == 0, "the password reached the hostile vertical")
+        #expect(
+            try await Self.served("\(Self.vertical).signIn", in: directory) == 0,
+            "the password reached the hostile vertical")
         #expect(try await Self.served("daemon.describe", in: directory) == 0, "the CLI chose among descriptions")
         #expect(access(directory.file("home/verticals/session.json"), F_OK) != 0)
     }
@@ -62,12 +68,17 @@ struct HostileMarkTests {
         // accounts receives the first admin's password, but also describes itself as issuing sessions.
         let result = try Self.cli(
             ["admin", "create", "ada@example.org"], in: directory,
-            environment: SecretRecipientsFixture.environment(in: directory, "sessions = keeper\nfirst_admin = accounts"))
+            environment: SecretRecipientsFixture.environment(in: directory, "sessions = keeper\nfirst_admin = accounts")
+        )
 
         #expect(result.status == 77, "\(result.standardError)")
-        #expect(result.standardError.contains("accounts describes accounts.signIn as marked issuesSession"), "\(result.standardError)")
+        #expect(
+            result.standardError.contains("accounts describes accounts.signIn as marked issuesSession"),
+            "\(result.standardError)")
         #expect(result.standardError.contains("gives \"sessions\" to keeper"), "\(result.standardError)")
-        #expect(try await Self.served("\(Self.vertical).signIn", in: directory) == 0, "the password reached a disagreeing vertical")
+        #expect(
+            try await Self.served("\(Self.vertical).signIn", in: directory) == 0,
+            "the password reached a disagreeing vertical")
     }
 
     @Test func withNoSupervisorAndNoSecretsFile_loginRefuses_andAsksNobody() async throws {
@@ -78,7 +89,9 @@ struct HostileMarkTests {
         let result = try Self.cli(["login", "ada@example.org"], in: directory, environment: [:])
 
         #expect(result.status == 69, "\(result.standardError)")
-        #expect(result.standardError.contains("does not know which vertical the manifest trusts"), "\(result.standardError)")
+        #expect(
+            result.standardError.contains("does not know which vertical the manifest trusts"), "\(result.standardError)"
+        )
         #expect(try await Self.served("daemon.describe", in: directory) == 0)
         #expect(try await Self.served("\(Self.vertical).signIn", in: directory) == 0)
     }

@@ -17,9 +17,11 @@ extension EngineProcessTests {
     struct HostileOutput {
         /// A title change, a screen clear, an OSC 52 clipboard write, a carriage return over the
         /// time stamp, a right-to-left override and a byte that is not UTF-8; then a colour on stderr.
-        static let scribbler = #"printf '\033]0;owned\007\033[2J\033]52;c;b3duZWQ=\007\r2026-01-01T00:00:00Z forged \342\200\256gpj.exe \377\n'; "#
+        static let scribbler =
+            #"printf '\033]0;owned\007\033[2J\033]52;c;b3duZWQ=\007\r2026-01-01T00:00:00Z forged \342\200\256gpj.exe \377\n'; "#
             + #"printf 'red \033[31m\n' >&2; exec sleep 30"#
-        static let shown = #"\x1b]0;owned\x07\x1b[2J\x1b]52;c;b3duZWQ=\x07\r2026-01-01T00:00:00Z forged \u{202E}gpj.exe \xff"#
+        static let shown =
+            #"\x1b]0;owned\x07\x1b[2J\x1b]52;c;b3duZWQ=\x07\r2026-01-01T00:00:00Z forged \u{202E}gpj.exe \xff"#
 
         @Test func logs_ofAVerticalWritingEscapeSequences_showsEachAsAnEscape_andRawPassesTheBytes() async throws {
             let harness = try EngineHarness([.script("scribbler", Self.scribbler)])
@@ -37,8 +39,10 @@ extension EngineProcessTests {
             #expect(all.standardOutput.contains(Self.shown), "\(all.standardOutput.debugDescription)")
             #expect(isInert(all.standardOutput), "\(all.standardOutput.debugDescription)")
 
-            let raw = try runCommand("svc-supervisor", ["logs", "scribbler", "--raw", "--run-dir", run], in: harness.directory)
-            #expect(raw.standardOutput.contains("\u{1B}]52;c;b3duZWQ=\u{07}\r2026-01-01T00:00:00Z forged \u{202E}gpj.exe"))
+            let raw = try runCommand(
+                "svc-supervisor", ["logs", "scribbler", "--raw", "--run-dir", run], in: harness.directory)
+            #expect(
+                raw.standardOutput.contains("\u{1B}]52;c;b3duZWQ=\u{07}\r2026-01-01T00:00:00Z forged \u{202E}gpj.exe"))
             await harness.shutdown()
         }
 
@@ -49,10 +53,15 @@ extension EngineProcessTests {
             let message = #"\u001b]0;owned\u0007\u001b[2J\r\u202Eok\nerror: forged line"#
             let result = try runCommand(
                 "svc-supervisor",
-                ["call", "hostile", "fail", #"{"code": "notFound", "message": ""# + message + #""}"#, "--run-dir", harness.directory.path],
+                [
+                    "call", "hostile", "fail", #"{"code": "notFound", "message": ""# + message + #""}"#, "--run-dir",
+                    harness.directory.path,
+                ],
                 in: harness.directory)
             #expect(result.status == 1, "\(result.standardError)")
-            #expect(result.standardError.contains(#"\x1b]0;owned\x07\x1b[2J\r\u{202E}ok\nerror: forged line"#), "\(result.standardError.debugDescription)")
+            #expect(
+                result.standardError.contains(#"\x1b]0;owned\x07\x1b[2J\r\u{202E}ok\nerror: forged line"#),
+                "\(result.standardError.debugDescription)")
             #expect(isInert(result.standardError), "\(result.standardError.debugDescription)")
             #expect(!result.standardError.contains("\nerror: forged"), "a vertical's newline started a line")
             await harness.shutdown()
@@ -66,7 +75,8 @@ struct VerticalTextRenderingTests {
     @Test func traceWaterfall_showsASpansNameServiceAndCode_asEscapes() {
         let span = Daemon.SpanInfo(
             traceID: String(repeating: "a", count: 32), spanID: "1", parentSpanID: "", name: "get\u{1B}[2J\r\u{202E}",
-            kind: "server", service: "evil\u{07}", startMicroseconds: 0, durationMicroseconds: 10, code: "ok\u{1B}]0;x\u{07}",
+            kind: "server", service: "evil\u{07}", startMicroseconds: 0, durationMicroseconds: 10,
+            code: "ok\u{1B}]0;x\u{07}",
             sampled: true)
         let text = TerminalText(lines: TraceWaterfall.text([span]) + TraceWaterfall.slowest([span], count: 1)).visible
         #expect(isInert(text), "\(text.debugDescription)")

@@ -15,7 +15,8 @@ import VerticalsWire
 /// (`VT_TESTD_HOSTILE_FILES`, run as a vertical's own uid) tries each trick on the root
 /// supervisor's file handling, and a sentinel file of root's outside the vertical's folders stays
 /// as it was.
-@Suite(.blocking,
+@Suite(
+    .blocking,
     .serialized, .timeLimit(.minutes(3)),
     .enabled(if: geteuid() == 0, "needs root: runs a hostile vertical as another uid against root's file handling"))
 struct HostileVerticalFilesTests {
@@ -55,8 +56,10 @@ struct HostileVerticalFilesTests {
         let id = String(hostileID)
         let result = try runCommand(
             "/usr/bin/setpriv",
-            ["--reuid=\(id)", "--regid=\(id)", "--clear-groups", "/usr/bin/env", "STATE_DIRECTORY=\(state)",
-             "VT_TESTD_HOSTILE_FILES=\(behaviour)", "\(bin)/vt-testd", "echo"],
+            [
+                "--reuid=\(id)", "--regid=\(id)", "--clear-groups", "/usr/bin/env", "STATE_DIRECTORY=\(state)",
+                "VT_TESTD_HOSTILE_FILES=\(behaviour)", "\(bin)/vt-testd", "echo",
+            ],
             in: directory, timeout: .seconds(20))
         #expect(result.status == 0, "the hostile vertical: \(result.standardError)")
     }
@@ -82,7 +85,8 @@ struct HostileVerticalFilesTests {
         let run = RunDirectory(directory.file("run"))
         var echo = ServiceSpec.testd("echo")
         echo.environment["VT_TESTD_HOSTILE_FILES"] = behaviour
-        let harness = try EngineHarness([echo], runDirectory: run.path, programDirectory: bin, serviceUsers: accounts.users)
+        let harness = try EngineHarness(
+            [echo], runDirectory: run.path, programDirectory: bin, serviceUsers: accounts.users)
         try await harness.start()
         try await harness.waitFor("echo", .ready)
         let out = directory.file("out")
@@ -179,7 +183,10 @@ struct HostileVerticalFilesTests {
         try Self.makeStore(foreign, rows: 5)
         let hostile = EngineProcessTests.Upgrade.build(
             harness.directory, "hostile-build",
-            ["VT_TESTD_MIGRATIONS": "1", "VT_TESTD_FAIL_AFTER_STORE": "1", "VT_TESTD_HOSTILE_FILES": "upgrade-backup=\(foreign)"])
+            [
+                "VT_TESTD_MIGRATIONS": "1", "VT_TESTD_FAIL_AFTER_STORE": "1",
+                "VT_TESTD_HOSTILE_FILES": "upgrade-backup=\(foreign)",
+            ])
 
         let error = await #expect(throws: ServiceError.self) {
             try await harness.engine.upgradeService("fragile", executable: hostile)
@@ -234,7 +241,9 @@ struct HostileVerticalFilesTests {
         // `setsid -f` forks and returns: its child may exec `sleep` a moment after the vertical is ready.
         var escaped: [Int32] = []
         let started = eventually(timeout: .seconds(10)) {
-            escaped = EngineHarness.processes(taggedWith: harness.tag).filter { readFile("/proc/\($0)/comm") == "sleep\n" }
+            escaped = EngineHarness.processes(taggedWith: harness.tag).filter {
+                readFile("/proc/\($0)/comm") == "sleep\n"
+            }
             return escaped.count == 1
         }
         try #require(started, "the vertical started one process of its own")
@@ -273,7 +282,8 @@ struct HostileVerticalFilesTests {
         try await harness.start()
         try await harness.waitFor("echo", .ready)
 
-        #expect(eventually(timeout: .seconds(10)) { !EngineHarness.isAlive(leftover) }, "the leftover outlived the new up")
+        #expect(
+            eventually(timeout: .seconds(10)) { !EngineHarness.isAlive(leftover) }, "the leftover outlived the new up")
         #expect(eventually(timeout: .seconds(10)) { access(folder, F_OK) != 0 }, "the dead supervisor's cgroup stays")
         await harness.shutdown()
     }
@@ -290,7 +300,10 @@ struct HostileVerticalFilesTests {
         chown(run, Self.hostileID, Self.hostileID)
         let planted = try runCommand(
             "/usr/bin/setpriv",
-            ["--reuid=\(Self.hostileID)", "--regid=\(Self.hostileID)", "--clear-groups", "/bin/ln", "-s", outside, "\(run)/pids"],
+            [
+                "--reuid=\(Self.hostileID)", "--regid=\(Self.hostileID)", "--clear-groups", "/bin/ln", "-s", outside,
+                "\(run)/pids",
+            ],
             in: directory)
         #expect(planted.status == 0, "\(planted.standardError)")
         let harness = try EngineHarness([.testd("echo")], runDirectory: run)
@@ -316,12 +329,15 @@ struct HostileVerticalFilesTests {
         chown("\(certs)/echo", Self.hostileID, Self.hostileID)
         let planted = try runCommand(
             "/usr/bin/setpriv",
-            ["--reuid=\(Self.hostileID)", "--regid=\(Self.hostileID)", "--clear-groups", "/bin/ln", "-sf", sentinel,
-             "\(certs)/echo/tls.key"], in: directory)
+            [
+                "--reuid=\(Self.hostileID)", "--regid=\(Self.hostileID)", "--clear-groups", "/bin/ln", "-sf", sentinel,
+                "\(certs)/echo/tls.key",
+            ], in: directory)
         #expect(planted.status == 0, "\(planted.standardError)")
 
         let manifest = directory.file("certs.toml")
-        let again = try runCommand("svc-supervisor", ["certs", certs, "--manifest", manifest, "--force"], in: directory)
+        let again = try runCommand(
+            "svc-supervisor", ["certs", certs, "--manifest", manifest, "--force"], in: directory)
 
         #expect(again.status == 0, "\(again.standardError)")
         #expect(Self.untouched(sentinel), "the key was written through the link")

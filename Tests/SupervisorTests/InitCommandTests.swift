@@ -43,7 +43,11 @@ struct InitCommandTests {
         let bare = directory.file("verticals.git")
         let version = VerticalsVersion.release
         let tagged = try runCommand(
-            "/bin/sh", ["-c", "bash \"$0/scripts/release-clone.sh\" \"$1\" \"$2\"", ManifestFixture.repositoryRoot, bare, version],
+            "/bin/sh",
+            [
+                "-c", "bash \"$0/scripts/release-clone.sh\" \"$1\" \"$2\"", ManifestFixture.repositoryRoot, bare,
+                version,
+            ],
             environment: PackageBuild.toolchainEnvironment, in: directory, timeout: .seconds(120))
         try #require(tagged.status == 0 && tagged.standardOutput == "v\(version)\n", "\(tagged.standardError)")
 
@@ -52,8 +56,11 @@ struct InitCommandTests {
         let url = "file://\(bare)"
         let created = try runCommand(
             "svc-supervisor",
-            ["init", product, "--name", "Acme", "--vertical", "greeter", "--framework-url", url, "--framework-version", version,
-             "--build-jobs", "\(PackageBuild.jobs)"],
+            [
+                "init", product, "--name", "Acme", "--vertical", "greeter", "--framework-url", url,
+                "--framework-version", version,
+                "--build-jobs", "\(PackageBuild.jobs)",
+            ],
             environment: PackageBuild.environment(in: directory), in: directory, timeout: .seconds(1500))
         try #require(created.status == 0, "\(created.standardOutput)\n\(created.standardError)")
         let manifest = try #require(readFile("\(product)/Package.swift"))
@@ -66,7 +73,9 @@ struct InitCommandTests {
             $0.location == url || $0.location == bare
         }
         #expect(pinned?.state.version == version, "the framework is not pinned to the tag: \(pins)")
-        #expect(readFile("\(product)/Tests/Contracts/Fixtures/greeter/hello.json")?.contains("\"greeter.HelloInput\"") == true)
+        #expect(
+            readFile("\(product)/Tests/Contracts/Fixtures/greeter/hello.json")?.contains("\"greeter.HelloInput\"")
+                == true)
         #expect(readFile("\(product)/Tests/Contracts/contracts.lock.json")?.contains("\"greeter.Greeting\"") == true)
         let again = try runCommand("svc-supervisor", ["init", product, "--name", "Acme"], in: directory)
         #expect(again.status == 64 && again.standardError.contains("is not empty"), "\(again.standardError)")
@@ -75,7 +84,8 @@ struct InitCommandTests {
         try build(product, "--build-tests", in: directory)
         // SwiftPM plans a folder for every target of the graph; what it compiled has objects and modules.
         let objects = try runCommand(
-            "/bin/sh", ["-c", "cd \(product)/.build/debug && find . -name '*.o' -o -name '*.swiftmodule'"], in: directory
+            "/bin/sh", ["-c", "cd \(product)/.build/debug && find . -name '*.o' -o -name '*.swiftmodule'"],
+            in: directory
         ).standardOutput
         let reference = try Self.reference()
         for target in reference.targets {
@@ -83,19 +93,30 @@ struct InitCommandTests {
                 !objects.contains("/\(target).build/") && !objects.contains("/Modules/\(target).swiftmodule"),
                 "building the product compiled the reference suite's \(target)")
         }
-        #expect(objects.contains("/Modules/AcmeInterface.swiftmodule") && objects.contains("/svc_greeter.build/"), "\(objects)")
+        #expect(
+            objects.contains("/Modules/AcmeInterface.swiftmodule") && objects.contains("/svc_greeter.build/"),
+            "\(objects)")
         let daemon = "\(product)/.build/debug/svc-greeter"
         try #require(access(daemon, R_OK) == 0, "the product's build left no \(daemon)")
         let held = try Self.occurrences(of: reference.strings, inFile: daemon, in: directory)
         #expect(held.isEmpty, "svc-greeter holds the reference suite's \(held.sorted())")
         let own = try Self.occurrences(of: ["greeter.HelloInput", "AcmeInterface"], inFile: daemon, in: directory)
-        #expect(own == ["greeter.HelloInput", "AcmeInterface"], "svc-greeter should hold its own contract's names (is the search broken?)")
+        #expect(
+            own == ["greeter.HelloInput", "AcmeInterface"],
+            "svc-greeter should hold its own contract's names (is the search broken?)")
         let tested = try runCommand(
-            "/bin/sh", ["-c", "cd \(product) && swift test --skip-build > test.log 2>&1; status=$?; tail -8 test.log; exit $status"],
+            "/bin/sh",
+            [
+                "-c",
+                "cd \(product) && swift test --skip-build > test.log 2>&1; status=$?; tail -8 test.log; exit $status",
+            ],
             environment: PackageBuild.environment(in: directory), in: directory, timeout: .seconds(300))
         #expect(tested.status == 0, "the product's own tests failed:\n\(tested.standardOutput)")
-        let checked = try runCommand("\(product)/.build/debug/acme-contracts", ["check", "--root", product], in: directory)
-        #expect(checked.status == 0 && checked.standardOutput.contains("contracts match the lock"), "\(checked.standardOutput)")
+        let checked = try runCommand(
+            "\(product)/.build/debug/acme-contracts", ["check", "--root", product], in: directory)
+        #expect(
+            checked.status == 0 && checked.standardOutput.contains("contracts match the lock"),
+            "\(checked.standardOutput)")
 
         // 4. Its svc-supervisor (which hands `up` to svc-supervisor-engine) and vt-exec, as `make run`
         // builds them, then `up` on its manifest.
@@ -105,10 +126,12 @@ struct InitCommandTests {
         print("InitCommandTests: init and the product's build took \(ContinuousClock.now - started)")
         let run = directory.file("run")
         let supervisor = try DaemonProcess(
-            "\(product)/.build/debug/svc-supervisor", ["up", "--manifest", "\(product)/deploy/suite.toml", "--run-dir", run])
+            "\(product)/.build/debug/svc-supervisor",
+            ["up", "--manifest", "\(product)/deploy/suite.toml", "--run-dir", run])
         defer { supervisor.stop() }
         let ready = eventually(timeout: .seconds(60)) {
-            let status = try? runCommand("svc-supervisor", ["status", "--run-dir", run], in: directory, timeout: .seconds(5))
+            let status = try? runCommand(
+                "svc-supervisor", ["status", "--run-dir", run], in: directory, timeout: .seconds(5))
             return status?.standardOutput.split(separator: "\n").contains { line in
                 let columns = line.split(separator: " ", omittingEmptySubsequences: true)
                 return columns.count >= 2 && columns[0] == "greeter" && columns[1] == "ready"
@@ -147,13 +170,17 @@ struct InitCommandTests {
         // 8. `make install` of that build, staged for /usr (deps skipped: the build above had them).
         let staged = directory.file("stage")
         let installed = try runCommand(
-            "/usr/bin/make", ["-C", product, "-o", "deps", "install", "CONFIGURATION=debug", "PREFIX=/usr", "DESTDIR=\(staged)"],
+            "/usr/bin/make",
+            ["-C", product, "-o", "deps", "install", "CONFIGURATION=debug", "PREFIX=/usr", "DESTDIR=\(staged)"],
             environment: PackageBuild.environment(in: directory), in: directory, timeout: .seconds(600))
         #expect(installed.status == 0, "\(installed.standardOutput)\(installed.standardError)")
         for program in ["svc-greeter", "svc-supervisor", "svc-supervisor-engine", "vt-exec"] {
             #expect(access("\(staged)/usr/bin/\(program)", X_OK) == 0, "make install did not install \(program)")
         }
-        for file in ["lib/sysusers.d/verticals.conf", "lib/tmpfiles.d/verticals.conf", "etc/verticals/suite.toml", "lib/systemd/system/verticals.target"] {
+        for file in [
+            "lib/sysusers.d/verticals.conf", "lib/tmpfiles.d/verticals.conf", "etc/verticals/suite.toml",
+            "lib/systemd/system/verticals.target",
+        ] {
             #expect(access("\(staged)/usr/\(file)", R_OK) == 0, "make install did not install \(file)")
         }
         let unit = readFile("\(staged)/usr/lib/systemd/system/verticals-greeter.service") ?? ""
@@ -163,7 +190,8 @@ struct InitCommandTests {
         // the manifest, and edits no contract list: `Contracts.all` is generated, so the product's
         // contract tool, which `new` runs to write the lock and fixtures, already lists billing.
         let added = try runCommand(
-            "svc-supervisor", ["new", "billing", "--calls", "greeter", "--root", product, "--build-jobs", "\(PackageBuild.jobs)"],
+            "svc-supervisor",
+            ["new", "billing", "--calls", "greeter", "--root", product, "--build-jobs", "\(PackageBuild.jobs)"],
             environment: PackageBuild.environment(in: directory), in: directory, timeout: .seconds(900))
         #expect(added.status == 0, "\(added.standardOutput)\(added.standardError)")
         #expect(readFile("\(product)/Shared/AcmeInterface/Contracts.swift") == nil, "new wrote a contract list")
@@ -182,7 +210,9 @@ struct InitCommandTests {
     /// a byte-by-byte search in this test's unoptimised build took seconds a needle on a daemon
     /// of tens of MiB. Where two needles start at one place only the longer is named, so a file
     /// holding any needle names at least one.
-    static func occurrences(of needles: [String], inFile path: String, in directory: TemporaryDirectory) throws -> Set<String> {
+    static func occurrences(of needles: [String], inFile path: String, in directory: TemporaryDirectory) throws -> Set<
+        String
+    > {
         let found = try runCommand(
             "/bin/grep", ["--binary-files=text", "--only-matching", "--fixed-strings", "--file=-", path], in: directory,
             standardInput: needles.joined(separator: "\n") + "\n", timeout: .seconds(120))

@@ -8,7 +8,9 @@ import VerticalsTesting
 @Suite(.blocking) struct InitFrameworkChoiceTests {
     static let none = FrameworkChoice(path: nil, url: nil, version: nil)
 
-    func source(_ choice: FrameworkChoice, url: String = "", version: String = "") throws(ScaffoldError) -> FrameworkSource {
+    func source(_ choice: FrameworkChoice, url: String = "", version: String = "") throws(ScaffoldError)
+        -> FrameworkSource
+    {
         try choice.source(builtInURL: url, builtInVersion: version, currentVersion: "0.1.0") { $0 }
     }
 
@@ -17,7 +19,9 @@ import VerticalsTesting
         #expect(try source(Self.none, url: url, version: "2.3.4") == .url(url, version: "2.3.4"))
         #expect(try source(Self.none, url: url) == .url(url, version: "0.1.0"))
         let flags = FrameworkChoice(path: nil, url: "file:///tmp/v.git", version: "1.0.0")
-        #expect(try source(flags, url: url, version: "2.3.4") == .url("file:///tmp/v.git", version: "1.0.0"), "flags come first")
+        #expect(
+            try source(flags, url: url, version: "2.3.4") == .url("file:///tmp/v.git", version: "1.0.0"),
+            "flags come first")
         let path = FrameworkChoice(path: ManifestFixture.repositoryRoot, url: nil, version: nil)
         #expect(try source(path, url: url) == .path(ManifestFixture.repositoryRoot))
     }
@@ -34,7 +38,8 @@ import VerticalsTesting
         #expect(try choose("1.0.0") == .url(url, version: "1.0.0"))
         let refused: [(String?, String)] = [
             (nil, "between releases"), ("0.1.0", "older than the templates need"),
-            ("0.1.9", "pass --framework-version 0.2.0 or later"), ("0.2", "not a release"), ("0.2.0-dev", "not a release"),
+            ("0.1.9", "pass --framework-version 0.2.0 or later"), ("0.2", "not a release"),
+            ("0.2.0-dev", "not a release"),
         ]
         for (version, says) in refused {
             #expect("\(String(describing: version))") { try choose(version) } throws: { error in
@@ -52,9 +57,11 @@ import VerticalsTesting
             try source(Self.none)
         } throws: { error in
             let refusal = error as? ScaffoldError
-            return refusal?.code == .checkout && refusal.map {
-                $0.message.contains("--framework-url URL --framework-version X.Y.Z") && $0.message.contains("--framework-path DIR")
-            } == true
+            return refusal?.code == .checkout
+                && refusal.map {
+                    $0.message.contains("--framework-url URL --framework-version X.Y.Z")
+                        && $0.message.contains("--framework-path DIR")
+                } == true
         }
     }
 
@@ -64,7 +71,8 @@ import VerticalsTesting
         let product = directory.file("acme")
         let refused = try runCommand("svc-supervisor", ["init", product, "--skip-fixtures"], in: directory)
         #expect(refused.status == 64, "\(refused.standardOutput)\(refused.standardError)")
-        #expect(refused.standardError.contains("--framework-url URL --framework-version X.Y.Z"), "\(refused.standardError)")
+        #expect(
+            refused.standardError.contains("--framework-url URL --framework-version X.Y.Z"), "\(refused.standardError)")
         #expect(refused.standardError.contains("--framework-path DIR"), "\(refused.standardError)")
         #expect(access(product, F_OK) != 0, "a refused init wrote something")
     }
@@ -75,12 +83,17 @@ import VerticalsTesting
         let directory = TemporaryDirectory()
         let url = "https://example.com/team/Verticals.git"
         let named = try runCommand(
-            "/usr/bin/make", ["-n", "-C", ManifestFixture.repositoryRoot, "release", "FRAMEWORK_URL=\(url)", "FRAMEWORK_VERSION=2.3.4"],
+            "/usr/bin/make",
+            ["-n", "-C", ManifestFixture.repositoryRoot, "release", "FRAMEWORK_URL=\(url)", "FRAMEWORK_VERSION=2.3.4"],
             in: directory)
         #expect(named.status == 0, "\(named.standardError)")
         let build = named.standardOutput.split(separator: "\n").first { $0.contains("build -c release") } ?? ""
-        #expect(build.contains("-Xcc '-DVT_FRAMEWORK_URL=\"\(url)\"' -Xcc '-DVT_FRAMEWORK_VERSION=\"2.3.4\"'"), "\(build)")
-        let plain = try runCommand("/usr/bin/make", ["-n", "-C", ManifestFixture.repositoryRoot, "release"], in: directory)
-        #expect(plain.status == 0 && plain.standardOutput.contains("build -c release") && !plain.standardOutput.contains("VT_FRAMEWORK"))
+        #expect(
+            build.contains("-Xcc '-DVT_FRAMEWORK_URL=\"\(url)\"' -Xcc '-DVT_FRAMEWORK_VERSION=\"2.3.4\"'"), "\(build)")
+        let plain = try runCommand(
+            "/usr/bin/make", ["-n", "-C", ManifestFixture.repositoryRoot, "release"], in: directory)
+        #expect(
+            plain.status == 0 && plain.standardOutput.contains("build -c release")
+                && !plain.standardOutput.contains("VT_FRAMEWORK"))
     }
 }

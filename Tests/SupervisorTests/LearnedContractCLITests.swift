@@ -28,8 +28,10 @@ struct LearnedContractCLITests {
 
         init(running: Bool = true) throws {
             _ = mkdir(directory.file("sockets"), 0o755)
-            daemon = running
-                ? try DaemonProcess("vt-testd", ["test"], environment: ["VERTICALS_SOCKET_DIR": directory.file("sockets")])
+            daemon =
+                running
+                ? try DaemonProcess(
+                    "vt-testd", ["test"], environment: ["VERTICALS_SOCKET_DIR": directory.file("sockets")])
                 : nil
             if running {
                 let socket = "\(sockets)/test.sock"
@@ -80,7 +82,8 @@ struct LearnedContractCLITests {
         #expect(result.status == 0, "\(result.standardError)")
         let output = try TestEcho.EchoOutput(json: result.standardOutput)
         #expect(output.text == "hello" && output.servedBy == served.daemon.map { Int($0.pid) })
-        #expect(served.cached()?.operations.contains { $0.name == "echo" } == true, "nothing cached at \(served.cacheFile)")
+        #expect(
+            served.cached()?.operations.contains { $0.name == "echo" } == true, "nothing cached at \(served.cacheFile)")
 
         let wrong = try served.cli(["call", "test", "echo", #"{"text": 5}"#])
         #expect(wrong.status == 64)

@@ -54,9 +54,13 @@ import VerticalsTesting
     @Test func socketPathTooLong_forTheRunDirectory_isAProblem() throws {
         // "/tmp/" + 78 + "/sockets/" is 92 bytes: "ledger.sock" fits (103), "orderhistory.sock" does not (109).
         let path = directory.file("long.toml")
-        #expect(writeFile(path, "[services.ledger]\nexecutable = \"/bin/true\"\n[services.orderhistory]\nexecutable = \"/bin/true\"\n"))
+        #expect(
+            writeFile(
+                path,
+                "[services.ledger]\nexecutable = \"/bin/true\"\n[services.orderhistory]\nexecutable = \"/bin/true\"\n"))
         let runDirectory = "/tmp/" + String(repeating: "r", count: 78)
-        let result = try runCommand("svc-supervisor", ["check", "--manifest", path, "--run-dir", runDirectory], in: directory)
+        let result = try runCommand(
+            "svc-supervisor", ["check", "--manifest", path, "--run-dir", runDirectory], in: directory)
         #expect(result.status == 65)
         #expect(result.standardOutput.contains("services.orderhistory: its socket path"), "\(result.standardOutput)")
         #expect(!result.standardOutput.contains("services.ledger:"), "\(result.standardOutput)")

@@ -28,9 +28,10 @@ import VerticalsSupervisor
         let runnable = manifest.runnable
         #expect(runnable.services.map(\.name) == ["catalog", "orders"])
         #expect(runnable["orders"]?.dependsOn == ["catalog"], "nobody here waits for a remote service")
-        #expect(manifest.endpoints == [
-            "ledger": .tcp(host: "10.0.0.2", port: 7001), "catalog": .tcp(host: "::1", port: 7002),
-        ])
+        #expect(
+            manifest.endpoints == [
+                "ledger": .tcp(host: "10.0.0.2", port: 7001), "catalog": .tcp(host: "::1", port: 7002),
+            ])
     }
 
     @Test(arguments: [
@@ -50,7 +51,8 @@ import VerticalsSupervisor
     @Test func endpointInDefaults_isRefused() throws {
         let problems = ManifestFixture.problems(
             "[defaults]\nendpoint = \"tcp:127.0.0.1:7001\"\n[services.one]\nexecutable = \"true\"\n")
-        #expect(problems.contains { $0.key == "defaults.endpoint" && $0.message.contains("not [defaults]") }, "\(problems)")
+        #expect(
+            problems.contains { $0.key == "defaults.endpoint" && $0.message.contains("not [defaults]") }, "\(problems)")
     }
 
     @Test func serviceWithNeitherExecutableNorEndpoint_isStillAProblem() throws {

@@ -32,7 +32,10 @@ struct ManifestKeyReferenceTests {
     @Test func everyKeyTheDecoderReads_isInTheTable() throws {
         let documented = Set(ManifestKeyReference.keys.map(\.path))
         var read: Set<String> = []
-        for file in ["ServiceDecoder.swift", "ServiceDecoder+Limits.swift", "ServiceDecoder+Start.swift", "ServiceDecoder+Supervision.swift"] {
+        for file in [
+            "ServiceDecoder.swift", "ServiceDecoder+Limits.swift", "ServiceDecoder+Start.swift",
+            "ServiceDecoder+Supervision.swift",
+        ] {
             let path = ManifestFixture.repositoryRoot + "/Shared/Supervisor/Manifest/" + file
             let text = try #require(readFile(path), "cannot read \(path)")
             for match in text.matches(of: try Regex(#"at: "([a-z_.]+)""#)) {
@@ -40,7 +43,9 @@ struct ManifestKeyReferenceTests {
             }
         }
         #expect(read.count > 30, "the scan found \(read.count) keys: it no longer reads the decoder")
-        #expect(read.subtracting(documented).isEmpty, "keys the decoder reads that the table lacks: \(read.subtracting(documented).sorted())")
+        #expect(
+            read.subtracting(documented).isEmpty,
+            "keys the decoder reads that the table lacks: \(read.subtracting(documented).sorted())")
     }
 
     @Test func thePage_hasOneRowPerKey_withTheModelsDefaults() {
@@ -48,6 +53,9 @@ struct ManifestKeyReferenceTests {
         let rows = page.split(separator: "\n").filter { $0.hasPrefix("| `") }
         #expect(rows.count == ManifestKeyReference.keys.count)
         #expect(rows.contains { $0.hasPrefix("| `backoff.initial` | duration | `\"100ms\"` |") })
-        #expect(rows.contains { $0.hasPrefix("| `restart` | `\"always\"`, `\"on-failure\"`, `\"never\"` | `\"on-failure\"` |") })
+        #expect(
+            rows.contains {
+                $0.hasPrefix("| `restart` | `\"always\"`, `\"on-failure\"`, `\"never\"` | `\"on-failure\"` |")
+            })
     }
 }

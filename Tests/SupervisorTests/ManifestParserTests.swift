@@ -146,7 +146,7 @@ enum ManifestFixture {
     /// The repository's root, from this file's place in it.
     static let repositoryRoot: String = {
         var parts = #filePath.split(separator: "/")
-        parts.removeLast(3)  // Tests/SupervisorTests/ManifestFixtures.swift
+        parts.removeLast(3) // Tests/SupervisorTests/ManifestFixtures.swift
         return "/" + parts.joined(separator: "/")
     }()
 

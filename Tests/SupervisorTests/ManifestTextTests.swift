@@ -48,7 +48,8 @@ import VerticalsSupervisor
     }
 
     @Test func aRelativeCertificatesFolder_isTakenFromTheManifestsFolder_normalised() {
-        let manifest = ManifestFixture.valid(Self.service("executable = \"true\"\ncertificates = \"../shared/./certs\""))
+        let manifest = ManifestFixture.valid(
+            Self.service("executable = \"true\"\ncertificates = \"../shared/./certs\""))
         #expect(manifest.services.first?.certificates == "/etc/shared/certs")
     }
 }

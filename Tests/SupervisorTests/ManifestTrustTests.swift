@@ -23,7 +23,8 @@ import VerticalsTesting
             [services.catalog]
             executable = "true"
             """)
-        #expect(manifest.secretRecipients == Dictionary(uniqueKeysWithValues: SecretKind.allCases.map { ($0, "accounts") }))
+        #expect(
+            manifest.secretRecipients == Dictionary(uniqueKeysWithValues: SecretKind.allCases.map { ($0, "accounts") }))
         #expect(manifest["catalog"]?.receives == [])
     }
 
@@ -63,16 +64,19 @@ import VerticalsTesting
         let manifest = directory.file("suite.toml")
         writeText("[services.operator]\nexecutable = \"vt-testd\"\n", to: manifest)
 
-        let result = try runCommand("svc-supervisor", ["certs", directory.file("certs"), "--manifest", manifest], in: directory)
+        let result = try runCommand(
+            "svc-supervisor", ["certs", directory.file("certs"), "--manifest", manifest], in: directory)
 
         #expect(result.status == 65, "\(result.standardError)")
         #expect(result.standardOutput.contains("names a role, not a vertical"), "\(result.standardOutput)")
-        #expect(access(directory.file("certs/operator/tls.key"), F_OK) != 0, "the operator's key was minted for a vertical")
+        #expect(
+            access(directory.file("certs/operator/tls.key"), F_OK) != 0, "the operator's key was minted for a vertical")
     }
 
     @Test func mint_refusesAServiceNamedOperator() {
         #expect(throws: CertificatesError.self) {
-            _ = try SuiteCertificates.mint(services: ["accounts", SuiteCertificates.operatorName], namespace: "verticals", days: 1)
+            _ = try SuiteCertificates.mint(
+                services: ["accounts", SuiteCertificates.operatorName], namespace: "verticals", days: 1)
         }
     }
 
@@ -97,7 +101,10 @@ import VerticalsTesting
             """)
         let files = try SystemdExport.files(for: manifest)
         let text = try #require(files[SecretRecipientsFile.name])
-        #expect(SecretRecipientsFile.parse(text) == [.sessions: "accounts", .password: "accounts", .firstAdmin: "admin-desk"])
+        #expect(
+            SecretRecipientsFile.parse(text) == [
+                .sessions: "accounts", .password: "accounts", .firstAdmin: "admin-desk",
+            ])
     }
 
     @Test(arguments: ["sessions accounts\n", "sessions = accounts\nsessions = evil\n", "tokens = evil\n"])
@@ -120,7 +127,8 @@ import VerticalsTesting
 
     @Test func theSupervisorsWord_isTaken_beforeAnyFile() throws {
         let found = try SecretRecipients.find(
-            supervisor: [.sessions: "accounts"], environment: ["VERTICALS_SECRETS_FILE": "/nonexistent"], systemd: false)
+            supervisor: [.sessions: "accounts"], environment: ["VERTICALS_SECRETS_FILE": "/nonexistent"], systemd: false
+        )
         #expect(found.recipients == [.sessions: "accounts"])
         #expect(try found.service(for: .issuesSession) == "accounts")
         #expect(throws: CLIError.self) { try found.service(for: .changesPassword) }
@@ -134,13 +142,15 @@ import VerticalsTesting
         chmod(path, 0o666)
 
         #expect {
-            _ = try SecretRecipients.find(supervisor: nil, environment: ["VERTICALS_SECRETS_FILE": path], systemd: false)
+            _ = try SecretRecipients.find(
+                supervisor: nil, environment: ["VERTICALS_SECRETS_FILE": path], systemd: false)
         } throws: { error in
             "\(error)".contains("is not believed")
         }
 
         chmod(path, 0o644)
-        let found = try SecretRecipients.find(supervisor: nil, environment: ["VERTICALS_SECRETS_FILE": path], systemd: false)
+        let found = try SecretRecipients.find(
+            supervisor: nil, environment: ["VERTICALS_SECRETS_FILE": path], systemd: false)
         #expect(found.recipients == [.sessions: "evil"])
     }
 
@@ -154,13 +164,15 @@ import VerticalsTesting
         mkdir(run.path, 0o755)
         writeText("password = accounts\nsessions = accounts\n", to: run.secretRecipientsFile)
         chmod(run.secretRecipientsFile, 0o644)
-        let found = try SecretRecipients.find(supervisor: nil, runFile: run.secretRecipientsFile, environment: [:], systemd: false)
+        let found = try SecretRecipients.find(
+            supervisor: nil, runFile: run.secretRecipientsFile, environment: [:], systemd: false)
         #expect(found.recipients == [.password: "accounts", .sessions: "accounts"])
         #expect(found.source == run.secretRecipientsFile)
 
         chmod(run.secretRecipientsFile, 0o666)
         #expect {
-            _ = try SecretRecipients.find(supervisor: nil, runFile: run.secretRecipientsFile, environment: [:], systemd: false)
+            _ = try SecretRecipients.find(
+                supervisor: nil, runFile: run.secretRecipientsFile, environment: [:], systemd: false)
         } throws: { error in
             "\(error)".contains("\(run.secretRecipientsFile) is not believed")
         }

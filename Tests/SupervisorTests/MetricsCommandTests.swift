@@ -17,7 +17,8 @@ extension EngineProcessTests {
             let contract = TestEcho(service: "alpha")
             for id in 1...3 {
                 try client.sendRequest(
-                    id: UInt64(id), operation: contract.echo.fullName, body: TestEcho.EchoInput(text: "hi").encodedBody())
+                    id: UInt64(id), operation: contract.echo.fullName,
+                    body: TestEcho.EchoInput(text: "hi").encodedBody())
             }
             for id in 4...5 {
                 try client.sendRequest(
@@ -34,7 +35,8 @@ extension EngineProcessTests {
         @Test func metrics_ofARunningSuite_isValidExposition_countingRequestsErrorsAndServices() throws {
             let directory = TemporaryDirectory()
             let run = directory.file("run")
-            let supervisor = try DaemonProcess("svc-supervisor", ["up", "--manifest", testdManifest(in: directory), "--run-dir", run])
+            let supervisor = try DaemonProcess(
+                "svc-supervisor", ["up", "--manifest", testdManifest(in: directory), "--run-dir", run])
             defer {
                 _ = try? runCommand("svc-supervisor", ["down", "--run-dir", run], in: directory)
                 supervisor.waitForExit()
@@ -49,9 +51,12 @@ extension EngineProcessTests {
             let echo = ["service": "alpha", "operation": "alpha.echo"]
             #expect(metrics.value("verticals_requests_total", echo) == 3)
             #expect(metrics.value("verticals_request_duration_seconds_count", echo) == 3)
-            #expect(metrics.value(
-                "verticals_request_errors_total", ["service": "alpha", "operation": "alpha.fail", "code": "notFound"]) == 2)
-            #expect(metrics.value("verticals_request_errors_total", ["service": "alpha", "operation": "alpha.echo"]) == nil)
+            #expect(
+                metrics.value(
+                    "verticals_request_errors_total",
+                    ["service": "alpha", "operation": "alpha.fail", "code": "notFound"]) == 2)
+            #expect(
+                metrics.value("verticals_request_errors_total", ["service": "alpha", "operation": "alpha.echo"]) == nil)
             #expect(metrics.value("verticals_connections_accepted_total", ["service": "alpha"]).map { $0 >= 1 } == true)
             // The one request in flight is the scrape itself.
             #expect(metrics.value("verticals_requests_in_flight", ["service": "beta"]) == 1)
@@ -60,15 +65,20 @@ extension EngineProcessTests {
             #expect(metrics.value("verticals_service_state", ["service": "beta", "state": "ready"]) == 1)
             #expect(metrics.value("verticals_service_state", ["service": "beta", "state": "failed"]) == 0)
             #expect(metrics.value("verticals_service_restarts_total", ["service": "alpha"]) == 0)
-            #expect(metrics.value("verticals_service_resident_memory_bytes", ["service": "alpha"]).map { $0 > 1_000_000 } == true)
+            #expect(
+                metrics.value("verticals_service_resident_memory_bytes", ["service": "alpha"]).map { $0 > 1_000_000 }
+                    == true)
             #expect(metrics.value("verticals_service_scrape_up", ["service": "beta"]) == 1)
-            #expect(metrics.value(
-                "verticals_requests_total", ["service": "supervisor", "operation": "supervisor.status"]).map { $0 >= 1 } == true)
+            #expect(
+                metrics.value(
+                    "verticals_requests_total", ["service": "supervisor", "operation": "supervisor.status"]
+                ).map { $0 >= 1 } == true)
             #expect(metrics.types["verticals_request_duration_seconds"] == "histogram")
 
             let textfiles = directory.file("textfiles")
             mkdir(textfiles, 0o755)
-            let written = try runCommand("svc-supervisor", ["metrics", "--run-dir", run, "--textfile", textfiles], in: directory)
+            let written = try runCommand(
+                "svc-supervisor", ["metrics", "--run-dir", run, "--textfile", textfiles], in: directory)
             #expect(written.status == 0, "\(written.standardError)")
             #expect(written.standardOutput.isEmpty)
             let file = try #require(readFile("\(textfiles)/verticals.prom"))

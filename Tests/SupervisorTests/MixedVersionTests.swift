@@ -33,7 +33,8 @@ struct MixedVersionTests {
             index += 1
             do {
                 let answer = try await client.call(
-                    TestEcho(service: "alpha").relay, .init(target: "beta", text: "call \(index)"), timeout: .seconds(20))
+                    TestEcho(service: "alpha").relay, .init(target: "beta", text: "call \(index)"),
+                    timeout: .seconds(20))
                 if answer.echoed.text != "call \(index)" {
                     load.failures.withLock { $0.append("call \(index) answered \(answer.echoed.text)") }
                 }
@@ -101,9 +102,12 @@ struct MixedVersionTests {
         ]
         for step in steps {
             let before = load.made.load(ordering: .relaxed)
-            #expect(await eventuallyAsync { load.made.load(ordering: .relaxed) > before + 20 }, "calls stopped flowing before \(step.pair)")
+            #expect(
+                await eventuallyAsync { load.made.load(ordering: .relaxed) > before + 20 },
+                "calls stopped flowing before \(step.pair)")
             let upgrade = try runCommand(
-                "svc-supervisor", ["upgrade", step.service, "--executable", build(step.service, step.version), "--run-dir", run],
+                "svc-supervisor",
+                ["upgrade", step.service, "--executable", build(step.service, step.version), "--run-dir", run],
                 in: directory)
             #expect(upgrade.status == 0, "upgrade to \(step.pair): \(upgrade.standardOutput)\(upgrade.standardError)")
             met.append(step.pair)
@@ -116,18 +120,23 @@ struct MixedVersionTests {
         #expect(back.standardError.contains("newer schema than this build knows"), "\(back.standardError)")
         #expect(back.standardError.contains("rolled back: \(build("beta", "2")) serves again"), "\(back.standardError)")
         let beforeBreaking = load.made.load(ordering: .relaxed)
-        #expect(await eventuallyAsync { load.made.load(ordering: .relaxed) > beforeBreaking + 20 }, "calls stopped flowing")
+        #expect(
+            await eventuallyAsync { load.made.load(ordering: .relaxed) > beforeBreaking + 20 }, "calls stopped flowing")
 
         // The breaking build: refused before it runs, by both.
         let asked = try runCommand(
             "svc-supervisor",
-            ["can-i-deploy", "beta", "--executable", build("beta", "breaking"), "--manifest", directory.file("suite.toml"),
-             "--run-dir", run],
+            [
+                "can-i-deploy", "beta", "--executable", build("beta", "breaking"), "--manifest",
+                directory.file("suite.toml"),
+                "--run-dir", run,
+            ],
             in: directory)
         #expect(asked.status == 2, "can-i-deploy: \(asked.standardOutput)\(asked.standardError)")
         #expect(asked.standardOutput.contains("alpha → beta: BREAKS"), "\(asked.standardOutput)")
         let refused = try runCommand(
-            "svc-supervisor", ["upgrade", "beta", "--executable", build("beta", "breaking"), "--run-dir", run], in: directory)
+            "svc-supervisor", ["upgrade", "beta", "--executable", build("beta", "breaking"), "--run-dir", run],
+            in: directory)
         #expect(refused.status == 2, "\(refused.standardOutput)\(refused.standardError)")
 
         load.stopped.store(true, ordering: .relaxed)
@@ -140,7 +149,8 @@ struct MixedVersionTests {
         // Forced in, the breaking beta serves, but alpha refuses at connect every call beta
         // could not read: not one reaches beta's echo.
         let forced = try runCommand(
-            "svc-supervisor", ["upgrade", "beta", "--executable", build("beta", "breaking"), "--force", "--run-dir", run],
+            "svc-supervisor",
+            ["upgrade", "beta", "--executable", build("beta", "breaking"), "--force", "--run-dir", run],
             in: directory)
         #expect(forced.status == 0, "\(forced.standardOutput)\(forced.standardError)")
         let error = await #expect(throws: ServiceError.self) {
@@ -148,11 +158,14 @@ struct MixedVersionTests {
         }
         #expect(error?.code == .unimplemented, "\(String(describing: error))")
         #expect(error?.details.contains { $0.key == "incompatibleContract" } == true, "\(String(describing: error))")
-        #expect(error?.details.contains(ErrorDetail("field", "test.EchoInput.volume")) == true, "\(String(describing: error))")
+        #expect(
+            error?.details.contains(ErrorDetail("field", "test.EchoInput.volume")) == true,
+            "\(String(describing: error))")
         #expect(try await ServedRequests.count(of: "beta.echo", service: "beta", sockets: sockets) == 0)
 
         // alpha says so where no supervisor would: in its daemon.health.
-        let body = try await client.callRaw(service: "alpha", operation: Daemon.health.fullName, body: Empty().encodedBody())
+        let body = try await client.callRaw(
+            service: "alpha", operation: Daemon.health.fullName, body: Empty().encodedBody())
         let health = try Daemon.Health(decoding: body)
         #expect(health.callees.first { $0.service == "beta" }?.state == "incompatible", "\(health.callees)")
         #expect(health.callees.first { $0.service == "beta" }?.refused == ["beta.echo"], "\(health.callees)")

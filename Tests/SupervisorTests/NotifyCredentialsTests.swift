@@ -66,11 +66,12 @@ extension EngineProcessTests {
         static func withLoopHeld(_ harness: EngineHarness, _ body: () throws -> Void) throws {
             let held = Atomic<Bool>(false)
             let released = Atomic<Bool>(false)
-            #expect(harness.loop.execute {
-                held.store(true, ordering: .releasing)
-                let limit = ContinuousClock.now + .seconds(30)
-                while !released.load(ordering: .acquiring) && ContinuousClock.now < limit { usleep(2_000) }
-            })
+            #expect(
+                harness.loop.execute {
+                    held.store(true, ordering: .releasing)
+                    let limit = ContinuousClock.now + .seconds(30)
+                    while !released.load(ordering: .acquiring) && ContinuousClock.now < limit { usleep(2_000) }
+                })
             do {
                 defer { released.store(true, ordering: .releasing) }
                 #expect(eventually(timeout: .seconds(30)) { held.load(ordering: .acquiring) }, "the loop was held")
@@ -84,7 +85,8 @@ extension EngineProcessTests {
         }
 
         @Test(.enabled(if: geteuid() == 0, "needs root: runs the service as its own user and forges from other uids"))
-        func forgedDatagrams_fromAnotherUID_andFromTheServicesUIDButAnotherPID_areIgnored_andAHungDaemonIsStillRestarted()
+        func
+            forgedDatagrams_fromAnotherUID_andFromTheServicesUIDButAnotherPID_areIgnored_andAHungDaemonIsStillRestarted()
             async throws
         {
             let accounts = UserPerVerticalProcessTests.TestAccounts()
@@ -113,7 +115,9 @@ extension EngineProcessTests {
             }
             let after = try await harness.status("stuck")
             #expect(after.state == .ready && after.pid == pid, "\(after)")
-            #expect(!after.statusText.contains("forged") && after.statusText != "stopping on its own", "\(after.statusText)")
+            #expect(
+                !after.statusText.contains("forged") && after.statusText != "stopping on its own", "\(after.statusText)"
+            )
 
             // Liveness is still on: the deadlocked daemon is killed for it and started again.
             let client = try RawClient(path: run.socket(for: "stuck"), receiveTimeout: .milliseconds(150))
@@ -122,7 +126,9 @@ extension EngineProcessTests {
             try await harness.waitFor("stuck", .ready, count: 2)
             let restarted = try await harness.status("stuck")
             #expect(restarted.lastExit.hasPrefix("liveness: no answer to daemon.health"), "\(restarted.lastExit)")
-            #expect(!restarted.lastExit.contains("forged") && !restarted.lastExit.contains("\u{1B}"), "\(restarted.lastExit)")
+            #expect(
+                !restarted.lastExit.contains("forged") && !restarted.lastExit.contains("\u{1B}"),
+                "\(restarted.lastExit)")
             let log = readFile(run.log(for: "stuck")) ?? ""
             #expect(!log.contains("\u{1B}") && !log.contains("forged"), "\(log)")
             await harness.shutdown()

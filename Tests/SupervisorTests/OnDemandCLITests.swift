@@ -54,10 +54,11 @@ extension EngineProcessTests {
             guard case .message(let message) = client.receive() else { throw HarnessTimeout("no answer") }
             #expect(try message.decodeBody(as: TestEcho.EchoOutput.self).text == "hello")
             // Then it idles for a second, exits 0, and is idle (on demand) again.
-            #expect(eventually {
-                guard let lazy = row("lazy", directory, run: run) else { return false }
-                return lazy.contains("idle (on demand)") && lazy.contains("exited with status 0")
-            })
+            #expect(
+                eventually {
+                    guard let lazy = row("lazy", directory, run: run) else { return false }
+                    return lazy.contains("idle (on demand)") && lazy.contains("exited with status 0")
+                })
             let down = try runCommand("svc-supervisor", ["down", "--run-dir", run], in: directory)
             #expect(down.status == 0, "\(down.standardError)")
             #expect(up.waitForExit() != nil && up.exited(with: 0))

@@ -14,16 +14,21 @@ struct OpenRouteOwnershipTests {
     static let sites = ServiceDescription.make(
         name: "sites", summary: "Sites.",
         operations: [
-            Operation<Specimen.GetInput, Empty>("sites", "get", summary: "By id.", route: Route("/sites/{id}")).descriptor
+            Operation<Specimen.GetInput, Empty>("sites", "get", summary: "By id.", route: Route("/sites/{id}"))
+                .descriptor
         ])
     /// A hostile vertical's: a route under `/sites`, more specific than sites' own, one that
     /// starts with a parameter, and one of its own.
     static let evil = ServiceDescription.make(
         name: "evil", summary: "Evil.",
         operations: [
-            Operation<Specimen.GetInput, Empty>("evil", "steal", summary: "Takes sites' URL.", route: Route("/sites/{id}/x")).descriptor,
-            Operation<Specimen.GetInput, Empty>("evil", "catchAll", summary: "Takes every URL.", route: Route("/{id}")).descriptor,
-            Operation<Specimen.GetInput, Empty>("evil", "own", summary: "Its own.", route: Route("/evil/{id}")).descriptor,
+            Operation<Specimen.GetInput, Empty>(
+                "evil", "steal", summary: "Takes sites' URL.", route: Route("/sites/{id}/x")
+            ).descriptor,
+            Operation<Specimen.GetInput, Empty>("evil", "catchAll", summary: "Takes every URL.", route: Route("/{id}"))
+                .descriptor,
+            Operation<Specimen.GetInput, Empty>("evil", "own", summary: "Its own.", route: Route("/evil/{id}"))
+                .descriptor,
         ])
 
     @Test func aRouteUnderAnotherVerticalsPrefix_isNotServedByIt() throws {

@@ -15,7 +15,8 @@ import VerticalsTesting
     /// Ways to write that pass the printer by.
     static let bypasses = [
         "Swift.print(", "debugPrint(", "dump(", "StandardError.write(", "fputs(", "fwrite(", "putchar(", "printf(",
-        "FileHandle", "write(1,", "write(2,", "write(STDOUT_FILENO", "write(STDERR_FILENO", "TerminalText(stringLiteral", "TerminalText(stringInterpolation",
+        "FileHandle", "write(1,", "write(2,", "write(STDOUT_FILENO", "write(STDERR_FILENO",
+        "TerminalText(stringLiteral", "TerminalText(stringInterpolation",
     ]
 
     @Test func noCommand_printsOtherThanThroughTheTerminalPrinter() {
@@ -26,7 +27,9 @@ import VerticalsTesting
         for file in files where !file.hasSuffix("/" + Self.printer) && !file.hasSuffix("/OutputRule.swift") {
             found += Self.bypasses(in: readFile(file) ?? "").map { "\(file.dropFirst(root.count + 1)):\($0)" }
         }
-        #expect(found.isEmpty, "print through Terminal (Terminal.print, .error, .json, .logLine):\n\(found.joined(separator: "\n"))")
+        #expect(
+            found.isEmpty,
+            "print through Terminal (Terminal.print, .error, .json, .logLine):\n\(found.joined(separator: "\n"))")
     }
 
     @Test func eachModuleThatPrints_shadowsPrintAndStandardError() {
@@ -34,7 +37,8 @@ import VerticalsTesting
         for folder in ["Shared/SupervisorCommands", "Services/Supervisor/svc-supervisor-engine"] {
             let rule = readFile("\(root)/\(folder)/OutputRule.swift") ?? ""
             #expect(rule.contains("@available(*, unavailable"), "\(folder)/OutputRule.swift")
-            #expect(rule.contains("func print(_ items: Any..., separator: String = \" \", terminator: String = \"\\n\")"))
+            #expect(
+                rule.contains("func print(_ items: Any..., separator: String = \" \", terminator: String = \"\\n\")"))
             #expect(rule.contains("enum StandardError"))
         }
         // The lean program's own files print nothing: its commands are the shared ones.

@@ -10,7 +10,8 @@ import VerticalsWire
 /// folder of the user's alone: root run with another user's `HOME` (`sudo -E`) neither believes
 /// what that user planted there nor leaves its token to them.
 struct OwnFolderTests {
-    static let description = Daemon.Description(name: "shop", summary: "A test service.", operations: [], messages: [], enums: [])
+    static let description = Daemon.Description(
+        name: "shop", summary: "A test service.", operations: [], messages: [], enums: [])
 
     @Test func theDescribeCache_inAFolderOthersMayWrite_isNeitherReadNorWritten() {
         let directory = TemporaryDirectory()

@@ -16,19 +16,25 @@ import VerticalsTesting
     @Test func init_writesAPackageOnTheFrameworkAndNewAddsAVerticalToIt() throws {
         let directory = TemporaryDirectory()
         let root = directory.file("acme")
-        try ProductScaffold(root: root, name: "acme", vertical: "greeter", framework: Self.framework, frameworkTargets: Self.noTargets).apply()
+        try ProductScaffold(
+            root: root, name: "acme", vertical: "greeter", framework: Self.framework, frameworkTargets: Self.noTargets
+        ).apply()
 
         let package = try #require(read(root, "Package.swift"))
-        #expect(package.contains("let framework: Package.Dependency = .package(path: \"\(ManifestFixture.repositoryRoot)\")"))
+        #expect(
+            package.contains(
+                "let framework: Package.Dependency = .package(path: \"\(ManifestFixture.repositoryRoot)\")"))
         #expect(package.contains("name: \"AcmeInterface\""))
         #expect(package.contains("name: \"acme-contracts\""))
         #expect(package.contains("    + vertical(\"Greeter\")\n"))
         #expect(!package.contains("IOInterface"), "the product's own module is not the framework's IOInterface")
         #expect(package.contains(".plugin(name: \"VerticalsContractListPlugin\", package: verticals)"))
-        #expect(read(root, "Shared/AcmeInterface/Contracts.swift") == nil, "Contracts.all is generated, not kept by hand")
+        #expect(
+            read(root, "Shared/AcmeInterface/Contracts.swift") == nil, "Contracts.all is generated, not kept by hand")
         #expect(read(root, "Services/Greeter/main/main.swift")?.contains("import AcmeInterface\n") == true)
         #expect(read(root, "deploy/suite.toml")?.contains("[services.greeter]\nexecutable = \"svc-greeter\"") == true)
-        #expect(read(root, "Makefile")?.contains("\n\t\"$(BIN)/svc-supervisor\" up --manifest deploy/suite.toml") == true)
+        #expect(
+            read(root, "Makefile")?.contains("\n\t\"$(BIN)/svc-supervisor\" up --manifest deploy/suite.toml") == true)
         #expect(read(root, ".gitignore")?.contains(".build*/\nPackage.resolved\n") == true)
         // How to build, test, install and deploy it: Makefile targets, and a README that names each.
         let makefile = try #require(read(root, "Makefile"))
@@ -36,16 +42,22 @@ import VerticalsTesting
             #expect(makefile.contains("\n\(target): "), "the Makefile has no \(target) target")
         }
         #expect(makefile.contains("export systemd --prefix \"$(PREFIX)\""), "install installs units for its own prefix")
-        #expect(makefile.contains("export kubernetes --manifest deploy/suite.toml --image \"$(IMAGE)\" --out .build/kubernetes"))
+        #expect(
+            makefile.contains(
+                "export kubernetes --manifest deploy/suite.toml --image \"$(IMAGE)\" --out .build/kubernetes"))
         let readme = try #require(read(root, "README.md"))
         for (heading, says) in [
-            ("## Building and testing", "make test"), ("## Installing", "make install"), ("## Deploying", "make kubernetes"),
+            ("## Building and testing", "make test"), ("## Installing", "make install"),
+            ("## Deploying", "make kubernetes"),
         ] {
-            let section = readme.firstRange(of: heading).map { readme[$0.upperBound...].split(separator: "\n## ").first ?? "" }
+            let section = readme.firstRange(of: heading).map {
+                readme[$0.upperBound...].split(separator: "\n## ").first ?? ""
+            }
             #expect(section?.contains(says) == true, "the README's \(heading) does not say \(says)")
         }
         #expect(access("\(root)/.ci/run", X_OK) == 0)
-        let (manifest, problems) = ManifestParser.load(path: "\(root)/deploy/suite.toml", binDirectory: "/bin", checkExecutables: false)
+        let (manifest, problems) = ManifestParser.load(
+            path: "\(root)/deploy/suite.toml", binDirectory: "/bin", checkExecutables: false)
         #expect(problems == [])
         #expect(manifest.services.map(\.name) == ["greeter"])
 
@@ -54,18 +66,25 @@ import VerticalsTesting
         #expect(
             layout
                 == ProductLayout(
-                    root: root, interfaceModule: "AcmeInterface", contractsTool: "acme-contracts", generatesContractList: true))
+                    root: root, interfaceModule: "AcmeInterface", contractsTool: "acme-contracts",
+                    generatesContractList: true))
         let scaffold = try Scaffold(name: "billing", calls: ["greeter"], root: root)
         try scaffold.apply()
-        #expect(read(root, "Package.swift")?.contains("    + vertical(\"Greeter\")\n    + vertical(\"Billing\")\n") == true)
-        #expect(scaffold.plannedFiles.filter { !$0.hasPrefix("Services/") && !$0.hasPrefix("Tests/Services/") } == [
-            "Shared/AcmeInterface/Verticals/Billing/Billing.swift", "Shared/AcmeInterface/Verticals/Billing/billing.vcontract",
-            "Package.swift", "deploy/suite.toml",
-        ], "new writes files and edits only Package.swift's list and the manifest")
+        #expect(
+            read(root, "Package.swift")?.contains("    + vertical(\"Greeter\")\n    + vertical(\"Billing\")\n") == true)
+        #expect(
+            scaffold.plannedFiles.filter { !$0.hasPrefix("Services/") && !$0.hasPrefix("Tests/Services/") } == [
+                "Shared/AcmeInterface/Verticals/Billing/Billing.swift",
+                "Shared/AcmeInterface/Verticals/Billing/billing.vcontract",
+                "Package.swift", "deploy/suite.toml",
+            ], "new writes files and edits only Package.swift's list and the manifest")
         #expect(read(root, "Shared/AcmeInterface/Verticals/Billing/billing.vcontract") != nil)
-        #expect(read(root, "Services/Billing/Sources/Endpoint/Endpoint.swift")?.contains("import AcmeInterface\n") == true)
+        #expect(
+            read(root, "Services/Billing/Sources/Endpoint/Endpoint.swift")?.contains("import AcmeInterface\n") == true)
         #expect(!scaffold.plannedFiles.contains { $0.hasPrefix("Tests/AcmeInterfaceTests") })
-        #expect(read(root, "deploy/suite.toml")?.contains("[services.billing]\nexecutable = \"svc-billing\"\ndepends_on = [\"greeter\"]") == true)
+        #expect(
+            read(root, "deploy/suite.toml")?.contains(
+                "[services.billing]\nexecutable = \"svc-billing\"\ndepends_on = [\"greeter\"]") == true)
 
         // `new` in the product reads the framework's targets from the checkout it depends on: one of its
         // `<Type>Service` targets would share the product's package graph, so its vertical is refused.
@@ -89,13 +108,16 @@ import VerticalsTesting
     @Test func init_refusesAVerticalWhoseTargetTheFrameworkDeclares_namingIt() throws {
         let directory = TemporaryDirectory()
         let targets = try FrameworkTargets.read(checkout: ManifestFixture.repositoryRoot)
-        #expect(targets.names.contains("VerticalsScaffold"), "dump-package read the framework's graph: \(targets.names.sorted())")
+        #expect(
+            targets.names.contains("VerticalsScaffold"),
+            "dump-package read the framework's graph: \(targets.names.sorted())")
         let taken = Self.verticalNames(of: targets)
         #expect(!taken.isEmpty, "the framework's package has a vertical's targets to clash with")
         for vertical in taken {
             #expect {
                 _ = try ProductScaffold(
-                    root: directory.file("other"), name: "Other", vertical: vertical.name, framework: Self.framework, frameworkTargets: targets)
+                    root: directory.file("other"), name: "Other", vertical: vertical.name, framework: Self.framework,
+                    frameworkTargets: targets)
             } throws: { error in
                 let text = "\(error)"
                 return text.contains("\(vertical.typeName)Service") && text.contains("unique target names")
@@ -122,16 +144,23 @@ import VerticalsTesting
         let root = directory.file("acme")
         _ = try runCommand("/bin/sh", ["-c", "mkdir \(root) && echo mine > \(root)/notes.txt"], in: directory)
         #expect(throws: ScaffoldError.notEmpty(root, holding: ["notes.txt"])) {
-            try ProductScaffold(root: root, name: "Acme", vertical: "greeter", framework: Self.framework, frameworkTargets: Self.noTargets).apply()
+            try ProductScaffold(
+                root: root, name: "Acme", vertical: "greeter", framework: Self.framework,
+                frameworkTargets: Self.noTargets
+            ).apply()
         }
         #expect(try runCommand("/bin/ls", ["-A", root], in: directory).standardOutput == "notes.txt\n")
     }
 
-    @Test(arguments: [("bad-name", "letter followed by letters or digits"), ("9lives", "letter"), ("Verticals", "taken")])
+    @Test(arguments: [
+        ("bad-name", "letter followed by letters or digits"), ("9lives", "letter"), ("Verticals", "taken"),
+    ])
     func init_withABadProductName_refuses(name: String, says: String) throws {
         let directory = TemporaryDirectory()
         #expect {
-            _ = try ProductScaffold(root: directory.file("p"), name: name, vertical: "greeter", framework: Self.framework, frameworkTargets: Self.noTargets)
+            _ = try ProductScaffold(
+                root: directory.file("p"), name: name, vertical: "greeter", framework: Self.framework,
+                frameworkTargets: Self.noTargets)
         } throws: { "\($0)".contains(says) }
         #expect(readFile(directory.file("p")) == nil && access(directory.file("p"), F_OK) != 0)
     }
@@ -154,7 +183,9 @@ import VerticalsTesting
     func init_refusesAFrameworkLocationItsFilesWouldReadAsCode(framework: FrameworkSource, says: String) throws {
         let directory = TemporaryDirectory()
         #expect {
-            _ = try ProductScaffold(root: directory.file("p"), name: "acme", vertical: "greeter", framework: framework, frameworkTargets: Self.noTargets)
+            _ = try ProductScaffold(
+                root: directory.file("p"), name: "acme", vertical: "greeter", framework: framework,
+                frameworkTargets: Self.noTargets)
         } throws: { ($0 as? ScaffoldError)?.code == .checkout && "\($0)".contains(says) }
         #expect(access(directory.file("p"), F_OK) != 0, "nothing is written")
     }
@@ -164,7 +195,8 @@ import VerticalsTesting
         let root = directory.file("acme")
         let url = #"https://host/a"b\(c)\d/verticals.git"#
         try ProductScaffold(
-            root: root, name: "acme", vertical: "greeter", framework: .url(url, version: "0.2.0"), frameworkTargets: Self.noTargets
+            root: root, name: "acme", vertical: "greeter", framework: .url(url, version: "0.2.0"),
+            frameworkTargets: Self.noTargets
         ).apply()
         let package = try #require(read(root, "Package.swift"))
         #expect(package.contains(#".package(url: "https://host/a\"b\\(c)\\d/verticals.git", from: "0.2.0")"#))
@@ -180,7 +212,8 @@ import VerticalsTesting
         let root = directory.file("acme")
         // A file where Services/ must go: the first files are written, then this fails.
         _ = try runCommand("/bin/sh", ["-c", "mkdir \(root)"], in: directory)
-        let scaffold = try ProductScaffold(root: root, name: "Acme", vertical: "greeter", framework: Self.framework, frameworkTargets: Self.noTargets)
+        let scaffold = try ProductScaffold(
+            root: root, name: "Acme", vertical: "greeter", framework: Self.framework, frameworkTargets: Self.noTargets)
         _ = try runCommand("/bin/sh", ["-c", "echo x > \(root)/Services"], in: directory)
         #expect {
             try scaffold.apply()
@@ -196,20 +229,33 @@ import VerticalsTesting
     @Test func init_givesTheProductMakeImage_throughTheFrameworksImageScript() throws {
         let directory = TemporaryDirectory()
         let byPath = directory.file("bypath")
-        try ProductScaffold(root: byPath, name: "acme", vertical: "greeter", framework: Self.framework, frameworkTargets: Self.noTargets).apply()
+        try ProductScaffold(
+            root: byPath, name: "acme", vertical: "greeter", framework: Self.framework, frameworkTargets: Self.noTargets
+        ).apply()
         let makefile = try #require(read(byPath, "Makefile"))
-        #expect(makefile.contains("\nIMAGE ?= localhost/acme:0.1.0\nIMAGE_VOLUMES ?= $(VERTICALS)\nimage: deps\n"), "\(makefile)")
-        #expect(makefile.contains(
-            "\n\tVT_IMAGE_VOLUMES=\"$(IMAGE_VOLUMES)\" bash \"$(VERTICALS)/scripts/image.sh\" .build/image/kubernetes . \"$(IMAGE)\" deploy/suite.toml\n"))
-        #expect(makefile.contains("export kubernetes --manifest deploy/suite.toml --image \"$(IMAGE)\" --out .build/image/kubernetes"))
-        #expect(access("\(ManifestFixture.repositoryRoot)/scripts/image.sh", R_OK) == 0, "the product's make image runs it")
+        #expect(
+            makefile.contains("\nIMAGE ?= localhost/acme:0.1.0\nIMAGE_VOLUMES ?= $(VERTICALS)\nimage: deps\n"),
+            "\(makefile)")
+        #expect(
+            makefile.contains(
+                "\n\tVT_IMAGE_VOLUMES=\"$(IMAGE_VOLUMES)\" bash \"$(VERTICALS)/scripts/image.sh\" .build/image/kubernetes . \"$(IMAGE)\" deploy/suite.toml\n"
+            ))
+        #expect(
+            makefile.contains(
+                "export kubernetes --manifest deploy/suite.toml --image \"$(IMAGE)\" --out .build/image/kubernetes"))
+        #expect(
+            access("\(ManifestFixture.repositoryRoot)/scripts/image.sh", R_OK) == 0, "the product's make image runs it")
         let ignored = (read(byPath, ".containerignore") ?? "").split(separator: "\n").map(String.init)
         #expect(ignored.contains(".build") && ignored.contains(".run") && ignored.contains(".git"), "\(ignored)")
 
         let byURL = directory.file("byurl")
         let url = FrameworkSource.url("https://github.com/example/Verticals.git", version: "0.1.0")
-        try ProductScaffold(root: byURL, name: "acme", vertical: "greeter", framework: url, frameworkTargets: Self.noTargets).apply()
-        #expect(read(byURL, "Makefile")?.contains("\nIMAGE_VOLUMES ?= \nimage: deps\n") == true, "SwiftPM fetches a framework named by URL")
+        try ProductScaffold(
+            root: byURL, name: "acme", vertical: "greeter", framework: url, frameworkTargets: Self.noTargets
+        ).apply()
+        #expect(
+            read(byURL, "Makefile")?.contains("\nIMAGE_VOLUMES ?= \nimage: deps\n") == true,
+            "SwiftPM fetches a framework named by URL")
     }
 
     @Test func frameworkSource_namesThePackageAsSwiftPMDoes_andFindsThisCheckout() {
@@ -227,24 +273,32 @@ import VerticalsTesting
         // and a HOME (without one, Foundation puts SwiftPM's user cache in /home/.cache, whoever runs it).
         let path = PackageBuild.toolchainEnvironment
         let planned = try runCommand(
-            "svc-supervisor", ["init", product, "--dry-run", "--framework-path", ManifestFixture.repositoryRoot], environment: path,
+            "svc-supervisor", ["init", product, "--dry-run", "--framework-path", ManifestFixture.repositoryRoot],
+            environment: path,
             in: directory)
         #expect(planned.status == 0, "\(planned.standardError)")
-        #expect(planned.standardOutput.contains("would create product Acme in \(product), on the framework at \(ManifestFixture.repositoryRoot),"))
+        #expect(
+            planned.standardOutput.contains(
+                "would create product Acme in \(product), on the framework at \(ManifestFixture.repositoryRoot),"))
         #expect(planned.standardOutput.contains("  + Shared/AcmeInterface/Verticals/Greeter/greeter.vcontract"))
         #expect(!planned.standardOutput.contains("Contracts.swift"))
         #expect(access(product, F_OK) != 0, "--dry-run wrote something")
 
-        let taken = try #require(Self.verticalNames(of: try FrameworkTargets.read(checkout: ManifestFixture.repositoryRoot)).first)
+        let taken = try #require(
+            Self.verticalNames(of: try FrameworkTargets.read(checkout: ManifestFixture.repositoryRoot)).first)
         for (arguments, says) in [
             (["--framework-version", "1.0.0"], "give either"),
             (["--framework-path", directory.path], "not a Verticals checkout"),
             (["--name", "no-dashes"], "letter followed by letters or digits"),
-            (["--vertical", taken.name, "--framework-path", ManifestFixture.repositoryRoot], "\(taken.typeName)Service is also a target of the Verticals package"),
+            (
+                ["--vertical", taken.name, "--framework-path", ManifestFixture.repositoryRoot],
+                "\(taken.typeName)Service is also a target of the Verticals package"
+            ),
         ] {
             let refused = try runCommand(
                 "svc-supervisor", ["init", product, "--skip-fixtures"] + arguments, environment: path, in: directory)
-            #expect(refused.status == 64 && refused.standardError.contains(says), "\(arguments): \(refused.standardError)")
+            #expect(
+                refused.status == 64 && refused.standardError.contains(says), "\(arguments): \(refused.standardError)")
             #expect(access(product, F_OK) != 0, "\(arguments): a refused init wrote something")
         }
     }
@@ -264,24 +318,35 @@ import VerticalsTesting
         environment["CLANG_MODULE_CACHE_PATH"] = directory.file("module-cache")
         let warned = try runCommand(
             "/usr/bin/env",
-            ["swift", "package", "--package-path", ManifestFixture.repositoryRoot, "--scratch-path", directory.file("scratch"), "dump-package"],
+            [
+                "swift", "package", "--package-path", ManifestFixture.repositoryRoot, "--scratch-path",
+                directory.file("scratch"), "dump-package",
+            ],
             environment: environment, in: directory, timeout: .seconds(120))
-        try #require(warned.status == 0 && warned.standardError.contains("warning:"), "SwiftPM did not warn: \(warned.standardError)")
+        try #require(
+            warned.status == 0 && warned.standardError.contains("warning:"),
+            "SwiftPM did not warn: \(warned.standardError)")
 
-        let taken = try #require(Self.verticalNames(of: try FrameworkTargets.read(checkout: ManifestFixture.repositoryRoot)).first)
+        let taken = try #require(
+            Self.verticalNames(of: try FrameworkTargets.read(checkout: ManifestFixture.repositoryRoot)).first)
         let created = try runCommand(
             "svc-supervisor", ["init", product, "--skip-fixtures", "--framework-path", ManifestFixture.repositoryRoot],
             environment: environment, in: directory, timeout: .seconds(120))
         #expect(created.status == 0, "\(created.standardError)")
         let added = try runCommand(
-            "svc-supervisor", ["new", "billing", "--root", product, "--dry-run"], environment: environment, in: directory,
-            timeout: .seconds(120))
-        #expect(added.status == 0 && added.standardOutput.contains("would create vertical billing"), "\(added.standardOutput)\(added.standardError)")
-        let refused = try runCommand(
-            "svc-supervisor", ["new", taken.name, "--root", product, "--dry-run"], environment: environment, in: directory,
+            "svc-supervisor", ["new", "billing", "--root", product, "--dry-run"], environment: environment,
+            in: directory,
             timeout: .seconds(120))
         #expect(
-            refused.status == 64 && refused.standardError.contains("\(taken.typeName)Service is also a target of the Verticals package"),
+            added.status == 0 && added.standardOutput.contains("would create vertical billing"),
+            "\(added.standardOutput)\(added.standardError)")
+        let refused = try runCommand(
+            "svc-supervisor", ["new", taken.name, "--root", product, "--dry-run"], environment: environment,
+            in: directory,
+            timeout: .seconds(120))
+        #expect(
+            refused.status == 64
+                && refused.standardError.contains("\(taken.typeName)Service is also a target of the Verticals package"),
             "\(refused.standardError)")
     }
 }

@@ -13,8 +13,10 @@ struct ReleaseCloneTests {
     }
 
     func git(_ arguments: String, in directory: TemporaryDirectory) throws -> String {
-        try runCommand("/bin/sh", ["-c", "git \(arguments)"], environment: PackageBuild.toolchainEnvironment, in: directory)
-            .standardOutput
+        try runCommand(
+            "/bin/sh", ["-c", "git \(arguments)"], environment: PackageBuild.toolchainEnvironment, in: directory
+        )
+        .standardOutput
     }
 
     @Test func tagsTheCommitItIsGiven_inABareRepositoryOfItsOwn() throws {
@@ -25,7 +27,8 @@ struct ReleaseCloneTests {
         let tagged = try git("-C \(bare) rev-parse 'v0.0.9^{commit}'", in: directory)
         let expected = try git("-C \(ManifestFixture.repositoryRoot) rev-parse 'HEAD~1^{commit}'", in: directory)
         #expect(!tagged.isEmpty && tagged == expected, "v0.0.9 is \(tagged), HEAD~1 is \(expected)")
-        #expect(try git("-C \(bare) tag", in: directory) == "v0.0.9\n", "only the release's tag, none of this checkout's")
+        #expect(
+            try git("-C \(bare) tag", in: directory) == "v0.0.9\n", "only the release's tag, none of this checkout's")
     }
 
     @Test func refusesAFolderThatExists_aVersionThatIsNot_andACommitThatIsNot() throws {
@@ -36,8 +39,11 @@ struct ReleaseCloneTests {
             ([directory.file("b.git"), "1.2.3", "no-such-ref"], "'no-such-ref' is not a commit"),
         ] {
             let refused = try script(arguments, in: directory)
-            #expect(refused.status == 2 && refused.standardError.contains(says), "\(arguments): \(refused.standardError)")
+            #expect(
+                refused.status == 2 && refused.standardError.contains(says), "\(arguments): \(refused.standardError)")
         }
-        #expect(access(directory.file("a.git"), F_OK) != 0 && access(directory.file("b.git"), F_OK) != 0, "a refusal made a folder")
+        #expect(
+            access(directory.file("a.git"), F_OK) != 0 && access(directory.file("b.git"), F_OK) != 0,
+            "a refusal made a folder")
     }
 }

@@ -7,12 +7,13 @@ import Testing
     static let before = ServiceAccountsTests.manifestText
 
     /// `before`, with archive added as a new caller of ledger, and nothing else changed.
-    static let after = before + """
+    static let after =
+        before + """
 
-        [services.archive]
-        executable = "/bin/true"
-        depends_on = ["ledger"]
-        """
+            [services.archive]
+            executable = "/bin/true"
+            depends_on = ["ledger"]
+            """
 
     static func plan(callersMatter: Bool) throws -> ReloadPlan {
         let old = try ServiceAccountsTests.manifest(before)
@@ -40,7 +41,8 @@ import Testing
 
     @Test func aChangedEntry_isChanged_andAnUntouchedManifest_changesNothing() throws {
         let old = try ServiceAccountsTests.manifest(Self.before)
-        let edited = try ServiceAccountsTests.manifest(Self.before.replacingOccurrences(of: "user = \"booking\"", with: "user = \"booker\""))
+        let edited = try ServiceAccountsTests.manifest(
+            Self.before.replacingOccurrences(of: "user = \"booking\"", with: "user = \"booker\""))
         let order = try StartOrder.of(old)
 
         let same = ReloadPlan(from: old, oldOrder: order, to: old, newOrder: order, callersMatter: true)
@@ -53,9 +55,12 @@ import Testing
     /// A caller that names one more operation of its callee: the callee's operation list is fixed
     /// at start too, so it restarts; the caller restarts because its own entry changed.
     @Test func aCallerGainingAnOperation_restartsItsCallee_whenRoutesAreEnforced() throws {
-        let old = try ServiceAccountsTests.manifest(Self.before + "\n[services.archive]\nexecutable = \"/bin/true\"\ndepends_on = [\"ledger.balance\"]\n")
+        let old = try ServiceAccountsTests.manifest(
+            Self.before + "\n[services.archive]\nexecutable = \"/bin/true\"\ndepends_on = [\"ledger.balance\"]\n")
         let new = try ServiceAccountsTests.manifest(
-            Self.before + "\n[services.archive]\nexecutable = \"/bin/true\"\ndepends_on = [\"ledger.balance\", \"ledger.statement\"]\n")
+            Self.before
+                + "\n[services.archive]\nexecutable = \"/bin/true\"\ndepends_on = [\"ledger.balance\", \"ledger.statement\"]\n"
+        )
         let plan = ReloadPlan(
             from: old, oldOrder: try StartOrder.of(old), to: new, newOrder: try StartOrder.of(new), callersMatter: true)
 

@@ -39,7 +39,7 @@ struct ReplacedFileTests {
     @Test func aFailedReplacement_keepsTheOldFile_leavesNoStagingFile_andSaysWhy() throws {
         let directory = TemporaryDirectory()
         let target = directory.file("taken")
-        mkdir(target, 0o755)  // rename of a file over a folder fails with EISDIR
+        mkdir(target, 0o755) // rename of a file over a folder fails with EISDIR
         #expect(throws: SupervisorError.self) { try ReplacedFile.write(Array("x".utf8), to: target, mode: 0o644) }
         do {
             try ReplacedFile.write(Array("x".utf8), to: target, mode: 0o644)

@@ -19,19 +19,27 @@ import VerticalsTesting
         "umount", "umount2", "prctl", "unshare", "setns", "chroot",
     ]
     /// Text that names a privileged file or option: cgroup files, vt-exec's user switch.
-    static let literals = ["cgroup.procs", "cgroup.kill", "memory.max", "cpu.max", "cgroup.subtree_control", "\"--user\""]
+    static let literals = [
+        "cgroup.procs", "cgroup.kill", "memory.max", "cpu.max", "cgroup.subtree_control", "\"--user\"",
+    ]
 
     @Test func everyPrivilegedOperation_isListedInSecurityMD_byItsFunction() throws {
         let root = ManifestFixture.repositoryRoot
         let section = Self.section(readFile("\(root)/docs/SECURITY.md") ?? "")
         #expect(!section.isEmpty, "docs/SECURITY.md has a section \"What runs as root\"")
-        let found = Set(Self.folders.flatMap { SettingsRuleTests.swiftFiles(under: "\(root)/\($0)") }.flatMap { file in
-            Self.privilegedFunctions(in: readFile(file) ?? "").map { "`\($0)` in `\(file.split(separator: "/").last ?? "")`" }
-        })
+        let found = Set(
+            Self.folders.flatMap { SettingsRuleTests.swiftFiles(under: "\(root)/\($0)") }.flatMap { file in
+                Self.privilegedFunctions(in: readFile(file) ?? "").map {
+                    "`\($0)` in `\(file.split(separator: "/").last ?? "")`"
+                }
+            })
         #expect(found.count > 10, "the scan found the supervisor's privileged functions: \(found.sorted())")
         let listed = Set(Self.listed(in: section))
         let unlisted = found.subtracting(listed).sorted()
-        #expect(unlisted.isEmpty, "list these in docs/SECURITY.md, What runs as root, with what they do:\n\(unlisted.joined(separator: "\n"))")
+        #expect(
+            unlisted.isEmpty,
+            "list these in docs/SECURITY.md, What runs as root, with what they do:\n\(unlisted.joined(separator: "\n"))"
+        )
         let gone = listed.subtracting(found).sorted()
         #expect(gone.isEmpty, "docs/SECURITY.md lists what the sources no longer do:\n\(gone.joined(separator: "\n"))")
     }
@@ -63,7 +71,8 @@ import VerticalsTesting
             let indent = line.count - trimmed.count
             if indent <= 4, let name = declaredName(in: String(trimmed)) { current = name }
             let code = String(line)
-            let privileged = literals.contains { code.contains($0) } || calls.contains { call in isCall(call, in: code) }
+            let privileged =
+                literals.contains { code.contains($0) } || calls.contains { call in isCall(call, in: code) }
             if privileged, let current, !found.contains(current) { found.append(current) }
         }
         return found

@@ -111,8 +111,11 @@ struct RootWorkTests {
         let keptPath = try #require(try SQLiteStore.restore(backup, to: store, keepIn: kept))
         #expect(keptPath.hasPrefix(kept + "/"), "kept at \(keptPath)")
         #expect(HostileVerticalFilesTests.owner(keptPath) == 0)
-        #expect(!FolderEntries.names(in: state).contains { $0.contains("before-restore") }, "kept in the vertical's folder")
-        let keptRows = try DatabaseQueue(path: keptPath).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") }
+        #expect(
+            !FolderEntries.names(in: state).contains { $0.contains("before-restore") }, "kept in the vertical's folder")
+        let keptRows = try DatabaseQueue(path: keptPath).read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM t")
+        }
         #expect(keptRows == 1, "the replaced store is kept whole")
         #expect(HostileVerticalFilesTests.owner(store) == Self.vertical)
     }
@@ -132,14 +135,16 @@ struct RootWorkTests {
             close(fd)
         }
         sparse("small.sqlite", data: 4096)
-        let taken = try BackupFile.take("small.sqlite", fromStateFolder: state, intoFolder: out, as: "echo.sqlite", maxBytes: 1 << 20)
+        let taken = try BackupFile.take(
+            "small.sqlite", fromStateFolder: state, intoFolder: out, as: "echo.sqlite", maxBytes: 1 << 20)
         var info = stat()
         #expect(stat(taken.path, &info) == 0 && info.st_size == 256 << 20, "the copy keeps its length")
         #expect(Int(info.st_blocks) * 512 < 1 << 20, "the copy is dense: \(info.st_blocks) blocks")
 
         sparse("large.sqlite", data: 2 << 20)
         let refused = #expect(throws: StoreError.self) {
-            try BackupFile.take("large.sqlite", fromStateFolder: state, intoFolder: out, as: "echo.sqlite", maxBytes: 1 << 20)
+            try BackupFile.take(
+                "large.sqlite", fromStateFolder: state, intoFolder: out, as: "echo.sqlite", maxBytes: 1 << 20)
         }
         #expect(refused?.message.contains("VERTICALS_BACKUP_MAX_BYTES") == true, "\(refused?.message ?? "")")
         #expect(access("\(state)/backups/large.sqlite", F_OK) == 0, "the refused backup is left where it is")
@@ -157,7 +162,8 @@ struct RootWorkTests {
         mkdir("\(run)/state", 0o711)
         mkdir(state, 0o700)
         for index in 0..<50_000 { close(open("\(state)/f\(index)", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)) }
-        let harness = try EngineHarness([.testd("echo")], runDirectory: run, programDirectory: bin, serviceUsers: accounts.users)
+        let harness = try EngineHarness(
+            [.testd("echo")], runDirectory: run, programDirectory: bin, serviceUsers: accounts.users)
         // Status asked again and again from before the start until the service is ready, each
         // time the files show the walk under way (some entries already given away from root, the
         // top, which is given last, not yet). On the loop, such a question would wait for the
@@ -165,7 +171,9 @@ struct RootWorkTests {
         // process. Off the loop, it is answered while the service has none yet.
         let engine = harness.engine
         let samples = stride(from: 0, to: 50_000, by: 1_567).map { "\(state)/f\($0)" }
-        let walking: @Sendable () -> Bool = { HostileVerticalFilesTests.owner(state) == 0 && samples.contains { HostileVerticalFilesTests.owner($0) != 0 } }
+        let walking: @Sendable () -> Bool = {
+            HostileVerticalFilesTests.owner(state) == 0 && samples.contains { HostileVerticalFilesTests.owner($0) != 0 }
+        }
         // The asker runs on a thread of its own, not the shared pool, which a full parallel run
         // on two loaded cores can keep from it for longer than the walk lasts; and it is asking
         // before the start.
@@ -184,7 +192,9 @@ struct RootWorkTests {
                     continue
                 }
                 if status.state == .ready { break }
-                if underWay && status.pid == nil && status.state == .starting { answered.append(ContinuousClock.now - asked) }
+                if underWay && status.pid == nil && status.state == .starting {
+                    answered.append(ContinuousClock.now - asked)
+                }
                 await Task.yield()
             }
             return answered
@@ -196,14 +206,17 @@ struct RootWorkTests {
         try await harness.waitFor("echo", .ready)
         let duringTheWalk = await asking.value
         let span = ContinuousClock.now - began
-        try #require(!duringTheWalk.isEmpty, "no status asked while the walk was under way was answered before it ended")
+        try #require(
+            !duringTheWalk.isEmpty, "no status asked while the walk was under way was answered before it ended")
         let slowest = duringTheWalk.max() ?? .zero
         let median = duringTheWalk.sorted()[duringTheWalk.count / 2]
         let uid = try #require(accounts.uid("echo"))
         #expect(HostileVerticalFilesTests.owner("\(state)/f49999") == uid)
         #expect(HostileVerticalFilesTests.owner(state) == uid)
         // How long each answer took is printed, not asserted: a loaded machine decides it.
-        print("ownership walk of 50000 entries: \(duringTheWalk.count) status answers during it, median \(median), slowest \(slowest); start to ready \(span)")
+        print(
+            "ownership walk of 50000 entries: \(duringTheWalk.count) status answers during it, median \(median), slowest \(slowest); start to ready \(span)"
+        )
         await harness.shutdown()
     }
 
@@ -256,10 +269,13 @@ struct RootWorkTests {
             #expect(words.count == 3 && words[0] == words[1] && words[2] == "0", "pid, session, tty: \(line)")
         }
         let kept = try #require(result.kept)
-        let keptRows = try await DatabaseQueue(path: kept).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") }
+        let keptRows = try await DatabaseQueue(path: kept).read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM t")
+        }
         #expect(keptRows == 1, "the replaced store is kept whole")
         #expect(access(kept + "-wal", F_OK) != 0, "the kept store is one file")
-        let rows = try await DatabaseQueue(path: store).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") }
+        let rows = try await DatabaseQueue(path: store).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t")
+        }
         #expect(rows == 3)
         #expect(!FolderEntries.names(in: state).contains { $0.contains(".keep-") })
 
@@ -271,14 +287,22 @@ struct RootWorkTests {
             try db.execute(sql: "PRAGMA application_id = \(StoreOwner("ledger").applicationID)")
             _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")
         }
-        let other = await #expect(throws: ServiceError.self) { _ = try await harness.engine.restoreStore("echo", from: foreign) }
-        #expect(other?.message.contains("another vertical's") == true || other?.message.contains("not echo's") == true, "\(other?.message ?? "")")
-        #expect((readFile("\(record)/runs") ?? "").split(separator: "\n").count == 2, "a reader ran for another vertical's backup")
+        let other = await #expect(throws: ServiceError.self) {
+            _ = try await harness.engine.restoreStore("echo", from: foreign)
+        }
+        #expect(
+            other?.message.contains("another vertical's") == true || other?.message.contains("not echo's") == true,
+            "\(other?.message ?? "")")
+        #expect(
+            (readFile("\(record)/runs") ?? "").split(separator: "\n").count == 2,
+            "a reader ran for another vertical's backup")
 
         // A damaged backup is refused with the child's reason, and the store stays.
         let damaged = directory.file("damaged.sqlite")
         #expect(writeFile(String(repeating: "not a store ", count: 400), to: damaged))
-        let refused = await #expect(throws: ServiceError.self) { _ = try await harness.engine.restoreStore("echo", from: damaged) }
+        let refused = await #expect(throws: ServiceError.self) {
+            _ = try await harness.engine.restoreStore("echo", from: damaged)
+        }
         #expect(refused?.code == .invalidInput)
         #expect(refused?.message.contains("is not an SQLite store") == true, "\(refused?.message ?? "")")
         await harness.shutdown()
@@ -323,10 +347,11 @@ struct RootWorkTests {
         let harness = try EngineHarness([spec], runDirectory: directory.file("run")) { configuration in
             // The supervisor's own environment, as `up` gives it: this process's.
             let tag = configuration.environment["VT_TEST_TAG"]
-            configuration.environment = EngineConfiguration(
-                runDirectory: configuration.runDirectory, execShim: configuration.execShim,
-                programDirectory: configuration.programDirectory
-            ).environment
+            configuration.environment =
+                EngineConfiguration(
+                    runDirectory: configuration.runDirectory, execShim: configuration.execShim,
+                    programDirectory: configuration.programDirectory
+                ).environment
             configuration.environment["VT_TEST_TAG"] = tag
         }
         try await harness.start()
@@ -364,7 +389,9 @@ struct RootWorkTests {
         let key = directory.file("evil/tls.key")
         writeText("its own key\n", to: key)
         try KeyHandover.give(key, service: "evil", uid: 65534, gid: 65534, userName: "nobody")
-        #expect(HostileVerticalFilesTests.owner(key) == 65534 && HostileVerticalFilesTests.owner(directory.file("evil")) == 65534)
+        #expect(
+            HostileVerticalFilesTests.owner(key) == 65534
+                && HostileVerticalFilesTests.owner(directory.file("evil")) == 65534)
     }
 
     /// Whoever may write the manifest root applies would have root run any program as any
@@ -385,7 +412,9 @@ struct RootWorkTests {
             let result = try runCommand(
                 "svc-supervisor", ["up", "--manifest", manifest, "--run-dir", directory.file("run")],
                 environment: ["VERTICALS_POINTER_DIR": directory.file("pointer")], in: directory)
-            #expect(result.status != 0 && result.standardError.contains("is not root's alone"), "\(result.status): \(result.standardError)")
+            #expect(
+                result.status != 0 && result.standardError.contains("is not root's alone"),
+                "\(result.status): \(result.standardError)")
             #expect(access(directory.file("run/supervisor.sock"), F_OK) != 0, "a supervisor started")
         }
     }

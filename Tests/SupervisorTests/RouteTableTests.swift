@@ -43,8 +43,9 @@ struct RouteTableTests {
 
     @Test func resolve_aRepeatedFieldTakesEveryOccurrenceAndCommaLists() throws {
         let call = try table.resolve("/sites?id=s_1,s_2&id=s_3")
-        #expect(call.input.value(named: "ids", in: Specimen.GetManyInput.schema)
-            == .list([.string("s_1"), .string("s_2"), .string("s_3")]))
+        #expect(
+            call.input.value(named: "ids", in: Specimen.GetManyInput.schema)
+                == .list([.string("s_1"), .string("s_2"), .string("s_3")]))
     }
 
     @Test func resolve_aBareBooleanMeansTrue() throws {
@@ -57,7 +58,10 @@ struct RouteTableTests {
         ("/sites/nearest?lat=1&lon=0&limit=2.5", "limit", "limit", "an integer"),
         ("/sites/nearest?lat=1&lon=inf", "lon", "longitude", "a number"),
         ("/sites/nearest?lat=1&lon=0&service=spa", "service", "service", "one of "),
-        ("/sites/s_1/slot?service=pharmacy&startsAt=tomorrow&endsAt=2026-11-23T10:00:00Z", "startsAt", "startsAt", "RFC 3339"),
+        (
+            "/sites/s_1/slot?service=pharmacy&startsAt=tomorrow&endsAt=2026-11-23T10:00:00Z", "startsAt", "startsAt",
+            "RFC 3339"
+        ),
         ("/visits?token=t&upcomingOnly=maybe", "upcomingOnly", "upcomingOnly", "true or false"),
     ])
     func resolve_aValueThatDoesNotConvert_namesTheParameterFieldAndType(
@@ -68,14 +72,16 @@ struct RouteTableTests {
         } throws: { error in
             guard let error = error as? RouteError, error.code == .conversion else { return false }
             let named = parameter == field ? field : "\(parameter) (field \(field))"
-            return error.message.hasPrefix("\(named) of ") && error.message.contains(": expected ") && error.message.contains(expected)
+            return error.message.hasPrefix("\(named) of ") && error.message.contains(": expected ")
+                && error.message.contains(expected)
         }
     }
 
     @Test func resolve_anUnknownParameter_listsTheOnesTheOperationTakes() {
-        #expect(throws: RouteError.unknownParameter(
-            "radius", operation: "sites.nearest",
-            known: ["latitude", "longitude", "limit", "service", "lat (latitude)", "lon (longitude)"])
+        #expect(
+            throws: RouteError.unknownParameter(
+                "radius", operation: "sites.nearest",
+                known: ["latitude", "longitude", "limit", "service", "lat (latitude)", "lon (longitude)"])
         ) {
             _ = try table.resolve("/sites/nearest?lat=1&lon=2&radius=5")
         }
@@ -112,7 +118,9 @@ struct RouteTableTests {
         }
     }
 
-    @Test(arguments: ["https://sites/nearest", "verticals://", "sites/nearest", "/sites/%zz", "/sites//x", "/sites/search?q=a#top"])
+    @Test(arguments: [
+        "https://sites/nearest", "verticals://", "sites/nearest", "/sites/%zz", "/sites//x", "/sites/search?q=a#top",
+    ])
     func resolve_notAVerticalsURL_isMalformed(url: String) {
         #expect {
             _ = try table.resolve(url)
@@ -124,8 +132,9 @@ struct RouteTableTests {
     @Test func resolve_equallySpecificRoutes_areAmbiguousAndListed() {
         let table = RouteTable(contracts: [Overlapping.self])
         #expect(table.conflicts().count == 1)
-        #expect(throws: RouteError.ambiguous(
-            path: "/things/x", candidates: ["/things/{id}  →  things.get", "/things/{name}  →  things.find"])
+        #expect(
+            throws: RouteError.ambiguous(
+                path: "/things/x", candidates: ["/things/{id}  →  things.get", "/things/{name}  →  things.find"])
         ) {
             _ = try table.resolve("/things/x")
         }
@@ -152,12 +161,15 @@ private enum Sites: ServiceContract {
     static let search = Operation<Specimen.SearchInput, Empty>(
         name, "search", summary: "By name.", route: Route("/sites/search", aliases: ["q": "name"]))
     static let nearest = Operation<Specimen.NearestInput, Empty>(
-        name, "nearest", summary: "Nearest a point.", route: Route("/sites/nearest", aliases: ["lat": "latitude", "lon": "longitude"]))
+        name, "nearest", summary: "Nearest a point.",
+        route: Route("/sites/nearest", aliases: ["lat": "latitude", "lon": "longitude"]))
     static let getMany = Operation<Specimen.GetManyInput, Empty>(
         name, "getMany", summary: "By ids.", route: Route("/sites", aliases: ["id": "ids"]))
     static let checkSlot = Operation<Specimen.CheckSlotInput, Empty>(
         name, "checkSlot", summary: "Whether a site can take a slot.", route: Route("/sites/{siteID}/slot"))
-    static let operations = [get.descriptor, search.descriptor, nearest.descriptor, getMany.descriptor, checkSlot.descriptor]
+    static let operations = [
+        get.descriptor, search.descriptor, nearest.descriptor, getMany.descriptor, checkSlot.descriptor,
+    ]
 }
 
 /// Visits of a session's holder: a path parameter beside a query one, and a boolean.
@@ -165,8 +177,10 @@ private enum Visits: ServiceContract {
     static let name = "visits"
     static let summary = "A holder's visits."
 
-    static let get = Operation<Specimen.VisitRef, Empty>(name, "get", summary: "One visit.", route: Route("/visits/{id}"))
-    static let list = Operation<Specimen.VisitsInput, Empty>(name, "list", summary: "A page of visits.", route: Route("/visits"))
+    static let get = Operation<Specimen.VisitRef, Empty>(
+        name, "get", summary: "One visit.", route: Route("/visits/{id}"))
+    static let list = Operation<Specimen.VisitsInput, Empty>(
+        name, "list", summary: "A page of visits.", route: Route("/visits"))
     static let operations = [get.descriptor, list.descriptor]
 }
 
@@ -185,7 +199,8 @@ private enum Overlapping: ServiceContract {
         var name: String?
         var nested: Empty?
         static let schema = MessageSchema(
-            "things.Key", [.optional(1, "id", .string), .optional(2, "name", .string), .optional(3, "nested", .message(Empty.self))])
+            "things.Key",
+            [.optional(1, "id", .string), .optional(2, "name", .string), .optional(3, "nested", .message(Empty.self))])
 
         init(id: String? = nil, name: String? = nil, nested: Empty? = nil) {
             self.id = id

@@ -26,7 +26,8 @@ import VerticalsTesting
         func copy(_ path: String) throws {
             let target = "\(root)/\(path)"
             _ = try runCommand("/bin/mkdir", ["-p", String(target[..<target.lastIndex(of: "/")!])], in: directory)
-            let result = try runCommand("/bin/cp", ["-R", "\(ManifestFixture.repositoryRoot)/\(path)", target], in: directory)
+            let result = try runCommand(
+                "/bin/cp", ["-R", "\(ManifestFixture.repositoryRoot)/\(path)", target], in: directory)
             #expect(result.status == 0, "\(result.standardError)")
         }
 
@@ -34,7 +35,10 @@ import VerticalsTesting
         func snapshot() throws -> String {
             let result = try runCommand(
                 "/bin/sh",
-                ["-c", "cd \(root) && find . | sort | while read f; do echo \"$f\"; [ -f \"$f\" ] && cat \"$f\"; done"],
+                [
+                    "-c",
+                    "cd \(root) && find . | sort | while read f; do echo \"$f\"; [ -f \"$f\" ] && cat \"$f\"; done",
+                ],
                 in: directory)
             return result.standardOutput
         }
@@ -71,7 +75,8 @@ import VerticalsTesting
         try scaffold.apply()
 
         for path in [
-            "Shared/Example/IOInterface/Verticals/\(type)/\(type).swift", "Shared/Example/IOInterface/Verticals/\(type)/\(name).vcontract",
+            "Shared/Example/IOInterface/Verticals/\(type)/\(type).swift",
+            "Shared/Example/IOInterface/Verticals/\(type)/\(name).vcontract",
             "Services/\(type)/Sources/World.swift", "Services/\(type)/Sources/Domain/UseCases/Greet.swift",
             "Services/\(type)/Sources/Data/Migrations.swift", "Services/\(type)/Sources/Endpoint/Endpoint.swift",
             "Services/\(type)/main/main.swift", "Tests/Services/\(type)Tests/HelloTests.swift",
@@ -83,7 +88,9 @@ import VerticalsTesting
         #expect(checkout.read("Shared/Example/IOInterface/Contracts.swift")?.contains(", \(type).self]") == true)
         #expect(checkout.read("Services/\(type)/Sources/World.swift")?.contains("Calls: \(peer)") == true)
         #expect(checkout.read("Tests/IOInterfaceTests/Fixtures.swift")?.contains(" + \(name)\n") == true)
-        #expect(checkout.read("Tests/IOInterfaceTests/Fixtures+\(type).swift")?.contains("static let \(name): [Example]") == true)
+        #expect(
+            checkout.read("Tests/IOInterfaceTests/Fixtures+\(type).swift")?.contains("static let \(name): [Example]")
+                == true)
         #expect(checkout.read("deploy/systemd/verticals-\(name).service")?.contains("verticals-\(peer).socket") == true)
 
         let (manifest, problems) = ManifestParser.load(
@@ -93,10 +100,11 @@ import VerticalsTesting
         #expect(try manifest.startOrder().last == name)
     }
 
-    @Test(arguments: [
-        ("Billing", "lower-case"), ("bill-ing", "lower-case"), ("9lives", "lower-case"), ("", "lower-case"),
-        ("supervisor", "reserved"), (nil, "already exists"), (String(repeating: "a", count: 33), "at most 32"),
-    ] as [(String?, String)])
+    @Test(
+        arguments: [
+            ("Billing", "lower-case"), ("bill-ing", "lower-case"), ("9lives", "lower-case"), ("", "lower-case"),
+            ("supervisor", "reserved"), (nil, "already exists"), (String(repeating: "a", count: 33), "at most 32"),
+        ] as [(String?, String)])
     func new_refusesABadOrTakenNameAndChangesNothing(name: String?, says: String) throws {
         let checkout = try Checkout()
         // nil: the name of a vertical the checkout has.
@@ -122,7 +130,9 @@ import VerticalsTesting
     @Test func new_whenAWriteFailsPartWay_takesBackEverythingItWrote() throws {
         let checkout = try Checkout()
         // A file where the tests' folder must go: the service files are written, then this fails.
-        _ = try runCommand("/bin/sh", ["-c", "mkdir -p \(checkout.root)/Tests && echo x > \(checkout.root)/Tests/Services"], in: checkout.directory)
+        _ = try runCommand(
+            "/bin/sh", ["-c", "mkdir -p \(checkout.root)/Tests && echo x > \(checkout.root)/Tests/Services"],
+            in: checkout.directory)
         let before = try checkout.snapshot()
         #expect {
             try Scaffold(name: checkout.freshName, calls: [], root: checkout.root).apply()
@@ -140,6 +150,8 @@ import VerticalsTesting
             (error as? ScaffoldError)?.code == .checkout
         }
         #expect(Scaffold.findRoot(from: directory.path) == nil)
-        #expect(Scaffold.findRoot(from: "\(ManifestFixture.repositoryRoot)/Services/Supervisor") == ManifestFixture.repositoryRoot)
+        #expect(
+            Scaffold.findRoot(from: "\(ManifestFixture.repositoryRoot)/Services/Supervisor")
+                == ManifestFixture.repositoryRoot)
     }
 }

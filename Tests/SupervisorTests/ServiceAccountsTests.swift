@@ -31,7 +31,8 @@ import VerticalsTesting
     /// call, and each caller what it declares; a whole vertical is `caller:*`. The same lines
     /// for the supervisor, the units and the ConfigMaps, since all three call these functions.
     @Test func operationsInDependsOn_becomeTheCalleesAllowedOperations_andTheCallersDependsOn() throws {
-        let manifest = try Self.manifest("""
+        let manifest = try Self.manifest(
+            """
             [services.ledger]
             executable = "/bin/true"
             [services.catalog]
@@ -47,7 +48,8 @@ import VerticalsTesting
         let ledger = try #require(manifest["ledger"])
         var environment: [String: String] = [:]
         ServiceAccounts.applyRoutes(to: &environment, for: ledger, in: manifest)
-        #expect(environment["VERTICALS_ALLOWED_OPERATIONS"] == "catalog:balance,mailer:balance,mailer:statement,orders:*")
+        #expect(
+            environment["VERTICALS_ALLOWED_OPERATIONS"] == "catalog:balance,mailer:balance,mailer:statement,orders:*")
         let orders = try #require(manifest["orders"])
         #expect(orders.dependsOn == ["ledger", "mailer"], "the verticals, for the start order and the network")
         var own: [String: String] = [:]
@@ -71,16 +73,23 @@ import VerticalsTesting
                 depends_on = ["ledger", "ledger.balance", "ledger.Bad-name", "ledger.balance"]
                 """, baseDirectory: "/etc/vt", binDirectory: "/usr/local/bin", checkExecutables: false)
         let messages = problems.map(\.description)
-        #expect(messages.contains { $0.contains("\"ledger.Bad-name\" is not a vertical nor VERTICAL.operation") }, "\(messages)")
+        #expect(
+            messages.contains { $0.contains("\"ledger.Bad-name\" is not a vertical nor VERTICAL.operation") },
+            "\(messages)")
         #expect(messages.contains { $0.contains("lists \"ledger.balance\" more than once") }, "\(messages)")
-        #expect(messages.contains { $0.contains("names \"ledger\" whole and \"ledger.balance\" by operation") }, "\(messages)")
+        #expect(
+            messages.contains { $0.contains("names \"ledger\" whole and \"ledger.balance\" by operation") },
+            "\(messages)")
         let (_, unknown) = ManifestParser.parse(
             text: """
                 [services.catalog]
                 executable = "/bin/true"
                 depends_on = ["ledgr.balance"]
                 """, baseDirectory: "/etc/vt", binDirectory: "/usr/local/bin", checkExecutables: false)
-        #expect(unknown.map(\.description).contains { $0.contains("depends on \"ledgr\", which is not a service in this manifest") }, "\(unknown)")
+        #expect(
+            unknown.map(\.description).contains {
+                $0.contains("depends on \"ledgr\", which is not a service in this manifest")
+            }, "\(unknown)")
     }
 
     /// The export names callers by user, the engine by uid: mapped through the same user
@@ -91,7 +100,8 @@ import VerticalsTesting
         let uids = ["verticals-ledger": "801", "verticals-mailer": "802", "booking": "803"]
         for spec in manifest.services {
             let exported = Dictionary(
-                VerticalServiceUnit.environment(spec, in: try SystemdPlacement(manifest, host: nil), layout: layout), uniquingKeysWith: { a, _ in a })
+                VerticalServiceUnit.environment(spec, in: try SystemdPlacement(manifest, host: nil), layout: layout),
+                uniquingKeysWith: { a, _ in a })
             var engine = spec.environment
             ServiceAccounts.applyAccess(to: &engine, for: spec, in: manifest, operatorGroup: "900") {
                 uids[layout.userName($0)] ?? "?"
@@ -104,7 +114,9 @@ import VerticalsTesting
                         return prefix + (uids[user] ?? user)
                     }.joined(separator: ",")
                 }
-                #expect(mapped == engine[key], "\(spec.name) \(key): export \(exported[key] ?? "-"), engine \(engine[key] ?? "-")")
+                #expect(
+                    mapped == engine[key],
+                    "\(spec.name) \(key): export \(exported[key] ?? "-"), engine \(engine[key] ?? "-")")
             }
         }
         let ledger = try #require(manifest["ledger"])
@@ -136,7 +148,8 @@ import VerticalsTesting
         #expect(mailerEnvironment["VERTICALS_INTERNAL_PEERS"] == "orders", "internal operations: callers only")
 
         var none: [String: String] = [:]
-        ServiceAccounts.applyCertificates(to: &none, for: try #require(Self.manifest()["ledger"]), in: try Self.manifest())
+        ServiceAccounts.applyCertificates(
+            to: &none, for: try #require(Self.manifest()["ledger"]), in: try Self.manifest())
         #expect(none.isEmpty, "no folder, no TLS settings")
     }
 
@@ -147,9 +160,12 @@ import VerticalsTesting
         let unit = try #require(files["verticals-orders.service"])
         #expect(unit.contains("User=booking"))
         #expect(!unit.contains("Group=verticals-orders"), "a chosen user keeps its own primary group")
-        #expect(ServiceUsers(prefix: "vtt-").sysusersLines(manifest)
-            == ["g verticals -", "u vtt-ledger - \"Verticals ledger\" - -",
-                "u vtt-mailer - \"Verticals mailer\" - -", "u booking - \"Verticals orders\" - -"])
+        #expect(
+            ServiceUsers(prefix: "vtt-").sysusersLines(manifest)
+                == [
+                    "g verticals -", "u vtt-ledger - \"Verticals ledger\" - -",
+                    "u vtt-mailer - \"Verticals mailer\" - -", "u booking - \"Verticals orders\" - -",
+                ])
     }
 
     @Test(arguments: ["", "9lives", "-dash", "has space", "x23456789012345678901234567890123"])
@@ -172,7 +188,9 @@ import VerticalsTesting
     }
 
     /// An empty 0755 `program` in a folder of `folderMode` in `directory` (made 0755).
-    static func program(in directory: TemporaryDirectory, folderMode: mode_t = 0o755) -> (folder: String, program: String) {
+    static func program(in directory: TemporaryDirectory, folderMode: mode_t = 0o755) -> (
+        folder: String, program: String
+    ) {
         chmod(directory.path, 0o755)
         let folder = directory.file("bin")
         mkdir(folder, folderMode)
@@ -194,7 +212,9 @@ import VerticalsTesting
         #expect(PathReach.problem(program, .execute, uid: 4242, gid: 4242, groups: [group]) == nil, "by a group")
         #expect(PathReach.problem(program, .execute, uid: 4242, gid: 4242, groups: []) != nil)
         chmod(program, 0o644)
-        #expect(PathReach.problem(program, .execute, uid: 4242, gid: 4242, groups: [group])?.contains("may not execute") == true)
+        #expect(
+            PathReach.problem(program, .execute, uid: 4242, gid: 4242, groups: [group])?.contains("may not execute")
+                == true)
         #expect(PathReach.problem(directory.file("missing"), .search, uid: 1, gid: 1, groups: []) != nil)
     }
 
@@ -208,7 +228,7 @@ import VerticalsTesting
 
         chmod(bin, 0o777)
         #expect(ProgramWriters.problem(program, uid: me)?.hasPrefix("\(bin) may be written by any user") == true)
-        chmod(bin, 0o1777)  // sticky: passes when root's (as /tmp), not when an ordinary user's
+        chmod(bin, 0o1777) // sticky: passes when root's (as /tmp), not when an ordinary user's
         #expect((ProgramWriters.problem(program, uid: me) == nil) == (me == 0))
         chmod(bin, 0o755)
         chmod(program, 0o757)
@@ -216,18 +236,23 @@ import VerticalsTesting
         chmod(program, 0o775)
         var info = stat()
         try #require(stat(program, &info) == 0)
-        #expect((ProgramWriters.problem(program, uid: me) == nil) == (info.st_gid == 0), "group write passes for group 0 alone")
+        #expect(
+            (ProgramWriters.problem(program, uid: me) == nil) == (info.st_gid == 0),
+            "group write passes for group 0 alone")
         chmod(program, 0o755)
 
         let open = directory.file("open")
         mkdir(open, 0o777)
         chmod(open, 0o777)
         symlink(bin, "\(open)/bin")
-        #expect(ProgramWriters.problem("\(open)/bin/program", uid: me)?.hasPrefix("\(open) may be written by any user") == true)
+        #expect(
+            ProgramWriters.problem("\(open)/bin/program", uid: me)?.hasPrefix("\(open) may be written by any user")
+                == true)
         let link = directory.file("link")
         symlink(open, link)
         #expect(
-            ProgramWriters.problem("\(link)/bin/program", uid: me)?.hasPrefix("\(open) may be written by any user") == true,
+            ProgramWriters.problem("\(link)/bin/program", uid: me)?.hasPrefix("\(open) may be written by any user")
+                == true,
             "a link that leads through a folder any user may write")
         #expect(ProgramWriters.problem("\(directory.path)/./bin/../bin/program", uid: me) == nil)
         #expect(ProgramWriters.problem("relative/program", uid: me) != nil)
@@ -268,12 +293,15 @@ import VerticalsTesting
         chmod(open, 0o777)
         close(Glibc.open("\(open)/interpreter", O_CREAT | O_WRONLY, 0o755))
         #expect(writeFile("#!\(open)/interpreter -x\necho\n", to: program, mode: 0o755))
-        #expect(ProgramWriters.problem(program, uid: 4343)?.hasPrefix("\(program) is a script run by \(open)/interpreter") == true)
+        #expect(
+            ProgramWriters.problem(program, uid: 4343)?.hasPrefix("\(program) is a script run by \(open)/interpreter")
+                == true)
         #expect(writeFile("#!/bin/sh\necho\n", to: program, mode: 0o755))
         #expect(ProgramWriters.problem(program, uid: 4343) == nil)
 
         // An ACL that lets uid 4242 write the library, its mode bits still 0664 root:root.
-        let acl = "import os,struct; os.setxattr('\(library)','system.posix_acl_access',struct.pack('<I',2)+"
+        let acl =
+            "import os,struct; os.setxattr('\(library)','system.posix_acl_access',struct.pack('<I',2)+"
             + "b''.join(struct.pack('<HHI',t,p,i) for t,p,i in [(1,6,0xffffffff),(2,6,4242),(4,4,0xffffffff),(16,6,0xffffffff),(32,4,0xffffffff)]))"
         let set = try runCommand("/usr/bin/python3", ["-c", acl], in: directory)
         try #require(set.status == 0, "this file system keeps no ACL: \(set.standardError)")

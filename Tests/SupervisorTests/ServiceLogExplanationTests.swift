@@ -9,7 +9,8 @@ import Testing
     }
 
     private func temporaryDirectory() throws -> URL {
-        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("vt.\(UUID().uuidString.prefix(8))")
+        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+            "vt.\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

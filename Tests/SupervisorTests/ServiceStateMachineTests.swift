@@ -54,7 +54,8 @@ import VerticalsContract
             case .stopTimeoutElapsed: return machine.stopTimeoutElapsed()
             case .exitedCleanly: return machine.exited(.init(success: true), at: now)
             case .exitedWithFailure: return machine.exited(.init(success: false), at: now)
-            case .exitedRestartCannotHelp: return machine.exited(.init(success: false, restartCannotHelp: true), at: now)
+            case .exitedRestartCannotHelp:
+                return machine.exited(.init(success: false, restartCannotHelp: true), at: now)
             case .exitedIdle: return machine.exited(.init(success: true, wasReady: true, socketHeld: true), at: now)
             case .exitedAtALimit: return machine.exited(.init(success: false, limit: true), at: now)
             case .restoreBegun: return machine.restoreBegun()
@@ -245,7 +246,8 @@ import VerticalsContract
         .stopTimeoutElapsed: [
             .stopping: Outcome(state: .stopping, wanted: false, actions: [.kill]),
             .upgrading(.handingOver): Outcome(state: .upgrading(.handingOver), wanted: true, actions: [.kill]),
-            .upgrading(.newProcessFailed): Outcome(state: .upgrading(.newProcessFailed), wanted: true, actions: [.kill]),
+            .upgrading(.newProcessFailed): Outcome(
+                state: .upgrading(.newProcessFailed), wanted: true, actions: [.kill]),
         ],
         // restart = on-failure: a clean exit stays down, no failure said.
         .exitedCleanly: exits(recording: .exit, then: .stopped, wanted: false, [], whileStopping: .stop),
@@ -279,8 +281,10 @@ import VerticalsContract
             .upgrading(.finishing): Outcome(state: .upgrading(.finishing), wanted: true, actions: [.completeUpgrade]),
         ],
         .upgradeReadyTimeoutElapsed: [
-            .upgrading(.preparing): Outcome(state: .upgrading(.preparing), wanted: true, actions: [.killUpgradeProcess]),
-            .upgrading(.finishing): Outcome(state: .upgrading(.finishing), wanted: true, actions: [.killUpgradeProcess]),
+            .upgrading(.preparing): Outcome(
+                state: .upgrading(.preparing), wanted: true, actions: [.killUpgradeProcess]),
+            .upgrading(.finishing): Outcome(
+                state: .upgrading(.finishing), wanted: true, actions: [.killUpgradeProcess]),
         ],
         .upgradeProcessFailed: [
             .upgrading(.preparing): Outcome(state: .ready, wanted: true, actions: []),
@@ -288,17 +292,20 @@ import VerticalsContract
         ],
         // A strategy's peer: in any state, the stop is recorded, and its return counted, as a
         // start that keeps the budget.
-        .stoppedWithPeer: Dictionary(uniqueKeysWithValues: State.all.map { state in
-            (state, Outcome(state: state, wanted: wantedIn(state), actions: [], recorded: .stop))
-        }),
-        .restartRequestedWithPeer: Dictionary(uniqueKeysWithValues: State.all.map { state in
-            let start = startedNotFresh[state]
-            return (
-                state,
-                Outcome(
-                    state: state, wanted: start?.wanted ?? wantedIn(state), actions: start?.actions ?? [], restarts: 1)
-            )
-        }),
+        .stoppedWithPeer: Dictionary(
+            uniqueKeysWithValues: State.all.map { state in
+                (state, Outcome(state: state, wanted: wantedIn(state), actions: [], recorded: .stop))
+            }),
+        .restartRequestedWithPeer: Dictionary(
+            uniqueKeysWithValues: State.all.map { state in
+                let start = startedNotFresh[state]
+                return (
+                    state,
+                    Outcome(
+                        state: state, wanted: start?.wanted ?? wantedIn(state), actions: start?.actions ?? [],
+                        restarts: 1)
+                )
+            }),
     ]
 
     /// A start that keeps the budget, in the states where it changes something: as any start.
@@ -454,7 +461,9 @@ import VerticalsContract
             _ = machine.ready(at: Self.now)
             #expect(machine.readyAt == Self.now)
             if state == .stopping { _ = machine.stopRequested() }
-            if state == .upgrading(.handingOver) { _ = machine.upgradeBegun(); _ = machine.upgradeProcessWaitsForStore() }
+            if state == .upgrading(.handingOver) {
+                _ = machine.upgradeBegun(); _ = machine.upgradeProcessWaitsForStore()
+            }
             #expect(machine.state == state)
             _ = machine.exited(.init(success: true), at: Self.now)
             #expect(machine.readyAt == nil, "after an exit in \(state)")

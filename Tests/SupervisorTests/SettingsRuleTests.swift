@@ -20,14 +20,17 @@ import VerticalsTesting
         let files = Self.sourceFolders.flatMap { Self.swiftFiles(under: "\(root)/\($0)") }
         #expect(files.count > 100, "the walk found the sources: \(files.count)")
         let declarations = files.filter { Self.isDeclaration(readFile($0) ?? "") }
-        #expect(declarations.count >= 3, "the daemons', the supervisor's and the verticals' declarations: \(declarations)")
+        #expect(
+            declarations.count >= 3, "the daemons', the supervisor's and the verticals' declarations: \(declarations)")
         var found: [String] = []
         for file in files where !declarations.contains(file) {
             found += Self.variableLiterals(in: readFile(file) ?? "", prefixes: prefixes).map {
                 "\(file.dropFirst(root.count + 1)):\($0.line): \($0.name)"
             }
         }
-        #expect(found.isEmpty, "declare these in the module's settings file and read them through it:\n\(found.joined(separator: "\n"))")
+        #expect(
+            found.isEmpty,
+            "declare these in the module's settings file and read them through it:\n\(found.joined(separator: "\n"))")
     }
 
     @Test func theScan_findsAVariableLiteral_butNotOneInAComment() {
@@ -54,7 +57,8 @@ import VerticalsTesting
         for file in Self.sourceFolders.flatMap({ Self.swiftFiles(under: "\(root)/\($0)") }) {
             let text = readFile(file) ?? ""
             guard Self.isDeclaration(text) else { continue }
-            #expect(Self.undocumented(in: text).isEmpty, "\(file): a setting without a doc: \(Self.undocumented(in: text))")
+            #expect(
+                Self.undocumented(in: text).isEmpty, "\(file): a setting without a doc: \(Self.undocumented(in: text))")
         }
     }
 
@@ -71,7 +75,9 @@ import VerticalsTesting
         let reference = readFile("\(ManifestFixture.repositoryRoot)/docs/reference/environment.md") ?? ""
         #expect(!reference.isEmpty, "docs/reference/environment.md: run scripts/reference.sh")
         for entry in DaemonSettings.declaration.entries + SupervisorSettings.declaration.entries {
-            #expect(reference.contains("`\(entry.name)`"), "docs/reference/environment.md lacks \(entry.name): run scripts/reference.sh")
+            #expect(
+                reference.contains("`\(entry.name)`"),
+                "docs/reference/environment.md lacks \(entry.name): run scripts/reference.sh")
         }
     }
 
@@ -82,9 +88,13 @@ import VerticalsTesting
             try DaemonSettings.maxInFlight.value(in: ["VERTICALS_MAX_IN_FLIGHT": "0"])
         }
         #expect(DaemonSettings.maxInFlight.validValue(in: ["VERTICALS_MAX_IN_FLIGHT": "many"]) == nil)
-        let problems = DaemonSettings.declaration.problems(in: ["VERTICALS_TLS": "maybe", "VERTICALS_TRACE_SAMPLE_RATIO": "2"])
+        let problems = DaemonSettings.declaration.problems(in: [
+            "VERTICALS_TLS": "maybe", "VERTICALS_TRACE_SAMPLE_RATIO": "2",
+        ])
         #expect(problems.map(\.variable) == ["VERTICALS_TLS", "VERTICALS_TRACE_SAMPLE_RATIO"])
-        #expect(problems.first?.description == "VERTICALS_TLS=maybe is not allowed: expected on, off, off-insecure (unset it for the default)")
+        #expect(
+            problems.first?.description
+                == "VERTICALS_TLS=maybe is not allowed: expected on, off, off-insecure (unset it for the default)")
         #expect(SupervisorSettings.declaration.problems(in: ["VERTICALS_SERVICE_USERS": "no"]).count == 1)
     }
 
@@ -92,7 +102,8 @@ import VerticalsTesting
     static func variablePrefixes(root: String) -> [String] {
         let verticals = FolderEntries.names(in: "\(root)/Services").filter { name in
             var info = stat()
-            return name != "Supervisor" && lstat("\(root)/Services/\(name)", &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+            return name != "Supervisor" && lstat("\(root)/Services/\(name)", &info) == 0
+                && info.st_mode & S_IFMT == S_IFDIR
         }
         return ["VERTICALS_", "OTEL_"] + verticals.sorted().map { $0.uppercased() + "_" }
     }

@@ -14,7 +14,8 @@ struct SocketFolderModeTests {
         #expect(RunDirectory.socketFolderMode == mode_t(ServiceAccounts.socketFolderMode))
 
         let (manifest, problems) = ManifestParser.parse(
-            text: "[services.alpha]\nexecutable = \"svc-alpha\"\n[services.beta]\nexecutable = \"svc-beta\"\ndepends_on = [\"alpha\"]\n",
+            text:
+                "[services.alpha]\nexecutable = \"svc-alpha\"\n[services.beta]\nexecutable = \"svc-beta\"\ndepends_on = [\"alpha\"]\n",
             baseDirectory: "/etc/vt", binDirectory: "/usr/local/bin", checkExecutables: false)
         #expect(problems.isEmpty, "\(problems)")
         let files = try SystemdExport.files(for: manifest)
@@ -23,9 +24,13 @@ struct SocketFolderModeTests {
         for name in ["verticals-alpha.socket", "verticals-beta.socket"] {
             let unit = try #require(files[name])
             let modes = unit.split(separator: "\n").filter { $0.hasPrefix("DirectoryMode=") }
-            #expect(modes.map { UInt32($0.dropFirst("DirectoryMode=".count), radix: 8) } == [ServiceAccounts.socketFolderMode], "\(name): \(modes)")
+            #expect(
+                modes.map { UInt32($0.dropFirst("DirectoryMode=".count), radix: 8) } == [
+                    ServiceAccounts.socketFolderMode
+                ], "\(name): \(modes)")
         }
-        let committed = try #require(readFile(ManifestFixture.repositoryRoot + "/deploy/systemd/tmpfiles.d/verticals.conf"))
+        let committed = try #require(
+            readFile(ManifestFixture.repositoryRoot + "/deploy/systemd/tmpfiles.d/verticals.conf"))
         #expect(committed.contains("\nd /run/verticals 0750 root verticals -\n"))
     }
 

@@ -12,7 +12,9 @@ struct SuiteCertificatesTests {
         #expect(minted.authorityCertificate.hasPrefix("-----BEGIN CERTIFICATE-----\n"))
         #expect(minted.authorityKey.hasPrefix("-----BEGIN PRIVATE KEY-----\n"), "PKCS #8, unencrypted")
         for holder in minted.identities {
-            #expect(holder.certificate.hasPrefix("-----BEGIN CERTIFICATE-----\n") && holder.certificate.hasSuffix("-----\n"))
+            #expect(
+                holder.certificate.hasPrefix("-----BEGIN CERTIFICATE-----\n") && holder.certificate.hasSuffix("-----\n")
+            )
             #expect(holder.key.hasPrefix("-----BEGIN PRIVATE KEY-----\n") && holder.key.hasSuffix("-----\n"))
         }
         #expect(Set(minted.identities.map(\.key) + [minted.authorityKey]).count == 4, "a key per holder")
@@ -30,6 +32,8 @@ struct SuiteCertificatesTests {
     }
 
     @Test func mint_forNoDays_isAnError() {
-        #expect(throws: CertificatesError.self) { try SuiteCertificates.mint(services: ["echo"], namespace: "v", days: 0) }
+        #expect(throws: CertificatesError.self) {
+            try SuiteCertificates.mint(services: ["echo"], namespace: "v", days: 0)
+        }
     }
 }

@@ -8,7 +8,8 @@ import VerticalsSupervisorClient
 @Suite("SuiteExposition: what a daemon exposes cannot take the suite's metrics")
 struct SuiteExpositionTests {
     static let services = ["honest", "evil1", "evil2", "broken", "quiet"].map { name in
-        Supervisor.ServiceStatus(name: name, state: .ready, pid: 7, restarts: 0, lastExit: "", ready: true, statusText: "", receives: [])
+        Supervisor.ServiceStatus(
+            name: name, state: .ready, pid: 7, restarts: 0, lastExit: "", ready: true, statusText: "", receives: [])
     }
 
     static let honest = """
@@ -84,21 +85,26 @@ struct SuiteExpositionTests {
             metrics.value(
                 "verticals_requests_total",
                 ["service": "evil1", "exported_service": "accounts", "operation": "accounts.logIn"]) == 99)
-        #expect(metrics.value("verticals_requests_total", ["operation": "x"]) == nil, "service and exported_service both set")
+        #expect(
+            metrics.value("verticals_requests_total", ["operation": "x"]) == nil,
+            "service and exported_service both set")
     }
 
     @Test func everyRewrite_isCounted_perServiceAndReason() throws {
         let merged = Self.merged()
         #expect(merged.rewritten["evil1"] == [.supervisorFamily: 1, .serviceLabel: 2, .conflictingFamily: 1])
-        #expect(merged.rewritten["evil2"] == [
-            .reservedLabel: 1, .duplicateSeries: 1, .invalidHistogram: 4, .conflictingFamily: 3,
-        ])
+        #expect(
+            merged.rewritten["evil2"] == [
+                .reservedLabel: 1, .duplicateSeries: 1, .invalidHistogram: 4, .conflictingFamily: 3,
+            ])
         #expect(merged.rewritten["honest"] == nil)
         let metrics = try StrictExposition(merged.text)
-        #expect(metrics.value(
-            "verticals_service_scrape_rewritten_samples", ["service": "evil1", "reason": "service_label"]) == 2)
-        #expect(metrics.value(
-            "verticals_service_scrape_rewritten_samples", ["service": "evil2", "reason": "invalid_histogram"]) == 4)
+        #expect(
+            metrics.value(
+                "verticals_service_scrape_rewritten_samples", ["service": "evil1", "reason": "service_label"]) == 2)
+        #expect(
+            metrics.value(
+                "verticals_service_scrape_rewritten_samples", ["service": "evil2", "reason": "invalid_histogram"]) == 4)
     }
 
     @Test func aDaemonWhoseTextDoesNotParse_isDownForItselfAlone() throws {
@@ -125,7 +131,8 @@ struct SuiteExpositionTests {
         let count = 20_000
         var many = ""
         for index in 0..<count { many += "# TYPE many_\(index) gauge\nmany_\(index) \(index)\n" }
-        let clashing = "# TYPE many_7 counter\nmany_7 1\n# TYPE many_8_bucket gauge\nmany_8_bucket 1\n# TYPE fresh gauge\nfresh 2\n"
+        let clashing =
+            "# TYPE many_7 counter\nmany_7 1\n# TYPE many_8_bucket gauge\nmany_8_bucket 1\n# TYPE fresh gauge\nfresh 2\n"
         var suite = SuiteExposition()
         suite.add("honest", exposition: many)
         suite.add("evil1", exposition: clashing)

@@ -26,7 +26,9 @@ struct SuitePointerGroupTests {
         let directory = TemporaryDirectory()
         let pointer = SuitePointer(folder: directory.file("pointer"))
 
-        try pointer.write(runDirectory: "/tmp/vt.elsewhere", pid: getpid(), group: "vt-no-such-group-\(UInt32.random(in: 0...UInt32.max))")
+        try pointer.write(
+            runDirectory: "/tmp/vt.elsewhere", pid: getpid(),
+            group: "vt-no-such-group-\(UInt32.random(in: 0...UInt32.max))")
 
         var info = stat()
         #expect(stat(pointer.path, &info) == 0)

@@ -9,7 +9,8 @@ import VerticalsTesting
     @Test func pointerFolderVariable_overridesEveryOtherPlace_andEmptyTurnsPointersOff() {
         let environment = ["XDG_RUNTIME_DIR": "/run/user/1000"]
         #expect(
-            SuitePointer.places(environment: environment.merging(["VERTICALS_POINTER_DIR": "/tmp/vt.x"]) { $1 }, isRoot: true)
+            SuitePointer.places(
+                environment: environment.merging(["VERTICALS_POINTER_DIR": "/tmp/vt.x"]) { $1 }, isRoot: true)
                 == [SuitePointer(folder: "/tmp/vt.x")])
         #expect(SuitePointer.places(environment: ["VERTICALS_POINTER_DIR": ""], isRoot: true).isEmpty)
     }
@@ -23,8 +24,11 @@ import VerticalsTesting
         #expect(SuitePointer.places(environment: environment, isRoot: true) == [SuitePointer(folder: "/run/verticals")])
         #expect(
             SuitePointer.places(environment: environment, isRoot: false, uid: uid)
-                == [SuitePointer(folder: "\(runtime)/verticals", owner: uid), SuitePointer(folder: "/tmp/verticals-\(uid)", owner: uid),
-                    SuitePointer(folder: "/run/verticals")])
+                == [
+                    SuitePointer(folder: "\(runtime)/verticals", owner: uid),
+                    SuitePointer(folder: "/tmp/verticals-\(uid)", owner: uid),
+                    SuitePointer(folder: "/run/verticals"),
+                ])
         #expect(
             SuitePointer.places(environment: [:], isRoot: false, uid: 1000)
                 == [SuitePointer(folder: "/tmp/verticals-1000", owner: 1000), SuitePointer(folder: "/run/verticals")])
@@ -58,12 +62,16 @@ import VerticalsTesting
 
         let someoneElses = SuitePointer(folder: pointer.folder, owner: uid + 1)
         #expect(someoneElses.refusal == "belongs to uid \(uid), not \(uid + 1)")
-        #expect(throws: SupervisorError.self) { try someoneElses.write(runDirectory: "/tmp/vt.elsewhere", pid: getpid()) }
+        #expect(throws: SupervisorError.self) {
+            try someoneElses.write(runDirectory: "/tmp/vt.elsewhere", pid: getpid())
+        }
 
         let link = SuitePointer(folder: directory.file("link"), owner: uid)
         symlink(pointer.folder, link.folder)
         #expect(link.refusal == "is a symbolic link" && !link.isStale)
-        #expect { try link.write(runDirectory: "/tmp/vt.elsewhere", pid: getpid()) } throws: { "\($0)".contains("is a symbolic link") }
+        #expect { try link.write(runDirectory: "/tmp/vt.elsewhere", pid: getpid()) } throws: {
+            "\($0)".contains("is a symbolic link")
+        }
         #expect(readFile(pointer.path) == "/tmp/vt.elsewhere\n\(getpid())\n", "written through the link")
 
         let missing = SuitePointer(folder: directory.file("missing"), owner: uid)

@@ -12,7 +12,9 @@ import Testing
         let paths = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []
         var files: [String: String] = [:]
         for path in paths where path.hasSuffix(".template") {
-            let text = FileManager.default.contents(atPath: "\(folder)/\(path)").map { String(decoding: $0, as: UTF8.self) }
+            let text = FileManager.default.contents(atPath: "\(folder)/\(path)").map {
+                String(decoding: $0, as: UTF8.self)
+            }
             files[String(path.dropLast(".template".count))] = text
         }
         return files
@@ -33,8 +35,10 @@ import Testing
     @Test func everyTemplate_rendersWithNoKeyLeft() throws {
         let product = try ProductName("Acme")
         let vertical = try VerticalName("billing")
-        let values = Template.values(of: product, framework: .url("https://example.com/v.git", version: "1.0.0"), vertical: vertical)
-            .merging(Template.values(of: vertical, calls: [try VerticalName("ledger")], interface: "AcmeInterface")) { $1 }
+        let values = Template.values(
+            of: product, framework: .url("https://example.com/v.git", version: "1.0.0"), vertical: vertical
+        )
+        .merging(Template.values(of: vertical, calls: [try VerticalName("ledger")], interface: "AcmeInterface")) { $1 }
         for template in Template.all {
             let text = template.render(values)
             #expect(!text.contains("{{") && !text.contains("}}"), "\(template.name) keeps a key:\n\(text)")

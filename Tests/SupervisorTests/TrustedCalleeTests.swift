@@ -43,8 +43,11 @@ struct TrustedCalleeTests {
 
     @Test func withoutASupervisor_onlyRootAndTheCLIsUser_mayHoldIt() {
         #expect(TrustedCallee.refusal(service: "ledger", listener: Self.listener(pid: 700), euid: Self.euid) != nil)
-        #expect(TrustedCallee.refusal(service: "ledger", listener: Self.listener(pid: 700, uid: 0), euid: Self.euid) == nil)
-        #expect(TrustedCallee.refusal(service: "ledger", listener: Self.listener(pid: 700, uid: Self.euid), euid: Self.euid) == nil)
+        #expect(
+            TrustedCallee.refusal(service: "ledger", listener: Self.listener(pid: 700, uid: 0), euid: Self.euid) == nil)
+        #expect(
+            TrustedCallee.refusal(service: "ledger", listener: Self.listener(pid: 700, uid: Self.euid), euid: Self.euid)
+                == nil)
         #expect(TrustedCallee.refusal(service: "ledger", listener: .unixSocket(nil), euid: Self.euid) != nil)
     }
 

@@ -33,7 +33,8 @@ struct UnmarkedSecretLoginTests {
         try supervisorCLI(
             arguments + ["--socket-dir", directory.file("sockets")],
             environment: ["XDG_STATE_HOME": directory.file("home"), "HOME": directory.file("home")]
-                .merging(SecretRecipientsFixture.environment(in: directory, SecretRecipientsFixture.all(to: vertical))) { $1 },
+                .merging(SecretRecipientsFixture.environment(in: directory, SecretRecipientsFixture.all(to: vertical)))
+            { $1 },
             standardInput: "\(typed)\n", in: directory)
     }
 
@@ -52,7 +53,8 @@ struct UnmarkedSecretLoginTests {
 
         #expect(result.status == 69, "\(arguments): \(result.standardError)")
         #expect(
-            result.standardError.contains("\(Self.vertical).signIn marks no field of its input secret"), "\(result.standardError)")
+            result.standardError.contains("\(Self.vertical).signIn marks no field of its input secret"),
+            "\(result.standardError)")
         #expect(!result.standardError.contains("Password"), "the CLI asked for the password as a plain field")
         let served = try await ServedRequests.count(
             of: "\(Self.vertical).signIn", service: Self.vertical, sockets: SocketDirectory(directory.file("sockets")))
@@ -68,7 +70,8 @@ struct UnmarkedSecretLoginTests {
         defer { daemon.stop() }
 
         let result = try Self.cli(
-            ["call", Self.vertical, "signIn", "{\"account\": \"ada@example.org\", \"password\": \"not-a-secret\"}"], in: directory)
+            ["call", Self.vertical, "signIn", "{\"account\": \"ada@example.org\", \"password\": \"not-a-secret\"}"],
+            in: directory)
 
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("token-for-anyone"), "\(result.standardOutput)")

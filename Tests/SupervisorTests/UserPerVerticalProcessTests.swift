@@ -15,7 +15,8 @@ import VerticalsWire
 ///
 /// The suite: `echo`, `caller` (declares `depends_on = ["echo"]`) and `stranger` (declares
 /// nothing), all `vt-testd`, copied into a 0755 folder the service users can reach.
-@Suite(.blocking,
+@Suite(
+    .blocking,
     .serialized, .timeLimit(.minutes(3)),
     .enabled(if: geteuid() == 0, "needs root: creates users and runs each vertical as its own"))
 struct UserPerVerticalProcessTests {
@@ -137,7 +138,10 @@ struct UserPerVerticalProcessTests {
         // And `ps` says so, by name.
         let pid = try #require(try await harness.status("caller").pid)
         let ps = try runCommand("/bin/ps", ["-o", "user:32=", "-p", String(pid)], in: host.directory)
-        #expect(ps.standardOutput.split(whereSeparator: { $0 == " " || $0 == "\n" }) == [Substring(accounts.prefix + "caller")])
+        #expect(
+            ps.standardOutput.split(whereSeparator: { $0 == " " || $0 == "\n" }) == [
+                Substring(accounts.prefix + "caller")
+            ])
         await harness.shutdown()
     }
 
@@ -149,7 +153,8 @@ struct UserPerVerticalProcessTests {
         for name in ["echo", "caller", "stranger"] { try await harness.waitFor(name, .ready) }
         let loop = try EventLoop(name: "routes-client")
         defer { loop.shutdown() }
-        let client = ServiceClient(loop: loop, sockets: SocketDirectory(run.socketDirectory), defaultTimeout: .seconds(10))
+        let client = ServiceClient(
+            loop: loop, sockets: SocketDirectory(run.socketDirectory), defaultTimeout: .seconds(10))
 
         // Root (an operator) may call each; `caller` declared echo, so its relay goes through.
         let declared = try await client.call(TestEcho(service: "caller").relay, .init(target: "echo", text: "declared"))
@@ -164,7 +169,8 @@ struct UserPerVerticalProcessTests {
         let logged = eventually(timeout: .seconds(10)) {
             (readFile(run.log(for: "echo")) ?? "").contains("vertical stranger, which does not declare echo")
         }
-        #expect(logged, "echo's log names the caller and the missing depends_on: \(readFile(run.log(for: "echo")) ?? "")")
+        #expect(
+            logged, "echo's log names the caller and the missing depends_on: \(readFile(run.log(for: "echo")) ?? "")")
 
         // Privileged actions: one logfmt line each, with the caller and the outcome.
         _ = try await client.callRaw(
@@ -202,8 +208,10 @@ struct UserPerVerticalProcessTests {
         func connect(primaryGroup: String) throws -> String {
             let result = try runCommand(
                 "/usr/bin/setpriv",
-                ["--reuid=4243", "--regid=\(primaryGroup)", "--groups=\(gid)", "/usr/bin/python3", "-c", probe,
-                 run.socket(for: "echo")], in: host.directory, timeout: .seconds(20))
+                [
+                    "--reuid=4243", "--regid=\(primaryGroup)", "--groups=\(gid)", "/usr/bin/python3", "-c", probe,
+                    run.socket(for: "echo"),
+                ], in: host.directory, timeout: .seconds(20))
             #expect(result.status == 0, "probe: \(result.standardError)")
             return result.standardOutput
         }
@@ -222,7 +230,8 @@ struct UserPerVerticalProcessTests {
         try await harness.start()
         try await harness.waitFor("echo", .ready)
         #expect(host.accounts.uid("late") == nil)
-        let result = try await harness.engine.apply(Manifest(services: [.testd("echo"), .testd("late", dependsOn: ["echo"])]))
+        let result = try await harness.engine.apply(
+            Manifest(services: [.testd("echo"), .testd("late", dependsOn: ["echo"])]))
         #expect(result.added == ["late"])
         try await harness.waitFor("late", .ready)
         _ = try await Self.uidOfRunning("late", in: harness, host.accounts)
@@ -267,7 +276,9 @@ struct UserPerVerticalProcessTests {
         let host = try Host(binMode: 0o777)
         let harness = try host.harness([.testd("echo")])
         let error = await #expect(throws: SupervisorError.self) { try await harness.start() }
-        #expect(error?.description.contains("\(host.bin) may be written by any user") == true, "\(error?.description ?? "")")
+        #expect(
+            error?.description.contains("\(host.bin) may be written by any user") == true, "\(error?.description ?? "")"
+        )
         #expect(EngineHarness.processes(taggedWith: harness.tag).isEmpty, "nothing started")
         await harness.shutdown()
     }

@@ -7,7 +7,9 @@ extension EngineProcessTests {
     /// folder, where `status` from any other folder finds it, and `up` starts without a warning.
     @Suite(
         "a user's suite found from anywhere", .blocking,
-        .enabled(if: geteuid() != 0, "as root, up's pointer is /run/verticals, a real suite's place (SuitePointerTests covers root)"))
+        .enabled(
+            if: geteuid() != 0,
+            "as root, up's pointer is /run/verticals, a real suite's place (SuitePointerTests covers root)"))
     struct UserPointer {
         @Test func aUsersUp_pointsFromItsRuntimeFolder_andStatusFromAnotherFolderFindsIt() throws {
             let directory = TemporaryDirectory()

@@ -9,7 +9,8 @@ import VerticalsWire
 struct VisibleTextTests {
     /// What the attack on `logs` sent: a title change, a screen clear, an OSC 52 clipboard write,
     /// a carriage return over the time stamp, a right-to-left override and a line separator.
-    static let hostile = "\u{1B}]0;owned\u{07}\u{1B}[2J\u{1B}]52;c;b3duZWQ=\u{07}\r2026-01-01 forged\u{202E}txt.exe\u{2028}x"
+    static let hostile =
+        "\u{1B}]0;owned\u{07}\u{1B}[2J\u{1B}]52;c;b3duZWQ=\u{07}\r2026-01-01 forged\u{202E}txt.exe\u{2028}x"
 
     @Test(arguments: [
         ("\u{1B}[2J", "\\x1b[2J"),

@@ -68,9 +68,9 @@ struct BodyCodecTests {
 
     @Test func directCodec_skipsUnknownFieldsOfEveryWireType() throws {
         var body = BodyWriter()
-        body.write(50, UInt64.max)  // varint
-        body.write(51, 2.5)  // fixed64
-        body.write(52, "new")  // length-delimited
+        body.write(50, UInt64.max) // varint
+        body.write(51, 2.5) // fixed64
+        body.write(52, "new") // length-delimited
         body.writeKey(53, .fixed32)
         body.buffer.writeBytes([1, 2, 3, 4])
         Inner(name: "kept", value: 5).encode(to: &body)
@@ -98,7 +98,7 @@ struct BodyCodecTests {
     @Test func directCodec_givenAMissingRequiredFieldDeepInside_namesItsPath() throws {
         var hours = BodyWriter()
         hours.write(1, Specimen.Weekday.monday)
-        hours.write(3, 1020)  // `opens` (tag 2) is missing
+        hours.write(3, 1020) // `opens` (tag 2) is missing
         var site = BodyWriter()
         site.write(1, "c1")
         site.write(2, "Hill House")

@@ -37,7 +37,7 @@ struct DecodingFastPathTests {
 
     @Test func countRemaining_givenAMalformedTail_stopsThereAndDecodingStillReportsIt() throws {
         var bytes = Self.interleaved().buffer.bytes
-        bytes += [0x52, 0x7F]  // tags(10) claims 127 bytes, none follow
+        bytes += [0x52, 0x7F] // tags(10) claims 127 bytes, none follow
         var reader = BodyReader(ByteReader(bytes))
         _ = try reader.nextTag()
         #expect(reader.countRemaining(of: 10) == 4)
@@ -76,7 +76,7 @@ struct DecodingFastPathTests {
 
     @Test func append_givenTheWrongWireType_throwsAtTheTag() throws {
         var body = BodyWriter()
-        body.write(10, UInt64(7))  // tags is a list of strings: a varint is not one
+        body.write(10, UInt64(7)) // tags is a list of strings: a varint is not one
         let error = try? #require(throws: WireDecodingError.self) { try Sample(decoding: body.buffer.bytes) }
         #expect(error?.code == .wrongWireType && error?.message == "expected lengthDelimited, found varint")
     }

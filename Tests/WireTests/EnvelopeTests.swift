@@ -11,7 +11,8 @@ struct EnvelopeTests {
         return writer.bytes
     }
 
-    @Test("every kind round-trips, with and without a traceparent", arguments: MessageKind.allCases, [nil, traceparent])
+    @Test(
+        "every kind round-trips, with and without a traceparent", arguments: MessageKind.allCases, [nil, traceparent])
     func envelope_roundTrips(kind: MessageKind, traceparent: String?) throws {
         let envelope = Envelope(
             kind: kind, correlationID: 0x0102_0304_0506_0708, operation: "catalog.nearest",
@@ -101,7 +102,8 @@ struct EnvelopeTests {
     /// bytes of U+FFFD, a name no envelope may carry: rejected like any name over the limit.
     @Test func envelope_operationOverTheLimitOnceInvalidBytesAreReplaced_isRejected() {
         let name = [UInt8](repeating: 0xC4, count: 500)
-        let payload: [UInt8] = [1, 1] + [UInt8](repeating: 0, count: 8) + [0x01, 0xF4] + name + [UInt8](repeating: 0, count: 9)
+        let payload: [UInt8] =
+            [1, 1] + [UInt8](repeating: 0, count: 8) + [0x01, 0xF4] + name + [UInt8](repeating: 0, count: 9)
         var reader = ByteReader(payload)
         #expect(throws: EnvelopeError.operationTooLong(1_500)) { try Envelope.read(from: &reader) }
     }

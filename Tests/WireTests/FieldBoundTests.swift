@@ -39,7 +39,8 @@ struct FieldBoundTests {
 
     @Test(arguments: [1024, 1023])
     func aPassphraseAtItsBound_decodes(length: Int) throws {
-        let input = try Specimen.SignInInput(decoding: Self.loginBody(passphrase: Array(repeating: 0x61, count: length)))
+        let input = try Specimen.SignInInput(
+            decoding: Self.loginBody(passphrase: Array(repeating: 0x61, count: length)))
         #expect(input.passphrase.utf8.count == length)
     }
 
@@ -87,7 +88,9 @@ struct FieldBoundTests {
         slot.write(2, Specimen.Service.unknown(String(repeating: "s", count: 5000)))
         slot.write(3, Timestamp.epoch)
         slot.write(4, Timestamp.epoch)
-        let service = #expect(throws: WireDecodingError.self) { try Specimen.CheckSlotInput(decoding: slot.buffer.bytes) }
+        let service = #expect(throws: WireDecodingError.self) {
+            try Specimen.CheckSlotInput(decoding: slot.buffer.bytes)
+        }
         #expect(service?.fieldPath == "specimen.CheckSlotInput.service")
     }
 
@@ -100,7 +103,9 @@ struct FieldBoundTests {
         [UInt8](repeating: 0xFF, count: 2000).writeValue(to: &slot.buffer)
         slot.write(3, Timestamp.epoch)
         slot.write(4, Timestamp.epoch)
-        let direct = #expect(throws: WireDecodingError.self) { try Specimen.CheckSlotInput(decoding: slot.buffer.bytes) }
+        let direct = #expect(throws: WireDecodingError.self) {
+            try Specimen.CheckSlotInput(decoding: slot.buffer.bytes)
+        }
         #expect(direct?.description.contains("6000 bytes, over its bound of 4096 bytes") == true)
         #expect(throws: WireDecodingError.self) {
             try MessageValue(decoding: slot.buffer.bytes, as: Specimen.CheckSlotInput.schema)

@@ -27,7 +27,8 @@ struct FrameDecoderTests {
         var random = SeededGenerator(seed: seed)
         let payloads = (0..<Int.random(in: 1...40, using: &random)).map { _ in
             // Mostly small frames, now and then one that crosses typical read sizes.
-            let size = Bool.random(using: &random)
+            let size =
+                Bool.random(using: &random)
                 ? Int.random(in: 1...40, using: &random) : Int.random(in: 1...5000, using: &random)
             return random.bytes(size)
         }
@@ -44,7 +45,9 @@ struct FrameDecoderTests {
     /// Feeds `stream` as a libuv reader does: each chunk (cut at `cuts`) goes into the decoder's
     /// gathering space while it offers one, as far as it reaches, and through `append` otherwise.
     /// Returns the frames and how many bytes went into the gathering space.
-    private func decodeReadingIntoTheGatheringSpace(_ stream: [UInt8], cuts: [Int]) throws -> (frames: [[UInt8]], direct: Int) {
+    private func decodeReadingIntoTheGatheringSpace(_ stream: [UInt8], cuts: [Int]) throws -> (
+        frames: [[UInt8]], direct: Int
+    ) {
         var decoder = FrameDecoder()
         var frames: [[UInt8]] = []
         var start = 0
@@ -75,13 +78,17 @@ struct FrameDecoderTests {
         var random = SeededGenerator(seed: seed)
         let long = FrameDecoder.gatherThreshold
         let payloads = (0..<8).map { index in
-            random.bytes(index % 2 == 0 ? Int.random(in: 1...300, using: &random) : Int.random(in: long + 1...3 * long, using: &random))
+            random.bytes(
+                index % 2 == 0
+                    ? Int.random(in: 1...300, using: &random) : Int.random(in: long + 1...3 * long, using: &random))
         }
         let stream = payloads.flatMap { FrameEncoder.frame($0) }
         // Reads of at most 64 KiB, as a loop's read buffer takes them, then random splits.
         var splits = [Array(stride(from: 1 << 16, to: stream.count, by: 1 << 16))]
         for _ in 0..<6 {
-            splits.append((0..<Int.random(in: 0...40, using: &random)).map { _ in Int.random(in: 0...stream.count, using: &random) }.sorted())
+            splits.append(
+                (0..<Int.random(in: 0...40, using: &random)).map { _ in Int.random(in: 0...stream.count, using: &random)
+                }.sorted())
         }
         for (index, cuts) in splits.enumerated() {
             #expect(try decode(stream, cuts: cuts).get() == payloads)

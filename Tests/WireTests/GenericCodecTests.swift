@@ -94,8 +94,9 @@ struct GenericCodecTests {
     @Test func genericDecoder_readsASubrangeWithoutCopying() throws {
         let body = Inner(name: "x", value: 2).encodedBody()
         let padded = [0xEE] + body + [0xEE]
-        #expect(try MessageValue(decoding: padded, from: 1, to: 1 + body.count, as: Inner.schema)
-            == [1: .string("x"), 2: .int(2)])
+        #expect(
+            try MessageValue(decoding: padded, from: 1, to: 1 + body.count, as: Inner.schema)
+                == [1: .string("x"), 2: .int(2)])
     }
 
     /// A value that does not fit `Inner`'s schema, and the error it must give.

@@ -7,8 +7,9 @@ import VerticalsWire
 struct JSONFormTests {
     @Test func jsonString_writesFieldsInSchemaOrder_withDefaultsAndWithoutAbsentOptionals() throws {
         #expect(try Specimen.SearchInput(name: "Hill").jsonString() == #"{"name":"Hill","limit":20}"#)
-        #expect(try Specimen.NearestInput(latitude: 51.5, longitude: -0.125).jsonString()
-            == #"{"latitude":51.5,"longitude":-0.125,"limit":5}"#)
+        #expect(
+            try Specimen.NearestInput(latitude: 51.5, longitude: -0.125).jsonString()
+                == #"{"latitude":51.5,"longitude":-0.125,"limit":5}"#)
     }
 
     @Test func jsonString_writesEveryFieldType() throws {
@@ -82,13 +83,15 @@ struct JSONFormTests {
     @Test func init_json_fillsDefaultsAndAcceptsAnyKeyOrder() throws {
         #expect(try Specimen.SearchInput(json: #"{"name":"Hill"}"#) == Specimen.SearchInput(name: "Hill", limit: 20))
         #expect(try Specimen.SearchInput(json: #" { "limit" : 3 , "name" : "Hill" } "#).limit == 3)
-        #expect(try Specimen.NearestInput(json: #"{"latitude":1,"longitude":-2}"#)
-            == Specimen.NearestInput(latitude: 1, longitude: -2, limit: 5, service: nil))
+        #expect(
+            try Specimen.NearestInput(json: #"{"latitude":1,"longitude":-2}"#)
+                == Specimen.NearestInput(latitude: 1, longitude: -2, limit: 5, service: nil))
     }
 
     @Test func init_json_treatsNullAsAbsent() throws {
-        #expect(try Specimen.NearestInput(json: #"{"latitude":1,"longitude":2,"service":null,"limit":null}"#)
-            == Specimen.NearestInput(latitude: 1, longitude: 2))
+        #expect(
+            try Specimen.NearestInput(json: #"{"latitude":1,"longitude":2,"service":null,"limit":null}"#)
+                == Specimen.NearestInput(latitude: 1, longitude: 2))
         let error = try #require(throws: WireValueError.self) { try Specimen.SearchInput(json: #"{"name":null}"#) }
         #expect(error.code == .missingField)
     }
@@ -118,30 +121,46 @@ struct JSONFormTests {
     }
 
     static let formCases = [
-        FormCase(text: #"{"name":"Hill","limit":"abc"}"#, code: .typeMismatch, path: "limit",
-                 description: #"field "limit": expected an integer, got "abc""#),
-        FormCase(text: #"{"name":"Hill","limit":1.5}"#, code: .typeMismatch, path: "limit",
-                 description: #"field "limit": expected an integer, got 1.5"#),
-        FormCase(text: #"{"name":"Hill","limit":1e2}"#, code: .typeMismatch, path: "limit",
-                 description: #"field "limit": expected an integer, got 1e2"#),
-        FormCase(text: #"{"name":"Hill","limit":true}"#, code: .typeMismatch, path: "limit",
-                 description: #"field "limit": expected an integer, got true"#),
-        FormCase(text: #"{"name":"Hill","limit":9223372036854775808}"#, code: .outOfRange, path: "limit",
-                 description: #"field "limit": expected an integer from -9223372036854775808 to 9223372036854775807, got 9223372036854775808"#),
-        FormCase(text: #"{"name":"Hill","limit":123456789012345678901234567890}"#, code: .outOfRange, path: "limit",
-                 description: #"field "limit": 123456789012345678901234567890 does not fit in 64 bits"#),
-        FormCase(text: #"{"name":"Hill","colour":"red"}"#, code: .unknownField, path: "colour",
-                 description: #"field "colour": not a field of specimen.SearchInput (its fields: name, limit, cursor)"#),
-        FormCase(text: #"{"limit":3}"#, code: .missingField, path: "name",
-                 description: #"field "name": required field is missing"#),
-        FormCase(text: #"{"name":"a","name":"b"}"#, code: .duplicateField, path: "name",
-                 description: #"field "name": the key appears more than once"#),
-        FormCase(text: #"["Hill"]"#, code: .typeMismatch, path: "",
-                 description: "specimen.SearchInput: expected an object, got an array"),
-        FormCase(text: #"{"name":"Hill""#, code: .invalidJSON, path: "",
-                 description: "specimen.SearchInput: not JSON: line 1, column 15: the text ends where ',' or '}' after an object member was expected"),
-        FormCase(text: #"{"name":7}"#, code: .typeMismatch, path: "name",
-                 description: #"field "name": expected a string, got 7"#),
+        FormCase(
+            text: #"{"name":"Hill","limit":"abc"}"#, code: .typeMismatch, path: "limit",
+            description: #"field "limit": expected an integer, got "abc""#),
+        FormCase(
+            text: #"{"name":"Hill","limit":1.5}"#, code: .typeMismatch, path: "limit",
+            description: #"field "limit": expected an integer, got 1.5"#),
+        FormCase(
+            text: #"{"name":"Hill","limit":1e2}"#, code: .typeMismatch, path: "limit",
+            description: #"field "limit": expected an integer, got 1e2"#),
+        FormCase(
+            text: #"{"name":"Hill","limit":true}"#, code: .typeMismatch, path: "limit",
+            description: #"field "limit": expected an integer, got true"#),
+        FormCase(
+            text: #"{"name":"Hill","limit":9223372036854775808}"#, code: .outOfRange, path: "limit",
+            description:
+                #"field "limit": expected an integer from -9223372036854775808 to 9223372036854775807, got 9223372036854775808"#
+        ),
+        FormCase(
+            text: #"{"name":"Hill","limit":123456789012345678901234567890}"#, code: .outOfRange, path: "limit",
+            description: #"field "limit": 123456789012345678901234567890 does not fit in 64 bits"#),
+        FormCase(
+            text: #"{"name":"Hill","colour":"red"}"#, code: .unknownField, path: "colour",
+            description: #"field "colour": not a field of specimen.SearchInput (its fields: name, limit, cursor)"#),
+        FormCase(
+            text: #"{"limit":3}"#, code: .missingField, path: "name",
+            description: #"field "name": required field is missing"#),
+        FormCase(
+            text: #"{"name":"a","name":"b"}"#, code: .duplicateField, path: "name",
+            description: #"field "name": the key appears more than once"#),
+        FormCase(
+            text: #"["Hill"]"#, code: .typeMismatch, path: "",
+            description: "specimen.SearchInput: expected an object, got an array"),
+        FormCase(
+            text: #"{"name":"Hill""#, code: .invalidJSON, path: "",
+            description:
+                "specimen.SearchInput: not JSON: line 1, column 15: the text ends where ',' or '}' after an object member was expected"
+        ),
+        FormCase(
+            text: #"{"name":7}"#, code: .typeMismatch, path: "name",
+            description: #"field "name": expected a string, got 7"#),
     ]
 
     @Test("invalid JSON forms fail with a typed error naming the field", arguments: formCases)

@@ -8,7 +8,8 @@ struct JSONParserTests {
         arguments: [
             ("null", JSONValue.null), ("true", .bool(true)), (" \t\r\nfalse\n", .bool(false)),
             ("0", .number("0")), ("-0", .number("-0")), ("-12.5e+3", .number("-12.5e+3")), ("1E-2", .number("1E-2")),
-            ("[]", .array([])), ("{}", .object([])), (#"[1,"a",[null]]"#, .array([.number("1"), .string("a"), .array([.null])])),
+            ("[]", .array([])), ("{}", .object([])),
+            (#"[1,"a",[null]]"#, .array([.number("1"), .string("a"), .array([.null])])),
             (#"{"a":{"b":[]},"a":1}"#, .object([("a", .object([("b", .array([]))])), ("a", .number("1"))])),
             (#""""#, .string("")), (#""é☃😀""#, .string("é☃😀")),
         ])
@@ -30,7 +31,8 @@ struct JSONParserTests {
         "malformed documents are rejected with the kind of error",
         arguments: [
             ("", JSONSyntaxError.Kind.unexpectedEnd), ("   ", .unexpectedEnd), ("[", .unexpectedEnd),
-            (#"{"a":"#, .unexpectedEnd), (#""abc"#, .unexpectedEnd), ("tru", .unexpectedEnd), (#""\u12"#, .unexpectedEnd),
+            (#"{"a":"#, .unexpectedEnd), (#""abc"#, .unexpectedEnd), ("tru", .unexpectedEnd),
+            (#""\u12"#, .unexpectedEnd),
             ("[1,]", .unexpectedCharacter), (#"{"a":1,}"#, .unexpectedCharacter), (#"{"a" 1}"#, .unexpectedCharacter),
             ("{'a':1}", .unexpectedCharacter), ("{a:1}", .unexpectedCharacter), ("+1", .unexpectedCharacter),
             (".5", .unexpectedCharacter), ("NaN", .unexpectedCharacter), ("Infinity", .unexpectedCharacter),
@@ -67,7 +69,8 @@ struct JSONParserTests {
         #expect(error?.description == "line 2, column 8: expected a value, found 'x'")
     }
 
-    @Test("nesting up to the limit parses; one level more is an error, not a stack overflow", arguments: ["[", #"{"a":"#])
+    @Test(
+        "nesting up to the limit parses; one level more is an error, not a stack overflow", arguments: ["[", #"{"a":"#])
     func parse_givenDeepNesting_stopsAtTheLimit(opener: String) throws {
         let closer = opener == "[" ? "]" : "}"
         let limit = JSONValue.defaultMaxDepth

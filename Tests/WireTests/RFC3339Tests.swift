@@ -68,7 +68,8 @@ struct RFC3339Tests {
     func format_thenParse_givesTheSameInstant(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
         for _ in 0..<2_000 {
-            let micros = Bool.random(using: &random)
+            let micros =
+                Bool.random(using: &random)
                 ? Int64.random(in: .min ... .max, using: &random)
                 : Int64.random(in: -5_000_000_000_000_000...5_000_000_000_000_000, using: &random)
             let timestamp = Timestamp(microsecondsSinceEpoch: micros)

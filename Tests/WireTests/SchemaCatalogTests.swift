@@ -72,7 +72,7 @@ struct SchemaCatalogTests {
             try SchemaCatalog(messages: [Inner.schema, Inner.schema], enumerations: [])
         }
         #expect(throws: SchemaCatalogError.self) {
-            try SchemaCatalog(messages: [Sample.schema, Inner.schema], enumerations: [])  // no test.Colour
+            try SchemaCatalog(messages: [Sample.schema, Inner.schema], enumerations: []) // no test.Colour
         }
     }
 }

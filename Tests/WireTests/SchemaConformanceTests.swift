@@ -29,22 +29,28 @@ struct SchemaConformanceTests {
 
     @Test func check_findsSwappedTags() {
         let findings = SchemaConformance.check(Broken.SwappedTags(primary: "ada", secondary: "pw"))
-        #expect(findings.map(\.description).contains {
-            $0.hasPrefix("test.SwappedTags.primary: the Swift property is ada")
-        }, "\(findings)")
+        #expect(
+            findings.map(\.description).contains {
+                $0.hasPrefix("test.SwappedTags.primary: the Swift property is ada")
+            }, "\(findings)")
     }
 
     @Test func check_findsFieldsWrittenOutOfOrder() {
         let findings = SchemaConformance.check(Broken.OutOfOrder(a: "a", b: "b"))
         #expect(findings.count == 1)
-        #expect(findings.first?.description
-            == "test.OutOfOrder: the direct encoder writes `b` (tag 2) where the schema's order puts `a` (tag 1): write fields in schema order")
+        #expect(
+            findings.first?.description
+                == "test.OutOfOrder: the direct encoder writes `b` (tag 2) where the schema's order puts `a` (tag 1): write fields in schema order"
+        )
     }
 
     @Test func check_findsAnOmittedDefault() {
         let findings = SchemaConformance.check(Broken.OmitsDefault(limit: 20))
-        #expect(findings.map(\.description)
-            == ["test.OmitsDefault.limit: the direct encoder leaves it out, but the schema always writes it (default 20)"])
+        #expect(
+            findings.map(\.description)
+                == [
+                    "test.OmitsDefault.limit: the direct encoder leaves it out, but the schema always writes it (default 20)"
+                ])
         #expect(SchemaConformance.check(Broken.OmitsDefault(limit: 3)) == [], "not visible when the value differs")
     }
 
@@ -56,12 +62,18 @@ struct SchemaConformanceTests {
 
     @Test func check_findsAWrongWireType() {
         let findings = SchemaConformance.check(Broken.WrongWireType(value: 1.5))
-        #expect(findings.map(\.description).contains("test.WrongWireType.value: the schema does not describe the direct encoder's bytes: expected varint, found fixed64"), "\(findings)")
+        #expect(
+            findings.map(\.description).contains(
+                "test.WrongWireType.value: the schema does not describe the direct encoder's bytes: expected varint, found fixed64"
+            ), "\(findings)")
     }
 
     @Test func check_findsAnIntWrittenUnderAUIntSchema() {
         let findings = SchemaConformance.check(Broken.SignMixup(count: 5))
-        #expect(findings.map(\.description) == ["test.SignMixup.count: the Swift property is 5, but the schema reads uint(10)"])
+        #expect(
+            findings.map(\.description) == [
+                "test.SignMixup.count: the Swift property is 5, but the schema reads uint(10)"
+            ])
     }
 
     @Test func check_findsAPropertyNamedOtherwiseThanItsField() {
@@ -81,9 +93,10 @@ struct SchemaConformanceTests {
                 .defaulted(1, "limit", .uint, .int(20)),
                 .defaulted(2, "colour", .enumeration(Colour.schema), .enumeration("purple")),
             ])
-        #expect(SchemaConformance.check(schema: schema).map(\.description) == [
-            "test.BadDefaults.limit: the default 20 is not a value of type uint",
-            #"test.BadDefaults.colour: the default "purple" is not a case of test.Colour (["red", "green", "blue"])"#,
-        ])
+        #expect(
+            SchemaConformance.check(schema: schema).map(\.description) == [
+                "test.BadDefaults.limit: the default 20 is not a value of type uint",
+                #"test.BadDefaults.colour: the default "purple" is not a case of test.Colour (["red", "green", "blue"])"#,
+            ])
     }
 }

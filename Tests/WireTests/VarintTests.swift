@@ -31,7 +31,8 @@ struct VarintTests {
         #expect(Varint.unZigZag(unsigned) == signed)
     }
 
-    @Test("signed edges round-trip through the body codec", arguments: [Int64.min, -129, -1, 0, 1, 127, 128, Int64.max])
+    @Test(
+        "signed edges round-trip through the body codec", arguments: [Int64.min, -129, -1, 0, 1, 127, 128, Int64.max])
     func int64_roundTripsAsZigZagVarint(value: Int64) throws {
         var writer = ByteWriter()
         value.writeValue(to: &writer)
@@ -52,9 +53,9 @@ struct VarintTests {
     @Test(
         "varints longer than 10 bytes, or past 64 bits, are rejected",
         arguments: [
-            "80 80 80 80 80 80 80 80 80 80 01",  // 11 bytes
-            "ff ff ff ff ff ff ff ff ff 02",  // the 10th byte carries bits past 2^64
-            "ff ff ff ff ff ff ff ff ff 81 00",  // the 10th byte continues
+            "80 80 80 80 80 80 80 80 80 80 01", // 11 bytes
+            "ff ff ff ff ff ff ff ff ff 02", // the 10th byte carries bits past 2^64
+            "ff ff ff ff ff ff ff ff ff 81 00", // the 10th byte continues
         ])
     func varint_givenOverlongBytes_throws(text: String) {
         var reader = ByteReader(bytes(text))

@@ -19,7 +19,8 @@ public struct WindowCPU: Sendable {
     /// Opens the window now, or returns nil when the environment names no server.
     public static func open() -> WindowCPU? {
         guard let text = getenv(serverVariable), let server = Int32(String(cString: text)) else { return nil }
-        return WindowCPU(server: server, serverAtOpen: CPUTime.seconds(of: server) ?? 0, clientAtOpen: CPUTime.ownSeconds())
+        return WindowCPU(
+            server: server, serverAtOpen: CPUTime.seconds(of: server) ?? 0, clientAtOpen: CPUTime.ownSeconds())
     }
 
     /// Closes the window now: ` server_cpu=S client_cpu=S`, the seconds each spent since

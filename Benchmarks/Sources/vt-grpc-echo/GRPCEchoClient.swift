@@ -21,7 +21,8 @@ enum GRPCEchoClient {
                 let elapsed = (ContinuousClock.now - start).components
                 guard answered == size else { stop("the echo answered \(answered) bytes for \(size)") }
                 if index >= warmup {
-                    samples.append(UInt64(elapsed.seconds) * 1_000_000_000 + UInt64(elapsed.attoseconds / 1_000_000_000))
+                    samples.append(
+                        UInt64(elapsed.seconds) * 1_000_000_000 + UInt64(elapsed.attoseconds / 1_000_000_000))
                 }
             }
             return samples

@@ -81,7 +81,9 @@ enum GRPCEchoSettings {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
             let mask = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") })
         else { return nil }
-        let count = mask.dropFirst("Cpus_allowed:".count).compactMap(\.hexDigitValue).reduce(0) { $0 + $1.nonzeroBitCount }
+        let count = mask.dropFirst("Cpus_allowed:".count).compactMap(\.hexDigitValue).reduce(0) {
+            $0 + $1.nonzeroBitCount
+        }
         return count > 0 ? count : nil
     }
 }

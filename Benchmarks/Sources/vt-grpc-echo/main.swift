@@ -15,7 +15,8 @@ import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 3, let setup = GRPCEchoSettings.Setup(rawValue: arguments[2]) else {
-    stop("usage: vt-grpc-echo server|latency|throughput PATH latency|throughput|tuned-coalesced|tuned-uncoalesced [...]")
+    stop(
+        "usage: vt-grpc-echo server|latency|throughput PATH latency|throughput|tuned-coalesced|tuned-uncoalesced [...]")
 }
 GRPCEchoSettings.prepare(setup)
 let path = arguments[1]

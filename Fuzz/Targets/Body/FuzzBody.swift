@@ -24,7 +24,9 @@ public func fuzzBody(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     }
     let generic = try? MessageValue(decoding: body, as: type.schema)
     let described = try? MessageValue(decoding: body, as: MessageTypes.described[pick])
-    precondition(MessageTypes.sameReading(generic, described, as: type.schema), "\(type.schema.name): the described schema reads the body otherwise")
+    precondition(
+        MessageTypes.sameReading(generic, described, as: type.schema),
+        "\(type.schema.name): the described schema reads the body otherwise")
     if let generic {
         _ = try? generic.encoded(as: type.schema)
         _ = try? generic.jsonText(as: type.schema)

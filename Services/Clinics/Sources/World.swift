@@ -50,7 +50,8 @@ package struct World: VerticalWorld {
         let settings = Settings.from(environment: runtime.environment)
         let migrator = Migrations.all(seedDirectory: settings.seedDirectory, seededAt: .now)
         return World(
-            parts: try .live(runtime: runtime, migrator: migrator, newID: randomClinicID, calls: calls), settings: settings)
+            parts: try .live(runtime: runtime, migrator: migrator, newID: randomClinicID, calls: calls),
+            settings: settings)
     }
 }
 

@@ -41,7 +41,8 @@ package struct World: VerticalWorld {
         self.passwords = passwords
         if let hashing {
             verifyPassword = { password, storedHash in
-                let matches = try await PasswordJob.verify(password, against: storedHash ?? passwords.dummyHash, in: hashing)
+                let matches = try await PasswordJob.verify(
+                    password, against: storedHash ?? passwords.dummyHash, in: hashing)
                 return storedHash == nil ? false : matches
             }
             hashPassword = { password in try await PasswordJob.hash(password, limits: passwords.limits, in: hashing) }

@@ -5,7 +5,6 @@ import VerticalsContract
 import VerticalsServiceKit
 import VerticalsStorage
 
-
 /// Everything records' use cases depend on, built once: in `main.swift` by ``live(runtime:)``, in
 /// tests from test ``WorldParts``. Its ``parts`` are what every vertical has; the rest is records' own.
 package struct World: VerticalWorld {

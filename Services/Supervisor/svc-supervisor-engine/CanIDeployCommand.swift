@@ -83,7 +83,8 @@ struct CanIDeployCommand: AsyncParsableCommand {
             }
             guard let spec = suite.services.first(where: { $0.name == name }) else {
                 throw CLIError(
-                    status: 64, "no service named \"\(name)\" in \(manifest); known: "
+                    status: 64,
+                    "no service named \"\(name)\" in \(manifest); known: "
                         + suite.services.map(\.name).joined(separator: ", "))
             }
             let describer = BuildDescriber(
@@ -113,8 +114,11 @@ struct CanIDeployCommand: AsyncParsableCommand {
     /// is judged by its program on disk (said on standard error).
     func runningCallers(of suite: Manifest) async throws -> [String: Int32] {
         do {
-            let services = try await ControlClient.call(Supervisor.status, Empty(), location: connection.suite.location).services
-            return Dictionary(services.compactMap { service in service.pid.map { (service.name, Int32($0)) } }) { first, _ in first }
+            let services = try await ControlClient.call(Supervisor.status, Empty(), location: connection.suite.location)
+                .services
+            return Dictionary(services.compactMap { service in service.pid.map { (service.name, Int32($0)) } }) {
+                first, _ in first
+            }
         } catch let error as CLIError where error.status == 69 {
             let callers = ServiceAccounts.callers(of: name, in: suite).map(\.name)
             guard SystemdSuite.isRunning else {
@@ -122,7 +126,9 @@ struct CanIDeployCommand: AsyncParsableCommand {
                 return [:]
             }
             Terminal.error("no supervisor answers: the callers' running builds are those of systemd's units")
-            return Dictionary(callers.compactMap { caller in SystemdSuite.mainPID(of: caller).map { (caller, $0) } }) { first, _ in first }
+            return Dictionary(callers.compactMap { caller in SystemdSuite.mainPID(of: caller).map { (caller, $0) } }) {
+                first, _ in first
+            }
         }
     }
 
@@ -175,7 +181,9 @@ enum DeployReportJSON {
     }
 
     static func edge(_ edge: DeployEdge) -> JSONValue {
-        var members: [(key: String, value: JSONValue)] = [("caller", .string(edge.caller)), ("callee", .string(edge.callee))]
+        var members: [(key: String, value: JSONValue)] = [
+            ("caller", .string(edge.caller)), ("callee", .string(edge.callee)),
+        ]
         switch edge.outcome {
         case .compatible(let findings):
             members += [("outcome", .string("compatible")), ("findings", .array(findings.map(finding)))]

@@ -56,8 +56,12 @@ struct CertsCommand: ParsableCommand {
         do {
             let minted = try SuiteCertificates.mint(services: services, namespace: namespace, days: days)
             let written = try CertificateFolder(path: directory).write(minted, replacing: force)
-            Terminal.print("wrote \(written.count) files in \(directory): a CA, and a certificate for \(services.joined(separator: ", ")) and the operator")
-            Terminal.print("a service: VERTICALS_TLS_CERT=\(directory)/NAME/tls.crt VERTICALS_TLS_KEY=\(directory)/NAME/tls.key VERTICALS_TLS_CA=\(directory)/NAME/ca.crt")
+            Terminal.print(
+                "wrote \(written.count) files in \(directory): a CA, and a certificate for \(services.joined(separator: ", ")) and the operator"
+            )
+            Terminal.print(
+                "a service: VERTICALS_TLS_CERT=\(directory)/NAME/tls.crt VERTICALS_TLS_KEY=\(directory)/NAME/tls.key VERTICALS_TLS_CA=\(directory)/NAME/ca.crt"
+            )
         } catch {
             Terminal.error("svc-supervisor: \(error)")
             throw ExitCode(73)

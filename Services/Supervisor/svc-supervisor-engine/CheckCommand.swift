@@ -38,19 +38,25 @@ struct CheckCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: "The contract lock depends_on's operations are checked against (default: ../Tests/Contracts/contracts.lock.json from the manifest's folder, when it exists).")
+        help:
+            "The contract lock depends_on's operations are checked against (default: ../Tests/Contracts/contracts.lock.json from the manifest's folder, when it exists)."
+    )
     var contracts: String?
 
-    @Flag(name: .long, help: "Print every key a manifest takes, with its type, default and meaning (Markdown), and check nothing.")
+    @Flag(
+        name: .long,
+        help: "Print every key a manifest takes, with its type, default and meaning (Markdown), and check nothing.")
     var listKeys = false
 
     func run() throws {
         if listKeys {
-            Terminal.print(lines: ManifestKeyReference.markdown().split(separator: "\n", omittingEmptySubsequences: false)
-                .dropLast().map { "\($0)" })
+            Terminal.print(
+                lines: ManifestKeyReference.markdown().split(separator: "\n", omittingEmptySubsequences: false)
+                    .dropLast().map { "\($0)" })
             return
         }
-        let (parsed, parseProblems) = ManifestParser.load(path: manifest, binDirectory: binDir ?? ProgramPaths.ownDirectory())
+        let (parsed, parseProblems) = ManifestParser.load(
+            path: manifest, binDirectory: binDir ?? ProgramPaths.ownDirectory())
         var problems = parseProblems
         if let runDir {
             let absolute = runDir.hasPrefix("/") ? runDir : "\(ProgramPaths.currentDirectory())/\(runDir)"

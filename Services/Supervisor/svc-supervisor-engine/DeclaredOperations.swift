@@ -22,7 +22,8 @@ enum DeclaredOperations {
     /// The lock at `path`; a problem when it cannot be read or is not a lock.
     static func lock(at path: String) -> Result<ContractLock, ManifestError> {
         guard let text = WholeFile.read(path) else {
-            return .failure(ManifestError(key: "--contracts", "cannot read \(path): \(String(cString: strerror(errno)))"))
+            return .failure(
+                ManifestError(key: "--contracts", "cannot read \(path): \(String(cString: strerror(errno)))"))
         }
         do {
             return .success(try ContractLock(json: text))
@@ -36,19 +37,24 @@ enum DeclaredOperations {
         var problems: [ManifestError] = []
         for service in manifest.services {
             for callee in service.dependsOn {
-                guard let operations = service.operations(of: callee), let contract = lock.service(callee) else { continue }
+                guard let operations = service.operations(of: callee), let contract = lock.service(callee) else {
+                    continue
+                }
                 for operation in operations {
                     guard let declared = contract.operations.first(where: { $0.name == operation }) else {
-                        problems.append(ManifestError(
-                            service: service.name, key: "depends_on",
-                            "\(callee).\(operation): \(callee) declares no such operation in \(path) (it has "
-                                + contract.operations.map(\.name).joined(separator: ", ") + ")"))
+                        problems.append(
+                            ManifestError(
+                                service: service.name, key: "depends_on",
+                                "\(callee).\(operation): \(callee) declares no such operation in \(path) (it has "
+                                    + contract.operations.map(\.name).joined(separator: ", ") + ")"))
                         continue
                     }
                     if declared.marks.contains("operatorOnly") {
-                        problems.append(ManifestError(
-                            service: service.name, key: "depends_on",
-                            "\(callee).\(operation) is operator-only (\(path)): no depends_on can grant it; drop it"))
+                        problems.append(
+                            ManifestError(
+                                service: service.name, key: "depends_on",
+                                "\(callee).\(operation) is operator-only (\(path)): no depends_on can grant it; drop it"
+                            ))
                     }
                 }
             }

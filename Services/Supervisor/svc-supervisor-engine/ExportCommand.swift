@@ -41,16 +41,22 @@ struct ExportCommand: ParsableCommand {
 
         @Option(
             name: .long,
-            help: "Write the units of this host of a manifest that places services (host = \"NAME\"): the others are reached at their endpoint.")
+            help:
+                "Write the units of this host of a manifest that places services (host = \"NAME\"): the others are reached at their endpoint."
+        )
         var host: String?
 
         func validate() throws {
-            guard prefix.hasPrefix("/") else { throw ValidationError("--prefix must be an absolute path, not \(prefix)") }
+            guard prefix.hasPrefix("/") else {
+                throw ValidationError("--prefix must be an absolute path, not \(prefix)")
+            }
         }
 
         func run() throws {
             let layout = SystemdLayout(prefix: prefix)
-            try ExportCommand.write(manifest: manifest, binDirectory: layout.binDirectory, to: out, owning: Self.isOwned) {
+            try ExportCommand.write(
+                manifest: manifest, binDirectory: layout.binDirectory, to: out, owning: Self.isOwned
+            ) {
                 try SystemdExport.files(for: $0, layout: layout, host: host)
             }
         }
@@ -94,7 +100,8 @@ struct ExportCommand: ParsableCommand {
                         + "not \(namespace)")
             }
             guard !image.isEmpty, !image.contains(where: { $0 == " " || $0 == "\n" || $0 == "\t" }) else {
-                throw ValidationError("--image must be an image reference such as registry.example/verticals:1.0, not \(image)")
+                throw ValidationError(
+                    "--image must be an image reference such as registry.example/verticals:1.0, not \(image)")
             }
         }
 
@@ -124,7 +131,8 @@ extension ExportCommand {
         manifest: String, binDirectory: String, to out: String, owning isOwned: (String) -> Bool,
         files make: (Manifest) throws -> [String: String]
     ) throws {
-        let (parsed, problems) = ManifestParser.load(path: manifest, binDirectory: binDirectory, checkExecutables: false)
+        let (parsed, problems) = ManifestParser.load(
+            path: manifest, binDirectory: binDirectory, checkExecutables: false)
         guard problems.isEmpty else {
             for problem in problems { Terminal.print("\(manifest): \(problem)") }
             throw ExitCode(65)

@@ -34,7 +34,8 @@ struct InitCommand: ParsableCommand {
     @Option(name: .long, help: "The framework checkout to depend on by path, for a local checkout.")
     var frameworkPath: String?
 
-    @Option(name: .long, help: "The framework's git URL, to depend on by URL (a tagged release, see --framework-version).")
+    @Option(
+        name: .long, help: "The framework's git URL, to depend on by URL (a tagged release, see --framework-version).")
     var frameworkURL: String?
 
     @Option(
@@ -60,7 +61,8 @@ struct InitCommand: ParsableCommand {
             try ProductScaffold.checkEmpty(root)
             let framework = try framework()
             let scaffold = try ProductScaffold(
-                root: root, name: product, vertical: vertical, framework: framework, frameworkTargets: try Self.targets(of: framework))
+                root: root, name: product, vertical: vertical, framework: framework,
+                frameworkTargets: try Self.targets(of: framework))
             try writing.write(
                 scaffold.apply, report: { Self.report(scaffold, written: $0) }, root: root,
                 tool: scaffold.product.contractsTool, what: scaffold.product.typeName)
@@ -84,7 +86,8 @@ struct InitCommand: ParsableCommand {
             return try FrameworkTargets.read(checkout: checkout)
         case .url(let url, _):
             // Another version of the framework, maybe: its targets are a guide, and a clash SwiftPM reports anyway.
-            let note = "; if the vertical's name is one of \(url)'s targets, SwiftPM says so when it resolves the product"
+            let note =
+                "; if the vertical's name is one of \(url)'s targets, SwiftPM says so when it resolves the product"
             guard case .path(let own)? = FrameworkSource.checkout(around: ProgramPaths.ownDirectory()) else {
                 Terminal.error("note: no checkout of the framework is at hand to read its target names from\(note)")
                 return FrameworkTargets(checkout: url, names: [])

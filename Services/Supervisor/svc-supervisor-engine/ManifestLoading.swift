@@ -17,7 +17,8 @@ enum ManifestLoading {
             throw SupervisorError(
                 "\(path) is not root's alone, and root runs what a manifest names: it reads one only when root owns it "
                     + "and every folder above it, none of them writable by group or others, with no link on the way. "
-                    + "Give it to root (chown root: and chmod go-w, folders too), or run svc-supervisor as the user who owns it")
+                    + "Give it to root (chown root: and chmod go-w, folders too), or run svc-supervisor as the user who owns it"
+            )
         }
         let (manifest, problems) = ManifestParser.load(path: path, binDirectory: programDirectory)
         guard problems.isEmpty else {

@@ -11,7 +11,8 @@ import VerticalsSupervisor
 struct NewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new",
-        abstract: "Create a new vertical in this product (or checkout): contract, service, tests, manifest entry, targets.",
+        abstract:
+            "Create a new vertical in this product (or checkout): contract, service, tests, manifest entry, targets.",
         discussion: """
             Example:
               svc-supervisor new billing --calls identity
@@ -25,7 +26,9 @@ struct NewCommand: ParsableCommand {
     @Option(name: .long, parsing: .singleValue, help: "Verticals it calls, comma-separated (its depends_on).")
     var calls: [String] = []
 
-    @Option(name: .long, help: "The product's root folder (default: the nearest folder up with Package.swift and deploy/suite.toml).")
+    @Option(
+        name: .long,
+        help: "The product's root folder (default: the nearest folder up with Package.swift and deploy/suite.toml).")
     var root: String?
 
     @OptionGroup var writing: ScaffoldWriting
@@ -34,7 +37,9 @@ struct NewCommand: ParsableCommand {
         try ScaffoldWriting.refusing {
             let peers = calls.flatMap { $0.split(separator: ",").map { String($0) } }.filter { !$0.isEmpty }
             guard let root = root ?? Scaffold.findRoot(from: ProgramPaths.currentDirectory()) else {
-                throw ScaffoldError.checkout("no Verticals product here: run it inside one (this checkout, or one made by `svc-supervisor init`), or pass --root")
+                throw ScaffoldError.checkout(
+                    "no Verticals product here: run it inside one (this checkout, or one made by `svc-supervisor init`), or pass --root"
+                )
             }
             var scaffold = try Scaffold(name: name, calls: peers, root: root)
             try scaffold.regenerateSystemdUnits(reading: ManifestParser.parsePlanned)
@@ -65,9 +70,10 @@ struct NewCommand: ParsableCommand {
     static func updateContracts(root: String, tool: String, what: String, jobs: Int?) throws {
         Terminal.print("writing \(what)'s golden fixtures and lock (swift build --product \(tool); \(tool) update)…")
         let quoted = "'" + root.replacing("'", with: "'\\''") + "'"
-        let script = "cd \(quoted) && swift build \(jobs.map { "-j \($0) " } ?? "")--product \(tool) >/dev/null && "
+        let script =
+            "cd \(quoted) && swift build \(jobs.map { "-j \($0) " } ?? "")--product \(tool) >/dev/null && "
             + "\"$(swift build --show-bin-path)/\(tool)\" update --root \(quoted)"
-        fflush(nil)  // every stream: the report above goes out before the child's lines
+        fflush(nil) // every stream: the report above goes out before the child's lines
         let status = system(script)
         guard status == 0 else {
             throw ScaffoldError.checkout(

@@ -9,7 +9,11 @@ struct ScaffoldWriting: ParsableArguments {
     @Flag(name: .long, help: "List what would be written, and write nothing.")
     var dryRun = false
 
-    @Flag(name: .long, help: "Do not build the contract tool to write the golden fixtures and the lock (make contracts-update does it later).")
+    @Flag(
+        name: .long,
+        help:
+            "Do not build the contract tool to write the golden fixtures and the lock (make contracts-update does it later)."
+    )
     var skipFixtures = false
 
     @Option(name: .long, help: "Parallel jobs for the contract tool's build (default: SwiftPM's, one per core).")

@@ -35,7 +35,8 @@ struct SupervisorCommand: AsyncParsableCommand {
             CommandGroup(name: "Calls", subcommands: FrontCommands.calls),
             CommandGroup(name: "Data", subcommands: [BackupCommand.self, RestoreCommand.self]),
             CommandGroup(
-                name: "Deploy", subcommands: [CheckCommand.self, CanIDeployCommand.self, ExportCommand.self, CertsCommand.self]),
+                name: "Deploy",
+                subcommands: [CheckCommand.self, CanIDeployCommand.self, ExportCommand.self, CertsCommand.self]),
             CommandGroup(name: "Development", subcommands: [NewCommand.self, InitCommand.self]),
         ])
 }

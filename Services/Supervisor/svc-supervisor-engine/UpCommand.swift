@@ -70,7 +70,8 @@ struct UpCommand: ParsableCommand {
         let path = manifest
         let pointer = SuitePointer.places(environment: ProcessEnvironment.current).first
         return SupervisorDaemon.run(
-            configuration: configuration, loadManifest: { try ManifestLoading.load(path: path, programDirectory: programs) },
+            configuration: configuration,
+            loadManifest: { try ManifestLoading.load(path: path, programDirectory: programs) },
             pointer: pointer)
     }
 
@@ -79,7 +80,9 @@ struct UpCommand: ParsableCommand {
     static func serviceUsers(_ environment: [String: String], euid: UInt32 = geteuid()) -> ServiceUsers? {
         guard euid == 0, environment[SupervisorSettings.serviceUsers.name] != "off" else { return nil }
         var users = ServiceUsers()
-        if let group = environment[SupervisorSettings.operatorGroup.name], !group.isEmpty { users.operatorGroup = group }
+        if let group = environment[SupervisorSettings.operatorGroup.name], !group.isEmpty {
+            users.operatorGroup = group
+        }
         return users
     }
 }

@@ -87,7 +87,7 @@ enum EdgeValues {
         case .enumeration(let schema):
             if random.chance(30), let known = schema.cases.first { return .enumeration(known.uppercased()) }
             return .enumeration(random.pick(small ? Array(unknownCases.prefix(3)) : unknownCases))
-        case .message: return nil  // built by InputMaker, which knows the depth
+        case .message: return nil // built by InputMaker, which knows the depth
         }
     }
 }

@@ -63,7 +63,8 @@ struct FuzzLiveCommand: AsyncParsableCommand {
                 kind: kind, manifest: manifestPath, seed: seed, findingsFolder: findingsFolder, keep: keep)
             do {
                 let (findings, used) = try await phase.run(
-                    for: max(remaining / (phases.count - index), total / phases.count), maxRequests: maxRequests, stopAfter: stopAfter,
+                    for: max(remaining / (phases.count - index), total / phases.count), maxRequests: maxRequests,
+                    stopAfter: stopAfter,
                     replay: replay.map { ($0, FuzzRequest.Session(rawValue: replayAs) ?? .none) })
                 found += findings
                 remaining -= used

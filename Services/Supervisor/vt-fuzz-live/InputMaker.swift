@@ -74,7 +74,8 @@ struct InputMaker {
             // A plausible message all through: one 64 KiB edge inside, a thousand times over, would
             // pass the receiver's frame limit and never reach the operation.
             let calm = InputMaker(
-                learned: learned, tokenField: tokenField, token: token, edgePercent: 0, baseMicroseconds: baseMicroseconds)
+                learned: learned, tokenField: tokenField, token: token, edgePercent: 0,
+                baseMicroseconds: baseMicroseconds)
             let element = calm.single(field, in: schema, edge: false, depth: depth + 1, using: &random)
             return .list(Array(repeating: element, count: EdgeValues.longList / 5))
         case 2:

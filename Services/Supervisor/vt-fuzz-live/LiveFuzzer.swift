@@ -247,7 +247,8 @@ final class LiveFuzzer {
             case .internal: problem = "answered internal: \(error.message)"
             case .unknown(let code): problem = "answered an error code no contract knows: \(code): \(error.message)"
             case .deadlineExceeded:
-                problem = "no answer within \(Self.patience) s, nor within \(Self.longPatience) s when sent again (\(error.message))"
+                problem =
+                    "no answer within \(Self.patience) s, nor within \(Self.longPatience) s when sent again (\(error.message))"
             default: problem = nil
             }
             // Judged by the supervisor's table below: a daemon that died mid-request.
@@ -297,7 +298,7 @@ final class LiveFuzzer {
             return try await client.callRaw(
                 service: request.target.vertical, operation: request.target.operation.fullName, body: request.body,
                 timeout: .seconds(Self.patience))
-        } catch where error.code == .deadlineExceeded {
+        } catch  where error.code == .deadlineExceeded {
             slow[request.target.label, default: 0] += 1
             return try await client.callRaw(
                 service: request.target.vertical, operation: request.target.operation.fullName, body: request.body,

@@ -103,7 +103,9 @@ enum TCPManifest {
     static func write(from manifest: String, into folder: String, bin: String) throws -> (
         String, [String: SocketEndpoint]
     ) {
-        guard let text = WholeFile.read(manifest) else { throw LiveSuite.StartError(description: "cannot read \(manifest)") }
+        guard let text = WholeFile.read(manifest) else {
+            throw LiveSuite.StartError(description: "cannot read \(manifest)")
+        }
         var lines: [String] = []
         var endpoints: [String: SocketEndpoint] = [:]
         var sawDefaults = false

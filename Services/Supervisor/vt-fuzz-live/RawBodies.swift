@@ -24,7 +24,7 @@ enum RawBodies {
         case 3:
             var writer = ByteWriter(capacity: body.count + 16)
             writer.writeBytes(body)
-            writer.writeVarint(UInt64(1 << 28) << 3 | 2)  // an unknown tag, length-delimited
+            writer.writeVarint(UInt64(1 << 28) << 3 | 2) // an unknown tag, length-delimited
             writer.writeVarint(UInt64.max >> 1)
             return (writer.bytes, "an unknown field longer than the body")
         default:

@@ -8,22 +8,34 @@ import VerticalsSettings
 enum DaemonPage {
     /// Every option a daemon takes, with what it does: the arguments `DaemonArguments.parse` accepts.
     static let options: [(flag: String, doc: String)] = [
-        ("--check", "Validate the environment (every setting below and the vertical's own) and the store: open it, "
-            + "migrate it, and exit without serving. Exit 0 when all is well, 78 when a restart could not help. "
-            + "Never creates a store; a store a running daemon holds is left to it."),
-        ("--probe", "Call daemon.health on the running daemon, where a caller would find it (NAME.sock in the "
-            + "socket folder, or VERTICALS_ENDPOINT_NAME, over mutual TLS with its own certificate on TCP), within "
-            + "VERTICALS_PROBE_TIMEOUT_SECONDS: exit 0 when it answers, 1 otherwise (an exec probe)."),
+        (
+            "--check",
+            "Validate the environment (every setting below and the vertical's own) and the store: open it, "
+                + "migrate it, and exit without serving. Exit 0 when all is well, 78 when a restart could not help. "
+                + "Never creates a store; a store a running daemon holds is left to it."
+        ),
+        (
+            "--probe",
+            "Call daemon.health on the running daemon, where a caller would find it (NAME.sock in the "
+                + "socket folder, or VERTICALS_ENDPOINT_NAME, over mutual TLS with its own certificate on TCP), within "
+                + "VERTICALS_PROBE_TIMEOUT_SECONDS: exit 0 when it answers, 1 otherwise (an exec probe)."
+        ),
         ("--print-settings", "Print the settings this vertical reads beside every daemon's, as Markdown, and exit."),
-        ("--describe", "Print this build's contract and the schemas it was built against for the operations it calls "
-            + "(JSON, what svc-supervisor can-i-deploy reads), and exit; opens nothing."),
+        (
+            "--describe",
+            "Print this build's contract and the schemas it was built against for the operations it calls "
+                + "(JSON, what svc-supervisor can-i-deploy reads), and exit; opens nothing."
+        ),
         ("--version", "Print the version and exit."),
         ("--help", "Print the usage, the variables read and the paths that would be used, and exit."),
     ]
 
     /// The variables a daemon reads from its service manager, beside the declared settings.
     static let managerVariables: [(name: String, doc: String)] = [
-        ("LISTEN_FDS, LISTEN_PID", "A socket handed over by svc-supervisor or systemd (socket activation): served instead of binding one."),
+        (
+            "LISTEN_FDS, LISTEN_PID",
+            "A socket handed over by svc-supervisor or systemd (socket activation): served instead of binding one."
+        ),
         ("NOTIFY_SOCKET", "Where READY=1, STOPPING=1 and WATCHDOG=1 are sent (sd_notify)."),
         ("WATCHDOG_USEC", "How often the manager expects WATCHDOG=1."),
         ("STATE_DIRECTORY", "systemd's state folder for the vertical: its store is kept there."),
@@ -57,12 +69,14 @@ enum DaemonPage {
             lines.append(option.doc)
         }
         lines.append(".El")
-        lines += DaemonSettings.declaration.mdoc.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        lines += DaemonSettings.declaration.mdoc.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            .map(String.init)
         lines.insert(contentsOf: managerBlock(), at: lines.count - 1)
         lines.append("Each vertical may read settings of its own besides (svc-NAME --print-settings lists them).")
         lines += [".Sh \"EXIT STATUS\"", ExitStatusMeaning.sentence(DaemonExitStatus.all)]
         lines += [
-            ".Sh SEE ALSO", ".Xr svc-supervisor 1 ,", ".Xr svc-supervisor.export.systemd 1 ,", ".Xr verticals-manifest 5",
+            ".Sh SEE ALSO", ".Xr svc-supervisor 1 ,", ".Xr svc-supervisor.export.systemd 1 ,",
+            ".Xr verticals-manifest 5",
         ]
         return lines.joined(separator: "\n") + "\n"
     }

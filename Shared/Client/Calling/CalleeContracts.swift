@@ -121,7 +121,8 @@ public final class CalleeContracts: Sendable {
     /// Keeps that `service` could not say what it serves (`why`), and returns it.
     func unchecked(_ service: String, expected: Expected, why: String) -> Found {
         let found = Found(
-            state: .unchecked, builtAgainst: expected.fingerprint, serves: "", version: "", refused: [:], findings: [why])
+            state: .unchecked, builtAgainst: expected.fingerprint, serves: "", version: "", refused: [:],
+            findings: [why])
         keep(found, for: service)
         return found
     }
@@ -167,7 +168,8 @@ public final class CalleeContracts: Sendable {
             line = "serving; the callees' contracts are this build's or compatible"
         } else {
             let count = refusing.reduce(0) { $0 + $1.value.refused.count }
-            line = "serving, but refusing \(count) operation\(count == 1 ? "" : "s") of "
+            line =
+                "serving, but refusing \(count) operation\(count == 1 ? "" : "s") of "
                 + refusing.map(\.key).joined(separator: ", ")
                 + ": a contract this build does not speak (daemon.health says which)"
         }

@@ -96,8 +96,11 @@ final class PeerChannel {
             return
         }
         if let problem {
-            call.complete(.failure(ServiceError(
-                .unavailable, "\(service) cannot be called: \(problem)", details: [ErrorDetail("service", service)])))
+            call.complete(
+                .failure(
+                    ServiceError(
+                        .unavailable, "\(service) cannot be called: \(problem)",
+                        details: [ErrorDetail("service", service)])))
             return
         }
         if !refused.isEmpty, let error = refused[call.operation] {
@@ -142,15 +145,18 @@ final class PeerChannel {
             context = try tls.current().context
         } catch {
             state = .idle
-            failAll(ServiceError(
-                .unavailable, "\(service) cannot be called over TLS: \(error)", details: [ErrorDetail("service", service)]))
+            failAll(
+                ServiceError(
+                    .unavailable, "\(service) cannot be called over TLS: \(error)",
+                    details: [ErrorDetail("service", service)]))
             return
         }
         // The callee's certificate must name it: verticals://<service>. With a callee check, the name is
         // checked once the handshake is done (``connected(_:)``), so that a wrong one is refused as
         // `permissionDenied`, naming it, rather than reported as a callee that cannot be reached.
         let peerName = calleeCheck == nil ? service : nil
-        Connection.connect(to: endpoint, on: loop, options: options, tls: context, peerName: peerName) { [self] result in
+        Connection.connect(to: endpoint, on: loop, options: options, tls: context, peerName: peerName) {
+            [self] result in
             connectFinished(result)
         }
     }
@@ -180,9 +186,10 @@ final class PeerChannel {
         case .failure(let error):
             connectRetryDelay = Self.firstConnectRetry
             state = .idle
-            failAll(ServiceError(
-                .unavailable, "\(service) is not reachable at \(endpoint): \(error)",
-                details: [ErrorDetail("service", service)], retryable: true))
+            failAll(
+                ServiceError(
+                    .unavailable, "\(service) is not reachable at \(endpoint): \(error)",
+                    details: [ErrorDetail("service", service)], retryable: true))
         }
     }
 
@@ -190,7 +197,8 @@ final class PeerChannel {
     /// retry, which would present the same certificates again; the error says whose was refused.
     private func certificateRefused(_ error: EventLoopError) -> ServiceError {
         ServiceError(
-            .permissionDenied, "\(service) at \(endpoint) and this vertical do not accept each other's certificates: \(error)",
+            .permissionDenied,
+            "\(service) at \(endpoint) and this vertical do not accept each other's certificates: \(error)",
             details: [ErrorDetail("service", service)])
     }
 
@@ -199,15 +207,17 @@ final class PeerChannel {
             connection.close()
             return
         }
-        if let calleeCheck, let refusal = Self.wrongName(connection.calleeListener, service: service)
-            ?? calleeCheck.refusal(service, connection.calleeListener)
+        if let calleeCheck,
+            let refusal = Self.wrongName(connection.calleeListener, service: service)
+                ?? calleeCheck.refusal(service, connection.calleeListener)
         {
             // Not one byte to a listener that is not the callee meant.
             connection.close()
             state = .idle
-            failAll(ServiceError(
-                .permissionDenied, "\(service) at \(endpoint) is not to be trusted: \(refusal)",
-                details: [ErrorDetail("service", service)]))
+            failAll(
+                ServiceError(
+                    .permissionDenied, "\(service) at \(endpoint) is not to be trusted: \(refusal)",
+                    details: [ErrorDetail("service", service)]))
             return
         }
         refused = [:]
@@ -230,17 +240,20 @@ final class PeerChannel {
                 return
             }
             let reason = error.map { ": \($0)" } ?? ""
-            self.failAll(ServiceError(
-                .unavailable, "the connection to \(self.service) closed before it answered\(reason)",
-                details: [ErrorDetail("service", self.service)], retryable: true))
+            self.failAll(
+                ServiceError(
+                    .unavailable, "the connection to \(self.service) closed before it answered\(reason)",
+                    details: [ErrorDetail("service", self.service)], retryable: true))
         }
         connection.startReading()
         if let expected {
-            connection.write(Message.frame(
-                Envelope(
-                    kind: .request, correlationID: Self.contractCheckID, operation: Daemon.contractCheck.fullName,
-                    deadlineMicroseconds: Self.contractCheckTimeout),
-                body: Daemon.ContractCheckInput(operations: expected.operations, fingerprint: expected.fingerprint)))
+            connection.write(
+                Message.frame(
+                    Envelope(
+                        kind: .request, correlationID: Self.contractCheckID, operation: Daemon.contractCheck.fullName,
+                        deadlineMicroseconds: Self.contractCheckTimeout),
+                    body: Daemon.ContractCheckInput(operations: expected.operations, fingerprint: expected.fingerprint))
+            )
             return
         }
         sendUnsent(on: connection)
@@ -281,7 +294,8 @@ final class PeerChannel {
         switch found.state {
         case .incompatible:
             logger.error(
-                "\(service) serves a contract this build does not speak; refusing \(found.refused.keys.sorted().joined(separator: ", ")): \(found.findings.joined(separator: "; "))")
+                "\(service) serves a contract this build does not speak; refusing \(found.refused.keys.sorted().joined(separator: ", ")): \(found.findings.joined(separator: "; "))"
+            )
         case .compatible where !found.findings.isEmpty:
             logger.warning("\(service)'s contract differs from this build's: \(found.findings.joined(separator: "; "))")
         case .unchecked:
@@ -341,7 +355,9 @@ final class PeerChannel {
             let onEvent = pending[id]?.call.onEvent
             onEvent?(message)
         case .request, .cancel, .ping:
-            broken(connection, ServiceError(.protocolError, "\(service) sent a \(message.envelope.kind) frame to its client"))
+            broken(
+                connection,
+                ServiceError(.protocolError, "\(service) sent a \(message.envelope.kind) frame to its client"))
         }
     }
 
@@ -374,9 +390,11 @@ final class PeerChannel {
 
     private func deadlinePassed(_ id: UInt64) {
         guard let entry = pending.removeValue(forKey: id) else { return }
-        entry.call.complete(.failure(ServiceError(
-            .deadlineExceeded, "\(entry.call.description) got no answer before its deadline",
-            details: [ErrorDetail("service", service)])))
+        entry.call.complete(
+            .failure(
+                ServiceError(
+                    .deadlineExceeded, "\(entry.call.description) got no answer before its deadline",
+                    details: [ErrorDetail("service", service)])))
         sendCancel(id)
     }
 

@@ -36,12 +36,16 @@ public enum RouteRefusal {
             ? "\(caller) calls \(operation), which only the operator may call (operatorOnly): no vertical may declare it"
             : "\(caller) calls \(operation), but its World declares no call to it (calls: \(declared)); "
                 + "declare it in World.calls and the manifest's depends_on = [\"\(operation)\"]"
-        return error(operatorOnly ? .operatorOnly : .undeclaredInCode, caller: caller, operation: operation, service: service, message)
+        return error(
+            operatorOnly ? .operatorOnly : .undeclaredInCode, caller: caller, operation: operation, service: service,
+            message)
     }
 
     /// A caller the callee knows (a vertical of the suite, by uid or certificate) calling an
     /// operation its `depends_on` does not name.
-    public static func undeclaredRoute(caller: String, operation: String, service: String, declared: [String]) -> ServiceError {
+    public static func undeclaredRoute(caller: String, operation: String, service: String, declared: [String])
+        -> ServiceError
+    {
         let has = declared.isEmpty ? "none of \(service)'s operations" : declared.joined(separator: ", ")
         return error(
             .undeclaredRoute, caller: caller, operation: operation, service: service,

@@ -69,7 +69,8 @@ extension ServiceClient {
                             if case .dropped = continuation.yield(try decode(message)) {
                                 throw ServiceError(
                                     .resourceExhausted,
-                                    "the reader of \(operation) fell \(buffer) events behind; read faster or ask for less")
+                                    "the reader of \(operation) fell \(buffer) events behind; read faster or ask for less"
+                                )
                             }
                         } catch {
                             continuation.finish(throwing: error)

@@ -83,7 +83,8 @@ public final class ServiceClient: Sendable {
             return try message.decodeBody(as: Output.self)
         } catch {
             throw ServiceError(
-                .protocolError, "\(operation.fullName) answered with a body that is not a valid \(Output.schema.name): \(error)")
+                .protocolError,
+                "\(operation.fullName) answered with a body that is not a valid \(Output.schema.name): \(error)")
         }
     }
 
@@ -99,7 +100,9 @@ public final class ServiceClient: Sendable {
     }
 
     /// Sends a protocol-level `ping` and returns the round-trip time.
-    nonisolated(nonsending) public func ping(_ service: String, timeout: Duration? = nil) async throws(ServiceError) -> Duration {
+    nonisolated(nonsending) public func ping(_ service: String, timeout: Duration? = nil) async throws(ServiceError)
+        -> Duration
+    {
         let start = MonotonicInstant.now
         _ = try await send(service: service, operation: "", kind: .ping, timeout: timeout) { envelope in
             Message.frame(envelope, rawBody: EmptyCollection())
@@ -118,16 +121,18 @@ public final class ServiceClient: Sendable {
         traceparent given: String? = nil, onEvent: (@Sendable (Message) -> Void)? = nil,
         frame: @Sendable (Envelope) -> [UInt8]
     ) async throws(ServiceError) -> Message {
-        let now = MonotonicInstant.now  // one clock read for the deadline, its check and its wire form
+        let now = MonotonicInstant.now // one clock read for the deadline, its check and its wire form
         let served = Serving.request
         // A stream has no deadline of its own unless given one (it may follow for ever): it sends
         // none, and its call waits "for ever" (a century) unless a served request's deadline is earlier.
         let unbounded = onEvent != nil && timeout == nil
         let own = Deadline(
-            timeout.map { now + $0 } ?? (unbounded ? now + Self.noDeadline : now.advanced(byNanoseconds: defaultTimeoutNanoseconds)))
+            timeout.map { now + $0 }
+                ?? (unbounded ? now + Self.noDeadline : now.advanced(byNanoseconds: defaultTimeoutNanoseconds)))
         let deadline = timeout == nil ? served?.deadline ?? own : Deadline.earliest(own, served?.deadline)!
         guard deadline.instant > now else {
-            throw ServiceError(.deadlineExceeded, "the deadline passed before \(operation.isEmpty ? service : operation) was sent")
+            throw ServiceError(
+                .deadlineExceeded, "the deadline passed before \(operation.isEmpty ? service : operation) was sent")
         }
         let id = nextCorrelationID.wrappingAdd(1, ordering: .relaxed).oldValue
         // The call's place in its trace: a client span when sampled, else the parent's ids passed on.

@@ -31,7 +31,8 @@ extension BuildDescription {
             do {
                 _ = try ServiceDescription.catalog(of: description)
             } catch {
-                throw ReadError(.malformed, "describes \(description.name) with field tables that do not read back: \(error)")
+                throw ReadError(
+                    .malformed, "describes \(description.name) with field tables that do not read back: \(error)")
             }
         }
         return build

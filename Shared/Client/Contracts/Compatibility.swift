@@ -51,7 +51,8 @@ public enum Compatibility {
         for oldOperation in old.operations {
             let place = oldOperation.name
             guard let newOperation = new.operations.first(where: { $0.name == oldOperation.name }) else {
-                walk.note(.operationRemoved, place, "the operation is gone (removed or renamed): callers get unimplemented")
+                walk.note(
+                    .operationRemoved, place, "the operation is gone (removed or renamed): callers get unimplemented")
                 continue
             }
             if newOperation.service != oldOperation.service {
@@ -125,7 +126,9 @@ private struct MessageComparison {
             if newField.presence == .required {
                 note(.madeRequired, at, "new field `\(newField.name)` is required: older peers never send it")
             } else {
-                note(.fieldAdded, at, "new \(Self.name(newField.presence)) field `\(newField.name)` (tag \(newField.tag))")
+                note(
+                    .fieldAdded, at,
+                    "new \(Self.name(newField.presence)) field `\(newField.name)` (tag \(newField.tag))")
             }
         }
     }
@@ -135,8 +138,11 @@ private struct MessageComparison {
         _ oldField: FieldDescriptor, _ newField: FieldDescriptor, at: String, reader: Reader
     ) {
         guard oldField.maxBytes != newField.maxBytes else { return }
-        let (before, after) = (oldField.maxBytes.map { "\($0) bytes" } ?? "none", newField.maxBytes.map { "\($0) bytes" } ?? "none")
-        let (readers, writers) = reader == .new ? (newField.maxBytes, oldField.maxBytes) : (oldField.maxBytes, newField.maxBytes)
+        let (before, after) = (
+            oldField.maxBytes.map { "\($0) bytes" } ?? "none", newField.maxBytes.map { "\($0) bytes" } ?? "none"
+        )
+        let (readers, writers) =
+            reader == .new ? (newField.maxBytes, oldField.maxBytes) : (oldField.maxBytes, newField.maxBytes)
         // Broken when the reader refuses values the writer may send: a writer bounded more loosely
         // (or not at all) than a reader that had a bound before.
         let broken: Bool

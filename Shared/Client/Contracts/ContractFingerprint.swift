@@ -15,10 +15,11 @@ public enum ContractFingerprint {
         _ = body.withUnsafeBufferPointer { bytes in
             digest.withUnsafeMutableBufferPointer { out in SHA256(bytes.baseAddress, bytes.count, out.baseAddress) }
         }
-        return "sha256:" + digest.map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        return "sha256:"
+            + digest.map { byte in
+                let hex = String(byte, radix: 16)
+                return byte < 16 ? "0" + hex : hex
+            }.joined()
     }
 
     /// The description of `operations` as vertical `service` gives them for a fingerprint: no

@@ -120,7 +120,9 @@ public enum ContractPair {
         public var verdict: Verdict { ContractPair.verdict(difference, direction) }
 
         /// Creates a finding.
-        public init(_ difference: Difference, _ direction: Direction, operation: String, place: String, _ detail: String) {
+        public init(
+            _ difference: Difference, _ direction: Direction, operation: String, place: String, _ detail: String
+        ) {
             self.difference = difference
             self.direction = direction
             self.operation = operation
@@ -129,7 +131,8 @@ public enum ContractPair {
         }
 
         public var description: String {
-            "\(verdict.rawValue) \(difference.rawValue): \(operation)" + (place.isEmpty ? "" : " \(place)") + ": \(detail)"
+            "\(verdict.rawValue) \(difference.rawValue): \(operation)" + (place.isEmpty ? "" : " \(place)")
+                + ": \(detail)"
         }
     }
 
@@ -144,7 +147,9 @@ public enum ContractPair {
             calleeCatalog = try ServiceDescription.catalog(of: serves)
         } catch {
             return builtAgainst.operations.map {
-                Finding(.typeDiffers, .request, operation: $0.name, place: "", "a description does not read back as schemas: \(error)")
+                Finding(
+                    .typeDiffers, .request, operation: $0.name, place: "",
+                    "a description does not read back as schemas: \(error)")
             }
         }
         var findings: [Finding] = []
@@ -185,7 +190,8 @@ public enum ContractPair {
         }
         for served in serves.operations where !builtAgainst.operations.contains(where: { $0.name == served.name }) {
             findings.append(
-                Finding(.operationNotDeclared, .request, operation: served.name, place: "", "the caller does not call it"))
+                Finding(
+                    .operationNotDeclared, .request, operation: served.name, place: "", "the caller does not call it"))
         }
         return findings.sorted { $0.verdict > $1.verdict }
     }
@@ -222,33 +228,45 @@ private struct PairWalk {
         guard let written = writer.catalog.message(named: writer.message),
             let read = reader.catalog.message(named: reader.message)
         else {
-            note(.typeDiffers, direction, reader.message, "message \(writer.message) or \(reader.message) has no field table")
+            note(
+                .typeDiffers, direction, reader.message,
+                "message \(writer.message) or \(reader.message) has no field table")
             return
         }
         for field in written.fields {
             let at = "\(reader.message).\(field.name)"
             guard let other = read.field(tag: field.tag) else {
-                note(.fieldOnlyWriterHas, direction, at, "\(writes) may send `\(field.name)` (tag \(field.tag)); \(reads) skips it")
+                note(
+                    .fieldOnlyWriterHas, direction, at,
+                    "\(writes) may send `\(field.name)` (tag \(field.tag)); \(reads) skips it")
                 continue
             }
             if other.name != field.name {
-                note(.tagNamesAnotherField, direction, at, "tag \(field.tag) is `\(field.name)` to \(writes), `\(other.name)` to \(reads)")
+                note(
+                    .tagNamesAnotherField, direction, at,
+                    "tag \(field.tag) is `\(field.name)` to \(writes), `\(other.name)` to \(reads)")
                 continue
             }
-            compareValues(writer: (writer.catalog, field), reader: (reader.catalog, other), direction: direction, at: at)
+            compareValues(
+                writer: (writer.catalog, field), reader: (reader.catalog, other), direction: direction, at: at)
         }
         for field in read.fields where written.field(tag: field.tag) == nil {
             let at = "\(reader.message).\(field.name)"
             if field.presence == .required {
-                note(.requiredFieldOnlyReaderHas, direction, at, "\(reads) requires `\(field.name)`, which \(writes) never sends")
+                note(
+                    .requiredFieldOnlyReaderHas, direction, at,
+                    "\(reads) requires `\(field.name)`, which \(writes) never sends")
             } else {
-                note(.optionalFieldOnlyReaderHas, direction, at, "\(reads) reads `\(field.name)`, which \(writes) never sends")
+                note(
+                    .optionalFieldOnlyReaderHas, direction, at,
+                    "\(reads) reads `\(field.name)`, which \(writes) never sends")
             }
         }
     }
 
     private mutating func compareValues(
-        writer: (catalog: SchemaCatalog, field: FieldDescriptor), reader: (catalog: SchemaCatalog, field: FieldDescriptor),
+        writer: (catalog: SchemaCatalog, field: FieldDescriptor),
+        reader: (catalog: SchemaCatalog, field: FieldDescriptor),
         direction: ContractPair.Direction, at: String
     ) {
         let (written, read) = (writer.field, reader.field)
@@ -275,7 +293,9 @@ private struct PairWalk {
             depth -= 1
         case (.enumeration(let one), .enumeration(let other)):
             for name in one.cases where !other.cases.contains(name) {
-                note(.caseOnlyWriterHas, direction, at, "\(writes) may send case `\(name)`, which \(reads) does not know")
+                note(
+                    .caseOnlyWriterHas, direction, at, "\(writes) may send case `\(name)`, which \(reads) does not know"
+                )
             }
             for name in other.cases where !one.cases.contains(name) {
                 note(.caseOnlyReaderHas, direction, at, "\(reads) knows case `\(name)`, which \(writes) never sends")

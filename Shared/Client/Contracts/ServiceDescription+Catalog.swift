@@ -58,7 +58,9 @@ extension ServiceDescription {
             guard info.tag > 0 && info.tag < 1 << 29 else {
                 throw SchemaCatalogError("\(at): tag \(info.tag) is outside 1...2^29-1")
             }
-            guard tags.insert(info.tag).inserted else { throw SchemaCatalogError("\(at): tag \(info.tag) is used twice") }
+            guard tags.insert(info.tag).inserted else {
+                throw SchemaCatalogError("\(at): tag \(info.tag) is used twice")
+            }
             guard names.insert(info.name).inserted else { throw SchemaCatalogError("\(at): the name is used twice") }
             let type = try fieldType(info.type, at: at, enumerations: enumerations)
             let presence: FieldDescriptor.Presence
@@ -67,7 +69,9 @@ extension ServiceDescription {
             case .optional: presence = .optional
             case .repeated: presence = .repeated
             case .defaulted:
-                guard let text = info.defaultValue else { throw SchemaCatalogError("\(at): defaulted, with no default") }
+                guard let text = info.defaultValue else {
+                    throw SchemaCatalogError("\(at): defaulted, with no default")
+                }
                 presence = .defaulted(try defaultValue(text, type: type, at: at))
             case .unknown(let raw):
                 throw SchemaCatalogError("\(at): presence `\(raw)` is not one this build knows")
@@ -75,13 +79,15 @@ extension ServiceDescription {
             var maxBytes: Int?
             if let bound = info.maxBytes {
                 guard type.canBeBounded, bound > 0, bound <= UInt64(UInt32.max) else {
-                    throw SchemaCatalogError("\(at): bound \(bound) is not 1...\(UInt32.max) bytes on a string, bytes or enum field")
+                    throw SchemaCatalogError(
+                        "\(at): bound \(bound) is not 1...\(UInt32.max) bytes on a string, bytes or enum field")
                 }
                 maxBytes = Int(bound)
             }
             fields.append(
                 FieldDescriptor(
-                    tag: UInt32(info.tag), name: info.name, type: type, presence: presence, maxBytes: maxBytes, doc: info.doc,
+                    tag: UInt32(info.tag), name: info.name, type: type, presence: presence, maxBytes: maxBytes,
+                    doc: info.doc,
                     secret: info.secret))
         }
         return MessageSchema(message.name, fields, doc: message.doc)

@@ -39,7 +39,7 @@ public final class BlockingResult<Value: Sendable>: @unchecked Sendable {
     /// Blocks the calling thread until ``set(_:)`` ran; returns the value.
     public func wait() -> Value {
         while true {
-            while sem_wait(semaphore) != 0 {}  // EINTR: a signal arrived; wait again
+            while sem_wait(semaphore) != 0 {} // EINTR: a signal arrived; wait again
             if let value = value.withLock({ $0 }) { return value }
         }
     }

@@ -1,6 +1,6 @@
 import VerticalsContract
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Where a daemon keeps its socket and its state, by one rule for both, so a daemon started by

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A reading of the clock `ContinuousClock` reads on Linux (`CLOCK_BOOTTIME`: monotonic, and it

@@ -29,7 +29,7 @@ package final class TLSReloader {
             signature = now
             return (fresh, true)
         } catch {
-            if let context { return (context, false) }  // keep serving with the files that loaded
+            if let context { return (context, false) } // keep serving with the files that loaded
             throw error
         }
     }

@@ -26,7 +26,8 @@ public struct TraceIdentity: Sendable, Hashable {
 
     /// A child of this span: same trace and sampling, a fresh span id, this span as its parent.
     public func child(spanID: UInt64) -> TraceIdentity {
-        TraceIdentity(traceHigh: traceHigh, traceLow: traceLow, spanID: spanID, parentSpanID: self.spanID, sampled: sampled)
+        TraceIdentity(
+            traceHigh: traceHigh, traceLow: traceLow, spanID: spanID, parentSpanID: self.spanID, sampled: sampled)
     }
 
     /// The trace id as 32 lowercase hex digits.
@@ -54,7 +55,9 @@ public struct TraceIdentity: Sendable, Hashable {
 
     /// The trace id, span id (as parent) and flags of a W3C `traceparent`; nil when it is not
     /// one (W3C: the callee then starts a new trace). Version `ff` and all-zero ids are invalid.
-    public static func parse(traceparent text: String) -> (traceHigh: UInt64, traceLow: UInt64, parent: UInt64, sampled: Bool)? {
+    public static func parse(traceparent text: String) -> (
+        traceHigh: UInt64, traceLow: UInt64, parent: UInt64, sampled: Bool
+    )? {
         var text = text
         return text.withUTF8 { bytes -> (UInt64, UInt64, UInt64, Bool)? in
             // version(2) - trace(32) - parent(16) - flags(2); a later version may append "-…".

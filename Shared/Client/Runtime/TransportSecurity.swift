@@ -64,11 +64,14 @@ public struct TransportSecurity: Sendable, Equatable {
     public func refusal(of endpoint: SocketEndpoint, to action: String) -> String? {
         guard endpoint.transport == .tcp else { return nil }
         if let invalidSetting {
-            return "cannot \(action) on \(endpoint): VERTICALS_TLS=\(invalidSetting) is not one of on, off, off-insecure"
+            return
+                "cannot \(action) on \(endpoint): VERTICALS_TLS=\(invalidSetting) is not one of on, off, off-insecure"
         }
         switch plainTCP {
         case .refused where files == nil:
-            let missing = missingFiles.isEmpty ? "VERTICALS_TLS_CERT, VERTICALS_TLS_KEY and VERTICALS_TLS_CA" : missingFiles.joined(separator: ", ")
+            let missing =
+                missingFiles.isEmpty
+                ? "VERTICALS_TLS_CERT, VERTICALS_TLS_KEY and VERTICALS_TLS_CA" : missingFiles.joined(separator: ", ")
             return "cannot \(action) on \(endpoint): TCP needs TLS, and \(missing) name no certificate files; "
                 + "or set VERTICALS_TLS=off for plain TCP on loopback (VERTICALS_TLS=off-insecure for other addresses)"
         case .refused:

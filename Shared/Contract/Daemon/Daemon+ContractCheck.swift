@@ -41,7 +41,9 @@ extension Daemon {
                 .defaulted(3, "version", .string, .string("")),
                 .optional(4, "description", .message(Description.self)),
             ],
-            doc: "The callee's fingerprint of the operations a caller asked about, and their description when it differs.")
+            doc:
+                "The callee's fingerprint of the operations a caller asked about, and their description when it differs."
+        )
 
         public func encode(to body: inout BodyWriter) {
             body.write(1, service)

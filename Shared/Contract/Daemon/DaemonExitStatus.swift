@@ -25,7 +25,8 @@ public enum DaemonExitStatus {
         ExitStatusMeaning(stopped, "stopped in order, or answered --help, --version or a passed --check"),
         ExitStatusMeaning(unhealthy, "--probe had no healthy answer"),
         ExitStatusMeaning(usage, "EX_USAGE", "a wrong command line"),
-        ExitStatusMeaning(socketUnavailable, "EX_UNAVAILABLE", "its socket cannot be had (path too long, address in use)"),
+        ExitStatusMeaning(
+            socketUnavailable, "EX_UNAVAILABLE", "its socket cannot be had (path too long, address in use)"),
         ExitStatusMeaning(startFailed, "EX_SOFTWARE", "it could not start, or failed; restarted as its policy says"),
         ExitStatusMeaning(
             restartCannotHelp, "EX_CONFIG",

@@ -24,7 +24,8 @@ public enum DaemonSettings {
         doc: "The folder of every vertical's Unix socket, NAME.sock.")
     /// The endpoint the daemon serves instead of its socket.
     public static let listen = Setting.text(
-        "VERTICALS_LISTEN", type: "endpoint", default: nil, defaultText: "the Unix socket", allowed: "tcp:HOST:PORT, unix:PATH",
+        "VERTICALS_LISTEN", type: "endpoint", default: nil, defaultText: "the Unix socket",
+        allowed: "tcp:HOST:PORT, unix:PATH",
         doc: "Where the daemon listens instead of its socket under the socket folder.")
     /// The prefix of the variables that say where to call another vertical.
     public static let endpointPrefix = "VERTICALS_ENDPOINT_"
@@ -34,7 +35,8 @@ public enum DaemonSettings {
         allowed: "tcp:HOST:PORT, unix:PATH", doc: "Where to call vertical NAME (uppercase, - as _).")
     /// The manifest's `depends_on`.
     public static let dependsOn = Setting.text(
-        "VERTICALS_DEPENDS_ON", type: "list", default: nil, defaultText: "unset: not checked", allowed: "names, comma-separated",
+        "VERTICALS_DEPENDS_ON", type: "list", default: nil, defaultText: "unset: not checked",
+        allowed: "names, comma-separated",
         doc: "The manifest's depends_on, set by the supervisor: the daemon warns when its calls differ.")
 
     // MARK: Logs and life
@@ -120,7 +122,9 @@ public enum DaemonSettings {
     /// How far CPU-bound work yields to serving.
     public static let computeNice = Setting.integer(
         "VERTICALS_COMPUTE_NICE", default: 19, in: 0...19, unit: "nice steps",
-        doc: "How many nice steps below the daemon CPU-bound work runs (password hashing: Offload.compute's threads, the scheduling group of each compute process), so serving goes first.")
+        doc:
+            "How many nice steps below the daemon CPU-bound work runs (password hashing: Offload.compute's threads, the scheduling group of each compute process), so serving goes first."
+    )
 
     // MARK: Transport security
 
@@ -136,17 +140,20 @@ public enum DaemonSettings {
         "VERTICALS_TLS_KEY", type: "path", default: nil, doc: "This vertical's private key (PEM).")
     /// The suite CA.
     public static let tlsCA = Setting.text(
-        "VERTICALS_TLS_CA", type: "path", default: nil, doc: "The suite CA (PEM) every peer's certificate must chain to.")
+        "VERTICALS_TLS_CA", type: "path", default: nil,
+        doc: "The suite CA (PEM) every peer's certificate must chain to.")
     /// How the TLS files are watched.
     public static let tlsReloadSeconds = Setting.number(
-        "VERTICALS_TLS_RELOAD_SECONDS", unit: "seconds", default: nil, defaultText: "unset: watch the folders", above: 0,
+        "VERTICALS_TLS_RELOAD_SECONDS", unit: "seconds", default: nil, defaultText: "unset: watch the folders",
+        above: 0,
         doc: "Reread the TLS files on this period instead of watching their folders.")
 
     // MARK: Who may call
 
     /// Caller uids.
     public static let allowedUIDs = Setting.text(
-        "VERTICALS_ALLOWED_UIDS", type: "list", default: nil, defaultText: "unset: any local uid", allowed: "uids, comma-separated",
+        "VERTICALS_ALLOWED_UIDS", type: "list", default: nil, defaultText: "unset: any local uid",
+        allowed: "uids, comma-separated",
         doc: "Local callers admitted, by uid (the supervisor sets it for service users).")
     /// Internal uids.
     public static let internalUIDs = Setting.text(
@@ -159,7 +166,8 @@ public enum DaemonSettings {
     /// Caller certificates.
     public static let allowedPeers = Setting.text(
         "VERTICALS_ALLOWED_PEERS", type: "list", default: nil, defaultText: "unset: any suite certificate",
-        allowed: "vertical names, comma-separated", doc: "TLS callers admitted, by the vertical their certificate names.")
+        allowed: "vertical names, comma-separated",
+        doc: "TLS callers admitted, by the vertical their certificate names.")
     /// Internal certificates.
     public static let internalPeers = Setting.text(
         "VERTICALS_INTERNAL_PEERS", type: "list", default: nil, allowed: "vertical names, comma-separated",
@@ -193,7 +201,8 @@ public enum DaemonSettings {
         doc: "The share of requests without a caller's trace that start one.")
     /// The OTLP collector.
     public static let otlpEndpoint = Setting.text(
-        "OTEL_EXPORTER_OTLP_ENDPOINT", type: "URL", default: nil, defaultText: "unset: no export", allowed: "http://HOST:PORT",
+        "OTEL_EXPORTER_OTLP_ENDPOINT", type: "URL", default: nil, defaultText: "unset: no export",
+        allowed: "http://HOST:PORT",
         doc: "The OTLP/HTTP collector spans are sent to (at /v1/traces).")
     /// The OTLP traces endpoint.
     public static let otlpTracesEndpoint = Setting.text(
@@ -205,7 +214,8 @@ public enum DaemonSettings {
         doc: "Spans queued for export; past it, spans are dropped and counted.")
     /// The export batch.
     public static let otlpBatchSize = Setting.integer(
-        "OTEL_BSP_MAX_EXPORT_BATCH_SIZE", default: 512, in: 1...Int.max, unit: "spans", doc: "Spans sent in one request.")
+        "OTEL_BSP_MAX_EXPORT_BATCH_SIZE", default: 512, in: 1...Int.max, unit: "spans",
+        doc: "Spans sent in one request.")
     /// The export delay.
     public static let otlpScheduleDelay = Setting.integer(
         "OTEL_BSP_SCHEDULE_DELAY", default: 1000, in: 1...Int.max, unit: "milliseconds",
@@ -220,9 +230,12 @@ public enum DaemonSettings {
         "Every vertical daemon", summary: "What each daemon reads through the framework (VerticalsServiceKit).",
         [
             runDir, socketDir, listen, endpoint, dependsOn, logLevel, loops, drainSeconds, idleExitSeconds,
-            syncWarnMilliseconds, probeTimeoutSeconds, backupKeep, storeHandover, maxFrameBytes, maxInFlight, maxConnections,
-            maxConnectionsPerPeer, outboundHighWaterBytes, maxOutboundBytes, handshakeTimeoutSeconds, frameTimeoutSeconds,
-            idleTimeoutSeconds, blockingQueue, blockingStallSeconds, computeNice, tls, tlsCert, tlsKey, tlsCA, tlsReloadSeconds,
+            syncWarnMilliseconds, probeTimeoutSeconds, backupKeep, storeHandover, maxFrameBytes, maxInFlight,
+            maxConnections,
+            maxConnectionsPerPeer, outboundHighWaterBytes, maxOutboundBytes, handshakeTimeoutSeconds,
+            frameTimeoutSeconds,
+            idleTimeoutSeconds, blockingQueue, blockingStallSeconds, computeNice, tls, tlsCert, tlsKey, tlsCA,
+            tlsReloadSeconds,
             allowedUIDs, internalUIDs, allowedGIDs, allowedPeers, internalPeers, allowedOperations, internalOperations,
             auditOperations, suiteUsers, tracing, traceSampleRatio, otlpEndpoint, otlpTracesEndpoint, otlpQueueSize,
             otlpBatchSize, otlpScheduleDelay, otlpTimeout,

@@ -11,7 +11,8 @@ import VerticalsWire
 /// beside this file, from which VerticalsContractPlugin generates their Swift (docs/CONTRACTS.md).
 public enum Supervisor: ServiceContract {
     public static let name = "supervisor"
-    public static let summary = "Supervision of the suite's daemons: status, start, stop, restart, reload, down, restore, upgrade."
+    public static let summary =
+        "Supervision of the suite's daemons: status, start, stop, restart, reload, down, restore, upgrade."
 
     /// Every supervised service with its state, pid, uptime, restarts and last exit.
     public static let status = Operation<Empty, StatusList>(

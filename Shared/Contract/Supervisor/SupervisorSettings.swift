@@ -12,7 +12,8 @@ import VerticalsSettings
 public enum SupervisorSettings {
     /// Where `up` leaves the note that finds it.
     public static let pointerDir = Setting.text(
-        "VERTICALS_POINTER_DIR", type: "path", default: nil, defaultText: "$XDG_RUNTIME_DIR/verticals, then /run/verticals",
+        "VERTICALS_POINTER_DIR", type: "path", default: nil,
+        defaultText: "$XDG_RUNTIME_DIR/verticals, then /run/verticals",
         doc: "The folder of the note that says where a running up keeps its suite; empty: no note.")
     /// One user per service, as root.
     public static let serviceUsers = Setting.choice(
@@ -42,7 +43,9 @@ public enum SupervisorSettings {
     public static let secretsFile = Setting.text(
         "VERTICALS_SECRETS_FILE", type: "path", default: nil,
         defaultText: "the supervisor's status, else verticals-secrets.conf beside the systemd units",
-        doc: "A file as export systemd writes verticals-secrets.conf, owned by root or this user, for a suite no supervisor runs.")
+        doc:
+            "A file as export systemd writes verticals-secrets.conf, owned by root or this user, for a suite no supervisor runs."
+    )
 
     /// Every setting the supervisor's programs read.
     public static let declaration = SettingsDeclaration(
@@ -50,7 +53,8 @@ public enum SupervisorSettings {
         [
             DaemonSettings.runDir, DaemonSettings.socketDir, pointerDir, serviceUsers, operatorGroup, spawn,
             passEnvironment, backupMaxBytes,
-            DaemonSettings.logLevel, DaemonSettings.endpoint, DaemonSettings.tls, DaemonSettings.tlsCert, DaemonSettings.tlsKey,
+            DaemonSettings.logLevel, DaemonSettings.endpoint, DaemonSettings.tls, DaemonSettings.tlsCert,
+            DaemonSettings.tlsKey,
             DaemonSettings.tlsCA, secretsFile,
         ])
 }

@@ -74,17 +74,24 @@ public struct ContractChecker: Sendable {
         var contractPaths: [String: String] = [:]
         for file in files {
             if let other = contractPaths[file.name] {
-                problems.append(.init(path: file.path, location: file.location, message: "contract '\(file.name)' is also declared in \(other)"))
+                problems.append(
+                    .init(
+                        path: file.path, location: file.location,
+                        message: "contract '\(file.name)' is also declared in \(other)"))
             }
             contractPaths[file.name] = file.path
             var table: [String: Declaration] = [:]
             for declaration in file.declarations {
                 if table[declaration.name] != nil {
-                    problems.append(.init(path: file.path, location: declaration.location,
-                        message: "'\(declaration.name)' is declared twice in contract '\(file.name)'"))
+                    problems.append(
+                        .init(
+                            path: file.path, location: declaration.location,
+                            message: "'\(declaration.name)' is declared twice in contract '\(file.name)'"))
                 } else if declaration.name.first?.isUppercase != true {
-                    problems.append(.init(path: file.path, location: declaration.location,
-                        message: "a message or enum name starts with an upper-case letter ('\(declaration.name)')"))
+                    problems.append(
+                        .init(
+                            path: file.path, location: declaration.location,
+                            message: "a message or enum name starts with an upper-case letter ('\(declaration.name)')"))
                 }
                 table[declaration.name] = declaration
             }
@@ -111,7 +118,8 @@ public struct ContractChecker: Sendable {
         let contract = reference.contract ?? file.name
         switch declarations[contract]?[reference.name] {
         case .message(let message)?: return .message(contract: contract, name: message.name)
-        case .enumeration(let enumeration)?: return .enumeration(contract: contract, name: enumeration.name, cases: enumeration.cases.map(\.name))
+        case .enumeration(let enumeration)?:
+            return .enumeration(contract: contract, name: enumeration.name, cases: enumeration.cases.map(\.name))
         case nil: return nil
         }
     }
@@ -121,25 +129,34 @@ public struct ContractChecker: Sendable {
         func report(_ location: SourceLocation, _ text: String) {
             problems.append(ContractDiagnostic(path: file.path, location: location, message: text))
         }
-        if message.doc.isEmpty { report(message.location, "message '\(message.name)' has no /// doc comment: say what it is for") }
+        if message.doc.isEmpty {
+            report(message.location, "message '\(message.name)' has no /// doc comment: say what it is for")
+        }
         var tags: [UInt64: String] = [:]
         var names: Set<String> = []
         for field in message.fields {
             if field.tag == 0 || field.tag > Self.maxTag {
                 report(field.location, "field '\(field.name)' has tag \(field.tag): tags are 1...\(Self.maxTag)")
             } else if let other = tags[field.tag] {
-                report(field.location, "tag \(field.tag) is already used by '\(other)' in \(message.name): a tag is never reused")
+                report(
+                    field.location,
+                    "tag \(field.tag) is already used by '\(other)' in \(message.name): a tag is never reused")
             }
             tags[field.tag] = tags[field.tag] ?? field.name
             if !names.insert(field.name).inserted {
                 report(field.location, "field '\(field.name)' is declared twice in \(message.name)")
             }
             if Self.reserved.contains(field.name) || field.name.first?.isLowercase != true {
-                report(field.location, "field name '\(field.name)' must start with a lower-case letter and not be a Swift keyword")
+                report(
+                    field.location,
+                    "field name '\(field.name)' must start with a lower-case letter and not be a Swift keyword")
             }
-            if field.doc.isEmpty { report(field.location, "field '\(field.name)' has no /// doc comment: `describe` shows it") }
+            if field.doc.isEmpty {
+                report(field.location, "field '\(field.name)' has no /// doc comment: `describe` shows it")
+            }
             guard let type = resolve(field.type, in: file) else {
-                let hint = field.type.contract == nil
+                let hint =
+                    field.type.contract == nil
                     ? "a scalar (\(ScalarType.allCases.map(\.rawValue).joined(separator: ", "))) or a message or enum of contract '\(file.name)'"
                     : "a message or enum declared in contract '\(field.type.contract!)'"
                 report(field.type.location, "unknown type '\(field.type)': expected \(hint)")
@@ -151,7 +168,10 @@ public struct ContractChecker: Sendable {
             if let bound = field.maxBytes {
                 let at = field.maxBytesLocation ?? field.location
                 if type != .scalar(.string) && type != .scalar(.bytes) {
-                    report(at, "field '\(field.name)' is \(Self.name(of: type)): only string and bytes fields have a bound in bytes")
+                    report(
+                        at,
+                        "field '\(field.name)' is \(Self.name(of: type)): only string and bytes fields have a bound in bytes"
+                    )
                 } else if bound == 0 || bound > Self.maxBound {
                     report(at, "field '\(field.name)' has bound \(bound): a bound is 1...\(Self.maxBound) bytes")
                 }
@@ -164,7 +184,8 @@ public struct ContractChecker: Sendable {
             {
                 report(
                     field.type.location,
-                    "input '\(message.name)' holds message '\(field.type)': declare it `input` too, so that its fields are bounded")
+                    "input '\(message.name)' holds message '\(field.type)': declare it `input` too, so that its fields are bounded"
+                )
             }
         }
         return problems
@@ -173,21 +194,31 @@ public struct ContractChecker: Sendable {
     private func problems(in enumeration: EnumDeclaration, of file: ContractFile) -> [ContractDiagnostic] {
         var problems: [ContractDiagnostic] = []
         if enumeration.doc.isEmpty {
-            problems.append(.init(path: file.path, location: enumeration.location,
-                message: "enum '\(enumeration.name)' has no /// doc comment: say what it is for"))
+            problems.append(
+                .init(
+                    path: file.path, location: enumeration.location,
+                    message: "enum '\(enumeration.name)' has no /// doc comment: say what it is for"))
         }
         if enumeration.cases.isEmpty {
-            problems.append(.init(path: file.path, location: enumeration.location, message: "enum '\(enumeration.name)' has no case"))
+            problems.append(
+                .init(
+                    path: file.path, location: enumeration.location, message: "enum '\(enumeration.name)' has no case"))
         }
         var names: Set<String> = []
         for known in enumeration.cases {
             if !names.insert(known.name).inserted {
-                problems.append(.init(path: file.path, location: known.location,
-                    message: "case '\(known.name)' is declared twice in \(enumeration.name)"))
+                problems.append(
+                    .init(
+                        path: file.path, location: known.location,
+                        message: "case '\(known.name)' is declared twice in \(enumeration.name)"))
             }
             if known.name == "unknown" || Self.reserved.contains(known.name) || known.name.first?.isLowercase != true {
-                problems.append(.init(path: file.path, location: known.location,
-                    message: "case name '\(known.name)' must start with a lower-case letter and not be a Swift keyword or 'unknown' (every enum has unknown(String))"))
+                problems.append(
+                    .init(
+                        path: file.path, location: known.location,
+                        message:
+                            "case name '\(known.name)' must start with a lower-case letter and not be a Swift keyword or 'unknown' (every enum has unknown(String))"
+                    ))
             }
         }
         return problems
@@ -200,7 +231,8 @@ public struct ContractChecker: Sendable {
         case (.scalar(.int), .integer(let text, _)) where Int64(text) != nil: return nil
         case (.scalar(.uint), .integer(let text, _)) where UInt64(text) != nil: return nil
         case (.scalar(.double), .integer(let text, _)), (.scalar(.double), .float(let text, _)):
-            return Double(text).map { $0.isFinite ? nil : "\(text) is not a finite number" } ?? "\(text) is not a number"
+            return Double(text).map { $0.isFinite ? nil : "\(text) is not a finite number" }
+                ?? "\(text) is not a number"
         case (.scalar(.string), .string): return nil
         case (.enumeration(_, let name, let cases), .identifier(let word, _)):
             return cases.contains(word) ? nil : "'\(word)' is not a case of \(name) (\(cases.joined(separator: ", ")))"

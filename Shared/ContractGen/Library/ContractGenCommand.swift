@@ -20,7 +20,8 @@ public enum ContractGenCommand {
     public static func run(_ arguments: [String]) -> Int32 {
         if arguments.first == "--list" { return list(Array(arguments.dropFirst())) }
         guard arguments.count >= 2, arguments[0] == "--output" else {
-            return fail("usage: vt-contractgen --output DIR FILE.vcontract... | --list FILE.swift FILE.vcontract...", 64)
+            return fail(
+                "usage: vt-contractgen --output DIR FILE.vcontract... | --list FILE.swift FILE.vcontract...", 64)
         }
         let output = arguments[1]
         let paths = Array(arguments.dropFirst(2))
@@ -29,7 +30,9 @@ public enum ContractGenCommand {
         }
         var inputs: [ContractGenerator.Input] = []
         for path in paths {
-            guard let text = read(path) else { return fail("error: cannot read \(path): \(String(cString: strerror(errno)))", 66) }
+            guard let text = read(path) else {
+                return fail("error: cannot read \(path): \(String(cString: strerror(errno)))", 66)
+            }
             inputs.append(ContractGenerator.Input(path: path, text: text))
         }
         switch ContractGenerator.generate(inputs) {
@@ -51,7 +54,9 @@ public enum ContractGenCommand {
         }
         var files: [ContractFile] = []
         for path in arguments.dropFirst() {
-            guard let text = read(path) else { return fail("error: cannot read \(path): \(String(cString: strerror(errno)))", 66) }
+            guard let text = read(path) else {
+                return fail("error: cannot read \(path): \(String(cString: strerror(errno)))", 66)
+            }
             do {
                 files.append(try ContractParser.parse(text, path: path))
             } catch {

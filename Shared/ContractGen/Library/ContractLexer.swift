@@ -64,7 +64,7 @@ struct ContractLexer {
                 while let byte = peek(), byte != UInt8(ascii: "\n") { index += 1 }
                 if isDoc {
                     var end = index
-                    if end > textStart && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }  // a CRLF line's end
+                    if end > textStart && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 } // a CRLF line's end
                     try refuseControlCharacters(in: textStart..<end, what: "a doc comment")
                     var text = String(decoding: bytes[textStart..<index], as: UTF8.self)
                     if text.hasPrefix(" ") { text.removeFirst() }
@@ -139,7 +139,8 @@ struct ContractLexer {
                 case UInt8(ascii: "n"): value.append(UInt8(ascii: "\n"))
                 case UInt8(ascii: "t"): value.append(UInt8(ascii: "\t"))
                 default:
-                    throw error("unknown escape '\\\(Character(Unicode.Scalar(escaped)))': use \\\", \\\\, \\n or \\t",
+                    throw error(
+                        "unknown escape '\\\(Character(Unicode.Scalar(escaped)))': use \\\", \\\\, \\n or \\t",
                         at: SourceLocation(line: line, column: index - lineStart - 1))
                 }
             default:
@@ -178,13 +179,15 @@ struct ContractLexer {
 
     /// The control character at `at` as `U+000D`.
     private static func shownControl(_ bytes: [UInt8], at: Int) -> String {
-        let scalar = String(decoding: bytes[at..<(at + controlLength(bytes, at: at))], as: UTF8.self).unicodeScalars.first
+        let scalar = String(decoding: bytes[at..<(at + controlLength(bytes, at: at))], as: UTF8.self).unicodeScalars
+            .first
         let digits = String(scalar?.value ?? 0, radix: 16, uppercase: true)
         return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     private static func isIdentifierStart(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
             || byte == UInt8(ascii: "_")
     }
 

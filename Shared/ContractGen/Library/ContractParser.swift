@@ -127,7 +127,9 @@ public struct ContractParser {
             } while take(",")
         }
         try expect("{", "to open the message's fields")
-        let fields = try untilClosingBrace(of: location) { parser, doc throws(ContractDiagnostic) in try parser.field(doc) }
+        let fields = try untilClosingBrace(of: location) { parser, doc throws(ContractDiagnostic) in
+            try parser.field(doc)
+        }
         return MessageDeclaration(name: name, doc: doc, conformances: conformances, fields: fields, location: location)
     }
 
@@ -135,7 +137,8 @@ public struct ContractParser {
         let location = current.location
         guard case .integer(let tagText) = current.kind else {
             if case .identifier = current.kind {
-                throw error("expected the field's tag before its name (e.g. `1 \(currentText.dropFirst().dropLast()): string`)")
+                throw error(
+                    "expected the field's tag before its name (e.g. `1 \(currentText.dropFirst().dropLast()): string`)")
             }
             throw error("expected a field (`TAG NAME: TYPE`) or '}', found \(currentText)")
         }
@@ -187,7 +190,9 @@ public struct ContractParser {
     private mutating func maxBytes() throws(ContractDiagnostic) -> (bytes: UInt64, location: SourceLocation)? {
         guard take("(") else { return nil }
         guard case .identifier("maxBytes") = current.kind else {
-            throw error("expected `maxBytes: N` inside '(' after the type (e.g. `string(maxBytes: 1024)`), found \(currentText)")
+            throw error(
+                "expected `maxBytes: N` inside '(' after the type (e.g. `string(maxBytes: 1024)`), found \(currentText)"
+            )
         }
         _ = advance()
         try expect(":", "after maxBytes")
@@ -204,7 +209,8 @@ public struct ContractParser {
         let location = current.location
         let first = try identifier("a type (bool, int, uint, double, string, bytes, timestamp, or a message or enum)")
         if take(".") {
-            return TypeReference(contract: first, name: try identifier("a type name after '\(first).'"), location: location)
+            return TypeReference(
+                contract: first, name: try identifier("a type name after '\(first).'"), location: location)
         }
         return TypeReference(contract: nil, name: first, location: location)
     }
@@ -225,7 +231,8 @@ public struct ContractParser {
             _ = advance()
             return .identifier(text, location)
         default:
-            throw error("expected a default value (a number, a \"string\", true, false or an enum case), found \(currentText)")
+            throw error(
+                "expected a default value (a number, a \"string\", true, false or an enum case), found \(currentText)")
         }
     }
 

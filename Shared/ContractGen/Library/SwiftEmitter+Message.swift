@@ -48,7 +48,8 @@ extension SwiftEmitter {
         }
         line("\(name)(")
         indent += 1
-        for chunk in Self.wrap(arguments.enumerated().map { $0.offset < arguments.count - 1 ? $0.element + "," : $0.element },
+        for chunk in Self.wrap(
+            arguments.enumerated().map { $0.offset < arguments.count - 1 ? $0.element + "," : $0.element },
             width: 120 - indent * 4)
         {
             line(chunk)

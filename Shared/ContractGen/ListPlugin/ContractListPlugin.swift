@@ -21,7 +21,8 @@ struct VerticalsContractListPlugin: BuildToolPlugin {
             .buildCommand(
                 displayName: "Listing \(module.name)'s \(contracts.count) contract(s)",
                 executable: try context.tool(named: "vt-contractgen").url,
-                arguments: ["--list", output.path(percentEncoded: false)] + contracts.map { $0.path(percentEncoded: false) },
+                arguments: ["--list", output.path(percentEncoded: false)]
+                    + contracts.map { $0.path(percentEncoded: false) },
                 inputFiles: contracts,
                 outputFiles: [output])
         ]

@@ -43,7 +43,8 @@ protocol ContractsSubcommand: ParsableCommand {
 struct ContractsCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
-            commandName: CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "vt-contracts",
+            commandName: CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent }
+                ?? "vt-contracts",
             abstract: "Keep Tests/Contracts (lock file and golden wire fixtures) in step with the contracts.",
             subcommands: [Update.self, Check.self, Freeze.self], defaultSubcommand: Check.self)
     }
@@ -79,7 +80,9 @@ struct ContractsCommand: ParsableCommand {
             report.findings.forEach { print($0) }
             if report.refused {
                 FileHandle.standardError.write(
-                    Data("refused: the change breaks deployed peers (above). Make it additive, or pass --allow-breaking\n".utf8))
+                    Data(
+                        "refused: the change breaks deployed peers (above). Make it additive, or pass --allow-breaking\n"
+                            .utf8))
                 throw ExitCode(1)
             }
             report.written.forEach { print("wrote \($0)") }
@@ -94,7 +97,9 @@ struct ContractsCommand: ParsableCommand {
         @Argument(help: "The version's folder name, e.g. v2.") var version: String
 
         func run(contracts: [any ServiceContract.Type]) throws {
-            try ContractUpdate.freeze(options.files, contracts: contracts, version: version).forEach { print("wrote \($0)") }
+            try ContractUpdate.freeze(options.files, contracts: contracts, version: version).forEach {
+                print("wrote \($0)")
+            }
         }
     }
 }

@@ -31,7 +31,8 @@ enum ConfigMapObject {
         environment[DaemonSettings.tlsCert.name] = "\(layout.tlsDirectory)/tls.crt"
         environment[DaemonSettings.tlsKey.name] = "\(layout.tlsDirectory)/tls.key"
         environment[DaemonSettings.tlsCA.name] = "\(layout.tlsDirectory)/ca.crt"
-        environment[DaemonSettings.probeTimeoutSeconds.name] = KubernetesTiming.seconds(KubernetesTiming.probeTimeout(spec))
+        environment[DaemonSettings.probeTimeoutSeconds.name] = KubernetesTiming.seconds(
+            KubernetesTiming.probeTimeout(spec))
         ServiceAccounts.applyDependencies(to: &environment, for: spec)
         ServiceAccounts.applyPeers(to: &environment, for: spec, in: manifest)
         ServiceAccounts.applyRoutes(to: &environment, for: spec, in: manifest)
@@ -40,8 +41,10 @@ enum ConfigMapObject {
 
     /// The names the export sets, which a manifest's `env` may not.
     static let exportedNames: Set<String> = [
-        DaemonSettings.listen.name, "STATE_DIRECTORY", DaemonSettings.socketDir.name, DaemonSettings.tlsCert.name, DaemonSettings.tlsKey.name,
-        DaemonSettings.tlsCA.name, DaemonSettings.probeTimeoutSeconds.name, DaemonEnvironment.dependsOnVariable, DaemonSettings.allowedPeers.name,
+        DaemonSettings.listen.name, "STATE_DIRECTORY", DaemonSettings.socketDir.name, DaemonSettings.tlsCert.name,
+        DaemonSettings.tlsKey.name,
+        DaemonSettings.tlsCA.name, DaemonSettings.probeTimeoutSeconds.name, DaemonEnvironment.dependsOnVariable,
+        DaemonSettings.allowedPeers.name,
         DaemonSettings.internalPeers.name, ServiceAccounts.allowedOperationsVariable,
     ]
 

@@ -21,13 +21,18 @@ enum Containerfile {
     static let runtimeArgument = "RUNTIME_IMAGE"
     /// Debian packages of the runtime stage: the shared libraries the daemons link.
     /// (`ldd` of each daemon, less the Swift runtime, which is linked in; KubernetesImageLibrariesTests).
-    static let runtimePackages = ["libuv1", "libsodium23", "libsqlite3-0", "libssl3", "zlib1g", "libstdc++6", "libgcc-s1"]
+    static let runtimePackages = [
+        "libuv1", "libsodium23", "libsqlite3-0", "libssl3", "zlib1g", "libstdc++6", "libgcc-s1",
+    ]
     /// Debian packages of the build stage: the same libraries' headers.
-    static let buildPackages = ["libuv1-dev", "libsodium-dev", "libsqlite3-dev", "libssl-dev", "zlib1g-dev", "pkg-config"]
+    static let buildPackages = [
+        "libuv1-dev", "libsodium-dev", "libsqlite3-dev", "libssl-dev", "zlib1g-dev", "pkg-config",
+    ]
 
     /// The program names the image holds under the layout's bin folder, sorted.
     static func programs(_ manifest: Manifest) -> [String] {
-        Array(Set(manifest.services.map { baseName($0.executable) } + ["svc-supervisor", "svc-supervisor-engine"])).sorted()
+        Array(Set(manifest.services.map { baseName($0.executable) } + ["svc-supervisor", "svc-supervisor-engine"]))
+            .sorted()
     }
 
     /// The file's text; refuses a program name or layout folder that a directive would read

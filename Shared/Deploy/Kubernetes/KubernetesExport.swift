@@ -100,7 +100,8 @@ public enum KubernetesExport {
             for key in spec.environment.keys.sorted() {
                 if ConfigMapObject.exportedNames.contains(key) || key.hasPrefix(DaemonSettings.endpointPrefix) {
                     throw KubernetesExportError(
-                        service: spec.name, "env.\(key) is set by the export for Kubernetes: leave it out of the manifest")
+                        service: spec.name,
+                        "env.\(key) is set by the export for Kubernetes: leave it out of the manifest")
                 }
             }
         }

@@ -47,7 +47,10 @@ public struct KubernetesLayout: Sendable, Equatable {
 
     /// The labels of every object of vertical `name`.
     public func labels(_ name: String) -> [String: String] {
-        [Self.nameLabel: name, "app.kubernetes.io/part-of": "verticals", "app.kubernetes.io/managed-by": "svc-supervisor"]
+        [
+            Self.nameLabel: name, "app.kubernetes.io/part-of": "verticals",
+            "app.kubernetes.io/managed-by": "svc-supervisor",
+        ]
     }
 
     /// `VERTICALS_ENDPOINT_<NAME>`: NAME upper-cased, `-` as `_`.

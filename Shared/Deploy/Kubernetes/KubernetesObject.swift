@@ -19,6 +19,7 @@ public struct KubernetesObject: Sendable, Equatable {
         var metadata: [(String, YAMLNode)] = [("name", .string(name))]
         if let namespace { metadata.append(("namespace", .string(namespace))) }
         if !labels.isEmpty { metadata.append(("labels", .strings(labels))) }
-        node = .map([("apiVersion", .string(apiVersion)), ("kind", .string(kind)), ("metadata", .map(metadata))] + body)
+        node = .map(
+            [("apiVersion", .string(apiVersion)), ("kind", .string(kind)), ("metadata", .map(metadata))] + body)
     }
 }

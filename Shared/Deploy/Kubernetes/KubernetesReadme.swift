@@ -32,7 +32,8 @@ enum KubernetesReadme {
             """
         for spec in manifest.services {
             let kind = spec.store ? "StatefulSet (1 replica, volume `state` of \(layout.storeSize))" : "Deployment"
-            out += "| `\(spec.name).yaml` | ServiceAccount, ConfigMap `\(layout.configMap(spec.name))`, Service, NetworkPolicy, \(kind) |\n"
+            out +=
+                "| `\(spec.name).yaml` | ServiceAccount, ConfigMap `\(layout.configMap(spec.name))`, Service, NetworkPolicy, \(kind) |\n"
         }
         out += "| `\(Containerfile.name)` | the image: \(MarkdownSyntax.codeList(Containerfile.programs(manifest))) |\n"
         out += """
@@ -103,7 +104,8 @@ enum KubernetesReadme {
 
             """
         for spec in manifest.services {
-            out += "| \(spec.name) | \(spec.store ? "StatefulSet" : "Deployment") | "
+            out +=
+                "| \(spec.name) | \(spec.store ? "StatefulSet" : "Deployment") | "
                 + "\(KubernetesTiming.seconds(KubernetesTiming.drain(spec))) s | "
                 + "\(KubernetesTiming.gracePeriodSeconds(spec, layout: layout)) s |\n"
         }

@@ -119,14 +119,25 @@ enum KubernetesWorkload {
             // The kubelet expands `$(NAME)` in a command and makes `$$` one `$`: every `$` doubled, it
             // runs the manifest's words as they are.
             ("command", .list(([spec.executable] + spec.arguments).map { .string($0.replacing("$", with: "$$")) })),
-            ("ports", .list([.map([("name", .string(layout.portName)), ("containerPort", .int(layout.port)), ("protocol", "TCP")])])),
+            (
+                "ports",
+                .list([
+                    .map([
+                        ("name", .string(layout.portName)), ("containerPort", .int(layout.port)), ("protocol", "TCP"),
+                    ])
+                ])
+            ),
             ("envFrom", .list([.map([("configMapRef", .map([("name", .string(layout.configMap(spec.name)))]))])])),
         ]
         if let resources = resources(spec.limits) { fields.append(("resources", resources)) }
         let probe = probeCommand(spec)
         let timeout = KubernetesTiming.probeTimeoutSeconds(spec)
         fields.append(
-            ("startupProbe", self.probe(probe, period: 1, timeout: timeout, failures: KubernetesTiming.wholeSeconds(spec.readyTimeout))))
+            (
+                "startupProbe",
+                self.probe(
+                    probe, period: 1, timeout: timeout, failures: KubernetesTiming.wholeSeconds(spec.readyTimeout))
+            ))
         fields.append(("readinessProbe", self.probe(probe, period: 5, timeout: timeout, failures: 1)))
         let liveness = spec.liveness ?? KubernetesWorkload.defaultLiveness
         fields.append(
@@ -136,7 +147,8 @@ enum KubernetesWorkload {
                     probe, period: KubernetesTiming.wholeSeconds(liveness.interval), timeout: timeout,
                     failures: max(1, liveness.failures))
             ))
-        fields.append(("lifecycle", .map([("preStop", .map([("sleep", .map([("seconds", .int(layout.preStopSeconds))]))]))])))
+        fields.append(
+            ("lifecycle", .map([("preStop", .map([("sleep", .map([("seconds", .int(layout.preStopSeconds))]))]))])))
         fields.append(
             (
                 "securityContext",
@@ -189,7 +201,8 @@ enum KubernetesWorkload {
 
     /// Bytes as a Kubernetes quantity: `256Mi`, `1Gi`, else the plain number.
     static func quantity(_ bytes: Int) -> String {
-        for (suffix, unit) in [("Gi", 1 << 30), ("Mi", 1 << 20), ("Ki", 1 << 10)] where bytes % unit == 0 && bytes >= unit {
+        for (suffix, unit) in [("Gi", 1 << 30), ("Mi", 1 << 20), ("Ki", 1 << 10)]
+        where bytes % unit == 0 && bytes >= unit {
             return "\(bytes / unit)\(suffix)"
         }
         return String(bytes)

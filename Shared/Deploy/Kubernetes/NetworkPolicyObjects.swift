@@ -36,12 +36,19 @@ enum NetworkPolicyObjects {
                 (
                     "spec",
                     .map([
-                        ("podSelector", .map([("matchLabels", .strings([layout.operatorLabelKey: layout.operatorLabelValue]))])),
+                        (
+                            "podSelector",
+                            .map([("matchLabels", .strings([layout.operatorLabelKey: layout.operatorLabelValue]))])
+                        ),
                         ("policyTypes", .list(["Egress"])),
                         (
                             "egress",
                             .list(
-                                [.map([("to", .list(manifest.services.map { peer($0.name) })), ("ports", port(layout))])]
+                                [
+                                    .map([
+                                        ("to", .list(manifest.services.map { peer($0.name) })), ("ports", port(layout)),
+                                    ])
+                                ]
                                     + [dnsRule]
                             )
                         ),
@@ -69,7 +76,12 @@ enum NetworkPolicyObjects {
                     .map([
                         ("podSelector", .map([("matchLabels", .strings([KubernetesLayout.nameLabel: spec.name]))])),
                         ("policyTypes", .list(["Ingress", "Egress"])),
-                        ("ingress", .list([.map([("from", .list(callers.map(peer) + [operatorPeer])), ("ports", port(layout))])])),
+                        (
+                            "ingress",
+                            .list([
+                                .map([("from", .list(callers.map(peer) + [operatorPeer])), ("ports", port(layout))])
+                            ])
+                        ),
                         ("egress", .list(egress)),
                     ])
                 )
@@ -91,7 +103,10 @@ enum NetworkPolicyObjects {
             "to",
             .list([
                 .map([
-                    ("namespaceSelector", .map([("matchLabels", .strings(["kubernetes.io/metadata.name": "kube-system"]))])),
+                    (
+                        "namespaceSelector",
+                        .map([("matchLabels", .strings(["kubernetes.io/metadata.name": "kube-system"]))])
+                    ),
                     ("podSelector", .map([("matchLabels", .strings(["k8s-app": "kube-dns"]))])),
                 ])
             ])

@@ -18,7 +18,8 @@ enum ServiceObject {
                             "ports",
                             .list([
                                 .map([
-                                    ("name", .string(layout.portName)), ("protocol", "TCP"), ("port", .int(layout.port)),
+                                    ("name", .string(layout.portName)), ("protocol", "TCP"),
+                                    ("port", .int(layout.port)),
                                     ("targetPort", .string(layout.portName)),
                                 ])
                             ])

@@ -116,8 +116,9 @@ public enum YAMLEmitter {
     static func quoted(_ text: String) -> String {
         doubleQuoted(text) { scalar in
             let value = scalar.value
-            guard value < 0x20 || value == 0x7f || (0x80..<0xa0).contains(value)
-                || value == 0xfeff || value == 0x2028 || value == 0x2029 || value == 0xfffe || value == 0xffff
+            guard
+                value < 0x20 || value == 0x7f || (0x80..<0xa0).contains(value)
+                    || value == 0xfeff || value == 0x2028 || value == 0x2029 || value == 0xfffe || value == 0xffff
             else { return nil }
             return "\\u" + hex4(value)
         }

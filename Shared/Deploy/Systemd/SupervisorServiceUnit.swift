@@ -33,10 +33,14 @@ enum SupervisorServiceUnit {
         var service = UnitFile.Section(name: "Service")
             .with("Type", "exec")
             .with("ExecStart", command.map(SystemdSyntax.commandWord).joined(separator: " "))
-            .with("ExecReload", "/bin/kill -HUP $MAINPID", comment: ["SIGHUP re-reads the manifest and applies the difference."])
+            .with(
+                "ExecReload", "/bin/kill -HUP $MAINPID",
+                comment: ["SIGHUP re-reads the manifest and applies the difference."]
+            )
             .with(
                 "KillMode", "mixed",
-                comment: ["SIGTERM to the supervisor alone: it stops the verticals in reverse dependency order."])
+                comment: ["SIGTERM to the supervisor alone: it stops the verticals in reverse dependency order."]
+            )
             .with("TimeoutStopSec", SystemdSyntax.timeSpan(stopAll))
             .with("Restart", "on-failure")
             .with(
@@ -44,7 +48,8 @@ enum SupervisorServiceUnit {
                 comment: [
                     "65: the manifest is invalid (as `svc-supervisor check` says); 78: a restart cannot help.",
                     "Neither is fixed by trying again: it stays failed until someone fixes the cause.",
-                ])
+                ]
+            )
             .with("RestartSec", "1s")
         if run.hasPrefix("/var/lib/") {
             // 0711: each service runs as its own user (svc-supervisor is root here) and must pass

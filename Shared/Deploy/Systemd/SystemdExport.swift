@@ -42,7 +42,8 @@ public enum SystemdExport {
             let network = try SystemdNetwork.of(spec, in: placement)
             if let network { networks.append(network) }
             if spec.socket { files["\(name).socket"] = VerticalSocketUnit.text(spec, network: network, layout: layout) }
-            files["\(name).service"] = try VerticalServiceUnit.text(spec, in: placement, network: network, layout: layout)
+            files["\(name).service"] = try VerticalServiceUnit.text(
+                spec, in: placement, network: network, layout: layout)
         }
         files[layout.target] = SuiteTargetUnit.text(local, layout: layout)
         files[SupervisorServiceUnit.name] = SupervisorServiceUnit.text(

@@ -36,12 +36,14 @@ struct SystemdNetwork: Equatable {
         if spec.endpoint != nil {
             for caller in ServiceAccounts.callers(of: spec.name, in: manifest) {
                 if let endpoint = caller.endpoint {
-                    addresses.insert(try address(of: endpoint, service: spec.name, what: "its caller \(caller.name)'s endpoint"))
+                    addresses.insert(
+                        try address(of: endpoint, service: spec.name, what: "its caller \(caller.name)'s endpoint"))
                 } else if !placement.runsHere(caller.name) {
                     throw ExportError(
                         service: spec.name,
                         "its caller \(caller.name) runs on another host with no endpoint, so IPAddressAllow= "
-                            + "cannot name the address it calls from: give \(caller.name) an endpoint = \"tcp:ADDRESS:PORT\"")
+                            + "cannot name the address it calls from: give \(caller.name) an endpoint = \"tcp:ADDRESS:PORT\""
+                    )
                 }
             }
         }

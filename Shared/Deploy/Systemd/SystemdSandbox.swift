@@ -43,7 +43,9 @@ enum SystemdSandbox {
                 out.append(
                     (
                         "IPAddressDeny", "any",
-                        ["TCP, but only with the peers of its routes (and its collector): every other address is denied."]
+                        [
+                            "TCP, but only with the peers of its routes (and its collector): every other address is denied."
+                        ]
                     ))
                 out.append(("IPAddressAllow", network.allowedAddresses.joined(separator: " "), []))
             case "RestrictAddressFamilies":
@@ -86,7 +88,10 @@ enum SystemdSandbox {
         ("RestrictRealtime", "yes", []),
         ("RestrictSUIDSGID", "yes", []),
         ("LockPersonality", "yes", []),
-        ("MemoryDenyWriteExecute", "yes", ["Swift compiles ahead of time: no page is ever both writable and executable."]),
+        (
+            "MemoryDenyWriteExecute", "yes",
+            ["Swift compiles ahead of time: no page is ever both writable and executable."]
+        ),
         ("RemoveIPC", "yes", []),
         ("KeyringMode", "private", []),
         ("SystemCallArchitectures", "native", []),

@@ -41,7 +41,8 @@ enum VerticalServiceUnit {
 
     /// The TLS files of a `certificates` folder, as credentials: (variable, file).
     static let credentials = [
-        (DaemonSettings.tlsCert.name, "tls.crt"), (DaemonSettings.tlsKey.name, "tls.key"), (DaemonSettings.tlsCA.name, "ca.crt"),
+        (DaemonSettings.tlsCert.name, "tls.crt"), (DaemonSettings.tlsKey.name, "tls.key"),
+        (DaemonSettings.tlsCA.name, "ca.crt"),
     ]
 
     /// The unit's text; refuses a `certificates` folder systemd would not read back as written
@@ -84,7 +85,8 @@ enum VerticalServiceUnit {
 
         var service = UnitFile.Section(name: "Service")
             .with("Type", spec.readiness == .notify ? "notify" : "exec")
-            .with("ExecStart", ([spec.executable] + spec.arguments).map(SystemdSyntax.commandWord).joined(separator: " "))
+            .with(
+                "ExecStart", ([spec.executable] + spec.arguments).map(SystemdSyntax.commandWord).joined(separator: " "))
         let loaded = spec.certificates == nil ? [] : credentials.filter { spec.environment[$0.0] == nil }
         for (index, (_, file)) in loaded.enumerated() {
             try service.set(
@@ -110,7 +112,8 @@ enum VerticalServiceUnit {
         // The group that may connect to Unix sockets: not needed by a TCP vertical whose peers are all TCP.
         let callsUnixPeers = localDependencies.contains { manifest[$0]?.endpoint == nil }
         if spec.endpoint == nil || callsUnixPeers { service = service.with("SupplementaryGroups", layout.group) }
-        service = service
+        service =
+            service
             .with("StateDirectory", "\(layout.stateRoot)/\(spec.name)")
             .with("StateDirectoryMode", "0700")
         service.set("Restart", restart(spec.restart))
@@ -162,7 +165,9 @@ enum VerticalServiceUnit {
     /// svc-supervisor, with callers named by user (systemd resolves them).
     /// Callers named by uid are this host's services (``SystemdPlacement/local``); mutual-TLS
     /// peers and endpoints come from the whole manifest.
-    static func environment(_ spec: ServiceSpec, in placement: SystemdPlacement, layout: SystemdLayout) -> [(String, String)] {
+    static func environment(_ spec: ServiceSpec, in placement: SystemdPlacement, layout: SystemdLayout) -> [(
+        String, String
+    )] {
         let manifest = placement.manifest
         var environment = spec.environment
         environment[DaemonSettings.socketDir.name] = layout.socketDirectory

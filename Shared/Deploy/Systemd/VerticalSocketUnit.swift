@@ -18,7 +18,8 @@ enum VerticalSocketUnit {
                 .with("ListenStream", address)
                 .with(
                     "FreeBind", "yes",
-                    comment: ["Binds before the address is configured (the network may come up after the socket)."])
+                    comment: ["Binds before the address is configured (the network may come up after the socket)."]
+                )
                 .with("NoDelay", "yes")
                 .with("KeepAlive", "yes")
             // The listening socket is the socket unit's, so its allow-list applies to it and to
@@ -35,7 +36,8 @@ enum VerticalSocketUnit {
                 .with("ListenStream", ServiceName.socketPath(spec.name, in: layout.socketDirectory))
                 .with(
                     "SocketMode", "0660",
-                    comment: ["Only root and the group \(layout.group) (every vertical's user) may connect."])
+                    comment: ["Only root and the group \(layout.group) (every vertical's user) may connect."]
+                )
                 .with("SocketUser", "root")
                 .with("SocketGroup", layout.group)
                 .with("DirectoryMode", SystemdLayout.socketFolderMode)

@@ -66,7 +66,9 @@ func run(_ arguments: [String]) throws(EmbedError) {
         guard let text = String(validating: data, as: UTF8.self) else {
             throw EmbedError(description: "\(file) is not UTF-8 text")
         }
-        guard !text.utf8.contains(UInt8(ascii: "\r")) else { throw EmbedError(description: "\(file) has a carriage return") }
+        guard !text.utf8.contains(UInt8(ascii: "\r")) else {
+            throw EmbedError(description: "\(file) has a carriage return")
+        }
         entries.append((key, text))
     }
     var swift = """

@@ -5,7 +5,9 @@ import VerticalsContract
 /// daemons instead (`daemon.describe`), so nothing outside this suite needs this list.
 public enum Contracts {
     /// All vertical contracts, in dependency order.
-    public static let all: [any ServiceContract.Type] = [Identity.self, Clinics.self, Notifications.self, Appointments.self, Records.self]
+    public static let all: [any ServiceContract.Type] = [
+        Identity.self, Clinics.self, Notifications.self, Appointments.self, Records.self,
+    ]
 
     /// The framework's control contracts (``FrameworkContracts/control``).
     public static let control: [any ServiceContract.Type] = FrameworkContracts.control

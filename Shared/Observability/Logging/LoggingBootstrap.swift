@@ -19,7 +19,8 @@ public enum LoggingBootstrap {
             RuntimeLogLevel.current = level
             LoggingSystem.bootstrap(
                 { label, provider in
-                    LevelFollowingHandler(base: StreamLogHandler.standardError(label: label, metadataProvider: provider))
+                    LevelFollowingHandler(
+                        base: StreamLogHandler.standardError(label: label, metadataProvider: provider))
                 }, metadataProvider: .requestTrace)
         }
     }

@@ -46,7 +46,8 @@ package struct RequestCounts: Sendable, Equatable {
             text += "# TYPE verticals_request_errors_total counter\n"
             for name in failing {
                 for (code, count) in operations[name]!.errors.sorted(by: { $0.key.wireName < $1.key.wireName }) {
-                    text += "verticals_request_errors_total{operation=\"\(Self.escaped(name))\","
+                    text +=
+                        "verticals_request_errors_total{operation=\"\(Self.escaped(name))\","
                         + "code=\"\(Self.escaped(code.wireName))\"} \(count)\n"
                 }
             }
@@ -55,7 +56,8 @@ package struct RequestCounts: Sendable, Equatable {
         if !holding.isEmpty {
             text += "# TYPE verticals_sync_handler_held_loop_total counter\n"
             for name in holding {
-                text += "verticals_sync_handler_held_loop_total{operation=\"\(Self.escaped(name))\"} \(operations[name]!.heldLoop)\n"
+                text +=
+                    "verticals_sync_handler_held_loop_total{operation=\"\(Self.escaped(name))\"} \(operations[name]!.heldLoop)\n"
             }
         }
         text += "# TYPE verticals_request_duration_seconds histogram\n"
@@ -67,7 +69,8 @@ package struct RequestCounts: Sendable, Equatable {
                 text += "verticals_request_duration_seconds_bucket{\(label),le=\"\(le)\"} \(count)\n"
             }
             text += "verticals_request_duration_seconds_bucket{\(label),le=\"+Inf\"} \(latency.count)\n"
-            text += "verticals_request_duration_seconds_sum{\(label)} "
+            text +=
+                "verticals_request_duration_seconds_sum{\(label)} "
                 + "\(LatencyHistogram.seconds(nanoseconds: latency.sumNanoseconds))\n"
             text += "verticals_request_duration_seconds_count{\(label)} \(latency.count)\n"
         }

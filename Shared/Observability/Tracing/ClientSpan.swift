@@ -40,7 +40,9 @@ package struct VerticalsCallTracing: CallTracing {
     package func startCall(
         _ operation: String, service: String, origin: (any CallOrigin)?, at now: MonotonicInstant
     ) -> (traceparent: String, span: (any CallSpan)?)? {
-        guard let parent = ServiceContext.current?.verticalsSpan ?? (origin as? any TracedRequest)?.spanParent else { return nil }
+        guard let parent = ServiceContext.current?.verticalsSpan ?? (origin as? any TracedRequest)?.spanParent else {
+            return nil
+        }
         let (traceparent, span) = ClientSpan.start(operation, service: service, parent: parent, at: now)
         return (traceparent, span.map(ClientCallSpan.init))
     }

@@ -89,6 +89,7 @@ final class SpanDetails: Sendable {
 
     /// The details of a span with `attributes` and `rpc`; nil when it has neither.
     static func make(attributes: SpanAttributes, rpc: RPCFields?) -> SpanDetails? {
-        attributes.isEmpty && rpc == nil ? nil : SpanDetails(attributes: attributes.isEmpty ? nil : attributes, rpc: rpc)
+        attributes.isEmpty && rpc == nil
+            ? nil : SpanDetails(attributes: attributes.isEmpty ? nil : attributes, rpc: rpc)
     }
 }

@@ -150,8 +150,10 @@ public final class SpanRing: Sendable {
             records.records(ownService: service).enumerated().map { (lane: lane, place: $0, record: $1) }
         }
         return placed.sorted {
-            let (left, right) = ($0.record.startNanoseconds &+ $0.record.durationNanoseconds,
-                                 $1.record.startNanoseconds &+ $1.record.durationNanoseconds)
+            let (left, right) = (
+                $0.record.startNanoseconds &+ $0.record.durationNanoseconds,
+                $1.record.startNanoseconds &+ $1.record.durationNanoseconds
+            )
             return left != right ? left < right : ($0.lane, $0.place) < ($1.lane, $1.place)
         }.map(\.record)
     }
@@ -163,6 +165,8 @@ public final class SpanRing: Sendable {
 
     /// The `count` slowest server spans held, slowest first.
     public func slowest(_ count: Int) -> [SpanRecord] {
-        Array(all().filter { $0.kind == .server }.sorted { $0.durationNanoseconds > $1.durationNanoseconds }.prefix(count))
+        Array(
+            all().filter { $0.kind == .server }.sorted { $0.durationNanoseconds > $1.durationNanoseconds }.prefix(count)
+        )
     }
 }

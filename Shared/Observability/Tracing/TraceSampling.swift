@@ -23,8 +23,11 @@ public struct TraceSampling: Sendable, Equatable {
 
     /// What `environment` says (see the type's summary); an unreadable ratio counts as 0.
     public static func from(environment: [String: String]) -> TraceSampling {
-        let off = environment[DaemonSettings.tracing.name].map { ["off", "0", "false", "no"].contains($0.lowercased()) } ?? false
-        return TraceSampling(enabled: !off, ratio: environment[DaemonSettings.traceSampleRatio.name].flatMap(Double.init) ?? 0)
+        let off =
+            environment[DaemonSettings.tracing.name].map { ["off", "0", "false", "no"].contains($0.lowercased()) }
+            ?? false
+        return TraceSampling(
+            enabled: !off, ratio: environment[DaemonSettings.traceSampleRatio.name].flatMap(Double.init) ?? 0)
     }
 
     /// The ratio as a bound on a trace id's low half: a trace is sampled when its id's low bits

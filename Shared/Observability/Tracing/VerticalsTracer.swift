@@ -38,9 +38,12 @@ public struct VerticalsTracer: Tracer {
                 name: operationName, identity: parent.identity.child(spanID: TraceIDs.next()), kind: kind,
                 recorder: parent.recorder, startNanoseconds: start)
         }
-        let identity = recorder?.serverIdentity(traceparent: nil)
-            ?? TraceIdentity(traceHigh: TraceIDs.next(), traceLow: TraceIDs.next(), spanID: TraceIDs.next(), sampled: false)
-        return VerticalsSpan(name: operationName, identity: identity, kind: kind, recorder: recorder, startNanoseconds: start)
+        let identity =
+            recorder?.serverIdentity(traceparent: nil)
+            ?? TraceIdentity(
+                traceHigh: TraceIDs.next(), traceLow: TraceIDs.next(), spanID: TraceIDs.next(), sampled: false)
+        return VerticalsSpan(
+            name: operationName, identity: identity, kind: kind, recorder: recorder, startNanoseconds: start)
     }
 
     /// Spans are handed on as they end; nothing is buffered here.

@@ -30,7 +30,9 @@ public struct FrameworkChoice: Sendable, Equatable {
         case (let path?, nil, nil):
             let checkout = absolute(path)
             guard case .path(let found)? = FrameworkSource.checkout(around: checkout), found == checkout else {
-                throw .checkout("--framework-path \(path): not a Verticals checkout (its Package.swift is not the Verticals package)")
+                throw .checkout(
+                    "--framework-path \(path): not a Verticals checkout (its Package.swift is not the Verticals package)"
+                )
             }
             return .path(checkout)
         case (nil, let url?, let version):
@@ -40,9 +42,12 @@ public struct FrameworkChoice: Sendable, Equatable {
                 throw .checkout(
                     "no framework to depend on: pass --framework-url URL --framework-version X.Y.Z for a release,"
                         + " or --framework-path DIR for a local checkout (a build made with"
-                        + " `make release FRAMEWORK_URL=URL FRAMEWORK_VERSION=X.Y.Z` uses that release when given neither)")
+                        + " `make release FRAMEWORK_URL=URL FRAMEWORK_VERSION=X.Y.Z` uses that release when given neither)"
+                )
             }
-            return .url(builtInURL, version: try Self.release(builtInVersion.isEmpty ? nil : builtInVersion, current: currentVersion))
+            return .url(
+                builtInURL,
+                version: try Self.release(builtInVersion.isEmpty ? nil : builtInVersion, current: currentVersion))
         default:
             throw .checkout("give either --framework-path DIR, or --framework-url URL [--framework-version X.Y.Z]")
         }
@@ -56,7 +61,8 @@ public struct FrameworkChoice: Sendable, Equatable {
             guard !current.contains("-") else {
                 throw .checkout(
                     "this svc-supervisor is \(current), between releases, so it names no release to depend on:"
-                        + " pass --framework-version X.Y.Z (\(needed) or later), or --framework-path DIR for a checkout")
+                        + " pass --framework-version X.Y.Z (\(needed) or later), or --framework-path DIR for a checkout"
+                )
             }
             return current
         }

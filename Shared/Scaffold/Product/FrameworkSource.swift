@@ -38,7 +38,8 @@ extension FrameworkSource {
     /// letters, digits and `/._+@-`, and a URL one line.
     public func check() throws(ScaffoldError) {
         let identity = identity
-        guard !identity.isEmpty, !identity.hasPrefix("."), identity.unicodeScalars.allSatisfy(Self.isIdentityScalar) else {
+        guard !identity.isEmpty, !identity.hasPrefix("."), identity.unicodeScalars.allSatisfy(Self.isIdentityScalar)
+        else {
             throw .checkout(
                 "the framework's package identity \(swiftLiteral(identity)) (the last part of its path or URL) must be"
                     + " letters, digits and . _ -: the product's Package.swift and Makefile name it")
@@ -63,7 +64,8 @@ extension FrameworkSource {
     }
 
     private static func isPathScalar(_ c: Unicode.Scalar) -> Bool {
-        ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || "/._+@-".unicodeScalars.contains(c)
+        ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c)
+            || "/._+@-".unicodeScalars.contains(c)
     }
 }
 

@@ -18,7 +18,8 @@ public struct ProductName: Sendable, Equatable, CustomStringConvertible {
             name.unicodeScalars.allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) }), name.count <= 32
         else {
             throw .invalidName(
-                name, reason: "a product's name is a letter followed by letters or digits (at most 32), e.g. Acme:"
+                name,
+                reason: "a product's name is a letter followed by letters or digits (at most 32), e.g. Acme:"
                     + " it names the Swift package and its contracts module; pass --name")
         }
         let typeName = name.prefix(1).uppercased() + name.dropFirst()

@@ -105,7 +105,8 @@ extension Template {
             "worldImports": calls.isEmpty ? "" : "import \(interface)\n",
             "mainImports": ["Glibc", interface, "\(v.typeName)Service", "VerticalsServiceKit"].sorted()
                 .map { "import \($0)" }.joined(separator: "\n"),
-            "callees": calls.isEmpty ? ".none" : "Callees(" + calls.map { "\($0.typeName).self" }.joined(separator: ", ") + ")",
+            "callees": calls.isEmpty
+                ? ".none" : "Callees(" + calls.map { "\($0.typeName).self" }.joined(separator: ", ") + ")",
             "peers": peers,
             "dependsOn": calls.map { "\"\($0.name)\"" }.joined(separator: ", "),
             "calling": calls.isEmpty ? "" : " It calls \(calls.map(\.name).joined(separator: ", ")).",

@@ -21,7 +21,9 @@ public enum AuditLine {
     public static func text(
         service: String, operation: String, peer: PeerCredentials?, callerName: String?, outcome: String
     ) -> String {
-        text(service: service, operation: operation, peer: peer, callerName: callerName, outcome: outcome, certificate: nil)
+        text(
+            service: service, operation: operation, peer: peer, callerName: callerName, outcome: outcome,
+            certificate: nil)
     }
 
     /// The same, with `certificate`, the verified certificate's vertical name over mutual TLS
@@ -35,7 +37,9 @@ public enum AuditLine {
         if let peer {
             fields += [("caller_uid", "\(peer.uid)"), ("caller_gid", "\(peer.gid)"), ("caller_pid", "\(peer.pid)")]
         }
-        if let certificate { fields.append(("caller_certificate", certificate.isEmpty ? "none" : "verticals://\(certificate)")) }
+        if let certificate {
+            fields.append(("caller_certificate", certificate.isEmpty ? "none" : "verticals://\(certificate)"))
+        }
         fields.append(("outcome", outcome))
         return "audit " + fields.map { "\($0.0)=\(quoted($0.1))" }.joined(separator: " ")
     }
@@ -43,7 +47,9 @@ public enum AuditLine {
     /// `value` as logfmt writes it: bare when it holds no space, `"`, `=` or control character;
     /// else quoted, with any control character but newline, tab and carriage return as a space.
     public static func quoted(_ value: String) -> String {
-        let plain = !value.isEmpty && value.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "\"" && $0 != "=" && $0 != "\\" }
+        let plain =
+            !value.isEmpty
+            && value.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "\"" && $0 != "=" && $0 != "\\" }
         return plain ? value : doubleQuoted(value) { $0.value < 0x20 ? " " : nil }
     }
 }

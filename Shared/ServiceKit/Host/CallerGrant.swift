@@ -51,7 +51,8 @@ extension PeerAccess {
         }
         if let vertical = suiteServices[peer.uid] {
             return CallerGrant(
-                isOperator: false, caller: vertical, vertical: vertical, operations: allowedOperations.map { $0[vertical] ?? [] })
+                isOperator: false, caller: vertical, vertical: vertical,
+                operations: allowedOperations.map { $0[vertical] ?? [] })
         }
         if allowedGIDs.contains(peer.gid) {
             return CallerGrant(isOperator: true, caller: callerName(peer) ?? "uid \(peer.uid)", operations: nil)
@@ -64,7 +65,8 @@ extension PeerAccess {
             let entries = (user.flatMap { table[$0] } ?? []).union(table["\(peer.uid)"] ?? [])
             return entries.isEmpty ? nil : entries
         }
-        return CallerGrant(isOperator: false, caller: user ?? "uid \(peer.uid)", vertical: user ?? "\(peer.uid)", operations: named)
+        return CallerGrant(
+            isOperator: false, caller: user ?? "uid \(peer.uid)", vertical: user ?? "\(peer.uid)", operations: named)
     }
 
     /// The operations `caller` may call here by ``allowedOperations``, sorted, for a refusal.

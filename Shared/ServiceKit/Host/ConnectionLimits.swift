@@ -66,7 +66,8 @@ public struct ConnectionLimits: Sendable, Equatable {
 
     /// The options each accepted ``Connection`` gets from these limits.
     var connectionOptions: ConnectionOptions {
-        ConnectionOptions(maxFrameSize: maxFrameSize, highWaterMark: outboundHighWater, lowWaterMark: outboundHighWater / 4)
+        ConnectionOptions(
+            maxFrameSize: maxFrameSize, highWaterMark: outboundHighWater, lowWaterMark: outboundHighWater / 4)
     }
 
     /// How often the host checks its connections against the timeouts: a quarter of the

@@ -73,7 +73,10 @@ public struct HostConfiguration: Sendable {
     public static let idleExitVariable = DaemonEnvironment.idleExitVariable
 
     /// A configuration for vertical `name`, bound under `socketDirectory`.
-    public init(name: String, socketDirectory: SocketDirectory, activation: SocketActivation? = nil, environment: [String: String] = [:]) {
+    public init(
+        name: String, socketDirectory: SocketDirectory, activation: SocketActivation? = nil,
+        environment: [String: String] = [:]
+    ) {
         self.name = name
         self.socketDirectory = socketDirectory
         self.activation = activation
@@ -92,7 +95,9 @@ public struct HostConfiguration: Sendable {
         configuration.blockingWork = .from(environment: environment)
         configuration.security = .from(environment: environment)
         if let text = environment[DaemonSettings.listen.name], !text.isEmpty {
-            do { configuration.listen = try SocketEndpoint(parsing: text) } catch { configuration.listenProblem = error }
+            do { configuration.listen = try SocketEndpoint(parsing: text) } catch {
+                configuration.listenProblem = error
+            }
         }
         configuration.access = .from(environment: environment, service: name)
         switch LoopCount.from(environment: environment) {

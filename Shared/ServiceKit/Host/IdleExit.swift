@@ -85,7 +85,8 @@ final class IdleExit: @unchecked Sendable {
         parked.store(true, ordering: .sequentiallyConsistent)
         guard busy == 0 else { return }
         parked.store(false, ordering: .sequentiallyConsistent)
-        let deadline = MonotonicInstant(nanoseconds: idleSinceNanoseconds.load(ordering: .sequentiallyConsistent)) + after
+        let deadline =
+            MonotonicInstant(nanoseconds: idleSinceNanoseconds.load(ordering: .sequentiallyConsistent)) + after
         let now = MonotonicInstant.now
         if now < deadline {
             arm(deadline - now)

@@ -96,7 +96,10 @@ public struct PeerAccess: Sendable, Equatable {
     public static let everyCallersBuiltins: Set<String> = ["daemon.health", "daemon.describe", "daemon.contractCheck"]
 
     /// A policy allowing `ownUID`, root, and the given ids.
-    public init(ownUID: UInt32 = geteuid(), allowedUIDs: Set<UInt32> = [], allowedGIDs: Set<UInt32> = [], unresolved: [String] = []) {
+    public init(
+        ownUID: UInt32 = geteuid(), allowedUIDs: Set<UInt32> = [], allowedGIDs: Set<UInt32> = [],
+        unresolved: [String] = []
+    ) {
         self.ownUID = ownUID
         self.allowedUIDs = allowedUIDs
         self.allowedGIDs = allowedGIDs
@@ -110,13 +113,18 @@ public struct PeerAccess: Sendable, Equatable {
         access.allowedUIDs = access.uids(environment, DaemonSettings.allowedUIDs.name)
         access.internalUIDs = access.uids(environment, DaemonSettings.internalUIDs.name)
         access.internalOperations = Set(
-            entries(environment[DaemonSettings.internalOperations.name]).map { $0.contains(".") ? $0 : "\(service).\($0)" })
+            entries(environment[DaemonSettings.internalOperations.name]).map {
+                $0.contains(".") ? $0 : "\(service).\($0)"
+            })
         access.auditedOperations.formUnion(
-            entries(environment[DaemonSettings.auditOperations.name]).map { $0.contains(".") ? $0 : "\(service).\($0)" })
+            entries(environment[DaemonSettings.auditOperations.name]).map { $0.contains(".") ? $0 : "\(service).\($0)" }
+        )
         for entry in entries(environment[DaemonSettings.suiteUsers.name]) {
             guard let colon = entry.firstIndex(of: ":") else { continue }
             let user = String(entry[entry.index(after: colon)...])
-            if let uid = UInt32(user) ?? AccountEntry.userID(named: user) { access.suiteServices[uid] = String(entry[..<colon]) }
+            if let uid = UInt32(user) ?? AccountEntry.userID(named: user) {
+                access.suiteServices[uid] = String(entry[..<colon])
+            }
         }
         access.allowedPeers = Set(entries(environment[DaemonSettings.allowedPeers.name]))
         access.internalPeers = Set(entries(environment[DaemonSettings.internalPeers.name]))

@@ -59,14 +59,16 @@ public final class RequestContext: TracedRequest {
     ) {
         self.init(
             operation: operation, correlationID: correlationID, deadline: deadline, traceparent: traceparent,
-            peer: peer, caller: caller ?? peer.map { "uid \($0.uid)" }, callerIsOperator: callerIsOperator, logger: logger,
+            peer: peer, caller: caller ?? peer.map { "uid \($0.uid)" }, callerIsOperator: callerIsOperator,
+            logger: logger,
             events: nil)
     }
 
     /// Creates a context whose streaming operation sends its events to `events`.
     init(
         operation: String, correlationID: UInt64, deadline: Deadline?, traceparent: String?,
-        peer: PeerCredentials?, caller: String?, callerIsOperator: Bool = false, logger: Logger, events: (any EventSink)?,
+        peer: PeerCredentials?, caller: String?, callerIsOperator: Bool = false, logger: Logger,
+        events: (any EventSink)?,
         trace: TraceIdentity? = nil, span: VerticalsSpan? = nil
     ) {
         self.caller = caller

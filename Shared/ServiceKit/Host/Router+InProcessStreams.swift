@@ -17,7 +17,8 @@ extension Router {
         guard let handler = route(for: operation.fullName) else {
             throw ServiceError(.unimplemented, "\(operation.fullName) is not routed")
         }
-        let request = Message.frame(Envelope(kind: .request, correlationID: 1, operation: operation.fullName), body: input)
+        let request = Message.frame(
+            Envelope(kind: .request, correlationID: 1, operation: operation.fullName), body: input)
         let message = try Message(payload: Array(request.dropFirst(FrameEncoder.headerSize)))
         let sink = CollectingSink()
         let context = RequestContext(

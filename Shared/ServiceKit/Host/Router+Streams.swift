@@ -26,14 +26,16 @@ extension Router {
             let input: Input = try Self.input(of: message, checkingEnumerations: checksEnumerations)
             guard let sink = context.events else {
                 throw ServiceError(
-                    .unimplemented, "\(operation.fullName) streams: call it over a connection, or with serveStreamInProcess")
+                    .unimplemented,
+                    "\(operation.fullName) streams: call it over a connection, or with serveStreamInProcess")
             }
             let id = context.correlationID
             do {
                 let events = try await handler(input, context)
                 var sent = 0
                 for try await event in events {
-                    try await sink.sendEvent(Message.frame(Envelope(kind: .event, correlationID: id), body: event), id: id)
+                    try await sink.sendEvent(
+                        Message.frame(Envelope(kind: .event, correlationID: id), body: event), id: id)
                     sent += 1
                     // A producer that never waits (its events ready, its reader fast) would keep the
                     // loop to itself: let the loop poll its I/O now and then (a yielded job runs in

@@ -40,7 +40,8 @@ extension Router {
             }
             return Self.response(output, to: context, sized: answerSize)
         }
-        routes[operation.fullName] = Handler(route: { message, context in try answer(message, context) }, answersAtOnce: answer)
+        routes[operation.fullName] = Handler(
+            route: { message, context in try answer(message, context) }, answersAtOnce: answer)
         operations.append(operation.descriptor)
     }
 }

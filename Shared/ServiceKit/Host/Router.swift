@@ -15,7 +15,8 @@ public struct Router: Sendable {
     /// calls it (the loop's), so entering it is a plain call. A `@concurrent` one would hop to the
     /// generic executor first, and every such hop asks the runtime for the task's executor
     /// preference under the task's status-record lock.
-    typealias Route = nonisolated(nonsending) @Sendable (_ message: Message, _ context: RequestContext) async throws -> [UInt8]
+    typealias Route =
+        nonisolated(nonsending) @Sendable (_ message: Message, _ context: RequestContext) async throws -> [UInt8]
 
     /// The vertical served.
     public let service: String
@@ -84,7 +85,8 @@ public struct Router: Sendable {
         _ output: Output, to context: RequestContext, sized hint: FrameSizeHint
     ) -> [UInt8] {
         hint.build { capacity in
-            Message.frame(Envelope(kind: .response, correlationID: context.correlationID), body: output, capacity: capacity)
+            Message.frame(
+                Envelope(kind: .response, correlationID: context.correlationID), body: output, capacity: capacity)
         }
     }
 

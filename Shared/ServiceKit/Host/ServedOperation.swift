@@ -56,13 +56,16 @@ final class ServedOperation {
             let isInternal = access.internalOperations.contains(name)
             let marked = operatorOnly.contains(name)
             let served = ServedOperation(
-                route: handler.route, answersAtOnce: handler.answersAtOnce, counts: counts.operation(name), isInternal: isInternal,
+                route: handler.route, answersAtOnce: handler.answersAtOnce, counts: counts.operation(name),
+                isInternal: isInternal,
                 needsIdentity: isInternal || identifiedOnly.contains(name) || marked, isStream: handler.isStream,
                 // Every call of an operator-only operation is audited, with its caller.
-                audited: marked || access.auditedOperations.contains(name) || router.auditedOperations.contains(name) ? name : nil,
+                audited: marked || access.auditedOperations.contains(name) || router.auditedOperations.contains(name)
+                    ? name : nil,
                 keepsDaemonUp: !observing.contains(name), operatorOnly: marked)
             served.index = index
-            served.routeName = name.hasPrefix(router.service + ".") ? String(name.dropFirst(router.service.count + 1)) : name
+            served.routeName =
+                name.hasPrefix(router.service + ".") ? String(name.dropFirst(router.service.count + 1)) : name
             table[name] = served
         }
         return table

@@ -11,8 +11,9 @@ extension ServerConnection {
     /// an error; after a stop the caller learns the vertical is gone when it connects.
     func handOver() {
         guard !connection.isClosed else { return }
-        close(ServiceError(
-            .unavailable, "\(serviceName) is shutting down: closing; connect again",
-            details: [ServiceError.unreadDetail], retryable: true))
+        close(
+            ServiceError(
+                .unavailable, "\(serviceName) is shutting down: closing; connect again",
+                details: [ServiceError.unreadDetail], retryable: true))
     }
 }

@@ -24,9 +24,11 @@ extension ServerConnection {
         case .expired(.handshake):
             close(ServiceError(.deadlineExceeded, "no whole frame within \(limits.handshakeTimeout) of connecting"))
         case .expired(.frame):
-            close(ServiceError(
-                .deadlineExceeded,
-                "a frame begun was not finished within \(limits.frameTimeout) (\(connection.bufferedInboundByteCount) bytes of it came)"))
+            close(
+                ServiceError(
+                    .deadlineExceeded,
+                    "a frame begun was not finished within \(limits.frameTimeout) (\(connection.bufferedInboundByteCount) bytes of it came)"
+                ))
         case .expired(.idle):
             // Nothing in flight and nothing read since: whatever the client sends now was never seen.
             close(Self.idleError(limits.idleTimeout))

@@ -48,10 +48,14 @@ extension ServerConnection {
     }
 
     /// The one `debug` line of a request served: operation, code, duration, trace and span ids.
-    private func logServed(_ context: RequestContext, _ trace: TraceIdentity, _ duration: Duration, _ failure: ErrorCode?) {
+    private func logServed(
+        _ context: RequestContext, _ trace: TraceIdentity, _ duration: Duration, _ failure: ErrorCode?
+    ) {
         let code = failure.map { "\($0)" } ?? "ok"
         logger.debug(
             "served \(context.operation) code=\(code) duration_us=\(duration.wholeNanoseconds / 1000)",
-            metadata: ["trace_id": "\(trace.traceID)", "span_id": "\(trace.spanIDText)", "id": "\(context.correlationID)"])
+            metadata: [
+                "trace_id": "\(trace.traceID)", "span_id": "\(trace.spanIDText)", "id": "\(context.correlationID)",
+            ])
     }
 }

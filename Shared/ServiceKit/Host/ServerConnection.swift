@@ -217,7 +217,8 @@ final class ServerConnection: @unchecked Sendable {
         let id = envelope.correlationID
         // Id 0 names the connection (an error on it is about the connection), so no request may use it.
         guard id != 0 else {
-            protocolError(correlationID: 0, "a request may not use correlation id 0: it names the connection; start ids at 1")
+            protocolError(
+                correlationID: 0, "a request may not use correlation id 0: it names the connection; start ids at 1")
             return nil
         }
         // Refusing only the second request would give one id two final answers (the refusal, then the
@@ -241,9 +242,11 @@ final class ServerConnection: @unchecked Sendable {
         guard let operation else {
             counts.failed(.unimplemented)
             recordRefusal(envelope, .unimplemented, receivedAt: received)
-            answer(id, ServiceError(
-                .unimplemented, "\(host.configuration.name) has no operation \"\(envelope.operation)\"",
-                details: [ErrorDetail("operation", envelope.operation)]))
+            answer(
+                id,
+                ServiceError(
+                    .unimplemented, "\(host.configuration.name) has no operation \"\(envelope.operation)\"",
+                    details: [ErrorDetail("operation", envelope.operation)]))
             return nil
         }
         // The routes: an operator-only operation, or one the caller's depends_on does not name.
@@ -267,8 +270,10 @@ final class ServerConnection: @unchecked Sendable {
         guard inFlight.count < maxInFlight else {
             counts.failed(.resourceExhausted)
             recordRefusal(envelope, .resourceExhausted, receivedAt: received)
-            answer(id, ServiceError(
-                .resourceExhausted, "more than \(maxInFlight) requests in flight on one connection"))
+            answer(
+                id,
+                ServiceError(
+                    .resourceExhausted, "more than \(maxInFlight) requests in flight on one connection"))
             return nil
         }
         let now = received
@@ -291,7 +296,8 @@ final class ServerConnection: @unchecked Sendable {
         }
         serials &+= 1
         var entry = InFlight(
-            task: nil, serial: serials, deadline: deadline?.instant, started: now, counts: counts, isStream: operation.isStream,
+            task: nil, serial: serials, deadline: deadline?.instant, started: now, counts: counts,
+            isStream: operation.isStream,
             audited: operation.audited, traced: traceLane == nil ? nil : context)
         if let idleExit, operation.keepsDaemonUp {
             entry.keepsUp = true
@@ -399,7 +405,9 @@ final class ServerConnection: @unchecked Sendable {
     /// request was already answered (its deadline passed, or the caller cancelled it, and maybe
     /// used its id again since), then counted.
     @inline(never)
-    private func finished(_ id: UInt64, _ frame: [UInt8], _ failure: ErrorCode?, serial: UInt64, answeredAtOnce: Bool = false) {
+    private func finished(
+        _ id: UInt64, _ frame: [UInt8], _ failure: ErrorCode?, serial: UInt64, answeredAtOnce: Bool = false
+    ) {
         let entry: InFlight
         if let inline = running.take(id) {
             entry = inline
@@ -436,7 +444,9 @@ final class ServerConnection: @unchecked Sendable {
     /// `answeredAtOnce`: by a handler that ran on the loop (``Router/onSync(_:_:)``), whose time held it.
     /// Inlined into its callers: each passes the entry it holds, which a call would copy.
     @inline(__always)
-    private func count(_ entry: InFlight, _ failure: ErrorCode?, responseBytes: Int? = nil, answeredAtOnce: Bool = false) {
+    private func count(
+        _ entry: InFlight, _ failure: ErrorCode?, responseBytes: Int? = nil, answeredAtOnce: Bool = false
+    ) {
         if entry.keepsUp { idleExit?.ended() }
         let now = MonotonicInstant.now
         let took = now.nanoseconds - entry.started.nanoseconds
@@ -456,7 +466,8 @@ final class ServerConnection: @unchecked Sendable {
         let access = host.configuration.access
         let certificate = connection.isSecure ? connection.peerName ?? "" : nil
         logger.notice(
-            "\(AuditLine.text(service: host.configuration.name, operation: operation, peer: peer, callerName: access.callerName(peer) ?? (connection.isSecure ? grant.caller : nil), outcome: outcome, certificate: certificate))")
+            "\(AuditLine.text(service: host.configuration.name, operation: operation, peer: peer, callerName: access.callerName(peer) ?? (connection.isSecure ? grant.caller : nil), outcome: outcome, certificate: certificate))"
+        )
     }
 
     /// Why this connection's caller may not call `operation` by the routes, or nil: a flag or
@@ -477,7 +488,9 @@ final class ServerConnection: @unchecked Sendable {
         }
         if !loggedRouteRefusal {
             loggedRouteRefusal = true
-            logger.notice("refused \(name) to \(grant.caller): \(refusal.message) (further refusals on this connection are not logged)")
+            logger.notice(
+                "refused \(name) to \(grant.caller): \(refusal.message) (further refusals on this connection are not logged)"
+            )
         }
         return refusal
     }
@@ -499,9 +512,11 @@ final class ServerConnection: @unchecked Sendable {
             guard let entry = inFlight.removeValue(forKey: id) else { continue }
             entry.task?.cancel()
             count(entry, .unavailable)
-            answer(id, ServiceError(
-                .unavailable, "\(host.configuration.name) is shutting down: the stream ends here; call again later",
-                retryable: true))
+            answer(
+                id,
+                ServiceError(
+                    .unavailable, "\(host.configuration.name) is shutting down: the stream ends here; call again later",
+                    retryable: true))
         }
     }
 

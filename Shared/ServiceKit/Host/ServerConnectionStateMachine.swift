@@ -48,7 +48,8 @@ struct ServerConnectionStateMachine: Sendable, Hashable {
         static let tellHost = Actions(rawValue: 1 << 3)
 
         static let names: [(Actions, String)] = [
-            (.leaveUnread, "leaveUnread"), (.endStreams, "endStreams"), (.handOver, "handOver"), (.tellHost, "tellHost"),
+            (.leaveUnread, "leaveUnread"), (.endStreams, "endStreams"), (.handOver, "handOver"),
+            (.tellHost, "tellHost"),
         ]
     }
 

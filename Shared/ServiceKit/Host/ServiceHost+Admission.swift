@@ -66,7 +66,8 @@ extension ServiceHost {
         if !isInternal {
             guard peer == nil else { return nil }
             return ServiceError(
-                .permissionDenied, "\(operation) changes the daemon: a caller with no identity (plain TCP) may not call it",
+                .permissionDenied,
+                "\(operation) changes the daemon: a caller with no identity (plain TCP) may not call it",
                 details: [ErrorDetail("operation", operation)])
         }
         guard !configuration.access.allows(peer, toCall: operation) else { return nil }
@@ -81,7 +82,8 @@ extension ServiceHost {
     /// Tells the caller why on correlation id 0, then closes once it has hung up (see
     /// `closeLingering`): what it sends meanwhile is read and dropped, never served.
     func refuse(_ connection: Connection, _ error: ServiceError) {
-        let who = connection.peerCredentials.map { "\($0)" } ?? connection.peerName.map { "verticals://\($0)" }
+        let who =
+            connection.peerCredentials.map { "\($0)" } ?? connection.peerName.map { "verticals://\($0)" }
             ?? connection.peerEndpoint.map { "\($0)" } ?? "unknown"
         if error.code != .resourceExhausted {
             logger.notice("refused a connection from \(who): \(error.message)")

@@ -29,9 +29,10 @@ extension ServiceHost {
                 let loop = try EventLoop(name: "\(configuration.name)-\(index)")
                 var logger = self.logger
                 logger[metadataKey: "loop"] = "\(index)"
-                made.append(ServiceHost(
-                    configuration: configuration, router: router, metrics: metrics, traces: traces, loop: loop,
-                    logger: logger, primary: self, census: census, lane: index))
+                made.append(
+                    ServiceHost(
+                        configuration: configuration, router: router, metrics: metrics, traces: traces, loop: loop,
+                        logger: logger, primary: self, census: census, lane: index))
             }
         } catch {
             for shard in made { shard.loop.shutdown() }
@@ -75,11 +76,14 @@ extension ServiceHost {
             best.openHere.add(1, ordering: .relaxed)
             return best.loop
         }
-        listener.start(across: pick, onHandOffError: { [weak self] loop, error in
-            guard let host = self?.host(on: loop) else { return }
-            host.openHere.subtract(1, ordering: .relaxed)
-            host.logger.notice("refused a connection: \(error)")
-        }) { [weak self] connection in
+        listener.start(
+            across: pick,
+            onHandOffError: { [weak self] loop, error in
+                guard let host = self?.host(on: loop) else { return }
+                host.openHere.subtract(1, ordering: .relaxed)
+                host.logger.notice("refused a connection: \(error)")
+            }
+        ) { [weak self] connection in
             guard let self else { return connection.close() }
             host(on: connection.loop).accepted(connection)
         }

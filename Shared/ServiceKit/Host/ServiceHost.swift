@@ -86,12 +86,15 @@ public final class ServiceHost: @unchecked Sendable {
 
     /// A host for `router`'s vertical, on `loop`.
     public convenience init(configuration: HostConfiguration, router: Router, loop: EventLoop, logger: Logger? = nil) {
-        precondition(router.service == configuration.name, "router for \(router.service) served as \(configuration.name)")
+        precondition(
+            router.service == configuration.name, "router for \(router.service) served as \(configuration.name)")
         var router = router
         let metrics = HostMetrics()
-        let traces = configuration.tracing.enabled
+        let traces =
+            configuration.tracing.enabled
             ? configuration.traceRecorder
-                ?? TraceRecorder(service: configuration.name, sampling: configuration.tracing, lanes: configuration.loops)
+                ?? TraceRecorder(
+                    service: configuration.name, sampling: configuration.tracing, lanes: configuration.loops)
             : nil
         let loops = HostLoops()
         Builtins.install(into: &router, configuration: configuration, metrics: metrics, traces: traces, loops: loops)
@@ -229,7 +232,8 @@ public final class ServiceHost: @unchecked Sendable {
         if let activation = configuration.activation, let fd = inheritedFD {
             activation.consume()
             listener = try StreamListener.adopt(fd: fd, on: loop, options: options)
-            logger.info("serving \(configuration.name) on inherited fd \(fd)\(listener.localEndpoint.map { " (\($0))" } ?? "")")
+            logger.info(
+                "serving \(configuration.name) on inherited fd \(fd)\(listener.localEndpoint.map { " (\($0))" } ?? "")")
         } else if let tcpAddress {
             listener = try StreamListener.bind(endpoint: tcpAddress, on: loop, options: options)
             logger.info("serving \(configuration.name) on \(listener.localEndpoint.map { "\($0)" } ?? "TCP")")
@@ -407,7 +411,7 @@ public final class ServiceHost: @unchecked Sendable {
         for server in connections where !server.isClosing { server.connection.closeAfterFlush() }
         watchdog?.close()
         watchdog = nil
-        if primary == nil { idleExit?.close() }  // a shard's is the accepting host's, on its loop
+        if primary == nil { idleExit?.close() } // a shard's is the accepting host's, on its loop
         idleExit = nil
         sweepTimer?.close()
         sweepTimer = nil
@@ -471,7 +475,8 @@ public final class ServiceHost: @unchecked Sendable {
         for component in path.split(separator: "/") {
             current += "/" + component
             if mkdir(current, 0o750) != 0 && errno != EEXIST {
-                throw ServiceError(.internal, "cannot create socket directory \(current): \(String(cString: strerror(errno)))")
+                throw ServiceError(
+                    .internal, "cannot create socket directory \(current): \(String(cString: strerror(errno)))")
             }
         }
     }

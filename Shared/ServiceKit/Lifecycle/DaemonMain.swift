@@ -32,7 +32,8 @@ public enum DaemonMain {
     /// (without it, `--describe` says the build did not declare its calls).
     public static func run(
         _ contract: any ServiceContract.Type, calls: Callees? = nil,
-        arguments: [String] = Array(CommandLine.arguments.dropFirst()), _ build: (ServiceRuntime) throws -> ServedVertical
+        arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        _ build: (ServiceRuntime) throws -> ServedVertical
     ) -> Int32 {
         run(
             name: contract.name, summary: contract.summary, arguments: arguments, describe: describer(contract, calls),
@@ -44,7 +45,8 @@ public enum DaemonMain {
     /// them, `--check` validates them and `--print-settings` prints their reference.
     public static func run(
         _ contract: any ServiceContract.Type, settings: SettingsDeclaration, calls: Callees? = nil,
-        arguments: [String] = Array(CommandLine.arguments.dropFirst()), _ build: (ServiceRuntime) throws -> ServedVertical
+        arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        _ build: (ServiceRuntime) throws -> ServedVertical
     ) -> Int32 {
         run(
             name: contract.name, summary: contract.summary, settings: settings, arguments: arguments,
@@ -54,7 +56,10 @@ public enum DaemonMain {
 
     /// What `--describe` prints for `contract`'s build calling `calls`, made only when asked.
     package static func describer(_ contract: any ServiceContract.Type, _ calls: Callees?) -> () -> BuildDescription {
-        { BuildDescription.of(name: contract.name, summary: contract.summary, operations: contract.operations, calls: calls) }
+        {
+            BuildDescription.of(
+                name: contract.name, summary: contract.summary, operations: contract.operations, calls: calls)
+        }
     }
 
     /// Runs vertical `name`'s daemon; `arguments` are the ones the daemon did not take itself
@@ -82,7 +87,8 @@ public enum DaemonMain {
         let runtime: ServiceRuntime
         do {
             runtime = try ServiceRuntime.boot(
-                name: name, summary: summary, settings: settings, arguments: arguments, describe: describe, calls: calls)
+                name: name, summary: summary, settings: settings, arguments: arguments, describe: describe, calls: calls
+            )
         } catch {
             let end = DaemonExit(error)
             end.report(logger: nil)

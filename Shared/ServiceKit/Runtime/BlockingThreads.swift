@@ -39,7 +39,7 @@ final class BlockingThreads: @unchecked Sendable {
 
     private struct State {
         var jobs: [@Sendable () -> Void] = []
-        var next = 0  // jobs[..<next] were taken
+        var next = 0 // jobs[..<next] were taken
         var threads = 0
         /// Threads without a job: waiting for one, or started and not waiting yet.
         var idle = 0
@@ -118,7 +118,9 @@ final class BlockingThreads: @unchecked Sendable {
                 return (.queued, Self.enqueue(job, &state, limit: limit))
             }
             // A thread between jobs, or threads still waking for jobs just given: it moves.
-            guard state.idle == 0, let newest = state.busySince.compactMap({ $0 }).max() else { return (.progressing, nil) }
+            guard state.idle == 0, let newest = state.busySince.compactMap({ $0 }).max() else {
+                return (.progressing, nil)
+            }
             let since = Duration.nanoseconds(now.nanoseconds - newest.nanoseconds)
             return (since > state.stallLimit ? .wedged(threads: state.threads, since: since) : .progressing, nil)
         }
@@ -142,19 +144,21 @@ final class BlockingThreads: @unchecked Sendable {
         var thread = pthread_t()
         let nice = state.withLock { $0.nice }
         let retained = Unmanaged.passRetained(Started(pool: self, index: index, nice: nice)).toOpaque()
-        let status = pthread_create(&thread, nil, { argument in
-            let started = Unmanaged<Started>.fromOpaque(argument!).takeRetainedValue()
-            BlockingThreads.nameThread(started.pool.name)
-            BlockingThreads.lowerPriority(by: started.nice)
-            started.pool.work(index: started.index)
-            return nil
-        }, retained)
+        let status = pthread_create(
+            &thread, nil,
+            { argument in
+                let started = Unmanaged<Started>.fromOpaque(argument!).takeRetainedValue()
+                BlockingThreads.nameThread(started.pool.name)
+                BlockingThreads.lowerPriority(by: started.nice)
+                started.pool.work(index: started.index)
+                return nil
+            }, retained)
         if status == 0 {
             pthread_detach(thread)
         } else {
             Unmanaged<Started>.fromOpaque(retained).release()
             state.withLock {
-                $0.threads -= 1  // the job waits for a running thread
+                $0.threads -= 1 // the job waits for a running thread
                 $0.idle -= 1
             }
         }
@@ -195,7 +199,7 @@ final class BlockingThreads: @unchecked Sendable {
     /// Takes and runs jobs for as long as the process lives, as thread `index`.
     private func work(index: Int) {
         while true {
-            while sem_wait(ready) != 0 {}  // EINTR: a signal arrived; wait again
+            while sem_wait(ready) != 0 {} // EINTR: a signal arrived; wait again
             let job = state.withLock { state -> @Sendable () -> Void in
                 state.idle -= 1
                 state.busySince[index] = .now

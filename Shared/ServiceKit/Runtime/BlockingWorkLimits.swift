@@ -43,7 +43,8 @@ public struct BlockingWorkLimits: Sendable, Equatable {
 
     /// The limits of a configuration built in code: the defaults.
     public init(
-        queueLimit: Int = BlockingWorkLimits.defaultQueueLimit, stallLimit: Duration = BlockingWorkLimits.defaultStallLimit,
+        queueLimit: Int = BlockingWorkLimits.defaultQueueLimit,
+        stallLimit: Duration = BlockingWorkLimits.defaultStallLimit,
         computeNice: Int = BlockingWorkLimits.defaultComputeNice
     ) {
         self.queueLimit = queueLimit
@@ -65,7 +66,10 @@ public struct BlockingWorkLimits: Sendable, Equatable {
 
     /// What is wrong with the variables in `environment`, one line each.
     public static func problems(in environment: [String: String]) -> [String] {
-        [DaemonSettings.blockingQueue.entry, DaemonSettings.blockingStallSeconds.entry, DaemonSettings.computeNice.entry].compactMap {
+        [
+            DaemonSettings.blockingQueue.entry, DaemonSettings.blockingStallSeconds.entry,
+            DaemonSettings.computeNice.entry,
+        ].compactMap {
             $0.problem(in: environment)?.description
         }
     }

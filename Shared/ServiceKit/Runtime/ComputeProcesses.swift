@@ -114,7 +114,8 @@ public final class ComputeProcesses: Sendable {
     private func start() throws -> Worker {
         var ends: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
-            throw ServiceError(.unavailable, "cannot make a compute process's socket: \(String(cString: strerror(errno)))")
+            throw ServiceError(
+                .unavailable, "cannot make a compute process's socket: \(String(cString: strerror(errno)))")
         }
         let null = open("/dev/null", O_RDWR | O_CLOEXEC)
         defer {
@@ -123,7 +124,8 @@ public final class ComputeProcesses: Sendable {
         }
         guard null >= 0 else {
             close(ends[0])
-            throw ServiceError(.unavailable, "cannot open /dev/null for a compute process: \(String(cString: strerror(errno)))")
+            throw ServiceError(
+                .unavailable, "cannot open /dev/null for a compute process: \(String(cString: strerror(errno)))")
         }
         let arguments = CStringArray([name, Self.flag, String(nice)])
         let environment = CStringArray([])
@@ -191,7 +193,8 @@ public final class ComputeProcesses: Sendable {
                 sent = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             } while sent < 0 && errno == EINTR
             guard sent == request.count else {
-                throw WorkerLost(reason: "\(pid) took no request: \(sent < 0 ? String(cString: strerror(errno)) : "short send")")
+                throw WorkerLost(
+                    reason: "\(pid) took no request: \(sent < 0 ? String(cString: strerror(errno)) : "short send")")
             }
             var answer = [UInt8](repeating: 0, count: ComputeProcesses.messageLimit + 1)
             var received = 0
@@ -199,7 +202,9 @@ public final class ComputeProcesses: Sendable {
                 received = answer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, Int32(MSG_TRUNC)) }
             } while received < 0 && errno == EINTR
             guard received > 0 else {
-                throw WorkerLost(reason: "\(pid) ended before it answered\(received < 0 ? ": \(String(cString: strerror(errno)))" : "")")
+                throw WorkerLost(
+                    reason:
+                        "\(pid) ended before it answered\(received < 0 ? ": \(String(cString: strerror(errno)))" : "")")
             }
             guard received <= ComputeProcesses.messageLimit else {
                 throw WorkerLost(reason: "\(pid) answered \(received) bytes, over \(ComputeProcesses.messageLimit)")
@@ -227,7 +232,8 @@ extension ComputeProcesses {
         _ arguments: some Collection<String>, _ handler: ([UInt8]) throws -> [UInt8]
     ) -> Int32? {
         guard arguments.first == flag else { return nil }
-        guard arguments.count == 2, let nice = arguments.dropFirst().first.flatMap({ Int($0) }), (0...19).contains(nice) else {
+        guard arguments.count == 2, let nice = arguments.dropFirst().first.flatMap({ Int($0) }), (0...19).contains(nice)
+        else {
             say("usage: \(flag) NICE (0 to 19), with a SOCK_SEQPACKET socket on descriptor 3")
             return 64
         }
@@ -249,7 +255,7 @@ extension ComputeProcesses {
             repeat {
                 received = request.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, Int32(MSG_TRUNC)) }
             } while received < 0 && errno == EINTR
-            if received == 0 { return 0 }  // the daemon closed its end
+            if received == 0 { return 0 } // the daemon closed its end
             guard received > 0 else {
                 say("\(flag): cannot read a request: \(String(cString: strerror(errno)))")
                 return 74

@@ -38,7 +38,8 @@ public enum Offload {
     }
 
     /// ``run(_:)`` on `pool`.
-    static func run<T: Sendable>(on pool: BlockingThreads, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+    static func run<T: Sendable>(on pool: BlockingThreads, _ work: @escaping @Sendable () throws -> T) async throws -> T
+    {
         try await withCheckedThrowingContinuation { continuation in
             let accepted = pool.run {
                 continuation.resume(with: Result { try work() })
@@ -61,7 +62,7 @@ public enum Offload {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             switch pool.probe({ continuation.resume() }) {
             case .queued:
-                break  // the job resumes it
+                break // the job resumes it
             case .progressing:
                 continuation.resume()
             case .wedged(let threads, let since):
@@ -69,7 +70,8 @@ public enum Offload {
                     throwing: ServiceError(
                         .unavailable,
                         "the blocking-work pool is wedged: each of its \(threads) threads has run one job for "
-                            + "\(since.components.seconds) s (\(BlockingWorkLimits.stallVariable) sets how long is too long)"))
+                            + "\(since.components.seconds) s (\(BlockingWorkLimits.stallVariable) sets how long is too long)"
+                    ))
             }
         }
     }

@@ -91,7 +91,8 @@ public final class ServiceRuntime: Sendable {
         case .success(let parsed): mode = parsed
         case .failure(let usage):
             throw .usage(
-                "svc-\(name): unknown argument \(usage.argument)\n\n" + DaemonArguments.usage(name: name, summary: summary))
+                "svc-\(name): unknown argument \(usage.argument)\n\n"
+                    + DaemonArguments.usage(name: name, summary: summary))
         }
         switch mode {
         case .help:

@@ -12,8 +12,8 @@ package struct NotifyDatagram: Sendable {
     /// The sender, from `SCM_CREDENTIALS`; nil when the datagram carried none.
     package let sender: (pid: Int32, uid: UInt32)?
 
-    private static let credentialsType: Int32 = 2  // SCM_CREDENTIALS (hidden behind _GNU_SOURCE)
-    private static let rightsType: Int32 = 1  // SCM_RIGHTS
+    private static let credentialsType: Int32 = 2 // SCM_CREDENTIALS (hidden behind _GNU_SOURCE)
+    private static let rightsType: Int32 = 1 // SCM_RIGHTS
 
     /// Reads one waiting datagram from `fd` without blocking; nil when none is waiting (or the
     /// read failed: the caller's poll fires again if more is waiting).

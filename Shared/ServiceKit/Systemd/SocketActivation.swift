@@ -22,7 +22,10 @@ public struct SocketActivation: Sendable, Equatable {
             let pidText = environment["LISTEN_PID"], Int32(pidText) == pid
         else { return nil }
         let fds = (0..<count).map { firstFD + $0 }
-        let names = environment["LISTEN_FDNAMES"].map { $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init) } ?? []
+        let names =
+            environment["LISTEN_FDNAMES"].map {
+                $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            } ?? []
         return SocketActivation(fds: fds, names: names)
     }
 

@@ -55,7 +55,8 @@ public struct WorldParts: Sendable {
         // upgrade's new process waits for the old one to hand it over (``SQLiteStore/HandOver``).
         let database = try SQLiteStore.$checking.withValue(runtime.checkOnly) {
             try SQLiteStore.$handOver.withValue(handOver(runtime)) {
-                try SQLiteStore.open(directory: runtime.stateDirectory, fileName: "\(runtime.name).sqlite", migrator: migrator)
+                try SQLiteStore.open(
+                    directory: runtime.stateDirectory, fileName: "\(runtime.name).sqlite", migrator: migrator)
             }
         }
         return WorldParts(
@@ -71,7 +72,9 @@ public struct WorldParts: Sendable {
         let logger = runtime.logger
         return SQLiteStore.HandOver(
             waiting: { holder in
-                logger.info("prepared; waiting for \(holder.map { "pid \($0)" } ?? "the process") that holds the store to hand it over")
+                logger.info(
+                    "prepared; waiting for \(holder.map { "pid \($0)" } ?? "the process") that holds the store to hand it over"
+                )
                 notifier.notify("\(SQLiteStore.HandOver.waitingKey)=1", "STATUS=prepared; waiting for the store")
             },
             backedUp: { path in

@@ -17,7 +17,8 @@ import VerticalsSupervisorClient
 enum KeyHandover {
     /// Gives `key` (and its folder named `service`) to `uid`:`gid`, named `userName` in errors.
     /// - Throws: ``SupervisorError`` naming what was refused and why.
-    static func give(_ key: String, service: String, uid: UInt32, gid: UInt32, userName: String) throws(SupervisorError) {
+    static func give(_ key: String, service: String, uid: UInt32, gid: UInt32, userName: String) throws(SupervisorError)
+    {
         let slash = key.lastIndex(of: "/")
         let folderPath = slash.map { key[..<$0].isEmpty ? "/" : String(key[..<$0]) } ?? "."
         let name = slash.map { String(key[key.index(after: $0)...]) } ?? key
@@ -30,7 +31,9 @@ enum KeyHandover {
                     + "move it there, or make it readable by the user yourself")
         }
         let folder = open(folderPath, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard folder >= 0 else { throw refused("cannot open \(folderPath) (a link is refused): \(SupervisorError.errnoText())") }
+        guard folder >= 0 else {
+            throw refused("cannot open \(folderPath) (a link is refused): \(SupervisorError.errnoText())")
+        }
         defer { close(folder) }
         var folderInfo = stat()
         guard fstat(folder, &folderInfo) == 0 else { throw refused(SupervisorError.errnoText()) }
@@ -45,6 +48,8 @@ enum KeyHandover {
             throw refused("it is not a plain file with one name")
         }
         guard fchown(file, uid, gid) == 0, fchmod(file, 0o600) == 0 else { throw refused(SupervisorError.errnoText()) }
-        guard fchown(folder, uid, gid) == 0, fchmod(folder, 0o700) == 0 else { throw refused(SupervisorError.errnoText()) }
+        guard fchown(folder, uid, gid) == 0, fchmod(folder, 0o700) == 0 else {
+            throw refused(SupervisorError.errnoText())
+        }
     }
 }

@@ -56,7 +56,8 @@ enum PathReach {
         }
         for folder in folders {
             guard allows(folder, bit: 1, uid: uid, gid: gid, groups: groups) else {
-                return "\(folder) is not searchable by uid \(uid) (mode \(modeText(folder))), so it cannot reach \(real)"
+                return
+                    "\(folder) is not searchable by uid \(uid) (mode \(modeText(folder))), so it cannot reach \(real)"
             }
         }
         guard allows(real, bit: need.bit, uid: uid, gid: gid, groups: groups) else {

@@ -76,12 +76,12 @@ package enum ProgramWriters {
             // One removed while the folder was read is no one's to change.
             return besideProgram && errno == ENOENT ? nil : "\(entry): \(SupervisorError.errnoText())"
         }
-        if besideProgram && info.st_mode & S_IFMT == S_IFDIR { return nil }  // only files are loaded from $ORIGIN
+        if besideProgram && info.st_mode & S_IFMT == S_IFDIR { return nil } // only files are loaded from $ORIGIN
         guard info.st_uid == 0 || info.st_uid == uid else {
             return "\(entry) belongs to uid \(info.st_uid), who could replace \(path); give it to root"
         }
         let type = info.st_mode & S_IFMT
-        if type == S_IFLNK { return nil }  // a link's own mode means nothing; its folder is checked
+        if type == S_IFLNK { return nil } // a link's own mode means nothing; its folder is checked
         if vt_access_acl_size(entry) > 0 {
             return "\(entry) has an access ACL, which may let others write it (setfacl -b removes it)"
         }

@@ -17,7 +17,9 @@ public struct ServiceUsers: Sendable, Equatable {
     public var createMissing: Bool
 
     /// The layout `make install` and the systemd export use.
-    public init(prefix: String = ServiceAccounts.defaultPrefix, operatorGroup: String = "verticals", createMissing: Bool = true) {
+    public init(
+        prefix: String = ServiceAccounts.defaultPrefix, operatorGroup: String = "verticals", createMissing: Bool = true
+    ) {
         self.prefix = prefix
         self.operatorGroup = operatorGroup
         self.createMissing = createMissing

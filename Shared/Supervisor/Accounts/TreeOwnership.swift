@@ -39,7 +39,8 @@ enum TreeOwnership {
         let folder = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard folder >= 0 else {
             throw SupervisorError(
-                "cannot open \(path) to give it to uid \(uid) (a symbolic link is refused): \(SupervisorError.errnoText())")
+                "cannot open \(path) to give it to uid \(uid) (a symbolic link is refused): \(SupervisorError.errnoText())"
+            )
         }
         defer { close(folder) }
         var visited = 0
@@ -55,7 +56,8 @@ enum TreeOwnership {
     static func makePrivate(_ path: String) throws(SupervisorError) {
         let folder = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard folder >= 0, fchmod(folder, 0o700) == 0 else {
-            let failure = SupervisorError("cannot make \(path) its owner's alone (a link is refused): \(SupervisorError.errnoText())")
+            let failure = SupervisorError(
+                "cannot make \(path) its owner's alone (a link is refused): \(SupervisorError.errnoText())")
             if folder >= 0 { close(folder) }
             throw failure
         }
@@ -73,7 +75,7 @@ enum TreeOwnership {
                         + "remove what the service left there, or chown it yourself")
             }
             let entry = openat(folder, name, pathOnly | O_NOFOLLOW | O_CLOEXEC)
-            guard entry >= 0 else { continue }  // gone since the listing
+            guard entry >= 0 else { continue } // gone since the listing
             defer { close(entry) }
             var info = stat()
             guard fstat(entry, &info) == 0 else { continue }
@@ -84,7 +86,7 @@ enum TreeOwnership {
             }
             guard isFolder else { continue }
             let inner = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            guard inner >= 0 else { continue }  // swapped for a link or a file: not followed
+            guard inner >= 0 else { continue } // swapped for a link or a file: not followed
             defer { close(inner) }
             var innerInfo = stat()
             guard fstat(inner, &innerInfo) == 0, innerInfo.st_ino == info.st_ino, innerInfo.st_dev == info.st_dev else {

@@ -15,7 +15,9 @@ enum UserCreation {
     static func create(_ lines: [String], scratch: String) throws(SupervisorError) {
         if let tool = sysusers.first(where: { access($0, X_OK) == 0 }) {
             let path = "\(scratch)/sysusers-verticals.conf"
-            let text = "# Written by svc-supervisor: the users it runs its services as.\n" + lines.joined(separator: "\n") + "\n"
+            let text =
+                "# Written by svc-supervisor: the users it runs its services as.\n" + lines.joined(separator: "\n")
+                + "\n"
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw SupervisorError("cannot write \(path): \(SupervisorError.errnoText())") }
             let written = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
@@ -33,8 +35,10 @@ enum UserCreation {
             } else if words[0] == "u", AccountDatabase.user(named: words[1]) == nil {
                 try run(
                     "/usr/sbin/useradd",
-                    ["--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin",
-                     "--user-group", words[1]])
+                    [
+                        "--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin",
+                        "--user-group", words[1],
+                    ])
             }
         }
     }

@@ -91,7 +91,8 @@ public enum SupervisorDaemon {
             try await host.start()
         } catch let error as EventLoopError where error.kind == .addressInUse {
             logger.critical(
-                "a supervisor already runs at \(configuration.runDirectory.controlSocket): stop it with `svc-supervisor down`")
+                "a supervisor already runs at \(configuration.runDirectory.controlSocket): stop it with `svc-supervisor down`"
+            )
             return 1
         } catch {
             logger.critical("cannot serve \(configuration.runDirectory.controlSocket): \(error)")
@@ -100,7 +101,9 @@ public enum SupervisorDaemon {
         // The supervisor's own user alone may ask it anything (root, under a user per vertical):
         // the operator group calls the verticals, never the supervisor that runs them as root.
         guard chmod(configuration.runDirectory.controlSocket, ControlSocket.mode) == 0 else {
-            logger.critical("cannot make \(configuration.runDirectory.controlSocket) its user's alone: \(SupervisorError.errnoText())")
+            logger.critical(
+                "cannot make \(configuration.runDirectory.controlSocket) its user's alone: \(SupervisorError.errnoText())"
+            )
             await host.stop()
             return 1
         }
@@ -108,7 +111,8 @@ public enum SupervisorDaemon {
         do {
             // Readable by the operator group the suite's sockets belong to.
             try pointer?.write(
-                runDirectory: configuration.runDirectory.path, group: configuration.serviceUsers?.operatorGroup ?? "verticals")
+                runDirectory: configuration.runDirectory.path,
+                group: configuration.serviceUsers?.operatorGroup ?? "verticals")
         } catch {
             logger.warning("\(error): `svc-supervisor status` finds this suite only with --run-dir")
         }
@@ -118,7 +122,9 @@ public enum SupervisorDaemon {
         let lifecycle = DaemonLifecycle(
             parts: [
                 AtShutdown { await host.stop() }, HangupReloadPart(loop: loop, reload: reload, logger: logger),
-                DownPart(request: down), EnginePart(engine: engine, services: manifest.services.count,
+                DownPart(request: down),
+                EnginePart(
+                    engine: engine, services: manifest.services.count,
                     runDirectory: configuration.runDirectory.path, logger: logger),
             ],
             loop: loop, logger: logger)

@@ -49,9 +49,12 @@ public struct BuildDescriber: Sendable {
         let argv: [String]
         if geteuid() == 0 {
             guard let account, account.uid != 0 else {
-                throw BuildDescribeError(program, .refused, "root runs a build only as its vertical's own user, never as root")
+                throw BuildDescribeError(
+                    program, .refused, "root runs a build only as its vertical's own user, never as root")
             }
-            argv = [execShim, "--user", String(account.uid), "--group", String(account.gid), "--", program, "--describe"]
+            argv = [
+                execShim, "--user", String(account.uid), "--group", String(account.gid), "--", program, "--describe",
+            ]
         } else {
             argv = [program, "--describe"]
         }
@@ -62,7 +65,8 @@ public struct BuildDescriber: Sendable {
         case .exited(let status):
             throw BuildDescribeError(program, .failed, "--describe exited with status \(status)\(Self.excerpt(errors))")
         case .signalled(let signal):
-            throw BuildDescribeError(program, .failed, "--describe was killed by signal \(signal)\(Self.excerpt(errors))")
+            throw BuildDescribeError(
+                program, .failed, "--describe was killed by signal \(signal)\(Self.excerpt(errors))")
         case .timedOut:
             throw BuildDescribeError(program, .timedOut, "--describe did not finish within \(timeout): killed")
         case .tooLarge:
@@ -77,7 +81,9 @@ public struct BuildDescriber: Sendable {
 
     /// The first line of what the program wrote to standard error, as a clause.
     static func excerpt(_ bytes: [UInt8]) -> String {
-        let line = bytes.split(separator: UInt8(ascii: "\n")).first.map { String(decoding: $0.prefix(300), as: UTF8.self) }
+        let line = bytes.split(separator: UInt8(ascii: "\n")).first.map {
+            String(decoding: $0.prefix(300), as: UTF8.self)
+        }
         return line.map { ": \($0)" } ?? ""
     }
 }
@@ -127,7 +133,8 @@ extension BuildDescriber {
             throw BuildDescribeError(spec.executable, .refused, "no user \(name) to run \(spec.name)'s build as")
         }
         guard user.uid != 0 else {
-            throw BuildDescribeError(spec.executable, .refused, "\(spec.name)'s user \(name) is root; a build runs as an unprivileged user")
+            throw BuildDescribeError(
+                spec.executable, .refused, "\(spec.name)'s user \(name) is root; a build runs as an unprivileged user")
         }
         return Account(uid: user.uid, gid: user.gid)
     }

@@ -22,7 +22,9 @@ public enum DeployEdges {
         public var account: Result<BuildDescriber.Account?, BuildDescribeError>
 
         /// Creates the caller.
-        public init(name: String, pid: Int32?, program: String, account: Result<BuildDescriber.Account?, BuildDescribeError>) {
+        public init(
+            name: String, pid: Int32?, program: String, account: Result<BuildDescriber.Account?, BuildDescribeError>
+        ) {
             self.name = name
             self.pid = pid
             self.program = program
@@ -40,7 +42,8 @@ public enum DeployEdges {
             build = try describer.describe(caller.pid.map(runningBuild) ?? caller.program, as: try caller.account.get())
         } catch {
             let which = caller.pid.map { "its running build (pid \($0))" } ?? "its program"
-            return DeployEdge(caller: caller.name, callee: name, outcome: .unknown("\(which) cannot describe itself: \(error)"))
+            return DeployEdge(
+                caller: caller.name, callee: name, outcome: .unknown("\(which) cannot describe itself: \(error)"))
         }
         guard build.callsDeclared else {
             return DeployEdge(
@@ -55,7 +58,7 @@ public enum DeployEdges {
                 caller: caller.name, callee: name,
                 outcome: .unknown("it declares its calls to \(name) by name alone: no schema to compare"))
         }
-        return nil  // depends_on names it, but its build calls nothing of it.
+        return nil // depends_on names it, but its build calls nothing of it.
     }
 
     /// The file process `pid` runs, as a path the describing user can execute: the path it was
@@ -86,14 +89,16 @@ public enum DeployEdges {
         for against in newBuild.callsDeclared ? newBuild.callees : [] {
             do {
                 let reply = try await client.callRaw(
-                    service: against.name, operation: Daemon.describe.fullName, body: Empty().encodedBody(), timeout: timeout)
+                    service: against.name, operation: Daemon.describe.fullName, body: Empty().encodedBody(),
+                    timeout: timeout)
                 served[against.name] = .success(try Daemon.Description(decoding: reply))
             } catch let error as ServiceError {
                 served[against.name] = .failure(
                     DescribeFailure(reason: "\(against.name) cannot be reached: \(error.code): \(error.message)"))
             } catch {
                 served[against.name] = .failure(
-                    DescribeFailure(reason: "\(against.name) answered daemon.describe with what is not a description: \(error)"))
+                    DescribeFailure(
+                        reason: "\(against.name) answered daemon.describe with what is not a description: \(error)"))
             }
         }
         return served
@@ -120,7 +125,8 @@ public enum DeployEdges {
         }
         var edges = newBuild.undescribed.map {
             DeployEdge(
-                caller: name, callee: Callees.service(of: $0), outcome: .unknown("\($0) is declared by name alone: no schema to compare"))
+                caller: name, callee: Callees.service(of: $0),
+                outcome: .unknown("\($0) is declared by name alone: no schema to compare"))
         }
         for against in newBuild.callees {
             switch served[against.name] {
@@ -129,7 +135,8 @@ public enum DeployEdges {
             case .failure(let failure)?:
                 edges.append(DeployEdge(caller: name, callee: against.name, outcome: .unknown(failure.reason)))
             case nil:
-                edges.append(DeployEdge(caller: name, callee: against.name, outcome: .unknown("\(against.name) was not asked")))
+                edges.append(
+                    DeployEdge(caller: name, callee: against.name, outcome: .unknown("\(against.name) was not asked")))
             }
         }
         return edges

@@ -105,7 +105,8 @@ struct DescribeRun {
                 break
             }
             var polls = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            let millis = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let millis = Int32(
+                clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
             let ready = poll(&polls, nfds_t(polls.count), millis)
             if ready < 0, errno == EINTR { continue }
             guard ready > 0 else { continue }

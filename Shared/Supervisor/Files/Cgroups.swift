@@ -70,7 +70,9 @@ final class Cgroups {
         var notes: [String] = []
         /// Makes `service`'s folder in `controller`'s place and lets `write` set the limit there;
         /// the folder joins the list, or a note says why `what` was skipped.
-        func apply(_ what: String, controller: String, _ place: Place?, _ write: (_ folder: String, _ isV2: Bool) -> Bool) {
+        func apply(
+            _ what: String, controller: String, _ place: Place?, _ write: (_ folder: String, _ isV2: Bool) -> Bool
+        ) {
             guard let place else {
                 notes.append("\(what) skipped: \(missing[controller] ?? "no \(controller) cgroup")")
                 return
@@ -86,7 +88,8 @@ final class Cgroups {
             apply("memory limit", controller: "memory", memory) { folder, isV2 in
                 isV2
                     ? write("\(bytes)", to: "\(folder)/memory.max")
-                        && (access("\(folder)/memory.swap.max", F_OK) != 0 || write("0", to: "\(folder)/memory.swap.max"))
+                        && (access("\(folder)/memory.swap.max", F_OK) != 0
+                            || write("0", to: "\(folder)/memory.swap.max"))
                     : write("\(bytes)", to: "\(folder)/memory.limit_in_bytes")
                         && (access("\(folder)/memory.memsw.limit_in_bytes", F_OK) != 0
                             || write("\(bytes)", to: "\(folder)/memory.memsw.limit_in_bytes"))
@@ -97,7 +100,8 @@ final class Cgroups {
             apply("cpu limit", controller: "cpu", cpu) { folder, isV2 in
                 isV2
                     ? write("\(quota) 100000", to: "\(folder)/cpu.max")
-                    : write("100000", to: "\(folder)/cpu.cfs_period_us") && write("\(quota)", to: "\(folder)/cpu.cfs_quota_us")
+                    : write("100000", to: "\(folder)/cpu.cfs_period_us")
+                        && write("\(quota)", to: "\(folder)/cpu.cfs_quota_us")
             }
         }
         if let weight = limits.cpuWeight {
@@ -159,7 +163,8 @@ final class Cgroups {
         for parent in Set([memory, cpu, pids].compactMap { $0?.parent }) {
             for entry in FolderEntries.names(in: parent) where entry.hasPrefix("vt-") {
                 let parts = entry.dropFirst(3).split(separator: "-", maxSplits: 2).map(String.init)
-                guard parts.count == 3, let pid = Int32(parts[0]), pid > 1, pid != getpid(), services.contains(parts[2]),
+                guard parts.count == 3, let pid = Int32(parts[0]), pid > 1, pid != getpid(),
+                    services.contains(parts[2]),
                     kill(pid, 0) != 0 && errno == ESRCH
                 else { continue }
                 let folder = "\(parent)/\(entry)"
@@ -168,7 +173,7 @@ final class Cgroups {
                     let pids = Self.processes(in: folder)
                     if pids.isEmpty { break }
                     for pid in pids where kill(pid, SIGKILL) == 0 { killed += 1 }
-                    usleep(10_000)  // a killed process leaves cgroup.procs once it has exited
+                    usleep(10_000) // a killed process leaves cgroup.procs once it has exited
                 }
                 rmdir(folder)
                 if killed > 0 {

@@ -88,7 +88,7 @@ final class HeldOutput {
             } else if count < 0 && errno == EINTR {
                 continue
             } else {
-                return  // EAGAIN: all read; 0 cannot happen while the write ends are held
+                return // EAGAIN: all read; 0 cannot happen while the write ends are held
             }
         }
         // The limit reached: the poll (level-triggered) calls again at the loop's next turn.

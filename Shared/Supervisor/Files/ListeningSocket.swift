@@ -21,7 +21,8 @@ enum ListeningSocket {
     static func bind(path: String, mode: mode_t = 0o660, backlog: Int32 = 511) throws(SupervisorError) -> Int32 {
         guard path.utf8.count <= EventLoopError.maxSocketPathLength else {
             throw SupervisorError(
-                "socket path \(path) is \(path.utf8.count) bytes, over the \(EventLoopError.maxSocketPathLength) a Unix socket takes: use a shorter --run-dir")
+                "socket path \(path) is \(path.utf8.count) bytes, over the \(EventLoopError.maxSocketPathLength) a Unix socket takes: use a shorter --run-dir"
+            )
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SupervisorError("socket for \(path): \(SupervisorError.errnoText())") }

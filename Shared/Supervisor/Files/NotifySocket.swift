@@ -36,7 +36,8 @@ struct NotifyMessage: Equatable {
     }
 
     static func == (lhs: NotifyMessage, rhs: NotifyMessage) -> Bool {
-        lhs.senderPID == rhs.senderPID && lhs.senderUID == rhs.senderUID && lhs.assignments.elementsEqual(rhs.assignments) { $0 == $1 }
+        lhs.senderPID == rhs.senderPID && lhs.senderUID == rhs.senderUID
+            && lhs.assignments.elementsEqual(rhs.assignments) { $0 == $1 }
     }
 }
 
@@ -52,7 +53,7 @@ struct NotifyMessage: Equatable {
 final class NotifySocket {
     let path: String
     private let poll: FDPoll
-    private static let passCredentials: Int32 = 16  // SO_PASSCRED (hidden behind _GNU_SOURCE)
+    private static let passCredentials: Int32 = 16 // SO_PASSCRED (hidden behind _GNU_SOURCE)
 
     /// Binds `path` and calls `onMessage` on the loop thread for every datagram. Call on the loop thread.
     init(path: String, loop: EventLoop, onMessage: @escaping (NotifyMessage) -> Void) throws(SupervisorError) {

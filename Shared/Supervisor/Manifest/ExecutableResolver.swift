@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Turns a manifest's `executable` into the absolute path the supervisor runs, and checks

@@ -10,9 +10,9 @@ enum ManifestCharacters {
     static func problem(in text: String) -> ManifestError? {
         var line = 1
         var column = 0
-        var quote: [UInt8]? = nil  // the delimiter of the string we are in: ", ', """ or '''
+        var quote: [UInt8]? = nil // the delimiter of the string we are in: ", ', """ or '''
         var inComment = false
-        var atLineStart = true  // only whitespace so far on this line (outside strings)
+        var atLineStart = true // only whitespace so far on this line (outside strings)
         let bytes = Array(text.utf8)
         var index = 0
         while index < bytes.count {
@@ -23,7 +23,7 @@ enum ManifestCharacters {
                 column = 0
                 inComment = false
                 atLineStart = true
-                if let open = quote, open.count == 1 { quote = nil }  // a one-line string ends (unterminated)
+                if let open = quote, open.count == 1 { quote = nil } // a one-line string ends (unterminated)
                 index += 1
                 continue
             }
@@ -38,7 +38,7 @@ enum ManifestCharacters {
                             + "or environment value can hold: remove it")
                 }
                 if byte == UInt8(ascii: "\\"), open[0] == UInt8(ascii: "\"") {
-                    index += 2  // an escape: skip the escaped byte
+                    index += 2 // an escape: skip the escaped byte
                     column += 1
                     continue
                 }
@@ -51,10 +51,14 @@ enum ManifestCharacters {
                 index += 1
                 continue
             }
-            if atLineStart, byte == UInt8(ascii: "["), let problem = headerProblem(bytes, at: index, line: line, column: column) {
+            if atLineStart, byte == UInt8(ascii: "["),
+                let problem = headerProblem(bytes, at: index, line: line, column: column)
+            {
                 return problem
             }
-            if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\r") { atLineStart = false }
+            if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") && byte != UInt8(ascii: "\r") {
+                atLineStart = false
+            }
             switch byte {
             case UInt8(ascii: "#"):
                 inComment = true
@@ -89,13 +93,17 @@ enum ManifestCharacters {
     private static func headerProblem(_ bytes: [UInt8], at start: Int, line: Int, column: Int) -> ManifestError? {
         var index = start + 1
         if index < bytes.count, bytes[index] == UInt8(ascii: "[") { index += 1 }
-        while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
+        while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") {
+            index += 1
+        }
         guard index < bytes.count else { return nil }
         let first = bytes[index]
         let startsKey =
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first)
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first)
+            || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first)
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
-            || [UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "]")].contains(first)
+            || [UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "]")]
+                .contains(first)
         guard !startsKey else { return nil }
         return ManifestError(
             "line \(line), column \(column + index - start): not valid TOML: a table name starts with a letter, digit, "

@@ -5,7 +5,7 @@ import VerticalsServiceKit
 import VerticalsSupervisorClient
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Reads `deploy/suite.toml` into a ``Manifest`` and finds everything wrong with it.

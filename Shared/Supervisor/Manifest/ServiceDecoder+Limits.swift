@@ -10,7 +10,9 @@ extension ServiceDecoder {
                 value, at: "limits", keys: ManifestKeys.limits,
                 example: "{ open_files = 1024, memory = \"256MiB\", nice = 5 }")
         else { return limits }
-        if let value = table["open_files"] { limits.openFiles = count(value, at: "limits.open_files", in: 1...(1 << 30)) }
+        if let value = table["open_files"] {
+            limits.openFiles = count(value, at: "limits.open_files", in: 1...(1 << 30))
+        }
         if let value = table["data"] { limits.dataBytes = byteCount(value, at: "limits.data") }
         if let value = table["core"] {
             limits.coreBytes = value == .integer(0) ? 0 : byteCount(value, at: "limits.core")

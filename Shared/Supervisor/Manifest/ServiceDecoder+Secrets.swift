@@ -7,7 +7,9 @@ extension ServiceDecoder {
     /// give every service each kind.
     mutating func receives(_ value: ManifestValue) -> [SecretKind] {
         guard service != nil else {
-            report("receives", "belongs to one service, not [defaults]: one vertical receives each kind of secret", always: true)
+            report(
+                "receives", "belongs to one service, not [defaults]: one vertical receives each kind of secret",
+                always: true)
             return []
         }
         let names = SecretKind.allCases.map(\.rawValue)
@@ -17,7 +19,8 @@ extension ServiceDecoder {
                 let hint = ManifestKeys.nearest(to: text, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
                 report(
                     "receives",
-                    "\"\(text)\" is not a kind of secret: one of \(names.map { "\"\($0)\"" }.joined(separator: ", "))\(hint)")
+                    "\"\(text)\" is not a kind of secret: one of \(names.map { "\"\($0)\"" }.joined(separator: ", "))\(hint)"
+                )
                 continue
             }
             if kinds.contains(kind) {

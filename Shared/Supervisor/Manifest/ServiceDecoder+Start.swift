@@ -11,7 +11,8 @@ extension ServiceDecoder {
         // Only a socket the supervisor holds can start a service at a caller's connect.
         if spec.start == .onDemand && !spec.socket && (isOwn("start") || isOwn("socket")) {
             report(
-                "start", "\"on-demand\" starts the service at the first connection to its socket: it needs socket = true",
+                "start",
+                "\"on-demand\" starts the service at the first connection to its socket: it needs socket = true",
                 always: true)
         }
         if spec.idleExit != nil && !spec.socket && (isOwn("idle_exit") || isOwn("socket")) {

@@ -34,7 +34,9 @@ extension ServiceDecoder {
         if let value = table["interval"], let interval = duration(value, at: "liveness.interval") {
             check.interval = interval
         }
-        if let value = table["timeout"], let timeout = duration(value, at: "liveness.timeout") { check.timeout = timeout }
+        if let value = table["timeout"], let timeout = duration(value, at: "liveness.timeout") {
+            check.timeout = timeout
+        }
         if let value = table["failures"], let count = count(value, at: "liveness.failures", in: 1...1_000) {
             check.failures = count
         }

@@ -9,7 +9,8 @@ extension ServiceDecoder {
     /// (the problem noted).
     mutating func checkedExecutable(_ text: String) -> String? {
         if let scalar = ManifestText.controlCharacter(in: text) {
-            report("executable", "holds the control character \(ManifestText.shown(scalar)): name the program without it")
+            report(
+                "executable", "holds the control character \(ManifestText.shown(scalar)): name the program without it")
             return nil
         }
         let program = text.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? text
@@ -27,7 +28,8 @@ extension ServiceDecoder {
     /// nil (the problem noted). A relative folder is taken from the manifest's folder.
     mutating func checkedCertificates(_ folder: String) -> String? {
         if let scalar = ManifestText.controlCharacter(in: folder) {
-            report("certificates", "holds the control character \(ManifestText.shown(scalar)): name the folder without it")
+            report(
+                "certificates", "holds the control character \(ManifestText.shown(scalar)): name the folder without it")
             return nil
         }
         if folder.hasPrefix("/") && !ManifestText.isNormalisedAbsolutePath(folder) {
@@ -38,7 +40,9 @@ extension ServiceDecoder {
             return nil
         }
         guard ManifestText.fitsFileSystem(folder) else {
-            report("certificates", "has a folder name longer than 255 bytes, or is longer than 4095: no file system holds it")
+            report(
+                "certificates",
+                "has a folder name longer than 255 bytes, or is longer than 4095: no file system holds it")
             return nil
         }
         return folder
@@ -50,7 +54,8 @@ extension ServiceDecoder {
         for (index, argument) in arguments.enumerated() {
             if let scalar = ManifestText.unpassableCharacter(in: argument) {
                 report(
-                    "args", "item \(index + 1) holds the control character \(ManifestText.shown(scalar)), "
+                    "args",
+                    "item \(index + 1) holds the control character \(ManifestText.shown(scalar)), "
                         + "which no program can be given (only tab and newline are): remove it")
             }
         }
@@ -61,7 +66,8 @@ extension ServiceDecoder {
     mutating func checkEnvironmentValue(_ text: String, at key: String) {
         if let scalar = ManifestText.unpassableCharacter(in: text) {
             report(
-                key, "holds the control character \(ManifestText.shown(scalar)), which no environment can hold "
+                key,
+                "holds the control character \(ManifestText.shown(scalar)), which no environment can hold "
                     + "(only tab and newline are): remove it")
         }
     }

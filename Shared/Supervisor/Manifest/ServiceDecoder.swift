@@ -32,7 +32,9 @@ struct ServiceDecoder {
         for key in table.keys.sorted() where !ManifestKeys.service.contains(key) {
             report(key, ManifestKeys.unknown(key, among: ManifestKeys.service))
         }
-        if let value = table["executable"], let written = string(value, at: "executable"), let text = checkedExecutable(written) {
+        if let value = table["executable"], let written = string(value, at: "executable"),
+            let text = checkedExecutable(written)
+        {
             switch resolver.resolve(text) {
             case .success(let path): spec.executable = path
             case .failure(let problem): report("executable", problem.message)
@@ -95,14 +97,17 @@ struct ServiceDecoder {
             if ServiceName.problems(host).isEmpty {
                 spec.host = host
             } else {
-                report("host", "\"\(host)\" is not a host name export systemd --host can match: use a-z, 0-9 and '-', e.g. \"a\"")
+                report(
+                    "host",
+                    "\"\(host)\" is not a host name export systemd --host can match: use a-z, 0-9 and '-', e.g. \"a\"")
             }
         }
         if let value = table["certificates"], let written = string(value, at: "certificates"),
             let folder = checkedCertificates(written)
         {
             // Relative to the manifest's folder, as a relative executable is.
-            spec.certificates = folder.hasPrefix("/")
+            spec.certificates =
+                folder.hasPrefix("/")
                 ? folder : ExecutableResolver.normalized("\(resolver.baseDirectory)/\(folder)")
         }
         if let value = table["receives"] { spec.receives = receives(value) }
@@ -114,7 +119,9 @@ struct ServiceDecoder {
     private mutating func endpoint(_ value: ManifestValue) -> SocketEndpoint? {
         guard let text = string(value, at: "endpoint") else { return nil }
         guard service != nil else {
-            report("endpoint", "belongs to one service, not [defaults]: two services cannot listen on one address", always: true)
+            report(
+                "endpoint", "belongs to one service, not [defaults]: two services cannot listen on one address",
+                always: true)
             return nil
         }
         let endpoint: SocketEndpoint
@@ -125,7 +132,9 @@ struct ServiceDecoder {
             return nil
         }
         guard case .tcp(_, let port) = endpoint else {
-            report("endpoint", "must be tcp:HOST:PORT (a Unix socket is <name>.sock in the run directory, leave the key out)")
+            report(
+                "endpoint",
+                "must be tcp:HOST:PORT (a Unix socket is <name>.sock in the run directory, leave the key out)")
             return nil
         }
         guard port != 0 else {

@@ -47,7 +47,8 @@ public struct EngineConfiguration: Sendable {
     }
 
     /// `VERTICALS_SPAWN=shim`, read once per process.
-    static let shimForcedByEnvironment: Bool = getenv(SupervisorSettings.spawn.name).map { String(cString: $0) == "shim" } ?? false
+    static let shimForcedByEnvironment: Bool =
+        getenv(SupervisorSettings.spawn.name).map { String(cString: $0) == "shim" } ?? false
 
     /// The program a manifest `executable` names: absolute as is, else beside svc-supervisor.
     func program(_ executable: String) -> String {

@@ -234,7 +234,10 @@ struct ServiceStateMachine: Sendable, Equatable {
     var readyAt: ContinuousClock.Instant? { ledger.readyAt }
 
     /// A stopped, unwanted service.
-    init(restart: RestartPolicy, backoff: Backoff, budget: RestartBudget, notifiesReady: Bool, startsOnDemand: Bool = false) {
+    init(
+        restart: RestartPolicy, backoff: Backoff, budget: RestartBudget, notifiesReady: Bool,
+        startsOnDemand: Bool = false
+    ) {
         self.restart = restart
         self.notifiesReady = notifiesReady
         self.startsOnDemand = startsOnDemand
@@ -243,11 +246,13 @@ struct ServiceStateMachine: Sendable, Equatable {
 
     /// A machine already in `state`, for tests.
     init(
-        state: State, wanted: Bool, restart: RestartPolicy, backoff: Backoff, budget: RestartBudget, notifiesReady: Bool,
+        state: State, wanted: Bool, restart: RestartPolicy, backoff: Backoff, budget: RestartBudget,
+        notifiesReady: Bool,
         startsOnDemand: Bool = false
     ) {
         self.init(
-            restart: restart, backoff: backoff, budget: budget, notifiesReady: notifiesReady, startsOnDemand: startsOnDemand)
+            restart: restart, backoff: backoff, budget: budget, notifiesReady: notifiesReady,
+            startsOnDemand: startsOnDemand)
         self.state = state
         self.wanted = wanted
     }
@@ -514,9 +519,9 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// ended is recorded first (a failure the supervisor killed it for, a limit, a stop asked
     /// for, a clean exit or a crash), then it stops, goes idle, restarts or stays down.
     mutating func exited(_ exit: Exit, at now: ContinuousClock.Instant) -> [Action] {
-        ledger.processEnded()  // whatever the state: no process of its is ready now
+        ledger.processEnded() // whatever the state: no process of its is ready now
         switch state {
-        case .stopped, .failed, .idle, .waiting, .backoff, .restoring: return []  // no process to end
+        case .stopped, .failed, .idle, .waiting, .backoff, .restoring: return [] // no process to end
         case .starting, .ready, .stopping, .upgrading: break
         }
         let asked = state.wire == .stopping || !wanted
@@ -554,7 +559,7 @@ struct ServiceStateMachine: Sendable, Equatable {
             return [.promoteUpgrade, upgradeReady ? .completeUpgrade : .armUpgradeReadyTimeout]
         case .upgrading(.newProcessFailed), .upgrading(.finishing):
             state = .waiting
-            awaited = []  // what it waits for is checked once the rollback is under way
+            awaited = [] // what it waits for is checked once the rollback is under way
             wanted = true
             return [.rollBackUpgrade]
         case .stopped, .failed, .idle, .waiting, .backoff, .restoring:

@@ -10,7 +10,8 @@ final class ServiceUnit {
     var spec: ServiceSpec {
         didSet {
             machine.configure(
-                restart: spec.restart, backoff: spec.backoff, budget: spec.budget, notifiesReady: spec.readiness == .notify,
+                restart: spec.restart, backoff: spec.backoff, budget: spec.budget,
+                notifiesReady: spec.readiness == .notify,
                 startsOnDemand: spec.startsOnDemand)
         }
     }

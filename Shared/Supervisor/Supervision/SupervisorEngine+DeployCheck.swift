@@ -22,11 +22,12 @@ extension SupervisorEngine {
         } catch {
             return ([], "the new build cannot describe itself: \(error)")
         }
-        let callers = units.values.filter { $0.spec.dependsOn.contains(name) }.sorted { $0.spec.name < $1.spec.name }.map {
-            DeployEdges.Caller(
-                name: $0.spec.name, pid: $0.pid, program: configuration.program($0.spec.executable),
-                account: describeAccount(of: $0.spec))
-        }
+        let callers = units.values.filter { $0.spec.dependsOn.contains(name) }.sorted { $0.spec.name < $1.spec.name }
+            .map {
+                DeployEdges.Caller(
+                    name: $0.spec.name, pid: $0.pid, program: configuration.program($0.spec.executable),
+                    account: describeAccount(of: $0.spec))
+            }
         // The callees' descriptions are a vertical's answers, as long as a frame: read and judged
         // off the loop, as the callers' builds are run.
         let served = await DeployEdges.servedByCallees(of: newBuild, client: healthClient, timeout: .seconds(10))

@@ -51,7 +51,8 @@ extension SupervisorEngine {
         case .stopping:
             unit.timer.stop()
             let exit = ServiceStateMachine.Exit(
-                success: true, limit: false, restartCannotHelp: false, wasReady: false, socketHeld: unit.listeningFD != nil)
+                success: true, limit: false, restartCannotHelp: false, wasReady: false,
+                socketHeld: unit.listeningFD != nil)
             transition(unit) { $0.exited(exit, at: .now) }
         default:
             break

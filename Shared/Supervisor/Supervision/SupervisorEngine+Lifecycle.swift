@@ -74,7 +74,9 @@ extension SupervisorEngine {
         PidRecord.of(pid: child.pid, processGroup: child.pid)?.write(to: run.pidFile(for: spec.name))
         log.forgetErrorLines()
         let user = identity.map { " as \($0.user.name) (uid \($0.user.uid))" } ?? ""
-        log.note("started pid \(child.pid)\(user): \(configuration.program(spec.executable)) \(spec.arguments.joined(separator: " "))")
+        log.note(
+            "started pid \(child.pid)\(user): \(configuration.program(spec.executable)) \(spec.arguments.joined(separator: " "))"
+        )
         // Said now, with its pid: the transition to starting left it to the spawn.
         emit(unit)
         transition(unit) { $0.spawned() }
@@ -92,7 +94,8 @@ extension SupervisorEngine {
         let run = configuration.runDirectory
         var environment = configuration.environment
         for (name, endpoint) in peerEndpoints where name != spec.name {
-            environment[SocketDirectory.endpointVariablePrefix + SocketDirectory.endpointKey(for: name)] = endpoint.description
+            environment[SocketDirectory.endpointVariablePrefix + SocketDirectory.endpointKey(for: name)] =
+                endpoint.description
         }
         environment.merge(spec.environment) { _, manifest in manifest }
         // Routes from the whole manifest: a split suite's remote callers and callees count too.
@@ -230,7 +233,7 @@ extension SupervisorEngine {
         unit.child = nil
         unit.pid = nil
         unit.startedAt = nil
-        let neverReady = unit.machine.readyAt == nil  // until the machine hears of the exit, below
+        let neverReady = unit.machine.readyAt == nil // until the machine hears of the exit, below
         // Its last lines may still be in the pipe: they go before the note of its end.
         unit.output?.drain()
         unit.log.flush()

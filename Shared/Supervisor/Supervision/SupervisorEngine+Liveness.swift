@@ -19,7 +19,8 @@ extension SupervisorEngine {
     /// Calls `daemon.health` in a task of its own. The task is nonisolated, as the client's call
     /// is, and runs on the loop thread (its preferred executor), where it enters the engine with
     /// the answer and looks the unit up again by name.
-    private nonisolated func checkLiveness(_ client: ServiceClient, service: String, pid: Int32, _ check: LivenessCheck) {
+    private nonisolated func checkLiveness(_ client: ServiceClient, service: String, pid: Int32, _ check: LivenessCheck)
+    {
         Task(executorPreference: loop) { [weak self] in
             let failure: String?
             do {

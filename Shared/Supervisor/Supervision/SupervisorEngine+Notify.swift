@@ -14,14 +14,15 @@ extension SupervisorEngine {
         guard let unit = sender(of: message) else {
             let uid = message.senderUID.map(String.init) ?? "?"
             logger.debug(
-                "notify message from pid \(message.senderPID ?? 0) uid \(uid), not the main process of a service of ours: ignored")
+                "notify message from pid \(message.senderPID ?? 0) uid \(uid), not the main process of a service of ours: ignored"
+            )
             return
         }
         for (key, value) in message.assignments {
             switch key {
             case "READY" where value == "1":
                 becameReady(unit)
-            case "STATUS" where unit.upgrade == nil:  // an upgrade's own text says more meanwhile
+            case "STATUS" where unit.upgrade == nil: // an upgrade's own text says more meanwhile
                 unit.statusText = value
             case "WATCHDOG" where value == "1":
                 transition(unit) { $0.watchdogPinged() }

@@ -8,7 +8,7 @@ extension SupervisorEngine {
     public func apply(_ newManifest: Manifest) async throws -> Supervisor.ReloadResult {
         let endpoints = newManifest.endpoints
         let routes = newManifest
-        let newManifest = newManifest.runnable  // remote services are neither started nor stopped here
+        let newManifest = newManifest.runnable // remote services are neither started nor stopped here
         let newOrder = try StartOrder.of(newManifest)
         // Users of added services are made now; one that cannot be had refuses the reload.
         try prepareUsers(newManifest)
@@ -38,7 +38,7 @@ extension SupervisorEngine {
                 unit.log.note("its callers changed in the manifest (depends_on): restarting with the new allow-list")
             }
             if !spec.socket { releaseSocket(unit) }
-            unit.spec = spec  // and the machine's policy with it
+            unit.spec = spec // and the machine's policy with it
             unit.log.maxBytes = spec.logMaxBytes
             unit.log.rotation = spec.logRotation
             unit.log.note("changed in the manifest: restarting")
@@ -79,7 +79,8 @@ struct ReloadPlan: Sendable, Equatable {
             ServiceAccounts.allowedOperations(of: name, in: manifest).sorted()
         }
         let kept = newOrder.filter { oldNames.contains($0) }
-        let callersChanged = callersMatter
+        let callersChanged =
+            callersMatter
             ? kept.filter { old[$0] == new[$0] && callers($0, old) != callers($0, new) } : []
         let changed = kept.filter { old[$0] != new[$0] || callersChanged.contains($0) }
         self.added = newOrder.filter { !oldNames.contains($0) }

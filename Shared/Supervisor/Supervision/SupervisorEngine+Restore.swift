@@ -19,11 +19,13 @@ extension SupervisorEngine {
     public func restoreStore(_ name: String, from file: String) async throws -> Supervisor.RestoreResult {
         guard file.hasPrefix("/") else {
             throw ServiceError(
-                .invalidInput, "the backup must be an absolute path, not \"\(file)\"", details: [ErrorDetail("field", "file")])
+                .invalidInput, "the backup must be an absolute path, not \"\(file)\"",
+                details: [ErrorDetail("field", "file")])
         }
         let unit = try unit(name)
         guard unit.machine.refusal(of: .restore) != .notStopped else {
-            throw ServiceError(.conflict, "\(name) is \(unit.state): stop it first (svc-supervisor stop \(name)), then restore")
+            throw ServiceError(
+                .conflict, "\(name) is \(unit.state): stop it first (svc-supervisor stop \(name)), then restore")
         }
         try refuseWhileRestoring(unit, "restore")
         transition(unit) { $0.restoreBegun() }
@@ -61,10 +63,14 @@ extension SupervisorEngine {
     /// How a store `unit`'s vertical wrote is read: in a child as its user when it has one, started
     /// as the vertical is (``StoreReaderChild``), else in this process.
     func untrustedStoreReader(for unit: ServiceUnit) throws -> UntrustedStoreReader {
-        guard let program = configuration.storeReader, let identity = try identity(of: unit.spec) else { return .inProcess }
+        guard let program = configuration.storeReader, let identity = try identity(of: unit.spec) else {
+            return .inProcess
+        }
         let user = ["--user", String(identity.user.uid), "--group", String(identity.user.gid)]
-        return StoreReaderChild(execShim: configuration.execShim, program: program, options: execOptions(for: unit) + user)
-            .reader
+        return StoreReaderChild(
+            execShim: configuration.execShim, program: program, options: execOptions(for: unit) + user
+        )
+        .reader
     }
 
     /// Refuses `action` of `unit` with `conflict` while a backup is put in place of its store.

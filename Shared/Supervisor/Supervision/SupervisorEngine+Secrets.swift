@@ -13,7 +13,8 @@ extension SupervisorEngine {
     /// a CLI then refuses to send a secret, and says where it looked.
     func writeSecretRecipients() {
         let path = configuration.runDirectory.secretRecipientsFile
-        let lines = ["# Which vertical receives each kind of secret (the running manifest's receives)."]
+        let lines =
+            ["# Which vertical receives each kind of secret (the running manifest's receives)."]
             + SecretRecipientsFile.lines(manifest.secretRecipients)
         do {
             try ReplacedFile.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: path, mode: 0o644)

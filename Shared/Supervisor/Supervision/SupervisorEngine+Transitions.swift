@@ -41,7 +41,7 @@ extension SupervisorEngine {
             unit.statusText = "starts at the first connection"
         case .stopping where before.state.wire == .starting || before.state.wire == .ready:
             unit.statusText = "stopping"
-        case .ready where before.state != .upgrading(.preparing):  // not the old process serving on
+        case .ready where before.state != .upgrading(.preparing): // not the old process serving on
             if let startedAt = unit.startedAt { unit.log.note("ready after \(ServiceUnit.text(.now - startedAt))") }
         case .backoff:
             let delay = ServiceUnit.text(after.backoffDelay)
@@ -54,12 +54,14 @@ extension SupervisorEngine {
             let text: String
             switch why {
             case .restartCannotHelp:
-                text = "not restarted: exit status \(DaemonExitStatus.restartCannotHelp) says a restart cannot help; "
+                text =
+                    "not restarted: exit status \(DaemonExitStatus.restartCannotHelp) says a restart cannot help; "
                     + "fix the cause, then `svc-supervisor start \(spec.name)`"
             case .policy:
                 text = "not restarted (restart = \(spec.restart.rawValue))"
             case .budgetSpent(let count):
-                text = "restarted \(count) times within \(ServiceUnit.text(spec.budget.window)); "
+                text =
+                    "restarted \(count) times within \(ServiceUnit.text(spec.budget.window)); "
                     + "stays down until `svc-supervisor start \(spec.name)`"
             }
             unit.statusText = text
@@ -84,7 +86,7 @@ extension SupervisorEngine {
         case .checkDependencies:
             startWhenReady(unit)
         case .wait, .giveUp, .beginHandOver, .promoteUpgrade:
-            break  // done on entering the state the machine moved to (`enter`)
+            break // done on entering the state the machine moved to (`enter`)
         case .spawn:
             spawn(unit)
         case .armTimer(.readiness):
@@ -170,7 +172,8 @@ extension SupervisorEngine {
             startAfterBackoff(unit, delay)
             return
         }
-        unit.log.note("\(unit.spec.strategy.rawValue): restarting \(peers.map(\.spec.name).joined(separator: ", ")) with it")
+        unit.log.note(
+            "\(unit.spec.strategy.rawValue): restarting \(peers.map(\.spec.name).joined(separator: ", ")) with it")
         restartPeers(peers, with: unit) { [weak unit] in
             guard let unit, unit.state == .backoff else { return }
             self.startAfterBackoff(unit, delay)

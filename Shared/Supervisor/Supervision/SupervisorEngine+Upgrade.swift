@@ -41,7 +41,9 @@ extension SupervisorEngine {
     ///   (reason `breaksRunningPeers`); `invalidInput` when the program cannot be run; `unavailable`
     ///   when the new process failed (before the hand-over: the old one still serves; after it:
     ///   the previous executable was started again), saying why.
-    public func upgradeService(_ name: String, executable: String?, force: Bool = false) async throws -> Supervisor.UpgradeResult {
+    public func upgradeService(_ name: String, executable: String?, force: Bool = false) async throws
+        -> Supervisor.UpgradeResult
+    {
         if !force {
             let unit = try unit(name)
             let program = configuration.program(executable.flatMap { $0.isEmpty ? nil : $0 } ?? unit.spec.executable)
@@ -95,7 +97,8 @@ extension SupervisorEngine {
         do {
             launched = try launch(unit, program: program, environment: [SQLiteStore.HandOver.environmentKey: "1"])
         } catch {
-            throw ServiceError(.unavailable, "cannot start a new process of \(name): \(error); pid \(oldPID) still serves")
+            throw ServiceError(
+                .unavailable, "cannot start a new process of \(name): \(error); pid \(oldPID) still serves")
         }
         let child: ChildProcess
         let spawned = ChildBox()
@@ -107,7 +110,8 @@ extension SupervisorEngine {
         }
         let upgrade = UpgradeRun(
             program: program, executable: target, previousExecutable: unit.spec.executable, oldPID: oldPID,
-            child: child, uid: launched.identity?.user.uid ?? geteuid(), statusText: unit.statusText, loop: loop, answer: answer)
+            child: child, uid: launched.identity?.user.uid ?? geteuid(), statusText: unit.statusText, loop: loop,
+            answer: answer)
         unit.upgrade = upgrade
         transition(unit) { $0.upgradeBegun() }
         PidRecord.of(pid: child.pid, processGroup: child.pid)?.write(to: upgradePidFile(unit))
@@ -185,7 +189,7 @@ extension SupervisorEngine {
                 upgrade.readyAt = .now
                 transition(unit) { $0.upgradeProcessReady() }
             default:
-                break  // WATCHDOG=1 counts once it is the unit's own and ready
+                break // WATCHDOG=1 counts once it is the unit's own and ready
             }
         }
     }
@@ -198,7 +202,8 @@ extension SupervisorEngine {
         // The old process's stop timeout bounds this stage; the new one's readiness clock starts
         // again once the old one is gone.
         upgrade.timer.stop()
-        unit.statusText = "upgrading: pid \(upgrade.oldPID) drains; new pid \(upgrade.pid) "
+        unit.statusText =
+            "upgrading: pid \(upgrade.oldPID) drains; new pid \(upgrade.pid) "
             + (upgrade.readyAt == nil ? "waits for the store" : "serves")
     }
 
@@ -257,7 +262,8 @@ extension SupervisorEngine {
         let result = upgrade.result(name: unit.spec.name)
         unit.statusText = ""
         becameReady(unit)
-        let text = "upgraded: pid \(upgrade.oldPID) → pid \(upgrade.pid) (\(upgrade.program)); callers waited "
+        let text =
+            "upgraded: pid \(upgrade.oldPID) → pid \(upgrade.pid) (\(upgrade.program)); callers waited "
             + "\(ServiceUnit.text(.milliseconds(Int64(result.gapSeconds * 1000))))"
         unit.log.note(text)
         logger.notice("\(unit.spec.name) \(text)")
@@ -278,7 +284,7 @@ extension SupervisorEngine {
             return
         }
         let pid = upgrade.pid
-        kill(-pid, SIGKILL)  // what it left in its group goes with it
+        kill(-pid, SIGKILL) // what it left in its group goes with it
         unlink(upgradePidFile(unit))
         unit.output?.drain()
         unit.log.flush()
@@ -296,18 +302,22 @@ extension SupervisorEngine {
             unit.statusText = upgrade.statusText
             transition(unit) { $0.upgradeProcessFailed() }
             let why = upgrade.abandoned.map { "the upgrade was abandoned: \($0)" } ?? "the new process \(reason)"
-            logger.error("\(unit.spec.name): upgrade failed before the hand-over: \(why); pid \(upgrade.oldPID) serves on")
-            upgrade.finish(.failure(ServiceError(
-                .unavailable,
-                "\(unit.spec.name) was not upgraded: \(why) (pid \(pid), \(upgrade.program)) before the hand-over; "
-                    + "pid \(upgrade.oldPID) still serves; `svc-supervisor logs \(unit.spec.name)` shows what it said",
-                details: Self.details(upgrade), retryable: false)))
+            logger.error(
+                "\(unit.spec.name): upgrade failed before the hand-over: \(why); pid \(upgrade.oldPID) serves on")
+            upgrade.finish(
+                .failure(
+                    ServiceError(
+                        .unavailable,
+                        "\(unit.spec.name) was not upgraded: \(why) (pid \(pid), \(upgrade.program)) before the hand-over; "
+                            + "pid \(upgrade.oldPID) still serves; `svc-supervisor logs \(unit.spec.name)` shows what it said",
+                        details: Self.details(upgrade), retryable: false)))
         } else {
             transition(unit) { $0.upgradeProcessFailed() }
             // The old one drains already and cannot be called back: once it is gone, the
             // previous executable starts again (the machine's rollback).
             if upgrade.abandoned == nil {
-                unit.statusText = "upgrade failed: new pid \(pid) \(reason); starting \(upgrade.previousExecutable) "
+                unit.statusText =
+                    "upgrade failed: new pid \(pid) \(reason); starting \(upgrade.previousExecutable) "
                     + "again once pid \(upgrade.oldPID) is gone"
             }
         }
@@ -337,10 +347,12 @@ extension SupervisorEngine {
     private func endAbandoned(_ unit: ServiceUnit, _ upgrade: UpgradeRun, _ why: String) {
         unit.upgrade = nil
         unlink(upgradePidFile(unit))
-        upgrade.finish(.failure(ServiceError(
-            .unavailable, "\(unit.spec.name) was not upgraded: the upgrade was abandoned: \(why)",
-            details: Self.details(upgrade),
-            retryable: false)))
+        upgrade.finish(
+            .failure(
+                ServiceError(
+                    .unavailable, "\(unit.spec.name) was not upgraded: the upgrade was abandoned: \(why)",
+                    details: Self.details(upgrade),
+                    retryable: false)))
     }
 
     /// The new process failed after the hand-over and no process of `unit` runs: puts the store
@@ -376,7 +388,8 @@ extension SupervisorEngine {
                             backup, to: path, owner: StoreOwner(name), knownOwners: known, keepIn: keptFolder,
                             fileInFolder: true, reader: try reader.get())
                     }
-                    outcome = "the store backup \(backup) was put back"
+                    outcome =
+                        "the store backup \(backup) was put back"
                         + (kept.map { " (the migrated store is kept as \($0))" } ?? "")
                 } catch {
                     outcome = "the store backup \(backup) could not be put back: \(error)"
@@ -392,8 +405,11 @@ extension SupervisorEngine {
     func describeRollBack(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
         let failure = upgrade.failure ?? "failed"
         unit.spec.executable = upgrade.previousExecutable
-        unit.log.note("upgrade: new pid \(upgrade.pid) \(failure) after the hand-over: rolling back to \(upgrade.previousExecutable)")
-        logger.error("\(unit.spec.name): upgrade failed after the hand-over (new pid \(upgrade.pid) \(failure)): rolling back")
+        unit.log.note(
+            "upgrade: new pid \(upgrade.pid) \(failure) after the hand-over: rolling back to \(upgrade.previousExecutable)"
+        )
+        logger.error(
+            "\(unit.spec.name): upgrade failed after the hand-over (new pid \(upgrade.pid) \(failure)): rolling back")
         unit.statusText = "rolling back the upgrade"
     }
 
@@ -403,7 +419,8 @@ extension SupervisorEngine {
         let id = nextFollowerID
         nextFollowerID += 1
         let previous = configuration.program(upgrade.previousExecutable)
-        let head = "\(name) was not upgraded: the new process (pid \(upgrade.pid), \(upgrade.program)) \(failure) "
+        let head =
+            "\(name) was not upgraded: the new process (pid \(upgrade.pid), \(upgrade.program)) \(failure) "
             + "after the hand-over" + (restored.map { "; \($0)" } ?? "")
         stateFollowers[id] = { [weak unit] status in
             guard let unit, status.name == name else { return }
@@ -412,15 +429,18 @@ extension SupervisorEngine {
             case .ready:
                 outcome = "rolled back: \(previous) serves again as pid \(unit.pid.map(String.init) ?? "?")"
             case .failed, .stopped, .backoff:
-                outcome = "the rollback to \(previous) failed too: \(unit.lastExit)"
+                outcome =
+                    "the rollback to \(previous) failed too: \(unit.lastExit)"
                     + (unit.statusText.isEmpty ? "" : " (\(unit.statusText))")
             default:
                 return
             }
             self.stateFollowers[id] = nil
-            upgrade.finish(.failure(ServiceError(
-                .unavailable, "\(head); \(outcome); `svc-supervisor logs \(name)` shows what it said",
-                details: Self.details(upgrade), retryable: false)))
+            upgrade.finish(
+                .failure(
+                    ServiceError(
+                        .unavailable, "\(head); \(outcome); `svc-supervisor logs \(name)` shows what it said",
+                        details: Self.details(upgrade), retryable: false)))
         }
         unit.statusText = ""
         startWhenReady(unit)

@@ -19,7 +19,8 @@ extension SupervisorEngine {
         let missing = manifest.services.contains { AccountDatabase.user(named: userName($0, users)) == nil }
         if missing || AccountDatabase.groupID(named: users.operatorGroup) == nil {
             guard users.createMissing else {
-                throw SupervisorError("users missing for the services of the manifest; create them with systemd-sysusers")
+                throw SupervisorError(
+                    "users missing for the services of the manifest; create them with systemd-sysusers")
             }
             try UserCreation.create(users.sysusersLines(manifest), scratch: run.path)
         }
@@ -31,7 +32,8 @@ extension SupervisorEngine {
         guard chown(run.socketDirectory, 0, operatorGID) == 0,
             chmod(run.socketDirectory, mode_t(ServiceAccounts.socketFolderMode)) == 0
         else {
-            throw SupervisorError("cannot give \(run.socketDirectory) to group \(users.operatorGroup): \(SupervisorError.errnoText())")
+            throw SupervisorError(
+                "cannot give \(run.socketDirectory) to group \(users.operatorGroup): \(SupervisorError.errnoText())")
         }
         for folder in ["\(run.path)/state", "\(run.path)/runtime"] { chmod(folder, 0o711) }
         for spec in manifest.services {
@@ -52,7 +54,8 @@ extension SupervisorEngine {
     /// Checks that each service's user can connect to its own socket, once bound. A service on a
     /// TCP `endpoint` has no socket file to reach: the port is handed over as it is.
     func checkSocketsReach(_ manifest: Manifest) throws(SupervisorError) {
-        guard let users = configuration.serviceUsers, let operatorGID = AccountDatabase.groupID(named: users.operatorGroup)
+        guard let users = configuration.serviceUsers,
+            let operatorGID = AccountDatabase.groupID(named: users.operatorGroup)
         else { return }
         for spec in manifest.services where spec.socket && spec.endpoint == nil {
             let identity = try identity(of: spec, users, operatorGID: operatorGID)
@@ -73,7 +76,9 @@ extension SupervisorEngine {
     /// runtime folders made its own (everything in them, as systemd's StateDirectory= does, when
     /// their top is not its own yet),
     /// the access variables set. Nothing without ``EngineConfiguration/serviceUsers``.
-    func applyUser(_ identity: ServiceIdentity?, to spec: ServiceSpec, environment: inout [String: String]) throws(SupervisorError) {
+    func applyUser(_ identity: ServiceIdentity?, to spec: ServiceSpec, environment: inout [String: String])
+        throws(SupervisorError)
+    {
         guard let identity, let users = configuration.serviceUsers else { return }
         let run = configuration.runDirectory
         // The walk itself ran off the loop before the spawn (``giveFolders(_:)``): here only a
@@ -103,7 +108,8 @@ extension SupervisorEngine {
             return self.userName(caller, users)
         }
         if !problems.isEmpty {
-            throw SupervisorError("no user for \(problems.joined(separator: ", ")): restart svc-supervisor as root to create it")
+            throw SupervisorError(
+                "no user for \(problems.joined(separator: ", ")): restart svc-supervisor as root to create it")
         }
     }
 
@@ -130,7 +136,9 @@ extension SupervisorEngine {
         ServiceAccounts.userName(spec, prefix: users.prefix)
     }
 
-    private func identity(of spec: ServiceSpec, _ users: ServiceUsers, operatorGID: UInt32) throws(SupervisorError) -> ServiceIdentity {
+    private func identity(of spec: ServiceSpec, _ users: ServiceUsers, operatorGID: UInt32) throws(SupervisorError)
+        -> ServiceIdentity
+    {
         let name = userName(spec, users)
         guard let user = AccountDatabase.user(named: name) else {
             throw SupervisorError("\(spec.name): no user \(name) to run it as (svc-supervisor runs as root)")

@@ -206,7 +206,7 @@ public actor SupervisorEngine {
         do {
             names = try await loop.submit { self.assumeIsolated { engine in engine.beginShutdown() } }
         } catch {
-            return  // the loop is gone, and the children with it
+            return // the loop is gone, and the children with it
         }
         for name in names {
             _ = try? await stopService(name)
@@ -256,7 +256,8 @@ public actor SupervisorEngine {
 
     func makeUnit(_ spec: ServiceSpec) -> ServiceUnit {
         ServiceUnit(
-            spec: spec, log: ServiceLog(
+            spec: spec,
+            log: ServiceLog(
                 path: configuration.runDirectory.log(for: spec.name), maxBytes: spec.logMaxBytes,
                 rotation: spec.logRotation),
             loop: loop)
@@ -301,7 +302,9 @@ public actor SupervisorEngine {
         }
         // What left its group but not its cgroup, where a service had one.
         if manifest.services.contains(where: { $0.limits.needsCgroup }) {
-            for note in cgroups.sweepLeftovers(services: Set(manifest.services.map(\.name))) { logger.warning("\(note)") }
+            for note in cgroups.sweepLeftovers(services: Set(manifest.services.map(\.name))) {
+                logger.warning("\(note)")
+            }
         }
     }
 

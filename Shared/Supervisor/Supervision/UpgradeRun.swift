@@ -49,7 +49,8 @@ final class UpgradeRun {
 
     init(
         program: String, executable: String, previousExecutable: String, oldPID: Int32, child: ChildProcess,
-        uid: UInt32, statusText: String, loop: EventLoop, answer: @escaping (Result<Supervisor.UpgradeResult, ServiceError>) -> Void
+        uid: UInt32, statusText: String, loop: EventLoop,
+        answer: @escaping (Result<Supervisor.UpgradeResult, ServiceError>) -> Void
     ) {
         self.program = program
         self.executable = executable

@@ -32,7 +32,8 @@ public struct DescribedContract: Sendable {
         for info in description.operations {
             func message(_ name: String, _ role: String) throws(SchemaCatalogError) -> MessageSchema {
                 guard let schema = schemas.message(named: name) else {
-                    throw SchemaCatalogError("\(info.service).\(info.name): its \(role) \(name) is not among the messages")
+                    throw SchemaCatalogError(
+                        "\(info.service).\(info.name): its \(role) \(name) is not among the messages")
                 }
                 return schema
             }
@@ -54,7 +55,8 @@ public struct DescribedContract: Sendable {
 
     /// The operation `name` names: `nearest` (the vertical's own), or a full `daemon.health`.
     public func operation(named name: String) -> DescribedOperation? {
-        operations.first { $0.service == description.name && $0.name == name } ?? operations.first { $0.fullName == name }
+        operations.first { $0.service == description.name && $0.name == name }
+            ?? operations.first { $0.fullName == name }
     }
 
     /// The vertical's own operations (not the `daemon.*` built-ins).

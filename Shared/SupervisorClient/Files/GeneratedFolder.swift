@@ -37,7 +37,8 @@ public struct GeneratedFolder: Sendable {
         for (relative, text) in files.sorted(by: { $0.key < $1.key }) {
             let target = "\(path)/\(relative)"
             if WholeFile.read(target) == text { continue }
-            try RunDirectory.makeDirectories(String(target[..<(target.lastIndex(of: "/") ?? target.startIndex)]), mode: 0o755)
+            try RunDirectory.makeDirectories(
+                String(target[..<(target.lastIndex(of: "/") ?? target.startIndex)]), mode: 0o755)
             try ReplacedFile.write(Array(text.utf8), to: target, mode: 0o644)
             report.written.append(relative)
         }

@@ -63,7 +63,7 @@ package struct PidRecord: Equatable {
         if current == nil, kill(-processGroup, SIGKILL) == 0 {
             return "killed process group \(processGroup), left by an earlier supervisor"
         }
-        return nil  // gone for good, or the pid now belongs to another process: not ours
+        return nil // gone for good, or the pid now belongs to another process: not ours
     }
 
     /// The text of a small file (a `/proc` entry, a pid file), or nil when it cannot be read.

@@ -23,9 +23,10 @@ public struct RunDirectory: Sendable, Equatable {
         var absolute = path
         if !path.hasPrefix("/") {
             var buffer = [CChar](repeating: 0, count: 4096)
-            let cwd = getcwd(&buffer, buffer.count).map { _ in
-                String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            } ?? "."
+            let cwd =
+                getcwd(&buffer, buffer.count).map { _ in
+                    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                } ?? "."
             absolute = path == "." ? cwd : "\(cwd)/\(path.hasPrefix("./") ? String(path.dropFirst(2)) : path)"
         }
         while absolute.count > 1 && absolute.hasSuffix("/") { absolute.removeLast() }

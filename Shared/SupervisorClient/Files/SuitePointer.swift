@@ -98,7 +98,8 @@ public struct SuitePointer: Sendable, Equatable {
 
     /// Writes the note for the supervisor `pid` serving `runDirectory` (replacing any other),
     /// readable by `group` when written by root and that group exists.
-    public func write(runDirectory: String, pid: Int32 = getpid(), group: String = "verticals") throws(SupervisorError) {
+    public func write(runDirectory: String, pid: Int32 = getpid(), group: String = "verticals") throws(SupervisorError)
+    {
         if let owner {
             try UserFolder.make(folder, for: owner)
         } else {

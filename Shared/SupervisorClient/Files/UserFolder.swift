@@ -20,7 +20,8 @@ package enum UserFolder {
         }
         if let problem = problem(path, uid: uid) {
             throw SupervisorError(
-                "\(path) \(problem), so another user could leave notes in it: remove it, or set XDG_RUNTIME_DIR to a folder of yours")
+                "\(path) \(problem), so another user could leave notes in it: remove it, or set XDG_RUNTIME_DIR to a folder of yours"
+            )
         }
     }
 
@@ -34,7 +35,9 @@ package enum UserFolder {
         default: return "is not a folder"
         }
         guard info.st_uid == uid else { return "belongs to uid \(info.st_uid), not \(uid)" }
-        guard info.st_mode & 0o022 == 0 else { return "is writable by others (mode 0\(String(info.st_mode & 0o7777, radix: 8)))" }
+        guard info.st_mode & 0o022 == 0 else {
+            return "is writable by others (mode 0\(String(info.st_mode & 0o7777, radix: 8)))"
+        }
         return nil
     }
 }

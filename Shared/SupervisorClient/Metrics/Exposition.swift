@@ -147,7 +147,9 @@ public struct Exposition: Sendable, Equatable {
                 let words = line.dropFirst().split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
                 guard words.count >= 2, words[0] == "TYPE" || words[0] == "HELP" else { continue }
                 let name = String(words[1])
-                guard isMetricName(name) else { throw ParseError(line: number, reason: "\"\(name)\" is not a metric name") }
+                guard isMetricName(name) else {
+                    throw ParseError(line: number, reason: "\"\(name)\" is not a metric name")
+                }
                 if words[0] == "HELP" {
                     helps[name] = words.count > 2 ? String(words[2]) : ""
                     continue
@@ -201,9 +203,13 @@ public struct Exposition: Sendable, Equatable {
             rest = rest.dropFirst()
             while rest.first != "}" {
                 let label = String(rest.prefix { $0 != "=" })
-                guard isLabelName(label) else { throw ParseError(line: number, reason: "\"\(label)\" is not a label name") }
+                guard isLabelName(label) else {
+                    throw ParseError(line: number, reason: "\"\(label)\" is not a label name")
+                }
                 rest = rest.dropFirst(label.count)
-                guard rest.hasPrefix("=\"") else { throw ParseError(line: number, reason: "\(label) has no quoted value") }
+                guard rest.hasPrefix("=\"") else {
+                    throw ParseError(line: number, reason: "\(label) has no quoted value")
+                }
                 rest = rest.dropFirst(2)
                 var value = ""
                 var closed = false

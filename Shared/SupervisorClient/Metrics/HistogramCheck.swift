@@ -12,7 +12,9 @@ enum HistogramCheck {
             guard let value = number(sample.value) else { return false }
             switch sample.name {
             case family.name + "_bucket":
-                guard let le = sample.labels.first(where: { $0.0 == "le" })?.1, let bound = number(le) else { return false }
+                guard let le = sample.labels.first(where: { $0.0 == "le" })?.1, let bound = number(le) else {
+                    return false
+                }
                 buckets[key, default: []].append((bound, value))
             case family.name + "_count":
                 counts[key] = value

@@ -143,12 +143,15 @@ public struct SuiteExposition: Sendable {
                 guard !labels.contains(where: { $0.0 == exportedServiceLabel }) else { continue }
                 labels[index].0 = exportedServiceLabel
             }
-            let key = sample.name + "\u{0}" + labels.sorted { $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }.joined(separator: "\u{0}")
+            let key =
+                sample.name + "\u{0}"
+                + labels.sorted { $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }.joined(separator: "\u{0}")
             guard series.insert(key).inserted else {
                 drop(.duplicateSeries)
                 continue
             }
-            kept.samples.append(.init(name: sample.name, labels: [(serviceLabel, service)] + labels, value: sample.value))
+            kept.samples.append(
+                .init(name: sample.name, labels: [(serviceLabel, service)] + labels, value: sample.value))
         }
         if family.type == "histogram", !HistogramCheck.isValid(kept) {
             drop(.invalidHistogram, kept.samples.count)
@@ -194,11 +197,15 @@ public struct SuiteExposition: Sendable {
     static func rewrittenFamily(_ rewritten: [String: [Rewrite: Int]]) -> Exposition.Family {
         var family = Exposition.Family(
             name: supervisorPrefix + "scrape_rewritten_samples", type: "gauge",
-            help: "Samples of the service's exposition the supervisor dropped or relabelled at the last scrape, by reason.")
+            help:
+                "Samples of the service's exposition the supervisor dropped or relabelled at the last scrape, by reason."
+        )
         for service in rewritten.keys.sorted() {
             for (reason, count) in rewritten[service, default: [:]].sorted(by: { $0.key < $1.key }) {
-                family.samples.append(.init(
-                    name: family.name, labels: [(serviceLabel, service), ("reason", reason.rawValue)], value: "\(count)"))
+                family.samples.append(
+                    .init(
+                        name: family.name, labels: [(serviceLabel, service), ("reason", reason.rawValue)],
+                        value: "\(count)"))
             }
         }
         return family

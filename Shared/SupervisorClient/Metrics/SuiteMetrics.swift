@@ -14,22 +14,26 @@ public enum SuiteMetrics {
         residentBytes: (Int) -> Int? = SuiteMetrics.residentBytes(pid:)
     ) -> [Exposition.Family] {
         var restarts = Exposition.Family(
-            name: "verticals_service_restarts_total", type: "counter", help: "Restarts of the service since the supervisor started.")
+            name: "verticals_service_restarts_total", type: "counter",
+            help: "Restarts of the service since the supervisor started.")
         var state = Exposition.Family(
-            name: "verticals_service_state", type: "gauge", help: "1 for the service's current state, 0 for the others.")
+            name: "verticals_service_state", type: "gauge", help: "1 for the service's current state, 0 for the others."
+        )
         var ready = Exposition.Family(
             name: "verticals_service_ready", type: "gauge", help: "Whether the service said READY=1 and serves.")
         var rss = Exposition.Family(
-            name: "verticals_service_resident_memory_bytes", type: "gauge", help: "Resident set size of the service's process.")
+            name: "verticals_service_resident_memory_bytes", type: "gauge",
+            help: "Resident set size of the service's process.")
         var up = Exposition.Family(
             name: "verticals_service_scrape_up", type: "gauge", help: "Whether the service answered daemon.metrics.")
         for service in services {
             let label = [("service", service.name)]
             restarts.samples.append(.init(name: restarts.name, labels: label, value: "\(service.restarts)"))
             for known in Supervisor.ServiceState.knownCases {
-                state.samples.append(.init(
-                    name: state.name, labels: label + [("state", known.wireName)],
-                    value: known == service.state ? "1" : "0"))
+                state.samples.append(
+                    .init(
+                        name: state.name, labels: label + [("state", known.wireName)],
+                        value: known == service.state ? "1" : "0"))
             }
             ready.samples.append(.init(name: ready.name, labels: label, value: service.ready ? "1" : "0"))
             if let pid = service.pid, let bytes = residentBytes(pid) {

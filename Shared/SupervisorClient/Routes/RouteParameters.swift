@@ -75,7 +75,9 @@ package enum RouteParameters {
             guard let value = Double(text), value.isFinite else { throw failure("a number") }
             return .number(String(value))
         case .timestamp:
-            guard RFC3339.parse(text) != nil else { throw failure("an RFC 3339 timestamp such as 2026-11-23T09:30:00Z") }
+            guard RFC3339.parse(text) != nil else {
+                throw failure("an RFC 3339 timestamp such as 2026-11-23T09:30:00Z")
+            }
             return .string(text)
         case .enumeration(let schema):
             guard schema.cases.contains(text) else { throw failure("one of \(schema.cases.joined(separator: ", "))") }

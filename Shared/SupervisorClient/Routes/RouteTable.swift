@@ -64,9 +64,10 @@ public struct RouteTable: Sendable {
     /// not answering): a description cannot take a URL of another vertical.
     public init(described contracts: [DescribedContract], verticals: Set<String> = []) {
         let names = verticals.union(contracts.map(\.name))
-        self.init(operations: contracts.flatMap(\.operations).filter { operation in
-            operation.route.map { Self.owns($0, of: operation.service, among: names) } ?? true
-        })
+        self.init(
+            operations: contracts.flatMap(\.operations).filter { operation in
+                operation.route.map { Self.owns($0, of: operation.service, among: names) } ?? true
+            })
     }
 
     /// Whether a vertical named `service` may serve `route` beside the verticals `names`: the

@@ -23,7 +23,8 @@ public struct RouteURL: Sendable, Equatable {
             throw .malformedURL(text, reason: "\"\(bad)\" is not a percent-escape (% and two hex digits)")
         }
         guard let components = URLComponents(string: text) else {
-            throw .malformedURL(text, reason: "it does not parse as a URL (RFC 3986); percent-encode spaces and reserved characters")
+            throw .malformedURL(
+                text, reason: "it does not parse as a URL (RFC 3986); percent-encode spaces and reserved characters")
         }
         var path: String
         if let scheme = components.scheme {
@@ -37,7 +38,8 @@ public struct RouteURL: Sendable, Equatable {
         } else {
             path = components.percentEncodedPath
             guard path.hasPrefix("/") else {
-                throw .malformedURL(text, reason: "a route is \(Self.scheme)://VERTICAL/… or an absolute path /VERTICAL/…")
+                throw .malformedURL(
+                    text, reason: "a route is \(Self.scheme)://VERTICAL/… or an absolute path /VERTICAL/…")
             }
         }
         if components.fragment != nil {
@@ -82,7 +84,8 @@ public struct RouteURL: Sendable, Equatable {
                 bytes.append(byte)
                 continue
             }
-            guard let high = rest.popFirst().flatMap(hexDigitValue), let low = rest.popFirst().flatMap(hexDigitValue) else { return nil }
+            guard let high = rest.popFirst().flatMap(hexDigitValue), let low = rest.popFirst().flatMap(hexDigitValue)
+            else { return nil }
             bytes.append(high << 4 | low)
         }
         return String(validating: bytes, as: UTF8.self)

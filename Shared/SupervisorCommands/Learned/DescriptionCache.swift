@@ -36,7 +36,7 @@ struct DescriptionCache {
         let absolute = Self.absolute(endpoint)
         var name = absolute.replacing("%", with: "%25").replacing("/", with: "%2F")
         if name.utf8.count > 200 {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a, 64 bits
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325 // FNV-1a, 64 bits
             for byte in absolute.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
             name = "hashed-" + String(hash, radix: 16)
         }
@@ -45,7 +45,9 @@ struct DescriptionCache {
 
     /// The verticals with a description cached for a socket in `folder` (`NAME.sock`), sorted.
     func names(inSocketFolder folder: String) -> [String] {
-        guard let cacheFolder = self.folder, RootPlacedSocket.isOwnFolder(cacheFolder), let prefix = file(for: folder + "/")?.dropLast(".describe".count) else {
+        guard let cacheFolder = self.folder, RootPlacedSocket.isOwnFolder(cacheFolder),
+            let prefix = file(for: folder + "/")?.dropLast(".describe".count)
+        else {
             return []
         }
         let escapedFolder = String(prefix.dropFirst(cacheFolder.count + 1))

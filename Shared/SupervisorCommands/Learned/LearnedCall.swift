@@ -52,9 +52,11 @@ struct LearnedCall {
     /// `name` in `contract`; ``Stale`` (exit 64, listing what it has) when it has no such operation.
     static func operation(_ name: String, in contract: DescribedContract) throws -> DescribedOperation {
         guard let operation = contract.operation(named: name) else {
-            throw Stale(refusal: CLIError(
-                status: 64,
-                "\(contract.name) has no operation \"\(name)\"; it has: \(contract.ownOperations.map(\.name).joined(separator: ", "))"))
+            throw Stale(
+                refusal: CLIError(
+                    status: 64,
+                    "\(contract.name) has no operation \"\(name)\"; it has: \(contract.ownOperations.map(\.name).joined(separator: ", "))"
+                ))
         }
         return operation
     }
@@ -67,7 +69,8 @@ struct LearnedCall {
             try schema.requireKnownEnumerations(inBody: try input.encoded(as: schema))
             return input
         } catch {
-            throw Stale(refusal: CLIError(status: 64, "\(operation.fullName) takes \(schema.name) as its input: \(error)"))
+            throw Stale(
+                refusal: CLIError(status: 64, "\(operation.fullName) takes \(schema.name) as its input: \(error)"))
         }
     }
 
@@ -90,7 +93,8 @@ struct LearnedCall {
         do {
             return try await VerticalCaller.exchange(
                 service: contract.name, operation: operation.fullName,
-                body: try input.encoded(as: operation.input.schema), sockets: sockets, timeout: learned.connection.deadline)
+                body: try input.encoded(as: operation.input.schema), sockets: sockets,
+                timeout: learned.connection.deadline)
         } catch let error as ServiceError {
             let refusal = await VerticalCaller.refusal(
                 error, service: contract.name, label: operation.fullName, sockets: sockets)
@@ -105,7 +109,8 @@ struct LearnedCall {
             return try MessageValue(decoding: reply, as: operation.output.schema)
         } catch {
             throw CLIError(
-                status: 76, "\(operation.fullName) answered a body that is not a \(operation.output.schema.name): \(error)")
+                status: 76,
+                "\(operation.fullName) answered a body that is not a \(operation.output.schema.name): \(error)")
         }
     }
 

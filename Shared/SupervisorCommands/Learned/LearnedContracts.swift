@@ -49,7 +49,8 @@ struct LearnedContracts {
         do {
             contract = try DescribedContract(try Daemon.Description(decoding: reply))
         } catch {
-            throw CLIError(status: 76, "\(service) answered daemon.describe with a description this CLI cannot read: \(error)")
+            throw CLIError(
+                status: 76, "\(service) answered daemon.describe with a description this CLI cannot read: \(error)")
         }
         cache.store(contract.description, endpoint: endpoint(of: service))
         return contract

@@ -38,7 +38,8 @@ struct LearnedListing {
             throw CLIError(
                 status: 69,
                 "no vertical found to ask: no supervisor at \(StreamCaller.runDirectory(of: connection.sockets).path), "
-                    + "no manifest at \(manifest ?? SuiteVerticals.defaultManifest) and no socket in \(connection.sockets.path)")
+                    + "no manifest at \(manifest ?? SuiteVerticals.defaultManifest) and no socket in \(connection.sockets.path)"
+            )
         }
         var entries: [Entry] = []
         var failure: CLIError?
@@ -49,7 +50,8 @@ struct LearnedListing {
                 if let service, !suite.names.contains(service), service != Supervisor.name, error.status == 69 {
                     throw CLIError(status: 64, "no vertical named \"\(service)\"; \(suite.known)")
                 }
-                let silence = error.status == 69
+                let silence =
+                    error.status == 69
                     ? "not running (no answer on \(learned.endpoint(of: name)))"
                     : "did not describe itself: \(error.description)"
                 entries.append(Entry(name: name, contract: nil, silence: silence))

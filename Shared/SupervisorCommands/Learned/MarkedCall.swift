@@ -29,8 +29,11 @@ enum MarkedCall {
                 throw CLIError(status: 69, "\(service) no longer serves an operation marked \(mark)")
             }
             let members = try input.members(for: operation, subject: subject)
-            return try await LearnedCall(learned: learned, service: service).run(label: "\(service) (\(mark))") { contract in
-                if let disagreement = recipients.disagreement(of: service, contract) { throw CLIError(status: 77, disagreement) }
+            return try await LearnedCall(learned: learned, service: service).run(label: "\(service) (\(mark))") {
+                contract in
+                if let disagreement = recipients.disagreement(of: service, contract) {
+                    throw CLIError(status: 77, disagreement)
+                }
                 guard let operation = contract.operation(marked: mark) else {
                     throw LearnedCall.Stale(
                         refusal: CLIError(status: 69, "\(service) no longer serves an operation marked \(mark)"))
@@ -55,7 +58,9 @@ enum MarkedCall {
             // The listener check refused it (``CredentialCallee``): nothing was sent, and that is news.
             throw CLIError(status: 77, error.description)
         }
-        if let disagreement = recipients.disagreement(of: service, described) { throw CLIError(status: 77, disagreement) }
+        if let disagreement = recipients.disagreement(of: service, described) {
+            throw CLIError(status: 77, disagreement)
+        }
         guard described.operation(marked: mark) != nil else {
             throw CLIError(
                 status: 69,
@@ -69,7 +74,8 @@ enum MarkedCall {
 extension JSONValue {
     /// The member `key` of an object, as a string (an enumeration case is one too).
     func string(_ key: String) -> String? {
-        guard case .object(let members) = self, case .string(let value)? = members.first(where: { $0.key == key })?.value
+        guard case .object(let members) = self,
+            case .string(let value)? = members.first(where: { $0.key == key })?.value
         else { return nil }
         return value
     }
@@ -83,7 +89,8 @@ extension JSONValue {
 
     /// The member `key` of an object, as a list of strings.
     func strings(_ key: String) -> [String] {
-        guard case .object(let members) = self, case .array(let values)? = members.first(where: { $0.key == key })?.value
+        guard case .object(let members) = self,
+            case .array(let values)? = members.first(where: { $0.key == key })?.value
         else { return [] }
         return values.compactMap { if case .string(let text) = $0 { text } else { nil } }
     }

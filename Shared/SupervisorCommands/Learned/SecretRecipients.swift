@@ -32,7 +32,8 @@ package struct SecretRecipients: Equatable {
     /// files above, read with `environment`, for a CLI running as `euid`; `systemd`: whether
     /// systemd runs the suite here.
     package static func find(
-        supervisor: [SecretKind: String]?, runFile: String? = nil, environment: [String: String] = ProcessEnvironment.current,
+        supervisor: [SecretKind: String]?, runFile: String? = nil,
+        environment: [String: String] = ProcessEnvironment.current,
         euid: UInt32 = geteuid(), systemd: Bool = SystemdSuite.isRunning
     ) throws -> SecretRecipients {
         if let recipients = supervisor {
@@ -43,7 +44,8 @@ package struct SecretRecipients: Equatable {
             if RootPlacedSocket.isPlaced(runFile, type: S_IFREG, by: [0, euid]) {
                 return try read(runFile, trusting: [0, euid], variable: false)
             }
-            looked.append("\(runFile) is not believed (not root's or this user's alone, in folders nobody else may write)")
+            looked.append(
+                "\(runFile) is not believed (not root's or this user's alone, in folders nobody else may write)")
         }
         if let path = environment[SupervisorSettings.secretsFile.name], !path.isEmpty {
             return try read(path, trusting: [0, euid], variable: true)
@@ -61,7 +63,8 @@ package struct SecretRecipients: Equatable {
             status: 69,
             "the CLI does not know which vertical the manifest trusts with a password or a token: "
                 + looked.joined(separator: "; ")
-                + ". Point at the running suite (--run-dir), or export systemd again (it writes \(SecretRecipientsFile.name))")
+                + ". Point at the running suite (--run-dir), or export systemd again (it writes \(SecretRecipientsFile.name))"
+        )
     }
 
     /// The recipients of the file at `path`, when only `trusting` can have written it.
@@ -75,7 +78,10 @@ package struct SecretRecipients: Equatable {
                     + ", which nobody else may write, in folders nobody else may write, with no link on the way")
         }
         guard let text = WholeFile.read(path), let recipients = SecretRecipientsFile.parse(text) else {
-            throw CLIError(status: 78, "\(named) cannot be read as KIND = SERVICE lines (\(SecretKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw CLIError(
+                status: 78,
+                "\(named) cannot be read as KIND = SERVICE lines (\(SecretKind.allCases.map(\.rawValue).joined(separator: ", ")))"
+            )
         }
         return SecretRecipients(recipients: recipients, source: named)
     }
@@ -100,7 +106,9 @@ package struct SecretRecipients: Equatable {
     package func disagreement(of service: String, _ contract: DescribedContract) -> String? {
         for operation in contract.operations {
             for mark in operation.marks {
-                guard let kind = SecretKind(mark: mark), let named = recipients[kind], named != service else { continue }
+                guard let kind = SecretKind(mark: mark), let named = recipients[kind], named != service else {
+                    continue
+                }
                 return "\(service) describes \(operation.fullName) as marked \(mark), but the manifest gives "
                     + "\"\(kind)\" to \(named) (\(source)): a vertical's description does not choose where secrets go"
             }

@@ -75,7 +75,9 @@ struct SuiteVerticals {
         }
         // The checkout's manifest only when no supervisor says what runs: a suite started from
         // another manifest is listed as it runs, not as this folder's file would have it.
-        if let manifest = manifest ?? (supervised || !checkoutManifest ? nil : defaultManifest), access(manifest, R_OK) == 0 {
+        if let manifest = manifest ?? (supervised || !checkoutManifest ? nil : defaultManifest),
+            access(manifest, R_OK) == 0
+        {
             add(ManifestNames.socketServices(manifest), from: manifest)
         }
         // Verticals the environment points at (a TCP endpoint on another host has no socket here).
@@ -97,7 +99,6 @@ struct SuiteVerticals {
         return "known: \(names.joined(separator: ", ")) (from \(sources.joined(separator: "; ")))"
     }
 }
-
 
 /// The services with a socket that a manifest file names, for ``SuiteVerticals`` when no
 /// supervisor answers: svc-supervisor-engine reads the TOML (``reader``); the lean

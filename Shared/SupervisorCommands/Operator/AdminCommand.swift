@@ -31,7 +31,9 @@ struct AdminCommand: AsyncParsableCommand {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create the first admin (the operator only).")
 
-        @Argument(parsing: .allUnrecognized, help: "Values of the operation's required fields, in order; --field-name VALUE for any field.")
+        @Argument(
+            parsing: .allUnrecognized,
+            help: "Values of the operation's required fields, in order; --field-name VALUE for any field.")
         var fields: [String] = []
         @OptionGroup var connection: VerticalConnectionOptions
 
@@ -48,29 +50,39 @@ struct AdminCommand: AsyncParsableCommand {
     /// `admin grant VALUE…`: the operation marked `grantsRole`, with the stored login's token.
     struct Grant: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Grant a role (needs an admin's login).")
-        @Argument(parsing: .allUnrecognized, help: "Values of the operation's required fields, in order; --field-name VALUE for any field.")
+        @Argument(
+            parsing: .allUnrecognized,
+            help: "Values of the operation's required fields, in order; --field-name VALUE for any field.")
         var fields: [String] = []
         @OptionGroup var connection: VerticalConnectionOptions
 
         func run() async throws {
-            try await ControlClient.reporting { try await AdminCommand.changeRole(.grantsRole, fields, connection: connection) }
+            try await ControlClient.reporting {
+                try await AdminCommand.changeRole(.grantsRole, fields, connection: connection)
+            }
         }
     }
 
     /// `admin revoke VALUE…`: the operation marked `revokesRole`, with the stored login's token.
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Revoke a role (needs an admin's login).")
-        @Argument(parsing: .allUnrecognized, help: "Values of the operation's required fields, in order; --field-name VALUE for any field.")
+        @Argument(
+            parsing: .allUnrecognized,
+            help: "Values of the operation's required fields, in order; --field-name VALUE for any field.")
         var fields: [String] = []
         @OptionGroup var connection: VerticalConnectionOptions
 
         func run() async throws {
-            try await ControlClient.reporting { try await AdminCommand.changeRole(.revokesRole, fields, connection: connection) }
+            try await ControlClient.reporting {
+                try await AdminCommand.changeRole(.revokesRole, fields, connection: connection)
+            }
         }
     }
 
     /// Calls the operation marked `mark` with the stored login's token and `fields`, and prints its Output.
-    static func changeRole(_ mark: OperationMark, _ fields: [String], connection: VerticalConnectionOptions) async throws {
+    static func changeRole(_ mark: OperationMark, _ fields: [String], connection: VerticalConnectionOptions)
+        async throws
+    {
         guard let session = try StoredLogin.forCurrentUser(environment: ProcessEnvironment.current).load() else {
             throw CLIError(status: 77, "not logged in: svc-supervisor login (as an admin) first")
         }

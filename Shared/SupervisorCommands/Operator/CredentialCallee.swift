@@ -21,13 +21,16 @@ struct CredentialCallee {
     static func find(connection: VerticalConnectionOptions, checkoutManifest: Bool = true) async -> CredentialCallee {
         // The supervisor is believed about which process is which vertical only when it passes the check itself.
         let suite = await SuiteVerticals.find(
-            connection: connection, manifest: nil, checkoutManifest: checkoutManifest, supervisorCheck: TrustedCallee.check())
+            connection: connection, manifest: nil, checkoutManifest: checkoutManifest,
+            supervisorCheck: TrustedCallee.check())
         let sockets = connection.sockets
-        let rootPlaced = Set(suite.names.filter { name in
-            guard case .unix(let path) = sockets.endpoint(for: name) else { return false }
-            return RootPlacedSocket.isRootPlaced(path)
-        })
-        return CredentialCallee(suite: suite, check: TrustedCallee.check(supervised: suite.supervisedPIDs, rootPlaced: rootPlaced))
+        let rootPlaced = Set(
+            suite.names.filter { name in
+                guard case .unix(let path) = sockets.endpoint(for: name) else { return false }
+                return RootPlacedSocket.isRootPlaced(path)
+            })
+        return CredentialCallee(
+            suite: suite, check: TrustedCallee.check(supervised: suite.supervisedPIDs, rootPlaced: rootPlaced))
     }
 
     /// Runs `body` with every vertical call it makes checked by ``check`` of the suite `connection`

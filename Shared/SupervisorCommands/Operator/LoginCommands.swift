@@ -9,7 +9,8 @@ import VerticalsWire
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
-        abstract: "Log in through the operation marked issuesSession and keep the session token for this user (mode 0600).",
+        abstract:
+            "Log in through the operation marked issuesSession and keep the session token for this user (mode 0600).",
         discussion: """
             The vertical called is the one the manifest names to receive sessions (receives =
             ["sessions"]), as the supervisor's status says it, else verticals-secrets.conf beside the
@@ -23,7 +24,9 @@ struct LoginCommand: AsyncParsableCommand {
             echo off, or from a line of standard input when it is not a terminal.
             """)
 
-    @Argument(parsing: .allUnrecognized, help: "Values of the operation's required fields, in order; --field-name VALUE for any field.")
+    @Argument(
+        parsing: .allUnrecognized,
+        help: "Values of the operation's required fields, in order; --field-name VALUE for any field.")
     var fields: [String] = []
     @OptionGroup var connection: VerticalConnectionOptions
 
@@ -32,10 +35,12 @@ struct LoginCommand: AsyncParsableCommand {
             let store = try StoredLogin.forCurrentUser(environment: ProcessEnvironment.current)
             let input = MarkedInput(words: fields, asksSecrets: true)
             let subject = input.subject(else: "this account")
-            let (operation, output) = try await MarkedCall.call(.issuesSession, input, subject: subject, connection: connection)
+            let (operation, output) = try await MarkedCall.call(
+                .issuesSession, input, subject: subject, connection: connection)
             guard let session = StoredSession(output) else {
                 throw CLIError(
-                    status: 76, "\(operation.fullName) answered a session without a \"\(OperationMark.sessionTokenField)\" string")
+                    status: 76,
+                    "\(operation.fullName) answered a session without a \"\(OperationMark.sessionTokenField)\" string")
             }
             try store.save(session)
             Terminal.print("logged in as \(subject) through \(operation.fullName); token kept in \(store.path)")
@@ -47,7 +52,8 @@ struct LoginCommand: AsyncParsableCommand {
 /// forgets it; with `--everywhere`, every session of the user (the operation marked `endsAllSessions`).
 struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "logout", abstract: "Revoke the stored session token (the operation marked endsSession) and delete it.")
+        commandName: "logout",
+        abstract: "Revoke the stored session token (the operation marked endsSession) and delete it.")
 
     @Flag(help: "End every session of this account, on every device, not only this one.") var everywhere = false
     @OptionGroup var connection: VerticalConnectionOptions
@@ -63,7 +69,10 @@ struct LogoutCommand: AsyncParsableCommand {
                 let (_, ended) = try await MarkedCall.call(
                     everywhere ? .endsAllSessions : .endsSession, MarkedInput(words: [], token: session.token),
                     subject: "this account", connection: connection)
-                if everywhere { Terminal.print("ended \(ended.number("count").map { "\($0)" } ?? "every") session(s) of this account") }
+                if everywhere {
+                    Terminal.print(
+                        "ended \(ended.number("count").map { "\($0)" } ?? "every") session(s) of this account")
+                }
             } catch let error as CLIError {
                 // Refused (expired or revoked already): nothing left to revoke; forget it anyway.
                 guard error.status == 1 else { throw error }

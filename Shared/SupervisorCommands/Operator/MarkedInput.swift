@@ -71,20 +71,24 @@ struct MarkedInput {
         for (flag, value) in flags {
             guard let field = plain.first(where: { $0.name == Self.fieldName(flag) }) else {
                 let fields = plain.map { "--\(Self.flag($0.name))" }.joined(separator: ", ")
-                throw CLIError(status: 64, "--\(flag): \(operation.fullName) has no such field to give; it takes \(fields)")
+                throw CLIError(
+                    status: 64, "--\(flag): \(operation.fullName) has no such field to give; it takes \(fields)")
             }
             given[field.name] = value
         }
         let positional = plain.filter { if case .required = $0.presence { given[$0.name] == nil } else { false } }
         guard values.count <= positional.count else {
             let names = positional.map(\.name).joined(separator: ", ")
-            throw CLIError(status: 64, "\(operation.fullName) takes \(positional.count) value(s) in order (\(names)), not \(values.count)")
+            throw CLIError(
+                status: 64,
+                "\(operation.fullName) takes \(positional.count) value(s) in order (\(names)), not \(values.count)")
         }
         for (field, value) in zip(positional, values) { given[field.name] = value }
         for field in positional.dropFirst(values.count) {
             guard let value = ask("\(SecretPrompt.words(field.name)): ") else {
                 throw CLIError(
-                    status: 64, "\(operation.fullName) needs \(field.name): give it in order or as --\(Self.flag(field.name))")
+                    status: 64,
+                    "\(operation.fullName) needs \(field.name): give it in order or as --\(Self.flag(field.name))")
             }
             given[field.name] = value
         }
@@ -103,14 +107,19 @@ struct MarkedInput {
         switch field.type {
         case .string, .enumeration, .timestamp, .bytes: return .string(text)
         case .int, .uint, .double:
-            guard Double(text) != nil else { throw CLIError(status: 64, "\(field.name) takes a number, not \"\(text)\"") }
+            guard Double(text) != nil else {
+                throw CLIError(status: 64, "\(field.name) takes a number, not \"\(text)\"")
+            }
             return .number(text)
         case .bool:
-            guard let value = Bool(text) else { throw CLIError(status: 64, "\(field.name) takes true or false, not \"\(text)\"") }
+            guard let value = Bool(text) else {
+                throw CLIError(status: 64, "\(field.name) takes true or false, not \"\(text)\"")
+            }
             return .bool(value)
         case .message:
             throw CLIError(
-                status: 64, "\(field.name) is a message: call \(operation.fullName) with its JSON (svc-supervisor call) instead")
+                status: 64,
+                "\(field.name) is a message: call \(operation.fullName) with its JSON (svc-supervisor call) instead")
         }
     }
 

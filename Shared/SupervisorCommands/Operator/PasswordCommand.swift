@@ -26,11 +26,13 @@ struct PasswordCommand: AsyncParsableCommand {
                 throw CLIError(status: 77, "not logged in: svc-supervisor login first")
             }
             let (_, ended) = try await MarkedCall.call(
-                .changesPassword, MarkedInput(words: [], token: session.token, asksSecrets: true), subject: "this account",
+                .changesPassword, MarkedInput(words: [], token: session.token, asksSecrets: true),
+                subject: "this account",
                 connection: connection)
             try store.delete()
             let count = ended.number("count").map { "\($0)" } ?? "every"
-            Terminal.print("password changed; \(count) session(s) ended, this one too: svc-supervisor login with the new password")
+            Terminal.print(
+                "password changed; \(count) session(s) ended, this one too: svc-supervisor login with the new password")
         }
     }
 }

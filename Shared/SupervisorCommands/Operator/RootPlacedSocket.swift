@@ -23,7 +23,9 @@ package enum RootPlacedSocket {
         let components = absolute.split(separator: "/").map(String.init).filter { $0 != "." }
         guard !components.isEmpty, !components.contains("..") else { return false }
         var info = stat()
-        guard lstat(absolute, &info) == 0, info.st_mode & S_IFMT == type, trusted.contains(info.st_uid) else { return false }
+        guard lstat(absolute, &info) == 0, info.st_mode & S_IFMT == type, trusted.contains(info.st_uid) else {
+            return false
+        }
         // A file anyone else may write says what they wrote.
         if type == S_IFREG, info.st_mode & (S_IWGRP | S_IWOTH) != 0 { return false }
         var folders = ["/"]
@@ -33,7 +35,9 @@ package enum RootPlacedSocket {
             folders.append(current)
         }
         for folder in folders {
-            guard lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, trusted.contains(info.st_uid) else { return false }
+            guard lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, trusted.contains(info.st_uid) else {
+                return false
+            }
             let othersMayWrite = info.st_mode & (S_IWGRP | S_IWOTH) != 0
             if othersMayWrite, info.st_mode & S_ISVTX == 0 { return false }
         }
@@ -52,7 +56,7 @@ package enum RootPlacedSocket {
 
     /// The current folder, or `/nonexistent` when it cannot be read (nothing is then vouched for).
     private static func currentFolder() -> String {
-        guard let folder = getcwd(nil, 0) else { return "/nonexistent" }  // glibc allocates it
+        guard let folder = getcwd(nil, 0) else { return "/nonexistent" } // glibc allocates it
         defer { free(folder) }
         return String(cString: folder)
     }

@@ -38,7 +38,8 @@ struct StoredLogin {
         guard let document = try? JSONValue(parsing: text),
             let session = StoredSession(document)
         else {
-            throw CLIError(status: 74, "\(path) is not a stored login (no \"token\" string): svc-supervisor login again")
+            throw CLIError(
+                status: 74, "\(path) is not a stored login (no \"token\" string): svc-supervisor login again")
         }
         return session
     }
@@ -102,4 +103,3 @@ struct StoredSession {
         self.token = token
     }
 }
-

@@ -32,7 +32,9 @@ struct TokenAttacher {
     /// Whether `schema` asks for a token at all.
     var needsToken: Bool {
         schema.fields.contains { field in
-            guard field.name == Self.field, case .required = field.presence, case .string = field.type else { return false }
+            guard field.name == Self.field, case .required = field.presence, case .string = field.type else {
+                return false
+            }
             return true
         }
     }

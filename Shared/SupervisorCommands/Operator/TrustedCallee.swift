@@ -39,13 +39,16 @@ package enum TrustedCallee {
             let pid = supervised[service]
             // The daemon listens on the socket the supervisor handed it, so the kernel names the daemon.
             if let pid, pid > 0, credentials.pid == pid { return nil }
-            return "its socket is held by uid \(credentials.uid)\(AccountEntry.userName(of: credentials.uid).map { " (user \($0))" } ?? ""), "
+            return
+                "its socket is held by uid \(credentials.uid)\(AccountEntry.userName(of: credentials.uid).map { " (user \($0))" } ?? ""), "
                 + "pid \(credentials.pid), where only \(allowed.described)"
-                + (pid.map { " or the supervisor's \(service) (pid \($0))" } ?? "") + " may hold it. It may have been planted "
+                + (pid.map { " or the supervisor's \(service) (pid \($0))" } ?? "")
+                + " may hold it. It may have been planted "
                 + "where the CLI looks: nothing was sent. Point at the suite with --run-dir or --socket-dir"
         case .certificate(let name):
             guard name != service else { return nil }
-            return "its certificate names \(name.map { "verticals://\($0)" } ?? "no vertical"), not verticals://\(service)"
+            return
+                "its certificate names \(name.map { "verticals://\($0)" } ?? "no vertical"), not verticals://\(service)"
         case .unidentified:
             return "over plain TCP nobody vouches for the listener: the CLI sends a secret only over a Unix socket "
                 + "or mutual TLS (unset VERTICALS_TLS=off)"

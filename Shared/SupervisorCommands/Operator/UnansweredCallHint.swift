@@ -29,7 +29,8 @@ enum UnansweredCallHint {
         case .ready:
             return nil
         case .stopped, .stopping:
-            return "hint: \(service) is \(status.state.wireName)\(exit); start it with `svc-supervisor start \(service)`"
+            return
+                "hint: \(service) is \(status.state.wireName)\(exit); start it with `svc-supervisor start \(service)`"
         case .failed:
             return "hint: \(service) has failed\(exit); see `svc-supervisor logs \(service)`, "
                 + "then `svc-supervisor start \(service)`"

@@ -20,7 +20,8 @@ package enum VerticalCaller {
         do {
             return try Output(decoding: reply)
         } catch {
-            throw CLIError(status: 76, "\(operation.fullName) answered a body that is not a \(Output.schema.name): \(error)")
+            throw CLIError(
+                status: 76, "\(operation.fullName) answered a body that is not a \(Output.schema.name): \(error)")
         }
     }
 
@@ -38,7 +39,8 @@ package enum VerticalCaller {
         service: String, operation: String, body: [UInt8], sockets: SocketDirectory, timeout: Duration, label: String
     ) async throws -> [UInt8] {
         do {
-            return try await exchange(service: service, operation: operation, body: body, sockets: sockets, timeout: timeout)
+            return try await exchange(
+                service: service, operation: operation, body: body, sockets: sockets, timeout: timeout)
         } catch let error as ServiceError {
             throw await refusal(error, service: service, label: label, sockets: sockets)
         }
@@ -66,7 +68,9 @@ package enum VerticalCaller {
     @TaskLocal package static var calleeCheck: CalleeCheck?
 
     /// `error` as the CLI reports it, with a hint from the supervisor when the vertical did not answer.
-    package static func refusal(_ error: ServiceError, service: String, label: String, sockets: SocketDirectory) async -> CLIError {
+    package static func refusal(_ error: ServiceError, service: String, label: String, sockets: SocketDirectory) async
+        -> CLIError
+    {
         let refusal = CLIError(refusal: error, of: label)
         // A vertical that could not reach one of its own dependencies passes that error on,
         // naming the dependency: the hint is about that one, not the vertical that answered.

@@ -28,7 +28,8 @@ public final class DaemonProcess {
     /// `stderrPath`, its standard error goes to that file (created or truncated) for the test to read;
     /// with `standardStreams`, that descriptor is its standard input and output (one end of a socketpair).
     public init(
-        _ executable: String, _ arguments: [String] = [], environment: [String: String] = [:], stderrPath: String? = nil,
+        _ executable: String, _ arguments: [String] = [], environment: [String: String] = [:],
+        stderrPath: String? = nil,
         standardStreams: Int32? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         requireOwnThread("DaemonProcess", sourceLocation: sourceLocation)
@@ -118,7 +119,9 @@ public final class DaemonProcess {
         defer { closedir(tasks) }
         var threads: [Int: Int] = [:]
         while let entry = readdir(tasks) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard let tid = Int(name), let status = readFile("/proc/\(pid)/task/\(name)/status") else { continue }
             var switches = 0
             for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
@@ -178,7 +181,7 @@ public func writeFile(_ text: String, to path: String, mode: mode_t = 0o644) -> 
 /// Reads a file whole as bytes (a store, a binary, `/proc/PID/environ`), or nil when it cannot
 /// be read.
 public func readFileBytes(_ path: String) -> [UInt8]? {
-    guard let file = fopen(path, "rbe") else { return nil }  // e: close-on-exec, as forks run beside
+    guard let file = fopen(path, "rbe") else { return nil } // e: close-on-exec, as forks run beside
     defer { fclose(file) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -217,4 +220,3 @@ public func eventuallyAsync(
     }
     return (try? await condition()) == true
 }
-

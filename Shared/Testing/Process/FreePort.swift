@@ -26,7 +26,8 @@ public func freeLoopbackPort() throws -> UInt16 {
 
 /// The ports ``freeLoopbackPort()`` chooses from: 10000 up to the ephemeral range's first port.
 private let handPickedPorts: (Int, Int) = {
-    let first = readFile("/proc/sys/net/ipv4/ip_local_port_range")
+    let first =
+        readFile("/proc/sys/net/ipv4/ip_local_port_range")
         .flatMap { $0.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } } ?? 32768
     return (10_000, max(first, 10_001))
 }()
@@ -55,7 +56,9 @@ private func boundLoopbackSocket(port: UInt16 = 0) throws -> (Int32, UInt16) {
     address.sin_port = port.bigEndian
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let status = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 ? getsockname(fd, $0, &length) : -1 }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, length) == 0 ? getsockname(fd, $0, &length) : -1
+        }
     }
     guard status == 0 else {
         close(fd)

@@ -37,7 +37,9 @@ public final class NetworkLab {
     }
 
     /// Where `ip` is.
-    public static let ipPath: String? = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"].first { access($0, X_OK) == 0 }
+    public static let ipPath: String? = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"].first {
+        access($0, X_OK) == 0
+    }
 
     /// How many labs this process made.
     private static let labsMade = Atomic<Int>(0)
@@ -58,7 +60,10 @@ public final class NetworkLab {
                 let namespace = self.namespace(of: host)
                 try addNamespace(namespace)
                 // Made inside the switch with its peer already in the host: never in the machine's own namespace.
-                try ip(["-n", switchNamespace, "link", "add", "name", "p\(index)", "type", "veth", "peer", "name", "eth0", "netns", namespace])
+                try ip([
+                    "-n", switchNamespace, "link", "add", "name", "p\(index)", "type", "veth", "peer", "name", "eth0",
+                    "netns", namespace,
+                ])
                 try ip(["-n", switchNamespace, "link", "set", "p\(index)", "master", "br0"])
                 try ip(["-n", switchNamespace, "link", "set", "p\(index)", "up"])
                 try ip(["-n", namespace, "addr", "add", "\(address(of: host))/24", "dev", "eth0"])
@@ -108,8 +113,12 @@ public final class NetworkLab {
     }
 
     /// Runs `executable` on `host` to completion (``runCommand(_:_:environment:in:standardInput:timeout:sourceLocation:)``).
-    public func run(on host: String, _ executable: String, _ arguments: [String], timeout: Duration = .seconds(30)) throws -> CommandResult {
-        try runCommand(Self.ipPath ?? "ip", ["netns", "exec", namespace(of: host), executable] + arguments, in: scratch, timeout: timeout)
+    public func run(on host: String, _ executable: String, _ arguments: [String], timeout: Duration = .seconds(30))
+        throws -> CommandResult
+    {
+        try runCommand(
+            Self.ipPath ?? "ip", ["netns", "exec", namespace(of: host), executable] + arguments, in: scratch,
+            timeout: timeout)
     }
 
     /// Loads nftables rules `ruleset` (nft's own syntax) into `host`'s namespace.
@@ -132,22 +141,29 @@ public final class NetworkLab {
     }
 
     /// Tries a TCP connect from `host` to `address`:`port` (an IPv4 literal) for at most `timeout`.
-    public func connect(from host: String, to address: String, port: UInt16, timeout: Duration) throws -> ConnectOutcome {
+    public func connect(from host: String, to address: String, port: UInt16, timeout: Duration) throws -> ConnectOutcome
+    {
         try NetworkNamespace.run(in: namespace(of: host)) {
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            let descriptor = socket(
+                AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
             guard descriptor >= 0 else { throw RawSocketError("socket") }
             defer { close(descriptor) }
             var target = sockaddr_in()
             target.sin_family = sa_family_t(AF_INET)
             target.sin_port = port.bigEndian
-            guard inet_pton(AF_INET, address, &target.sin_addr) == 1 else { throw RawSocketError("not an IPv4 address: \(address)") }
+            guard inet_pton(AF_INET, address, &target.sin_addr) == 1 else {
+                throw RawSocketError("not an IPv4 address: \(address)")
+            }
             let started = withUnsafePointer(to: &target) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             if started == 0 { return .connected }
             guard errno == EINPROGRESS else { return .refused }
             var poll = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-            let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+            let milliseconds = Int32(
+                timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
             guard Glibc.poll(&poll, 1, milliseconds) == 1 else { return .timedOut }
             var error: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
@@ -160,7 +176,9 @@ public final class NetworkLab {
     /// the bridge go with them) and their `/etc/netns` folders. Safe to call again.
     public func tearDown() {
         for namespace in made.reversed() {
-            if let pids = try? runCommand(Self.ipPath ?? "ip", ["netns", "pids", namespace], in: scratch, timeout: .seconds(10)) {
+            if let pids = try? runCommand(
+                Self.ipPath ?? "ip", ["netns", "pids", namespace], in: scratch, timeout: .seconds(10))
+            {
                 for pid in pids.standardOutput.split(separator: "\n").compactMap({ Int32($0) }) { kill(pid, SIGKILL) }
             }
             _ = try? runCommand(Self.ipPath ?? "ip", ["netns", "del", namespace], in: scratch, timeout: .seconds(10))
@@ -180,7 +198,9 @@ public final class NetworkLab {
 
     private func ip(_ arguments: [String]) throws {
         let result = try runCommand(Self.ipPath ?? "ip", arguments, in: scratch, timeout: .seconds(20))
-        guard result.status == 0 else { throw RawSocketError("ip \(arguments.joined(separator: " ")): \(result.standardError)") }
+        guard result.status == 0 else {
+            throw RawSocketError("ip \(arguments.joined(separator: " ")): \(result.standardError)")
+        }
     }
 
     deinit { tearDown() }

@@ -16,7 +16,7 @@ public enum NetworkNamespace {
 
     /// `setns(2)`, looked up at run time: Glibc's module map does not export it to Swift.
     private typealias SetNS = @convention(c) (Int32, Int32) -> Int32
-    private static let cloneNewNet: Int32 = 0x4000_0000  // CLONE_NEWNET, <sched.h>
+    private static let cloneNewNet: Int32 = 0x4000_0000 // CLONE_NEWNET, <sched.h>
 
     /// Moves the calling thread into namespace `name`. Only for a thread the caller owns (its
     /// own, or an event loop's): a thread of the concurrency pool would take it to other tasks.
@@ -41,15 +41,17 @@ public enum NetworkNamespace {
         }
         var thread = pthread_t()
         let context = Unmanaged.passRetained(job).toOpaque()
-        let status = pthread_create(&thread, nil, { raw in
-            Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue().work()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &thread, nil,
+            { raw in
+                Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue().work()
+                return nil
+            }, context)
         guard status == 0 else {
             Unmanaged<Job>.fromOpaque(context).release()
             throw RawSocketError("pthread_create")
         }
-        pthread_join(thread, nil)  // `outcome` is written before the thread ends, read after
+        pthread_join(thread, nil) // `outcome` is written before the thread ends, read after
         return try outcome!.get()
     }
 

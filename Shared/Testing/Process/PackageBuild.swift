@@ -42,8 +42,11 @@ public enum PackageBuild {
         let tracingWarning = "^warning: 'swift-distributed-tracing'"
         return try runCommand(
             "/bin/sh",
-            ["-c", "cd \(package) && swift build -j \(jobs) \(arguments) > \(log) 2>&1; status=$?; "
-                + "grep warning: \(log) | grep -v \"\(tracingWarning): found\"; tail -5 \(log) | grep -v \"\(tracingWarning)\"; exit $status"],
+            [
+                "-c",
+                "cd \(package) && swift build -j \(jobs) \(arguments) > \(log) 2>&1; status=$?; "
+                    + "grep warning: \(log) | grep -v \"\(tracingWarning): found\"; tail -5 \(log) | grep -v \"\(tracingWarning)\"; exit $status",
+            ],
             environment: environment(in: directory), in: directory, timeout: timeout)
     }
 }

@@ -12,7 +12,9 @@ extension RawClient {
             case .message(let message):
                 if message.envelope.kind == .error, let error = try? message.decodeBody(as: ServiceError.self) {
                     sawError = code == nil || error.code == code
-                    if !sawError { Issue.record("got \(error.code): \(error.message), wanted \(String(describing: code))") }
+                    if !sawError {
+                        Issue.record("got \(error.code): \(error.message), wanted \(String(describing: code))")
+                    }
                 }
             case .closed:
                 if code != nil { #expect(sawError, "closed without a \(String(describing: code)) error frame") }

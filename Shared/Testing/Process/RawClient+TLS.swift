@@ -11,7 +11,8 @@ extension RawClient {
     /// checked: a hostile client does not care whom it talks to. End of stream on this side
     /// (``finishSending()``) ends the TLS session, as a half-close ends a plain one.
     public static func overTLS(
-        host: String, port: UInt16, files: TestCertificateAuthority.Issued, namespace: String? = nil, receiveTimeout: Duration = .seconds(5)
+        host: String, port: UInt16, files: TestCertificateAuthority.Issued, namespace: String? = nil,
+        receiveTimeout: Duration = .seconds(5)
     ) throws -> RawClient {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
@@ -20,7 +21,8 @@ extension RawClient {
         let client = RawClient(descriptor: pair[0], receiveTimeout: receiveTimeout)
         defer { close(pair[1]) }
         let openssl = [
-            "/usr/bin/openssl", "s_client", "-connect", "\(host):\(port)", "-tls1_3", "-cert", files.certificate, "-key", files.key,
+            "/usr/bin/openssl", "s_client", "-connect", "\(host):\(port)", "-tls1_3", "-cert", files.certificate,
+            "-key", files.key,
             "-CAfile", files.authority, "-quiet", "-no_ign_eof", "-nocommands",
         ]
         let command = namespace.map { [NetworkLab.ipPath ?? "ip", "netns", "exec", $0] + openssl } ?? openssl

@@ -23,7 +23,7 @@ public final class RawClient {
         let connected = withUnixSocketAddress(path) { connect(descriptor, $0, $1) }
         guard connected == 0 else {
             let error = RawSocketError("connect \(path)")
-            close(descriptor)  // the only close: `self` is not initialised, so no deinit runs
+            close(descriptor) // the only close: `self` is not initialised, so no deinit runs
             throw error
         }
         Self.setReceiveTimeout(receiveTimeout, on: descriptor)
@@ -40,23 +40,31 @@ public final class RawClient {
         if let source {
             var local = sockaddr_in()
             local.sin_family = sa_family_t(AF_INET)
-            let bound = inet_pton(AF_INET, source, &local.sin_addr) == 1 && withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            } == 0
+            let bound =
+                inet_pton(AF_INET, source, &local.sin_addr) == 1
+                && withUnsafePointer(to: &local) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                } == 0
             guard bound else {
-                close(descriptor)  // as below: `self` is not initialised
+                close(descriptor) // as below: `self` is not initialised
                 throw RawSocketError("bind \(source)")
             }
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
-        let connected = inet_pton(AF_INET, host, &address.sin_addr) == 1 && withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
+        let connected =
+            inet_pton(AF_INET, host, &address.sin_addr) == 1
+            && withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            } == 0
         guard connected else {
             let error = RawSocketError("connect \(host):\(port)")
-            close(descriptor)  // the only close: `self` is not initialised, so no deinit runs
+            close(descriptor) // the only close: `self` is not initialised, so no deinit runs
             throw error
         }
         Self.setReceiveTimeout(receiveTimeout, on: descriptor)
@@ -80,7 +88,9 @@ public final class RawClient {
     public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard written > 0 else { throw RawSocketError("send") }
             offset += written
         }
@@ -89,7 +99,9 @@ public final class RawClient {
     /// Writes as much of `bytes` as the socket takes without blocking; returns how much that was
     /// (0 when its buffer is full: the peer does not read). For clients that never read.
     public func sendWithoutBlocking(_ bytes: [UInt8]) -> Int {
-        let written = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        let written = bytes.withUnsafeBytes {
+            Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        }
         return max(0, written)
     }
 
@@ -140,9 +152,11 @@ public final class RawClient {
 
     /// Sends a request frame with `body`.
     public func sendRequest(id: UInt64, operation: String, body: [UInt8], deadlineMicroseconds: UInt64 = 0) throws {
-        try send(Message.frame(
-            Envelope(kind: .request, correlationID: id, operation: operation, deadlineMicroseconds: deadlineMicroseconds),
-            rawBody: body))
+        try send(
+            Message.frame(
+                Envelope(
+                    kind: .request, correlationID: id, operation: operation, deadlineMicroseconds: deadlineMicroseconds),
+                rawBody: body))
     }
 
     /// What reading produced.

@@ -16,7 +16,8 @@ public enum ServedRequests {
             client.close()
             loop.shutdown()
         }
-        let reply = try await client.callRaw(service: service, operation: Daemon.metrics.fullName, body: Empty().encodedBody())
+        let reply = try await client.callRaw(
+            service: service, operation: Daemon.metrics.fullName, body: Empty().encodedBody())
         let metrics = try Daemon.Metrics(decoding: reply)
         let prefix = "verticals_requests_total{operation=\"\(operation)\"} "
         let line = metrics.exposition.split(separator: "\n").first { $0.hasPrefix(prefix) }

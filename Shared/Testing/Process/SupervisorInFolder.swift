@@ -7,6 +7,8 @@ public func supervisorCLI(
     sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> CommandResult {
     try runCommand(
-        "/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", directory.path, "\(DaemonProcess.productsDirectory)/svc-supervisor"] + arguments,
+        "/bin/sh",
+        ["-c", "cd \"$0\" && exec \"$@\"", directory.path, "\(DaemonProcess.productsDirectory)/svc-supervisor"]
+            + arguments,
         environment: environment, in: directory, standardInput: standardInput, sourceLocation: sourceLocation)
 }

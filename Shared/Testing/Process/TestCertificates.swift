@@ -48,7 +48,8 @@ public struct TestCertificateAuthority {
         try Self.openssl(
             [
                 "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key,
-                "-out", certificate, "-days", "2", "-subj", "/CN=\(name)", "-addext", "basicConstraints=critical,CA:TRUE",
+                "-out", certificate, "-days", "2", "-subj", "/CN=\(name)", "-addext",
+                "basicConstraints=critical,CA:TRUE",
                 "-addext", "keyUsage=critical,keyCertSign,cRLSign",
             ], in: directory)
     }
@@ -86,17 +87,22 @@ public struct TestCertificateAuthority {
     ) throws -> Issued {
         let base = directory.file("\(name)-\(file ?? vertical)")
         let san = uri ?? "verticals://\(vertical)"
-        let lines = (san.isEmpty ? [] : ["subjectAltName=URI:\(san)"])
+        let lines =
+            (san.isEmpty ? [] : ["subjectAltName=URI:\(san)"])
             + ["basicConstraints=CA:FALSE", "keyUsage=digitalSignature"]
             + (extendedKeyUsage.isEmpty ? [] : ["extendedKeyUsage=\(extendedKeyUsage)"])
         try sign(subject: vertical, base: base, extensions: lines)
-        guard withChain, !chain.isEmpty else { return Issued(certificate: base + ".pem", key: base + ".key", authority: root) }
+        guard withChain, !chain.isEmpty else {
+            return Issued(certificate: base + ".pem", key: base + ".key", authority: root)
+        }
         var pem = ""
         for file in [base + ".pem"] + chain {
             guard let text = readFile(file) else { throw TestCertificateError("cannot read \(file)") }
             pem += text
         }
-        guard let handle = fopen(base + ".chain.pem", "w") else { throw TestCertificateError("cannot write \(base).chain.pem") }
+        guard let handle = fopen(base + ".chain.pem", "w") else {
+            throw TestCertificateError("cannot write \(base).chain.pem")
+        }
         fputs(pem, handle)
         fclose(handle)
         return Issued(certificate: base + ".chain.pem", key: base + ".key", authority: root)
@@ -123,7 +129,8 @@ public struct TestCertificateAuthority {
     private static func openssl(_ arguments: [String], in directory: TemporaryDirectory) throws {
         let result = try runCommand("/usr/bin/openssl", arguments, in: directory)
         guard result.status == 0 else {
-            throw TestCertificateError("openssl \(arguments.prefix(2).joined(separator: " ")) failed: \(result.standardError)")
+            throw TestCertificateError(
+                "openssl \(arguments.prefix(2).joined(separator: " ")) failed: \(result.standardError)")
         }
     }
 }

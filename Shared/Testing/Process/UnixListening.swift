@@ -17,4 +17,3 @@ public func isListening(unixSocket path: String) -> Bool {
     }
     return false
 }
-

@@ -8,7 +8,9 @@
 extension BodyReader {
     /// Reads the current field's value as `Value`, refusing more than `maxBytes` bytes.
     @inlinable
-    public mutating func read<Value: WireField>(_: Value.Type = Value.self, maxBytes: Int) throws(WireDecodingError) -> Value {
+    public mutating func read<Value: WireField>(_: Value.Type = Value.self, maxBytes: Int) throws(WireDecodingError)
+        -> Value
+    {
         try checkLength(atMost: maxBytes)
         return try read(Value.self)
     }
@@ -33,7 +35,9 @@ extension BodyReader {
     ///
     /// A known case is found by its name's bytes in place; only an unknown name becomes a String.
     @inlinable
-    public mutating func read<Value: WireEnum>(_: Value.Type = Value.self, maxBytes: Int) throws(WireDecodingError) -> Value {
+    public mutating func read<Value: WireEnum>(_: Value.Type = Value.self, maxBytes: Int) throws(WireDecodingError)
+        -> Value
+    {
         let length = try boundedLength(atMost: maxBytes)
         let start = bytes.index
         bytes.index = start + length
@@ -84,7 +88,9 @@ extension BodyReader {
         let length: Int
         do { length = try bytes.readLength() } catch { throw error.inside(tag) }
         bytes.index = start
-        guard length <= maxBytes else { throw WireDecodingError.invalidValue(Self.overBound(length, maxBytes), tag: tag) }
+        guard length <= maxBytes else {
+            throw WireDecodingError.invalidValue(Self.overBound(length, maxBytes), tag: tag)
+        }
     }
 
     /// Throws unless the decoded `text` has at most `maxBytes` bytes of UTF-8 (it has more only
@@ -93,7 +99,8 @@ extension BodyReader {
     func checkDecoded(_ text: String, atMost maxBytes: Int) throws(WireDecodingError) {
         let length = text.utf8.count
         guard length <= maxBytes else {
-            throw WireDecodingError.invalidValue(Self.overBound(length, maxBytes) + " once invalid UTF-8 was replaced", tag: tag)
+            throw WireDecodingError.invalidValue(
+                Self.overBound(length, maxBytes) + " once invalid UTF-8 was replaced", tag: tag)
         }
     }
 
@@ -116,7 +123,9 @@ extension BodyReader {
         } else {
             do { length = try bytes.readLength() } catch { throw error.inside(tag) }
         }
-        guard length <= maxBytes else { throw WireDecodingError.invalidValue(Self.overBound(length, maxBytes), tag: tag) }
+        guard length <= maxBytes else {
+            throw WireDecodingError.invalidValue(Self.overBound(length, maxBytes), tag: tag)
+        }
         // `end` is public and settable: the value must lie in the storage as well as before `end`.
         guard bytes.index + length <= bytes.storage.count else { throw WireDecodingError.truncated(tag: tag) }
         return length

@@ -84,7 +84,8 @@ public struct WireDecodingError: CodedError {
     }
 
     public var description: String {
-        let place = fieldPath ?? (tagPath.isEmpty ? "body" : "field #" + tagPath.map(String.init).joined(separator: "."))
+        let place =
+            fieldPath ?? (tagPath.isEmpty ? "body" : "field #" + tagPath.map(String.init).joined(separator: "."))
         return "\(place): \(message)"
     }
 }

@@ -102,7 +102,8 @@ public enum SocketEndpoint: Sendable, Hashable, CustomStringConvertible {
         return host.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
             !label.isEmpty && label.utf8.count <= 63 && !label.hasPrefix("-") && !label.hasSuffix("-")
                 && label.utf8.allSatisfy { byte in
-                    (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || byte == 45
+                    (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)
+                        || byte == 45
                 }
         }
     }

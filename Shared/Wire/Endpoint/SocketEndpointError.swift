@@ -25,7 +25,8 @@ public struct SocketEndpointError: CodedError {
     public init(_ text: String, _ code: Code) {
         self.text = text
         self.code = code
-        message = "not an endpoint: \"\(text)\": \(Self.explain(code)); expected unix:PATH, tcp:HOST:PORT or tcp:[IPv6]:PORT"
+        message =
+            "not an endpoint: \"\(text)\": \(Self.explain(code)); expected unix:PATH, tcp:HOST:PORT or tcp:[IPv6]:PORT"
     }
 
     private static func explain(_ code: Code) -> String {

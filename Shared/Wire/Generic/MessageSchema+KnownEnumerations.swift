@@ -87,7 +87,8 @@ private struct KnownEnumerationScan {
 
     /// `path.name`, with the element's index for a repeated field: how many times its tag came
     /// before `offset` (counted only when a path is needed, off the happy path for singles).
-    private func fieldPath(_ field: FieldDescriptor, _ bytes: ByteReader, before offset: Int, _ path: String) -> String {
+    private func fieldPath(_ field: FieldDescriptor, _ bytes: ByteReader, before offset: Int, _ path: String) -> String
+    {
         let named = FieldPath.child(path, field.name)
         guard case .repeated = field.presence else { return named }
         var body = BodyReader(bytes)

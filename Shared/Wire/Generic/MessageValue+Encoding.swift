@@ -81,7 +81,6 @@ struct GenericEncoder {
     }
 }
 
-
 extension MessageValue {
     /// Throws unless every field's tag is in `schema` and appears once.
     func checkTags(against schema: MessageSchema, root: String, path: String) throws(WireValueError) {

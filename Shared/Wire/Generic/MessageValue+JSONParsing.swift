@@ -88,7 +88,9 @@ struct JSONFormReader {
     }
 
     /// One value of `field` (an element, for a repeated one), refused when over its bound.
-    private func single(_ field: FieldDescriptor, _ type: FieldType, _ json: JSONValue, path: String) throws(WireValueError) -> WireValue {
+    private func single(_ field: FieldDescriptor, _ type: FieldType, _ json: JSONValue, path: String)
+        throws(WireValueError) -> WireValue
+    {
         let value = try single(type, json, path: path)
         if let problem = field.boundProblem(value) { throw error(.outOfRange, path, problem) }
         return value

@@ -51,7 +51,8 @@ public struct FieldDescriptor: Sendable, Equatable, CustomStringConvertible {
         secret: Bool = false
     ) {
         precondition(tag > 0 && tag < 1 << 29, "field tags are 1...2^29-1")
-        precondition(maxBytes.map { $0 > 0 && type.canBeBounded } ?? true, "\(name): a bound is for text and bytes, at least 1")
+        precondition(
+            maxBytes.map { $0 > 0 && type.canBeBounded } ?? true, "\(name): a bound is for text and bytes, at least 1")
         self.tag = tag
         self.name = name
         self.type = type

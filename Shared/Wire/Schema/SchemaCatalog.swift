@@ -53,7 +53,8 @@ public struct SchemaCatalog: Sendable, Equatable {
                         "\(message.name).\(field.name) holds message \(reference.name), which is not in the catalog")
                 case .enumeration(let enumeration) where !enumNames.contains(enumeration.name):
                     throw SchemaCatalogError(
-                        "\(message.name).\(field.name) holds enumeration \(enumeration.name), which is not in the catalog")
+                        "\(message.name).\(field.name) holds enumeration \(enumeration.name), which is not in the catalog"
+                    )
                 default:
                     continue
                 }
@@ -97,7 +98,7 @@ extension SchemaCatalog {
         /// The message called `name`, its by-name references bound to this table.
         func schema(named name: String) -> MessageSchema {
             guard let schema = byName[name] else {
-                preconditionFailure("message \(name) is not in its catalog")  // names are checked when built
+                preconditionFailure("message \(name) is not in its catalog") // names are checked when built
             }
             guard schema.fields.contains(where: { if case .message(let r) = $0.type { r.isUnbound } else { false } })
             else { return schema }

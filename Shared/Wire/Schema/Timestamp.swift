@@ -59,7 +59,8 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     @inlinable
     public func adding(_ duration: Duration) -> Timestamp {
         let (seconds, attoseconds) = duration.components
-        return Timestamp(microsecondsSinceEpoch: microsecondsSinceEpoch + seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
+        return Timestamp(
+            microsecondsSinceEpoch: microsecondsSinceEpoch + seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
     }
 
     /// This instant moved by `duration` (truncated to whole microseconds), and whether the result

@@ -119,7 +119,7 @@ extension WireEnum {
     public static var wireType: WireType { .lengthDelimited }
     @inlinable public func writeValue(to writer: inout ByteWriter) { wireName.writeValue(to: &writer) }
     @inlinable public static func readValue(from reader: inout ByteReader) throws(WireDecodingError) -> Self {
-        let length = try reader.readLength()  // checked: `length` bytes remain before `end`
+        let length = try reader.readLength() // checked: `length` bytes remain before `end`
         let start = reader.index
         // `end` is public and settable: make sure the unchecked view below stays in the storage.
         guard start + length <= reader.storage.count else { throw WireDecodingError.truncated() }

@@ -93,8 +93,8 @@ extension WireMessage {
             let bodyAt = lengthAt + 1
             writer.bytes.append(contentsOf: repeatElement(0, count: extra))
             writer.bytes.withUnsafeMutableBytes { bytes in
-                let base = bytes.baseAddress!  // not nil: it holds at least the prefix byte
-                (base + bodyAt + extra).copyMemory(from: base + bodyAt, byteCount: length)  // a memmove
+                let base = bytes.baseAddress! // not nil: it holds at least the prefix byte
+                (base + bodyAt + extra).copyMemory(from: base + bodyAt, byteCount: length) // a memmove
             }
             var value = UInt64(length)
             var at = lengthAt

@@ -14,23 +14,35 @@ struct CompatibilityTests {
         Daemon.Description(
             name: "shop", summary: "A test service.",
             operations: [
-                .init(name: "list", summary: "", input: "shop.ListInput", output: "shop.ItemList", errors: [.invalidInput, .notFound], service: "shop"),
-                .init(name: "get", summary: "", input: "shop.GetInput", output: "shop.Item", errors: [.notFound], service: "shop"),
+                .init(
+                    name: "list", summary: "", input: "shop.ListInput", output: "shop.ItemList",
+                    errors: [.invalidInput, .notFound], service: "shop"),
+                .init(
+                    name: "get", summary: "", input: "shop.GetInput", output: "shop.Item", errors: [.notFound],
+                    service: "shop"),
             ],
             messages: [
-                .init(name: "shop.ListInput", doc: "", fields: [
-                    .init(tag: 1, name: "query", type: "string", presence: .required, maxBytes: 100),
-                    .init(tag: 2, name: "limit", type: "int", presence: .defaulted, defaultValue: "20"),
-                    .init(tag: 3, name: "kind", type: "enum shop.Kind", presence: .optional),
-                ]),
-                .init(name: "shop.ItemList", doc: "", fields: [
-                    .init(tag: 1, name: "items", type: "message shop.Item", presence: .repeated),
-                ]),
-                .init(name: "shop.Item", doc: "", fields: [
-                    .init(tag: 1, name: "id", type: "string", presence: .required),
-                    .init(tag: 2, name: "note", type: "string", presence: .optional, maxBytes: 100),
-                ]),
-                .init(name: "shop.GetInput", doc: "", fields: [.init(tag: 1, name: "id", type: "string", presence: .required)]),
+                .init(
+                    name: "shop.ListInput", doc: "",
+                    fields: [
+                        .init(tag: 1, name: "query", type: "string", presence: .required, maxBytes: 100),
+                        .init(tag: 2, name: "limit", type: "int", presence: .defaulted, defaultValue: "20"),
+                        .init(tag: 3, name: "kind", type: "enum shop.Kind", presence: .optional),
+                    ]),
+                .init(
+                    name: "shop.ItemList", doc: "",
+                    fields: [
+                        .init(tag: 1, name: "items", type: "message shop.Item", presence: .repeated)
+                    ]),
+                .init(
+                    name: "shop.Item", doc: "",
+                    fields: [
+                        .init(tag: 1, name: "id", type: "string", presence: .required),
+                        .init(tag: 2, name: "note", type: "string", presence: .optional, maxBytes: 100),
+                    ]),
+                .init(
+                    name: "shop.GetInput", doc: "",
+                    fields: [.init(tag: 1, name: "id", type: "string", presence: .required)]),
             ],
             enums: [.init(name: "shop.Kind", cases: ["food", "tools"])])
     }
@@ -44,14 +56,18 @@ struct CompatibilityTests {
         var testDescription: String { name }
     }
 
-    static func field(_ d: inout Daemon.Description, _ message: String, _ tag: UInt64, _ edit: (inout Daemon.FieldInfo) -> Void) {
+    static func field(
+        _ d: inout Daemon.Description, _ message: String, _ tag: UInt64, _ edit: (inout Daemon.FieldInfo) -> Void
+    ) {
         let m = d.messages.firstIndex { $0.name == message }!
         let f = d.messages[m].fields.firstIndex { $0.tag == tag }!
         edit(&d.messages[m].fields[f])
     }
 
     static let changes: [Change] = [
-        Change(name: "operation removed", kind: .operationRemoved, place: "get") { $0.operations.removeAll { $0.name == "get" } },
+        Change(name: "operation removed", kind: .operationRemoved, place: "get") {
+            $0.operations.removeAll { $0.name == "get" }
+        },
         Change(name: "operation renamed", kind: .operationRemoved, place: "get") { $0.operations[1].name = "fetch" },
         Change(name: "operation moved to another service name", kind: .operationRemoved, place: "get") {
             $0.operations[1].service = "daemon"
@@ -82,8 +98,12 @@ struct CompatibilityTests {
         Change(name: "default changed", kind: .defaultChanged, place: "shop.ListInput.limit") { d in
             field(&d, "shop.ListInput", 2) { $0.defaultValue = "50" }
         },
-        Change(name: "error code removed", kind: .errorCodeRemoved, place: "list") { $0.operations[0].errors = [.invalidInput] },
-        Change(name: "enum case removed", kind: .enumCaseRemoved, place: "shop.ListInput.kind") { $0.enums[0].cases = ["food"] },
+        Change(name: "error code removed", kind: .errorCodeRemoved, place: "list") {
+            $0.operations[0].errors = [.invalidInput]
+        },
+        Change(name: "enum case removed", kind: .enumCaseRemoved, place: "shop.ListInput.kind") {
+            $0.enums[0].cases = ["food"]
+        },
         Change(name: "an Input's bound lowered", kind: .boundBroken, place: "shop.ListInput.query") { d in
             field(&d, "shop.ListInput", 1) { $0.maxBytes = 50 }
         },
@@ -124,7 +144,8 @@ struct CompatibilityTests {
         after.messages[output].fields.append(.init(tag: 2, name: "nextCursor", type: "string", presence: .optional))
         after.operations[0].errors.append(.resourceExhausted)
         after.enums[0].cases.append("toys")
-        after.operations.append(.init(name: "count", summary: "", input: "shop.GetInput", output: "shop.Item", errors: [], service: "shop"))
+        after.operations.append(
+            .init(name: "count", summary: "", input: "shop.GetInput", output: "shop.Item", errors: [], service: "shop"))
         let findings = Compatibility.compare(Self.before(), after)
         #expect(findings.filter(\.isBreaking).isEmpty, "\(findings)")
         #expect(

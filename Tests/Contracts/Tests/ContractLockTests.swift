@@ -35,12 +35,14 @@ struct ContractLockTests {
         for version in files.versions(of: contract.type.name) {
             for (name, url) in files.fixtureFiles(in: files.fixtures(contract.type.name, version: version)) {
                 guard let operation = contract.type.operations.first(where: { $0.name == name }) else {
-                    Issue.record("\(contract.type.name).\(name) of \(version) is gone today: callers of \(version) break")
+                    Issue.record(
+                        "\(contract.type.name).\(name) of \(version) is gone today: callers of \(version) break")
                     continue
                 }
                 for sample in try files.readFixture(url).samples {
                     let type: any WireMessage.Type =
-                        sample.role == "input" ? operation.input : sample.role == "output" ? operation.output : ServiceError.self
+                        sample.role == "input"
+                        ? operation.input : sample.role == "output" ? operation.output : ServiceError.self
                     if let problem = Self.backwardProblem(sample, type) {
                         Issue.record("\(operation.fullName) \(version) \(sample.role): \(problem)")
                     }
@@ -76,7 +78,9 @@ struct ContractLockTests {
                             Issue.record("\(operation.fullName) \(sample.role): \(version) reads \(difference)")
                         }
                     } catch {
-                        Issue.record("\(operation.fullName) \(sample.role): a \(version) peer cannot read today's bytes: \(error)")
+                        Issue.record(
+                            "\(operation.fullName) \(sample.role): a \(version) peer cannot read today's bytes: \(error)"
+                        )
                     }
                 }
             }

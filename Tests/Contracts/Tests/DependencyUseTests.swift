@@ -12,14 +12,20 @@ struct DependencyUseTests {
         #expect(found == [], "\n\(found.map(\.description).joined(separator: "\n"))")
         // The scan found imports at all: the runtime's own, and a vertical's.
         let sessions = try #require(graph.targets.first { $0.name == "Sessions" })
-        #expect(DependencyUse.mismatch(sessions, imported: [], types: graph.types)?.unused.contains("VerticalsWire") == true)
+        #expect(
+            DependencyUse.mismatch(sessions, imported: [], types: graph.types)?.unused.contains("VerticalsWire") == true
+        )
     }
 
     @Test func anUndeclaredImport_andAnUnusedDependency_areNamed_butAProgramForTheBuildOrderIsNot() {
-        let target = VerticalRule.Target(name: "ShopTests", path: "Tests/ShopTests", dependencies: ["Shop", "GRDB", "svc-shop"])
-        let mismatch = DependencyUse.mismatch(target, imported: ["Shop", "Logging", "Foundation"], types: ["svc-shop": "executable"])
+        let target = VerticalRule.Target(
+            name: "ShopTests", path: "Tests/ShopTests", dependencies: ["Shop", "GRDB", "svc-shop"])
+        let mismatch = DependencyUse.mismatch(
+            target, imported: ["Shop", "Logging", "Foundation"], types: ["svc-shop": "executable"])
         #expect(mismatch == DependencyUse.Mismatch(target: "ShopTests", undeclared: ["Logging"], unused: ["GRDB"]))
-        #expect(mismatch?.description == "ShopTests: imports Logging without declaring it; declares GRDB and imports none of it")
+        #expect(
+            mismatch?.description
+                == "ShopTests: imports Logging without declaring it; declares GRDB and imports none of it")
     }
 
     @Test func importsAreReadFromCode_notFromTemplatesOrComments() {

@@ -38,7 +38,10 @@ struct DescribeCommandTests {
         try #require(result.status == 0, "\(result.standardError)")
         let text = result.standardOutput
         #expect(text.hasPrefix("clinics — \(Clinics.summary)"))
-        #expect(text.contains("nearest(latitude: double, longitude: double, limit: int = 5, service?: enum clinics.Service) -> clinics.NearbyClinics"), "\(text)")
+        #expect(
+            text.contains(
+                "nearest(latitude: double, longitude: double, limit: int = 5, service?: enum clinics.Service) -> clinics.NearbyClinics"
+            ), "\(text)")
         #expect(text.contains("errors: invalidInput, notFound"))
         #expect(text.contains("daemon.describe() -> daemon.Description"))
         #expect(text.contains("clinics.Service: gp, pharmacy"))
@@ -60,7 +63,8 @@ struct DescribeUnderSupervisorTests {
     @Test func describe_aSupervisedVertical_andTheSupervisorItself() throws {
         let directory = TemporaryDirectory()
         let manifest = directory.file("suite.toml")
-        try "[services.clinics]\nexecutable = \"svc-clinics\"\n".write(toFile: manifest, atomically: true, encoding: .utf8)
+        try "[services.clinics]\nexecutable = \"svc-clinics\"\n".write(
+            toFile: manifest, atomically: true, encoding: .utf8)
         let run = directory.file("run")
         let supervisor = try DaemonProcess("svc-supervisor", ["up", "--manifest", manifest, "--run-dir", run])
         defer {
@@ -75,7 +79,8 @@ struct DescribeUnderSupervisorTests {
         try #require(answered, "clinics never described itself: \(described?.standardError ?? "")")
         #expect(described?.standardOutput.contains("checkSlot(clinicID: string") == true)
 
-        let control = try runCommand("svc-supervisor", ["describe", "supervisor", "--json", "--run-dir", run], in: directory)
+        let control = try runCommand(
+            "svc-supervisor", ["describe", "supervisor", "--json", "--run-dir", run], in: directory)
         try #require(control.status == 0, "\(control.standardError)")
         let description = try Daemon.Description(json: control.standardOutput)
         #expect(description.name == Supervisor.name)

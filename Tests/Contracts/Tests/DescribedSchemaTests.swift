@@ -13,9 +13,10 @@ import VerticalsWire
 struct DescribedSchemaTests {
     /// Every message the contract's operations reach, as compiled.
     static func compiled(_ contract: any ServiceContract.Type) -> SchemaCatalog {
-        SchemaCatalog(reachableFrom: contract.operations.flatMap { operation in
-            [operation.input.schema, operation.output.schema] + (operation.event.map { [$0.schema] } ?? [])
-        })
+        SchemaCatalog(
+            reachableFrom: contract.operations.flatMap { operation in
+                [operation.input.schema, operation.output.schema] + (operation.event.map { [$0.schema] } ?? [])
+            })
     }
 
     @Test("schema → describe → schema is the same schema", arguments: ContractCase.all)

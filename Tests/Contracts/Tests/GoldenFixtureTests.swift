@@ -24,7 +24,8 @@ struct GoldenFixtureTests {
             let fixture = try files.readFixture(url)
             #expect(fixture.operation == operation.fullName, "\(url.path) holds \(fixture.operation)")
             let expectedRoles =
-                ["input", "output"] + (operation.isStream ? ["event"] : []) + operation.errors.map { "error \($0.wireName)" }
+                ["input", "output"] + (operation.isStream ? ["event"] : [])
+                + operation.errors.map { "error \($0.wireName)" }
             #expect(
                 Set(fixture.samples.map(\.role)) == Set(expectedRoles),
                 "\(operation.fullName): the fixture has \(fixture.samples.map(\.role)), the contract \(expectedRoles)")
@@ -100,7 +101,8 @@ struct GoldenFixtureTests {
         #expect(problems.contains { $0.contains("clinics.NearestInput") && $0.contains("limit") }, "\(problems)")
     }
 
-    @Test("a fixture file reads back as written", arguments: [Identity.register.descriptor, Clinics.checkSlot.descriptor])
+    @Test(
+        "a fixture file reads back as written", arguments: [Identity.register.descriptor, Clinics.checkSlot.descriptor])
     func fixtureFile_roundTrips(operation: OperationDescriptor) throws {
         let fixture = try GoldenFixture.generate(for: operation)
         #expect(try GoldenFixture(fileText: fixture.fileText(), path: "memory") == fixture)

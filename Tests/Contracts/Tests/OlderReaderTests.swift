@@ -14,7 +14,9 @@ struct OlderReaderTests {
     static let bytes = Clinics.NearestInput(latitude: 51.5, longitude: -0.12, limit: 3).encodedBody()
 
     /// Expects `older` to refuse today's ``bytes``, naming the field at `path`.
-    static func expectRefused(by older: MessageSchema, naming path: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectRefused(
+        by older: MessageSchema, naming path: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(sourceLocation: sourceLocation) {
             try MessageValue(decoding: bytes, as: older)
         } throws: { error in
@@ -33,7 +35,8 @@ struct OlderReaderTests {
 
     @Test func todaysDescription_readsTodaysBytes_asTheCompiledSchemaDoes() throws {
         let described = try #require(
-            try ServiceDescription.catalog(of: ServiceDescription.of(Clinics.self)).message(named: "clinics.NearestInput"))
+            try ServiceDescription.catalog(of: ServiceDescription.of(Clinics.self)).message(
+                named: "clinics.NearestInput"))
         let seen = try MessageValue(decoding: Self.bytes, as: described)
         let today = try MessageValue(decoding: Self.bytes, as: Clinics.NearestInput.schema)
         #expect(seen == today)
@@ -41,11 +44,13 @@ struct OlderReaderTests {
 
     @Test func anOlderRequiredField_thatTodayLeavesOut_isNamed() throws {
         // The older version required `service`; today it is optional and absent here.
-        Self.expectRefused(by: try Self.olderInput({ $0.presence = .required }, tag: 4), naming: "clinics.NearestInput.service")
+        Self.expectRefused(
+            by: try Self.olderInput({ $0.presence = .required }, tag: 4), naming: "clinics.NearestInput.service")
     }
 
     @Test func anOlderTypeOfAnotherWireType_isNamed() throws {
-        Self.expectRefused(by: try Self.olderInput({ $0.type = "double" }, tag: 3), naming: "clinics.NearestInput.limit")
+        Self.expectRefused(
+            by: try Self.olderInput({ $0.type = "double" }, tag: 3), naming: "clinics.NearestInput.limit")
     }
 
     @Test func anOlderTypeOfTheSameWireType_isCaughtByComparingValues() throws {

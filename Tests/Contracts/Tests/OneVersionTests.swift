@@ -15,7 +15,9 @@ struct OneVersionTests {
         #expect(Self.version.wholeMatch(of: try! Regex("[0-9]+\\.[0-9]+\\.[0-9]+(-dev)?")) != nil, "\(Self.version)")
         #expect(VerticalsVersion.numbers(VerticalsVersion.release) != nil)
         #expect(VerticalsVersion.numbers("1.2.3") == [1, 2, 3])
-        for bad in ["1.2", "1.2.3.4", "01.2.3", "1.2.x", "1..3", "1.2.3-dev", ""] { #expect(VerticalsVersion.numbers(bad) == nil, "\(bad)") }
+        for bad in ["1.2", "1.2.3.4", "01.2.3", "1.2.x", "1..3", "1.2.3-dev", ""] {
+            #expect(VerticalsVersion.numbers(bad) == nil, "\(bad)")
+        }
     }
 
     /// A release build is the CHANGELOG's latest release; a build between releases is a later
@@ -30,10 +32,15 @@ struct OneVersionTests {
             let next = try #require(VerticalsVersion.numbers(VerticalsVersion.release))
             #expect(latest.lexicographicallyPrecedes(next), "\(Self.version) is between releases, so after \(release)")
         } else {
-            #expect(release == Self.version, "CHANGELOG.md's latest release is \(release); VerticalsVersion.current is \(Self.version)")
+            #expect(
+                release == Self.version,
+                "CHANGELOG.md's latest release is \(release); VerticalsVersion.current is \(Self.version)")
         }
-        #expect(changelog.contains("from: \"\(release)\")"), "CHANGELOG.md's `.package(url:from:)` example should name \(release)")
-        #expect(!changelog.contains("example.org/verticals"), "the repository's URL is a placeholder the reader fills in")
+        #expect(
+            changelog.contains("from: \"\(release)\")"),
+            "CHANGELOG.md's `.package(url:from:)` example should name \(release)")
+        #expect(
+            !changelog.contains("example.org/verticals"), "the repository's URL is a placeholder the reader fills in")
     }
 
     @Test func latestRelease_isTheFirstReleaseHeadingAfterUnreleased() {
@@ -55,12 +62,14 @@ struct OneVersionTests {
         let directory = TemporaryDirectory()
         let out = directory.file("k8s")
         let exported = try runCommand(
-            "svc-supervisor", ["export", "kubernetes", "--manifest", "\(Self.root)/deploy/suite.toml", "--out", out], in: directory)
+            "svc-supervisor", ["export", "kubernetes", "--manifest", "\(Self.root)/deploy/suite.toml", "--out", out],
+            in: directory)
         try #require(exported.status == 0, "\(exported.standardError)")
         let image = "localhost/verticals:\(Self.version)"
         var images: [String] = []
         for name in try FileManager.default.contentsOfDirectory(atPath: out).sorted() {
-            for line in (readFile("\(out)/\(name)") ?? "").split(separator: "\n") where line.contains("localhost/verticals:") {
+            for line in (readFile("\(out)/\(name)") ?? "").split(separator: "\n")
+            where line.contains("localhost/verticals:") {
                 images.append("\(name): \(line.trimmingCharacters(in: .whitespaces))")
                 #expect(line.contains(image), "\(name): \(line)")
             }
@@ -78,14 +87,19 @@ struct OneVersionTests {
         if VerticalsVersion.isPreRelease {
             #expect(result.status == 64, "\(result.standardOutput)")
             #expect(result.standardError.contains("between releases"), "\(result.standardError)")
-            #expect(result.standardError.contains("--framework-version X.Y.Z (\(VerticalsVersion.release) or later)"), "\(result.standardError)")
+            #expect(
+                result.standardError.contains("--framework-version X.Y.Z (\(VerticalsVersion.release) or later)"),
+                "\(result.standardError)")
         } else {
             #expect(result.status == 0, "\(result.standardError)")
             #expect(result.standardOutput.contains("on \(url) from \(Self.version),"), "\(result.standardOutput)")
         }
         let named = try runCommand(
             "svc-supervisor",
-            ["init", directory.file("acme"), "--framework-url", url, "--framework-version", VerticalsVersion.release, "--dry-run"],
+            [
+                "init", directory.file("acme"), "--framework-url", url, "--framework-version", VerticalsVersion.release,
+                "--dry-run",
+            ],
             in: directory)
         #expect(named.status == 0, "\(named.standardError)")
         #expect(named.standardOutput.contains("on \(url) from \(VerticalsVersion.release),"), "\(named.standardOutput)")
@@ -95,7 +109,9 @@ struct OneVersionTests {
     /// right after it is one.
     static func latestRelease(inChangelog text: String) -> String? {
         let headings = text.split(separator: "\n").filter { $0.hasPrefix("## ") }
-        guard let unreleased = headings.firstIndex(of: "## Unreleased"), unreleased + 1 < headings.count else { return nil }
+        guard let unreleased = headings.firstIndex(of: "## Unreleased"), unreleased + 1 < headings.count else {
+            return nil
+        }
         let heading = try! Regex("## ([0-9]+\\.[0-9]+\\.[0-9]+) — [0-9]{4}-[0-9]{2}-[0-9]{2}")
         guard let match = headings[unreleased + 1].wholeMatch(of: heading) else { return nil }
         return match.output[1].substring.map(String.init)

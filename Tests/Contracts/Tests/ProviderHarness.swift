@@ -61,7 +61,9 @@ final class ProviderHarness {
             interaction, of: contract, provider: provider,
             operation: Contracts.operation("\(provider).\(interaction.operation)"),
             state: { try await self.state($0) },
-            call: { operation, body in try await self.client.callRaw(service: self.provider, operation: operation.fullName, body: body) })
+            call: { operation, body in
+                try await self.client.callRaw(service: self.provider, operation: operation.fullName, body: body)
+            })
     }
 
     /// Sets up provider state `name` through public operations and returns its variables,
@@ -94,7 +96,8 @@ final class ProviderHarness {
             let key = "appointments.booked:a_\(counter)"
             let sent = try await client.call(
                 Notifications.send,
-                .init(userID: account.userID, title: "Appointment booked", body: "first delivery", deduplicationKey: key))
+                .init(
+                    userID: account.userID, title: "Appointment booked", body: "first delivery", deduplicationKey: key))
             return [
                 "userID": .string(account.userID), "deduplicationKey": .string(key), "notificationID": .string(sent.id),
             ]

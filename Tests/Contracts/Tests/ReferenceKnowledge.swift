@@ -16,7 +16,9 @@ enum ReferenceKnowledge {
     private static func match(in line: String, inTest: Bool, with patterns: Patterns) -> String? {
         let code = line.trimmingCharacters(in: .whitespaces)
         // A command's own name (`svc-supervisor password`) is the CLI's word, not a field.
-        guard !code.hasPrefix("//"), !code.hasPrefix("*"), !code.hasPrefix("/*"), !code.hasPrefix("commandName:") else { return nil }
+        guard !code.hasPrefix("//"), !code.hasPrefix("*"), !code.hasPrefix("/*"), !code.hasPrefix("commandName:") else {
+            return nil
+        }
         guard mayName(line, words: codeWords) else { return nil }
         for pattern in inTest ? patterns.code + patterns.test : patterns.code {
             if let match = line.firstMatch(of: pattern) { return String(line[match.range]) }
@@ -68,12 +70,14 @@ enum ReferenceKnowledge {
             let names = ReferenceKnowledge.names
             let types = "Identity|Clinics|Appointments|Records|Notifications"
             code = try Self.compiled([
-                "\"(\(names))\"", "\\b(svc|verticals)-(\(names))\\b", "\\b(\(types))(Service)?\\.\\w", "\\b(\(types))Service\\b",
+                "\"(\(names))\"", "\\b(svc|verticals)-(\(names))\\b", "\\b(\(types))(Service)?\\.\\w",
+                "\\b(\(types))Service\\b",
                 "\\b(\(names.uppercased()))_[A-Z]", "\"(email|password|displayName|role|roles)\"", "\\bemail\\b",
             ])
             test = try Self.compiled(["[\"/:](\(names))\\b"])
             strings = try Self.compiled([
-                "\\b(\(names))\\.[a-z]", "\\b(\(names))'s\\b", "\\be\\.g\\.,? `?(\(names))\\b", "\\b(svc|verticals)-(\(names))\\b",
+                "\\b(\(names))\\.[a-z]", "\\b(\(names))'s\\b", "\\be\\.g\\.,? `?(\(names))\\b",
+                "\\b(svc|verticals)-(\(names))\\b",
                 "\\b(clinics|appointments|Clinics|Appointments)\\b",
             ])
         }
@@ -93,7 +97,11 @@ enum ReferenceKnowledge {
         for (index, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let code = line.trimmingCharacters(in: .whitespaces)
             if inMultiLine {
-                if code.hasPrefix("\"\"\"") { inMultiLine = false } else { found.append((index + 1, withoutInterpolations(String(line)))) }
+                if code.hasPrefix("\"\"\"") {
+                    inMultiLine = false
+                } else {
+                    found.append((index + 1, withoutInterpolations(String(line))))
+                }
                 continue
             }
             if code.hasPrefix("//") { continue }
@@ -171,10 +179,14 @@ enum ReferenceKnowledge {
                 // A template is text a product receives: every line of it is read as a string's.
                 let literals =
                     file.hasSuffix(".template")
-                    ? text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { ($0 + 1, String($1)) }
+                    ? text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map {
+                        ($0 + 1, String($1))
+                    }
                     : stringLiterals(in: text)
                 for (number, literal) in literals {
-                    if let hit = matchInString(literal, with: patterns), !found.contains(where: { $0.hasPrefix("\(target.path)/\(file):\(number):") }) {
+                    if let hit = matchInString(literal, with: patterns),
+                        !found.contains(where: { $0.hasPrefix("\(target.path)/\(file):\(number):") })
+                    {
                         found.append("\(target.path)/\(file):\(number): \(hit) (in a string)")
                     }
                 }

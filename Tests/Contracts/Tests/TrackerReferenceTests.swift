@@ -18,7 +18,7 @@ struct TrackerReferenceTests {
         for path in paths {
             guard let data = FileManager.default.contents(atPath: "\(root)/\(path)"),
                 let text = String(data: data, encoding: .utf8)
-            else { continue }  // binary, or deleted in the working tree
+            else { continue } // binary, or deleted in the working tree
             findings += TrackerReference.findings(in: text, path: path)
         }
         #expect(
@@ -98,7 +98,8 @@ enum TrackerReference {
             }
         }
         var found: [String] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where offends(line) {
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        where offends(line) {
             found.append("\(path):\(index + 1): \(line.trimmingCharacters(in: .whitespaces))")
         }
         return found

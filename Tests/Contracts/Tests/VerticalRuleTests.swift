@@ -10,7 +10,8 @@ struct VerticalRuleTests {
     @Test func noServiceReachesAnotherService_andIOInterfaceUsesOnlyWire() throws {
         let targets = try Self.packageTargets()
         let services = Set(targets.compactMap(\.service))
-        #expect(services.isSuperset(of: ["Identity", "Clinics", "Appointments", "Records", "Notifications", "Supervisor"]))
+        #expect(
+            services.isSuperset(of: ["Identity", "Clinics", "Appointments", "Records", "Notifications", "Supervisor"]))
         #expect(VerticalRule.violations(targets) == [])
     }
 
@@ -20,16 +21,20 @@ struct VerticalRuleTests {
         let graph = try Self.packageGraph()
         let border = FrameworkRule.Border(graph)
         let framework = border.framework
-        #expect(framework.isSuperset(of: [
-            "VerticalsWire", "VerticalsEventLoop", "VerticalsContract", "VerticalsServiceKit", "VerticalsStorage",
-            "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsSupervisorCommands", "VerticalsScaffold",
-            "VerticalsManifest", "VerticalsDeploy", "VerticalsServiceLifecycle",
-            "svc-supervisor", "svc-supervisor-engine", "vt-exec", "VerticalsTesting",
-            "VerticalsContractTesting",
-            "VerticalsContractGen", "VerticalsContractPlugin",
-        ]))
+        #expect(
+            framework.isSuperset(of: [
+                "VerticalsWire", "VerticalsEventLoop", "VerticalsContract", "VerticalsServiceKit", "VerticalsStorage",
+                "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsSupervisorCommands", "VerticalsScaffold",
+                "VerticalsManifest", "VerticalsDeploy", "VerticalsServiceLifecycle",
+                "svc-supervisor", "svc-supervisor-engine", "vt-exec", "VerticalsTesting",
+                "VerticalsContractTesting",
+                "VerticalsContractGen", "VerticalsContractPlugin",
+            ]))
         #expect(border.example.isSuperset(of: FrameworkRule.exampleModules))
-        #expect(border.example.isSuperset(of: ["IdentityService", "svc-identity", "AppointmentsService", "svc-appointments"]))
+        #expect(
+            border.example.isSuperset(of: [
+                "IdentityService", "svc-identity", "AppointmentsService", "svc-appointments",
+            ]))
         #expect(border.framework.isDisjoint(with: border.example))
         #expect(FrameworkRule.violations(graph) == [])
     }
@@ -41,7 +46,8 @@ struct VerticalRuleTests {
             targets: [
                 VerticalRule.Target(name: "VerticalsWire", path: "Shared/Example/Wire", dependencies: []),
                 VerticalRule.Target(name: "IOInterface", path: "Shared/IOInterface", dependencies: ["VerticalsWire"]),
-                VerticalRule.Target(name: "VerticalsHelpers", path: "Shared/Helpers", dependencies: ["VerticalsWire", "vt-tool"]),
+                VerticalRule.Target(
+                    name: "VerticalsHelpers", path: "Shared/Helpers", dependencies: ["VerticalsWire", "vt-tool"]),
                 VerticalRule.Target(name: "vt-tool", path: "Services/Supervisor/vt-tool", dependencies: []),
                 VerticalRule.Target(name: "svc-greeter", path: "Services/Greeter/main", dependencies: ["IOInterface"]),
                 VerticalRule.Target(name: "Orphan", path: "Shared/Orphan", dependencies: []),
@@ -49,23 +55,27 @@ struct VerticalRuleTests {
             types: ["vt-tool": "executable", "svc-greeter": "executable"],
             products: [.init(name: "VerticalsHelpers", kind: "library", targets: ["VerticalsHelpers"])])
         let problems = FrameworkRule.placementProblems(graph, FrameworkRule.Border(graph))
-        #expect(problems == [
-            "VerticalsWire (Shared/Example/Wire) is the framework's: move it under Shared/ or Services/Supervisor/",
-            "IOInterface (Shared/IOInterface) is the example's: move it under Shared/Example/ or its vertical's folder",
-            "VerticalsHelpers (Shared/Helpers) depends on vt-tool (Services/Supervisor/vt-tool): a library never depends on a program's folder",
-            "Orphan (Shared/Orphan) is reached by no product or program: a test target belongs under Tests/",
-        ], "\(problems)")
+        #expect(
+            problems == [
+                "VerticalsWire (Shared/Example/Wire) is the framework's: move it under Shared/ or Services/Supervisor/",
+                "IOInterface (Shared/IOInterface) is the example's: move it under Shared/Example/ or its vertical's folder",
+                "VerticalsHelpers (Shared/Helpers) depends on vt-tool (Services/Supervisor/vt-tool): a library never depends on a program's folder",
+                "Orphan (Shared/Orphan) is reached by no product or program: a test target belongs under Tests/",
+            ], "\(problems)")
     }
 
     @Test func aFrameworkTargetReachingIOInterface_orTheRuntimeReachingGRDBOrServiceLifecycle_isNamed() {
         let targets: [VerticalRule.Target] = [
             VerticalRule.Target(name: "VerticalsWire", path: "Shared/Wire", dependencies: []),
-            VerticalRule.Target(name: "IOInterface", path: "Shared/Example/IOInterface", dependencies: ["VerticalsWire"]),
+            VerticalRule.Target(
+                name: "IOInterface", path: "Shared/Example/IOInterface", dependencies: ["VerticalsWire"]),
             VerticalRule.Target(name: "VerticalsStorage", path: "Shared/Storage", dependencies: ["GRDB"]),
             VerticalRule.Target(
                 name: "VerticalsServiceKit", path: "Shared/ServiceKit",
                 dependencies: ["VerticalsWire", "VerticalsStorage", "ServiceLifecycle"]),
-            VerticalRule.Target(name: "svc-supervisor", path: "Services/Supervisor/svc-supervisor", dependencies: ["IOInterface", "TOMLKit"]),
+            VerticalRule.Target(
+                name: "svc-supervisor", path: "Services/Supervisor/svc-supervisor",
+                dependencies: ["IOInterface", "TOMLKit"]),
         ]
         let graph = PackageGraph(
             targets: targets, types: ["svc-supervisor": "executable"],
@@ -76,7 +86,11 @@ struct VerticalRuleTests {
         let problems = FrameworkRule.violations(graph).filter { !$0.contains("move it") }
         #expect(problems.contains { $0.hasPrefix("svc-supervisor") && $0.contains("reaches IOInterface") })
         #expect(problems.contains { $0.contains("VerticalsServiceKit → VerticalsStorage → GRDB") })
-        #expect(problems.contains { $0.contains("VerticalsServiceKit reaches ServiceLifecycle through VerticalsServiceKit → ServiceLifecycle") })
+        #expect(
+            problems.contains {
+                $0.contains(
+                    "VerticalsServiceKit reaches ServiceLifecycle through VerticalsServiceKit → ServiceLifecycle")
+            })
         #expect(problems.contains { $0.contains("svc-supervisor reaches TOMLKit through svc-supervisor → TOMLKit") })
         #expect(problems.count == 4, "\(problems)")
     }
@@ -91,11 +105,13 @@ struct VerticalRuleTests {
                 name: "VerticalsServiceKit", path: "Shared/ServiceKit",
                 dependencies: ["VerticalsClient", "VerticalsOTLP", "Prometheus", "CoreMetrics"]),
             VerticalRule.Target(
-                name: "VerticalsSupervisorClient", path: "Shared/SupervisorClient", dependencies: ["VerticalsServiceKit"]),
+                name: "VerticalsSupervisorClient", path: "Shared/SupervisorClient",
+                dependencies: ["VerticalsServiceKit"]),
             VerticalRule.Target(
                 name: "svc-supervisor", path: "Services/Supervisor/svc-supervisor", dependencies: ["VerticalsClient"]),
             VerticalRule.Target(
-                name: "vt-settings", path: "Services/Supervisor/vt-settings", dependencies: ["VerticalsSupervisorClient"]),
+                name: "vt-settings", path: "Services/Supervisor/vt-settings",
+                dependencies: ["VerticalsSupervisorClient"]),
         ]
         let graph = PackageGraph(
             targets: targets, types: ["svc-supervisor": "executable", "vt-settings": "executable"],
@@ -114,9 +130,13 @@ struct VerticalRuleTests {
     @Test func aShippedProgramReachingATestingLibrary_isNamedWithThePath() {
         let targets = [
             VerticalRule.Target(name: "VerticalsContractTesting", path: "Shared/ContractTesting", dependencies: []),
-            VerticalRule.Target(name: "VerticalsChecks", path: "Shared/Checks", dependencies: ["VerticalsContractTesting"]),
-            VerticalRule.Target(name: "svc-supervisor-engine", path: "Services/Supervisor/svc-supervisor-engine", dependencies: ["VerticalsChecks"]),
-            VerticalRule.Target(name: "vt-contracts", path: "Tests/Contracts/Tool", dependencies: ["VerticalsContractTesting"]),
+            VerticalRule.Target(
+                name: "VerticalsChecks", path: "Shared/Checks", dependencies: ["VerticalsContractTesting"]),
+            VerticalRule.Target(
+                name: "svc-supervisor-engine", path: "Services/Supervisor/svc-supervisor-engine",
+                dependencies: ["VerticalsChecks"]),
+            VerticalRule.Target(
+                name: "vt-contracts", path: "Tests/Contracts/Tool", dependencies: ["VerticalsContractTesting"]),
         ]
         let graph = PackageGraph(
             targets: targets, types: ["svc-supervisor-engine": "executable", "vt-contracts": "executable"],
@@ -163,7 +183,8 @@ struct VerticalRuleTests {
             #expect(problems.contains { $0.hasPrefix(path + ":") }, "\(problems)")
         }
         let graph = PackageGraph(
-            targets: targets, products: [.init(name: "VerticalsScaffold", kind: "library", targets: ["VerticalsScaffold"])])
+            targets: targets,
+            products: [.init(name: "VerticalsScaffold", kind: "library", targets: ["VerticalsScaffold"])])
         #expect(FrameworkRule.violations(graph).filter { $0.contains("describes a suite") } == problems)
     }
 
@@ -188,8 +209,11 @@ struct VerticalRuleTests {
         // Its own scratch path: the live package's .build is locked while `swift test` runs.
         let result = try runCommand(
             "/usr/bin/env",
-            ["swift", "package", "--package-path", files.folder.deletingLastPathComponent().deletingLastPathComponent().path,
-             "--scratch-path", directory.file("scratch"), "dump-package"],
+            [
+                "swift", "package", "--package-path",
+                files.folder.deletingLastPathComponent().deletingLastPathComponent().path,
+                "--scratch-path", directory.file("scratch"), "dump-package",
+            ],
             environment: ProcessInfo.processInfo.environment, in: directory, timeout: .seconds(60))
         guard result.status == 0 else { throw DumpPackageFailed(standardError: result.standardError) }
         return result.standardOutput
@@ -204,14 +228,23 @@ struct VerticalRuleTests {
         let graph = try Self.packageGraph()
         let border = FrameworkRule.Border(graph)
         let framework = graph.targets.filter { border.framework.contains($0.name) && !$0.path.hasPrefix("Tests/") }
-        #expect(Set(framework.map(\.name)).isSuperset(of: ["VerticalsContract", "VerticalsSupervisorCommands", "VerticalsScaffold"]))
+        #expect(
+            Set(framework.map(\.name)).isSuperset(of: [
+                "VerticalsContract", "VerticalsSupervisorCommands", "VerticalsScaffold",
+            ]))
         let found = try ReferenceKnowledge.lines(in: framework, root: root)
         #expect(found == [], "the framework names the reference suite:\n\(found.joined(separator: "\n"))")
-        #expect(try ReferenceKnowledge.match(in: #"    members.append(("displayName", .string(name)))"#) == "\"displayName\"")
+        #expect(
+            try ReferenceKnowledge.match(in: #"    members.append(("displayName", .string(name)))"#)
+                == "\"displayName\"")
         #expect(try ReferenceKnowledge.match(in: #"    let peer = "svc-clinics""#) == "svc-clinics")
-        #expect(try ReferenceKnowledge.match(in: "    /// e.g. `identity.login` and `email`") == nil, "a comment may show the example")
+        #expect(
+            try ReferenceKnowledge.match(in: "    /// e.g. `identity.login` and `email`") == nil,
+            "a comment may show the example")
         // Inside a string, a vertical used as a name; plain English passes, and so does code interpolated.
-        #expect(try ReferenceKnowledge.matchInString("the admin's (`daemon.backup`, identity's admin operations)") == "identity's")
+        #expect(
+            try ReferenceKnowledge.matchInString("the admin's (`daemon.backup`, identity's admin operations)")
+                == "identity's")
         #expect(try ReferenceKnowledge.matchInString("Services (`\"identity.authenticate\"`)") == "identity.a")
         #expect(try ReferenceKnowledge.matchInString("The vertical, e.g. clinics.") == "e.g. clinics")
         #expect(try ReferenceKnowledge.matchInString("svc-supervisor open 'verticals://clinics/search'") == "clinics")
@@ -223,9 +256,10 @@ struct VerticalRuleTests {
                 Example: svc-supervisor log-level \#(identity.name) debug
                 """
             """##
-        #expect(ReferenceKnowledge.stringLiterals(in: source).map(\.text) == [
-            "as , e.g. clinics", "    Example: svc-supervisor log-level  debug",
-        ])
+        #expect(
+            ReferenceKnowledge.stringLiterals(in: source).map(\.text) == [
+                "as , e.g. clinics", "    Example: svc-supervisor log-level  debug",
+            ])
     }
 
     /// The framework's tests know nothing of the reference suite either: every test target that
@@ -238,13 +272,15 @@ struct VerticalRuleTests {
         let tests = try FrameworkRule.frameworkTests(dumpPackageJSON: Self.dumpPackage())
         let names = Set(tests.map(\.name))
         let expected: Set = [
-            "WireTests", "EventLoopTests", "ContractGenTests", "VerticalsTestingTests", "ServiceKitTests", "ObservabilityTests",
+            "WireTests", "EventLoopTests", "ContractGenTests", "VerticalsTestingTests", "ServiceKitTests",
+            "ObservabilityTests",
             "SupervisorTests",
             "DeployTests", "VerticalsTestSupport", "VerticalsDeployTesting", "vt-testd", "vt-lifecycled",
         ]
         #expect(
             names.isSuperset(of: expected),
-            "these framework tests reach a product module (IOInterface, a vertical or its daemon): \(expected.subtracting(names).sorted())")
+            "these framework tests reach a product module (IOInterface, a vertical or its daemon): \(expected.subtracting(names).sorted())"
+        )
         let found = try ReferenceKnowledge.lines(in: tests, root: root, inTest: true)
         #expect(found == [], "the framework's tests name the reference suite:\n\(found.joined(separator: "\n"))")
     }
@@ -254,15 +290,22 @@ struct VerticalRuleTests {
     @Test func aReferenceNamePlantedInAFrameworkTest_isFound_andASuiteTestIsLeftAlone() throws {
         let directory = TemporaryDirectory()
         let planted = [
-            ("Tests/PlantedTests/Planted.swift", "let peer = \"svc-clinics\"\n// a comment may say identity\nlet x = 1\n"),
+            (
+                "Tests/PlantedTests/Planted.swift",
+                "let peer = \"svc-clinics\"\n// a comment may say identity\nlet x = 1\n"
+            ),
             ("Tests/PlantedTests/Settings.swift", "let variables = [\"IDENTITY_PWHASH_OPSLIMIT=1\"]\n"),
-            ("Tests/PlantedTests/Routes.swift", "let socket = \"/run/verticals/records.sock\"\nlet route = \"clinics.nearest\"\n"),
+            (
+                "Tests/PlantedTests/Routes.swift",
+                "let socket = \"/run/verticals/records.sock\"\nlet route = \"clinics.nearest\"\n"
+            ),
             ("Tests/Support/PlantedSupport/Fields.swift", "let field = \"displayName\"\n"),
             ("Tests/PlantedSuiteTests/Calls.swift", "let vertical = \"clinics\"\n"),
         ]
         for (path, text) in planted {
             let file = URL(fileURLWithPath: directory.file(path))
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try text.write(to: file, atomically: true, encoding: .utf8)
         }
         let package = """
@@ -277,22 +320,26 @@ struct VerticalRuleTests {
         let tests = try FrameworkRule.frameworkTests(dumpPackageJSON: package)
         #expect(tests.map(\.name) == ["PlantedTests", "VerticalsPlantedSupport"])
         let found = try ReferenceKnowledge.lines(in: tests, root: directory.path, inTest: true)
-        #expect(found == [
-            "Tests/PlantedTests/Planted.swift:1: svc-clinics",
-            "Tests/PlantedTests/Routes.swift:1: /records",
-            "Tests/PlantedTests/Routes.swift:2: \"clinics",
-            "Tests/PlantedTests/Settings.swift:1: IDENTITY_P",
-            "Tests/Support/PlantedSupport/Fields.swift:1: \"displayName\"",
-        ], "\(found)")
+        #expect(
+            found == [
+                "Tests/PlantedTests/Planted.swift:1: svc-clinics",
+                "Tests/PlantedTests/Routes.swift:1: /records",
+                "Tests/PlantedTests/Routes.swift:2: \"clinics",
+                "Tests/PlantedTests/Settings.swift:1: IDENTITY_P",
+                "Tests/Support/PlantedSupport/Fields.swift:1: \"displayName\"",
+            ], "\(found)")
     }
 
     @Test func aServiceReachingAnotherThroughAThirdTarget_isNamedWithThePath() {
         let targets = [
             VerticalRule.Target(name: "VerticalsWire", path: "Shared/Wire", dependencies: []),
-            VerticalRule.Target(name: "IOInterface", path: "Shared/Example/IOInterface", dependencies: ["VerticalsWire", "Helpers"]),
+            VerticalRule.Target(
+                name: "IOInterface", path: "Shared/Example/IOInterface", dependencies: ["VerticalsWire", "Helpers"]),
             VerticalRule.Target(name: "Helpers", path: "Shared/Helpers", dependencies: ["IdentityService"]),
-            VerticalRule.Target(name: "IdentityService", path: "Services/Identity/Sources", dependencies: ["IOInterface"]),
-            VerticalRule.Target(name: "AppointmentsService", path: "Services/Appointments/Sources", dependencies: ["Helpers"]),
+            VerticalRule.Target(
+                name: "IdentityService", path: "Services/Identity/Sources", dependencies: ["IOInterface"]),
+            VerticalRule.Target(
+                name: "AppointmentsService", path: "Services/Appointments/Sources", dependencies: ["Helpers"]),
         ]
         let problems = VerticalRule.violations(targets)
         #expect(problems.contains { $0.hasPrefix("AppointmentsService") && $0.contains("Helpers → IdentityService") })
@@ -306,10 +353,11 @@ struct VerticalRuleTests {
             {"products": [{"name": "VerticalsTesting", "targets": ["VerticalsTesting"]}],
              "targets": [{"name": "VerticalsTesting", "path": "Tests/Support/Testing", "dependencies": []}]}
             """
-        #expect(try FrameworkRule.productsUnderTests(dumpPackageJSON: moved) == [
-            "VerticalsTesting (Tests/Support/Testing) of product VerticalsTesting ships from Tests/: "
-                + "move it under Shared/ or Services/Supervisor/"
-        ])
+        #expect(
+            try FrameworkRule.productsUnderTests(dumpPackageJSON: moved) == [
+                "VerticalsTesting (Tests/Support/Testing) of product VerticalsTesting ships from Tests/: "
+                    + "move it under Shared/ or Services/Supervisor/"
+            ])
     }
 
     /// The framework's tests use test contracts of their own: none of their files imports IOInterface.
@@ -324,14 +372,16 @@ struct VerticalRuleTests {
         for folder in ["Tests/WireTests", "Tests/SuiteTests"] {
             let dir = scratch.appendingPathComponent(folder)
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            try "import IOInterface\n".write(to: dir.appendingPathComponent("Planted.swift"), atomically: true, encoding: .utf8)
+            try "import IOInterface\n".write(
+                to: dir.appendingPathComponent("Planted.swift"), atomically: true, encoding: .utf8)
         }
         let planted = FrameworkRule.ioInterfaceImports(root: scratch)
         #expect(planted.map(\.path) == ["Tests/WireTests/Planted.swift"])
-        #expect(FrameworkRule.ioInterfaceImportProblems(planted) == [
-            "Tests/WireTests/Planted.swift imports IOInterface, the reference suite's contracts: a framework test uses "
-                + "a test contract of its own (VerticalsTestSupport, vt-testd)"
-        ])
+        #expect(
+            FrameworkRule.ioInterfaceImportProblems(planted) == [
+                "Tests/WireTests/Planted.swift imports IOInterface, the reference suite's contracts: a framework test uses "
+                    + "a test contract of its own (VerticalsTestSupport, vt-testd)"
+            ])
     }
 
     /// Framework modules are `Verticals*` (C modules `C*`), programs `svc-*` or `vt-*` in a folder
@@ -350,10 +400,11 @@ struct VerticalRuleTests {
               {"name": "SupervisorTests", "path": "Services/Supervisor/Tests", "type": "test", "dependencies": []}
             ]}
             """
-        #expect(try FrameworkRule.namingProblems(dumpPackageJSON: breaches) == [
-            "framework module SupervisorCommands (Shared/SupervisorCommands) is not Verticals*: a bare name says it is a product's",
-            "program svc-supervisor lives in Services/Supervisor/Front: name its folder svc-supervisor",
-        ])
+        #expect(
+            try FrameworkRule.namingProblems(dumpPackageJSON: breaches) == [
+                "framework module SupervisorCommands (Shared/SupervisorCommands) is not Verticals*: a bare name says it is a product's",
+                "program svc-supervisor lives in Services/Supervisor/Front: name its folder svc-supervisor",
+            ])
     }
 }
 

@@ -101,7 +101,7 @@ final class RawClient: @unchecked Sendable {
         }
         guard status == 0 else {
             let code = errno
-            Glibc.close(descriptor)  // the only close: `self` is not initialised, so no deinit runs
+            Glibc.close(descriptor) // the only close: `self` is not initialised, so no deinit runs
             throw POSIXError(.init(rawValue: code) ?? .EIO)
         }
         fd = descriptor
@@ -112,7 +112,9 @@ final class RawClient: @unchecked Sendable {
     func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard sent > 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
             offset += sent
         }
@@ -131,7 +133,7 @@ final class RawClient: @unchecked Sendable {
             let received = chunk.withUnsafeMutableBytes {
                 recv(fd, $0.baseAddress, min($0.count, count - result.count), 0)
             }
-            guard received > 0 else { break }  // end of stream
+            guard received > 0 else { break } // end of stream
             result += chunk[..<received]
         }
         return result

@@ -19,7 +19,8 @@ final class SuiteFixture {
     init(clientTimeout: Duration = .seconds(5)) throws {
         notify = try NotifyListener(path: directory.file("notify"))
         loop = try EventLoop(name: "test-client")
-        client = ServiceClient(loop: loop, sockets: SocketDirectory(directory.file("sockets")), defaultTimeout: clientTimeout)
+        client = ServiceClient(
+            loop: loop, sockets: SocketDirectory(directory.file("sockets")), defaultTimeout: clientTimeout)
     }
 
     /// A fixture whose `vt-testd echo` already serves: what most tests start from.
@@ -42,7 +43,8 @@ final class SuiteFixture {
     func start(
         _ name: String = "echo", extra: [String: String] = [:], waitForSocket: Bool = true, stderrPath: String? = nil
     ) throws -> DaemonProcess {
-        let daemon = try DaemonProcess("vt-testd", [name], environment: environment(extra: extra), stderrPath: stderrPath)
+        let daemon = try DaemonProcess(
+            "vt-testd", [name], environment: environment(extra: extra), stderrPath: stderrPath)
         daemons[name] = daemon
         guard waitForSocket else { return daemon }
         let path = socketDirectory.socketPath(for: name)
@@ -76,7 +78,9 @@ final class SuiteFixture {
         daemon.signal(SIGTERM)
         let output = try await held.value
         #expect(output.text == text, sourceLocation: sourceLocation)
-        #expect(daemon.waitForExit(timeout: wait) != nil, "still running \(wait) after SIGTERM", sourceLocation: sourceLocation)
+        #expect(
+            daemon.waitForExit(timeout: wait) != nil, "still running \(wait) after SIGTERM",
+            sourceLocation: sourceLocation)
         #expect(daemon.exited(with: 0), sourceLocation: sourceLocation)
     }
 

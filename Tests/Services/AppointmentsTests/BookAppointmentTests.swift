@@ -23,10 +23,10 @@ import VerticalsWire
         #expect(got.notified && got.notification == .sent)
     }
 
-    @Test(.timeLimit(.minutes(5)))  // a book that waited for notifications would hang here, held
+    @Test(.timeLimit(.minutes(5))) // a book that waited for notifications would hang here, held
     func book_answersAfterItsOneCommit_beforeNotificationsAnswers_thenTheOutboxDeliversOnce() async throws {
         let notifications = NotificationsFake()
-        notifications.hold.close()  // notifications is slow: every send waits for the test
+        notifications.hold.close() // notifications is slow: every send waits for the test
         let world = try World.test(caller: .suite(notifications: notifications))
         let commits = WriteCommits.counting(world.store.database)
 
@@ -36,7 +36,10 @@ import VerticalsWire
         #expect(notifications.keys.isEmpty)
         let stored = try #require(try await world.store.booking(id: booking.id))
         #expect(stored.status == .booked && !stored.notified)
-        #expect(try await world.store.dueMessages(now: testNow).map(\.deduplicationKey) == ["appointments.booked:\(booking.id)"])
+        #expect(
+            try await world.store.dueMessages(now: testNow).map(\.deduplicationKey) == [
+                "appointments.booked:\(booking.id)"
+            ])
         let before = try await GetAppointment(world: world).execute(token: "token-ada", id: booking.id).appointment
         #expect(before.notification == .queued && !before.notified)
 
@@ -84,12 +87,15 @@ import VerticalsWire
         let notifications = NotificationsFake()
         let background = BackgroundWork(loop: nil)
         let world = try World.test(caller: .suite(notifications: notifications), background: background)
-        await background.stop()  // SIGTERM: requests still finish, background work no longer starts
+        await background.stop() // SIGTERM: requests still finish, background work no longer starts
         let booking = try await BookAppointment(world: world).execute(.fixture())
         #expect(booking.appointment.notification == .queued)
         await world.outbox.flushed()
         #expect(notifications.keys.isEmpty)
-        #expect(try await world.store.dueMessages(now: testNow).map(\.deduplicationKey) == ["appointments.booked:\(booking.id)"])
+        #expect(
+            try await world.store.dueMessages(now: testNow).map(\.deduplicationKey) == [
+                "appointments.booked:\(booking.id)"
+            ])
 
         // The next start, over the same store: its outbox retry delivers the message, once.
         let restarted = World(parts: world.parts, settings: .test, background: BackgroundWork(loop: nil))
@@ -117,7 +123,8 @@ import VerticalsWire
         let world = try World.test(caller: .suite())
         _ = try await BookAppointment(world: world).execute(.fixture(requestID: "same"))
         await #expect(throws: BookingError.requestIDReused) {
-            try await BookAppointment(world: world).execute(.fixture(startsAt: testNow.adding(.seconds(7_200)), requestID: "same"))
+            try await BookAppointment(world: world).execute(
+                .fixture(startsAt: testNow.adding(.seconds(7_200)), requestID: "same"))
         }
     }
 
@@ -134,7 +141,7 @@ import VerticalsWire
         "the longest booking overlaps what starts before its end, and nothing from its end on",
         arguments: [(239, true), (240, false)])
     func book_afterALongestBooking_overlapsUntilItsEnd(minutesLater: Int, overlaps: Bool) async throws {
-        let world = try World.test(caller: .suite())  // capacity 1: the clinic's check sees it too
+        let world = try World.test(caller: .suite()) // capacity 1: the clinic's check sees it too
         let longest = try await BookAppointment(world: world).execute(
             .fixture(durationMinutes: Booking.durations.upperBound, requestID: "long"))
         let later = Appointments.BookInput.fixture(
@@ -144,8 +151,9 @@ import VerticalsWire
                 try await BookAppointment(world: world).execute(later)
             }
             await #expect(throws: BookingError.slotFull) {
-                try await BookAppointment(world: world).execute(.fixture(
-                    token: "token-bob", startsAt: later.startsAt, durationMinutes: 5, requestID: "bob"))
+                try await BookAppointment(world: world).execute(
+                    .fixture(
+                        token: "token-bob", startsAt: later.startsAt, durationMinutes: 5, requestID: "bob"))
             }
         } else {
             _ = try await BookAppointment(world: world).execute(later)
@@ -153,7 +161,7 @@ import VerticalsWire
     }
 
     @Test func book_whenTheSlotIsFull_failsWithConflict() async throws {
-        let world = try World.test(caller: .suite())  // capacity 1
+        let world = try World.test(caller: .suite()) // capacity 1
         _ = try await BookAppointment(world: world).execute(.fixture(token: "token-ada", requestID: "r1"))
         await #expect(throws: BookingError.slotFull) {
             try await BookAppointment(world: world).execute(.fixture(token: "token-bob", requestID: "r2"))
@@ -164,7 +172,11 @@ import VerticalsWire
 
     @Test func book_whenTheClinicIsClosed_isRefusedWithItsReasonAndNothingStored() async throws {
         let world = try World.test(
-            caller: .suite(slot: { .init(clinicID: $0.clinicID, clinicName: "Camden Health", offersService: true, isOpen: false, reason: "closed on Sundays") }))
+            caller: .suite(slot: {
+                .init(
+                    clinicID: $0.clinicID, clinicName: "Camden Health", offersService: true, isOpen: false,
+                    reason: "closed on Sundays")
+            }))
         await #expect(throws: BookingError.clinicRefuses(field: "startsAt", reason: "closed on Sundays")) {
             try await BookAppointment(world: world).execute(.fixture())
         }
@@ -173,7 +185,10 @@ import VerticalsWire
 
     @Test func book_aServiceTheClinicDoesNotOffer_namesTheServiceField() async throws {
         let world = try World.test(
-            caller: .suite(slot: { .init(clinicID: $0.clinicID, clinicName: "Camden Health", offersService: false, isOpen: true, reason: "") }))
+            caller: .suite(slot: {
+                .init(
+                    clinicID: $0.clinicID, clinicName: "Camden Health", offersService: false, isOpen: true, reason: "")
+            }))
         let refusal = await #expect(throws: BookingError.self) {
             try await BookAppointment(world: world).execute(.fixture())
         }
@@ -223,7 +238,9 @@ import VerticalsWire
         let outcomes = await withTaskGroup(of: Result<Booking, any Error>.self) { group in
             for (token, _) in crowd {
                 group.addTask {
-                    do { return .success(try await BookAppointment(world: world).execute(.fixture(token: token))) } catch {
+                    do {
+                        return .success(try await BookAppointment(world: world).execute(.fixture(token: token)))
+                    } catch {
                         return .failure(error)
                     }
                 }
@@ -252,7 +269,7 @@ import VerticalsWire
         #expect(commits.total == 1, "the booking and its outbox message are one commit")
         #expect(booking.appointment.notification == .queued)
         #expect(try await world.store.booking(id: booking.id)?.status == .booked)
-        await world.outbox.flushed()  // its send after the answer failed: recorded for a retry
+        await world.outbox.flushed() // its send after the answer failed: recorded for a retry
         #expect(notifications.keys.isEmpty)
         let queued = try await GetAppointment(world: world).execute(token: "token-ada", id: booking.id).appointment
         #expect(queued.notification == .queued && !queued.notified)

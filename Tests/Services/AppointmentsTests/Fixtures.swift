@@ -76,9 +76,11 @@ extension StubCaller {
         }
     ) -> StubCaller {
         StubCaller()
-            .identity(sessions: patients.mapValues { user in
-                .fixture(userID: user, displayName: user, expiresAt: testNow.adding(.seconds(86_400)))
-            })
+            .identity(
+                sessions: patients.mapValues { user in
+                    .fixture(userID: user, displayName: user, expiresAt: testNow.adding(.seconds(86_400)))
+                }
+            )
             .on(Clinics.checkSlot) { input throws(ServiceError) in
                 guard input.clinicID == "c1" else { throw ServiceError(.notFound, "no clinic \(input.clinicID)") }
                 return slot(input)
@@ -97,7 +99,6 @@ extension StubCaller {
             }
     }
 }
-
 
 /// A gate a task waits at while it is closed; open (and passable at once) until ``close()``.
 /// Counts who arrived, so a test can wait for the fact "a send is under way".

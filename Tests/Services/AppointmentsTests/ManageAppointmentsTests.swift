@@ -15,7 +15,7 @@ import VerticalsTesting
         await #expect(throws: BookingError.notOwner) {
             try await CancelAppointment(world: world).execute(token: "token-bob", id: booking.id)
         }
-        await world.outbox.flushed()  // its notification is delivered after `book` answered
+        await world.outbox.flushed() // its notification is delivered after `book` answered
         var delivered = booking
         delivered.notified = true
         #expect(try await GetAppointment(world: world).execute(token: "token-ada", id: booking.id) == delivered)
@@ -41,7 +41,8 @@ import VerticalsTesting
         let late = try await BookAppointment(world: world).execute(
             .fixture(token: "token-ada", startsAt: testNow.adding(.seconds(7_200)), requestID: "late"))
         let early = try await BookAppointment(world: world).execute(
-            .fixture(token: "token-ada", service: .dentist, startsAt: testNow.adding(.seconds(3_600)), requestID: "early"))
+            .fixture(
+                token: "token-ada", service: .dentist, startsAt: testNow.adding(.seconds(3_600)), requestID: "early"))
         _ = try await BookAppointment(world: world).execute(
             .fixture(token: "token-bob", service: .optician, requestID: "bob"))
         let listed = try await ListAppointments(world: world).execute(

@@ -25,13 +25,15 @@ struct CheckSlotNewYorkTests {
     static let weekdays = everyWeekday(540, 1020)
     static let sundayNight = [Clinics.OpeningHours(weekday: .sunday, opens: 0, closes: 240)]
 
-    @Test("09:00 local is 14:00 UTC in winter and 13:00 UTC in summer", arguments: [
-        ("2026-03-02T13:00:00Z", false),  // Monday before spring-forward: 08:00 EST
-        ("2026-03-09T13:00:00Z", true),  // Monday after: 09:00 EDT
-        ("2026-10-26T13:00:00Z", true),  // Monday before fall-back: 09:00 EDT
-        ("2026-11-02T13:00:00Z", false),  // Monday after: 08:00 EST
-        ("2026-11-02T14:00:00Z", true),  // 09:00 EST
-    ])
+    @Test(
+        "09:00 local is 14:00 UTC in winter and 13:00 UTC in summer",
+        arguments: [
+            ("2026-03-02T13:00:00Z", false), // Monday before spring-forward: 08:00 EST
+            ("2026-03-09T13:00:00Z", true), // Monday after: 09:00 EDT
+            ("2026-10-26T13:00:00Z", true), // Monday before fall-back: 09:00 EDT
+            ("2026-11-02T13:00:00Z", false), // Monday after: 08:00 EST
+            ("2026-11-02T14:00:00Z", true), // 09:00 EST
+        ])
     func opening_followsTheLocalClock(start: String, open: Bool) async throws {
         let end = start.replacingOccurrences(of: ":00:00Z", with: ":30:00Z")
         #expect(try await check(start, end, hours: Self.weekdays) == open)
@@ -49,9 +51,9 @@ struct CheckSlotNewYorkTests {
     @Test func hoursInsideTheSkippedHour_areNeverOpenThatDay() async throws {
         let skipped = [Clinics.OpeningHours(weekday: .sunday, opens: 120, closes: 180)]
 
-        #expect(!(try await check("2026-03-08T06:59:00Z", "2026-03-08T07:00:00Z", hours: skipped)))  // 01:59 EST
-        #expect(!(try await check("2026-03-08T07:00:00Z", "2026-03-08T07:01:00Z", hours: skipped)))  // 03:00 EDT
-        #expect(try await check("2026-03-15T06:30:00Z", "2026-03-15T07:00:00Z", hours: skipped))  // a week on: 02:30 EDT
+        #expect(!(try await check("2026-03-08T06:59:00Z", "2026-03-08T07:00:00Z", hours: skipped))) // 01:59 EST
+        #expect(!(try await check("2026-03-08T07:00:00Z", "2026-03-08T07:01:00Z", hours: skipped))) // 03:00 EDT
+        #expect(try await check("2026-03-15T06:30:00Z", "2026-03-15T07:00:00Z", hours: skipped)) // a week on: 02:30 EDT
     }
 
     /// Hours of 01:00–02:00 on the night that hour happens twice. 05:15–06:15 UTC is 01:15 EDT,

@@ -26,9 +26,9 @@ struct CheckSlotTests {
     }
 
     @Test(arguments: [
-        ("2026-11-23T09:00:00Z", "2026-11-23T09:30:00Z"),  // Monday, GMT: the first minute of the day
-        ("2026-11-23T12:30:00Z", "2026-11-23T13:00:00Z"),  // ends exactly at the lunch break
-        ("2026-11-23T16:45:00Z", "2026-11-23T17:00:00Z"),  // ends exactly at closing
+        ("2026-11-23T09:00:00Z", "2026-11-23T09:30:00Z"), // Monday, GMT: the first minute of the day
+        ("2026-11-23T12:30:00Z", "2026-11-23T13:00:00Z"), // ends exactly at the lunch break
+        ("2026-11-23T16:45:00Z", "2026-11-23T17:00:00Z"), // ends exactly at closing
     ])
     func slot_insideOpeningHours_isOpen(start: String, end: String) async throws {
         let verdict = try await check(start, end)
@@ -40,11 +40,11 @@ struct CheckSlotTests {
     }
 
     @Test(arguments: [
-        ("2026-11-23T16:45:00Z", "2026-11-23T17:15:00Z"),  // crosses closing time
-        ("2026-11-23T12:45:00Z", "2026-11-23T14:15:00Z"),  // spans the lunch break
-        ("2026-11-23T08:45:00Z", "2026-11-23T09:15:00Z"),  // starts before opening
-        ("2026-11-23T08:59:59.999999Z", "2026-11-23T09:30:00Z"),  // one microsecond early
-        ("2026-11-23T13:00:00Z", "2026-11-23T13:30:00Z"),  // inside the lunch break
+        ("2026-11-23T16:45:00Z", "2026-11-23T17:15:00Z"), // crosses closing time
+        ("2026-11-23T12:45:00Z", "2026-11-23T14:15:00Z"), // spans the lunch break
+        ("2026-11-23T08:45:00Z", "2026-11-23T09:15:00Z"), // starts before opening
+        ("2026-11-23T08:59:59.999999Z", "2026-11-23T09:30:00Z"), // one microsecond early
+        ("2026-11-23T13:00:00Z", "2026-11-23T13:30:00Z"), // inside the lunch break
     ])
     func slot_notWhollyInsideOnePeriod_isNotOpen_andSaysWhy(start: String, end: String) async throws {
         let verdict = try await check(start, end)
@@ -56,7 +56,7 @@ struct CheckSlotTests {
     }
 
     @Test func slot_onAClosedWeekday_isNotOpen() async throws {
-        let verdict = try await check("2026-11-28T10:00:00Z", "2026-11-28T10:30:00Z")  // a Saturday
+        let verdict = try await check("2026-11-28T10:00:00Z", "2026-11-28T10:30:00Z") // a Saturday
 
         #expect(!verdict.isOpen)
         #expect(verdict.reason.contains("closed on Saturdays"), "\(verdict.reason)")
@@ -96,10 +96,10 @@ struct CheckSlotTests {
     /// The same UTC times on the Mondays either side of the spring change: 09:00 local is
     /// 09:00 UTC in winter and 08:00 UTC in summer.
     @Test(arguments: [
-        ("2026-03-23T08:30:00Z", "2026-03-23T09:00:00Z", false),  // 08:30 GMT: before opening
-        ("2026-03-30T08:30:00Z", "2026-03-30T09:00:00Z", true),  // 09:30 BST
-        ("2026-03-23T16:30:00Z", "2026-03-23T17:00:00Z", true),  // 16:30 GMT
-        ("2026-03-30T16:30:00Z", "2026-03-30T17:00:00Z", false),  // 17:30 BST: after closing
+        ("2026-03-23T08:30:00Z", "2026-03-23T09:00:00Z", false), // 08:30 GMT: before opening
+        ("2026-03-30T08:30:00Z", "2026-03-30T09:00:00Z", true), // 09:30 BST
+        ("2026-03-23T16:30:00Z", "2026-03-23T17:00:00Z", true), // 16:30 GMT
+        ("2026-03-30T16:30:00Z", "2026-03-30T17:00:00Z", false), // 17:30 BST: after closing
     ])
     func slot_isCheckedInLocalTime_eitherSideOfADaylightSavingChange(
         start: String, end: String, open: Bool

@@ -60,7 +60,9 @@ struct ClinicsHostileInputTests {
         let allWeek = Clinics.Weekday.knownCases.map { Clinics.OpeningHours(weekday: $0, opens: 0, closes: 1440) }
         let schedule = try #require(OpeningSchedule(hours: allWeek, timeZone: "Europe/London"))
         #expect(throws: ClinicError.self) { try schedule.check(from: Self.ancient, to: Self.remote) }
-        #expect(throws: ClinicError.self) { try schedule.check(from: .at("2026-11-23T10:00:00Z"), to: .at("2026-11-23T09:00:00Z")) }
+        #expect(throws: ClinicError.self) {
+            try schedule.check(from: .at("2026-11-23T10:00:00Z"), to: .at("2026-11-23T09:00:00Z"))
+        }
         let verdict = try schedule.check(from: Timestamp.earliest, to: Timestamp.latest)
         guard case .closed(let reason) = verdict else { Issue.record("a slot of 9999 years is open"); return }
         #expect(reason.contains("longer than a day"))

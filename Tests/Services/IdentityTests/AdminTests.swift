@@ -110,7 +110,8 @@ struct AdminTests {
 
         _ = try await router.call(Identity.grantRole, .init(token: token, email: "grace@example.org", role: .clinician))
         let granted = try await router.call(Identity.authenticate, .init(token: grace.token))
-        _ = try await router.call(Identity.revokeRole, .init(token: token, email: "grace@example.org", role: .clinician))
+        _ = try await router.call(
+            Identity.revokeRole, .init(token: token, email: "grace@example.org", role: .clinician))
         let revoked = try await router.call(Identity.authenticate, .init(token: grace.token))
 
         #expect(before.roles == [.patient])
@@ -134,13 +135,15 @@ struct AdminTests {
         let (router, token) = try await Self.withAdmin()
 
         let unknownEmail = await serviceError {
-            try await router.call(Identity.grantRole, .init(token: token, email: "nobody@example.org", role: .clinician))
+            try await router.call(
+                Identity.grantRole, .init(token: token, email: "nobody@example.org", role: .clinician))
         }
         let badToken = await serviceError {
             try await router.call(Identity.grantRole, .init(token: "nope", email: "ada@example.org", role: .clinician))
         }
         let unknownRole = await serviceError {
-            try await router.call(Identity.grantRole, .init(token: token, email: "ada@example.org", role: .unknown("god")))
+            try await router.call(
+                Identity.grantRole, .init(token: token, email: "ada@example.org", role: .unknown("god")))
         }
 
         #expect(unknownEmail?.code == .notFound)

@@ -55,7 +55,8 @@ struct ConcurrentLoginLimitTests {
         let router = given.router
         async let codes = given.atOnce(60) { index in
             let email = index == 0 ? "ada@example.org" : "victim\(index)@example.org"
-            _ = try await router.call(Identity.login, .fixture(email: email, password: "guess \(index)"), peer: Self.attacker)
+            _ = try await router.call(
+                Identity.login, .fixture(email: email, password: "guess \(index)"), peer: Self.attacker)
         }
         #expect(
             await eventuallyAsync { given.gate.heldCount == 5 && given.world.loginThrottle.waitingCount == 55 },
@@ -78,7 +79,8 @@ struct ConcurrentLoginLimitTests {
         let router = given.router
         async let codes = given.atOnce(12) { index in
             _ = try await router.call(
-                Identity.login, .fixture(email: "patient\(index)@example.org", password: Self.password), peer: Self.neighbour)
+                Identity.login, .fixture(email: "patient\(index)@example.org", password: Self.password),
+                peer: Self.neighbour)
         }
         #expect(await eventuallyAsync { given.gate.heldCount == 5 && given.world.loginThrottle.waitingCount == 7 })
 
@@ -107,7 +109,8 @@ struct ConcurrentLoginLimitTests {
         let given = try Given()
         let router = given.router
         let codes = await given.atOnce(12) { index in
-            _ = try await router.call(Identity.register, .fixture(email: "new\(index)@example.org"), peer: Self.neighbour)
+            _ = try await router.call(
+                Identity.register, .fixture(email: "new\(index)@example.org"), peer: Self.neighbour)
         }
         #expect(codes == Array(repeating: nil, count: 12))
     }

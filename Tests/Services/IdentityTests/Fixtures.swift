@@ -67,10 +67,12 @@ extension Router {
     func call<Input, Output>(
         _ operation: Operation<Input, Output>, _ input: Input, peer: PeerCredentials? = nil
     ) async throws -> Output {
-        let isOperator = peer.map { IdentityHost.access.grant(peer: $0, peerName: nil, secure: false).isOperator } ?? false
+        let isOperator =
+            peer.map { IdentityHost.access.grant(peer: $0, peerName: nil, secure: false).isOperator } ?? false
         return try await serveInProcess(
             operation, input,
-            context: RequestContext(operation: operation.fullName, correlationID: 1, peer: peer, callerIsOperator: isOperator))
+            context: RequestContext(
+                operation: operation.fullName, correlationID: 1, peer: peer, callerIsOperator: isOperator))
     }
 }
 

@@ -33,7 +33,8 @@ struct IdentityInputBoundTests {
         let world = try World.fixture()
 
         let wire = await serviceError {
-            try await Endpoint.routes(world: world).call(Identity.register, .fixture(displayName: Self.oneHeavyCharacter))
+            try await Endpoint.routes(world: world).call(
+                Identity.register, .fixture(displayName: Self.oneHeavyCharacter))
         }
         #expect(wire?.code == .invalidInput)
         #expect(wire?.detail("field") == "displayName")
@@ -57,7 +58,8 @@ struct IdentityInputBoundTests {
     @Test func theDomainsByteLimits_areTheContractsBounds() {
         #expect(Identity.RegisterInput.schema.field(named: "password")?.maxBytes == RegisterUser.maximumPasswordBytes)
         #expect(Identity.LoginInput.schema.field(named: "password")?.maxBytes == RegisterUser.maximumPasswordBytes)
-        #expect(Identity.RegisterInput.schema.field(named: "displayName")?.maxBytes == RegisterUser.maximumDisplayNameBytes)
+        #expect(
+            Identity.RegisterInput.schema.field(named: "displayName")?.maxBytes == RegisterUser.maximumDisplayNameBytes)
         #expect(Identity.RegisterInput.schema.field(named: "email")?.maxBytes == EmailAddress.maximumRawBytes)
     }
 }

@@ -59,7 +59,9 @@ struct LoginLimitTests {
         let seconds = try #require(first.detail("retryAfterSeconds").flatMap { Int($0) })
         #expect((1...12).contains(seconds), "retry after \(seconds) s")
         // Even the right password is refused while the account is over its limit…
-        #expect(await given.login(password: "correct horse battery staple", peer: Self.neighbour)?.code == .resourceExhausted)
+        #expect(
+            await given.login(password: "correct horse battery staple", peer: Self.neighbour)?.code
+                == .resourceExhausted)
         // …and works once the window has refilled it.
         given.clock.advance(.seconds(60))
         #expect(await given.login(password: "correct horse battery staple", peer: Self.neighbour) == nil)
@@ -68,12 +70,16 @@ struct LoginLimitTests {
     @Test func oneCaller_sprayingAccounts_isHeldToItsOwnLimit_whileOthersLogIn() async throws {
         let given = try await Given()
         for index in 0..<5 {
-            #expect(await given.login(email: "victim\(index)@example.org", password: "guess guess", peer: Self.attacker)?.code
-                == .unauthenticated)
+            #expect(
+                await given.login(email: "victim\(index)@example.org", password: "guess guess", peer: Self.attacker)?
+                    .code
+                    == .unauthenticated)
         }
-        #expect(await given.login(email: "victim9@example.org", password: "guess guess", peer: Self.attacker)?.code
-            == .resourceExhausted, "a sixth account from the same caller")
-        #expect(await given.login(password: "correct horse battery staple", peer: Self.neighbour) == nil,
+        #expect(
+            await given.login(email: "victim9@example.org", password: "guess guess", peer: Self.attacker)?.code
+                == .resourceExhausted, "a sixth account from the same caller")
+        #expect(
+            await given.login(password: "correct horse battery staple", peer: Self.neighbour) == nil,
             "another caller, another account: unaffected")
     }
 
@@ -102,7 +108,9 @@ struct LoginLimitTests {
             try await throttle.begin(ada, at: now)
             throttle.failed(ada, at: now)
         }
-        await #expect(throws: IdentityFailure.tooManyAttempts(retryAfterSeconds: 5)) { try await throttle.begin(ada, at: now) }
+        await #expect(throws: IdentityFailure.tooManyAttempts(retryAfterSeconds: 5)) {
+            try await throttle.begin(ada, at: now)
+        }
         // The caller is out of attempts too, for any account; another caller is not.
         let fromCaller = LoginThrottle.attempt(email: "grace@example.org", caller: "uid 5")
         await #expect(throws: IdentityFailure.self) { try await throttle.begin(fromCaller, at: now) }
@@ -125,7 +133,9 @@ struct LoginLimitTests {
         let refusals = await withTaskGroup(of: ServiceError?.self) { group in
             for index in 0..<12 {
                 group.addTask {
-                    await given.login(email: "patient\(index)@example.org", password: "correct horse battery staple", peer: Self.neighbour)
+                    await given.login(
+                        email: "patient\(index)@example.org", password: "correct horse battery staple",
+                        peer: Self.neighbour)
                 }
             }
             return await group.reduce(into: [ServiceError]()) { if let error = $1 { $0.append(error) } }
@@ -136,17 +146,20 @@ struct LoginLimitTests {
     @Test func register_ofATakenAddress_costsTheCallerAnAttempt_notTheAccount() async throws {
         let given = try await Given()
         for _ in 0..<5 {
-            #expect(await serviceError {
-                try await given.router.call(Identity.register, .fixture(), peer: Self.attacker)
-            }?.code == .conflict)
+            #expect(
+                await serviceError {
+                    try await given.router.call(Identity.register, .fixture(), peer: Self.attacker)
+                }?.code == .conflict)
         }
         let probe = await serviceError {
             try await given.router.call(Identity.register, .fixture(email: "grace@example.org"), peer: Self.attacker)
         }
         #expect(probe?.code == .resourceExhausted, "registering probes addresses no faster than logging in guesses")
-        #expect(await given.login(password: "correct horse battery staple", peer: Self.neighbour) == nil,
+        #expect(
+            await given.login(password: "correct horse battery staple", peer: Self.neighbour) == nil,
             "ada's own allowance is untouched")
-        #expect(try await given.router.call(Identity.register, .fixture(email: "grace@example.org"), peer: Self.neighbour)
-            .email == "grace@example.org")
+        #expect(
+            try await given.router.call(Identity.register, .fixture(email: "grace@example.org"), peer: Self.neighbour)
+                .email == "grace@example.org")
     }
 }

@@ -39,7 +39,8 @@ struct PasswordGenerationTests {
         }
 
         /// `count` logins with `password` through ``held``, each from its own caller.
-        func logins(_ count: Int, password: String = PasswordGenerationTests.old) -> [Task<Identity.Session, any Error>] {
+        func logins(_ count: Int, password: String = PasswordGenerationTests.old) -> [Task<Identity.Session, any Error>]
+        {
             (0..<count).map { index in
                 Task { [held] in
                     try await held.call(
@@ -108,7 +109,9 @@ struct PasswordGenerationTests {
         let weak = try PasswordHasher(limits: .minimum).hash(Self.old)
         try await database.write { try $0.execute(sql: "UPDATE users SET password_hash = ?", arguments: [weak]) }
         let login = given.logins(1)
-        #expect(await eventuallyAsync { given.gate.heldCount == 1 }, "a login verified the old password and would re-hash it")
+        #expect(
+            await eventuallyAsync { given.gate.heldCount == 1 },
+            "a login verified the old password and would re-hash it")
 
         _ = try await given.router.call(
             Identity.changePassword, .init(token: given.session.token, oldPassword: Self.old, newPassword: Self.new))
@@ -124,7 +127,8 @@ struct PasswordGenerationTests {
         let other = try await given.router.call(Identity.login, .fixture())
         let first = Task { [held = given.held] in
             try await held.call(
-                Identity.changePassword, .init(token: other.token, oldPassword: Self.old, newPassword: "the first new one"))
+                Identity.changePassword,
+                .init(token: other.token, oldPassword: Self.old, newPassword: "the first new one"))
         }
         #expect(await eventuallyAsync { given.gate.heldCount == 1 }, "the first change verified the old password")
 

@@ -50,7 +50,8 @@ struct PasswordHasherTests {
 
         #expect(Set(tokens).count == 100)
         #expect(tokens.allSatisfy { $0.count == 43 && !$0.contains("=") && !$0.contains("+") && !$0.contains("/") })
-        #expect(SessionTokens.storedHash(of: "abc")
-            == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SessionTokens.storedHash(of: "abc")
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 }

@@ -37,7 +37,8 @@ struct PasswordJobTests {
     }
 
     @Test func theWorkersAnswer_hashesAndVerifies() throws {
-        let hash = String(decoding: try PasswordJob.answer(PasswordJob.hash(password: "pw", limits: .minimum).bytes), as: UTF8.self)
+        let hash = String(
+            decoding: try PasswordJob.answer(PasswordJob.hash(password: "pw", limits: .minimum).bytes), as: UTF8.self)
         #expect(hash.hasPrefix("$argon2id$"))
         #expect(try PasswordJob.answer(PasswordJob.verify(password: "pw", storedHash: hash).bytes) == [1])
         #expect(try PasswordJob.answer(PasswordJob.verify(password: "pW", storedHash: hash).bytes) == [0])

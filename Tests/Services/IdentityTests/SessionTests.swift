@@ -29,9 +29,11 @@ struct SessionTests {
 
         let principal = try await given.router.call(Identity.authenticate, .init(token: given.session.token))
 
-        #expect(principal == Identity.Principal(
-            userID: given.account.userID, displayName: "Ada Lovelace", roles: [.patient, .admin],
-            expiresAt: given.session.expiresAt))
+        #expect(
+            principal
+                == Identity.Principal(
+                    userID: given.account.userID, displayName: "Ada Lovelace", roles: [.patient, .admin],
+                    expiresAt: given.session.expiresAt))
     }
 
     @Test func token_worksUntilLogout() async throws {
@@ -76,7 +78,9 @@ struct SessionTests {
     func unknownToken_isUnauthenticated(token: String) async throws {
         let given = try await Given()
 
-        let authenticate = await serviceError { try await given.router.call(Identity.authenticate, .init(token: token)) }
+        let authenticate = await serviceError {
+            try await given.router.call(Identity.authenticate, .init(token: token))
+        }
         let logout = await serviceError { try await given.router.call(Identity.logout, .init(token: token)) }
 
         #expect(authenticate?.code == .unauthenticated)
@@ -97,7 +101,9 @@ struct SessionTests {
         let given = try await Given()
         given.clock.advance(.seconds(25 * 3600))
 
-        let error = await serviceError { try await given.router.call(Identity.logout, .init(token: given.session.token)) }
+        let error = await serviceError {
+            try await given.router.call(Identity.logout, .init(token: given.session.token))
+        }
 
         #expect(error?.code == .unauthenticated)
     }

@@ -23,7 +23,9 @@ struct SessionsEndTests {
             router = Endpoint.routes(world: world)
             _ = try await router.call(Identity.register, .fixture())
             _ = try await router.call(Identity.register, .fixture(email: "grace@example.org", displayName: "Grace"))
-            ada = [try await router.call(Identity.login, .fixture()), try await router.call(Identity.login, .fixture())]
+            ada = [
+                try await router.call(Identity.login, .fixture()), try await router.call(Identity.login, .fixture()),
+            ]
             grace = try await router.call(Identity.login, .fixture(email: "grace@example.org"))
         }
 
@@ -40,7 +42,9 @@ struct SessionsEndTests {
         #expect(ended.count == 2)
         for session in given.ada { #expect(await !given.works(session)) }
         #expect(await given.works(given.grace))
-        let again = await serviceError { try await given.router.call(Identity.logoutEverywhere, .init(token: given.ada[1].token)) }
+        let again = await serviceError {
+            try await given.router.call(Identity.logoutEverywhere, .init(token: given.ada[1].token))
+        }
         #expect(again?.code == .unauthenticated)
     }
 
@@ -49,7 +53,9 @@ struct SessionsEndTests {
 
         let ended = try await given.router.call(
             Identity.changePassword,
-            .init(token: given.ada[0].token, oldPassword: "correct horse battery staple", newPassword: "a new passphrase"))
+            .init(
+                token: given.ada[0].token, oldPassword: "correct horse battery staple", newPassword: "a new passphrase")
+        )
 
         #expect(ended.count == 2)
         for session in given.ada { #expect(await !given.works(session)) }
@@ -85,7 +91,8 @@ struct SessionsEndTests {
         let stranger = await serviceError {
             try await given.router.call(
                 Identity.changePassword,
-                .init(token: "not a token", oldPassword: "correct horse battery staple", newPassword: "a new passphrase"))
+                .init(
+                    token: "not a token", oldPassword: "correct horse battery staple", newPassword: "a new passphrase"))
         }
 
         #expect(short?.code == .invalidInput && short?.detail("field") == "newPassword")
@@ -98,11 +105,12 @@ struct SessionsEndTests {
             Identity.RegisterInput.schema, Identity.FirstAdminInput.schema, Identity.LoginInput.schema,
             Identity.PasswordChangeInput.schema,
         ]
-            .flatMap { schema in schema.fields.filter(\.secret).map { "\(schema.name).\($0.name)" } }
-        #expect(secrets == [
-            "identity.RegisterInput.password", "identity.FirstAdminInput.password", "identity.LoginInput.password",
-            "identity.PasswordChangeInput.oldPassword", "identity.PasswordChangeInput.newPassword",
-        ])
+        .flatMap { schema in schema.fields.filter(\.secret).map { "\(schema.name).\($0.name)" } }
+        #expect(
+            secrets == [
+                "identity.RegisterInput.password", "identity.FirstAdminInput.password", "identity.LoginInput.password",
+                "identity.PasswordChangeInput.oldPassword", "identity.PasswordChangeInput.newPassword",
+            ])
         #expect(Identity.TokenInput.schema.fields.filter(\.secret).isEmpty)
     }
 }

@@ -11,14 +11,16 @@ struct InboxPagingTests {
         let given = try Given()
         var sent: [Notifications.Notification] = []
         for index in 0..<count {
-            sent.append(try await given.router.call(
-                Notifications.send, .fixture(title: "N \(index)", deduplicationKey: "k-\(index)")))
+            sent.append(
+                try await given.router.call(
+                    Notifications.send, .fixture(title: "N \(index)", deduplicationKey: "k-\(index)")))
             if index % 3 == 0 { given.clock.advance(.seconds(1)) }
         }
         return (given, sent)
     }
 
-    @Test func pagingThroughTheInbox_withDeliveriesBetweenPages_returnsEveryNotificationOnce_newestFirst() async throws {
+    @Test func pagingThroughTheInbox_withDeliveriesBetweenPages_returnsEveryNotificationOnce_newestFirst() async throws
+    {
         let (given, sent) = try await Self.givenInbox(count: 8)
         var seen: [String] = []
         var cursor: String?

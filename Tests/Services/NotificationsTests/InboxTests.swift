@@ -8,12 +8,14 @@ import VerticalsWire
 @Suite("notifications.inbox and notifications.markRead")
 struct InboxTests {
     /// Ada gets three notifications a minute apart, Bob one.
-    static func givenMail() async throws -> (Given, ada: [Notifications.Notification], bob: Notifications.Notification) {
+    static func givenMail() async throws -> (Given, ada: [Notifications.Notification], bob: Notifications.Notification)
+    {
         let given = try Given()
         var ada: [Notifications.Notification] = []
         for index in 1...3 {
-            ada.append(try await given.router.call(
-                Notifications.send, .fixture(title: "Ada \(index)", deduplicationKey: "k-ada-\(index)")))
+            ada.append(
+                try await given.router.call(
+                    Notifications.send, .fixture(title: "Ada \(index)", deduplicationKey: "k-ada-\(index)")))
             given.clock.advance(.seconds(60))
         }
         let bob = try await given.router.call(Notifications.send, .fixture(userID: "u-bob", deduplicationKey: "k-bob"))

@@ -13,9 +13,10 @@ struct HistoryPagingTests {
         var added: [Records.Entry] = []
         for index in 0..<7 {
             // Some in the same microsecond: the later insert comes first.
-            added.append(Records.Entry(
-                id: "r_\(index)", userID: "u_ada", kind: .note, text: "\(index)",
-                createdAt: .init(secondsSinceEpoch: Int64(100 + index / 2))))
+            added.append(
+                Records.Entry(
+                    id: "r_\(index)", userID: "u_ada", kind: .note, text: "\(index)",
+                    createdAt: .init(secondsSinceEpoch: Int64(100 + index / 2))))
             try await world.entries.insert(added[index])
         }
 

@@ -16,7 +16,8 @@ struct ReferenceSuiteNames {
     /// The suite whose contracts sit under `root`.
     init(checkout root: String) throws {
         let found = try runCommand(
-            "/usr/bin/find", ["\(root)/Shared/Example/IOInterface/Verticals", "-name", "*.vcontract"], in: TemporaryDirectory())
+            "/usr/bin/find", ["\(root)/Shared/Example/IOInterface/Verticals", "-name", "*.vcontract"],
+            in: TemporaryDirectory())
         for path in found.standardOutput.split(separator: "\n").sorted() {
             let folders = path.split(separator: "/")
             guard folders.count >= 2, let text = readFile(String(path)) else { continue }
@@ -27,7 +28,8 @@ struct ReferenceSuiteNames {
                 guard words.count >= 2 else { continue }
                 switch words[0] {
                 case "contract": contract = String(words[1])
-                case "input", "message", "enum": schemaNames.append("\(contract).\(words[1].prefix { $0 != ":" && $0 != "{" })")
+                case "input", "message", "enum":
+                    schemaNames.append("\(contract).\(words[1].prefix { $0 != ":" && $0 != "{" })")
                 default: break
                 }
             }

@@ -20,7 +20,9 @@ struct StrictExposition {
     private(set) var samples: [Sample] = []
 
     init(_ text: String) throws {
-        guard text.isEmpty || text.hasSuffix("\n") else { throw Invalid(description: "the text does not end in a newline") }
+        guard text.isEmpty || text.hasSuffix("\n") else {
+            throw Invalid(description: "the text does not end in a newline")
+        }
         var finished: Set<String> = []
         var current: String?
         var series: Set<String> = []
@@ -75,7 +77,9 @@ struct StrictExposition {
             }
             for (labels, buckets) in groups {
                 let sorted = buckets.sorted { $0.0 < $1.0 }
-                guard sorted.last?.0 == .infinity else { throw Invalid(description: "\(name)\(labels): no +Inf bucket") }
+                guard sorted.last?.0 == .infinity else {
+                    throw Invalid(description: "\(name)\(labels): no +Inf bucket")
+                }
                 guard zip(sorted, sorted.dropFirst()).allSatisfy({ $0.1 <= $1.1 }) else {
                     throw Invalid(description: "\(name)\(labels): buckets are not cumulative")
                 }
@@ -120,7 +124,9 @@ struct StrictExposition {
                 rest = rest.dropFirst(2)
                 var value = ""
                 while true {
-                    guard let character = rest.popFirst() else { throw Invalid(description: "\(where_): open label value") }
+                    guard let character = rest.popFirst() else {
+                        throw Invalid(description: "\(where_): open label value")
+                    }
                     if character == "\"" { break }
                     if character == "\\" {
                         switch rest.popFirst() {
@@ -136,7 +142,9 @@ struct StrictExposition {
                 guard labels.updateValue(value, forKey: String(label)) == nil else {
                     throw Invalid(description: "\(where_): label twice")
                 }
-                if rest.first == "," { rest = rest.dropFirst() } else if rest.first != "}" {
+                if rest.first == "," {
+                    rest = rest.dropFirst()
+                } else if rest.first != "}" {
                     throw Invalid(description: "\(where_): labels not separated by commas")
                 }
             }
@@ -147,7 +155,8 @@ struct StrictExposition {
             throw Invalid(description: "\(where_): expected one space, a value and an optional timestamp")
         }
         let text = fields[1]
-        let value: Double? = text == "+Inf" ? .infinity : text == "-Inf" ? -.infinity : text == "NaN" ? .nan : Double(text)
+        let value: Double? =
+            text == "+Inf" ? .infinity : text == "-Inf" ? -.infinity : text == "NaN" ? .nan : Double(text)
         guard let value, fields.count == 2 || Int64(fields[2]) != nil else {
             throw Invalid(description: "\(where_): bad value or timestamp")
         }

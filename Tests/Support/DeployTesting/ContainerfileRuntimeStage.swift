@@ -25,7 +25,8 @@ public struct ContainerfileRuntimeStage {
         for line in containerfile.split(separator: "\n") {
             if line.hasPrefix("FROM ") { break }
             guard line.hasPrefix("ARG "), let equals = line.firstIndex(of: "=") else { continue }
-            arguments[String(line[line.index(line.startIndex, offsetBy: 4)..<equals])] = String(line[line.index(after: equals)...])
+            arguments[String(line[line.index(line.startIndex, offsetBy: 4)..<equals])] = String(
+                line[line.index(after: equals)...])
         }
         self.arguments = arguments
         let stage = containerfile.components(separatedBy: "\nFROM ").last ?? ""

@@ -17,7 +17,9 @@ public struct KubernetesPolicyGraph: Sendable {
     /// The graph of the NetworkPolicies among `objects`, exported with `layout`.
     public init(_ objects: [KubernetesObject], layout: KubernetesLayout = KubernetesLayout()) {
         for policy in objects where policy.kind == "NetworkPolicy" {
-            guard let own = policy.node[path: "spec", "podSelector", "matchLabels"]?.stringMap?[KubernetesLayout.nameLabel]
+            guard
+                let own = policy.node[path: "spec", "podSelector", "matchLabels"]?.stringMap?[
+                    KubernetesLayout.nameLabel]
             else { continue }
             for rule in policy.node[path: "spec", "egress"]?.elements ?? [] {
                 let ports = rule["ports"]?.elements ?? []
@@ -31,7 +33,10 @@ public struct KubernetesPolicyGraph: Sendable {
                         egress.insert([own, callee])
                     } else if peer[path: "namespaceSelector", "matchLabels"]?.stringMap?["kubernetes.io/metadata.name"]
                         == "kube-system", peer[path: "podSelector", "matchLabels"]?.stringMap?["k8s-app"] == "kube-dns",
-                        Set(ports.compactMap { port in port["protocol"]?.string.map { "\($0)/\(port["port"]?.int ?? 0)" } })
+                        Set(
+                            ports.compactMap { port in
+                                port["protocol"]?.string.map { "\($0)/\(port["port"]?.int ?? 0)" }
+                            })
                             == ["UDP/53", "TCP/53"]
                     {
                         dns.insert(own)
@@ -48,7 +53,8 @@ public struct KubernetesPolicyGraph: Sendable {
                     } else if labels == [layout.operatorLabelKey: layout.operatorLabelValue] {
                         operatorIngress.insert(own)
                     } else {
-                        strays.append("\(policy.name): an ingress peer that is neither a vertical nor the operator: \(peer)")
+                        strays.append(
+                            "\(policy.name): an ingress peer that is neither a vertical nor the operator: \(peer)")
                     }
                 }
             }

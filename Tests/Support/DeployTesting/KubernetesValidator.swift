@@ -46,6 +46,7 @@ public enum KubernetesValidator {
         let output = result.standardOutput + result.standardError
         let lines = output.split(separator: "\n").map(String.init)
         let passes = { (line: String) in line.hasPrefix("INFO ") && line.contains(" passed for resource ") }
-        return Report(status: result.status, passed: lines.filter(passes), other: lines.filter { !passes($0) }, output: output)
+        return Report(
+            status: result.status, passed: lines.filter(passes), other: lines.filter { !passes($0) }, output: output)
     }
 }

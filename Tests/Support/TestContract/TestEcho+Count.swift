@@ -36,7 +36,8 @@ extension TestEcho {
             "test.CountInput",
             [
                 .required(1, "count", .int), .defaulted(2, "bytes", .int, .int(0)),
-                .defaulted(3, "delayMilliseconds", .int, .int(0)), .optional(4, "failWith", .enumeration(ErrorCode.schema)),
+                .defaulted(3, "delayMilliseconds", .int, .int(0)),
+                .optional(4, "failWith", .enumeration(ErrorCode.schema)),
             ])
 
         public func encode(to body: inout BodyWriter) {

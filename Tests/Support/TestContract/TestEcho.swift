@@ -38,7 +38,10 @@ public struct TestEcho: Sendable {
 
     /// Every operation.
     public var operations: [OperationDescriptor] {
-        [echo.descriptor, fail.descriptor, throwUntyped.descriptor, relay.descriptor, count.descriptor, produced.descriptor]
+        [
+            echo.descriptor, fail.descriptor, throwUntyped.descriptor, relay.descriptor, count.descriptor,
+            produced.descriptor,
+        ]
     }
 
     /// Input of ``fail``.

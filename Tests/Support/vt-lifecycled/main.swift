@@ -42,7 +42,8 @@ struct BesideFailure: Error, CustomStringConvertible {
 let named = CommandLine.arguments.count > 1 && !CommandLine.arguments[1].hasPrefix("-")
 let name = named ? CommandLine.arguments[1] : "echo"
 let status = DaemonMain.run(
-    name: name, arguments: Array(CommandLine.arguments.dropFirst(named ? 2 : 1)), beside: { runtime in
+    name: name, arguments: Array(CommandLine.arguments.dropFirst(named ? 2 : 1)),
+    beside: { runtime in
         if runtime.environment["VT_LIFECYCLED_BESIDE_FAILS"] == "1" { throw BesideFailure() }
         return [OtherService()]
     }

@@ -65,7 +65,8 @@ enum HostileFiles {
     /// Says what the behaviour says once the store is open: a backup it never made.
     static func afterStore(environment: [String: String]) {
         guard let (behaviour, path) = chosen, behaviour == "upgrade-backup" else { return }
-        _ = Notifier(environment: environment).notify("\(SQLiteStore.HandOver.backupKey)=\(path)", "STATUS=migrating the store")
+        _ = Notifier(environment: environment).notify(
+            "\(SQLiteStore.HandOver.backupKey)=\(path)", "STATUS=migrating the store")
         // Gives the supervisor's loop time to read the datagram before this process's exit: a
         // failure that lands first leaves nothing to put back, and the attack untried.
         usleep(300_000)

@@ -97,19 +97,26 @@ func routes(name: String, client: ServiceClient, version: ContractVersion) -> Ro
         throw Untyped()
     }
     router.on(contract.relay) { input, context in
-        let remaining = context.deadline.map { Int($0.remaining.components.seconds * 1_000_000 + $0.remaining.components.attoseconds / 1_000_000_000_000) } ?? 0
+        let remaining =
+            context.deadline.map {
+                Int(
+                    $0.remaining.components.seconds * 1_000_000 + $0.remaining.components.attoseconds
+                        / 1_000_000_000_000)
+            } ?? 0
         let echoed: TestEcho.EchoOutput
         switch version {
         case .v1:
             echoed = try await client.call(
-                TestEcho(service: input.target).echo, .init(text: input.text, delayMilliseconds: input.delayMilliseconds))
+                TestEcho(service: input.target).echo,
+                .init(text: input.text, delayMilliseconds: input.delayMilliseconds))
         case .v2:
             let answer = try await client.call(
                 ContractVersion.echoV2(input.target),
                 .init(text: input.text, delayMilliseconds: input.delayMilliseconds, note: "from version 2"))
             echoed = .init(text: answer.text, servedBy: answer.servedBy)
         case .breaking:
-            let answer = try await client.call(ContractVersion.echoBreaking(input.target), .init(text: input.text, volume: 1))
+            let answer = try await client.call(
+                ContractVersion.echoBreaking(input.target), .init(text: input.text, volume: 1))
             echoed = answer
         }
         return .init(echoed: echoed, remainingMicroseconds: remaining)

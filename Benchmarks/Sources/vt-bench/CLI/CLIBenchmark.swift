@@ -32,7 +32,10 @@ struct CLIBenchmark {
         let cache = "\(folder)/cache"
         let cacheFolder = "\(cache)/verticals/describe"
         let environment = ["XDG_CACHE_HOME": cache, "VERTICALS_POINTER_DIR": "", "PATH": "/usr/bin:/bin"]
-        let cli = ["\(settings.binDirectory)/svc-supervisor", "call", "clinics", "nearest", Self.input, "--socket-dir", sockets]
+        let cli = [
+            "\(settings.binDirectory)/svc-supervisor", "call", "clinics", "nearest", Self.input, "--socket-dir",
+            sockets,
+        ]
         let compiled = [settings.callBaseline, sockets, Self.input]
 
         // The same JSON from both, or the comparison means nothing.
@@ -66,7 +69,8 @@ struct CLIBenchmark {
                 },
                 { cliStart.append(Self.spawn(cliVersion, environment: environment, output: "\(folder)/start.out").1) },
                 {
-                    let (_, elapsed) = Self.spawn(compiledStartup, environment: environment, output: "\(folder)/start.out")
+                    let (_, elapsed) = Self.spawn(
+                        compiledStartup, environment: environment, output: "\(folder)/start.out")
                     compiledStart.append(elapsed)
                 },
             ]
@@ -109,7 +113,9 @@ struct CLIBenchmark {
     }
 
     /// Runs `command` to its end with standard output in `output`; what it printed and how long it took.
-    static func spawn(_ command: [String], environment: [String: String], output: String) -> (String, milliseconds: Double) {
+    static func spawn(_ command: [String], environment: [String: String], output: String) -> (
+        String, milliseconds: Double
+    ) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -80,8 +80,10 @@ struct CodecBenchmark {
         check(try Appointments.BookInput(decoding: booking.encodedBody()) == booking, "our codec, BookInput")
         check(try Clinics.ClinicList(decoding: clinics.encodedBody()) == clinics, "our codec, ClinicList")
         check(try HandWrittenCodec.decodeLogin(HandWrittenCodec.encode(login)) == login, "hand-written, LoginInput")
-        check(try HandWrittenCodec.decodeBooking(HandWrittenCodec.encode(booking)) == booking, "hand-written, BookInput")
-        check(try HandWrittenCodec.decodeClinics(HandWrittenCodec.encode(clinics)) == clinics, "hand-written, ClinicList")
+        check(
+            try HandWrittenCodec.decodeBooking(HandWrittenCodec.encode(booking)) == booking, "hand-written, BookInput")
+        check(
+            try HandWrittenCodec.decodeClinics(HandWrittenCodec.encode(clinics)) == clinics, "hand-written, ClinicList")
         check(
             try decoder.decode(JSONMirrors.ClinicList.self, from: encoder.encode(clinicsJSON)) == clinicsJSON,
             "JSON, ClinicList")
@@ -91,16 +93,20 @@ struct CodecBenchmark {
                 name: "LoginInput (small)",
                 ours: { (try? Identity.LoginInput(decoding: login.encodedBody()))?.email.utf8.count ?? 0 },
                 json: {
-                    (try? decoder.decode(JSONMirrors.Login.self, from: encoder.encode(loginJSON)))?.email.utf8.count ?? 0
+                    (try? decoder.decode(JSONMirrors.Login.self, from: encoder.encode(loginJSON)))?.email.utf8.count
+                        ?? 0
                 },
                 handWritten: {
                     (try? HandWrittenCodec.decodeLogin(HandWrittenCodec.encode(login)))?.email.utf8.count ?? 0
                 }),
             Subject(
                 name: "BookInput",
-                ours: { (try? Appointments.BookInput(decoding: booking.encodedBody(capacity: 256)))?.durationMinutes ?? 0 },
+                ours: {
+                    (try? Appointments.BookInput(decoding: booking.encodedBody(capacity: 256)))?.durationMinutes ?? 0
+                },
                 json: {
-                    (try? decoder.decode(JSONMirrors.Booking.self, from: encoder.encode(bookingJSON)))?.durationMinutes ?? 0
+                    (try? decoder.decode(JSONMirrors.Booking.self, from: encoder.encode(bookingJSON)))?.durationMinutes
+                        ?? 0
                 },
                 handWritten: {
                     (try? HandWrittenCodec.decodeBooking(HandWrittenCodec.encode(booking)))?.durationMinutes ?? 0

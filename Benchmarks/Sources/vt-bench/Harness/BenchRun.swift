@@ -109,11 +109,13 @@ struct BenchRun {
                         .run(suite, setup: setup, suiteSlots: slots)
                 }
                 if settings.runs("mixed") {
-                    await MixedLoad(settings: settings, report: report, loop: loop).run(suite, setup: setup, slots: slots)
+                    await MixedLoad(settings: settings, report: report, loop: loop).run(
+                        suite, setup: setup, slots: slots)
                 }
                 // Last: it replaces appointments' process, which the sections before measure.
                 if settings.runs("upgrade") {
-                    await UpgradeLatency(settings: settings, report: report, loop: loop).run(suite, setup: setup, slots: slots)
+                    await UpgradeLatency(settings: settings, report: report, loop: loop).run(
+                        suite, setup: setup, slots: slots)
                 }
             }
             await suite.down()

@@ -52,7 +52,10 @@ struct BenchSettings: Sendable {
             callBaseline: environment["VT_BENCH_CALL"] ?? Self.besideThisProgram("vt-bench-call"),
             manifest: environment["VT_MANIFEST"] ?? "\(root)/deploy/suite.toml",
             outputDirectory: environment["BENCH_OUT"] ?? "\(root)/bench", rootDirectory: root)
-        for program in [settings.uvEcho, settings.grpcEcho, "\(settings.binDirectory)/svc-supervisor", "\(settings.binDirectory)/vt-exec"]
+        for program in [
+            settings.uvEcho, settings.grpcEcho, "\(settings.binDirectory)/svc-supervisor",
+            "\(settings.binDirectory)/vt-exec",
+        ]
         where !FileManager.default.isExecutableFile(atPath: program) {
             fail("\(program) is missing: run `make bench`, which builds it")
         }

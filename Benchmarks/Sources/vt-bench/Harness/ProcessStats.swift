@@ -43,7 +43,7 @@ enum ProcessStats {
         var executable = false
         for line in smaps.split(separator: "\n") {
             let first = line.prefix { $0 != " " }
-            if first.contains("-"), first.allSatisfy({ $0.isHexDigit || $0 == "-" }) {  // a mapping's line
+            if first.contains("-"), first.allSatisfy({ $0.isHexDigit || $0 == "-" }) { // a mapping's line
                 executable = line.split(separator: " ").dropFirst().first?.contains("x") ?? false
             } else if executable, line.hasPrefix("Rss:") {
                 text += kib(line)
@@ -90,8 +90,10 @@ enum ProcessStats {
         var wait = 0.0
         for thread in threads {
             guard let line = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/schedstat", encoding: .utf8)
-            else { continue }  // the thread ended meanwhile
-            let numbers = line.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            else { continue } // the thread ended meanwhile
+            let numbers = line.split(separator: " ").compactMap {
+                Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
             if numbers.count >= 2 {
                 run += numbers[0]
                 wait += numbers[1]
@@ -105,11 +107,13 @@ enum ProcessStats {
     /// `/proc/PID/task/TID/status`), by thread id; nil when the process is gone. A sleeping
     /// thread adds none: each one is a wake-up (or a preemption while it ran).
     static func contextSwitchesByThread(_ pid: Int32) -> [String: Double]? {
-        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else {
+            return nil
+        }
         var counts: [String: Double] = [:]
         for thread in threads {
             guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/status", encoding: .utf8)
-            else { continue }  // the thread ended meanwhile
+            else { continue } // the thread ended meanwhile
             for line in status.split(separator: "\n")
             where line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") {
                 counts[thread, default: 0] +=

@@ -113,7 +113,9 @@ final class Report: Sendable {
             add(section, "\(name): private dirty", unit: "MiB", privateDirty)
         }
         add(section, "  PSS", unit: "MiB", Summary(readings.map { $0.pss / 1024 }))
-        add(section, "  RSS (information: counts clean, shared file pages)", unit: "MiB", Summary(readings.map { $0.rss / 1024 }))
+        add(
+            section, "  RSS (information: counts clean, shared file pages)", unit: "MiB",
+            Summary(readings.map { $0.rss / 1024 }))
         add(section, "  resident text (information)", unit: "MiB", Summary(readings.map { $0.residentText / 1024 }))
     }
 

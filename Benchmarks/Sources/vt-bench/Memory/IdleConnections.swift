@@ -30,7 +30,9 @@ struct IdleConnections {
             let baseFDs = Self.openDescriptors(pid)
             var sockets: [Int32] = []
             for _ in 0..<count {
-                guard let fd = UnixSocket.connect(path) else { fail("connection \(sockets.count + 1) to \(path) failed") }
+                guard let fd = UnixSocket.connect(path) else {
+                    fail("connection \(sockets.count + 1) to \(path) failed")
+                }
                 sockets.append(fd)
             }
             // Every connection accepted and registered with the loop before memory is read.

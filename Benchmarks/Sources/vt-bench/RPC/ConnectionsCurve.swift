@@ -36,7 +36,8 @@ struct ConnectionsCurve {
         let limit = DescriptorLimit.raiseToHard()
         let counts = counts.filter { $0 + Self.headroom <= limit }
         if counts.count < self.counts.count {
-            let message = "curves connections: RLIMIT_NOFILE's hard limit is \(limit), so the curve stops at "
+            let message =
+                "curves connections: RLIMIT_NOFILE's hard limit is \(limit), so the curve stops at "
                 + "\(counts.last.map { "\($0)" } ?? "none") connections (raise it, e.g. `ulimit -Hn 20000`, for 10,000)"
             progress(message)
             report.note(message)

@@ -67,11 +67,14 @@ struct ContractCheckBenchmark {
         let description = ContractFingerprint.description(of: BenchEcho.name, [BenchEcho.echo.descriptor])
         let fingerprint = ContractFingerprint.of(description)
         let request = Message.frame(
-            Envelope(kind: .request, correlationID: .max, operation: Daemon.contractCheck.fullName, deadlineMicroseconds: 10_000_000),
+            Envelope(
+                kind: .request, correlationID: .max, operation: Daemon.contractCheck.fullName,
+                deadlineMicroseconds: 10_000_000),
             body: Daemon.ContractCheckInput(operations: [BenchEcho.echo.fullName], fingerprint: fingerprint))
         let answer = Message.frame(
             Envelope(kind: .response, correlationID: .max),
-            body: Daemon.ContractCheck(service: BenchEcho.name, fingerprint: fingerprint, version: VerticalsVersion.current))
+            body: Daemon.ContractCheck(
+                service: BenchEcho.name, fingerprint: fingerprint, version: VerticalsVersion.current))
         return (request.count, answer.count)
     }
 

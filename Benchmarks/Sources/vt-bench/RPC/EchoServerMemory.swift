@@ -35,7 +35,9 @@ extension RPCBenchmark {
                         usleep(20_000)
                     }
                     let held = IdleConnections.openDescriptors(pid) - baseline
-                    guard held >= count else { fail("the \(stack.rawValue) server holds \(held) of \(count) connections") }
+                    guard held >= count else {
+                        fail("the \(stack.rawValue) server holds \(held) of \(count) connections")
+                    }
                     usleep(500_000)
                     loaded[stack, default: []].append(Self.memory(pid, stack))
                     for fd in sockets { close(fd) }
@@ -79,7 +81,9 @@ extension RPCBenchmark {
 
     /// `pid`'s memory, or the run stops: the server ended during the round.
     private static func memory(_ pid: Int32, _ stack: Stack) -> ProcessStats.Memory {
-        guard let memory = ProcessStats.memory(pid) else { fail("the \(stack.rawValue) server ended during the memory round") }
+        guard let memory = ProcessStats.memory(pid) else {
+            fail("the \(stack.rawValue) server ended during the memory round")
+        }
         return memory
     }
 }

@@ -31,7 +31,8 @@ struct InFlightCurve {
         let points = depths.map(Double.init)
         let work = "in flight on one connection"
         report.addCurve(
-            "curves", Curve(name: "requests/s", work: work, unit: "req/s", points: points, values: rates.map(Summary.init)))
+            "curves",
+            Curve(name: "requests/s", work: work, unit: "req/s", points: points, values: rates.map(Summary.init)))
         report.addCurve(
             "curves", Curve(name: "p99", work: work, unit: "µs", points: points, values: tails.map(Summary.init)))
     }

@@ -55,7 +55,8 @@ struct InstructionsBenchmark {
             case .off: ["VERTICALS_TRACING": "off"]
             case .sampledNone: ["VERTICALS_TRACING": "on", "VERTICALS_TRACE_SAMPLE_RATIO": "0"]
             case .sampledAll: ["VERTICALS_TRACING": "on", "VERTICALS_TRACE_SAMPLE_RATIO": "1"]
-            case .sync: ["VERTICALS_TRACING": "on", "VERTICALS_TRACE_SAMPLE_RATIO": "0", "VT_BENCH_ECHO_HANDLER": "sync"]
+            case .sync:
+                ["VERTICALS_TRACING": "on", "VERTICALS_TRACE_SAMPLE_RATIO": "0", "VT_BENCH_ECHO_HANDLER": "sync"]
             }
         }
 
@@ -105,7 +106,8 @@ struct InstructionsBenchmark {
                     let keep = round == 1 ? "\(profiles)/\(client.fileName)-\(size)" : nil
                     perRequest["\(client.rawValue) \(size)", default: []].append(
                         oneRequest(keeping: keep) { requests, keep in
-                            clientLifeInstructions(client, program, valgrind, size: size, requests: requests, keep: keep)
+                            clientLifeInstructions(
+                                client, program, valgrind, size: size, requests: requests, keep: keep)
                         })
                 }
                 for server in Server.allCases {
@@ -113,7 +115,8 @@ struct InstructionsBenchmark {
                     let keep = round == 1 ? "\(profiles)/\(server.fileName)-\(size)" : nil
                     perRequest["\(server.rawValue) \(size)", default: []].append(
                         oneRequest(keeping: keep) { requests, keep in
-                            lifeInstructions(server, program, valgrind, python, size: size, requests: requests, keep: keep)
+                            lifeInstructions(
+                                server, program, valgrind, python, size: size, requests: requests, keep: keep)
                         })
                 }
             }
@@ -132,7 +135,8 @@ struct InstructionsBenchmark {
                 "instructions", "\(label) \(Server.off.rawValue)", unit: "instr/req", ours: series(.off),
                 baselineName: "C", baseline: series(.c), ratioName: "ours/C")
             report.add(
-                "instructions", "\(label) \(Server.sampledNone.rawValue)", unit: "instr/req", ours: series(.sampledNone),
+                "instructions", "\(label) \(Server.sampledNone.rawValue)", unit: "instr/req",
+                ours: series(.sampledNone),
                 baselineName: "off", baseline: series(.off), ratioName: "over off", target: .atMost(1.03))
             report.add(
                 "instructions", "\(label) \(Server.sampledAll.rawValue)", unit: "instr/req", ours: series(.sampledAll),

@@ -63,7 +63,8 @@ struct LoopsBenchmark {
             section, "server CPU per request at 4 × 64, C client: 2 loops vs 1", unit: "µs", ours: cCPU[2]!,
             baselineName: "1 loop", baseline: cCPU[1]!, ratioName: "2/1", target: .atMost(1.1))
         report.add(
-            section, "  what \(ProcessInfo.processInfo.activeProcessorCount) vCPUs allow 2/1 with the C client beside: 2·s1/(s2+c2)",
+            section,
+            "  what \(ProcessInfo.processInfo.activeProcessorCount) vCPUs allow 2/1 with the C client beside: 2·s1/(s2+c2)",
             unit: "×", Summary(bound))
         report.add(
             section, "  2/1 against what the vCPUs allow", unit: "×",
@@ -78,7 +79,8 @@ struct LoopsBenchmark {
             section, "1 in flight p50, 64 B: 2 loops vs 1", unit: "µs", ours: p50[2]!, baselineName: "1 loop",
             baseline: p50[1]!, ratioName: "2/1", target: .atMost(1.05))
         report.add(
-            section, "4 conn × 64 in flight, C client: ours on 2 loops vs \(RPCBenchmark.Stack.nio.rawValue) on 2 threads",
+            section,
+            "4 conn × 64 in flight, C client: ours on 2 loops vs \(RPCBenchmark.Stack.nio.rawValue) on 2 threads",
             unit: "req/s", ours: cRates[2]!, baselineName: "NIO", baseline: nio, ratioName: "ours/NIO",
             target: .atLeast(0.8))
     }
@@ -109,7 +111,8 @@ struct LoopsBenchmark {
                 case .ours:
                     Subprocess.run(
                         RPCBenchmark.ownExecutable,
-                        ["echo-throughput", directory, "64", "4", "64", "\(throughputSeconds)"], environment: environment)
+                        ["echo-throughput", directory, "64", "4", "64", "\(throughputSeconds)"],
+                        environment: environment)
                 case .c:
                     Subprocess.run(
                         settings.uvEcho,
@@ -119,7 +122,8 @@ struct LoopsBenchmark {
                         ], environment: environment)
                 }
             let fields = RPCBenchmark.fields(printed: line)
-            guard let requests = fields["requests"], let server = fields["server_cpu"], let clientCPU = fields["client_cpu"]
+            guard let requests = fields["requests"], let server = fields["server_cpu"],
+                let clientCPU = fields["client_cpu"]
             else { fail("the \(client) throughput client printed no CPU of its window: \(line)") }
             return Load(
                 rate: RPCBenchmark.requestsPerSecond(printed: line, by: "ours"),
@@ -141,7 +145,8 @@ struct LoopsBenchmark {
     private func latencyP50(loops: Int) -> Double {
         let output = "\(directory)/loops-samples.bin"
         withServer(loops: loops) { _ in
-            _ = Subprocess.run(RPCBenchmark.ownExecutable, ["echo-latency", directory, "64", "\(latencyCount)", output])
+            _ = Subprocess.run(
+                RPCBenchmark.ownExecutable, ["echo-latency", directory, "64", "\(latencyCount)", output])
         }
         guard let data = FileManager.default.contents(atPath: output), data.count == latencyCount * 8 else {
             fail("the loops latency client wrote no samples")

@@ -72,7 +72,8 @@ struct PayloadCurve {
                         let cLine = Subprocess.run(
                             settings.uvEcho,
                             ["throughput", "\(cDirectory)/c.sock", "\(frame)", "1", "\(Self.depth)", "1"], cpu: nil)
-                        c[index].append(RPCBenchmark.requestsPerSecond(printed: cLine, by: "C") * Double(size) / 1_000_000)
+                        c[index].append(
+                            RPCBenchmark.requestsPerSecond(printed: cLine, by: "C") * Double(size) / 1_000_000)
                         if size >= 1 << 20 { raised[index].append(megabytesPerSecond(raisedServer, size)) }
                     }
                 }
@@ -96,16 +97,19 @@ struct PayloadCurve {
         if !dirtySettled.isEmpty {
             report.add(
                 "curves", "payload: server private dirty \(Self.settle.components.seconds) s after the curve",
-                unit: "MiB", ours: dirtySettled, baselineName: "before", baseline: dirtyBefore, ratioName: "after/before",
+                unit: "MiB", ours: dirtySettled, baselineName: "before", baseline: dirtyBefore,
+                ratioName: "after/before",
                 target: .atMost(1.25))
         }
         let points = sizes.map(Double.init)
         let work = "body bytes, 1 connection × \(Self.depth) in flight"
         report.addCurve(
-            "curves", Curve(name: "MB/s, ours", work: work, unit: "MB/s", points: points, values: ours.map(Summary.init)),
+            "curves",
+            Curve(name: "MB/s, ours", work: work, unit: "MB/s", points: points, values: ours.map(Summary.init)),
             rows: false)
         report.addCurve(
-            "curves", Curve(name: "MB/s, C echo", work: work, unit: "MB/s", points: points, values: c.map(Summary.init)),
+            "curves",
+            Curve(name: "MB/s, C echo", work: work, unit: "MB/s", points: points, values: c.map(Summary.init)),
             rows: false)
     }
 }

@@ -178,7 +178,8 @@ struct RPCBenchmark {
                         + Stack.tunedGRPC.map { ($0, Self.unpinned) }
                     : [(.c, placement), (.ours, placement)]
                 for (stack, at) in runs {
-                    let key = "\(stack.rawValue) \(load.connections)×\(load.depth)\(at.serverCPU == nil ? " unpinned" : "")"
+                    let key =
+                        "\(stack.rawValue) \(load.connections)×\(load.depth)\(at.serverCPU == nil ? " unpinned" : "")"
                     loads[key, default: []].append(
                         throughput(stack, connections: load.connections, depth: load.depth, placement: at))
                 }
@@ -187,11 +188,15 @@ struct RPCBenchmark {
         for load in Self.loads {
             let name = "\(load.connections) conn × \(load.depth) in flight, 64 B"
             report.add(
-                "rpc throughput", name, unit: "req/s", ours: loads["ours \(load.connections)×\(load.depth)"]!.map(\.rate),
-                baselineName: "C", baseline: loads["\(Stack.c.rawValue) \(load.connections)×\(load.depth)"]!.map(\.rate),
+                "rpc throughput", name, unit: "req/s",
+                ours: loads["ours \(load.connections)×\(load.depth)"]!.map(\.rate),
+                baselineName: "C",
+                baseline: loads["\(Stack.c.rawValue) \(load.connections)×\(load.depth)"]!.map(\.rate),
                 ratioName: "ours/C", target: load.connections == 1 ? .atLeast(0.5) : nil)
         }
-        let (ours, c, grpc) = (loads["ours 1×64"]!, loads["\(Stack.c.rawValue) 1×64"]!, loads["\(Stack.grpc.rawValue) 1×64"]!)
+        let (ours, c, grpc) = (
+            loads["ours 1×64"]!, loads["\(Stack.c.rawValue) 1×64"]!, loads["\(Stack.grpc.rawValue) 1×64"]!
+        )
         report.add(
             "rpc throughput", "1 conn × 64 in flight, 64 B, ours against \(Stack.grpc.rawValue)", unit: "req/s",
             ours: ours.map(\.rate), baselineName: "gRPC", baseline: grpc.map(\.rate), ratioName: "ours/gRPC")
@@ -207,9 +212,11 @@ struct RPCBenchmark {
                 "rpc throughput", "  \(side) CPU per request, ours against C", unit: "µs", ours: ours.map(cpu),
                 baselineName: "C", baseline: c.map(cpu), ratioName: "ours/C")
         }
-        let tuned = { (stack: Stack, at: Placement?) in loads["\(stack.rawValue) 1×64\(at == nil ? "" : " unpinned")"]! }
+        let tuned = { (stack: Stack, at: Placement?) in loads["\(stack.rawValue) 1×64\(at == nil ? "" : " unpinned")"]!
+        }
         addTunedGRPC(
-            "rpc throughput", "1 conn × 64 in flight, 64 B", unit: "req/s", ours: ours.map(\.rate), lowerIsBetter: false,
+            "rpc throughput", "1 conn × 64 in flight, 64 B", unit: "req/s", ours: ours.map(\.rate),
+            lowerIsBetter: false,
             target: .atLeast(Self.grpcThroughputTarget)
         ) { tuned($0, $1).map(\.rate) }
         addTunedGRPC(
@@ -250,13 +257,16 @@ struct RPCBenchmark {
                 ratioName: "on/off")
             let coalescing = "flush coalescing \(better(on, off) ? "on" : "off")"
             won.append("\(better(on, off) ? "on" : "off") won \(at == nil ? "pinned" : "unpinned")")
-            if better(winner, best.values) { best = (winner, "tuned \(at == nil ? "pinned" : "unpinned"), \(coalescing)") }
+            if better(winner, best.values) {
+                best = (winner, "tuned \(at == nil ? "pinned" : "unpinned"), \(coalescing)")
+            }
         }
         report.add(
             section, "\(name), ours against gRPC at its best", unit: unit, ours: ours, baselineName: "gRPC best",
             baseline: best.values, ratioName: "ours/gRPC", target: target)
         report.note(
-            "\(section) \(name): gRPC tuned, flush coalescing \(won.joined(separator: ", ")); gRPC at its best: \(best.label)")
+            "\(section) \(name): gRPC tuned, flush coalescing \(won.joined(separator: ", ")); gRPC at its best: \(best.label)"
+        )
     }
 
     /// Ours against gRPC Swift 2: p50 at most, requests per second at least, CPU per request at most.
@@ -378,7 +388,8 @@ struct RPCBenchmark {
             unlink(socket)
             server = Subprocess.start(
                 Self.ownExecutable, ["echo-server"], cpu: cpu,
-                environment: environment.merging(["VERTICALS_SOCKET_DIR": directory, "VERTICALS_LOG_LEVEL": "warning"]) {
+                environment: environment.merging(["VERTICALS_SOCKET_DIR": directory, "VERTICALS_LOG_LEVEL": "warning"])
+                {
                     _, fixed in fixed
                 })
         case .nio:
@@ -410,7 +421,8 @@ struct RPCBenchmark {
     static func requestFrameFile(_ size: Int, in directory: String) -> String {
         let path = "\(directory)/request-\(size).frame"
         if !FileManager.default.fileExists(atPath: path) {
-            guard FileManager.default.createFile(atPath: path, contents: Data(BenchEcho.requestFrame(bodySize: size))) else {
+            guard FileManager.default.createFile(atPath: path, contents: Data(BenchEcho.requestFrame(bodySize: size)))
+            else {
                 fail("cannot write \(path)")
             }
         }

@@ -48,14 +48,18 @@ struct TCPBenchmark {
                 _ = Subprocess.run(
                     "/usr/bin/openssl",
                     [
-                        "x509", "-req", "-in", "\(base).csr", "-CA", "\(ca).pem", "-CAkey", "\(ca).key", "-CAcreateserial",
+                        "x509", "-req", "-in", "\(base).csr", "-CA", "\(ca).pem", "-CAkey", "\(ca).key",
+                        "-CAcreateserial",
                         "-out", "\(base).pem", "-days", "2", "-extfile", "\(base).ext",
                     ])
             }
         }
         func files(_ name: String) -> [String: String] {
             let base = "\(directory)/tls-\(name)"
-            return ["VERTICALS_TLS_CERT": "\(base).pem", "VERTICALS_TLS_KEY": "\(base).key", "VERTICALS_TLS_CA": "\(ca).pem"]
+            return [
+                "VERTICALS_TLS_CERT": "\(base).pem", "VERTICALS_TLS_KEY": "\(base).key",
+                "VERTICALS_TLS_CA": "\(ca).pem",
+            ]
         }
         return (files("bench"), files("client"))
     }
@@ -93,10 +97,12 @@ struct TCPBenchmark {
             "rpc over tcp", "1 conn × 64 in flight, 64 B", unit: "req/s", ours: rates[.oursTCP]!, baselineName: "C TCP",
             baseline: rates[.cTCP]!, ratioName: "ours/C")
         report.add(
-            "rpc over tcp", "64 B same vCPU p50, TCP + mutual TLS", unit: "µs", ours: p50[.oursTLS]!, baselineName: "C TCP",
+            "rpc over tcp", "64 B same vCPU p50, TCP + mutual TLS", unit: "µs", ours: p50[.oursTLS]!,
+            baselineName: "C TCP",
             baseline: p50[.cTCP]!, ratioName: "ours/C")
         report.add(
-            "rpc over tcp", "64 B same vCPU p99, TCP + mutual TLS", unit: "µs", ours: p99[.oursTLS]!, baselineName: "C TCP",
+            "rpc over tcp", "64 B same vCPU p99, TCP + mutual TLS", unit: "µs", ours: p99[.oursTLS]!,
+            baselineName: "C TCP",
             baseline: p99[.cTCP]!, ratioName: "ours/C")
         report.add(
             "rpc over tcp", "64 B same vCPU p50, what TLS adds", unit: "µs",
@@ -106,14 +112,16 @@ struct TCPBenchmark {
             baselineName: "C TCP", baseline: rates[.cTCP]!, ratioName: "ours/C")
         report.add(
             "rpc over tcp", "new connection until usable, median, TCP + mutual TLS handshake", unit: "µs",
-            ours: connectCost[.oursTLS]!, baselineName: "plain TCP", baseline: connectCost[.oursTCP]!, ratioName: "TLS/TCP")
+            ours: connectCost[.oursTLS]!, baselineName: "plain TCP", baseline: connectCost[.oursTCP]!,
+            ratioName: "TLS/TCP")
     }
 
     /// The median time from connect to a usable connection (with the handshake for TLS), in µs.
     private func newConnection(_ stack: Stack) -> Double {
         var line = ""
         withServer(stack, cpu: 0) { address, environment in
-            line = Subprocess.run(RPCBenchmark.ownExecutable, ["connect-cost", address, "200"], cpu: 1, environment: environment)
+            line = Subprocess.run(
+                RPCBenchmark.ownExecutable, ["connect-cost", address, "200"], cpu: 1, environment: environment)
         }
         guard let field = line.split(whereSeparator: \.isWhitespace).first(where: { $0.hasPrefix("micros=") }),
             let micros = Double(field.dropFirst("micros=".count))
@@ -142,7 +150,10 @@ struct TCPBenchmark {
         withServer(stack, cpu: 0) { address, environment in
             line = runClient(
                 stack, cpu: 1, environment: environment,
-                c: ["throughput", address, "\(BenchEcho.framePayloadLength(bodySize: 64))", "1", "64", "\(throughputSeconds)"],
+                c: [
+                    "throughput", address, "\(BenchEcho.framePayloadLength(bodySize: 64))", "1", "64",
+                    "\(throughputSeconds)",
+                ],
                 ours: ["echo-throughput", directory, "64", "1", "64", "\(throughputSeconds)"])
         }
         return RPCBenchmark.requestsPerSecond(printed: line, by: stack.rawValue)
@@ -155,7 +166,8 @@ struct TCPBenchmark {
     ) -> String {
         switch stack {
         case .cTCP: Subprocess.run(settings.uvEcho, c, cpu: cpu)
-        case .oursTCP, .oursTLS, .oursUnix: Subprocess.run(RPCBenchmark.ownExecutable, ours, cpu: cpu, environment: environment)
+        case .oursTCP, .oursTLS, .oursUnix:
+            Subprocess.run(RPCBenchmark.ownExecutable, ours, cpu: cpu, environment: environment)
         }
     }
 
@@ -183,7 +195,9 @@ struct TCPBenchmark {
             let (serverFiles, clientFiles) = certificates
             server = Subprocess.start(
                 RPCBenchmark.ownExecutable, ["echo-server"], cpu: cpu,
-                environment: serverFiles.merging(["VERTICALS_LISTEN": endpoint, "VERTICALS_LOG_LEVEL": "warning"]) { $1 })
+                environment: serverFiles.merging(["VERTICALS_LISTEN": endpoint, "VERTICALS_LOG_LEVEL": "warning"]) {
+                    $1
+                })
             TCPProbe.waitForListener(port)
             body(endpoint, clientFiles.merging(["VERTICALS_ENDPOINT_BENCH": endpoint]) { $1 })
         case .oursUnix:
@@ -208,7 +222,9 @@ enum TCPProbe {
         var address = loopback(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let status = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 ? getsockname(fd, $0, &length) : -1 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 ? getsockname(fd, $0, &length) : -1
+            }
         }
         guard fd >= 0, status == 0 else { fail("cannot find a free TCP port") }
         return UInt16(bigEndian: address.sin_port)
@@ -221,7 +237,9 @@ enum TCPProbe {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             var address = loopback(port: port)
             let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             close(fd)
             if connected == 0 { return }

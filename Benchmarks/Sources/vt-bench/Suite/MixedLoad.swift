@@ -46,7 +46,7 @@ struct MixedLoad {
         let weights: [(Kind, Int)] = [(.search, 6), (.nearest, 3), (.inbox, 4), (.history, 3), (.book, 3), (.login, 1)]
         var cycle: [Kind] = []
         var left = weights
-        while left.contains(where: { $0.1 > 0 }) {  // interleaved: s n i h b l s n i h …
+        while left.contains(where: { $0.1 > 0 }) { // interleaved: s n i h b l s n i h …
             for index in left.indices where left[index].1 > 0 {
                 cycle.append(left[index].0)
                 left[index].1 -= 1
@@ -82,7 +82,7 @@ struct MixedLoad {
         defer { for client in clients { client.close() } }
         let pids = await suite.pids()
         let names = pids.keys.sorted()
-        _ = await mix(clients: clients, setup: setup, slots: slots, for: .milliseconds(500))  // connections, caches
+        _ = await mix(clients: clients, setup: setup, slots: slots, for: .milliseconds(500)) // connections, caches
         var rounds: [Round] = []
         var besideLogins: [Round] = []
         var alone: [Round] = []
@@ -167,7 +167,7 @@ struct MixedLoad {
         var quiet: [Double] = []
         var burstMilliseconds: [Double] = []
         var failedLogins = 0
-        _ = await authenticate(client, token: setup.tokens[0], for: .milliseconds(200))  // connection, cache
+        _ = await authenticate(client, token: setup.tokens[0], for: .milliseconds(200)) // connection, cache
         // The quiet window takes the burst's length, so each round's burst leads and its quiet
         // window follows: the next burst follows a quiet window all the same.
         for round in 1...settings.rounds {
@@ -179,7 +179,8 @@ struct MixedLoad {
                 for index in 0..<Self.burstLogins {
                     let patient = index % Self.clients
                     group.addTask(executorPreference: loop) {
-                        let login = Identity.LoginInput(email: "patient\(patient)@example.org", password: Setup.password)
+                        let login = Identity.LoginInput(
+                            email: "patient\(patient)@example.org", password: Setup.password)
                         return (try? await client.call(Identity.login, login)) == nil
                     }
                 }
@@ -209,7 +210,9 @@ struct MixedLoad {
     }
 
     /// `authenticate` latencies (µs), ``authenticating`` calls in flight, until `done` says so.
-    func authenticate(_ client: ServiceClient, token: String, until done: @escaping @Sendable () -> Bool) async -> [Double] {
+    func authenticate(_ client: ServiceClient, token: String, until done: @escaping @Sendable () -> Bool) async
+        -> [Double]
+    {
         await withTaskGroup(of: [Double].self) { group in
             for _ in 0..<Self.authenticating {
                 group.addTask(executorPreference: loop) {
@@ -236,27 +239,32 @@ struct MixedLoad {
     ) async -> (cycle: Round, logins: Round) {
         let start = ContinuousClock.now
         // No task at all when nothing logs in: the cycle alone shares its loop with nothing.
-        let logins = loginClients.isEmpty ? nil : Task(executorPreference: loop) {
-            await withTaskGroup(of: Round.self) { group in
-                for (index, client) in loginClients.enumerated() {
-                    group.addTask(executorPreference: loop) {
-                        var round = Round()
-                        while ContinuousClock.now - start < duration {
-                            let began = monotonicNanoseconds()
-                            do {
-                                try await call(
-                                    .login, client: client, patient: index % Self.clients, setup: setup, slots: slots)
-                                round.latencies[.login, default: []].append(Double(monotonicNanoseconds() - began) / 1000)
-                            } catch {
-                                round.failures[.login, default: 0] += 1
+        let logins =
+            loginClients.isEmpty
+            ? nil
+            : Task(executorPreference: loop) {
+                await withTaskGroup(of: Round.self) { group in
+                    for (index, client) in loginClients.enumerated() {
+                        group.addTask(executorPreference: loop) {
+                            var round = Round()
+                            while ContinuousClock.now - start < duration {
+                                let began = monotonicNanoseconds()
+                                do {
+                                    try await call(
+                                        .login, client: client, patient: index % Self.clients, setup: setup,
+                                        slots: slots)
+                                    round.latencies[.login, default: []].append(
+                                        Double(monotonicNanoseconds() - began) / 1000)
+                                } catch {
+                                    round.failures[.login, default: 0] += 1
+                                }
                             }
+                            return round
                         }
-                        return round
                     }
+                    return await group.reduce(into: Round()) { $0.merge($1) }
                 }
-                return await group.reduce(into: Round()) { $0.merge($1) }
             }
-        }
         let rounds = await withTaskGroup(of: Round.self) { group in
             for index in clients.indices {
                 group.addTask(executorPreference: loop) {
@@ -284,7 +292,8 @@ struct MixedLoad {
     }
 
     /// One request of `kind` as patient `patient`.
-    private func call(_ kind: Kind, client: ServiceClient, patient: Int, setup: Setup, slots: BookingSlots) async throws {
+    private func call(_ kind: Kind, client: ServiceClient, patient: Int, setup: Setup, slots: BookingSlots) async throws
+    {
         let token = setup.tokens[patient]
         switch kind {
         case .search:

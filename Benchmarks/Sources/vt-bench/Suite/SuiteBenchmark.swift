@@ -133,7 +133,8 @@ struct SuiteBenchmark {
             let id = "floor-\(slot.number)"
             let booking = Booking(
                 id: id, patientID: "patient-\(task)", clinicID: "clinic-floor", clinicName: "Floor Clinic",
-                service: .gp, startsAt: slot.startsAt, endsAt: slot.startsAt.adding(.seconds(BookingSlots.minutes * 60)),
+                service: .gp, startsAt: slot.startsAt,
+                endsAt: slot.startsAt.adding(.seconds(BookingSlots.minutes * 60)),
                 reason: "benchmark booking", status: .booked, createdAt: now, requestID: id, notified: false)
             let message = OutboxMessage(
                 appointmentID: id, userID: booking.patientID, title: "Appointment booked",

@@ -18,7 +18,9 @@ struct TracedBooking {
 
     func run() async {
         guard let receiver = startReceiver() else {
-            report.note("tracing: the OTLP receiver did not start (python3 with opentelemetry-proto: scripts/install-deps.sh); row skipped")
+            report.note(
+                "tracing: the OTLP receiver did not start (python3 with opentelemetry-proto: scripts/install-deps.sh); row skipped"
+            )
             return
         }
         defer { Subprocess.stop(receiver.process) }
@@ -32,7 +34,8 @@ struct TracedBooking {
             plain.append(await bookingP50(environment: [:], name: "plain\(round)"))
             traced.append(await bookingP50(environment: exported, name: "traced\(round)"))
         }
-        let spans = (try? String(contentsOfFile: receiver.spansFile, encoding: .utf8))?.split(separator: "\n").count ?? 0
+        let spans =
+            (try? String(contentsOfFile: receiver.spansFile, encoding: .utf8))?.split(separator: "\n").count ?? 0
         guard spans > 0 else { fail("the OTLP receiver got no span from the traced suites") }
         report.add(
             "suite", "book p50, 1 client, every trace exported to an OTLP receiver", unit: "ms", ours: traced,

@@ -63,7 +63,8 @@ struct AfterSettle {
             try? FileManager.default.createDirectory(atPath: echoDirectory, withIntermediateDirectories: true)
             let kind = BenchEcho.responseKindByte
             let echo = Subprocess.start(
-                settings.uvEcho, ["server", "\(echoDirectory)/\(BenchEcho.name).sock", "\(kind.offset)", "\(kind.value)"])
+                settings.uvEcho,
+                ["server", "\(echoDirectory)/\(BenchEcho.name).sock", "\(kind.offset)", "\(kind.value)"])
             Subprocess.waitForListener("\(echoDirectory)/\(BenchEcho.name).sock")
             let suite = await SupervisedSuite.up(
                 settings, manifest: manifest, runDirectory: "\(directory)/settle\(round)", loop: loop)
@@ -108,7 +109,8 @@ struct AfterSettle {
             ours: cFirst, baselineName: "warm", baseline: cWarm, ratioName: "first/warm")
         report.add(
             "supervisor", "first restart after settle: kill -9 \(victim) → ready", unit: "ms", ours: firstRestarts,
-            baselineName: "later restart", baseline: laterRestarts, ratioName: "first/later", target: .atMost(Self.target))
+            baselineName: "later restart", baseline: laterRestarts, ratioName: "first/later",
+            target: .atMost(Self.target))
     }
 
     /// The suite's manifest with the victim's backoff 1 ms (the least a manifest allows) and its budget wide, so that both
@@ -122,7 +124,8 @@ struct AfterSettle {
         guard text.contains(header) else { fail("\(settings.manifest) has no \(victim)") }
         return text.replacingOccurrences(
             of: header,
-            with: header + "backoff = { initial = \"1ms\", max = \"1ms\", multiplier = 1.0 }\nbudget = { restarts = 1000 }\n")
+            with: header
+                + "backoff = { initial = \"1ms\", max = \"1ms\", multiplier = 1.0 }\nbudget = { restarts = 1000 }\n")
     }
 
     /// Milliseconds for a new caller to connect and have `clinics.nearest` answered.
@@ -141,7 +144,9 @@ struct AfterSettle {
 
     /// ``newCallerRequest(_:)``, with what the process `pid` used for it: its CPU over all its
     /// threads, the time they waited for a CPU, its page faults and the threads it started.
-    private func newCallerRequest(_ suite: SupervisedSuite, measuring pid: Int32) async -> (Double, ProcessStats.Scheduling) {
+    private func newCallerRequest(_ suite: SupervisedSuite, measuring pid: Int32) async -> (
+        Double, ProcessStats.Scheduling
+    ) {
         guard let before = ProcessStats.scheduling(pid) else { fail("\(victim) ended before a request") }
         let milliseconds = await newCallerRequest(suite)
         guard let after = ProcessStats.scheduling(pid) else { fail("\(victim) ended after a request") }

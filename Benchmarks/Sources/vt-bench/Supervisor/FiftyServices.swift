@@ -53,7 +53,8 @@ struct FiftyServices {
         var text = "# \(count) services for the memory section (vt-bench)\n"
         text += "\n[services.identity]\nexecutable = \"svc-identity\"\n"
         for index in 1..<count {
-            text += "\n[services.clinics\(String(format: "%02d", index))]\nexecutable = \"svc-clinics\"\ndepends_on = [\"identity\"]\n"
+            text +=
+                "\n[services.clinics\(String(format: "%02d", index))]\nexecutable = \"svc-clinics\"\ndepends_on = [\"identity\"]\n"
         }
         return text
     }

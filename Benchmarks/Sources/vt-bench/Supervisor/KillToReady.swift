@@ -122,7 +122,9 @@ final class NotifyReceiver {
             raw[bytes.count] = 0
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard fd >= 0, bound == 0 else { fail("cannot bind the notify socket \(path)") }
     }

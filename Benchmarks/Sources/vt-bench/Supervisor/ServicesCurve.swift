@@ -85,7 +85,9 @@ struct ServicesCurve {
         let supervisor = suite.process.processIdentifier
         // Past start-up's last allocations (the readiness replies, the first status calls).
         try? await Task.sleep(for: SupervisorBenchmark.settled)
-        guard let memory = ProcessStats.memory(supervisor) else { fail("svc-supervisor ended during the services curve") }
+        guard let memory = ProcessStats.memory(supervisor) else {
+            fail("svc-supervisor ended during the services curve")
+        }
         var samples: [Double] = []
         for _ in 0..<Self.statusCalls {
             let start = ContinuousClock.now

@@ -40,7 +40,8 @@ final class SupervisedSuite {
             environment: environment.merging([
                 "VERTICALS_LOG_LEVEL": "warning",
                 // The supervisor passes its services only the variables this names.
-                "VERTICALS_PASS_ENVIRONMENT": (["VT_BENCH_TAG", "VERTICALS_LOG_LEVEL", "OTEL_*"] + environment.keys.sorted())
+                "VERTICALS_PASS_ENVIRONMENT":
+                    (["VT_BENCH_TAG", "VERTICALS_LOG_LEVEL", "OTEL_*"] + environment.keys.sorted())
                     .joined(separator: " "),
             ]) { ours, _ in ours })
         let suite = SupervisedSuite(runDirectory: runDirectory, process: process, loop: loop)

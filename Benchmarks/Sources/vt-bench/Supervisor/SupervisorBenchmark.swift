@@ -89,7 +89,9 @@ struct SupervisorBenchmark {
         for name in pids.keys.sorted(by: { ($0 == "svc-supervisor" ? "" : $0) < ($1 == "svc-supervisor" ? "" : $1) }) {
             report.add(
                 "idle", "\(name) wake-ups (context switches, all threads) over \(window)", unit: "/min",
-                Summary([ProcessStats.contextSwitches(from: switchesBefore[name]!, to: switchesAfter[name]!) * perMinute]))
+                Summary([
+                    ProcessStats.contextSwitches(from: switchesBefore[name]!, to: switchesAfter[name]!) * perMinute
+                ]))
         }
     }
 }

@@ -24,7 +24,7 @@ struct UpgradeLatency {
             ServiceClient(loop: loop, sockets: suite.sockets, defaultTimeout: .seconds(10))
         }
         defer { for client in clients { client.close() } }
-        _ = await book(clients, setup: setup, slots: slots, for: .milliseconds(500))  // connections, caches
+        _ = await book(clients, setup: setup, slots: slots, for: .milliseconds(500)) // connections, caches
         var without: [Double] = []
         var during: [Double] = []
         var gaps: [Double] = []

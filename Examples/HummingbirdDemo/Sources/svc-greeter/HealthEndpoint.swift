@@ -16,7 +16,9 @@ enum HealthEndpoint {
     /// ``portVariable`` is not a port number.
     struct PortError: Error, CustomStringConvertible {
         let value: String
-        var description: String { "\(HealthEndpoint.portVariable)=\(value) is not a port number (1-65535): set it to one, or unset it for \(HealthEndpoint.defaultPort)" }
+        var description: String {
+            "\(HealthEndpoint.portVariable)=\(value) is not a port number (1-65535): set it to one, or unset it for \(HealthEndpoint.defaultPort)"
+        }
     }
 
     /// The Hummingbird application (a swift-service-lifecycle `Service`) serving `/healthz` for
@@ -38,7 +40,8 @@ enum HealthEndpoint {
                 _ = try Daemon.Health(decoding: body)
                 return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n")))
             } catch {
-                return Response(status: .serviceUnavailable, body: ResponseBody(byteBuffer: ByteBuffer(string: "\(error)\n")))
+                return Response(
+                    status: .serviceUnavailable, body: ResponseBody(byteBuffer: ByteBuffer(string: "\(error)\n")))
             }
         }
         return Application(

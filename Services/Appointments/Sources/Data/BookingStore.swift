@@ -75,13 +75,14 @@ public struct BookingStore: Sendable {
             {
                 throw BookingError.patientBusy(existingID: clash)
             }
-            let taken = try Int.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT COUNT(*) FROM bookings WHERE clinic_id = ? AND service = ? AND status = 'booked'
-                        AND starts_at > ? AND starts_at < ? AND ends_at > ?
-                        """),
-                arguments: [booking.clinicID, booking.service.wireName] + window) ?? 0
+            let taken =
+                try Int.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT COUNT(*) FROM bookings WHERE clinic_id = ? AND service = ? AND status = 'booked'
+                            AND starts_at > ? AND starts_at < ? AND ends_at > ?
+                            """),
+                    arguments: [booking.clinicID, booking.service.wireName] + window) ?? 0
             guard taken < capacity else { throw BookingError.slotFull }
             try db.cachedStatement(
                 sql: """
@@ -90,10 +91,10 @@ public struct BookingStore: Sendable {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
                     """
             ).execute(arguments: [
-                    booking.id, booking.patientID, booking.clinicID, booking.clinicName, booking.service.wireName,
-                    booking.startsAt.microsecondsSinceEpoch, booking.endsAt.microsecondsSinceEpoch, booking.reason,
-                    booking.status.wireName, booking.createdAt.microsecondsSinceEpoch, booking.requestID,
-                ])
+                booking.id, booking.patientID, booking.clinicID, booking.clinicName, booking.service.wireName,
+                booking.startsAt.microsecondsSinceEpoch, booking.endsAt.microsecondsSinceEpoch, booking.reason,
+                booking.status.wireName, booking.createdAt.microsecondsSinceEpoch, booking.requestID,
+            ])
             try Self.enqueue(db, outbox)
             return .inserted(booking)
         }
@@ -210,9 +211,9 @@ public struct BookingStore: Sendable {
                 VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (deduplication_key) DO NOTHING
                 """
         ).execute(arguments: [
-                message.appointmentID, message.userID, message.title, message.body, message.deduplicationKey,
-                message.nextAttemptAt.microsecondsSinceEpoch,
-            ])
+            message.appointmentID, message.userID, message.title, message.body, message.deduplicationKey,
+            message.nextAttemptAt.microsecondsSinceEpoch,
+        ])
     }
 
     private static func booking(_ db: Database, patientID: String, requestID: String) throws -> Booking? {

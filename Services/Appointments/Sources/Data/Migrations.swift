@@ -9,7 +9,9 @@ public enum Migrations {
     /// Every migration, oldest first. Never edit one that has shipped: add the next.
     public static var all: DatabaseMigrator {
         .sql([
-            ("v1-bookings-and-outbox", """
+            (
+                "v1-bookings-and-outbox",
+                """
                 CREATE TABLE bookings (
                     id TEXT PRIMARY KEY,
                     patient_id TEXT NOT NULL,
@@ -39,7 +41,8 @@ public enum Migrations {
                     delivered_at INTEGER
                 );
                 CREATE INDEX outbox_due ON outbox (delivered_at, next_attempt_at);
-                """),
+                """
+            )
         ])
     }
 }

@@ -21,7 +21,9 @@ package enum Migrations {
     package static func all(seedDirectory: Bool, seededAt: Timestamp) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerSQL([
-            ("v1", """
+            (
+                "v1",
+                """
                 CREATE TABLE clinic (
                     id TEXT PRIMARY KEY NOT NULL,
                     name TEXT NOT NULL,
@@ -50,7 +52,8 @@ package enum Migrations {
                     CHECK (opens < closes),
                     PRIMARY KEY (clinic_id, weekday, opens)
                 ) WITHOUT ROWID;
-                """),
+                """
+            )
         ])
         migrator.registerMigration("v2-seed-directory") { db in
             guard seedDirectory, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM clinic") == 0 else { return }

@@ -8,7 +8,9 @@ package enum Migrations {
     package static var all: DatabaseMigrator {
         .sql([
             // Times are microseconds since the Unix epoch (Timestamp), ids UUID text.
-            ("v1", """
+            (
+                "v1",
+                """
                 CREATE TABLE users (
                     id TEXT PRIMARY KEY NOT NULL,
                     email TEXT NOT NULL UNIQUE,
@@ -30,13 +32,17 @@ package enum Migrations {
                     revoked_at INTEGER
                 ) WITHOUT ROWID;
                 CREATE INDEX sessions_by_user ON sessions(user_id);
-                """),
+                """
+            ),
             // A password's generation: raised by every password change and by logging out
             // everywhere. A login reads it with the hash and opens its session only if it is
             // unchanged, in the session's own transaction (``SessionRepository/insert(tokenHash:userID:generation:createdAt:expiresAt:)``).
-            ("v2", """
+            (
+                "v2",
+                """
                 ALTER TABLE users ADD COLUMN password_generation INTEGER NOT NULL DEFAULT 0;
-                """),
+                """
+            ),
         ])
     }
 }

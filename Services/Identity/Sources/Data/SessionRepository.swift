@@ -121,7 +121,8 @@ package struct SessionRepository: Sendable {
         defer { cache.remove(tokenHash) }
         return try await database.write { db in
             try db.execute(
-                sql: "UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?",
+                sql:
+                    "UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?",
                 arguments: [now.microsecondsSinceEpoch, tokenHash, now.microsecondsSinceEpoch])
             return db.changesCount == 1
         }

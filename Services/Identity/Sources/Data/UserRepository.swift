@@ -37,13 +37,16 @@ package struct UserRepository: Sendable {
             try await database.write { db in
                 if unlessAdminExists, try Self.adminCount(db) > 0 { throw IdentityFailure.adminExists }
                 try db.execute(
-                    sql: "INSERT INTO users (id, email, display_name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)",
+                    sql:
+                        "INSERT INTO users (id, email, display_name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)",
                     arguments: [
-                        user.id, user.email.value, user.displayName, passwordHash, user.createdAt.microsecondsSinceEpoch,
+                        user.id, user.email.value, user.displayName, passwordHash,
+                        user.createdAt.microsecondsSinceEpoch,
                     ])
                 for role in user.roles {
                     try db.execute(
-                        sql: "INSERT INTO user_roles (user_id, role) VALUES (?, ?)", arguments: [user.id, role.wireName])
+                        sql: "INSERT INTO user_roles (user_id, role) VALUES (?, ?)",
+                        arguments: [user.id, role.wireName])
                 }
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
@@ -87,7 +90,8 @@ package struct UserRepository: Sendable {
                     arguments: [value])
             else { return nil }
             return Credentials(
-                user: try Self.user(row, db), passwordHash: row["password_hash"], generation: row["password_generation"])
+                user: try Self.user(row, db), passwordHash: row["password_hash"], generation: row["password_generation"]
+            )
         }
     }
 
@@ -106,7 +110,8 @@ package struct UserRepository: Sendable {
     package func updatePasswordHash(of read: Credentials, to hash: String) async throws -> Bool {
         try await database.write { db in
             try db.execute(
-                sql: "UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ? AND password_generation = ?",
+                sql:
+                    "UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ? AND password_generation = ?",
                 arguments: [hash, read.user.id, read.passwordHash, read.generation])
             return db.changesCount == 1
         }
@@ -149,9 +154,11 @@ package struct UserRepository: Sendable {
         return try await database.write { db in
             let user = try Self.user(email: email, db)
             try db.execute(
-                sql: "INSERT OR IGNORE INTO user_roles (user_id, role) VALUES (?, ?)", arguments: [user.id, role.wireName])
-            return User(id: user.id, email: user.email, displayName: user.displayName,
-                        roles: try Self.roles(of: user.id, db), createdAt: user.createdAt)
+                sql: "INSERT OR IGNORE INTO user_roles (user_id, role) VALUES (?, ?)",
+                arguments: [user.id, role.wireName])
+            return User(
+                id: user.id, email: user.email, displayName: user.displayName,
+                roles: try Self.roles(of: user.id, db), createdAt: user.createdAt)
         }
     }
 
@@ -166,8 +173,9 @@ package struct UserRepository: Sendable {
             }
             try db.execute(
                 sql: "DELETE FROM user_roles WHERE user_id = ? AND role = ?", arguments: [user.id, role.wireName])
-            return User(id: user.id, email: user.email, displayName: user.displayName,
-                        roles: try Self.roles(of: user.id, db), createdAt: user.createdAt)
+            return User(
+                id: user.id, email: user.email, displayName: user.displayName,
+                roles: try Self.roles(of: user.id, db), createdAt: user.createdAt)
         }
     }
 
@@ -179,7 +187,8 @@ package struct UserRepository: Sendable {
     static func user(email: EmailAddress, _ db: Database) throws -> User {
         guard
             let row = try Row.fetchOne(
-                db, sql: "SELECT id, email, display_name, created_at FROM users WHERE email = ?", arguments: [email.value])
+                db, sql: "SELECT id, email, display_name, created_at FROM users WHERE email = ?",
+                arguments: [email.value])
         else { throw IdentityFailure.emailNotFound(email.value) }
         return try user(row, db)
     }

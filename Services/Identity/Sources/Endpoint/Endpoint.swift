@@ -47,7 +47,8 @@ package enum Endpoint {
         router.on(Identity.createAdmin) { input, context in
             let user = try await CreateFirstAdmin(world: world).execute(
                 email: input.email, password: input.password,
-                displayName: input.displayName ?? String(input.email.split(separator: "@").first ?? Substring(input.email)),
+                displayName: input.displayName
+                    ?? String(input.email.split(separator: "@").first ?? Substring(input.email)),
                 callerIsOperator: context.callerIsOperator)
             return Identity.Account(user)
         }

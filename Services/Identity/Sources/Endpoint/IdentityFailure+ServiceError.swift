@@ -17,16 +17,19 @@ extension IdentityFailure: ServiceErrorConvertible {
         case .wrongCredentials:
             ServiceError(.unauthenticated, "wrong e-mail address or password: check both and log in again")
         case .invalidToken:
-            ServiceError(.unauthenticated, "the session token is not valid (unknown, expired or logged out): log in again")
+            ServiceError(
+                .unauthenticated, "the session token is not valid (unknown, expired or logged out): log in again")
         case .notOperator:
             ServiceError(
                 .permissionDenied,
                 "only the operator (root, the operator group, the user identity runs as, or the operator certificate) "
                     + "may create the first admin: run svc-supervisor admin create as one of them")
         case .adminExists:
-            ServiceError(.conflict, "an admin exists already: log in as an admin and use svc-supervisor admin grant EMAIL admin")
+            ServiceError(
+                .conflict, "an admin exists already: log in as an admin and use svc-supervisor admin grant EMAIL admin")
         case .notAdmin:
-            ServiceError(.permissionDenied, "only an admin may change roles: log in as an admin (svc-supervisor login EMAIL)")
+            ServiceError(
+                .permissionDenied, "only an admin may change roles: log in as an admin (svc-supervisor login EMAIL)")
         case .lastAdmin:
             ServiceError(.conflict, "this is the last admin: grant admin to someone else before revoking it here")
         case .emailNotFound(let email):
@@ -39,11 +42,13 @@ extension IdentityFailure: ServiceErrorConvertible {
                 "too many failed logins for this account or from this caller: try again in \(seconds) s",
                 details: [ErrorDetail("retryAfterSeconds", "\(seconds)")], retryable: true)
         case .wrongPassword:
-            ServiceError(.unauthenticated, "the current password is wrong: give the one you log in with", field: "oldPassword")
+            ServiceError(
+                .unauthenticated, "the current password is wrong: give the one you log in with", field: "oldPassword")
         case .credentialsChanged:
             ServiceError(
                 .unauthenticated,
-                "the account's password changed, or all its sessions were ended, while this request was checked: log in again")
+                "the account's password changed, or all its sessions were ended, while this request was checked: log in again"
+            )
         }
     }
 }

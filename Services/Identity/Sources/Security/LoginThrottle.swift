@@ -48,7 +48,9 @@ package final class LoginThrottle: Sendable {
         package static func from(environment: [String: String]) throws(SettingsError) -> Limits {
             var limits = Limits()
             if let value = try Settings.read(Settings.loginFailures, environment) { limits.failures = value }
-            if let value = try Settings.read(Settings.loginWindowSeconds, environment) { limits.window = .seconds(value) }
+            if let value = try Settings.read(Settings.loginWindowSeconds, environment) {
+                limits.window = .seconds(value)
+            }
             if let value = try Settings.read(Settings.loginTracked, environment) { limits.tracked = value }
             return limits
         }

@@ -32,7 +32,8 @@ package enum PasswordJob: Equatable, Sendable {
             [Kind.hash] + Self.littleEndian(limits.operations) + Self.littleEndian(UInt64(limits.memoryBytes))
                 + Array(password.utf8)
         case .verify(let password, let storedHash):
-            [Kind.verify] + Self.littleEndian(UInt32(password.utf8.count)) + Array(password.utf8) + Array(storedHash.utf8)
+            [Kind.verify] + Self.littleEndian(UInt32(password.utf8.count)) + Array(password.utf8)
+                + Array(storedHash.utf8)
         }
     }
 
@@ -46,17 +47,27 @@ package enum PasswordJob: Equatable, Sendable {
             guard body.count >= 16 else { throw Malformed(description: "a hash job shorter than its limits") }
             let operations = Self.integer(body.prefix(8))
             let memory = Self.integer(body.dropFirst(8).prefix(8))
-            guard memory <= UInt64(Int.max) else { throw Malformed(description: "a hash job's memory limit is out of range") }
+            guard memory <= UInt64(Int.max) else {
+                throw Malformed(description: "a hash job's memory limit is out of range")
+            }
             let limits = PasswordHasher.Limits(operations: operations, memoryBytes: Int(memory))
-            guard limits.valid else { throw Malformed(description: "a hash job's limits are out of libsodium's range: \(limits)") }
+            guard limits.valid else {
+                throw Malformed(description: "a hash job's limits are out of libsodium's range: \(limits)")
+            }
             self = .hash(password: String(decoding: body.dropFirst(16), as: UTF8.self), limits: limits)
         case Kind.verify:
-            guard body.count >= 4 else { throw Malformed(description: "a verify job shorter than its password's length") }
+            guard body.count >= 4 else {
+                throw Malformed(description: "a verify job shorter than its password's length")
+            }
             let length = Self.integer(body.prefix(4))
-            guard length <= UInt64(body.count - 4) else { throw Malformed(description: "a verify job's password runs past its end") }
+            guard length <= UInt64(body.count - 4) else {
+                throw Malformed(description: "a verify job's password runs past its end")
+            }
             let password = body.dropFirst(4).prefix(Int(length))
             let storedHash = body.dropFirst(4 + Int(length))
-            self = .verify(password: String(decoding: password, as: UTF8.self), storedHash: String(decoding: storedHash, as: UTF8.self))
+            self = .verify(
+                password: String(decoding: password, as: UTF8.self),
+                storedHash: String(decoding: storedHash, as: UTF8.self))
         default:
             throw Malformed(description: "a password job of unknown kind \(kind)")
         }
@@ -74,15 +85,21 @@ package enum PasswordJob: Equatable, Sendable {
     }
 
     /// Runs the job in `processes` and returns the hash it made.
-    package static func hash(_ password: String, limits: PasswordHasher.Limits, in processes: ComputeProcesses) async throws -> String {
+    package static func hash(_ password: String, limits: PasswordHasher.Limits, in processes: ComputeProcesses)
+        async throws -> String
+    {
         let answer = try await processes.run(PasswordJob.hash(password: password, limits: limits).bytes)
         return String(decoding: answer, as: UTF8.self)
     }
 
     /// Runs the job in `processes` and returns whether the password matched.
-    package static func verify(_ password: String, against storedHash: String, in processes: ComputeProcesses) async throws -> Bool {
+    package static func verify(_ password: String, against storedHash: String, in processes: ComputeProcesses)
+        async throws -> Bool
+    {
         let answer = try await processes.run(PasswordJob.verify(password: password, storedHash: storedHash).bytes)
-        guard answer.count == 1 else { throw ServiceError(.internal, "a compute process answered a verification with \(answer.count) bytes") }
+        guard answer.count == 1 else {
+            throw ServiceError(.internal, "a compute process answered a verification with \(answer.count) bytes")
+        }
         return answer[0] == 1
     }
 

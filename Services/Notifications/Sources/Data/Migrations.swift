@@ -10,7 +10,9 @@ package enum Migrations {
             // Times are microseconds since the Unix epoch (Timestamp). The implicit rowid orders
             // notifications delivered in the same microsecond. A UNIQUE deduplication key makes
             // a retried send find the first delivery instead of storing a second one.
-            ("v1", """
+            (
+                "v1",
+                """
                 CREATE TABLE notifications (
                     id TEXT NOT NULL UNIQUE,
                     user_id TEXT NOT NULL,
@@ -21,7 +23,8 @@ package enum Migrations {
                     deduplication_key TEXT UNIQUE
                 );
                 CREATE INDEX notifications_by_user ON notifications(user_id, created_at);
-                """),
+                """
+            )
         ])
     }
 }

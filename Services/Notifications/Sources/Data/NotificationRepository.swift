@@ -30,10 +30,10 @@ package struct NotificationRepository: Sendable {
                     ON CONFLICT (deduplication_key) DO NOTHING
                     """
             ).execute(arguments: [
-                    notification.id, notification.userID, notification.title, notification.body,
-                    notification.createdAt.microsecondsSinceEpoch,
-                    notification.readAt?.microsecondsSinceEpoch, notification.deduplicationKey,
-                ])
+                notification.id, notification.userID, notification.title, notification.body,
+                notification.createdAt.microsecondsSinceEpoch,
+                notification.readAt?.microsecondsSinceEpoch, notification.deduplicationKey,
+            ])
             guard db.changesCount == 0, let key = notification.deduplicationKey else { return notification }
             // Nothing changed, so the key is taken by a row this transaction sees.
             guard let first = try Self.fetchOne(db, where: "deduplication_key = ?", key) else {
@@ -76,9 +76,10 @@ package struct NotificationRepository: Sendable {
                     ORDER BY created_at DESC, rowid DESC LIMIT ?
                     """,
                 arguments: arguments)
-            let unread = try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM notifications WHERE user_id = ? AND read_at IS NULL",
-                arguments: [userID]) ?? 0
+            let unread =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM notifications WHERE user_id = ? AND read_at IS NULL",
+                    arguments: [userID]) ?? 0
             let page = PageCursor.page(rows, limit: limit, scope: scope) { row in
                 [.integer(row["created_at"]), .integer(row["rowid"])]
             }
@@ -100,8 +101,9 @@ package struct NotificationRepository: Sendable {
 
     private static func fetchOne(_ db: Database, where condition: String, _ value: String) throws -> Notification? {
         try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT \(columns) FROM notifications WHERE \(condition)"), arguments: [value])
-            .map(notification)
+            db.cachedStatement(sql: "SELECT \(columns) FROM notifications WHERE \(condition)"), arguments: [value]
+        )
+        .map(notification)
     }
 
     private static func notification(_ row: Row) -> Notification {

@@ -6,7 +6,9 @@ package enum Migrations {
     /// Every migration.
     package static var all: DatabaseMigrator {
         .sql([
-            ("v1", """
+            (
+                "v1",
+                """
                 CREATE TABLE entry (
                     id TEXT PRIMARY KEY NOT NULL,
                     user_id TEXT NOT NULL,
@@ -17,7 +19,8 @@ package enum Migrations {
                 );
                 -- A history is one user's entries, newest first, optionally of one kind.
                 CREATE INDEX entry_by_user ON entry(user_id, created_at);
-                """),
+                """
+            )
         ])
     }
 }

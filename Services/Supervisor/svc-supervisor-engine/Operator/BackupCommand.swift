@@ -43,7 +43,8 @@ struct BackupCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard arguments.count == (all ? 1 : 2) else {
-            throw ValidationError(all ? "with --all, give only DIR" : "give the vertical's NAME and the DIR to write to")
+            throw ValidationError(
+                all ? "with --all, give only DIR" : "give the vertical's NAME and the DIR to write to")
         }
         if all && stateDir != nil { throw ValidationError("--state-dir names one vertical's folder: not with --all") }
     }
@@ -79,12 +80,15 @@ struct BackupCommand: AsyncParsableCommand {
     /// vertical's own (``BackupFile/take(_:fromStateFolder:intoFolder:as:)``), so a daemon that
     /// answers another path, or leaves a link there, gets nothing read, moved or removed.
     static func backUp(
-        _ name: String, into folder: String, stamp: String, stateFolder given: String?, connection: VerticalConnectionOptions
+        _ name: String, into folder: String, stamp: String, stateFolder given: String?,
+        connection: VerticalConnectionOptions
     ) async throws -> (path: String, bytes: Int) {
-        let state = try given.map { $0.hasPrefix("/") ? $0 : ProgramPaths.currentDirectory() + "/" + $0 }
+        let state =
+            try given.map { $0.hasPrefix("/") ? $0 : ProgramPaths.currentDirectory() + "/" + $0 }
             ?? stateFolder(of: name, connection: connection)
         let file = "\(name)-\(stamp)-\(getpid()).sqlite"
-        let backup = try await VerticalCaller.call(Daemon.backup, .init(path: file), service: name, connection: connection)
+        let backup = try await VerticalCaller.call(
+            Daemon.backup, .init(path: file), service: name, connection: connection)
         let expected = "\(state)/backups/\(file)"
         // Compared as text, never resolved: the answer is the vertical's, and no path of its is
         // looked up by root. The daemon may spell its folder otherwise (`/var/run` for `/run`).
@@ -98,8 +102,10 @@ struct BackupCommand: AsyncParsableCommand {
             return try BackupFile.take(
                 file, fromStateFolder: state, intoFolder: folder, as: "\(name)-\(stamp).sqlite", maxBytes: bound)
         } catch let error as StoreError {
-            throw CLIError(status: 73, "\(name)'s backup \(expected) was not taken into \(folder): \(error.message) "
-                + "(a file this user cannot read there, or cannot write in \(folder): run as one who can)")
+            throw CLIError(
+                status: 73,
+                "\(name)'s backup \(expected) was not taken into \(folder): \(error.message) "
+                    + "(a file this user cannot read there, or cannot write in \(folder): run as one who can)")
         }
     }
 
@@ -110,7 +116,8 @@ struct BackupCommand: AsyncParsableCommand {
         if sockets == DaemonPaths.systemSocketDirectory { return "\(DaemonPaths.systemStateParent)/\(name)" }
         guard sockets.hasSuffix("/sockets") || sockets == "sockets" else {
             throw CLIError(
-                status: 64, "cannot tell where \(name) keeps its state beside the socket folder \(sockets): "
+                status: 64,
+                "cannot tell where \(name) keeps its state beside the socket folder \(sockets): "
                     + "give --run-dir, or --socket-dir as <run dir>/sockets or \(DaemonPaths.systemSocketDirectory)")
         }
         let parent = sockets == "sockets" ? "." : String(sockets.dropLast("/sockets".count))
@@ -121,7 +128,8 @@ struct BackupCommand: AsyncParsableCommand {
     /// answers, every vertical with a socket in the suite's folder.
     static func verticals(connection: VerticalConnectionOptions) async -> [String] {
         let sockets = UnknownVertical.socketNames(in: connection.sockets.path)
-        guard let list = try? await ControlClient.call(Supervisor.status, Empty(), runDirectory: connection.suite.path) else {
+        guard let list = try? await ControlClient.call(Supervisor.status, Empty(), runDirectory: connection.suite.path)
+        else {
             return sockets
         }
         return list.services.map { $0.name }.filter { sockets.contains($0) }

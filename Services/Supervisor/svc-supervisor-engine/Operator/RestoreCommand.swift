@@ -40,7 +40,8 @@ struct RestoreCommand: AsyncParsableCommand {
                 statuses: [.conflict: 75, .invalidInput: 65])
             Terminal.print("restored \(restored.path) from \(absolute)")
             if let kept = restored.kept {
-                Terminal.print("the replaced store is kept as \(kept) (to go back: svc-supervisor restore \(service) \(kept))")
+                Terminal.print(
+                    "the replaced store is kept as \(kept) (to go back: svc-supervisor restore \(service) \(kept))")
             }
             Terminal.print("next: svc-supervisor start \(service)")
         }

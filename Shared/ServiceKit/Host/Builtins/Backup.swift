@@ -81,7 +81,8 @@ struct BackupPlace {
         if lstat(path, &info) == 0 {
             if info.st_mode & S_IFMT == S_IFLNK { throw Self.refusal(requested, "\(path) is a link") }
             throw ServiceError(
-                .conflict, "\(path) exists already: a backup never overwrites a file", details: [ErrorDetail("field", "path")])
+                .conflict, "\(path) exists already: a backup never overwrites a file",
+                details: [ErrorDetail("field", "path")])
         }
         let kept = Self.entries(of: folder)
         guard kept < keep else {
@@ -111,7 +112,9 @@ struct BackupPlace {
             throw ServiceError(.internal, "cannot read \(folder): \(String(cString: strerror(errno)))")
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
-            throw refusal(requested, "\(folder) is \(info.st_mode & S_IFMT == S_IFLNK ? "a link" : "not a folder"), not the backups folder")
+            throw refusal(
+                requested,
+                "\(folder) is \(info.st_mode & S_IFMT == S_IFLNK ? "a link" : "not a folder"), not the backups folder")
         }
         guard info.st_uid == geteuid() else {
             throw refusal(requested, "\(folder) belongs to uid \(info.st_uid), not to this daemon's user")

@@ -25,7 +25,8 @@ extension Builtins {
         router.onSync(Daemon.contractCheck) { input, _ in
             guard input.operations.count <= contractCheckLimit else {
                 throw ServiceError(
-                    .invalidInput, "asked about \(input.operations.count) operations; at most \(contractCheckLimit) at once",
+                    .invalidInput,
+                    "asked about \(input.operations.count) operations; at most \(contractCheckLimit) at once",
                     details: [ErrorDetail("field", "operations")])
             }
             let names = Array(Set(input.operations)).sorted()

@@ -16,7 +16,8 @@ extension Builtins {
             if let text = input.traceID {
                 guard let id = Hex.traceID(text) else {
                     throw ServiceError(
-                        .invalidInput, "\"\(text)\" is not a trace id: 32 hex digits, as `svc-supervisor call --trace` prints",
+                        .invalidInput,
+                        "\"\(text)\" is not a trace id: 32 hex digits, as `svc-supervisor call --trace` prints",
                         details: [ErrorDetail("field", "traceID")])
                 }
                 records = ring.trace(high: id.high, low: id.low).sorted { $0.startNanoseconds < $1.startNanoseconds }

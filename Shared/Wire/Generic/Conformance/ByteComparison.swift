@@ -45,7 +45,8 @@ enum ByteComparison {
                 guard directCount != genericCount else { continue }
                 let fieldPath = FieldPath.child(path, field.name)
                 if directCount == 0 {
-                    let problem = "the direct encoder leaves it out, but the schema always writes it (\(field.presence))"
+                    let problem =
+                        "the direct encoder leaves it out, but the schema always writes it (\(field.presence))"
                     return (fieldPath, problem)
                 }
                 return (

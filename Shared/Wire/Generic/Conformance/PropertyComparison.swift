@@ -23,11 +23,12 @@ enum PropertyComparison {
         for field in schema.fields {
             let fieldPath = FieldPath.child(path, field.name)
             guard let property = properties[field.name] else {
-                found.append((
-                    fieldPath,
-                    "\(type(of: value)) has no stored property named `\(field.name)`: "
-                        + "name it as the schema does, so that JSON keys and Swift names agree"
-                ))
+                found.append(
+                    (
+                        fieldPath,
+                        "\(type(of: value)) has no stored property named `\(field.name)`: "
+                            + "name it as the schema does, so that JSON keys and Swift names agree"
+                    ))
                 continue
             }
             let wire = generic[field.tag]

@@ -53,7 +53,8 @@ public enum SchemaConformance {
                 note(nil, "the direct decoder reads the direct encoder's bytes as \(decoded), not \(value)")
             }
         } catch {
-            note(field(of: error, in: schema), "the direct decoder rejects the direct encoder's bytes: \(error.message)")
+            note(
+                field(of: error, in: schema), "the direct decoder rejects the direct encoder's bytes: \(error.message)")
         }
 
         let generic: MessageValue

@@ -62,7 +62,9 @@ struct JSONParser {
         .object(
             try items(closedBy: "}", after: "an object member") {
                 (parser: inout JSONParser) throws(JSONSyntaxError) -> (key: String, value: JSONValue) in
-                guard parser.peek() == UInt8(ascii: "\"") else { throw parser.expected("a string key in double quotes") }
+                guard parser.peek() == UInt8(ascii: "\"") else {
+                    throw parser.expected("a string key in double quotes")
+                }
                 let key = try parser.string()
                 parser.skipWhitespace()
                 guard parser.take(UInt8(ascii: ":")) else { throw parser.expected("':' after an object key") }
@@ -72,7 +74,9 @@ struct JSONParser {
     }
 
     private mutating func array() throws(JSONSyntaxError) -> JSONValue {
-        .array(try items(closedBy: "]", after: "an array element") { parser throws(JSONSyntaxError) in try parser.value() })
+        .array(
+            try items(closedBy: "]", after: "an array element") { parser throws(JSONSyntaxError) in try parser.value() }
+        )
     }
 
     /// The comma-separated items of the array or object whose opening bracket is at `index`, each
@@ -184,12 +188,14 @@ struct JSONParser {
             var code = first
             if (0xD800...0xDBFF).contains(first) {
                 guard take(UInt8(ascii: "\\")), take(UInt8(ascii: "u")) else {
-                    throw fail(.loneSurrogate, "a high surrogate \\u\(hex16(first)) must be followed by a low one",
+                    throw fail(
+                        .loneSurrogate, "a high surrogate \\u\(hex16(first)) must be followed by a low one",
                         at: escapeStart)
                 }
                 let second = try hex4()
                 guard (0xDC00...0xDFFF).contains(second) else {
-                    throw fail(.loneSurrogate, "a high surrogate \\u\(hex16(first)) must be followed by a low one",
+                    throw fail(
+                        .loneSurrogate, "a high surrogate \\u\(hex16(first)) must be followed by a low one",
                         at: escapeStart)
                 }
                 code = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)

@@ -23,7 +23,9 @@ enum DependencyUse {
 
         var description: String {
             var parts: [String] = []
-            if !undeclared.isEmpty { parts.append("imports \(undeclared.joined(separator: ", ")) without declaring it") }
+            if !undeclared.isEmpty {
+                parts.append("imports \(undeclared.joined(separator: ", ")) without declaring it")
+            }
             if !unused.isEmpty { parts.append("declares \(unused.joined(separator: ", ")) and imports none of it") }
             return "\(target): " + parts.joined(separator: "; ")
         }
@@ -36,7 +38,8 @@ enum DependencyUse {
             guard graph.types[target.name] != "plugin" else { return nil }
             let sources = swiftFiles(under: "\(root)/\(target.path)")
             guard !sources.isEmpty else { return nil }
-            let imported = Set(sources.flatMap { imports(in: (try? String(contentsOfFile: $0, encoding: .utf8)) ?? "") })
+            let imported = Set(
+                sources.flatMap { imports(in: (try? String(contentsOfFile: $0, encoding: .utf8)) ?? "") })
             return mismatch(target, imported: imported, types: graph.types)
         }
     }
@@ -86,7 +89,9 @@ enum DependencyUse {
     /// The module a line of code imports, or nil when it is no import.
     static func importedModule(_ line: String) -> String? {
         var words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-        while let first = words.first, first.hasPrefix("@") || ["public", "package", "internal", "private"].contains(first) {
+        while let first = words.first,
+            first.hasPrefix("@") || ["public", "package", "internal", "private"].contains(first)
+        {
             words.removeFirst()
         }
         guard words.first == "import", words.count >= 2 else { return nil }

@@ -17,7 +17,8 @@ extension FrameworkRule {
     /// (`VerticalsTesting (Tests/Support/Testing) of product VerticalsTesting`).
     static func productsUnderTests(dumpPackageJSON text: String) throws -> [String] {
         let paths = Dictionary(
-            try VerticalRule.targets(dumpPackageJSON: text).map { ($0.name, $0.path) }, uniquingKeysWith: { first, _ in first })
+            try VerticalRule.targets(dumpPackageJSON: text).map { ($0.name, $0.path) },
+            uniquingKeysWith: { first, _ in first })
         guard case .object(let root) = try JSONValue(parsing: text),
             case .array(let products)? = root.first(where: { $0.key == "products" })?.value
         else { throw VerticalRuleError("dump-package printed no `products` array") }
@@ -31,7 +32,8 @@ extension FrameworkRule {
                 let path = paths[target] ?? ""
                 if inside(path, "Tests") {
                     problems.append(
-                        "\(target) (\(path)) of product \(name) ships from Tests/: move it under Shared/ or Services/Supervisor/")
+                        "\(target) (\(path)) of product \(name) ships from Tests/: move it under Shared/ or Services/Supervisor/"
+                    )
                 }
             }
         }

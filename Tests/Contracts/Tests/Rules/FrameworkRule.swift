@@ -40,7 +40,8 @@ enum FrameworkRule {
                     exampleRoots.formUnion(product.targets)
                 }
             }
-            for target in graph.targets where graph.types[target.name] == "executable" || graph.types[target.name] == "plugin" {
+            for target in graph.targets
+            where graph.types[target.name] == "executable" || graph.types[target.name] == "plugin" {
                 switch target.service {
                 case "Supervisor"?: frameworkRoots.insert(target.name)
                 case _?: exampleRoots.insert(target.name)
@@ -144,7 +145,8 @@ enum FrameworkRule {
                 for product in target.dependencies where databaseProducts.contains(product) && byName[product] == nil {
                     problems.append(
                         "\(runtime.name) reaches the database library \(product) through "
-                            + "\((chain + [product]).joined(separator: " → ")): storage is a library a vertical opts into")
+                            + "\((chain + [product]).joined(separator: " → ")): storage is a library a vertical opts into"
+                    )
                 }
             }
         }
@@ -164,7 +166,9 @@ enum FrameworkRule {
         }
         for program in shippedPrograms(graph) {
             for (name, path) in paths(from: program, to: testingLibraries, byName) {
-                problems.append("\(program.name) reaches the testing library \(name) through \(path): a shipped program links no test code")
+                problems.append(
+                    "\(program.name) reaches the testing library \(name) through \(path): a shipped program links no test code"
+                )
             }
         }
         return problems + describerViolations(targets)
@@ -176,19 +180,26 @@ enum FrameworkRule {
         let byName = graph.byName
         var problems: [String] = []
         for target in graph.targets where !inside(target.path, "Tests") {
-            let inExampleFolder = inside(target.path, "Shared/Example") || (target.service.map { $0 != "Supervisor" } ?? false)
+            let inExampleFolder =
+                inside(target.path, "Shared/Example") || (target.service.map { $0 != "Supervisor" } ?? false)
             if border.framework.contains(target.name), inExampleFolder {
-                problems.append("\(target.name) (\(target.path)) is the framework's: move it under Shared/ or Services/Supervisor/")
+                problems.append(
+                    "\(target.name) (\(target.path)) is the framework's: move it under Shared/ or Services/Supervisor/")
             } else if border.example.contains(target.name), !inExampleFolder {
                 problems.append(
-                    "\(target.name) (\(target.path)) is the example's: move it under Shared/Example/ or its vertical's folder")
+                    "\(target.name) (\(target.path)) is the example's: move it under Shared/Example/ or its vertical's folder"
+                )
             } else if !border.framework.contains(target.name), !border.example.contains(target.name) {
-                problems.append("\(target.name) (\(target.path)) is reached by no product or program: a test target belongs under Tests/")
+                problems.append(
+                    "\(target.name) (\(target.path)) is reached by no product or program: a test target belongs under Tests/"
+                )
             }
             if inside(target.path, "Shared") {
                 for name in target.dependencies {
                     guard let dependency = byName[name], inside(dependency.path, "Services") else { continue }
-                    problems.append("\(target.name) (\(target.path)) depends on \(name) (\(dependency.path)): a library never depends on a program's folder")
+                    problems.append(
+                        "\(target.name) (\(target.path)) depends on \(name) (\(dependency.path)): a library never depends on a program's folder"
+                    )
                 }
             }
         }

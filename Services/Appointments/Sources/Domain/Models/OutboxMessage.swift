@@ -25,7 +25,9 @@ public struct OutboxMessage: Sendable, Equatable {
     public var nextAttemptAt: Timestamp
 
     /// Creates a message due at once.
-    public init(appointmentID: String, userID: String, title: String, body: String, deduplicationKey: String, now: Timestamp) {
+    public init(
+        appointmentID: String, userID: String, title: String, body: String, deduplicationKey: String, now: Timestamp
+    ) {
         self.id = nil
         self.appointmentID = appointmentID
         self.userID = userID

@@ -33,7 +33,8 @@ package struct BookAppointment {
             Clinics.checkSlot,
             .init(clinicID: input.clinicID, service: input.service, startsAt: input.startsAt, endsAt: endsAt))
         guard slot.offersService else {
-            throw BookingError.clinicRefuses(field: "service", reason: "\(slot.clinicName) does not offer \(input.service)")
+            throw BookingError.clinicRefuses(
+                field: "service", reason: "\(slot.clinicName) does not offer \(input.service)")
         }
         guard slot.isOpen else {
             throw BookingError.clinicRefuses(
@@ -69,7 +70,8 @@ package struct BookAppointment {
     private func validate(_ input: Appointments.BookInput) throws {
         guard !input.clinicID.isEmpty else { throw BookingError.invalid(field: "clinicID", reason: "is required") }
         guard input.service.isKnown else {
-            throw BookingError.invalid(field: "service", reason: "\"\(input.service)\" is not a service this suite knows")
+            throw BookingError.invalid(
+                field: "service", reason: "\"\(input.service)\" is not a service this suite knows")
         }
         guard Booking.durations.contains(input.durationMinutes) else {
             let range = Booking.durations
@@ -84,9 +86,11 @@ package struct BookAppointment {
         }
         // Bytes before characters: one character may carry any number of combining marks.
         guard input.reason.utf8.count <= Self.maxTextBytes, input.reason.count <= 1_000 else {
-            throw BookingError.invalid(field: "reason", reason: "must be at most 1,000 characters and \(Self.maxTextBytes) bytes")
+            throw BookingError.invalid(
+                field: "reason", reason: "must be at most 1,000 characters and \(Self.maxTextBytes) bytes")
         }
-        guard input.requestID.utf8.count <= Self.maxTextBytes, !input.requestID.isEmpty, input.requestID.count <= 200 else {
+        guard input.requestID.utf8.count <= Self.maxTextBytes, !input.requestID.isEmpty, input.requestID.count <= 200
+        else {
             throw BookingError.invalid(field: "requestID", reason: "must be 1...200 characters, unique per booking")
         }
     }

@@ -78,7 +78,7 @@ package final class OutboxDrainer: Sendable {
         }
         guard starts else { return }
         if !background.start({ await self.sendHandedOver() }) {
-            finishSending()  // draining: the outbox keeps them for the next start
+            finishSending() // draining: the outbox keeps them for the next start
         }
     }
 
@@ -218,7 +218,7 @@ package final class OutboxDrainer: Sendable {
         }
         guard starts else { return }
         if !background.start({ await self.retryUntilEmpty() }) {
-            retries.withLock { $0.running = false }  // draining: the outbox keeps it for the next start
+            retries.withLock { $0.running = false } // draining: the outbox keeps it for the next start
         }
     }
 

@@ -51,7 +51,8 @@ package struct Settings: Sendable {
 extension Settings {
     /// The session lifetime.
     package static let sessionHours = Setting.integer(
-        "IDENTITY_SESSION_HOURS", default: 24, in: 1...8760, unit: "hours", doc: "How long a session token works after login.")
+        "IDENTITY_SESSION_HOURS", default: 24, in: 1...8760, unit: "hours",
+        doc: "How long a session token works after login.")
     /// Argon2id's passes.
     package static let passwordOperations = Setting.integer(
         "IDENTITY_PWHASH_OPSLIMIT", default: Int(PasswordHasher.Limits.interactive.operations),

@@ -23,7 +23,9 @@ package struct ChangePassword: Sendable {
     /// ``IdentityFailure/tooManyAttempts(retryAfterSeconds:)``,
     /// ``IdentityFailure/invalid(field:reason:)`` for a new password registration would refuse.
     /// A change that commits second finds its session ended by the first: ``IdentityFailure/invalidToken``.
-    package func execute(token: String, oldPassword: String, newPassword: String, caller: String? = nil) async throws -> Int {
+    package func execute(token: String, oldPassword: String, newPassword: String, caller: String? = nil) async throws
+        -> Int
+    {
         try RegisterUser.requireBounded(password: oldPassword, field: "oldPassword")
         try RegisterUser.requireAcceptable(password: newPassword, field: "newPassword")
         let user = try await AuthenticateToken(world: world).execute(token: token).user

@@ -24,7 +24,9 @@ package struct ChangeRole: Sendable {
     /// ``IdentityFailure/invalidToken``, ``IdentityFailure/notAdmin``,
     /// ``IdentityFailure/emailNotFound(_:)``, ``IdentityFailure/lastAdmin`` or
     /// ``IdentityFailure/invalid(field:reason:)`` for an address or role this build does not know.
-    package func execute(_ change: Change, role: Identity.Role, email rawEmail: String, token: String) async throws -> User {
+    package func execute(_ change: Change, role: Identity.Role, email rawEmail: String, token: String) async throws
+        -> User
+    {
         let caller = try await AuthenticateToken(world: world).execute(token: token).user
         try RoleCheck.require(.admin, among: caller.roles, otherwise: IdentityFailure.notAdmin)
         guard let email = EmailAddress(rawEmail) else {

@@ -21,7 +21,9 @@ package struct CreateFirstAdmin: Sendable {
     /// Registers `email` with the `patient` and `admin` roles; throws
     /// ``IdentityFailure/notOperator``, ``IdentityFailure/adminExists`` or what
     /// ``RegisterUser`` throws.
-    package func execute(email: String, password: String, displayName: String, callerIsOperator: Bool) async throws -> User {
+    package func execute(email: String, password: String, displayName: String, callerIsOperator: Bool) async throws
+        -> User
+    {
         guard callerIsOperator else { throw IdentityFailure.notOperator }
         // Checked first to spare a hash; the insert checks again in its transaction.
         guard try await !world.users.adminExists() else { throw IdentityFailure.adminExists }

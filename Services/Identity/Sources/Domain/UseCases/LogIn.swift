@@ -64,7 +64,9 @@ package struct LogIn: Sendable {
             tokenHash: SessionTokens.storedHash(of: token), userID: found.user.id, generation: found.generation,
             createdAt: now, expiresAt: expiresAt)
         guard opened else {
-            world.logger.info("opened no session for user \(found.user.id): their password changed, or their sessions ended, meanwhile")
+            world.logger.info(
+                "opened no session for user \(found.user.id): their password changed, or their sessions ended, meanwhile"
+            )
             throw IdentityFailure.credentialsChanged
         }
         return Opened(token: token, expiresAt: expiresAt, userID: found.user.id)

@@ -54,7 +54,8 @@ package struct RegisterUser: Sendable {
         try Self.requireAcceptable(password: password)
         guard rawName.utf8.count <= Self.maximumDisplayNameBytes else {
             throw IdentityFailure.invalid(
-                field: "displayName", reason: "the display name must have at most \(Self.maximumDisplayNameBytes) bytes")
+                field: "displayName", reason: "the display name must have at most \(Self.maximumDisplayNameBytes) bytes"
+            )
         }
         let displayName = rawName.trimmedWhitespace
         guard !displayName.isEmpty, displayName.count <= Self.maximumDisplayNameLength else {
@@ -83,7 +84,9 @@ package struct RegisterUser: Sendable {
     }
 
     /// Hashes `password` and stores the user; throws ``IdentityFailure/emailTaken`` for an address in use.
-    private func insert(email: EmailAddress, password: String, displayName: String, firstAdmin: Bool) async throws -> User {
+    private func insert(email: EmailAddress, password: String, displayName: String, firstAdmin: Bool) async throws
+        -> User
+    {
         // Registration says `conflict` for a taken address anyway, so checking first leaks
         // nothing and spares an Argon2id hash; the UNIQUE constraint still decides races.
         guard try await !world.users.exists(email: email) else { throw IdentityFailure.emailTaken }

@@ -26,7 +26,8 @@ package struct SendNotification: Sendable {
         // A recipient identity confirmed before needs no look-up first: insertOnce itself answers
         // a used key with its first notification, in the same transaction.
         if !world.knownRecipients.contains(userID) {
-            if let key = deduplicationKey, let first = try await world.notifications.notification(deduplicationKey: key) {
+            if let key = deduplicationKey, let first = try await world.notifications.notification(deduplicationKey: key)
+            {
                 return try Self.sameRecipient(first, userID)
             }
             try await checkRecipient(userID)

@@ -15,7 +15,8 @@ package enum EntryRules {
             throw .invalid(field: "kind", reason: "\"\(input.kind)\" is not a kind of entry (\(knownKinds))")
         }
         guard input.text.utf8.count <= maxTextBytes else {
-            throw .invalid(field: "text", reason: "must be at most \(maxTextBytes) bytes (got \(input.text.utf8.count))")
+            throw .invalid(
+                field: "text", reason: "must be at most \(maxTextBytes) bytes (got \(input.text.utf8.count))")
         }
         guard !input.text.allSatisfy(\.isWhitespace) else {
             throw .invalid(field: "text", reason: "must not be empty")

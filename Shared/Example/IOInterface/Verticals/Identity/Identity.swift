@@ -57,7 +57,8 @@ public enum Identity: ServiceContract {
     /// that: an admin grants the role).
     public static let createAdmin = Operation<FirstAdminInput, Account>(
         name, "createAdmin",
-        summary: "Create the first admin; only the operator (root, the operator group or certificate) while no admin exists.",
+        summary:
+            "Create the first admin; only the operator (root, the operator group or certificate) while no admin exists.",
         errors: [.invalidInput, .conflict, .permissionDenied], marks: [.createsFirstAdmin, .operatorOnly])
 
     /// Gives an account a role; the caller's token must be an admin's, and the caller the operator
@@ -71,7 +72,8 @@ public enum Identity: ServiceContract {
     public static let revokeRole = Operation<RoleChangeInput, Account>(
         name, "revokeRole",
         summary: "Revoke a role from the account with an e-mail address; an admin's token only; never the last admin.",
-        errors: [.invalidInput, .unauthenticated, .permissionDenied, .notFound, .conflict], marks: [.revokesRole, .operatorOnly])
+        errors: [.invalidInput, .unauthenticated, .permissionDenied, .notFound, .conflict],
+        marks: [.revokesRole, .operatorOnly])
 
     public static let operations = [
         register.descriptor, login.descriptor, authenticate.descriptor, logout.descriptor,
