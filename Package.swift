@@ -489,15 +489,50 @@ let package = Package(
                 name: "IOInterfaceTests", dependencies: ["IOInterface", "VerticalsContract", "VerticalsWire"],
                 path: "Tests/IOInterfaceTests"
             ),
+            // One test target per framework module, named after it: its unit tests, no process started
+            // (`swift test --filter '^StorageTests\.'` runs one module's). Integration tests (real
+            // processes, root, SwiftPM builds) sit apart in `*IntegrationTests`.
+            .testTarget(
+                name: "ClientTests",
+                dependencies: [
+                    "VerticalsClient", "VerticalsContract", "VerticalsEventLoop", "VerticalsServiceKit",
+                    "VerticalsSharedTesting", "VerticalsTestSupport", "VerticalsTesting", "VerticalsWire", "vt-testd",
+                ],
+                path: "Tests/ClientTests"
+            ),
+            .testTarget(
+                name: "StorageTests",
+                dependencies: [
+                    "VerticalsStorage", "VerticalsServiceKit", "VerticalsObservability", "VerticalsClient",
+                    "VerticalsContract", "VerticalsWire", "VerticalsTesting", grdb, logging,
+                ],
+                path: "Tests/StorageTests"
+            ),
             .testTarget(
                 name: "ServiceKitTests",
                 dependencies: [
                     "VerticalsServiceKit", "VerticalsObservability", "VerticalsClient", "VerticalsContract",
-                    "VerticalsWire",
-                    "VerticalsEventLoop", "VerticalsStorage",
-                    grdb, "VerticalsTestSupport", "VerticalsTesting", "vt-testd", "vt-lifecycled", logging,
+                    "VerticalsWire", "VerticalsEventLoop", "VerticalsSharedTesting", "VerticalsTestSupport",
+                    "VerticalsTesting", logging,
                 ],
                 path: "Tests/ServiceKitTests"
+            ),
+            // A daemon's runtime against real daemons (vt-testd, vt-lifecycled) and raw clients.
+            .testTarget(
+                name: "ServiceKitIntegrationTests",
+                dependencies: [
+                    "VerticalsServiceKit", "VerticalsClient", "VerticalsContract", "VerticalsEventLoop",
+                    "VerticalsWire",
+                    "VerticalsSharedTesting", "VerticalsTestSupport", "VerticalsTesting", "vt-testd", "vt-lifecycled",
+                ],
+                path: "Tests/ServiceKitIntegrationTests"
+            ),
+            // The event loop's TLS against OpenSSL's own tools, apart from EventLoopTests (memcheck
+            // builds that folder as a package that links only the event loop).
+            .testTarget(
+                name: "EventLoopIntegrationTests",
+                dependencies: ["VerticalsEventLoop", "VerticalsWire", "VerticalsTesting"],
+                path: "Tests/EventLoopIntegrationTests"
             ),
             // Observability alone, with no host: the served request reaches it through `Serving.request`.
             .testTarget(
@@ -508,18 +543,80 @@ let package = Package(
                 ],
                 path: "Tests/ObservabilityTests"
             ),
+            // What several framework test targets share: the repository's root and its sources, suite
+            // manifests and commands, a strict reader of the metrics exposition.
+            .target(
+                name: "VerticalsSharedTesting",
+                dependencies: ["VerticalsSupervisorClient", "VerticalsTesting", "VerticalsWire"],
+                path: "Tests/Support/SharedTesting", swiftSettings: strict
+            ),
+            // The engine's units: the manifest's reader, the service state machine, restarts, reloads.
             .testTarget(
                 name: "SupervisorTests",
                 dependencies: [
-                    "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsScaffold", "VerticalsManifest",
-                    "VerticalsDeploy",
-                    "VerticalsServiceKit", "VerticalsClient", "VerticalsContract", "VerticalsEventLoop",
-                    "VerticalsWire",
-                    "VerticalsTesting", "VerticalsTestSupport", "vt-testd", "vt-exec", "svc-supervisor",
-                    "svc-supervisor-engine", grdb,
-                    "VerticalsCertificates", "VerticalsStorage", "VerticalsSupervisorCommands", "VerticalsSettings",
+                    "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsSupervisorCommands",
+                    "VerticalsManifest",
+                    "VerticalsDeploy", "VerticalsScaffold", "VerticalsCertificates", "VerticalsContract",
+                    "VerticalsEventLoop", "VerticalsSharedTesting", "VerticalsTesting", "svc-supervisor",
+                    "svc-supervisor-engine",
                 ],
                 path: "Tests/SupervisorTests"
+            ),
+            .testTarget(
+                name: "ManifestTests",
+                dependencies: ["VerticalsManifest", "VerticalsSharedTesting", "VerticalsTesting"],
+                path: "Tests/ManifestTests"
+            ),
+            .testTarget(
+                name: "SupervisorClientTests",
+                dependencies: [
+                    "VerticalsSupervisorClient", "VerticalsSupervisor", "VerticalsSupervisorCommands",
+                    "VerticalsClient",
+                    "VerticalsContract", "VerticalsServiceKit", "VerticalsWire", "VerticalsSharedTesting",
+                    "VerticalsTestSupport", "VerticalsTesting",
+                ],
+                path: "Tests/SupervisorClientTests"
+            ),
+            .testTarget(
+                name: "SupervisorCommandsTests",
+                dependencies: [
+                    "VerticalsSupervisorCommands", "VerticalsSupervisorClient", "VerticalsClient", "VerticalsContract",
+                    "VerticalsEventLoop", "VerticalsServiceKit", "VerticalsWire", "VerticalsSharedTesting",
+                    "VerticalsTestSupport", "VerticalsTesting",
+                ],
+                path: "Tests/SupervisorCommandsTests"
+            ),
+            .testTarget(
+                name: "ScaffoldTests", dependencies: ["VerticalsScaffold", "VerticalsSharedTesting"],
+                path: "Tests/ScaffoldTests"
+            ),
+            .testTarget(
+                name: "CertificatesTests", dependencies: ["VerticalsCertificates"], path: "Tests/CertificatesTests"
+            ),
+            // Settings are declared once: a rule over every program's sources.
+            .testTarget(
+                name: "SettingsTests",
+                dependencies: [
+                    "VerticalsSettings", "VerticalsContract", "VerticalsSupervisorClient", "VerticalsSharedTesting",
+                    "VerticalsTesting",
+                ],
+                path: "Tests/SettingsTests"
+            ),
+            // The supervisor and its programs as real processes: the engine with real children
+            // (EngineProcessTests, run alone by scripts/run-tests.sh), the CLI against running
+            // suites, vt-exec, root's work in a vertical's folders, and `init`'s product built
+            // with SwiftPM (InitCommandTests, run last and alone).
+            .testTarget(
+                name: "SupervisorIntegrationTests",
+                dependencies: [
+                    "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsSupervisorCommands",
+                    "VerticalsScaffold",
+                    "VerticalsCertificates", "VerticalsServiceKit", "VerticalsClient", "VerticalsContract",
+                    "VerticalsEventLoop", "VerticalsStorage", "VerticalsWire", "VerticalsSharedTesting",
+                    "VerticalsTestSupport", "VerticalsTesting", grdb, "vt-testd", "vt-exec", "svc-supervisor",
+                    "svc-supervisor-engine",
+                ],
+                path: "Tests/SupervisorIntegrationTests"
             ),
             // What the deploy tests of the framework and of the reference suite both read: the exported
             // Kubernetes objects' graph, the Containerfile's runtime stage, the validator, files on disk.

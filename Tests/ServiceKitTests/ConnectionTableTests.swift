@@ -1,5 +1,6 @@
 import Testing
 import VerticalsTesting
+import VerticalsSharedTesting
 
 @testable import VerticalsServiceKit
 

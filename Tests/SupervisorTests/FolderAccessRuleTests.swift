@@ -1,5 +1,6 @@
 import Testing
 import VerticalsTesting
+import VerticalsSharedTesting
 
 /// Root reaches a vertical's state or runtime folder one way only: ``FolderOwnerAccess`` (the
 /// folder owner's fsuid, fsgid and no groups, `O_NOFOLLOW`, plain one-name files) or a descriptor
@@ -30,7 +31,7 @@ import VerticalsTesting
     @Test func noFunction_touchesAVerticalsFolder_butThroughTheOneWayIn() {
         let root = ManifestFixture.repositoryRoot
         let files =
-            Self.sources.flatMap { SettingsRuleTests.swiftFiles(under: "\(root)/\($0)") }
+            Self.sources.flatMap { SourceTree.swiftFiles(under: "\(root)/\($0)") }
             + Self.storageFiles.map { "\(root)/Shared/Storage/\($0)" }
         #expect(files.count > 40, "the walk found the sources: \(files.count)")
         var found: [String] = []

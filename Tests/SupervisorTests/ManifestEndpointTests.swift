@@ -1,6 +1,7 @@
 import Testing
 import VerticalsEventLoop
 import VerticalsSupervisor
+import VerticalsSharedTesting
 
 /// `endpoint = "tcp:HOST:PORT"`: parsed to a ``SocketEndpoint``, bad ones named; a service with an
 /// endpoint and no executable is remote, left out of what this host runs.

@@ -1,5 +1,6 @@
 import Testing
 import VerticalsSupervisor
+import VerticalsSharedTesting
 
 /// `host = "a"`: where a service runs when one manifest describes several hosts
 /// (`export systemd --host`); a name the export could not match is a problem naming the key.

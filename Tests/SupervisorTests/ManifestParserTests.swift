@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import VerticalsSupervisor
+import VerticalsSharedTesting
 import VerticalsTesting
 
 /// Reading a valid manifest: values, defaults, order, executables.
@@ -142,14 +143,7 @@ import VerticalsTesting
 }
 
 /// Manifests for the parser tests: text in, manifest and problems out.
-enum ManifestFixture {
-    /// The repository's root, from this file's place in it.
-    static let repositoryRoot: String = {
-        var parts = #filePath.split(separator: "/")
-        parts.removeLast(3) // Tests/SupervisorTests/ManifestFixtures.swift
-        return "/" + parts.joined(separator: "/")
-    }()
-
+extension ManifestFixture {
     /// Parses `text` as if it lived in `/etc/vt` with programs beside svc-supervisor in `/bin`
     /// (so `executable = "true"` is `/bin/true`).
     static func parse(_ text: String, bin: String = "/bin", base: String = "/etc/vt") -> (Manifest, [ManifestError]) {

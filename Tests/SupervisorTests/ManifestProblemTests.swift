@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import VerticalsSupervisor
 import VerticalsTesting
+import VerticalsSharedTesting
 
 /// Each kind of mistake is reported with the service and key it is about, and none hides another.
 @Suite struct ManifestProblemTests {

@@ -1,5 +1,6 @@
 import Testing
 import VerticalsSupervisor
+import VerticalsSharedTesting
 
 /// `start` and `idle_exit`: read and defaulted; the problems they raise are cases of
 /// `ManifestSupervisionTests.wrongValue_namesTheKeyAndWhatItMustBe`.

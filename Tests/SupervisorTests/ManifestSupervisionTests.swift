@@ -1,5 +1,6 @@
 import Testing
 import VerticalsSupervisor
+import VerticalsSharedTesting
 
 /// The supervision keys beyond start and restart: backoff reset, strategies, liveness.
 @Suite struct ManifestSupervisionTests {

@@ -1,5 +1,6 @@
 import Testing
 import VerticalsSupervisor
+import VerticalsSharedTesting
 
 /// Values that would change the syntax of a file an export writes are refused where the
 /// manifest is read, by `check` as by `up`, each naming its key and what to do.

@@ -9,6 +9,7 @@ import VerticalsSupervisor
 import VerticalsSupervisorClient
 import VerticalsSupervisorCommands
 import VerticalsTesting
+import VerticalsSharedTesting
 
 /// Trust comes from the manifest: which vertical receives each kind of secret is its
 /// `receives`, one vertical per kind, and a role's name (`operator`, `supervisor`, the run

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import VerticalsTesting
+import VerticalsSharedTesting
 
 /// docs/SECURITY.md lists, by the function that performs it, every operation the supervisor
 /// needs root for after start-up: a change of owner, of identity, a signal to another user's
@@ -28,7 +29,7 @@ import VerticalsTesting
         let section = Self.section(readFile("\(root)/docs/SECURITY.md") ?? "")
         #expect(!section.isEmpty, "docs/SECURITY.md has a section \"What runs as root\"")
         let found = Set(
-            Self.folders.flatMap { SettingsRuleTests.swiftFiles(under: "\(root)/\($0)") }.flatMap { file in
+            Self.folders.flatMap { SourceTree.swiftFiles(under: "\(root)/\($0)") }.flatMap { file in
                 Self.privilegedFunctions(in: readFile(file) ?? "").map {
                     "`\($0)` in `\(file.split(separator: "/").last ?? "")`"
                 }

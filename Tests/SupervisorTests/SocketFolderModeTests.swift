@@ -5,6 +5,7 @@ import VerticalsManifest
 import VerticalsSupervisor
 import VerticalsSupervisorClient
 import VerticalsTesting
+import VerticalsSharedTesting
 
 /// The socket folder grants the same under `svc-supervisor up` and under systemd: 0750, root and
 /// the operator group (``ServiceAccounts/socketFolderMode``; docs/systemd.md, "The socket folder").

@@ -272,10 +272,12 @@ struct VerticalRuleTests {
         let tests = try FrameworkRule.frameworkTests(dumpPackageJSON: Self.dumpPackage())
         let names = Set(tests.map(\.name))
         let expected: Set = [
-            "WireTests", "EventLoopTests", "ContractGenTests", "VerticalsTestingTests", "ServiceKitTests",
-            "ObservabilityTests",
-            "SupervisorTests",
-            "DeployTests", "VerticalsTestSupport", "VerticalsDeployTesting", "vt-testd", "vt-lifecycled",
+            "WireTests", "EventLoopTests", "EventLoopIntegrationTests", "ContractGenTests", "VerticalsTestingTests",
+            "SettingsTests", "ClientTests", "ServiceKitTests", "ServiceKitIntegrationTests", "StorageTests",
+            "ObservabilityTests", "ManifestTests", "CertificatesTests", "ScaffoldTests",
+            "SupervisorTests", "SupervisorClientTests", "SupervisorCommandsTests", "SupervisorIntegrationTests",
+            "DeployTests", "VerticalsTestSupport", "VerticalsDeployTesting", "VerticalsSharedTesting", "vt-testd",
+            "vt-lifecycled",
         ]
         #expect(
             names.isSuperset(of: expected),

@@ -1,0 +1,38 @@
+import Testing
+import Glibc
+import VerticalsTesting
+
+/// Writes `text` to `path`, e.g. a test's manifest.
+public func writeText(_ text: String, to path: String) {
+    // Close-on-exec: a child another test spawns meanwhile must not keep this file open for
+    // writing, or a script written here could not be run ("Text file busy").
+    let file = fopen(path, "we")
+    fputs(text, file)
+    fclose(file)
+}
+
+/// Writes `<directory>/suite.toml`, vt-testd as `alpha` and as `beta` followed by `extra` (which
+/// may go on with keys of beta's), and returns its path.
+public func testdManifest(in directory: TemporaryDirectory, extra: String = "") -> String {
+    let path = directory.file("suite.toml")
+    writeText(
+        """
+        [services.alpha]
+        executable = "vt-testd"
+        args = ["alpha"]
+        [services.beta]
+        executable = "vt-testd"
+        args = ["beta"]
+
+        """ + extra, to: path)
+    return path
+}
+
+/// Whether `svc-supervisor status --run-dir run` lists exactly `count` services, all ready.
+public func suiteReady(_ directory: TemporaryDirectory, run: String, services count: Int) -> Bool {
+    guard let result = try? runCommand("svc-supervisor", ["status", "--run-dir", run], in: directory) else {
+        return false
+    }
+    let rows = result.standardOutput.split(separator: "\n").dropFirst()
+    return result.status == 0 && rows.count == count && rows.allSatisfy { $0.contains(" ready ") }
+}
