@@ -7,26 +7,14 @@ import VerticalsWire
 /// calls by correlation id, enforces each call's deadline, and reconnects on the next
 /// call after the callee went away. Loop-confined (see ``ChannelTable``).
 ///
+/// Where its connection is, and what each event leads to, is ``PeerChannelStateMachine``'s to
+/// decide; the channel performs what it answers.
+///
 /// Nothing holds a weak reference to a channel or its connection (callbacks capture them
 /// strongly; a connection drops its handlers once closed): a weak reference gives an object a
 /// side table, and every retain of it then takes the runtime's slow path, on every call.
 final class PeerChannel {
-    private enum State {
-        case idle
-        case connecting
-        /// Connected, and waiting for the callee's answer to `daemon.contractCheck` before any call
-        /// is sent (``CalleeContracts``).
-        case checking(Connection, CalleeContracts.Expected)
-        case connected(Connection)
-
-        /// The connection, once there is one.
-        var connection: Connection? {
-            switch self {
-            case .idle, .connecting: nil
-            case .checking(let connection, _), .connected(let connection): connection
-            }
-        }
-    }
+    typealias StateMachine = PeerChannelStateMachine<Connection>
 
     /// The correlation id of the contract check a new connection begins with: one no call takes
     /// (calls count up from 1).
@@ -49,28 +37,24 @@ final class PeerChannel {
     private let calleeCheck: CalleeCheck?
     /// What this build was compiled against, asked about on each new connection (nil: nothing).
     private let contracts: CalleeContracts?
-    private var state = State.idle
     /// The operations the current connection's contract check refused, with their errors.
     private var refused: [String: ServiceError] = [:]
-    // `@exclusivity(unchecked)` on the two a call changes in place: a class's stored property
+    // `@exclusivity(unchecked)` on the three a call changes in place: a class's stored property
     // mutated through a method (`pending.insert`, `removeValue`, `deadlineCheck.watch`) is
     // checked at run time, three accesses and ~400 instructions a call. Sound because the channel
     // is loop-confined (above) and no access overlaps another: `PendingCalls`' methods call nothing
     // of ours, `DeadlineCheck.watch` only arms a ``TimerQueue`` entry (its action runs later, from
     // the loop's timer), completing a call resumes a continuation (which only enqueues the caller),
-    // and a stream's `onEvent` is read out of `pending` before it is called.
+    // and a stream's `onEvent` is read out of `pending` before it is called; the machine's
+    // functions touch nothing but the machine.
+    @exclusivity(unchecked) private var machine = StateMachine()
     // The request bytes stay with each call until answered, so a connection the callee closes
     // unread (``ServiceError/unreadDetail``) can be replayed on a new one.
     @exclusivity(unchecked) private var pending = PendingCalls()
     /// One timer entry for the deadlines of every call in `pending`.
     @exclusivity(unchecked) private var deadlineCheck = DeadlineCheck()
+    /// The calls waiting for a connection to be ready, in the order they go out.
     private var unsent: [(id: UInt64, bytes: [UInt8])] = []
-    private var closedForGood = false
-    /// The wait before connecting again after a full backlog (`EAGAIN`); doubles, reset on success.
-    private var connectRetryDelay = PeerChannel.firstConnectRetry
-
-    static let firstConnectRetry = Duration.milliseconds(2)
-    static let maxConnectRetry = Duration.milliseconds(100)
 
     init(
         service: String, endpoint: SocketEndpoint, problem: String? = nil, tls: TLSReloader? = nil, loop: EventLoop,
@@ -91,7 +75,7 @@ final class PeerChannel {
 
     /// Sends a request frame for `call`, connecting first when needed.
     func send(_ bytes: [UInt8], _ call: PendingCall) {
-        guard !closedForGood else {
+        guard machine.takesCalls else {
             call.complete(.failure(ServiceError(.unavailable, "the client is closed")))
             return
         }
@@ -109,12 +93,12 @@ final class PeerChannel {
         }
         watchDeadline(call.deadline.instant)
         pending.insert((call, bytes))
-        switch state {
-        case .connected(let connection):
+        switch machine.callQueued() {
+        case .write(let connection):
             connection.write(bytes)
-        case .connecting, .checking:
+        case .hold:
             unsent.append((call.id, bytes))
-        case .idle:
+        case .connect:
             unsent.append((call.id, bytes))
             connect()
         }
@@ -129,13 +113,12 @@ final class PeerChannel {
 
     /// Closes the connection; calls in flight fail with `unavailable`.
     func close() {
-        closedForGood = true
-        state.connection?.close()
+        machine.closeRequested()?.close()
         failAll(ServiceError(.unavailable, "the client is closed"))
     }
 
+    /// Opens a connection: the machine is connecting.
     private func connect() {
-        state = .connecting
         guard let tls else {
             Connection.connect(to: endpoint, on: loop, options: options) { [self] result in connectFinished(result) }
             return
@@ -144,7 +127,9 @@ final class PeerChannel {
         do {
             context = try tls.current().context
         } catch {
-            state = .idle
+            guard case .failCalls = machine.connectFailed(backlogFull: false, callsWaiting: !unsent.isEmpty) else {
+                return
+            }
             failAll(
                 ServiceError(
                     .unavailable, "\(service) cannot be called over TLS: \(error)",
@@ -162,34 +147,30 @@ final class PeerChannel {
     }
 
     private func connectFinished(_ result: Result<Connection, EventLoopError>) {
+        let error: EventLoopError
         switch result {
         case .success(let connection):
-            connectRetryDelay = Self.firstConnectRetry
             connected(connection)
-        case .failure(let error) where error.isTransient && !unsent.isEmpty && !closedForGood:
+            return
+        case .failure(let failure):
+            error = failure
+        }
+        switch machine.connectFailed(backlogFull: error.isTransient, callsWaiting: !unsent.isEmpty) {
+        case .retry(let delay):
             // The callee's backlog is full: it is alive but slow to accept. Try again until the
             // calls waiting for this connection reach their own deadlines.
-            let delay = connectRetryDelay
-            connectRetryDelay = min(delay * 2, Self.maxConnectRetry)
             _ = timers.schedule(at: .now + delay) { [self] in
-                guard case .connecting = state else { return }
-                if unsent.isEmpty || closedForGood {
-                    state = .idle
-                } else {
-                    connect()
-                }
+                if machine.retryDue(callsWaiting: !unsent.isEmpty) { connect() }
             }
-        case .failure(let error) where error.refusesCertificate:
-            connectRetryDelay = Self.firstConnectRetry
-            state = .idle
+        case .failCalls where error.refusesCertificate:
             failAll(certificateRefused(error))
-        case .failure(let error):
-            connectRetryDelay = Self.firstConnectRetry
-            state = .idle
+        case .failCalls:
             failAll(
                 ServiceError(
                     .unavailable, "\(service) is not reachable at \(endpoint): \(error)",
                     details: [ErrorDetail("service", service)], retryable: true))
+        case .nothing:
+            break
         }
     }
 
@@ -203,34 +184,38 @@ final class PeerChannel {
     }
 
     private func connected(_ connection: Connection) {
-        if closedForGood {
+        // Not one byte to a listener that is not the callee meant.
+        let refusal =
+            calleeCheck.flatMap {
+                Self.wrongName(connection.calleeListener, service: service)
+                    ?? $0.refusal(service, connection.calleeListener)
+            }
+        let expected = refusal == nil ? contracts?.expected(for: service) : nil
+        let ask: CalleeContracts.Expected?
+        switch machine.connected(connection, trusted: refusal == nil, expected: expected) {
+        case .close:
             connection.close()
             return
-        }
-        if let calleeCheck,
-            let refusal = Self.wrongName(connection.calleeListener, service: service)
-                ?? calleeCheck.refusal(service, connection.calleeListener)
-        {
-            // Not one byte to a listener that is not the callee meant.
+        case .refuseListener:
             connection.close()
-            state = .idle
             failAll(
                 ServiceError(
-                    .permissionDenied, "\(service) at \(endpoint) is not to be trusted: \(refusal)",
+                    .permissionDenied, "\(service) at \(endpoint) is not to be trusted: \(refusal ?? "")",
                     details: [ErrorDetail("service", service)]))
             return
+        case .askContract(let expected):
+            ask = expected
+        case .sendWaiting:
+            ask = nil
         }
         refused = [:]
-        let expected = contracts?.expected(for: service)
-        state = expected.map { .checking(connection, $0) } ?? .connected(connection)
         // Strong captures: a connection drops its handlers once closed, which ends the cycles.
         connection.onFrame = { [self] payload in received(payload, on: connection) }
         connection.onFrameError = { [self] error in
             broken(connection, ServiceError(.protocolError, "\(service) broke framing: \(error)"))
         }
         connection.onClose = { [self] error in
-            if self.state.connection === connection {
-                self.state = .idle
+            if self.machine.connectionClosed(connection) {
                 self.refused = [:]
             }
             // TLS 1.3: the callee checks this side's certificate after the client's handshake is
@@ -246,7 +231,7 @@ final class PeerChannel {
                     details: [ErrorDetail("service", self.service)], retryable: true))
         }
         connection.startReading()
-        if let expected {
+        if let expected = ask {
             connection.write(
                 Message.frame(
                     Envelope(
@@ -304,7 +289,6 @@ final class PeerChannel {
             break
         }
         refused = found.refused
-        state = .connected(connection)
         sendUnsent(on: connection)
     }
 
@@ -323,7 +307,7 @@ final class PeerChannel {
             return
         }
         let id = message.envelope.correlationID
-        if id == Self.contractCheckID, case .checking(let current, let expected) = state, current === connection {
+        if id == Self.contractCheckID, let expected = machine.checkAnswered(on: connection) {
             contractChecked(message, on: connection, expected: expected)
             return
         }
@@ -361,18 +345,34 @@ final class PeerChannel {
         }
     }
 
+    /// The callee closed `connection` having read none of the calls pending on it: they go again
+    /// on a new connection, within the machine's handover budget.
     private func resendOnANewConnection(leaving connection: Connection) {
-        if state.connection === connection { state = .idle }
+        let action = machine.handedOver(connection, callsPending: !pending.isEmpty)
         connection.onClose = nil
         connection.onFrame = nil
         connection.close()
-        unsent = pending.entries.map { ($0.call.id, $0.bytes) }.sorted { $0.id < $1.id }
-        if !unsent.isEmpty, case .idle = state { connect() }
+        switch action {
+        case .resend:
+            unsent = pending.entries.map { ($0.call.id, $0.bytes) }.sorted { $0.id < $1.id }
+            connect()
+        case .giveUp:
+            let error = ServiceError(
+                .unavailable,
+                "\(service) closed \(StateMachine.handoverBudget + 1) connections in a row with every call unread; "
+                    + "they are not sent again until it answers one",
+                details: [ErrorDetail("service", service)], retryable: true)
+            logger.warning("\(error)")
+            failAll(error)
+        case .close:
+            break
+        }
     }
 
     private func complete(_ id: UInt64, _ result: consuming Result<Message, ServiceError>) {
         // An answer for an id no longer pending arrived after its deadline or cancel: drop it.
         guard let entry = pending.removeValue(forKey: id) else { return }
+        machine.callAnswered()
         entry.call.complete(result)
     }
 
@@ -400,7 +400,7 @@ final class PeerChannel {
 
     private func sendCancel(_ id: UInt64) {
         unsent.removeAll { $0.id == id }
-        if case .connected(let connection) = state, !connection.isClosed {
+        if let connection = machine.connectedLink, !connection.isClosed {
             connection.write(Message.frame(Envelope(kind: .cancel, correlationID: id), rawBody: EmptyCollection()))
         }
     }
