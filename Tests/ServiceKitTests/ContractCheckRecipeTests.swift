@@ -40,6 +40,11 @@ struct ContractCheckRecipeTests {
         }
         #expect(refused?.code == .invalidInput)
         #expect(refused?.details.contains(ErrorDetail("field", "operations")) == true, "\(String(describing: refused))")
+        let longFingerprint = await #expect(throws: ServiceError.self) {
+            try await ContractCheckTests.check(
+                hosted, ["echo.echo"], fingerprint: "sha256:" + String(repeating: "0", count: 128 - 6))
+        }
+        #expect(longFingerprint?.details.contains(ErrorDetail("field", "fingerprint")) == true)
         await hosted.close()
     }
 
