@@ -359,8 +359,8 @@ final class PeerChannel {
         case .giveUp:
             let error = ServiceError(
                 .unavailable,
-                "\(service) closed \(StateMachine.handoverBudget + 1) connections in a row with every call unread; "
-                    + "they are not sent again until it answers one",
+                "\(service) closed \(machine.handoversInARow + 1) or more connections in a row with every call "
+                    + "unread; calls to it are not sent again on a new connection until it answers one",
                 details: [ErrorDetail("service", service)], retryable: true)
             logger.warning("\(error)")
             failAll(error)
