@@ -16,6 +16,8 @@
 # core (VT_BUILD_JOBS; a plain `swift test` builds them with one job).
 set -u
 swift=${SWIFT:-swift}
+# The lifetime and echo tests hold thousands of descriptors at once; a login's soft limit is often 1,024.
+source "$(dirname "$0")/descriptor-limit.sh"
 tag="run-$$-$(date +%s)"
 log=$(mktemp -t vt-test-log.XXXXXX)
 # SwiftPM leaves a few empty TemporaryDirectory.* folders in TMPDIR at every `swift test`; they go

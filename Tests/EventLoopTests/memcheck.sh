@@ -36,6 +36,8 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# The lifetime tests hold thousands of descriptors at once; a login's soft limit is often 1,024.
+source "$repo/scripts/descriptor-limit.sh"
 work="$repo/.build-asan"
 package="$work/package"
 filter="LifetimeTests|EchoServerTests|BackpressureTests"
