@@ -22,14 +22,12 @@
 #   make docs-serve [PORT=8000]  the docs served on 127.0.0.1 to read in a browser (Ctrl-C stops it)
 #   make api-check   before a release tag: the framework's public API against the last release (CHANGELOG.md)
 #   make release-cut VERSION=X.Y.Z   date CHANGELOG's Unreleased, set the version, check, tag (CONTRIBUTING.md)
-# Swift from PATH, else the toolchain at /opt/swift; its folder goes first on PATH for every recipe,
-# so scripts and tests that run `swift` find the same one.
-ifeq ($(origin SWIFT),undefined)
-SWIFT       := $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
-endif
-# The Python tools scripts/install-deps.sh puts in the checkout's own virtual environment.
+# SWIFT: from PATH, else /opt/swift, by the recipe a product made by `svc-supervisor init` carries
+# as its swift.mk (the same file, so the two cannot find Swift differently).
+include Shared/Scaffold/Templates/Product/swift.mk.template
+# The Python tools `scripts/install-deps.sh --test` puts in the checkout's own virtual environment.
 PYTHON_ENV  := $(CURDIR)/.build/venv
-export PATH := $(patsubst %/,%,$(dir $(SWIFT))):$(PYTHON_ENV)/bin:$(PATH)
+export PATH := $(PYTHON_ENV)/bin:$(PATH)
 RUN_DIR     ?= $(CURDIR)/.run
 TEST_FLAGS  ?=
 PREFIX      ?= /usr/local
@@ -63,12 +61,17 @@ SOAK_SECONDS ?= 600
 # Seconds per fuzz target in `make test`: a smoke run that the targets build, load their seeds and run.
 FUZZ_SMOKE_SECONDS ?= 3
 
-.PHONY: all deps build format release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal image fresh-debian-rehearsal fuzz fuzz-live soak soak-versions bench hummingbird-demo api-check release-cut docs docs-check docs-serve clean
+.PHONY: all deps test-deps build format release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal image fresh-debian-rehearsal fuzz fuzz-live soak soak-versions bench hummingbird-demo api-check release-cut docs docs-check docs-serve clean
 
 all: build
 
+# What building and running need; test-deps adds what the tests and checks use (Python tools from
+# the Python package index, valgrind, …): scripts/install-deps.sh says which.
 deps:
 	@bash scripts/install-deps.sh
+
+test-deps:
+	@bash scripts/install-deps.sh --test
 
 build: deps
 	$(SWIFT) build
@@ -103,7 +106,7 @@ run: build
 # own VT_TEST_TAG, and scripts/kill-tagged.sh removes what a crashed run left behind (only its own).
 # scripts/run-tests.sh: why the supervision engine's process tests run on their own.
 # Its last line is what the run cost here: the time since the build started and the build folder's size.
-test: deps
+test: test-deps
 	@date +%s > .build/test-started
 	SWIFT="$(SWIFT)" bash scripts/format.sh --check
 	$(SWIFT) build --build-tests
@@ -147,7 +150,7 @@ install: deps
 # docs/man (svc-supervisor(1), a page per command), docs/reference/svc-supervisor.md and
 # docs/reference/environment.md (from the settings declarations), generated
 # from the command line's own tree and the declarations; `make test` fails while they differ from them.
-reference: deps
+reference: test-deps
 	$(SWIFT) build
 	SWIFT="$(SWIFT)" bash scripts/reference.sh
 
@@ -175,7 +178,7 @@ kubernetes-export: deps
 # --probe (scripts/kubernetes-rehearsal.sh, driven by KubernetesRehearsalTests; `make test` runs it too).
 # REHEARSAL_BIN=DIR puts DIR's programs in the image instead of the debug build's, e.g. after
 # `make release`: REHEARSAL_BIN="$(swift build -c release --show-bin-path)", linked as the image's are.
-kubernetes-rehearsal: deps
+kubernetes-rehearsal: test-deps
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory exec-shim
 	tag=rehearsal-$$$$; status=0; \
@@ -189,7 +192,7 @@ kubernetes-rehearsal: deps
 # on host a during bookings, and journals without priority noise (scripts/systemd-hosts.sh, driven by
 # SystemdHostsRehearsalTests; `make test` runs it too). Containers, namespaces and mounts are removed however it ends:
 # a run killed outright leaves them to kill-tagged.sh, which SystemdHostsCleanupTests proves by killing one mid-boot.
-systemd-rehearsal: deps
+systemd-rehearsal: test-deps
 	$(SWIFT) build --build-tests
 	tag=systemd-rehearsal-$$$$; status=0; \
 		VT_TEST_TAG=$$tag $(SWIFT) test --skip-build --filter 'SystemdHostsRehearsalTests|SystemdHostsCleanupTests' || status=$$?; \
@@ -214,7 +217,7 @@ fresh-debian-rehearsal:
 # Rounds of booking while kill -9 takes appointments, identity, notifications and svc-supervisor;
 # each round checks nothing was lost or doubled. Prints bookings, retries, errors by code,
 # p50/p99 latency and each daemon's memory at start and end.
-soak: deps
+soak: test-deps
 	$(SWIFT) build --build-tests
 	tag=soak-$$$$-$$(date +%s); status=0; \
 		VT_TEST_TAG=$$tag VT_SOAK_SECONDS=$(SOAK_SECONDS) $(SWIFT) test --skip-build --filter FaultInjectionTests || status=$$?; \
@@ -224,7 +227,7 @@ soak: deps
 # optional field in every vertical, a store migration in two), under booking, login, search,
 # records and inbox load, and a breaking build that must be refused. Prints calls made and failed,
 # writes lost, p99 during the upgrades against the rest and every pair that met.
-soak-versions: deps
+soak-versions: test-deps
 	SOAK_SECONDS=$(SOAK_SECONDS) SWIFT=$(SWIFT) bash scripts/soak-versions.sh
 
 # The decoders under libFuzzer + ASan: frame, envelope, every IOInterface body, the JSON of `call`, the
@@ -264,7 +267,7 @@ hummingbird-demo: deps
 
 # Benchmarks/ depends on the framework by path, whose added source files a cached build plan does
 # not see ("cannot find 'X' in scope" after a pull): its build is planned afresh, a few seconds.
-bench: release
+bench: release test-deps
 	@mkdir -p bench
 	gcc -O2 -Wall -Wextra -o bench/uv_echo Benchmarks/CEcho/uv_echo.c $$(pkg-config --cflags --libs libuv)
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --disable-build-manifest-caching --package-path Benchmarks
@@ -288,7 +291,7 @@ API_PRODUCTS ?= $(shell SWIFT="$(SWIFT)" bash scripts/api-products.sh)
 # Not `swift package diagnose-api-breaking-changes`: it fails on this package with "redefinition of
 # module 'CTOML'" (swiftlang/swift-package-manager#9254); scripts/api-check.sh runs the toolchain's
 # swift-api-digester itself, with one build's search paths per dump (see its header).
-docs: build
+docs: build test-deps
 	SWIFT="$(SWIFT)" bash scripts/docs.sh
 
 docs-check: docs
@@ -297,10 +300,10 @@ docs-check: docs
 docs-serve: docs
 	bash scripts/docs-serve.sh $(or $(PORT),8000)
 
-release-cut: deps
+release-cut: test-deps
 	bash scripts/release-cut.sh $(VERSION)
 
-api-check: deps
+api-check: test-deps
 	API_PRODUCTS="$(API_PRODUCTS)" API_BASELINE="$(API_BASELINE)" API_BASELINE_REF="$(API_BASELINE_REF)" SWIFT="$(SWIFT)" bash scripts/api-check.sh
 
 clean:

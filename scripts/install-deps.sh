@@ -1,24 +1,36 @@
 #!/usr/bin/env bash
-# Installs what the project needs on a fresh Debian 12 machine, and nothing when it is there.
-# Called by `make run`, `make test` and .ci/run; safe to run again. It says what it installs:
-#   - Debian packages, with apt-get (through sudo when not run as root): what the Swift toolchain
-#     itself needs to build and link on Debian, the C libraries the package links (libuv, libsodium,
-#     SQLite, zlib, OpenSSL), valgrind (the bench's instruction counts, memcheck), iproute2 and
-#     nftables (the network-namespace tests, as root), systemd-container and debootstrap (as root:
-#     `make systemd-rehearsal`), python3 and python3-venv;
-#   - Python tools, into a virtual environment of the checkout's own (.build/venv, never the
-#     system's: Debian's Python refuses system-wide pip installs, PEP 668): kubernetes-validate,
-#     opentelemetry-proto. `make test` puts .build/venv/bin first on PATH.
+# Usage: install-deps.sh [--test]
+# Installs what the project needs on a fresh Debian 12 machine, and nothing when it is there; safe
+# to run again. It says what it installs.
+#   Always (`make build`, `make run`): Debian packages, with apt-get (through sudo when not run as
+#   root): what the Swift toolchain itself needs to build and link on Debian, and the C libraries
+#   the package links (libuv, libsodium, SQLite, zlib, OpenSSL). Nothing else runs the suite.
+#   --test (`make test` and the other checks, .ci/run) adds what the tests and tools use: valgrind
+#   (the bench's instruction counts), iproute2 and nftables (the network-namespace tests, as root),
+#   systemd-container and debootstrap (as root: `make systemd-rehearsal`), python3 and
+#   python3-venv; and Python tools, into a virtual environment of the checkout's own (.build/venv,
+#   never the system's: Debian's Python refuses system-wide pip installs, PEP 668):
+#   kubernetes-validate, opentelemetry-proto, fetched from the Python package index. `make test`
+#   puts .build/venv/bin first on PATH.
 # The Swift toolchain is not installed here: put it at /opt/swift or on PATH (swift.org's
 # tarball for Debian 12).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+tests=false
+case "${1:-}" in
+    "") ;;
+    --test) tests=true ;;
+    *) echo "usage: install-deps.sh [--test]" >&2; exit 64 ;;
+esac
 
 need=()
 # What the Swift toolchain needs on Debian 12 to build and link (the libraries its programs load, and
 # the C toolchain's headers and linker), checked by package so a stock system is told what is missing.
-for package in binutils gcc git make libc6-dev libstdc++-12-dev libgcc-12-dev libcurl4 libxml2 \
-    libncurses6 libsqlite3-0 libuuid1 tzdata pkg-config python3 python3-venv ca-certificates; do
+packages=(binutils gcc git make libc6-dev libstdc++-12-dev libgcc-12-dev libcurl4 libxml2
+    libncurses6 libsqlite3-0 libuuid1 tzdata pkg-config ca-certificates)
+# The checks' scripts and the Python tools' virtual environment.
+if $tests; then packages+=(python3 python3-venv); fi
+for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || need+=("$package")
 done
 pkg-config --exists libuv 2>/dev/null || need+=(libuv1-dev)
@@ -26,15 +38,17 @@ pkg-config --exists libsodium 2>/dev/null || need+=(libsodium-dev)
 pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
 pkg-config --exists zlib 2>/dev/null || need+=(zlib1g-dev)
 pkg-config --exists openssl 2>/dev/null || need+=(libssl-dev)
-# callgrind counts the server instructions per request of `make bench` (its `instructions` section skips without it).
-command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
-# The network-namespace tests (root only): `ip netns` and veth pairs, and nftables for the NetworkPolicy rehearsal.
-command -v ip >/dev/null 2>&1 || [ -x /usr/sbin/ip ] || [ -x /sbin/ip ] || need+=(iproute2)
-command -v nft >/dev/null 2>&1 || [ -x /usr/sbin/nft ] || need+=(nftables)
-# `make systemd-rehearsal` (root only): systemd-nspawn boots two hosts from a root debootstrap makes.
-if [ "$(id -u)" -eq 0 ]; then
-    command -v systemd-nspawn >/dev/null 2>&1 || need+=(systemd-container)
-    command -v debootstrap >/dev/null 2>&1 || [ -x /usr/sbin/debootstrap ] || need+=(debootstrap)
+if $tests; then
+    # callgrind counts the server instructions per request of `make bench` (its `instructions` section skips without it).
+    command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
+    # The network-namespace tests (root only): `ip netns` and veth pairs, and nftables for the NetworkPolicy rehearsal.
+    command -v ip >/dev/null 2>&1 || [ -x /usr/sbin/ip ] || [ -x /sbin/ip ] || need+=(iproute2)
+    command -v nft >/dev/null 2>&1 || [ -x /usr/sbin/nft ] || need+=(nftables)
+    # `make systemd-rehearsal` (root only): systemd-nspawn boots two hosts from a root debootstrap makes.
+    if [ "$(id -u)" -eq 0 ]; then
+        command -v systemd-nspawn >/dev/null 2>&1 || need+=(systemd-container)
+        command -v debootstrap >/dev/null 2>&1 || [ -x /usr/sbin/debootstrap ] || need+=(debootstrap)
+    fi
 fi
 
 if [ ${#need[@]} -gt 0 ]; then
@@ -54,6 +68,7 @@ fi
 #     offline (its schemas ship inside it; Tests/DeployTests/KubernetesValidateTests.swift).
 #   opentelemetry-proto: the OTLP receiver of the tracing export test decodes what the daemons send with
 #     the reference protobuf classes (Tests/SuiteTests/OTLPExportTests.swift, scripts/otlp-receiver.py).
+$tests || exit 0
 venv="$root/.build/venv"
 python_tools=(kubernetes-validate==1.37.0 opentelemetry-proto==1.45.2)
 stamp="$venv/.verticals-tools"

@@ -10,7 +10,7 @@ import VerticalsTesting
 /// Every exported object passes `kubernetes-validate --strict` (PyPI; its schemas ship inside
 /// the package, so offline) for ``KubernetesExport/kubernetesVersion``, for the tests' suite,
 /// a varied manifest and a product made by `init` (+ `new`); and the written YAML reads back,
-/// with PyYAML, as exactly the tree the graph tests inspect. `scripts/install-deps.sh` installs
+/// with PyYAML, as exactly the tree the graph tests inspect. `scripts/install-deps.sh --test` installs
 /// the validator into the checkout's virtual environment (`.build/venv`, which `make test` puts first
 /// on `PATH`); this suite fails (never skips) without it.
 @Suite(.blocking, .serialized, .timeLimit(.minutes(3)))

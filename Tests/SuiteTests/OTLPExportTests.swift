@@ -48,7 +48,7 @@ struct OTLPExportTests {
                 environment: ["PATH": path], stderrPath: directory.file("otlp.stderr"))
             #expect(
                 eventually(timeout: .seconds(30)) { readFile(portFile).flatMap { Int($0) } != nil },
-                "the receiver never listened (is opentelemetry-proto installed? scripts/install-deps.sh): \(readFile(directory.file("otlp.stderr")) ?? "")"
+                "the receiver never listened (is opentelemetry-proto installed? scripts/install-deps.sh --test): \(readFile(directory.file("otlp.stderr")) ?? "")"
             )
             port = readFile(portFile).flatMap { Int($0) } ?? 0
         }

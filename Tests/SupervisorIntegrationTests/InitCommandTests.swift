@@ -168,12 +168,17 @@ struct InitCommandTests {
         #expect(exported.status == 0, "\(exported.standardError)")
         #expect(readFile("\(units)/verticals-greeter.service")?.contains("svc-greeter") == true)
 
-        // 8. `make install` of that build, staged for /usr (deps skipped: the build above had them).
+        // 8. `make install` of that build, staged for /usr (deps skipped: the build above had them),
+        // with Swift off PATH where this toolchain is /opt/swift's: the product's swift.mk finds it.
         let staged = directory.file("stage")
+        let offPath = SwiftOffPath.environment(PackageBuild.environment(in: directory))
+        if offPath == nil {
+            print("InitCommandTests: Swift is not at \(SwiftOffPath.fallbackFolder); make runs with it on PATH")
+        }
         let installed = try runCommand(
             "/usr/bin/make",
             ["-C", product, "-o", "deps", "install", "CONFIGURATION=debug", "PREFIX=/usr", "DESTDIR=\(staged)"],
-            environment: PackageBuild.environment(in: directory), in: directory, timeout: .seconds(600))
+            environment: offPath ?? PackageBuild.environment(in: directory), in: directory, timeout: .seconds(600))
         #expect(installed.status == 0, "\(installed.standardOutput)\(installed.standardError)")
         for program in ["svc-greeter", "svc-supervisor", "svc-supervisor-engine", "vt-exec"] {
             #expect(access("\(staged)/usr/bin/\(program)", X_OK) == 0, "make install did not install \(program)")

@@ -7,7 +7,7 @@ import FoundationEssentials
 /// It holds Package.swift (framework products only, plus GRDB for the verticals' Data layers),
 /// its contracts module `Shared/<Product>Interface` (whose `Contracts.all` VerticalsContractListPlugin
 /// generates), one vertical made as `new` makes one (``Scaffold``), its contract tool and contract tests (`Tests/Contracts`),
-/// `deploy/suite.toml`, a Makefile, `.ci/run`, a README, a `.gitignore` and a `.containerignore`.
+/// `deploy/suite.toml`, a Makefile (and its `swift.mk`), `.ci/run`, a README, a `.gitignore` and a `.containerignore`.
 /// The lock and golden fixtures are written afterwards by the product's own contract tool (the caller runs it).
 public struct ProductScaffold: Sendable {
     /// The product.
@@ -45,6 +45,7 @@ public struct ProductScaffold: Sendable {
             ("Tests/Contracts/Tool/main.swift", .contractsTool),
             ("Tests/Contracts/Tests/ContractGuardTests.swift", .contractTests),
             ("Makefile", .makefile),
+            ("swift.mk", .swiftMakefile),
             (".ci/run", .ci),
             ("README.md", .readme),
             (".gitignore", .gitignore),

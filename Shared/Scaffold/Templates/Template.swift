@@ -75,6 +75,8 @@ extension Template {
     static let manifest = Template("Product/suite.toml")
     /// `Makefile`.
     static let makefile = Template("Product/Makefile")
+    /// `swift.mk`: how the Makefile finds Swift; the framework's own Makefile includes the same file.
+    static let swiftMakefile = Template("Product/swift.mk")
     /// `.ci/run`.
     static let ci = Template("Product/ci-run")
     /// `README.md`.
@@ -88,7 +90,8 @@ extension Template {
     static let all: [Template] = [
         contract, messages, world, failure, model, useCase, migrations, repository, endpoint, serviceError, main,
         testFixtures, helloTests, examples, manifestEntry,
-        package, contractsTool, contractTests, manifest, makefile, ci, readme, gitignore, containerignore,
+        package, contractsTool, contractTests, manifest, makefile, swiftMakefile, ci, readme, gitignore,
+        containerignore,
     ]
 }
 

@@ -5,7 +5,7 @@ import VerticalsSupervisorClient
 import VerticalsTesting
 
 /// `kubernetes-validate --strict` (PyPI; its schemas ship inside the package, so offline) for
-/// ``KubernetesExport/kubernetesVersion``. `scripts/install-deps.sh` installs it into the
+/// ``KubernetesExport/kubernetesVersion``. `scripts/install-deps.sh --test` installs it into the
 /// checkout's virtual environment (`.build/venv`, which `make test` puts first on `PATH`).
 public enum KubernetesValidator {
     /// What one run said: its status, the lines saying an object passed, and every other line.
@@ -26,7 +26,7 @@ public enum KubernetesValidator {
         let installed = "\(root)/.build/venv/bin/kubernetes-validate"
         guard access(installed, X_OK) == 0 else {
             throw FixtureError(
-                "kubernetes-validate is not installed: run scripts/install-deps.sh, which puts it in .build/venv "
+                "kubernetes-validate is not installed: run scripts/install-deps.sh --test, which puts it in .build/venv "
                     + "(make test puts .build/venv/bin on PATH)")
         }
         return installed

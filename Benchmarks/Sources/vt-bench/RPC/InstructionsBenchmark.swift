@@ -88,7 +88,7 @@ struct InstructionsBenchmark {
         guard let valgrind = Self.which("valgrind"), let strip = Self.which("strip"), let python = Self.which("python3")
         else {
             let message =
-                "instructions: skipped, valgrind (or strip, python3) is not installed; scripts/install-deps.sh installs valgrind"
+                "instructions: skipped, valgrind (or strip, python3) is not installed; `scripts/install-deps.sh --test` installs valgrind"
             progress(message)
             report.note(message)
             return

@@ -19,7 +19,7 @@ struct TracedBooking {
     func run() async {
         guard let receiver = startReceiver() else {
             report.note(
-                "tracing: the OTLP receiver did not start (python3 with opentelemetry-proto: scripts/install-deps.sh); row skipped"
+                "tracing: the OTLP receiver did not start (python3 with opentelemetry-proto: scripts/install-deps.sh --test); row skipped"
             )
             return
         }
