@@ -10,6 +10,10 @@ struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Show every supervised service: state, pid, uptime, restarts, last exit.",
         discussion: """
+            The first line names the suite shown, by its run directory. With two suites
+            running, the CLI reaches the one `up` started last unless --run-dir (or
+            $VERTICALS_RUN_DIR) names the other.
+
             The table shortens a long LAST EXIT or STATUS with "…" to fit the terminal
             (\(StatusTable.defaultWidth) columns off one); `status NAME` and --json give the full text.
 
@@ -31,7 +35,8 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         var anyFailed = false
         try await ControlClient.reporting {
-            var list = try await ControlClient.call(Supervisor.status, Empty(), location: runDirectory.location)
+            let location = runDirectory.location
+            var list = try await ControlClient.call(Supervisor.status, Empty(), location: location)
             if let name {
                 guard let service = list.services.first(where: { $0.name == name }) else {
                     throw CLIError(
@@ -45,7 +50,9 @@ struct StatusCommand: AsyncParsableCommand {
             } else if let service = list.services.first, name != nil {
                 Terminal.print(lines: Self.details(service))
             } else {
-                Terminal.print(lines: Self.table(list.services, width: StatusTable.terminalWidth()))
+                // Which suite, first: with two running, the CLI shows the one `up` started last.
+                Terminal.print(
+                    lines: ["\(location.heading)"] + Self.table(list.services, width: StatusTable.terminalWidth()))
             }
             anyFailed = list.services.contains { $0.state == .failed }
         }

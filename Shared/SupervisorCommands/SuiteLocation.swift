@@ -16,6 +16,8 @@ package struct SuiteLocation: Sendable {
     package let tried: [String]
     /// Whether nothing named the suite and `.run` was the last resort.
     package let isFallback: Bool
+    /// Whether a running `up`'s pointer named it: the suite started last, of any folder.
+    package var isFromPointer = false
 
     /// The text `--help` shows for `--run-dir`, the same in every command.
     package static let help = """
@@ -44,7 +46,8 @@ package struct SuiteLocation: Sendable {
         for pointer in places {
             if let target = pointer.liveTarget() {
                 tried.append("\(pointer.path) → \(target.runDirectory) (svc-supervisor pid \(target.pid))")
-                return SuiteLocation(runDirectory: target.runDirectory, tried: tried, isFallback: false)
+                return SuiteLocation(
+                    runDirectory: target.runDirectory, tried: tried, isFallback: false, isFromPointer: true)
             }
             let state =
                 pointer.refusal.map { "ignored: \(pointer.folder) \($0)" }
@@ -62,6 +65,18 @@ package struct SuiteLocation: Sendable {
     /// `$VERTICALS_RUN_DIR` when set and not empty.
     package static func environmentRunDirectory(_ environment: [String: String]) -> String? {
         environment[DaemonSettings.runDir.name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The run directory, absolute (a relative one is taken from the current folder).
+    package var absoluteRunDirectory: String {
+        runDirectory.hasPrefix("/") ? runDirectory : "\(ProgramPaths.currentDirectory())/\(runDirectory)"
+    }
+
+    /// The line above a listing of the suite (`status`): which suite it is, by its run directory,
+    /// and, when a running `up`'s pointer chose it, that another is reached with `--run-dir`.
+    package var heading: String {
+        "suite at \(absoluteRunDirectory)"
+            + (isFromPointer ? " (the last `up` started; --run-dir DIR for another)" : "")
     }
 
     /// The lines to add under "no supervisor at …" when the place was a guess: where else was

@@ -49,6 +49,9 @@ struct NewCommand: ParsableCommand {
         }
     }
 
+    /// What `new` says it did, then what to do next: with no suite running, `make run` starts one;
+    /// with one running, `make run` would refuse its run folder, and `make build` then `reload`
+    /// adds the vertical to it.
     static func report(_ scaffold: Scaffold, written: Bool) -> String {
         let v = scaffold.vertical
         let calling = scaffold.calls.isEmpty ? "" : " (calls \(scaffold.calls.map(\.name).joined(separator: ", ")))"
@@ -57,8 +60,9 @@ struct NewCommand: ParsableCommand {
             \(written ? "created" : "would create") vertical \(v.name)\(calling):
             \(lines.joined(separator: "\n"))
             next:
-              make test                        # builds \(v.executable) and runs its tests with everyone else's
-              make run                         # starts the suite, \(v.name) included
+              make test                             # builds \(v.executable) and runs its tests with everyone else's
+              make run                              # no suite running: starts it, \(v.name) included
+              make build && svc-supervisor reload   # a suite running (make run): \(v.name) joins it
               svc-supervisor call \(v.name) hello '{"name": "Ada"}'
               svc-supervisor open 'verticals://\(v.name)/hello?name=Ada'
             """

@@ -22,10 +22,14 @@ struct UpCommand: ParsableCommand {
             Each crash, restart and give-up is one line on standard error, besides the
             service's log file.
 
+            Once every service is ready (or idle, on demand) it says so in one line, with the
+            time since it started.
+
             While it runs, it leaves a pointer to its run directory in
             $XDG_RUNTIME_DIR/verticals (as root: /run/verticals; $VERTICALS_POINTER_DIR
             overrides, empty turns it off), so every other command finds this suite
-            from any folder.
+            from any folder. When that pointer named another suite still running, it says
+            so, naming that suite's run directory (--run-dir reaches it).
 
             As root, each service runs as its own user (`verticals-NAME`, or its manifest
             `user`), created when missing with the same sysusers.d lines the systemd export

@@ -36,6 +36,7 @@ public enum SupervisorDaemon {
         configuration: EngineConfiguration, loadManifest: @escaping @Sendable () throws -> Manifest,
         pointer: SuitePointer? = nil, logger: Logger = Logger(label: "supervisor")
     ) -> Int32 {
+        let startedAt = ContinuousClock.now
         let manifest: Manifest
         do {
             manifest = try loadManifest()
@@ -56,7 +57,7 @@ public enum SupervisorDaemon {
         let status = DaemonMain.runOnLoop(loop) {
             await serve(
                 manifest: manifest, configuration: configuration, loadManifest: loadManifest, pointer: pointer,
-                logger: logger, loop: loop)
+                startedAt: startedAt, logger: logger, loop: loop)
         }
         loop.shutdown()
         return status
@@ -65,8 +66,8 @@ public enum SupervisorDaemon {
     /// The supervisor's life on `loop`, once the manifest was read: its status.
     private static func serve(
         manifest: Manifest, configuration: EngineConfiguration,
-        loadManifest: @escaping @Sendable () throws -> Manifest, pointer: SuitePointer?, logger: Logger,
-        loop: EventLoop
+        loadManifest: @escaping @Sendable () throws -> Manifest, pointer: SuitePointer?,
+        startedAt: ContinuousClock.Instant, logger: Logger, loop: EventLoop
     ) async -> Int32 {
         let engine = SupervisorEngine(manifest: manifest, configuration: configuration, loop: loop, logger: logger)
         let down = DownRequest()
@@ -113,6 +114,13 @@ public enum SupervisorDaemon {
             try pointer?.write(
                 runDirectory: configuration.runDirectory.path,
                 group: configuration.serviceUsers?.operatorGroup ?? "verticals")
+            if let replaced, replaced.runDirectory != configuration.runDirectory.path {
+                // Two suites, one CLI: say which one its commands now reach, and how to reach the other.
+                let other = "the one still running at \(replaced.runDirectory) (svc-supervisor pid \(replaced.pid))"
+                logger.info(
+                    "the CLI now reaches this suite, not \(other): pass --run-dir \(replaced.runDirectory) to reach that one"
+                )
+            }
         } catch {
             logger.warning("\(error): `svc-supervisor status` finds this suite only with --run-dir")
         }
@@ -124,8 +132,8 @@ public enum SupervisorDaemon {
                 AtShutdown { await host.stop() }, HangupReloadPart(loop: loop, reload: reload, logger: logger),
                 DownPart(request: down),
                 EnginePart(
-                    engine: engine, services: manifest.services.count,
-                    runDirectory: configuration.runDirectory.path, logger: logger),
+                    engine: engine, services: Set(manifest.services.map(\.name)),
+                    runDirectory: configuration.runDirectory.path, startedAt: startedAt, logger: logger),
             ],
             loop: loop, logger: logger)
         do {

@@ -8,11 +8,15 @@ import VerticalsEventLoop
 import VerticalsServiceKit
 
 /// The engine as a part of the supervisor's lifecycle: starts every vertical in dependency order,
-/// and at shutdown stops them all (dependents before their dependencies) and closes its sockets.
+/// says once when all of them are ready (``SuiteReadiness``), and at shutdown stops them all
+/// (dependents before their dependencies) and closes its sockets.
 struct EnginePart: DaemonPart {
     let engine: SupervisorEngine
-    let services: Int
+    /// The manifest's services.
+    let services: Set<String>
     let runDirectory: String
+    /// When `up` started: the ready line says how long ago.
+    let startedAt: ContinuousClock.Instant
     let logger: Logger
 
     func run() async throws {
@@ -23,8 +27,20 @@ struct EnginePart: DaemonPart {
             await engine.close()
             throw error
         }
-        logger.info("supervising \(services) services from \(runDirectory)")
-        await waitForShutdown()
+        logger.info("supervising \(services.count) services from \(runDirectory)")
+        // The ready line is news, not supervision: without a follower the suite runs on unannounced.
+        let states = try? await engine.followStates()
+        await withDiscardingTaskGroup { group in
+            if let states {
+                group.addTask { [services, startedAt, logger] in
+                    guard await SuiteReadiness.waitForAll(services, in: states) else { return }
+                    let elapsed = ContinuousClock.now - startedAt
+                    logger.info("\(SuiteReadiness.line(services: services.count, after: elapsed))")
+                }
+            }
+            await waitForShutdown()
+            group.cancelAll()
+        }
         await engine.stopAll()
         await engine.close()
     }

@@ -33,6 +33,7 @@ public func suiteReady(_ directory: TemporaryDirectory, run: String, services co
     guard let result = try? runCommand("svc-supervisor", ["status", "--run-dir", run], in: directory) else {
         return false
     }
-    let rows = result.standardOutput.split(separator: "\n").dropFirst()
+    // The rows under the table's header (the line above it names the suite).
+    let rows = result.standardOutput.split(separator: "\n").drop { !$0.hasPrefix("NAME ") }.dropFirst()
     return result.status == 0 && rows.count == count && rows.allSatisfy { $0.contains(" ready ") }
 }
