@@ -151,7 +151,7 @@ struct ContractCheckTests {
             "the callee refused the missing field itself: \(String(describing: refused))")
         let found = try #require(contracts.found["echo"])
         #expect(found.state == .unchecked)
-        #expect(found.findings.first?.contains("daemon.contractCheck") == true)
+        #expect(found.findings.first?.text.contains("daemon.contractCheck") == true)
         #expect(contracts.exposition.contains("verticals_callee_contract_unchecked{callee=\"echo\"} 1"))
         client.close()
         await hosted.close()

@@ -14,14 +14,43 @@ import VerticalsWire
 /// others still go through. Each connection's finding is logged once, and kept here for
 /// `daemon.health` and `daemon.metrics`; a change in what is refused is reported once as the
 /// daemon's status line (`STATUS=`, which `svc-supervisor status` and `systemctl status` show).
+///
+/// What a callee answers is a peer's text, and is kept bounded: each finding is a ``PeerText`` of
+/// at most ``PeerText/findingMaxBytes`` bytes, at most ``maxFindings`` of them per callee, and a
+/// description over ``DescriptionBounds`` is not walked but kept as one finding; ``health`` is at
+/// most ``healthMaxBytes`` bytes of findings and names, whatever the callees send.
 public final class CalleeContracts: Sendable {
+    /// The most findings kept per callee: 16; the last says how many more there were.
+    public static let maxFindings = 16
+    /// The most bytes of ``health``'s findings, refused operations and fingerprints together:
+    /// 64 KiB, far under any frame limit. What does not fit is left out, saying so.
+    public static let healthMaxBytes = 64 * 1024
+    /// The longest fingerprint or version kept from a callee's answer: 128 bytes.
+    static let answerFieldMaxBytes = 128
+
     /// The vertical whose build this is, for messages.
     public let caller: String
     /// What this build declares it calls.
     public let callees: Callees
-    private let state = Mutex<[String: Entry]>([:])
+    /// By callee: only those the build declares with their schemas (``expected(for:)``), so the
+    /// capacity, one per such callee, is never reached.
+    private let state: Mutex<BoundedCache<String, Entry>>
     /// Where a new status line goes (the daemon's `Notifier`); nil: nowhere.
     private let report: (@Sendable (String) -> Void)?
+    /// Where a description that differs is judged (``judge(_:service:expected:later:)``): off the
+    /// loop, on the host's compute threads; nil: where it is asked, as a bare client does.
+    private let offLoop: OffLoop?
+
+    /// Where jobs run off the loop: a thread that is not an event loop's (the host's compute threads).
+    public struct OffLoop: Sendable {
+        /// Runs a job there; false when it will not (a full queue).
+        public let run: @Sendable (_ job: @escaping @Sendable () -> Void) -> Bool
+
+        /// Jobs given to `run`.
+        public init(_ run: @escaping @Sendable (_ job: @escaping @Sendable () -> Void) -> Bool) {
+            self.run = run
+        }
+    }
     /// The status line last reported; nil before any.
     private let reported = Mutex<String?>(nil)
 
@@ -62,16 +91,22 @@ public final class CalleeContracts: Sendable {
         public var version: String
         /// Each operation refused (`service.operation`) with the error its calls fail with.
         public var refused: [String: ServiceError]
-        /// The differences that are refusals or warnings, one line each; why, when unchecked.
-        public var findings: [String]
+        /// The differences that are refusals or warnings, one line each; why, when unchecked. At
+        /// most ``CalleeContracts/maxFindings``, each cut to ``PeerText/findingMaxBytes``.
+        public var findings: [PeerText]
     }
 
     /// The contracts of the verticals `callees` names with their schemas, as caller `caller`;
-    /// `report` receives a status line each time the set of refused operations changes.
-    public init(caller: String, callees: Callees, report: (@Sendable (String) -> Void)? = nil) {
+    /// `report` receives a status line each time the set of refused operations changes; a
+    /// description that differs is judged through `offLoop` (nil: where it is asked).
+    public init(
+        caller: String, callees: Callees, offLoop: OffLoop? = nil, report: (@Sendable (String) -> Void)? = nil
+    ) {
         self.caller = caller
         self.callees = callees
+        self.offLoop = offLoop
         self.report = report
+        self.state = Mutex(BoundedCache(capacity: Set(callees.linked.map(\.service)).count))
     }
 
     /// What this build was compiled against for `service`, or nil when it declares none of its
@@ -84,17 +119,50 @@ public final class CalleeContracts: Sendable {
         let expected = Expected(
             operations: description.operations.map { "\($0.service).\($0.name)" }, description: description,
             fingerprint: ContractFingerprint.of(description))
-        state.withLock { $0[service, default: Entry()].expected = expected }
+        state.withLock { table in
+            var entry = table[service] ?? Entry()
+            entry.expected = expected
+            table.store(entry, for: service)
+        }
         return expected
+    }
+
+    /// Judges `answer` as ``found(_:service:expected:)`` does, where it costs least: the same
+    /// fingerprint (a lookup) or no ``OffLoop`` given, here, returning the finding; a description
+    /// that differs, off the loop, returning nil and handing the finding to `later` on the thread
+    /// that judged it. When the threads refuse the job (their queue is full), the pair is kept
+    /// `unchecked`, saying so, rather than judged on the loop.
+    func judge(
+        _ answer: Daemon.ContractCheck, service: String, expected: Expected,
+        later: @escaping @Sendable (Found) -> Void
+    ) -> Found? {
+        guard let offLoop, answer.fingerprint != expected.fingerprint else {
+            return found(answer, service: service, expected: expected)
+        }
+        let accepted = offLoop.run { [self] in later(found(answer, service: service, expected: expected)) }
+        guard accepted else {
+            return unchecked(
+                service, expected: expected,
+                why: "its description differs and was not judged: the threads that judge it are busy")
+        }
+        return nil
     }
 
     /// Judges `answer`, a callee's answer to the check, against `expected`, keeps the finding
     /// for `service` and returns it.
     func found(_ answer: Daemon.ContractCheck, service: String, expected: Expected) -> Found {
         var found = Found(
-            state: .compatible, builtAgainst: expected.fingerprint, serves: answer.fingerprint, version: answer.version,
-            refused: [:], findings: [])
+            state: .compatible, builtAgainst: expected.fingerprint,
+            serves: PeerText(answer.fingerprint, maxBytes: Self.answerFieldMaxBytes).text,
+            version: PeerText(answer.version, maxBytes: Self.answerFieldMaxBytes).text, refused: [:], findings: [])
         if answer.fingerprint != expected.fingerprint {
+            if let served = answer.description, let problem = DescriptionBounds.problem(served) {
+                // Not walked: judging it would cost what the callee chose.
+                found.state = .unchecked
+                found.findings = [PeerText("\(service)'s description is not judged: \(problem)")]
+                keep(found, for: service)
+                return found
+            }
             let findings: [ContractPair.Finding]
             if let served = answer.description {
                 findings = ContractPair.compare(builtAgainst: expected.description, serves: served)
@@ -105,13 +173,21 @@ public final class CalleeContracts: Sendable {
                         "the fingerprints differ, yet \(service) sent no description to compare")
                 }
             }
+            let asked = Set(expected.operations)
+            var left = 0
             for finding in findings where finding.verdict != .nothing {
-                found.findings.append(finding.description)
+                if found.findings.count < Self.maxFindings - 1 {
+                    found.findings.append(PeerText(finding.description))
+                } else {
+                    left += 1
+                }
                 guard finding.verdict == .refuse else { continue }
                 let operation = "\(service).\(finding.operation)"
-                guard found.refused[operation] == nil else { continue }
+                // Only what this build calls is refused: the table never holds a name the callee chose.
+                guard found.refused[operation] == nil, asked.contains(operation) else { continue }
                 found.refused[operation] = refusal(of: operation, service: service, finding, found)
             }
+            if left > 0 { found.findings.append(PeerText("\(left) more differences (the same kinds, not kept)")) }
             if !found.refused.isEmpty { found.state = .incompatible }
         }
         keep(found, for: service)
@@ -122,22 +198,50 @@ public final class CalleeContracts: Sendable {
     func unchecked(_ service: String, expected: Expected, why: String) -> Found {
         let found = Found(
             state: .unchecked, builtAgainst: expected.fingerprint, serves: "", version: "", refused: [:],
-            findings: [why])
+            findings: [PeerText(why)])
         keep(found, for: service)
         return found
     }
 
     /// What each callee asked was found serving, by name.
     public var found: [String: Found] {
-        state.withLock { table in table.compactMapValues(\.found) }
+        state.withLock { table in
+            Dictionary(uniqueKeysWithValues: table.all.compactMap { key, entry in entry.found.map { (key, $0) } })
+        }
     }
 
-    /// The same, in `daemon.health`'s form, sorted by callee.
+    /// The same, in `daemon.health`'s form, sorted by callee: at most ``healthMaxBytes`` bytes of
+    /// findings, refused operations and fingerprints; past that, each callee's findings and
+    /// refused operations are left out, and one finding says how many.
     public var health: [Daemon.CalleeContract] {
-        found.sorted { $0.key < $1.key }.map { service, found in
-            Daemon.CalleeContract(
+        var budget = Self.healthMaxBytes
+        return found.sorted { WireName.precedes($0.key, $1.key) }.map { service, found in
+            budget -=
+                service.utf8.count + found.builtAgainst.utf8.count + found.serves.utf8.count
+                + found.version.utf8.count
+            var refused: [String] = []
+            var findings: [String] = []
+            var left = 0
+            for operation in found.refused.keys.sorted(by: { WireName.precedes($0, $1) }) {
+                guard budget >= operation.utf8.count else {
+                    left += 1
+                    continue
+                }
+                budget -= operation.utf8.count
+                refused.append(operation)
+            }
+            for finding in found.findings {
+                guard budget >= finding.text.utf8.count else {
+                    left += 1
+                    continue
+                }
+                budget -= finding.text.utf8.count
+                findings.append(finding.text)
+            }
+            if left > 0 { findings.append("\(left) refused operations and findings left out (the log has them)") }
+            return Daemon.CalleeContract(
                 service: service, state: found.state.rawValue, builtAgainst: found.builtAgainst, serves: found.serves,
-                version: found.version, refused: found.refused.keys.sorted(), findings: found.findings)
+                version: found.version, refused: refused, findings: findings)
         }
     }
 
@@ -158,8 +262,10 @@ public final class CalleeContracts: Sendable {
 
     private func keep(_ found: Found, for service: String) {
         let all = state.withLock { table in
-            table[service, default: Entry()].found = found
-            return table.compactMapValues(\.found)
+            var entry = table[service] ?? Entry()
+            entry.found = found
+            table.store(entry, for: service)
+            return table.all.compactMap { key, entry in entry.found.map { (key: key, value: $0) } }
         }
         guard let report else { return }
         let refusing = all.filter { $0.value.state == .incompatible }.sorted { $0.key < $1.key }
@@ -188,10 +294,11 @@ public final class CalleeContracts: Sendable {
         let mine = ContractFingerprint.short(found.builtAgainst)
         let theirs = ContractFingerprint.short(found.serves)
         let place = finding.place.isEmpty ? "" : " at \(finding.place)"
+        let detail = PeerText(finding.detail)
         return ServiceError(
             .unimplemented,
             "\(operation) is not called: \(service) serves a contract this build of \(caller) does not speak"
-                + "\(place) (\(finding.detail)); \(caller) was built against \(mine), \(service) serves \(theirs)"
+                + "\(place) (\(detail)); \(caller) was built against \(mine), \(service) serves \(theirs)"
                 + (found.version.isEmpty ? "" : " (Verticals \(found.version))"),
             details: [
                 ErrorDetail("incompatibleContract", finding.difference.rawValue),

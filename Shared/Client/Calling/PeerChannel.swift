@@ -38,6 +38,7 @@ final class PeerChannel {
     /// What this build was compiled against, asked about on each new connection (nil: nothing).
     private let contracts: CalleeContracts?
     /// The operations the current connection's contract check refused, with their errors.
+    // bounded: operations this build calls (CalleeContracts refuses no other)
     private var refused: [String: ServiceError] = [:]
     // `@exclusivity(unchecked)` on the three a call changes in place: a class's stored property
     // mutated through a method (`pending.insert`, `removeValue`, `deadlineCheck.watch`) is
@@ -257,34 +258,53 @@ final class PeerChannel {
         }
     }
 
-    /// The callee's answer to the contract check `connection` began with: judged, logged once,
-    /// kept for `daemon.health`; then the calls that waited go out, but those it refuses.
+    /// The callee's answer to the contract check `connection` began with: judged (a description
+    /// that differs, off the loop: ``CalleeContracts/judge(_:service:expected:later:)``), logged
+    /// once, kept for `daemon.health`; then the calls that waited go out, but those it refuses.
     private func contractChecked(_ message: Message, on connection: Connection, expected: CalleeContracts.Expected) {
         guard let contracts else { return }
         let found: CalleeContracts.Found
         switch message.envelope.kind {
         case .response:
             do {
-                found = contracts.found(
-                    try message.decodeBody(as: Daemon.ContractCheck.self), service: service, expected: expected)
+                let answer = try message.decodeBody(as: Daemon.ContractCheck.self)
+                let channel = OnItsLoop(self)
+                let loop = self.loop
+                let judged = contracts.judge(answer, service: service, expected: expected) { found in
+                    loop.execute { channel.value.checkFinished(found, on: connection) }
+                }
+                guard let judged else { return } // judged off the loop; the finding comes back to it
+                found = judged
             } catch {
                 found = contracts.unchecked(
                     service, expected: expected, why: "its answer to daemon.contractCheck does not read: \(error)")
             }
         default:
-            let error = (try? message.decodeBody(as: ServiceError.self)).map { "\($0)" } ?? "an undecodable error"
+            // The callee's text, cut before it is kept (``PeerText``).
+            let error =
+                (try? message.decodeBody(as: ServiceError.self)).map { PeerText($0.description).text }
+                ?? "an undecodable error"
             found = contracts.unchecked(
                 service, expected: expected, why: "it does not answer daemon.contractCheck (an older build?): \(error)")
         }
+        checkFinished(found, on: connection)
+    }
+
+    /// The contract check of `connection` came to `found`: logged, and the calls that waited go
+    /// out, but those it refuses. Nothing when the channel has moved on (that connection closed).
+    private func checkFinished(_ found: CalleeContracts.Found, on connection: Connection) {
+        guard case .checking(let current, _) = state, current === connection else { return }
         switch found.state {
         case .incompatible:
             logger.error(
-                "\(service) serves a contract this build does not speak; refusing \(found.refused.keys.sorted().joined(separator: ", ")): \(found.findings.joined(separator: "; "))"
+                "\(service) serves a contract this build does not speak; refusing \(found.refused.keys.sorted().joined(separator: ", ")): \(found.findings.map(\.text).joined(separator: "; "))"
             )
         case .compatible where !found.findings.isEmpty:
-            logger.warning("\(service)'s contract differs from this build's: \(found.findings.joined(separator: "; "))")
+            logger.warning(
+                "\(service)'s contract differs from this build's: \(found.findings.map(\.text).joined(separator: "; "))"
+            )
         case .unchecked:
-            logger.info("calls to \(service) go unchecked: \(found.findings.joined(separator: "; "))")
+            logger.info("calls to \(service) go unchecked: \(found.findings.map(\.text).joined(separator: "; "))")
         case .compatible:
             break
         }
@@ -417,5 +437,18 @@ final class PeerChannel {
         for entry in entries {
             entry.call.complete(.failure(error))
         }
+    }
+}
+
+/// A channel carried through a thread that only hands it back to its loop (``EventLoop/execute(_:)``).
+///
+/// `@unchecked Sendable`, and sound: the one closure that holds it off the loop reads
+/// ``value`` only inside `execute`'s work, which runs on the loop thread, the only thread that
+/// touches a channel; the thread that judged never reads it.
+private struct OnItsLoop: @unchecked Sendable {
+    let value: PeerChannel
+
+    init(_ value: PeerChannel) {
+        self.value = value
     }
 }

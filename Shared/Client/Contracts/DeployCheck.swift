@@ -1,4 +1,5 @@
 import VerticalsContract
+import VerticalsWire
 
 /// Whether a new build of one vertical can join the builds that run: `svc-supervisor
 /// can-i-deploy`'s judgement, with no I/O (the command gathers the descriptions).
@@ -15,9 +16,17 @@ import VerticalsContract
 public enum DeployCheck {
     /// The edge from `caller` to the vertical `serves` describes, judged: breaking (every
     /// difference the table refuses), or compatible (with the warnings and harmless differences).
+    /// Either description over ``DescriptionBounds`` is not walked: the edge is unknown, saying why.
     public static func judge(
         caller: String, builtAgainst: Daemon.Description, serves: Daemon.Description
     ) -> DeployEdge {
+        for (whose, description) in [("the caller's build", builtAgainst), ("the callee's", serves)] {
+            if let problem = DescriptionBounds.problem(description) {
+                return DeployEdge(
+                    caller: caller, callee: PeerText(serves.name, maxBytes: 64).text,
+                    outcome: .unknown("\(whose) description is not judged: \(problem)"))
+            }
+        }
         // The operations the caller does not declare are the callee's business alone.
         let findings = ContractPair.compare(builtAgainst: builtAgainst, serves: serves)
             .filter { $0.difference != .operationNotDeclared }

@@ -61,7 +61,12 @@ public final class ServiceRuntime: Sendable {
         let notifier = Notifier(environment: environment)
         let contracts = calls.flatMap { calls in
             calls.linked.isEmpty
-                ? nil : CalleeContracts(caller: name, callees: calls) { line in _ = notifier.notify("STATUS=\(line)") }
+                ? nil
+                : CalleeContracts(
+                    caller: name, callees: calls,
+                    // A callee's description that differs is judged on the compute threads, not the loop.
+                    offLoop: .init { BlockingThreads.compute.run($0) }
+                ) { line in _ = notifier.notify("STATUS=\(line)") }
         }
         configuration.calleeContracts = contracts
         self.configuration = configuration
