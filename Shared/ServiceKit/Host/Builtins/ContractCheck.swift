@@ -8,11 +8,19 @@ extension Builtins {
     /// declares of one vertical, few enough that an answer stays small.
     static let contractCheckLimit = 1024
 
+    /// The most distinct sets of operations whose fingerprint is kept: more than the callers of
+    /// one vertical ask about. Each is kept by the operations of it this daemon serves, so an entry
+    /// is never larger than the daemon's own description; once full, the set least recently asked
+    /// about is forgotten, so a caller asking about ever new sets cannot grow the table.
+    static let contractCheckSetsKept = 64
+
     /// Serves `daemon.contractCheck`: the fingerprint of the operations asked about as this
     /// daemon serves them (`ContractFingerprint`), and their description when the caller's
-    /// fingerprint differs. Answered on the loop (`onSync`); the fingerprint of each set asked
-    /// about is kept, so a suite's callers, which ask about the same few sets on every new
-    /// connection, cost one table lookup after the first.
+    /// fingerprint differs. Answered on the loop (`onSync`); each name asked about is first held
+    /// to the grammar of names (``WireName``, `invalidInput` otherwise) before it is hashed or
+    /// sorted, and the fingerprint of each set asked about is kept (``contractCheckSetsKept``), so a
+    /// suite's callers, which ask about the same few sets on every new connection, cost one table
+    /// lookup after the first.
     static func installContractCheck(into router: inout Router, configuration: HostConfiguration) {
         guard !router.routes(Daemon.contractCheck.fullName) else { return }
         var served = router.operations
@@ -21,7 +29,9 @@ extension Builtins {
         }
         let byName = Dictionary(served.map { ($0.fullName, $0) }, uniquingKeysWith: { first, _ in first })
         let service = router.service
-        let known = Mutex<[[String]: (fingerprint: String, description: Daemon.Description)]>([:])
+        let known = Mutex(
+            BoundedCache<[String], (fingerprint: String, description: Daemon.Description)>(
+                capacity: contractCheckSetsKept))
         router.onSync(Daemon.contractCheck) { input, _ in
             guard input.operations.count <= contractCheckLimit else {
                 throw ServiceError(
@@ -29,12 +39,23 @@ extension Builtins {
                     "asked about \(input.operations.count) operations; at most \(contractCheckLimit) at once",
                     details: [ErrorDetail("field", "operations")])
             }
-            let names = Array(Set(input.operations)).sorted()
+            for (index, name) in input.operations.enumerated() {
+                if let problem = WireName.problem(name) {
+                    throw ServiceError(
+                        .invalidInput, "operations[\(index)] is not an operation's name: \(problem)",
+                        details: [ErrorDetail("field", "operations")])
+                }
+            }
+            // Checked names are ASCII: hashing and sorting them is byte work.
+            let names = Array(Set(input.operations)).sorted(by: { WireName.precedes($0, $1) })
+            // What is not served adds nothing to the fingerprint, so it is no part of the key.
+            let operations = names.compactMap { byName[$0] }
+            let key = operations.map(\.fullName)
             let mine = known.withLock { table in
-                if let kept = table[names] { return kept }
-                let description = ContractFingerprint.description(of: service, names.compactMap { byName[$0] })
+                if let kept = table.value(for: key) { return kept }
+                let description = ContractFingerprint.description(of: service, operations)
                 let made = (ContractFingerprint.of(description), description)
-                if table.count < 64 { table[names] = made }
+                table.store(made, for: key)
                 return made
             }
             return Daemon.ContractCheck(
