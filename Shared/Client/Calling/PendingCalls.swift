@@ -11,6 +11,7 @@ struct PendingCalls {
     typealias Entry = (call: PendingCall, bytes: [UInt8])
 
     private var single: Entry?
+    // bounded: one entry per call of this process in flight, each answered, cancelled or timed out
     private var others: [UInt64: Entry] = [:]
 
     /// No call is waiting.

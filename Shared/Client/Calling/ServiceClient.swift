@@ -207,6 +207,7 @@ final class ChannelTable: @unchecked Sendable {
     private let sockets: SocketDirectory
     private let options: ConnectionOptions
     private let logger: Logger
+    // bounded: one channel per callee this process calls
     private var channels: [String: PeerChannel] = [:]
     private var lastChannel: PeerChannel?
     private lazy var timers = TimerQueue(loop: loop)

@@ -1,4 +1,5 @@
 import Synchronization
+import VerticalsWire
 
 /// The facts about a host that every one of its loops shares (see `ServiceHost+Loops.swift`):
 /// the connections open on all of them, held to ``ConnectionLimits/maxConnections`` exactly,
@@ -9,8 +10,17 @@ final class HostCensus: Sendable {
     /// Connections admitted and not yet closed, on every loop.
     private let open = Atomic<Int>(0)
     /// Connections admitted and not yet closed, by caller key. A key leaves when its count
-    /// reaches zero, so the table holds at most one entry per open connection.
-    private let byCaller = Mutex<[String: Int]>([:])
+    /// reaches zero, so the table holds at most one entry per open connection; its capacity is the
+    /// backstop, and a count is never forgotten to make room (a new caller is refused instead).
+    private let byCaller: Mutex<BoundedCache<String, Int>>
+
+    /// The most callers counted at once: far more than the connections a daemon holds.
+    static let maxCallers = 65_536
+
+    /// An empty census counting at most `maxCallers` callers at once.
+    init(maxCallers: Int = HostCensus.maxCallers) {
+        byCaller = Mutex(BoundedCache(capacity: maxCallers))
+    }
     /// When a refusal for a limit was last logged, and how many were not logged since.
     private let refusalLog = Mutex<(last: ContinuousClock.Instant?, unlogged: Int)>((nil, 0))
 
@@ -32,10 +42,9 @@ final class HostCensus: Sendable {
     func admit(caller: String?, limit: Int) -> Bool {
         guard let caller else { return true }
         return byCaller.withLock { counts in
-            let current = counts[caller, default: 0]
+            let current = counts[caller] ?? 0
             guard current < limit else { return false }
-            counts[caller] = current + 1
-            return true
+            return counts.storeIfRoom(current + 1, for: caller)
         }
     }
 
@@ -43,14 +52,14 @@ final class HostCensus: Sendable {
     func release(caller: String?) {
         guard let caller else { return }
         byCaller.withLock { counts in
-            let remaining = counts[caller, default: 1] - 1
-            counts[caller] = remaining > 0 ? remaining : nil
+            let remaining = (counts[caller] ?? 1) - 1
+            if remaining > 0 { counts.store(remaining, for: caller) } else { counts.removeValue(for: caller) }
         }
     }
 
     /// Connections of `caller` open now, on every loop.
     func connections(of caller: String) -> Int {
-        byCaller.withLock { $0[caller, default: 0] }
+        byCaller.withLock { $0[caller] ?? 0 }
     }
 
     /// Whether a refusal for a limit may be logged now: at most one line per `interval`, so a

@@ -13,9 +13,17 @@ import VerticalsWire
 /// whenever an answer shows it stale. A folder that is not this user's alone
 /// (``RootPlacedSocket/isOwnFolder(_:euid:)``: root with another user's `HOME`, a link on the way)
 /// is neither read nor written: what it holds would steer this user's calls.
+///
+/// Bounded: at most ``maxFiles`` descriptions (a store past it removes the least recently
+/// written), each read only up to ``maxFileBytes``, the frame limit a description arrived within.
 struct DescriptionCache {
     /// The folder, or nil when neither `XDG_CACHE_HOME` nor `HOME` is an absolute path (no cache).
     let folder: String?
+
+    /// The most descriptions kept: far more than the verticals of the suites one user calls.
+    static let maxFiles = 256
+    /// The longest file read: a description is one frame's body, so no longer than a frame.
+    static let maxFileBytes = FrameDecoder.defaultMaxFrameSize
 
     /// The cache of the current user (XDG base directory rules).
     static func forCurrentUser(environment: [String: String]) -> DescriptionCache {
@@ -77,7 +85,23 @@ struct DescriptionCache {
             if mkdir(current, 0o700) != 0 && errno != EEXIST { return false }
         }
         guard RootPlacedSocket.isOwnFolder(folder) else { return false }
-        return (try? ReplacedFile.write(description.encodedBody(), to: path, mode: 0o600)) != nil
+        guard (try? ReplacedFile.write(description.encodedBody(), to: path, mode: 0o600)) != nil else { return false }
+        Self.prune(folder, keeping: Self.maxFiles)
+        return true
+    }
+
+    /// Removes the least recently written descriptions of `folder` past the `keeping` newest.
+    static func prune(_ folder: String, keeping: Int) {
+        let files = FolderEntries.names(in: folder).filter { $0.hasSuffix(".describe") }
+        guard files.count > keeping else { return }
+        let written = files.map { name -> (name: String, seconds: Int) in
+            var status = stat()
+            let seconds = lstat("\(folder)/\(name)", &status) == 0 ? Int(status.st_mtim.tv_sec) : 0
+            return (name, seconds)
+        }
+        for old in written.sorted(by: { $0.seconds < $1.seconds }).prefix(files.count - keeping) {
+            unlink("\(folder)/\(old.name)")
+        }
     }
 
     /// The whole file at `path`, or nil when it cannot be read.
@@ -92,6 +116,8 @@ struct DescriptionCache {
             if count < 0 { return nil }
             if count == 0 { return bytes }
             bytes += chunk[..<count]
+            // Longer than any description: not one this cache wrote.
+            if bytes.count > maxFileBytes { return nil }
         }
     }
 

@@ -19,6 +19,7 @@ import VerticalsSupervisorClient
 /// With none of them the CLI refuses, and says which it looked for.
 package struct SecretRecipients: Equatable {
     /// The vertical of each kind the manifest names.
+    // bounded: one entry per SecretKind
     package let recipients: [SecretKind: String]
     /// Where they were read, for messages.
     package let source: String

@@ -22,9 +22,11 @@ struct SuiteVerticals {
     /// control socket held by whom that check trusts); empty otherwise. What ``TrustedCallee``
     /// accepts as a vertical's listener besides the uids it knows: the supervisor's word for which
     /// process is identity, whatever user the manifest gives it.
+    // bounded: one entry per vertical the supervisor runs, read from it, not from a vertical
     var supervisedPIDs: [String: Int32] = [:]
     /// Which vertical receives each kind of secret, from the `status` of a supervisor that passed
     /// the check (its manifest's `receives`); nil when no checked supervisor answered.
+    // bounded: one entry per SecretKind
     var secretRecipients: [SecretKind: String]?
     /// The recipients file of the run folder the supervisor's sockets are in
     /// (``RunDirectory/secretRecipientsFile``), when no checked supervisor answered: a member of
