@@ -25,8 +25,20 @@ public struct DescribedContract: Sendable {
     public var summary: String { description.summary }
 
     /// Reads `description`; throws, naming what is wrong, when it is not one a build of this
-    /// framework could have made (a message it names but does not list, a bad route, …).
+    /// framework could have made (a message it names but does not list, a bad route, a name
+    /// outside the grammar or a count over ``DescriptionBounds``), or when it speaks for another
+    /// vertical: each operation travels under the description's own name or as a `daemon.*`
+    /// built-in, so no vertical's description can claim another's operations or routes.
     public init(_ description: Daemon.Description) throws(SchemaCatalogError) {
+        if let problem = DescriptionBounds.problem(description) {
+            throw SchemaCatalogError(
+                "the description of \(PeerText(description.name, maxBytes: 64)) is refused: \(problem)")
+        }
+        for info in description.operations where info.service != description.name && info.service != Daemon.name {
+            throw SchemaCatalogError(
+                "\(description.name) describes \(info.service).\(info.name): a description speaks for its own "
+                    + "vertical (and daemon.*) only")
+        }
         let schemas = try ServiceDescription.catalog(of: description)
         var operations: [DescribedOperation] = []
         for info in description.operations {

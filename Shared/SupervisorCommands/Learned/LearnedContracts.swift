@@ -52,6 +52,13 @@ struct LearnedContracts {
             throw CLIError(
                 status: 76, "\(service) answered daemon.describe with a description this CLI cannot read: \(error)")
         }
+        // A description speaks for its own vertical only: one under another name is neither used nor kept.
+        guard contract.name == service else {
+            throw CLIError(
+                status: 76,
+                "\(service) answered daemon.describe with the description of \(PeerText(contract.name, maxBytes: 64)): "
+                    + "a vertical describes itself only")
+        }
         cache.store(contract.description, endpoint: endpoint(of: service))
         return contract
     }
