@@ -63,7 +63,8 @@ import VerticalsTesting
         for (index, line) in lines.enumerated() {
             guard isKeptTable(line) else { continue }
             let reasoned =
-                line.contains("// bounded:") || (index > 0 && lines[index - 1].drop { $0 == " " }.hasPrefix("// bounded:"))
+                line.contains("// bounded:")
+                || (index > 0 && lines[index - 1].drop { $0 == " " }.hasPrefix("// bounded:"))
             if !reasoned { found.append("\(index + 1)") }
         }
         return found

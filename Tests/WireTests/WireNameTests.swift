@@ -18,3 +18,16 @@ struct WireNameTests {
         #expect(!WireName.precedes("a.a", "a.a"))
     }
 }
+
+/// A name is compared or hashed as a `String` only once it is known to be ASCII.
+struct WireNameASCIITests {
+    @Test(arguments: ["", "a", "echo.echo", "daemon.contractCheck", String(repeating: "x", count: 511)])
+    func asciiText_isASCII(_ text: String) {
+        #expect(WireName.isASCII(text))
+    }
+
+    @Test(arguments: ["é", "echo.eché", "a" + String(repeating: "\u{0301}\u{0300}", count: 255), "abcdefgh\u{80}"])
+    func anyOtherText_isNot(_ text: String) {
+        #expect(!WireName.isASCII(text))
+    }
+}

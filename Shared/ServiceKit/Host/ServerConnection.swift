@@ -313,8 +313,11 @@ final class ServerConnection: @unchecked Sendable {
 
     /// The operation `name` routes to, if any: the last one looked up when the name repeats (a
     /// connection mostly calls one operation), else from the table. Comparing a name costs a
-    /// few instructions where hashing it for the table cost about 450.
+    /// few instructions where hashing it for the table cost about 450. A name that is not ASCII
+    /// routes nowhere (every route is a name of ``WireName``'s grammar) and is neither compared
+    /// nor hashed: Swift would normalise it to do either, at a cost the peer chose.
     private func servedOperation(named name: String) -> ServedOperation? {
+        guard WireName.isASCII(name) else { return nil }
         if let last = lastServed, last.name == name { return last.operation }
         guard let operation = served[name] else { return nil }
         lastServed = (name, operation)

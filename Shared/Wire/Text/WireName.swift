@@ -38,6 +38,29 @@ public enum WireName {
         problem(name) == nil
     }
 
+    /// Whether `text` is all ASCII, read eight bytes at a time: what a name must be before it is
+    /// compared or hashed as a `String` (every routed name is), since Swift normalises any other
+    /// text to compare or hash it, at a cost a peer would choose.
+    @inlinable
+    public static func isASCII(_ text: String) -> Bool {
+        let checked = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            let raw = UnsafeRawBufferPointer(bytes)
+            var index = 0
+            while index + 8 <= raw.count {
+                guard raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 else {
+                    return false
+                }
+                index += 8
+            }
+            while index < raw.count {
+                guard raw[index] < 0x80 else { return false }
+                index += 1
+            }
+            return true
+        }
+        return checked ?? text.utf8.allSatisfy { $0 < 0x80 }
+    }
+
     /// Whether `lhs` sorts before `rhs` by their bytes: the order of names as keys.
     public static func precedes(_ lhs: some StringProtocol, _ rhs: some StringProtocol) -> Bool {
         lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
