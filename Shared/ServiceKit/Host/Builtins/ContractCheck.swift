@@ -16,11 +16,12 @@ extension Builtins {
 
     /// Serves `daemon.contractCheck`: the fingerprint of the operations asked about as this
     /// daemon serves them (`ContractFingerprint`), and their description when the caller's
-    /// fingerprint differs. Answered on the loop (`onSync`); each name asked about is first held
-    /// to the grammar of names (``WireName``, `invalidInput` otherwise) before it is hashed or
-    /// sorted, and the fingerprint of each set asked about is kept (``contractCheckSetsKept``), so a
-    /// suite's callers, which ask about the same few sets on every new connection, cost one table
-    /// lookup after the first.
+    /// fingerprint differs. Each name asked about is first held to the grammar of names
+    /// (``WireName``, `invalidInput` otherwise) before it is hashed or sorted, and the fingerprint
+    /// of each set asked about is kept (``contractCheckSetsKept``), so a suite's callers, which ask
+    /// about the same few sets on every new connection, cost one table lookup on the loop after
+    /// the first; a set not known yet is described and hashed on the compute threads
+    /// (``Offload/compute(_:)``), off the loop.
     static func installContractCheck(into router: inout Router, configuration: HostConfiguration) {
         guard !router.routes(Daemon.contractCheck.fullName) else { return }
         var served = router.operations
@@ -32,7 +33,7 @@ extension Builtins {
         let known = Mutex(
             BoundedCache<[String], (fingerprint: String, description: Daemon.Description)>(
                 capacity: contractCheckSetsKept))
-        router.onSync(Daemon.contractCheck) { input, _ in
+        router.on(Daemon.contractCheck) { input, _ in
             guard input.operations.count <= contractCheckLimit else {
                 throw ServiceError(
                     .invalidInput,
@@ -51,12 +52,15 @@ extension Builtins {
             // What is not served adds nothing to the fingerprint, so it is no part of the key.
             let operations = names.compactMap { byName[$0] }
             let key = operations.map(\.fullName)
-            let mine = known.withLock { table in
-                if let kept = table.value(for: key) { return kept }
-                let description = ContractFingerprint.description(of: service, operations)
-                let made = (ContractFingerprint.of(description), description)
-                table.store(made, for: key)
-                return made
+            let mine: (fingerprint: String, description: Daemon.Description)
+            if let kept = known.withLock({ $0.value(for: key) }) {
+                mine = kept
+            } else {
+                mine = try await Offload.compute {
+                    let description = ContractFingerprint.description(of: service, operations)
+                    return (ContractFingerprint.of(description), description)
+                }
+                known.withLock { _ = $0.store(mine, for: key) }
             }
             return Daemon.ContractCheck(
                 service: service, fingerprint: mine.fingerprint, version: VerticalsVersion.current,
