@@ -93,6 +93,26 @@ struct HostileCalleeCostTests {
         #expect(found.refused.isEmpty)
     }
 
+    @Test func aDescriptionOfMoreFieldsThanItsBound_isNotWalked() throws {
+        let contracts = CalleeContracts(caller: "front", callees: Callees(echo.echo, echo.fail))
+        let expected = try #require(contracts.expected(for: "echo"))
+        var served = expected.description
+        let index = try #require(served.messages.firstIndex { !$0.fields.isEmpty })
+        let field = served.messages[index].fields[0]
+        let copies = DescriptionBounds.maxFields / DescriptionBounds.maxFieldsPerMessage + 1
+        served.messages += (0..<copies).map { copy in
+            Daemon.MessageInfo(
+                name: "echo.Copy\(copy)", doc: "",
+                fields: [Daemon.FieldInfo](repeating: field, count: DescriptionBounds.maxFieldsPerMessage))
+        }
+        let answer = Daemon.ContractCheck(
+            service: "echo", fingerprint: "sha256:" + String(repeating: "0", count: 64), version: "0.2.0",
+            description: served)
+        let found = contracts.found(answer, service: "echo", expected: expected)
+        #expect(found.state == .unchecked)
+        #expect(found.findings.count == 1)
+    }
+
     @Test func aDescriptionWithManyDifferences_keepsAtMostItsBoundOfFindings() throws {
         let contracts = CalleeContracts(caller: "front", callees: Callees(echo.echo, echo.fail))
         let expected = try #require(contracts.expected(for: "echo"))

@@ -14,6 +14,9 @@ public enum DescriptionBounds {
     public static let maxEnums = 1024
     /// The most fields of one message: 1024.
     public static let maxFieldsPerMessage = 1024
+    /// The most fields of all its messages together: 16384, so that what judging it makes (a
+    /// finding per field at worst) stays small whatever the messages.
+    public static let maxFields = 16_384
     /// The most cases of one enumeration: 1024.
     public static let maxCasesPerEnum = 1024
     /// The most error codes one operation declares: 64 (PROTOCOL.md § 9 defines 12).
@@ -43,6 +46,10 @@ public enum DescriptionBounds {
             {
                 return problem
             }
+        }
+        let fields = description.messages.reduce(0) { $0 + $1.fields.count }
+        guard fields <= maxFields else {
+            return "its messages hold \(fields) fields; at most \(maxFields) are judged"
         }
         for (index, message) in description.messages.enumerated() {
             let place = "messages[\(index)]"
