@@ -26,13 +26,13 @@ import VerticalsContract
 
     /// A state, without its data.
     enum Place: String, CaseIterable, Sendable, Codable {
-        case idle, connecting, waitingToConnect, checking, connected, closed
+        case idle, connecting, waitingToConnect, checking, judging, connected, closed
     }
 
     /// A state with its data, as a test compares it.
     enum Seen: Hashable, CustomStringConvertible {
         case idle, connecting(backoff: Duration), waitingToConnect(backoff: Duration)
-        case checking(String), connected(String), closed
+        case checking(String), judging(String), connected(String), closed
 
         init(_ state: Machine.State) {
             switch state {
@@ -42,6 +42,7 @@ import VerticalsContract
             case .checking(let link, let expected):
                 self = .checking(
                     expected.fingerprint == PeerChannelStateMachineTests.expected.fingerprint ? link.name : "?")
+            case .judging(let link): self = .judging(link.name)
             case .connected(let link): self = .connected(link.name)
             case .closed: self = .closed
             }
@@ -53,6 +54,7 @@ import VerticalsContract
             case .connecting(let backoff): "connecting(\(backoff))"
             case .waitingToConnect(let backoff): "waitingToConnect(\(backoff))"
             case .checking(let link): "checking(\(link))"
+            case .judging(let link): "judging(\(link))"
             case .connected(let link): "connected(\(link))"
             case .closed: "closed"
             }
@@ -75,6 +77,7 @@ import VerticalsContract
         case backlogFullWithCallsWaiting, backlogFullWithNoneWaiting, connectFailed
         case retryDueWithCallsWaiting, retryDueWithNoneWaiting
         case checkAnswered, checkAnsweredOnAnotherConnection
+        case checkJudged, checkJudgedOnAnotherConnection
         case handedOverWithCallsPending, handedOverWithNonePending, handedOverOnAnotherConnection
         case callAnswered
         case connectionClosed, anotherConnectionClosed
@@ -108,6 +111,8 @@ import VerticalsContract
             case .retryDueWithNoneWaiting: return machine.retryDue(callsWaiting: false) ? .connect : .nothing
             case .checkAnswered: return machine.checkAnswered(on: current) == nil ? .nothing : .judge
             case .checkAnsweredOnAnotherConnection: return machine.checkAnswered(on: other) == nil ? .nothing : .judge
+            case .checkJudged: return machine.checkJudged(on: current) ? .sendWaiting : .nothing
+            case .checkJudgedOnAnotherConnection: return machine.checkJudged(on: other) ? .sendWaiting : .nothing
             case .handedOverWithCallsPending: return Self.did(machine.handedOver(current, callsPending: true))
             case .handedOverWithNonePending: return Self.did(machine.handedOver(current, callsPending: false))
             case .handedOverOnAnotherConnection: return Self.did(machine.handedOver(other, callsPending: true))
@@ -158,6 +163,10 @@ import VerticalsContract
         case .checking:
             _ = machine.callQueued()
             _ = machine.connected(current, trusted: true, expected: expected)
+        case .judging:
+            _ = machine.callQueued()
+            _ = machine.connected(current, trusted: true, expected: expected)
+            _ = machine.checkAnswered(on: current)
         case .connected:
             _ = machine.callQueued()
             _ = machine.connected(current, trusted: true, expected: nil)
@@ -200,6 +209,7 @@ import VerticalsContract
                 .connecting: .then(.connecting(backoff: first), .hold),
                 .waitingToConnect: .then(.waitingToConnect(backoff: second), .hold),
                 .checking: .then(.checking("current"), .hold),
+                .judging: .then(.judging("current"), .hold),
                 .connected: .then(.connected("current"), .write("current")),
                 .closed: .impossible,
             ],
@@ -217,13 +227,16 @@ import VerticalsContract
             .connectFailed: [.connecting: .then(.idle, .failCalls)],
             .retryDueWithCallsWaiting: [.waitingToConnect: .then(.connecting(backoff: second), .connect)],
             .retryDueWithNoneWaiting: [.waitingToConnect: .then(.idle, .nothing)],
-            .checkAnswered: [.checking: .then(.connected("current"), .judge)],
+            .checkAnswered: [.checking: .then(.judging("current"), .judge)],
             .checkAnsweredOnAnotherConnection: [:],
+            .checkJudged: [.judging: .then(.connected("current"), .sendWaiting)],
+            .checkJudgedOnAnotherConnection: [:],
             .handedOverWithCallsPending: [
                 .idle: .then(.idle, .close),
                 .connecting: .then(.connecting(backoff: first), .close),
                 .waitingToConnect: .then(.waitingToConnect(backoff: second), .close),
                 .checking: .then(.connecting(backoff: first), .resend),
+                .judging: .then(.connecting(backoff: first), .resend),
                 .connected: .then(.connecting(backoff: first), .resend),
                 .closed: .then(.closed, .close),
             ],
@@ -232,6 +245,7 @@ import VerticalsContract
                 .connecting: .then(.connecting(backoff: first), .close),
                 .waitingToConnect: .then(.waitingToConnect(backoff: second), .close),
                 .checking: .then(.idle, .close),
+                .judging: .then(.idle, .close),
                 .connected: .then(.idle, .close),
                 .closed: .then(.closed, .close),
             ],
@@ -239,7 +253,8 @@ import VerticalsContract
                 uniqueKeysWithValues: Place.allCases.map { ($0, .then(seen($0), .close)) }),
             .callAnswered: [:],
             .connectionClosed: [
-                .checking: .then(.idle, .forgetConnection), .connected: .then(.idle, .forgetConnection),
+                .checking: .then(.idle, .forgetConnection), .judging: .then(.idle, .forgetConnection),
+                .connected: .then(.idle, .forgetConnection),
             ],
             .anotherConnectionClosed: [:],
             .closeRequested: [
@@ -247,17 +262,18 @@ import VerticalsContract
                 .connecting: .then(.closed, .nothing),
                 .waitingToConnect: .then(.closed, .nothing),
                 .checking: .then(.closed, .closeConnection("current")),
+                .judging: .then(.closed, .closeConnection("current")),
                 .connected: .then(.closed, .closeConnection("current")),
             ],
         ]
         // With no connect in flight, a connect's result or a retry coming due is the channel's bug.
         for event in connectResults {
-            for place in [Place.idle, .waitingToConnect, .checking, .connected] {
+            for place in [Place.idle, .waitingToConnect, .checking, .judging, .connected] {
                 table[event, default: [:]][place] = .impossible
             }
         }
         for event in [Event.retryDueWithCallsWaiting, .retryDueWithNoneWaiting] {
-            for place in [Place.idle, .connecting, .checking, .connected] {
+            for place in [Place.idle, .connecting, .checking, .judging, .connected] {
                 table[event, default: [:]][place] = .impossible
             }
         }
@@ -303,11 +319,12 @@ import VerticalsContract
         #expect(
             Place.allCases.map { Self.seen($0).description } == [
                 "idle", "connecting(\(Self.first))", "waitingToConnect(\(Self.second))", "checking(current)",
-                "connected(current)", "closed",
+                "judging(current)", "connected(current)", "closed",
             ])
         #expect(!Self.impossiblePairs.isEmpty)
         #expect(Self.machine(in: .connected).connectedLink === Self.current)
         #expect(Self.machine(in: .checking).connectedLink == nil, "a call is not cancelled before it is sent")
+        #expect(Self.machine(in: .judging).connectedLink == nil, "nor while the callee's answer is judged")
         #expect(Place.allCases.filter { !Self.machine(in: $0).takesCalls } == [.closed])
     }
 

@@ -293,7 +293,7 @@ final class PeerChannel {
     /// The contract check of `connection` came to `found`: logged, and the calls that waited go
     /// out, but those it refuses. Nothing when the channel has moved on (that connection closed).
     private func checkFinished(_ found: CalleeContracts.Found, on connection: Connection) {
-        guard case .checking(let current, _) = state, current === connection else { return }
+        guard machine.checkJudged(on: connection) else { return }
         switch found.state {
         case .incompatible:
             logger.error(

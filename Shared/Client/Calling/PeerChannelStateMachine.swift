@@ -1,6 +1,6 @@
 /// A ``PeerChannel``'s connection to its callee as a value: no connection, one being made, a wait
-/// before connecting again, one asking the callee's contract, one carrying calls, or the channel
-/// closed for good. Each state's data is in its case (the connection, what the contract check
+/// before connecting again, one asking the callee's contract, one whose answer is being judged,
+/// one carrying calls, or the channel closed for good. Each state's data is in its case (the connection, what the contract check
 /// expects, the backoff); one `mutating` function per event returns what the channel does next
 /// (connect, write, hold a call, judge a check, send again, fail the calls waiting). Nothing inside
 /// touches a socket, a timer or a call, so every state × event pair is a plain unit test
@@ -39,6 +39,10 @@ struct PeerChannelStateMachine<Link: AnyObject> {
         /// Connected, and waiting for the callee's answer to `daemon.contractCheck` before any call
         /// is sent (``CalleeContracts``).
         case checking(Link, CalleeContracts.Expected)
+        /// The callee answered the contract check on the connection; the answer is being judged
+        /// (off the loop when the description differs, ``CalleeContracts``). Calls still wait, so
+        /// none goes out before what the callee refuses is known.
+        case judging(Link)
         /// Connected: calls are written at once.
         case connected(Link)
         /// ``PeerChannel/close()`` was called: every call fails, and a connection made after is
@@ -120,7 +124,7 @@ struct PeerChannelStateMachine<Link: AnyObject> {
     /// The connection the channel has, checking or connected.
     private var currentLink: Link? {
         switch state {
-        case .checking(let link, _), .connected(let link): link
+        case .checking(let link, _), .judging(let link), .connected(let link): link
         case .idle, .connecting, .waitingToConnect, .closed: nil
         }
     }
@@ -135,7 +139,7 @@ struct PeerChannelStateMachine<Link: AnyObject> {
             return .connect
         case .connected(let link):
             return .write(link)
-        case .connecting, .waitingToConnect, .checking:
+        case .connecting, .waitingToConnect, .checking, .judging:
             return .hold
         case .closed:
             Self.impossible("a call queued", state)
@@ -160,7 +164,7 @@ struct PeerChannelStateMachine<Link: AnyObject> {
             return .askContract(expected)
         case .closed:
             return .close
-        case .idle, .waitingToConnect, .checking, .connected:
+        case .idle, .waitingToConnect, .checking, .judging, .connected:
             Self.impossible("a connect succeeded", state)
             return .close
         }
@@ -179,7 +183,7 @@ struct PeerChannelStateMachine<Link: AnyObject> {
             return .retry(after: backoff)
         case .closed:
             return .nothing
-        case .idle, .waitingToConnect, .checking, .connected:
+        case .idle, .waitingToConnect, .checking, .judging, .connected:
             Self.impossible("a connect failed", state)
             return .nothing
         }
@@ -193,19 +197,28 @@ struct PeerChannelStateMachine<Link: AnyObject> {
             return callsWaiting
         case .closed:
             return false
-        case .idle, .connecting, .checking, .connected:
+        case .idle, .connecting, .checking, .judging, .connected:
             Self.impossible("a retry came due", state)
             return false
         }
     }
 
     /// A frame with the contract check's id arrived on `link`: what the check expected, when it is
-    /// the answer the channel waits for (the calls may go now); nil when it is not (a frame like
-    /// any other).
+    /// the answer the channel waits for (to be judged; the calls wait for ``checkJudged(on:)``);
+    /// nil when it is not (a frame like any other: a second answer is not judged again).
     mutating func checkAnswered(on link: Link) -> CalleeContracts.Expected? {
         guard case .checking(let current, let expected) = state, current === link else { return nil }
-        state = .connected(link)
+        state = .judging(link)
         return expected
+    }
+
+    /// The answer to the contract check on `link` is judged: true when `link` is still the
+    /// channel's and the calls that waited go out now; false when the channel moved on (that
+    /// connection closed or was handed back while the answer was judged).
+    mutating func checkJudged(on link: Link) -> Bool {
+        guard case .judging(let current) = state, current === link else { return false }
+        state = .connected(link)
+        return true
     }
 
     /// The callee closes `link` having read none of the calls pending on it (an error on id 0
