@@ -1,4 +1,5 @@
 import Testing
+import VerticalsSharedTesting
 import VerticalsTesting
 
 /// Every table a long-lived process keeps per peer input is a `BoundedCache`, which forgets the
@@ -19,7 +20,7 @@ import VerticalsTesting
     @Test func everyTableKeptPerPeerInput_isABoundedCache_orSaysWhatBoundsIt() {
         let root = ManifestFixture.repositoryRoot
         let paths =
-            Self.folders.flatMap { SettingsRuleTests.swiftFiles(under: "\(root)/\($0)") }
+            Self.folders.flatMap { SourceTree.swiftFiles(under: "\(root)/\($0)") }
             + Self.files.map { "\(root)/\($0)" }
         #expect(paths.count > 20, "the walk found the sources: \(paths.count)")
         var found: [String] = []

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import VerticalsSharedTesting
 import VerticalsTesting
 
 /// A product's Makefile finds Swift as the framework's does: `init` writes the very file the

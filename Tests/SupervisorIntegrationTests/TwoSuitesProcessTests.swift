@@ -1,4 +1,5 @@
 import Testing
+import VerticalsSharedTesting
 import VerticalsContract
 import VerticalsSupervisorClient
 import VerticalsTesting
