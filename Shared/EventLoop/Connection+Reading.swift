@@ -54,7 +54,7 @@ extension Connection {
     /// out of it; otherwise into the loop's read buffer. `onRead` tells the two apart by address.
     static let onAllocate: uv_alloc_cb = { handle, _, buffer in
         let connection = HandleData.owner(of: handle, as: Connection.self)
-        if connection.tls == nil, let space = connection.decoder.gatheringSpace() {
+        if connection.tls == nil, connection.pendingTLS == nil, let space = connection.decoder.gatheringSpace() {
             buffer!.pointee = uv_buf_init(
                 space.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(space.count))
         } else {
@@ -64,7 +64,7 @@ extension Connection {
 
     static let onRead: uv_read_cb = { stream, count, buffer in
         let connection = HandleData.owner(of: stream?.asHandle, as: Connection.self)
-        if count > 0, connection.tls != nil {
+        if count > 0, connection.tls != nil || connection.pendingTLS != nil {
             connection.receiveTLS(UnsafeRawBufferPointer(start: buffer!.pointee.base, count: count))
         } else if count > 0, UnsafeMutableRawPointer(buffer!.pointee.base) != connection.loop.readBuffer {
             // Part of a long frame: noted here, on its reads, rather than on every frame.

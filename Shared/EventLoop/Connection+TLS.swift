@@ -14,13 +14,14 @@ extension Connection {
     /// Whether this connection runs TLS (established or still in its handshake).
     public var isSecure: Bool {
         loop.preconditionInEventLoop()
-        return tls != nil
+        return tls != nil || pendingTLS != nil
     }
 
     /// Starts TLS from `context` on this open connection and calls `onSecured` once: nil when the
     /// handshake completed (and, for a client with `expectedPeer`, the server's certificate
     /// names it), else the error, after which the connection closes. `timeout` bounds the
-    /// handshake, so a peer that never finishes it is let go.
+    /// handshake, so a peer that never finishes it is let go. A server makes its session when
+    /// the peer's first bytes arrive, not before.
     func beginTLS(
         _ context: TLSContext, expectedPeer: String?, timeout: Duration,
         _ onSecured: @escaping (EventLoopError?) -> Void
@@ -29,12 +30,16 @@ extension Connection {
             loop.deferOnLoop { onSecured(.closed) }
             return
         }
-        do {
-            tls = try TLSSession(context: context)
-        } catch {
-            loop.deferOnLoop { onSecured(.tls(error)) }
-            beginClose(error: .tls(error))
-            return
+        if context.role == .server {
+            pendingTLS = context
+        } else {
+            do {
+                tls = try TLSSession(context: context)
+            } catch {
+                loop.deferOnLoop { onSecured(.tls(error)) }
+                beginClose(error: .tls(error))
+                return
+            }
         }
         self.expectedPeer = expectedPeer
         securedHandler = onSecured
@@ -49,6 +54,15 @@ extension Connection {
 
     /// Ciphertext from the socket: advances the handshake, or opens records into the decoder.
     func receiveTLS(_ bytes: UnsafeRawBufferPointer) {
+        if tls == nil, let context = pendingTLS, machine.isConnected {
+            pendingTLS = nil
+            do {
+                tls = try TLSSession(context: context)
+            } catch {
+                failTLS(.tls(error))
+                return
+            }
+        }
         guard let tls, machine.isConnected else { return }
         let wasEstablished = tls.isEstablished
         let open: Bool

@@ -124,6 +124,12 @@ extension Connection {
     /// Sends `bytes` as they are, or sealed into TLS records on a TLS connection.
     private func send(_ bytes: [UInt8], completion: ((EventLoopError?) -> Void)?) {
         guard let tls else {
+            if pendingTLS != nil { // nothing leaves a TLS connection in the clear, even before its session exists
+                let failure = EventLoopError.tls("a write before the TLS handshake began")
+                beginClose(error: failure)
+                complete(completion, failure)
+                return
+            }
             sendWire(bytes, completion: completion)
             return
         }

@@ -66,6 +66,9 @@ public final class Connection: @unchecked Sendable {
     var cachedCredentials: PeerCredentials?
     /// TLS on this connection (``beginTLS(_:expectedPeer:timeout:_:)``), nil for plain streams.
     var tls: TLSSession?
+    /// A server's TLS before its peer sent a byte: the session is made from it when the first
+    /// bytes arrive, so a peer that connects and stays silent costs no TLS state.
+    var pendingTLS: TLSContext?
     var securedHandler: ((EventLoopError?) -> Void)?
     var handshakeDeadline: LoopTimer?
     /// The vertical the client expects at the other end (its certificate's `verticals://NAME`).

@@ -120,6 +120,13 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         return false
     }
 
+    /// Whether the process (`EMFILE`) or the system (`ENFILE`) had no descriptor left: raise
+    /// the descriptor limit (`RLIMIT_NOFILE`, the manifest's `limits.open_files`) or hold fewer.
+    public var isDescriptorShortage: Bool {
+        if case .system(_, let code) = reason { return code == UV_EMFILE.rawValue || code == UV_ENFILE.rawValue }
+        return false
+    }
+
     /// The socket path the error is about, when it names one.
     public var path: String? {
         switch reason {

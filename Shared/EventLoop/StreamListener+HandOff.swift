@@ -40,8 +40,9 @@ extension StreamListener {
         start(onConnection)
     }
 
-    /// Has `target` serve the socket of `carrier`, a peer just accepted here (closed here after).
-    func handOff(_ carrier: Connection, to target: EventLoop) {
+    /// Has `target` serve the socket of `carrier`, a peer just accepted here (closed here after);
+    /// its place at the startup gate, if any, goes with it until its handshake ends.
+    func handOff(_ carrier: Connection, to target: EventLoop, ticket: StartupGate.Ticket?) {
         var fd: uv_os_fd_t = -1
         let status = uv_fileno(carrier.stream.asHandle, &fd)
         let moved = status == 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1
@@ -50,6 +51,7 @@ extension StreamListener {
         let onError = handOffErrorHandler
         guard moved >= 0, let handler = handOffHandler else {
             if moved >= 0 { Glibc.close(moved) }
+            ticket?.release()
             onError?(target, .system(operation: "dup", code: code))
             return
         }
@@ -57,10 +59,11 @@ extension StreamListener {
         let sent = target.execute {
             Self.open(
                 moved, on: target, options: options, transport: transport, tls: tls, timeout: timeout,
-                onError: onError, handler)
+                ticket: ticket, onError: onError, handler)
         }
         if !sent {
             Glibc.close(moved)
+            ticket?.release()
             onError?(target, .closed)
         }
     }
@@ -68,10 +71,11 @@ extension StreamListener {
     /// On `target`: the accepted socket `fd` as a connection of that loop, handed to `handler`.
     private static func open(
         _ fd: Int32, on target: EventLoop, options: ConnectionOptions, transport: SocketEndpoint.Transport,
-        tls: TLSContext?, timeout: Duration, onError: (@Sendable (EventLoop, EventLoopError) -> Void)?,
-        _ handler: @escaping @Sendable (Connection) -> Void
+        tls: TLSContext?, timeout: Duration, ticket: StartupGate.Ticket?,
+        onError: (@Sendable (EventLoop, EventLoopError) -> Void)?, _ handler: @escaping @Sendable (Connection) -> Void
     ) {
         guard !target.isShuttingDown else {
+            ticket?.release()
             Glibc.close(fd)
             onError?(target, .closed)
             return
@@ -84,6 +88,7 @@ extension StreamListener {
             }
         guard status == 0 else {
             Glibc.close(fd) // the handle never took it
+            ticket?.release()
             connection.beginClose(error: nil)
             onError?(target, .system(operation: transport == .unix ? "uv_pipe_open" : "uv_tcp_open", code: status))
             return
@@ -94,6 +99,7 @@ extension StreamListener {
             return
         }
         connection.beginTLS(tls, expectedPeer: nil, timeout: timeout) { error in
+            ticket?.release()
             if let error {
                 onError?(target, error)
             } else {

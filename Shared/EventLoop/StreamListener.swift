@@ -40,6 +40,11 @@ public final class StreamListener: @unchecked Sendable {
     var handOffHandler: (@Sendable (Connection) -> Void)?
     var handOffErrorHandler: (@Sendable (EventLoop, EventLoopError) -> Void)?
     var acceptErrorHandler: ((EventLoopError) -> Void)?
+    /// Counts and bounds the peers whose TLS handshake is under way (nil: unbounded).
+    var startupGate: StartupGate?
+    /// Accepts that failed for want of a descriptor (`EMFILE`, `ENFILE`), and when one was last
+    /// written to standard error (with no ``onAcceptError`` to tell).
+    var shortages = (count: 0, lastSaid: ContinuousClock.Instant?.none, unsaid: 0)
     var hasWaitingPeer = false
     var isClosing = false
 
@@ -185,6 +190,16 @@ public final class StreamListener: @unchecked Sendable {
         return tlsContext
     }
 
+    /// Bounds the peers accepted while their TLS handshake is under way with `gate` (shared with
+    /// whatever else should count against the same bounds), or nil for no bound. A peer past the
+    /// gate's bounds is closed at accept, before any TLS state is made for it; one that passes
+    /// holds its place until its handshake ends, either way. Plain streams are not gated: they
+    /// are admitted (or refused) by the handler at once.
+    public func useStartupGate(_ gate: StartupGate?) {
+        loop.preconditionInEventLoop()
+        startupGate = gate
+    }
+
     /// Called when accepting fails (for example `EMFILE`); the listener keeps listening.
     public var onAcceptError: ((EventLoopError) -> Void)? {
         get { loop.preconditionInEventLoop(); return acceptErrorHandler }
@@ -211,13 +226,22 @@ public final class StreamListener: @unchecked Sendable {
         let status = uv_accept(stream, connection.stream)
         guard status == 0 else {
             connection.beginClose(error: nil)
-            acceptErrorHandler?(.uv("accept", status))
+            acceptFailed(status)
             return
+        }
+        // A stranger's place is counted before anything else is spent on it: dropped here, it
+        // cost one accept and one close.
+        var ticket: StartupGate.Ticket?
+        if tlsContext != nil, let startupGate {
+            let address: String? =
+                if case .tcp(let host, _) = connection.peerEndpoint { host } else { nil }
+            ticket = startupGate.enter(address: address)
+            guard ticket != nil else { return connection.beginClose(error: nil) }
         }
         // Picked once accepted, so a failed accept counts against no loop.
         let picked = loopPicker?()
         if let picked, picked !== loop {
-            handOff(connection, to: picked)
+            handOff(connection, to: picked, ticket: ticket)
             return
         }
         if transport == .tcp { StreamHandle.tuneConnected(connection.stream) }
@@ -226,6 +250,7 @@ public final class StreamListener: @unchecked Sendable {
             return
         }
         connection.beginTLS(tlsContext, expectedPeer: nil, timeout: tlsHandshakeTimeout) { [weak self] error in
+            ticket?.release()
             guard let self, !self.isClosing else {
                 connection.close()
                 if let picked { self?.handOffErrorHandler?(picked, .closed) }
@@ -243,7 +268,7 @@ public final class StreamListener: @unchecked Sendable {
         let listener = HandleData.owner(of: server?.asHandle, as: StreamListener.self)
         guard !listener.isClosing else { return }
         guard status == 0 else {
-            listener.acceptErrorHandler?(.uv("accept", status))
+            listener.acceptFailed(status)
             return
         }
         if listener.connectionHandler == nil {

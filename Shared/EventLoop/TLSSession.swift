@@ -13,8 +13,9 @@ final class TLSSession {
     private(set) var peerName: String?
     /// Kept alive while the session uses it.
     let context: TLSContext
-    /// Where records are opened into, reused by every read (one TLS record is at most 16 KiB).
-    private var plaintextBuffer = [UInt8](repeating: 0, count: 16 << 10)
+    /// Where records are opened into, reused by every read (one TLS record is at most 16 KiB);
+    /// made at the first read after the handshake, so a handshake that never ends costs none.
+    private var plaintextBuffer: [UInt8] = []
 
     init(context: TLSContext) throws(TLSError) {
         guard let ssl = SSL_new(context.context) else { throw .openSSL("cannot create a TLS session") }
@@ -67,6 +68,7 @@ final class TLSSession {
             }
         }
         guard try handshake() else { return true }
+        if plaintextBuffer.isEmpty { plaintextBuffer = [UInt8](repeating: 0, count: 16 << 10) }
         let ssl = ssl
         while true {
             let count = plaintextBuffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }

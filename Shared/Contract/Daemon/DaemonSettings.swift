@@ -103,6 +103,26 @@ public enum DaemonSettings {
     public static let handshakeTimeoutSeconds = Setting.number(
         "VERTICALS_HANDSHAKE_TIMEOUT_SECONDS", unit: "seconds", default: 10, above: 0,
         doc: "How long a new connection may take to send its first whole frame.")
+    /// The TLS handshake's deadline.
+    public static let tlsHandshakeTimeoutSeconds = Setting.number(
+        "VERTICALS_TLS_HANDSHAKE_TIMEOUT_SECONDS", unit: "seconds", default: 5, above: 0,
+        doc: "How long a TCP peer may take to finish its TLS handshake, from accept; then it is closed.")
+    /// Unadmitted connections in all (OpenSSH's MaxStartups).
+    public static let maxStartups = Setting<[Int]>(
+        "VERTICALS_MAX_STARTUPS", type: "start:rate:full", default: [64, 30, 256], defaultText: "64:30:256",
+        allowed: "start:rate:full, 1 ≤ start ≤ full, 0 ≤ rate ≤ 100",
+        doc:
+            "TLS connections accepted and not yet admitted: past start, a new one is dropped with a chance of rate % rising to 100 % at full."
+    ) { text in
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).compactMap { Int($0) }
+        guard parts.count == 3, parts[0] >= 1, (0...100).contains(parts[1]), parts[2] >= parts[0] else { return nil }
+        return parts
+    }
+    /// Unadmitted connections from one address.
+    public static let maxStartupsPerAddress = Setting.integer(
+        "VERTICALS_MAX_STARTUPS_PER_ADDRESS", default: 32, in: 1...Int.max,
+        doc: "TLS connections from one address accepted and not yet admitted; past it, a new one from there is dropped."
+    )
     /// A frame's deadline.
     public static let frameTimeoutSeconds = Setting.number(
         "VERTICALS_FRAME_TIMEOUT_SECONDS", unit: "seconds", default: 10, above: 0,
@@ -233,7 +253,7 @@ public enum DaemonSettings {
             syncWarnMilliseconds, probeTimeoutSeconds, backupKeep, storeHandover, maxFrameBytes, maxInFlight,
             maxConnections,
             maxConnectionsPerPeer, outboundHighWaterBytes, maxOutboundBytes, handshakeTimeoutSeconds,
-            frameTimeoutSeconds,
+            tlsHandshakeTimeoutSeconds, maxStartups, maxStartupsPerAddress, frameTimeoutSeconds,
             idleTimeoutSeconds, blockingQueue, blockingStallSeconds, computeNice, tls, tlsCert, tlsKey, tlsCA,
             tlsReloadSeconds,
             allowedUIDs, internalUIDs, allowedGIDs, allowedPeers, internalPeers, allowedOperations, internalOperations,

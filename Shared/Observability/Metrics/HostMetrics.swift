@@ -19,6 +19,11 @@ package final class HostMetrics: Sendable {
     package let connectionsOpen: CoreMetrics.Meter
     /// Connections accepted since start.
     package let connectionsAccepted: CoreMetrics.Counter
+    /// TLS peers dropped at accept, before their handshake, for the startup bounds
+    /// (`VERTICALS_MAX_STARTUPS`, `VERTICALS_MAX_STARTUPS_PER_ADDRESS`).
+    package let connectionsDropped: CoreMetrics.Counter
+    /// Accepts that failed for want of a descriptor (`EMFILE`, `ENFILE`): the peer was closed.
+    package let acceptDescriptorShortages: CoreMetrics.Counter
     /// Requests being served now, sampled when metrics are read (see ``countInFlight(with:)``).
     package let inFlight: CoreMetrics.Meter
     /// Work items waiting for the loop thread, sampled when metrics are read.
@@ -47,6 +52,10 @@ package final class HostMetrics: Sendable {
         let factory = PrometheusMetricsFactory(registry: registry)
         connectionsOpen = CoreMetrics.Meter(label: "verticals_connections_open", factory: factory)
         connectionsAccepted = CoreMetrics.Counter(label: "verticals_connections_accepted_total", factory: factory)
+        connectionsDropped = CoreMetrics.Counter(
+            label: "verticals_connections_dropped_unadmitted_total", factory: factory)
+        acceptDescriptorShortages = CoreMetrics.Counter(
+            label: "verticals_accept_descriptor_shortages_total", factory: factory)
         inFlight = CoreMetrics.Meter(label: "verticals_requests_in_flight", factory: factory)
         queueDepth = CoreMetrics.Meter(label: "verticals_loop_queue_depth", factory: factory)
         self.factory = factory

@@ -81,7 +81,12 @@ extension ServiceHost {
             onHandOffError: { [weak self] loop, error in
                 guard let host = self?.host(on: loop) else { return }
                 host.openHere.subtract(1, ordering: .relaxed)
-                host.logger.notice("refused a connection: \(error)")
+                // Counted and rate-limited like the listener's own (thread-safe: metrics, census, logger).
+                if error.isDescriptorShortage {
+                    host.acceptFailed(error)
+                } else {
+                    host.logger.notice("refused a connection: \(error)")
+                }
             }
         ) { [weak self] connection in
             guard let self else { return connection.close() }

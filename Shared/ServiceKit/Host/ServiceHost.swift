@@ -59,6 +59,9 @@ public final class ServiceHost: @unchecked Sendable {
     var loops: HostLoops?
 
     private var listener: StreamListener?
+    /// The descriptors this process may hold, once ``start()`` raised its soft limit: written
+    /// there before the loop is asked to listen, read on the loop after (its queue orders them).
+    var descriptorLimit: Int?
     /// The listener's TLS files, looked at again when `tlsWatch` sees a change (mutual TLS on TCP only).
     private var tlsReloader: TLSReloader?
     private var tlsWatch: TLSFileWatch?
@@ -139,6 +142,7 @@ public final class ServiceHost: @unchecked Sendable {
     /// - Throws: ``LoopCountError`` when `VERTICALS_LOOPS` is not a number of loops.
     public func start() async throws {
         if let problem = configuration.loopsProblem { throw problem }
+        descriptorLimit = DescriptorLimit.raiseToHard()
         // A TCP host name is resolved here, off the loop (a blocking lookup); the loop binds the address.
         let address = try resolveConfiguredTCP()
         try startShards()
@@ -245,6 +249,7 @@ public final class ServiceHost: @unchecked Sendable {
             listener = try StreamListener.bind(path: configuration.socketPath, on: loop, mode: 0o660, options: options)
             logger.info("serving \(configuration.name) on \(configuration.socketPath)")
         }
+        listener.onAcceptError = { [weak self] error in self?.acceptFailed(error) }
         if listener.transport == .tcp, let endpoint = listener.localEndpoint {
             // An inherited TCP socket passes the same rule as a bound one.
             if let refusal = configuration.security.refusal(of: endpoint, to: "serve \(configuration.name)") {
@@ -276,6 +281,7 @@ public final class ServiceHost: @unchecked Sendable {
             // queue, whose lock orders this write before the read.
             for shard in shards { shard.idleExit = idleExit }
         }
+        checkDescriptorBudget(tls: listener.tls != nil)
         listen(listener)
         self.listener = listener
         notifier.notify("READY=1", "STATUS=serving \(router.operations.count) operations", "MAINPID=\(getpid())")
@@ -442,9 +448,11 @@ public final class ServiceHost: @unchecked Sendable {
         } catch {
             throw ServiceError(.invalidInput, "cannot serve TLS: \(error)")
         }
-        let handshakeTimeout = configuration.limits.handshakeTimeout
+        let handshakeTimeout = configuration.limits.tlsHandshakeTimeout
+        let metrics = metrics
+        listener.useStartupGate(
+            StartupGate(configuration.limits.startups) { metrics.connectionsDropped.increment() })
         listener.useTLS(context, handshakeTimeout: handshakeTimeout)
-        listener.onAcceptError = { [weak self] error in self?.logger.notice("refused a TLS connection: \(error)") }
         tlsReloader = reloader
         let watch = TLSFileWatch(files: files, environment: configuration.environment, loop: loop) { [weak self] in
             guard let self, let listener = self.listener, let reloader = self.tlsReloader else { return }

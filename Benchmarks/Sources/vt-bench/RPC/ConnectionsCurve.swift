@@ -1,4 +1,5 @@
 import Foundation
+import VerticalsEventLoop
 
 /// Section "curves", connections: our echo server (``EchoRoles/server()``, a real host like a
 /// vertical's: DaemonMain, ServiceHost, Router, async handler) holding from 64 to 10,000 client

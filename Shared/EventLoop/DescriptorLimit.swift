@@ -1,12 +1,13 @@
-import Foundation
+import Glibc
 
-/// This process's open-descriptor limit (`RLIMIT_NOFILE`), which every child it starts inherits:
-/// a curve that holds thousands of connections needs its soft limit raised, and can go no further
-/// than the hard one.
-enum DescriptorLimit {
+/// This process's open-descriptor limit (`RLIMIT_NOFILE`), which every child it starts inherits.
+/// A daemon raises its soft limit to the hard one at start, so the connections it is configured
+/// to hold fit in what the service manager allows (systemd's default soft limit is 1,024, its
+/// hard one far higher); a benchmark that holds thousands of connections does the same.
+public enum DescriptorLimit {
     /// Raises the soft limit to the hard one and returns it (the descriptors this process and its
     /// children may now hold); the soft limit as it was when it cannot be raised.
-    static func raiseToHard() -> Int {
+    public static func raiseToHard() -> Int {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
         if limit.rlim_cur < limit.rlim_max {
