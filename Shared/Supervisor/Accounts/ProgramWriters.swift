@@ -12,6 +12,9 @@ import CSpawn
 /// a checkout an ordinary user can write, would otherwise let that user run code as the vertical,
 /// with its store and its key, now and at every restart.
 ///
+/// So must the ELF interpreter and every folder the loader searches for the program's libraries
+/// (`DT_RUNPATH`, `DT_RPATH`; see `ProgramWriters+Libraries.swift`).
+///
 /// A folder others may write passes only with its sticky bit set and an owner of root (`/tmp`):
 /// there, only the owner of the entry below may rename or remove it, and that entry is checked
 /// in turn. Group write passes only for group 0, whose members are root's own.
@@ -27,16 +30,27 @@ package enum ProgramWriters {
         guard let resolved = realpath(path, nil) else { return "\(path): \(SupervisorError.errnoText())" }
         let real = String(cString: resolved)
         free(resolved)
-        let folder = String(real[..<(real.lastIndex(of: "/") ?? real.startIndex)])
+        if let problem = filesProblem(in: folder(of: real), of: path, uid: uid) { return problem }
+        if let interpreter = interpreter(of: real), let problem = pathProblem(interpreter, uid: uid) {
+            return "\(path) is a script run by \(interpreter): \(problem)"
+        }
+        return libraryProblem(of: real, uid: uid)
+    }
+
+    /// Why someone other than root and `uid` could change a file in `folder`, from which `path`
+    /// loads code, or nil.
+    static func filesProblem(in folder: String, of path: String, uid: UInt32) -> String? {
         for name in FolderEntries.names(in: folder.isEmpty ? "/" : folder) {
             if let problem = entryProblem("\(folder)/\(name)", of: path, uid: uid, isLast: true, besideProgram: true) {
                 return problem
             }
         }
-        if let interpreter = interpreter(of: real), let problem = pathProblem(interpreter, uid: uid) {
-            return "\(path) is a script run by \(interpreter): \(problem)"
-        }
         return nil
+    }
+
+    /// The folder `path` is in ("" for `/`).
+    static func folder(of path: String) -> String {
+        String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
     }
 
     /// ``problem(_:uid:)`` for the path alone: its links, folders and last entry (a folder root
