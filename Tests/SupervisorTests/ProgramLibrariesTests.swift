@@ -34,7 +34,9 @@ import VerticalsTesting
         dynamic.append((0, 0))
         let total = dynamicOffset + 16 * dynamic.count
         var bytes: [UInt8] = []
-        func put(_ value: UInt64, _ size: Int) { bytes += (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        func put(_ value: UInt64, _ size: Int) {
+            bytes += (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+        }
         bytes += [0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0] + [UInt8](repeating: 0, count: 8)
         put(3, 2); put(62, 2); put(1, 4); put(0, 8) // e_type, e_machine, e_version, e_entry
         put(64, 8); put(0, 8); put(0, 4); put(64, 2) // e_phoff, e_shoff, e_flags, e_ehsize

@@ -23,6 +23,8 @@ struct CheckCommand: ParsableCommand {
             Tests/Contracts/contracts.lock.json beside the manifest's folder, when there is one): one its
             vertical does not declare, or one only the operator may call, is a problem. Verticals the lock
             does not hold are left to their daemons, which warn at start-up about what they do not serve.
+            A service whose limits.open_files cannot hold its connection limits (VERTICALS_MAX_CONNECTIONS,
+            and VERTICALS_MAX_STARTUPS' full on TCP, with a reserve) is a problem.
             Exit status: 0 when valid, 65 (EX_DATAERR) when not.
             """)
 
@@ -48,6 +50,26 @@ struct CheckCommand: ParsableCommand {
         help: "Print every key a manifest takes, with its type, default and meaning (Markdown), and check nothing.")
     var listKeys = false
 
+    /// The problem with `service`'s `limits.open_files` when its daemon's connection limits need
+    /// more descriptors (``ConnectionLimits/descriptorsNeeded(tls:)``), counting the TLS peers it
+    /// may hold in their handshake when it serves TCP. Unset, the daemon raises its soft limit to
+    /// the hard one and checks it at start.
+    static func descriptorProblem(_ service: ServiceSpec) -> ManifestError? {
+        guard let openFiles = service.limits.openFiles else { return nil }
+        let limits = ConnectionLimits.from(environment: service.environment)
+        let tcp =
+            service.endpoint?.transport == .tcp
+            || service.environment[DaemonSettings.listen.name]?.hasPrefix("tcp:") == true
+        let needed = limits.descriptorsNeeded(tls: tcp)
+        guard needed > openFiles else { return nil }
+        let startups = tcp ? " + VERTICALS_MAX_STARTUPS' full (\(limits.startups.full))" : ""
+        return ManifestError(
+            service: service.name, key: "limits.open_files",
+            "\(openFiles) descriptors do not hold its connection limits: VERTICALS_MAX_CONNECTIONS "
+                + "(\(limits.maxConnections))\(startups) + \(ConnectionLimits.reservedDescriptors) of its own need "
+                + "\(needed); raise open_files or lower those limits in env")
+    }
+
     func run() throws {
         if listKeys {
             Terminal.print(
@@ -67,6 +89,7 @@ struct CheckCommand: ParsableCommand {
                 ManifestError(service: service.name, key: "env", $0.description)
             }
         }
+        problems += parsed.services.compactMap(Self.descriptorProblem)
         let lockPath = contracts ?? DeclaredOperations.lockPath(beside: manifest)
         if contracts != nil || access(lockPath, F_OK) == 0 {
             switch DeclaredOperations.lock(at: lockPath) {
