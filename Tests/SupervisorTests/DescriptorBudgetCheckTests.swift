@@ -4,9 +4,7 @@ import VerticalsTesting
 
 /// `svc-supervisor check` says when a service's `limits.open_files` cannot hold its daemon's
 /// connection limits (the daemon says the same at start, which is what holds under Kubernetes).
-@Suite(.blocking, .serialized) struct DescriptorBudgetCheckTests {
-    let directory = TemporaryDirectory()
-
+extension ManifestCheckCommandTests {
     @Test func openFilesBelowTheConnectionLimits_isAProblem_andEnoughIsNot() throws {
         let path = directory.file("descriptors.toml")
         let text =

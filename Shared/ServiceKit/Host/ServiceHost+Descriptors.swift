@@ -20,9 +20,9 @@ extension ServiceHost {
         let startups = tls ? " + VERTICALS_MAX_STARTUPS' full (\(limits.startups.full))" : ""
         let message =
             "the connection limits do not fit in the descriptors this process may open (RLIMIT_NOFILE, \(descriptorLimit)): "
-                + "VERTICALS_MAX_CONNECTIONS (\(limits.maxConnections))\(startups) + \(ConnectionLimits.reservedDescriptors) "
-                + "of its own need \(needed); raise limits.open_files (LimitNOFILE=) or lower the limits, "
-                + "or connections will be refused for want of a descriptor"
+            + "VERTICALS_MAX_CONNECTIONS (\(limits.maxConnections))\(startups) + \(ConnectionLimits.reservedDescriptors) "
+            + "of its own need \(needed); raise limits.open_files (LimitNOFILE=) or lower the limits, "
+            + "or connections will be refused for want of a descriptor"
         logger.warning("\(message)")
     }
 
@@ -38,7 +38,7 @@ extension ServiceHost {
         let since = unlogged > 0 ? " (and \(unlogged) more refused for a limit since the last such line)" : ""
         let message =
             "could not accept a connection for want of a descriptor (\(error))\(since): the peer was closed; "
-                + "raise limits.open_files or lower VERTICALS_MAX_CONNECTIONS"
+            + "raise limits.open_files or lower VERTICALS_MAX_CONNECTIONS"
         logger.warning("\(message)")
     }
 }

@@ -49,7 +49,9 @@ package struct ELFLinkage: Equatable, Sendable {
         guard descriptor >= 0 else { throw Problem("cannot open it: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw Problem("cannot stat it: \(String(cString: strerror(errno)))") }
+        guard fstat(descriptor, &info) == 0 else {
+            throw Problem("cannot stat it: \(String(cString: strerror(errno)))")
+        }
         guard info.st_mode & S_IFMT == S_IFREG else { return nil }
         let size = UInt64(max(0, info.st_size))
         return try parse(size: size) { offset, count in
