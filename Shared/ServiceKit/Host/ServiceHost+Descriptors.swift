@@ -27,10 +27,12 @@ extension ServiceHost {
     }
 
     /// The listener could not accept a peer: a descriptor shortage is counted and logged (one
-    /// line a second at most, however many peers meet it); a failed TLS handshake is logged.
+    /// line a second at most, however many peers meet it); a failed TLS handshake, or another
+    /// failure, is logged.
     func acceptFailed(_ error: EventLoopError) {
         guard error.isDescriptorShortage else {
-            logger.notice("refused a TLS connection: \(error)")
+            logger.notice(
+                "\(error.kind == .tls ? "refused a TLS connection" : "could not accept a connection"): \(error)")
             return
         }
         metrics.acceptDescriptorShortages.increment()
