@@ -4,7 +4,7 @@ import VerticalsWire
 /// A blocking Unix-socket client that speaks bytes, not types: for sending what a
 /// well-behaved client never would (garbage, bad lengths) and reading what comes back.
 public final class RawClient {
-    private let fd: Int32
+    let fd: Int32
     private var decoder = FrameDecoder()
     /// A process carrying this client's bytes (``overTLS(host:port:files:namespace:receiveTimeout:)``),
     /// stopped when the client goes.
