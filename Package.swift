@@ -476,7 +476,7 @@ let package = Package(
                 path: "Tests/WireTests"
             ),
             .testTarget(
-                name: "EventLoopTests", dependencies: ["VerticalsEventLoop", "VerticalsWire", "CSpawn"],
+                name: "EventLoopTests", dependencies: ["VerticalsEventLoop", "VerticalsWire", "CLibUV", "CSpawn"],
                 path: "Tests/EventLoopTests",
                 exclude: ["memcheck.sh"]
             ),

@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "VerticalsWire", path: "Shared/Wire", swiftSettings: strict),
         .target(name: "VerticalsEventLoop", dependencies: ["CLibUV", "CSSL", "CSpawn", "VerticalsWire"], path: "Shared/EventLoop", swiftSettings: strict),
         .testTarget(
-            name: "EventLoopTests", dependencies: ["VerticalsEventLoop", "VerticalsWire", "CSpawn"], path: "Tests/EventLoopTests",
+            name: "EventLoopTests", dependencies: ["VerticalsEventLoop", "VerticalsWire", "CLibUV", "CSpawn"], path: "Tests/EventLoopTests",
             exclude: ["memcheck.sh"]
         ),
     ],
