@@ -15,8 +15,8 @@ import VerticalsWire
 /// `daemon.health` and `daemon.metrics`; a change in what is refused is reported once as the
 /// daemon's status line (`STATUS=`, which `svc-supervisor status` and `systemctl status` show).
 ///
-/// What a callee answers is a peer's text, and is kept bounded: each finding is a ``PeerText`` of
-/// at most ``PeerText/findingMaxBytes`` bytes, at most ``maxFindings`` of them per callee, and a
+/// What a callee answers is a peer's text, and is kept bounded: each finding is a `PeerText` of
+/// at most `PeerText.findingMaxBytes` bytes, at most ``maxFindings`` of them per callee, and a
 /// description over ``DescriptionBounds`` is not walked but kept as one finding; ``health`` is at
 /// most ``healthMaxBytes`` bytes of findings and names, whatever the callees send.
 public final class CalleeContracts: Sendable {
@@ -92,7 +92,7 @@ public final class CalleeContracts: Sendable {
         /// Each operation refused (`service.operation`) with the error its calls fail with.
         public var refused: [String: ServiceError]
         /// The differences that are refusals or warnings, one line each; why, when unchecked. At
-        /// most ``CalleeContracts/maxFindings``, each cut to ``PeerText/findingMaxBytes``.
+        /// most ``CalleeContracts/maxFindings``, each cut to `PeerText.findingMaxBytes`.
         public var findings: [PeerText]
     }
 

@@ -3,7 +3,7 @@ import VerticalsWire
 
 /// How much of a description from a peer (a callee's answer to `daemon.contractCheck`, a daemon's
 /// `daemon.describe`) is judged: the counts no real vertical comes near, and the grammar of its
-/// names (``WireName``). A description over a bound, or with a name outside the grammar, is not
+/// names (`WireName`). A description over a bound, or with a name outside the grammar, is not
 /// walked at all: it is refused as one finding, so judging it costs at most these counts.
 public enum DescriptionBounds {
     /// The most operations: 1024, as many as one `daemon.contractCheck` asks about.

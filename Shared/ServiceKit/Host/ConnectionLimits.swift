@@ -43,7 +43,7 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// How long a TCP peer may take to finish its TLS handshake, counted from accept: short, since
     /// until then the peer is a stranger holding a descriptor.
     public var tlsHandshakeTimeout: Duration = .seconds(5)
-    /// The bounds on TLS peers accepted and not yet through their handshake (``StartupGate``).
+    /// The bounds on TLS peers accepted and not yet through their handshake (`StartupGate`).
     public var startups = StartupGate.Limits(start: 64, rate: 30, full: 256, perAddress: 32)
     /// How long a frame, once begun, may take to arrive whole (a byte-a-second client).
     public var frameTimeout: Duration = .seconds(10)

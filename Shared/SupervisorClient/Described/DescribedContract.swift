@@ -26,7 +26,7 @@ public struct DescribedContract: Sendable {
 
     /// Reads `description`; throws, naming what is wrong, when it is not one a build of this
     /// framework could have made (a message it names but does not list, a bad route, a name
-    /// outside the grammar or a count over ``DescriptionBounds``), or when it speaks for another
+    /// outside the grammar or a count over `DescriptionBounds`), or when it speaks for another
     /// vertical: each operation travels under the description's own name or as a `daemon.*`
     /// built-in, so no vertical's description can claim another's operations or routes.
     public init(_ description: Daemon.Description) throws(SchemaCatalogError) {
