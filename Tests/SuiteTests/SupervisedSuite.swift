@@ -112,7 +112,8 @@ final class SupervisedSuite {
     /// Each service's state word and pid in the table `svc-supervisor status` printed.
     static func rows(ofStatus table: String) -> [String: (state: String, pid: Int32?)] {
         var rows: [String: (state: String, pid: Int32?)] = [:]
-        for line in table.split(separator: "\n").dropFirst() {
+        // The rows under the table's header (the line above it names the suite).
+        for line in table.split(separator: "\n").drop(while: { !$0.hasPrefix("NAME ") }).dropFirst() {
             let columns = line.split(separator: " ", omittingEmptySubsequences: true)
             guard columns.count >= 3 else { continue }
             rows[String(columns[0])] = (String(columns[1]), Int32(columns[2]))
