@@ -64,8 +64,10 @@ public final class ServiceRuntime: Sendable {
                 ? nil
                 : CalleeContracts(
                     caller: name, callees: calls,
-                    // A callee's description that differs is judged on the compute threads, not the loop.
-                    offLoop: .init { BlockingThreads.compute.run($0) }
+                    // A callee's description that differs is judged off the loop, on the blocking-work
+                    // threads: bounded work (`DescriptionBounds`) that the calls queued behind it wait
+                    // for, so not behind password hashes at the compute threads' low priority.
+                    offLoop: .init { BlockingThreads.shared.run($0) }
                 ) { line in _ = notifier.notify("STATUS=\(line)") }
         }
         configuration.calleeContracts = contracts

@@ -20,8 +20,10 @@ extension Builtins {
     /// (``WireName``, `invalidInput` otherwise) before it is hashed or sorted, and the fingerprint
     /// of each set asked about is kept (``contractCheckSetsKept``), so a suite's callers, which ask
     /// about the same few sets on every new connection, cost one table lookup on the loop after
-    /// the first; a set not known yet is described and hashed on the compute threads
-    /// (``Offload/compute(_:)``), off the loop.
+    /// the first; a set not known yet is described and hashed off the loop, on the blocking-work
+    /// threads (``Offload/run(_:)``). Not on the compute threads: they run far below the daemon's
+    /// priority and queue behind password hashes, and this short, bounded work stands between every
+    /// new connection and its first call.
     static func installContractCheck(into router: inout Router, configuration: HostConfiguration) {
         guard !router.routes(Daemon.contractCheck.fullName) else { return }
         var served = router.operations
@@ -56,7 +58,7 @@ extension Builtins {
             if let kept = known.withLock({ $0.value(for: key) }) {
                 mine = kept
             } else {
-                mine = try await Offload.compute {
+                mine = try await Offload.run {
                     let description = ContractFingerprint.description(of: service, operations)
                     return (ContractFingerprint.of(description), description)
                 }
