@@ -38,10 +38,10 @@ public final class CalleeContracts: Sendable {
     /// Where a new status line goes (the daemon's `Notifier`); nil: nowhere.
     private let report: (@Sendable (String) -> Void)?
     /// Where a description that differs is judged (``judge(_:service:expected:later:)``): off the
-    /// loop, on the host's compute threads; nil: where it is asked, as a bare client does.
+    /// loop, on the host's blocking-work threads; nil: where it is asked, as a bare client does.
     private let offLoop: OffLoop?
 
-    /// Where jobs run off the loop: a thread that is not an event loop's (the host's compute threads).
+    /// Where jobs run off the loop: a thread that is not an event loop's (the host's blocking-work threads).
     public struct OffLoop: Sendable {
         /// Runs a job there; false when it will not (a full queue).
         public let run: @Sendable (_ job: @escaping @Sendable () -> Void) -> Bool
