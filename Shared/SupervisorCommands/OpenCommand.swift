@@ -113,7 +113,7 @@ struct OpenCommand: AsyncParsableCommand {
         let cached = await learned.contracts(of: verticals, fresh: false)
         if !asked {
             do {
-                return try found(url, in: cached, verticals: verticals)
+                return try found(url, in: cached)
             } catch let error as RouteError {
                 guard error.code == .noRoute, cached.contains(where: { !$0.fresh }) else { throw error }
             }
@@ -122,16 +122,15 @@ struct OpenCommand: AsyncParsableCommand {
         // (keeping what is cached of those that do not answer).
         let fresh = await learned.contracts(of: verticals, fresh: true)
         return try found(
-            url, in: fresh + cached.filter { old in !fresh.contains { $0.contract.name == old.contract.name } },
-            verticals: verticals)
+            url, in: fresh + cached.filter { old in !fresh.contains { $0.contract.name == old.contract.name } })
     }
 
     /// The route `url` matches among those of `contracts`, and the contract it belongs to; a
-    /// vertical serves only URLs under its own prefix, none under another of `verticals`.
+    /// vertical serves only URLs under its own name (``RouteTable/owns(_:of:)``).
     static func found(
-        _ url: String, in contracts: [LearnedContracts.Found], verticals: [String] = []
+        _ url: String, in contracts: [LearnedContracts.Found]
     ) throws -> (RouteTable.Match, LearnedContracts.Found) {
-        let match = try RouteTable(described: contracts.map(\.contract), verticals: Set(verticals)).match(url)
+        let match = try RouteTable(described: contracts.map(\.contract)).match(url)
         guard let contract = contracts.first(where: { $0.contract.name == match.operation.service }) else {
             throw CLIError(status: 70, "\(match.operation.fullName) matched, but no contract of its vertical is known")
         }

@@ -20,12 +20,18 @@ struct RoutesCommand: AsyncParsableCommand {
         try await ControlClient.reporting {
             let listed = try await LearnedListing.contracts(
                 service: nil, manifest: options.manifest, connection: options.connection)
-            let table = RouteTable(described: listed.entries.compactMap(\.contract))
+            let described = listed.entries.compactMap(\.contract)
+            let table = RouteTable(described: described)
             let width = table.entries.map(\.route.template.count).max() ?? 0
             for entry in table.entries {
                 let template = entry.route.template.padding(to: width)
                 Terminal.print("\(template)  \(entry.operation.fullName)")
                 Terminal.print("\(String(repeating: " ", count: width))    \(Self.parameters(entry))")
+            }
+            for entry in RouteTable.unowned(in: described) {
+                Terminal.print(
+                    "\(entry.operation.service): \(entry.route.template) is not served: a vertical's routes start with /\(entry.operation.service)/"
+                )
             }
             for entry in listed.entries where entry.contract == nil {
                 Terminal.print("\(entry.name): \(entry.silence)")

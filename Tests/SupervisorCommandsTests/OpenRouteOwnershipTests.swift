@@ -7,8 +7,9 @@ import VerticalsTestSupport
 import VerticalsWire
 
 /// `open`'s routes, as running daemons describe them: a vertical serves only URLs under its own
-/// prefix. One that describes a route under another vertical's name, or one starting with a
-/// `{field}` that would take every URL of its length, serves nothing there; its own routes stay.
+/// name. One that describes a route under another name (another vertical's or none's), or one
+/// starting with a `{field}` that would take every URL of its length, serves nothing there; its own
+/// routes stay.
 struct OpenRouteOwnershipTests {
     /// The honest `sites` vertical's description.
     static let sites = ServiceDescription.make(
@@ -41,10 +42,28 @@ struct OpenRouteOwnershipTests {
         #expect(throws: RouteError.self) { try table.match("verticals://anything") }
     }
 
-    @Test func aRouteUnderANameNoVerticalHas_staysItsOwn() throws {
+    @Test func aRouteUnderANameNoVerticalHas_isNoVerticalsEither() throws {
         let route = Route("/pharmacies/nearest")
-        #expect(RouteTable.owns(route, of: "ledger", among: ["ledger", "catalog"]))
-        #expect(!RouteTable.owns(route, of: "ledger", among: ["ledger", "pharmacies"]))
-        #expect(!RouteTable.owns(Route("/{id}"), of: "ledger", among: ["ledger"]))
+        #expect(!RouteTable.owns(route, of: "ledger"))
+        #expect(RouteTable.owns(Route("/ledger/pharmacies/nearest"), of: "ledger"))
+        #expect(!RouteTable.owns(Route("/{id}"), of: "ledger"))
+        #expect(!RouteTable.owns(Route("/ledgers/{id}"), of: "ledger"), "a prefix of a segment is not the segment")
+
+        // Whichever describes it, and whichever answers first, nobody serves it; `routes` names it.
+        let claim = { (name: String) in
+            ServiceDescription.make(
+                name: name, summary: "\(name).",
+                operations: [
+                    Operation<Specimen.GetInput, Empty>(name, "nearest", summary: "Claims it.", route: route)
+                        .descriptor
+                ])
+        }
+        for order in [["ledger", "catalog"], ["catalog", "ledger"]] {
+            let contracts = try order.map { try DescribedContract(claim($0)) }
+            let table = RouteTable(described: contracts)
+            #expect(table.entries.isEmpty)
+            #expect(throws: RouteError.self) { try table.match("verticals://pharmacies/nearest") }
+            #expect(RouteTable.unowned(in: contracts).map(\.operation.fullName) == order.map { "\($0).nearest" })
+        }
     }
 }

@@ -60,23 +60,29 @@ public struct RouteTable: Sendable {
     }
 
     /// The routes of the contracts running daemons described, each vertical's kept to its own
-    /// prefix (``owns(_:of:among:)``) among theirs and the names in `verticals` (those known but
-    /// not answering): a description cannot take a URL of another vertical.
-    public init(described contracts: [DescribedContract], verticals: Set<String> = []) {
-        let names = verticals.union(contracts.map(\.name))
-        self.init(
-            operations: contracts.flatMap(\.operations).filter { operation in
-                operation.route.map { Self.owns($0, of: operation.service, among: names) } ?? true
-            })
+    /// prefix (``owns(_:of:)``): a description cannot take a URL of another vertical, nor one
+    /// under a name no vertical has, whichever vertical answers first.
+    public init(described contracts: [DescribedContract]) {
+        self.init(operations: contracts.flatMap(\.operations).filter { Self.owned($0) })
     }
 
-    /// Whether a vertical named `service` may serve `route` beside the verticals `names`: the
-    /// route starts with a literal segment (a leading `{field}` would take every URL of its
-    /// length), and that segment is no other vertical's name (`/identity/…` is identity's alone,
-    /// whatever another vertical describes).
-    public static func owns(_ route: Route, of service: String, among names: Set<String>) -> Bool {
+    /// The routes `contracts` describe that ``init(described:)`` leaves out, because they lie
+    /// outside their vertical's prefix: what `svc-supervisor routes` reports as not served.
+    public static func unowned(in contracts: [DescribedContract]) -> [Entry] {
+        RouteTable(operations: contracts.flatMap(\.operations).filter { !owned($0) }).entries
+    }
+
+    /// Whether a vertical named `service` may serve `route`: its first segment is the literal
+    /// `service` (`/clinics/nearest` is clinics'). A route under another name, or starting with a
+    /// `{field}` that would take every URL of its length, is no vertical's, so that no
+    /// description, honest or not, decides who serves a URL outside its own name.
+    public static func owns(_ route: Route, of service: String) -> Bool {
         guard case .literal(let first)? = route.segments.first else { return false }
-        return first == service || !names.contains(first)
+        return first == service
+    }
+
+    private static func owned(_ operation: DescribedOperation) -> Bool {
+        operation.route.map { owns($0, of: operation.service) } ?? true
     }
 
     /// The routes declared by compiled `contracts` (tests, and tools that link them).

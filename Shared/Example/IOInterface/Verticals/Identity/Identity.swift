@@ -49,7 +49,7 @@ public enum Identity: ServiceContract {
     /// Looks up the public profile of a user, for other verticals (e.g. notifications checks a recipient).
     public static let getUser = Operation<UserInput, UserProfile>(
         name, "getUser", summary: "Fetch a user's public profile (id and display name) by user id.",
-        errors: [.notFound], route: Route("/users/{userID}"))
+        errors: [.notFound], route: Route("/identity/users/{userID}"))
 
     /// Creates the first administrator of a fresh suite (`svc-supervisor admin create`). Only the
     /// operator may, as the `operatorOnly` mark admits: root, identity's own uid, the operator group

@@ -27,7 +27,7 @@ public enum Records: ServiceContract {
     public static let nearbyPharmacies = Operation<NearbyPharmaciesInput, Clinics.NearbyClinics>(
         name, "nearbyPharmacies", summary: "List the pharmacies nearest a point, closest first.",
         errors: [.invalidInput, .unauthenticated, .unavailable],
-        route: Route("/pharmacies/nearest", aliases: ["lat": "latitude", "lon": "longitude"]))
+        route: Route("/records/pharmacies/nearest", aliases: ["lat": "latitude", "lon": "longitude"]))
 
     /// Deletes one of the caller's entries.
     public static let deleteEntry = Operation<DeleteEntryInput, Empty>(
