@@ -200,10 +200,17 @@ struct ServiceStateMachine: Sendable, Equatable {
     private(set) var state: State = .stopped
     /// Whether it should run: set by a start, cleared by a stop, a shutdown and giving up.
     private(set) var wanted = false
+    /// The supervisor shuts down: nothing starts it again, whatever was asked before.
+    private(set) var shuttingDown = false
+    /// An operator's restart waits for its stop to be done; a stop asked after it cancels it.
+    private(set) var restartPending = false
     /// Backoff and restart budget, fed the instants events bring.
     private(set) var ledger: RestartLedger
     /// Whether an upgrade's new process has said `READY=1` (it served before the old one left).
     private(set) var upgradeReady = false
+    /// Whether the upgrade's new process was killed for its deadline: what it says until its
+    /// exit comes is too late to count.
+    private(set) var upgradeProcessKilled = false
     /// Liveness checks failed in a row in the current ready run.
     private(set) var livenessFailures = 0
     /// The failure the supervisor killed the running process for, until it exits.
@@ -277,7 +284,8 @@ struct ServiceStateMachine: Sendable, Equatable {
         case .upgrade:
             if isRestoring { return .restoring }
             if isUpgrading { return .upgrading }
-            return state == .ready ? nil : .notReady
+            // A process being killed for a failure (watchdog, liveness) is not ready any more.
+            return state == .ready && pendingFailure == nil ? nil : .notReady
         case .restore:
             guard state.wire == .stopped || state.wire == .failed else { return .notStopped }
             return isRestoring ? .restoring : nil
@@ -300,7 +308,7 @@ struct ServiceStateMachine: Sendable, Equatable {
 
     /// The operator (or the manifest at start) wants it running; `fresh` gives it a new budget.
     mutating func startRequested(fresh: Bool) -> [Action] {
-        if isRestoring { return [] }
+        if isRestoring || shuttingDown { return [] }
         wanted = true
         if fresh {
             ledger.reset()
@@ -314,7 +322,7 @@ struct ServiceStateMachine: Sendable, Equatable {
 
     /// The manifest starts it on demand: idle with its socket watched, wanted, a fresh budget.
     mutating func activatedOnDemand() -> [Action] {
-        if isRestoring { return [] }
+        if isRestoring || shuttingDown { return [] }
         wanted = true
         ledger.reset()
         holds = []
@@ -474,6 +482,7 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// A stop (operator, restart, strategy peer): stop signal, then SIGKILL after the stop timeout.
     mutating func stopRequested() -> [Action] {
         wanted = false
+        restartPending = false
         switch state {
         case .starting, .ready:
             state = .stopping
@@ -501,10 +510,29 @@ struct ServiceStateMachine: Sendable, Equatable {
         }
     }
 
-    /// The supervisor stops every service: none is wanted any more.
+    /// The supervisor stops every service: none is wanted any more, and none starts again (a
+    /// restart or a start that races the shutdown included).
     mutating func shutdownBegun() -> [Action] {
         wanted = false
+        shuttingDown = true
+        restartPending = false
         return []
+    }
+
+    /// An operator's restart: a stop, then a fresh start once the process is gone
+    /// (``restartDue()``), unless a stop or a shutdown is asked meanwhile.
+    mutating func restartRequested() -> [Action] {
+        let actions = stopRequested()
+        restartPending = !shuttingDown
+        return actions
+    }
+
+    /// The stop of an operator's restart is done: it starts again, unless something asked since
+    /// said otherwise.
+    mutating func restartDue() -> [Action] {
+        guard restartPending else { return [] }
+        restartPending = false
+        return startRequested(fresh: true)
     }
 
     /// The stop timeout passed and the process is still there.
@@ -637,18 +665,20 @@ struct ServiceStateMachine: Sendable, Equatable {
         guard state == .ready else { return [] }
         state = .upgrading(.preparing)
         upgradeReady = false
+        upgradeProcessKilled = false
         return []
     }
 
     /// The new process prepared and waits for the store's lock (`X_VERTICALS_STORE_WAIT=1`).
     mutating func upgradeProcessWaitsForStore() -> [Action] {
-        state == .upgrading(.preparing) ? handOver() : []
+        state == .upgrading(.preparing) && !upgradeProcessKilled ? handOver() : []
     }
 
     /// The new process said `READY=1` (or, without a readiness protocol, was started): with no
     /// store to wait for it serves already, so the hand-over begins; once it is the service's
     /// own, the upgrade is done; meanwhile it is noted for the old process's exit.
     mutating func upgradeProcessReady() -> [Action] {
+        if upgradeProcessKilled { return [] }
         switch state {
         case .upgrading(.preparing):
             upgradeReady = true
@@ -667,8 +697,11 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// be ready once it is the service's own.
     mutating func upgradeReadyTimeoutElapsed() -> [Action] {
         switch state {
-        case .upgrading(.preparing), .upgrading(.finishing): [.killUpgradeProcess]
-        default: []
+        case .upgrading(.preparing), .upgrading(.finishing):
+            upgradeProcessKilled = true
+            return [.killUpgradeProcess]
+        default:
+            return []
         }
     }
 

@@ -444,6 +444,9 @@ extension SupervisorEngine {
         }
         unit.statusText = ""
         startWhenReady(unit)
+        // A stop or `down` during the rollback's restore leaves it stopped already: no state
+        // change is coming to answer the upgrade, so it is answered with the state it has.
+        if unit.state == .stopped || unit.state == .failed { stateFollowers[id]?(unit.status(now: .now)) }
     }
 
     /// The pids and stage of a failed upgrade, for its error's details.

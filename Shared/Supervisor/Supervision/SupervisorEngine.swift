@@ -184,15 +184,21 @@ public actor SupervisorEngine {
         }
     }
 
-    /// Stops `name`, then starts it again; answers once the new process was started.
+    /// Stops `name`, then starts it again; answers once the new process was started. A stop or
+    /// `down` asked before the old process is gone wins: it is not started again. The socket an
+    /// operator's stop removed is bound again first, as ``startService(_:)`` binds it.
     public func restartService(_ name: String) async throws -> Supervisor.ServiceStatus {
         let unit = try unit(name)
         try refuseWhileRestoring(unit, "restart")
+        do { try bindSocket(unit) } catch {
+            throw ServiceError(.unavailable, "cannot restart \(name): \(error)")
+        }
         return await withCheckedContinuation { continuation in
-            stop(unit) {
-                self.want(unit, fresh: true)
+            unit.stopWaiters.append {
+                self.transition(unit) { $0.restartDue() }
                 continuation.resume(returning: unit.status(now: .now))
             }
+            transition(unit) { $0.restartRequested() }
         }
     }
 
