@@ -14,6 +14,7 @@
 #   make soak    book under repeated kill -9 of the suite's daemons and the supervisor for SOAK_SECONDS (default 600)
 #   make soak-versions  each vertical upgraded in turn between two builds, under mixed load for SOAK_SECONDS (default 600)
 #   make fuzz    run each libFuzzer target (Fuzz/) for FUZZ_SECONDS (default 60) from its committed seeds
+#   make simulate  the supervisor's core in a seeded simulation: SEEDS=N (default 10000) or SIMULATE_SECONDS=S
 #   make fuzz-live  a live suite fuzzed from daemon.describe for FUZZ_SECONDS (FUZZ_SEED=S, REPLAY=HEX: docs/fuzz-live.md)
 #   make hummingbird-demo  a vertical that also serves GET /healthz over HTTP (Examples/HummingbirdDemo), in the foreground
 #   make bench   release build, then every benchmark against its baseline (bench/results.json, bench/latency.png)
@@ -61,7 +62,7 @@ SOAK_SECONDS ?= 600
 # Seconds per fuzz target in `make test`: a smoke run that the targets build, load their seeds and run.
 FUZZ_SMOKE_SECONDS ?= 3
 
-.PHONY: all deps test-deps build format release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal image fresh-debian-rehearsal fuzz fuzz-live soak soak-versions bench hummingbird-demo api-check release-cut docs docs-check docs-serve clean
+.PHONY: all deps test-deps build format release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal image fresh-debian-rehearsal fuzz fuzz-live simulate soak soak-versions bench hummingbird-demo api-check release-cut docs docs-check docs-serve clean
 
 all: build
 
@@ -247,6 +248,17 @@ fuzz-live: build
 		$(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) $(if $(FUZZ_TRANSPORT),--transport $(FUZZ_TRANSPORT)) \
 		$(if $(REPLAY),--replay '$(REPLAY)' --replay-as $(or $(REPLAY_AS),none)) || status=$$?; \
 		bash scripts/kill-tagged.sh $$tag; exit $$status
+
+# The supervisor's core in a deterministic simulated world (vt-simulate): SEEDS seeds (default 10000), or
+# SIMULATE_SECONDS of them, from FIRST_SEED, each checked against its invariants at every step. Prints
+# seeds/s, steps, the state × event pairs reached, and each failure with its replay line and shrunk trace.
+SEEDS ?=
+SIMULATE_SECONDS ?=
+FIRST_SEED ?= 1
+simulate:
+	$(SWIFT) build --product vt-simulate
+	"$$($(SWIFT) build --show-bin-path)/vt-simulate" --first-seed $(FIRST_SEED) \
+		$(if $(SIMULATE_SECONDS),--seconds $(SIMULATE_SECONDS),--seeds $(or $(SEEDS),10000))
 
 # Benchmarks/ is its own package (make test never builds it). Every figure is a ratio against a
 # baseline measured in the same run, interleaved, median [min–max] over BENCH_ROUNDS (default 5).

@@ -397,6 +397,15 @@ let package = Package(
             ),
             // The exec shim: what uv_spawn cannot do between fork and exec (setsid, PDEATHSIG, rlimits, LISTEN_PID).
             .executableTarget(name: "vt-exec", path: "Services/Supervisor/vt-exec"),
+            // `make simulate`: the supervisor's core against a simulated world, seed after seed.
+            .executableTarget(
+                name: "vt-simulate",
+                dependencies: [
+                    "VerticalsSupervisor", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                ],
+                path: "Services/Supervisor/vt-simulate",
+                swiftSettings: strict
+            ),
             // `make fuzz-live`: a live suite fuzzed from what its daemons describe (daemon.describe), with
             // edge values of every field's type; knows no vertical, only the framework's marks.
             .executableTarget(

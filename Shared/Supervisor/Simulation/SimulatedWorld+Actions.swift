@@ -1,0 +1,295 @@
+// The engine's part, played in the simulated world: each action of the core performed as
+// `SupervisorEngine+Transitions` performs it, and each happening turned into the core's events as
+// the engine's callbacks (exits, notify datagrams, timers, commands) turn them.
+extension SimulatedWorld {
+    /// Performs one action of a transition.
+    func perform(_ action: ServiceStateMachine.Action) {
+        switch action {
+        case .checkDependencies:
+            let missing = configuration.dependsOnAnother && !dependencyReady ? ["db"] : []
+            feed(.dependenciesChecked) { $0.dependenciesChecked(missing: missing) }
+        case .wait, .giveUp, .backoffForgiven, .startDependents:
+            break // words in the log, or other services: none here
+        case .spawn:
+            spawn()
+        case .armTimer(.readiness):
+            armUnitTimer(.readiness, after: configuration.readyTimeout)
+        case .armTimer(.stop):
+            armUnitTimer(.stop, after: configuration.stopTimeout)
+        case .cancelTimer:
+            cancel(.unit)
+        case .sendStopSignal:
+            signalOwn(kill: false)
+        case .kill, .killForFailure:
+            signalOwn(kill: true)
+        case .armWatchdog:
+            if let interval = configuration.watchdog, machine.state.wire == .ready { arm(.watchdog, after: interval) }
+        case .armForgiveness:
+            if let due = machine.ledger.forgivenessDue { arm(.forgiveness, after: max(due - clocks.now, .zero)) }
+        case .armLiveness:
+            if let liveness = configuration.liveness, machine.state.wire == .ready, ownPID != nil {
+                arm(.liveness, after: liveness.interval)
+            }
+        case .stopHealthChecks:
+            cancel(.watchdog)
+            cancel(.liveness)
+        case .cancelForgiveness:
+            cancel(.forgiveness)
+        case .watchForDemand:
+            setWatching(true)
+        case .stopWatchingForDemand:
+            setWatching(false)
+        case .notifyStopWaiters:
+            for waiter in takeStopWaiters() {
+                switch waiter {
+                case .stop(let command), .down(let command):
+                    answer(command)
+                case .restart(let command):
+                    if machine.restartPending { freshStart() }
+                    feed(.restartDue) { $0.restartDue() }
+                    answer(command)
+                }
+            }
+        case .restart(let delay):
+            restartDecided(after: delay)
+            armUnitTimer(.backoff, after: delay)
+        case .beginHandOver:
+            updateUpgrade { $0.handedOver = true }
+            cancel(.upgrade)
+        case .promoteUpgrade:
+            updateUpgrade { $0.promoted = true }
+            setOwn(upgrade?.newPID)
+        case .armUpgradeReadyTimeout:
+            if let upgrade { armUpgradeTimer(for: upgrade) }
+        case .completeUpgrade:
+            guard let upgrade else { break }
+            setUpgrade(nil)
+            feed(.ready) { $0.ready(at: clocks.now) }
+            finish(upgrade)
+        case .killUpgradeProcess:
+            if let upgrade { markKilled(upgrade.newPID) }
+        case .rollBackUpgrade:
+            guard let upgrade else { break }
+            setUpgrade(nil)
+            if configuration.upgradeBacksUp {
+                feed(.restoreBegun) { $0.restoreBegun() }
+                setRestore(.rollback(upgrade))
+            } else {
+                startRollback(upgrade)
+            }
+        case .abandonUpgrade:
+            guard let upgrade, !upgrade.abandoned else { break }
+            updateUpgrade { $0.abandoned = true }
+            if !upgrade.promoted { markKilled(upgrade.newPID) }
+        }
+    }
+
+    /// The engine's `spawn`: stops watching the socket, then starts the executable, or fails to.
+    private func spawn() {
+        setWatching(false)
+        guard !executableBroken else {
+            feed(.spawnFailed) { $0.spawnFailed(at: clocks.now) }
+            return
+        }
+        spawning()
+        setSocket(open: true) // the engine's `launch` binds it again after an operator's stop
+        setOwn(startProcess())
+        feed(.spawned) { $0.spawned() }
+        if !configuration.notifiesReady { feed(.ready) { $0.ready(at: clocks.now) } }
+    }
+
+    /// The previous executable starts again; the upgrade is answered by the state it reaches.
+    private func startRollback(_ upgrade: Upgrade) {
+        follow(upgrade)
+        perform(.checkDependencies)
+        if machine.state.wire == .stopped || machine.state.wire == .failed { stateSaid(machine.state.wire) }
+    }
+
+    // MARK: Happenings
+
+    /// Applies one happening; one that does not apply now changes nothing.
+    func apply(_ happening: SimulationHappening) {
+        switch happening {
+        case .command(let command):
+            run(command)
+        case .processReady(let role):
+            guard let pid = pid(of: role), processes[pid]?.ready == false else { return }
+            updateProcess(pid) { $0.ready = true }
+            if let upgrade, upgrade.newPID == pid {
+                guard !upgrade.readySeen else { return }
+                updateUpgrade { $0.readySeen = true }
+                feed(.upgradeProcessReady) { $0.upgradeProcessReady() }
+            } else {
+                feed(.ready) { $0.ready(at: clocks.now) }
+            }
+        case .processWaitsForStore:
+            guard let pid = pid(of: .upgrade), processes[pid]?.waitsForStore == false else { return }
+            updateProcess(pid) { $0.waitsForStore = true }
+            feed(.upgradeProcessWaitsForStore) { $0.upgradeProcessWaitsForStore() }
+        case .processExits(let role, let exit):
+            guard let pid = pid(of: role), let process = processes[pid] else { return }
+            removeProcess(pid)
+            let ending = process.killed ? .killed : exit
+            if pid == ownPID {
+                ownExited(pid, ending)
+            } else if let upgrade, upgrade.newPID == pid, !upgrade.promoted {
+                upgradeProcessExited(upgrade)
+            }
+        case .watchdogPing:
+            guard pid(of: .own) != nil, upgrade == nil else { return }
+            feed(.watchdogPinged) { $0.watchdogPinged() }
+        case .stoppingOnItsOwn:
+            guard pid(of: .own) != nil, upgrade == nil else { return }
+            feed(.stoppingOnItsOwn) { $0.stoppingOnItsOwn() }
+        case .caller:
+            guard watchingForDemand else { return }
+            feed(.demand) { $0.demand() }
+        case .dependency(let ready):
+            guard configuration.dependsOnAnother, ready != dependencyReady else { return }
+            setDependency(ready: ready)
+            if ready { feed(.dependencyReady) { $0.dependencyReady() } }
+        case .executable(let broken):
+            setExecutable(broken: broken)
+        case .restoreFinishes:
+            guard let restore else { return }
+            setRestore(nil)
+            feed(.restoreEnded) { $0.restoreEnded() }
+            switch restore {
+            case .requested(let command): answer(command)
+            case .rollback(let upgrade): startRollback(upgrade)
+            }
+        case .timePasses(let milliseconds):
+            var step = Duration.milliseconds(milliseconds)
+            if let next = nextTimer { step = min(step, max(next.deadline - clocks.monotonic, .zero)) }
+            advanceClocks { $0.advance(by: step) }
+        case .nextTimerFires(let checkPasses):
+            guard let (timer, deadline) = nextTimer else { return }
+            let wait = deadline - clocks.monotonic
+            if wait > .zero { advanceClocks { $0.advance(by: wait) } }
+            cancel(timer)
+            fire(timer, checkPasses: checkPasses)
+        case .suspend(let milliseconds):
+            advanceClocks { $0.suspend(for: .milliseconds(milliseconds)) }
+        case .wallClockSet(let milliseconds):
+            advanceClocks { $0.setWall(by: .milliseconds(milliseconds)) }
+        }
+    }
+
+    /// What a timer's callback does in the engine.
+    private func fire(_ timer: Timer, checkPasses: Bool) {
+        switch timer {
+        case .unit:
+            switch unitTimerPurpose {
+            case .readiness: feed(.readyTimeoutElapsed) { $0.readyTimeoutElapsed() }
+            case .stop: feed(.stopTimeoutElapsed) { $0.stopTimeoutElapsed() }
+            case .backoff:
+                if machine.state.wire == .backoff { feed(.backoffElapsed) { $0.backoffElapsed() } }
+            }
+        case .watchdog:
+            feed(.watchdogMissed) { $0.watchdogMissed() }
+        case .forgiveness:
+            guard pid(of: .own) != nil else { return }
+            let checked = clocks.now
+            feed(.aliveSeen) { $0.aliveSeen(at: checked) }
+        case .liveness:
+            guard let liveness = configuration.liveness, machine.state.wire == .ready, pid(of: .own) != nil else {
+                return
+            }
+            feed(.livenessChecked) { $0.livenessChecked(passed: checkPasses, allowed: liveness.allowed) }
+        case .upgrade:
+            guard upgrade != nil else { return }
+            feed(.upgradeReadyTimeoutElapsed) { $0.upgradeReadyTimeoutElapsed() }
+        }
+    }
+
+    /// The engine's `exited`: the unit's timers stop, its pid is forgotten, an upgrade hears of
+    /// it, then the core.
+    private func ownExited(_ pid: Int, _ exit: SimulatedExit) {
+        for timer in [Timer.unit, .watchdog, .forgiveness, .liveness] { cancel(timer) }
+        setOwn(nil)
+        let wasReady = machine.readyAt != nil
+        if let upgrade {
+            if upgrade.abandoned {
+                setUpgrade(nil)
+                finish(upgrade)
+            } else if pid == upgrade.oldPID, !upgrade.handedOver {
+                updateUpgrade { $0.handedOver = true }
+            }
+        }
+        let result = ServiceStateMachine.Exit(
+            success: exit == .clean, limit: exit == .limit, restartCannotHelp: exit == .restartCannotHelp,
+            wasReady: wasReady, socketHeld: socketOpen)
+        feed(.exited) { $0.exited(result, at: clocks.now) }
+    }
+
+    /// The engine's `upgradeProcessExited` for a new process not yet the unit's own.
+    private func upgradeProcessExited(_ upgrade: Upgrade) {
+        guard upgrade.handedOver else {
+            setUpgrade(nil)
+            cancel(.upgrade)
+            feed(.upgradeProcessFailed) { $0.upgradeProcessFailed() }
+            if !upgrade.abandoned {
+                let old = processes[upgrade.oldPID]
+                if ownPID != upgrade.oldPID || old == nil || machine.state != .ready || old?.serving == false {
+                    violate(
+                        "a failed upgrade leaves the old process serving",
+                        "old pid \(upgrade.oldPID) is \(old == nil ? "gone" : "not serving"); the core is \(machine.state)")
+                }
+            }
+            finish(upgrade)
+            return
+        }
+        feed(.upgradeProcessFailed) { $0.upgradeProcessFailed() }
+    }
+
+    // MARK: Commands
+
+    /// An operator's command, as the engine's public functions take it.
+    private func run(_ command: SimulationCommand) {
+        let number = issue(command)
+        switch command {
+        case .start:
+            guard machine.refusal(of: .start) == nil else { return answer(number) }
+            setSocket(open: true)
+            if !machine.shuttingDown { freshStart() }
+            feed(.startRequested) { $0.startRequested(fresh: true) }
+            answer(number)
+        case .stop:
+            setSocket(open: false)
+            addStopWaiter(.stop(command: number))
+            feed(.stopRequested) { $0.stopRequested() }
+        case .restart:
+            guard machine.refusal(of: .restart) == nil else { return answer(number) }
+            setSocket(open: true)
+            addStopWaiter(.restart(command: number))
+            feed(.restartRequested) { $0.restartRequested() }
+        case .upgrade:
+            beginUpgrade(number)
+        case .restore:
+            guard machine.refusal(of: .restore) == nil else { return answer(number) }
+            feed(.restoreBegun) { $0.restoreBegun() }
+            setRestore(.requested(command: number))
+        case .down:
+            feed(.shutdownBegun) { $0.shutdownBegun() }
+            setSocket(open: false)
+            addStopWaiter(.down(command: number))
+            feed(.stopRequested) { $0.stopRequested() }
+        }
+    }
+
+    /// The engine's `beginUpgrade`: refused unless ready; a new process beside the old one.
+    private func beginUpgrade(_ number: Int) {
+        guard machine.refusal(of: .upgrade) == nil, let oldPID = ownPID, !executableBroken else {
+            return answer(number)
+        }
+        let upgrade = Upgrade(command: number, oldPID: oldPID, newPID: startProcess())
+        setUpgrade(upgrade)
+        feed(.upgradeBegun) { $0.upgradeBegun() }
+        guard configuration.notifiesReady else {
+            updateUpgrade { $0.readySeen = true }
+            feed(.upgradeProcessReady) { $0.upgradeProcessReady() }
+            return
+        }
+        armUpgradeTimer(for: upgrade)
+    }
+}

@@ -1,0 +1,63 @@
+import VerticalsContract
+
+// What must hold after every step of a simulated run, and once it has settled. Each check
+// names its invariant, so a failing seed says which promise the supervisor broke.
+extension SimulatedWorld {
+    /// Checks the invariants that hold after every step.
+    func check() {
+        let serving = processes.values.filter(\.serving).map(\.pid).sorted()
+        if serving.count > 1 {
+            violate("one process serves", "pids \(serving) all accept callers; the core is \(machine.state)")
+        }
+        let wire = machine.state.wire
+        let ownAlive = pid(of: .own) != nil
+        switch wire {
+        case .stopped, .failed, .idle, .waiting, .backoff:
+            if let ownPID, ownAlive {
+                violate("status says what runs", "status says \(wire) while pid \(ownPID) runs")
+            }
+        case .starting, .stopping:
+            if !ownAlive { violate("status says what runs", "status says \(wire) and no process runs") }
+        case .ready:
+            if !ownAlive || processes[ownPID ?? 0]?.ready != true {
+                violate("status says what runs", "status says ready and no ready process runs")
+            }
+        default:
+            violate("status says what runs", "status says \(wire), which the core never says")
+        }
+        if watchingForDemand != (machine.state == .idle) {
+            violate(
+                "an idle service's socket is watched",
+                "the core is \(machine.state) and the socket is \(watchingForDemand ? "" : "not ")watched")
+        }
+        if machine.wanted, !socketOpen {
+            violate("the socket stays open while wanted", "the core wants it running and its socket is closed")
+        }
+        if machine.isRestoring, ownAlive || pid(of: .upgrade) != nil {
+            violate("a restore runs alone", "the store is being restored while a process of the service runs")
+        }
+        if machine.isRestoring != (restore != nil) {
+            violate("status says what runs", "the core is \(machine.state) and a restore \(restore == nil ? "does not run" : "runs")")
+        }
+        if takeDownAnswered() { checkDown() }
+    }
+
+    /// After `down`: nothing of the service runs, and none of its timers is armed.
+    func checkDown() {
+        if let pid = pid(of: .own) { violate("nothing runs after down", "pid \(pid) runs after down was answered") }
+        if machine.wanted { violate("nothing runs after down", "the core still wants it running after down") }
+        let armed = timers.keys.filter { $0 != .upgrade }.sorted()
+        if !armed.isEmpty { violate("no timer after down", "\(armed) armed after down was answered") }
+    }
+
+    /// Once the run has settled after a last `down`: nothing leaks, every command was answered.
+    func checkSettled() {
+        if !processes.isEmpty {
+            violate("nothing leaks", "pids \(processes.keys.sorted()) still run after down and every exit")
+        }
+        if !timers.isEmpty { violate("nothing leaks", "\(timers.keys.sorted()) still armed after down") }
+        for (number, count) in answers.enumerated() where count == 0 {
+            violate("one answer per command", "command \(number) (\(commandNames[number])) was never answered")
+        }
+    }
+}

@@ -1,0 +1,311 @@
+import VerticalsContract
+
+/// One supervised service and everything around it, simulated in one thread: its processes, its
+/// timers on the simulated clocks, its socket, its dependency, the restore that runs off the
+/// loop, and the operators' commands with their answers. The core (``ServiceStateMachine``) is
+/// the real one; this world plays the engine's part as the engine does today (it performs the
+/// core's actions and turns what happens into events, in `SimulatedWorld+Actions`), and records
+/// what the invariants check (`SimulatedWorld+Invariants`).
+///
+/// Nothing here reads a real clock, a file or a process: a run is the configuration and the
+/// list of happenings applied to it, so the same list replays the same run, step for step.
+final class SimulatedWorld {
+    /// A running simulated process.
+    struct Process {
+        let pid: Int
+        /// It said `READY=1` (or, without readiness, was started).
+        var ready = false
+        /// It was sent its stop signal: it accepts no more callers.
+        var stopSignalled = false
+        /// It was sent `SIGKILL`: its exit is that.
+        var killed = false
+        /// It prepared and waits for the store (an upgrade's new process).
+        var waitsForStore = false
+
+        /// Whether it accepts callers.
+        var serving: Bool { ready && !stopSignalled && !killed }
+    }
+
+    /// The timers the engine keeps for a service (and its upgrade).
+    enum Timer: Int, CaseIterable, Comparable, CustomStringConvertible {
+        case unit, watchdog, forgiveness, liveness, upgrade
+
+        static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        var description: String { "\(["unit", "watchdog", "forgiveness", "liveness", "upgrade"][rawValue]) timer" }
+    }
+
+    /// What the unit's one timer was armed for.
+    enum UnitTimerPurpose {
+        case readiness, stop, backoff
+    }
+
+    /// An upgrade under way, as the engine's `UpgradeRun` records it.
+    struct Upgrade {
+        /// The `upgrade` command it answers.
+        let command: Int
+        let oldPID: Int
+        let newPID: Int
+        var readySeen = false
+        var handedOver = false
+        var promoted = false
+        var abandoned = false
+    }
+
+    /// What waits for the service's process to be gone.
+    enum StopWaiter {
+        case stop(command: Int), restart(command: Int), down(command: Int)
+    }
+
+    /// The restore that runs off the loop.
+    enum Restore {
+        /// An operator's: answers `command` when it ends.
+        case requested(command: Int)
+        /// A failed upgrade's rollback: starts the previous executable when it ends.
+        case rollback(Upgrade)
+    }
+
+    /// What the run broke: the invariant's name and what it saw.
+    struct Violation: Error, Equatable, CustomStringConvertible {
+        var invariant: String
+        var detail: String
+
+        var description: String { "\(invariant): \(detail)" }
+    }
+
+    let configuration: SimulationConfiguration
+    /// Actions the world drops instead of performing: a broken shell, to show the invariants see it.
+    let dropped: Set<ServiceStateMachine.Action>
+    private(set) var machine: ServiceStateMachine
+    private(set) var clocks: SimulatedClocks
+    /// The processes alive, by pid.
+    private(set) var processes: [Int: Process] = [:]
+    private var nextPID = 100
+    /// The service's own process (the unit's `pid`).
+    private(set) var ownPID: Int?
+    private(set) var upgrade: Upgrade?
+    /// Each armed timer's deadline, on the monotonic clock.
+    private(set) var timers: [Timer: Duration] = [:]
+    private(set) var unitTimerPurpose = UnitTimerPurpose.readiness
+    /// The upgrade timer's owner (it stops when that upgrade is answered).
+    private var upgradeTimerOwner: Int?
+    private(set) var socketOpen = true
+    private(set) var watchingForDemand = false
+    private(set) var dependencyReady = false
+    private(set) var executableBroken = false
+    private(set) var restore: Restore?
+    private var stopWaiters: [StopWaiter] = []
+    /// A rolled-back upgrade waits to be answered by the state its service reaches next.
+    private var rollbackFollower: Upgrade?
+    /// Answers given to each command, by the command's number.
+    private(set) var answers: [Int] = []
+    private(set) var commandNames: [SimulationCommand] = []
+    /// When each restart was decided since the last fresh start, on the continuous clock.
+    private var restartDecisions: [Duration] = []
+    /// The monotonic instant before which no restart may spawn.
+    private var backoffUntil: Duration?
+    /// Set when a `down` was answered during the current step.
+    private var downAnswered = false
+    /// (state, event) pairs fed to the core.
+    private(set) var coverage: Set<SimulationCoverage.Pair> = []
+    /// The first invariant broken, if one was.
+    private(set) var violation: Violation?
+
+    /// A world whose service the supervisor's `up` just activated.
+    init(
+        configuration: SimulationConfiguration, origin: ContinuousClock.Instant,
+        dropping dropped: Set<ServiceStateMachine.Action> = []
+    ) {
+        self.configuration = configuration
+        self.dropped = dropped
+        clocks = SimulatedClocks(origin: origin)
+        machine = ServiceStateMachine(
+            restart: configuration.restart, backoff: configuration.backoff, budget: configuration.budget,
+            notifiesReady: configuration.notifiesReady, startsOnDemand: configuration.startsOnDemand)
+        if configuration.startsOnDemand {
+            feed(.activatedOnDemand) { $0.activatedOnDemand() }
+        } else {
+            feed(.startRequested) { $0.startRequested(fresh: true) }
+        }
+        check()
+    }
+
+    // MARK: Feeding the core
+
+    /// Feeds one event to the core, as the engine's `transition` does, and performs its actions.
+    func feed(_ event: SimulationCoverage.Event, _ body: (inout ServiceStateMachine) -> [ServiceStateMachine.Action]) {
+        coverage.insert(SimulationCoverage.Pair(state: machine.state, event: event))
+        let before = machine.state.wire
+        let actions = body(&machine)
+        if before != machine.state.wire { stateSaid(machine.state.wire) }
+        for action in actions where !dropped.contains(action) { perform(action) }
+    }
+
+    /// What followers hear when the state changes: a rollback is answered by the state it reaches.
+    func stateSaid(_ state: Supervisor.ServiceState) {
+        guard let upgrade = rollbackFollower else { return }
+        switch state {
+        case .ready, .failed, .stopped, .backoff:
+            rollbackFollower = nil
+            finish(upgrade)
+        default:
+            break
+        }
+    }
+
+    /// Answers an upgrade, once, and stops its timer (`UpgradeRun.finish`).
+    func finish(_ upgrade: Upgrade) {
+        if upgradeTimerOwner == upgrade.command {
+            timers[.upgrade] = nil
+            upgradeTimerOwner = nil
+        }
+        answer(upgrade.command)
+    }
+
+    /// Answers command `number`.
+    func answer(_ number: Int) {
+        answers[number] += 1
+        if answers[number] > 1 {
+            violate("one answer per command", "command \(number) (\(commandNames[number])) was answered twice")
+        }
+        if case .down = commandNames[number] { downAnswered = true }
+    }
+
+    /// Records the first broken invariant.
+    func violate(_ invariant: String, _ detail: String) {
+        if violation == nil { violation = Violation(invariant: invariant, detail: detail) }
+    }
+
+    // MARK: Processes
+
+    /// Starts a process; it is ready at once when the service has no readiness protocol.
+    func startProcess() -> Int {
+        nextPID += 1
+        processes[nextPID] = Process(pid: nextPID, ready: !configuration.notifiesReady)
+        return nextPID
+    }
+
+    /// The pid a role names now, if that process is alive.
+    func pid(of role: SimulatedRole) -> Int? {
+        switch role {
+        case .own:
+            return ownPID.flatMap { processes[$0] == nil ? nil : $0 }
+        case .upgrade:
+            guard let upgrade, !upgrade.promoted, processes[upgrade.newPID] != nil else { return nil }
+            return upgrade.newPID
+        case .orphan:
+            return processes.keys.sorted().first { $0 != ownPID && $0 != upgrade?.newPID }
+        }
+    }
+
+    /// Signals the unit's process as the engine's `signalGroup` does.
+    func signalOwn(kill: Bool) {
+        guard let pid = ownPID, processes[pid] != nil else { return }
+        if kill { processes[pid]?.killed = true } else { processes[pid]?.stopSignalled = true }
+    }
+
+    func markKilled(_ pid: Int) {
+        processes[pid]?.killed = true
+    }
+
+    // MARK: Timers
+
+    func arm(_ timer: Timer, after delay: Duration) {
+        timers[timer] = clocks.monotonic + delay
+    }
+
+    func armUnitTimer(_ purpose: UnitTimerPurpose, after delay: Duration) {
+        unitTimerPurpose = purpose
+        arm(.unit, after: delay)
+    }
+
+    func armUpgradeTimer(for upgrade: Upgrade) {
+        upgradeTimerOwner = upgrade.command
+        arm(.upgrade, after: configuration.readyTimeout)
+    }
+
+    func cancel(_ timer: Timer) {
+        timers[timer] = nil
+        if timer == .upgrade { upgradeTimerOwner = nil }
+    }
+
+    /// The timer that fires next, and when.
+    var nextTimer: (timer: Timer, deadline: Duration)? {
+        timers.min { ($0.value, $0.key) < ($1.value, $1.key) }.map { ($0.key, $0.value) }
+    }
+
+    // MARK: Bookkeeping the invariants read
+
+    /// A restart was decided with `delay`: it counts against the budget, and no spawn may come before it ends.
+    func restartDecided(after delay: Duration) {
+        restartDecisions.append(clocks.continuous)
+        let window = configuration.budget.window
+        let inWindow = restartDecisions.filter { clocks.continuous - $0 <= window }.count
+        if inWindow > configuration.budget.maxRestarts {
+            violate(
+                "restart budget", "\(inWindow) restarts within \(window), \(configuration.budget.maxRestarts) allowed")
+        }
+        backoffUntil = clocks.monotonic + delay
+    }
+
+    /// A start asked for: a fresh budget and no backoff to wait out.
+    func freshStart() {
+        restartDecisions = []
+        backoffUntil = nil
+    }
+
+    /// A process is about to be spawned for the service: none may run, and no backoff be left.
+    func spawning() {
+        if let pid = ownPID, processes[pid] != nil {
+            violate("one process per service", "a new process starts while pid \(pid) runs")
+        }
+        if let until = backoffUntil, clocks.monotonic < until {
+            violate("backoff honoured", "a restart spawned \(until - clocks.monotonic) before its backoff ended")
+        }
+        backoffUntil = nil
+    }
+
+    // MARK: State the shell changes
+
+    func setOwn(_ pid: Int?) { ownPID = pid }
+    func setUpgrade(_ upgrade: Upgrade?) { self.upgrade = upgrade }
+    func updateUpgrade(_ change: (inout Upgrade) -> Void) {
+        if var upgrade {
+            change(&upgrade)
+            self.upgrade = upgrade
+        }
+    }
+    func setRestore(_ restore: Restore?) { self.restore = restore }
+    func setWatching(_ watching: Bool) { watchingForDemand = watching }
+    func setSocket(open: Bool) { socketOpen = open }
+    func follow(_ upgrade: Upgrade) { rollbackFollower = upgrade }
+    func addStopWaiter(_ waiter: StopWaiter) { stopWaiters.append(waiter) }
+    func takeStopWaiters() -> [StopWaiter] {
+        defer { stopWaiters = [] }
+        return stopWaiters
+    }
+    func updateProcess(_ pid: Int, _ change: (inout Process) -> Void) {
+        if var process = processes[pid] {
+            change(&process)
+            processes[pid] = process
+        }
+    }
+    func removeProcess(_ pid: Int) { processes[pid] = nil }
+    func setDependency(ready: Bool) { dependencyReady = ready }
+    func setExecutable(broken: Bool) { executableBroken = broken }
+    func advanceClocks(_ change: (inout SimulatedClocks) -> Void) { change(&clocks) }
+
+    /// Numbers a new command.
+    func issue(_ command: SimulationCommand) -> Int {
+        commandNames.append(command)
+        answers.append(0)
+        downAnswered = false
+        return answers.count - 1
+    }
+
+    /// Whether a `down` was answered since the step began (cleared at each step).
+    func takeDownAnswered() -> Bool {
+        defer { downAnswered = false }
+        return downAnswered
+    }
+}

@@ -1,0 +1,54 @@
+/// The service a simulated run supervises, and how its processes behave: drawn from the seed,
+/// so that runs cover every policy the manifest can give.
+struct SimulationConfiguration: Sendable, Equatable, CustomStringConvertible {
+    var restart: RestartPolicy
+    var notifiesReady: Bool
+    var startsOnDemand: Bool
+    var dependsOnAnother: Bool
+    var backoff: Backoff
+    var budget: RestartBudget
+    var readyTimeout: Duration
+    var stopTimeout: Duration
+    var watchdog: Duration?
+    /// The interval of `daemon.health` checks, and the failures in a row that kill.
+    var liveness: (interval: Duration, allowed: Int)?
+    /// Its processes ignore the stop signal (only the stop timeout's `SIGKILL` ends them).
+    var ignoresStopSignal: Bool
+    /// An upgrade's new build backs the store up before migrating it (a rollback restores it).
+    var upgradeBacksUp: Bool
+
+    /// A configuration drawn from `random`.
+    static func random(_ random: inout SimulationRandom) -> Self {
+        Self(
+            restart: random.pick(RestartPolicy.allCases),
+            notifiesReady: random.chance(percent: 75),
+            startsOnDemand: random.chance(percent: 20),
+            dependsOnAnother: random.chance(percent: 30),
+            backoff: Backoff(
+                initial: random.milliseconds(10...500), max: random.milliseconds(500...5_000),
+                multiplier: Double(1 + random.below(3)), resetAfter: random.milliseconds(100...3_000)),
+            budget: RestartBudget(maxRestarts: 1 + random.below(5), window: random.milliseconds(1_000...20_000)),
+            readyTimeout: random.milliseconds(100...2_000),
+            stopTimeout: random.milliseconds(100...2_000),
+            watchdog: random.chance(percent: 30) ? random.milliseconds(100...1_000) : nil,
+            liveness: random.chance(percent: 30) ? (random.milliseconds(100...1_000), 1 + random.below(3)) : nil,
+            ignoresStopSignal: random.chance(percent: 20),
+            upgradeBacksUp: random.chance(percent: 50))
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.description == rhs.description }
+
+    var description: String {
+        var words = [
+            "restart=\(restart.rawValue)", notifiesReady ? "notify" : "no-readiness",
+            "budget=\(budget.maxRestarts)/\(budget.window)", "backoff=\(backoff.initial)…\(backoff.max)",
+        ]
+        if startsOnDemand { words.append("on-demand") }
+        if dependsOnAnother { words.append("depends-on-db") }
+        if let watchdog { words.append("watchdog=\(watchdog)") }
+        if let liveness { words.append("liveness=\(liveness.interval)×\(liveness.allowed)") }
+        if ignoresStopSignal { words.append("ignores-stop-signal") }
+        if upgradeBacksUp { words.append("upgrade-backs-up") }
+        return words.joined(separator: " ")
+    }
+}

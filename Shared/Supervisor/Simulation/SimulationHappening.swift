@@ -1,0 +1,83 @@
+/// One thing that happens in the simulated world. The seed chooses them one per step; a trace
+/// is the list chosen, and replaying a list (or, while shrinking, part of one) skips each that no
+/// longer applies, so every part of a trace is a run of its own.
+enum SimulationHappening: Hashable, Sendable, CustomStringConvertible {
+    /// An operator's command arrives.
+    case command(SimulationCommand)
+    /// A process says `READY=1`.
+    case processReady(SimulatedRole)
+    /// The upgrade's new process prepared and waits for the store (`X_VERTICALS_STORE_WAIT=1`).
+    case processWaitsForStore
+    /// A process ends, as it says (a `SIGKILL` it was sent overrides what it would have said).
+    case processExits(SimulatedRole, SimulatedExit)
+    /// The service's process says `WATCHDOG=1`.
+    case watchdogPing
+    /// The service's process says `STOPPING=1`.
+    case stoppingOnItsOwn
+    /// A caller connects to the socket of an idle service.
+    case caller
+    /// The service's dependency becomes ready, or goes down.
+    case dependency(ready: Bool)
+    /// The executable becomes impossible to start, or possible again.
+    case executable(broken: Bool)
+    /// The restore that runs off the loop ends.
+    case restoreFinishes
+    /// Time passes, short of the next timer.
+    case timePasses(milliseconds: Int)
+    /// The earliest timer fires (time moves to it); a liveness check it starts passes or not.
+    case nextTimerFires(checkPasses: Bool)
+    /// The machine sleeps.
+    case suspend(milliseconds: Int)
+    /// The wall clock is set, forward or back.
+    case wallClockSet(milliseconds: Int)
+
+    var description: String {
+        switch self {
+        case .command(let command): "command \(command)"
+        case .processReady(let role): "\(role) process says READY=1"
+        case .processWaitsForStore: "upgrade process waits for the store"
+        case .processExits(let role, let exit): "\(role) process exits \(exit)"
+        case .watchdogPing: "own process says WATCHDOG=1"
+        case .stoppingOnItsOwn: "own process says STOPPING=1"
+        case .caller: "a caller connects"
+        case .dependency(let ready): ready ? "the dependency is ready" : "the dependency goes down"
+        case .executable(let broken): broken ? "the executable breaks" : "the executable is mended"
+        case .restoreFinishes: "the restore ends"
+        case .timePasses(let ms): "\(ms) ms pass"
+        case .nextTimerFires(let passes): "the next timer fires" + (passes ? "" : " (a check would fail)")
+        case .suspend(let ms): "the machine sleeps \(ms) ms"
+        case .wallClockSet(let ms): "the wall clock is set by \(ms) ms"
+        }
+    }
+}
+
+/// An operator's command, as `svc-supervisor` sends it.
+enum SimulationCommand: String, Hashable, Sendable, CaseIterable {
+    case start, stop, restart, upgrade, restore, down
+}
+
+/// Which process a happening is about.
+enum SimulatedRole: String, Hashable, Sendable {
+    /// The service's own process.
+    case own
+    /// An upgrade's new process, before it is the service's own.
+    case upgrade
+    /// A process the supervisor let go of (an abandoned upgrade's), still to be reaped.
+    case orphan
+}
+
+/// How a simulated process ends.
+enum SimulatedExit: String, Hashable, Sendable, CaseIterable {
+    /// Status 0.
+    case clean
+    /// Status 1.
+    case failure
+    /// Status 78: a restart cannot help.
+    case restartCannotHelp
+    /// Its memory cgroup's OOM killer.
+    case limit
+    /// Its stop signal ended it.
+    case terminated
+    /// `SIGKILL`.
+    case killed
+}
