@@ -68,3 +68,15 @@ extension ServiceStateMachineRaceTests {
         #expect(machine.state == .upgrading(stage))
     }
 }
+
+extension ServiceStateMachineRaceTests {
+    @Test func exited_whileStoppingWithAStartAskedMeanwhile_startsBeforeAnsweringTheWaiters() {
+        var machine = Self.machine(.ready)
+        _ = machine.restartRequested()
+        _ = machine.startRequested(fresh: true)
+        #expect(machine.exited(.init(success: true), at: .now) == [.checkDependencies, .notifyStopWaiters])
+        #expect(machine.dependenciesChecked(missing: []) == [.spawn])
+        #expect(machine.restartDue() == [])
+        #expect(machine.state == .starting)
+    }
+}

@@ -552,7 +552,7 @@ import VerticalsContract
         var machine = Self.machine(in: .stopping)
         #expect(machine.startRequested(fresh: true) == [])
         #expect(
-            machine.exited(.init(success: true), at: Self.now) == [.notifyStopWaiters, .checkDependencies])
+            machine.exited(.init(success: true), at: Self.now) == [.checkDependencies, .notifyStopWaiters])
         #expect(machine.exitReason == .stop)
         #expect(machine.dependenciesChecked(missing: []) == [.spawn])
         #expect(machine.state == .starting)

@@ -54,18 +54,22 @@ import Testing
 
 /// The seeds that found a bug, each kept: it must pass now.
 @Suite struct SupervisorSimulationRegressionTests {
-    @Test(arguments: [
-        // A restart racing `down`: its fresh start ran once the old process was gone.
-        1,
-        // A start asked during `down`: the service started again after it.
-        27,
-        // An upgrade accepted while the old process was being killed for a missed watchdog.
-        65,
-        // A rollback's restore ended after `down`: the upgrade was never answered.
-        292,
-        // READY=1 from an upgrade's new process its deadline had killed completed the upgrade.
-        20090,
-    ] as [UInt64])
+    @Test(
+        arguments: [
+            // A restart racing `down`: its fresh start ran once the old process was gone.
+            1,
+            // A start asked during `down`: the service started again after it.
+            27,
+            // An upgrade accepted while the old process was being killed for a missed watchdog.
+            65,
+            // A rollback's restore ended after `down`: the upgrade was never answered.
+            292,
+            // READY=1 from an upgrade's new process its deadline had killed completed the upgrade.
+            20090,
+            // A start and a restart during one stop: two checks, the second skipping the backoff
+            // the first's failed spawn began, and leaving its timer armed after down.
+            103_414,
+        ] as [UInt64])
     func seed_thatFoundABug_holdsEveryInvariant(_ seed: UInt64) {
         let failure = SupervisorSimulation.run(seed: seed, steps: SupervisorSimulationTests.steps)
         #expect(failure == nil, "\(failure.map(\.description) ?? "")")

@@ -233,7 +233,8 @@ extension SimulatedWorld {
                 if ownPID != upgrade.oldPID || old == nil || machine.state != .ready || old?.serving == false {
                     violate(
                         "a failed upgrade leaves the old process serving",
-                        "old pid \(upgrade.oldPID) is \(old == nil ? "gone" : "not serving"); the core is \(machine.state)")
+                        "old pid \(upgrade.oldPID) is \(old == nil ? "gone" : "not serving"); the core is \(machine.state)"
+                    )
                 }
             }
             finish(upgrade)

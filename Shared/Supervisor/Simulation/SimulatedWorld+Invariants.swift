@@ -37,7 +37,9 @@ extension SimulatedWorld {
             violate("a restore runs alone", "the store is being restored while a process of the service runs")
         }
         if machine.isRestoring != (restore != nil) {
-            violate("status says what runs", "the core is \(machine.state) and a restore \(restore == nil ? "does not run" : "runs")")
+            violate(
+                "status says what runs",
+                "the core is \(machine.state) and a restore \(restore == nil ? "does not run" : "runs")")
         }
         if takeDownAnswered() { checkDown() }
     }

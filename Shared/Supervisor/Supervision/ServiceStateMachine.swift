@@ -570,7 +570,9 @@ struct ServiceStateMachine: Sendable, Equatable {
         switch state {
         case .stopping:
             state = .stopped
-            return [.notifyStopWaiters] + (wanted ? [.checkDependencies] : [])
+            // Started again first (a start asked meanwhile), then the waiters: a restart among
+            // them then finds it starting already, not a second check that skips its backoff.
+            return (wanted ? [.checkDependencies] : []) + [.notifyStopWaiters]
         case .starting, .ready:
             guard wanted else {
                 state = .stopped
