@@ -63,7 +63,7 @@ extension ServiceStateMachineRaceTests {
     func upgradeProcessReady_afterItsDeadlineKilledIt_isTooLate(_ stage: ServiceStateMachine.UpgradeStage) {
         var machine = Self.machine(.upgrading(stage))
         #expect(machine.upgradeReadyTimeoutElapsed() == [.killUpgradeProcess])
-        #expect(machine.upgradeProcessReady() == [])
+        #expect(machine.upgradeProcessReady(at: .now) == [])
         #expect(machine.upgradeProcessWaitsForStore() == [])
         #expect(machine.state == .upgrading(stage))
     }

@@ -62,7 +62,7 @@ import VerticalsContract
             case .restoreEnded: return machine.restoreEnded()
             case .upgradeBegun: return machine.upgradeBegun()
             case .upgradeProcessWaitsForStore: return machine.upgradeProcessWaitsForStore()
-            case .upgradeProcessReady: return machine.upgradeProcessReady()
+            case .upgradeProcessReady: return machine.upgradeProcessReady(at: now)
             case .upgradeProcessFailed: return machine.upgradeProcessFailed()
             case .upgradeReadyTimeoutElapsed: return machine.upgradeReadyTimeoutElapsed()
             case .stoppedWithPeer: return machine.stoppedWithPeer()
@@ -501,7 +501,7 @@ import VerticalsContract
     @Test func givenANewProcessReadyBeforeTheHandOver_whenTheOldOneExits_thenTheUpgradeCompletes() {
         var machine = Self.machine(in: .ready)
         #expect(machine.upgradeBegun() == [])
-        #expect(machine.upgradeProcessReady() == Self.handOverActions)
+        #expect(machine.upgradeProcessReady(at: Self.now) == Self.handOverActions)
         #expect(machine.exited(.init(success: true), at: Self.now) == [.promoteUpgrade, .completeUpgrade])
         #expect(machine.exitReason == .stop)
         #expect(machine.ready(at: Self.now) == Self.readyActions)
@@ -517,7 +517,7 @@ import VerticalsContract
             machine.exited(.init(success: true), at: Self.now)
                 == [.promoteUpgrade, .armUpgradeReadyTimeout])
         #expect(machine.exitReason == .stop)
-        #expect(machine.upgradeProcessReady() == [.completeUpgrade])
+        #expect(machine.upgradeProcessReady(at: Self.now) == [.completeUpgrade])
     }
 
     /// A process that exits 0 before readiness is not idled (it would start again at once).

@@ -116,9 +116,7 @@ extension SimulatedWorld {
             guard let pid = pid(of: role), processes[pid]?.ready == false else { return }
             updateProcess(pid) { $0.ready = true }
             if let upgrade, upgrade.newPID == pid {
-                guard !upgrade.readySeen else { return }
-                updateUpgrade { $0.readySeen = true }
-                feed(.upgradeProcessReady) { $0.upgradeProcessReady() }
+                feed(.upgradeProcessReady) { $0.upgradeProcessReady(at: clocks.now) }
             } else {
                 feed(.ready) { $0.ready(at: clocks.now) }
             }
@@ -287,8 +285,7 @@ extension SimulatedWorld {
         setUpgrade(upgrade)
         feed(.upgradeBegun) { $0.upgradeBegun() }
         guard configuration.notifiesReady else {
-            updateUpgrade { $0.readySeen = true }
-            feed(.upgradeProcessReady) { $0.upgradeProcessReady() }
+            feed(.upgradeProcessReady) { $0.upgradeProcessReady(at: clocks.now) }
             return
         }
         armUpgradeTimer(for: upgrade)

@@ -206,8 +206,10 @@ struct ServiceStateMachine: Sendable, Equatable {
     private(set) var restartPending = false
     /// Backoff and restart budget, fed the instants events bring.
     private(set) var ledger: RestartLedger
-    /// Whether an upgrade's new process has said `READY=1` (it served before the old one left).
-    private(set) var upgradeReady = false
+    /// When the upgrade's new process said `READY=1` (or, without a readiness protocol, was
+    /// started): nil until it has. The one record of its readiness: the hand-over, the promotion
+    /// and the upgrade's answer (its gap) read it here. Kept until the next upgrade begins.
+    private(set) var upgradeReadyAt: ContinuousClock.Instant?
     /// Whether the upgrade's new process was killed for its deadline: what it says until its
     /// exit comes is too late to count.
     private(set) var upgradeProcessKilled = false
@@ -586,7 +588,7 @@ struct ServiceStateMachine: Sendable, Equatable {
         case .upgrading(.preparing), .upgrading(.handingOver):
             state = .upgrading(.finishing)
             ledger.spawned()
-            return [.promoteUpgrade, upgradeReady ? .completeUpgrade : .armUpgradeReadyTimeout]
+            return [.promoteUpgrade, upgradeReadyAt != nil ? .completeUpgrade : .armUpgradeReadyTimeout]
         case .upgrading(.newProcessFailed), .upgrading(.finishing):
             state = .waiting
             awaited = [] // what it waits for is checked once the rollback is under way
@@ -666,7 +668,7 @@ struct ServiceStateMachine: Sendable, Equatable {
     mutating func upgradeBegun() -> [Action] {
         guard state == .ready else { return [] }
         state = .upgrading(.preparing)
-        upgradeReady = false
+        upgradeReadyAt = nil
         upgradeProcessKilled = false
         return []
     }
@@ -676,19 +678,21 @@ struct ServiceStateMachine: Sendable, Equatable {
         state == .upgrading(.preparing) && !upgradeProcessKilled ? handOver() : []
     }
 
-    /// The new process said `READY=1` (or, without a readiness protocol, was started): with no
-    /// store to wait for it serves already, so the hand-over begins; once it is the service's
-    /// own, the upgrade is done; meanwhile it is noted for the old process's exit.
-    mutating func upgradeProcessReady() -> [Action] {
-        if upgradeProcessKilled { return [] }
+    /// The new process said `READY=1` at `now` (or, without a readiness protocol, was started):
+    /// with no store to wait for it serves already, so the hand-over begins; once it is the
+    /// service's own, the upgrade is done; meanwhile it is noted for the old process's exit.
+    /// Only its first `READY=1` counts, and none after its deadline killed it.
+    mutating func upgradeProcessReady(at now: ContinuousClock.Instant) -> [Action] {
+        guard isUpgrading, upgradeReadyAt == nil, !upgradeProcessKilled else { return [] }
         switch state {
         case .upgrading(.preparing):
-            upgradeReady = true
+            upgradeReadyAt = now
             return handOver()
         case .upgrading(.handingOver):
-            upgradeReady = true
+            upgradeReadyAt = now
             return []
         case .upgrading(.finishing):
+            upgradeReadyAt = now
             return [.completeUpgrade]
         default:
             return []

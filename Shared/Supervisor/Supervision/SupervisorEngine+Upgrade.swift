@@ -122,8 +122,7 @@ extension SupervisorEngine {
         unit.statusText = "upgrading: new pid \(child.pid) prepares"
         guard unit.spec.readiness == .notify else {
             // Nothing to wait for: it counts as ready when started, as a first start does.
-            upgrade.readyAt = .now
-            transition(unit) { $0.upgradeProcessReady() }
+            transition(unit) { $0.upgradeProcessReady(at: .now) }
             return
         }
         let timeout = unit.spec.readyTimeout
@@ -185,9 +184,7 @@ extension SupervisorEngine {
             case "STATUS":
                 unit.statusText = "upgrading: new pid \(upgrade.pid): \(value)"
             case "READY" where value == "1":
-                guard upgrade.readyAt == nil else { break }
-                upgrade.readyAt = .now
-                transition(unit) { $0.upgradeProcessReady() }
+                transition(unit) { $0.upgradeProcessReady(at: .now) }
             default:
                 break // WATCHDOG=1 counts once it is the unit's own and ready
             }
@@ -204,7 +201,7 @@ extension SupervisorEngine {
         upgrade.timer.stop()
         unit.statusText =
             "upgrading: pid \(upgrade.oldPID) drains; new pid \(upgrade.pid) "
-            + (upgrade.readyAt == nil ? "waits for the store" : "serves")
+            + (unit.machine.upgradeReadyAt == nil ? "waits for the store" : "serves")
     }
 
     /// `unit`'s own process ended (``exited(_:_:)`` did its bookkeeping) while an upgrade runs:
@@ -241,7 +238,7 @@ extension SupervisorEngine {
         unit.startedAt = upgrade.startedAt
         PidRecord.of(pid: upgrade.pid, processGroup: upgrade.pid)?.write(
             to: configuration.runDirectory.pidFile(for: unit.spec.name))
-        if upgrade.readyAt == nil {
+        if unit.machine.upgradeReadyAt == nil {
             unit.statusText = "upgrading: new pid \(upgrade.pid) opens the store; callers wait in the backlog"
         }
     }
@@ -259,7 +256,7 @@ extension SupervisorEngine {
     func completeUpgrade(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
         unit.upgrade = nil
         unit.spec.executable = upgrade.executable
-        let result = upgrade.result(name: unit.spec.name)
+        let result = upgrade.result(name: unit.spec.name, readyAt: unit.machine.upgradeReadyAt)
         unit.statusText = ""
         becameReady(unit)
         let text =

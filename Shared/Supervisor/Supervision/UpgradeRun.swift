@@ -30,8 +30,6 @@ final class UpgradeRun {
     /// (``ServiceStateMachine/State/upgrading(_:)``), and an abandoned upgrade, whose machine has
     /// left it for `stopping`, still knows from these whether it was handed over or promoted.
     var promotedAt: ContinuousClock.Instant?
-    /// When the new process sent `READY=1`.
-    var readyAt: ContinuousClock.Instant?
     /// Why the new process ended, once it has, before the upgrade was done.
     var failure: String?
     /// Why the supervisor killed the new process (a deadline, an abandoned upgrade), if it did.
@@ -78,8 +76,9 @@ final class UpgradeRun {
         answer?(result)
     }
 
-    /// What the upgrade did, for its answer; `name` is the service's.
-    func result(name: String) -> Supervisor.UpgradeResult {
+    /// What the upgrade did, for its answer; `name` is the service's, `readyAt` when the new
+    /// process became ready (the machine's ``ServiceStateMachine/upgradeReadyAt``).
+    func result(name: String, readyAt: ContinuousClock.Instant?) -> Supervisor.UpgradeResult {
         let ready = readyAt ?? .now
         let handOver = handOverAt ?? ready
         // A new process that served before the old one stopped accepting (no store to wait for)
