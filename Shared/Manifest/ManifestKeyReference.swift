@@ -132,7 +132,10 @@ package enum ManifestKeyReference {
             doc: "Start with the suite, or at the first connection to its socket (needs `socket = true`)."),
         Key(
             path: "idle_exit", type: "duration", defaultValue: "never",
-            doc: "It exits once idle this long, and the next caller starts it again (needs `socket = true`)."),
+            doc:
+                "It exits once idle this long, and the next caller starts it again (needs `socket = true`); never "
+                + "sooner than `budget.window / budget.restarts` after it started "
+                + "(`VERTICALS_IDLE_EXIT_MIN_UPTIME_SECONDS`), so nobody can start it more often than the budget."),
         Key(
             path: "liveness", type: "table", defaultValue: "off",
             doc: "Calls `daemon.health` on its socket; enough failed calls in a row restart it as failed."),

@@ -24,6 +24,8 @@ import VerticalsTesting
         let idleExit = try #require(
             DeployFixture.values("Environment", in: unit).first { $0.contains(HostConfiguration.idleExitVariable) })
         #expect(idleExit == "\"VERTICALS_IDLE_EXIT_SECONDS=1\"")
+        // The unit's floor is the budget's share (60 s / 5); this run waits for none.
+        #expect(DeployFixture.values("Environment", in: unit).contains("\"VERTICALS_IDLE_EXIT_MIN_UPTIME_SECONDS=12\""))
 
         let directory = TemporaryDirectory()
         let sockets = SocketDirectory(directory.file("sockets"))
@@ -32,7 +34,7 @@ import VerticalsTesting
         let variables = [
             "NOTIFY_SOCKET=\(listener.path)", "STATE_DIRECTORY=\(directory.file("state"))",
             "VERTICALS_SOCKET_DIR=\(sockets.path)", String(idleExit.dropFirst().dropLast()), "VT_TEST_TAG",
-            "VERTICALS_LOG_LEVEL",
+            "VERTICALS_LOG_LEVEL", "VERTICALS_IDLE_EXIT_MIN_UPTIME_SECONDS=0",
         ]
         let arguments =
             ["--listen=\(sockets.socketPath(for: "echo"))", "--fdname=verticals-echo.socket"]

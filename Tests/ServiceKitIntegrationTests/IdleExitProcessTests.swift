@@ -12,7 +12,8 @@ struct IdleExitProcessTests {
 
     @Test func daemonWithAnIdleExit_exitsZeroOnItsOwn_closingItsIdleConnection() async throws {
         let suite = try SuiteFixture()
-        let daemon = try suite.start(extra: [HostConfiguration.idleExitVariable: "1"])
+        let daemon = try suite.start(
+            extra: [HostConfiguration.idleExitVariable: "1", "VERTICALS_IDLE_EXIT_MIN_UPTIME_SECONDS": "0"])
         // The client keeps this connection open: it does not keep the daemon up.
         _ = try await suite.client.call(echo.echo, .init(text: "once"))
         #expect(daemon.waitForExit(timeout: .seconds(30)) != nil, "still running 30 s after a 1 s idle exit")

@@ -246,7 +246,10 @@ struct MultiLoopHostTests {
         var setup: (Served, Task<String, any Error>)?
         while setup == nil, attempt < 8 {
             attempt += 1
-            let served = try await Served(loops: 2) { $0.idleExit = idle }
+            let served = try await Served(loops: 2) {
+                $0.idleExit = idle
+                $0.idleExitMinimumUptime = .zero
+            }
             let (first, second) = (served.client(), served.client())
             if let a = try? await first.call(Self.echo.echo, .init(text: "a")).text,
                 let b = try? await second.call(Self.echo.echo, .init(text: "b")).text

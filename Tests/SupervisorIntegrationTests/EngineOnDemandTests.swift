@@ -18,6 +18,7 @@ extension EngineProcessTests {
             var spec = ServiceSpec.testd(name, dependsOn: dependsOn)
             spec.start = .onDemand
             spec.idleExit = idleExit
+            spec.environment[DaemonEnvironment.idleExitMinimumUptimeVariable] = "0"
             return spec
         }
 
@@ -148,6 +149,7 @@ extension EngineProcessTests {
         {
             var spec = ServiceSpec.testd("checked")
             spec.idleExit = .seconds(1)
+            spec.environment[DaemonEnvironment.idleExitMinimumUptimeVariable] = "0"
             spec.liveness = LivenessCheck(interval: .milliseconds(100), timeout: .seconds(5), failures: 2)
             let harness = try EngineHarness([spec])
             try await harness.start()

@@ -29,6 +29,7 @@ extension EngineProcessTests {
                 args = ["lazy"]
                 start = "on-demand"
                 idle_exit = "1s"
+                env = { VERTICALS_IDLE_EXIT_MIN_UPTIME_SECONDS = "0" }
                 [services.eager]
                 executable = "vt-testd"
                 args = ["eager"]

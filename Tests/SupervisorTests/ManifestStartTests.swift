@@ -34,9 +34,10 @@ import VerticalsSharedTesting
         #expect(environment.isEmpty)
         spec.idleExit = .milliseconds(2_250)
         spec.applyIdleExit(to: &environment)
-        #expect(environment == ["VERTICALS_IDLE_EXIT_SECONDS": "2.25"])
-        environment = ["VERTICALS_IDLE_EXIT_SECONDS": "9"]
+        #expect(
+            environment == ["VERTICALS_IDLE_EXIT_SECONDS": "2.25", "VERTICALS_IDLE_EXIT_MIN_UPTIME_SECONDS": "12"])
+        environment = ["VERTICALS_IDLE_EXIT_SECONDS": "9", "VERTICALS_IDLE_EXIT_MIN_UPTIME_SECONDS": "0"]
         spec.applyIdleExit(to: &environment)
-        #expect(environment == ["VERTICALS_IDLE_EXIT_SECONDS": "9"])
+        #expect(environment == ["VERTICALS_IDLE_EXIT_SECONDS": "9", "VERTICALS_IDLE_EXIT_MIN_UPTIME_SECONDS": "0"])
     }
 }

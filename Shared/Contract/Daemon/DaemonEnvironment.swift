@@ -12,6 +12,9 @@ public enum DaemonEnvironment {
     /// The manifest's `idle_exit`, in seconds: the daemon exits 0 once it has had no request in
     /// flight and no open stream for this long.
     public static let idleExitVariable = DaemonSettings.idleExitSeconds.name
+    /// How long the daemon stays up after it starts before its idle exit may end it, in seconds:
+    /// the bound on how often a caller (any caller: starting is not admission) can cycle it.
+    public static let idleExitMinimumUptimeVariable = DaemonSettings.idleExitMinimumUptimeSeconds.name
     /// How long SIGTERM waits for in-flight requests before closing anyway, unless
     /// `VERTICALS_DRAIN_SECONDS` says otherwise (what exports add to a grace period).
     public static let defaultDrainTimeout: Duration = .seconds(10)

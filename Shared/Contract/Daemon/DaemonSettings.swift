@@ -57,6 +57,13 @@ public enum DaemonSettings {
     public static let idleExitSeconds = Setting.number(
         "VERTICALS_IDLE_EXIT_SECONDS", unit: "seconds", default: nil, defaultText: "unset: never", above: 0,
         doc: "Exit 0 after this long with no request in flight (the manifest's idle_exit).")
+    /// The idle exit's floor: how long a daemon stays up after it starts, however idle.
+    public static let idleExitMinimumUptimeSeconds = Setting.number(
+        "VERTICALS_IDLE_EXIT_MIN_UPTIME_SECONDS", unit: "seconds", default: 12, atLeast: 0,
+        doc:
+            "With an idle exit, never exit idle sooner than this after start, so whoever starts the daemon "
+            + "(a stranger's connection in the backlog included) cannot cycle it faster than 60 / this a minute; "
+            + "svc-supervisor and the systemd export set it to the manifest's budget.window / budget.restarts.")
     /// The slow-handler warning.
     public static let syncWarnMilliseconds = Setting.integer(
         "VERTICALS_SYNC_WARN_MS", default: 10, in: 1...Int.max, unit: "milliseconds",
@@ -250,6 +257,7 @@ public enum DaemonSettings {
         "Every vertical daemon", summary: "What each daemon reads through the framework (VerticalsServiceKit).",
         [
             runDir, socketDir, listen, endpoint, dependsOn, logLevel, loops, drainSeconds, idleExitSeconds,
+            idleExitMinimumUptimeSeconds,
             syncWarnMilliseconds, probeTimeoutSeconds, backupKeep, storeHandover, maxFrameBytes, maxInFlight,
             maxConnections,
             maxConnectionsPerPeer, outboundHighWaterBytes, maxOutboundBytes, handshakeTimeoutSeconds,

@@ -16,7 +16,7 @@ import VerticalsManifest
 /// | `ready_timeout`, `stop_timeout`, `stop_signal`, `watchdog` | `TimeoutStartSec=`, `TimeoutStopSec=`, `KillSignal=`, `WatchdogSec=` |
 /// | `socket` | `Requires=` + `After=` its own `.socket` |
 /// | `start = "on-demand"` | the target wants only the `.socket` (``SuiteTargetUnit``): socket activation |
-/// | `idle_exit` | `Environment=VERTICALS_IDLE_EXIT_SECONDS=`: the daemon exits 0, the `.socket` starts it again |
+/// | `idle_exit` | `Environment=VERTICALS_IDLE_EXIT_SECONDS=` and `VERTICALS_IDLE_EXIT_MIN_UPTIME_SECONDS=` (its floor): the daemon exits 0, the `.socket` starts it again |
 /// | `log_max_bytes` | — (the journal rotates: `SystemMaxUse=` in journald.conf) |
 /// | `endpoint` of a peer in `depends_on` | `Environment=VERTICALS_ENDPOINT_<PEER>=`; no `Wants=` when it runs on another host |
 /// | `limits` | `MemoryMax=`, `CPUQuota=` (percent of one CPU), `TasksMax=`, `LimitNOFILE=`, `LimitDATA=`, `LimitCORE=`, `LimitCPU=`, `Nice=` |

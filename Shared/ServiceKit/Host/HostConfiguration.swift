@@ -54,6 +54,13 @@ public struct HostConfiguration: Sendable {
     /// `VERTICALS_IDLE_EXIT_SECONDS` (the manifest's `idle_exit`): the daemon exits 0 once it has
     /// had no request in flight and no open stream for this long (`IdleExit`); nil: it never does.
     public var idleExit: Duration?
+    /// `VERTICALS_IDLE_EXIT_MIN_UPTIME_SECONDS`: with ``idleExit``, the daemon never exits idle
+    /// sooner than this after it started. Starting is not admission (a connection waiting in the
+    /// backlog of the socket its service manager holds starts it, whoever made it), so this is
+    /// what bounds how often anyone can cycle it: at most 60 / this starts a minute. The default
+    /// is the manifest's default `budget.window / budget.restarts`.
+    public var idleExitMinimumUptime: Duration = .seconds(
+        Int64(DaemonSettings.idleExitMinimumUptimeSeconds.defaultValue ?? 0))
     /// Event loops the host serves its connections on (`VERTICALS_LOOPS`, else the usable cores:
     /// ``LoopCount``); each connection lives on one. 1 (the default of a configuration built in
     /// code, as the supervisor's): every connection on the host's own loop.
@@ -85,7 +92,8 @@ public struct HostConfiguration: Sendable {
 
     /// The configuration both hosts imply: socket hand-off from `LISTEN_*`, else
     /// `VERTICALS_LISTEN`, else the socket directory; `VERTICALS_TLS`, the ``ConnectionLimits`` variables, the ``PeerAccess`` allow-lists,
-    /// `VERTICALS_DRAIN_SECONDS`, `VERTICALS_IDLE_EXIT_SECONDS`, `VERTICALS_LOOPS`, `VERTICALS_SYNC_WARN_MS`
+    /// `VERTICALS_DRAIN_SECONDS`, `VERTICALS_IDLE_EXIT_SECONDS`, `VERTICALS_IDLE_EXIT_MIN_UPTIME_SECONDS`,
+    /// `VERTICALS_LOOPS`, `VERTICALS_SYNC_WARN_MS`
     /// and the ``BlockingWorkLimits`` variables override the defaults.
     public static func from(environment: [String: String], name: String, pid: Int32) -> HostConfiguration {
         var configuration = HostConfiguration(
@@ -111,6 +119,9 @@ public struct HostConfiguration: Sendable {
         // Like the other timeouts, a value that does not parse or is not positive is ignored.
         if let value = DaemonSettings.idleExitSeconds.validValue(in: environment) {
             configuration.idleExit = .milliseconds(Int64(min(value, 1e9) * 1000))
+        }
+        if let value = DaemonSettings.idleExitMinimumUptimeSeconds.validValue(in: environment) {
+            configuration.idleExitMinimumUptime = .milliseconds(Int64(min(value, 1e9) * 1000))
         }
         if let value = DaemonSettings.syncWarnMilliseconds.validValue(in: environment) {
             configuration.syncHandlerWarning = .milliseconds(Int64(value))

@@ -18,12 +18,21 @@ import VerticalsEventLoop
 /// the count and the idle clock are atomics: idle means no loop has such a request. The timer
 /// lives on the accepting host's loop; a request that ends elsewhere touches it only when the
 /// timer fired while that request ran (``parked``), through that loop's queue.
+///
+/// It never ends the host sooner than ``minimumUptime`` after it started
+/// (``HostConfiguration/idleExitMinimumUptime``): a connection in the backlog starts the daemon
+/// before anyone is admitted, so this floor, not admission, bounds how often a stranger can
+/// cycle it (``deadline(idleSince:after:startedAt:minimumUptime:)``).
 final class IdleExit: @unchecked Sendable {
     // @unchecked Sendable: `timer` and `due` are touched only on `loop`'s thread (init, `fire`,
     // `close`, and `ended` when it runs there or hops there with `loop.execute`); the rest is atomic.
 
     /// How long the host must be idle.
     let after: Duration
+    /// How long after ``startedAt`` the host stays up, however idle.
+    let minimumUptime: Duration
+    /// When the host started (when this clock was made).
+    let startedAt = MonotonicInstant.now
     /// Requests in flight that keep the host up, streams included, on every loop.
     private let busyCount = Atomic<Int>(0)
     /// When ``busyCount`` last fell to zero (or the host started), in monotonic nanoseconds.
@@ -38,13 +47,24 @@ final class IdleExit: @unchecked Sendable {
     /// again a little later (a frame is still arriving).
     private let due: () -> Bool
 
-    /// Starts the clock at once: a host that nobody calls exits `after` from now. Call on the loop.
-    init(after: Duration, loop: EventLoop, due: @escaping () -> Bool) {
+    /// Starts the clock at once: a host that nobody calls exits `after` from now, or
+    /// `minimumUptime` from now when that is later. Call on the loop.
+    init(after: Duration, minimumUptime: Duration = .zero, loop: EventLoop, due: @escaping () -> Bool) {
         self.after = after
+        self.minimumUptime = max(minimumUptime, .zero)
         self.due = due
         self.loop = loop
         timer = LoopTimer(loop: loop)
         arm(after)
+    }
+
+    /// When a host idle since `idleSince` may exit: `after` past it, and never before
+    /// `minimumUptime` past `startedAt`. However often something starts the host, it runs at
+    /// least `minimumUptime` each time, so it starts at most once per `minimumUptime`.
+    static func deadline(
+        idleSince: MonotonicInstant, after: Duration, startedAt: MonotonicInstant, minimumUptime: Duration
+    ) -> MonotonicInstant {
+        max(idleSince + after, startedAt + minimumUptime)
     }
 
     /// Requests in flight that keep the host up, on every loop.
@@ -85,8 +105,9 @@ final class IdleExit: @unchecked Sendable {
         parked.store(true, ordering: .sequentiallyConsistent)
         guard busy == 0 else { return }
         parked.store(false, ordering: .sequentiallyConsistent)
-        let deadline =
-            MonotonicInstant(nanoseconds: idleSinceNanoseconds.load(ordering: .sequentiallyConsistent)) + after
+        let deadline = Self.deadline(
+            idleSince: MonotonicInstant(nanoseconds: idleSinceNanoseconds.load(ordering: .sequentiallyConsistent)),
+            after: after, startedAt: startedAt, minimumUptime: minimumUptime)
         let now = MonotonicInstant.now
         if now < deadline {
             arm(deadline - now)

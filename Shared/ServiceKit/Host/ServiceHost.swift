@@ -275,7 +275,9 @@ public final class ServiceHost: @unchecked Sendable {
         }
         for problem in configuration.socketDirectory.endpointProblems.values.sorted() { logger.error("\(problem)") }
         if let after = configuration.idleExit {
-            let idleExit = IdleExit(after: after, loop: loop) { [weak self] in self?.exitIdle() ?? true }
+            let idleExit = IdleExit(after: after, minimumUptime: configuration.idleExitMinimumUptime, loop: loop) {
+                [weak self] in self?.exitIdle() ?? true
+            }
             self.idleExit = idleExit
             // Read by a shard on its loop only once a connection reaches it, through that loop's
             // queue, whose lock orders this write before the read.
