@@ -9,6 +9,9 @@ import VerticalsWire
 public struct Manifest: Sendable, Equatable {
     /// Every service, in the order the file lists them.
     public var services: [ServiceSpec]
+    /// The product's name on a host (`[suite] name`, ``SuiteName``): what its units, users,
+    /// group and folders are named after. `verticals` when the manifest gives none.
+    public var suiteName = SuiteName.default
 
     /// Creates a manifest.
     public init(services: [ServiceSpec]) {
@@ -25,12 +28,13 @@ public struct Manifest: Sendable, Equatable {
     public var runnable: Manifest {
         let remote = Set(services.filter(\.isRemote).map(\.name))
         guard !remote.isEmpty else { return self }
-        return Manifest(
-            services: services.filter { !$0.isRemote }.map { service in
-                var service = service
-                service.dependsOn.removeAll { remote.contains($0) }
-                return service
-            })
+        var runnable = self
+        runnable.services = services.filter { !$0.isRemote }.map { service in
+            var service = service
+            service.dependsOn.removeAll { remote.contains($0) }
+            return service
+        }
+        return runnable
     }
 
     /// Every TCP endpoint the manifest names, local or remote, by the service's name.

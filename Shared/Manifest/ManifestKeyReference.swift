@@ -200,9 +200,17 @@ package enum ManifestKeyReference {
         ]
         lines += ServiceName.roles.map { "- `\($0.name)`: \($0.usedBy)." }
         lines += [
+            "", "## The suite's name", "",
+            "`[suite]` takes one key, `name`: the product's name on a host (default `\(SuiteName.default)`, the "
+                + "framework's suite). Its systemd units, users, group and folders, and its Kubernetes namespace, "
+                + "are named after it (`NAME-SERVICE.service`, user `NAME-SERVICE`, group `NAME`, `/run/NAME`), so "
+                + "two products on one host share none. It is a lowercase letter, then lowercase letters, digits "
+                + "and `-`, not ending in `-`, at most \(SuiteName.maxLength) bytes.",
+        ]
+        lines += [
             "", "## Secrets", "",
             "Which vertical receives each kind of secret is the manifest's word alone (`receives`): `svc-supervisor "
-                + "status` serves it, and `export systemd` writes it to `verticals-secrets.conf` beside the units. "
+                + "status` serves it, and `export systemd` writes it to `NAME-secrets.conf` (`verticals-secrets.conf` for the framework's suite) beside the units. "
                 + "The CLI sends a password or a token only there, never to a vertical chosen by what it describes "
                 + "of itself, and refuses a description that claims a kind the manifest gives another vertical. "
                 + "Two services that receive one kind are refused by `check` and `up`.",

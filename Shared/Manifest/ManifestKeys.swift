@@ -4,7 +4,9 @@
 /// read it in `ServiceDecoder`, document it in `deploy/suite.toml`.
 package enum ManifestKeys {
     /// Keys at the top of the file.
-    package static let topLevel = ["defaults", "services"]
+    package static let topLevel = ["suite", "defaults", "services"]
+    /// Keys of the `[suite]` table.
+    package static let suite = ["name"]
     /// Keys of a `[services.NAME]` table, and of `[defaults]`.
     package static let service = [
         "executable", "args", "env", "depends_on", "restart", "backoff", "budget", "readiness", "ready_timeout",

@@ -9,6 +9,14 @@ public enum ServiceName {
 
     /// What is wrong with `name` as a service name, as one problem; empty when it is valid.
     public static func problems(_ name: String) -> [ManifestError] {
+        let reasons = identifierReasons(name, maxLength: maxLength, naming: "files and sockets")
+        return reasons.isEmpty ? [] : [ManifestError(service: name, reasons.joined(separator: "; "))]
+    }
+
+    /// Why `name` is not a lowercase letter followed by `a–z`, `0–9` and `-`, at most `maxLength`
+    /// characters (each reason a clause; empty when it is one): the grammar of every name the suite
+    /// gives a file, a socket, a user or a unit. `naming` says what such a name names.
+    static func identifierReasons(_ name: String, maxLength: Int, naming: String) -> [String] {
         var reasons: [String] = []
         let scalars = Array(name.unicodeScalars)
         if scalars.isEmpty {
@@ -21,12 +29,12 @@ public enum ServiceName {
         }
         if !invalid.isEmpty {
             let shown = String(String.UnicodeScalarView(invalid)).debugDescription
-            reasons.append("the name may hold only a–z, 0–9 and '-' (it names files and sockets); found \(shown)")
+            reasons.append("the name may hold only a–z, 0–9 and '-' (it names \(naming)); found \(shown)")
         }
         if scalars.count > maxLength {
             reasons.append("the name is \(scalars.count) characters long; at most \(maxLength)")
         }
-        return reasons.isEmpty ? [] : [ManifestError(service: name, reasons.joined(separator: "; "))]
+        return reasons
     }
 
     /// `<socketDirectory>/<name>.sock`.

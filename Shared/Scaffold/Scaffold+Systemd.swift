@@ -18,7 +18,8 @@ extension Scaffold {
     )
 
     /// Adds the systemd units exported from the manifest as it will be (with the new vertical),
-    /// for the default prefix, as `svc-supervisor export systemd` writes them; only files that
+    /// for the default prefix and the manifest's suite name, as `svc-supervisor export systemd`
+    /// writes them; only files that
     /// change are planned. `read` turns the planned manifest's text into its model.
     public mutating func regenerateSystemdUnits(reading read: ManifestReader) throws(ScaffoldError) {
         guard Self.exists(root, Self.systemdFolder) else { return }
@@ -30,7 +31,7 @@ extension Scaffold {
         }
         let files: [String: String]
         do {
-            files = try SystemdExport.files(for: manifest, layout: layout)
+            files = try SystemdExport.files(for: manifest, layout: SystemdLayout(for: manifest))
         } catch {
             throw .checkout("the systemd units cannot be exported: \(error)")
         }

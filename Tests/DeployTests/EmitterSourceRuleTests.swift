@@ -25,7 +25,8 @@ import VerticalsTesting
 
     /// Names of values that cannot carry syntax, each with the reason.
     static let allowed: [String: String] = [
-        "layout": "the operator's command-line options (--prefix, --namespace, --image), not the manifest's",
+        "layout": "the operator's command-line options (--prefix, --namespace, --image) and the suite's name",
+        "suite": "the suite's name: [a-z][a-z0-9-]*, at most 16 (SuiteName)",
         "spec.name": "a service name: a-z, 0-9 and '-' (ServiceName)", "name": "a service or unit name",
         "unitName": "a unit name from a service name", "$0.name": "a service name", "caller.name": "a service name",
         "callers": "service names", "spec.dependsOn": "service names", "service": "a service name",

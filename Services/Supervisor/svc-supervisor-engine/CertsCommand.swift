@@ -30,8 +30,12 @@ struct CertsCommand: ParsableCommand {
     @Option(name: .long, help: "The manifest whose services get a certificate.")
     var manifest = "deploy/suite.toml"
 
-    @Option(name: .long, help: "The Kubernetes namespace of the Services named in each certificate.")
-    var namespace = KubernetesLayout().namespace
+    @Option(
+        name: .long,
+        help:
+            "The Kubernetes namespace of the Services named in each certificate (default: the manifest's [suite] name, verticals)."
+    )
+    var namespace: String?
 
     @Option(name: .long, help: "Days the certificates are valid.")
     var days = 365
@@ -41,7 +45,7 @@ struct CertsCommand: ParsableCommand {
 
     func validate() throws {
         guard days > 0 else { throw ValidationError("--days must be at least 1, not \(days)") }
-        guard ExportCommand.Kubernetes.isLabel(namespace) else {
+        if let namespace, !ExportCommand.Kubernetes.isLabel(namespace) {
             throw ValidationError("--namespace must be a DNS label (a-z, 0-9 and '-'), not \(namespace)")
         }
     }
@@ -54,6 +58,7 @@ struct CertsCommand: ParsableCommand {
         }
         let services = parsed.services.map(\.name)
         do {
+            let namespace = KubernetesLayout(suite: parsed.suiteName, namespace: namespace).namespace
             let minted = try SuiteCertificates.mint(services: services, namespace: namespace, days: days)
             let written = try CertificateFolder(path: directory).write(minted, replacing: force)
             Terminal.print(

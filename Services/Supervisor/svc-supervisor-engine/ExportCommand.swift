@@ -6,8 +6,9 @@ import VerticalsSupervisor
 import VerticalsSupervisorClient
 
 /// `svc-supervisor export systemd [--prefix /usr/local] [--manifest deploy/suite.toml] [--out deploy/systemd] [--host NAME]`
-/// and `svc-supervisor export kubernetes [--namespace verticals] [--image REF] [--manifest …] [--out deploy/kubernetes]`:
-/// the suite's systemd units or Kubernetes objects, generated from its manifest.
+/// and `svc-supervisor export kubernetes [--namespace NAME] [--image REF] [--manifest …] [--out deploy/kubernetes]`:
+/// the suite's systemd units or Kubernetes objects, generated from its manifest, named after its
+/// `[suite] name` (`verticals` when it gives none).
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
@@ -18,14 +19,19 @@ struct ExportCommand: ParsableCommand {
     struct Systemd: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "systemd",
-            abstract: "Write a .socket and .service per vertical, verticals.target, svc-supervisor.service, "
-                + "sysusers.d and tmpfiles.d files, and verticals-secrets.conf.",
+            abstract: "Write a .socket and .service per vertical, SUITE.target, svc-supervisor.service, "
+                + "sysusers.d and tmpfiles.d files, and SUITE-secrets.conf.",
             discussion: """
                 Bare executable names become <prefix>/bin/<name>; programs need not exist yet.
-                verticals-secrets.conf names the vertical that receives each kind of secret (the
+                Every name starts from the manifest's [suite] name (SUITE; verticals when it gives
+                none): units SUITE-NAME.socket and .service, users SUITE-NAME, group SUITE, sockets
+                in /run/SUITE, state in /var/lib/SUITE, sysusers.d/SUITE.conf, tmpfiles.d/SUITE.conf,
+                and SUITE-supervisor.service for a suite other than verticals, so two products
+                exported for one host share no name.
+                SUITE-secrets.conf names the vertical that receives each kind of secret (the
                 manifest's receives): install it beside the units, owned by root, for login, admin,
                 password and logout to read. Files of
-                the folder that the manifest no longer produces (verticals-*.socket, verticals-*.service)
+                the folder that the manifest no longer produces (SUITE-*.socket, SUITE-*.service)
                 are removed. Exit status: 0, or 65 (EX_DATAERR) when the manifest has problems or cannot
                 run under systemd, 73 (EX_CANTCREAT) when a file cannot be written.
                 """)
@@ -53,17 +59,19 @@ struct ExportCommand: ParsableCommand {
         }
 
         func run() throws {
-            let layout = SystemdLayout(prefix: prefix)
+            let prefix = prefix
             try ExportCommand.write(
-                manifest: manifest, binDirectory: layout.binDirectory, to: out, owning: Self.isOwned
+                manifest: manifest, binDirectory: SystemdLayout(prefix: prefix).binDirectory, to: out,
+                owning: { Self.isOwned($1, layout: SystemdLayout(prefix: prefix, for: $0)) }
             ) {
-                try SystemdExport.files(for: $0, layout: layout, host: host)
+                try SystemdExport.files(for: $0, layout: SystemdLayout(prefix: prefix, for: $0), host: host)
             }
         }
 
-        /// The files of the folder an export may remove: per-vertical units.
-        static func isOwned(_ name: String) -> Bool {
-            name.hasPrefix("verticals-") && (name.hasSuffix(".socket") || name.hasSuffix(".service"))
+        /// The files of the folder an export may remove: the suite's per-vertical units
+        /// (`<suite>-*.socket`, `<suite>-*.service`).
+        static func isOwned(_ name: String, layout: SystemdLayout) -> Bool {
+            name.hasPrefix(layout.namePrefix) && (name.hasSuffix(".socket") || name.hasSuffix(".service"))
         }
     }
 
@@ -84,32 +92,40 @@ struct ExportCommand: ParsableCommand {
         @Option(name: .long, help: "The manifest.")
         var manifest = "deploy/suite.toml"
 
-        @Option(name: .long, help: "The namespace of every object.")
-        var namespace = KubernetesLayout().namespace
+        @Option(name: .long, help: "The namespace of every object (default: the manifest's [suite] name, verticals).")
+        var namespace: String?
 
-        @Option(name: .long, help: "The image every container runs (built from the Containerfile).")
-        var image = KubernetesLayout().image
+        @Option(
+            name: .long,
+            help:
+                "The image every container runs, built from the Containerfile (default: localhost/<suite name>:<version>)."
+        )
+        var image: String?
 
         @Option(name: .long, help: "The folder to write.")
         var out = "deploy/kubernetes"
 
         func validate() throws {
-            guard Self.isLabel(namespace) else {
+            if let namespace, !Self.isLabel(namespace) {
                 throw ValidationError(
                     "--namespace must be a DNS label (a-z, 0-9 and '-', at most 63, starting and ending alphanumeric), "
                         + "not \(namespace)")
             }
-            guard !image.isEmpty, !image.contains(where: { $0 == " " || $0 == "\n" || $0 == "\t" }) else {
+            if let image, image.isEmpty || image.contains(where: { $0 == " " || $0 == "\n" || $0 == "\t" }) {
                 throw ValidationError(
                     "--image must be an image reference such as registry.example/verticals:1.0, not \(image)")
             }
         }
 
         func run() throws {
-            let layout = KubernetesLayout(namespace: namespace, image: image)
+            let (namespace, image) = (namespace, image)
             try ExportCommand.write(
-                manifest: manifest, binDirectory: layout.binDirectory, to: out, owning: KubernetesExport.isOwned
-            ) { try KubernetesExport.files(for: $0, layout: layout) }
+                manifest: manifest, binDirectory: KubernetesLayout().binDirectory, to: out,
+                owning: { KubernetesExport.isOwned($1) }
+            ) {
+                try KubernetesExport.files(
+                    for: $0, layout: KubernetesLayout(suite: $0.suiteName, namespace: namespace, image: image))
+            }
         }
 
         /// An RFC 1123 label, what a namespace's name must be.
@@ -128,7 +144,7 @@ extension ExportCommand {
     /// makes the files (refused: 65), replaces the generated folder `out` (a file that cannot be
     /// written: 73), and prints each change.
     static func write(
-        manifest: String, binDirectory: String, to out: String, owning isOwned: (String) -> Bool,
+        manifest: String, binDirectory: String, to out: String, owning isOwned: (Manifest, String) -> Bool,
         files make: (Manifest) throws -> [String: String]
     ) throws {
         let (parsed, problems) = ManifestParser.load(
@@ -160,7 +176,7 @@ extension ExportCommand {
             }
         }
         do {
-            let report = try GeneratedFolder(path: out).replace(with: files, owning: isOwned)
+            let report = try GeneratedFolder(path: out).replace(with: files) { isOwned(parsed, $0) }
             for path in report.written { Terminal.print("wrote \(out)/\(path)") }
             for path in report.removed { Terminal.print("removed \(out)/\(path) (no longer in the manifest)") }
             Terminal.print("\(files.count) files in \(out), \(report.written.count) changed")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import VerticalsClient
 import VerticalsContract
+import VerticalsManifest
 import VerticalsObservability
 import VerticalsServiceKit
 import VerticalsSupervisor
@@ -31,13 +32,14 @@ struct UpCommand: ParsableCommand {
             from any folder. When that pointer named another suite still running, it says
             so, naming that suite's run directory (--run-dir reaches it).
 
-            As root, each service runs as its own user (`verticals-NAME`, or its manifest
-            `user`), created when missing with the same sysusers.d lines the systemd export
-            writes, and admits only root, the `verticals` group (as a primary group) and the
-            services that declare it in depends_on. `up` refuses to start, naming the path,
+            As root, each service runs as its own user (`SUITE-NAME`, SUITE being the
+            manifest's [suite] name, verticals when it gives none; or its manifest `user`),
+            created when missing with the same sysusers.d lines the systemd export writes, and
+            admits only root, the SUITE group (as a primary group) and the services that
+            declare it in depends_on. `up` refuses to start, naming the path,
             when a service's user cannot reach its executable or the run folder.
             VERTICALS_SERVICE_USERS=off keeps every service as root (development only);
-            VERTICALS_OPERATOR_GROUP names another operator group than `verticals`.
+            VERTICALS_OPERATOR_GROUP names another operator group than SUITE.
             VERTICALS_SPAWN=shim starts every service through vt-exec, also those that
             need no user or limit (started in place otherwise).
 
@@ -69,7 +71,9 @@ struct UpCommand: ParsableCommand {
         let run = runDir ?? SuiteLocation.environmentRunDirectory(ProcessEnvironment.current) ?? ".run"
         var configuration = EngineConfiguration(
             runDirectory: RunDirectory(run), execShim: "\(programs)/vt-exec", programDirectory: programs)
-        configuration.serviceUsers = Self.serviceUsers(ProcessEnvironment.current)
+        // The suite's name, for its users and group, is read once at start (a reload keeps them).
+        let suite = (try? ManifestLoading.load(path: manifest, programDirectory: programs))?.suiteName
+        configuration.serviceUsers = Self.serviceUsers(ProcessEnvironment.current, suite: suite ?? SuiteName.default)
         configuration.storeReader = "\(programs)/svc-supervisor-engine"
         let path = manifest
         let pointer = SuitePointer.places(environment: ProcessEnvironment.current).first
@@ -80,10 +84,14 @@ struct UpCommand: ParsableCommand {
     }
 
     /// A user per service as root, unless `VERTICALS_SERVICE_USERS=off`; nil otherwise (every
-    /// service runs as the supervisor's user, which is all an ordinary user can do).
-    static func serviceUsers(_ environment: [String: String], euid: UInt32 = geteuid()) -> ServiceUsers? {
+    /// service runs as the supervisor's user, which is all an ordinary user can do). Named after
+    /// `suite` (the manifest's `[suite] name`): users `<suite>-NAME`, operator group `<suite>`,
+    /// as the systemd export names them.
+    static func serviceUsers(
+        _ environment: [String: String], euid: UInt32 = geteuid(), suite: String = SuiteName.default
+    ) -> ServiceUsers? {
         guard euid == 0, environment[SupervisorSettings.serviceUsers.name] != "off" else { return nil }
-        var users = ServiceUsers()
+        var users = ServiceUsers(prefix: "\(suite)-", operatorGroup: suite)
         if let group = environment[SupervisorSettings.operatorGroup.name], !group.isEmpty {
             users.operatorGroup = group
         }

@@ -1,4 +1,5 @@
 import VerticalsContract
+import VerticalsManifest
 
 /// Where the suite lives on Kubernetes, and how its objects are named: everything
 /// ``KubernetesExport`` needs besides the manifest (`--namespace`, `--image`).
@@ -6,11 +7,16 @@ import VerticalsContract
 /// Every vertical runs from one image that holds every daemon under ``binDirectory``; it serves
 /// `VERTICALS_LISTEN=tcp:0.0.0.0:<port>` and finds dependency `NAME` at
 /// `VERTICALS_ENDPOINT_NAME=tcp:<name>:<port>`, the Service of the same name in the namespace.
+///
+/// Its names start from the suite's (`Manifest/suiteName`): a product `acme` is exported to
+/// namespace `acme`, image `localhost/acme:<version>`, every object `app.kubernetes.io/part-of: acme`.
 public struct KubernetesLayout: Sendable, Equatable {
+    /// The suite's name (`[suite] name`): the default namespace and image, and every object's `part-of`.
+    public var suite: String
     /// The namespace every object is in.
-    public var namespace = "verticals"
+    public var namespace: String
     /// The image of every container (built from the exported `Containerfile`).
-    public var image = KubernetesLayout.defaultImage
+    public var image: String
     /// Where the image holds the daemons: bare executable names of the manifest resolve here.
     public var binDirectory = "/usr/local/bin"
     /// The TCP port every vertical serves on, and its Service's port, named ``portName``.
@@ -33,14 +39,29 @@ public struct KubernetesLayout: Sendable, Equatable {
     /// removal to reach every node's proxy and every caller (kubernetes/kubernetes#43576).
     public var preStopSeconds = 5
 
-    /// The defaults: namespace `verticals`, image `localhost/verticals:<suite version>`.
+    /// The framework's suite: namespace `verticals`, image `localhost/verticals:<suite version>`.
     public init(namespace: String = "verticals", image: String = KubernetesLayout.defaultImage) {
-        self.namespace = namespace
-        self.image = image
+        self.init(suite: SuiteName.default, namespace: namespace, image: image)
+    }
+
+    /// The layout of suite `suite` (`[suite] name`): namespace `namespace`, else the suite's name;
+    /// image `image`, else ``image(suite:)``.
+    public init(suite: String, namespace: String? = nil, image: String? = nil) {
+        self.suite = suite
+        self.namespace = namespace ?? suite
+        self.image = image ?? Self.image(suite: suite)
     }
 
     /// The image the Containerfile's own instructions tag: `localhost/verticals:<suite version>`.
-    public static let defaultImage = "localhost/verticals:\(VerticalsVersion.current)"
+    public static let defaultImage = image(suite: SuiteName.default)
+
+    /// The image a suite's Containerfile tags unless told otherwise: `localhost/<suite>:<suite version>`.
+    public static func image(suite: String) -> String {
+        "localhost/\(suite):\(VerticalsVersion.current)"
+    }
+
+    /// The label every object carries with the suite's name.
+    public static let partOfLabel = "app.kubernetes.io/part-of"
 
     /// The label that names a vertical's pods, Service selector and NetworkPolicy peers.
     public static let nameLabel = "app.kubernetes.io/name"
@@ -48,7 +69,7 @@ public struct KubernetesLayout: Sendable, Equatable {
     /// The labels of every object of vertical `name`.
     public func labels(_ name: String) -> [String: String] {
         [
-            Self.nameLabel: name, "app.kubernetes.io/part-of": "verticals",
+            Self.nameLabel: name, Self.partOfLabel: suite,
             "app.kubernetes.io/managed-by": "svc-supervisor",
         ]
     }

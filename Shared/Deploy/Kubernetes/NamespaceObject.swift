@@ -6,7 +6,7 @@ enum NamespaceObject {
         KubernetesObject(
             apiVersion: "v1", kind: "Namespace", name: layout.namespace, namespace: nil,
             labels: [
-                "app.kubernetes.io/part-of": "verticals",
+                KubernetesLayout.partOfLabel: layout.suite,
                 "pod-security.kubernetes.io/enforce": "restricted",
                 "pod-security.kubernetes.io/enforce-version": "latest",
             ], [])

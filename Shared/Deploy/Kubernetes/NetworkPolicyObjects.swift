@@ -24,14 +24,14 @@ enum NetworkPolicyObjects {
     static func defaultDeny(layout: KubernetesLayout) -> KubernetesObject {
         KubernetesObject(
             apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy", name: defaultDenyName,
-            namespace: layout.namespace, labels: ["app.kubernetes.io/part-of": "verticals"],
+            namespace: layout.namespace, labels: [KubernetesLayout.partOfLabel: layout.suite],
             [("spec", .map([("podSelector", .map([])), ("policyTypes", .list(["Ingress", "Egress"]))]))])
     }
 
     static func operatorPolicy(_ manifest: Manifest, layout: KubernetesLayout) -> KubernetesObject {
         KubernetesObject(
             apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy", name: operatorName,
-            namespace: layout.namespace, labels: ["app.kubernetes.io/part-of": "verticals"],
+            namespace: layout.namespace, labels: [KubernetesLayout.partOfLabel: layout.suite],
             [
                 (
                     "spec",

@@ -5,8 +5,7 @@ import VerticalsManifest
 /// the manifest's `receives` names it (``SecretRecipientsFile``). Installed root-owned, it is what
 /// the CLI believes on a systemd host about where a password or a token may go.
 enum SecretRecipientsUnitFile {
-    /// The file's path under the export folder.
-    static let path = SecretRecipientsFile.name
+    // Its path under the export folder: `SystemdLayout/secretsFile`.
 
     /// The file's text.
     static func text(_ manifest: Manifest) -> String {

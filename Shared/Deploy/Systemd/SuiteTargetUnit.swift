@@ -9,7 +9,7 @@ enum SuiteTargetUnit {
         var unit = UnitFile.Section(name: "Unit")
             .with("Description", "Verticals: every vertical of the suite")
             .with(
-                "Conflicts", SupervisorServiceUnit.name,
+                "Conflicts", layout.supervisorUnit,
                 comment: ["The same suite under svc-supervisor: one or the other, never both."])
         for spec in manifest.services {
             let name = layout.unitName(spec.name)

@@ -10,8 +10,7 @@ import VerticalsManifest
 /// those it uses (``capabilities``), and it gains no privilege (`NoNewPrivileges=`). Its run directory holds the verticals' state, so
 /// it lives under `/var/lib`, not `/run`.
 enum SupervisorServiceUnit {
-    /// The unit's file name.
-    static let name = "svc-supervisor.service"
+    // Its file name: `SystemdLayout/supervisorUnit`.
 
     /// The unit's text. `network` is what its verticals need together (``SystemdNetwork/union(_:)``),
     /// nil when they speak only over Unix sockets: the verticals run in the supervisor's cgroup and
@@ -58,7 +57,7 @@ enum SupervisorServiceUnit {
             service.set(
                 "StateDirectoryMode", "0711",
                 comment: [
-                    "Its services run as their own users (users made by sysusers.d/verticals.conf at install:",
+                    "Its services run as their own users (users made by \(layout.usersFile) at install:",
                     "ProtectSystem=strict keeps /etc read-only here) and pass through this folder, not list it.",
                 ])
         }

@@ -6,8 +6,7 @@ import VerticalsManifest
 /// Static users, not `DynamicUser=`: a vertical tells who calls it from `SO_PEERCRED`, so
 /// each caller's uid must be its own and stable.
 package enum SystemUsersFile {
-    /// The file's path under the export folder.
-    static let path = "sysusers.d/verticals.conf"
+    // Its path under the export folder: `SystemdLayout/usersFile`.
 
     /// The file's text.
     static func text(_ manifest: Manifest, layout: SystemdLayout) -> String {

@@ -46,11 +46,11 @@ public enum SystemdExport {
                 spec, in: placement, network: network, layout: layout)
         }
         files[layout.target] = SuiteTargetUnit.text(local, layout: layout)
-        files[SupervisorServiceUnit.name] = SupervisorServiceUnit.text(
+        files[layout.supervisorUnit] = SupervisorServiceUnit.text(
             local, layout: layout, network: SystemdNetwork.union(networks))
-        files[SystemUsersFile.path] = SystemUsersFile.text(local, layout: layout)
-        files[TemporaryFilesFile.path] = TemporaryFilesFile.text(layout: layout)
-        files[SecretRecipientsUnitFile.path] = SecretRecipientsUnitFile.text(manifest)
+        files[layout.usersFile] = SystemUsersFile.text(local, layout: layout)
+        files[layout.temporaryFilesFile] = TemporaryFilesFile.text(layout: layout)
+        files[layout.secretsFile] = SecretRecipientsUnitFile.text(manifest)
         return files
     }
 

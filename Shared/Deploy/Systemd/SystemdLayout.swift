@@ -6,26 +6,39 @@ import VerticalsManifest
 /// The defaults are the layout `make install` produces and `deploy/systemd/` is generated
 /// with: programs in `/usr/local/bin`, sockets in `/run/verticals`, state in
 /// `/var/lib/verticals/<name>`, unit `verticals-<name>.service` running as user
-/// `verticals-<name>`.
+/// `verticals-<name>`. Every name starts from the suite's (`Manifest/suiteName`,
+/// ``init(prefix:suite:)``): a product `acme` has `/run/acme`, `acme-<name>.service`, user
+/// `acme-<name>`, group `acme`, `acme.target`, so two products on one host share none.
 public struct SystemdLayout: Sendable, Equatable {
     /// The installation prefix: programs are `<prefix>/bin/<executable>` (`--prefix`).
     public var prefix: String
     /// `VERTICALS_SOCKET_DIR`: each vertical's socket is `<socketDirectory>/<name>.sock`.
-    public var socketDirectory = "/run/verticals"
+    public var socketDirectory: String
     /// Each service's `StateDirectory=` is `<stateRoot>/<name>`, under `/var/lib`.
-    public var stateRoot = "verticals"
+    public var stateRoot: String
     /// Unit and user names start with this: `verticals-identity.service`, user `verticals-identity`.
-    public var namePrefix = "verticals-"
+    public var namePrefix: String
     /// The group whose members may connect to every socket (each vertical's user is one).
-    public var group = "verticals"
+    public var group: String
     /// The target that pulls in the whole suite.
-    public var target = "verticals.target"
+    public var target: String
     /// The manifest svc-supervisor.service runs, where `make install` puts it.
     public var installedManifest: String
     /// svc-supervisor.service's run directory: it holds the services' state, so it is persistent.
-    public var supervisorRunDirectory = "/var/lib/verticals-supervisor"
+    public var supervisorRunDirectory: String
 
-    /// The layout for programs installed under `prefix` (default `/usr/local`).
+    /// The suite's name (`[suite] name`), which the other names start from.
+    public var suite: String
+    /// The unit that runs the suite under svc-supervisor instead of ``target``:
+    /// `svc-supervisor.service` for the framework's suite, `<suite>-supervisor.service` for another.
+    public var supervisorUnit: String
+    /// The sysusers.d file that makes the operator group and every service's user.
+    public var usersFile: String { "sysusers.d/\(suite).conf" }
+    /// The tmpfiles.d file that makes the socket folder.
+    public var temporaryFilesFile: String { "tmpfiles.d/\(suite).conf" }
+    /// The file naming the vertical that receives each kind of secret, installed beside the units.
+    public var secretsFile: String { "\(suite)-secrets.conf" }
+
     /// The socket folder's mode as systemd writes it (`0750`): `ServiceAccounts/socketFolderMode`,
     /// the same as under `svc-supervisor up`.
     public static var socketFolderMode: String {
@@ -33,11 +46,31 @@ public struct SystemdLayout: Sendable, Equatable {
         return String(repeating: "0", count: max(0, 4 - octal.count)) + octal
     }
 
+    /// The layout for programs installed under `prefix` (default `/usr/local`), of the framework's
+    /// suite, `verticals`.
     public init(prefix: String = "/usr/local") {
+        self.init(prefix: prefix, suite: SuiteName.default)
+    }
+
+    /// The layout for programs installed under `prefix`, of suite `suite` (a valid `SuiteName`).
+    public init(prefix: String = "/usr/local", suite: String) {
         var trimmed = prefix
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
         self.prefix = trimmed
-        installedManifest = "\(trimmed == "/" ? "" : trimmed)/etc/verticals/suite.toml"
+        self.suite = suite
+        socketDirectory = "/run/\(suite)"
+        stateRoot = suite
+        namePrefix = "\(suite)-"
+        group = suite
+        target = "\(suite).target"
+        supervisorRunDirectory = "/var/lib/\(suite)-supervisor"
+        supervisorUnit = suite == SuiteName.default ? "svc-supervisor.service" : "\(suite)-supervisor.service"
+        installedManifest = "\(trimmed == "/" ? "" : trimmed)/etc/\(suite)/suite.toml"
+    }
+
+    /// The layout of `manifest`'s suite, for programs installed under `prefix`.
+    public init(prefix: String = "/usr/local", for manifest: Manifest) {
+        self.init(prefix: prefix, suite: manifest.suiteName)
     }
 
     /// `<prefix>/bin`: where bare executable names of the manifest are installed.

@@ -1,8 +1,7 @@
 /// `tmpfiles.d/verticals.conf`: the socket folder, made at boot before any socket unit
 /// (tmpfiles(5)); folders of state come from each unit's `StateDirectory=`.
 enum TemporaryFilesFile {
-    /// The file's path under the export folder.
-    static let path = "tmpfiles.d/verticals.conf"
+    // Its path under the export folder: `SystemdLayout/temporaryFilesFile`.
 
     /// The file's text.
     static func text(layout: SystemdLayout) -> String {

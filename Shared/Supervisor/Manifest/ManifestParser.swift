@@ -64,6 +64,8 @@ public enum ManifestParser {
             problems.append(ManifestError(key: key, ManifestKeys.unknown(key, among: ManifestKeys.topLevel)))
         }
 
+        let suiteName = suiteName(root["suite"], problems: &problems)
+
         var defaults: [String: ManifestValue] = [:]
         switch root["defaults"] {
         case nil: break
@@ -98,7 +100,8 @@ public enum ManifestParser {
             services.append(decoder.decode(merged, requireExecutable: true))
             problems += decoder.problems
         }
-        let manifest = Manifest(services: services)
+        var manifest = Manifest(services: services)
+        manifest.suiteName = suiteName
         problems += manifest.dependencyProblems()
         problems += ServiceAccounts.sharedUserProblems(manifest)
         problems += manifest.secretProblems()
@@ -106,6 +109,30 @@ public enum ManifestParser {
     }
 
     // MARK: Steps
+
+    /// The `[suite]` table's `name` (``SuiteName``), or the default when there is no table.
+    private static func suiteName(_ value: ManifestValue?, problems: inout [ManifestError]) -> String {
+        guard let value else { return SuiteName.default }
+        guard case .table(let table) = value else {
+            problems.append(
+                ManifestError(key: "suite", "must be a table ([suite] with name = \"…\"), not \(value.kind)"))
+            return SuiteName.default
+        }
+        for key in table.keys.sorted() where !ManifestKeys.suite.contains(key) {
+            problems.append(ManifestError(key: "suite.\(key)", ManifestKeys.unknown(key, among: ManifestKeys.suite)))
+        }
+        switch table["name"] {
+        case nil:
+            problems.append(ManifestError(key: "suite.name", "is missing: name the product, e.g. name = \"acme\""))
+        case .string(let name)?:
+            let found = SuiteName.problems(name)
+            problems += found
+            if found.isEmpty { return name }
+        case let other?:
+            problems.append(ManifestError(key: "suite.name", "must be a string such as \"acme\", not \(other.kind)"))
+        }
+        return SuiteName.default
+    }
 
     /// The document's root table, or nil after noting why there is none. A service declared
     /// twice (which TOML rejects as a whole) is reported by name, and the rest still parsed.
