@@ -126,24 +126,26 @@ memcheck: deps
 # Programs to $(PREFIX)/bin; units, sysusers.d and tmpfiles.d files, exported for $(PREFIX) from
 # $(MANIFEST) (for host $(HOST) when given), to $(PREFIX)/lib/... (systemd reads
 # /usr/local/lib/systemd/system too); manual pages to $(PREFIX)/share/man/man1, man5 and man8; the
-# manifest to $(PREFIX)/etc/verticals/suite.toml for svc-supervisor.service (an existing one is
-# kept). Certificates are not installed: docs/systemd.md says where they go.
+# manifest to $(PREFIX)/etc/SUITE/suite.toml for the supervisor's unit (an existing one is kept).
+# SUITE is the manifest's [suite] name (verticals when it gives none), which every file the export
+# writes is named after. Certificates are not installed: docs/multi-host.md says where they go.
 install: deps
 	$(if $(filter release,$(CONFIGURATION)),$(MAKE) --no-print-directory release,$(SWIFT) build -c $(CONFIGURATION) $(FRAMEWORK_FLAGS))
 	set -e; bin="$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)"; \
 	units="$$bin/systemd-export"; rm -rf "$$units"; \
 	"$$bin/svc-supervisor" export systemd --prefix "$(PREFIX)" --manifest "$(MANIFEST)" --out "$$units" \
 		$(if $(HOST),--host "$(HOST)") >/dev/null; \
+	suite="$$(basename "$$(ls "$$units"/sysusers.d/*.conf)" .conf)"; \
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/lib/systemd/system" \
-		"$(DESTDIR)$(PREFIX)/lib/sysusers.d" "$(DESTDIR)$(PREFIX)/lib/tmpfiles.d" "$(DESTDIR)$(PREFIX)/etc/verticals"; \
+		"$(DESTDIR)$(PREFIX)/lib/sysusers.d" "$(DESTDIR)$(PREFIX)/lib/tmpfiles.d" "$(DESTDIR)$(PREFIX)/etc/$$suite"; \
 	for program in $(PROGRAMS); do install -m 0755 "$$bin/$$program" "$(DESTDIR)$(PREFIX)/bin/"; done; \
-	for unit in "$$units"/*.socket "$$units"/*.service "$$units"/*.target "$$units"/verticals-secrets.conf; do \
+	for unit in "$$units"/*.socket "$$units"/*.service "$$units"/*.target "$$units/$$suite-secrets.conf"; do \
 		[ ! -e "$$unit" ] || install -m 0644 "$$unit" "$(DESTDIR)$(PREFIX)/lib/systemd/system/"; done; \
-	install -m 0644 "$$units/sysusers.d/verticals.conf" "$(DESTDIR)$(PREFIX)/lib/sysusers.d/verticals.conf"; \
-	install -m 0644 "$$units/tmpfiles.d/verticals.conf" "$(DESTDIR)$(PREFIX)/lib/tmpfiles.d/verticals.conf"; \
+	install -m 0644 "$$units/sysusers.d/$$suite.conf" "$(DESTDIR)$(PREFIX)/lib/sysusers.d/$$suite.conf"; \
+	install -m 0644 "$$units/tmpfiles.d/$$suite.conf" "$(DESTDIR)$(PREFIX)/lib/tmpfiles.d/$$suite.conf"; \
 	for section in 1 5 8; do install -d "$(DESTDIR)$(PREFIX)/share/man/man$$section"; \
 		install -m 0644 docs/man/*.$$section "$(DESTDIR)$(PREFIX)/share/man/man$$section/"; done; \
-	manifest="$(DESTDIR)$(PREFIX)/etc/verticals/suite.toml"; \
+	manifest="$(DESTDIR)$(PREFIX)/etc/$$suite/suite.toml"; \
 	if [ -e "$$manifest" ]; then echo "kept $$manifest (yours); the new one is $(MANIFEST)"; \
 	else install -m 0644 "$(MANIFEST)" "$$manifest"; fi
 	@echo "installed under $(DESTDIR)$(PREFIX)$(if $(HOST), for host $(HOST) of $(MANIFEST)); next: docs/systemd.md"

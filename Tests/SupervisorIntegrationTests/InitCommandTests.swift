@@ -166,7 +166,8 @@ struct InitCommandTests {
             "\(product)/.build/debug/svc-supervisor",
             ["export", "systemd", "--manifest", "\(product)/deploy/suite.toml", "--out", units], in: directory)
         #expect(exported.status == 0, "\(exported.standardError)")
-        #expect(readFile("\(units)/verticals-greeter.service")?.contains("svc-greeter") == true)
+        // Named after the product (`[suite] name = "acme"`, which init wrote), not the framework's suite.
+        #expect(readFile("\(units)/acme-greeter.service")?.contains("svc-greeter") == true)
 
         // 8. `make install` of that build, staged for /usr (deps skipped: the build above had them),
         // with Swift off PATH where this toolchain is /opt/swift's: the product's swift.mk finds it.
@@ -184,12 +185,12 @@ struct InitCommandTests {
             #expect(access("\(staged)/usr/bin/\(program)", X_OK) == 0, "make install did not install \(program)")
         }
         for file in [
-            "lib/sysusers.d/verticals.conf", "lib/tmpfiles.d/verticals.conf", "etc/verticals/suite.toml",
-            "lib/systemd/system/verticals.target",
+            "lib/sysusers.d/acme.conf", "lib/tmpfiles.d/acme.conf", "etc/acme/suite.toml",
+            "lib/systemd/system/acme.target", "lib/systemd/system/acme-secrets.conf",
         ] {
             #expect(access("\(staged)/usr/\(file)", R_OK) == 0, "make install did not install \(file)")
         }
-        let unit = readFile("\(staged)/usr/lib/systemd/system/verticals-greeter.service") ?? ""
+        let unit = readFile("\(staged)/usr/lib/systemd/system/acme-greeter.service") ?? ""
         #expect(unit.contains("/usr/bin/"), "the installed unit runs its programs from its own prefix: \(unit)")
 
         // 9. `new` in the product writes the vertical's files, adds it to Package.swift's list and to

@@ -1,3 +1,5 @@
+import VerticalsManifest
+
 /// The name of a new product in each form it needs: `Acme` for the package and its contracts
 /// module (`AcmeInterface`), `acme` for its contract tool (`acme-contracts`).
 public struct ProductName: Sendable, Equatable, CustomStringConvertible {
@@ -12,15 +14,19 @@ public struct ProductName: Sendable, Equatable, CustomStringConvertible {
     /// The contract tool's executable, e.g. `acme-contracts`.
     public var contractsTool: String { "\(name)-contracts" }
 
-    /// Validates `name`: a letter, then letters and digits, at most 32; the first letter is upper-cased.
+    /// Validates `name`: a letter, then letters and digits, at most `SuiteName.maxLength`; the
+    /// first letter is upper-cased. Its lower-case form is the manifest's `[suite] name`, which
+    /// names the product's users and units on a host, hence the bound.
     public init(_ name: String) throws(ScaffoldError) {
         guard let first = name.unicodeScalars.first, first.isASCIILetter,
-            name.unicodeScalars.allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) }), name.count <= 32
+            name.unicodeScalars.allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) }),
+            name.count <= SuiteName.maxLength
         else {
             throw .invalidName(
                 name,
-                reason: "a product's name is a letter followed by letters or digits (at most 32), e.g. Acme:"
-                    + " it names the Swift package and its contracts module; pass --name")
+                reason: "a product's name is a letter followed by letters or digits (at most \(SuiteName.maxLength)), "
+                    + "e.g. Acme: it names the Swift package and its contracts module, and its users and units "
+                    + "on a host; pass --name")
         }
         let typeName = name.prefix(1).uppercased() + name.dropFirst()
         guard !["Verticals", "IOInterface", "Contracts", "Package"].contains(typeName) else {
