@@ -64,7 +64,7 @@ extension ServiceStateMachineRaceTests {
         var machine = Self.machine(.upgrading(stage))
         #expect(machine.upgradeReadyTimeoutElapsed() == [.killUpgradeProcess])
         #expect(machine.upgradeProcessReady(at: .now) == [])
-        #expect(machine.upgradeProcessWaitsForStore() == [])
+        #expect(machine.upgradeProcessWaitsForStore(at: .now) == [])
         #expect(machine.state == .upgrading(stage))
     }
 }

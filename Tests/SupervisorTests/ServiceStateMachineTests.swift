@@ -61,7 +61,7 @@ import VerticalsContract
             case .restoreBegun: return machine.restoreBegun()
             case .restoreEnded: return machine.restoreEnded()
             case .upgradeBegun: return machine.upgradeBegun()
-            case .upgradeProcessWaitsForStore: return machine.upgradeProcessWaitsForStore()
+            case .upgradeProcessWaitsForStore: return machine.upgradeProcessWaitsForStore(at: now)
             case .upgradeProcessReady: return machine.upgradeProcessReady(at: now)
             case .upgradeProcessFailed: return machine.upgradeProcessFailed()
             case .upgradeReadyTimeoutElapsed: return machine.upgradeReadyTimeoutElapsed()
@@ -462,7 +462,7 @@ import VerticalsContract
             #expect(machine.readyAt == Self.now)
             if state == .stopping { _ = machine.stopRequested() }
             if state == .upgrading(.handingOver) {
-                _ = machine.upgradeBegun(); _ = machine.upgradeProcessWaitsForStore()
+                _ = machine.upgradeBegun(); _ = machine.upgradeProcessWaitsForStore(at: Self.now)
             }
             #expect(machine.state == state)
             _ = machine.exited(.init(success: true), at: Self.now)
@@ -512,7 +512,7 @@ import VerticalsContract
     @Test func givenANewProcessThatWaitsForTheStore_whenTheOldOneExits_thenItHasItsReadyTimeout() {
         var machine = Self.machine(in: .ready)
         _ = machine.upgradeBegun()
-        #expect(machine.upgradeProcessWaitsForStore() == Self.handOverActions)
+        #expect(machine.upgradeProcessWaitsForStore(at: Self.now) == Self.handOverActions)
         #expect(
             machine.exited(.init(success: true), at: Self.now)
                 == [.promoteUpgrade, .armUpgradeReadyTimeout])

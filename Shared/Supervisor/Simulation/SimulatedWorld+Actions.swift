@@ -54,7 +54,6 @@ extension SimulatedWorld {
             restartDecided(after: delay)
             armUnitTimer(.backoff, after: delay)
         case .beginHandOver:
-            updateUpgrade { $0.handedOver = true }
             cancel(.upgrade)
         case .promoteUpgrade:
             updateUpgrade { $0.promoted = true }
@@ -123,7 +122,7 @@ extension SimulatedWorld {
         case .processWaitsForStore:
             guard let pid = pid(of: .upgrade), processes[pid]?.waitsForStore == false else { return }
             updateProcess(pid) { $0.waitsForStore = true }
-            feed(.upgradeProcessWaitsForStore) { $0.upgradeProcessWaitsForStore() }
+            feed(.upgradeProcessWaitsForStore) { $0.upgradeProcessWaitsForStore(at: clocks.now) }
         case .processExits(let role, let exit):
             guard let pid = pid(of: role), let process = processes[pid] else { return }
             removeProcess(pid)
@@ -210,8 +209,6 @@ extension SimulatedWorld {
             if upgrade.abandoned {
                 setUpgrade(nil)
                 finish(upgrade)
-            } else if pid == upgrade.oldPID, !upgrade.handedOver {
-                updateUpgrade { $0.handedOver = true }
             }
         }
         let result = ServiceStateMachine.Exit(
@@ -222,7 +219,7 @@ extension SimulatedWorld {
 
     /// The engine's `upgradeProcessExited` for a new process not yet the unit's own.
     private func upgradeProcessExited(_ upgrade: Upgrade) {
-        guard upgrade.handedOver else {
+        guard machine.upgradeHandOverAt != nil else {
             setUpgrade(nil)
             cancel(.upgrade)
             feed(.upgradeProcessFailed) { $0.upgradeProcessFailed() }

@@ -46,7 +46,6 @@ final class SimulatedWorld {
         let command: Int
         let oldPID: Int
         let newPID: Int
-        var handedOver = false
         var promoted = false
         var abandoned = false
     }

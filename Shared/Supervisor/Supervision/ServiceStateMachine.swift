@@ -210,6 +210,10 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// started): nil until it has. The one record of its readiness: the hand-over, the promotion
     /// and the upgrade's answer (its gap) read it here. Kept until the next upgrade begins.
     private(set) var upgradeReadyAt: ContinuousClock.Instant?
+    /// When the old process was told to stop accepting, or was gone before it was told: nil
+    /// before the hand-over. Kept, as ``upgradeReadyAt``, until the next upgrade begins: an
+    /// upgrade abandoned by a stop still says which side of the hand-over it failed on.
+    private(set) var upgradeHandOverAt: ContinuousClock.Instant?
     /// Whether the upgrade's new process was killed for its deadline: what it says until its
     /// exit comes is too late to count.
     private(set) var upgradeProcessKilled = false
@@ -586,6 +590,8 @@ struct ServiceStateMachine: Sendable, Equatable {
             }
             return afterUnexpectedExit(failure: failure, restartCannotHelp: exit.restartCannotHelp, at: now)
         case .upgrading(.preparing), .upgrading(.handingOver):
+            // The old process gone before it was told to go hands over as it leaves.
+            if upgradeHandOverAt == nil { upgradeHandOverAt = now }
             state = .upgrading(.finishing)
             ledger.spawned()
             return [.promoteUpgrade, upgradeReadyAt != nil ? .completeUpgrade : .armUpgradeReadyTimeout]
@@ -669,13 +675,14 @@ struct ServiceStateMachine: Sendable, Equatable {
         guard state == .ready else { return [] }
         state = .upgrading(.preparing)
         upgradeReadyAt = nil
+        upgradeHandOverAt = nil
         upgradeProcessKilled = false
         return []
     }
 
     /// The new process prepared and waits for the store's lock (`X_VERTICALS_STORE_WAIT=1`).
-    mutating func upgradeProcessWaitsForStore() -> [Action] {
-        state == .upgrading(.preparing) && !upgradeProcessKilled ? handOver() : []
+    mutating func upgradeProcessWaitsForStore(at now: ContinuousClock.Instant) -> [Action] {
+        state == .upgrading(.preparing) && !upgradeProcessKilled ? handOver(at: now) : []
     }
 
     /// The new process said `READY=1` at `now` (or, without a readiness protocol, was started):
@@ -687,7 +694,7 @@ struct ServiceStateMachine: Sendable, Equatable {
         switch state {
         case .upgrading(.preparing):
             upgradeReadyAt = now
-            return handOver()
+            return handOver(at: now)
         case .upgrading(.handingOver):
             upgradeReadyAt = now
             return []
@@ -711,9 +718,10 @@ struct ServiceStateMachine: Sendable, Equatable {
         }
     }
 
-    /// The old process stops accepting and drains: its stop signal, its stop timeout.
-    private mutating func handOver() -> [Action] {
+    /// The old process stops accepting and drains from `now`: its stop signal, its stop timeout.
+    private mutating func handOver(at now: ContinuousClock.Instant) -> [Action] {
         state = .upgrading(.handingOver)
+        upgradeHandOverAt = now
         return [.beginHandOver, .stopHealthChecks, .cancelForgiveness, .sendStopSignal, .armTimer(.stop)]
     }
 

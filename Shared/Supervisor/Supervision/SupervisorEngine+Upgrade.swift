@@ -177,7 +177,7 @@ extension SupervisorEngine {
             switch key {
             case SQLiteStore.HandOver.waitingKey where value == "1":
                 unit.log.note("upgrade: pid \(upgrade.pid) prepared and waits for the store")
-                transition(unit) { $0.upgradeProcessWaitsForStore() }
+                transition(unit) { $0.upgradeProcessWaitsForStore(at: .now) }
             case SQLiteStore.HandOver.backupKey:
                 upgrade.backup = value
                 unit.log.note("upgrade: pid \(upgrade.pid) migrates the store; its backup: \(value)")
@@ -195,7 +195,6 @@ extension SupervisorEngine {
     /// stop signal, SIGKILL after its stop timeout, the machine's actions after this one), which
     /// releases the store's lock. Done before `stopping` is said.
     func beginHandOver(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
-        upgrade.handOverAt = .now
         // The old process's stop timeout bounds this stage; the new one's readiness clock starts
         // again once the old one is gone.
         upgrade.timer.stop()
@@ -216,9 +215,9 @@ extension SupervisorEngine {
         }
         if pid == upgrade.oldPID {
             upgrade.oldExitedAt = .now
-            if upgrade.handOverAt == nil {
+            // The machine notes the hand-over's instant with the exit that follows.
+            if unit.machine.upgradeHandOverAt == nil {
                 unit.log.note("upgrade: pid \(pid) ended before the hand-over; new pid \(upgrade.pid) takes over now")
-                upgrade.handOverAt = .now
             }
             return
         }
@@ -256,7 +255,8 @@ extension SupervisorEngine {
     func completeUpgrade(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
         unit.upgrade = nil
         unit.spec.executable = upgrade.executable
-        let result = upgrade.result(name: unit.spec.name, readyAt: unit.machine.upgradeReadyAt)
+        let result = upgrade.result(
+            name: unit.spec.name, readyAt: unit.machine.upgradeReadyAt, handOverAt: unit.machine.upgradeHandOverAt)
         unit.statusText = ""
         becameReady(unit)
         let text =
@@ -293,7 +293,7 @@ extension SupervisorEngine {
         }
         upgrade.failure = reason
         unit.log.note("upgrade: new pid \(pid) \(reason)")
-        if upgrade.handOverAt == nil {
+        if unit.machine.upgradeHandOverAt == nil {
             unit.upgrade = nil
             upgrade.timer.stop()
             unit.statusText = upgrade.statusText
@@ -307,7 +307,7 @@ extension SupervisorEngine {
                         .unavailable,
                         "\(unit.spec.name) was not upgraded: \(why) (pid \(pid), \(upgrade.program)) before the hand-over; "
                             + "pid \(upgrade.oldPID) still serves; `svc-supervisor logs \(unit.spec.name)` shows what it said",
-                        details: Self.details(upgrade), retryable: false)))
+                        details: details(unit, upgrade), retryable: false)))
         } else {
             transition(unit) { $0.upgradeProcessFailed() }
             // The old one drains already and cannot be called back: once it is gone, the
@@ -348,7 +348,7 @@ extension SupervisorEngine {
             .failure(
                 ServiceError(
                     .unavailable, "\(unit.spec.name) was not upgraded: the upgrade was abandoned: \(why)",
-                    details: Self.details(upgrade),
+                    details: details(unit, upgrade),
                     retryable: false)))
     }
 
@@ -437,7 +437,7 @@ extension SupervisorEngine {
                 .failure(
                     ServiceError(
                         .unavailable, "\(head); \(outcome); `svc-supervisor logs \(name)` shows what it said",
-                        details: Self.details(upgrade), retryable: false)))
+                        details: self.details(unit, upgrade), retryable: false)))
         }
         unit.statusText = ""
         startWhenReady(unit)
@@ -447,10 +447,10 @@ extension SupervisorEngine {
     }
 
     /// The pids and stage of a failed upgrade, for its error's details.
-    private static func details(_ upgrade: UpgradeRun) -> [ErrorDetail] {
+    private func details(_ unit: ServiceUnit, _ upgrade: UpgradeRun) -> [ErrorDetail] {
         [
             ErrorDetail("oldPid", String(upgrade.oldPID)), ErrorDetail("newPid", String(upgrade.pid)),
-            ErrorDetail("stage", upgrade.stageDetail),
+            ErrorDetail("stage", unit.machine.upgradeHandOverAt == nil ? "beforeHandOver" : "afterHandOver"),
         ]
     }
 }

@@ -20,9 +20,8 @@ final class UpgradeRun {
     /// The uid the new process runs as (see ``ServiceUnit/uid``).
     let uid: UInt32
     let startedAt: ContinuousClock.Instant
-    /// When the old process was told to stop accepting (or was gone before it was told), and
-    /// when it was gone.
-    var handOverAt: ContinuousClock.Instant?
+    /// When the old process was gone (when it was told to go is the machine's
+    /// ``ServiceStateMachine/upgradeHandOverAt``).
     var oldExitedAt: ContinuousClock.Instant?
     /// When the new process became the unit's own (the old one gone).
     ///
@@ -65,9 +64,6 @@ final class UpgradeRun {
     /// Whether the new process is the unit's own: its exit is then the unit's.
     var isPromoted: Bool { promotedAt != nil }
 
-    /// Where a failed upgrade stood, for its error's `stage` detail.
-    var stageDetail: String { handOverAt == nil ? "beforeHandOver" : "afterHandOver" }
-
     /// Answers the call (the first time only) and stops the timer.
     func finish(_ result: Result<Supervisor.UpgradeResult, ServiceError>) {
         timer.stop()
@@ -76,9 +72,11 @@ final class UpgradeRun {
         answer?(result)
     }
 
-    /// What the upgrade did, for its answer; `name` is the service's, `readyAt` when the new
-    /// process became ready (the machine's ``ServiceStateMachine/upgradeReadyAt``).
-    func result(name: String, readyAt: ContinuousClock.Instant?) -> Supervisor.UpgradeResult {
+    /// What the upgrade did, for its answer; `name` is the service's, `readyAt` and `handOverAt`
+    /// when the new process became ready and the hand-over began (the machine's records).
+    func result(name: String, readyAt: ContinuousClock.Instant?, handOverAt: ContinuousClock.Instant?)
+        -> Supervisor.UpgradeResult
+    {
         let ready = readyAt ?? .now
         let handOver = handOverAt ?? ready
         // A new process that served before the old one stopped accepting (no store to wait for)
