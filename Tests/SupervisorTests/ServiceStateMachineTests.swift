@@ -269,7 +269,7 @@ import VerticalsContract
             .restoring(.rollback): Outcome(state: .waiting, wanted: true, actions: []),
         ],
         .upgradeBegun: [
-            .ready: Outcome(state: .upgrading(.preparing), wanted: true, actions: [])
+            .ready: Outcome(state: .upgrading(.preparing), wanted: true, actions: [.armUpgradeReadyTimeout])
         ],
         .upgradeProcessWaitsForStore: [
             .upgrading(.preparing): Outcome(state: .upgrading(.handingOver), wanted: true, actions: handOverActions)
@@ -500,7 +500,7 @@ import VerticalsContract
     /// An upgrade without a store to wait for completes as soon as the old process is gone.
     @Test func givenANewProcessReadyBeforeTheHandOver_whenTheOldOneExits_thenTheUpgradeCompletes() {
         var machine = Self.machine(in: .ready)
-        #expect(machine.upgradeBegun() == [])
+        #expect(machine.upgradeBegun() == [.armUpgradeReadyTimeout])
         #expect(machine.upgradeProcessReady(at: Self.now) == Self.handOverActions)
         #expect(machine.exited(.init(success: true), at: Self.now) == [.promoteUpgrade, .completeUpgrade])
         #expect(machine.exitReason == .stop)

@@ -281,10 +281,8 @@ extension SimulatedWorld {
         let upgrade = Upgrade(command: number, oldPID: oldPID, newPID: startProcess())
         setUpgrade(upgrade)
         feed(.upgradeBegun) { $0.upgradeBegun() }
-        guard configuration.notifiesReady else {
+        if !configuration.notifiesReady {
             feed(.upgradeProcessReady) { $0.upgradeProcessReady(at: clocks.now) }
-            return
         }
-        armUpgradeTimer(for: upgrade)
     }
 }

@@ -153,7 +153,8 @@ struct ServiceStateMachine: Sendable, Equatable {
         case beginHandOver
         /// The old process is gone: make the upgrade's new process the service's own.
         case promoteUpgrade
-        /// The promoted new process has its ready timeout to say `READY=1`.
+        /// The upgrade's new process has its ready timeout: to wait for the store or say
+        /// `READY=1` while preparing, to say `READY=1` once promoted.
         case armUpgradeReadyTimeout
         /// The promoted new process is ready: answer the upgrade and take its executable.
         case completeUpgrade
@@ -670,14 +671,15 @@ struct ServiceStateMachine: Sendable, Equatable {
 
     // MARK: Upgrade
 
-    /// A new process of a ready service was started beside the old one.
+    /// A new process of a ready service was started beside the old one: with a readiness
+    /// protocol it has the ready timeout to wait for the store or say `READY=1`.
     mutating func upgradeBegun() -> [Action] {
         guard state == .ready else { return [] }
         state = .upgrading(.preparing)
         upgradeReadyAt = nil
         upgradeHandOverAt = nil
         upgradeProcessKilled = false
-        return []
+        return notifiesReady ? [.armUpgradeReadyTimeout] : []
     }
 
     /// The new process prepared and waits for the store's lock (`X_VERTICALS_STORE_WAIT=1`).

@@ -147,7 +147,7 @@ extension SupervisorEngine {
         case .restart(let delay):
             restartWithPeers(unit, after: delay)
         case .armUpgradeReadyTimeout:
-            if let upgrade = unit.upgrade { armFinishingTimeout(unit, upgrade) }
+            if let upgrade = unit.upgrade { armUpgradeTimeout(unit, upgrade) }
         case .completeUpgrade:
             if let upgrade = unit.upgrade { completeUpgrade(unit, upgrade) }
         case .killUpgradeProcess:

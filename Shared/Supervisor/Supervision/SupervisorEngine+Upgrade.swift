@@ -120,15 +120,9 @@ extension SupervisorEngine {
         unit.log.note("upgrade: started pid \(child.pid)\(user): \(program) beside pid \(oldPID), which serves on")
         logger.notice("\(name): upgrade: new pid \(child.pid) (\(program)) prepares; pid \(oldPID) serves on")
         unit.statusText = "upgrading: new pid \(child.pid) prepares"
-        guard unit.spec.readiness == .notify else {
+        if unit.spec.readiness != .notify {
             // Nothing to wait for: it counts as ready when started, as a first start does.
             transition(unit) { $0.upgradeProcessReady(at: .now) }
-            return
-        }
-        let timeout = unit.spec.readyTimeout
-        upgrade.timer.start(after: timeout) { [weak unit, weak upgrade] in
-            guard let unit, let upgrade, unit.upgrade === upgrade else { return }
-            self.transition(unit) { $0.upgradeReadyTimeoutElapsed() }
         }
     }
 
@@ -242,8 +236,9 @@ extension SupervisorEngine {
         }
     }
 
-    /// The promoted new process has its ready timeout to send `READY=1`.
-    func armFinishingTimeout(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
+    /// The new process has its ready timeout: to wait for the store or send `READY=1` while it
+    /// prepares, to send `READY=1` once promoted.
+    func armUpgradeTimeout(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
         let timeout = unit.spec.readyTimeout
         upgrade.timer.start(after: timeout) { [weak unit, weak upgrade] in
             guard let unit, let upgrade, unit.upgrade === upgrade else { return }
