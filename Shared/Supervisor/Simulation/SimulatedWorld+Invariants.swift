@@ -25,6 +25,7 @@ extension SimulatedWorld {
         default:
             violate("status says what runs", "status says \(wire), which the core never says")
         }
+        checkStatusText()
         if watchingForDemand != (machine.state == .idle) {
             violate(
                 "an idle service's socket is watched",
@@ -42,6 +43,21 @@ extension SimulatedWorld {
                 "the core is \(machine.state) and a restore \(restore == nil ? "does not run" : "runs")")
         }
         if takeDownAnswered() { checkDown() }
+    }
+
+    /// The status text says what the core holds where the core alone decides it: a stopped
+    /// service says nothing, an idle one waits for a caller, one in backoff says its delay.
+    func checkStatusText() {
+        let expected: String
+        switch machine.state {
+        case .stopped: expected = ""
+        case .idle: expected = "starts at the first connection"
+        case .backoff: expected = "restarting in \(ServiceUnit.text(machine.backoffDelay))"
+        default: return
+        }
+        if statusText != expected {
+            violate("status says what the core holds", "the core is \(machine.state) and status says \"\(statusText)\"")
+        }
     }
 
     /// After `down`: nothing of the service runs, and none of its timers is armed.

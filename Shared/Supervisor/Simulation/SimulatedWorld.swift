@@ -89,6 +89,8 @@ final class SimulatedWorld {
     private var upgradeTimerOwner: Int?
     private(set) var socketOpen = true
     private(set) var watchingForDemand = false
+    /// The status text `status` shows, as the engine keeps it from the core's decisions.
+    private(set) var statusText = ""
     private(set) var dependencyReady = false
     private(set) var executableBroken = false
     private(set) var restore: Restore?
@@ -133,9 +135,10 @@ final class SimulatedWorld {
     /// Feeds one event to the core, as the engine's `transition` does, and performs its actions.
     func feed(_ event: SimulationCoverage.Event, _ body: (inout ServiceStateMachine) -> [ServiceStateMachine.Action]) {
         coverage.insert(SimulationCoverage.Pair(state: machine.state, event: event))
-        let before = machine.state.wire
+        let before = machine
         let actions = body(&machine)
-        if before != machine.state.wire { stateSaid(machine.state.wire) }
+        if let text = machine.statusText(enteredFrom: before, service: "simulated") { statusText = text }
+        if before.state.wire != machine.state.wire { stateSaid(machine.state.wire) }
         for action in actions where !dropped.contains(action) { perform(action) }
     }
 

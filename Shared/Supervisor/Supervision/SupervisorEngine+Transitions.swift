@@ -18,55 +18,34 @@ extension SupervisorEngine {
         for action in actions { perform(action, unit) }
     }
 
-    /// What entering its new state means for `unit` before observers hear of it: its status
-    /// text and the log's line, and an upgrade's hand-over, promotion or rollback. Returns
-    /// whether it now waits for another list of services (said again, as the list changes).
+    /// What entering its new state means for `unit` before observers hear of it: the status
+    /// text the machine decides, the log's line, and an upgrade's hand-over, promotion or
+    /// rollback. Returns whether it now waits for another list of services (said again, as the
+    /// list changes).
     private func enter(_ unit: ServiceUnit, from before: ServiceStateMachine) -> Bool {
         let after = unit.machine
         let spec = unit.spec
-        if after.state == .waiting, !before.isUpgrading, !before.isRestoring,
-            before.state != .waiting || before.awaited != after.awaited
-        {
-            unit.statusText = "waiting for \(after.awaited.joined(separator: ", "))"
-            return true
-        }
-        guard before.state != after.state else { return false }
+        let status = after.statusText(enteredFrom: before, service: spec.name)
+        if let status { unit.statusText = status }
+        guard before.state != after.state else { return after.state == .waiting && status != nil }
         switch after.state {
-        case .stopped, .starting:
-            unit.statusText = ""
+        case .waiting where status != nil:
+            return true
         case .idle:
             if before.state.wire == .starting || before.state.wire == .ready {
                 unit.log.note("exited cleanly: idle until the next caller connects")
             }
-            unit.statusText = "starts at the first connection"
-        case .stopping where before.state.wire == .starting || before.state.wire == .ready:
-            unit.statusText = "stopping"
         case .ready where before.state != .upgrading(.preparing): // not the old process serving on
             if let startedAt = unit.startedAt { unit.log.note("ready after \(ServiceUnit.text(.now - startedAt))") }
         case .backoff:
             let delay = ServiceUnit.text(after.backoffDelay)
-            unit.statusText = "restarting in \(delay)"
             unit.log.note("\(unit.lastExit); restart \(unit.restarts) in \(delay)")
             // The foreground `up` says each crash on its own output, not only in the service's log.
             logger.warning("\(spec.name) \(unit.lastExit); restart \(unit.restarts) in \(delay)")
         case .failed where !before.isRestoring:
-            guard let why = after.gaveUp else { break }
-            let text: String
-            switch why {
-            case .restartCannotHelp:
-                text =
-                    "not restarted: exit status \(DaemonExitStatus.restartCannotHelp) says a restart cannot help; "
-                    + "fix the cause, then `svc-supervisor start \(spec.name)`"
-            case .policy:
-                text = "not restarted (restart = \(spec.restart.rawValue))"
-            case .budgetSpent(let count):
-                text =
-                    "restarted \(count) times within \(ServiceUnit.text(spec.budget.window)); "
-                    + "stays down until `svc-supervisor start \(spec.name)`"
-            }
-            unit.statusText = text
-            if why != .policy { unit.log.note(text) }
-            logger.error("\(spec.name) failed: \(unit.lastExit); \(text)")
+            guard let why = after.gaveUp, let status else { break }
+            if why != .policy { unit.log.note(status) }
+            logger.error("\(spec.name) failed: \(unit.lastExit); \(status)")
         case .upgrading(.handingOver):
             if let upgrade = unit.upgrade { beginHandOver(unit, upgrade) }
         case .upgrading(.finishing):
