@@ -52,3 +52,11 @@ void vt_memory_release(void) {
         mallopt(M_TRIM_THRESHOLD, VT_TRIM_THRESHOLD);
     pthread_mutex_unlock(&vt_release_lock);
 }
+
+size_t vt_memory_in_use(void) {
+    /* mallinfo2 sums every arena's bins under its lock: what malloc handed out and not yet took
+     * back, in the heaps (uordblks) and in blocks mapped on their own (hblkhd). Free memory kept at
+     * a heap's top, or not yet handed back, is not counted. */
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+}

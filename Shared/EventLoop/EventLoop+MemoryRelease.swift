@@ -60,6 +60,11 @@ extension EventLoop {
         memoryRelease?.start(after: Self.memoryReleaseDelay) { [unowned self] in releaseMemoryIfQuiet() }
     }
 
+    /// The bytes malloc has handed out and not taken back, in the whole process: the live heap,
+    /// without the free memory kept for long frames (`mallinfo2`'s `uordblks` and `hblkhd`). It
+    /// walks each heap's free lists, so it is read when asked (`daemon.metrics`), never per request.
+    package static var heapInUseBytes: Int { Int(clamping: vt_memory_in_use()) }
+
     /// The release timer fired: waits another delay if a long frame came meanwhile, else hands
     /// the free memory back.
     private func releaseMemoryIfQuiet() {

@@ -106,6 +106,10 @@ long vt_access_acl_size(const char *path);
  * of the calling thread's heap included. */
 int vt_memory_keep_freed(void);
 void vt_memory_release(void);
+/* The bytes malloc has handed out and not taken back (mallinfo2's uordblks + hblkhd): the live
+ * heap, without the free memory malloc keeps. Walks each arena's free lists under its lock, so it
+ * costs in proportion to the free blocks a heap holds: read it when asked, never per request. */
+size_t vt_memory_in_use(void);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 import CoreMetrics
 import Prometheus
 import Synchronization
+import VerticalsEventLoop
 import VerticalsWire
 
 /// What one host counts: connections through swift-metrics handles backed by its own Prometheus
@@ -61,6 +62,11 @@ package final class HostMetrics: Sendable {
         self.factory = factory
     }
 
+    /// The live heap's gauge (``VerticalsEventLoop/EventLoop/heapInUseBytes``), sampled when
+    /// metrics are read: what a connection's requests left allocated, without the free memory
+    /// the allocator keeps (which the resident size counts).
+    package static let heapInUseLabel = "verticals_heap_in_use_bytes"
+
     /// Makes `sample` the source of the in-flight and queue-depth gauges and of the request
     /// counts: the host sums them over every loop it serves on (each read on its own loop).
     package func countLoad(with sample: @escaping @Sendable () async -> LoadSample) {
@@ -96,6 +102,7 @@ package final class HostMetrics: Sendable {
             queueDepth.set(load.queued)
             requests = load.requests
         }
+        CoreMetrics.Meter(label: Self.heapInUseLabel, factory: factory).set(EventLoop.heapInUseBytes)
         return registry.emitToString() + requests.exposition
     }
 }
