@@ -337,7 +337,8 @@ final class PeerChannel {
         case .error:
             let error: ServiceError
             do {
-                error = try message.decodeBody(as: ServiceError.self)
+                // The callee's text, cut before it is kept or served on (``ServiceError/fromCallee``).
+                error = try message.decodeBody(as: ServiceError.self).fromCallee
             } catch {
                 complete(id, .failure(ServiceError(.protocolError, "\(service) sent an undecodable error: \(error)")))
                 return
