@@ -16,6 +16,7 @@
 #   make fuzz    run each libFuzzer target (Fuzz/) for FUZZ_SECONDS (default 60) from its committed seeds
 #   make simulate  the supervisor's core in a seeded simulation: SEEDS=N (default 10000) or SIMULATE_SECONDS=S
 #   make fuzz-live  a live suite fuzzed from daemon.describe for FUZZ_SECONDS (FUZZ_SEED=S, REPLAY=HEX: docs/fuzz-live.md)
+#   make fuzz-cost  release build: the costliest inputs searched for FUZZ_SECONDS, judged by the cost budgets (docs/fuzz-live.md)
 #   make hummingbird-demo  a vertical that also serves GET /healthz over HTTP (Examples/HummingbirdDemo), in the foreground
 #   make bench   release build, then every benchmark against its baseline (bench/results.json, bench/latency.png)
 #   make docs    the framework's API documentation (DocC), warnings as errors, into .build/docs
@@ -61,8 +62,11 @@ FUZZ_SECONDS ?= 60
 SOAK_SECONDS ?= 600
 # Seconds per fuzz target in `make test`: a smoke run that the targets build, load their seeds and run.
 FUZZ_SMOKE_SECONDS ?= 3
+# Seconds of the cost search in `make test`: its debug build, sizes and counts only, the phase with a
+# hostile callee alone (every other vertical over Unix sockets, and the callee's callers), no ids learnt first.
+FUZZ_COST_SMOKE_SECONDS ?= 10
 
-.PHONY: all deps test-deps build format release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal image fresh-debian-rehearsal fuzz fuzz-live simulate soak soak-versions bench hummingbird-demo api-check release-cut docs docs-check docs-serve clean
+.PHONY: all deps test-deps build format release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal image fresh-debian-rehearsal fuzz fuzz-live fuzz-cost simulate soak soak-versions bench hummingbird-demo api-check release-cut docs docs-check docs-serve clean
 
 all: build
 
@@ -117,6 +121,7 @@ test: test-deps
 	SWIFT="$(SWIFT)" bash scripts/run-tests.sh $(TEST_FLAGS)
 	bash Tests/EventLoopTests/memcheck.sh
 	bash scripts/fuzz.sh $(FUZZ_SMOKE_SECONDS)
+	SWIFT="$(SWIFT)" bash scripts/fuzz-cost.sh debug $(FUZZ_COST_SMOKE_SECONDS) --sizes-only --transport hostile --learn-rounds 0
 	@echo "make test took $$(( $$(date +%s) - $$(cat .build/test-started) )) s; the build folder holds $$(du -sh .build | cut -f1)"
 
 # Handle and buffer lifetimes under AddressSanitizer (LeakSanitizer included).
@@ -261,6 +266,18 @@ simulate:
 	$(SWIFT) build --product vt-simulate
 	"$$($(SWIFT) build --show-bin-path)/vt-simulate" --first-seed $(FIRST_SEED) \
 		$(if $(SIMULATE_SECONDS),--seconds $(SIMULATE_SECONDS),--seeds $(or $(SEEDS),10000))
+
+# The cost search (docs/fuzz-live.md, "make fuzz-cost"): the release build under its own svc-supervisor
+# up, every operation of every vertical and every built-in searched for the inputs that cost most
+# (loop held, live heap left, answer size, descriptors left), over Unix sockets then TCP with mutual
+# TLS, for FUZZ_SECONDS in all, and silent strangers held against each; judged by the cost budgets.
+# Each input over budget prints a `make fuzz-cost REPLAY=HEX` line (REPLAY_AS=patient|admin puts a
+# fresh token in it); FUZZ_SEED=S, FUZZ_TRANSPORT=unix|tcp as for fuzz-live.
+fuzz-cost: release
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product vt-fuzz-live
+	SWIFT="$(SWIFT)" bash scripts/fuzz-cost.sh release $(FUZZ_SECONDS) \
+		$(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) $(if $(FUZZ_TRANSPORT),--transport $(FUZZ_TRANSPORT)) \
+		$(if $(REPLAY),--replay '$(REPLAY)' --replay-as $(or $(REPLAY_AS),none))
 
 # Benchmarks/ is its own package (make test never builds it). Every figure is a ratio against a
 # baseline measured in the same run, interleaved, median [min–max] over BENCH_ROUNDS (default 5).

@@ -412,7 +412,7 @@ let package = Package(
                 name: "vt-fuzz-live",
                 dependencies: [
                     "VerticalsSupervisorCommands", "VerticalsSupervisorClient", "VerticalsContractTesting",
-                    "VerticalsServiceKit",
+                    "VerticalsServiceKit", "VerticalsObservability",
                     "VerticalsClient", "VerticalsContract", "VerticalsEventLoop", "VerticalsWire",
                     .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 ],

@@ -20,6 +20,8 @@ struct Finding {
     let replayed: Bool
     /// `unix` or `tcp`, as `FUZZ_TRANSPORT` takes it.
     let transport: String
+    /// The make target that replays it: `fuzz-live`, or `fuzz-cost` for a cost over budget.
+    var command = "fuzz-live"
 
     /// The report, several lines; `hexFile` is where a frame too long for a command line was written.
     func report(hexFile: String?) -> String {
@@ -32,12 +34,12 @@ struct Finding {
         ]
         let replayAs = request.carriesToken ? " REPLAY_AS=\(request.session.rawValue)" : ""
         if let hexFile {
-            lines.append("  replay: make fuzz-live REPLAY=@\(hexFile)\(replayAs)   (frame of \(hex.count / 2) bytes)")
+            lines.append("  replay: make \(command) REPLAY=@\(hexFile)\(replayAs)   (frame of \(hex.count / 2) bytes)")
         } else {
-            lines.append("  replay: make fuzz-live REPLAY=\(hex)\(replayAs)")
+            lines.append("  replay: make \(command) REPLAY=\(hex)\(replayAs)")
         }
         lines.append("  call: " + (request.callLine ?? "none (\(request.jsonProblem ?? "no JSON"))"))
-        if !replayed { lines.append("  again: make fuzz-live FUZZ_SEED=\(seed) FUZZ_TRANSPORT=\(transport)") }
+        if !replayed { lines.append("  again: make \(command) FUZZ_SEED=\(seed) FUZZ_TRANSPORT=\(transport)") }
         return lines.joined(separator: "\n")
     }
 }

@@ -22,6 +22,7 @@ struct FuzzLiveCommand: AsyncParsableCommand {
               vt-fuzz-live --seconds 60
               vt-fuzz-live --seed 1234 --seconds 600
               vt-fuzz-live --replay 0000004c0101… --replay-as patient
+              vt-fuzz-live --cost --seconds 600
             """)
 
     @Option(help: "The suite's manifest.") var manifest = "deploy/suite.toml"
@@ -29,17 +30,36 @@ struct FuzzLiveCommand: AsyncParsableCommand {
     @Option(help: "The seed (default: from the clock; printed).") var seed: UInt64?
     @Option(help: "Stop after this many requests per transport.") var maxRequests: Int?
     @Option(help: "Stop after this many findings.") var stopAfter: Int?
-    @Option(help: "unix, tcp, or both (Unix first, then TCP with mutual TLS).") var transport: Transport = .both
+    @Option(
+        help:
+            "unix, tcp, hostile (--cost only), or both (Unix, then TCP with mutual TLS, then with --cost a hostile callee)."
+    )
+    var transport: Transport = .both
     @Option(help: "A frame to send again (hex, VERTICAL:HEX for a built-in, or @FILE), instead of fuzzing.")
     var replay: String?
     @Option(help: "With --replay: put this session's fresh token in the frame's token field (none, patient, admin).")
     var replayAs: String = "none"
     @Option(help: "Where frames too long for a command line are written.") var findings = ".build/fuzz-live"
     @Flag(help: "Keep the temporary run folder (it is kept anyway when something was found).") var keep = false
+    @Flag(help: "Search for the costliest inputs and judge them by the cost budgets (make fuzz-cost).")
+    var cost = false
+    @Flag(help: "With --cost: judge sizes and counts only, not loop holds (a debug build's times mean nothing).")
+    var sizesOnly = false
 
-    enum Transport: String, ExpressibleByArgument { case unix, tcp, both }
+    @Option(
+        help:
+            "With --cost: the callee a hostile program replaces in the last phase (default: the one most depended on that has callees of its own)."
+    )
+    var hostile: String?
+    @Option(help: "With --cost: rounds of plausible requests to every operation first, to learn real ids.")
+    var learnRounds = 1
+    @Option(help: .hidden) var hostileCallee: String?
+
+    enum Transport: String, ExpressibleByArgument { case unix, tcp, hostile, both }
 
     func run() async throws {
+        // Run by `up` in a callee's place, in the hostile phase: serve, never fuzz.
+        if let hostileCallee { throw ExitCode(HostileCallee.serve(description: hostileCallee)) }
         let seed =
             self.seed ?? UInt64(truncatingIfNeeded: ContinuousClock.now.hashValue)
             ^ UInt64(UInt32(truncatingIfNeeded: getpid()))
@@ -51,16 +71,28 @@ struct FuzzLiveCommand: AsyncParsableCommand {
         say("fuzz-live: seed \(seed)")
         var found = 0
         var phases: [(String, LivePhase.Kind)] = []
-        if transport != .tcp { phases.append(("unix", .unix)) }
-        if transport != .unix { phases.append(("tcp", .tcpWithMutualTLS)) }
+        if transport == .unix || transport == .both { phases.append(("unix", .unix)) }
+        if transport == .tcp || transport == .both { phases.append(("tcp", .tcpWithMutualTLS)) }
+        let callee = hostile ?? HostileManifest.likeliestCallee(in: manifestPath)
+        if cost, transport == .hostile || transport == .both {
+            if callee != nil {
+                phases.append(("hostile", .hostileCallee))
+            } else {
+                say("fuzz-cost: no service both calls others and is called: no hostile callee phase")
+            }
+        }
+        guard !phases.isEmpty else { throw ExitCode.failure(2, "--transport hostile needs --cost") }
         // The seconds are fuzzing time, shared by the transports; starting and learning a suite
         // come on top. A transport gets what the ones before it left, and never less than its
         // share: one that ran over (a slow answer waited for) does not starve the next.
         let total = Duration.milliseconds(Int64(seconds * 1000))
         var remaining = total
         for (index, (name, kind)) in phases.enumerated() {
-            let phase = LivePhase(
+            var phase = LivePhase(
                 kind: kind, manifest: manifestPath, seed: seed, findingsFolder: findingsFolder, keep: keep)
+            if cost { phase.cost = CostBudgets(judgesTime: !sizesOnly) }
+            if let callee { phase.hostile = callee }
+            phase.learnRounds = max(0, learnRounds)
             do {
                 let (findings, used) = try await phase.run(
                     for: max(remaining / (phases.count - index), total / phases.count), maxRequests: maxRequests,

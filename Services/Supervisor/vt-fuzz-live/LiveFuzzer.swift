@@ -218,6 +218,9 @@ final class LiveFuzzer {
         return FuzzRequest(target: target, session: session, input: input, body: bytes, rawChange: how)
     }
 
+    /// Counts a request sent by another stage (the cost search), so findings number it.
+    func countSent() { sent += 1 }
+
     /// Whether requests are replayed frames rather than the seed's.
     var replaying = false
 
@@ -306,12 +309,16 @@ final class LiveFuzzer {
         }
     }
 
-    private func record(_ request: FuzzRequest, _ symptom: String) {
-        let finding = Finding(
+    /// Records a finding of `request` and prints it; `command` is the make target that replays it.
+    func record(_ request: FuzzRequest, _ symptom: String, command: String = "fuzz-live") {
+        var request = request
+        request.tokenField = sessions.tokenField
+        var finding = Finding(
             request: request, symptom: symptom, seed: seed, number: sent,
             seconds: Double((ContinuousClock.now - started).components.seconds)
                 + Double((ContinuousClock.now - started).components.attoseconds) / 1e18, replayed: replaying,
             transport: transport)
+        finding.command = command
         findings.append(finding)
         log(finding.report(hexFile: hexFile(for: finding)))
     }

@@ -15,6 +15,8 @@ struct LivePhase {
     enum Kind: String {
         case unix = "Unix sockets"
         case tcpWithMutualTLS = "TCP with mutual TLS"
+        /// Unix sockets, one callee replaced by ``HostileCallee`` (`make fuzz-cost` only).
+        case hostileCallee = "Unix sockets with a hostile callee"
     }
 
     let kind: Kind
@@ -22,6 +24,12 @@ struct LivePhase {
     let seed: UInt64
     let findingsFolder: String
     let keep: Bool
+    /// The cost search's budgets (`make fuzz-cost`), instead of the rules of `make fuzz-live`.
+    var cost: CostBudgets? = nil
+    /// Rounds of plausible requests to every operation before the cost search, to learn real ids.
+    var learnRounds = 1
+    /// The callee a hostile program replaces in the ``Kind/hostileCallee`` phase.
+    var hostile = ""
 
     /// Runs the phase, fuzzing for `duration` once the suite is learnt; the number of findings
     /// and the time fuzzing took.
@@ -38,6 +46,11 @@ struct LivePhase {
             tls = TLSFiles(
                 certificate: "\(folder)/certs/operator/tls.crt", key: "\(folder)/certs/operator/tls.key",
                 authority: "\(folder)/certs/operator/ca.crt")
+        }
+        if kind == .hostileCallee {
+            manifest = try HostileManifest.write(
+                from: self.manifest, into: folder, bin: bin, callee: hostile,
+                description: "\(findingsFolder)/\(hostile).description.hex")
         }
         let suite = try LiveSuite.start(
             manifest: manifest, folder: folder, binDirectory: bin, endpoints: endpoints, tls: tls)
@@ -58,15 +71,24 @@ struct LivePhase {
                 description: "the suite never became ready; its supervisor's output is \(folder)/supervisor.log")
         }
         do {
-            let names = (await suite.status(control) ?? []).map(\.name)
+            // A hostile callee is not fuzzed: its callers are.
+            let names = (await suite.status(control) ?? []).map(\.name).filter {
+                kind != .hostileCallee || $0 != hostile
+            }
             let contracts = try await SuiteContracts.learn(names, client: client)
             let sessions = await Sessions.open(contracts, client: client, seed: seed)
             let fuzzer = LiveFuzzer(
                 suite: suite, client: client, control: control, contracts: contracts, sessions: sessions, seed: seed,
-                transport: kind == .unix ? "unix" : "tcp", findingsFolder: findingsFolder, log: say)
+                transport: transportName, findingsFolder: findingsFolder, log: say)
             await fuzzer.baseline()
             var started = ContinuousClock.now
-            if let (text, session) = replay {
+            if let budgets = cost {
+                let (strangers, used) = try await searchCosts(
+                    fuzzer, suite: suite, client: client, control: control, budgets: budgets, for: duration,
+                    maxRequests: maxRequests, replay: replay)
+                started = ContinuousClock.now - used
+                found += strangers
+            } else if let (text, session) = replay {
                 try await Replay.send(text, as: session, fuzzer: fuzzer, contracts: contracts, sessions: sessions)
             } else {
                 await fuzzer.learnIDs(rounds: 2)
@@ -80,8 +102,8 @@ struct LivePhase {
             }
             fuzzing = ContinuousClock.now - started
             say("fuzz-live: \(kind.rawValue)")
-            say(fuzzer.summary(elapsed: ContinuousClock.now - started))
-            found = fuzzer.findings.count
+            if cost == nil { say(fuzzer.summary(elapsed: ContinuousClock.now - started)) }
+            found += fuzzer.findings.count
         } catch {
             await suite.stop(control)
             throw error

@@ -17,6 +17,19 @@ enum Replay {
         _ text: String, as session: FuzzRequest.Session, fuzzer: LiveFuzzer, contracts: SuiteContracts,
         sessions: Sessions
     ) async throws {
+        let request = try request(text, as: session, contracts: contracts, sessions: sessions)
+        say("fuzz-live: replaying \(request.target.label) (\(request.body.count) bytes of body)")
+        let before = fuzzer.findings.count
+        fuzzer.replaying = true
+        await fuzzer.send(request)
+        if fuzzer.findings.count == before { say("fuzz-live: the replayed request held") }
+    }
+
+    /// The request `text` (hex, `VERTICAL:HEX`, or `@FILE` holding either) holds, with a fresh
+    /// token of `session` in its token field when it has one.
+    static func request(
+        _ text: String, as session: FuzzRequest.Session, contracts: SuiteContracts, sessions: Sessions
+    ) throws -> FuzzRequest {
         var text = text
         if text.hasPrefix("@") {
             guard let contents = WholeFile.read(String(text.dropFirst())) else {
@@ -55,14 +68,9 @@ enum Replay {
                 input = decoded
             }
         }
-        say("fuzz-live: replaying \(target.label) (\(body.count) bytes of body)")
-        let before = fuzzer.findings.count
-        fuzzer.replaying = true
         // The body as recorded when it is not the generic codec's encoding of what it decodes to.
         let same = input.flatMap { try? $0.encoded(as: schema) } == body
-        await fuzzer.send(
-            FuzzRequest(
-                target: target, session: session, input: input, body: body, rawChange: same ? nil : "sent as recorded"))
-        if fuzzer.findings.count == before { say("fuzz-live: the replayed request held") }
+        return FuzzRequest(
+            target: target, session: session, input: input, body: body, rawChange: same ? nil : "sent as recorded")
     }
 }

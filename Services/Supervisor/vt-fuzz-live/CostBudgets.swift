@@ -1,0 +1,56 @@
+import VerticalsClient
+import VerticalsContract
+import VerticalsWire
+
+/// What `make fuzz-cost` allows an input within the frame limits to cost (``InputCost``), and
+/// which of the bounds hold whatever the build (`make test` checks those alone: a debug build's
+/// times say nothing of a release's).
+struct CostBudgets: Sendable {
+    /// Whether loop holds are judged (a release build's run; never `make test`'s debug build).
+    var judgesTime = true
+
+    /// The longest a frame may hold a loop: 10 ms.
+    static let loopHold = Duration.milliseconds(10)
+    /// The most live heap one input may leave behind once answered, again when sent again: 64 KiB.
+    static let heapGrowth = 64 << 10
+    /// The most descriptors one input may leave open, again when sent again: a caller's first
+    /// call to a callee opens its channel, and a store its files, once.
+    static let descriptorGrowth = 0
+    /// The largest answer of `daemon.health`, which carries what callees said (their findings):
+    /// `CalleeContracts.healthMaxBytes` and room for the rest of the answer.
+    static let healthAnswer = CalleeContracts.healthMaxBytes + 4096
+    /// The largest answer of any operation: the frame limit every client reads with.
+    static let anyAnswer = FrameDecoder.defaultMaxFrameSize
+
+    /// The largest answer `operation` may give.
+    static func answerLimit(_ operation: String) -> Int {
+        operation == Daemon.health.fullName ? healthAnswer : anyAnswer
+    }
+
+    /// How `cost` of an input to `operation` breaks a budget, or nil when it holds. The heap and
+    /// descriptors are judged on a second sending of the same input (`again`), so that a cache's
+    /// first fill, or a callee's channel opened once, is not taken for a leak.
+    func problem(_ kind: InputCost.Kind, _ cost: InputCost, again: InputCost?, operation: String) -> String? {
+        switch kind {
+        case .loopHold:
+            guard judgesTime, cost.loopHold > Self.loopHold, (again?.loopHold ?? cost.loopHold) > Self.loopHold else {
+                return nil
+            }
+            return "held a loop \(cost.text(.loopHold)) (\(again?.text(.loopHold) ?? "?") sent again), "
+                + "over \(Self.loopHold.microseconds / 1000) ms"
+        case .heap:
+            guard cost.heapGrowth > Self.heapGrowth, let again, again.heapGrowth > Self.heapGrowth else { return nil }
+            return "left the live heap \(cost.text(.heap)) larger (\(again.text(.heap)) sent again), "
+                + "over \(InputCost.bytes(Self.heapGrowth))"
+        case .answer:
+            let limit = Self.answerLimit(operation)
+            guard cost.answerBytes > limit else { return nil }
+            return "answered \(cost.text(.answer)), over its stated \(InputCost.bytes(limit))"
+        case .descriptors:
+            guard cost.descriptorGrowth > Self.descriptorGrowth, let again,
+                again.descriptorGrowth > Self.descriptorGrowth
+            else { return nil }
+            return "left \(cost.text(.descriptors)) descriptors open (\(again.text(.descriptors)) sent again)"
+        }
+    }
+}
