@@ -98,6 +98,10 @@ public struct ServiceSpec: Sendable, Equatable {
     /// `export kubernetes` makes a stateful service a StatefulSet of one replica with a volume,
     /// a stateless one a Deployment.
     public var store = true
+    /// `replica = { type = "folder", path = "/mnt/replica" }`: where Litestream copies its store
+    /// off the host, as written (``Replica/forService(_:)`` gives this service's own folder and
+    /// credential). Nil: the store stays on this host.
+    public var replica: Replica?
     /// `endpoint = "tcp:HOST:PORT"`: the supervisor binds this TCP address instead of
     /// `<name>.sock` and hands it over; every service it starts is given it as
     /// `VERTICALS_ENDPOINT_<NAME>`. Without an executable the service is remote (``isRemote``).

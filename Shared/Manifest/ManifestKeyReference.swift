@@ -128,6 +128,56 @@ package enum ManifestKeyReference {
                 "The kinds of secret the CLI sends to this service and to no other (`login`: sessions, `admin create`: first_admin, `password`, `admin grant`/`revoke`: roles, `logout`); one service per kind, never in `[defaults]`."
         ),
         Key(
+            path: "replica", type: "table, or `false`", defaultValue: "none (the store stays on its host)",
+            doc:
+                "Where Litestream copies its store off the host, continuously, merged with `[defaults]`; `false` turns an inherited one off. Only for a service with a store."
+        ),
+        Key(
+            path: "replica.type", type: "`\"folder\"`, `\"sftp\"`, `\"s3\"`", defaultValue: "(required)",
+            doc: "A folder (on another disk), an SFTP account, or an S3-compatible bucket."),
+        Key(
+            path: "replica.path", type: "string (an absolute path; in a bucket, a folder)",
+            defaultValue: "(required, but for s3: the bucket's root)",
+            doc:
+                "The folder of folders the copies go to: each service's store goes to `path/NAME`. A folder replica must lie outside every store's folder."
+        ),
+        Key(
+            path: "replica.host", type: "string", defaultValue: "(required for sftp)",
+            doc: "The SFTP server's name or address."),
+        Key(path: "replica.port", type: "integer, 1 to 65535", defaultValue: "`22`", doc: "The SFTP server's port."),
+        Key(
+            path: "replica.user", type: "string", defaultValue: "`verticals-NAME`",
+            doc:
+                "The SFTP account; `{name}` is the service's name. Give each vertical an account of its own, confined to its folder (`ChrootDirectory`)."
+        ),
+        Key(
+            path: "replica.key_file", type: "string (an absolute path)", defaultValue: "(required for sftp)",
+            doc:
+                "The private key that logs in; `{name}` is the service's name. Readable by the service's user alone: `check` refuses one others may read, and two services sharing one."
+        ),
+        Key(
+            path: "replica.host_key", type: "string `\"ssh-ed25519 AAAA…\"`", defaultValue: "(required for sftp)",
+            doc:
+                "The server's public host key (`ssh-keyscan -t ed25519 HOST`); without it Litestream would not check the server, so it is required."
+        ),
+        Key(
+            path: "replica.bucket", type: "string", defaultValue: "(required for s3)", doc: "The bucket."),
+        Key(
+            path: "replica.endpoint", type: "string (a URL)", defaultValue: "none (AWS)",
+            doc: "The endpoint of an S3-compatible store other than AWS, e.g. `\"https://s3.example.net:9000\"`."),
+        Key(path: "replica.region", type: "string", defaultValue: "none", doc: "The bucket's region."),
+        Key(
+            path: "replica.credentials_file", type: "string (an absolute path)", defaultValue: "(required for s3)",
+            doc:
+                "An AWS shared-credentials file (`aws_access_key_id`, `aws_secret_access_key`); `{name}` is the service's name. Readable by the service's user alone."
+        ),
+        Key(
+            path: "replica.sync_interval", type: "duration", defaultValue: duration(Replica.defaultSyncInterval),
+            doc: "How often committed changes are shipped: at most this much acknowledged work is lost with the host."),
+        Key(
+            path: "replica.retention", type: "duration", defaultValue: duration(Replica.defaultRetention),
+            doc: "How long the replica keeps history: the earliest point in time a store can be restored to."),
+        Key(
             path: "start", type: names(StartMode.self), defaultValue: "`\"\(spec.start.rawValue)\"`",
             doc: "Start with the suite, or at the first connection to its socket (needs `socket = true`)."),
         Key(

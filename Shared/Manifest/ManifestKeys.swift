@@ -12,7 +12,7 @@ package enum ManifestKeys {
         "executable", "args", "env", "depends_on", "restart", "backoff", "budget", "readiness", "ready_timeout",
         "stop_signal", "stop_timeout", "watchdog", "log_max_bytes", "socket", "store", "endpoint",
         "strategy", "group", "liveness", "limits", "logs", "user", "certificates", "start", "idle_exit", "host",
-        "receives",
+        "receives", "replica",
     ]
     /// Keys of the `backoff` table.
     package static let backoff = ["initial", "max", "multiplier", "reset_after"]
@@ -26,8 +26,15 @@ package enum ManifestKeys {
     ]
     /// Keys of the `logs` table.
     package static let logs = ["max_age", "keep", "compress"]
+    /// Keys of the `replica` table.
+    package static let replica = [
+        "type", "path", "host", "port", "user", "key_file", "host_key", "bucket", "endpoint", "region",
+        "credentials_file", "sync_interval", "retention",
+    ]
     /// Service keys whose tables merge key by key with `[defaults]` instead of replacing them.
-    package static let mergedTables: Set<String> = ["env", "backoff", "budget", "liveness", "limits", "logs"]
+    package static let mergedTables: Set<String> = [
+        "env", "backoff", "budget", "liveness", "limits", "logs", "replica",
+    ]
 
     /// "unknown key 'dependson'; did you mean 'depends_on'?" — or without the suggestion when
     /// nothing known is close.

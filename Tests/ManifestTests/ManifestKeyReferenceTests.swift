@@ -11,7 +11,7 @@ struct ManifestKeyReferenceTests {
         var keys = Set(ManifestKeys.service)
         for (table, nested) in [
             ("backoff", ManifestKeys.backoff), ("budget", ManifestKeys.budget), ("liveness", ManifestKeys.liveness),
-            ("limits", ManifestKeys.limits), ("logs", ManifestKeys.logs),
+            ("limits", ManifestKeys.limits), ("logs", ManifestKeys.logs), ("replica", ManifestKeys.replica),
         ] {
             keys.formUnion(nested.map { "\(table).\($0)" })
         }
@@ -35,7 +35,7 @@ struct ManifestKeyReferenceTests {
         var read: Set<String> = []
         for file in [
             "ServiceDecoder.swift", "ServiceDecoder+Limits.swift", "ServiceDecoder+Start.swift",
-            "ServiceDecoder+Supervision.swift",
+            "ServiceDecoder+Supervision.swift", "ServiceDecoder+Replica.swift",
         ] {
             let path = ManifestFixture.repositoryRoot + "/Shared/Supervisor/Manifest/" + file
             let text = try #require(readFile(path), "cannot read \(path)")

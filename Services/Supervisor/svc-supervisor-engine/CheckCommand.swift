@@ -23,6 +23,8 @@ struct CheckCommand: ParsableCommand {
             Tests/Contracts/contracts.lock.json beside the manifest's folder, when there is one): one its
             vertical does not declare, or one only the operator may call, is a problem. Verticals the lock
             does not hold are left to their daemons, which warn at start-up about what they do not serve.
+            A replica's credential file (key_file, credentials_file) must exist and be readable by its owner
+            alone; a folder replica must lie outside every store's folder (systemd's layout, and --run-dir's).
             A service whose limits.open_files cannot hold its connection limits (VERTICALS_MAX_CONNECTIONS,
             and VERTICALS_MAX_STARTUPS' full on TCP, with a reserve) is a problem.
             Exit status: 0 when valid, 65 (EX_DATAERR) when not.
@@ -90,6 +92,9 @@ struct CheckCommand: ParsableCommand {
             }
         }
         problems += parsed.services.compactMap(Self.descriptorProblem)
+        problems += ReplicaFiles.problems(
+            in: parsed, runDirectory: runDir.map { $0.hasPrefix("/") ? $0 : "\(ProgramPaths.currentDirectory())/\($0)" }
+        )
         let lockPath = contracts ?? DeclaredOperations.lockPath(beside: manifest)
         if contracts != nil || access(lockPath, F_OK) == 0 {
             switch DeclaredOperations.lock(at: lockPath) {

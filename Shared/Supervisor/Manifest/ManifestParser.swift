@@ -105,6 +105,7 @@ public enum ManifestParser {
         problems += manifest.dependencyProblems()
         problems += ServiceAccounts.sharedUserProblems(manifest)
         problems += manifest.secretProblems()
+        problems += manifest.replicaProblems()
         return (manifest, problems)
     }
 

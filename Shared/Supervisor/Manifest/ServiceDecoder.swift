@@ -93,6 +93,7 @@ struct ServiceDecoder {
             }
         }
         if let value = table["endpoint"] { spec.endpoint = endpoint(value) }
+        if let value = table["replica"], !spec.isRemote { spec.replica = replica(value, of: spec) }
         if let value = table["host"], let host = string(value, at: "host") {
             if ServiceName.problems(host).isEmpty {
                 spec.host = host
