@@ -63,9 +63,13 @@ public enum SQLiteStore {
         }
         try makeDirectory(directory)
         var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
+        let replication = SQLiteStore.replication
+        configuration.busyMode = .timeout(Double(replication.busyTimeout.components.seconds))
         configuration.qos = SQLiteStore.queueQoS
         configuration.prepareDatabase { db in
+            if replication != .none {
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(replication.walCeilingPages)")
+            }
             try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue)")
             try db.execute(sql: "PRAGMA foreign_keys = ON")
             // A statement inside a savepoint (GroupCommit runs each write in one) may need a

@@ -80,6 +80,12 @@ public enum DaemonSettings {
     public static let storeHandover = Setting.choice(
         "VERTICALS_STORE_HANDOVER", among: ["1"], default: nil, defaultText: "unset",
         doc: "Set by the supervisor on an upgrade: the new daemon takes the store over from the old one.")
+    /// The store replicated off the host.
+    public static let storeReplica = Setting.choice(
+        "VERTICALS_STORE_REPLICA", among: ["litestream"], default: nil, defaultText: "unset: not replicated",
+        doc:
+            "Set with the manifest's replica: Litestream checkpoints the store and the daemon waits longer on its locks."
+    )
 
     // MARK: Limits
 
@@ -258,7 +264,8 @@ public enum DaemonSettings {
         [
             runDir, socketDir, listen, endpoint, dependsOn, logLevel, loops, drainSeconds, idleExitSeconds,
             idleExitMinimumUptimeSeconds,
-            syncWarnMilliseconds, probeTimeoutSeconds, backupKeep, storeHandover, maxFrameBytes, maxInFlight,
+            syncWarnMilliseconds, probeTimeoutSeconds, backupKeep, storeHandover, storeReplica, maxFrameBytes,
+            maxInFlight,
             maxConnections,
             maxConnectionsPerPeer, outboundHighWaterBytes, maxOutboundBytes, handshakeTimeoutSeconds,
             tlsHandshakeTimeoutSeconds, maxStartups, maxStartupsPerAddress, frameTimeoutSeconds,

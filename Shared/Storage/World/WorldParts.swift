@@ -55,8 +55,10 @@ public struct WorldParts: Sendable {
         // upgrade's new process waits for the old one to hand it over (``SQLiteStore/HandOver``).
         let database = try SQLiteStore.$checking.withValue(runtime.checkOnly) {
             try SQLiteStore.$handOver.withValue(handOver(runtime)) {
-                try SQLiteStore.open(
-                    directory: runtime.stateDirectory, fileName: "\(runtime.name).sqlite", migrator: migrator)
+                try SQLiteStore.$replication.withValue(SQLiteStore.Replication(environment: runtime.environment)) {
+                    try SQLiteStore.open(
+                        directory: runtime.stateDirectory, fileName: "\(runtime.name).sqlite", migrator: migrator)
+                }
             }
         }
         return WorldParts(
