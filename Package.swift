@@ -623,7 +623,7 @@ let package = Package(
                     "VerticalsCertificates", "VerticalsServiceKit", "VerticalsClient", "VerticalsContract",
                     "VerticalsEventLoop", "VerticalsStorage", "VerticalsWire", "VerticalsSharedTesting",
                     "VerticalsTestSupport", "VerticalsTesting", grdb, "vt-testd", "vt-exec", "svc-supervisor",
-                    "svc-supervisor-engine",
+                    "svc-supervisor-engine", "VerticalsManifest", "VerticalsDeployTesting",
                 ],
                 path: "Tests/SupervisorIntegrationTests"
             ),
