@@ -256,6 +256,14 @@ package enum ManifestKeyReference {
                 + "are named after it (`NAME-SERVICE.service`, user `NAME-SERVICE`, group `NAME`, `/run/NAME`), so "
                 + "two products on one host share none. It is a lowercase letter, then lowercase letters, digits "
                 + "and `-`, not ending in `-`, at most \(SuiteName.maxLength) bytes.",
+            "", "## Replicas", "",
+            "A `replica` is copied by Litestream 0.5, never by the framework: Litestream runs as the vertical's own "
+                + "user (docs/SECURITY.md says why and what follows), with a configuration of the store's own that the "
+                + "framework writes from the entry (`LitestreamConfiguration`: every value quoted, credentials by path, "
+                + "run with `-no-expand-env`), and the vertical's daemon is started with "
+                + "`VERTICALS_STORE_REPLICA=litestream`, which leaves the store's checkpoints to Litestream. `check` "
+                + "validates every entry now; `svc-supervisor up` and the exports do not start Litestream yet, so "
+                + "until they do, a replica is made only where Litestream is run with that configuration by hand.",
         ]
         lines += [
             "", "## Secrets", "",
