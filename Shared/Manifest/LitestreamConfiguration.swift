@@ -1,3 +1,5 @@
+import VerticalsWire
+
 /// What Litestream 0.5 is given to replicate one store: its YAML configuration, the environment it
 /// runs with, and its command line, made from the store's path and the service's ``Replica``
 /// (``Replica/forService(_:)``) and from nothing else. Never a shell string: the supervisor and
@@ -92,22 +94,16 @@ public struct LitestreamConfiguration: Sendable, Equatable {
         ["reset", "-config", configPath, "-no-expand-env", storePath]
     }
 
-    /// `text` as a YAML double-quoted scalar: `\` and `"` escaped, every control character as `\uXXXX`.
+    /// `text` as a YAML double-quoted scalar: `\`, `"` and line breaks escaped, every other control
+    /// character (and the C1 range and Unicode's line separators, which YAML reads as breaks) as `\uXXXX`.
     package static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case _
-            where scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
-                || scalar.value == 0x2028 || scalar.value == 0x2029:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
+        doubleQuoted(text) { scalar in
+            let value = scalar.value
+            guard value < 0x20 || value == 0x7F || (0x80..<0xA0).contains(value) || value == 0x2028 || value == 0x2029
+            else { return nil }
+            let hex = String(value, radix: 16, uppercase: true)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
         }
-        return out + "\""
     }
 
     /// `duration` as Go's `time.ParseDuration` reads it, whole: `24h`, `90m`, `5s`, `250ms`.

@@ -262,8 +262,9 @@ package enum ManifestKeyReference {
                 + "framework writes from the entry (`LitestreamConfiguration`: every value quoted, credentials by path, "
                 + "run with `-no-expand-env`), and the vertical's daemon is started with "
                 + "`VERTICALS_STORE_REPLICA=litestream`, which leaves the store's checkpoints to Litestream. `check` "
-                + "validates every entry now; `svc-supervisor up` and the exports do not start Litestream yet, so "
-                + "until they do, a replica is made only where Litestream is run with that configuration by hand.",
+                + "validates every entry; `export systemd` runs Litestream in a unit of each replicated vertical's "
+                + "own (docs/systemd.md). `svc-supervisor up` and `export kubernetes` do not start it yet: under them, "
+                + "a replica is made only where Litestream is run with that configuration by hand.",
         ]
         lines += [
             "", "## Secrets", "",

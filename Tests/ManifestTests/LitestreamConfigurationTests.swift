@@ -58,7 +58,8 @@ struct LitestreamConfigurationTests {
     }
 
     @Test(arguments: [
-        ("/a\"b", #""/a\"b""#), ("/a\\b", #""/a\\b""#), ("/a\nb: c", #""/a\u000Ab: c""#), ("/a$HOME", #""/a$HOME""#),
+        ("/a\"b", #""/a\"b""#), ("/a\\b", #""/a\\b""#), ("/a\nb: c", #""/a\nb: c""#), ("/a\u{1}b", #""/a\u0001b""#),
+        ("/a$HOME", #""/a$HOME""#),
     ])
     func hostileText_staysOneQuotedScalar(text: String, expected: String) {
         #expect(LitestreamConfiguration.quoted(text) == expected)

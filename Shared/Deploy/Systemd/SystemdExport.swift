@@ -11,7 +11,8 @@ import VerticalsManifest
 /// ```
 ///
 /// Per service with a socket, `verticals-<name>.socket` (`VerticalSocketUnit`); per service
-/// `verticals-<name>.service` (`VerticalServiceUnit`); then `verticals.target`,
+/// `verticals-<name>.service` (`VerticalServiceUnit`) and, with a `replica`,
+/// `verticals-<name>-replica.service` (`ReplicaServiceUnit`); then `verticals.target`,
 /// `svc-supervisor.service`, `sysusers.d/verticals.conf`, `tmpfiles.d/verticals.conf` and
 /// `verticals-secrets.conf` (`SecretRecipientsUnitFile`).
 public enum SystemdExport {
@@ -44,6 +45,10 @@ public enum SystemdExport {
             if spec.socket { files["\(name).socket"] = VerticalSocketUnit.text(spec, network: network, layout: layout) }
             files["\(name).service"] = try VerticalServiceUnit.text(
                 spec, in: placement, network: network, layout: layout)
+            if let replica = spec.replica {
+                files[ReplicaServiceUnit.name(spec, layout: layout)] = ReplicaServiceUnit.text(
+                    spec, replica: replica.forService(spec.name), layout: layout)
+            }
         }
         files[layout.target] = SuiteTargetUnit.text(local, layout: layout)
         files[layout.supervisorUnit] = SupervisorServiceUnit.text(

@@ -24,6 +24,8 @@ public struct SystemdLayout: Sendable, Equatable {
     public var target: String
     /// The manifest svc-supervisor.service runs, where `make install` puts it.
     public var installedManifest: String
+    /// The Litestream program the replica units run: where its release package installs it.
+    public var litestream = "/usr/bin/litestream"
     /// svc-supervisor.service's run directory: it holds the services' state, so it is persistent.
     public var supervisorRunDirectory: String
 

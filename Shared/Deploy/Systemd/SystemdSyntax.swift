@@ -60,6 +60,13 @@ enum SystemdSyntax {
         return path.replacingAll("%", with: "%%")
     }
 
+    /// The value of a `SetCredential=ID:VALUE`, which systemd takes as the rest of the line with C
+    /// escapes and specifiers: `\\` and every control character escaped (a line break as `\n`),
+    /// `%` doubled, so the credential holds `text` exactly.
+    static func credentialValue(_ text: String) -> String {
+        String(quoted(text.replacingAll("%", with: "%%")).dropFirst().dropLast())
+    }
+
     /// One field of a tmpfiles.d or sysusers.d line: bare when it holds only safe characters,
     /// else double-quoted with C escapes; `%` (specifiers) doubled in both forms.
     static func tableField(_ field: String) -> String {

@@ -20,6 +20,7 @@ import VerticalsManifest
 /// | `log_max_bytes` | — (the journal rotates: `SystemMaxUse=` in journald.conf) |
 /// | `endpoint` of a peer in `depends_on` | `Environment=VERTICALS_ENDPOINT_<PEER>=`; no `Wants=` when it runs on another host |
 /// | `limits` | `MemoryMax=`, `CPUQuota=` (percent of one CPU), `TasksMax=`, `LimitNOFILE=`, `LimitDATA=`, `LimitCORE=`, `LimitCPU=`, `Nice=` |
+/// | `replica` | `Wants=` its `-replica.service` (``ReplicaServiceUnit``), `VERTICALS_STORE_REPLICA=litestream` |
 /// | `certificates` | `LoadCredential=` of its three files, `VERTICALS_TLS_*` = `%d/…` (the credentials folder) |
 /// | `endpoint`, peers' endpoints, `OTEL_EXPORTER_OTLP_ENDPOINT` | the network of ``SystemdNetwork`` |
 enum VerticalServiceUnit {
@@ -72,6 +73,11 @@ enum VerticalServiceUnit {
                         "while its service (re)starts, and a peer's restart does not restart this one.",
                     ] : [])
             unit.set("After", peerUnit)
+        }
+        if spec.replica != nil {
+            unit.set(
+                "Wants", ReplicaServiceUnit.name(spec, layout: layout),
+                comment: ["replica: Litestream copies its store off the host (ReplicaServiceUnit)."])
         }
         let budget = spec.budget
         unit.set(
@@ -180,6 +186,7 @@ enum VerticalServiceUnit {
         ServiceAccounts.applyCertificates(to: &environment, for: spec, in: manifest)
         ServiceAccounts.applyRoutes(to: &environment, for: spec, in: manifest)
         spec.applyIdleExit(to: &environment)
+        if spec.replica != nil { environment[DaemonSettings.storeReplica.name] = "litestream" }
         ServiceAccounts.applyAccess(
             to: &environment, for: spec, in: placement.local, operatorGroup: layout.group, identity: layout.userName)
         return environment.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }

@@ -1,0 +1,85 @@
+import VerticalsContract
+import VerticalsManifest
+
+/// `verticals-<name>-replica.service`: Litestream copying one vertical's store to its `replica`,
+/// as the vertical's own user, in the vertical's sandbox.
+///
+/// A unit of its own, not part of the vertical's: Litestream fails and restarts on its own
+/// (`Restart=always`) without restarting the vertical, its lines and state are its own in the
+/// journal and `systemctl status`, and the vertical's unit pulls it in (`Wants=`) while it is
+/// bound to the vertical (`BindsTo=`, `After=`): started after the store's service, stopped with it.
+///
+/// Its configuration is the unit's own credential (`SetCredential=`, read from `%d`): one file to
+/// install, nothing another unit reads. Its sandbox is ``SystemdSandbox``'s, with the replica's
+/// folder writable for a folder replica, and the network (not `PrivateNetwork=`) for SFTP or S3,
+/// whose host the unit cannot pin to an address.
+enum ReplicaServiceUnit {
+    /// The unit's file name.
+    static func name(_ spec: ServiceSpec, layout: SystemdLayout) -> String {
+        "\(layout.unitName(spec.name))-replica.service"
+    }
+
+    /// The store's path under the layout: `/var/lib/<stateRoot>/<name>/<name>.sqlite`.
+    static func storePath(_ spec: ServiceSpec, layout: SystemdLayout) -> String {
+        "/var/lib/\(layout.stateRoot)/\(spec.name)/\(spec.name).sqlite"
+    }
+
+    /// The unit's text, for `spec`'s own replica (``Replica/forService(_:)``).
+    static func text(_ spec: ServiceSpec, replica: Replica, layout: SystemdLayout) -> String {
+        let vertical = "\(layout.unitName(spec.name)).service"
+        let configuration = LitestreamConfiguration(storePath: storePath(spec, layout: layout), replica: replica)
+        var file = UnitFile(header: SystemdExport.generatedHeader)
+        file.append(
+            UnitFile.Section(name: "Unit")
+                .with("Description", "Verticals \(spec.name): Litestream, its store's replica")
+                .with(
+                    "BindsTo", vertical,
+                    comment: [
+                        "Its own unit: Litestream restarts on its own without restarting the vertical, and",
+                        "stops with it; the vertical's unit wants it.",
+                    ]
+                )
+                .with("After", vertical)
+                .with("PartOf", layout.target))
+        var service = UnitFile.Section(name: "Service")
+            .with("Type", "exec")
+            .with(
+                "ExecStart",
+                ([layout.litestream] + LitestreamConfiguration.replicateArguments(configPath: "%d/litestream.yml"))
+                    .map { $0.hasPrefix("%d/") ? $0 : SystemdSyntax.commandWord($0) }.joined(separator: " "))
+        service.set(
+            "SetCredential", "litestream.yml:" + SystemdSyntax.credentialValue(configuration.yaml),
+            comment: ["Litestream's configuration, written from the manifest's replica (LitestreamConfiguration)."])
+        for (key, value) in configuration.environment.sorted(by: { $0.key < $1.key }) {
+            service.set("Environment", SystemdSyntax.environmentAssignment(key, value))
+        }
+        let user = layout.userName(spec)
+        service = service.with("User", user)
+        if spec.user == nil { service = service.with("Group", user) }
+        service =
+            service
+            .with("StateDirectory", "\(layout.stateRoot)/\(spec.name)")
+            .with("StateDirectoryMode", "0700")
+            .with("Restart", "always")
+            .with("RestartSec", SystemdSyntax.timeSpan(.seconds(5)))
+        let folder: String? = if case .folder(let path) = replica.target { path } else { nil }
+        for (index, setting) in SystemdSandbox.settings.enumerated() {
+            var (key, value) = (setting.key, setting.value)
+            if folder == nil {
+                switch key {
+                case "PrivateNetwork", "IPAddressDeny": continue
+                case "RestrictAddressFamilies": value = "AF_UNIX AF_INET AF_INET6"
+                default: break
+                }
+            }
+            service.set(
+                key, value,
+                comment: (index == 0
+                    ? ["The vertical's sandbox (SystemdSandbox.swift), the replica's reach added."] : [])
+                    + setting.comment)
+        }
+        if let folder { service.set("ReadWritePaths", SystemdSyntax.commandWord(folder)) }
+        file.append(service)
+        return file.text
+    }
+}

@@ -1,0 +1,65 @@
+import Glibc
+import Testing
+import VerticalsDeploy
+import VerticalsSupervisor
+import VerticalsSupervisorClient
+import VerticalsTesting
+
+/// A vertical with a `replica` gets Litestream in a unit of its own, bound to the vertical's, in
+/// its sandbox, its configuration a credential of the unit; the export still passes
+/// `systemd-analyze verify` with no output.
+@Suite(.blocking)
+struct SystemdReplicaTests {
+    static let hostKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl"
+
+    @Test func replica_becomesAUnitBoundToTheVerticals_sandboxed_andVerifies() throws {
+        let directory = TemporaryDirectory()
+        var layout = SystemdLayout(prefix: directory.path)
+        layout.litestream = "\(layout.binDirectory)/litestream"
+        let (manifest, problems) = ManifestParser.parse(
+            text: """
+                [services.alpha]
+                executable = "\(DeployFixture.program)"
+                replica = { type = "folder", path = "/mnt/replica 50%", sync_interval = "2s" }
+                [services.beta]
+                executable = "\(DeployFixture.program)"
+                replica = { type = "sftp", host = "backup.example.net", path = "/r", key_file = "/etc/r/{name}.key", host_key = "\(Self.hostKey)" }
+                [services.gamma]
+                executable = "\(DeployFixture.program)"
+                """,
+            baseDirectory: "/etc/vt", binDirectory: layout.binDirectory, checkExecutables: false)
+        #expect(problems.isEmpty, "\(problems)")
+        let files = try SystemdExport.files(for: manifest, layout: layout)
+
+        let alpha = try #require(files["verticals-alpha-replica.service"])
+        #expect(DeployFixture.values("BindsTo", in: alpha) == ["verticals-alpha.service"])
+        #expect(DeployFixture.values("User", in: alpha) == ["verticals-alpha"])
+        #expect(DeployFixture.values("PrivateNetwork", in: alpha) == ["yes"], "a folder replica needs no network")
+        #expect(DeployFixture.values("ReadWritePaths", in: alpha) == ["\"/mnt/replica 50%%/alpha\""])
+        let credential = try #require(DeployFixture.values("SetCredential", in: alpha).first)
+        #expect(credential.hasPrefix("litestream.yml:# Litestream"))
+        #expect(credential.contains(#"\n      path: \"/mnt/replica 50%%/alpha\"\n"#), "\(credential)")
+        #expect(!credential.contains("\n"))
+        #expect(
+            DeployFixture.values("Wants", in: try #require(files["verticals-alpha.service"])).contains(
+                "verticals-alpha-replica.service"))
+        #expect(
+            DeployFixture.values("Environment", in: try #require(files["verticals-alpha.service"])).contains(
+                "\"VERTICALS_STORE_REPLICA=litestream\""))
+
+        let beta = try #require(files["verticals-beta-replica.service"])
+        #expect(DeployFixture.values("PrivateNetwork", in: beta).isEmpty, "SFTP needs the network")
+        #expect(DeployFixture.values("RestrictAddressFamilies", in: beta) == ["AF_UNIX AF_INET AF_INET6"])
+        #expect(DeployFixture.values("CapabilityBoundingSet", in: beta) == [""])
+        #expect(files["verticals-gamma-replica.service"] == nil, "no replica, no unit")
+        #expect(
+            !DeployFixture.values("Environment", in: try #require(files["verticals-gamma.service"])).contains {
+                $0.contains("VERTICALS_STORE_REPLICA")
+            })
+
+        try DeployFixture.linkPrograms(in: directory)
+        #expect(symlink("/bin/true", layout.litestream) == 0)
+        _ = try GeneratedFolder(path: directory.file("units")).replace(with: files) { _ in false }
+        try DeployFixture.verify(files, in: directory)
+    }
+}
