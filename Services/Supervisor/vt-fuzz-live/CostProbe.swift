@@ -110,7 +110,8 @@ final class CostProbe {
             defer { done.store(true, ordering: .releasing) }
             do throws(ServiceError) {
                 return .success(
-                    try await client.callRaw(service: vertical, operation: operation, body: body, timeout: .seconds(60)))
+                    try await client.callRaw(service: vertical, operation: operation, body: body, timeout: .seconds(60))
+                )
             } catch {
                 return .failure(error)
             }

@@ -75,7 +75,8 @@ final class CostSearch {
         let fields = schema.fields.filter { $0.name != fuzzer.sessions.tokenField }
         if random.chance(10) || fields.isEmpty {
             let (bytes, how) = RawBodies.mutate(request.body, schema: schema, using: &random)
-            return FuzzRequest(target: request.target, session: request.session, input: input, body: bytes, rawChange: how)
+            return FuzzRequest(
+                target: request.target, session: request.session, input: input, body: bytes, rawChange: how)
         }
         let field = random.pick(fields)
         let room = Self.largestBody - request.body.count
@@ -85,7 +86,9 @@ final class CostSearch {
             : EdgeValues.value(of: field.type, small: field.presence == .repeated, using: &random).map {
                 field.presence == .repeated ? .list(Array(repeating: $0, count: random.pick([1, 64, 4096]))) : $0
             }
-        guard let value else { return fuzzer.build(request.target, session: request.session, edgePercent: 25, raw: false) }
+        guard let value else {
+            return fuzzer.build(request.target, session: request.session, edgePercent: 25, raw: false)
+        }
         input[field.tag] = value
         guard let body = try? input.encoded(as: schema), body.count <= Self.largestBody else { return request }
         return FuzzRequest(target: request.target, session: request.session, input: input, body: body, rawChange: nil)

@@ -32,7 +32,10 @@ struct Finding {
                 + "session: \(request.session.rawValue)",
             "  input: \(request.summary)",
         ]
-        let replayAs = request.carriesToken ? " REPLAY_AS=\(request.session.rawValue)" : ""
+        // The cost search's phases differ by more than the transport (one runs a hostile callee).
+        let replayAs =
+            (request.carriesToken ? " REPLAY_AS=\(request.session.rawValue)" : "")
+            + (command == "fuzz-cost" ? " FUZZ_TRANSPORT=\(transport)" : "")
         if let hexFile {
             lines.append("  replay: make \(command) REPLAY=@\(hexFile)\(replayAs)   (frame of \(hex.count / 2) bytes)")
         } else {

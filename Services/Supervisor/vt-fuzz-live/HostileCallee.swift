@@ -123,7 +123,8 @@ enum HostileCallee {
             var end = index
             while end < frame.count, frame[end] == 1 { end += 1 }
             let run = end - index
-            let string = run >= placeholder.utf8.count ? placeholder.utf8.count : run >= largest / 256 ? largest / 256 : 0
+            let string =
+                run >= placeholder.utf8.count ? placeholder.utf8.count : run >= largest / 256 ? largest / 256 : 0
             for byte in (end - string)..<end { frame[byte] = 0xFF }
             index = end
         }

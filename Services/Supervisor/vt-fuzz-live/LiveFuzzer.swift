@@ -218,6 +218,9 @@ final class LiveFuzzer {
         return FuzzRequest(target: target, session: session, input: input, body: bytes, rawChange: how)
     }
 
+    /// The make target that replays a finding: `fuzz-live`, or `fuzz-cost` while the cost search runs.
+    var command = "fuzz-live"
+
     /// Counts a request sent by another stage (the cost search), so findings number it.
     func countSent() { sent += 1 }
 
@@ -310,7 +313,7 @@ final class LiveFuzzer {
     }
 
     /// Records a finding of `request` and prints it; `command` is the make target that replays it.
-    func record(_ request: FuzzRequest, _ symptom: String, command: String = "fuzz-live") {
+    func record(_ request: FuzzRequest, _ symptom: String, command: String? = nil) {
         var request = request
         request.tokenField = sessions.tokenField
         var finding = Finding(
@@ -318,7 +321,7 @@ final class LiveFuzzer {
             seconds: Double((ContinuousClock.now - started).components.seconds)
                 + Double((ContinuousClock.now - started).components.attoseconds) / 1e18, replayed: replaying,
             transport: transport)
-        finding.command = command
+        finding.command = command ?? self.command
         findings.append(finding)
         log(finding.report(hexFile: hexFile(for: finding)))
     }

@@ -23,6 +23,7 @@ extension LivePhase {
         }
         let probe = CostProbe(suite: suite, client: client, prober: prober, control: control)
         let search = CostSearch(fuzzer: fuzzer, probe: probe, budgets: budgets, seed: seed)
+        fuzzer.command = "fuzz-cost"
         if let (text, session) = replay {
             let request = try Replay.request(
                 text, as: session, contracts: fuzzer.contracts, sessions: fuzzer.sessions)

@@ -26,7 +26,10 @@ enum Strangers {
         let answered: Bool
 
         var problem: String? {
-            if held > cap + slack { return "held \(held) descriptors for \(opened) silent strangers, over its cap of \(cap) (and \(Strangers.slack) of its own)" }
+            if held > cap + slack {
+                return
+                    "held \(held) descriptors for \(opened) silent strangers, over its cap of \(cap) (and \(Strangers.slack) of its own)"
+            }
             if !answered { return "did not answer daemon.health while \(opened) silent strangers were held" }
             return nil
         }
