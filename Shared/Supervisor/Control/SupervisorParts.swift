@@ -27,7 +27,7 @@ struct EnginePart: DaemonPart {
             await engine.close()
             throw error
         }
-        logger.info("supervising \(services.count) services from \(runDirectory)")
+        logger.info("supervising \(services.count) service\(services.count == 1 ? "" : "s") from \(runDirectory)")
         // The ready line is news, not supervision: without a follower the suite runs on unannounced.
         let states = try? await engine.followStates()
         await withDiscardingTaskGroup { group in
