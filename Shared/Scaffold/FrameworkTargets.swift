@@ -36,7 +36,8 @@ public struct FrameworkTargets: Sendable, Equatable {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let errors = "\(scratch)/stderr"
         let command =
-            "cd \(shellQuoted(checkout)) && swift package --scratch-path \(shellQuoted("\(scratch)/build"))"
+            SwiftToolchain.shellPrefix
+            + "cd \(shellQuoted(checkout)) && swift package --scratch-path \(shellQuoted("\(scratch)/build"))"
             + " dump-package 2>\(shellQuoted(errors))"
         guard let pipe = popen(command, "r") else {
             throw .checkout("could not run swift package dump-package in \(checkout) (errno \(errno))")
@@ -50,11 +51,11 @@ public struct FrameworkTargets: Sendable, Equatable {
         }
         let waited = pclose(pipe)
         let status = waited & 0x7f == 0 ? (waited >> 8) & 0xff : 128 + waited & 0x7f
-        // The shell's 127: no `swift` on PATH.
+        // The shell's 127: no `swift` on PATH, nor at /opt/swift.
         guard status != 127 else {
             throw .checkout(
-                "could not run `swift` to read the framework's targets in \(checkout) (swift package dump-package): put the"
-                    + " Swift toolchain on PATH, as building the product needs it too")
+                "could not run `swift` to read the framework's targets in \(checkout) (swift package dump-package): "
+                    + SwiftToolchain.advice)
         }
         struct Dump: Decodable {
             struct Named: Decodable { let name: String }

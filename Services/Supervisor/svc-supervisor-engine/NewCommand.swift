@@ -75,7 +75,8 @@ struct NewCommand: ParsableCommand {
         Terminal.print("writing \(what)'s golden fixtures and lock (swift build --product \(tool); \(tool) update)…")
         let quoted = "'" + root.replacing("'", with: "'\\''") + "'"
         let script =
-            "cd \(quoted) && swift build \(jobs.map { "-j \($0) " } ?? "")--product \(tool) >/dev/null && "
+            SwiftToolchain.shellPrefix
+            + "cd \(quoted) && swift build \(jobs.map { "-j \($0) " } ?? "")--product \(tool) >/dev/null && "
             + "\"$(swift build --show-bin-path)/\(tool)\" update --root \(quoted)"
         fflush(nil) // every stream: the report above goes out before the child's lines
         let status = system(script)
