@@ -25,7 +25,9 @@ struct SwiftToolchainTests {
     }
 
     @Test func swiftNamedByPath_goesFirst_andABareNameChangesNothing() throws {
-        #expect(try Self.path(after: "/usr/bin:/bin", swift: "/tools/swift-6/usr/bin/swift") == "/tools/swift-6/usr/bin:/usr/bin:/bin")
+        #expect(
+            try Self.path(after: "/usr/bin:/bin", swift: "/tools/swift-6/usr/bin/swift")
+                == "/tools/swift-6/usr/bin:/usr/bin:/bin")
         let bin = FileManager.default.temporaryDirectory.appendingPathComponent("vt-swift-\(getpid())")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: bin) }
