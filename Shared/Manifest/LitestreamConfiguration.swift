@@ -3,7 +3,7 @@ import VerticalsWire
 /// What Litestream 0.5 is given to replicate one store: its YAML configuration, the environment it
 /// runs with, and its command line, made from the store's path and the service's ``Replica``
 /// (``Replica/forService(_:)``) and from nothing else. Never a shell string: the supervisor and
-/// the exports write ``yaml`` to a file and run ``arguments(configPath:)`` as an argv.
+/// the exports write ``yaml`` to a file and run ``replicateArguments(configPath:)`` as an argv.
 ///
 /// ```swift
 /// let litestream = LitestreamConfiguration(storePath: "/var/lib/verticals/ledger/ledger.sqlite", replica: replica)
