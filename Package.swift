@@ -355,7 +355,8 @@ let package = Package(
                 name: "VerticalsSupervisorCommands",
                 dependencies: [
                     "VerticalsSupervisorClient", "VerticalsClient", "VerticalsContract", "VerticalsEventLoop",
-                    "VerticalsWire", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                    "VerticalsManifest", "VerticalsWire",
+                    .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 ],
                 path: "Shared/SupervisorCommands",
                 swiftSettings: strict
@@ -590,7 +591,8 @@ let package = Package(
                 name: "SupervisorCommandsTests",
                 dependencies: [
                     "VerticalsSupervisorCommands", "VerticalsSupervisorClient", "VerticalsClient", "VerticalsContract",
-                    "VerticalsEventLoop", "VerticalsServiceKit", "VerticalsWire", "VerticalsSharedTesting",
+                    "VerticalsEventLoop", "VerticalsManifest", "VerticalsServiceKit", "VerticalsWire",
+                    "VerticalsSharedTesting",
                     "VerticalsTestSupport", "VerticalsTesting",
                 ],
                 path: "Tests/SupervisorCommandsTests"

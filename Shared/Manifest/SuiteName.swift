@@ -13,6 +13,9 @@ public enum SuiteName {
     public static let `default` = "verticals"
     /// The longest name.
     public static let maxLength = 16
+    /// The `Description=` of the suite's systemd target (`<name>.target`), the same for every
+    /// product: the CLI finds the suites a host runs by it.
+    public static let targetDescription = "Verticals: every vertical of the suite"
 
     /// What is wrong with `name` as a suite name, as one problem of key `suite.name`; empty when it is valid.
     public static func problems(_ name: String) -> [ManifestError] {

@@ -45,12 +45,15 @@ struct LogsCommand: AsyncParsableCommand {
             return
         }
         let path = "\(folder)/\(name).log"
-        if access(path, F_OK) != 0, SystemdSuite.isRunning, SystemdSuite.hasUnit(name) {
-            // The units of `export systemd`: the vertical logs to the journal.
-            guard SystemdSuite.printJournal(of: name, lines: lines, follow: follow, raw: raw) == 0 else {
-                throw ExitCode(1)
+        if access(path, F_OK) != 0, SystemdSuite.isRunning {
+            let systemd = try SystemdSuite(HostSuite.resolve(environment: ProcessEnvironment.current))
+            if systemd.hasUnit(name) {
+                // The units of `export systemd`: the vertical logs to the journal.
+                guard systemd.printJournal(of: name, lines: lines, follow: follow, raw: raw) == 0 else {
+                    throw ExitCode(1)
+                }
+                return
             }
-            return
         }
         if access(path, F_OK) != 0 {
             // No log: a typo is bad usage (64) when a running supervisor can say which names it has.

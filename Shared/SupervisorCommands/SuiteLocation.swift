@@ -6,8 +6,8 @@ import VerticalsSupervisorClient
 /// Where a command finds the running suite, the same way for every command: `--run-dir`, else
 /// `$VERTICALS_RUN_DIR`, else the run directory a running `up` left a pointer to
 /// (``SuitePointer``), else `.run` in the current folder — except as root, who never trusts the
-/// current folder (anyone may have made it, and put sockets in it): ``rootFallback``, systemd's
-/// layout, instead. It remembers what it looked at, so that "no supervisor" can say which places
+/// current folder (anyone may have made it, and put sockets in it): the socket folder of the
+/// suite systemd runs (``HostSuite``, `/run/NAME`), instead. It remembers what it looked at, so that "no supervisor" can say which places
 /// were tried and how to point at the suite.
 package struct SuiteLocation: Sendable {
     /// The run directory, as given (relative paths stay relative in messages).
@@ -18,6 +18,9 @@ package struct SuiteLocation: Sendable {
     package let isFallback: Bool
     /// Whether a running `up`'s pointer named it: the suite started last, of any folder.
     package var isFromPointer = false
+    /// Whether it is root's last resort: the socket folder of the suite systemd runs
+    /// (``HostSuite/socketDirectory``), which holds the sockets themselves, not a run directory.
+    package var isSystemdSockets = false
 
     /// The text `--help` shows for `--run-dir`, the same in every command.
     package static let help = """
@@ -26,15 +29,30 @@ package struct SuiteLocation: Sendable {
         ($VERTICALS_POINTER_DIR overrides), else .run here.
         """
 
-    /// Where root looks when nothing names the suite: systemd's `/run/verticals` (its sockets are
-    /// there, ``VerticalConnectionOptions/sockets``), never a folder under the current one.
-    package static let rootFallback = "/run/verticals"
+    /// Where root looks when nothing names the suite: the socket folder of the suite systemd runs
+    /// here (`/run/NAME`: ``HostSuite``, ``VerticalConnectionOptions/sockets``), never a folder
+    /// under the current one. `exported`: the suites systemd knows (``HostSuite/exportedSuites()``).
+    package static func rootFallback(
+        environment: [String: String], exported: @autoclosure () -> [String] = HostSuite.exportedSuites()
+    ) -> (folder: String, tried: String) {
+        do {
+            let suite = try HostSuite.resolve(environment: environment, exported: exported())
+            return (
+                suite.socketDirectory,
+                "\(suite.socketDirectory) (as root, never .run in the current folder; suite \(suite.name): "
+                    + "\(suite.chosenBy))\(suite.choiceHint)"
+            )
+        } catch {
+            return (HostSuite.reference.socketDirectory, "\(HostSuite.reference.socketDirectory) (as root; \(error))")
+        }
+    }
 
     /// The run directory for `flag` (the `--run-dir` value) in `environment`, for a command
-    /// running as `euid`.
+    /// running as `euid`; `exported`: the suites systemd knows here, which root falls back on.
     package static func resolve(
         flag: String?, environment: [String: String] = ProcessEnvironment.current,
-        pointers: [SuitePointer]? = nil, euid: UInt32 = geteuid()
+        pointers: [SuitePointer]? = nil, euid: UInt32 = geteuid(),
+        exported: @autoclosure () -> [String] = HostSuite.exportedSuites()
     ) -> SuiteLocation {
         if let flag { return SuiteLocation(runDirectory: flag, tried: ["--run-dir \(flag)"], isFallback: false) }
         if let run = environmentRunDirectory(environment) {
@@ -55,8 +73,9 @@ package struct SuiteLocation: Sendable {
             tried.append("\(pointer.path) (\(state))")
         }
         if euid == 0 {
-            tried.append("\(rootFallback) (as root, never .run in the current folder)")
-            return SuiteLocation(runDirectory: rootFallback, tried: tried, isFallback: true)
+            let fallback = rootFallback(environment: environment, exported: exported())
+            tried.append(fallback.tried)
+            return SuiteLocation(runDirectory: fallback.folder, tried: tried, isFallback: true, isSystemdSockets: true)
         }
         tried.append(".run in \(ProgramPaths.currentDirectory())")
         return SuiteLocation(runDirectory: ".run", tried: tried, isFallback: true)

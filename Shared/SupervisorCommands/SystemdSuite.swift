@@ -3,14 +3,23 @@ import VerticalsContract
 import VerticalsClient
 import VerticalsWire
 
-/// The suite as systemd runs it (the units of `svc-supervisor export systemd`), for the commands
+/// A suite as systemd runs it (the units of `svc-supervisor export systemd`), for the commands
 /// that otherwise ask a running svc-supervisor: which verticals this host runs and where they
-/// listen (their `.socket` units), and their logs (the journal, `journalctl -o json`).
-package enum SystemdSuite {
-    /// Unit names start with this (the export's default layout).
-    static let unitPrefix = "verticals-"
+/// listen (their `.socket` units), and their logs (the journal, `journalctl -o json`). Its units
+/// are named after the suite (``HostSuite``): `NAME-SERVICE.service`, sockets in `/run/NAME`.
+package struct SystemdSuite: Sendable {
+    /// Which suite.
+    package let suite: HostSuite
+
+    /// The suite `suite` names.
+    package init(_ suite: HostSuite) {
+        self.suite = suite
+    }
+
+    /// Unit names start with this.
+    var unitPrefix: String { suite.unitPrefix }
     /// Where the units' Unix sockets are.
-    static let socketDirectory = "/run/verticals"
+    var socketDirectory: String { suite.socketDirectory }
     static let systemctl = "/usr/bin/systemctl"
     static let journalctl = "/usr/bin/journalctl"
 
@@ -19,12 +28,12 @@ package enum SystemdSuite {
         access("/run/systemd/system", F_OK) == 0 && access(systemctl, X_OK) == 0 && access(journalctl, X_OK) == 0
     }
 
-    /// The folder that holds `verticals.target` (its `FragmentPath`), where `export systemd`'s
-    /// files were installed beside the units; nil when systemd knows no such unit.
-    static func unitFolder() -> String? {
+    /// The folder that holds the suite's target (`NAME.target`, its `FragmentPath`), where `export
+    /// systemd`'s files were installed beside the units; nil when systemd knows no such unit.
+    func unitFolder() -> String? {
         var path: String?
         ProgramOutput.lines(
-            systemctl, ["show", "--property=FragmentPath", "--value", "\(unitPrefix.dropLast()).target"]
+            Self.systemctl, ["show", "--property=FragmentPath", "--value", suite.target]
         ) { line in
             if path == nil, line.hasPrefix("/") { path = line }
         }
@@ -32,22 +41,22 @@ package enum SystemdSuite {
         return String(path[..<slash])
     }
 
-    /// The main process of `verticals-NAME.service`, while it runs (`MainPID`; nil when it does
+    /// The main process of `SUITE-NAME.service`, while it runs (`MainPID`; nil when it does
     /// not, or systemd does not know the unit).
-    package static func mainPID(of name: String) -> Int32? {
+    package func mainPID(of name: String) -> Int32? {
         var pid: Int32?
-        ProgramOutput.lines(systemctl, ["show", "--property=MainPID", "--value", "\(unitPrefix)\(name).service"]) {
+        ProgramOutput.lines(Self.systemctl, ["show", "--property=MainPID", "--value", "\(unitPrefix)\(name).service"]) {
             line in
             if pid == nil, let value = Int32(line), value > 0 { pid = value }
         }
         return pid
     }
 
-    /// Whether `verticals-NAME.service` is a unit systemd knows.
-    static func hasUnit(_ name: String) -> Bool {
+    /// Whether `SUITE-NAME.service` is a unit systemd knows.
+    func hasUnit(_ name: String) -> Bool {
         var found = false
         ProgramOutput.lines(
-            systemctl, ["list-unit-files", "--no-legend", "--plain", "\(unitPrefix)\(name).service"]
+            Self.systemctl, ["list-unit-files", "--no-legend", "--plain", "\(unitPrefix)\(name).service"]
         ) { line in found = found || line.hasPrefix("\(unitPrefix)\(name).service") }
         return found
     }
@@ -55,10 +64,10 @@ package enum SystemdSuite {
     /// The verticals whose `.socket` units run on this host, and where each listens: a TCP
     /// `ListenStream=` as its endpoint, else its socket in ``socketDirectory``; the TLS files
     /// from `environment` (`VERTICALS_TLS_*`: an operator's certificate, for TCP).
-    static func verticals(environment: [String: String]) -> (names: [String], sockets: SocketDirectory) {
+    func verticals(environment: [String: String]) -> (names: [String], sockets: SocketDirectory) {
         var units: [String] = []
         ProgramOutput.lines(
-            systemctl, ["list-units", "--no-legend", "--plain", "--type=socket", "\(unitPrefix)*.socket"]
+            Self.systemctl, ["list-units", "--no-legend", "--plain", "--type=socket", "\(unitPrefix)*.socket"]
         ) {
             if let unit = $0.split(separator: " ").first, unit.hasSuffix(".socket") { units.append(String(unit)) }
         }
@@ -68,7 +77,7 @@ package enum SystemdSuite {
         for unit in units {
             let name = String(unit.dropFirst(unitPrefix.count).dropLast(".socket".count))
             var listen: String?
-            ProgramOutput.lines(systemctl, ["show", "--property=Listen", "--value", unit]) { line in
+            ProgramOutput.lines(Self.systemctl, ["show", "--property=Listen", "--value", unit]) { line in
                 // "10.232.45.10:7002 (Stream)" or "/run/verticals/clinics.sock (Stream)"
                 if listen == nil, let first = line.split(separator: " ").first { listen = String(first) }
             }
@@ -80,14 +89,14 @@ package enum SystemdSuite {
         return (names.sorted(), SocketDirectory.from(environment: scoped))
     }
 
-    /// Prints the last `lines` lines of `verticals-NAME.service`'s journal, each its `MESSAGE`
+    /// Prints the last `lines` lines of `SUITE-NAME.service`'s journal, each its `MESSAGE`
     /// (from `journalctl -o json`), and keeps printing new ones when `follow`: shown through
     /// ``VisibleText``, or as its bytes when `raw`. Returns journalctl's status.
-    static func printJournal(of name: String, lines: Int, follow: Bool, raw: Bool) -> Int32? {
+    func printJournal(of name: String, lines: Int, follow: Bool, raw: Bool) -> Int32? {
         var arguments = ["-o", "json", "--no-pager", "-n", "\(lines)", "-u", "\(unitPrefix)\(name).service"]
         if follow { arguments.append("-f") }
-        return ProgramOutput.lines(journalctl, arguments) { line in
-            guard let message = message(ofJournalEntry: line) else { return }
+        return ProgramOutput.lines(Self.journalctl, arguments) { line in
+            guard let message = Self.message(ofJournalEntry: line) else { return }
             Terminal.logLine(message, raw: raw)
             Terminal.flush()
         }

@@ -56,7 +56,9 @@ struct TraceCommand: AsyncParsableCommand {
             } catch {
                 // No supervisor: under the units of `export systemd`, the verticals of this host's socket units.
                 guard SystemdSuite.isRunning else { throw error }
-                let local = SystemdSuite.verticals(environment: ProcessEnvironment.current)
+                let environment = ProcessEnvironment.current
+                let local = try SystemdSuite(HostSuite.resolve(environment: environment)).verticals(
+                    environment: environment)
                 guard !local.names.isEmpty else { throw error }
                 (services, sockets) = (local.names, local.sockets)
             }

@@ -8,7 +8,8 @@ import VerticalsClient
 /// The socket folder is `--socket-dir` (as systemd lays it out, `/run/verticals`), else
 /// `<--run-dir>/sockets`, else `$VERTICALS_SOCKET_DIR`, else `$VERTICALS_RUN_DIR/sockets`, else
 /// the sockets of the suite a running `up` points to, else `.run/sockets` as `make run` lays it out
-/// — as root, systemd's `/run/verticals` instead (``SuiteLocation/rootFallback``).
+/// — as root, the socket folder of the suite systemd runs instead (`/run/NAME`,
+/// ``SuiteLocation/rootFallback(environment:exported:)``).
 package struct VerticalConnectionOptions: ParsableArguments {
     @Option(
         name: .long,
@@ -47,8 +48,8 @@ package struct VerticalConnectionOptions: ParsableArguments {
             directory = named
         } else {
             let location = suite.location
-            let rootFallback = location.isFallback && location.runDirectory == SuiteLocation.rootFallback
-            directory = SocketDirectory(rootFallback ? location.runDirectory : "\(location.runDirectory)/sockets")
+            directory = SocketDirectory(
+                location.isSystemdSockets ? location.runDirectory : "\(location.runDirectory)/sockets")
         }
         directory.endpoints = named.endpoints
         directory.endpointProblems = named.endpointProblems

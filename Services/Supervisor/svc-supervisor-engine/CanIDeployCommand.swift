@@ -126,7 +126,8 @@ struct CanIDeployCommand: AsyncParsableCommand {
                 return [:]
             }
             Terminal.error("no supervisor answers: the callers' running builds are those of systemd's units")
-            return Dictionary(callers.compactMap { caller in SystemdSuite.mainPID(of: caller).map { (caller, $0) } }) {
+            let systemd = SystemdSuite(HostSuite(name: suite.suiteName, chosenBy: "the manifest"))
+            return Dictionary(callers.compactMap { caller in systemd.mainPID(of: caller).map { (caller, $0) } }) {
                 first, _ in first
             }
         }

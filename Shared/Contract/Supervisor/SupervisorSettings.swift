@@ -46,6 +46,13 @@ public enum SupervisorSettings {
         doc:
             "A file as export systemd writes verticals-secrets.conf, owned by root or this user, for a suite no supervisor runs."
     )
+    /// Which product's suite the CLI means where systemd runs several (`HostSuite`).
+    public static let suite = Setting.text(
+        "VERTICALS_SUITE", type: "name", default: nil,
+        defaultText: "the one suite whose target systemd has loaded, else verticals",
+        allowed: "a suite name: a–z, 0–9 and '-', at most 16 characters",
+        doc: "The [suite] name of the suite the CLI looks at under systemd when no running up answers: "
+            + "its units (NAME-SERVICE.service), its sockets (/run/NAME) and its users.")
 
     /// Every setting the supervisor's programs read.
     public static let declaration = SettingsDeclaration(
@@ -55,6 +62,6 @@ public enum SupervisorSettings {
             passEnvironment, backupMaxBytes,
             DaemonSettings.logLevel, DaemonSettings.endpoint, DaemonSettings.tls, DaemonSettings.tlsCert,
             DaemonSettings.tlsKey,
-            DaemonSettings.tlsCA, secretsFile,
+            DaemonSettings.tlsCA, secretsFile, suite,
         ])
 }

@@ -7,7 +7,7 @@ enum SuiteTargetUnit {
     static func text(_ manifest: Manifest, layout: SystemdLayout) -> String {
         var file = UnitFile(header: SystemdExport.generatedHeader)
         var unit = UnitFile.Section(name: "Unit")
-            .with("Description", "Verticals: every vertical of the suite")
+            .with("Description", SuiteName.targetDescription)
             .with(
                 "Conflicts", layout.supervisorUnit,
                 comment: ["The same suite under svc-supervisor: one or the other, never both."])

@@ -53,10 +53,11 @@ package struct SecretRecipients: Equatable {
         }
         looked.append("\(SupervisorSettings.secretsFile.name) is not set")
         if systemd {
-            if let folder = SystemdSuite.unitFolder() {
-                return try read("\(folder)/\(SecretRecipientsFile.name)", trusting: [0], variable: false)
+            let systemd = try SystemdSuite(HostSuite.resolve(environment: environment))
+            if let folder = systemd.unitFolder() {
+                return try read("\(folder)/\(systemd.suite.secretsFile)", trusting: [0], variable: false)
             }
-            looked.append("systemd knows no verticals.target")
+            looked.append("systemd knows no \(systemd.suite.target)\(systemd.suite.choiceHint)")
         } else {
             looked.append("systemd does not run the suite here")
         }

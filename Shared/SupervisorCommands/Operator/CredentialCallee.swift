@@ -29,8 +29,11 @@ struct CredentialCallee {
                 guard case .unix(let path) = sockets.endpoint(for: name) else { return false }
                 return RootPlacedSocket.isRootPlaced(path)
             })
+        // The suite systemd runs here names the system users a daemon binding its own socket runs as.
+        let host = (try? HostSuite.resolve(environment: ProcessEnvironment.current)) ?? .reference
         return CredentialCallee(
-            suite: suite, check: TrustedCallee.check(supervised: suite.supervisedPIDs, rootPlaced: rootPlaced))
+            suite: suite,
+            check: TrustedCallee.check(supervised: suite.supervisedPIDs, rootPlaced: rootPlaced, suite: host))
     }
 
     /// Runs `body` with every vertical call it makes checked by ``check`` of the suite `connection`

@@ -7,7 +7,8 @@ import VerticalsClient
 ///
 /// - On a Unix socket, the listener's uid (`SO_PEERCRED`) must be root (the supervisor or systemd
 ///   bound the socket and handed it over), the CLI's own uid (a suite the user runs), or the
-///   vertical's system user `verticals-NAME` (a daemon that bound its socket itself); or the
+///   vertical's system user `SUITE-NAME` (a daemon that bound its socket itself, of the suite
+///   systemd runs here: ``HostSuite``); or the
 ///   listener must be the very process a trusted supervisor runs as that vertical (its pid, from
 ///   `status`), or the socket file must be one only root can have placed (``RootPlacedSocket``),
 ///   whatever user the manifest gives the vertical. A socket someone else planted where the CLI
@@ -17,24 +18,28 @@ import VerticalsClient
 package enum TrustedCallee {
     /// The check for the CLI running as `euid`; `supervised` names the main process of each
     /// vertical a supervisor the CLI trusts runs (``SuiteVerticals/supervisedPIDs``), `rootPlaced`
-    /// the verticals whose socket only root can have placed (``RootPlacedSocket``).
+    /// the verticals whose socket only root can have placed (``RootPlacedSocket``), `suite` the
+    /// suite whose system users may hold a socket.
     package static func check(
-        euid: UInt32 = geteuid(), supervised: [String: Int32] = [:], rootPlaced: Set<String> = []
+        euid: UInt32 = geteuid(), supervised: [String: Int32] = [:], rootPlaced: Set<String> = [],
+        suite: HostSuite = .reference
     ) -> CalleeCheck {
         CalleeCheck { service, listener in
-            refusal(service: service, listener: listener, euid: euid, supervised: supervised, rootPlaced: rootPlaced)
+            refusal(
+                service: service, listener: listener, euid: euid, supervised: supervised, rootPlaced: rootPlaced,
+                suite: suite)
         }
     }
 
     /// Why `listener` may not receive `service`'s secrets, for a CLI running as `euid`; nil when it may.
     package static func refusal(
         service: String, listener: CalleeCheck.Listener, euid: UInt32, supervised: [String: Int32] = [:],
-        rootPlaced: Set<String> = []
+        rootPlaced: Set<String> = [], suite: HostSuite = .reference
     ) -> String? {
         switch listener {
         case .unixSocket(let credentials):
             guard let credentials else { return "the kernel does not say who listens on its socket (SO_PEERCRED)" }
-            let allowed = allowedUIDs(for: service, euid: euid)
+            let allowed = allowedUIDs(for: service, euid: euid, suite: suite)
             guard !allowed.uids.contains(credentials.uid), !rootPlaced.contains(service) else { return nil }
             let pid = supervised[service]
             // The daemon listens on the socket the supervisor handed it, so the kernel names the daemon.
@@ -55,12 +60,14 @@ package enum TrustedCallee {
         }
     }
 
-    /// The uids that may hold `service`'s socket, and how to say them.
-    static func allowedUIDs(for service: String, euid: UInt32) -> (uids: Set<UInt32>, described: String) {
+    /// The uids that may hold `service`'s socket, of `suite`, and how to say them.
+    static func allowedUIDs(
+        for service: String, euid: UInt32, suite: HostSuite = .reference
+    ) -> (uids: Set<UInt32>, described: String) {
         var uids: Set<UInt32> = [0, euid]
         var names = ["root"]
         if euid != 0 { names.append("uid \(euid) (this user)") }
-        let systemUser = "verticals-\(service)"
+        let systemUser = suite.systemUser(of: service)
         if let uid = AccountEntry.userID(named: systemUser) {
             uids.insert(uid)
             names.append("\(systemUser) (uid \(uid))")
