@@ -22,10 +22,15 @@ extension NamespaceTests {
             ]
         ]
 
+        /// Clinics answers a caller again: at once, or once it has seen the hostile connections end
+        /// (on a busy host a new connection may still find the handshake slots full of connections
+        /// whose close clinics has not read yet, and be refused, `unavailable`: a caller retries).
         func expectStillServing(_ suite: SplitSuite) async throws {
-            let nearest = try await suite.client.call(
-                Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 3, service: .gp),
-                timeout: .seconds(10))
+            let nearest = try await retrying {
+                try await suite.client.call(
+                    Clinics.nearest, .init(latitude: 51.5074, longitude: -0.1278, limit: 3, service: .gp),
+                    timeout: .seconds(10))
+            }
             #expect(!nearest.clinics.isEmpty)
         }
 

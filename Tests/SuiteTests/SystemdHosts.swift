@@ -133,8 +133,10 @@ final class SystemdHosts {
         var environment = Self.endpoints()
         environment["VERTICALS_SOCKET_DIR"] = directory.file("none")
         if let name { environment.merge(files(of: name)) { $1 } } else { environment["VERTICALS_TLS"] = "off-insecure" }
+        // A login hashes its password in identity's compute processes, which yield to every
+        // other process: on a host kept busy (the test bundle beside busy loops) they wait.
         return ServiceClient(
-            loop: loop, sockets: SocketDirectory.from(environment: environment), defaultTimeout: .seconds(10))
+            loop: loop, sockets: SocketDirectory.from(environment: environment), defaultTimeout: .seconds(30))
     }
 
     struct HostsError: Error, CustomStringConvertible {
