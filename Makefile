@@ -136,24 +136,10 @@ memcheck: deps
 # writes is named after. Certificates are not installed: docs/multi-host.md says where they go.
 install: deps
 	$(if $(filter release,$(CONFIGURATION)),$(MAKE) --no-print-directory release,$(SWIFT) build -c $(CONFIGURATION) $(FRAMEWORK_FLAGS))
-	set -e; bin="$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)"; \
-	units="$$bin/systemd-export"; rm -rf "$$units"; \
-	"$$bin/svc-supervisor" export systemd --prefix "$(PREFIX)" --manifest "$(MANIFEST)" --out "$$units" \
-		$(if $(HOST),--host "$(HOST)") >/dev/null; \
-	suite="$$(basename "$$(ls "$$units"/sysusers.d/*.conf)" .conf)"; \
-	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/lib/systemd/system" \
-		"$(DESTDIR)$(PREFIX)/lib/sysusers.d" "$(DESTDIR)$(PREFIX)/lib/tmpfiles.d" "$(DESTDIR)$(PREFIX)/etc/$$suite"; \
-	for program in $(PROGRAMS); do install -m 0755 "$$bin/$$program" "$(DESTDIR)$(PREFIX)/bin/"; done; \
-	for unit in "$$units"/*.socket "$$units"/*.service "$$units"/*.target "$$units/$$suite-secrets.conf"; do \
-		[ ! -e "$$unit" ] || install -m 0644 "$$unit" "$(DESTDIR)$(PREFIX)/lib/systemd/system/"; done; \
-	install -m 0644 "$$units/sysusers.d/$$suite.conf" "$(DESTDIR)$(PREFIX)/lib/sysusers.d/$$suite.conf"; \
-	install -m 0644 "$$units/tmpfiles.d/$$suite.conf" "$(DESTDIR)$(PREFIX)/lib/tmpfiles.d/$$suite.conf"; \
+	bash scripts/install-suite.sh "$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)" "$(PREFIX)" "$(DESTDIR)" \
+		"$(MANIFEST)" "$(HOST)" $(PROGRAMS)
 	for section in 1 5 8; do install -d "$(DESTDIR)$(PREFIX)/share/man/man$$section"; \
-		install -m 0644 docs/man/*.$$section "$(DESTDIR)$(PREFIX)/share/man/man$$section/"; done; \
-	manifest="$(DESTDIR)$(PREFIX)/etc/$$suite/suite.toml"; \
-	if [ -e "$$manifest" ]; then echo "kept $$manifest (yours); the new one is $(MANIFEST)"; \
-	else install -m 0644 "$(MANIFEST)" "$$manifest"; fi
-	@echo "installed under $(DESTDIR)$(PREFIX)$(if $(HOST), for host $(HOST) of $(MANIFEST)); next: docs/systemd.md"
+		install -m 0644 docs/man/*.$$section "$(DESTDIR)$(PREFIX)/share/man/man$$section/"; done
 
 # docs/man (svc-supervisor(1), a page per command), docs/reference/svc-supervisor.md and
 # docs/reference/environment.md (from the settings declarations), generated

@@ -42,7 +42,9 @@ import VerticalsSharedTesting
         for target in ["build", "test", "install", "systemd", "kubernetes", "image"] {
             #expect(makefile.contains("\n\(target): "), "the Makefile has no \(target) target")
         }
-        #expect(makefile.contains("export systemd --prefix \"$(PREFIX)\""), "install installs units for its own prefix")
+        #expect(
+            makefile.contains("scripts/install-suite.sh\"") && makefile.contains("\"$(PREFIX)\" \"$(DESTDIR)\""),
+            "install runs the framework's recipe for its own prefix")
         #expect(
             makefile.contains(
                 "export kubernetes --manifest deploy/suite.toml --image \"$(IMAGE)\" --out .build/kubernetes"))
