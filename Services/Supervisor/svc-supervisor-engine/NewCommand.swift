@@ -72,11 +72,16 @@ struct NewCommand: ParsableCommand {
     /// in) and runs its `update`, which writes the golden fixtures of `what` and adds it to the lock:
     /// the same as `make contracts-update`. The build is the one `make test` reuses.
     static func updateContracts(root: String, tool: String, what: String, jobs: Int?) throws {
-        Terminal.print("writing \(what)'s golden fixtures and lock (swift build --product \(tool); \(tool) update)…")
+        Terminal.print(
+            "writing \(what)'s golden fixtures and lock (swift build --product \(tool), "
+                + "minutes the first time; \(tool) update)…")
         let quoted = "'" + root.replacing("'", with: "'\\''") + "'"
+        // On a terminal, SwiftPM's one progress line shows the build moving; elsewhere (a log, a
+        // test) its line per step would bury the report, and only its errors are kept.
+        let progress = isatty(STDOUT_FILENO) == 1 ? "" : " >/dev/null"
         let script =
             SwiftToolchain.shellPrefix
-            + "cd \(quoted) && swift build \(jobs.map { "-j \($0) " } ?? "")--product \(tool) >/dev/null && "
+            + "cd \(quoted) && swift build \(jobs.map { "-j \($0) " } ?? "")--product \(tool)\(progress) && "
             + "\"$(swift build --show-bin-path)/\(tool)\" update --root \(quoted)"
         fflush(nil) // every stream: the report above goes out before the child's lines
         let status = system(script)
