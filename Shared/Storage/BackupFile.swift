@@ -17,7 +17,7 @@ public enum BackupFile {
             }
             guard errno == EEXIST else { throw StoreError.system("cannot create \(temporary)") }
         }
-        throw StoreError(message: "cannot find a free temporary name beside \(path)")
+        throw StoreError(.exists, "cannot find a free temporary name beside \(path)")
     }
 
     /// fsyncs `temporary`, gives it the name `path` unless `path` exists (``StoreError`` then,
@@ -53,7 +53,7 @@ public enum BackupFile {
         maxBytes: Int = .max
     ) throws -> (path: String, bytes: Int) {
         guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
-            throw StoreError(message: "a backup's name is a plain file name, not \"\(name)\"")
+            throw StoreError(.refused, "a backup's name is a plain file name, not \"\(name)\"")
         }
         let flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC
         let state = open(stateFolder, flags | O_DIRECTORY)
@@ -73,7 +73,8 @@ public enum BackupFile {
         guard fstat(input, &info) == 0 else { throw StoreError.system("cannot read \(source)") }
         guard info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1, info.st_uid == folderInfo.st_uid else {
             throw StoreError(
-                message: "\(source) is not a backup its vertical wrote (a plain file of uid \(folderInfo.st_uid) "
+                .refused,
+                "\(source) is not a backup its vertical wrote (a plain file of uid \(folderInfo.st_uid) "
                     + "with one name): it is left where it is; look at what put it there")
         }
         // Measured once, and copied as measured: the vertical still owns the file and may grow it
@@ -84,12 +85,13 @@ public enum BackupFile {
         let data = ranges.reduce(0) { $0 + $1.count }
         guard data <= maxBytes else {
             throw StoreError(
-                message: "\(source) holds \(data) bytes of data, over the \(maxBytes) a backup may "
+                .tooLarge,
+                "\(source) holds \(data) bytes of data, over the \(maxBytes) a backup may "
                     + "(VERTICALS_BACKUP_MAX_BYTES): it is left where it is")
         }
         if let free = freeBytes(in: folder), data > free {
             throw StoreError(
-                message: "\(folder) has \(free) bytes free, and \(source) holds \(data): free some space first")
+                .tooLarge, "\(folder) has \(free) bytes free, and \(source) holds \(data): free some space first")
         }
         for attempt in 1...1000 {
             let path = "\(folder)/\(numbered(target, attempt))"
@@ -107,7 +109,7 @@ public enum BackupFile {
             _ = try? FolderOwnerAccess.run(as: owner) { unlinkat(backups, name, 0) }
             return (path, size)
         }
-        throw StoreError(message: "\(folder) holds a thousand backups named \(target) already: choose another folder")
+        throw StoreError(.exists, "\(folder) holds a thousand backups named \(target) already: choose another folder")
     }
 
     /// `SEEK_DATA` and `SEEK_HOLE`, Linux's values (Swift's Glibc module leaves them out).
@@ -261,11 +263,11 @@ extension StoreError {
 
     /// `path` exists, and a backup never replaces a file.
     static func exists(_ path: String) -> StoreError {
-        StoreError(message: "\(existsPrefix)\(path) already: back up to a new file name")
+        StoreError(.exists, "\(existsPrefix)\(path) already: back up to a new file name")
     }
 
     /// `what` failed with the current `errno`.
     package static func system(_ what: String) -> StoreError {
-        StoreError(message: "\(what): \(String(cString: strerror(errno)))")
+        StoreError(.system, "\(what): \(String(cString: strerror(errno)))")
     }
 }

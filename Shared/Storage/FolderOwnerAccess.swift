@@ -42,7 +42,7 @@ public enum FolderOwnerAccess {
     public static func run<T>(as owner: Owner, _ body: () throws -> T) throws -> T {
         guard geteuid() == 0, owner.uid != 0 else { return try body() }
         guard let setUser = switches.user, let setGroup = switches.group else {
-            throw StoreError(message: "cannot act as uid \(owner.uid): setfsuid is missing from the C library")
+            throw StoreError(.system, "cannot act as uid \(owner.uid): setfsuid is missing from the C library")
         }
         let saved = supplementaryGroups()
         // Groups first: setgroups needs CAP_SETGID, which the thread keeps until its fsuid changes.
@@ -60,7 +60,7 @@ public enum FolderOwnerAccess {
         guard UInt32(bitPattern: setUser(UInt32.max)) == owner.uid,
             UInt32(bitPattern: setGroup(UInt32.max)) == owner.gid
         else {
-            throw StoreError(message: "cannot act as uid \(owner.uid): the file-system identity did not change")
+            throw StoreError(.system, "cannot act as uid \(owner.uid): the file-system identity did not change")
         }
         return try body()
     }
@@ -84,7 +84,7 @@ public enum FolderOwnerAccess {
     public static func openFile(_ path: String) throws -> Int32 {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard path.hasPrefix("/"), let name = parts.last, !parts.contains(".."), !parts.contains(".") else {
-            throw StoreError(message: "\(path) is not an absolute path without . or .. in it")
+            throw StoreError(.refused, "\(path) is not an absolute path without . or .. in it")
         }
         var folder = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else { throw StoreError.system("cannot open /") }
@@ -130,7 +130,7 @@ public enum FolderOwnerAccess {
         guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1 else {
             close(file)
             throw StoreError(
-                message: "\(path) is not a plain file with one name (a FIFO, a device or a hard link is refused)")
+                .refused, "\(path) is not a plain file with one name (a FIFO, a device or a hard link is refused)")
         }
         return file
     }

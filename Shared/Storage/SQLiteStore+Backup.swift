@@ -18,7 +18,7 @@ extension SQLiteStore {
     ///   (`SQLITE_FULL` when the disk fills) otherwise. The temporary file never stays behind.
     @discardableResult
     public static func backup(_ database: any DatabaseReader, to path: String) throws -> Int {
-        guard path.hasPrefix("/") else { throw StoreError(message: "the backup path \(path) is not absolute") }
+        guard path.hasPrefix("/") else { throw StoreError(.refused, "the backup path \(path) is not absolute") }
         guard access(path, F_OK) != 0 else { throw StoreError.exists(path) }
         let temporary = try BackupFile.createTemporary(beside: path)
         do {

@@ -35,7 +35,7 @@ extension SQLiteStore {
     ///
     /// Returns where the replaced store was kept, or nil when there was none.
     /// - Throws: ``StoreError`` naming what is wrong with `file` or the folder, or the process
-    ///   that has the store open (``StoreError/isHeld``).
+    ///   that has the store open (a ``StoreError`` of code `held`).
     @discardableResult
     public static func restore(
         _ file: String, to path: String, owner: StoreOwner? = nil, knownOwners: [String] = [],
@@ -46,7 +46,7 @@ extension SQLiteStore {
         if fileInFolder {
             let name = file.hasPrefix(folder + "/") ? String(file.dropFirst(folder.count + 1)) : ""
             guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
-                throw StoreError(message: "the backup \(file) is not a file of \(folder): it is not put back")
+                throw StoreError(.refused, "the backup \(file) is not a file of \(folder): it is not put back")
             }
         }
         let source = try FolderOwnerAccess.openFile(file)
@@ -109,8 +109,8 @@ extension SQLiteStore {
         for place in Set([folder, keptFolder ?? folder]) {
             if let free = BackupFile.freeBytes(in: place), data > free {
                 throw StoreError(
-                    message:
-                        "\(place) has \(free) bytes free, and the store to keep holds \(data): free some space first")
+                    .tooLarge,
+                    "\(place) has \(free) bytes free, and the store to keep holds \(data): free some space first")
             }
         }
         let staged = "\(path).keep-\(getpid())"
@@ -133,7 +133,7 @@ extension SQLiteStore {
             keptMain.map { _ = close($0) }
             keptWal.map { _ = close($0) }
         }
-        guard let keptMain else { throw StoreError(message: "the copy of \(path) to keep went missing from \(folder)") }
+        guard let keptMain else { throw StoreError(.system, "the copy of \(path) to keep went missing from \(folder)") }
         let copyOut = { () throws -> String in
             let kept = BackupFile.unused(
                 "\(keptFolder ?? folder)/\(stem).before-restore-\(BackupFile.timestamp()).sqlite")
@@ -191,8 +191,8 @@ extension SQLiteStore {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError(message: "\(source) is not an SQLite store: \(error)")
+            throw StoreError(.notAStore, "\(source) is not an SQLite store: \(error)", cause: error)
         }
-        guard verdict == "ok" else { throw StoreError(message: "\(source) is damaged: \(verdict)") }
+        guard verdict == "ok" else { throw StoreError(.notAStore, "\(source) is damaged: \(verdict)") }
     }
 }

@@ -25,8 +25,7 @@ public enum SQLiteStore {
 
     /// True while a daemon's `--check` builds its World (ServiceKit's `makeWorld` sets it):
     /// ``open(directory:fileName:owner:migrator:durability:)`` then checks a store that exists and
-    /// never creates one (nor its folder); it throws a ``StoreError`` whose ``StoreError/isMissing``
-    /// is true instead.
+    /// never creates one (nor its folder); it throws a ``StoreError`` of code `missing` instead.
     @TaskLocal public static var checking = false
 
     /// The QoS of GRDB's queues: `.default`, not GRDB's `.userInitiated`. On Linux libdispatch
@@ -49,8 +48,8 @@ public enum SQLiteStore {
     /// `directory/fileName.lock` (see `StoreLock` for the kind and why), held until the pool's
     /// writer closes (`DatabasePool/close()`, or the last reference to the pool goes) or the
     /// process dies. A store another pool holds, in this process or another, is refused at once,
-    /// before SQLite opens it, with a ``StoreError`` whose ``StoreError/isHeld`` is true and whose
-    /// message names the holder's pid and program; under ``handOver`` (an upgrade's new process)
+    /// before SQLite opens it, with a ``StoreError`` of code `held` whose detail `pid` and
+    /// message name the holder's pid and program; under ``handOver`` (an upgrade's new process)
     /// it is waited for instead, and a store about to be migrated is backed up first.
     public static func open(
         directory: String, fileName: String = "store.sqlite", owner: StoreOwner? = nil, migrator: DatabaseMigrator,
@@ -59,7 +58,7 @@ public enum SQLiteStore {
         let path = "\(directory)/\(fileName)"
         let owner = owner ?? StoreOwner(fileName: fileName)
         if checking, access(path, F_OK) != 0 {
-            throw StoreError(message: "there is no store at \(path) yet", isMissing: true)
+            throw StoreError(.missing, "there is no store at \(path) yet")
         }
         try makeDirectory(directory)
         var configuration = Configuration()
@@ -118,11 +117,11 @@ public enum SQLiteStore {
         let unknown = applied.subtracting(migrator.migrations).sorted()
         guard unknown.isEmpty else {
             throw StoreError(
-                message: "the store \(path) has a newer schema than this build knows (migrations "
+                .newerSchema,
+                "the store \(path) has a newer schema than this build knows (migrations "
                     + unknown.joined(separator: ", ") + " are not among " + migrator.migrations.joined(separator: ", ")
                     + "), or is another vertical's store from an older build: run the newer build, "
-                    + "or restore a backup of this vertical made by this one",
-                restartCannotHelp: true)
+                    + "or restore a backup of this vertical made by this one")
         }
     }
 
@@ -163,7 +162,7 @@ public enum SQLiteStore {
             current += "/" + component
             if mkdir(current, 0o750) != 0 && errno != EEXIST {
                 throw StoreError(
-                    message: "cannot create the state directory \(current): \(String(cString: strerror(errno)))")
+                    .system, "cannot create the state directory \(current): \(String(cString: strerror(errno)))")
             }
         }
     }

@@ -1,32 +1,79 @@
 import GRDB
+import VerticalsWire
 
 /// A store that could not be opened, backed up or restored.
-public struct StoreError: Error, CustomStringConvertible {
+///
+/// Compare ``code`` with the static members of ``Code`` (new codes may be added); a held store
+/// names its holder in the detail `pid` (``holderPID``).
+public struct StoreError: CodedError {
+    /// What kind of failure it is.
+    public typealias Code = ErrorKind<StoreError>
+
+    /// What kind of failure it is.
+    public let code: Code
     /// What went wrong and where, and what to do.
     public let message: String
-    /// True when the store is refused only because another process has it open (it holds the
-    /// store's lock, see ``SQLiteStore/open(directory:fileName:owner:migrator:durability:)``).
-    public let isHeld: Bool
-    /// The pid of the process holding the store, when ``isHeld`` and it has written its pid.
-    public let holderPID: Int32?
-    /// True when opening the store again would fail the same way: it is held, belongs to another
-    /// vertical, or has a newer schema. A daemon then exits `DaemonExitStatus.restartCannotHelp` (78).
-    public let restartCannotHelp: Bool
-    /// True when a daemon's `--check` found no store to check (``SQLiteStore/checking``): nothing
-    /// is wrong, the daemon creates it at its first start.
-    public let isMissing: Bool
-    public var description: String { message }
+    /// What a program may read of it: `pid` for a held store.
+    public let details: [ErrorDetail]
+    /// What SQLite or the system said, when that led to it.
+    public let cause: (any Error)?
 
-    package init(
-        message: String, isHeld: Bool = false, holderPID: Int32? = nil, restartCannotHelp: Bool = false,
-        isMissing: Bool = false
-    ) {
+    /// An error of `code` saying `message`.
+    public init(_ code: Code, _ message: String, details: [ErrorDetail] = [], cause: (any Error)? = nil) {
+        self.code = code
         self.message = message
-        self.isHeld = isHeld
-        self.holderPID = holderPID
-        self.restartCannotHelp = restartCannotHelp || isHeld
-        self.isMissing = isMissing
+        self.details = details
+        self.cause = cause
     }
+
+    /// The pid of the process holding the store (code `held`), once it has written its pid.
+    public var holderPID: Int32? { detail("pid").flatMap { Int32($0) } }
+
+    /// True when opening the store again would fail the same way: it is held, belongs to another
+    /// vertical, has a newer schema, or is no whole SQLite store. A daemon then exits
+    /// `DaemonExitStatus.restartCannotHelp` (78).
+    public var restartCannotHelp: Bool {
+        [.held, .otherOwner, .newerSchema, .unreadable, .notAStore].contains(code)
+    }
+
+    /// Whether another process holds the store.
+    @available(*, deprecated, message: "compare code with .held")
+    public var isHeld: Bool { code == .held }
+
+    /// Whether there was no store to check.
+    @available(*, deprecated, message: "compare code with .missing")
+    public var isMissing: Bool { code == .missing }
+
+    /// The same code, message and details; the causes are not compared.
+    public static func == (lhs: StoreError, rhs: StoreError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.details == rhs.details
+    }
+}
+
+extension ErrorKind where Domain == StoreError {
+    /// Another process has the store open (it holds the store's lock): the detail `pid` names it.
+    public static var held: Self { Self("held") }
+    /// There is no store yet, and the caller does not create one (a daemon's `--check`).
+    public static var missing: Self { Self("missing") }
+    /// SQLite reads no whole store in the file (not a database, or a damaged one).
+    public static var unreadable: Self { Self("unreadable") }
+    /// The file is not an SQLite store, or fails its integrity check (a backup to restore).
+    public static var notAStore: Self { Self("notAStore") }
+    /// The store belongs to another vertical (its `application_id`).
+    public static var otherOwner: Self { Self("otherOwner") }
+    /// The store has migrations this build does not know.
+    public static var newerSchema: Self { Self("newerSchema") }
+    /// A file or path is not what the store may use: not absolute, not a plain file with one name,
+    /// not one its vertical wrote.
+    public static var refused: Self { Self("refused") }
+    /// A backup would replace a file, which it never does.
+    public static var exists: Self { Self("exists") }
+    /// The data is over the bound a backup may take, or the folder has too little room for it.
+    public static var tooLarge: Self { Self("tooLarge") }
+    /// A system call failed (the message says which, and its `errno`).
+    public static var system: Self { Self("system") }
+    /// The process that reads a store for the supervisor failed or overran its time.
+    public static var readerFailed: Self { Self("readerFailed") }
 }
 
 extension StoreError {
@@ -36,8 +83,9 @@ extension StoreError {
         guard let database = error as? DatabaseError else { return error }
         guard database.resultCode == .SQLITE_NOTADB || database.resultCode == .SQLITE_CORRUPT else { return error }
         return StoreError(
-            message: "the store \(path) is not a whole SQLite store (\(database.message ?? "\(database.resultCode)")): "
+            .unreadable,
+            "the store \(path) is not a whole SQLite store (\(database.message ?? "\(database.resultCode)")): "
                 + "restore a backup (svc-supervisor restore), or move the file away to start empty",
-            restartCannotHelp: true)
+            cause: database)
     }
 }

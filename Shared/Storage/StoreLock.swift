@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import VerticalsWire
 import Glibc
 #endif
 import GRDB
@@ -67,12 +68,12 @@ final class StoreLock: Sendable {
         if descriptor < 0 && errno == EACCES { descriptor = open(path, O_RDONLY | flags) }
         guard descriptor >= 0 else {
             let reason = errno == ELOOP ? "it is a symbolic link; remove it" : String(cString: strerror(errno))
-            throw StoreError(message: "cannot open the store's lock file \(path): \(reason)")
+            throw StoreError(.system, "cannot open the store's lock file \(path): \(reason)")
         }
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)
-            throw StoreError(message: "the store's lock file \(path) is not a plain file: remove it")
+            throw StoreError(.refused, "the store's lock file \(path) is not a plain file: remove it")
         }
         var result: Int32
         repeat { result = flock(descriptor, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR
@@ -84,7 +85,7 @@ final class StoreLock: Sendable {
             let failure = errno
             defer { close(descriptor) }
             guard failure == EWOULDBLOCK else {
-                throw StoreError(message: "cannot lock \(path): \(String(cString: strerror(failure)))")
+                throw StoreError(.system, "cannot lock \(path): \(String(cString: strerror(failure)))")
             }
             throw StoreError.held(storePath, lockFile: path, by: holderPID(descriptor))
         }
@@ -109,7 +110,7 @@ final class StoreLock: Sendable {
             { call, _, _ in sqlite3_result_null(call) }, nil, nil,
             { context in if let context { Unmanaged<StoreLock>.fromOpaque(context).release() } })
         guard code == SQLITE_OK else {
-            throw StoreError(message: "cannot tie the lock \(path) to the store's connection (SQLite code \(code))")
+            throw StoreError(.system, "cannot tie the lock \(path) to the store's connection (SQLite code \(code))")
         }
     }
 
@@ -140,8 +141,8 @@ extension StoreError {
                 + "or give this one its own STATE_DIRECTORY"
         }
         return StoreError(
-            message: "the store \(store) is locked (\(lockFile)): \(holder). One process serves a store at a time",
-            isHeld: true, holderPID: pid)
+            .held, "the store \(store) is locked (\(lockFile)): \(holder). One process serves a store at a time",
+            details: pid.map { [ErrorDetail("pid", "\($0)")] } ?? [])
     }
 
     /// The file name of the program `pid` runs (`svc-identity`), from `/proc/<pid>/cmdline`.

@@ -80,7 +80,7 @@ public struct StoreOwner: Sendable, Equatable, CustomStringConvertible {
         var header = [UInt8](repeating: 0, count: 100)
         let count = pread(file, &header, header.count, 0)
         guard count == header.count, header.starts(with: Array("SQLite format 3\u{0}".utf8)) else {
-            throw StoreError(message: "\(path) is not an SQLite store: its first bytes are not an SQLite header")
+            throw StoreError(.notAStore, "\(path) is not an SQLite store: its first bytes are not an SQLite header")
         }
         // The header's application_id: four bytes, big-endian, at offset 68.
         let id = header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
@@ -91,10 +91,10 @@ public struct StoreOwner: Sendable, Equatable, CustomStringConvertible {
     private func check(applicationID found: Int32, path: String, candidates: () -> [String]) throws {
         guard found != 0, found != applicationID else { return }
         throw StoreError(
-            message: "\(path) is \(Self.describe(applicationID: found, among: candidates())) store, not \(name)'s "
+            .otherOwner,
+            "\(path) is \(Self.describe(applicationID: found, among: candidates())) store, not \(name)'s "
                 + "(application_id \(Self.hex(applicationID))): give \(name) its own store or one of its own backups "
-                + "(svc-supervisor restore \(name) FILE), and keep this file for the vertical it belongs to",
-            restartCannotHelp: true)
+                + "(svc-supervisor restore \(name) FILE), and keep this file for the vertical it belongs to")
     }
 
     /// Stamps `db` with this owner's id when it carries none yet.

@@ -43,7 +43,7 @@ struct StoreLockTests {
 
         let refused = try #require(Self.refusal(directory), "a store another process holds was opened")
 
-        #expect(refused.isHeld && refused.holderPID == holder.pid)
+        #expect(refused.code == .held && refused.holderPID == holder.pid)
         #expect(refused.message.contains("sleep (pid \(holder.pid))"), "\(refused)")
         #expect(refused.message.contains(lock) && refused.message.contains("STATE_DIRECTORY"), "\(refused)")
         #expect(access(directory.file("s.sqlite"), F_OK) != 0, "SQLite never opened (so never created) the store")
@@ -57,7 +57,7 @@ struct StoreLockTests {
         let first = try Self.open(directory)
 
         let refused = try #require(Self.refusal(directory), "a second pool on one store was opened")
-        #expect(refused.isHeld && refused.holderPID == getpid())
+        #expect(refused.code == .held && refused.holderPID == getpid())
         #expect(refused.message.contains("this process"), "\(refused)")
         #expect(try first.read { db in try db.tableExists("t_v1") }, "the first pool still works")
 
@@ -75,7 +75,7 @@ struct StoreLockTests {
         #expect {
             try SQLiteStore.restore(directory.file("backup.sqlite"), to: directory.file("s.sqlite"))
         } throws: { error in
-            (error as? StoreError)?.isHeld == true
+            (error as? StoreError)?.code == .held
         }
         #expect(try live.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t_v1") } == 1)
         try live.close()
@@ -126,7 +126,7 @@ struct StoreLockTests {
         .close()
 
         let refusal = Self.refusal(directory)
-        #expect(refusal?.isHeld == false, "the failed open left a lock behind: \(String(describing: refusal))")
+        #expect(refusal?.code != .held, "the failed open left a lock behind: \(String(describing: refusal))")
         #expect(refusal?.message.contains("newer schema") == true)
     }
 }

@@ -98,7 +98,7 @@ struct StoreOwnerTests {
                     migrator: StoreSafetyTests.migrator(["v1"]))
             }
         }
-        #expect(error.isMissing)
+        #expect(error.code == .missing)
         #expect(access(root.file("catalog"), F_OK) != 0, "the check created the state directory")
         // An existing store is still checked (and opened) under --check.
         _ = try Self.store("catalog", in: root)

@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// extension StoreError: StartFailure {
-///     public func checkAnswer(service: String, stateDirectory: String) -> String? { isMissing ? "…" : nil }
+///     public func checkAnswer(service: String, stateDirectory: String) -> String? { code == .missing ? "…" : nil }
 /// }
 /// ```
 public protocol StartFailure: Error {

@@ -28,7 +28,8 @@ struct StoreReaderChild: Sendable {
             check: { file, source, owner, known in
                 let (status, said) = try child.run(["check", file, source, owner.name] + known)
                 guard status == 0 else {
-                    throw StoreError(message: said.isEmpty ? "\(source) could not be checked (status \(status))" : said)
+                    throw StoreError(
+                        .readerFailed, said.isEmpty ? "\(source) could not be checked (status \(status))" : said)
                 }
             },
             checkpoint: { file in _ = try? child.run(["checkpoint", file]) })
@@ -58,13 +59,14 @@ struct StoreReaderChild: Sendable {
         let spawned = posix_spawn(&pid, execShim, &actions, nil, pointers, &environment)
         close(pipeEnds[1])
         guard spawned == 0 else {
-            throw StoreError(message: "cannot run \(execShim) to read a store: \(SupervisorError.errnoText(spawned))")
+            throw StoreError(
+                .readerFailed, "cannot run \(execShim) to read a store: \(SupervisorError.errnoText(spawned))")
         }
         let said = readUntilEnd(pipeEnds[0], pid: pid)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         guard !said.timedOut else {
-            throw StoreError(message: "reading the store took longer than \(timeLimit): the read was stopped")
+            throw StoreError(.readerFailed, "reading the store took longer than \(timeLimit): the read was stopped")
         }
         // WIFEXITED: the low seven bits are zero; else a signal ended it.
         let exitStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : -1

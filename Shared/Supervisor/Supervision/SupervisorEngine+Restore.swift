@@ -56,7 +56,8 @@ extension SupervisorEngine {
             logger.notice("restored \(path) from \(file)\(kept.map { "; the replaced store is kept as \($0)" } ?? "")")
             return Supervisor.RestoreResult(path: path, kept: kept)
         } catch let error as StoreError {
-            throw ServiceError(error.isHeld ? .conflict : .invalidInput, "cannot restore \(name): \(error.message)")
+            throw ServiceError(
+                error.code == .held ? .conflict : .invalidInput, "cannot restore \(name): \(error.message)")
         }
     }
 
