@@ -42,15 +42,7 @@ public final class CalleeContracts: Sendable {
     private let offLoop: OffLoop?
 
     /// Where jobs run off the loop: a thread that is not an event loop's (the host's blocking-work threads).
-    public struct OffLoop: Sendable {
-        /// Runs a job there; false when it will not (a full queue).
-        public let run: @Sendable (_ job: @escaping @Sendable () -> Void) -> Bool
-
-        /// Jobs given to `run`.
-        public init(_ run: @escaping @Sendable (_ job: @escaping @Sendable () -> Void) -> Bool) {
-            self.run = run
-        }
-    }
+    public typealias OffLoop = VerticalsClient.OffLoop
     /// The status line last reported; nil before any.
     private let reported = Mutex<String?>(nil)
 
@@ -125,6 +117,44 @@ public final class CalleeContracts: Sendable {
             table.store(entry, for: service)
         }
         return expected
+    }
+
+    /// Judges the callee's answer in `message` (a `response` frame) as
+    /// ``judge(_:service:expected:later:)`` does, having decoded it where it costs the loop a
+    /// bounded amount: a body over ``ServiceClient/offLoopAnswerBytes`` is decoded and judged off
+    /// the loop, returning nil and handing the finding to `later` (when the threads refuse the job,
+    /// the pair is kept `unchecked`, saying so); a smaller one is decoded here.
+    func judge(
+        answerIn message: Message, service: String, expected: Expected, later: @escaping @Sendable (Found) -> Void
+    ) -> Found? {
+        guard let offLoop, message.payload.count - message.bodyStart > ServiceClient.offLoopAnswerBytes else {
+            do throws(WireDecodingError) {
+                return judge(
+                    try message.decodeBody(as: Daemon.ContractCheck.self), service: service, expected: expected,
+                    later: later)
+            } catch {
+                return unreadable(service, expected: expected, error)
+            }
+        }
+        let accepted = offLoop.run { [self] in
+            do throws(WireDecodingError) {
+                later(
+                    found(try message.decodeBody(as: Daemon.ContractCheck.self), service: service, expected: expected))
+            } catch {
+                later(unreadable(service, expected: expected, error))
+            }
+        }
+        guard accepted else {
+            return unchecked(
+                service, expected: expected,
+                why: "its answer of \(message.payload.count) bytes was not read: the threads that read it are busy")
+        }
+        return nil
+    }
+
+    /// The pair kept `unchecked`: the callee's answer to the check does not read.
+    private func unreadable(_ service: String, expected: Expected, _ error: WireDecodingError) -> Found {
+        unchecked(service, expected: expected, why: "its answer to daemon.contractCheck does not read: \(error)")
     }
 
     /// Judges `answer` as ``found(_:service:expected:)`` does, where it costs least: the same

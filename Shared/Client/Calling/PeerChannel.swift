@@ -266,23 +266,17 @@ final class PeerChannel {
         let found: CalleeContracts.Found
         switch message.envelope.kind {
         case .response:
-            do {
-                let answer = try message.decodeBody(as: Daemon.ContractCheck.self)
-                let channel = OnItsLoop(self)
-                let loop = self.loop
-                let judged = contracts.judge(answer, service: service, expected: expected) { found in
-                    loop.execute { channel.value.checkFinished(found, on: connection) }
-                }
-                guard let judged else { return } // judged off the loop; the finding comes back to it
-                found = judged
-            } catch {
-                found = contracts.unchecked(
-                    service, expected: expected, why: "its answer to daemon.contractCheck does not read: \(error)")
+            let channel = OnItsLoop(self)
+            let loop = self.loop
+            let judged = contracts.judge(answerIn: message, service: service, expected: expected) { found in
+                loop.execute { channel.value.checkFinished(found, on: connection) }
             }
+            guard let judged else { return } // judged off the loop; the finding comes back to it
+            found = judged
         default:
-            // The callee's text, cut before it is kept (``PeerText``).
+            // The callee's text, read no further than kept (``ServiceError/init(fromCallee:)``), cut again as a finding.
             let error =
-                (try? message.decodeBody(as: ServiceError.self)).map { PeerText($0.description).text }
+                (try? ServiceError(fromCallee: message)).map { PeerText($0.description).text }
                 ?? "an undecodable error"
             found = contracts.unchecked(
                 service, expected: expected, why: "it does not answer daemon.contractCheck (an older build?): \(error)")
@@ -337,8 +331,8 @@ final class PeerChannel {
         case .error:
             let error: ServiceError
             do {
-                // The callee's text, cut before it is kept or served on (``ServiceError/fromCallee``).
-                error = try message.decodeBody(as: ServiceError.self).fromCallee
+                // Read no further than what is kept or served on (``ServiceError/init(fromCallee:)``).
+                error = try ServiceError(fromCallee: message)
             } catch {
                 complete(id, .failure(ServiceError(.protocolError, "\(service) sent an undecodable error: \(error)")))
                 return

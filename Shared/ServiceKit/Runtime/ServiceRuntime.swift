@@ -59,15 +59,16 @@ public final class ServiceRuntime: Sendable {
             TracingBootstrap.bootstrap(recorder: recorder)
         }
         let notifier = Notifier(environment: environment)
+        // What grows with what a callee sends (a description that differs, an answer over
+        // `ServiceClient.offLoopAnswerBytes`) is worked off the loop, on the blocking-work threads:
+        // bounded work that the calls queued behind it wait for, so not behind password hashes at
+        // the compute threads' low priority.
+        let offLoop = OffLoop { BlockingThreads.shared.run($0) }
         let contracts = calls.flatMap { calls in
             calls.linked.isEmpty
                 ? nil
                 : CalleeContracts(
-                    caller: name, callees: calls,
-                    // A callee's description that differs is judged off the loop, on the blocking-work
-                    // threads: bounded work (`DescriptionBounds`) that the calls queued behind it wait
-                    // for, so not behind password hashes at the compute threads' low priority.
-                    offLoop: .init { BlockingThreads.shared.run($0) }
+                    caller: name, callees: calls, offLoop: offLoop
                 ) { line in _ = notifier.notify("STATUS=\(line)") }
         }
         configuration.calleeContracts = contracts
@@ -75,7 +76,8 @@ public final class ServiceRuntime: Sendable {
         Offload.configure(configuration.blockingWork)
         client = ServiceClient(
             loop: loop, sockets: configuration.socketDirectory, logger: Logger(label: "\(name).client"),
-            contracts: contracts, tracing: configuration.tracing.enabled ? VerticalsCallTracing() : nil)
+            contracts: contracts, tracing: configuration.tracing.enabled ? VerticalsCallTracing() : nil,
+            offLoop: offLoop)
         background = BackgroundWork(loop: loop)
     }
 
