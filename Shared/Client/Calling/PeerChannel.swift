@@ -342,11 +342,13 @@ final class PeerChannel {
                 resendOnANewConnection(leaving: connection)
             } else if id == 0 {
                 // About the connection itself: the callee is closing it, so stop using it now.
+                let error = error.aboutTheConnection(of: service)
                 logger.warning("\(service) reported a connection error: \(error)")
                 failAll(error)
                 connection.close()
             } else {
-                complete(id, .failure(error))
+                // Held to the codes the call's operation declares (``ServiceError/declared(_:by:)``).
+                completeFromCallee(id, error)
             }
         case .event:
             // One item of a stream: to the call that asked for it; else (cancelled, or a plain
@@ -389,6 +391,13 @@ final class PeerChannel {
         guard let entry = pending.removeValue(forKey: id) else { return }
         machine.callAnswered()
         entry.call.complete(result)
+    }
+
+    /// Completes call `id` with `error`, the callee's answer to it, held to what its operation declares.
+    private func completeFromCallee(_ id: UInt64, _ error: ServiceError) {
+        guard let entry = pending.removeValue(forKey: id) else { return }
+        machine.callAnswered()
+        entry.call.complete(.failure(entry.call.fromCallee(error)))
     }
 
     private func checkDeadlines() {

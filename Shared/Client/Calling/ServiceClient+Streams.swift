@@ -26,7 +26,7 @@ extension ServiceClient {
     ) -> EventStream<Event> {
         let name = operation.fullName
         return streamMessages(
-            service: operation.service, operation: name, timeout: timeout, buffer: buffer,
+            service: operation.service, operation: name, declaring: operation.errors, timeout: timeout, buffer: buffer,
             frame: { envelope in Message.frame(envelope, body: input) }
         ) { message throws(ServiceError) in
             do {
@@ -54,7 +54,7 @@ extension ServiceClient {
     /// the stream's end (the consumer leaving, or its task cancelled) cancels that task, and so
     /// the call, which sends `cancel`. Past `buffer` unread events the stream fails.
     private func streamMessages<Element: Sendable>(
-        service: String, operation: String, timeout: Duration?, buffer: Int,
+        service: String, operation: String, declaring errors: [ErrorCode]? = nil, timeout: Duration?, buffer: Int,
         frame: @escaping @Sendable (Envelope) -> [UInt8],
         decode: @escaping @Sendable (Message) throws(ServiceError) -> Element
     ) -> EventStream<Element> {
@@ -63,7 +63,7 @@ extension ServiceClient {
         let task = Task(executorPreference: loop) { [self] in
             do throws(ServiceError) {
                 _ = try await send(
-                    service: service, operation: operation, timeout: timeout,
+                    service: service, operation: operation, declaring: errors, timeout: timeout,
                     onEvent: { message in
                         do throws(ServiceError) {
                             if case .dropped = continuation.yield(try decode(message)) {

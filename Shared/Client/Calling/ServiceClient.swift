@@ -89,7 +89,7 @@ public final class ServiceClient: Sendable {
         _ operation: Operation<Input, Output>, _ input: Input, timeout: Duration? = nil
     ) async throws(ServiceError) -> Output {
         let message = try await send(
-            service: operation.service, operation: operation.fullName, timeout: timeout
+            service: operation.service, operation: operation.fullName, declaring: operation.errors, timeout: timeout
         ) { envelope in
             requestSize.build { capacity in Message.frame(envelope, body: input, capacity: capacity) }
         }
@@ -164,7 +164,8 @@ public final class ServiceClient: Sendable {
     }
 
     nonisolated(nonsending) func send(
-        service: String, operation: String, kind: MessageKind = .request, timeout: Duration?,
+        service: String, operation: String, declaring errors: [ErrorCode]? = nil, kind: MessageKind = .request,
+        timeout: Duration?,
         traceparent given: String? = nil, onEvent: (@Sendable (Message) -> Void)? = nil,
         frame: @Sendable (Envelope) -> [UInt8]
     ) async throws(ServiceError) -> Message {
@@ -212,7 +213,7 @@ public final class ServiceClient: Sendable {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Message, ServiceError>, Never>) in
                 let pending = PendingCall(
                     id: id, service: service, operation: operation, deadline: deadline, continuation: continuation,
-                    onEvent: onEvent)
+                    onEvent: onEvent, errors: errors)
                 if loop.inEventLoop {
                     channels.channel(for: service).send(bytes, pending)
                 } else if !loop.execute({ channels.channel(for: service).send(bytes, pending) }) {
@@ -236,9 +237,19 @@ struct PendingCall: Sendable {
     let continuation: UnsafeContinuation<Result<Message, ServiceError>, Never>
     /// For a stream: called on the loop with each `event` frame before the final answer.
     var onEvent: (@Sendable (Message) -> Void)? = nil
+    /// The codes the operation declares, to which a callee's error is held
+    /// (``ServiceError/declared(_:by:)``); nil: not known (a call by name), passed on as it came.
+    var errors: [ErrorCode]? = nil
 
     /// What the call is, for error messages.
     var description: String { operation.isEmpty ? "ping \(service)" : operation }
+
+    /// `error`, the callee's answer to this call, as its caller gets it: held to the codes the
+    /// operation declares, when they are known.
+    func fromCallee(_ error: ServiceError) -> ServiceError {
+        guard let errors else { return error }
+        return error.declared(errors, by: operation)
+    }
 
     /// Resumes the caller with `result`.
     func complete(_ result: consuming Result<Message, ServiceError>) {

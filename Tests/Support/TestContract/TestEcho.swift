@@ -21,9 +21,9 @@ public struct TestEcho: Sendable {
         Operation(service, "echo", summary: "Echo the text, optionally after a delay.")
     }
 
-    /// Fails with the typed error asked for.
+    /// Fails with the typed error asked for: it declares every code, so its callers get the one asked for.
     public var fail: Operation<FailInput, Empty> {
-        Operation(service, "fail", summary: "Fail with the given code and message.")
+        Operation(service, "fail", summary: "Fail with the given code and message.", errors: ErrorCode.knownCases)
     }
 
     /// Throws an error that is not a ServiceError (answered as `internal`).
