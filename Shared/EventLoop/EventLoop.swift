@@ -110,6 +110,7 @@ public final class EventLoop: @unchecked Sendable {
         // Only the async handle keeps the loop alive; the check and idle handles are helpers.
         uv_unref(drainCheck.asHandle)
         uv_unref(pendingIdle.asHandle)
+        EventLoop.reserveSpareDescriptor(loop)
 
         // The thread owns one reference until it finishes, so the loop outlives its thread.
         let retained = Unmanaged.passRetained(self)
