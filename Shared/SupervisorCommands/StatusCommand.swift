@@ -62,7 +62,8 @@ struct StatusCommand: AsyncParsableCommand {
     /// One service, a field per line, nothing shortened.
     static func details(_ service: Supervisor.ServiceStatus) -> [TerminalText] {
         let header = [
-            "NAME", "STATE", "PID", "UPTIME", "READY SINCE", "RESTARTS", "BACKOFF", "RSS", "LAST EXIT", "STATUS",
+            "NAME", "STATE", "PID", "UPTIME", "READY SINCE", "RESTARTS", "BACKOFF", "RSS", "REPLICA", "LAST EXIT",
+            "STATUS",
         ]
         let cells = row(service)
         let width = header.map(\.count).max() ?? 0
@@ -73,12 +74,14 @@ struct StatusCommand: AsyncParsableCommand {
 
     /// The table `status` prints, one row per service, at most `width` columns wide when it can
     /// (LAST EXIT and STATUS give way, ending in "…"). RESTARTS is the total, then those in
-    /// the budget's window; READY SINCE is local time; LAST EXIT leads with the reason's category.
+    /// the budget's window; READY SINCE is local time; REPLICA is the state of the Litestream that
+    /// copies its store (``replicaText(_:)``); LAST EXIT leads with the reason's category.
     static func table(_ services: [Supervisor.ServiceStatus], width: Int? = nil) -> [TerminalText] {
         let header = [
-            "NAME", "STATE", "PID", "UPTIME", "READY SINCE", "RESTARTS", "BACKOFF", "RSS", "LAST EXIT", "STATUS",
+            "NAME", "STATE", "PID", "UPTIME", "READY SINCE", "RESTARTS", "BACKOFF", "RSS", "REPLICA", "LAST EXIT",
+            "STATUS",
         ]
-        return StatusTable(header: header, rows: services.map(row), shrinkable: [8, 9]).text(width: width)
+        return StatusTable(header: header, rows: services.map(row), shrinkable: [9, 10]).text(width: width)
     }
 
     /// One service's cells, in the header's order.
@@ -92,8 +95,21 @@ struct StatusCommand: AsyncParsableCommand {
         let reason: String = service.exitReason.map { "\($0.wireName): " } ?? ""
         let exit = service.lastExit.isEmpty ? "-" : reason + service.lastExit
         return [
-            service.name, stateText(service.state), pid, up, since, restarts, backoff, rss, exit, service.statusText,
+            service.name, stateText(service.state), pid, up, since, restarts, backoff, rss,
+            service.replica.map(replicaText) ?? "-", exit, service.statusText,
         ]
+    }
+
+    /// The replica's Litestream in one cell: `running`, `running, 2 restarts`, `backoff 1.5s, 1
+    /// restart: crash: killed by signal 9 (SIGKILL)`, `failed: startFailed: no litestream program…`.
+    static func replicaText(_ replica: Supervisor.ReplicaStatus) -> String {
+        var text = replica.state.wireName
+        if let seconds = replica.backoffRemainingSeconds { text += " \(oneDecimal(seconds))s" }
+        if replica.restarts > 0 { text += ", \(replica.restarts) restart\(replica.restarts == 1 ? "" : "s")" }
+        if replica.state != .running, !replica.lastExit.isEmpty {
+            text += ": " + (replica.exitReason.map { "\($0.wireName): " } ?? "") + replica.lastExit
+        }
+        return text
     }
 
     /// The state as `status` says it: `idle (on demand)` for an idle on-demand service (its

@@ -75,6 +75,9 @@ struct UpCommand: ParsableCommand {
         let suite = (try? ManifestLoading.load(path: manifest, programDirectory: programs))?.suiteName
         configuration.serviceUsers = Self.serviceUsers(ProcessEnvironment.current, suite: suite ?? SuiteName.default)
         configuration.storeReader = "\(programs)/svc-supervisor-engine"
+        if let litestream = ProcessEnvironment.current[SupervisorSettings.litestream.name], !litestream.isEmpty {
+            configuration.litestream = litestream
+        }
         let path = manifest
         let pointer = SuitePointer.places(environment: ProcessEnvironment.current).first
         return SupervisorDaemon.run(

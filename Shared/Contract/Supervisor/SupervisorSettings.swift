@@ -54,12 +54,18 @@ public enum SupervisorSettings {
         doc: "The [suite] name of the suite the CLI looks at under systemd when no running up answers: "
             + "its units (NAME-SERVICE.service), its sockets (/run/NAME) and its users.")
 
+    /// The Litestream program that copies replicated stores.
+    public static let litestream = Setting.text(
+        "VERTICALS_LITESTREAM", type: "path", default: nil, defaultText: "litestream, looked up in PATH",
+        doc: "The Litestream program svc-supervisor up runs beside each service whose manifest entry names a replica; "
+            + "when there is none, the service runs and status says its store is not replicated.")
+
     /// Every setting the supervisor's programs read.
     public static let declaration = SettingsDeclaration(
         "svc-supervisor", summary: "What svc-supervisor and svc-supervisor-engine read.",
         [
             DaemonSettings.runDir, DaemonSettings.socketDir, pointerDir, serviceUsers, operatorGroup, spawn,
-            passEnvironment, backupMaxBytes,
+            passEnvironment, backupMaxBytes, litestream,
             DaemonSettings.logLevel, DaemonSettings.endpoint, DaemonSettings.tls, DaemonSettings.tlsCert,
             DaemonSettings.tlsKey,
             DaemonSettings.tlsCA, secretsFile, suite,

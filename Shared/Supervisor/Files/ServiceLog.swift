@@ -58,7 +58,8 @@ final class ServiceLog {
         open()
     }
 
-    /// Appends a chunk of `stream` (1 stdout, 2 stderr); complete lines are written now.
+    /// Appends a chunk of `stream` (1 stdout, 2 stderr, ``replicaStreams`` Litestream's);
+    /// complete lines are written now.
     func append(stream: Int32, _ bytes: [UInt8]) {
         let stamp = Stamp(Self.clock(), stream: Self.name(of: stream))
         var pending = partial[stream, default: []]
@@ -241,8 +242,16 @@ final class ServiceLog {
     }
 
     private static func name(of stream: Int32) -> String {
-        stream == 2 ? "stderr" : "stdout"
+        switch stream {
+        case 2: "stderr"
+        case replicaStreams: "litestream"
+        default: "stdout"
+        }
     }
+
+    /// The streams of the service's Litestream process (its stdout, its stderr): their lines are
+    /// stamped `litestream`, told apart from the service's own, and never explain its exits.
+    static let replicaStreams: ClosedRange<Int32> = 3...4
 
     /// The wall clock as RFC 3339 UTC with microseconds.
     static func now() -> String { clock().stamp }

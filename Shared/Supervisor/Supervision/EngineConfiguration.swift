@@ -33,6 +33,9 @@ public struct EngineConfiguration: Sendable {
     /// `UntrustedStoreCommand`), with ``serviceUsers``. Nil: read in this process, as the owner
     /// of the store's folder.
     public var storeReader: String? = nil
+    /// The Litestream program that copies each replicated service's store (the manifest's
+    /// `replica`): a path, or a name looked up in ``environment``'s `PATH`.
+    public var litestream = "litestream"
 
     /// A configuration. `environment` is the supervisor's own (by default this process's): its
     /// children receive only what ``ChildEnvironment/inherited(from:)`` keeps of it.
@@ -49,6 +52,17 @@ public struct EngineConfiguration: Sendable {
     /// `VERTICALS_SPAWN=shim`, read once per process.
     static let shimForcedByEnvironment: Bool =
         getenv(SupervisorSettings.spawn.name).map { String(cString: $0) == "shim" } ?? false
+
+    /// ``litestream`` as an executable file's path, or nil when there is none.
+    var litestreamProgram: String? {
+        let folders =
+            litestream.contains("/")
+            ? [""] : (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/" }
+        return folders.map { $0 + litestream }.first { path in
+            var status = stat()
+            return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && access(path, X_OK) == 0
+        }
+    }
 
     /// The program a manifest `executable` names: absolute as is, else beside svc-supervisor.
     func program(_ executable: String) -> String {

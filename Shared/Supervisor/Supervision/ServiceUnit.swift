@@ -13,6 +13,7 @@ final class ServiceUnit {
                 restart: spec.restart, backoff: spec.backoff, budget: spec.budget,
                 notifiesReady: spec.readiness == .notify,
                 startsOnDemand: spec.startsOnDemand)
+            replica?.machine.configure(backoff: spec.backoff, budget: spec.budget)
         }
     }
     /// Where it is in its life: every change of state is an event fed to it
@@ -75,6 +76,8 @@ final class ServiceUnit {
     let livenessTimer: LoopTimer
     /// What the last failed check said, for the kill that follows the last one allowed.
     var livenessFailure = ""
+    /// The Litestream process that copies its store, when the manifest names a `replica`.
+    var replica: ReplicaUnit?
 
     init(spec: ServiceSpec, log: ServiceLog, loop: EventLoop) {
         self.spec = spec
@@ -86,6 +89,7 @@ final class ServiceUnit {
         watchdog = LoopTimer(loop: loop)
         forgiveness = LoopTimer(loop: loop)
         livenessTimer = LoopTimer(loop: loop)
+        if spec.replica != nil { replica = ReplicaUnit(spec: spec, loop: loop) }
     }
 
     /// Every timer of the unit, to close together.
@@ -101,7 +105,7 @@ final class ServiceUnit {
             // In backoff, `timer` is the backoff's (armed once a strategy's peers are down).
             backoffRemainingSeconds: state == .backoff ? timer.remaining.map(Self.seconds) : nil,
             exitReason: exitReason, rssBytes: pid.flatMap(ProcessState.residentBytes),
-            receives: spec.receives.map(\.rawValue))
+            receives: spec.receives.map(\.rawValue), replica: replica?.status(now: now))
     }
 
     /// When it became ready, by the wall clock: the machine's instant, as long ago as it was, the

@@ -103,6 +103,8 @@ extension SupervisorEngine {
         ServiceAccounts.applyCertificates(to: &environment, for: spec, in: routes)
         ServiceAccounts.applyRoutes(to: &environment, for: spec, in: routes)
         spec.applyIdleExit(to: &environment)
+        // Litestream checkpoints a replicated store, and the daemon waits longer on its locks.
+        if spec.replica != nil { environment[DaemonSettings.storeReplica.name] = "litestream" }
         environment[DaemonSettings.runDir.name] = run.path
         environment[DaemonSettings.socketDir.name] = run.socketDirectory
         environment["STATE_DIRECTORY"] = run.stateDirectory(for: spec.name)

@@ -24,6 +24,7 @@ extension SupervisorEngine {
             for timer in unit.timers { timer.close() }
             unit.output?.drain()
             unit.output?.close()
+            closeReplica(unit)
             unit.log.note("removed from the manifest")
             unit.log.close()
         }
@@ -39,6 +40,7 @@ extension SupervisorEngine {
             }
             if !spec.socket { releaseSocket(unit) }
             unit.spec = spec // and the machine's policy with it
+            updateReplica(unit)
             unit.log.maxBytes = spec.logMaxBytes
             unit.log.rotation = spec.logRotation
             unit.log.note("changed in the manifest: restarting")

@@ -29,7 +29,10 @@ extension SupervisorEngine {
         }
         try refuseWhileRestoring(unit, "restore")
         transition(unit) { $0.restoreBegun() }
-        let path = configuration.runDirectory.stateDirectory(for: name) + "/\(name).sqlite"
+        // Nothing may hold the store while a file is renamed over it: its Litestream stopped
+        // on entering the restore, and is gone before the file is touched.
+        await replicaGone(unit)
+        let path = storePath(name)
         let known = order
         let reader: UntrustedStoreReader
         do {

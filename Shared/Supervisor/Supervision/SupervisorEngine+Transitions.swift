@@ -15,6 +15,11 @@ extension SupervisorEngine {
         let waitsAnew = enter(unit, from: before)
         // A spawn says `starting` itself once the process has a pid.
         if !actions.contains(.spawn), before.state.wire != unit.machine.state.wire || waitsAnew { emit(unit) }
+        // Its Litestream first: stopped before the service's own stop signal, or a restore.
+        if before.state != unit.machine.state, unit.replica != nil {
+            let entered = unit.machine.state
+            transitionReplica(unit) { $0.verticalEntered(entered) }
+        }
         for action in actions { perform(action, unit) }
     }
 

@@ -369,6 +369,8 @@ extension SupervisorEngine {
         Task {
             await withTaskExecutorPreference(loop) {
                 let outcome: String
+                // Its Litestream stopped on entering the restore: gone before the file is touched.
+                await self.replicaGone(unit)
                 do {
                     let kept = try await Offload.run {
                         // The new process named the backup: only a file of the state folder, read

@@ -179,9 +179,12 @@ public actor SupervisorEngine {
     public func stopService(_ name: String) async throws -> Supervisor.ServiceStatus {
         let unit = try unit(name)
         releaseSocket(unit)
-        return await withCheckedContinuation { continuation in
-            stop(unit) { continuation.resume(returning: unit.status(now: .now)) }
+        await withCheckedContinuation { continuation in
+            stop(unit) { continuation.resume() }
         }
+        // Its Litestream was told to stop first; answered once it is gone too.
+        await replicaGone(unit)
+        return unit.status(now: .now)
     }
 
     /// Stops `name`, then starts it again; answers once the new process was started. A stop or
@@ -244,6 +247,7 @@ public actor SupervisorEngine {
             for timer in unit.timers { timer.close() }
             unit.output?.drain()
             unit.output?.close()
+            closeReplica(unit)
             unit.log.close()
         }
         LogArchive.waitForPending()
