@@ -43,7 +43,12 @@ extension SimulatedWorld {
             for waiter in takeStopWaiters() {
                 switch waiter {
                 case .stop(let command), .down(let command):
-                    answer(command)
+                    // The engine's `stopService` answers once its Litestream is gone too.
+                    if let replica, replica.state != .stopped, replica.state != .failed {
+                        addReplicaWaiter(command)
+                    } else {
+                        answer(command)
+                    }
                 case .restart(let command):
                     if machine.restartPending { freshStart() }
                     feed(.restartDue) { $0.restartDue() }
@@ -148,7 +153,8 @@ extension SimulatedWorld {
         case .executable(let broken):
             setExecutable(broken: broken)
         case .restoreFinishes:
-            guard let restore else { return }
+            // The engine waits for the replica's Litestream to be gone before it touches the store.
+            guard let restore, replicaProcess == nil else { return }
             setRestore(nil)
             feed(.restoreEnded) { $0.restoreEnded() }
             switch restore {
@@ -169,6 +175,10 @@ extension SimulatedWorld {
             advanceClocks { $0.suspend(for: .milliseconds(milliseconds)) }
         case .wallClockSet(let milliseconds):
             advanceClocks { $0.setWall(by: .milliseconds(milliseconds)) }
+        case .replicaExits(let clean):
+            guard let process = replicaProcess else { return }
+            setReplicaProcess(nil)
+            feedReplica { $0.exited(success: clean && !process.killed, at: clocks.now) }
         }
     }
 
@@ -196,6 +206,16 @@ extension SimulatedWorld {
         case .upgrade:
             guard upgrade != nil else { return }
             feed(.upgradeReadyTimeoutElapsed) { $0.upgradeReadyTimeoutElapsed() }
+        case .replica:
+            switch replica?.state {
+            case .backoff: feedReplica { $0.backoffElapsed() }
+            case .stopping: feedReplica { $0.stopTimeoutElapsed() }
+            default: break
+            }
+        case .replicaForgiveness:
+            guard replicaProcess != nil else { return }
+            let checked = clocks.now
+            feedReplica { $0.aliveSeen(at: checked) }
         }
     }
 

@@ -42,7 +42,28 @@ extension SimulatedWorld {
                 "status says what runs",
                 "the core is \(machine.state) and a restore \(restore == nil ? "does not run" : "runs")")
         }
+        checkReplica()
         if takeDownAnswered() { checkDown() }
+    }
+
+    /// The replica's Litestream: its status says whether it runs, and nothing holds the store
+    /// while a file is put in its place.
+    func checkReplica() {
+        guard let replica else { return }
+        let runs = replica.state == .running || replica.state == .stopping
+        if runs != (replicaProcess != nil) {
+            violate(
+                "status says what runs",
+                "the replica is \(replica.state) and its litestream \(replicaProcess == nil ? "does not run" : "runs")")
+        }
+        if machine.isRestoring, replica.wanted {
+            violate("nothing holds a store being restored", "the replica is wanted while the store is restored")
+        }
+        if machine.isRestoring, let process = replicaProcess, !process.stopSignalled, !process.killed {
+            violate(
+                "nothing holds a store being restored",
+                "litestream pid \(process.pid) runs, unsignalled, during a restore")
+        }
     }
 
     /// The status text says what the core holds where the core alone decides it: a stopped
@@ -64,12 +85,18 @@ extension SimulatedWorld {
     func checkDown() {
         if let pid = pid(of: .own) { violate("nothing runs after down", "pid \(pid) runs after down was answered") }
         if machine.wanted { violate("nothing runs after down", "the core still wants it running after down") }
+        if let process = replicaProcess {
+            violate("nothing runs after down", "litestream pid \(process.pid) runs after down was answered")
+        }
         let armed = timers.keys.filter { $0 != .upgrade }.sorted()
         if !armed.isEmpty { violate("no timer after down", "\(armed) armed after down was answered") }
     }
 
     /// Once the run has settled after a last `down`: nothing leaks, every command was answered.
     func checkSettled() {
+        if let process = replicaProcess {
+            violate("nothing leaks", "litestream pid \(process.pid) still runs after down and every exit")
+        }
         if !processes.isEmpty {
             violate("nothing leaks", "pids \(processes.keys.sorted()) still run after down and every exit")
         }

@@ -29,10 +29,14 @@ final class SimulatedWorld {
     /// The timers the engine keeps for a service (and its upgrade).
     enum Timer: Int, CaseIterable, Comparable, CustomStringConvertible {
         case unit, watchdog, forgiveness, liveness, upgrade
+        /// The replica's backoff or stop timeout, and its forgiveness check.
+        case replica, replicaForgiveness
 
         static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
-        var description: String { "\(["unit", "watchdog", "forgiveness", "liveness", "upgrade"][rawValue]) timer" }
+        var description: String {
+            "\(["unit", "watchdog", "forgiveness", "liveness", "upgrade", "replica", "replica forgiveness"][rawValue]) timer"
+        }
     }
 
     /// What the unit's one timer was armed for.
@@ -74,7 +78,13 @@ final class SimulatedWorld {
     let configuration: SimulationConfiguration
     /// Actions the world drops instead of performing: a broken shell, to show the invariants see it.
     let dropped: Set<ServiceStateMachine.Action>
+    /// The replica's actions the world drops: a broken replica shell.
+    let droppedReplica: Set<ReplicaStateMachine.Action>
     private(set) var machine: ServiceStateMachine
+    /// The replica's Litestream, when the service has one.
+    private(set) var replica: ReplicaStateMachine?
+    /// Its process, while one runs (apart from ``processes``: it never serves).
+    private(set) var replicaProcess: Process?
     private(set) var clocks: SimulatedClocks
     /// The processes alive, by pid.
     private(set) var processes: [Int: Process] = [:]
@@ -95,6 +105,8 @@ final class SimulatedWorld {
     private(set) var executableBroken = false
     private(set) var restore: Restore?
     private var stopWaiters: [StopWaiter] = []
+    /// Commands (`stop`, `down`) answered once the replica's Litestream is gone too.
+    private var replicaWaiters: [Int] = []
     /// A rolled-back upgrade waits to be answered by the state its service reaches next.
     private var rollbackFollower: Upgrade?
     /// Answers given to each command, by the command's number.
@@ -114,14 +126,19 @@ final class SimulatedWorld {
     /// A world whose service the supervisor's `up` just activated.
     init(
         configuration: SimulationConfiguration, origin: ContinuousClock.Instant,
-        dropping dropped: Set<ServiceStateMachine.Action> = []
+        dropping dropped: Set<ServiceStateMachine.Action> = [],
+        droppingReplica droppedReplica: Set<ReplicaStateMachine.Action> = []
     ) {
         self.configuration = configuration
         self.dropped = dropped
+        self.droppedReplica = droppedReplica
         clocks = SimulatedClocks(origin: origin)
         machine = ServiceStateMachine(
             restart: configuration.restart, backoff: configuration.backoff, budget: configuration.budget,
             notifiesReady: configuration.notifiesReady, startsOnDemand: configuration.startsOnDemand)
+        if configuration.replicated {
+            replica = ReplicaStateMachine(backoff: configuration.backoff, budget: configuration.budget)
+        }
         if configuration.startsOnDemand {
             feed(.activatedOnDemand) { $0.activatedOnDemand() }
         } else {
@@ -139,7 +156,28 @@ final class SimulatedWorld {
         let actions = body(&machine)
         if let text = machine.statusText(enteredFrom: before, service: "simulated") { statusText = text }
         if before.state.wire != machine.state.wire { stateSaid(machine.state.wire) }
+        // Its Litestream first, as the engine's `transition` does.
+        if before.state != machine.state, replica != nil {
+            let entered = machine.state
+            feedReplica { $0.verticalEntered(entered) }
+        }
         for action in actions where !dropped.contains(action) { perform(action) }
+    }
+
+    /// Feeds one event to the replica's machine, as the engine's `transitionReplica` does.
+    func feedReplica(_ body: (inout ReplicaStateMachine) -> [ReplicaStateMachine.Action]) {
+        guard var machine = replica else { return }
+        let actions = body(&machine)
+        replica = machine
+        for action in actions where !droppedReplica.contains(action) { performReplica(action) }
+    }
+
+    func setReplicaProcess(_ process: Process?) { replicaProcess = process }
+    func updateReplicaProcess(_ change: (inout Process) -> Void) {
+        if var process = replicaProcess {
+            change(&process)
+            replicaProcess = process
+        }
     }
 
     /// What followers hear when the state changes: a rollback is answered by the state it reaches.
@@ -178,6 +216,12 @@ final class SimulatedWorld {
     }
 
     // MARK: Processes
+
+    /// A pid no process of the run had.
+    func takePID() -> Int {
+        nextPID += 1
+        return nextPID
+    }
 
     /// Starts a process; it is ready at once when the service has no readiness protocol.
     func startProcess() -> Int {
@@ -281,6 +325,11 @@ final class SimulatedWorld {
     func setSocket(open: Bool) { socketOpen = open }
     func follow(_ upgrade: Upgrade) { rollbackFollower = upgrade }
     func addStopWaiter(_ waiter: StopWaiter) { stopWaiters.append(waiter) }
+    func addReplicaWaiter(_ command: Int) { replicaWaiters.append(command) }
+    func takeReplicaWaiters() -> [Int] {
+        defer { replicaWaiters = [] }
+        return replicaWaiters
+    }
     func takeStopWaiters() -> [StopWaiter] {
         defer { stopWaiters = [] }
         return stopWaiters

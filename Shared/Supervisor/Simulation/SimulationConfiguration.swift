@@ -16,6 +16,16 @@ struct SimulationConfiguration: Sendable, Equatable, CustomStringConvertible {
     var ignoresStopSignal: Bool
     /// An upgrade's new build backs the store up before migrating it (a rollback restores it).
     var upgradeBacksUp: Bool
+    /// Its store has a replica: a Litestream process runs beside it (``ReplicaStateMachine``).
+    /// Drawn apart from the rest (``replicated(seed:)``), so adding it changed no seed's run
+    /// without one.
+    var replicated = false
+
+    /// Whether the run of `seed` has a replica: a third of them, from a generator of their own.
+    static func replicated(seed: UInt64) -> Bool {
+        var random = SimulationRandom(seed: seed ^ 0x5EED_11FE)
+        return random.chance(percent: 33)
+    }
 
     /// A configuration drawn from `random`.
     static func random(_ random: inout SimulationRandom) -> Self {
@@ -49,6 +59,7 @@ struct SimulationConfiguration: Sendable, Equatable, CustomStringConvertible {
         if let liveness { words.append("liveness=\(liveness.interval)×\(liveness.allowed)") }
         if ignoresStopSignal { words.append("ignores-stop-signal") }
         if upgradeBacksUp { words.append("upgrade-backs-up") }
+        if replicated { words.append("replicated") }
         return words.joined(separator: " ")
     }
 }

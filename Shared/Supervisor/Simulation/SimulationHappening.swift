@@ -30,6 +30,8 @@ enum SimulationHappening: Hashable, Sendable, CustomStringConvertible {
     case suspend(milliseconds: Int)
     /// The wall clock is set, forward or back.
     case wallClockSet(milliseconds: Int)
+    /// The replica's Litestream process ends (a SIGKILL it was sent overrides `clean`).
+    case replicaExits(clean: Bool)
 
     var description: String {
         switch self {
@@ -47,6 +49,7 @@ enum SimulationHappening: Hashable, Sendable, CustomStringConvertible {
         case .nextTimerFires(let passes): "the next timer fires" + (passes ? "" : " (a check would fail)")
         case .suspend(let ms): "the machine sleeps \(ms) ms"
         case .wallClockSet(let ms): "the wall clock is set by \(ms) ms"
+        case .replicaExits(let clean): "litestream exits" + (clean ? " cleanly" : " with a failure")
         }
     }
 }

@@ -15,11 +15,17 @@ struct SimulationRun {
     private(set) var steps = 0
 
     /// Runs `steps` steps drawn from `seed`, then settles; `dropped` actions are not performed.
-    init(seed: UInt64, steps: Int, dropping dropped: Set<ServiceStateMachine.Action> = []) {
+    init(
+        seed: UInt64, steps: Int, dropping dropped: Set<ServiceStateMachine.Action> = [],
+        droppingReplica droppedReplica: Set<ReplicaStateMachine.Action> = []
+    ) {
         self.seed = seed
         var random = SimulationRandom(seed: seed)
-        configuration = .random(&random)
-        let world = SimulatedWorld(configuration: configuration, origin: Self.origin, dropping: dropped)
+        var configuration = SimulationConfiguration.random(&random)
+        configuration.replicated = SimulationConfiguration.replicated(seed: seed)
+        self.configuration = configuration
+        let world = SimulatedWorld(
+            configuration: configuration, origin: Self.origin, dropping: dropped, droppingReplica: droppedReplica)
         for _ in 0..<steps where world.violation == nil {
             let happening = Self.draw(in: world, &random)
             trace.append(happening)
@@ -72,6 +78,9 @@ struct SimulationRun {
 
     /// What happens next while nothing new is asked: restores end, signalled processes exit, timers fire.
     private static func settling(_ world: SimulatedWorld) -> SimulationHappening? {
+        if let replica = world.replicaProcess, replica.killed || replica.stopSignalled {
+            return .replicaExits(clean: true)
+        }
         if world.restore != nil { return .restoreFinishes }
         for role in [SimulatedRole.own, .upgrade, .orphan] {
             guard let pid = world.pid(of: role), let process = world.processes[pid] else { continue }
@@ -108,6 +117,10 @@ struct SimulationRun {
             if !process.ready, configuration.notifiesReady, role != .orphan {
                 choices.append((.processReady(role), 12))
             }
+        }
+        if let replica = world.replicaProcess {
+            let leaving = replica.killed || replica.stopSignalled
+            choices.append((.replicaExits(clean: random.chance(percent: 30)), leaving ? 20 : 2))
         }
         if let pid = world.pid(of: .upgrade), world.processes[pid]?.waitsForStore == false {
             choices.append((.processWaitsForStore, 6))
