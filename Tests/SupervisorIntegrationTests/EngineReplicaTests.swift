@@ -38,7 +38,11 @@ extension EngineProcessTests {
                 let path = "\(folder)/\(name)"
                 var status = stat()
                 guard lstat(path, &status) == 0 else { continue }
-                if status.st_mode & S_IFMT == S_IFDIR { found.formUnion(files(under: path)) } else { found.insert(path) }
+                if status.st_mode & S_IFMT == S_IFDIR {
+                    found.formUnion(files(under: path))
+                } else {
+                    found.insert(path)
+                }
             }
             return found
         }
@@ -63,7 +67,9 @@ extension EngineProcessTests {
             }
             try await harness.start()
             try await harness.waitFor("ledger", .ready)
-            try await Self.waitUntil("litestream runs") { try await harness.status("ledger").replica?.state == .running }
+            try await Self.waitUntil("litestream runs") {
+                try await harness.status("ledger").replica?.state == .running
+            }
             let first = try #require(try await harness.status("ledger").replica?.pid)
 
             // A write to the store reaches the replica folder as Litestream's files, after the
