@@ -108,6 +108,50 @@ extension EngineProcessTests {
             await harness.shutdown()
         }
 
+        @Test(.enabled(if: litestream != nil, "no .build/venv/bin/litestream: run scripts/install-deps.sh --test"))
+        func restore_stopsLitestreamFirst_andReplicationGoesOnAfterTheRestart() async throws {
+            let program = try #require(Self.litestream)
+            let replicaFolder = TemporaryDirectory()
+            let harness = try EngineHarness([Self.replicated("ledger", to: replicaFolder.path)]) {
+                $0.litestream = program
+            }
+            try await harness.start()
+            try await harness.waitFor("ledger", .ready)
+            try await Self.waitUntil("litestream runs") {
+                try await harness.status("ledger").replica?.state == .running
+            }
+            try await Self.waitUntil("the replica gets its first copy") {
+                !Self.files(under: "\(replicaFolder.path)/ledger").isEmpty
+            }
+
+            // Stopped with its vertical, before the answer; the store is then restored from a copy.
+            let stopped = try await harness.engine.stopService("ledger")
+            #expect(stopped.replica?.state == .stopped)
+            #expect(EngineHarness.processes(taggedWith: harness.tag).isEmpty)
+            let store = harness.run.stateDirectory(for: "ledger") + "/ledger.sqlite"
+            let backups = TemporaryDirectory()
+            let backup = backups.file("ledger.sqlite")
+            try DatabaseQueue(path: store).backup(to: DatabaseQueue(path: backup))
+            _ = try await harness.engine.restoreStore("ledger", from: backup)
+
+            // Started again, its Litestream copies what the vertical writes next.
+            _ = try await harness.engine.startService("ledger")
+            try await harness.waitFor("ledger", .ready, count: 2)
+            try await Self.waitUntil("litestream runs again") {
+                try await harness.status("ledger").replica?.state == .running
+            }
+            let before = Self.files(under: "\(replicaFolder.path)/ledger")
+            let pool = try DatabasePool(path: store)
+            try await pool.write { db in try db.execute(sql: "INSERT INTO v1 DEFAULT VALUES") }
+            try pool.close()
+            try await Self.waitUntil("the replica gets a file after the restore") {
+                !Self.files(under: "\(replicaFolder.path)/ledger").subtracting(before).isEmpty
+            }
+            let replica = try await harness.status("ledger").replica
+            #expect(replica?.state == .running, "\(String(describing: replica))")
+            await harness.shutdown()
+        }
+
         @Test func missingLitestream_leavesTheVerticalRunning_andStatusSaysWhy() async throws {
             let replicaFolder = TemporaryDirectory()
             let harness = try EngineHarness([Self.replicated("ledger", to: replicaFolder.path)]) {
