@@ -16,12 +16,15 @@ struct CLIMannersTests {
         writeText("/tmp/elsewhere/run\n\(Int32.max)\n", to: "\(pointers)/supervisor-run-dir")
         let result = try runIn(directory.path, ["status"], environment: ["VERTICALS_POINTER_DIR": pointers], directory)
         #expect(result.status == 69)
-        // As root, never the current folder's .run: systemd's /run/verticals instead.
+        // As root, never the current folder's .run: the socket folder of the suite systemd runs
+        // (none here: the framework's own, /run/verticals) instead.
         let fallback = geteuid() == 0 ? "/run/verticals" : ".run"
         #expect(result.standardError.contains("no supervisor at \(fallback)/supervisor.sock: start it with `make run`"))
         #expect(result.standardError.contains("\(pointers)/supervisor-run-dir (stale: its supervisor is gone)"))
         let lastTried =
-            geteuid() == 0 ? "/run/verticals (as root, never .run in the current folder)" : ".run in \(directory.path)"
+            geteuid() == 0
+            ? "/run/verticals (as root, never .run in the current folder; suite verticals: "
+            : ".run in \(directory.path)"
         #expect(result.standardError.contains(lastTried), "\(result.standardError)")
         #expect(result.standardError.contains("pass --run-dir DIR or set VERTICALS_RUN_DIR=DIR"))
     }
