@@ -15,9 +15,16 @@ extension Supervisor.ServiceStatus {
         ready: true, statusText: "serving 5 operations",
         readySince: Timestamp(microsecondsSinceEpoch: 1_795_426_200_250_000),
         restartsInWindow: 1, backoffRemainingSeconds: 0.75, exitReason: .liveness, rssBytes: 26_214_400,
-        receives: ["sessions", "password"])
+        receives: ["sessions", "password"], replica: .full)
     static let minimal = Self(
         name: "", state: .unknown("hibernating"), restarts: 0, lastExit: "", ready: false, statusText: "", receives: [])
+}
+
+extension Supervisor.ReplicaStatus {
+    static let full = Self(
+        state: .backoff, pid: 4343, runningSince: Timestamp(microsecondsSinceEpoch: 1_795_426_201_000_000),
+        restarts: 1, lastExit: "exited with status 1", exitReason: .crash, backoffRemainingSeconds: 0.5)
+    static let minimal = Self(state: .unknown("paused"), restarts: 0, lastExit: "")
 }
 
 extension Supervisor.StatusList {

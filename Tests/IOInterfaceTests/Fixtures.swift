@@ -245,6 +245,7 @@ enum Fixtures {
         pair(Records.History.full, .minimal),
         pair(Supervisor.ServiceName.full, .minimal),
         pair(Supervisor.ServiceStatus.full, .minimal),
+        pair(Supervisor.ReplicaStatus.full, .minimal),
         pair(Supervisor.StatusList.full, .minimal),
         pair(Supervisor.ReloadResult.full, .minimal),
         pair(Supervisor.LogsInput.full, .minimal),
