@@ -16,7 +16,7 @@ struct SimulationConfiguration: Sendable, Equatable, CustomStringConvertible {
     var ignoresStopSignal: Bool
     /// An upgrade's new build backs the store up before migrating it (a rollback restores it).
     var upgradeBacksUp: Bool
-    /// Its store has a replica: a Litestream process runs beside it (``ReplicaStateMachine``).
+    /// Its store has a replica: a Litestream process runs beside it (`ReplicaStateMachine`).
     /// Drawn apart from the rest (``replicated(seed:)``), so adding it changed no seed's run
     /// without one.
     var replicated = false

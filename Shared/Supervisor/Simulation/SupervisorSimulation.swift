@@ -5,7 +5,7 @@
 /// budget and backoff hold, every command gets one answer, `status` says what runs, a failed
 /// upgrade leaves the old process serving, nothing runs and no timer is armed after `down`,
 /// nothing leaks). A third of the seeds run a replica's Litestream beside the service
-/// (``ReplicaStateMachine``), held to the same promises, and to one of its own: nothing holds
+/// (`ReplicaStateMachine`), held to the same promises, and to one of its own: nothing holds
 /// the store while a file is put in its place.
 ///
 /// ```swift
