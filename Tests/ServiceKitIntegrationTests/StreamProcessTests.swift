@@ -56,19 +56,15 @@ struct StreamProcessTests {
 
     @Test func readerFallingPastItsBuffer_getsResourceExhausted_notUnboundedMemory() async throws {
         let suite = try SuiteFixture.servingEcho()
-        var events = suite.client.stream(echo.count, .init(count: 1_000, bytes: 1_000), buffer: 8).makeAsyncIterator()
-        #expect(try await events.next()?.index == 1)
-        // The callee stopped making them (it made them all, or was cancelled) while this reader read one.
-        var sideEvents = 0
-        #expect(await eventuallyAsync { try await sideStreamRunsAlone(suite, counting: &sideEvents) })
-        var read = 1
-        do {
-            while try await events.next() != nil { read += 1 }
-            Issue.record("all \(read) events fitted a buffer of 8")
-        } catch {
-            #expect(error.code == .resourceExhausted, "\(error)")
-        }
-        #expect(read <= 1 + 8)
+        let events = suite.client.stream(echo.count, .init(count: 1_000, bytes: 1_000), buffer: 8)
+        try await expectFallsBehind(suite, events, readingAtMost: 1 + 8)
+    }
+
+    @Test func readerFallingPastItsBytes_getsResourceExhausted_beforeItsCount() async throws {
+        let suite = try SuiteFixture.servingEcho()
+        // 100 KB events against 1 MB: the bytes bound the reader long before 4,096 events.
+        let events = suite.client.stream(echo.count, .init(count: 1_000, bytes: 100_000), bufferBytes: 1_000_000)
+        try await expectFallsBehind(suite, events, readingAtMost: 1 + 10)
     }
 
     @Test func describe_marksTheStreamingOperationWithItsEventMessage() async throws {
@@ -163,6 +159,26 @@ struct StreamProcessTests {
             #expect(error.message.contains("shutting down"), "\(error.message)")
         }
         #expect(daemon.waitForExit(timeout: .seconds(30)) != nil && daemon.exited(with: 0))
+    }
+
+    /// Reads one event of `events`, waits until its callee stopped making them (it made them all,
+    /// or was cancelled for a reader fallen behind), then reads on: the stream must fail with
+    /// `resourceExhausted` having given at most `most` events.
+    private func expectFallsBehind(
+        _ suite: SuiteFixture, _ events: EventStream<TestEcho.CountEvent>, readingAtMost most: Int
+    ) async throws {
+        var events = events.makeAsyncIterator()
+        #expect(try await events.next()?.index == 1)
+        var sideEvents = 0
+        #expect(await eventuallyAsync { try await sideStreamRunsAlone(suite, counting: &sideEvents) })
+        var read = 1
+        do {
+            while try await events.next() != nil { read += 1 }
+            Issue.record("all \(read) events fitted the stream's buffer")
+        } catch {
+            #expect(error.code == .resourceExhausted, "\(error)")
+        }
+        #expect(read <= most)
     }
 
     /// Whether a 20-event stream (2 ms apart, so at least 40 ms) runs start to end while no

@@ -1,3 +1,4 @@
+import Synchronization
 import VerticalsWire
 
 /// The events of a streaming call (`ServiceClient/stream(_:_:timeout:)`), as they arrive.
@@ -15,39 +16,115 @@ import VerticalsWire
 public struct EventStream<Element: Sendable>: AsyncSequence, Sendable {
     /// What ends a stream early: the vertical's typed error.
     public typealias Failure = ServiceError
-    private let base: AsyncThrowingStream<Element, any Error>
+    private let base: AsyncThrowingStream<Delivered, any Error>
+    private let reading: Reading
 
-    init(_ base: AsyncThrowingStream<Element, any Error>) {
+    init(
+        _ base: AsyncThrowingStream<Delivered, any Error>, unread: UnreadBytes,
+        decode: @escaping @Sendable (Message) throws(ServiceError) -> Element, offLoop: OffLoop?, operation: String,
+        cancel: @escaping @Sendable () -> Void
+    ) {
         self.base = base
+        self.reading = Reading(unread: unread, decode: decode, offLoop: offLoop, operation: operation, cancel: cancel)
     }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: base.makeAsyncIterator())
+        AsyncIterator(base: base.makeAsyncIterator(), reading: reading)
+    }
+
+    /// An event received and not yet read: its frame, and the bytes it counts.
+    struct Delivered: Sendable {
+        let message: Message
+        let bytes: Int
+    }
+
+    /// How an event is read: decoded by its reader, not by the loop that received it, so that a
+    /// callee's frame-sized event costs the loop what a small one does.
+    struct Reading: Sendable {
+        let unread: UnreadBytes
+        let decode: @Sendable (Message) throws(ServiceError) -> Element
+        let offLoop: OffLoop?
+        let operation: String
+        let cancel: @Sendable () -> Void
+
+        /// `delivered`'s event, decoded where it is read, or on `offLoop` when it is over
+        /// ``ServiceClient/offLoopAnswerBytes``; a failure cancels the call.
+        nonisolated(nonsending) func read(_ delivered: Delivered?) async throws(ServiceError) -> Element? {
+            guard let delivered else { return nil }
+            unread.release(delivered.bytes)
+            let message = delivered.message
+            do {
+                guard let offLoop, message.payload.count - message.bodyStart > ServiceClient.offLoopAnswerBytes else {
+                    return try decode(message)
+                }
+                let decode = decode
+                return try await offLoop.result(
+                    of: { () throws(ServiceError) in try decode(message) },
+                    refused: ServiceError(
+                        .resourceExhausted,
+                        "\(operation) sent an event of \(message.payload.count) bytes, which was not decoded: "
+                            + "the threads that decode events that big are busy"))
+            } catch {
+                cancel()
+                throw error
+            }
+        }
     }
 
     /// Iterates the events; one iterator per stream.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var base: AsyncThrowingStream<Element, any Error>.AsyncIterator
+        var base: AsyncThrowingStream<Delivered, any Error>.AsyncIterator
+        let reading: Reading
 
         public mutating func next() async throws(ServiceError) -> Element? {
+            let delivered: Delivered?
             do {
-                return try await base.next()
+                delivered = try await base.next()
             } catch {
                 throw Self.typed(error)
             }
+            return try await reading.read(delivered)
         }
 
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(ServiceError) -> Element? {
+            let delivered: Delivered?
             do {
-                return try await base.next(isolation: actor)
+                delivered = try await base.next(isolation: actor)
             } catch {
                 throw Self.typed(error)
             }
+            return try await reading.read(delivered)
         }
 
         /// Only ``ServiceError``s are put in the stream; anything else would be a bug here.
         private static func typed(_ error: any Error) -> ServiceError {
             error as? ServiceError ?? ServiceError(.internal, "the stream failed: \(error)")
         }
+    }
+}
+
+/// The bytes of a stream's events received and not yet read, against the stream's bound. Shared
+/// by the loop, which admits each event, and the reader, which releases it.
+final class UnreadBytes: Sendable {
+    private let limit: Int
+    private let bytes = Mutex(0)
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Counts an event of `count` bytes, when it fits: within the limit, or alone (nothing else
+    /// unread), so that one event larger than the limit is still read.
+    func admit(_ count: Int) -> Bool {
+        bytes.withLock { unread in
+            guard unread == 0 || unread + count <= limit else { return false }
+            unread += count
+            return true
+        }
+    }
+
+    /// Forgets an event of `count` bytes, read.
+    func release(_ count: Int) {
+        bytes.withLock { $0 -= count }
     }
 }

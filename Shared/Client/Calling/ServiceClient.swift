@@ -117,22 +117,12 @@ public final class ServiceClient: Sendable {
     nonisolated(nonsending) private static func decodeOffLoop<Input, Output>(
         _ message: Message, of operation: Operation<Input, Output>, on offLoop: OffLoop
     ) async throws(ServiceError) -> Output {
-        let result = await withUnsafeContinuation {
-            (continuation: UnsafeContinuation<Result<Output, ServiceError>, Never>) in
-            // Resumed exactly once: by the job, or here when the job was refused (never run).
-            let accepted = offLoop.run {
-                continuation.resume(returning: Result { () throws(ServiceError) in try decode(message, of: operation) })
-            }
-            if !accepted {
-                continuation.resume(
-                    returning: .failure(
-                        ServiceError(
-                            .resourceExhausted,
-                            "\(operation.fullName) answered with \(message.payload.count) bytes, which were not decoded: "
-                                + "the threads that decode answers that big are busy")))
-            }
-        }
-        return try result.get()
+        try await offLoop.result(
+            of: { () throws(ServiceError) in try decode(message, of: operation) },
+            refused: ServiceError(
+                .resourceExhausted,
+                "\(operation.fullName) answered with \(message.payload.count) bytes, which were not decoded: "
+                    + "the threads that decode answers that big are busy"))
     }
 
     /// Calls `operation` of `service` with an already-encoded body; returns the response's body.
