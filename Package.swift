@@ -452,6 +452,21 @@ let package = Package(
                 path: "Tests/Support/vt-testd",
                 swiftSettings: strict
             ),
+            // malloc, calloc, realloc, free and the aligned allocations replaced by counting ones that
+            // forward to glibc's: linked into vt-alloc-count alone, since whatever links it has every
+            // allocation of its process counted.
+            .target(name: "CAllocCount", path: "Tests/Support/CAllocCount"),
+            // Allocations a request in steady state, at an echo server (`onSync` and async) and at its
+            // typed client, each its own process (AllocationCountTests; `make bench`'s allocations row).
+            .executableTarget(
+                name: "vt-alloc-count",
+                dependencies: [
+                    "CAllocCount", "VerticalsServiceKit", "VerticalsClient", "VerticalsEventLoop", "VerticalsContract",
+                    "VerticalsWire",
+                ],
+                path: "Tests/Support/vt-alloc-count",
+                swiftSettings: strict
+            ),
             // A test vertical (the TestEcho contract) beside a plain swift-service-lifecycle service in one
             // ServiceGroup, each saying on standard error when it stops: the group's shutdown order.
             .executableTarget(
@@ -534,6 +549,7 @@ let package = Package(
                     "VerticalsServiceKit", "VerticalsClient", "VerticalsContract", "VerticalsEventLoop",
                     "VerticalsWire",
                     "VerticalsSharedTesting", "VerticalsTestSupport", "VerticalsTesting", "vt-testd", "vt-lifecycled",
+                    "vt-alloc-count",
                 ],
                 path: "Tests/ServiceKitIntegrationTests"
             ),
