@@ -288,6 +288,7 @@ bench: release test-deps
 	@mkdir -p bench
 	gcc -O2 -Wall -Wextra -o bench/uv_echo Benchmarks/CEcho/uv_echo.c $$(pkg-config --cflags --libs libuv)
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --disable-build-manifest-caching --package-path Benchmarks
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product vt-alloc-count
 	@"$(PYTHON_ENV)/bin/python3" -c 'import matplotlib' 2>/dev/null || "$(PYTHON_ENV)/bin/python3" -m pip install --quiet matplotlib
 	status=0; tag=bench-$$$$; VERTICALS_SERVICE_USERS=off VT_BENCH_TAG=$$tag VT_ROOT="$(CURDIR)" VT_BIN="$$($(SWIFT) build -c release --show-bin-path)" UV_ECHO="$(CURDIR)/bench/uv_echo" \
 		"$$($(SWIFT) build -c release --package-path Benchmarks --show-bin-path)/vt-bench" || status=$$?; \

@@ -67,6 +67,10 @@ struct BenchRun {
             InstructionsBenchmark(settings: settings, report: report, directory: directory).run()
             took("instructions")
         }
+        if settings.runs("allocations") {
+            AllocationsBenchmark(settings: settings, report: report).run()
+            took("allocations")
+        }
         if settings.runs("tcp") {
             TCPBenchmark(settings: settings, report: report, directory: directory).run()
             took("tcp")

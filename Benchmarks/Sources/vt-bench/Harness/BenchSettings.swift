@@ -4,7 +4,7 @@ import Foundation
 ///
 /// `BENCH_ROUNDS` (default 5) rounds of every interleaved comparison; `BENCH_IDLE_SECONDS`
 /// (default 60) for the supervisor's idle window; `BENCH_KILLS` (default 20) kill -9 samples;
-/// `BENCH_SECTIONS` (default all) a comma-separated subset of codec, rpc, instructions, tcp, cli,
+/// `BENCH_SECTIONS` (default all) a comma-separated subset of codec, rpc, instructions, allocations, tcp, cli,
 /// supervisor, suite, mixed, upgrade, memory (and parts alone: `rpc-loops`, the N-loop rows of
 /// rpc; `contract-check`, the connect-time check's rows of rpc; `curves-payload`,
 /// `curves-connections` and `curves-services`, three curves of curves; `on-demand` and `after-settle`, two parts of supervisor).
@@ -33,7 +33,8 @@ struct BenchSettings: Sendable {
     var rootDirectory: String
 
     static let allSections: [String] = [
-        "codec", "rpc", "curves", "instructions", "tcp", "cli", "supervisor", "suite", "mixed", "upgrade", "memory",
+        "codec", "rpc", "curves", "instructions", "allocations", "tcp", "cli", "supervisor", "suite", "mixed",
+        "upgrade", "memory",
     ]
 
     /// The settings from `environment`; exits with a message when a program is missing.
