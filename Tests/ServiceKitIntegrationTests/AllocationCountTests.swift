@@ -28,9 +28,10 @@ struct AllocationCountTests {
         }
         for bound in Self.bounds {
             let count = try #require(counts[bound.name], "vt-alloc-count printed no \(bound.name): \(run)")
-            // A hundredth of slack: a background timer's allocation spread over 10,000 requests.
+            // Slack for what time, not requests, allocates (a timer's sweep) over a slow run's
+            // 10,000 requests: far below one allocation added to each, or to one in ten.
             #expect(
-                count <= bound.most + 0.01,
+                count <= bound.most + 0.05,
                 "\(bound.name): \(count) allocations a request, more than the \(bound.most) measured")
         }
     }
