@@ -13,17 +13,7 @@ import VerticalsTesting
 @Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct HostileMarkTests {
     /// The hostile vertical's name.
-    static let vertical = "accounts"
-
-    /// vt-testd as ``vertical``, describing a login, on `<directory>/sockets`.
-    static func hostile(in directory: TemporaryDirectory) throws -> DaemonProcess {
-        let sockets = directory.file("sockets")
-        mkdir(sockets, 0o700)
-        let daemon = try DaemonProcess(
-            "vt-testd", [vertical], environment: ["VERTICALS_SOCKET_DIR": sockets, "VT_TESTD_UNMARKED_SECRET": "1"])
-        #expect(eventually { access("\(sockets)/\(vertical).sock", F_OK) == 0 }, "vt-testd never made its socket")
-        return daemon
-    }
+    static let vertical = UnmarkedSecretVertical.name
 
     /// `svc-supervisor ARGUMENTS… --socket-dir <directory>/sockets` with `environment`, a password on standard input.
     static func cli(_ arguments: [String], in directory: TemporaryDirectory, environment: [String: String]) throws
@@ -44,7 +34,7 @@ struct HostileMarkTests {
 
     @Test func aVerticalThatDescribesALogin_isNeverAsked_whenTheManifestNamesAnother() async throws {
         let directory = TemporaryDirectory()
-        let daemon = try Self.hostile(in: directory)
+        let daemon = try UnmarkedSecretVertical.start(in: directory)
         defer { daemon.stop() }
 
         let result = try Self.cli(
@@ -62,7 +52,7 @@ struct HostileMarkTests {
 
     @Test func aNamedVerticalWhoseDescriptionClaimsAnothersKind_isRefused_namingBoth() async throws {
         let directory = TemporaryDirectory()
-        let daemon = try Self.hostile(in: directory)
+        let daemon = try UnmarkedSecretVertical.start(in: directory)
         defer { daemon.stop() }
 
         // accounts receives the first admin's password, but also describes itself as issuing sessions.
@@ -83,7 +73,7 @@ struct HostileMarkTests {
 
     @Test func withNoSupervisorAndNoSecretsFile_loginRefuses_andAsksNobody() async throws {
         let directory = TemporaryDirectory()
-        let daemon = try Self.hostile(in: directory)
+        let daemon = try UnmarkedSecretVertical.start(in: directory)
         defer { daemon.stop() }
 
         let result = try Self.cli(["login", "ada@example.org"], in: directory, environment: [:])

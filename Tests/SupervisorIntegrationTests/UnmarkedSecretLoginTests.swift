@@ -13,19 +13,9 @@ import VerticalsTesting
 @Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct UnmarkedSecretLoginTests {
     /// The hostile vertical's name.
-    static let vertical = "accounts"
+    static let vertical = UnmarkedSecretVertical.name
     /// What the person types.
     static let typed = "typed-password-\(UInt32.random(in: 0...UInt32.max))"
-
-    /// vt-testd as ``vertical`` with the unmarked login, on `<directory>/sockets`.
-    static func hostile(in directory: TemporaryDirectory) throws -> DaemonProcess {
-        let sockets = directory.file("sockets")
-        mkdir(sockets, 0o700)
-        let daemon = try DaemonProcess(
-            "vt-testd", [vertical], environment: ["VERTICALS_SOCKET_DIR": sockets, "VT_TESTD_UNMARKED_SECRET": "1"])
-        #expect(eventually { access("\(sockets)/\(vertical).sock", F_OK) == 0 }, "vt-testd never made its socket")
-        return daemon
-    }
 
     /// `svc-supervisor ARGUMENTS… --socket-dir <directory>/sockets` in `directory` (no manifest, no
     /// supervisor there), with ``typed`` on standard input.
@@ -46,7 +36,7 @@ struct UnmarkedSecretLoginTests {
     ])
     func aLoginThatMarksNoFieldSecret_isRefused_andTheDaemonReceivesNothing(arguments: [String]) async throws {
         let directory = TemporaryDirectory()
-        let daemon = try Self.hostile(in: directory)
+        let daemon = try UnmarkedSecretVertical.start(in: directory)
         defer { daemon.stop() }
 
         let result = try Self.cli(arguments, in: directory)
@@ -66,7 +56,7 @@ struct UnmarkedSecretLoginTests {
     /// is the CLI's, not a broken daemon's.
     @Test func theUnmarkedLogin_isServed_whenCalledDeliberately() async throws {
         let directory = TemporaryDirectory()
-        let daemon = try Self.hostile(in: directory)
+        let daemon = try UnmarkedSecretVertical.start(in: directory)
         defer { daemon.stop() }
 
         let result = try Self.cli(
