@@ -26,22 +26,9 @@ struct CanIDeployCLITests {
             // run the new builds when the test runs as root; the verticals themselves run as the
             // tests' user (VERTICALS_SERVICE_USERS=off).
             chmod(directory.path, 0o755)
-            writeText(
-                """
-                [services.alpha]
-                executable = "vt-testd"
-                args = ["alpha"]
-                depends_on = ["beta"]
-                user = "nobody"
-                [services.beta]
-                executable = "vt-testd"
-                args = ["beta"]
-                user = "games"
-
-                """, to: directory.file("suite.toml"))
             supervisor = try DaemonProcess(
                 "svc-supervisor",
-                ["up", "--manifest", directory.file("suite.toml"), "--run-dir", directory.file("run")])
+                ["up", "--manifest", relayManifest(in: directory), "--run-dir", directory.file("run")])
             #expect(
                 eventually { suiteReady(self.directory, run: self.run, services: 2) }, "the suite never became ready")
         }

@@ -50,20 +50,7 @@ struct MixedVersionTests {
         let directory = TemporaryDirectory()
         // Readable by `nobody` and `games`, who run the services when the test runs as root.
         chmod(directory.path, 0o755)
-        writeText(
-            """
-            [services.alpha]
-            executable = "vt-testd"
-            args = ["alpha"]
-            depends_on = ["beta"]
-            user = "nobody"
-            [services.beta]
-            executable = "vt-testd"
-            args = ["beta"]
-            user = "games"
-            env = { VT_TESTD_MIGRATIONS = "1" }
-
-            """, to: directory.file("suite.toml"))
+        let manifest = relayManifest(in: directory, betaExtra: #"env = { VT_TESTD_MIGRATIONS = "1" }"#)
         // A build of one vertical in one contract version: a script, as `--describe` runs it
         // without the manifest's arguments and with an empty environment.
         // Beta's version 2 also migrates its store.
@@ -79,7 +66,7 @@ struct MixedVersionTests {
         }
         let run = directory.file("run")
         let supervisor = try DaemonProcess(
-            "svc-supervisor", ["up", "--manifest", directory.file("suite.toml"), "--run-dir", run])
+            "svc-supervisor", ["up", "--manifest", manifest, "--run-dir", run])
         defer {
             _ = try? runCommand("svc-supervisor", ["down", "--run-dir", run], in: directory)
             supervisor.waitForExit()
@@ -129,7 +116,7 @@ struct MixedVersionTests {
             "svc-supervisor",
             [
                 "can-i-deploy", "beta", "--executable", build("beta", "breaking"), "--manifest",
-                directory.file("suite.toml"),
+                manifest,
                 "--run-dir", run,
             ],
             in: directory)

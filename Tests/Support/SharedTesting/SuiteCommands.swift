@@ -11,21 +11,31 @@ public func writeText(_ text: String, to path: String) {
     fclose(file)
 }
 
-/// Writes `<directory>/suite.toml`, vt-testd as `alpha` and as `beta` followed by `extra` (which
-/// may go on with keys of beta's), and returns its path.
-public func testdManifest(in directory: TemporaryDirectory, extra: String = "") -> String {
+/// Writes `<directory>/suite.toml`, vt-testd as `alpha` (its table going on with `alpha`, whole
+/// lines) and as `beta` followed by `extra` (which may go on with keys of beta's), and returns its
+/// path.
+public func testdManifest(in directory: TemporaryDirectory, alpha: String = "", extra: String = "") -> String {
     let path = directory.file("suite.toml")
     writeText(
         """
         [services.alpha]
         executable = "vt-testd"
         args = ["alpha"]
-        [services.beta]
+        \(alpha)[services.beta]
         executable = "vt-testd"
         args = ["beta"]
 
         """ + extra, to: path)
     return path
+}
+
+/// ``testdManifest(in:alpha:extra:)`` where `alpha` depends on and calls `beta`, the two run as
+/// `nobody` and `games` (Debian's unprivileged accounts) when the tests run as root; beta's table
+/// goes on with `betaExtra`.
+public func relayManifest(in directory: TemporaryDirectory, betaExtra: String = "") -> String {
+    testdManifest(
+        in: directory, alpha: "depends_on = [\"beta\"]\nuser = \"nobody\"\n",
+        extra: "user = \"games\"\n\(betaExtra)\n")
 }
 
 /// Whether `svc-supervisor status --run-dir run` lists exactly `count` services, all ready.
