@@ -31,6 +31,18 @@ extension EngineProcessTests {
             return spec
         }
 
+        /// An engine running ``replicated(_:to:)`` as `ledger`, replicated to `folder` by the
+        /// Litestream at `program`, once the vertical is ready and its Litestream runs.
+        static func startedLedger(replicatedTo folder: String, by program: String) async throws -> EngineHarness {
+            let harness = try EngineHarness([replicated("ledger", to: folder)]) { $0.litestream = program }
+            try await harness.start()
+            try await harness.waitFor("ledger", .ready)
+            try await waitUntil("litestream runs") {
+                try await harness.status("ledger").replica?.state == .running
+            }
+            return harness
+        }
+
         /// Files below `folder`, by path.
         static func files(under folder: String) -> Set<String> {
             var found: Set<String> = []
@@ -62,14 +74,7 @@ extension EngineProcessTests {
         func replicatedVertical_copiesWrites_restartsAKilledLitestream_andLeavesNoneAfterTheSuite() async throws {
             let program = try #require(Self.litestream)
             let replicaFolder = TemporaryDirectory()
-            let harness = try EngineHarness([Self.replicated("ledger", to: replicaFolder.path)]) {
-                $0.litestream = program
-            }
-            try await harness.start()
-            try await harness.waitFor("ledger", .ready)
-            try await Self.waitUntil("litestream runs") {
-                try await harness.status("ledger").replica?.state == .running
-            }
+            let harness = try await Self.startedLedger(replicatedTo: replicaFolder.path, by: program)
             let first = try #require(try await harness.status("ledger").replica?.pid)
 
             // A write to the store reaches the replica folder as Litestream's files, after the
@@ -112,14 +117,7 @@ extension EngineProcessTests {
         func restore_stopsLitestreamFirst_andReplicationGoesOnAfterTheRestart() async throws {
             let program = try #require(Self.litestream)
             let replicaFolder = TemporaryDirectory()
-            let harness = try EngineHarness([Self.replicated("ledger", to: replicaFolder.path)]) {
-                $0.litestream = program
-            }
-            try await harness.start()
-            try await harness.waitFor("ledger", .ready)
-            try await Self.waitUntil("litestream runs") {
-                try await harness.status("ledger").replica?.state == .running
-            }
+            let harness = try await Self.startedLedger(replicatedTo: replicaFolder.path, by: program)
             try await Self.waitUntil("the replica gets its first copy") {
                 !Self.files(under: "\(replicaFolder.path)/ledger").isEmpty
             }
