@@ -30,18 +30,14 @@ struct AdminCommand: AsyncParsableCommand {
     /// from a prompt with echo off, or standard input's first line.
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create the first admin (the operator only).")
-
-        @Argument(
-            parsing: .allUnrecognized,
-            help: "Values of the operation's required fields, in order; --field-name VALUE for any field.")
-        var fields: [String] = []
-        @OptionGroup var connection: VerticalConnectionOptions
+        @OptionGroup var call: MarkedCallArguments
 
         func run() async throws {
             try await ControlClient.reporting {
-                let input = MarkedInput(words: fields, asksSecrets: true)
+                let input = MarkedInput(words: call.fields, asksSecrets: true)
                 let (operation, account) = try await MarkedCall.call(
-                    .createsFirstAdmin, input, subject: input.subject(else: "the first admin"), connection: connection)
+                    .createsFirstAdmin, input, subject: input.subject(else: "the first admin"),
+                    connection: call.connection)
                 Terminal.print("\(operation.fullName): \(account.serialized(pretty: false))")
             }
         }
@@ -50,15 +46,11 @@ struct AdminCommand: AsyncParsableCommand {
     /// `admin grant VALUE…`: the operation marked `grantsRole`, with the stored login's token.
     struct Grant: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Grant a role (needs an admin's login).")
-        @Argument(
-            parsing: .allUnrecognized,
-            help: "Values of the operation's required fields, in order; --field-name VALUE for any field.")
-        var fields: [String] = []
-        @OptionGroup var connection: VerticalConnectionOptions
+        @OptionGroup var call: MarkedCallArguments
 
         func run() async throws {
             try await ControlClient.reporting {
-                try await AdminCommand.changeRole(.grantsRole, fields, connection: connection)
+                try await AdminCommand.changeRole(.grantsRole, call.fields, connection: call.connection)
             }
         }
     }
@@ -66,15 +58,11 @@ struct AdminCommand: AsyncParsableCommand {
     /// `admin revoke VALUE…`: the operation marked `revokesRole`, with the stored login's token.
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Revoke a role (needs an admin's login).")
-        @Argument(
-            parsing: .allUnrecognized,
-            help: "Values of the operation's required fields, in order; --field-name VALUE for any field.")
-        var fields: [String] = []
-        @OptionGroup var connection: VerticalConnectionOptions
+        @OptionGroup var call: MarkedCallArguments
 
         func run() async throws {
             try await ControlClient.reporting {
-                try await AdminCommand.changeRole(.revokesRole, fields, connection: connection)
+                try await AdminCommand.changeRole(.revokesRole, call.fields, connection: call.connection)
             }
         }
     }

@@ -24,19 +24,15 @@ struct LoginCommand: AsyncParsableCommand {
             echo off, or from a line of standard input when it is not a terminal.
             """)
 
-    @Argument(
-        parsing: .allUnrecognized,
-        help: "Values of the operation's required fields, in order; --field-name VALUE for any field.")
-    var fields: [String] = []
-    @OptionGroup var connection: VerticalConnectionOptions
+    @OptionGroup var call: MarkedCallArguments
 
     func run() async throws {
         try await ControlClient.reporting {
             let store = try StoredLogin.forCurrentUser(environment: ProcessEnvironment.current)
-            let input = MarkedInput(words: fields, asksSecrets: true)
+            let input = MarkedInput(words: call.fields, asksSecrets: true)
             let subject = input.subject(else: "this account")
             let (operation, output) = try await MarkedCall.call(
-                .issuesSession, input, subject: subject, connection: connection)
+                .issuesSession, input, subject: subject, connection: call.connection)
             guard let session = StoredSession(output) else {
                 throw CLIError(
                     status: 76,
