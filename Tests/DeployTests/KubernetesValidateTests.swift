@@ -15,25 +15,14 @@ import VerticalsTesting
 /// on `PATH`); this suite fails (never skips) without it.
 @Suite(.blocking, .serialized, .timeLimit(.minutes(3)))
 struct KubernetesValidateTests {
-    /// Runs the validator over the `.yaml` files in `folder`; every object must pass, and be counted.
-    static func validate(_ folder: String, objects expected: Int, in directory: TemporaryDirectory) throws {
-        let report = try KubernetesValidator.validate(folder, root: DeployFixture.repositoryRoot, in: directory)
-        #expect(report.status == 0, "kubernetes-validate failed:\n\(report.output)")
-        #expect(
-            report.other.isEmpty,
-            "kubernetes-validate said more than 'passed':\n\(report.other.joined(separator: "\n"))")
-        #expect(
-            report.passed.count == expected,
-            "\(report.passed.count) objects passed, \(expected) exported:\n\(report.output)")
-    }
-
     @Test func theTestsSuite_passesStrictValidation() throws {
         let directory = TemporaryDirectory()
         let manifest = try KubernetesFixture.suiteManifest()
         let out = directory.file("out")
         _ = try GeneratedFolder(path: out).replace(with: KubernetesExport.files(for: manifest)) { _ in false }
-        try Self.validate(
-            out, objects: KubernetesFixture.all(try KubernetesExport.objects(for: manifest)).count, in: directory)
+        try KubernetesValidator.expectAllPass(
+            out, objects: KubernetesFixture.all(try KubernetesExport.objects(for: manifest)).count,
+            root: DeployFixture.repositoryRoot, in: directory)
     }
 
     @Test func variedManifest_passesStrictValidation_andReadsBackAsTheTree() throws {
@@ -45,7 +34,8 @@ struct KubernetesValidateTests {
             false
         }
         let objects = try KubernetesExport.objects(for: manifest, layout: layout)
-        try Self.validate(out, objects: KubernetesFixture.all(objects).count, in: directory)
+        try KubernetesValidator.expectAllPass(
+            out, objects: KubernetesFixture.all(objects).count, root: DeployFixture.repositoryRoot, in: directory)
         for (file, fileObjects) in objects {
             try Self.expectReadsBack("\(out)/\(file)", as: fileObjects.map(\.node), in: directory)
         }
@@ -69,7 +59,8 @@ struct KubernetesValidateTests {
             in: directory)
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
         // Namespace, 2 policies, then 5 objects per vertical.
-        try Self.validate("\(root)/deploy/kubernetes", objects: 3 + 2 * 5, in: directory)
+        try KubernetesValidator.expectAllPass(
+            "\(root)/deploy/kubernetes", objects: 3 + 2 * 5, root: DeployFixture.repositoryRoot, in: directory)
         #expect(
             readFile("\(root)/deploy/kubernetes/Containerfile")?.contains(
                 "COPY --from=build /out/svc-billing /usr/local/bin/svc-billing") == true)

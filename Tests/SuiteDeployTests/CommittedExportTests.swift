@@ -37,15 +37,8 @@ import VerticalsTesting
     @Test func committedKubernetesExport_passesStrictValidation() throws {
         let expected = try KubernetesExport.objects(for: SuiteDeployFixture.kubernetesManifest()).flatMap(\.objects)
             .count
-        let report = try KubernetesValidator.validate(
-            "\(SuiteDeployFixture.repositoryRoot)/deploy/kubernetes", root: SuiteDeployFixture.repositoryRoot,
-            in: TemporaryDirectory())
-        #expect(report.status == 0, "kubernetes-validate failed:\n\(report.output)")
-        #expect(
-            report.other.isEmpty,
-            "kubernetes-validate said more than 'passed':\n\(report.other.joined(separator: "\n"))")
-        #expect(
-            report.passed.count == expected,
-            "\(report.passed.count) objects passed, \(expected) exported:\n\(report.output)")
+        try KubernetesValidator.expectAllPass(
+            "\(SuiteDeployFixture.repositoryRoot)/deploy/kubernetes", objects: expected,
+            root: SuiteDeployFixture.repositoryRoot, in: TemporaryDirectory())
     }
 }

@@ -38,6 +38,21 @@ public enum KubernetesValidator {
         return try run(names.map { "\(folder)/\($0)" }, root: root, in: directory)
     }
 
+    /// Runs the validator (of the checkout at `root`) over the `.yaml` files of `folder`, and
+    /// expects every object to pass, `expected` of them, and nothing else said.
+    public static func expectAllPass(
+        _ folder: String, objects expected: Int, root: String, in directory: TemporaryDirectory
+    ) throws {
+        let report = try validate(folder, root: root, in: directory)
+        #expect(report.status == 0, "kubernetes-validate failed:\n\(report.output)")
+        #expect(
+            report.other.isEmpty,
+            "kubernetes-validate said more than 'passed':\n\(report.other.joined(separator: "\n"))")
+        #expect(
+            report.passed.count == expected,
+            "\(report.passed.count) objects passed, \(expected) exported:\n\(report.output)")
+    }
+
     /// Runs the validator (of the checkout at `root`) over `files`.
     public static func run(_ files: [String], root: String, in directory: TemporaryDirectory) throws -> Report {
         let result = try runCommand(
