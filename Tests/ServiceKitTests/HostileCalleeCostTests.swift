@@ -83,9 +83,7 @@ struct HostileCalleeCostTests {
         let expected = try #require(contracts.expected(for: "echo"))
         var served = expected.description
         served.operations[0].errors = [ErrorCode](repeating: .internal, count: 1_400_000)
-        let answer = Daemon.ContractCheck(
-            service: "echo", fingerprint: "sha256:" + String(repeating: "0", count: 64), version: "0.2.0",
-            description: served)
+        let answer = Daemon.ContractCheck.differing(served)
         let found = contracts.found(answer, service: "echo", expected: expected)
         #expect(found.state == .unchecked)
         #expect(found.findings.count == 1)
@@ -105,9 +103,7 @@ struct HostileCalleeCostTests {
                 name: "echo.Copy\(copy)", doc: "",
                 fields: [Daemon.FieldInfo](repeating: field, count: DescriptionBounds.maxFieldsPerMessage))
         }
-        let answer = Daemon.ContractCheck(
-            service: "echo", fingerprint: "sha256:" + String(repeating: "0", count: 64), version: "0.2.0",
-            description: served)
+        let answer = Daemon.ContractCheck.differing(served)
         let found = contracts.found(answer, service: "echo", expected: expected)
         #expect(found.state == .unchecked)
         #expect(found.findings.count == 1)
@@ -123,9 +119,7 @@ struct HostileCalleeCostTests {
                 served.messages[index].fields[field].name = "f" + String(repeating: "x", count: 120) + "\(field)"
             }
         }
-        let answer = Daemon.ContractCheck(
-            service: "echo", fingerprint: "sha256:" + String(repeating: "0", count: 64), version: "0.2.0",
-            description: served)
+        let answer = Daemon.ContractCheck.differing(served)
         let found = contracts.found(answer, service: "echo", expected: expected)
         #expect(found.findings.count <= CalleeContracts.maxFindings)
         #expect(found.findings.allSatisfy { $0.text.utf8.count <= PeerText.findingMaxBytes })
@@ -152,9 +146,7 @@ struct CalleeJudgedOffTheLoopTests {
         #expect(answered?.state == .compatible)
         #expect(jobs.withLock { $0.isEmpty }, "the same fingerprint is a lookup, judged where it is asked")
 
-        let differs = Daemon.ContractCheck(
-            service: "echo", fingerprint: "sha256:" + String(repeating: "0", count: 64), version: "0.2.0",
-            description: expected.description)
+        let differs = Daemon.ContractCheck.differing(expected.description)
         let later = Mutex<CalleeContracts.Found?>(nil)
         let now = contracts.judge(differs, service: "echo", expected: expected) { found in
             later.withLock { $0 = found }
@@ -169,9 +161,7 @@ struct CalleeJudgedOffTheLoopTests {
         let contracts = CalleeContracts(
             caller: "front", callees: Callees(echo.echo, echo.fail), offLoop: .init { _ in false })
         let expected = try #require(contracts.expected(for: "echo"))
-        let differs = Daemon.ContractCheck(
-            service: "echo", fingerprint: "sha256:" + String(repeating: "0", count: 64), version: "0.2.0",
-            description: expected.description)
+        let differs = Daemon.ContractCheck.differing(expected.description)
         let found = contracts.judge(differs, service: "echo", expected: expected) { _ in }
         #expect(found?.state == .unchecked)
     }
