@@ -70,23 +70,19 @@ struct FrameSizedCalleeTests {
         let sockets = SocketDirectory(directory.path)
         let callee = try ScriptedCallee(at: sockets.socketPath(for: "echo"), answer: Self.answer)
         defer { callee.stop() }
-        let loop = try EventLoop(name: "frame-sized-answer-test")
         let offLoop = HeldOffLoop()
-        let client = ServiceClient(loop: loop, sockets: sockets, offLoop: offLoop.offLoop)
-        defer {
-            client.close()
-            loop.shutdown()
+        try await withClient("frame-sized-answer-test", sockets: sockets, offLoop: offLoop.offLoop) { client in
+            let echo = TestEcho().echo
+            async let big = client.call(echo, .init(text: "big"), timeout: .seconds(60))
+            // The big answer arrived, and its decode waits off the loop...
+            #expect(await eventuallyAsync { offLoop.held == 1 })
+            // ...while the loop answers a cheap call on the same connection.
+            let small = try await client.call(echo, .init(text: "small"), timeout: .seconds(60))
+            #expect(small.text == "small")
+            #expect(offLoop.held == 1)
+            offLoop.release()
+            #expect(try await big.text.utf8.count == Self.bigText.utf8.count)
         }
-        let echo = TestEcho().echo
-        async let big = client.call(echo, .init(text: "big"), timeout: .seconds(60))
-        // The big answer arrived, and its decode waits off the loop...
-        #expect(await eventuallyAsync { offLoop.held == 1 })
-        // ...while the loop answers a cheap call on the same connection.
-        let small = try await client.call(echo, .init(text: "small"), timeout: .seconds(60))
-        #expect(small.text == "small")
-        #expect(offLoop.held == 1)
-        offLoop.release()
-        #expect(try await big.text.utf8.count == Self.bigText.utf8.count)
     }
 
     @Test func call_answeredWithAFrameSizedError_keepsAFewKiBOfIt() async throws {
@@ -94,21 +90,17 @@ struct FrameSizedCalleeTests {
         let sockets = SocketDirectory(directory.path)
         let callee = try ScriptedCallee(at: sockets.socketPath(for: "echo"), answer: Self.answer)
         defer { callee.stop() }
-        let loop = try EventLoop(name: "frame-sized-error-test")
-        let client = ServiceClient(loop: loop, sockets: sockets)
-        defer {
-            client.close()
-            loop.shutdown()
+        try await withClient("frame-sized-error-test", sockets: sockets) { client in
+            let fail = Operation<TestEcho.FailInput, Empty>("echo", "fail", summary: "", errors: [.conflict])
+            let error = await #expect(throws: ServiceError.self) {
+                try await client.call(fail, .init(code: .conflict, message: ""), timeout: .seconds(60))
+            }
+            #expect(error?.code == .conflict)
+            #expect((error?.message.utf8.count ?? .max) <= ServiceError.calleeMessageMaxBytes)
+            #expect(error?.details.count == ServiceError.calleeMaxDetails)
+            // And the loop goes on serving.
+            let small = try await client.call(TestEcho().echo, .init(text: "after"), timeout: .seconds(60))
+            #expect(small.text == "after")
         }
-        let fail = Operation<TestEcho.FailInput, Empty>("echo", "fail", summary: "", errors: [.conflict])
-        let error = await #expect(throws: ServiceError.self) {
-            try await client.call(fail, .init(code: .conflict, message: ""), timeout: .seconds(60))
-        }
-        #expect(error?.code == .conflict)
-        #expect((error?.message.utf8.count ?? .max) <= ServiceError.calleeMessageMaxBytes)
-        #expect(error?.details.count == ServiceError.calleeMaxDetails)
-        // And the loop goes on serving.
-        let small = try await client.call(TestEcho().echo, .init(text: "after"), timeout: .seconds(60))
-        #expect(small.text == "after")
     }
 }

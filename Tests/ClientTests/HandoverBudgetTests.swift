@@ -57,14 +57,10 @@ struct HandoverBudgetTests {
         let callee = try HandingBackCallee(at: sockets.socketPath(for: "echo"))
         callee.start()
         defer { callee.stop() }
-        let loop = try EventLoop(name: "handover-budget-test")
-        let client = ServiceClient(loop: loop, sockets: sockets)
-        defer {
-            client.close()
-            loop.shutdown()
-        }
-        let error = await #expect(throws: ServiceError.self) {
-            try await client.call(TestEcho().echo, .init(text: "anyone?"), timeout: .seconds(60))
+        let error = try await withClient("handover-budget-test", sockets: sockets) { client in
+            await #expect(throws: ServiceError.self) {
+                try await client.call(TestEcho().echo, .init(text: "anyone?"), timeout: .seconds(60))
+            }
         }
         #expect(error?.code == .unavailable, "\(String(describing: error))")
         #expect(error?.retryable == true)

@@ -30,17 +30,13 @@ struct UndeclaredErrorCodeTests {
         let sockets = SocketDirectory(directory.path)
         let callee = try ScriptedCallee(at: sockets.socketPath(for: "echo"), answer: Self.answer)
         defer { callee.stop() }
-        let loop = try EventLoop(name: "undeclared-code-test")
-        let client = ServiceClient(loop: loop, sockets: sockets)
-        defer {
-            client.close()
-            loop.shutdown()
-        }
-        do {
-            _ = try await client.call(operation, .init(code: code, message: "as asked"), timeout: .seconds(60))
-            return nil
-        } catch {
-            return error
+        return try await withClient("undeclared-code-test", sockets: sockets) { client -> ServiceError? in
+            do throws(ServiceError) {
+                _ = try await client.call(operation, .init(code: code, message: "as asked"), timeout: .seconds(60))
+                return nil
+            } catch {
+                return error
+            }
         }
     }
 
