@@ -9,9 +9,7 @@ import VerticalsWire
 /// callee hashes, sorts or keeps them: text that Unicode would normalise never gets that far.
 struct ContractCheckNameTests {
     @Test func oneThousandTwentyFourNamesOfAlternatingCombiningMarks_areInvalidInput_beforeAnyIsKept() async throws {
-        let hosted = try await HostedRouter(
-            ContractCheckTests.router(echo: ContractCheckTests.sameEcho, served: ContractCheckTests.Count()),
-            loopName: "check-marks")
+        let hosted = try await ContractCheckTests.hostedEcho("check-marks")
         // 511 bytes each: a letter, then U+0301 and U+0300 by turns.
         let marks = "a" + String(repeating: "\u{0301}\u{0300}", count: 127) + "\u{0301}"
         #expect(marks.utf8.count == 511)
@@ -28,9 +26,7 @@ struct ContractCheckNameTests {
     }
 
     @Test func seventyDistinctSetsOfNamesItDoesNotServe_areAnsweredAlike() async throws {
-        let hosted = try await HostedRouter(
-            ContractCheckTests.router(echo: ContractCheckTests.sameEcho, served: ContractCheckTests.Count()),
-            loopName: "check-sets")
+        let hosted = try await ContractCheckTests.hostedEcho("check-sets")
         let honest = try await ContractCheckTests.check(hosted, ["echo.echo"], fingerprint: "sha256:00")
         var fingerprints: Set<String> = []
         for set in 0..<70 {

@@ -15,14 +15,8 @@ struct ContractCheckRecipeTests {
     static let echoOnly = ContractFingerprint.of(
         ContractFingerprint.description(of: "echo", [TestEcho(service: "echo").echo.descriptor]))
 
-    static func hosted(_ name: String) async throws -> HostedRouter {
-        try await HostedRouter(
-            ContractCheckTests.router(echo: ContractCheckTests.sameEcho, served: ContractCheckTests.Count()),
-            loopName: name)
-    }
-
     @Test func repeatedAndUnservedNames_areLeftOut_ofTheCalleesFingerprint() async throws {
-        let hosted = try await Self.hosted("recipe-names")
+        let hosted = try await ContractCheckTests.hostedEcho("recipe-names")
         let answer = try await ContractCheckTests.check(
             hosted, ["echo.nothing", "echo.echo", "echo.echo"], fingerprint: "sha256:00")
         #expect(answer.fingerprint == Self.echoOnly)
@@ -32,7 +26,7 @@ struct ContractCheckRecipeTests {
 
     @Test(arguments: ["", "echo." + String(repeating: "a", count: 128 - 4)])
     func aNameOutsideTheGrammar_refusesTheWholeRequest_namingTheField(name: String) async throws {
-        let hosted = try await Self.hosted("recipe-bound")
+        let hosted = try await ContractCheckTests.hostedEcho("recipe-bound")
         let longest = "echo." + String(repeating: "a", count: 128 - 5)
         let kept = try await ContractCheckTests.check(hosted, [longest, "echo.echo"], fingerprint: Self.echoOnly)
         #expect(kept.description == nil, "128 bytes is a name like any other")
@@ -50,7 +44,7 @@ struct ContractCheckRecipeTests {
     }
 
     @Test func fingerprintsCompareAsText_soUpperCaseHexIsAMismatch() async throws {
-        let hosted = try await Self.hosted("recipe-text")
+        let hosted = try await ContractCheckTests.hostedEcho("recipe-text")
         let same = try await ContractCheckTests.check(hosted, ["echo.echo"], fingerprint: Self.echoOnly)
         #expect(same.description == nil)
         let upper = "sha256:" + Self.echoOnly.dropFirst(7).uppercased()

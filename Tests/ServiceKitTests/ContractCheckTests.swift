@@ -36,6 +36,11 @@ struct ContractCheckTests {
         return router
     }
 
+    /// ``router(echo:served:olderBuild:)`` of this build's `echo`, hosted on a loop named `loopName`.
+    static func hostedEcho(_ loopName: String) async throws -> HostedRouter {
+        try await HostedRouter(router(echo: sameEcho, served: Count()), loopName: loopName)
+    }
+
     /// `daemon.contractCheck` asked of `echo` directly, as a client in another language would.
     static func check(
         _ hosted: HostedRouter, _ operations: [String], fingerprint: String

@@ -9,9 +9,7 @@ import VerticalsWire
 /// (PROTOCOL.md § 3) without the daemon normalising it to compare or hash it.
 struct OperationNameBytesTests {
     @Test func anOperationOfAlternatingCombiningMarks_isUnimplemented_andTheNextCallIsServed() async throws {
-        let hosted = try await HostedRouter(
-            ContractCheckTests.router(echo: ContractCheckTests.sameEcho, served: ContractCheckTests.Count()),
-            loopName: "operation-marks")
+        let hosted = try await ContractCheckTests.hostedEcho("operation-marks")
         let marks = "echo." + String(repeating: "\u{0301}\u{0300}", count: 126)
         for _ in 0..<3 {
             let refused = await #expect(throws: ServiceError.self) {
