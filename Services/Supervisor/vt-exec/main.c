@@ -112,26 +112,34 @@ static long whole_number(const char *text, long min, long max, const char *what)
     return value;
 }
 
-static const struct {
+/* A name and the number it stands for, in a table looked up by `named_number`. */
+struct named_number {
     const char *name;
     int number;
-} signal_names[] = {
+};
+
+/* The number `text` names in `table` (of `count` entries), case aside and with or without
+ * `prefix`; -1 when it names none. */
+static int named_number(const struct named_number *table, size_t count, const char *text, const char *prefix) {
+    size_t length = strlen(prefix);
+    const char *name = strncasecmp(text, prefix, length) == 0 ? text + length : text;
+    for (size_t i = 0; i < count; i++) {
+        if (strcasecmp(name, table[i].name) == 0) return table[i].number;
+    }
+    return -1;
+}
+
+static const struct named_number signal_names[] = {
     {"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"KILL", SIGKILL},
     {"USR1", SIGUSR1}, {"USR2", SIGUSR2}, {"TERM", SIGTERM}, {"ALRM", SIGALRM},
 };
 
 static int parse_signal(const char *text) {
-    const char *name = strncasecmp(text, "SIG", 3) == 0 ? text + 3 : text;
-    for (size_t i = 0; i < sizeof signal_names / sizeof signal_names[0]; i++) {
-        if (strcasecmp(name, signal_names[i].name) == 0) return signal_names[i].number;
-    }
-    return (int)whole_number(text, 1, 64, "--pdeathsig");
+    int number = named_number(signal_names, sizeof signal_names / sizeof signal_names[0], text, "SIG");
+    return number >= 0 ? number : (int)whole_number(text, 1, 64, "--pdeathsig");
 }
 
-static const struct {
-    const char *name;
-    int resource;
-} limit_names[] = {
+static const struct named_number limit_names[] = {
     {"NOFILE", RLIMIT_NOFILE}, {"NPROC", RLIMIT_NPROC}, {"DATA", RLIMIT_DATA}, {"CORE", RLIMIT_CORE},
     {"STACK", RLIMIT_STACK},   {"AS", RLIMIT_AS},       {"CPU", RLIMIT_CPU},   {"FSIZE", RLIMIT_FSIZE},
 };
@@ -159,11 +167,8 @@ static struct limit parse_limit(char *text) {
     char *equals = strchr(text, '=');
     if (equals == NULL) usage("--rlimit takes NAME=SOFT[:HARD], e.g. NOFILE=1024:4096");
     *equals = '\0';
-    struct limit limit = {.resource = -1};
-    for (size_t i = 0; i < sizeof limit_names / sizeof limit_names[0]; i++) {
-        const char *name = strncasecmp(text, "RLIMIT_", 7) == 0 ? text + 7 : text;
-        if (strcasecmp(name, limit_names[i].name) == 0) limit.resource = limit_names[i].resource;
-    }
+    struct limit limit = {
+        .resource = named_number(limit_names, sizeof limit_names / sizeof limit_names[0], text, "RLIMIT_")};
     if (limit.resource < 0) usage("--rlimit: NAME is one of NOFILE, NPROC, DATA, CORE, STACK, AS, CPU, FSIZE");
     char *colon = strchr(equals + 1, ':');
     if (colon != NULL) *colon = '\0';
