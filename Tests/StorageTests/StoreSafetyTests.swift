@@ -14,6 +14,15 @@ struct StoreSafetyTests {
         return migrator
     }
 
+    /// The open pool of a store at `<directory>/s.sqlite` whose `t_v1` holds `value`, and its backup at
+    /// `<directory>/backup.sqlite`.
+    static func storeWithBackup(in directory: TemporaryDirectory, holding value: String) throws -> DatabasePool {
+        let live = try SQLiteStore.open(directory: directory.path, fileName: "s.sqlite", migrator: migrator(["v1"]))
+        try live.write { db in try db.execute(sql: "INSERT INTO t_v1 (x) VALUES (?)", arguments: [value]) }
+        try SQLiteStore.backup(live, to: directory.file("backup.sqlite"))
+        return live
+    }
+
     /// GRDB sets synchronous=NORMAL on a pool's writer when it turns WAL on, after the
     /// configuration's own pragmas: the durability asked for must still be what commits use.
     @Test(arguments: [(SQLiteStore.Durability.full, 2), (.normal, 1)])
@@ -49,10 +58,7 @@ struct StoreSafetyTests {
 
     @Test func restore_putsTheBackupInPlace_andKeepsTheReplacedStore() throws {
         let directory = TemporaryDirectory()
-        let live = try SQLiteStore.open(
-            directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1"]))
-        try live.write { db in try db.execute(sql: "INSERT INTO t_v1 (x) VALUES ('before')") }
-        try SQLiteStore.backup(live, to: directory.file("backup.sqlite"))
+        let live = try Self.storeWithBackup(in: directory, holding: "before")
         try live.write { db in try db.execute(sql: "INSERT INTO t_v1 (x) VALUES ('after')") }
         try live.close()
 
@@ -96,10 +102,7 @@ struct StoreSafetyTests {
     /// A restore is often the answer to a store SQLite can no longer read: it is kept as it was.
     @Test func restore_overAStoreSQLiteCannotRead_keepsItsBytes_andPutsTheBackupInPlace() throws {
         let directory = TemporaryDirectory()
-        let live = try SQLiteStore.open(
-            directory: directory.path, fileName: "s.sqlite", migrator: Self.migrator(["v1"]))
-        try live.write { db in try db.execute(sql: "INSERT INTO t_v1 (x) VALUES ('good')") }
-        try SQLiteStore.backup(live, to: directory.file("backup.sqlite"))
+        let live = try Self.storeWithBackup(in: directory, holding: "good")
         try live.close()
         mkdir(directory.file("broken"), 0o700)
         let store = directory.file("broken/s.sqlite")
