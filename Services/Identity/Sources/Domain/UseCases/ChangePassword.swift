@@ -30,21 +30,9 @@ package struct ChangePassword: Sendable {
         try RegisterUser.requireAcceptable(password: newPassword, field: "newPassword")
         let user = try await AuthenticateToken(world: world).execute(token: token).user
         let attempt = LoginThrottle.attempt(email: user.email.value, caller: caller)
-        try await world.loginThrottle.begin(attempt, at: world.now())
-        let stored: UserRepository.Credentials?
-        let matches: Bool
-        do {
-            stored = try await world.users.credentials(userID: user.id)
-            matches = try await world.verifyPassword(oldPassword, stored?.passwordHash)
-        } catch {
-            world.loginThrottle.ended(attempt, at: world.now())
-            throw error
+        let stored = try await world.checkPassword(oldPassword, as: attempt, wrong: .wrongPassword) {
+            try await world.users.credentials(userID: user.id)
         }
-        guard matches, let stored else {
-            world.loginThrottle.failed(attempt, at: world.now())
-            throw IdentityFailure.wrongPassword
-        }
-        world.loginThrottle.ended(attempt, at: world.now())
         let hash = try await world.hashPassword(newPassword)
         // Whatever raised the generation since it was read ended every session, this one's too,
         // which the same transaction finds first; a stale generation alone is refused as well.

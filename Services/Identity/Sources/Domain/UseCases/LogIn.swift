@@ -39,22 +39,9 @@ package struct LogIn: Sendable {
     package func execute(email rawEmail: String, password: String, caller: String? = nil) async throws -> Opened {
         try RegisterUser.requireBounded(password: password)
         let attempt = LoginThrottle.attempt(email: rawEmail, caller: caller)
-        try await world.loginThrottle.begin(attempt, at: world.now())
-        let found: UserRepository.Credentials?
-        let matches: Bool
-        do {
-            found = try await credentials(rawEmail)
-            matches = try await world.verifyPassword(password, found?.passwordHash)
-        } catch {
-            // Not a guess that failed: the store or the hashing did, or the request was cancelled.
-            world.loginThrottle.ended(attempt, at: world.now())
-            throw error
+        let found = try await world.checkPassword(password, as: attempt, wrong: .wrongCredentials) {
+            try await credentials(rawEmail)
         }
-        guard matches, let found else {
-            world.loginThrottle.failed(attempt, at: world.now())
-            throw IdentityFailure.wrongCredentials
-        }
-        world.loginThrottle.ended(attempt, at: world.now())
         try await rehashIfNeeded(found, password: password)
 
         let token = try SessionTokens.generate()
