@@ -1,3 +1,5 @@
+import VerticalsWire
+
 extension Manifest {
     /// Service names in the order they start: each after everything it depends on, ties in
     /// the order the file lists them. Throws the first dependency problem (an unknown or
@@ -19,7 +21,7 @@ extension Manifest {
                 let next = services.first(where: { service in
                     !placed.contains(service.name) && service.dependsOn.allSatisfy(placed.contains)
                 })
-            else { throw ManifestError("no service can start: the dependencies are inconsistent") }
+            else { throw ManifestError(.dependencyCycle, "no service can start: the dependencies are inconsistent") }
             placed.insert(next.name)
             order.append(next.name)
         }
@@ -43,28 +45,32 @@ extension Manifest {
                 if dependency == service.name {
                     problems.append(
                         ManifestError(
-                            service: service.name, key: "depends_on",
-                            "a service cannot depend on itself; remove \"\(dependency)\""))
+                            .dependencyCycle, service: service.name, key: "depends_on",
+                            "a service cannot depend on itself; remove \"\(dependency)\"",
+                            values: [ErrorDetail("dependency", dependency)]))
                 } else if !names.contains(dependency) {
                     let hint = ManifestKeys.nearest(to: dependency, among: services.map(\.name)).map {
                         "; did you mean \"\($0)\"?"
                     }
                     problems.append(
                         ManifestError(
-                            service: service.name, key: "depends_on",
-                            "depends on \"\(dependency)\", which is not a service in this manifest\(hint ?? "")"))
+                            .unknownDependency, service: service.name, key: "depends_on",
+                            "depends on \"\(dependency)\", which is not a service in this manifest\(hint ?? "")",
+                            values: [ErrorDetail("dependency", dependency)]))
                 } else if !seen.insert(dependency).inserted {
                     problems.append(
                         ManifestError(
-                            service: service.name, key: "depends_on", "lists \"\(dependency)\" more than once"))
+                            .duplicate, service: service.name, key: "depends_on",
+                            "lists \"\(dependency)\" more than once", values: [ErrorDetail("dependency", dependency)]))
                 }
             }
         }
         for cycle in cycles() {
+            let path = (cycle + [cycle[0]]).joined(separator: " -> ")
             problems.append(
                 ManifestError(
-                    service: cycle[0], key: "depends_on",
-                    "dependency cycle: \((cycle + [cycle[0]]).joined(separator: " -> ")); no order can start these"))
+                    .dependencyCycle, service: cycle[0], key: "depends_on",
+                    "dependency cycle: \(path); no order can start these", values: [ErrorDetail("cycle", path)]))
         }
         return problems
     }

@@ -1,3 +1,5 @@
+import VerticalsWire
+
 // What is wrong with the replicas taken together: each vertical's copy and credential are its own.
 extension Manifest {
     /// The services that replicate their store, each with its own replica (``Replica/forService(_:)``).
@@ -16,10 +18,11 @@ extension Manifest {
                 if let first = credentials[file] {
                     problems.append(
                         ManifestError(
-                            service: service.name, key: "replica",
+                            .duplicate, service: service.name, key: "replica",
                             "reads the credential \(file), as \(first) does: give each service its own, e.g. "
                                 + "\"/etc/verticals/replica/\(Replica.namePlaceholder).key\" (\(Replica.namePlaceholder) "
-                                + "is the service's name), so no vertical can read another's"))
+                                + "is the service's name), so no vertical can read another's",
+                            values: [ErrorDetail("path", file), ErrorDetail("other", first)]))
                 } else {
                     credentials[file] = service.name
                 }
@@ -28,8 +31,9 @@ extension Manifest {
             if let first = destinations[destination] {
                 problems.append(
                     ManifestError(
-                        service: service.name, key: "replica",
-                        "writes to \(destination), as \(first) does: each store needs a replica of its own"))
+                        .duplicate, service: service.name, key: "replica",
+                        "writes to \(destination), as \(first) does: each store needs a replica of its own",
+                        values: [ErrorDetail("destination", destination), ErrorDetail("other", first)]))
             } else {
                 destinations[destination] = service.name
             }
@@ -49,9 +53,10 @@ extension Manifest {
                 let whose = name == service.name ? "its own store's folder" : "\(name)'s store's folder"
                 problems.append(
                     ManifestError(
-                        service: service.name, key: "replica.path",
+                        .conflict, service: service.name, key: "replica.path",
                         "\(folder) overlaps \(whose) \(state) (\(layout)): a replica is meant to outlive the "
-                            + "store's disk; name a folder on another disk, outside every state folder"))
+                            + "store's disk; name a folder on another disk, outside every state folder",
+                        values: [ErrorDetail("path", folder), ErrorDetail("other", name)]))
             }
         }
         return problems

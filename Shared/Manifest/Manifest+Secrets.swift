@@ -1,4 +1,5 @@
 import VerticalsContract
+import VerticalsWire
 
 extension Manifest {
     /// The service that receives each kind of secret (its `receives`), by kind: where the CLI
@@ -19,9 +20,10 @@ extension Manifest {
             let claimants = services.filter { $0.receives.contains(kind) }.map(\.name)
             guard claimants.count > 1 else { return nil }
             return ManifestError(
-                key: "receives",
+                .duplicate, key: "receives",
                 "\(claimants.joined(separator: " and ")) all receive \"\(kind)\": one vertical receives each kind of "
-                    + "secret, so the CLI knows where a password or token may go; keep it in one service's receives")
+                    + "secret, so the CLI knows where a password or token may go; keep it in one service's receives",
+                values: [ErrorDetail("secret", "\(kind)"), ErrorDetail("services", claimants.joined(separator: ","))])
         }
     }
 }

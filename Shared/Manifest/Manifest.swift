@@ -216,21 +216,53 @@ public enum Readiness: String, Sendable, Equatable, CaseIterable {
 }
 
 /// One thing wrong with a manifest, located by service and key.
-public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible {
+///
+/// Compare ``code`` with the static members of ``Code`` (new codes may be added); the service and
+/// key are also the details `service` and `key`, beside the values the problem is about (`path`,
+/// `line` and `column`, `dependency`, `other`…), so a program reads them without parsing the
+/// message.
+///
+/// ```swift
+/// let (_, problems) = ManifestParser.load(path: "deploy/suite.toml", binDirectory: bin)
+/// let unknown = problems.filter { $0.code == .unknownKey }.compactMap(\.key)
+/// ```
+public struct ManifestError: CodedError {
+    /// What kind of problem it is.
+    public typealias Code = ErrorKind<ManifestError>
+
+    /// What kind of problem it is.
+    public var code: Code
     /// The service, when the problem is about one.
     public var service: String?
     /// The key, e.g. `depends_on`.
     public var key: String?
     /// What is wrong and what to do.
     public var message: String
+    /// The values the problem is about, besides its service and key.
+    public var values: [ErrorDetail]
+    /// What the system or a parser said, when that led to it.
+    public var cause: (any Error)?
 
-    /// Creates a problem.
-    public init(service: String? = nil, key: String? = nil, _ message: String) {
+    /// A problem of `code` about `service`'s `key` (either may be nil), saying `message`; `values`
+    /// are the details besides the service and key.
+    public init(
+        _ code: Code, service: String? = nil, key: String? = nil, _ message: String, values: [ErrorDetail] = [],
+        cause: (any Error)? = nil
+    ) {
+        self.code = code
         self.service = service
         self.key = key
         self.message = message
+        self.values = values
+        self.cause = cause
     }
 
+    /// The service (`service`) and key (`key`) when it names them, then its ``values``.
+    public var details: [ErrorDetail] {
+        [service.map { ErrorDetail("service", $0) }, key.map { ErrorDetail("key", $0) }].compactMap { $0 } + values
+    }
+
+    /// The message, after the service and key it is about: `services.one.restart: must be…`.
     public var description: String {
         switch (service, key) {
         case (let service?, let key?): "services.\(service).\(key): \(message)"
@@ -239,6 +271,47 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
         case (nil, nil): message
         }
     }
+
+    /// The same code, service, key, message and values; the causes are not compared.
+    public static func == (lhs: ManifestError, rhs: ManifestError) -> Bool {
+        lhs.code == rhs.code && lhs.service == rhs.service && lhs.key == rhs.key && lhs.message == rhs.message
+            && lhs.values == rhs.values
+    }
+}
+
+extension ErrorKind where Domain == ManifestError {
+    /// The manifest, or a file it names (a contract lock), cannot be read: the detail `path` names it.
+    public static var unreadable: Self { Self("unreadable") }
+    /// The text is not valid TOML, or holds a character no value may hold: the details `line` and
+    /// `column` say where, when the reader knows.
+    public static var syntax: Self { Self("syntax") }
+    /// A key the manifest does not know (a typo, most often: the message suggests the nearest).
+    public static var unknownKey: Self { Self("unknownKey") }
+    /// A value of another type than its key takes (a string for a table, a number for a duration).
+    public static var wrongType: Self { Self("wrongType") }
+    /// Something the manifest must say is missing: a service's `executable`, `[suite] name`, any service.
+    public static var missing: Self { Self("missing") }
+    /// A value of the right type outside what its key accepts (a range, a list of names, a form).
+    public static var invalidValue: Self { Self("invalidValue") }
+    /// A service's or the suite's name breaks the naming rules, names a role, or makes a socket
+    /// path too long.
+    public static var invalidName: Self { Self("invalidName") }
+    /// What must be unique is given twice: a service, a user, a credential, a replica, a secret's
+    /// recipient, an entry of a list. The detail `other` names the first holder, when there is one.
+    public static var duplicate: Self { Self("duplicate") }
+    /// Settings that contradict each other, or together ask for more than they allow.
+    public static var conflict: Self { Self("conflict") }
+    /// `depends_on` names a service the manifest does not have, or an operation its contract does
+    /// not declare: the detail `dependency` names it.
+    public static var unknownDependency: Self { Self("unknownDependency") }
+    /// Services depend on each other in a circle (or one on itself), so none can start first.
+    public static var dependencyCycle: Self { Self("dependencyCycle") }
+    /// `depends_on` names an operation only the operator may call, which no service can be granted.
+    public static var operatorOnly: Self { Self("operatorOnly") }
+    /// The program is not found, not a regular file, or not executable: the detail `path` names it.
+    public static var badExecutable: Self { Self("badExecutable") }
+    /// A file the manifest names (a replica's credential) is missing, or others may read it.
+    public static var unsafeFile: Self { Self("unsafeFile") }
 }
 
 /// The name 0.1.0 published for ``ManifestError``.

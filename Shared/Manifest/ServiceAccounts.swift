@@ -1,4 +1,5 @@
 import VerticalsContract
+import VerticalsWire
 
 /// Who each service runs as, and who may call it: the one place the systemd export and the
 /// supervisor (as root) both take them from, so the two hosts enforce the same routes.
@@ -148,9 +149,9 @@ public enum ServiceAccounts {
             if let other = first[user] {
                 problems.append(
                     ManifestError(
-                        service: spec.name, key: "user",
-                        "\"\(user)\" is \(other)'s user too: each service needs its own, or their routes cannot be told apart"
-                    ))
+                        .duplicate, service: spec.name, key: "user",
+                        "\"\(user)\" is \(other)'s user too: each service needs its own, or their routes cannot be told apart",
+                        values: [ErrorDetail("user", user), ErrorDetail("other", other)]))
             } else {
                 first[user] = spec.name
             }

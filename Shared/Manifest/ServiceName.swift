@@ -1,3 +1,5 @@
+import VerticalsWire
+
 /// What makes a service name valid: it names the socket `<name>.sock`, the log `<name>.log`,
 /// a state folder and, under systemd, a unit, so it is kept to `[a-z][a-z0-9-]*`, at most
 /// 32 characters.
@@ -10,7 +12,7 @@ public enum ServiceName {
     /// What is wrong with `name` as a service name, as one problem; empty when it is valid.
     public static func problems(_ name: String) -> [ManifestError] {
         let reasons = identifierReasons(name, maxLength: maxLength, naming: "files and sockets")
-        return reasons.isEmpty ? [] : [ManifestError(service: name, reasons.joined(separator: "; "))]
+        return reasons.isEmpty ? [] : [ManifestError(.invalidName, service: name, reasons.joined(separator: "; "))]
     }
 
     /// Why `name` is not a lowercase letter followed by `a–z`, `0–9` and `-`, at most `maxLength`
@@ -53,9 +55,10 @@ extension Manifest {
             let length = path.utf8.count
             guard length > ServiceName.maxSocketPathBytes else { return nil }
             return ManifestError(
-                service: service.name,
+                .invalidName, service: service.name,
                 "its socket path \(path) is \(length) bytes; a Unix socket path holds at most "
-                    + "\(ServiceName.maxSocketPathBytes): use a shorter run directory or name")
+                    + "\(ServiceName.maxSocketPathBytes): use a shorter run directory or name",
+                values: [ErrorDetail("path", path)])
         }
     }
 }

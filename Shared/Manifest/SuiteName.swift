@@ -23,6 +23,9 @@ public enum SuiteName {
             name, maxLength: maxLength, naming: "users, a group, units and folders")
         if name.hasSuffix("-") { reasons.append("the name must not end with '-'") }
         guard !reasons.isEmpty else { return [] }
-        return [ManifestError(key: "suite.name", "\(name.debugDescription): " + reasons.joined(separator: "; "))]
+        return [
+            ManifestError(
+                .invalidName, key: "suite.name", "\(name.debugDescription): " + reasons.joined(separator: "; "))
+        ]
     }
 }

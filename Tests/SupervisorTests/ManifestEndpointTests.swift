@@ -53,7 +53,7 @@ import VerticalsSharedTesting
         let problems = ManifestFixture.problems(
             "[defaults]\nendpoint = \"tcp:127.0.0.1:7001\"\n[services.one]\nexecutable = \"true\"\n")
         #expect(
-            problems.contains { $0.key == "defaults.endpoint" && $0.message.contains("not [defaults]") }, "\(problems)")
+            problems.contains { $0.key == "defaults.endpoint" && $0.code == .conflict }, "\(problems)")
     }
 
     @Test func serviceWithNeitherExecutableNorEndpoint_isStillAProblem() throws {

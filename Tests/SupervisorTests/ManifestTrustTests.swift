@@ -40,7 +40,7 @@ import VerticalsSharedTesting
             receives = ["sessions", "\(SecretKind.password)"]
             """)
         #expect(problems.count == 1, "\(problems)")
-        #expect(problems.contains { "\($0)".contains("accounts and evil all receive \"sessions\"") }, "\(problems)")
+        #expect(problems.contains { $0.code == .duplicate && $0.detail("services") == "accounts,evil" }, "\(problems)")
     }
 
     @Test(arguments: [
@@ -57,7 +57,7 @@ import VerticalsSharedTesting
     @Test(arguments: ServiceName.roles.map(\.name))
     func aRolesName_isRefusedAsAServiceName_byCheck(name: String) {
         let problems = ManifestFixture.problems("[services.\(name)]\nexecutable = \"true\"\n")
-        #expect(problems.contains { "\($0)".contains("names a role, not a vertical") }, "\(name): \(problems)")
+        #expect(problems.contains { $0.code == .invalidName && $0.service == name }, "\(name): \(problems)")
     }
 
     @Test func certs_refusesAVerticalNamedOperator_andWritesNothing() throws {

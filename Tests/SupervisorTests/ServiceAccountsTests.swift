@@ -87,9 +87,7 @@ import VerticalsTesting
                 depends_on = ["ledgr.balance"]
                 """, baseDirectory: "/etc/vt", binDirectory: "/usr/local/bin", checkExecutables: false)
         #expect(
-            unknown.map(\.description).contains {
-                $0.contains("depends on \"ledgr\", which is not a service in this manifest")
-            }, "\(unknown)")
+            unknown.contains { $0.code == .unknownDependency && $0.detail("dependency") == "ledgr" }, "\(unknown)")
     }
 
     /// The export names callers by user, the engine by uid: mapped through the same user
@@ -183,7 +181,9 @@ import VerticalsTesting
         ] {
             let (_, problems) = ManifestParser.parse(
                 text: text, baseDirectory: "/etc/vt", binDirectory: "/bin", checkExecutables: false)
-            #expect(problems.map(\.description).contains { $0.contains("\"x\" is a's user too") }, "\(problems)")
+            #expect(
+                problems.contains { $0.code == .duplicate && $0.detail("user") == "x" && $0.detail("other") == "a" },
+                "\(problems)")
         }
     }
 

@@ -66,7 +66,7 @@ struct CheckCommand: ParsableCommand {
         guard needed > openFiles else { return nil }
         let startups = tcp ? " + VERTICALS_MAX_STARTUPS' full (\(limits.startups.full))" : ""
         return ManifestError(
-            service: service.name, key: "limits.open_files",
+            .conflict, service: service.name, key: "limits.open_files",
             "\(openFiles) descriptors do not hold its connection limits: VERTICALS_MAX_CONNECTIONS "
                 + "(\(limits.maxConnections))\(startups) + \(ConnectionLimits.reservedDescriptors) of its own need "
                 + "\(needed); raise open_files or lower those limits in env")
@@ -88,7 +88,7 @@ struct CheckCommand: ParsableCommand {
         }
         for service in parsed.services {
             problems += DaemonSettings.declaration.problems(in: service.environment).map {
-                ManifestError(service: service.name, key: "env", $0.description)
+                ManifestError(.invalidValue, service: service.name, key: "env", $0.description)
             }
         }
         problems += parsed.services.compactMap(Self.descriptorProblem)
@@ -103,7 +103,7 @@ struct CheckCommand: ParsableCommand {
             }
         }
         problems += SupervisorSettings.declaration.problems(in: ProcessEnvironment.current).map {
-            ManifestError(key: "svc-supervisor's environment", $0.description)
+            ManifestError(.invalidValue, key: "svc-supervisor's environment", $0.description)
         }
         guard problems.isEmpty else {
             for problem in problems { Terminal.print("\(manifest): \(problem)") }

@@ -2,6 +2,7 @@ import Glibc
 import VerticalsClient
 import VerticalsContract
 import VerticalsManifest
+import VerticalsWire
 import VerticalsServiceKit
 import VerticalsSupervisorClient
 
@@ -23,12 +24,17 @@ enum DeclaredOperations {
     static func lock(at path: String) -> Result<ContractLock, ManifestError> {
         guard let text = WholeFile.read(path) else {
             return .failure(
-                ManifestError(key: "--contracts", "cannot read \(path): \(String(cString: strerror(errno)))"))
+                ManifestError(
+                    .unreadable, key: "--contracts", "cannot read \(path): \(String(cString: strerror(errno)))",
+                    values: [ErrorDetail("path", path)]))
         }
         do {
             return .success(try ContractLock(json: text))
         } catch {
-            return .failure(ManifestError(key: "--contracts", "\(path) is not a contract lock: \(error)"))
+            return .failure(
+                ManifestError(
+                    .syntax, key: "--contracts", "\(path) is not a contract lock: \(error)",
+                    values: [ErrorDetail("path", path)], cause: error))
         }
     }
 
@@ -44,17 +50,18 @@ enum DeclaredOperations {
                     guard let declared = contract.operations.first(where: { $0.name == operation }) else {
                         problems.append(
                             ManifestError(
-                                service: service.name, key: "depends_on",
+                                .unknownDependency, service: service.name, key: "depends_on",
                                 "\(callee).\(operation): \(callee) declares no such operation in \(path) (it has "
-                                    + contract.operations.map(\.name).joined(separator: ", ") + ")"))
+                                    + contract.operations.map(\.name).joined(separator: ", ") + ")",
+                                values: [ErrorDetail("dependency", "\(callee).\(operation)")]))
                         continue
                     }
                     if declared.marks.contains("operatorOnly") {
                         problems.append(
                             ManifestError(
-                                service: service.name, key: "depends_on",
-                                "\(callee).\(operation) is operator-only (\(path)): no depends_on can grant it; drop it"
-                            ))
+                                .operatorOnly, service: service.name, key: "depends_on",
+                                "\(callee).\(operation) is operator-only (\(path)): no depends_on can grant it; drop it",
+                                values: [ErrorDetail("dependency", "\(callee).\(operation)")]))
                     }
                 }
             }

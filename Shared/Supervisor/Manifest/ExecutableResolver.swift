@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VerticalsWire
 
 /// Turns a manifest's `executable` into the absolute path the supervisor runs, and checks
 /// that a program is there.
@@ -44,14 +45,19 @@ public struct ExecutableResolver: Sendable {
                     ? " (a bare name is looked up beside svc-supervisor, in \(binDirectory); "
                         + "build it first, or give a path)"
                     : " (a relative path is taken from the manifest's folder, \(baseDirectory))"
-            return .failure(ManifestError("\(path) not found\(whereFrom)"))
+            return .failure(
+                ManifestError(.badExecutable, "\(path) not found\(whereFrom)", values: [ErrorDetail("path", path)]))
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            return .failure(ManifestError("\(path) is not a regular file"))
+            return .failure(
+                ManifestError(.badExecutable, "\(path) is not a regular file", values: [ErrorDetail("path", path)]))
         }
         guard access(path, X_OK) == 0 else {
             let mode = String(info.st_mode & 0o777, radix: 8)
-            return .failure(ManifestError("\(path) is not executable (mode \(mode)): chmod +x it"))
+            return .failure(
+                ManifestError(
+                    .badExecutable, "\(path) is not executable (mode \(mode)): chmod +x it",
+                    values: [ErrorDetail("path", path)]))
         }
         return .success(path)
     }

@@ -1,3 +1,5 @@
+import VerticalsWire
+
 /// Finds, before the text reaches TOMLKit, the two mistakes toml++ does not survive: a character
 /// outside ASCII outside strings and comments, and a table header whose name starts with a
 /// character no key starts with (`[é]`, `[+services.b]`).
@@ -34,8 +36,10 @@ enum ManifestCharacters {
             if let open = quote {
                 if byte == UInt8(ascii: "\\"), open[0] == UInt8(ascii: "\""), isNULEscape(bytes, at: index + 1) {
                     return ManifestError(
+                        .syntax,
                         "line \(line), column \(column): a string holds NUL (\\u0000), which no name, path, argument "
-                            + "or environment value can hold: remove it")
+                            + "or environment value can hold: remove it",
+                        values: [ErrorDetail("line", "\(line)"), ErrorDetail("column", "\(column)")])
                 }
                 if byte == UInt8(ascii: "\\"), open[0] == UInt8(ascii: "\"") {
                     index += 2 // an escape: skip the escaped byte
@@ -70,8 +74,10 @@ enum ManifestCharacters {
                 continue
             case 0x80...:
                 return ManifestError(
+                    .syntax,
                     "line \(line), column \(column): not valid TOML: a character outside ASCII may appear only in a "
-                        + "string or a comment (quote the key: \"…\")")
+                        + "string or a comment (quote the key: \"…\")",
+                    values: [ErrorDetail("line", "\(line)"), ErrorDetail("column", "\(column)")])
             default:
                 break
             }
@@ -106,7 +112,9 @@ enum ManifestCharacters {
                 .contains(first)
         guard !startsKey else { return nil }
         return ManifestError(
+            .syntax,
             "line \(line), column \(column + index - start): not valid TOML: a table name starts with a letter, digit, "
-                + "'_', '-' or a quote")
+                + "'_', '-' or a quote",
+            values: [ErrorDetail("line", "\(line)"), ErrorDetail("column", "\(column + index - start)")])
     }
 }

@@ -3,6 +3,7 @@ import VerticalsClient
 import VerticalsManifest
 import VerticalsServiceKit
 import VerticalsSupervisorClient
+import VerticalsWire
 
 #if canImport(Glibc)
 import Glibc
@@ -31,7 +32,13 @@ public enum ManifestParser {
         let absolute = path.hasPrefix("/") ? path : "\(currentDirectory())/\(path)"
         guard let text = WholeFile.read(absolute) else {
             let reason = String(cString: strerror(errno))
-            return (Manifest(services: []), [ManifestError("cannot read the manifest \(path): \(reason)")])
+            return (
+                Manifest(services: []),
+                [
+                    ManifestError(
+                        .unreadable, "cannot read the manifest \(path): \(reason)", values: [ErrorDetail("path", path)])
+                ]
+            )
         }
         let folder = String(absolute[..<(absolute.lastIndex(of: "/") ?? absolute.startIndex)])
         return parse(text: text, baseDirectory: folder, binDirectory: binDirectory, checkExecutables: checkExecutables)
@@ -61,7 +68,8 @@ public enum ManifestParser {
             baseDirectory: baseDirectory, binDirectory: binDirectory, checksFiles: checkExecutables)
 
         for key in root.keys.sorted() where !ManifestKeys.topLevel.contains(key) {
-            problems.append(ManifestError(key: key, ManifestKeys.unknown(key, among: ManifestKeys.topLevel)))
+            problems.append(
+                ManifestError(.unknownKey, key: key, ManifestKeys.unknown(key, among: ManifestKeys.topLevel)))
         }
 
         let suiteName = suiteName(root["suite"], problems: &problems)
@@ -75,24 +83,29 @@ public enum ManifestParser {
             _ = decoder.decode(table, requireExecutable: false)
             problems += decoder.problems
         case let other?:
-            problems.append(ManifestError(key: "defaults", "must be a table ([defaults]), not \(other.kind)"))
+            problems.append(
+                ManifestError(.wrongType, key: "defaults", "must be a table ([defaults]), not \(other.kind)"))
         }
 
         var declared: [String: ManifestValue] = [:]
         switch root["services"] {
         case .table(let table)? where !table.isEmpty: declared = table
         case nil, .table?:
-            problems.append(ManifestError(key: "services", "no services: add a [services.NAME] table for each one"))
+            problems.append(
+                ManifestError(.missing, key: "services", "no services: add a [services.NAME] table for each one"))
         case let other?:
-            problems.append(ManifestError(key: "services", "must be a table of services, not \(other.kind)"))
+            problems.append(
+                ManifestError(.wrongType, key: "services", "must be a table of services, not \(other.kind)"))
         }
 
         var services: [ServiceSpec] = []
         for name in order(of: declared.keys, headers: headers) where !name.hasPrefix(duplicateMarker) {
             problems += ServiceName.problems(name)
-            if let role = ServiceName.roleProblem(name) { problems.append(ManifestError(service: name, role)) }
+            if let role = ServiceName.roleProblem(name) {
+                problems.append(ManifestError(.invalidName, service: name, role))
+            }
             guard case .table(let own)? = declared[name] else {
-                problems.append(ManifestError(service: name, "must be a table ([services.\(name)])"))
+                problems.append(ManifestError(.wrongType, service: name, "must be a table ([services.\(name)])"))
                 continue
             }
             let merged = ManifestValue.merge(defaults: defaults, over: own, deep: ManifestKeys.mergedTables)
@@ -116,21 +129,25 @@ public enum ManifestParser {
         guard let value else { return SuiteName.default }
         guard case .table(let table) = value else {
             problems.append(
-                ManifestError(key: "suite", "must be a table ([suite] with name = \"…\"), not \(value.kind)"))
+                ManifestError(
+                    .wrongType, key: "suite", "must be a table ([suite] with name = \"…\"), not \(value.kind)"))
             return SuiteName.default
         }
         for key in table.keys.sorted() where !ManifestKeys.suite.contains(key) {
-            problems.append(ManifestError(key: "suite.\(key)", ManifestKeys.unknown(key, among: ManifestKeys.suite)))
+            problems.append(
+                ManifestError(.unknownKey, key: "suite.\(key)", ManifestKeys.unknown(key, among: ManifestKeys.suite)))
         }
         switch table["name"] {
         case nil:
-            problems.append(ManifestError(key: "suite.name", "is missing: name the product, e.g. name = \"acme\""))
+            problems.append(
+                ManifestError(.missing, key: "suite.name", "is missing: name the product, e.g. name = \"acme\""))
         case .string(let name)?:
             let found = SuiteName.problems(name)
             problems += found
             if found.isEmpty { return name }
         case let other?:
-            problems.append(ManifestError(key: "suite.name", "must be a string such as \"acme\", not \(other.kind)"))
+            problems.append(
+                ManifestError(.wrongType, key: "suite.name", "must be a string such as \"acme\", not \(other.kind)"))
         }
         return SuiteName.default
     }
@@ -156,9 +173,10 @@ public enum ManifestParser {
                 let lines = duplicate.lines.map(String.init).joined(separator: ", ")
                 problems.append(
                     ManifestError(
-                        service: duplicate.name,
+                        .duplicate, service: duplicate.name,
                         "is declared more than once (lines \(lines)): a service name must be unique; "
-                            + "merge them into one [services.\(duplicate.name)] table or rename one"))
+                            + "merge them into one [services.\(duplicate.name)] table or rename one",
+                        values: duplicate.lines.map { ErrorDetail("line", "\($0)") }))
             }
             let renamed = headers.renamingDuplicates(in: text) { name, index in "\(duplicateMarker)\(index) \(name)" }
             do {
@@ -167,11 +185,11 @@ public enum ManifestParser {
                 problems.append(syntaxProblem(error))
                 return nil
             } catch {
-                problems.append(ManifestError("not valid TOML: \(error)"))
+                problems.append(ManifestError(.syntax, "not valid TOML: \(error)", cause: error))
                 return nil
             }
         } catch {
-            problems.append(ManifestError("not valid TOML: \(error)"))
+            problems.append(ManifestError(.syntax, "not valid TOML: \(error)", cause: error))
             return nil
         }
     }
@@ -179,7 +197,9 @@ public enum ManifestParser {
     /// "line 3, column 7: not valid TOML: …".
     private static func syntaxProblem(_ error: TOMLParseError) -> ManifestError {
         let at = error.source.begin
-        return ManifestError("line \(at.line), column \(at.column): not valid TOML: \(error.description)")
+        return ManifestError(
+            .syntax, "line \(at.line), column \(at.column): not valid TOML: \(error.description)",
+            values: [ErrorDetail("line", "\(at.line)"), ErrorDetail("column", "\(at.column)")], cause: error)
     }
 
     /// `names` in the order of their headers in the file, then the rest by name.

@@ -1,6 +1,7 @@
 import VerticalsClient
 import VerticalsManifest
 import VerticalsSupervisorClient
+import VerticalsWire
 
 #if canImport(Glibc)
 import Glibc
@@ -24,7 +25,10 @@ public enum ReplicaFiles {
         }
         for (service, replica) in manifest.replicas {
             guard let file = replica.credentialFile, let problem = credentialProblem(file) else { continue }
-            problems.append(ManifestError(service: service.name, key: credentialKey(replica), problem))
+            problems.append(
+                ManifestError(
+                    .unsafeFile, service: service.name, key: credentialKey(replica), problem,
+                    values: [ErrorDetail("path", file)]))
         }
         return problems
     }

@@ -117,7 +117,7 @@ extension ServiceDecoder {
 
     private mutating func required(_ table: [String: ManifestValue], _ key: String, example: String) -> String? {
         guard let value = table[key] else {
-            report("replica.\(key)", "missing: e.g. \(key) = \(example)", always: isOwn("replica"))
+            report("replica.\(key)", "missing: e.g. \(key) = \(example)", as: .missing, always: isOwn("replica"))
             return nil
         }
         return string(value, at: "replica.\(key)")

@@ -24,7 +24,7 @@ extension ServiceDecoder {
                 continue
             }
             if kinds.contains(kind) {
-                report("receives", "\"\(text)\" is listed twice")
+                report("receives", "\"\(text)\" is listed twice", as: .duplicate)
             } else {
                 kinds.append(kind)
             }

@@ -14,14 +14,20 @@ extension ServiceDecoder {
         if let value = table["limits"] { spec.limits = limits(value) }
         if let value = table["logs"] { spec.logRotation = logRotation(value) }
         if spec.liveness != nil && !spec.socket && (isOwn("liveness") || isOwn("socket")) {
-            report("liveness", "calls daemon.health on the service's socket: it needs socket = true", always: true)
+            report(
+                "liveness", "calls daemon.health on the service's socket: it needs socket = true", as: .conflict,
+                always: true)
         }
         decodeStart(table, into: &spec)
         if spec.strategy == .oneForAll && spec.group == nil && isOwn("strategy") {
-            report("strategy", "\"one_for_all\" restarts a group: name it, e.g. group = \"payments\"", always: true)
+            report(
+                "strategy", "\"one_for_all\" restarts a group: name it, e.g. group = \"payments\"", as: .conflict,
+                always: true)
         }
         if spec.group != nil && spec.strategy != .oneForAll && (isOwn("group") || isOwn("strategy")) {
-            report("group", "is only used with strategy = \"one_for_all\"; add it, or leave group out", always: true)
+            report(
+                "group", "is only used with strategy = \"one_for_all\"; add it, or leave group out", as: .conflict,
+                always: true)
         }
     }
 
@@ -67,7 +73,7 @@ extension ServiceDecoder {
     ) -> [String: ManifestValue]? {
         guard let table = table(value, at: key, example: example) else { return nil }
         for name in table.keys.sorted() where !keys.contains(name) {
-            report("\(key).\(name)", ManifestKeys.unknown(name, among: keys))
+            report("\(key).\(name)", ManifestKeys.unknown(name, among: keys), as: .unknownKey)
         }
         return table
     }

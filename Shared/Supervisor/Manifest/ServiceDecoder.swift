@@ -1,5 +1,6 @@
 import VerticalsEventLoop
 import VerticalsManifest
+import VerticalsWire
 
 /// Reads one `[services.NAME]` table (with `[defaults]` merged in), or `[defaults]` itself,
 /// into a ``ServiceSpec``, noting every problem instead of stopping at the first.
@@ -30,19 +31,19 @@ struct ServiceDecoder {
     mutating func decode(_ table: [String: ManifestValue], requireExecutable: Bool) -> ServiceSpec {
         var spec = ServiceSpec(name: service ?? "defaults", executable: "")
         for key in table.keys.sorted() where !ManifestKeys.service.contains(key) {
-            report(key, ManifestKeys.unknown(key, among: ManifestKeys.service))
+            report(key, ManifestKeys.unknown(key, among: ManifestKeys.service), as: .unknownKey)
         }
         if let value = table["executable"], let written = string(value, at: "executable"),
             let text = checkedExecutable(written)
         {
             switch resolver.resolve(text) {
             case .success(let path): spec.executable = path
-            case .failure(let problem): report("executable", problem.message)
+            case .failure(let problem): report("executable", problem.message, as: problem.code, values: problem.values)
             }
         } else if requireExecutable && table["executable"] == nil && table["endpoint"] == nil {
             report(
                 "executable", "missing: name the program to run, e.g. executable = \"svc-\(service ?? "name")\"",
-                always: true)
+                as: .missing, always: true)
         }
         if let value = table["args"] { spec.arguments = checkedArguments(strings(value, at: "args")) }
         if let value = table["env"] { spec.environment = environment(value) }
@@ -122,14 +123,14 @@ struct ServiceDecoder {
         guard service != nil else {
             report(
                 "endpoint", "belongs to one service, not [defaults]: two services cannot listen on one address",
-                always: true)
+                as: .conflict, always: true)
             return nil
         }
         let endpoint: SocketEndpoint
         do {
             endpoint = try SocketEndpoint(parsing: text)
         } catch {
-            report("endpoint", "\(error)")
+            report("endpoint", "\(error)", values: [ErrorDetail("endpoint", text)])
             return nil
         }
         guard case .tcp(_, let port) = endpoint else {
@@ -155,7 +156,7 @@ struct ServiceDecoder {
                 example: "{ initial = \"100ms\", max = \"30s\", multiplier = 2.0, reset_after = \"10s\" }")
         else { return backoff }
         for key in table.keys.sorted() where !ManifestKeys.backoff.contains(key) {
-            report("backoff.\(key)", ManifestKeys.unknown(key, among: ManifestKeys.backoff))
+            report("backoff.\(key)", ManifestKeys.unknown(key, among: ManifestKeys.backoff), as: .unknownKey)
         }
         if let value = table["initial"], let initial = duration(value, at: "backoff.initial") {
             backoff.initial = initial
@@ -188,7 +189,7 @@ struct ServiceDecoder {
             return budget
         }
         for key in table.keys.sorted() where !ManifestKeys.budget.contains(key) {
-            report("budget.\(key)", ManifestKeys.unknown(key, among: ManifestKeys.budget))
+            report("budget.\(key)", ManifestKeys.unknown(key, among: ManifestKeys.budget), as: .unknownKey)
         }
         if let value = table["restarts"] {
             switch value {
@@ -225,7 +226,7 @@ struct ServiceDecoder {
             if case .string(let text) = item {
                 strings.append(text)
             } else {
-                report(key, "item \(index + 1) is \(item.kind); every item must be a string")
+                report(key, "item \(index + 1) is \(item.kind); every item must be a string", as: .wrongType)
             }
         }
         return strings
@@ -271,8 +272,8 @@ struct ServiceDecoder {
             report(
                 key,
                 "must be a duration string with a unit (ms, s, m, h), "
-                    + "e.g. \(key.split(separator: ".").last!) = \(example); not \(value.kind)"
-            )
+                    + "e.g. \(key.split(separator: ".").last!) = \(example); not \(value.kind)",
+                as: .wrongType)
             return nil
         }
         guard let duration = ManifestUnits.duration(text) else {
@@ -350,14 +351,18 @@ struct ServiceDecoder {
 
     mutating func wrongType(_ value: ManifestValue, at key: String, _ expected: String, _ example: String) {
         let name = key.split(separator: ".").last.map(String.init) ?? key
-        report(key, "must be \(expected), not \(value.kind): e.g. \(name) = \(example)")
+        report(key, "must be \(expected), not \(value.kind): e.g. \(name) = \(example)", as: .wrongType)
     }
 
-    /// Notes a problem at `key`, unless the value there came from `[defaults]` (reported there),
-    /// or `always`, when it comes from the service and its defaults together.
-    mutating func report(_ key: String, _ message: String, always: Bool = false) {
+    /// Notes a problem of `code` at `key` (a value outside what the key accepts unless said), unless
+    /// the value there came from `[defaults]` (reported there), or `always`, when it comes from the
+    /// service and its defaults together.
+    mutating func report(
+        _ key: String, _ message: String, as code: ManifestError.Code = .invalidValue, values: [ErrorDetail] = [],
+        always: Bool = false
+    ) {
         guard always || isOwn(key) else { return }
-        problems.append(ManifestError(service: service, key: keyPrefix + key, message))
+        problems.append(ManifestError(code, service: service, key: keyPrefix + key, message, values: values))
     }
 
     private static func isVariableName(_ name: String) -> Bool {
