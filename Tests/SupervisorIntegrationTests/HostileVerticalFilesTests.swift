@@ -310,7 +310,7 @@ struct HostileVerticalFilesTests {
 
         let error = await #expect(throws: SupervisorError.self) { try await harness.start() }
 
-        #expect(error?.description.contains("belongs to uid \(Self.hostileID)") == true, "\(error?.description ?? "")")
+        #expect(error?.code == .notOwned && error?.detail("path") == run, "\(error?.description ?? "")")
         #expect(FolderEntries.names(in: outside).isEmpty, "the supervisor wrote through the planted link")
         #expect(EngineHarness.processes(taggedWith: harness.tag).isEmpty, "nothing started")
         await harness.shutdown()

@@ -264,8 +264,8 @@ struct UserPerVerticalProcessTests {
         let bin = host.bin
         let harness = try host.harness([.testd("echo")])
         let error = await #expect(throws: SupervisorError.self) { try await harness.start() }
+        #expect(error?.code == .unreachable && error?.detail("service") == "echo", "\(error?.description ?? "")")
         #expect(error?.description.contains("\(bin) is not searchable") == true, "\(error?.description ?? "")")
-        #expect(error?.description.contains("its executable") == true)
         #expect(EngineHarness.processes(taggedWith: harness.tag).isEmpty, "nothing started")
         await harness.shutdown()
     }
@@ -276,6 +276,7 @@ struct UserPerVerticalProcessTests {
         let host = try Host(binMode: 0o777)
         let harness = try host.harness([.testd("echo")])
         let error = await #expect(throws: SupervisorError.self) { try await harness.start() }
+        #expect(error?.code == .notOwned && error?.detail("service") == "echo", "\(error?.description ?? "")")
         #expect(
             error?.description.contains("\(host.bin) may be written by any user") == true, "\(error?.description ?? "")"
         )

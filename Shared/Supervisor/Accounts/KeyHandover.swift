@@ -2,6 +2,7 @@
 import Glibc
 import VerticalsSupervisorClient
 #endif
+import VerticalsWire
 
 /// A service's TLS key given to the service's user by root (`svc-supervisor up` with a user per
 /// vertical), without following a link anyone planted on the way.
@@ -22,8 +23,10 @@ enum KeyHandover {
         let slash = key.lastIndex(of: "/")
         let folderPath = slash.map { key[..<$0].isEmpty ? "/" : String(key[..<$0]) } ?? "."
         let name = slash.map { String(key[key.index(after: $0)...]) } ?? key
-        func refused(_ what: String) -> SupervisorError {
-            SupervisorError("cannot give \(service)'s TLS key \(key) to user \(userName): \(what)")
+        func refused(_ what: String, _ code: SupervisorError.Code = .refused) -> SupervisorError {
+            SupervisorError(
+                code, "cannot give \(service)'s TLS key \(key) to user \(userName): \(what)",
+                details: [ErrorDetail("path", key), ErrorDetail("service", service)])
         }
         guard name == "tls.key", folderPath.split(separator: "/").last.map(String.init) == service else {
             throw refused(
@@ -32,24 +35,28 @@ enum KeyHandover {
         }
         let folder = open(folderPath, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard folder >= 0 else {
-            throw refused("cannot open \(folderPath) (a link is refused): \(SupervisorError.errnoText())")
+            throw refused("cannot open \(folderPath) (a link is refused): \(SupervisorError.errnoText())", .system)
         }
         defer { close(folder) }
         var folderInfo = stat()
-        guard fstat(folder, &folderInfo) == 0 else { throw refused(SupervisorError.errnoText()) }
+        guard fstat(folder, &folderInfo) == 0 else { throw refused(SupervisorError.errnoText(), .system) }
         guard folderInfo.st_uid == 0 || folderInfo.st_uid == uid else {
-            throw refused("\(folderPath) belongs to uid \(folderInfo.st_uid), neither root nor the service")
+            throw refused("\(folderPath) belongs to uid \(folderInfo.st_uid), neither root nor the service", .notOwned)
         }
         let file = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard file >= 0 else { throw refused("cannot open it (a link is refused): \(SupervisorError.errnoText())") }
+        guard file >= 0 else {
+            throw refused("cannot open it (a link is refused): \(SupervisorError.errnoText())", .system)
+        }
         defer { close(file) }
         var info = stat()
         guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1 else {
             throw refused("it is not a plain file with one name")
         }
-        guard fchown(file, uid, gid) == 0, fchmod(file, 0o600) == 0 else { throw refused(SupervisorError.errnoText()) }
+        guard fchown(file, uid, gid) == 0, fchmod(file, 0o600) == 0 else {
+            throw refused(SupervisorError.errnoText(), .system)
+        }
         guard fchown(folder, uid, gid) == 0, fchmod(folder, 0o700) == 0 else {
-            throw refused(SupervisorError.errnoText())
+            throw refused(SupervisorError.errnoText(), .system)
         }
     }
 }

@@ -2,6 +2,7 @@
 import Glibc
 import VerticalsSupervisorClient
 #endif
+import VerticalsWire
 
 /// `chown -R` of a folder a service's user already owns or is about to (its state and runtime
 /// folders), done from file descriptors so the user cannot steer root elsewhere.
@@ -38,16 +39,15 @@ enum TreeOwnership {
     static func give(_ path: String, uid: UInt32, gid: UInt32) throws(SupervisorError) {
         let folder = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard folder >= 0 else {
-            throw SupervisorError(
-                "cannot open \(path) to give it to uid \(uid) (a symbolic link is refused): \(SupervisorError.errnoText())"
-            )
+            throw SupervisorError.system(
+                "cannot open \(path) to give it to uid \(uid) (a symbolic link is refused)", path: path)
         }
         defer { close(folder) }
         var visited = 0
         try giveEntries(of: folder, path, uid: uid, gid: gid, visited: &visited)
         // The top last: it says the walk is done (``isNeeded(_:uid:gid:)``).
         guard fchown(folder, uid, gid) == 0 else {
-            throw SupervisorError("cannot give \(path) to uid \(uid): \(SupervisorError.errnoText())")
+            throw SupervisorError.system("cannot give \(path) to uid \(uid)", path: path)
         }
     }
 
@@ -56,8 +56,8 @@ enum TreeOwnership {
     static func makePrivate(_ path: String) throws(SupervisorError) {
         let folder = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard folder >= 0, fchmod(folder, 0o700) == 0 else {
-            let failure = SupervisorError(
-                "cannot make \(path) its owner's alone (a link is refused): \(SupervisorError.errnoText())")
+            let failure = SupervisorError.system(
+                "cannot make \(path) its owner's alone (a link is refused)", path: path)
             if folder >= 0 { close(folder) }
             throw failure
         }
@@ -71,8 +71,10 @@ enum TreeOwnership {
             visited += 1
             guard visited <= maximumEntries else {
                 throw SupervisorError(
+                    .tooLarge,
                     "\(path) holds more than \(maximumEntries) entries: it is not given to uid \(uid) entry by entry; "
-                        + "remove what the service left there, or chown it yourself")
+                        + "remove what the service left there, or chown it yourself",
+                    details: [ErrorDetail("path", path)])
             }
             let entry = openat(folder, name, pathOnly | O_NOFOLLOW | O_CLOEXEC)
             guard entry >= 0 else { continue } // gone since the listing
@@ -82,7 +84,7 @@ enum TreeOwnership {
             let isFolder = info.st_mode & S_IFMT == S_IFDIR
             if !isFolder && info.st_nlink > 1 && info.st_uid != uid { continue }
             guard fchownat(entry, "", uid, gid, emptyPath | AT_SYMLINK_NOFOLLOW) == 0 else {
-                throw SupervisorError("cannot give \(path)/\(name) to uid \(uid): \(SupervisorError.errnoText())")
+                throw SupervisorError.system("cannot give \(path)/\(name) to uid \(uid)", path: "\(path)/\(name)")
             }
             guard isFolder else { continue }
             let inner = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)

@@ -2,6 +2,7 @@
 import Glibc
 import VerticalsSupervisorClient
 #endif
+import VerticalsWire
 
 /// Creates the users and the group svc-supervisor (as root) lacks, from the same sysusers.d
 /// lines as the systemd export: with `systemd-sysusers` where it exists, else with
@@ -19,10 +20,12 @@ enum UserCreation {
                 "# Written by svc-supervisor: the users it runs its services as.\n" + lines.joined(separator: "\n")
                 + "\n"
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw SupervisorError("cannot write \(path): \(SupervisorError.errnoText())") }
+            guard fd >= 0 else { throw SupervisorError.system("cannot write \(path)", path: path) }
             let written = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
             close(fd)
-            guard written == text.utf8.count else { throw SupervisorError("cannot write \(path)") }
+            guard written == text.utf8.count else {
+                throw SupervisorError(.system, "cannot write \(path)", details: [ErrorDetail("path", path)])
+            }
             defer { unlink(path) }
             try run(tool, [path])
             return
@@ -51,15 +54,17 @@ enum UserCreation {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, program, nil, nil, argv, environ)
         guard spawned == 0 else {
-            throw SupervisorError("cannot run \(program): \(SupervisorError.errnoText(spawned))")
+            throw SupervisorError.system("cannot run \(program)", path: program, errno: spawned)
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         // WIFEXITED && WEXITSTATUS == 0
         guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
             throw SupervisorError(
+                .commandFailed,
                 "\(([program] + arguments).joined(separator: " ")) failed (wait status \(status)): "
-                    + "create the users by hand, or run svc-supervisor as a user other than root")
+                    + "create the users by hand, or run svc-supervisor as a user other than root",
+                details: [ErrorDetail("path", program), ErrorDetail("status", "\(status)")])
         }
     }
 }

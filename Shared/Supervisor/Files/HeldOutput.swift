@@ -28,7 +28,7 @@ final class HeldOutput {
             // that spawns, so nothing forks between pipe and FD_CLOEXEC here.
             guard pipe(&fds) == 0 else {
                 for fd in writers + readers.map(\.1) { Glibc.close(fd) }
-                throw SupervisorError("cannot make the output pipe: \(SupervisorError.errnoText())")
+                throw SupervisorError.system("cannot make the output pipe")
             }
             for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
             // Only the supervisor's end is non-blocking: a process writing faster than the
@@ -46,7 +46,7 @@ final class HeldOutput {
             } catch {
                 Glibc.close(fd)
                 close()
-                throw SupervisorError("cannot watch the output pipe: \(error)")
+                throw SupervisorError(.system, "cannot watch the output pipe: \(error)", cause: error)
             }
         }
     }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import VerticalsEventLoop
 import VerticalsSupervisorClient
+import VerticalsWire
 
 /// A service's listening socket, Unix (`<name>.sock`) or TCP (its manifest `endpoint`), bound by
 /// the supervisor and handed to each of its processes as fd 3 (`LISTEN_FDS=1`).
@@ -21,13 +22,14 @@ enum ListeningSocket {
     static func bind(path: String, mode: mode_t = 0o660, backlog: Int32 = 511) throws(SupervisorError) -> Int32 {
         guard path.utf8.count <= EventLoopError.maxSocketPathLength else {
             throw SupervisorError(
-                "socket path \(path) is \(path.utf8.count) bytes, over the \(EventLoopError.maxSocketPathLength) a Unix socket takes: use a shorter --run-dir"
-            )
+                .pathTooLong,
+                "socket path \(path) is \(path.utf8.count) bytes, over the \(EventLoopError.maxSocketPathLength) a Unix socket takes: use a shorter --run-dir",
+                details: [ErrorDetail("path", path)])
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw SupervisorError("socket for \(path): \(SupervisorError.errnoText())") }
+        guard fd >= 0 else { throw SupervisorError.system("socket for \(path)", path: path) }
         if unlink(path) != 0 && errno != ENOENT {
-            let error = SupervisorError("cannot remove old \(path): \(SupervisorError.errnoText())")
+            let error = SupervisorError.system("cannot remove old \(path)", path: path)
             close(fd)
             throw error
         }
@@ -38,7 +40,7 @@ enum ListeningSocket {
             }
         }
         guard bound == 0, chmod(path, mode) == 0, listen(fd, backlog) == 0 else {
-            let error = SupervisorError("cannot listen on \(path): \(SupervisorError.errnoText())")
+            let error = SupervisorError.system("cannot listen on \(path)", path: path)
             close(fd)
             unlink(path)
             throw error
@@ -51,12 +53,12 @@ enum ListeningSocket {
     /// start-up): a manifest names an IP address where it can.
     static func bind(endpoint: SocketEndpoint, backlog: Int32 = 511) throws(SupervisorError) -> Int32 {
         guard case .tcp(let host, let port) = endpoint else {
-            throw SupervisorError("\(endpoint) is not a TCP endpoint")
+            throw SupervisorError(.refused, "\(endpoint) is not a TCP endpoint")
         }
         do {
             return try TCPSocket.listen(host: host, port: port, backlog: backlog)
         } catch {
-            throw SupervisorError("cannot listen on \(endpoint): \(error)")
+            throw SupervisorError(.system, "cannot listen on \(endpoint): \(error)", cause: error)
         }
     }
 

@@ -4,6 +4,7 @@ import Glibc
 import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsSupervisorClient
+import VerticalsWire
 
 /// One `sd_notify` datagram: who sent it (from `SCM_CREDENTIALS`) and its assignments.
 ///
@@ -58,11 +59,13 @@ final class NotifySocket {
     /// Binds `path` and calls `onMessage` on the loop thread for every datagram. Call on the loop thread.
     init(path: String, loop: EventLoop, onMessage: @escaping (NotifyMessage) -> Void) throws(SupervisorError) {
         guard path.utf8.count <= EventLoopError.maxSocketPathLength else {
-            throw SupervisorError("notify socket path \(path) is too long for a Unix socket: use a shorter --run-dir")
+            throw SupervisorError(
+                .pathTooLong, "notify socket path \(path) is too long for a Unix socket: use a shorter --run-dir",
+                details: [ErrorDetail("path", path)])
         }
         let kind = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
         let fd = socket(AF_UNIX, kind, 0)
-        guard fd >= 0 else { throw SupervisorError("socket for \(path): \(SupervisorError.errnoText())") }
+        guard fd >= 0 else { throw SupervisorError.system("socket for \(path)", path: path) }
         var on: Int32 = 1
         var address = ListeningSocket.address(path)
         unlink(path)
@@ -74,7 +77,7 @@ final class NotifySocket {
         guard bound == 0,
             setsockopt(fd, SOL_SOCKET, Self.passCredentials, &on, socklen_t(MemoryLayout<Int32>.size)) == 0
         else {
-            let error = SupervisorError("cannot bind the notify socket \(path): \(SupervisorError.errnoText())")
+            let error = SupervisorError.system("cannot bind the notify socket \(path)", path: path)
             Glibc.close(fd)
             throw error
         }
@@ -93,7 +96,7 @@ final class NotifySocket {
         } catch {
             Glibc.close(fd)
             unlink(path)
-            throw SupervisorError("cannot watch the notify socket: \(error)")
+            throw SupervisorError(.system, "cannot watch the notify socket: \(error)", cause: error)
         }
     }
 

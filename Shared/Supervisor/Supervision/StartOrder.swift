@@ -17,7 +17,8 @@ enum StartOrder {
                 })
             else {
                 let left = manifest.services.map(\.name).filter { !placed.contains($0) }
-                throw SupervisorError("dependency cycle among \(left.joined(separator: ", ")): no order can start them")
+                throw SupervisorError(
+                    .dependencyCycle, "dependency cycle among \(left.joined(separator: ", ")): no order can start them")
             }
             placed.insert(next.name)
             order.append(next.name)

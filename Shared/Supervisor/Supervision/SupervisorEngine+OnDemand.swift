@@ -46,7 +46,7 @@ extension SupervisorEngine {
     private func watchForDemand(_ unit: ServiceUnit) throws {
         guard unit.demand == nil, let fd = unit.listeningFD else { return }
         let watched = fcntl(fd, F_DUPFD_CLOEXEC, 3)
-        guard watched >= 0 else { throw SupervisorError("dup of its socket: \(SupervisorError.errnoText())") }
+        guard watched >= 0 else { throw SupervisorError.system("dup of its socket") }
         do {
             unit.demand = try FDPoll(fd: watched, on: loop) { [weak unit] in
                 guard let unit else { return }

@@ -176,7 +176,7 @@ extension SupervisorEngine {
         guard chmod(parent, 0o711) == 0, chown(folder, geteuid(), group ?? getegid()) == 0,
             chmod(folder, group == nil ? 0o700 : 0o750) == 0
         else {
-            throw SupervisorError("cannot prepare \(folder): \(SupervisorError.errnoText())")
+            throw SupervisorError.system("cannot prepare \(folder)", path: folder)
         }
         let path = "\(folder)/litestream.yml"
         try ReplacedFile.write(

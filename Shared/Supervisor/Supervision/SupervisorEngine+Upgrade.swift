@@ -376,7 +376,7 @@ extension SupervisorEngine {
                         // The new process named the backup: only a file of the state folder, read
                         // as the folder's owner, is put back.
                         guard let keptFolder else {
-                            throw SupervisorError("the supervisor's folder for replaced stores cannot be made")
+                            throw SupervisorError(.system, "the supervisor's folder for replaced stores cannot be made")
                         }
                         return try SQLiteStore.restore(
                             backup, to: path, owner: StoreOwner(name), knownOwners: known, keepIn: keptFolder,

@@ -5,6 +5,7 @@ import VerticalsContract
 import VerticalsEventLoop
 import VerticalsManifest
 import VerticalsSupervisorClient
+import VerticalsWire
 
 // A user per service when the supervisor runs as root (`configuration.serviceUsers`): the users
 // made, the run directory opened just enough for them, what each must reach checked before
@@ -20,20 +21,20 @@ extension SupervisorEngine {
         if missing || AccountDatabase.groupID(named: users.operatorGroup) == nil {
             guard users.createMissing else {
                 throw SupervisorError(
-                    "users missing for the services of the manifest; create them with systemd-sysusers")
+                    .notFound, "users missing for the services of the manifest; create them with systemd-sysusers")
             }
             try UserCreation.create(users.sysusersLines(manifest), scratch: run.path)
         }
         guard let operatorGID = AccountDatabase.groupID(named: users.operatorGroup) else {
-            throw SupervisorError("no group \(users.operatorGroup) after creating it")
+            throw SupervisorError(.notFound, "no group \(users.operatorGroup) after creating it")
         }
         // The socket folder: the operator group may enter it (each service has it as a
         // supplementary group); state/ and runtime/ only traversed, each service's folder its own.
         guard chown(run.socketDirectory, 0, operatorGID) == 0,
             chmod(run.socketDirectory, mode_t(ServiceAccounts.socketFolderMode)) == 0
         else {
-            throw SupervisorError(
-                "cannot give \(run.socketDirectory) to group \(users.operatorGroup): \(SupervisorError.errnoText())")
+            throw SupervisorError.system(
+                "cannot give \(run.socketDirectory) to group \(users.operatorGroup)", path: run.socketDirectory)
         }
         for folder in ["\(run.path)/state", "\(run.path)/runtime"] { chmod(folder, 0o711) }
         for spec in manifest.services {
@@ -67,7 +68,8 @@ extension SupervisorEngine {
     func identity(of spec: ServiceSpec) throws(SupervisorError) -> ServiceIdentity? {
         guard let users = configuration.serviceUsers else { return nil }
         guard let operatorGID = AccountDatabase.groupID(named: users.operatorGroup) else {
-            throw SupervisorError("no group \(users.operatorGroup): restart svc-supervisor as root to create it")
+            throw SupervisorError(
+                .notFound, "no group \(users.operatorGroup): restart svc-supervisor as root to create it")
         }
         return try identity(of: spec, users, operatorGID: operatorGID)
     }
@@ -94,6 +96,7 @@ extension SupervisorEngine {
             // Only a key the manifest names for this service, in its env or its certificates folder.
             guard key == Self.manifestKey(of: spec) else {
                 throw SupervisorError(
+                    .refused,
                     "\(spec.name): its TLS key \(key) is named by neither its manifest env nor its certificates folder; "
                         + "it is not given to user \(identity.user.name)")
             }
@@ -109,6 +112,7 @@ extension SupervisorEngine {
         }
         if !problems.isEmpty {
             throw SupervisorError(
+                .notFound,
                 "no user for \(problems.joined(separator: ", ")): restart svc-supervisor as root to create it")
         }
     }
@@ -141,10 +145,11 @@ extension SupervisorEngine {
     {
         let name = userName(spec, users)
         guard let user = AccountDatabase.user(named: name) else {
-            throw SupervisorError("\(spec.name): no user \(name) to run it as (svc-supervisor runs as root)")
+            throw SupervisorError(.notFound, "\(spec.name): no user \(name) to run it as (svc-supervisor runs as root)")
         }
         guard user.uid != 0 else {
-            throw SupervisorError("\(spec.name): user \(name) is root; a service runs as an unprivileged user")
+            throw SupervisorError(
+                .refused, "\(spec.name): user \(name) is root; a service runs as an unprivileged user")
         }
         return ServiceIdentity(user: user, operatorGID: operatorGID)
     }
@@ -153,8 +158,10 @@ extension SupervisorEngine {
     func checkWriters(_ spec: ServiceSpec, _ identity: ServiceIdentity, _ path: String) throws(SupervisorError) {
         if let problem = ProgramWriters.problem(path, uid: identity.user.uid) {
             throw SupervisorError(
+                .notOwned,
                 "\(spec.name) runs as user \(identity.user.name), and its executable \(path) is not root's alone: "
-                    + "\(problem). Install it where only root writes (e.g. `make install`)")
+                    + "\(problem). Install it where only root writes (e.g. `make install`)",
+                details: [ErrorDetail("path", path), ErrorDetail("service", spec.name)])
         }
     }
 
@@ -165,9 +172,11 @@ extension SupervisorEngine {
         let user = identity.user
         if let problem = PathReach.problem(path, need, uid: user.uid, gid: user.gid, groups: [identity.operatorGID]) {
             throw SupervisorError(
+                .unreachable,
                 "\(spec.name) runs as user \(user.name) (svc-supervisor runs as root), which cannot reach "
                     + "\(what) \(path): \(problem). Move it where that user can (e.g. `make install`, or a "
-                    + "checkout outside /root), or run svc-supervisor as an ordinary user")
+                    + "checkout outside /root), or run svc-supervisor as an ordinary user",
+                details: [ErrorDetail("path", path), ErrorDetail("service", spec.name)])
         }
     }
 }

@@ -44,7 +44,7 @@ public struct GeneratedFolder: Sendable {
         }
         for name in topLevelNames().sorted() where owning(name) && files[name] == nil {
             guard unlink("\(path)/\(name)") == 0 else {
-                throw SupervisorError("cannot remove \(path)/\(name): \(SupervisorError.errnoText())")
+                throw SupervisorError.system("cannot remove \(path)/\(name)", path: "\(path)/\(name)")
             }
             report.removed.append(name)
         }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VerticalsWire
 
 /// A small file replaced whole: written beside its place under a name of this process, then
 /// renamed over it, so a reader sees the old file or the new one, never half of either.
@@ -55,6 +56,6 @@ public enum ReplacedFile {
     }
 
     private static func failure(_ path: String, _ reason: String) -> SupervisorError {
-        SupervisorError("cannot write \(path): \(reason)")
+        SupervisorError(.system, "cannot write \(path): \(reason)", details: [ErrorDetail("path", path)])
     }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import VerticalsContract
+import VerticalsWire
 
 /// The layout of a supervisor's run directory (`.run/` under `make run`):
 ///
@@ -95,13 +96,15 @@ public struct RunDirectory: Sendable, Equatable {
     package static func checkOwn(_ folder: String) throws(SupervisorError) {
         var info = stat()
         guard lstat(folder, &info) == 0 else {
-            throw SupervisorError("cannot read \(folder): \(SupervisorError.errnoText())")
+            throw SupervisorError.system("cannot read \(folder)", path: folder)
         }
         guard info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid() else {
             let what = info.st_mode & S_IFMT == S_IFLNK ? "is a symbolic link" : "belongs to uid \(info.st_uid)"
             throw SupervisorError(
+                .notOwned,
                 "\(folder) \(what), not a folder of yours (uid \(geteuid())): its owner could make the supervisor "
-                    + "write through links in it. Remove it, or choose another run directory")
+                    + "write through links in it. Remove it, or choose another run directory",
+                details: [ErrorDetail("path", folder)])
         }
     }
 
@@ -117,7 +120,7 @@ public struct RunDirectory: Sendable, Equatable {
         for component in path.split(separator: "/") {
             current += "/" + component
             if mkdir(current, mode) != 0 && errno != EEXIST {
-                throw SupervisorError("cannot create \(current): \(SupervisorError.errnoText())")
+                throw SupervisorError.system("cannot create \(current)", path: current)
             }
         }
     }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VerticalsWire
 
 /// A folder only its user may write in: where a user's `up` leaves its suite pointer
 /// (``SuitePointer``). A folder in `/tmp` may have been made first by anyone, under the name the
@@ -16,12 +17,13 @@ package enum UserFolder {
     /// of `uid`'s; its parent must exist. Never follows a link: one in its place is refused.
     package static func make(_ path: String, for uid: uid_t) throws(SupervisorError) {
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw SupervisorError("cannot create \(path): \(SupervisorError.errnoText())")
+            throw SupervisorError.system("cannot create \(path)", path: path)
         }
         if let problem = problem(path, uid: uid) {
             throw SupervisorError(
-                "\(path) \(problem), so another user could leave notes in it: remove it, or set XDG_RUNTIME_DIR to a folder of yours"
-            )
+                .notOwned,
+                "\(path) \(problem), so another user could leave notes in it: remove it, or set XDG_RUNTIME_DIR to a folder of yours",
+                details: [ErrorDetail("path", path)])
         }
     }
 
