@@ -329,7 +329,7 @@ let package = Package(
                 name: "VerticalsCertificates",
                 // OpenSSL's X509 API, already linked for TLS: swift-certificates and swift-crypto (BoringSSL)
                 // were 800 compile steps, 3 minutes of every product's first build on 2 cores, for this command.
-                dependencies: ["CSSL"],
+                dependencies: ["CSSL", "VerticalsWire"],
                 path: "Shared/Certificates",
                 swiftSettings: strict
             ),
@@ -618,7 +618,8 @@ let package = Package(
                 path: "Tests/ScaffoldTests"
             ),
             .testTarget(
-                name: "CertificatesTests", dependencies: ["VerticalsCertificates"], path: "Tests/CertificatesTests"
+                name: "CertificatesTests", dependencies: ["VerticalsCertificates", "VerticalsWire"],
+                path: "Tests/CertificatesTests"
             ),
             // Settings are declared once: a rule over every program's sources.
             .testTarget(

@@ -1,4 +1,5 @@
 import Glibc
+import VerticalsWire
 
 /// Where ``SuiteCertificates`` go, laid out as cert-manager's TLS Secrets are mounted, so the
 /// same environment works with either:
@@ -49,9 +50,11 @@ public struct CertificateFolder: Sendable {
             let existing = files.map(\.path).filter { access("\(path)/\($0)", F_OK) == 0 }
             if !existing.isEmpty {
                 throw CertificatesError(
+                    .exists,
                     "\(path) already holds \(existing.prefix(3).joined(separator: ", "))"
                         + (existing.count > 3 ? " and \(existing.count - 3) more" : "")
-                        + ": pass --force to mint new ones (every certificate of the old CA stops working)")
+                        + ": pass --force to mint new ones (every certificate of the old CA stops working)",
+                    details: [ErrorDetail("path", path)])
             }
         }
         let top = try openFolder(path, shownAs: path, mode: 0o711, at: AT_FDCWD, mustBeOwn: true)
@@ -81,26 +84,31 @@ public struct CertificateFolder: Sendable {
         _ name: String, shownAs shown: String, mode: mode_t, at parent: Int32, mustBeOwn: Bool
     ) throws(CertificatesError) -> Int32 {
         if mkdirat(parent, name, mode) != 0 && errno != EEXIST {
-            throw CertificatesError("cannot make \(shown): \(String(cString: strerror(errno)))")
+            throw CertificatesError(
+                .system, "cannot make \(shown): \(String(cString: strerror(errno)))",
+                details: [ErrorDetail("path", shown)])
         }
         let fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
             throw CertificatesError(
-                "cannot open \(shown) (a symbolic link is refused): \(String(cString: strerror(errno)))")
+                .system, "cannot open \(shown) (a symbolic link is refused): \(String(cString: strerror(errno)))",
+                details: [ErrorDetail("path", shown)])
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
-            throw CertificatesError("cannot read \(shown): \(reason)")
+            throw CertificatesError(.system, "cannot read \(shown): \(reason)", details: [ErrorDetail("path", shown)])
         }
         if info.st_uid == geteuid() {
             fchmod(fd, mode)
         } else if mustBeOwn || info.st_uid == 0 {
             close(fd)
             throw CertificatesError(
+                .notOwned,
                 "\(shown) belongs to uid \(info.st_uid), not to you (uid \(geteuid())): write the certificates "
-                    + "into a folder of your own")
+                    + "into a folder of your own",
+                details: [ErrorDetail("path", shown)])
         }
         return fd
     }
@@ -113,12 +121,17 @@ public struct CertificateFolder: Sendable {
     ) throws(CertificatesError) {
         let temporary = "\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw CertificatesError("cannot write \(target): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw CertificatesError(
+                .system, "cannot write \(target): \(String(cString: strerror(errno)))",
+                details: [ErrorDetail("path", target)])
+        }
         func failure() -> CertificatesError {
             let reason = String(cString: strerror(errno))
             close(fd)
             unlinkat(folder, temporary, 0)
-            return CertificatesError("cannot write \(target): \(reason)")
+            return CertificatesError(
+                .system, "cannot write \(target): \(reason)", details: [ErrorDetail("path", target)])
         }
         let bytes = Array(text.utf8)
         var written = 0
@@ -136,7 +149,8 @@ public struct CertificateFolder: Sendable {
         guard renameat(folder, temporary, folder, name) == 0 else {
             let reason = String(cString: strerror(errno))
             unlinkat(folder, temporary, 0)
-            throw CertificatesError("cannot write \(target): \(reason)")
+            throw CertificatesError(
+                .system, "cannot write \(target): \(reason)", details: [ErrorDetail("path", target)])
         }
     }
 }

@@ -108,6 +108,6 @@ extension CertificatesError {
         var text = [CChar](repeating: 0, count: 256)
         vt_ssl_error_text(&text, text.count)
         let reason = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return CertificatesError("OpenSSL failed at \(step)" + (reason.isEmpty ? "" : ": \(reason)"))
+        return CertificatesError(.openSSL, "OpenSSL failed at \(step)" + (reason.isEmpty ? "" : ": \(reason)"))
     }
 }

@@ -1,5 +1,6 @@
 import CSSL
 import Foundation
+import VerticalsWire
 
 /// A development suite's certificates, minted in one step: a suite CA, one certificate per
 /// service and one for the operator, laid out as cert-manager lays out a TLS Secret.
@@ -41,15 +42,19 @@ public struct SuiteCertificates: Sendable {
     public static func mint(
         services: [String], namespace: String, days: Int, now: Date = Date()
     ) throws(CertificatesError) -> SuiteCertificates {
-        guard days > 0 else { throw CertificatesError("--days must be at least 1, not \(days)") }
+        guard days > 0 else { throw CertificatesError(.invalidArgument, "--days must be at least 1, not \(days)") }
         // Names go into subjectAltName in OpenSSL's configuration syntax, where ',' and ':' mean something.
         if let bad = (services + [namespace]).first(where: { $0.isEmpty || !$0.utf8.allSatisfy(isNameByte) }) {
-            throw CertificatesError("cannot name \"\(bad)\" in a certificate: use letters, digits, '-', '_' and '.'")
+            throw CertificatesError(
+                .invalidName, "cannot name \"\(bad)\" in a certificate: use letters, digits, '-', '_' and '.'",
+                details: [ErrorDetail("name", bad)])
         }
         // The operator's folder and name are the operator's alone (the manifest refuses the name too).
         if services.contains(operatorName) {
             throw CertificatesError(
-                "a service cannot be named \"\(operatorName)\": that certificate and folder are the operator's")
+                .invalidName,
+                "a service cannot be named \"\(operatorName)\": that certificate and folder are the operator's",
+                details: [ErrorDetail("name", operatorName)])
         }
         let notBefore = time_t(now.timeIntervalSince1970) - 60
         let notAfter = time_t(now.timeIntervalSince1970) + time_t(days) * 86_400
@@ -94,10 +99,39 @@ public struct SuiteCertificates: Sendable {
 }
 
 /// Why certificates could not be minted or written.
-public struct CertificatesError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong, for a person.
-    public let description: String
+///
+/// Compare ``code`` with the static members of ``Code`` (new codes may be added); the file or
+/// folder it is about is the detail `path`.
+public struct CertificatesError: CodedError {
+    /// What kind of failure it is.
+    public typealias Code = ErrorKind<CertificatesError>
 
-    /// An error saying `description`.
-    public init(_ description: String) { self.description = description }
+    /// What kind of failure it is.
+    public let code: Code
+    /// What went wrong, for a person.
+    public let message: String
+    /// What a program may read of it: `path`, `name`.
+    public let details: [ErrorDetail]
+
+    /// An error of `code` saying `message`.
+    public init(_ code: Code, _ message: String, details: [ErrorDetail] = []) {
+        self.code = code
+        self.message = message
+        self.details = details
+    }
+}
+
+extension ErrorKind where Domain == CertificatesError {
+    /// A value asked for cannot be used (`--days` below 1).
+    public static var invalidArgument: Self { Self("invalidArgument") }
+    /// A name cannot go in a certificate, or is the operator's: the detail `name` gives it.
+    public static var invalidName: Self { Self("invalidName") }
+    /// The folder holds certificates already, and replacing them was not asked for.
+    public static var exists: Self { Self("exists") }
+    /// A folder on the way belongs to another user: the detail `path` names it.
+    public static var notOwned: Self { Self("notOwned") }
+    /// A system call failed making, reading or writing a file or folder: the detail `path` names it.
+    public static var system: Self { Self("system") }
+    /// OpenSSL failed making a key or a certificate.
+    public static var openSSL: Self { Self("openSSL") }
 }
