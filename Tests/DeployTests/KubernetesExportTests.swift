@@ -80,7 +80,7 @@ import VerticalsTesting
             let manifest = try KubernetesFixture.manifest("[services.\(name)]\nexecutable = \"svc-x\"\n")
             #expect(
                 throws: KubernetesExportError(
-                    service: name,
+                    .nameTaken, service: name,
                     "its NetworkPolicy would have the name of the suite's \(name) policy: rename the service")
             ) {
                 try KubernetesExport.files(for: manifest)

@@ -260,7 +260,7 @@ struct SystemdExportTests {
             _ = try SystemdExport.files(for: manifest)
         } catch {
             #expect(error.service == name)
-            #expect(error.description.contains("at most 21 characters"))
+            #expect(error.code == .nameTaken)
         }
         let fits = try DeployFixture.manifest("[services.\(name.dropLast())]\nexecutable = \"svc\"\n")
         #expect(try SystemdExport.files(for: fits).count == 7) // its socket and service, the target, the supervisor, users, folders, secrets

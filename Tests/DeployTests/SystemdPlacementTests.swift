@@ -133,7 +133,7 @@ struct SystemdPlacementTests {
         #expect {
             _ = try SystemdExport.files(for: SystemdHostsFixture.manifest(), host: "c")
         } throws: { error in
-            "\(error)".contains("no service runs on host \"c\"")
+            (error as? ExportError)?.code == .placement
         }
     }
 
@@ -153,7 +153,7 @@ struct SystemdPlacementTests {
         #expect {
             _ = try SystemdExport.files(for: manifest, host: "b")
         } throws: { error in
-            "\(error)".contains("calls ledger, which runs on another host (a) and has no endpoint")
+            (error as? ExportError).map { $0.code == .placement && $0.service == "catalog" } == true
         }
     }
 

@@ -19,7 +19,7 @@ enum ContainerfileSyntax {
     static func directiveWord(_ word: String, service: String) throws(ExportError) -> String {
         guard !word.isEmpty, word.unicodeScalars.allSatisfy(isBare) else {
             throw ExportError(
-                service: service,
+                .unwritable, service: service,
                 "\(word.debugDescription) cannot be written into the Containerfile's directives: use A-Z, a-z, 0-9 "
                     + "and . _ / : = + @ - only")
         }

@@ -80,27 +80,27 @@ public enum KubernetesExport {
         for spec in manifest.services {
             if [NetworkPolicyObjects.defaultDenyName, NetworkPolicyObjects.operatorName].contains(spec.name) {
                 throw KubernetesExportError(
-                    service: spec.name,
+                    .nameTaken, service: spec.name,
                     "its NetworkPolicy would have the name of the suite's \(spec.name) policy: rename the service")
             }
             let program = Containerfile.baseName(spec.executable)
             guard ManifestText.isProgramName(program) else {
                 throw KubernetesExportError(
-                    service: spec.name,
+                    .unwritable, service: spec.name,
                     "executable \(spec.executable.debugDescription) does not end in a plain program name (A-Z, a-z, "
                         + "0-9, '.', '_', '-'): the image copies the program under that name")
             }
             let expected = layout.binDirectory + "/" + program
             guard spec.executable == expected else {
                 throw KubernetesExportError(
-                    service: spec.name,
+                    .unsupported, service: spec.name,
                     "executable \(spec.executable.debugDescription) is not in the image: give a bare program name (a product of the "
                         + "package), which the Containerfile builds and copies to \(layout.binDirectory)")
             }
             for key in spec.environment.keys.sorted() {
                 if ConfigMapObject.exportedNames.contains(key) || key.hasPrefix(DaemonSettings.endpointPrefix) {
                     throw KubernetesExportError(
-                        service: spec.name,
+                        .reserved, service: spec.name,
                         "env.\(key) is set by the export for Kubernetes: leave it out of the manifest")
                 }
             }

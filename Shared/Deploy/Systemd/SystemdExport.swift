@@ -66,7 +66,7 @@ public enum SystemdExport {
             let user = layout.userName(spec)
             if user.count > SystemUsersFile.maxUserName {
                 throw SystemdExportError(
-                    service: spec.name,
+                    .nameTaken, service: spec.name,
                     "its user \(user) would be \(user.count) characters; systemd allows "
                         + "\(SystemUsersFile.maxUserName): shorten the name to at most "
                         + "\(SystemUsersFile.maxUserName - layout.namePrefix.count) characters")
@@ -74,7 +74,7 @@ public enum SystemdExport {
             if let problem = manifest.socketPathProblems(socketDirectory: layout.socketDirectory)
                 .first(where: { $0.service == spec.name })
             {
-                throw SystemdExportError(service: spec.name, problem.message)
+                throw SystemdExportError(.nameTaken, service: spec.name, problem.message)
             }
         }
     }

@@ -40,7 +40,7 @@ struct SystemdNetwork: Equatable {
                         try address(of: endpoint, service: spec.name, what: "its caller \(caller.name)'s endpoint"))
                 } else if !placement.runsHere(caller.name) {
                     throw ExportError(
-                        service: spec.name,
+                        .unsupported, service: spec.name,
                         "its caller \(caller.name) runs on another host with no endpoint, so IPAddressAllow= "
                             + "cannot name the address it calls from: give \(caller.name) an endpoint = \"tcp:ADDRESS:PORT\""
                     )
@@ -68,11 +68,11 @@ struct SystemdNetwork: Equatable {
     /// The address of a TCP endpoint; a host name is refused.
     static func address(of endpoint: SocketEndpoint, service: String, what: String) throws(ExportError) -> String {
         guard case .tcp(let host, _) = endpoint else {
-            throw ExportError(service: service, "\(what) \(endpoint) is not a TCP endpoint")
+            throw ExportError(.unsupported, service: service, "\(what) \(endpoint) is not a TCP endpoint")
         }
         guard isAddress(host) else {
             throw ExportError(
-                service: service,
+                .unsupported, service: service,
                 "\(what) \(endpoint) names a host, not an address; under systemd ListenStream= and IPAddressAllow= "
                     + "take addresses: write it as tcp:ADDRESS:PORT (e.g. tcp:10.0.0.2:7001)")
         }
@@ -97,7 +97,7 @@ struct SystemdNetwork: Equatable {
         }
         guard isAddress(String(host)) else {
             throw ExportError(
-                service: service,
+                .unsupported, service: service,
                 "env \(variable) = \(url.debugDescription) names the collector by host name; under systemd IPAddressAllow= "
                     + "takes addresses: write the collector's address (e.g. http://10.0.0.5:4318)")
         }

@@ -22,13 +22,13 @@ struct SystemdPlacement {
         let hosts = Array(Set(manifest.services.compactMap(\.host))).sorted()
         if host == nil, let placed = manifest.services.first(where: { $0.host != nil }) {
             throw ExportError(
-                service: placed.name,
+                .placement, service: placed.name,
                 "is placed on host \"\(placed.host ?? "")\": export each host's units with --host "
                     + "(the manifest names \(hosts.joined(separator: ", ")))")
         }
         if let host, !manifest.services.contains(where: { $0.runs(on: host) }), let first = manifest.services.first {
             throw ExportError(
-                service: first.name,
+                .placement, service: first.name,
                 "no service runs on host \"\(host)\": the manifest places services on "
                     + (hosts.isEmpty ? "no host" : hosts.joined(separator: ", ")))
         }
@@ -36,7 +36,7 @@ struct SystemdPlacement {
             for name in spec.dependsOn {
                 guard let peer = manifest[name], !peer.runs(on: host), peer.endpoint == nil else { continue }
                 throw ExportError(
-                    service: spec.name,
+                    .placement, service: spec.name,
                     "calls \(name), which runs on another host\(peer.host.map { " (\($0))" } ?? "") and has no "
                         + "endpoint: give \(name) an endpoint = \"tcp:ADDRESS:PORT\"")
             }

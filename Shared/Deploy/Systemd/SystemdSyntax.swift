@@ -49,13 +49,14 @@ enum SystemdSyntax {
         let path = folder + "/" + service + "/" + file
         if let scalar = ManifestText.controlCharacter(in: path) {
             throw ExportError(
-                service: service,
+                .unwritable, service: service,
                 "certificates: its path holds the control character \(ManifestText.shown(scalar)), which would end "
                     + "the unit's line: name the folder without it")
         }
         guard ManifestText.isNormalisedAbsolutePath(path), ManifestText.fitsFileSystem(path) else {
             throw ExportError(
-                service: service, "certificates: \(path.debugDescription) is not an absolute, normalised path")
+                .unwritable, service: service,
+                "certificates: \(path.debugDescription) is not an absolute, normalised path")
         }
         return path.replacingAll("%", with: "%%")
     }
