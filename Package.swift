@@ -590,7 +590,7 @@ let package = Package(
             ),
             .testTarget(
                 name: "ManifestTests",
-                dependencies: ["VerticalsManifest", "VerticalsSharedTesting", "VerticalsTesting"],
+                dependencies: ["VerticalsManifest", "VerticalsWire", "VerticalsSharedTesting", "VerticalsTesting"],
                 path: "Tests/ManifestTests"
             ),
             .testTarget(
