@@ -10,11 +10,11 @@
 
 #include <errno.h>
 #include <execinfo.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 /* glibc's allocator under the names it exports for an interposer to forward to. */
@@ -129,9 +129,24 @@ void vt_alloc_count_trace(int fd, int count) {
     atomic_store_explicit(&traces_left, count, memory_order_relaxed);
 }
 
+/* Watches the parent: SIGTERM to this process once it is gone. PR_SET_PDEATHSIG would fire when
+ * the parent *thread* that spawned this process ends, and the parent spawns from a thread of
+ * Swift's pool, which may end while the parent runs on. It polls, and allocates nothing. */
+static void *watch_parent(void *parent) {
+    while (getppid() == (pid_t)(intptr_t)parent) {
+        usleep(100 * 1000);
+    }
+    kill(getpid(), SIGTERM);
+    return NULL;
+}
+
 void vt_alloc_count_die_with_parent(int32_t parent) {
-    prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (getppid() != parent) {
         _exit(1);
     }
+    pthread_t watcher;
+    if (pthread_create(&watcher, NULL, watch_parent, (void *)(intptr_t)parent) != 0) {
+        _exit(1);
+    }
+    pthread_detach(watcher);
 }

@@ -38,8 +38,9 @@ uint64_t vt_alloc_count_frees(void);
  * neither traced nor the cause of a recursion. */
 void vt_alloc_count_trace(int fd, int count);
 
-/* Asks the kernel for SIGTERM when the parent thread's process dies (PR_SET_PDEATHSIG), and exits
- * at once when the parent is already gone (its pid is no longer `parent`). */
+/* Sends this process SIGTERM once its parent (pid `parent`) is gone, from a thread that polls for
+ * it, and exits at once when the parent is already gone. Call it before counting: it starts a
+ * thread. */
 void vt_alloc_count_die_with_parent(int32_t parent);
 
 #ifdef __cplusplus
