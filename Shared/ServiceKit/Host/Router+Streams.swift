@@ -23,7 +23,7 @@ extension Router {
         precondition(routes[operation.fullName] == nil, "\(operation.fullName) routed twice")
         let checksEnumerations = Input.schema.containsEnumerations
         routes[operation.fullName] = Handler { message, context in
-            let input: Input = try Self.input(of: message, checkingEnumerations: checksEnumerations)
+            let input: Input = try await Self.decodedInput(of: message, checkingEnumerations: checksEnumerations)
             guard let sink = context.events else {
                 throw ServiceError(
                     .unimplemented,

@@ -18,7 +18,9 @@ extension Router {
     /// (`verticals_sync_handler_held_loop_total`) and warned about. Errors, metrics, tracing,
     /// ``RequestContext/current`` while it runs and in-process calls
     /// (``serveInProcess(_:_:context:)``) are as for ``on(_:_:)``; a deadline or a cancel cannot
-    /// reach it, since it ends within the read that brought it.
+    /// reach it, since it ends within the read that brought it. A request whose body is over
+    /// ``offLoopInputBytes`` is the exception: its body is decoded on the blocking-work threads
+    /// first, and the handler runs on the loop after, as an ``on(_:_:)`` handler's would.
     ///
     /// ```swift
     /// router.onSync(Clinics.get) { input, _ in try directory.clinic(input.id) }
@@ -30,8 +32,7 @@ extension Router {
         requireRoutable(operation)
         let answerSize = FrameSizeHint()
         let checksEnumerations = Input.schema.containsEnumerations
-        let answer: SyncRoute = { message, context in
-            let input: Input = try Self.input(of: message, checkingEnumerations: checksEnumerations)
+        let respond: @Sendable (Input, RequestContext) throws -> [UInt8] = { input, context in
             let output: Output
             do {
                 output = try handler(input, context)
@@ -40,8 +41,15 @@ extension Router {
             }
             return Self.response(output, to: context, sized: answerSize)
         }
-        routes[operation.fullName] = Handler(
-            route: { message, context in try answer(message, context) }, answersAtOnce: answer)
+        let answer: SyncRoute = { message, context in
+            try respond(try Self.input(of: message, checkingEnumerations: checksEnumerations), context)
+        }
+        // A body over ``offLoopInputBytes`` comes this way, in a task: decoded off the loop, then
+        // answered on it.
+        let route: Route = { message, context in
+            try respond(try await Self.decodedInput(of: message, checkingEnumerations: checksEnumerations), context)
+        }
+        routes[operation.fullName] = Handler(route: route, answersAtOnce: answer)
         operations.append(operation.descriptor)
     }
 }

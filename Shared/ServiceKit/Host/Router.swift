@@ -58,7 +58,7 @@ public struct Router: Sendable {
         let answerSize = FrameSizeHint()
         let checksEnumerations = Input.schema.containsEnumerations
         routes[operation.fullName] = Handler { message, context in
-            let input: Input = try Self.input(of: message, checkingEnumerations: checksEnumerations)
+            let input: Input = try await Self.decodedInput(of: message, checkingEnumerations: checksEnumerations)
             let output: Output
             do {
                 output = try await handler(input, context)
@@ -87,6 +87,25 @@ public struct Router: Sendable {
         hint.build { capacity in
             Message.frame(
                 Envelope(kind: .response, correlationID: context.correlationID), body: output, capacity: capacity)
+        }
+    }
+
+    /// Request bodies longer than this are decoded on the daemon's blocking-work threads
+    /// (``Offload/run(_:)``), not on the loop: decoding costs the loop what a body of this size
+    /// costs, whatever the frame limit. The same bound as ``ServiceClient/offLoopAnswerBytes``.
+    public static let offLoopInputBytes = ServiceClient.offLoopAnswerBytes
+
+    /// ``input(of:checkingEnumerations:)`` where it costs the loop a bounded amount: a body over
+    /// ``offLoopInputBytes`` on the blocking-work threads (`resourceExhausted` when their queue is
+    /// full), the handler resuming on its loop; a smaller one here.
+    static func decodedInput<Input: WireMessage>(
+        of message: Message, checkingEnumerations: Bool
+    ) async throws -> Input {
+        guard message.payload.count - message.bodyStart > offLoopInputBytes else {
+            return try input(of: message, checkingEnumerations: checkingEnumerations)
+        }
+        return try await Offload.run { () throws -> Input in
+            try input(of: message, checkingEnumerations: checkingEnumerations)
         }
     }
 

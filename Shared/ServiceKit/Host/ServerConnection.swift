@@ -303,7 +303,7 @@ final class ServerConnection: @unchecked Sendable {
             entry.keepsUp = true
             idleExit.began()
         }
-        if let answer = operation.answersAtOnce {
+        if let answer = operation.answersAtOnce, message.payload.count - message.bodyStart <= Router.offLoopInputBytes {
             running = Running(id: id, entry: entry)
             serveAtOnce(id, message, context, serial: serials, answer)
             return nil
