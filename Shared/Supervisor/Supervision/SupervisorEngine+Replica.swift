@@ -165,7 +165,7 @@ extension SupervisorEngine {
     /// `<run>/replicas/NAME/litestream.yml`, readable by root (the supervisor's user) and the
     /// service's group alone, and writable by neither the service nor anyone else: a vertical
     /// reads what its Litestream is told, and cannot change it.
-    private func writeReplicaConfiguration(
+    func writeReplicaConfiguration(
         _ litestream: LitestreamConfiguration, of name: String, _ identity: ServiceIdentity?
     ) throws(SupervisorError) -> String {
         let run = configuration.runDirectory
