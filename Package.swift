@@ -119,8 +119,11 @@ let package = Package(
             swiftSettings: strict
         ),
         // A program's settings as typed declarations read from its environment (`Setting`,
-        // `SettingsDeclaration`): what `--check` validates and `vt-settings` prints. No dependency.
-        .target(name: "VerticalsSettings", path: "Shared/Settings", swiftSettings: strict),
+        // `SettingsDeclaration`): what `--check` validates and `vt-settings` prints. Its error is a
+        // VerticalsWire `CodedError`.
+        .target(
+            name: "VerticalsSettings", dependencies: ["VerticalsWire"], path: "Shared/Settings", swiftSettings: strict
+        ),
         // The contract core: what a contract is (`ServiceContract`, `Operation`, `Route`), and the
         // framework's own contracts: the `daemon.*` built-ins every daemon answers, the supervisor's
         // control contract, and the settings each declares. No vertical's contract.
@@ -626,7 +629,7 @@ let package = Package(
                 name: "SettingsTests",
                 dependencies: [
                     "VerticalsSettings", "VerticalsContract", "VerticalsSupervisorClient", "VerticalsSharedTesting",
-                    "VerticalsTesting",
+                    "VerticalsTesting", "VerticalsWire",
                 ],
                 path: "Tests/SettingsTests"
             ),
