@@ -4,6 +4,7 @@ import Glibc
 import VerticalsClient
 import VerticalsContract
 import VerticalsEventLoop
+import VerticalsWire
 
 /// How many event loops a daemon serves its connections on (`VERTICALS_LOOPS`): by default the
 /// cores the process may use, the smaller of its CPU affinity (`sched_getaffinity`) and its
@@ -67,12 +68,29 @@ public enum LoopCount {
 }
 
 /// `VERTICALS_LOOPS` holds something other than a whole number from 1 to ``LoopCount/maximum``.
-public struct LoopCountError: Error, Sendable, Equatable, CustomStringConvertible {
+///
+/// Its ``code`` is ``ErrorKind/notALoopCount``; the value as set is also the detail `value`.
+public struct LoopCountError: CodedError {
+    /// What kind of problem it is.
+    public typealias Code = ErrorKind<LoopCountError>
+
     /// The value as it was set.
     public let text: String
 
-    public var description: String {
+    /// What kind of problem it is: always ``ErrorKind/notALoopCount``.
+    public var code: Code { .notALoopCount }
+
+    /// What is wrong and what to do.
+    public var message: String {
         "\(LoopCount.variable)=\"\(text)\" is not a number of event loops: set a whole number from 1 to "
             + "\(LoopCount.maximum), or leave it unset for one loop per usable core"
     }
+
+    /// The value as set, as the detail `value`.
+    public var details: [ErrorDetail] { [ErrorDetail("value", text)] }
+}
+
+extension ErrorKind where Domain == LoopCountError {
+    /// `VERTICALS_LOOPS` is not a whole number of loops in range.
+    public static var notALoopCount: Self { Self("notALoopCount") }
 }
