@@ -5,6 +5,7 @@ import Logging
 import VerticalsContract
 import VerticalsEventLoop
 import VerticalsSettings
+import VerticalsWire
 
 /// What a daemon's command line asks for: serve (no arguments), `--check`, `--probe`, `--help`,
 /// `--version`, `--print-settings` or `--describe`. Every vertical gets these from `ServiceRuntime/boot(_:)`, before anything
@@ -48,9 +49,21 @@ public enum DaemonArguments: Equatable, Sendable {
     }
 
     /// An argument a daemon does not take.
-    public struct UsageError: Error, Equatable, Sendable {
+    ///
+    /// Its ``code`` is ``ErrorKind/unknownArgument``; the argument is also the detail `argument`.
+    public struct UsageError: CodedError {
+        /// What kind of problem it is.
+        public typealias Code = ErrorKind<UsageError>
+
         /// The argument.
         public var argument: String
+
+        /// What kind of problem it is: always ``ErrorKind/unknownArgument``.
+        public var code: Code { .unknownArgument }
+        /// `unknown argument <argument>`.
+        public var message: String { "unknown argument \(argument)" }
+        /// The argument, as the detail `argument`.
+        public var details: [ErrorDetail] { [ErrorDetail("argument", argument)] }
     }
 
     /// The `--help` text of daemon `svc-<name>`.
@@ -94,12 +107,23 @@ public enum DaemonArguments: Equatable, Sendable {
     }
 
     /// `VERTICALS_PROBE_TIMEOUT_SECONDS` is not a number of seconds in (0, 3600].
-    public struct ProbeTimeoutError: Error, Equatable, Sendable, CustomStringConvertible {
+    ///
+    /// Its ``code`` is ``ErrorKind/notATimeout``; the value is also the detail `value`.
+    public struct ProbeTimeoutError: CodedError {
+        /// What kind of problem it is.
+        public typealias Code = ErrorKind<ProbeTimeoutError>
+
         /// The variable's value.
         public var text: String
-        public var description: String {
+
+        /// What kind of problem it is: always ``ErrorKind/notATimeout``.
+        public var code: Code { .notATimeout }
+        /// What is wrong and what is allowed.
+        public var message: String {
             "VERTICALS_PROBE_TIMEOUT_SECONDS=\(text) is not a number of seconds > 0 (at most 3600)"
         }
+        /// The variable's value, as the detail `value`.
+        public var details: [ErrorDetail] { [ErrorDetail("value", text)] }
     }
 
     /// Problems `--check` finds in `configuration` before the vertical opens its store.
@@ -132,4 +156,14 @@ public enum DaemonArguments: Equatable, Sendable {
         }
         return problems
     }
+}
+
+extension ErrorKind where Domain == DaemonArguments.UsageError {
+    /// The command line holds an argument a daemon does not take, or more than one.
+    public static var unknownArgument: Self { Self("unknownArgument") }
+}
+
+extension ErrorKind where Domain == DaemonArguments.ProbeTimeoutError {
+    /// `VERTICALS_PROBE_TIMEOUT_SECONDS` is not a number of seconds in (0, 3600].
+    public static var notATimeout: Self { Self("notATimeout") }
 }

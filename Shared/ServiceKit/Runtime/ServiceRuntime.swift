@@ -100,7 +100,7 @@ public final class ServiceRuntime: Sendable {
         case .success(let parsed): mode = parsed
         case .failure(let usage):
             throw .usage(
-                "svc-\(name): unknown argument \(usage.argument)\n\n"
+                "svc-\(name): \(usage)\n\n"
                     + DaemonArguments.usage(name: name, summary: summary))
         }
         switch mode {
