@@ -1,3 +1,5 @@
+import VerticalsWire
+
 /// The Prometheus text exposition format (version 0.0.4), as far as `svc-supervisor metrics`
 /// needs it: read a daemon's answer into metric families, add a `service` label to every
 /// sample, and write several daemons' families back as one valid exposition, each family's
@@ -52,12 +54,23 @@ public struct Exposition: Sendable, Equatable {
     }
 
     /// Why a text is not an exposition this reader accepts.
-    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    ///
+    /// Its ``code`` is ``ErrorKind/malformed``; the line is also the detail `line`.
+    public struct ParseError: CodedError {
+        /// What kind of problem it is.
+        public typealias Code = ErrorKind<ParseError>
+
         /// The 1-based line.
         public let line: Int
         /// What is wrong with it.
         public let reason: String
-        public var description: String { "line \(line): \(reason)" }
+
+        /// What kind of problem it is: always ``ErrorKind/malformed``.
+        public var code: Code { .malformed }
+        /// `line <line>: <reason>`.
+        public var message: String { "line \(line): \(reason)" }
+        /// The line, as the detail `line`.
+        public var details: [ErrorDetail] { [ErrorDetail("line", String(line))] }
     }
 
     /// The families, in the order first met.
@@ -285,4 +298,10 @@ public struct Exposition: Sendable, Equatable {
         }
         return out
     }
+}
+
+extension ErrorKind where Domain == Exposition.ParseError {
+    /// A line is not what the Prometheus text format allows (a name, a label, a value, a family
+    /// split apart).
+    public static var malformed: Self { Self("malformed") }
 }
