@@ -61,37 +61,38 @@ public struct PageCursor: Sendable, Equatable {
     /// The cursor `text` encodes for `scope`, with exactly `keyCount` keys.
     public static func decode(_ text: String, scope: String, keyCount: Int) throws(PageCursorError) -> PageCursor {
         guard text.utf8.count <= 4096, let bytes = Base64.url.decode(text), bytes.count >= 10 else {
-            throw PageCursorError("is not a cursor this list returned")
+            throw PageCursorError(.malformed, "is not a cursor this list returned")
         }
         let body = bytes[..<(bytes.count - 8)]
         var check: UInt64 = 0
         for byte in bytes[(bytes.count - 8)...] { check = check << 8 | UInt64(byte) }
         guard check == Self.check(body, scope: scope) else {
-            throw PageCursorError("was altered, or belongs to another list or filter: start again without a cursor")
+            throw PageCursorError(
+                .altered, "was altered, or belongs to another list or filter: start again without a cursor")
         }
-        guard body[body.startIndex] == version else { throw PageCursorError("has an unknown version") }
+        guard body[body.startIndex] == version else { throw PageCursorError(.unknownVersion, "has an unknown version") }
         var reader = body.dropFirst(2)
         var keys: [Key] = []
         while let kind = reader.popFirst() {
             switch kind {
             case 0:
-                guard reader.count >= 8 else { throw PageCursorError("is truncated") }
+                guard reader.count >= 8 else { throw PageCursorError(.malformed, "is truncated") }
                 var value: UInt64 = 0
                 for byte in reader.prefix(8) { value = value << 8 | UInt64(byte) }
                 reader = reader.dropFirst(8)
                 keys.append(.integer(Int64(bitPattern: value)))
             case 1:
                 guard let length = readLength(&reader), reader.count >= length else {
-                    throw PageCursorError("is truncated")
+                    throw PageCursorError(.malformed, "is truncated")
                 }
                 keys.append(.text(String(decoding: reader.prefix(length), as: UTF8.self)))
                 reader = reader.dropFirst(length)
             default:
-                throw PageCursorError("holds an unknown key type")
+                throw PageCursorError(.malformed, "holds an unknown key type")
             }
         }
         guard keys.count == keyCount, Int(body[body.startIndex + 1]) == keyCount else {
-            throw PageCursorError("does not fit this list")
+            throw PageCursorError(.wrongList, "does not fit this list")
         }
         return PageCursor(keys)
     }
@@ -135,11 +136,33 @@ public struct PageCursor: Sendable, Equatable {
 }
 
 /// Why a cursor was refused; `reason` completes "the cursor …".
-public struct PageCursorError: Error, Sendable, Equatable {
+///
+/// Compare ``code`` with the static members of ``Code`` (new codes may be added).
+public struct PageCursorError: CodedError {
+    /// What kind of problem it is.
+    public typealias Code = ErrorKind<PageCursorError>
+
+    /// What kind of problem it is.
+    public let code: Code
     /// What is wrong with the cursor, as the end of a sentence starting "the cursor".
     public let reason: String
 
-    init(_ reason: String) {
+    init(_ code: Code, _ reason: String) {
+        self.code = code
         self.reason = reason
     }
+
+    /// `the cursor <reason>`.
+    public var message: String { "the cursor \(reason)" }
+}
+
+extension ErrorKind where Domain == PageCursorError {
+    /// The text is not a cursor: not base64url, truncated, or holding an unknown key type.
+    public static var malformed: Self { Self("malformed") }
+    /// The check does not match: the cursor was changed, or another list or filter made it.
+    public static var altered: Self { Self("altered") }
+    /// The cursor is of a version this build does not read.
+    public static var unknownVersion: Self { Self("unknownVersion") }
+    /// The cursor holds another number of keys than this list sorts by.
+    public static var wrongList: Self { Self("wrongList") }
 }
