@@ -39,7 +39,12 @@ extension BuildDescription {
     }
 
     /// `--describe` output that cannot be used.
-    public struct ReadError: Error, Equatable, Sendable, CustomStringConvertible {
+    ///
+    /// Its ``code`` follows its ``reason``: compare either with their static members.
+    public struct ReadError: CodedError {
+        /// What kind of problem it is: its ``reason``, as a code.
+        public typealias Code = ErrorKind<ReadError>
+
         /// What was wrong.
         public enum Reason: String, Equatable, Sendable {
             /// No output at all.
@@ -61,6 +66,18 @@ extension BuildDescription {
             self.detail = detail
         }
 
-        public var description: String { detail }
+        /// The ``reason``, as a code.
+        public var code: Code { Code(reason.rawValue) }
+        /// The ``detail``.
+        public var message: String { detail }
     }
+}
+
+extension ErrorKind where Domain == BuildDescription.ReadError {
+    /// No output at all.
+    public static var empty: Self { Self(BuildDescription.ReadError.Reason.empty.rawValue) }
+    /// More than ``BuildDescription/maxBytes``.
+    public static var tooLarge: Self { Self(BuildDescription.ReadError.Reason.tooLarge.rawValue) }
+    /// Not the JSON form of a build description.
+    public static var malformed: Self { Self(BuildDescription.ReadError.Reason.malformed.rawValue) }
 }
