@@ -586,7 +586,8 @@ let package = Package(
                     "VerticalsSupervisor", "VerticalsSupervisorClient", "VerticalsSupervisorCommands",
                     "VerticalsManifest",
                     "VerticalsDeploy", "VerticalsScaffold", "VerticalsCertificates", "VerticalsContract",
-                    "VerticalsEventLoop", "VerticalsSharedTesting", "VerticalsTesting", "svc-supervisor",
+                    "VerticalsEventLoop", "VerticalsSharedTesting", "VerticalsTesting", "VerticalsWire",
+                    "svc-supervisor",
                     "svc-supervisor-engine",
                 ],
                 path: "Tests/SupervisorTests"

@@ -3,6 +3,7 @@ import Glibc
 import VerticalsClient
 import VerticalsManifest
 import VerticalsServiceKit
+import VerticalsWire
 
 /// Runs a build's `--describe` as untrusted code and reads its `BuildDescription`: the program
 /// may be anyone's, so it gets nothing it could use. As root it runs as the vertical's own user
@@ -89,7 +90,13 @@ public struct BuildDescriber: Sendable {
 }
 
 /// Why a build could not describe itself.
-public struct BuildDescribeError: Error, Equatable, Sendable, CustomStringConvertible {
+///
+/// Its ``code`` follows its ``reason``: compare either with their static members. The program is
+/// also the detail `program`.
+public struct BuildDescribeError: CodedError {
+    /// What went wrong: its ``reason``, as a code.
+    public typealias Code = ErrorKind<BuildDescribeError>
+
     /// What went wrong.
     public enum Reason: String, Sendable, Equatable {
         /// It was not started (missing, not executable, refused).
@@ -118,7 +125,28 @@ public struct BuildDescribeError: Error, Equatable, Sendable, CustomStringConver
         self.detail = detail
     }
 
+    /// The ``reason``, as a code.
+    public var code: Code { Code(reason.rawValue) }
+    /// The ``detail``.
+    public var message: String { detail }
+    /// The program, as the detail `program`.
+    public var details: [ErrorDetail] { [ErrorDetail("program", program)] }
+
+    /// The message, after the program it is about.
     public var description: String { "\(program): \(detail)" }
+}
+
+extension ErrorKind where Domain == BuildDescribeError {
+    /// It was not started (missing, not executable, refused).
+    public static var notStarted: Self { Self(BuildDescribeError.Reason.notStarted.rawValue) }
+    /// Refused before starting: root would have run it as root.
+    public static var refused: Self { Self(BuildDescribeError.Reason.refused.rawValue) }
+    /// It ran and failed (a status other than 0, a signal).
+    public static var failed: Self { Self(BuildDescribeError.Reason.failed.rawValue) }
+    /// It took longer than the time limit.
+    public static var timedOut: Self { Self(BuildDescribeError.Reason.timedOut.rawValue) }
+    /// What it printed is not a build description (or is too large).
+    public static var malformed: Self { Self(BuildDescribeError.Reason.malformed.rawValue) }
 }
 
 extension BuildDescriber {
