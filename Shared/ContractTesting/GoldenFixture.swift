@@ -126,11 +126,29 @@ extension GoldenFixture {
 }
 
 /// A fixture file that is not what ``GoldenFixture`` writes.
-public struct FixtureFileError: Error, CustomStringConvertible {
+///
+/// Its ``code`` is ``ErrorKind/malformed``; the file is also the detail `path`.
+public struct FixtureFileError: CodedError {
+    /// What kind of problem it is.
+    public typealias Code = ErrorKind<FixtureFileError>
+
     /// The file.
     public let path: String
     /// What is wrong.
     public let problem: String
 
+    /// What kind of problem it is: always ``ErrorKind/malformed``.
+    public var code: Code { .malformed }
+    /// What is wrong.
+    public var message: String { problem }
+    /// The file, as the detail `path`.
+    public var details: [ErrorDetail] { [ErrorDetail("path", path)] }
+
+    /// The message, after the file it is about.
     public var description: String { "\(path): \(problem)" }
+}
+
+extension ErrorKind where Domain == FixtureFileError {
+    /// The file is not a fixture: a member missing, of the wrong type, or not hex.
+    public static var malformed: Self { Self("malformed") }
 }

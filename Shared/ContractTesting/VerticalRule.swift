@@ -106,9 +106,22 @@ public enum VerticalRule {
 }
 
 /// `dump-package` output the rule cannot read.
-public struct VerticalRuleError: Error, CustomStringConvertible {
+///
+/// Its ``code`` is ``ErrorKind/unreadable``.
+public struct VerticalRuleError: CodedError {
+    /// What kind of problem it is.
+    public typealias Code = ErrorKind<VerticalRuleError>
+
     /// What could not be read.
-    public let description: String
-    /// An error saying `description`.
-    public init(_ description: String) { self.description = description }
+    public let message: String
+    /// An error saying `message`.
+    public init(_ message: String) { self.message = message }
+
+    /// What kind of problem it is: always ``ErrorKind/unreadable``.
+    public var code: Code { .unreadable }
+}
+
+extension ErrorKind where Domain == VerticalRuleError {
+    /// `swift package dump-package` printed something the rule cannot read.
+    public static var unreadable: Self { Self("unreadable") }
 }
