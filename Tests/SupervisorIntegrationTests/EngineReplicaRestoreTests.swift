@@ -44,7 +44,9 @@ extension EngineProcessTests {
             return formatter.string(from: Date())
         }
 
-        @Test(.enabled(if: Replica.litestream != nil, "no .build/venv/bin/litestream: run scripts/install-deps.sh --test"))
+        @Test(
+            .enabled(if: Replica.litestream != nil, "no .build/venv/bin/litestream: run scripts/install-deps.sh --test")
+        )
         func restoreFromReplica_bringsBackTheRows_andAtATime_leavesALaterWriteOut() async throws {
             let program = try #require(Replica.litestream)
             let replicaFolder = TemporaryDirectory()
@@ -86,7 +88,9 @@ extension EngineProcessTests {
             await harness.shutdown()
         }
 
-        @Test(.enabled(if: Replica.litestream != nil, "no .build/venv/bin/litestream: run scripts/install-deps.sh --test"))
+        @Test(
+            .enabled(if: Replica.litestream != nil, "no .build/venv/bin/litestream: run scripts/install-deps.sh --test")
+        )
         func restoreFromReplica_refusesWhatItCannotDo_beforeAnythingStops() async throws {
             let program = try #require(Replica.litestream)
             let replicaFolder = TemporaryDirectory()

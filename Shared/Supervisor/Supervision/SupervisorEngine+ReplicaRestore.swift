@@ -103,7 +103,8 @@ extension SupervisorEngine {
             try FinishedChild.run(resetArgv, environment: variables, keepOutput: true, timeLimit: .seconds(60))
         }
         if reset?.status != 0 {
-            let note = "litestream reset failed (\(reset.map { "status \($0.status): \($0.said)" } ?? "not started")); "
+            let note =
+                "litestream reset failed (\(reset.map { "status \($0.status): \($0.said)" } ?? "not started")); "
                 + "its next start may refuse the restored store until litestream reset runs"
             unit.log.note(note)
             logger.warning("\(name): \(note)")
