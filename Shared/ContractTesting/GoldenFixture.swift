@@ -127,7 +127,7 @@ extension GoldenFixture {
 
 /// A fixture file that is not what ``GoldenFixture`` writes.
 ///
-/// Its ``code`` is ``ErrorKind/malformed``; the file is also the detail `path`.
+/// Its ``code`` is `malformed`; the file is also the detail `path`.
 public struct FixtureFileError: CodedError {
     /// What kind of problem it is.
     public typealias Code = ErrorKind<FixtureFileError>
@@ -137,7 +137,7 @@ public struct FixtureFileError: CodedError {
     /// What is wrong.
     public let problem: String
 
-    /// What kind of problem it is: always ``ErrorKind/malformed``.
+    /// What kind of problem it is: always `malformed`.
     public var code: Code { .malformed }
     /// What is wrong.
     public var message: String { problem }

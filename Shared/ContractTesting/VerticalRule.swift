@@ -107,7 +107,7 @@ public enum VerticalRule {
 
 /// `dump-package` output the rule cannot read.
 ///
-/// Its ``code`` is ``ErrorKind/unreadable``.
+/// Its ``code`` is `unreadable`.
 public struct VerticalRuleError: CodedError {
     /// What kind of problem it is.
     public typealias Code = ErrorKind<VerticalRuleError>
@@ -117,7 +117,7 @@ public struct VerticalRuleError: CodedError {
     /// An error saying `message`.
     public init(_ message: String) { self.message = message }
 
-    /// What kind of problem it is: always ``ErrorKind/unreadable``.
+    /// What kind of problem it is: always `unreadable`.
     public var code: Code { .unreadable }
 }
 

@@ -3,7 +3,7 @@ import VerticalsWire
 /// An environment variable set to a value its declaration (``Setting``) does not allow: the
 /// variable's name, the value it was set to, and what it may be, in words.
 ///
-/// Its ``code`` is ``ErrorKind/notAllowed``; the variable, value and what is allowed are also the
+/// Its ``code`` is `notAllowed`; the variable, value and what is allowed are also the
 /// details `variable`, `value` and `allowed`.
 public struct SettingError: CodedError {
     /// What kind of problem it is.
@@ -17,7 +17,7 @@ public struct SettingError: CodedError {
         (self.variable, self.value, self.allowed) = (variable, value, allowed)
     }
 
-    /// What kind of problem it is: always ``ErrorKind/notAllowed``.
+    /// What kind of problem it is: always `notAllowed`.
     public var code: Code { .notAllowed }
 
     /// What is wrong and what to do: `NAME=value is not allowed: expected …`.

@@ -92,7 +92,7 @@ public struct Router: Sendable {
 
     /// Request bodies longer than this are decoded on the daemon's blocking-work threads
     /// (``Offload/run(_:)``), not on the loop: decoding costs the loop what a body of this size
-    /// costs, whatever the frame limit. The same bound as ``ServiceClient/offLoopAnswerBytes``.
+    /// costs, whatever the frame limit. The same bound as `ServiceClient.offLoopAnswerBytes`.
     public static let offLoopInputBytes = ServiceClient.offLoopAnswerBytes
 
     /// ``input(of:checkingEnumerations:)`` where it costs the loop a bounded amount: a body over

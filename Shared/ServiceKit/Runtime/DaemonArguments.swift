@@ -50,7 +50,7 @@ public enum DaemonArguments: Equatable, Sendable {
 
     /// An argument a daemon does not take.
     ///
-    /// Its ``code`` is ``ErrorKind/unknownArgument``; the argument is also the detail `argument`.
+    /// Its ``code`` is `unknownArgument`; the argument is also the detail `argument`.
     public struct UsageError: CodedError {
         /// What kind of problem it is.
         public typealias Code = ErrorKind<UsageError>
@@ -58,7 +58,7 @@ public enum DaemonArguments: Equatable, Sendable {
         /// The argument.
         public var argument: String
 
-        /// What kind of problem it is: always ``ErrorKind/unknownArgument``.
+        /// What kind of problem it is: always `unknownArgument`.
         public var code: Code { .unknownArgument }
         /// `unknown argument <argument>`.
         public var message: String { "unknown argument \(argument)" }
@@ -108,7 +108,7 @@ public enum DaemonArguments: Equatable, Sendable {
 
     /// `VERTICALS_PROBE_TIMEOUT_SECONDS` is not a number of seconds in (0, 3600].
     ///
-    /// Its ``code`` is ``ErrorKind/notATimeout``; the value is also the detail `value`.
+    /// Its ``code`` is `notATimeout`; the value is also the detail `value`.
     public struct ProbeTimeoutError: CodedError {
         /// What kind of problem it is.
         public typealias Code = ErrorKind<ProbeTimeoutError>
@@ -116,7 +116,7 @@ public enum DaemonArguments: Equatable, Sendable {
         /// The variable's value.
         public var text: String
 
-        /// What kind of problem it is: always ``ErrorKind/notATimeout``.
+        /// What kind of problem it is: always `notATimeout`.
         public var code: Code { .notATimeout }
         /// What is wrong and what is allowed.
         public var message: String {

@@ -69,7 +69,7 @@ public enum LoopCount {
 
 /// `VERTICALS_LOOPS` holds something other than a whole number from 1 to ``LoopCount/maximum``.
 ///
-/// Its ``code`` is ``ErrorKind/notALoopCount``; the value as set is also the detail `value`.
+/// Its ``code`` is `notALoopCount`; the value as set is also the detail `value`.
 public struct LoopCountError: CodedError {
     /// What kind of problem it is.
     public typealias Code = ErrorKind<LoopCountError>
@@ -77,7 +77,7 @@ public struct LoopCountError: CodedError {
     /// The value as it was set.
     public let text: String
 
-    /// What kind of problem it is: always ``ErrorKind/notALoopCount``.
+    /// What kind of problem it is: always `notALoopCount`.
     public var code: Code { .notALoopCount }
 
     /// What is wrong and what to do.

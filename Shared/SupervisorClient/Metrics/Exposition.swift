@@ -55,7 +55,7 @@ public struct Exposition: Sendable, Equatable {
 
     /// Why a text is not an exposition this reader accepts.
     ///
-    /// Its ``code`` is ``ErrorKind/malformed``; the line is also the detail `line`.
+    /// Its ``code`` is `malformed`; the line is also the detail `line`.
     public struct ParseError: CodedError {
         /// What kind of problem it is.
         public typealias Code = ErrorKind<ParseError>
@@ -65,7 +65,7 @@ public struct Exposition: Sendable, Equatable {
         /// What is wrong with it.
         public let reason: String
 
-        /// What kind of problem it is: always ``ErrorKind/malformed``.
+        /// What kind of problem it is: always `malformed`.
         public var code: Code { .malformed }
         /// `line <line>: <reason>`.
         public var message: String { "line \(line): \(reason)" }
