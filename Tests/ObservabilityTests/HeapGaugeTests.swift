@@ -6,14 +6,21 @@ import Testing
 struct HeapGaugeTests {
     @Test func exposition_carriesTheLiveHeap_andItGrowsWithWhatIsKept() async throws {
         let metrics = HostMetrics()
-        let before = try #require(Self.heap(in: await metrics.exposition()))
-        // 8 MiB kept while the metrics are read again: in blocks of its own (above glibc's
-        // mapping threshold) or in a heap, counted either way.
-        let kept = [UInt8](repeating: 1, count: 8 << 20)
-        let after = try #require(Self.heap(in: await metrics.exposition()))
-        #expect(before > 0)
-        #expect(after - before >= kept.count / 2)
-        #expect(kept.count == 8 << 20)
+        // The gauge is the whole process's, and the tests beside this one allocate and free
+        // their own meanwhile (tens of MiB at once): a block kept between two readings must show
+        // in one of a few tries, not in every one.
+        var seen: [Int] = []
+        for _ in 0..<20 {
+            let before = try #require(Self.heap(in: await metrics.exposition()))
+            #expect(before > 0)
+            // 64 MiB kept while the metrics are read again: in blocks of its own (above glibc's
+            // mapping threshold) or in a heap, counted either way.
+            let kept = [UInt8](repeating: 1, count: 64 << 20)
+            let after = try #require(Self.heap(in: await metrics.exposition()))
+            seen.append(after - before)
+            if after - before >= kept.count / 2, kept.count == 64 << 20 { return }
+        }
+        Issue.record("64 MiB kept never showed in the gauge; it moved by \(seen)")
     }
 
     /// The gauge's value in `exposition`, or nil when it is absent.
