@@ -265,10 +265,12 @@ import VerticalsWire
         let clock = TestClock(at: testNow)
         let world = try World.test(caller: .suite(notifications: notifications), clock: clock)
         let commits = WriteCommits.counting(world.store.database)
+        notifications.hold.close() // the send after the answer waits, so its failure commits later
         let booking = try await BookAppointment(world: world).execute(.fixture())
         #expect(commits.total == 1, "the booking and its outbox message are one commit")
         #expect(booking.appointment.notification == .queued)
         #expect(try await world.store.booking(id: booking.id)?.status == .booked)
+        notifications.hold.open()
         await world.outbox.flushed() // its send after the answer failed: recorded for a retry
         #expect(notifications.keys.isEmpty)
         let queued = try await GetAppointment(world: world).execute(token: "token-ada", id: booking.id).appointment
