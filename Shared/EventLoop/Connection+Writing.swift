@@ -37,6 +37,9 @@ extension Connection {
     /// about 20 small answers, so a peer starts on the first ones while the rest are computed
     /// (1 conn × 64 in flight across vCPUs: ~57k req/s with 64 KiB, ~110k with 1–2 KiB).
     static let corkLimit = 2 * 1024
+    /// The most a connection's cork keeps between turns: a frame written in place that was longer
+    /// than expected grows it, and it is let go rather than held for the connection's life.
+    static let keptCorkCapacity = 4 * corkLimit
 
     /// Sends `bytes` — one whole frame, length prefix included (see Wire's `FrameEncoder`).
     ///
@@ -82,6 +85,43 @@ extension Connection {
         }
     }
 
+    /// Writes the frame `encode` appends to the writer it is given, and returns its length.
+    ///
+    /// A frame expected to be short (`expectedBytes` under the cork's limit) is written in
+    /// place: straight into the bytes this turn corks, so it costs no array of its own, and it
+    /// goes out as ``write(_:completion:)``'s frames do, at the end of the turn. Otherwise, or
+    /// when the connection does not cork now, it is built in an array of its own and written.
+    /// `encode` must append one whole frame and must not use this connection.
+    @discardableResult
+    public func writeFrame(expectedBytes: Int, _ encode: (inout ByteWriter) -> Void) -> Int {
+        loop.preconditionInEventLoop()
+        guard expectedBytes < Connection.corkLimit, machine.acceptsWrites, machine.isConnected,
+            !(corked.isEmpty && machine.pendingWrites > 0)
+        else {
+            var writer = ByteWriter(capacity: expectedBytes)
+            encode(&writer)
+            write(writer.bytes)
+            return writer.count
+        }
+        // Swapped out while `encode` runs, so nothing else can reach the bytes it grows.
+        var writer = ByteWriter(capacity: 0)
+        swap(&writer.bytes, &corked)
+        let start = writer.count
+        if writer.bytes.capacity - start < expectedBytes { writer.bytes.reserveCapacity(start + expectedBytes) }
+        encode(&writer)
+        swap(&writer.bytes, &corked)
+        let length = corked.count - start
+        if length > FrameEncoder.headerSize + FrameDecoder.gatherThreshold { loop.movedLongFrame() }
+        perform(machine.queued(length))
+        if corked.count >= Connection.corkLimit {
+            flushCorked()
+        } else if !isFlushScheduled {
+            isFlushScheduled = true
+            loop.flushAtEndOfTurn(self)
+        }
+        return length
+    }
+
     /// Tells the loop when `bytes`, a frame too long for the cork, is a long frame (see
     /// `EventLoop+MemoryRelease.swift`). Out of line, so the short frames' path stays as it was.
     @inline(never)
@@ -106,7 +146,7 @@ extension Connection {
         send(
             bytes,
             completion: completions.isEmpty ? nil : { error in for completion in completions { completion(error) } })
-        if corked.isEmpty {
+        if corked.isEmpty, bytes.capacity <= Connection.keptCorkCapacity {
             bytes.removeAll(keepingCapacity: true)
             swap(&bytes, &corked) // the next turn reuses the buffer
         }

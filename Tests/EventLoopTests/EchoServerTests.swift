@@ -88,25 +88,11 @@ struct EchoServerTests {
             try await withEventLoop { loop in
                 let path = directory + "/long.sock"
                 _ = try await startEchoServer(at: path, on: loop)
-                let received = Recorder<[UInt8]>()
-                let done = Expectation<Void>("every echo")
-                try await loop.submit {
-                    Connection.connect(path: path, on: loop) { result in
-                        guard case .success(let connection) = result else { return }
-                        connection.onFrame = { [unowned connection] payload in
-                            received.append(payload)
-                            if received.values.count == payloads.count {
-                                connection.close()
-                                done.fulfill(())
-                            }
-                        }
-                        connection.startReading()
-                        for payload in payloads { connection.write(frame(payload)) }
-                    }
+                let received = try await echoedFrames(at: path, on: loop, count: payloads.count) { connection in
+                    for payload in payloads { connection.write(frame(payload)) }
                 }
-                try await done.value(timeout: .seconds(60))
-                let same = received.values == payloads // (no megabyte diff on failure)
-                #expect(received.values.map(\.count) == payloads.map(\.count))
+                let same = received == payloads // (no megabyte diff on failure)
+                #expect(received.map(\.count) == payloads.map(\.count))
                 #expect(same)
             }
         }

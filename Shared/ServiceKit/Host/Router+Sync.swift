@@ -1,10 +1,14 @@
 import VerticalsClient
 import VerticalsContract
+import VerticalsEventLoop
 import VerticalsWire
 
 extension Router {
-    /// A route that answers without suspending: decodes the body, runs, encodes the Output.
-    typealias SyncRoute = @Sendable (_ message: Message, _ context: RequestContext) throws -> [UInt8]
+    /// A route that answers without suspending: decodes the body, runs, and writes the Output's
+    /// frame in place on `connection` (``Connection/writeFrame(expectedBytes:_:)``); nil when the
+    /// answer goes to no one. Returns the frame's length, 0 when it was not written.
+    typealias SyncRoute =
+        @Sendable (_ message: Message, _ context: RequestContext, _ connection: Connection?) throws -> Int
 
     /// Serves `operation` with a `handler` that answers at once, without suspending: one that
     /// computes from its Input and what the vertical holds in memory (a lookup in a cache, a
@@ -32,22 +36,28 @@ extension Router {
         requireRoutable(operation)
         let answerSize = FrameSizeHint()
         let checksEnumerations = Input.schema.containsEnumerations
-        let respond: @Sendable (Input, RequestContext) throws -> [UInt8] = { input, context in
-            let output: Output
+        let run: @Sendable (Input, RequestContext) throws -> Output = { input, context in
             do {
-                output = try handler(input, context)
+                return try handler(input, context)
             } catch {
                 throw Self.wireForm(of: error)
             }
-            return Self.response(output, to: context, sized: answerSize)
         }
-        let answer: SyncRoute = { message, context in
-            try respond(try Self.input(of: message, checkingEnumerations: checksEnumerations), context)
+        let answer: SyncRoute = { message, context, connection in
+            let output = try run(try Self.input(of: message, checkingEnumerations: checksEnumerations), context)
+            guard let connection else { return 0 }
+            let length = connection.writeFrame(expectedBytes: answerSize.capacity) { writer in
+                Message.appendFrame(
+                    Envelope(kind: .response, correlationID: context.correlationID), body: output, to: &writer)
+            }
+            answerSize.record(length)
+            return length
         }
         // A body over ``offLoopInputBytes`` comes this way, in a task: decoded off the loop, then
         // answered on it.
         let route: Route = { message, context in
-            try respond(try await Self.decodedInput(of: message, checkingEnumerations: checksEnumerations), context)
+            let input: Input = try await Self.decodedInput(of: message, checkingEnumerations: checksEnumerations)
+            return Self.response(try run(input, context), to: context, sized: answerSize)
         }
         routes[operation.fullName] = Handler(route: route, answersAtOnce: answer)
         operations.append(operation.descriptor)

@@ -157,14 +157,20 @@ final class ServerConnection: @unchecked Sendable {
     private func serveAtOnce(
         _ id: UInt64, _ message: Message, _ context: RequestContext, serial: UInt64, _ answer: Router.SyncRoute
     ) {
-        let frame: [UInt8]
-        var failure: ErrorCode?
+        // Written in place, into the bytes this turn sends: a request that runs and is answered
+        // within one read callback cannot be cancelled or pass its deadline meanwhile.
+        let answering = answers ? connection : nil
+        let length: Int
         do {
-            frame = try Serving.$request.withValue(context) { try answer(message, context) }
+            length = try Serving.$request.withValue(context) { try answer(message, context, answering) }
         } catch {
-            (failure, frame) = failed(id, error, context)
+            let (failure, frame) = failed(id, error, context)
+            finished(id, frame, failure, serial: serial, answeredAtOnce: true)
+            return
         }
-        finished(id, frame, failure, serial: serial, answeredAtOnce: true)
+        guard let entry = running.take(id) else { return }
+        if answering != nil { closeIfRepliesPileUp() }
+        ended(entry, nil, responseBytes: length, answeredAtOnce: true)
     }
 
     /// The code and error frame that answer request `id` whose handler threw `error`.
@@ -420,16 +426,29 @@ final class ServerConnection: @unchecked Sendable {
             // Absent when the deadline passed or the caller cancelled: that answer was already given.
             return
         }
-        if !connection.isClosed, machine.answers {
+        if answers {
             connection.write(frame)
-            let limit = maxOutboundBytes
-            if connection.queuedByteCount > limit {
-                // Backpressure stopped its reading, yet replies already owed pile up: it does not read.
-                logger.notice("closing a connection that does not read its replies: over \(limit) bytes queued")
-                connection.close()
-            }
+            closeIfRepliesPileUp()
         }
-        count(entry, failure, responseBytes: frame.count, answeredAtOnce: answeredAtOnce)
+        ended(entry, failure, responseBytes: frame.count, answeredAtOnce: answeredAtOnce)
+    }
+
+    /// Whether an answer written now reaches the caller.
+    private var answers: Bool { !connection.isClosed && machine.answers }
+
+    /// Closes the connection when the replies it owes pile up past ``maxOutboundBytes``.
+    private func closeIfRepliesPileUp() {
+        let limit = maxOutboundBytes
+        if connection.queuedByteCount > limit {
+            // Backpressure stopped its reading, yet replies already owed pile up: it does not read.
+            logger.notice("closing a connection that does not read its replies: over \(limit) bytes queued")
+            connection.close()
+        }
+    }
+
+    /// Counts `entry`'s request as answered, and tells the machine.
+    private func ended(_ entry: InFlight, _ failure: ErrorCode?, responseBytes: Int, answeredAtOnce: Bool) {
+        count(entry, failure, responseBytes: responseBytes, answeredAtOnce: answeredAtOnce)
         perform(machine.requestEnded(remaining: inFlightCount))
     }
 

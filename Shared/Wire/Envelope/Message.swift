@@ -31,14 +31,26 @@ public struct Message: Sendable {
     /// ```
     @inlinable
     public static func frame(_ envelope: Envelope, body: some WireMessage, capacity: Int = 128) -> [UInt8] {
+        var writer = ByteWriter(capacity: capacity)
+        appendFrame(envelope, body: body, to: &writer)
+        return writer.bytes
+    }
+
+    /// Appends a whole frame, length prefix included, to what `writer` holds: one buffer for
+    /// several frames, such as a connection's outbound bytes.
+    @inlinable
+    public static func appendFrame(_ envelope: Envelope, body: some WireMessage, to writer: inout ByteWriter) {
+        let start = writer.count
         // One buffer, written in place throughout: handing a ByteWriter over by value shared
         // its array for a moment, and the next write copied it.
-        var writer = BodyWriter(capacity: capacity)
-        writer.buffer.writeUInt32BE(0)
-        envelope.write(to: &writer.buffer)
-        body.encode(to: &writer)
-        writer.buffer.setUInt32BE(UInt32(writer.buffer.count - FrameEncoder.headerSize), at: 0)
-        return writer.buffer.bytes
+        var bodyWriter = BodyWriter(buffer: ByteWriter(capacity: 0))
+        swap(&bodyWriter.buffer, &writer)
+        bodyWriter.buffer.writeUInt32BE(0)
+        envelope.write(to: &bodyWriter.buffer)
+        body.encode(to: &bodyWriter)
+        bodyWriter.buffer.setUInt32BE(
+            UInt32(bodyWriter.buffer.count - start - FrameEncoder.headerSize), at: start)
+        swap(&bodyWriter.buffer, &writer)
     }
 
     /// Builds a whole frame whose body is already encoded.

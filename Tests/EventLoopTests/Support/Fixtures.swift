@@ -195,3 +195,28 @@ func onItsOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) asy
         Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
+
+/// The frames the echo server at `path` sends back on one connection that `send` writes
+/// `count` frames to, once all `count` came back.
+func echoedFrames(
+    at path: String, on loop: EventLoop, count: Int, _ send: @escaping @Sendable (Connection) -> Void
+) async throws -> [[UInt8]] {
+    let received = Recorder<[UInt8]>()
+    let done = Expectation<Void>("every echo")
+    try await loop.submit {
+        Connection.connect(path: path, on: loop) { result in
+            guard case .success(let connection) = result else { return }
+            connection.onFrame = { [unowned connection] payload in
+                received.append(payload)
+                if received.values.count == count {
+                    connection.close()
+                    done.fulfill(())
+                }
+            }
+            connection.startReading()
+            send(connection)
+        }
+    }
+    try await done.value(timeout: .seconds(60))
+    return received.values
+}
