@@ -20,8 +20,10 @@ extension Router {
             throw ServiceError(.unimplemented, "\(operation.fullName) is not routed")
         }
         let message = try Message(payload: Array(request.dropFirst(FrameEncoder.headerSize)))
-        let response = try await handler(
-            message, context ?? RequestContext(operation: operation.fullName, correlationID: 1))
-        return try Message(payload: Array(response.dropFirst(FrameEncoder.headerSize))).decodeBody(as: Output.self)
+        let response = InProcessAnswer()
+        try await handler(
+            message, context ?? RequestContext(operation: operation.fullName, correlationID: 1),
+            Answer(target: response, id: 1, serial: 1, atOnce: false))
+        return try response.output(as: Output.self)
     }
 }

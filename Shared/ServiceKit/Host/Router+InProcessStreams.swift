@@ -24,7 +24,7 @@ extension Router {
         let context = RequestContext(
             operation: operation.fullName, correlationID: 1, deadline: nil, traceparent: nil, peer: nil, caller: nil,
             logger: .init(label: "verticals"), events: sink)
-        _ = try await handler(message, context)
+        try await handler(message, context, Answer(target: InProcessAnswer(), id: 1, serial: 1, atOnce: false))
         return try sink.frames.withLock { $0 }.map { frame in
             try Message(payload: Array(frame.dropFirst(FrameEncoder.headerSize))).decodeBody(as: Event.self)
         }

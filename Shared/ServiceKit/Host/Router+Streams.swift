@@ -1,3 +1,4 @@
+import VerticalsClient
 import VerticalsContract
 import VerticalsWire
 
@@ -22,7 +23,8 @@ extension Router {
         precondition(operation.service == service, "\(operation.fullName) routed on the \(service) router")
         precondition(routes[operation.fullName] == nil, "\(operation.fullName) routed twice")
         let checksEnumerations = Input.schema.containsEnumerations
-        routes[operation.fullName] = Handler { message, context in
+        let endSize = FrameSizeHint()
+        routes[operation.fullName] = Handler { message, context, answer in
             let input: Input = try await Self.decodedInput(of: message, checkingEnumerations: checksEnumerations)
             guard let sink = context.events else {
                 throw ServiceError(
@@ -45,7 +47,7 @@ extension Router {
             } catch {
                 throw Self.wireForm(of: error)
             }
-            return Message.frame(Envelope(kind: .response, correlationID: id), body: Empty())
+            answer.respond(Empty(), sized: endSize)
         }
         routes[operation.fullName]?.isStream = true
         operations.append(operation.descriptor)

@@ -1,14 +1,11 @@
 import VerticalsClient
 import VerticalsContract
-import VerticalsEventLoop
 import VerticalsWire
 
 extension Router {
     /// A route that answers without suspending: decodes the body, runs, and writes the Output's
-    /// frame in place on `connection` (``Connection/writeFrame(expectedBytes:_:)``); nil when the
-    /// answer goes to no one. Returns the frame's length, 0 when it was not written.
-    typealias SyncRoute =
-        @Sendable (_ message: Message, _ context: RequestContext, _ connection: Connection?) throws -> Int
+    /// response frame where `answer` says.
+    typealias SyncRoute = @Sendable (_ message: Message, _ context: RequestContext, _ answer: Answer) throws -> Void
 
     /// Serves `operation` with a `handler` that answers at once, without suspending: one that
     /// computes from its Input and what the vertical holds in memory (a lookup in a cache, a
@@ -43,23 +40,17 @@ extension Router {
                 throw Self.wireForm(of: error)
             }
         }
-        let answer: SyncRoute = { message, context, connection in
-            let output = try run(try Self.input(of: message, checkingEnumerations: checksEnumerations), context)
-            guard let connection else { return 0 }
-            let length = connection.writeFrame(expectedBytes: answerSize.capacity) { writer in
-                Message.appendFrame(
-                    Envelope(kind: .response, correlationID: context.correlationID), body: output, to: &writer)
-            }
-            answerSize.record(length)
-            return length
+        let answerAtOnce: SyncRoute = { message, context, answer in
+            let input: Input = try Self.input(of: message, checkingEnumerations: checksEnumerations)
+            answer.respond(try run(input, context), sized: answerSize)
         }
         // A body over ``offLoopInputBytes`` comes this way, in a task: decoded off the loop, then
         // answered on it.
-        let route: Route = { message, context in
+        let route: Route = { message, context, answer in
             let input: Input = try await Self.decodedInput(of: message, checkingEnumerations: checksEnumerations)
-            return Self.response(try run(input, context), to: context, sized: answerSize)
+            answer.respond(try run(input, context), sized: answerSize)
         }
-        routes[operation.fullName] = Handler(route: route, answersAtOnce: answer)
+        routes[operation.fullName] = Handler(route: route, answersAtOnce: answerAtOnce)
         operations.append(operation.descriptor)
     }
 }

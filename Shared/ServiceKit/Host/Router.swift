@@ -9,14 +9,16 @@ import VerticalsWire
 /// router.on(Identity.login) { input, context in try await useCase.execute(input) }
 /// ```
 public struct Router: Sendable {
-    /// A handler with its types erased: decodes the body, runs, encodes the Output into a response frame.
+    /// A handler with its types erased: decodes the body, runs, and writes the Output's response
+    /// frame where `answer` says (``Answer/respond(_:sized:)``).
     ///
     /// `nonisolated(nonsending)`, as the handlers are: a route runs on the executor of the task that
     /// calls it (the loop's), so entering it is a plain call. A `@concurrent` one would hop to the
     /// generic executor first, and every such hop asks the runtime for the task's executor
     /// preference under the task's status-record lock.
     typealias Route =
-        nonisolated(nonsending) @Sendable (_ message: Message, _ context: RequestContext) async throws -> [UInt8]
+        nonisolated(nonsending) @Sendable (_ message: Message, _ context: RequestContext, _ answer: Answer) async throws
+        -> Void
 
     /// The vertical served.
     public let service: String
@@ -57,7 +59,7 @@ public struct Router: Sendable {
         requireRoutable(operation)
         let answerSize = FrameSizeHint()
         let checksEnumerations = Input.schema.containsEnumerations
-        routes[operation.fullName] = Handler { message, context in
+        routes[operation.fullName] = Handler { message, context, answer in
             let input: Input = try await Self.decodedInput(of: message, checkingEnumerations: checksEnumerations)
             let output: Output
             do {
@@ -65,7 +67,7 @@ public struct Router: Sendable {
             } catch {
                 throw Self.wireForm(of: error)
             }
-            return Self.response(output, to: context, sized: answerSize)
+            answer.respond(output, sized: answerSize)
         }
         operations.append(operation.descriptor)
     }
@@ -77,17 +79,6 @@ public struct Router: Sendable {
             operation.service == service || operation.service == Daemon.name,
             "\(operation.fullName) routed on the \(service) router")
         precondition(routes[operation.fullName] == nil, "\(operation.fullName) routed twice")
-    }
-
-    /// The response frame carrying `output` to the request of `context`, built at the size
-    /// `hint` learnt from the operation's earlier answers.
-    static func response<Output: WireMessage>(
-        _ output: Output, to context: RequestContext, sized hint: FrameSizeHint
-    ) -> [UInt8] {
-        hint.build { capacity in
-            Message.frame(
-                Envelope(kind: .response, correlationID: context.correlationID), body: output, capacity: capacity)
-        }
     }
 
     /// Request bodies longer than this are decoded on the daemon's blocking-work threads

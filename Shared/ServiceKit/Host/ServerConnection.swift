@@ -157,20 +157,14 @@ final class ServerConnection: @unchecked Sendable {
     private func serveAtOnce(
         _ id: UInt64, _ message: Message, _ context: RequestContext, serial: UInt64, _ answer: Router.SyncRoute
     ) {
-        // Written in place, into the bytes this turn sends: a request that runs and is answered
-        // within one read callback cannot be cancelled or pass its deadline meanwhile.
-        let answering = answers ? connection : nil
-        let length: Int
         do {
-            length = try Serving.$request.withValue(context) { try answer(message, context, answering) }
+            try Serving.$request.withValue(context) {
+                try answer(message, context, Answer(target: self, id: id, serial: serial, atOnce: true))
+            }
         } catch {
             let (failure, frame) = failed(id, error, context)
             finished(id, frame, failure, serial: serial, answeredAtOnce: true)
-            return
         }
-        guard let entry = running.take(id) else { return }
-        if answering != nil { closeIfRepliesPileUp() }
-        ended(entry, nil, responseBytes: length, answeredAtOnce: true)
     }
 
     /// The code and error frame that answer request `id` whose handler threw `error`.
@@ -352,17 +346,18 @@ final class ServerConnection: @unchecked Sendable {
                 // binding around the route alone (a closure that small is inlined): entering or
                 // returning from an async function or closure is one more executor switch, and
                 // each takes the task's status-record lock.
-                let frame: [UInt8]
-                var failure: ErrorCode?
                 do {
-                    frame = try await Serving.$request.withValue(request.context) {
-                        try await request.route(request.message, request.context)
+                    // The route writes its answer itself (``answer(_:expectedBytes:_:)``).
+                    try await Serving.$request.withValue(request.context) {
+                        try await request.route(
+                            request.message, request.context,
+                            Answer(target: self, id: request.id, serial: request.entry.serial, atOnce: false))
                     }
                 } catch {
-                    (failure, frame) = failed(request.id, error, request.context)
+                    loop.preconditionInEventLoop()
+                    let (failure, frame) = failed(request.id, error, request.context)
+                    finished(request.id, frame, failure, serial: request.entry.serial)
                 }
-                loop.preconditionInEventLoop()
-                finished(request.id, frame, failure, serial: request.entry.serial)
                 // Only while still inline: once a handler suspended, the frames after it belong to
                 // the read callback again (its order, its backpressure).
                 guard inlineBatch == batch else { return }
@@ -417,20 +412,19 @@ final class ServerConnection: @unchecked Sendable {
     private func finished(
         _ id: UInt64, _ frame: [UInt8], _ failure: ErrorCode?, serial: UInt64, answeredAtOnce: Bool = false
     ) {
-        let entry: InFlight
-        if let inline = running.take(id) {
-            entry = inline
-        } else if let filed = inFlight.removeValue(forKey: id, serial: serial) {
-            entry = filed
-        } else {
-            // Absent when the deadline passed or the caller cancelled: that answer was already given.
-            return
-        }
+        guard let entry = owed(id, serial: serial) else { return }
         if answers {
             connection.write(frame)
             closeIfRepliesPileUp()
         }
         ended(entry, failure, responseBytes: frame.count, answeredAtOnce: answeredAtOnce)
+    }
+
+    /// The entry of request `id` (the connection's `serial`th), taken, if its answer is still owed:
+    /// nil when its deadline passed or the caller cancelled it (that answer was already given).
+    private func owed(_ id: UInt64, serial: UInt64) -> InFlight? {
+        if let inline = running.take(id) { return inline }
+        return inFlight.removeValue(forKey: id, serial: serial)
     }
 
     /// Whether an answer written now reaches the caller.
@@ -590,5 +584,22 @@ final class ServerConnection: @unchecked Sendable {
 
     static func errorFrame(_ id: UInt64, _ error: ServiceError) -> [UInt8] {
         Message.frame(Envelope(kind: .error, correlationID: id), body: error)
+    }
+}
+
+extension ServerConnection: AnswerTarget {
+    /// Writes a route's answer in place, into the bytes the connection sends
+    /// (``Connection/writeFrame(expectedBytes:_:)``), if it is still owed, and counts the request.
+    @inline(never)
+    func answer(_ request: Answer, expectedBytes: Int, _ encode: (inout ByteWriter) -> Void) -> Int {
+        loop.preconditionInEventLoop()
+        guard let entry = owed(request.id, serial: request.serial) else { return 0 }
+        var length = 0
+        if answers {
+            length = connection.writeFrame(expectedBytes: expectedBytes, encode)
+            closeIfRepliesPileUp()
+        }
+        ended(entry, nil, responseBytes: length, answeredAtOnce: request.atOnce)
+        return length
     }
 }
