@@ -10,6 +10,7 @@ import VerticalsContract
     typealias Action = Machine.Action
 
     static let now = ContinuousClock.now
+    static let upgrade = Machine.UpgradeProcesses(oldPID: 41, newPID: 42, previousExecutable: "catalog")
     static let backoff = Backoff(initial: .milliseconds(100), max: .seconds(2), multiplier: 2, resetAfter: .seconds(10))
 
     /// One event, with the parameters the table uses.
@@ -60,10 +61,10 @@ import VerticalsContract
             case .exitedAtALimit: return machine.exited(.init(success: false, limit: true), at: now)
             case .restoreBegun: return machine.restoreBegun()
             case .restoreEnded: return machine.restoreEnded()
-            case .upgradeBegun: return machine.upgradeBegun()
+            case .upgradeBegun: return machine.upgradeBegun(ServiceStateMachineTests.upgrade)
             case .upgradeProcessWaitsForStore: return machine.upgradeProcessWaitsForStore(at: now)
             case .upgradeProcessReady: return machine.upgradeProcessReady(at: now)
-            case .upgradeProcessFailed: return machine.upgradeProcessFailed()
+            case .upgradeProcessFailed: return machine.upgradeProcessFailed(reason: "exited with status 1")
             case .upgradeReadyTimeoutElapsed: return machine.upgradeReadyTimeoutElapsed()
             case .stoppedWithPeer: return machine.stoppedWithPeer()
             case .restartRequestedWithPeer: return machine.restartRequestedWithPeer()
@@ -462,7 +463,7 @@ import VerticalsContract
             #expect(machine.readyAt == Self.now)
             if state == .stopping { _ = machine.stopRequested() }
             if state == .upgrading(.handingOver) {
-                _ = machine.upgradeBegun(); _ = machine.upgradeProcessWaitsForStore(at: Self.now)
+                _ = machine.upgradeBegun(Self.upgrade); _ = machine.upgradeProcessWaitsForStore(at: Self.now)
             }
             #expect(machine.state == state)
             _ = machine.exited(.init(success: true), at: Self.now)
@@ -500,7 +501,7 @@ import VerticalsContract
     /// An upgrade without a store to wait for completes as soon as the old process is gone.
     @Test func givenANewProcessReadyBeforeTheHandOver_whenTheOldOneExits_thenTheUpgradeCompletes() {
         var machine = Self.machine(in: .ready)
-        #expect(machine.upgradeBegun() == [.armUpgradeReadyTimeout])
+        #expect(machine.upgradeBegun(Self.upgrade) == [.armUpgradeReadyTimeout])
         #expect(machine.upgradeProcessReady(at: Self.now) == Self.handOverActions)
         #expect(machine.exited(.init(success: true), at: Self.now) == [.promoteUpgrade, .completeUpgrade])
         #expect(machine.exitReason == .stop)
@@ -511,7 +512,7 @@ import VerticalsContract
     /// An upgrade whose new process opens the store after the hand-over waits for its `READY=1`.
     @Test func givenANewProcessThatWaitsForTheStore_whenTheOldOneExits_thenItHasItsReadyTimeout() {
         var machine = Self.machine(in: .ready)
-        _ = machine.upgradeBegun()
+        _ = machine.upgradeBegun(Self.upgrade)
         #expect(machine.upgradeProcessWaitsForStore(at: Self.now) == Self.handOverActions)
         #expect(
             machine.exited(.init(success: true), at: Self.now)

@@ -16,13 +16,13 @@ import VerticalsContract
             state: state, wanted: true, restart: restart, backoff: backoff, budget: budget, notifiesReady: true)
     }
 
-    /// Feeds `event` to `machine`; the status text its new state says, if it says one.
+    /// Feeds `event` to `machine`; the status text it says then, if the event changed it.
     static func said(
         _ machine: inout Machine, _ event: (inout Machine) -> [Machine.Action]
     ) -> String? {
-        let before = machine
+        let before = machine.status
         _ = event(&machine)
-        return machine.statusText(enteredFrom: before, service: "catalog")
+        return machine.status == before ? nil : machine.statusText(service: "catalog")
     }
 
     @Test func waiting_saysWhatFor_andAgainOnlyWhenTheListChanges() {
@@ -63,9 +63,9 @@ import VerticalsContract
         #expect(Self.said(&machine) { $0.exited(.init(success: true), at: .now) } == "")
     }
 
-    @Test func anUpgradesRollBack_leavesTheUpgradesWords() {
+    @Test func anUpgradesRollBack_saysSo() {
         var machine = Self.machine(.upgrading(.finishing))
-        #expect(Self.said(&machine) { $0.exited(.init(success: false), at: .now) } == nil)
+        #expect(Self.said(&machine) { $0.exited(.init(success: false), at: .now) } == "rolling back the upgrade")
         #expect(machine.state == .waiting)
     }
 }

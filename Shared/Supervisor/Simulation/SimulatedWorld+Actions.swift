@@ -242,7 +242,7 @@ extension SimulatedWorld {
         guard machine.upgradeHandOverAt != nil else {
             setUpgrade(nil)
             cancel(.upgrade)
-            feed(.upgradeProcessFailed) { $0.upgradeProcessFailed() }
+            feed(.upgradeProcessFailed) { $0.upgradeProcessFailed(reason: "ended before it was ready") }
             if !upgrade.abandoned {
                 let old = processes[upgrade.oldPID]
                 if ownPID != upgrade.oldPID || old == nil || machine.state != .ready || old?.serving == false {
@@ -255,7 +255,7 @@ extension SimulatedWorld {
             finish(upgrade)
             return
         }
-        feed(.upgradeProcessFailed) { $0.upgradeProcessFailed() }
+        feed(.upgradeProcessFailed) { $0.upgradeProcessFailed(reason: "ended before it was ready") }
     }
 
     // MARK: Commands
@@ -300,7 +300,9 @@ extension SimulatedWorld {
         }
         let upgrade = Upgrade(command: number, oldPID: oldPID, newPID: startProcess())
         setUpgrade(upgrade)
-        feed(.upgradeBegun) { $0.upgradeBegun() }
+        let processes = ServiceStateMachine.UpgradeProcesses(
+            oldPID: Int32(oldPID), newPID: Int32(upgrade.newPID), previousExecutable: "simulated")
+        feed(.upgradeBegun) { $0.upgradeBegun(processes) }
         if !configuration.notifiesReady {
             feed(.upgradeProcessReady) { $0.upgradeProcessReady(at: clocks.now) }
         }

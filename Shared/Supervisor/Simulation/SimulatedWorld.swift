@@ -99,8 +99,8 @@ final class SimulatedWorld {
     private var upgradeTimerOwner: Int?
     private(set) var socketOpen = true
     private(set) var watchingForDemand = false
-    /// The status text `status` shows, as the engine keeps it from the core's decisions.
-    private(set) var statusText = ""
+    /// The status text `status` shows: the core's, as the engine shows it.
+    var statusText: String { machine.statusText(service: "simulated") }
     private(set) var dependencyReady = false
     private(set) var executableBroken = false
     private(set) var restore: Restore?
@@ -154,7 +154,6 @@ final class SimulatedWorld {
         coverage.insert(SimulationCoverage.Pair(state: machine.state, event: event))
         let before = machine
         let actions = body(&machine)
-        if let text = machine.statusText(enteredFrom: before, service: "simulated") { statusText = text }
         if before.state.wire != machine.state.wire { stateSaid(machine.state.wire) }
         // Its Litestream first, as the engine's `transition` does.
         if before.state != machine.state, replica != nil {

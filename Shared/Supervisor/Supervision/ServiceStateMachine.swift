@@ -198,7 +198,21 @@ struct ServiceStateMachine: Sendable, Equatable {
         var socketHeld = false
     }
 
-    private(set) var state: State = .stopped
+    /// Entering a state says its status text (`enteredState(from:)`): every assignment of it
+    /// comes after the facts that text names (the backoff's delay, why it gave up, what it waits
+    /// for, the upgrade's processes).
+    private(set) var state: State = .stopped {
+        didSet { if state != oldValue { enteredState(from: oldValue) } }
+    }
+    /// What `status` says beside the state: decided here, by entering a state and by what the
+    /// processes say (``statusSaid(_:)``), never by the engine; its words are ``statusText(service:)``.
+    private(set) var status = Status.none
+    /// The status before the upgrade began: said again when the upgrade fails before the hand-over.
+    private(set) var statusBeforeUpgrade = Status.none
+    /// The old and new process of the upgrade under way, or of the last one.
+    private(set) var upgradeProcesses: UpgradeProcesses?
+    /// Why the upgrade's new process failed after the hand-over, once it has.
+    private(set) var upgradeFailure: String?
     /// Whether it should run: set by a start, cleared by a stop, a shutdown and giving up.
     private(set) var wanted = false
     /// The supervisor shuts down: nothing starts it again, whatever was asked before.
@@ -231,7 +245,10 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// fresh start.
     private(set) var holds: Set<String> = []
     /// What it waits for while `waiting`: the dependencies and holds not ready at the last check.
-    private(set) var awaited: [String] = []
+    private(set) var awaited: [String] = [] {
+        // A service that keeps waiting says again what for, as the list changes.
+        didSet { if state == .waiting, awaited != oldValue { status = .waiting(for: awaited) } }
+    }
     /// The backoff before its next start, decided by the exit that put it in `backoff`.
     private(set) var backoffDelay: Duration = .zero
     /// Why it stays down, decided by the exit that put it in `failed`; nil until one has.
@@ -458,7 +475,8 @@ struct ServiceStateMachine: Sendable, Equatable {
 
     /// `STOPPING=1`: the process leaves on its own; its exit is judged by the restart policy.
     mutating func stoppingOnItsOwn() -> [Action] {
-        state == .starting || state == .ready ? [.stopHealthChecks] : []
+        if state.wire == .starting || state.wire == .ready { status = .stoppingOnItsOwn }
+        return state == .starting || state == .ready ? [.stopHealthChecks] : []
     }
 
     // MARK: A strategy's peers
@@ -597,8 +615,8 @@ struct ServiceStateMachine: Sendable, Equatable {
             ledger.spawned()
             return [.promoteUpgrade, upgradeReadyAt != nil ? .completeUpgrade : .armUpgradeReadyTimeout]
         case .upgrading(.newProcessFailed), .upgrading(.finishing):
-            state = .waiting
             awaited = [] // what it waits for is checked once the rollback is under way
+            state = .waiting
             wanted = true
             return [.rollBackUpgrade]
         case .stopped, .failed, .idle, .waiting, .backoff, .restoring:
@@ -629,8 +647,8 @@ struct ServiceStateMachine: Sendable, Equatable {
         case .giveUp(let count):
             return giveUp(.budgetSpent(count: count))
         case .restart(let delay):
-            state = .backoff
             backoffDelay = delay
+            state = .backoff
             restarts += 1
             return [.restart(after: delay)]
         }
@@ -639,8 +657,8 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// It stays down, failed, until an operator starts it.
     private mutating func giveUp(_ why: GiveUp) -> [Action] {
         wanted = false
-        state = .failed
         gaveUp = why
+        state = .failed
         return [.giveUp(why)]
     }
 
@@ -673,8 +691,10 @@ struct ServiceStateMachine: Sendable, Equatable {
 
     /// A new process of a ready service was started beside the old one: with a readiness
     /// protocol it has the ready timeout to wait for the store or say `READY=1`.
-    mutating func upgradeBegun() -> [Action] {
+    mutating func upgradeBegun(_ processes: UpgradeProcesses) -> [Action] {
         guard state == .ready else { return [] }
+        upgradeProcesses = processes
+        upgradeFailure = nil
         state = .upgrading(.preparing)
         upgradeReadyAt = nil
         upgradeHandOverAt = nil
@@ -727,18 +747,86 @@ struct ServiceStateMachine: Sendable, Equatable {
         return [.beginHandOver, .stopHealthChecks, .cancelForgiveness, .sendStopSignal, .armTimer(.stop)]
     }
 
-    /// The new process ended before it was the service's own: before the hand-over the old one
-    /// serves on; during it, the previous executable starts once the old one is gone.
-    mutating func upgradeProcessFailed() -> [Action] {
+    /// The new process ended before it was the service's own, for `reason` ("was killed by
+    /// SIGSEGV"): before the hand-over the old one serves on; during it, the previous executable
+    /// starts once the old one is gone.
+    mutating func upgradeProcessFailed(reason: String) -> [Action] {
         switch state {
         case .upgrading(.preparing):
             state = .ready
             return []
         case .upgrading(.handingOver):
+            upgradeFailure = reason
             state = .upgrading(.newProcessFailed)
             return []
         default:
             return []
+        }
+    }
+
+    // MARK: Status
+
+    /// The service's own process said `STATUS=`: shown while it starts, serves or stops, except
+    /// while an upgrade runs (its stage says more then).
+    mutating func statusSaid(_ words: String) -> [Action] {
+        switch state {
+        case .starting, .ready, .stopping: status = .said(words)
+        default: break
+        }
+        return []
+    }
+
+    /// An upgrade's new process said `STATUS=`.
+    mutating func upgradeProcessSaid(_ words: String) -> [Action] {
+        guard isUpgrading, let processes = upgradeProcesses else { return [] }
+        status = .upgradeProcessSays(newPID: processes.newPID, words)
+        return []
+    }
+
+    /// What entering the current state from `before` says. Left as it was: a ready service's
+    /// (its process's words), a restore's, and a stop during an upgrade's hand-over (its stage).
+    private mutating func enteredState(from before: State) {
+        switch state {
+        case .stopped, .starting:
+            status = .none
+        case .idle:
+            status = .idle
+        case .waiting:
+            switch before {
+            case .upgrading: status = .rollingBack
+            case .restoring: break // a rollback's restore ended: still rolling back
+            default: status = .waiting(for: awaited)
+            }
+        case .stopping:
+            if before.wire == .starting || before.wire == .ready { status = .stopping }
+        case .backoff:
+            status = .backoff(backoffDelay)
+        case .failed:
+            if case .restoring = before { break }
+            if let gaveUp { status = .gaveUp(gaveUp, restart: restart, window: ledger.budget.window) }
+        case .ready:
+            switch before {
+            case .upgrading(.preparing): status = statusBeforeUpgrade // the old process serves on
+            case .upgrading: status = .none
+            default: break
+            }
+        case .upgrading(.preparing):
+            statusBeforeUpgrade = status
+            if let processes = upgradeProcesses { status = .upgradePrepares(newPID: processes.newPID) }
+        case .upgrading(.handingOver):
+            guard let processes = upgradeProcesses else { break }
+            status = .upgradeDrains(
+                oldPID: processes.oldPID, newPID: processes.newPID, newServes: upgradeReadyAt != nil)
+        case .upgrading(.finishing):
+            if upgradeReadyAt == nil, let processes = upgradeProcesses {
+                status = .upgradeOpensStore(newPID: processes.newPID)
+            }
+        case .upgrading(.newProcessFailed):
+            if let processes = upgradeProcesses {
+                status = .upgradeFailed(processes, reason: upgradeFailure ?? "failed")
+            }
+        case .restoring:
+            break
         }
     }
 }

@@ -44,10 +44,10 @@ final class ServiceUnit {
     var lastExit = ""
     /// ``lastExit`` as a category, for `status` (the machine's record).
     var exitReason: Supervisor.ExitReason? { machine.exitReason }
-    /// The line `status` shows beside the state: the supervisor's account of the state it entered
+    /// The line `status` shows beside the state: the machine's account of the state it entered
     /// (waiting for whom, restarting when, why it stays down, an upgrade's stage), until the
     /// process says one of its own (`STATUS=`).
-    var statusText = ""
+    var statusText: String { machine.statusText(service: spec.name) }
     /// Why the supervisor killed the running process (ready timeout, watchdog, liveness), if it
     /// did, in words; the machine keeps the kind.
     var failureText: String?

@@ -68,7 +68,6 @@ extension SupervisorEngine {
         unit.pid = child.pid
         unit.uid = identity?.user.uid ?? geteuid()
         unit.startedAt = .now
-        unit.statusText = ""
         // vt-exec, or the in-place start, calls setsid before exec, so the child leads its own
         // process group.
         PidRecord.of(pid: child.pid, processGroup: child.pid)?.write(to: run.pidFile(for: spec.name))

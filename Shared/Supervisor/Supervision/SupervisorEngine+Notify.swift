@@ -22,8 +22,8 @@ extension SupervisorEngine {
             switch key {
             case "READY" where value == "1":
                 becameReady(unit)
-            case "STATUS" where unit.upgrade == nil: // an upgrade's own text says more meanwhile
-                unit.statusText = value
+            case "STATUS":
+                transition(unit) { $0.statusSaid(value) }
             case "WATCHDOG" where value == "1":
                 transition(unit) { $0.watchdogPinged() }
             case "STOPPING" where value == "1":
@@ -31,7 +31,6 @@ extension SupervisorEngine {
                 // more watchdog, nor liveness checks: one now would wait in the held socket's
                 // backlog and start the service again as soon as it is gone (its idle exit).
                 transition(unit) { $0.stoppingOnItsOwn() }
-                if unit.state != .stopping { unit.statusText = "stopping on its own" }
             case "MAINPID":
                 if let pid = Int32(value), pid != unit.pid {
                     unit.log.note("reports MAINPID=\(pid); the supervisor keeps watching pid \(unit.pid ?? 0)")

@@ -7,12 +7,14 @@ import VerticalsContract
 // state is said to observers, and the actions that come out are performed (processes, signals,
 // timers, sockets). All on the loop thread.
 extension SupervisorEngine {
-    /// Feeds one event to `unit`'s machine, says the state it enters (its status text first),
-    /// then performs the actions the machine returned, in order.
+    /// Feeds one event to `unit`'s machine, says the state it enters (its status text is the
+    /// machine's), then performs the actions the machine returned, in order.
     func transition(_ unit: ServiceUnit, _ event: (inout ServiceStateMachine) -> [ServiceStateMachine.Action]) {
         let before = unit.machine
         let actions = event(&unit.machine)
-        let waitsAnew = enter(unit, from: before)
+        enter(unit, from: before)
+        // A service that keeps waiting says again what for, as the list changes.
+        let waitsAnew = unit.machine.state == .waiting && unit.machine.status != before.status
         // A spawn says `starting` itself once the process has a pid.
         if !actions.contains(.spawn), before.state.wire != unit.machine.state.wire || waitsAnew { emit(unit) }
         // Its Litestream first: stopped before the service's own stop signal, or a restore.
@@ -23,19 +25,13 @@ extension SupervisorEngine {
         for action in actions { perform(action, unit) }
     }
 
-    /// What entering its new state means for `unit` before observers hear of it: the status
-    /// text the machine decides, the log's line, and an upgrade's hand-over, promotion or
-    /// rollback. Returns whether it now waits for another list of services (said again, as the
-    /// list changes).
-    private func enter(_ unit: ServiceUnit, from before: ServiceStateMachine) -> Bool {
+    /// What entering its new state means for `unit` before observers hear of it: the log's
+    /// line, and an upgrade's hand-over, promotion or rollback.
+    private func enter(_ unit: ServiceUnit, from before: ServiceStateMachine) {
         let after = unit.machine
         let spec = unit.spec
-        let status = after.statusText(enteredFrom: before, service: spec.name)
-        if let status { unit.statusText = status }
-        guard before.state != after.state else { return after.state == .waiting && status != nil }
+        guard before.state != after.state else { return }
         switch after.state {
-        case .waiting where status != nil:
-            return true
         case .idle:
             if before.state.wire == .starting || before.state.wire == .ready {
                 unit.log.note("exited cleanly: idle until the next caller connects")
@@ -48,7 +44,8 @@ extension SupervisorEngine {
             // The foreground `up` says each crash on its own output, not only in the service's log.
             logger.warning("\(spec.name) \(unit.lastExit); restart \(unit.restarts) in \(delay)")
         case .failed where !before.isRestoring:
-            guard let why = after.gaveUp, let status else { break }
+            guard let why = after.gaveUp else { break }
+            let status = unit.statusText
             if why != .policy { unit.log.note(status) }
             logger.error("\(spec.name) failed: \(unit.lastExit); \(status)")
         case .upgrading(.handingOver):
@@ -60,7 +57,6 @@ extension SupervisorEngine {
         default:
             break
         }
-        return false
     }
 
     /// Performs one action of a transition.

@@ -110,16 +110,16 @@ extension SupervisorEngine {
         }
         let upgrade = UpgradeRun(
             program: program, executable: target, previousExecutable: unit.spec.executable, oldPID: oldPID,
-            child: child, uid: launched.identity?.user.uid ?? geteuid(), statusText: unit.statusText, loop: loop,
-            answer: answer)
+            child: child, uid: launched.identity?.user.uid ?? geteuid(), loop: loop, answer: answer)
         unit.upgrade = upgrade
-        transition(unit) { $0.upgradeBegun() }
+        let processes = ServiceStateMachine.UpgradeProcesses(
+            oldPID: oldPID, newPID: child.pid, previousExecutable: unit.spec.executable)
+        transition(unit) { $0.upgradeBegun(processes) }
         PidRecord.of(pid: child.pid, processGroup: child.pid)?.write(to: upgradePidFile(unit))
         unit.log.forgetErrorLines()
         let user = launched.identity.map { " as \($0.user.name) (uid \($0.user.uid))" } ?? ""
         unit.log.note("upgrade: started pid \(child.pid)\(user): \(program) beside pid \(oldPID), which serves on")
         logger.notice("\(name): upgrade: new pid \(child.pid) (\(program)) prepares; pid \(oldPID) serves on")
-        unit.statusText = "upgrading: new pid \(child.pid) prepares"
         if unit.spec.readiness != .notify {
             // Nothing to wait for: it counts as ready when started, as a first start does.
             transition(unit) { $0.upgradeProcessReady(at: .now) }
@@ -176,7 +176,7 @@ extension SupervisorEngine {
                 upgrade.backup = value
                 unit.log.note("upgrade: pid \(upgrade.pid) migrates the store; its backup: \(value)")
             case "STATUS":
-                unit.statusText = "upgrading: new pid \(upgrade.pid): \(value)"
+                transition(unit) { $0.upgradeProcessSaid(value) }
             case "READY" where value == "1":
                 transition(unit) { $0.upgradeProcessReady(at: .now) }
             default:
@@ -192,9 +192,6 @@ extension SupervisorEngine {
         // The old process's stop timeout bounds this stage; the new one's readiness clock starts
         // again once the old one is gone.
         upgrade.timer.stop()
-        unit.statusText =
-            "upgrading: pid \(upgrade.oldPID) drains; new pid \(upgrade.pid) "
-            + (unit.machine.upgradeReadyAt == nil ? "waits for the store" : "serves")
     }
 
     /// `unit`'s own process ended (``exited(_:_:)`` did its bookkeeping) while an upgrade runs:
@@ -231,9 +228,6 @@ extension SupervisorEngine {
         unit.startedAt = upgrade.startedAt
         PidRecord.of(pid: upgrade.pid, processGroup: upgrade.pid)?.write(
             to: configuration.runDirectory.pidFile(for: unit.spec.name))
-        if unit.machine.upgradeReadyAt == nil {
-            unit.statusText = "upgrading: new pid \(upgrade.pid) opens the store; callers wait in the backlog"
-        }
     }
 
     /// The new process has its ready timeout: to wait for the store or send `READY=1` while it
@@ -252,7 +246,6 @@ extension SupervisorEngine {
         unit.spec.executable = upgrade.executable
         let result = upgrade.result(
             name: unit.spec.name, readyAt: unit.machine.upgradeReadyAt, handOverAt: unit.machine.upgradeHandOverAt)
-        unit.statusText = ""
         becameReady(unit)
         let text =
             "upgraded: pid \(upgrade.oldPID) → pid \(upgrade.pid) (\(upgrade.program)); callers waited "
@@ -291,8 +284,7 @@ extension SupervisorEngine {
         if unit.machine.upgradeHandOverAt == nil {
             unit.upgrade = nil
             upgrade.timer.stop()
-            unit.statusText = upgrade.statusText
-            transition(unit) { $0.upgradeProcessFailed() }
+            transition(unit) { $0.upgradeProcessFailed(reason: reason) }
             let why = upgrade.abandoned.map { "the upgrade was abandoned: \($0)" } ?? "the new process \(reason)"
             logger.error(
                 "\(unit.spec.name): upgrade failed before the hand-over: \(why); pid \(upgrade.oldPID) serves on")
@@ -304,14 +296,9 @@ extension SupervisorEngine {
                             + "pid \(upgrade.oldPID) still serves; `svc-supervisor logs \(unit.spec.name)` shows what it said",
                         details: details(unit, upgrade), retryable: false)))
         } else {
-            transition(unit) { $0.upgradeProcessFailed() }
             // The old one drains already and cannot be called back: once it is gone, the
             // previous executable starts again (the machine's rollback).
-            if upgrade.abandoned == nil {
-                unit.statusText =
-                    "upgrade failed: new pid \(pid) \(reason); starting \(upgrade.previousExecutable) "
-                    + "again once pid \(upgrade.oldPID) is gone"
-            }
+            transition(unit) { $0.upgradeProcessFailed(reason: reason) }
         }
     }
 
@@ -404,7 +391,6 @@ extension SupervisorEngine {
         )
         logger.error(
             "\(unit.spec.name): upgrade failed after the hand-over (new pid \(upgrade.pid) \(failure)): rolling back")
-        unit.statusText = "rolling back the upgrade"
     }
 
     private func startRollback(_ unit: ServiceUnit, _ upgrade: UpgradeRun, restored: String?) {
@@ -436,7 +422,6 @@ extension SupervisorEngine {
                         .unavailable, "\(head); \(outcome); `svc-supervisor logs \(name)` shows what it said",
                         details: self.details(unit, upgrade), retryable: false)))
         }
-        unit.statusText = ""
         startWhenReady(unit)
         // A stop or `down` during the rollback's restore leaves it stopped already: no state
         // change is coming to answer the upgrade, so it is answered with the state it has.

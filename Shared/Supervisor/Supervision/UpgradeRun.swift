@@ -35,8 +35,6 @@ final class UpgradeRun {
     var killReason: String?
     /// Set when the operator stopped or restarted the service meanwhile: why.
     var abandoned: String?
-    /// The unit's status text when the upgrade began, shown again when it fails before the hand-over.
-    let statusText: String
     /// The copy of the store the new build took before migrating it (`X_VERTICALS_STORE_BACKUP=`).
     var backup: String?
     /// The new process's readiness deadline (to its hand-over signal, then to `READY=1`).
@@ -46,7 +44,7 @@ final class UpgradeRun {
 
     init(
         program: String, executable: String, previousExecutable: String, oldPID: Int32, child: ChildProcess,
-        uid: UInt32, statusText: String, loop: EventLoop,
+        uid: UInt32, loop: EventLoop,
         answer: @escaping (Result<Supervisor.UpgradeResult, ServiceError>) -> Void
     ) {
         self.program = program
@@ -55,7 +53,6 @@ final class UpgradeRun {
         self.oldPID = oldPID
         self.child = child
         self.uid = uid
-        self.statusText = statusText
         self.startedAt = .now
         self.timer = LoopTimer(loop: loop)
         self.answer = answer
