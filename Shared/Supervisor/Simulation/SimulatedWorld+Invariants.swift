@@ -66,17 +66,30 @@ extension SimulatedWorld {
         }
     }
 
-    /// The status text says what the core holds where the core alone decides it: a stopped
-    /// service says nothing, an idle one waits for a caller, one in backoff says its delay.
+    /// The status text says what the core holds: a stopped service says nothing, an idle one
+    /// waits for a caller, one in backoff says its delay, a waiting one whom it waits for (or
+    /// that it rolls back an upgrade), a failed one why it stays down; a process that starts,
+    /// serves or stops says no other state's words.
     func checkStatusText() {
-        let expected: String
+        let status = machine.status
+        let says: Bool
         switch machine.state {
-        case .stopped: expected = ""
-        case .idle: expected = "starts at the first connection"
-        case .backoff: expected = "restarting in \(ServiceUnit.text(machine.backoffDelay))"
-        default: return
+        case .stopped: says = status == .none
+        case .idle: says = status == .idle
+        case .backoff: says = status == .backoff(machine.backoffDelay)
+        case .waiting: says = status == .waiting(for: machine.awaited) || status == .rollingBack
+        case .failed:
+            guard case .gaveUp(let why, _, _) = status else { says = false; break }
+            says = why == machine.gaveUp
+        case .starting, .ready, .stopping:
+            switch status {
+            case .idle, .backoff, .waiting, .gaveUp, .rollingBack: says = false
+            default: says = true
+            }
+        case .upgrading, .restoring:
+            says = true
         }
-        if statusText != expected {
+        if !says {
             violate("status says what the core holds", "the core is \(machine.state) and status says \"\(statusText)\"")
         }
     }
