@@ -2,7 +2,13 @@
 ///
 /// Every case is a protocol error: the receiver answers with an error frame where
 /// it can and closes the connection, since the stream cannot be resynchronised.
-public struct FrameError: Error, Sendable, Equatable, CustomStringConvertible {
+///
+/// Its ``code`` is `emptyFrame` or `oversized`; an oversized frame's declared length and the
+/// receiver's limit are also the details `length` and `limit`.
+public struct FrameError: CodedError {
+    /// What is wrong with the frame.
+    public typealias Code = ErrorKind<FrameError>
+
     enum Reason: Equatable {
         case emptyFrame
         case oversized(length: UInt32, limit: Int)
@@ -24,7 +30,16 @@ public struct FrameError: Error, Sendable, Equatable, CustomStringConvertible {
         return nil
     }
 
-    public var description: String {
+    /// What is wrong with the frame.
+    public var code: Code {
+        switch reason {
+        case .emptyFrame: .emptyFrame
+        case .oversized: .oversized
+        }
+    }
+
+    /// What is wrong with the frame, with its length.
+    public var message: String {
         switch reason {
         case .emptyFrame:
             "frame length 0 is not allowed: every frame carries at least an envelope"
@@ -32,4 +47,20 @@ public struct FrameError: Error, Sendable, Equatable, CustomStringConvertible {
             "frame length \(length) exceeds this receiver's limit of \(limit) bytes"
         }
     }
+
+    /// An oversized frame's declared length and the receiver's limit, as `length` and `limit`.
+    public var details: [ErrorDetail] {
+        switch reason {
+        case .emptyFrame: []
+        case .oversized(let length, let limit):
+            [ErrorDetail("length", String(length)), ErrorDetail("limit", String(limit))]
+        }
+    }
+}
+
+extension ErrorKind where Domain == FrameError {
+    /// A frame declared a length of zero.
+    public static var emptyFrame: Self { Self("emptyFrame") }
+    /// A frame declared a length above the receiver's limit.
+    public static var oversized: Self { Self("oversized") }
 }
