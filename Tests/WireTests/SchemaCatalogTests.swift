@@ -63,7 +63,10 @@ struct SchemaCatalogTests {
     }
 
     @Test func aNameTheCatalogLacks_isRefused_namingTheField() {
-        #expect(throws: SchemaCatalogError("test.Outer.inner holds message test.Inner, which is not in the catalog")) {
+        #expect(
+            throws: SchemaCatalogError(
+                .notListed, "test.Outer.inner holds message test.Inner, which is not in the catalog")
+        ) {
             try SchemaCatalog(
                 messages: [MessageSchema("test.Outer", [.optional(1, "inner", .message(named: "test.Inner"))])],
                 enumerations: [])

@@ -36,11 +36,12 @@ extension ServiceDescription {
         var aliases: [String: String] = [:]
         for alias in info.aliases {
             guard aliases.updateValue(alias.field, forKey: alias.name) == nil else {
-                throw SchemaCatalogError("route \(info.template): alias \(alias.name) is given twice")
+                throw SchemaCatalogError(.duplicate, "route \(info.template): alias \(alias.name) is given twice")
             }
         }
         guard let route = Route(validating: info.template, aliases: aliases) else {
-            throw SchemaCatalogError("route \(info.template) is not a path of non-empty segments starting with /")
+            throw SchemaCatalogError(
+                .invalid, "route \(info.template) is not a path of non-empty segments starting with /")
         }
         return route
     }
@@ -56,12 +57,14 @@ extension ServiceDescription {
         for info in message.fields {
             let at = "\(message.name).\(info.name)"
             guard info.tag > 0 && info.tag < 1 << 29 else {
-                throw SchemaCatalogError("\(at): tag \(info.tag) is outside 1...2^29-1")
+                throw SchemaCatalogError(.invalid, "\(at): tag \(info.tag) is outside 1...2^29-1")
             }
             guard tags.insert(info.tag).inserted else {
-                throw SchemaCatalogError("\(at): tag \(info.tag) is used twice")
+                throw SchemaCatalogError(.duplicate, "\(at): tag \(info.tag) is used twice")
             }
-            guard names.insert(info.name).inserted else { throw SchemaCatalogError("\(at): the name is used twice") }
+            guard names.insert(info.name).inserted else {
+                throw SchemaCatalogError(.duplicate, "\(at): the name is used twice")
+            }
             let type = try fieldType(info.type, at: at, enumerations: enumerations)
             let presence: FieldDescriptor.Presence
             switch info.presence {
@@ -70,16 +73,17 @@ extension ServiceDescription {
             case .repeated: presence = .repeated
             case .defaulted:
                 guard let text = info.defaultValue else {
-                    throw SchemaCatalogError("\(at): defaulted, with no default")
+                    throw SchemaCatalogError(.invalid, "\(at): defaulted, with no default")
                 }
                 presence = .defaulted(try defaultValue(text, type: type, at: at))
             case .unknown(let raw):
-                throw SchemaCatalogError("\(at): presence `\(raw)` is not one this build knows")
+                throw SchemaCatalogError(.unsupported, "\(at): presence `\(raw)` is not one this build knows")
             }
             var maxBytes: Int?
             if let bound = info.maxBytes {
                 guard type.canBeBounded, bound > 0, bound <= UInt64(UInt32.max) else {
                     throw SchemaCatalogError(
+                        .invalid,
                         "\(at): bound \(bound) is not 1...\(UInt32.max) bytes on a string, bytes or enum field")
                 }
                 maxBytes = Int(bound)
@@ -111,11 +115,12 @@ extension ServiceDescription {
             if text.hasPrefix("enum ") {
                 let name = String(text.dropFirst("enum ".count))
                 guard let enumeration = enumerations[name] else {
-                    throw SchemaCatalogError("\(at): enumeration \(name) is not among the description's enums")
+                    throw SchemaCatalogError(
+                        .notListed, "\(at): enumeration \(name) is not among the description's enums")
                 }
                 return .enumeration(enumeration)
             }
-            throw SchemaCatalogError("\(at): type `\(text)` is not one this build knows")
+            throw SchemaCatalogError(.unsupported, "\(at): type `\(text)` is not one this build knows")
         }
     }
 
@@ -126,8 +131,8 @@ extension ServiceDescription {
             let value = try MessageValue(json: .object([("value", try JSONValue(parsing: text))]), as: schema)
             if let single = value[1], let defaultValue = DefaultValue(single) { return defaultValue }
         } catch {
-            throw SchemaCatalogError("\(at): default \(text) is not a \(type): \(error)")
+            throw SchemaCatalogError(.invalid, "\(at): default \(text) is not a \(type): \(error)")
         }
-        throw SchemaCatalogError("\(at): default \(text) is not a \(type)")
+        throw SchemaCatalogError(.invalid, "\(at): default \(text) is not a \(type)")
     }
 }

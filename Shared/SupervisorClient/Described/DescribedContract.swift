@@ -32,10 +32,11 @@ public struct DescribedContract: Sendable {
     public init(_ description: Daemon.Description) throws(SchemaCatalogError) {
         if let problem = DescriptionBounds.problem(description) {
             throw SchemaCatalogError(
-                "the description of \(PeerText(description.name, maxBytes: 64)) is refused: \(problem)")
+                .refused, "the description of \(PeerText(description.name, maxBytes: 64)) is refused: \(problem)")
         }
         for info in description.operations where info.service != description.name && info.service != Daemon.name {
             throw SchemaCatalogError(
+                .refused,
                 "\(description.name) describes \(info.service).\(info.name): a description speaks for its own "
                     + "vertical (and daemon.*) only")
         }
@@ -45,7 +46,7 @@ public struct DescribedContract: Sendable {
             func message(_ name: String, _ role: String) throws(SchemaCatalogError) -> MessageSchema {
                 guard let schema = schemas.message(named: name) else {
                     throw SchemaCatalogError(
-                        "\(info.service).\(info.name): its \(role) \(name) is not among the messages")
+                        .notListed, "\(info.service).\(info.name): its \(role) \(name) is not among the messages")
                 }
                 return schema
             }

@@ -38,21 +38,23 @@ public struct SchemaCatalog: Sendable, Equatable {
         var byName: [String: MessageSchema] = [:]
         for message in messages {
             guard byName.updateValue(message, forKey: message.name) == nil else {
-                throw SchemaCatalogError("message \(message.name) is declared more than once")
+                throw SchemaCatalogError(.duplicate, "message \(message.name) is declared more than once")
             }
         }
         var enumNames: Set<String> = []
         for enumeration in enumerations where !enumNames.insert(enumeration.name).inserted {
-            throw SchemaCatalogError("enumeration \(enumeration.name) is declared more than once")
+            throw SchemaCatalogError(.duplicate, "enumeration \(enumeration.name) is declared more than once")
         }
         for message in messages {
             for field in message.fields {
                 switch field.type {
                 case .message(let reference) where reference.isUnbound && byName[reference.name] == nil:
                     throw SchemaCatalogError(
+                        .notListed,
                         "\(message.name).\(field.name) holds message \(reference.name), which is not in the catalog")
                 case .enumeration(let enumeration) where !enumNames.contains(enumeration.name):
                     throw SchemaCatalogError(
+                        .notListed,
                         "\(message.name).\(field.name) holds enumeration \(enumeration.name), which is not in the catalog"
                     )
                 default:
@@ -136,14 +138,44 @@ extension SchemaCatalog {
 
 /// Why a set of schemas does not make a ``SchemaCatalog``: a name given twice, or one no
 /// schema carries.
-public struct SchemaCatalogError: Error, Sendable, Equatable, CustomStringConvertible {
+///
+/// Its ``code`` says which (`duplicate`, `notListed`, `unsupported`, `invalid`, `refused`); its
+/// ``message`` is the ``reason``, naming the message and field.
+public struct SchemaCatalogError: CodedError {
+    /// What is wrong with the schemas.
+    public typealias Code = ErrorKind<SchemaCatalogError>
+
+    /// What is wrong with the schemas.
+    public let code: Code
     /// What is wrong, naming the message and field.
     public let reason: String
 
-    /// Creates an error.
-    public init(_ reason: String) {
+    /// An error of `code` saying `reason`.
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
         self.reason = reason
     }
 
-    public var description: String { reason }
+    /// An error saying `reason`, of the code `invalid`.
+    @available(*, deprecated, message: "name the code: init(_:_:)")
+    public init(_ reason: String) {
+        self.init(.invalid, reason)
+    }
+
+    /// The ``reason``.
+    public var message: String { reason }
+}
+
+extension ErrorKind where Domain == SchemaCatalogError {
+    /// A message, an enumeration, a field's name or tag, or a route's alias is given twice.
+    public static var duplicate: Self { Self("duplicate") }
+    /// A field or an operation names a message or an enumeration the schemas do not list.
+    public static var notListed: Self { Self("notListed") }
+    /// A type or a presence is not one this build knows (a newer build's, or none).
+    public static var unsupported: Self { Self("unsupported") }
+    /// A value breaks its rule: a tag out of range, a bound or a default that does not fit its
+    /// field, a route that is not a path.
+    public static var invalid: Self { Self("invalid") }
+    /// A description as a whole is refused: over its bounds, or speaking for another vertical.
+    public static var refused: Self { Self("refused") }
 }

@@ -1,0 +1,26 @@
+import Testing
+import VerticalsWire
+
+/// `SchemaCatalogError` in the framework's one error shape (`CodedError`): a catalog's refusals
+/// carry a code a program can branch on, and print their reason as before.
+struct SchemaCatalogErrorShapeTests {
+    @Test func aNameGivenTwice_isADuplicate() {
+        let error = #expect(throws: SchemaCatalogError.self) {
+            try SchemaCatalog(messages: [MessageSchema("test.A", []), MessageSchema("test.A", [])], enumerations: [])
+        }
+
+        #expect(error?.code == .duplicate)
+        #expect(error?.description == "message test.A is declared more than once")
+        #expect(error?.message == error?.reason)
+    }
+
+    @Test func aMessageTheCatalogLacks_isNotListed() {
+        let error = #expect(throws: SchemaCatalogError.self) {
+            try SchemaCatalog(
+                messages: [MessageSchema("test.Outer", [.optional(1, "inner", .message(named: "test.Inner"))])],
+                enumerations: [])
+        }
+
+        #expect(error?.code == .notListed && "\(SchemaCatalogError.Code.notListed)" == "notListed")
+    }
+}
