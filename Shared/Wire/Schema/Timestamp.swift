@@ -101,7 +101,13 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
 /// A ``Timestamp`` moved by a `Swift/Duration` left `Int64` microseconds
 /// (``Timestamp/checkedAdding(_:)``): what a trap would have been.
-public struct TimestampOverflowError: Error, Sendable, Hashable, CustomStringConvertible {
+///
+/// Its ``code`` is `overflow`; the instant and the duration are also the details `timestamp`
+/// and `duration`.
+public struct TimestampOverflowError: CodedError, Hashable {
+    /// What kind of problem it is.
+    public typealias Code = ErrorKind<TimestampOverflowError>
+
     /// The instant that was moved.
     public let timestamp: Timestamp
     /// How far.
@@ -113,9 +119,23 @@ public struct TimestampOverflowError: Error, Sendable, Hashable, CustomStringCon
         self.duration = duration
     }
 
-    public var description: String {
+    /// What kind of problem it is: always `overflow`.
+    public var code: Code { .overflow }
+
+    /// The instant, the duration, and what a timestamp holds.
+    public var message: String {
         "\(timestamp) moved by \(duration) is outside what a timestamp holds (about ±292,000 years from 1970)"
     }
+
+    /// The instant and the duration, as `timestamp` and `duration`.
+    public var details: [ErrorDetail] {
+        [ErrorDetail("timestamp", timestamp.description), ErrorDetail("duration", duration.description)]
+    }
+}
+
+extension ErrorKind where Domain == TimestampOverflowError {
+    /// The result is outside what a timestamp holds.
+    public static var overflow: Self { Self("overflow") }
 }
 
 /// The name 0.1.0 published for ``TimestampOverflowError``.
