@@ -8,7 +8,10 @@
 /// field "limit": expected an integer, got "abc"
 /// field "hours[1].weekday": required field is missing
 /// ```
-public struct WireValueError: Error, Sendable, Equatable, CustomStringConvertible {
+///
+/// Its ``message`` is that sentence; the message's schema name and the field's path are also the
+/// details `messageName` and `field` (none when it is about the whole message).
+public struct WireValueError: CodedError {
     /// The kind of mismatch; compare against the static members. New codes may be added.
     public typealias Code = ErrorKind<WireValueError>
 
@@ -43,8 +46,14 @@ public struct WireValueError: Error, Sendable, Equatable, CustomStringConvertibl
             messageName: messageName, path: path, reason: error.message)
     }
 
-    public var description: String {
+    /// What was wrong, naming the field (or the message, when it is about the whole message).
+    public var message: String {
         path.isEmpty ? "\(messageName): \(reason)" : "field \"\(path)\": \(reason)"
+    }
+
+    /// The message's schema name as `messageName`, and the field's path as `field` when there is one.
+    public var details: [ErrorDetail] {
+        [ErrorDetail("messageName", messageName)] + (path.isEmpty ? [] : [ErrorDetail("field", path)])
     }
 }
 
