@@ -3,9 +3,14 @@
 /// ```text
 /// line 1, column 12: expected ',' or '}' after an object member
 /// ```
-public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+///
+/// Its ``code`` is its ``kind``; the offset, line and column are also the details `offset`,
+/// `line` and `column`.
+public struct JSONSyntaxError: CodedError {
     /// The kind of syntax error; compare against the static members. New kinds may be added.
     public typealias Kind = ErrorKind<JSONSyntaxError>
+    /// The ``Kind``, by the name every ``CodedError`` gives it.
+    public typealias Code = Kind
 
     /// The kind of syntax error.
     public let kind: Kind
@@ -27,7 +32,19 @@ public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertib
         self.reason = reason
     }
 
-    public var description: String { "line \(line), column \(column): \(reason)" }
+    /// The ``kind``.
+    public var code: Code { kind }
+
+    /// What was wrong, after where: `line 1, column 12: …`.
+    public var message: String { "line \(line), column \(column): \(reason)" }
+
+    /// The offset, line and column, as `offset`, `line` and `column`.
+    public var details: [ErrorDetail] {
+        [
+            ErrorDetail("offset", String(offset)), ErrorDetail("line", String(line)),
+            ErrorDetail("column", String(column)),
+        ]
+    }
 }
 
 extension ErrorKind where Domain == JSONSyntaxError {
