@@ -4,13 +4,17 @@ import VerticalsWire
 /// Why an event-loop operation failed.
 ///
 /// An API-stable struct wrapping a private enum (as swift-nio does), so adding a case
-/// breaks nobody. Compare with the static values, or switch on ``kind``:
+/// breaks nobody. Compare with the static values, or switch on ``code`` (also ``kind``):
 ///
 /// ```swift
 /// do { listener = try StreamListener.bind(path: path, on: loop) }
-/// catch where error.kind == .addressInUse { … another instance is already serving … }
+/// catch where error.code == .addressInUse { … another instance is already serving … }
 /// ```
-public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertible {
+///
+/// The socket path is also the detail `path` (and its limit `limit`), a failed libuv call the
+/// detail `operation`, a child's failed step the detail `step`, and libuv's errno the detail
+/// `errno` (also ``errnoCode``).
+public struct EventLoopError: CodedError {
     enum Reason: Equatable, Sendable {
         case pathTooLong(path: String, limit: Int)
         case addressInUse(path: String)
@@ -98,6 +102,11 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// The category of an ``EventLoopError``, for `switch` and `==` without the payload.
     public typealias Kind = ErrorKind<EventLoopError>
+    /// The ``Kind``, by the name every `CodedError` gives it.
+    public typealias Code = Kind
+
+    /// The category of this error: its ``kind``.
+    public var code: Code { kind }
 
     /// The category of this error.
     public var kind: Kind {
@@ -142,7 +151,7 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// libuv's negative errno for `Kind/system` errors (and the errno behind the typed kinds).
-    public var code: Int32? {
+    public var errnoCode: Int32? {
         switch reason {
         case .system(_, let code), .spawn(_, let code): code
         case .notFound: UV_ENOENT.rawValue
@@ -155,7 +164,7 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// What went wrong and what to do about it, for logs and users.
-    public var description: String {
+    public var message: String {
         switch reason {
         case .pathTooLong(let path, let limit):
             "socket path is \(path.utf8.count) bytes, over the limit of \(limit) (libuv would silently truncate it): "
@@ -178,6 +187,25 @@ public struct EventLoopError: Error, Sendable, Equatable, CustomStringConvertibl
         case .spawn(let step, let code):
             "spawn: \(step): \(Self.name(of: code)) (\(Self.message(of: code)))"
         }
+    }
+
+    /// The path and its limit, the operation, the step and the errno, as far as the error has them.
+    public var details: [ErrorDetail] {
+        var details: [ErrorDetail] = []
+        switch reason {
+        case .pathTooLong(let path, let limit):
+            details = [ErrorDetail("path", path), ErrorDetail("limit", String(limit))]
+        case .addressInUse(let path):
+            details = [ErrorDetail("path", path)]
+        case .system(let operation, _):
+            details = [ErrorDetail("operation", operation)]
+        case .spawn(let step, _):
+            details = [ErrorDetail("step", step)]
+        case .connectionRefused, .notFound, .closed, .tls, .certificate:
+            break
+        }
+        if let errnoCode { details.append(ErrorDetail("errno", String(errnoCode))) }
+        return details
     }
 
     // The `_r` variants: plain uv_err_name/uv_strerror leak memory for unknown codes.

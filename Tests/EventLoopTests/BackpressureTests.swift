@@ -108,7 +108,7 @@ struct BackpressureTests {
                     connection.value.write(frame("too late")) { completions.append($0) }
                 }
                 let error = try await closed.value()
-                #expect(error?.code == -110) // UV_ETIMEDOUT
+                #expect(error?.errnoCode == -110) // UV_ETIMEDOUT
                 #expect(clock.now - start >= .milliseconds(99)) // libuv time is in whole milliseconds
                 try await eventually("both completions ran") { completions.values.count == 2 }
                 #expect(completions.values.allSatisfy { $0 == .closed })

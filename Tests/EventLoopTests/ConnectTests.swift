@@ -84,7 +84,7 @@ struct ConnectTests {
         #expect(
             EventLoopError.system(operation: "bind", code: -13).description == "bind failed: EACCES (permission denied)"
         )
-        #expect(EventLoopError.notFound.code == -2)
+        #expect(EventLoopError.notFound.errnoCode == -2)
         #expect(EventLoopError.addressInUse("/a").path == "/a")
     }
 }
