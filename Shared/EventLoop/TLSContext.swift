@@ -18,30 +18,6 @@ public struct TLSFiles: Sendable, Hashable {
     }
 }
 
-/// Why TLS could not be set up or a handshake failed: what was being done and OpenSSL's words.
-public struct TLSError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What failed and why, for logs and users.
-    public let description: String
-    /// Whether a certificate was refused: the peer's by this side, or this side's by the peer.
-    /// Trying again with the same certificates cannot help.
-    public let refusesCertificate: Bool
-
-    /// An error saying `description`; `refusesCertificate` when a certificate was refused.
-    public init(_ description: String, refusesCertificate: Bool = false) {
-        self.description = description
-        self.refusesCertificate = refusesCertificate
-    }
-
-    /// `what`, with the oldest error OpenSSL queued on this thread (the queue is cleared).
-    static func openSSL(_ what: String) -> TLSError {
-        let certificate = vt_ssl_error_is_certificate() != 0
-        var text = [CChar](repeating: 0, count: 256)
-        vt_ssl_error_text(&text, text.count)
-        let detail = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return TLSError(detail.isEmpty ? what : "\(what): \(detail)", refusesCertificate: certificate)
-    }
-}
-
 /// A mutual-TLS 1.3 context for one role (OpenSSL's `SSL_CTX`), loaded from ``TLSFiles``:
 /// every connection made from it presents the certificate and requires a peer certificate the
 /// authority signed. Immutable once made: to take new files, make a new context (connections

@@ -51,7 +51,7 @@ final class TLSSession {
             if verify != X509_V_OK {
                 let text = X509_verify_cert_error_string(verify).map { String(cString: $0) } ?? "code \(verify)"
                 ERR_clear_error()
-                throw TLSError("TLS handshake failed: the peer's certificate: \(text)", refusesCertificate: true)
+                throw TLSError(.certificateRefused, "TLS handshake failed: the peer's certificate: \(text)")
             }
             throw .openSSL("TLS handshake failed")
         }
