@@ -41,6 +41,10 @@ public enum ContractGenerator {
 }
 
 /// Why generation failed: every diagnostic, each `file:line:col: error: message`.
+///
+/// It is not a `CodedError`, on purpose: the generator depends on no other module (not even
+/// VerticalsWire, where `CodedError` lives), so its build-tool plugin builds in seconds; a program
+/// reads its ``diagnostics``.
 public struct ContractGenerationError: Error, Sendable, CustomStringConvertible {
     /// The problems, in file order.
     public var diagnostics: [ContractDiagnostic]
