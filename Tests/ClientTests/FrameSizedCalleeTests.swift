@@ -75,7 +75,7 @@ struct FrameSizedCalleeTests {
             let echo = TestEcho().echo
             async let big = client.call(echo, .init(text: "big"), timeout: .seconds(60))
             // The big answer arrived, and its decode waits off the loop...
-            #expect(await eventuallyAsync { offLoop.held == 1 })
+            #expect(await eventuallyAsync(timeout: .seconds(60)) { offLoop.held == 1 })
             // ...while the loop answers a cheap call on the same connection.
             let small = try await client.call(echo, .init(text: "small"), timeout: .seconds(60))
             #expect(small.text == "small")

@@ -41,7 +41,7 @@ struct FrameSizedEventTests {
             return indices
         }
         // The big event's decode waits off the loop...
-        #expect(await eventuallyAsync { offLoop.held == 1 })
+        #expect(await eventuallyAsync(timeout: .seconds(60)) { offLoop.held == 1 })
         // ...while the loop answers a cheap call on the same connection.
         let small = try await client.call(echo.echo, .init(text: "small"), timeout: .seconds(60))
         #expect(small.text == "small")
