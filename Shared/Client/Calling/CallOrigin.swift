@@ -16,8 +16,16 @@ public protocol CallOrigin: AnyObject, Sendable {
 
 /// Where a call finds the request its task serves.
 public enum Serving {
-    /// The request the current task serves, if any.
+    /// The request the current task serves, if any: bound around a handler that runs in a task.
+    /// Read ``current``, which also sees a handler that runs with no task.
     @TaskLocal public static var request: (any CallOrigin)?
+
+    /// The request served where this code runs, if any: the current task's (``request``), else
+    /// the one a handler that runs with no task serves on this thread (``withThreadRequest(_:_:)``).
+    public static var current: (any CallOrigin)? {
+        if let request { return request }
+        return ThreadRequest.onThisThread?.origin
+    }
 }
 
 /// Starts the span of each call a client makes (a daemon's tracer; none in a tool).

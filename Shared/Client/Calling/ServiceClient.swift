@@ -17,7 +17,7 @@ import VerticalsWire
 /// let principal = try await client.call(Identity.authenticate, .init(token: token))
 /// ```
 ///
-/// Deadlines: a call made while serving a request (``Serving/request``) carries that
+/// Deadlines: a call made while serving a request (``Serving/current``) carries that
 /// request's remaining deadline, never a fresh one; `timeout` can only shorten it. Spans: a
 /// client given a ``CallTracing`` (a daemon's runtime gives its own) makes one per sampled call.
 public final class ServiceClient: Sendable {
@@ -160,7 +160,7 @@ public final class ServiceClient: Sendable {
         frame: @Sendable (Envelope) -> [UInt8]
     ) async throws(ServiceError) -> Message {
         let now = MonotonicInstant.now // one clock read for the deadline, its check and its wire form
-        let served = Serving.request
+        let served = Serving.current
         // A stream has no deadline of its own unless given one (it may follow for ever): it sends
         // none, and its call waits "for ever" (a century) unless a served request's deadline is earlier.
         let unbounded = onEvent != nil && timeout == nil

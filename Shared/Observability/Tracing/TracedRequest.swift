@@ -20,6 +20,6 @@ extension TracedRequest {
 }
 
 extension Serving {
-    /// The request the current task serves, if it is one whose trace this module can read.
-    static var traced: (any TracedRequest)? { request as? any TracedRequest }
+    /// The request served where this code runs, if it is one whose trace this module can read.
+    static var traced: (any TracedRequest)? { current as? any TracedRequest }
 }

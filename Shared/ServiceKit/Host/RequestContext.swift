@@ -84,7 +84,7 @@ public final class RequestContext: TracedRequest {
         self.events = events
     }
 
-    /// The context of the request the current task serves, if any (`Serving/request`, which
-    /// the host binds while a handler runs).
-    public static var current: RequestContext? { Serving.request as? RequestContext }
+    /// The context of the request served where this code runs, if any (`Serving/current`: the
+    /// host binds it while a handler runs, in its task or, for `onSync`, on the loop's thread).
+    public static var current: RequestContext? { Serving.current as? RequestContext }
 }

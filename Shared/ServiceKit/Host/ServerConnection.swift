@@ -158,7 +158,7 @@ final class ServerConnection: @unchecked Sendable {
         _ id: UInt64, _ message: Message, _ context: RequestContext, serial: UInt64, _ answer: Router.SyncRoute
     ) {
         do {
-            try Serving.$request.withValue(context) {
+            try Serving.withThreadRequest(context) {
                 try answer(message, context, Answer(target: self, id: id, serial: serial, atOnce: true))
             }
         } catch {
