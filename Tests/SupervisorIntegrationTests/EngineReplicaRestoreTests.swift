@@ -18,17 +18,24 @@ extension EngineProcessTests {
         typealias Replica = EngineProcessTests.Replica
 
         /// Inserts `count` rows into `v1` of the store at `store`, then waits until the replica
-        /// folder holds a file it did not hold before: the write is replicated.
+        /// folder holds a level-0 file it did not hold before: the write is replicated.
         static func writeReplicated(_ count: Int, to store: String, replica: String) async throws {
-            let before = Replica.files(under: replica)
+            let before = shipped(in: replica)
             let pool = try DatabasePool(path: store)
             try await pool.write { db in
                 for _ in 0..<count { try db.execute(sql: "INSERT INTO v1 DEFAULT VALUES") }
             }
             try pool.close()
-            try await Replica.waitUntil("the replica gets a file after the write") {
-                !Replica.files(under: replica).subtracting(before).isEmpty
+            try await Replica.waitUntil("the replica gets a level-0 file after the write") {
+                !shipped(in: replica).subtracting(before).isEmpty
             }
+        }
+
+        /// The whole level-0 files of the replica folder `replica`: each holds the transactions
+        /// one sync shipped. A file of another level (a snapshot, a compaction) says nothing of a
+        /// write, and a `.tmp` file is one still being written.
+        static func shipped(in replica: String) -> Set<String> {
+            Replica.files(under: "\(replica)/ltx/0").filter { $0.hasSuffix(".ltx") }
         }
 
         /// The rows of `v1` in the store at `store`.
@@ -52,7 +59,8 @@ extension EngineProcessTests {
             let replicaFolder = TemporaryDirectory()
             let harness = try await Replica.startedLedger(replicatedTo: replicaFolder.path, by: program)
             let replica = "\(replicaFolder.path)/ledger"
-            try await Replica.waitUntil("the replica gets its first copy") { !Replica.files(under: replica).isEmpty }
+            // Its first level-0 file is the store before any write: a later one holds the writes.
+            try await Replica.waitUntil("the replica gets its first copy") { !Self.shipped(in: replica).isEmpty }
             let store = harness.run.stateDirectory(for: "ledger") + "/ledger.sqlite"
             try await Self.writeReplicated(3, to: store, replica: replica)
             let between = Self.now()
