@@ -58,8 +58,10 @@ extension Supervisor.LogLine {
 }
 
 extension Supervisor.RestoreInput {
-    static let full = Self(name: "clinics", file: "/var/backups/verticals/clinics-20261122T123000Z.sqlite")
-    static let minimal = Self(name: "", file: "")
+    static let full = Self(
+        name: "clinics", file: "/var/backups/verticals/clinics-20261122T123000Z.sqlite", fromReplica: true,
+        at: Timestamp(microsecondsSinceEpoch: 1_795_782_600_000_000))
+    static let minimal = Self(name: "")
 }
 
 extension Supervisor.RestoreResult {

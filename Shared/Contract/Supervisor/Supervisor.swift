@@ -45,11 +45,15 @@ public enum Supervisor: ServiceContract {
 
     /// Puts a backup in place of a stopped service's store, keeping the store it replaces whole
     /// beside it; the supervisor does it, so the state folder stays its service's and the
-    /// operator's action is audited where the other levers are.
+    /// operator's action is audited where the other levers are. With `fromReplica`, the backup
+    /// is the copy Litestream restores from the service's replica (at `at`, or the latest):
+    /// `unavailable` when Litestream fails or the replica holds no copy at that time.
     public static let restore = Operation<RestoreInput, RestoreResult>(
         name, "restore",
-        summary: "Put a backup in place of a stopped service's store (the replaced one is kept whole beside it).",
-        errors: [.notFound, .invalidInput, .conflict])
+        summary:
+            "Put a backup, or the copy on the service's replica, in place of a stopped service's store "
+            + "(the replaced one is kept whole beside it).",
+        errors: [.notFound, .invalidInput, .conflict, .unavailable])
 
     /// Starts a new process of a ready service on the socket the supervisor holds and hands over
     /// to it without dropping a request: the new one prepares while the old one serves, then waits

@@ -37,7 +37,7 @@ public enum ControlEndpoint {
             }
         }
         router.on(Supervisor.restore) { input, _ in
-            try await engine.restoreStore(input.name, from: input.file)
+            try await restore(input, on: engine)
         }
         router.on(Supervisor.upgrade) { input, _ in
             try await engine.upgradeService(input.name, executable: input.executable, force: input.force)
@@ -59,5 +59,31 @@ public enum ControlEndpoint {
             return Empty()
         }
         return router
+    }
+
+    /// A restore from the backup file `input` names, or from the service's replica when it says
+    /// `fromReplica`: exactly one of the two, and a time only with the replica.
+    private static func restore(_ input: Supervisor.RestoreInput, on engine: SupervisorEngine) async throws
+        -> Supervisor.RestoreResult
+    {
+        switch (input.file, input.fromReplica) {
+        case (let file?, false):
+            guard input.at == nil else {
+                throw ServiceError(
+                    .invalidInput, "a time to restore to goes with fromReplica: a backup file holds one moment",
+                    details: [ErrorDetail("field", "at")])
+            }
+            return try await engine.restoreStore(input.name, from: file)
+        case (nil, true):
+            return try await engine.restoreStoreFromReplica(input.name, at: input.at.map(RFC3339.format))
+        case (_?, true):
+            throw ServiceError(
+                .invalidInput, "restore \(input.name) from a backup file or from its replica, not both",
+                details: [ErrorDetail("field", "file")])
+        case (nil, false):
+            throw ServiceError(
+                .invalidInput, "name the backup to restore \(input.name) from, or restore it from its replica",
+                details: [ErrorDetail("field", "file")])
+        }
     }
 }
