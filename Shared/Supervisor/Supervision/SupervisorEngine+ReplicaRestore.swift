@@ -10,7 +10,7 @@ import VerticalsWire
 
 extension SupervisorEngine {
     /// How long `litestream restore` may take before it is killed and the restore refused.
-    static let replicaRestoreTimeLimit = Duration.seconds(3_600)
+    public static let replicaRestoreTimeLimit = Duration.seconds(3_600)
 
     /// Brings stopped service `name`'s store back from the replica its manifest names, at the
     /// latest point or as it was at `timestamp` (RFC 3339, e.g. `2026-05-01T12:00:00Z`), and
@@ -140,7 +140,7 @@ extension SupervisorEngine {
 
     /// Whether `text` is an RFC 3339 date and time: `YYYY-MM-DDTHH:MM:SS`, an optional fraction,
     /// then `Z` or `±HH:MM`.
-    static func isRFC3339(_ text: String) -> Bool {
+    public static func isRFC3339(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         func digits(_ range: Range<Int>) -> Bool {
             range.upperBound <= bytes.count && bytes[range].allSatisfy { (0x30...0x39).contains($0) }
