@@ -141,19 +141,25 @@ extension EngineProcessTests {
             #expect(both.status == 64)
             #expect(both.standardError.contains("not both"), "\(both.standardError)")
             first.down()
+            let lost = Self.now(inZone: 0)
+            let shippedByTheLostHost = ReplicaRestore.shipped(in: "\(replica)/ledger")
 
-            // The host is lost: a new one with the same manifest starts the vertical on an empty store.
+            // The host is lost: a new one with the same manifest starts the vertical on an empty
+            // store, and its Litestream ships that store to the replica, after the lost host's copies.
             let second = try Host(manifest: manifest, run: directory.file("b"), litestream: litestream, in: directory)
             defer { second.down() }
-            #expect(eventually(timeout: .seconds(60)) { second.states("ledger")?.state == "ready" })
+            #expect(
+                eventually(timeout: .seconds(60)) {
+                    ReplicaRestore.shipped(in: "\(replica)/ledger").count > shippedByTheLostHost.count
+                }, "the new host's Litestream never shipped its store")
             let stopped = try second.cli(["stop", "ledger"])
             #expect(stopped.status == 0, "\(stopped.standardError)")
             #expect(try Self.rows(in: second.store("ledger")) == 0)
 
-            let restored = try second.cli(["restore", "ledger", "--from-replica"])
+            let restored = try second.cli(["restore", "ledger", "--from-replica", "--at", lost])
             #expect(restored.status == 0, "\(restored.standardError)")
             #expect(restored.standardOutput.contains("from the replica of ledger"), "\(restored.standardOutput)")
-            #expect(try Self.rows(in: second.store("ledger")) == 5, "the replicated rows are back")
+            #expect(try Self.rows(in: second.store("ledger")) == 5, "the lost host's rows are back")
             let past = try second.cli(["restore", "ledger", "--from-replica", "--at", between])
             #expect(past.status == 0, "\(past.standardError)")
             #expect(try Self.rows(in: second.store("ledger")) == 3, "the writes after \(between) are not there")
