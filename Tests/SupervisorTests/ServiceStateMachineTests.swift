@@ -102,7 +102,7 @@ import VerticalsContract
     static let readyActions: [Action] = [.cancelTimer, .armWatchdog, .armForgiveness, .armLiveness, .startDependents]
     static let stopActions: [Action] = [.stopHealthChecks, .sendStopSignal, .armTimer(.stop)]
     static let handOverActions: [Action] = [
-        .beginHandOver, .stopHealthChecks, .cancelForgiveness, .sendStopSignal, .armTimer(.stop),
+        .cancelUpgradeReadyTimeout, .stopHealthChecks, .cancelForgiveness, .sendHandOverSignal, .armTimer(.stop),
     ]
 
     /// Any exit during an upgrade: the old process's promotes the new one; the new one's (its

@@ -18,9 +18,12 @@ extension SimulatedWorld {
             armUnitTimer(.stop, after: configuration.stopTimeout)
         case .cancelTimer:
             cancel(.unit)
-        case .sendStopSignal:
+        case .sendStopSignal, .sendHandOverSignal:
             signalOwn(kill: false)
-        case .kill, .killForFailure:
+        case .kill:
+            checkStopSignalled()
+            signalOwn(kill: true)
+        case .killForFailure:
             signalOwn(kill: true)
         case .armWatchdog:
             if let interval = configuration.watchdog, machine.state.wire == .ready { arm(.watchdog, after: interval) }
@@ -58,7 +61,7 @@ extension SimulatedWorld {
         case .restart(let delay):
             restartDecided(after: delay)
             armUnitTimer(.backoff, after: delay)
-        case .beginHandOver:
+        case .cancelUpgradeReadyTimeout:
             cancel(.upgrade)
         case .promoteUpgrade:
             updateUpgrade { $0.promoted = true }

@@ -94,6 +94,13 @@ extension SimulatedWorld {
         }
     }
 
+    /// The stop timeout's SIGKILL comes after the stop signal: a process is asked to go (or to
+    /// hand over) before it is killed for staying.
+    func checkStopSignalled() {
+        guard let pid = ownPID, let process = processes[pid], !process.stopSignalled, !process.killed else { return }
+        violate("a stop asks before it kills", "pid \(pid) gets SIGKILL at its stop timeout without its stop signal")
+    }
+
     /// After `down`: nothing of the service runs, and none of its timers is armed.
     func checkDown() {
         if let pid = pid(of: .own) { violate("nothing runs after down", "pid \(pid) runs after down was answered") }

@@ -148,9 +148,12 @@ struct ServiceStateMachine: Sendable, Equatable {
         case restart(after: Duration)
         /// Say it stays down, and why.
         case giveUp(GiveUp)
-        /// The new process is ready to take over: note the hand-over's start (the old process is
-        /// told to go by the actions after it).
-        case beginHandOver
+        /// The new process is ready to take over: its own deadline stops (the old process's stop
+        /// timeout bounds the hand-over; the new one's ready timeout starts again once promoted).
+        case cancelUpgradeReadyTimeout
+        /// Send the upgrade's old process, still the service's own, its stop signal: it stops
+        /// accepting, drains and exits, which hands the store over to the new one.
+        case sendHandOverSignal
         /// The old process is gone: make the upgrade's new process the service's own.
         case promoteUpgrade
         /// The upgrade's new process has its ready timeout: to wait for the store or say
@@ -744,7 +747,9 @@ struct ServiceStateMachine: Sendable, Equatable {
     private mutating func handOver(at now: ContinuousClock.Instant) -> [Action] {
         state = .upgrading(.handingOver)
         upgradeHandOverAt = now
-        return [.beginHandOver, .stopHealthChecks, .cancelForgiveness, .sendStopSignal, .armTimer(.stop)]
+        return [
+            .cancelUpgradeReadyTimeout, .stopHealthChecks, .cancelForgiveness, .sendHandOverSignal, .armTimer(.stop),
+        ]
     }
 
     /// The new process ended before it was the service's own, for `reason` ("was killed by

@@ -26,7 +26,7 @@ extension SupervisorEngine {
     }
 
     /// What entering its new state means for `unit` before observers hear of it: the log's
-    /// line, and an upgrade's hand-over, promotion or rollback.
+    /// line, and an upgrade's promotion or rollback.
     private func enter(_ unit: ServiceUnit, from before: ServiceStateMachine) {
         let after = unit.machine
         let spec = unit.spec
@@ -48,8 +48,6 @@ extension SupervisorEngine {
             let status = unit.statusText
             if why != .policy { unit.log.note(status) }
             logger.error("\(spec.name) failed: \(unit.lastExit); \(status)")
-        case .upgrading(.handingOver):
-            if let upgrade = unit.upgrade { beginHandOver(unit, upgrade) }
         case .upgrading(.finishing):
             if let upgrade = unit.upgrade { promote(unit, upgrade) }
         case .waiting where before.isUpgrading:
@@ -65,7 +63,7 @@ extension SupervisorEngine {
         switch action {
         case .checkDependencies:
             startWhenReady(unit)
-        case .wait, .giveUp, .beginHandOver, .promoteUpgrade:
+        case .wait, .giveUp, .promoteUpgrade:
             break // done on entering the state the machine moved to (`enter`)
         case .spawn:
             spawn(unit)
@@ -84,12 +82,13 @@ extension SupervisorEngine {
         case .cancelTimer:
             unit.timer.stop()
         case .sendStopSignal:
-            if let upgrade = unit.upgrade, unit.machine.state == .upgrading(.handingOver) {
-                unit.log.note("upgrade: hand-over: stopping pid \(upgrade.oldPID) with signal \(spec.stopSignal)")
-            } else {
-                unit.log.note("stopping pid \(unit.pid ?? 0) with signal \(spec.stopSignal)")
-            }
+            unit.log.note("stopping pid \(unit.pid ?? 0) with signal \(spec.stopSignal)")
             signalGroup(unit, spec.stopSignal)
+        case .sendHandOverSignal:
+            unit.log.note("upgrade: hand-over: stopping pid \(unit.pid ?? 0) with signal \(spec.stopSignal)")
+            signalGroup(unit, spec.stopSignal)
+        case .cancelUpgradeReadyTimeout:
+            unit.upgrade?.timer.stop()
         case .kill:
             unit.log.note("still running after \(ServiceUnit.text(spec.stopTimeout)): SIGKILL")
             signalGroup(unit, SIGKILL)

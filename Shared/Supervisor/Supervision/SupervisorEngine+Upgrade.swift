@@ -185,15 +185,6 @@ extension SupervisorEngine {
         }
     }
 
-    /// The new process is ready to take over: the old one stops accepting, drains and exits (its
-    /// stop signal, SIGKILL after its stop timeout, the machine's actions after this one), which
-    /// releases the store's lock. Done before `stopping` is said.
-    func beginHandOver(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
-        // The old process's stop timeout bounds this stage; the new one's readiness clock starts
-        // again once the old one is gone.
-        upgrade.timer.stop()
-    }
-
     /// `unit`'s own process ended (``exited(_:_:)`` did its bookkeeping) while an upgrade runs:
     /// the old one, gone as the hand-over asked (or on its own), or the new one after it became
     /// the unit's own. The machine then promotes the new process or rolls back
