@@ -99,7 +99,9 @@ import VerticalsContract
     }
 
     static let restartsAfter: Duration = .microseconds(100_000)
-    static let readyActions: [Action] = [.cancelTimer, .armWatchdog, .armForgiveness, .armLiveness, .startDependents]
+    static let readyActions: [Action] = [
+        .noteReady, .cancelTimer, .armWatchdog, .armForgiveness, .armLiveness, .startDependents,
+    ]
     static let stopActions: [Action] = [.stopHealthChecks, .sendStopSignal, .armTimer(.stop)]
     static let handOverActions: [Action] = [
         .cancelUpgradeReadyTimeout, .stopHealthChecks, .cancelForgiveness, .sendHandOverSignal, .armTimer(.stop),
@@ -256,7 +258,8 @@ import VerticalsContract
             recording: .crash, then: .backoff, wanted: true, [.restart(after: restartsAfter)], whileStopping: .stop),
         .exitedRestartCannotHelp: exits(
             recording: .crash, then: .failed, wanted: false, [.giveUp(.restartCannotHelp)], whileStopping: .stop),
-        .exitedIdle: exits(recording: .exit, then: .idle, wanted: true, [.watchForDemand], whileStopping: .stop),
+        .exitedIdle: exits(
+            recording: .exit, then: .idle, wanted: true, [.noteIdle, .watchForDemand], whileStopping: .stop),
         .exitedAtALimit: exits(
             recording: .limit, then: .backoff, wanted: true, [.restart(after: restartsAfter)], whileStopping: .limit),
         .restoreBegun: [

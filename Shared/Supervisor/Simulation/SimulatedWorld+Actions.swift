@@ -8,7 +8,7 @@ extension SimulatedWorld {
         case .checkDependencies:
             let missing = configuration.dependsOnAnother && !dependencyReady ? ["db"] : []
             feed(.dependenciesChecked) { $0.dependenciesChecked(missing: missing) }
-        case .wait, .giveUp, .backoffForgiven, .startDependents:
+        case .wait, .giveUp, .backoffForgiven, .startDependents, .noteReady, .noteIdle:
             break // words in the log, or other services: none here
         case .spawn:
             spawn()

@@ -109,6 +109,10 @@ struct ServiceStateMachine: Sendable, Equatable {
     enum Action: Sendable, Hashable {
         /// Find which dependencies are not ready yet and answer with ``dependenciesChecked(missing:)``.
         case checkDependencies
+        /// Write in the service's log that its process became ready, and how long that took.
+        case noteReady
+        /// Write in the service's log that its process exited cleanly and it waits for a caller.
+        case noteIdle
         /// Say which dependencies it waits for.
         case wait(for: [String])
         /// Start a process; answer with ``spawned()`` or ``spawnFailed()``.
@@ -143,10 +147,10 @@ struct ServiceStateMachine: Sendable, Equatable {
         case stopWatchingForDemand
         /// Call everyone waiting for the process to be gone.
         case notifyStopWaiters
-        /// Take the strategy's peers down with it, then arm the backoff timer (the machine has
-        /// counted the restart).
+        /// Say the exit and the restart to come, take the strategy's peers down with it, then arm
+        /// the backoff timer (the machine has counted the restart).
         case restart(after: Duration)
-        /// Say it stays down, and why.
+        /// Say it stays down, and why (in the service's log unless its policy chose so).
         case giveUp(GiveUp)
         /// The new process is ready to take over: its own deadline stops (the old process's stop
         /// timeout bounds the hand-over; the new one's ready timeout starts again once promoted).
@@ -154,7 +158,8 @@ struct ServiceStateMachine: Sendable, Equatable {
         /// Send the upgrade's old process, still the service's own, its stop signal: it stops
         /// accepting, drains and exits, which hands the store over to the new one.
         case sendHandOverSignal
-        /// The old process is gone: make the upgrade's new process the service's own.
+        /// The old process is gone: make the upgrade's new process the service's own, then say
+        /// `starting` with its pid (the state is said by this action, not before it).
         case promoteUpgrade
         /// The upgrade's new process has its ready timeout: to wait for the store or say
         /// `READY=1` while preparing, to say `READY=1` once promoted.
@@ -163,8 +168,8 @@ struct ServiceStateMachine: Sendable, Equatable {
         case completeUpgrade
         /// SIGKILL the upgrade's new process (its readiness deadline passed); its exit fails the upgrade.
         case killUpgradeProcess
-        /// The new process failed after the hand-over: put the backup back and start the
-        /// previous executable.
+        /// The new process failed after the hand-over: say so, take the previous executable back,
+        /// put the backup back and start it.
         case rollBackUpgrade
         /// Kill the upgrade's new process (unless it is the service's own) and answer its caller.
         case abandonUpgrade
@@ -424,7 +429,7 @@ struct ServiceStateMachine: Sendable, Equatable {
             ledger.becameReady(at: now)
             holds = []
             livenessFailures = 0
-            return [.cancelTimer, .armWatchdog, .armForgiveness, .armLiveness, .startDependents]
+            return [.noteReady, .cancelTimer, .armWatchdog, .armForgiveness, .armLiveness, .startDependents]
         default:
             return []
         }
@@ -608,7 +613,7 @@ struct ServiceStateMachine: Sendable, Equatable {
             }
             if waitsForDemand {
                 state = .idle
-                return [.watchForDemand]
+                return [.noteIdle, .watchForDemand]
             }
             return afterUnexpectedExit(failure: failure, restartCannotHelp: exit.restartCannotHelp, at: now)
         case .upgrading(.preparing), .upgrading(.handingOver):

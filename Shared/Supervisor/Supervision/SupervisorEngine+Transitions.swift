@@ -12,11 +12,11 @@ extension SupervisorEngine {
     func transition(_ unit: ServiceUnit, _ event: (inout ServiceStateMachine) -> [ServiceStateMachine.Action]) {
         let before = unit.machine
         let actions = event(&unit.machine)
-        enter(unit, from: before)
         // A service that keeps waiting says again what for, as the list changes.
         let waitsAnew = unit.machine.state == .waiting && unit.machine.status != before.status
-        // A spawn says `starting` itself once the process has a pid.
-        if !actions.contains(.spawn), before.state.wire != unit.machine.state.wire || waitsAnew { emit(unit) }
+        // A spawn or a promotion says `starting` itself once the unit's process has a pid.
+        let saysItself = actions.contains(.spawn) || actions.contains(.promoteUpgrade)
+        if !saysItself, before.state.wire != unit.machine.state.wire || waitsAnew { emit(unit) }
         // Its Litestream first: stopped before the service's own stop signal, or a restore.
         if before.state != unit.machine.state, unit.replica != nil {
             let entered = unit.machine.state
@@ -25,46 +25,25 @@ extension SupervisorEngine {
         for action in actions { perform(action, unit) }
     }
 
-    /// What entering its new state means for `unit` before observers hear of it: the log's
-    /// line, and an upgrade's promotion or rollback.
-    private func enter(_ unit: ServiceUnit, from before: ServiceStateMachine) {
-        let after = unit.machine
-        let spec = unit.spec
-        guard before.state != after.state else { return }
-        switch after.state {
-        case .idle:
-            if before.state.wire == .starting || before.state.wire == .ready {
-                unit.log.note("exited cleanly: idle until the next caller connects")
-            }
-        case .ready where before.state != .upgrading(.preparing): // not the old process serving on
-            if let startedAt = unit.startedAt { unit.log.note("ready after \(ServiceUnit.text(.now - startedAt))") }
-        case .backoff:
-            let delay = ServiceUnit.text(after.backoffDelay)
-            unit.log.note("\(unit.lastExit); restart \(unit.restarts) in \(delay)")
-            // The foreground `up` says each crash on its own output, not only in the service's log.
-            logger.warning("\(spec.name) \(unit.lastExit); restart \(unit.restarts) in \(delay)")
-        case .failed where !before.isRestoring:
-            guard let why = after.gaveUp else { break }
-            let status = unit.statusText
-            if why != .policy { unit.log.note(status) }
-            logger.error("\(spec.name) failed: \(unit.lastExit); \(status)")
-        case .upgrading(.finishing):
-            if let upgrade = unit.upgrade { promote(unit, upgrade) }
-        case .waiting where before.isUpgrading:
-            if let upgrade = unit.upgrade { describeRollBack(unit, upgrade) }
-        default:
-            break
-        }
-    }
-
     /// Performs one action of a transition.
     private func perform(_ action: ServiceStateMachine.Action, _ unit: ServiceUnit) {
         let spec = unit.spec
         switch action {
         case .checkDependencies:
             startWhenReady(unit)
-        case .wait, .giveUp, .promoteUpgrade:
-            break // done on entering the state the machine moved to (`enter`)
+        case .wait:
+            break // its status text says what it waits for
+        case .noteReady:
+            if let startedAt = unit.startedAt { unit.log.note("ready after \(ServiceUnit.text(.now - startedAt))") }
+        case .noteIdle:
+            unit.log.note("exited cleanly: idle until the next caller connects")
+        case .giveUp(let why):
+            let status = unit.statusText
+            if why != .policy { unit.log.note(status) }
+            logger.error("\(spec.name) failed: \(unit.lastExit); \(status)")
+        case .promoteUpgrade:
+            if let upgrade = unit.upgrade { promote(unit, upgrade) }
+            emit(unit)
         case .spawn:
             spawn(unit)
         case .armTimer(.readiness):
@@ -124,6 +103,10 @@ extension SupervisorEngine {
             unit.stopWaiters.removeAll()
             for waiter in waiters { waiter() }
         case .restart(let delay):
+            let text = "\(unit.lastExit); restart \(unit.restarts) in \(ServiceUnit.text(delay))"
+            unit.log.note(text)
+            // The foreground `up` says each crash on its own output, not only in the service's log.
+            logger.warning("\(spec.name) \(text)")
             restartWithPeers(unit, after: delay)
         case .armUpgradeReadyTimeout:
             if let upgrade = unit.upgrade { armUpgradeTimeout(unit, upgrade) }
@@ -138,7 +121,10 @@ extension SupervisorEngine {
                     ? "neither waited for the store nor was ready within \(timeout)"
                     : "not ready within \(timeout) of the hand-over")
         case .rollBackUpgrade:
-            if let upgrade = unit.upgrade { rollBack(unit, upgrade) }
+            if let upgrade = unit.upgrade {
+                describeRollBack(unit, upgrade)
+                rollBack(unit, upgrade)
+            }
         case .abandonUpgrade:
             abandonUpgrade(unit, "the service was stopped or restarted meanwhile")
         }

@@ -209,7 +209,8 @@ extension SupervisorEngine {
 
     /// The old process is gone: the new one becomes the unit's own (its pid in `status`, its exit
     /// the unit's), and opens the store while callers wait in the backlog. Done before the
-    /// machine's `starting` is said, so it is said with the new pid.
+    /// machine's `starting` is said (``ServiceStateMachine/Action/promoteUpgrade``), so it is said
+    /// with the new pid.
     func promote(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
         upgrade.promotedAt = .now
         unlink(upgradePidFile(unit))
@@ -373,7 +374,7 @@ extension SupervisorEngine {
         }
     }
 
-    /// What a rollback says before `waiting` is: the previous executable is the unit's again.
+    /// What a rollback says as it begins: the previous executable is the unit's again.
     func describeRollBack(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
         let failure = upgrade.failure ?? "failed"
         unit.spec.executable = upgrade.previousExecutable
