@@ -62,7 +62,7 @@ extension ServiceStateMachineRaceTests {
     @Test(arguments: [ServiceStateMachine.UpgradeStage.preparing, .finishing])
     func upgradeProcessReady_afterItsDeadlineKilledIt_isTooLate(_ stage: ServiceStateMachine.UpgradeStage) {
         var machine = Self.machine(.upgrading(stage))
-        #expect(machine.upgradeReadyTimeoutElapsed() == [.killUpgradeProcess])
+        #expect(machine.upgradeReadyTimeoutElapsed() == [.killUpgradeProcess(afterHandOver: stage == .finishing)])
         #expect(machine.upgradeProcessReady(at: .now) == [])
         #expect(machine.upgradeProcessWaitsForStore(at: .now) == [])
         #expect(machine.state == .upgrading(stage))

@@ -286,9 +286,9 @@ import VerticalsContract
         ],
         .upgradeReadyTimeoutElapsed: [
             .upgrading(.preparing): Outcome(
-                state: .upgrading(.preparing), wanted: true, actions: [.killUpgradeProcess]),
+                state: .upgrading(.preparing), wanted: true, actions: [.killUpgradeProcess(afterHandOver: false)]),
             .upgrading(.finishing): Outcome(
-                state: .upgrading(.finishing), wanted: true, actions: [.killUpgradeProcess]),
+                state: .upgrading(.finishing), wanted: true, actions: [.killUpgradeProcess(afterHandOver: true)]),
         ],
         .upgradeProcessFailed: [
             .upgrading(.preparing): Outcome(state: .ready, wanted: true, actions: []),

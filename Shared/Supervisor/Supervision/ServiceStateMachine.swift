@@ -166,8 +166,10 @@ struct ServiceStateMachine: Sendable, Equatable {
         case armUpgradeReadyTimeout
         /// The promoted new process is ready: answer the upgrade and take its executable.
         case completeUpgrade
-        /// SIGKILL the upgrade's new process (its readiness deadline passed); its exit fails the upgrade.
-        case killUpgradeProcess
+        /// SIGKILL the upgrade's new process (its readiness deadline passed); its exit fails the
+        /// upgrade. `afterHandOver`: it was promoted and not ready in time, rather than neither
+        /// waiting for the store nor ready while it prepared.
+        case killUpgradeProcess(afterHandOver: Bool)
         /// The new process failed after the hand-over: say so, take the previous executable back,
         /// put the backup back and start it.
         case rollBackUpgrade
@@ -742,7 +744,7 @@ struct ServiceStateMachine: Sendable, Equatable {
         switch state {
         case .upgrading(.preparing), .upgrading(.finishing):
             upgradeProcessKilled = true
-            return [.killUpgradeProcess]
+            return [.killUpgradeProcess(afterHandOver: state == .upgrading(.finishing))]
         default:
             return []
         }

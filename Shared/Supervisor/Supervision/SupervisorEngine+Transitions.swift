@@ -112,14 +112,14 @@ extension SupervisorEngine {
             if let upgrade = unit.upgrade { armUpgradeTimeout(unit, upgrade) }
         case .completeUpgrade:
             if let upgrade = unit.upgrade { completeUpgrade(unit, upgrade) }
-        case .killUpgradeProcess:
+        case .killUpgradeProcess(let afterHandOver):
             guard let upgrade = unit.upgrade else { break }
             let timeout = ServiceUnit.text(spec.readyTimeout)
             killUpgradeProcess(
                 unit, upgrade,
-                unit.machine.state == .upgrading(.preparing)
-                    ? "neither waited for the store nor was ready within \(timeout)"
-                    : "not ready within \(timeout) of the hand-over")
+                afterHandOver
+                    ? "not ready within \(timeout) of the hand-over"
+                    : "neither waited for the store nor was ready within \(timeout)")
         case .rollBackUpgrade:
             if let upgrade = unit.upgrade {
                 describeRollBack(unit, upgrade)
