@@ -116,6 +116,21 @@ import VerticalsContractGen
             "contract shop\n/// A.\ninput A {\n    /// B.\n    1 b: B\n}\n/// B.\nmessage B {\n    /// C.\n    1 c: string\n}\n",
             "bad.vcontract:5:10: error: input 'A' holds message 'B': declare it `input` too"
         ),
+        (
+            "a default on a wire.ErrorCode field",
+            "contract shop\n/// A.\nmessage A {\n    /// C.\n    1 c: wire.ErrorCode = notFound\n}\n",
+            "bad.vcontract:5:27: error: bad default for 'c': a wire.ErrorCode field cannot have a default"
+        ),
+        (
+            "a type of wire other than ErrorCode",
+            "contract shop\n/// A.\nmessage A {\n    /// C.\n    1 c: wire.Frame\n}\n",
+            "bad.vcontract:5:10: error: unknown type 'wire.Frame': expected one of the framework's types: wire.ErrorCode"
+        ),
+        (
+            "a contract called wire",
+            "contract wire\n/// A.\nmessage A {\n    /// C.\n    1 c: string\n}\n",
+            "bad.vcontract:1:10: error: contract 'wire' is the framework's (wire.ErrorCode): choose another name"
+        ),
     ])
     func badInput_isReportedAtItsLineAndColumn(what: String, text: String, expected: String) {
         let found = Self.diagnostics(text)

@@ -7,10 +7,9 @@
 //
 // `FieldInfo`, `FieldPresence` and `EnumInfo` are declared in daemon.vcontract. The three messages
 // here stay hand-written (their codecs in Daemon+Describe+Codec.swift) because the contract
-// language cannot say them: `OperationInfo.errors` is a list of `wire.ErrorCode`, which no contract
-// file declares; `Description` holds `OperationInfo`s; and `Description.summary` and
-// `MessageInfo.doc` are defaulted on the wire yet have no default in the init, where a generated
-// init would give them one.
+// language cannot say them: `Description.summary`, `OperationInfo.summary` and `MessageInfo.doc`
+// are defaulted on the wire yet have no default in the init, where a generated init would give
+// them one; and `Description` holds `OperationInfo`s.
 import VerticalsWire
 
 extension Daemon {

@@ -58,6 +58,15 @@ public struct ContractChecker: Sendable {
         }
     }
 
+    /// The framework's own contract, whose types every contract may name without declaring them:
+    /// `wire.ErrorCode`, the error codes every vertical answers with (VerticalsWire's `ErrorCode`).
+    /// No contract file may take its name.
+    public static let wireContract = "wire"
+
+    /// The types of ``wireContract``. Their cases are VerticalsWire's, which the generator does
+    /// not link (it depends on nothing), so a field of one has no default.
+    public static let wireTypes: Set<String> = ["ErrorCode"]
+
     /// Swift keywords a field or case name cannot be without backquotes (which we do not emit).
     static let reserved: Set<String> = [
         "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
@@ -80,6 +89,12 @@ public struct ContractChecker: Sendable {
                         message: "contract '\(file.name)' is also declared in \(other)"))
             }
             contractPaths[file.name] = file.path
+            if file.name == Self.wireContract {
+                problems.append(
+                    .init(
+                        path: file.path, location: file.location,
+                        message: "contract '\(file.name)' is the framework's (wire.ErrorCode): choose another name"))
+            }
             var table: [String: Declaration] = [:]
             for declaration in file.declarations {
                 if table[declaration.name] != nil {
@@ -116,6 +131,10 @@ public struct ContractChecker: Sendable {
     public func resolve(_ reference: TypeReference, in file: ContractFile) -> ResolvedType? {
         if reference.contract == nil, let scalar = ScalarType(rawValue: reference.name) { return .scalar(scalar) }
         let contract = reference.contract ?? file.name
+        if contract == Self.wireContract {
+            return Self.wireTypes.contains(reference.name)
+                ? .enumeration(contract: contract, name: reference.name, cases: []) : nil
+        }
         switch declarations[contract]?[reference.name] {
         case .message(let message)?: return .message(contract: contract, name: message.name)
         case .enumeration(let enumeration)?:
@@ -158,7 +177,9 @@ public struct ContractChecker: Sendable {
                 let hint =
                     field.type.contract == nil
                     ? "a scalar (\(ScalarType.allCases.map(\.rawValue).joined(separator: ", "))) or a message or enum of contract '\(file.name)'"
-                    : "a message or enum declared in contract '\(field.type.contract!)'"
+                    : field.type.contract == Self.wireContract
+                        ? "one of the framework's types: \(Self.wireTypes.sorted().map { "wire.\($0)" }.joined(separator: ", "))"
+                        : "a message or enum declared in contract '\(field.type.contract!)'"
                 report(field.type.location, "unknown type '\(field.type)': expected \(hint)")
                 continue
             }
@@ -234,6 +255,8 @@ public struct ContractChecker: Sendable {
             return Double(text).map { $0.isFinite ? nil : "\(text) is not a finite number" }
                 ?? "\(text) is not a number"
         case (.scalar(.string), .string): return nil
+        case (.enumeration(Self.wireContract, let name, _), _):
+            return "a wire.\(name) field cannot have a default; make it optional (`?`) instead"
         case (.enumeration(_, let name, let cases), .identifier(let word, _)):
             return cases.contains(word) ? nil : "'\(word)' is not a case of \(name) (\(cases.joined(separator: ", ")))"
         case (.scalar(.bytes), _), (.scalar(.timestamp), _), (.message, _):

@@ -59,6 +59,7 @@ public struct SwiftEmitter {
     func swiftType(_ type: ResolvedType, qualified: Bool = false) -> String {
         switch type {
         case .scalar(let scalar): scalar.swiftType
+        case .enumeration(ContractChecker.wireContract, let name, _): "VerticalsWire.\(name)"
         case .message(let contract, let name), .enumeration(let contract, let name, _):
             contract == file.name && !qualified ? name : "\(namespace(of: contract)).\(name)"
         }
