@@ -1,7 +1,9 @@
 // Later versions of echo's messages, as another build of the same contract declares them (the
 // schema names kept): vt-testd's VT_TESTD_CONTRACT serves them, and the contract-check tests
 // host them. Version 2 adds an optional `note` to the Input and the Output (an additive change);
-// the breaking version's Input requires a `volume` earlier callers never send.
+// the breaking version's Input requires a `volume` earlier callers never send. They stay
+// hand-written: each is another version of a message testecho.vcontract declares, under the same
+// schema name beside it, and a contract file declares a name once (one build, one version).
 import VerticalsWire
 
 extension TestEcho {

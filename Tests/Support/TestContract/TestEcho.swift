@@ -43,38 +43,6 @@ public struct TestEcho: Sendable {
             produced.descriptor,
         ]
     }
-
-    /// Input of ``fail``.
-    public struct FailInput: WireMessage {
-        public var code: ErrorCode
-        public var message: String
-
-        public init(code: ErrorCode, message: String) {
-            self.code = code
-            self.message = message
-        }
-
-        public static let schema = MessageSchema(
-            "test.FailInput", [.required(1, "code", .enumeration(ErrorCode.schema)), .required(2, "message", .string)])
-
-        public func encode(to body: inout BodyWriter) {
-            body.write(1, code)
-            body.write(2, message)
-        }
-
-        public init(from body: inout BodyReader) throws(WireDecodingError) {
-            var code: ErrorCode?
-            var message: String?
-            while let tag = try body.nextTag() {
-                switch tag {
-                case 1: code = try body.read()
-                case 2: message = try body.read()
-                default: try body.skip()
-                }
-            }
-            self.init(code: try body.required(code, 1), message: try body.required(message, 2))
-        }
-    }
 }
 
 /// The contract is `test` (its schemas are `test.EchoInput`, …): testecho.vcontract's generated
