@@ -79,12 +79,14 @@ public struct LitestreamConfiguration: Sendable, Equatable {
     }
 
     /// `litestream restore` of the store into `output`, at the latest point or at `timestamp`
-    /// (RFC 3339, e.g. `2026-05-01T12:00:00Z`).
-    public static func restoreArguments(configPath: String, storePath: String, output: String, timestamp: String? = nil)
-        -> [String]
-    {
+    /// (RFC 3339, e.g. `2026-05-01T12:00:00Z`); with `ifReplicaExists`, a replica that holds no
+    /// copy yet is a success that writes nothing.
+    public static func restoreArguments(
+        configPath: String, storePath: String, output: String, timestamp: String? = nil, ifReplicaExists: Bool = false
+    ) -> [String] {
         ["restore", "-config", configPath, "-no-expand-env", "-o", output]
-            + (timestamp.map { ["-timestamp", $0] } ?? []) + [storePath]
+            + (timestamp.map { ["-timestamp", $0] } ?? []) + (ifReplicaExists ? ["-if-replica-exists"] : [])
+            + [storePath]
     }
 
     /// `litestream reset`: forgets Litestream's local state of the store, after a new file was

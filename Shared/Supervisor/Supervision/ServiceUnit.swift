@@ -29,6 +29,11 @@ final class ServiceUnit {
     var child: ChildProcess?
     /// Its folders' ownership walk runs off the loop; the spawn waits for it.
     var givingFolders = false
+    /// Its store is being restored from its replica before its first start, off the loop; the
+    /// spawn waits for it.
+    var restoringFirstStore = false
+    /// That restore ended well: the next spawn starts the process without looking again.
+    var firstStoreRestored = false
     var pid: Int32?
     /// The uid ``pid`` runs as: its own user's (`user =`), else the supervisor's. A notify
     /// datagram counts only when the kernel names both as its sender.

@@ -36,15 +36,21 @@ extension SupervisorEngine {
         return true
     }
 
-    /// The walk of ``giveFolders(_:)`` ended: the spawn goes on if the unit still starts; a stop
-    /// asked meanwhile ends it as a process that ran and stopped would.
+    /// The walk of ``giveFolders(_:)`` ended.
     private func foldersGiven(_ unit: ServiceUnit, failure: String?) {
         unit.givingFolders = false
+        resumeSpawn(unit, failure: failure.map { "cannot start: \($0)" })
+    }
+
+    /// A step a spawn waited for off the loop ended: the spawn goes on if the unit still starts
+    /// (or fails to start, with `failure`); a stop asked meanwhile ends it as a process that ran
+    /// and stopped would.
+    func resumeSpawn(_ unit: ServiceUnit, failure: String?) {
         guard unit.child == nil else { return }
         switch unit.machine.state {
         case .starting:
             if let failure {
-                failedToStart(unit, "cannot start: \(failure)")
+                failedToStart(unit, failure)
             } else {
                 spawn(unit)
             }

@@ -41,6 +41,8 @@ extension SupervisorEngine {
         stopWatchingForDemand(unit)
         // Its folders' ownership walk first, off the loop; the spawn follows it.
         if giveFolders(unit) { return }
+        // A replicated store that is not there yet comes back from its replica first.
+        if restoreFirstStore(unit) { return }
         let spec = unit.spec
         let run = configuration.runDirectory
         let options: ChildProcess.Options

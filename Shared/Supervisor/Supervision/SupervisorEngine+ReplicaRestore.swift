@@ -58,7 +58,38 @@ extension SupervisorEngine {
         let store = storePath(name)
         let folder = configuration.runDirectory.stateDirectory(for: name)
         let output = "\(folder)/\(name).from-replica.sqlite"
-        let run: (_ arguments: [String]) -> [String]
+        Self.removeRestoredCopy(output, in: folder)
+        defer { Self.removeRestoredCopy(output, in: folder) }
+        let (run, variables, configPath) = try await runLitestreamRestore(
+            unit, target, program: program, output: output, timestamp: timestamp)
+        let result = try await restoreStore(name, from: output)
+        let resetArgv = run(LitestreamConfiguration.resetArguments(configPath: configPath, storePath: store))
+        let reset = try? await Offload.run {
+            try FinishedChild.run(resetArgv, environment: variables, keepOutput: true, timeLimit: .seconds(60))
+        }
+        if reset?.status != 0 {
+            let note =
+                "litestream reset failed (\(reset.map { "status \($0.status): \($0.said)" } ?? "not started")); "
+                + "its next start may refuse the restored store until litestream reset runs"
+            unit.log.note(note)
+            logger.warning("\(name): \(note)")
+        }
+        logger.notice("restored \(name) from its replica\(timestamp.map { " as at \($0)" } ?? "")")
+        return result
+    }
+
+    /// Runs `litestream restore` of `unit`'s store from `target` into `output` as the service's
+    /// user, off the loop, bounded by ``replicaRestoreTimeLimit``; with `ifReplicaExists`, a
+    /// replica that holds no copy yet is a success that writes nothing. Returns how to run
+    /// Litestream again as that user (its argument list's prefix), with its environment and
+    /// configuration. A Litestream that fails is `unavailable`, with what it said and what to do.
+    func runLitestreamRestore(
+        _ unit: ServiceUnit, _ target: VerticalsManifest.Replica, program: String, output: String,
+        timestamp: String? = nil, ifReplicaExists: Bool = false
+    ) async throws -> (run: @Sendable ([String]) -> [String], environment: [String], configPath: String) {
+        let name = unit.spec.name
+        let store = storePath(name)
+        let run: @Sendable (_ arguments: [String]) -> [String]
         let litestream = LitestreamConfiguration(storePath: store, replica: target.forService(name))
         let configPath: String
         do {
@@ -75,11 +106,10 @@ extension SupervisorEngine {
         var environment = configuration.environment
         environment.merge(litestream.environment) { _, own in own }
         let variables = environment.map { "\($0.key)=\($0.value)" }
-        Self.removeRestoredCopy(output, in: folder)
-        defer { Self.removeRestoredCopy(output, in: folder) }
         let restoreArgv = run(
             LitestreamConfiguration.restoreArguments(
-                configPath: configPath, storePath: store, output: output, timestamp: timestamp))
+                configPath: configPath, storePath: store, output: output, timestamp: timestamp,
+                ifReplicaExists: ifReplicaExists))
         let restored = try await Offload.run {
             try FinishedChild.run(
                 restoreArgv, environment: variables, keepOutput: true, timeLimit: Self.replicaRestoreTimeLimit)
@@ -97,20 +127,7 @@ extension SupervisorEngine {
                     + "or restore from a backup (svc-supervisor restore \(name) FILE)",
                 details: [ErrorDetail("litestream", restored.said)])
         }
-        let result = try await restoreStore(name, from: output)
-        let resetArgv = run(LitestreamConfiguration.resetArguments(configPath: configPath, storePath: store))
-        let reset = try? await Offload.run {
-            try FinishedChild.run(resetArgv, environment: variables, keepOutput: true, timeLimit: .seconds(60))
-        }
-        if reset?.status != 0 {
-            let note =
-                "litestream reset failed (\(reset.map { "status \($0.status): \($0.said)" } ?? "not started")); "
-                + "its next start may refuse the restored store until litestream reset runs"
-            unit.log.note(note)
-            logger.warning("\(name): \(note)")
-        }
-        logger.notice("restored \(name) from its replica\(timestamp.map { " as at \($0)" } ?? "")")
-        return result
+        return (run, variables, configPath)
     }
 
     /// Makes service `name`'s state folder, as a start does (a host that never ran it has none),

@@ -30,9 +30,10 @@ struct RestoreCommand: AsyncParsableCommand {
             names: Litestream restores its copy (the latest, or the last at or before --at) as the
             vertical's user, and that copy goes through the same checks as FILE. Litestream's
             local state of the replaced store is reset after, so replication goes on from the
-            restored store once the vertical starts. On a host that replaces a lost one, give
-            --at a time before that host started: once its vertical is ready, its Litestream
-            ships the new, empty store to the replica as the latest copy.
+            restored store once the vertical starts. A vertical with a replica and no store file
+            yet (on a host that replaces a lost one) gets its store back this way by itself
+            before it starts. Give --at a time before a vertical started on an empty store:
+            once it is ready, its Litestream ships that store to the replica as the latest copy.
 
             Exit status 75 when the vertical is not stopped (or something holds its store); 65
             when FILE is not a whole SQLite store, or is another vertical's, or the vertical has

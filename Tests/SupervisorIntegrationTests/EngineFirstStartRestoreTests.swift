@@ -1,0 +1,57 @@
+import Glibc
+import Testing
+import VerticalsSupervisor
+import VerticalsSupervisorClient
+import VerticalsSharedTesting
+import VerticalsTesting
+
+extension EngineProcessTests {
+    /// A replicated vertical with no store yet, under the engine with the real Litestream and a
+    /// folder replica: on a host that replaces a lost one its store comes back before it starts,
+    /// and on a first deploy (an empty replica) it starts with a new store.
+    @Suite("first start restore", .blocking, .timeLimit(.minutes(3)))
+    struct FirstStartRestore {
+        typealias Replica = EngineProcessTests.Replica
+        typealias ReplicaRestore = EngineProcessTests.ReplicaRestore
+
+        @Test(
+            .enabled(if: Replica.litestream != nil, "no .build/venv/bin/litestream: run scripts/install-deps.sh --test")
+        )
+        func firstStart_withACopyInTheReplica_startsWithTheRestoredRows() async throws {
+            let program = try #require(Replica.litestream)
+            let replicaFolder = TemporaryDirectory()
+            let replica = "\(replicaFolder.path)/ledger"
+            let lost = try await Replica.startedLedger(replicatedTo: replicaFolder.path, by: program)
+            try await Replica.waitUntil("the replica gets its first copy") {
+                !ReplicaRestore.shipped(in: replica).isEmpty
+            }
+            let lostStore = lost.run.stateDirectory(for: "ledger") + "/ledger.sqlite"
+            try await ReplicaRestore.writeReplicated(4, to: lostStore, replica: replica)
+            await lost.shutdown()
+
+            // Another run directory, the same replica, no store: no restore is asked for.
+            let replacement = try await Replica.startedLedger(replicatedTo: replicaFolder.path, by: program)
+            let store = replacement.run.stateDirectory(for: "ledger") + "/ledger.sqlite"
+            #expect(try ReplicaRestore.rows(in: store) == 4)
+            #expect(try await replacement.status("ledger").restarts == 0)
+            let log = readFile(replacement.run.log(for: "ledger")) ?? ""
+            #expect(log.contains("restored \(store) from its replica before the first start"), "\(log)")
+            await replacement.shutdown()
+        }
+
+        @Test(
+            .enabled(if: Replica.litestream != nil, "no .build/venv/bin/litestream: run scripts/install-deps.sh --test")
+        )
+        func firstStart_withAnEmptyReplica_startsWithANewStore() async throws {
+            let program = try #require(Replica.litestream)
+            let replicaFolder = TemporaryDirectory()
+            let harness = try await Replica.startedLedger(replicatedTo: replicaFolder.path, by: program)
+            let store = harness.run.stateDirectory(for: "ledger") + "/ledger.sqlite"
+            #expect(try ReplicaRestore.rows(in: store) == 0)
+            #expect(try await harness.status("ledger").restarts == 0)
+            let log = readFile(harness.run.log(for: "ledger")) ?? ""
+            #expect(log.contains("its replica holds no copy yet: ledger starts with a new store"), "\(log)")
+            await harness.shutdown()
+        }
+    }
+}
