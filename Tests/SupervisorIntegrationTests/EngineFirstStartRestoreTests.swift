@@ -8,7 +8,8 @@ import VerticalsTesting
 extension EngineProcessTests {
     /// A replicated vertical with no store yet, under the engine with the real Litestream and a
     /// folder replica: on a host that replaces a lost one its store comes back before it starts,
-    /// and on a first deploy (an empty replica) it starts with a new store.
+    /// on a first deploy (an empty replica) it starts with a new store, and a Litestream that
+    /// fails leaves it not started.
     @Suite("first start restore", .blocking, .timeLimit(.minutes(3)))
     struct FirstStartRestore {
         typealias Replica = EngineProcessTests.Replica
@@ -51,6 +52,24 @@ extension EngineProcessTests {
             #expect(try await harness.status("ledger").restarts == 0)
             let log = readFile(harness.run.log(for: "ledger")) ?? ""
             #expect(log.contains("its replica holds no copy yet: ledger starts with a new store"), "\(log)")
+            await harness.shutdown()
+        }
+
+        @Test func firstStart_whenLitestreamFails_leavesTheVerticalNotStarted_andSaysWhy() async throws {
+            let replicaFolder = TemporaryDirectory()
+            // A Litestream that fails every command it is given.
+            let harness = try EngineHarness([Replica.replicated("ledger", to: replicaFolder.path)]) {
+                $0.litestream = "/bin/false"
+            }
+            try await harness.start()
+            try await Replica.waitUntil("the start fails, saying why") {
+                try await harness.status("ledger").lastExit.contains("its store not restored")
+            }
+            let status = try await harness.status("ledger")
+            #expect(status.pid == nil && status.state != .ready, "\(status.state)")
+            #expect(status.lastExit.contains("litestream restore failed"), "\(status.lastExit)")
+            let store = harness.run.stateDirectory(for: "ledger") + "/ledger.sqlite"
+            #expect(access(store, F_OK) != 0, "no empty store was started on")
             await harness.shutdown()
         }
     }
