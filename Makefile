@@ -256,9 +256,10 @@ simulate:
 # The cost search (docs/fuzz-live.md, "make fuzz-cost"): the release build under its own svc-supervisor
 # up, every operation of every vertical and every built-in searched for the inputs that cost most
 # (loop held, live heap left, answer size, descriptors left), over Unix sockets then TCP with mutual
-# TLS, for FUZZ_SECONDS in all, and silent strangers held against each; judged by the cost budgets.
-# Each input over budget prints a `make fuzz-cost REPLAY=HEX` line (REPLAY_AS=patient|admin puts a
-# fresh token in it); FUZZ_SEED=S, FUZZ_TRANSPORT=unix|tcp as for fuzz-live.
+# TLS, then with a hostile program in a callee's place over each, for FUZZ_SECONDS in all, and
+# silent strangers held against each; judged by the cost budgets. Each input over budget prints a
+# `make fuzz-cost REPLAY=HEX` line (REPLAY_AS=patient|admin puts a fresh token in it); FUZZ_SEED=S,
+# FUZZ_TRANSPORT=unix|tcp|hostile|hostile-tcp picks one phase.
 fuzz-cost: release
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product vt-fuzz-live
 	SWIFT="$(SWIFT)" bash scripts/fuzz-cost.sh release $(FUZZ_SECONDS) \

@@ -32,7 +32,7 @@ struct FuzzLiveCommand: AsyncParsableCommand {
     @Option(help: "Stop after this many findings.") var stopAfter: Int?
     @Option(
         help:
-            "unix, tcp, hostile (--cost only), or both (Unix, then TCP with mutual TLS, then with --cost a hostile callee)."
+            "unix, tcp, hostile or hostile-tcp (--cost only), or both (Unix, then TCP with mutual TLS, then with --cost a hostile callee over each)."
     )
     var transport: Transport = .both
     @Option(help: "A frame to send again (hex, VERTICAL:HEX for a built-in, or @FILE), instead of fuzzing.")
@@ -55,7 +55,10 @@ struct FuzzLiveCommand: AsyncParsableCommand {
     var learnRounds = 1
     @Option(help: .hidden) var hostileCallee: String?
 
-    enum Transport: String, ExpressibleByArgument { case unix, tcp, hostile, both }
+    enum Transport: String, ExpressibleByArgument {
+        case unix, tcp, hostile, both
+        case hostileTCP = "hostile-tcp"
+    }
 
     func run() async throws {
         // Run by `up` in a callee's place, in the hostile phase: serve, never fuzz.
@@ -74,14 +77,15 @@ struct FuzzLiveCommand: AsyncParsableCommand {
         if transport == .unix || transport == .both { phases.append(("unix", .unix)) }
         if transport == .tcp || transport == .both { phases.append(("tcp", .tcpWithMutualTLS)) }
         let callee = hostile ?? HostileManifest.likeliestCallee(in: manifestPath)
-        if cost, transport == .hostile || transport == .both {
+        if cost, transport == .hostile || transport == .hostileTCP || transport == .both {
             if callee != nil {
-                phases.append(("hostile", .hostileCallee))
+                if transport != .hostileTCP { phases.append(("hostile", .hostileCallee)) }
+                if transport != .hostile { phases.append(("hostile-tcp", .hostileCalleeOverTLS)) }
             } else {
                 say("fuzz-cost: no service both calls others and is called: no hostile callee phase")
             }
         }
-        guard !phases.isEmpty else { throw ExitCode.failure(2, "--transport hostile needs --cost") }
+        guard !phases.isEmpty else { throw ExitCode.failure(2, "--transport hostile and hostile-tcp need --cost") }
         // The seconds are fuzzing time, shared by the transports; starting and learning a suite
         // come on top. A transport gets what the ones before it left, and never less than its
         // share: one that ran over (a slow answer waited for) does not starve the next.

@@ -2,18 +2,21 @@ import Glibc
 import VerticalsClient
 import VerticalsContract
 import VerticalsContractTesting
+import VerticalsEventLoop
 import VerticalsServiceKit
 import VerticalsWire
 
 /// A vertical that answers with the worst it can make (`vt-fuzz-live --hostile-callee FILE`):
-/// run under `up` in a callee's place, it serves the socket it is handed (`LISTEN_FDS`), says
-/// `READY=1`, and answers every request, `daemon.describe`, `daemon.contractCheck`,
-/// `daemon.health` and any operation, in turn with: an error frame whose message is nearly a frame
-/// of 0xFF bytes with as many details, an error with a code no contract knows, a response of 0xFF
-/// bytes, and for `daemon.describe` the real description (FILE, as the real vertical gave it)
-/// with an operation declaring as many error codes as fit, names of combining marks, a
-/// frame-sized summary, or every operation many times. Its callers are what ``CostSearch``
-/// watches meanwhile. One thread, one request at a time: a hostile callee need not be quick.
+/// run under `up` in a callee's place, it serves the socket it is handed (`LISTEN_FDS`), Unix or
+/// TCP (then with mutual TLS, from the `VERTICALS_TLS_*` files `up` gives the vertical it replaces,
+/// so its callers meet it after a real handshake), says `READY=1`, and answers every request,
+/// `daemon.describe`, `daemon.contractCheck`, `daemon.health` and any operation, in turn with: an
+/// error frame whose message is nearly a frame of 0xFF bytes with as many details, an error with a
+/// code no contract knows, a response of 0xFF bytes, and for `daemon.describe` the real
+/// description (FILE, as the real vertical gave it) with an operation declaring as many error
+/// codes as fit, names of combining marks, a frame-sized summary, or every operation many times.
+/// Its callers are what ``CostSearch`` watches meanwhile. One loop, one request at a time: a
+/// hostile callee need not be quick.
 enum HostileCallee {
     /// The largest answer sent: the frame limit, less room for the envelope.
     static let largest = FrameDecoder.defaultMaxFrameSize - 1024
@@ -22,52 +25,52 @@ enum HostileCallee {
     static func serve(description file: String) -> Int32 {
         let real = WholeFile.read(file).flatMap { Hex.decode(String($0.filter { !$0.isWhitespace })) }
         let description = real.flatMap { try? Daemon.Description(decoding: $0) }
-        guard
-            let listening = SocketActivation.from(environment: ProcessEnvironment.current, pid: getpid())?.fds.first
-        else {
+        let environment = ProcessEnvironment.current
+        guard let listening = SocketActivation.from(environment: environment, pid: getpid())?.fds.first else {
             say("hostile callee: no LISTEN_FDS: nothing to serve")
             return 2
         }
-        notifyReady()
-        var answers = Answers(description: description)
-        var connections: [Int32: [UInt8]] = [:]
-        while true {
-            var polled = [pollfd(fd: listening, events: Int16(POLLIN), revents: 0)]
-            polled += connections.keys.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            guard poll(&polled, nfds_t(polled.count), -1) >= 0 || errno == EINTR else { return 1 }
-            for entry in polled where entry.revents != 0 {
-                if entry.fd == listening {
-                    let fd = accept(listening, nil, nil)
-                    if fd >= 0 { connections[fd] = [] }
-                    continue
-                }
-                var chunk = [UInt8](repeating: 0, count: 65_536)
-                let count = read(entry.fd, &chunk, chunk.count)
-                guard count > 0 else {
-                    close(entry.fd)
-                    connections[entry.fd] = nil
-                    continue
-                }
-                var buffer = (connections[entry.fd] ?? []) + chunk.prefix(count)
-                while let (payload, rest) = Self.frame(in: buffer) {
-                    buffer = rest
-                    if let message = try? Message(payload: payload),
-                        let answer = answers.answer(to: message.envelope)
-                    {
-                        writeAll(entry.fd, answer)
-                    }
-                }
-                connections[entry.fd] = buffer
-            }
+        let loop: EventLoop
+        do {
+            loop = try EventLoop(name: "hostile-callee")
+        } catch {
+            say("hostile callee: \(error)")
+            return 1
         }
+        let files = TransportSecurity.from(environment: environment).files
+        let started = loop.execute { serve(listening, files: files, description: description, on: loop) }
+        guard started else { return 1 }
+        while true { pause() }
     }
 
-    /// The first whole frame's payload in `buffer` and what follows it, or nil.
-    static func frame(in buffer: [UInt8]) -> ([UInt8], [UInt8])? {
-        guard buffer.count >= 4 else { return nil }
-        let length = buffer.prefix(4).reduce(0) { $0 << 8 | Int($1) }
-        guard buffer.count >= 4 + length else { return nil }
-        return (Array(buffer[4..<(4 + length)]), Array(buffer[(4 + length)...]))
+    /// Serves `fd` on `loop` (on its thread): mutual TLS when it is a TCP socket; then `READY=1`.
+    /// Exits the process when it cannot.
+    private static func serve(_ fd: Int32, files: TLSFiles?, description: Daemon.Description?, on loop: EventLoop) {
+        do {
+            let listener = try StreamListener.adopt(fd: fd, on: loop)
+            if listener.transport == .tcp {
+                guard let files else {
+                    say("hostile callee: a TCP socket and no VERTICALS_TLS_* files: nothing to serve")
+                    exit(2)
+                }
+                listener.useTLS(try TLSContext(files: files, role: .server), handshakeTimeout: .seconds(5))
+            }
+            var answers = Answers(description: description)
+            // The listener and each connection keep themselves alive through their handles.
+            listener.start { connection in
+                connection.onFrame = { payload in
+                    guard let message = try? Message(payload: payload),
+                        let answer = answers.answer(to: message.envelope)
+                    else { return }
+                    connection.write(answer)
+                }
+                connection.startReading()
+            }
+            notifyReady()
+        } catch {
+            say("hostile callee: cannot serve: \(error)")
+            exit(1)
+        }
     }
 
     /// The worst answers, in turn.
@@ -152,17 +155,6 @@ enum HostileCallee {
         }
         let body = worse.encodedBody()
         return body.count <= largest ? body : Array(body.prefix(largest))
-    }
-
-    /// Writes all of `bytes` to `fd`, waiting for room.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return }
-            written += count
-        }
     }
 
     /// `READY=1` to `$NOTIFY_SOCKET`, as sd_notify does.

@@ -33,7 +33,7 @@ extension LivePhase {
         await fuzzer.learnIDs(rounds: learnRounds)
         let started = ContinuousClock.now
         await probe.refreshPids()
-        if kind == .unix { await keepDescription(of: hostile, client: client) }
+        if !kind.isHostile { await keepDescription(of: hostile, client: client) }
         var problems = 0
         for contract in fuzzer.contracts.contracts {
             guard
@@ -69,12 +69,13 @@ extension LivePhase {
         fclose(file)
     }
 
-    /// `unix`, `tcp` or `hostile`, as `FUZZ_TRANSPORT` takes it.
+    /// `unix`, `tcp`, `hostile` or `hostile-tcp`, as `FUZZ_TRANSPORT` takes it.
     var transportName: String {
         switch kind {
         case .unix: "unix"
         case .tcpWithMutualTLS: "tcp"
         case .hostileCallee: "hostile"
+        case .hostileCalleeOverTLS: "hostile-tcp"
         }
     }
 }

@@ -17,6 +17,13 @@ struct LivePhase {
         case tcpWithMutualTLS = "TCP with mutual TLS"
         /// Unix sockets, one callee replaced by ``HostileCallee`` (`make fuzz-cost` only).
         case hostileCallee = "Unix sockets with a hostile callee"
+        /// TCP with mutual TLS, one callee replaced by ``HostileCallee`` (`make fuzz-cost` only).
+        case hostileCalleeOverTLS = "TCP with mutual TLS with a hostile callee"
+
+        /// Whether every service is on a loopback TCP endpoint with certificates.
+        var isTCP: Bool { self == .tcpWithMutualTLS || self == .hostileCalleeOverTLS }
+        /// Whether one callee is replaced by ``HostileCallee``.
+        var isHostile: Bool { self == .hostileCallee || self == .hostileCalleeOverTLS }
     }
 
     let kind: Kind
@@ -41,15 +48,16 @@ struct LivePhase {
         var endpoints: [String: SocketEndpoint] = [:]
         var tls: TLSFiles?
         var manifest = self.manifest
-        if kind == .tcpWithMutualTLS {
+        if kind.isTCP {
             (manifest, endpoints) = try TCPManifest.write(from: self.manifest, into: folder, bin: bin)
             tls = TLSFiles(
                 certificate: "\(folder)/certs/operator/tls.crt", key: "\(folder)/certs/operator/tls.key",
                 authority: "\(folder)/certs/operator/ca.crt")
         }
-        if kind == .hostileCallee {
+        if kind.isHostile {
+            // Over TCP, the TCP manifest with the callee replaced: the same certificates serve it.
             manifest = try HostileManifest.write(
-                from: self.manifest, into: folder, bin: bin, callee: hostile,
+                from: manifest, into: folder, bin: bin, callee: hostile,
                 description: "\(findingsFolder)/\(hostile).description.hex")
         }
         let suite = try LiveSuite.start(
@@ -73,7 +81,7 @@ struct LivePhase {
         do {
             // A hostile callee is not fuzzed: its callers are.
             let names = (await suite.status(control) ?? []).map(\.name).filter {
-                kind != .hostileCallee || $0 != hostile
+                !kind.isHostile || $0 != hostile
             }
             let contracts = try await SuiteContracts.learn(names, client: client)
             let sessions = await Sessions.open(contracts, client: client, seed: seed)
