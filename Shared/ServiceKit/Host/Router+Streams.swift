@@ -25,32 +25,45 @@ extension Router {
         let checksEnumerations = Input.schema.containsEnumerations
         let endSize = FrameSizeHint()
         routes[operation.fullName] = Handler { message, context, answer in
-            let input: Input = try await Self.decodedInput(of: message, checkingEnumerations: checksEnumerations)
-            guard let sink = context.events else {
-                throw ServiceError(
-                    .unimplemented,
-                    "\(operation.fullName) streams: call it over a connection, or with serveStreamInProcess")
-            }
-            let id = context.correlationID
-            do {
-                let events = try await handler(input, context)
-                var sent = 0
-                for try await event in events {
-                    try await sink.sendEvent(
-                        Message.frame(Envelope(kind: .event, correlationID: id), body: event), id: id)
-                    sent += 1
-                    // A producer that never waits (its events ready, its reader fast) would keep the
-                    // loop to itself: let the loop poll its I/O now and then (a yielded job runs in
-                    // the loop's next batch, after the poll).
-                    if sent % Self.eventsBetweenYields == 0 { await Task.yield() }
+            guard !Self.decodesOffLoop(message) else {
+                return try await Self.withLargeInput(of: message, checkingEnumerations: checksEnumerations) {
+                    (input: Input) in try await stream(input, context, answer)
                 }
-            } catch {
-                throw Self.wireForm(of: error)
             }
-            answer.respond(Empty(), sized: endSize)
+            try await stream(try Self.input(of: message, checkingEnumerations: checksEnumerations), context, answer)
         }
         routes[operation.fullName]?.isStream = true
         operations.append(operation.descriptor)
+
+        /// Sends the events `handler` makes for `input`, then the stream's closing response.
+        @Sendable nonisolated(nonsending) func stream(_ input: Input, _ context: RequestContext, _ answer: Answer)
+            async throws
+        {
+            do {
+                guard let sink = context.events else {
+                    throw ServiceError(
+                        .unimplemented,
+                        "\(operation.fullName) streams: call it over a connection, or with serveStreamInProcess")
+                }
+                let id = context.correlationID
+                do {
+                    let events = try await handler(input, context)
+                    var sent = 0
+                    for try await event in events {
+                        try await sink.sendEvent(
+                            Message.frame(Envelope(kind: .event, correlationID: id), body: event), id: id)
+                        sent += 1
+                        // A producer that never waits (its events ready, its reader fast) would keep the
+                        // loop to itself: let the loop poll its I/O now and then (a yielded job runs in
+                        // the loop's next batch, after the poll).
+                        if sent % Self.eventsBetweenYields == 0 { await Task.yield() }
+                    }
+                } catch {
+                    throw Self.wireForm(of: error)
+                }
+                answer.respond(Empty(), sized: endSize)
+            }
+        }
     }
 
     /// Events a stream sends before it lets the loop run other work (``onStream(_:_:)``).

@@ -44,11 +44,12 @@ extension Router {
             let input: Input = try Self.input(of: message, checkingEnumerations: checksEnumerations)
             answer.respond(try run(input, context), sized: answerSize)
         }
-        // A body over ``offLoopInputBytes`` comes this way, in a task: decoded off the loop, then
-        // answered on it.
+        // Only a body over ``offLoopInputBytes`` comes this way, in a task: decoded off the loop,
+        // answered on it, and freed off it again.
         let route: Route = { message, context, answer in
-            let input: Input = try await Self.decodedInput(of: message, checkingEnumerations: checksEnumerations)
-            answer.respond(try run(input, context), sized: answerSize)
+            try await Self.withLargeInput(of: message, checkingEnumerations: checksEnumerations) { (input: Input) in
+                answer.respond(try run(input, context), sized: answerSize)
+            }
         }
         routes[operation.fullName] = Handler(route: route, answersAtOnce: answerAtOnce)
         operations.append(operation.descriptor)

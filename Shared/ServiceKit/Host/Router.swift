@@ -60,7 +60,21 @@ public struct Router: Sendable {
         let answerSize = FrameSizeHint()
         let checksEnumerations = Input.schema.containsEnumerations
         routes[operation.fullName] = Handler { message, context, answer in
-            let input: Input = try await Self.decodedInput(of: message, checkingEnumerations: checksEnumerations)
+            // The same few lines twice rather than a shared function: passing the handler to one
+            // would reabstract it, an allocation on every request.
+            guard !Self.decodesOffLoop(message) else {
+                return try await Self.withLargeInput(of: message, checkingEnumerations: checksEnumerations) {
+                    (input: Input) in
+                    let output: Output
+                    do {
+                        output = try await handler(input, context)
+                    } catch {
+                        throw Self.wireForm(of: error)
+                    }
+                    answer.respond(output, sized: answerSize)
+                }
+            }
+            let input: Input = try Self.input(of: message, checkingEnumerations: checksEnumerations)
             let output: Output
             do {
                 output = try await handler(input, context)
@@ -86,18 +100,25 @@ public struct Router: Sendable {
     /// costs, whatever the frame limit. The same bound as `ServiceClient.offLoopAnswerBytes`.
     public static let offLoopInputBytes = ServiceClient.offLoopAnswerBytes
 
-    /// ``input(of:checkingEnumerations:)`` where it costs the loop a bounded amount: a body over
-    /// ``offLoopInputBytes`` on the blocking-work threads (`resourceExhausted` when their queue is
-    /// full), the handler resuming on its loop; a smaller one here.
-    static func decodedInput<Input: WireMessage>(
-        of message: Message, checkingEnumerations: Bool
-    ) async throws -> Input {
-        guard message.payload.count - message.bodyStart > offLoopInputBytes else {
-            return try input(of: message, checkingEnumerations: checkingEnumerations)
+    /// Whether `message`'s body is over ``offLoopInputBytes``: decoded, and freed, off the loop
+    /// (``withLargeInput(of:checkingEnumerations:_:)``).
+    static func decodesOffLoop(_ message: Message) -> Bool {
+        message.payload.count - message.bodyStart > offLoopInputBytes
+    }
+
+    /// Runs `body` with the Input of a request whose body is over ``offLoopInputBytes``: decoded
+    /// on the blocking-work threads (`resourceExhausted` when their queue is full), `body` on the
+    /// caller's loop, and the Input freed on those threads again once `body` returns
+    /// (``OffLoopInput``). A smaller body is decoded, and freed, where it is
+    /// (``input(of:checkingEnumerations:)``).
+    nonisolated(nonsending) static func withLargeInput<Input: WireMessage>(
+        of message: Message, checkingEnumerations: Bool, _ body: nonisolated(nonsending) (Input) async throws -> Void
+    ) async throws {
+        let held = try await Offload.run { () throws -> OffLoopInput<Input> in
+            OffLoopInput(try input(of: message, checkingEnumerations: checkingEnumerations))
         }
-        return try await Offload.run { () throws -> Input in
-            try input(of: message, checkingEnumerations: checkingEnumerations)
-        }
+        defer { held.free() }
+        try await body(held.input)
     }
 
     /// The request's Input, or `invalidInput` naming what is wrong with its body; with
