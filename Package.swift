@@ -227,8 +227,9 @@ let package = Package(
         .target(
             name: "VerticalsStorage",
             dependencies: [
-                "VerticalsWire", "VerticalsContract", "VerticalsClient", "VerticalsServiceKit", grdb,
-                .product(name: "Logging", package: "swift-log"),
+                "VerticalsWire", "VerticalsContract", "VerticalsClient", "VerticalsServiceKit",
+                "VerticalsObservability",
+                grdb, .product(name: "Logging", package: "swift-log"),
                 // A thread's own supplementary groups (FolderOwnerAccess).
                 "CSpawn",
                 // The SQLite C API, to tie the store's lock to its writer connection (StoreLock).

@@ -3,6 +3,8 @@ import Glibc
 #endif
 import Dispatch
 import GRDB
+import GRDBSQLite
+import VerticalsObservability
 
 /// Opens a vertical's own SQLite store: WAL mode, versioned migrations run at start-up,
 /// and the durability the vertical asks for.
@@ -75,6 +77,9 @@ public enum SQLiteStore {
             // statement journal: keep it in memory, not a file created and unlinked in /var/tmp.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
+        // SQLite's own heap (its page caches, at most `cache_size` a connection, and statements)
+        // grows with what is stored, within that bound: counted apart from what requests leave.
+        BoundedCacheMemory.count("sqlite") { Int(clamping: sqlite3_memory_used()) }
         let lock = try StoreLock.acquire("\(path).lock", for: path, handOver: checking ? nil : handOver)
         try createOwnerOnly(path)
         let pool: DatabasePool

@@ -63,18 +63,22 @@ final class CostProbe {
 
     private static let emptyBody = Empty().encodedBody()
 
-    /// `vertical`'s live heap in bytes, or nil when it does not say.
+    /// `vertical`'s live heap in bytes, less what its bounded caches hold (a store's page cache:
+    /// `BoundedCacheMemory`), or nil when it does not say.
     func liveHeap(_ vertical: String) async -> Int? {
         guard
             let body = try? await client.callRaw(
                 service: vertical, operation: Daemon.metrics.fullName, body: Self.emptyBody, timeout: .seconds(10)),
             let metrics = try? Daemon.Metrics(decoding: body)
         else { return nil }
-        let prefix = HostMetrics.heapInUseLabel + " "
-        for line in metrics.exposition.split(separator: "\n") where line.hasPrefix(prefix) {
-            return Double(line.dropFirst(prefix.count)).map { Int($0) }
+        func gauge(_ label: String) -> Int? {
+            let prefix = label + " "
+            for line in metrics.exposition.split(separator: "\n") where line.hasPrefix(prefix) {
+                return Double(line.dropFirst(prefix.count)).map { Int($0) }
+            }
+            return nil
         }
-        return nil
+        return gauge(HostMetrics.heapInUseLabel).map { $0 - (gauge(BoundedCacheMemory.label) ?? 0) }
     }
 
     /// The descriptors `vertical`'s process holds open, or nil when they cannot be read.

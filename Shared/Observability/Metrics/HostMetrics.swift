@@ -103,6 +103,7 @@ package final class HostMetrics: Sendable {
             requests = load.requests
         }
         CoreMetrics.Meter(label: Self.heapInUseLabel, factory: factory).set(EventLoop.heapInUseBytes)
+        CoreMetrics.Meter(label: BoundedCacheMemory.label, factory: factory).set(BoundedCacheMemory.bytes)
         return registry.emitToString() + requests.exposition
     }
 }
