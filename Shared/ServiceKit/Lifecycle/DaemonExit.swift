@@ -1,6 +1,7 @@
 import Logging
 import VerticalsClient
 import VerticalsContract
+import VerticalsWire
 
 /// How a daemon's process ends, and the one place that maps it to an exit status (sysexits(3)).
 ///
@@ -20,7 +21,16 @@ import VerticalsContract
 /// | ``init(_:)`` of any other error | 70 `EX_SOFTWARE` | the log |
 ///
 /// Supervisors read the status: 78 (`DaemonExitStatus/restartCannotHelp`) is never restarted.
-public struct DaemonExit: Error, Sendable, CustomStringConvertible {
+///
+/// In the framework's error shape, its ``code`` names the case (``ErrorKind/stopped``,
+/// ``ErrorKind/answered``, ``ErrorKind/usage``, ``ErrorKind/socketUnavailable``,
+/// ``ErrorKind/startFailed``, ``ErrorKind/restartCannotHelp``, ``ErrorKind/configurationInvalid``,
+/// ``ErrorKind/unhealthy``, ``ErrorKind/failed``), the status is also the detail `status`, and an
+/// unexpected failure keeps the error it was made from as its ``cause``.
+public struct DaemonExit: CodedError {
+    /// Which end it is.
+    public typealias Code = ErrorKind<DaemonExit>
+
     private enum Kind: Sendable {
         case stopped, answered, usage, socketUnavailable, startFailed, restartCannotHelp, configurationInvalid, failed
         case unhealthy
@@ -29,10 +39,13 @@ public struct DaemonExit: Error, Sendable, CustomStringConvertible {
     private let kind: Kind
     /// What the daemon says as it ends, whole lines included (empty: nothing).
     public let message: String
+    /// The error an unexpected failure was made from (``init(_:)``); none for the other ends.
+    public let cause: (any Error)?
 
-    private init(_ kind: Kind, _ message: String) {
+    private init(_ kind: Kind, _ message: String, cause: (any Error)? = nil) {
         self.kind = kind
         self.message = message
+        self.cause = cause
     }
 
     /// Served, drained and stopped in order: status 0.
@@ -67,9 +80,27 @@ public struct DaemonExit: Error, Sendable, CustomStringConvertible {
         if let exit = error as? DaemonExit {
             self = exit
         } else {
-            self.init(.failed, "failed: \(error)")
+            self.init(.failed, "failed: \(error)", cause: error)
         }
     }
+
+    /// Which end it is, one for each way a daemon ends.
+    public var code: Code {
+        switch kind {
+        case .stopped: .stopped
+        case .answered: .answered
+        case .usage: .usage
+        case .socketUnavailable: .socketUnavailable
+        case .startFailed: .startFailed
+        case .restartCannotHelp: .restartCannotHelp
+        case .configurationInvalid: .configurationInvalid
+        case .failed: .failed
+        case .unhealthy: .unhealthy
+        }
+    }
+
+    /// The exit ``status``, as the detail `status`.
+    public var details: [ErrorDetail] { [ErrorDetail("status", String(status))] }
 
     /// The process exit status, one of `DaemonExitStatus/all`.
     public var status: Int32 {
@@ -97,5 +128,32 @@ public struct DaemonExit: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `exit <status>`, then the message when there is one.
     public var description: String { "exit \(status)\(message.isEmpty ? "" : ": \(message)")" }
+
+    /// The same end and message; the causes are not compared.
+    public static func == (lhs: DaemonExit, rhs: DaemonExit) -> Bool {
+        lhs.kind == rhs.kind && lhs.message == rhs.message
+    }
+}
+
+extension ErrorKind where Domain == DaemonExit {
+    /// Served, drained and stopped in order (status 0).
+    public static var stopped: Self { Self("stopped") }
+    /// Answered the command line without serving (status 0).
+    public static var answered: Self { Self("answered") }
+    /// The command line is wrong (status 64).
+    public static var usage: Self { Self("usage") }
+    /// The socket cannot be had (status 69).
+    public static var socketUnavailable: Self { Self("socketUnavailable") }
+    /// The daemon could not start, and a restart may help (status 70).
+    public static var startFailed: Self { Self("startFailed") }
+    /// The daemon could not start, and a restart cannot help (status 78).
+    public static var restartCannotHelp: Self { Self("restartCannotHelp") }
+    /// `--check` found the environment invalid (status 78).
+    public static var configurationInvalid: Self { Self("configurationInvalid") }
+    /// `--probe` had no healthy answer (status 1).
+    public static var unhealthy: Self { Self("unhealthy") }
+    /// An error no end was decided for: the ``DaemonExit/cause`` (status 70).
+    public static var failed: Self { Self("failed") }
 }
