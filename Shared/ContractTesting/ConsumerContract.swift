@@ -160,8 +160,26 @@ extension JSONValue {
 }
 
 /// A `{{name}}` no provider state supplied.
-public struct UnknownVariable: Error, CustomStringConvertible {
+///
+/// Its ``code`` is ``ErrorKind/unknownVariable``; the name is also the detail `name`.
+public struct UnknownVariable: CodedError {
+    /// What kind of problem it is.
+    public typealias Code = ErrorKind<UnknownVariable>
+
     /// The variable's name.
     public let name: String
-    public var description: String { "no variable {{\(name)}}: the provider state does not set it" }
+
+    /// What kind of problem it is: always ``ErrorKind/unknownVariable``.
+    public var code: Code { .unknownVariable }
+
+    /// Which variable, and that the provider state does not set it.
+    public var message: String { "no variable {{\(name)}}: the provider state does not set it" }
+
+    /// The variable's name, as the detail `name`.
+    public var details: [ErrorDetail] { [ErrorDetail("name", name)] }
+}
+
+extension ErrorKind where Domain == UnknownVariable {
+    /// A `{{name}}` that no provider state sets.
+    public static var unknownVariable: Self { Self("unknownVariable") }
 }
