@@ -4,11 +4,29 @@
 /// Every read checks bounds and throws ``ByteReader/Underflow`` instead of trapping.
 public struct ByteReader: Sendable {
     /// Thrown when a read needs more bytes than remain, or a varint runs past 10 bytes.
-    public struct Underflow: Error, Sendable, Equatable {
+    ///
+    /// A ``CodedError`` whose ``code`` is ``ErrorKind/underflow`` and whose offset is also the
+    /// detail `offset`. It stays one stored `Int`: code, message and details are computed only
+    /// when read, never on the throw, which every read may make.
+    public struct Underflow: CodedError {
+        /// What kind of problem it is.
+        public typealias Code = ErrorKind<Underflow>
+
         /// Where the read started.
         public let offset: Int
         /// Creates the error for a read that started at `offset`.
         @inlinable public init(offset: Int) { self.offset = offset }
+
+        /// What kind of problem it is: always ``ErrorKind/underflow``.
+        public var code: Code { .underflow }
+
+        /// Where the read started, and that the bytes ran out.
+        public var message: String {
+            "a read at offset \(offset) needs more bytes than remain (or a varint runs past 10 bytes)"
+        }
+
+        /// The offset, as the detail `offset`.
+        public var details: [ErrorDetail] { [ErrorDetail("offset", String(offset))] }
     }
 
     /// The whole storage; only `index..<end` is this reader's.
@@ -143,4 +161,9 @@ public struct ByteReader: Sendable {
         guard count >= 0, remaining >= count else { throw Underflow(offset: index) }
         index += count
     }
+}
+
+extension ErrorKind where Domain == ByteReader.Underflow {
+    /// A read needed more bytes than remain, or a varint ran past 10 bytes.
+    public static var underflow: Self { Self("underflow") }
 }
