@@ -94,20 +94,56 @@ public enum DeployEdges {
                 served[against.name] = .success(try Daemon.Description(decoding: reply))
             } catch let error as ServiceError {
                 served[against.name] = .failure(
-                    DescribeFailure(reason: "\(against.name) cannot be reached: \(error.code): \(error.message)"))
+                    DescribeFailure(
+                        .unreachable, callee: against.name,
+                        "\(against.name) cannot be reached: \(error.code): \(error.message)", cause: error))
             } catch {
                 served[against.name] = .failure(
                     DescribeFailure(
-                        reason: "\(against.name) answered daemon.describe with what is not a description: \(error)"))
+                        .notADescription, callee: against.name,
+                        "\(against.name) answered daemon.describe with what is not a description: \(error)",
+                        cause: error))
             }
         }
         return served
     }
 
     /// Why a callee's description could not be had.
-    public struct DescribeFailure: Error, Sendable {
-        /// In words.
-        public var reason: String
+    ///
+    /// Its ``code`` is ``ErrorKind/unreachable`` or ``ErrorKind/notADescription``, the callee is
+    /// also the detail `callee`, and the error met asking is its ``cause``.
+    public struct DescribeFailure: CodedError {
+        /// What kind of failure it is.
+        public typealias Code = ErrorKind<DescribeFailure>
+
+        /// What kind of failure it is.
+        public let code: Code
+        /// The vertical asked.
+        public let callee: String
+        /// In words: which callee, and what it answered.
+        public let message: String
+        /// What the call or the decoding threw.
+        public let cause: (any Error)?
+
+        /// A failure of `code` asking `callee`, saying `message`.
+        public init(_ code: Code, callee: String, _ message: String, cause: (any Error)? = nil) {
+            self.code = code
+            self.callee = callee
+            self.message = message
+            self.cause = cause
+        }
+
+        /// The callee, as the detail `callee`.
+        public var details: [ErrorDetail] { [ErrorDetail("callee", callee)] }
+
+        /// The ``message``.
+        @available(*, deprecated, renamed: "message")
+        public var reason: String { message }
+
+        /// The same code, callee and message; the causes are not compared.
+        public static func == (lhs: DescribeFailure, rhs: DescribeFailure) -> Bool {
+            lhs.code == rhs.code && lhs.callee == rhs.callee && lhs.message == rhs.message
+        }
     }
 
     /// Each vertical `newBuild` (of `name`) calls, judged against what it `served`
@@ -133,7 +169,7 @@ public enum DeployEdges {
             case .success(let description)?:
                 edges.append(DeployCheck.judge(caller: name, builtAgainst: against, serves: description))
             case .failure(let failure)?:
-                edges.append(DeployEdge(caller: name, callee: against.name, outcome: .unknown(failure.reason)))
+                edges.append(DeployEdge(caller: name, callee: against.name, outcome: .unknown(failure.message)))
             case nil:
                 edges.append(
                     DeployEdge(caller: name, callee: against.name, outcome: .unknown("\(against.name) was not asked")))
@@ -141,4 +177,11 @@ public enum DeployEdges {
         }
         return edges
     }
+}
+
+extension ErrorKind where Domain == DeployEdges.DescribeFailure {
+    /// The callee could not be reached, or answered `daemon.describe` with an error.
+    public static var unreachable: Self { Self("unreachable") }
+    /// The callee answered `daemon.describe` with what is not a description.
+    public static var notADescription: Self { Self("notADescription") }
 }
