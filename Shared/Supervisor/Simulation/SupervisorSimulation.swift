@@ -1,3 +1,5 @@
+import VerticalsWire
+
 /// The supervisor's core run against a simulated world, after FoundationDB's simulation and
 /// TigerBeetle's VOPR: one thread, simulated processes and clocks, operators' commands at any
 /// moment, and a seed that decides everything, so a failing seed replays step for step. After
@@ -36,7 +38,14 @@ public enum SupervisorSimulation {
     }
 
     /// A seed that broke an invariant: how to replay it, and the fewest happenings that still break it.
-    public struct Failure: Sendable, CustomStringConvertible, Error {
+    ///
+    /// Its ``code`` is ``ErrorKind/invariantBroken``; the seed, the steps and the invariant are
+    /// also the details `seed`, `steps` and `invariant`.
+    public struct Failure: CodedError {
+        /// What kind of failure it is.
+        public typealias Code = ErrorKind<Failure>
+
+        /// The seed that broke it, and the steps it ran.
         public var seed: UInt64
         public var steps: Int
         /// The invariant broken, and what the run saw.
@@ -50,7 +59,19 @@ public enum SupervisorSimulation {
         /// The command that replays it.
         public var replay: String { "vt-simulate --seed \(seed) --steps \(steps)" }
 
-        public var description: String {
+        /// What kind of failure it is: always ``ErrorKind/invariantBroken``.
+        public var code: Code { .invariantBroken }
+
+        /// The seed, the seed's steps and the invariant, as the details `seed`, `steps` and `invariant`.
+        public var details: [ErrorDetail] {
+            [
+                ErrorDetail("seed", String(seed)), ErrorDetail("steps", String(steps)),
+                ErrorDetail("invariant", invariant),
+            ]
+        }
+
+        /// The invariant broken, how to replay it, and the shrunk trace, one happening a line.
+        public var message: String {
             (["seed \(seed) broke \"\(invariant)\": \(detail) — replay: \(replay)", "  service: \(configuration)"]
                 + trace.enumerated().map { "  \($0.offset + 1). \($0.element)" })
                 .joined(separator: "\n")
@@ -123,4 +144,9 @@ public enum SupervisorSimulation {
         }
         return best
     }
+}
+
+extension ErrorKind where Domain == SupervisorSimulation.Failure {
+    /// A seed's run broke one of the simulation's invariants.
+    public static var invariantBroken: Self { Self("invariantBroken") }
 }
