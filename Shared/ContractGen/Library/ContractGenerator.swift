@@ -42,12 +42,29 @@ public enum ContractGenerator {
 
 /// Why generation failed: every diagnostic, each `file:line:col: error: message`.
 ///
-/// It is not a `CodedError`, on purpose: the generator depends on no other module (not even
-/// VerticalsWire, where `CodedError` lives), so its build-tool plugin builds in seconds; a program
-/// reads its ``diagnostics``.
+/// It has the framework's error shape without being a `CodedError`, on purpose: the generator
+/// depends on no other module (not even VerticalsWire, where `CodedError` lives), so its
+/// build-tool plugin builds in seconds. Its ``code`` is ``Code/invalidContracts``, its
+/// ``message`` every diagnostic, and a program reads each one's code and place in ``diagnostics``.
 public struct ContractGenerationError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure it is; its raw value is the code's name, as `ErrorKind` prints it.
+    public enum Code: String, Sendable, Equatable, CaseIterable {
+        /// One or more contract files have problems: the ``ContractGenerationError/diagnostics``.
+        case invalidContracts
+    }
+
     /// The problems, in file order.
     public var diagnostics: [ContractDiagnostic]
 
-    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+    /// Creates the error for `diagnostics`.
+    public init(diagnostics: [ContractDiagnostic]) { self.diagnostics = diagnostics }
+
+    /// What kind of failure it is: always ``Code/invalidContracts``.
+    public var code: Code { .invalidContracts }
+
+    /// Every diagnostic, one a line.
+    public var message: String { diagnostics.map(\.description).joined(separator: "\n") }
+
+    /// The ``message``.
+    public var description: String { message }
 }

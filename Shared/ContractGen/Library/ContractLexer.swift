@@ -32,7 +32,7 @@ struct ContractLexer {
     private var location: SourceLocation { SourceLocation(line: line, column: index - lineStart + 1) }
 
     private func error(_ message: String, at location: SourceLocation) -> ContractDiagnostic {
-        ContractDiagnostic(path: path, location: location, message: message)
+        ContractDiagnostic(.syntax, path: path, location: location, message: message)
     }
 
     private func peek(_ offset: Int = 0) -> UInt8? {

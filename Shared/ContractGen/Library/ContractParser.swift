@@ -41,7 +41,7 @@ public struct ContractParser {
     }
 
     private func error(_ message: String, at location: SourceLocation? = nil) -> ContractDiagnostic {
-        ContractDiagnostic(path: path, location: location ?? current.location, message: message)
+        ContractDiagnostic(.syntax, path: path, location: location ?? current.location, message: message)
     }
 
     private var currentText: String {
