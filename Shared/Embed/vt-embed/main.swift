@@ -7,9 +7,40 @@
 import FoundationEssentials
 import Glibc
 
-/// Why the files could not be embedded.
+/// Why the files could not be embedded: a ``Code`` and what to say.
+///
+/// It has the framework's error shape under its own names, not `CodedError`: the tool depends on
+/// no other module, so its build-tool plugin builds in seconds.
 struct EmbedError: Error, CustomStringConvertible {
-    let description: String
+    /// What kind of problem it is; its raw value is the code's name, as `ErrorKind` prints it.
+    enum Code: String {
+        /// The command line lacks `--root`, `--type`, `--output` or a file.
+        case usage
+        /// A file is not under the root folder.
+        case notUnderRoot
+        /// A file cannot be read.
+        case unreadable
+        /// A file is not UTF-8 text, or has a carriage return.
+        case notText
+        /// The output cannot be written: the cause says why.
+        case unwritable
+    }
+
+    /// What kind of problem it is.
+    let code: Code
+    /// What was wrong.
+    let message: String
+    /// The error that led to it (writing the output).
+    let cause: (any Error)?
+
+    init(_ code: Code, _ message: String, cause: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.cause = cause
+    }
+
+    /// The ``message``.
+    var description: String { message }
 }
 
 /// `text` as a raw multi-line Swift string literal whose value is exactly `text`: enough `#`
@@ -52,22 +83,22 @@ func run(_ arguments: [String]) throws(EmbedError) {
         }
     }
     guard let root, let type, let output, !files.isEmpty else {
-        throw EmbedError(description: "usage: vt-embed --root DIR --type NAME --output FILE.swift FILE...")
+        throw EmbedError(.usage, "usage: vt-embed --root DIR --type NAME --output FILE.swift FILE...")
     }
     let prefix = root.hasSuffix("/") ? root : root + "/"
     var entries: [(key: String, text: String)] = []
     for file in files.sorted() {
-        guard file.hasPrefix(prefix) else { throw EmbedError(description: "\(file) is not under \(root)") }
+        guard file.hasPrefix(prefix) else { throw EmbedError(.notUnderRoot, "\(file) is not under \(root)") }
         var key = String(file.dropFirst(prefix.count))
         if let dot = key.lastIndex(of: "."), !key[dot...].contains("/") { key = String(key[..<dot]) }
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw EmbedError(description: "cannot read \(file)")
+            throw EmbedError(.unreadable, "cannot read \(file)")
         }
         guard let text = String(validating: data, as: UTF8.self) else {
-            throw EmbedError(description: "\(file) is not UTF-8 text")
+            throw EmbedError(.notText, "\(file) is not UTF-8 text")
         }
         guard !text.utf8.contains(UInt8(ascii: "\r")) else {
-            throw EmbedError(description: "\(file) has a carriage return")
+            throw EmbedError(.notText, "\(file) has a carriage return")
         }
         entries.append((key, text))
     }
@@ -86,7 +117,7 @@ func run(_ arguments: [String]) throws(EmbedError) {
     do {
         try Data(swift.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
     } catch {
-        throw EmbedError(description: "cannot write \(output): \(error)")
+        throw EmbedError(.unwritable, "cannot write \(output): \(error)", cause: error)
     }
 }
 
