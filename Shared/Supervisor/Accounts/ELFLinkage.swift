@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VerticalsWire
 
 /// What the dynamic loader reads from an ELF file before any of its code runs: the interpreter
 /// (`PT_INTERP`, the loader itself), the folders it searches for libraries (`DT_RPATH`,
@@ -32,12 +33,21 @@ package struct ELFLinkage: Equatable, Sendable {
     package static let maxStringBytes = 4096
 
     /// Why an ELF file could not be read.
-    package struct Problem: Error, Equatable, CustomStringConvertible {
-        /// What was wrong, in words.
-        package let description: String
+    ///
+    /// Its ``code`` is `unreadable` (the file could not be opened or examined), `unsupported`
+    /// (not 64-bit little-endian), `tooLarge` (over a bound the supervisor reads) or `malformed`.
+    package struct Problem: CodedError {
+        /// What kind of problem it is.
+        package typealias Code = ErrorKind<Problem>
 
-        init(_ description: String) {
-            self.description = description
+        /// What kind of problem it is.
+        package let code: Code
+        /// What was wrong, in words.
+        package let message: String
+
+        init(_ code: Code, _ message: String) {
+            self.code = code
+            self.message = message
         }
     }
 
@@ -46,11 +56,11 @@ package struct ELFLinkage: Equatable, Sendable {
     /// - Throws: ``Problem`` when it cannot be opened, or starts as ELF and cannot be read whole.
     package static func read(_ path: String) throws(Problem) -> ELFLinkage? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { throw Problem("cannot open it: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw Problem(.unreadable, "cannot open it: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
-            throw Problem("cannot stat it: \(String(cString: strerror(errno)))")
+            throw Problem(.unreadable, "cannot stat it: \(String(cString: strerror(errno)))")
         }
         guard info.st_mode & S_IFMT == S_IFREG else { return nil }
         let size = UInt64(max(0, info.st_size))
@@ -68,15 +78,18 @@ package struct ELFLinkage: Equatable, Sendable {
         guard size >= 4, let magic = file.bytes(at: 0, 4), magic == [0x7F, 0x45, 0x4C, 0x46] else { return nil }
         let header = try file.require(at: 0, 64, "the ELF header")
         guard header[4] == 2, header[5] == 1 else {
-            throw Problem("a 32-bit or big-endian ELF file, which the supervisor does not read")
+            throw Problem(.unsupported, "a 32-bit or big-endian ELF file, which the supervisor does not read")
         }
         let tableOffset = header.u64(32)
         let entrySize = Int(header.u16(54))
         let count = Int(header.u16(56))
         guard count <= maxProgramHeaders else {
-            throw Problem("\(count) program headers, more than the \(maxProgramHeaders) the supervisor reads")
+            throw Problem(
+                .tooLarge, "\(count) program headers, more than the \(maxProgramHeaders) the supervisor reads")
         }
-        guard count == 0 || entrySize >= 56 else { throw Problem("program headers of \(entrySize) bytes, under 56") }
+        guard count == 0 || entrySize >= 56 else {
+            throw Problem(.malformed, "program headers of \(entrySize) bytes, under 56")
+        }
         var linkage = ELFLinkage()
         var loads: [(address: UInt64, offset: UInt64, size: UInt64)] = []
         var dynamic: (offset: UInt64, size: UInt64)?
@@ -88,7 +101,8 @@ package struct ELFLinkage: Equatable, Sendable {
             case 2: dynamic = (offset, size) // PT_DYNAMIC
             case 3: // PT_INTERP
                 guard size > 0, size <= UInt64(maxStringBytes) else {
-                    throw Problem("an interpreter path of \(size) bytes (PT_INTERP)")
+                    throw Problem(
+                        size == 0 ? .malformed : .tooLarge, "an interpreter path of \(size) bytes (PT_INTERP)")
                 }
                 let bytes = try file.require(at: offset, Int(size), "the interpreter path (PT_INTERP)")
                 linkage.interpreter = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
@@ -97,7 +111,8 @@ package struct ELFLinkage: Equatable, Sendable {
         }
         guard let dynamic else { return linkage }
         guard dynamic.size <= UInt64(maxDynamicBytes) else {
-            throw Problem("a dynamic section of \(dynamic.size) bytes, more than the \(maxDynamicBytes) read")
+            throw Problem(
+                .tooLarge, "a dynamic section of \(dynamic.size) bytes, more than the \(maxDynamicBytes) read")
         }
         let section = try file.require(at: dynamic.offset, Int(dynamic.size), "the dynamic section")
         var strings: UInt64?
@@ -108,16 +123,19 @@ package struct ELFLinkage: Equatable, Sendable {
             if tag == 5 { strings = value } // DT_STRTAB, an address
             guard tag == 1 || tag == 15 || tag == 29 else { continue }
             guard entries.count < maxNamedEntries else {
-                throw Problem("more than \(maxNamedEntries) libraries and search paths in its dynamic section")
+                throw Problem(
+                    .tooLarge, "more than \(maxNamedEntries) libraries and search paths in its dynamic section")
             }
             entries.append((tag, value))
         }
         guard !entries.isEmpty else { return linkage }
         guard let strings,
             let load = loads.first(where: { strings >= $0.address && strings - $0.address < $0.size })
-        else { throw Problem("its string table (DT_STRTAB) lies in no loaded segment") }
+        else { throw Problem(.malformed, "its string table (DT_STRTAB) lies in no loaded segment") }
         let tableStart = load.offset.addingReportingOverflow(strings - load.address)
-        guard !tableStart.overflow else { throw Problem("its string table (DT_STRTAB) lies outside the file") }
+        guard !tableStart.overflow else {
+            throw Problem(.malformed, "its string table (DT_STRTAB) lies outside the file")
+        }
         for (tag, value) in entries {
             let text = try file.string(at: tableStart.partialValue, plus: value)
             switch tag {
@@ -147,7 +165,8 @@ package struct ELFLinkage: Equatable, Sendable {
         {
             let start = base.addingReportingOverflow(offset)
             guard !start.overflow, let bytes = bytes(at: start.partialValue, count) else {
-                throw Problem("\(what) lies outside the file (\(size) bytes): truncated or not a real ELF file")
+                throw Problem(
+                    .malformed, "\(what) lies outside the file (\(size) bytes): truncated or not a real ELF file")
             }
             return bytes
         }
@@ -156,11 +175,12 @@ package struct ELFLinkage: Equatable, Sendable {
         func string(at base: UInt64, plus offset: UInt64) throws(Problem) -> String {
             let start = base.addingReportingOverflow(offset)
             guard !start.overflow, start.partialValue < size else {
-                throw Problem("a string of its dynamic section lies outside the file")
+                throw Problem(.malformed, "a string of its dynamic section lies outside the file")
             }
             let count = Int(min(UInt64(ELFLinkage.maxStringBytes) + 1, size - start.partialValue))
             guard let bytes = bytes(at: start.partialValue, count), let end = bytes.firstIndex(of: 0) else {
-                throw Problem("a string of its dynamic section has no end within \(ELFLinkage.maxStringBytes) bytes")
+                throw Problem(
+                    .tooLarge, "a string of its dynamic section has no end within \(ELFLinkage.maxStringBytes) bytes")
             }
             return String(decoding: bytes[..<end], as: UTF8.self)
         }
@@ -176,4 +196,15 @@ extension [UInt8] {
     fileprivate func u64(_ offset: Int) -> UInt64 {
         (0..<8).reduce(UInt64(0)) { $0 | UInt64(self[offset + $1]) << (8 * $1) }
     }
+}
+
+extension ErrorKind where Domain == ELFLinkage.Problem {
+    /// The file could not be opened or examined.
+    package static var unreadable: Self { Self("unreadable") }
+    /// An ELF file other than 64-bit little-endian, which the supervisor does not read.
+    package static var unsupported: Self { Self("unsupported") }
+    /// A count or size over a bound the supervisor reads.
+    package static var tooLarge: Self { Self("tooLarge") }
+    /// Offsets or strings that lie outside the file, or headers that cannot be right.
+    package static var malformed: Self { Self("malformed") }
 }
