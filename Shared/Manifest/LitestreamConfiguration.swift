@@ -80,14 +80,20 @@ public struct LitestreamConfiguration: Sendable, Equatable {
 
     /// `litestream restore` of the store into `output`, at the latest point or at `timestamp`
     /// (RFC 3339, e.g. `2026-05-01T12:00:00Z`); with `ifReplicaExists`, a replica that holds no
-    /// copy yet is a success that writes nothing.
+    /// copy yet is a success that writes nothing; with `ifOutputMissing`, so is a file already
+    /// at `output`, which Litestream then leaves as it is without reaching the replica.
     public static func restoreArguments(
-        configPath: String, storePath: String, output: String, timestamp: String? = nil, ifReplicaExists: Bool = false
+        configPath: String, storePath: String, output: String, timestamp: String? = nil, ifReplicaExists: Bool = false,
+        ifOutputMissing: Bool = false
     ) -> [String] {
         ["restore", "-config", configPath, "-no-expand-env", "-o", output]
-            + (timestamp.map { ["-timestamp", $0] } ?? []) + (ifReplicaExists ? ["-if-replica-exists"] : [])
-            + [storePath]
+            + (timestamp.map { ["-timestamp", $0] } ?? []) + (ifOutputMissing ? ["-if-db-not-exists"] : [])
+            + (ifReplicaExists ? ["-if-replica-exists"] : []) + [storePath]
     }
+
+    /// How long a `litestream restore` may take before it counts as failed: a whole store and its
+    /// WAL fetched from a remote replica.
+    public static let restoreTimeLimit = Duration.seconds(3_600)
 
     /// `litestream reset`: forgets Litestream's local state of the store, after a new file was
     /// renamed over it (a restore, an upgrade's rollback), so the next `replicate` starts a new

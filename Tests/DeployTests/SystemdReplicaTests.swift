@@ -12,8 +12,9 @@ import VerticalsTesting
 struct SystemdReplicaTests {
     static let hostKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl"
 
-    @Test func replica_becomesAUnitBoundToTheVerticals_sandboxed_andVerifies() throws {
-        let directory = TemporaryDirectory()
+    /// Three verticals, alpha replicated to a folder, beta over SFTP, gamma not, exported with
+    /// their programs and Litestream under `directory`.
+    static func export(in directory: TemporaryDirectory) throws -> (SystemdLayout, [String: String]) {
         var layout = SystemdLayout(prefix: directory.path)
         layout.litestream = "\(layout.binDirectory)/litestream"
         let (manifest, problems) = ManifestParser.parse(
@@ -29,7 +30,12 @@ struct SystemdReplicaTests {
                 """,
             baseDirectory: "/etc/vt", binDirectory: layout.binDirectory, checkExecutables: false)
         #expect(problems.isEmpty, "\(problems)")
-        let files = try SystemdExport.files(for: manifest, layout: layout)
+        return (layout, try SystemdExport.files(for: manifest, layout: layout))
+    }
+
+    @Test func replica_becomesAUnitBoundToTheVerticals_sandboxed_andVerifies() throws {
+        let directory = TemporaryDirectory()
+        let (layout, files) = try Self.export(in: directory)
 
         let alpha = try #require(files["verticals-alpha-replica.service"])
         #expect(DeployFixture.values("BindsTo", in: alpha) == ["verticals-alpha.service"])

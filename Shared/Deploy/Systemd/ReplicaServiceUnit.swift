@@ -27,7 +27,6 @@ enum ReplicaServiceUnit {
     /// The unit's text, for `spec`'s own replica (``Replica/forService(_:)``).
     static func text(_ spec: ServiceSpec, replica: Replica, layout: SystemdLayout) -> String {
         let vertical = "\(layout.unitName(spec.name)).service"
-        let configuration = LitestreamConfiguration(storePath: storePath(spec, layout: layout), replica: replica)
         var file = UnitFile(header: SystemdExport.generatedHeader)
         file.append(
             UnitFile.Section(name: "Unit")
@@ -41,12 +40,44 @@ enum ReplicaServiceUnit {
                 )
                 .with("After", vertical)
                 .with("PartOf", layout.target))
+        file.append(
+            service(
+                spec, replica: replica, layout: layout,
+                start: [
+                    ("Type", "exec"),
+                    (
+                        "ExecStart",
+                        command(layout, LitestreamConfiguration.replicateArguments(configPath: credentialPath))
+                    ),
+                ],
+                lifecycle: [("Restart", "always"), ("RestartSec", SystemdSyntax.timeSpan(.seconds(5)))],
+                replicaFolder: "ReadWritePaths"))
+        return file.text
+    }
+
+    /// Where a Litestream unit reads its configuration: its own credential (`SetCredential=`).
+    static let credentialPath = "%d/litestream.yml"
+
+    /// `arguments` after the layout's Litestream, as an `ExecStart=` line: each word quoted as
+    /// systemd reads it, but the credentials folder's `%d`, which systemd expands.
+    static func command(_ layout: SystemdLayout, _ arguments: [String]) -> String {
+        ([layout.litestream] + arguments).map { $0.hasPrefix("%d/") ? $0 : SystemdSyntax.commandWord($0) }
+            .joined(separator: " ")
+    }
+
+    /// The `[Service]` section of a unit that runs Litestream on `spec`'s store: `start` (its
+    /// `Type=` and command), the configuration as the unit's credential, its environment, the
+    /// vertical's user and state folder, `lifecycle`, then the vertical's sandbox with the
+    /// replica's reach: the network for SFTP or S3, or a folder replica's path named by the
+    /// `replicaFolder` setting (`ReadWritePaths` to write it; nil to leave it as
+    /// `ProtectSystem=strict` does, readable).
+    static func service(
+        _ spec: ServiceSpec, replica: Replica, layout: SystemdLayout, start: [(String, String)],
+        lifecycle: [(String, String)], replicaFolder setting: String?
+    ) -> UnitFile.Section {
+        let configuration = LitestreamConfiguration(storePath: storePath(spec, layout: layout), replica: replica)
         var service = UnitFile.Section(name: "Service")
-            .with("Type", "exec")
-            .with(
-                "ExecStart",
-                ([layout.litestream] + LitestreamConfiguration.replicateArguments(configPath: "%d/litestream.yml"))
-                    .map { $0.hasPrefix("%d/") ? $0 : SystemdSyntax.commandWord($0) }.joined(separator: " "))
+        for (key, value) in start { service.set(key, value) }
         service.set(
             "SetCredential", "litestream.yml:" + SystemdSyntax.credentialValue(configuration.yaml),
             comment: ["Litestream's configuration, written from the manifest's replica (LitestreamConfiguration)."])
@@ -60,8 +91,7 @@ enum ReplicaServiceUnit {
             service
             .with("StateDirectory", "\(layout.stateRoot)/\(spec.name)")
             .with("StateDirectoryMode", "0700")
-            .with("Restart", "always")
-            .with("RestartSec", SystemdSyntax.timeSpan(.seconds(5)))
+        for (key, value) in lifecycle { service.set(key, value) }
         let folder: String? = if case .folder(let path) = replica.target { path } else { nil }
         for (index, setting) in SystemdSandbox.settings.enumerated() {
             var (key, value) = (setting.key, setting.value)
@@ -78,8 +108,7 @@ enum ReplicaServiceUnit {
                     ? ["The vertical's sandbox (SystemdSandbox.swift), the replica's reach added."] : [])
                     + setting.comment)
         }
-        if let folder { service.set("ReadWritePaths", SystemdSyntax.commandWord(folder)) }
-        file.append(service)
-        return file.text
+        if let folder, let setting { service.set(setting, SystemdSyntax.commandWord(folder)) }
+        return service
     }
 }

@@ -12,7 +12,8 @@ import VerticalsManifest
 ///
 /// Per service with a socket, `verticals-<name>.socket` (`VerticalSocketUnit`); per service
 /// `verticals-<name>.service` (`VerticalServiceUnit`) and, with a `replica`,
-/// `verticals-<name>-replica.service` (`ReplicaServiceUnit`); then `verticals.target`,
+/// `verticals-<name>-replica.service` (`ReplicaServiceUnit`) and `verticals-<name>-restore.service`
+/// (`ReplicaRestoreUnit`); then `verticals.target`,
 /// `svc-supervisor.service`, `sysusers.d/verticals.conf`, `tmpfiles.d/verticals.conf` and
 /// `verticals-secrets.conf` (`SecretRecipientsUnitFile`).
 public enum SystemdExport {
@@ -45,9 +46,11 @@ public enum SystemdExport {
             if spec.socket { files["\(name).socket"] = VerticalSocketUnit.text(spec, network: network, layout: layout) }
             files["\(name).service"] = try VerticalServiceUnit.text(
                 spec, in: placement, network: network, layout: layout)
-            if let replica = spec.replica {
+            if let replica = spec.replica?.forService(spec.name) {
                 files[ReplicaServiceUnit.name(spec, layout: layout)] = ReplicaServiceUnit.text(
-                    spec, replica: replica.forService(spec.name), layout: layout)
+                    spec, replica: replica, layout: layout)
+                files[ReplicaRestoreUnit.name(spec, layout: layout)] = ReplicaRestoreUnit.text(
+                    spec, replica: replica, layout: layout)
             }
         }
         files[layout.target] = SuiteTargetUnit.text(local, layout: layout)

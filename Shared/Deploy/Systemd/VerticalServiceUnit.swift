@@ -20,7 +20,7 @@ import VerticalsManifest
 /// | `log_max_bytes` | — (the journal rotates: `SystemMaxUse=` in journald.conf) |
 /// | `endpoint` of a peer in `depends_on` | `Environment=VERTICALS_ENDPOINT_<PEER>=`; no `Wants=` when it runs on another host |
 /// | `limits` | `MemoryMax=`, `CPUQuota=` (percent of one CPU), `TasksMax=`, `LimitNOFILE=`, `LimitDATA=`, `LimitCORE=`, `LimitCPU=`, `Nice=` |
-/// | `replica` | `Wants=` its `-replica.service` (``ReplicaServiceUnit``), `VERTICALS_STORE_REPLICA=litestream` |
+/// | `replica` | `Wants=` its `-replica.service` (``ReplicaServiceUnit``), `Requires=` + `After=` its `-restore.service` (``ReplicaRestoreUnit``), `VERTICALS_STORE_REPLICA=litestream` |
 /// | `certificates` | `LoadCredential=` of its three files, `VERTICALS_TLS_*` = `%d/…` (the credentials folder) |
 /// | `endpoint`, peers' endpoints, `OTEL_EXPORTER_OTLP_ENDPOINT` | the network of ``SystemdNetwork`` |
 enum VerticalServiceUnit {
@@ -78,6 +78,14 @@ enum VerticalServiceUnit {
             unit.set(
                 "Wants", ReplicaServiceUnit.name(spec, layout: layout),
                 comment: ["replica: Litestream copies its store off the host (ReplicaServiceUnit)."])
+            let restore = ReplicaRestoreUnit.name(spec, layout: layout)
+            unit.set(
+                "Requires", restore,
+                comment: [
+                    "and, with no store file yet, brings it back from the replica first (ReplicaRestoreUnit):",
+                    "a restore that fails leaves this unit not started, never started on an empty store.",
+                ])
+            unit.set("After", restore)
         }
         let budget = spec.budget
         unit.set(

@@ -9,8 +9,9 @@ import VerticalsSupervisorClient
 import VerticalsWire
 
 extension SupervisorEngine {
-    /// How long `litestream restore` may take before it is killed and the restore refused.
-    public static let replicaRestoreTimeLimit = Duration.seconds(3_600)
+    /// How long `litestream restore` may take before it is killed and the restore refused: the
+    /// exports' bound too (``LitestreamConfiguration/restoreTimeLimit``).
+    public static let replicaRestoreTimeLimit = LitestreamConfiguration.restoreTimeLimit
 
     /// Brings stopped service `name`'s store back from the replica its manifest names, at the
     /// latest point or as it was at `timestamp` (RFC 3339, e.g. `2026-05-01T12:00:00Z`), and
