@@ -14,6 +14,7 @@ import VerticalsManifest
 /// | `VERTICALS_PROBE_TIMEOUT_SECONDS` | the `daemon.health` deadline of `--probe` |
 /// | `VERTICALS_DEPENDS_ON` | its `depends_on`, which the daemon checks its code's calls against |
 /// | `VERTICALS_ALLOWED_OPERATIONS` | which of its operations each caller may call, from the callers' `depends_on` (``ServiceAccounts/applyRoutes(to:for:in:)``) |
+/// | `VERTICALS_STORE_REPLICA` | `litestream`, with a `replica` (its Litestream runs beside it: ``LitestreamSidecar``) |
 /// | `VERTICALS_ALLOWED_PEERS`, `_INTERNAL_PEERS` | the certificate names it admits: the verticals that declare it, and `operator` (``ServiceAccounts/applyPeers(to:for:in:)``) |
 enum ConfigMapObject {
     /// The variables, the manifest's first (its own values win over none of the export's:
@@ -36,6 +37,7 @@ enum ConfigMapObject {
         ServiceAccounts.applyDependencies(to: &environment, for: spec)
         ServiceAccounts.applyPeers(to: &environment, for: spec, in: manifest)
         ServiceAccounts.applyRoutes(to: &environment, for: spec, in: manifest)
+        if spec.replica != nil { environment[DaemonSettings.storeReplica.name] = "litestream" }
         return environment
     }
 

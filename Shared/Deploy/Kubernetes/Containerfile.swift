@@ -24,6 +24,17 @@ enum Containerfile {
     static let runtimePackages = [
         "libuv1", "libsodium23", "libsqlite3-0", "libssl3", "zlib1g", "libstdc++6", "libgcc-s1",
     ]
+    /// Where Litestream comes from when a vertical has a `replica`: the image of its release,
+    /// whose static binary is copied to the layout's bin folder. The same release
+    /// `scripts/install-deps.sh` installs for the tests.
+    static let litestreamImage = "docker.io/litestream/litestream:0.5.17"
+    /// The build argument naming Litestream's image (``litestreamImage`` by default).
+    static let litestreamArgument = "LITESTREAM_IMAGE"
+    /// Where Litestream's image holds its program.
+    static let litestreamPath = "/usr/local/bin/litestream"
+    /// What the runtime stage adds for Litestream: the CAs an S3 endpoint's certificate is checked against.
+    static let litestreamPackages = ["ca-certificates"]
+
     /// Debian packages of the build stage: the same libraries' headers.
     static let buildPackages = [
         "libuv1-dev", "libsodium-dev", "libsqlite3-dev", "libssl-dev", "zlib1g-dev", "pkg-config",
@@ -40,6 +51,7 @@ enum Containerfile {
     static func text(_ manifest: Manifest, layout: KubernetesLayout) throws(ExportError) -> String {
         let programs = programs(manifest)
         let user = layout.userID
+        let replicated = manifest.services.contains { $0.replica != nil }
         var lines = KubernetesExport.generatedHeader.map { "# \($0)" }
         lines += [
             "#",
@@ -52,6 +64,9 @@ enum Containerfile {
             "",
             "ARG \(buildArgument)=\(buildImage)",
             "ARG \(runtimeArgument)=\(runtimeImage)",
+        ]
+        if replicated { lines.append("ARG \(litestreamArgument)=\(litestreamImage)") }
+        lines += [
             "",
             "FROM ${\(buildArgument)} AS build",
             "RUN apt-get update \\",
@@ -68,9 +83,19 @@ enum Containerfile {
             "      || exit 1; \\",
             "    done",
             "",
+        ]
+        if replicated {
+            lines += [
+                "# Litestream, for the replicated verticals' restore and sidecar: its release's image, a static binary.",
+                "FROM ${\(litestreamArgument)} AS litestream",
+                "",
+            ]
+        }
+        lines += [
             "FROM ${\(runtimeArgument)}",
             "RUN apt-get update \\",
-            " && apt-get install -y --no-install-recommends \(runtimePackages.joined(separator: " ")) \\",
+            " && apt-get install -y --no-install-recommends "
+                + "\((runtimePackages + (replicated ? litestreamPackages : [])).joined(separator: " ")) \\",
             " && rm -rf /var/lib/apt/lists/* \\",
             " && groupadd --system --gid \(user) verticals \\",
             " && useradd --system --uid \(user) --gid \(user) --no-create-home --home-dir /nonexistent "
@@ -81,6 +106,11 @@ enum Containerfile {
             try lines.append(
                 "COPY --from=build \(ContainerfileSyntax.directiveWord("/out/" + program, service: service)) "
                     + "\(ContainerfileSyntax.directiveWord(layout.binDirectory + "/" + program, service: service))")
+        }
+        if let replicated = manifest.services.first(where: { $0.replica != nil }) {
+            try lines.append(
+                "COPY --from=litestream \(litestreamPath) "
+                    + ContainerfileSyntax.directiveWord(layout.binDirectory + "/litestream", service: replicated.name))
         }
         lines += [
             "# Numeric, so that the kubelet can check runAsNonRoot without reading /etc/passwd.",

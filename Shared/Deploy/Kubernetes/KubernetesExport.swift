@@ -11,8 +11,8 @@ import VerticalsManifest
 /// ```
 ///
 /// Files: `00-namespace.yaml` (the Namespace), `01-network.yaml` (default deny, operator
-/// egress), per vertical `<name>.yaml` (ServiceAccount, ConfigMap, Service, NetworkPolicy, then
-/// StatefulSet or Deployment), the image's `Containerfile` and a `README.md` saying what does
+/// egress), per vertical `<name>.yaml` (ServiceAccount, ConfigMap, with a `replica` its
+/// Litestream's ConfigMap, Service, NetworkPolicy, then StatefulSet or Deployment), the image's `Containerfile` and a `README.md` saying what does
 /// not map. `kubectl apply -f DIR` applies them in that order (by file name).
 public enum KubernetesExport {
     /// The first lines of every generated file.
@@ -39,12 +39,16 @@ public enum KubernetesExport {
             (networkFile, Array(policies.prefix(2))),
         ]
         for (index, spec) in manifest.services.enumerated() {
+            let litestream = spec.replica.map {
+                [LitestreamSidecar.configMap(spec, replica: $0.forService(spec.name), layout: layout)]
+            }
             files.append(
                 (
                     "\(spec.name).yaml",
                     [
                         ServiceAccountObject.make(spec, layout: layout),
                         ConfigMapObject.make(spec, in: manifest, layout: layout),
+                    ] + (litestream ?? []) + [
                         ServiceObject.make(spec, layout: layout),
                         policies[2 + index],
                         KubernetesWorkload.make(spec, layout: layout),
@@ -78,6 +82,7 @@ public enum KubernetesExport {
     /// already refused environment names a container cannot hold).
     static func check(_ manifest: Manifest, layout: KubernetesLayout) throws(KubernetesExportError) {
         for spec in manifest.services {
+            try LitestreamSidecar.check(spec)
             if [NetworkPolicyObjects.defaultDenyName, NetworkPolicyObjects.operatorName].contains(spec.name) {
                 throw KubernetesExportError(
                     .nameTaken, service: spec.name,

@@ -31,9 +31,17 @@ enum KubernetesReadme {
 
             """
         for spec in manifest.services {
-            let kind = spec.store ? "StatefulSet (1 replica, volume `state` of \(layout.storeSize))" : "Deployment"
+            var kind = spec.store ? "StatefulSet (1 replica, volume `state` of \(layout.storeSize))" : "Deployment"
+            var litestream = ""
+            if spec.replica != nil {
+                litestream = ", ConfigMap `\(LitestreamSidecar.configMapName(spec.name))`"
+                kind +=
+                    " with init containers `restore` and `litestream` (a native sidecar), "
+                    + "the Secret `\(LitestreamSidecar.secretName(spec.name))` mounted"
+            }
             out +=
-                "| `\(spec.name).yaml` | ServiceAccount, ConfigMap `\(layout.configMap(spec.name))`, Service, NetworkPolicy, \(kind) |\n"
+                "| `\(spec.name).yaml` | ServiceAccount, ConfigMap `\(layout.configMap(spec.name))`" + litestream
+                + ", Service, NetworkPolicy, \(kind) |\n"
         }
         out += "| `\(Containerfile.name)` | the image: \(MarkdownSyntax.codeList(Containerfile.programs(manifest))) |\n"
         out += """

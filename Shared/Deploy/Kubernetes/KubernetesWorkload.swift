@@ -13,6 +13,7 @@ import VerticalsManifest
 /// | `ready_timeout` | `startupProbe` failing after that long |
 /// | `stop_timeout` | `terminationGracePeriodSeconds` (``KubernetesTiming``) |
 /// | `limits.memory`, `limits.cpu` | `resources` limits and requests |
+/// | `replica` | init containers `restore` and `litestream`, a native sidecar (``LitestreamSidecar``) |
 enum KubernetesWorkload {
     /// A writable folder for the daemon's sockets and temporary files (the root file system is read-only).
     static let runDirectory = "/run/verticals"
@@ -90,24 +91,33 @@ enum KubernetesWorkload {
             ]),
         ]
         if !spec.store { volumes.append(.map([("name", "state"), ("emptyDir", .map([("sizeLimit", "64Mi")]))])) }
-        return .map([
-            ("serviceAccountName", .string(spec.name)),
-            ("automountServiceAccountToken", false),
-            ("enableServiceLinks", false),
-            ("terminationGracePeriodSeconds", .int(KubernetesTiming.gracePeriodSeconds(spec, layout: layout))),
-            (
-                "securityContext",
-                .map([
-                    ("runAsNonRoot", true),
-                    ("runAsUser", .int(layout.userID)),
-                    ("runAsGroup", .int(layout.userID)),
-                    ("fsGroup", .int(layout.userID)),
-                    ("seccompProfile", .map([("type", "RuntimeDefault")])),
-                ])
-            ),
-            ("containers", .list([container(spec, layout: layout)])),
-            ("volumes", .list(volumes)),
-        ])
+        var initContainers: [(String, YAMLNode)] = []
+        if let replica = spec.replica?.forService(spec.name) {
+            volumes += LitestreamSidecar.volumes(spec)
+            initContainers = [
+                ("initContainers", .list(LitestreamSidecar.initContainers(spec, replica: replica, layout: layout)))
+            ]
+        }
+        return .map(
+            [
+                ("serviceAccountName", .string(spec.name)),
+                ("automountServiceAccountToken", false),
+                ("enableServiceLinks", false),
+                ("terminationGracePeriodSeconds", .int(KubernetesTiming.gracePeriodSeconds(spec, layout: layout))),
+                (
+                    "securityContext",
+                    .map([
+                        ("runAsNonRoot", true),
+                        ("runAsUser", .int(layout.userID)),
+                        ("runAsGroup", .int(layout.userID)),
+                        ("fsGroup", .int(layout.userID)),
+                        ("seccompProfile", .map([("type", "RuntimeDefault")])),
+                    ])
+                ),
+            ] + initContainers + [
+                ("containers", .list([container(spec, layout: layout)])),
+                ("volumes", .list(volumes)),
+            ])
     }
 
     /// The daemon's container.
@@ -149,18 +159,7 @@ enum KubernetesWorkload {
             ))
         fields.append(
             ("lifecycle", .map([("preStop", .map([("sleep", .map([("seconds", .int(layout.preStopSeconds))]))]))])))
-        fields.append(
-            (
-                "securityContext",
-                .map([
-                    ("runAsNonRoot", true),
-                    ("readOnlyRootFilesystem", true),
-                    ("allowPrivilegeEscalation", false),
-                    ("privileged", false),
-                    ("capabilities", .map([("drop", .list(["ALL"]))])),
-                    ("seccompProfile", .map([("type", "RuntimeDefault")])),
-                ])
-            ))
+        fields.append(("securityContext", containerSecurityContext))
         let mounts: [YAMLNode] = [
             .map([("name", "run"), ("mountPath", .string(runDirectory))]),
             .map([("name", "tmp"), ("mountPath", "/tmp")]),
@@ -170,6 +169,16 @@ enum KubernetesWorkload {
         fields.append(("volumeMounts", .list(mounts)))
         return .map(fields)
     }
+
+    /// Every container's security context: no privilege, no capability, a read-only root.
+    static let containerSecurityContext: YAMLNode = .map([
+        ("runAsNonRoot", true),
+        ("readOnlyRootFilesystem", true),
+        ("allowPrivilegeEscalation", false),
+        ("privileged", false),
+        ("capabilities", .map([("drop", .list(["ALL"]))])),
+        ("seccompProfile", .map([("type", "RuntimeDefault")])),
+    ])
 
     /// The liveness check when the manifest sets none: svc-supervisor then checks nothing (an
     /// idle suite wakes for no timer), but the kubelet probes readiness every few seconds anyway.

@@ -5,7 +5,8 @@ import VerticalsManifest
 /// - `default-deny`: no pod of the namespace receives or sends anything not allowed below;
 /// - per vertical `V`, `V`: ingress on its port only from the verticals that declare `V` in
 ///   `depends_on` and from pods labelled as operators; egress only to the port of each
-///   dependency of `V`, and to the cluster's DNS (kube-dns, UDP and TCP 53);
+///   dependency of `V`, and to the cluster's DNS (kube-dns, UDP and TCP 53), and, with a
+///   `replica`, to its port for the pod's Litestream (``LitestreamSidecar/egressRule(_:)``);
 /// - `operator`: a pod labelled as an operator may reach every vertical, and DNS.
 ///
 /// A NetworkPolicy needs a network plugin that enforces it (Calico, Cilium, …): without one the
@@ -67,6 +68,7 @@ enum NetworkPolicyObjects {
             egress.append(.map([("to", .list(spec.dependsOn.map(peer))), ("ports", port(layout))]))
         }
         egress.append(dnsRule)
+        if let rule = spec.replica.flatMap({ LitestreamSidecar.egressRule($0) }) { egress.append(rule) }
         return KubernetesObject(
             apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy", name: spec.name, namespace: layout.namespace,
             labels: layout.labels(spec.name),
