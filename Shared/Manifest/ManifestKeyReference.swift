@@ -263,13 +263,14 @@ package enum ManifestKeyReference {
                 + "run with `-no-expand-env`), and the vertical's daemon is started with "
                 + "`VERTICALS_STORE_REPLICA=litestream`, which leaves the store's checkpoints to Litestream. `check` "
                 + "validates every entry; `export systemd` runs Litestream in a unit of each replicated vertical's "
-                + "own (docs/systemd.md). `svc-supervisor up` runs it beside each replicated vertical once the vertical is "
+                + "own, after a oneshot that restores a missing store before the vertical starts (docs/systemd.md); "
+                + "`export kubernetes` runs it as a native sidecar in the vertical's pod, after an init container that "
+                + "restores an empty volume, and refuses a folder replica (docs/kubernetes.md). `svc-supervisor up` runs it beside each replicated vertical once the vertical is "
                 + "ready, as its user, with the configuration in the run directory's `replicas/NAME/` (readable by root and "
                 + "the vertical alone), its lines in the vertical's log (stamped `litestream`), restarted with the "
                 + "vertical's backoff and budget, stopped before the vertical and before a restore, and its state in "
                 + "`status` (`VERTICALS_LITESTREAM` names the program; without one the vertical runs unreplicated and "
-                + "`status` says so). `export kubernetes` does not carry it yet: under it, a replica is made only where "
-                + "Litestream is run with that configuration by hand.",
+                + "`status` says so).",
         ]
         lines += [
             "", "## Secrets", "",
