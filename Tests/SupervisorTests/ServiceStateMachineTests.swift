@@ -115,7 +115,7 @@ import VerticalsContract
         [
             .upgrading(.preparing): Outcome(
                 state: .upgrading(.finishing), wanted: true,
-                actions: [.promoteUpgrade, .armUpgradeReadyTimeout], recorded: serving),
+                actions: [.noteOldProcessLeftFirst, .promoteUpgrade, .armUpgradeReadyTimeout], recorded: serving),
             .upgrading(.handingOver): Outcome(
                 state: .upgrading(.finishing), wanted: true,
                 actions: [.promoteUpgrade, .armUpgradeReadyTimeout], recorded: draining),
@@ -226,10 +226,14 @@ import VerticalsContract
             .backoff: Outcome(state: .stopped, wanted: false, actions: [.cancelTimer, .notifyStopWaiters]),
             .starting: Outcome(state: .stopping, wanted: false, actions: stopActions),
             .ready: Outcome(state: .stopping, wanted: false, actions: stopActions),
-            .upgrading(.preparing): Outcome(state: .stopping, wanted: false, actions: [.abandonUpgrade] + stopActions),
-            .upgrading(.finishing): Outcome(state: .stopping, wanted: false, actions: [.abandonUpgrade] + stopActions),
-            .upgrading(.handingOver): Outcome(state: .stopping, wanted: false, actions: [.abandonUpgrade]),
-            .upgrading(.newProcessFailed): Outcome(state: .stopping, wanted: false, actions: [.abandonUpgrade]),
+            .upgrading(.preparing): Outcome(
+                state: .stopping, wanted: false, actions: [.abandonUpgrade(killsNewProcess: true)] + stopActions),
+            .upgrading(.finishing): Outcome(
+                state: .stopping, wanted: false, actions: [.abandonUpgrade(killsNewProcess: false)] + stopActions),
+            .upgrading(.handingOver): Outcome(
+                state: .stopping, wanted: false, actions: [.abandonUpgrade(killsNewProcess: true)]),
+            .upgrading(.newProcessFailed): Outcome(
+                state: .stopping, wanted: false, actions: [.abandonUpgrade(killsNewProcess: true)]),
             .restoring(.stopped): Outcome(state: .restoring(.stopped), wanted: false, actions: [.notifyStopWaiters]),
             .restoring(.failed): Outcome(state: .restoring(.failed), wanted: false, actions: [.notifyStopWaiters]),
             .restoring(.rollback): Outcome(state: .restoring(.stopped), wanted: false, actions: [.notifyStopWaiters]),
@@ -291,7 +295,7 @@ import VerticalsContract
                 state: .upgrading(.finishing), wanted: true, actions: [.killUpgradeProcess(afterHandOver: true)]),
         ],
         .upgradeProcessFailed: [
-            .upgrading(.preparing): Outcome(state: .ready, wanted: true, actions: []),
+            .upgrading(.preparing): Outcome(state: .ready, wanted: true, actions: [.failUpgradeBeforeHandOver]),
             .upgrading(.handingOver): Outcome(state: .upgrading(.newProcessFailed), wanted: true, actions: []),
         ],
         // A strategy's peer: in any state, the stop is recorded, and its return counted, as a

@@ -34,7 +34,7 @@ import Testing
 
     @Test(arguments: [
         ServiceStateMachine.Action.notifyStopWaiters, .cancelTimer, .sendStopSignal, .stopWatchingForDemand,
-        .sendHandOverSignal,
+        .sendHandOverSignal, .failUpgradeBeforeHandOver, .answerAbandonedUpgrade(afterHandOver: false),
     ])
     func simulation_whenTheShellDropsAnAction_breaksAnInvariant(_ action: ServiceStateMachine.Action) {
         let failing = Self.seeds.lazy.map { SimulationRun(seed: $0, steps: Self.steps, dropping: [action]) }

@@ -84,10 +84,19 @@ extension SimulatedWorld {
             } else {
                 startRollback(upgrade)
             }
-        case .abandonUpgrade:
-            guard let upgrade, !upgrade.abandoned else { break }
-            updateUpgrade { $0.abandoned = true }
-            if !upgrade.promoted { markKilled(upgrade.newPID) }
+        case .abandonUpgrade(let killsNewProcess):
+            if killsNewProcess, let upgrade { markKilled(upgrade.newPID) }
+        case .answerAbandonedUpgrade:
+            guard let upgrade else { break }
+            setUpgrade(nil)
+            finish(upgrade)
+        case .failUpgradeBeforeHandOver:
+            guard let upgrade else { break }
+            setUpgrade(nil)
+            checkOldProcessServes(upgrade)
+            finish(upgrade)
+        case .noteOldProcessLeftFirst:
+            break // words in the log
         }
     }
 
@@ -138,7 +147,7 @@ extension SimulatedWorld {
             if pid == ownPID {
                 ownExited(pid, ending)
             } else if let upgrade, upgrade.newPID == pid, !upgrade.promoted {
-                upgradeProcessExited(upgrade)
+                upgradeProcessExited()
             }
         case .watchdogPing:
             guard pid(of: .own) != nil, upgrade == nil else { return }
@@ -228,37 +237,26 @@ extension SimulatedWorld {
         for timer in [Timer.unit, .watchdog, .forgiveness, .liveness] { cancel(timer) }
         setOwn(nil)
         let wasReady = machine.readyAt != nil
-        if let upgrade {
-            if upgrade.abandoned {
-                setUpgrade(nil)
-                finish(upgrade)
-            }
-        }
         let result = ServiceStateMachine.Exit(
             success: exit == .clean, limit: exit == .limit, restartCannotHelp: exit == .restartCannotHelp,
             wasReady: wasReady, socketHeld: socketOpen)
         feed(.exited) { $0.exited(result, at: clocks.now) }
     }
 
-    /// The engine's `upgradeProcessExited` for a new process not yet the unit's own.
-    private func upgradeProcessExited(_ upgrade: Upgrade) {
-        guard machine.upgradeHandOverAt != nil else {
-            setUpgrade(nil)
-            cancel(.upgrade)
-            feed(.upgradeProcessFailed) { $0.upgradeProcessFailed(reason: "ended before it was ready") }
-            if !upgrade.abandoned {
-                let old = processes[upgrade.oldPID]
-                if ownPID != upgrade.oldPID || old == nil || machine.state != .ready || old?.serving == false {
-                    violate(
-                        "a failed upgrade leaves the old process serving",
-                        "old pid \(upgrade.oldPID) is \(old == nil ? "gone" : "not serving"); the core is \(machine.state)"
-                    )
-                }
-            }
-            finish(upgrade)
-            return
-        }
+    /// The engine's `upgradeProcessExited` for a new process not yet the unit's own: the core
+    /// decides what follows.
+    private func upgradeProcessExited() {
         feed(.upgradeProcessFailed) { $0.upgradeProcessFailed(reason: "ended before it was ready") }
+    }
+
+    /// A failed upgrade leaves the old process serving, the core saying `ready`.
+    private func checkOldProcessServes(_ upgrade: Upgrade) {
+        let old = processes[upgrade.oldPID]
+        if ownPID != upgrade.oldPID || old == nil || machine.state != .ready || old?.serving == false {
+            violate(
+                "a failed upgrade leaves the old process serving",
+                "old pid \(upgrade.oldPID) is \(old == nil ? "gone" : "not serving"); the core is \(machine.state)")
+        }
     }
 
     // MARK: Commands

@@ -51,7 +51,6 @@ final class SimulatedWorld {
         let oldPID: Int
         let newPID: Int
         var promoted = false
-        var abandoned = false
     }
 
     /// What waits for the service's process to be gone.

@@ -173,8 +173,19 @@ struct ServiceStateMachine: Sendable, Equatable {
         /// The new process failed after the hand-over: say so, take the previous executable back,
         /// put the backup back and start it.
         case rollBackUpgrade
-        /// Kill the upgrade's new process (unless it is the service's own) and answer its caller.
-        case abandonUpgrade
+        /// A stop abandons the upgrade: say so, and SIGKILL its new process when `killsNewProcess`
+        /// (it is not the service's own yet; once it is, the stop takes it). Its caller is answered
+        /// later, by ``answerAbandonedUpgrade(afterHandOver:)``.
+        case abandonUpgrade(killsNewProcess: Bool)
+        /// The abandoned upgrade is settled (the process the stop waited for, or its new one
+        /// before the hand-over, has ended): answer its caller that it was not upgraded, once.
+        /// `afterHandOver`: the old process had been told to go, or was gone.
+        case answerAbandonedUpgrade(afterHandOver: Bool)
+        /// The new process ended while it prepared: the old one serves on. Answer the upgrade's
+        /// caller that it failed before the hand-over.
+        case failUpgradeBeforeHandOver
+        /// The old process ended before it was told to go: say that the new one takes over now.
+        case noteOldProcessLeftFirst
     }
 
     /// An operator's request that the state may refuse.
@@ -242,6 +253,11 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// Whether the upgrade's new process was killed for its deadline: what it says until its
     /// exit comes is too late to count.
     private(set) var upgradeProcessKilled = false
+    /// A stop abandoned the upgrade and its caller is not answered yet: set only while
+    /// `stopping`, cleared by the one ``Action/answerAbandonedUpgrade(afterHandOver:)``, so an
+    /// abandoned upgrade is answered exactly once, by whichever of its processes ends first that
+    /// settles it.
+    private(set) var upgradeAbandoned = false
     /// Liveness checks failed in a row in the current ready run.
     private(set) var livenessFailures = 0
     /// The failure the supervisor killed the running process for, until it exits.
@@ -522,13 +538,18 @@ struct ServiceStateMachine: Sendable, Equatable {
         case .starting, .ready:
             state = .stopping
             return [.stopHealthChecks, .sendStopSignal, .armTimer(.stop)]
-        case .upgrading(.preparing), .upgrading(.finishing):
+        case .upgrading(let stage):
+            upgradeAbandoned = true
+            // Not the service's own yet: killed. Once promoted, the stop signal takes it.
+            let abandon = Action.abandonUpgrade(killsNewProcess: stage != .finishing)
             state = .stopping
-            return [.abandonUpgrade, .stopHealthChecks, .sendStopSignal, .armTimer(.stop)]
-        case .upgrading(.handingOver), .upgrading(.newProcessFailed):
-            // The old process was signalled and its stop timer runs already.
-            state = .stopping
-            return [.abandonUpgrade]
+            switch stage {
+            case .preparing, .finishing:
+                return [abandon, .stopHealthChecks, .sendStopSignal, .armTimer(.stop)]
+            case .handingOver, .newProcessFailed:
+                // The old process was signalled and its stop timer runs already.
+                return [abandon]
+            }
         case .stopping:
             return []
         case .idle:
@@ -605,9 +626,12 @@ struct ServiceStateMachine: Sendable, Equatable {
         switch state {
         case .stopping:
             state = .stopped
+            // An abandoned upgrade not answered yet is settled by the end of the process the
+            // stop waited for: answered first, as the stop's own waiters are.
+            let abandoned = answerAbandonedUpgrade()
             // Started again first (a start asked meanwhile), then the waiters: a restart among
             // them then finds it starting already, not a second check that skips its backoff.
-            return (wanted ? [.checkDependencies] : []) + [.notifyStopWaiters]
+            return abandoned + (wanted ? [.checkDependencies] : []) + [.notifyStopWaiters]
         case .starting, .ready:
             guard wanted else {
                 state = .stopped
@@ -620,10 +644,11 @@ struct ServiceStateMachine: Sendable, Equatable {
             return afterUnexpectedExit(failure: failure, restartCannotHelp: exit.restartCannotHelp, at: now)
         case .upgrading(.preparing), .upgrading(.handingOver):
             // The old process gone before it was told to go hands over as it leaves.
+            let early: [Action] = state == .upgrading(.preparing) ? [.noteOldProcessLeftFirst] : []
             if upgradeHandOverAt == nil { upgradeHandOverAt = now }
             state = .upgrading(.finishing)
             ledger.spawned()
-            return [.promoteUpgrade, upgradeReadyAt != nil ? .completeUpgrade : .armUpgradeReadyTimeout]
+            return early + [.promoteUpgrade, upgradeReadyAt != nil ? .completeUpgrade : .armUpgradeReadyTimeout]
         case .upgrading(.newProcessFailed), .upgrading(.finishing):
             awaited = [] // what it waits for is checked once the rollback is under way
             state = .waiting
@@ -709,6 +734,7 @@ struct ServiceStateMachine: Sendable, Equatable {
         upgradeReadyAt = nil
         upgradeHandOverAt = nil
         upgradeProcessKilled = false
+        upgradeAbandoned = false
         return notifiesReady ? [.armUpgradeReadyTimeout] : []
     }
 
@@ -760,20 +786,31 @@ struct ServiceStateMachine: Sendable, Equatable {
     }
 
     /// The new process ended before it was the service's own, for `reason` ("was killed by
-    /// SIGSEGV"): before the hand-over the old one serves on; during it, the previous executable
-    /// starts once the old one is gone.
+    /// SIGSEGV"): before the hand-over the old one serves on and the upgrade is answered; during
+    /// it, the previous executable starts once the old one is gone. An upgrade a stop abandoned
+    /// before its hand-over is settled by it: answered now.
     mutating func upgradeProcessFailed(reason: String) -> [Action] {
         switch state {
         case .upgrading(.preparing):
             state = .ready
-            return []
+            return [.failUpgradeBeforeHandOver]
         case .upgrading(.handingOver):
             upgradeFailure = reason
             state = .upgrading(.newProcessFailed)
             return []
+        case .stopping where upgradeHandOverAt == nil:
+            return answerAbandonedUpgrade()
         default:
+            // After the hand-over, the old process's end answers an abandoned upgrade.
             return []
         }
+    }
+
+    /// The answer of an upgrade a stop abandoned, if it has none yet; none twice.
+    private mutating func answerAbandonedUpgrade() -> [Action] {
+        guard upgradeAbandoned else { return [] }
+        upgradeAbandoned = false
+        return [.answerAbandonedUpgrade(afterHandOver: upgradeHandOverAt != nil)]
     }
 
     // MARK: Status

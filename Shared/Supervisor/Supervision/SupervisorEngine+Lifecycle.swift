@@ -253,7 +253,7 @@ extension SupervisorEngine {
         unit.failureText = nil
         unit.lastExit = reason
         unit.log.note("pid \(pid) \(reason)")
-        if let upgrade = unit.upgrade { upgradeSawExit(unit, upgrade, pid: pid, reason: reason) }
+        if let upgrade = unit.upgrade { upgradeSawExit(upgrade, pid: pid, reason: reason) }
         // Exit status 78 says a restart would be refused again (its store is served by another
         // process, is another vertical's, a newer build's or damaged): systemd's
         // RestartPreventExitStatus, and the exported units say the same.

@@ -125,8 +125,14 @@ extension SupervisorEngine {
                 describeRollBack(unit, upgrade)
                 rollBack(unit, upgrade)
             }
-        case .abandonUpgrade:
-            abandonUpgrade(unit, "the service was stopped or restarted meanwhile")
+        case .abandonUpgrade(let killsNewProcess):
+            if let upgrade = unit.upgrade { abandonUpgrade(unit, upgrade, killsNewProcess: killsNewProcess) }
+        case .answerAbandonedUpgrade(let afterHandOver):
+            if let upgrade = unit.upgrade { answerAbandoned(unit, upgrade, afterHandOver: afterHandOver) }
+        case .failUpgradeBeforeHandOver:
+            if let upgrade = unit.upgrade { failBeforeHandOver(unit, upgrade) }
+        case .noteOldProcessLeftFirst:
+            if let upgrade = unit.upgrade { noteOldProcessLeftFirst(unit, upgrade) }
         }
     }
 

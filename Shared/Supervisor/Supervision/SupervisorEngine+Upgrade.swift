@@ -187,24 +187,21 @@ extension SupervisorEngine {
 
     /// `unit`'s own process ended (``exited(_:_:)`` did its bookkeeping) while an upgrade runs:
     /// the old one, gone as the hand-over asked (or on its own), or the new one after it became
-    /// the unit's own. The machine then promotes the new process or rolls back
-    /// (``ServiceStateMachine/exited(_:at:)``); an abandoned upgrade is answered at once, and its exit is
-    /// a stop's.
-    func upgradeSawExit(_ unit: ServiceUnit, _ upgrade: UpgradeRun, pid: Int32, reason: String) {
-        if let abandoned = upgrade.abandoned {
-            endAbandoned(unit, upgrade, abandoned)
-            return
-        }
+    /// the unit's own. Records which, for the answer; the machine then decides what follows
+    /// (``ServiceStateMachine/exited(_:at:)``).
+    func upgradeSawExit(_ upgrade: UpgradeRun, pid: Int32, reason: String) {
         if pid == upgrade.oldPID {
             upgrade.oldExitedAt = .now
-            // The machine notes the hand-over's instant with the exit that follows.
-            if unit.machine.upgradeHandOverAt == nil {
-                unit.log.note("upgrade: pid \(pid) ended before the hand-over; new pid \(upgrade.pid) takes over now")
-            }
-            return
+        } else {
+            // The new process, the unit's own since the old one left, ended before it was ready.
+            upgrade.failure = upgrade.killReason ?? reason
         }
-        // The new process, the unit's own since the old one left, ended before it was ready.
-        upgrade.failure = upgrade.killReason ?? reason
+    }
+
+    /// The old process ended before it was told to go (``ServiceStateMachine/Action/noteOldProcessLeftFirst``).
+    func noteOldProcessLeftFirst(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
+        unit.log.note(
+            "upgrade: pid \(upgrade.oldPID) ended before the hand-over; new pid \(upgrade.pid) takes over now")
     }
 
     /// The old process is gone: the new one becomes the unit's own (its pid in `status`, its exit
@@ -212,7 +209,6 @@ extension SupervisorEngine {
     /// machine's `starting` is said (``ServiceStateMachine/Action/promoteUpgrade``), so it is said
     /// with the new pid.
     func promote(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
-        upgrade.promotedAt = .now
         unlink(upgradePidFile(unit))
         unit.child = upgrade.child
         unit.pid = upgrade.pid
@@ -250,14 +246,14 @@ extension SupervisorEngine {
     /// The upgrade's new process ended: before it was the unit's own (the old one still there),
     /// its end fails the upgrade here; once it is, its exit is the unit's own (``exited(_:_:)``).
     private func upgradeProcessExited(_ unit: ServiceUnit, _ child: ChildProcess, _ status: ExitStatus) {
-        guard let upgrade = unit.upgrade, upgrade.child === child, !upgrade.isPromoted else {
-            if unit.child === child {
-                exited(unit, status)
-            } else {
-                // An abandoned upgrade's, ended after the upgrade was over: only its group to clear.
-                kill(-child.pid, SIGKILL)
-                unit.log.note("upgrade: abandoned pid \(child.pid) \(Self.describe(status))")
-            }
+        if unit.child === child {
+            exited(unit, status) // promoted: the unit's own
+            return
+        }
+        guard let upgrade = unit.upgrade, upgrade.child === child else {
+            // An abandoned upgrade's, ended after the upgrade was answered: only its group to clear.
+            kill(-child.pid, SIGKILL)
+            unit.log.note("upgrade: abandoned pid \(child.pid) \(Self.describe(status))")
             return
         }
         let pid = upgrade.pid
@@ -273,25 +269,27 @@ extension SupervisorEngine {
         }
         upgrade.failure = reason
         unit.log.note("upgrade: new pid \(pid) \(reason)")
-        if unit.machine.upgradeHandOverAt == nil {
-            unit.upgrade = nil
-            upgrade.timer.stop()
-            transition(unit) { $0.upgradeProcessFailed(reason: reason) }
-            let why = upgrade.abandoned.map { "the upgrade was abandoned: \($0)" } ?? "the new process \(reason)"
-            logger.error(
-                "\(unit.spec.name): upgrade failed before the hand-over: \(why); pid \(upgrade.oldPID) serves on")
-            upgrade.finish(
-                .failure(
-                    ServiceError(
-                        .unavailable,
-                        "\(unit.spec.name) was not upgraded: \(why) (pid \(pid), \(upgrade.program)) before the hand-over; "
-                            + "pid \(upgrade.oldPID) still serves; `svc-supervisor logs \(unit.spec.name)` shows what it said",
-                        details: details(unit, upgrade), retryable: false)))
-        } else {
-            // The old one drains already and cannot be called back: once it is gone, the
-            // previous executable starts again (the machine's rollback).
-            transition(unit) { $0.upgradeProcessFailed(reason: reason) }
-        }
+        // Before the hand-over the machine answers the upgrade; during it the old one drains
+        // already and cannot be called back: once it is gone, the previous executable starts
+        // again (the machine's rollback).
+        transition(unit) { $0.upgradeProcessFailed(reason: reason) }
+    }
+
+    /// The new process ended while it prepared (``ServiceStateMachine/Action/failUpgradeBeforeHandOver``):
+    /// the old one serves on; the upgrade is answered.
+    func failBeforeHandOver(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
+        unit.upgrade = nil
+        let why = "the new process \(upgrade.failure ?? "failed")"
+        logger.error(
+            "\(unit.spec.name): upgrade failed before the hand-over: \(why); pid \(upgrade.oldPID) serves on")
+        upgrade.finish(
+            .failure(
+                ServiceError(
+                    .unavailable,
+                    "\(unit.spec.name) was not upgraded: \(why) (pid \(upgrade.pid), \(upgrade.program)) before the "
+                        + "hand-over; pid \(upgrade.oldPID) still serves; `svc-supervisor logs \(unit.spec.name)` "
+                        + "shows what it said",
+                    details: details(upgrade, afterHandOver: false), retryable: false)))
     }
 
     /// Kills the upgrade's new process for `reason`; its exit then fails the upgrade.
@@ -301,28 +299,31 @@ extension SupervisorEngine {
         if kill(-upgrade.pid, SIGKILL) != 0 { try? upgrade.child.kill(SIGKILL) }
     }
 
+    /// Why an upgrade is abandoned: the operator stopped, restarted or reloaded its service.
+    private static let abandonedBecause = "the service was stopped or restarted meanwhile"
+
     /// The operator stops, restarts or reloads `unit` while it is being upgraded: the new process
-    /// is killed unless it is the unit's own already (then the stop takes it), and the upgrade
-    /// answers `unavailable` once the stop is done.
-    func abandonUpgrade(_ unit: ServiceUnit, _ why: String) {
-        guard let upgrade = unit.upgrade, upgrade.abandoned == nil else { return }
-        upgrade.abandoned = why
-        unit.log.note("upgrade: abandoned: \(why)")
-        if !upgrade.isPromoted {
-            upgrade.killReason = "killed: the upgrade was abandoned (\(why))"
+    /// is killed when the machine says so (it is not the unit's own yet; once it is, the stop
+    /// takes it), and the machine answers the upgrade once it is settled
+    /// (``ServiceStateMachine/Action/answerAbandonedUpgrade(afterHandOver:)``).
+    func abandonUpgrade(_ unit: ServiceUnit, _ upgrade: UpgradeRun, killsNewProcess: Bool) {
+        unit.log.note("upgrade: abandoned: \(Self.abandonedBecause)")
+        if killsNewProcess {
+            upgrade.killReason = "killed: the upgrade was abandoned (\(Self.abandonedBecause))"
             if kill(-upgrade.pid, SIGKILL) != 0 { try? upgrade.child.kill(SIGKILL) }
         }
     }
 
-    /// The unit's process ended after the upgrade was abandoned: the stop goes on as any other.
-    private func endAbandoned(_ unit: ServiceUnit, _ upgrade: UpgradeRun, _ why: String) {
+    /// The abandoned upgrade is settled: it is answered, and the stop goes on as any other.
+    func answerAbandoned(_ unit: ServiceUnit, _ upgrade: UpgradeRun, afterHandOver: Bool) {
         unit.upgrade = nil
         unlink(upgradePidFile(unit))
         upgrade.finish(
             .failure(
                 ServiceError(
-                    .unavailable, "\(unit.spec.name) was not upgraded: the upgrade was abandoned: \(why)",
-                    details: details(unit, upgrade),
+                    .unavailable,
+                    "\(unit.spec.name) was not upgraded: the upgrade was abandoned: \(Self.abandonedBecause)",
+                    details: details(upgrade, afterHandOver: afterHandOver),
                     retryable: false)))
     }
 
@@ -412,7 +413,7 @@ extension SupervisorEngine {
                 .failure(
                     ServiceError(
                         .unavailable, "\(head); \(outcome); `svc-supervisor logs \(name)` shows what it said",
-                        details: self.details(unit, upgrade), retryable: false)))
+                        details: self.details(upgrade, afterHandOver: true), retryable: false)))
         }
         startWhenReady(unit)
         // A stop or `down` during the rollback's restore leaves it stopped already: no state
@@ -421,10 +422,10 @@ extension SupervisorEngine {
     }
 
     /// The pids and stage of a failed upgrade, for its error's details.
-    private func details(_ unit: ServiceUnit, _ upgrade: UpgradeRun) -> [ErrorDetail] {
+    private func details(_ upgrade: UpgradeRun, afterHandOver: Bool) -> [ErrorDetail] {
         [
             ErrorDetail("oldPid", String(upgrade.oldPID)), ErrorDetail("newPid", String(upgrade.pid)),
-            ErrorDetail("stage", unit.machine.upgradeHandOverAt == nil ? "beforeHandOver" : "afterHandOver"),
+            ErrorDetail("stage", afterHandOver ? "afterHandOver" : "beforeHandOver"),
         ]
     }
 }

@@ -21,20 +21,14 @@ final class UpgradeRun {
     let uid: UInt32
     let startedAt: ContinuousClock.Instant
     /// When the old process was gone (when it was told to go is the machine's
-    /// ``ServiceStateMachine/upgradeHandOverAt``).
+    /// ``ServiceStateMachine/upgradeHandOverAt``), for the answer's drain time. The stage, and
+    /// whether a stop abandoned it, are the machine's (``ServiceStateMachine/State/upgrading(_:)``,
+    /// ``ServiceStateMachine/upgradeAbandoned``).
     var oldExitedAt: ContinuousClock.Instant?
-    /// When the new process became the unit's own (the old one gone).
-    ///
-    /// Facts with their instants, not a stage: the stage is the machine's
-    /// (``ServiceStateMachine/State/upgrading(_:)``), and an abandoned upgrade, whose machine has
-    /// left it for `stopping`, still knows from these whether it was handed over or promoted.
-    var promotedAt: ContinuousClock.Instant?
     /// Why the new process ended, once it has, before the upgrade was done.
     var failure: String?
     /// Why the supervisor killed the new process (a deadline, an abandoned upgrade), if it did.
     var killReason: String?
-    /// Set when the operator stopped or restarted the service meanwhile: why.
-    var abandoned: String?
     /// The copy of the store the new build took before migrating it (`X_VERTICALS_STORE_BACKUP=`).
     var backup: String?
     /// The new process's readiness deadline (to its hand-over signal, then to `READY=1`).
@@ -57,9 +51,6 @@ final class UpgradeRun {
         self.timer = LoopTimer(loop: loop)
         self.answer = answer
     }
-
-    /// Whether the new process is the unit's own: its exit is then the unit's.
-    var isPromoted: Bool { promotedAt != nil }
 
     /// Answers the call (the first time only) and stops the timer.
     func finish(_ result: Result<Supervisor.UpgradeResult, ServiceError>) {
