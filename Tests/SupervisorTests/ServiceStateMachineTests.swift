@@ -22,7 +22,7 @@ import VerticalsContract
         case stopRequested, shutdownBegun, stopTimeoutElapsed
         case exitedCleanly, exitedWithFailure, exitedRestartCannotHelp, exitedIdle, exitedAtALimit
         case restoreBegun, restoreEnded, upgradeBegun, upgradeProcessWaitsForStore, upgradeProcessReady
-        case upgradeProcessFailed, upgradeReadyTimeoutElapsed
+        case upgradeProcessFailed, upgradeReadyTimeoutElapsed, upgradeProcessBackedUp
         case stoppedWithPeer, restartRequestedWithPeer
 
         var description: String { rawValue }
@@ -66,6 +66,7 @@ import VerticalsContract
             case .upgradeProcessReady: return machine.upgradeProcessReady(at: now)
             case .upgradeProcessFailed: return machine.upgradeProcessFailed(reason: "exited with status 1")
             case .upgradeReadyTimeoutElapsed: return machine.upgradeReadyTimeoutElapsed()
+            case .upgradeProcessBackedUp: return machine.upgradeProcessBackedUp(to: "catalog.before-upgrade.sqlite")
             case .stoppedWithPeer: return machine.stoppedWithPeer()
             case .restartRequestedWithPeer: return machine.restartRequestedWithPeer()
             }
@@ -120,9 +121,9 @@ import VerticalsContract
                 state: .upgrading(.finishing), wanted: true,
                 actions: [.promoteUpgrade, .armUpgradeReadyTimeout], recorded: draining),
             .upgrading(.newProcessFailed): Outcome(
-                state: .waiting, wanted: true, actions: [.rollBackUpgrade], recorded: draining),
+                state: .waiting, wanted: true, actions: [.rollBackUpgrade(backup: nil)], recorded: draining),
             .upgrading(.finishing): Outcome(
-                state: .waiting, wanted: true, actions: [.rollBackUpgrade], recorded: serving),
+                state: .waiting, wanted: true, actions: [.rollBackUpgrade(backup: nil)], recorded: serving),
         ]
     }
 
@@ -604,7 +605,7 @@ import VerticalsContract
 
         var upgrading = Self.machine(in: .upgrading(.finishing))
         _ = upgrading.dependenciesChecked(missing: ["db"])
-        #expect(upgrading.exited(.init(success: false), at: Self.now) == [.rollBackUpgrade])
+        #expect(upgrading.exited(.init(success: false), at: Self.now) == [.rollBackUpgrade(backup: nil)])
         #expect(upgrading.state == .waiting)
         #expect(upgrading.awaited.isEmpty)
     }

@@ -75,10 +75,10 @@ extension SimulatedWorld {
             finish(upgrade)
         case .killUpgradeProcess:
             if let upgrade { markKilled(upgrade.newPID) }
-        case .rollBackUpgrade:
+        case .rollBackUpgrade(let backup):
             guard let upgrade else { break }
             setUpgrade(nil)
-            if configuration.upgradeBacksUp {
+            if backup != nil {
                 feed(.restoreBegun) { $0.restoreBegun() }
                 setRestore(.rollback(upgrade))
             } else {
@@ -304,6 +304,9 @@ extension SimulatedWorld {
         let processes = ServiceStateMachine.UpgradeProcesses(
             oldPID: Int32(oldPID), newPID: Int32(upgrade.newPID), previousExecutable: "simulated")
         feed(.upgradeBegun) { $0.upgradeBegun(processes) }
+        if configuration.upgradeBacksUp {
+            feed(.upgradeProcessBackedUp) { $0.upgradeProcessBackedUp(to: "simulated.before-upgrade.sqlite") }
+        }
         if !configuration.notifiesReady {
             feed(.upgradeProcessReady) { $0.upgradeProcessReady(at: clocks.now) }
         }

@@ -7,7 +7,7 @@ enum SimulationCoverage {
         case spawned, spawnFailed, ready, watchdogPinged, watchdogMissed, livenessChecked, aliveSeen
         case readyTimeoutElapsed, stoppingOnItsOwn, stopRequested, shutdownBegun, stopTimeoutElapsed, exited
         case restoreBegun, restoreEnded, upgradeBegun, upgradeProcessWaitsForStore, upgradeProcessReady
-        case upgradeReadyTimeoutElapsed, upgradeProcessFailed, restartRequested, restartDue
+        case upgradeReadyTimeoutElapsed, upgradeProcessFailed, upgradeProcessBackedUp, restartRequested, restartDue
     }
 
     /// One state, one event fed in it.

@@ -171,8 +171,8 @@ struct ServiceStateMachine: Sendable, Equatable {
         /// waiting for the store nor ready while it prepared.
         case killUpgradeProcess(afterHandOver: Bool)
         /// The new process failed after the hand-over: say so, take the previous executable back,
-        /// put the backup back and start it.
-        case rollBackUpgrade
+        /// put `backup` back first when the new build made one (``upgradeBackup``), and start it.
+        case rollBackUpgrade(backup: String?)
         /// A stop abandons the upgrade: say so, and SIGKILL its new process when `killsNewProcess`
         /// (it is not the service's own yet; once it is, the stop takes it). Its caller is answered
         /// later, by ``answerAbandonedUpgrade(afterHandOver:)``.
@@ -253,6 +253,10 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// Whether the upgrade's new process was killed for its deadline: what it says until its
     /// exit comes is too late to count.
     private(set) var upgradeProcessKilled = false
+    /// The copy of the store the upgrade's new process took before migrating it
+    /// (`X_VERTICALS_STORE_BACKUP=`): what its rollback puts back, and what its answer names.
+    /// Kept, as ``upgradeReadyAt``, until the next upgrade begins.
+    private(set) var upgradeBackup: String?
     /// A stop abandoned the upgrade and its caller is not answered yet: set only while
     /// `stopping`, cleared by the one ``Action/answerAbandonedUpgrade(afterHandOver:)``, so an
     /// abandoned upgrade is answered exactly once, by whichever of its processes ends first that
@@ -653,7 +657,7 @@ struct ServiceStateMachine: Sendable, Equatable {
             awaited = [] // what it waits for is checked once the rollback is under way
             state = .waiting
             wanted = true
-            return [.rollBackUpgrade]
+            return [.rollBackUpgrade(backup: upgradeBackup)]
         case .stopped, .failed, .idle, .waiting, .backoff, .restoring:
             return []
         }
@@ -735,7 +739,15 @@ struct ServiceStateMachine: Sendable, Equatable {
         upgradeHandOverAt = nil
         upgradeProcessKilled = false
         upgradeAbandoned = false
+        upgradeBackup = nil
         return notifiesReady ? [.armUpgradeReadyTimeout] : []
+    }
+
+    /// The new process backed the store up to `path` before migrating it
+    /// (`X_VERTICALS_STORE_BACKUP=`): a rollback puts that copy back.
+    mutating func upgradeProcessBackedUp(to path: String) -> [Action] {
+        if isUpgrading { upgradeBackup = path }
+        return []
     }
 
     /// The new process prepared and waits for the store's lock (`X_VERTICALS_STORE_WAIT=1`).

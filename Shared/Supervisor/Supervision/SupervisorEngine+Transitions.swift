@@ -120,10 +120,10 @@ extension SupervisorEngine {
                 afterHandOver
                     ? "not ready within \(timeout) of the hand-over"
                     : "neither waited for the store nor was ready within \(timeout)")
-        case .rollBackUpgrade:
+        case .rollBackUpgrade(let backup):
             if let upgrade = unit.upgrade {
                 describeRollBack(unit, upgrade)
-                rollBack(unit, upgrade)
+                rollBack(unit, upgrade, backup: backup)
             }
         case .abandonUpgrade(let killsNewProcess):
             if let upgrade = unit.upgrade { abandonUpgrade(unit, upgrade, killsNewProcess: killsNewProcess) }

@@ -173,7 +173,7 @@ extension SupervisorEngine {
                 unit.log.note("upgrade: pid \(upgrade.pid) prepared and waits for the store")
                 transition(unit) { $0.upgradeProcessWaitsForStore(at: .now) }
             case SQLiteStore.HandOver.backupKey:
-                upgrade.backup = value
+                transition(unit) { $0.upgradeProcessBackedUp(to: value) }
                 unit.log.note("upgrade: pid \(upgrade.pid) migrates the store; its backup: \(value)")
             case "STATUS":
                 transition(unit) { $0.upgradeProcessSaid(value) }
@@ -233,7 +233,8 @@ extension SupervisorEngine {
         unit.upgrade = nil
         unit.spec.executable = upgrade.executable
         let result = upgrade.result(
-            name: unit.spec.name, readyAt: unit.machine.upgradeReadyAt, handOverAt: unit.machine.upgradeHandOverAt)
+            name: unit.spec.name, readyAt: unit.machine.upgradeReadyAt, handOverAt: unit.machine.upgradeHandOverAt,
+            backup: unit.machine.upgradeBackup)
         becameReady(unit)
         let text =
             "upgraded: pid \(upgrade.oldPID) → pid \(upgrade.pid) (\(upgrade.program)); callers waited "
@@ -327,14 +328,14 @@ extension SupervisorEngine {
                     retryable: false)))
     }
 
-    /// The new process failed after the hand-over and no process of `unit` runs: puts the store
-    /// backup back (if the new build made one), then starts the previous executable, and answers
-    /// once that one is ready or has failed too.
-    func rollBack(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
+    /// The new process failed after the hand-over and no process of `unit` runs: puts `backup`
+    /// back (the machine's ``ServiceStateMachine/upgradeBackup``, when the new build made one),
+    /// then starts the previous executable, and answers once that one is ready or has failed too.
+    func rollBack(_ unit: ServiceUnit, _ upgrade: UpgradeRun, backup: String?) {
         unit.upgrade = nil
         unlink(upgradePidFile(unit))
         let name = unit.spec.name
-        guard let backup = upgrade.backup else {
+        guard let backup else {
             startRollback(unit, upgrade, restored: nil)
             return
         }

@@ -29,8 +29,6 @@ final class UpgradeRun {
     var failure: String?
     /// Why the supervisor killed the new process (a deadline, an abandoned upgrade), if it did.
     var killReason: String?
-    /// The copy of the store the new build took before migrating it (`X_VERTICALS_STORE_BACKUP=`).
-    var backup: String?
     /// The new process's readiness deadline (to its hand-over signal, then to `READY=1`).
     let timer: LoopTimer
     /// Answers the `upgrade` call, once.
@@ -61,10 +59,11 @@ final class UpgradeRun {
     }
 
     /// What the upgrade did, for its answer; `name` is the service's, `readyAt` and `handOverAt`
-    /// when the new process became ready and the hand-over began (the machine's records).
-    func result(name: String, readyAt: ContinuousClock.Instant?, handOverAt: ContinuousClock.Instant?)
-        -> Supervisor.UpgradeResult
-    {
+    /// when the new process became ready and the hand-over began, `backup` the store's copy the
+    /// new build took (the machine's records).
+    func result(
+        name: String, readyAt: ContinuousClock.Instant?, handOverAt: ContinuousClock.Instant?, backup: String?
+    ) -> Supervisor.UpgradeResult {
         let ready = readyAt ?? .now
         let handOver = handOverAt ?? ready
         // A new process that served before the old one stopped accepting (no store to wait for)
