@@ -22,7 +22,9 @@ import VerticalsContract
         _ = machine.exited(.init(success: true), at: .now) // the old one left: the new one is promoted
         #expect(machine.upgradeProcessBackedUp(to: "catalog.before-upgrade.sqlite") == [])
         #expect(
-            machine.exited(.init(success: false), at: .now) == [.rollBackUpgrade(backup: "catalog.before-upgrade.sqlite")])
+            machine.exited(.init(success: false), at: .now) == [
+                .rollBackUpgrade(backup: "catalog.before-upgrade.sqlite")
+            ])
     }
 
     @Test func rollBack_withoutABackup_putsNothingBack() {
