@@ -161,7 +161,7 @@ extension JSONValue {
 
 /// A `{{name}}` no provider state supplied.
 ///
-/// Its ``code`` is ``ErrorKind/unknownVariable``; the name is also the detail `name`.
+/// Its ``code`` is `unknownVariable`; the name is also the detail `name`.
 public struct UnknownVariable: CodedError {
     /// What kind of problem it is.
     public typealias Code = ErrorKind<UnknownVariable>
@@ -169,7 +169,7 @@ public struct UnknownVariable: CodedError {
     /// The variable's name.
     public let name: String
 
-    /// What kind of problem it is: always ``ErrorKind/unknownVariable``.
+    /// What kind of problem it is: always `unknownVariable`.
     public var code: Code { .unknownVariable }
 
     /// Which variable, and that the provider state does not set it.

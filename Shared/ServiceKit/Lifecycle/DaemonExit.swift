@@ -22,10 +22,10 @@ import VerticalsWire
 ///
 /// Supervisors read the status: 78 (`DaemonExitStatus/restartCannotHelp`) is never restarted.
 ///
-/// In the framework's error shape, its ``code`` names the case (``ErrorKind/stopped``,
-/// ``ErrorKind/answered``, ``ErrorKind/usage``, ``ErrorKind/socketUnavailable``,
-/// ``ErrorKind/startFailed``, ``ErrorKind/restartCannotHelp``, ``ErrorKind/configurationInvalid``,
-/// ``ErrorKind/unhealthy``, ``ErrorKind/failed``), the status is also the detail `status`, and an
+/// In the framework's error shape, its ``code`` names the case (`stopped`,
+/// `answered`, `usage`, `socketUnavailable`,
+/// `startFailed`, `restartCannotHelp`, `configurationInvalid`,
+/// `unhealthy`, `failed`), the status is also the detail `status`, and an
 /// unexpected failure keeps the error it was made from as its ``cause``.
 public struct DaemonExit: CodedError {
     /// Which end it is.

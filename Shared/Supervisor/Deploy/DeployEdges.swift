@@ -110,7 +110,7 @@ public enum DeployEdges {
 
     /// Why a callee's description could not be had.
     ///
-    /// Its ``code`` is ``ErrorKind/unreachable`` or ``ErrorKind/notADescription``, the callee is
+    /// Its ``code`` is `unreachable` or `notADescription`, the callee is
     /// also the detail `callee`, and the error met asking is its ``cause``.
     public struct DescribeFailure: CodedError {
         /// What kind of failure it is.
@@ -147,7 +147,7 @@ public enum DeployEdges {
     }
 
     /// Each vertical `newBuild` (of `name`) calls, judged against what it `served`
-    /// (``servedByCallees(of:client:timeout:)``). Pure, but as long as the descriptions: off any
+    /// (`servedByCallees(of:client:timeout:)`). Pure, but as long as the descriptions: off any
     /// event loop when they came from peers.
     public static func calleeEdges(
         of name: String, newBuild: BuildDescription, served: [String: Result<Daemon.Description, DescribeFailure>]

@@ -39,7 +39,7 @@ public enum SupervisorSimulation {
 
     /// A seed that broke an invariant: how to replay it, and the fewest happenings that still break it.
     ///
-    /// Its ``code`` is ``ErrorKind/invariantBroken``; the seed, the steps and the invariant are
+    /// Its ``code`` is `invariantBroken`; the seed, the steps and the invariant are
     /// also the details `seed`, `steps` and `invariant`.
     public struct Failure: CodedError {
         /// What kind of failure it is.
@@ -59,7 +59,7 @@ public enum SupervisorSimulation {
         /// The command that replays it.
         public var replay: String { "vt-simulate --seed \(seed) --steps \(steps)" }
 
-        /// What kind of failure it is: always ``ErrorKind/invariantBroken``.
+        /// What kind of failure it is: always `invariantBroken`.
         public var code: Code { .invariantBroken }
 
         /// The seed, the seed's steps and the invariant, as the details `seed`, `steps` and `invariant`.

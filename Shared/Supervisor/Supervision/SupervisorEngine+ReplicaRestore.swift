@@ -10,7 +10,7 @@ import VerticalsWire
 
 extension SupervisorEngine {
     /// How long `litestream restore` may take before it is killed and the restore refused: the
-    /// exports' bound too (``LitestreamConfiguration/restoreTimeLimit``).
+    /// exports' bound too (`LitestreamConfiguration.restoreTimeLimit`).
     public static let replicaRestoreTimeLimit = LitestreamConfiguration.restoreTimeLimit
 
     /// Brings stopped service `name`'s store back from the replica its manifest names, at the

@@ -5,7 +5,7 @@
 public struct ByteReader: Sendable {
     /// Thrown when a read needs more bytes than remain, or a varint runs past 10 bytes.
     ///
-    /// A ``CodedError`` whose ``code`` is ``ErrorKind/underflow`` and whose offset is also the
+    /// A ``CodedError`` whose ``code`` is `underflow` and whose offset is also the
     /// detail `offset`. It stays one stored `Int`: code, message and details are computed only
     /// when read, never on the throw, which every read may make.
     public struct Underflow: CodedError {
@@ -17,7 +17,7 @@ public struct ByteReader: Sendable {
         /// Creates the error for a read that started at `offset`.
         @inlinable public init(offset: Int) { self.offset = offset }
 
-        /// What kind of problem it is: always ``ErrorKind/underflow``.
+        /// What kind of problem it is: always `underflow`.
         public var code: Code { .underflow }
 
         /// Where the read started, and that the bytes ran out.
