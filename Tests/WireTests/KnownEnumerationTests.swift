@@ -41,6 +41,12 @@ struct KnownEnumerationTests {
             #"[{"weekday": "monday", "opens": 480, "closes": 1080}, {"weekday": "caturday", "opens": 1, "closes": 2}]"#,
             "hours[1].weekday"
         ),
+        (
+            #"["gp"]"#,
+            "[" + String(repeating: #"{"weekday": "monday", "opens": 480, "closes": 1080}, "#, count: 300)
+                + #"{"weekday": "caturday", "opens": 1, "closes": 2}]"#,
+            "hours[300].weekday"
+        ),
     ])
     func anUnknownCaseInAList_isNamedByItsPath(services: String, hours: String, path: String) throws {
         let schema = Specimen.CreateInput.schema

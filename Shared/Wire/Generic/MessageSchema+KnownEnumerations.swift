@@ -48,14 +48,18 @@ private struct KnownEnumerationScan {
     func message(_ schema: MessageSchema, _ bytes: ByteReader, path: String, depth: Int) throws(WireValueError) {
         guard depth <= MessageValue.maxNestingDepth else { return }
         var body = BodyReader(bytes)
+        // How many elements of each repeated field came so far: an element's index, counted as
+        // the scan passes, so naming a path costs the same whatever its place in the body.
+        var elements = RepeatedCounts()
         while true {
-            let fieldStart = body.bytes.index
             let tag: UInt32
             do {
                 guard let next = try body.nextTag() else { return }
                 tag = next
             } catch { return }
-            guard let field = schema.field(tag: tag), body.wireType == .lengthDelimited else {
+            let field = schema.field(tag: tag)
+            let index = field.map { elements.next(of: $0) } ?? 0
+            guard let field, body.wireType == .lengthDelimited else {
                 do { try body.skip() } catch { return }
                 continue
             }
@@ -66,7 +70,7 @@ private struct KnownEnumerationScan {
                 guard enumeration.cases.contains(name) else {
                     let cases = enumeration.cases.joined(separator: ", ")
                     throw WireValueError(
-                        .invalidValue, messageName: root, path: fieldPath(field, bytes, before: fieldStart, path),
+                        .invalidValue, messageName: root, path: fieldPath(field, index: index, path),
                         reason: "\"\(name)\" is not a case of \(enumeration.name); its cases: \(cases)")
                 }
             case .message(let type):
@@ -77,26 +81,34 @@ private struct KnownEnumerationScan {
                     nested = ByteReader(body.bytes.storage, start: body.bytes.index, end: body.bytes.index + length)
                     body.bytes.index += length
                 } catch { return }
-                try message(
-                    type.schema, nested, path: fieldPath(field, bytes, before: fieldStart, path), depth: depth + 1)
+                try message(type.schema, nested, path: fieldPath(field, index: index, path), depth: depth + 1)
             default:
                 do { try body.skip() } catch { return }
             }
         }
     }
 
-    /// `path.name`, with the element's index for a repeated field: how many times its tag came
-    /// before `offset` (counted only when a path is needed, off the happy path for singles).
-    private func fieldPath(_ field: FieldDescriptor, _ bytes: ByteReader, before offset: Int, _ path: String) -> String
-    {
+    /// `path.name`, with the element's `index` for a repeated field.
+    private func fieldPath(_ field: FieldDescriptor, index: Int, _ path: String) -> String {
         let named = FieldPath.child(path, field.name)
         guard case .repeated = field.presence else { return named }
-        var body = BodyReader(bytes)
-        var index = 0
-        while body.bytes.index < offset, let tag = try? body.nextTag() {
-            if tag == field.tag { index += 1 }
-            guard (try? body.skip()) != nil else { break }
-        }
         return FieldPath.element(named, index)
+    }
+}
+
+/// Each repeated field's elements seen so far in one message: a short list, since a schema has
+/// few repeated fields (nothing is kept for the others, and an empty list allocates nothing).
+private struct RepeatedCounts {
+    private var counts: [(tag: UInt32, seen: Int)] = []
+
+    /// The index of `field`'s element met now (0 for a field that is not repeated).
+    mutating func next(of field: FieldDescriptor) -> Int {
+        guard case .repeated = field.presence else { return 0 }
+        if let at = counts.firstIndex(where: { $0.tag == field.tag }) {
+            counts[at].seen += 1
+            return counts[at].seen - 1
+        }
+        counts.append((field.tag, 1))
+        return 0
     }
 }
