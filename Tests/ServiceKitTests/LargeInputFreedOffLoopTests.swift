@@ -8,8 +8,10 @@ import VerticalsTesting
 import VerticalsWire
 
 /// A request's Input decoded off the loop (its body over ``Router/offLoopInputBytes``) is freed
-/// off the loop too, once its handler returns: releasing a frame-sized Input (tens of thousands
-/// of strings) costs what decoding it did. A smaller one is freed where it was decoded.
+/// off the loop too, once its handler returns and before the answer goes out: releasing a
+/// frame-sized Input (tens of thousands of strings) costs what decoding it did, and a caller that
+/// reads the daemon's heap once answered sees it as it stays. A smaller one is freed where it
+/// was decoded.
 @Suite(.blocking, .serialized, .timeLimit(.minutes(2)))
 struct LargeInputFreedOffLoopTests {
     /// Notes the thread that frees it.
@@ -67,13 +69,34 @@ struct LargeInputFreedOffLoopTests {
         let large = String(repeating: "x", count: Router.offLoopInputBytes + 1)
         let answer = try await served.client.call(operation, .init(text: large))
         #expect(answer.text == "\(large.utf8.count)")
-        // Freed on a blocking-work thread, perhaps just after the answer left.
-        #expect(await eventuallyAsync { Witness.freedOn.withLock { !$0.isEmpty } }, "the large Input was never freed")
-        #expect(Witness.freedOn.withLock { $0 } != ["freeing-host"], "a large Input was freed on the loop")
+        // Freed on a blocking-work thread, before the answer left.
+        let freedBeforeAnswer = Witness.freedOn.withLock { $0 }
+        #expect(freedBeforeAnswer.count == 1, "the large Input was not freed before its answer")
+        #expect(freedBeforeAnswer != ["freeing-host"], "a large Input was freed on the loop")
         Witness.freedOn.withLock { $0.removeAll() }
         _ = try await served.client.call(operation, .init(text: "small"))
         #expect(await eventuallyAsync { Witness.freedOn.withLock { !$0.isEmpty } }, "the small Input was never freed")
         #expect(Witness.freedOn.withLock { $0 } == ["freeing-host"])
+        await served.close()
+    }
+
+    static let refusing = Operation<WitnessedInput, TestEcho.EchoOutput>("echo", "refusing", summary: "")
+
+    @Test func largeInput_whoseHandlerThrows_isFreedOffTheLoop_beforeTheError() async throws {
+        var router = Router(service: "echo")
+        router.on(Self.refusing) { input, _ in
+            throw ServiceError(.invalidInput, "\(input.text.utf8.count) bytes are too many")
+        }
+        let served = try await HostedRouter(router, loopName: "refusing-host")
+        Witness.freedOn.withLock { $0.removeAll() }
+        let large = String(repeating: "x", count: Router.offLoopInputBytes + 1)
+        let error = await #expect(throws: ServiceError.self) {
+            try await served.client.call(Self.refusing, .init(text: large))
+        }
+        #expect(error?.code == .invalidInput)
+        let freedBeforeError = Witness.freedOn.withLock { $0 }
+        #expect(freedBeforeError.count == 1, "the large Input was not freed before the error")
+        #expect(freedBeforeError != ["refusing-host"], "a large Input was freed on the loop")
         await served.close()
     }
 }

@@ -45,11 +45,12 @@ extension Router {
             answer.respond(try run(input, context), sized: answerSize)
         }
         // Only a body over ``offLoopInputBytes`` comes this way, in a task: decoded off the loop,
-        // answered on it, and freed off it again.
+        // handled on it, freed off it again, then answered.
         let route: Route = { message, context, answer in
-            try await Self.withLargeInput(of: message, checkingEnumerations: checksEnumerations) { (input: Input) in
-                answer.respond(try run(input, context), sized: answerSize)
+            let output = try await Self.withLargeInput(of: message, checkingEnumerations: checksEnumerations) {
+                (input: Input) in try run(input, context)
             }
+            answer.respond(output, sized: answerSize)
         }
         routes[operation.fullName] = Handler(route: route, answersAtOnce: answerAtOnce)
         operations.append(operation.descriptor)

@@ -63,16 +63,15 @@ public struct Router: Sendable {
             // The same few lines twice rather than a shared function: passing the handler to one
             // would reabstract it, an allocation on every request.
             guard !Self.decodesOffLoop(message) else {
-                return try await Self.withLargeInput(of: message, checkingEnumerations: checksEnumerations) {
+                let output = try await Self.withLargeInput(of: message, checkingEnumerations: checksEnumerations) {
                     (input: Input) in
-                    let output: Output
                     do {
-                        output = try await handler(input, context)
+                        return try await handler(input, context)
                     } catch {
                         throw Self.wireForm(of: error)
                     }
-                    answer.respond(output, sized: answerSize)
                 }
+                return answer.respond(output, sized: answerSize)
             }
             let input: Input = try Self.input(of: message, checkingEnumerations: checksEnumerations)
             let output: Output
@@ -108,17 +107,25 @@ public struct Router: Sendable {
 
     /// Runs `body` with the Input of a request whose body is over ``offLoopInputBytes``: decoded
     /// on the blocking-work threads (`resourceExhausted` when their queue is full), `body` on the
-    /// caller's loop, and the Input freed on those threads again once `body` returns
-    /// (``OffLoopInput``). A smaller body is decoded, and freed, where it is
-    /// (``input(of:checkingEnumerations:)``).
-    nonisolated(nonsending) static func withLargeInput<Input: WireMessage>(
-        of message: Message, checkingEnumerations: Bool, _ body: nonisolated(nonsending) (Input) async throws -> Void
-    ) async throws {
+    /// caller's loop, and the Input freed on those threads again once `body` returns, before
+    /// its result (the Output to answer with) or its error comes back (``OffLoopInput``). A
+    /// smaller body is decoded, and freed, where it is (``input(of:checkingEnumerations:)``).
+    nonisolated(nonsending) static func withLargeInput<Input: WireMessage, Result>(
+        of message: Message, checkingEnumerations: Bool,
+        _ body: nonisolated(nonsending) (Input) async throws -> Result
+    ) async throws -> Result {
         let held = try await Offload.run { () throws -> OffLoopInput<Input> in
             OffLoopInput(try input(of: message, checkingEnumerations: checkingEnumerations))
         }
-        defer { held.free() }
-        try await body(held.input)
+        let result: Result
+        do {
+            result = try await body(held.input)
+        } catch {
+            await held.free()
+            throw error
+        }
+        await held.free()
+        return result
     }
 
     /// The request's Input, or `invalidInput` naming what is wrong with its body; with
