@@ -73,7 +73,9 @@ struct CallCommand: AsyncParsableCommand {
             let document: JSONValue
             do { document = try JSONValue(parsing: text) } catch {
                 throw CLIError(
-                    status: 64, "\(descriptor.fullName) takes \(schema.name) as its input: not JSON: \(error)")
+                    .invalidInput, status: 64,
+                    "\(descriptor.fullName) takes \(schema.name) as its input: not JSON: \(error)",
+                    cause: error)
             }
             let attacher = TokenAttacher.forCurrentUser(schema: schema)
             let attached = try attacher.attach(to: document)

@@ -35,7 +35,7 @@ package enum ControlClient {
                 operation, input, runDirectory: location.runDirectory, timeout: timeout, statuses: statuses,
                 reasons: reasons)
         } catch let error as CLIError where error.status == 69 {
-            throw CLIError(status: 69, TerminalText(lines: [error.message] + location.advice.map { "\($0)" }))
+            throw error.adding(lines: location.advice.map { "\($0)" })
         }
     }
 
@@ -58,16 +58,18 @@ package enum ControlClient {
             // The client's own `unavailable` names the service it could not reach; one the
             // supervisor answers (an upgrade whose new process failed) is a refusal like any other.
             if error.code == .unavailable, error.details.contains(where: { $0.key == "service" }) {
-                throw CLIError(status: 69, "no supervisor at \(socket): start it with `make run`")
+                throw CLIError(
+                    .unreachable, status: 69, "no supervisor at \(socket): start it with `make run`", cause: error)
             }
             if error.code == .notFound {
                 // The supervisor names what it knows: an unknown service is bad usage (EX_USAGE).
-                throw CLIError(status: 64, "\(operation.fullName): \(error.message)")
+                throw CLIError(.notFound, status: 64, "\(operation.fullName): \(error.message)", cause: error)
             }
             let reason = error.details.first { $0.key == "reason" }.flatMap { reasons[$0.value] }
             throw CLIError(
-                status: reason ?? statuses[error.code] ?? 1,
-                "\(operation.fullName) failed: \(error.code): \(error.message)")
+                .refused, status: reason ?? statuses[error.code] ?? 1,
+                "\(operation.fullName) failed: \(error.code): \(error.message)",
+                details: [ErrorDetail("wireCode", error.code.wireName)], cause: error)
         }
     }
 
@@ -76,7 +78,7 @@ package enum ControlClient {
         do {
             try await body()
         } catch let error as CLIError {
-            Terminal.error("error: \(error.message)")
+            Terminal.error("error: \(error.text)")
             throw ExitCode(error.status)
         }
     }

@@ -52,7 +52,7 @@ package struct HostSuite: Sendable, Equatable {
     ) throws(CLIError) -> HostSuite {
         if let named = environment[variable], !named.isEmpty {
             if let problem = SuiteName.problems(named).first {
-                throw CLIError(status: 64, "$\(variable)=\(problem.message)")
+                throw CLIError(.usage, status: 64, "$\(variable)=\(problem.message)", cause: problem)
             }
             return HostSuite(name: named, chosenBy: "$\(variable)")
         }

@@ -46,7 +46,7 @@ struct MetricsCommand: AsyncParsableCommand {
                 do {
                     try SuiteMetrics.writeTextfile(text, directory: textfile)
                 } catch {
-                    throw CLIError(status: 1, "\(error)")
+                    throw CLIError(.failed, status: 1, "\(error)", cause: error)
                 }
             } else {
                 // Valid Prometheus text with no control character left in it (``Exposition``).

@@ -63,7 +63,7 @@ struct OpenCommand: AsyncParsableCommand {
         do {
             (match, contract) = try await Self.resolve(url, verticals: names, learned: learned, fresh: fresh)
         } catch let error as RouteError {
-            throw CLIError(status: 64, "\(error)")
+            throw CLIError(.invalidInput, status: 64, "\(error)", cause: error)
         }
         let schema = match.operation.input.schema
         try Self.refuseSecrets(in: match.json, of: schema)
@@ -73,7 +73,7 @@ struct OpenCommand: AsyncParsableCommand {
         do {
             input = try match.input(attached)
         } catch {
-            throw CLIError(status: 64, "\(error)")
+            throw CLIError(.invalidInput, status: 64, "\(error)", cause: error)
         }
         if dryRun {
             Terminal.print("\(match.operation.fullName)")
@@ -100,7 +100,7 @@ struct OpenCommand: AsyncParsableCommand {
         }
         guard let first = secret.first else { return }
         throw CLIError(
-            status: 64,
+            .refused, status: 64,
             "the URL gives \"\(first)\": a secret in a URL stays in the shell's history and the process list. "
                 + "Log in with svc-supervisor login and open the URL without it: the stored session's token is sent")
     }
@@ -132,7 +132,8 @@ struct OpenCommand: AsyncParsableCommand {
     ) throws -> (RouteTable.Match, LearnedContracts.Found) {
         let match = try RouteTable(described: contracts.map(\.contract)).match(url)
         guard let contract = contracts.first(where: { $0.contract.name == match.operation.service }) else {
-            throw CLIError(status: 70, "\(match.operation.fullName) matched, but no contract of its vertical is known")
+            throw CLIError(
+                .internal, status: 70, "\(match.operation.fullName) matched, but no contract of its vertical is known")
         }
         return (match, contract)
     }

@@ -44,19 +44,20 @@ struct StartCommand: AsyncParsableCommand {
                     let seconds = StatusCommand.oneDecimal(wait)
                     let next = "`svc-supervisor status \(name)` shows why, `svc-supervisor logs \(name)` what it said"
                     throw CLIError(
-                        status: 75, "\(name) is still \(status.state.wireName) after \(seconds)s\(why); \(next)")
+                        .timedOut, status: 75,
+                        "\(name) is still \(status.state.wireName) after \(seconds)s\(why); \(next)")
                 }
                 try await Task.sleep(for: .milliseconds(100))
                 let list = try await ControlClient.call(Supervisor.status, Empty(), location: location)
                 guard let current = list.services.first(where: { $0.name == name }) else {
-                    throw CLIError(status: 1, "\(name) left the suite while starting (a reload removed it)")
+                    throw CLIError(.failed, status: 1, "\(name) left the suite while starting (a reload removed it)")
                 }
                 status = current
             }
             guard status.state == .ready else {
                 let why = [status.lastExit, status.statusText].filter { !$0.isEmpty }.joined(separator: "; ")
                 throw CLIError(
-                    status: 1,
+                    .failed, status: 1,
                     "\(name) \(status.state.wireName)" + (why.isEmpty ? "" : ": \(why)")
                         + "; `svc-supervisor logs \(name)` shows what it said")
             }

@@ -40,7 +40,7 @@ struct StatusCommand: AsyncParsableCommand {
             if let name {
                 guard let service = list.services.first(where: { $0.name == name }) else {
                     throw CLIError(
-                        status: 64,
+                        .notFound, status: 64,
                         "no service named \"\(name)\"; known: \(list.services.map(\.name).joined(separator: ", "))")
                 }
                 list.services = [service]

@@ -71,7 +71,8 @@ struct TraceCommand: AsyncParsableCommand {
                 let spans = await SuiteTraces.gather(
                     .init(traceID: traceID.lowercased()), services: services, sockets: sockets, timeout: deadline)
                 guard !spans.isEmpty else {
-                    throw CLIError(status: 1, "no running daemon holds trace \(traceID) (its ring may have moved on)")
+                    throw CLIError(
+                        .notFound, status: 1, "no running daemon holds trace \(traceID) (its ring may have moved on)")
                 }
                 Terminal.print("trace \(traceID.lowercased())")
                 Terminal.print(lines: TraceWaterfall.text(spans))

@@ -37,7 +37,8 @@ package enum UnknownVertical {
         // Nothing known (no suite there at all): the call says it cannot reach it.
         guard !known.isEmpty, !known.contains(service) else { return }
         throw CLIError(
-            status: 64, "no vertical named \"\(service)\" in \(suite); known: \(known.joined(separator: ", "))")
+            .notFound, status: 64,
+            "no vertical named \"\(service)\" in \(suite); known: \(known.joined(separator: ", "))")
     }
 
     /// The verticals with a socket in `folder` (`NAME.sock`), sorted.

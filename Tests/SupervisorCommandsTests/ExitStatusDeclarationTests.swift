@@ -15,11 +15,13 @@ struct ExitStatusDeclarationTests {
     ]
     static let files = ["Shared/Supervisor/Control/SupervisorDaemon.swift"]
 
-    /// Every status the sources exit with, as `ExitCode(N)`, `CLIError(status: N`, `exit(N)`, or in a
-    /// discussion's "Exit status:" paragraph, with where.
+    /// Every status the sources exit with, as `ExitCode(N)`, `CLIError(.code, status: N`,
+    /// `CLIError.system(status: N`, `exit(N)`, or in a discussion's "Exit status:" paragraph, with where.
     static func usedStatuses(in text: String, file: String) throws -> [(code: Int32, place: String)] {
         var used: [(Int32, String)] = []
-        var patterns = [#"ExitCode\((\d+)\)"#, #"CLIError\(\s*status:\s*(\d+)"#, #"\bexit\((\d+)\)"#]
+        var patterns = [
+            #"ExitCode\((\d+)\)"#, #"CLIError(?:\.system)?\(\s*(?:\.`?\w+`?,\s*)?status:\s*(\d+)"#, #"\bexit\((\d+)\)"#,
+        ]
         // `up`'s status is what the supervisor daemon's run returns.
         if file.hasSuffix("SupervisorDaemon.swift") { patterns.append(#"return (\d+)\n"#) }
         for pattern in patterns {
@@ -86,7 +88,9 @@ struct ExitStatusDeclarationTests {
         let text = """
             throw ExitCode(66)
             throw CLIError(
-                status: 71, "x")
+                .system, status: 71, "x")
+            throw CLIError(.usage, status: 64, "y")
+            throw CLIError.system(status: 73, "z")
             exit(9)
             discussion: \"""
                 Exit status: 0 on success, 1 when it fails,
@@ -96,7 +100,7 @@ struct ExitStatusDeclarationTests {
                 \"""
             """
         let codes = try Self.usedStatuses(in: text, file: "f.swift").map(\.code)
-        #expect(codes.sorted() == [0, 1, 9, 12, 66, 71])
+        #expect(codes.sorted() == [0, 1, 9, 12, 64, 66, 71, 73])
     }
 
     @Test func theDeclarations_haveOneMeaningPerStatus_andTheHelpSaysThem() {

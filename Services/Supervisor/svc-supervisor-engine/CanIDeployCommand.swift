@@ -79,11 +79,11 @@ struct CanIDeployCommand: AsyncParsableCommand {
             do {
                 suite = try ManifestLoading.load(path: manifest, programDirectory: programs)
             } catch {
-                throw CLIError(status: 65, "\(error)")
+                throw CLIError(.invalidManifest, status: 65, "\(error)", cause: error)
             }
             guard let spec = suite.services.first(where: { $0.name == name }) else {
                 throw CLIError(
-                    status: 64,
+                    .notFound, status: 64,
                     "no service named \"\(name)\" in \(manifest); known: "
                         + suite.services.map(\.name).joined(separator: ", "))
             }
@@ -94,7 +94,8 @@ struct CanIDeployCommand: AsyncParsableCommand {
             do {
                 newBuild = try describer.describe(program, as: try BuildDescriber.account(for: spec))
             } catch {
-                throw CLIError(status: 1, "the new build of \(name) cannot describe itself: \(error)")
+                throw CLIError(
+                    .failed, status: 1, "the new build of \(name) cannot describe itself: \(error)", cause: error)
             }
             let running = try await runningCallers(of: suite)
             var edges = callerEdges(newBuild, suite: suite, running: running, describer: describer)

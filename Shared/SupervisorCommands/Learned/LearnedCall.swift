@@ -54,7 +54,7 @@ struct LearnedCall {
         guard let operation = contract.operation(named: name) else {
             throw Stale(
                 refusal: CLIError(
-                    status: 64,
+                    .notFound, status: 64,
                     "\(contract.name) has no operation \"\(name)\"; it has: \(contract.ownOperations.map(\.name).joined(separator: ", "))"
                 ))
         }
@@ -70,7 +70,9 @@ struct LearnedCall {
             return input
         } catch {
             throw Stale(
-                refusal: CLIError(status: 64, "\(operation.fullName) takes \(schema.name) as its input: \(error)"))
+                refusal: CLIError(
+                    .invalidInput, status: 64, "\(operation.fullName) takes \(schema.name) as its input: \(error)",
+                    cause: error))
         }
     }
 
@@ -109,8 +111,9 @@ struct LearnedCall {
             return try MessageValue(decoding: reply, as: operation.output.schema)
         } catch {
             throw CLIError(
-                status: 76,
-                "\(operation.fullName) answered a body that is not a \(operation.output.schema.name): \(error)")
+                .badAnswer, status: 76,
+                "\(operation.fullName) answered a body that is not a \(operation.output.schema.name): \(error)",
+                cause: error)
         }
     }
 

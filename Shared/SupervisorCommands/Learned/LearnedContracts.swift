@@ -50,12 +50,14 @@ struct LearnedContracts {
             contract = try DescribedContract(try Daemon.Description(decoding: reply))
         } catch {
             throw CLIError(
-                status: 76, "\(service) answered daemon.describe with a description this CLI cannot read: \(error)")
+                .badAnswer, status: 76,
+                "\(service) answered daemon.describe with a description this CLI cannot read: \(error)",
+                cause: error)
         }
         // A description speaks for its own vertical only: one under another name is neither used nor kept.
         guard contract.name == service else {
             throw CLIError(
-                status: 76,
+                .badAnswer, status: 76,
                 "\(service) answered daemon.describe with the description of \(PeerText(contract.name, maxBytes: 64)): "
                     + "a vertical describes itself only")
         }

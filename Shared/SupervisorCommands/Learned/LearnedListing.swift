@@ -36,7 +36,7 @@ struct LearnedListing {
         let names = service.map { [$0] } ?? suite.names
         guard !names.isEmpty else {
             throw CLIError(
-                status: 69,
+                .unreachable, status: 69,
                 "no vertical found to ask: no supervisor at \(StreamCaller.runDirectory(of: connection.sockets).path), "
                     + "no manifest at \(manifest ?? SuiteVerticals.defaultManifest) and no socket in \(connection.sockets.path)"
             )
@@ -48,7 +48,8 @@ struct LearnedListing {
                 entries.append(Entry(name: name, contract: try await learned.fetch(name), silence: ""))
             } catch let error as CLIError {
                 if let service, !suite.names.contains(service), service != Supervisor.name, error.status == 69 {
-                    throw CLIError(status: 64, "no vertical named \"\(service)\"; \(suite.known)")
+                    throw CLIError(
+                        .notFound, status: 64, "no vertical named \"\(service)\"; \(suite.known)", cause: error)
                 }
                 let silence =
                     error.status == 69
@@ -56,13 +57,15 @@ struct LearnedListing {
                     : "did not describe itself: \(error.description)"
                 entries.append(Entry(name: name, contract: nil, silence: silence))
                 if failure == nil || error.status == 69 {
-                    failure = CLIError(status: error.status, "\(name): \(silence)")
+                    failure = CLIError(error.code, status: error.status, "\(name): \(silence)", cause: error)
                 }
             }
         }
         if service == nil, let first = failure {
             let silent = entries.filter { $0.contract == nil }.count
-            failure = CLIError(status: first.status, "\(silent) of \(entries.count) verticals did not answer")
+            failure = CLIError(
+                first.code, status: first.status, "\(silent) of \(entries.count) verticals did not answer", cause: first
+            )
         }
         return LearnedListing(entries: entries, failure: failure)
     }

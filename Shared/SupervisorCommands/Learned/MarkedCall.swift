@@ -26,17 +26,18 @@ enum MarkedCall {
             let learned = LearnedContracts(connection: connection)
             let described = try await server(of: mark, service: service, recipients: recipients, learned: learned)
             guard let operation = described.operation(marked: mark) else {
-                throw CLIError(status: 69, "\(service) no longer serves an operation marked \(mark)")
+                throw CLIError(.unsupported, status: 69, "\(service) no longer serves an operation marked \(mark)")
             }
             let members = try input.members(for: operation, subject: subject)
             return try await LearnedCall(learned: learned, service: service).run(label: "\(service) (\(mark))") {
                 contract in
                 if let disagreement = recipients.disagreement(of: service, contract) {
-                    throw CLIError(status: 77, disagreement)
+                    throw CLIError(.untrusted, status: 77, disagreement)
                 }
                 guard let operation = contract.operation(marked: mark) else {
                     throw LearnedCall.Stale(
-                        refusal: CLIError(status: 69, "\(service) no longer serves an operation marked \(mark)"))
+                        refusal: CLIError(
+                            .unsupported, status: 69, "\(service) no longer serves an operation marked \(mark)"))
                 }
                 let input = try LearnedCall.input(.object(members), for: operation)
                 let output = try await LearnedCall.send(operation, input, of: contract, learned: learned)
@@ -54,16 +55,16 @@ enum MarkedCall {
         let described: DescribedContract
         do {
             described = try await learned.fetch(service, label: "\(service) (\(mark))")
-        } catch let error as CLIError where error.description.contains("\(ErrorCode.permissionDenied)") {
+        } catch let error as CLIError where (error.cause as? ServiceError)?.code == .permissionDenied {
             // The listener check refused it (``CredentialCallee``): nothing was sent, and that is news.
-            throw CLIError(status: 77, error.description)
+            throw CLIError(.untrusted, status: 77, error.description, details: error.details, cause: error.cause)
         }
         if let disagreement = recipients.disagreement(of: service, described) {
-            throw CLIError(status: 77, disagreement)
+            throw CLIError(.untrusted, status: 77, disagreement)
         }
         guard described.operation(marked: mark) != nil else {
             throw CLIError(
-                status: 69,
+                .unsupported, status: 69,
                 "\(service), which the manifest names to receive \"\(SecretKind(mark: mark).map(\.rawValue) ?? mark.rawValue)\" "
                     + "(\(recipients.source)), serves no operation marked \(mark)")
         }

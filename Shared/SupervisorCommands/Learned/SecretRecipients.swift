@@ -2,6 +2,7 @@ import Glibc
 import VerticalsContract
 import VerticalsClient
 import VerticalsSupervisorClient
+import VerticalsWire
 
 /// Which vertical the CLI sends each kind of secret to (``SecretKind``): the manifest's
 /// `receives`, as the suite's own files say it, never what a vertical says of itself in
@@ -62,7 +63,7 @@ package struct SecretRecipients: Equatable {
             looked.append("systemd does not run the suite here")
         }
         throw CLIError(
-            status: 69,
+            .notFound, status: 69,
             "the CLI does not know which vertical the manifest trusts with a password or a token: "
                 + looked.joined(separator: "; ")
                 + ". Point at the running suite (--run-dir), or export systemd again (it writes \(SecretRecipientsFile.name))"
@@ -74,16 +75,17 @@ package struct SecretRecipients: Equatable {
         let named = variable ? "\(path) (\(SupervisorSettings.secretsFile.name))" : path
         guard RootPlacedSocket.isPlaced(path, type: S_IFREG, by: owners) else {
             throw CLIError(
-                status: 77,
+                .untrusted, status: 77,
                 "\(named) is not believed: it must be a regular file of "
                     + (owners == [0] ? "root" : "root or this user")
-                    + ", which nobody else may write, in folders nobody else may write, with no link on the way")
+                    + ", which nobody else may write, in folders nobody else may write, with no link on the way",
+                details: [ErrorDetail("path", path)])
         }
         guard let text = WholeFile.read(path), let recipients = SecretRecipientsFile.parse(text) else {
             throw CLIError(
-                status: 78,
-                "\(named) cannot be read as KIND = SERVICE lines (\(SecretKind.allCases.map(\.rawValue).joined(separator: ", ")))"
-            )
+                .malformed, status: 78,
+                "\(named) cannot be read as KIND = SERVICE lines (\(SecretKind.allCases.map(\.rawValue).joined(separator: ", ")))",
+                details: [ErrorDetail("path", path)])
         }
         return SecretRecipients(recipients: recipients, source: named)
     }
@@ -92,11 +94,11 @@ package struct SecretRecipients: Equatable {
     /// the manifest names none.
     package func service(for mark: OperationMark) throws -> String {
         guard let kind = SecretKind(mark: mark) else {
-            throw CLIError(status: 70, "\(mark) carries no secret the manifest assigns")
+            throw CLIError(.internal, status: 70, "\(mark) carries no secret the manifest assigns")
         }
         guard let service = recipients[kind] else {
             throw CLIError(
-                status: 69,
+                .notFound, status: 69,
                 "no vertical receives \"\(kind)\" (the operation marked \(mark)) according to \(source): "
                     + "name one in the manifest, receives = [\"\(kind)\"]")
         }

@@ -72,7 +72,7 @@ struct AdminCommand: AsyncParsableCommand {
         async throws
     {
         guard let session = try StoredLogin.forCurrentUser(environment: ProcessEnvironment.current).load() else {
-            throw CLIError(status: 77, "not logged in: svc-supervisor login (as an admin) first")
+            throw CLIError(.notLoggedIn, status: 77, "not logged in: svc-supervisor login (as an admin) first")
         }
         let input = MarkedInput(words: fields, token: session.token)
         let (operation, account) = try await MarkedCall.call(

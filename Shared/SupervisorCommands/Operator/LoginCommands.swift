@@ -35,7 +35,7 @@ struct LoginCommand: AsyncParsableCommand {
                 .issuesSession, input, subject: subject, connection: call.connection)
             guard let session = StoredSession(output) else {
                 throw CLIError(
-                    status: 76,
+                    .badAnswer, status: 76,
                     "\(operation.fullName) answered a session without a \"\(OperationMark.sessionTokenField)\" string")
             }
             try store.save(session)

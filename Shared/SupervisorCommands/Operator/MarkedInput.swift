@@ -46,7 +46,7 @@ struct MarkedInput {
             if let equals = option.firstIndex(of: "=") {
                 flags.append((String(option[..<equals]), String(option[option.index(after: equals)...])))
             } else {
-                guard index < words.count else { throw CLIError(status: 64, "\(word) needs a value") }
+                guard index < words.count else { throw CLIError(.usage, status: 64, "\(word) needs a value") }
                 flags.append((String(option), words[index]))
                 index += 1
             }
@@ -72,7 +72,8 @@ struct MarkedInput {
             guard let field = plain.first(where: { $0.name == Self.fieldName(flag) }) else {
                 let fields = plain.map { "--\(Self.flag($0.name))" }.joined(separator: ", ")
                 throw CLIError(
-                    status: 64, "--\(flag): \(operation.fullName) has no such field to give; it takes \(fields)")
+                    .usage, status: 64, "--\(flag): \(operation.fullName) has no such field to give; it takes \(fields)"
+                )
             }
             given[field.name] = value
         }
@@ -80,14 +81,14 @@ struct MarkedInput {
         guard values.count <= positional.count else {
             let names = positional.map(\.name).joined(separator: ", ")
             throw CLIError(
-                status: 64,
+                .usage, status: 64,
                 "\(operation.fullName) takes \(positional.count) value(s) in order (\(names)), not \(values.count)")
         }
         for (field, value) in zip(positional, values) { given[field.name] = value }
         for field in positional.dropFirst(values.count) {
             guard let value = ask("\(SecretPrompt.words(field.name)): ") else {
                 throw CLIError(
-                    status: 64,
+                    .usage, status: 64,
                     "\(operation.fullName) needs \(field.name): give it in order or as --\(Self.flag(field.name))")
             }
             given[field.name] = value
@@ -108,17 +109,17 @@ struct MarkedInput {
         case .string, .enumeration, .timestamp, .bytes: return .string(text)
         case .int, .uint, .double:
             guard Double(text) != nil else {
-                throw CLIError(status: 64, "\(field.name) takes a number, not \"\(text)\"")
+                throw CLIError(.invalidInput, status: 64, "\(field.name) takes a number, not \"\(text)\"")
             }
             return .number(text)
         case .bool:
             guard let value = Bool(text) else {
-                throw CLIError(status: 64, "\(field.name) takes true or false, not \"\(text)\"")
+                throw CLIError(.invalidInput, status: 64, "\(field.name) takes true or false, not \"\(text)\"")
             }
             return .bool(value)
         case .message:
             throw CLIError(
-                status: 64,
+                .usage, status: 64,
                 "\(field.name) is a message: call \(operation.fullName) with its JSON (svc-supervisor call) instead")
         }
     }

@@ -23,7 +23,7 @@ struct PasswordCommand: AsyncParsableCommand {
         try await ControlClient.reporting {
             let store = try StoredLogin.forCurrentUser(environment: ProcessEnvironment.current)
             guard let session = try store.load() else {
-                throw CLIError(status: 77, "not logged in: svc-supervisor login first")
+                throw CLIError(.notLoggedIn, status: 77, "not logged in: svc-supervisor login first")
             }
             let (_, ended) = try await MarkedCall.call(
                 .changesPassword, MarkedInput(words: [], token: session.token, asksSecrets: true),

@@ -21,7 +21,7 @@ enum PasswordPrompt {
         } else {
             line = readLine(strippingNewline: true)
         }
-        guard let line, !line.isEmpty else { throw CLIError(status: 64, "no password given") }
+        guard let line, !line.isEmpty else { throw CLIError(.invalidInput, status: 64, "no password given") }
         return line
     }
 }

@@ -34,7 +34,7 @@ enum SecretPrompt {
         }
         guard !secrets.isEmpty else {
             throw CLIError(
-                status: 69,
+                .unsupported, status: 69,
                 "\(operation.fullName) marks no field of its input secret: this CLI asks for a secret only "
                     + "where the operation's description says one goes (an older vertical? upgrade it)")
         }

@@ -23,7 +23,9 @@ struct StoredLogin {
         } else if let home = environment["HOME"], home.hasPrefix("/") {
             folder = home + "/.local/state/verticals"
         } else {
-            throw CLIError(status: 78, "neither XDG_STATE_HOME nor HOME is an absolute path: cannot place the login")
+            throw CLIError(
+                .misconfigured, status: 78,
+                "neither XDG_STATE_HOME nor HOME is an absolute path: cannot place the login")
         }
         return StoredLogin(path: folder + "/session.json")
     }
@@ -33,13 +35,15 @@ struct StoredLogin {
         try checkFolder()
         guard let text = WholeFile.read(path) else {
             if errno == ENOENT { return nil }
-            throw CLIError(status: 74, "cannot read \(path): \(String(cString: strerror(errno)))")
+            throw CLIError.system(status: 74, "cannot read \(path)", path: path)
         }
         guard let document = try? JSONValue(parsing: text),
             let session = StoredSession(document)
         else {
             throw CLIError(
-                status: 74, "\(path) is not a stored login (no \"token\" string): svc-supervisor login again")
+                .malformed, status: 74,
+                "\(path) is not a stored login (no \"token\" string): svc-supervisor login again",
+                details: [ErrorDetail("path", path)])
         }
         return session
     }
@@ -53,7 +57,7 @@ struct StoredLogin {
         do {
             try ReplacedFile.write(Array(text.utf8), to: path, mode: 0o600, durable: true)
         } catch {
-            throw CLIError(status: 73, error.description)
+            throw CLIError(.system, status: 73, error.description, details: [ErrorDetail("path", path)], cause: error)
         }
     }
 
@@ -62,7 +66,7 @@ struct StoredLogin {
     func delete() throws(CLIError) -> Bool {
         if unlink(path) == 0 { return true }
         if errno == ENOENT { return false }
-        throw CLIError(status: 74, "cannot remove \(path): \(String(cString: strerror(errno)))")
+        throw CLIError.system(status: 74, "cannot remove \(path)", path: path)
     }
 
     /// Throws unless the file's folder, when there is one, is this user's alone
@@ -72,9 +76,10 @@ struct StoredLogin {
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
         guard access(folder, F_OK) == 0, !RootPlacedSocket.isOwnFolder(folder) else { return }
         throw CLIError(
-            status: 77,
+            .untrusted, status: 77,
             "\(folder) is not a folder of this user's alone (uid \(geteuid())), in folders nobody else may write: "
-                + "the login is neither read nor kept there. Run as the user whose HOME it is, or set XDG_STATE_HOME")
+                + "the login is neither read nor kept there. Run as the user whose HOME it is, or set XDG_STATE_HOME",
+            details: [ErrorDetail("path", folder)])
     }
 
     /// Creates `folder` and its parents, the last one 0700 (a token is a password for a day).
@@ -83,7 +88,7 @@ struct StoredLogin {
         for component in folder.split(separator: "/") {
             current += "/" + component
             if mkdir(current, 0o700) != 0 && errno != EEXIST {
-                throw CLIError(status: 73, "cannot create \(current): \(String(cString: strerror(errno)))")
+                throw CLIError.system(status: 73, "cannot create \(current)", path: current)
             }
         }
     }

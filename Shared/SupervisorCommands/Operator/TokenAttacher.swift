@@ -56,7 +56,8 @@ struct TokenAttacher {
         if let given = members.first(where: { $0.key == Self.field }), given.value != .null { return input }
         guard let token = try token() else {
             throw CLIError(
-                status: 77, "\(schema.name) needs a token: svc-supervisor login first, or give \"token\" in the JSON")
+                .notLoggedIn, status: 77,
+                "\(schema.name) needs a token: svc-supervisor login first, or give \"token\" in the JSON")
         }
         members.removeAll { $0.key == Self.field }
         members.append((key: Self.field, value: .string(token)))

@@ -21,7 +21,9 @@ package enum VerticalCaller {
             return try Output(decoding: reply)
         } catch {
             throw CLIError(
-                status: 76, "\(operation.fullName) answered a body that is not a \(Output.schema.name): \(error)")
+                .badAnswer, status: 76,
+                "\(operation.fullName) answered a body that is not a \(Output.schema.name): \(error)",
+                cause: error)
         }
     }
 
@@ -78,18 +80,22 @@ package enum VerticalCaller {
         if error.code == .deadlineExceeded || error.code == .unavailable, silent != Supervisor.name,
             let hint = await UnansweredCallHint.ask(about: silent, sockets: sockets)
         {
-            return CLIError(status: refusal.status, TerminalText(lines: [refusal.message, "\(hint)"]))
+            return refusal.adding(lines: ["\(hint)"])
         }
         return refusal
     }
 }
 
 extension CLIError {
-    /// The CLI's report of a vertical's typed refusal: exit 69 when it cannot be reached, 1 otherwise.
+    /// The CLI's report of a vertical's typed refusal: `unreachable` (exit 69) when it cannot be
+    /// reached, `refused` (exit 1) otherwise; the refusal's code is the detail `wireCode`, and the
+    /// refusal itself the cause.
     package init(refusal error: ServiceError, of operation: String) {
         let details: [TerminalText] = error.details.map { "  \($0.key): \($0.value)" }
+        let unreachable = error.code == .unavailable
         self.init(
-            status: error.code == .unavailable ? 69 : 1,
-            TerminalText(lines: ["\(operation) failed: \(error.code): \(error.message)"] + details))
+            unreachable ? .unreachable : .refused, status: unreachable ? 69 : 1,
+            TerminalText(lines: ["\(operation) failed: \(error.code): \(error.message)"] + details),
+            details: [ErrorDetail("wireCode", error.code.wireName)], cause: error)
     }
 }

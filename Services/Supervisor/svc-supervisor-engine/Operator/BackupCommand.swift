@@ -67,7 +67,9 @@ struct BackupCommand: AsyncParsableCommand {
                 }
             }
             if let first = failures.first {
-                throw CLIError(status: first.status, "\(failures.count) of \(names.count) backups failed")
+                throw CLIError(
+                    first.code, status: first.status, "\(failures.count) of \(names.count) backups failed", cause: first
+                )
             }
         }
     }
@@ -103,9 +105,10 @@ struct BackupCommand: AsyncParsableCommand {
                 file, fromStateFolder: state, intoFolder: folder, as: "\(name)-\(stamp).sqlite", maxBytes: bound)
         } catch let error as StoreError {
             throw CLIError(
-                status: 73,
+                .failed, status: 73,
                 "\(name)'s backup \(expected) was not taken into \(folder): \(error.message) "
-                    + "(a file this user cannot read there, or cannot write in \(folder): run as one who can)")
+                    + "(a file this user cannot read there, or cannot write in \(folder): run as one who can)",
+                details: [ErrorDetail("path", expected)], cause: error)
         }
     }
 
@@ -116,7 +119,7 @@ struct BackupCommand: AsyncParsableCommand {
         if sockets == DaemonPaths.systemSocketDirectory { return "\(DaemonPaths.systemStateParent)/\(name)" }
         guard sockets.hasSuffix("/sockets") || sockets == "sockets" else {
             throw CLIError(
-                status: 64,
+                .usage, status: 64,
                 "cannot tell where \(name) keeps its state beside the socket folder \(sockets): "
                     + "give --run-dir, or --socket-dir as <run dir>/sockets or \(DaemonPaths.systemSocketDirectory)")
         }
@@ -141,7 +144,7 @@ struct BackupCommand: AsyncParsableCommand {
         if !path.hasPrefix("/") {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
             guard getcwd(&buffer, buffer.count) != nil else {
-                throw CLIError(status: 71, "cannot read the working directory")
+                throw CLIError(.system, status: 71, "cannot read the working directory")
             }
             absolute = Self.text(buffer) + "/" + path
         }
@@ -150,7 +153,7 @@ struct BackupCommand: AsyncParsableCommand {
         for component in absolute.split(separator: "/") {
             current += "/" + component
             if mkdir(current, 0o750) != 0 && errno != EEXIST {
-                throw CLIError(status: 73, "cannot create \(current): \(String(cString: strerror(errno)))")
+                throw CLIError.system(status: 73, "cannot create \(current)", path: current)
             }
         }
         return absolute
