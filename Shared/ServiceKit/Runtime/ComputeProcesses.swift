@@ -175,9 +175,23 @@ public final class ComputeProcesses: Sendable {
         static let failed: UInt8 = 1
     }
 
-    /// A worker died or broke the protocol; it is retired.
-    private struct WorkerLost: Error {
+    /// A worker died or broke the protocol; it is retired. Its ``code`` is `requestNotSent`,
+    /// `ended` or `oversized`, and the worker's pid is the detail `pid`.
+    fileprivate struct WorkerLost: CodedError {
+        /// What kind of loss it is.
+        typealias Code = ErrorKind<WorkerLost>
+
+        /// What kind of loss it is.
+        let code: Code
+        /// The worker's process.
+        let pid: Int32
+        /// What happened to it, after "the compute process".
         let reason: String
+
+        /// The ``reason``.
+        var message: String { reason }
+        /// The worker's pid, as the detail `pid`.
+        var details: [ErrorDetail] { [ErrorDetail("pid", "\(pid)")] }
     }
 
     /// One worker: its process and the daemon's end of its socket. A worker is used by one
@@ -194,6 +208,7 @@ public final class ComputeProcesses: Sendable {
             } while sent < 0 && errno == EINTR
             guard sent == request.count else {
                 throw WorkerLost(
+                    code: .requestNotSent, pid: pid,
                     reason: "\(pid) took no request: \(sent < 0 ? String(cString: strerror(errno)) : "short send")")
             }
             var answer = [UInt8](repeating: 0, count: ComputeProcesses.messageLimit + 1)
@@ -203,11 +218,14 @@ public final class ComputeProcesses: Sendable {
             } while received < 0 && errno == EINTR
             guard received > 0 else {
                 throw WorkerLost(
+                    code: .ended, pid: pid,
                     reason:
                         "\(pid) ended before it answered\(received < 0 ? ": \(String(cString: strerror(errno)))" : "")")
             }
             guard received <= ComputeProcesses.messageLimit else {
-                throw WorkerLost(reason: "\(pid) answered \(received) bytes, over \(ComputeProcesses.messageLimit)")
+                throw WorkerLost(
+                    code: .oversized, pid: pid,
+                    reason: "\(pid) answered \(received) bytes, over \(ComputeProcesses.messageLimit)")
             }
             answer.removeSubrange(received...)
             return answer
@@ -316,4 +334,13 @@ extension ComputeProcesses {
         let bytes = Array((String(text.map { $0.isNewline ? " " : $0 }) + "\n").utf8)
         _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
+}
+
+extension ErrorKind where Domain == ComputeProcesses.WorkerLost {
+    /// The worker did not take the whole request.
+    fileprivate static var requestNotSent: Self { Self("requestNotSent") }
+    /// The worker ended (or its socket failed) before it answered.
+    fileprivate static var ended: Self { Self("ended") }
+    /// The worker answered more than a message may hold.
+    fileprivate static var oversized: Self { Self("oversized") }
 }

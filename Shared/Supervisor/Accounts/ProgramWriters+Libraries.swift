@@ -2,6 +2,7 @@
 import Glibc
 import VerticalsSupervisorClient
 #endif
+import VerticalsWire
 
 /// Libraries are programs: the loader runs code from every folder on a program's `DT_RUNPATH`
 /// and `DT_RPATH` before `main`, and from its interpreter (`PT_INTERP`) before that, so each
@@ -45,7 +46,7 @@ extension ProgramWriters {
                 for entry in entries {
                     let folders: [String]
                     switch expand(entry, origin: folder(of: object)) {
-                    case .failure(let why): return "\(object)'s \(tag) entry \"\(entry)\" \(why.text)"
+                    case .failure(let why): return "\(object)'s \(tag) entry \"\(entry)\" \(why.message)"
                     case .success(let expanded): folders = expanded
                     }
                     for folder in folders where checked.insert(folder).inserted {
@@ -96,16 +97,23 @@ extension ProgramWriters {
         return filesProblem(in: folder, of: program, uid: uid)
     }
 
-    /// Why an entry of a search path cannot be checked.
-    struct EntryProblem: Error {
+    /// Why an entry of a search path cannot be checked: its ``code`` is `empty`,
+    /// `unknownVariable` or `relative`.
+    struct EntryProblem: CodedError {
+        /// What kind of problem it is.
+        typealias Code = ErrorKind<EntryProblem>
+
+        /// What kind of problem it is.
+        let code: Code
         /// What is wrong with it, in words, after its quoted text.
-        let text: String
+        let message: String
     }
 
     /// The folders `entry` of a search path stands for, with `origin` the object's folder.
     static func expand(_ entry: String, origin: String) -> Result<[String], EntryProblem> {
         guard !entry.isEmpty else {
-            return .failure(EntryProblem(text: "is empty, which the loader reads as the working folder"))
+            return .failure(
+                EntryProblem(code: .empty, message: "is empty, which the loader reads as the working folder"))
         }
         var results = [entry]
         for (names, values) in [
@@ -118,10 +126,13 @@ extension ProgramWriters {
             }
         }
         if let other = results.first(where: { $0.contains("$") }) {
-            return .failure(EntryProblem(text: "names a variable (\(other)) the supervisor does not expand"))
+            return .failure(
+                EntryProblem(
+                    code: .unknownVariable, message: "names a variable (\(other)) the supervisor does not expand"))
         }
         guard results.allSatisfy({ $0.hasPrefix("/") }) else {
-            return .failure(EntryProblem(text: "is relative, which the loader reads from the working folder"))
+            return .failure(
+                EntryProblem(code: .relative, message: "is relative, which the loader reads from the working folder"))
         }
         return .success(results)
     }
@@ -140,4 +151,13 @@ extension ProgramWriters {
             + "user's home (swiftly) is that user's: build with `make install` (release, Swift's libraries "
             + "linked in), or unpack the toolchain where only root writes (/opt/swift)"
     }
+}
+
+extension ErrorKind where Domain == ProgramWriters.EntryProblem {
+    /// The entry is empty, which the loader reads as the working folder.
+    static var empty: Self { Self("empty") }
+    /// The entry names a variable the supervisor does not expand.
+    static var unknownVariable: Self { Self("unknownVariable") }
+    /// The entry is relative, which the loader reads from the working folder.
+    static var relative: Self { Self("relative") }
 }

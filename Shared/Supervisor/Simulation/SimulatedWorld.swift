@@ -1,4 +1,5 @@
 import VerticalsContract
+import VerticalsWire
 
 /// One supervised service and everything around it, simulated in one thread: its processes, its
 /// timers on the simulated clocks, its socket, its dependency, the restore that runs off the
@@ -67,11 +68,21 @@ final class SimulatedWorld {
     }
 
     /// What the run broke: the invariant's name and what it saw.
-    struct Violation: Error, Equatable, CustomStringConvertible {
+    ///
+    /// Its ``code`` is `invariantBroken`; the invariant is also the detail `invariant`.
+    struct Violation: CodedError {
+        /// What kind of failure it is.
+        typealias Code = ErrorKind<Violation>
+
         var invariant: String
         var detail: String
 
-        var description: String { "\(invariant): \(detail)" }
+        /// What kind of failure it is: always `invariantBroken`.
+        var code: Code { .invariantBroken }
+        /// The invariant, then what the run saw.
+        var message: String { "\(invariant): \(detail)" }
+        /// The invariant, as the detail `invariant`.
+        var details: [ErrorDetail] { [ErrorDetail("invariant", invariant)] }
     }
 
     let configuration: SimulationConfiguration
@@ -356,4 +367,9 @@ final class SimulatedWorld {
         defer { downAnswered = false }
         return downAnswered
     }
+}
+
+extension ErrorKind where Domain == SimulatedWorld.Violation {
+    /// An invariant did not hold.
+    static var invariantBroken: Self { Self("invariantBroken") }
 }

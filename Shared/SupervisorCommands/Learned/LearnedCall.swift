@@ -26,8 +26,24 @@ struct LearnedCall {
 
     /// What `attempt` throws when what it needs may be missing from a stale contract: the
     /// refusal to report if a fresh description does not change the picture.
-    struct Stale: Error {
+    ///
+    /// Its ``code`` is `staleContract`; its message and details are the refusal's, and the
+    /// refusal is its cause.
+    struct Stale: CodedError {
+        /// What kind of failure it is.
+        typealias Code = ErrorKind<Stale>
+
+        /// The refusal to report.
         let refusal: CLIError
+
+        /// What kind of failure it is: always `staleContract`.
+        var code: Code { .staleContract }
+        /// The refusal's message.
+        var message: String { refusal.message }
+        /// The refusal's details.
+        var details: [ErrorDetail] { refusal.details }
+        /// The refusal.
+        var cause: (any Error)? { refusal }
     }
 
     /// Runs `attempt` over the cached contract (fetched when there is none), then, if it throws
@@ -143,4 +159,9 @@ struct LearnedCall {
         }
         return false
     }
+}
+
+extension ErrorKind where Domain == LearnedCall.Stale {
+    /// The cached contract may lack what the call needs: refreshed once before it is reported.
+    static var staleContract: Self { Self("staleContract") }
 }
