@@ -4,6 +4,7 @@ import VerticalsClient
 import VerticalsContract
 import VerticalsServiceKit
 import VerticalsSupervisorClient
+import VerticalsWire
 
 /// A real daemon in a separate process, started with posix_spawn (independent of our
 /// EventLoop), tagged with `VT_TEST_TAG` so that a leftover can be found, and always
@@ -49,11 +50,26 @@ public final class DaemonProcess {
         pid = try TestChild.spawn(path, arguments, environment: env, actions: &actions)
     }
 
-    /// The daemon's executable could not be started: its path and errno's words.
-    public struct SpawnError: Error, CustomStringConvertible {
+    /// The daemon's executable could not be started: its path and errno's words. Its code is
+    /// `spawnFailed`, with the details `path` and `errno`.
+    public struct SpawnError: CodedError {
+        /// What kind of failure it is.
+        public typealias Code = ErrorKind<SpawnError>
+
         let path: String
-        let code: Int32
-        public var description: String { "cannot spawn \(path): \(String(cString: strerror(code)))" }
+        let errno: Int32
+
+        init(path: String, errno: Int32) {
+            self.path = path
+            self.errno = errno
+        }
+
+        /// `spawnFailed`.
+        public var code: Code { .spawnFailed }
+        /// The path, and errno's words.
+        public var message: String { "cannot spawn \(path): \(String(cString: strerror(errno)))" }
+        /// The details `path` and `errno`.
+        public var details: [ErrorDetail] { [ErrorDetail("path", path), ErrorDetail("errno", "\(errno)")] }
     }
 
     /// Sends `signal`.
@@ -219,4 +235,9 @@ public func eventuallyAsync(
         try? await Task.sleep(for: interval)
     }
     return (try? await condition()) == true
+}
+
+extension ErrorKind where Domain == DaemonProcess.SpawnError {
+    /// `posix_spawn` refused the program; the details `path` and `errno` say which and why.
+    public static var spawnFailed: Self { Self("spawnFailed") }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import VerticalsServiceKit
+import VerticalsWire
 
 /// A test's own `NOTIFY_SOCKET`: a datagram socket that collects sd_notify messages.
 /// It closes any fd a message carries (systemd-notify may attach one with BARRIER=1).
@@ -44,8 +45,29 @@ public final class NotifyListener {
     deinit { close(fd) }
 }
 
-/// A raw socket call in a test helper failed: which call, and errno's words.
-public struct RawSocketError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ what: String) { description = "\(what): \(String(cString: strerror(errno)))" }
+/// A raw socket call in a test helper failed: which call, and errno's words. Its code is
+/// `systemCallFailed`, with errno's number as the detail `errno`.
+public struct RawSocketError: CodedError {
+    /// What kind of failure it is.
+    public typealias Code = ErrorKind<RawSocketError>
+
+    /// `systemCallFailed`.
+    public let code: Code
+    /// The call, and errno's words.
+    public let message: String
+    /// errno's number, as the detail `errno`.
+    public let details: [ErrorDetail]
+
+    /// `what` failed with the current errno.
+    public init(_ what: String) {
+        let number = errno
+        code = .systemCallFailed
+        message = "\(what): \(String(cString: strerror(number)))"
+        details = [ErrorDetail("errno", "\(number)")]
+    }
+}
+
+extension ErrorKind where Domain == RawSocketError {
+    /// A socket call failed; the detail `errno` says why.
+    public static var systemCallFailed: Self { Self("systemCallFailed") }
 }

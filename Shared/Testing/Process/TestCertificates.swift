@@ -1,5 +1,6 @@
 import Testing
 import Glibc
+import VerticalsWire
 
 /// A throwaway certificate authority for TLS tests, minted with the `openssl` command: EC P-256
 /// keys, valid two days, each leaf naming a vertical as `URI:verticals://NAME`.
@@ -135,9 +136,20 @@ public struct TestCertificateAuthority {
     }
 }
 
-/// Minting a test certificate failed: what, and openssl's words.
-public struct TestCertificateError: Error, CustomStringConvertible {
-    /// What failed.
-    public let description: String
-    init(_ description: String) { self.description = description }
+/// Minting a test certificate failed: what, and openssl's words. Its code is `opensslFailed`.
+public struct TestCertificateError: CodedError {
+    /// What kind of failure it is.
+    public typealias Code = ErrorKind<TestCertificateError>
+
+    /// `opensslFailed`.
+    public var code: Code { .opensslFailed }
+    /// What failed, and openssl's words.
+    public let message: String
+
+    init(_ message: String) { self.message = message }
+}
+
+extension ErrorKind where Domain == TestCertificateError {
+    /// The `openssl` command that mints a test certificate failed; the message gives its words.
+    public static var opensslFailed: Self { Self("opensslFailed") }
 }

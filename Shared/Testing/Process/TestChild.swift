@@ -31,7 +31,7 @@ enum TestChild {
         _ path: String, _ arguments: [String], environment: [String: String], actions: inout posix_spawn_file_actions_t
     ) throws(DaemonProcess.SpawnError) -> pid_t {
         let started = ChildProcess.posixSpawn(path, arguments, environment: environment, actions: &actions)
-        guard started.status == 0 else { throw DaemonProcess.SpawnError(path: path, code: started.status) }
+        guard started.status == 0 else { throw DaemonProcess.SpawnError(path: path, errno: started.status) }
         return started.pid
     }
 }
