@@ -33,11 +33,17 @@ struct CostBudgets: Sendable {
     func problem(_ kind: InputCost.Kind, _ cost: InputCost, again: InputCost?, operation: String) -> String? {
         switch kind {
         case .loopHold:
-            guard judgesTime, cost.loopHold > Self.loopHold, (again?.loopHold ?? cost.loopHold) > Self.loopHold else {
-                return nil
+            // Over budget when the probes waited longer than it, and the loop itself ran longer
+            // than it too (when its times can be read): a probe that waited while the loop waited
+            // for a processor measured the machine, not the input.
+            func over(_ cost: InputCost) -> Bool {
+                cost.loopHold > Self.loopHold && (cost.loopRan.map { $0 > Self.loopHold } ?? true)
             }
+            guard judgesTime, over(cost), over(again ?? cost) else { return nil }
+            let times = [cost.loopTimes, again.map { $0.loopTimes + " sent again" } ?? ""].filter { !$0.isEmpty }
             return "held a loop \(cost.text(.loopHold)) (\(again?.text(.loopHold) ?? "?") sent again), "
                 + "over \(Self.loopHold.microseconds / 1000) ms"
+                + (times.isEmpty ? "" : "; " + times.joined(separator: "; "))
         case .heap:
             guard cost.heapGrowth > Self.heapGrowth, let again, again.heapGrowth > Self.heapGrowth else { return nil }
             return "left the live heap \(cost.text(.heap)) larger (\(again.text(.heap)) sent again), "

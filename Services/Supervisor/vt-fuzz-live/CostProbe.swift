@@ -92,6 +92,44 @@ final class CostProbe {
         return count
     }
 
+    /// Each of `vertical`'s loop threads (named for the vertical, or for it and an index: the
+    /// kernel keeps 15 bytes of a name), by thread id: nanoseconds it ran on a processor and
+    /// waited for one, from `/proc/PID/task/TID/schedstat`; nil when they cannot be read (another
+    /// user's process, a kernel without scheduler statistics).
+    func loopThreadTimes(_ vertical: String) -> [Int: (ran: Int64, waited: Int64)]? {
+        guard let pid = pids[vertical], let folder = opendir("/proc/\(pid)/task") else { return nil }
+        defer { closedir(folder) }
+        let names = Set(
+            ([vertical] + (1..<64).map { "\(vertical)-\($0)" }).map {
+                String(decoding: $0.utf8.prefix(15), as: UTF8.self)
+            })
+        var times: [Int: (ran: Int64, waited: Int64)] = [:]
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let thread = Int(name) else { continue }
+            let task = "/proc/\(pid)/task/\(thread)"
+            guard let comm = Self.contents(of: "\(task)/comm")?.split(separator: "\n").first.map(String.init),
+                names.contains(comm),
+                let figures = Self.contents(of: "\(task)/schedstat")?.split(separator: " "), figures.count >= 2,
+                let ran = Int64(figures[0]), let waited = Int64(figures[1])
+            else { continue }
+            times[thread] = (ran, waited)
+        }
+        return times.isEmpty ? nil : times
+    }
+
+    /// A small `/proc` file's text, or nil.
+    private static func contents(of path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 256)
+        let count = read(fd, &bytes, bytes.count)
+        return count > 0 ? String(decoding: bytes[..<count], as: UTF8.self) : nil
+    }
+
     /// The length of an answer the client refused for passing its frame limit (the daemon broke
     /// framing), or nil for any other error.
     static func oversizedFrame(_ error: ServiceError) -> Int? {
@@ -107,6 +145,7 @@ final class CostProbe {
         let idle = await idleProbe(vertical)
         let heapBefore = await liveHeap(vertical)
         let descriptorsBefore = descriptors(vertical)
+        let loopsBefore = loopThreadTimes(vertical)
         let done = Atomic<Bool>(false)
         let client = self.client
         let (operation, body) = (request.target.operation.fullName, request.body)
@@ -125,8 +164,20 @@ final class CostProbe {
             longest = max(longest, await probe(vertical))
         } while !done.load(ordering: .acquiring)
         let result = await answer
+        let loopsAfter = loopThreadTimes(vertical)
         var cost = InputCost()
         cost.loopHold = max(.zero, longest - idle)
+        if let loopsBefore, let loopsAfter {
+            // The loop thread that ran the most in between, and what it waited.
+            let busiest = loopsAfter.compactMap { thread, after in
+                loopsBefore[thread].map { before in (ran: after.ran - before.ran, waited: after.waited - before.waited)
+                }
+            }.max { $0.ran < $1.ran }
+            if let busiest {
+                cost.loopRan = .nanoseconds(busiest.ran)
+                cost.loopWaited = .nanoseconds(busiest.waited)
+            }
+        }
         switch result {
         case .success(let bytes): cost.answerBytes = bytes.count
         case .failure(let error):

@@ -183,6 +183,7 @@ final class CostSearch {
     /// Every cost of `cost` in a line.
     static func figures(_ cost: InputCost) -> String {
         InputCost.Kind.allCases.map { "\($0.rawValue) \(cost.text($0))" }.joined(separator: ", ") + " (\(cost.outcome))"
+            + (cost.loopTimes.isEmpty ? "" : "; \(cost.loopTimes)")
     }
 
     /// Per operation, its worst figure for each cost and the input that cost the longest loop
@@ -199,7 +200,8 @@ final class CostSearch {
             }
             lines.append("  \(label): " + worst.joined(separator: ", "))
             if let slowest = kinds[.loopHold]?.first {
-                lines.append("    slowest input: \(slowest.request.summary) (\(slowest.cost.outcome))")
+                let times = slowest.cost.loopTimes.isEmpty ? "" : "; \(slowest.cost.loopTimes)"
+                lines.append("    slowest input: \(slowest.request.summary) (\(slowest.cost.outcome))\(times)")
             }
         }
         return lines.joined(separator: "\n")

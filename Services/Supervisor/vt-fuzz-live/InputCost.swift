@@ -13,6 +13,12 @@ struct InputCost: Sendable {
     /// How much longer than when idle a `daemon.health` probe on the same daemon waited while the
     /// input was served (the probe takes a turn of every loop: a held loop delays it).
     var loopHold: Duration = .zero
+    /// What the busiest of the daemon's loop threads spent on a processor while the input was
+    /// served (its probes' turns included), and what it spent waiting for one, from
+    /// `/proc/PID/task/TID/schedstat`; nil when they cannot be read. A hold the loop spent waiting
+    /// is what other processes cost it, not what the input did.
+    var loopRan: Duration?
+    var loopWaited: Duration?
     /// The live heap after the answer minus before the request (`verticals_heap_in_use_bytes`).
     var heapGrowth = 0
     /// The answer's body in bytes (an error's too).
@@ -41,6 +47,14 @@ struct InputCost: Sendable {
         case .answer: Self.bytes(answerBytes)
         case .descriptors: (descriptorGrowth < 0 ? "" : "+") + "\(descriptorGrowth)"
         }
+    }
+
+    /// The loop thread's time on a processor and waiting for one, for a report:
+    /// `its loop ran 1.2 ms, waited 8.0 ms` (empty when unknown).
+    var loopTimes: String {
+        guard let loopRan, let loopWaited else { return "" }
+        return "its loop ran " + String(format1: Double(loopRan.microseconds) / 1_000) + " ms, waited "
+            + String(format1: Double(loopWaited.microseconds) / 1_000) + " ms"
     }
 
     /// `bytes` as B, KiB or MiB.
