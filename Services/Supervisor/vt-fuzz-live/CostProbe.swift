@@ -110,24 +110,14 @@ final class CostProbe {
             }
             guard let thread = Int(name) else { continue }
             let task = "/proc/\(pid)/task/\(thread)"
-            guard let comm = Self.contents(of: "\(task)/comm")?.split(separator: "\n").first.map(String.init),
+            guard let comm = WholeFile.read("\(task)/comm")?.split(separator: "\n").first.map(String.init),
                 names.contains(comm),
-                let figures = Self.contents(of: "\(task)/schedstat")?.split(separator: " "), figures.count >= 2,
+                let figures = WholeFile.read("\(task)/schedstat")?.split(separator: " "), figures.count >= 2,
                 let ran = Int64(figures[0]), let waited = Int64(figures[1])
             else { continue }
             times[thread] = (ran, waited)
         }
         return times.isEmpty ? nil : times
-    }
-
-    /// A small `/proc` file's text, or nil.
-    private static func contents(of path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 256)
-        let count = read(fd, &bytes, bytes.count)
-        return count > 0 ? String(decoding: bytes[..<count], as: UTF8.self) : nil
     }
 
     /// The length of an answer the client refused for passing its frame limit (the daemon broke
