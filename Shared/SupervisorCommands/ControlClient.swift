@@ -34,7 +34,7 @@ package enum ControlClient {
             return try await call(
                 operation, input, runDirectory: location.runDirectory, timeout: timeout, statuses: statuses,
                 reasons: reasons)
-        } catch let error as CLIError where error.status == 69 {
+        } catch let error as CLIError where error.code == .unreachable {
             throw error.adding(lines: location.advice.map { "\($0)" })
         }
     }

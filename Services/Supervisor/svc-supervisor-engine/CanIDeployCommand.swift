@@ -120,7 +120,7 @@ struct CanIDeployCommand: AsyncParsableCommand {
             return Dictionary(services.compactMap { service in service.pid.map { (service.name, Int32($0)) } }) {
                 first, _ in first
             }
-        } catch let error as CLIError where error.status == 69 {
+        } catch let error as CLIError where error.code == .unreachable {
             let callers = ServiceAccounts.callers(of: name, in: suite).map(\.name)
             guard SystemdSuite.isRunning else {
                 Terminal.error("no supervisor answers: each caller is judged by its program on disk")

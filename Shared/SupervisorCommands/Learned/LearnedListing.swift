@@ -47,16 +47,16 @@ struct LearnedListing {
             do {
                 entries.append(Entry(name: name, contract: try await learned.fetch(name), silence: ""))
             } catch let error as CLIError {
-                if let service, !suite.names.contains(service), service != Supervisor.name, error.status == 69 {
+                if let service, !suite.names.contains(service), service != Supervisor.name, error.code == .unreachable {
                     throw CLIError(
                         .notFound, status: 64, "no vertical named \"\(service)\"; \(suite.known)", cause: error)
                 }
                 let silence =
-                    error.status == 69
+                    error.code == .unreachable
                     ? "not running (no answer on \(learned.endpoint(of: name)))"
                     : "did not describe itself: \(error.description)"
                 entries.append(Entry(name: name, contract: nil, silence: silence))
-                if failure == nil || error.status == 69 {
+                if failure == nil || error.code == .unreachable {
                     failure = CLIError(error.code, status: error.status, "\(name): \(silence)", cause: error)
                 }
             }

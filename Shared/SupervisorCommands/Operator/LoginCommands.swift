@@ -71,7 +71,7 @@ struct LogoutCommand: AsyncParsableCommand {
                 }
             } catch let error as CLIError {
                 // Refused (expired or revoked already): nothing left to revoke; forget it anyway.
-                guard error.status == 1 else { throw error }
+                guard error.code == .refused else { throw error }
                 Terminal.error("note: \(error)")
             }
             try store.delete()
