@@ -40,7 +40,7 @@ import VerticalsContract
             backoff: Backoff(initial: .milliseconds(100), max: .seconds(2), multiplier: 2, resetAfter: .seconds(10)),
             budget: RestartBudget(), notifiesReady: true)
         _ = machine.upgradeProcessBackedUp(to: "stale.sqlite")
-        #expect(machine.upgradeBackup == nil)
+        #expect(machine.upgrade?.backup == nil)
     }
 
     @Test func nextUpgrade_forgetsTheLastOnesBackup() {
@@ -48,6 +48,6 @@ import VerticalsContract
         _ = machine.upgradeProcessBackedUp(to: "first.sqlite")
         _ = machine.upgradeProcessFailed(reason: "exited with status 1") // before the hand-over: ready again
         _ = machine.upgradeBegun(Self.processes)
-        #expect(machine.upgradeBackup == nil)
+        #expect(machine.upgrade?.backup == nil)
     }
 }

@@ -87,6 +87,48 @@ struct ServiceStateMachine: Sendable, Equatable {
         }
     }
 
+    /// Where the service is, with the facts that hold only there: an upgrade's in its case, so
+    /// nothing beside it can disagree with it. ``State`` is the same without them.
+    enum Phase: Sendable, Hashable {
+        case stopped, failed, idle, waiting, starting, ready, backoff, stopping
+        /// An upgrade runs: its stage, its processes and what they did so far.
+        case upgrading(Upgrade)
+        /// A backup is being put in place of the store; no process runs.
+        case restoring(RestoreResume)
+
+        /// The phase without its data: what tables, coverage and ``State/wire`` name.
+        var state: State {
+            switch self {
+            case .stopped: .stopped
+            case .failed: .failed
+            case .idle: .idle
+            case .waiting: .waiting
+            case .starting: .starting
+            case .ready: .ready
+            case .backoff: .backoff
+            case .stopping: .stopping
+            case .upgrading(let upgrade): .upgrading(upgrade.stage)
+            case .restoring(let resume): .restoring(resume)
+            }
+        }
+
+        /// The phase of `state`, an upgrade's with `processes` (a machine built in a state, for tests).
+        init(_ state: State, processes: UpgradeProcesses) {
+            switch state {
+            case .stopped: self = .stopped
+            case .failed: self = .failed
+            case .idle: self = .idle
+            case .waiting: self = .waiting
+            case .starting: self = .starting
+            case .ready: self = .ready
+            case .backoff: self = .backoff
+            case .stopping: self = .stopping
+            case .upgrading(let stage): self = .upgrading(Upgrade(stage: stage, processes: processes))
+            case .restoring(let resume): self = .restoring(resume)
+            }
+        }
+    }
+
     /// The one timer a service has for its current state.
     enum Timer: Sendable, Hashable {
         /// The ready timeout of a starting process.
@@ -171,7 +213,7 @@ struct ServiceStateMachine: Sendable, Equatable {
         /// waiting for the store nor ready while it prepared.
         case killUpgradeProcess(afterHandOver: Bool)
         /// The new process failed after the hand-over: say so, take the previous executable back,
-        /// put `backup` back first when the new build made one (``upgradeBackup``), and start it.
+        /// put `backup` back first when the new build made one (``Upgrade/backup``), and start it.
         case rollBackUpgrade(backup: String?)
         /// A stop abandons the upgrade: say so, and SIGKILL its new process when `killsNewProcess`
         /// (it is not the service's own yet; once it is, the stop takes it). Its caller is answered
@@ -219,21 +261,17 @@ struct ServiceStateMachine: Sendable, Equatable {
         var socketHeld = false
     }
 
-    /// Entering a state says its status text (`enteredState(from:)`): every assignment of it
-    /// comes after the facts that text names (the backoff's delay, why it gave up, what it waits
-    /// for, the upgrade's processes).
-    private(set) var state: State = .stopped {
-        didSet { if state != oldValue { enteredState(from: oldValue) } }
+    /// Where the service is, with the facts its case carries. Entering a state says its status
+    /// text (`enteredState(from:)`): every assignment of it comes after the facts that text names
+    /// (the backoff's delay, why it gave up, what it waits for), or carries them (an upgrade's).
+    private(set) var phase: Phase = .stopped {
+        didSet { if phase.state != oldValue.state { enteredState(from: oldValue) } }
     }
+    /// Where the service is: its ``phase`` without the facts its case carries.
+    var state: State { phase.state }
     /// What `status` says beside the state: decided here, by entering a state and by what the
     /// processes say (``statusSaid(_:)``), never by the engine; its words are ``statusText(service:)``.
     private(set) var status = Status.none
-    /// The status before the upgrade began: said again when the upgrade fails before the hand-over.
-    private(set) var statusBeforeUpgrade = Status.none
-    /// The old and new process of the upgrade under way, or of the last one.
-    private(set) var upgradeProcesses: UpgradeProcesses?
-    /// Why the upgrade's new process failed after the hand-over, once it has.
-    private(set) var upgradeFailure: String?
     /// Whether it should run: set by a start, cleared by a stop, a shutdown and giving up.
     private(set) var wanted = false
     /// The supervisor shuts down: nothing starts it again, whatever was asked before.
@@ -242,26 +280,9 @@ struct ServiceStateMachine: Sendable, Equatable {
     private(set) var restartPending = false
     /// Backoff and restart budget, fed the instants events bring.
     private(set) var ledger: RestartLedger
-    /// When the upgrade's new process said `READY=1` (or, without a readiness protocol, was
-    /// started): nil until it has. The one record of its readiness: the hand-over, the promotion
-    /// and the upgrade's answer (its gap) read it here. Kept until the next upgrade begins.
-    private(set) var upgradeReadyAt: ContinuousClock.Instant?
-    /// When the old process was told to stop accepting, or was gone before it was told: nil
-    /// before the hand-over. Kept, as ``upgradeReadyAt``, until the next upgrade begins: an
-    /// upgrade abandoned by a stop still says which side of the hand-over it failed on.
-    private(set) var upgradeHandOverAt: ContinuousClock.Instant?
-    /// Whether the upgrade's new process was killed for its deadline: what it says until its
-    /// exit comes is too late to count.
-    private(set) var upgradeProcessKilled = false
-    /// The copy of the store the upgrade's new process took before migrating it
-    /// (`X_VERTICALS_STORE_BACKUP=`): what its rollback puts back, and what its answer names.
-    /// Kept, as ``upgradeReadyAt``, until the next upgrade begins.
-    private(set) var upgradeBackup: String?
-    /// A stop abandoned the upgrade and its caller is not answered yet: set only while
-    /// `stopping`, cleared by the one ``Action/answerAbandonedUpgrade(afterHandOver:)``, so an
-    /// abandoned upgrade is answered exactly once, by whichever of its processes ends first that
-    /// settles it.
-    private(set) var upgradeAbandoned = false
+    /// An upgrade a stop abandoned, until its caller is answered: set only while `stopping`.
+    /// The one fact of an upgrade kept once it has ended (the others are its case's, ``Upgrade``).
+    private(set) var abandonedUpgrade: AbandonedUpgrade?
     /// Liveness checks failed in a row in the current ready run.
     private(set) var livenessFailures = 0
     /// The failure the supervisor killed the running process for, until it exits.
@@ -305,16 +326,17 @@ struct ServiceStateMachine: Sendable, Equatable {
         ledger = RestartLedger(backoff: backoff, budget: budget)
     }
 
-    /// A machine already in `state`, for tests.
+    /// A machine already in `state`, for tests; an upgrade's with `processes`.
     init(
         state: State, wanted: Bool, restart: RestartPolicy, backoff: Backoff, budget: RestartBudget,
         notifiesReady: Bool,
-        startsOnDemand: Bool = false
+        startsOnDemand: Bool = false,
+        processes: UpgradeProcesses = UpgradeProcesses(oldPID: 1, newPID: 2, previousExecutable: "previous")
     ) {
         self.init(
             restart: restart, backoff: backoff, budget: budget, notifiesReady: notifiesReady,
             startsOnDemand: startsOnDemand)
-        self.state = state
+        self.phase = Phase(state, processes: processes)
         self.wanted = wanted
     }
 
@@ -325,9 +347,12 @@ struct ServiceStateMachine: Sendable, Equatable {
     }
 
     /// Whether an upgrade runs.
-    var isUpgrading: Bool {
-        if case .upgrading = state { return true }
-        return false
+    var isUpgrading: Bool { upgrade != nil }
+
+    /// The upgrade under way: nil unless one runs (its facts are its case's, so none outlives it).
+    var upgrade: Upgrade? {
+        if case .upgrading(let upgrade) = phase { return upgrade }
+        return nil
     }
 
     /// Whether the state refuses `request`, and why; nil when it may go ahead.
@@ -382,7 +407,7 @@ struct ServiceStateMachine: Sendable, Equatable {
         holds = []
         switch state {
         case .stopped, .failed:
-            state = .idle
+            phase = .idle
             return [.watchForDemand]
         default:
             return []
@@ -403,10 +428,10 @@ struct ServiceStateMachine: Sendable, Equatable {
             let leavesIdle: [Action] = state == .idle ? [.stopWatchingForDemand] : []
             awaited = missing
             guard missing.isEmpty else {
-                state = .waiting
+                phase = .waiting
                 return leavesIdle + [.wait(for: missing)]
             }
-            state = .starting
+            phase = .starting
             return leavesIdle + [.spawn]
         default:
             return []
@@ -447,7 +472,7 @@ struct ServiceStateMachine: Sendable, Equatable {
     mutating func ready(at now: ContinuousClock.Instant) -> [Action] {
         switch state {
         case .starting, .upgrading(.finishing):
-            state = .ready
+            phase = .ready
             ledger.becameReady(at: now)
             holds = []
             livenessFailures = 0
@@ -540,13 +565,14 @@ struct ServiceStateMachine: Sendable, Equatable {
         restartPending = false
         switch state {
         case .starting, .ready:
-            state = .stopping
+            phase = .stopping
             return [.stopHealthChecks, .sendStopSignal, .armTimer(.stop)]
         case .upgrading(let stage):
-            upgradeAbandoned = true
+            // Answered once settled: which side of the hand-over it was on is known now.
+            abandonedUpgrade = AbandonedUpgrade(afterHandOver: upgrade?.handOverAt != nil)
             // Not the service's own yet: killed. Once promoted, the stop signal takes it.
             let abandon = Action.abandonUpgrade(killsNewProcess: stage != .finishing)
-            state = .stopping
+            phase = .stopping
             switch stage {
             case .preparing, .finishing:
                 return [abandon, .stopHealthChecks, .sendStopSignal, .armTimer(.stop)]
@@ -557,15 +583,15 @@ struct ServiceStateMachine: Sendable, Equatable {
         case .stopping:
             return []
         case .idle:
-            state = .stopped
+            phase = .stopped
             return [.stopWatchingForDemand, .notifyStopWaiters]
         case .waiting, .backoff:
-            state = .stopped
+            phase = .stopped
             return [.cancelTimer, .notifyStopWaiters]
         case .stopped, .failed, .restoring(.stopped), .restoring(.failed):
             return [.notifyStopWaiters]
         case .restoring(.rollback):
-            state = .restoring(.stopped)
+            phase = .restoring(.stopped)
             return [.notifyStopWaiters]
         }
     }
@@ -629,7 +655,7 @@ struct ServiceStateMachine: Sendable, Equatable {
     ) -> [Action] {
         switch state {
         case .stopping:
-            state = .stopped
+            phase = .stopped
             // An abandoned upgrade not answered yet is settled by the end of the process the
             // stop waited for: answered first, as the stop's own waiters are.
             let abandoned = answerAbandonedUpgrade()
@@ -638,26 +664,29 @@ struct ServiceStateMachine: Sendable, Equatable {
             return abandoned + (wanted ? [.checkDependencies] : []) + [.notifyStopWaiters]
         case .starting, .ready:
             guard wanted else {
-                state = .stopped
+                phase = .stopped
                 return [.notifyStopWaiters]
             }
             if waitsForDemand {
-                state = .idle
+                phase = .idle
                 return [.noteIdle, .watchForDemand]
             }
             return afterUnexpectedExit(failure: failure, restartCannotHelp: exit.restartCannotHelp, at: now)
         case .upgrading(.preparing), .upgrading(.handingOver):
+            guard var upgrade else { return [] }
             // The old process gone before it was told to go hands over as it leaves.
-            let early: [Action] = state == .upgrading(.preparing) ? [.noteOldProcessLeftFirst] : []
-            if upgradeHandOverAt == nil { upgradeHandOverAt = now }
-            state = .upgrading(.finishing)
+            let early: [Action] = upgrade.stage == .preparing ? [.noteOldProcessLeftFirst] : []
+            if upgrade.handOverAt == nil { upgrade.handOverAt = now }
+            upgrade.stage = .finishing
+            phase = .upgrading(upgrade)
             ledger.spawned()
-            return early + [.promoteUpgrade, upgradeReadyAt != nil ? .completeUpgrade : .armUpgradeReadyTimeout]
+            return early + [.promoteUpgrade, upgrade.readyAt != nil ? .completeUpgrade : .armUpgradeReadyTimeout]
         case .upgrading(.newProcessFailed), .upgrading(.finishing):
+            let backup = upgrade?.backup
             awaited = [] // what it waits for is checked once the rollback is under way
-            state = .waiting
+            phase = .waiting
             wanted = true
-            return [.rollBackUpgrade(backup: upgradeBackup)]
+            return [.rollBackUpgrade(backup: backup)]
         case .stopped, .failed, .idle, .waiting, .backoff, .restoring:
             return []
         }
@@ -677,7 +706,7 @@ struct ServiceStateMachine: Sendable, Equatable {
         guard restartsByPolicy else {
             guard failure else {
                 wanted = false
-                state = .stopped
+                phase = .stopped
                 return []
             }
             return giveUp(.policy)
@@ -687,7 +716,7 @@ struct ServiceStateMachine: Sendable, Equatable {
             return giveUp(.budgetSpent(count: count))
         case .restart(let delay):
             backoffDelay = delay
-            state = .backoff
+            phase = .backoff
             restarts += 1
             return [.restart(after: delay)]
         }
@@ -697,7 +726,7 @@ struct ServiceStateMachine: Sendable, Equatable {
     private mutating func giveUp(_ why: GiveUp) -> [Action] {
         wanted = false
         gaveUp = why
-        state = .failed
+        phase = .failed
         return [.giveUp(why)]
     }
 
@@ -707,9 +736,9 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// failed service, or a rollback's).
     mutating func restoreBegun() -> [Action] {
         switch state {
-        case .stopped: state = .restoring(.stopped)
-        case .failed: state = .restoring(.failed)
-        case .waiting: state = .restoring(.rollback)
+        case .stopped: phase = .restoring(.stopped)
+        case .failed: phase = .restoring(.failed)
+        case .waiting: phase = .restoring(.rollback)
         default: return []
         }
         return []
@@ -718,9 +747,9 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// The restore is done, or failed: the service is where it was before.
     mutating func restoreEnded() -> [Action] {
         switch state {
-        case .restoring(.stopped): state = .stopped
-        case .restoring(.failed): state = .failed
-        case .restoring(.rollback): state = .waiting
+        case .restoring(.stopped): phase = .stopped
+        case .restoring(.failed): phase = .failed
+        case .restoring(.rollback): phase = .waiting
         default: return []
         }
         return []
@@ -732,27 +761,24 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// protocol it has the ready timeout to wait for the store or say `READY=1`.
     mutating func upgradeBegun(_ processes: UpgradeProcesses) -> [Action] {
         guard state == .ready else { return [] }
-        upgradeProcesses = processes
-        upgradeFailure = nil
-        state = .upgrading(.preparing)
-        upgradeReadyAt = nil
-        upgradeHandOverAt = nil
-        upgradeProcessKilled = false
-        upgradeAbandoned = false
-        upgradeBackup = nil
+        abandonedUpgrade = nil
+        phase = .upgrading(Upgrade(processes: processes, statusBefore: status))
         return notifiesReady ? [.armUpgradeReadyTimeout] : []
     }
 
     /// The new process backed the store up to `path` before migrating it
     /// (`X_VERTICALS_STORE_BACKUP=`): a rollback puts that copy back.
     mutating func upgradeProcessBackedUp(to path: String) -> [Action] {
-        if isUpgrading { upgradeBackup = path }
+        guard var upgrade else { return [] }
+        upgrade.backup = path
+        phase = .upgrading(upgrade)
         return []
     }
 
     /// The new process prepared and waits for the store's lock (`X_VERTICALS_STORE_WAIT=1`).
     mutating func upgradeProcessWaitsForStore(at now: ContinuousClock.Instant) -> [Action] {
-        state == .upgrading(.preparing) && !upgradeProcessKilled ? handOver(at: now) : []
+        guard let upgrade, upgrade.stage == .preparing, !upgrade.newProcessKilled else { return [] }
+        return handOver(upgrade, at: now)
     }
 
     /// The new process said `READY=1` at `now` (or, without a readiness protocol, was started):
@@ -760,38 +786,38 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// service's own, the upgrade is done; meanwhile it is noted for the old process's exit.
     /// Only its first `READY=1` counts, and none after its deadline killed it.
     mutating func upgradeProcessReady(at now: ContinuousClock.Instant) -> [Action] {
-        guard isUpgrading, upgradeReadyAt == nil, !upgradeProcessKilled else { return [] }
-        switch state {
-        case .upgrading(.preparing):
-            upgradeReadyAt = now
-            return handOver(at: now)
-        case .upgrading(.handingOver):
-            upgradeReadyAt = now
+        guard var upgrade, upgrade.readyAt == nil, !upgrade.newProcessKilled else { return [] }
+        upgrade.readyAt = now
+        switch upgrade.stage {
+        case .preparing:
+            return handOver(upgrade, at: now)
+        case .handingOver:
+            phase = .upgrading(upgrade)
             return []
-        case .upgrading(.finishing):
-            upgradeReadyAt = now
+        case .finishing:
+            phase = .upgrading(upgrade)
             return [.completeUpgrade]
-        default:
-            return []
+        case .newProcessFailed:
+            return [] // it has ended already
         }
     }
 
     /// The new process's deadline passed: to wait for the store or be ready while preparing, to
     /// be ready once it is the service's own.
     mutating func upgradeReadyTimeoutElapsed() -> [Action] {
-        switch state {
-        case .upgrading(.preparing), .upgrading(.finishing):
-            upgradeProcessKilled = true
-            return [.killUpgradeProcess(afterHandOver: state == .upgrading(.finishing))]
-        default:
-            return []
-        }
+        guard var upgrade, upgrade.stage == .preparing || upgrade.stage == .finishing else { return [] }
+        upgrade.newProcessKilled = true
+        phase = .upgrading(upgrade)
+        return [.killUpgradeProcess(afterHandOver: upgrade.stage == .finishing)]
     }
 
-    /// The old process stops accepting and drains from `now`: its stop signal, its stop timeout.
-    private mutating func handOver(at now: ContinuousClock.Instant) -> [Action] {
-        state = .upgrading(.handingOver)
-        upgradeHandOverAt = now
+    /// The old process of `upgrade` stops accepting and drains from `now`: its stop signal, its
+    /// stop timeout.
+    private mutating func handOver(_ upgrade: Upgrade, at now: ContinuousClock.Instant) -> [Action] {
+        var upgrade = upgrade
+        upgrade.stage = .handingOver
+        upgrade.handOverAt = now
+        phase = .upgrading(upgrade)
         return [
             .cancelUpgradeReadyTimeout, .stopHealthChecks, .cancelForgiveness, .sendHandOverSignal, .armTimer(.stop),
         ]
@@ -802,15 +828,16 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// it, the previous executable starts once the old one is gone. An upgrade a stop abandoned
     /// before its hand-over is settled by it: answered now.
     mutating func upgradeProcessFailed(reason: String) -> [Action] {
-        switch state {
-        case .upgrading(.preparing):
-            state = .ready
+        switch phase {
+        case .upgrading(let upgrade) where upgrade.stage == .preparing:
+            phase = .ready
             return [.failUpgradeBeforeHandOver]
-        case .upgrading(.handingOver):
-            upgradeFailure = reason
-            state = .upgrading(.newProcessFailed)
+        case .upgrading(var upgrade) where upgrade.stage == .handingOver:
+            upgrade.failure = reason
+            upgrade.stage = .newProcessFailed
+            phase = .upgrading(upgrade)
             return []
-        case .stopping where upgradeHandOverAt == nil:
+        case .stopping where abandonedUpgrade?.afterHandOver == false:
             return answerAbandonedUpgrade()
         default:
             // After the hand-over, the old process's end answers an abandoned upgrade.
@@ -820,9 +847,9 @@ struct ServiceStateMachine: Sendable, Equatable {
 
     /// The answer of an upgrade a stop abandoned, if it has none yet; none twice.
     private mutating func answerAbandonedUpgrade() -> [Action] {
-        guard upgradeAbandoned else { return [] }
-        upgradeAbandoned = false
-        return [.answerAbandonedUpgrade(afterHandOver: upgradeHandOverAt != nil)]
+        guard let abandonedUpgrade else { return [] }
+        self.abandonedUpgrade = nil
+        return [.answerAbandonedUpgrade(afterHandOver: abandonedUpgrade.afterHandOver)]
     }
 
     // MARK: Status
@@ -839,15 +866,15 @@ struct ServiceStateMachine: Sendable, Equatable {
 
     /// An upgrade's new process said `STATUS=`.
     mutating func upgradeProcessSaid(_ words: String) -> [Action] {
-        guard isUpgrading, let processes = upgradeProcesses else { return [] }
-        status = .upgradeProcessSays(newPID: processes.newPID, words)
+        guard let upgrade else { return [] }
+        status = .upgradeProcessSays(newPID: upgrade.processes.newPID, words)
         return []
     }
 
     /// What entering the current state from `before` says. Left as it was: a ready service's
     /// (its process's words), a restore's, and a stop during an upgrade's hand-over (its stage).
-    private mutating func enteredState(from before: State) {
-        switch state {
+    private mutating func enteredState(from before: Phase) {
+        switch phase {
         case .stopped, .starting:
             status = .none
         case .idle:
@@ -859,7 +886,7 @@ struct ServiceStateMachine: Sendable, Equatable {
             default: status = .waiting(for: awaited)
             }
         case .stopping:
-            if before.wire == .starting || before.wire == .ready { status = .stopping }
+            if before.state.wire == .starting || before.state.wire == .ready { status = .stopping }
         case .backoff:
             status = .backoff(backoffDelay)
         case .failed:
@@ -867,24 +894,23 @@ struct ServiceStateMachine: Sendable, Equatable {
             if let gaveUp { status = .gaveUp(gaveUp, restart: restart, window: ledger.budget.window) }
         case .ready:
             switch before {
-            case .upgrading(.preparing): status = statusBeforeUpgrade // the old process serves on
+            case .upgrading(let upgrade) where upgrade.stage == .preparing:
+                status = upgrade.statusBefore // the old process serves on
             case .upgrading: status = .none
             default: break
             }
-        case .upgrading(.preparing):
-            statusBeforeUpgrade = status
-            if let processes = upgradeProcesses { status = .upgradePrepares(newPID: processes.newPID) }
-        case .upgrading(.handingOver):
-            guard let processes = upgradeProcesses else { break }
-            status = .upgradeDrains(
-                oldPID: processes.oldPID, newPID: processes.newPID, newServes: upgradeReadyAt != nil)
-        case .upgrading(.finishing):
-            if upgradeReadyAt == nil, let processes = upgradeProcesses {
-                status = .upgradeOpensStore(newPID: processes.newPID)
-            }
-        case .upgrading(.newProcessFailed):
-            if let processes = upgradeProcesses {
-                status = .upgradeFailed(processes, reason: upgradeFailure ?? "failed")
+        case .upgrading(let upgrade):
+            let processes = upgrade.processes
+            switch upgrade.stage {
+            case .preparing:
+                status = .upgradePrepares(newPID: processes.newPID)
+            case .handingOver:
+                status = .upgradeDrains(
+                    oldPID: processes.oldPID, newPID: processes.newPID, newServes: upgrade.readyAt != nil)
+            case .finishing:
+                if upgrade.readyAt == nil { status = .upgradeOpensStore(newPID: processes.newPID) }
+            case .newProcessFailed:
+                status = .upgradeFailed(processes, reason: upgrade.failure ?? "failed")
             }
         case .restoring:
             break

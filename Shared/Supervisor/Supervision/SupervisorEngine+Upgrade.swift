@@ -232,9 +232,7 @@ extension SupervisorEngine {
     func completeUpgrade(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
         unit.upgrade = nil
         unit.spec.executable = upgrade.executable
-        let result = upgrade.result(
-            name: unit.spec.name, readyAt: unit.machine.upgradeReadyAt, handOverAt: unit.machine.upgradeHandOverAt,
-            backup: unit.machine.upgradeBackup)
+        let result = upgrade.result(name: unit.spec.name, unit.machine.upgrade)
         becameReady(unit)
         let text =
             "upgraded: pid \(upgrade.oldPID) → pid \(upgrade.pid) (\(upgrade.program)); callers waited "
@@ -329,7 +327,7 @@ extension SupervisorEngine {
     }
 
     /// The new process failed after the hand-over and no process of `unit` runs: puts `backup`
-    /// back (the machine's ``ServiceStateMachine/upgradeBackup``, when the new build made one),
+    /// back (the machine's ``ServiceStateMachine/Upgrade/backup``, when the new build made one),
     /// then starts the previous executable, and answers once that one is ready or has failed too.
     func rollBack(_ unit: ServiceUnit, _ upgrade: UpgradeRun, backup: String?) {
         unit.upgrade = nil

@@ -21,9 +21,9 @@ final class UpgradeRun {
     let uid: UInt32
     let startedAt: ContinuousClock.Instant
     /// When the old process was gone (when it was told to go is the machine's
-    /// ``ServiceStateMachine/upgradeHandOverAt``), for the answer's drain time. The stage, and
-    /// whether a stop abandoned it, are the machine's (``ServiceStateMachine/State/upgrading(_:)``,
-    /// ``ServiceStateMachine/upgradeAbandoned``).
+    /// ``ServiceStateMachine/Upgrade/handOverAt``), for the answer's drain time. The stage, and
+    /// whether a stop abandoned it, are the machine's (``ServiceStateMachine/Phase/upgrading(_:)``,
+    /// ``ServiceStateMachine/abandonedUpgrade``).
     var oldExitedAt: ContinuousClock.Instant?
     /// Why the new process ended, once it has, before the upgrade was done.
     var failure: String?
@@ -58,20 +58,18 @@ final class UpgradeRun {
         answer?(result)
     }
 
-    /// What the upgrade did, for its answer; `name` is the service's, `readyAt` and `handOverAt`
-    /// when the new process became ready and the hand-over began, `backup` the store's copy the
-    /// new build took (the machine's records).
-    func result(
-        name: String, readyAt: ContinuousClock.Instant?, handOverAt: ContinuousClock.Instant?, backup: String?
-    ) -> Supervisor.UpgradeResult {
-        let ready = readyAt ?? .now
-        let handOver = handOverAt ?? ready
+    /// What the upgrade did, for its answer; `name` is the service's, `record` the machine's
+    /// of this upgrade (when the new process became ready and the hand-over began, the store's
+    /// copy the new build took).
+    func result(name: String, _ record: ServiceStateMachine.Upgrade?) -> Supervisor.UpgradeResult {
+        let ready = record?.readyAt ?? .now
+        let handOver = record?.handOverAt ?? ready
         // A new process that served before the old one stopped accepting (no store to wait for)
         // left callers no gap at all.
         let gap = ready < handOver ? Duration.zero : ready - handOver
         return Supervisor.UpgradeResult(
             name: name, oldPid: Int(oldPID), newPid: Int(pid), executable: program,
             prepareSeconds: ServiceUnit.seconds(min(handOver, ready) - startedAt), gapSeconds: ServiceUnit.seconds(gap),
-            drainSeconds: ServiceUnit.seconds((oldExitedAt ?? handOver) - handOver), backup: backup)
+            drainSeconds: ServiceUnit.seconds((oldExitedAt ?? handOver) - handOver), backup: record?.backup)
     }
 }
