@@ -1,6 +1,6 @@
 // What the core knows of an upgrade: while it runs, in its case (``ServiceStateMachine/Phase/upgrading(_:)``),
-// so none of it outlives the upgrade; once a stop has abandoned it, the one record kept until
-// its caller is answered (``ServiceStateMachine/abandonedUpgrade``).
+// so none of it outlives the upgrade; once it has ended, how, in the one record of the last
+// upgrade (``ServiceStateMachine/lastUpgrade``).
 extension ServiceStateMachine {
     /// An upgrade under way: true only while it runs (``UpgradeRun`` keeps its new process's
     /// handle and its caller's answer).
@@ -18,6 +18,8 @@ extension ServiceStateMachine {
         /// When the old process was told to stop accepting, or was gone before it was told: nil
         /// while it prepares.
         var handOverAt: ContinuousClock.Instant?
+        /// When the old process was gone, for the answer's drain time: nil while it serves or drains.
+        var oldExitedAt: ContinuousClock.Instant?
         /// Whether the new process was killed for its deadline: what it says until its exit
         /// comes is too late to count.
         var newProcessKilled = false
@@ -40,11 +42,20 @@ extension ServiceStateMachine {
         }
     }
 
-    /// An upgrade a stop abandoned, whose caller is not answered yet: kept from the stop until
-    /// the one ``Action/answerAbandonedUpgrade(afterHandOver:)``, so it is answered exactly once,
-    /// by whichever of its processes ends first that settles it.
-    struct AbandonedUpgrade: Sendable, Hashable {
-        /// The old process had been told to go, or was gone, when the stop came.
-        let afterHandOver: Bool
+    /// How an upgrade ended, for what is said once its case is gone (its answer, its rollback).
+    enum UpgradeEnd: Sendable, Hashable {
+        /// Its new process failed, for `reason` ("exited with status 1"): before the hand-over the
+        /// old one serves on; after it, the previous executable starts again.
+        case failed(reason: String)
+        /// A stop abandoned it. Its caller is answered exactly once (then `answered`), by
+        /// whichever of its processes ends first that settles it; `afterHandOver`: the old
+        /// process had been told to go, or was gone, when the stop came.
+        case abandoned(afterHandOver: Bool, answered: Bool)
+
+        /// Why its new process failed, if it did.
+        var failure: String? {
+            if case .failed(let reason) = self { return reason }
+            return nil
+        }
     }
 }

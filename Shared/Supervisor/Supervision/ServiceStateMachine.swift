@@ -259,6 +259,9 @@ struct ServiceStateMachine: Sendable, Equatable {
         var wasReady = false
         /// The supervisor holds the service's listening socket (it can watch it for callers).
         var socketHeld = false
+        /// Why it ended, in the words `status` and the log give it ("exited with status 1"): an
+        /// upgrade's failure, when it was the upgrade's new process, promoted and not ready yet.
+        var reason = "ended"
     }
 
     /// Where the service is, with the facts its case carries. Entering a state says its status
@@ -280,9 +283,10 @@ struct ServiceStateMachine: Sendable, Equatable {
     private(set) var restartPending = false
     /// Backoff and restart budget, fed the instants events bring.
     private(set) var ledger: RestartLedger
-    /// An upgrade a stop abandoned, until its caller is answered: set only while `stopping`.
-    /// The one fact of an upgrade kept once it has ended (the others are its case's, ``Upgrade``).
-    private(set) var abandonedUpgrade: AbandonedUpgrade?
+    /// How the last upgrade ended, recorded as it leaves `.upgrading` (what is true while it runs
+    /// is its case's, ``Upgrade``): nil until one has failed or been abandoned, and from the
+    /// next one's start.
+    private(set) var lastUpgrade: UpgradeEnd?
     /// Liveness checks failed in a row in the current ready run.
     private(set) var livenessFailures = 0
     /// The failure the supervisor killed the running process for, until it exits.
@@ -569,7 +573,7 @@ struct ServiceStateMachine: Sendable, Equatable {
             return [.stopHealthChecks, .sendStopSignal, .armTimer(.stop)]
         case .upgrading(let stage):
             // Answered once settled: which side of the hand-over it was on is known now.
-            abandonedUpgrade = AbandonedUpgrade(afterHandOver: upgrade?.handOverAt != nil)
+            lastUpgrade = .abandoned(afterHandOver: upgrade?.handOverAt != nil, answered: false)
             // Not the service's own yet: killed. Once promoted, the stop signal takes it.
             let abandon = Action.abandonUpgrade(killsNewProcess: stage != .finishing)
             phase = .stopping
@@ -677,16 +681,19 @@ struct ServiceStateMachine: Sendable, Equatable {
             // The old process gone before it was told to go hands over as it leaves.
             let early: [Action] = upgrade.stage == .preparing ? [.noteOldProcessLeftFirst] : []
             if upgrade.handOverAt == nil { upgrade.handOverAt = now }
+            upgrade.oldExitedAt = now
             upgrade.stage = .finishing
             phase = .upgrading(upgrade)
             ledger.spawned()
             return early + [.promoteUpgrade, upgrade.readyAt != nil ? .completeUpgrade : .armUpgradeReadyTimeout]
         case .upgrading(.newProcessFailed), .upgrading(.finishing):
-            let backup = upgrade?.backup
+            guard let upgrade else { return [] }
+            // The old process is gone after the new one failed, or the promoted new one ended.
+            lastUpgrade = .failed(reason: upgrade.stage == .finishing ? exit.reason : upgrade.failure ?? "failed")
             awaited = [] // what it waits for is checked once the rollback is under way
             phase = .waiting
             wanted = true
-            return [.rollBackUpgrade(backup: backup)]
+            return [.rollBackUpgrade(backup: upgrade.backup)]
         case .stopped, .failed, .idle, .waiting, .backoff, .restoring:
             return []
         }
@@ -761,7 +768,7 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// protocol it has the ready timeout to wait for the store or say `READY=1`.
     mutating func upgradeBegun(_ processes: UpgradeProcesses) -> [Action] {
         guard state == .ready else { return [] }
-        abandonedUpgrade = nil
+        lastUpgrade = nil
         phase = .upgrading(Upgrade(processes: processes, statusBefore: status))
         return notifiesReady ? [.armUpgradeReadyTimeout] : []
     }
@@ -830,6 +837,7 @@ struct ServiceStateMachine: Sendable, Equatable {
     mutating func upgradeProcessFailed(reason: String) -> [Action] {
         switch phase {
         case .upgrading(let upgrade) where upgrade.stage == .preparing:
+            lastUpgrade = .failed(reason: reason)
             phase = .ready
             return [.failUpgradeBeforeHandOver]
         case .upgrading(var upgrade) where upgrade.stage == .handingOver:
@@ -837,7 +845,7 @@ struct ServiceStateMachine: Sendable, Equatable {
             upgrade.stage = .newProcessFailed
             phase = .upgrading(upgrade)
             return []
-        case .stopping where abandonedUpgrade?.afterHandOver == false:
+        case .stopping where lastUpgrade == .abandoned(afterHandOver: false, answered: false):
             return answerAbandonedUpgrade()
         default:
             // After the hand-over, the old process's end answers an abandoned upgrade.
@@ -847,9 +855,9 @@ struct ServiceStateMachine: Sendable, Equatable {
 
     /// The answer of an upgrade a stop abandoned, if it has none yet; none twice.
     private mutating func answerAbandonedUpgrade() -> [Action] {
-        guard let abandonedUpgrade else { return [] }
-        self.abandonedUpgrade = nil
-        return [.answerAbandonedUpgrade(afterHandOver: abandonedUpgrade.afterHandOver)]
+        guard case .abandoned(let afterHandOver, answered: false) = lastUpgrade else { return [] }
+        lastUpgrade = .abandoned(afterHandOver: afterHandOver, answered: true)
+        return [.answerAbandonedUpgrade(afterHandOver: afterHandOver)]
     }
 
     // MARK: Status

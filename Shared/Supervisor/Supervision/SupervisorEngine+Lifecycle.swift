@@ -253,14 +253,13 @@ extension SupervisorEngine {
         unit.failureText = nil
         unit.lastExit = reason
         unit.log.note("pid \(pid) \(reason)")
-        if let upgrade = unit.upgrade { upgradeSawExit(upgrade, pid: pid, reason: reason) }
         // Exit status 78 says a restart would be refused again (its store is served by another
         // process, is another vertical's, a newer build's or damaged): systemd's
         // RestartPreventExitStatus, and the exported units say the same.
         let cannotHelp = status.signal == 0 && status.exitCode == Int64(DaemonExitStatus.restartCannotHelp)
         let exit = ServiceStateMachine.Exit(
             success: status.isSuccess, limit: limit != nil, restartCannotHelp: cannotHelp, wasReady: !neverReady,
-            socketHeld: unit.listeningFD != nil)
+            socketHeld: unit.listeningFD != nil, reason: upgradeKillReason(unit, pid: pid) ?? reason)
         transition(unit) { $0.exited(exit, at: .now) }
     }
 

@@ -185,17 +185,12 @@ extension SupervisorEngine {
         }
     }
 
-    /// `unit`'s own process ended (``exited(_:_:)`` did its bookkeeping) while an upgrade runs:
-    /// the old one, gone as the hand-over asked (or on its own), or the new one after it became
-    /// the unit's own. Records which, for the answer; the machine then decides what follows
-    /// (``ServiceStateMachine/exited(_:at:)``).
-    func upgradeSawExit(_ upgrade: UpgradeRun, pid: Int32, reason: String) {
-        if pid == upgrade.oldPID {
-            upgrade.oldExitedAt = .now
-        } else {
-            // The new process, the unit's own since the old one left, ended before it was ready.
-            upgrade.failure = upgrade.killReason ?? reason
-        }
+    /// Why the supervisor killed `unit`'s process `pid`, when it is an upgrade's new process,
+    /// the unit's own since the old one left, killed for its deadline: the words its exit gives
+    /// the machine, which records them as the upgrade's failure.
+    func upgradeKillReason(_ unit: ServiceUnit, pid: Int32) -> String? {
+        guard let upgrade = unit.upgrade, upgrade.pid == pid else { return nil }
+        return upgrade.killReason
     }
 
     /// The old process ended before it was told to go (``ServiceStateMachine/Action/noteOldProcessLeftFirst``).
@@ -266,7 +261,6 @@ extension SupervisorEngine {
         {
             reason += ": " + why
         }
-        upgrade.failure = reason
         unit.log.note("upgrade: new pid \(pid) \(reason)")
         // Before the hand-over the machine answers the upgrade; during it the old one drains
         // already and cannot be called back: once it is gone, the previous executable starts
@@ -278,7 +272,7 @@ extension SupervisorEngine {
     /// the old one serves on; the upgrade is answered.
     func failBeforeHandOver(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
         unit.upgrade = nil
-        let why = "the new process \(upgrade.failure ?? "failed")"
+        let why = "the new process \(unit.machine.lastUpgrade?.failure ?? "failed")"
         logger.error(
             "\(unit.spec.name): upgrade failed before the hand-over: \(why); pid \(upgrade.oldPID) serves on")
         upgrade.finish(
@@ -376,7 +370,7 @@ extension SupervisorEngine {
 
     /// What a rollback says as it begins: the previous executable is the unit's again.
     func describeRollBack(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
-        let failure = upgrade.failure ?? "failed"
+        let failure = unit.machine.lastUpgrade?.failure ?? "failed"
         unit.spec.executable = upgrade.previousExecutable
         unit.log.note(
             "upgrade: new pid \(upgrade.pid) \(failure) after the hand-over: rolling back to \(upgrade.previousExecutable)"
@@ -387,7 +381,7 @@ extension SupervisorEngine {
 
     private func startRollback(_ unit: ServiceUnit, _ upgrade: UpgradeRun, restored: String?) {
         let name = unit.spec.name
-        let failure = upgrade.failure ?? "failed"
+        let failure = unit.machine.lastUpgrade?.failure ?? "failed"
         let id = nextFollowerID
         nextFollowerID += 1
         let previous = configuration.program(upgrade.previousExecutable)

@@ -19,14 +19,10 @@ final class UpgradeRun {
     var pid: Int32 { child.pid }
     /// The uid the new process runs as (see ``ServiceUnit/uid``).
     let uid: UInt32
+    /// When the new process started. Its stage, instants and failure are the machine's
+    /// (``ServiceStateMachine/Phase/upgrading(_:)`` while it runs, ``ServiceStateMachine/lastUpgrade``
+    /// once it has ended).
     let startedAt: ContinuousClock.Instant
-    /// When the old process was gone (when it was told to go is the machine's
-    /// ``ServiceStateMachine/Upgrade/handOverAt``), for the answer's drain time. The stage, and
-    /// whether a stop abandoned it, are the machine's (``ServiceStateMachine/Phase/upgrading(_:)``,
-    /// ``ServiceStateMachine/abandonedUpgrade``).
-    var oldExitedAt: ContinuousClock.Instant?
-    /// Why the new process ended, once it has, before the upgrade was done.
-    var failure: String?
     /// Why the supervisor killed the new process (a deadline, an abandoned upgrade), if it did.
     var killReason: String?
     /// The new process's readiness deadline (to its hand-over signal, then to `READY=1`).
@@ -59,8 +55,8 @@ final class UpgradeRun {
     }
 
     /// What the upgrade did, for its answer; `name` is the service's, `record` the machine's
-    /// of this upgrade (when the new process became ready and the hand-over began, the store's
-    /// copy the new build took).
+    /// of this upgrade (when the new process became ready, the hand-over began and the old
+    /// process was gone, the store's copy the new build took).
     func result(name: String, _ record: ServiceStateMachine.Upgrade?) -> Supervisor.UpgradeResult {
         let ready = record?.readyAt ?? .now
         let handOver = record?.handOverAt ?? ready
@@ -70,6 +66,6 @@ final class UpgradeRun {
         return Supervisor.UpgradeResult(
             name: name, oldPid: Int(oldPID), newPid: Int(pid), executable: program,
             prepareSeconds: ServiceUnit.seconds(min(handOver, ready) - startedAt), gapSeconds: ServiceUnit.seconds(gap),
-            drainSeconds: ServiceUnit.seconds((oldExitedAt ?? handOver) - handOver), backup: record?.backup)
+            drainSeconds: ServiceUnit.seconds((record?.oldExitedAt ?? handOver) - handOver), backup: record?.backup)
     }
 }
