@@ -221,14 +221,10 @@ struct RootWorkTests {
         await harness.shutdown()
     }
 
-    /// The vertical's bytes, the backup to check and the store to keep, are read by SQLite in a
-    /// child as the vertical's user (``StoreReaderChild``), never in root's process, and in a
-    /// session of its own: the reader here records who runs it and where, then is the real one.
-    @Test(.enabled(if: isRoot, "needs root: runs a service as its own user"))
-    func restore_readsTheVerticalsStores_inAChildAsTheVerticalsUser() async throws {
-        let accounts = UserPerVerticalProcessTests.TestAccounts()
-        let directory = TemporaryDirectory()
-        let bin = try UserPerVerticalProcessTests.reachableBin(in: directory)
+    /// A store reader in `bin` that records, in `record/runs`, the uid it runs as and what it is
+    /// asked ("check", "checkpoint"), and in `record/sessions` its pid, session and terminal,
+    /// then is the real one. Returns its path and the record folder (`directory/record`).
+    static func recordingStoreReader(in directory: TemporaryDirectory, bin: String) -> (String, String) {
         let record = directory.file("record")
         mkdir(record, 0o777)
         chmod(record, 0o777)
@@ -242,6 +238,18 @@ struct RootWorkTests {
             """
         #expect(writeFile(script, to: reader))
         chmod(reader, 0o755)
+        return (reader, record)
+    }
+
+    /// The vertical's bytes, the backup to check and the store to keep, are read by SQLite in a
+    /// child as the vertical's user (``StoreReaderChild``), never in root's process, and in a
+    /// session of its own: the reader here records who runs it and where, then is the real one.
+    @Test(.enabled(if: isRoot, "needs root: runs a service as its own user"))
+    func restore_readsTheVerticalsStores_inAChildAsTheVerticalsUser() async throws {
+        let accounts = UserPerVerticalProcessTests.TestAccounts()
+        let directory = TemporaryDirectory()
+        let bin = try UserPerVerticalProcessTests.reachableBin(in: directory)
+        let (reader, record) = Self.recordingStoreReader(in: directory, bin: bin)
         let harness = try EngineHarness(
             [.testd("echo")], runDirectory: directory.file("run"), programDirectory: bin, serviceUsers: accounts.users
         ) { $0.storeReader = reader }

@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VerticalsManifest
+import VerticalsStorage
 import VerticalsWire
 
 extension SupervisorEngine {
@@ -9,12 +11,17 @@ extension SupervisorEngine {
     /// a host that replaces a lost one). Else its Litestream would ship the new, empty store to
     /// the replica as its latest copy.
     ///
-    /// `litestream restore -if-replica-exists` runs as in ``restoreStoreFromReplica(_:at:)``,
-    /// off the loop, straight into the store's path; the spawn follows it. A replica that holds
-    /// no copy yet (a first deploy) leaves no file, and the vertical makes a new store. A
-    /// Litestream that fails is a failed start, which says what failed and what to do: never a
-    /// start with an empty store. Without a Litestream program the vertical starts as it would,
-    /// and its replica's `status` says why it is not replicated.
+    /// A replica is written by a less-trusted place (an SFTP host, a bucket), so what it holds is
+    /// hostile until checked, as a backup is: `litestream restore -if-replica-exists` runs as in
+    /// ``restoreStoreFromReplica(_:at:)``, off the loop, into `NAME.from-replica.sqlite` in the
+    /// vertical's state folder, and that copy goes through every check of a backup's restore
+    /// (``placeStore(_:of:fileInFolder:)``: integrity read as the vertical's user, the store's
+    /// owner) before it is renamed over the store's path; it is removed after. The spawn follows.
+    /// A replica that holds no copy yet (a first deploy) leaves no file, and the vertical makes a
+    /// new store. A Litestream that fails, or a copy that fails a check, is a failed start, which
+    /// says what failed and what to do: never a start on that copy, nor on an empty store.
+    /// Without a Litestream program the vertical starts as it would, and its replica's `status`
+    /// says why it is not replicated.
     func restoreFirstStore(_ unit: ServiceUnit) -> Bool {
         if unit.firstStoreRestored {
             unit.firstStoreRestored = false
@@ -29,22 +36,57 @@ extension SupervisorEngine {
         // Isolated to the engine (whose executor is the loop), as the folders' walk is.
         Task {
             await withTaskExecutorPreference(loop) {
+                var restored = false
                 var failure: String?
                 do {
-                    _ = try await self.runLitestreamRestore(
-                        unit, target, program: program, output: store, ifReplicaExists: true)
+                    restored = try await self.restoreCheckedFirstStore(unit, target, program: program)
                 } catch {
                     failure = (error as? ServiceError)?.message ?? "\(error)"
                 }
-                self.firstStoreRestoreEnded(unit, store: store, failure: failure)
+                self.firstStoreRestoreEnded(unit, store: store, restored: restored, failure: failure)
             }
+        }
+        return true
+    }
+
+    /// Restores `unit`'s store from `target` into a copy beside it, checks the copy as a backup
+    /// is checked and renames it over the store; the copy is gone after, whatever happened.
+    /// Returns false when the replica holds no copy yet.
+    /// - Throws: ``ServiceError`` saying what failed (Litestream, or a check of the copy, named)
+    ///   and what to do.
+    private func restoreCheckedFirstStore(_ unit: ServiceUnit, _ target: VerticalsManifest.Replica, program: String)
+        async throws
+        -> Bool
+    {
+        let name = unit.spec.name
+        let folder = configuration.runDirectory.stateDirectory(for: name)
+        let copy = "\(folder)/\(name).from-replica.sqlite"
+        Self.removeRestoredCopy(copy, in: folder)
+        defer { Self.removeRestoredCopy(copy, in: folder) }
+        _ = try await runLitestreamRestore(unit, target, program: program, output: copy, ifReplicaExists: true)
+        // Looked at as the folder's owner: a name the vertical planted there reaches nothing else.
+        let made: Bool
+        do {
+            made = try FolderOwnerAccess.run(in: folder) { Self.exists(copy) }
+        } catch {
+            throw ServiceError(.internal, "cannot restore \(name) from its replica: \(error)")
+        }
+        guard made else { return false }
+        do {
+            _ = try await placeStore(copy, of: unit, fileInFolder: true)
+        } catch let error as ServiceError where error.code == .invalidInput {
+            throw ServiceError(
+                .invalidInput,
+                "the copy its replica holds failed the checks of a restore (\(error.message)), and nothing was put "
+                    + "in its place: check the replica, or stop \(name) (svc-supervisor stop \(name)) and restore it "
+                    + "from a backup (svc-supervisor restore \(name) FILE)")
         }
         return true
     }
 
     /// The restore of ``restoreFirstStore(_:)`` ended: one line says what it did, then the spawn
     /// goes on, or fails to start with what failed.
-    private func firstStoreRestoreEnded(_ unit: ServiceUnit, store: String, failure: String?) {
+    private func firstStoreRestoreEnded(_ unit: ServiceUnit, store: String, restored: Bool, failure: String?) {
         unit.restoringFirstStore = false
         let name = unit.spec.name
         guard failure == nil else {
@@ -52,7 +94,7 @@ extension SupervisorEngine {
             return
         }
         unit.firstStoreRestored = true
-        if Self.exists(store) {
+        if restored {
             unit.log.note("restored \(store) from its replica before the first start")
             logger.notice("restored \(name)'s store from its replica before its first start")
         } else {

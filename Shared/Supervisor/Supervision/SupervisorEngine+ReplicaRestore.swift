@@ -145,7 +145,7 @@ extension SupervisorEngine {
 
     /// Removes the copy `litestream restore` made in the vertical's folder (and any SQLite files
     /// beside it) as the folder's owner (``FolderOwnerAccess``): a name is unlinked, no link followed.
-    private static func removeRestoredCopy(_ output: String, in folder: String) {
+    static func removeRestoredCopy(_ output: String, in folder: String) {
         _ = try? FolderOwnerAccess.run(in: folder) {
             for suffix in ["", "-wal", "-shm", ".tmp"] { unlink(output + suffix) }
         }

@@ -29,34 +29,48 @@ extension SupervisorEngine {
         }
         try refuseWhileRestoring(unit, "restore")
         transition(unit) { $0.restoreBegun() }
+        defer {
+            if let unit = units[name] { transition(unit) { $0.restoreEnded() } }
+        }
         // Nothing may hold the store while a file is renamed over it: its Litestream stopped
         // on entering the restore, and is gone before the file is touched.
         await replicaGone(unit)
+        let result = try await placeStore(file, of: unit)
+        logger.notice(
+            "restored \(result.path) from \(file)\(result.kept.map { "; the replaced store is kept as \($0)" } ?? "")")
+        return result
+    }
+
+    /// Puts `file` in place of `unit`'s store through every check of a backup's restore
+    /// (``SQLiteStore/restore(_:to:owner:knownOwners:keepIn:fileInFolder:reader:)``): a whole
+    /// SQLite store (`PRAGMA integrity_check`, read as the vertical's user: see
+    /// ``untrustedStoreReader(for:)``) of this vertical's or of none yet, renamed over the store
+    /// in its folder as the folder's owner, the store it replaces kept whole in root's
+    /// `<run>/replaced/NAME/`. With `fileInFolder`, `file` must sit in the store's own folder.
+    /// Runs off the loop; the caller makes sure nobody holds the store.
+    /// - Throws: ``ServiceError``: `invalidInput` naming what is wrong with `file`, `conflict`
+    ///   naming the process that holds the store, `internal` when the reader or root's folder
+    ///   cannot be had.
+    func placeStore(_ file: String, of unit: ServiceUnit, fileInFolder: Bool = false) async throws
+        -> Supervisor.RestoreResult
+    {
+        let name = unit.spec.name
         let path = storePath(name)
         let known = order
         let reader: UntrustedStoreReader
-        do {
-            reader = try untrustedStoreReader(for: unit)
-        } catch {
-            transition(unit) { $0.restoreEnded() }
-            throw ServiceError(.internal, "cannot restore \(name): \(error)")
-        }
         let keptFolder: String
         do {
+            reader = try untrustedStoreReader(for: unit)
             keptFolder = try configuration.runDirectory.prepareReplacedStores(for: name)
         } catch {
-            transition(unit) { $0.restoreEnded() }
             throw ServiceError(.internal, "cannot restore \(name): \(error)")
-        }
-        defer {
-            if let unit = units[name] { transition(unit) { $0.restoreEnded() } }
         }
         do {
             let kept = try await Offload.run {
                 try SQLiteStore.restore(
-                    file, to: path, owner: StoreOwner(name), knownOwners: known, keepIn: keptFolder, reader: reader)
+                    file, to: path, owner: StoreOwner(name), knownOwners: known, keepIn: keptFolder,
+                    fileInFolder: fileInFolder, reader: reader)
             }
-            logger.notice("restored \(path) from \(file)\(kept.map { "; the replaced store is kept as \($0)" } ?? "")")
             return Supervisor.RestoreResult(path: path, kept: kept)
         } catch let error as StoreError {
             throw ServiceError(
