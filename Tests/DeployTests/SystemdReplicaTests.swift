@@ -12,16 +12,19 @@ import VerticalsTesting
 struct SystemdReplicaTests {
     static let hostKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl"
 
-    /// Three verticals, alpha replicated to a folder, beta over SFTP, gamma not, exported with
-    /// their programs and Litestream under `directory`.
-    static func export(in directory: TemporaryDirectory) throws -> (SystemdLayout, [String: String]) {
+    /// Three verticals, alpha replicated to a folder (`alphaFolder`, as user `alphaUser` when
+    /// given), beta over SFTP, gamma not, exported with their programs and Litestream under
+    /// `directory`.
+    static func export(
+        in directory: TemporaryDirectory, alphaFolder: String = "/mnt/replica 50%", alphaUser: String? = nil
+    ) throws -> (SystemdLayout, [String: String]) {
         var layout = SystemdLayout(prefix: directory.path)
         layout.litestream = "\(layout.binDirectory)/litestream"
         let (manifest, problems) = ManifestParser.parse(
             text: """
                 [services.alpha]
-                executable = "\(DeployFixture.program)"
-                replica = { type = "folder", path = "/mnt/replica 50%", sync_interval = "2s" }
+                executable = "\(DeployFixture.program)"\(alphaUser.map { "\nuser = \"\($0)\"" } ?? "")
+                replica = { type = "folder", path = "\(alphaFolder)", sync_interval = "2s" }
                 [services.beta]
                 executable = "\(DeployFixture.program)"
                 replica = { type = "sftp", host = "backup.example.net", path = "/r", key_file = "/etc/r/{name}.key", host_key = "\(Self.hostKey)" }

@@ -11,8 +11,8 @@ import VerticalsManifest
 ///
 /// Its configuration is the unit's own credential (`SetCredential=`, read from `%d`): one file to
 /// install, nothing another unit reads. Its sandbox is ``SystemdSandbox``'s, with the replica's
-/// folder writable for a folder replica, and the network (not `PrivateNetwork=`) for SFTP or S3,
-/// whose host the unit cannot pin to an address.
+/// folder writable for a folder replica (made first where it is missing: ``makeFolder(_:replica:layout:)``),
+/// and the network (not `PrivateNetwork=`) for SFTP or S3, whose host the unit cannot pin to an address.
 enum ReplicaServiceUnit {
     /// The unit's file name.
     static func name(_ spec: ServiceSpec, layout: SystemdLayout) -> String {
@@ -43,16 +43,32 @@ enum ReplicaServiceUnit {
         file.append(
             service(
                 spec, replica: replica, layout: layout,
-                start: [
-                    ("Type", "exec"),
+                start: [("Type", "exec")] + makeFolder(spec, replica: replica, layout: layout) + [
                     (
                         "ExecStart",
                         command(layout, LitestreamConfiguration.replicateArguments(configPath: credentialPath))
-                    ),
+                    )
                 ],
                 lifecycle: [("Restart", "always"), ("RestartSec", SystemdSyntax.timeSpan(.seconds(5)))],
                 replicaFolder: "ReadWritePaths"))
         return file.text
+    }
+
+    /// For a folder replica, the `ExecStartPre=` lines that make its `PATH/NAME` where it is
+    /// missing (a first deploy), as root before the sandbox is set up (`+`), and give it to the
+    /// vertical's user: `ReadWritePaths=` names a path that must exist, else the unit fails to
+    /// set up its namespace (226/NAMESPACE). The folder alone is made, never `PATH`: where `PATH`
+    /// is missing (its disk not mounted) `chown` fails the unit, rather than Litestream writing
+    /// the replica to the disk below. `PATH` is the operator's, which no vertical may write.
+    static func makeFolder(_ spec: ServiceSpec, replica: Replica, layout: SystemdLayout) -> [(String, String)] {
+        guard case .folder(let path) = replica.target else { return [] }
+        return [
+            ("ExecStartPre", "-+/bin/mkdir -m 0700 \(SystemdSyntax.commandWord(path))"),
+            (
+                "ExecStartPre",
+                "+/bin/chown -h \(SystemdSyntax.commandWord(layout.userName(spec))) \(SystemdSyntax.commandWord(path))"
+            ),
+        ]
     }
 
     /// Where a Litestream unit reads its configuration: its own credential (`SetCredential=`).
