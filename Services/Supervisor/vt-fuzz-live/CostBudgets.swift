@@ -27,6 +27,13 @@ struct CostBudgets: Sendable {
         operation == Daemon.health.fullName ? healthAnswer : anyAnswer
     }
 
+    /// Whether the probes alone held `cost`'s loop over budget while the loop itself ran under
+    /// it: a hold the machine made, which ``problem(_:_:again:operation:)`` does not count and
+    /// the report lists apart, so a reader sees what that condition takes away.
+    func excusesHold(_ cost: InputCost) -> Bool {
+        judgesTime && cost.loopHold > Self.loopHold && (cost.loopRan.map { $0 <= Self.loopHold } ?? false)
+    }
+
     /// How `cost` of an input to `operation` breaks a budget, or nil when it holds. The heap and
     /// descriptors are judged on a second sending of the same input (`again`), so that a cache's
     /// first fill, or a callee's channel opened once, is not taken for a leak.
