@@ -168,16 +168,25 @@ final class SupervisedSuite {
     }
 
     /// Registers and logs in a new patient through `client`; returns the session token.
+    ///
+    /// A set-up step, not what a test checks: each call may take up to ``setUpTimeout``, since
+    /// identity hashes passwords on its compute threads, which run below every busy process on
+    /// a loaded machine (a register is not retried: it may have been done).
     static func newPatient(_ name: String, through client: ServiceClient) async throws -> String {
         let email = "\(name)-\(UInt32.random(in: 0...UInt32.max))@example.org"
         _ = try await retrying {
             try await client.call(
-                Identity.register, .init(email: email, password: "correct-horse-battery", displayName: name))
+                Identity.register, .init(email: email, password: "correct-horse-battery", displayName: name),
+                timeout: setUpTimeout)
         }
         return try await retrying {
-            try await client.call(Identity.login, .init(email: email, password: "correct-horse-battery"))
+            try await client.call(
+                Identity.login, .init(email: email, password: "correct-horse-battery"), timeout: setUpTimeout)
         }.token
     }
+
+    /// How long a set-up call (``newPatient(_:through:)``) may take.
+    static let setUpTimeout = Duration.seconds(60)
 
     /// Each service's resident memory now, in bytes.
     func residentBytes() -> [String: Int] {
