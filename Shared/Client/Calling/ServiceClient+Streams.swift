@@ -32,7 +32,7 @@ extension ServiceClient {
     ) -> EventStream<Event> {
         let name = operation.fullName
         return streamMessages(
-            service: operation.service, operation: name, declaring: operation.errors, timeout: timeout,
+            service: operation.service, operation: name, declaring: operation.declaredCodes, timeout: timeout,
             buffer: buffer, bufferBytes: bufferBytes,
             frame: { envelope in Message.frame(envelope, body: input) }
         ) { message throws(ServiceError) in
@@ -63,7 +63,7 @@ extension ServiceClient {
     /// the call, which sends `cancel`. Past `buffer` unread events, or `bufferBytes` unread bytes of
     /// them, the stream fails.
     private func streamMessages<Element: Sendable>(
-        service: String, operation: String, declaring errors: [ErrorCode]? = nil, timeout: Duration?, buffer: Int,
+        service: String, operation: String, declaring errors: ErrorCodeSet? = nil, timeout: Duration?, buffer: Int,
         bufferBytes: Int, frame: @escaping @Sendable (Envelope) -> [UInt8],
         decode: @escaping @Sendable (Message) throws(ServiceError) -> Element
     ) -> EventStream<Element> {

@@ -89,7 +89,8 @@ public final class ServiceClient: Sendable {
         _ operation: Operation<Input, Output>, _ input: Input, timeout: Duration? = nil
     ) async throws(ServiceError) -> Output {
         let message = try await send(
-            service: operation.service, operation: operation.fullName, declaring: operation.errors, timeout: timeout
+            service: operation.service, operation: operation.fullName, declaring: operation.declaredCodes,
+            timeout: timeout
         ) { envelope in
             requestSize.build { capacity in Message.frame(envelope, body: input, capacity: capacity) }
         }
@@ -154,7 +155,7 @@ public final class ServiceClient: Sendable {
     }
 
     nonisolated(nonsending) func send(
-        service: String, operation: String, declaring errors: [ErrorCode]? = nil, kind: MessageKind = .request,
+        service: String, operation: String, declaring errors: ErrorCodeSet? = nil, kind: MessageKind = .request,
         timeout: Duration?,
         traceparent given: String? = nil, onEvent: (@Sendable (Message) -> Void)? = nil,
         frame: @Sendable (Envelope) -> [UInt8]
@@ -229,7 +230,8 @@ struct PendingCall: Sendable {
     var onEvent: (@Sendable (Message) -> Void)? = nil
     /// The codes the operation declares, to which a callee's error is held
     /// (``ServiceError/declared(_:by:)``); nil: not known (a call by name), passed on as it came.
-    var errors: [ErrorCode]? = nil
+    /// A word, not an array: an array is a reference retained and released on every call.
+    var errors: ErrorCodeSet? = nil
 
     /// What the call is, for error messages.
     var description: String { operation.isEmpty ? "ping \(service)" : operation }

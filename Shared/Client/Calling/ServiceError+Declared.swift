@@ -15,12 +15,12 @@ extension ServiceError {
     /// framework answers for every operation (`unavailable`, `deadlineExceeded`,
     /// `resourceExhausted`, `cancelled`, `unimplemented`, `protocolError`, `internal`; `invalidInput`
     /// for an Input that does not decode or breaks a bound; `permissionDenied` for a route refused).
-    package static let anyCallCodes: [ErrorCode] = [
+    package static let anyCallCodes: ErrorCodeSet = [
         .unavailable, .deadlineExceeded, .resourceExhausted, .cancelled, .unimplemented, .protocolError, .internal,
         .invalidInput, .permissionDenied,
     ]
     /// The codes an error about the connection itself (correlation id 0) may carry (PROTOCOL.md § 9).
-    package static let connectionCodes: [ErrorCode] = [
+    package static let connectionCodes: ErrorCodeSet = [
         .protocolError, .deadlineExceeded, .resourceExhausted, .permissionDenied, .unavailable,
     ]
     /// The detail that keeps the code a callee answered with but did not declare.
@@ -29,8 +29,8 @@ extension ServiceError {
     /// This error, a callee's answer to `operation`, which declares `declared`: as it came when its
     /// code is one of `declared` or ``anyCallCodes``; else `internal`, the code sent kept in an
     /// ``undeclaredCodeKey`` detail (its other details after it, up to ``calleeMaxDetails`` in all).
-    package func declared(_ declared: [ErrorCode], by operation: String) -> ServiceError {
-        guard !Self.anyCallCodes.contains(code), !declared.contains(code) else { return self }
+    package func declared(_ declared: ErrorCodeSet, by operation: String) -> ServiceError {
+        guard !Self.anyCallCodes.union(declared).contains(code) else { return self }
         return undeclared(
             "\(operation) answered with \(code.wireName), which its contract does not declare (a callee's fault)")
     }

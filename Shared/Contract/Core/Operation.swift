@@ -20,6 +20,8 @@ public struct Operation<Input: WireMessage, Output: WireMessage>: Sendable {
     public let route: Route?
     /// What tools may rely on it for (``OperationMark``), e.g. `login` issuing a session.
     public let marks: [OperationMark]
+    /// ``errors`` as a set a call in flight holds at no cost.
+    package let declaredCodes: ErrorCodeSet
     /// `service.operation`, as it travels in the envelope: kept, not formatted per call (a
     /// string interpolation on every call cost about as much as encoding a small Input).
     public let fullName: String
@@ -33,6 +35,7 @@ public struct Operation<Input: WireMessage, Output: WireMessage>: Sendable {
         self.name = name
         self.summary = summary
         self.errors = errors
+        self.declaredCodes = ErrorCodeSet(errors)
         self.route = route
         self.marks = marks
         self.fullName = "\(service).\(name)"

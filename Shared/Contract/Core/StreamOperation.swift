@@ -21,6 +21,8 @@ public struct StreamOperation<Input: WireMessage, Event: WireMessage>: Sendable 
     public let errors: [ErrorCode]
     /// What tools may rely on it for (``OperationMark``).
     public let marks: [OperationMark]
+    /// ``errors`` as a set a call in flight holds at no cost.
+    package let declaredCodes: ErrorCodeSet
     /// `service.operation`, as it travels in the envelope.
     public let fullName: String
 
@@ -32,6 +34,7 @@ public struct StreamOperation<Input: WireMessage, Event: WireMessage>: Sendable 
         self.name = name
         self.summary = summary
         self.errors = errors
+        self.declaredCodes = ErrorCodeSet(errors)
         self.marks = marks
         self.fullName = "\(service).\(name)"
     }
