@@ -10,6 +10,8 @@
 #   make kubernetes-export  after a manifest change: regenerate deploy/kubernetes (docs/kubernetes.md)
 #   make kubernetes-rehearsal  as root: the image as a root file system, each vertical's --check and --probe in it
 #   make systemd-rehearsal     as root: the suite on two systemd hosts (containers), units from export systemd --host
+#   make failover-rehearsal    as root: host A killed whole under bookings, the suite restored on host B from its
+#                              SFTP replicas, for FAILOVER_SECONDS (default 300); the acknowledged bookings lost
 #   make image   as root: the image built with buildah from local bases, archived in .build/image, loaded and run
 #   make soak    book under repeated kill -9 of the suite's daemons and the supervisor for SOAK_SECONDS (default 600)
 #   make soak-versions  each vertical upgraded in turn between two builds, under mixed load for SOAK_SECONDS (default 600)
@@ -66,7 +68,7 @@ FUZZ_SMOKE_SECONDS ?= 3
 # hostile callee alone (every other vertical over Unix sockets, and the callee's callers), no ids learnt first.
 FUZZ_COST_SMOKE_SECONDS ?= 10
 
-.PHONY: all deps test-deps build format release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal image fresh-debian-rehearsal fuzz fuzz-live fuzz-cost simulate soak soak-versions bench hummingbird-demo api-check release-cut docs docs-check docs-serve clean
+.PHONY: all deps test-deps build format release exec-shim run test memcheck install reference contracts-check contracts-update kubernetes-export kubernetes-rehearsal systemd-rehearsal failover-rehearsal image fresh-debian-rehearsal fuzz fuzz-live fuzz-cost simulate soak soak-versions bench hummingbird-demo api-check release-cut docs docs-check docs-serve clean
 
 all: build
 
@@ -190,6 +192,21 @@ systemd-rehearsal: test-deps
 	$(SWIFT) build --build-tests
 	tag=systemd-rehearsal-$$$$; status=0; \
 		VT_TEST_TAG=$$tag $(SWIFT) test --skip-build --filter 'SystemdHostsRehearsalTests|SystemdHostsCleanupTests' || status=$$?; \
+		bash scripts/kill-tagged.sh "$$tag"; exit $$status
+
+# As root: a lost host, rehearsed (Tests/SuiteTests/LostHostRehearsalTests.swift). Two network namespaces:
+# host A runs the reference suite, every store replicated by Litestream over SFTP to host B (Debian's
+# sshd, started by the test), while a patient books slot after slot; A is killed whole (kill -9 to every
+# process in its namespace) at a random moment in the second half of FAILOVER_SECONDS; B starts the same
+# manifest on an empty run directory, each store restored from its replica before its vertical starts.
+# It prints the bookings acknowledged and lost, how long before the kill the oldest lost one was
+# acknowledged (it fails past the sync interval and one shipment), and the time from the kill to B
+# serving. `make test` runs it for a few seconds.
+FAILOVER_SECONDS ?= 300
+failover-rehearsal: test-deps
+	$(SWIFT) build --build-tests
+	tag=failover-rehearsal-$$$$; status=0; \
+		VT_TEST_TAG=$$tag VT_LOST_HOST_SECONDS=$(FAILOVER_SECONDS) $(SWIFT) test --skip-build --filter LostHostRehearsal || status=$$?; \
 		bash scripts/kill-tagged.sh "$$tag"; exit $$status
 
 # As root: deploy/kubernetes/Containerfile built for real with `buildah bud --isolation chroot`, a

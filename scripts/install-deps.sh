@@ -7,7 +7,8 @@
 #   the package links (libuv, libsodium, SQLite, zlib, OpenSSL). Nothing else runs the suite.
 #   --test (`make test` and the other checks, .ci/run) adds what the tests and tools use: valgrind
 #   (the bench's instruction counts), iproute2 and nftables (the network-namespace tests, as root),
-#   systemd-container and debootstrap (as root: `make systemd-rehearsal`), python3 and
+#   systemd-container and debootstrap (as root: `make systemd-rehearsal`), openssh-server (as root:
+#   the lost-host rehearsal's SFTP replica host, started by the test, never as a service), python3 and
 #   python3-venv; and Python tools, into a virtual environment of the checkout's own (.build/venv,
 #   never the system's: Debian's Python refuses system-wide pip installs, PEP 668):
 #   kubernetes-validate, opentelemetry-proto, fetched from the Python package index; and Litestream
@@ -50,6 +51,10 @@ if $tests; then
     if [ "$(id -u)" -eq 0 ]; then
         command -v systemd-nspawn >/dev/null 2>&1 || need+=(systemd-container)
         command -v debootstrap >/dev/null 2>&1 || [ -x /usr/sbin/debootstrap ] || need+=(debootstrap)
+        # The lost-host rehearsal (root only): host B's SFTP server, which the replicas write to.
+        # The test starts an sshd of its own; the package's service is stopped and disabled as soon
+        # as it is installed, so that installing it leaves no port open on the machine.
+        if [ ! -x /usr/sbin/sshd ]; then need+=(openssh-server); ssh_service_off=true; fi
     fi
 fi
 
@@ -63,6 +68,9 @@ if [ ${#need[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     $sudo apt-get update -qq
     $sudo apt-get install -y -qq --no-install-recommends "${need[@]}"
+    if ${ssh_service_off:-false} && [ -d /run/systemd/system ]; then
+        systemctl disable --now ssh.service ssh.socket >/dev/null 2>&1 || systemctl disable --now ssh.service
+    fi
 fi
 
 # The Python tools, pinned, in the checkout's own virtual environment.

@@ -20,6 +20,8 @@ final class SupervisedSuite {
     let services: [String]
     /// The network namespace ("host") the supervisor runs in, when not the test's own.
     let host: (lab: NetworkLab, name: String)?
+    /// Variables the supervisor runs with besides the harness's own.
+    let environment: [String: String]
     private(set) var supervisor: DaemonProcess?
     var run: String { directory.file("run") }
     var manifest: String { directory.file("suite.toml") }
@@ -27,12 +29,15 @@ final class SupervisedSuite {
     /// The reference suite under manifest `text` (``referenceManifest`` unless given), running
     /// `services`; on `host` of a lab when given (through `ip netns exec`). The client finds the
     /// verticals through `clientSockets` when given, else in the run directory's socket folder.
+    /// `environment` is added to the supervisor's.
     init(
         manifest text: String = SupervisedSuite.referenceManifest, services: [String] = SupervisedSuite.services,
-        host: (lab: NetworkLab, name: String)? = nil, clientSockets: SocketDirectory? = nil
+        host: (lab: NetworkLab, name: String)? = nil, clientSockets: SocketDirectory? = nil,
+        environment: [String: String] = [:]
     ) throws {
         self.services = services
         self.host = host
+        self.environment = environment
         let file = fopen(directory.file("suite.toml"), "w")
         fputs(text, file)
         fclose(file)
@@ -93,9 +98,9 @@ final class SupervisedSuite {
     func up() async throws {
         let arguments = ["up", "--manifest", manifest, "--run-dir", run]
         if let host {
-            supervisor = try host.lab.spawn(on: host.name, "svc-supervisor", arguments)
+            supervisor = try host.lab.spawn(on: host.name, "svc-supervisor", arguments, environment: environment)
         } else {
-            supervisor = try DaemonProcess("svc-supervisor", arguments)
+            supervisor = try DaemonProcess("svc-supervisor", arguments, environment: environment)
         }
     }
 
