@@ -96,7 +96,7 @@ struct BenchRun {
             loop.shutdown()
             took("supervisor (restarts, on demand, after settle)")
         }
-        if ["supervisor", "memory", "suite", "mixed", "upgrade"].contains(where: settings.runs) {
+        if ["supervisor", "memory", "suite", "mixed", "upgrade", "replication"].contains(where: settings.runs) {
             let loop = makeLoop("bench-driver")
             let supervisor = SupervisorBenchmark(settings: settings, report: report, directory: directory, loop: loop)
             let suite = await supervisor.upRounds()
@@ -126,11 +126,14 @@ struct BenchRun {
             if settings.runs("suite") {
                 await TracedBooking(settings: settings, report: report, directory: directory, loop: loop).run()
             }
+            if settings.runs("replication") {
+                await ReplicatedBooking(settings: settings, report: report, directory: directory, loop: loop).run()
+            }
             if settings.runs("memory") {
                 await FiftyServices(settings: settings, report: report, directory: directory, loop: loop).run()
             }
             loop.shutdown()
-            took("suites (up rounds, idle window, memory, suite, mixed, upgrade)")
+            took("suites (up rounds, idle window, memory, suite, mixed, upgrade, replication)")
         }
         report.note("the whole run took \(Format.number((ContinuousClock.now - runStart).microseconds / 1_000_000)) s")
 

@@ -34,7 +34,7 @@ struct BenchSettings: Sendable {
 
     static let allSections: [String] = [
         "codec", "rpc", "curves", "instructions", "allocations", "tcp", "cli", "supervisor", "suite", "mixed",
-        "upgrade", "memory",
+        "upgrade", "memory", "replication",
     ]
 
     /// The settings from `environment`; exits with a message when a program is missing.
