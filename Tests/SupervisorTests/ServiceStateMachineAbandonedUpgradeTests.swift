@@ -13,7 +13,7 @@ import VerticalsContract
         var machine = ServiceStateMachine(
             state: .ready, wanted: true, restart: .always, backoff: backoff, budget: RestartBudget(),
             notifiesReady: true)
-        _ = machine.upgradeBegun(processes)
+        _ = machine.upgradeBegun(processes, at: .now)
         return machine
     }
 

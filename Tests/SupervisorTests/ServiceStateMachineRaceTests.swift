@@ -53,7 +53,7 @@ import VerticalsContract
     @Test func refusalOfUpgrade_whileTheProcessIsKilledForAFailure_isNotReady() {
         var machine = Self.machine(.ready)
         #expect(machine.refusal(of: .upgrade) == nil)
-        _ = machine.watchdogMissed()
+        _ = machine.watchdogMissed(interval: .seconds(1))
         #expect(machine.refusal(of: .upgrade) == .notReady)
     }
 }

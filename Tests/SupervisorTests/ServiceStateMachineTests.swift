@@ -39,16 +39,16 @@ import VerticalsContract
             case .dependencyReady: return machine.dependencyReady()
             case .backoffElapsed: return machine.backoffElapsed()
             case .demand: return machine.demand()
-            case .spawned: return machine.spawned()
-            case .spawnFailed: return machine.spawnFailed(at: now)
+            case .spawned: return machine.spawned(at: now)
+            case .spawnFailed: return machine.spawnFailed(at: now, reason: "cannot start: no such file")
             case .ready: return machine.ready(at: now)
             case .watchdogPinged: return machine.watchdogPinged()
-            case .watchdogMissed: return machine.watchdogMissed()
-            case .livenessPassed: return machine.livenessChecked(passed: true, allowed: 3)
-            case .livenessFailedOnce: return machine.livenessChecked(passed: false, allowed: 3)
-            case .livenessFailedLast: return machine.livenessChecked(passed: false, allowed: 1)
+            case .watchdogMissed: return machine.watchdogMissed(interval: .seconds(1))
+            case .livenessPassed: return machine.livenessChecked(failure: nil, allowed: 3)
+            case .livenessFailedOnce: return machine.livenessChecked(failure: "liveness: no answer", allowed: 3)
+            case .livenessFailedLast: return machine.livenessChecked(failure: "liveness: no answer", allowed: 1)
             case .aliveSeen: return machine.aliveSeen(at: now)
-            case .readyTimeoutElapsed: return machine.readyTimeoutElapsed()
+            case .readyTimeoutElapsed: return machine.readyTimeoutElapsed(after: .seconds(5))
             case .stoppingOnItsOwn: return machine.stoppingOnItsOwn()
             case .stopRequested: return machine.stopRequested()
             case .shutdownBegun: return machine.shutdownBegun()
@@ -61,13 +61,14 @@ import VerticalsContract
             case .exitedAtALimit: return machine.exited(.init(success: false, limit: true), at: now)
             case .restoreBegun: return machine.restoreBegun()
             case .restoreEnded: return machine.restoreEnded()
-            case .upgradeBegun: return machine.upgradeBegun(ServiceStateMachineTests.upgrade)
+            case .upgradeBegun:
+                return machine.upgradeBegun(ServiceStateMachineTests.upgrade, at: ServiceStateMachineTests.now)
             case .upgradeProcessWaitsForStore: return machine.upgradeProcessWaitsForStore(at: now)
             case .upgradeProcessReady: return machine.upgradeProcessReady(at: now)
             case .upgradeProcessFailed: return machine.upgradeProcessFailed(reason: "exited with status 1")
             case .upgradeReadyTimeoutElapsed: return machine.upgradeReadyTimeoutElapsed()
             case .upgradeProcessBackedUp: return machine.upgradeProcessBackedUp(to: "catalog.before-upgrade.sqlite")
-            case .stoppedWithPeer: return machine.stoppedWithPeer()
+            case .stoppedWithPeer: return machine.stoppedWithPeer(reason: "stopped to restart with root (rest_for_one)")
             case .restartRequestedWithPeer: return machine.restartRequestedWithPeer()
             }
         }
@@ -409,7 +410,7 @@ import VerticalsContract
         #expect(machine.exitReason == .crash)
         #expect(machine.backoffElapsed() == [.checkDependencies])
         #expect(machine.dependenciesChecked(missing: []) == [.spawn])
-        #expect(machine.spawned() == [.armTimer(.readiness)])
+        #expect(machine.spawned(at: Self.now) == [.armTimer(.readiness)])
         #expect(
             machine.exited(.init(success: false), at: Self.now + .seconds(1))
                 == [.giveUp(.budgetSpent(count: 1))])
@@ -442,11 +443,11 @@ import VerticalsContract
     /// Liveness failures count in a row only.
     @Test func givenThreeFailuresAllowed_whenTheThirdInARowFails_thenItIsKilled_andAPassResetsTheCount() {
         var machine = Self.machine(in: .ready)
-        #expect(machine.livenessChecked(passed: false, allowed: 3) == [.armLiveness])
-        #expect(machine.livenessChecked(passed: true, allowed: 3) == [.armLiveness])
-        #expect(machine.livenessChecked(passed: false, allowed: 3) == [.armLiveness])
-        #expect(machine.livenessChecked(passed: false, allowed: 3) == [.armLiveness])
-        #expect(machine.livenessChecked(passed: false, allowed: 3) == [.killForFailure(.liveness)])
+        #expect(machine.livenessChecked(failure: "liveness: no answer", allowed: 3) == [.armLiveness])
+        #expect(machine.livenessChecked(failure: nil, allowed: 3) == [.armLiveness])
+        #expect(machine.livenessChecked(failure: "liveness: no answer", allowed: 3) == [.armLiveness])
+        #expect(machine.livenessChecked(failure: "liveness: no answer", allowed: 3) == [.armLiveness])
+        #expect(machine.livenessChecked(failure: "liveness: no answer", allowed: 3) == [.killForFailure(.liveness)])
     }
 
     /// Forgiveness needs the run seen alive `resetAfter` after readiness, and comes once.
@@ -455,7 +456,7 @@ import VerticalsContract
         _ = machine.exited(.init(success: false), at: Self.now)
         _ = machine.backoffElapsed()
         _ = machine.dependenciesChecked(missing: [])
-        _ = machine.spawned()
+        _ = machine.spawned(at: Self.now)
         _ = machine.ready(at: Self.now)
         #expect(machine.aliveSeen(at: Self.now + .seconds(5)) == [.armForgiveness])
         #expect(machine.aliveSeen(at: Self.now + .seconds(10)) == [.backoffForgiven])
@@ -471,7 +472,8 @@ import VerticalsContract
             #expect(machine.readyAt == Self.now)
             if state == .stopping { _ = machine.stopRequested() }
             if state == .upgrading(.handingOver) {
-                _ = machine.upgradeBegun(Self.upgrade); _ = machine.upgradeProcessWaitsForStore(at: Self.now)
+                _ = machine.upgradeBegun(Self.upgrade, at: Self.now);
+                _ = machine.upgradeProcessWaitsForStore(at: Self.now)
             }
             #expect(machine.state == state)
             _ = machine.exited(.init(success: true), at: Self.now)
@@ -486,7 +488,7 @@ import VerticalsContract
         #expect(machine.exitReason == .crash)
         _ = machine.backoffElapsed()
         _ = machine.dependenciesChecked(missing: [])
-        _ = machine.spawned()
+        _ = machine.spawned(at: Self.now)
         _ = machine.ready(at: Self.now)
         machine.configure(
             restart: .never, backoff: Self.backoff, budget: RestartBudget(maxRestarts: 1, window: .seconds(60)),
@@ -500,7 +502,7 @@ import VerticalsContract
     /// A kill for a failure is remembered until the exit, whatever status it reports.
     @Test func givenAMissedWatchdog_whenTheKilledProcessExits_thenItIsRecordedAsTheWatchdogs_andRestarted() {
         var machine = Self.machine(in: .ready)
-        #expect(machine.watchdogMissed() == [.killForFailure(.watchdog)])
+        #expect(machine.watchdogMissed(interval: .seconds(1)) == [.killForFailure(.watchdog)])
         #expect(machine.exited(.init(success: true), at: Self.now) == [.restart(after: Self.restartsAfter)])
         #expect(machine.exitReason == .watchdog)
         #expect(machine.pendingFailure == nil)
@@ -509,7 +511,7 @@ import VerticalsContract
     /// An upgrade without a store to wait for completes as soon as the old process is gone.
     @Test func givenANewProcessReadyBeforeTheHandOver_whenTheOldOneExits_thenTheUpgradeCompletes() {
         var machine = Self.machine(in: .ready)
-        #expect(machine.upgradeBegun(Self.upgrade) == [.armUpgradeReadyTimeout])
+        #expect(machine.upgradeBegun(Self.upgrade, at: Self.now) == [.armUpgradeReadyTimeout])
         #expect(machine.upgradeProcessReady(at: Self.now) == Self.handOverActions)
         #expect(machine.exited(.init(success: true), at: Self.now) == [.promoteUpgrade, .completeUpgrade])
         #expect(machine.exitReason == .stop)
@@ -520,7 +522,7 @@ import VerticalsContract
     /// An upgrade whose new process opens the store after the hand-over waits for its `READY=1`.
     @Test func givenANewProcessThatWaitsForTheStore_whenTheOldOneExits_thenItHasItsReadyTimeout() {
         var machine = Self.machine(in: .ready)
-        _ = machine.upgradeBegun(Self.upgrade)
+        _ = machine.upgradeBegun(Self.upgrade, at: Self.now)
         #expect(machine.upgradeProcessWaitsForStore(at: Self.now) == Self.handOverActions)
         #expect(
             machine.exited(.init(success: true), at: Self.now)
@@ -552,7 +554,7 @@ import VerticalsContract
         var machine = Machine(
             state: .starting, wanted: true, restart: .always, backoff: Self.backoff,
             budget: RestartBudget(maxRestarts: 5, window: .seconds(60)), notifiesReady: false)
-        #expect(machine.spawned() == [])
+        #expect(machine.spawned(at: Self.now) == [])
         #expect(machine.ready(at: Self.now) == Self.readyActions)
     }
 

@@ -13,7 +13,7 @@ import VerticalsContract
             state: .ready, wanted: true, restart: .always,
             backoff: Backoff(initial: .milliseconds(100), max: .seconds(2), multiplier: 2, resetAfter: .seconds(10)),
             budget: RestartBudget(), notifiesReady: true)
-        _ = machine.upgradeBegun(processes)
+        _ = machine.upgradeBegun(processes, at: .now)
         return machine
     }
 
@@ -47,7 +47,7 @@ import VerticalsContract
         var machine = Self.upgrading()
         _ = machine.upgradeProcessBackedUp(to: "first.sqlite")
         _ = machine.upgradeProcessFailed(reason: "exited with status 1") // before the hand-over: ready again
-        _ = machine.upgradeBegun(Self.processes)
+        _ = machine.upgradeBegun(Self.processes, at: .now)
         #expect(machine.upgrade?.backup == nil)
     }
 }

@@ -15,7 +15,7 @@ import VerticalsContract
             backoff: Backoff(initial: .milliseconds(100), max: .seconds(2), multiplier: 2, resetAfter: .seconds(10)),
             budget: RestartBudget(), notifiesReady: true)
         _ = machine.statusSaid("serving")
-        _ = machine.upgradeBegun(processes)
+        _ = machine.upgradeBegun(processes, at: .now)
         return machine
     }
 

@@ -58,7 +58,7 @@ import VerticalsContract
     @Test func nextUpgrade_forgetsHowTheLastOneEnded() {
         var machine = Given.upgrading()
         _ = machine.upgradeProcessFailed(reason: "exited with status 1")
-        _ = machine.upgradeBegun(Given.processes)
+        _ = machine.upgradeBegun(Given.processes, at: .now)
         #expect(machine.lastUpgrade == nil)
     }
 }

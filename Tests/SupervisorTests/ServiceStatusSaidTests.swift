@@ -45,7 +45,7 @@ import VerticalsContract
     @Test func anUpgradeFailedBeforeTheHandOver_saysAgainWhatTheOldProcessSaid() {
         var machine = Self.machine(.ready)
         _ = machine.statusSaid("serving 5 operations")
-        _ = machine.upgradeBegun(Self.upgrade)
+        _ = machine.upgradeBegun(Self.upgrade, at: .now)
         #expect(Self.text(machine) == "upgrading: new pid 42 prepares")
         _ = machine.statusSaid("the old process's words wait")
         #expect(Self.text(machine) == "upgrading: new pid 42 prepares")
@@ -58,7 +58,7 @@ import VerticalsContract
 
     @Test func anUpgradeThatWaitsForTheStore_namesItsProcessesAtEachStage_andEndsSayingNothing() {
         var machine = Self.machine(.ready)
-        _ = machine.upgradeBegun(Self.upgrade)
+        _ = machine.upgradeBegun(Self.upgrade, at: .now)
         _ = machine.upgradeProcessWaitsForStore(at: Self.now)
         #expect(Self.text(machine) == "upgrading: pid 41 drains; new pid 42 waits for the store")
         _ = machine.exited(.init(success: true), at: Self.now)
@@ -70,7 +70,7 @@ import VerticalsContract
 
     @Test func anUpgradeFailedAfterTheHandOver_saysWhatStartsAgain_thenThatItRollsBack() {
         var machine = Self.machine(.ready)
-        _ = machine.upgradeBegun(Self.upgrade)
+        _ = machine.upgradeBegun(Self.upgrade, at: .now)
         _ = machine.upgradeProcessReady(at: Self.now)
         #expect(Self.text(machine) == "upgrading: pid 41 drains; new pid 42 serves")
         _ = machine.upgradeProcessFailed(reason: "exited with status 1")

@@ -104,13 +104,13 @@ extension SimulatedWorld {
     private func spawn() {
         setWatching(false)
         guard !executableBroken else {
-            feed(.spawnFailed) { $0.spawnFailed(at: clocks.now) }
+            feed(.spawnFailed) { $0.spawnFailed(at: clocks.now, reason: "cannot start simulated: spawn: exec: ENOENT") }
             return
         }
         spawning()
         setSocket(open: true) // the engine's `launch` binds it again after an operator's stop
         setOwn(startProcess())
-        feed(.spawned) { $0.spawned() }
+        feed(.spawned) { $0.spawned(at: clocks.now) }
         if !configuration.notifiesReady { feed(.ready) { $0.ready(at: clocks.now) } }
     }
 
@@ -199,13 +199,16 @@ extension SimulatedWorld {
         switch timer {
         case .unit:
             switch unitTimerPurpose {
-            case .readiness: feed(.readyTimeoutElapsed) { $0.readyTimeoutElapsed() }
+            case .readiness:
+                let timeout = configuration.readyTimeout
+                feed(.readyTimeoutElapsed) { $0.readyTimeoutElapsed(after: timeout) }
             case .stop: feed(.stopTimeoutElapsed) { $0.stopTimeoutElapsed() }
             case .backoff:
                 if machine.state.wire == .backoff { feed(.backoffElapsed) { $0.backoffElapsed() } }
             }
         case .watchdog:
-            feed(.watchdogMissed) { $0.watchdogMissed() }
+            guard let interval = configuration.watchdog else { return }
+            feed(.watchdogMissed) { $0.watchdogMissed(interval: interval) }
         case .forgiveness:
             guard pid(of: .own) != nil else { return }
             let checked = clocks.now
@@ -214,7 +217,8 @@ extension SimulatedWorld {
             guard let liveness = configuration.liveness, machine.state.wire == .ready, pid(of: .own) != nil else {
                 return
             }
-            feed(.livenessChecked) { $0.livenessChecked(passed: checkPasses, allowed: liveness.allowed) }
+            let failure = checkPasses ? nil : "liveness: no answer to daemon.health within 300 ms"
+            feed(.livenessChecked) { $0.livenessChecked(failure: failure, allowed: liveness.allowed) }
         case .upgrade:
             guard upgrade != nil else { return }
             feed(.upgradeReadyTimeoutElapsed) { $0.upgradeReadyTimeoutElapsed() }
@@ -237,9 +241,10 @@ extension SimulatedWorld {
         for timer in [Timer.unit, .watchdog, .forgiveness, .liveness] { cancel(timer) }
         setOwn(nil)
         let wasReady = machine.readyAt != nil
+        // As the engine words it: the failure the supervisor killed it for, else its status.
         let result = ServiceStateMachine.Exit(
             success: exit == .clean, limit: exit == .limit, restartCannotHelp: exit == .restartCannotHelp,
-            wasReady: wasReady, socketHeld: socketOpen)
+            wasReady: wasReady, socketHeld: socketOpen, words: machine.pendingFailure?.words ?? exit.words)
         feed(.exited) { $0.exited(result, at: clocks.now) }
     }
 
@@ -303,7 +308,8 @@ extension SimulatedWorld {
         setUpgrade(upgrade)
         let processes = ServiceStateMachine.UpgradeProcesses(
             oldPID: Int32(oldPID), newPID: Int32(upgrade.newPID), previousExecutable: "simulated")
-        feed(.upgradeBegun) { $0.upgradeBegun(processes) }
+        let started = clocks.now
+        feed(.upgradeBegun) { $0.upgradeBegun(processes, at: started) }
         if configuration.upgradeBacksUp {
             feed(.upgradeProcessBackedUp) { $0.upgradeProcessBackedUp(to: "simulated.before-upgrade.sqlite") }
         }

@@ -26,6 +26,15 @@ extension SimulatedWorld {
             violate("status says what runs", "status says \(wire), which the core never says")
         }
         checkStatusText()
+        // Its uptime counts from its own process's start: the one that runs, not the one before.
+        let started = ownAlive ? processes[ownPID ?? 0]?.startedAt : nil
+        if machine.startedAt != started {
+            let since = { (instant: ContinuousClock.Instant?) in instant.map { "\($0 - self.clocks.origin)" } }
+            violate(
+                "the uptime is the running process's",
+                "the core counts from \(since(machine.startedAt) ?? "nothing") and the process that runs "
+                    + (since(started).map { "started at \($0)" } ?? "is none"))
+        }
         if watchingForDemand != (machine.state == .idle) {
             violate(
                 "an idle service's socket is watched",

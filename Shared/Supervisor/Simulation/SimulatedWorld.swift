@@ -22,6 +22,8 @@ final class SimulatedWorld {
         var killed = false
         /// It prepared and waits for the store (an upgrade's new process).
         var waitsForStore = false
+        /// When the service's process started (nil for Litestream's).
+        var startedAt: ContinuousClock.Instant?
 
         /// Whether it accepts callers.
         var serving: Bool { ready && !stopSignalled && !killed }
@@ -235,7 +237,7 @@ final class SimulatedWorld {
     /// Starts a process; it is ready at once when the service has no readiness protocol.
     func startProcess() -> Int {
         nextPID += 1
-        processes[nextPID] = Process(pid: nextPID, ready: !configuration.notifiesReady)
+        processes[nextPID] = Process(pid: nextPID, ready: !configuration.notifiesReady, startedAt: clocks.now)
         return nextPID
     }
 

@@ -83,4 +83,16 @@ enum SimulatedExit: String, Hashable, Sendable, CaseIterable {
     case terminated
     /// `SIGKILL`.
     case killed
+
+    /// How the engine words it (`status`'s last exit).
+    var words: String {
+        switch self {
+        case .clean: "exited with status 0"
+        case .failure: "exited with status 1"
+        case .restartCannotHelp: "exited with status 78"
+        case .limit: "limit: memory 32 MiB exceeded (oom_kill 1); killed by signal 9 (SIGKILL)"
+        case .terminated: "killed by signal 15 (SIGTERM)"
+        case .killed: "killed by signal 9 (SIGKILL)"
+        }
+    }
 }

@@ -11,6 +11,9 @@ extension ServiceStateMachine {
         let processes: UpgradeProcesses
         /// What `status` said as it began: said again when it fails before the hand-over.
         let statusBefore: Status
+        /// When the new process started: its uptime once it is promoted (nil in a machine built
+        /// in an upgrade's state, for tests).
+        let startedAt: ContinuousClock.Instant?
         /// When the new process said `READY=1` (or, without a readiness protocol, was started):
         /// nil until it has. The one record of its readiness: the hand-over, the promotion and
         /// the upgrade's answer (its gap) read it here.
@@ -30,15 +33,19 @@ extension ServiceStateMachine {
         var failure: String?
 
         /// An upgrade whose new process has just started beside the old one, which serves.
-        init(processes: UpgradeProcesses, statusBefore: Status) {
-            self.init(stage: .preparing, processes: processes, statusBefore: statusBefore)
+        init(processes: UpgradeProcesses, statusBefore: Status, startedAt: ContinuousClock.Instant) {
+            self.init(stage: .preparing, processes: processes, statusBefore: statusBefore, startedAt: startedAt)
         }
 
         /// An upgrade at `stage`, for a machine built in that state (tests).
-        init(stage: UpgradeStage, processes: UpgradeProcesses, statusBefore: Status = .none) {
+        init(
+            stage: UpgradeStage, processes: UpgradeProcesses, statusBefore: Status = .none,
+            startedAt: ContinuousClock.Instant? = nil
+        ) {
             self.stage = stage
             self.processes = processes
             self.statusBefore = statusBefore
+            self.startedAt = startedAt
         }
     }
 

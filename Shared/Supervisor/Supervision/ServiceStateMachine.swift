@@ -14,7 +14,7 @@ import VerticalsContract
 /// var machine = ServiceStateMachine(restart: .onFailure, backoff: backoff, budget: budget, notifiesReady: true)
 /// machine.startRequested(fresh: true)            // [.checkDependencies]
 /// machine.dependenciesChecked(missing: [])       // [.spawn], state .starting
-/// machine.spawned()                              // [.armTimer(.readiness)]
+/// machine.spawned(at: now)                       // [.armTimer(.readiness)]
 /// machine.ready(at: now)                         // [.cancelTimer, .armWatchdog, …], state .ready
 /// ```
 struct ServiceStateMachine: Sendable, Equatable {
@@ -157,7 +157,7 @@ struct ServiceStateMachine: Sendable, Equatable {
         case noteIdle
         /// Say which dependencies it waits for.
         case wait(for: [String])
-        /// Start a process; answer with ``spawned()`` or ``spawnFailed()``.
+        /// Start a process; answer with ``spawned(at:)`` or ``spawnFailed(at:reason:)``.
         case spawn
         /// Arm the service's timer; its expiry comes back as the matching event.
         case armTimer(Timer)
@@ -259,9 +259,21 @@ struct ServiceStateMachine: Sendable, Equatable {
         var wasReady = false
         /// The supervisor holds the service's listening socket (it can watch it for callers).
         var socketHeld = false
+        /// How it ended, in the words `status` shows as its last exit ("exited with status 1:
+        /// svc-held: cannot start: the store is locked"); nil when no process ran (a stop during
+        /// the wait before a spawn), which leaves the last exit's words as they were.
+        var words: String?
         /// Why it ended, in the words `status` and the log give it ("exited with status 1"): an
         /// upgrade's failure, when it was the upgrade's new process, promoted and not ready yet.
         var reason = "ended"
+    }
+
+    /// A failure the supervisor saw and killed the running process for (ready timeout,
+    /// watchdog, liveness): its kind, which its exit counts as, and its words, which its exit says.
+    struct Failure: Sendable, Hashable {
+        var kind: Supervisor.ExitReason
+        /// "not ready within 5 s", "liveness: no answer to daemon.health within 300 ms".
+        var words: String
     }
 
     /// Where the service is, with the facts its case carries. Entering a state says its status
@@ -290,9 +302,15 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// Liveness checks failed in a row in the current ready run.
     private(set) var livenessFailures = 0
     /// The failure the supervisor killed the running process for, until it exits.
-    private(set) var pendingFailure: Supervisor.ExitReason?
+    private(set) var pendingFailure: Failure?
     /// Why its last process ended (`status`'s exit reason): nil until one has.
     private(set) var exitReason: Supervisor.ExitReason?
+    /// ``exitReason`` in words, as the event that ended it said them (`status`'s last exit, and
+    /// the log's): empty until one has ended.
+    private(set) var lastExit = ""
+    /// When the service's own running process started (`status`'s uptime): nil while none runs.
+    /// Recorded by its spawn, or by the promotion of an upgrade's new process, and gone with its exit.
+    private(set) var startedAt: ContinuousClock.Instant?
     /// Restarts since the supervisor started: after a failure, and with a strategy's peer.
     private(set) var restarts = 0
     /// Services that must be ready before it starts again, beside its dependencies: the members
@@ -457,17 +475,20 @@ struct ServiceStateMachine: Sendable, Equatable {
         state == .idle && wanted ? [.stopWatchingForDemand, .checkDependencies] : []
     }
 
-    /// The process asked for by ``Action/spawn`` runs.
-    mutating func spawned() -> [Action] {
+    /// The process asked for by ``Action/spawn`` runs, started at `now`.
+    mutating func spawned(at now: ContinuousClock.Instant) -> [Action] {
         guard state == .starting else { return [] }
+        startedAt = now
         ledger.spawned()
         return notifiesReady ? [.armTimer(.readiness)] : []
     }
 
-    /// The process asked for by ``Action/spawn`` could not be started: a failed exit.
-    mutating func spawnFailed(at now: ContinuousClock.Instant) -> [Action] {
+    /// The process asked for by ``Action/spawn`` could not be started, for `reason` ("cannot
+    /// start: …"): a failed exit.
+    mutating func spawnFailed(at now: ContinuousClock.Instant, reason: String) -> [Action] {
         guard state == .starting else { return [] }
         exitReason = .startFailed
+        lastExit = reason
         return afterUnexpectedExit(failure: true, restartCannotHelp: false, at: now)
     }
 
@@ -493,27 +514,31 @@ struct ServiceStateMachine: Sendable, Equatable {
         state == .ready ? [.armWatchdog] : []
     }
 
-    /// No `WATCHDOG=1` within the interval.
-    mutating func watchdogMissed() -> [Action] {
-        state == .ready ? killForFailure(.watchdog) : []
-    }
-
-    /// Remembers `kind` for the exit that follows the kill.
-    private mutating func killForFailure(_ kind: Supervisor.ExitReason) -> [Action] {
-        pendingFailure = kind
-        return [.killForFailure(kind)]
-    }
-
-    /// A `daemon.health` check of the ready process ended: passed, or failed; `allowed` failures
-    /// in a row kill it.
-    mutating func livenessChecked(passed: Bool, allowed: Int) -> [Action] {
+    /// No `WATCHDOG=1` within the `interval`.
+    mutating func watchdogMissed(interval: Duration) -> [Action] {
         guard state == .ready else { return [] }
-        guard !passed else {
+        return killForFailure(
+            Failure(kind: .watchdog, words: "watchdog: no WATCHDOG=1 within \(ServiceUnit.text(interval))"))
+    }
+
+    /// Remembers `failure` for the exit that follows the kill.
+    private mutating func killForFailure(_ failure: Failure) -> [Action] {
+        pendingFailure = failure
+        return [.killForFailure(failure.kind)]
+    }
+
+    /// A `daemon.health` check of the ready process ended: passed (`failure` nil), or failed,
+    /// saying `failure` ("liveness: no answer to daemon.health within 300 ms; last status:
+    /// serving"); `allowed` failures in a row kill it, for the last one's words.
+    mutating func livenessChecked(failure: String?, allowed: Int) -> [Action] {
+        guard state == .ready else { return [] }
+        guard let failure else {
             livenessFailures = 0
             return [.armLiveness]
         }
         livenessFailures += 1
-        return livenessFailures >= allowed ? killForFailure(.liveness) : [.armLiveness]
+        guard livenessFailures >= allowed else { return [.armLiveness] }
+        return killForFailure(Failure(kind: .liveness, words: failure))
     }
 
     /// The forgiveness check found the process running at `instant` (read before the check):
@@ -527,9 +552,10 @@ struct ServiceStateMachine: Sendable, Equatable {
         }
     }
 
-    /// No `READY=1` within the ready timeout.
-    mutating func readyTimeoutElapsed() -> [Action] {
-        state == .starting ? killForFailure(.readyTimeout) : []
+    /// No `READY=1` within the ready `timeout`.
+    mutating func readyTimeoutElapsed(after timeout: Duration) -> [Action] {
+        guard state == .starting else { return [] }
+        return killForFailure(Failure(kind: .readyTimeout, words: "not ready within \(ServiceUnit.text(timeout))"))
     }
 
     /// `STOPPING=1`: the process leaves on its own; its exit is judged by the restart policy.
@@ -541,9 +567,11 @@ struct ServiceStateMachine: Sendable, Equatable {
     // MARK: A strategy's peers
 
     /// The supervisor stopped it to restart it with a failed peer (`one_for_all`,
-    /// `rest_for_one`): that is why it ended, whatever its process said, or if it had none.
-    mutating func stoppedWithPeer() -> [Action] {
+    /// `rest_for_one`), for `reason` ("stopped to restart with root (rest_for_one)"): that is
+    /// why it ended, whatever its process said, or if it had none.
+    mutating func stoppedWithPeer(reason: String) -> [Action] {
         exitReason = .stop
+        lastExit = reason
         return []
     }
 
@@ -637,7 +665,8 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// ended is recorded first (a failure the supervisor killed it for, a limit, a stop asked
     /// for, a clean exit or a crash), then it stops, goes idle, restarts or stays down.
     mutating func exited(_ exit: Exit, at now: ContinuousClock.Instant) -> [Action] {
-        ledger.processEnded() // whatever the state: no process of its is ready now
+        ledger.processEnded() // whatever the state: no process of its is ready now, or runs
+        startedAt = nil
         switch state {
         case .stopped, .failed, .idle, .waiting, .backoff, .restoring: return [] // no process to end
         case .starting, .ready, .stopping, .upgrading: break
@@ -648,7 +677,8 @@ struct ServiceStateMachine: Sendable, Equatable {
         // backoff, no restart budget spent; the next caller starts it again. Not for a process
         // that never became ready: one that exits 0 at once would be started again at once.
         let waitsForDemand = startsOnDemand && !failure && exit.socketHeld && exit.wasReady
-        exitReason = pendingFailure ?? (exit.limit ? .limit : asked ? .stop : exit.success ? .exit : .crash)
+        exitReason = pendingFailure?.kind ?? (exit.limit ? .limit : asked ? .stop : exit.success ? .exit : .crash)
+        if let words = exit.words { lastExit = words }
         pendingFailure = nil
         return afterExit(exit, failure: failure, waitsForDemand: waitsForDemand, at: now)
     }
@@ -684,6 +714,7 @@ struct ServiceStateMachine: Sendable, Equatable {
             upgrade.oldExitedAt = now
             upgrade.stage = .finishing
             phase = .upgrading(upgrade)
+            startedAt = upgrade.startedAt
             ledger.spawned()
             return early + [.promoteUpgrade, upgrade.readyAt != nil ? .completeUpgrade : .armUpgradeReadyTimeout]
         case .upgrading(.newProcessFailed), .upgrading(.finishing):
@@ -764,12 +795,12 @@ struct ServiceStateMachine: Sendable, Equatable {
 
     // MARK: Upgrade
 
-    /// A new process of a ready service was started beside the old one: with a readiness
-    /// protocol it has the ready timeout to wait for the store or say `READY=1`.
-    mutating func upgradeBegun(_ processes: UpgradeProcesses) -> [Action] {
+    /// A new process of a ready service was started beside the old one at `now`: with a
+    /// readiness protocol it has the ready timeout to wait for the store or say `READY=1`.
+    mutating func upgradeBegun(_ processes: UpgradeProcesses, at now: ContinuousClock.Instant) -> [Action] {
         guard state == .ready else { return [] }
         lastUpgrade = nil
-        phase = .upgrading(Upgrade(processes: processes, statusBefore: status))
+        phase = .upgrading(Upgrade(processes: processes, statusBefore: status, startedAt: now))
         return notifiesReady ? [.armUpgradeReadyTimeout] : []
     }
 

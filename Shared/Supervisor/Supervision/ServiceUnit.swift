@@ -38,7 +38,8 @@ final class ServiceUnit {
     /// The uid ``pid`` runs as: its own user's (`user =`), else the supervisor's. A notify
     /// datagram counts only when the kernel names both as its sender.
     var uid: UInt32?
-    var startedAt: ContinuousClock.Instant?
+    /// When its running process started (the machine's record).
+    var startedAt: ContinuousClock.Instant? { machine.startedAt }
     /// Whether its running process is ready (the machine's record).
     var ready: Bool { machine.readyAt != nil }
 
@@ -46,7 +47,8 @@ final class ServiceUnit {
     var restarts: Int { machine.restarts }
     /// Backoff and restart budget: pure policy, fed the instants of what happened (the machine's).
     var ledger: RestartLedger { machine.ledger }
-    var lastExit = ""
+    /// How its last process ended, in words, for `status` (the machine's record).
+    var lastExit: String { machine.lastExit }
     /// ``lastExit`` as a category, for `status` (the machine's record).
     var exitReason: Supervisor.ExitReason? { machine.exitReason }
     /// The line `status` shows beside the state: the machine's account of the state it entered
@@ -54,8 +56,8 @@ final class ServiceUnit {
     /// process says one of its own (`STATUS=`).
     var statusText: String { machine.statusText(service: spec.name) }
     /// Why the supervisor killed the running process (ready timeout, watchdog, liveness), if it
-    /// did, in words; the machine keeps the kind.
-    var failureText: String?
+    /// did, in words (the machine's record, with its kind).
+    var failureText: String? { machine.pendingFailure?.words }
     /// Limits that could not be applied, each noted once in the log.
     var limitNotes: Set<String> = []
     /// The OOM kills of its memory cgroup when the running process started.
@@ -79,8 +81,6 @@ final class ServiceUnit {
     let forgiveness: LoopTimer
     /// The wait until the next `daemon.health` check, while one is configured and it is ready.
     let livenessTimer: LoopTimer
-    /// What the last failed check said, for the kill that follows the last one allowed.
-    var livenessFailure = ""
     /// The Litestream process that copies its store, when the manifest names a `replica`.
     var replica: ReplicaUnit?
 

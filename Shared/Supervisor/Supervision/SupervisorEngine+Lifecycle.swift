@@ -69,7 +69,6 @@ extension SupervisorEngine {
         unit.child = child
         unit.pid = child.pid
         unit.uid = identity?.user.uid ?? geteuid()
-        unit.startedAt = .now
         // vt-exec, or the in-place start, calls setsid before exec, so the child leads its own
         // process group.
         PidRecord.of(pid: child.pid, processGroup: child.pid)?.write(to: run.pidFile(for: spec.name))
@@ -78,9 +77,9 @@ extension SupervisorEngine {
         log.note(
             "started pid \(child.pid)\(user): \(configuration.program(spec.executable)) \(spec.arguments.joined(separator: " "))"
         )
-        // Said now, with its pid: the transition to starting left it to the spawn.
+        transition(unit) { $0.spawned(at: .now) }
+        // Said now, with its pid and uptime: the transition to starting left it to the spawn.
         emit(unit)
-        transition(unit) { $0.spawned() }
         if spec.readiness == .none { becameReady(unit) }
     }
 
@@ -184,21 +183,19 @@ extension SupervisorEngine {
     }
 
     /// Arms the watchdog of a ready service that has one; its expiry is the machine's
-    /// ``ServiceStateMachine/watchdogMissed()``.
+    /// ``ServiceStateMachine/watchdogMissed(interval:)``.
     func armWatchdog(_ unit: ServiceUnit) {
         guard let interval = unit.spec.watchdog, unit.state == .ready else { return }
         unit.watchdog.start(after: interval) { [weak unit] in
             guard let unit else { return }
-            self.transition(unit) { $0.watchdogMissed() }
+            self.transition(unit) { $0.watchdogMissed(interval: interval) }
         }
     }
 
     /// Kills the process group for a failure the supervisor saw (ready timeout, watchdog,
-    /// liveness); the exit that follows is counted as that failure (the machine keeps its kind),
-    /// with `reason` as its words.
-    func killForFailure(_ unit: ServiceUnit, _ reason: String) {
-        unit.failureText = reason
-        unit.log.note("\(reason): killing process group \(unit.pid ?? 0)")
+    /// liveness); the exit that follows is counted as that failure, in its words (the machine's).
+    func killForFailure(_ unit: ServiceUnit) {
+        unit.log.note("\(unit.failureText ?? "failed"): killing process group \(unit.pid ?? 0)")
         signalGroup(unit, SIGKILL)
     }
 
@@ -215,8 +212,7 @@ extension SupervisorEngine {
     func failedToStart(_ unit: ServiceUnit, _ reason: String) {
         unit.log.note(reason)
         logger.error("\(unit.spec.name): \(reason)")
-        unit.lastExit = reason
-        transition(unit) { $0.spawnFailed(at: .now) }
+        transition(unit) { $0.spawnFailed(at: .now, reason: reason) }
     }
 
     /// The unit's own process ended: the bookkeeping of its end (its group killed, its pid record
@@ -235,7 +231,6 @@ extension SupervisorEngine {
         unit.livenessTimer.stop()
         unit.child = nil
         unit.pid = nil
-        unit.startedAt = nil
         let neverReady = unit.machine.readyAt == nil // until the machine hears of the exit, below
         // Its last lines may still be in the pipe: they go before the note of its end.
         unit.output?.drain()
@@ -250,8 +245,6 @@ extension SupervisorEngine {
         {
             reason += ": " + why
         }
-        unit.failureText = nil
-        unit.lastExit = reason
         unit.log.note("pid \(pid) \(reason)")
         // Exit status 78 says a restart would be refused again (its store is served by another
         // process, is another vertical's, a newer build's or damaged): systemd's
@@ -259,7 +252,7 @@ extension SupervisorEngine {
         let cannotHelp = status.signal == 0 && status.exitCode == Int64(DaemonExitStatus.restartCannotHelp)
         let exit = ServiceStateMachine.Exit(
             success: status.isSuccess, limit: limit != nil, restartCannotHelp: cannotHelp, wasReady: !neverReady,
-            socketHeld: unit.listeningFD != nil, reason: upgradeKillReason(unit, pid: pid) ?? reason)
+            socketHeld: unit.listeningFD != nil, words: reason, reason: upgradeKillReason(unit, pid: pid) ?? reason)
         transition(unit) { $0.exited(exit, at: .now) }
     }
 

@@ -53,12 +53,13 @@ extension SupervisorEngine {
     private func livenessChecked(_ unit: ServiceUnit, pid: Int32, _ check: LivenessCheck, failure: String?) {
         // The process the check was about may be gone, stopping or replaced by now.
         guard unit.state == .ready, unit.pid == pid else { return }
+        // What a failed check says, with the last status the process gave: the words of its kill.
+        let status = unit.statusText.isEmpty ? "" : "; last status: \(unit.statusText)"
+        let said = failure.map { "liveness: \($0)\(status)" }
         if let failure {
-            let status = unit.statusText.isEmpty ? "" : "; last status: \(unit.statusText)"
-            unit.livenessFailure = "liveness: \(failure)\(status)"
             let count = unit.machine.livenessFailures + 1
             if count < check.failures { unit.log.note("liveness: \(failure) (\(count) of \(check.failures))") }
         }
-        transition(unit) { $0.livenessChecked(passed: failure == nil, allowed: check.failures) }
+        transition(unit) { $0.livenessChecked(failure: said, allowed: check.failures) }
     }
 }

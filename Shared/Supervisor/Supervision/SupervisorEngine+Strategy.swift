@@ -63,8 +63,7 @@ extension SupervisorEngine {
         }
         next.log.note(reason)
         stop(next) {
-            next.lastExit = reason
-            self.transition(next) { $0.stoppedWithPeer() }
+            self.transition(next) { $0.stoppedWithPeer(reason: reason) }
             self.stopOneByOne(pending.dropFirst(), reason: reason, then: done)
         }
     }

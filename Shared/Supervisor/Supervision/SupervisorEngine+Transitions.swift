@@ -50,7 +50,7 @@ extension SupervisorEngine {
             let timeout = spec.readyTimeout
             unit.timer.start(after: timeout) { [weak unit] in
                 guard let unit else { return }
-                self.transition(unit) { $0.readyTimeoutElapsed() }
+                self.transition(unit) { $0.readyTimeoutElapsed(after: timeout) }
             }
         case .armTimer(.stop):
             let timeout = spec.stopTimeout
@@ -71,14 +71,8 @@ extension SupervisorEngine {
         case .kill:
             unit.log.note("still running after \(ServiceUnit.text(spec.stopTimeout)): SIGKILL")
             signalGroup(unit, SIGKILL)
-        case .killForFailure(let kind):
-            let reason: String
-            switch kind {
-            case .readyTimeout: reason = "not ready within \(ServiceUnit.text(spec.readyTimeout))"
-            case .watchdog: reason = "watchdog: no WATCHDOG=1 within \(ServiceUnit.text(spec.watchdog ?? .zero))"
-            default: reason = unit.livenessFailure
-            }
-            killForFailure(unit, reason)
+        case .killForFailure:
+            killForFailure(unit)
         case .armWatchdog:
             armWatchdog(unit)
         case .armForgiveness:

@@ -114,7 +114,7 @@ extension SupervisorEngine {
         unit.upgrade = upgrade
         let processes = ServiceStateMachine.UpgradeProcesses(
             oldPID: oldPID, newPID: child.pid, previousExecutable: unit.spec.executable)
-        transition(unit) { $0.upgradeBegun(processes) }
+        transition(unit) { $0.upgradeBegun(processes, at: upgrade.startedAt) }
         PidRecord.of(pid: child.pid, processGroup: child.pid)?.write(to: upgradePidFile(unit))
         unit.log.forgetErrorLines()
         let user = launched.identity.map { " as \($0.user.name) (uid \($0.user.uid))" } ?? ""
@@ -208,7 +208,6 @@ extension SupervisorEngine {
         unit.child = upgrade.child
         unit.pid = upgrade.pid
         unit.uid = upgrade.uid
-        unit.startedAt = upgrade.startedAt
         PidRecord.of(pid: upgrade.pid, processGroup: upgrade.pid)?.write(
             to: configuration.runDirectory.pidFile(for: unit.spec.name))
     }
