@@ -7,12 +7,17 @@ import VerticalsContract
 @Suite struct ServiceStateMachineUpgradeBackupTests {
     static let processes = ServiceStateMachine.UpgradeProcesses(oldPID: 41, newPID: 42, previousExecutable: "catalog")
 
-    /// A ready service whose upgrade has begun.
-    static func upgrading() -> ServiceStateMachine {
-        var machine = ServiceStateMachine(
+    /// A ready service.
+    static func ready() -> ServiceStateMachine {
+        ServiceStateMachine(
             state: .ready, wanted: true, restart: .always,
             backoff: Backoff(initial: .milliseconds(100), max: .seconds(2), multiplier: 2, resetAfter: .seconds(10)),
             budget: RestartBudget(), notifiesReady: true)
+    }
+
+    /// A ready service whose upgrade has begun.
+    static func upgrading() -> ServiceStateMachine {
+        var machine = ready()
         _ = machine.upgradeBegun(processes, at: .now)
         return machine
     }
@@ -34,13 +39,26 @@ import VerticalsContract
         #expect(machine.exited(.init(success: true), at: .now) == [.rollBackUpgrade(backup: nil)])
     }
 
-    @Test func backup_saidOutsideAnUpgrade_isNotRecorded() {
-        var machine = ServiceStateMachine(
-            state: .ready, wanted: true, restart: .always,
-            backoff: Backoff(initial: .milliseconds(100), max: .seconds(2), multiplier: 2, resetAfter: .seconds(10)),
-            budget: RestartBudget(), notifiesReady: true)
+    /// The states no upgrade runs in.
+    static let notUpgrading = ServiceStateMachine.State.all.filter {
+        if case .upgrading = $0 { return false }
+        return true
+    }
+
+    @Test("A backup said outside an upgrade changes nothing in the machine", arguments: notUpgrading)
+    func backup_saidOutsideAnUpgrade_isNotRecorded(_ state: ServiceStateMachine.State) {
+        let before = ServiceStateMachineTests.machine(in: state)
+        var machine = before
+        #expect(machine.upgradeProcessBackedUp(to: "stale.sqlite") == [])
+        #expect(machine == before)
+    }
+
+    @Test func backup_saidBeforeAnUpgrade_isNotWhatItsRollbackPutsBack() {
+        var machine = Self.ready()
         _ = machine.upgradeProcessBackedUp(to: "stale.sqlite")
-        #expect(machine.upgrade?.backup == nil)
+        _ = machine.upgradeBegun(Self.processes, at: .now)
+        _ = machine.exited(.init(success: true), at: .now) // the old one left: the new one is promoted
+        #expect(machine.exited(.init(success: false), at: .now) == [.rollBackUpgrade(backup: nil)])
     }
 
     @Test func nextUpgrade_forgetsTheLastOnesBackup() {
