@@ -114,7 +114,7 @@ extension SupervisorEngine {
         unit.upgrade = upgrade
         let processes = ServiceStateMachine.UpgradeProcesses(
             oldPID: oldPID, newPID: child.pid, previousExecutable: unit.spec.executable)
-        transition(unit) { $0.upgradeBegun(processes, at: upgrade.startedAt) }
+        transition(unit) { $0.upgradeBegun(processes, at: .now) }
         PidRecord.of(pid: child.pid, processGroup: child.pid)?.write(to: upgradePidFile(unit))
         unit.log.forgetErrorLines()
         let user = launched.identity.map { " as \($0.user.name) (uid \($0.user.uid))" } ?? ""

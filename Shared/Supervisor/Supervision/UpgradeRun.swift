@@ -17,12 +17,10 @@ final class UpgradeRun {
     /// The new process.
     let child: ChildProcess
     var pid: Int32 { child.pid }
-    /// The uid the new process runs as (see ``ServiceUnit/uid``).
+    /// The uid the new process runs as (see ``ServiceUnit/uid``). Its start, stage, instants and
+    /// failure are the machine's (``ServiceStateMachine/Phase/upgrading(_:)`` while it runs,
+    /// ``ServiceStateMachine/lastUpgrade`` once it has ended).
     let uid: UInt32
-    /// When the new process started. Its stage, instants and failure are the machine's
-    /// (``ServiceStateMachine/Phase/upgrading(_:)`` while it runs, ``ServiceStateMachine/lastUpgrade``
-    /// once it has ended).
-    let startedAt: ContinuousClock.Instant
     /// Why the supervisor killed the new process (a deadline, an abandoned upgrade), if it did.
     var killReason: String?
     /// The new process's readiness deadline (to its hand-over signal, then to `READY=1`).
@@ -41,7 +39,6 @@ final class UpgradeRun {
         self.oldPID = oldPID
         self.child = child
         self.uid = uid
-        self.startedAt = .now
         self.timer = LoopTimer(loop: loop)
         self.answer = answer
     }
@@ -55,17 +52,18 @@ final class UpgradeRun {
     }
 
     /// What the upgrade did, for its answer; `name` is the service's, `record` the machine's
-    /// of this upgrade (when the new process became ready, the hand-over began and the old
-    /// process was gone, the store's copy the new build took).
+    /// of this upgrade (when the new process started and became ready, the hand-over began and
+    /// the old process was gone, the store's copy the new build took).
     func result(name: String, _ record: ServiceStateMachine.Upgrade?) -> Supervisor.UpgradeResult {
         let ready = record?.readyAt ?? .now
         let handOver = record?.handOverAt ?? ready
         // A new process that served before the old one stopped accepting (no store to wait for)
         // left callers no gap at all.
         let gap = ready < handOver ? Duration.zero : ready - handOver
+        let started = record?.startedAt ?? min(handOver, ready)
         return Supervisor.UpgradeResult(
             name: name, oldPid: Int(oldPID), newPid: Int(pid), executable: program,
-            prepareSeconds: ServiceUnit.seconds(min(handOver, ready) - startedAt), gapSeconds: ServiceUnit.seconds(gap),
+            prepareSeconds: ServiceUnit.seconds(min(handOver, ready) - started), gapSeconds: ServiceUnit.seconds(gap),
             drainSeconds: ServiceUnit.seconds((record?.oldExitedAt ?? handOver) - handOver), backup: record?.backup)
     }
 }
