@@ -118,10 +118,13 @@ import VerticalsContract
         #expect(starting.pendingFailure == (state == .starting ? readyTimeout : nil))
     }
 
-    @Test func theKillsExit_forgetsTheFailure() {
+    @Test func theKillsExit_saysTheFailure_andForgetsIt() {
         var machine = Self.machine(in: .ready)
         _ = machine.watchdogMissed(interval: .seconds(1))
-        _ = machine.exited(.init(success: false, words: "watchdog: no WATCHDOG=1 within 1 s"), at: Self.now)
-        #expect(machine.pendingFailure == nil && machine.exitReason == .watchdog)
+        let exit = Machine.Exit(success: false, words: "killed by signal 9 (SIGKILL)")
+        #expect(machine.words(of: exit) == "watchdog: no WATCHDOG=1 within 1 s")
+        _ = machine.exited(exit, at: Self.now)
+        #expect(machine.lastExit == "watchdog: no WATCHDOG=1 within 1 s" && machine.exitReason == .watchdog)
+        #expect(machine.pendingFailure == nil)
     }
 }

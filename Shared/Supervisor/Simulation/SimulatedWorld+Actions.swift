@@ -241,10 +241,9 @@ extension SimulatedWorld {
         for timer in [Timer.unit, .watchdog, .forgiveness, .liveness] { cancel(timer) }
         setOwn(nil)
         let wasReady = machine.readyAt != nil
-        // As the engine words it: the failure the supervisor killed it for, else its status.
         let result = ServiceStateMachine.Exit(
             success: exit == .clean, limit: exit == .limit, restartCannotHelp: exit == .restartCannotHelp,
-            wasReady: wasReady, socketHeld: socketOpen, words: machine.pendingFailure?.words ?? exit.words)
+            wasReady: wasReady, socketHeld: socketOpen, words: exit.words)
         feed(.exited) { $0.exited(result, at: clocks.now) }
     }
 

@@ -259,9 +259,9 @@ struct ServiceStateMachine: Sendable, Equatable {
         var wasReady = false
         /// The supervisor holds the service's listening socket (it can watch it for callers).
         var socketHeld = false
-        /// How it ended, in the words `status` shows as its last exit ("exited with status 1:
-        /// svc-held: cannot start: the store is locked"); nil when no process ran (a stop during
-        /// the wait before a spawn), which leaves the last exit's words as they were.
+        /// How it ended, in its own words ("exited with status 1: svc-held: cannot start: the
+        /// store is locked"): `status`'s last exit, unless the supervisor killed it for a failure
+        /// (``words(of:)``); nil when no process ran (a stop during the wait before a spawn).
         var words: String?
         /// Why it ended, in the words `status` and the log give it ("exited with status 1"): an
         /// upgrade's failure, when it was the upgrade's new process, promoted and not ready yet.
@@ -678,9 +678,16 @@ struct ServiceStateMachine: Sendable, Equatable {
         // that never became ready: one that exits 0 at once would be started again at once.
         let waitsForDemand = startsOnDemand && !failure && exit.socketHeld && exit.wasReady
         exitReason = pendingFailure?.kind ?? (exit.limit ? .limit : asked ? .stop : exit.success ? .exit : .crash)
-        if let words = exit.words { lastExit = words }
+        lastExit = words(of: exit)
         pendingFailure = nil
         return afterExit(exit, failure: failure, waitsForDemand: waitsForDemand, at: now)
+    }
+
+    /// The words `exit` of the service's own process leaves as its last exit: those of the
+    /// failure the supervisor killed it for, else its own (a signal says less than "watchdog: no
+    /// WATCHDOG=1 within 1 s"), else, when no process ran, the last exit's.
+    func words(of exit: Exit) -> String {
+        pendingFailure?.words ?? exit.words ?? lastExit
     }
 
     /// What follows an exit in a state that has a process.

@@ -236,24 +236,27 @@ extension SupervisorEngine {
         unit.output?.drain()
         unit.log.flush()
         let limit = limitReason(unit, status)
-        var reason = unit.failureText ?? limit ?? Self.describe(status)
+        var said = limit ?? Self.describe(status)
         // A process that gives up says why on stderr, last (a store another process holds, a bad
         // setting), or the runtime prints a crash report: that is the reason `status` shows, not
         // just a code. Not for a signal sent from outside: what it last said is not why it died.
-        if unit.failureText == nil, limit == nil, !status.isSuccess, !Self.sentFromOutside(status.signal),
+        if limit == nil, !status.isSuccess, !Self.sentFromOutside(status.signal),
             let why = unit.log.exitExplanation(neverReady: neverReady)
         {
-            reason += ": " + why
+            said += ": " + why
         }
-        unit.log.note("pid \(pid) \(reason)")
         // Exit status 78 says a restart would be refused again (its store is served by another
         // process, is another vertical's, a newer build's or damaged): systemd's
         // RestartPreventExitStatus, and the exported units say the same.
         let cannotHelp = status.signal == 0 && status.exitCode == Int64(DaemonExitStatus.restartCannotHelp)
-        let exit = ServiceStateMachine.Exit(
+        var exit = ServiceStateMachine.Exit(
             success: status.isSuccess, limit: limit != nil, restartCannotHelp: cannotHelp, wasReady: !neverReady,
-            socketHeld: unit.listeningFD != nil, words: reason, reason: upgradeKillReason(unit, pid: pid) ?? reason)
-        transition(unit) { $0.exited(exit, at: .now) }
+            socketHeld: unit.listeningFD != nil, words: said)
+        // The machine's words for it: a failure it was killed for says more than its signal.
+        let words = unit.machine.words(of: exit)
+        exit.reason = upgradeKillReason(unit, pid: pid) ?? words
+        unit.log.note("pid \(pid) \(words)")
+        transition(unit) { [exit] in $0.exited(exit, at: .now) }
     }
 
     /// Arms the backoff timer; its expiry is the machine's ``ServiceStateMachine/backoffElapsed()``.
