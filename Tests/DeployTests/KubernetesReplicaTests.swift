@@ -39,20 +39,31 @@ struct KubernetesReplicaTests {
         let ledger = try Self.statefulSet("ledger", in: objects)
         let pod = try #require(ledger[path: "spec", "template", "spec"])
         let initContainers = try #require(pod["initContainers"]?.elements)
-        #expect(initContainers.map { $0["name"]?.string } == ["restore", "litestream"])
+        #expect(initContainers.map { $0["name"]?.string } == ["restore", "place-replica-copy", "litestream"])
         let store = "/var/lib/verticals/ledger/ledger.sqlite"
+        let copy = "/var/lib/verticals/ledger/ledger.from-replica.sqlite"
         #expect(
             initContainers[0]["command"]?.elements.compactMap(\.string) == [
-                "/usr/local/bin/litestream", "restore", "-config", "/etc/litestream/litestream.yml", "-no-expand-env",
-                "-o", store, "-if-db-not-exists", "-if-replica-exists", store,
-            ])
+                "/bin/sh", "-c", "test -e \"$$0\" || exec \"$$@\"", store, "/usr/local/bin/litestream", "restore",
+                "-config", "/etc/litestream/litestream.yml", "-no-expand-env", "-o", copy, "-if-db-not-exists",
+                "-if-replica-exists", store,
+            ], "only where no store is, and into a copy beside it, never the store's path")
         #expect(initContainers[0]["restartPolicy"] == nil, "the restore ends before the vertical starts")
-        #expect(initContainers[1]["restartPolicy"]?.string == "Always", "a native sidecar")
+        let place = initContainers[1]
         #expect(
-            initContainers[1]["command"]?.elements.compactMap(\.string).prefix(2) == [
+            place["command"]?.elements.compactMap(\.string) == ["/usr/local/bin/svc-ledger", "--place-replica-copy"])
+        #expect(place[path: "envFrom"]?.elements.first?[path: "configMapRef", "name"]?.string == "ledger-env")
+        #expect(place["restartPolicy"] == nil)
+        #expect(
+            (place["volumeMounts"]?.elements ?? []).compactMap { $0["name"]?.string } == ["tmp", "state"],
+            "the vertical's program reads no Litestream configuration nor credential")
+        #expect(place[path: "securityContext", "readOnlyRootFilesystem"]?.bool == true)
+        #expect(initContainers[2]["restartPolicy"]?.string == "Always", "a native sidecar")
+        #expect(
+            initContainers[2]["command"]?.elements.compactMap(\.string).prefix(2) == [
                 "/usr/local/bin/litestream", "replicate",
             ])
-        for container in initContainers {
+        for container in [initContainers[0], initContainers[2]] {
             let mounts = container["volumeMounts"]?.elements ?? []
             #expect(
                 mounts.contains {

@@ -17,6 +17,8 @@ struct SystemdReplicaRestoreTests {
     static let litestream = ToolLookup.which("litestream")
     /// Alpha's store, where its units put it.
     static let alphaStore = "/var/lib/verticals/alpha/alpha.sqlite"
+    /// Where its restore writes the copy to check.
+    static let alphaCopy = "/var/lib/verticals/alpha/alpha.from-replica.sqlite"
 
     @Test func replica_getsARestoreTheVerticalRequires_sandboxed_andVerifies() throws {
         let directory = TemporaryDirectory()
@@ -36,13 +38,17 @@ struct SystemdReplicaRestoreTests {
         #expect(
             DeployFixture.values("SetCredential", in: alpha)
                 == DeployFixture.values("SetCredential", in: try #require(files["verticals-alpha-replica.service"])))
-        let command = try #require(SystemdUnitReader.words(DeployFixture.values("ExecStart", in: alpha).joined()))
+        let commands = DeployFixture.values("ExecStart", in: alpha)
         let store = Self.alphaStore
+        #expect(DeployFixture.values("ConditionPathExists", in: alpha) == ["!\(store)"], "only where no store is")
         #expect(
-            command == [
-                layout.litestream, "restore", "-config", "%d/litestream.yml", "-no-expand-env", "-o", store,
+            SystemdUnitReader.words(commands.first ?? "") == [
+                layout.litestream, "restore", "-config", "%d/litestream.yml", "-no-expand-env", "-o", Self.alphaCopy,
                 "-if-db-not-exists", "-if-replica-exists", store,
-            ])
+            ], "the replica's copy goes beside the store, never in its place")
+        #expect(
+            commands.count == 2 && SystemdUnitReader.words(commands[1])?.last == "--place-replica-copy",
+            "the vertical's program checks the copy and places it: \(commands)")
 
         let beta = try #require(files["verticals-beta-restore.service"])
         #expect(DeployFixture.values("PrivateNetwork", in: beta).isEmpty, "SFTP needs the network")
@@ -60,31 +66,35 @@ struct SystemdReplicaRestoreTests {
         try DeployFixture.verify(files, in: directory)
     }
 
-    /// The unit's command, run by the Litestream the tests install with the paths of a
-    /// temporary folder: a store already there is left as it is, and an empty replica restores
-    /// nothing; both succeed, so the vertical starts.
+    /// The unit's Litestream command, run by the Litestream the tests install with the paths of
+    /// a temporary folder: an empty replica restores nothing and succeeds, so the vertical
+    /// starts; a copy there already is left for the check, never overwritten.
     @Test(.enabled(if: litestream != nil, "litestream is not on PATH: scripts/install-deps.sh --test installs it"))
-    func restoreCommand_leavesAStoreThere_andSucceedsOnAnEmptyReplica() throws {
+    func restoreCommand_succeedsOnAnEmptyReplica_andWritesOnlyTheCopy() throws {
         let directory = TemporaryDirectory()
         let (_, files) = try SystemdReplicaTests.export(in: directory)
         let unit = try #require(files["verticals-alpha-restore.service"])
-        let words = try #require(SystemdUnitReader.words(DeployFixture.values("ExecStart", in: unit).joined()))
+        let words = try #require(SystemdUnitReader.words(DeployFixture.values("ExecStart", in: unit).first ?? ""))
         let store = directory.file("alpha.sqlite")
+        let copy = directory.file("alpha.from-replica.sqlite")
         let configPath = directory.file("litestream.yml")
         let configuration = LitestreamConfiguration(
             storePath: store, replica: Replica(target: .folder(path: directory.file("replica"))).forService("alpha"))
         try configuration.yaml.write(toFile: configPath, atomically: true, encoding: .utf8)
         let arguments = words.dropFirst().map { word in
-            word == "%d/litestream.yml" ? configPath : word == Self.alphaStore ? store : word
+            word == "%d/litestream.yml"
+                ? configPath : word == Self.alphaStore ? store : word == Self.alphaCopy ? copy : word
         }
 
         let empty = try runCommand(try #require(Self.litestream), arguments, in: directory)
         #expect(empty.status == 0, "\(empty.standardError)")
         #expect(!FileManager.default.fileExists(atPath: store), "an empty replica restores nothing")
+        #expect(!FileManager.default.fileExists(atPath: copy))
 
-        try "not a store".write(toFile: store, atomically: true, encoding: .utf8)
+        try "a copy".write(toFile: copy, atomically: true, encoding: .utf8)
         let there = try runCommand(try #require(Self.litestream), arguments, in: directory)
         #expect(there.status == 0, "\(there.standardError)")
-        #expect(try String(contentsOfFile: store, encoding: .utf8) == "not a store", "a store there is left as it is")
+        #expect(try String(contentsOfFile: copy, encoding: .utf8) == "a copy", "a copy there is left for the check")
+        #expect(!FileManager.default.fileExists(atPath: store), "the store's path is never written")
     }
 }

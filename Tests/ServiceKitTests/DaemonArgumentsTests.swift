@@ -6,6 +6,7 @@ struct DaemonArgumentsTests {
     @Test(arguments: [
         ([], DaemonArguments.serve), (["--check"], .check), (["--help"], .help), (["-h"], .help),
         (["--version"], .version), (["--probe"], .probe), (["--describe"], .describe),
+        (["--place-replica-copy"], .placeReplicaCopy),
     ])
     func parse_givenAKnownArgument_choosesItsMode(arguments: [String], mode: DaemonArguments) throws {
         #expect(try DaemonArguments.parse(arguments).get() == mode)

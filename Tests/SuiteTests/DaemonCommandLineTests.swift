@@ -128,6 +128,40 @@ struct DaemonCommandLineTests {
         #expect(serve.status == 78 && serve.standardError.contains("newer schema"), "it refuses to serve too")
     }
 
+    /// `--place-replica-copy`, as a deployment's restore runs it once Litestream wrote the
+    /// replica's copy beside the store: a copy from a newer build stays out of the store's place,
+    /// kept aside, status 78; a whole copy of this vertical takes the store's name, and the daemon
+    /// opens it; with no copy, nothing is done.
+    @Test func placeReplicaCopy_placesACheckedCopy_andKeepsABadOneAside() throws {
+        let directory = TemporaryDirectory()
+        let environment = Self.environment(directory)
+        let (store, copy) = (
+            directory.file("state/clinics.sqlite"), directory.file("state/clinics.from-replica.sqlite")
+        )
+        let refused = directory.file("state/clinics.from-replica.refused.sqlite")
+        try Self.store(directory, of: "clinics", migrations: ["v1", "v99-from-the-future"])
+        #expect(rename(store, copy) == 0)
+
+        let newer = try runCommand("svc-clinics", ["--place-replica-copy"], environment: environment, in: directory)
+
+        #expect(newer.status == 78, "\(newer.standardError)")
+        #expect(
+            newer.standardError.contains("newer schema") && newer.standardError.contains(refused),
+            "\(newer.standardError)")
+        #expect(access(store, F_OK) != 0 && access(copy, F_OK) != 0 && access(refused, F_OK) == 0)
+
+        try Self.store(directory, of: "clinics", migrations: [])
+        #expect(rename(store, copy) == 0)
+        let good = try runCommand("svc-clinics", ["--place-replica-copy"], environment: environment, in: directory)
+        let none = try runCommand("svc-clinics", ["--place-replica-copy"], environment: environment, in: directory)
+        let check = try runCommand("svc-clinics", ["--check"], environment: environment, in: directory)
+
+        #expect(good.status == 0 && good.standardOutput.contains("placed the copy"), "\(good.standardError)")
+        #expect(access(copy, F_OK) != 0, "the copy took the store's name")
+        #expect(none.status == 0 && none.standardOutput.contains("nothing placed"), "\(none.standardError)")
+        #expect(check.status == 0 && check.standardOutput.contains("opened and migrated"), "\(check.standardError)")
+    }
+
     @Test func check_onAnotherVerticalsStore_failsNamingBoth_andTheDaemonExits78() throws {
         let directory = TemporaryDirectory()
         try Self.store(directory, of: "records", migrations: ["v1"])

@@ -15,6 +15,15 @@ enum DaemonPage {
                 + "Never creates a store; a store a running daemon holds is left to it."
         ),
         (
+            "--place-replica-copy",
+            "Put NAME.from-replica.sqlite, the copy of the store that litestream restore wrote beside it, in place "
+                + "as the store once it passed every check of a restore (a plain file with one name; a whole SQLite "
+                + "store of this vertical; no newer build's schema), owner-only, and exit without serving: what the "
+                + "exported systemd restore unit and Kubernetes init container run. Exit 0 when it was placed, or when "
+                + "there was no copy or a store already; else 78 (70 for a file that is not a plain one), the copy "
+                + "kept aside as NAME.from-replica.refused.sqlite and no store made."
+        ),
+        (
             "--probe",
             "Call daemon.health on the running daemon, where a caller would find it (NAME.sock in the "
                 + "socket folder, or VERTICALS_ENDPOINT_NAME, over mutual TLS with its own certificate on TCP), within "
@@ -48,7 +57,8 @@ enum DaemonPage {
             ".Dd \(date)", ".Dt VERTICALS-DAEMON 8", ".Os",
             ".Sh NAME", ".Nm svc-NAME", ".Nd \"a vertical's daemon: serve it, check it, probe it\"",
             ".Sh SYNOPSIS", ".Nm",
-            ".Op Fl -check | Fl -probe | Fl -print-settings | Fl -describe | Fl -version | Fl -help",
+            ".Op Fl -check | Fl -place-replica-copy | Fl -probe | Fl -print-settings | Fl -describe | Fl -version"
+                + " | Fl -help",
             ".Sh DESCRIPTION",
             "Each vertical of a Verticals suite is one daemon, svc-NAME, named for its vertical.",
             "With no argument it serves its vertical: on the socket its service manager hands over",

@@ -36,7 +36,7 @@ enum KubernetesReadme {
             if spec.replica != nil {
                 litestream = ", ConfigMap `\(LitestreamSidecar.configMapName(spec.name))`"
                 kind +=
-                    " with init containers `restore` and `litestream` (a native sidecar), "
+                    " with init containers `restore`, `place-replica-copy` and `litestream` (a native sidecar), "
                     + "the Secret `\(LitestreamSidecar.secretName(spec.name))` mounted"
             }
             out +=

@@ -137,7 +137,7 @@ enum KubernetesWorkload {
                     ])
                 ])
             ),
-            ("envFrom", .list([.map([("configMapRef", .map([("name", .string(layout.configMap(spec.name)))]))])])),
+            environment(spec, layout: layout),
         ]
         if let resources = resources(spec.limits) { fields.append(("resources", resources)) }
         let probe = probeCommand(spec)
@@ -168,6 +168,11 @@ enum KubernetesWorkload {
         ]
         fields.append(("volumeMounts", .list(mounts)))
         return .map(fields)
+    }
+
+    /// The daemon's environment: `envFrom` its ConfigMap (``ConfigMapObject``).
+    static func environment(_ spec: ServiceSpec, layout: KubernetesLayout) -> (String, YAMLNode) {
+        ("envFrom", .list([.map([("configMapRef", .map([("name", .string(layout.configMap(spec.name)))]))])]))
     }
 
     /// Every container's security context: no privilege, no capability, a read-only root.

@@ -1,13 +1,17 @@
 import VerticalsContract
 import VerticalsManifest
 
-/// A replicated vertical's Litestream in its pod: two init containers of the vertical's image
+/// A replicated vertical's Litestream in its pod: three init containers of the vertical's image
 /// before the vertical's own, each as the pod's user in the vertical's security context.
 ///
 /// | init container | what it does |
 /// |---|---|
-/// | `restore` | `litestream restore -if-db-not-exists -if-replica-exists` into the store's path: on an empty volume (a new cluster, a lost volume) the store comes back from the replica before the vertical starts; a store there is left as it is; a replica that holds no copy yet (a first deploy) restores nothing and the vertical makes a new store. A restore that fails fails the pod's start (the kubelet retries it), never a start on an empty store |
+/// | `restore` | where the store file is missing (a new cluster, a lost volume), `litestream restore -if-replica-exists` into a copy beside it, `NAME.from-replica.sqlite`, never into the store's path; a store there is left as it is, the replica not reached (`test -e` in `/bin/sh`, which the image's Debian base has); a replica that holds no copy yet (a first deploy) restores nothing and the vertical makes a new store |
+/// | `place-replica-copy` | `svc-NAME --place-replica-copy`, the vertical's own program with its environment: the copy, written by a less-trusted place (an SFTP host, a bucket), is put in place as the store only once it passed every check of a backup's restore (VerticalsStorage's `SQLiteStore.placeReplicaCopy`); one that fails is kept aside as `NAME.from-replica.refused.sqlite` and no store is made |
 /// | `litestream` | `litestream replicate`, a native sidecar (`restartPolicy: Always`): started before the vertical's container, restarted on its own, stopped after it |
+///
+/// A restore that fails, or a copy that fails a check, fails the pod's start (the kubelet retries
+/// it): never a start on that copy, nor on an empty store.
 ///
 /// Its configuration is ``LitestreamConfiguration``'s, in the ConfigMap `<name>-litestream`
 /// (``configMap(_:layout:)``), mounted read-only; the replica's credential (an SFTP key, S3's
@@ -32,6 +36,14 @@ enum LitestreamSidecar {
     static func storePath(_ spec: ServiceSpec, layout: KubernetesLayout) -> String {
         "\(layout.stateRoot)/\(spec.name)/\(spec.name).sqlite"
     }
+
+    /// Where the restore writes the copy to check, beside the store: `<name>.from-replica.sqlite`.
+    static func copyPath(_ spec: ServiceSpec, layout: KubernetesLayout) -> String {
+        "\(layout.stateRoot)/\(spec.name)/\(spec.name).from-replica.sqlite"
+    }
+
+    /// The shell that runs the restore only where the store is missing.
+    static let shell = "/bin/sh"
 
     /// Refuses a replica the pod cannot reach: a folder.
     static func check(_ spec: ServiceSpec) throws(KubernetesExportError) {
@@ -64,16 +76,19 @@ enum LitestreamSidecar {
         ]
     }
 
-    /// The `restore` and `litestream` init containers of `spec`'s own replica.
+    /// The `restore`, `place-replica-copy` and `litestream` init containers of `spec`'s own replica.
     static func initContainers(_ spec: ServiceSpec, replica: Replica, layout: KubernetesLayout) -> [YAMLNode] {
         let store = storePath(spec, layout: layout)
         let configPath = "\(configDirectory)/\(configFile)"
         let configuration = LitestreamConfiguration(storePath: store, replica: replica)
-        var mounts: [YAMLNode] = [
+        let stateMounts: [YAMLNode] = [
             .map([("name", "tmp"), ("mountPath", "/tmp")]),
             .map([("name", "state"), ("mountPath", .string("\(layout.stateRoot)/\(spec.name)"))]),
-            .map([("name", "litestream"), ("mountPath", .string(configDirectory)), ("readOnly", true)]),
         ]
+        var mounts =
+            stateMounts + [
+                .map([("name", "litestream"), ("mountPath", .string(configDirectory)), ("readOnly", true)])
+            ]
         if let credential = replica.credentialFile {
             let file = Containerfile.baseName(credential)
             mounts.append(
@@ -85,12 +100,12 @@ enum LitestreamSidecar {
         let environment: [YAMLNode] = configuration.environment.sorted { $0.key < $1.key }.map {
             .map([("name", .string($0.key)), ("value", .string($0.value))])
         }
-        func container(_ name: String, _ arguments: [String], sidecar: Bool) -> YAMLNode {
+        func container(_ name: String, _ command: [String], sidecar: Bool) -> YAMLNode {
             var fields: [(String, YAMLNode)] = [
                 ("name", .string(name)),
                 ("image", .string(layout.image)),
                 ("imagePullPolicy", "IfNotPresent"),
-                ("command", .list(([program(layout)] + arguments).map { .string($0.replacing("$", with: "$$")) })),
+                ("command", .list(command.map { .string($0.replacing("$", with: "$$")) })),
             ]
             if sidecar { fields.append(("restartPolicy", "Always")) }
             if !environment.isEmpty { fields.append(("env", .list(environment))) }
@@ -98,14 +113,31 @@ enum LitestreamSidecar {
             fields.append(("volumeMounts", .list(mounts)))
             return .map(fields)
         }
+        let restore = LitestreamConfiguration.restoreArguments(
+            configPath: configPath, storePath: store, output: copyPath(spec, layout: layout), ifReplicaExists: true,
+            ifOutputMissing: true)
+        // The vertical's own program, with the vertical's environment (its STATE_DIRECTORY), no
+        // Litestream's configuration nor credential.
+        let place: YAMLNode = .map([
+            ("name", "place-replica-copy"),
+            ("image", .string(layout.image)),
+            ("imagePullPolicy", "IfNotPresent"),
+            (
+                "command",
+                .list([spec.executable, "--place-replica-copy"].map { .string($0.replacing("$", with: "$$")) })
+            ),
+            KubernetesWorkload.environment(spec, layout: layout),
+            ("securityContext", KubernetesWorkload.containerSecurityContext),
+            ("volumeMounts", .list(stateMounts)),
+        ])
         return [
             container(
-                "restore",
-                LitestreamConfiguration.restoreArguments(
-                    configPath: configPath, storePath: store, output: store, ifReplicaExists: true,
-                    ifOutputMissing: true),
+                "restore", [shell, "-c", "test -e \"$0\" || exec \"$@\"", store, program(layout)] + restore,
                 sidecar: false),
-            container("litestream", LitestreamConfiguration.replicateArguments(configPath: configPath), sidecar: true),
+            place,
+            container(
+                "litestream", [program(layout)] + LitestreamConfiguration.replicateArguments(configPath: configPath),
+                sidecar: true),
         ]
     }
 

@@ -7,8 +7,8 @@ import VerticalsEventLoop
 import VerticalsSettings
 import VerticalsWire
 
-/// What a daemon's command line asks for: serve (no arguments), `--check`, `--probe`, `--help`,
-/// `--version`, `--print-settings` or `--describe`. Every vertical gets these from `ServiceRuntime/boot(_:)`, before anything
+/// What a daemon's command line asks for: serve (no arguments), `--check`, `--place-replica-copy`,
+/// `--probe`, `--help`, `--version`, `--print-settings` or `--describe`. Every vertical gets these from `ServiceRuntime/boot(_:)`, before anything
 /// touches a socket.
 public enum DaemonArguments: Equatable, Sendable {
     /// Serve the vertical (the normal case).
@@ -16,6 +16,12 @@ public enum DaemonArguments: Equatable, Sendable {
     /// Validate the environment and open (migrating) the store, then exit without serving; a
     /// store another process holds is left to it (see `ServiceRuntime/makeWorld(_:)`).
     case check
+    /// Put the copy of the store that `litestream restore` wrote beside it
+    /// (`<name>.from-replica.sqlite`) in place as the store, through every check of a backup's
+    /// restore, then exit without serving or migrating: what a deployment's restore from the
+    /// replica runs before the vertical's first start (VerticalsStorage's
+    /// `SQLiteStore.placeReplicaCopy`). A copy that fails is kept aside and no store is made.
+    case placeReplicaCopy
     /// Ask the running daemon, at its own endpoint, `daemon.health` within
     /// ``probeTimeout(environment:)``; exit 0 when it answers, 1 otherwise (an exec probe's contract).
     case probe
@@ -39,6 +45,7 @@ public enum DaemonArguments: Equatable, Sendable {
         guard arguments.count == 1 else { return .failure(UsageError(argument: arguments[1])) }
         switch first {
         case "--check": return .success(.check)
+        case "--place-replica-copy": return .success(.placeReplicaCopy)
         case "--probe": return .success(.probe)
         case "--help", "-h": return .success(.help)
         case "--version": return .success(.version)
@@ -71,11 +78,17 @@ public enum DaemonArguments: Equatable, Sendable {
         """
         svc-\(name): the \(name) vertical\(summary.isEmpty ? "" : " — \(summary)")
 
-        Usage: svc-\(name) [--check | --probe | --help | --version | --print-settings | --describe]
+        Usage: svc-\(name) [--check | --place-replica-copy | --probe | --help | --version | --print-settings | --describe]
           (no argument)  serve on the socket under Paths, or on the one handed over in LISTEN_FDS
           --check        validate the environment and check the store (this vertical's, not a newer build's; then
                          migrated), then exit: 0 when all is well; 78 when a restart could not help. Never creates
                          a store; one a running svc-\(name) holds is not opened: that one migrated it
+          --place-replica-copy
+                         put \(name).from-replica.sqlite, the copy `litestream restore` wrote beside the store, in
+                         place as the store once it passed every check of a restore (a plain file; a whole SQLite
+                         store of this vertical; no newer build's schema), then exit without serving: 0 when it was
+                         placed, or when there was no copy or a store already; else 78 (or 70), the copy kept aside
+                         as \(name).from-replica.refused.sqlite and no store made
           --probe        call daemon.health on the running svc-\(name), where a caller would find it, within
                          VERTICALS_PROBE_TIMEOUT_SECONDS (default 2): exit 0 when it answers, 1 otherwise
           --help         print this and exit

@@ -24,6 +24,9 @@ extension ServiceRuntime {
                 throw .answered(answer)
             }
             let final = failure?.restartCannotHelp == true || error is any RestartCannotHelp
+            if placesReplicaCopy {
+                throw .cannotStart("svc-\(name) --place-replica-copy: \(error)\n", restartCannotHelp: final)
+            }
             throw .cannotStart("svc-\(name): cannot start: \(error)\n", restartCannotHelp: final)
         }
     }

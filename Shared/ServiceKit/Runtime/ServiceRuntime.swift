@@ -35,18 +35,33 @@ public final class ServiceRuntime: Sendable {
     public let background: BackgroundWork
     /// How the host will serve.
     public let configuration: HostConfiguration
-    /// True under `--check`: ``DaemonMain`` reports the checks passed instead of serving.
+    /// True under `--check` and `--place-replica-copy`: ``DaemonMain`` reports the checks passed
+    /// instead of serving.
     public let checkOnly: Bool
+    /// True under `--place-replica-copy`: building the World puts the copy restored from the
+    /// replica in place, checked, and ends with what it did (VerticalsStorage's `WorldParts.live`),
+    /// never opening the store.
+    public let placesReplicaCopy: Bool
 
     /// Creates the runtime of vertical `name` from `environment`. With `calls` (the World's
     /// `calls`), the client asks each callee on each new connection whether it serves what this
     /// build was compiled against (`CalleeContracts`).
-    public init(
+    public convenience init(
         name: String, environment: [String: String] = ProcessEnvironment.current, checkOnly: Bool = false,
         calls: Callees? = nil
     ) throws {
+        try self.init(
+            name: name, environment: environment, checkOnly: checkOnly, placesReplicaCopy: false, calls: calls)
+    }
+
+    /// The runtime of ``init(name:environment:checkOnly:calls:)``; with `placesReplicaCopy`, that
+    /// of `--place-replica-copy` (``placesReplicaCopy``).
+    init(
+        name: String, environment: [String: String], checkOnly: Bool, placesReplicaCopy: Bool, calls: Callees?
+    ) throws {
         self.name = name
-        self.checkOnly = checkOnly
+        self.checkOnly = checkOnly || placesReplicaCopy
+        self.placesReplicaCopy = placesReplicaCopy
         self.environment = environment
         LoggingBootstrap.bootstrap(environment: environment)
         logger = Logger(label: name)
@@ -127,15 +142,17 @@ public final class ServiceRuntime: Sendable {
             throw .answered(text)
         case .probe:
             throw probe(name: name)
-        case .serve, .check: break
+        case .serve, .check, .placeReplicaCopy: break
         }
         let runtime: ServiceRuntime
         do {
-            runtime = try ServiceRuntime(name: name, checkOnly: mode == .check, calls: calls)
+            runtime = try ServiceRuntime(
+                name: name, environment: ProcessEnvironment.current, checkOnly: mode == .check,
+                placesReplicaCopy: mode == .placeReplicaCopy, calls: calls)
         } catch {
             throw .cannotStart("\(name): cannot start: \(error)\n")
         }
-        if runtime.checkOnly {
+        if mode == .check {
             let problems = DaemonArguments.problems(
                 in: runtime.configuration, environment: runtime.environment, settings: settings)
             guard problems.isEmpty else {
@@ -189,9 +206,17 @@ public final class ServiceRuntime: Sendable {
         DaemonPaths(name: name, environment: environment).stateDirectory
     }
 
-    /// What `--check` says once the World was built: the store is this vertical's, opened and migrated.
+    /// What `--check` says once the World was built: the store is this vertical's, opened and
+    /// migrated. Under `--place-replica-copy` a World built means its store was opened some other
+    /// way than VerticalsStorage's `WorldParts.live`, so no copy was checked: a failure.
     func checkPassed() -> DaemonExit {
-        .answered(
+        if placesReplicaCopy {
+            return .cannotStart(
+                "svc-\(name) --place-replica-copy: this daemon builds its World without VerticalsStorage's "
+                    + "WorldParts.live, so no copy restored from its replica was checked or placed\n",
+                restartCannotHelp: true)
+        }
+        return .answered(
             "svc-\(name) --check: environment valid, the store in \(stateDirectory) is this vertical's, "
                 + "opened and migrated\n")
     }

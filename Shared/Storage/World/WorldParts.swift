@@ -44,10 +44,22 @@ public struct WorldParts: Sendable {
     ///
     /// The store is named for the vertical, so two verticals given one `STATE_DIRECTORY` never
     /// share a store (and `SQLiteStore` refuses another vertical's store by its owner mark).
+    ///
+    /// Under `--place-replica-copy` (`ServiceRuntime/placesReplicaCopy`) it opens nothing: it puts
+    /// the copy restored from the replica in place, checked
+    /// (``SQLiteStore/placeReplicaCopy(directory:fileName:owner:migrator:)``), and throws what the
+    /// daemon answers, or why the copy was refused.
     public static func live(
         runtime: ServiceRuntime, migrator: DatabaseMigrator, newID: @escaping @Sendable () -> String,
         calls: Callees
     ) throws -> WorldParts {
+        // Under `--place-replica-copy` the copy restored from the replica is checked and put in
+        // place, and the daemon ends there: the store is not opened.
+        if runtime.placesReplicaCopy {
+            let line = try SQLiteStore.placeReplicaCopy(
+                directory: runtime.stateDirectory, fileName: "\(runtime.name).sqlite", migrator: migrator)
+            throw ReplicaCopyPlaced(line: line)
+        }
         if let disagreement = calls.disagreement(environment: runtime.environment, vertical: runtime.name) {
             runtime.logger.warning("\(disagreement)")
         }
