@@ -139,7 +139,7 @@ package enum ManifestKeyReference {
             path: "replica.path", type: "string (an absolute path; in a bucket, a folder)",
             defaultValue: "(required, but for s3: the bucket's root)",
             doc:
-                "The folder of folders the copies go to: each service's store goes to `path/NAME`. A folder replica must lie outside every store's folder."
+                "The folder of folders the copies go to: each service's store goes to `path/NAME`. A folder replica must lie outside every store's folder, in a `path` no user but root may write: root makes `path/NAME` there (docs/systemd.md)."
         ),
         Key(
             path: "replica.host", type: "string", defaultValue: "(required for sftp)",

@@ -26,9 +26,13 @@ struct SystemdReplicaFolderTests {
         let (layout, files) = try SystemdReplicaTests.export(in: directory)
         let alpha = try #require(files["verticals-alpha-replica.service"])
         let made = try Self.commands(in: alpha)
-        #expect(made.map(\.words.first) == ["/bin/mkdir", "/bin/chown"])
-        #expect(made.map(\.mayFail) == [true, false], "a folder there already is no failure, a missing PATH is")
+        #expect(made.map(\.words.first) == ["/bin/mkdir", "/bin/test", "/bin/chown"])
+        #expect(
+            made.map(\.mayFail) == [true, false, false],
+            "a folder there already is no failure; a link there or a missing PATH is")
         #expect(made.first?.words.dropFirst().elementsEqual(["-m", "0700", "/mnt/replica 50%%/alpha"]) == true)
+        #expect(
+            made.dropFirst().first?.words.dropFirst().elementsEqual(["!", "-L", "/mnt/replica 50%%/alpha"]) == true)
         #expect(
             made.last?.words.dropFirst().elementsEqual(["-h", "verticals-alpha", "/mnt/replica 50%%/alpha"]) == true)
         #expect(!made.contains { $0.words.contains("-p") }, "PATH is never made")
@@ -44,10 +48,12 @@ struct SystemdReplicaFolderTests {
         try DeployFixture.verify(files, in: directory)
     }
 
-    /// The commands themselves, as root runs them: a missing folder is made the user's, 0700; one
-    /// that is there is given back to the user; a missing PATH fails, and nothing is made.
+    /// The commands themselves, as root runs them in order, each failure but an ignored one ending
+    /// the start as systemd's does: a missing folder is made the user's, 0700; one that is there is
+    /// given back to the user; a missing PATH fails, and nothing is made; a symbolic link planted
+    /// at `PATH/NAME` fails before anything is given away, its target left as it was.
     @Test(.enabled(if: geteuid() == 0, "needs root: gives a folder to another user"))
-    func folderCommands_makeTheFolderTheUsers_andFailWherePathIsMissing() throws {
+    func folderCommands_makeTheFolderTheUsers_andFailWherePathIsMissingOrALink() throws {
         let directory = TemporaryDirectory()
         let (_, files) = try SystemdReplicaTests.export(
             in: directory, alphaFolder: directory.file("replica"), alphaUser: "nobody")
@@ -55,22 +61,35 @@ struct SystemdReplicaFolderTests {
         let folder = directory.file("replica/alpha")
         let nobody = try #require(getpwnam("nobody")).pointee.pw_uid
         func run() throws -> [Int32] {
-            try commands.map { try runCommand($0.words[0], Array($0.words.dropFirst()), in: directory).status }
+            var statuses: [Int32] = []
+            for command in commands {
+                statuses.append(
+                    try runCommand(command.words[0], Array(command.words.dropFirst()), in: directory).status)
+                if statuses.last != 0 && !command.mayFail { break }
+            }
+            return statuses
         }
 
         let missingPath = try run()
-        #expect(missingPath.last != 0, "chown fails where PATH is missing")
+        #expect(missingPath.count == 3 && missingPath.last != 0, "chown fails where PATH is missing")
         #expect(access(directory.file("replica"), F_OK) != 0, "PATH is not made")
 
         #expect(mkdir(directory.file("replica"), 0o755) == 0)
-        #expect(try run() == [0, 0])
+        #expect(try run() == [0, 0, 0])
         var info = stat()
         #expect(lstat(folder, &info) == 0)
         #expect(info.st_uid == nobody && info.st_mode & 0o7777 == 0o700)
 
         #expect(chown(folder, 0, 0) == 0)
         let again = try run()
-        #expect(again.first != 0 && again.last == 0, "mkdir fails on a folder there, which systemd ignores")
+        #expect(
+            again.first != 0 && again.dropFirst() == [0, 0], "mkdir fails on a folder there, which systemd ignores")
         #expect(lstat(folder, &info) == 0 && info.st_uid == nobody)
+
+        let target = directory.file("target")
+        #expect(mkdir(target, 0o700) == 0 && rmdir(folder) == 0 && symlink(target, folder) == 0)
+        let planted = try run()
+        #expect(planted.count == 2 && planted.last != 0, "a link at PATH/NAME fails the unit: \(planted)")
+        #expect(lstat(target, &info) == 0 && info.st_uid == 0, "its target is not given away")
     }
 }

@@ -59,11 +59,15 @@ enum ReplicaServiceUnit {
     /// vertical's user: `ReadWritePaths=` names a path that must exist, else the unit fails to
     /// set up its namespace (226/NAMESPACE). The folder alone is made, never `PATH`: where `PATH`
     /// is missing (its disk not mounted) `chown` fails the unit, rather than Litestream writing
-    /// the replica to the disk below. `PATH` is the operator's, which no vertical may write.
+    /// the replica to the disk below. `PATH` is the operator's, which no user but root may write:
+    /// root makes `PATH/NAME` there, and `ReadWritePaths=` would follow a link another user planted
+    /// in its place. A `PATH/NAME` that is a symbolic link fails the unit (`test ! -L`) before it
+    /// is given away or made writable.
     static func makeFolder(_ spec: ServiceSpec, replica: Replica, layout: SystemdLayout) -> [(String, String)] {
         guard case .folder(let path) = replica.target else { return [] }
         return [
             ("ExecStartPre", "-+/bin/mkdir -m 0700 \(SystemdSyntax.commandWord(path))"),
+            ("ExecStartPre", "+/bin/test ! -L \(SystemdSyntax.commandWord(path))"),
             (
                 "ExecStartPre",
                 "+/bin/chown -h \(SystemdSyntax.commandWord(layout.userName(spec))) \(SystemdSyntax.commandWord(path))"
