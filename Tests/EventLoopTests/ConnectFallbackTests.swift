@@ -14,15 +14,12 @@ struct ConnectFallbackTests {
             let server = try await TCPConnectionTests.startTCPEcho(.tcp(host: "127.0.0.1", port: 0), on: loop)
             guard case .tcp(_, let port) = server.bound else { return }
             let refusedPort = try refusingLoopbackPort()
-            let result = Expectation<Result<LoopBound<Connection>, EventLoopError>>("connect with a fallback")
-            try await loop.submit {
+            let connection = try await connectOutcome("connect with a fallback", on: loop) { completion in
                 let connection = Connection(loop: loop, options: .init(), state: .connecting, transport: .tcp)
                 connection.connectTCP(
                     to: SocketAddress.numeric(host: "127.0.0.1", port: refusedPort)!,
-                    fallbacks: [SocketAddress.numeric(host: "127.0.0.1", port: port)!]
-                ) { outcome in result.fulfill(outcome.map(LoopBound.init)) }
-            }
-            let connection = try await result.value().get()
+                    fallbacks: [SocketAddress.numeric(host: "127.0.0.1", port: port)!], completion)
+            }.get()
             try await loop.submit {
                 #expect(connection.value.peerEndpoint == .tcp(host: "127.0.0.1", port: port))
                 connection.value.close()
@@ -34,15 +31,11 @@ struct ConnectFallbackTests {
     @Test func everyAddressRefused_failsWithConnectionRefused() async throws {
         try await withEventLoop { loop in
             let refusedPort = try refusingLoopbackPort()
-            let result = Expectation<Result<LoopBound<Connection>, EventLoopError>>("connect, all refused")
-            try await loop.submit {
+            let outcome = try await connectOutcome("connect, all refused", on: loop) { completion in
                 let connection = Connection(loop: loop, options: .init(), state: .connecting, transport: .tcp)
                 let address = SocketAddress.numeric(host: "127.0.0.1", port: refusedPort)!
-                connection.connectTCP(to: address, fallbacks: [address, address]) { outcome in
-                    result.fulfill(outcome.map(LoopBound.init))
-                }
+                connection.connectTCP(to: address, fallbacks: [address, address], completion)
             }
-            let outcome = try await result.value()
             #expect(throws: EventLoopError.connectionRefused) { try outcome.get() }
         }
     }

@@ -7,11 +7,7 @@ struct ConnectTests {
     static func connect(_ path: String, on loop: EventLoop) async throws -> Result<
         LoopBound<Connection>, EventLoopError
     > {
-        let result = Expectation<Result<LoopBound<Connection>, EventLoopError>>("connect \(path)")
-        try await loop.submit {
-            Connection.connect(path: path, on: loop) { outcome in result.fulfill(outcome.map(LoopBound.init)) }
-        }
-        return try await result.value()
+        try await connectOutcome("connect \(path)", on: loop) { Connection.connect(path: path, on: loop, $0) }
     }
 
     @Test func connect_toAMissingPath_failsWithNotFound() async throws {
@@ -24,15 +20,12 @@ struct ConnectTests {
     }
 
     @Test func connect_toAStaleSocket_failsWithConnectionRefused() async throws {
-        try await withTemporaryDirectory { directory in
-            try await withEventLoop { loop in
-                let path = directory + "/stale.sock"
-                // Bound, never listening: a child another test forks at this moment holds a copy of
-                // every descriptor until its exec, and a *listening* copy would accept this connect.
-                close(try makeListeningSocket(at: path, listening: false))
-                let result = try await Self.connect(path, on: loop)
-                #expect(throws: EventLoopError.connectionRefused) { try result.get() }
-            }
+        try await withSocketPath("stale.sock") { path, loop in
+            // Bound, never listening: a child another test forks at this moment holds a copy of
+            // every descriptor until its exec, and a *listening* copy would accept this connect.
+            close(try makeListeningSocket(at: path, listening: false))
+            let result = try await Self.connect(path, on: loop)
+            #expect(throws: EventLoopError.connectionRefused) { try result.get() }
         }
     }
 
@@ -45,37 +38,31 @@ struct ConnectTests {
     }
 
     @Test func peerCredentials_nameOurOwnProcess_onBothEnds() async throws {
-        try await withTemporaryDirectory { directory in
-            try await withEventLoop { loop in
-                let path = directory + "/cred.sock"
-                let serverSide = Expectation<PeerCredentials?>("server-side credentials")
-                _ = try await startServer(at: path, on: loop) { connection in
-                    serverSide.fulfill(connection.peerCredentials)
-                }
-                let client = try await Self.connect(path, on: loop).get()
-                let clientSide = try await loop.submit { client.value.peerCredentials }
-                let us = PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid())
-                #expect(try await serverSide.value() == us)
-                #expect(clientSide == us)
-                try await loop.submit { client.value.close() }
-                #expect(try await loop.submit { client.value.peerCredentials } == us) // cached
+        try await withSocketPath("cred.sock") { path, loop in
+            let serverSide = Expectation<PeerCredentials?>("server-side credentials")
+            _ = try await startServer(at: path, on: loop) { connection in
+                serverSide.fulfill(connection.peerCredentials)
             }
+            let client = try await Self.connect(path, on: loop).get()
+            let clientSide = try await loop.submit { client.value.peerCredentials }
+            let us = PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid())
+            #expect(try await serverSide.value() == us)
+            #expect(clientSide == us)
+            try await loop.submit { client.value.close() }
+            #expect(try await loop.submit { client.value.peerCredentials } == us) // cached
         }
     }
 
     @Test func connectionIDs_areUnique() async throws {
-        try await withTemporaryDirectory { directory in
-            try await withEventLoop { loop in
-                let path = directory + "/ids.sock"
-                _ = try await startEchoServer(at: path, on: loop)
-                var ids: Set<UInt64> = []
-                for _ in 0..<20 {
-                    let connection = try await Self.connect(path, on: loop).get()
-                    ids.insert(connection.value.id)
-                    try await loop.submit { connection.value.close() }
-                }
-                #expect(ids.count == 20)
+        try await withSocketPath("ids.sock") { path, loop in
+            _ = try await startEchoServer(at: path, on: loop)
+            var ids: Set<UInt64> = []
+            for _ in 0..<20 {
+                let connection = try await Self.connect(path, on: loop).get()
+                ids.insert(connection.value.id)
+                try await loop.submit { connection.value.close() }
             }
+            #expect(ids.count == 20)
         }
     }
 

@@ -84,109 +84,94 @@ struct EchoServerTests {
             (0..<(FrameDecoder.gatherThreshold + 1)).map { UInt8(truncatingIfNeeded: $0) },
             Array("last".utf8),
         ]
-        try await withTemporaryDirectory { directory in
-            try await withEventLoop { loop in
-                let path = directory + "/long.sock"
-                _ = try await startEchoServer(at: path, on: loop)
-                let received = try await echoedFrames(at: path, on: loop, count: payloads.count) { connection in
-                    for payload in payloads { connection.write(frame(payload)) }
-                }
-                let same = received == payloads // (no megabyte diff on failure)
-                #expect(received.map(\.count) == payloads.map(\.count))
-                #expect(same)
+        try await withSocketPath("long.sock") { path, loop in
+            _ = try await startEchoServer(at: path, on: loop)
+            let received = try await echoedFrames(at: path, on: loop, count: payloads.count) { connection in
+                for payload in payloads { connection.write(frame(payload)) }
             }
+            let same = received == payloads // (no megabyte diff on failure)
+            #expect(received.map(\.count) == payloads.map(\.count))
+            #expect(same)
         }
     }
 
     @Test func writeCompletion_runsAfterTheWriteAndNeverInline() async throws {
-        try await withTemporaryDirectory { directory in
-            try await withEventLoop { loop in
-                let path = directory + "/w.sock"
-                _ = try await startEchoServer(at: path, on: loop)
-                let order = Recorder<String>()
-                let done = Expectation<Void>("completion")
-                try await loop.submit {
-                    Connection.connect(path: path, on: loop) { result in
-                        guard case .success(let connection) = result else { return }
-                        connection.write(frame("hello")) { error in
-                            order.append("completion \(error.map(String.init(describing:)) ?? "nil")")
-                            connection.close()
-                            done.fulfill(())
-                        }
-                        order.append("after write")
+        try await withSocketPath("w.sock") { path, loop in
+            _ = try await startEchoServer(at: path, on: loop)
+            let order = Recorder<String>()
+            let done = Expectation<Void>("completion")
+            try await loop.submit {
+                Connection.connect(path: path, on: loop) { result in
+                    guard case .success(let connection) = result else { return }
+                    connection.write(frame("hello")) { error in
+                        order.append("completion \(error.map(String.init(describing:)) ?? "nil")")
+                        connection.close()
+                        done.fulfill(())
                     }
+                    order.append("after write")
                 }
-                try await done.value()
-                #expect(order.values == ["after write", "completion nil"])
             }
+            try await done.value()
+            #expect(order.values == ["after write", "completion nil"])
         }
     }
 
     @Test func closeFromInsideOnFrame_stopsDeliveringTheRestOfThatRead() async throws {
-        try await withTemporaryDirectory { directory in
-            try await withEventLoop { loop in
-                let path = directory + "/c.sock"
-                let delivered = Recorder<[UInt8]>()
-                let closed = Expectation<EventLoopError?>("server side closed")
-                _ = try await startServer(at: path, on: loop) { connection in
-                    connection.onFrame = { [unowned connection] payload in
-                        delivered.append(payload)
-                        connection.close()
-                    }
-                    connection.onClose = { closed.fulfill($0) }
-                    connection.startReading()
+        try await withSocketPath("c.sock") { path, loop in
+            let delivered = Recorder<[UInt8]>()
+            let closed = Expectation<EventLoopError?>("server side closed")
+            _ = try await startServer(at: path, on: loop) { connection in
+                connection.onFrame = { [unowned connection] payload in
+                    delivered.append(payload)
+                    connection.close()
                 }
-                let client = try RawClient(connectingTo: path)
-                try client.send(frame("one") + frame("two") + frame("three")) // one write, one read
-                #expect(try await closed.value() == nil)
-                #expect(delivered.values == [Array("one".utf8)])
+                connection.onClose = { closed.fulfill($0) }
+                connection.startReading()
             }
+            let client = try RawClient(connectingTo: path)
+            try client.send(frame("one") + frame("two") + frame("three")) // one write, one read
+            #expect(try await closed.value() == nil)
+            #expect(delivered.values == [Array("one".utf8)])
         }
     }
 
     @Test func peerClosing_runsOnCloseOnceWithNil_andLaterWritesFailWithClosed() async throws {
-        try await withTemporaryDirectory { directory in
-            try await withEventLoop { loop in
-                let path = directory + "/p.sock"
-                let closes = Recorder<EventLoopError?>()
-                let closed = Expectation<LoopBound<Connection>>("peer closed")
-                _ = try await startServer(at: path, on: loop) { connection in
-                    connection.onClose = { [unowned connection] error in
-                        closes.append(error)
-                        closed.fulfill(LoopBound(connection))
-                    }
-                    connection.startReading()
+        try await withSocketPath("p.sock") { path, loop in
+            let closes = Recorder<EventLoopError?>()
+            let closed = Expectation<LoopBound<Connection>>("peer closed")
+            _ = try await startServer(at: path, on: loop) { connection in
+                connection.onClose = { [unowned connection] error in
+                    closes.append(error)
+                    closed.fulfill(LoopBound(connection))
                 }
-                do { _ = try RawClient(connectingTo: path) } // connects, then closes at once
-                let connection = try await closed.value()
-                let writeResult = Expectation<EventLoopError?>("write on a closed connection")
-                try await loop.submit {
-                    connection.value.close() // idempotent: no second onClose
-                    connection.value.write(frame("late")) { writeResult.fulfill($0) }
-                }
-                #expect(try await writeResult.value() == .closed)
-                // A second onClose would come from that close's callback, at the end of its turn.
-                try await loopHasTurned(loop)
-                #expect(closes.values.count == 1)
-                #expect(closes.values.first! == nil)
+                connection.startReading()
             }
+            do { _ = try RawClient(connectingTo: path) } // connects, then closes at once
+            let connection = try await closed.value()
+            let writeResult = Expectation<EventLoopError?>("write on a closed connection")
+            try await loop.submit {
+                connection.value.close() // idempotent: no second onClose
+                connection.value.write(frame("late")) { writeResult.fulfill($0) }
+            }
+            #expect(try await writeResult.value() == .closed)
+            // A second onClose would come from that close's callback, at the end of its turn.
+            try await loopHasTurned(loop)
+            #expect(closes.values.count == 1)
+            #expect(closes.values.first! == nil)
         }
     }
 
     @Test func peerThatHalfCloses_stillGetsEveryQueuedByteOfItsAnswer() async throws {
-        try await withTemporaryDirectory { directory in
-            try await withEventLoop { loop in
-                let path = directory + "/half.sock"
-                _ = try await startEchoServer(at: path, on: loop)
-                let client = try RawClient(connectingTo: path)
-                let request = frame([UInt8](repeating: 0x42, count: 1 << 20))
-                try client.send(request)
-                shutdown(client.fd, Int32(SHUT_WR)) // "that was all", but keep reading
-                let answer = try await onItsOwnThread { try client.receiveUntilClosed() }
-                let identical = answer == request // (a diff of 1 MiB arrays would take minutes)
-                #expect(answer.count == request.count)
-                #expect(identical)
-            }
+        try await withSocketPath("half.sock") { path, loop in
+            _ = try await startEchoServer(at: path, on: loop)
+            let client = try RawClient(connectingTo: path)
+            let request = frame([UInt8](repeating: 0x42, count: 1 << 20))
+            try client.send(request)
+            shutdown(client.fd, Int32(SHUT_WR)) // "that was all", but keep reading
+            let answer = try await onItsOwnThread { try client.receiveUntilClosed() }
+            let identical = answer == request // (a diff of 1 MiB arrays would take minutes)
+            #expect(answer.count == request.count)
+            #expect(identical)
         }
     }
 }

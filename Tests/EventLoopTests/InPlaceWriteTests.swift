@@ -27,49 +27,43 @@ struct InPlaceWriteTests {
             (Array("last".utf8), 0, false),
         ]
         let payloads = writes.map(\.payload)
-        try await withTemporaryDirectory { directory in
-            try await withEventLoop { loop in
-                let path = directory + "/in-place.sock"
-                _ = try await startEchoServer(at: path, on: loop)
-                let lengths = Recorder<Int>()
-                let received = try await echoedFrames(at: path, on: loop, count: payloads.count) { connection in
-                    for write in writes {
-                        if write.byWriteFrame {
-                            lengths.append(
-                                connection.writeFrame(expectedBytes: write.expected) { writer in
-                                    Self.append(write.payload, to: &writer)
-                                })
-                        } else {
-                            connection.write(frame(write.payload))
-                        }
+        try await withSocketPath("in-place.sock") { path, loop in
+            _ = try await startEchoServer(at: path, on: loop)
+            let lengths = Recorder<Int>()
+            let received = try await echoedFrames(at: path, on: loop, count: payloads.count) { connection in
+                for write in writes {
+                    if write.byWriteFrame {
+                        lengths.append(
+                            connection.writeFrame(expectedBytes: write.expected) { writer in
+                                Self.append(write.payload, to: &writer)
+                            })
+                    } else {
+                        connection.write(frame(write.payload))
                     }
                 }
-                let same = received == payloads // (no megabyte diff on failure)
-                #expect(received.map(\.count) == payloads.map(\.count))
-                #expect(same)
-                #expect(
-                    lengths.values
-                        == writes.filter(\.byWriteFrame).map { $0.payload.count + FrameEncoder.headerSize })
             }
+            let same = received == payloads // (no megabyte diff on failure)
+            #expect(received.map(\.count) == payloads.map(\.count))
+            #expect(same)
+            #expect(
+                lengths.values
+                    == writes.filter(\.byWriteFrame).map { $0.payload.count + FrameEncoder.headerSize })
         }
     }
 
     @Test func aFrameWrittenInPlaceOnAClosedConnection_goesNowhere_andSaysItsLength() async throws {
-        try await withTemporaryDirectory { directory in
-            try await withEventLoop { loop in
-                let path = directory + "/closed.sock"
-                _ = try await startEchoServer(at: path, on: loop)
-                let length = Expectation<Int>("the length")
-                try await loop.submit {
-                    Connection.connect(path: path, on: loop) { result in
-                        guard case .success(let connection) = result else { return }
-                        connection.close()
-                        length.fulfill(
-                            connection.writeFrame(expectedBytes: 16) { Self.append(Array("late".utf8), to: &$0) })
-                    }
+        try await withSocketPath("closed.sock") { path, loop in
+            _ = try await startEchoServer(at: path, on: loop)
+            let length = Expectation<Int>("the length")
+            try await loop.submit {
+                Connection.connect(path: path, on: loop) { result in
+                    guard case .success(let connection) = result else { return }
+                    connection.close()
+                    length.fulfill(
+                        connection.writeFrame(expectedBytes: 16) { Self.append(Array("late".utf8), to: &$0) })
                 }
-                #expect(try await length.value(timeout: .seconds(60)) == 4 + FrameEncoder.headerSize)
             }
+            #expect(try await length.value(timeout: .seconds(60)) == 4 + FrameEncoder.headerSize)
         }
     }
 }

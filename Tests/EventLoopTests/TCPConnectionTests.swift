@@ -30,11 +30,7 @@ struct TCPConnectionTests {
     static func connect(_ endpoint: SocketEndpoint, on loop: EventLoop) async throws -> Result<
         LoopBound<Connection>, EventLoopError
     > {
-        let result = Expectation<Result<LoopBound<Connection>, EventLoopError>>("connect \(endpoint)")
-        try await loop.submit {
-            Connection.connect(to: endpoint, on: loop) { outcome in result.fulfill(outcome.map(LoopBound.init)) }
-        }
-        return try await result.value()
+        try await connectOutcome("connect \(endpoint)", on: loop) { Connection.connect(to: endpoint, on: loop, $0) }
     }
 
     /// Sends `count` frames split across writes and waits for every echo, in order.

@@ -47,108 +47,87 @@ struct UnixListenerTests {
     }
 
     @Test func bind_inAMissingDirectory_failsWithNotFound() async throws {
-        try await withTemporaryDirectory { directory in
-            try await withEventLoop { loop in
-                let path = directory + "/missing/s.sock"
-                let error = try await loop.submit { () -> EventLoopError? in
-                    failure { () throws(EventLoopError) in _ = try UnixListener.bind(path: path, on: loop) }
-                }
-                #expect(error == .notFound)
+        try await withSocketPath("missing/s.sock") { path, loop in
+            let error = try await loop.submit { () -> EventLoopError? in
+                failure { () throws(EventLoopError) in _ = try UnixListener.bind(path: path, on: loop) }
             }
+            #expect(error == .notFound)
         }
     }
 
     @Test func bind_whereALiveServerListens_failsWithAddressInUse_andLeavesItServing() async throws {
-        try await withTemporaryDirectory { directory in
-            try await withEventLoop { loop in
-                let path = directory + "/live.sock"
-                _ = try await startEchoServer(at: path, on: loop)
-                let error = try await loop.submit { () -> EventLoopError? in
-                    failure { () throws(EventLoopError) in
-                        _ = try UnixListener.bind(path: path, on: loop)
-                    }
+        try await withSocketPath("live.sock") { path, loop in
+            _ = try await startEchoServer(at: path, on: loop)
+            let error = try await loop.submit { () -> EventLoopError? in
+                failure { () throws(EventLoopError) in
+                    _ = try UnixListener.bind(path: path, on: loop)
                 }
-                #expect(error == .addressInUse(path))
-                try Self.expectEchoes(at: path, "still here")
             }
+            #expect(error == .addressInUse(path))
+            try Self.expectEchoes(at: path, "still here")
         }
     }
 
     @Test func bind_onAFileThatIsNotASocket_failsWithAddressInUse_andKeepsTheFile() async throws {
-        try await withTemporaryDirectory { directory in
-            try await withEventLoop { loop in
-                let path = directory + "/data"
-                let fd = open(path, O_CREAT | O_WRONLY, 0o600)
-                close(fd)
-                let error = try await loop.submit { () -> EventLoopError? in
-                    failure { () throws(EventLoopError) in
-                        _ = try UnixListener.bind(path: path, on: loop)
-                    }
+        try await withSocketPath("data") { path, loop in
+            let fd = open(path, O_CREAT | O_WRONLY, 0o600)
+            close(fd)
+            let error = try await loop.submit { () -> EventLoopError? in
+                failure { () throws(EventLoopError) in
+                    _ = try UnixListener.bind(path: path, on: loop)
                 }
-                #expect(error?.kind == .addressInUse)
-                #expect(fileExists(path))
             }
+            #expect(error?.kind == .addressInUse)
+            #expect(fileExists(path))
         }
     }
 
     @Test func bind_onAStaleSocketFile_replacesIt() async throws {
-        try await withTemporaryDirectory { directory in
-            try await withEventLoop { loop in
-                let path = directory + "/stale.sock"
-                // The file stays and nobody listens: bound only, since a child another test forks now
-                // holds a copy of every descriptor until its exec, and a listening copy would answer.
-                close(try makeListeningSocket(at: path, listening: false))
-                #expect(fileExists(path))
-                _ = try await startEchoServer(at: path, on: loop)
-                try Self.expectEchoes(at: path, "fresh")
-            }
+        try await withSocketPath("stale.sock") { path, loop in
+            // The file stays and nobody listens: bound only, since a child another test forks now
+            // holds a copy of every descriptor until its exec, and a listening copy would answer.
+            close(try makeListeningSocket(at: path, listening: false))
+            #expect(fileExists(path))
+            _ = try await startEchoServer(at: path, on: loop)
+            try Self.expectEchoes(at: path, "fresh")
         }
     }
 
     @Test func bind_withMode_setsTheSocketFilesPermissions() async throws {
-        try await withTemporaryDirectory { directory in
-            try await withEventLoop { loop in
-                let path = directory + "/mode.sock"
-                _ = try await onLoop(loop) { try UnixListener.bind(path: path, on: loop, mode: 0o600) }
-                var info = stat()
-                #expect(lstat(path, &info) == 0)
-                #expect(info.st_mode & 0o777 == 0o600)
-            }
+        try await withSocketPath("mode.sock") { path, loop in
+            _ = try await onLoop(loop) { try UnixListener.bind(path: path, on: loop, mode: 0o600) }
+            var info = stat()
+            #expect(lstat(path, &info) == 0)
+            #expect(info.st_mode & 0o777 == 0o600)
         }
     }
 
     @Test func close_removesTheSocketFileItBound() async throws {
-        try await withTemporaryDirectory { directory in
-            try await withEventLoop { loop in
-                let path = directory + "/bound.sock"
-                let listener = try await startEchoServer(at: path, on: loop)
-                try await loop.submit {
-                    listener.value.close()
-                    listener.value.close() // idempotent
-                }
-                #expect(!fileExists(path))
+        try await withSocketPath("bound.sock") { path, loop in
+            let listener = try await startEchoServer(at: path, on: loop)
+            try await loop.submit {
+                listener.value.close()
+                listener.value.close() // idempotent
             }
+            #expect(!fileExists(path))
         }
     }
 
     @Test func adopt_anInheritedListeningSocket_servesConnections_andCloseKeepsItsFile() async throws {
-        try await withTemporaryDirectory { directory in
-            try await withEventLoop { loop in
-                let path = directory + "/adopted.sock"
-                let fd = try makeListeningSocket(at: path)
-                let listener = try await onLoop(loop) {
-                    let listener = try UnixListener.adopt(fd: fd, on: loop)
-                    listener.start { connection in
-                        connection.onFrame = { [unowned connection] in connection.write(frame($0)) }
-                        connection.startReading()
-                    }
-                    return listener
+        try await withSocketPath("adopted.sock") { path, loop in
+            let fd = try makeListeningSocket(at: path)
+            let listener = try await onLoop(loop) {
+                let listener = try UnixListener.adopt(fd: fd, on: loop)
+                listener.start { connection in
+                    connection.onFrame = { [unowned connection] in connection.write(frame($0)) }
+                    connection.startReading()
                 }
-                #expect(listener.value.path == nil)
-                try Self.expectEchoes(at: path, "adopted")
-                try await loop.submit { listener.value.close() }
-                #expect(fileExists(path))
+                return listener
             }
+            #expect(listener.value.path == nil)
+            try Self.expectEchoes(at: path, "adopted")
+            try await loop.submit { listener.value.close() }
+            #expect(fileExists(path))
         }
     }
 
@@ -169,25 +148,22 @@ struct UnixListenerTests {
     }
 
     @Test func peersThatConnectBeforeStart_areServedOnceStarted() async throws {
-        try await withTemporaryDirectory { directory in
-            try await withEventLoop { loop in
-                let path = directory + "/late.sock"
-                let listener = try await onLoop(loop) { try UnixListener.bind(path: path, on: loop) }
-                let early = try (0..<3).map { _ in try RawClient(connectingTo: path) }
-                try await Task.sleep(for: .milliseconds(20))
-                let accepted = Countdown(3, "three waiting peers accepted")
-                try await loop.submit {
-                    listener.value.start { connection in
-                        accepted.tick()
-                        connection.onFrame = { [unowned connection] in connection.write(frame($0)) }
-                        connection.startReading()
-                    }
+        try await withSocketPath("late.sock") { path, loop in
+            let listener = try await onLoop(loop) { try UnixListener.bind(path: path, on: loop) }
+            let early = try (0..<3).map { _ in try RawClient(connectingTo: path) }
+            try await Task.sleep(for: .milliseconds(20))
+            let accepted = Countdown(3, "three waiting peers accepted")
+            try await loop.submit {
+                listener.value.start { connection in
+                    accepted.tick()
+                    connection.onFrame = { [unowned connection] in connection.write(frame($0)) }
+                    connection.startReading()
                 }
-                try await accepted.reached.value()
-                for client in early {
-                    try client.send(frame("x"))
-                    #expect(try client.receive(count: 5) == frame("x"))
-                }
+            }
+            try await accepted.reached.value()
+            for client in early {
+                try client.send(frame("x"))
+                #expect(try client.receive(count: 5) == frame("x"))
             }
         }
     }

@@ -20,6 +20,14 @@ func withEventLoop<T>(name: String = "test-loop", _ body: (EventLoop) async thro
     return try await body(loop)
 }
 
+/// Runs `body` with the path of a socket `name` in a fresh temporary directory and a fresh loop,
+/// as ``withTemporaryDirectory(_:)`` and ``withEventLoop(name:_:)`` give them and clean them up.
+func withSocketPath<T>(_ name: String, _ body: (String, EventLoop) async throws -> T) async throws -> T {
+    try await withTemporaryDirectory { directory in
+        try await withEventLoop { loop in try await body(directory + "/" + name, loop) }
+    }
+}
+
 /// A loopback TCP port that refuses connections: a socket is bound to it and does not listen,
 /// which the kernel answers with a reset. The socket stays bound until the test process ends, so
 /// no other test's socket takes the port meanwhile (a port closed and handed back could be).
@@ -46,6 +54,17 @@ func refusingLoopbackPort() throws -> UInt16 {
 /// come back wrapped; use them only on the loop thread).
 func onLoop<T>(_ loop: EventLoop, _ body: @escaping @Sendable () throws -> T) async throws -> LoopBound<T> {
     try await loop.submit { LoopBound(try body()) }
+}
+
+/// What a connect gave: `start` runs on the loop thread and hands the completion it is given to
+/// the connect it begins; the connection comes back wrapped. `what` names it in a time-out.
+func connectOutcome(
+    _ what: String, on loop: EventLoop,
+    _ start: @escaping @Sendable (@escaping (Result<Connection, EventLoopError>) -> Void) -> Void
+) async throws -> Result<LoopBound<Connection>, EventLoopError> {
+    let result = Expectation<Result<LoopBound<Connection>, EventLoopError>>(what)
+    try await loop.submit { start { outcome in result.fulfill(outcome.map(LoopBound.init)) } }
+    return try await result.value()
 }
 
 /// Carries a loop-confined value through a Sendable boundary; only touched on its loop.
