@@ -43,14 +43,7 @@ struct LargeInputFreedOffLoopTests {
         static func == (lhs: Self, rhs: Self) -> Bool { lhs.text == rhs.text }
 
         init(from body: inout BodyReader) throws(WireDecodingError) {
-            var text: String?
-            while let tag = try body.nextTag() {
-                switch tag {
-                case 1: text = try body.read()
-                default: try body.skip()
-                }
-            }
-            self.text = try body.required(text, 1)
+            text = try body.requiredText()
             witness = Witness()
         }
     }

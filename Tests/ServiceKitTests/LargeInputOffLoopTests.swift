@@ -27,14 +27,7 @@ struct LargeInputOffLoopTests {
         }
 
         init(from body: inout BodyReader) throws(WireDecodingError) {
-            var text: String?
-            while let tag = try body.nextTag() {
-                switch tag {
-                case 1: text = try body.read()
-                default: try body.skip()
-                }
-            }
-            self.text = try body.required(text, 1)
+            text = try body.requiredText()
             decodedOn = MultiLoopHostTests.threadName()
         }
     }
