@@ -69,24 +69,24 @@ struct BuildDescriberTests {
         }
     }
 
-    @Test func aBuildThatHangs_isKilledAtTheTimeLimit() throws {
+    /// Runs the script `body` under a 300 ms limit, and expects it killed there, long before
+    /// its 60 s sleep ends.
+    static func expectKilledAtTheTimeLimit(_ body: String) throws {
         let scripts = Scripts()
         var describer = Self.describer
         describer.timeout = .milliseconds(300)
         let started = ContinuousClock.now
-        let error = try #require(Self.refusal(scripts.script("hang", "/bin/sleep 60"), describer))
+        let error = try #require(Self.refusal(scripts.script("hang", body), describer))
         #expect(error.reason == .timedOut, "\(error)")
         #expect(ContinuousClock.now - started < .seconds(30), "waited for the sleep, not the limit")
     }
 
+    @Test func aBuildThatHangs_isKilledAtTheTimeLimit() throws {
+        try Self.expectKilledAtTheTimeLimit("/bin/sleep 60")
+    }
+
     @Test func aBuildThatClosesItsOutputAndHangs_isKilledAtTheTimeLimitToo() throws {
-        let scripts = Scripts()
-        var describer = Self.describer
-        describer.timeout = .milliseconds(300)
-        let started = ContinuousClock.now
-        let error = try #require(Self.refusal(scripts.script("quiet", "exec >&- 2>&-\n/bin/sleep 60"), describer))
-        #expect(error.reason == .timedOut, "\(error)")
-        #expect(ContinuousClock.now - started < .seconds(30), "waited for the sleep, not the limit")
+        try Self.expectKilledAtTheTimeLimit("exec >&- 2>&-\n/bin/sleep 60")
     }
 
     @Test func aBuildThatPrintsWithoutEnd_isCutAtTheCap() throws {

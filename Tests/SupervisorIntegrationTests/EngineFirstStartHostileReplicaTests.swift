@@ -133,9 +133,7 @@ extension EngineProcessTests {
         /// the vertical's own file, on which the vertical starts.
         @Test(.enabled(if: geteuid() == 0, "needs root: runs a vertical and its store's reader as its own user"))
         func firstStart_asItsOwnUser_checksTheCopyInAChildOfThatUser_andStartsOnAGoodOne() async throws {
-            let accounts = UserPerVerticalProcessTests.TestAccounts()
-            let directory = TemporaryDirectory()
-            let bin = try UserPerVerticalProcessTests.reachableBin(in: directory)
+            let (accounts, directory, bin) = try UserPerVerticalProcessTests.Host().parts
             let (reader, record) = RootWorkTests.recordingStoreReader(in: directory, bin: bin)
             let copy = directory.file("copy.sqlite")
             let queue = try DatabaseQueue(path: copy)
@@ -175,9 +173,7 @@ extension EngineProcessTests {
 
         /// Another vertical's replica, put where this one's goes (`PATH/NAME`), is restored by the
         /// real Litestream as faithfully as any: its store's owner refuses it.
-        @Test(
-            .enabled(if: Replica.litestream != nil, "no .build/venv/bin/litestream: run scripts/install-deps.sh --test")
-        )
+        @Test(Replica.needsLitestream)
         func firstStart_fromAnotherVerticalsReplica_staysNotStarted_andNamesItsOwner() async throws {
             let program = try #require(Replica.litestream)
             let replicaFolder = TemporaryDirectory()

@@ -15,9 +15,20 @@ extension EngineProcessTests {
         typealias Replica = EngineProcessTests.Replica
         typealias ReplicaRestore = EngineProcessTests.ReplicaRestore
 
-        @Test(
-            .enabled(if: Replica.litestream != nil, "no .build/venv/bin/litestream: run scripts/install-deps.sh --test")
-        )
+        /// Expects `harness`'s ledger started without a restart on a store of `rows` rows, its
+        /// log saying `said(store's path)`; then shuts the engine down.
+        static func expectStartedOnce(
+            _ harness: EngineHarness, rows: Int, saying said: (String) -> String
+        ) async throws {
+            let store = harness.run.stateDirectory(for: "ledger") + "/ledger.sqlite"
+            #expect(try ReplicaRestore.rows(in: store) == rows)
+            #expect(try await harness.status("ledger").restarts == 0)
+            let log = readFile(harness.run.log(for: "ledger")) ?? ""
+            #expect(log.contains(said(store)), "\(log)")
+            await harness.shutdown()
+        }
+
+        @Test(Replica.needsLitestream)
         func firstStart_withACopyInTheReplica_startsWithTheRestoredRows() async throws {
             let program = try #require(Replica.litestream)
             let replicaFolder = TemporaryDirectory()
@@ -32,27 +43,19 @@ extension EngineProcessTests {
 
             // Another run directory, the same replica, no store: no restore is asked for.
             let replacement = try await Replica.startedLedger(replicatedTo: replicaFolder.path, by: program)
-            let store = replacement.run.stateDirectory(for: "ledger") + "/ledger.sqlite"
-            #expect(try ReplicaRestore.rows(in: store) == 4)
-            #expect(try await replacement.status("ledger").restarts == 0)
-            let log = readFile(replacement.run.log(for: "ledger")) ?? ""
-            #expect(log.contains("restored \(store) from its replica before the first start"), "\(log)")
-            await replacement.shutdown()
+            try await Self.expectStartedOnce(replacement, rows: 4) {
+                "restored \($0) from its replica before the first start"
+            }
         }
 
-        @Test(
-            .enabled(if: Replica.litestream != nil, "no .build/venv/bin/litestream: run scripts/install-deps.sh --test")
-        )
+        @Test(Replica.needsLitestream)
         func firstStart_withAnEmptyReplica_startsWithANewStore() async throws {
             let program = try #require(Replica.litestream)
             let replicaFolder = TemporaryDirectory()
             let harness = try await Replica.startedLedger(replicatedTo: replicaFolder.path, by: program)
-            let store = harness.run.stateDirectory(for: "ledger") + "/ledger.sqlite"
-            #expect(try ReplicaRestore.rows(in: store) == 0)
-            #expect(try await harness.status("ledger").restarts == 0)
-            let log = readFile(harness.run.log(for: "ledger")) ?? ""
-            #expect(log.contains("its replica holds no copy yet: ledger starts with a new store"), "\(log)")
-            await harness.shutdown()
+            try await Self.expectStartedOnce(harness, rows: 0) { _ in
+                "its replica holds no copy yet: ledger starts with a new store"
+            }
         }
 
         @Test func firstStart_whenLitestreamFails_leavesTheVerticalNotStarted_andSaysWhy() async throws {

@@ -51,9 +51,7 @@ extension EngineProcessTests {
             return formatter.string(from: Date())
         }
 
-        @Test(
-            .enabled(if: Replica.litestream != nil, "no .build/venv/bin/litestream: run scripts/install-deps.sh --test")
-        )
+        @Test(Replica.needsLitestream)
         func restoreFromReplica_bringsBackTheRows_andAtATime_leavesALaterWriteOut() async throws {
             let program = try #require(Replica.litestream)
             let replicaFolder = TemporaryDirectory()
@@ -96,9 +94,7 @@ extension EngineProcessTests {
             await harness.shutdown()
         }
 
-        @Test(
-            .enabled(if: Replica.litestream != nil, "no .build/venv/bin/litestream: run scripts/install-deps.sh --test")
-        )
+        @Test(Replica.needsLitestream)
         func restoreFromReplica_refusesWhatItCannotDo_beforeAnythingStops() async throws {
             let program = try #require(Replica.litestream)
             let replicaFolder = TemporaryDirectory()

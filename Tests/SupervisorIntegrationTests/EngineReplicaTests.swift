@@ -21,6 +21,11 @@ extension EngineProcessTests {
             return access(path, X_OK) == 0 ? path : nil
         }()
 
+        /// Runs a test only where ``litestream`` is installed.
+        static var needsLitestream: ConditionTrait {
+            .enabled(if: litestream != nil, "no .build/venv/bin/litestream: run scripts/install-deps.sh --test")
+        }
+
         /// vt-testd as vertical `name` with a store, replicated to the folder `replica`.
         static func replicated(_ name: String, to replica: String) -> ServiceSpec {
             var spec = ServiceSpec.testd(name)
@@ -70,7 +75,7 @@ extension EngineProcessTests {
             }
         }
 
-        @Test(.enabled(if: litestream != nil, "no .build/venv/bin/litestream: run scripts/install-deps.sh --test"))
+        @Test(needsLitestream)
         func replicatedVertical_copiesWrites_restartsAKilledLitestream_andLeavesNoneAfterTheSuite() async throws {
             let program = try #require(Self.litestream)
             let replicaFolder = TemporaryDirectory()
@@ -113,7 +118,7 @@ extension EngineProcessTests {
             await harness.shutdown()
         }
 
-        @Test(.enabled(if: litestream != nil, "no .build/venv/bin/litestream: run scripts/install-deps.sh --test"))
+        @Test(needsLitestream)
         func restore_stopsLitestreamFirst_andReplicationGoesOnAfterTheRestart() async throws {
             let program = try #require(Self.litestream)
             let replicaFolder = TemporaryDirectory()

@@ -227,9 +227,7 @@ struct HostileVerticalFilesTests {
 
     @Test(.enabled(if: EngineProcessTests.Limits.memoryCgroup, "no usable memory cgroup on this host"))
     func stop_killsAProcessThatLeftTheGroup_throughTheServicesCgroup() async throws {
-        let accounts = UserPerVerticalProcessTests.TestAccounts()
-        let directory = TemporaryDirectory()
-        let bin = try UserPerVerticalProcessTests.reachableBin(in: directory)
+        let (accounts, directory, bin) = try UserPerVerticalProcessTests.Host().parts
         var echo = ServiceSpec.testd("echo")
         echo.environment["VT_TESTD_HOSTILE_FILES"] = "escape"
         echo.limits = ResourceLimits(memoryBytes: 256 << 20)

@@ -89,9 +89,7 @@ extension EngineProcessTests {
             forgedDatagrams_fromAnotherUID_andFromTheServicesUIDButAnotherPID_areIgnored_andAHungDaemonIsStillRestarted()
             async throws
         {
-            let accounts = UserPerVerticalProcessTests.TestAccounts()
-            let directory = TemporaryDirectory()
-            let bin = try UserPerVerticalProcessTests.reachableBin(in: directory)
+            let (accounts, directory, bin) = try UserPerVerticalProcessTests.Host().parts
             let run = RunDirectory(directory.file("run"))
             let harness = try EngineHarness(
                 // A generous timeout: a loaded machine must not fail a check before the forgery.

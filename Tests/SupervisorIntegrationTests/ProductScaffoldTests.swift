@@ -14,12 +14,25 @@ import VerticalsSharedTesting
 
     func read(_ root: String, _ path: String) -> String? { readFile("\(root)/\(path)") }
 
+    /// Writes the product `name` (vertical `greeter`) on `framework` at `root`.
+    static func apply(_ root: String, name: String = "acme", framework: FrameworkSource = framework) throws {
+        try ProductScaffold(
+            root: root, name: name, vertical: "greeter", framework: framework, frameworkTargets: noTargets
+        ).apply()
+    }
+
+    /// ``apply(_:name:framework:)`` at `folder` of `directory`; its path.
+    static func apply(
+        _ folder: String = "acme", in directory: TemporaryDirectory, framework: FrameworkSource = framework
+    ) throws -> String {
+        let root = directory.file(folder)
+        try apply(root, framework: framework)
+        return root
+    }
+
     @Test func init_writesAPackageOnTheFrameworkAndNewAddsAVerticalToIt() throws {
         let directory = TemporaryDirectory()
-        let root = directory.file("acme")
-        try ProductScaffold(
-            root: root, name: "acme", vertical: "greeter", framework: Self.framework, frameworkTargets: Self.noTargets
-        ).apply()
+        let root = try Self.apply(in: directory)
 
         let package = try #require(read(root, "Package.swift"))
         #expect(
@@ -147,10 +160,7 @@ import VerticalsSharedTesting
         let root = directory.file("acme")
         _ = try runCommand("/bin/sh", ["-c", "mkdir \(root) && echo mine > \(root)/notes.txt"], in: directory)
         #expect(throws: ScaffoldError.notEmpty(root, holding: ["notes.txt"])) {
-            try ProductScaffold(
-                root: root, name: "Acme", vertical: "greeter", framework: Self.framework,
-                frameworkTargets: Self.noTargets
-            ).apply()
+            try Self.apply(root, name: "Acme")
         }
         #expect(try runCommand("/bin/ls", ["-A", root], in: directory).standardOutput == "notes.txt\n")
     }
@@ -195,12 +205,8 @@ import VerticalsSharedTesting
 
     @Test func init_writesAnyURLAsOneSwiftLiteral_thatSwiftParses() throws {
         let directory = TemporaryDirectory()
-        let root = directory.file("acme")
         let url = #"https://host/a"b\(c)\d/verticals.git"#
-        try ProductScaffold(
-            root: root, name: "acme", vertical: "greeter", framework: .url(url, version: "0.2.0"),
-            frameworkTargets: Self.noTargets
-        ).apply()
+        let root = try Self.apply(in: directory, framework: .url(url, version: "0.2.0"))
         let package = try #require(read(root, "Package.swift"))
         #expect(package.contains(#".package(url: "https://host/a\"b\\(c)\\d/verticals.git", from: "0.2.0")"#))
         #expect(package.contains("let verticals = \"verticals\"\n"))
@@ -231,10 +237,7 @@ import VerticalsSharedTesting
     /// and the build context leaves the product's build folders out.
     @Test func init_givesTheProductMakeImage_throughTheFrameworksImageScript() throws {
         let directory = TemporaryDirectory()
-        let byPath = directory.file("bypath")
-        try ProductScaffold(
-            root: byPath, name: "acme", vertical: "greeter", framework: Self.framework, frameworkTargets: Self.noTargets
-        ).apply()
+        let byPath = try Self.apply("bypath", in: directory)
         let makefile = try #require(read(byPath, "Makefile"))
         #expect(
             makefile.contains("\nIMAGE ?= localhost/acme:0.1.0\nIMAGE_VOLUMES ?= $(VERTICALS)\nimage: deps\n"),
@@ -251,11 +254,8 @@ import VerticalsSharedTesting
         let ignored = (read(byPath, ".containerignore") ?? "").split(separator: "\n").map(String.init)
         #expect(ignored.contains(".build") && ignored.contains(".run") && ignored.contains(".git"), "\(ignored)")
 
-        let byURL = directory.file("byurl")
         let url = FrameworkSource.url("https://github.com/example/Verticals.git", version: "0.1.0")
-        try ProductScaffold(
-            root: byURL, name: "acme", vertical: "greeter", framework: url, frameworkTargets: Self.noTargets
-        ).apply()
+        let byURL = try Self.apply("byurl", in: directory, framework: url)
         #expect(
             read(byURL, "Makefile")?.contains("\nIMAGE_VOLUMES ?= \nimage: deps\n") == true,
             "SwiftPM fetches a framework named by URL")

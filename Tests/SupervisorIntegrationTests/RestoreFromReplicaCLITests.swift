@@ -106,9 +106,7 @@ extension EngineProcessTests {
             return try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM v1") ?? -1 }
         }
 
-        @Test(
-            .enabled(if: Replica.litestream != nil, "no .build/venv/bin/litestream: run scripts/install-deps.sh --test")
-        )
+        @Test(Replica.needsLitestream)
         func restoreFromReplica_onANewHost_bringsBackTheRows_andRefusesWhatItCannotDo() throws {
             let litestream = try #require(Replica.litestream)
             let directory = TemporaryDirectory()

@@ -34,12 +34,18 @@ struct RootWorkTests {
         return path
     }
 
-    @Test(.enabled(if: isRoot, "needs root: plants files as another uid where root opens one"))
-    func openFile_throughALinkAHardLinkOrAFIFO_isRefused_andNeverBlocks() throws {
+    /// A folder anyone may enter, holding a ``rootOnlyStore(in:)`` (`secret`) and the vertical's
+    /// state folder (`state`), where the vertical plants what it plants.
+    static func plantingGround() throws -> (directory: TemporaryDirectory, secret: String, state: String) {
         let directory = TemporaryDirectory()
         chmod(directory.path, 0o755)
-        let secret = try Self.rootOnlyStore(in: directory)
-        let state = HostileVerticalFilesTests.hostileStateFolder(in: directory)
+        let secret = try rootOnlyStore(in: directory)
+        return (directory, secret, HostileVerticalFilesTests.hostileStateFolder(in: directory))
+    }
+
+    @Test(.enabled(if: isRoot, "needs root: plants files as another uid where root opens one"))
+    func openFile_throughALinkAHardLinkOrAFIFO_isRefused_andNeverBlocks() throws {
+        let (directory, secret, state) = try Self.plantingGround()
         symlink(secret, "\(state)/link.sqlite")
         link(secret, "\(state)/hard.sqlite")
         mkfifo("\(state)/fifo.sqlite", 0o600)
@@ -85,10 +91,7 @@ struct RootWorkTests {
 
     @Test(.enabled(if: isRoot, "needs root: restores into a folder another uid owns"))
     func restore_keepsTheReplacedStoreInRootsFolder_andRefusesALinkedSource() throws {
-        let directory = TemporaryDirectory()
-        chmod(directory.path, 0o755)
-        let secret = try Self.rootOnlyStore(in: directory)
-        let state = HostileVerticalFilesTests.hostileStateFolder(in: directory)
+        let (directory, secret, state) = try Self.plantingGround()
         let store = "\(state)/echo.sqlite"
         try HostileVerticalFilesTests.makeStore(store, rows: 1)
         for file in FolderEntries.names(in: state) { chown("\(state)/\(file)", Self.vertical, Self.vertical) }
@@ -154,9 +157,7 @@ struct RootWorkTests {
 
     @Test(.enabled(if: isRoot, "needs root: gives a folder to a service's own user"))
     func ownershipWalk_ofFiftyThousandEntries_leavesStatusAnswered() async throws {
-        let accounts = UserPerVerticalProcessTests.TestAccounts()
-        let directory = TemporaryDirectory()
-        let bin = try UserPerVerticalProcessTests.reachableBin(in: directory)
+        let (accounts, directory, bin) = try UserPerVerticalProcessTests.Host().parts
         let run = directory.file("run")
         let state = "\(run)/state/echo"
         mkdir(run, 0o755)
@@ -246,9 +247,7 @@ struct RootWorkTests {
     /// session of its own: the reader here records who runs it and where, then is the real one.
     @Test(.enabled(if: isRoot, "needs root: runs a service as its own user"))
     func restore_readsTheVerticalsStores_inAChildAsTheVerticalsUser() async throws {
-        let accounts = UserPerVerticalProcessTests.TestAccounts()
-        let directory = TemporaryDirectory()
-        let bin = try UserPerVerticalProcessTests.reachableBin(in: directory)
+        let (accounts, directory, bin) = try UserPerVerticalProcessTests.Host().parts
         let (reader, record) = Self.recordingStoreReader(in: directory, bin: bin)
         let harness = try EngineHarness(
             [.testd("echo")], runDirectory: directory.file("run"), programDirectory: bin, serviceUsers: accounts.users
@@ -319,9 +318,7 @@ struct RootWorkTests {
 
     @Test(.enabled(if: isRoot, "needs root: runs a service as its own user"))
     func upgrade_toAnExecutableTheServicesUserCannotReach_isRefused_beforeAnythingStarts() async throws {
-        let accounts = UserPerVerticalProcessTests.TestAccounts()
-        let directory = TemporaryDirectory()
-        let bin = try UserPerVerticalProcessTests.reachableBin(in: directory)
+        let (accounts, directory, bin) = try UserPerVerticalProcessTests.Host().parts
         // Root's own copy of the program, in a folder only root may enter.
         let hidden = directory.file("root-only")
         mkdir(hidden, 0o700)

@@ -71,9 +71,21 @@ struct UserPerVerticalProcessTests {
             bin = try UserPerVerticalProcessTests.reachableBin(in: directory, mode: binMode)
         }
 
+        /// Its accounts, folder and programs' folder, for a test that runs its own engine; the
+        /// accounts and the folder last as long as the test holds them.
+        var parts: (accounts: TestAccounts, directory: TemporaryDirectory, bin: String) { (accounts, directory, bin) }
+
         /// An engine over `services`, each run as its own user.
         func harness(_ services: [ServiceSpec]) throws -> EngineHarness {
             try EngineHarness(services, runDirectory: run.path, programDirectory: bin, serviceUsers: accounts.users)
+        }
+
+        /// An engine running vt-testd as `echo` under its own user, once it is ready.
+        func startedEcho() async throws -> EngineHarness {
+            let harness = try harness([.testd("echo")])
+            try await harness.start()
+            try await harness.waitFor("echo", .ready)
+            return harness
         }
     }
 
@@ -194,9 +206,7 @@ struct UserPerVerticalProcessTests {
     @Test func unrelatedUID_isRefused_operatorGroupIsAdmitted() async throws {
         let host = try Host()
         let run = host.run
-        let harness = try host.harness([.testd("echo")])
-        try await harness.start()
-        try await harness.waitFor("echo", .ready)
+        let harness = try await host.startedEcho()
         let gid = try #require(host.accounts.operatorGID)
         // Connects, sends nothing, prints what the daemon says within a second (its refusal).
         let probe = """
@@ -226,9 +236,7 @@ struct UserPerVerticalProcessTests {
     /// A service added by a reload gets its user then, and runs as it.
     @Test func reloadAddingAService_makesItsUser() async throws {
         let host = try Host()
-        let harness = try host.harness([.testd("echo")])
-        try await harness.start()
-        try await harness.waitFor("echo", .ready)
+        let harness = try await host.startedEcho()
         #expect(host.accounts.uid("late") == nil)
         let result = try await harness.engine.apply(
             Manifest(services: [.testd("echo"), .testd("late", dependsOn: ["echo"])]))
@@ -287,9 +295,7 @@ struct UserPerVerticalProcessTests {
     /// A program given away after `up` is not started again: every start checks it anew.
     @Test func aProgramGivenAwayAfterUp_isNotStartedAgain() async throws {
         let host = try Host()
-        let harness = try host.harness([.testd("echo")])
-        try await harness.start()
-        try await harness.waitFor("echo", .ready)
+        let harness = try await host.startedEcho()
         _ = try await harness.engine.stopService("echo")
         try await harness.waitFor("echo", .stopped)
         chmod(host.bin, 0o777)
@@ -303,9 +309,7 @@ struct UserPerVerticalProcessTests {
     /// `upgrade --executable` to a build another user owns is refused, and the old process serves on.
     @Test func anUpgradeToABuildAnotherUserOwns_isRefused_andTheOldProcessServesOn() async throws {
         let host = try Host()
-        let harness = try host.harness([.testd("echo")])
-        try await harness.start()
-        try await harness.waitFor("echo", .ready)
+        let harness = try await host.startedEcho()
         let before = try await harness.status("echo").pid
 
         let theirs = host.directory.file("theirs")
