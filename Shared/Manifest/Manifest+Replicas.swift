@@ -11,31 +11,28 @@ extension Manifest {
     /// or a destination (their copies would overwrite each other).
     public func replicaProblems() -> [ManifestError] {
         var problems: [ManifestError] = []
-        var credentials: [String: String] = [:]
-        var destinations: [String: String] = [:]
+        var credentials = FirstClaims()
+        var destinations = FirstClaims()
         for (service, replica) in replicas {
-            if let file = replica.credentialFile {
-                if let first = credentials[file] {
-                    problems.append(
-                        ManifestError(
-                            .duplicate, service: service.name, key: "replica",
-                            "reads the credential \(file), as \(first) does: give each service its own, e.g. "
-                                + "\"/etc/verticals/replica/\(Replica.namePlaceholder).key\" (\(Replica.namePlaceholder) "
-                                + "is the service's name), so no vertical can read another's",
-                            values: [ErrorDetail("path", file), ErrorDetail("other", first)]))
-                } else {
-                    credentials[file] = service.name
-                }
+            if let file = replica.credentialFile,
+                let problem = credentials.claim(
+                    file, by: service.name, key: "replica", detail: "path",
+                    {
+                        "reads the credential \(file), as \($0) does: give each service its own, e.g. "
+                            + "\"/etc/verticals/replica/\(Replica.namePlaceholder).key\" (\(Replica.namePlaceholder) "
+                            + "is the service's name), so no vertical can read another's"
+                    })
+            {
+                problems.append(problem)
             }
             let destination = replica.destination
-            if let first = destinations[destination] {
-                problems.append(
-                    ManifestError(
-                        .duplicate, service: service.name, key: "replica",
-                        "writes to \(destination), as \(first) does: each store needs a replica of its own",
-                        values: [ErrorDetail("destination", destination), ErrorDetail("other", first)]))
-            } else {
-                destinations[destination] = service.name
+            if let problem = destinations.claim(
+                destination, by: service.name, key: "replica", detail: "destination",
+                {
+                    "writes to \(destination), as \($0) does: each store needs a replica of its own"
+                })
+            {
+                problems.append(problem)
             }
         }
         return problems

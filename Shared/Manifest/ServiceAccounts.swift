@@ -142,21 +142,13 @@ public enum ServiceAccounts {
     /// A `user` two services share (or one in `[defaults]`, which every service inherits): the
     /// kernel could no longer tell them apart, so neither route could be enforced.
     package static func sharedUserProblems(_ manifest: Manifest) -> [ManifestError] {
-        var first: [String: String] = [:]
-        var problems: [ManifestError] = []
-        for spec in manifest.services {
+        var users = FirstClaims()
+        return manifest.services.compactMap { spec in
             let user = userName(spec)
-            if let other = first[user] {
-                problems.append(
-                    ManifestError(
-                        .duplicate, service: spec.name, key: "user",
-                        "\"\(user)\" is \(other)'s user too: each service needs its own, or their routes cannot be told apart",
-                        values: [ErrorDetail("user", user), ErrorDetail("other", other)]))
-            } else {
-                first[user] = spec.name
+            return users.claim(user, by: spec.name, key: "user", detail: "user") {
+                "\"\(user)\" is \($0)'s user too: each service needs its own, or their routes cannot be told apart"
             }
         }
-        return problems
     }
 
     /// Whether `name` is a user name `useradd` and `systemd-sysusers` both accept.
