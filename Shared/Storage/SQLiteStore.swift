@@ -5,6 +5,7 @@ import Dispatch
 import GRDB
 import GRDBSQLite
 import VerticalsObservability
+import VerticalsServiceKit
 
 /// Opens a vertical's own SQLite store: WAL mode, versioned migrations run at start-up,
 /// and the durability the vertical asks for.
@@ -162,13 +163,8 @@ public enum SQLiteStore {
     }
 
     private static func makeDirectory(_ path: String) throws {
-        var current = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            current += "/" + component
-            if mkdir(current, 0o750) != 0 && errno != EEXIST {
-                throw StoreError(
-                    .system, "cannot create the state directory \(current): \(String(cString: strerror(errno)))")
-            }
+        if let failed = FolderPath.make(path, mode: 0o750) {
+            throw StoreError(.system, "cannot create the state directory \(failed.folder): \(failed.reason)")
         }
     }
 }

@@ -481,13 +481,8 @@ public final class ServiceHost: @unchecked Sendable {
     }
 
     private static func makeDirectory(_ path: String) throws {
-        var current = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            current += "/" + component
-            if mkdir(current, 0o750) != 0 && errno != EEXIST {
-                throw ServiceError(
-                    .internal, "cannot create socket directory \(current): \(String(cString: strerror(errno)))")
-            }
+        if let failed = FolderPath.make(path, mode: 0o750) {
+            throw ServiceError(.internal, "cannot create socket directory \(failed.folder): \(failed.reason)")
         }
     }
 }
