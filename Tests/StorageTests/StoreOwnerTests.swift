@@ -27,14 +27,16 @@ struct StoreOwnerTests {
         #expect(StoreOwner(fileName: "/b/catalog-20261122T123000Z-2.sqlite") == StoreOwner("catalog"))
     }
 
+    /// The `application_id` the store at `path` is stamped with.
+    static func applicationID(_ path: String) throws -> Int? {
+        try DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "PRAGMA application_id") }
+    }
+
     @Test func open_stampsTheStoreWithItsVertical() throws {
         let root = TemporaryDirectory()
         _ = try Self.store("catalog", in: root)
 
-        let stamped = try DatabaseQueue(path: root.file("catalog/catalog.sqlite"))
-        #expect(
-            try stamped.read { db in try Int.fetchOne(db, sql: "PRAGMA application_id") }
-                == Int(StoreOwner("catalog").applicationID))
+        #expect(try Self.applicationID(root.file("catalog/catalog.sqlite")) == Int(StoreOwner("catalog").applicationID))
     }
 
     @Test func open_givenAnOlderBuildsStoreWithoutOwner_adoptsIt() throws {
@@ -68,10 +70,7 @@ struct StoreOwnerTests {
         #expect(error.restartCannotHelp)
         #expect(error.message.contains("archive's store, not catalog's"), "\(error.message)")
         // Refused before anything was written: the file still says archive.
-        let untouched = try DatabaseQueue(path: root.file("catalog/catalog.sqlite"))
-        #expect(
-            try untouched.read { db in try Int.fetchOne(db, sql: "PRAGMA application_id") }
-                == Int(StoreOwner("archive").applicationID))
+        #expect(try Self.applicationID(root.file("catalog/catalog.sqlite")) == Int(StoreOwner("archive").applicationID))
     }
 
     @Test func restore_givenAnotherVerticalsBackup_refusesNamingBoth_andLeavesTheStoreAlone() throws {

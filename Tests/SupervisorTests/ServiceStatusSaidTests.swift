@@ -20,6 +20,13 @@ import VerticalsContract
 
     static func text(_ machine: Machine) -> String { machine.statusText(service: "catalog") }
 
+    /// A ready machine whose upgrade (``upgrade``) has begun.
+    static func upgrading() -> Machine {
+        var machine = machine(.ready)
+        _ = machine.upgradeBegun(upgrade, at: .now)
+        return machine
+    }
+
     @Test func aProcessesWords_areShownWhileItRuns_andANewStartClearsThem() {
         var machine = Self.machine(.starting)
         _ = machine.statusSaid("warming up")
@@ -57,8 +64,7 @@ import VerticalsContract
     }
 
     @Test func anUpgradeThatWaitsForTheStore_namesItsProcessesAtEachStage_andEndsSayingNothing() {
-        var machine = Self.machine(.ready)
-        _ = machine.upgradeBegun(Self.upgrade, at: .now)
+        var machine = Self.upgrading()
         _ = machine.upgradeProcessWaitsForStore(at: Self.now)
         #expect(Self.text(machine) == "upgrading: pid 41 drains; new pid 42 waits for the store")
         _ = machine.exited(.init(success: true), at: Self.now)
@@ -69,8 +75,7 @@ import VerticalsContract
     }
 
     @Test func anUpgradeFailedAfterTheHandOver_saysWhatStartsAgain_thenThatItRollsBack() {
-        var machine = Self.machine(.ready)
-        _ = machine.upgradeBegun(Self.upgrade, at: .now)
+        var machine = Self.upgrading()
         _ = machine.upgradeProcessReady(at: Self.now)
         #expect(Self.text(machine) == "upgrading: pid 41 drains; new pid 42 serves")
         _ = machine.upgradeProcessFailed(reason: "exited with status 1")
