@@ -38,37 +38,32 @@ public final class RawClient {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw RawSocketError("socket for \(host):\(port)") }
         if let source {
-            var local = sockaddr_in()
-            local.sin_family = sa_family_t(AF_INET)
-            let bound =
-                inet_pton(AF_INET, source, &local.sin_addr) == 1
-                && withUnsafePointer(to: &local) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                    }
-                } == 0
-            guard bound else {
+            guard Self.ipv4(source, port: 0, { bind(descriptor, $0, $1) }) else {
                 close(descriptor) // as below: `self` is not initialised
                 throw RawSocketError("bind \(source)")
             }
         }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        let connected =
-            inet_pton(AF_INET, host, &address.sin_addr) == 1
-            && withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            } == 0
-        guard connected else {
+        guard Self.ipv4(host, port: port, { connect(descriptor, $0, $1) }) else {
             let error = RawSocketError("connect \(host):\(port)")
             close(descriptor) // the only close: `self` is not initialised, so no deinit runs
             throw error
         }
         Self.setReceiveTimeout(receiveTimeout, on: descriptor)
         fd = descriptor
+    }
+
+    /// Whether `call` (a `bind` or `connect`) succeeded with the address of the IPv4 literal
+    /// `host` and `port`; false, without calling it, when `host` is no IPv4 literal.
+    private static func ipv4(
+        _ host: String, port: UInt16, _ call: (UnsafePointer<sockaddr>, socklen_t) -> Int32
+    ) -> Bool {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return false }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { call($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
     }
 
     /// Takes over `descriptor`, a connected stream socket (closed with the client).
