@@ -37,6 +37,13 @@ struct HostileClientTests {
         return try suite.start(extra: patient.merging(extra) { _, given in given })
     }
 
+    /// A suite with vt-testd started as ``start(_:extra:)`` starts it, and a raw connection to it.
+    private func startWithRawClient(extra: [String: String] = [:]) throws -> (SuiteFixture, DaemonProcess, RawClient) {
+        let suite = try SuiteFixture()
+        let daemon = try start(suite, extra: extra)
+        return (suite, daemon, try RawClient(path: suite.socket()))
+    }
+
     @Test func truncatedFrameThenClose_isDroppedAndOthersAreServed() async throws {
         let suite = try SuiteFixture()
         let daemon = try start(suite)
@@ -68,9 +75,7 @@ struct HostileClientTests {
 
     @Test(arguments: [MessageKind.response, .error, .event, .pong])
     func frameOfAServersKind_answersProtocolErrorAndCloses(kind: MessageKind) async throws {
-        let suite = try SuiteFixture()
-        let daemon = try start(suite)
-        let raw = try RawClient(path: suite.socket())
+        let (suite, daemon, raw) = try startWithRawClient()
         try raw.send(Message.frame(Envelope(kind: kind, correlationID: 5, operation: "echo.echo"), rawBody: []))
         let answer = try #require(raw.receiveError())
         #expect(answer.error.code == .protocolError)
@@ -94,9 +99,7 @@ struct HostileClientTests {
     }
 
     @Test func idReusedWhileInFlight_answersProtocolErrorOnThatIdAndNothingAfter() async throws {
-        let suite = try SuiteFixture()
-        let daemon = try start(suite)
-        let raw = try RawClient(path: suite.socket())
+        let (suite, daemon, raw) = try startWithRawClient()
         let slow = TestEcho.EchoInput(text: "first", delayMilliseconds: 300).encodedBody()
         try raw.sendRequest(id: 7, operation: "echo.echo", body: slow)
         try raw.sendRequest(id: 7, operation: "echo.echo", body: TestEcho.EchoInput(text: "again").encodedBody())
@@ -110,9 +113,7 @@ struct HostileClientTests {
     }
 
     @Test func requestWithIdZero_answersProtocolErrorOnIdZeroAndCloses() async throws {
-        let suite = try SuiteFixture()
-        let daemon = try start(suite)
-        let raw = try RawClient(path: suite.socket())
+        let (suite, daemon, raw) = try startWithRawClient()
         try raw.sendRequest(id: 0, operation: "echo.echo", body: TestEcho.EchoInput(text: "zero").encodedBody())
         let answer = try #require(raw.receiveError())
         #expect(answer.error.code == .protocolError)
@@ -124,9 +125,7 @@ struct HostileClientTests {
     /// docs/PROTOCOL.md § 3: what a later version of the protocol looks like to this one. The
     /// version byte is read first, so the refusal is about the connection, on id 0, naming it.
     @Test func envelopeOfVersion2_answersProtocolErrorOnIdZeroNamingIt_andCloses() async throws {
-        let suite = try SuiteFixture()
-        let daemon = try start(suite)
-        let raw = try RawClient(path: suite.socket())
+        let (suite, daemon, raw) = try startWithRawClient()
         var frame = Message.frame(
             Envelope(kind: .request, correlationID: 9, operation: "echo.echo"),
             rawBody: TestEcho.EchoInput(text: "v2").encodedBody())
@@ -143,9 +142,7 @@ struct HostileClientTests {
     }
 
     @Test func manyUnknownOperations_eachAnswersUnimplementedOnOneConnection() async throws {
-        let suite = try SuiteFixture()
-        let daemon = try start(suite)
-        let raw = try RawClient(path: suite.socket())
+        let (suite, daemon, raw) = try startWithRawClient()
         for id in 1...200 {
             try raw.sendRequest(id: UInt64(id), operation: "echo.nothing\(id)", body: [])
         }
@@ -193,9 +190,7 @@ struct HostileClientTests {
     }
 
     @Test func requestsPastTheInFlightLimit_answerResourceExhaustedAndTheRestComplete() async throws {
-        let suite = try SuiteFixture()
-        let daemon = try start(suite, extra: ["VERTICALS_MAX_IN_FLIGHT": "4"])
-        let raw = try RawClient(path: suite.socket())
+        let (suite, daemon, raw) = try startWithRawClient(extra: ["VERTICALS_MAX_IN_FLIGHT": "4"])
         let slow = TestEcho.EchoInput(text: "slow", delayMilliseconds: 300).encodedBody()
         for id in 1...5 { try raw.sendRequest(id: UInt64(id), operation: "echo.echo", body: slow) }
         var answers: [UInt64: MessageKind] = [:]
@@ -208,9 +203,7 @@ struct HostileClientTests {
     }
 
     @Test func silentNewConnection_isClosedAfterTheHandshakeTimeout() async throws {
-        let suite = try SuiteFixture()
-        let daemon = try start(suite, extra: ["VERTICALS_HANDSHAKE_TIMEOUT_SECONDS": "0.5"])
-        let raw = try RawClient(path: suite.socket())
+        let (suite, daemon, raw) = try startWithRawClient(extra: ["VERTICALS_HANDSHAKE_TIMEOUT_SECONDS": "0.5"])
         raw.expectErrorThenClosed(.deadlineExceeded)
         try await expectStillServing(suite, daemon)
     }
@@ -266,9 +259,7 @@ struct HostileClientTests {
     }
 
     @Test func idleConnection_isClosedWithARetryableUnavailable() async throws {
-        let suite = try SuiteFixture()
-        let daemon = try start(suite, extra: ["VERTICALS_IDLE_TIMEOUT_SECONDS": "0.5"])
-        let raw = try RawClient(path: suite.socket())
+        let (suite, daemon, raw) = try startWithRawClient(extra: ["VERTICALS_IDLE_TIMEOUT_SECONDS": "0.5"])
         #expect(raw.pingAnswered())
         let answer = try #require(raw.receiveError())
         #expect(answer.error.code == .unavailable)
@@ -328,9 +319,7 @@ struct HostileClientTests {
     }
 
     @Test func clientThatNeverReadsItsReplies_isPausedBoundedThenClosed() async throws {
-        let suite = try SuiteFixture()
-        let daemon = try start(suite, extra: ["VERTICALS_IDLE_TIMEOUT_SECONDS": "2"])
-        let raw = try RawClient(path: suite.socket())
+        let (suite, daemon, raw) = try startWithRawClient(extra: ["VERTICALS_IDLE_TIMEOUT_SECONDS": "2"])
         let body = TestEcho.EchoInput(text: String(repeating: "r", count: 32 << 10)).encodedBody()
         // Requests for 32 KiB replies until the daemon stops reading and the socket fills up.
         let id = raw.sendUntilStalled(after: 0, upTo: 20_000) { id in
