@@ -22,6 +22,14 @@ struct Booker: Sendable {
         var acknowledgedAt: [ContinuousClock.Instant] = []
         /// Errors by code, retried or not.
         var errors: [String: Int] = [:]
+
+        /// Each booking's latency and the time it was in flight, from its first attempt to its
+        /// acknowledgement.
+        var inFlight: [(latency: Duration, span: ClosedRange<ContinuousClock.Instant>)] {
+            zip(latencies, acknowledgedAt).map { latency, acknowledged in
+                (latency, (acknowledged - latency)...acknowledged)
+            }
+        }
     }
 
     /// Set once the booker may stop after its current booking.

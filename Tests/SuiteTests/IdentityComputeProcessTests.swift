@@ -4,6 +4,7 @@ import Testing
 import VerticalsClient
 import VerticalsEventLoop
 import VerticalsServiceKit
+import VerticalsSupervisorClient
 import VerticalsTesting
 import VerticalsWire
 
@@ -90,17 +91,10 @@ struct IdentityComputeProcessTests {
 
     /// The live processes whose parent is `pid`.
     static func children(of pid: pid_t) -> [pid_t] {
-        guard let proc = opendir("/proc") else { return [] }
-        defer { closedir(proc) }
-        var found: [pid_t] = []
-        while let entry = readdir(proc) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard let child = pid_t(name), let stat = ProcessStat(pid: child) else { continue }
-            if stat.parent == pid && stat.state != "Z" { found.append(child) }
+        FolderEntries.names(in: "/proc").compactMap { pid_t($0) }.filter { child in
+            guard let stat = ProcessStat(pid: child) else { return false }
+            return stat.parent == pid && stat.state != "Z"
         }
-        return found
     }
 }
 

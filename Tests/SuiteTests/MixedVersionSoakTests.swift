@@ -220,16 +220,13 @@ struct MixedVersionSoakTests {
         var during: [Duration] = []
         var duringRollBack: [Duration] = []
         var outside: [Duration] = []
-        for outcome in outcomes {
-            for (latency, acknowledged) in zip(outcome.latencies, outcome.acknowledgedAt) {
-                let booking = (acknowledged - latency)...acknowledged
-                if upgrading.contains(where: { $0.overlaps(booking) }) {
-                    during.append(latency)
-                } else if rolledBack.contains(where: { $0.overlaps(booking) }) {
-                    duringRollBack.append(latency)
-                } else {
-                    outside.append(latency)
-                }
+        for (latency, booking) in outcomes.flatMap(\.inFlight) {
+            if upgrading.contains(where: { $0.overlaps(booking) }) {
+                during.append(latency)
+            } else if rolledBack.contains(where: { $0.overlaps(booking) }) {
+                duringRollBack.append(latency)
+            } else {
+                outside.append(latency)
             }
         }
         let p99During = Self.p99(during)

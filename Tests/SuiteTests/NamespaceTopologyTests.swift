@@ -123,19 +123,14 @@ extension NamespaceTests {
 
             // The graph's edges connect; the edge it lacks is dropped (no answer, not even a reset).
             let port = UInt16(topology.verticals.first { $0.name == "notifications" }?.port ?? 0) // every vertical's: 7000
-            #expect(
-                try lab.connect(from: "appointments", to: addresses["notifications"]!, port: port, timeout: .seconds(5))
-                    == .connected)
-            #expect(
-                try lab.connect(from: "records", to: addresses["clinics"]!, port: port, timeout: .seconds(5))
-                    == .connected)
+            let connect = { (from: String, to: String, timeout: Duration) in
+                try lab.connect(from: from, to: addresses[to]!, port: port, timeout: timeout)
+            }
+            #expect(try connect("appointments", "notifications", .seconds(5)) == .connected)
+            #expect(try connect("records", "clinics", .seconds(5)) == .connected)
             #expect(topology.callees["records"]?.contains("notifications") == false)
-            #expect(
-                try lab.connect(from: "records", to: addresses["notifications"]!, port: port, timeout: .seconds(2))
-                    == .timedOut)
-            #expect(
-                try lab.connect(from: "clinics", to: addresses["appointments"]!, port: port, timeout: .seconds(2))
-                    == .timedOut)
+            #expect(try connect("records", "notifications", .seconds(2)) == .timedOut)
+            #expect(try connect("clinics", "appointments", .seconds(2)) == .timedOut)
         }
 
         /// `vertical`'s ConfigMap environment with each of its volume mounts made a folder of

@@ -89,14 +89,11 @@ struct UpgradeUnderLoadTests {
         let firstUpgrade = upgrading.first?.lowerBound ?? .now
         var before: [Duration] = []
         var during: [Duration] = []
-        for outcome in outcomes {
-            for (latency, acknowledged) in zip(outcome.latencies, outcome.acknowledgedAt) {
-                let booking = (acknowledged - latency)...acknowledged
-                if upgrading.contains(where: { $0.overlaps(booking) }) {
-                    during.append(latency)
-                } else if acknowledged < firstUpgrade {
-                    before.append(latency)
-                }
+        for (latency, booking) in outcomes.flatMap(\.inFlight) {
+            if upgrading.contains(where: { $0.overlaps(booking) }) {
+                during.append(latency)
+            } else if booking.upperBound < firstUpgrade {
+                before.append(latency)
             }
         }
         #expect(!during.isEmpty, "no booking was in flight during an upgrade")

@@ -14,6 +14,16 @@ import VerticalsTesting
         "GIT_COMMITTER_NAME": "Release Test", "GIT_COMMITTER_EMAIL": "release@localhost",
     ]
 
+    /// A clone of the repository, `clone` in a folder of its own.
+    static func cloned() throws -> (directory: TemporaryDirectory, clone: String) {
+        let directory = TemporaryDirectory()
+        let clone = directory.file("clone")
+        let cloned = try runCommand(
+            "/usr/bin/git", ["clone", "--quiet", "--no-local", root, clone], in: directory, timeout: .seconds(120))
+        try #require(cloned.status == 0, "\(cloned.standardError)")
+        return (directory, clone)
+    }
+
     func git(_ arguments: [String], in clone: String, _ directory: TemporaryDirectory) throws -> String {
         let result = try runCommand(
             "/usr/bin/git", ["-C", clone] + arguments, environment: Self.identity, in: directory)
@@ -27,11 +37,7 @@ import VerticalsTesting
     }
 
     @Test func cut_datesTheChanges_setsTheVersion_tags_andStartsTheNext() throws {
-        let directory = TemporaryDirectory()
-        let clone = directory.file("clone")
-        let cloned = try runCommand(
-            "/usr/bin/git", ["clone", "--quiet", "--no-local", Self.root, clone], in: directory, timeout: .seconds(120))
-        try #require(cloned.status == 0, "\(cloned.standardError)")
+        let (directory, clone) = try Self.cloned()
         let changelog = "\(clone)/CHANGELOG.md"
         let text = try #require(readFile(changelog))
         let last = try #require(OneVersionTests.latestRelease(inChangelog: text))
@@ -65,11 +71,7 @@ import VerticalsTesting
     }
 
     @Test func cut_refusesAnOlderVersion_aDirtyTree_andANonRelease_changingNothing() throws {
-        let directory = TemporaryDirectory()
-        let clone = directory.file("clone")
-        let cloned = try runCommand(
-            "/usr/bin/git", ["clone", "--quiet", "--no-local", Self.root, clone], in: directory, timeout: .seconds(120))
-        try #require(cloned.status == 0, "\(cloned.standardError)")
+        let (directory, clone) = try Self.cloned()
         let head = try git(["rev-parse", "HEAD"], in: clone, directory)
         let tags = try git(["tag", "--list"], in: clone, directory)
         for (arguments, says) in [
