@@ -22,40 +22,37 @@ struct BenchRun {
             lap = now
         }
 
-        if settings.runs("codec") {
-            CodecBenchmark(settings: settings, report: report).run()
-            took("codec")
+        // A part that runs when any of `names` is asked for, and the time it took.
+        func part(_ name: String, when names: String..., run body: () -> Void) {
+            guard names.contains(where: settings.runs) else { return }
+            body()
+            took(name)
         }
-        if settings.runs("rpc") {
+
+        part("codec", when: "codec") { CodecBenchmark(settings: settings, report: report).run() }
+        part("rpc", when: "rpc") {
             let rpc = RPCBenchmark(settings: settings, report: report, directory: directory)
             rpc.runLatency()
             rpc.runThroughput()
             rpc.runServerMemory()
-            took("rpc")
         }
-        // Part of rpc; `BENCH_SECTIONS=contract-check` runs it alone.
-        if settings.runs("rpc") || settings.runs("contract-check") {
+        // Parts of rpc; `BENCH_SECTIONS=contract-check` or `rpc-loops` runs one alone.
+        part("contract check", when: "rpc", "contract-check") {
             ContractCheckBenchmark(settings: settings, report: report, directory: directory).run()
-            took("contract check")
         }
-        // Part of rpc; `BENCH_SECTIONS=rpc-loops` runs it alone.
-        if settings.runs("rpc") || settings.runs("rpc-loops") {
+        part("rpc loops", when: "rpc", "rpc-loops") {
             LoopsBenchmark(settings: settings, report: report, directory: directory).run()
-            took("rpc loops")
         }
         // Parts of curves; `BENCH_SECTIONS=curves-payload`, `curves-connections` or `curves-services`
         // runs one alone.
-        if settings.runs("curves") {
+        part("curves: in flight", when: "curves") {
             InFlightCurve(settings: settings, report: report, directory: directory).run()
-            took("curves: in flight")
         }
-        if settings.runs("curves") || settings.runs("curves-payload") {
+        part("curves: payload", when: "curves", "curves-payload") {
             PayloadCurve(settings: settings, report: report, directory: directory).run()
-            took("curves: payload")
         }
-        if settings.runs("curves") || settings.runs("curves-connections") {
+        part("curves: connections", when: "curves", "curves-connections") {
             ConnectionsCurve(settings: settings, report: report, directory: directory).run()
-            took("curves: connections")
         }
         if settings.runs("curves") || settings.runs("curves-services") {
             let loop = makeLoop("bench-services")
@@ -63,22 +60,12 @@ struct BenchRun {
             loop.shutdown()
             took("curves: services")
         }
-        if settings.runs("instructions") {
+        part("instructions", when: "instructions") {
             InstructionsBenchmark(settings: settings, report: report, directory: directory).run()
-            took("instructions")
         }
-        if settings.runs("allocations") {
-            AllocationsBenchmark(settings: settings, report: report).run()
-            took("allocations")
-        }
-        if settings.runs("tcp") {
-            TCPBenchmark(settings: settings, report: report, directory: directory).run()
-            took("tcp")
-        }
-        if settings.runs("cli") {
-            CLIBenchmark(settings: settings, report: report, directory: directory).run()
-            took("cli")
-        }
+        part("allocations", when: "allocations") { AllocationsBenchmark(settings: settings, report: report).run() }
+        part("tcp", when: "tcp") { TCPBenchmark(settings: settings, report: report, directory: directory).run() }
+        part("cli", when: "cli") { CLIBenchmark(settings: settings, report: report, directory: directory).run() }
         // `BENCH_SECTIONS=on-demand` or `after-settle` runs that part of supervisor alone.
         let onDemand = settings.runs("supervisor") || settings.runs("on-demand")
         let afterSettle = settings.runs("supervisor") || settings.runs("after-settle")

@@ -28,16 +28,10 @@ struct IdleConnections {
             try? await Task.sleep(for: SupervisorBenchmark.settled)
             idle.append(Self.reading(pid, vertical))
             let baseFDs = Self.openDescriptors(pid)
-            var sockets: [Int32] = []
-            for _ in 0..<count {
-                guard let fd = UnixSocket.connect(path) else {
-                    fail("connection \(sockets.count + 1) to \(path) failed")
-                }
-                sockets.append(fd)
-            }
+            let sockets = Self.connect(count, to: path, server: path)
             // Every connection accepted and registered with the loop before memory is read.
             let deadline = ContinuousClock.now + .seconds(20)
-            while Self.openDescriptors(pid) < baseFDs + count, ContinuousClock.now < deadline {
+            while !Self.holds(pid, count, over: baseFDs), ContinuousClock.now < deadline {
                 try? await Task.sleep(for: .milliseconds(20))
             }
             let held = Self.openDescriptors(pid) - baseFDs
@@ -87,5 +81,21 @@ struct IdleConnections {
     /// How many descriptors `pid` has open.
     static func openDescriptors(_ pid: Int32) -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
+    }
+
+    /// `count` connections to the socket at `path`, opened one after another and sending
+    /// nothing; the run stops when one cannot be made, naming it and `server`.
+    static func connect(_ count: Int, to path: String, server: String) -> [Int32] {
+        var sockets: [Int32] = []
+        for _ in 0..<count {
+            guard let fd = UnixSocket.connect(path) else { fail("connection \(sockets.count + 1) to \(server) failed") }
+            sockets.append(fd)
+        }
+        return sockets
+    }
+
+    /// Whether `pid` holds `count` descriptors more than `baseline`: every connection accepted.
+    static func holds(_ pid: Int32, _ count: Int, over baseline: Int) -> Bool {
+        openDescriptors(pid) >= baseline + count
     }
 }

@@ -22,16 +22,10 @@ extension RPCBenchmark {
                     idle[stack, default: []].append(Self.memory(pid, stack))
                     let path = Self.socketPath(stack, in: socketDirectory)
                     let baseline = IdleConnections.openDescriptors(pid)
-                    var sockets: [Int32] = []
-                    for _ in 0..<count {
-                        guard let fd = UnixSocket.connect(path) else {
-                            fail("connection \(sockets.count + 1) to the \(stack.rawValue) server failed")
-                        }
-                        sockets.append(fd)
-                    }
+                    let sockets = IdleConnections.connect(count, to: path, server: "the \(stack.rawValue) server")
                     // Every connection accepted before memory is read.
                     let deadline = ContinuousClock.now + .seconds(20)
-                    while IdleConnections.openDescriptors(pid) < baseline + count, ContinuousClock.now < deadline {
+                    while !IdleConnections.holds(pid, count, over: baseline), ContinuousClock.now < deadline {
                         usleep(20_000)
                     }
                     let held = IdleConnections.openDescriptors(pid) - baseline

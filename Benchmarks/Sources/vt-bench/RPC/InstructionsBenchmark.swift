@@ -101,23 +101,22 @@ struct InstructionsBenchmark {
         for round in 1...rounds {
             progress("instructions round \(round)/\(rounds) (callgrind)")
             for size in RPCBenchmark.sizes {
+                // The figure `name` at `size` from `life`, its profiles kept in round 1 as `fileName`.
+                func measure(_ name: String, _ fileName: String, _ life: (_ requests: Int, _ keep: String?) -> Int) {
+                    let keep = round == 1 ? "\(profiles)/\(fileName)-\(size)" : nil
+                    perRequest["\(name) \(size)", default: []].append(oneRequest(keeping: keep, life))
+                }
                 for client in Client.allCases {
                     let program = client == .c ? uvEcho : ours
-                    let keep = round == 1 ? "\(profiles)/\(client.fileName)-\(size)" : nil
-                    perRequest["\(client.rawValue) \(size)", default: []].append(
-                        oneRequest(keeping: keep) { requests, keep in
-                            clientLifeInstructions(
-                                client, program, valgrind, size: size, requests: requests, keep: keep)
-                        })
+                    measure(client.rawValue, client.fileName) { requests, keep in
+                        clientLifeInstructions(client, program, valgrind, size: size, requests: requests, keep: keep)
+                    }
                 }
                 for server in Server.allCases {
                     let program = server == .c ? uvEcho : ours
-                    let keep = round == 1 ? "\(profiles)/\(server.fileName)-\(size)" : nil
-                    perRequest["\(server.rawValue) \(size)", default: []].append(
-                        oneRequest(keeping: keep) { requests, keep in
-                            lifeInstructions(
-                                server, program, valgrind, python, size: size, requests: requests, keep: keep)
-                        })
+                    measure(server.rawValue, server.fileName) { requests, keep in
+                        lifeInstructions(server, program, valgrind, python, size: size, requests: requests, keep: keep)
+                    }
                 }
             }
         }
