@@ -60,8 +60,13 @@ extension NamespaceTests {
             try await Task.sleep(for: half + .milliseconds(Int.random(in: 0...Int(half.components.seconds * 1_000))))
             let killedAt = ContinuousClock.now
             try Self.killWhole("a", of: lab, in: files)
-            let (acknowledged, exhausted) = await booking.value
-            #expect(!exhausted, "the booker ran out of slots before the kill: book for less long")
+            let ended = await booking.value
+            let acknowledged = ended.acknowledged
+            #expect(ended.failure != nil, "the booker ran out of slots before the kill: book for less long")
+            // Replication must cost no user an error: the first booking that failed is the kill's.
+            if let failure = ended.failure {
+                #expect(failure.at >= killedAt, "a booking failed before the kill: \(failure.error)")
+            }
             #expect(acknowledged.count >= 3, "host A acknowledged only \(acknowledged.count) bookings before it died")
 
             // Host B: the same manifest, an empty run directory.
@@ -117,7 +122,8 @@ extension NamespaceTests {
                 if getpwnam(user) == nil {
                     try run(
                         "/usr/sbin/useradd",
-                        ["--system", "--no-create-home", "--user-group", "--shell", "/usr/sbin/nologin", user], in: files)
+                        ["--system", "--no-create-home", "--user-group", "--shell", "/usr/sbin/nologin", user],
+                        in: files)
                 }
                 try run("/bin/chown", [user, key], in: files)
                 let authorized = readFile("\(key).pub") ?? ""
@@ -205,7 +211,8 @@ extension NamespaceTests {
                         Appointments.list,
                         .init(
                             token: token, from: Ledger.firstSlot.adding(.seconds(-3_600)),
-                            to: Ledger.firstSlot.adding(.seconds(Int64(Ledger.days + 1) * 86_400)), includeCancelled: true, limit: 200,
+                            to: Ledger.firstSlot.adding(.seconds(Int64(Ledger.days + 1) * 86_400)),
+                            includeCancelled: true, limit: 200,
                             cursor: cursor))
                 }
                 stored += page.appointments
@@ -236,8 +243,7 @@ extension NamespaceTests {
             }
         }
 
-        /// Books one slot after another until a booking fails for good (the host died): each
-        /// acknowledged booking with the instant its acknowledgement came.
+        /// Books one slot after another until a booking fails (the host died).
         struct Ledger: Sendable {
             /// The days booked, from ``firstSlot`` on.
             static let days = 3_000
@@ -249,10 +255,15 @@ extension NamespaceTests {
                 secondsSinceEpoch: (Timestamp.now.microsecondsSinceEpoch / 86_400_000_000 + 2) * 86_400 + 9 * 3_600)
 
             func book(through client: ServiceClient, patient: Patient, clinic: String) async
-                -> (acknowledged: [(id: String, at: ContinuousClock.Instant)], exhausted: Bool)
+                -> Ended
             {
                 var acknowledged: [(id: String, at: ContinuousClock.Instant)] = []
-                guard let token = try? await patient.logIn(through: client) else { return ([], false) }
+                let token: String
+                do {
+                    token = try await patient.logIn(through: client)
+                } catch {
+                    return Ended(acknowledged: [], failure: ("\(error)", ContinuousClock.now))
+                }
                 // Every half hour from 09:00 to 17:30 of each day: a slot the clinic closes is a
                 // conflict, skipped; a host gone is any other error, the end.
                 for index in 0..<(Self.days * 18) {
@@ -265,14 +276,21 @@ extension NamespaceTests {
                                 reason: "lost host", requestID: "lost-host-\(index)"),
                             timeout: .seconds(10))
                         acknowledged.append((booking.id, ContinuousClock.now))
-                    } catch where error.code == .conflict || error.code == .invalidInput {
+                    } catch  where error.code == .conflict || error.code == .invalidInput {
                         continue
                     } catch {
-                        return (acknowledged, false)
+                        return Ended(acknowledged: acknowledged, failure: ("\(error)", ContinuousClock.now))
                     }
                     try? await Task.sleep(for: Self.pause)
                 }
-                return (acknowledged, true)
+                return Ended(acknowledged: acknowledged, failure: nil)
+            }
+
+            /// How booking ended: every booking acknowledged, with the instant its answer came,
+            /// and the error that ended it, when it was; nil when it ran out of slots.
+            struct Ended: Sendable {
+                var acknowledged: [(id: String, at: ContinuousClock.Instant)]
+                var failure: (error: String, at: ContinuousClock.Instant)?
             }
         }
     }

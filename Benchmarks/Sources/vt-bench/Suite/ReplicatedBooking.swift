@@ -41,13 +41,16 @@ struct ReplicatedBooking {
             for (service, seconds) in booked.litestreamCPU {
                 cpuPerBooking[service, default: []].append(seconds * 1_000_000 / Double(max(booked.count, 1)))
             }
-            for (service, mebibytes) in booked.litestreamResident { residentMiB[service, default: []].append(mebibytes) }
+            for (service, mebibytes) in booked.litestreamResident {
+                residentMiB[service, default: []].append(mebibytes)
+            }
         }
         for percentile in [50.0, 99.0] {
             report.add(
                 "replication", "book p\(Int(percentile)), 1 client, every store replicated to a folder", unit: "ms",
                 ours: replicated.map { SuiteBenchmark.percentile($0.latencies, percentile) / 1000 },
-                baselineName: "no replica", baseline: plain.map { SuiteBenchmark.percentile($0.latencies, percentile) / 1000 },
+                baselineName: "no replica",
+                baseline: plain.map { SuiteBenchmark.percentile($0.latencies, percentile) / 1000 },
                 ratioName: "replicated/plain", target: .atMost(Self.target))
         }
         for service in cpuPerBooking.keys.sorted() {
@@ -55,7 +58,8 @@ struct ReplicatedBooking {
                 "replication", "\(service)'s Litestream CPU per booking", unit: "µs",
                 Summary(cpuPerBooking[service] ?? []))
             report.add(
-                "replication", "\(service)'s Litestream resident memory", unit: "MiB", Summary(residentMiB[service] ?? []))
+                "replication", "\(service)'s Litestream resident memory", unit: "MiB",
+                Summary(residentMiB[service] ?? []))
         }
     }
 
