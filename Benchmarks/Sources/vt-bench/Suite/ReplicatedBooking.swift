@@ -24,7 +24,7 @@ struct ReplicatedBooking {
             report.note("replication: no litestream on PATH (scripts/install-deps.sh --test installs it); rows skipped")
             return
         }
-        guard let manifest = replicatedManifest() else {
+        guard replicatedManifest(name: "probe") != nil else {
             report.note("replication: \(settings.manifest) has no [defaults] table to add a replica to; rows skipped")
             return
         }
@@ -35,6 +35,10 @@ struct ReplicatedBooking {
         for round in 1...settings.rounds {
             progress("booking with and without replication, round \(round)/\(settings.rounds)")
             plain.append(await book(manifest: nil, environment: [:], name: "unreplicated\(round)"))
+            // A replica of its own per suite: a fresh suite's stores would come back from the last one's.
+            guard let manifest = replicatedManifest(name: "replicated\(round)") else {
+                fail("replication: cannot write a replicated manifest in \(directory)")
+            }
             let booked = await book(
                 manifest: manifest, environment: ["VERTICALS_LITESTREAM": litestream], name: "replicated\(round)")
             replicated.append(booked)
@@ -99,16 +103,16 @@ struct ReplicatedBooking {
         return booked
     }
 
-    /// The suite's manifest with a folder replica in its `[defaults]`, written beside the runs;
-    /// nil when the manifest has no `[defaults]` table.
-    private func replicatedManifest() -> String? {
+    /// The suite's manifest with a folder replica `name-replicas` in its `[defaults]`, written
+    /// beside the runs; nil when the manifest has no `[defaults]` table.
+    private func replicatedManifest(name: String) -> String? {
         guard let text = try? String(contentsOfFile: settings.manifest, encoding: .utf8),
             text.contains("\n[defaults]\n")
         else { return nil }
-        let replicas = "\(directory)/replicas"
+        let replicas = "\(directory)/\(name)-replicas"
         try? FileManager.default.createDirectory(atPath: replicas, withIntermediateDirectories: true)
         let line = "replica = { type = \"folder\", path = \"\(replicas)\", sync_interval = \"1s\" }"
-        let path = "\(directory)/replicated.toml"
+        let path = "\(directory)/\(name).toml"
         let replicated = text.replacingOccurrences(of: "\n[defaults]\n", with: "\n[defaults]\n\(line)\n")
         guard (try? replicated.write(toFile: path, atomically: true, encoding: .utf8)) != nil else { return nil }
         return path
