@@ -682,8 +682,8 @@ let package = Package(
                     "VerticalsServiceKit", "VerticalsClient", "IOInterface", "VerticalsContract", "VerticalsEventLoop",
                     "VerticalsWire",
                     "VerticalsTesting", "VerticalsDeployTesting",
-                    // Stores seeded into a replica (ReplicaRestoreUnitTests).
-                    "VerticalsStorage", grdb,
+                    // Stores seeded into a replica, and the replica's manifest entry (ReplicaRestoreUnitTests).
+                    "VerticalsStorage", grdb, "VerticalsManifest",
                     // Each vertical's World, for its declared calls (DeclaredRoutesTests).
                     "IdentityService", "ClinicsService", "AppointmentsService", "RecordsService",
                     "NotificationsService",
