@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import VerticalsTestSupport
 import VerticalsTesting
 import VerticalsWire
@@ -10,6 +11,8 @@ import VerticalsWire
 final class ScriptedCallee: Sendable {
     let listener: Int32
     let answer: @Sendable (Message) -> [UInt8]
+    /// The connections accepted so far.
+    let connections = Atomic<Int>(0)
 
     init(at path: String, answer: @escaping @Sendable (Message) -> [UInt8]) throws {
         self.answer = answer
@@ -19,7 +22,14 @@ final class ScriptedCallee: Sendable {
         Thread { [self] in
             while true {
                 let descriptor = accept(listener, nil, nil)
-                guard descriptor >= 0 else { return }
+                guard descriptor >= 0 else {
+                    // Closed here, not in `stop()`: closed there while this thread still
+                    // accepts on it, the number could be reused by another test's listener,
+                    // whose callers this thread would then answer.
+                    close(listener)
+                    return
+                }
+                connections.add(1, ordering: .relaxed)
                 let client = RawClient(descriptor: descriptor)
                 serving: while true {
                     switch client.receive() {
@@ -33,10 +43,10 @@ final class ScriptedCallee: Sendable {
         }.start()
     }
 
-    /// Stops accepting: the thread's `accept` fails and it ends once its connection closes.
+    /// Stops accepting: the thread's `accept` fails, and it closes the listener and ends, once
+    /// its connection closes.
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     /// An error frame answering `request` with `error`.
