@@ -80,11 +80,7 @@ import VerticalsTesting
     }
 
     /// The `swiftc` on this process's `PATH` (the one building the tests).
-    static let swiftc: String = {
-        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin"
-        let folders = path.split(separator: ":").map(String.init)
-        return folders.map { "\($0)/swiftc" }.first { access($0, X_OK) == 0 } ?? "/usr/bin/swiftc"
-    }()
+    static let swiftc = ToolLookup.which("swiftc") ?? "/usr/bin/swiftc"
 
     static let plainDeclarations: [String] = {
         let directory = TemporaryDirectory()

@@ -13,18 +13,9 @@ enum BookingLedger {
     static func verify(
         _ client: ServiceClient, patient: String, outcome: Booker.Outcome, slots: [Timestamp]
     ) async throws -> Int {
-        // Every page: a booker that booked past one page's worth (under a slow machine's longer
-        // upgrades) was once counted short by the first page alone.
-        var stored: [Appointments.Appointment] = []
-        var cursor: String?
-        repeat {
-            let page = Appointments.ListInput(
-                token: patient, from: slots.first!.adding(.seconds(-3_600)), to: slots.last!.adding(.seconds(3_600)),
-                includeCancelled: true, limit: 200, cursor: cursor)
-            let answer = try await retrying { try await client.call(Appointments.list, page) }
-            stored += answer.appointments
-            cursor = answer.nextCursor
-        } while cursor != nil
+        let stored = try await Self.stored(
+            client, patient: patient, from: slots.first!.adding(.seconds(-3_600)),
+            to: slots.last!.adding(.seconds(3_600)))
         let acknowledged = Set(outcome.acknowledged.values)
         #expect(acknowledged.count == outcome.acknowledged.count, "two request ids were answered with one booking")
         #expect(
@@ -44,6 +35,24 @@ enum BookingLedger {
         let storedIDs = Set(stored.map(\.id))
         return storedIDs.symmetricDifference(acknowledged).count + (stored.count - storedIDs.count)
             + Set(keys).symmetricDifference(expected).count + (keys.count - Set(keys).count)
+    }
+
+    /// Every booking of `patient` (a session token) from `from` to `to`, cancelled ones too, page by
+    /// page: a booker that booked past one page's worth (under a slow machine's longer upgrades)
+    /// was once counted short by the first page alone.
+    static func stored(_ client: ServiceClient, patient: String, from: Timestamp, to: Timestamp) async throws
+        -> [Appointments.Appointment]
+    {
+        var stored: [Appointments.Appointment] = []
+        var cursor: String?
+        repeat {
+            let page = Appointments.ListInput(
+                token: patient, from: from, to: to, includeCancelled: true, limit: 200, cursor: cursor)
+            let answer = try await retrying { try await client.call(Appointments.list, page) }
+            stored += answer.appointments
+            cursor = answer.nextCursor
+        } while cursor != nil
+        return stored
     }
 
     /// The deduplication keys of every notification in `patient`'s inbox, page by page (a long

@@ -77,7 +77,11 @@ extension NamespaceTests {
             let token = try await patient.logIn(through: b.client)
             let servingAfter = ContinuousClock.now - killedAt
 
-            let stored = try await Set(Self.bookings(of: token, through: b.client).map(\.id))
+            let stored = try await Set(
+                BookingLedger.stored(
+                    b.client, patient: token, from: Ledger.firstSlot.adding(.seconds(-3_600)),
+                    to: Ledger.firstSlot.adding(.seconds(Int64(Ledger.days + 1) * 86_400))
+                ).map(\.id))
             let lost = acknowledged.filter { !stored.contains($0.id) }
             let oldestLost = lost.map { killedAt - $0.at }.max()
             print(
@@ -199,28 +203,6 @@ extension NamespaceTests {
             }
         }
 
-        /// Every booking of the patient whose session is `token`, page by page.
-        static func bookings(of token: String, through client: ServiceClient) async throws
-            -> [Appointments.Appointment]
-        {
-            var stored: [Appointments.Appointment] = []
-            var cursor: String?
-            repeat {
-                let page = try await retrying {
-                    try await client.call(
-                        Appointments.list,
-                        .init(
-                            token: token, from: Ledger.firstSlot.adding(.seconds(-3_600)),
-                            to: Ledger.firstSlot.adding(.seconds(Int64(Ledger.days + 1) * 86_400)),
-                            includeCancelled: true, limit: 200,
-                            cursor: cursor))
-                }
-                stored += page.appointments
-                cursor = page.nextCursor
-            } while cursor != nil
-            return stored
-        }
-
         /// The patient who books: registered on A, logged in again on B (a session is a row of
         /// identity's store, but B's identity signs with the keys of its own run directory).
         final class Patient: Sendable {
@@ -228,18 +210,11 @@ extension NamespaceTests {
             let password = "correct-horse-battery"
 
             func register(through client: ServiceClient) async throws {
-                _ = try await retrying {
-                    try await client.call(
-                        Identity.register, .init(email: email, password: password, displayName: "lost host"),
-                        timeout: SupervisedSuite.setUpTimeout)
-                }
+                try await SupervisedSuite.register(email, password: password, name: "lost host", through: client)
             }
 
             func logIn(through client: ServiceClient) async throws -> String {
-                try await retrying {
-                    try await client.call(
-                        Identity.login, .init(email: email, password: password), timeout: SupervisedSuite.setUpTimeout)
-                }.token
+                try await SupervisedSuite.logIn(email, password: password, through: client)
             }
         }
 
@@ -305,6 +280,5 @@ enum LostHostTools {
         return nil
     }
     static let sshd = "/usr/sbin/sshd"
-    static let litestream: String? = (getenv("PATH").map { String(cString: $0) } ?? "").split(separator: ":")
-        .map { "\($0)/litestream" }.first { access($0, X_OK) == 0 }
+    static let litestream = ToolLookup.which("litestream")
 }

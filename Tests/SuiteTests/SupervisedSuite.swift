@@ -179,14 +179,24 @@ final class SupervisedSuite {
     /// a loaded machine (a register is not retried: it may have been done).
     static func newPatient(_ name: String, through client: ServiceClient) async throws -> String {
         let email = "\(name)-\(UInt32.random(in: 0...UInt32.max))@example.org"
+        try await register(email, password: "correct-horse-battery", name: name, through: client)
+        return try await logIn(email, password: "correct-horse-battery", through: client)
+    }
+
+    /// Registers a patient through `client` (a set-up step, as ``newPatient(_:through:)``).
+    static func register(_ email: String, password: String, name: String, through client: ServiceClient)
+        async throws
+    {
         _ = try await retrying {
             try await client.call(
-                Identity.register, .init(email: email, password: "correct-horse-battery", displayName: name),
-                timeout: setUpTimeout)
+                Identity.register, .init(email: email, password: password, displayName: name), timeout: setUpTimeout)
         }
-        return try await retrying {
-            try await client.call(
-                Identity.login, .init(email: email, password: "correct-horse-battery"), timeout: setUpTimeout)
+    }
+
+    /// Logs a registered patient in through `client`; returns the session token.
+    static func logIn(_ email: String, password: String, through client: ServiceClient) async throws -> String {
+        try await retrying {
+            try await client.call(Identity.login, .init(email: email, password: password), timeout: setUpTimeout)
         }.token
     }
 

@@ -1,7 +1,7 @@
 import Glibc
 
-/// The command-line tools a deploy test runs (systemd's, the Kubernetes validator, Python,
-/// `ldd`), found on the test process's `PATH`.
+/// The command-line tools a test runs that are not the package's own (systemd's, the Kubernetes
+/// validator, Python, `ldd`, Litestream, `swiftc`), found on the test process's `PATH`.
 public enum ToolLookup {
     /// The absolute path of `program` on the test process's `PATH`, if there is one.
     public static func which(_ program: String) -> String? {
