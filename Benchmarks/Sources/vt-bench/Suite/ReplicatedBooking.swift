@@ -7,7 +7,9 @@ import VerticalsWire
 /// Section `replication`, what replication costs a booking: one client books for a slice through
 /// a fresh supervised suite whose every store Litestream copies to a folder replica (the manifest's
 /// `[defaults] replica`, a 1 s sync interval), against a fresh suite of the same manifest with no
-/// replica, alternating round by round: the booking's p50 and p99. Beside them, each vertical's
+/// replica, alternating round by round: the booking's p50 and p99, in the steady state: once every
+/// Litestream has taken its first snapshot of its store and made its first compaction, which a
+/// fresh Litestream does in its first seconds and then only at start. Beside them, each vertical's
 /// Litestream: its CPU per booking over the slice and its resident memory at the end. Skipped,
 /// with a note, when no `litestream` is on PATH (`scripts/install-deps.sh --test` installs it).
 struct ReplicatedBooking {
@@ -15,7 +17,7 @@ struct ReplicatedBooking {
     let report: Report
     let directory: String
     let loop: EventLoop
-    var slice: Duration = .milliseconds(1500)
+    var slice: Duration = .seconds(3)
     /// The goal of both rows: replication costs a booking at most a tenth.
     static let target = 1.1
 
@@ -89,6 +91,9 @@ struct ReplicatedBooking {
         let bench = SuiteBenchmark(settings: settings, report: report, directory: directory, loop: loop)
         _ = await bench.book(clients: [client], setup: setup, slots: slots, for: .milliseconds(300))
         let copiers = manifest == nil ? [:] : await Self.litestreams(of: run)
+        if manifest != nil, await !Self.settled(replicas: "\(directory)/\(name)-replicas", count: copiers.count) {
+            report.note("replication: \(name)'s replicas had no first compaction within a minute; measured anyway")
+        }
         let before = copiers.compactMapValues { ProcessStats.cpuSeconds($0) }
         let measured = await bench.book(clients: [client], setup: setup, slots: slots, for: slice)
         var booked = Booked(latencies: measured.latencies, count: measured.latencies.count)
@@ -139,6 +144,20 @@ struct ReplicatedBooking {
             try? await Task.sleep(for: .milliseconds(50))
         } while ContinuousClock.now < deadline
         return found
+    }
+
+    /// Whether `count` stores' replicas under `replicas` have their first compaction (a file in an
+    /// `ltx/1` folder; the snapshot comes before it), waiting a minute at most.
+    private static func settled(replicas: String, count: Int) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(60)
+        repeat {
+            let compacted = (FileManager.default.enumerator(atPath: replicas)?.allObjects as? [String] ?? [])
+                .filter { $0.hasSuffix(".ltx") && $0.split(separator: "/").dropLast().suffix(2) == ["ltx", "1"] }
+                .map { $0.split(separator: "/").dropLast(3).joined(separator: "/") }
+            if Set(compacted).count >= count { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        } while ContinuousClock.now < deadline
+        return false
     }
 
     /// `litestream` on PATH, or nil.
