@@ -41,10 +41,10 @@ enum DeployFixture {
         return manifest
     }
 
-    /// Parses manifest `text`, with programs in `/usr/local/bin`.
-    static func manifest(_ text: String) throws -> Manifest {
+    /// Parses manifest `text`, with programs in `binDirectory`.
+    static func manifest(_ text: String, binDirectory: String = "/usr/local/bin") throws -> Manifest {
         let (manifest, problems) = ManifestParser.parse(
-            text: text, baseDirectory: "/etc/vt", binDirectory: "/usr/local/bin", checkExecutables: false)
+            text: text, baseDirectory: "/etc/vt", binDirectory: binDirectory, checkExecutables: false)
         guard problems.isEmpty else { throw FixtureError("\(problems)") }
         return manifest
     }
@@ -66,8 +66,28 @@ enum DeployFixture {
         try linkPrograms(in: directory)
         let layout = SystemdLayout(prefix: directory.path)
         let files = try SystemdExport.files(for: suiteManifest(layout: layout), layout: layout)
-        _ = try GeneratedFolder(path: directory.file("units")).replace(with: files) { _ in false }
+        try writeUnits(files, in: directory)
         return files
+    }
+
+    /// Writes `files` to `<directory>/units`, as an export writes its folder.
+    static func writeUnits(_ files: [String: String], in directory: TemporaryDirectory) throws {
+        _ = try GeneratedFolder(path: directory.file("units")).replace(with: files) { _ in false }
+    }
+
+    /// Links the programs into `<directory>/bin` (and `/bin/true` as the Litestream at
+    /// `litestream`, when given), writes `files` to `<directory>/units` and expects
+    /// ``verify(_:in:sourceLocation:)`` to pass.
+    static func installAndVerify(
+        _ files: [String: String], in directory: TemporaryDirectory, litestream: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        try linkPrograms(in: directory)
+        if let litestream {
+            #expect(symlink("/bin/true", litestream) == 0, sourceLocation: sourceLocation)
+        }
+        try writeUnits(files, in: directory)
+        try verify(files, in: directory, sourceLocation: sourceLocation)
     }
 
     /// `systemd-analyze verify` of the units of `files` in `<directory>/units`: it exits 0 even

@@ -74,7 +74,7 @@ import VerticalsTesting
         if spec.executable != "\(layout.binDirectory)/\(DeployFixture.program)" {
             #expect(symlink("\(DaemonProcess.productsDirectory)/\(DeployFixture.program)", spec.executable) == 0)
         }
-        _ = try GeneratedFolder(path: directory.file("units")).replace(with: files) { _ in false }
+        try DeployFixture.writeUnits(files, in: directory)
         for (path, text) in files {
             #expect(SystemdUnitReader.lineProblems(text).isEmpty, "\(path): \(SystemdUnitReader.lineProblems(text))")
         }

@@ -60,21 +60,7 @@ enum KubernetesFixture {
         }
     }
 
-    private static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// `text` as a JSON string: a TOML basic string is one (the same escapes, and `\u007f` reads as
+    /// DEL in both).
+    private static func jsonString(_ text: String) -> String { HostileText.tomlString(text) }
 }

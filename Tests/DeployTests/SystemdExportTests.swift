@@ -94,16 +94,14 @@ struct SystemdExportTests {
     @Test func limits_becomeTheUnitsLimits_andSystemdReadsThem() throws {
         let directory = TemporaryDirectory()
         let layout = SystemdLayout(prefix: directory.path)
-        let (manifest, problems) = ManifestParser.parse(
-            text: """
-                [services.alpha]
-                executable = "\(DeployFixture.program)"
-                limits = { memory = "64MiB", cpu = "10%", open_files = 64, data = "512MiB", core = 0, cpu_seconds = 3600, nice = 5, cpu_weight = 20, tasks = 128 }
-                [services.beta]
-                executable = "\(DeployFixture.program)"
-                """,
-            baseDirectory: "/etc/vt", binDirectory: layout.binDirectory, checkExecutables: false)
-        #expect(problems.isEmpty, "\(problems)")
+        let manifest = try DeployFixture.manifest(
+            """
+            [services.alpha]
+            executable = "\(DeployFixture.program)"
+            limits = { memory = "64MiB", cpu = "10%", open_files = 64, data = "512MiB", core = 0, cpu_seconds = 3600, nice = 5, cpu_weight = 20, tasks = 128 }
+            [services.beta]
+            executable = "\(DeployFixture.program)"
+            """, binDirectory: layout.binDirectory)
         let files = try SystemdExport.files(for: manifest, layout: layout)
         let alpha = try #require(files["verticals-alpha.service"])
         #expect(DeployFixture.values("MemoryMax", in: alpha) == ["67108864"])
@@ -120,9 +118,7 @@ struct SystemdExportTests {
             ["MemoryMax", "CPUQuota", "CPUWeight", "TasksMax", "LimitNOFILE", "Nice"].allSatisfy {
                 DeployFixture.values($0, in: beta).isEmpty
             })
-        try DeployFixture.linkPrograms(in: directory)
-        _ = try GeneratedFolder(path: directory.file("units")).replace(with: files) { _ in false }
-        try DeployFixture.verify(files, in: directory)
+        try DeployFixture.installAndVerify(files, in: directory)
     }
 
     @Test func everyServiceIsSandboxed_withoutHidingItsUid() throws {

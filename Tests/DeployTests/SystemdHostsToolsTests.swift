@@ -13,7 +13,7 @@ import VerticalsTesting
         try DeployFixture.linkPrograms(in: directory)
         let layout = SystemdLayout(prefix: directory.path)
         let files = try SystemdHostsFixture.files(host: host, layout: layout)
-        _ = try GeneratedFolder(path: directory.file("units")).replace(with: files) { _ in false }
+        try DeployFixture.writeUnits(files, in: directory)
         return files
     }
 
@@ -29,28 +29,25 @@ import VerticalsTesting
     /// to a collector: its units verify without a line too.
     @Test func verify_acceptsACallerOfARemoteServiceWithoutExecutable_andOfACollector() throws {
         let directory = TemporaryDirectory()
-        try DeployFixture.linkPrograms(in: directory)
         let layout = SystemdLayout(prefix: directory.path)
-        let (manifest, problems) = ManifestParser.parse(
-            text: """
-                [services.ledger]
-                endpoint = "tcp:10.0.0.2:7001"
-                [services.catalog]
-                executable = "vt-testd"
-                args = ["catalog"]
-                host = "a"
-                endpoint = "tcp:10.0.0.3:7002"
-                depends_on = ["ledger"]
-                env = { OTEL_EXPORTER_OTLP_ENDPOINT = "http://10.0.0.9:4318" }
-                """, baseDirectory: directory.path, binDirectory: layout.binDirectory, checkExecutables: false)
-        #expect(problems.isEmpty, "\(problems)")
+        let manifest = try DeployFixture.manifest(
+            """
+            [services.ledger]
+            endpoint = "tcp:10.0.0.2:7001"
+            [services.catalog]
+            executable = "vt-testd"
+            args = ["catalog"]
+            host = "a"
+            endpoint = "tcp:10.0.0.3:7002"
+            depends_on = ["ledger"]
+            env = { OTEL_EXPORTER_OTLP_ENDPOINT = "http://10.0.0.9:4318" }
+            """, binDirectory: layout.binDirectory)
         let files = try SystemdExport.files(for: manifest, layout: layout, host: "a")
         #expect(files["verticals-ledger.service"] == nil)
         #expect(
             SystemdHostsFixture.words("IPAddressAllow", in: files["verticals-catalog.service"] ?? "").contains(
                 "10.0.0.9"))
-        _ = try GeneratedFolder(path: directory.file("units")).replace(with: files) { _ in false }
-        try DeployFixture.verify(files, in: directory)
+        try DeployFixture.installAndVerify(files, in: directory)
     }
 
     /// The exposure of a TCP vertical's unit, and what it still pays for the network: no

@@ -42,10 +42,7 @@ struct SystemdReplicaFolderTests {
             #expect(DeployFixture.values("ExecStartPre", in: try #require(files[unit])).isEmpty, "\(unit)")
         }
 
-        try DeployFixture.linkPrograms(in: directory)
-        #expect(symlink("/bin/true", layout.litestream) == 0)
-        _ = try GeneratedFolder(path: directory.file("units")).replace(with: files) { _ in false }
-        try DeployFixture.verify(files, in: directory)
+        try DeployFixture.installAndVerify(files, in: directory, litestream: layout.litestream)
     }
 
     /// The commands themselves, as root runs them in order, each failure but an ignored one ending

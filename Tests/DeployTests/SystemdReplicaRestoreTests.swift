@@ -60,10 +60,7 @@ struct SystemdReplicaRestoreTests {
                 $0.contains("restore")
             })
 
-        try DeployFixture.linkPrograms(in: directory)
-        #expect(symlink("/bin/true", layout.litestream) == 0)
-        _ = try GeneratedFolder(path: directory.file("units")).replace(with: files) { _ in false }
-        try DeployFixture.verify(files, in: directory)
+        try DeployFixture.installAndVerify(files, in: directory, litestream: layout.litestream)
     }
 
     /// The unit's Litestream command, run by the Litestream the tests install with the paths of

@@ -20,19 +20,17 @@ struct SystemdReplicaTests {
     ) throws -> (SystemdLayout, [String: String]) {
         var layout = SystemdLayout(prefix: directory.path)
         layout.litestream = "\(layout.binDirectory)/litestream"
-        let (manifest, problems) = ManifestParser.parse(
-            text: """
-                [services.alpha]
-                executable = "\(DeployFixture.program)"\(alphaUser.map { "\nuser = \"\($0)\"" } ?? "")
-                replica = { type = "folder", path = "\(alphaFolder)", sync_interval = "2s" }
-                [services.beta]
-                executable = "\(DeployFixture.program)"
-                replica = { type = "sftp", host = "backup.example.net", path = "/r", key_file = "/etc/r/{name}.key", host_key = "\(Self.hostKey)" }
-                [services.gamma]
-                executable = "\(DeployFixture.program)"
-                """,
-            baseDirectory: "/etc/vt", binDirectory: layout.binDirectory, checkExecutables: false)
-        #expect(problems.isEmpty, "\(problems)")
+        let manifest = try DeployFixture.manifest(
+            """
+            [services.alpha]
+            executable = "\(DeployFixture.program)"\(alphaUser.map { "\nuser = \"\($0)\"" } ?? "")
+            replica = { type = "folder", path = "\(alphaFolder)", sync_interval = "2s" }
+            [services.beta]
+            executable = "\(DeployFixture.program)"
+            replica = { type = "sftp", host = "backup.example.net", path = "/r", key_file = "/etc/r/{name}.key", host_key = "\(Self.hostKey)" }
+            [services.gamma]
+            executable = "\(DeployFixture.program)"
+            """, binDirectory: layout.binDirectory)
         return (layout, try SystemdExport.files(for: manifest, layout: layout))
     }
 
@@ -66,9 +64,6 @@ struct SystemdReplicaTests {
                 $0.contains("VERTICALS_STORE_REPLICA")
             })
 
-        try DeployFixture.linkPrograms(in: directory)
-        #expect(symlink("/bin/true", layout.litestream) == 0)
-        _ = try GeneratedFolder(path: directory.file("units")).replace(with: files) { _ in false }
-        try DeployFixture.verify(files, in: directory)
+        try DeployFixture.installAndVerify(files, in: directory, litestream: layout.litestream)
     }
 }
