@@ -62,9 +62,8 @@ struct DeclaredRoutesTests {
 
     /// The guard's own check: a vertical that declares identity.grantRole is named, from either side.
     @Test func aVerticalDeclaringGrantRole_isNamed() throws {
-        var manifest = try SuiteDeployFixture.suiteManifest()
-        let index = try #require(manifest.services.firstIndex { $0.name == "clinics" })
-        manifest.services[index].setDependsOn(["identity.authenticate", "identity.grantRole"])
+        let manifest = try SuiteDeployFixture.suiteManifest(
+            where: "clinics", dependsOn: ["identity.authenticate", "identity.grantRole"])
         var calls = Self.referenceWorldCalls
         calls["records"] = Callees(
             Identity.authenticate, Identity.revokeRole, Clinics.get, Clinics.getMany, Clinics.nearest)
@@ -83,9 +82,8 @@ struct DeclaredRoutesTests {
 
     /// The guard's own check: drop a declared operation from the manifest, and the test names the edge.
     @Test func anOperationDroppedFromTheManifest_isNamed() throws {
-        var manifest = try SuiteDeployFixture.suiteManifest()
-        let index = try #require(manifest.services.firstIndex { $0.name == "records" })
-        manifest.services[index].setDependsOn(["identity.authenticate", "clinics.get", "clinics.nearest"])
+        let manifest = try SuiteDeployFixture.suiteManifest(
+            where: "records", dependsOn: ["identity.authenticate", "clinics.get", "clinics.nearest"])
         let mismatches = try Self.mismatches(manifest: manifest, root: SuiteDeployFixture.repositoryRoot)
         #expect(mismatches.count == 1, "\(mismatches)")
         #expect(
@@ -98,9 +96,7 @@ struct DeclaredRoutesTests {
     /// A whole vertical in the manifest covers the code's operations of it, but grants more than
     /// the code calls: named as unused.
     @Test func aWholeVerticalInTheManifest_isNamedAsMoreThanTheCodeCalls() throws {
-        var manifest = try SuiteDeployFixture.suiteManifest()
-        let index = try #require(manifest.services.firstIndex { $0.name == "clinics" })
-        manifest.services[index].setDependsOn(["identity"])
+        let manifest = try SuiteDeployFixture.suiteManifest(where: "clinics", dependsOn: ["identity"])
         let mismatches = try Self.mismatches(manifest: manifest, root: SuiteDeployFixture.repositoryRoot)
         #expect(
             mismatches.map(\.description) == [
@@ -110,9 +106,8 @@ struct DeclaredRoutesTests {
     }
 
     @Test func anOperationTheCodeNeverCalls_isNamed() throws {
-        var manifest = try SuiteDeployFixture.suiteManifest()
-        let index = try #require(manifest.services.firstIndex { $0.name == "clinics" })
-        manifest.services[index].setDependsOn(["identity.authenticate", "identity.getUser"])
+        let manifest = try SuiteDeployFixture.suiteManifest(
+            where: "clinics", dependsOn: ["identity.authenticate", "identity.getUser"])
         let mismatches = try Self.mismatches(manifest: manifest, root: SuiteDeployFixture.repositoryRoot)
         #expect(
             mismatches.map(\.description).contains {
@@ -145,9 +140,8 @@ struct DeclaredRoutesTests {
     @Test func anOperationTheWorldDeclaresButNoSourceCalls_isNamed() throws {
         var calls = Self.referenceWorldCalls
         calls["clinics"] = Callees(Identity.authenticate, Identity.getUser)
-        var manifest = try SuiteDeployFixture.suiteManifest()
-        let index = try #require(manifest.services.firstIndex { $0.name == "clinics" })
-        manifest.services[index].setDependsOn(["identity.authenticate", "identity.getUser"])
+        let manifest = try SuiteDeployFixture.suiteManifest(
+            where: "clinics", dependsOn: ["identity.authenticate", "identity.getUser"])
         let mismatches = try Self.mismatches(
             manifest: manifest, root: SuiteDeployFixture.repositoryRoot, worldCalls: calls)
         let texts = mismatches.map(\.description)
@@ -285,52 +279,53 @@ struct DeclaredRoutesTests {
             let declared = try consumerContracts(in: "\(root)/Services/\(folder)/Contracts")
             let called = calledOperations(in: "\(root)/Services/\(folder)/Sources", own: spec.name, among: names)
             let manifestCalls = Callees(names: spec.routeEntries)
+            func mismatch(_ edge: String, _ text: String) {
+                mismatches.append(Mismatch(description: "\(spec.name) → \(edge): \(text)"))
+            }
             for entry in calls.entries where !manifestCalls.covers(entry) {
-                mismatches.append(
-                    Mismatch(
-                        description: "\(spec.name) → \(entry): the code calls it (\(world)) but "
-                            + "deploy/suite.toml [services.\(spec.name)] lacks depends_on = [\"\(entry)\"]: "
-                            + "its calls would be refused where routes are enforced, and the daemon warns at start-up"))
+                mismatch(
+                    entry,
+                    "the code calls it (\(world)) but "
+                        + "deploy/suite.toml [services.\(spec.name)] lacks depends_on = [\"\(entry)\"]: "
+                        + "its calls would be refused where routes are enforced, and the daemon warns at start-up")
             }
             for entry in manifestCalls.entries where !calls.covers(entry) {
                 if !entry.contains("."), let used = calls.operations(of: entry), !used.isEmpty {
-                    mismatches.append(
-                        Mismatch(
-                            description:
-                                "\(spec.name) → \(entry): deploy/suite.toml declares it in depends_on, but the code "
-                                + "calls only \(used.map { "\(entry).\($0)" }.joined(separator: ", ")) of it (\(world)): "
-                                + "name those operations instead"))
+                    mismatch(
+                        entry,
+                        "deploy/suite.toml declares it in depends_on, but the code "
+                            + "calls only \(used.map { "\(entry).\($0)" }.joined(separator: ", ")) of it (\(world)): "
+                            + "name those operations instead")
                 } else {
-                    mismatches.append(
-                        Mismatch(
-                            description: "\(spec.name) → \(entry): deploy/suite.toml declares it in depends_on, but "
-                                + "the code does not (\(world)): drop it, or declare the call"))
+                    mismatch(
+                        entry,
+                        "deploy/suite.toml declares it in depends_on, but "
+                            + "the code does not (\(world)): drop it, or declare the call")
                 }
             }
             for (operation, file) in declared.sorted(by: { $0.key < $1.key }) where !calls.covers(operation) {
-                mismatches.append(
-                    Mismatch(
-                        description: "\(spec.name) → \(operation): a consumer contract (Services/\(folder)/Contracts/"
-                            + "\(file)) says it calls it, but \(world) does not"))
+                mismatch(
+                    operation,
+                    "a consumer contract (Services/\(folder)/Contracts/"
+                        + "\(file)) says it calls it, but \(world) does not")
             }
             for entry in calls.entries where declared[entry] == nil {
-                mismatches.append(
-                    Mismatch(
-                        description: "\(spec.name) → \(entry): \(world) declares it, but no consumer contract "
-                            + "(Services/\(folder)/Contracts/\(Callees.service(of: entry)).json) pins what it relies on"
-                    ))
+                mismatch(
+                    entry,
+                    "\(world) declares it, but no consumer contract "
+                        + "(Services/\(folder)/Contracts/\(Callees.service(of: entry)).json) pins what it relies on")
             }
             for (operation, file) in called.sorted(by: { $0.key < $1.key }) where !calls.covers(operation) {
-                mismatches.append(
-                    Mismatch(
-                        description: "\(spec.name) → \(operation): \(file) calls it, but \(world) does not "
-                            + "declare it (its caller would refuse the call)"))
+                mismatch(
+                    operation,
+                    "\(file) calls it, but \(world) does not "
+                        + "declare it (its caller would refuse the call)")
             }
             for entry in calls.entries where called[entry] == nil {
-                mismatches.append(
-                    Mismatch(
-                        description: "\(spec.name) → \(entry): \(world) declares it, but no source file calls it: "
-                            + "a permission nobody needs"))
+                mismatch(
+                    entry,
+                    "\(world) declares it, but no source file calls it: "
+                        + "a permission nobody needs")
             }
         }
         return mismatches

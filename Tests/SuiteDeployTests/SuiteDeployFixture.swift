@@ -1,5 +1,6 @@
 import VerticalsDeploy
 import VerticalsDeployTesting
+import VerticalsManifest
 import VerticalsSupervisor
 
 /// The reference suite's deployment as the repository holds it: `deploy/suite.toml`, parsed as
@@ -21,6 +22,18 @@ enum SuiteDeployFixture {
     /// `deploy/suite.toml` parsed for `layout`, as `svc-supervisor export systemd` parses it.
     static func suiteManifest(layout: SystemdLayout = SystemdLayout()) throws -> Manifest {
         try load(binDirectory: layout.binDirectory)
+    }
+
+    /// `deploy/suite.toml` parsed as ``suiteManifest(layout:)`` does, with `service`'s
+    /// `depends_on` set to `dependsOn`.
+    static func suiteManifest(where service: String, dependsOn: [String]) throws -> Manifest {
+        var manifest = try suiteManifest()
+        guard let index = manifest.services.firstIndex(where: { $0.name == service }) else {
+            throw FixtureError("deploy/suite.toml has no service \(service)")
+        }
+        let problems = manifest.services[index].setDependsOn(dependsOn)
+        guard problems.isEmpty else { throw FixtureError("depends_on = \(dependsOn): \(problems)") }
+        return manifest
     }
 
     /// `deploy/suite.toml`, with bare executables in the image's bin folder, as `export kubernetes` parses it.
