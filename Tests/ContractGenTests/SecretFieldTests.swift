@@ -19,8 +19,7 @@ import VerticalsContractGen
         """
 
     @Test func secretFields_areMarkedInTheSchema_andNoOthers() throws {
-        let swift = try ContractGenerator.generate([.init(path: "Sources/Shop/shop.vcontract", text: Self.contract)])
-            .get()[0]
+        let swift = try GeneratedSwift.of(Self.contract)
         #expect(
             swift.contains(#".required(2, "pin", .string, maxBytes: 8, doc: "The card's PIN.").markedSecret,"#),
             "\(swift)")

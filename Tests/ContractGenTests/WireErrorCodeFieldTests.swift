@@ -21,15 +21,13 @@ import VerticalsContractGen
         """
 
     @Test func aWireErrorCodeField_isVerticalsWiresErrorCode() throws {
-        let swift = try ContractGenerator.generate([.init(path: "Sources/Shop/shop.vcontract", text: Self.contract)])
-            .get()[0]
-        for expected in [
-            "public var code: VerticalsWire.ErrorCode",
-            "public var then: VerticalsWire.ErrorCode?",
-            "public var codes: [VerticalsWire.ErrorCode]",
-            #".required(1, "code", .enumeration(VerticalsWire.ErrorCode.schema), doc: "The code to refuse with."),"#,
-        ] {
-            #expect(swift.contains(expected), "missing \(expected) in:\n\(swift)")
-        }
+        GeneratedSwift.expect(
+            try GeneratedSwift.of(Self.contract),
+            contains: [
+                "public var code: VerticalsWire.ErrorCode",
+                "public var then: VerticalsWire.ErrorCode?",
+                "public var codes: [VerticalsWire.ErrorCode]",
+                #".required(1, "code", .enumeration(VerticalsWire.ErrorCode.schema), doc: "The code to refuse with."),"#,
+            ])
     }
 }
