@@ -64,7 +64,6 @@ import Testing
         let page = try String(contentsOfFile: "\(root)/docs/CONTRACTS.md", encoding: .utf8)
         let listed = try Self.listed(in: page)
         let handWritten = try Self.handWritten(root: root)
-        #expect(!handWritten.isEmpty, "no message schema found in \(Self.folder)")
         #expect(
             listed == handWritten,
             "docs/CONTRACTS.md lists \(listed); \(Self.folder) declares \(handWritten) by hand")
@@ -75,7 +74,7 @@ import Testing
         let both = Set(try Self.handWritten(root: root).map(\.message))
             .intersection(try Self.declaredInContractFile(root: root))
         #expect(both.isEmpty, "declared both by hand and in daemon.vcontract: \(both.sorted())")
-        #expect(try Self.declaredInContractFile(root: root).contains("daemon.FieldInfo"))
+        #expect(try Self.declaredInContractFile(root: root).isSuperset(of: ["daemon.FieldInfo", "daemon.Description"]))
     }
 
     @Test func theTableReader_findsEachRow_andStopsAtTheTablesEnd() throws {
