@@ -36,7 +36,9 @@ struct SystemdReplicaFolderTests {
         #expect(
             made.last?.words.dropFirst().elementsEqual(["-h", "verticals-alpha", "/mnt/replica 50%%/alpha"]) == true)
         #expect(!made.contains { $0.words.contains("-p") }, "PATH is never made")
-        #expect(DeployFixture.values("ReadWritePaths", in: alpha) == ["\"/mnt/replica 50%%/alpha\""])
+        #expect(
+            DeployFixture.values("ReadWritePaths", in: alpha) == ["\"-/mnt/replica 50%%/alpha\""],
+            "left out where missing: systemd 252 sets up the namespace of the `+` mkdir that makes it too")
 
         for unit in ["verticals-beta-replica.service", "verticals-alpha-restore.service", "verticals-alpha.service"] {
             #expect(DeployFixture.values("ExecStartPre", in: try #require(files[unit])).isEmpty, "\(unit)")

@@ -42,7 +42,9 @@ struct SystemdReplicaTests {
         #expect(DeployFixture.values("BindsTo", in: alpha) == ["verticals-alpha.service"])
         #expect(DeployFixture.values("User", in: alpha) == ["verticals-alpha"])
         #expect(DeployFixture.values("PrivateNetwork", in: alpha) == ["yes"], "a folder replica needs no network")
-        #expect(DeployFixture.values("ReadWritePaths", in: alpha) == ["\"/mnt/replica 50%%/alpha\""])
+        #expect(
+            DeployFixture.values("ReadWritePaths", in: alpha) == ["\"-/mnt/replica 50%%/alpha\""],
+            "left out where missing: systemd 252 sets up the namespace of the `+` mkdir that makes it too")
         let credential = try #require(DeployFixture.values("SetCredential", in: alpha).first)
         #expect(credential.hasPrefix("litestream.yml:# Litestream"))
         #expect(credential.contains(#"\n      path: \"/mnt/replica 50%%/alpha\"\n"#), "\(credential)")

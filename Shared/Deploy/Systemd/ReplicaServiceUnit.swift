@@ -56,8 +56,10 @@ enum ReplicaServiceUnit {
 
     /// For a folder replica, the `ExecStartPre=` lines that make its `PATH/NAME` where it is
     /// missing (a first deploy), as root before the sandbox is set up (`+`), and give it to the
-    /// vertical's user: `ReadWritePaths=` names a path that must exist, else the unit fails to
-    /// set up its namespace (226/NAMESPACE). The folder alone is made, never `PATH`: where `PATH`
+    /// vertical's user: Litestream's `ReadWritePaths=` needs a path that exists, else its start
+    /// fails to set up its namespace (226/NAMESPACE). The setting is marked `-` (left out where
+    /// missing), since systemd 252 builds that namespace for these `+` commands as well: without
+    /// it the mkdir that makes the folder fails for want of it. The folder alone is made, never `PATH`: where `PATH`
     /// is missing (its disk not mounted) `chown` fails the unit, rather than Litestream writing
     /// the replica to the disk below. `PATH` is the operator's, which no user but root may write:
     /// root makes `PATH/NAME` there, and `ReadWritePaths=` would follow a link another user planted
@@ -128,7 +130,14 @@ enum ReplicaServiceUnit {
                     ? ["The vertical's sandbox (SystemdSandbox.swift), the replica's reach added."] : [])
                     + setting.comment)
         }
-        if let folder, let setting { service.set(setting, SystemdSyntax.commandWord(folder)) }
+        if let folder, let setting {
+            service.set(
+                setting, SystemdSyntax.commandWord("-" + folder),
+                comment: [
+                    "`-`: left out where missing. systemd 252 builds the sandbox's namespace for the",
+                    "`ExecStartPre=+` commands too, so the mkdir that makes it would fail (226/NAMESPACE).",
+                ])
+        }
         return service
     }
 }
