@@ -9,7 +9,8 @@
 #   make reference   after a change to the command line or a setting: regenerate docs/man and docs/reference
 #   make kubernetes-export  after a manifest change: regenerate deploy/kubernetes (docs/kubernetes.md)
 #   make kubernetes-rehearsal  as root: the image as a root file system, each vertical's --check and --probe in it
-#   make systemd-rehearsal     as root: the suite on two systemd hosts (containers), units from export systemd --host
+#   make systemd-rehearsal     as root: the suite on two systemd hosts (containers), units from export systemd --host;
+#                              and on one, stores lost and brought back by the exported replica restore units
 #   make failover-rehearsal    as root: host A killed whole under bookings, the suite restored on host B from its
 #                              SFTP replicas, for FAILOVER_SECONDS (default 300); the acknowledged bookings lost
 #   make image   as root: the image built with buildah from local bases, archived in .build/image, loaded and run
@@ -186,12 +187,17 @@ kubernetes-rehearsal: test-deps
 # joined by a veth pair, each with the debug build's programs and the units `export systemd --host a|b`
 # writes; then the booking journey from host b, the refused certificate and plain TCP, kill -9 of clinics
 # on host a during bookings, and journals without priority noise (scripts/systemd-hosts.sh, driven by
-# SystemdHostsRehearsalTests; `make test` runs it too). Containers, namespaces and mounts are removed however it ends:
-# a run killed outright leaves them to kill-tagged.sh, which SystemdHostsCleanupTests proves by killing one mid-boot.
+# SystemdHostsRehearsalTests; `make test` runs it too). Then one host whose manifest replicates every store to
+# a folder (with the litestream on PATH): a patient books, the stores are deleted with verticals.target stopped,
+# and started again each verticals-NAME-restore.service brings its store back from the replica before its
+# vertical serves the booking; a restore unit whose store is there is skipped (SystemdHostsRestoreRehearsalTests).
+# Containers, namespaces and mounts are removed however it ends: a run killed outright leaves them to
+# kill-tagged.sh, which SystemdHostsCleanupTests proves by killing one mid-boot.
 systemd-rehearsal: test-deps
 	$(SWIFT) build --build-tests
 	tag=systemd-rehearsal-$$$$; status=0; \
-		VT_TEST_TAG=$$tag $(SWIFT) test --skip-build --filter 'SystemdHostsRehearsalTests|SystemdHostsCleanupTests' || status=$$?; \
+		VT_TEST_TAG=$$tag $(SWIFT) test --skip-build \
+			--filter 'SystemdHostsRehearsalTests|SystemdHostsRestoreRehearsalTests|SystemdHostsCleanupTests' || status=$$?; \
 		bash scripts/kill-tagged.sh "$$tag"; exit $$status
 
 # As root: a lost host, rehearsed (Tests/SuiteTests/LostHostRehearsalTests.swift). Two network namespaces:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Two systemd hosts on one machine, as root: `scripts/systemd-hosts.sh up WORK` and `down WORK`.
-# SystemdHostsRehearsalTests (`make systemd-rehearsal`) drives it.
+# SystemdHostsRehearsalTests and SystemdHostsRestoreRehearsalTests (`make systemd-rehearsal`) drive it.
 #
 # `up WORK` makes two hosts from one manifest (VT_HOSTS_MANIFEST, default deploy/two-hosts.toml):
 #   - a Debian bookworm root with systemd 252, made once by debootstrap and cached read-only in
@@ -9,10 +9,15 @@
 #     programs' RUNPATH), the certificates `svc-supervisor certs` minted for the manifest in
 #     /etc/verticals/certs (0700, root), and the units `export systemd --host a` (or b) writes, as
 #     `make install` installs them, with verticals.target enabled;
+#   - where the manifest names a `replica` (the units include a `-replica.service`): the `litestream`
+#     found on PATH, as /usr/bin/litestream, where the units run it (its release package's place;
+#     none on PATH: exit 2), and each folder replica's `path` (root's, 0755), as an operator mounts
+#     the replica's disk there before the units make `path/NAME` in it;
 #   - two network namespaces joined by a veth pair on 10.232.45.0/24 (host a .10, host b .11), which
 #     nothing but these two hosts uses;
 #   - `systemd-nspawn --boot` of each root in its namespace: systemd is PID 1.
-# It waits until both have booted and every vertical is active, and writes WORK/hosts.env:
+# It waits until both have booted and every vertical (and Litestream unit) is active, each restore
+# unit done, and writes WORK/hosts.env:
 # HOST_A_PID, HOST_B_PID (each container's PID 1: `nsenter -t PID -a CMD` runs CMD inside it),
 # HOST_A_NETNS, HOST_B_NETNS (for `ip netns exec`), CERTS (the minted folder, operator included).
 #
@@ -21,7 +26,7 @@
 #
 # `down WORK` powers both off and removes every namespace, veth, mount and file `up` made; `up` calls
 # it itself when it fails. Exit status 2: this machine cannot run it (not root, no systemd-nspawn and
-# apt cannot install it, the Debian mirror unreachable), with the reason on stderr.
+# apt cannot install it, the Debian mirror unreachable, a replica and no litestream), with the reason on stderr.
 #
 # A run that is killed outright (SIGKILL of its test) runs no `down`. So with VT_TEST_TAG set, `up`
 # first records WORK in $VT_HOSTS_RECORDS/TAG/ (default /run/verticals-systemd-hosts, root's, 0700),
@@ -158,6 +163,14 @@ for host in $hosts; do
     placement=(--host "$host"); [ "$one" = 1 ] && placement=()
     "$bin/svc-supervisor" export systemd "${placement[@]}" --manifest "$manifest" --prefix /usr/local --out "$dir/units" >/dev/null
     install -m 0644 "$dir/units"/*.socket "$dir/units"/*.service "$dir/units"/*.target "$root/etc/systemd/system/"
+    if compgen -G "$dir/units/*-replica.service" >/dev/null; then
+        litestream=$(command -v litestream) || cannot "the manifest names a replica and no litestream is on PATH"
+        install -m 0755 "$(readlink -f "$litestream")" "$root/usr/bin/litestream"
+        # A folder replica's `path` is the operator's (the units make only `path/NAME`, as root).
+        sed -n 's|^ExecStartPre=-+/bin/mkdir -m 0700 ||p' "$dir/units"/*-replica.service | while read -r folder; do
+            install -d -m 0755 -o root -g root "$root$(dirname "$folder")"
+        done
+    fi
     install -m 0644 "$dir/units/sysusers.d/verticals.conf" "$root/etc/sysusers.d/verticals.conf"
     install -m 0644 "$dir/units/tmpfiles.d/verticals.conf" "$root/etc/tmpfiles.d/verticals.conf"
     ln -sf /etc/systemd/system/verticals.target "$root/etc/systemd/system/multi-user.target.wants/verticals.target"
@@ -209,15 +222,20 @@ for pair in "a:$pid_a" ${pid_b:+"b:$pid_b"}; do
     host=${pair%:*}; pid=${pair#*:}
     for _ in $(seq 1200); do [ -S "/proc/$pid/root/run/systemd/private" ] && break; sleep 0.1; done
     state=$(timeout 180 nsenter -t "$pid" -a systemctl is-system-running --wait 2>/dev/null || true)
-    units=$(cd "$work/$host/units" && ls verticals-*.service verticals-*.socket)
-    for _ in $(seq 600); do
+    # Every unit but the restore oneshots, which run before their vertical and are done (inactive).
+    # `is-active` of several units succeeds when any is active: each one's state is counted instead.
+    units=$(cd "$work/$host/units" && ls verticals-*.service verticals-*.socket | grep -v -- '-restore\.service$')
+    all_active() {
         # shellcheck disable=SC2086
-        nsenter -t "$pid" -a systemctl is-active --quiet $units && break
+        ! nsenter -t "$pid" -a systemctl is-active verticals.target $units | grep -qvx active
+    }
+    for _ in $(seq 600); do
+        all_active && break
+        # shellcheck disable=SC2086
         nsenter -t "$pid" -a systemctl is-failed --quiet $units && break
         sleep 0.1
     done
-    # shellcheck disable=SC2086
-    if ! nsenter -t "$pid" -a systemctl is-active --quiet verticals.target $units; then
+    if ! all_active; then
         nsenter -t "$pid" -a systemctl --no-pager --failed >&2 || true
         nsenter -t "$pid" -a journalctl --no-pager -n 60 >&2 || tail -40 "$work/$host/console.log" >&2
         die "host $host booted ($state) but verticals.target is not active"

@@ -36,18 +36,23 @@ final class SystemdHosts {
     let bootTime: Duration
 
     /// Boots both hosts, or with `oneHost` host a alone with the one-host units of
-    /// `deploy/suite.toml`; throws (having removed everything) when they do not come up.
+    /// `deploy/suite.toml` (or of `manifest`); throws (having removed everything) when they do not come up.
     ///
     /// The boot takes minutes, on a thread of its own: on one of Swift Testing's worker threads
     /// (as many as the machine has cores) it held that thread the whole time, and with another
     /// long test holding the other, every async test of the parallel run stalled past its limit.
-    static func boot(oneHost: Bool = false) async throws -> SystemdHosts {
+    static func boot(oneHost: Bool = false, manifest: String? = nil) async throws -> SystemdHosts {
         let started = ContinuousClock.now
         let directory = TemporaryDirectory()
         let work = directory.file("h")
         let script = "\(NewCommandTests.repositoryRoot)/scripts/systemd-hosts.sh"
-        var environment = ["VT_HOSTS_BIN": DaemonProcess.productsDirectory]
-        if oneHost { environment["VT_HOSTS_ONE"] = "1" } else { environment["VT_HOSTS_MANIFEST"] = Self.manifest }
+        // The run's PATH, where the script finds the `litestream` it copies into a host that replicates.
+        var environment = [
+            "VT_HOSTS_BIN": DaemonProcess.productsDirectory,
+            "PATH": getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin",
+        ]
+        if oneHost { environment["VT_HOSTS_ONE"] = "1" }
+        if let manifest = manifest ?? (oneHost ? nil : Self.manifest) { environment["VT_HOSTS_MANIFEST"] = manifest }
         let result = try await offThePool { [environment] in
             try runCommand(
                 "/bin/bash", [script, "up", work], environment: environment, in: TemporaryDirectory(),
@@ -117,6 +122,15 @@ final class SystemdHosts {
             "VERTICALS_TLS_KEY": "\(certificates)/\(name)/tls.key",
             "VERTICALS_TLS_CA": "\(certificates)/\(name)/ca.crt",
         ]
+    }
+
+    /// A client of the one-host units on `loop`, calling each vertical at its Unix socket in host
+    /// a's `/run/verticals` (through `/proc/PID/root`), as root: a caller every vertical admits.
+    func socketClient(loop: EventLoop) -> ServiceClient {
+        let sockets = SocketDirectory.from(environment: [
+            "VERTICALS_SOCKET_DIR": "/proc/\(leaders["a"] ?? 0)/root/run/verticals"
+        ])
+        return ServiceClient(loop: loop, sockets: sockets, defaultTimeout: .seconds(30))
     }
 
     /// A loop whose connections start on host `host`'s network.
