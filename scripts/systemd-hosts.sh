@@ -226,8 +226,10 @@ for pair in "a:$pid_a" ${pid_b:+"b:$pid_b"}; do
     # `is-active` of several units succeeds when any is active: each one's state is counted instead.
     units=$(cd "$work/$host/units" && ls verticals-*.service verticals-*.socket | grep -v -- '-restore\.service$')
     all_active() {
+        local states
         # shellcheck disable=SC2086
-        ! nsenter -t "$pid" -a systemctl is-active verticals.target $units | grep -qvx active
+        states=$(nsenter -t "$pid" -a systemctl is-active verticals.target $units || true)
+        [ "$(grep -cx active <<<"$states")" -eq "$(wc -w <<<"verticals.target $units")" ]
     }
     for _ in $(seq 600); do
         all_active && break
