@@ -20,7 +20,7 @@ import VerticalsContract
     @Test func stopWhilePreparing_newProcessEndsFirst_answersOnceBeforeTheHandOver() {
         var machine = Self.preparing()
         #expect(machine.stopRequested().first == .abandonUpgrade(killsNewProcess: true))
-        #expect(machine.upgradeProcessFailed(reason: "killed") == [.answerAbandonedUpgrade(afterHandOver: false)])
+        #expect(machine.upgradeProcessFailed(words: "killed") == [.answerUpgrade(.abandoned(afterHandOver: false))])
         #expect(machine.exited(.init(success: true), at: .now) == [.notifyStopWaiters])
         #expect(machine.state == .stopped)
     }
@@ -30,9 +30,9 @@ import VerticalsContract
         _ = machine.stopRequested()
         #expect(
             machine.exited(.init(success: true), at: .now) == [
-                .answerAbandonedUpgrade(afterHandOver: false), .notifyStopWaiters,
+                .answerUpgrade(.abandoned(afterHandOver: false)), .notifyStopWaiters,
             ])
-        #expect(machine.upgradeProcessFailed(reason: "killed") == [])
+        #expect(machine.upgradeProcessFailed(words: "killed") == [])
         #expect(machine.state == .stopped)
     }
 
@@ -40,10 +40,10 @@ import VerticalsContract
         var machine = Self.preparing()
         _ = machine.upgradeProcessWaitsForStore(at: .now)
         #expect(machine.stopRequested() == [.abandonUpgrade(killsNewProcess: true)])
-        #expect(machine.upgradeProcessFailed(reason: "killed") == [])
+        #expect(machine.upgradeProcessFailed(words: "killed") == [])
         #expect(
             machine.exited(.init(success: true), at: .now) == [
-                .answerAbandonedUpgrade(afterHandOver: true), .notifyStopWaiters,
+                .answerUpgrade(.abandoned(afterHandOver: true)), .notifyStopWaiters,
             ])
     }
 
@@ -54,7 +54,7 @@ import VerticalsContract
         #expect(machine.stopRequested().first == .abandonUpgrade(killsNewProcess: false))
         #expect(
             machine.exited(.init(success: true), at: .now) == [
-                .answerAbandonedUpgrade(afterHandOver: true), .notifyStopWaiters,
+                .answerUpgrade(.abandoned(afterHandOver: true)), .notifyStopWaiters,
             ])
     }
 
@@ -65,7 +65,16 @@ import VerticalsContract
         _ = machine.restartDue()
         _ = machine.dependenciesChecked(missing: [])
         _ = machine.stopRequested()
-        #expect(machine.upgradeProcessFailed(reason: "killed") == [])
+        #expect(machine.upgradeProcessFailed(words: "killed") == [])
         #expect(machine.exited(.init(success: true), at: .now) == [.notifyStopWaiters])
+    }
+
+    @Test func newProcessKilledByTheAbandon_endsInTheAbandonsWords_notItsSignal() {
+        var machine = Self.preparing()
+        #expect(machine.newProcessEndWords("killed by signal 9 (SIGKILL)") == "killed by signal 9 (SIGKILL)")
+        _ = machine.stopRequested()
+        #expect(
+            machine.newProcessEndWords("killed by signal 9 (SIGKILL)")
+                == "killed: the upgrade was abandoned (the service was stopped or restarted meanwhile)")
     }
 }

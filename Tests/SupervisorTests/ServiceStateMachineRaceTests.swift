@@ -62,7 +62,9 @@ extension ServiceStateMachineRaceTests {
     @Test(arguments: [ServiceStateMachine.UpgradeStage.preparing, .finishing])
     func upgradeProcessReady_afterItsDeadlineKilledIt_isTooLate(_ stage: ServiceStateMachine.UpgradeStage) {
         var machine = Self.machine(.upgrading(stage))
-        #expect(machine.upgradeReadyTimeoutElapsed() == [.killUpgradeProcess(afterHandOver: stage == .finishing)])
+        let kill = ServiceStateMachine.UpgradeKill.deadline(afterHandOver: stage == .finishing, timeout: .seconds(5))
+        #expect(machine.upgradeReadyTimeoutElapsed(after: .seconds(5)) == [.killNewProcess(reason: kill)])
+        #expect(machine.upgradeReadyTimeoutElapsed(after: .seconds(5)) == []) // killed once
         #expect(machine.upgradeProcessReady(at: .now) == [])
         #expect(machine.upgradeProcessWaitsForStore(at: .now) == [])
         #expect(machine.state == .upgrading(stage))

@@ -65,8 +65,8 @@ import VerticalsContract
                 return machine.upgradeBegun(ServiceStateMachineTests.upgrade, at: ServiceStateMachineTests.now)
             case .upgradeProcessWaitsForStore: return machine.upgradeProcessWaitsForStore(at: now)
             case .upgradeProcessReady: return machine.upgradeProcessReady(at: now)
-            case .upgradeProcessFailed: return machine.upgradeProcessFailed(reason: "exited with status 1")
-            case .upgradeReadyTimeoutElapsed: return machine.upgradeReadyTimeoutElapsed()
+            case .upgradeProcessFailed: return machine.upgradeProcessFailed(words: "exited with status 1")
+            case .upgradeReadyTimeoutElapsed: return machine.upgradeReadyTimeoutElapsed(after: .seconds(5))
             case .upgradeProcessBackedUp: return machine.upgradeProcessBackedUp(to: "catalog.before-upgrade.sqlite")
             case .stoppedWithPeer: return machine.stoppedWithPeer(reason: "stopped to restart with root (rest_for_one)")
             case .restartRequestedWithPeer: return machine.restartRequestedWithPeer()
@@ -101,6 +101,8 @@ import VerticalsContract
     }
 
     static let restartsAfter: Duration = .microseconds(100_000)
+    /// The processes of an upgrade the table's machine is in (its default).
+    static let tableUpgrade = Machine.UpgradeProcesses(oldPID: 1, newPID: 2, previousExecutable: "previous")
     static let readyActions: [Action] = [
         .noteReady, .cancelTimer, .armWatchdog, .armForgiveness, .armLiveness, .startDependents,
     ]
@@ -191,7 +193,11 @@ import VerticalsContract
         ],
         .ready: [
             .starting: Outcome(state: .ready, wanted: true, actions: readyActions),
-            .upgrading(.finishing): Outcome(state: .ready, wanted: true, actions: readyActions),
+            .upgrading(.finishing): Outcome(
+                state: .ready, wanted: true,
+                actions: readyActions + [
+                    .answerUpgrade(.upgraded(.init(stage: .finishing, processes: tableUpgrade)))
+                ]),
         ],
         .watchdogPinged: [
             .ready: Outcome(state: .ready, wanted: true, actions: [.armWatchdog])
@@ -292,12 +298,16 @@ import VerticalsContract
         ],
         .upgradeReadyTimeoutElapsed: [
             .upgrading(.preparing): Outcome(
-                state: .upgrading(.preparing), wanted: true, actions: [.killUpgradeProcess(afterHandOver: false)]),
+                state: .upgrading(.preparing), wanted: true,
+                actions: [.killNewProcess(reason: .deadline(afterHandOver: false, timeout: .seconds(5)))]),
             .upgrading(.finishing): Outcome(
-                state: .upgrading(.finishing), wanted: true, actions: [.killUpgradeProcess(afterHandOver: true)]),
+                state: .upgrading(.finishing), wanted: true,
+                actions: [.killNewProcess(reason: .deadline(afterHandOver: true, timeout: .seconds(5)))]),
         ],
         .upgradeProcessFailed: [
-            .upgrading(.preparing): Outcome(state: .ready, wanted: true, actions: [.failUpgradeBeforeHandOver]),
+            .upgrading(.preparing): Outcome(
+                state: .ready, wanted: true,
+                actions: [.answerUpgrade(.failedBeforeHandOver(reason: "exited with status 1"))]),
             .upgrading(.handingOver): Outcome(state: .upgrading(.newProcessFailed), wanted: true, actions: []),
         ],
         // A strategy's peer: in any state, the stop is recorded, and its return counted, as a
@@ -509,13 +519,14 @@ import VerticalsContract
     }
 
     /// An upgrade without a store to wait for completes as soon as the old process is gone.
-    @Test func givenANewProcessReadyBeforeTheHandOver_whenTheOldOneExits_thenTheUpgradeCompletes() {
+    @Test func givenANewProcessReadyBeforeTheHandOver_whenTheOldOneExits_thenTheUpgradeCompletes() throws {
         var machine = Self.machine(in: .ready)
         #expect(machine.upgradeBegun(Self.upgrade, at: Self.now) == [.armUpgradeReadyTimeout])
         #expect(machine.upgradeProcessReady(at: Self.now) == Self.handOverActions)
         #expect(machine.exited(.init(success: true), at: Self.now) == [.promoteUpgrade, .completeUpgrade])
         #expect(machine.exitReason == .stop)
-        #expect(machine.ready(at: Self.now) == Self.readyActions)
+        let record = try #require(machine.upgrade)
+        #expect(machine.ready(at: Self.now) == Self.readyActions + [.answerUpgrade(.upgraded(record))])
         #expect(machine.state == .ready)
     }
 

@@ -35,7 +35,7 @@ import VerticalsContract
     @Test func rollBack_withoutABackup_putsNothingBack() {
         var machine = Self.upgrading()
         _ = machine.upgradeProcessWaitsForStore(at: .now)
-        _ = machine.upgradeProcessFailed(reason: "exited with status 1")
+        _ = machine.upgradeProcessFailed(words: "exited with status 1")
         #expect(machine.exited(.init(success: true), at: .now) == [.rollBackUpgrade(backup: nil)])
     }
 
@@ -64,7 +64,7 @@ import VerticalsContract
     @Test func nextUpgrade_forgetsTheLastOnesBackup() {
         var machine = Self.upgrading()
         _ = machine.upgradeProcessBackedUp(to: "first.sqlite")
-        _ = machine.upgradeProcessFailed(reason: "exited with status 1") // before the hand-over: ready again
+        _ = machine.upgradeProcessFailed(words: "exited with status 1") // before the hand-over: ready again
         _ = machine.upgradeBegun(Self.processes, at: .now)
         #expect(machine.upgrade?.backup == nil)
     }

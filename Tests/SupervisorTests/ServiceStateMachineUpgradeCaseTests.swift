@@ -25,7 +25,7 @@ import VerticalsContract
         #expect(upgrade.processes == Self.processes)
         #expect(upgrade.statusBefore == .said("serving"))
         #expect(upgrade.readyAt == nil && upgrade.handOverAt == nil && upgrade.backup == nil)
-        #expect(!upgrade.newProcessKilled)
+        #expect(upgrade.kill == nil)
     }
 
     @Test func eventsWhileItRuns_setTheirFactInTheCase() throws {
@@ -54,9 +54,13 @@ import VerticalsContract
     @Test func anUpgradeFailedBeforeTheHandOver_leavesNoFactBehind() {
         var machine = Self.upgrading()
         _ = machine.upgradeProcessBackedUp(to: "catalog.before-upgrade.sqlite")
-        _ = machine.upgradeReadyTimeoutElapsed()
-        #expect(machine.upgrade?.newProcessKilled == true)
-        #expect(machine.upgradeProcessFailed(reason: "killed") == [.failUpgradeBeforeHandOver])
+        _ = machine.upgradeReadyTimeoutElapsed(after: .seconds(5))
+        #expect(machine.upgrade?.kill == .deadline(afterHandOver: false, timeout: .seconds(5)))
+        let reason = "neither waited for the store nor was ready within 5 s"
+        #expect(
+            machine.upgradeProcessFailed(words: "killed by signal 9 (SIGKILL)") == [
+                .answerUpgrade(.failedBeforeHandOver(reason: reason))
+            ])
         #expect(machine.state == .ready)
         #expect(machine.upgrade == nil)
     }

@@ -58,7 +58,7 @@ import VerticalsContract
         #expect(Self.text(machine) == "upgrading: new pid 42 prepares")
         _ = machine.upgradeProcessSaid("migrating")
         #expect(Self.text(machine) == "upgrading: new pid 42: migrating")
-        _ = machine.upgradeProcessFailed(reason: "exited with status 1")
+        _ = machine.upgradeProcessFailed(words: "exited with status 1")
         #expect(machine.state == .ready)
         #expect(Self.text(machine) == "serving 5 operations")
     }
@@ -78,7 +78,7 @@ import VerticalsContract
         var machine = Self.upgrading()
         _ = machine.upgradeProcessReady(at: Self.now)
         #expect(Self.text(machine) == "upgrading: pid 41 drains; new pid 42 serves")
-        _ = machine.upgradeProcessFailed(reason: "exited with status 1")
+        _ = machine.upgradeProcessFailed(words: "exited with status 1")
         #expect(
             Self.text(machine)
                 == "upgrade failed: new pid 42 exited with status 1; starting catalog-1 again once pid 41 is gone")

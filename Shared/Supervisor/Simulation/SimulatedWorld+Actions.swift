@@ -69,11 +69,8 @@ extension SimulatedWorld {
         case .armUpgradeReadyTimeout:
             if let upgrade { armUpgradeTimer(for: upgrade) }
         case .completeUpgrade:
-            guard let upgrade else { break }
-            setUpgrade(nil)
-            feed(.ready) { $0.ready(at: clocks.now) }
-            finish(upgrade)
-        case .killUpgradeProcess:
+            if upgrade != nil { feed(.ready) { $0.ready(at: clocks.now) } }
+        case .killNewProcess:
             if let upgrade { markKilled(upgrade.newPID) }
         case .rollBackUpgrade(let backup):
             guard let upgrade else { break }
@@ -86,14 +83,13 @@ extension SimulatedWorld {
             }
         case .abandonUpgrade(let killsNewProcess):
             if killsNewProcess, let upgrade { markKilled(upgrade.newPID) }
-        case .answerAbandonedUpgrade:
+        case .answerUpgrade(let outcome):
             guard let upgrade else { break }
             setUpgrade(nil)
-            finish(upgrade)
-        case .failUpgradeBeforeHandOver:
-            guard let upgrade else { break }
-            setUpgrade(nil)
-            checkOldProcessServes(upgrade)
+            if case .failedBeforeHandOver = outcome { checkOldProcessServes(upgrade) }
+            if case .upgraded = outcome, ownPID != upgrade.newPID || machine.state != .ready {
+                violate("an upgrade answers once it serves", "the core is \(machine.state) as the upgrade is answered")
+            }
             finish(upgrade)
         case .noteOldProcessLeftFirst:
             break // words in the log
@@ -221,7 +217,8 @@ extension SimulatedWorld {
             feed(.livenessChecked) { $0.livenessChecked(failure: failure, allowed: liveness.allowed) }
         case .upgrade:
             guard upgrade != nil else { return }
-            feed(.upgradeReadyTimeoutElapsed) { $0.upgradeReadyTimeoutElapsed() }
+            let timeout = configuration.readyTimeout
+            feed(.upgradeReadyTimeoutElapsed) { $0.upgradeReadyTimeoutElapsed(after: timeout) }
         case .replica:
             switch replica?.state {
             case .backoff: feedReplica { $0.backoffElapsed() }
@@ -250,7 +247,7 @@ extension SimulatedWorld {
     /// The engine's `upgradeProcessExited` for a new process not yet the unit's own: the core
     /// decides what follows.
     private func upgradeProcessExited() {
-        feed(.upgradeProcessFailed) { $0.upgradeProcessFailed(reason: "ended before it was ready") }
+        feed(.upgradeProcessFailed) { $0.upgradeProcessFailed(words: "ended before it was ready") }
     }
 
     /// A failed upgrade leaves the old process serving, the core saying `ready`.

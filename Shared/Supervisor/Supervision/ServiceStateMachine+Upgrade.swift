@@ -3,7 +3,7 @@
 // upgrade (``ServiceStateMachine/lastUpgrade``).
 extension ServiceStateMachine {
     /// An upgrade under way: true only while it runs (``UpgradeRun`` keeps its new process's
-    /// handle and its caller's answer).
+    /// handle and the handle that answers its caller).
     struct Upgrade: Sendable, Hashable {
         /// Where it is.
         var stage: UpgradeStage
@@ -23,9 +23,9 @@ extension ServiceStateMachine {
         var handOverAt: ContinuousClock.Instant?
         /// When the old process was gone, for the answer's drain time: nil while it serves or drains.
         var oldExitedAt: ContinuousClock.Instant?
-        /// Whether the new process was killed for its deadline: what it says until its exit
-        /// comes is too late to count.
-        var newProcessKilled = false
+        /// Why the supervisor killed the new process, if it did: what it says until its exit
+        /// comes is too late to count, and its exit fails the upgrade in these words.
+        var kill: UpgradeKill?
         /// The copy of the store the new process took before migrating it
         /// (`X_VERTICALS_STORE_BACKUP=`): what its rollback puts back, and what its answer names.
         var backup: String?
@@ -47,6 +47,43 @@ extension ServiceStateMachine {
             self.statusBefore = statusBefore
             self.startedAt = startedAt
         }
+    }
+
+    /// Why the supervisor killed an upgrade's new process: the words its end gives the upgrade's
+    /// failure, whatever its exit status says.
+    enum UpgradeKill: Sendable, Hashable {
+        /// Its ready timeout passed: while it prepared, it neither waited for the store nor was
+        /// ready; once it was the service's own (`afterHandOver`), it was not ready.
+        case deadline(afterHandOver: Bool, timeout: Duration)
+        /// A stop abandoned the upgrade before the new process was the service's own.
+        case abandoned
+
+        /// Why an upgrade is abandoned: the operator stopped, restarted or reloaded its service.
+        static let abandonedBecause = "the service was stopped or restarted meanwhile"
+
+        /// "not ready within 5 s of the hand-over".
+        var words: String {
+            switch self {
+            case .deadline(afterHandOver: true, let timeout):
+                "not ready within \(ServiceUnit.text(timeout)) of the hand-over"
+            case .deadline(afterHandOver: false, let timeout):
+                "neither waited for the store nor was ready within \(ServiceUnit.text(timeout))"
+            case .abandoned:
+                "killed: the upgrade was abandoned (\(Self.abandonedBecause))"
+            }
+        }
+    }
+
+    /// What an upgrade's caller is answered (``Action/answerUpgrade(_:)``), exactly once.
+    enum UpgradeOutcome: Sendable, Hashable {
+        /// The new process is the service's own and ready; with the upgrade's record (when its
+        /// new process started and became ready, the hand-over began and the old process was gone).
+        case upgraded(Upgrade)
+        /// The new process ended while it prepared, for `reason`: the old one serves on.
+        case failedBeforeHandOver(reason: String)
+        /// A stop abandoned it, and the process that settles it has ended; `afterHandOver`: the
+        /// old process had been told to go, or was gone.
+        case abandoned(afterHandOver: Bool)
     }
 
     /// How an upgrade ended, for what is said once its case is gone (its answer, its rollback).

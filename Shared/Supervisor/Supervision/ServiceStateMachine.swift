@@ -206,26 +206,23 @@ struct ServiceStateMachine: Sendable, Equatable {
         /// The upgrade's new process has its ready timeout: to wait for the store or say
         /// `READY=1` while preparing, to say `READY=1` once promoted.
         case armUpgradeReadyTimeout
-        /// The promoted new process is ready: answer the upgrade and take its executable.
+        /// The promoted new process is ready: take its executable, and say it is ready
+        /// (``ready(at:)``, which answers the upgrade).
         case completeUpgrade
         /// SIGKILL the upgrade's new process (its readiness deadline passed); its exit fails the
-        /// upgrade. `afterHandOver`: it was promoted and not ready in time, rather than neither
-        /// waiting for the store nor ready while it prepared.
-        case killUpgradeProcess(afterHandOver: Bool)
+        /// upgrade, in the words of `reason` (``Upgrade/kill``).
+        case killNewProcess(reason: UpgradeKill)
         /// The new process failed after the hand-over: say so, take the previous executable back,
         /// put `backup` back first when the new build made one (``Upgrade/backup``), and start it.
         case rollBackUpgrade(backup: String?)
         /// A stop abandons the upgrade: say so, and SIGKILL its new process when `killsNewProcess`
         /// (it is not the service's own yet; once it is, the stop takes it). Its caller is answered
-        /// later, by ``answerAbandonedUpgrade(afterHandOver:)``.
+        /// later, by ``answerUpgrade(_:)``.
         case abandonUpgrade(killsNewProcess: Bool)
-        /// The abandoned upgrade is settled (the process the stop waited for, or its new one
-        /// before the hand-over, has ended): answer its caller that it was not upgraded, once.
-        /// `afterHandOver`: the old process had been told to go, or was gone.
-        case answerAbandonedUpgrade(afterHandOver: Bool)
-        /// The new process ended while it prepared: the old one serves on. Answer the upgrade's
-        /// caller that it failed before the hand-over.
-        case failUpgradeBeforeHandOver
+        /// Answer the upgrade's caller, and let go of its new process's handle: the machine says
+        /// so once per upgrade, when it is done, has failed before the hand-over, or was abandoned
+        /// and is settled.
+        case answerUpgrade(UpgradeOutcome)
         /// The old process ended before it was told to go: say that the new one takes over now.
         case noteOldProcessLeftFirst
     }
@@ -263,9 +260,6 @@ struct ServiceStateMachine: Sendable, Equatable {
         /// store is locked"): `status`'s last exit, unless the supervisor killed it for a failure
         /// (``words(of:)``); nil when no process ran (a stop during the wait before a spawn).
         var words: String?
-        /// Why it ended, in the words `status` and the log give it ("exited with status 1"): an
-        /// upgrade's failure, when it was the upgrade's new process, promoted and not ready yet.
-        var reason = "ended"
     }
 
     /// A failure the supervisor saw and killed the running process for (ready timeout,
@@ -497,11 +491,13 @@ struct ServiceStateMachine: Sendable, Equatable {
     mutating func ready(at now: ContinuousClock.Instant) -> [Action] {
         switch state {
         case .starting, .upgrading(.finishing):
+            // A promoted new process ready is the upgrade done: its caller is answered last.
+            let upgraded = upgrade.map { [Action.answerUpgrade(.upgraded($0))] } ?? []
             phase = .ready
             ledger.becameReady(at: now)
             holds = []
             livenessFailures = 0
-            return [.noteReady, .cancelTimer, .armWatchdog, .armForgiveness, .armLiveness, .startDependents]
+            return [.noteReady, .cancelTimer, .armWatchdog, .armForgiveness, .armLiveness, .startDependents] + upgraded
         default:
             return []
         }
@@ -726,8 +722,10 @@ struct ServiceStateMachine: Sendable, Equatable {
             return early + [.promoteUpgrade, upgrade.readyAt != nil ? .completeUpgrade : .armUpgradeReadyTimeout]
         case .upgrading(.newProcessFailed), .upgrading(.finishing):
             guard let upgrade else { return [] }
-            // The old process is gone after the new one failed, or the promoted new one ended.
-            lastUpgrade = .failed(reason: upgrade.stage == .finishing ? exit.reason : upgrade.failure ?? "failed")
+            // The old process is gone after the new one failed, or the promoted new one ended: in
+            // the words of its kill, if it was killed for its deadline, else in its own.
+            let promotedEnd = upgrade.kill?.words ?? lastExit
+            lastUpgrade = .failed(reason: upgrade.stage == .finishing ? promotedEnd : upgrade.failure ?? "failed")
             awaited = [] // what it waits for is checked once the rollback is under way
             phase = .waiting
             wanted = true
@@ -822,7 +820,7 @@ struct ServiceStateMachine: Sendable, Equatable {
 
     /// The new process prepared and waits for the store's lock (`X_VERTICALS_STORE_WAIT=1`).
     mutating func upgradeProcessWaitsForStore(at now: ContinuousClock.Instant) -> [Action] {
-        guard let upgrade, upgrade.stage == .preparing, !upgrade.newProcessKilled else { return [] }
+        guard let upgrade, upgrade.stage == .preparing, upgrade.kill == nil else { return [] }
         return handOver(upgrade, at: now)
     }
 
@@ -831,7 +829,7 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// service's own, the upgrade is done; meanwhile it is noted for the old process's exit.
     /// Only its first `READY=1` counts, and none after its deadline killed it.
     mutating func upgradeProcessReady(at now: ContinuousClock.Instant) -> [Action] {
-        guard var upgrade, upgrade.readyAt == nil, !upgrade.newProcessKilled else { return [] }
+        guard var upgrade, upgrade.readyAt == nil, upgrade.kill == nil else { return [] }
         upgrade.readyAt = now
         switch upgrade.stage {
         case .preparing:
@@ -847,13 +845,17 @@ struct ServiceStateMachine: Sendable, Equatable {
         }
     }
 
-    /// The new process's deadline passed: to wait for the store or be ready while preparing, to
-    /// be ready once it is the service's own.
-    mutating func upgradeReadyTimeoutElapsed() -> [Action] {
-        guard var upgrade, upgrade.stage == .preparing || upgrade.stage == .finishing else { return [] }
-        upgrade.newProcessKilled = true
+    /// The new process's ready `timeout` passed: to wait for the store or be ready while
+    /// preparing, to be ready once it is the service's own. It is killed, and its end fails the
+    /// upgrade in the kill's words (``Upgrade/kill``).
+    mutating func upgradeReadyTimeoutElapsed(after timeout: Duration) -> [Action] {
+        guard var upgrade, upgrade.stage == .preparing || upgrade.stage == .finishing, upgrade.kill == nil else {
+            return []
+        }
+        let kill = UpgradeKill.deadline(afterHandOver: upgrade.stage == .finishing, timeout: timeout)
+        upgrade.kill = kill
         phase = .upgrading(upgrade)
-        return [.killUpgradeProcess(afterHandOver: upgrade.stage == .finishing)]
+        return [.killNewProcess(reason: kill)]
     }
 
     /// The old process of `upgrade` stops accepting and drains from `now`: its stop signal, its
@@ -868,16 +870,27 @@ struct ServiceStateMachine: Sendable, Equatable {
         ]
     }
 
-    /// The new process ended before it was the service's own, for `reason` ("was killed by
-    /// SIGSEGV"): before the hand-over the old one serves on and the upgrade is answered; during
-    /// it, the previous executable starts once the old one is gone. An upgrade a stop abandoned
-    /// before its hand-over is settled by it: answered now.
-    mutating func upgradeProcessFailed(reason: String) -> [Action] {
+    /// Why the upgrade's new process, not the service's own, ended, when its exit says `words`
+    /// ("killed by signal 11 (SIGSEGV)"): the words of the kill, when the supervisor killed it
+    /// (its deadline, or a stop that abandoned the upgrade), else its own.
+    func newProcessEndWords(_ words: String) -> String {
+        if let kill = upgrade?.kill { return kill.words }
+        if case .abandoned = lastUpgrade { return UpgradeKill.abandoned.words }
+        return words
+    }
+
+    /// The new process ended before it was the service's own, its exit saying `words`, which
+    /// (or its kill's, ``newProcessEndWords(_:)``) say why: before the hand-over the old one
+    /// serves on and the upgrade is answered; during it, the previous executable starts once the
+    /// old one is gone. An upgrade a stop abandoned before its hand-over is settled by it:
+    /// answered now.
+    mutating func upgradeProcessFailed(words: String) -> [Action] {
+        let reason = newProcessEndWords(words)
         switch phase {
         case .upgrading(let upgrade) where upgrade.stage == .preparing:
             lastUpgrade = .failed(reason: reason)
             phase = .ready
-            return [.failUpgradeBeforeHandOver]
+            return [.answerUpgrade(.failedBeforeHandOver(reason: reason))]
         case .upgrading(var upgrade) where upgrade.stage == .handingOver:
             upgrade.failure = reason
             upgrade.stage = .newProcessFailed
@@ -895,7 +908,7 @@ struct ServiceStateMachine: Sendable, Equatable {
     private mutating func answerAbandonedUpgrade() -> [Action] {
         guard case .abandoned(let afterHandOver, answered: false) = lastUpgrade else { return [] }
         lastUpgrade = .abandoned(afterHandOver: afterHandOver, answered: true)
-        return [.answerAbandonedUpgrade(afterHandOver: afterHandOver)]
+        return [.answerUpgrade(.abandoned(afterHandOver: afterHandOver))]
     }
 
     // MARK: Status

@@ -249,14 +249,12 @@ extension SupervisorEngine {
         // process, is another vertical's, a newer build's or damaged): systemd's
         // RestartPreventExitStatus, and the exported units say the same.
         let cannotHelp = status.signal == 0 && status.exitCode == Int64(DaemonExitStatus.restartCannotHelp)
-        var exit = ServiceStateMachine.Exit(
+        let exit = ServiceStateMachine.Exit(
             success: status.isSuccess, limit: limit != nil, restartCannotHelp: cannotHelp, wasReady: !neverReady,
             socketHeld: unit.listeningFD != nil, words: said)
         // The machine's words for it: a failure it was killed for says more than its signal.
-        let words = unit.machine.words(of: exit)
-        exit.reason = upgradeKillReason(unit, pid: pid) ?? words
-        unit.log.note("pid \(pid) \(words)")
-        transition(unit) { [exit] in $0.exited(exit, at: .now) }
+        unit.log.note("pid \(pid) \(unit.machine.words(of: exit))")
+        transition(unit) { $0.exited(exit, at: .now) }
     }
 
     /// Arms the backoff timer; its expiry is the machine's ``ServiceStateMachine/backoffElapsed()``.

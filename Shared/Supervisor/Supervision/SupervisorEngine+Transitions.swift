@@ -106,14 +106,8 @@ extension SupervisorEngine {
             if let upgrade = unit.upgrade { armUpgradeTimeout(unit, upgrade) }
         case .completeUpgrade:
             if let upgrade = unit.upgrade { completeUpgrade(unit, upgrade) }
-        case .killUpgradeProcess(let afterHandOver):
-            guard let upgrade = unit.upgrade else { break }
-            let timeout = ServiceUnit.text(spec.readyTimeout)
-            killUpgradeProcess(
-                unit, upgrade,
-                afterHandOver
-                    ? "not ready within \(timeout) of the hand-over"
-                    : "neither waited for the store nor was ready within \(timeout)")
+        case .killNewProcess(let reason):
+            if let upgrade = unit.upgrade { killNewProcess(unit, upgrade, reason) }
         case .rollBackUpgrade(let backup):
             if let upgrade = unit.upgrade {
                 describeRollBack(unit, upgrade)
@@ -121,10 +115,8 @@ extension SupervisorEngine {
             }
         case .abandonUpgrade(let killsNewProcess):
             if let upgrade = unit.upgrade { abandonUpgrade(unit, upgrade, killsNewProcess: killsNewProcess) }
-        case .answerAbandonedUpgrade(let afterHandOver):
-            if let upgrade = unit.upgrade { answerAbandoned(unit, upgrade, afterHandOver: afterHandOver) }
-        case .failUpgradeBeforeHandOver:
-            if let upgrade = unit.upgrade { failBeforeHandOver(unit, upgrade) }
+        case .answerUpgrade(let outcome):
+            if let upgrade = unit.upgrade { answer(unit, upgrade, outcome) }
         case .noteOldProcessLeftFirst:
             if let upgrade = unit.upgrade { noteOldProcessLeftFirst(unit, upgrade) }
         }

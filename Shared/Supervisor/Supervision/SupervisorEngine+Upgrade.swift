@@ -185,14 +185,6 @@ extension SupervisorEngine {
         }
     }
 
-    /// Why the supervisor killed `unit`'s process `pid`, when it is an upgrade's new process,
-    /// the unit's own since the old one left, killed for its deadline: the words its exit gives
-    /// the machine, which records them as the upgrade's failure.
-    func upgradeKillReason(_ unit: ServiceUnit, pid: Int32) -> String? {
-        guard let upgrade = unit.upgrade, upgrade.pid == pid else { return nil }
-        return upgrade.killReason
-    }
-
     /// The old process ended before it was told to go (``ServiceStateMachine/Action/noteOldProcessLeftFirst``).
     func noteOldProcessLeftFirst(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
         unit.log.note(
@@ -218,22 +210,35 @@ extension SupervisorEngine {
         let timeout = unit.spec.readyTimeout
         upgrade.timer.start(after: timeout) { [weak unit, weak upgrade] in
             guard let unit, let upgrade, unit.upgrade === upgrade else { return }
-            self.transition(unit) { $0.upgradeReadyTimeoutElapsed() }
+            self.transition(unit) { $0.upgradeReadyTimeoutElapsed(after: timeout) }
         }
     }
 
-    /// The new process is the unit's own and ready: the upgrade is done.
+    /// The new process is the unit's own and ready: its executable is the unit's, and the
+    /// machine hears it is ready (and answers the upgrade, ``answer(_:_:_:)``).
     func completeUpgrade(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
-        unit.upgrade = nil
         unit.spec.executable = upgrade.executable
-        let result = upgrade.result(name: unit.spec.name, unit.machine.upgrade)
         becameReady(unit)
-        let text =
-            "upgraded: pid \(upgrade.oldPID) → pid \(upgrade.pid) (\(upgrade.program)); callers waited "
-            + "\(ServiceUnit.text(.milliseconds(Int64(result.gapSeconds * 1000))))"
-        unit.log.note(text)
-        logger.notice("\(unit.spec.name) \(text)")
-        upgrade.finish(.success(result))
+    }
+
+    /// Answers the upgrade with the machine's `outcome` (``ServiceStateMachine/Action/answerUpgrade(_:)``),
+    /// and lets go of it.
+    func answer(_ unit: ServiceUnit, _ upgrade: UpgradeRun, _ outcome: ServiceStateMachine.UpgradeOutcome) {
+        unit.upgrade = nil
+        switch outcome {
+        case .upgraded(let record):
+            let result = upgrade.result(name: unit.spec.name, record)
+            let text =
+                "upgraded: pid \(upgrade.oldPID) → pid \(upgrade.pid) (\(upgrade.program)); callers waited "
+                + "\(ServiceUnit.text(.milliseconds(Int64(result.gapSeconds * 1000))))"
+            unit.log.note(text)
+            logger.notice("\(unit.spec.name) \(text)")
+            upgrade.finish(.success(result))
+        case .failedBeforeHandOver(let reason):
+            failBeforeHandOver(unit, upgrade, reason: reason)
+        case .abandoned(let afterHandOver):
+            answerAbandoned(unit, upgrade, afterHandOver: afterHandOver)
+        }
     }
 
     /// The upgrade's new process ended: before it was the unit's own (the old one still there),
@@ -254,24 +259,21 @@ extension SupervisorEngine {
         unlink(upgradePidFile(unit))
         unit.output?.drain()
         unit.log.flush()
-        var reason = upgrade.killReason ?? Self.describe(status)
-        if upgrade.killReason == nil, !Self.sentFromOutside(status.signal),
-            let why = unit.log.exitExplanation(neverReady: true)
-        {
-            reason += ": " + why
+        var said = Self.describe(status)
+        if !Self.sentFromOutside(status.signal), let why = unit.log.exitExplanation(neverReady: true) {
+            said += ": " + why
         }
-        unit.log.note("upgrade: new pid \(pid) \(reason)")
+        unit.log.note("upgrade: new pid \(pid) \(unit.machine.newProcessEndWords(said))")
         // Before the hand-over the machine answers the upgrade; during it the old one drains
         // already and cannot be called back: once it is gone, the previous executable starts
         // again (the machine's rollback).
-        transition(unit) { $0.upgradeProcessFailed(reason: reason) }
+        transition(unit) { [said] in $0.upgradeProcessFailed(words: said) }
     }
 
-    /// The new process ended while it prepared (``ServiceStateMachine/Action/failUpgradeBeforeHandOver``):
-    /// the old one serves on; the upgrade is answered.
-    func failBeforeHandOver(_ unit: ServiceUnit, _ upgrade: UpgradeRun) {
-        unit.upgrade = nil
-        let why = "the new process \(unit.machine.lastUpgrade?.failure ?? "failed")"
+    /// The new process ended while it prepared, for `reason`: the old one serves on; the
+    /// upgrade is answered.
+    private func failBeforeHandOver(_ unit: ServiceUnit, _ upgrade: UpgradeRun, reason: String) {
+        let why = "the new process \(reason)"
         logger.error(
             "\(unit.spec.name): upgrade failed before the hand-over: \(why); pid \(upgrade.oldPID) serves on")
         upgrade.finish(
@@ -284,31 +286,27 @@ extension SupervisorEngine {
                     details: details(upgrade, afterHandOver: false), retryable: false)))
     }
 
-    /// Kills the upgrade's new process for `reason`; its exit then fails the upgrade.
-    func killUpgradeProcess(_ unit: ServiceUnit, _ upgrade: UpgradeRun, _ reason: String) {
-        upgrade.killReason = reason
-        unit.log.note("upgrade: new pid \(upgrade.pid) \(reason): killing its process group")
+    /// Kills the upgrade's new process for the machine's `reason`; its exit then fails the
+    /// upgrade in the machine's words.
+    func killNewProcess(_ unit: ServiceUnit, _ upgrade: UpgradeRun, _ reason: ServiceStateMachine.UpgradeKill) {
+        unit.log.note("upgrade: new pid \(upgrade.pid) \(reason.words): killing its process group")
         if kill(-upgrade.pid, SIGKILL) != 0 { try? upgrade.child.kill(SIGKILL) }
     }
 
     /// Why an upgrade is abandoned: the operator stopped, restarted or reloaded its service.
-    private static let abandonedBecause = "the service was stopped or restarted meanwhile"
+    private static var abandonedBecause: String { ServiceStateMachine.UpgradeKill.abandonedBecause }
 
     /// The operator stops, restarts or reloads `unit` while it is being upgraded: the new process
     /// is killed when the machine says so (it is not the unit's own yet; once it is, the stop
-    /// takes it), and the machine answers the upgrade once it is settled
-    /// (``ServiceStateMachine/Action/answerAbandonedUpgrade(afterHandOver:)``).
+    /// takes it; its end then says the machine's words of that kill), and the machine answers the
+    /// upgrade once it is settled (``ServiceStateMachine/Action/answerUpgrade(_:)``).
     func abandonUpgrade(_ unit: ServiceUnit, _ upgrade: UpgradeRun, killsNewProcess: Bool) {
         unit.log.note("upgrade: abandoned: \(Self.abandonedBecause)")
-        if killsNewProcess {
-            upgrade.killReason = "killed: the upgrade was abandoned (\(Self.abandonedBecause))"
-            if kill(-upgrade.pid, SIGKILL) != 0 { try? upgrade.child.kill(SIGKILL) }
-        }
+        if killsNewProcess, kill(-upgrade.pid, SIGKILL) != 0 { try? upgrade.child.kill(SIGKILL) }
     }
 
     /// The abandoned upgrade is settled: it is answered, and the stop goes on as any other.
-    func answerAbandoned(_ unit: ServiceUnit, _ upgrade: UpgradeRun, afterHandOver: Bool) {
-        unit.upgrade = nil
+    private func answerAbandoned(_ unit: ServiceUnit, _ upgrade: UpgradeRun, afterHandOver: Bool) {
         unlink(upgradePidFile(unit))
         upgrade.finish(
             .failure(

@@ -17,16 +17,15 @@ final class UpgradeRun {
     /// The new process.
     let child: ChildProcess
     var pid: Int32 { child.pid }
-    /// The uid the new process runs as (see ``ServiceUnit/uid``). Its start, stage, instants and
-    /// failure are the machine's (``ServiceStateMachine/Phase/upgrading(_:)`` while it runs,
-    /// ``ServiceStateMachine/lastUpgrade`` once it has ended).
+    /// The uid the new process runs as (see ``ServiceUnit/uid``). Its start, stage, instants,
+    /// kill and failure are the machine's (``ServiceStateMachine/Phase/upgrading(_:)`` while it
+    /// runs, ``ServiceStateMachine/lastUpgrade`` once it has ended), and so is when it is answered.
     let uid: UInt32
-    /// Why the supervisor killed the new process (a deadline, an abandoned upgrade), if it did.
-    var killReason: String?
     /// The new process's readiness deadline (to its hand-over signal, then to `READY=1`).
     let timer: LoopTimer
-    /// Answers the `upgrade` call, once.
-    private var answer: ((Result<Supervisor.UpgradeResult, ServiceError>) -> Void)?
+    /// Answers the `upgrade` call: the engine's handle, called when the machine says
+    /// (``ServiceStateMachine/Action/answerUpgrade(_:)``, or its rollback's end).
+    private let answer: (Result<Supervisor.UpgradeResult, ServiceError>) -> Void
 
     init(
         program: String, executable: String, previousExecutable: String, oldPID: Int32, child: ChildProcess,
@@ -43,27 +42,25 @@ final class UpgradeRun {
         self.answer = answer
     }
 
-    /// Answers the call (the first time only) and stops the timer.
+    /// Answers the call and stops the timer.
     func finish(_ result: Result<Supervisor.UpgradeResult, ServiceError>) {
         timer.stop()
-        let answer = self.answer
-        self.answer = nil
-        answer?(result)
+        answer(result)
     }
 
     /// What the upgrade did, for its answer; `name` is the service's, `record` the machine's
     /// of this upgrade (when the new process started and became ready, the hand-over began and
     /// the old process was gone, the store's copy the new build took).
-    func result(name: String, _ record: ServiceStateMachine.Upgrade?) -> Supervisor.UpgradeResult {
-        let ready = record?.readyAt ?? .now
-        let handOver = record?.handOverAt ?? ready
+    func result(name: String, _ record: ServiceStateMachine.Upgrade) -> Supervisor.UpgradeResult {
+        let ready = record.readyAt ?? .now
+        let handOver = record.handOverAt ?? ready
         // A new process that served before the old one stopped accepting (no store to wait for)
         // left callers no gap at all.
         let gap = ready < handOver ? Duration.zero : ready - handOver
-        let started = record?.startedAt ?? min(handOver, ready)
+        let started = record.startedAt ?? min(handOver, ready)
         return Supervisor.UpgradeResult(
             name: name, oldPid: Int(oldPID), newPid: Int(pid), executable: program,
             prepareSeconds: ServiceUnit.seconds(min(handOver, ready) - started), gapSeconds: ServiceUnit.seconds(gap),
-            drainSeconds: ServiceUnit.seconds((record?.oldExitedAt ?? handOver) - handOver), backup: record?.backup)
+            drainSeconds: ServiceUnit.seconds((record.oldExitedAt ?? handOver) - handOver), backup: record.backup)
     }
 }
