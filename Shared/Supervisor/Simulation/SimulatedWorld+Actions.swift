@@ -8,7 +8,7 @@ extension SimulatedWorld {
         case .checkDependencies:
             let missing = configuration.dependsOnAnother && !dependencyReady ? ["db"] : []
             feed(.dependenciesChecked) { $0.dependenciesChecked(missing: missing) }
-        case .wait, .giveUp, .backoffForgiven, .startDependents, .noteReady, .noteIdle:
+        case .wait, .giveUp, .backoffForgiven, .startDependents, .noteReady, .noteIdle, .noteStartFailure:
             break // words in the log, or other services: none here
         case .spawn:
             spawn()
@@ -99,6 +99,13 @@ extension SimulatedWorld {
     /// The engine's `spawn`: stops watching the socket, then starts the executable, or fails to.
     private func spawn() {
         setWatching(false)
+        // The folders' walk first, off the loop, when it is needed: the spawn follows its end.
+        if configuration.preparesSpawn, !preparing, !prepared {
+            setPreparing(true, prepared: false)
+            feed(.preparationBegun) { $0.preparationBegun() }
+            return
+        }
+        setPreparing(false, prepared: false)
         guard !executableBroken else {
             feed(.spawnFailed) { $0.spawnFailed(at: clocks.now, reason: "cannot start simulated: spawn: exec: ENOENT") }
             return
@@ -169,6 +176,11 @@ extension SimulatedWorld {
             case .requested(let command): answer(command)
             case .rollback(let upgrade): startRollback(upgrade)
             }
+        case .preparationEnds(let failed):
+            guard preparing else { return }
+            setPreparing(false, prepared: !failed)
+            let failure = failed ? "cannot start: simulated: Operation not permitted (EPERM)" : nil
+            feed(.preparationEnded) { $0.preparationEnded(failure: failure, at: clocks.now) }
         case .timePasses(let milliseconds):
             var step = Duration.milliseconds(milliseconds)
             if let next = nextTimer { step = min(step, max(next.deadline - clocks.monotonic, .zero)) }

@@ -17,7 +17,8 @@ extension SimulatedWorld {
                 violate("status says what runs", "status says \(wire) while pid \(ownPID) runs")
             }
         case .starting, .stopping:
-            if !ownAlive { violate("status says what runs", "status says \(wire) and no process runs") }
+            // While the spawn waits for its folders' walk, no process runs yet.
+            if !ownAlive, !preparing { violate("status says what runs", "status says \(wire) and no process runs") }
         case .ready:
             if !ownAlive || processes[ownPID ?? 0]?.ready != true {
                 violate("status says what runs", "status says ready and no ready process runs")
@@ -45,6 +46,12 @@ extension SimulatedWorld {
         }
         if machine.isRestoring, ownAlive || pid(of: .upgrade) != nil {
             violate("a restore runs alone", "the store is being restored while a process of the service runs")
+        }
+        if machine.preparing != preparing {
+            violate(
+                "status says what runs",
+                "the core is \(machine.preparing ? "" : "not ")waiting for a walk that \(preparing ? "runs" : "does not run")"
+            )
         }
         if machine.isRestoring != (restore != nil) {
             violate(

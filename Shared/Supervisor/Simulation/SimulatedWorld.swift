@@ -116,6 +116,10 @@ final class SimulatedWorld {
     private(set) var dependencyReady = false
     private(set) var executableBroken = false
     private(set) var restore: Restore?
+    /// The work a spawn waits for off the loop runs (``SimulationConfiguration/preparesSpawn``).
+    private(set) var preparing = false
+    /// That work ended well: the next spawn has none to wait for.
+    private(set) var prepared = false
     private var stopWaiters: [StopWaiter] = []
     /// Commands (`stop`, `down`) answered once the replica's Litestream is gone too.
     private var replicaWaiters: [Int] = []
@@ -332,6 +336,10 @@ final class SimulatedWorld {
         }
     }
     func setRestore(_ restore: Restore?) { self.restore = restore }
+    func setPreparing(_ preparing: Bool, prepared: Bool) {
+        self.preparing = preparing
+        self.prepared = prepared
+    }
     func setWatching(_ watching: Bool) { watchingForDemand = watching }
     func setSocket(open: Bool) { socketOpen = open }
     func follow(_ upgrade: Upgrade) { rollbackFollower = upgrade }

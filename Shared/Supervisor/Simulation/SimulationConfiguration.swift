@@ -20,11 +20,21 @@ struct SimulationConfiguration: Sendable, Equatable, CustomStringConvertible {
     /// Drawn apart from the rest (``replicated(seed:)``), so adding it changed no seed's run
     /// without one.
     var replicated = false
+    /// Each spawn waits first for work off the loop (its folders' ownership walk), which may fail;
+    /// once it has ended well, the next spawn has none. Drawn apart, as ``replicated`` is.
+    var preparesSpawn = false
 
     /// Whether the run of `seed` has a replica: a third of them, from a generator of their own.
     static func replicated(seed: UInt64) -> Bool {
         var random = SimulationRandom(seed: seed ^ 0x5EED_11FE)
         return random.chance(percent: 33)
+    }
+
+    /// Whether the spawns of the run of `seed` wait for work off the loop: a quarter of them,
+    /// from a generator of their own.
+    static func preparesSpawn(seed: UInt64) -> Bool {
+        var random = SimulationRandom(seed: seed ^ 0xF01D_E125)
+        return random.chance(percent: 25)
     }
 
     /// A configuration drawn from `random`.
@@ -60,6 +70,7 @@ struct SimulationConfiguration: Sendable, Equatable, CustomStringConvertible {
         if ignoresStopSignal { words.append("ignores-stop-signal") }
         if upgradeBacksUp { words.append("upgrade-backs-up") }
         if replicated { words.append("replicated") }
+        if preparesSpawn { words.append("walks-folders") }
         return words.joined(separator: " ")
     }
 }

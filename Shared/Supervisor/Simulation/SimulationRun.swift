@@ -23,6 +23,7 @@ struct SimulationRun {
         var random = SimulationRandom(seed: seed)
         var configuration = SimulationConfiguration.random(&random)
         configuration.replicated = SimulationConfiguration.replicated(seed: seed)
+        configuration.preparesSpawn = SimulationConfiguration.preparesSpawn(seed: seed)
         self.configuration = configuration
         let world = SimulatedWorld(
             configuration: configuration, origin: Self.origin, dropping: dropped, droppingReplica: droppedReplica)
@@ -82,6 +83,7 @@ struct SimulationRun {
             return .replicaExits(clean: true)
         }
         if world.restore != nil { return .restoreFinishes }
+        if world.preparing { return .preparationEnds(failed: false) }
         for role in [SimulatedRole.own, .upgrade, .orphan] {
             guard let pid = world.pid(of: role), let process = world.processes[pid] else { continue }
             if process.killed { return .processExits(role, .killed) }
@@ -105,6 +107,7 @@ struct SimulationRun {
         let configuration = world.configuration
         if world.nextTimer != nil { choices.append((.nextTimerFires(checkPasses: random.chance(percent: 70)), 12)) }
         if world.restore != nil { choices.append((.restoreFinishes, 10)) }
+        if world.preparing { choices.append((.preparationEnds(failed: random.chance(percent: 20)), 10)) }
         if world.watchingForDemand { choices.append((.caller, 6)) }
         if configuration.dependsOnAnother { choices.append((.dependency(ready: !world.dependencyReady), 3)) }
         for role in [SimulatedRole.own, .upgrade, .orphan] {

@@ -225,6 +225,8 @@ struct ServiceStateMachine: Sendable, Equatable {
         case answerUpgrade(UpgradeOutcome)
         /// The old process ended before it was told to go: say that the new one takes over now.
         case noteOldProcessLeftFirst
+        /// Say, in the service's log and the supervisor's, why no process could start.
+        case noteStartFailure(String)
     }
 
     /// An operator's request that the state may refuse.
@@ -326,6 +328,10 @@ struct ServiceStateMachine: Sendable, Equatable {
     private(set) var notifiesReady: Bool
     /// `start = "on-demand"`: a clean exit waits for the next caller instead of a restart.
     private(set) var startsOnDemand: Bool
+    /// The spawn waits for work off the loop (``preparationBegun()``): no process runs yet, so a
+    /// stop signals nothing and waits for that work's end. Only ever true while `starting` or
+    /// `stopping`: the end of that work is what leaves them.
+    private(set) var preparing = false
 
     /// When the running process became ready: nil before it is, and once it has ended. The one
     /// record of readiness: the dependency check, `status` and the exit's explanation read it here.
@@ -469,6 +475,31 @@ struct ServiceStateMachine: Sendable, Equatable {
         state == .idle && wanted ? [.stopWatchingForDemand, .checkDependencies] : []
     }
 
+    /// The spawn asked for by ``Action/spawn`` waits for work off the loop first: no process runs
+    /// until ``preparationEnded(failure:at:)``, and a stop meanwhile waits for that.
+    mutating func preparationBegun() -> [Action] {
+        guard state == .starting, !preparing else { return [] }
+        preparing = true
+        return []
+    }
+
+    /// The work the spawn waited for ended at `now`, or failed, saying `failure` ("cannot start:
+    /// …"): the spawn goes on, or fails as a start that could not spawn; a stop asked meanwhile
+    /// ends as a process that ran and stopped would.
+    mutating func preparationEnded(failure: String?, at now: ContinuousClock.Instant) -> [Action] {
+        guard preparing else { return [] }
+        preparing = false
+        switch state {
+        case .starting:
+            guard let failure else { return [.spawn] }
+            return [.noteStartFailure(failure)] + spawnFailed(at: now, reason: failure)
+        case .stopping:
+            return exited(Exit(success: true), at: now)
+        default:
+            return []
+        }
+    }
+
     /// The process asked for by ``Action/spawn`` runs, started at `now`.
     mutating func spawned(at now: ContinuousClock.Instant) -> [Action] {
         guard state == .starting else { return [] }
@@ -592,6 +623,9 @@ struct ServiceStateMachine: Sendable, Equatable {
         wanted = false
         restartPending = false
         switch state {
+        case .starting where preparing:
+            phase = .stopping // no process to signal: the work's end stops it (``preparationEnded``)
+            return []
         case .starting, .ready:
             phase = .stopping
             return [.stopHealthChecks, .sendStopSignal, .armTimer(.stop)]

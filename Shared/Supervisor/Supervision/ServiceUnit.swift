@@ -27,12 +27,8 @@ final class ServiceUnit {
     var upgrade: UpgradeRun?
 
     var child: ChildProcess?
-    /// Its folders' ownership walk runs off the loop; the spawn waits for it.
-    var givingFolders = false
-    /// Its store is being restored from its replica before its first start, off the loop; the
-    /// spawn waits for it.
-    var restoringFirstStore = false
-    /// That restore ended well: the next spawn starts the process without looking again.
+    /// Its store's restore from its replica before its first start (off the loop, while the
+    /// machine is ``ServiceStateMachine/preparing``) ended well: the next spawn starts the process without looking again.
     var firstStoreRestored = false
     var pid: Int32?
     /// The uid ``pid`` runs as: its own user's (`user =`), else the supervisor's. A notify

@@ -27,11 +27,11 @@ extension SupervisorEngine {
             unit.firstStoreRestored = false
             return false
         }
-        guard !unit.restoringFirstStore, let target = unit.spec.replica, let program = configuration.litestreamProgram
+        guard !unit.machine.preparing, let target = unit.spec.replica, let program = configuration.litestreamProgram
         else { return false }
         let store = storePath(unit.spec.name)
         guard !Self.exists(store) else { return false }
-        unit.restoringFirstStore = true
+        transition(unit) { $0.preparationBegun() }
         unit.log.note("no store yet: restoring \(store) from its replica before the first start, off the loop")
         // Isolated to the engine (whose executor is the loop), as the folders' walk is.
         Task {
@@ -84,13 +84,14 @@ extension SupervisorEngine {
         return true
     }
 
-    /// The restore of ``restoreFirstStore(_:)`` ended: one line says what it did, then the spawn
-    /// goes on, or fails to start with what failed.
+    /// The restore of ``restoreFirstStore(_:)`` ended: one line says what it did, then the
+    /// machine hears of its end (``ServiceStateMachine/preparationEnded(failure:at:)``), which
+    /// says whether the spawn goes on or fails to start with what failed.
     private func firstStoreRestoreEnded(_ unit: ServiceUnit, store: String, restored: Bool, failure: String?) {
-        unit.restoringFirstStore = false
         let name = unit.spec.name
-        guard failure == nil else {
-            resumeSpawn(unit, failure: "not started, its store not restored: \(failure ?? "")")
+        if let failure {
+            let said = "not started, its store not restored: \(failure)"
+            transition(unit) { $0.preparationEnded(failure: said, at: .now) }
             return
         }
         unit.firstStoreRestored = true
@@ -101,7 +102,7 @@ extension SupervisorEngine {
             unit.log.note("its replica holds no copy yet: \(name) starts with a new store")
             logger.notice("\(name): its replica holds no copy yet: it starts with a new store")
         }
-        resumeSpawn(unit, failure: nil)
+        transition(unit) { $0.preparationEnded(failure: nil, at: .now) }
     }
 
     /// Whether a file (or anything else, a link not followed) is at `path`.

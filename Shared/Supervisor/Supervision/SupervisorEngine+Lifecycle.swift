@@ -210,9 +210,14 @@ extension SupervisorEngine {
     }
 
     func failedToStart(_ unit: ServiceUnit, _ reason: String) {
+        noteStartFailure(unit, reason)
+        transition(unit) { $0.spawnFailed(at: .now, reason: reason) }
+    }
+
+    /// Says why no process of `unit` could start, in its log and the supervisor's.
+    func noteStartFailure(_ unit: ServiceUnit, _ reason: String) {
         unit.log.note(reason)
         logger.error("\(unit.spec.name): \(reason)")
-        transition(unit) { $0.spawnFailed(at: .now, reason: reason) }
     }
 
     /// The unit's own process ended: the bookkeeping of its end (its group killed, its pid record

@@ -119,6 +119,8 @@ extension SupervisorEngine {
             if let upgrade = unit.upgrade { answer(unit, upgrade, outcome) }
         case .noteOldProcessLeftFirst:
             if let upgrade = unit.upgrade { noteOldProcessLeftFirst(unit, upgrade) }
+        case .noteStartFailure(let reason):
+            noteStartFailure(unit, reason)
         }
     }
 

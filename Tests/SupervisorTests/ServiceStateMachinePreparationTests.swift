@@ -1,0 +1,81 @@
+import Testing
+import VerticalsContract
+@testable import VerticalsSupervisor
+
+/// Work a spawn waits for off the loop (a folders' walk, a first store's restore): its start and
+/// end are the core's events, and the core decides what its end leads to.
+@Suite struct ServiceStateMachinePreparationTests {
+    static let now = ContinuousClock.now
+    static let backoff = Backoff(initial: .milliseconds(100), max: .seconds(2), multiplier: 2, resetAfter: .seconds(10))
+
+    /// A service asked to spawn, whose spawn waits for its folders' walk.
+    static func preparing() -> ServiceStateMachine {
+        var machine = ServiceStateMachine(
+            restart: .onFailure, backoff: backoff, budget: RestartBudget(maxRestarts: 5, window: .seconds(60)),
+            notifiesReady: true)
+        _ = machine.startRequested(fresh: true)
+        #expect(machine.dependenciesChecked(missing: []) == [.spawn])
+        #expect(machine.preparationBegun() == [])
+        #expect(machine.preparing)
+        return machine
+    }
+
+    @Test func walkEndedWell_whileStarting_spawns() {
+        var machine = Self.preparing()
+        #expect(machine.preparationEnded(failure: nil, at: Self.now) == [.spawn])
+        #expect(machine.state == .starting && !machine.preparing)
+    }
+
+    @Test func walkFailed_whileStarting_isAFailedStart_saidAndCountedAsOne() {
+        var machine = Self.preparing()
+        #expect(
+            machine.preparationEnded(failure: "cannot start: EPERM", at: Self.now) == [
+                .noteStartFailure("cannot start: EPERM"), .restart(after: .milliseconds(100)),
+            ])
+        #expect(machine.state == .backoff)
+        #expect(machine.exitReason == .startFailed)
+        #expect(machine.lastExit == "cannot start: EPERM")
+    }
+
+    @Test func stopDuringTheWalk_signalsNothing_armsNoTimer_andEndsWithTheWalk() {
+        var machine = Self.preparing()
+        #expect(machine.stopRequested() == [])
+        #expect(machine.state == .stopping)
+        #expect(machine.preparationEnded(failure: "cannot start: EPERM", at: Self.now) == [.notifyStopWaiters])
+        #expect(machine.state == .stopped && !machine.preparing)
+        #expect(machine.exitReason == .stop)
+    }
+
+    @Test func restartDuringTheWalk_startsAgainOnceItEnded() {
+        var machine = Self.preparing()
+        _ = machine.restartRequested()
+        #expect(machine.preparationEnded(failure: nil, at: Self.now) == [.notifyStopWaiters])
+        #expect(machine.restartDue() == [.checkDependencies])
+    }
+
+    @Test func stopOfAStartingProcess_notWaitingForAWalk_signalsIt() {
+        var machine = Self.preparing()
+        _ = machine.preparationEnded(failure: nil, at: Self.now)
+        _ = machine.spawned(at: Self.now)
+        #expect(machine.stopRequested() == [.stopHealthChecks, .sendStopSignal, .armTimer(.stop)])
+    }
+
+    @Test(arguments: ServiceStateMachine.State.all)
+    func walkEnd_withNoWalkBegun_changesNothing(_ state: ServiceStateMachine.State) {
+        var machine = ServiceStateMachine(
+            state: state, wanted: true, restart: .always, backoff: Self.backoff, budget: RestartBudget(),
+            notifiesReady: true)
+        let before = machine
+        #expect(machine.preparationEnded(failure: nil, at: Self.now) == [])
+        #expect(machine == before)
+    }
+
+    @Test(arguments: ServiceStateMachine.State.all.filter { $0 != .starting })
+    func walkBegun_outsideAStart_isNotRecorded(_ state: ServiceStateMachine.State) {
+        var machine = ServiceStateMachine(
+            state: state, wanted: true, restart: .always, backoff: Self.backoff, budget: RestartBudget(),
+            notifiesReady: true)
+        #expect(machine.preparationBegun() == [])
+        #expect(!machine.preparing)
+    }
+}
