@@ -13,6 +13,12 @@ import Testing
         #expect(report.seeds == Self.seeds.count)
         #expect(report.failures.isEmpty, "\(report.failures.map(\.description).joined(separator: "\n"))")
         #expect(report.pairsReached >= 120, "\(report.summary)")
+        // The processes' `STATUS=` lines and a spawn's folders' walk are among what the seeds reach.
+        let reached = [
+            "ready × statusSaid", "stopping × statusSaid", "upgrading(preparing) × upgradeProcessSaid",
+            "starting × preparationBegun", "starting × preparationEnded", "stopping × preparationEnded",
+        ]
+        for pair in reached { #expect(!report.pairsMissed.contains(pair), "\(pair) not reached") }
     }
 
     @Test func simulation_sameSeed_replaysTheSameRun() {

@@ -152,6 +152,8 @@ extension SimulatedWorld {
             } else if let upgrade, upgrade.newPID == pid, !upgrade.promoted {
                 upgradeProcessExited()
             }
+        case .processSaysStatus(let role, let count):
+            said(SimulationHappening.statusWords(count), by: role)
         case .watchdogPing:
             guard pid(of: .own) != nil, upgrade == nil else { return }
             feed(.watchdogPinged) { $0.watchdogPinged() }
@@ -199,6 +201,32 @@ extension SimulatedWorld {
             guard let process = replicaProcess else { return }
             setReplicaProcess(nil)
             feedReplica { $0.exited(success: clean && !process.killed, at: clocks.now) }
+        }
+    }
+
+    /// The engine's notify handling of `STATUS=words` from the process `role` names: the
+    /// upgrade's new process's, or the unit's own; an orphan's datagram is ignored. The status
+    /// then shows it, but while an upgrade's stage says more, or while no process of it runs.
+    private func said(_ words: String, by role: SimulatedRole) {
+        guard role != .orphan, pid(of: role) != nil else { return }
+        if role == .upgrade {
+            feed(.upgradeProcessSaid) { $0.upgradeProcessSaid(words) }
+            if machine.isUpgrading, machine.status != .upgradeProcessSays(newPID: Int32(upgrade?.newPID ?? 0), words) {
+                violate(
+                    "status says what the process said",
+                    "the upgrade's new process said \"\(words)\"; status says \"\(statusText)\"")
+            }
+            return
+        }
+        feed(.statusSaid) { $0.statusSaid(words) }
+        switch machine.state {
+        case .starting, .ready, .stopping:
+            if machine.status != .said(words) {
+                violate(
+                    "status says what the process said", "its process said \"\(words)\"; status says \"\(statusText)\"")
+            }
+        default:
+            break
         }
     }
 

@@ -30,6 +30,13 @@ struct SimulationConfiguration: Sendable, Equatable, CustomStringConvertible {
         return random.chance(percent: 33)
     }
 
+    /// The generator that decides, apart from the rest, when the processes of the run of `seed`
+    /// say `STATUS=`: a line said changes none of the choices the run's own generator makes, so
+    /// adding them changed no seed's other happenings.
+    static func statusLines(seed: UInt64) -> SimulationRandom {
+        SimulationRandom(seed: seed ^ 0x57A7_0500)
+    }
+
     /// Whether the spawns of the run of `seed` wait for work off the loop: a quarter of them,
     /// from a generator of their own.
     static func preparesSpawn(seed: UInt64) -> Bool {

@@ -8,7 +8,7 @@ enum SimulationCoverage {
         case readyTimeoutElapsed, stoppingOnItsOwn, stopRequested, shutdownBegun, stopTimeoutElapsed, exited
         case restoreBegun, restoreEnded, upgradeBegun, upgradeProcessWaitsForStore, upgradeProcessReady
         case upgradeReadyTimeoutElapsed, upgradeProcessFailed, upgradeProcessBackedUp, restartRequested, restartDue
-        case preparationBegun, preparationEnded
+        case preparationBegun, preparationEnded, statusSaid, upgradeProcessSaid
     }
 
     /// One state, one event fed in it.

@@ -10,6 +10,8 @@ enum SimulationHappening: Hashable, Sendable, CustomStringConvertible {
     case processWaitsForStore
     /// A process ends, as it says (a `SIGKILL` it was sent overrides what it would have said).
     case processExits(SimulatedRole, SimulatedExit)
+    /// A process says `STATUS=`, its `count`th line (each says other words).
+    case processSaysStatus(SimulatedRole, count: Int)
     /// The service's process says `WATCHDOG=1`.
     case watchdogPing
     /// The service's process says `STOPPING=1`.
@@ -35,12 +37,16 @@ enum SimulationHappening: Hashable, Sendable, CustomStringConvertible {
     /// The replica's Litestream process ends (a SIGKILL it was sent overrides `clean`).
     case replicaExits(clean: Bool)
 
+    /// The words of a process's `count`th `STATUS=` line.
+    static func statusWords(_ count: Int) -> String { "serving \(count)" }
+
     var description: String {
         switch self {
         case .command(let command): "command \(command)"
         case .processReady(let role): "\(role) process says READY=1"
         case .processWaitsForStore: "upgrade process waits for the store"
         case .processExits(let role, let exit): "\(role) process exits \(exit)"
+        case .processSaysStatus(let role, let count): "\(role) process says STATUS=\(Self.statusWords(count))"
         case .watchdogPing: "own process says WATCHDOG=1"
         case .stoppingOnItsOwn: "own process says STOPPING=1"
         case .caller: "a caller connects"

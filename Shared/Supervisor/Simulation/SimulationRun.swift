@@ -27,7 +27,15 @@ struct SimulationRun {
         self.configuration = configuration
         let world = SimulatedWorld(
             configuration: configuration, origin: Self.origin, dropping: dropped, droppingReplica: droppedReplica)
+        var lines = SimulationConfiguration.statusLines(seed: seed)
         for _ in 0..<steps where world.violation == nil {
+            // A process's `STATUS=` line, now and then, between the run's own happenings.
+            if let line = Self.statusLine(in: world, &lines) {
+                trace.append(line)
+                world.apply(line)
+                world.check()
+                guard world.violation == nil else { break }
+            }
             let happening = Self.draw(in: world, &random)
             trace.append(happening)
             world.apply(happening)
@@ -92,6 +100,14 @@ struct SimulationRun {
         }
         if world.nextTimer != nil { return .nextTimerFires(checkPasses: true) }
         return nil
+    }
+
+    /// A `STATUS=` line one of the processes of `world` says now, if `lines` decides one does.
+    private static func statusLine(in world: SimulatedWorld, _ lines: inout SimulationRandom) -> SimulationHappening? {
+        let says = lines.chance(percent: 10)
+        let role: SimulatedRole = lines.chance(percent: 70) ? .own : .upgrade
+        guard says, world.pid(of: role) != nil else { return nil }
+        return .processSaysStatus(role, count: 1 + lines.below(1_000))
     }
 
     /// The next happening, drawn among those that can happen in `world`.

@@ -6,9 +6,9 @@ import VerticalsWire
 /// every step the invariants are checked (one process serves outside a hand-over, the restart
 /// budget and backoff hold, every command gets one answer, `status` says what runs, a failed
 /// upgrade leaves the old process serving, nothing runs and no timer is armed after `down`,
-/// nothing leaks). A third of the seeds run a replica's Litestream beside the service
-/// (`ReplicaStateMachine`), held to the same promises, and to one of its own: nothing holds
-/// the store while a file is put in its place.
+/// nothing leaks, `status` shows what a process said with `STATUS=`). A third of the seeds run
+/// a replica's Litestream beside the service (`ReplicaStateMachine`), held to the same promises,
+/// and to one of its own: nothing holds the store while a file is put in its place.
 ///
 /// ```swift
 /// let report = SupervisorSimulation.explore(seeds: 1..., steps: 300, budget: .seconds(10))
