@@ -10,6 +10,11 @@ extension SimulatedWorld {
             feed(.dependenciesChecked) { $0.dependenciesChecked(missing: missing) }
         case .wait, .giveUp, .backoffForgiven, .startDependents, .noteReady, .noteIdle, .noteStartFailure:
             break // words in the log, or other services: none here
+        case .announceState:
+            stateSaid(machine.state.wire)
+        case .tellReplica(let entered):
+            // Its Litestream first, as the engine's `perform` does.
+            feedReplica { $0.verticalEntered(entered) }
         case .spawn:
             spawn()
         case .armTimer(.readiness):

@@ -168,14 +168,7 @@ final class SimulatedWorld {
     /// Feeds one event to the core, as the engine's `transition` does, and performs its actions.
     func feed(_ event: SimulationCoverage.Event, _ body: (inout ServiceStateMachine) -> [ServiceStateMachine.Action]) {
         coverage.insert(SimulationCoverage.Pair(state: machine.state, event: event))
-        let before = machine
-        let actions = body(&machine)
-        if before.state.wire != machine.state.wire { stateSaid(machine.state.wire) }
-        // Its Litestream first, as the engine's `transition` does.
-        if before.state != machine.state, replica != nil {
-            let entered = machine.state
-            feedReplica { $0.verticalEntered(entered) }
-        }
+        let actions = machine.handle(body)
         for action in actions where !dropped.contains(action) { perform(action) }
     }
 

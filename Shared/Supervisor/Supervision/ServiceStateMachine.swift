@@ -227,6 +227,11 @@ struct ServiceStateMachine: Sendable, Equatable {
         case noteOldProcessLeftFirst
         /// Say, in the service's log and the supervisor's, why no process could start.
         case noteStartFailure(String)
+        /// Say the state, with its status text, to `status`'s followers (``handle(_:)`` decides when).
+        case announceState
+        /// The service entered `entered`: its replica's Litestream follows
+        /// (``ReplicaStateMachine/verticalEntered(_:)``), before anything else the event does.
+        case tellReplica(entered: State)
     }
 
     /// An operator's request that the state may refuse.

@@ -7,21 +7,10 @@ import VerticalsContract
 // state is said to observers, and the actions that come out are performed (processes, signals,
 // timers, sockets). All on the loop thread.
 extension SupervisorEngine {
-    /// Feeds one event to `unit`'s machine, says the state it enters (its status text is the
-    /// machine's), then performs the actions the machine returned, in order.
+    /// Feeds one event to `unit`'s machine, then performs the actions it returned, in order:
+    /// first those that say the state it entered (``ServiceStateMachine/handle(_:)``).
     func transition(_ unit: ServiceUnit, _ event: (inout ServiceStateMachine) -> [ServiceStateMachine.Action]) {
-        let before = unit.machine
-        let actions = event(&unit.machine)
-        // A service that keeps waiting says again what for, as the list changes.
-        let waitsAnew = unit.machine.state == .waiting && unit.machine.status != before.status
-        // A spawn or a promotion says `starting` itself once the unit's process has a pid.
-        let saysItself = actions.contains(.spawn) || actions.contains(.promoteUpgrade)
-        if !saysItself, before.state.wire != unit.machine.state.wire || waitsAnew { emit(unit) }
-        // Its Litestream first: stopped before the service's own stop signal, or a restore.
-        if before.state != unit.machine.state, unit.replica != nil {
-            let entered = unit.machine.state
-            transitionReplica(unit) { $0.verticalEntered(entered) }
-        }
+        let actions = unit.machine.handle(event)
         for action in actions { perform(action, unit) }
     }
 
@@ -121,6 +110,11 @@ extension SupervisorEngine {
             if let upgrade = unit.upgrade { noteOldProcessLeftFirst(unit, upgrade) }
         case .noteStartFailure(let reason):
             noteStartFailure(unit, reason)
+        case .announceState:
+            emit(unit)
+        case .tellReplica(let entered):
+            // Its Litestream first: stopped before the service's own stop signal, or a restore.
+            if unit.replica != nil { transitionReplica(unit) { $0.verticalEntered(entered) } }
         }
     }
 
