@@ -76,8 +76,11 @@ extension EventLoop {
             uv_idle_stop(pendingIdle)
             return
         }
-        for work in batch {
-            run(work)
+        // Indexed, as `runEndOfTurn()` is: an unspecialised iterator allocates a frame a batch.
+        var index = 0
+        while index < batch.count {
+            run(batch[index])
+            index += 1
         }
         batch.removeAll(keepingCapacity: true)
         spareBatch = batch
