@@ -24,6 +24,10 @@ extension Connection {
         guard !isDelivering, machine.wantsFrames else { return }
         isDelivering = true
         defer { isDelivering = false }
+        if let frameBytesHandler {
+            while let frame = nextBufferedFrameBytes() { frameBytesHandler(frame) }
+            return
+        }
         while let payload = nextBufferedFrame() {
             frameHandler?(payload)
         }
@@ -35,9 +39,18 @@ extension Connection {
     /// closed, paused by backpressure, or framing broken (reported as `deliverFrames()` does).
     /// On the loop thread only, from a frame handler or a task that runs inline in one.
     public func nextBufferedFrame() -> [UInt8]? {
+        guard let frame = nextBufferedFrameBytes() else { return nil }
+        if frame.index == 0, frame.end == frame.storage.count { return frame.storage }
+        return Array(frame.storage[frame.index..<frame.end])
+    }
+
+    /// Takes the next whole frame already received, in place: as ``nextBufferedFrame()``, but the
+    /// payload is read where it was received, with no copy (see ``onFrameBytes`` for what may
+    /// outlive the handler).
+    public func nextBufferedFrameBytes() -> ByteReader? {
         guard machine.deliversFrames else { return nil }
         do {
-            return try decoder.nextFrame()
+            return try decoder.nextFrameBytes()
         } catch {
             perform(machine.framingFailed())
             if let frameErrorHandler {

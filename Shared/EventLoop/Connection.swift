@@ -76,6 +76,7 @@ public final class Connection: @unchecked Sendable {
     /// A host name being resolved for ``connect(to:on:options:_:)``: cancelled if the connection closes first.
     var pendingResolve: UnsafeMutablePointer<uv_getaddrinfo_t>?
     var frameHandler: (([UInt8]) -> Void)?
+    var frameBytesHandler: ((ByteReader) -> Void)?
     var frameErrorHandler: ((FrameError) -> Void)?
     var closeHandler: ((EventLoopError?) -> Void)?
 
@@ -97,6 +98,21 @@ public final class Connection: @unchecked Sendable {
     public var onFrame: (([UInt8]) -> Void)? {
         get { loop.preconditionInEventLoop(); return frameHandler }
         set { loop.preconditionInEventLoop(); frameHandler = newValue }
+    }
+
+    /// Called with each complete frame payload in place, instead of ``onFrame``: a reader over the
+    /// bytes as they were received, with no copy into an array of its own.
+    ///
+    /// What may outlive the handler: anything decoded from the payload (a `String`, an array, an
+    /// Input) is the handler's own. The reader itself (or a `Message` made from it in place) is a
+    /// value and safe to keep, but it shares the connection's read buffer: while it is kept, the
+    /// next read copies that buffer rather than write into it, an allocation each time. Decode
+    /// what you need and let the reader go, or keep a copy of the payload
+    /// (`Array(reader.storage[reader.index..<reader.end])`, or `Message.detached()`).
+    /// When set, ``onFrame`` is not called.
+    public var onFrameBytes: ((ByteReader) -> Void)? {
+        get { loop.preconditionInEventLoop(); return frameBytesHandler }
+        set { loop.preconditionInEventLoop(); frameBytesHandler = newValue }
     }
 
     /// Called once if the peer breaks framing (a length of 0 or over the limit); reading has
@@ -198,6 +214,7 @@ public final class Connection: @unchecked Sendable {
         }
         let handler = closeHandler
         frameHandler = nil
+        frameBytesHandler = nil
         frameErrorHandler = nil
         closeHandler = nil
         handler?(closeError)

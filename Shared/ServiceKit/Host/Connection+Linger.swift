@@ -7,7 +7,7 @@ extension Connection {
     /// whatever it still sends, and close when it hangs up, or after `grace` (then waiting up to
     /// the flush timeout for the reason to be written). Nothing sent meanwhile is served.
     func closeLingering(timers: TimerQueue, grace: Duration = .seconds(1)) {
-        onFrame = { _ in }
+        onFrameBytes = { _ in }
         onFrameError = { [weak self] _ in self?.closeAfterFlush() }
         startReading()
         timers.schedule(at: .now + grace) { [weak self] in self?.closeAfterFlush() }

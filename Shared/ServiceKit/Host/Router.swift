@@ -102,7 +102,7 @@ public struct Router: Sendable {
     /// Whether `message`'s body is over ``offLoopInputBytes``: decoded, and freed, off the loop
     /// (``withLargeInput(of:checkingEnumerations:_:)``).
     static func decodesOffLoop(_ message: Message) -> Bool {
-        message.payload.count - message.bodyStart > offLoopInputBytes
+        message.bodyCount > offLoopInputBytes
     }
 
     /// Runs `body` with the Input of a request whose body is over ``offLoopInputBytes``: decoded
@@ -151,7 +151,8 @@ public struct Router: Sendable {
         }
         guard checkingEnumerations else { return input }
         do {
-            try Input.schema.requireKnownEnumerations(inBody: message.payload, from: message.bodyStart)
+            try Input.schema.requireKnownEnumerations(
+                inBody: message.payload, from: message.bodyStart, to: message.bodyEnd)
         } catch {
             throw ServiceError(
                 .invalidInput, "\(Input.schema.name): \(error); correct it and try again",

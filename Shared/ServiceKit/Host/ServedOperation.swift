@@ -32,6 +32,15 @@ final class ServedOperation {
     var index = 0
     /// Its name as a route names it: within the daemon (`authenticate`), `daemon.health` for a built-in.
     var routeName = ""
+    /// Its full name, the table's key: a request that names it gets this `String`, not a new one.
+    var name = ""
+    /// ``name``'s UTF-8 bytes, which a request's are compared with (``ServedNames``).
+    var nameBytes: [UInt8] = []
+
+    /// Whether `bytes` are this operation's full name.
+    func isNamed(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.count == nameBytes.count && nameBytes.withUnsafeBytes { $0.elementsEqual(bytes) }
+    }
 
     init(
         route: @escaping Router.Route, answersAtOnce: Router.SyncRoute?, counts: OperationCounts, isInternal: Bool,
@@ -64,6 +73,8 @@ final class ServedOperation {
                     ? name : nil,
                 keepsDaemonUp: !observing.contains(name), operatorOnly: marked)
             served.index = index
+            served.name = name
+            served.nameBytes = Array(name.utf8)
             served.routeName =
                 name.hasPrefix(router.service + ".") ? String(name.dropFirst(router.service.count + 1)) : name
             table[name] = served
@@ -79,4 +90,35 @@ final class ServedOperation {
     /// metrics scrape, a contract lookup. They do not keep a daemon with an idle exit up, or a
     /// liveness check every few seconds would keep it up for ever.
     static let observing: Set<String> = [Daemon.health.fullName, Daemon.metrics.fullName, Daemon.describe.fullName]
+}
+
+/// The served operations by the bytes of their full names, for a request's envelope: found with
+/// no `String` made from the bytes (``Message/init(frame:knownOperation:)``). Built once per host.
+struct ServedNames {
+    private var buckets: [UInt64: [ServedOperation]] = [:]
+
+    init(_ table: [String: ServedOperation]) {
+        for operation in table.values.sorted(by: { $0.index < $1.index }) {
+            operation.nameBytes.withUnsafeBytes { buckets[Self.hash($0), default: []].append(operation) }
+        }
+    }
+
+    /// The operation whose full name is `bytes`, if one is served.
+    func operation(named bytes: UnsafeRawBufferPointer) -> ServedOperation? {
+        guard let bucket = buckets[Self.hash(bytes)] else { return nil }
+        // Indexed: an unspecialised iterator (a debug build) allocates its read coroutine's frame.
+        var index = 0
+        while index < bucket.count {
+            if bucket[index].isNamed(bytes) { return bucket[index] }
+            index += 1
+        }
+        return nil
+    }
+
+    /// FNV-1a: a few instructions a byte, over names of a few tens of bytes.
+    private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return hash
+    }
 }

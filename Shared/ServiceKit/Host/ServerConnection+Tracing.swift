@@ -17,7 +17,7 @@ extension ServerConnection {
             startNanoseconds: lane.epochNanoseconds(now),
             rpc: RPCFields(
                 operation: message.envelope.operation, transport: peer == nil ? "tcp" : "unix", peer: peer,
-                requestBytes: message.payload.count))
+                requestBytes: message.payloadCount))
     }
 
     /// Ends request `context`'s server span: a sampled one with its code and answer size; an

@@ -49,6 +49,7 @@ final class ServerConnection: @unchecked Sendable {
     private unowned let host: ServiceHost
     // The host's parts the request path uses, read once rather than through `host` per request.
     private let served: [String: ServedOperation]
+    private let servedNames: ServedNames
     /// What this connection's caller may call, decided once at admission (``CallerGrant``).
     let grant: CallerGrant
     /// ``grant`` as one flag per served operation (``ServedOperation/index``); nil when the
@@ -58,7 +59,7 @@ final class ServerConnection: @unchecked Sendable {
     /// caller repeating a refused call cannot flood the log (operator-only ones are audited anyway).
     private var loggedRouteRefusal = false
     /// The operation the last request named (``servedOperation(named:)``).
-    private var lastServed: (name: String, operation: ServedOperation)?
+    private var lastServed: ServedOperation?
     /// This loop's request counts (the host's, read once).
     private let counts: LoopCounts
     let timers: TimerQueue
@@ -104,6 +105,7 @@ final class ServerConnection: @unchecked Sendable {
         self.caller = caller
         self.host = host
         self.served = host.served
+        self.servedNames = host.servedNames
         self.counts = host.counts
         self.sweepRest = host.sweepRest
         self.idleExit = host.idleExit
@@ -137,7 +139,7 @@ final class ServerConnection: @unchecked Sendable {
 
     func start() {
         // Strong captures: the connection drops its handlers once closed, which ends the cycle.
-        connection.onFrame = { [self] payload in received(payload) }
+        connection.onFrameBytes = { [self] frame in received(frame) }
         connection.onFrameError = { [self] error in
             protocolError(correlationID: 0, "\(error)")
         }
@@ -145,8 +147,10 @@ final class ServerConnection: @unchecked Sendable {
         connection.startReading()
     }
 
-    private func received(_ payload: [UInt8]) {
-        guard let request = prepare(payload) else { return }
+    /// A frame, read in place: decoded here, and let go before the connection reads again (a
+    /// request whose handler may suspend keeps a copy, ``Message/detached()``).
+    private func received(_ frame: ByteReader) {
+        guard let request = prepare(frame) else { return }
         serveInline(request)
     }
 
@@ -182,12 +186,12 @@ final class ServerConnection: @unchecked Sendable {
     /// Deals with one frame: a request whose handler may suspend is returned, ready to serve;
     /// anything else (one whose handler answers at once, a cancel, a ping, a request refused
     /// before it runs, a broken frame) is answered here, and nil returned.
-    private func prepare(_ payload: [UInt8]) -> Prepared? {
+    private func prepare(_ frame: ByteReader) -> Prepared? {
         timeouts.frameReceived()
         if sweepRest.isResting { timeouts.frameWhileSweepRests(now: .now) }
         let message: Message
         do {
-            message = try Message(payload: payload)
+            message = try Message(frame: frame) { name in servedOperation(named: name)?.name }
         } catch {
             protocolError(correlationID: 0, "\(error)")
             return nil
@@ -303,12 +307,13 @@ final class ServerConnection: @unchecked Sendable {
             entry.keepsUp = true
             idleExit.began()
         }
-        if let answer = operation.answersAtOnce, message.payload.count - message.bodyStart <= Router.offLoopInputBytes {
+        if let answer = operation.answersAtOnce, message.bodyCount <= Router.offLoopInputBytes {
             running = Running(id: id, entry: entry)
             serveAtOnce(id, message, context, serial: serials, answer)
             return nil
         }
-        return Prepared(id: id, message: message, route: operation.route, context: context, entry: entry)
+        // A copy of the frame: its handler may suspend, and hold it past this read.
+        return Prepared(id: id, message: message.detached(), route: operation.route, context: context, entry: entry)
     }
 
     /// The operation `name` routes to, if any: the last one looked up when the name repeats (a
@@ -318,9 +323,20 @@ final class ServerConnection: @unchecked Sendable {
     /// nor hashed: Swift would normalise it to do either, at a cost the peer chose.
     private func servedOperation(named name: String) -> ServedOperation? {
         guard WireName.isASCII(name) else { return nil }
-        if let last = lastServed, last.name == name { return last.operation }
+        if let last = lastServed, last.name == name { return last }
         guard let operation = served[name] else { return nil }
-        lastServed = (name, operation)
+        lastServed = operation
+        return operation
+    }
+
+    /// The operation named by `bytes`, a request's envelope's, before any `String` is made of
+    /// them: the last one again, or from the table by the bytes (``ServedNames``). The envelope
+    /// then holds the operation's own ``ServedOperation/name``, which ``servedOperation(named:)``
+    /// finds as the last one again with no comparison of the bytes (the same string).
+    private func servedOperation(named bytes: UnsafeRawBufferPointer) -> ServedOperation? {
+        if let last = lastServed, last.isNamed(bytes) { return last }
+        guard let operation = servedNames.operation(named: bytes) else { return nil }
+        lastServed = operation
         return operation
     }
 
@@ -389,8 +405,8 @@ final class ServerConnection: @unchecked Sendable {
     /// allocated three more slabs with `malloc`; out of line, their locals are on the thread's stack.
     @inline(never)
     private func nextBufferedRequest() -> Prepared? {
-        while let payload = connection.nextBufferedFrame() {
-            if let request = prepare(payload) {
+        while let frame = connection.nextBufferedFrameBytes() {
+            if let request = prepare(frame) {
                 running = Running(id: request.id, entry: request.entry)
                 return request
             }

@@ -37,6 +37,8 @@ public final class ServiceHost: @unchecked Sendable {
     let router: Router
     /// Each routed operation's route and metric handles, by name: one lookup per request.
     let served: [String: ServedOperation]
+    /// ``served`` by the bytes of the names.
+    let servedNames: ServedNames
     /// What the host's loops count together: connections, queue depth, and the exposition.
     let metrics: HostMetrics
     /// Requests, errors and latency per operation on this loop (added up over the loops when read).
@@ -124,6 +126,7 @@ public final class ServiceHost: @unchecked Sendable {
         let counts = LoopCounts(operationNames: router.routes.keys)
         self.counts = counts
         self.served = ServedOperation.table(router, counts: counts, access: configuration.access)
+        self.servedNames = ServedNames(served)
         self.loop = loop
         self.logger = logger
         self.timers = TimerQueue(loop: loop)

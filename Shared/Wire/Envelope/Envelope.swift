@@ -74,6 +74,17 @@ public struct Envelope: Sendable, Equatable {
 
     /// Reads an envelope from the start of a frame payload; on return `reader` is at the body.
     public static func read(from reader: inout ByteReader) throws(EnvelopeError) -> Envelope {
+        try read(from: &reader) { _ in nil }
+    }
+
+    /// Reads an envelope from the start of a frame payload; on return `reader` is at the body.
+    /// `knownOperation` is given the operation name's bytes first (valid only during the call):
+    /// the name it returns is the envelope's, with no `String` made from the bytes; on nil they
+    /// are decoded (invalid UTF-8 replaced). A receiver that routes by name returns the name it
+    /// routes on, so a name of any length costs no allocation.
+    public static func read(
+        from reader: inout ByteReader, knownOperation: (UnsafeRawBufferPointer) -> String?
+    ) throws(EnvelopeError) -> Envelope {
         do {
             let version = try reader.readByte()
             guard version == Self.version else { throw EnvelopeError.unsupportedVersion(version) }
@@ -84,7 +95,18 @@ public struct Envelope: Sendable, Equatable {
             guard operationLength <= maxOperationLength else {
                 throw EnvelopeError.operationTooLong(operationLength)
             }
-            let operation = try reader.readUTF8(operationLength)
+            guard operationLength <= reader.remaining else { throw EnvelopeError.truncated }
+            let start = reader.index
+            let known = reader.storage.withUnsafeBytes { bytes in
+                knownOperation(UnsafeRawBufferPointer(rebasing: bytes[start..<start + operationLength]))
+            }
+            let operation: String
+            if let known {
+                reader.index += operationLength
+                operation = known
+            } else {
+                operation = try reader.readUTF8(operationLength)
+            }
             // The limit holds for the name as read: U+FFFD replacing invalid bytes can triple it.
             guard operation.utf8.count <= maxOperationLength else {
                 throw EnvelopeError.operationTooLong(operation.utf8.count)

@@ -105,14 +105,33 @@ public struct FrameDecoder: Sendable {
 
     /// Returns the next complete payload, `nil` when more bytes are needed,
     /// or throws when the stream is invalid (and on every call after that).
+    ///
+    /// The payload is an array of its own: a copy out of the buffer, unless it was gathered
+    /// (``nextFrameBytes()`` copies nothing).
     public mutating func nextFrame() throws(FrameError) -> [UInt8]? {
+        guard let frame = try nextFrameBytes() else { return nil }
+        if frame.index == 0, frame.end == frame.storage.count { return frame.storage }
+        return Array(frame.storage[frame.index..<frame.end])
+    }
+
+    /// Returns the next complete payload in place, as a reader over the bytes that hold it, `nil`
+    /// when more bytes are needed, or throws when the stream is invalid (and on every call after
+    /// that). Nothing is copied: the reader shares the decoder's buffer (or, for a gathered long
+    /// frame, is the array it was gathered in).
+    ///
+    /// Borrowing rules: the reader is a value, safe to keep, but while it is kept the buffer has
+    /// two owners, and the next `append(_:)` copies the buffer rather than write into it (one
+    /// allocation, the size of what is buffered). Read it and let it go before the decoder is
+    /// given more bytes, as a frame handler does; to keep a payload past that, copy it
+    /// (`Array(reader.storage[reader.index..<reader.end])`, as ``nextFrame()`` does).
+    public mutating func nextFrameBytes() throws(FrameError) -> ByteReader? {
         if let failure { throw failure }
         if !gathered.isEmpty {
             guard gatheredCount == gathered.count else { return nil }
             gatheredCount = 0
             var payload: [UInt8] = []
             swap(&payload, &gathered)
-            return payload
+            return ByteReader(payload)
         }
         let available = buffer.count - readIndex
         guard available >= 4 else { return nil }
@@ -133,10 +152,16 @@ public struct FrameDecoder: Sendable {
             return nil
         }
         let start = readIndex + 4
-        let payload = Array(buffer[start..<start + Int(length)])
         readIndex = start + Int(length)
-        if readIndex == buffer.count { emptyBuffer() }
-        return payload
+        let frame = ByteReader(buffer, start: start, end: readIndex)
+        // Emptied when the next bytes come (`append`), not now: the reader shares the buffer, and
+        // emptying it while shared would allocate a new one. A large one is let go at once (the
+        // reader keeps it until it is done), as `emptyBuffer()` would.
+        if readIndex == buffer.count, buffer.capacity > 1 << 16 {
+            buffer = []
+            readIndex = 0
+        }
+        return frame
     }
 
     /// Moves the start of a long frame, the last thing buffered, into an array allocated for all of it.
@@ -163,8 +188,12 @@ public struct FrameDecoder: Sendable {
         readIndex = 0
     }
 
+    /// Makes room before bytes are appended: empties the buffer once every frame in it was taken
+    /// (``nextFrameBytes()`` leaves that to here), or drops the taken half of it.
     private mutating func compactIfWorthIt() {
-        if readIndex > 0 && readIndex >= buffer.count / 2 {
+        if readIndex > 0, readIndex == buffer.count {
+            emptyBuffer()
+        } else if readIndex > 0 && readIndex >= buffer.count / 2 {
             buffer.removeSubrange(0..<readIndex)
             readIndex = 0
         }
