@@ -92,6 +92,18 @@ extension Connection {
     /// goes out as ``write(_:completion:)``'s frames do, at the end of the turn. Otherwise, or
     /// when the connection does not cork now, it is built in an array of its own and written.
     /// `encode` must append one whole frame and must not use this connection.
+    ///
+    /// How this fits the cork and `uv_write`, whose buffers must stay put until its callback:
+    /// `encode` writes at the end of the corked bytes, which no write has been handed yet (they
+    /// are taken out of the connection while it runs, so nothing else reaches them), and the length
+    /// prefix is patched there too, before anything is sent. At the end of the turn (or at once
+    /// past 2 KiB) the whole cork is moved, not copied, into the write: what the kernel
+    /// does not take at once is queued in libuv from that array, which the queued write holds,
+    /// unchanged, until its callback. The cork then takes the buffer back emptied; when a queued
+    /// write still holds it, emptying it makes a new one (an array is copied on write, never
+    /// written under another holder), so the next frame written in place never goes into bytes
+    /// libuv may still be reading. While libuv's queue is not empty, frames are not corked (their order is
+    /// libuv's): one is then built in an array of its own and queued behind the others.
     @discardableResult
     public func writeFrame(expectedBytes: Int, _ encode: (inout ByteWriter) -> Void) -> Int {
         loop.preconditionInEventLoop()

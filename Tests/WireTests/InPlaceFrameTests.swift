@@ -77,7 +77,7 @@ struct InPlaceFrameTests {
 
     @Test func anOperationLengthPastTheFrame_isTruncated_withoutAskingForTheName() throws {
         var bytes = Array(Self.frame(1, "a.b", body: []).dropFirst(FrameEncoder.headerSize))
-        bytes[10] = 0x01  // the name's length: 256 and more, past the payload's end
+        bytes[10] = 0x01 // the name's length: 256 and more, past the payload's end
         var asked = false
         #expect(throws: EnvelopeError.truncated) {
             _ = try Message(frame: ByteReader(bytes)) { _ in

@@ -26,7 +26,7 @@ final class ServerConnection: @unchecked Sendable {
         var task: Task<Void, Never>?
         /// Which request of the connection this is, counted from 1: a caller may use an id again
         /// once its request was cancelled or timed out, while that request's handler still runs;
-        /// its late answer must not take the new request's entry (``finished(_:_:_:serial:answeredAtOnce:)``).
+        /// its late answer must not take the new request's entry (``finished(_:_:serial:answeredAtOnce:)``).
         let serial: UInt64
         let deadline: MonotonicInstant?
         let started: MonotonicInstant
@@ -166,21 +166,18 @@ final class ServerConnection: @unchecked Sendable {
                 try answer(message, context, Answer(target: self, id: id, serial: serial, atOnce: true))
             }
         } catch {
-            let (failure, frame) = failed(id, error, context)
-            finished(id, frame, failure, serial: serial, answeredAtOnce: true)
+            finished(id, failed(error, context), serial: serial, answeredAtOnce: true)
         }
     }
 
-    /// The code and error frame that answer request `id` whose handler threw `error`.
+    /// The error that answers a request whose handler threw `error`.
     @inline(never)
-    private func failed(_ id: UInt64, _ error: any Error, _ context: RequestContext) -> (ErrorCode, [UInt8]) {
-        let answer: ServiceError
+    private func failed(_ error: any Error, _ context: RequestContext) -> ServiceError {
         switch error {
-        case let error as ServiceError: answer = error
-        case is CancellationError: answer = ServiceError(.cancelled, "the request was cancelled")
-        default: answer = refusal(for: error, context)
+        case let error as ServiceError: error
+        case is CancellationError: ServiceError(.cancelled, "the request was cancelled")
+        default: refusal(for: error, context)
         }
-        return (answer.code, Self.errorFrame(id, answer))
     }
 
     /// Deals with one frame: a request whose handler may suspend is returned, ready to serve;
@@ -371,8 +368,7 @@ final class ServerConnection: @unchecked Sendable {
                     }
                 } catch {
                     loop.preconditionInEventLoop()
-                    let (failure, frame) = failed(request.id, error, request.context)
-                    finished(request.id, frame, failure, serial: request.entry.serial)
+                    finished(request.id, failed(error, request.context), serial: request.entry.serial)
                 }
                 // Only while still inline: once a handler suspended, the frames after it belong to
                 // the read callback again (its order, its backpressure).
@@ -399,7 +395,7 @@ final class ServerConnection: @unchecked Sendable {
     /// is buffered.
     ///
     /// Kept out of the inline task's closure, as are the other synchronous steps it takes
-    /// (``serveAtOnce(_:_:_:serial:_:)``, ``failed(_:_:_:)``, ``finished(_:_:_:serial:answeredAtOnce:)``): every
+    /// (``serveAtOnce(_:_:_:serial:_:)``, ``failed(_:_:)``, ``finished(_:_:serial:answeredAtOnce:)``): every
     /// local of an async function lives in its frame, which the task's allocator holds. Inlined,
     /// they made the closure's frame 864 bytes, past the task's first slab, so each request's task
     /// allocated three more slabs with `malloc`; out of line, their locals are on the thread's stack.
@@ -421,19 +417,18 @@ final class ServerConnection: @unchecked Sendable {
             ?? ServiceError(.internal, "internal error while serving \(context.operation)")
     }
 
-    /// Request `id` (the connection's `serial`th) is answered with `frame`: written, unless the
-    /// request was already answered (its deadline passed, or the caller cancelled it, and maybe
-    /// used its id again since), then counted.
+    /// Request `id` (the connection's `serial`th) is answered with `error`: written in place
+    /// (``writeError(_:_:)``), unless the request was already answered (its deadline passed, or
+    /// the caller cancelled it, and maybe used its id again since), then counted.
     @inline(never)
-    private func finished(
-        _ id: UInt64, _ frame: [UInt8], _ failure: ErrorCode?, serial: UInt64, answeredAtOnce: Bool = false
-    ) {
+    private func finished(_ id: UInt64, _ error: ServiceError, serial: UInt64, answeredAtOnce: Bool = false) {
         guard let entry = owed(id, serial: serial) else { return }
+        var length = 0
         if answers {
-            connection.write(frame)
+            length = writeError(id, error)
             closeIfRepliesPileUp()
         }
-        ended(entry, failure, responseBytes: frame.count, answeredAtOnce: answeredAtOnce)
+        ended(entry, error.code, responseBytes: length, answeredAtOnce: answeredAtOnce)
     }
 
     /// The entry of request `id` (the connection's `serial`th), taken, if its answer is still owed:
@@ -563,7 +558,7 @@ final class ServerConnection: @unchecked Sendable {
 
     private func answer(_ id: UInt64, _ error: ServiceError) {
         guard !connection.isClosed, machine.answers else { return }
-        connection.write(Self.errorFrame(id, error))
+        writeError(id, error)
     }
 
     private func protocolError(correlationID: UInt64, _ reason: String) {
@@ -577,7 +572,7 @@ final class ServerConnection: @unchecked Sendable {
     func close(correlationID: UInt64 = 0, _ error: ServiceError) {
         guard machine.closeRequested() else { return }
         logger.notice("closing connection: \(error.code): \(error.message)")
-        if !connection.isClosed { connection.write(Self.errorFrame(correlationID, error)) }
+        if !connection.isClosed { writeError(correlationID, error) }
         abandonInFlight()
         connection.closeLingering(timers: timers)
     }
@@ -598,8 +593,27 @@ final class ServerConnection: @unchecked Sendable {
         host.connectionClosed(self)
     }
 
-    static func errorFrame(_ id: UInt64, _ error: ServiceError) -> [UInt8] {
-        Message.frame(Envelope(kind: .error, correlationID: id), body: error)
+    /// Writes the error frame answering `id` in place, as an Output is (``answer(_:expectedBytes:_:)``),
+    /// and returns its length.
+    @discardableResult
+    private func writeError(_ id: UInt64, _ error: ServiceError) -> Int {
+        connection.writeErrorFrame(id, error)
+    }
+}
+
+extension Connection {
+    /// Writes the error frame answering `id` (0: about the connection) in place: encoded straight
+    /// into the bytes this turn sends (``Connection/writeFrame(expectedBytes:_:)``), with no array
+    /// of its own. Returns the frame's length.
+    @discardableResult
+    func writeErrorFrame(_ id: UInt64, _ error: ServiceError) -> Int {
+        // Room for the header, the envelope, the code and flag, and the text: a guess, which a
+        // longer frame outgrows at the cost of the cork growing once.
+        var expected = 64 + error.message.utf8.count
+        for detail in error.details { expected += 8 + detail.key.utf8.count + detail.value.utf8.count }
+        return writeFrame(expectedBytes: expected) { writer in
+            Message.appendFrame(Envelope(kind: .error, correlationID: id), body: error, to: &writer)
+        }
     }
 }
 

@@ -92,7 +92,7 @@ extension ServiceHost {
             let since = unlogged > 0 ? " (and \(unlogged) more refused for a limit since the last such line)" : ""
             logger.notice("refused a connection from \(who): \(error.message)\(since)")
         }
-        connection.write(ServerConnection.errorFrame(0, error))
+        connection.writeErrorFrame(0, error)
         connection.closeLingering(timers: timers)
     }
 }
