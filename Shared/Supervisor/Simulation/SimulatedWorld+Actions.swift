@@ -11,6 +11,7 @@ extension SimulatedWorld {
         case .wait, .giveUp, .backoffForgiven, .startDependents, .noteReady, .noteIdle, .noteStartFailure:
             break // words in the log, or other services: none here
         case .announceState:
+            followersHear()
             stateSaid(machine.state.wire)
         case .tellReplica(let entered):
             // Its Litestream first, as the engine's `perform` does.
@@ -71,6 +72,7 @@ extension SimulatedWorld {
         case .promoteUpgrade:
             updateUpgrade { $0.promoted = true }
             setOwn(upgrade?.newPID)
+            followersHear() // the engine's promotion says it, with the new pid
         case .armUpgradeReadyTimeout:
             if let upgrade { armUpgradeTimer(for: upgrade) }
         case .completeUpgrade:
@@ -119,6 +121,7 @@ extension SimulatedWorld {
         setSocket(open: true) // the engine's `launch` binds it again after an operator's stop
         setOwn(startProcess())
         feed(.spawned) { $0.spawned(at: clocks.now) }
+        followersHear() // the engine's spawn says it, with the pid
         if !configuration.notifiesReady { feed(.ready) { $0.ready(at: clocks.now) } }
     }
 

@@ -27,6 +27,7 @@ extension SimulatedWorld {
             violate("status says what runs", "status says \(wire), which the core never says")
         }
         checkStatusText()
+        checkFollowers()
         // Its uptime counts from its own process's start: the one that runs, not the one before.
         let started = ownAlive ? processes[ownPID ?? 0]?.startedAt : nil
         if machine.startedAt != started {
@@ -86,6 +87,23 @@ extension SimulatedWorld {
     /// waits for a caller, one in backoff says its delay, a waiting one whom it waits for (or
     /// that it rolls back an upgrade), a failed one why it stays down; a process that starts,
     /// serves or stops says no other state's words.
+    /// `status --follow` and the state stream hear every state the service's wire state passes
+    /// through, in order, none skipped and none twice in a row (`waiting` again as its list
+    /// changes). Checked after each step: by then each event's announce was performed.
+    func checkFollowers() {
+        let told = heardChanges
+        guard told.count != passed.count || told[followersChecked...] != passed[followersChecked...] else {
+            followersChecked = told.count
+            return
+        }
+        let shown = { (states: [Supervisor.ServiceState]) in
+            states.suffix(4).map { "\($0)" }.joined(separator: " → ")
+        }
+        violate(
+            "followers hear every state",
+            "the core went through \(shown(passed)) and followers heard \(shown(told))")
+    }
+
     func checkStatusText() {
         let status = machine.status
         let says: Bool

@@ -138,6 +138,15 @@ final class SimulatedWorld {
     private(set) var coverage: Set<SimulationCoverage.Pair> = []
     /// The first invariant broken, if one was.
     private(set) var violation: Violation?
+    /// The wire states `status`'s followers heard (the engine's `emit`), in order: the first is
+    /// what a follower gets as it starts to follow.
+    private(set) var heard: [Supervisor.ServiceState] = [.stopped]
+    /// The wire states the core passed through, in order, each change once: what followers must hear.
+    private(set) var passed: [Supervisor.ServiceState] = [.stopped]
+    /// How much of ``heard`` (its repeats of `waiting` left out) and ``passed`` agree, as checked.
+    var followersChecked = 0
+    /// ``heard`` without the repeats of `waiting` (its list changed), as ``passed`` is compared.
+    private(set) var heardChanges: [Supervisor.ServiceState] = [.stopped]
 
     /// A world whose service the supervisor's `up` just activated.
     init(
@@ -169,7 +178,18 @@ final class SimulatedWorld {
     func feed(_ event: SimulationCoverage.Event, _ body: (inout ServiceStateMachine) -> [ServiceStateMachine.Action]) {
         coverage.insert(SimulationCoverage.Pair(state: machine.state, event: event))
         let actions = machine.handle(body)
+        if machine.state.wire != passed.last { passed.append(machine.state.wire) }
         for action in actions where !dropped.contains(action) { perform(action) }
+    }
+
+    /// `status`'s followers hear the service's state, as the engine's `emit` says it.
+    func followersHear() {
+        let state = machine.state.wire
+        if state == heard.last, state != .waiting {
+            violate("followers hear each state once", "followers were told \(state) twice in a row")
+        }
+        if state != heardChanges.last { heardChanges.append(state) }
+        heard.append(state)
     }
 
     /// Feeds one event to the replica's machine, as the engine's `transitionReplica` does.
