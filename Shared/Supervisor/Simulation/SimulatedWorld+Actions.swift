@@ -121,7 +121,6 @@ extension SimulatedWorld {
         setSocket(open: true) // the engine's `launch` binds it again after an operator's stop
         setOwn(startProcess())
         feed(.spawned) { $0.spawned(at: clocks.now) }
-        followersHear() // the engine's spawn says it, with the pid
         if !configuration.notifiesReady { feed(.ready) { $0.ready(at: clocks.now) } }
     }
 

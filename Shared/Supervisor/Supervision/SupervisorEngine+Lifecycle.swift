@@ -78,8 +78,6 @@ extension SupervisorEngine {
             "started pid \(child.pid)\(user): \(configuration.program(spec.executable)) \(spec.arguments.joined(separator: " "))"
         )
         transition(unit) { $0.spawned(at: .now) }
-        // Said now, with its pid and uptime: the transition to starting left it to the spawn.
-        emit(unit)
         if spec.readiness == .none { becameReady(unit) }
     }
 
