@@ -37,7 +37,7 @@ import VerticalsContract
                 .announceState, .tellReplica(entered: .starting), .spawn,
             ])
         // The spawn waits for its folders' walk: followers already heard starting.
-        #expect(machine.handle { $0.preparationBegun() } == [])
+        #expect(machine.handle { $0.preparationBegun(.foldersGiven) } == [])
         #expect(machine.handle { $0.preparationEnded(failure: nil, at: Self.now) } == [.spawn])
         #expect(machine.handle { $0.spawned(at: Self.now) } == [.armTimer(.readiness)])
     }

@@ -15,7 +15,7 @@ import VerticalsContract
             notifiesReady: true)
         _ = machine.startRequested(fresh: true)
         #expect(machine.dependenciesChecked(missing: []) == [.spawn])
-        #expect(machine.preparationBegun() == [])
+        #expect(machine.preparationBegun(.foldersGiven) == [])
         #expect(machine.preparing)
         return machine
     }
@@ -75,7 +75,33 @@ import VerticalsContract
         var machine = ServiceStateMachine(
             state: state, wanted: true, restart: .always, backoff: Self.backoff, budget: RestartBudget(),
             notifiesReady: true)
-        #expect(machine.preparationBegun() == [])
+        #expect(machine.preparationBegun(.foldersGiven) == [])
         #expect(!machine.preparing)
+    }
+
+    /// The work a start's spawn waited for, as the core records it: once ended well it is not
+    /// begun again for that start (a replica that held no copy leaves no store to find), a failed
+    /// one is, and the next start begins each again.
+    @Test(arguments: [ServiceStateMachine.Preparation.foldersGiven, .firstStoreRestored])
+    func workThatEndedWell_isNotBegunAgain_untilTheNextStart(_ work: ServiceStateMachine.Preparation) {
+        var machine = Self.preparing()
+        _ = machine.preparationEnded(failure: nil, at: Self.now)
+        #expect(machine.preparationBegun(work) == [])
+        #expect(machine.preparing == (work != .foldersGiven))
+        #expect(machine.preparationEnded(failure: nil, at: Self.now) == (work == .foldersGiven ? [] : [.spawn]))
+        #expect(machine.prepared == [.foldersGiven, work])
+        #expect(machine.preparationBegun(work) == [] && !machine.preparing)
+        _ = machine.spawned(at: Self.now)
+        _ = machine.exited(.init(success: false), at: Self.now)
+        #expect(machine.backoffElapsed() == [.checkDependencies])
+        #expect(machine.dependenciesChecked(missing: []) == [.spawn])
+        #expect(machine.prepared.isEmpty)
+        #expect(machine.preparationBegun(work) == [] && machine.preparing)
+    }
+
+    @Test func workThatFailed_isNotRecordedAsDone() {
+        var machine = Self.preparing()
+        _ = machine.preparationEnded(failure: "cannot start: EPERM", at: Self.now)
+        #expect(machine.prepared.isEmpty)
     }
 }

@@ -109,7 +109,7 @@ extension SimulatedWorld {
         // The folders' walk first, off the loop, when it is needed: the spawn follows its end.
         if configuration.preparesSpawn, !preparing, !prepared {
             setPreparing(true, prepared: false)
-            feed(.preparationBegun) { $0.preparationBegun() }
+            feed(.preparationBegun) { $0.preparationBegun(.foldersGiven) }
             return
         }
         setPreparing(false, prepared: false)

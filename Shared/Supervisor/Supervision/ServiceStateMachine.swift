@@ -43,6 +43,15 @@ struct ServiceStateMachine: Sendable, Equatable {
 
     /// The lifecycle states: the wire's eight, plus an upgrade's and a restore's, which are
     /// reported as the wire state they look like from outside (``wire``).
+    /// Work off the loop a spawn may wait for before its process runs.
+    enum Preparation: Sendable, Hashable {
+        /// Its state and runtime folders given to its user (``SupervisorEngine/giveFolders(_:)``).
+        case foldersGiven
+        /// Its store, not there yet, restored from its replica
+        /// (``SupervisorEngine/restoreFirstStore(_:)``).
+        case firstStoreRestored
+    }
+
     enum State: Sendable, Hashable, CustomStringConvertible {
         case stopped, failed, idle, waiting, starting, ready, backoff, stopping
         /// An upgrade runs; reported as `ready`, `stopping` or `starting` by stage.
@@ -333,10 +342,16 @@ struct ServiceStateMachine: Sendable, Equatable {
     private(set) var notifiesReady: Bool
     /// `start = "on-demand"`: a clean exit waits for the next caller instead of a restart.
     private(set) var startsOnDemand: Bool
-    /// The spawn waits for work off the loop (``preparationBegun()``): no process runs yet, so a
-    /// stop signals nothing and waits for that work's end. Only ever true while `starting` or
+    /// The work off the loop the spawn waits for (``preparationBegun(_:)``): no process runs yet,
+    /// so a stop signals nothing and waits for that work's end. Only ever set while `starting` or
     /// `stopping`: the end of that work is what leaves them.
-    private(set) var preparing = false
+    private(set) var preparation: Preparation?
+    /// The work this start's spawn already waited for, and that ended well: its spawn goes on
+    /// without it (a replica that held no copy leaves no store, and is not asked again). Emptied
+    /// as a start begins.
+    private(set) var prepared: Set<Preparation> = []
+    /// Whether the spawn waits for work off the loop (``preparation``).
+    var preparing: Bool { preparation != nil }
 
     /// When the running process became ready: nil before it is, and once it has ended. The one
     /// record of readiness: the dependency check, `status` and the exit's explanation read it here.
@@ -459,6 +474,7 @@ struct ServiceStateMachine: Sendable, Equatable {
                 return leavesIdle + [.wait(for: missing)]
             }
             phase = .starting
+            prepared = []
             return leavesIdle + [.spawn]
         default:
             return []
@@ -480,11 +496,12 @@ struct ServiceStateMachine: Sendable, Equatable {
         state == .idle && wanted ? [.stopWatchingForDemand, .checkDependencies] : []
     }
 
-    /// The spawn asked for by ``Action/spawn`` waits for work off the loop first: no process runs
-    /// until ``preparationEnded(failure:at:)``, and a stop meanwhile waits for that.
-    mutating func preparationBegun() -> [Action] {
-        guard state == .starting, !preparing else { return [] }
-        preparing = true
+    /// The spawn asked for by ``Action/spawn`` waits for `work` off the loop first: no process
+    /// runs until ``preparationEnded(failure:at:)``, and a stop meanwhile waits for that. Work
+    /// this start already waited for (``prepared``) is not begun again.
+    mutating func preparationBegun(_ work: Preparation) -> [Action] {
+        guard state == .starting, !preparing, !prepared.contains(work) else { return [] }
+        preparation = work
         return []
     }
 
@@ -492,11 +509,14 @@ struct ServiceStateMachine: Sendable, Equatable {
     /// …"): the spawn goes on, or fails as a start that could not spawn; a stop asked meanwhile
     /// ends as a process that ran and stopped would.
     mutating func preparationEnded(failure: String?, at now: ContinuousClock.Instant) -> [Action] {
-        guard preparing else { return [] }
-        preparing = false
+        guard let work = preparation else { return [] }
+        preparation = nil
         switch state {
         case .starting:
-            guard let failure else { return [.spawn] }
+            guard let failure else {
+                prepared.insert(work)
+                return [.spawn]
+            }
             return [.noteStartFailure(failure)] + spawnFailed(at: now, reason: failure)
         case .stopping:
             return exited(Exit(success: true), at: now)

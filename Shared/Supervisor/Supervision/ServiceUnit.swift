@@ -27,9 +27,6 @@ final class ServiceUnit {
     var upgrade: UpgradeRun?
 
     var child: ChildProcess?
-    /// Its store's restore from its replica before its first start (off the loop, while the
-    /// machine is ``ServiceStateMachine/preparing``) ended well: the next spawn starts the process without looking again.
-    var firstStoreRestored = false
     var pid: Int32?
     /// The uid ``pid`` runs as: its own user's (`user =`), else the supervisor's. A notify
     /// datagram counts only when the kernel names both as its sender.

@@ -23,15 +23,12 @@ extension SupervisorEngine {
     /// Without a Litestream program the vertical starts as it would, and its replica's `status`
     /// says why it is not replicated.
     func restoreFirstStore(_ unit: ServiceUnit) -> Bool {
-        if unit.firstStoreRestored {
-            unit.firstStoreRestored = false
-            return false
-        }
-        guard !unit.machine.preparing, let target = unit.spec.replica, let program = configuration.litestreamProgram
+        guard !unit.machine.preparing, !unit.machine.prepared.contains(.firstStoreRestored),
+            let target = unit.spec.replica, let program = configuration.litestreamProgram
         else { return false }
         let store = storePath(unit.spec.name)
         guard !Self.exists(store) else { return false }
-        transition(unit) { $0.preparationBegun() }
+        transition(unit) { $0.preparationBegun(.firstStoreRestored) }
         unit.log.note("no store yet: restoring \(store) from its replica before the first start, off the loop")
         // Isolated to the engine (whose executor is the loop), as the folders' walk is.
         Task {
@@ -94,7 +91,6 @@ extension SupervisorEngine {
             transition(unit) { $0.preparationEnded(failure: said, at: .now) }
             return
         }
-        unit.firstStoreRestored = true
         if restored {
             unit.log.note("restored \(store) from its replica before the first start")
             logger.notice("restored \(name)'s store from its replica before its first start")

@@ -6,10 +6,11 @@ import VerticalsServiceKit
 extension SupervisorEngine {
     /// Starts the walk that gives `unit`'s state and runtime folders to its user, when the top of
     /// either shows it is needed, on the framework's blocking threads; its start and its end are
-    /// the machine's events (``ServiceStateMachine/preparationBegun()``), whose actions say what
+    /// the machine's events (``ServiceStateMachine/preparationBegun(_:)``), whose actions say what
     /// follows. Returns false when there is nothing to walk (the spawn goes on at once).
     func giveFolders(_ unit: ServiceUnit) -> Bool {
-        guard !unit.machine.preparing, configuration.serviceUsers != nil, let identity = try? identity(of: unit.spec)
+        guard !unit.machine.preparing, !unit.machine.prepared.contains(.foldersGiven),
+            configuration.serviceUsers != nil, let identity = try? identity(of: unit.spec)
         else { return false }
         let run = configuration.runDirectory
         let (uid, gid) = (identity.user.uid, identity.user.gid)
@@ -17,7 +18,7 @@ extension SupervisorEngine {
             TreeOwnership.isNeeded($0, uid: uid, gid: gid)
         }
         guard !folders.isEmpty else { return false }
-        transition(unit) { $0.preparationBegun() }
+        transition(unit) { $0.preparationBegun(.foldersGiven) }
         unit.log.note("giving \(folders.joined(separator: " and ")) to uid \(uid), off the loop")
         // Isolated to the engine (whose executor is the loop), preferring the loop for the
         // nonisolated `Offload.run`, as restore does.
