@@ -60,7 +60,7 @@ import VerticalsContract
             case .exitedIdle: return machine.exited(.init(success: true, wasReady: true, socketHeld: true), at: now)
             case .exitedAtALimit: return machine.exited(.init(success: false, limit: true), at: now)
             case .restoreBegun: return machine.restoreBegun()
-            case .restoreEnded: return machine.restoreEnded()
+            case .restoreEnded: return machine.restoreEnded(saying: nil)
             case .upgradeBegun:
                 return machine.upgradeBegun(ServiceStateMachineTests.upgrade, at: ServiceStateMachineTests.now)
             case .upgradeProcessWaitsForStore: return machine.upgradeProcessWaitsForStore(at: now)

@@ -24,7 +24,9 @@ import VerticalsContract
         _ = machine.upgradeProcessFailed(words: "killed by signal 11 (SIGSEGV)")
         #expect(machine.lastUpgrade == nil) // it runs on until the old one is gone
         _ = machine.exited(.init(success: true, words: "exited with status 0"), at: Self.start)
-        #expect(machine.lastUpgrade == .failed(reason: "killed by signal 11 (SIGSEGV)"))
+        #expect(
+            machine.lastUpgrade == .rollingBack(reason: "killed by signal 11 (SIGSEGV)", restored: nil, answered: false)
+        )
     }
 
     @Test func promotedNewProcessEnded_recordsItsExitsWords() {

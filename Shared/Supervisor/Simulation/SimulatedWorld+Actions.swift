@@ -12,7 +12,6 @@ extension SimulatedWorld {
             break // words in the log, or other services: none here
         case .announceState:
             followersHear()
-            stateSaid(machine.state.wire)
         case .tellReplica(let entered):
             // Its Litestream first, as the engine's `perform` does.
             feedReplica { $0.verticalEntered(entered) }
@@ -82,14 +81,24 @@ extension SimulatedWorld {
         case .rollBackUpgrade(let backup):
             guard let upgrade else { break }
             setUpgrade(nil)
+            rollingBack(upgrade) // answered when the core says
             if backup != nil {
                 feed(.restoreBegun) { $0.restoreBegun() }
-                setRestore(.rollback(upgrade))
+                setRestore(.rollback)
             } else {
-                startRollback(upgrade)
+                perform(.checkDependencies)
             }
         case .abandonUpgrade(let killsNewProcess):
             if killsNewProcess, let upgrade { markKilled(upgrade.newPID) }
+        case .answerUpgrade(.rolledBack(_, _, let serves)):
+            guard let upgrade = takeRollingBack() else {
+                violate("one answer per command", "a rollback was answered with none under way")
+                break
+            }
+            if serves, ownPID == nil || machine.state != .ready {
+                violate("a rollback answers once it serves", "the core is \(machine.state) as it says it serves")
+            }
+            finish(upgrade)
         case .answerUpgrade(let outcome):
             guard let upgrade else { break }
             setUpgrade(nil)
@@ -122,13 +131,6 @@ extension SimulatedWorld {
         setOwn(startProcess())
         feed(.spawned) { $0.spawned(at: clocks.now) }
         if !configuration.notifiesReady { feed(.ready) { $0.ready(at: clocks.now) } }
-    }
-
-    /// The previous executable starts again; the upgrade is answered by the state it reaches.
-    private func startRollback(_ upgrade: Upgrade) {
-        follow(upgrade)
-        perform(.checkDependencies)
-        if machine.state.wire == .stopped || machine.state.wire == .failed { stateSaid(machine.state.wire) }
     }
 
     // MARK: Happenings
@@ -180,10 +182,13 @@ extension SimulatedWorld {
             // The engine waits for the replica's Litestream to be gone before it touches the store.
             guard let restore, replicaProcess == nil else { return }
             setRestore(nil)
-            feed(.restoreEnded) { $0.restoreEnded() }
             switch restore {
-            case .requested(let command): answer(command)
-            case .rollback(let upgrade): startRollback(upgrade)
+            case .requested(let command):
+                feed(.restoreEnded) { $0.restoreEnded(saying: nil) }
+                answer(command)
+            case .rollback:
+                feed(.restoreEnded) { $0.restoreEnded(saying: "the store backup simulated.sqlite was put back") }
+                perform(.checkDependencies)
             }
         case .preparationEnds(let failed):
             guard preparing else { return }

@@ -66,7 +66,7 @@ final class SimulatedWorld {
         /// An operator's: answers `command` when it ends.
         case requested(command: Int)
         /// A failed upgrade's rollback: starts the previous executable when it ends.
-        case rollback(Upgrade)
+        case rollback
     }
 
     /// What the run broke: the invariant's name and what it saw.
@@ -123,8 +123,8 @@ final class SimulatedWorld {
     private var stopWaiters: [StopWaiter] = []
     /// Commands (`stop`, `down`) answered once the replica's Litestream is gone too.
     private var replicaWaiters: [Int] = []
-    /// A rolled-back upgrade waits to be answered by the state its service reaches next.
-    private var rollbackFollower: Upgrade?
+    /// A rolled-back upgrade waits for the core's answer, by the state its service reaches next.
+    private var rollback: Upgrade?
     /// Answers given to each command, by the command's number.
     private(set) var answers: [Int] = []
     private(set) var commandNames: [SimulationCommand] = []
@@ -205,18 +205,6 @@ final class SimulatedWorld {
         if var process = replicaProcess {
             change(&process)
             replicaProcess = process
-        }
-    }
-
-    /// What followers hear when the state changes: a rollback is answered by the state it reaches.
-    func stateSaid(_ state: Supervisor.ServiceState) {
-        guard let upgrade = rollbackFollower else { return }
-        switch state {
-        case .ready, .failed, .stopped, .backoff:
-            rollbackFollower = nil
-            finish(upgrade)
-        default:
-            break
         }
     }
 
@@ -355,7 +343,11 @@ final class SimulatedWorld {
     }
     func setWatching(_ watching: Bool) { watchingForDemand = watching }
     func setSocket(open: Bool) { socketOpen = open }
-    func follow(_ upgrade: Upgrade) { rollbackFollower = upgrade }
+    func rollingBack(_ upgrade: Upgrade) { rollback = upgrade }
+    func takeRollingBack() -> Upgrade? {
+        defer { rollback = nil }
+        return rollback
+    }
     func addStopWaiter(_ waiter: StopWaiter) { stopWaiters.append(waiter) }
     func addReplicaWaiter(_ command: Int) { replicaWaiters.append(command) }
     func takeReplicaWaiters() -> [Int] {

@@ -7,7 +7,8 @@ extension ServiceStateMachine {
     /// the service's replica when it changed. The engine and the simulated world feed every event
     /// so. A spawn's `starting` is said here, before the spawn: the spawn may wait for work off
     /// the loop (its folders' walk, its first store's restore) or fail at once, and followers
-    /// hear `starting` either way; its pid comes with the state it reaches next.
+    /// hear `starting` either way; its pid comes with the state it reaches next. A rollback's
+    /// answer comes last, once the state it reached is said (``answerRollback()``).
     mutating func handle(_ event: (inout Self) -> [Action]) -> [Action] {
         let before = self
         let actions = event(&self)
@@ -16,6 +17,6 @@ extension ServiceStateMachine {
         let saysItself = actions.contains(.promoteUpgrade)
         if !saysItself, before.state.wire != state.wire || waitsAnew { says.append(.announceState) }
         if before.state != state { says.append(.tellReplica(entered: state)) }
-        return says + actions
+        return says + actions + answerRollback()
     }
 }

@@ -84,6 +84,10 @@ extension ServiceStateMachine {
         /// A stop abandoned it, and the process that settles it has ended; `afterHandOver`: the
         /// old process had been told to go, or was gone.
         case abandoned(afterHandOver: Bool)
+        /// The new process failed after the hand-over, for `reason`, and the previous executable
+        /// was started again: it `serves` (ready), or failed too (failed, stopped or in backoff);
+        /// `restored` says what became of the store's backup, when the new build made one.
+        case rolledBack(reason: String, restored: String?, serves: Bool)
     }
 
     /// How an upgrade ended, for what is said once its case is gone (its answer, its rollback).
@@ -95,11 +99,18 @@ extension ServiceStateMachine {
         /// whichever of its processes ends first that settles it; `afterHandOver`: the old
         /// process had been told to go, or was gone, when the stop came.
         case abandoned(afterHandOver: Bool, answered: Bool)
+        /// Its new process failed after the hand-over, for `reason`: the previous executable
+        /// starts again, once the store's backup is put back (its words, `restored`, once it
+        /// is); its caller is answered exactly once (then `answered`), by the state that start
+        /// reaches.
+        case rollingBack(reason: String, restored: String?, answered: Bool)
 
         /// Why its new process failed, if it did.
         var failure: String? {
-            if case .failed(let reason) = self { return reason }
-            return nil
+            switch self {
+            case .failed(let reason), .rollingBack(let reason, _, _): reason
+            case .abandoned: nil
+            }
         }
     }
 }

@@ -784,7 +784,8 @@ struct ServiceStateMachine: Sendable, Equatable {
             // The old process is gone after the new one failed, or the promoted new one ended: in
             // the words of its kill, if it was killed for its deadline, else in its own.
             let promotedEnd = upgrade.kill?.words ?? lastExit
-            lastUpgrade = .failed(reason: upgrade.stage == .finishing ? promotedEnd : upgrade.failure ?? "failed")
+            let reason = upgrade.stage == .finishing ? promotedEnd : upgrade.failure ?? "failed"
+            lastUpgrade = .rollingBack(reason: reason, restored: nil, answered: false)
             awaited = [] // what it waits for is checked once the rollback is under way
             phase = .waiting
             wanted = true
@@ -846,8 +847,12 @@ struct ServiceStateMachine: Sendable, Equatable {
         return []
     }
 
-    /// The restore is done, or failed: the service is where it was before.
-    mutating func restoreEnded() -> [Action] {
+    /// The restore is done, or failed, saying `words` ("the store backup … was put back"): the
+    /// service is where it was before. A rollback's answer says its restore's words.
+    mutating func restoreEnded(saying words: String?) -> [Action] {
+        if isRestoring, case .rollingBack(let reason, nil, answered: false) = lastUpgrade {
+            lastUpgrade = .rollingBack(reason: reason, restored: words, answered: false)
+        }
         switch state {
         case .restoring(.stopped): phase = .stopped
         case .restoring(.failed): phase = .failed
@@ -959,6 +964,23 @@ struct ServiceStateMachine: Sendable, Equatable {
             return answerAbandonedUpgrade()
         default:
             // After the hand-over, the old process's end answers an abandoned upgrade.
+            return []
+        }
+    }
+
+    /// The answer of a rolled-back upgrade, once the state the previous executable's start
+    /// reached says how it went: it serves (`ready`), or failed too (`failed`, `stopped`, in
+    /// `backoff`, which a stop during its restore reaches once that ends); none twice.
+    /// ``handle(_:)`` asks after every event, last.
+    mutating func answerRollback() -> [Action] {
+        guard case .rollingBack(let reason, let restored, answered: false) = lastUpgrade, !isRestoring else {
+            return []
+        }
+        switch state.wire {
+        case .ready, .failed, .stopped, .backoff:
+            lastUpgrade = .rollingBack(reason: reason, restored: restored, answered: true)
+            return [.answerUpgrade(.rolledBack(reason: reason, restored: restored, serves: state == .ready))]
+        default:
             return []
         }
     }

@@ -30,7 +30,7 @@ extension SupervisorEngine {
         try refuseWhileRestoring(unit, "restore")
         transition(unit) { $0.restoreBegun() }
         defer {
-            if let unit = units[name] { transition(unit) { $0.restoreEnded() } }
+            if let unit = units[name] { transition(unit) { $0.restoreEnded(saying: nil) } }
         }
         // Nothing may hold the store while a file is renamed over it: its Litestream stopped
         // on entering the restore, and is gone before the file is touched.

@@ -238,6 +238,8 @@ extension SupervisorEngine {
             failBeforeHandOver(unit, upgrade, reason: reason)
         case .abandoned(let afterHandOver):
             answerAbandoned(unit, upgrade, afterHandOver: afterHandOver)
+        case .rolledBack(let reason, let restored, let serves):
+            answerRollback(unit, upgrade, reason: reason, restored: restored, serves: serves)
         }
     }
 
@@ -319,13 +321,14 @@ extension SupervisorEngine {
 
     /// The new process failed after the hand-over and no process of `unit` runs: puts `backup`
     /// back (the machine's ``ServiceStateMachine/Upgrade/backup``, when the new build made one),
-    /// then starts the previous executable, and answers once that one is ready or has failed too.
+    /// then starts the previous executable; the machine answers once that one is ready or has
+    /// failed too (``ServiceStateMachine/UpgradeOutcome/rolledBack(reason:restored:serves:)``).
     func rollBack(_ unit: ServiceUnit, _ upgrade: UpgradeRun, backup: String?) {
-        unit.upgrade = nil
+        upgrade.timer.stop()
         unlink(upgradePidFile(unit))
         let name = unit.spec.name
         guard let backup else {
-            startRollback(unit, upgrade, restored: nil)
+            startWhenReady(unit)
             return
         }
         transition(unit) { $0.restoreBegun() }
@@ -358,9 +361,10 @@ extension SupervisorEngine {
                 } catch {
                     outcome = "the store backup \(backup) could not be put back: \(error)"
                 }
-                self.transition(unit) { $0.restoreEnded() }
                 unit.log.note("upgrade: \(outcome)")
-                self.startRollback(unit, upgrade, restored: outcome)
+                // A stop or `down` during the restore leaves it stopped: the machine answers then.
+                self.transition(unit) { $0.restoreEnded(saying: outcome) }
+                self.startWhenReady(unit)
             }
         }
     }
@@ -376,39 +380,26 @@ extension SupervisorEngine {
             "\(unit.spec.name): upgrade failed after the hand-over (new pid \(upgrade.pid) \(failure)): rolling back")
     }
 
-    private func startRollback(_ unit: ServiceUnit, _ upgrade: UpgradeRun, restored: String?) {
+    /// The rollback's previous executable is ready (`serves`), or failed too: the upgrade failed
+    /// for `reason`, its backup `restored` so, and its caller hears how the rollback went.
+    private func answerRollback(
+        _ unit: ServiceUnit, _ upgrade: UpgradeRun, reason: String, restored: String?, serves: Bool
+    ) {
         let name = unit.spec.name
-        let failure = unit.machine.lastUpgrade?.failure ?? "failed"
-        let id = nextFollowerID
-        nextFollowerID += 1
         let previous = configuration.program(upgrade.previousExecutable)
         let head =
-            "\(name) was not upgraded: the new process (pid \(upgrade.pid), \(upgrade.program)) \(failure) "
+            "\(name) was not upgraded: the new process (pid \(upgrade.pid), \(upgrade.program)) \(reason) "
             + "after the hand-over" + (restored.map { "; \($0)" } ?? "")
-        stateFollowers[id] = { [weak unit] status in
-            guard let unit, status.name == name else { return }
-            let outcome: String
-            switch status.state {
-            case .ready:
-                outcome = "rolled back: \(previous) serves again as pid \(unit.pid.map(String.init) ?? "?")"
-            case .failed, .stopped, .backoff:
-                outcome =
-                    "the rollback to \(previous) failed too: \(unit.lastExit)"
-                    + (unit.statusText.isEmpty ? "" : " (\(unit.statusText))")
-            default:
-                return
-            }
-            self.stateFollowers[id] = nil
-            upgrade.finish(
-                .failure(
-                    ServiceError(
-                        .unavailable, "\(head); \(outcome); `svc-supervisor logs \(name)` shows what it said",
-                        details: self.details(upgrade, afterHandOver: true), retryable: false)))
-        }
-        startWhenReady(unit)
-        // A stop or `down` during the rollback's restore leaves it stopped already: no state
-        // change is coming to answer the upgrade, so it is answered with the state it has.
-        if unit.state == .stopped || unit.state == .failed { stateFollowers[id]?(unit.status(now: .now)) }
+        let outcome =
+            serves
+            ? "rolled back: \(previous) serves again as pid \(unit.pid.map(String.init) ?? "?")"
+            : "the rollback to \(previous) failed too: \(unit.lastExit)"
+                + (unit.statusText.isEmpty ? "" : " (\(unit.statusText))")
+        upgrade.finish(
+            .failure(
+                ServiceError(
+                    .unavailable, "\(head); \(outcome); `svc-supervisor logs \(name)` shows what it said",
+                    details: details(upgrade, afterHandOver: true), retryable: false)))
     }
 
     /// The pids and stage of a failed upgrade, for its error's details.

@@ -24,7 +24,7 @@ final class UpgradeRun {
     /// The new process's readiness deadline (to its hand-over signal, then to `READY=1`).
     let timer: LoopTimer
     /// Answers the `upgrade` call: the engine's handle, called when the machine says
-    /// (``ServiceStateMachine/Action/answerUpgrade(_:)``, or its rollback's end).
+    /// (``ServiceStateMachine/Action/answerUpgrade(_:)``), its rollback's included.
     private let answer: (Result<Supervisor.UpgradeResult, ServiceError>) -> Void
 
     init(
